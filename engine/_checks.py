@@ -1,0 +1,121 @@
+"""Whether one card may be played now, and if not, which rule says no.
+
+Each check returns ``None`` when the play is legal, else ``(rule id, reason)``. Listing
+legal actions and validating an action share these, so they can never disagree.
+"""
+
+from __future__ import annotations
+
+from .cards import (
+    BATTLE_HAZARDS,
+    DISTANCE_VALUE,
+    FAMILY,
+    HAZARD_FOR_REMEDY,
+    KIND_OF,
+    NAMES_EN,
+    SAFETY_FOR,
+    Family,
+    Kind,
+)
+from .state import HandState, Zone
+
+Refusal = tuple[str, str] | None
+
+
+def distance_refusal(state: HandState, zone: Zone, k: Kind) -> Refusal:
+    rules = state.rules
+    if not zone.moving(rules):
+        if zone.hazard_in_force() is not None:
+            return ("R5", f"your zone shows {NAMES_EN[zone.hazard_in_force() or k]}: "
+                          "cure it before driving")
+        if not zone.started and not rules.start_rolling:
+            return ("R5a", "you need a Roll (or Right of Way) before your first distance")
+        return ("R5", "your zone is not moving: play a Roll first"
+                      + (" (a remedy is not enough under O-roll-after-remedy)"
+                         if rules.roll_after_remedy else ""))
+    value = DISTANCE_VALUE[k]
+    if zone.limited() and value > 50:
+        return ("R5b", "under a Speed Limit only 25 and 50 may be played")
+    if k is Kind.D200 and zone.n200 >= 2:
+        return ("R5c", "at most two 200 cards per zone per hand")
+    if rules.exact_finish and zone.km + value > state.target:
+        return ("R5d", f"{value} would take you past {state.target} "
+                       f"(you are at {zone.km}; the finish must be exact)")
+    return None
+
+
+def remedy_refusal(state: HandState, zone: Zone, k: Kind) -> Refusal:
+    rules = state.rules
+    if k is Kind.END_OF_LIMIT:
+        if not zone.limited():
+            return ("R7", "End of Limit needs a Speed Limit showing on your zone")
+        return None
+    in_force = zone.hazard_in_force()
+    if k is Kind.ROLL:
+        if in_force is not None and in_force is not Kind.STOP:
+            return ("R7", f"cure the {NAMES_EN[in_force]} first (a Roll only answers Stop)")
+        if in_force is Kind.STOP:
+            return None
+        if rules.roll_after_remedy:
+            if zone.moving(rules) and not (zone.has_safety(Kind.RIGHT_OF_WAY) and zone.battle
+                                           and KIND_OF[zone.battle[-1]] is not Kind.ROLL):
+                return ("R7", "you are already rolling")
+            return None
+        if zone.started:
+            return ("R7", "you are already started; a Roll only answers a Stop")
+        return None
+    hazard = HAZARD_FOR_REMEDY[k]
+    if in_force is not hazard:
+        return ("R7", f"{NAMES_EN[k]} only cures {NAMES_EN[hazard]}, which is not showing")
+    return None
+
+
+def hazard_refusal(state: HandState, seat: int, k: Kind, target: int | None) -> Refusal:
+    rules = state.rules
+    n_sides = len(state.zones)
+    if target is None or not 0 <= target < n_sides:
+        return ("R6", "a hazard needs an opposing side as its target")
+    if target == state.side_of(seat):
+        return ("R6", "a hazard goes on an opponent's zone, not your own side's")
+    zone = state.zones[target]
+    if zone.has_safety(SAFETY_FOR[k]):
+        return ("R6", f"that zone has {NAMES_EN[SAFETY_FOR[k]]}, which protects it")
+    if k is Kind.SPEED_LIMIT:
+        if zone.limited():
+            return ("R6", "that zone is already under a Speed Limit")
+        return None
+    if rules.attacker_started and not state.zone_of(seat).started:
+        return ("R6a", "O-attacker-started: you may attack only once your own zone has started")
+    in_force = zone.hazard_in_force()
+    if in_force is not None:
+        if not rules.stack_hazards:
+            return ("R6", f"that zone already shows {NAMES_EN[in_force]}; two battle hazards "
+                          "may not be in force together")
+        if in_force is k:
+            return ("R6", f"that zone already shows {NAMES_EN[k]}")
+        return None
+    if not zone.moving(rules):
+        return ("R6", "a battle hazard needs the target zone to be moving "
+                      "(Speed Limit is the only attack on a zone that is not)")
+    return None
+
+
+def play_refusal(state: HandState, seat: int, card: int, target: int | None) -> Refusal:
+    """Why ``seat`` may not play ``card`` (held) now, or ``None`` when it may."""
+    k = KIND_OF[card]
+    fam = FAMILY[k]
+    if fam is Family.HAZARD:
+        return hazard_refusal(state, seat, k, target)
+    if target is not None and target != state.side_of(seat):
+        return ("R5" if fam is Family.DISTANCE else "R7" if fam is Family.REMEDY else "R8",
+                f"{NAMES_EN[k]} goes on your own zone")
+    zone = state.zone_of(seat)
+    if fam is Family.DISTANCE:
+        return distance_refusal(state, zone, k)
+    if fam is Family.REMEDY:
+        return remedy_refusal(state, zone, k)
+    return None  # R8: a safety may always be played on your turn
+
+
+__all__ = ["BATTLE_HAZARDS", "play_refusal", "distance_refusal", "remedy_refusal",
+           "hazard_refusal"]

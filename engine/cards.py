@@ -1,0 +1,135 @@
+"""The 106 playable cards (R1) as small integers, and what each one is.
+
+A physical card is an ``int`` id in ``0..105``; its :class:`Kind` is looked up in
+``KIND_OF``. Ids (not kinds) travel through the engine so that the fair-deck protocol
+can say exactly which card left which deck position, and so that card conservation
+can be checked as a set equality.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class Family(IntEnum):
+    DISTANCE = 0
+    HAZARD = 1
+    REMEDY = 2
+    SAFETY = 3
+
+
+class Kind(IntEnum):
+    D25 = 0
+    D50 = 1
+    D75 = 2
+    D100 = 3
+    D200 = 4
+    STOP = 5
+    SPEED_LIMIT = 6
+    OUT_OF_GAS = 7
+    FLAT_TIRE = 8
+    ACCIDENT = 9
+    ROLL = 10
+    END_OF_LIMIT = 11
+    GASOLINE = 12
+    SPARE_TIRE = 13
+    REPAIRS = 14
+    RIGHT_OF_WAY = 15
+    EXTRA_TANK = 16
+    PUNCTURE_PROOF = 17
+    DRIVING_ACE = 18
+
+
+#: R1: how many of each kind the 106-card deck holds.
+COUNTS: dict[Kind, int] = {
+    Kind.D25: 10, Kind.D50: 10, Kind.D75: 10, Kind.D100: 12, Kind.D200: 4,
+    Kind.STOP: 5, Kind.SPEED_LIMIT: 4, Kind.OUT_OF_GAS: 3, Kind.FLAT_TIRE: 3, Kind.ACCIDENT: 3,
+    Kind.ROLL: 14, Kind.END_OF_LIMIT: 6, Kind.GASOLINE: 6, Kind.SPARE_TIRE: 6, Kind.REPAIRS: 6,
+    Kind.RIGHT_OF_WAY: 1, Kind.EXTRA_TANK: 1, Kind.PUNCTURE_PROOF: 1, Kind.DRIVING_ACE: 1,
+}
+
+FAMILY: dict[Kind, Family] = {
+    **{k: Family.DISTANCE for k in (Kind.D25, Kind.D50, Kind.D75, Kind.D100, Kind.D200)},
+    **{k: Family.HAZARD for k in (Kind.STOP, Kind.SPEED_LIMIT, Kind.OUT_OF_GAS,
+                                  Kind.FLAT_TIRE, Kind.ACCIDENT)},
+    **{k: Family.REMEDY for k in (Kind.ROLL, Kind.END_OF_LIMIT, Kind.GASOLINE,
+                                  Kind.SPARE_TIRE, Kind.REPAIRS)},
+    **{k: Family.SAFETY for k in (Kind.RIGHT_OF_WAY, Kind.EXTRA_TANK,
+                                  Kind.PUNCTURE_PROOF, Kind.DRIVING_ACE)},
+}
+
+DISTANCE_VALUE: dict[Kind, int] = {Kind.D25: 25, Kind.D50: 50, Kind.D75: 75, Kind.D100: 100,
+                                   Kind.D200: 200}
+
+HAZARDS: tuple[Kind, ...] = (Kind.STOP, Kind.SPEED_LIMIT, Kind.OUT_OF_GAS, Kind.FLAT_TIRE,
+                             Kind.ACCIDENT)
+BATTLE_HAZARDS: frozenset[Kind] = frozenset({Kind.STOP, Kind.OUT_OF_GAS, Kind.FLAT_TIRE,
+                                              Kind.ACCIDENT})
+SAFETIES: tuple[Kind, ...] = (Kind.RIGHT_OF_WAY, Kind.EXTRA_TANK, Kind.PUNCTURE_PROOF,
+                              Kind.DRIVING_ACE)
+
+#: R7: the remedy that cures each hazard.
+REMEDY_FOR: dict[Kind, Kind] = {
+    Kind.STOP: Kind.ROLL, Kind.SPEED_LIMIT: Kind.END_OF_LIMIT, Kind.OUT_OF_GAS: Kind.GASOLINE,
+    Kind.FLAT_TIRE: Kind.SPARE_TIRE, Kind.ACCIDENT: Kind.REPAIRS,
+}
+HAZARD_FOR_REMEDY: dict[Kind, Kind] = {v: k for k, v in REMEDY_FOR.items()}
+
+#: R8: the safety that protects against each hazard (Right of Way covers two).
+SAFETY_FOR: dict[Kind, Kind] = {
+    Kind.STOP: Kind.RIGHT_OF_WAY, Kind.SPEED_LIMIT: Kind.RIGHT_OF_WAY,
+    Kind.OUT_OF_GAS: Kind.EXTRA_TANK, Kind.FLAT_TIRE: Kind.PUNCTURE_PROOF,
+    Kind.ACCIDENT: Kind.DRIVING_ACE,
+}
+
+NAMES_EN: dict[Kind, str] = {
+    Kind.D25: "25", Kind.D50: "50", Kind.D75: "75", Kind.D100: "100", Kind.D200: "200",
+    Kind.STOP: "Stop", Kind.SPEED_LIMIT: "Speed Limit", Kind.OUT_OF_GAS: "Out of Gas",
+    Kind.FLAT_TIRE: "Flat Tire", Kind.ACCIDENT: "Accident", Kind.ROLL: "Roll",
+    Kind.END_OF_LIMIT: "End of Limit", Kind.GASOLINE: "Gasoline", Kind.SPARE_TIRE: "Spare Tire",
+    Kind.REPAIRS: "Repairs", Kind.RIGHT_OF_WAY: "Right of Way", Kind.EXTRA_TANK: "Extra Tank",
+    Kind.PUNCTURE_PROOF: "Puncture-Proof", Kind.DRIVING_ACE: "Driving Ace",
+}
+NAMES_FR: dict[Kind, str] = {
+    Kind.D25: "25", Kind.D50: "50", Kind.D75: "75", Kind.D100: "100", Kind.D200: "200",
+    Kind.STOP: "Feu rouge", Kind.SPEED_LIMIT: "Limite de vitesse",
+    Kind.OUT_OF_GAS: "Panne d'essence", Kind.FLAT_TIRE: "Crevaison", Kind.ACCIDENT: "Accident",
+    Kind.ROLL: "Feu vert", Kind.END_OF_LIMIT: "Fin de limite", Kind.GASOLINE: "Essence",
+    Kind.SPARE_TIRE: "Roue de secours", Kind.REPAIRS: "Réparations",
+    Kind.RIGHT_OF_WAY: "Véhicule prioritaire", Kind.EXTRA_TANK: "Citerne d'essence",
+    Kind.PUNCTURE_PROOF: "Increvable", Kind.DRIVING_ACE: "As du volant",
+}
+
+
+def _build_kind_table() -> tuple[Kind, ...]:
+    table: list[Kind] = []
+    for kind in Kind:
+        table.extend([kind] * COUNTS[kind])
+    return tuple(table)
+
+
+#: Card id -> kind, for the 106 playable cards, grouped by kind in ``Kind`` order.
+KIND_OF: tuple[Kind, ...] = _build_kind_table()
+ALL_CARDS: tuple[int, ...] = tuple(range(len(KIND_OF)))
+assert len(ALL_CARDS) == 106
+
+#: R1a: the ids removed for the 101-card deck: the first card of each hazard kind.
+REMOVED_FOR_SMALL_TABLE: frozenset[int] = frozenset(KIND_OF.index(k) for k in HAZARDS)
+
+
+def kind(card: int) -> Kind:
+    """The kind of a card id (raises IndexError for an id that is no card)."""
+    return KIND_OF[card]
+
+
+def family(card: int) -> Family:
+    return FAMILY[KIND_OF[card]]
+
+
+def card_name(card: int, lang: str = "en") -> str:
+    names = NAMES_FR if lang == "fr" else NAMES_EN
+    return names[KIND_OF[card]]
+
+
+def kind_name(k: Kind, lang: str = "en") -> str:
+    return (NAMES_FR if lang == "fr" else NAMES_EN)[k]

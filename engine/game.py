@@ -1,0 +1,563 @@
+"""Starting a hand, listing legal actions, applying one action.
+
+These three functions are the whole rules engine: ``legal_actions(state, seat)`` lists
+what ``seat`` may do now, ``apply_action(state, action)`` returns the next state or raises
+:class:`~engine.errors.IllegalAction` naming the rule. Both work on full-information
+states and on a seat's view.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from ._checks import play_refusal
+from .actions import (
+    CHANCE,
+    Action,
+    CoupFourre,
+    Discard,
+    Draw,
+    Extend,
+    FastDiscard,
+    FastRemedy,
+    Pass,
+    Play,
+    Reshuffle,
+)
+from .cards import (
+    DISTANCE_VALUE,
+    FAMILY,
+    KIND_OF,
+    NAMES_EN,
+    REMEDY_FOR,
+    SAFETY_FOR,
+    Family,
+    Kind,
+)
+from .errors import IllegalAction
+from .rules import Rules, Seating
+from .state import (
+    DRAW,
+    EXTEND,
+    OVER,
+    PLAY,
+    REPLACEMENT_DRAW,
+    RESHUFFLE,
+    RESPOND,
+    TURN_DRAW,
+    Attack,
+    HandState,
+    Zone,
+)
+
+HAND_SIZE = 6
+NEXT = "next"
+
+
+# ----- starting a hand -----------------------------------------------------------------
+
+def new_hand(rules: Rules, seating: Seating, deck_order: tuple[int, ...] | list[int],
+             first_seat: int) -> HandState:
+    """R3: deal six cards each, one at a time from ``first_seat``; ``deck_order[0]`` is the top.
+
+    Card ``deck_order[i]`` for ``i < 6n`` goes to seat ``(first_seat + i) % n``; the rest
+    is the draw pile, drawn in order (deck position ``6n``, ``6n+1``, ...).
+    """
+    deck = rules.deck(seating)
+    order = tuple(deck_order)
+    if sorted(order) != sorted(deck):
+        raise ValueError("R1: the deck order must hold exactly the cards in play, once each")
+    n = seating.n_players
+    if not 0 <= first_seat < n:
+        raise ValueError(f"first seat {first_seat} is not a seat")
+    dealt: list[list[int]] = [[] for _ in range(n)]
+    for i in range(HAND_SIZE * n):
+        dealt[(first_seat + i) % n].append(order[i])
+    pile = tuple(reversed(order[HAND_SIZE * n:]))
+    return _initial(rules, seating, first_seat, tuple(tuple(sorted(h)) for h in dealt), pile,
+                    None, deck)
+
+
+def new_view(rules: Rules, seating: Seating, seat: int, my_cards: tuple[int, ...] | list[int],
+             first_seat: int) -> HandState:
+    """A seat's view at the deal: its own six cards, counts for everything hidden."""
+    deck = rules.deck(seating)
+    mine = tuple(sorted(my_cards))
+    if len(mine) != HAND_SIZE or len(set(mine)) != HAND_SIZE or not set(mine) <= set(deck):
+        raise ValueError("R3: a hand is dealt six distinct cards of the deck")
+    n = seating.n_players
+    hands = tuple(mine if s == seat else HAND_SIZE for s in range(n))
+    return _initial(rules, seating, first_seat, hands, len(deck) - HAND_SIZE * n, seat, deck)
+
+
+def _initial(rules: Rules, seating: Seating, first_seat: int,
+             hands: tuple[tuple[int, ...] | int, ...], pile: tuple[int, ...] | int,
+             viewer: int | None, deck: tuple[int, ...]) -> HandState:
+    zone = Zone(started=rules.start_rolling)
+    return HandState(
+        rules=rules, seating=seating, target=rules.target_for(seating), first_seat=first_seat,
+        hands=hands, pile=pile, discard=(), zones=(zone,) * seating.n_teams, phase=DRAW,
+        seat=first_seat, turn_seat=first_seat, pending=(TURN_DRAW,), after=PLAY,
+        viewer=viewer, deck=deck)
+
+
+# ----- legal actions -------------------------------------------------------------------
+
+def legal_actions(state: HandState, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now, in a deterministic order.
+
+    In a seat's view only that seat's actions can be listed (other hands are hidden).
+    A draw from the pile is listed with its card in a full-information state and with
+    ``card=None`` in a view, where the card is revealed by whoever deals it.
+    """
+    phase = state.phase
+    if phase == OVER or seat not in state.actors():
+        return []
+    if phase == RESHUFFLE:
+        return []  # chance: the order comes from the injected source, see ``reshuffle_action``
+    if state.viewer is not None and state.viewer != seat:
+        raise ValueError(f"seat {seat}'s options are hidden in seat {state.viewer}'s view")
+    if phase == DRAW:
+        out: list[Action] = []
+        top = None if isinstance(state.pile, int) else state.pile[-1]
+        out.append(Draw(seat, "pile", top))
+        if state.pending[0] == TURN_DRAW and state.rules.draw_discard and state.discard:
+            out.append(Draw(seat, "discard", state.discard[-1]))
+        return out
+    if phase == EXTEND:
+        return [Extend(seat, True), Extend(seat, False)]
+    hand = state.hand(seat)
+    if phase == RESPOND:
+        assert state.attack is not None
+        hazard = KIND_OF[state.attack.card]
+        out = [Pass(seat)]
+        safety, remedy = SAFETY_FOR[hazard], REMEDY_FOR[hazard]
+        for c in hand:
+            if KIND_OF[c] is safety:
+                out.append(CoupFourre(seat, c))
+        if state.rules.fast_play:
+            zone = state.zones[state.attack.side]
+            seen: set[Kind] = set()
+            for c in hand:
+                if KIND_OF[c] is remedy and remedy not in seen and \
+                        play_refusal(state, seat, c, None) is None:
+                    out.append(FastRemedy(seat, c))
+            del zone
+        return out
+    # PLAY
+    out = []
+    my_side = state.side_of(seat)
+    n_sides = len(state.zones)
+    for c in hand:
+        if FAMILY[KIND_OF[c]] is Family.HAZARD:
+            for side in range(n_sides):
+                if side != my_side and play_refusal(state, seat, c, side) is None:
+                    out.append(Play(seat, c, side))
+        elif play_refusal(state, seat, c, None) is None:
+            out.append(Play(seat, c, None))
+    for c in hand:
+        out.append(Discard(seat, c))
+    if state.rules.fast_play:
+        for size in range(2, len(hand) + 1):
+            for combo in combinations(hand, size):
+                out.append(FastDiscard(seat, combo))
+    return out
+
+
+def reshuffle_action(state: HandState, shuffle: object) -> Reshuffle:
+    """The chance action for R4b: ``shuffle`` is a ``random.Random``-like object."""
+    cards = list(state.discard)
+    shuffle.shuffle(cards)  # type: ignore[attr-defined]
+    return Reshuffle(CHANCE, tuple(cards))
+
+
+# ----- applying an action --------------------------------------------------------------
+
+def apply_action(state: HandState, action: Action) -> HandState:
+    """The state after ``action``; raises :class:`IllegalAction` and changes nothing if not legal."""
+    phase = state.phase
+    if phase == OVER:
+        raise IllegalAction("R13", "the hand is over", action)
+    if isinstance(action, Reshuffle):
+        if phase != RESHUFFLE:
+            raise IllegalAction("R4b", "the discard pile is reshuffled only when the draw pile "
+                                       "runs out", action)
+        return _reshuffle(state, action)
+    seat = action.seat
+    if not 0 <= seat < state.seating.n_players:
+        raise IllegalAction("R2", f"there is no seat {seat}", action)
+    if seat not in state.actors():
+        raise IllegalAction("R4", _not_your_turn(state, seat), action)
+    if phase == DRAW:
+        if not isinstance(action, Draw):
+            raise IllegalAction("R4", "draw first: a turn starts with a draw", action)
+        return _draw(state, action)
+    if phase == EXTEND:
+        if not isinstance(action, Extend):
+            raise IllegalAction("R12", "decide first whether to extend the trip to 1000",
+                                action)
+        return _extend(state, action)
+    if phase == RESPOND:
+        return _respond(state, action)
+    # PLAY
+    if isinstance(action, Play):
+        return _play(state, action)
+    if isinstance(action, Discard):
+        _require_held(state, seat, action.card, action)
+        st = _remove_from_hand(state, seat, action.card)
+        st = st._replace(discard=st.discard + (action.card,))
+        return _next_turn(st, seat + 1)
+    if isinstance(action, FastDiscard):
+        return _fast_discard(state, action)
+    raise IllegalAction("R4", "play or discard a card now", action)
+
+
+def _not_your_turn(state: HandState, seat: int) -> str:
+    if state.phase == RESPOND:
+        return f"seat {seat} is not being asked to answer the hazard"
+    if state.phase == RESHUFFLE:
+        return "the discard pile is being reshuffled"
+    return f"it is seat {state.seat}'s move, not seat {seat}'s"
+
+
+def _require_held(state: HandState, seat: int, card: int, action: Action) -> None:
+    h = state.hands[seat]
+    if isinstance(h, int):
+        # Someone else's hidden hand in a view: the card must be one we cannot see anywhere.
+        if h <= 0:
+            raise IllegalAction("R4", f"seat {seat} has no card to play", action)
+        if card not in state.deck:
+            raise IllegalAction("R1", f"{card} is not a card of this deck", action)
+        if card in _known_cards(state):
+            raise IllegalAction("R4", f"seat {seat} cannot hold card {card}: it is "
+                                      "already known to be elsewhere", action)
+        return
+    if card not in h:
+        raise IllegalAction("R4", f"seat {seat} does not hold card {card}", action)
+
+
+def _known_cards(state: HandState) -> set[int]:
+    known = set(state.public_cards())
+    if state.viewer is not None:
+        h = state.hands[state.viewer]
+        assert not isinstance(h, int)
+        known.update(h)
+    return known
+
+
+def _remove_from_hand(state: HandState, seat: int, card: int) -> HandState:
+    h = state.hands[seat]
+    new: tuple[int, ...] | int
+    if isinstance(h, int):
+        new = h - 1
+    else:
+        i = h.index(card)
+        new = h[:i] + h[i + 1:]
+    return state._replace(hands=state.hands[:seat] + (new,) + state.hands[seat + 1:])
+
+
+def _add_to_hand(state: HandState, seat: int, card: int | None) -> HandState:
+    h = state.hands[seat]
+    new: tuple[int, ...] | int
+    if isinstance(h, int):
+        new = h + 1
+    else:
+        assert card is not None
+        new = tuple(sorted(h + (card,)))
+    return state._replace(hands=state.hands[:seat] + (new,) + state.hands[seat + 1:])
+
+
+def _set_zone(state: HandState, side: int, zone: Zone) -> HandState:
+    return state._replace(zones=state.zones[:side] + (zone,) + state.zones[side + 1:])
+
+
+# ----- draws ---------------------------------------------------------------------------
+
+def _draw(state: HandState, action: Draw) -> HandState:
+    seat = action.seat
+    kind_of_draw = state.pending[0]
+    if action.source == "discard":
+        if kind_of_draw != TURN_DRAW or not state.rules.draw_discard:
+            raise IllegalAction("R4a", "O-draw-discard is off (or this is a replacement draw): "
+                                       "draw from the draw pile", action)
+        if not state.discard:
+            raise IllegalAction("R4a", "the discard pile is empty", action)
+        card: int | None = state.discard[-1]
+        if action.card is not None and action.card != card:
+            raise IllegalAction("R4a", "that card is not on top of the discard pile", action)
+        st = state._replace(discard=state.discard[:-1])
+    else:
+        if isinstance(state.pile, int):
+            if state.viewer == seat:
+                if action.card is None:
+                    raise ValueError("a draw in the drawer's own view needs the revealed card")
+                if action.card not in state.deck or action.card in _known_cards(state):
+                    raise IllegalAction("R1", f"card {action.card} cannot be in the draw pile",
+                                        action)
+                card = action.card
+            else:
+                card = None
+            st = state._replace(pile=state.pile - 1)
+        else:
+            card = state.pile[-1]
+            if action.card is not None and action.card != card:
+                raise IllegalAction("R4", "that is not the top card of the draw pile", action)
+            st = state._replace(pile=state.pile[:-1])
+        st = st._replace(pile_drawn=st.pile_drawn + 1)
+    st = _add_to_hand(st, seat, card)
+    st = st._replace(pending=st.pending[1:])
+    if st.pending:
+        return _settle(st._replace(phase=DRAW))
+    if st.after == PLAY:
+        return _settle(st._replace(phase=PLAY))
+    return _next_turn(st, st.turn_seat + 1)
+
+
+def _can_reshuffle(state: HandState) -> bool:
+    return (state.rules.exhaustion == "reshuffle" and bool(state.discard)
+            and (state.progress or state.idle_reshuffles < state.rules.reshuffle_limit))
+
+
+def _reshuffle(state: HandState, action: Reshuffle) -> HandState:
+    if action.order is None:
+        if not isinstance(state.pile, int):
+            raise IllegalAction("R4b", "a full-information reshuffle needs the new order", action)
+        pile: tuple[int, ...] | int = len(state.discard)
+    else:
+        if sorted(action.order) != sorted(state.discard):
+            raise IllegalAction("R4b", "a reshuffle must use exactly the discard pile", action)
+        pile = tuple(reversed(action.order)) if not isinstance(state.pile, int) \
+            else len(action.order)
+    idle = state.idle_reshuffles + (0 if state.progress else 1)
+    st = state._replace(pile=pile, discard=(), pile_drawn=0, reshuffles=state.reshuffles + 1,
+                        idle_reshuffles=idle, progress=False, phase=DRAW)
+    return _settle(st)
+
+
+# ----- turn flow -----------------------------------------------------------------------
+
+def _next_turn(state: HandState, seat: int) -> HandState:
+    seat %= state.seating.n_players
+    if state.turns >= state.rules.max_turns:
+        return _end(state, "turn_limit")
+    st = state._replace(phase=DRAW, seat=seat, turn_seat=seat, pending=(TURN_DRAW,),
+                        after=PLAY, attack=None, turns=state.turns + 1)
+    return _settle(st)
+
+
+def _settle(state: HandState) -> HandState:
+    """Resolve the automatic steps: an exhausted pile, an empty hand (R4b, R13)."""
+    st = state
+    while True:
+        if st.phase == DRAW:
+            if st.pile_size() > 0:
+                return st
+            if _can_reshuffle(st):
+                return st._replace(phase=RESHUFFLE)
+            # R4b: no more drawing; the pending draws lapse.
+            if st.after == PLAY:
+                st = st._replace(pending=(), phase=PLAY)
+                continue
+            st = st._replace(pending=())
+            if st.turns >= st.rules.max_turns:
+                return _end(st, "turn_limit")
+            nxt = (st.turn_seat + 1) % st.seating.n_players
+            st = st._replace(phase=DRAW, seat=nxt, turn_seat=nxt, pending=(TURN_DRAW,),
+                             after=PLAY, turns=st.turns + 1)
+            continue
+        if st.phase == PLAY and st.hand_size(st.seat) == 0:
+            if all(st.hand_size(s) == 0 for s in range(st.seating.n_players)) \
+                    and not _can_reshuffle(st):
+                return _end(st, "exhausted")
+            # R7 question in §7: a player with no card passes.
+            if st.turns >= st.rules.max_turns:
+                return _end(st, "turn_limit")
+            nxt = (st.seat + 1) % st.seating.n_players
+            st = st._replace(phase=DRAW, seat=nxt, turn_seat=nxt, pending=(TURN_DRAW,),
+                             after=PLAY, turns=st.turns + 1)
+            continue
+        return st
+
+
+def _end(state: HandState, reason: str, completed_by: int = -1) -> HandState:
+    return state._replace(phase=OVER, end_reason=reason, completed_by=completed_by,
+                          completed_after_exhaustion=completed_by >= 0 and state.pile_size() == 0,
+                          pending=(), attack=None)
+
+
+# ----- playing -------------------------------------------------------------------------
+
+def _play(state: HandState, action: Play) -> HandState:
+    seat, card = action.seat, action.card
+    _require_held(state, seat, card, action)
+    refusal = play_refusal(state, seat, card, action.target)
+    if refusal is not None:
+        raise IllegalAction(refusal[0], refusal[1], action)
+    st = _remove_from_hand(state, seat, card)
+    k = KIND_OF[card]
+    fam = FAMILY[k]
+    if fam is Family.HAZARD:
+        assert action.target is not None
+        side = action.target
+        zone = st.zones[side]
+        if k is Kind.SPEED_LIMIT:
+            zone = zone._replace(speed=zone.speed + (card,))
+        else:
+            zone = zone._replace(battle=zone.battle + (card,))
+        st = _set_zone(st, side, zone)
+        responders = st.seating.seats_of(side)
+        attack = Attack(seat, card, side, responders)
+        return st._replace(phase=RESPOND, attack=attack, seat=seat)
+    side = st.side_of(seat)
+    zone = st.zones[side]
+    if fam is Family.DISTANCE:
+        v = DISTANCE_VALUE[k]
+        zone = zone._replace(distance=zone.distance + (card,), km=zone.km + v,
+                             n200=zone.n200 + (k is Kind.D200))
+        st = _set_zone(st, side, zone)._replace(progress=True)
+        return _after_distance(st, seat, zone)
+    if fam is Family.REMEDY:
+        if k is Kind.END_OF_LIMIT:
+            zone = zone._replace(speed=zone.speed + (card,))
+        else:
+            zone = zone._replace(battle=zone.battle + (card,),
+                                 started=zone.started or k is Kind.ROLL)
+        return _next_turn(_set_zone(st, side, zone), seat + 1)
+    # R8: a safety, then an extra turn.
+    zone = zone._replace(safeties=zone.safeties + (card,),
+                         started=zone.started or k is Kind.RIGHT_OF_WAY)
+    st = _set_zone(st, side, zone)
+    st = st._replace(phase=DRAW, pending=(TURN_DRAW,), after=PLAY)
+    return _settle(st)
+
+
+def _after_distance(state: HandState, seat: int, zone: Zone) -> HandState:
+    side = state.side_of(seat)
+    rules = state.rules
+    if zone.km >= state.target:
+        if state.target < 1000 and rules.extension and state.extended_by < 0:
+            return state._replace(phase=EXTEND, seat=seat)
+        return _end(state, "trip", side)
+    return _next_turn(state, seat + 1)
+
+
+def _extend(state: HandState, action: Extend) -> HandState:
+    side = state.side_of(action.seat)
+    if action.extend:
+        st = state._replace(target=1000, extended_by=side)
+        return _next_turn(st, action.seat + 1)
+    return _end(state, "trip", side)
+
+
+def _fast_discard(state: HandState, action: FastDiscard) -> HandState:
+    if not state.rules.fast_play:
+        raise IllegalAction("R10", "O-fast-play is off: discard one card at a time", action)
+    cards = action.cards
+    if len(cards) < 2 or len(set(cards)) != len(cards):
+        raise IllegalAction("R10", "a fast discard names at least two distinct cards", action)
+    st = state
+    for c in cards:
+        _require_held(st, action.seat, c, action)
+        st = _remove_from_hand(st, action.seat, c)
+    st = st._replace(discard=st.discard + tuple(cards))
+    need = max(0, 6 - st.hand_size(action.seat))
+    if need == 0:
+        return _next_turn(st, action.seat + 1)
+    st = st._replace(phase=DRAW, pending=(REPLACEMENT_DRAW,) * need, after=NEXT)
+    return _settle(st)
+
+
+# ----- answering a hazard (R9, R10a) ---------------------------------------------------
+
+def _respond(state: HandState, action: Action) -> HandState:
+    attack = state.attack
+    assert attack is not None
+    hazard = KIND_OF[attack.card]
+    seat = action.seat
+    if isinstance(action, CoupFourre):
+        _require_held(state, seat, action.card, action)
+        if KIND_OF[action.card] is not SAFETY_FOR[hazard]:
+            raise IllegalAction("R9", f"a coup fourre against {NAMES_EN[hazard]} needs "
+                                      f"{NAMES_EN[SAFETY_FOR[hazard]]}", action)
+    elif isinstance(action, FastRemedy):
+        if not state.rules.fast_play:
+            raise IllegalAction("R10", "O-fast-play is off: no remedy out of turn", action)
+        _require_held(state, seat, action.card, action)
+        if KIND_OF[action.card] is not REMEDY_FOR[hazard]:
+            raise IllegalAction("R10", f"only {NAMES_EN[REMEDY_FOR[hazard]]} answers "
+                                       f"{NAMES_EN[hazard]}", action)
+        refusal = play_refusal(state, seat, action.card, None)
+        if refusal is not None:
+            raise IllegalAction(refusal[0], refusal[1], action)
+    elif not isinstance(action, Pass):
+        raise IllegalAction("R9", "answer the hazard first: pass, coup fourre or (R10) remedy",
+                            action)
+    attack = attack._replace(answers=attack.answers + (action,))
+    st = state._replace(attack=attack)
+    if attack.waiting_for():
+        return st
+    return _resolve_attack(st, attack)
+
+
+def _resolve_attack(state: HandState, attack: Attack) -> HandState:
+    n = state.seating.n_players
+    coups = [a for a in attack.answers if isinstance(a, CoupFourre)]
+    if coups:
+        a = coups[0]
+        st = _remove_from_hand(state, a.seat, a.card)
+        zone = st.zones[attack.side]
+        # R9: the hazard goes to the discard pile; the safety lies sideways.
+        if KIND_OF[attack.card] is Kind.SPEED_LIMIT:
+            zone = zone._replace(speed=zone.speed[:-1])
+        else:
+            zone = zone._replace(battle=zone.battle[:-1])
+        zone = zone._replace(safeties=zone.safeties + (a.card,), coups=zone.coups + (a.card,),
+                             started=zone.started or KIND_OF[a.card] is Kind.RIGHT_OF_WAY)
+        st = _set_zone(st, attack.side, zone)
+        st = st._replace(discard=st.discard + (attack.card,), attack=None, phase=DRAW,
+                         seat=a.seat, turn_seat=a.seat, pending=(REPLACEMENT_DRAW, TURN_DRAW),
+                         after=PLAY, turns=st.turns + 1)
+        return _settle(st)
+    remedies = [a for a in attack.answers if isinstance(a, FastRemedy)]
+    if remedies:
+        # The first remedy left of the attacker is played; play resumes left of the attacker.
+        remedies.sort(key=lambda a: (a.seat - attack.attacker) % n)
+        a = remedies[0]
+        st = _remove_from_hand(state, a.seat, a.card)
+        zone = st.zones[attack.side]
+        if KIND_OF[a.card] is Kind.END_OF_LIMIT:
+            zone = zone._replace(speed=zone.speed + (a.card,))
+        else:
+            zone = zone._replace(battle=zone.battle + (a.card,),
+                                 started=zone.started or KIND_OF[a.card] is Kind.ROLL)
+        st = _set_zone(st, attack.side, zone)
+        st = st._replace(attack=None, phase=DRAW, seat=a.seat, turn_seat=attack.attacker,
+                         pending=(REPLACEMENT_DRAW,), after=NEXT)
+        return _settle(st)
+    return _next_turn(state._replace(attack=None), attack.attacker + 1)
+
+
+# ----- explaining ----------------------------------------------------------------------
+
+def explain(state: HandState, seat: int, card: int, target: int | None = None) -> str | None:
+    """Why ``seat`` cannot play ``card`` now, in words with the rule id; ``None`` if it can."""
+    if state.phase == OVER:
+        return "R13: the hand is over"
+    if seat not in state.actors():
+        return f"R4: {_not_your_turn(state, seat)}"
+    if state.phase == DRAW:
+        return "R4: draw first"
+    if state.phase != PLAY:
+        return None if any(getattr(a, "card", None) == card
+                           for a in legal_actions(state, seat)) else \
+            "R9: only the matching safety (or, R10, remedy) answers this hazard"
+    k = KIND_OF[card]
+    if FAMILY[k] is Family.HAZARD and target is None:
+        refusals = [play_refusal(state, seat, card, side) for side in range(len(state.zones))
+                    if side != state.side_of(seat)]
+        if any(r is None for r in refusals):
+            return None
+        r = refusals[0]
+    else:
+        r = play_refusal(state, seat, card, target)
+    return None if r is None else f"{r[0]}: {r[1]}"

@@ -1,0 +1,173 @@
+"""The rule set in force: one frozen value, two named presets (RULES.md §6).
+
+Every option of RULES.md is a field here and can be set on either preset; the whole value
+round-trips through plain data so peers can agree on it and transcripts can record it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+from .cards import ALL_CARDS, REMOVED_FOR_SMALL_TABLE
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """All options; field comments give the RULES.md id each one implements."""
+
+    preset: str = "classic"
+    draw_discard: bool = False          # O-draw-discard (R4a)
+    exhaustion: str = "play_out"        # O-exhaustion (R4b): "play_out" | "reshuffle"
+    roll_after_remedy: bool = True      # O-roll-after-remedy (R5, R7, R8)
+    exact_finish: bool = True           # O-exact-finish (R5d)
+    target: int = 0                     # R11: 0 = automatic (1000 for two teams, else 700)
+    extension: bool = True              # R12: a 700 trip may be extended to 1000
+    remove_hazards: bool = True         # R1a: 101 cards with 2-3 players
+    scoring: str = "classic"            # R15 "classic" | R14 "modern"
+    match_target: int = 5000            # R15: match to 5000; 0 = one hand (R14)
+    stack_hazards: bool = False         # O-stack-hazards (R6)
+    attacker_started: bool = False      # O-attacker-started (R6a)
+    start_rolling: bool = False         # O-start-rolling (R5a)
+    fast_play: bool = False             # O-fast-play (R10)
+    extension_official: bool = False    # O-extension-official (R12)
+    reshuffle_limit: int = 1            # R4b bound: idle reshuffles allowed (see docs/rules.md)
+    max_turns: int = 1000               # R4b bound: a hand ends after this many turns
+
+    def __post_init__(self) -> None:
+        if self.exhaustion not in ("play_out", "reshuffle"):
+            raise ValueError(f"exhaustion must be play_out or reshuffle, not {self.exhaustion!r}")
+        if self.scoring not in ("classic", "modern"):
+            raise ValueError(f"scoring must be classic or modern, not {self.scoring!r}")
+        if self.target not in (0, 700, 1000):
+            raise ValueError(f"target must be 0 (automatic), 700 or 1000, not {self.target!r}")
+        if self.match_target < 0 or self.max_turns < 10 or self.reshuffle_limit < 0:
+            raise ValueError("match_target, max_turns and reshuffle_limit must be sensible")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
+        return cls(**data)
+
+    def with_options(self, **options: Any) -> Rules:
+        return replace(self, **options)
+
+    def target_for(self, seating: Seating) -> int:
+        """R11: the trip length for this seating."""
+        if self.target:
+            return self.target
+        return 1000 if seating.n_teams == 2 and seating.team_size > 1 else 700
+
+    def deck(self, seating: Seating) -> tuple[int, ...]:
+        """R1/R1a: the card ids in play for this seating."""
+        if self.remove_hazards and seating.n_players <= 3:
+            return tuple(c for c in ALL_CARDS if c not in REMOVED_FOR_SMALL_TABLE)
+        return ALL_CARDS
+
+
+CLASSIC = Rules()
+MODERN = Rules(
+    preset="modern", draw_discard=True, exhaustion="reshuffle", roll_after_remedy=False,
+    exact_finish=False, target=1000, extension=False, remove_hazards=False, scoring="modern",
+    match_target=0,
+)
+PRESETS: dict[str, Rules] = {"classic": CLASSIC, "modern": MODERN}
+
+
+def preset(name: str, **options: Any) -> Rules:
+    """A named preset with options changed, e.g. ``preset("classic", fast_play=True)``."""
+    try:
+        base = PRESETS[name]
+    except KeyError:
+        raise ValueError(f"unknown preset {name!r}; choose classic or modern") from None
+    return base.with_options(**options) if options else base
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """Parse ``NAME=VALUE`` from a command line (``fast-play=yes`` works too)."""
+    if "=" not in text:
+        raise ValueError(f"option {text!r} must look like NAME=VALUE")
+    name, raw = text.split("=", 1)
+    name = name.strip().replace("-", "_")
+    if name.startswith("o_"):
+        name = name[2:]
+    ftypes = {f.name: f.type for f in fields(Rules)}
+    if name not in ftypes or name == "preset":
+        raise ValueError(f"unknown rule option {name!r}; known: "
+                         + ", ".join(sorted(n for n in ftypes if n != "preset")))
+    default = getattr(CLASSIC, name)
+    raw = raw.strip()
+    value: Any
+    if isinstance(default, bool):
+        low = raw.lower()
+        if low in ("1", "yes", "true", "on"):
+            value = True
+        elif low in ("0", "no", "false", "off"):
+            value = False
+        else:
+            raise ValueError(f"option {name} takes yes/no, not {raw!r}")
+    elif isinstance(default, int):
+        try:
+            value = int(raw)
+        except ValueError:
+            raise ValueError(f"option {name} takes a number, not {raw!r}") from None
+    else:
+        value = raw.replace("-", "_")
+    return name, value
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """R2/R2a: how many players and how they form sides.
+
+    Seat ``s`` belongs to side ``s % n_teams``, so turns alternate between sides (R2a).
+    Without teams every player is a side of one (``n_teams == n_players``).
+    """
+
+    n_players: int
+    n_teams: int
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.n_players <= 6:
+            raise ValueError(f"R2: 2 to 6 players, not {self.n_players}")
+        if self.n_teams != self.n_players:
+            if (self.n_players, self.n_teams) not in ((4, 2), (6, 2), (6, 3)):
+                raise ValueError(
+                    f"R2a: teams are 4 = 2x2, 6 = 2x3 or 3x2, not {self.n_players} players "
+                    f"in {self.n_teams} teams")
+
+    @property
+    def team_size(self) -> int:
+        return self.n_players // self.n_teams
+
+    def side_of(self, seat: int) -> int:
+        return seat % self.n_teams
+
+    def seats_of(self, side: int) -> tuple[int, ...]:
+        return tuple(range(side, self.n_players, self.n_teams))
+
+    @classmethod
+    def solo(cls, n_players: int) -> Seating:
+        return cls(n_players, n_players)
+
+    @classmethod
+    def parse(cls, n_players: int, teams: str | None) -> Seating:
+        """``teams`` is ``AxB``: A teams of B players (``2x2``, ``2x3``, ``3x2``)."""
+        if not teams:
+            return cls.solo(n_players)
+        try:
+            a, b = (int(x) for x in teams.lower().split("x"))
+        except ValueError:
+            raise ValueError(f"--teams takes 2x2, 2x3 or 3x2, not {teams!r}") from None
+        if a * b != n_players:
+            raise ValueError(f"--teams {teams} needs {a * b} players, not {n_players}")
+        return cls(n_players, a)
+
+    def label(self) -> str:
+        return "solo" if self.n_teams == self.n_players else f"{self.n_teams}x{self.team_size}"

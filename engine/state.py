@@ -1,0 +1,227 @@
+"""Immutable hand state: zones, hands, piles and the phase the hand is in.
+
+A :class:`HandState` is either *full information* (``viewer is None``: every hand and the
+draw-pile order are known; simulations and tests) or a *seat's view* (``viewer`` is a
+seat: only that seat's hand is a tuple of card ids, other hands and the draw pile are
+counts). The same functions in :mod:`engine.game` apply actions to both.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, NamedTuple
+
+from .actions import Action, action_from_data, action_to_data
+from .cards import BATTLE_HAZARDS, KIND_OF, SAFETY_FOR, Family, Kind, FAMILY
+from .rules import Rules, Seating
+
+# Phases of a hand.
+DRAW = "draw"            # ``seat`` must draw (``pending`` lists the draws still due)
+PLAY = "play"            # ``seat`` must play or discard a card
+RESPOND = "respond"      # the attacked side answers a hazard (R9, R10a)
+EXTEND = "extend"        # ``seat`` decides on the extension (R12)
+RESHUFFLE = "reshuffle"  # chance: the discard pile becomes the draw pile (R4b)
+OVER = "over"            # the hand has ended (R13)
+
+# Kinds of draw in ``pending``.
+TURN_DRAW = "turn"                # the draw that starts a turn: pile or, R4a, discard
+REPLACEMENT_DRAW = "replacement"  # after a coup fourre, fast remedy or R10b: pile only
+
+
+class Zone(NamedTuple):
+    """One side's tableau (R2). Piles list card ids bottom first."""
+
+    battle: tuple[int, ...] = ()
+    speed: tuple[int, ...] = ()
+    distance: tuple[int, ...] = ()
+    safeties: tuple[int, ...] = ()
+    coups: tuple[int, ...] = ()     # the safeties (ids) that were played as coups fourres
+    started: bool = False           # R5a: a Roll or Right of Way has been played (or R5a option)
+    km: int = 0
+    n200: int = 0
+
+    def has_safety(self, k: Kind) -> bool:
+        return any(KIND_OF[c] is k for c in self.safeties)
+
+    def hazard_in_force(self) -> Kind | None:
+        """The battle hazard showing and not covered by a safety (R6, R8), if any."""
+        if not self.battle:
+            return None
+        top = KIND_OF[self.battle[-1]]
+        if top in BATTLE_HAZARDS and not self.has_safety(SAFETY_FOR[top]):
+            return top
+        return None
+
+    def limited(self) -> bool:
+        """R5b: a Speed Limit shows and Right of Way is not out."""
+        return bool(self.speed) and KIND_OF[self.speed[-1]] is Kind.SPEED_LIMIT and \
+            not self.has_safety(Kind.RIGHT_OF_WAY)
+
+    def moving(self, rules: Rules) -> bool:
+        """R5: may this zone play distance (and, R6, be attacked by a battle hazard)?"""
+        if self.hazard_in_force() is not None:
+            return False
+        if self.has_safety(Kind.RIGHT_OF_WAY):
+            return True
+        if rules.roll_after_remedy:
+            if not self.battle:
+                return rules.start_rolling
+            return KIND_OF[self.battle[-1]] is Kind.ROLL
+        return self.started
+
+    def cards(self) -> tuple[int, ...]:
+        return self.battle + self.speed + self.distance + self.safeties
+
+
+class Attack(NamedTuple):
+    """A hazard waiting for the attacked side's answers (R9, R10a)."""
+
+    attacker: int
+    card: int
+    side: int
+    responders: tuple[int, ...]
+    answers: tuple[Action, ...] = ()
+
+    def waiting_for(self) -> tuple[int, ...]:
+        done = {a.seat for a in self.answers}
+        return tuple(s for s in self.responders if s not in done)
+
+
+class HandState(NamedTuple):
+    rules: Rules
+    seating: Seating
+    target: int
+    first_seat: int
+    hands: tuple[tuple[int, ...] | int, ...]
+    pile: tuple[int, ...] | int          # top is the LAST element; a count in a view
+    discard: tuple[int, ...]             # top is the last element
+    zones: tuple[Zone, ...]
+    phase: str
+    seat: int                            # who draws / plays / decides now
+    turn_seat: int                       # whose turn it is (play resumes at its left)
+    pending: tuple[str, ...] = ()
+    after: str = PLAY                    # after the pending draws: PLAY or "next" (turn ends)
+    attack: Attack | None = None
+    turns: int = 1
+    pile_drawn: int = 0                  # cards drawn from the current pile: deck position
+    reshuffles: int = 0
+    idle_reshuffles: int = 0
+    progress: bool = True                # distance played since the last reshuffle (R4b)
+    extended_by: int = -1                # side that called the extension (R12)
+    completed_by: int = -1               # side that completed the trip (R13)
+    completed_after_exhaustion: bool = False  # R15 delayed action
+    end_reason: str = ""
+    viewer: int | None = None
+    deck: tuple[int, ...] = ()           # the card ids in play (R1, R1a)
+
+    # ----- small queries -------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    def side_of(self, seat: int) -> int:
+        return seat % self.seating.n_teams
+
+    def zone_of(self, seat: int) -> Zone:
+        return self.zones[seat % self.seating.n_teams]
+
+    def hand_size(self, seat: int) -> int:
+        h = self.hands[seat]
+        return h if isinstance(h, int) else len(h)
+
+    def hand(self, seat: int) -> tuple[int, ...]:
+        """The cards of ``seat``; raises ``ValueError`` when they are hidden in this view."""
+        h = self.hands[seat]
+        if isinstance(h, int):
+            raise ValueError(f"seat {seat}'s hand is hidden in seat {self.viewer}'s view")
+        return h
+
+    def pile_size(self) -> int:
+        return self.pile if isinstance(self.pile, int) else len(self.pile)
+
+    def actors(self) -> tuple[int, ...]:
+        """Who may act now (``CHANCE`` = -1 for the reshuffle)."""
+        if self.phase == OVER:
+            return ()
+        if self.phase == RESPOND:
+            assert self.attack is not None
+            return self.attack.waiting_for()
+        if self.phase == RESHUFFLE:
+            return (-1,)
+        return (self.seat,)
+
+    def public_cards(self) -> tuple[int, ...]:
+        """Every card id face up: zones and discard pile."""
+        out: list[int] = list(self.discard)
+        for z in self.zones:
+            out.extend(z.cards())
+        return tuple(out)
+
+    # ----- serialisation ---------------------------------------------------------------
+    def to_data(self) -> dict[str, Any]:
+        def seq(x: tuple[int, ...] | int) -> list[int] | int:
+            return x if isinstance(x, int) else list(x)
+
+        return {
+            "rules": self.rules.to_dict(),
+            "seating": [self.seating.n_players, self.seating.n_teams],
+            "target": self.target, "first_seat": self.first_seat,
+            "hands": [seq(h) for h in self.hands],
+            "pile": seq(self.pile), "discard": list(self.discard),
+            "zones": [[list(z.battle), list(z.speed), list(z.distance), list(z.safeties),
+                       list(z.coups), z.started, z.km, z.n200] for z in self.zones],
+            "phase": self.phase, "seat": self.seat, "turn_seat": self.turn_seat,
+            "pending": list(self.pending), "after": self.after,
+            "attack": None if self.attack is None else [
+                self.attack.attacker, self.attack.card, self.attack.side,
+                list(self.attack.responders), [action_to_data(a) for a in self.attack.answers]],
+            "turns": self.turns, "pile_drawn": self.pile_drawn,
+            "reshuffles": self.reshuffles, "idle_reshuffles": self.idle_reshuffles,
+            "progress": self.progress, "extended_by": self.extended_by,
+            "completed_by": self.completed_by,
+            "completed_after_exhaustion": self.completed_after_exhaustion,
+            "end_reason": self.end_reason, "viewer": self.viewer, "deck": list(self.deck),
+        }
+
+    @classmethod
+    def from_data(cls, d: dict[str, Any]) -> HandState:
+        def seq(x: Any) -> tuple[int, ...] | int:
+            return x if isinstance(x, int) else tuple(x)
+
+        att = d["attack"]
+        return cls(
+            rules=Rules.from_dict(d["rules"]), seating=Seating(*d["seating"]),
+            target=d["target"], first_seat=d["first_seat"],
+            hands=tuple(seq(h) for h in d["hands"]), pile=seq(d["pile"]),
+            discard=tuple(d["discard"]),
+            zones=tuple(Zone(tuple(z[0]), tuple(z[1]), tuple(z[2]), tuple(z[3]), tuple(z[4]),
+                             bool(z[5]), int(z[6]), int(z[7])) for z in d["zones"]),
+            phase=d["phase"], seat=d["seat"], turn_seat=d["turn_seat"],
+            pending=tuple(d["pending"]), after=d["after"],
+            attack=None if att is None else Attack(att[0], att[1], att[2], tuple(att[3]),
+                                                   tuple(action_from_data(a) for a in att[4])),
+            turns=d["turns"], pile_drawn=d["pile_drawn"], reshuffles=d["reshuffles"],
+            idle_reshuffles=d["idle_reshuffles"], progress=d["progress"],
+            extended_by=d["extended_by"], completed_by=d["completed_by"],
+            completed_after_exhaustion=d["completed_after_exhaustion"],
+            end_reason=d["end_reason"], viewer=d["viewer"], deck=tuple(d["deck"]),
+        )
+
+    def digest(self) -> str:
+        """SHA-256 of the canonical JSON encoding: identical on every machine and run."""
+        blob = json.dumps(self.to_data(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def view_of(state: HandState, seat: int) -> HandState:
+    """``seat``'s view of a state: other hands and the draw pile become counts."""
+    if state.viewer is not None and state.viewer != seat:
+        raise ValueError(f"cannot derive seat {seat}'s view from seat {state.viewer}'s view")
+    hands = tuple(h if i == seat else (h if isinstance(h, int) else len(h))
+                  for i, h in enumerate(state.hands))
+    return state._replace(hands=hands, pile=state.pile_size(), viewer=seat)
+
+
+def is_family(card: int, fam: Family) -> bool:
+    return FAMILY[KIND_OF[card]] is fam
