@@ -1,0 +1,49 @@
+"""``millebornes bench``: measured figures, never assertions."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from typing import Any
+
+from engine import MODERN, CLASSIC, Rules, Seating
+from engine.bots import RandomBot
+from engine.simulate import play_hand
+
+
+def engine_hands_per_second(rules: Rules, seating: Seating, seconds: float,
+                            seed: int = 1) -> dict[str, Any]:
+    """Complete random-bot hands, one core, until ``seconds`` of CPU are spent."""
+    dealer = random.Random(seed)
+    bots = [RandomBot(seed + s) for s in range(seating.n_players)]
+    hands = actions = 0
+    start = time.process_time()
+    while True:
+        rec = play_hand(rules, seating, bots, dealer, hands % seating.n_players)
+        hands += 1
+        actions += len(rec.actions)
+        elapsed = time.process_time() - start
+        if elapsed >= seconds and hands >= 5:
+            break
+    return {"hands": hands, "cpu_seconds": round(elapsed, 3),
+            "hands_per_second": round(hands / elapsed, 1),
+            "actions_per_second": round(actions / elapsed, 1)}
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    if args.what != "engine":
+        raise ValueError(f"bench {args.what} is not available yet in this version")
+    results = {
+        "classic_2p": engine_hands_per_second(CLASSIC, Seating.solo(2), args.seconds),
+        "modern_4p": engine_hands_per_second(MODERN, Seating.solo(4), args.seconds),
+    }
+    if args.json:
+        print(json.dumps(results))
+    else:
+        for name, r in results.items():
+            print(f"{name:<12} {r['hands_per_second']:>8} hands/s  "
+                  f"{r['actions_per_second']:>9} actions/s  ({r['hands']} hands, "
+                  f"{r['cpu_seconds']} s CPU)")
+    return 0

@@ -1,0 +1,97 @@
+"""``millebornes`` entry point: parses the verb and hands over to the module that does it.
+
+Every error a user can meet ends as one plain sentence on stderr and a non-zero exit,
+never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def _add_rules_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rules", default="classic", choices=["classic", "modern"],
+                   help="rule preset (default: classic)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="change one rule option, e.g. fast_play=yes (repeatable)")
+    p.add_argument("--teams", default=None, metavar="AxB",
+                   help="A teams of B players: 2x2, 2x3 or 3x2")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="millebornes",
+        description="Mille Bornes on a LAN with no server: fair, verifiable, peer to peer.")
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB")
+
+    play = verbs.add_parser("play", help="play against bots on this machine")
+    _add_rules_args(play)
+    play.add_argument("--bots", type=int, default=1, help="number of bot opponents (1-5)")
+    play.add_argument("--name", default=None, help="your name at the table")
+    play.add_argument("--seed", type=int, default=None, help="seed for the bots")
+    play.add_argument("--auto", action="store_true", help="a bot plays your seat too")
+    play.add_argument("--plain", action="store_true", help="line mode (screen readers, scripts)")
+    play.add_argument("--lang", default="en", choices=["en", "fr"], help="card names")
+
+    for verb, text in (("host", "host a table on the LAN"), ("join", "join a table"),
+                       ("lobby", "browse tables on the LAN"),
+                       ("resume", "resume a game after a crash")):
+        p = verbs.add_parser(verb, help=text)
+        p.add_argument("--peer", action="append", default=[], metavar="HOST:PORT")
+        p.add_argument("--plain", action="store_true")
+
+    sim = verbs.add_parser("simulate", help="bot-only matches with statistics")
+    _add_rules_args(sim)
+    sim.add_argument("--players", type=int, default=2)
+    sim.add_argument("--bots", default="heuristic,random",
+                     help="bot per seat, comma-separated, cycled (heuristic, random)")
+    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    sim.add_argument("--fair-deck", action="store_true",
+                     help="deal through the mental-poker protocol (in memory)")
+    sim.add_argument("--network", action="store_true", help="one peer process per seat")
+    sim.add_argument("--transcript-dir", default=None)
+
+    ver = verbs.add_parser("verify", help="audit a finished game's transcript")
+    ver.add_argument("transcript")
+
+    rep = verbs.add_parser("replay", help="step through a finished game")
+    rep.add_argument("transcript")
+
+    bench = verbs.add_parser("bench", help="benchmarks")
+    bench.add_argument("what", choices=["engine", "deck", "net"])
+    bench.add_argument("--json", action="store_true")
+    bench.add_argument("--seconds", type=float, default=3.0,
+                       help="time budget per measurement (engine)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.verb == "simulate":
+            from ._simulate import run_simulate
+            return run_simulate(args)
+        if args.verb == "bench":
+            from ._bench import run_bench
+            return run_bench(args)
+        if args.verb is None:
+            parser.print_help()
+            return 0
+        print(f"millebornes {args.verb}: not available yet in this version. "
+              "Try `millebornes simulate` to watch bots play.", file=sys.stderr)
+        return 2
+    except (ValueError, OSError) as exc:
+        print(f"millebornes {args.verb}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted; nothing was lost", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
