@@ -79,6 +79,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.verb == "bench":
             from ._bench import run_bench
             return run_bench(args)
+        if args.verb == "play":
+            from ._play import run_play
+            return run_play(args)
+        if args.verb == "replay":
+            from ._replay import run_replay
+            return run_replay(args)
         if args.verb is None:
             parser.print_help()
             return 0
