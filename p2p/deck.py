@@ -1,0 +1,841 @@
+"""The fair deck: Barnett–Smart mental poker as a pure state machine over messages.
+
+Every peer runs one :class:`DeckHand` per hand (an observer, e.g. a transcript
+verifier, runs one with ``my_seat=None``).  ``make_*`` methods create this peer's
+messages *without* applying them; every message (including one's own) is applied by
+:meth:`DeckHand.receive` in the order of the signed game log.  No sockets, no clock:
+the session layer carries the messages, the :class:`DeckTable` helper below carries
+them in memory for tests, benchmarks and the simulator.
+
+Any failed check raises :class:`CheatDetected` naming the seat to blame (or ``None``
+when a cheat is certain but its author is only known after the end-of-hand reveal),
+the check that failed and the step.  See docs/protocol.md for the full protocol.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import struct
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache, partial
+from typing import Any
+
+from . import _group as g
+from .proofs import Proof, ProofError, dleq_prove, dleq_verify, schnorr_prove, schnorr_verify
+
+__all__ = [
+    "PUBLIC",
+    "CARD_DOMAIN",
+    "CheatDetected",
+    "KeyShare",
+    "ShuffleCommit",
+    "ShufflePass",
+    "ReshuffleStart",
+    "DecryptShare",
+    "SecretReveal",
+    "DeckMessage",
+    "DeckHand",
+    "DeckTable",
+    "HandResult",
+    "card_point",
+    "shuffle_pass",
+    "shuffle_commitment",
+    "message_to_body",
+    "message_from_body",
+    "is_deck_body",
+    "run_hand_in_memory",
+]
+
+#: Recipient value of a share that opens a position to everybody.
+PUBLIC = -1
+CARD_DOMAIN = b"millebornes/card/v1"
+_SHUFFLE_LABEL = b"millebornes/shuffle/v1"
+_COMMIT_TAG = b"millebornes/shuffle-commit/v1"
+_CTX_TAG = b"millebornes/ctx/v1"
+
+Ciphertext = tuple[bytes, bytes]
+Deck = tuple[Ciphertext, ...]
+
+
+class CheatDetected(Exception):
+    """A check failed.  ``seat`` is the peer to blame (None: unknown until reveal)."""
+
+    def __init__(self, seat: int | None, check: str, step: str, detail: str = "") -> None:
+        self.seat = seat
+        self.check = check
+        self.step = step
+        self.detail = detail
+        who = "unknown peer (reveal seeds to find out)" if seat is None else f"seat {seat}"
+        super().__init__(f"{who}: check {check!r} failed at {step}" + (f": {detail}" if detail else ""))
+
+
+# --------------------------------------------------------------------------- messages
+
+@dataclass(frozen=True)
+class KeyShare:
+    """h = x·G for this hand, with a Schnorr proof bound to (table, hand, seat)."""
+
+    seat: int
+    h: bytes
+    proof: bytes
+
+
+@dataclass(frozen=True)
+class ShuffleCommit:
+    """SHA-256 commitment to the seed of this seat's pass in shuffle round ``round``."""
+
+    seat: int
+    round: int
+    commitment: bytes
+
+
+@dataclass(frozen=True)
+class ShufflePass:
+    """The permuted and re-randomised deck produced by ``seat`` in ``round``."""
+
+    seat: int
+    round: int
+    deck: Deck
+
+
+@dataclass(frozen=True)
+class ReshuffleStart:
+    """Start a new shuffle round over the given public card ids (discard pile)."""
+
+    seat: int
+    round: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class DecryptShare:
+    """D = x_seat·C1 of position (round, pos) for ``recipient`` (PUBLIC = everyone).
+
+    ``card`` is the card the author claims is there (set when a holder plays it).
+    """
+
+    seat: int
+    round: int
+    pos: int
+    recipient: int
+    share: bytes
+    proof: bytes
+    card: int | None = None
+
+
+@dataclass(frozen=True)
+class SecretReveal:
+    """After the hand: the hand's secret key and the seed of every shuffle pass."""
+
+    seat: int
+    x: bytes
+    seeds: tuple[bytes, ...]
+
+
+DeckMessage = (KeyShare | ShuffleCommit | ShufflePass | ReshuffleStart | DecryptShare
+               | SecretReveal)
+
+_KINDS: dict[type, str] = {
+    KeyShare: "deck.key",
+    ShuffleCommit: "deck.commit",
+    ShufflePass: "deck.pass",
+    ReshuffleStart: "deck.reshuffle",
+    DecryptShare: "deck.share",
+    SecretReveal: "deck.reveal",
+}
+
+
+def is_deck_body(body: object) -> bool:
+    return isinstance(body, dict) and isinstance(body.get("k"), str) and body["k"].startswith("deck.")
+
+
+def message_to_body(m: DeckMessage) -> dict[str, Any]:
+    """Plain msgpack-friendly dict (str keys; ints, bytes, lists)."""
+    k = _KINDS[type(m)]
+    if isinstance(m, KeyShare):
+        return {"k": k, "seat": m.seat, "h": m.h, "proof": m.proof}
+    if isinstance(m, ShuffleCommit):
+        return {"k": k, "seat": m.seat, "round": m.round, "c": m.commitment}
+    if isinstance(m, ShufflePass):
+        return {"k": k, "seat": m.seat, "round": m.round, "deck": [a + b for a, b in m.deck]}
+    if isinstance(m, ReshuffleStart):
+        return {"k": k, "seat": m.seat, "round": m.round, "cards": list(m.cards)}
+    if isinstance(m, DecryptShare):
+        return {"k": k, "seat": m.seat, "round": m.round, "pos": m.pos, "to": m.recipient,
+                "d": m.share, "proof": m.proof, "card": m.card}
+    return {"k": k, "seat": m.seat, "x": m.x, "seeds": list(m.seeds)}
+
+
+def _int(v: object) -> int:
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise ValueError("expected int")
+    return v
+
+
+def _bytes(v: object, n: int) -> bytes:
+    if not isinstance(v, bytes) or len(v) != n:
+        raise ValueError(f"expected {n} bytes")
+    return v
+
+
+def message_from_body(body: object) -> DeckMessage:
+    """Parse a body; raises ValueError if malformed (the caller blames the author)."""
+    if not isinstance(body, dict):
+        raise ValueError("body is not a map")
+    k = body.get("k")
+    try:
+        if k == "deck.key":
+            return KeyShare(_int(body["seat"]), _bytes(body["h"], 32), _bytes(body["proof"], 64))
+        if k == "deck.commit":
+            return ShuffleCommit(_int(body["seat"]), _int(body["round"]), _bytes(body["c"], 32))
+        if k == "deck.pass":
+            raw = body["deck"]
+            if not isinstance(raw, list):
+                raise ValueError("deck is not a list")
+            deck = tuple((e[:32], e[32:]) for e in (_bytes(x, 64) for x in raw))
+            return ShufflePass(_int(body["seat"]), _int(body["round"]), deck)
+        if k == "deck.reshuffle":
+            cards = body["cards"]
+            if not isinstance(cards, list):
+                raise ValueError("cards is not a list")
+            return ReshuffleStart(_int(body["seat"]), _int(body["round"]),
+                                  tuple(_int(c) for c in cards))
+        if k == "deck.share":
+            card = body["card"]
+            return DecryptShare(_int(body["seat"]), _int(body["round"]), _int(body["pos"]),
+                                _int(body["to"]), _bytes(body["d"], 32),
+                                _bytes(body["proof"], 64), None if card is None else _int(card))
+        if k == "deck.reveal":
+            seeds = body["seeds"]
+            if not isinstance(seeds, list):
+                raise ValueError("seeds is not a list")
+            return SecretReveal(_int(body["seat"]), _bytes(body["x"], 32),
+                                tuple(_bytes(s, 32) for s in seeds))
+    except KeyError as e:
+        raise ValueError(f"missing field {e}") from None
+    raise ValueError(f"unknown deck message kind {k!r}")
+
+
+# --------------------------------------------------------------------------- primitives
+
+@lru_cache(maxsize=4096)
+def card_point(card_id: int) -> bytes:
+    """M_j = hash_to_point("millebornes/card/v1", j as 4-byte big-endian)."""
+    return g.hash_to_point(CARD_DOMAIN, struct.pack(">I", card_id))
+
+
+def _ctx(kind: bytes, table_id: bytes, hand_no: int, *ints: int) -> bytes:
+    out = _CTX_TAG + struct.pack(">I", len(kind)) + kind + struct.pack(">I", len(table_id))
+    out += table_id + struct.pack(">q", hand_no)
+    for i in ints:
+        out += struct.pack(">q", i)
+    return out
+
+
+def shuffle_commitment(seed: bytes, seat: int, table_id: bytes, hand_no: int,
+                       round_no: int) -> bytes:
+    """SHA-256(tag ‖ seed ‖ seat ‖ context(table, hand, round))."""
+    return hashlib.sha256(_COMMIT_TAG + seed + struct.pack(">I", seat)
+                          + _ctx(b"shuffle", table_id, hand_no, round_no)).digest()
+
+
+def shuffle_pass(deck: Sequence[Ciphertext], seed: bytes, joint_key: bytes,
+                 ops: g.OpCounter | None = None) -> Deck:
+    """One pass: permutation and re-randomisation, both derived from ``seed``.
+
+    out[j] = (C1 + r_j·G, C2 + r_j·H) of in[perm[j]]; raises GroupError if an input
+    point does not decode.
+    """
+    drbg = g.Drbg(seed, _SHUFFLE_LABEL)
+    perm = drbg.permutation(len(deck))
+    out = []
+    for j in range(len(deck)):
+        c1, c2 = deck[perm[j]]
+        r = drbg.scalar()
+        rg = g.base(r, ops)
+        out.append((rg if c1 == g.IDENTITY else g.add(c1, rg, ops), g.add(c2, g.mul(r, joint_key, ops), ops)))
+    return tuple(out)
+
+
+def _start_deck(cards: Sequence[int]) -> Deck:
+    return tuple((g.IDENTITY, card_point(c)) for c in cards)
+
+
+# --------------------------------------------------------------------------- state
+
+@dataclass
+class _Round:
+    cards: tuple[int, ...]
+    commits: dict[int, bytes] = field(default_factory=dict)
+    passes: list[Deck] = field(default_factory=list)
+    final: Deck | None = None
+    assigned: dict[int, int] = field(default_factory=dict)  # pos -> recipient or PUBLIC
+    shares: dict[int, dict[int, DecryptShare]] = field(default_factory=dict)  # draw shares
+    opens: dict[int, dict[int, DecryptShare]] = field(default_factory=dict)  # PUBLIC shares
+    verified: set[tuple[int, int, int]] = field(default_factory=set)  # (pos, seat, recipient)
+    mine: dict[int, int] = field(default_factory=dict)  # pos -> card, decrypted by me
+    public: dict[int, int] = field(default_factory=dict)  # pos -> card, opened to all
+
+    def start(self) -> Deck:
+        return _start_deck(self.cards)
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """Outcome of the end-of-hand verification: the full deck order of every round."""
+
+    decks: tuple[tuple[int, ...], ...]  #: per round, card id at each position
+    recipients: tuple[dict[int, int], ...]  #: per round, pos -> seat (or PUBLIC)
+    public: tuple[dict[int, int], ...]  #: per round, pos -> card opened to everyone
+
+
+class DeckHand:
+    """One hand of the fair deck, seen by ``my_seat`` (None: a pure observer)."""
+
+    def __init__(self, table_id: bytes, hand_no: int, n_seats: int, card_ids: Sequence[int],
+                 my_seat: int | None = None, ops: g.OpCounter | None = None) -> None:
+        if not 2 <= n_seats <= 16:
+            raise ValueError("2..16 seats")
+        cards = tuple(card_ids)
+        if len(set(cards)) != len(cards) or not cards:
+            raise ValueError("card ids must be distinct and non-empty")
+        self.table_id = table_id
+        self.hand_no = hand_no
+        self.n = n_seats
+        self.card_ids = cards
+        self.my_seat = my_seat
+        self.ops = ops
+        self._lookup = {card_point(c): c for c in cards}
+        self.keys: dict[int, bytes] = {}
+        self.joint: bytes | None = None
+        self.rounds: list[_Round] = [_Round(cards)]
+        self.reveals: dict[int, SecretReveal] = {}
+        self.log: list[DeckMessage] = []
+        self._x: int | None = None
+        self._seeds: dict[int, bytes] = {}
+        self._revealed_mine = False
+        self.result: HandResult | None = None
+
+    # ------------------------------------------------------------------ helpers
+    def _cheat(self, seat: int | None, check: str, m: object, detail: str = "") -> CheatDetected:
+        return CheatDetected(seat, check, type(m).__name__, detail)
+
+    def _me(self) -> int:
+        if self.my_seat is None:
+            raise ValueError("an observer makes no messages")
+        return self.my_seat
+
+    def _round(self, r: int) -> _Round:
+        if not 0 <= r < len(self.rounds):
+            raise ValueError(f"no shuffle round {r}")
+        return self.rounds[r]
+
+    def _deck(self, r: int) -> Deck:
+        d = self._round(r).final
+        if d is None:
+            raise ValueError(f"round {r} is not shuffled yet")
+        return d
+
+    def share_context(self, r: int, pos: int, recipient: int) -> bytes:
+        return _ctx(b"share", self.table_id, self.hand_no, r, pos, recipient)
+
+    def key_context(self, seat: int) -> bytes:
+        return _ctx(b"key", self.table_id, self.hand_no, seat)
+
+    @property
+    def shuffled(self) -> bool:
+        return self.rounds[-1].final is not None
+
+    def next_shuffler(self, r: int | None = None) -> int | None:
+        """Seat whose pass is expected next in round r (None once all commits are not in
+        or the round is done)."""
+        rd = self.rounds[-1 if r is None else r]
+        if len(rd.commits) < self.n or rd.final is not None:
+            return None
+        return len(rd.passes)
+
+    def deck_size(self, r: int) -> int:
+        return len(self._round(r).cards)
+
+    def my_card(self, r: int, pos: int) -> int | None:
+        return self._round(r).mine.get(pos)
+
+    def public_card(self, r: int, pos: int) -> int | None:
+        return self._round(r).public.get(pos)
+
+    def holder(self, r: int, pos: int) -> int | None:
+        return self._round(r).assigned.get(pos)
+
+    # ------------------------------------------------------------------ make
+    def make_key_share(self) -> KeyShare:
+        me = self._me()
+        if self._x is None:
+            self._x = g.random_scalar()
+        h = g.base(self._x, self.ops)
+        proof = schnorr_prove(self._x, h, self.key_context(me), self.ops)
+        return KeyShare(me, h, proof.to_bytes())
+
+    def make_commit(self, r: int | None = None) -> ShuffleCommit:
+        me = self._me()
+        r = len(self.rounds) - 1 if r is None else r
+        self._round(r)
+        if r not in self._seeds:
+            self._seeds[r] = os.urandom(32)
+        return ShuffleCommit(me, r, shuffle_commitment(self._seeds[r], me, self.table_id,
+                                                       self.hand_no, r))
+
+    def make_pass(self, r: int | None = None) -> ShufflePass:
+        me = self._me()
+        r = len(self.rounds) - 1 if r is None else r
+        rd = self._round(r)
+        if self.joint is None or self.next_shuffler(r) != me:
+            raise ValueError("not this seat's turn to shuffle")
+        inp = rd.passes[-1] if rd.passes else rd.start()
+        try:
+            out = shuffle_pass(inp, self._seeds[r], self.joint, self.ops)
+        except g.GroupError as e:
+            raise CheatDetected(me - 1, "pass-points", "ShufflePass", str(e)) from None
+        return ShufflePass(me, r, out)
+
+    def make_reshuffle(self, cards: Sequence[int]) -> ReshuffleStart:
+        return ReshuffleStart(self._me(), len(self.rounds), tuple(cards))
+
+    def make_share(self, r: int, pos: int, recipient: int, card: int | None = None) -> DecryptShare:
+        """This seat's decryption share of (r, pos) for recipient (PUBLIC to open)."""
+        me = self._me()
+        if self._x is None or self._revealed_mine:
+            raise ValueError("no usable hand secret")
+        if recipient == me:
+            raise ValueError("a seat never sends a share to itself")
+        rd = self._round(r)
+        c1 = self._deck(r)[pos][0]
+        held = rd.assigned.get(pos)
+        if recipient != PUBLIC and held is not None and held != recipient:
+            raise ValueError(f"position {pos} already went to seat {held}")
+        d = g.mul(self._x, c1, self.ops)
+        proof = dleq_prove(self._x, self.keys[me], c1, d, self.share_context(r, pos, recipient),
+                           self.ops)
+        return DecryptShare(me, r, pos, recipient, d, proof.to_bytes(), card)
+
+    def make_open(self, r: int, pos: int) -> DecryptShare:
+        """Holder's share that opens its own card at (r, pos) to everyone (play/discard)."""
+        card = self._round(r).mine.get(pos)
+        if card is None:
+            raise ValueError("this seat does not hold that position")
+        return self.make_share(r, pos, PUBLIC, card)
+
+    def make_reveal(self) -> SecretReveal:
+        me = self._me()
+        if self._x is None:
+            raise ValueError("no hand secret")
+        self._revealed_mine = True
+        seeds = tuple(self._seeds.get(r, bytes(32)) for r in range(len(self.rounds)))
+        return SecretReveal(me, g.scalar_to_bytes(self._x), seeds)
+
+    # ------------------------------------------------------------------ receive
+    def receive(self, m: DeckMessage) -> None:
+        """Apply one message (in log order).  Raises CheatDetected on any failed check."""
+        if not 0 <= m.seat < self.n:
+            raise self._cheat(None, "seat-range", m, f"seat {m.seat}")
+        if isinstance(m, KeyShare):
+            self._on_key(m)
+        elif isinstance(m, ShuffleCommit):
+            self._on_commit(m)
+        elif isinstance(m, ShufflePass):
+            self._on_pass(m)
+        elif isinstance(m, ReshuffleStart):
+            self._on_reshuffle(m)
+        elif isinstance(m, DecryptShare):
+            self._on_share(m)
+        elif isinstance(m, SecretReveal):
+            self._on_reveal(m)
+        else:  # pragma: no cover
+            raise TypeError(type(m))
+        self.log.append(m)
+
+    def _mine(self, m: DeckMessage) -> bool:
+        return m.seat == self.my_seat
+
+    def _on_key(self, m: KeyShare) -> None:
+        if m.seat in self.keys:
+            raise self._cheat(m.seat, "duplicate-key", m)
+        if not self._mine(m):
+            try:
+                proof = Proof.from_bytes(m.proof)
+            except ProofError as e:
+                raise self._cheat(m.seat, "key-proof", m, str(e)) from None
+            if not schnorr_verify(m.h, proof, self.key_context(m.seat), self.ops):
+                raise self._cheat(m.seat, "key-proof", m)
+        self.keys[m.seat] = m.h
+        if len(self.keys) == self.n:
+            pts = [self.keys[s] for s in range(self.n)]
+            joint = pts[0]
+            for p in pts[1:]:
+                joint = g.add(joint, p, self.ops)
+            if not g.is_valid_point(joint):
+                raise self._cheat(self.n - 1, "joint-key", m, "joint key is degenerate")
+            self.joint = joint
+
+    def _on_commit(self, m: ShuffleCommit) -> None:
+        if self.joint is None:
+            raise self._cheat(m.seat, "phase", m, "commit before all keys")
+        rd = self._round_for(m, m.round)
+        if rd.passes or rd.final is not None:
+            raise self._cheat(m.seat, "phase", m, "commit after the passes began")
+        if m.seat in rd.commits:
+            raise self._cheat(m.seat, "duplicate-commit", m)
+        rd.commits[m.seat] = m.commitment
+
+    def _round_for(self, m: DeckMessage, r: int) -> _Round:
+        if not 0 <= r < len(self.rounds):
+            raise self._cheat(m.seat, "round", m, f"no round {r}")
+        return self.rounds[r]
+
+    def _on_pass(self, m: ShufflePass) -> None:
+        rd = self._round_for(m, m.round)
+        if self.next_shuffler(m.round) != m.seat:
+            raise self._cheat(m.seat, "pass-order", m, "not this seat's turn to shuffle")
+        if len(m.deck) != len(rd.cards):
+            raise self._cheat(m.seat, "pass-length", m,
+                              f"{len(m.deck)} ciphertexts, expected {len(rd.cards)}")
+        for c1, c2 in m.deck:
+            if len(c1) != 32 or len(c2) != 32:
+                raise self._cheat(m.seat, "pass-points", m, "bad encoding")
+        rd.passes.append(m.deck)
+        if len(rd.passes) == self.n:
+            self._finalise(m, rd)
+
+    def _finalise(self, m: ShufflePass, rd: _Round) -> None:
+        # Intermediate passes never meet a secret scalar, so only the final deck needs the
+        # full subgroup check; if it fails, the first pass holding a bad point is blamed
+        # (an honest pass maps valid points to valid points).
+        ops = self.ops
+        if all(g.is_valid_point(c1, ops) and g.is_valid_point(c2, ops) for c1, c2 in m.deck):
+            rd.final = m.deck
+            return
+        for seat, deck in enumerate(rd.passes):
+            if not all(g.is_valid_point(c1) and g.is_valid_point(c2) for c1, c2 in deck):
+                raise self._cheat(seat, "pass-points", m, "invalid point in shuffle output")
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _on_reshuffle(self, m: ReshuffleStart) -> None:
+        if m.round != len(self.rounds) or not self.shuffled:
+            raise self._cheat(m.seat, "phase", m, "reshuffle out of order")
+        if not m.cards or len(set(m.cards)) != len(m.cards) or not set(m.cards) <= set(self.card_ids):
+            raise self._cheat(m.seat, "reshuffle-cards", m, "cards unknown or repeated")
+        self.rounds.append(_Round(m.cards))
+
+    def _verify_share(self, m: DecryptShare, rd: _Round) -> None:
+        key = (m.pos, m.seat, m.recipient)
+        if key in rd.verified or self._mine(m):
+            return
+        assert rd.final is not None
+        try:
+            proof = Proof.from_bytes(m.proof)
+        except ProofError as e:
+            raise self._cheat(m.seat, "share-proof", m, str(e)) from None
+        # d's subgroup check is deferred (validate_d=False): the DLEQ proof pins its
+        # prime-order part; a torsion part can only make the lookup fail, and then
+        # _combine validates every share to name the author.
+        if not dleq_verify(self.keys[m.seat], rd.final[m.pos][0], m.share, proof,
+                           self.share_context(m.round, m.pos, m.recipient), self.ops,
+                           validate_d=False):
+            raise self._cheat(m.seat, "share-proof", m, "decryption share proof fails")
+        rd.verified.add(key)
+
+    def _on_share(self, m: DecryptShare) -> None:
+        rd = self._round_for(m, m.round)
+        if rd.final is None:
+            raise self._cheat(m.seat, "phase", m, "share before the deck is shuffled")
+        if not 0 <= m.pos < len(rd.final):
+            raise self._cheat(m.seat, "position", m, f"no position {m.pos}")
+        if m.seat in self.reveals:
+            raise self._cheat(m.seat, "phase", m, "share after own reveal")
+        held = rd.assigned.get(m.pos)
+        if m.recipient == PUBLIC:
+            if held is not None and held != PUBLIC and held != m.seat:
+                raise self._cheat(m.seat, "not-holder", m,
+                                  f"position {m.pos} is held by seat {held}")
+            opens = rd.opens.setdefault(m.pos, {})
+            if m.seat in opens:
+                raise self._cheat(m.seat, "duplicate-share", m)
+            if held is None:
+                rd.assigned[m.pos] = PUBLIC
+            elif held == m.seat:
+                draw = rd.shares.get(m.pos, {})
+                if len(draw) != self.n - 1:
+                    raise self._cheat(m.seat, "not-holder", m, "draw not complete")
+            opens[m.seat] = m
+            self._try_public(m, rd)
+            return
+        if not 0 <= m.recipient < self.n or m.recipient == m.seat:
+            raise self._cheat(m.seat, "recipient", m, f"bad recipient {m.recipient}")
+        if held is not None and held != m.recipient:
+            raise self._cheat(m.seat, "position-reassigned", m,
+                              f"position {m.pos} already went to {held}")
+        draw = rd.shares.setdefault(m.pos, {})
+        if m.seat in draw:
+            raise self._cheat(m.seat, "duplicate-share", m)
+        rd.assigned[m.pos] = m.recipient
+        if m.recipient == self.my_seat:
+            self._verify_share(m, rd)
+        draw[m.seat] = m
+        if m.recipient == self.my_seat and len(draw) == self.n - 1:
+            assert self._x is not None
+            own = g.mul(self._x, rd.final[m.pos][0], self.ops)
+            card = self._combine(m, rd, list(draw.values()), own)
+            if card in rd.mine.values() or card in rd.public.values():
+                raise self._cheat(None, "duplicate-card", m, f"card {card} seen twice")
+            rd.mine[m.pos] = card
+
+    def _try_public(self, m: DecryptShare, rd: _Round) -> None:
+        opens = rd.opens[m.pos]
+        held = rd.assigned[m.pos]
+        if held == PUBLIC:
+            if len(opens) < self.n:
+                return
+            shares = list(opens.values())
+        else:
+            shares = list(rd.shares[m.pos].values()) + [opens[held]]
+        for s in shares:
+            self._verify_share(s, rd)
+        card = self._combine(m, rd, shares, None)
+        claim = opens[held].card if held != PUBLIC else None
+        if held != PUBLIC and claim != card:
+            raise self._cheat(held, "wrong-card", m, f"claimed {claim}, position holds {card}")
+        mine_here = rd.mine.get(m.pos)
+        if mine_here is not None and mine_here != card:  # pragma: no cover - proofs forbid it
+            raise self._cheat(None, "inconsistent-open", m)
+        others = {p: c for p, c in rd.public.items() if p != m.pos}
+        if card in others.values() or card in {c for p, c in rd.mine.items() if p != m.pos}:
+            raise self._cheat(None, "duplicate-card", m, f"card {card} seen twice")
+        rd.public[m.pos] = card
+
+    def _combine(self, m: DecryptShare, rd: _Round, shares: list[DecryptShare],
+                 own: bytes | None) -> int:
+        assert rd.final is not None
+        total = own
+        for s in shares:
+            total = s.share if total is None else g.add(total, s.share, self.ops)
+        assert total is not None
+        try:
+            pt = g.sub(rd.final[m.pos][1], total, self.ops)
+        except g.GroupError:
+            pt = b""
+        card = self._lookup.get(pt)
+        if card is not None and card in rd.cards:
+            return card
+        for s in shares:
+            if not g.is_valid_point(s.share, self.ops):
+                raise self._cheat(s.seat, "share-point", s, "share is not in the prime-order group")
+        raise self._cheat(None, "card-not-in-deck", m,
+                          f"position {m.pos} of round {m.round} decrypts to no card of this deck")
+
+    def _on_reveal(self, m: SecretReveal) -> None:
+        if m.seat in self.reveals:
+            raise self._cheat(m.seat, "duplicate-reveal", m)
+        try:
+            x = g.scalar_from_bytes(m.x)
+        except g.GroupError:
+            raise self._cheat(m.seat, "reveal-key", m, "non-canonical scalar") from None
+        h = self.keys.get(m.seat)
+        if h is None or x == 0 or g.base(x, self.ops) != h:
+            raise self._cheat(m.seat, "reveal-key", m, "revealed secret does not match key")
+        if len(m.seeds) != len(self.rounds):
+            raise self._cheat(m.seat, "reveal-seeds", m, "wrong number of seeds")
+        for r, (seed, rd) in enumerate(zip(m.seeds, self.rounds, strict=True)):
+            c = rd.commits.get(m.seat)
+            if c is not None and shuffle_commitment(seed, m.seat, self.table_id, self.hand_no, r) != c:
+                raise self._cheat(m.seat, "reveal-commitment", m,
+                                  f"seed of round {r} does not match its commitment")
+        self.reveals[m.seat] = m
+
+    # ------------------------------------------------------------------ end of hand
+    def verify_end(self, check_proofs: bool = True) -> HandResult:
+        """Full verification once every seat revealed: recompute every pass from its seed,
+        check every share and every opened card.  Names the seat to blame on failure."""
+        step = "verify_end"
+        for s in range(self.n):
+            if s not in self.reveals:
+                raise CheatDetected(s, "reveal-missing", step, "seat withheld its reveal")
+        if self.joint is None:
+            raise CheatDetected(None, "incomplete", step, "keys never completed")
+        xs = [g.scalar_from_bytes(self.reveals[s].x) for s in range(self.n)]
+        xsum = sum(xs) % g.L
+        decks: list[tuple[int, ...]] = []
+        recips: list[dict[int, int]] = []
+        pubs: list[dict[int, int]] = []
+        for r, rd in enumerate(self.rounds):
+            for s in range(self.n):
+                if s not in rd.commits and (rd.passes or rd.final is not None):
+                    raise CheatDetected(s, "commit-missing", step, f"round {r}")
+            cur = rd.start()
+            for s, published in enumerate(rd.passes):
+                try:
+                    expect = shuffle_pass(cur, self.reveals[s].seeds[r], self.joint, self.ops)
+                except g.GroupError:  # pragma: no cover - inputs were checked
+                    expect = ()
+                if expect != published:
+                    raise CheatDetected(s, "pass-mismatch", step,
+                                        f"round {r}: pass differs from the one its seed derives")
+                cur = published
+            if rd.final is None:
+                decks.append(())
+                recips.append(dict(rd.assigned))
+                pubs.append(dict(rd.public))
+                continue
+            order = []
+            for c1, c2 in rd.final:
+                pt = g.sub(c2, g.mul(xsum, c1, self.ops), self.ops)
+                order.append(self._lookup[pt])
+            for groups in (rd.shares, rd.opens):
+                for pos, by_seat in groups.items():
+                    c1 = rd.final[pos][0]
+                    for s, sh in by_seat.items():
+                        if sh.share != g.mul(xs[s], c1, self.ops):
+                            raise CheatDetected(s, "share-mismatch", step,
+                                                f"round {r} position {pos}")
+                        if check_proofs:
+                            self._verify_share(sh, rd)
+            for pos, card in rd.public.items():
+                if order[pos] != card:  # pragma: no cover - guaranteed by the checks above
+                    raise CheatDetected(None, "open-mismatch", step)
+            decks.append(tuple(order))
+            recips.append(dict(rd.assigned))
+            pubs.append(dict(rd.public))
+        self.result = HandResult(tuple(decks), tuple(recips), tuple(pubs))
+        return self.result
+
+
+# --------------------------------------------------------------------------- driver
+
+class DeckTable:
+    """All seats of one hand in memory (tests, benchmarks, simulator).
+
+    Every message goes through :meth:`broadcast`, which applies it to every peer (and to
+    an observer); ``cpu[seat]`` accumulates process CPU per peer and ``ops[seat]`` its
+    group operations.  ``tamper(msg) -> msg`` may replace any message before delivery
+    (cheat tests).
+    """
+
+    def __init__(self, n_seats: int, card_ids: Sequence[int], table_id: bytes = b"table",
+                 hand_no: int = 1, observer: bool = True,
+                 tamper: Callable[[DeckMessage], DeckMessage] | None = None,
+                 sink: Callable[[DeckMessage], None] | None = None) -> None:
+        self.n = n_seats
+        self.ops = [g.OpCounter() for _ in range(n_seats)]
+        self.cpu = [0.0] * n_seats
+        self.peers = [DeckHand(table_id, hand_no, n_seats, card_ids, s, self.ops[s])
+                      for s in range(n_seats)]
+        self.observer = DeckHand(table_id, hand_no, n_seats, card_ids) if observer else None
+        self.messages: list[DeckMessage] = []
+        self.tamper = tamper
+        self.sink = sink
+
+    def _timed(self, seat: int, fn: Callable[[], Any]) -> Any:
+        t0 = time.process_time()
+        try:
+            return fn()
+        finally:
+            self.cpu[seat] += time.process_time() - t0
+
+    def broadcast(self, m: DeckMessage) -> None:
+        if self.tamper is not None:
+            m = self.tamper(m)
+        self.messages.append(m)
+        if self.sink is not None:
+            self.sink(m)
+        for s, p in enumerate(self.peers):
+            self._timed(s, partial(p.receive, m))
+        if self.observer is not None:
+            self.observer.receive(m)
+
+    @property
+    def round(self) -> int:
+        return len(self.peers[0].rounds) - 1
+
+    def setup(self) -> None:
+        """Keys, then the first shuffle."""
+        for s, p in enumerate(self.peers):
+            self.broadcast(self._timed(s, p.make_key_share))
+        self.shuffle()
+
+    def shuffle(self) -> None:
+        for s, p in enumerate(self.peers):
+            self.broadcast(self._timed(s, p.make_commit))
+        for s, p in enumerate(self.peers):
+            self.broadcast(self._timed(s, p.make_pass))
+
+    def reshuffle(self, cards: Sequence[int], by: int = 0) -> int:
+        self.broadcast(self._timed(by, lambda: self.peers[by].make_reshuffle(cards)))
+        self.shuffle()
+        return self.round
+
+    def deal(self, pos: int, seat: int, r: int | None = None) -> int:
+        """Draw position ``pos`` to ``seat``; returns the card only that seat learns."""
+        r = self.round if r is None else r
+        for s, p in enumerate(self.peers):
+            if s != seat:
+                self.broadcast(self._timed(s, partial(p.make_share, r, pos, seat)))
+        card = self.peers[seat].my_card(r, pos)
+        assert card is not None
+        return card
+
+    def play(self, seat: int, pos: int, r: int | None = None) -> int:
+        """The holder opens its card at ``pos``; returns the card everyone now sees."""
+        r = self.round if r is None else r
+        self.broadcast(self._timed(seat, lambda: self.peers[seat].make_open(r, pos)))
+        card = self.peers[(seat + 1) % self.n].public_card(r, pos)
+        assert card is not None
+        return card
+
+    def reveal(self, pos: int, r: int | None = None) -> int:
+        """Open a position nobody holds to everyone (a face-up card)."""
+        r = self.round if r is None else r
+        for s, p in enumerate(self.peers):
+            self.broadcast(self._timed(s, partial(p.make_share, r, pos, PUBLIC)))
+        card = self.peers[0].public_card(r, pos)
+        assert card is not None
+        return card
+
+    def finish(self, withhold: Sequence[int] = ()) -> HandResult:
+        """Every seat reveals; every peer (and the observer) verifies the whole hand."""
+        for s, p in enumerate(self.peers):
+            if s not in withhold:
+                self.broadcast(self._timed(s, p.make_reveal))
+        result: HandResult | None = None
+        for s, p in enumerate(self.peers):
+            result = self._timed(s, partial(p.verify_end, check_proofs=False))
+        if self.observer is not None:
+            result = self.observer.verify_end()
+        assert result is not None
+        return result
+
+
+def run_hand_in_memory(n_peers: int, card_ids: Sequence[int], deal_each: int = 6,
+                       draws: int = 0, plays: int = 0, table_id: bytes = b"table",
+                       hand_no: int = 1) -> tuple[DeckTable, HandResult, dict[int, list[int]]]:
+    """Shuffle, deal ``deal_each`` cards to every seat round-robin, ``draws`` more draws
+    round-robin, ``plays`` plays (each seat opens its oldest card in turn), then reveal
+    and verify.  Returns the table, the verified result and each seat's drawn cards."""
+    t = DeckTable(n_peers, card_ids, table_id, hand_no)
+    t.setup()
+    hands: dict[int, list[tuple[int, int]]] = {s: [] for s in range(n_peers)}
+    drawn: dict[int, list[int]] = {s: [] for s in range(n_peers)}
+    pos = 0
+    total = min(len(card_ids), deal_each * n_peers + draws)
+    for i in range(total):
+        seat = i % n_peers
+        card = t.deal(pos, seat)
+        hands[seat].append((pos, card))
+        drawn[seat].append(card)
+        pos += 1
+    for i in range(plays):
+        seat = i % n_peers
+        if hands[seat]:
+            p, _ = hands[seat].pop(0)
+            t.play(seat, p)
+    return t, t.finish(), drawn
