@@ -1,0 +1,308 @@
+"""Test doubles for the transport (in the spirit of ``trio.testing``).
+
+* :class:`MemoryNetwork` / :class:`MemoryNode`: an in-memory network whose
+  nodes have exactly the public interface of :class:`p2p.transport.Node` and
+  run the very same reliability protocol (:class:`~p2p.transport.ReliableCore`);
+  only the wire is a Python heap instead of ZeroMQ.  No threads: time advances
+  when you call into the network (``recv``, ``pump``, ``flush``...).  The clock
+  is injectable (:class:`FakeClock`) for fully deterministic tests.
+* :class:`FaultShim`: a seeded fault injector on outgoing *frames* (below the
+  reliability layer) that drops, duplicates, delays and reorders.  It plugs
+  into both transports: ``Node(..., wire_filter=shim)`` or
+  ``MemoryNode(..., wire_filter=shim)`` (or ``node.set_wire_filter(shim)``).
+
+For unit tests only.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from p2p.transport import (
+    PeerEvent,
+    PeerStatus,
+    QueueFull,
+    ReliableCore,
+    TransportConfig,
+    TransportError,
+    WireFilter,
+    log,
+    validate_peer_id,
+)
+
+__all__ = ["FakeClock", "FaultShim", "MemoryNetwork", "MemoryNode"]
+
+
+class FakeClock:
+    """A manual monotonic clock: ``clock()`` reads it, ``advance(dt)`` moves it."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, dt: float) -> None:
+        self.now += dt
+
+
+@dataclass
+class FaultShim:
+    """Seeded fault injection on outgoing frames.
+
+    Each frame is independently dropped with probability ``drop``; otherwise it
+    is sent, plus one extra copy with probability ``duplicate``; each copy is
+    delayed by ``uniform(0, max_delay)`` with probability ``delay`` and held
+    back by ``reorder_delay`` with probability ``reorder`` (so later frames
+    overtake it).  ``only_to`` restricts the faults to some destinations.
+    Uses its own ``random.Random(seed)``, never the global one.
+    """
+
+    seed: int = 0
+    drop: float = 0.0
+    duplicate: float = 0.0
+    delay: float = 0.0
+    max_delay: float = 0.05
+    reorder: float = 0.0
+    reorder_delay: float = 0.02
+    only_to: frozenset[bytes] | None = None
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name in ("drop", "duplicate", "delay", "reorder"):
+            v = getattr(self, name)
+            if not 0.0 <= v <= 1.0:
+                raise ValueError(f"{name} must be a probability, got {v}")
+        self._rng = random.Random(self.seed)
+        self._lock = threading.Lock()
+
+    def _bump(self, key: str) -> None:
+        self.counts[key] = self.counts.get(key, 0) + 1
+
+    def __call__(self, dst: bytes, frame: bytes, now: float) -> list[tuple[float, bytes]]:
+        if self.only_to is not None and dst not in self.only_to:
+            return [(0.0, frame)]
+        with self._lock:
+            rng = self._rng
+            self._bump("frames")
+            if rng.random() < self.drop:
+                self._bump("dropped")
+                return []
+            copies = 1
+            if rng.random() < self.duplicate:
+                copies = 2
+                self._bump("duplicated")
+            out: list[tuple[float, bytes]] = []
+            for _ in range(copies):
+                d = 0.0
+                if rng.random() < self.delay:
+                    d += rng.uniform(0.0, self.max_delay)
+                    self._bump("delayed")
+                if rng.random() < self.reorder:
+                    d += self.reorder_delay
+                    self._bump("reordered")
+                out.append((d, frame))
+            return out
+
+
+class MemoryNetwork:
+    """A loss-free in-memory wire between :class:`MemoryNode` objects.
+
+    Endpoints are ``mem://N``.  Frames to an endpoint with no live node are lost
+    (like TCP to a closed port).  ``latency`` adds a fixed one-way delay."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic, latency: float = 0.0) -> None:
+        self.clock = clock
+        self.latency = latency
+        self.lock = threading.RLock()
+        self.cond = threading.Condition(self.lock)
+        self._nodes: dict[str, MemoryNode] = {}
+        self._wire: list[tuple[float, int, bytes, str, bytes]] = []
+        self._counter = 0
+        self._next_port = 1
+
+    def _attach(self, node: MemoryNode, port: int) -> str:
+        with self.lock:
+            if port == 0:
+                while f"mem://{self._next_port}" in self._nodes:
+                    self._next_port += 1
+                port = self._next_port
+            ep = f"mem://{port}"
+            if ep in self._nodes:
+                raise TransportError(f"address in use: {ep}")
+            self._nodes[ep] = node
+            return ep
+
+    def _detach(self, endpoint: str) -> None:
+        with self.lock:
+            self._nodes.pop(endpoint, None)
+
+    def _put(self, src: bytes, dst_endpoint: str, frame: bytes) -> None:
+        self._counter += 1
+        heapq.heappush(
+            self._wire, (self.clock() + self.latency, self._counter, src, dst_endpoint, frame)
+        )
+
+    def pump(self) -> None:
+        """Deliver every frame that is due and run every node's timers."""
+        with self.lock:
+            for _ in range(100):  # settle: acks triggered by deliveries etc.
+                now = self.clock()
+                moved = False
+                while self._wire and self._wire[0][0] <= now:
+                    _, _, src, ep, frame = heapq.heappop(self._wire)
+                    node = self._nodes.get(ep)
+                    if node is not None:
+                        node._core.on_frame(src, frame, now)
+                        moved = True
+                for node in list(self._nodes.values()):
+                    node._core.tick(now)
+                if not moved and not (self._wire and self._wire[0][0] <= now):
+                    break
+            self.cond.notify_all()
+
+
+class MemoryNode:
+    """Same public interface as :class:`p2p.transport.Node`, over a :class:`MemoryNetwork`."""
+
+    def __init__(
+        self,
+        network: MemoryNetwork,
+        node_id: bytes,
+        *,
+        port: int = 0,
+        config: TransportConfig | None = None,
+        wire_filter: WireFilter | None = None,
+    ) -> None:
+        validate_peer_id(node_id)
+        self.network = network
+        self.node_id = node_id
+        self.config = config or TransportConfig()
+        self.endpoint = network._attach(self, port)
+        self.port = int(self.endpoint.rsplit("/", 1)[1])
+        self._endpoints: dict[bytes, str] = {}
+        self._core = ReliableCore(
+            node_id, self.config, self._emit, advertise=(self.port, None), wire_filter=wire_filter
+        )
+        self.session = self._core.session
+        self._closed = False
+
+    def _emit(self, dst: bytes, frame: bytes) -> None:
+        ep = self._endpoints.get(dst)
+        if ep is not None:
+            self.network._put(self.node_id, ep, frame)
+
+    def __enter__(self) -> MemoryNode:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise TransportError("node is closed")
+
+    def add_peer(self, peer_id: bytes, endpoint: str) -> None:
+        if not endpoint.startswith("mem://"):
+            raise ValueError(f"MemoryNode endpoints are mem://N, got {endpoint!r}")
+        with self.network.lock:
+            self._check_open()
+            self._core.add_peer(peer_id, endpoint, self.network.clock())
+            self._endpoints[peer_id] = endpoint
+
+    def remove_peer(self, peer_id: bytes) -> None:
+        with self.network.lock:
+            self._core.remove_peer(peer_id)
+            self._endpoints.pop(peer_id, None)
+
+    def peers(self) -> list[bytes]:
+        with self.network.lock:
+            return self._core.peers()
+
+    def send(self, peer_id: bytes, payload: bytes) -> int:
+        with self.network.lock:
+            self._check_open()
+            seq = self._core.enqueue(peer_id, payload)
+            self.network.pump()
+            return seq
+
+    def broadcast(self, payload: bytes) -> dict[bytes, int]:
+        out: dict[bytes, int] = {}
+        with self.network.lock:
+            self._check_open()
+            for pid in self._core.peers():
+                try:
+                    out[pid] = self._core.enqueue(pid, payload)
+                except QueueFull:
+                    log.warning("broadcast: queue to %s full, skipped", pid.hex())
+            self.network.pump()
+        return out
+
+    def recv(self, timeout: float | None = None) -> tuple[bytes, bytes] | None:
+        start = time.monotonic()
+        with self.network.cond:
+            while True:
+                if self._closed:
+                    return None
+                self.network.pump()
+                msg = self._core.pop_message()
+                if msg is not None:
+                    return msg
+                if timeout is not None and time.monotonic() - start >= timeout:
+                    return None
+                self.network.cond.wait(0.001)
+
+    def events(self) -> list[PeerEvent]:
+        with self.network.lock:
+            self.network.pump()
+            return self._core.pop_events()
+
+    def peer_status(self, peer_id: bytes) -> PeerStatus:
+        with self.network.lock:
+            self.network.pump()
+            return self._core.peer_status(peer_id, self.network.clock())
+
+    def remote_session(self, peer_id: bytes) -> bytes | None:
+        with self.network.lock:
+            return self._core.remote_session(peer_id)
+
+    def pending(self, peer_id: bytes | None = None) -> int:
+        with self.network.lock:
+            return self._core.unacked(peer_id)
+
+    def flush(self, timeout: float) -> bool:
+        start = time.monotonic()
+        with self.network.cond:
+            while True:
+                self.network.pump()
+                if not self._core.unacked():
+                    return True
+                if time.monotonic() - start >= timeout:
+                    return False
+                self.network.cond.wait(0.001)
+
+    def stats(self) -> dict[bytes, dict[str, int]]:
+        with self.network.lock:
+            return self._core.stats()
+
+    def set_wakeup(self, callback: Callable[[], None] | None) -> None:
+        """Accepted for interface parity; a MemoryNode has no I/O thread to call it."""
+
+    def set_wire_filter(self, wire_filter: WireFilter | None) -> None:
+        with self.network.lock:
+            self._core.wire_filter = wire_filter
+
+    def close(self) -> None:
+        with self.network.lock:
+            if not self._closed:
+                self._closed = True
+                self.network._detach(self.endpoint)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
