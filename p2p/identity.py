@@ -1,0 +1,121 @@
+"""Long-term player identity: one Ed25519 signing key per player.
+
+The key lives in ``$XDG_CONFIG_HOME/millebornes/identity.key`` (default
+``~/.config/millebornes/identity.key``), mode 0600, created on first use as the
+32-byte raw private key.  A path argument overrides the location.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+from pathlib import Path
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+__all__ = [
+    "Identity",
+    "IdentityError",
+    "default_identity_path",
+    "fingerprint",
+    "verify_signature",
+    "PUBLIC_KEY_BYTES",
+    "SIGNATURE_BYTES",
+]
+
+PUBLIC_KEY_BYTES = 32
+SIGNATURE_BYTES = 64
+
+
+class IdentityError(Exception):
+    """The identity file is unreadable, malformed or has unsafe permissions."""
+
+
+def default_identity_path() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "millebornes" / "identity.key"
+
+
+def fingerprint(public_key: bytes) -> str:
+    """Short human fingerprint: first 10 base32 chars of SHA-256(key), as ``XXXXX-XXXXX``."""
+    b32 = base64.b32encode(hashlib.sha256(public_key).digest()).decode("ascii")[:10]
+    return f"{b32[:5]}-{b32[5:]}"
+
+
+def verify_signature(public_key: bytes, signature: bytes, data: bytes) -> bool:
+    if len(public_key) != PUBLIC_KEY_BYTES or len(signature) != SIGNATURE_BYTES:
+        return False
+    try:
+        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, data)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+class Identity:
+    """A player's long-term signing key."""
+
+    def __init__(self, private_key: Ed25519PrivateKey, path: Path | None = None) -> None:
+        self._sk = private_key
+        self.path = path
+        self.public_key: bytes = private_key.public_key().public_bytes(
+            serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+    @classmethod
+    def generate(cls) -> Identity:
+        """An ephemeral identity (tests, bots): never written to disk."""
+        return cls(Ed25519PrivateKey.generate())
+
+    @classmethod
+    def from_seed(cls, seed: bytes) -> Identity:
+        """Deterministic identity from 32 bytes (tests, reproducible simulations)."""
+        return cls(Ed25519PrivateKey.from_private_bytes(hashlib.sha256(seed).digest()))
+
+    @classmethod
+    def load_or_create(cls, path: str | os.PathLike[str] | None = None) -> Identity:
+        """Load the key at ``path`` (default location if None), creating it on first use."""
+        p = Path(path) if path is not None else default_identity_path()
+        if p.exists():
+            return cls._load(p)
+        p.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        sk = Ed25519PrivateKey.generate()
+        raw = sk.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
+                               serialization.NoEncryption())
+        tmp = p.with_name(p.name + f".tmp{os.getpid()}")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.write(fd, raw)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.chmod(tmp, 0o600)
+        try:
+            os.link(tmp, p)  # atomic; fails if another process created it meanwhile
+        except FileExistsError:
+            os.unlink(tmp)
+            return cls._load(p)
+        os.unlink(tmp)
+        return cls(sk, p)
+
+    @classmethod
+    def _load(cls, p: Path) -> Identity:
+        mode = p.stat().st_mode & 0o777
+        if mode & 0o077:
+            raise IdentityError(f"{p} has mode {mode:04o}; it must be 0600 (run chmod 600)")
+        raw = p.read_bytes()
+        if len(raw) != 32:
+            raise IdentityError(f"{p} is not a 32-byte Ed25519 private key")
+        return cls(Ed25519PrivateKey.from_private_bytes(raw), p)
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.public_key)
+
+    def sign(self, data: bytes) -> bytes:
+        return self._sk.sign(data)
+
+    def verify(self, signature: bytes, data: bytes) -> bool:
+        return verify_signature(self.public_key, signature, data)
