@@ -117,5 +117,50 @@ def play_refusal(state: HandState, seat: int, card: int, target: int | None) -> 
     return None  # R8: a safety may always be played on your turn
 
 
-__all__ = ["BATTLE_HAZARDS", "play_refusal", "distance_refusal", "remedy_refusal",
+def legal_plays(state: HandState, seat: int, hand: tuple[int, ...]) -> list[tuple[int, int | None]]:
+    """Every ``(card, target)`` ``seat`` may play: the same answers as :func:`play_refusal`,
+    computed with each zone's status worked out once (this is the engine's hot path)."""
+    rules = state.rules
+    my_side = seat % state.seating.n_teams
+    mine = state.zones[my_side]
+    moving = mine.moving(rules)
+    limited = mine.limited()
+    room = state.target - mine.km if rules.exact_finish else 1 << 30
+    opponents = [(side, z.shields, z.limited(), z.hazard_in_force(), z.moving(rules))
+                 for side, z in enumerate(state.zones) if side != my_side]
+    may_attack = not rules.attacker_started or mine.started
+    out: list[tuple[int, int | None]] = []
+    for c in hand:
+        k = KIND_OF[c]
+        fam = FAMILY[k]
+        if fam is Family.DISTANCE:
+            v = DISTANCE_VALUE[k]
+            if moving and not (limited and v > 50) and not (k is Kind.D200 and mine.n200 >= 2) \
+                    and v <= room:
+                out.append((c, None))
+        elif fam is Family.SAFETY:
+            out.append((c, None))
+        elif fam is Family.REMEDY:
+            if remedy_refusal(state, mine, k) is None:
+                out.append((c, None))
+        else:
+            guard = 1 << SAFETY_FOR[k]
+            for side, shields, lim, in_force, mov in opponents:
+                if shields & guard:
+                    continue
+                if k is Kind.SPEED_LIMIT:
+                    if not lim:
+                        out.append((c, side))
+                    continue
+                if not may_attack:
+                    continue
+                if in_force is not None:
+                    if rules.stack_hazards and in_force is not k:
+                        out.append((c, side))
+                elif mov:
+                    out.append((c, side))
+    return out
+
+
+__all__ = ["legal_plays", "BATTLE_HAZARDS", "play_refusal", "distance_refusal", "remedy_refusal",
            "hazard_refusal"]

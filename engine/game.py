@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ._checks import play_refusal
+from ._checks import legal_plays, play_refusal
 from .actions import (
     CHANCE,
     Action,
@@ -145,16 +145,7 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
             del zone
         return out
     # PLAY
-    out = []
-    my_side = state.side_of(seat)
-    n_sides = len(state.zones)
-    for c in hand:
-        if FAMILY[KIND_OF[c]] is Family.HAZARD:
-            for side in range(n_sides):
-                if side != my_side and play_refusal(state, seat, c, side) is None:
-                    out.append(Play(seat, c, side))
-        elif play_refusal(state, seat, c, None) is None:
-            out.append(Play(seat, c, None))
+    out = [Play(seat, c, t) for c, t in legal_plays(state, seat, hand)]
     for c in hand:
         out.append(Discard(seat, c))
     if state.rules.fast_play:
@@ -424,9 +415,7 @@ def _play(state: HandState, action: Play) -> HandState:
                                  started=zone.started or k is Kind.ROLL)
         return _next_turn(_set_zone(st, side, zone), seat + 1)
     # R8: a safety, then an extra turn.
-    zone = zone._replace(safeties=zone.safeties + (card,),
-                         started=zone.started or k is Kind.RIGHT_OF_WAY)
-    st = _set_zone(st, side, zone)
+    st = _set_zone(st, side, zone.add_safety(card, coup=False))
     st = st._replace(phase=DRAW, pending=(TURN_DRAW,), after=PLAY)
     return _settle(st)
 
@@ -511,9 +500,7 @@ def _resolve_attack(state: HandState, attack: Attack) -> HandState:
             zone = zone._replace(speed=zone.speed[:-1])
         else:
             zone = zone._replace(battle=zone.battle[:-1])
-        zone = zone._replace(safeties=zone.safeties + (a.card,), coups=zone.coups + (a.card,),
-                             started=zone.started or KIND_OF[a.card] is Kind.RIGHT_OF_WAY)
-        st = _set_zone(st, attack.side, zone)
+        st = _set_zone(st, attack.side, zone.add_safety(a.card, coup=True))
         st = st._replace(discard=st.discard + (attack.card,), attack=None, phase=DRAW,
                          seat=a.seat, turn_seat=a.seat, pending=(REPLACEMENT_DRAW, TURN_DRAW),
                          after=PLAY, turns=st.turns + 1)

@@ -41,22 +41,40 @@ class Zone(NamedTuple):
     km: int = 0
     n200: int = 0
 
+    @property
+    def shields(self) -> int:
+        """Bit ``1 << kind`` set for each safety kind in ``safeties`` (memoised: hot path)."""
+        s = _SHIELDS.get(self.safeties)
+        if s is None:
+            s = 0
+            for c in self.safeties:
+                s |= 1 << KIND_OF[c]
+            _SHIELDS[self.safeties] = s
+        return s
+
     def has_safety(self, k: Kind) -> bool:
-        return any(KIND_OF[c] is k for c in self.safeties)
+        return bool(self.shields >> k & 1)
 
     def hazard_in_force(self) -> Kind | None:
         """The battle hazard showing and not covered by a safety (R6, R8), if any."""
         if not self.battle:
             return None
         top = KIND_OF[self.battle[-1]]
-        if top in BATTLE_HAZARDS and not self.has_safety(SAFETY_FOR[top]):
+        if top in BATTLE_HAZARDS and not self.shields >> SAFETY_FOR[top] & 1:
             return top
         return None
 
     def limited(self) -> bool:
         """R5b: a Speed Limit shows and Right of Way is not out."""
         return bool(self.speed) and KIND_OF[self.speed[-1]] is Kind.SPEED_LIMIT and \
-            not self.has_safety(Kind.RIGHT_OF_WAY)
+            not self.shields >> Kind.RIGHT_OF_WAY & 1
+
+    def add_safety(self, card: int, coup: bool) -> Zone:
+        """R8/R9: the zone with ``card`` in its safety area (sideways when ``coup``)."""
+        k = KIND_OF[card]
+        return self._replace(safeties=self.safeties + (card,),
+                             coups=self.coups + (card,) if coup else self.coups,
+                             started=self.started or k is Kind.RIGHT_OF_WAY)
 
     def moving(self, rules: Rules) -> bool:
         """R5: may this zone play distance (and, R6, be attacked by a battle hazard)?"""
@@ -72,6 +90,10 @@ class Zone(NamedTuple):
 
     def cards(self) -> tuple[int, ...]:
         return self.battle + self.speed + self.distance + self.safeties
+
+
+# Safety tuples are few (at most four ids in some order), so this stays tiny.
+_SHIELDS: dict[tuple[int, ...], int] = {}
 
 
 class Attack(NamedTuple):
