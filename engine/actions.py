@@ -107,7 +107,7 @@ def action_from_data(data: Any) -> Action:
     if cls is None:
         raise ValueError(f"unknown action kind {data[0]!r}")
     args = list(data[1:])
-    if len(args) > len(cls._fields):
+    if len(args) > len(cls._fields):  # type: ignore[attr-defined]
         raise ValueError(f"too many fields for {data[0]}: {data!r}")
     for i, value in enumerate(args):
         if isinstance(value, list):

@@ -509,16 +509,16 @@ def _resolve_attack(state: HandState, attack: Attack) -> HandState:
     if remedies:
         # The first remedy left of the attacker is played; play resumes left of the attacker.
         remedies.sort(key=lambda a: (a.seat - attack.attacker) % n)
-        a = remedies[0]
-        st = _remove_from_hand(state, a.seat, a.card)
+        fr = remedies[0]
+        st = _remove_from_hand(state, fr.seat, fr.card)
         zone = st.zones[attack.side]
-        if KIND_OF[a.card] is Kind.END_OF_LIMIT:
-            zone = zone._replace(speed=zone.speed + (a.card,))
+        if KIND_OF[fr.card] is Kind.END_OF_LIMIT:
+            zone = zone._replace(speed=zone.speed + (fr.card,))
         else:
-            zone = zone._replace(battle=zone.battle + (a.card,),
-                                 started=zone.started or KIND_OF[a.card] is Kind.ROLL)
+            zone = zone._replace(battle=zone.battle + (fr.card,),
+                                 started=zone.started or KIND_OF[fr.card] is Kind.ROLL)
         st = _set_zone(st, attack.side, zone)
-        st = st._replace(attack=None, phase=DRAW, seat=a.seat, turn_seat=attack.attacker,
+        st = st._replace(attack=None, phase=DRAW, seat=fr.seat, turn_seat=attack.attacker,
                          pending=(REPLACEMENT_DRAW,), after=NEXT)
         return _settle(st)
     return _next_turn(state._replace(attack=None), attack.attacker + 1)

@@ -13,7 +13,7 @@ import json
 from typing import Any, NamedTuple
 
 from .actions import Action, action_from_data, action_to_data
-from .cards import BATTLE_HAZARDS, KIND_OF, SAFETY_FOR, Family, Kind, FAMILY
+from .cards import BATTLE_HAZARDS, FAMILY, KIND_OF, SAFETY_FOR, Family, Kind
 from .rules import Rules, Seating
 
 # Phases of a hand.
