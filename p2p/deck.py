@@ -63,8 +63,10 @@ Deck = tuple[Ciphertext, ...]
 class CheatDetected(Exception):
     """A check failed.  ``seat`` is the peer to blame (None: unknown until reveal)."""
 
-    def __init__(self, seat: int | None, check: str, step: str, detail: str = "") -> None:
+    def __init__(self, seat: int | None, check: str, step: str, detail: str = "",
+                 ref: object = None) -> None:
         self.seat = seat
+        self.ref = ref  #: the offending message when known (a DeckMessage)
         self.check = check
         self.step = step
         self.detail = detail
@@ -321,7 +323,7 @@ class DeckHand:
 
     # ------------------------------------------------------------------ helpers
     def _cheat(self, seat: int | None, check: str, m: object, detail: str = "") -> CheatDetected:
-        return CheatDetected(seat, check, type(m).__name__, detail)
+        return CheatDetected(seat, check, type(m).__name__, detail, m)
 
     def _me(self) -> int:
         if self.my_seat is None:
@@ -654,6 +656,12 @@ class DeckHand:
         self.reveals[m.seat] = m
 
     # ------------------------------------------------------------------ end of hand
+    def _find(self, kind: type, seat: int, r: int) -> DeckMessage | None:
+        for m in self.log:
+            if isinstance(m, kind) and m.seat == seat and getattr(m, "round", None) == r:
+                return m
+        return None
+
     def verify_end(self, check_proofs: bool = True) -> HandResult:
         """Full verification once every seat revealed: recompute every pass from its seed,
         check every share and every opened card.  Names the seat to blame on failure."""
@@ -680,7 +688,8 @@ class DeckHand:
                     expect = ()
                 if expect != published:
                     raise CheatDetected(s, "pass-mismatch", step,
-                                        f"round {r}: pass differs from the one its seed derives")
+                                        f"round {r}: pass differs from the one its seed derives",
+                                        self._find(ShufflePass, s, r))
                 cur = published
             if rd.final is None:
                 decks.append(())
@@ -697,7 +706,7 @@ class DeckHand:
                     for s, sh in by_seat.items():
                         if sh.share != g.mul(xs[s], c1, self.ops):
                             raise CheatDetected(s, "share-mismatch", step,
-                                                f"round {r} position {pos}")
+                                                f"round {r} position {pos}", sh)
                         if check_proofs:
                             self._verify_share(sh, rd)
             for pos, card in rd.public.items():

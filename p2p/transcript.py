@@ -1,0 +1,382 @@
+"""Game transcripts: one self-contained, append-only file per table.
+
+Format (see docs/protocol.md): a msgpack stream.  The first object is the header map
+(canonical msgpack)::
+
+    {"format": "millebornes-transcript", "version": 1, "table": bin, "rules": map,
+     "players": [{"seat": int, "name": str, "key": bin32}, ...], "cards": [int, ...]}
+
+followed by the signed envelopes (p2p.envelope wire encoding) in log order.  The
+header is bound to the log: the first entry of hand ``h`` has
+``prev = genesis_hash(table, h, SHA-256(header bytes))``, so a changed header byte
+breaks the chain.  The writer fsyncs after every entry; the reader reports a truncated
+or corrupt file with the byte offset of the bad object.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import msgpack
+
+from .deck import (
+    CheatDetected,
+    DeckHand,
+    DeckMessage,
+    HandResult,
+    is_deck_body,
+    message_from_body,
+    message_to_body,
+)
+from .envelope import (
+    MAX_ENVELOPE_BYTES,
+    Envelope,
+    EnvelopeError,
+    LogError,
+    LogVerifier,
+    canonical_packb,
+    genesis_hash,
+)
+from .identity import Identity
+
+__all__ = [
+    "TRANSCRIPT_FORMAT",
+    "TRANSCRIPT_VERSION",
+    "Player",
+    "TranscriptHeader",
+    "Transcript",
+    "TranscriptCorrupt",
+    "TranscriptWriter",
+    "read_transcript",
+    "iter_transcript",
+    "LogRecorder",
+    "DecodedEntry",
+    "VerifyReport",
+    "verify_crypto",
+]
+
+TRANSCRIPT_FORMAT = "millebornes-transcript"
+TRANSCRIPT_VERSION = 1
+_MAX_HEADER_BYTES = 1 << 20
+
+
+class TranscriptCorrupt(ValueError):
+    """The file is truncated or corrupt at byte ``offset``."""
+
+    def __init__(self, offset: int, reason: str) -> None:
+        self.offset = offset
+        self.reason = reason
+        super().__init__(f"transcript corrupt at byte {offset}: {reason}")
+
+
+@dataclass(frozen=True)
+class Player:
+    seat: int
+    name: str
+    key: bytes
+
+
+@dataclass(frozen=True)
+class TranscriptHeader:
+    table: bytes
+    rules: dict[str, Any]
+    players: tuple[Player, ...]
+    cards: tuple[int, ...]
+    version: int = TRANSCRIPT_VERSION
+
+    def to_obj(self) -> dict[str, Any]:
+        return {"format": TRANSCRIPT_FORMAT, "version": self.version, "table": self.table,
+                "rules": self.rules,
+                "players": [{"seat": p.seat, "name": p.name, "key": p.key} for p in self.players],
+                "cards": list(self.cards)}
+
+    def to_bytes(self) -> bytes:
+        return canonical_packb(self.to_obj())
+
+    def digest(self) -> bytes:
+        return hashlib.sha256(self.to_bytes()).digest()
+
+    def genesis(self, hand: int) -> bytes:
+        return genesis_hash(self.table, hand, self.digest())
+
+    @property
+    def keys(self) -> tuple[bytes, ...]:
+        return tuple(p.key for p in self.players)
+
+    @classmethod
+    def from_obj(cls, v: object) -> TranscriptHeader:
+        if not isinstance(v, dict) or v.get("format") != TRANSCRIPT_FORMAT:
+            raise ValueError("not a millebornes transcript header")
+        if v.get("version") != TRANSCRIPT_VERSION:
+            raise ValueError(f"unsupported transcript version {v.get('version')!r}")
+        table, rules, players, cards = v.get("table"), v.get("rules"), v.get("players"), v.get("cards")
+        if not isinstance(table, bytes) or not isinstance(rules, dict):
+            raise ValueError("bad table or rules")
+        if not isinstance(players, list) or not isinstance(cards, list):
+            raise ValueError("bad players or cards")
+        ps = []
+        for i, p in enumerate(players):
+            if not (isinstance(p, dict) and p.get("seat") == i and isinstance(p.get("name"), str)
+                    and isinstance(p.get("key"), bytes) and len(p["key"]) == 32):
+                raise ValueError(f"bad player entry {i}")
+            ps.append(Player(i, p["name"], p["key"]))
+        if len({p.key for p in ps}) != len(ps) or not 2 <= len(ps) <= 16:
+            raise ValueError("repeated player key or bad number of players")
+        if (not cards or len(set(cards)) != len(cards)
+                or not all(type(c) is int and 0 <= c < 2**32 for c in cards)):
+            raise ValueError("card ids must be distinct 32-bit ints")
+        return cls(table, rules, tuple(ps), tuple(cards))
+
+
+@dataclass
+class Transcript:
+    header: TranscriptHeader
+    entries: list[Envelope]
+    offsets: list[int]  #: byte offset of each entry in the file
+    header_bytes: bytes = b""
+
+
+def _iter_objects(data: bytes) -> Iterator[tuple[int, int, object]]:
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, use_list=True,
+                                max_buffer_size=max(len(data), 1))
+    unpacker.feed(data)
+    start = 0
+    while start < len(data):
+        try:
+            obj = unpacker.unpack()
+        except msgpack.OutOfData:
+            raise TranscriptCorrupt(start, "truncated object at end of file") from None
+        except Exception as e:
+            raise TranscriptCorrupt(start, f"undecodable object: {e}") from None
+        end = unpacker.tell()
+        yield start, end, obj
+        start = end
+
+
+def iter_transcript(path: str | os.PathLike[str]) -> Iterator[tuple[int, TranscriptHeader | Envelope]]:
+    """Yield ``(offset, header)`` then ``(offset, envelope)`` for every entry."""
+    data = Path(path).read_bytes()
+    if not data:
+        raise TranscriptCorrupt(0, "empty file")
+    first = True
+    for start, end, obj in _iter_objects(data):
+        raw = data[start:end]
+        if first:
+            first = False
+            try:
+                header = TranscriptHeader.from_obj(obj)
+            except ValueError as e:
+                raise TranscriptCorrupt(start, f"bad header: {e}") from None
+            if header.to_bytes() != raw:
+                raise TranscriptCorrupt(start, "non-canonical header")
+            yield start, header
+            continue
+        try:
+            env = Envelope.decode(raw)
+        except EnvelopeError as e:
+            raise TranscriptCorrupt(start, f"bad entry: {e}") from None
+        yield start, env
+
+
+def read_transcript(path: str | os.PathLike[str]) -> Transcript:
+    header: TranscriptHeader | None = None
+    entries: list[Envelope] = []
+    offsets: list[int] = []
+    for off, item in iter_transcript(path):
+        if isinstance(item, TranscriptHeader):
+            header = item
+        else:
+            entries.append(item)
+            offsets.append(off)
+    assert header is not None
+    return Transcript(header, entries, offsets, header.to_bytes())
+
+
+class TranscriptWriter:
+    """Append-only transcript file, fsynced after the header and after every entry."""
+
+    def __init__(self, path: str | os.PathLike[str], header: TranscriptHeader) -> None:
+        self.path = Path(path)
+        self.header = header
+        self._f: BinaryIO = open(self.path, "xb")  # noqa: SIM115 - closed in close()
+        self._write(header.to_bytes())
+
+    def _write(self, b: bytes) -> None:
+        self._f.write(b)
+        self._f.flush()
+        os.fsync(self._f.fileno())
+
+    def append(self, env: Envelope) -> None:
+        raw = env.encode()
+        if len(raw) > MAX_ENVELOPE_BYTES:
+            raise EnvelopeError("envelope too large")
+        self._write(raw)
+
+    def close(self) -> None:
+        self._f.close()
+
+    def __enter__(self) -> TranscriptWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class LogRecorder:
+    """Signs bodies for in-memory seats as a linear log (tests, simulator, benchmarks).
+
+    Each hand's log starts at the header-bound genesis; every entry extends the head.
+    Entries go to ``writer`` when given and are kept in ``entries``.
+    """
+
+    def __init__(self, identities: Sequence[Identity], header: TranscriptHeader,
+                 writer: TranscriptWriter | None = None) -> None:
+        self.ids = list(identities)
+        self.header = header
+        self.writer = writer
+        self.entries: list[Envelope] = []
+        self.hand = 0
+        self.head = b""
+        self._seq: list[int] = []
+
+    def start_hand(self, hand: int) -> None:
+        self.hand = hand
+        self.head = self.header.genesis(hand)
+        self._seq = [0] * len(self.ids)
+
+    def record(self, seat: int, body: dict[str, Any]) -> Envelope:
+        env = Envelope.create(self.ids[seat], self.header.table, self.hand, self._seq[seat],
+                              self.head, body)
+        self._seq[seat] += 1
+        self.head = env.hash()
+        self.entries.append(env)
+        if self.writer is not None:
+            self.writer.append(env)
+        return env
+
+    def record_deck(self, m: DeckMessage) -> None:
+        self.record(m.seat, message_to_body(m))
+
+
+@dataclass(frozen=True)
+class DecodedEntry:
+    index: int
+    hand: int
+    seat: int
+    body: dict[str, Any]
+    deck: DeckMessage | None  #: parsed deck message, None for game-level bodies
+
+
+@dataclass
+class VerifyReport:
+    """Result of :func:`verify_crypto`.  A later layer (engine replay) reads
+    ``game_bodies`` and stores its own result in ``extra``."""
+
+    ok: bool = True
+    entries_checked: int = 0
+    failed_index: int | None = None  #: index of the first failing entry (None: header/file)
+    check: str | None = None
+    blamed_seat: int | None = None
+    blamed_key: bytes | None = None
+    detail: str = ""
+    offset: int | None = None  #: byte offset, for a corrupt file
+    hands: dict[int, HandResult] = field(default_factory=dict)
+    entries: list[DecodedEntry] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def game_bodies(self) -> list[DecodedEntry]:
+        return [e for e in self.entries if e.deck is None]
+
+    def fail(self, index: int | None, check: str, seat: int | None, key: bytes | None,
+             detail: str) -> VerifyReport:
+        self.ok = False
+        self.failed_index, self.check, self.blamed_seat, self.blamed_key = index, check, seat, key
+        self.detail = detail
+        return self
+
+    def summary(self) -> str:
+        if self.ok:
+            return f"OK: {self.entries_checked} entries, {len(self.hands)} hand(s) verified"
+        who = "nobody identified" if self.blamed_seat is None else f"seat {self.blamed_seat}"
+        where = f"entry {self.failed_index}" if self.failed_index is not None else (
+            f"byte {self.offset}" if self.offset is not None else "end of hand")
+        return f"FAILED at {where}: {self.check} ({who}) {self.detail}"
+
+
+def verify_crypto(transcript: Transcript | str | os.PathLike[str]) -> VerifyReport:
+    """Check signatures, chain links, every proof, commitments against reveals, every
+    shuffle pass recomputed from its seed and every revealed card."""
+    rep = VerifyReport()
+    if not isinstance(transcript, Transcript):
+        try:
+            transcript = read_transcript(transcript)
+        except TranscriptCorrupt as e:
+            rep.offset = e.offset
+            return rep.fail(None, "file-corrupt", None, None, str(e))
+    hdr = transcript.header
+    seat_of = {p.key: p.seat for p in hdr.players}
+    hand: int | None = None
+    log: LogVerifier | None = None
+    deck: DeckHand | None = None
+    n = len(hdr.players)
+    index_of: dict[int, int] = {}  # id(deck message) -> entry index
+    last_index = -1
+
+    def end_hand() -> VerifyReport | None:
+        if deck is None or hand is None or not deck.log:
+            return None
+        try:
+            rep.hands[hand] = deck.verify_end()
+        except CheatDetected as e:
+            idx = index_of.get(id(e.ref), last_index) if e.ref is not None else last_index
+            key = hdr.players[e.seat].key if e.seat is not None else None
+            return rep.fail(idx, e.check, e.seat, key, str(e))
+        return None
+
+    for i, env in enumerate(transcript.entries):
+        if env.hand != hand:
+            if hand is not None and env.hand < hand:
+                return rep.fail(i, "hand-order", seat_of.get(env.author), env.author,
+                                f"hand {env.hand} after hand {hand}")
+            bad = end_hand()
+            if bad is not None:
+                return bad
+            hand = env.hand
+            log = LogVerifier(hdr.table, hand, seat_of, hdr.genesis(hand), linear=False)
+            deck = DeckHand(hdr.table, hand, n, hdr.cards)
+        assert log is not None
+        try:
+            log.accept(env)
+        except LogError as e:
+            return rep.fail(i, e.check, seat_of.get(env.author), env.author, str(e))
+        seat = seat_of[env.author]
+        msg: DeckMessage | None = None
+        if is_deck_body(env.body):
+            try:
+                msg = message_from_body(env.body)
+            except ValueError as e:
+                return rep.fail(i, "malformed-body", seat, env.author, str(e))
+            if msg.seat != seat:
+                return rep.fail(i, "seat-mismatch", seat, env.author,
+                                f"deck message names seat {msg.seat}")
+            index_of[id(msg)] = i
+            assert deck is not None
+            try:
+                deck.receive(msg)
+            except CheatDetected as e:
+                s = e.seat
+                return rep.fail(i, e.check, s, hdr.players[s].key if s is not None else None,
+                                str(e))
+        rep.entries.append(DecodedEntry(i, env.hand, seat, env.body, msg))
+        rep.entries_checked = i + 1
+        last_index = i
+    bad = end_hand()
+    if bad is not None:
+        return bad
+    return rep
