@@ -1,0 +1,245 @@
+"""Shared scenario builders for the engine tests (rule ids refer to shared/RULES.md).
+
+Two ways to build a position:
+
+* :func:`deal` builds a real deck order for ``engine.new_hand`` so that given seats are dealt
+  given kinds and the draw pile starts with given kinds;
+* :func:`build` constructs a :class:`HandState` directly (zones at any distance, any pile),
+  keeping every card of the deck accounted for exactly once.
+
+Kinds are given as :class:`engine.Kind` values; helpers pick concrete card ids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from engine import (
+    CLASSIC,
+    KIND_OF,
+    Action,
+    Discard,
+    Draw,
+    HandState,
+    IllegalAction,
+    Kind,
+    Play,
+    Rules,
+    Seating,
+    Zone,
+    apply_action,
+    legal_actions,
+    new_hand,
+)
+from engine.cards import DISTANCE_VALUE
+
+K = Kind
+
+# Fillers are taken in this order so that unspecified cards interfere as little as possible
+# (no safeties or hazards in a hand unless a test asks for them).
+_FILLER_ORDER: tuple[Kind, ...] = (
+    K.D75, K.D100, K.D25, K.D50, K.GASOLINE, K.SPARE_TIRE, K.REPAIRS, K.END_OF_LIMIT, K.ROLL,
+    K.STOP, K.SPEED_LIMIT, K.OUT_OF_GAS, K.FLAT_TIRE, K.ACCIDENT, K.D200,
+    K.RIGHT_OF_WAY, K.EXTRA_TANK, K.PUNCTURE_PROOF, K.DRIVING_ACE,
+)
+
+
+def ids_of(kind: Kind, deck: Iterable[int] | None = None) -> list[int]:
+    """Card ids of ``kind`` (in ``deck`` if given), ascending."""
+    pool = range(len(KIND_OF)) if deck is None else deck
+    return sorted(c for c in pool if KIND_OF[c] is kind)
+
+
+def kinds(cards: Iterable[int]) -> list[Kind]:
+    return [KIND_OF[c] for c in cards]
+
+
+class Picker:
+    """Hands out distinct card ids of requested kinds from a deck."""
+
+    def __init__(self, deck: Sequence[int]) -> None:
+        self.free: dict[Kind, list[int]] = {k: [] for k in Kind}
+        for c in sorted(deck):
+            self.free[KIND_OF[c]].append(c)
+
+    def take(self, kind: Kind | int) -> int:
+        if isinstance(kind, int) and not isinstance(kind, Kind):
+            # a concrete id: claim exactly it
+            k = KIND_OF[kind]
+            self.free[k].remove(kind)
+            return kind
+        pool = self.free[kind]
+        if not pool:
+            raise ValueError(f"no {kind.name} left in the deck")
+        return pool.pop(0)
+
+    def take_all(self, items: Iterable[Kind | int]) -> tuple[int, ...]:
+        return tuple(self.take(k) for k in items)
+
+    def filler(self) -> int:
+        for k in _FILLER_ORDER:
+            if self.free[k]:
+                return self.free[k].pop(0)
+        raise ValueError("deck exhausted")
+
+    def rest(self) -> list[int]:
+        out: list[int] = []
+        for k in _FILLER_ORDER:
+            out.extend(self.free[k])
+            self.free[k] = []
+        return out
+
+
+def deck_order_for(rules: Rules, seating: Seating, hands: Mapping[int, Sequence[Kind | int]],
+                   pile_top: Sequence[Kind | int] = (), first_seat: int = 0) -> list[int]:
+    """A deck order (top first) dealing ``hands[s]`` (up to 6 kinds) to seat ``s`` and then
+    ``pile_top`` as the first cards drawn; everything else is filler."""
+    n = seating.n_players
+    picker = Picker(rules.deck(seating))
+    wanted = {s: list(picker.take_all(hands.get(s, ()))) for s in range(n)}
+    top = list(picker.take_all(pile_top))
+    order: list[int] = []
+    for i in range(6 * n):
+        s = (first_seat + i) % n
+        order.append(wanted[s].pop(0) if wanted[s] else picker.filler())
+    assert all(not w for w in wanted.values()), "more than 6 cards asked for a hand"
+    order.extend(top)
+    order.extend(picker.rest())
+    return order
+
+
+def deal(rules: Rules = CLASSIC, seating: Seating | None = None,
+         hands: Mapping[int, Sequence[Kind | int]] | None = None,
+         pile_top: Sequence[Kind | int] = (), first_seat: int = 0) -> HandState:
+    """``new_hand`` with a crafted deck order (see :func:`deck_order_for`)."""
+    seating = seating or Seating.solo(2)
+    order = deck_order_for(rules, seating, hands or {}, pile_top, first_seat)
+    return new_hand(rules, seating, order, first_seat)
+
+
+def zone(picker: Picker, battle: Sequence[Kind | int] = (), speed: Sequence[Kind | int] = (),
+         distance: Sequence[Kind | int] = (), safeties: Sequence[Kind | int] = (),
+         coups: Sequence[Kind] = (), started: bool | None = None,
+         rules: Rules = CLASSIC) -> Zone:
+    b = picker.take_all(battle)
+    sp = picker.take_all(speed)
+    d = picker.take_all(distance)
+    sf = list(picker.take_all(safeties))
+    cf = picker.take_all(coups)
+    sf.extend(cf)
+    km = sum(DISTANCE_VALUE[KIND_OF[c]] for c in d)
+    n200 = sum(1 for c in d if KIND_OF[c] is K.D200)
+    if started is None:
+        started = (rules.start_rolling or any(KIND_OF[c] is K.ROLL for c in b)
+                   or any(KIND_OF[c] is K.RIGHT_OF_WAY for c in sf) or bool(d))
+    return Zone(battle=b, speed=sp, distance=d, safeties=tuple(sf), coups=cf,
+                started=started, km=km, n200=n200)
+
+
+def build(rules: Rules = CLASSIC, seating: Seating | None = None,
+          hands: Mapping[int, Sequence[Kind | int]] | None = None,
+          zones: Mapping[int, Mapping[str, Any]] | None = None,
+          pile_top: Sequence[Kind | int] = (), discard: Sequence[Kind | int] = (),
+          pile_rest: bool = True, seat: int = 0, phase: str = "play",
+          fill_hands: bool = False, **extra: Any) -> HandState:
+    """A state built directly. ``zones[side]`` holds keyword arguments of :func:`zone`.
+
+    ``pile_top`` lists the next cards drawn, top first; the remaining cards of the deck go
+    under them, or with ``pile_rest=False`` to the bottom of the discard pile (so the draw
+    pile holds exactly ``pile_top``).
+    In the ``play`` phase ``seat`` is to play; ``fill_hands`` tops hands up (seat to 7,
+    others to 6) with filler cards.
+    """
+    seating = seating or Seating.solo(2)
+    picker = Picker(rules.deck(seating))
+    hands = hands or {}
+    zones = zones or {}
+    hand_ids: list[list[int]] = [list(picker.take_all(hands.get(s, ())))
+                                 for s in range(seating.n_players)]
+    zone_list = tuple(zone(picker, rules=rules, **zones.get(side, {}))
+                      for side in range(seating.n_teams))
+    top = list(picker.take_all(pile_top))
+    disc = list(picker.take_all(discard))
+    if fill_hands:
+        for s in range(seating.n_players):
+            want = 7 if (s == seat and phase == "play") else 6
+            while len(hand_ids[s]) < want:
+                hand_ids[s].append(picker.filler())
+    rest = picker.rest()
+    if not pile_rest:
+        disc = rest + disc
+        rest = []
+    pile = tuple(reversed(top + rest))  # the top of the pile is its last element
+    state = HandState(
+        rules=rules, seating=seating, target=rules.target_for(seating), first_seat=0,
+        hands=tuple(tuple(sorted(h)) for h in hand_ids), pile=pile, discard=tuple(disc),
+        zones=zone_list, phase=phase, seat=seat, turn_seat=seat,
+        pending=("turn",) if phase == "draw" else (), after="play",
+        deck=rules.deck(seating))
+    return state._replace(**extra) if extra else state
+
+
+def card(state: HandState, seat: int, kind: Kind) -> int:
+    """The first card of ``kind`` in ``seat``'s hand."""
+    for c in state.hand(seat):
+        if KIND_OF[c] is kind:
+            return c
+    raise AssertionError(f"seat {seat} holds no {kind.name}: {kinds(state.hand(seat))}")
+
+
+def play(state: HandState, seat: int, kind: Kind, target: int | None = None) -> HandState:
+    return apply_action(state, Play(seat, card(state, seat, kind), target))
+
+
+def discard(state: HandState, seat: int, kind: Kind) -> HandState:
+    return apply_action(state, Discard(seat, card(state, seat, kind)))
+
+
+def draw(state: HandState, seat: int | None = None, source: str = "pile") -> HandState:
+    seat = state.seat if seat is None else seat
+    return apply_action(state, Draw(seat, source))
+
+
+def refused(state: HandState, action: Action) -> str:
+    """Apply ``action`` expecting IllegalAction; return its rule id. Checks the state is
+    unchanged (states are immutable; also the digest)."""
+    before = state.digest()
+    try:
+        apply_action(state, action)
+    except IllegalAction as exc:
+        assert state.digest() == before
+        return exc.rule
+    raise AssertionError(f"{action!r} was accepted")
+
+
+def refusal_of(state: HandState, seat: int, kind: Kind, target: int | None = None) -> str:
+    return refused(state, Play(seat, card(state, seat, kind), target))
+
+
+def accepted(state: HandState, action: Action) -> bool:
+    try:
+        apply_action(state, action)
+    except IllegalAction:
+        return False
+    return True
+
+
+def legal_plays(state: HandState, seat: int) -> set[tuple[Kind, int | None]]:
+    """The (kind, target) pairs of the Play actions listed for ``seat``."""
+    return {(KIND_OF[a.card], a.target) for a in legal_actions(state, seat)
+            if isinstance(a, Play)}
+
+
+def conserved(state: HandState) -> bool:
+    """Every card of the deck is in exactly one place (full-information state)."""
+    cards: list[int] = []
+    for h in state.hands:
+        assert not isinstance(h, int)
+        cards.extend(h)
+    assert not isinstance(state.pile, int)
+    cards.extend(state.pile)
+    cards.extend(state.discard)
+    for z in state.zones:
+        cards.extend(z.battle + z.speed + z.distance + z.safeties)
+    return sorted(cards) == sorted(state.deck)
