@@ -630,9 +630,18 @@ class DeckHand:
         card = self._lookup.get(pt)
         if card is not None and card in rd.cards:
             return card
+        # Failure: find the share to blame before suspecting the deck (this also checks
+        # the shares skipped above, e.g. one's own or ones verified without validation).
         for s in shares:
             if not g.is_valid_point(s.share, self.ops):
                 raise self._cheat(s.seat, "share-point", s, "share is not in the prime-order group")
+            try:
+                proof = Proof.from_bytes(s.proof)
+            except ProofError:
+                raise self._cheat(s.seat, "share-proof", s, "malformed proof") from None
+            if not dleq_verify(self.keys[s.seat], rd.final[s.pos][0], s.share, proof,
+                               self.share_context(s.round, s.pos, s.recipient), self.ops):
+                raise self._cheat(s.seat, "share-proof", s, "decryption share proof fails")
         raise self._cheat(None, "card-not-in-deck", m,
                           f"position {m.pos} of round {m.round} decrypts to no card of this deck")
 

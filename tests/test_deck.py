@@ -1,0 +1,321 @@
+"""The fair deck: honest hands for 2..6 peers and one test per cheat."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+import pytest
+
+from p2p import _group as g
+from p2p.deck import (
+    PUBLIC,
+    CheatDetected,
+    DecryptShare,
+    DeckHand,
+    DeckMessage,
+    DeckTable,
+    KeyShare,
+    SecretReveal,
+    ShufflePass,
+    card_point,
+    message_from_body,
+    message_to_body,
+    run_hand_in_memory,
+)
+
+CARDS = list(range(106))
+SMALL = list(range(30))
+
+
+def _tamper_when(pred: Callable[[DeckMessage], bool],
+                 fn: Callable[[DeckMessage], DeckMessage]) -> Callable[[DeckMessage], DeckMessage]:
+    return lambda m: fn(m) if pred(m) else m
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_honest_full_deal(n: int) -> None:
+    """Deal the whole deck: the drawn cards are exactly the deck, each card is learnt by
+    its recipient only, and the end-of-hand verification agrees."""
+    t = DeckTable(n, CARDS, b"honest", 7)
+    t.setup()
+    got: dict[int, int] = {}
+    for pos in range(len(CARDS)):
+        seat = pos % n
+        got[pos] = t.deal(pos, seat)
+        for s, peer in enumerate(t.peers):
+            assert (peer.my_card(0, pos) is not None) == (s == seat)
+    assert sorted(got.values()) == CARDS
+    # without the recipient's share the published shares decrypt to no card
+    obs = t.observer
+    assert obs is not None
+    rd = obs.rounds[0]
+    assert rd.final is not None
+    card_pts = {card_point(c) for c in CARDS}
+    for pos in range(0, len(CARDS), 9):
+        acc = None
+        for sh in rd.shares[pos].values():
+            acc = sh.share if acc is None else g.add(acc, sh.share)
+        assert acc is not None
+        assert g.sub(rd.final[pos][1], acc) not in card_pts
+    res = t.finish()
+    assert res.decks[0] == tuple(got[p] for p in range(len(CARDS)))
+    assert res.recipients[0] == {p: p % n for p in range(len(CARDS))}
+
+
+def test_shuffles_differ_between_hands() -> None:
+    a = DeckTable(2, SMALL)
+    b = DeckTable(2, SMALL)
+    a.setup()
+    b.setup()
+    assert a.finish().decks[0] != b.finish().decks[0]
+
+
+def test_play_reveal_reshuffle_and_driver() -> None:
+    t = DeckTable(3, CARDS)
+    t.setup()
+    mine = {p: t.deal(p, p % 3) for p in range(9)}
+    assert t.play(0, 3) == mine[3]  # seat 0 plays the card it drew at position 3
+    for peer in t.peers:
+        assert peer.public_card(0, 3) == mine[3]
+    face_up = t.reveal(40)
+    assert face_up not in mine.values()
+    discard = [mine[3], face_up]
+    r = t.reshuffle(discard, by=1)
+    assert r == 1
+    assert {t.deal(0, 2, r), t.deal(1, 0, r)} == set(discard)
+    res = t.finish()
+    assert res.public[0] == {3: mine[3], 40: face_up}
+    assert sorted(res.decks[1]) == sorted(discard)
+    tbl, res2, drawn = run_hand_in_memory(4, CARDS, deal_each=6, draws=10, plays=5)
+    cards = [c for s in drawn for c in drawn[s]]
+    assert len(cards) == 34 and len(set(cards)) == 34
+    assert res2.decks[0][:34] == tuple(drawn[p % 4][p // 4] for p in range(34))
+
+
+def test_messages_roundtrip_through_plain_bodies() -> None:
+    t = DeckTable(2, SMALL)
+    t.setup()
+    t.deal(0, 1)
+    t.play(1, 0)
+    t.finish()
+    for m in t.messages:
+        assert message_from_body(message_to_body(m)) == m
+    with pytest.raises(ValueError):
+        message_from_body({"k": "deck.key", "seat": 0, "h": b"x", "proof": b""})
+    with pytest.raises(ValueError):
+        message_from_body({"k": "deck.nope"})
+
+
+# ------------------------------------------------------------------ cheats
+
+def test_bad_decryption_share_blamed_by_recipient() -> None:
+    def bad(m: DeckMessage) -> DeckMessage:
+        assert isinstance(m, DecryptShare)
+        return dataclasses.replace(m, share=g.add(m.share, g.G))
+
+    t = DeckTable(3, SMALL, tamper=_tamper_when(
+        lambda m: isinstance(m, DecryptShare) and m.seat == 2 and m.pos == 4, bad))
+    t.setup()
+    with pytest.raises(CheatDetected) as e:
+        t.deal(4, 0)
+    assert (e.value.seat, e.value.check) == (2, "share-proof")
+
+
+def test_bad_share_to_someone_else_is_caught_after_the_hand() -> None:
+    """A share the recipient never checks (it is not for the observer) still fails the
+    end-of-hand check against the revealed key."""
+    t = DeckTable(2, SMALL)
+    t.setup()
+    t.deal(0, 0)
+    other = t.peers[1].make_share(0, 1, 0)
+    forged = dataclasses.replace(other, share=g.add(other.share, g.G))
+    obs = t.observer
+    assert obs is not None
+    obs.receive(forged)  # an observer does not verify draw shares at once
+    for s, p in enumerate(t.peers):
+        m = p.make_reveal()
+        for q in (*t.peers, obs):
+            q.receive(m)
+        assert s == m.seat
+    with pytest.raises(CheatDetected) as e:
+        obs.verify_end()
+    assert e.value.seat == 1 and e.value.check in ("share-mismatch", "share-proof")
+
+
+def test_playing_a_card_not_held() -> None:
+    t = DeckTable(3, SMALL)
+    t.setup()
+    card = t.deal(5, 0)
+    # seat 1 tries to open seat 0's card
+    thief = t.peers[1].make_share(0, 5, PUBLIC, card)
+    with pytest.raises(CheatDetected) as e:
+        t.broadcast(thief)
+    assert (e.value.seat, e.value.check) == (1, "not-holder")
+
+
+def test_playing_a_different_card_than_held() -> None:
+    t = DeckTable(3, SMALL)
+    t.setup()
+    held = t.deal(5, 0)
+    lie = t.peers[0].make_share(0, 5, PUBLIC, (held + 1) % 30)
+    with pytest.raises(CheatDetected) as e:
+        t.broadcast(lie)
+    assert (e.value.seat, e.value.check) == (0, "wrong-card")
+
+
+def test_opening_with_a_forged_share() -> None:
+    t = DeckTable(3, SMALL)
+    t.setup()
+    held = t.deal(5, 0)
+    op = t.peers[0].make_open(0, 5)
+    with pytest.raises(CheatDetected) as e:
+        t.broadcast(dataclasses.replace(op, share=g.base(g.random_scalar()), card=held))
+    assert (e.value.seat, e.value.check) == (0, "share-proof")
+
+
+def test_position_cannot_be_given_to_two_seats() -> None:
+    t = DeckTable(3, SMALL)
+    t.setup()
+    t.deal(2, 0)
+    sneaky = t.peers[1].make_share(0, 3, 2)
+    t.broadcast(sneaky)
+    sneak2 = dataclasses.replace(t.peers[2].make_share(0, 4, 1), pos=3)
+    with pytest.raises(CheatDetected) as e:
+        t.broadcast(sneak2)
+    assert (e.value.seat, e.value.check) == (2, "position-reassigned")
+
+
+def _pass_by(seat: int) -> Callable[[DeckMessage], bool]:
+    return lambda m: isinstance(m, ShufflePass) and m.seat == seat and m.round == 0
+
+
+def test_shuffle_pass_dropping_a_card_is_caught_at_once() -> None:
+    t = DeckTable(3, SMALL, tamper=_tamper_when(
+        _pass_by(1), lambda m: dataclasses.replace(m, deck=m.deck[:-1])))  # type: ignore[union-attr]
+    with pytest.raises(CheatDetected) as e:
+        t.setup()
+    assert (e.value.seat, e.value.check) == (1, "pass-length")
+
+
+def _substitute(t: DeckTable, card: int) -> Callable[[DeckMessage], DeckMessage]:
+    def fn(m: DeckMessage) -> DeckMessage:
+        assert isinstance(m, ShufflePass)
+        joint = t.peers[0].joint
+        assert joint is not None
+        r = g.random_scalar()
+        fake = (g.base(r), g.add(card_point(card), g.mul(r, joint)))
+        return dataclasses.replace(m, deck=(fake,) + m.deck[1:])
+    return fn
+
+
+def test_shuffle_pass_substituting_a_card_is_caught_at_reveal() -> None:
+    t = DeckTable(4, SMALL)
+    t.tamper = _tamper_when(_pass_by(2), _substitute(t, 7))  # a second card 7
+    t.setup()  # not detectable yet: ciphertexts look random
+    for pos in range(6):
+        t.deal(pos, pos % 4)
+    with pytest.raises(CheatDetected) as e:
+        t.finish()
+    assert (e.value.seat, e.value.check) == (2, "pass-mismatch")
+
+
+def test_substituted_foreign_card_is_noticed_when_drawn_then_blamed_at_reveal() -> None:
+    t = DeckTable(2, SMALL)
+    t.tamper = _tamper_when(_pass_by(1), _substitute(t, 999))  # not in this deck
+    t.setup()
+    with pytest.raises(CheatDetected) as e:
+        for pos in range(len(SMALL)):
+            t.deal(pos, 0)
+    assert (e.value.seat, e.value.check) == (None, "card-not-in-deck")
+    with pytest.raises(CheatDetected) as e2:
+        t.finish()
+    assert (e2.value.seat, e2.value.check) == (1, "pass-mismatch")
+
+
+def test_shuffle_pass_duplicating_a_card() -> None:
+    dup = _tamper_when(_pass_by(0), lambda m: dataclasses.replace(  # type: ignore[union-attr]
+        m, deck=(m.deck[1],) + m.deck[1:]))  # type: ignore[union-attr]
+    t = DeckTable(3, SMALL, tamper=dup)
+    t.setup()
+    with pytest.raises(CheatDetected) as e:
+        for pos in range(len(SMALL)):  # one seat draws everything: it sees the duplicate
+            t.deal(pos, 1)
+    assert (e.value.seat, e.value.check) == (None, "duplicate-card")
+    with pytest.raises(CheatDetected) as e2:
+        t.finish()
+    assert (e2.value.seat, e2.value.check) == (0, "pass-mismatch")
+
+
+def test_shuffle_pass_with_torsion_point_blamed_on_its_author() -> None:
+    order2 = bytes.fromhex("ec" + "ff" * 30 + "7f")
+
+    def fn(m: DeckMessage) -> DeckMessage:
+        assert isinstance(m, ShufflePass)
+        c1, c2 = m.deck[3]
+        return dataclasses.replace(m, deck=m.deck[:3] + ((c1, g.add(c2, order2)),) + m.deck[4:])
+
+    t = DeckTable(3, SMALL, tamper=_tamper_when(_pass_by(1), fn))
+    with pytest.raises(CheatDetected) as e:
+        t.setup()
+    assert (e.value.seat, e.value.check) == (1, "pass-points")
+
+
+def test_pass_out_of_turn() -> None:
+    t = DeckTable(3, SMALL)
+    for p in t.peers:
+        t.broadcast(p.make_key_share())
+    for p in t.peers:
+        t.broadcast(p.make_commit())
+    t.peers[1]._seeds  # noqa: B018 - seat 1 has its seed
+    hand = t.peers[2]
+    # seat 2 publishes a pass before seats 0 and 1
+    fake = ShufflePass(2, 0, t.peers[0].rounds[0].start())
+    with pytest.raises(CheatDetected) as e:
+        hand.receive(fake)
+    assert (e.value.seat, e.value.check) == (2, "pass-order")
+
+
+def test_bad_key_proof() -> None:
+    t = DeckTable(3, SMALL, tamper=_tamper_when(
+        lambda m: isinstance(m, KeyShare) and m.seat == 1,
+        lambda m: dataclasses.replace(m, h=g.base(5))))  # type: ignore[arg-type]
+    with pytest.raises(CheatDetected) as e:
+        t.setup()
+    assert (e.value.seat, e.value.check) == (1, "key-proof")
+
+
+def test_reveal_not_matching_commitment() -> None:
+    t = DeckTable(3, SMALL, tamper=_tamper_when(
+        lambda m: isinstance(m, SecretReveal) and m.seat == 2,
+        lambda m: dataclasses.replace(m, seeds=(bytes(32),))))  # type: ignore[arg-type]
+    t.setup()
+    t.deal(0, 0)
+    with pytest.raises(CheatDetected) as e:
+        t.finish()
+    assert (e.value.seat, e.value.check) == (2, "reveal-commitment")
+
+
+def test_reveal_with_wrong_key() -> None:
+    t = DeckTable(2, SMALL, tamper=_tamper_when(
+        lambda m: isinstance(m, SecretReveal) and m.seat == 0,
+        lambda m: dataclasses.replace(m, x=g.scalar_to_bytes(12345))))  # type: ignore[arg-type]
+    t.setup()
+    with pytest.raises(CheatDetected) as e:
+        t.finish()
+    assert (e.value.seat, e.value.check) == (0, "reveal-key")
+
+
+def test_withheld_reveal_is_named() -> None:
+    t = DeckTable(4, SMALL)
+    t.setup()
+    t.deal(0, 3)
+    with pytest.raises(CheatDetected) as e:
+        t.finish(withhold=[2])
+    assert (e.value.seat, e.value.check) == (2, "reveal-missing")
+
+
+def test_observer_cannot_make_messages() -> None:
+    h = DeckHand(b"t", 1, 2, SMALL)
+    with pytest.raises(ValueError):
+        h.make_key_share()
