@@ -11,10 +11,10 @@ from p2p import _group as g
 from p2p.deck import (
     PUBLIC,
     CheatDetected,
-    DecryptShare,
     DeckHand,
     DeckMessage,
     DeckTable,
+    DecryptShare,
     KeyShare,
     SecretReveal,
     ShufflePass,
