@@ -315,7 +315,14 @@ class ReliableCore:
         return out
 
     def peer_status(self, peer_id: bytes, now: float) -> PeerStatus:
-        return self._status_of(self._peer(peer_id), now)
+        return self._update_status(self._peer(peer_id), now)
+
+    def _update_status(self, p: _Peer, now: float) -> PeerStatus:
+        st = self._status_of(p, now)
+        if st is not p.status:
+            p.status = st
+            self._events.append(PeerEvent(PeerEventKind.STATUS, p.peer_id, status=st))
+        return st
 
     def remote_session(self, peer_id: bytes) -> bytes | None:
         return self._peer(peer_id).rsession
@@ -535,10 +542,7 @@ class ReliableCore:
         if self._delayed:
             nxt = min(nxt, self._delayed[0][0])
         for p in list(self._peers.values()):
-            st = self._status_of(p, now)
-            if st is not p.status:
-                p.status = st
-                self._events.append(PeerEvent(PeerEventKind.STATUS, p.peer_id, status=st))
+            self._update_status(p, now)
             if p.ack_due and p.rsession is not None and p.expected is not None:
                 p.ack_due = False
                 ack = [ACK, self.session, p.rsession, p.expected - 1, _sack(p.ooo, p.expected)]

@@ -1,0 +1,436 @@
+"""Transport tests: real ZeroMQ sockets on 127.0.0.1 (random ports) and the in-memory double."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import statistics
+import time
+from collections.abc import Callable, Iterator
+
+import msgpack
+import pytest
+import zmq
+
+from p2p.testing import FakeClock, FaultShim, MemoryNetwork, MemoryNode
+from p2p.transport import (
+    Node,
+    PeerEventKind,
+    PeerStatus,
+    QueueFull,
+    TransportConfig,
+    TransportError,
+    parse_endpoint,
+)
+
+FAST = TransportConfig(
+    rto_initial=0.05, hb_interval=0.05, slow_after=0.25, gone_after=0.6, max_payload=64 * 1024
+)
+
+
+def wait_until(pred: Callable[[], bool], timeout: float = 5.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if pred():
+            return True
+        time.sleep(0.01)
+    return pred()
+
+
+def recv_n(node: Node | MemoryNode, n: int, timeout: float = 10.0) -> list[tuple[bytes, bytes]]:
+    out: list[tuple[bytes, bytes]] = []
+    deadline = time.monotonic() + timeout
+    while len(out) < n:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        m = node.recv(left)
+        if m is None:
+            break
+        out.append(m)
+    return out
+
+
+@pytest.fixture
+def nodes() -> Iterator[Callable[..., Node]]:
+    made: list[Node] = []
+
+    def make(node_id: bytes, **kw: object) -> Node:
+        kw.setdefault("config", FAST)
+        n = Node(node_id, **kw)  # type: ignore[arg-type]
+        made.append(n)
+        return n
+
+    yield make
+    for n in made:
+        n.close()
+
+
+def mesh(ns: list[Node]) -> None:
+    for a in ns:
+        for b in ns:
+            if a is not b:
+                a.add_peer(b.node_id, b.endpoint)
+
+
+# --------------------------------------------------------------- basics
+def test_endpoint_is_reported_and_random(nodes: Callable[..., Node]) -> None:
+    a, b = nodes(b"A"), nodes(b"B")
+    assert a.endpoint.startswith("tcp://127.0.0.1:") and a.port > 0
+    assert a.port != b.port
+    assert parse_endpoint("10.0.0.1:4000") == "tcp://10.0.0.1:4000"
+    assert parse_endpoint("tcp://[::1]:4000") == "tcp://[::1]:4000"
+    with pytest.raises(ValueError):
+        parse_endpoint("nohost")
+
+
+def test_two_nodes_in_order_exactly_once(nodes: Callable[..., Node]) -> None:
+    a, b = nodes(b"A"), nodes(b"B")
+    mesh([a, b])
+    for i in range(200):
+        a.send(b"B", b"a%d" % i)
+        b.send(b"A", b"b%d" % i)
+    got_b = recv_n(b, 200)
+    got_a = recv_n(a, 200)
+    assert got_b == [(b"A", b"a%d" % i) for i in range(200)]
+    assert got_a == [(b"B", b"b%d" % i) for i in range(200)]
+    assert a.flush(5) and b.flush(5)
+    assert b.recv(0.1) is None  # nothing extra
+
+
+def test_four_nodes_full_mesh(nodes: Callable[..., Node]) -> None:
+    ns = [nodes(bytes([65 + i])) for i in range(4)]
+    mesh(ns)
+    for n in ns:
+        for i in range(50):
+            n.broadcast(n.node_id + b":%d" % i)
+    for n in ns:
+        got = recv_n(n, 150)
+        assert len(got) == 150
+        for other in ns:
+            if other is n:
+                continue
+            seq = [p for src, p in got if src == other.node_id]
+            assert seq == [other.node_id + b":%d" % i for i in range(50)]
+
+
+def test_send_errors(nodes: Callable[..., Node]) -> None:
+    cfg = TransportConfig(max_payload=100, max_send_queue=3)
+    a = nodes(b"A", config=cfg)
+    with pytest.raises(TransportError):
+        a.send(b"nobody", b"x")
+    with pytest.raises(TransportError):
+        a.add_peer(b"\x00bad", "tcp://127.0.0.1:1")
+    a.add_peer(b"B", "tcp://127.0.0.1:9")  # nobody listens: nothing is ever acked
+    with pytest.raises(TransportError):
+        a.send(b"B", b"x" * 101)
+    for _ in range(3):
+        a.send(b"B", b"x")
+    with pytest.raises(QueueFull):
+        a.send(b"B", b"x")
+    assert a.broadcast(b"y") == {}
+
+
+# --------------------------------------------------------- fault shim
+@pytest.mark.parametrize("seed", [1, 2])
+def test_fault_shim_exactly_once_in_order_real_sockets(
+    nodes: Callable[..., Node], seed: int
+) -> None:
+    shim_a = FaultShim(seed=seed, drop=0.2, duplicate=0.1, delay=0.2, reorder=0.1)
+    shim_b = FaultShim(seed=seed + 100, drop=0.2, duplicate=0.1, delay=0.2, reorder=0.1)
+    a, b = nodes(b"A", wire_filter=shim_a), nodes(b"B", wire_filter=shim_b)
+    mesh([a, b])
+    n = 500
+    for i in range(n):
+        a.send(b"B", i.to_bytes(4, "big"))
+    got = recv_n(b, n, timeout=15)
+    assert [int.from_bytes(p, "big") for _, p in got] == list(range(n))
+    assert a.flush(10)
+    assert b.recv(0.2) is None
+    # the shim really did its job
+    assert shim_a.counts["dropped"] > 50 and shim_a.counts["duplicated"] > 20
+    assert shim_a.counts["reordered"] > 20 and shim_a.counts["delayed"] > 20
+
+
+def test_fault_shim_on_memory_transport_is_deterministic() -> None:
+    def run() -> tuple[list[int], dict[str, int]]:
+        clock = FakeClock()
+        net = MemoryNetwork(clock=clock, latency=0.001)
+        shim = FaultShim(seed=7, drop=0.3, duplicate=0.2, delay=0.3, reorder=0.2)
+        cfg = TransportConfig(rto_initial=0.05)
+        a = MemoryNode(net, b"A", config=cfg, wire_filter=shim)
+        b = MemoryNode(net, b"B", config=cfg)
+        a.add_peer(b"B", b.endpoint)
+        b.add_peer(b"A", a.endpoint)
+        for i in range(300):
+            a.send(b"B", i.to_bytes(2, "big"))
+        out: list[int] = []
+        for _ in range(20000):
+            m = b.recv(0)
+            if m is not None:
+                out.append(int.from_bytes(m[1], "big"))
+            elif a.pending() == 0:
+                break
+            else:
+                clock.advance(0.005)
+        return out, dict(shim.counts)
+
+    r1, r2 = run(), run()
+    assert r1[0] == list(range(300))
+    assert r1 == r2  # same seed, same fake clock: same everything
+
+
+def test_memory_node_interface_matches_node() -> None:
+    def public(cls: type) -> set[str]:
+        return {n for n, _ in inspect.getmembers(cls) if not n.startswith("_")}
+
+    assert public(Node) == public(MemoryNode)
+    for name in public(Node):
+        a, b = getattr(Node, name), getattr(MemoryNode, name)
+        if callable(a) and not isinstance(a, property):
+            pa = list(inspect.signature(a).parameters)
+            pb = list(inspect.signature(b).parameters)
+            assert pa == pb, name
+
+
+# ----------------------------------------------------------- restarts
+def test_receiver_restart_same_port_resumes(nodes: Callable[..., Node]) -> None:
+    a, b = nodes(b"A"), nodes(b"B")
+    mesh([a, b])
+    for i in range(50):
+        a.send(b"B", b"%d" % i)
+    assert [p for _, p in recv_n(b, 50)] == [b"%d" % i for i in range(50)]
+    assert a.flush(5)
+    port, old_session = b.port, b.session
+    b.close()
+    for i in range(50, 100):  # sent while B is down
+        a.send(b"B", b"%d" % i)
+    b2 = nodes(b"B", port=port)
+    assert b2.session != old_session
+    b2.add_peer(b"A", a.endpoint)
+    got = recv_n(b2, 50)
+    assert [p for _, p in got] == [b"%d" % i for i in range(50, 100)]
+    # and the restarted node can talk back; A notices the restart
+    b2.send(b"A", b"back")
+    assert a.recv(5) == (b"B", b"back")
+    assert wait_until(lambda: a.remote_session(b"B") == b2.session)
+    assert any(e.kind is PeerEventKind.RESTARTED and e.peer_id == b"B" for e in a.events())
+
+
+def test_sender_restart_resets_receiver(nodes: Callable[..., Node]) -> None:
+    a, b = nodes(b"A"), nodes(b"B")
+    mesh([a, b])
+    for i in range(30):
+        a.send(b"B", b"old%d" % i)
+    assert len(recv_n(b, 30)) == 30
+    port = a.port
+    a.close()
+    a2 = nodes(b"A", port=port)
+    a2.add_peer(b"B", b.endpoint)
+    for i in range(30):
+        a2.send(b"B", b"new%d" % i)
+    got = recv_n(b, 30)
+    assert [p for _, p in got] == [b"new%d" % i for i in range(30)]
+    kinds = [e.kind for e in b.events() if e.peer_id == b"A"]
+    assert PeerEventKind.RESTARTED in kinds
+
+
+def test_stale_session_frames_are_dropped() -> None:
+    net = MemoryNetwork()
+    a = MemoryNode(net, b"A")
+    b = MemoryNode(net, b"B")
+    a.add_peer(b"B", b.endpoint)
+    b.add_peer(b"A", a.endpoint)
+    a.send(b"B", b"1")
+    assert b.recv(1) == (b"A", b"1")
+    old = a.session
+    a.close()
+    a2 = MemoryNode(net, b"A", port=a.port)
+    a2.add_peer(b"B", b.endpoint)
+    a2.send(b"B", b"2")
+    assert b.recv(1) == (b"A", b"2")
+    # a late frame from the dead session must be ignored
+    stale = msgpack.packb([0, old, 2, 1, b"ghost"], use_bin_type=True)
+    b._core.on_frame(b"A", stale, net.clock())
+    assert b.recv(0.05) is None
+    assert b.stats()[b"A"]["stale_session"] == 1
+
+
+# ------------------------------------------------------------- safety
+def raw_dealer(
+    ctx: zmq.Context[zmq.Socket[bytes]], ident: bytes, endpoint: str
+) -> zmq.Socket[bytes]:
+    s = ctx.socket(zmq.DEALER)
+    s.setsockopt(zmq.LINGER, 0)
+    s.setsockopt(zmq.ROUTING_ID, ident)
+    s.connect(endpoint)
+    return s
+
+
+def test_oversized_malformed_unknown_dropped_and_reported(nodes: Callable[..., Node]) -> None:
+    cfg = TransportConfig(max_payload=1000, hb_interval=0.05)
+    a, b = nodes(b"A", config=cfg), nodes(b"B", config=cfg)
+    mesh([a, b])
+    a.add_peer(b"EVIL", "tcp://127.0.0.1:9")
+    ctx: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
+    try:
+        evil = raw_dealer(ctx, b"EVIL", a.endpoint)
+        stranger = raw_dealer(ctx, b"STRANGER", a.endpoint)
+        sess = b"s" * 8
+        evil.send(msgpack.packb([0, sess, 1, 1, b"x" * 1500], use_bin_type=True))  # oversized
+        evil.send(b"\xc1garbage")  # not msgpack
+        evil.send(msgpack.packb([9, sess], use_bin_type=True))  # unknown kind
+        evil.send(msgpack.packb({"a": 1}))  # wrong shape
+        evil.send_multipart([b"two", b"parts"])  # wrong framing
+        stranger.send(msgpack.packb([2, sess, 4242, "127.0.0.1"], use_bin_type=True))
+        # above ZMQ_MAXMSGSIZE: libzmq drops the connection itself
+        huge = raw_dealer(ctx, b"HUGE", a.endpoint)
+        huge.send(b"z" * (cfg.zmq_maxmsgsize + 10))
+
+        def counted() -> bool:
+            s = a.stats()
+            return (
+                s.get(b"EVIL", {}).get("oversized") == 1
+                and s.get(b"EVIL", {}).get("malformed") == 4
+                and s.get(b"STRANGER", {}).get("unknown_peer") == 1
+            )
+
+        assert wait_until(counted), a.stats()
+        hello = [e for e in a.events() if e.kind is PeerEventKind.HELLO]
+        assert hello and hello[0].peer_id == b"STRANGER"
+        assert hello[0].endpoint == "tcp://127.0.0.1:4242"
+        # the node is still perfectly usable
+        b.send(b"A", b"still fine")
+        assert a.recv(5) == (b"B", b"still fine")
+        assert b"HUGE" not in a.stats()  # never reached the application
+        # a valid DATA frame from the raw EVIL socket is delivered (it is a known peer)
+        evil.send(msgpack.packb([0, sess, 1, 1, b"ok"], use_bin_type=True))
+        assert a.recv(5) == (b"EVIL", b"ok")
+    finally:
+        ctx.destroy(0)
+
+
+def test_flooding_peer_does_not_stall_another(nodes: Callable[..., Node]) -> None:
+    cfg = TransportConfig(max_inbox=64, rto_initial=0.05, max_send_queue=20000)
+    a = nodes(b"A", config=cfg)
+    flood, quiet = nodes(b"F", config=cfg), nodes(b"Q", config=cfg)
+    mesh([a, flood, quiet])
+    ctx: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
+    try:
+        # garbage flood from a raw socket plus a legitimate flood of 5000 messages
+        a.add_peer(b"J", "tcp://127.0.0.1:9")
+        junk = raw_dealer(ctx, b"J", a.endpoint)
+        junk.setsockopt(zmq.SNDTIMEO, 2000)
+        for _ in range(5000):
+            junk.send(b"\xc1" * 64)
+        for i in range(5000):
+            flood.send(b"A", b"f%d" % i)
+        time.sleep(0.2)
+        t0 = time.monotonic()
+        for i in range(5):
+            quiet.send(b"A", b"q%d" % i)
+        assert quiet.flush(2)  # A holds them although F's flood is queued in front
+        got: list[tuple[bytes, bytes]] = []
+        q_seen: list[int] = []
+        while len(q_seen) < 5 and time.monotonic() - t0 < 5:
+            m = a.recv(1)
+            if m is None:
+                continue
+            got.append(m)
+            if m[0] == b"Q":
+                q_seen.append(len(got))
+        latency = time.monotonic() - t0
+        assert [p for s, p in got if s == b"Q"] == [b"q%d" % i for i in range(5)]
+        # round-robin: the quiet peer's messages come out among the first few reads
+        assert q_seen[-1] <= 10, q_seen
+        assert latency < 2.0
+        assert a.stats()[b"J"]["malformed"] >= 1
+        # and the flood itself is complete and in order
+        rest = recv_n(a, 5000 - sum(1 for s, _ in got if s == b"F"), timeout=15)
+        fl = [p for s, p in got + rest if s == b"F"]
+        assert fl == [b"f%d" % i for i in range(5000)]
+    finally:
+        ctx.destroy(0)
+
+
+# ---------------------------------------------------------- heartbeats
+def test_heartbeat_connected_then_gone(nodes: Callable[..., Node]) -> None:
+    a, b = nodes(b"A"), nodes(b"B")
+    mesh([a, b])
+    assert a.peer_status(b"B") in (PeerStatus.CONNECTING, PeerStatus.CONNECTED)
+    assert wait_until(lambda: a.peer_status(b"B") is PeerStatus.CONNECTED)
+    b.close()
+    assert wait_until(lambda: a.peer_status(b"B") is PeerStatus.GONE, timeout=3)
+    kinds = [e.status for e in a.events() if e.kind is PeerEventKind.STATUS]
+    assert kinds[-3:] == [PeerStatus.CONNECTED, PeerStatus.SLOW, PeerStatus.GONE]
+
+
+def test_never_heard_peer_goes_gone(nodes: Callable[..., Node]) -> None:
+    a = nodes(b"A")
+    a.add_peer(b"B", "tcp://127.0.0.1:9")
+    assert a.peer_status(b"B") is PeerStatus.CONNECTING
+    assert wait_until(lambda: a.peer_status(b"B") is PeerStatus.GONE, timeout=3)
+
+
+def test_memory_heartbeat_with_fake_clock() -> None:
+    clock = FakeClock()
+    net = MemoryNetwork(clock=clock)
+    a, b = MemoryNode(net, b"A", config=FAST), MemoryNode(net, b"B", config=FAST)
+    a.add_peer(b"B", b.endpoint)
+    b.add_peer(b"A", a.endpoint)
+    assert a.peer_status(b"B") is PeerStatus.CONNECTED
+    b.close()
+    clock.advance(0.3)
+    assert a.peer_status(b"B") is PeerStatus.SLOW
+    clock.advance(0.4)
+    assert a.peer_status(b"B") is PeerStatus.GONE
+
+
+# -------------------------------------------------------------- asyncio
+def test_asyncio_wakeup(nodes: Callable[..., Node]) -> None:
+    a, b = nodes(b"A"), nodes(b"B")
+    mesh([a, b])
+
+    async def main() -> bytes:
+        loop = asyncio.get_running_loop()
+        ev = asyncio.Event()
+        b.set_wakeup(lambda: loop.call_soon_threadsafe(ev.set))
+        a.send(b"B", b"hi")
+        while True:
+            m = b.recv(0)
+            if m is not None:
+                return m[1]
+            await asyncio.wait_for(ev.wait(), 5)
+            ev.clear()
+
+    assert asyncio.run(main()) == b"hi"
+    b.set_wakeup(None)
+
+
+# ------------------------------------------------------------ benchmark
+@pytest.mark.bench
+def test_bench_round_trip_latency(nodes: Callable[..., Node]) -> None:
+    a, b = nodes(b"A", config=TransportConfig()), nodes(b"B", config=TransportConfig())
+    mesh([a, b])
+    a.send(b"B", b"warm")
+    assert b.recv(5) is not None
+    rtts: list[float] = []
+    for i in range(1000):
+        t = time.perf_counter()
+        a.send(b"B", b"ping%d" % i)
+        m = b.recv(5)
+        assert m is not None
+        b.send(b"A", m[1])
+        r = a.recv(5)
+        assert r is not None and r[1] == b"ping%d" % i
+        rtts.append(time.perf_counter() - t)
+    rtts.sort()
+    p50 = statistics.median(rtts) * 1e3
+    p99 = rtts[int(len(rtts) * 0.99)] * 1e3
+    t = time.perf_counter()
+    for _ in range(5000):
+        a.send(b"B", b"x" * 100)
+    got = recv_n(b, 5000)
+    rate = len(got) / (time.perf_counter() - t)
+    print(f"\nloopback round trip over 1000 messages: p50 {p50:.3f} ms, p99 {p99:.3f} ms")
+    print(f"one-way throughput, 100-byte payloads: {rate:.0f} msg/s")
