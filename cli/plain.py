@@ -1,0 +1,148 @@
+"""Plain line mode: for screen readers and scripts.
+
+Prints the log and the table (``cli.render`` lines, no colour, one card per line) every
+time the human seat must act, reads one command per line from stdin (same commands as
+the full-screen app), and prints the scores after every hand. With ``auto`` a heuristic
+bot plays the human seat and its moves are printed. Ends with the final scores and exit
+status 0; end of input leaves cleanly.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from engine import IllegalAction
+from engine.bots import make_bot
+
+from . import render
+from .commands import Commander, Context, command_for
+from .driver import TableDriver, side_names
+
+
+class PlainSession:
+    def __init__(self, driver: TableDriver, *, auto: bool = False, lang: str = "en",
+                 seed: int = 0, out: TextIO | None = None, inp: TextIO | None = None) -> None:
+        self.driver = driver
+        self.auto = auto
+        self.lang = lang
+        self.out = out or sys.stdout
+        self.inp = inp or sys.stdin
+        self.commander = Commander()
+        self.bot = make_bot("heuristic", seed * 7919 + 5) if auto else None
+        self.shown = 0
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+
+    def flush_events(self) -> None:
+        events = self.driver.events
+        for line in events[self.shown:]:
+            self.say("* " + line)
+        self.shown = len(events)
+
+    def context(self) -> Context:
+        d = self.driver
+        return Context(d.view(), d.seat, d.legal(), d.names, self.lang, d.hand_over, d.over)
+
+    def read(self) -> str | None:
+        self.out.write("> ")
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            return None
+        return line.rstrip("\n")
+
+    def show_scores(self) -> None:
+        d = self.driver
+        scores = d.last_scores()
+        if scores is not None:
+            self.say("")
+            for line in render.plain(render.score_lines(scores, d.match, d.names, d.hand_no)):
+                self.say(line)
+        self.say("")
+        for line in render.plain(render.match_lines(d.match, d.names)):
+            self.say(line)
+
+    def run(self) -> int:
+        d = self.driver
+        self.say(f"Mille Bornes, {d.rules.preset} rules: "
+                 + ", ".join(f"{n} ({'you' if s == d.seat else 'bot'})"
+                             for s, n in enumerate(d.names))
+                 + ". Type help for the commands.")
+        while True:
+            while d.others_pending():
+                d.step_others()
+            self.flush_events()
+            if d.hand_over:
+                self.show_scores()
+                if d.over:
+                    w = d.match.winner()
+                    labels = side_names(d.names, d.seating)
+                    totals = ", ".join(f"{labels[i]} {t}" for i, t in enumerate(d.match.totals()))
+                    winner = labels[w] if w >= 0 else "nobody"
+                    self.say(f"Final scores: {totals}. Winner: {winner}.")
+                    self.out.flush()
+                    return 0
+                if self.auto:
+                    d.next_hand()
+                    continue
+                self.say(f"Press Enter (or type next) for hand {d.hand_no + 1}.")
+                if not self._command():
+                    return 0
+                continue
+            if not d.my_move():
+                # Nothing to wait for in-process: a network driver would block here.
+                continue
+            self.say("")
+            view = d.view()
+            for line in render.plain(render.screen_lines(view, d.names, d.seat, d.legal(),
+                                                         d.hand_no, self.lang)):
+                self.say(line)
+            if self.bot is not None:
+                action = self.bot.choose(view, d.legal())
+                self.say(f"> {command_for(action, self.context())}   (auto)")
+                d.submit(action)
+                continue
+            if not self._command():
+                return 0
+
+    def _command(self) -> bool:
+        """Read and carry out one command; False to leave (quit or end of input)."""
+        d = self.driver
+        while True:
+            text = self.read()
+            if text is None:
+                self.say("")
+                self.say("End of input: leaving the table.")
+                return False
+            out = self.commander.handle(text, self.context())
+            if out.kind == "none":
+                continue
+            if out.kind == "quit":
+                self.say("You left the table.")
+                return False
+            if out.kind == "help":
+                self.say(out.text)
+                continue
+            if out.kind in ("message", "confirm"):
+                self.say(out.text)
+                continue
+            if out.kind == "error":
+                self.say("Sorry: " + out.text + ".")
+                continue
+            if out.kind == "next":
+                d.next_hand()
+                return True
+            assert out.action is not None
+            try:
+                d.submit(out.action)
+            except (IllegalAction, ValueError) as exc:
+                self.say(f"Sorry: {exc}.")
+                continue
+            return True
+
+
+def run_plain(driver: TableDriver, *, auto: bool = False, lang: str = "en", seed: int = 0,
+              out: TextIO | None = None, inp: TextIO | None = None) -> int:
+    return PlainSession(driver, auto=auto, lang=lang, seed=seed, out=out, inp=inp).run()

@@ -1,0 +1,376 @@
+"""Pure rendering: a seat's view (+ names, language, colour flag) to lines of text.
+
+A *line* is a list of prompt_toolkit style fragments ``(style, text)``; the full-screen
+app shows them as they are, the plain mode joins the texts (:func:`plain`). Nothing here
+does I/O or keeps state, so every function is unit-tested on constructed views.
+Everything fits 80 columns.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from engine import (
+    Action,
+    CoupFourre,
+    Family,
+    FastRemedy,
+    HandState,
+    Kind,
+    Play,
+    card_name,
+    family,
+    kind,
+)
+from engine.cards import DISTANCE_VALUE, SAFETIES
+from engine.scoring import Match, SideScore
+from engine.state import DRAW, EXTEND, OVER, PLAY, RESHUFFLE, RESPOND
+
+from .driver import PeerStatus, side_names
+
+Fragment = tuple[str, str]
+Line = list[Fragment]
+WIDTH = 80
+
+FAMILY_CLASS: dict[Family, str] = {
+    Family.DISTANCE: "class:distance", Family.HAZARD: "class:hazard",
+    Family.REMEDY: "class:remedy", Family.SAFETY: "class:safety",
+}
+FAMILY_WORD: dict[str, dict[Family, str]] = {
+    "en": {Family.DISTANCE: "distance", Family.HAZARD: "hazard", Family.REMEDY: "remedy",
+           Family.SAFETY: "safety"},
+    "fr": {Family.DISTANCE: "distance", Family.HAZARD: "attaque", Family.REMEDY: "parade",
+           Family.SAFETY: "botte"},
+}
+FAMILY_LETTER: dict[Family, str] = {Family.DISTANCE: "D", Family.HAZARD: "H",
+                                    Family.REMEDY: "R", Family.SAFETY: "S"}
+SAFETY_ABBR: dict[str, dict[Kind, str]] = {
+    "en": {Kind.RIGHT_OF_WAY: "RW", Kind.EXTRA_TANK: "ET", Kind.PUNCTURE_PROOF: "PP",
+           Kind.DRIVING_ACE: "DA"},
+    "fr": {Kind.RIGHT_OF_WAY: "VP", Kind.EXTRA_TANK: "CE", Kind.PUNCTURE_PROOF: "IN",
+           Kind.DRIVING_ACE: "AV"},
+}
+
+#: Style rules by class. Colour carries meaning: hazards red, remedies green, safeties blue.
+COLOR_RULES: dict[str, str] = {
+    "hazard": "ansired bold", "remedy": "ansigreen bold", "safety": "ansiblue bold",
+    "distance": "", "title": "bold", "you": "bold", "turn": "bold ansiyellow",
+    "dim": "ansibrightblack", "bar": "ansicyan", "bar.empty": "ansibrightblack",
+    "selected": "reverse", "playable": "bold", "status": "reverse", "error": "ansired bold",
+    "prompt": "bold", "log": "", "help": "", "frame": "ansibrightblack",
+}
+MONO_RULES: dict[str, str] = {
+    "hazard": "", "remedy": "", "safety": "", "distance": "", "title": "bold", "you": "bold",
+    "turn": "bold", "dim": "", "bar": "", "bar.empty": "", "selected": "reverse",
+    "playable": "bold", "status": "reverse", "error": "bold", "prompt": "bold", "log": "",
+    "help": "", "frame": "",
+}
+
+
+def style_rules(color: bool) -> list[tuple[str, str]]:
+    """Rules for ``prompt_toolkit.styles.Style``; without colour only bold/reverse remain."""
+    return list((COLOR_RULES if color else MONO_RULES).items())
+
+
+def plain(lines: Sequence[Line]) -> list[str]:
+    """The text of each line, styles dropped."""
+    return ["".join(t for _, t in line).rstrip() for line in lines]
+
+
+def width(line: Line) -> int:
+    return sum(len(t) for _, t in line)
+
+
+def _fit(text: str, n: int) -> str:
+    return text if len(text) <= n else text[:max(0, n - 1)] + "…"
+
+
+def card_class(card: int) -> str:
+    return FAMILY_CLASS[family(card)]
+
+
+def card_label(card: int, lang: str = "en", color: bool = True) -> str:
+    """A card's name; without colour the family letter goes first (``H Stop``)."""
+    name = card_name(card, lang)
+    return name if color else f"{FAMILY_LETTER[family(card)]} {name}"
+
+
+# ----- the table ------------------------------------------------------------------------
+
+def header_line(view: HandState, hand_no: int = 1, lang: str = "en") -> Line:
+    top = view.discard[-1] if view.discard else None
+    line: Line = [("class:title", "Mille Bornes"),
+                  ("", f" · {view.rules.preset} · hand {hand_no} · trip {view.target}"
+                       f" · pile {view.pile_size()} · discard: ")]
+    if top is None:
+        line.append(("class:dim", "empty"))
+    else:
+        line.append((card_class(top), card_name(top, lang)))
+    return line
+
+
+def progress_bar(km: int, target: int, cells: int = 20) -> Line:
+    filled = 0 if target <= 0 else min(cells, km * cells // target)
+    return [("", "["), ("class:bar", "#" * filled), ("class:bar.empty", "." * (cells - filled)),
+            ("", "]")]
+
+
+def distance_summary(distance: Sequence[int]) -> str:
+    """``25×2 100×1``: how many distance cards of each value lie on a zone."""
+    counts = Counter(DISTANCE_VALUE[kind(c)] for c in distance)
+    return " ".join(f"{v}×{counts[v]}" for v in sorted(counts)) or "no distance yet"
+
+
+def safeties_text(view: HandState, side: int, lang: str = "en", short: bool = True) -> str:
+    """Safeties of a side; ``*`` (short) or ``(coup fourré)`` marks a coup fourré."""
+    zone = view.zones[side]
+    out = []
+    for c in zone.safeties:
+        k = kind(c)
+        name = SAFETY_ABBR["fr" if lang == "fr" else "en"][k] if short else card_name(c, lang)
+        if c in zone.coups:
+            name += "*" if short else " (coup fourré)"
+        out.append(name)
+    return (" " if short else ", ").join(out)
+
+
+def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int,
+               lang: str = "en", verbose: bool = False,
+               peers: Sequence[PeerStatus] | None = None) -> list[Line]:
+    """Two lines for one side (three in verbose mode when it holds safeties)."""
+    seating = view.seating
+    seats = seating.seats_of(side)
+    zone = view.zones[side]
+    mine = view.side_of(seat) == side
+    acting = set(view.actors())
+    label = " & ".join(names[s] for s in seats)
+    if mine:
+        label += " (you)" if seating.team_size == 1 else " (your side)"
+    cards = "/".join(str(view.hand_size(s)) for s in seats)
+    marker = "▶ " if acting & set(seats) else "  "
+    battle = zone.battle[-1] if zone.battle else None
+    speed = zone.speed[-1] if zone.speed else None
+    line1: Line = [("class:turn", marker),
+                   ("class:you" if mine else "", _fit(label, 19).ljust(19)),
+                   ("class:dim", f" {cards:>5} cards "),
+                   ("", "│ ")]
+    if battle is None:
+        line1.append(("class:dim", ("not started" if not zone.started else "—").ljust(17)))
+    else:
+        line1.append((card_class(battle), _fit(card_name(battle, lang), 17).ljust(17)))
+    line1.append(("", " │ "))
+    if speed is None:
+        line1.append(("class:dim", "no limit".ljust(17)))
+    else:
+        line1.append((card_class(speed), _fit(card_name(speed, lang), 17).ljust(17)))
+    if peers:
+        off = [p.name for p in peers if p.seat in seats and p.state == "offline"]
+        if off:
+            line1.append(("class:error", " offline"))
+    km = f"{zone.km:>4}/{view.target}"
+    line2: Line = [("", "    "), ("", km.ljust(9)), ("", " ")]
+    line2 += progress_bar(zone.km, view.target)
+    line2.append(("", f" {_fit(distance_summary(zone.distance), 26).ljust(26)}"))
+    line2.append(("class:dim", f" 200s {zone.n200}/2"))
+    safe = safeties_text(view, side, lang, short=True)
+    if safe and not verbose:
+        line2.append(("", " "))
+        line2.append(("class:safety", safe))
+    lines = [line1, line2]
+    if verbose and zone.safeties:
+        lines.append([("", "    safeties: "),
+                      ("class:safety", safeties_text(view, side, lang, short=False))])
+    return lines
+
+
+def table_lines(view: HandState, names: Sequence[str], seat: int, hand_no: int = 1,
+                lang: str = "en", verbose: bool = False,
+                peers: Sequence[PeerStatus] | None = None) -> list[Line]:
+    """The header, then every side, the human's side first."""
+    lines = [header_line(view, hand_no, lang)]
+    n = view.seating.n_teams
+    mine = view.side_of(seat)
+    for i in range(n):
+        lines += zone_lines(view, (mine + i) % n, names, seat, lang, verbose, peers)
+    return lines
+
+
+# ----- the hand -------------------------------------------------------------------------
+
+def playable_cards(view: HandState, legal: Sequence[Action]) -> set[int]:
+    """Cards the human may play now. Only in the play phase: during a hazard's answer
+    window nothing is marked, so the screen is the same whether or not a safety is held
+    (R9)."""
+    if view.phase != PLAY:
+        return set()
+    return {a.card for a in legal if isinstance(a, (Play, CoupFourre, FastRemedy))}
+
+
+def hand_cards(view: HandState, seat: int) -> tuple[int, ...]:
+    """The human's cards in the order they are numbered (1-based) everywhere."""
+    h = view.hands[seat]
+    return () if isinstance(h, int) else tuple(h)
+
+
+def hand_lines(view: HandState, seat: int, legal: Sequence[Action], lang: str = "en",
+               selected: int | None = None, color: bool = True, verbose: bool = False,
+               per_row: int = 4) -> list[Line]:
+    """Numbered cards coloured by family; playable ones marked ``+``.
+
+    ``verbose`` (plain mode, screen readers) gives one card per line with its family
+    in words.
+    """
+    cards = hand_cards(view, seat)
+    can = playable_cards(view, legal)
+    if not cards:
+        return [[("class:dim", "Your hand is empty.")]]
+    if verbose:
+        words = FAMILY_WORD["fr" if lang == "fr" else "en"]
+        out: list[Line] = [[("class:title", "Your hand:")]]
+        for i, c in enumerate(cards, 1):
+            extra = ", playable" if c in can else ""
+            out.append([("", f"  {i}. "), (card_class(c), card_name(c, lang)),
+                        ("class:dim", f" ({words[family(c)]}{extra})")])
+        return out
+    head: Line = [("class:title", "Your hand")]
+    if can:
+        head.append(("class:dim", "  (+ playable now)"))
+    out = [head]
+    row: Line = []
+    for i, c in enumerate(cards, 1):
+        mark = "+" if c in can else " "
+        text = _fit(card_label(c, lang, color), 15).ljust(15)
+        sel = i - 1 == selected
+        style = card_class(c) + (" class:selected" if sel else "")
+        row += [("class:selected" if sel else "", f" {i}{mark}"), (style, text)]
+        if len(row) >= 2 * per_row:
+            out.append(row)
+            row = []
+    if row:
+        out.append(row)
+    return out
+
+
+# ----- what the table waits for -----------------------------------------------------------
+
+def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str = "en") -> str:
+    """One sentence: whose move it is and what is expected.
+
+    When a hazard hits the human's side the sentence depends only on the attack, never on
+    the human's hand (R9): "coup" and "pass" are always offered.
+    """
+    phase = view.phase
+    if phase == OVER:
+        return "The hand is over."
+    if phase == RESHUFFLE:
+        return "Shuffling the discard pile into a new draw pile…"
+    if phase == RESPOND:
+        att = view.attack
+        assert att is not None
+        hazard = card_name(att.card, lang)
+        waiting = att.waiting_for()
+        if seat in waiting:
+            victim = "you" if view.seating.team_size == 1 else "your side"
+            return (f"{names[att.attacker]} played {hazard} on {victim}: "
+                    "type coup (coup fourré) or pass.")
+        who = " and ".join(names[s] for s in waiting)
+        return f"Waiting for {who} to answer the hazard ({hazard})."
+    actor = view.seat
+    if phase == DRAW:
+        if actor == seat:
+            if view.rules.draw_discard and view.discard and view.pending \
+                    and view.pending[0] == "turn":
+                top = card_name(view.discard[-1], lang)
+                return f"Your turn: draw (from the pile) or draw discard (take {top})."
+            return "Your turn: draw a card."
+        return f"{names[actor]} is drawing."
+    if phase == EXTEND:
+        if actor == seat:
+            return f"You reached {view.target} km: extend yes (play on to 1000) or extend no."
+        return f"Waiting for {names[actor]} to decide on the extension."
+    if actor == seat:
+        return "Your turn: play or discard a card (play N, discard N)."
+    return f"{names[actor]}'s turn."
+
+
+# ----- scores ---------------------------------------------------------------------------
+
+ITEM_WORDS = {
+    "distance": "distance", "safeties": "safeties", "all_safeties": "all four safeties",
+    "coups_fourres": "coups fourrés", "trip": "trip completed", "delayed_action": "delayed action",
+    "safe_trip": "safe trip (no 200)", "extension": "extension", "shut_out": "shut-out",
+}
+
+
+def score_lines(scores: Sequence[SideScore], match: Match, names: Sequence[str],
+                hand_no: int) -> list[Line]:
+    """The hand's points item by item, per side, with the match totals."""
+    labels = side_names(names, match.seating)
+    colw = max(8, min(12, (WIDTH - 24) // max(1, len(labels))))
+    out: list[Line] = [[("class:title", f"Hand {hand_no} scores".ljust(24)),
+                        ("class:title", "".join(_fit(n, colw - 1).rjust(colw)
+                                                for n in labels))]]
+    for item in SideScore._fields:
+        vals = [getattr(s, item) for s in scores]
+        if any(vals):
+            out.append([("", ITEM_WORDS[item].ljust(24)),
+                        ("", "".join(str(v).rjust(colw) for v in vals))])
+    out.append([("class:title", "hand total".ljust(24)),
+                ("class:title", "".join(str(s.total).rjust(colw) for s in scores))])
+    out.append([("class:title", "match total".ljust(24)),
+                ("class:title", "".join(str(t).rjust(colw) for t in match.totals()))])
+    return out
+
+
+BLOCKS = " ▁▂▃▄▅▆▇█"
+
+
+def sparkline(values: Sequence[int], top: int) -> str:
+    if top <= 0:
+        return BLOCKS[0] * len(values)
+    return "".join(BLOCKS[max(1 if v > 0 else 0, min(8, round(8 * v / top)))] for v in values)
+
+
+def match_lines(match: Match, names: Sequence[str], last: int = 12) -> list[Line]:
+    """Totals per side with a bar chart of the last hands (one block per hand) and a
+    progress bar to the match target."""
+    labels = side_names(names, match.seating)
+    hands = match.hands[-last:]
+    top = max((s.total for h in hands for s in h), default=0)
+    target = match.rules.match_target
+    totals = match.totals()
+    first = len(match.hands) - len(hands) + 1
+    span = f"hand {first}" if len(hands) == 1 else f"hands {first}-{len(match.hands)}"
+    title = f"Match ({span}" + (f", to {target})" if target else ", one hand)")
+    out: list[Line] = [[("class:title", title)]]
+    winner = match.winner()
+    for side, label in enumerate(labels):
+        per_hand = [h[side].total for h in hands]
+        line: Line = [("class:you" if side == winner else "", _fit(label, 14).ljust(14)),
+                      ("class:bar", " " + sparkline(per_hand, top).ljust(last) + " "),
+                      ("", f"{totals[side]:>6}")]
+        if target:
+            line.append(("", " "))
+            line += progress_bar(totals[side], target, 16)
+        nums = ", ".join(str(v) for v in per_hand[-5:])
+        line.append(("class:dim", f" {_fit(nums, 24)}"))
+        if side == winner:
+            line.append(("class:turn", " wins"))
+        out.append(line)
+    return out
+
+
+# ----- a whole screen (plain mode) --------------------------------------------------------
+
+def screen_lines(view: HandState, names: Sequence[str], seat: int, legal: Sequence[Action],
+                 hand_no: int = 1, lang: str = "en", verbose: bool = True) -> list[Line]:
+    """The table, the hand and what is expected: what the plain mode prints."""
+    lines = table_lines(view, names, seat, hand_no, lang, verbose)
+    lines += hand_lines(view, seat, legal, lang, color=False, verbose=verbose)
+    lines.append([("class:prompt", waiting_text(view, seat, names, lang))])
+    return lines
+
+
+def safety_kinds() -> tuple[Kind, ...]:
+    return SAFETIES
