@@ -127,8 +127,8 @@ class TranscriptHeader:
             ps.append(Player(i, p["name"], p["key"]))
         if len({p.key for p in ps}) != len(ps) or not 2 <= len(ps) <= 16:
             raise ValueError("repeated player key or bad number of players")
-        if (not cards or len(set(cards)) != len(cards)
-                or not all(type(c) is int and 0 <= c < 2**32 for c in cards)):
+        if (not cards or not all(type(c) is int and 0 <= c < 2**32 for c in cards)
+                or len(set(cards)) != len(cards)):
             raise ValueError("card ids must be distinct 32-bit ints")
         return cls(table, rules, tuple(ps), tuple(cards))
 
@@ -170,7 +170,7 @@ def iter_transcript(path: str | os.PathLike[str]) -> Iterator[tuple[int, Transcr
             first = False
             try:
                 header = TranscriptHeader.from_obj(obj)
-            except ValueError as e:
+            except (ValueError, TypeError, KeyError) as e:
                 raise TranscriptCorrupt(start, f"bad header: {e}") from None
             if header.to_bytes() != raw:
                 raise TranscriptCorrupt(start, "non-canonical header")
@@ -311,8 +311,18 @@ class VerifyReport:
 
 def verify_crypto(transcript: Transcript | str | os.PathLike[str]) -> VerifyReport:
     """Check signatures, chain links, every proof, commitments against reveals, every
-    shuffle pass recomputed from its seed and every revealed card."""
+    shuffle pass recomputed from its seed and every revealed card.
+
+    Never raises on hostile input: every problem becomes a failed report."""
     rep = VerifyReport()
+    try:
+        return _verify(transcript, rep)
+    except Exception as e:  # defensive: a verifier must not crash on a crafted file
+        return rep.fail(rep.entries_checked, "unexpected-error", None, None,
+                        f"{type(e).__name__}: {e}")
+
+
+def _verify(transcript: Transcript | str | os.PathLike[str], rep: VerifyReport) -> VerifyReport:
     if not isinstance(transcript, Transcript):
         try:
             transcript = read_transcript(transcript)
