@@ -351,6 +351,12 @@ def _verify(transcript: Transcript | str | os.PathLike[str], rep: VerifyReport) 
 
     for i, env in enumerate(transcript.entries):
         if env.hand != hand:
+            # authenticate the entry before letting it close the previous hand
+            if env.author not in seat_of:
+                return rep.fail(i, "unknown-author", None, env.author, "not a seated player")
+            if not env.signature_ok():
+                return rep.fail(i, "bad-signature", seat_of[env.author], env.author,
+                                "signature does not verify")
             if hand is not None and env.hand < hand:
                 return rep.fail(i, "hand-order", seat_of.get(env.author), env.author,
                                 f"hand {env.hand} after hand {hand}")
