@@ -243,3 +243,49 @@ def conserved(state: HandState) -> bool:
     for z in state.zones:
         cards.extend(z.battle + z.speed + z.distance + z.safeties)
     return sorted(cards) == sorted(state.deck)
+
+
+def visible_cards(view: HandState) -> set[int]:
+    """Every card id a view shows (own hand, discard, zones, the pending attack and its
+    answers). ``deck`` is the public list of cards in play and is not counted."""
+    out: set[int] = set()
+    assert view.viewer is not None
+    for i, h in enumerate(view.hands):
+        if isinstance(h, int):
+            continue
+        assert i == view.viewer, f"seat {i}'s hand is visible in seat {view.viewer}'s view"
+        out.update(h)
+    assert isinstance(view.pile, int), "the draw pile order is visible in a view"
+    out.update(view.discard)
+    for z in view.zones:
+        out.update(z.battle + z.speed + z.distance + z.safeties + z.coups)
+    if view.attack is not None:
+        out.add(view.attack.card)
+        for a in view.attack.answers:
+            for name, value in zip(a._fields, a, strict=True):
+                if name == "card" and value is not None:
+                    out.add(value)
+                elif name in ("cards", "order") and value is not None:
+                    out.update(value)
+    return out
+
+
+def leaked(state: HandState) -> dict[int, set[int]]:
+    """For each seat, the hidden card ids (others' hands, the pile) its view shows."""
+    out: dict[int, set[int]] = {}
+    assert not isinstance(state.pile, int)
+    for s in range(state.seating.n_players):
+        hidden = set(state.pile)
+        for o, h in enumerate(state.hands):
+            if o != s:
+                assert not isinstance(h, int)
+                hidden.update(h)
+        bad = visible_cards(engine_view_of(state, s)) & hidden
+        if bad:
+            out[s] = bad
+    return out
+
+
+def engine_view_of(state: HandState, seat: int) -> HandState:
+    from engine import view_of
+    return view_of(state, seat)
