@@ -1,0 +1,175 @@
+"""Fair-deck benchmark: CPU of shuffle, draw and a whole hand as a ratio to the floor.
+
+The floor of a phase is the number of group operations it performed (counted with
+:class:`p2p._group.OpCounter`, which match the protocol's minimum, see
+docs/protocol.md) times the cost of one such operation measured in the same run.  The
+ratio is therefore the overhead of everything that is not elliptic-curve arithmetic
+(hashing, DRBG, bookkeeping, Python).  CPU is ``time.process_time``; all peers run in
+this process, each peer's work is accounted to it.
+
+``run(json=False)`` prints a table (or JSON) and returns the figures as a dict.
+"""
+
+from __future__ import annotations
+
+import json as _json
+import time
+from collections.abc import Callable
+
+from . import _group as g
+from .deck import DeckTable
+
+__all__ = ["run", "unit_costs"]
+
+N_CARDS = 106
+PEERS = (2, 4, 6)
+
+
+def unit_costs(reps: int = 2000) -> dict[str, float]:
+    """Seconds of CPU per group operation, measured now."""
+    s = g.random_scalar()
+    p = g.base(s)
+    q = g.base(s + 1)
+
+    def timeit(fn: Callable[[], object]) -> float:
+        best = float("inf")
+        for _ in range(3):  # best of three batches: the machine may be busy
+            t0 = time.process_time()
+            for _ in range(reps // 3):
+                fn()
+            best = min(best, (time.process_time() - t0) / (reps // 3))
+        return best
+
+    return {
+        "base": timeit(lambda: g.base(s)),
+        "var": timeit(lambda: g.mul(s, p)),
+        "add": timeit(lambda: g.add(p, q)),
+        "valid": timeit(lambda: g.is_valid_point(p)),
+        "h2p": timeit(lambda: g.hash_to_point(b"bench", b"x")),
+    }
+
+
+def _floor(ops: g.OpCounter, unit: dict[str, float]) -> float:
+    return sum(n * unit[k] for k, n in ops.as_dict().items())
+
+
+def _diff(a: dict[str, int], b: dict[str, int]) -> g.OpCounter:
+    return g.OpCounter(**{k: b[k] - a[k] for k in a})
+
+
+def _snap(t: DeckTable) -> tuple[list[float], list[dict[str, int]]]:
+    return list(t.cpu), [o.as_dict() for o in t.ops]
+
+
+def _bench_peers(n: int, unit: dict[str, float], draws_sample: int = 24,
+                 plays: int = 30) -> dict[str, float]:
+    cards = list(range(N_CARDS))
+    t = DeckTable(n, cards, b"bench", 1, observer=False)
+    cpu0, ops0 = _snap(t)
+    for p in t.peers:
+        t.broadcast(t._timed(p.my_seat or 0, p.make_key_share))
+    cpu1, ops1 = _snap(t)
+    t.shuffle()
+    cpu2, ops2 = _snap(t)
+    shuffle_cpu = sum(cpu2) - sum(cpu1)
+    shuffle_ops = g.OpCounter()
+    for s in range(n):
+        shuffle_ops += _diff(ops1[s], ops2[s])
+
+    # deal 6 each, then draw up to ~80 more, round-robin; sample per-draw cost
+    hand_draws = min(N_CARDS, 6 * n + 80)
+    drawer_cpu = other_cpu = 0.0
+    drawer_ops, other_ops = g.OpCounter(), g.OpCounter()
+    held: dict[int, list[int]] = {s: [] for s in range(n)}
+    for pos in range(hand_draws):
+        seat = pos % n
+        before_cpu, before_ops = _snap(t)
+        t.deal(pos, seat)
+        held[seat].append(pos)
+        if pos < draws_sample:
+            after_cpu, after_ops = _snap(t)
+            drawer_cpu += after_cpu[seat] - before_cpu[seat]
+            drawer_ops += _diff(before_ops[seat], after_ops[seat])
+            for s in range(n):
+                if s != seat:
+                    other_cpu += (after_cpu[s] - before_cpu[s]) / (n - 1)
+                    other_ops += _diff(before_ops[s], after_ops[s])
+    k = min(draws_sample, hand_draws)
+    before_cpu, before_ops = _snap(t)
+    done = 0
+    for i in range(plays):
+        seat = i % n
+        if held[seat]:
+            t.play(seat, held[seat].pop(0))
+            done += 1
+    after_cpu, after_ops = _snap(t)
+    play_cpu = (sum(after_cpu) - sum(before_cpu)) / max(done, 1)
+    play_ops = g.OpCounter()
+    for s in range(n):
+        play_ops += _diff(before_ops[s], after_ops[s])
+    t.finish()
+    end_cpu, end_ops = _snap(t)
+    verify_cpu = sum(end_cpu) - sum(after_cpu)
+    verify_ops = g.OpCounter()
+    hand_ops = g.OpCounter()
+    for s in range(n):
+        verify_ops += _diff(after_ops[s], end_ops[s])
+        hand_ops += _diff(ops0[s], end_ops[s])
+    hand_cpu = sum(end_cpu) - sum(cpu0)
+
+    other_floor = _floor(other_ops, unit) / (k * (n - 1))
+    return {
+        "peers": n,
+        "cards": N_CARDS,
+        "shuffle_cpu_ms": shuffle_cpu * 1e3,
+        "shuffle_floor_ms": _floor(shuffle_ops, unit) * 1e3,
+        "shuffle_ratio": shuffle_cpu / _floor(shuffle_ops, unit),
+        "shuffle_cpu_per_peer_ms": shuffle_cpu * 1e3 / n,
+        "draw_drawer_ms": drawer_cpu / k * 1e3,
+        "draw_drawer_ratio": drawer_cpu / _floor(drawer_ops, unit),
+        "draw_other_ms": other_cpu / k * 1e3,
+        "draw_other_ratio": (other_cpu / k) / other_floor if other_floor else 0.0,
+        "play_all_peers_ms": play_cpu * 1e3,
+        "play_ratio": (play_cpu * done) / _floor(play_ops, unit) if done else 0.0,
+        "verify_end_ms": verify_cpu * 1e3,
+        "verify_end_ratio": verify_cpu / _floor(verify_ops, unit),
+        "hand_draws": hand_draws,
+        "hand_plays": done,
+        "hand_cpu_ms": hand_cpu * 1e3,
+        "hand_cpu_per_peer_ms": hand_cpu * 1e3 / n,
+        "hand_floor_ms": _floor(hand_ops, unit) * 1e3,
+        "hand_ratio": hand_cpu / _floor(hand_ops, unit),
+        "hand_ops": hand_ops.as_dict(),  # type: ignore[dict-item]
+    }
+
+
+def run(json: bool = False) -> dict[str, object]:
+    unit = unit_costs()
+    rows = [_bench_peers(n, unit) for n in PEERS]
+    out: dict[str, object] = {"unit_cost_us": {k: v * 1e6 for k, v in unit.items()},
+                              "results": rows}
+    if json:
+        print(_json.dumps(out, indent=2))
+        return out
+    u = out["unit_cost_us"]
+    assert isinstance(u, dict)
+    print("group op cost (us): " + ", ".join(f"{k} {v:.1f}" for k, v in u.items()))
+    hdr = (f"{'peers':>5} {'shuffle ms':>11} {'x floor':>7} {'draw: drawer ms':>16} {'x':>5}"
+           f" {'other ms':>9} {'x':>5} {'play ms':>8} {'end-verify ms':>14} {'x':>5}"
+           f" {'hand ms (all)':>14} {'per peer':>9} {'x floor':>7}")
+    print(hdr)
+    for r in rows:
+        print(f"{r['peers']:>5} {r['shuffle_cpu_ms']:>11.1f} {r['shuffle_ratio']:>7.2f}"
+              f" {r['draw_drawer_ms']:>16.2f} {r['draw_drawer_ratio']:>5.2f}"
+              f" {r['draw_other_ms']:>9.2f} {r['draw_other_ratio']:>5.2f}"
+              f" {r['play_all_peers_ms']:>8.2f} {r['verify_end_ms']:>14.1f}"
+              f" {r['verify_end_ratio']:>5.2f} {r['hand_cpu_ms']:>14.1f}"
+              f" {r['hand_cpu_per_peer_ms']:>9.1f} {r['hand_ratio']:>7.2f}")
+    print("shuffle ms: all peers together (passes + final-deck validation); draw: per draw;"
+          " play: one card opened, all peers; hand: keys + shuffle + deal 6 each + draws +"
+          " plays + reveal + every peer's end-of-hand verification.")
+    return out
+
+
+if __name__ == "__main__":  # pragma: no cover
+    run(False)
