@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from nacl._sodium import ffi, lib
 
@@ -68,7 +68,6 @@ class OpCounter:
     add: int = 0  #: point additions and subtractions
     valid: int = 0  #: full point validations (subgroup check)
     h2p: int = 0  #: hash-to-point (Elligator 2 + cofactor clearing)
-    extra: dict[str, int] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, int]:
         return {"base": self.base, "var": self.var, "add": self.add,

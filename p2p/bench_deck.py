@@ -54,7 +54,9 @@ def _floor(ops: g.OpCounter, unit: dict[str, float]) -> float:
 
 
 def _diff(a: dict[str, int], b: dict[str, int]) -> g.OpCounter:
-    return g.OpCounter(**{k: b[k] - a[k] for k in a})
+    d = {k: b[k] - a[k] for k in a}
+    return g.OpCounter(base=d["base"], var=d["var"], add=d["add"], valid=d["valid"],
+                       h2p=d["h2p"])
 
 
 def _snap(t: DeckTable) -> tuple[list[float], list[dict[str, int]]]:
