@@ -640,3 +640,16 @@ def test_R4_respond_phase_refuses_turn_actions():
     assert refused(st, Discard(1, st.hand(1)[0])) == "R9"
     assert refused(st, Pass(0)) == "R4"
     assert kinds(st.zones[1].battle)[-1] is K.STOP
+
+
+@BOTH
+@pytest.mark.parametrize("kind,zones", [
+    (K.D25, {0: ROLLING}), (K.ROLL, {}), (K.DRIVING_ACE, {})])
+def test_R5_R7_R8_own_zone_card_has_one_encoding(rules, kind, zones):
+    """Legal actions are exactly the actions that apply: a card for your own zone is listed
+    with no target, so the same play with an explicit own-side target must be refused."""
+    st = at_play(rules, [kind], zones=zones)
+    c = card(st, 0, kind)
+    assert Play(0, c, None) in legal_actions(st, 0)
+    assert Play(0, c, 0) not in legal_actions(st, 0)
+    assert refused(st, Play(0, c, 0)) in ("R5", "R7", "R8")
