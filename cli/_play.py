@@ -68,4 +68,20 @@ def run_play(args: argparse.Namespace) -> int:
             print(f"(seed {seed}: --seed {seed} replays this deal)")
         return run_plain(driver, auto=args.auto, lang=lang, seed=seed)
     from .app import run_app
-    return run_app(driver, auto=args.auto, lang=lang, seed=seed, color=use_color(args))
+    return run_app(driver, auto=args.auto, lang=lang, seed=seed, color=use_color(args),
+                   delay=move_delay(args.auto))
+
+
+def move_delay(auto: bool) -> float:
+    """Seconds between two moves of other seats: ``MILLEBORNES_DELAY`` overrides."""
+    raw = os.environ.get("MILLEBORNES_DELAY")
+    if raw:
+        try:
+            value = float(raw)
+        except ValueError:
+            raise ValueError(f"MILLEBORNES_DELAY must be a number of seconds, not {raw!r}")\
+                from None
+        if not 0 <= value <= 10:
+            raise ValueError("MILLEBORNES_DELAY must be between 0 and 10 seconds")
+        return value
+    return 0.25 if auto else 0.4

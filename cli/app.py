@@ -166,7 +166,9 @@ class TableApp:
     def _log_lines(self) -> list[render.Line]:
         d = self.driver
         if d.hand_over:
-            lines: list[render.Line] = []
+            lines: list[render.Line] = [
+                [("class:turn", e)] for e in d.events[-3:]
+                if e.startswith((f"Hand {d.hand_no} over", "Match over"))]
             scores = d.last_scores()
             if scores is not None:
                 lines += render.score_lines(scores, d.match, d.names, d.hand_no)
@@ -201,8 +203,16 @@ class TableApp:
 
     def _status_fragments(self) -> StyleAndTextTuples:
         style = self.message_style or "class:status"
-        return [(style, " " + self.status_text()),
-                ("class:status", "   h help · : command · q quit")]
+        text = " " + self.status_text()
+        hint = "  h help · : command · q quit "
+        try:
+            cols = self.app.output.get_size().columns
+        except Exception:
+            cols = render.WIDTH
+        if len(text) + len(hint) > cols:
+            hint = "  h help " if len(text) + 9 <= cols else ""
+        pad = max(0, cols - len(text) - len(hint))
+        return [(style, text), ("class:status", " " * pad + hint)]
 
     # ----- commands ------------------------------------------------------------------
     def say(self, text: str, error: bool = False) -> None:
@@ -426,6 +436,10 @@ class TableApp:
                     self.moves += 1
                     self.app.invalidate()
                     continue
+                if d.hand_over and self._hand_over_since is None and self.message.startswith(
+                        "(auto)"):
+                    self.say("")
+                    self.app.invalidate()
                 if self.auto and d.hand_over and not d.over:
                     now = loop.time()
                     if self._hand_over_since is None:

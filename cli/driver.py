@@ -120,7 +120,8 @@ def describe(before: HandState, action: Action, after: HandState, names: Sequenc
         return names[seat]
 
     def side(side_ix: int) -> str:
-        return side_names(names, before.seating)[side_ix]
+        label = side_names(names, before.seating)[side_ix]
+        return "you" if label == "You" else label
 
     if isinstance(action, Reshuffle):
         return "The discard pile is shuffled into a new draw pile."

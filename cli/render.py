@@ -101,7 +101,7 @@ def card_label(card: int, lang: str = "en", color: bool = True) -> str:
 def header_line(view: HandState, hand_no: int = 1, lang: str = "en") -> Line:
     top = view.discard[-1] if view.discard else None
     line: Line = [("class:title", "Mille Bornes"),
-                  ("", f" · {view.rules.preset} · hand {hand_no} · trip {view.target}"
+                  ("", f" · {view.rules.preset} · hand {hand_no}"
                        f" · pile {view.pile_size()} · discard: ")]
     if top is None:
         line.append(("class:dim", "empty"))
@@ -145,14 +145,14 @@ def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int,
     mine = view.side_of(seat) == side
     acting = set(view.actors())
     label = " & ".join(names[s] for s in seats)
-    if mine:
+    if mine and not (seating.team_size == 1 and label.lower() == "you"):
         label += " (you)" if seating.team_size == 1 else " (your side)"
     cards = "/".join(str(view.hand_size(s)) for s in seats)
     marker = "▶ " if acting & set(seats) else "  "
     battle = zone.battle[-1] if zone.battle else None
     speed = zone.speed[-1] if zone.speed else None
     line1: Line = [("class:turn", marker),
-                   ("class:you" if mine else "", _fit(label, 19).ljust(19)),
+                   ("class:you" if mine else "", _fit(label, 21).ljust(21)),
                    ("class:dim", f" {cards:>5} cards "),
                    ("", "│ ")]
     if battle is None:

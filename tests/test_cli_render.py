@@ -1,0 +1,195 @@
+"""cli.render: pure functions of constructed views."""
+
+from __future__ import annotations
+
+from cli import render
+from cli.driver import LocalDriver
+from engine import KIND_OF, Kind, Seating, new_hand, preset, view_of
+from engine.scoring import Match, SideScore
+from engine.state import PLAY, RESPOND, Attack, HandState
+
+NAMES = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo"]
+
+
+def cards_of(k: Kind, n: int = 1, skip: int = 0) -> list[int]:
+    ids = [i for i, kk in enumerate(KIND_OF) if kk is k]
+    return ids[skip:skip + n]
+
+
+def base_view(n_players: int = 2, preset_name: str = "classic", teams: str | None = None,
+              hand: list[int] | None = None) -> HandState:
+    rules = preset(preset_name)
+    seating = Seating.parse(n_players, teams)
+    deck = list(rules.deck(seating))
+    state = new_hand(rules, seating, deck, 0)
+    if hand is not None:
+        state = state._replace(hands=(tuple(hand),) + state.hands[1:])
+    state = state._replace(phase=PLAY, pending=())
+    return view_of(state, 0)
+
+
+def text(lines: list[render.Line]) -> str:
+    return "\n".join(render.plain(lines))
+
+
+def test_zone_shows_every_pile_and_progress() -> None:
+    v = base_view(2)
+    z = v.zones[0]._replace(
+        battle=tuple(cards_of(Kind.ROLL)), speed=tuple(cards_of(Kind.SPEED_LIMIT)),
+        distance=tuple(cards_of(Kind.D25, 2) + cards_of(Kind.D100, 1) + cards_of(Kind.D200)),
+        km=350, n200=1, started=True,
+        safeties=tuple(cards_of(Kind.DRIVING_ACE) + cards_of(Kind.EXTRA_TANK)),
+        coups=tuple(cards_of(Kind.EXTRA_TANK)))
+    v = v._replace(zones=(z, v.zones[1]))
+    out = text(render.zone_lines(v, 0, NAMES, 0))
+    assert "Ana (you)" in out
+    assert "Roll" in out and "Speed Limit" in out
+    assert "350/700" in out
+    assert "25×2 100×1 200×1" in out
+    assert "200s 1/2" in out
+    assert "DA ET*" in out               # the coup fourré is starred
+    assert "[##########..........]" in out  # 350 of 700 = half the bar
+    verbose = text(render.zone_lines(v, 0, NAMES, 0, verbose=True))
+    assert "Driving Ace, Extra Tank (coup fourré)" in verbose
+    other = text(render.zone_lines(v, 1, NAMES, 0))
+    assert "not started" in other and "no limit" in other and "no distance yet" in other
+
+
+def test_hand_cards_coloured_by_family_and_playable_marked() -> None:
+    hand = sorted(cards_of(Kind.STOP) + cards_of(Kind.ROLL) + cards_of(Kind.RIGHT_OF_WAY)
+                  + cards_of(Kind.D100))
+    v = base_view(2, hand=hand)
+    from engine import legal_actions
+    legal = legal_actions(v, 0)
+    lines = render.hand_lines(v, 0, legal)
+    styles = {t.strip(): s for line in lines for s, t in line}
+    assert "class:hazard" in styles["Stop"]
+    assert "class:remedy" in styles["Roll"]
+    assert "class:safety" in styles["Right of Way"]
+    assert "class:distance" in styles["100"]
+    out = text(lines)
+    # not started: Roll and Right of Way are playable, 100 and Stop (classic) are not
+    roll_ix = hand.index(cards_of(Kind.ROLL)[0]) + 1
+    d100_ix = hand.index(cards_of(Kind.D100)[0]) + 1
+    assert f"{roll_ix}+Roll" in out
+    assert f"{d100_ix} 100" in out
+    assert "(+ playable now)" in out
+
+
+def test_selected_card_is_reversed() -> None:
+    hand = sorted(cards_of(Kind.D25, 3))
+    v = base_view(2, hand=hand)
+    lines = render.hand_lines(v, 0, [], selected=1)
+    sel = [t for line in lines for s, t in line if "class:selected" in s]
+    assert any("25" in t for t in sel)
+
+
+def test_french_names() -> None:
+    hand = sorted(cards_of(Kind.STOP) + cards_of(Kind.FLAT_TIRE) + cards_of(Kind.ROLL))
+    v = base_view(2, hand=hand)
+    out = text(render.hand_lines(v, 0, [], lang="fr"))
+    assert "Feu rouge" in out and "Crevaison" in out and "Feu vert" in out
+    verbose = text(render.hand_lines(v, 0, [], lang="fr", verbose=True))
+    assert "(attaque)" in verbose and "(parade)" in verbose
+
+
+def test_no_colour_keeps_family_letters_and_no_colour_rules() -> None:
+    hand = sorted(cards_of(Kind.STOP) + cards_of(Kind.ROLL))
+    v = base_view(2, hand=hand)
+    out = text(render.hand_lines(v, 0, [], color=False))
+    assert "H Stop" in out and "R Roll" in out
+    for _, rule in render.style_rules(False):
+        assert "ansi" not in rule and "#" not in rule
+    assert any("ansired" in r for _, r in render.style_rules(True))
+
+
+def test_everything_fits_80_columns_six_players_french() -> None:
+    long_hand = sorted(cards_of(Kind.SPEED_LIMIT) + cards_of(Kind.OUT_OF_GAS)
+                       + cards_of(Kind.END_OF_LIMIT) + cards_of(Kind.PUNCTURE_PROOF)
+                       + cards_of(Kind.RIGHT_OF_WAY) + cards_of(Kind.SPARE_TIRE)
+                       + cards_of(Kind.D200))
+    for lang in ("en", "fr"):
+        v = base_view(6, hand=long_hand)
+        zones = list(v.zones)
+        zones[2] = zones[2]._replace(
+            battle=tuple(cards_of(Kind.OUT_OF_GAS, skip=1)),
+            speed=tuple(cards_of(Kind.SPEED_LIMIT, skip=1)), km=975,
+            distance=tuple(cards_of(Kind.D25, 3) + cards_of(Kind.D50, 3) + cards_of(Kind.D75, 3)
+                           + cards_of(Kind.D100, 3) + cards_of(Kind.D200, 2)), n200=2,
+            safeties=tuple(cards_of(Kind.DRIVING_ACE) + cards_of(Kind.EXTRA_TANK)),
+            coups=tuple(cards_of(Kind.DRIVING_ACE)))
+        v = v._replace(zones=tuple(zones), discard=tuple(cards_of(Kind.SPEED_LIMIT, skip=2)))
+        names = ["Maximilienne", "Bo", "Cy", "Di", "Ed", "Flo"]
+        lines = render.table_lines(v, names, 0, 12, lang) + \
+            render.hand_lines(v, 0, [], lang) + \
+            render.screen_lines(v, names, 0, [], 12, lang)
+        lines.append([("", render.waiting_text(v, 0, names, lang))])
+        for line in render.plain(lines):
+            assert len(line) <= 80, line
+        # 6 sides x 2 lines + header + hand (3) + status: fits 24 rows with the log
+        assert len(render.table_lines(v, names, 0, 1, lang)) + 3 + 2 <= 24
+
+
+def test_teams_zone_and_hand_counts() -> None:
+    v = base_view(4, teams="2x2")
+    out = text(render.table_lines(v, NAMES[:4], 0))
+    assert "Ana & Cy (your side)" in out
+    assert "Bo & Di" in out
+    assert "6/6 cards" in out or "6/6" in out
+
+
+def test_waiting_texts() -> None:
+    v = base_view(3)
+    assert render.waiting_text(v, 0, NAMES) .startswith("Your turn: play or discard")
+    assert render.waiting_text(v._replace(seat=1), 0, NAMES) == "Bo's turn."
+    stop = cards_of(Kind.STOP)[0]
+    att = Attack(attacker=0, card=stop, side=2, responders=(2,))
+    w = render.waiting_text(v._replace(phase=RESPOND, attack=att), 0, NAMES)
+    assert w == "Waiting for Cy to answer the hazard (Stop)."
+
+
+def test_coup_fourre_prompt_identical_with_or_without_safety() -> None:
+    """R9: the answer window looks the same whether or not the safety is held."""
+    stop = cards_of(Kind.STOP)[0]
+    att = Attack(attacker=1, card=stop, side=0, responders=(0,))
+    with_safety = sorted(cards_of(Kind.RIGHT_OF_WAY) + cards_of(Kind.D25, 5))
+    without = sorted(cards_of(Kind.D50) + cards_of(Kind.D25, 5))
+    from engine import legal_actions
+    screens = []
+    for hand in (with_safety, without):
+        v = base_view(2, hand=hand)._replace(phase=RESPOND, attack=att, seat=1)
+        legal = legal_actions(v, 0)
+        prompt = render.waiting_text(v, 0, NAMES)
+        assert prompt == "Bo played Stop on you: type coup (coup fourré) or pass."
+        assert render.playable_cards(v, legal) == set()  # nothing marked in the window
+        head = render.plain(render.hand_lines(v, 0, legal))[0]
+        screens.append((prompt, head))
+    assert screens[0] == screens[1]
+
+
+def test_score_and_match_tables() -> None:
+    rules = preset("classic")
+    seating = Seating.solo(3)
+    m = Match(rules, seating, 0)
+    hand1 = (SideScore(distance=700, trip=400, safe_trip=300), SideScore(distance=200),
+             SideScore(distance=0, safeties=100))
+    hand2 = (SideScore(distance=300), SideScore(distance=700, trip=400),
+             SideScore(distance=100))
+    m = m.record(hand1).record(hand2)
+    out = text(render.score_lines(hand2, m, NAMES[:3], 2))
+    assert "Hand 2 scores" in out
+    assert "trip completed" in out
+    assert "safe trip" not in out  # items nobody scored are left out
+    assert "1700" in out  # match total for Ana: 1400 + 300
+    chart = render.plain(render.match_lines(m, NAMES[:3]))
+    assert chart[0].startswith("Match (hands 1-2, to 5000)")
+    assert "Ana" in chart[1] and "1700" in chart[1] and "1400, 300" in chart[1]
+    assert render.sparkline([1400, 300], 1400) == "█▂"
+    assert render.sparkline([0, 1], 1400) == " ▁"
+
+
+def test_render_a_real_driver_state_fits() -> None:
+    d = LocalDriver(preset("classic"), Seating.solo(4), NAMES[:4], seed=11)
+    d.run_others()
+    lines = render.screen_lines(d.view(), d.names, 0, d.legal(), d.hand_no, verbose=False)
+    assert all(len(line) <= 80 for line in render.plain(lines))
