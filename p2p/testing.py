@@ -192,10 +192,12 @@ class MemoryNode:
         self.session = self._core.session
         self._closed = False
 
-    def _emit(self, dst: bytes, frame: bytes) -> None:
+    def _emit(self, dst: bytes, frame: bytes) -> bool:
         ep = self._endpoints.get(dst)
-        if ep is not None:
-            self.network._put(self.node_id, ep, frame)
+        if ep is None:
+            return False
+        self.network._put(self.node_id, ep, frame)  # like TCP: lost if nobody listens
+        return True
 
     def __enter__(self) -> MemoryNode:
         return self

@@ -121,6 +121,7 @@ class TransportConfig:
     rto_initial: float = 0.2  # resend timeout before any round trip was measured
     rto_min: float = 0.02  # floor of the adaptive (SRTT + 4·RTTVAR) resend timeout
     rto_max: float = 2.0  # backoff ceiling
+    retry_unsent: float = 0.01  # poll period while a peer's connection is not up yet
     hb_interval: float = 0.5  # heartbeat period
     slow_after: float = 1.5  # silence before a peer is SLOW
     gone_after: float = 5.0  # silence before a peer is GONE
@@ -204,14 +205,16 @@ class ReliableCore:
     """Sans-I/O reliability protocol shared by :class:`Node` and ``MemoryNode``.
 
     Not thread-safe by itself: the driver serialises all calls.  ``emit(dst,
-    frame)`` is the driver's raw wire; it is only called from :meth:`tick`.
+    frame)`` is the driver's raw wire; it is only called from :meth:`tick` and
+    returns False when the frame could not even be queued (no connection yet):
+    such a transmission does not count and is retried after ``retry_unsent``.
     """
 
     def __init__(
         self,
         node_id: bytes,
         config: TransportConfig,
-        emit: Callable[[bytes, bytes], None],
+        emit: Callable[[bytes, bytes], bool],
         *,
         session: bytes | None = None,
         advertise: tuple[int, str | None] = (0, None),
@@ -507,16 +510,16 @@ class ReliableCore:
             p.rto = min(max(p.srtt + 4 * p.rttvar, c.rto_min), c.rto_max)
 
     # --------------------------------------------------------------- outbound
-    def _send(self, dst: bytes, frame: bytes, now: float) -> None:
+    def _send(self, dst: bytes, frame: bytes, now: float) -> bool:
         if self.wire_filter is None:
-            self._emit_raw(dst, frame)
-            return
+            return self._emit_raw(dst, frame)
         for delay, f in self.wire_filter(dst, frame, now):
             if delay <= 0:
                 self._emit_raw(dst, f)
             else:
                 self._delay_counter += 1
                 heapq.heappush(self._delayed, (now + delay, self._delay_counter, dst, f))
+        return True
 
     def _status_of(self, p: _Peer, now: float) -> PeerStatus:
         c = self.config
@@ -544,13 +547,16 @@ class ReliableCore:
         for p in list(self._peers.values()):
             self._update_status(p, now)
             if p.ack_due and p.rsession is not None and p.expected is not None:
-                p.ack_due = False
                 ack = [ACK, self.session, p.rsession, p.expected - 1, _sack(p.ooo, p.expected)]
-                self._send(p.peer_id, _pack(ack), now)
+                p.ack_due = not self._send(p.peer_id, _pack(ack), now)
+                if p.ack_due:
+                    nxt = min(nxt, now + self._retry_delay(p))
             if now - p.last_hb_sent >= c.hb_interval:
-                p.last_hb_sent = now
                 port, host = self._advertise
-                self._send(p.peer_id, _pack([HELLO, self.session, port, host]), now)
+                if self._send(p.peer_id, _pack([HELLO, self.session, port, host]), now):
+                    p.last_hb_sent = now
+                else:
+                    p.last_hb_sent = now - c.hb_interval + self._retry_delay(p)
             nxt = min(nxt, p.last_hb_sent + c.hb_interval)
             if p.unacked and p.next_resend <= now:
                 p.next_resend = self._resend(p, now)
@@ -563,6 +569,11 @@ class ReliableCore:
                         break
         return nxt
 
+    def _retry_delay(self, p: _Peer) -> float:
+        # Poll fast for a connection being set up, slowly for a peer that is gone.
+        c = self.config
+        return c.hb_interval if p.status is PeerStatus.GONE else c.retry_unsent
+
     def _resend(self, p: _Peer, now: float) -> float:
         c = self.config
         nxt = float("inf")
@@ -572,6 +583,11 @@ class ReliableCore:
             if o is None or o.sacked:
                 continue
             if o.due <= now:
+                frame = _pack([DATA, self.session, seq, p.base, o.payload])
+                if not self._send(p.peer_id, frame, now):
+                    # Not even queued (no connection yet): does not count as an
+                    # attempt; poll again soon, and stop trying the rest now.
+                    return min(nxt, now + self._retry_delay(p))
                 o.attempts += 1
                 o.last_sent = now
                 if o.attempts == 1:
@@ -580,8 +596,6 @@ class ReliableCore:
                 else:
                     o.rto = min(o.rto * 2, c.rto_max)
                 o.due = now + o.rto
-                frame = _pack([DATA, self.session, seq, p.base, o.payload])
-                self._send(p.peer_id, frame, now)
             nxt = min(nxt, o.due)
         return nxt
 
@@ -859,15 +873,16 @@ class Node:
         except (BlockingIOError, OSError):
             pass
 
-    def _emit(self, dst: bytes, frame: bytes) -> None:
+    def _emit(self, dst: bytes, frame: bytes) -> bool:
         # Called by the core from tick(), i.e. only in the I/O thread.
         d = self._dealers.get(dst)
         if d is None:
-            return
+            return False
         try:
             d.send(frame, zmq.NOBLOCK)
         except zmq.Again:
-            pass  # not connected yet or HWM reached: the resend timer covers it
+            return False  # not connected (IMMEDIATE) or HWM reached: retried
+        return True
 
     def _open_dealer(self, peer_id: bytes, endpoint: str) -> None:
         old = self._dealers.pop(peer_id, None)
