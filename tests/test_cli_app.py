@@ -1,0 +1,262 @@
+"""cli.app driven headless: create_pipe_input() + DummyOutput(), keys in, driver state out."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from collections.abc import Awaitable, Callable
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.input.base import PipeInput
+from prompt_toolkit.output import ColorDepth, DummyOutput
+
+from cli._play import use_color
+from cli.app import TableApp
+from cli.driver import LocalDriver
+from engine import KIND_OF, Family, Kind, Play, Seating, family, preset
+from engine.state import PLAY, RESPOND, Attack
+
+NAMES = ["Ana", "Bo", "Cy"]
+
+Script = Callable[[TableApp, PipeInput], Awaitable[None]]
+
+
+def run(driver: LocalDriver, script: Script, **kw: object) -> int:
+    async def main() -> int:
+        with create_pipe_input() as inp:
+            app = TableApp(driver, input=inp, output=DummyOutput(), delay=0, **kw)  # type: ignore[arg-type]
+            task = asyncio.ensure_future(app.run_async())
+            try:
+                await script(app, inp)
+            finally:
+                if not task.done():
+                    inp.send_text("\x11")  # ctrl-q
+            return await asyncio.wait_for(task, 10)
+    return asyncio.run(main())
+
+
+async def until(cond: Callable[[], bool], timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not cond():
+        if loop.time() > end:
+            raise AssertionError("timed out waiting")
+        await asyncio.sleep(0.01)
+
+
+def my_play_phase(d: LocalDriver) -> bool:
+    return d.my_move() and d.view().phase == PLAY and not d.others_pending()
+
+
+def test_select_with_a_digit_and_play_with_p() -> None:
+    d = LocalDriver(preset("classic"), Seating.solo(3), NAMES, seed=3)
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: my_play_phase(d))
+        hand = app.cards()
+        plays = [a for a in d.legal() if isinstance(a, Play) and a.target is None]
+        assert plays, "seed 3 deals a playable card to the human"
+        card = plays[0].card
+        n = len(d.events)
+        inp.send_text(f"{hand.index(card) + 1}p")
+        await until(lambda: len(d.events) > n)
+        assert d.events[n].startswith(f"Ana played {_name(card)}")
+        inp.send_text("q")
+
+    assert run(d, script) == 0
+
+
+def _name(card: int) -> str:
+    from engine import card_name
+    return card_name(card)
+
+
+def test_command_line_discard_and_errors_in_status() -> None:
+    d = LocalDriver(preset("classic"), Seating.solo(3), NAMES, seed=3)
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: my_play_phase(d))
+        first = app.cards()[0]
+        n = len(d.events)
+        inp.send_text(":discard 1\r")
+        await until(lambda: len(d.events) > n)
+        assert d.events[n] == f"Ana discarded {_name(first)}."
+        await until(lambda: my_play_phase(d))
+        inp.send_text("9")
+        await until(lambda: "no card 9" in app.message)
+        assert app.message == "There is no card 9 in your hand (you hold 7)."
+        assert "class:error" in app.message_style
+        inp.send_text(":frobnicate\r")
+        await until(lambda: "Unknown command" in app.message)
+        inp.send_text("q")
+
+    assert run(d, script) == 0
+
+
+def test_help_toggles_with_h() -> None:
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=1)
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: d.my_move())
+        inp.send_text("h")
+        await until(lambda: app.show_help)
+        inp.send_text("h")
+        await until(lambda: not app.show_help)
+        inp.send_text(":help\r")
+        await until(lambda: app.show_help)
+        inp.send_text("q")  # q does not quit while the help is shown...
+        await asyncio.sleep(0.1)
+        inp.send_text("h")
+        await until(lambda: not app.show_help)
+        inp.send_text("q")  # ...but does once it is closed
+
+    assert run(d, script) == 0
+
+
+def _with_safety_in_hand(seed_from: int = 0) -> tuple[LocalDriver, int]:
+    for seed in range(seed_from, seed_from + 200):
+        d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=seed)
+        d.run_others()
+        if d.view().phase == PLAY and d.my_move():
+            cards = d.view().hand(0)
+            for i, c in enumerate(cards):
+                if family(c) is Family.SAFETY:
+                    return d, i
+    raise AssertionError("no seed deals a safety")
+
+
+def test_discarding_a_safety_asks_first() -> None:
+    d, i = _with_safety_in_hand()
+    safety = d.view().hand(0)[i]
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: my_play_phase(d))
+        inp.send_text(f"{i + 1}d")
+        await until(lambda: "is a safety" in app.message)
+        inp.send_text("n")
+        await until(lambda: "nothing discarded" in app.message)
+        assert safety in d.view().hand(0)
+        n = len(d.events)
+        inp.send_text(f"{i + 1}d")
+        await until(lambda: "is a safety" in app.message)
+        inp.send_text("y")
+        await until(lambda: len(d.events) > n)
+        assert d.events[n] == f"Ana discarded {_name(safety)}."
+        inp.send_text("q")
+
+    assert run(d, script) == 0
+
+
+def _attacked(hold_safety: bool) -> LocalDriver:
+    """A driver whose human seat is answering a Stop, holding Right of Way or not."""
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=2)
+    st = d.state
+    row = next(c for c in st.deck if KIND_OF[c] is Kind.RIGHT_OF_WAY)
+    stop = next(c for c in st.deck if KIND_OF[c] is Kind.STOP and c not in st.hands[0]
+                and c not in st.hands[1])
+    special = (row, stop)
+    hands = [[c for c in h if c not in special] for h in st.hands]  # type: ignore[union-attr]
+    pile = [c for c in st.pile if c not in special]  # type: ignore[union-attr]
+    pile += hands[0][5:]  # every card stays somewhere (conservation)
+    hands[0] = hands[0][:5] + ([row] if hold_safety else [pile.pop()])
+    while len(hands[1]) < 6:
+        hands[1].append(pile.pop())
+    if not hold_safety:
+        pile.insert(0, row)
+    zone = st.zones[0]._replace(battle=(stop,))
+    d.state = st._replace(hands=tuple(tuple(sorted(h)) for h in hands), pile=tuple(pile),
+                          zones=(zone, st.zones[1]), phase=RESPOND, seat=1, turn_seat=1,
+                          pending=(), attack=Attack(1, stop, 0, (0,)))
+    return d
+
+
+def test_coup_fourre_prompt_identical_with_or_without_the_safety() -> None:
+    statuses = []
+    for hold in (True, False):
+        d = _attacked(hold)
+
+        async def script(app: TableApp, inp: PipeInput, d: LocalDriver = d,
+                         hold: bool = hold) -> None:
+            await asyncio.sleep(0.05)
+            assert d.view().phase == RESPOND  # the window is shown, never skipped
+            statuses.append((app.status_text(), app._hand_lines()[0]))
+            inp.send_text("c")
+            if hold:
+                await until(lambda: d.view().phase != RESPOND)
+                assert any("Coup fourré" in e for e in d.events)
+            else:
+                await until(lambda: "no coup fourré" in app.message)
+                assert d.view().phase == RESPOND  # refused, still asked
+                inp.send_text("n")  # pass
+                await until(lambda: d.view().phase != RESPOND)
+            inp.send_text("q")
+
+        assert run(d, script) == 0
+    assert statuses[0] == statuses[1]
+    assert statuses[0][0] == "Bo played Stop on you: type coup (coup fourré) or pass."
+
+
+def test_auto_spectates_a_whole_match() -> None:
+    d = LocalDriver(preset("modern"), Seating.solo(2), NAMES[:2], seed=3)
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: d.over, timeout=30)
+        await until(lambda: app.status_text().startswith("Match over"))
+        assert app._log_lines()  # the scores are on screen
+        assert any("Hand 1 scores" in "".join(t for _, t in line)
+                   for line in app._log_lines())
+        inp.send_text("q")
+
+    assert run(d, script, auto=True, hand_pause=0.0) == 0
+    assert d.match.winner() >= 0
+
+
+def test_background_errors_show_in_the_status_line() -> None:
+    class Flaky(LocalDriver):
+        boom = True
+
+        def step_others(self) -> bool:
+            if self.boom:
+                self.boom = False
+                raise RuntimeError("the network hiccuped")
+            return super().step_others()
+
+    d = Flaky(preset("classic"), Seating.solo(2), NAMES[:2], seed=4)
+    d.state = d.state._replace(seat=1, turn_seat=1)  # make a bot move first
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: "hiccuped" in app.message)
+        assert app.message == "Error: the network hiccuped"
+        await until(lambda: d.my_move() and not d.others_pending())  # and play goes on
+        inp.send_text("q")
+
+    assert run(d, script) == 0
+
+
+def test_hand_over_then_enter_deals_the_next_hand() -> None:
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=6)
+    from engine.bots import make_bot
+    bot = make_bot("heuristic", 0)
+    while not d.hand_over:
+        if not d.step_others():
+            d.submit(bot.choose(d.view(), d.legal()))
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        assert "Press Enter for hand 2" in app.status_text()
+        inp.send_text("\r")
+        await until(lambda: d.hand_no == 2)
+        inp.send_text("q")
+
+    assert run(d, script) == 0
+
+
+def test_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=1)
+    app = TableApp(d, color=False, output=DummyOutput())
+    assert app.app.color_depth == ColorDepth.DEPTH_1_BIT
+    ns = argparse.Namespace()
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert use_color(ns) is True
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert use_color(ns) is False
