@@ -437,7 +437,52 @@ class DeckHand:
         seeds = tuple(self._seeds.get(r, bytes(32)) for r in range(len(self.rounds)))
         return SecretReveal(me, g.scalar_to_bytes(self._x), seeds)
 
+    # ------------------------------------------------------------------ persistence
+    def export_secrets(self) -> dict[str, Any]:
+        """This seat's hand secrets as a plain dict, to persist (fsynced, private) so a
+        restarted peer can resume: rebuild the DeckHand, :meth:`import_secrets`, then
+        replay the log through :meth:`receive`."""
+        return {"seat": self.my_seat, "table": self.table_id, "hand": self.hand_no,
+                "x": None if self._x is None else g.scalar_to_bytes(self._x),
+                "seeds": {str(r): s for r, s in self._seeds.items()},
+                "revealed": self._revealed_mine}
+
+    def import_secrets(self, d: dict[str, Any]) -> None:
+        if (d.get("seat") != self.my_seat or d.get("table") != self.table_id
+                or d.get("hand") != self.hand_no):
+            raise ValueError("secrets belong to another seat, table or hand")
+        x = d.get("x")
+        self._x = None if x is None else g.scalar_from_bytes(x)
+        self._seeds = {int(r): bytes(s) for r, s in d.get("seeds", {}).items()}
+        self._revealed_mine = bool(d.get("revealed", False))
+
     # ------------------------------------------------------------------ receive
+    def receive_body(self, author_seat: int, body: object) -> DeckMessage:
+        """Parse an envelope body authored by ``author_seat`` and apply it."""
+        try:
+            m = message_from_body(body)
+        except ValueError as e:
+            raise CheatDetected(author_seat, "malformed-body", "body", str(e)) from None
+        if m.seat != author_seat:
+            raise CheatDetected(author_seat, "seat-mismatch", type(m).__name__,
+                                f"message names seat {m.seat}", m)
+        self.receive(m)
+        return m
+
+    def verify_share(self, m: DecryptShare) -> None:
+        """Check any share's proof now (e.g. when its recipient complains about it).
+        Raises CheatDetected naming its author."""
+        rd = self._round_for(m, m.round)
+        if rd.final is None or not 0 <= m.pos < len(rd.final) or m.seat not in self.keys:
+            raise self._cheat(m.seat, "share-proof", m, "share for no shuffled position")
+        try:
+            proof = Proof.from_bytes(m.proof)
+        except ProofError as e:
+            raise self._cheat(m.seat, "share-proof", m, str(e)) from None
+        if not dleq_verify(self.keys[m.seat], rd.final[m.pos][0], m.share, proof,
+                           self.share_context(m.round, m.pos, m.recipient), self.ops):
+            raise self._cheat(m.seat, "share-proof", m, "decryption share proof fails")
+
     def receive(self, m: DeckMessage) -> None:
         """Apply one message (in log order).  Raises CheatDetected on any failed check."""
         if not 0 <= m.seat < self.n:

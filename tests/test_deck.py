@@ -319,3 +319,46 @@ def test_observer_cannot_make_messages() -> None:
     h = DeckHand(b"t", 1, 2, SMALL)
     with pytest.raises(ValueError):
         h.make_key_share()
+
+
+def test_restarted_peer_resumes_from_secrets_and_log() -> None:
+    t = DeckTable(3, SMALL)
+    t.setup()
+    t.deal(0, 1)
+    saved = t.peers[1].export_secrets()
+    # seat 1 crashes; it rebuilds its state from its secrets and the signed log
+    fresh = DeckHand(b"table", 1, 3, SMALL, my_seat=1)
+    fresh.import_secrets(saved)
+    for m in t.messages:
+        fresh.receive(m)
+    assert fresh.my_card(0, 0) == t.peers[1].my_card(0, 0)
+    t.peers[1] = fresh
+    assert t.deal(1, 1) is not None
+    t.play(1, 0)
+    t.finish()
+    with pytest.raises(ValueError):
+        DeckHand(b"table", 2, 3, SMALL, my_seat=1).import_secrets(saved)
+
+
+def test_receive_body_checks_author_and_shape() -> None:
+    t = DeckTable(2, SMALL)
+    key = t.peers[0].make_key_share()
+    h = DeckHand(b"table", 1, 2, SMALL)
+    with pytest.raises(CheatDetected) as e:
+        h.receive_body(1, message_to_body(key))
+    assert (e.value.seat, e.value.check) == (1, "seat-mismatch")
+    with pytest.raises(CheatDetected) as e:
+        h.receive_body(1, {"k": "deck.key", "seat": 1})
+    assert (e.value.seat, e.value.check) == (1, "malformed-body")
+    assert h.receive_body(0, message_to_body(key)) == key
+
+
+def test_anyone_can_check_a_share_a_recipient_complains_about() -> None:
+    t = DeckTable(3, SMALL)
+    t.setup()
+    share = t.peers[2].make_share(0, 0, 0)
+    bad = dataclasses.replace(share, share=g.add(share.share, g.G))
+    t.peers[1].verify_share(share)  # a good share passes anywhere
+    with pytest.raises(CheatDetected) as e:
+        t.peers[1].verify_share(bad)
+    assert (e.value.seat, e.value.check) == (2, "share-proof")
