@@ -1,0 +1,146 @@
+"""cli.plain line mode, and `millebornes play` end to end in a subprocess."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cli.driver import LocalDriver
+from cli.main import main
+from cli.plain import run_plain
+from engine import Family, Seating, family, preset
+
+ROOT = Path(__file__).resolve().parent.parent
+NAMES = ["Ana", "Bo", "Cy"]
+
+
+def play(driver: LocalDriver, commands: str, **kw: object) -> tuple[int, str]:
+    out = io.StringIO()
+    rc = run_plain(driver, out=out, inp=io.StringIO(commands), **kw)  # type: ignore[arg-type]
+    return rc, out.getvalue()
+
+
+def test_scripted_commands_and_clean_eof() -> None:
+    d = LocalDriver(preset("classic"), Seating.solo(3), NAMES, seed=1)
+    rc, out = play(d, "help\nplay 9\nplay x\nwhy 1\nfrobnicate\n")
+    assert rc == 0
+    assert "play N on NAME" in out
+    assert "Sorry: there is no card 9 in your hand (you hold 7)." in out
+    assert "Sorry: 'x' is not a card number: use 1 to 7." in out
+    assert "Sorry: unknown command 'frobnicate': type help for the list." in out
+    assert "Your hand:" in out and "  1. " in out
+    assert out.rstrip().endswith("End of input: leaving the table.")
+
+
+def test_a_move_is_made_and_logged() -> None:
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=1)
+    d.run_others()
+    first = d.view().hand(0)[0]
+    if family(first) is Family.SAFETY:
+        pytest.skip("seed deals a safety first")
+    rc, out = play(d, "discard 1\nquit\n")
+    assert rc == 0
+    from engine import card_name
+    assert f"* Ana discarded {card_name(first)}." in out
+    assert "You left the table." in out
+
+
+def test_safety_discard_asks_for_confirmation() -> None:
+    for seed in range(200):
+        d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=seed)
+        d.run_others()
+        hand = d.view().hand(0)
+        safe = [i for i, c in enumerate(hand, 1) if family(c) is Family.SAFETY]
+        if d.view().phase == "play" and safe:
+            break
+    else:
+        raise AssertionError("no seed deals a safety")
+    rc, out = play(d, f"discard {safe[0]}\nno\nquit\n")
+    assert "is a safety" in out and "Discard it anyway? (yes/no)" in out
+    assert "Kept it: nothing discarded." in out
+    assert hand[safe[0] - 1] in d.view().hand(0)
+
+
+def test_auto_plays_a_whole_match_in_process() -> None:
+    d = LocalDriver(preset("modern"), Seating.solo(3), NAMES, seed=2)
+    rc, out = play(d, "", auto=True)
+    assert rc == 0
+    assert "(auto)" in out
+    assert "Hand 1 scores" in out
+    assert "Final scores:" in out and "Winner:" in out
+    assert d.over
+
+
+def test_french_card_names() -> None:
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=1, lang="fr")
+    rc, out = play(d, "", auto=True, lang="fr")
+    assert rc == 0
+    assert any(w in out for w in ("Feu vert", "Feu rouge", "Crevaison", "Essence"))
+
+
+def _cli(*argv: str, stdin: str = "", env: dict[str, str] | None = None,
+         timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    e = dict(os.environ)
+    e.pop("NO_COLOR", None)
+    e.update(env or {})
+    return subprocess.run([sys.executable, "-m", "cli", *argv], cwd=ROOT, input=stdin,
+                          capture_output=True, text=True, timeout=timeout, env=e)
+
+
+def test_end_to_end_plain_auto_whole_classic_match() -> None:
+    proc = _cli("play", "--plain", "--auto", "--seed", "3")
+    assert proc.returncode == 0, proc.stderr
+    assert "Final scores:" in proc.stdout
+    assert "Match over:" in proc.stdout
+    assert "Traceback" not in proc.stderr
+
+
+def test_end_to_end_plain_auto_modern_teams() -> None:
+    proc = _cli("play", "--plain", "--auto", "--seed", "3", "--rules", "modern",
+                "--bots", "3", "--teams", "2x2", "--name", "Zoe")
+    assert proc.returncode == 0, proc.stderr
+    assert "Zoe & Cy" in proc.stdout and "Final scores:" in proc.stdout
+
+
+def test_not_a_terminal_falls_back_to_plain() -> None:
+    proc = _cli("play", "--seed", "1", stdin="quit\n")
+    assert proc.returncode == 0
+    assert "using --plain" in proc.stderr
+    assert "You left the table." in proc.stdout
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--bots", "0"], "--bots must be 1 to 5 (a table seats 2 to 6 players), not 0"),
+    (["--bots", "6"], "--bots must be 1 to 5"),
+    (["--teams", "2x2"], "--teams 2x2 needs 4 players, not 2"),
+    (["--option", "nonsense=1"], "unknown rule option 'nonsense'"),
+    (["--option", "fast_play=maybe"], "option fast_play takes yes/no"),
+    (["--name", "two words"], "--name takes one word"),
+])
+def test_argument_errors_are_sentences(argv: list[str], message: str,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--plain", *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert err.startswith("millebornes play: ")
+
+
+def test_options_reach_the_rules() -> None:
+    import argparse
+
+    from cli._play import rules_from, table_names
+    ns = argparse.Namespace(rules="classic", option=["fast-play=yes", "target=1000"])
+    r = rules_from(ns)
+    assert r.fast_play is True and r.target == 1000
+    assert table_names("Bob", 3) == ["Bob", "Cy", "Di"]  # no bot name a prefix of Bob
+    assert table_names(None, 2) == ["You", "Bo"]
+
+
+def test_replay_is_not_ready_yet(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", "game.mbt"]) == 2
+    assert "fair-deck" in capsys.readouterr().err

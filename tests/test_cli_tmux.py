@@ -1,0 +1,108 @@
+"""One game in a real terminal: `millebornes play --auto` full screen under tmux 100x30."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+TMUX = shutil.which("tmux")
+
+pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+
+
+def _tmux(*args: str) -> subprocess.CompletedProcess[str]:
+    assert TMUX is not None
+    return subprocess.run([TMUX, *args], capture_output=True, text=True, timeout=10)
+
+
+def _command(*argv: str) -> str:
+    exe = shutil.which("millebornes")
+    base = [exe] if exe else [sys.executable, "-m", "cli"]
+    return " ".join(shlex.quote(a) for a in [*base, *argv])
+
+
+def _run_until(session: str, argv: list[str], want: str, env: dict[str, str],
+               limit: float = 60.0) -> str:
+    exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+    # keep the pane open after the program ends, so a crash can be read
+    shell = f"cd {shlex.quote(str(ROOT))} && env {exports} {_command(*argv)}; " \
+            "echo EXITED $?; sleep 60"
+    started = _tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30", shell)
+    if started.returncode != 0:
+        pytest.skip(f"tmux cannot start a session: {started.stderr.strip()}")
+    screen = ""
+    deadline = time.monotonic() + limit
+    try:
+        while time.monotonic() < deadline:
+            screen = _tmux("capture-pane", "-p", "-t", session).stdout
+            if want in screen or "EXITED" in screen or "Traceback" in screen:
+                break
+            time.sleep(0.25)
+        return screen
+    finally:
+        _tmux("kill-session", "-t", session)
+
+
+def test_full_screen_auto_game_reaches_the_end_of_a_hand() -> None:
+    session = f"mb-test-{os.getpid()}"
+    screen = _run_until(session, ["play", "--auto", "--rules", "modern", "--seed", "3"],
+                        "Hand 1 scores", {"MILLEBORNES_DELAY": "0.02", "TERM": "xterm-256color"})
+    assert "Traceback" not in screen
+    assert "EXITED" not in screen, screen
+    assert "Hand 1 scores" in screen, screen
+    lines = screen.splitlines()
+    assert lines[0].startswith("Mille Bornes · modern · hand 1")
+    assert "Your hand" in screen
+    assert "hand total" in screen and "match total" in screen
+    assert "Match (hand 1, one hand)" in screen
+    assert "wins" in screen
+    assert "Match over:" in screen or "Hand 1 over" in screen
+    assert all(len(line) <= 100 for line in lines)
+
+
+def test_full_screen_interactive_keys_under_tmux() -> None:
+    """A human move by keys in a real terminal: select card 1, discard it with d."""
+    session = f"mb-keys-{os.getpid()}"
+    exports = "MILLEBORNES_DELAY=0 TERM=xterm-256color"
+    shell = f"cd {shlex.quote(str(ROOT))} && env {exports} " \
+            f"{_command('play', '--seed', '1', '--name', 'Ana')}; echo EXITED $?; sleep 60"
+    started = _tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30", shell)
+    if started.returncode != 0:
+        pytest.skip(f"tmux cannot start a session: {started.stderr.strip()}")
+    try:
+        screen = ""
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            screen = _tmux("capture-pane", "-p", "-t", session).stdout
+            if "Your turn: play or discard" in screen:
+                break
+            time.sleep(0.2)
+        assert "Your turn: play or discard" in screen, screen
+        # the first card is not a safety for seed 1 (else a confirmation would be asked)
+        _tmux("send-keys", "-t", session, "1", "d")
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            screen = _tmux("capture-pane", "-p", "-t", session).stdout
+            if "Ana discarded" in screen or "is a safety" in screen:
+                break
+            time.sleep(0.2)
+        assert "Ana discarded" in screen or "is a safety" in screen, screen
+        _tmux("send-keys", "-t", session, "q")
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            screen = _tmux("capture-pane", "-p", "-t", session).stdout
+            if "EXITED" in screen:
+                break
+            time.sleep(0.2)
+        assert "EXITED 0" in screen, screen
+        assert "Match totals after" in screen
+    finally:
+        _tmux("kill-session", "-t", session)
