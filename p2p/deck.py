@@ -47,6 +47,8 @@ __all__ = [
     "message_from_body",
     "is_deck_body",
     "run_hand_in_memory",
+    "random_commitment",
+    "joint_random",
 ]
 
 #: Recipient value of a share that opens a position to everybody.
@@ -260,6 +262,26 @@ def shuffle_pass(deck: Sequence[Ciphertext], seed: bytes, joint_key: bytes,
         rg = g.base(r, ops)
         out.append((rg if c1 == g.IDENTITY else g.add(c1, rg, ops), g.add(c2, g.mul(r, joint_key, ops), ops)))
     return tuple(out)
+
+
+def random_commitment(seed: bytes, seat: int, table_id: bytes, purpose: bytes) -> bytes:
+    """Commitment for public randomness (seat order, first player): publish this first,
+    the 32-byte ``seed`` once every seat's commitment is in."""
+    if len(seed) != 32:
+        raise ValueError("seed must be 32 bytes")
+    return hashlib.sha256(b"millebornes/random-commit/v1" + seed + struct.pack(">I", seat)
+                          + _ctx(purpose, table_id, 0)).digest()
+
+
+def joint_random(seeds: Sequence[bytes], table_id: bytes, purpose: bytes) -> g.Drbg:
+    """Public random stream from every seat's revealed seed (in seat order): uniform as
+    long as one seed is; a seat can only refuse to reveal (and is then named)."""
+    h = hashlib.sha256(b"millebornes/joint-random/v1" + _ctx(purpose, table_id, 0))
+    for sd in seeds:
+        if len(sd) != 32:
+            raise ValueError("seed must be 32 bytes")
+        h.update(sd)
+    return g.Drbg(h.digest(), purpose)
 
 
 def _start_deck(cards: Sequence[int]) -> Deck:

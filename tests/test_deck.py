@@ -6,6 +6,8 @@ import dataclasses
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from p2p import _group as g
 from p2p.deck import (
@@ -362,3 +364,68 @@ def test_anyone_can_check_a_share_a_recipient_complains_about() -> None:
     with pytest.raises(CheatDetected) as e:
         t.peers[1].verify_share(bad)
     assert (e.value.seat, e.value.check) == (2, "share-proof")
+
+
+def test_public_randomness_commit_reveal() -> None:
+    from p2p.deck import joint_random, random_commitment
+
+    seeds = [bytes([i]) * 32 for i in range(4)]
+    commits = [random_commitment(sd, i, b"t", b"seat-order") for i, sd in enumerate(seeds)]
+    assert len(set(commits)) == 4
+    assert random_commitment(seeds[0], 0, b"t", b"first-player") != commits[0]
+    order = joint_random(seeds, b"t", b"seat-order").permutation(4)
+    assert order == joint_random(seeds, b"t", b"seat-order").permutation(4)
+    assert sorted(order) == [0, 1, 2, 3]
+    other = [joint_random(seeds[:3] + [bytes([k]) * 32], b"t", b"x").scalar() for k in range(5, 9)]
+    assert len(set(other)) == 4  # any one seed changes the outcome
+
+
+@settings(max_examples=8, deadline=None)
+@given(n=st.integers(2, 3), steps=st.lists(st.integers(0, 99), min_size=5, max_size=25))
+def test_random_hands_stay_consistent(n: int, steps: list[int]) -> None:
+    """Random deals, plays, face-up reveals and reshuffles: every card a peer learns agrees
+    with the verified deck, no card is seen twice in a round, the hand verifies."""
+    cards = list(range(12))
+    t = DeckTable(n, cards)
+    t.setup()
+    nxt = 0
+    held: dict[int, list[tuple[int, int]]] = {s: [] for s in range(n)}
+    opened: list[int] = []
+    learnt: dict[tuple[int, int], int] = {}
+    for x in steps:
+        r = t.round
+        if nxt >= t.peers[0].deck_size(r):
+            if not opened:
+                break
+            t.reshuffle(sorted(opened))
+            opened, nxt = [], 0
+            held = {s: [] for s in range(n)}  # old-round cards stay held, not replayed here
+            continue
+        seat = x % n
+        if x < 60:
+            learnt[(t.round, nxt)] = t.deal(nxt, seat)
+            held[seat].append((t.round, nxt))
+            nxt += 1
+        elif x < 85 and held[seat]:
+            rr, pos = held[seat].pop(0)
+            assert t.play(seat, pos, rr) == learnt[(rr, pos)]
+            opened.append(learnt[(rr, pos)])
+        else:
+            learnt[(t.round, nxt)] = c = t.reveal(nxt)
+            opened.append(c)
+            nxt += 1
+    res = t.finish()
+    for (rr, pos), c in learnt.items():
+        assert res.decks[rr][pos] == c
+    for rr, deck in enumerate(res.decks):
+        assert len(set(deck)) == len(deck)
+        assert sorted(deck) == sorted(t.peers[0].rounds[rr].cards)
+
+
+@pytest.mark.bench
+def test_bench_deck_runs() -> None:
+    from p2p.bench_deck import run
+
+    out = run(json=True)
+    rows = out["results"]
+    assert isinstance(rows, list) and [r["peers"] for r in rows] == [2, 4, 6]
