@@ -425,7 +425,7 @@ class DeckHand:
         return ShufflePass(me, r, out)
 
     def make_reshuffle(self, cards: Sequence[int]) -> ReshuffleStart:
-        return ReshuffleStart(self._me(), len(self.rounds), tuple(cards))
+        return ReshuffleStart(self._me(), len(self.rounds), tuple(sorted(cards)))
 
     def make_share(self, r: int, pos: int, recipient: int, card: int | None = None) -> DecryptShare:
         """This seat's decryption share of (r, pos) for recipient (PUBLIC to open)."""
@@ -593,8 +593,10 @@ class DeckHand:
     def _on_reshuffle(self, m: ReshuffleStart) -> None:
         if m.round != len(self.rounds) or not self.shuffled:
             raise self._cheat(m.seat, "phase", m, "reshuffle out of order")
-        if not m.cards or len(set(m.cards)) != len(m.cards) or not set(m.cards) <= set(self.card_ids):
-            raise self._cheat(m.seat, "reshuffle-cards", m, "cards unknown or repeated")
+        if (not m.cards or list(m.cards) != sorted(set(m.cards))
+                or not set(m.cards) <= set(self.card_ids)):
+            raise self._cheat(m.seat, "reshuffle-cards", m,
+                              "cards must be known ids, distinct, in ascending order")
         self.rounds.append(_Round(m.cards))
 
     def _verify_share(self, m: DecryptShare, rd: _Round) -> None:

@@ -97,13 +97,16 @@ class Identity:
         except FileExistsError:
             os.unlink(tmp)
             return cls._load(p)
-        os.unlink(tmp)
+        except OSError:  # no hard links on this filesystem
+            os.replace(tmp, p)
+        else:
+            os.unlink(tmp)
         return cls(sk, p)
 
     @classmethod
     def _load(cls, p: Path) -> Identity:
         mode = p.stat().st_mode & 0o777
-        if mode & 0o077:
+        if os.name == "posix" and mode & 0o077:
             raise IdentityError(f"{p} has mode {mode:04o}; it must be 0600 (run chmod 600)")
         raw = p.read_bytes()
         if len(raw) != 32:

@@ -429,3 +429,14 @@ def test_bench_deck_runs() -> None:
     out = run(json=True)
     rows = out["results"]
     assert isinstance(rows, list) and [r["peers"] for r in rows] == [2, 4, 6]
+
+
+def test_reshuffle_list_must_be_canonical_known_cards() -> None:
+    t = DeckTable(2, SMALL)
+    t.setup()
+    from p2p.deck import ReshuffleStart
+
+    for cards in ((3, 1), (1, 1), (1, 999), ()):
+        with pytest.raises(CheatDetected) as e:
+            t.peers[0].receive(ReshuffleStart(1, 1, cards))
+        assert (e.value.seat, e.value.check) == (1, "reshuffle-cards")
