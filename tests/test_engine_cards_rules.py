@@ -353,3 +353,64 @@ def test_replay_hand_reproduces_a_game_from_deck_order_and_actions(rules):
     again = replay_hand(rules, seating, rec.deck_order, rec.first_seat,
                         [action_from_data(d) for d in wire])
     assert again.digest() == rec.final.digest()
+
+
+# ----- hidden information: views (R2a, R9) ---------------------------------------------------
+
+def test_R2a_partners_never_see_each_other_s_hand():
+    st = deal(CLASSIC, Seating(4, 2))
+    v = engine.view_of(st, 0)
+    assert v.hands[0] == st.hands[0]
+    assert v.hands[1] == v.hands[2] == v.hands[3] == 6
+    assert v.pile == st.pile_size() and v.viewer == 0
+    with pytest.raises(ValueError):
+        v.hand(2)
+    with pytest.raises(ValueError):
+        engine.legal_actions(engine.view_of(engine.apply_action(st, Draw(0)), 1), 0)
+    with pytest.raises(ValueError):
+        engine.view_of(v, 1)
+
+
+@pytest.mark.parametrize("rules", [CLASSIC, MODERN], ids=["classic", "modern"])
+def test_new_view_equals_the_view_of_the_dealt_hand(rules):
+    seating = Seating(6, 3)
+    deck = list(rules.deck(seating))
+    random.Random(2).shuffle(deck)
+    st = new_hand(rules, seating, deck, 4)
+    for s in range(6):
+        assert engine.new_view(rules, seating, s, st.hand(s), 4) == engine.view_of(st, s)
+    with pytest.raises(ValueError):
+        engine.new_view(rules, seating, 0, st.hand(0)[:5], 4)
+    with pytest.raises(ValueError):
+        engine.new_view(rules, seating, 0, (0, 0, 1, 2, 3, 4), 4)
+
+
+def test_views_check_what_can_be_checked():
+    st = deal(CLASSIC, Seating.solo(2), hands={0: [K.ROLL]})
+    v1 = engine.view_of(st, 1)
+    # seat 0 draws: in seat 1's view the card is hidden
+    v1 = engine.apply_action(v1, Draw(0))
+    st = engine.apply_action(st, Draw(0))
+    assert v1 == engine.view_of(st, 1)
+    mine = st.hand(1)[0]
+    # seat 0 cannot play a card seat 1 holds, nor a card that is no card
+    for bad, rule in ((mine, "R4"), (999, "R1")):
+        with pytest.raises(engine.IllegalAction) as exc:
+            engine.apply_action(v1, Discard(0, bad))
+        assert exc.value.rule == rule
+    # the drawer's own view needs the revealed card, and it must be possible
+    v0 = engine.view_of(deal(CLASSIC, Seating.solo(2)), 0)
+    with pytest.raises(ValueError):
+        engine.apply_action(v0, Draw(0))
+    with pytest.raises(engine.IllegalAction) as exc:
+        engine.apply_action(v0, Draw(0, "pile", v0.hand(0)[0]))
+    assert exc.value.rule == "R1"
+
+
+def test_R4_full_state_draw_must_name_the_top_card_if_any():
+    st = deal(CLASSIC, Seating.solo(2))
+    with pytest.raises(engine.IllegalAction) as exc:
+        engine.apply_action(st, Draw(0, "pile", st.pile[0]))
+    assert exc.value.rule == "R4"
+    assert engine.apply_action(st, Draw(0, "pile", st.pile[-1])) == \
+        engine.apply_action(st, Draw(0))
