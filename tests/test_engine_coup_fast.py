@@ -351,3 +351,20 @@ def test_R9_R10a_teams_fast_remedy_answer_does_not_leak_while_partner_answers(ru
     st = apply_action(st, FastRemedy(1, card(st, 1, K.REPAIRS)))
     assert st.phase == "respond" and st.actors() == (3,)   # a coup fourre may still come
     assert leaked(st) == {}
+
+
+@FAST
+def test_R10a_teams_first_fast_remedy_left_of_the_attacker_plays(rules):
+    seating = Seating(6, 2)                       # side 1 = seats 1, 3, 5
+    st = attacked(rules, K.FLAT_TIRE, seating=seating,
+                  hands={3: [K.SPARE_TIRE], 5: [K.SPARE_TIRE]})
+    assert st.actors() == (1, 3, 5)
+    r5 = card(st, 5, K.SPARE_TIRE)
+    r3 = card(st, 3, K.SPARE_TIRE)
+    st = apply_action(st, FastRemedy(5, r5))
+    st = apply_action(st, Pass(1))
+    st = apply_action(st, FastRemedy(3, r3))
+    assert st.zones[1].battle[-1] == r3 and r5 in st.hand(5)
+    assert (st.phase, st.seat) == ("draw", 3)
+    st = draw(st, 3)
+    assert st.seat == 1                           # play resumes left of the attacker
