@@ -132,10 +132,22 @@ class TableApp:
         return side_names(self.driver.names, self.driver.seating)[side].split(" & ")[0]
 
     # ----- rendering -----------------------------------------------------------------
+    def _rows(self) -> int:
+        try:
+            return self.app.output.get_size().rows
+        except Exception:
+            return 24
+
     def _table_lines(self) -> list[render.Line]:
         d = self.driver
-        return render.table_lines(d.view(), d.names, d.seat, d.hand_no, self.lang,
-                                  peers=d.peers())
+        lines = render.table_lines(d.view(), d.names, d.seat, d.hand_no, self.lang,
+                                   peers=d.peers())
+        if d.hand_over:
+            # the scores take the hand's place; on a small screen the zones give way too
+            needed = len(lines) + len(self._score_block()) + 2 + 2 + 2
+            if needed > self._rows():
+                return lines[:1]
+        return lines
 
     def _table_height(self) -> Dimension:
         return Dimension.exact(len(self._table_lines()))
@@ -143,8 +155,21 @@ class TableApp:
     def _table_fragments(self) -> StyleAndTextTuples:
         return _join(self._table_lines())
 
+    def _score_block(self) -> list[render.Line]:
+        d = self.driver
+        lines: list[render.Line] = [
+            [("class:turn", e)] for e in d.events[-3:]
+            if e.startswith((f"Hand {d.hand_no} over", "Match over"))]
+        scores = d.last_scores()
+        if scores is not None:
+            lines += render.score_lines(scores, d.match, d.names, d.hand_no)
+        lines += render.match_lines(d.match, d.names)
+        return lines
+
     def _hand_lines(self) -> list[render.Line]:
         d = self.driver
+        if d.hand_over:
+            return self._score_block()
         view = d.view()
         n = len(self.cards())
         if n:
@@ -164,24 +189,12 @@ class TableApp:
         return _join(self._hand_lines())
 
     def _log_lines(self) -> list[render.Line]:
-        d = self.driver
-        if d.hand_over:
-            lines: list[render.Line] = [
-                [("class:turn", e)] for e in d.events[-3:]
-                if e.startswith((f"Hand {d.hand_no} over", "Match over"))]
-            scores = d.last_scores()
-            if scores is not None:
-                lines += render.score_lines(scores, d.match, d.names, d.hand_no)
-            lines += render.match_lines(d.match, d.names)
-            return lines
-        return [[("class:log", e)] for e in d.events[-200:]]
+        return [[("class:log", e)] for e in self.driver.events[-200:]]
 
     def _log_fragments(self) -> StyleAndTextTuples:
         return _join(self._log_lines())
 
     def _log_cursor(self) -> Point:
-        if self.driver.hand_over:
-            return Point(0, 0)
         return Point(0, max(0, len(self._log_lines()) - 1))
 
     def status_text(self) -> str:
@@ -191,7 +204,7 @@ class TableApp:
         if d.over:
             w = d.match.winner()
             who = side_names(d.names, d.seating)[w] if w >= 0 else "nobody"
-            return f"Match over: {who} wins. Press q to leave."
+            return f"Match over: {who} {'win' if who == 'You' else 'wins'}. Press q to leave."
         if d.hand_over:
             if self.auto:
                 return f"Hand {d.hand_no} over. Next hand in a few seconds (q to leave)."

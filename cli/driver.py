@@ -121,7 +121,7 @@ def describe(before: HandState, action: Action, after: HandState, names: Sequenc
 
     def side(side_ix: int) -> str:
         label = side_names(names, before.seating)[side_ix]
-        return "you" if label == "You" else label
+        return label.replace("You", "you") if "You" in names else label
 
     if isinstance(action, Reshuffle):
         return "The discard pile is shuffled into a new draw pile."
@@ -335,5 +335,5 @@ class LocalDriver:
             self.events.append(end_line(after, self.names, self.hand_no))
             if self.match.over:
                 w = self.match.winner()
-                self.events.append(
-                    f"Match over: {side_names(self.names, self.seating)[w]} wins.")
+                who = side_names(self.names, self.seating)[w]
+                self.events.append(f"Match over: {who} {'win' if who == 'You' else 'wins'}.")

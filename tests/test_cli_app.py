@@ -203,9 +203,9 @@ def test_auto_spectates_a_whole_match() -> None:
     async def script(app: TableApp, inp: PipeInput) -> None:
         await until(lambda: d.over, timeout=30)
         await until(lambda: app.status_text().startswith("Match over"))
-        assert app._log_lines()  # the scores are on screen
+        # the scores take the hand's place on screen
         assert any("Hand 1 scores" in "".join(t for _, t in line)
-                   for line in app._log_lines())
+                   for line in app._hand_lines())
         inp.send_text("q")
 
     assert run(d, script, auto=True, hand_pause=0.0) == 0
