@@ -640,7 +640,13 @@ class DeckHand:
                 if len(draw) != self.n - 1:
                     raise self._cheat(m.seat, "not-holder", m, "draw not complete")
             opens[m.seat] = m
-            self._try_public(m, rd)
+            try:
+                self._try_public(m, rd)
+            except CheatDetected:
+                del opens[m.seat]  # a rejected message leaves no trace in the state
+                if held is None:
+                    del rd.assigned[m.pos]
+                raise
             return
         if not 0 <= m.recipient < self.n or m.recipient == m.seat:
             raise self._cheat(m.seat, "recipient", m, f"bad recipient {m.recipient}")
@@ -650,9 +656,9 @@ class DeckHand:
         draw = rd.shares.setdefault(m.pos, {})
         if m.seat in draw:
             raise self._cheat(m.seat, "duplicate-share", m)
-        rd.assigned[m.pos] = m.recipient
         if m.recipient == self.my_seat:
             self._verify_share(m, rd)
+        rd.assigned[m.pos] = m.recipient
         draw[m.seat] = m
         if m.recipient == self.my_seat and len(draw) == self.n - 1:
             assert self._x is not None
