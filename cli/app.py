@@ -79,9 +79,7 @@ class TableApp:
         self.log_control = FormattedTextControl(self._log_fragments, focusable=False,
                                                 show_cursor=False,
                                                 get_cursor_position=self._log_cursor)
-        help_window = Window(FormattedTextControl(
-            lambda: [("class:help", HELP + "\n\nPress Esc, h or F1 to close this help.")]),
-            wrap_lines=True)
+        help_window = Window(FormattedTextControl(self._help_fragments), wrap_lines=True)
         body = HSplit([
             Window(FormattedTextControl(self._table_fragments), height=self._table_height,
                    wrap_lines=False),
@@ -130,6 +128,19 @@ class TableApp:
 
     def _target_name(self, side: int) -> str:
         return side_names(self.driver.names, self.driver.seating)[side].split(" & ")[0]
+
+    def _help_fragments(self) -> StyleAndTextTuples:
+        d = self.driver
+        seats = ", ".join(f"{p.name} ({p.kind}, {p.state})" for p in d.peers())
+        rules = d.rules
+        return [("class:help", HELP),
+                ("class:title", "\n\nAt this table: "), ("class:help", seats),
+                ("class:title", "\nRules: "),
+                ("class:help", f"{rules.preset}, trip {d.view().target} km, "
+                               + (f"match to {rules.match_target}" if rules.match_target
+                                  else "one hand")
+                               + f", seed {self.seed}"),
+                ("class:dim", "\n\nPress Esc, h or F1 to close this help.")]
 
     # ----- rendering -----------------------------------------------------------------
     def _rows(self) -> int:
@@ -209,7 +220,8 @@ class TableApp:
             if self.auto:
                 return f"Hand {d.hand_no} over. Next hand in a few seconds (q to leave)."
             return f"Hand {d.hand_no} over. Press Enter for hand {d.hand_no + 1}."
-        text = render.waiting_text(d.view(), d.seat, d.names, self.lang)
+        busy = d.activity()
+        text = busy if busy else render.waiting_text(d.view(), d.seat, d.names, self.lang)
         if self.auto:
             text = "(spectating) " + text
         return text

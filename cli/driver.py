@@ -102,6 +102,11 @@ class TableDriver(Protocol):
 
     def peers(self) -> list[PeerStatus]: ...
 
+    def activity(self) -> str | None:
+        """What the table is busy with besides a player's move, in words (a network
+        driver: "shuffling the deck: 2 of 4 peers done"), or ``None``."""
+        ...
+
     def last_scores(self) -> tuple[SideScore, ...] | None:
         """Scores of the hand that just ended (``None`` while it is in play)."""
         ...
@@ -310,6 +315,9 @@ class LocalDriver:
         while n < limit and self.step_others():
             n += 1
         return n
+
+    def activity(self) -> str | None:
+        return None  # dealing in-process is instant
 
     def peers(self) -> list[PeerStatus]:
         actors = set(self.state.actors())

@@ -10,6 +10,7 @@ status 0; end of input leaves cleanly.
 from __future__ import annotations
 
 import sys
+import time
 from typing import TextIO
 
 from engine import IllegalAction
@@ -31,6 +32,7 @@ class PlainSession:
         self.commander = Commander()
         self.bot = make_bot("heuristic", seed * 7919 + 5) if auto else None
         self.shown = 0
+        self.last_activity: str | None = None
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -92,7 +94,12 @@ class PlainSession:
                     return 0
                 continue
             if not d.my_move():
-                # Nothing to wait for in-process: a network driver would block here.
+                # Nothing to wait for in-process; a network driver is waiting on peers.
+                busy = d.activity()
+                if busy and busy != self.last_activity:
+                    self.say("* " + busy)
+                self.last_activity = busy
+                time.sleep(0.05)
                 continue
             self.say("")
             view = d.view()
