@@ -644,7 +644,8 @@ def test_R4_respond_phase_refuses_turn_actions():
 
 @BOTH
 @pytest.mark.parametrize("kind,zones", [
-    (K.D25, {0: ROLLING}), (K.ROLL, {}), (K.DRIVING_ACE, {})])
+    (K.D25, {0: ROLLING}), (K.ROLL, {}), (K.DRIVING_ACE, {})],
+    ids=["distance", "remedy", "safety"])
 def test_R5_R7_R8_own_zone_card_has_one_encoding(rules, kind, zones):
     """Legal actions are exactly the actions that apply: a card for your own zone is listed
     with no target, so the same play with an explicit own-side target must be refused."""
