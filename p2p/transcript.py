@@ -200,11 +200,42 @@ def read_transcript(path: str | os.PathLike[str]) -> Transcript:
 class TranscriptWriter:
     """Append-only transcript file, fsynced after the header and after every entry."""
 
-    def __init__(self, path: str | os.PathLike[str], header: TranscriptHeader) -> None:
+    def __init__(self, path: str | os.PathLike[str], header: TranscriptHeader,
+                 _append: bool = False) -> None:
         self.path = Path(path)
         self.header = header
-        self._f: BinaryIO = open(self.path, "xb")  # noqa: SIM115 - closed in close()
-        self._write(header.to_bytes())
+        if _append:
+            self._f: BinaryIO = open(self.path, "ab")  # noqa: SIM115 - closed in close()
+        else:
+            self._f = open(self.path, "xb")  # noqa: SIM115
+            self._write(header.to_bytes())
+
+    @classmethod
+    def resume(cls, path: str | os.PathLike[str]) -> tuple[TranscriptWriter, Transcript, int]:
+        """Reopen a transcript after a crash: an incomplete last entry (torn write) is cut
+        off (and kept in ``<path>.torn``).  Returns the writer, what the file holds, and how many bytes were cut.
+        Corruption anywhere else raises TranscriptCorrupt."""
+        p = Path(path)
+        size = p.stat().st_size
+        try:
+            t = read_transcript(p)
+            cut = 0
+        except TranscriptCorrupt as e:
+            # only a torn last write is repaired: at most one envelope's worth of bytes,
+            # kept aside in "<path>.torn" for inspection
+            if (e.offset == 0 or "truncated" not in e.reason
+                    or size - e.offset > MAX_ENVELOPE_BYTES + 16):
+                raise
+            with open(p, "rb") as f:
+                f.seek(e.offset)
+                Path(str(p) + ".torn").write_bytes(f.read())
+            with open(p, "r+b") as f:
+                f.truncate(e.offset)
+                f.flush()
+                os.fsync(f.fileno())
+            t = read_transcript(p)
+            cut = size - e.offset
+        return cls(p, t.header, _append=True), t, cut
 
     def _write(self, b: bytes) -> None:
         self._f.write(b)

@@ -172,3 +172,24 @@ def test_writer_refuses_to_overwrite(tmp_path: Path) -> None:
     path = _write(tmp_path)
     with pytest.raises(FileExistsError):
         TranscriptWriter(path, read_transcript(path).header)
+
+
+def test_resume_after_torn_write(tmp_path: Path) -> None:
+    path = _write(tmp_path)
+    full = read_transcript(path)
+    data = path.read_bytes()
+    path.write_bytes(data[:-7])  # the last entry was being written when the peer died
+    w, t, cut = TranscriptWriter.resume(path)
+    assert cut == len(data) - full.offsets[-1] - 7
+    assert t.entries == full.entries[:-1]
+    w.append(full.entries[-1])
+    w.close()
+    assert path.read_bytes() == data
+    assert verify_crypto(path).ok
+    # corruption that is not a torn tail is never "repaired"
+    assert (tmp_path / "game.mbt.torn").read_bytes() == data[full.offsets[-1]:-7]
+    b = bytearray(data)
+    b[full.offsets[1]] = 0xC1  # never used in msgpack
+    path.write_bytes(bytes(b))
+    with pytest.raises(TranscriptCorrupt):
+        TranscriptWriter.resume(path)
