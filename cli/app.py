@@ -37,12 +37,12 @@ from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame, TextArea
 
-from engine import Family, IllegalAction, family
+from engine import Family, IllegalAction, Play, family
 from engine.bots import make_bot
 from engine.state import DRAW, EXTEND, PLAY, RESPOND
 
 from . import render
-from .commands import HELP, CommandCompleter, Commander, Context, command_for
+from .commands import HELP, CommandCompleter, Commander, Context, command_for, with_names
 from .driver import TableDriver, side_names
 
 
@@ -96,7 +96,7 @@ class TableApp:
                   content=CompletionsMenu(max_height=8, scroll_offset=1)),
             Float(content=ConditionalContainer(Frame(help_window, title="Help"),
                                                filter=Condition(lambda: self.show_help)),
-                  top=1, bottom=1, left=1, right=1),
+                  top=0, bottom=1, left=0, right=0),
         ])
         self.app: Application[int] = Application(
             layout=Layout(root, focused_element=self.hand_window),
@@ -134,13 +134,13 @@ class TableApp:
         seats = ", ".join(f"{p.name} ({p.kind}, {p.state})" for p in d.peers())
         rules = d.rules
         return [("class:help", HELP),
-                ("class:title", "\n\nAt this table: "), ("class:help", seats),
+                ("class:title", "\nAt this table: "), ("class:help", seats),
                 ("class:title", "\nRules: "),
                 ("class:help", f"{rules.preset}, trip {d.view().target} km, "
                                + (f"match to {rules.match_target}" if rules.match_target
                                   else "one hand")
                                + f", seed {self.seed}"),
-                ("class:dim", "\n\nPress Esc, h or F1 to close this help.")]
+                ("class:dim", "\nPress Esc, h or F1 to close this help.")]
 
     # ----- rendering -----------------------------------------------------------------
     def _rows(self) -> int:
@@ -280,7 +280,7 @@ class TableApp:
         try:
             self.driver.submit(out.action)
         except (IllegalAction, ValueError) as exc:
-            self.say(str(exc), error=True)
+            self.say(with_names(str(exc), self.driver.names), error=True)
             return
         self.moves += 1
 
@@ -305,7 +305,6 @@ class TableApp:
             self.execute(f"play {n}")
             return
         if family(card) is Family.HAZARD and phase == PLAY:
-            from engine import Play
             targets = [a.target for a in self.driver.legal()
                        if isinstance(a, Play) and a.card == card]
             t = self.current_target()

@@ -9,6 +9,7 @@ sentence saying what was wrong.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
@@ -40,23 +41,21 @@ from .driver import side_names
 from .render import hand_cards
 
 HELP = """\
-Commands (card numbers are the numbers shown in your hand):
-  play N            play card N (distance, remedy or safety on your side)
-  play N on NAME    play hazard N on that player (a name prefix is enough)
-  discard N         discard card N (a safety asks you to confirm)
-  draw              draw from the draw pile
-  draw discard      take the top of the discard pile (modern rules)
-  coup / pass       answer a hazard played on you: coup fourré or let it stand
-  extend yes|no     at 700 km: play on to 1000, or end the hand
-  why N   (? N)     explain why card N can or cannot be played now
-  next              deal the next hand when a hand is over
-  help  (h)         this help
-  quit  (q)         leave the table
-Keys in the full-screen table: 1-7 or arrows select a card, p play, d discard,
-t next target, ? why, space draw, c coup, n pass, y/n extension, : or / type a command,
-Enter next hand, F1 or h help, q quit. Hazards are red, remedies green, safeties blue;
-+ marks a playable card, * a coup fourré (RW Right of Way, ET Extra Tank,
-PP Puncture-Proof, DA Driving Ace)."""
+Commands (N = a card's number in your hand):
+  play N           play card N on your side (distance, remedy, safety)
+  play N on NAME   play hazard N on an opponent (a name prefix is enough)
+  discard N        discard card N (a safety asks you to confirm)
+  draw             draw from the pile;  draw discard: take the discard's top
+  coup / pass      answer a hazard played on you: coup fourré, or let it stand
+  extend yes|no    at 700 km: play on to 1000, or end the hand
+  why N  (? N)     why card N can or cannot be played now
+  next             deal the next hand;   help (h);   quit (q)
+Keys: 1-7 or arrows select a card, p play, d discard, t next target, ? why,
+  space draw, g take the discard, c coup, n pass, y/n answer a question,
+  Enter next hand, : or / or Tab type a command, Esc back, h or F1 help.
+Colours: hazards red, remedies green, safeties blue; + playable now;
+  * coup fourré. RW Right of Way, ET Extra Tank, PP Puncture-Proof,
+  DA Driving Ace."""
 
 VERBS = ("play", "discard", "draw", "pass", "coup", "extend", "why", "help", "next", "quit",
          "yes", "no")
@@ -123,12 +122,20 @@ def card_number(ctx: Context, word: str) -> int | str:
     return cards[n - 1]
 
 
+def with_names(text: str, names: Sequence[str]) -> str:
+    """The engine speaks of "seat 2"; people have names."""
+    def name(m: re.Match[str]) -> str:
+        i = int(m.group(1))
+        return names[i] if 0 <= i < len(names) else m.group(0)
+    return re.sub(r"\bseat (\d+)", name, text)
+
+
 def _why(ctx: Context, card: int, target: int | None = None) -> str:
     name = card_name(card, ctx.lang)
     reason = explain(ctx.view, ctx.seat, card, target)
     if reason is None:
         return f"{name} can be played now."
-    return f"{name} cannot be played now: {reason}"
+    return f"{name} cannot be played now: {with_names(reason, ctx.names)}"
 
 
 def parse(text: str, ctx: Context) -> Outcome:

@@ -226,7 +226,8 @@ class LocalDriver:
         self.hand_no += 1
         self._scores = None
         state = new_hand(self.rules, self.seating, deck, first)
-        self.events.append(f"Hand {self.hand_no}: {self.names[first]} plays first; "
+        plays = "play" if self.names[first] == "You" else "plays"
+        self.events.append(f"Hand {self.hand_no}: {self.names[first]} {plays} first; "
                            f"the trip is {state.target} km.")
         return state
 

@@ -17,7 +17,7 @@ from engine import IllegalAction
 from engine.bots import make_bot
 
 from . import render
-from .commands import Commander, Context, command_for
+from .commands import Commander, Context, command_for, with_names
 from .driver import TableDriver, side_names
 
 
@@ -145,7 +145,7 @@ class PlainSession:
             try:
                 d.submit(out.action)
             except (IllegalAction, ValueError) as exc:
-                self.say(f"Sorry: {exc}.")
+                self.say(f"Sorry: {with_names(str(exc), d.names)}.")
                 continue
             return True
 

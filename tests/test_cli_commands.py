@@ -220,6 +220,8 @@ def test_not_your_move() -> None:
     ctx = make(HAND, seat=1)
     ctx = ctx._replace(legal=[])
     assert parse("play 1", ctx).text == "it is not your move: wait for the others"
+    # the engine's "seat 1" becomes a name
+    assert parse("why 1", ctx).text.endswith("R4: it is Bo's move, not Ana's")
 
 
 def test_completer() -> None:
