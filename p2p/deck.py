@@ -174,8 +174,8 @@ def message_to_body(m: DeckMessage) -> dict[str, Any]:
 
 
 def _int(v: object) -> int:
-    if not isinstance(v, int) or isinstance(v, bool):
-        raise ValueError("expected int")
+    if not isinstance(v, int) or isinstance(v, bool) or not -(2**63) <= v < 2**63:
+        raise ValueError("expected a 64-bit int")
     return v
 
 
@@ -323,6 +323,8 @@ class DeckHand:
                  my_seat: int | None = None, ops: g.OpCounter | None = None) -> None:
         if not 2 <= n_seats <= 16:
             raise ValueError("2..16 seats")
+        if not 0 <= hand_no < 2**63:
+            raise ValueError("hand number out of range")
         cards = tuple(card_ids)
         if len(set(cards)) != len(cards) or not cards:
             raise ValueError("card ids must be distinct and non-empty")
@@ -495,7 +497,8 @@ class DeckHand:
         """Check any share's proof now (e.g. when its recipient complains about it).
         Raises CheatDetected naming its author."""
         rd = self._round_for(m, m.round)
-        if rd.final is None or not 0 <= m.pos < len(rd.final) or m.seat not in self.keys:
+        if (rd.final is None or not 0 <= m.pos < len(rd.final) or m.seat not in self.keys
+                or not (m.recipient == PUBLIC or 0 <= m.recipient < self.n)):
             raise self._cheat(m.seat, "share-proof", m, "share for no shuffled position")
         try:
             proof = Proof.from_bytes(m.proof)

@@ -440,3 +440,32 @@ def test_reshuffle_list_must_be_canonical_known_cards() -> None:
         with pytest.raises(CheatDetected) as e:
             t.peers[0].receive(ReshuffleStart(1, 1, cards))
         assert (e.value.seat, e.value.check) == (1, "reshuffle-cards")
+
+
+_values = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70),
+                    st.binary(max_size=70), st.text(max_size=5),
+                    st.lists(st.binary(min_size=64, max_size=64), max_size=3))
+
+
+@settings(max_examples=150, deadline=None)
+@given(kind=st.sampled_from(["deck.key", "deck.commit", "deck.pass", "deck.reshuffle",
+                             "deck.share", "deck.reveal", "deck.x", None]),
+       fields=st.dictionaries(st.sampled_from(["seat", "round", "pos", "to", "h", "c", "d",
+                                               "x", "proof", "card", "cards", "deck",
+                                               "seeds"]), _values, max_size=8))
+def test_hostile_bodies_only_raise_cheat_detected(kind: str | None,
+                                                  fields: dict[str, object]) -> None:
+    t = _SHUFFLED
+    peer = DeckHand(b"table", 1, 2, SMALL, my_seat=None)
+    for m in t.messages:
+        peer.receive(m)
+    body = dict(fields, k=kind)
+    try:
+        peer.receive_body(int(bool(fields.get("seat"))), body)
+    except CheatDetected:
+        pass
+
+
+_SHUFFLED = DeckTable(2, SMALL)
+_SHUFFLED.setup()
+_SHUFFLED.deal(0, 1)
