@@ -69,8 +69,9 @@ class PlainSession:
     def run(self) -> int:
         d = self.driver
         self.say(f"Mille Bornes, {d.rules.preset} rules: "
-                 + ", ".join(f"{n} ({'you' if s == d.seat else 'bot'})"
-                             for s, n in enumerate(d.names))
+                 + ", ".join(("you" if n == "You" else f"{n} (you)") if s == d.seat
+                             else f"{n} ({p.kind})"
+                             for (s, n), p in zip(enumerate(d.names), d.peers(), strict=True))
                  + ". Type help for the commands.")
         while True:
             while d.others_pending():

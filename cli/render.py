@@ -8,6 +8,7 @@ Everything fits 80 columns.
 
 from __future__ import annotations
 
+import textwrap
 from collections import Counter
 from collections.abc import Sequence
 
@@ -138,7 +139,9 @@ def safeties_text(view: HandState, side: int, lang: str = "en", short: bool = Tr
 def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int,
                lang: str = "en", verbose: bool = False,
                peers: Sequence[PeerStatus] | None = None) -> list[Line]:
-    """Two lines for one side (three in verbose mode when it holds safeties)."""
+    """Two lines for one side; in verbose mode (plain, screen readers) sentences."""
+    if verbose:
+        return zone_sentences(view, side, names, seat, lang, peers)
     seating = view.seating
     seats = seating.seats_of(side)
     zone = view.zones[side]
@@ -174,21 +177,58 @@ def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int,
     line2.append(("", f" {_fit(distance_summary(zone.distance), 26).ljust(26)}"))
     line2.append(("class:dim", f" 200s {zone.n200}/2"))
     safe = safeties_text(view, side, lang, short=True)
-    if safe and not verbose:
+    if safe:
         line2.append(("", " "))
         line2.append(("class:safety", safe))
-    lines = [line1, line2]
-    if verbose and zone.safeties:
-        lines.append([("", "    safeties: "),
-                      ("class:safety", safeties_text(view, side, lang, short=False))])
-    return lines
+    return [line1, line2]
+
+
+def zone_sentences(view: HandState, side: int, names: Sequence[str], seat: int,
+                   lang: str = "en", peers: Sequence[PeerStatus] | None = None) -> list[Line]:
+    """One side in words, wrapped to 80 columns: for screen readers and scripts."""
+    seating = view.seating
+    seats = seating.seats_of(side)
+    zone = view.zones[side]
+    label = " & ".join(names[s] for s in seats)
+    if view.side_of(seat) == side and label.lower() != "you":
+        label += " (you)" if seating.team_size == 1 else " (your side)"
+    parts = [label + (", to move" if set(view.actors()) & set(seats) else "") + ":"]
+    parts.append(", ".join(f"{view.hand_size(s)} cards" + (f" ({names[s]})"
+                                                             if len(seats) > 1 else "")
+                           for s in seats) + ".")
+    if peers and any(p.seat in seats and p.state == "offline" for p in peers):
+        parts.append("Offline.")
+    if zone.battle:
+        parts.append(f"Battle: {card_name(zone.battle[-1], lang)}.")
+    else:
+        parts.append("Battle: " + ("empty." if zone.started else "not started."))
+    parts.append(f"Speed: {card_name(zone.speed[-1], lang) if zone.speed else 'no limit'}.")
+    if zone.distance:
+        dist = distance_summary(zone.distance).replace(" ", ", ")
+        parts.append(f"{zone.km} of {view.target} km ({dist}); "
+                     f"200s used {zone.n200} of 2.")
+    else:
+        parts.append(f"0 of {view.target} km.")
+    if zone.safeties:
+        parts.append(f"Safeties: {safeties_text(view, side, lang, short=False)}.")
+    text = " ".join(parts)
+    wrapped = textwrap.wrap(text, WIDTH - 2, initial_indent="  ", subsequent_indent="    ")
+    return [[("class:you" if i == 0 and view.side_of(seat) == side else "", w)]
+            for i, w in enumerate(wrapped)]
 
 
 def table_lines(view: HandState, names: Sequence[str], seat: int, hand_no: int = 1,
                 lang: str = "en", verbose: bool = False,
                 peers: Sequence[PeerStatus] | None = None) -> list[Line]:
     """The header, then every side, the human's side first."""
-    lines = [header_line(view, hand_no, lang)]
+    if verbose:
+        top = card_name(view.discard[-1], lang) if view.discard else "empty"
+        head = (f"Hand {hand_no}, {view.rules.preset} rules, trip {view.target} km. "
+                f"Draw pile: {view.pile_size()} cards. Discard pile: {top}.")
+        lines = [[("class:title", w)] for w in textwrap.wrap(head, WIDTH - 2,
+                                                             subsequent_indent="  ")]
+    else:
+        lines = [header_line(view, hand_no, lang)]
     n = view.seating.n_teams
     mine = view.side_of(seat)
     for i in range(n):
@@ -272,8 +312,9 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str = "
         waiting = att.waiting_for()
         if seat in waiting:
             victim = "you" if view.seating.team_size == 1 else "your side"
+            also = ", or play the remedy" if view.rules.fast_play else ""
             return (f"{names[att.attacker]} played {hazard} on {victim}: "
-                    "type coup (coup fourré) or pass.")
+                    f"type coup (coup fourré) or pass{also}.")
         who = " and ".join(names[s] for s in waiting)
         return f"Waiting for {who} to answer the hazard ({hazard})."
     actor = view.seat

@@ -50,7 +50,11 @@ def test_zone_shows_every_pile_and_progress() -> None:
     assert "DA ET*" in out               # the coup fourré is starred
     assert "[##########..........]" in out  # 350 of 700 = half the bar
     verbose = text(render.zone_lines(v, 0, NAMES, 0, verbose=True))
-    assert "Driving Ace, Extra Tank (coup fourré)" in verbose
+    words = " ".join(verbose.split())
+    assert "Safeties: Driving Ace, Extra Tank (coup fourré)." in words
+    assert words.startswith("Ana (you), to move: 6 cards. Battle: Roll. Speed: Speed Limit.")
+    assert "350 of 700 km (25×2, 100×1, 200×1); 200s used 1 of 2." in words
+    assert "│" not in verbose and "▶" not in verbose  # words only for screen readers
     other = text(render.zone_lines(v, 1, NAMES, 0))
     assert "not started" in other and "no limit" in other and "no distance yet" in other
 
