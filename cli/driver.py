@@ -135,10 +135,10 @@ def describe(before: HandState, action: Action, after: HandState, names: Sequenc
             return f"{who(action.seat)} took {card_name(before.discard[-1], lang)} " \
                    "from the discard pile."
         if action.seat == viewer:
-            hand_before = set(before.hand(viewer)) if not isinstance(
-                before.hands[viewer], int) else set()
-            new = [c for c in after.hands[viewer] if c not in hand_before] \
-                if not isinstance(after.hands[viewer], int) else []
+            was, now = before.hands[viewer], after.hands[viewer]
+            if isinstance(was, int) or isinstance(now, int):
+                return None
+            new = [c for c in now if c not in was]
             if new:
                 return f"{who(action.seat)} drew {card_name(new[0], lang)}."
         return None  # a hidden draw of another seat is not worth a log line
