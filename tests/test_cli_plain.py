@@ -144,3 +144,72 @@ def test_options_reach_the_rules() -> None:
 def test_replay_is_not_ready_yet(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", "game.mbt"]) == 2
     assert "fair-deck" in capsys.readouterr().err
+
+
+# ----- the LocalDriver behind both modes ----------------------------------------------------
+
+def _play_out(d: LocalDriver, hands: int = 1) -> None:
+    from engine.bots import make_bot
+    me = make_bot("heuristic", 42)
+    while not d.over and len(d.match.hands) < hands:
+        if d.hand_over:
+            d.next_hand()
+        elif not d.step_others():
+            d.submit(me.choose(d.view(), d.legal()))
+
+
+def test_driver_bots_see_only_their_own_view() -> None:
+    from engine import HandState
+    from engine.bots import make_bot
+
+    class Spy:
+        def __init__(self, seat: int) -> None:
+            self.seat = seat
+            self.bot = make_bot("heuristic", seat)
+            self.calls = 0
+
+        def choose(self, view: HandState, legal: list) -> object:  # type: ignore[type-arg]
+            self.calls += 1
+            assert view.viewer == self.seat
+            assert isinstance(view.pile, int)
+            assert all(isinstance(h, int) for s, h in enumerate(view.hands) if s != self.seat)
+            return self.bot.choose(view, legal)
+
+    spies = [None, Spy(1), Spy(2)]
+    d = LocalDriver(preset("classic"), Seating.solo(3), NAMES, seed=9, bots=spies)  # type: ignore[arg-type]
+    _play_out(d)
+    assert spies[1].calls > 10 and spies[2].calls > 10  # type: ignore[union-attr]
+
+
+def test_driver_is_deterministic_and_rotates_the_first_player() -> None:
+    a = LocalDriver(preset("classic"), Seating.solo(3), NAMES, seed=12)
+    b = LocalDriver(preset("classic"), Seating.solo(3), NAMES, seed=12)
+    _play_out(a, hands=3)
+    _play_out(b, hands=3)
+    assert a.events == b.events
+    assert a.match == b.match
+    firsts = [e.split(":")[1].split()[0] for e in a.events if e.startswith("Hand ")
+              and "first" in e]
+    start = a.match.first_seat
+    assert firsts == [NAMES[(start + i) % 3] for i in range(len(firsts))]
+    assert len(firsts) >= 2
+
+
+def test_driver_log_never_shows_a_bot_s_hidden_draw() -> None:
+    d = LocalDriver(preset("classic"), Seating.solo(3), NAMES, seed=5)
+    _play_out(d)
+    assert any(e.startswith("Ana drew ") for e in d.events)
+    assert not any(e.startswith(("Bo drew", "Cy drew")) for e in d.events)
+
+
+def test_driver_refuses_illegal_moves_and_keeps_state() -> None:
+    from engine import Discard, IllegalAction
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=1)
+    d.run_others()
+    before = d.state
+    not_mine = next(c for c in d.state.deck if c not in d.view().hand(0))
+    with pytest.raises(IllegalAction):
+        d.submit(Discard(0, not_mine))
+    with pytest.raises(ValueError):
+        d.submit(Discard(1, not_mine))
+    assert d.state == before
