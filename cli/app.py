@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from typing import Any
 
 from prompt_toolkit.application import Application
@@ -72,22 +73,22 @@ class TableApp:
                                 completer=CommandCompleter(self.context),
                                 complete_while_typing=True, accept_handler=self._accept,
                                 style="class:command")
-        self.hand_control = FormattedTextControl(self._hand_fragments, focusable=True,
+        self.hand_control = FormattedTextControl(_safe(self._hand_fragments), focusable=True,
                                                  show_cursor=False)
-        self.hand_window = Window(self.hand_control, height=self._hand_height,
+        self.hand_window = Window(self.hand_control, height=_safe_dim(self._hand_height),
                                   wrap_lines=False)
-        self.log_control = FormattedTextControl(self._log_fragments, focusable=False,
+        self.log_control = FormattedTextControl(_safe(self._log_fragments), focusable=False,
                                                 show_cursor=False,
                                                 get_cursor_position=self._log_cursor)
-        help_window = Window(FormattedTextControl(self._help_fragments), wrap_lines=True)
+        help_window = Window(FormattedTextControl(_safe(self._help_fragments)), wrap_lines=True)
         body = HSplit([
-            Window(FormattedTextControl(self._table_fragments), height=self._table_height,
+            Window(FormattedTextControl(_safe(self._table_fragments)), height=_safe_dim(self._table_height),
                    wrap_lines=False),
             Window(height=1, char="─", style="class:frame"),
             self.hand_window,
             Window(height=1, char="─", style="class:frame"),
             Window(self.log_control, wrap_lines=True, height=Dimension(min=1)),
-            Window(FormattedTextControl(self._status_fragments), height=1,
+            Window(FormattedTextControl(_safe(self._status_fragments)), height=1,
                    style="class:status"),
             self.command,
         ])
@@ -496,6 +497,25 @@ class TableApp:
 
     def run(self) -> int:
         return asyncio.run(self.run_async())
+
+
+def _safe(fn: Callable[[], StyleAndTextTuples]) -> Callable[[], StyleAndTextTuples]:
+    """A display function that shows its own failure instead of ending the app."""
+    def wrapped() -> StyleAndTextTuples:
+        try:
+            return fn()
+        except Exception as exc:
+            return [("class:error", f"(display error: {exc})")]
+    return wrapped
+
+
+def _safe_dim(fn: Callable[[], Dimension]) -> Callable[[], Dimension]:
+    def wrapped() -> Dimension:
+        try:
+            return fn()
+        except Exception:
+            return Dimension.exact(1)
+    return wrapped
 
 
 def _join(lines: list[render.Line]) -> StyleAndTextTuples:

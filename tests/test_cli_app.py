@@ -262,3 +262,17 @@ def test_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
     assert use_color(ns) is True
     monkeypatch.setenv("NO_COLOR", "1")
     assert use_color(ns) is False
+
+
+def test_a_display_failure_is_shown_not_raised() -> None:
+    class Broken(LocalDriver):
+        def peers(self):  # type: ignore[no-untyped-def]
+            raise RuntimeError("peer list unavailable")
+
+    d = Broken(preset("classic"), Seating.solo(2), NAMES[:2], seed=1)
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: d.my_move() and not d.others_pending())
+        inp.send_text("q")
+
+    assert run(d, script) == 0
