@@ -276,3 +276,23 @@ def test_a_display_failure_is_shown_not_raised() -> None:
         inp.send_text("q")
 
     assert run(d, script) == 0
+
+
+def test_extension_answered_with_y() -> None:
+    from engine.bots import make_bot
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=0)
+    me = make_bot("heuristic", 1)
+    while not (d.my_move() and d.view().phase == "extend"):
+        assert not d.hand_over, "seed 0 reaches 700 for the human"
+        if not d.step_others():
+            d.submit(me.choose(d.view(), d.legal()))
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        assert app.status_text() == \
+            "You reached 700 km: extend yes (play on to 1000) or extend no."
+        inp.send_text("y")
+        await until(lambda: any("extends the trip to 1000" in e for e in d.events))
+        assert d.view().target == 1000
+        inp.send_text("q")
+
+    assert run(d, script) == 0
