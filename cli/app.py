@@ -345,6 +345,10 @@ class TableApp:
         def _close_help(event: KeyPressEvent) -> None:
             self.show_help = False
 
+        @kb.add("escape", filter=on_hand & confirming)
+        def _cancel(event: KeyPressEvent) -> None:
+            self.execute("no")
+
         @kb.add("escape", filter=in_cmd)
         def _leave_cmd(event: KeyPressEvent) -> None:
             self.command.text = ""
