@@ -57,3 +57,7 @@ __all__ += [
     "LogRecorder", "Player", "Transcript", "TranscriptCorrupt", "TranscriptHeader",
     "TranscriptWriter", "VerifyReport", "read_transcript", "verify_crypto",
 ]
+from p2p.discovery import TableChange  # noqa: E402
+from p2p.transport import QueueFull, TransportError, parse_endpoint  # noqa: E402
+
+__all__ += ["QueueFull", "TableChange", "TransportError", "parse_endpoint"]

@@ -64,6 +64,7 @@ __all__ = [
     "TransportConfig",
     "TransportError",
     "WireFilter",
+    "parse_endpoint",
     "validate_peer_id",
 ]
 

@@ -82,6 +82,8 @@ def test_endpoint_is_reported_and_random(nodes: Callable[..., Node]) -> None:
     assert parse_endpoint("tcp://[::1]:4000") == "tcp://[::1]:4000"
     with pytest.raises(ValueError):
         parse_endpoint("nohost")
+    c = nodes(b"C", bind="lo")  # an interface name works too
+    assert c.endpoint.startswith("tcp://127.0.0.1:")
 
 
 def test_two_nodes_in_order_exactly_once(nodes: Callable[..., Node]) -> None:
