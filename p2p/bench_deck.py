@@ -158,7 +158,7 @@ def run(json: bool = False) -> dict[str, object]:
     print("group op cost (us): " + ", ".join(f"{k} {v:.1f}" for k, v in u.items()))
     hdr = (f"{'peers':>5} {'shuffle ms':>11} {'x floor':>7} {'draw: drawer ms':>16} {'x':>5}"
            f" {'other ms':>9} {'x':>5} {'play ms':>8} {'end-verify ms':>14} {'x':>5}"
-           f" {'hand ms (all)':>14} {'per peer':>9} {'x floor':>7}")
+           f" {'hand ms (all)':>14} {'per peer':>9} {'x floor':>7} {'draws/plays':>11}")
     print(hdr)
     for r in rows:
         print(f"{r['peers']:>5} {r['shuffle_cpu_ms']:>11.1f} {r['shuffle_ratio']:>7.2f}"
@@ -166,10 +166,12 @@ def run(json: bool = False) -> dict[str, object]:
               f" {r['draw_other_ms']:>9.2f} {r['draw_other_ratio']:>5.2f}"
               f" {r['play_all_peers_ms']:>8.2f} {r['verify_end_ms']:>14.1f}"
               f" {r['verify_end_ratio']:>5.2f} {r['hand_cpu_ms']:>14.1f}"
-              f" {r['hand_cpu_per_peer_ms']:>9.1f} {r['hand_ratio']:>7.2f}")
-    print("shuffle ms: all peers together (passes + final-deck validation); draw: per draw;"
-          " play: one card opened, all peers; hand: keys + shuffle + deal 6 each + draws +"
-          " plays + reveal + every peer's end-of-hand verification.")
+              f" {r['hand_cpu_per_peer_ms']:>9.1f} {r['hand_ratio']:>7.2f}"
+              f" {str(r['hand_draws']) + '/' + str(r['hand_plays']):>11}")
+    print(f"{N_CARDS} cards. shuffle: all peers together (passes + final-deck validation);"
+          " draw: per draw; play: one card opened, all peers; end-verify: all peers;"
+          " hand: keys + shuffle + deal 6 each and up to 80 more draws (deck permitting) +"
+          " plays + reveals + every peer's end-of-hand verification.")
     return out
 
 
