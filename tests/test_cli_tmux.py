@@ -86,6 +86,19 @@ def test_full_screen_interactive_keys_under_tmux() -> None:
                 break
             time.sleep(0.2)
         assert "Your turn: play or discard" in screen, screen
+        # resizing is followed: the screen is redrawn for 80x24
+        _tmux("resize-window", "-t", session, "-x", "80", "-y", "24")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            screen = _tmux("capture-pane", "-p", "-t", session).stdout
+            lines = screen.splitlines()
+            if len(lines) <= 24 and all(len(line) <= 80 for line in lines) \
+                    and "Your hand" in screen and "h help" in screen:
+                break
+            time.sleep(0.2)
+        lines = screen.splitlines()
+        assert len(lines) <= 24 and all(len(line) <= 80 for line in lines), screen
+        assert "Your hand" in screen and "Mille Bornes" in lines[0], screen
         # the first card is not a safety for seed 1 (else a confirmation would be asked)
         _tmux("send-keys", "-t", session, "1", "d")
         deadline = time.monotonic() + 30
