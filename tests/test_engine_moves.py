@@ -654,3 +654,29 @@ def test_R5_R7_R8_own_zone_card_has_one_encoding(rules, kind, zones):
     assert Play(0, c, None) in legal_actions(st, 0)
     assert Play(0, c, 0) not in legal_actions(st, 0)
     assert refused(st, Play(0, c, 0)) in ("R5", "R7", "R8")
+
+
+@pytest.mark.parametrize("limit", [0, 1, 3])
+@pytest.mark.parametrize("seating", [TWO, TEAMS], ids=["2", "2x2"])
+def test_R4b_modern_bound_reshuffles_without_distance_then_play_out(limit, seating):
+    """Nobody ever plays: one reshuffle after the initial pile, then ``reshuffle_limit`` idle
+    ones, then the hand is played out and ends when every hand is empty."""
+    rules = preset("modern", reshuffle_limit=limit)
+    deck = list(rules.deck(seating))
+    random.Random(limit).shuffle(deck)
+    st = engine.new_hand(rules, seating, deck, 0)
+    dealer = random.Random(1)
+    steps = 0
+    while not st.over:
+        if st.phase == "reshuffle":
+            st = apply_action(st, reshuffle_action(st, dealer))
+        elif st.phase == "draw":
+            st = apply_action(st, Draw(st.seat))
+        else:
+            st = apply_action(st, Discard(st.seat, st.hand(st.seat)[0]))
+        steps += 1
+        assert steps < 5000
+    assert st.end_reason == "exhausted"
+    assert st.reshuffles == 1 + limit
+    assert st.idle_reshuffles == limit
+    assert conserved(st)
