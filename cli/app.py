@@ -201,7 +201,10 @@ class TableApp:
         return _join(self._hand_lines())
 
     def _log_lines(self) -> list[render.Line]:
-        return [[("class:log", e)] for e in self.driver.events[-200:]]
+        intro = ("Spectating: a bot plays your seat. h help, q quit." if self.auto else
+                 "Welcome! Pick a card with 1-7 (or arrows), p plays it, d discards it, "
+                 "? says why not; h for help.")
+        return [[("class:dim", intro)]] + [[("class:log", e)] for e in self.driver.events[-200:]]
 
     def _log_fragments(self) -> StyleAndTextTuples:
         return _join(self._log_lines())

@@ -85,7 +85,11 @@ class TableDriver(Protocol):
         ...
 
     def step_others(self) -> bool:
-        """Advance one move of another seat; ``False`` when nothing was to do."""
+        """Advance one move of another seat; ``False`` when nothing was to do.
+
+        Must not block for long: a network driver applies a move that has arrived, or
+        returns ``False`` at once while ``others_pending()`` stays true; the console polls.
+        """
         ...
 
     @property
