@@ -202,8 +202,8 @@ class TableApp:
 
     def _log_lines(self) -> list[render.Line]:
         intro = ("Spectating: a bot plays your seat. h help, q quit." if self.auto else
-                 "Welcome! Pick a card with 1-7 (or arrows), p plays it, d discards it, "
-                 "? says why not; h for help.")
+                 "Welcome! 1-7 or arrows pick a card, p plays it, d discards, ? why not, "
+                 "h help.")
         return [[("class:dim", intro)]] + [[("class:log", e)] for e in self.driver.events[-200:]]
 
     def _log_fragments(self) -> StyleAndTextTuples:
