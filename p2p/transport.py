@@ -855,6 +855,8 @@ class Node:
             self._closed = True
             self._cond.notify_all()
         self._wake()
+        if threading.current_thread() is self._thread:
+            return  # closed from the wakeup callback: the loop exits by itself
         self._thread.join(timeout=5)
         self._wake_r.close()
         self._wake_w.close()
