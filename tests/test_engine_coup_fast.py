@@ -265,17 +265,44 @@ def test_R10a_wrong_remedy_refused_and_pass_keeps_hazard(rules):
     assert after.zones[1].hazard_in_force() is K.ACCIDENT
 
 
+def eager(state, seat, legal):
+    """A responder's preference: coup fourre, else fast remedy, else pass."""
+    for kind in (CoupFourre, FastRemedy):
+        for act in legal:
+            if isinstance(act, kind):
+                return act
+    return Pass(seat)
+
+
+def window_outcomes(state, choose=eager, check=None):
+    """Every state the response window can close in, over every order in which the seats
+    listed by ``actors()`` may answer (each answering with ``choose``)."""
+    if state.phase != "respond":
+        return {state.digest(): state}
+    out = {}
+    for seat in state.actors():
+        nxt = apply_action(state, choose(state, seat, legal_actions(state, seat)))
+        if check is not None:
+            check(nxt)
+        out.update(window_outcomes(nxt, choose, check))
+    return out
+
+
 @FAST
-def test_R10a_coup_fourre_wins_over_a_fast_remedy(rules):
+def test_R9_R10a_coup_fourre_wins_over_a_fast_remedy_in_any_answer_order(rules):
+    """R9: the partner holding the safety keeps the coup fourré whatever the other partner
+    answers (docs/rules.md: a coup fourré wins over a fast remedy)."""
     seating = Seating(4, 2)
     st = attacked(rules, K.ACCIDENT, seating=seating,
                   hands={1: [K.REPAIRS], 3: [K.DRIVING_ACE]})
-    st = apply_action(st, FastRemedy(1, card(st, 1, K.REPAIRS)))
-    st = apply_action(st, CoupFourre(3, card(st, 3, K.DRIVING_ACE)))
-    z = st.zones[1]
-    assert len(z.coups) == 1 and st.seat == 3
-    assert not any(KIND_OF[c] is K.REPAIRS for c in z.battle)
-    assert any(KIND_OF[c] is K.REPAIRS for c in st.hand(1))
+    ace = card(st, 3, K.DRIVING_ACE)
+    outcomes = window_outcomes(st)
+    for end in outcomes.values():
+        z = end.zones[1]
+        assert z.coups == (ace,) and end.seat == 3
+        assert not any(KIND_OF[c] is K.REPAIRS for c in z.battle)
+        assert any(KIND_OF[c] is K.REPAIRS for c in end.hand(1))
+    assert len(outcomes) == 1
 
 
 @FAST
@@ -348,23 +375,28 @@ def test_R10a_legal_plays_unchanged_for_the_attacker_after_the_window():
 def test_R9_R10a_teams_fast_remedy_answer_does_not_leak_while_partner_answers(rules):
     seating = Seating(4, 2)
     st = attacked(rules, K.ACCIDENT, seating=seating, hands={1: [K.REPAIRS]})
-    st = apply_action(st, FastRemedy(1, card(st, 1, K.REPAIRS)))
-    assert st.phase == "respond" and st.actors() == (3,)   # a coup fourre may still come
-    assert leaked(st) == {}
+
+    def no_leak(nxt):
+        assert leaked(nxt) == {}
+
+    outcomes = window_outcomes(st, check=no_leak)
+    for end in outcomes.values():
+        assert end.zones[1].hazard_in_force() is None        # the remedy was played
 
 
 @FAST
-def test_R10a_teams_first_fast_remedy_left_of_the_attacker_plays(rules):
+def test_R10a_teams_first_fast_remedy_left_of_the_attacker_plays_in_any_answer_order(rules):
+    """docs/rules.md: among fast remedies the first seat to the attacker's left plays; the
+    outcome must not depend on the order in which partners happen to answer."""
     seating = Seating(6, 2)                       # side 1 = seats 1, 3, 5
     st = attacked(rules, K.FLAT_TIRE, seating=seating,
                   hands={3: [K.SPARE_TIRE], 5: [K.SPARE_TIRE]})
-    assert st.actors() == (1, 3, 5)
-    r5 = card(st, 5, K.SPARE_TIRE)
+    assert set(st.actors()) <= {1, 3, 5}
     r3 = card(st, 3, K.SPARE_TIRE)
-    st = apply_action(st, FastRemedy(5, r5))
-    st = apply_action(st, Pass(1))
-    st = apply_action(st, FastRemedy(3, r3))
-    assert st.zones[1].battle[-1] == r3 and r5 in st.hand(5)
-    assert (st.phase, st.seat) == ("draw", 3)
-    st = draw(st, 3)
-    assert st.seat == 1                           # play resumes left of the attacker
+    r5 = card(st, 5, K.SPARE_TIRE)
+    outcomes = window_outcomes(st)
+    for end in outcomes.values():
+        assert end.zones[1].battle[-1] == r3 and r5 in end.hand(5)
+        assert (end.phase, end.seat) == ("draw", 3)
+        assert draw(end, 3).seat == 1             # play resumes left of the attacker
+    assert len(outcomes) == 1
