@@ -16,7 +16,6 @@ from engine import (
     CLASSIC,
     MODERN,
     CoupFourre,
-    FastRemedy,
     HandState,
     Pass,
     Seating,
@@ -101,8 +100,6 @@ def test_R9_heuristic_always_makes_a_coup_fourre(rules, hazard, safety):
     st = play(st, 0, hazard, 1)
     v = view_of(st, 1)
     legal = legal_actions(v, 1)
-    if rules.fast_play:
-        assert any(isinstance(a, FastRemedy) for a in legal)
     for seed in range(5):
         assert HeuristicBot(seed).choose(v, legal) == CoupFourre(1, card(st, 1, safety))
 

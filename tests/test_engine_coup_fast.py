@@ -52,6 +52,41 @@ def attacked(rules, hazard, hands1=(), seating=TWO, victim_side=1, zones=None, h
     return play(st, 0, hazard, victim_side)
 
 
+def eager(state, seat, legal):
+    """A responder's preference: coup fourre, else fast remedy, else pass."""
+    for kind in (CoupFourre, FastRemedy):
+        for act in legal:
+            if isinstance(act, kind):
+                return act
+    return Pass(seat)
+
+
+def run_window(state, choose=eager):
+    """Answer the response window seat by seat (first listed actor first); returns the state
+    after the window and every action that was offered on the way."""
+    offered = []
+    while state.phase == "respond":
+        seat = state.actors()[0]
+        legal = legal_actions(state, seat)
+        offered.extend(legal)
+        state = apply_action(state, choose(state, seat, legal))
+    return state, offered
+
+
+def window_outcomes(state, choose=eager, check=None):
+    """Every state the response window can close in, over every order in which the seats
+    listed by ``actors()`` may answer (each answering with ``choose``)."""
+    if state.phase != "respond":
+        return {state.digest(): state}
+    out = {}
+    for seat in state.actors():
+        nxt = apply_action(state, choose(state, seat, legal_actions(state, seat)))
+        if check is not None:
+            check(nxt)
+        out.update(window_outcomes(nxt, choose, check))
+    return out
+
+
 # ----- R9 window ----------------------------------------------------------------------------
 
 @BOTH
@@ -243,8 +278,9 @@ def test_R10a_remedy_out_of_turn_replacement_and_play_resumes_left_of_attacker(
     seating = Seating.solo(3)
     st = attacked(rules, hazard, seating=seating, victim_side=2, hands={2: [remedy]})
     rem = card(st, 2, remedy)
-    assert legal_actions(st, 2) == [Pass(2), FastRemedy(2, rem)]
-    after = apply_action(st, FastRemedy(2, rem))
+    after, offered = run_window(st)
+    assert FastRemedy(2, rem) in offered
+    assert all(isinstance(a, (Pass, FastRemedy)) for a in offered)
     z = after.zones[2]
     assert rem in (z.speed if hazard is K.SPEED_LIMIT else z.battle)
     assert z.coups == () and z.hazard_in_force() is None and not z.limited()
@@ -263,29 +299,6 @@ def test_R10a_wrong_remedy_refused_and_pass_keeps_hazard(rules):
     assert refused(st, FastRemedy(1, card(st, 1, K.GASOLINE))) == "R10"
     after = apply_action(st, Pass(1))
     assert after.zones[1].hazard_in_force() is K.ACCIDENT
-
-
-def eager(state, seat, legal):
-    """A responder's preference: coup fourre, else fast remedy, else pass."""
-    for kind in (CoupFourre, FastRemedy):
-        for act in legal:
-            if isinstance(act, kind):
-                return act
-    return Pass(seat)
-
-
-def window_outcomes(state, choose=eager, check=None):
-    """Every state the response window can close in, over every order in which the seats
-    listed by ``actors()`` may answer (each answering with ``choose``)."""
-    if state.phase != "respond":
-        return {state.digest(): state}
-    out = {}
-    for seat in state.actors():
-        nxt = apply_action(state, choose(state, seat, legal_actions(state, seat)))
-        if check is not None:
-            check(nxt)
-        out.update(window_outcomes(nxt, choose, check))
-    return out
 
 
 @FAST
@@ -363,7 +376,8 @@ def test_R10b_classic_exhausted_pile_refill_lapses():
 def test_R10a_legal_plays_unchanged_for_the_attacker_after_the_window():
     r = MODERN.with_options(fast_play=True)
     st = attacked(r, K.STOP, hands1=[K.ROLL])
-    after = apply_action(st, FastRemedy(1, card(st, 1, K.ROLL)))
+    after, offered = run_window(st)
+    assert FastRemedy(1, card(st, 1, K.ROLL)) in offered
     after = draw(after, 1)
     assert after.seat == 1 and after.phase == "draw"        # 2 players: left of seat 0
     after = draw(after, 1)

@@ -38,7 +38,7 @@ from engine import (
     view_of,
 )
 from engine.bots import make_bot
-from engine.cards import SAFETY_FOR
+from engine.cards import REMEDY_FOR, SAFETY_FOR
 
 SEATINGS = [Seating.solo(2), Seating.solo(3), Seating.solo(4), Seating.solo(5),
             Seating.solo(6), Seating(4, 2), Seating(6, 2), Seating(6, 3)]
@@ -222,10 +222,17 @@ def test_prop_R9_response_window_lists_pass_for_every_responder(game):
         for seat in state.actors():
             acts = legal_actions(state, seat)
             assert acts[0] == Pass(seat)
-            holds = any(KIND_OF[c] is SAFETY_FOR[hazard] for c in state.hand(seat))
-            if not holds and not rules.fast_play:
-                assert acts == [Pass(seat)]
-            assert any(isinstance(a, CoupFourre) for a in acts) == holds
+            hand = state.hand(seat)
+            holds = any(KIND_OF[c] is SAFETY_FOR[hazard] for c in hand)
+            has_remedy = any(KIND_OF[c] is REMEDY_FOR[hazard] for c in hand)
+            for a in acts[1:]:
+                assert (isinstance(a, CoupFourre) and KIND_OF[a.card] is SAFETY_FOR[hazard]) \
+                    or (isinstance(a, FastRemedy) and rules.fast_play
+                        and KIND_OF[a.card] is REMEDY_FOR[hazard])
+            if not holds and not (rules.fast_play and has_remedy):
+                assert acts == [Pass(seat)]        # nothing to answer with: exactly Pass
+            if not rules.fast_play:
+                assert any(isinstance(a, CoupFourre) for a in acts) == holds
 
 
 # ----- hidden information --------------------------------------------------------------------
