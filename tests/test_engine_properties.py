@@ -39,6 +39,7 @@ from engine import (
 )
 from engine.bots import make_bot
 from engine.cards import REMEDY_FOR, SAFETY_FOR
+from engine.scoring import hand_winner, score_hand
 
 SEATINGS = [Seating.solo(2), Seating.solo(3), Seating.solo(4), Seating.solo(5),
             Seating.solo(6), Seating(4, 2), Seating(6, 2), Seating(6, 3)]
@@ -137,6 +138,23 @@ def test_prop_R4b_R13_every_hand_ends_and_R1_cards_are_conserved(game):
         assert final.zones[final.completed_by].km >= final.target
     if final.end_reason == "exhausted":
         assert all(final.hand_size(s) == 0 for s in range(seating.n_players))
+    # R13-R15: the result and the points agree with the final zones
+    winner = hand_winner(final)
+    if final.completed_by >= 0:
+        assert winner == final.completed_by
+    else:
+        assert -1 <= winner < seating.n_teams
+    scores = score_hand(final)
+    assert len(scores) == seating.n_teams
+    for side, (z, sc) in enumerate(zip(final.zones, scores, strict=True)):
+        assert sc.distance == z.km
+        if rules.scoring == "modern":
+            assert sc.total == z.km + 100 * len(z.safeties) + 100 * len(z.coups)
+        else:
+            assert sc.safeties == 100 * len(z.safeties)
+            assert sc.coups_fourres == 300 * len(z.coups)
+            assert (sc.trip == 400) == (side == final.completed_by)
+            assert sc.all_safeties == (300 if len(z.safeties) == 4 else 0)
 
 
 # ----- legal = applicable --------------------------------------------------------------------
