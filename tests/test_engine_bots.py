@@ -52,6 +52,7 @@ class Spy:
                          ids=["classic", "modern", "classic-fast"])
 @pytest.mark.parametrize("seating", [TWO, Seating(4, 2), Seating(6, 3)], ids=["2", "2x2", "3x2"])
 def test_bots_only_see_views_and_choose_legal_actions(rules, seating):
+    """Bots decide from their seat's view only (R2a hidden hands, R9 no leak) and pick listed actions."""
     spies = [Spy(make_bot("heuristic" if s % 2 else "random", s), s)
              for s in range(seating.n_players)]
     rec = play_hand(rules, seating, spies, random.Random(9), 0)
@@ -61,6 +62,7 @@ def test_bots_only_see_views_and_choose_legal_actions(rules, seating):
 
 @pytest.mark.parametrize("name", ["random", "heuristic"])
 def test_bots_same_seed_same_choices(name):
+    """Determinism of bots (R3 deal and R4b reshuffles come from the dealer's seed): same seed, same choices."""
     def run(seed):
         bots = [make_bot(name, seed), make_bot(name, seed + 1)]
         rec = play_match(CLASSIC, TWO, bots, seed=seed)
@@ -76,6 +78,7 @@ def test_bots_same_seed_same_choices(name):
 
 
 def test_bots_unknown_name_and_wrong_seat():
+    """A controller may only act for its own seat (R4 turn order)."""
     with pytest.raises(ValueError):
         make_bot("genius", 0)
 
@@ -117,6 +120,7 @@ def test_R9_heuristic_in_teams_partner_makes_the_coup():
 
 
 def test_heuristic_beats_random_in_at_least_90_percent_of_60_classic_matches():
+    """R15 classic matches to 5000: the heuristic wins at least 90% against random."""
     wins = 0
     for g in range(60):
         h = g % 2                                 # the heuristic sits at seat 0 or 1
@@ -138,6 +142,7 @@ def _simulate(capsys, *extra):
 
 
 def test_cli_simulate_json(capsys):
+    """`millebornes simulate --json` (R15 matches, §6 presets): games, hands, rates and per-seat results."""
     code, out, err = _simulate(capsys, "--rules", "classic", "--players", "2", "--bots",
                                "heuristic,random", "--games", "10", "--seed", "1", "--json")
     assert code == 0, err
@@ -160,6 +165,7 @@ def test_cli_simulate_json(capsys):
 
 
 def test_cli_simulate_teams_partners_have_equal_wins(capsys):
+    """R2a: partners share a zone, so they share wins and scores."""
     code, out, err = _simulate(capsys, "--rules", "classic", "--players", "4", "--teams",
                                "2x2", "--bots", "heuristic,random", "--games", "6",
                                "--seed", "2", "--json")
@@ -171,6 +177,7 @@ def test_cli_simulate_teams_partners_have_equal_wins(capsys):
 
 
 def test_cli_simulate_modern_text_output(capsys):
+    """§6 modern preset with O-fast-play from the command line (text output)."""
     code, out, err = _simulate(capsys, "--rules", "modern", "--players", "3", "--games", "3",
                                "--option", "fast_play=yes")
     assert code == 0, err
@@ -186,6 +193,7 @@ def test_cli_simulate_modern_text_output(capsys):
     (["--games", "0"], "games"),
 ])
 def test_cli_simulate_bad_input_exits_nonzero_with_a_clear_message(capsys, args, needle):
+    """§6 options, R2/R2a seatings: bad input is one clear line on stderr, exit non-zero."""
     code, out, err = _simulate(capsys, *args, "--games", "1") if "--games" not in args \
         else _simulate(capsys, *args)
     assert code != 0
@@ -194,6 +202,7 @@ def test_cli_simulate_bad_input_exits_nonzero_with_a_clear_message(capsys, args,
 
 
 def test_cli_bad_option_subprocess_no_traceback():
+    """§6: an unknown option through `python -m cli` exits non-zero without a traceback."""
     proc = subprocess.run([sys.executable, "-m", "cli", "simulate", "--games", "1",
                            "--option", "nope=1"], capture_output=True, text=True, cwd=ROOT,
                           timeout=60, check=False)

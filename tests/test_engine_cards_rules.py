@@ -208,6 +208,7 @@ def test_R11_target_per_seating_and_preset(seating, classic_target):
 # ----- presets and options (§6) --------------------------------------------------------------
 
 def test_presets_match_the_table_of_RULES_section_6():
+    """§6 presets: O-draw-discard, O-exhaustion, O-roll-after-remedy, O-exact-finish, R1a, R11, R12, R14/R15."""
     c, m = CLASSIC, MODERN
     assert (c.draw_discard, m.draw_discard) == (False, True)                  # R4a
     assert (c.exhaustion, m.exhaustion) == ("play_out", "reshuffle")          # R4b
@@ -224,6 +225,7 @@ def test_presets_match_the_table_of_RULES_section_6():
 
 
 def test_every_option_can_be_set_on_either_preset():
+    """§6: every option (O-stack-hazards, O-attacker-started, O-start-rolling, O-fast-play, O-extension-official, R4b bounds...) on either preset."""
     opts = dict(draw_discard=True, exhaustion="reshuffle", roll_after_remedy=False,
                 exact_finish=False, target=1000, extension=False, remove_hazards=False,
                 scoring="modern", match_target=0, stack_hazards=True, attacker_started=True,
@@ -243,6 +245,7 @@ def test_every_option_can_be_set_on_either_preset():
 
 
 def test_rules_round_trip_and_validation():
+    """§6: the rule set round-trips through plain data (recorded in transcripts); bad values rejected."""
     r = preset("modern", fast_play=True, stack_hazards=True)
     assert Rules.from_dict(r.to_dict()) == r
     with pytest.raises(ValueError):
@@ -254,6 +257,7 @@ def test_rules_round_trip_and_validation():
 
 
 def test_parse_option_cli_spellings():
+    """§6: options by name on the command line (O-... spellings accepted)."""
     assert engine.parse_option("fast-play=yes") == ("fast_play", True)
     assert engine.parse_option("o-stack-hazards=on") == ("stack_hazards", True)
     assert engine.parse_option("o_exact_finish=no") == ("exact_finish", False)
@@ -276,6 +280,7 @@ ALL_ACTIONS = [
 
 @pytest.mark.parametrize("action", ALL_ACTIONS, ids=repr)
 def test_serialisation_action_round_trip_json_and_msgpack(action):
+    """Every action kind (R4 Draw/Play/Discard, R9 CoupFourre, R10 FastRemedy/FastDiscard, R12 Extend, R4b Reshuffle) round-trips."""
     data = action_to_data(action)
     assert action_from_data(data) == action
     assert type(action_from_data(data)) is type(action)
@@ -291,6 +296,7 @@ def test_serialisation_action_round_trip_json_and_msgpack(action):
     ["coup", 0], ["pass"], [["play"], 0, 1],
 ])
 def test_serialisation_malformed_action_data_raises_valueerror(data):
+    """Malformed wire actions are rejected with ValueError before reaching the rules (R4...)."""
     with pytest.raises(ValueError):
         action_from_data(data)
 
@@ -322,6 +328,7 @@ def _random_states(rules, seating, seed, every=7):
 @pytest.mark.parametrize("seating", [Seating.solo(2), Seating(4, 2), Seating(6, 3)],
                          ids=["2", "2x2", "3x2"])
 def test_serialisation_state_round_trip_json_msgpack_and_views(rules, seating):
+    """HandState (full and views, R2a hidden hands) round-trips through JSON-friendly data and msgpack."""
     for st in _random_states(rules, seating, seed=11):
         data = st.to_data()
         assert HandState.from_data(data) == st
@@ -333,6 +340,7 @@ def test_serialisation_state_round_trip_json_msgpack_and_views(rules, seating):
 
 
 def test_serialisation_state_digest_changes_with_content():
+    """State digests (R3 deal) are stable and change with the content."""
     st = deal(CLASSIC)
     st2 = engine.apply_action(st, Draw(0))
     assert st.digest() != st2.digest()
@@ -343,6 +351,7 @@ def test_serialisation_state_digest_changes_with_content():
 @pytest.mark.parametrize("rules", [CLASSIC, MODERN, preset("modern", fast_play=True)],
                          ids=["classic", "modern", "modern-fast"])
 def test_replay_hand_reproduces_a_game_from_deck_order_and_actions(rules):
+    """R3 deal + R4 actions: a hand is reproducible from its deck order, first seat and actions."""
     seating = Seating.solo(3)
     rec = play_hand(rules, seating, [RandomBot(i) for i in range(3)], random.Random(5), 1)
     final = replay_hand(rules, seating, rec.deck_order, rec.first_seat, rec.actions)
@@ -373,6 +382,7 @@ def test_R2a_partners_never_see_each_other_s_hand():
 
 @pytest.mark.parametrize("rules", [CLASSIC, MODERN], ids=["classic", "modern"])
 def test_new_view_equals_the_view_of_the_dealt_hand(rules):
+    """R3 deal seen by one seat (R2a: others' hands hidden): new_view == view_of(new_hand)."""
     seating = Seating(6, 3)
     deck = list(rules.deck(seating))
     random.Random(2).shuffle(deck)
@@ -386,6 +396,7 @@ def test_new_view_equals_the_view_of_the_dealt_hand(rules):
 
 
 def test_views_check_what_can_be_checked():
+    """R1/R4 in a view: another seat cannot play a card known to be elsewhere or no card at all."""
     st = deal(CLASSIC, Seating.solo(2), hands={0: [K.ROLL]})
     v1 = engine.view_of(st, 1)
     # seat 0 draws: in seat 1's view the card is hidden

@@ -194,6 +194,7 @@ def _sampled_states(game, every=4):
 @FAST
 @given(games)
 def test_prop_listed_actions_all_apply(game):
+    """R4-R12: every listed legal action applies without error (and views list as many)."""
     for state in _sampled_states(game):
         for seat in state.actors():
             if seat == CHANCE:
@@ -209,7 +210,7 @@ def test_prop_listed_actions_all_apply(game):
 @settings(FAST, max_examples=40)
 @given(games)
 def test_prop_unlisted_plausible_actions_are_refused(game):
-    """Every card x target Play/Discard (and answer, draw, extension) that the actor's legal
+    """R4-R12: every card x target Play/Discard (and answer, draw, extension) that the actor's legal
     list does not hold raises IllegalAction; so does anything by a seat that may not act."""
     for state in _sampled_states(game, every=9):
         before = state.digest()
@@ -268,7 +269,7 @@ def _redact(action, viewer, before):
 @FAST
 @given(games)
 def test_prop_views_evolve_like_the_full_state(game):
-    """A view updated with redacted actions (others' pile draws without the card, reshuffles
+    """R2a/R9 hidden information: a view updated with redacted actions (others' pile draws without the card, reshuffles
     without the order) equals the view of the full state at every step."""
     rules, seating, seed, names = game
     n = seating.n_players
@@ -306,6 +307,7 @@ def test_prop_R9_views_never_leak(game):
           phases=[Phase.explicit, Phase.reuse, Phase.generate])
 @given(games)
 def test_prop_determinism_same_seed_same_digests(game):
+    """R3/R4b determinism: the same seed gives the same digest after every action."""
     rules, seating, seed, names = game
     trail1: list[str] = []
     trail2: list[str] = []
@@ -317,6 +319,7 @@ def test_prop_determinism_same_seed_same_digests(game):
 @settings(FAST, max_examples=50)
 @given(games)
 def test_prop_serialisation_round_trip_at_random_states(game):
+    """Serialisation (full states and R2a views) round-trips at random states of every option set."""
     for state in _sampled_states(game, every=6):
         data = msgpack.unpackb(msgpack.packb(state.to_data()))
         back = HandState.from_data(data)
@@ -345,6 +348,7 @@ print(json.dumps(out))
 
 
 def test_prop_digest_independent_of_PYTHONHASHSEED():
+    """R3/R4b determinism across processes: digests do not depend on PYTHONHASHSEED."""
     tests_dir = str(Path(__file__).parent)
     root = str(Path(__file__).parent.parent)
     script = _DIGEST_SCRIPT.format(tests=tests_dir)
