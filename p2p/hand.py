@@ -1,0 +1,386 @@
+"""One hand of a table as a pure state machine over signed-log bodies (no sockets, no clock).
+
+The game log of a hand is linear and has exactly one writer at a time. Which seat must
+write next, and what, is a pure function of the log so far (:meth:`HandProtocol.expected`):
+
+1. every seat publishes its hand key (``deck.key``), then a commitment for public
+   randomness (``game.rcommit``), then its shuffle commitment (``deck.commit``);
+2. every seat shuffles in seat order (``deck.pass``), then reveals its random seed
+   (``game.rreveal``): the first player of the match comes from those seeds;
+3. the deal: each seat publishes its decryption shares for the other seats' six cards;
+4. play: the seat the engine waits for writes ``game.act`` (a draw from the pile is then
+   answered by the other seats' shares, in seat order; a card leaving a hand is opened by
+   its holder's share, ``deck.share`` to PUBLIC, naming the card); a reshuffle (R4b) is a new
+   shuffle round (``deck.reshuffle``, commits, passes);
+5. after the hand every seat reveals its secrets (``deck.reveal``) and the whole deck is
+   verified.
+
+The same class runs on a peer (``me`` = its seat: the engine state is that seat's view) and
+in the auditor (``me=None`` with the deck orders revealed: full-information engine), so the
+verifier replays exactly the code the players ran.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine import (
+    Action,
+    CoupFourre,
+    Discard,
+    Draw,
+    FastDiscard,
+    FastRemedy,
+    HandState,
+    IllegalAction,
+    Play,
+    Reshuffle,
+    action_from_data,
+    action_to_data,
+    apply_action,
+    legal_actions,
+    new_hand,
+    new_view,
+)
+from engine.state import DRAW, OVER, RESHUFFLE
+
+from .deck import (
+    PUBLIC,
+    CheatDetected,
+    DeckHand,
+    DecryptShare,
+    HandResult,
+    joint_random,
+    message_to_body,
+    random_commitment,
+)
+from .table import TableConfig
+
+HAND_SIZE = 6
+
+
+class ProtocolError(Exception):
+    """An entry broke the protocol; ``seat`` is the author to blame (None: unknown)."""
+
+    def __init__(self, seat: int | None, check: str, detail: str = "") -> None:
+        self.seat = seat
+        self.check = check
+        self.detail = detail
+        who = "an unknown seat" if seat is None else f"seat {seat}"
+        super().__init__(f"{who} broke the rules of the protocol ({check})"
+                         + (f": {detail}" if detail else ""))
+
+
+@dataclass(frozen=True)
+class Expect:
+    """The next entry of the log: who writes it and what it must be."""
+
+    seat: int
+    kind: str          # a body kind, or "open" (a deck.share opening ``card`` to everyone)
+    round: int = 0
+    pos: int = -1
+    recipient: int = -1
+    card: int = -1
+
+
+def _cards_leaving_hand(action: Action) -> tuple[int, ...]:
+    if isinstance(action, (Play, Discard, CoupFourre, FastRemedy)):
+        return (action.card,)
+    if isinstance(action, FastDiscard):
+        return action.cards
+    return ()
+
+
+class HandProtocol:
+    """The log-driven state of one hand, for one peer or for the auditor."""
+
+    def __init__(self, cfg: TableConfig, hand_no: int, first_seat: int | None,
+                 me: int | None, decks: tuple[tuple[int, ...], ...] | None = None) -> None:
+        if me is None and decks is None:
+            raise ValueError("an auditor needs the revealed deck orders")
+        self.cfg = cfg
+        self.hand_no = hand_no
+        self.me = me
+        self.decks = decks
+        self.n = cfg.n
+        self.deck = DeckHand(cfg.table_id, hand_no, self.n, cfg.cards, my_seat=me)
+        self.first_seat = first_seat
+        self.state: HandState | None = None
+        self.result: HandResult | None = None
+        self.round = 0
+        self.taken: list[set[int]] = [set() for _ in range(self.n)]
+        self.rand_commits: dict[int, bytes] = {}
+        self.rand_seeds: dict[int, bytes] = {}
+        self._my_rand_seed = os.urandom(32)
+        self._stage = "setup"
+        self._pending_draw: tuple[int, int, int] | None = None   # (seat, round, pos)
+        self._pending_state: HandState | None = None             # after opens complete
+        self.actions: list[Action] = []                            # public actions, in order
+        q: deque[Expect] = deque()
+        for kind in ("deck.key", "game.rcommit", "deck.commit"):
+            q.extend(Expect(s, kind) for s in range(self.n))
+        q.extend(Expect(s, "deck.pass") for s in range(self.n))
+        q.extend(Expect(s, "game.rreveal") for s in range(self.n))
+        self.queue = q
+
+    # ----- queries ------------------------------------------------------------------
+    @property
+    def done(self) -> bool:
+        return self._stage == "done"
+
+    def expected(self) -> Expect | None:
+        return self.queue[0] if self.queue else None
+
+    def expected_writer(self) -> int | None:
+        return self.queue[0].seat if self.queue else None
+
+    def needs_decision(self) -> bool:
+        """Is the next entry this peer's move in the game (not an automatic crypto step)?"""
+        e = self.expected()
+        return e is not None and e.seat == self.me and e.kind == "game.act"
+
+    def legal(self) -> list[Action]:
+        assert self.state is not None and self.me is not None
+        return legal_actions(self.state, self.me)
+
+    def _purpose(self) -> bytes:
+        return b"first-player/%d" % self.hand_no
+
+    # ----- making this peer's entries -------------------------------------------------
+    def auto_body(self) -> dict[str, Any]:
+        """The body of this peer's next entry when it needs no decision."""
+        e = self.expected()
+        if e is None or e.seat != self.me or self.me is None:
+            raise ValueError("it is not this peer's turn to write")
+        d = self.deck
+        if e.kind == "deck.key":
+            return message_to_body(d.make_key_share())
+        if e.kind == "deck.commit":
+            return message_to_body(d.make_commit(e.round))
+        if e.kind == "deck.pass":
+            return message_to_body(d.make_pass(e.round))
+        if e.kind == "deck.reshuffle":
+            assert self.state is not None
+            return message_to_body(d.make_reshuffle(self.state.discard))
+        if e.kind == "deck.share":
+            return message_to_body(d.make_share(e.round, e.pos, e.recipient))
+        if e.kind == "open":
+            r, pos = self._position_of(e.card)
+            return message_to_body(d.make_open(r, pos))
+        if e.kind == "deck.reveal":
+            return message_to_body(d.make_reveal())
+        if e.kind == "game.rcommit":
+            return {"k": "game.rcommit", "c": random_commitment(
+                self._my_rand_seed, self.me, self.cfg.table_id, self._purpose())}
+        if e.kind == "game.rreveal":
+            return {"k": "game.rreveal", "seed": self._my_rand_seed}
+        raise ValueError(f"{e.kind} needs a decision: use act_body")
+
+    def act_body(self, action: Action) -> dict[str, Any]:
+        """The body for this peer's move (checked against the engine first)."""
+        if not self.needs_decision():
+            raise ValueError("it is not this peer's move")
+        if isinstance(action, Draw) and action.source == "pile":
+            action = Draw(action.seat, "pile", None)  # never publish a drawn card
+        return {"k": "game.act", "a": action_to_data(action)}
+
+    def next_body(self, choose: Callable[[HandState, list[Action]], Action]) -> dict[str, Any]:
+        """This peer's next body, asking ``choose(view, legal)`` when it is a move."""
+        if self.needs_decision():
+            assert self.state is not None
+            return self.act_body(choose(self.state, self.legal()))
+        return self.auto_body()
+
+    def _position_of(self, card: int) -> tuple[int, int]:
+        for r in range(len(self.deck.rounds) - 1, -1, -1):
+            rd = self.deck.rounds[r]
+            for pos, c in rd.mine.items():
+                if c == card and pos not in rd.public:
+                    return r, pos
+        raise ValueError(f"card {card} was never dealt to this seat")
+
+    # ----- receiving entries ---------------------------------------------------------
+    def receive(self, seat: int, body: Any) -> None:
+        """Apply one entry (signature and chain already checked) written by ``seat``."""
+        e = self.expected()
+        if e is None:
+            raise ProtocolError(seat, "after-end", "the hand is over; no entry expected")
+        if seat != e.seat:
+            raise ProtocolError(seat, "out-of-turn",
+                                f"seat {e.seat} was to write {e.kind}, not seat {seat}")
+        if not isinstance(body, dict) or not isinstance(body.get("k"), str):
+            raise ProtocolError(seat, "malformed-body", "an entry body is a map with a kind")
+        kind = body["k"]
+        want = "deck.share" if e.kind == "open" else e.kind
+        if kind != want:
+            raise ProtocolError(seat, "wrong-entry", f"expected {want}, got {kind}")
+        try:
+            if kind.startswith("deck."):
+                self._on_deck(seat, body, e)
+            elif kind == "game.rcommit":
+                c = body.get("c")
+                if not isinstance(c, bytes) or len(c) != 32:
+                    raise ProtocolError(seat, "malformed-body", "commitment is 32 bytes")
+                self.rand_commits[seat] = c
+            elif kind == "game.rreveal":
+                sd = body.get("seed")
+                if not isinstance(sd, bytes) or len(sd) != 32 or random_commitment(
+                        sd, seat, self.cfg.table_id, self._purpose()) != self.rand_commits[seat]:
+                    raise ProtocolError(seat, "random-reveal",
+                                        "the revealed seed does not match its commitment")
+                self.rand_seeds[seat] = sd
+            else:
+                self._on_act(seat, body)
+        except CheatDetected as exc:
+            raise ProtocolError(exc.seat, exc.check, str(exc)) from None
+        self.queue.popleft()
+        if not self.queue:
+            self._advance()
+
+    def _on_deck(self, seat: int, body: dict[str, Any], e: Expect) -> None:
+        m = self.deck.receive_body(seat, body)
+        if e.kind in ("deck.commit", "deck.pass") and getattr(m, "round", None) != e.round:
+            raise ProtocolError(seat, "wrong-round", f"expected round {e.round}")
+        if e.kind == "deck.share":
+            assert isinstance(m, DecryptShare)
+            if (m.round, m.pos, m.recipient) != (e.round, e.pos, e.recipient):
+                raise ProtocolError(seat, "wrong-share",
+                                    f"expected the share of position {e.pos} for seat "
+                                    f"{e.recipient}, got position {m.pos} for {m.recipient}")
+        if e.kind == "open":
+            assert isinstance(m, DecryptShare)
+            if m.recipient != PUBLIC or m.card != e.card or \
+                    self.deck.public_card(m.round, m.pos) != e.card or \
+                    self.deck.holder(m.round, m.pos) != seat:
+                raise ProtocolError(seat, "card-not-held",
+                                    f"seat {seat} did not open card {e.card} from its hand")
+        if e.kind == "deck.reshuffle":
+            assert self.state is not None
+            if tuple(getattr(m, "cards", ())) != tuple(sorted(self.state.discard)):
+                raise ProtocolError(seat, "reshuffle-cards",
+                                    "a reshuffle must use exactly the discard pile (R4b)")
+
+    def _on_act(self, seat: int, body: dict[str, Any]) -> None:
+        assert self.state is not None
+        try:
+            action = action_from_data(body.get("a"))
+        except ValueError as exc:
+            raise ProtocolError(seat, "malformed-action", str(exc)) from None
+        if action.seat != seat:
+            raise ProtocolError(seat, "wrong-seat", f"seat {seat} wrote a move for seat "
+                                                   f"{action.seat}")
+        st = self.state
+        if isinstance(action, Draw) and action.source == "pile":
+            if action.card is not None:
+                raise ProtocolError(seat, "leaked-draw", "a pile draw never names its card")
+            if st.phase != DRAW or st.seat != seat or st.pile_size() == 0:
+                raise ProtocolError(seat, "illegal-move", "R4: no draw from the pile is due")
+            r = self.round
+            pos = (HAND_SIZE * self.n if r == 0 else 0) + st.pile_drawn
+            self._pending_draw = (seat, r, pos)
+            self.actions.append(action)
+            self.queue.extend(Expect(s, "deck.share", r, pos, seat)
+                              for s in range(self.n) if s != seat)
+            return
+        try:
+            after = apply_action(st, action)
+        except IllegalAction as exc:
+            raise ProtocolError(seat, f"illegal-move {exc.rule}", exc.reason) from None
+        except ValueError as exc:
+            raise ProtocolError(seat, "illegal-move", str(exc)) from None
+        self.actions.append(action)
+        if isinstance(action, Draw):  # face up from the discard pile (R4a)
+            assert action.card is not None or st.discard
+            self.taken[seat].add(st.discard[-1])
+            self.state = after
+            return
+        opens = []
+        for c in _cards_leaving_hand(action):
+            if c in self.taken[seat]:
+                self.taken[seat].discard(c)
+            else:
+                opens.append(Expect(seat, "open", card=c))
+        if opens:
+            self._pending_state = after
+            self.queue.extend(opens)
+        else:
+            self.state = after
+
+    # ----- moving on -----------------------------------------------------------------
+    def _advance(self) -> None:
+        if self._stage == "setup":
+            if self.first_seat is None:
+                rng = joint_random([self.rand_seeds[s] for s in range(self.n)],
+                                   self.cfg.table_id, self._purpose())
+                self.first_seat = int.from_bytes(rng.read(8), "big") % self.n
+            first = self.first_seat
+            for s in range(self.n):
+                self.queue.extend(Expect(s, "deck.share", 0, p, (first + p) % self.n)
+                                  for p in range(HAND_SIZE * self.n) if (first + p) % self.n != s)
+            self._stage = "deal"
+            return
+        if self._stage == "deal":
+            assert self.first_seat is not None
+            first = self.first_seat
+            if self.me is None:
+                assert self.decks is not None
+                self.state = new_hand(self.cfg.rules, self.cfg.seating, self.decks[0], first)
+            else:
+                mine = [self.deck.my_card(0, p) for p in range(HAND_SIZE * self.n)
+                        if (first + p) % self.n == self.me]
+                if any(c is None for c in mine):
+                    raise ProtocolError(None, "deal-incomplete", "a dealt card did not decrypt")
+                self.state = new_view(self.cfg.rules, self.cfg.seating, self.me,
+                                      [c for c in mine if c is not None], first)
+            self._stage = "play"
+            self._next_move()
+            return
+        if self._stage == "play":
+            assert self.state is not None
+            if self._pending_draw is not None:
+                seat, r, pos = self._pending_draw
+                self._pending_draw = None
+                card = self.deck.my_card(r, pos) if seat == self.me else None
+                self.state = apply_action(self.state, Draw(seat, "pile", card))
+            elif self._pending_state is not None:
+                self.state, self._pending_state = self._pending_state, None
+            self._next_move()
+            return
+        if self._stage == "reshuffle":
+            assert self.state is not None
+            order = None
+            if self.me is None:
+                assert self.decks is not None
+                order = self.decks[self.round]
+            self.state = apply_action(self.state, Reshuffle(order=order))
+            self.actions.append(Reshuffle())
+            self._stage = "play"
+            self._next_move()
+            return
+        if self._stage == "end":
+            try:
+                self.result = self.deck.verify_end()
+            except CheatDetected as exc:
+                raise ProtocolError(exc.seat, exc.check, str(exc)) from None
+            self._stage = "done"
+
+    def _next_move(self) -> None:
+        st = self.state
+        assert st is not None
+        if st.phase == OVER:
+            self._stage = "end"
+            self.queue.extend(Expect(s, "deck.reveal") for s in range(self.n))
+            return
+        if st.phase == RESHUFFLE:
+            self.round += 1
+            r = self.round
+            self._stage = "reshuffle"
+            self.queue.append(Expect(st.seat, "deck.reshuffle", r))
+            self.queue.extend(Expect(s, "deck.commit", r) for s in range(self.n))
+            self.queue.extend(Expect(s, "deck.pass", r) for s in range(self.n))
+            return
+        self.queue.append(Expect(st.actors()[0], "game.act"))

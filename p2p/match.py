@@ -1,0 +1,74 @@
+"""A whole match as a sequence of :class:`~p2p.hand.HandProtocol` hands.
+
+The first player of hand 0 comes from the players' joint random seeds; after that it
+rotates left (R3). Scores and the end of the match come from the engine (R14, R15).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.scoring import Match, SideScore, score_hand
+
+from .hand import HandProtocol, ProtocolError
+from .table import TableConfig
+
+MAX_HANDS = 200  # a tie at the top plays another hand (R15); this bounds a freak run
+
+
+class MatchProtocol:
+    """The log-driven state of a match for one peer (``me``) or the auditor (``me=None``)."""
+
+    def __init__(self, cfg: TableConfig, me: int | None,
+                 decks: dict[int, tuple[tuple[int, ...], ...]] | None = None) -> None:
+        self.cfg = cfg
+        self.me = me
+        self.decks = decks
+        self.match: Match | None = None
+        self.scores: list[tuple[SideScore, ...]] = []
+        self.finished: list[dict[str, Any]] = []   # a summary of each finished hand
+        self.hand = self._new_hand(0, None)
+
+    def _new_hand(self, hand_no: int, first: int | None) -> HandProtocol:
+        decks = None
+        if self.me is None:
+            if self.decks is None or hand_no not in self.decks:
+                raise ProtocolError(None, "missing-reveal",
+                                    f"hand {hand_no} has no verified deck to replay")
+            decks = self.decks[hand_no]
+        return HandProtocol(self.cfg, hand_no, first, self.me, decks)
+
+    @property
+    def hand_no(self) -> int:
+        return self.hand.hand_no
+
+    @property
+    def done(self) -> bool:
+        return self.hand.done and (self.match is not None and
+                                   (self.match.over or len(self.match.hands) >= MAX_HANDS))
+
+    def winner(self) -> int:
+        return -1 if self.match is None else self.match.winner()
+
+    def receive(self, hand_no: int, seat: int, body: Any) -> None:
+        if self.done:
+            raise ProtocolError(seat, "after-end", "the match is over")
+        if hand_no != self.hand.hand_no:
+            raise ProtocolError(seat, "wrong-hand",
+                                f"entry for hand {hand_no} while hand {self.hand.hand_no} runs")
+        self.hand.receive(seat, body)
+        if self.hand.done:
+            self._hand_finished()
+
+    def _hand_finished(self) -> None:
+        hp = self.hand
+        assert hp.state is not None and hp.first_seat is not None
+        if self.match is None:
+            self.match = Match(self.cfg.rules, self.cfg.seating, hp.first_seat)
+        scores = score_hand(hp.state)
+        self.scores.append(scores)
+        self.finished.append({"first_seat": hp.first_seat, "turns": hp.state.turns,
+                              "end": hp.state.end_reason, "digest": hp.state.digest()})
+        self.match = self.match.record(scores)
+        if not self.match.over and len(self.match.hands) < MAX_HANDS:
+            self.hand = self._new_hand(hp.hand_no + 1, self.match.next_first_seat())

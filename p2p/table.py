@@ -1,0 +1,80 @@
+"""A table's fixed agreement: rules, seating, players' keys; the table id binds them all.
+
+Peers agree on a :class:`TableConfig` in the lobby before the match; its ``table_id`` is a
+hash of the whole agreement, so an entry signed for one table can never be replayed at a
+table with other rules or other players.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from engine import Rules, Seating
+
+from .envelope import canonical_packb
+from .transcript import Player, TranscriptHeader
+
+_TABLE_TAG = b"millebornes/table/v1\x00"
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    rules: Rules
+    seating: Seating
+    players: tuple[Player, ...]    # in seat order
+    nonce: bytes = b""             # makes two tables of the same friends distinct
+
+    def __post_init__(self) -> None:
+        if len(self.players) != self.seating.n_players:
+            raise ValueError(f"{self.seating.n_players} seats need {self.seating.n_players} "
+                             f"players, not {len(self.players)}")
+        for i, p in enumerate(self.players):
+            if p.seat != i:
+                raise ValueError(f"player {p.name!r} is listed at seat {i} but says {p.seat}")
+        if len({p.key for p in self.players}) != len(self.players):
+            raise ValueError("two seats have the same key")
+
+    def agreement(self) -> dict[str, Any]:
+        return {"rules": self.rules.to_dict(),
+                "seating": [self.seating.n_players, self.seating.n_teams],
+                "players": [{"seat": p.seat, "name": p.name, "key": p.key}
+                            for p in self.players],
+                "nonce": self.nonce}
+
+    @property
+    def table_id(self) -> bytes:
+        return hashlib.sha256(_TABLE_TAG + canonical_packb(self.agreement())).digest()[:16]
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        return self.rules.deck(self.seating)
+
+    @property
+    def n(self) -> int:
+        return self.seating.n_players
+
+    def header(self) -> TranscriptHeader:
+        return TranscriptHeader(self.table_id, {"rules": self.rules.to_dict(),
+                                                "seating": [self.seating.n_players,
+                                                            self.seating.n_teams],
+                                                "nonce": self.nonce},
+                                self.players, self.cards)
+
+    @classmethod
+    def from_header(cls, header: TranscriptHeader) -> TableConfig:
+        """The agreement recorded in a transcript; checks that it hashes to its table id."""
+        meta = header.rules
+        try:
+            rules = Rules.from_dict(dict(meta["rules"]))
+            seating = Seating(*meta["seating"])
+            nonce = bytes(meta.get("nonce", b""))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"transcript header has no valid rule set: {exc}") from None
+        cfg = cls(rules, seating, header.players, nonce)
+        if cfg.table_id != header.table:
+            raise ValueError("the header's table id does not match its rules and players")
+        if cfg.cards != header.cards:
+            raise ValueError("the header's card list does not match the rules")
+        return cfg
