@@ -425,3 +425,12 @@ def test_R4_full_state_draw_must_name_the_top_card_if_any():
     assert exc.value.rule == "R4"
     assert engine.apply_action(st, Draw(0, "pile", st.pile[-1])) == \
         engine.apply_action(st, Draw(0))
+
+
+@pytest.mark.parametrize("seat,first", [(0, 5), (0, -1), (4, 0), (-1, 0)])
+def test_R3_new_view_rejects_seats_that_are_not_seats(seat, first):
+    """R2/R3: the viewer and the first player must be seats of the table (as in new_hand)."""
+    seating = Seating.solo(2)
+    mine = CLASSIC.deck(seating)[:6]
+    with pytest.raises(ValueError):
+        engine.new_view(CLASSIC, seating, seat, mine, first)
