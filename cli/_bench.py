@@ -8,7 +8,7 @@ import random
 import time
 from typing import Any
 
-from engine import MODERN, CLASSIC, Rules, Seating
+from engine import CLASSIC, MODERN, Rules, Seating
 from engine.bots import RandomBot
 from engine.simulate import play_hand
 
@@ -33,8 +33,14 @@ def engine_hands_per_second(rules: Rules, seating: Seating, seconds: float,
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    if args.what != "engine":
-        raise ValueError(f"bench {args.what} is not available yet in this version")
+    if args.what == "deck":
+        from p2p.bench_deck import run
+        run(args.json)
+        return 0
+    if args.what == "net":
+        from p2p.netsim import run_net_bench
+        run_net_bench(args.json)
+        return 0
     results = {
         "classic_2p": engine_hands_per_second(CLASSIC, Seating.solo(2), args.seconds),
         "modern_4p": engine_hands_per_second(MODERN, Seating.solo(4), args.seconds),

@@ -49,9 +49,60 @@ def simulate(rules: Rules, seating: Seating, bot_names: list[str], games: int,
     }
 
 
+def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: int,
+                  seed: int, transcript_dir: str | None) -> dict[str, Any]:
+    """Like :func:`simulate`, but every deal goes through the mental-poker protocol, one
+    protocol object (with its own secrets and view) per seat, and each game is written
+    to a transcript file."""
+    from pathlib import Path
+
+    from p2p.memory_table import make_table, play_fair_match
+
+    n = seating.n_players
+    wins = [0] * n
+    score_sum = [0] * n
+    hands = turns = entries = 0
+    out_dir = Path(transcript_dir) if transcript_dir else None
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    files: list[str] = []
+    started = time.perf_counter()
+    for g in range(games):
+        bots = [make_bot(bot_names[s], seed * 1_000_003 + g * 17 + s) for s in range(n)]
+        names = [f"{bot_names[s]}{s + 1}" for s in range(n)]
+        cfg, ids = make_table(rules, seating, names, b"simulate/%d/%d" % (seed, g))
+        path = None
+        if out_dir is not None:
+            path = out_dir / f"game-{seed}-{g:04d}-{cfg.table_id.hex()[:12]}.mbt"
+            files.append(str(path))
+        res = play_fair_match(cfg, ids, [b.choose for b in bots], path)
+        proto = res.protocols[0]
+        assert proto.match is not None
+        totals = proto.match.totals()
+        for s in range(n):
+            side = seating.side_of(s)
+            score_sum[s] += totals[side]
+            wins[s] += res.winner == side
+        hands += len(proto.scores)
+        turns += sum(int(h["turns"]) for h in proto.finished)
+        entries += res.entries
+    elapsed = time.perf_counter() - started
+    return {
+        "rules": rules.to_dict(), "seating": seating.label(), "games": games, "hands": hands,
+        "fair_deck": True, "entries": entries, "transcripts": files,
+        "seconds": round(elapsed, 3),
+        "hands_per_second": round(hands / elapsed, 2) if elapsed > 0 else None,
+        "avg_turns_per_hand": round(turns / hands, 1) if hands else 0,
+        "players": [{"seat": s, "side": seating.side_of(s), "bot": bot_names[s],
+                     "wins": wins[s], "win_rate": round(wins[s] / games, 4),
+                     "avg_score": round(score_sum[s] / games, 1)} for s in range(n)],
+    }
+
+
 def run_simulate(args: argparse.Namespace) -> int:
-    if args.fair_deck or args.network:
-        raise ValueError("--fair-deck and --network are not available yet in this version")
+    if args.network:
+        from ._net import run_network_simulate
+        return run_network_simulate(args)
     if args.games < 1:
         raise ValueError("--games must be at least 1")
     rules = rules_from_args(args)
@@ -62,7 +113,14 @@ def run_simulate(args: argparse.Namespace) -> int:
     bot_names = [names[s % len(names)] for s in range(seating.n_players)]
     for b in bot_names:
         make_bot(b, 0)  # validates the name before any game starts
-    result = simulate(rules, seating, bot_names, args.games, args.seed)
+    if args.fair_deck:
+        result = simulate_fair(rules, seating, bot_names, args.games, args.seed,
+                               args.transcript_dir)
+    else:
+        if args.transcript_dir:
+            raise ValueError("--transcript-dir needs --fair-deck or --network "
+                             "(plain simulations keep no transcript)")
+        result = simulate(rules, seating, bot_names, args.games, args.seed)
     if args.json:
         print(json.dumps(result))
         return 0
@@ -73,4 +131,7 @@ def run_simulate(args: argparse.Namespace) -> int:
               f"({100 * p['win_rate']:.1f}%)  avg score {p['avg_score']:.0f}")
     print(f"average turns per hand {result['avg_turns_per_hand']}, "
           f"{result['hands_per_second']} hands/s")
+    if result.get("fair_deck"):
+        print(f"fair deck: {result['entries']} signed entries"
+              + (f", transcripts in {args.transcript_dir}" if args.transcript_dir else ""))
     return 0

@@ -82,6 +82,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.verb == "play":
             from ._play import run_play
             return run_play(args)
+        if args.verb == "verify":
+            from ._verify import run_verify
+            return run_verify(args)
+        if args.verb in ("host", "join", "lobby", "resume"):
+            from . import _net
+            return int(getattr(_net, f"run_{args.verb}")(args))
         if args.verb == "replay":
             from ._replay import run_replay
             return run_replay(args)
