@@ -38,6 +38,10 @@ class GameReport:
         if self.blamed_seat is None:
             return "nobody identified"
         name = self.names[self.blamed_seat] if self.blamed_seat < len(self.names) else "?"
+        if self.check == "bad-signature":
+            # An unsigned or altered entry proves nothing about its claimed author.
+            return (f"nobody identified: the entry claims to be from seat {self.blamed_seat} "
+                    f"({name}) but is not signed by it, so the file was altered or forged")
         return f"seat {self.blamed_seat} ({name})"
 
     def summary(self) -> str:
