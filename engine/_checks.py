@@ -106,9 +106,9 @@ def play_refusal(state: HandState, seat: int, card: int, target: int | None) -> 
     fam = FAMILY[k]
     if fam is Family.HAZARD:
         return hazard_refusal(state, seat, k, target)
-    if target is not None and target != state.side_of(seat):
+    if target is not None:
         return ("R5" if fam is Family.DISTANCE else "R7" if fam is Family.REMEDY else "R8",
-                f"{NAMES_EN[k]} goes on your own zone")
+                f"{NAMES_EN[k]} goes on your own zone: name no target")
     zone = state.zone_of(seat)
     if fam is Family.DISTANCE:
         return distance_refusal(state, zone, k)

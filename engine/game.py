@@ -48,6 +48,7 @@ from .state import (
     Attack,
     HandState,
     Zone,
+    replace_state,
 )
 
 HAND_SIZE = 6
@@ -82,6 +83,9 @@ def new_view(rules: Rules, seating: Seating, seat: int, my_cards: tuple[int, ...
              first_seat: int) -> HandState:
     """A seat's view at the deal: its own six cards, counts for everything hidden."""
     deck = rules.deck(seating)
+    n = seating.n_players
+    if not 0 <= seat < n or not 0 <= first_seat < n:
+        raise ValueError(f"seat {seat} and first seat {first_seat} must be seats 0..{n - 1}")
     mine = tuple(sorted(my_cards))
     if len(mine) != HAND_SIZE or len(set(mine)) != HAND_SIZE or not set(mine) <= set(deck):
         raise ValueError("R3: a hand is dealt six distinct cards of the deck")
@@ -132,17 +136,14 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
         hazard = KIND_OF[state.attack.card]
         out = [Pass(seat)]
         safety, remedy = SAFETY_FOR[hazard], REMEDY_FOR[hazard]
-        for c in hand:
-            if KIND_OF[c] is safety:
-                out.append(CoupFourre(seat, c))
-        if state.rules.fast_play:
-            zone = state.zones[state.attack.side]
-            seen: set[Kind] = set()
+        if state.attack.stage == 1:
             for c in hand:
-                if KIND_OF[c] is remedy and remedy not in seen and \
-                        play_refusal(state, seat, c, None) is None:
+                if KIND_OF[c] is safety:
+                    out.append(CoupFourre(seat, c))
+        else:
+            for c in hand:
+                if KIND_OF[c] is remedy and play_refusal(state, seat, c, None) is None:
                     out.append(FastRemedy(seat, c))
-            del zone
         return out
     # PLAY
     out = [Play(seat, c, t) for c, t in legal_plays(state, seat, hand)]
@@ -196,7 +197,7 @@ def apply_action(state: HandState, action: Action) -> HandState:
     if isinstance(action, Discard):
         _require_held(state, seat, action.card, action)
         st = _remove_from_hand(state, seat, action.card)
-        st = st._replace(discard=st.discard + (action.card,))
+        st = replace_state(st, discard=st.discard + (action.card,))
         return _next_turn(st, seat + 1)
     if isinstance(action, FastDiscard):
         return _fast_discard(state, action)
@@ -244,7 +245,7 @@ def _remove_from_hand(state: HandState, seat: int, card: int) -> HandState:
     else:
         i = h.index(card)
         new = h[:i] + h[i + 1:]
-    return state._replace(hands=state.hands[:seat] + (new,) + state.hands[seat + 1:])
+    return replace_state(state, hands=state.hands[:seat] + (new,) + state.hands[seat + 1:])
 
 
 def _add_to_hand(state: HandState, seat: int, card: int | None) -> HandState:
@@ -255,20 +256,20 @@ def _add_to_hand(state: HandState, seat: int, card: int | None) -> HandState:
     else:
         assert card is not None
         new = tuple(sorted(h + (card,)))
-    return state._replace(hands=state.hands[:seat] + (new,) + state.hands[seat + 1:])
+    return replace_state(state, hands=state.hands[:seat] + (new,) + state.hands[seat + 1:])
 
 
 def _set_zone(state: HandState, side: int, zone: Zone) -> HandState:
-    return state._replace(zones=state.zones[:side] + (zone,) + state.zones[side + 1:])
+    return replace_state(state, zones=state.zones[:side] + (zone,) + state.zones[side + 1:])
 
 
 # ----- draws ---------------------------------------------------------------------------
 
 def _draw(state: HandState, action: Draw) -> HandState:
     seat = action.seat
-    kind_of_draw = state.pending[0]
+    changes: dict[str, object] = {}
     if action.source == "discard":
-        if kind_of_draw != TURN_DRAW or not state.rules.draw_discard:
+        if state.pending[0] != TURN_DRAW or not state.rules.draw_discard:
             raise IllegalAction("R4a", "O-draw-discard is off (or this is a replacement draw): "
                                        "draw from the draw pile", action)
         if not state.discard:
@@ -276,9 +277,10 @@ def _draw(state: HandState, action: Draw) -> HandState:
         card: int | None = state.discard[-1]
         if action.card is not None and action.card != card:
             raise IllegalAction("R4a", "that card is not on top of the discard pile", action)
-        st = state._replace(discard=state.discard[:-1])
+        changes["discard"] = state.discard[:-1]
     else:
-        if isinstance(state.pile, int):
+        pile = state.pile
+        if isinstance(pile, int):
             if state.viewer == seat:
                 if action.card is None:
                     raise ValueError("a draw in the drawer's own view needs the revealed card")
@@ -288,19 +290,25 @@ def _draw(state: HandState, action: Draw) -> HandState:
                 card = action.card
             else:
                 card = None
-            st = state._replace(pile=state.pile - 1)
+            changes["pile"] = pile - 1
         else:
-            card = state.pile[-1]
+            card = pile[-1]
             if action.card is not None and action.card != card:
                 raise IllegalAction("R4", "that is not the top card of the draw pile", action)
-            st = state._replace(pile=state.pile[:-1])
-        st = st._replace(pile_drawn=st.pile_drawn + 1)
-    st = _add_to_hand(st, seat, card)
-    st = st._replace(pending=st.pending[1:])
-    if st.pending:
-        return _settle(st._replace(phase=DRAW))
-    if st.after == PLAY:
-        return _settle(st._replace(phase=PLAY))
+            changes["pile"] = pile[:-1]
+        changes["pile_drawn"] = state.pile_drawn + 1
+    h = state.hands[seat]
+    new_hand_: tuple[int, ...] | int
+    if isinstance(h, int):
+        new_hand_ = h + 1
+    else:
+        assert card is not None
+        new_hand_ = tuple(sorted(h + (card,)))
+    pending = state.pending[1:]
+    st = replace_state(state, hands=state.hands[:seat] + (new_hand_,) + state.hands[seat + 1:],
+                       pending=pending, phase=DRAW if pending else PLAY, **changes)
+    if pending or st.after == PLAY:
+        return _settle(st)
     return _next_turn(st, st.turn_seat + 1)
 
 
@@ -320,7 +328,7 @@ def _reshuffle(state: HandState, action: Reshuffle) -> HandState:
         pile = tuple(reversed(action.order)) if not isinstance(state.pile, int) \
             else len(action.order)
     idle = state.idle_reshuffles + (0 if state.progress else 1)
-    st = state._replace(pile=pile, discard=(), pile_drawn=0, reshuffles=state.reshuffles + 1,
+    st = replace_state(state, pile=pile, discard=(), pile_drawn=0, reshuffles=state.reshuffles + 1,
                         idle_reshuffles=idle, progress=False, phase=DRAW)
     return _settle(st)
 
@@ -331,7 +339,7 @@ def _next_turn(state: HandState, seat: int) -> HandState:
     seat %= state.seating.n_players
     if state.turns >= state.rules.max_turns:
         return _end(state, "turn_limit")
-    st = state._replace(phase=DRAW, seat=seat, turn_seat=seat, pending=(TURN_DRAW,),
+    st = replace_state(state, phase=DRAW, seat=seat, turn_seat=seat, pending=(TURN_DRAW,),
                         after=PLAY, attack=None, turns=state.turns + 1)
     return _settle(st)
 
@@ -344,16 +352,16 @@ def _settle(state: HandState) -> HandState:
             if st.pile_size() > 0:
                 return st
             if _can_reshuffle(st):
-                return st._replace(phase=RESHUFFLE)
+                return replace_state(st, phase=RESHUFFLE)
             # R4b: no more drawing; the pending draws lapse.
             if st.after == PLAY:
-                st = st._replace(pending=(), phase=PLAY)
+                st = replace_state(st, pending=(), phase=PLAY)
                 continue
-            st = st._replace(pending=())
+            st = replace_state(st, pending=())
             if st.turns >= st.rules.max_turns:
                 return _end(st, "turn_limit")
             nxt = (st.turn_seat + 1) % st.seating.n_players
-            st = st._replace(phase=DRAW, seat=nxt, turn_seat=nxt, pending=(TURN_DRAW,),
+            st = replace_state(st, phase=DRAW, seat=nxt, turn_seat=nxt, pending=(TURN_DRAW,),
                              after=PLAY, turns=st.turns + 1)
             continue
         if st.phase == PLAY and st.hand_size(st.seat) == 0:
@@ -364,14 +372,14 @@ def _settle(state: HandState) -> HandState:
             if st.turns >= st.rules.max_turns:
                 return _end(st, "turn_limit")
             nxt = (st.seat + 1) % st.seating.n_players
-            st = st._replace(phase=DRAW, seat=nxt, turn_seat=nxt, pending=(TURN_DRAW,),
+            st = replace_state(st, phase=DRAW, seat=nxt, turn_seat=nxt, pending=(TURN_DRAW,),
                              after=PLAY, turns=st.turns + 1)
             continue
         return st
 
 
 def _end(state: HandState, reason: str, completed_by: int = -1) -> HandState:
-    return state._replace(phase=OVER, end_reason=reason, completed_by=completed_by,
+    return replace_state(state, phase=OVER, end_reason=reason, completed_by=completed_by,
                           completed_after_exhaustion=completed_by >= 0 and state.pile_size() == 0,
                           pending=(), attack=None)
 
@@ -398,7 +406,7 @@ def _play(state: HandState, action: Play) -> HandState:
         st = _set_zone(st, side, zone)
         responders = st.seating.seats_of(side)
         attack = Attack(seat, card, side, responders)
-        return st._replace(phase=RESPOND, attack=attack, seat=seat)
+        return replace_state(st, phase=RESPOND, attack=attack, seat=seat)
     side = st.side_of(seat)
     zone = st.zones[side]
     if fam is Family.DISTANCE:
@@ -416,7 +424,7 @@ def _play(state: HandState, action: Play) -> HandState:
         return _next_turn(_set_zone(st, side, zone), seat + 1)
     # R8: a safety, then an extra turn.
     st = _set_zone(st, side, zone.add_safety(card, coup=False))
-    st = st._replace(phase=DRAW, pending=(TURN_DRAW,), after=PLAY)
+    st = replace_state(st, phase=DRAW, pending=(TURN_DRAW,), after=PLAY)
     return _settle(st)
 
 
@@ -425,7 +433,7 @@ def _after_distance(state: HandState, seat: int, zone: Zone) -> HandState:
     rules = state.rules
     if zone.km >= state.target:
         if state.target < 1000 and rules.extension and state.extended_by < 0:
-            return state._replace(phase=EXTEND, seat=seat)
+            return replace_state(state, phase=EXTEND, seat=seat)
         return _end(state, "trip", side)
     return _next_turn(state, seat + 1)
 
@@ -433,7 +441,7 @@ def _after_distance(state: HandState, seat: int, zone: Zone) -> HandState:
 def _extend(state: HandState, action: Extend) -> HandState:
     side = state.side_of(action.seat)
     if action.extend:
-        st = state._replace(target=1000, extended_by=side)
+        st = replace_state(state, target=1000, extended_by=side)
         return _next_turn(st, action.seat + 1)
     return _end(state, "trip", side)
 
@@ -448,11 +456,11 @@ def _fast_discard(state: HandState, action: FastDiscard) -> HandState:
     for c in cards:
         _require_held(st, action.seat, c, action)
         st = _remove_from_hand(st, action.seat, c)
-    st = st._replace(discard=st.discard + tuple(cards))
+    st = replace_state(st, discard=st.discard + tuple(cards))
     need = max(0, 6 - st.hand_size(action.seat))
     if need == 0:
         return _next_turn(st, action.seat + 1)
-    st = st._replace(phase=DRAW, pending=(REPLACEMENT_DRAW,) * need, after=NEXT)
+    st = replace_state(st, phase=DRAW, pending=(REPLACEMENT_DRAW,) * need, after=NEXT)
     return _settle(st)
 
 
@@ -464,6 +472,8 @@ def _respond(state: HandState, action: Action) -> HandState:
     hazard = KIND_OF[attack.card]
     seat = action.seat
     if isinstance(action, CoupFourre):
+        if attack.stage != 1:
+            raise IllegalAction("R9", "the coup fourre round is over", action)
         _require_held(state, seat, action.card, action)
         if KIND_OF[action.card] is not SAFETY_FOR[hazard]:
             raise IllegalAction("R9", f"a coup fourre against {NAMES_EN[hazard]} needs "
@@ -471,6 +481,9 @@ def _respond(state: HandState, action: Action) -> HandState:
     elif isinstance(action, FastRemedy):
         if not state.rules.fast_play:
             raise IllegalAction("R10", "O-fast-play is off: no remedy out of turn", action)
+        if attack.stage != 2:
+            raise IllegalAction("R10", "first every partner answers the coup fourre round",
+                                action)
         _require_held(state, seat, action.card, action)
         if KIND_OF[action.card] is not REMEDY_FOR[hazard]:
             raise IllegalAction("R10", f"only {NAMES_EN[REMEDY_FOR[hazard]]} answers "
@@ -482,17 +495,22 @@ def _respond(state: HandState, action: Action) -> HandState:
         raise IllegalAction("R9", "answer the hazard first: pass, coup fourre or (R10) remedy",
                             action)
     attack = attack._replace(answers=attack.answers + (action,))
-    st = state._replace(attack=attack)
-    if attack.waiting_for():
+    st = replace_state(state, attack=attack)
+    # The first answer that is not a pass settles the window at once: the card goes
+    # straight from the hand to the table, so no view ever sees it in two places.
+    if attack.waiting_for() and isinstance(action, Pass):
         return st
+    if isinstance(action, Pass) and attack.stage == 1 and state.rules.fast_play:
+        n = state.seating.n_players
+        order = tuple(sorted(attack.responders, key=lambda s: (s - attack.attacker) % n))
+        return replace_state(st, attack=attack._replace(responders=order, answers=(), stage=2))
     return _resolve_attack(st, attack)
 
 
 def _resolve_attack(state: HandState, attack: Attack) -> HandState:
-    n = state.seating.n_players
-    coups = [a for a in attack.answers if isinstance(a, CoupFourre)]
-    if coups:
-        a = coups[0]
+    last = attack.answers[-1] if attack.answers else None
+    if isinstance(last, CoupFourre):
+        a = last
         st = _remove_from_hand(state, a.seat, a.card)
         zone = st.zones[attack.side]
         # R9: the hazard goes to the discard pile; the safety lies sideways.
@@ -501,15 +519,12 @@ def _resolve_attack(state: HandState, attack: Attack) -> HandState:
         else:
             zone = zone._replace(battle=zone.battle[:-1])
         st = _set_zone(st, attack.side, zone.add_safety(a.card, coup=True))
-        st = st._replace(discard=st.discard + (attack.card,), attack=None, phase=DRAW,
+        st = replace_state(st, discard=st.discard + (attack.card,), attack=None, phase=DRAW,
                          seat=a.seat, turn_seat=a.seat, pending=(REPLACEMENT_DRAW, TURN_DRAW),
                          after=PLAY, turns=st.turns + 1)
         return _settle(st)
-    remedies = [a for a in attack.answers if isinstance(a, FastRemedy)]
-    if remedies:
-        # The first remedy left of the attacker is played; play resumes left of the attacker.
-        remedies.sort(key=lambda a: (a.seat - attack.attacker) % n)
-        fr = remedies[0]
+    if isinstance(last, FastRemedy):
+        fr = last
         st = _remove_from_hand(state, fr.seat, fr.card)
         zone = st.zones[attack.side]
         if KIND_OF[fr.card] is Kind.END_OF_LIMIT:
@@ -518,10 +533,10 @@ def _resolve_attack(state: HandState, attack: Attack) -> HandState:
             zone = zone._replace(battle=zone.battle + (fr.card,),
                                  started=zone.started or KIND_OF[fr.card] is Kind.ROLL)
         st = _set_zone(st, attack.side, zone)
-        st = st._replace(attack=None, phase=DRAW, seat=fr.seat, turn_seat=attack.attacker,
+        st = replace_state(st, attack=None, phase=DRAW, seat=fr.seat, turn_seat=attack.attacker,
                          pending=(REPLACEMENT_DRAW,), after=NEXT)
         return _settle(st)
-    return _next_turn(state._replace(attack=None), attack.attacker + 1)
+    return _next_turn(replace_state(state, attack=None), attack.attacker + 1)
 
 
 # ----- explaining ----------------------------------------------------------------------

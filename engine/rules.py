@@ -94,7 +94,7 @@ def parse_option(text: str) -> tuple[str, Any]:
     if "=" not in text:
         raise ValueError(f"option {text!r} must look like NAME=VALUE")
     name, raw = text.split("=", 1)
-    name = name.strip().replace("-", "_")
+    name = name.strip().lower().replace("-", "_")
     if name.startswith("o_"):
         name = name[2:]
     ftypes = {f.name: f.type for f in fields(Rules)}

@@ -104,10 +104,12 @@ class Attack(NamedTuple):
     side: int
     responders: tuple[int, ...]
     answers: tuple[Action, ...] = ()
+    stage: int = 1   # 1: everyone, Pass/CoupFourre; 2 (R10a): one at a time, Pass/FastRemedy
 
     def waiting_for(self) -> tuple[int, ...]:
         done = {a.seat for a in self.answers}
-        return tuple(s for s in self.responders if s not in done)
+        left = tuple(s for s in self.responders if s not in done)
+        return left if self.stage == 1 else left[:1]
 
 
 class HandState(NamedTuple):
@@ -197,7 +199,8 @@ class HandState(NamedTuple):
             "pending": list(self.pending), "after": self.after,
             "attack": None if self.attack is None else [
                 self.attack.attacker, self.attack.card, self.attack.side,
-                list(self.attack.responders), [action_to_data(a) for a in self.attack.answers]],
+                list(self.attack.responders), [action_to_data(a) for a in self.attack.answers],
+                self.attack.stage],
             "turns": self.turns, "pile_drawn": self.pile_drawn,
             "reshuffles": self.reshuffles, "idle_reshuffles": self.idle_reshuffles,
             "progress": self.progress, "extended_by": self.extended_by,
@@ -222,7 +225,8 @@ class HandState(NamedTuple):
             phase=d["phase"], seat=d["seat"], turn_seat=d["turn_seat"],
             pending=tuple(d["pending"]), after=d["after"],
             attack=None if att is None else Attack(att[0], att[1], att[2], tuple(att[3]),
-                                                   tuple(action_from_data(a) for a in att[4])),
+                                                   tuple(action_from_data(a) for a in att[4]),
+                                                   att[5] if len(att) > 5 else 1),
             turns=d["turns"], pile_drawn=d["pile_drawn"], reshuffles=d["reshuffles"],
             idle_reshuffles=d["idle_reshuffles"], progress=d["progress"],
             extended_by=d["extended_by"], completed_by=d["completed_by"],
@@ -236,13 +240,25 @@ class HandState(NamedTuple):
         return hashlib.sha256(blob.encode()).hexdigest()
 
 
+_FIELD_INDEX = {name: i for i, name in enumerate(HandState._fields)}
+_new_tuple = tuple.__new__
+
+
+def replace_state(state: HandState, **changes: Any) -> HandState:
+    """``state._replace(**changes)``, about twice as fast (the engine's hottest call)."""
+    values = list(state)
+    for name, value in changes.items():
+        values[_FIELD_INDEX[name]] = value
+    return _new_tuple(HandState, values)
+
+
 def view_of(state: HandState, seat: int) -> HandState:
     """``seat``'s view of a state: other hands and the draw pile become counts."""
     if state.viewer is not None and state.viewer != seat:
         raise ValueError(f"cannot derive seat {seat}'s view from seat {state.viewer}'s view")
-    hands = tuple(h if i == seat else (h if isinstance(h, int) else len(h))
+    hands = tuple(h if i == seat or isinstance(h, int) else len(h)
                   for i, h in enumerate(state.hands))
-    return state._replace(hands=hands, pile=state.pile_size(), viewer=seat)
+    return replace_state(state, hands=hands, pile=state.pile_size(), viewer=seat)
 
 
 def is_family(card: int, fam: Family) -> bool:
