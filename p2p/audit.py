@@ -124,3 +124,36 @@ def _replay(path: str | os.PathLike[str], rep: GameReport) -> GameReport:
 def _describe_hands(match: MatchProtocol, rep: GameReport) -> None:
     for h, info in zip(match.finished, rep.hands, strict=False):
         info.update(h)
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """One step of a verified game, with every hand shown (full information)."""
+
+    hand: int
+    index: int            # entry index in the transcript
+    seat: int             # who wrote the entry
+    state: Any            # engine.HandState after the entry (full information)
+    action: Any           # the engine action applied, or None for a crypto step
+
+
+def replay_steps(path: str | os.PathLike[str]) -> tuple[GameReport, list[ReplayStep]]:
+    """The game's states after each move, for ``millebornes replay``; only for a transcript
+    that verifies (the report says why not otherwise, and the list is then empty)."""
+    rep = verify_game(path)
+    if not rep.ok:
+        return rep, []
+    transcript = read_transcript(path)
+    cfg = TableConfig.from_header(transcript.header)
+    match = MatchProtocol(cfg, None, {h: r.decks for h, r in rep.crypto.hands.items()})
+    steps: list[ReplayStep] = []
+    for entry in rep.crypto.entries:
+        hp = match.hand
+        before = hp.state
+        match.receive(entry.hand, entry.seat, entry.body)
+        if hp.state is not None and hp.state is not before:
+            # The state changes when a move takes effect (a pile draw once its shares are
+            # in, a play once its card is opened): the move is then the last one logged.
+            action = hp.actions[-1] if hp.actions else None
+            steps.append(ReplayStep(entry.hand, entry.index, entry.seat, hp.state, action))
+    return rep, steps
