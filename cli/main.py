@@ -60,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     rep = verbs.add_parser("replay", help="step through a finished game")
     rep.add_argument("transcript")
+    rep.add_argument("--plain", action="store_true", help="print every step as text")
 
     bench = verbs.add_parser("bench", help="benchmarks")
     bench.add_argument("what", choices=["engine", "deck", "net"])
