@@ -1,13 +1,321 @@
-"""``millebornes replay TRANSCRIPT``: not available yet."""
+"""``millebornes replay TRANSCRIPT``: step through a finished, verified game, every hand shown.
+
+The transcript is verified first (:func:`p2p.audit.replay_steps`); a transcript that does
+not verify is not replayed: its report is printed and the exit status is 1. A missing
+file exits 2. Full screen by default (the table's look, every hand face up); ``--plain``,
+``MILLEBORNES_PLAIN=1`` or output that is not a terminal print every step as text lines
+and the final report, then exit 0.
+
+Keys: → space n next step, ← p previous, ] [ next/previous hand, PageDown/PageUp ten
+steps, Home/End first/last step, h help, q quit.
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import os
 import sys
+from typing import Any, TextIO
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    Dimension,
+    Float,
+    FloatContainer,
+    FormattedTextControl,
+    HSplit,
+    Layout,
+    Window,
+)
+from prompt_toolkit.output import ColorDepth
+from prompt_toolkit.styles import Style
+from prompt_toolkit.widgets import Frame
+
+from . import render
+from .replay_view import ReplayModel, all_hands_lines, step_lines
+
+REPLAY_HELP = """\
+Replay of a finished game: every hand is shown face up.
+
+  →  space  n     next step
+  ←  p            previous step
+  ]  [            next / previous hand
+  PageDown PageUp ten steps forward / back
+  Home  End       first / last step of the game
+  h  F1           this help (Esc closes it)
+  q  Ctrl-C       quit
+
+The status line says where you are: the hand, the step (one move that took effect) and
+the transcript entry that completed it, which `millebornes verify` names when it fails.
+A card just drawn is shown reversed; ▶ marks who moves next."""
+
+
+def plain_wanted(args: argparse.Namespace) -> bool:
+    return bool(getattr(args, "plain", False)) or os.environ.get("MILLEBORNES_PLAIN", "") \
+        not in ("", "0")
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    print(f"millebornes replay: cannot replay {args.transcript!r} yet: game transcripts come "
-          "with the fair-deck (peer-to-peer) release. Meanwhile `millebornes play --auto` "
-          "shows a whole match.", file=sys.stderr)
-    return 2
+    path = args.transcript
+    if not os.path.exists(path):
+        print(f"millebornes replay: no such file: {path}. Transcripts are written by "
+              "network games and by `millebornes simulate --fair-deck --transcript-dir DIR`.",
+              file=sys.stderr)
+        return 2
+    if not os.path.isfile(path):
+        print(f"millebornes replay: {path} is not a file: give one transcript "
+              "(a .mbt file written by simulate --transcript-dir or a network game)",
+              file=sys.stderr)
+        return 2
+    from p2p.audit import replay_steps
+    try:
+        report, steps = replay_steps(path)
+    except Exception as exc:  # the verifier should not raise; never show a traceback
+        print(f"millebornes replay: cannot read {path}: {exc}", file=sys.stderr)
+        return 1
+    if not report.ok or not steps:
+        print(report.summary())
+        print("millebornes replay: this transcript does not verify, so it is not replayed: "
+              "the moves after the failure cannot be trusted. The entry and the seat named "
+              "above are where it breaks; run `millebornes verify` on it for the report, "
+              "and ask the players for an intact copy of the file.", file=sys.stderr)
+        return 1
+    model = ReplayModel(steps, report.names)
+    plain = plain_wanted(args)
+    if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print("millebornes replay: not a terminal, using --plain line mode", file=sys.stderr)
+        plain = True
+    if plain:
+        return run_plain_replay(model, report.summary())
+    from ._play import use_color
+    rc = ReplayApp(model, color=use_color(args)).run()
+    print(report.summary())
+    return rc
+
+
+def run_plain_replay(model: ReplayModel, summary: str, out: TextIO | None = None,
+                     lang: str = "en") -> int:
+    out = out or sys.stdout
+    names = ", ".join(model.names)
+    out.write(f"Replay of a verified game: {names}; {model.n_hands} hand(s), "
+              f"{len(model)} steps, every hand shown.\n")
+    for i in range(len(model)):
+        out.write("\n")
+        for line in render.plain(step_lines(model, i, lang)):
+            out.write(line + "\n")
+    out.write("\n" + summary + "\n")
+    return 0
+
+
+class ReplayApp:
+    """The full-screen replay: the table, every hand, the log, a status line."""
+
+    def __init__(self, model: ReplayModel, *, lang: str = "en", color: bool = True,
+                 input: Any = None, output: Any = None) -> None:
+        self.model = model
+        self.lang = lang
+        self.color = color
+        self.index = 0
+        self.show_help = False
+        help_window = Window(FormattedTextControl(_safe(lambda: [("class:help",
+                                                                  REPLAY_HELP)])),
+                             wrap_lines=True)
+        self.log_control = FormattedTextControl(_safe(self._log_fragments), focusable=True,
+                                                show_cursor=False)
+        body = HSplit([
+            Window(FormattedTextControl(_safe(self._table_fragments)),
+                   height=_safe_dim(lambda: len(self._table_lines())), wrap_lines=False),
+            Window(height=1, char="─", style="class:frame"),
+            Window(FormattedTextControl(_safe(self._hands_fragments)),
+                   height=_safe_dim(lambda: len(self._hands_lines())), wrap_lines=False),
+            Window(height=1, char="─", style="class:frame"),
+            Window(self.log_control, wrap_lines=True, height=Dimension(min=1),
+                   get_vertical_scroll=self._log_scroll),
+            Window(FormattedTextControl(_safe(self._status_fragments)), height=1,
+                   style="class:status"),
+        ])
+        root = FloatContainer(body, floats=[
+            Float(content=ConditionalContainer(Frame(help_window, title="Help"),
+                                               filter=Condition(lambda: self.show_help)),
+                  top=0, bottom=1, left=0, right=0),
+        ])
+        self.app: Application[int] = Application(
+            layout=Layout(root), key_bindings=self._bindings(), full_screen=True,
+            mouse_support=False, style=Style(render.style_rules(color)),
+            color_depth=None if color else ColorDepth.DEPTH_1_BIT,
+            input=input, output=output)
+
+    # ----- what is shown ---------------------------------------------------------------
+    def status_text(self) -> str:
+        return self.model.status(self.index)
+
+    def _size(self) -> tuple[int, int]:
+        try:
+            size = self.app.output.get_size()
+            return size.rows, size.columns
+        except Exception:
+            return 24, render.WIDTH
+
+    def _table_lines(self) -> list[render.Line]:
+        m = self.model
+        return render.table_lines(m.state(self.index), m.names, None, m.hand_no(self.index),
+                                  self.lang)
+
+    def _table_fragments(self) -> StyleAndTextTuples:
+        return _join(self._table_lines())
+
+    def _hands_lines(self) -> list[render.Line]:
+        m = self.model
+        i = self.index
+        rows, _ = self._size()
+        # two rows of four cards per seat when the screen is tall enough, else one row
+        tall = len(self._table_lines()) + 2 * len(m.names) + 2 + 3 + 1 <= rows
+        return all_hands_lines(m.state(i), m.names, self.lang, self.color,
+                               per_row=4 if tall else 7, before=m.before(i))
+
+    def _hands_fragments(self) -> StyleAndTextTuples:
+        return _join(self._hands_lines())
+
+    def _log_lines(self) -> list[render.Line]:
+        m = self.model
+        i = self.index
+        lines: list[render.Line] = []
+        block = m.score_block(i)
+        if block:
+            lines = [[("class:turn", t)] for t in m.action_lines(i, self.lang)] + block
+            return lines
+        log = m.log_lines(i, self.lang, last=30)
+        now = len(m.action_lines(i, self.lang))
+        for j, text in enumerate(log):
+            current = j >= len(log) - now
+            lines.append([("class:turn" if current else "class:dim",
+                           ("▶ " if current else "  ") + text)])
+        waiting = render.waiting_text(m.state(i), -1, m.names, self.lang)
+        lines.append([("class:dim", "  next: " + waiting)])
+        return lines
+
+    def _log_fragments(self) -> StyleAndTextTuples:
+        return _join(self._log_lines())
+
+    def _log_scroll(self, window: Window) -> int:
+        """Scores from their top; a running log scrolled to its end."""
+        if self.model.score_block(self.index):
+            return 0
+        info = window.render_info
+        height = info.window_height if info is not None else 5
+        return max(0, len(self._log_lines()) - height)
+
+    def _status_fragments(self) -> StyleAndTextTuples:
+        text = " " + self.status_text()
+        hint = "  ←/→ step · [/] hand · h help · q quit "
+        _, cols = self._size()
+        if len(text) + len(hint) > cols:
+            hint = "  h help " if len(text) + 9 <= cols else ""
+        pad = max(0, cols - len(text) - len(hint))
+        return [("class:status", text + " " * pad + hint)]
+
+    # ----- moving ----------------------------------------------------------------------
+    def go(self, i: int) -> None:
+        self.index = self.model.clamp(i)
+        self.app.invalidate()
+
+    def _bindings(self) -> KeyBindings:
+        kb = KeyBindings()
+        browsing = Condition(lambda: not self.show_help)
+
+        @kb.add("c-c")
+        @kb.add("c-q")
+        def _quit(event: KeyPressEvent) -> None:
+            event.app.exit(result=0)
+
+        @kb.add("q")
+        def _q(event: KeyPressEvent) -> None:
+            event.app.exit(result=0)
+
+        @kb.add("h")
+        @kb.add("f1")
+        @kb.add("?")
+        def _help(event: KeyPressEvent) -> None:
+            self.show_help = not self.show_help
+
+        @kb.add("escape", filter=Condition(lambda: self.show_help))
+        def _close_help(event: KeyPressEvent) -> None:
+            self.show_help = False
+
+        @kb.add("right", filter=browsing)
+        @kb.add("space", filter=browsing)
+        @kb.add("n", filter=browsing)
+        @kb.add("enter", filter=browsing)
+        def _next(event: KeyPressEvent) -> None:
+            self.go(self.index + 1)
+
+        @kb.add("left", filter=browsing)
+        @kb.add("p", filter=browsing)
+        @kb.add("backspace", filter=browsing)
+        def _prev(event: KeyPressEvent) -> None:
+            self.go(self.index - 1)
+
+        @kb.add("]", filter=browsing)
+        def _next_hand(event: KeyPressEvent) -> None:
+            self.go(self.model.next_hand(self.index))
+
+        @kb.add("[", filter=browsing)
+        def _prev_hand(event: KeyPressEvent) -> None:
+            self.go(self.model.prev_hand(self.index))
+
+        @kb.add("pagedown", filter=browsing)
+        def _ten_forward(event: KeyPressEvent) -> None:
+            self.go(self.index + 10)
+
+        @kb.add("pageup", filter=browsing)
+        def _ten_back(event: KeyPressEvent) -> None:
+            self.go(self.index - 10)
+
+        @kb.add("home", filter=browsing)
+        def _home(event: KeyPressEvent) -> None:
+            self.go(0)
+
+        @kb.add("end", filter=browsing)
+        def _end(event: KeyPressEvent) -> None:
+            self.go(len(self.model) - 1)
+
+        return kb
+
+    async def run_async(self) -> int:
+        return (await self.app.run_async()) or 0
+
+    def run(self) -> int:
+        return asyncio.run(self.run_async())
+
+
+def _safe(fn: Any) -> Any:
+    """A display function that shows its own failure instead of ending the app."""
+    def wrapped() -> StyleAndTextTuples:
+        try:
+            return fn()  # type: ignore[no-any-return]
+        except Exception as exc:
+            return [("class:error", f"(display error: {exc})")]
+    return wrapped
+
+
+def _safe_dim(rows: Any) -> Any:
+    def wrapped() -> Dimension:
+        try:
+            return Dimension.exact(max(1, rows()))
+        except Exception:
+            return Dimension.exact(1)
+    return wrapped
+
+
+def _join(lines: list[render.Line]) -> StyleAndTextTuples:
+    out: StyleAndTextTuples = []
+    for i, line in enumerate(lines):
+        if i:
+            out.append(("", "\n"))
+        out.extend(line)
+    return out

@@ -136,16 +136,18 @@ def safeties_text(view: HandState, side: int, lang: str = "en", short: bool = Tr
     return (" " if short else ", ").join(out)
 
 
-def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int,
+def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int | None,
                lang: str = "en", verbose: bool = False,
                peers: Sequence[PeerStatus] | None = None) -> list[Line]:
-    """Two lines for one side; in verbose mode (plain, screen readers) sentences."""
+    """Two lines for one side; in verbose mode (plain, screen readers) sentences.
+
+    ``seat`` ``None``: nobody's side is "you" (a replay, a spectator)."""
     if verbose:
         return zone_sentences(view, side, names, seat, lang, peers)
     seating = view.seating
     seats = seating.seats_of(side)
     zone = view.zones[side]
-    mine = view.side_of(seat) == side
+    mine = seat is not None and view.side_of(seat) == side
     acting = set(view.actors())
     label = " & ".join(names[s] for s in seats)
     if mine and not (seating.team_size == 1 and label.lower() == "you"):
@@ -183,14 +185,15 @@ def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int,
     return [line1, line2]
 
 
-def zone_sentences(view: HandState, side: int, names: Sequence[str], seat: int,
+def zone_sentences(view: HandState, side: int, names: Sequence[str], seat: int | None,
                    lang: str = "en", peers: Sequence[PeerStatus] | None = None) -> list[Line]:
     """One side in words, wrapped to 80 columns: for screen readers and scripts."""
     seating = view.seating
     seats = seating.seats_of(side)
     zone = view.zones[side]
     label = " & ".join(names[s] for s in seats)
-    if view.side_of(seat) == side and label.lower() != "you":
+    mine = seat is not None and view.side_of(seat) == side
+    if mine and label.lower() != "you":
         label += " (you)" if seating.team_size == 1 else " (your side)"
     parts = [label + (", to move" if set(view.actors()) & set(seats) else "") + ":"]
     parts.append(", ".join(f"{view.hand_size(s)} cards" + (f" ({names[s]})"
@@ -213,14 +216,15 @@ def zone_sentences(view: HandState, side: int, names: Sequence[str], seat: int,
         parts.append(f"Safeties: {safeties_text(view, side, lang, short=False)}.")
     text = " ".join(parts)
     wrapped = textwrap.wrap(text, WIDTH - 2, initial_indent="  ", subsequent_indent="    ")
-    return [[("class:you" if i == 0 and view.side_of(seat) == side else "", w)]
+    return [[("class:you" if i == 0 and mine else "", w)]
             for i, w in enumerate(wrapped)]
 
 
-def table_lines(view: HandState, names: Sequence[str], seat: int, hand_no: int = 1,
+def table_lines(view: HandState, names: Sequence[str], seat: int | None, hand_no: int = 1,
                 lang: str = "en", verbose: bool = False,
                 peers: Sequence[PeerStatus] | None = None) -> list[Line]:
-    """The header, then every side, the human's side first."""
+    """The header, then every side, the human's side first (side 0 first when ``seat``
+    is ``None``)."""
     if verbose:
         top = card_name(view.discard[-1], lang) if view.discard else "empty"
         head = (f"Hand {hand_no}, {view.rules.preset} rules, trip {view.target} km. "
@@ -230,7 +234,7 @@ def table_lines(view: HandState, names: Sequence[str], seat: int, hand_no: int =
     else:
         lines = [header_line(view, hand_no, lang)]
     n = view.seating.n_teams
-    mine = view.side_of(seat)
+    mine = 0 if seat is None else view.side_of(seat)
     for i in range(n):
         lines += zone_lines(view, (mine + i) % n, names, seat, lang, verbose, peers)
     return lines

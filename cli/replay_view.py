@@ -1,0 +1,212 @@
+"""Pure rendering for ``millebornes replay``: a verified game's steps, every hand shown.
+
+:class:`ReplayModel` indexes the steps of :func:`p2p.audit.replay_steps` (where each hand
+starts, the score of each finished hand, the match after it); the functions below turn
+one step into :mod:`cli.render` lines. Nothing here does I/O or keeps a cursor: the
+full-screen app and the plain mode (``cli._replay``) both call them.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+from typing import Any
+
+from engine import Draw, HandState, Pass, card_name, family
+from engine.scoring import Match, SideScore, score_hand
+
+from . import render
+from .driver import describe, end_line, side_names
+from .render import FAMILY_WORD, Line
+
+
+class ReplayModel:
+    """The steps of one verified game and what can be derived from them."""
+
+    def __init__(self, steps: Sequence[Any], names: Sequence[str]) -> None:
+        if not steps:
+            raise ValueError("a replay needs at least one step")
+        self.steps = list(steps)
+        self.names = tuple(names)
+        self.hand_ids: list[int] = []          # transcript hand numbers, in order
+        self.starts: list[int] = []            # index of each hand's first step
+        for i, st in enumerate(self.steps):
+            if not self.hand_ids or st.hand != self.hand_ids[-1]:
+                self.hand_ids.append(st.hand)
+                self.starts.append(i)
+        first = self.steps[0].state
+        match = Match(first.rules, first.seating, first.seat)
+        self.scores: dict[int, tuple[SideScore, ...]] = {}   # hand position -> scores
+        self.matches: dict[int, Match] = {}                  # hand position -> match after
+        for k in range(len(self.starts)):
+            last = self.steps[self.hand_end(k) - 1].state
+            if last.over:
+                self.scores[k] = score_hand(last)
+                match = match.record(self.scores[k])
+                self.matches[k] = match
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    @property
+    def n_hands(self) -> int:
+        return len(self.starts)
+
+    def hand_end(self, k: int) -> int:
+        """One past the last step of hand position ``k``."""
+        return self.starts[k + 1] if k + 1 < len(self.starts) else len(self.steps)
+
+    def hand_pos(self, i: int) -> int:
+        """0-based position of the hand step ``i`` belongs to."""
+        k = 0
+        while k + 1 < len(self.starts) and self.starts[k + 1] <= i:
+            k += 1
+        return k
+
+    def clamp(self, i: int) -> int:
+        return max(0, min(len(self.steps) - 1, i))
+
+    def next_hand(self, i: int) -> int:
+        k = self.hand_pos(i)
+        return self.starts[k + 1] if k + 1 < self.n_hands else len(self.steps) - 1
+
+    def prev_hand(self, i: int) -> int:
+        """The start of this hand, or of the previous one when already at the start."""
+        k = self.hand_pos(i)
+        if i > self.starts[k]:
+            return self.starts[k]
+        return self.starts[k - 1] if k > 0 else 0
+
+    def state(self, i: int) -> HandState:
+        return self.steps[i].state  # type: ignore[no-any-return]
+
+    def before(self, i: int) -> HandState | None:
+        """The state just before step ``i`` in the same hand (``None`` for a deal)."""
+        if i == 0 or self.steps[i - 1].hand != self.steps[i].hand:
+            return None
+        return self.steps[i - 1].state  # type: ignore[no-any-return]
+
+    def hand_no(self, i: int) -> int:
+        """1-based number of the hand step ``i`` belongs to."""
+        return self.hand_pos(i) + 1
+
+    def status(self, i: int) -> str:
+        step = self.steps[i]
+        return (f"hand {self.hand_no(i)}/{self.n_hands} · step {i + 1}/{len(self.steps)} · "
+                f"entry {step.index}")
+
+    def action_lines(self, i: int, lang: str = "en") -> list[str]:
+        """What step ``i`` did, in words; the end of the hand is said too."""
+        out = [action_text(self.before(i), self.steps[i].action, self.state(i), self.names,
+                           self.hand_no(i), lang)]
+        st = self.state(i)
+        before = self.before(i)
+        if st.over and (before is None or not before.over):
+            out.append(end_line(st, self.names, self.hand_no(i)))
+            k = self.hand_pos(i)
+            if k + 1 == self.n_hands and k in self.matches and self.matches[k].over:
+                m = self.matches[k]
+                w = m.winner()
+                if w >= 0:
+                    out.append(f"Match over: {side_names(self.names, m.seating)[w]} wins.")
+        return out
+
+    def log_lines(self, i: int, lang: str = "en", last: int = 200) -> list[str]:
+        """The hand's log up to step ``i``, oldest first (at most ``last`` steps)."""
+        start = max(self.starts[self.hand_pos(i)], i - last + 1)
+        out: list[str] = []
+        for j in range(start, i + 1):
+            out += self.action_lines(j, lang)
+        return out
+
+    def score_block(self, i: int) -> list[Line]:
+        """At a hand's last step: its scores and the match so far; otherwise nothing."""
+        k = self.hand_pos(i)
+        if i != self.hand_end(k) - 1 or k not in self.scores:
+            return []
+        match = self.matches[k]
+        return (render.score_lines(self.scores[k], match, self.names, k + 1)
+                + render.match_lines(match, self.names))
+
+
+def action_text(before: HandState | None, action: Any, after: HandState,
+                names: Sequence[str], hand_no: int, lang: str = "en") -> str:
+    """One step in words. With every hand shown, draws name their card and passes are
+    said (the game is over: nothing is secret any more)."""
+    if before is None or action is None:
+        return (f"Hand {hand_no}: the cards are dealt; {names[after.seat]} plays first; "
+                f"the trip is {after.target} km.")
+    if isinstance(action, Pass):
+        return f"{names[action.seat]} does not answer the hazard."
+    seat = getattr(action, "seat", 0)
+    viewer = seat if isinstance(seat, int) and seat >= 0 else 0
+    text = describe(before, action, after, names, viewer, lang)
+    if text is None and isinstance(action, Draw):
+        return f"{names[action.seat]} drew a card."
+    return text or f"{type(action).__name__}."
+
+
+def new_cards(before: HandState | None, after: HandState, seat: int) -> set[int]:
+    """Cards in ``seat``'s hand after a step that were not there before it."""
+    if before is None:
+        return set()
+    was, now = before.hands[seat], after.hands[seat]
+    if isinstance(was, int) or isinstance(now, int):
+        return set()
+    return set(now) - set(was)
+
+
+def all_hands_lines(state: HandState, names: Sequence[str], lang: str = "en",
+                    color: bool = True, verbose: bool = False, per_row: int = 4,
+                    before: HandState | None = None) -> list[Line]:
+    """Every seat's cards, face up, with its owner's name; a card just drawn is shown
+    reversed, and ``▶`` marks who moves next. ``verbose``: one sentence per seat."""
+    acting = set(state.actors())
+    out: list[Line] = []
+    words = FAMILY_WORD["fr" if lang == "fr" else "en"]
+    for seat, name in enumerate(names):
+        cards = render.hand_cards(state, seat)
+        fresh = new_cards(before, state, seat)
+        if verbose:
+            held = ", ".join(card_name(c, lang) + f" ({words[family(c)]}"
+                             + (", just drawn" if c in fresh else "") + ")"
+                             for c in cards) or "nothing"
+            text = f"{name}{' (to move)' if seat in acting else ''} holds {len(cards)} " \
+                   f"card{'s' if len(cards) != 1 else ''}: {held}."
+            out += [[("", w)] for w in textwrap.wrap(text, render.WIDTH - 2,
+                                                     initial_indent="  ",
+                                                     subsequent_indent="    ")]
+            continue
+        label = f"{'▶ ' if seat in acting else '  '}{render._fit(name, 10).ljust(10)}"
+        cell = max(8, (render.WIDTH - len(label) - 1) // per_row)
+        rows = [cards[j:j + per_row] for j in range(0, len(cards), per_row)] or [()]
+        for r, row in enumerate(rows):
+            line: Line = [("class:turn" if seat in acting and r == 0 else "",
+                           label if r == 0 else " " * len(label))]
+            if not row:
+                line.append(("class:dim", " (no cards)"))
+            for c in row:
+                text = render._fit(render.card_label(c, lang, color), cell - 1).ljust(cell - 1)
+                style = render.card_class(c) + (" class:selected" if c in fresh else "")
+                line += [("", " "), (style, text)]
+            out.append(line)
+    return out
+
+
+def step_lines(model: ReplayModel, i: int, lang: str = "en") -> list[Line]:
+    """One step for the plain mode: where we are, what happened, the table in words,
+    every hand, and the scores when the hand ends."""
+    state = model.state(i)
+    lines: list[Line] = [[("class:title", f"--- {model.status(i)} ---")]]
+    lines += [[("class:log", "* " + t)] for t in model.action_lines(i, lang)]
+    lines += render.table_lines(state, model.names, None, model.hand_no(i), lang,
+                                verbose=True)
+    lines += all_hands_lines(state, model.names, lang, color=False, verbose=True,
+                             before=model.before(i))
+    if not state.over:
+        lines.append([("class:prompt", render.waiting_text(state, -1, model.names, lang))])
+    block = model.score_block(i)
+    if block:
+        lines.append([])
+        lines += block
+    return lines
