@@ -765,3 +765,32 @@ def bot_controller(choose: Callable[[HandState, list[Action]], Action]) -> Choos
             return choose(view, legal)
 
     return _C()
+
+
+def resume_peer(path: Any, identity: Identity, *, controller: Chooser | None = None,
+                options: SessionOptions | None = None,
+                node_factory: Callable[[bytes, str, int], Transport] | None = None) -> Peer:
+    """Reopen a table directory after a crash: replay the stored entries (with this seat's
+    secrets imported into each hand before its first entry), listen on the same port again,
+    reconnect to the stored endpoints and ask every peer for what we missed."""
+    from .store import Store
+
+    store, st = Store.open(path)
+    try:
+        cfg = TableConfig.from_header(st.header)
+        if cfg.players[st.seat].key != identity.public_key:
+            raise ValueError(f"{path} belongs to another identity (seat {st.seat})")
+        nid = node_id_for(identity.public_key)
+        if node_factory is None:
+            from .transport import Node
+            node: Transport = Node(nid, bind=st.bind, port=st.port)
+        else:
+            node = node_factory(nid, st.bind, st.port)
+    except Exception:
+        store.close()
+        raise
+    peer = Peer(identity, cfg, node, controller=controller, store=store,
+                endpoints=st.endpoints, options=options, replay=st.transcript.entries,
+                secrets=st.secrets)
+    peer.fetch()
+    return peer
