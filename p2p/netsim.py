@@ -181,9 +181,13 @@ def run_network_game(rules: Rules, seating: Seating, bot_names: list[str], seed:
                      game: int = 0, work_dir: str | os.PathLike[str] | None = None,
                      transcript_dir: str | os.PathLike[str] | None = None,
                      kill: tuple[int, int] | None = None, timeout: float = 300.0,
-                     record_times: bool = False,
-                     response_delay: float = 0.03) -> GameRun:
-    """One match of bots, one OS process per seat over 127.0.0.1 (see the module doc)."""
+                     record_times: bool = False, response_delay: float = 0.03,
+                     keep_work: bool = False) -> GameRun:
+    """One match of bots, one OS process per seat over 127.0.0.1 (see the module doc).
+
+    Peers keep their stores under ``work_dir`` (default: a temporary directory, removed
+    afterwards unless ``keep_work``); ``transcript_dir`` receives a copy of every peer's
+    transcript."""
     from .audit import verify_game
     from .memory_table import make_table
 
@@ -276,8 +280,8 @@ def run_network_game(rules: Rules, seating: Seating, bot_names: list[str], seed:
     run = GameRun(ok, [r for r in results if r is not None], out_paths, identical, verified,
                   rep.summary() if rep is not None else "no transcript", seconds, restarts,
                   errors)
-    if own_tmp and transcript_dir is not None:
-        shutil.rmtree(wd, ignore_errors=True)
+    if own_tmp and (transcript_dir is not None or not keep_work):
+        shutil.rmtree(wd, ignore_errors=True)   # (without transcript_dir: files are gone)
     return run
 
 
