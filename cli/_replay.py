@@ -50,9 +50,10 @@ Replay of a finished game: every hand is shown face up.
   h  F1           this help (Esc closes it)
   q  Ctrl-C       quit
 
-The status line says where you are: the hand, the step (one move that took effect) and
-the transcript entry that completed it, which `millebornes verify` names when it fails.
-A card just drawn is shown reversed; ▶ marks who moves next."""
+The status line says where you are: the hand, the step (one move that
+took effect) and the transcript entry that completed it (the entry
+numbers `millebornes verify` names). A card just drawn is shown
+reversed; ▶ marks who moves next."""
 
 
 def plain_wanted(args: argparse.Namespace) -> bool:
@@ -163,8 +164,15 @@ class ReplayApp:
 
     def _table_lines(self) -> list[render.Line]:
         m = self.model
-        return render.table_lines(m.state(self.index), m.names, None, m.hand_no(self.index),
-                                  self.lang)
+        lines = render.table_lines(m.state(self.index), m.names, None, m.hand_no(self.index),
+                                   self.lang)
+        block = m.score_block(self.index)
+        if block:
+            # at a hand's end the scores come first: on a small screen the zones give way
+            needed = len(lines) + len(m.names) + len(block) + 2 + 2 + 1
+            if needed > self._size()[0]:
+                return lines[:1]
+        return lines
 
     def _table_fragments(self) -> StyleAndTextTuples:
         return _join(self._table_lines())
@@ -174,7 +182,8 @@ class ReplayApp:
         i = self.index
         rows, _ = self._size()
         # two rows of four cards per seat when the screen is tall enough, else one row
-        tall = len(self._table_lines()) + 2 * len(m.names) + 2 + 3 + 1 <= rows
+        log = max(3, len(m.score_block(i)) + 2)
+        tall = len(self._table_lines()) + 2 * len(m.names) + 2 + log + 1 <= rows
         return all_hands_lines(m.state(i), m.names, self.lang, self.color,
                                per_row=4 if tall else 7, before=m.before(i))
 

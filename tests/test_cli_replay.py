@@ -1,0 +1,278 @@
+"""`millebornes replay`: plain replay of a real transcript, refusals, the full-screen app."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.input.base import PipeInput
+from prompt_toolkit.output import DummyOutput
+
+from cli import render
+from cli._replay import ReplayApp, run_replay
+from cli.main import main
+from cli.replay_view import ReplayModel, all_hands_lines, step_lines
+from engine import (
+    Action,
+    Seating,
+    apply_action,
+    card_name,
+    legal_actions,
+    new_hand,
+    preset,
+    reshuffle_action,
+    view_of,
+)
+from engine.bots import make_bot
+from engine.state import RESHUFFLE
+from p2p.audit import ReplayStep, replay_steps
+
+RIGHT, LEFT, HOME, END = "\x1b[C", "\x1b[D", "\x1b[H", "\x1b[F"
+
+
+@pytest.fixture(scope="module")
+def transcript(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("tx")
+    assert main(["simulate", "--rules", "modern", "--players", "2", "--games", "1",
+                 "--fair-deck", "--transcript-dir", str(d)]) == 0
+    files = sorted(d.iterdir())
+    assert len(files) == 1
+    return files[0]
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+# ----- plain mode -----------------------------------------------------------------------
+
+def test_plain_replay_prints_every_step_every_hand_and_the_scores(
+        transcript: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    report, steps = replay_steps(transcript)
+    assert report.ok and steps
+    assert main(["replay", "--plain", str(transcript)]) == 0
+    out = capsys.readouterr().out
+    flat = _squash(out)
+    n = len(steps)
+    for i, step in enumerate(steps, 1):
+        assert f"--- hand 1/1 · step {i}/{n} · entry {step.index} ---" in out
+    # every seat's cards, face up, at the deal and at the end
+    for step in (steps[0], steps[-1]):
+        for seat, name in enumerate(report.names):
+            cards = step.state.hands[seat]
+            assert isinstance(cards, tuple)
+            held = ", ".join(card_name(c) for c in cards)
+            assert re.search(re.escape(name) + r"( \(to move\))? holds "
+                             + f"{len(cards)} cards?: ", flat), name
+            for c in cards:
+                assert card_name(c) in flat
+            assert held.split(", ")[0] in flat
+    assert "Hand 1: the cards are dealt;" in out
+    assert "Hand 1 over" in out
+    assert "Hand 1 scores" in out
+    totals = " ".join(str(t) for t in report.totals)
+    assert re.search(r"match total\s+" + r"\s+".join(map(str, report.totals)), out), totals
+    assert out.rstrip().splitlines()[-len(report.summary().splitlines()):] == \
+        report.summary().splitlines()
+
+
+def test_plain_is_chosen_without_a_terminal_and_by_the_environment(
+        transcript: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # no --plain attribute at all (an older parser): stdout is not a terminal here
+    assert run_replay(argparse.Namespace(transcript=str(transcript))) == 0
+    cap = capsys.readouterr()
+    assert "not a terminal" in cap.err and "step 1/" in cap.out
+    monkeypatch.setenv("MILLEBORNES_PLAIN", "1")
+    assert run_replay(argparse.Namespace(transcript=str(transcript))) == 0
+    cap = capsys.readouterr()
+    assert "not a terminal" not in cap.err and "step 1/" in cap.out
+
+
+def test_a_corrupted_transcript_is_refused_with_its_failure(
+        transcript: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = bytearray(transcript.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    bad = tmp_path / "bad.mbt"
+    bad.write_bytes(bytes(data))
+    assert main(["replay", "--plain", str(bad)]) == 1
+    cap = capsys.readouterr()
+    assert "FAILED at" in cap.out and "check '" in cap.out
+    assert "does not verify" in cap.err and "millebornes verify" in cap.err
+    assert "Traceback" not in cap.out + cap.err
+    assert "step 1/" not in cap.out
+
+
+def test_a_truncated_transcript_is_refused(transcript: Path, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    data = transcript.read_bytes()
+    bad = tmp_path / "short.mbt"
+    bad.write_bytes(data[:len(data) * 2 // 3])
+    assert main(["replay", str(bad)]) == 1
+    cap = capsys.readouterr()
+    assert "FAILED" in cap.out and "does not verify" in cap.err
+
+
+def test_missing_file_and_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(tmp_path / "nope.mbt")]) == 2
+    err = capsys.readouterr().err
+    assert "no such file" in err and "--transcript-dir" in err
+    assert main(["replay", str(tmp_path)]) == 2
+    assert "is not a file" in capsys.readouterr().err
+
+
+# ----- the model on a multi-hand game (engine only, fast) -------------------------------
+
+def bot_game(hands: int = 2, seed: int = 5) -> list[ReplayStep]:
+    """Steps like replay_steps gives, from bots playing ``hands`` hands of classic."""
+    rules, seating = preset("classic"), Seating.solo(3)
+    rng = random.Random(seed)
+    bots = [make_bot("heuristic", seed + s) for s in range(3)]
+    steps: list[ReplayStep] = []
+    entry = 0
+    for h in range(hands):
+        deck = list(rules.deck(seating))
+        rng.shuffle(deck)
+        st = new_hand(rules, seating, deck, h % 3)
+        steps.append(ReplayStep(h, entry, 0, st, None))
+        while not st.over:
+            action: Action
+            if st.phase == RESHUFFLE:
+                action = reshuffle_action(st, rng)
+            else:
+                s = st.actors()[0]
+                view = view_of(st, s)
+                action = bots[s].choose(view, legal_actions(view, s))
+            st = apply_action(st, action)
+            entry += 2
+            steps.append(ReplayStep(h, entry, 0, st, action))
+    return steps
+
+
+def test_model_navigation_and_status() -> None:
+    steps = bot_game()
+    m = ReplayModel(steps, ["Ana", "Bo", "Cy"])
+    assert m.n_hands == 2
+    second = m.starts[1]
+    assert steps[second].hand == 1 and steps[second - 1].state.over
+    assert m.status(0) == f"hand 1/2 · step 1/{len(steps)} · entry 0"
+    assert m.status(second).startswith(f"hand 2/2 · step {second + 1}/")
+    assert m.next_hand(0) == second
+    assert m.next_hand(second) == len(steps) - 1
+    assert m.prev_hand(second + 3) == second
+    assert m.prev_hand(second) == 0
+    assert m.clamp(-4) == 0 and m.clamp(10**6) == len(steps) - 1
+    assert m.before(0) is None and m.before(second) is None and m.before(1) is steps[0].state
+    assert m.score_block(second - 1) and not m.score_block(second - 2)
+    text = render.plain(m.score_block(len(steps) - 1))
+    assert text[0].startswith("Hand 2 scores") and any("match total" in t for t in text)
+    log = m.log_lines(second + 2)
+    assert log[0].startswith("Hand 2: the cards are dealt; Bo plays first")
+    assert all(t.strip() for t in log)
+
+
+def test_every_step_renders_and_fits_80_columns() -> None:
+    steps = bot_game(hands=1, seed=9)
+    m = ReplayModel(steps, ["Ana", "Bo", "Cy"])
+    for i in range(len(m)):
+        for line in step_lines(m, i) + all_hands_lines(m.state(i), m.names,
+                                                       before=m.before(i)):
+            assert render.width(line) <= render.WIDTH, render.plain([line])
+    drawn = next(i for i in range(1, len(m)) if type(steps[i].action).__name__ == "Draw"
+                 and steps[i].action.source == "pile")
+    lines = all_hands_lines(m.state(drawn), m.names, before=m.before(drawn))
+    assert any("class:selected" in style for line in lines for style, _ in line)
+    assert "drew " in m.action_lines(drawn)[0]
+
+
+# ----- the full-screen app, headless -----------------------------------------------------
+
+Script = Callable[[ReplayApp, PipeInput], Awaitable[None]]
+
+
+def run_app(model: ReplayModel, script: Script) -> int:
+    async def go() -> int:
+        with create_pipe_input() as inp:
+            app = ReplayApp(model, input=inp, output=DummyOutput())
+            task = asyncio.ensure_future(app.run_async())
+            try:
+                await script(app, inp)
+            finally:
+                if not task.done():
+                    inp.send_text("\x11")  # ctrl-q
+            return await asyncio.wait_for(task, 10)
+    return asyncio.run(go())
+
+
+async def until(cond: Callable[[], bool], timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not cond():
+        if loop.time() > end:
+            raise AssertionError("timed out waiting")
+        await asyncio.sleep(0.01)
+
+
+async def at(app: ReplayApp, index: int) -> None:
+    await until(lambda: app.index == index)
+
+
+def test_keys_move_forward_and_back_and_the_status_follows() -> None:
+    steps = bot_game()
+    m = ReplayModel(steps, ["Ana", "Bo", "Cy"])
+    seen: list[str] = []
+
+    async def script(app: ReplayApp, inp: PipeInput) -> None:
+        assert app.status_text() == m.status(0)
+        seen.append(app.status_text())
+        for keys, want in ((RIGHT, 1), (" ", 2), ("n", 3), (LEFT, 2), ("p", 1),
+                           ("]", m.starts[1]), ("[", 0), (END, len(m) - 1), (HOME, 0),
+                           (LEFT, 0), ("]]", len(m) - 1), (RIGHT, len(m) - 1)):
+            inp.send_text(keys)
+            await at(app, want)
+            seen.append(app.status_text())
+            assert app.status_text() == m.status(want)
+        inp.send_text("h")
+        await until(lambda: app.show_help)
+        inp.send_text(RIGHT)  # the help is open: arrows do nothing
+        await asyncio.sleep(0.05)
+        assert app.index == len(m) - 1
+        inp.send_text("h")
+        await until(lambda: not app.show_help)
+        inp.send_text("q")
+
+    assert run_app(m, script) == 0
+    assert seen[0].startswith("hand 1/2 · step 1/") and seen[1].startswith("hand 1/2 · step 2/")
+    assert seen[6].startswith(f"hand 2/2 · step {m.starts[1] + 1}/")
+
+
+def test_the_screen_shows_every_hand_and_the_scores(transcript: Path) -> None:
+    report, steps = replay_steps(transcript)
+    m = ReplayModel(steps, report.names)
+
+    async def script(app: ReplayApp, inp: PipeInput) -> None:
+        table = render.plain(app._table_lines())
+        hands = render.plain(app._hands_lines())
+        assert table[0].startswith("Mille Bornes · modern · hand 1")
+        assert not any("(you)" in t for t in table)
+        for seat, name in enumerate(report.names):
+            row = next(t for t in hands if t.strip().startswith(name)
+                       or t.startswith("▶ " + name))
+            first = card_name(steps[0].state.hands[seat][0])
+            assert first in row
+        inp.send_text(END)
+        await until(lambda: app.index == len(m) - 1)
+        log = render.plain(app._log_lines())
+        assert any(t.startswith("Hand 1 scores") for t in log)
+        assert any("match total" in t for t in log)
+        status = "".join(f[1] for f in app._status_fragments())
+        assert f"step {len(m)}/{len(m)}" in status and "q quit" in status
+        inp.send_text("q")
+
+    assert run_app(m, script) == 0
