@@ -1,0 +1,220 @@
+"""Networked peers (p2p.session) over real ZeroMQ sockets on 127.0.0.1, random ports.
+
+Every peer runs in its own thread with its own Node; bots are the seat controllers. A
+table ends with byte-identical transcripts on every peer that pass ``verify_game``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import time
+from pathlib import Path
+
+import msgpack
+import pytest
+
+from engine import Seating, preset
+from engine.bots import make_bot
+from p2p.audit import verify_game
+from p2p.envelope import Envelope, LogVerifier
+from p2p.identity import Identity
+from p2p.memory_table import make_table
+from p2p.session import ENTRIES, PUSH, Peer, SessionOptions, node_id_for
+from p2p.store import Store
+from p2p.table import TableConfig
+from p2p.testing import FaultShim, MemoryNetwork, MemoryNode
+from p2p.transcript import read_transcript
+from p2p.transport import Node
+
+FAST = SessionOptions(response_delay=0.01, stall_after=0.3)
+
+
+def _pack(v: object) -> bytes:
+    out = msgpack.packb(v, use_bin_type=True)
+    assert isinstance(out, bytes)
+    return out
+
+
+def make_peers(tmp: Path, cfg: TableConfig, ids: list[Identity],
+               shims: list[FaultShim] | None = None,
+               opts: SessionOptions = FAST) -> list[Peer]:
+    n = cfg.n
+    nodes = [Node(node_id_for(ids[s].public_key),
+                  wire_filter=shims[s] if shims is not None else None) for s in range(n)]
+    eps = {s: nodes[s].endpoint for s in range(n)}
+    return [Peer(ids[s], cfg, nodes[s], controller=make_bot("heuristic", 11 + s),
+                 endpoints=eps, options=opts,
+                 store=Store.create(tmp / f"seat{s}", cfg.header(), s, port=nodes[s].port,
+                                    endpoints=eps))
+            for s in range(n)]
+
+
+def run_all(peers: list[Peer], timeout: float = 90.0) -> list[bool]:
+    res = [False] * len(peers)
+
+    def go(i: int) -> None:
+        res[i] = peers[i].run(timeout)
+        peers[i].linger(0.3)
+
+    th = [threading.Thread(target=go, args=(i,)) for i in range(len(peers))]
+    for t in th:
+        t.start()
+    for t in th:
+        t.join()
+    for p in peers:
+        p.close(flush=1.0)
+    return res
+
+
+def check_transcripts(peers: list[Peer]) -> None:
+    paths = [p.store.transcript_path for p in peers]
+    blobs = [p.read_bytes() for p in paths]
+    assert all(b == blobs[0] for b in blobs), "peers' transcripts differ"
+    rep = verify_game(paths[0])
+    assert rep.ok, rep.summary()
+    assert rep.complete
+    assert rep.winner == peers[0].winner()
+    for p in peers:
+        assert p.finished and p.stopped is None
+
+
+@pytest.mark.parametrize("preset_name", ["modern", "classic"])
+@pytest.mark.parametrize("n,teams", [(2, None), (3, None), (4, "2x2")])
+def test_complete_hand_over_real_sockets(tmp_path: Path, preset_name: str, n: int,
+                                         teams: str | None) -> None:
+    opts = {"match_target": 1} if preset_name == "classic" else {}
+    cfg, ids = make_table(preset(preset_name, **opts), Seating.parse(n, teams),
+                          [f"p{s}" for s in range(n)], b"session/%d" % n)
+    peers = make_peers(tmp_path, cfg, ids)
+    assert run_all(peers) == [True] * n
+    check_transcripts(peers)
+    assert len(peers[0].scores) == 1
+    words = [e for e in peers[0].drain_events() if e.kind == "action"]
+    assert words and all(e.text for e in words)
+
+
+def test_fault_shim_drop_duplicate_delay_reorder(tmp_path: Path) -> None:
+    cfg, ids = make_table(preset("modern"), Seating.solo(3), ["a", "b", "c"], b"faults")
+    shims = [FaultShim(seed=s, drop=0.05, duplicate=0.1, delay=0.1, max_delay=0.01,
+                       reorder=0.1) for s in range(3)]
+    peers = make_peers(tmp_path, cfg, ids, shims=shims)
+    assert run_all(peers, timeout=120) == [True, True, True]
+    check_transcripts(peers)
+    for key in ("dropped", "duplicated", "delayed", "reordered"):
+        assert sum(sh.counts.get(key, 0) for sh in shims) > 0, key
+
+
+def test_flood_from_one_peer_does_not_stall_the_others(tmp_path: Path) -> None:
+    cfg, ids = make_table(preset("modern"), Seating.solo(3), ["a", "b", "c"], b"flood")
+    peers = make_peers(tmp_path, cfg, ids)
+    stop = threading.Event()
+    other = Identity.from_seed(b"x" * 32)
+    junk = dataclasses.replace(Envelope.create(other, cfg.table_id, 0, 900, bytes(32),
+                                               {"k": "x"}), author=ids[2].public_key)
+    flood = _pack([PUSH, [junk.encode()] * 20])
+    sent = 0
+
+    def flooder() -> None:
+        nonlocal sent
+        while not stop.is_set() and sent < 300:
+            try:
+                peers[2].node.send(node_id_for(ids[0].public_key), flood)
+                sent += 1
+            except Exception:
+                time.sleep(0.01)
+
+    t = threading.Thread(target=flooder)
+    t.start()
+    try:
+        res = run_all(peers)
+    finally:
+        stop.set()
+        t.join()
+    assert res == [True, True, True]
+    check_transcripts(peers)
+    assert sent > 0
+    assert peers[0].drops.get(("seat 2 (c)", "bad-signature"), 0) > 0
+
+
+def test_human_seat_driven_through_submit(tmp_path: Path) -> None:
+    """A seat without a controller waits for submit(); a UI loop drives it."""
+    cfg, ids = make_table(preset("modern"), Seating.solo(2), ["me", "bot"], b"human")
+    peers = make_peers(tmp_path, cfg, ids)
+    peers[0].controller = None
+    ui_bot = make_bot("random", 3)
+    decisions = 0
+
+    def ui() -> None:
+        nonlocal decisions
+        p = peers[0]
+        while p.pump(0.02):
+            if p.needs_decision():
+                view, legal = p.view(), p.legal()
+                assert view is not None and legal
+                p.submit(ui_bot.choose(view, legal))
+                decisions += 1
+            elif p.waiting_for() not in (None, 0):
+                assert p.waiting_text().startswith("waiting for bot")
+        p.linger(0.3)
+
+    t = threading.Thread(target=ui)
+    t.start()
+    ok1 = peers[1].run(60)
+    peers[1].linger(0.3)
+    t.join()
+    for p in peers:
+        p.close(flush=1.0)
+    assert ok1 and decisions > 0
+    check_transcripts(peers)
+    infos = peers[0].peers()
+    assert [i.status for i in infos][0] == "you" and infos[1].fingerprint
+
+
+# ------------------------------------------------------------------ hostile messages
+def test_hostile_messages_dropped_with_sender_named(tmp_path: Path) -> None:
+    """Seat 1's routing id is used by an attacker holding seat 1's key for the cheat, and
+    a stranger's key for the forgeries."""
+    cfg, ids = make_table(preset("modern"), Seating.solo(2), ["alice", "mallory"], b"hostile")
+    net = MemoryNetwork()
+    n0 = MemoryNode(net, node_id_for(ids[0].public_key))
+    evil = MemoryNode(net, node_id_for(ids[1].public_key))
+    evil.add_peer(n0.node_id, n0.endpoint)
+    p0 = Peer(ids[0], cfg, n0, controller=make_bot("heuristic", 1), endpoints={1: evil.endpoint},
+              options=FAST, store=Store.create(tmp_path, cfg.header(), 0, port=0))
+    for _ in range(20):   # seat 0 writes its first entry (deck.key) and waits for seat 1
+        p0.pump(0.01)
+    assert p0.waiting_for() == 1
+    first = Envelope.decode(p0.log[0][0])
+    head, genesis = p0.verifier.head, cfg.header().genesis(0)
+    stranger = Identity.from_seed(b"s" * 32)
+
+    good = Envelope.create(ids[1], cfg.table_id, 0, 0, head, {"k": "x"})
+    unsigned = msgpack.packb(good._fields(), use_bin_type=True)
+    forged = dataclasses.replace(Envelope.create(stranger, cfg.table_id, 0, 0, head,
+                                                 {"k": "deck.key"}), author=ids[1].public_key)
+    foreign = Envelope.create(ids[1], b"\x01" * 16, 0, 0, genesis, {"k": "deck.key"})
+    oversized = b"\x00" * 100_000
+    for raw in (unsigned, forged.encode(), first.encode(), foreign.encode(), oversized):
+        evil.send(n0.node_id, _pack([PUSH, [raw]]))
+    evil.send(n0.node_id, b"\xc1garbage")
+    for _ in range(20):
+        p0.pump(0.01)
+    reasons = {r for (who, r, _d) in p0.drop_log if who == "seat 1 (mallory)"}
+    assert {"unsigned", "bad-signature", "replayed", "foreign-table", "oversized",
+            "malformed"} <= reasons
+    assert p0.stopped is None and len(p0.log[0]) == 1   # nothing was applied
+
+    # a validly signed entry that breaks the protocol names the cheating seat
+    evil.send(n0.node_id, _pack([ENTRIES, [good.encode()], False]))
+    for _ in range(10):
+        p0.pump(0.01)
+    assert p0.stopped is not None and p0.error is not None and p0.error.seat == 1
+    assert "seat 1 (mallory)" in p0.stopped
+    p0.close(flush=0)
+    t = read_transcript(p0.store.transcript_path)      # the log up to the cheat is kept
+    assert [e.encode() for e in t.entries] == p0.log[0]
+    ver = LogVerifier(cfg.table_id, 0, [i.public_key for i in ids], cfg.header().genesis(0),
+                      linear=True)
+    for e in t.entries:
+        ver.accept(e)
