@@ -185,7 +185,7 @@ class ReplayApp:
         log = max(3, len(m.score_block(i)) + 2)
         tall = len(self._table_lines()) + 2 * len(m.names) + 2 + log + 1 <= rows
         return all_hands_lines(m.state(i), m.names, self.lang, self.color,
-                               per_row=4 if tall else 7, before=m.before(i))
+                               per_row=4 if tall else 99, before=m.before(i))
 
     def _hands_fragments(self) -> StyleAndTextTuples:
         return _join(self._hands_lines())

@@ -108,7 +108,8 @@ class ReplayModel:
                 m = self.matches[k]
                 w = m.winner()
                 if w >= 0:
-                    out.append(f"Match over: {side_names(self.names, m.seating)[w]} wins.")
+                    verb = "win" if m.seating.team_size > 1 else "wins"
+                    out.append(f"Match over: {side_names(self.names, m.seating)[w]} {verb}.")
         return out
 
     def log_lines(self, i: int, lang: str = "en", last: int = 200) -> list[str]:
@@ -178,17 +179,26 @@ def all_hands_lines(state: HandState, names: Sequence[str], lang: str = "en",
                                                      subsequent_indent="    ")]
             continue
         label = f"{'▶ ' if seat in acting else '  '}{render._fit(name, 10).ljust(10)}"
-        cell = max(8, (render.WIDTH - len(label) - 1) // per_row)
+        room = render.WIDTH - len(label)
         rows = [cards[j:j + per_row] for j in range(0, len(cards), per_row)] or [()]
         for r, row in enumerate(rows):
             line: Line = [("class:turn" if seat in acting and r == 0 else "",
                            label if r == 0 else " " * len(label))]
             if not row:
                 line.append(("class:dim", " (no cards)"))
-            for c in row:
-                text = render._fit(render.card_label(c, lang, color), cell - 1).ljust(cell - 1)
+            names_ = [render.card_label(c, lang, color) for c in row]
+            if len(rows) > 1:   # aligned columns
+                sep = " "
+                cells = [max(8, room // per_row - 1)] * len(row)
+            else:               # one row: whole names when they fit, the longest cut first
+                sep = "  "
+                cells = [len(n) for n in names_]
+                while cells and sum(cells) + len(sep) * len(cells) > room:
+                    cells[cells.index(max(cells))] -= 1
+            for c, label_, cell in zip(row, names_, cells, strict=True):
+                text = render._fit(label_, cell).ljust(cell)
                 style = render.card_class(c) + (" class:selected" if c in fresh else "")
-                line += [("", " "), (style, text)]
+                line += [("", sep), (style, text)]
             out.append(line)
     return out
 
