@@ -92,7 +92,12 @@ def run_replay(args: argparse.Namespace) -> int:
         print("millebornes replay: not a terminal, using --plain line mode", file=sys.stderr)
         plain = True
     if plain:
-        return run_plain_replay(model, report.summary())
+        try:
+            return run_plain_replay(model, report.summary())
+        except BrokenPipeError:  # `millebornes replay --plain F | head`: the reader left
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            return 0
     from ._play import use_color
     rc = ReplayApp(model, color=use_color(args)).run()
     print(report.summary())
