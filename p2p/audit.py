@@ -53,7 +53,7 @@ class GameReport:
         lines = [f"OK: {self.crypto.entries_checked} signed entries, {len(self.hands)} hand(s); "
                  "every signature, link, commitment, shuffle, proof and move checks out."]
         for h in self.hands:
-            lines.append(f"  hand {h['hand']}: first player {h['first_seat']}, "
+            lines.append(f"  hand {h['hand'] + 1}: first player seat {h['first_seat']}, "
                          f"{h['turns']} turns, ended by {h['end']}, scores {h['scores']}")
         if self.totals:
             lines.append(f"  totals {list(self.totals)}; winner: "

@@ -141,9 +141,11 @@ def test_options_reach_the_rules() -> None:
     assert table_names(None, 2) == ["You", "Bo"]
 
 
-def test_replay_is_not_ready_yet(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["replay", "game.mbt"]) == 2
-    assert "fair-deck" in capsys.readouterr().err
+def test_replay_of_a_missing_file_says_how_to_get_one(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", "no-such-game.mbt"]) == 2
+    err = capsys.readouterr().err
+    assert "no-such-game.mbt" in err
+    assert "--transcript-dir" in err  # tells a newcomer how to get a transcript
 
 
 # ----- the LocalDriver behind both modes ----------------------------------------------------
