@@ -1,0 +1,87 @@
+"""Crash and resume: a peer's store (transcript, secrets) rebuilds it; the game goes on."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from test_session import FAST, check_transcripts, make_peers, run_all
+
+from engine import Seating, preset
+from engine.bots import make_bot
+from p2p.audit import verify_game
+from p2p.memory_table import make_table
+from p2p.netsim import run_network_game
+from p2p.session import Peer, node_id_for, resume_peer
+from p2p.store import Store, find_tables, read_secrets, table_dir
+from p2p.transport import Node
+
+
+def test_peer_restarts_in_process_and_catches_up(tmp_path: Path) -> None:
+    cfg, ids = make_table(preset("modern"), Seating.solo(3), ["a", "b", "c"], b"resume")
+    peers = make_peers(tmp_path, cfg, ids)
+    crashed = peers[1]
+    port = crashed.node.port  # type: ignore[attr-defined]
+    others = [peers[0], peers[2]]
+    res = {0: False, 2: False}
+    waiting_seen: list[str] = []
+
+    def go(i: int) -> None:
+        res[i] = peers[i].run(90)
+        peers[i].linger(0.5)
+
+    th = [threading.Thread(target=go, args=(i,)) for i in (0, 2)]
+    for t in th:
+        t.start()
+    while crashed.entries_applied < 120:          # well into the play of the hand
+        crashed.pump(0.02)
+    crashed.node.close()                           # crash: no flush, no goodbye
+    crashed.store.close()
+    for _ in range(30):
+        w = others[0].waiting_text()
+        if w:
+            waiting_seen.append(w)
+        if "waiting for b" in w:
+            break
+        threading.Event().wait(0.02)
+    assert any("waiting for b" in w for w in waiting_seen), waiting_seen
+    back = resume_peer(table_dir(tmp_path / "seat1", cfg.table_id), ids[1],
+                       controller=make_bot("heuristic", 99), options=FAST)
+    assert back.entries_applied >= 120 and back.node.port == port  # type: ignore[attr-defined]
+    ok = back.run(90)
+    back.linger(0.5)
+    for t in th:
+        t.join()
+    for p in others:
+        p.close(flush=1.0)
+    back.close(flush=1.0)
+    assert ok and res == {0: True, 2: True}
+    check_transcripts([peers[0], back, peers[2]])
+
+
+def test_store_holds_secrets_and_replays_a_finished_match(tmp_path: Path) -> None:
+    cfg, ids = make_table(preset("modern"), Seating.solo(2), ["a", "b"], b"store")
+    peers = make_peers(tmp_path, cfg, ids)
+    assert run_all(peers) == [True, True]
+    d = table_dir(tmp_path / "seat0", cfg.table_id)
+    assert find_tables(tmp_path / "seat0") == [d]
+    sec = read_secrets(d)
+    assert sec[0]["deck"]["x"] is not None and len(sec[0]["rseed"]) == 32
+    assert oct((d / "secrets.log").stat().st_mode & 0o777) == "0o600"
+    store, st = Store.open(d)
+    node = Node(node_id_for(ids[0].public_key))
+    again = Peer(ids[0], cfg, node, store=store, replay=st.transcript.entries,
+                 secrets=st.secrets)
+    assert again.finished and again.winner() == peers[0].winner()
+    again.close(flush=0)
+    assert verify_game(d / "transcript.mbt").ok
+
+
+def test_kill_dash_nine_mid_hand_and_resume(tmp_path: Path) -> None:
+    """Three peer processes; seat 1 gets SIGKILL after 60 entries and is restarted with
+    --resume; the match ends with identical transcripts that verify."""
+    run = run_network_game(preset("modern"), Seating.solo(3), ["heuristic"] * 3, seed=5,
+                           work_dir=tmp_path, kill=(1, 60), timeout=90)
+    assert run.restarts == 1
+    assert run.ok, (run.errors, run.summary)
+    assert run.identical and run.verified
