@@ -1,0 +1,203 @@
+"""``millebornes verify FILE`` and ``millebornes simulate --fair-deck --transcript-dir DIR``.
+
+The verb prints a short report: a line starting "OK" and exit status 0 for a good
+transcript; otherwise a non-zero exit and a report naming the first failing entry, the check
+it breaks and the seat to blame. A missing or garbage file is one plain sentence, never a
+traceback (docs/verify.md).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cli.main import main
+from engine import Seating, preset
+from engine.bots import make_bot
+from p2p.envelope import Envelope
+from p2p.memory_table import make_table, play_fair_match
+from p2p.transcript import read_transcript
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """The command as a user types it (``python -m cli`` is ``millebornes``)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, "-m", "cli", *args], capture_output=True, text=True,
+                          timeout=120, cwd=cwd or ROOT, env=env)
+
+
+def _verify(path: Path | str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    code = main(["verify", str(path)])
+    out = capsys.readouterr()
+    return code, out.out + out.err
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """One honest 2-player modern game (one hand) and its transcript."""
+    cfg, ids = make_table(preset("modern"), Seating(2, 2), ["ann", "bob"], b"verify-cli")
+    path = tmp_path_factory.mktemp("cli") / "game.mbt"
+    play_fair_match(cfg, ids, [make_bot("heuristic", s).choose for s in range(2)],
+                    transcript=path)
+    return {"cfg": cfg, "ids": ids, "path": path}
+
+
+def _rewrite(src: Path, dst: Path, envs: list[Envelope]) -> Path:
+    t = read_transcript(src)
+    with open(dst, "wb") as f:
+        f.write(t.header_bytes)
+        for e in envs:
+            f.write(e.encode())
+    return dst
+
+
+def test_good_transcript_exits_0_with_ok(game: dict[str, Any]) -> None:
+    r = _run("verify", str(game["path"]))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.splitlines()[0].startswith("OK"), r.stdout
+    assert "Traceback" not in r.stdout + r.stderr
+    # the report says what was checked and how the game ended
+    assert "hand" in r.stdout and "winner" in r.stdout
+
+
+def test_good_transcript_in_process(game: dict[str, Any],
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = _verify(game["path"], capsys)
+    assert code == 0
+    assert out.startswith("OK")
+
+
+def test_equivocation_exits_nonzero_naming_entry_check_and_seat(
+        tmp_path: Path, game: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
+    t = read_transcript(game["path"])
+    envs = list(t.entries)
+    i = 4
+    e = envs[i]
+    seat = next(p.seat for p in t.header.players if p.key == e.author)
+    twin = Envelope.create(game["ids"][seat], e.table, e.hand, e.seq, e.prev,
+                           {**e.body, "note": "second version"})
+    bad = _rewrite(game["path"], tmp_path / "equiv.mbt", envs[:i + 1] + [twin] + envs[i + 1:])
+    r = _run("verify", str(bad))
+    out = r.stdout + r.stderr
+    assert r.returncode != 0, out
+    assert not r.stdout.startswith("OK")
+    assert f"entry {i + 1}" in out
+    assert "equivocation" in out
+    assert f"seat {seat}" in out
+    assert "Traceback" not in out
+    code, out2 = _verify(bad, capsys)
+    assert code != 0 and f"entry {i + 1}" in out2
+
+
+def test_forged_signature_exits_nonzero(tmp_path: Path, game: dict[str, Any],
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    t = read_transcript(game["path"])
+    envs = list(t.entries)
+    i = 20
+    e = envs[i]
+    seat = next(p.seat for p in t.header.players if p.key == e.author)
+    envs[i] = Envelope(e.table, e.hand, e.author, e.seq, e.prev, {**e.body, "x": 0}, e.sig)
+    code, out = _verify(_rewrite(game["path"], tmp_path / "forged.mbt", envs), capsys)
+    assert code != 0
+    assert f"entry {i}" in out and "bad-signature" in out and f"seat {seat}" in out
+
+
+def test_withheld_reveal_names_the_seat(tmp_path: Path, game: dict[str, Any],
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    t = read_transcript(game["path"])
+    envs = list(t.entries)
+    k = max(i for i, e in enumerate(envs) if e.body.get("k") == "deck.reveal")
+    seat = next(p.seat for p in t.header.players if p.key == envs[k].author)
+    code, out = _verify(_rewrite(game["path"], tmp_path / "cut.mbt", envs[:k]), capsys)
+    assert code != 0
+    assert "reveal-missing" in out and f"seat {seat}" in out
+
+
+@pytest.mark.parametrize("content", [
+    b"",
+    b"hello, this is not a transcript\n",
+    bytes(range(256)) * 4,
+    b"\x92\x01\x02",                # a msgpack array, not a header
+], ids=["empty", "text", "binary", "msgpack"])
+def test_garbage_file_exits_nonzero_without_traceback(
+        tmp_path: Path, content: bytes, capsys: pytest.CaptureFixture[str]) -> None:
+    p = tmp_path / "garbage.mbt"
+    p.write_bytes(content)
+    code, out = _verify(p, capsys)
+    assert code != 0
+    assert not out.startswith("OK")
+    assert "Traceback" not in out
+    assert out.strip(), "no explanation printed"
+
+
+def test_truncated_transcript_exits_nonzero(tmp_path: Path, game: dict[str, Any],
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    data = game["path"].read_bytes()
+    p = tmp_path / "trunc.mbt"
+    p.write_bytes(data[: len(data) * 2 // 3])
+    code, out = _verify(p, capsys)
+    assert code != 0
+    assert "byte" in out, out   # a torn file names the offset of the bad object
+    assert "Traceback" not in out
+
+
+def test_missing_file_and_directory(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.mbt"
+    r = _run("verify", str(missing))
+    out = r.stdout + r.stderr
+    assert r.returncode != 0
+    assert "Traceback" not in out
+    assert str(missing) in out or "no such file" in out.lower()
+    r = _run("verify", str(tmp_path))
+    out = r.stdout + r.stderr
+    assert r.returncode != 0
+    assert "Traceback" not in out
+    assert not r.stdout.startswith("OK")
+
+
+def test_verify_without_a_file_is_a_usage_error() -> None:
+    r = _run("verify")
+    assert r.returncode != 0
+    assert "Traceback" not in r.stdout + r.stderr
+
+
+def test_simulate_fair_deck_writes_transcripts_that_verify(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out_dir = tmp_path / "transcripts"
+    r = _run("simulate", "--rules", "modern", "--players", "2", "--games", "2",
+             "--fair-deck", "--transcript-dir", str(out_dir))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "Traceback" not in r.stdout + r.stderr
+    files = sorted(out_dir.iterdir())
+    assert len(files) == 2, files
+    assert files[0].read_bytes() != files[1].read_bytes()
+    for f in files:
+        code, out = _verify(f, capsys)
+        assert code == 0, out
+        assert out.startswith("OK")
+        t = read_transcript(f)
+        assert len(t.header.players) == 2
+        assert t.header.rules["rules"]["preset"] == "modern"
+
+
+def test_simulate_fair_deck_json_lists_its_transcripts(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    out_dir = tmp_path / "t"
+    code = main(["simulate", "--rules", "modern", "--players", "2", "--games", "1",
+                 "--fair-deck", "--transcript-dir", str(out_dir), "--json"])
+    out = capsys.readouterr().out
+    assert code == 0
+    result = json.loads(out)
+    listed = [Path(p) for p in result["transcripts"]]
+    assert listed == sorted(out_dir.iterdir())
+    code, text = _verify(listed[0], capsys)
+    assert code == 0 and text.startswith("OK")
