@@ -1,0 +1,144 @@
+"""The lobby over loopback: join by HOST:PORT, sit, ready, start, then play the match."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from engine import Seating, preset
+from engine.bots import make_bot
+from p2p.audit import verify_game
+from p2p.identity import Identity
+from p2p.lobby import LobbyClient, LobbyError, LobbyHost, TableStart, parse_lobby
+from p2p.session import Peer, SessionOptions, node_id_for
+from p2p.store import Store
+from p2p.transport import Node
+
+OPTS = SessionOptions(response_delay=0.01, stall_after=0.3)
+
+
+def _drive(host: LobbyHost, clients: list[LobbyClient], rounds: int = 400,
+           until: str = "start") -> tuple[TableStart | None, list[TableStart | None]]:
+    hs: TableStart | None = None
+    cs: list[TableStart | None] = [None] * len(clients)
+    for _ in range(rounds):
+        hs = host.pump(0.01) if hs is None else hs
+        for i, c in enumerate(clients):
+            if cs[i] is None:
+                cs[i] = c.pump(0.01)
+                if c.state is not None and c.seat is not None and not c.ready \
+                        and until == "start":
+                    c.set_ready(True)
+        if until == "seated" and all(c.seat is not None for c in clients):
+            break
+        if hs is not None and all(x is not None for x in cs):
+            break
+    return hs, cs
+
+
+def test_lobby_join_sit_ready_start_and_play(tmp_path: Path) -> None:
+    ids = [Identity.generate() for _ in range(3)]
+    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    bot_id = Identity.generate()
+    bot_node = Node(node_id_for(bot_id.public_key))
+    host = LobbyHost(ids[0], "Ann", nodes[0], preset("modern"), Seating.parse(4, "2x2"),
+                     "test table")
+    host.add_bot(bot_id, "Bo", bot_node.endpoint)
+    port = nodes[0].endpoint.rsplit(":", 1)[1]
+    clients = [LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{port}"),
+               LobbyClient(ids[2], "Cat", nodes[2], f"127.0.0.1:{port}",
+                           host_fingerprint=ids[0].fingerprint)]
+    _drive(host, clients, until="seated")
+    assert sorted(c.seat for c in clients if c.seat is not None) == [2, 3]
+    st = clients[0].state
+    assert st is not None and st.free() == []
+    lines = st.describe()
+    assert any("Ann" in x and ids[0].fingerprint in x for x in lines)
+    assert any("Bo" in x and "(bot)" in x for x in lines)
+    assert not host.all_ready()
+    host.set_ready(True)
+    hs, cs = _drive(host, clients)
+    assert hs is not None and all(c is not None for c in cs)
+    starts = [hs, *cs]
+    assert len({s.cfg.table_id for s in starts if s is not None}) == 1
+    by_seat = {s.seat: s for s in starts if s is not None}
+    assert sorted(by_seat) == [0, 2, 3]
+    by_seat[1] = hs
+    cfg = hs.cfg
+    assert [p.name for p in cfg.players][:2] == ["Ann", "Bo"]
+    assert sorted(p.name for p in cfg.players[2:]) == ["Ben", "Cat"]
+    assert hs.bots == [1]
+
+    # the match itself, on the very nodes of the lobby
+    node_of = {i.public_key: n for i, n in zip([*ids, bot_id], [*nodes, bot_node], strict=True)}
+    id_of = {i.public_key: i for i in [*ids, bot_id]}
+    peers = [Peer(id_of[cfg.players[s].key], cfg, node_of[cfg.players[s].key],
+                  controller=make_bot("heuristic", s), endpoints=by_seat[s].endpoints,
+                  options=OPTS,
+                  store=Store.create(tmp_path / f"s{s}", cfg.header(), s, port=0))
+             for s in range(4)]
+    res = [False] * 4
+
+    def go(i: int) -> None:
+        res[i] = peers[i].run(60)
+        peers[i].linger(0.3)
+
+    th = [threading.Thread(target=go, args=(i,)) for i in range(4)]
+    for t in th:
+        t.start()
+    for t in th:
+        t.join()
+    for p in peers:
+        p.close(flush=1.0)
+    assert res == [True] * 4
+    blobs = [p.store.transcript_path.read_bytes() for p in peers]
+    assert all(b == blobs[0] for b in blobs)
+    assert verify_game(peers[0].store.transcript_path).ok
+
+
+def test_lobby_refuses_when_full_and_checks_signatures() -> None:
+    ids = [Identity.generate() for _ in range(3)]
+    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    try:
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(2))
+        port = nodes[0].endpoint.rsplit(":", 1)[1]
+        a = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{port}")
+        _drive(host, [a], until="seated")
+        assert a.seat == 1
+        a.set_ready(True)
+        for _ in range(50):
+            host.pump(0.01)
+            a.pump(0.01)
+            if host.state.seats[1] is not None and host.state.seats[1].ready:
+                break
+        assert host.state.seats[1] is not None and host.state.seats[1].ready
+        a.set_ready(False)
+        a.leave()
+        for _ in range(50):
+            host.pump(0.01)
+            a.pump(0.01)
+            if host.state.free() == [1]:
+                break
+        assert host.state.free() == [1]
+        a.set_ready(False)
+        a._send({"k": "join", "name": "Ben", "seat": 1})
+        for _ in range(50):
+            host.pump(0.01)
+            a.pump(0.01)
+            if a.seat == 1:
+                break
+        late = LobbyClient(ids[2], "Cat", nodes[2], f"127.0.0.1:{port}")
+        with pytest.raises(LobbyError, match="full"):
+            for _ in range(300):
+                host.pump(0.01)
+                late.pump(0.01)
+        # a lobby message signed by another key than the sender's id is refused
+        from p2p.lobby import _sign
+        forged = _sign(ids[2], {"k": "ready", "key": ids[2].public_key})
+        assert parse_lobby(node_id_for(ids[1].public_key), forged) is None
+        assert parse_lobby(node_id_for(ids[2].public_key), forged) is not None
+    finally:
+        for n in nodes:
+            n.close()
