@@ -417,6 +417,12 @@ class LobbyClient:
             raise LobbyError("the host started with other rules than agreed")
         eps = {int(k): str(v) for k, v in dict(obj.get("endpoints", {})).items()}
         eps[0] = self.host_endpoint
+        # the host's in-process bots listen on the host's machine: reach them at its address
+        host_addr = self.host_endpoint[len("tcp://"):].rsplit(":", 1)[0]
+        for s, ep in eps.items():
+            addr, _, port = ep[len("tcp://"):].rpartition(":")
+            if addr in ("127.0.0.1", "0.0.0.0", "*", "[::]", "localhost") and s != seat:
+                eps[s] = f"tcp://{host_addr}:{port}"
         return TableStart(cfg, seat, eps)
 
 
