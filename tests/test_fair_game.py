@@ -804,13 +804,13 @@ def test_entry_replayed_from_another_table(tmp_path: Path, honest: dict[str, Any
 
 
 def test_entry_replayed_from_the_same_hand(tmp_path: Path, honest: dict[str, Any]) -> None:
+    """An old entry of this hand again, later in the file: named at the copy. Its author
+    signed it only once, so nobody is blamed (docs/protocol.md §5, `duplicate`)."""
     header, envs = honest["header"], honest["envs"]
     for src, dst in ((2, 10), (20, 21), (50, 120)):
         path = _write(tmp_path / f"again{src}.mbt", header,
                       envs[:dst] + [envs[src]] + envs[dst:])
-        rep = verify_game(path)
-        assert not rep.ok, rep.summary()
-        assert rep.failed_index == dst, rep.summary()
+        _assert_blames(verify_game(path), dst, None, "duplicate")
 
 
 @pytest.mark.parametrize("direction", ["old-into-new", "new-into-old"])
@@ -832,23 +832,33 @@ def test_entry_replayed_from_another_hand(tmp_path: Path, multi_hand: dict[str, 
     assert rep.check in ("wrong-hand", "hand-order"), rep.summary()
 
 
+def _assert_bad_signature(rep: GameReport, index: int, claimed: int) -> None:
+    """A bad signature proves the file was altered, not that its claimed author cheated: the
+    report names the entry and the seat it claims, and blames nobody."""
+    assert not rep.ok
+    assert (rep.failed_index, rep.check) == (index, "bad-signature"), rep.summary()
+    summary = rep.summary()
+    assert f"entry {index}" in summary
+    assert "nobody identified" in summary and f"seat {claimed}" in summary, summary
+
+
 def test_forged_signature(tmp_path: Path, honest: dict[str, Any]) -> None:
-    """An entry whose body was changed after signing, and one signed by a key claiming to be
-    another seat's: bad-signature, naming the seat the entry claims."""
+    """An entry whose body was changed after signing, one signed by another seat's key in
+    the name of this one, and one signed by a stranger."""
     header, envs, ids = honest["header"], honest["envs"], honest["ids"]
     seat_of = {p.key: p.seat for p in header.players}
     i = 30
     e = envs[i]
     altered = Envelope(e.table, e.hand, e.author, e.seq, e.prev, {**e.body, "x": 1}, e.sig)
     path = _write(tmp_path / "altered.mbt", header, envs[:i] + [altered] + envs[i + 1:])
-    _assert_blames(verify_game(path), i, seat_of[e.author], "bad-signature")
+    _assert_bad_signature(verify_game(path), i, seat_of[e.author])
 
     impostor = ids[1 - seat_of[e.author]]
     unsigned = Envelope(e.table, e.hand, e.author, e.seq, e.prev, e.body, b"")
     forged = Envelope(e.table, e.hand, e.author, e.seq, e.prev, e.body,
                       impostor.sign(unsigned.signed_bytes()))
     path = _write(tmp_path / "forged.mbt", header, envs[:i] + [forged] + envs[i + 1:])
-    _assert_blames(verify_game(path), i, seat_of[e.author], "bad-signature")
+    _assert_bad_signature(verify_game(path), i, seat_of[e.author])
 
     stranger = Identity.from_seed(b"\x42" * 32)
     alien = Envelope.create(stranger, e.table, e.hand, e.seq, e.prev, e.body)
