@@ -305,7 +305,8 @@ def run_host(args: argparse.Namespace, out: TextIO | None = None,
             announcement = announce_table(
                 name=host.state.table_name, rules=rules.preset, fingerprint=ident.fingerprint,
                 seats_taken=seating.n_players - len(host.state.free()),
-                seats_free=len(host.state.free()), port=node.port)
+                seats_free=len(host.state.free()), port=node.port,
+                interfaces=_g(args, "mdns", "all"))
         except Exception as exc:  # no multicast here: --peer still works
             print(f"(not announced on the LAN: {exc})", file=out)
 
@@ -373,7 +374,7 @@ def run_join(args: argparse.Namespace, out: TextIO | None = None,
         from p2p.discovery import browse_tables
         want = _g(args, "table", None)
         print("looking for tables on the LAN...", file=out)
-        with browse_tables() as b:
+        with browse_tables(interfaces=_g(args, "mdns", "all")) as b:
             tables = b.wait_for(lambda ts: any(want in (None, t.name, t.fingerprint)
                                                for t in ts), 10.0)
         tables = [t for t in (tables or []) if want in (None, t.name, t.fingerprint)]
@@ -445,7 +446,7 @@ def run_lobby(args: argparse.Namespace, out: TextIO | None = None) -> int:
               f"host [{t.fingerprint}] at {t.endpoint}", file=out, flush=True)
 
     print("tables on the LAN (join with: millebornes join --peer HOST:PORT):", file=out)
-    with browse_tables(show):
+    with browse_tables(show, interfaces=_g(args, "mdns", "all")):
         end = time.monotonic() + seconds if seconds > 0 else None
         try:
             while end is None or time.monotonic() < end:

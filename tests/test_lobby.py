@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
+import io
+import os
+import socket
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -142,3 +148,76 @@ def test_lobby_refuses_when_full_and_checks_signatures() -> None:
     finally:
         for n in nodes:
             n.close()
+
+
+# ------------------------------------------------------------------ the verbs
+def _ns(**kw: object) -> argparse.Namespace:
+    return argparse.Namespace(**kw)
+
+
+def _run(target: Callable[[], int], rc: list[int | None], i: int) -> threading.Thread:
+    def go() -> None:
+        rc[i] = target()
+    t = threading.Thread(target=go)
+    t.start()
+    return t
+
+
+def test_host_and_join_verbs_play_a_match(tmp_path: Path) -> None:
+    from cli import _net
+
+    port = _free_port()
+    host = _ns(name="Ann", bots=1, players=3, rules="modern", option=[], teams=None,
+               bind="127.0.0.1", port=port, no_announce=True, data_dir=str(tmp_path / "h"),
+               identity=str(tmp_path / "h.key"), auto=True, peer=[])
+    join = _ns(name="Ben", peer=[f"127.0.0.1:{port}"], bind="127.0.0.1", port=0,
+               data_dir=str(tmp_path / "j"), identity=str(tmp_path / "j.key"), auto=True)
+    outs = [io.StringIO(), io.StringIO()]
+    rc: list[int | None] = [None, None]
+    t1 = _run(lambda: _net.run_host(host, out=outs[0], inp=io.StringIO("")), rc, 0)
+    time.sleep(0.3)
+    t2 = _run(lambda: _net.run_join(join, out=outs[1], inp=io.StringIO("")), rc, 1)
+    t1.join(60)
+    t2.join(60)
+    assert rc == [0, 0], (outs[0].getvalue()[-800:], outs[1].getvalue()[-800:])
+    for o in outs:
+        text = o.getvalue()
+        assert "the match starts" in text and "Ben [" in text and "Bot1 [" in text
+        assert "the match is over" in text
+    paths = sorted(tmp_path.glob("*/*/transcript.mbt")) + sorted(
+        tmp_path.glob("h/bot-*/*/transcript.mbt"))
+    assert len(paths) == 3
+    assert len({p.read_bytes() for p in paths}) == 1
+    assert verify_game(paths[0]).ok
+
+
+def test_join_by_discovery_and_lobby_lists_the_table(tmp_path: Path) -> None:
+    from test_discovery import _REASON
+
+    if _REASON is not None:
+        pytest.skip(_REASON)
+    from cli import _net
+
+    table = f"t{os.getpid()}{int(time.time() * 1000) % 100000}"
+    host = _ns(name="Ann", bots=0, players=2, rules="classic",
+               option=["match_target=1"], teams=None, bind="127.0.0.1", port=0,
+               table_name=table, mdns="loopback", data_dir=str(tmp_path / "h"),
+               identity=str(tmp_path / "h.key"), auto=True, peer=[])
+    outs = [io.StringIO(), io.StringIO(), io.StringIO()]
+    rc: list[int | None] = [None, None, None]
+    t1 = _run(lambda: _net.run_host(host, out=outs[0], inp=io.StringIO("")), rc, 0)
+    rc[2] = _net.run_lobby(_ns(seconds=2.0, mdns="loopback"), out=outs[2])
+    assert table in outs[2].getvalue()
+    join = _ns(name="Ben", peer=[], table=table, mdns="loopback", bind="127.0.0.1", port=0,
+               data_dir=str(tmp_path / "j"), identity=str(tmp_path / "j.key"), auto=True)
+    t2 = _run(lambda: _net.run_join(join, out=outs[1], inp=io.StringIO("")), rc, 1)
+    t1.join(60)
+    t2.join(60)
+    assert rc == [0, 0, 0], (outs[0].getvalue()[-800:], outs[1].getvalue()[-800:])
+    assert f"joining {table!r}" in outs[1].getvalue()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
