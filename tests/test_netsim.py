@@ -21,7 +21,7 @@ def test_six_peer_processes_complete_a_hand(tmp_path: Path, preset_name: str) ->
                            transcript_dir=tmp_path / "out", timeout=100)
     assert run.ok, (run.errors, run.summary)
     assert len(run.transcripts) == 6 and run.identical and run.verified
-    assert all(r["finished"] and r["hands"] == 1 for r in run.results)
+    assert all(r["finished"] and r["hands"] >= 1 for r in run.results)  # R15: a tie plays on
 
 
 def test_simulate_network_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

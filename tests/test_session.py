@@ -89,7 +89,7 @@ def test_complete_hand_over_real_sockets(tmp_path: Path, preset_name: str, n: in
     peers = make_peers(tmp_path, cfg, ids)
     assert run_all(peers) == [True] * n
     check_transcripts(peers)
-    assert len(peers[0].scores) == 1
+    assert len(peers[0].scores) >= 1   # R15: a tie at the top plays another hand
     words = [e for e in peers[0].drain_events() if e.kind == "action"]
     assert words and all(e.text for e in words)
 
