@@ -221,8 +221,14 @@ def play_plain(peer: Peer, inp: _Input | None, out: TextIO, auto: bool = False,
             w = peer.waiting_text()
             if w and w != last_wait and "waiting" in w:
                 last_wait = w
-            if inp is not None and not auto and inp.get() == "quit":
+                print(w + ("; type 'abandon' to stop the match for good (the transcript "
+                           "keeps what was played)" if w.endswith("(gone)") else ""), file=out)
+            line = inp.get() if inp is not None and not auto else False
+            if line == "quit":
                 peer.abandon("left by the player")
+                break
+            if line == "abandon":
+                peer.abandon(f"abandoned while {w or 'waiting'}")
                 break
     for ev in peer.drain_events():
         print(ev.text, file=out)

@@ -204,7 +204,7 @@ def run_network_game(rules: Rules, seating: Seating, bot_names: list[str], seed:
             "bot_seeds": [seed * 1_000_003 + game * 17 + s for s in range(n)],
             "data_dir": str(wd), "timeout": timeout, "record_times": record_times,
             "response_delay": response_delay,
-            "progress_every": 10 if kill is not None else 0}
+            "progress_every": 1 if kill is not None else 0}
     spec_path = wd / f"spec-{game}.json"
     spec_path.write_text(json.dumps(spec))
     env = _env()

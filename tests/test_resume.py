@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import pytest
 from test_session import FAST, check_transcripts, make_peers, run_all
 
 from engine import Seating, preset
@@ -77,11 +78,13 @@ def test_store_holds_secrets_and_replays_a_finished_match(tmp_path: Path) -> Non
     assert verify_game(d / "transcript.mbt").ok
 
 
-def test_kill_dash_nine_mid_hand_and_resume(tmp_path: Path) -> None:
-    """Three peer processes; seat 1 gets SIGKILL after 60 entries and is restarted with
-    --resume; the match ends with identical transcripts that verify."""
+@pytest.mark.parametrize("after", [8, 60], ids=["during-setup", "during-play"])
+def test_kill_dash_nine_mid_hand_and_resume(tmp_path: Path, after: int) -> None:
+    """Three peer processes; seat 1 gets SIGKILL (while its key and commitments are out
+    but the shuffle is not done, or during play) and is restarted with --resume; the
+    match ends with identical transcripts that verify."""
     run = run_network_game(preset("modern"), Seating.solo(3), ["heuristic"] * 3, seed=5,
-                           work_dir=tmp_path, kill=(1, 60), timeout=90)
+                           work_dir=tmp_path, kill=(1, after), timeout=90)
     assert run.restarts == 1
     assert run.ok, (run.errors, run.summary)
     assert run.identical and run.verified
