@@ -22,10 +22,10 @@ from .cards import ALL_CARDS, KIND_OF, Family, Kind, card_name, family, kind, ki
 from .errors import IllegalAction
 from .game import apply_action, explain, legal_actions, new_hand, new_view, reshuffle_action
 from .rules import CLASSIC, MODERN, PRESETS, Rules, Seating, parse_option, preset
-from .state import HandState, Zone, view_of
+from .state import SPECTATOR, HandState, Zone, view_of
 
 __all__ = [
-    "ALL_CARDS", "CHANCE", "CLASSIC", "KIND_OF", "MODERN", "PRESETS",
+    "ALL_CARDS", "CHANCE", "CLASSIC", "KIND_OF", "MODERN", "PRESETS", "SPECTATOR",
     "Action", "CoupFourre", "Discard", "Draw", "Extend", "Family", "FastDiscard", "FastRemedy",
     "HandState", "IllegalAction", "Kind", "Pass", "Play", "Reshuffle", "Rules", "Seating",
     "Zone",

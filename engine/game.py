@@ -44,6 +44,7 @@ from .state import (
     REPLACEMENT_DRAW,
     RESHUFFLE,
     RESPOND,
+    SPECTATOR,
     TURN_DRAW,
     Attack,
     HandState,
@@ -81,13 +82,18 @@ def new_hand(rules: Rules, seating: Seating, deck_order: tuple[int, ...] | list[
 
 def new_view(rules: Rules, seating: Seating, seat: int, my_cards: tuple[int, ...] | list[int],
              first_seat: int) -> HandState:
-    """A seat's view at the deal: its own six cards, counts for everything hidden."""
+    """A seat's view at the deal: its own six cards, counts for everything hidden.
+
+    ``seat=SPECTATOR`` (with no cards) gives the view of someone who holds no hand."""
     deck = rules.deck(seating)
     n = seating.n_players
-    if not 0 <= seat < n or not 0 <= first_seat < n:
+    if not SPECTATOR <= seat < n or not 0 <= first_seat < n:
         raise ValueError(f"seat {seat} and first seat {first_seat} must be seats 0..{n - 1}")
     mine = tuple(sorted(my_cards))
-    if len(mine) != HAND_SIZE or len(set(mine)) != HAND_SIZE or not set(mine) <= set(deck):
+    if seat == SPECTATOR:
+        if mine:
+            raise ValueError("a spectator holds no cards")
+    elif len(mine) != HAND_SIZE or len(set(mine)) != HAND_SIZE or not set(mine) <= set(deck):
         raise ValueError("R3: a hand is dealt six distinct cards of the deck")
     n = seating.n_players
     hands = tuple(mine if s == seat else HAND_SIZE for s in range(n))
@@ -230,7 +236,7 @@ def _require_held(state: HandState, seat: int, card: int, action: Action) -> Non
 
 def _known_cards(state: HandState) -> set[int]:
     known = set(state.public_cards())
-    if state.viewer is not None:
+    if state.viewer is not None and state.viewer != SPECTATOR:
         h = state.hands[state.viewer]
         assert not isinstance(h, int)
         known.update(h)

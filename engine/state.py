@@ -3,7 +3,8 @@
 A :class:`HandState` is either *full information* (``viewer is None``: every hand and the
 draw-pile order are known; simulations and tests) or a *seat's view* (``viewer`` is a
 seat: only that seat's hand is a tuple of card ids, other hands and the draw pile are
-counts). The same functions in :mod:`engine.game` apply actions to both.
+counts), or a *spectator's view* (``viewer == SPECTATOR``: every hand is a count; an
+auditor follows a game live this way). The same functions in :mod:`engine.game` apply actions to both.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ RESPOND = "respond"      # the attacked side answers a hazard (R9, R10a)
 EXTEND = "extend"        # ``seat`` decides on the extension (R12)
 RESHUFFLE = "reshuffle"  # chance: the discard pile becomes the draw pile (R4b)
 OVER = "over"            # the hand has ended (R13)
+
+#: ``viewer`` of a view in which no hand is known (a spectator, a live auditor).
+SPECTATOR = -1
 
 # Kinds of draw in ``pending``.
 TURN_DRAW = "turn"                # the draw that starts a turn: pile or, R4a, discard
@@ -256,6 +260,8 @@ def view_of(state: HandState, seat: int) -> HandState:
     """``seat``'s view of a state: other hands and the draw pile become counts."""
     if state.viewer is not None and state.viewer != seat:
         raise ValueError(f"cannot derive seat {seat}'s view from seat {state.viewer}'s view")
+    if not SPECTATOR <= seat < state.seating.n_players:
+        raise ValueError(f"{seat} is neither a seat nor SPECTATOR")
     hands = tuple(h if i == seat or isinstance(h, int) else len(h)
                   for i, h in enumerate(state.hands))
     return replace_state(state, hands=hands, pile=state.pile_size(), viewer=seat)

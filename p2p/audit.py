@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from .deck import CheatDetected, DecryptShare
 from .hand import ProtocolError
 from .match import MatchProtocol
 from .table import TableConfig
@@ -62,63 +63,109 @@ class GameReport:
 
 
 def verify_game(path: str | os.PathLike[str]) -> GameReport:
-    crypto = verify_crypto(path)
-    rep = GameReport(ok=False, crypto=crypto)
-    if not crypto.ok:
-        rep.failed_index, rep.check, rep.blamed_seat = (crypto.failed_index, crypto.check,
-                                                        crypto.blamed_seat)
-        rep.detail = crypto.detail
-        try:
-            rep.names = tuple(p.name for p in read_transcript(path).header.players)
-        except Exception:  # the file may be too broken to name anyone
-            pass
-        return rep
+    """Verify a transcript file; the report names the first failing entry and whom to blame."""
     try:
-        return _replay(path, rep)
-    except ProtocolError as exc:
-        rep.check, rep.blamed_seat, rep.detail = exc.check, exc.seat, exc.detail
-        return rep
-    except Exception as exc:  # a verifier must not crash on a crafted file
-        rep.check, rep.detail = "unexpected-error", f"{type(exc).__name__}: {exc}"
-        return rep
-
-
-def _replay(path: str | os.PathLike[str], rep: GameReport) -> GameReport:
-    crypto = rep.crypto
-    transcript = read_transcript(path)
+        transcript = read_transcript(path)
+    except Exception:  # corrupt or unreadable: verify_crypto reports where
+        transcript = None
+    crypto = verify_crypto(transcript if transcript is not None else path)
+    rep = GameReport(ok=False, crypto=crypto)
+    if transcript is None:
+        return _fail_from(rep, crypto.failed_index, crypto.check, crypto.blamed_seat,
+                          crypto.detail)
     rep.names = tuple(p.name for p in transcript.header.players)
     try:
         cfg = TableConfig.from_header(transcript.header)
     except ValueError as exc:
-        rep.check, rep.detail = "header", str(exc)
-        return rep
-    decks = {h: res.decks for h, res in crypto.hands.items()}
-    match = MatchProtocol(cfg, None, decks)
+        return _fail_from(rep, None, "header", None, str(exc))
+    try:
+        return _check(cfg, rep)
+    except Exception as exc:  # a verifier must not crash on a crafted file
+        return _fail_from(rep, None, "unexpected-error", None, f"{type(exc).__name__}: {exc}")
+
+
+def _fail_from(rep: GameReport, index: int | None, check: str | None, seat: int | None,
+               detail: str) -> GameReport:
+    rep.ok = False
+    rep.failed_index, rep.check, rep.blamed_seat, rep.detail = index, check, seat, detail
+    return rep
+
+
+def _check(cfg: TableConfig, rep: GameReport) -> GameReport:
+    crypto = rep.crypto
+    if not crypto.ok:
+        return _check_broken(cfg, rep)
+    # Every hand was revealed: replay each one with its deck orders and a full-information
+    # engine through the players' own protocol code. Every entry must come from the seat
+    # whose turn it was, every move must be legal with the real hands, every opened card
+    # must be the one its move names.
+    auditor = MatchProtocol(cfg, None, {h: r.decks for h, r in crypto.hands.items()})
     for entry in crypto.entries:
         try:
-            match.receive(entry.hand, entry.seat, entry.body)
+            auditor.receive(entry.hand, entry.seat, entry.body)
         except ProtocolError as exc:
-            rep.failed_index = entry.index
-            rep.check, rep.blamed_seat, rep.detail = exc.check, exc.seat, exc.detail
-            return rep
-        if match.hand.done or (match.hand.hand_no != entry.hand):
-            pass
-    for i, scores in enumerate(match.scores):
+            return _fail_from(rep, entry.index, exc.check, exc.seat, exc.detail)
+    if not auditor.done:
+        return _incomplete(rep, auditor)
+    for i, scores in enumerate(auditor.scores):
         rep.hands.append({"hand": i, "scores": [s.total for s in scores]})
-    _describe_hands(match, rep)
-    if match.match is not None:
-        rep.totals = match.match.totals()
-        rep.winner = match.match.winner()
-    if not match.done:
-        e = match.hand.expected()
-        rep.check = "incomplete"
-        rep.blamed_seat = None if e is None else e.seat
-        rep.detail = ("the transcript stops while waiting for "
-                      + ("nobody" if e is None else f"seat {e.seat} to write {e.kind}"))
-        return rep
+    _describe_hands(auditor, rep)
+    if auditor.match is not None:
+        rep.totals = auditor.match.totals()
+        rep.winner = auditor.match.winner()
     rep.ok = True
     rep.complete = True
     return rep
+
+
+def _check_broken(cfg: TableConfig, rep: GameReport) -> GameReport:
+    """The cryptographic checks failed (or the transcript stops early). Follow the game as
+    a spectator up to that point: an earlier protocol fault (a move out of turn, a leaked
+    draw, a bad seed) is the first failing entry; a transcript that just stops names the
+    seat whose entry is due rather than a seat that could not reveal yet."""
+    crypto = rep.crypto
+    observer = MatchProtocol(cfg, None)
+    share_index: dict[tuple[int, int, int, int, int], int] = {}
+    for entry in crypto.entries:
+        if crypto.failed_index is not None and entry.index > crypto.failed_index:
+            break
+        if isinstance(entry.deck, DecryptShare):
+            m = entry.deck
+            share_index[(entry.hand, m.round, m.pos, m.seat, m.recipient)] = entry.index
+        try:
+            observer.receive(entry.hand, entry.seat, entry.body)
+        except ProtocolError as exc:
+            return _fail_from(rep, entry.index, exc.check, exc.seat, exc.detail)
+    if crypto.check == "reveal-missing" and not observer.done:
+        # Before blaming a missing reveal: every private share can be checked in public.
+        hp = observer.hand
+        bad: list[tuple[int, CheatDetected]] = []
+        for rd in hp.deck.rounds:
+            for shares in rd.shares.values():
+                for m in shares.values():
+                    try:
+                        hp.deck.verify_share(m)
+                    except CheatDetected as cheat:
+                        key = (hp.hand_no, m.round, m.pos, m.seat, m.recipient)
+                        bad.append((share_index.get(key, -1), cheat))
+        if bad:
+            index, first = min(bad, key=lambda b: b[0])
+            return _fail_from(rep, index if index >= 0 else None, first.check, first.seat,
+                              str(first))
+        return _incomplete(rep, observer)
+    return _fail_from(rep, crypto.failed_index, crypto.check, crypto.blamed_seat,
+                      crypto.detail)
+
+
+def _incomplete(rep: GameReport, observer: MatchProtocol) -> GameReport:
+    """The transcript stops early: name the seat whose entry is due."""
+    e = observer.hand.expected()
+    if e is None:
+        return _fail_from(rep, None, "incomplete", None, "the transcript stops between hands")
+    check = "reveal-missing" if e.kind == "deck.reveal" else "incomplete"
+    return _fail_from(rep, None, check, e.seat,
+                      f"the transcript stops while waiting for seat {e.seat} to write {e.kind}"
+                      f" in hand {observer.hand_no + 1}")
 
 
 def _describe_hands(match: MatchProtocol, rep: GameReport) -> None:

@@ -15,9 +15,15 @@ write next, and what, is a pure function of the log so far (:meth:`HandProtocol.
 5. after the hand every seat reveals its secrets (``deck.reveal``) and the whole deck is
    verified.
 
-The same class runs on a peer (``me`` = its seat: the engine state is that seat's view) and
-in the auditor (``me=None`` with the deck orders revealed: full-information engine), so the
-verifier replays exactly the code the players ran.
+The same class runs on a peer (``me`` = its seat: the engine state is that seat's view), on a
+live observer (``me=None``: a spectator's view, every hand a count) and in the auditor
+(``me=None`` with the revealed deck orders: full-information engine), so the verifier
+replays exactly the code the players ran.
+
+A peer that finds a cheat it cannot pin on anyone yet (a card seen twice, a card not in
+the deck: the shuffle was bad) writes ``game.abort`` right away; it is accepted from any
+seat at any point, and the hand goes straight to the reveals, which name the shuffler. An
+abort that the reveals do not justify is blamed on the seat that wrote it.
 """
 
 from __future__ import annotations
@@ -46,7 +52,7 @@ from engine import (
     new_hand,
     new_view,
 )
-from engine.state import DRAW, OVER, RESHUFFLE
+from engine.state import DRAW, OVER, RESHUFFLE, SPECTATOR
 
 from .deck import (
     PUBLIC,
@@ -100,8 +106,6 @@ class HandProtocol:
 
     def __init__(self, cfg: TableConfig, hand_no: int, first_seat: int | None,
                  me: int | None, decks: tuple[tuple[int, ...], ...] | None = None) -> None:
-        if me is None and decks is None:
-            raise ValueError("an auditor needs the revealed deck orders")
         self.cfg = cfg
         self.hand_no = hand_no
         self.me = me
@@ -115,10 +119,13 @@ class HandProtocol:
         self.taken: list[set[int]] = [set() for _ in range(self.n)]
         self.rand_commits: dict[int, bytes] = {}
         self.rand_seeds: dict[int, bytes] = {}
+        self.abort_reason = ""
         self._my_rand_seed = os.urandom(32)
         self._stage = "setup"
         self._pending_draw: tuple[int, int, int] | None = None   # (seat, round, pos)
         self._pending_state: HandState | None = None             # after opens complete
+        self.suspicion: str | None = None     # a cheat this peer saw but cannot pin yet
+        self.aborted_by: int | None = None    # the seat that wrote game.abort
         self.actions: list[Action] = []                            # public actions, in order
         q: deque[Expect] = deque()
         for kind in ("deck.key", "game.rcommit", "deck.commit"):
@@ -133,10 +140,13 @@ class HandProtocol:
         return self._stage == "done"
 
     def expected(self) -> Expect | None:
+        if self.suspicion is not None and self.aborted_by is None and self.me is not None:
+            return Expect(self.me, "game.abort")
         return self.queue[0] if self.queue else None
 
     def expected_writer(self) -> int | None:
-        return self.queue[0].seat if self.queue else None
+        e = self.expected()
+        return None if e is None else e.seat
 
     def needs_decision(self) -> bool:
         """Is the next entry this peer's move in the game (not an automatic crypto step)?"""
@@ -178,6 +188,8 @@ class HandProtocol:
                 self._my_rand_seed, self.me, self.cfg.table_id, self._purpose())}
         if e.kind == "game.rreveal":
             return {"k": "game.rreveal", "seed": self._my_rand_seed}
+        if e.kind == "game.abort":
+            return {"k": "game.abort", "reason": self.suspicion or ""}
         raise ValueError(f"{e.kind} needs a decision: use act_body")
 
     def act_body(self, action: Action) -> dict[str, Any]:
@@ -206,6 +218,11 @@ class HandProtocol:
     # ----- receiving entries ---------------------------------------------------------
     def receive(self, seat: int, body: Any) -> None:
         """Apply one entry (signature and chain already checked) written by ``seat``."""
+        if isinstance(body, dict) and body.get("k") == "game.abort":
+            self._on_abort(seat, body)
+            return
+        if self.suspicion is not None and self.aborted_by is None:
+            raise ProtocolError(seat, "abort-pending", "this peer is waiting for its abort")
         e = self.expected()
         if e is None:
             raise ProtocolError(seat, "after-end", "the hand is over; no entry expected")
@@ -236,10 +253,29 @@ class HandProtocol:
             else:
                 self._on_act(seat, body)
         except CheatDetected as exc:
-            raise ProtocolError(exc.seat, exc.check, str(exc)) from None
+            if exc.seat is not None or self.me is None:
+                raise ProtocolError(exc.seat, exc.check, str(exc)) from None
+            # Nobody to blame yet (e.g. a card seen twice): abort; the reveals will tell.
+            self.suspicion = f"{exc.check}: {exc.detail}"
+            return
         self.queue.popleft()
         if not self.queue:
             self._advance()
+
+    def _on_abort(self, seat: int, body: dict[str, Any]) -> None:
+        if not 0 <= seat < self.n:
+            raise ProtocolError(seat, "unknown-seat")
+        if self.aborted_by is not None or self._stage in ("end", "done"):
+            raise ProtocolError(seat, "late-abort", "the hand is already being revealed")
+        reason = body.get("reason")
+        if not isinstance(reason, str) or len(reason) > 500:
+            raise ProtocolError(seat, "malformed-body", "an abort gives its reason as text")
+        self.aborted_by = seat
+        self.abort_reason = reason
+        self._pending_draw = None
+        self._pending_state = None
+        self.queue = deque(Expect(s, "deck.reveal") for s in range(self.n))
+        self._stage = "end"
 
     def _on_deck(self, seat: int, body: dict[str, Any], e: Expect) -> None:
         m = self.deck.receive_body(seat, body)
@@ -326,9 +362,10 @@ class HandProtocol:
         if self._stage == "deal":
             assert self.first_seat is not None
             first = self.first_seat
-            if self.me is None:
-                assert self.decks is not None
+            if self.me is None and self.decks is not None:
                 self.state = new_hand(self.cfg.rules, self.cfg.seating, self.decks[0], first)
+            elif self.me is None:
+                self.state = new_view(self.cfg.rules, self.cfg.seating, SPECTATOR, (), first)
             else:
                 mine = [self.deck.my_card(0, p) for p in range(HAND_SIZE * self.n)
                         if (first + p) % self.n == self.me]
@@ -353,8 +390,7 @@ class HandProtocol:
         if self._stage == "reshuffle":
             assert self.state is not None
             order = None
-            if self.me is None:
-                assert self.decks is not None
+            if self.me is None and self.decks is not None:
                 order = self.decks[self.round]
             self.state = apply_action(self.state, Reshuffle(order=order))
             self.actions.append(Reshuffle())
@@ -366,6 +402,10 @@ class HandProtocol:
                 self.result = self.deck.verify_end()
             except CheatDetected as exc:
                 raise ProtocolError(exc.seat, exc.check, str(exc)) from None
+            if self.aborted_by is not None:
+                raise ProtocolError(self.aborted_by, "unfounded-abort",
+                                    "the reveals show a fair deck, so the abort "
+                                    f"({self.abort_reason}) was not justified")
             self._stage = "done"
 
     def _next_move(self) -> None:

@@ -17,7 +17,9 @@ MAX_HANDS = 200  # a tie at the top plays another hand (R15); this bounds a frea
 
 
 class MatchProtocol:
-    """The log-driven state of a match for one peer (``me``) or the auditor (``me=None``)."""
+    """The log-driven state of a match for one peer (``me``), or for an observer
+    (``me=None``): a spectator without ``decks``, the auditor with the revealed deck
+    orders of each hand."""
 
     def __init__(self, cfg: TableConfig, me: int | None,
                  decks: dict[int, tuple[tuple[int, ...], ...]] | None = None) -> None:
@@ -30,12 +32,9 @@ class MatchProtocol:
         self.hand = self._new_hand(0, None)
 
     def _new_hand(self, hand_no: int, first: int | None) -> HandProtocol:
-        decks = None
-        if self.me is None:
-            if self.decks is None or hand_no not in self.decks:
-                raise ProtocolError(None, "missing-reveal",
-                                    f"hand {hand_no} has no verified deck to replay")
-            decks = self.decks[hand_no]
+        # The auditor replays with the revealed deck orders when it has them; without
+        # them (a live observer, an unfinished hand) it follows as a spectator.
+        decks = None if self.me is not None or self.decks is None else self.decks.get(hand_no)
         return HandProtocol(self.cfg, hand_no, first, self.me, decks)
 
     @property

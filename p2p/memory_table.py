@@ -72,7 +72,10 @@ def play_fair_match(cfg: TableConfig, ids: Sequence[Identity], choosers: Sequenc
                                        header.genesis(hand_no), linear=True)
                 seqs = [0] * n
                 prev = header.genesis(hand_no)
-            w = hp.expected_writer()
+            # A peer that saw a cheat it cannot pin yet writes game.abort at once.
+            aborting = [s for s, p in enumerate(peers) if p.hand.suspicion is not None
+                        and p.hand.aborted_by is None]
+            w = aborting[0] if aborting else hp.expected_writer()
             assert w is not None and verifier is not None
             body = peers[w].hand.next_body(choosers[w])
             if tamper is not None:

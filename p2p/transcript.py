@@ -35,6 +35,7 @@ from .deck import (
 )
 from .envelope import (
     MAX_ENVELOPE_BYTES,
+    DuplicateEntry,
     Envelope,
     EnvelopeError,
     LogError,
@@ -391,6 +392,10 @@ def _verify(transcript: Transcript | str | os.PathLike[str], rep: VerifyReport) 
             if hand is not None and env.hand < hand:
                 return rep.fail(i, "hand-order", seat_of.get(env.author), env.author,
                                 f"hand {env.hand} after hand {hand}")
+            if deck is not None and hand is not None and len(deck.reveals) < n:
+                # A new hand may start only once every seat has revealed the last one.
+                return rep.fail(i, "hand-order", None, None,
+                                f"an entry of hand {env.hand} inside unfinished hand {hand}")
             bad = end_hand()
             if bad is not None:
                 return bad
@@ -400,6 +405,9 @@ def _verify(transcript: Transcript | str | os.PathLike[str], rep: VerifyReport) 
         assert log is not None
         try:
             log.accept(env)
+        except DuplicateEntry as e:
+            # the very same signed entry again: a replay by whoever wrote the file
+            return rep.fail(i, e.check, None, None, str(e))
         except LogError as e:
             return rep.fail(i, e.check, seat_of.get(env.author), env.author, str(e))
         seat = seat_of[env.author]
@@ -418,7 +426,9 @@ def _verify(transcript: Transcript | str | os.PathLike[str], rep: VerifyReport) 
                 deck.receive(msg)
             except CheatDetected as e:
                 s = e.seat
-                return rep.fail(i, e.check, s, hdr.players[s].key if s is not None else None,
+                # blame the entry that carried the bad message (a share checked late)
+                at = index_of.get(id(e.ref), i) if e.ref is not None else i
+                return rep.fail(at, e.check, s, hdr.players[s].key if s is not None else None,
                                 str(e))
         rep.entries.append(DecodedEntry(i, env.hand, seat, env.body, msg))
         rep.entries_checked = i + 1
