@@ -112,6 +112,7 @@ class SessionOptions:
     max_early: int = 4096           # entries buffered ahead of the log, per author
     recv_batch: int = 256           # messages handled per pump
     record_times: bool = False      # keep send/apply times per entry (benchmarks)
+    abort_delay: float = 0.05       # game.abort waits (1 + seat) × this: the lowest seat wins
 
 
 @dataclass(frozen=True)
@@ -188,6 +189,15 @@ class Peer:
         self.move_index: set[tuple[int, int]] = set()
         self._outbox: list[bytes] = []
         self._hands_reported = 0
+        self._hashes: dict[bytes, tuple[int, int]] = {self.header.genesis(0): (0, -1)}
+        self._abort_at: tuple[int, int] | None = None    # (hand, index) of the applied abort
+        self._abort_prev: bytes | None = None               # ... and the entry it follows
+        self._branch: dict[tuple[int, bytes, int], Envelope] = {}
+        self._superseded: set[bytes] = set()
+        self._replaying = False
+        self.rebases = 0
+        #: test hook for cheat tests: rewrites this seat's body before it is signed
+        self.tamper: Callable[[int, dict[str, Any]], dict[str, Any]] | None = None
         self._check_hand()
         if replay:
             for env in replay:
@@ -348,7 +358,8 @@ class Peer:
         self._flush_outbox()
 
     def _event(self, kind: str, text: str, **data: Any) -> None:
-        self._events.append(SessionEvent(kind, text, data))
+        if not self._replaying:
+            self._events.append(SessionEvent(kind, text, data))
 
     def _new_verifier(self, hand: int) -> LogVerifier:
         return LogVerifier(self.table_id, hand, self.keys, self.header.genesis(hand),
@@ -369,6 +380,7 @@ class Peer:
             self.log[hp.hand_no] = []
         if self.verifier.hand != hp.hand_no:
             self.verifier = self._new_verifier(hp.hand_no)
+            self._hashes[self.verifier.genesis] = (hp.hand_no, -1)
             self._event("hand-start", f"hand {hp.hand_no + 1} begins: shuffling",
                         hand=hp.hand_no)
 
@@ -449,12 +461,20 @@ class Peer:
             self._drop(sender, "unknown-author", env.author.hex()[:16])
             return
         cur = self.match.hand_no
+        if self._is_void(env):
+            return          # from the branch an abort cut off: late, harmless
+        if (env.body.get("k") == "game.abort" and env.hand == cur and not self.finished
+                and self._abort_fork(sender, env)):
+            return
         slot = (env.hand, env.author, env.seq)
         idx = self._slots.get(slot)
         if idx is not None or env.hand < cur or self.finished:
             # already in our log (or from a finished hand): a resend or a replay
             old = self.log.get(env.hand, [])
             if idx is not None and old[idx] != raw and env.signature_ok():
+                if env.hand == cur and env.prev not in self._hashes:
+                    self._keep_branch(slot, env)   # may follow an abort we have not seen
+                    return
                 first = Envelope.decode(old[idx])
                 self._equivocation(Equivocation(first, env))
                 return
@@ -472,6 +492,9 @@ class Peer:
                 return
             if env.signature_ok():
                 if early.signature_ok():
+                    if env.prev not in self._hashes or early.prev not in self._hashes:
+                        self._keep_branch(slot, env)
+                        return
                     self._equivocation(Equivocation(early, env))
                     return
                 self._early[slot] = env   # the buffered one was a forgery
@@ -497,10 +520,19 @@ class Peer:
 
     def _is_next(self, env: Envelope) -> bool:
         hp = self.match.hand
+        if self.match.done or env.hand != hp.hand_no:
+            return False
+        if env.seq != self.verifier.next_seq(env.author):
+            return False
         w = hp.expected_writer()
-        return (not self.match.done and env.hand == hp.hand_no and w is not None
-                and self.keys[w] == env.author
-                and env.seq == self.verifier.next_seq(env.author))
+        if w is not None and self.keys[w] == env.author:
+            return True
+        return self._is_abort(env)
+
+    def _is_abort(self, env: Envelope) -> bool:
+        """A ``game.abort`` (any seat, any time) that extends our head: apply it now."""
+        return (env.body.get("k") == "game.abort" and env.prev == self.verifier.head
+                and self.match.hand.aborted_by is None)
 
     def _apply_ready(self) -> None:
         while not self.stopped and not self.finished:
@@ -511,9 +543,20 @@ class Peer:
             key = self.keys[w]
             env = self._early.pop((hp.hand_no, key, self.verifier.next_seq(key)), None)
             if env is None:
-                return
+                env = self._early_abort()
+                if env is None:
+                    return
+                key = env.author
             self._early_count[key] -= 1
             self._apply(env, persist=True, sender=None)
+
+    def _early_abort(self) -> Envelope | None:
+        hand = self.match.hand_no
+        for (h, author, seq), env in self._early.items():
+            if h == hand and seq == self.verifier.next_seq(author) and self._is_abort(env):
+                del self._early[(h, author, seq)]
+                return env
+        return None
 
     def _apply(self, env: Envelope, persist: bool, sender: bytes | None) -> None:
         """Verify and apply the next entry of the log (it must be the expected one)."""
@@ -526,6 +569,10 @@ class Peer:
         except LogError as exc:
             if exc.check in _SENDER_DROP_REASONS:
                 self._drop(sender, exc.check, self._who(env))
+            elif self._is_void(env):
+                self._superseded.add(env.hash())
+            elif env.body.get("k") == "game.abort":
+                self._abort_race(env)
             else:
                 seat = self.seat_of_key.get(env.author)
                 self._stop(f"{self._seat_name(seat)} broke the log ({exc.check})", seat)
@@ -537,6 +584,11 @@ class Peer:
         try:
             self.match.receive(hand, w, env.body)
         except ProtocolError as exc:
+            # the entry is signed and chained: it stays in the log (as in the reference
+            # loop), so the transcript shows the auditor where the table stopped
+            self.log[hand].append(env.encode())
+            if persist and self.store is not None:
+                self.store.append(env)
             self.error = exc
             self._keep_evidence(env)
             self._stop(f"{self._seat_name(exc.seat)} broke the rules of the protocol "
@@ -546,6 +598,10 @@ class Peer:
         idx = len(self.log[hand])
         self.log[hand].append(raw)
         self._slots[(hand, env.author, env.seq)] = idx
+        self._hashes[env.hash()] = (hand, idx)
+        if env.body.get("k") == "game.abort":
+            self._abort_at = (hand, idx)
+            self._abort_prev = env.prev
         if persist and self.store is not None:
             self.store.append(env)
         now = time.monotonic()
@@ -565,6 +621,8 @@ class Peer:
                 action = None
             self._event("action", f"{self.names[w]}: {action}", hand=hand, seat=w,
                         action=action, before=before, after=after)
+        if env.body.get("k") == "game.abort" and not self._replaying:
+            self._purge_void()
         if self.match.hand is not hp or hp.done:
             if len(self.match.scores) > self._hands_reported:
                 self._hands_reported = len(self.match.scores)
@@ -579,6 +637,119 @@ class Peer:
                             + (f"side {win} wins" if win >= 0 else "no winner"), winner=win)
             else:
                 self._check_hand()
+
+    # ----- an abort that raced with the log ------------------------------------------------
+    def _keep_branch(self, slot: tuple[int, bytes, int], env: Envelope) -> None:
+        if len(self._branch) < self.opts.max_early:
+            self._branch[slot] = env
+
+    def _abort_fork(self, sender: bytes, env: Envelope) -> bool:
+        """A ``game.abort`` chained on an entry *before* our head: whoever saw the cheat
+        wrote it while the writer of the moment went on. The abort wins: every peer cuts
+        the hand's log back to the abort's ``prev`` and applies the abort there (two aborts:
+        the earlier point wins, then the lower seat), so all logs converge. Returns True
+        when handled here."""
+        hand = self.match.hand_no
+        where = self._hashes.get(env.prev)
+        if where is None or where[0] != hand:
+            return False                     # unknown prev: buffered like any early entry
+        p = where[1]
+        if p == len(self.log[hand]) - 1:
+            return False                     # it extends our head: the normal path
+        if not env.signature_ok():
+            self._drop(sender, "bad-signature", f"{self._who(env)} abort")
+            return True
+        seat = self.seat_of_key[env.author]
+        if self._slots.get((hand, env.author, env.seq)) is not None:
+            return False                     # that slot is taken: equivocation path
+        if sum(1 for r in self.log[hand][:p + 1]
+               if Envelope.decode(r).author == env.author) != env.seq:
+            self._drop(sender, "bad-abort-seq", self._who(env))
+            return True
+        if self._abort_at is not None and self._abort_at[0] == hand:
+            i1 = self._abort_at[1]
+            s1 = self.match.hand.aborted_by
+            if not (p + 1 < i1 or (p + 1 == i1 and s1 is not None and seat < s1)):
+                self._drop(None, "late-abort", f"{self._seat_name(seat)} also aborted")
+                return True
+        self._rebase(hand, p, env, sender)
+        return True
+
+    def _rebase(self, hand: int, p: int, abort: Envelope, sender: bytes) -> None:
+        hp = self.match.hand
+        self._secrets[hand] = {"deck": hp.deck.export_secrets(), "rseed": hp._my_rand_seed}
+        cut = [Envelope.decode(r) for r in self.log[hand][p + 1:]]
+        keep = [Envelope.decode(r) for h in sorted(self.log) if h < hand
+                for r in self.log[h]]
+        keep += [Envelope.decode(r) for r in self.log[hand][:p + 1]]
+        self._superseded.update(e.hash() for e in cut)
+        self.match = MatchProtocol(self.cfg, self.me)
+        self._hand_obj = None
+        self.verifier = self._new_verifier(0)
+        self.log = {0: []}
+        self._slots = {}
+        self._hashes = {self.header.genesis(0): (0, -1)}
+        self._abort_at = None
+        self._abort_prev = None
+        self._respond_at.clear()
+        self._replaying = True
+        try:
+            self._check_hand()
+            for e in keep:
+                self._apply(e, persist=False, sender=None)
+        finally:
+            self._replaying = False
+        if self.store is not None:
+            self.store.rewrite(keep)
+        self.rebases += 1
+        seat = self.seat_of_key[abort.author]
+        self._event("rebased", f"{self._seat_name(seat)} aborted the hand; {len(cut)} "
+                    "later entries are void", seat=seat, cut=len(cut))
+        log.warning("seat %d: abort by seat %d at entry %d; %d later entries void",
+                    self.me, seat, p + 1, len(cut))
+        self._apply(abort, persist=True, sender=sender)
+
+    def _is_void(self, env: Envelope) -> bool:
+        """Is ``env`` on a branch that an applied abort cut off (it follows the same entry
+        as the abort, or a void entry)?"""
+        if env.prev in self._superseded or (self._superseded and
+                                            env.hash() in self._superseded):
+            return True
+        return (self._abort_prev is not None and env.prev == self._abort_prev
+                and self._abort_at is not None and env.hand == self._abort_at[0]
+                and env.hash() not in self._hashes)
+
+    def _purge_void(self) -> None:
+        """After an abort: drop buffered entries of the void branch, and take in the
+        entries that waited for the abort (they collided with void slots)."""
+        changed = True
+        while changed:
+            changed = False
+            for slot, e in list(self._early.items()):
+                if self._is_void(e):
+                    self._superseded.add(e.hash())
+                    del self._early[slot]
+                    self._early_count[slot[1]] -= 1
+                    changed = True
+        for slot, e in self._branch.items():
+            if slot not in self._slots and not self._is_void(e):
+                if slot not in self._early:
+                    self._early_count[slot[1]] = self._early_count.get(slot[1], 0) + 1
+                self._early[slot] = e
+        self._branch.clear()
+
+    def _abort_race(self, env: Envelope) -> None:
+        """An abort written on an older head than ours: it raced with the log."""
+        seat = self.seat_of_key.get(env.author)
+        hp = self.match.hand
+        if hp.aborted_by is not None:
+            self._drop(None, "late-abort", f"{self._seat_name(seat)} also aborted")
+            return
+        reason = str(env.body.get("reason", ""))[:200]
+        self.error = ProtocolError(None, "abort-race", reason)
+        self._keep_evidence(env)
+        self._stop(f"{self._seat_name(seat)} aborted the hand ({reason}) while the log "
+                   "went on; the hand cannot be settled here", None)
 
     def _seat_name(self, seat: int | None) -> str:
         return "an unknown seat" if seat is None else f"seat {seat} ({self.names[seat]})"
@@ -619,14 +790,28 @@ class Peer:
                     self._respond_at.pop(key, None)
                 body = hp.act_body(self.controller.choose(hp.state, hp.legal()))
             else:
+                e = hp.expected()
+                if e is not None and e.kind == "game.abort":
+                    # everyone who saw the cheat aborts; the lowest seat's abort wins and
+                    # the others apply it instead of writing their own
+                    key = (hp.hand_no, -1 - len(self.log[hp.hand_no]))
+                    due = self._respond_at.setdefault(
+                        key, time.monotonic() + self.opts.abort_delay * (1 + self.me))
+                    if time.monotonic() < due:
+                        return
+                    self._respond_at.pop(key, None)
                 body = hp.auto_body()
             self._write(body)
 
     def _write(self, body: dict[str, Any]) -> None:
         hp = self.match.hand
         hand = hp.hand_no
+        if self.tamper is not None:
+            body = self.tamper(hand, body)
+        secrets = hp.deck.export_secrets()
+        self._secrets[hand] = {"deck": secrets, "rseed": hp._my_rand_seed}
         if self.store is not None:
-            self.store.save_secrets(hand, hp.deck.export_secrets(), hp._my_rand_seed)
+            self.store.save_secrets(hand, secrets, hp._my_rand_seed)
         env = Envelope.create(self.identity, self.table_id, hand,
                               self.verifier.next_seq(self.identity.public_key),
                               self.verifier.head, body)

@@ -170,6 +170,23 @@ class Store:
         self._last_secret[hand] = raw
         return True
 
+    def rewrite(self, entries: list[Envelope]) -> None:
+        """Replace the transcript by ``entries`` (after an abort voided the end of a hand's
+        log): a new file is written and fsynced, then renamed over the old one."""
+        path = self.path / TRANSCRIPT
+        tmp = path.with_name(path.name + ".rewrite")
+        if tmp.exists():
+            tmp.unlink()
+        w = TranscriptWriter(tmp, self.writer.header)
+        for e in entries:
+            w.append(e)
+        w.close()
+        self.writer.close()
+        os.replace(tmp, path)
+        _fsync_dir(self.path)
+        self.writer, _t, _cut = TranscriptWriter.resume(path)
+        self.entries_written = len(entries)
+
     def set_endpoints(self, endpoints: dict[int, str]) -> None:
         self.meta["endpoints"] = {str(k): v for k, v in endpoints.items()}
         _write_atomic(self.path / META, _pack(self.meta))
