@@ -508,3 +508,153 @@ def _resume_bots(table_id: bytes, base: Path | None) -> list[Peer]:
         threading.Thread(target=_run_bot, args=(p,), daemon=True).start()
         out.append(p)
     return out
+
+
+# ===================================================================== console driver
+class NetDriver:
+    """:class:`cli.driver.TableDriver` over a networked :class:`p2p.session.Peer` (the
+    human's seat), for the full-screen console and ``cli.plain``.
+
+    The peer's protocol moves on to the next hand by itself (keys, shuffle, deal need no
+    decision); the driver keeps showing the finished hand until the console calls
+    :meth:`next_hand`. ``step_others`` never blocks: it handles what has arrived.
+    """
+
+    def __init__(self, peer: Peer, lang: str = "en") -> None:
+        from engine.scoring import Match
+
+        self.peer = peer
+        self.seat = peer.me
+        self.names = peer.names
+        self.rules = peer.cfg.rules
+        self.seating = peer.cfg.seating
+        self.lang = lang
+        self.events: list[str] = []
+        self._match_cls = Match
+        self._shown_hand = 0                     # protocol hand number on screen
+        self._held: Any = None                   # final view of a finished hand
+        self._held_scores: Any = None
+        self._last_view: Any = None
+
+    # ----- lifecycle ---------------------------------------------------------------------
+    def wait_ready(self, timeout: float = 60.0) -> bool:
+        """Pump until the first hand is dealt (the console needs a view to show)."""
+        end = time.monotonic() + timeout
+        while self.peer.view() is None and time.monotonic() < end:
+            if not self.peer.pump(0.05):
+                break
+            self._collect()
+        return self.peer.view() is not None
+
+    @property
+    def hand_no(self) -> int:
+        return self._shown_hand + 1
+
+    @property
+    def match(self) -> Any:
+        m = self.peer.match.match
+        if m is not None:
+            return m
+        first = self.peer.match.hand.first_seat
+        return self._match_cls(self.rules, self.seating, first if first is not None else 0)
+
+    # ----- the human seat ----------------------------------------------------------------
+    def view(self) -> Any:
+        if self._held is not None:
+            return self._held
+        v = self.peer.view()
+        if v is None:
+            return self._last_view
+        self._last_view = v
+        return v
+
+    def _current(self) -> bool:
+        return self._held is None and self.peer.hand_no == self._shown_hand
+
+    def legal(self) -> list[Action]:
+        return self.peer.legal() if self._current() else []
+
+    def my_move(self) -> bool:
+        return self._current() and self.peer.needs_decision()
+
+    def submit(self, action: Action) -> None:
+        if not self._current():
+            from engine import IllegalAction
+            raise IllegalAction("R0", "the hand is over", action)
+        self.peer.submit(action)
+        self._collect()
+
+    # ----- everyone else -----------------------------------------------------------------
+    def others_pending(self) -> bool:
+        return not self.over and self._held is None and not self.my_move()
+
+    def step_others(self) -> bool:
+        before = self.peer.entries_applied
+        self.peer.pump(0.0)
+        self._collect()
+        return self.peer.entries_applied != before
+
+    def _collect(self) -> None:
+        for ev in self.peer.drain_events():
+            if ev.kind == "hand-end" and ev.data.get("hand") == self._shown_hand:
+                self._held = self._last_view if self._last_view is not None else self.view()
+                self._held_scores = ev.data.get("scores")
+            if ev.kind == "action" and ev.data.get("after") is not None:
+                if ev.data.get("hand") == self._shown_hand and self._held is None:
+                    self._last_view = ev.data["after"]
+            words = _words(self.peer, ev) if ev.kind != "dropped" else ev.text
+            if words and ev.kind not in ("status",):
+                self.events.append(words)
+
+    @property
+    def hand_over(self) -> bool:
+        return self._held is not None or self.peer.stopped is not None
+
+    @property
+    def over(self) -> bool:
+        return self.peer.finished or self.peer.stopped is not None
+
+    def next_hand(self) -> None:
+        if not self.hand_over:
+            raise ValueError("the hand is still in play")
+        if self.over:
+            raise ValueError("the match is over")
+        self._held = None
+        self._held_scores = None
+        self._shown_hand += 1
+        self._last_view = None
+
+    def last_scores(self) -> Any:
+        return self._held_scores
+
+    def peers(self) -> list[Any]:
+        from .driver import PeerStatus
+
+        out = []
+        for p in self.peer.peers():
+            state = p.status if p.status != "you" else "you"
+            if p.writing and p.seat != self.seat:
+                state = "thinking" if p.status == "connected" else p.status
+            out.append(PeerStatus(p.seat, p.name, "you" if p.seat == self.seat else "peer",
+                                  state))
+        return out
+
+    def activity(self) -> str | None:
+        if self.peer.stopped:
+            return f"stopped: {self.peer.stopped}"
+        hp = self.peer.match.hand
+        e = hp.expected()
+        if e is None or self.over:
+            return None
+        who = self.names[e.seat]
+        kind = {"deck.key": "publishing hand keys", "game.rcommit": "committing to randomness",
+                "deck.commit": "committing to shuffles", "deck.pass": "shuffling the deck",
+                "game.rreveal": "drawing the first player", "deck.reveal": "revealing secrets",
+                "deck.reshuffle": "reshuffling", "game.abort": "aborting the hand"}.get(e.kind)
+        if e.kind == "deck.share" and hp.state is None:
+            kind = "dealing"
+        if kind is None:
+            w = self.peer.waiting_text()
+            return w or None
+        st = "" if e.seat == self.seat else self.peer.peer_state(e.seat)
+        return f"{kind}: {who}" + (f" ({st})" if st and st != "connected" else "")

@@ -265,6 +265,10 @@ class Peer:
                          "you" if s == self.me else self._peer_state(s), w == s)
                 for s in range(self.cfg.n)]
 
+    def peer_state(self, seat: int) -> str:
+        """The transport's view of a seat: connecting, connected, slow or gone."""
+        return self._peer_state(seat)
+
     def _peer_state(self, seat: int) -> str:
         try:
             return self.node.peer_status(node_id_for(self.keys[seat])).value

@@ -247,3 +247,40 @@ def test_abort_that_races_with_the_log_names_the_bad_shuffler(tmp_path: Path) ->
     assert blobs[0] == blobs[1]
     rep = verify_game(peers[0].store.transcript_path)
     assert not rep.ok and (rep.blamed_seat, rep.check) == (1, "pass-mismatch")
+
+
+def test_console_driver_over_a_networked_peer(tmp_path: Path) -> None:
+    """cli._net.NetDriver implements the console's TableDriver over a Peer."""
+    from cli._net import NetDriver
+
+    cfg, ids = make_table(preset("modern"), Seating.solo(2), ["You", "Bo"], b"driver")
+    peers = make_peers(tmp_path, cfg, ids)
+    peers[0].controller = None
+    t = threading.Thread(target=lambda: (peers[1].run(60), peers[1].linger(0.3)))
+    t.start()
+    d = NetDriver(peers[0])
+    assert d.wait_ready(30)
+    assert d.view() is not None and d.hand_no == 1 and d.match is not None
+    human = make_bot("heuristic", 5)
+    moves = 0
+    end = time.monotonic() + 60
+    while not d.over and time.monotonic() < end:
+        if d.my_move():
+            d.submit(human.choose(d.view(), d.legal()))
+            moves += 1
+        elif d.hand_over:
+            assert d.last_scores() is not None
+            d.next_hand()
+        elif d.others_pending():
+            if not d.step_others():
+                time.sleep(0.002)
+        assert len(d.peers()) == 2
+        d.activity()
+    peers[0].linger(0.3)
+    t.join()
+    for p in peers:
+        p.close(flush=1.0)
+    assert d.over and moves > 0 and peers[0].finished
+    assert d.hand_over and d.last_scores() is not None
+    assert any("played" in e for e in d.events)
+    check_transcripts(peers)
