@@ -123,12 +123,21 @@ def action_text(a: Action) -> str:
 
 
 class _Input:
-    """Lines typed on stdin, read by a daemon thread (the loops never block on input)."""
+    """Lines typed on stdin without ever blocking the loops: a real file descriptor is
+    polled with select() (so nothing is left reading the terminal when the console takes
+    over); other streams (tests) are read by a daemon thread."""
 
     def __init__(self, inp: TextIO | None = None) -> None:
-        self.q: queue.Queue[str | None] = queue.Queue()
         self.inp = inp or sys.stdin
-        threading.Thread(target=self._read, daemon=True).start()
+        self.q: queue.Queue[str | None] = queue.Queue()
+        self._fd: int | None = None
+        try:
+            self._fd = self.inp.fileno()
+        except (OSError, ValueError, AttributeError):
+            self._fd = None
+        self._eof = False
+        if self._fd is None:
+            threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
         for line in self.inp:
@@ -137,6 +146,21 @@ class _Input:
 
     def get(self) -> str | None | bool:
         """A line, None at end of input, False when nothing was typed."""
+        if self._fd is not None:
+            if self._eof:
+                return None
+            import select
+            try:
+                ready, _, _ = select.select([self._fd], [], [], 0)
+            except (OSError, ValueError):
+                return False
+            if not ready:
+                return False
+            line = self.inp.readline()
+            if not line:
+                self._eof = True
+                return None
+            return line.strip()
         try:
             return self.q.get_nowait()
         except queue.Empty:
@@ -242,6 +266,32 @@ def play_plain(peer: Peer, inp: _Input | None, out: TextIO, auto: bool = False,
         return 0
     print(f"the match stopped: {peer.stopped}", file=out)
     return 1
+
+
+def _play(peer: Peer, args: argparse.Namespace, reader: _Input, out: TextIO,
+          bots: Sequence[Peer] = ()) -> int:
+    """The console for a networked seat: the full-screen app on a terminal, ``cli.plain``
+    with ``--plain`` or without a terminal, the minimal loop for --auto and tests."""
+    if peer.controller is not None or out is not sys.stdout:
+        return play_plain(peer, None if peer.controller is not None else reader, out,
+                          bots=bots)
+    driver = NetDriver(peer, lang=_g(args, "lang", "en"), background=True)
+    try:
+        if not driver.wait_ready(120):
+            print(f"the match did not start: {peer.stopped or 'no deal'}", file=out)
+            return 1
+        tty = sys.stdin.isatty() and sys.stdout.isatty()
+        if _g(args, "plain", False) or not tty:
+            from .plain import run_plain
+            return run_plain(driver, lang=_g(args, "lang", "en"))
+        from ._play import move_delay, use_color
+        from .app import run_app
+        return run_app(driver, lang=_g(args, "lang", "en"), color=use_color(args),
+                       delay=min(move_delay(False), 0.2))
+    finally:
+        if not (peer.finished or peer.stopped):
+            peer.abandon("left by the player")
+        driver.close()
 
 
 def _start_bots(start: TableStart, bots: dict[int, tuple[Identity, bytes, Node]],
@@ -354,7 +404,7 @@ def run_host(args: argparse.Namespace, out: TextIO | None = None,
     peer = Peer(ident, start.cfg, node, controller=ctrl, store=store,
                 endpoints=start.endpoints, options=opts)
     try:
-        return play_plain(peer, None if ctrl else reader, out, bots=bot_peers)
+        return _play(peer, args, reader, out, bots=bot_peers)
     finally:
         peer.close(flush=1.0)
 
@@ -433,7 +483,7 @@ def run_join(args: argparse.Namespace, out: TextIO | None = None,
     peer = Peer(ident, start.cfg, node, controller=ctrl, store=store,
                 endpoints=start.endpoints)
     try:
-        return play_plain(peer, None if ctrl else reader, out)
+        return _play(peer, args, reader, out)
     finally:
         peer.close(flush=1.0)
 
@@ -480,9 +530,9 @@ def run_resume(args: argparse.Namespace, out: TextIO | None = None,
     print(f"resumed table {path.name[:16]} at entry {peer.entries_applied}; catching up",
           file=out)
     bots = _resume_bots(peer.table_id, base)
-    reader = _Input(inp) if ctrl is None else None
+    reader = _Input(inp)
     try:
-        return play_plain(peer, reader, out, bots=bots)
+        return _play(peer, args, reader, out, bots=bots)
     finally:
         peer.close(flush=1.0)
 
@@ -520,7 +570,9 @@ class NetDriver:
     :meth:`next_hand`. ``step_others`` never blocks: it handles what has arrived.
     """
 
-    def __init__(self, peer: Peer, lang: str = "en") -> None:
+    def __init__(self, peer: Peer, lang: str = "en", background: bool = False) -> None:
+        """``background``: a thread pumps the peer (the console then only reads it), so
+        this seat's automatic entries (shares, shuffle) never wait for the screen."""
         from engine.scoring import Match
 
         self.peer = peer
@@ -535,13 +587,32 @@ class NetDriver:
         self._held: Any = None                   # final view of a finished hand
         self._held_scores: Any = None
         self._last_view: Any = None
+        self._seen = 0
+        self._thread: threading.Thread | None = None
+        if background:
+            self._thread = threading.Thread(target=self._pump_forever, daemon=True,
+                                            name=f"peer-{peer.me}")
+            self._thread.start()
+
+    def _pump_forever(self) -> None:
+        while self.peer.pump(0.05):
+            pass
+        self.peer.linger(1.0)
+
+    def close(self) -> None:
+        if self._thread is not None:
+            self._thread.join(5)
 
     # ----- lifecycle ---------------------------------------------------------------------
     def wait_ready(self, timeout: float = 60.0) -> bool:
         """Pump until the first hand is dealt (the console needs a view to show)."""
         end = time.monotonic() + timeout
         while self.peer.view() is None and time.monotonic() < end:
-            if not self.peer.pump(0.05):
+            if self._thread is not None:
+                time.sleep(0.02)
+                if self.peer.stopped or self.peer.finished:
+                    break
+            elif not self.peer.pump(0.05):
                 break
             self._collect()
         return self.peer.view() is not None
@@ -550,6 +621,10 @@ class NetDriver:
     def hand_no(self) -> int:
         return self._shown_hand + 1
 
+    @hand_no.setter
+    def hand_no(self, value: int) -> None:
+        raise AttributeError("the hand number follows the network log")
+
     @property
     def match(self) -> Any:
         m = self.peer.match.match
@@ -557,6 +632,10 @@ class NetDriver:
             return m
         first = self.peer.match.hand.first_seat
         return self._match_cls(self.rules, self.seating, first if first is not None else 0)
+
+    @match.setter
+    def match(self, value: Any) -> None:
+        raise AttributeError("the match follows the network log")
 
     # ----- the human seat ----------------------------------------------------------------
     def view(self) -> Any:
@@ -589,10 +668,14 @@ class NetDriver:
         return not self.over and self._held is None and not self.my_move()
 
     def step_others(self) -> bool:
-        before = self.peer.entries_applied
-        self.peer.pump(0.0)
+        if self._thread is None:
+            self.peer.pump(0.01)     # returns as soon as something arrives
+        else:
+            time.sleep(0.005)
         self._collect()
-        return self.peer.entries_applied != before
+        now = self.peer.entries_applied
+        moved, self._seen = now != self._seen, now
+        return moved
 
     def _collect(self) -> None:
         for ev in self.peer.drain_events():

@@ -284,3 +284,28 @@ def test_console_driver_over_a_networked_peer(tmp_path: Path) -> None:
     assert d.hand_over and d.last_scores() is not None
     assert any("played" in e for e in d.events)
     check_transcripts(peers)
+
+
+def test_plain_console_plays_a_networked_seat(tmp_path: Path) -> None:
+    """cli.plain's line mode on NetDriver (background pumping), its own bot at the keys."""
+    import io
+
+    from cli._net import NetDriver
+    from cli.plain import run_plain
+
+    cfg, ids = make_table(preset("modern"), Seating.solo(2), ["You", "Bo"], b"plain")
+    peers = make_peers(tmp_path, cfg, ids)
+    peers[0].controller = None
+    t = threading.Thread(target=lambda: (peers[1].run(60), peers[1].linger(0.3)))
+    t.start()
+    d = NetDriver(peers[0], background=True)
+    assert d.wait_ready(30)
+    out = io.StringIO()
+    rc = run_plain(d, auto=True, out=out, inp=io.StringIO(""))
+    d.close()
+    t.join()
+    for p in peers:
+        p.close(flush=1.0)
+    assert rc == 0, out.getvalue()[-500:]
+    assert "Final scores" in out.getvalue()
+    check_transcripts(peers)
