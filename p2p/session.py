@@ -465,11 +465,11 @@ class Peer:
             self._drop(sender, "unknown-author", env.author.hex()[:16])
             return
         cur = self.match.hand_no
-        if self._is_void(env):
-            return          # from the branch an abort cut off: late, harmless
         if (env.body.get("k") == "game.abort" and env.hand == cur and not self.finished
                 and self._abort_fork(sender, env)):
-            return
+            return          # (before the void check: a lower seat's abort may win)
+        if self._is_void(env):
+            return          # from the branch an abort cut off: late, harmless
         slot = (env.hand, env.author, env.seq)
         idx = self._slots.get(slot)
         if idx is not None or env.hand < cur or self.finished:

@@ -220,13 +220,16 @@ def test_hostile_messages_dropped_with_sender_named(tmp_path: Path) -> None:
         ver.accept(e)
 
 
-def test_abort_that_races_with_the_log_names_the_bad_shuffler(tmp_path: Path) -> None:
-    """Seat 1 copies the ciphertext of position 0 to position 2 in its shuffle pass: the
-    first player (both positions are its cards) decrypts a card twice during the deal and
-    writes game.abort while the other seat goes on writing its shares. The abort wins on
-    every peer (the later entries are void), the reveals name seat 1, and both peers keep
-    the same transcript, which the auditor blames on seat 1's pass."""
-    cfg, ids = make_table(preset("modern"), Seating.solo(2), ["a", "b"], b"abort-race")
+@pytest.mark.parametrize("n", [2, 3])
+def test_abort_that_races_with_the_log_names_the_bad_shuffler(tmp_path: Path, n: int) -> None:
+    """The last shuffler copies the ciphertext of position 0 to position n: the first
+    player (both positions are its cards) decrypts a card twice during the deal and writes
+    game.abort while another seat goes on writing its shares. The abort wins on every peer
+    (the later entries are void), the reveals name the shuffler, and every peer keeps the
+    same transcript, which the auditor blames on the shuffler's pass."""
+    cheat = n - 1
+    cfg, ids = make_table(preset("modern"), Seating.solo(n), [chr(97 + s) for s in range(n)],
+                          b"abort-race/%d" % n)
     peers = make_peers(tmp_path, cfg, ids)
     done = [False]
 
@@ -234,19 +237,18 @@ def test_abort_that_races_with_the_log_names_the_bad_shuffler(tmp_path: Path) ->
         if not done[0] and body.get("k") == "deck.pass":
             done[0] = True
             d = list(body["deck"])  # type: ignore[call-overload]
-            return {**body, "deck": d[:2] + [d[0]] + d[3:]}
+            return {**body, "deck": d[:n] + [d[0]] + d[n + 1:]}
         return body
 
-    peers[1].tamper = tamper
-    assert run_all(peers, timeout=30) == [False, False]
+    peers[cheat].tamper = tamper
+    assert run_all(peers, timeout=30) == [False] * n
     for p in peers:
-        assert p.error is not None and (p.error.seat, p.error.check) == (1, "pass-mismatch")
-        assert p.stopped is not None and "seat 1 (b)" in p.stopped
-    assert sum(p.rebases for p in peers) <= 1
-    blobs = [p.store.transcript_path.read_bytes() for p in peers]
-    assert blobs[0] == blobs[1]
+        assert p.error is not None and (p.error.seat, p.error.check) == (cheat, "pass-mismatch")
+        assert p.stopped is not None and f"seat {cheat} ({chr(97 + cheat)})" in p.stopped
+    blobs = {p.store.transcript_path.read_bytes() for p in peers}
+    assert len(blobs) == 1
     rep = verify_game(peers[0].store.transcript_path)
-    assert not rep.ok and (rep.blamed_seat, rep.check) == (1, "pass-mismatch")
+    assert not rep.ok and (rep.blamed_seat, rep.check) == (cheat, "pass-mismatch")
 
 
 def test_console_driver_over_a_networked_peer(tmp_path: Path) -> None:
