@@ -359,7 +359,8 @@ def run_host(args: argparse.Namespace, out: TextIO | None = None,
         try:
             from p2p.discovery import announce_table
             announcement = announce_table(
-                name=host.state.table_name, rules=rules.preset, fingerprint=ident.fingerprint,
+                name=host.state.table_name, fingerprint=ident.fingerprint,
+                rules=";".join([rules.preset, *(_g(args, "option", []) or [])]),
                 seats_taken=seating.n_players - len(host.state.free()),
                 seats_free=len(host.state.free()), port=node.port,
                 interfaces=_g(args, "mdns", "all"))

@@ -88,3 +88,73 @@ def test_kill_dash_nine_mid_hand_and_resume(tmp_path: Path, after: int) -> None:
     assert run.restarts == 1
     assert run.ok, (run.errors, run.summary)
     assert run.identical and run.verified
+
+
+def test_resume_verb_after_kill_dash_nine_of_a_joiner(tmp_path: Path) -> None:
+    """`join` runs in its own process and is killed with SIGKILL mid-hand; `resume` (the
+    verb's function, same data dir and identity) rejoins and the match ends with identical
+    transcripts that verify."""
+    import argparse
+    import io
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    from cli import _net
+
+    def free_port() -> int:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            return int(s.getsockname()[1])
+
+    hport, jport = free_port(), free_port()
+    host = argparse.Namespace(name="Ann", bots=0, players=2, rules="modern", option=[],
+                              teams=None, bind="127.0.0.1", port=hport, no_announce=True,
+                              data_dir=str(tmp_path / "h"), identity=str(tmp_path / "h.key"),
+                              auto=True, peer=[])
+    rc: list[int | None] = [None]
+    out = io.StringIO()
+
+    def run_host() -> None:
+        rc[0] = _net.run_host(host, out=out, inp=io.StringIO(""))
+
+    th = threading.Thread(target=run_host)
+    th.start()
+    jdir, jkey = tmp_path / "j", tmp_path / "j.key"
+    code = (
+        "import argparse, io, sys; from cli import _net; "
+        f"a = argparse.Namespace(name='Ben', peer=['127.0.0.1:{hport}'], bind='127.0.0.1', "
+        f"port={jport}, data_dir={str(jdir)!r}, identity={str(jkey)!r}, auto=True); "
+        "sys.exit(_net.run_join(a, out=io.StringIO(), inp=io.StringIO('')))")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    proc = subprocess.Popen([sys.executable, "-c", code], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            ts = list(jdir.glob("*/transcript.mbt"))
+            if ts and ts[0].stat().st_size > 40_000:     # well into the hand
+                break
+            time.sleep(0.01)
+        else:
+            raise AssertionError("the joiner never got going")
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    rout = io.StringIO()
+    res = _net.run_resume(argparse.Namespace(data_dir=str(jdir), identity=str(jkey),
+                                             auto=True, peer=[]),
+                          out=rout, inp=io.StringIO(""))
+    th.join(60)
+    assert res == 0 and rc[0] == 0, out.getvalue()[-500:]
+    paths = list(jdir.glob("*/transcript.mbt")) + list((tmp_path / "h").glob("*/transcript.mbt"))
+    assert len(paths) == 2 and paths[0].read_bytes() == paths[1].read_bytes()
+    rep = verify_game(paths[0])
+    assert rep.ok
+    at = int(rout.getvalue().split(" at entry ", 1)[1].split(";", 1)[0])
+    assert 20 < at < rep.crypto.entries_checked - 20, (at, rep.crypto.entries_checked)
