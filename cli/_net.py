@@ -295,11 +295,12 @@ def _play(peer: Peer, args: argparse.Namespace, reader: _Input, out: TextIO,
 
 
 def _start_bots(start: TableStart, bots: dict[int, tuple[Identity, bytes, Node]],
-                base: Path | None, opts: SessionOptions, seed: int) -> list[Peer]:
+                base: Path | None, opts: SessionOptions, seed: int,
+                bind: str = "127.0.0.1") -> list[Peer]:
     peers: list[Peer] = []
     for seat, (ident, id_seed, node) in bots.items():
         bbase = (base or _default_base()) / f"bot-{seat}"
-        store = Store.create(bbase, start.cfg.header(), seat, port=node.port,
+        store = Store.create(bbase, start.cfg.header(), seat, port=node.port, bind=bind,
                              endpoints=start.endpoints,
                              extra={"bot": "heuristic", "seed": seed + seat,
                                     "identity_seed": id_seed})
@@ -399,7 +400,9 @@ def run_host(args: argparse.Namespace, out: TextIO | None = None,
             announcement.close()
     _print_players(start.cfg, start.seat, out)
     opts = SessionOptions()
-    bot_peers = _start_bots(start, bots, _data_dir(args), opts, seed)
+    bind = _bind(args)
+    bot_peers = _start_bots(start, bots, _data_dir(args), opts, seed,
+                            "0.0.0.0" if bind == "*" else bind)
     store = _my_store(start, node, args)
     ctrl = make_bot("heuristic", seed) if _g(args, "auto", False) else None
     peer = Peer(ident, start.cfg, node, controller=ctrl, store=store,
