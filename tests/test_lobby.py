@@ -6,6 +6,8 @@ import argparse
 import io
 import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -221,3 +223,84 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+# ------------------------------------------------------------------ across "hosts" (root)
+def _ns_verb(ns: str, verb: str, **kw: object) -> subprocess.Popen[str]:
+    code = ("import argparse, sys; from cli import _net; "
+            f"a = argparse.Namespace(**{kw!r}); sys.exit(_net.run_{verb}(a))")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    return subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, "-c", code],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
+
+
+def _finish(p: subprocess.Popen[str], timeout: float = 60) -> str:
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+    assert p.returncode == 0, f"rc={p.returncode}\n{out[-1500:]}\n{err[-1500:]}"
+    return out
+
+
+def _same_transcripts(tmp: Path) -> None:
+    paths = sorted(tmp.glob("**/transcript.mbt"))
+    assert len(paths) == 3 and len({p.read_bytes() for p in paths}) == 1
+    assert verify_game(paths[0]).ok
+
+
+@pytest.mark.root
+@pytest.mark.parametrize("how", ["discovery-same-link", "peer-routed-no-multicast"])
+def test_host_and_join_across_network_namespaces(tmp_path: Path, how: str) -> None:
+    """A host (with one bot) in namespace A and a joiner in namespace B: on one link the
+    joiner finds the table by DNS-SD; across a router with no multicast (a VPN) discovery
+    is blind and --peer HOST:PORT works. The match is played to the end either way."""
+    import test_netns as tn
+
+    if tn._REASON is not None:
+        pytest.skip(tn._REASON)
+    made: list[str] = []
+    try:
+        a = tn.make_ns(made, f"mbsA{tn.TAG}")
+        b = tn.make_ns(made, f"mbsB{tn.TAG}")
+        if how == "discovery-same-link":
+            ipa, ipb = "10.213.5.1", "10.213.5.2"
+            tn.veth(a, f"mbsa{tn.TAG}", ipa + "/24", b, f"mbsb{tn.TAG}", ipb + "/24")
+        else:
+            r = tn.make_ns(made, f"mbsR{tn.TAG}")
+            ipa, ipb = "10.213.6.2", "10.213.7.2"
+            tn.veth(a, f"mbsa{tn.TAG}", ipa + "/24", r, f"mbsra{tn.TAG}", "10.213.6.1/24")
+            tn.veth(b, f"mbsb{tn.TAG}", ipb + "/24", r, f"mbsrb{tn.TAG}", "10.213.7.1/24")
+            tn.sh("ip", "netns", "exec", r, "sysctl", "-q", "-w", "net.ipv4.ip_forward=1")
+            tn.sh("ip", "-n", a, "route", "add", "default", "via", "10.213.6.1")
+            tn.sh("ip", "-n", b, "route", "add", "default", "via", "10.213.7.1")
+            tn.sh("ip", "-n", a, "link", "set", f"mbsa{tn.TAG}", "multicast", "off")
+            tn.sh("ip", "-n", b, "link", "set", f"mbsb{tn.TAG}", "multicast", "off")
+        table = f"ns{tn.TAG}"
+        port = 47000 + os.getpid() % 1000
+        host = _ns_verb(a, "host", name="Ann", bots=1, players=3, rules="modern", option=[],
+                        teams=None, bind=ipa, port=port, table_name=table, mdns=[ipa],
+                        data_dir=str(tmp_path / "h"), identity=str(tmp_path / "h.key"),
+                        auto=True, peer=[])
+        time.sleep(1.0)
+        if how == "discovery-same-link":
+            join = _ns_verb(b, "join", name="Ben", peer=[], table=table, mdns=[ipb],
+                            bind=ipb, port=0, data_dir=str(tmp_path / "j"),
+                            identity=str(tmp_path / "j.key"), auto=True)
+        else:
+            blind = _ns_verb(b, "lobby", seconds=2.0, mdns=[ipb])
+            assert table not in _finish(blind)
+            join = _ns_verb(b, "join", name="Ben", peer=[f"{ipa}:{port}"], bind=ipb, port=0,
+                            data_dir=str(tmp_path / "j"), identity=str(tmp_path / "j.key"),
+                            auto=True)
+        jout = _finish(join)
+        hout = _finish(host)
+        assert "the match is over" in jout and "the match is over" in hout
+        if how == "discovery-same-link":
+            assert f"joining {table!r} at tcp://{ipa}:{port}" in jout
+        _same_transcripts(tmp_path)
+    finally:
+        for ns in made:
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
