@@ -26,9 +26,10 @@ Wire payloads (msgpack arrays, inside the transport's reliable frames)::
     [2, [entry, ...], more]           ENTRIES: a reply, possibly spanning the next hands
 
 Response windows (R9 coup fourré, R10a fast remedy) are ordinary ``game.act`` entries
-from the responders in seat order. A bot's answer in such a window is sent
-``response_delay`` seconds after the window reached it, whatever it holds, so the timing
-of an answer says nothing about the hand (see docs/network.md, "Sessions").
+from the responders in seat order. A bot's answer in such a window (and its extension
+decision, R12) is sent ``response_delay`` seconds after the window reached it, whatever
+it holds, so the timing of an answer says nothing about the hand (see docs/network.md,
+"Sessions").
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ import msgpack
 
 from engine import Action, HandState, IllegalAction
 from engine.scoring import SideScore
-from engine.state import RESPOND
+from engine.state import EXTEND, RESPOND
 
 from .envelope import (
     MAX_ENVELOPE_BYTES,
@@ -785,7 +786,7 @@ class Peer:
                 if self.controller is None:
                     return       # a human decides: submit() writes
                 assert hp.state is not None
-                if hp.state.phase == RESPOND and self.opts.response_delay > 0:
+                if hp.state.phase in (RESPOND, EXTEND) and self.opts.response_delay > 0:
                     key = (hp.hand_no, len(self.log[hp.hand_no]))
                     due = self._respond_at.setdefault(
                         key, time.monotonic() + self.opts.response_delay)
