@@ -625,7 +625,7 @@ class Peer:
             except IndexError:  # pragma: no cover - a game.act always records an action
                 action = None
             self._event("action", f"{self.names[w]}: {action}", hand=hand, seat=w,
-                        action=action, before=before, after=after)
+                        action=action, before=before, after=after, index=idx)
         if env.body.get("k") == "game.abort" and not self._replaying:
             self._purge_void()
         if self.match.hand is not hp or hp.done:

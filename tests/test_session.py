@@ -311,3 +311,26 @@ def test_plain_console_plays_a_networked_seat(tmp_path: Path) -> None:
     assert rc == 0, out.getvalue()[-500:]
     assert "Final scores" in out.getvalue()
     check_transcripts(peers)
+
+
+def test_bot_answers_in_response_windows_take_a_fixed_time(tmp_path: Path) -> None:
+    """Every answer of a bot in a coup-fourré / fast-remedy window (R9, R10a) leaves
+    ``response_delay`` after the window reached it, whether it passes or plays."""
+    from engine.state import RESPOND
+
+    delay = 0.04
+    opts = SessionOptions(response_delay=delay, stall_after=0.3, record_times=True)
+    cfg, ids = make_table(preset("modern"), Seating.solo(3), ["a", "b", "c"], b"windows")
+    peers = make_peers(tmp_path, cfg, ids, opts=opts)
+    assert run_all(peers) == [True] * 3
+    check_transcripts(peers)
+    waits = []
+    for p in peers:
+        for ev in p.drain_events():
+            if ev.kind == "action" and ev.data["seat"] == p.me \
+                    and ev.data["before"].phase == RESPOND:
+                h, i = ev.data["hand"], ev.data["index"]
+                waits.append(p.sent_at[(h, i)] - p.applied_at[(h, i - 1)])
+    assert waits, "no response window in this hand"
+    assert min(waits) >= delay * 0.95
+    assert max(waits) < delay + 0.15, sorted(waits)[-5:]   # (a loaded 2-core box)
