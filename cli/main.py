@@ -35,12 +35,52 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--plain", action="store_true", help="line mode (screen readers, scripts)")
     play.add_argument("--lang", default="en", choices=["en", "fr"], help="card names")
 
-    for verb, text in (("host", "host a table on the LAN"), ("join", "join a table"),
-                       ("lobby", "browse tables on the LAN"),
-                       ("resume", "resume a game after a crash")):
-        p = verbs.add_parser(verb, help=text)
-        p.add_argument("--peer", action="append", default=[], metavar="HOST:PORT")
-        p.add_argument("--plain", action="store_true")
+    def net_common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--data-dir", default=None, help="where logs and secrets are kept")
+        p.add_argument("--identity", default=None, help="identity key file (default: config dir)")
+        p.add_argument("--mdns", default=None, choices=["all", "default", "loopback"],
+                       help="interfaces for LAN discovery")
+
+    def seat_common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--name", default=None, help="your name at the table")
+        p.add_argument("--bind", default=None, help="address to listen on (default: all)")
+        p.add_argument("--port", type=int, default=None, help="port to listen on (default: any)")
+        p.add_argument("--interface", default=None, help="network interface to listen on")
+        p.add_argument("--not-ready", action="store_true", help="do not declare ready at once")
+        p.add_argument("--auto", action="store_true", help="a bot plays your seat")
+        p.add_argument("--plain", action="store_true", help="line mode")
+        p.add_argument("--lang", default="en", choices=["en", "fr"], help="card names")
+        p.add_argument("--peer", action="append", default=[], metavar="HOST:PORT",
+                       help="reach a peer by address (VPNs: no discovery needed; repeatable)")
+
+    host = verbs.add_parser("host", help="host a table on the LAN")
+    _add_rules_args(host)
+    seat_common(host)
+    net_common(host)
+    host.add_argument("--players", type=int, default=None, help="seats at the table (2-6)")
+    host.add_argument("--bots", type=int, default=None, help="seats filled by bots")
+    host.add_argument("--table-name", default=None, help="the name shown in the lobby")
+    host.add_argument("--seed", type=int, default=None, help="seed for the bots")
+    host.add_argument("--no-announce", action="store_true", help="do not announce on the LAN")
+
+    join = verbs.add_parser("join", help="join a table")
+    seat_common(join)
+    net_common(join)
+    join.add_argument("--seat", type=int, default=None, help="the seat to take")
+    join.add_argument("--table", default=None, help="table name or host fingerprint")
+
+    lobby = verbs.add_parser("lobby", help="browse tables on the LAN")
+    net_common(lobby)
+    lobby.add_argument("--seconds", type=float, default=None,
+                       help="browse this long (0: until Ctrl-C)")
+
+    resume = verbs.add_parser("resume", help="resume a game after a crash")
+    net_common(resume)
+    resume.add_argument("--table", default=None, help="table id prefix (default: the latest)")
+    resume.add_argument("--auto", action="store_true")
+    resume.add_argument("--plain", action="store_true")
+    resume.add_argument("--lang", default="en", choices=["en", "fr"])
+    resume.add_argument("--peer", action="append", default=[], metavar="HOST:PORT")
 
     sim = verbs.add_parser("simulate", help="bot-only matches with statistics")
     _add_rules_args(sim)
