@@ -207,6 +207,20 @@ class HandProtocol:
             return self.act_body(choose(self.state, self.legal()))
         return self.auto_body()
 
+    # ----- persistence ----------------------------------------------------------------
+    def export_secrets(self) -> dict[str, Any]:
+        """This seat's secrets for the hand (deck key and seeds, random seed): persist them,
+        fsynced and private, before publishing anything that depends on them."""
+        return {"deck": self.deck.export_secrets(), "rand_seed": self._my_rand_seed}
+
+    def import_secrets(self, secrets: dict[str, Any]) -> None:
+        """Restore :meth:`export_secrets` in a restarted peer, before replaying the log."""
+        seed = secrets.get("rand_seed")
+        if not isinstance(seed, bytes) or len(seed) != 32:
+            raise ValueError("stored secrets have no valid random seed")
+        self.deck.import_secrets(secrets["deck"])
+        self._my_rand_seed = seed
+
     def _position_of(self, card: int) -> tuple[int, int]:
         for r in range(len(self.deck.rounds) - 1, -1, -1):
             rd = self.deck.rounds[r]
@@ -222,7 +236,8 @@ class HandProtocol:
             self._on_abort(seat, body)
             return
         if self.suspicion is not None and self.aborted_by is None:
-            raise ProtocolError(seat, "abort-pending", "this peer is waiting for its abort")
+            # Not a fault of the writer: this peer must publish its abort first.
+            raise ProtocolError(None, "abort-pending", "this peer is waiting for its abort")
         e = self.expected()
         if e is None:
             raise ProtocolError(seat, "after-end", "the hand is over; no entry expected")
