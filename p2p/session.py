@@ -378,9 +378,7 @@ class Peer:
         self._hand_obj = hp
         rec = self._secrets.get(hp.hand_no)
         if rec is not None:
-            hp.deck.import_secrets(dict(rec["deck"]))
-            # TODO(request): a public HandProtocol hook for the random seed
-            hp._my_rand_seed = bytes(rec["rseed"])
+            hp.import_secrets({"deck": dict(rec["deck"]), "rand_seed": rec["rand_seed"]})
         if hp.hand_no not in self.log:
             self.log[hp.hand_no] = []
         if self.verifier.hand != hp.hand_no:
@@ -682,7 +680,7 @@ class Peer:
 
     def _rebase(self, hand: int, p: int, abort: Envelope, sender: bytes) -> None:
         hp = self.match.hand
-        self._secrets[hand] = {"deck": hp.deck.export_secrets(), "rseed": hp._my_rand_seed}
+        self._secrets[hand] = hp.export_secrets()
         cut = [Envelope.decode(r) for r in self.log[hand][p + 1:]]
         keep = [Envelope.decode(r) for h in sorted(self.log) if h < hand
                 for r in self.log[h]]
@@ -813,10 +811,10 @@ class Peer:
         hand = hp.hand_no
         if self.tamper is not None:
             body = self.tamper(hand, body)
-        secrets = hp.deck.export_secrets()
-        self._secrets[hand] = {"deck": secrets, "rseed": hp._my_rand_seed}
+        secrets = hp.export_secrets()
+        self._secrets[hand] = secrets
         if self.store is not None:
-            self.store.save_secrets(hand, secrets, hp._my_rand_seed)
+            self.store.save_secrets(hand, secrets)
         env = Envelope.create(self.identity, self.table_id, hand,
                               self.verifier.next_seq(self.identity.public_key),
                               self.verifier.head, body)

@@ -5,7 +5,8 @@ Layout of a table directory (``<data-dir>/<table-id-hex>/``, the data dir defaul
 
     table.msgpack    who I am at this table: header bytes, my seat, my port, peer endpoints
     transcript.mbt   every accepted entry in log order (a valid transcript, fsynced per entry)
-    secrets.log      my hand secrets and random seeds (mode 0600, fsynced per record)
+    secrets.log      my hand secrets and random seeds (mode 0600, fsynced per record):
+                     ``{hand, deck, rand_seed}`` = ``HandProtocol.export_secrets()``
 
 The ordering rules that make ``resume`` lose nothing (see docs/network.md, "Sessions"):
 
@@ -157,10 +158,11 @@ class Store:
         self.writer.append(env)
         self.entries_written += 1
 
-    def save_secrets(self, hand: int, deck: dict[str, Any], rand_seed: bytes) -> bool:
-        """Persist this hand's secrets if they changed since last time (fsynced).
-        Returns True when a record was written."""
-        rec = {"hand": hand, "deck": deck, "rseed": rand_seed}
+    def save_secrets(self, hand: int, secrets: dict[str, Any]) -> bool:
+        """Persist this hand's secrets (``HandProtocol.export_secrets()``: ``deck`` and
+        ``rand_seed``) if they changed since last time (fsynced). Returns True when a
+        record was written."""
+        rec = {"hand": hand, **secrets}
         raw = _pack(rec)
         if self._last_secret.get(hand) == raw:
             return False

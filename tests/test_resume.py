@@ -67,7 +67,7 @@ def test_store_holds_secrets_and_replays_a_finished_match(tmp_path: Path) -> Non
     d = table_dir(tmp_path / "seat0", cfg.table_id)
     assert find_tables(tmp_path / "seat0") == [d]
     sec = read_secrets(d)
-    assert sec[0]["deck"]["x"] is not None and len(sec[0]["rseed"]) == 32
+    assert sec[0]["deck"]["x"] is not None and len(sec[0]["rand_seed"]) == 32
     assert oct((d / "secrets.log").stat().st_mode & 0o777) == "0o600"
     store, st = Store.open(d)
     node = Node(node_id_for(ids[0].public_key))
