@@ -531,6 +531,12 @@ def run_resume(args: argparse.Namespace, out: TextIO | None = None,
     path = tables[0]
     ctrl = make_bot("heuristic", int(_g(args, "seed", 0))) if _g(args, "auto", False) else None
     peer = resume_peer(path, ident, controller=ctrl)
+    if peer.finished or peer.stopped:
+        print(f"table {path.name[:16]}: " + ("the match is over" if peer.finished else
+                                             f"the match stopped: {peer.stopped}")
+              + f"; transcript {path / 'transcript.mbt'}", file=out)
+        peer.close(flush=0)
+        return 0 if peer.finished else 1
     print(f"resumed table {path.name[:16]} at entry {peer.entries_applied}; catching up",
           file=out)
     bots = _resume_bots(peer.table_id, base)
