@@ -304,3 +304,28 @@ def test_host_and_join_across_network_namespaces(tmp_path: Path, how: str) -> No
     finally:
         for ns in made:
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
+def test_sit_moves_to_a_free_seat_and_unreadies() -> None:
+    ids = [Identity.generate() for _ in range(2)]
+    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    try:
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("modern"), Seating.parse(4, "2x2"))
+        port = nodes[0].endpoint.rsplit(":", 1)[1]
+        c = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{port}", seat=2)
+        _drive(host, [c], until="seated")
+        assert c.seat == 2                    # the seat it asked for (team 1, with Ann)
+        c.set_ready(True)
+        c.sit(3)
+        for _ in range(100):
+            host.pump(0.01)
+            c.pump(0.01)
+            if c.seat == 3:
+                break
+        assert c.seat == 3 and host.state.free() == [1, 2]
+        info = host.state.seats[3]
+        assert info is not None and not info.ready    # moving seats unreadies
+        assert any("team 2" in line and "Ben" in line for line in host.state.describe())
+    finally:
+        for n in nodes:
+            n.close()
