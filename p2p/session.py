@@ -24,6 +24,7 @@ Wire payloads (msgpack arrays, inside the transport's reliable frames)::
     [0, [entry, ...]]                 PUSH: entries the sender just wrote
     [1, table, hand, index]           FETCH: "send me hand `hand` from log index `index`"
     [2, [entry, ...], more]           ENTRIES: a reply, possibly spanning the next hands
+    [3, inner, sig]                   ABANDON: the sender stops the match for good (signed)
 
 Response windows (R9 coup fourré, R10a fast remedy) are ordinary ``game.act`` entries
 from the responders in seat order. A bot's answer in such a window (and its extension
@@ -55,21 +56,24 @@ from .envelope import (
     Equivocation,
     LogError,
     LogVerifier,
+    canonical_packb,
 )
 from .hand import HandProtocol, ProtocolError
-from .identity import Identity, fingerprint
+from .identity import Identity, fingerprint, verify_signature
 from .match import MatchProtocol
 from .table import TableConfig
 from .transport import PeerEvent, PeerEventKind, PeerStatus
 
 __all__ = ["Peer", "PeerInfo", "SessionEvent", "SessionOptions", "Transport", "node_id_for",
-           "PUSH", "FETCH", "ENTRIES"]
+           "PUSH", "FETCH", "ENTRIES", "ABANDON"]
 
 log = logging.getLogger("p2p.session")
 
 PUSH = 0
 FETCH = 1
 ENTRIES = 2
+ABANDON = 3
+_ABANDON_TAG = b"millebornes/abandon/v1\x00"
 
 #: Messages this layer refuses outright, before any decoding (a PUSH or ENTRIES reply).
 MAX_PAYLOAD = 1 << 20
@@ -289,10 +293,19 @@ class Peer:
             self._events.clear()
             return out
 
-    def abandon(self, reason: str = "abandoned") -> None:
-        """Declare the match over for good (e.g. a peer is gone): the log is kept."""
+    def abandon(self, reason: str = "abandoned", tell: bool = True) -> None:
+        """Declare the match over for good (e.g. a peer is gone): the log is kept. With
+        ``tell`` the other peers get a signed ABANDON and stop too."""
         with self._lock:
+            if self.stopped or self.finished:
+                return
             self._stop(reason, None)
+        if tell:
+            inner = canonical_packb({"k": "abandon", "table": self.table_id,
+                                     "key": self.identity.public_key, "reason": reason[:200]})
+            self._broadcast(_pack([ABANDON, inner,
+                                   self.identity.sign(_ABANDON_TAG + inner)]))
+            self.node.flush(1.0)
 
     # ===================================================================== running
     def pump(self, timeout: float = 0.05) -> bool:
@@ -443,6 +456,8 @@ class Peer:
                     self._send_fetch(sender)
             elif kind == FETCH and len(msg) == 4:
                 self._on_fetch(sender, msg[1], msg[2], msg[3])
+            elif kind == ABANDON and len(msg) == 3:
+                self._on_abandon(sender, msg[1], msg[2])
             else:
                 self._drop(sender, "malformed", f"unknown message kind {kind}")
         self._flush_outbox()
@@ -516,6 +531,25 @@ class Peer:
             return
         self._early[slot] = env
         self._early_count[env.author] = self._early_count.get(env.author, 0) + 1
+
+    def _on_abandon(self, sender: bytes, inner: object, sig: object) -> None:
+        seat = self.seat_of_node.get(sender)
+        if seat is None or not isinstance(inner, bytes) or not isinstance(sig, bytes):
+            self._drop(sender, "malformed", "abandon")
+            return
+        if not verify_signature(self.keys[seat], sig, _ABANDON_TAG + inner):
+            self._drop(sender, "bad-signature", "abandon")
+            return
+        try:
+            v = msgpack.unpackb(inner, raw=False, max_str_len=512, max_bin_len=64)
+        except Exception:
+            self._drop(sender, "malformed", "abandon")
+            return
+        if not isinstance(v, dict) or v.get("table") != self.table_id:
+            self._drop(sender, "foreign-table", "abandon")
+            return
+        self._stop(f"{self._seat_name(seat)} abandoned the match: {v.get('reason', '')}",
+                   None)
 
     def _who(self, env: Envelope) -> str:
         s = self.seat_of_key.get(env.author)

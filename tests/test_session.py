@@ -334,3 +334,34 @@ def test_bot_answers_in_response_windows_take_a_fixed_time(tmp_path: Path) -> No
     assert waits, "no response window in this hand"
     assert min(waits) >= delay * 0.95
     assert max(waits) < delay + 0.15, sorted(waits)[-5:]   # (a loaded 2-core box)
+
+
+def test_abandon_stops_every_peer_and_a_forged_one_is_dropped(tmp_path: Path) -> None:
+    from p2p.envelope import canonical_packb
+    from p2p.session import ABANDON
+
+    cfg, ids = make_table(preset("modern"), Seating.solo(3), ["a", "b", "c"], b"abandon")
+    peers = make_peers(tmp_path, cfg, ids)
+    for _ in range(30):
+        for p in peers:
+            p.pump(0.005)
+    # seat 2's routing id, a stranger's signature: dropped, nothing stops
+    inner = canonical_packb({"k": "abandon", "table": cfg.table_id, "key": ids[2].public_key,
+                             "reason": "forged"})
+    fake = _pack([ABANDON, inner, Identity.from_seed(b"z" * 32).sign(inner)])
+    peers[2].node.send(node_id_for(ids[0].public_key), fake)
+    for _ in range(10):
+        peers[0].pump(0.01)
+    assert peers[0].stopped is None
+    assert ("seat 2 (c)", "bad-signature") in peers[0].drops
+    peers[2].abandon("seat 1 is gone")
+    for _ in range(50):
+        for p in peers[:2]:
+            p.pump(0.01)
+        if all(p.stopped for p in peers[:2]):
+            break
+    for p in peers[:2]:
+        assert p.stopped == "seat 2 (c) abandoned the match: seat 1 is gone"
+    for p in peers:
+        p.close(flush=0)
+    assert verify_game(peers[0].store.transcript_path).check == "incomplete"
