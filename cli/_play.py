@@ -1,8 +1,11 @@
 """``millebornes play``: a table of the human against bots, full screen or line mode.
 
-The table runs in-process (:class:`cli.driver.LocalDriver`); when the peer-to-peer
-session is ready, a network driver implementing :class:`cli.driver.TableDriver` takes
-its place and nothing else here changes.
+Every seat is a real peer: the human's and each bot's :class:`p2p.session.Peer` has its
+own ZeroMQ node on 127.0.0.1, its own secrets and its own view, and the deck is dealt by
+the mental-poker protocol, exactly as between friends on a LAN; the game is kept in the
+data directory (``millebornes resume`` after a crash, ``millebornes verify`` after the
+game). ``--in-process`` runs the table in this process without sockets or cryptography
+(:class:`cli.driver.LocalDriver`), for a quick look or a machine without a network stack.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import sys
 
 from engine import Rules, Seating, parse_option, preset
 
-from .driver import BOT_NAMES, LocalDriver
+from .driver import BOT_NAMES, LocalDriver, TableDriver
 
 MAX_NAME = 12
 
@@ -57,7 +60,20 @@ def run_play(args: argparse.Namespace) -> int:
     names = table_names(args.name, players)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     lang = args.lang or "en"
-    driver = LocalDriver(rules, seating, names, seat=0, seed=seed, lang=lang)
+    if getattr(args, "in_process", False):
+        driver: TableDriver = LocalDriver(rules, seating, names, seat=0, seed=seed, lang=lang)
+        return _run_console(driver, args, seed, lang)
+    table = LoopbackTable(rules, seating, names, seed)
+    try:
+        code = _run_console(table.driver, args, seed, lang)
+    finally:
+        table.close()
+    print(f"The game is kept in {table.transcript}; anyone can check it with: "
+          f"millebornes verify {table.transcript}")
+    return code
+
+
+def _run_console(driver: TableDriver, args: argparse.Namespace, seed: int, lang: str) -> int:
     plain = args.plain
     if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
         print("millebornes play: not a terminal, using --plain line mode", file=sys.stderr)
@@ -85,3 +101,51 @@ def move_delay(auto: bool) -> float:
             raise ValueError("MILLEBORNES_DELAY must be between 0 and 10 seconds")
         return value
     return 0.25 if auto else 0.4
+
+
+class LoopbackTable:
+    """The human's seat and one bot peer per other seat, each with its own node on
+    127.0.0.1; the bots run in background threads, the console drives the human's peer
+    through :class:`cli._net.NetDriver`."""
+
+    def __init__(self, rules: Rules, seating: Seating, names: list[str], seed: int) -> None:
+        from p2p.identity import Identity
+        from p2p.lobby import TableStart
+        from p2p.session import Peer, SessionOptions, node_id_for
+        from p2p.store import Store, default_data_dir
+        from p2p.table import TableConfig
+        from p2p.transcript import Player
+        from p2p.transport import Node
+
+        from ._net import NetDriver, _start_bots
+
+        me = Identity.load_or_create()
+        node = Node(node_id_for(me.public_key), bind="127.0.0.1")
+        bots: dict[int, tuple[Identity, bytes, Node]] = {}
+        for seat in range(1, seating.n_players):
+            id_seed = os.urandom(32)
+            bid = Identity.from_seed(id_seed)
+            bots[seat] = (bid, id_seed, Node(node_id_for(bid.public_key), bind="127.0.0.1"))
+        keys = [me.public_key] + [bots[s][0].public_key for s in range(1, seating.n_players)]
+        players = tuple(Player(s, names[s], keys[s]) for s in range(seating.n_players))
+        cfg = TableConfig(rules, seating, players, os.urandom(8))
+        endpoints = {0: node.endpoint, **{s: b[2].endpoint for s, b in bots.items()}}
+        start = TableStart(cfg, 0, endpoints, sorted(bots))
+        opts = SessionOptions()
+        base = default_data_dir()
+        self.bot_peers = _start_bots(start, bots, base, opts, seed)
+        store = Store.create(base, cfg.header(), 0, port=node.port, bind="127.0.0.1",
+                             endpoints=endpoints)
+        self.peer = Peer(me, cfg, node, store=store, endpoints=endpoints, options=opts)
+        self.driver = NetDriver(self.peer, background=True)
+        self.transcript = store.path / "transcript.mbt"
+        if not self.driver.wait_ready(60):
+            self.close()
+            raise OSError("the bots' peers did not deal a hand on 127.0.0.1: "
+                          f"{self.peer.stopped or 'no answer'}")
+
+    def close(self) -> None:
+        if not (self.peer.finished or self.peer.stopped):
+            self.peer.abandon("left by the player")
+        self.driver.close()
+        self.peer.close(flush=1.0)

@@ -451,9 +451,16 @@ class TableApp:
     # ----- the other seats -----------------------------------------------------------
     async def _others(self) -> None:
         loop = asyncio.get_running_loop()
+        shown: tuple[object, ...] = ()
         while True:
             try:
                 d = self.driver
+                # A networked table moves on in the background (a draw's shares arrive,
+                # the next hand is dealt): redraw whenever what the screen shows changed.
+                now_showing = (d.my_move(), d.hand_over, len(d.events), d.activity())
+                if now_showing != shown:
+                    shown = now_showing
+                    self.app.invalidate()
                 if d.others_pending():
                     await asyncio.sleep(self.delay)
                     d.step_others()

@@ -34,6 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--auto", action="store_true", help="a bot plays your seat too")
     play.add_argument("--plain", action="store_true", help="line mode (screen readers, scripts)")
     play.add_argument("--lang", default="en", choices=["en", "fr"], help="card names")
+    play.add_argument("--in-process", action="store_true",
+                      help="no sockets or cryptography: the table runs in this process")
 
     def net_common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--data-dir", default=None, help="where logs and secrets are kept")
