@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from engine import Action, Seating, card_name, parse_option, preset
+from engine import Action, Draw, Seating, card_name, parse_option, preset
 from engine.bots import make_bot
 from p2p.identity import Identity
 from p2p.lobby import LobbyClient, LobbyError, LobbyHost, LobbyState, TableStart
@@ -571,6 +571,9 @@ def _resume_bots(table_id: bytes, base: Path | None) -> list[Peer]:
 
 
 # ===================================================================== console driver
+from .driver import end_line, side_names  # noqa: E402  (the console's wording)
+
+
 class NetDriver:
     """:class:`cli.driver.TableDriver` over a networked :class:`p2p.session.Peer` (the
     human's seat), for the full-screen console and ``cli.plain``.
@@ -674,10 +677,24 @@ class NetDriver:
         self._collect()
 
     # ----- everyone else -----------------------------------------------------------------
+    def _forced_draw(self) -> Action | None:
+        """The human's draw when the pile is the only place to draw from (as LocalDriver)."""
+        if not self.my_move():
+            return None
+        legal = self.peer.legal()
+        if len(legal) == 1 and isinstance(legal[0], Draw):
+            return legal[0]
+        return None
+
     def others_pending(self) -> bool:
-        return not self.over and self._held is None and not self.my_move()
+        if self.over or self._held is not None:
+            return False
+        return not self.my_move() or self._forced_draw() is not None
 
     def step_others(self) -> bool:
+        forced = self._forced_draw()
+        if forced is not None:
+            self.peer.submit(forced)
         if self._thread is None:
             self.peer.pump(0.01)     # returns as soon as something arrives
         else:
@@ -690,12 +707,19 @@ class NetDriver:
     def _collect(self) -> None:
         for ev in self.peer.drain_events():
             if ev.kind == "hand-end" and ev.data.get("hand") == self._shown_hand:
-                self._held = self._last_view if self._last_view is not None else self.view()
+                final = ev.data.get("final")
+                self._held = final if final is not None else (
+                    self._last_view if self._last_view is not None else self.view())
                 self._held_scores = ev.data.get("scores")
             if ev.kind == "action" and ev.data.get("after") is not None:
                 if ev.data.get("hand") == self._shown_hand and self._held is None:
                     self._last_view = ev.data["after"]
             words = _words(self.peer, ev) if ev.kind != "dropped" else ev.text
+            if ev.kind == "hand-end" and self._held is not None and self._held.over:
+                words = end_line(self._held, self.names, int(ev.data.get("hand", 0)) + 1)
+            elif ev.kind == "match-end" and self.peer.winner() >= 0:
+                who = side_names(self.names, self.seating)[self.peer.winner()]
+                words = f"Match over: {who} {'win' if who == 'You' else 'wins'}."
             if words and ev.kind not in ("status",):
                 self.events.append(words)
 
@@ -747,6 +771,8 @@ class NetDriver:
         if e.kind == "deck.share" and hp.state is None:
             kind = "dealing"
         if kind is None:
+            if self.my_move():
+                return None  # the console says what to do (render.waiting_text)
             w = self.peer.waiting_text()
             return w or None
         st = "" if e.seat == self.seat else self.peer.peer_state(e.seat)

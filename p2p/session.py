@@ -665,7 +665,8 @@ class Peer:
                 self._hands_reported = len(self.match.scores)
                 sc = self.match.scores[-1]
                 self._event("hand-end", f"hand {hand + 1} is over: scores "
-                            f"{[s.total for s in sc]}", hand=hand, scores=sc)
+                            f"{[s.total for s in sc]}", hand=hand, scores=sc,
+                            final=hp.state)
             if self.match.done:
                 self.finished = True
                 self._respond_at.clear()
