@@ -37,18 +37,9 @@ def _g(args: argparse.Namespace, name: str, default: Any) -> Any:
 def run_network_simulate(args: argparse.Namespace) -> int:
     from p2p.netsim import simulate_network
 
-    from ._simulate import rules_from_args
+    from ._simulate import table_from_args
 
-    if args.games < 1:
-        raise ValueError("--games must be at least 1")
-    rules = rules_from_args(args)
-    seating = Seating.parse(args.players, args.teams)
-    names = [b.strip() for b in args.bots.split(",") if b.strip()]
-    if not names:
-        raise ValueError("--bots needs at least one bot name")
-    bot_names = [names[s % len(names)] for s in range(seating.n_players)]
-    for b in bot_names:
-        make_bot(b, 0)
+    rules, seating, bot_names = table_from_args(args)
     result = simulate_network(rules, seating, bot_names, args.games, args.seed,
                               args.transcript_dir)
     if args.json:

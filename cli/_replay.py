@@ -37,6 +37,7 @@ from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
 
 from . import render
+from .app import safe_dim
 from .replay_view import ReplayModel, all_hands_lines, step_lines
 
 REPLAY_HELP = """\
@@ -318,18 +319,9 @@ def _safe(fn: Any) -> Any:
 
 
 def _safe_dim(rows: Any) -> Any:
-    def wrapped() -> Dimension:
-        try:
-            return Dimension.exact(max(1, rows()))
-        except Exception:
-            return Dimension.exact(1)
-    return wrapped
+    """A window height of ``rows()`` lines that never breaks the screen."""
+    return safe_dim(lambda: Dimension.exact(max(1, rows())))
 
 
 def _join(lines: list[render.Line]) -> StyleAndTextTuples:
-    out: StyleAndTextTuples = []
-    for i, line in enumerate(lines):
-        if i:
-            out.append(("", "\n"))
-        out.extend(line)
-    return out
+    return list(render.join_lines(lines))

@@ -12,6 +12,22 @@ from engine.bots import make_bot
 from engine.simulate import play_match
 
 
+def table_from_args(args: argparse.Namespace) -> tuple[Rules, Seating, list[str]]:
+    """Rules, seating and one bot name per seat from simulate's arguments, all checked
+    before any game starts (shared by the in-process and the network simulation)."""
+    if args.games < 1:
+        raise ValueError("--games must be at least 1")
+    rules = rules_from_args(args)
+    seating = Seating.parse(args.players, args.teams)
+    names = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if not names:
+        raise ValueError("--bots needs at least one bot name")
+    bot_names = [names[s % len(names)] for s in range(seating.n_players)]
+    for b in bot_names:
+        make_bot(b, 0)  # validates the name
+    return rules, seating, bot_names
+
+
 def rules_from_args(args: argparse.Namespace) -> Rules:
     options = dict(parse_option(o) for o in args.option)
     return preset(args.rules, **options)
@@ -103,16 +119,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.network:
         from ._net import run_network_simulate
         return run_network_simulate(args)
-    if args.games < 1:
-        raise ValueError("--games must be at least 1")
-    rules = rules_from_args(args)
-    seating = Seating.parse(args.players, args.teams)
-    names = [b.strip() for b in args.bots.split(",") if b.strip()]
-    if not names:
-        raise ValueError("--bots needs at least one bot name")
-    bot_names = [names[s % len(names)] for s in range(seating.n_players)]
-    for b in bot_names:
-        make_bot(b, 0)  # validates the name before any game starts
+    rules, seating, bot_names = table_from_args(args)
     if args.fair_deck:
         result = simulate_fair(rules, seating, bot_names, args.games, args.seed,
                                args.transcript_dir)

@@ -75,14 +75,14 @@ class TableApp:
                                 style="class:command")
         self.hand_control = FormattedTextControl(_safe(self._hand_fragments), focusable=True,
                                                  show_cursor=False)
-        self.hand_window = Window(self.hand_control, height=_safe_dim(self._hand_height),
+        self.hand_window = Window(self.hand_control, height=safe_dim(self._hand_height),
                                   wrap_lines=False)
         self.log_control = FormattedTextControl(_safe(self._log_fragments), focusable=False,
                                                 show_cursor=False,
                                                 get_cursor_position=self._log_cursor)
         help_window = Window(FormattedTextControl(_safe(self._help_fragments)), wrap_lines=True)
         body = HSplit([
-            Window(FormattedTextControl(_safe(self._table_fragments)), height=_safe_dim(self._table_height),
+            Window(FormattedTextControl(_safe(self._table_fragments)), height=safe_dim(self._table_height),
                    wrap_lines=False),
             Window(height=1, char="─", style="class:frame"),
             self.hand_window,
@@ -523,7 +523,7 @@ def _safe(fn: Callable[[], StyleAndTextTuples]) -> Callable[[], StyleAndTextTupl
     return wrapped
 
 
-def _safe_dim(fn: Callable[[], Dimension]) -> Callable[[], Dimension]:
+def safe_dim(fn: Callable[[], Dimension]) -> Callable[[], Dimension]:
     def wrapped() -> Dimension:
         try:
             return fn()
@@ -533,12 +533,7 @@ def _safe_dim(fn: Callable[[], Dimension]) -> Callable[[], Dimension]:
 
 
 def _join(lines: list[render.Line]) -> StyleAndTextTuples:
-    out: StyleAndTextTuples = []
-    for i, line in enumerate(lines):
-        if i:
-            out.append(("", "\n"))
-        out.extend(line)
-    return out
+    return list(render.join_lines(lines))
 
 
 def run_app(driver: TableDriver, *, auto: bool = False, lang: str = "en", seed: int = 0,

@@ -32,6 +32,16 @@ from .driver import PeerStatus, side_names
 
 Fragment = tuple[str, str]
 Line = list[Fragment]
+
+
+def join_lines(lines: Sequence[Line]) -> list[Fragment]:
+    """Lines as one run of fragments, newline-separated (what a text control shows)."""
+    out: list[Fragment] = []
+    for i, line in enumerate(lines):
+        if i:
+            out.append(("", "\n"))
+        out.extend(line)
+    return out
 WIDTH = 80
 
 FAMILY_CLASS: dict[Family, str] = {
