@@ -111,6 +111,10 @@ def _build_kind_table() -> tuple[Kind, ...]:
 #: Card id -> kind, for the 106 playable cards, grouped by kind in ``Kind`` order.
 KIND_OF: tuple[Kind, ...] = _build_kind_table()
 ALL_CARDS: tuple[int, ...] = tuple(range(len(KIND_OF)))
+#: Card id -> family, and card id -> distance value (0 for a card that is no distance):
+#: one tuple index instead of two lookups on the engine's hot paths.
+FAMILY_OF: tuple[Family, ...] = tuple(FAMILY[k] for k in KIND_OF)
+DISTANCE_OF: tuple[int, ...] = tuple(DISTANCE_VALUE.get(k, 0) for k in KIND_OF)
 assert len(ALL_CARDS) == 106
 
 #: R1a: the ids removed for the 101-card deck: the first card of each hazard kind.

@@ -14,8 +14,23 @@ import json
 from typing import Any, NamedTuple
 
 from .actions import Action, action_from_data, action_to_data
-from .cards import BATTLE_HAZARDS, FAMILY, KIND_OF, SAFETY_FOR, Family, Kind
+from .cards import BATTLE_HAZARDS, DISTANCE_OF, FAMILY, KIND_OF, SAFETY_FOR, Family, Kind
 from .rules import Rules, Seating
+
+_new_tuple = tuple.__new__
+
+# Enum member lookups such as ``Kind.ROLL`` cost about 75 ns each on CPython 3.11 (the
+# enum metaclass is involved); the hot paths compare against these module constants.
+_ROLL = Kind.ROLL
+_SPEED_LIMIT = Kind.SPEED_LIMIT
+_RIGHT_OF_WAY = Kind.RIGHT_OF_WAY
+_D200 = Kind.D200
+_RIGHT_OF_WAY_BIT = 1 << Kind.RIGHT_OF_WAY
+
+#: Card id -> the shield bit of the safety that covers it if it is a battle hazard, else 0:
+#: a zone's top battle card is "in force" when its bit is set here and not in the shields.
+_BATTLE_GUARD: tuple[int, ...] = tuple(1 << SAFETY_FOR[k] if k in BATTLE_HAZARDS else 0
+                                       for k in KIND_OF)
 
 # Phases of a hand.
 DRAW = "draw"            # ``seat`` must draw (``pending`` lists the draws still due)
@@ -61,36 +76,63 @@ class Zone(NamedTuple):
 
     def hazard_in_force(self) -> Kind | None:
         """The battle hazard showing and not covered by a safety (R6, R8), if any."""
-        if not self.battle:
-            return None
-        top = KIND_OF[self.battle[-1]]
-        if top in BATTLE_HAZARDS and not self.shields >> SAFETY_FOR[top] & 1:
-            return top
+        battle = self.battle
+        if battle:
+            guard = _BATTLE_GUARD[battle[-1]]
+            if guard and not self.shields & guard:
+                return KIND_OF[battle[-1]]
         return None
 
     def limited(self) -> bool:
         """R5b: a Speed Limit shows and Right of Way is not out."""
-        return bool(self.speed) and KIND_OF[self.speed[-1]] is Kind.SPEED_LIMIT and \
-            not self.shields >> Kind.RIGHT_OF_WAY & 1
-
-    def add_safety(self, card: int, coup: bool) -> Zone:
-        """R8/R9: the zone with ``card`` in its safety area (sideways when ``coup``)."""
-        k = KIND_OF[card]
-        return self._replace(safeties=self.safeties + (card,),
-                             coups=self.coups + (card,) if coup else self.coups,
-                             started=self.started or k is Kind.RIGHT_OF_WAY)
+        return bool(self.speed) and KIND_OF[self.speed[-1]] is _SPEED_LIMIT and \
+            not self.shields & _RIGHT_OF_WAY_BIT
 
     def moving(self, rules: Rules) -> bool:
         """R5: may this zone play distance (and, R6, be attacked by a battle hazard)?"""
         if self.hazard_in_force() is not None:
             return False
-        if self.has_safety(Kind.RIGHT_OF_WAY):
+        if self.shields & _RIGHT_OF_WAY_BIT:
             return True
         if rules.roll_after_remedy:
             if not self.battle:
                 return rules.start_rolling
-            return KIND_OF[self.battle[-1]] is Kind.ROLL
+            return KIND_OF[self.battle[-1]] is _ROLL
         return self.started
+
+    # The builders below make the next zone with ``tuple.__new__`` and positional values:
+    # ``_replace`` costs about ten times as much, and a play changes one zone every time.
+    def add_safety(self, card: int, coup: bool) -> Zone:
+        """R8/R9: the zone with ``card`` in its safety area (sideways when ``coup``)."""
+        b, sp, d, sa, co, started, km, n200 = self
+        return _new_tuple(Zone, (b, sp, d, sa + (card,), co + (card,) if coup else co,
+                                 started or KIND_OF[card] is _RIGHT_OF_WAY, km, n200))
+
+    def add_battle(self, card: int) -> Zone:
+        """A hazard or remedy on the battle pile; a Roll starts the zone (R5a)."""
+        b, sp, d, sa, co, started, km, n200 = self
+        return _new_tuple(Zone, (b + (card,), sp, d, sa, co,
+                                 started or KIND_OF[card] is _ROLL, km, n200))
+
+    def add_speed(self, card: int) -> Zone:
+        """A Speed Limit or End of Limit on the speed pile."""
+        b, sp, d, sa, co, started, km, n200 = self
+        return _new_tuple(Zone, (b, sp + (card,), d, sa, co, started, km, n200))
+
+    def add_distance(self, card: int) -> Zone:
+        """A distance card: its pile, the km total and the R5c count of 200s."""
+        b, sp, d, sa, co, started, km, n200 = self
+        return _new_tuple(Zone, (b, sp, d + (card,), sa, co, started,
+                                 km + DISTANCE_OF[card], n200 + (KIND_OF[card] is _D200)))
+
+    def drop_top(self, card: int) -> Zone:
+        """R9: the hazard ``card`` (just played on this zone) leaves it for the discard."""
+        b, sp, d, sa, co, started, km, n200 = self
+        if KIND_OF[card] is _SPEED_LIMIT:
+            sp = sp[:-1]
+        else:
+            b = b[:-1]
+        return _new_tuple(Zone, (b, sp, d, sa, co, started, km, n200))
 
     def cards(self) -> tuple[int, ...]:
         return self.battle + self.speed + self.distance + self.safeties
@@ -245,7 +287,7 @@ class HandState(NamedTuple):
 
 
 _FIELD_INDEX = {name: i for i, name in enumerate(HandState._fields)}
-_new_tuple = tuple.__new__
+_HANDS, _PILE, _VIEWER = _FIELD_INDEX["hands"], _FIELD_INDEX["pile"], _FIELD_INDEX["viewer"]
 
 
 def replace_state(state: HandState, **changes: Any) -> HandState:
@@ -258,13 +300,21 @@ def replace_state(state: HandState, **changes: Any) -> HandState:
 
 def view_of(state: HandState, seat: int) -> HandState:
     """``seat``'s view of a state: other hands and the draw pile become counts."""
-    if state.viewer is not None and state.viewer != seat:
-        raise ValueError(f"cannot derive seat {seat}'s view from seat {state.viewer}'s view")
+    viewer = state.viewer
+    if viewer is not None and viewer != seat:
+        raise ValueError(f"cannot derive seat {seat}'s view from seat {viewer}'s view")
     if not SPECTATOR <= seat < state.seating.n_players:
         raise ValueError(f"{seat} is neither a seat nor SPECTATOR")
-    hands = tuple(h if i == seat or isinstance(h, int) else len(h)
-                  for i, h in enumerate(state.hands))
-    return replace_state(state, hands=hands, pile=state.pile_size(), viewer=seat)
+    hands = state.hands
+    counts: list[tuple[int, ...] | int] = [h if isinstance(h, int) else len(h) for h in hands]
+    if seat != SPECTATOR:
+        counts[seat] = hands[seat]
+    # Built without replace_state's keyword arguments: every bot move starts from a view.
+    values = list(state)
+    values[_HANDS] = tuple(counts)
+    values[_PILE] = state.pile_size()
+    values[_VIEWER] = seat
+    return _new_tuple(HandState, values)
 
 
 def is_family(card: int, fam: Family) -> bool:
