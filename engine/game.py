@@ -9,6 +9,7 @@ states and on a seat's view.
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any, TypeVar
 
 from ._checks import legal_plays, play_refusal
 from .actions import (
@@ -25,8 +26,9 @@ from .actions import (
     Reshuffle,
 )
 from .cards import (
-    DISTANCE_VALUE,
+    ALL_CARDS,
     FAMILY,
+    FAMILY_OF,
     KIND_OF,
     NAMES_EN,
     REMEDY_FOR,
@@ -54,6 +56,13 @@ from .state import (
 
 HAND_SIZE = 6
 NEXT = "next"
+
+T = TypeVar("T")
+
+# Enum member lookups such as ``Kind.ROLL`` cost about 75 ns each on CPython 3.11; the
+# move functions compare against these module constants.
+_DISTANCE, _HAZARD, _REMEDY = Family.DISTANCE, Family.HAZARD, Family.REMEDY
+_SPEED_LIMIT, _END_OF_LIMIT = Kind.SPEED_LIMIT, Kind.END_OF_LIMIT
 
 
 # ----- starting a hand -----------------------------------------------------------------
@@ -113,6 +122,25 @@ def _initial(rules: Rules, seating: Seating, first_seat: int,
 
 # ----- legal actions -------------------------------------------------------------------
 
+# Legal-action lists are rebuilt for every move, and building an action costs about 200 ns.
+# Actions are immutable values, so the common ones are made once here and shared.
+_SEATS = range(6)  # R2: at most six players
+_PILE_DRAWS: tuple[Draw, ...] = tuple(Draw(s, "pile", None) for s in _SEATS)
+_DISCARDS: tuple[tuple[Discard, ...], ...] = tuple(
+    tuple(Discard(s, c) for c in ALL_CARDS) for s in _SEATS)
+_OWN_PLAYS: tuple[tuple[Play, ...], ...] = tuple(   # plays with no target (R5, R7, R8)
+    tuple(Play(s, c, None) for c in ALL_CARDS) for s in _SEATS)
+
+
+def _acts(state: HandState, seat: int) -> bool:
+    """``seat in state.actors()``, without building the tuple (asked before every move)."""
+    phase = state.phase
+    if phase == RESPOND:
+        assert state.attack is not None
+        return seat in state.attack.waiting_for()
+    return seat == state.seat and phase != OVER and phase != RESHUFFLE
+
+
 def legal_actions(state: HandState, seat: int) -> list[Action]:
     """Every action ``seat`` may take now, in a deterministic order.
 
@@ -120,45 +148,53 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
     A draw from the pile is listed with its card in a full-information state and with
     ``card=None`` in a view, where the card is revealed by whoever deals it.
     """
-    phase = state.phase
-    if phase == OVER or seat not in state.actors():
-        return []
-    if phase == RESHUFFLE:
-        return []  # chance: the order comes from the injected source, see ``reshuffle_action``
+    if not _acts(state, seat):
+        return []  # (a reshuffle is chance: its order comes from ``reshuffle_action``)
     if state.viewer is not None and state.viewer != seat:
         raise ValueError(f"seat {seat}'s options are hidden in seat {state.viewer}'s view")
+    phase = state.phase
+    if phase == PLAY:
+        return _play_actions(state, seat, state.hand(seat))
     if phase == DRAW:
-        out: list[Action] = []
-        top = None if isinstance(state.pile, int) else state.pile[-1]
-        out.append(Draw(seat, "pile", top))
+        pile = state.pile
+        out: list[Action] = [_PILE_DRAWS[seat] if isinstance(pile, int)
+                             else Draw(seat, "pile", pile[-1])]
         if state.pending[0] == TURN_DRAW and state.rules.draw_discard and state.discard:
             out.append(Draw(seat, "discard", state.discard[-1]))
         return out
     if phase == EXTEND:
         return [Extend(seat, True), Extend(seat, False)]
-    hand = state.hand(seat)
-    if phase == RESPOND:
-        assert state.attack is not None
-        hazard = KIND_OF[state.attack.card]
-        out = [Pass(seat)]
-        safety, remedy = SAFETY_FOR[hazard], REMEDY_FOR[hazard]
-        if state.attack.stage == 1:
-            for c in hand:
-                if KIND_OF[c] is safety:
-                    out.append(CoupFourre(seat, c))
-        else:
-            for c in hand:
-                if KIND_OF[c] is remedy and play_refusal(state, seat, c, None) is None:
-                    out.append(FastRemedy(seat, c))
-        return out
-    # PLAY
-    out = [Play(seat, c, t) for c, t in legal_plays(state, seat, hand)]
-    for c in hand:
-        out.append(Discard(seat, c))
+    return _answers(state, seat, state.hand(seat))
+
+
+def _play_actions(state: HandState, seat: int, hand: tuple[int, ...]) -> list[Action]:
+    """PLAY: the legal plays, then a discard of each card, then (R10b) fast discards."""
+    own = _OWN_PLAYS[seat]
+    out: list[Action] = [own[c] if t is None else Play(seat, c, t)
+                         for c, t in legal_plays(state, seat, hand)]
+    discards = _DISCARDS[seat]
+    out.extend([discards[c] for c in hand])
     if state.rules.fast_play:
         for size in range(2, len(hand) + 1):
             for combo in combinations(hand, size):
                 out.append(FastDiscard(seat, combo))
+    return out
+
+
+def _answers(state: HandState, seat: int, hand: tuple[int, ...]) -> list[Action]:
+    """RESPOND: pass, or the matching safety (R9) or, in the second round, remedy (R10a)."""
+    assert state.attack is not None
+    hazard = KIND_OF[state.attack.card]
+    out: list[Action] = [Pass(seat)]
+    safety, remedy = SAFETY_FOR[hazard], REMEDY_FOR[hazard]
+    if state.attack.stage == 1:
+        for c in hand:
+            if KIND_OF[c] is safety:
+                out.append(CoupFourre(seat, c))
+    else:
+        for c in hand:
+            if KIND_OF[c] is remedy and play_refusal(state, seat, c, None) is None:
+                out.append(FastRemedy(seat, c))
     return out
 
 
@@ -170,6 +206,9 @@ def reshuffle_action(state: HandState, shuffle: object) -> Reshuffle:
 
 
 # ----- applying an action --------------------------------------------------------------
+#
+# Each move builds its next state with one ``replace_state`` call where it can (the hand,
+# the zone and the turn change together): building a HandState is the bulk of a move's cost.
 
 def apply_action(state: HandState, action: Action) -> HandState:
     """The state after ``action``; raises :class:`IllegalAction` and changes nothing if not legal."""
@@ -184,8 +223,16 @@ def apply_action(state: HandState, action: Action) -> HandState:
     seat = action.seat
     if not 0 <= seat < state.seating.n_players:
         raise IllegalAction("R2", f"there is no seat {seat}", action)
-    if seat not in state.actors():
+    if not _acts(state, seat):
         raise IllegalAction("R4", _not_your_turn(state, seat), action)
+    if phase == PLAY:
+        if isinstance(action, Discard):
+            return _discard(state, action)
+        if isinstance(action, Play):
+            return _play(state, action)
+        if isinstance(action, FastDiscard):
+            return _fast_discard(state, action)
+        raise IllegalAction("R4", "play or discard a card now", action)
     if phase == DRAW:
         if not isinstance(action, Draw):
             raise IllegalAction("R4", "draw first: a turn starts with a draw", action)
@@ -195,19 +242,7 @@ def apply_action(state: HandState, action: Action) -> HandState:
             raise IllegalAction("R12", "decide first whether to extend the trip to 1000",
                                 action)
         return _extend(state, action)
-    if phase == RESPOND:
-        return _respond(state, action)
-    # PLAY
-    if isinstance(action, Play):
-        return _play(state, action)
-    if isinstance(action, Discard):
-        _require_held(state, seat, action.card, action)
-        st = _remove_from_hand(state, seat, action.card)
-        st = replace_state(st, discard=st.discard + (action.card,))
-        return _next_turn(st, seat + 1)
-    if isinstance(action, FastDiscard):
-        return _fast_discard(state, action)
-    raise IllegalAction("R4", "play or discard a card now", action)
+    return _respond(state, action)  # RESPOND
 
 
 def _not_your_turn(state: HandState, seat: int) -> str:
@@ -243,49 +278,41 @@ def _known_cards(state: HandState) -> set[int]:
     return known
 
 
+def _put(items: tuple[T, ...], i: int, item: T) -> tuple[T, ...]:
+    """``items`` with position ``i`` replaced by ``item`` (hands by seat, zones by side)."""
+    return items[:i] + (item,) + items[i + 1:]
+
+
+def _without(hands: tuple[tuple[int, ...] | int, ...], seat: int,
+             card: int) -> tuple[tuple[int, ...] | int, ...]:
+    """``hands`` after ``seat`` gives up ``card`` (a hidden hand: one card fewer)."""
+    h = hands[seat]
+    if isinstance(h, int):
+        return _put(hands, seat, h - 1)
+    i = h.index(card)
+    return _put(hands, seat, h[:i] + h[i + 1:])
+
+
 def _remove_from_hand(state: HandState, seat: int, card: int) -> HandState:
-    h = state.hands[seat]
-    new: tuple[int, ...] | int
-    if isinstance(h, int):
-        new = h - 1
-    else:
-        i = h.index(card)
-        new = h[:i] + h[i + 1:]
-    return replace_state(state, hands=state.hands[:seat] + (new,) + state.hands[seat + 1:])
-
-
-def _add_to_hand(state: HandState, seat: int, card: int | None) -> HandState:
-    h = state.hands[seat]
-    new: tuple[int, ...] | int
-    if isinstance(h, int):
-        new = h + 1
-    else:
-        assert card is not None
-        new = tuple(sorted(h + (card,)))
-    return replace_state(state, hands=state.hands[:seat] + (new,) + state.hands[seat + 1:])
-
-
-def _set_zone(state: HandState, side: int, zone: Zone) -> HandState:
-    return replace_state(state, zones=state.zones[:side] + (zone,) + state.zones[side + 1:])
+    return replace_state(state, hands=_without(state.hands, seat, card))
 
 
 # ----- draws ---------------------------------------------------------------------------
 
 def _draw(state: HandState, action: Draw) -> HandState:
     seat = action.seat
-    changes: dict[str, object] = {}
+    pile, discard, pile_drawn = state.pile, state.discard, state.pile_drawn
     if action.source == "discard":
         if state.pending[0] != TURN_DRAW or not state.rules.draw_discard:
             raise IllegalAction("R4a", "O-draw-discard is off (or this is a replacement draw): "
                                        "draw from the draw pile", action)
-        if not state.discard:
+        if not discard:
             raise IllegalAction("R4a", "the discard pile is empty", action)
-        card: int | None = state.discard[-1]
+        card: int | None = discard[-1]
         if action.card is not None and action.card != card:
             raise IllegalAction("R4a", "that card is not on top of the discard pile", action)
-        changes["discard"] = state.discard[:-1]
+        discard = discard[:-1]
     else:
-        pile = state.pile
         if isinstance(pile, int):
             if state.viewer == seat:
                 if action.card is None:
@@ -296,13 +323,13 @@ def _draw(state: HandState, action: Draw) -> HandState:
                 card = action.card
             else:
                 card = None
-            changes["pile"] = pile - 1
+            pile = pile - 1
         else:
             card = pile[-1]
             if action.card is not None and action.card != card:
                 raise IllegalAction("R4", "that is not the top card of the draw pile", action)
-            changes["pile"] = pile[:-1]
-        changes["pile_drawn"] = state.pile_drawn + 1
+            pile = pile[:-1]
+        pile_drawn += 1
     h = state.hands[seat]
     new_hand_: tuple[int, ...] | int
     if isinstance(h, int):
@@ -310,12 +337,17 @@ def _draw(state: HandState, action: Draw) -> HandState:
     else:
         assert card is not None
         new_hand_ = tuple(sorted(h + (card,)))
+    hands = _put(state.hands, seat, new_hand_)
     pending = state.pending[1:]
-    st = replace_state(state, hands=state.hands[:seat] + (new_hand_,) + state.hands[seat + 1:],
-                       pending=pending, phase=DRAW if pending else PLAY, **changes)
-    if pending or st.after == PLAY:
-        return _settle(st)
-    return _next_turn(st, st.turn_seat + 1)
+    if pending:
+        return _settle(replace_state(state, hands=hands, pile=pile, discard=discard,
+                                     pile_drawn=pile_drawn, pending=pending, phase=DRAW))
+    if state.after == PLAY:
+        # The drawer now holds a card, so there is nothing for _settle to resolve.
+        return replace_state(state, hands=hands, pile=pile, discard=discard,
+                             pile_drawn=pile_drawn, pending=pending, phase=PLAY)
+    return _next_turn(state, state.turn_seat + 1, hands=hands, pile=pile, discard=discard,
+                      pile_drawn=pile_drawn)
 
 
 def _can_reshuffle(state: HandState) -> bool:
@@ -341,13 +373,14 @@ def _reshuffle(state: HandState, action: Reshuffle) -> HandState:
 
 # ----- turn flow -----------------------------------------------------------------------
 
-def _next_turn(state: HandState, seat: int) -> HandState:
+def _next_turn(state: HandState, seat: int, **changes: Any) -> HandState:
+    """The turn passes to ``seat`` once the ``changes`` of the move that ended it are made."""
     seat %= state.seating.n_players
     if state.turns >= state.rules.max_turns:
-        return _end(state, "turn_limit")
+        return _end(replace_state(state, **changes), "turn_limit")
     st = replace_state(state, phase=DRAW, seat=seat, turn_seat=seat, pending=(TURN_DRAW,),
-                        after=PLAY, attack=None, turns=state.turns + 1)
-    return _settle(st)
+                       after=PLAY, attack=None, turns=state.turns + 1, **changes)
+    return st if st.pile else _settle(st)  # a draw is due: only an empty pile needs settling
 
 
 def _settle(state: HandState) -> HandState:
@@ -392,56 +425,52 @@ def _end(state: HandState, reason: str, completed_by: int = -1) -> HandState:
 
 # ----- playing -------------------------------------------------------------------------
 
-def _play(state: HandState, action: Play) -> HandState:
-    seat, card = action.seat, action.card
+def _discard(state: HandState, action: Discard) -> HandState:
+    seat, card = action
     _require_held(state, seat, card, action)
-    refusal = play_refusal(state, seat, card, action.target)
+    return _next_turn(state, seat + 1, hands=_without(state.hands, seat, card),
+                      discard=state.discard + (card,))
+
+
+def _play(state: HandState, action: Play) -> HandState:
+    seat, card, target = action
+    _require_held(state, seat, card, action)
+    refusal = play_refusal(state, seat, card, target)
     if refusal is not None:
         raise IllegalAction(refusal[0], refusal[1], action)
-    st = _remove_from_hand(state, seat, card)
-    k = KIND_OF[card]
-    fam = FAMILY[k]
-    if fam is Family.HAZARD:
-        assert action.target is not None
-        side = action.target
-        zone = st.zones[side]
-        if k is Kind.SPEED_LIMIT:
-            zone = zone._replace(speed=zone.speed + (card,))
-        else:
-            zone = zone._replace(battle=zone.battle + (card,))
-        st = _set_zone(st, side, zone)
-        responders = st.seating.seats_of(side)
-        attack = Attack(seat, card, side, responders)
-        return replace_state(st, phase=RESPOND, attack=attack, seat=seat)
-    side = st.side_of(seat)
-    zone = st.zones[side]
-    if fam is Family.DISTANCE:
-        v = DISTANCE_VALUE[k]
-        zone = zone._replace(distance=zone.distance + (card,), km=zone.km + v,
-                             n200=zone.n200 + (k is Kind.D200))
-        st = _set_zone(st, side, zone)._replace(progress=True)
-        return _after_distance(st, seat, zone)
-    if fam is Family.REMEDY:
-        if k is Kind.END_OF_LIMIT:
-            zone = zone._replace(speed=zone.speed + (card,))
-        else:
-            zone = zone._replace(battle=zone.battle + (card,),
-                                 started=zone.started or k is Kind.ROLL)
-        return _next_turn(_set_zone(st, side, zone), seat + 1)
+    hands = _without(state.hands, seat, card)
+    fam = FAMILY_OF[card]
+    if fam is _HAZARD:
+        assert target is not None
+        zone = state.zones[target]
+        zone = zone.add_speed(card) if KIND_OF[card] is _SPEED_LIMIT else zone.add_battle(card)
+        attack = Attack(seat, card, target, state.seating.seats_of(target))
+        return replace_state(state, hands=hands, zones=_put(state.zones, target, zone),
+                             phase=RESPOND, attack=attack, seat=seat)
+    side = seat % state.seating.n_teams
+    zone = state.zones[side]
+    if fam is _DISTANCE:
+        zone = zone.add_distance(card)
+        zones = _put(state.zones, side, zone)
+        if zone.km >= state.target:
+            return _trip_done(replace_state(state, hands=hands, zones=zones, progress=True), seat)
+        return _next_turn(state, seat + 1, hands=hands, zones=zones, progress=True)
+    if fam is _REMEDY:
+        zone = zone.add_speed(card) if KIND_OF[card] is _END_OF_LIMIT else zone.add_battle(card)
+        return _next_turn(state, seat + 1, hands=hands, zones=_put(state.zones, side, zone))
     # R8: a safety, then an extra turn.
-    st = _set_zone(st, side, zone.add_safety(card, coup=False))
-    st = replace_state(st, phase=DRAW, pending=(TURN_DRAW,), after=PLAY)
+    st = replace_state(state, hands=hands, zones=_put(state.zones, side,
+                                                      zone.add_safety(card, coup=False)),
+                       phase=DRAW, pending=(TURN_DRAW,), after=PLAY)
     return _settle(st)
 
 
-def _after_distance(state: HandState, seat: int, zone: Zone) -> HandState:
+def _trip_done(state: HandState, seat: int) -> HandState:
+    """``seat``'s side has reached the target: R12 extension question, or R13 end."""
     side = state.side_of(seat)
-    rules = state.rules
-    if zone.km >= state.target:
-        if state.target < 1000 and rules.extension and state.extended_by < 0:
-            return replace_state(state, phase=EXTEND, seat=seat)
-        return _end(state, "trip", side)
-    return _next_turn(state, seat + 1)
+    if state.target < 1000 and state.rules.extension and state.extended_by < 0:
+        return replace_state(state, phase=EXTEND, seat=seat)
+    return _end(state, "trip", side)
 
 
 def _extend(state: HandState, action: Extend) -> HandState:
@@ -500,49 +529,44 @@ def _respond(state: HandState, action: Action) -> HandState:
     elif not isinstance(action, Pass):
         raise IllegalAction("R9", "answer the hazard first: pass, coup fourre or (R10) remedy",
                             action)
-    attack = attack._replace(answers=attack.answers + (action,))
-    st = replace_state(state, attack=attack)
+    attack = Attack(attack.attacker, attack.card, attack.side, attack.responders,
+                    attack.answers + (action,), attack.stage)
     # The first answer that is not a pass settles the window at once: the card goes
     # straight from the hand to the table, so no view ever sees it in two places.
     if attack.waiting_for() and isinstance(action, Pass):
-        return st
+        return replace_state(state, attack=attack)
     if isinstance(action, Pass) and attack.stage == 1 and state.rules.fast_play:
         n = state.seating.n_players
         order = tuple(sorted(attack.responders, key=lambda s: (s - attack.attacker) % n))
-        return replace_state(st, attack=attack._replace(responders=order, answers=(), stage=2))
-    return _resolve_attack(st, attack)
+        return replace_state(state, attack=Attack(attack.attacker, attack.card, attack.side,
+                                                  order, (), 2))
+    # Every way out of the window clears ``attack``, so the answers need not be stored.
+    return _resolve_attack(state, attack)
 
 
 def _resolve_attack(state: HandState, attack: Attack) -> HandState:
     last = attack.answers[-1] if attack.answers else None
     if isinstance(last, CoupFourre):
         a = last
-        st = _remove_from_hand(state, a.seat, a.card)
-        zone = st.zones[attack.side]
         # R9: the hazard goes to the discard pile; the safety lies sideways.
-        if KIND_OF[attack.card] is Kind.SPEED_LIMIT:
-            zone = zone._replace(speed=zone.speed[:-1])
-        else:
-            zone = zone._replace(battle=zone.battle[:-1])
-        st = _set_zone(st, attack.side, zone.add_safety(a.card, coup=True))
-        st = replace_state(st, discard=st.discard + (attack.card,), attack=None, phase=DRAW,
-                         seat=a.seat, turn_seat=a.seat, pending=(REPLACEMENT_DRAW, TURN_DRAW),
-                         after=PLAY, turns=st.turns + 1)
+        zone = state.zones[attack.side].drop_top(attack.card).add_safety(a.card, coup=True)
+        st = replace_state(state, hands=_without(state.hands, a.seat, a.card),
+                           zones=_put(state.zones, attack.side, zone),
+                           discard=state.discard + (attack.card,), attack=None, phase=DRAW,
+                           seat=a.seat, turn_seat=a.seat, pending=(REPLACEMENT_DRAW, TURN_DRAW),
+                           after=PLAY, turns=state.turns + 1)
         return _settle(st)
     if isinstance(last, FastRemedy):
         fr = last
-        st = _remove_from_hand(state, fr.seat, fr.card)
-        zone = st.zones[attack.side]
-        if KIND_OF[fr.card] is Kind.END_OF_LIMIT:
-            zone = zone._replace(speed=zone.speed + (fr.card,))
-        else:
-            zone = zone._replace(battle=zone.battle + (fr.card,),
-                                 started=zone.started or KIND_OF[fr.card] is Kind.ROLL)
-        st = _set_zone(st, attack.side, zone)
-        st = replace_state(st, attack=None, phase=DRAW, seat=fr.seat, turn_seat=attack.attacker,
-                         pending=(REPLACEMENT_DRAW,), after=NEXT)
+        zone = state.zones[attack.side]
+        zone = zone.add_speed(fr.card) if KIND_OF[fr.card] is _END_OF_LIMIT \
+            else zone.add_battle(fr.card)
+        st = replace_state(state, hands=_without(state.hands, fr.seat, fr.card),
+                           zones=_put(state.zones, attack.side, zone), attack=None, phase=DRAW,
+                           seat=fr.seat, turn_seat=attack.attacker, pending=(REPLACEMENT_DRAW,),
+                           after=NEXT)
         return _settle(st)
-    return _next_turn(replace_state(state, attack=None), attack.attacker + 1)
+    return _next_turn(state, attack.attacker + 1)
 
 
 # ----- explaining ----------------------------------------------------------------------
