@@ -6,6 +6,8 @@ legal actions and validating an action share these, so they can never disagree.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from .cards import (
     BATTLE_HAZARDS,
     DISTANCE_OF,
@@ -13,12 +15,15 @@ from .cards import (
     FAMILY,
     FAMILY_OF,
     HAZARD_FOR_REMEDY,
+    HAZARDS,
     KIND_OF,
     NAMES_EN,
+    REMEDIES,
     SAFETY_FOR,
     Family,
     Kind,
 )
+from .rules import Rules
 from .state import HandState, Zone
 
 Refusal = tuple[str, str] | None
@@ -85,14 +90,20 @@ def hazard_refusal(state: HandState, seat: int, k: Kind, target: int | None) -> 
         return ("R6", "a hazard needs an opposing side as its target")
     if target == state.side_of(seat):
         return ("R6", "a hazard goes on an opponent's zone, not your own side's")
-    zone = state.zones[target]
+    may_attack = not rules.attacker_started or state.zone_of(seat).started
+    return zone_hazard_refusal(state.zones[target], rules, k, may_attack)
+
+
+def zone_hazard_refusal(zone: Zone, rules: Rules, k: Kind, may_attack: bool) -> Refusal:
+    """Why hazard ``k`` may not go on ``zone`` (R6), ``may_attack`` saying whether the
+    attacker's own side passes R6a (O-attacker-started)."""
     if zone.has_safety(SAFETY_FOR[k]):
         return ("R6", f"that zone has {NAMES_EN[SAFETY_FOR[k]]}, which protects it")
     if k is _SPEED_LIMIT:
         if zone.limited():
             return ("R6", "that zone is already under a Speed Limit")
         return None
-    if rules.attacker_started and not state.zone_of(seat).started:
+    if not may_attack:
         return ("R6a", "O-attacker-started: you may attack only once your own zone has started")
     in_force = zone.hazard_in_force()
     if in_force is not None:
@@ -125,69 +136,79 @@ def play_refusal(state: HandState, seat: int, card: int, target: int | None) -> 
     return None  # R8: a safety may always be played on your turn
 
 
+class ZoneStatus(NamedTuple):
+    """What may be played on one zone now, under one rule set (see :func:`zone_status`)."""
+
+    max_distance: int           # the largest distance card allowed: 0 (R5), 50 (R5b) or 200
+    remedies: frozenset[Kind]   # the remedies its side may play on it (R7)
+    open_to: frozenset[Kind]    # the hazards an opponent may play on it, R6a aside
+
+
+def zone_status(state: HandState, zone: Zone) -> ZoneStatus:
+    """``zone``'s :class:`ZoneStatus` under ``state.rules``, memoised by identity.
+
+    A zone value lives on unchanged through many states (only a card played on it makes
+    a new one), while legal actions are listed at every move. The memo holds each zone it
+    describes, so a live entry's ``id`` cannot be reused by another object; it is checked
+    with ``is`` and dropped wholesale when full. The answer is the same hit or miss.
+    """
+    rules = state.rules
+    hit = _STATUS.get(id(zone))
+    if hit is not None and hit[0] is zone and hit[1] is rules:
+        return hit[2]
+    status = _work_out_status(state, zone)
+    if len(_STATUS) >= _STATUS_MAX:
+        _STATUS.clear()
+    _STATUS[id(zone)] = (zone, rules, status)
+    return status
+
+
+_STATUS: dict[int, tuple[Zone, Rules, ZoneStatus]] = {}
+_STATUS_MAX = 256
+
+
+def _work_out_status(state: HandState, zone: Zone) -> ZoneStatus:
+    # remedy_refusal reads only the zone and state.rules, so this depends on nothing else.
+    rules = state.rules
+    max_distance = 0 if not zone.moving(rules) else 50 if zone.limited() else 200
+    remedies = frozenset(k for k in REMEDIES if remedy_refusal(state, zone, k) is None)
+    open_to = frozenset(k for k in HAZARDS if zone_hazard_refusal(zone, rules, k, True) is None)
+    return ZoneStatus(max_distance, remedies, open_to)
+
+
 def legal_plays(state: HandState, seat: int, hand: tuple[int, ...]) -> list[tuple[int, int | None]]:
     """Every ``(card, target)`` ``seat`` may play: the same answers as :func:`play_refusal`,
-    computed with each zone's status worked out once (this is the engine's hot path)."""
+    from each zone's memoised status (this is the engine's hot path)."""
     rules = state.rules
     my_side = seat % state.seating.n_teams
-    mine = state.zones[my_side]
-    moving = mine.moving(rules)
-    max_value = 50 if mine.limited() else 200            # R5b
-    room = state.target - mine.km if rules.exact_finish else 1 << 30   # R5d
-    remedy_ok: dict[Kind, bool] = {}                      # per remedy kind, asked once
-    opponents: list[tuple[int, int, bool, Kind | None, bool]] | None = None
+    zones = state.zones
+    mine = zones[my_side]
+    status = zone_status(state, mine)
+    max_distance = status.max_distance
+    if rules.exact_finish:  # R5d
+        max_distance = min(max_distance, state.target - mine.km)
+    may_attack = not rules.attacker_started or mine.started   # R6a
+    targets: list[tuple[int, frozenset[Kind]]] | None = None  # worked out on the first hazard
     out: list[tuple[int, int | None]] = []
     for c in hand:
         fam = FAMILY_OF[c]
         if fam is _DISTANCE:
             v = DISTANCE_OF[c]
-            if moving and v <= max_value and v <= room and not (v == 200 and mine.n200 >= 2):
+            if v <= max_distance and not (v == 200 and mine.n200 >= 2):   # R5-R5d
                 out.append((c, None))
         elif fam is _SAFETY:
             out.append((c, None))
         elif fam is _REMEDY:
-            k = KIND_OF[c]
-            ok = remedy_ok.get(k)
-            if ok is None:
-                ok = remedy_ok[k] = remedy_refusal(state, mine, k) is None
-            if ok:
+            if KIND_OF[c] in status.remedies:
                 out.append((c, None))
         else:
-            if opponents is None:
-                opponents = _opponents(state, my_side)
-            _hazard_targets(state, mine, KIND_OF[c], c, opponents, out)
+            if targets is None:
+                targets = [(side, zone_status(state, z).open_to)
+                           for side, z in enumerate(zones) if side != my_side]
+            k = KIND_OF[c]
+            if may_attack or k is _SPEED_LIMIT:
+                out.extend([(c, side) for side, open_to in targets if k in open_to])
     return out
-
-
-def _opponents(state: HandState, my_side: int) -> list[tuple[int, int, bool, Kind | None, bool]]:
-    """``(side, shields, limited, hazard in force, moving)`` of every other side, worked out
-    only when the hand holds a hazard."""
-    rules = state.rules
-    return [(side, z.shields, z.limited(), z.hazard_in_force(), z.moving(rules))
-            for side, z in enumerate(state.zones) if side != my_side]
-
-
-def _hazard_targets(state: HandState, mine: Zone, k: Kind, c: int,
-                    opponents: list[tuple[int, int, bool, Kind | None, bool]],
-                    out: list[tuple[int, int | None]]) -> None:
-    """Append ``(c, side)`` for each side hazard ``c`` (of kind ``k``) may go on (R6, R6a)."""
-    rules = state.rules
-    guard = 1 << SAFETY_FOR[k]
-    may_attack = not rules.attacker_started or mine.started
-    for side, shields, lim, in_force, mov in opponents:
-        if shields & guard:
-            continue
-        if k is _SPEED_LIMIT:
-            if not lim:
-                out.append((c, side))
-            continue
-        if not may_attack:
-            continue
-        if in_force is not None:
-            if rules.stack_hazards and in_force is not k:
-                out.append((c, side))
-        elif mov:
-            out.append((c, side))
 
 
 __all__ = ["legal_plays", "BATTLE_HAZARDS", "play_refusal", "distance_refusal", "remedy_refusal",

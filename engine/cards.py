@@ -65,6 +65,8 @@ HAZARDS: tuple[Kind, ...] = (Kind.STOP, Kind.SPEED_LIMIT, Kind.OUT_OF_GAS, Kind.
                              Kind.ACCIDENT)
 BATTLE_HAZARDS: frozenset[Kind] = frozenset({Kind.STOP, Kind.OUT_OF_GAS, Kind.FLAT_TIRE,
                                               Kind.ACCIDENT})
+REMEDIES: tuple[Kind, ...] = (Kind.ROLL, Kind.END_OF_LIMIT, Kind.GASOLINE, Kind.SPARE_TIRE,
+                              Kind.REPAIRS)
 SAFETIES: tuple[Kind, ...] = (Kind.RIGHT_OF_WAY, Kind.EXTRA_TANK, Kind.PUNCTURE_PROOF,
                               Kind.DRIVING_ACE)
 
