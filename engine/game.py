@@ -59,6 +59,16 @@ NEXT = "next"
 
 T = TypeVar("T")
 
+# Field positions, for the two hottest moves (a draw, the end of a turn), which build the
+# next state from ``list(state)`` by position; see replace_state.
+_FIELD = {name: i for i, name in enumerate(HandState._fields)}
+_HANDS, _PILE, _DISCARD = _FIELD["hands"], _FIELD["pile"], _FIELD["discard"]
+_PHASE, _SEAT, _TURN_SEAT = _FIELD["phase"], _FIELD["seat"], _FIELD["turn_seat"]
+_PENDING, _AFTER, _ATTACK = _FIELD["pending"], _FIELD["after"], _FIELD["attack"]
+_TURNS, _PILE_DRAWN = _FIELD["turns"], _FIELD["pile_drawn"]
+_TURN_START = (TURN_DRAW,)
+_new_state = tuple.__new__
+
 # Enum member lookups such as ``Kind.ROLL`` cost about 75 ns each on CPython 3.11; the
 # move functions compare against these module constants.
 _DISTANCE, _HAZARD, _REMEDY = Family.DISTANCE, Family.HAZARD, Family.REMEDY
@@ -339,15 +349,22 @@ def _draw(state: HandState, action: Draw) -> HandState:
         new_hand_ = tuple(sorted(h + (card,)))
     hands = _put(state.hands, seat, new_hand_)
     pending = state.pending[1:]
+    if not pending and state.after != PLAY:
+        return _next_turn(state, state.turn_seat + 1, hands=hands, pile=pile, discard=discard,
+                          pile_drawn=pile_drawn)
+    # The hottest move: replace_state by hand (by field position) rather than by keywords.
+    values = list(state)
+    values[_HANDS] = hands
+    values[_PILE] = pile
+    values[_DISCARD] = discard
+    values[_PILE_DRAWN] = pile_drawn
+    values[_PENDING] = pending
     if pending:
-        return _settle(replace_state(state, hands=hands, pile=pile, discard=discard,
-                                     pile_drawn=pile_drawn, pending=pending, phase=DRAW))
-    if state.after == PLAY:
-        # The drawer now holds a card, so there is nothing for _settle to resolve.
-        return replace_state(state, hands=hands, pile=pile, discard=discard,
-                             pile_drawn=pile_drawn, pending=pending, phase=PLAY)
-    return _next_turn(state, state.turn_seat + 1, hands=hands, pile=pile, discard=discard,
-                      pile_drawn=pile_drawn)
+        values[_PHASE] = DRAW
+        return _settle(_new_state(HandState, values))
+    # The drawer now holds a card, so there is nothing for _settle to resolve.
+    values[_PHASE] = PLAY
+    return _new_state(HandState, values)
 
 
 def _can_reshuffle(state: HandState) -> bool:
@@ -378,8 +395,18 @@ def _next_turn(state: HandState, seat: int, **changes: Any) -> HandState:
     seat %= state.seating.n_players
     if state.turns >= state.rules.max_turns:
         return _end(replace_state(state, **changes), "turn_limit")
-    st = replace_state(state, phase=DRAW, seat=seat, turn_seat=seat, pending=(TURN_DRAW,),
-                       after=PLAY, attack=None, turns=state.turns + 1, **changes)
+    # replace_state by hand: merging these fields into ``changes`` would cost twice as much,
+    # and about half of all moves end a turn.
+    values = list(state)
+    for name, value in changes.items():
+        values[_FIELD[name]] = value
+    values[_PHASE] = DRAW
+    values[_SEAT] = values[_TURN_SEAT] = seat
+    values[_PENDING] = _TURN_START
+    values[_AFTER] = PLAY
+    values[_ATTACK] = None
+    values[_TURNS] = state.turns + 1
+    st = _new_state(HandState, values)
     return st if st.pile else _settle(st)  # a draw is due: only an empty pile needs settling
 
 
