@@ -145,26 +145,30 @@ class ZoneStatus(NamedTuple):
 
 
 def zone_status(state: HandState, zone: Zone) -> ZoneStatus:
-    """``zone``'s :class:`ZoneStatus` under ``state.rules``, memoised by identity.
+    """``zone``'s :class:`ZoneStatus` under ``state.rules``, memoised.
 
-    A zone value lives on unchanged through many states (only a card played on it makes
-    a new one), while legal actions are listed at every move. The memo holds each zone it
-    describes, so a live entry's ``id`` cannot be reused by another object; it is checked
-    with ``is`` and dropped wholesale when full. The answer is the same hit or miss.
+    Legal actions are listed at every move, but a status depends only on the rules and on
+    what shows on the zone: the top battle and speed cards, the safeties, R5a's start.
+    Those (with the rules' ``id``, the entry keeping the rules alive so the ``id`` stays
+    theirs) are the key; there are few such combinations, so the memo stays small.
     """
     rules = state.rules
-    hit = _STATUS.get(id(zone))
-    if hit is not None and hit[0] is zone and hit[1] is rules:
-        return hit[2]
+    battle, speed = zone.battle, zone.speed
+    key = (id(rules), KIND_OF[battle[-1]] if battle else None,
+           KIND_OF[speed[-1]] if speed else None, zone.shields, zone.started)
+    hit = _STATUS.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
     status = _work_out_status(state, zone)
     if len(_STATUS) >= _STATUS_MAX:
         _STATUS.clear()
-    _STATUS[id(zone)] = (zone, rules, status)
+    _STATUS[key] = (rules, status)
     return status
 
 
-_STATUS: dict[int, tuple[Zone, Rules, ZoneStatus]] = {}
-_STATUS_MAX = 256
+_StatusKey = tuple[int, Kind | None, Kind | None, int, bool]
+_STATUS: dict[_StatusKey, tuple[Rules, ZoneStatus]] = {}
+_STATUS_MAX = 4096
 
 
 def _work_out_status(state: HandState, zone: Zone) -> ZoneStatus:
