@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .actions import Action, Play
 from .cards import (
+    ALL_CARDS,
     BATTLE_HAZARDS,
     DISTANCE_OF,
     DISTANCE_VALUE,
@@ -180,9 +182,20 @@ def _work_out_status(state: HandState, zone: Zone) -> ZoneStatus:
     return ZoneStatus(max_distance, remedies, open_to)
 
 
-def legal_plays(state: HandState, seat: int, hand: tuple[int, ...]) -> list[tuple[int, int | None]]:
-    """Every ``(card, target)`` ``seat`` may play: the same answers as :func:`play_refusal`,
-    from each zone's memoised status (this is the engine's hot path)."""
+# Legal plays are listed at every move, and building an action costs about 200 ns. Actions
+# are immutable values, so every play is made once here and shared: ``_PLAYS[seat][card]``
+# is the play with no target (R5, R7, R8), ``_ATTACKS[seat][card][side]`` a hazard's (R6).
+_SEATS = range(6)  # R2: at most six players, so at most six sides
+_PLAYS: tuple[tuple[Play, ...], ...] = tuple(
+    tuple(Play(seat, c, None) for c in ALL_CARDS) for seat in _SEATS)
+_ATTACKS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
+    tuple(tuple(Play(seat, c, side) for side in _SEATS) if FAMILY_OF[c] is _HAZARD else ()
+          for c in ALL_CARDS) for seat in _SEATS)
+
+
+def legal_plays(state: HandState, seat: int, hand: tuple[int, ...]) -> list[Action]:
+    """Every play ``seat`` may make, in hand order (a hazard: by target side): the same
+    answers as :func:`play_refusal`, from each zone's memoised status (a hot path)."""
     rules = state.rules
     my_side = seat % state.seating.n_teams
     zones = state.zones
@@ -193,25 +206,27 @@ def legal_plays(state: HandState, seat: int, hand: tuple[int, ...]) -> list[tupl
         max_distance = min(max_distance, state.target - mine.km)
     may_attack = not rules.attacker_started or mine.started   # R6a
     targets: list[tuple[int, frozenset[Kind]]] | None = None  # worked out on the first hazard
-    out: list[tuple[int, int | None]] = []
+    plays = _PLAYS[seat]
+    out: list[Action] = []
     for c in hand:
         fam = FAMILY_OF[c]
         if fam is _DISTANCE:
             v = DISTANCE_OF[c]
             if v <= max_distance and not (v == 200 and mine.n200 >= 2):   # R5-R5d
-                out.append((c, None))
+                out.append(plays[c])
         elif fam is _SAFETY:
-            out.append((c, None))
+            out.append(plays[c])
         elif fam is _REMEDY:
             if KIND_OF[c] in status.remedies:
-                out.append((c, None))
+                out.append(plays[c])
         else:
             if targets is None:
                 targets = [(side, zone_status(state, z).open_to)
                            for side, z in enumerate(zones) if side != my_side]
             k = KIND_OF[c]
             if may_attack or k is _SPEED_LIMIT:
-                out.extend([(c, side) for side, open_to in targets if k in open_to])
+                attacks = _ATTACKS[seat][c]
+                out.extend([attacks[side] for side, open_to in targets if k in open_to])
     return out
 
 

@@ -133,13 +133,12 @@ def _initial(rules: Rules, seating: Seating, first_seat: int,
 # ----- legal actions -------------------------------------------------------------------
 
 # Legal-action lists are rebuilt for every move, and building an action costs about 200 ns.
-# Actions are immutable values, so the common ones are made once here and shared.
+# Actions are immutable values, so the common ones are made once here and shared (the
+# plays: see ``engine._checks``).
 _SEATS = range(6)  # R2: at most six players
 _PILE_DRAWS: tuple[Draw, ...] = tuple(Draw(s, "pile", None) for s in _SEATS)
 _DISCARDS: tuple[tuple[Discard, ...], ...] = tuple(
     tuple(Discard(s, c) for c in ALL_CARDS) for s in _SEATS)
-_OWN_PLAYS: tuple[tuple[Play, ...], ...] = tuple(   # plays with no target (R5, R7, R8)
-    tuple(Play(s, c, None) for c in ALL_CARDS) for s in _SEATS)
 
 
 def _acts(state: HandState, seat: int) -> bool:
@@ -179,9 +178,7 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
 
 def _play_actions(state: HandState, seat: int, hand: tuple[int, ...]) -> list[Action]:
     """PLAY: the legal plays, then a discard of each card, then (R10b) fast discards."""
-    own = _OWN_PLAYS[seat]
-    out: list[Action] = [own[c] if t is None else Play(seat, c, t)
-                         for c, t in legal_plays(state, seat, hand)]
+    out = legal_plays(state, seat, hand)
     discards = _DISCARDS[seat]
     out.extend([discards[c] for c in hand])
     if state.rules.fast_play:
