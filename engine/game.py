@@ -180,7 +180,7 @@ def _play_actions(state: HandState, seat: int, hand: tuple[int, ...]) -> list[Ac
     """PLAY: the legal plays, then a discard of each card, then (R10b) fast discards."""
     out = legal_plays(state, seat, hand)
     discards = _DISCARDS[seat]
-    out.extend([discards[c] for c in hand])
+    out.extend(map(discards.__getitem__, hand))
     if state.rules.fast_play:
         for size in range(2, len(hand) + 1):
             for combo in combinations(hand, size):
@@ -297,6 +297,22 @@ def _without(hands: tuple[tuple[int, ...] | int, ...], seat: int,
     if isinstance(h, int):
         return _put(hands, seat, h - 1)
     i = h.index(card)
+    return _put(hands, seat, h[:i] + h[i + 1:])
+
+
+def _take(state: HandState, seat: int, card: int,
+          action: Action) -> tuple[tuple[int, ...] | int, ...]:
+    """The hands after ``seat`` gives up ``card`` for ``action``; :func:`_require_held`'s
+    refusal if it does not hold it (one pass over the hand instead of two)."""
+    hands = state.hands
+    h = hands[seat]
+    if isinstance(h, int):
+        _require_held(state, seat, card, action)
+        return _put(hands, seat, h - 1)
+    try:
+        i = h.index(card)
+    except ValueError:
+        raise IllegalAction("R4", f"seat {seat} does not hold card {card}", action) from None
     return _put(hands, seat, h[:i] + h[i + 1:])
 
 
@@ -451,18 +467,16 @@ def _end(state: HandState, reason: str, completed_by: int = -1) -> HandState:
 
 def _discard(state: HandState, action: Discard) -> HandState:
     seat, card = action
-    _require_held(state, seat, card, action)
-    return _next_turn(state, seat + 1, hands=_without(state.hands, seat, card),
+    return _next_turn(state, seat + 1, hands=_take(state, seat, card, action),
                       discard=state.discard + (card,))
 
 
 def _play(state: HandState, action: Play) -> HandState:
     seat, card, target = action
-    _require_held(state, seat, card, action)
+    hands = _take(state, seat, card, action)
     refusal = play_refusal(state, seat, card, target)
     if refusal is not None:
         raise IllegalAction(refusal[0], refusal[1], action)
-    hands = _without(state.hands, seat, card)
     fam = FAMILY_OF[card]
     if fam is _HAZARD:
         assert target is not None

@@ -306,13 +306,18 @@ def view_of(state: HandState, seat: int) -> HandState:
     if not SPECTATOR <= seat < state.seating.n_players:
         raise ValueError(f"{seat} is neither a seat nor SPECTATOR")
     hands = state.hands
-    counts: list[tuple[int, ...] | int] = [h if isinstance(h, int) else len(h) for h in hands]
+    counts: list[tuple[int, ...] | int]
+    if viewer is None:  # full information (the usual case): every hand is a tuple
+        counts = list(map(len, hands))  # type: ignore[arg-type]
+    else:
+        counts = [h if isinstance(h, int) else len(h) for h in hands]
     if seat != SPECTATOR:
         counts[seat] = hands[seat]
     # Built without replace_state's keyword arguments: every bot move starts from a view.
     values = list(state)
     values[_HANDS] = tuple(counts)
-    values[_PILE] = state.pile_size()
+    pile = state.pile
+    values[_PILE] = pile if isinstance(pile, int) else len(pile)
     values[_VIEWER] = seat
     return _new_tuple(HandState, values)
 
