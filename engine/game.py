@@ -59,13 +59,14 @@ NEXT = "next"
 
 T = TypeVar("T")
 
-# Field positions, for the two hottest moves (a draw, the end of a turn), which build the
-# next state from ``list(state)`` by position; see replace_state.
+# Field positions, for the hottest moves (a draw, a discard, a play: see _next_turn), which
+# build the next state from ``list(state)`` by position rather than by replace_state.
 _FIELD = {name: i for i, name in enumerate(HandState._fields)}
 _HANDS, _PILE, _DISCARD = _FIELD["hands"], _FIELD["pile"], _FIELD["discard"]
 _PHASE, _SEAT, _TURN_SEAT = _FIELD["phase"], _FIELD["seat"], _FIELD["turn_seat"]
 _PENDING, _AFTER, _ATTACK = _FIELD["pending"], _FIELD["after"], _FIELD["attack"]
 _TURNS, _PILE_DRAWN = _FIELD["turns"], _FIELD["pile_drawn"]
+_ZONES, _PROGRESS = _FIELD["zones"], _FIELD["progress"]
 _TURN_START = (TURN_DRAW,)
 _new_state = tuple.__new__
 
@@ -360,17 +361,15 @@ def _draw(state: HandState, action: Draw) -> HandState:
     else:
         assert card is not None
         new_hand_ = tuple(sorted(h + (card,)))
-    hands = _put(state.hands, seat, new_hand_)
     pending = state.pending[1:]
-    if not pending and state.after != PLAY:
-        return _next_turn(state, state.turn_seat + 1, hands=hands, pile=pile, discard=discard,
-                          pile_drawn=pile_drawn)
     # The hottest move: replace_state by hand (by field position) rather than by keywords.
     values = list(state)
-    values[_HANDS] = hands
+    values[_HANDS] = _put(state.hands, seat, new_hand_)
     values[_PILE] = pile
     values[_DISCARD] = discard
     values[_PILE_DRAWN] = pile_drawn
+    if not pending and state.after != PLAY:
+        return _next_turn(state, state.turn_seat + 1, values)
     values[_PENDING] = pending
     if pending:
         values[_PHASE] = DRAW
@@ -403,16 +402,18 @@ def _reshuffle(state: HandState, action: Reshuffle) -> HandState:
 
 # ----- turn flow -----------------------------------------------------------------------
 
-def _next_turn(state: HandState, seat: int, **changes: Any) -> HandState:
-    """The turn passes to ``seat`` once the ``changes`` of the move that ended it are made."""
+def _next_turn(state: HandState, seat: int, values: list[Any] | None = None) -> HandState:
+    """The turn passes to ``seat``. ``values`` are ``list(state)`` with the changes of the
+    move that ended the turn already made (by field position), if it made any.
+
+    Fields by position rather than replace_state's keywords: about half of all moves end a
+    turn, and keyword arguments would make building the next state cost twice as much.
+    """
+    if values is None:
+        values = list(state)
     seat %= state.seating.n_players
     if state.turns >= state.rules.max_turns:
-        return _end(replace_state(state, **changes), "turn_limit")
-    # replace_state by hand: merging these fields into ``changes`` would cost twice as much,
-    # and about half of all moves end a turn.
-    values = list(state)
-    for name, value in changes.items():
-        values[_FIELD[name]] = value
+        return _end(_new_state(HandState, values), "turn_limit")
     values[_PHASE] = DRAW
     values[_SEAT] = values[_TURN_SEAT] = seat
     values[_PENDING] = _TURN_START
@@ -467,8 +468,10 @@ def _end(state: HandState, reason: str, completed_by: int = -1) -> HandState:
 
 def _discard(state: HandState, action: Discard) -> HandState:
     seat, card = action
-    return _next_turn(state, seat + 1, hands=_take(state, seat, card, action),
-                      discard=state.discard + (card,))
+    values = list(state)
+    values[_HANDS] = _take(state, seat, card, action)
+    values[_DISCARD] = state.discard + (card,)
+    return _next_turn(state, seat + 1, values)
 
 
 def _play(state: HandState, action: Play) -> HandState:
@@ -492,10 +495,14 @@ def _play(state: HandState, action: Play) -> HandState:
         zones = _put(state.zones, side, zone)
         if zone.km >= state.target:
             return _trip_done(replace_state(state, hands=hands, zones=zones, progress=True), seat)
-        return _next_turn(state, seat + 1, hands=hands, zones=zones, progress=True)
+        values = list(state)
+        values[_HANDS], values[_ZONES], values[_PROGRESS] = hands, zones, True
+        return _next_turn(state, seat + 1, values)
     if fam is _REMEDY:
         zone = zone.add_speed(card) if KIND_OF[card] is _END_OF_LIMIT else zone.add_battle(card)
-        return _next_turn(state, seat + 1, hands=hands, zones=_put(state.zones, side, zone))
+        values = list(state)
+        values[_HANDS], values[_ZONES] = hands, _put(state.zones, side, zone)
+        return _next_turn(state, seat + 1, values)
     # R8: a safety, then an extra turn.
     st = replace_state(state, hands=hands, zones=_put(state.zones, side,
                                                       zone.add_safety(card, coup=False)),
