@@ -150,14 +150,15 @@ def zone_status(state: HandState, zone: Zone) -> ZoneStatus:
     """``zone``'s :class:`ZoneStatus` under ``state.rules``, memoised.
 
     Legal actions are listed at every move, but a status depends only on the rules and on
-    what shows on the zone: the top battle and speed cards, the safeties, R5a's start.
+    what shows on the zone: the kinds of the top battle and speed cards, the safeties (as
+    played: a few orders of at most four cards), R5a's start.
     Those (with the rules' ``id``, the entry keeping the rules alive so the ``id`` stays
     theirs) are the key; there are few such combinations, so the memo stays small.
     """
     rules = state.rules
     battle, speed = zone.battle, zone.speed
     key = (id(rules), KIND_OF[battle[-1]] if battle else None,
-           KIND_OF[speed[-1]] if speed else None, zone.shields, zone.started)
+           KIND_OF[speed[-1]] if speed else None, zone.safeties, zone.started)
     hit = _STATUS.get(key)
     if hit is not None and hit[0] is rules:
         return hit[1]
@@ -168,7 +169,7 @@ def zone_status(state: HandState, zone: Zone) -> ZoneStatus:
     return status
 
 
-_StatusKey = tuple[int, Kind | None, Kind | None, int, bool]
+_StatusKey = tuple[int, Kind | None, Kind | None, tuple[int, ...], bool]
 _STATUS: dict[_StatusKey, tuple[Rules, ZoneStatus]] = {}
 _STATUS_MAX = 4096
 
@@ -201,9 +202,12 @@ def legal_plays(state: HandState, seat: int, hand: tuple[int, ...]) -> list[Acti
     zones = state.zones
     mine = zones[my_side]
     status = zone_status(state, mine)
-    max_distance = status.max_distance
-    if rules.exact_finish:  # R5d
-        max_distance = min(max_distance, state.target - mine.km)
+    cap = status.max_distance                                # R5, R5b
+    if rules.exact_finish:
+        cap = min(cap, state.target - mine.km)               # R5d
+    if mine.n200 >= 2:
+        cap = min(cap, 100)                                  # R5c: no third 200
+    remedies = status.remedies
     may_attack = not rules.attacker_started or mine.started   # R6a
     targets: list[tuple[int, frozenset[Kind]]] | None = None  # worked out on the first hazard
     plays = _PLAYS[seat]
@@ -211,14 +215,13 @@ def legal_plays(state: HandState, seat: int, hand: tuple[int, ...]) -> list[Acti
     for c in hand:
         fam = FAMILY_OF[c]
         if fam is _DISTANCE:
-            v = DISTANCE_OF[c]
-            if v <= max_distance and not (v == 200 and mine.n200 >= 2):   # R5-R5d
+            if DISTANCE_OF[c] <= cap:
+                out.append(plays[c])
+        elif fam is _REMEDY:
+            if KIND_OF[c] in remedies:
                 out.append(plays[c])
         elif fam is _SAFETY:
             out.append(plays[c])
-        elif fam is _REMEDY:
-            if KIND_OF[c] in status.remedies:
-                out.append(plays[c])
         else:
             if targets is None:
                 targets = [(side, zone_status(state, z).open_to)
