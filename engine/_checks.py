@@ -194,14 +194,38 @@ _ATTACKS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
           for c in ALL_CARDS) for seat in _SEATS)
 
 
+def zone_statuses(state: HandState) -> tuple[ZoneStatus, ...]:
+    """:func:`zone_status` of every zone, by side.
+
+    Memoised by the identity of ``state.zones``: that tuple passes unchanged from state to
+    state (and into views) until a card is played on a zone, while legal actions are listed
+    at every move. Each entry holds its tuple and rules, so a live entry's ``id`` cannot be
+    taken by another object; the memo is dropped wholesale when full. Same answer, hit or
+    miss.
+    """
+    zones, rules = state.zones, state.rules
+    hit = _BY_ZONES.get(id(zones))
+    if hit is not None and hit[0] is zones and hit[1] is rules:
+        return hit[2]
+    statuses = tuple([zone_status(state, z) for z in zones])
+    if len(_BY_ZONES) >= _BY_ZONES_MAX:
+        _BY_ZONES.clear()
+    _BY_ZONES[id(zones)] = (zones, rules, statuses)
+    return statuses
+
+
+_BY_ZONES: dict[int, tuple[tuple[Zone, ...], Rules, tuple[ZoneStatus, ...]]] = {}
+_BY_ZONES_MAX = 256
+
+
 def legal_plays(state: HandState, seat: int, hand: tuple[int, ...]) -> list[Action]:
     """Every play ``seat`` may make, in hand order (a hazard: by target side): the same
     answers as :func:`play_refusal`, from each zone's memoised status (a hot path)."""
     rules = state.rules
     my_side = seat % state.seating.n_teams
-    zones = state.zones
-    mine = zones[my_side]
-    status = zone_status(state, mine)
+    mine = state.zones[my_side]
+    statuses = zone_statuses(state)
+    status = statuses[my_side]
     cap = status.max_distance                                # R5, R5b
     if rules.exact_finish:
         cap = min(cap, state.target - mine.km)               # R5d
@@ -209,7 +233,7 @@ def legal_plays(state: HandState, seat: int, hand: tuple[int, ...]) -> list[Acti
         cap = min(cap, 100)                                  # R5c: no third 200
     remedies = status.remedies
     may_attack = not rules.attacker_started or mine.started   # R6a
-    targets: list[tuple[int, frozenset[Kind]]] | None = None  # worked out on the first hazard
+    targets: list[tuple[int, frozenset[Kind]]] | None = None  # listed on the first hazard
     plays = _PLAYS[seat]
     out: list[Action] = []
     for c in hand:
@@ -224,8 +248,8 @@ def legal_plays(state: HandState, seat: int, hand: tuple[int, ...]) -> list[Acti
             out.append(plays[c])
         else:
             if targets is None:
-                targets = [(side, zone_status(state, z).open_to)
-                           for side, z in enumerate(zones) if side != my_side]
+                targets = [(side, st.open_to) for side, st in enumerate(statuses)
+                           if side != my_side]
             k = KIND_OF[c]
             if may_attack or k is _SPEED_LIMIT:
                 attacks = _ATTACKS[seat][c]
