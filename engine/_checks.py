@@ -187,11 +187,12 @@ def _work_out_status(state: HandState, zone: Zone) -> ZoneStatus:
 # are immutable values, so every play is made once here and shared: ``_PLAYS[seat][card]``
 # is the play with no target (R5, R7, R8), ``_ATTACKS[seat][card][side]`` a hazard's (R6).
 _SEATS = range(6)  # R2: at most six players, so at most six sides
-_PLAYS: tuple[tuple[Play, ...], ...] = tuple(
-    tuple(Play(seat, c, None) for c in ALL_CARDS) for seat in _SEATS)
-_ATTACKS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
-    tuple(tuple(Play(seat, c, side) for side in _SEATS) if FAMILY_OF[c] is _HAZARD else ()
-          for c in ALL_CARDS) for seat in _SEATS)
+# (Card ids index dicts: an id that is no card fails rather than wraps around.)
+_PLAYS: tuple[dict[int, Play], ...] = tuple(
+    {c: Play(seat, c, None) for c in ALL_CARDS} for seat in _SEATS)
+_ATTACKS: tuple[dict[int, tuple[Play, ...]], ...] = tuple(
+    {c: tuple(Play(seat, c, side) for side in _SEATS) for c in ALL_CARDS
+     if FAMILY_OF[c] is _HAZARD} for seat in _SEATS)
 
 
 def zone_statuses(state: HandState) -> tuple[ZoneStatus, ...]:

@@ -138,8 +138,11 @@ def _initial(rules: Rules, seating: Seating, first_seat: int,
 # plays: see ``engine._checks``).
 _SEATS = range(6)  # R2: at most six players
 _PILE_DRAWS: tuple[Draw, ...] = tuple(Draw(s, "pile", None) for s in _SEATS)
-_DISCARDS: tuple[tuple[Discard, ...], ...] = tuple(
-    tuple(Discard(s, c) for c in ALL_CARDS) for s in _SEATS)
+# By seat, then by card id (a dict: an id that is no card fails rather than wraps around).
+_DISCARD_DRAWS: tuple[dict[int, Draw], ...] = tuple(   # R4a
+    {c: Draw(s, "discard", c) for c in ALL_CARDS} for s in _SEATS)
+_DISCARDS: tuple[dict[int, Discard], ...] = tuple(
+    {c: Discard(s, c) for c in ALL_CARDS} for s in _SEATS)
 
 
 def _acts(state: HandState, seat: int) -> bool:
@@ -170,7 +173,7 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
         out: list[Action] = [_PILE_DRAWS[seat] if isinstance(pile, int)
                              else Draw(seat, "pile", pile[-1])]
         if state.pending[0] == TURN_DRAW and state.rules.draw_discard and state.discard:
-            out.append(Draw(seat, "discard", state.discard[-1]))
+            out.append(_DISCARD_DRAWS[seat][state.discard[-1]])
         return out
     if phase == EXTEND:
         return [Extend(seat, True), Extend(seat, False)]
