@@ -291,7 +291,9 @@ def _known_cards(state: HandState) -> set[int]:
 
 def _put(items: tuple[T, ...], i: int, item: T) -> tuple[T, ...]:
     """``items`` with position ``i`` replaced by ``item`` (hands by seat, zones by side)."""
-    return items[:i] + (item,) + items[i + 1:]
+    out = list(items)  # two allocations, where slicing and concatenating takes five
+    out[i] = item
+    return tuple(out)
 
 
 def _without(hands: tuple[tuple[int, ...] | int, ...], seat: int,
