@@ -310,16 +310,18 @@ def _take(state: HandState, seat: int, card: int,
           action: Action) -> tuple[tuple[int, ...] | int, ...]:
     """The hands after ``seat`` gives up ``card`` for ``action``; :func:`_require_held`'s
     refusal if it does not hold it (one pass over the hand instead of two)."""
-    hands = state.hands
+    hands = list(state.hands)
     h = hands[seat]
     if isinstance(h, int):
         _require_held(state, seat, card, action)
-        return _put(hands, seat, h - 1)
-    try:
-        i = h.index(card)
-    except ValueError:
-        raise IllegalAction("R4", f"seat {seat} does not hold card {card}", action) from None
-    return _put(hands, seat, h[:i] + h[i + 1:])
+        hands[seat] = h - 1
+    else:
+        try:
+            i = h.index(card)
+        except ValueError:
+            raise IllegalAction("R4", f"seat {seat} does not hold card {card}", action) from None
+        hands[seat] = h[:i] + h[i + 1:]
+    return tuple(hands)
 
 
 def _remove_from_hand(state: HandState, seat: int, card: int) -> HandState:

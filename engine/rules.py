@@ -67,9 +67,13 @@ class Rules:
     def deck(self, seating: Seating) -> tuple[int, ...]:
         """R1/R1a: the card ids in play for this seating."""
         if self.remove_hazards and seating.n_players <= 3:
-            return tuple(c for c in ALL_CARDS if c not in REMOVED_FOR_SMALL_TABLE)
+            return _SMALL_TABLE_DECK
         return ALL_CARDS
 
+
+#: R1a: the 101-card deck, built once (every hand asks for its deck).
+_SMALL_TABLE_DECK: tuple[int, ...] = tuple(c for c in ALL_CARDS
+                                           if c not in REMOVED_FOR_SMALL_TABLE)
 
 CLASSIC = Rules()
 MODERN = Rules(
