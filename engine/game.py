@@ -161,13 +161,21 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
     A draw from the pile is listed with its card in a full-information state and with
     ``card=None`` in a view, where the card is revealed by whoever deals it.
     """
-    if not _acts(state, seat):
+    phase = state.phase
+    if phase == PLAY or phase == DRAW or phase == EXTEND:  # _acts, inlined: a hot path
+        if seat != state.seat:
+            return []
+    elif not _acts(state, seat):
         return []  # (a reshuffle is chance: its order comes from ``reshuffle_action``)
     if state.viewer is not None and state.viewer != seat:
         raise ValueError(f"seat {seat}'s options are hidden in seat {state.viewer}'s view")
-    phase = state.phase
     if phase == PLAY:
-        return _play_actions(state, seat, state.hand(seat))
+        hand = state.hand(seat)
+        actions = legal_plays(state, seat, hand)
+        actions.extend(map(_DISCARDS[seat].__getitem__, hand))
+        if state.rules.fast_play:
+            actions.extend(_fast_discards(seat, hand))
+        return actions
     if phase == DRAW:
         pile = state.pile
         out: list[Action] = [_PILE_DRAWS[seat] if isinstance(pile, int)
@@ -180,16 +188,10 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
     return _answers(state, seat, state.hand(seat))
 
 
-def _play_actions(state: HandState, seat: int, hand: tuple[int, ...]) -> list[Action]:
-    """PLAY: the legal plays, then a discard of each card, then (R10b) fast discards."""
-    out = legal_plays(state, seat, hand)
-    discards = _DISCARDS[seat]
-    out.extend(map(discards.__getitem__, hand))
-    if state.rules.fast_play:
-        for size in range(2, len(hand) + 1):
-            for combo in combinations(hand, size):
-                out.append(FastDiscard(seat, combo))
-    return out
+def _fast_discards(seat: int, hand: tuple[int, ...]) -> list[Action]:
+    """R10b: every set of two or more cards of ``hand``, smallest sets first."""
+    return [FastDiscard(seat, combo)
+            for size in range(2, len(hand) + 1) for combo in combinations(hand, size)]
 
 
 def _answers(state: HandState, seat: int, hand: tuple[int, ...]) -> list[Action]:
@@ -234,7 +236,10 @@ def apply_action(state: HandState, action: Action) -> HandState:
     seat = action.seat
     if not 0 <= seat < state.seating.n_players:
         raise IllegalAction("R2", f"there is no seat {seat}", action)
-    if not _acts(state, seat):
+    if phase == PLAY or phase == DRAW or phase == EXTEND:  # _acts, inlined: a hot path
+        if seat != state.seat:
+            raise IllegalAction("R4", _not_your_turn(state, seat), action)
+    elif not _acts(state, seat):
         raise IllegalAction("R4", _not_your_turn(state, seat), action)
     if phase == PLAY:
         if isinstance(action, Discard):
