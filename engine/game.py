@@ -366,17 +366,19 @@ def _draw(state: HandState, action: Draw) -> HandState:
                 raise IllegalAction("R4", "that is not the top card of the draw pile", action)
             pile = pile[:-1]
         pile_drawn += 1
-    h = state.hands[seat]
-    new_hand_: tuple[int, ...] | int
+    hands = list(state.hands)
+    h = hands[seat]
     if isinstance(h, int):
-        new_hand_ = h + 1
+        hands[seat] = h + 1
     else:
         assert card is not None
-        new_hand_ = tuple(sorted(h + (card,)))
+        held = [*h, card]  # the hand stays sorted: a list sorted in place, then frozen
+        held.sort()
+        hands[seat] = tuple(held)
     pending = state.pending[1:]
     # The hottest move: replace_state by hand (by field position) rather than by keywords.
     values = list(state)
-    values[_HANDS] = _put(state.hands, seat, new_hand_)
+    values[_HANDS] = tuple(hands)
     values[_PILE] = pile
     values[_DISCARD] = discard
     values[_PILE_DRAWN] = pile_drawn
