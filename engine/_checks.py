@@ -228,13 +228,12 @@ def legal_plays(state: HandState, seat: int, hand: tuple[int, ...]) -> list[Acti
     statuses = zone_statuses(state)
     status = statuses[my_side]
     cap = status.max_distance                                # R5, R5b
-    if rules.exact_finish:
-        cap = min(cap, state.target - mine.km)               # R5d
-    if mine.n200 >= 2:
-        cap = min(cap, 100)                                  # R5c: no third 200
+    if rules.exact_finish and state.target - mine.km < cap:
+        cap = state.target - mine.km                         # R5d
+    if mine.n200 >= 2 and cap > 100:
+        cap = 100                                            # R5c: no third 200
     remedies = status.remedies
     may_attack = not rules.attacker_started or mine.started   # R6a
-    targets: list[tuple[int, frozenset[Kind]]] | None = None  # listed on the first hazard
     plays = _PLAYS[seat]
     out: list[Action] = []
     for c in hand:
@@ -248,13 +247,12 @@ def legal_plays(state: HandState, seat: int, hand: tuple[int, ...]) -> list[Acti
         elif fam is _SAFETY:
             out.append(plays[c])
         else:
-            if targets is None:
-                targets = [(side, st.open_to) for side, st in enumerate(statuses)
-                           if side != my_side]
             k = KIND_OF[c]
             if may_attack or k is _SPEED_LIMIT:
                 attacks = _ATTACKS[seat][c]
-                out.extend([attacks[side] for side, open_to in targets if k in open_to])
+                for side, st in enumerate(statuses):
+                    if side != my_side and k in st.open_to:
+                        out.append(attacks[side])
     return out
 
 
