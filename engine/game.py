@@ -57,7 +57,7 @@ from .state import (
 HAND_SIZE = 6
 NEXT = "next"
 
-T = TypeVar("T")
+_T = TypeVar("_T")
 
 # Field positions, for the hottest moves (a draw, a discard, a play: see _next_turn), which
 # build the next state from ``list(state)`` by position rather than by replace_state.
@@ -146,7 +146,8 @@ _DISCARDS: tuple[dict[int, Discard], ...] = tuple(
 
 
 def _acts(state: HandState, seat: int) -> bool:
-    """``seat in state.actors()``, without building the tuple (asked before every move)."""
+    """``seat in state.actors()``, without building the tuple. (For the draw, play and
+    extension phases, the two hot callers compare ``seat`` with ``state.seat`` inline.)"""
     phase = state.phase
     if phase == RESPOND:
         assert state.attack is not None
@@ -220,8 +221,10 @@ def reshuffle_action(state: HandState, shuffle: object) -> Reshuffle:
 
 # ----- applying an action --------------------------------------------------------------
 #
-# Each move builds its next state with one ``replace_state`` call where it can (the hand,
-# the zone and the turn change together): building a HandState is the bulk of a move's cost.
+# Each move builds its next state once where it can (the hand, the zone and the turn change
+# together): building a HandState is the bulk of a move's cost. The frequent moves (a draw,
+# a discard, a play that ends the turn) set fields by position, see _next_turn; the rare
+# ones use replace_state.
 
 def apply_action(state: HandState, action: Action) -> HandState:
     """The state after ``action``; raises :class:`IllegalAction` and changes nothing if not legal."""
@@ -294,7 +297,7 @@ def _known_cards(state: HandState) -> set[int]:
     return known
 
 
-def _put(items: tuple[T, ...], i: int, item: T) -> tuple[T, ...]:
+def _put(items: tuple[_T, ...], i: int, item: _T) -> tuple[_T, ...]:
     """``items`` with position ``i`` replaced by ``item`` (hands by seat, zones by side)."""
     out = list(items)  # two allocations, where slicing and concatenating takes five
     out[i] = item
