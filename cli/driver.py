@@ -164,8 +164,10 @@ def describe(before: HandState, action: Action, after: HandState, names: Sequenc
         return None  # R9: who passed says nothing, and says it for everyone alike
     if isinstance(action, Extend):
         if action.extend:
-            return f"{who(action.seat)} extends the trip to 1000!"
-        return f"{who(action.seat)} stops at {before.target}."
+            verb = "extend" if who(action.seat) == "You" else "extends"
+            return f"{who(action.seat)} {verb} the trip to 1000!"
+        verb = "stop" if who(action.seat) == "You" else "stops"
+        return f"{who(action.seat)} {verb} at {before.target}."
     return None
 
 
