@@ -370,6 +370,10 @@ def _verify(transcript: Transcript | str | os.PathLike[str], rep: VerifyReport) 
     index_of: dict[int, int] = {}  # id(deck message) -> entry index
     last_index = -1
 
+    # A cheat nobody can be blamed for yet (a card seen twice) is remembered: the hand's
+    # reveals name the shuffler; only if they do not is the suspicion itself reported.
+    suspicion: list[tuple[int, CheatDetected]] = []
+
     def end_hand() -> VerifyReport | None:
         if deck is None or hand is None or not deck.log:
             return None
@@ -379,6 +383,9 @@ def _verify(transcript: Transcript | str | os.PathLike[str], rep: VerifyReport) 
             idx = index_of.get(id(e.ref), last_index) if e.ref is not None else last_index
             key = hdr.players[e.seat].key if e.seat is not None else None
             return rep.fail(idx, e.check, e.seat, key, str(e))
+        if suspicion:
+            idx, first = suspicion[0]
+            return rep.fail(idx, first.check, None, None, str(first))
         return None
 
     for i, env in enumerate(transcript.entries):
@@ -426,10 +433,13 @@ def _verify(transcript: Transcript | str | os.PathLike[str], rep: VerifyReport) 
                 deck.receive(msg)
             except CheatDetected as e:
                 s = e.seat
-                # blame the entry that carried the bad message (a share checked late)
-                at = index_of.get(id(e.ref), i) if e.ref is not None else i
-                return rep.fail(at, e.check, s, hdr.players[s].key if s is not None else None,
-                                str(e))
+                if s is None and not suspicion:
+                    suspicion.append((i, e))
+                else:
+                    # blame the entry that carried the bad message (a share checked late)
+                    at = index_of.get(id(e.ref), i) if e.ref is not None else i
+                    return rep.fail(at, e.check, s,
+                                    hdr.players[s].key if s is not None else None, str(e))
         rep.entries.append(DecodedEntry(i, env.hand, seat, env.body, msg))
         rep.entries_checked = i + 1
         last_index = i

@@ -39,11 +39,16 @@ def _play_hand(rec: LogRecorder, n: int, hand: int,
     t = DeckTable(n, CARDS, rec.header.table, hand, observer=False, tamper=tamper,
                   sink=rec.record_deck)
     t.setup()
-    for pos in range(3 * n):
-        t.deal(pos, pos % n)
-    rec.record(0, {"k": "game.play", "pos": 0, "target": None})
-    t.play(0, 0)
-    t.reveal(3 * n)
+    try:
+        for pos in range(3 * n):
+            t.deal(pos, pos % n)
+        rec.record(0, {"k": "game.play", "pos": 0, "target": None})
+        t.play(0, 0)
+        t.reveal(3 * n)
+    except CheatDetected as exc:
+        if exc.seat is not None:
+            raise
+        # a card seen twice: nobody to blame yet, so straight to the reveals (which will)
     try:
         t.finish(withhold=withhold)
     except CheatDetected:
