@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 
 import pytest
-from prompt_toolkit.input import create_pipe_input
+from cli_helpers import run_headless, until
 from prompt_toolkit.input.base import PipeInput
 from prompt_toolkit.output import ColorDepth, DummyOutput
 
@@ -23,26 +23,9 @@ Script = Callable[[TableApp, PipeInput], Awaitable[None]]
 
 
 def run(driver: LocalDriver, script: Script, **kw: object) -> int:
-    async def main() -> int:
-        with create_pipe_input() as inp:
-            app = TableApp(driver, input=inp, output=DummyOutput(), delay=0, **kw)  # type: ignore[arg-type]
-            task = asyncio.ensure_future(app.run_async())
-            try:
-                await script(app, inp)
-            finally:
-                if not task.done():
-                    inp.send_text("\x11")  # ctrl-q
-            return await asyncio.wait_for(task, 10)
-    return asyncio.run(main())
-
-
-async def until(cond: Callable[[], bool], timeout: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not cond():
-        if loop.time() > end:
-            raise AssertionError("timed out waiting")
-        await asyncio.sleep(0.01)
+    return run_headless(
+        lambda inp, out: TableApp(driver, input=inp, output=out, delay=0, **kw),  # type: ignore[arg-type]
+        script)
 
 
 def my_play_phase(d: LocalDriver) -> bool:

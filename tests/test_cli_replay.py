@@ -10,9 +10,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
-from prompt_toolkit.input import create_pipe_input
+from cli_helpers import run_headless, until
 from prompt_toolkit.input.base import PipeInput
-from prompt_toolkit.output import DummyOutput
 
 from cli import render
 from cli._replay import ReplayApp, run_replay
@@ -197,26 +196,7 @@ Script = Callable[[ReplayApp, PipeInput], Awaitable[None]]
 
 
 def run_app(model: ReplayModel, script: Script) -> int:
-    async def go() -> int:
-        with create_pipe_input() as inp:
-            app = ReplayApp(model, input=inp, output=DummyOutput())
-            task = asyncio.ensure_future(app.run_async())
-            try:
-                await script(app, inp)
-            finally:
-                if not task.done():
-                    inp.send_text("\x11")  # ctrl-q
-            return await asyncio.wait_for(task, 10)
-    return asyncio.run(go())
-
-
-async def until(cond: Callable[[], bool], timeout: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not cond():
-        if loop.time() > end:
-            raise AssertionError("timed out waiting")
-        await asyncio.sleep(0.01)
+    return run_headless(lambda inp, out: ReplayApp(model, input=inp, output=out), script)
 
 
 async def at(app: ReplayApp, index: int) -> None:
