@@ -34,7 +34,7 @@ def engine_hands_per_second(rules: Rules, seating: Seating, seconds: float,
 
 def run_bench(args: argparse.Namespace) -> int:
     if args.what == "deck":
-        from p2p.bench_deck import run
+        from p2p.deck.bench import run
         run(args.json)
         return 0
     if args.what == "net":

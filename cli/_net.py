@@ -20,12 +20,12 @@ from typing import Any, TextIO
 
 from engine import Action, Draw, Seating, card_name, parse_option, preset
 from engine.bots import make_bot
-from p2p.identity import Identity
-from p2p.lobby import LobbyClient, LobbyError, LobbyHost, LobbyState, TableStart
-from p2p.session import Peer, SessionEvent, SessionOptions, node_id_for, resume_peer
-from p2p.store import Store, find_tables, table_dir
-from p2p.table import TableConfig
-from p2p.transport import Node
+from p2p.crypto.identity import Identity
+from p2p.net.transport import Node
+from p2p.table.config import TableConfig
+from p2p.table.lobby import LobbyClient, LobbyError, LobbyHost, LobbyState, TableStart
+from p2p.table.session import Peer, SessionEvent, SessionOptions, node_id_for, resume_peer
+from p2p.table.store import Store, find_tables, table_dir
 
 
 def _g(args: argparse.Namespace, name: str, default: Any) -> Any:
@@ -184,7 +184,7 @@ def _print_state(st: LobbyState, out: TextIO) -> None:
 
 
 def _print_players(cfg: TableConfig, me: int, out: TextIO) -> None:
-    from p2p.identity import fingerprint
+    from p2p.crypto.identity import fingerprint
     print(f"the match starts: table {cfg.table_id.hex()[:16]}", file=out)
     for p in cfg.players:
         print(f"  seat {p.seat}: {p.name} [{fingerprint(p.key)}]"
@@ -312,7 +312,7 @@ def _run_bot(p: Peer) -> None:
 
 
 def _default_base() -> Path:
-    from p2p.store import default_data_dir
+    from p2p.table.store import default_data_dir
     return default_data_dir()
 
 
@@ -349,7 +349,7 @@ def run_host(args: argparse.Namespace, out: TextIO | None = None,
     announcement = None
     if not _g(args, "no_announce", False):
         try:
-            from p2p.discovery import announce_table
+            from p2p.net.discovery import announce_table
             announcement = announce_table(
                 name=host.state.table_name, fingerprint=ident.fingerprint,
                 rules=";".join([rules.preset, *(_g(args, "option", []) or [])]),
@@ -422,7 +422,7 @@ def run_join(args: argparse.Namespace, out: TextIO | None = None,
     peers = list(_g(args, "peer", []) or [])
     fp = None
     if not peers:
-        from p2p.discovery import browse_tables
+        from p2p.net.discovery import browse_tables
         want = _g(args, "table", None)
         print("looking for tables on the LAN...", file=out)
         with browse_tables(interfaces=_g(args, "mdns", "all")) as b:
@@ -486,7 +486,7 @@ def run_join(args: argparse.Namespace, out: TextIO | None = None,
 # ===================================================================== lobby
 def run_lobby(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """List tables on the LAN live, as they appear and vanish (Ctrl-C to stop)."""
-    from p2p.discovery import TableChange, TableInfo, browse_tables
+    from p2p.net.discovery import TableChange, TableInfo, browse_tables
 
     out = out or sys.stdout
     seconds = float(_g(args, "seconds", 0))
@@ -548,7 +548,7 @@ def _resume_bots(table_id: bytes, base: Path | None) -> list[Peer]:
         tdir = table_dir(d, table_id)
         if not (tdir / "table.msgpack").exists():
             continue
-        from p2p.store import read_meta
+        from p2p.table.store import read_meta
         extra = dict(read_meta(tdir).get("extra", {}))
         id_seed = extra.get("identity_seed")
         if not isinstance(id_seed, bytes):

@@ -109,13 +109,13 @@ class LoopbackTable:
     through :class:`cli._net.NetDriver`."""
 
     def __init__(self, rules: Rules, seating: Seating, names: list[str], seed: int) -> None:
-        from p2p.identity import Identity
-        from p2p.lobby import TableStart
-        from p2p.session import Peer, SessionOptions, node_id_for
-        from p2p.store import Store, default_data_dir
-        from p2p.table import TableConfig
-        from p2p.transcript import Player
-        from p2p.transport import Node
+        from p2p.crypto.identity import Identity
+        from p2p.net.transport import Node
+        from p2p.table.config import TableConfig
+        from p2p.table.lobby import TableStart
+        from p2p.table.session import Peer, SessionOptions, node_id_for
+        from p2p.table.store import Store, default_data_dir
+        from p2p.transcript.file import Player
 
         from ._net import NetDriver, _start_bots
 

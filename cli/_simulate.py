@@ -72,7 +72,7 @@ def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: i
     to a transcript file."""
     from pathlib import Path
 
-    from p2p.memory_table import make_table, play_fair_match
+    from p2p.table.memory import make_table, play_fair_match
 
     n = seating.n_players
     wins = [0] * n

@@ -1,63 +1,24 @@
-"""Peer-to-peer layer: identity, wire format, fair deck, transcript, transport, discovery."""
+"""The peer-to-peer layer: everything between the rules engine and the console.
 
-__all__: list[str] = []
+Sub-packages, from the bottom up (each imports only those above it in this list):
 
-# transport (p2p/transport.py)
-from p2p.transport import Node, PeerEvent, PeerEventKind, PeerStatus, TransportConfig  # noqa: E402
+* :mod:`p2p.crypto` — the prime-order group, zero-knowledge proofs, the player's identity key;
+* :mod:`p2p.deck` — the mental-poker deck: messages, the pure state machine, an in-memory driver;
+* :mod:`p2p.transcript` — signed hash-chained entries and the self-contained transcript file;
+* :mod:`p2p.net` — the reliable ZeroMQ transport and DNS-SD discovery (ZeroMQ and zeroconf are
+  loaded only when a node or a browser is actually made);
+* :mod:`p2p.table` — a table: its configuration, the hand and match protocols, the networked
+  peer (session), the lobby and the on-disk store;
+* :mod:`p2p.audit` — ``verify`` and ``replay`` of a transcript (offline: no network code).
 
-__all__ += ["Node", "PeerEvent", "PeerEventKind", "PeerStatus", "TransportConfig"]
+``p2p.testing`` holds test helpers (in-memory network, fault injection), ``p2p.netsim`` the
+multi-process network simulator.
+"""
 
-# discovery (p2p/discovery.py)
-from p2p.discovery import TableBrowser, TableInfo, announce_table, browse_tables  # noqa: E402
-
-__all__ += ["TableBrowser", "TableInfo", "announce_table", "browse_tables"]
-
-# fair deck, identity, envelopes, transcripts (p2p/deck.py, identity.py, envelope.py, transcript.py)
-from p2p.deck import (  # noqa: E402
-    PUBLIC,
-    CheatDetected,
-    DeckHand,
-    DeckMessage,
-    DeckTable,
-    HandResult,
-    message_from_body,
-    message_to_body,
-    run_hand_in_memory,
-)
-from p2p.envelope import (  # noqa: E402
-    MAX_ENVELOPE_BYTES,
-    DuplicateEntry,
-    Envelope,
-    EnvelopeError,
-    Equivocation,
-    LogError,
-    LogVerifier,
-    OutOfOrder,
-    genesis_hash,
-)
-from p2p.identity import Identity, IdentityError, fingerprint  # noqa: E402
-from p2p.transcript import (  # noqa: E402
-    LogRecorder,
-    Player,
-    Transcript,
-    TranscriptCorrupt,
-    TranscriptHeader,
-    TranscriptWriter,
-    VerifyReport,
-    read_transcript,
-    verify_crypto,
-)
-
-__all__ += [
-    "PUBLIC", "CheatDetected", "DeckHand", "DeckMessage", "DeckTable", "HandResult",
-    "message_from_body", "message_to_body", "run_hand_in_memory",
-    "MAX_ENVELOPE_BYTES", "DuplicateEntry", "Envelope", "EnvelopeError", "Equivocation",
-    "LogError", "LogVerifier", "OutOfOrder", "genesis_hash",
-    "Identity", "IdentityError", "fingerprint",
-    "LogRecorder", "Player", "Transcript", "TranscriptCorrupt", "TranscriptHeader",
-    "TranscriptWriter", "VerifyReport", "read_transcript", "verify_crypto",
-]
-from p2p.discovery import TableChange  # noqa: E402
-from p2p.transport import QueueFull, TransportError, parse_endpoint  # noqa: E402
-
-__all__ += ["QueueFull", "TableChange", "TransportError", "parse_endpoint"]
+from p2p.crypto.identity import Identity as Identity
+from p2p.crypto.identity import IdentityError as IdentityError
+from p2p.crypto.identity import fingerprint as fingerprint
+from p2p.table.config import TableConfig as TableConfig
+from p2p.transcript.file import Player as Player
+from p2p.transcript.file import TranscriptHeader as TranscriptHeader
+from p2p.transcript.file import read_transcript as read_transcript

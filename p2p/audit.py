@@ -14,11 +14,11 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from .deck import CheatDetected, DecryptShare
-from .hand import ProtocolError
-from .match import MatchProtocol
-from .table import TableConfig
-from .transcript import VerifyReport, read_transcript, verify_crypto
+from p2p.deck.messages import CheatDetected, DecryptShare
+from p2p.table.config import TableConfig
+from p2p.table.hand_protocol import ProtocolError
+from p2p.table.match import MatchProtocol
+from p2p.transcript.file import VerifyReport, read_transcript, verify_crypto
 
 
 @dataclass

@@ -67,17 +67,16 @@ class GameRun:
 
 # ============================================================================ the child
 def _identity_for(key_seed: bytes, seat: int) -> Any:
-    from .identity import Identity
+    from p2p.crypto.identity import Identity
     return Identity.from_seed(hashlib.sha256(key_seed + bytes([seat])).digest())
 
 
 def _child(spec_path: str, seat: int, resume: bool) -> int:
     from engine.bots import make_bot
-
-    from .session import Peer, SessionOptions, node_id_for, resume_peer
-    from .store import Store, table_dir
-    from .table import TableConfig
-    from .transcript import TranscriptHeader
+    from p2p.table.config import TableConfig
+    from p2p.table.session import Peer, SessionOptions, node_id_for, resume_peer
+    from p2p.table.store import Store, table_dir
+    from p2p.transcript.file import TranscriptHeader
 
     spec = json.loads(Path(spec_path).read_text())
     import msgpack
@@ -100,7 +99,7 @@ def _child(spec_path: str, seat: int, resume: bool) -> int:
         peer = resume_peer(table_dir(base, cfg.table_id), ident, controller=bot, options=opts)
         say(f"ENDPOINT {peer.node.endpoint}")
     else:
-        from .transport import Node
+        from p2p.net.transport import Node
         node = Node(node_id_for(ident.public_key), bind="127.0.0.1", port=0)
         say(f"ENDPOINT {node.endpoint}")
         line = sys.stdin.readline()
@@ -188,8 +187,9 @@ def run_network_game(rules: Rules, seating: Seating, bot_names: list[str], seed:
     Peers keep their stores under ``work_dir`` (default: a temporary directory, removed
     afterwards unless ``keep_work``); ``transcript_dir`` receives a copy of every peer's
     transcript."""
+    from p2p.table.memory import make_table
+
     from .audit import verify_game
-    from .memory_table import make_table
 
     n = seating.n_players
     names = [f"{bot_names[s]}{s + 1}" for s in range(n)]

@@ -23,17 +23,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from p2p.transport import (
+from p2p.net.interface import (
     PeerEvent,
     PeerStatus,
     QueueFull,
-    ReliableCore,
     TransportConfig,
     TransportError,
     WireFilter,
-    log,
     validate_peer_id,
 )
+from p2p.net.reliable import ReliableCore, log
 
 __all__ = ["FakeClock", "FaultShim", "MemoryNetwork", "MemoryNode"]
 

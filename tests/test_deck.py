@@ -9,21 +9,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2p import _group as g
-from p2p.deck import (
+from p2p.crypto import group as g
+from p2p.deck.ciphers import card_point
+from p2p.deck.hand import DeckHand
+from p2p.deck.memory import DeckTable, run_hand_in_memory
+from p2p.deck.messages import (
     PUBLIC,
     CheatDetected,
-    DeckHand,
     DeckMessage,
-    DeckTable,
     DecryptShare,
     KeyShare,
     SecretReveal,
     ShufflePass,
-    card_point,
     message_from_body,
     message_to_body,
-    run_hand_in_memory,
 )
 
 CARDS = list(range(106))
@@ -367,7 +366,7 @@ def test_anyone_can_check_a_share_a_recipient_complains_about() -> None:
 
 
 def test_public_randomness_commit_reveal() -> None:
-    from p2p.deck import joint_random, random_commitment
+    from p2p.deck.ciphers import joint_random, random_commitment
 
     seeds = [bytes([i]) * 32 for i in range(4)]
     commits = [random_commitment(sd, i, b"t", b"seat-order") for i, sd in enumerate(seeds)]
@@ -424,7 +423,7 @@ def test_random_hands_stay_consistent(n: int, steps: list[int]) -> None:
 
 @pytest.mark.bench
 def test_bench_deck_runs() -> None:
-    from p2p.bench_deck import run
+    from p2p.deck.bench import run
 
     out = run(json=True)
     rows = out["results"]
@@ -434,7 +433,7 @@ def test_bench_deck_runs() -> None:
 def test_reshuffle_list_must_be_canonical_known_cards() -> None:
     t = DeckTable(2, SMALL)
     t.setup()
-    from p2p.deck import ReshuffleStart
+    from p2p.deck.messages import ReshuffleStart
 
     for cards in ((3, 1), (1, 1), (1, 999), ()):
         with pytest.raises(CheatDetected) as e:

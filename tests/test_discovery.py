@@ -9,13 +9,7 @@ import threading
 
 import pytest
 
-from p2p.discovery import (
-    TableChange,
-    TableInfo,
-    announce_table,
-    browse_tables,
-    make_zeroconf,
-)
+from p2p.net.discovery import TableChange, TableInfo, announce_table, browse_tables, make_zeroconf
 
 
 def _loopback_multicast_works() -> str | None:

@@ -34,16 +34,17 @@ from engine.actions import Discard, Draw, Play
 from engine.bots import make_bot
 from engine.cards import Family, Kind, family, kind
 from engine.state import PLAY
-from p2p import _group as g
 from p2p.audit import GameReport, verify_game
-from p2p.deck import PUBLIC, card_point
-from p2p.envelope import Envelope
-from p2p.hand import ProtocolError
-from p2p.identity import Identity
-from p2p.match import MatchProtocol
-from p2p.memory_table import make_table, play_fair_match
-from p2p.table import TableConfig
-from p2p.transcript import TranscriptHeader, TranscriptWriter, read_transcript
+from p2p.crypto import group as g
+from p2p.crypto.identity import Identity
+from p2p.deck.ciphers import card_point
+from p2p.deck.messages import PUBLIC
+from p2p.table.config import TableConfig
+from p2p.table.hand_protocol import ProtocolError
+from p2p.table.match import MatchProtocol
+from p2p.table.memory import make_table, play_fair_match
+from p2p.transcript.envelope import Envelope
+from p2p.transcript.file import TranscriptHeader, TranscriptWriter, read_transcript
 
 MODERN = preset("modern")                          # one hand per match (R14)
 CLASSIC = preset("classic", match_target=1000)     # a short R15 match
@@ -667,7 +668,7 @@ def test_out_of_turn_entry_during_setup_and_play() -> None:
     t = Lockstep(cfg, _bots(2))
     assert t.peers[0].hand.expected_writer() == 0
     key_of_1 = t.peers[1].hand.deck.make_key_share()
-    from p2p.deck import message_to_body
+    from p2p.deck.messages import message_to_body
     with pytest.raises(ProtocolError) as ei:
         t.peers[0].receive(0, 1, message_to_body(key_of_1))
     assert (ei.value.seat, ei.value.check) == (1, "out-of-turn")

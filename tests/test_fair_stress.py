@@ -12,8 +12,8 @@ import pytest
 import engine as e
 from engine.bots import make_bot
 from p2p.audit import verify_game
-from p2p.memory_table import make_table, play_fair_match
-from p2p.transcript import read_transcript
+from p2p.table.memory import make_table, play_fair_match
+from p2p.transcript.file import read_transcript
 
 pytestmark = pytest.mark.slow
 

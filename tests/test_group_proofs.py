@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2p import _group as g
-from p2p.proofs import (
+from p2p.crypto import group as g
+from p2p.crypto.proofs import (
     Proof,
     ProofError,
     dleq_check,

@@ -10,7 +10,8 @@ from pathlib import Path
 import msgpack
 import pytest
 
-from p2p.envelope import (
+from p2p.crypto.identity import Identity, IdentityError, default_identity_path, fingerprint
+from p2p.transcript.envelope import (
     MAX_ENVELOPE_BYTES,
     DuplicateEntry,
     Envelope,
@@ -21,7 +22,6 @@ from p2p.envelope import (
     OutOfOrder,
     genesis_hash,
 )
-from p2p.identity import Identity, IdentityError, default_identity_path, fingerprint
 
 # ------------------------------------------------------------------ identity
 

@@ -18,11 +18,11 @@ import pytest
 from engine import Seating, preset
 from engine.bots import make_bot
 from p2p.audit import verify_game
-from p2p.identity import Identity
-from p2p.lobby import LobbyClient, LobbyError, LobbyHost, TableStart, parse_lobby
-from p2p.session import Peer, SessionOptions, node_id_for
-from p2p.store import Store
-from p2p.transport import Node
+from p2p.crypto.identity import Identity
+from p2p.net.transport import Node
+from p2p.table.lobby import LobbyClient, LobbyError, LobbyHost, TableStart, parse_lobby
+from p2p.table.session import Peer, SessionOptions, node_id_for
+from p2p.table.store import Store
 
 OPTS = SessionOptions(response_delay=0.01, stall_after=0.3)
 
@@ -143,7 +143,7 @@ def test_lobby_refuses_when_full_and_checks_signatures() -> None:
                 host.pump(0.01)
                 late.pump(0.01)
         # a lobby message signed by another key than the sender's id is refused
-        from p2p.lobby import _sign
+        from p2p.table.lobby import _sign
         forged = _sign(ids[2], {"k": "ready", "key": ids[2].public_key})
         assert parse_lobby(node_id_for(ids[1].public_key), forged) is None
         assert parse_lobby(node_id_for(ids[2].public_key), forged) is not None

@@ -113,7 +113,7 @@ def make_ns(made: list[str], name: str) -> str:
 SCRIPTS = {
     "announce.py": """
         import sys, select
-        from p2p.discovery import announce_table
+        from p2p.net.discovery import announce_table
         ip, name, secs = sys.argv[1], sys.argv[2], float(sys.argv[3])
         a = announce_table(name=name, rules="classic", seats_taken=1, seats_free=3,
                            fingerprint="ab" * 8, port=4321, interfaces=[ip])
@@ -123,7 +123,7 @@ SCRIPTS = {
     """,
     "browse.py": """
         import sys, json
-        from p2p.discovery import browse_tables
+        from p2p.net.discovery import browse_tables
         ip, name, secs = sys.argv[1], sys.argv[2], float(sys.argv[3])
         with browse_tables(interfaces=[ip]) as b:
             snap = b.wait_for(lambda s: any(t.name == name for t in s), secs) or []
@@ -131,7 +131,8 @@ SCRIPTS = {
     """,
     "echo_server.py": """
         import sys, time
-        from p2p.transport import Node, PeerEventKind
+        from p2p.net.transport import Node
+        from p2p.net.interface import PeerEventKind
         with Node(b"SRV", bind=sys.argv[1]) as n:
             print(n.endpoint, flush=True)
             deadline = time.monotonic() + 20
@@ -148,7 +149,8 @@ SCRIPTS = {
     """,
     "client.py": """
         import sys
-        from p2p.transport import Node, PeerStatus
+        from p2p.net.transport import Node
+        from p2p.net.interface import PeerStatus
         with Node(b"CLI", bind=sys.argv[1]) as n:
             n.add_peer(b"SRV", sys.argv[2])
             n.send(b"SRV", b"ping")

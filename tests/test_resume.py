@@ -11,11 +11,11 @@ from test_session import FAST, check_transcripts, make_peers, run_all
 from engine import Seating, preset
 from engine.bots import make_bot
 from p2p.audit import verify_game
-from p2p.memory_table import make_table
+from p2p.net.transport import Node
 from p2p.netsim import run_network_game
-from p2p.session import Peer, node_id_for, resume_peer
-from p2p.store import Store, find_tables, read_secrets, table_dir
-from p2p.transport import Node
+from p2p.table.memory import make_table
+from p2p.table.session import Peer, node_id_for, resume_peer
+from p2p.table.store import Store, find_tables, read_secrets, table_dir
 
 
 def test_peer_restarts_in_process_and_catches_up(tmp_path: Path) -> None:

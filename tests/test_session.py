@@ -17,15 +17,15 @@ import pytest
 from engine import Seating, preset
 from engine.bots import make_bot
 from p2p.audit import verify_game
-from p2p.envelope import Envelope, LogVerifier
-from p2p.identity import Identity
-from p2p.memory_table import make_table
-from p2p.session import ENTRIES, PUSH, Peer, SessionOptions, node_id_for
-from p2p.store import Store
-from p2p.table import TableConfig
+from p2p.crypto.identity import Identity
+from p2p.net.transport import Node
+from p2p.table.config import TableConfig
+from p2p.table.memory import make_table
+from p2p.table.session import ENTRIES, PUSH, Peer, SessionOptions, node_id_for
+from p2p.table.store import Store
 from p2p.testing import FaultShim, MemoryNetwork, MemoryNode
-from p2p.transcript import read_transcript
-from p2p.transport import Node
+from p2p.transcript.envelope import Envelope, LogVerifier
+from p2p.transcript.file import read_transcript
 
 FAST = SessionOptions(response_delay=0.01, stall_after=0.3)
 
@@ -337,8 +337,8 @@ def test_bot_answers_in_response_windows_take_a_fixed_time(tmp_path: Path) -> No
 
 
 def test_abandon_stops_every_peer_and_a_forged_one_is_dropped(tmp_path: Path) -> None:
-    from p2p.envelope import canonical_packb
-    from p2p.session import ABANDON
+    from p2p.table.session import ABANDON
+    from p2p.transcript.envelope import canonical_packb
 
     cfg, ids = make_table(preset("modern"), Seating.solo(3), ["a", "b", "c"], b"abandon")
     peers = make_peers(tmp_path, cfg, ids)

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from p2p.deck import CheatDetected, DeckMessage, DeckTable, SecretReveal, ShufflePass
-from p2p.envelope import Envelope
-from p2p.identity import Identity
-from p2p.transcript import (
+from p2p.crypto.identity import Identity
+from p2p.deck.memory import DeckTable
+from p2p.deck.messages import CheatDetected, DeckMessage, SecretReveal, ShufflePass
+from p2p.transcript.envelope import Envelope
+from p2p.transcript.file import (
     LogRecorder,
     Player,
     Transcript,

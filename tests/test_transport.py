@@ -12,9 +12,7 @@ import msgpack
 import pytest
 import zmq
 
-from p2p.testing import FakeClock, FaultShim, MemoryNetwork, MemoryNode
-from p2p.transport import (
-    Node,
+from p2p.net.interface import (
     PeerEventKind,
     PeerStatus,
     QueueFull,
@@ -22,6 +20,8 @@ from p2p.transport import (
     TransportError,
     parse_endpoint,
 )
+from p2p.net.transport import Node
+from p2p.testing import FakeClock, FaultShim, MemoryNetwork, MemoryNode
 
 FAST = TransportConfig(
     rto_initial=0.05, hb_interval=0.05, slow_after=0.25, gone_after=0.6, max_payload=64 * 1024

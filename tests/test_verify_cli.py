@@ -20,9 +20,9 @@ import pytest
 from cli.main import main
 from engine import Seating, preset
 from engine.bots import make_bot
-from p2p.envelope import Envelope
-from p2p.memory_table import make_table, play_fair_match
-from p2p.transcript import read_transcript
+from p2p.table.memory import make_table, play_fair_match
+from p2p.transcript.envelope import Envelope
+from p2p.transcript.file import read_transcript
 
 ROOT = Path(__file__).resolve().parent.parent
 

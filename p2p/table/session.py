@@ -48,8 +48,12 @@ import msgpack
 from engine import Action, HandState, IllegalAction
 from engine.scoring import SideScore
 from engine.state import EXTEND, RESPOND
-
-from .envelope import (
+from p2p.crypto.identity import Identity, fingerprint, verify_signature
+from p2p.net.interface import PeerEventKind, Transport
+from p2p.table.config import TableConfig
+from p2p.table.hand_protocol import HandProtocol, ProtocolError
+from p2p.table.match import MatchProtocol
+from p2p.transcript.envelope import (
     MAX_ENVELOPE_BYTES,
     Envelope,
     EnvelopeError,
@@ -58,11 +62,6 @@ from .envelope import (
     LogVerifier,
     canonical_packb,
 )
-from .hand import HandProtocol, ProtocolError
-from .identity import Identity, fingerprint, verify_signature
-from .match import MatchProtocol
-from .table import TableConfig
-from .transport import PeerEvent, PeerEventKind, PeerStatus
 
 __all__ = ["Peer", "PeerInfo", "SessionEvent", "SessionOptions", "Transport", "node_id_for",
            "PUSH", "FETCH", "ENTRIES", "ABANDON"]
@@ -85,23 +84,6 @@ _SENDER_DROP_REASONS = frozenset({"unknown-author", "bad-signature", "wrong-tabl
 def node_id_for(key: bytes) -> bytes:
     """The transport id of the player with public key ``key`` (never starts with 0x00)."""
     return b"m" + key
-
-
-class Transport(Protocol):
-    """What a peer needs from :class:`p2p.transport.Node` (or ``MemoryNode``)."""
-
-    endpoint: str
-
-    def add_peer(self, peer_id: bytes, endpoint: str) -> None: ...
-    def remove_peer(self, peer_id: bytes) -> None: ...
-    def send(self, peer_id: bytes, payload: bytes) -> int: ...
-    def broadcast(self, payload: bytes) -> dict[bytes, int]: ...
-    def recv(self, timeout: float | None = None) -> tuple[bytes, bytes] | None: ...
-    def events(self) -> list[PeerEvent]: ...
-    def peer_status(self, peer_id: bytes) -> PeerStatus: ...
-    def peers(self) -> list[bytes]: ...
-    def flush(self, timeout: float) -> bool: ...
-    def close(self) -> None: ...
 
 
 class Chooser(Protocol):
@@ -997,7 +979,7 @@ def resume_peer(path: Any, identity: Identity, *, controller: Chooser | None = N
     """Reopen a table directory after a crash: replay the stored entries (with this seat's
     secrets imported into each hand before its first entry), listen on the same port again,
     reconnect to the stored endpoints and ask every peer for what we missed."""
-    from .store import Store
+    from p2p.table.store import Store
 
     store, st = Store.open(path)
     try:
@@ -1006,7 +988,7 @@ def resume_peer(path: Any, identity: Identity, *, controller: Chooser | None = N
             raise ValueError(f"{path} belongs to another identity (seat {st.seat})")
         nid = node_id_for(identity.public_key)
         if node_factory is None:
-            from .transport import Node
+            from p2p.net.transport import Node
             node: Transport = Node(nid, bind=st.bind, port=st.port)
         else:
             node = node_factory(nid, st.bind, st.port)

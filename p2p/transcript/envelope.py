@@ -25,7 +25,7 @@ from typing import Any
 
 import msgpack
 
-from .identity import Identity, verify_signature
+from p2p.crypto.identity import Identity, verify_signature
 
 __all__ = [
     "ENVELOPE_VERSION",

@@ -51,7 +51,7 @@ from zeroconf import (
     Zeroconf,
 )
 
-from p2p._netutil import is_ipv4, local_ipv4_addresses
+from p2p.net._netutil import is_ipv4, local_ipv4_addresses
 
 __all__ = [
     "SERVICE_TYPE",

@@ -14,279 +14,40 @@ the check that failed and the step.  See docs/protocol.md for the full protocol.
 
 from __future__ import annotations
 
-import hashlib
 import os
-import struct
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache, partial
 from typing import Any
 
-from . import _group as g
-from .proofs import Proof, ProofError, dleq_prove, dleq_verify, schnorr_prove, schnorr_verify
-
-__all__ = [
-    "PUBLIC",
-    "CARD_DOMAIN",
-    "CheatDetected",
-    "KeyShare",
-    "ShuffleCommit",
-    "ShufflePass",
-    "ReshuffleStart",
-    "DecryptShare",
-    "SecretReveal",
-    "DeckMessage",
-    "DeckHand",
-    "DeckTable",
-    "HandResult",
-    "card_point",
-    "shuffle_pass",
-    "shuffle_commitment",
-    "message_to_body",
-    "message_from_body",
-    "is_deck_body",
-    "run_hand_in_memory",
-    "random_commitment",
-    "joint_random",
-]
-
-#: Recipient value of a share that opens a position to everybody.
-PUBLIC = -1
-CARD_DOMAIN = b"millebornes/card/v1"
-_SHUFFLE_LABEL = b"millebornes/shuffle/v1"
-_COMMIT_TAG = b"millebornes/shuffle-commit/v1"
-_CTX_TAG = b"millebornes/ctx/v1"
-
-Ciphertext = tuple[bytes, bytes]
-Deck = tuple[Ciphertext, ...]
-
-
-class CheatDetected(Exception):
-    """A check failed.  ``seat`` is the peer to blame (None: unknown until reveal)."""
-
-    def __init__(self, seat: int | None, check: str, step: str, detail: str = "",
-                 ref: object = None) -> None:
-        self.seat = seat
-        self.ref = ref  #: the offending message when known (a DeckMessage)
-        self.check = check
-        self.step = step
-        self.detail = detail
-        who = "unknown peer (reveal seeds to find out)" if seat is None else f"seat {seat}"
-        super().__init__(f"{who}: check {check!r} failed at {step}" + (f": {detail}" if detail else ""))
-
-
-# --------------------------------------------------------------------------- messages
-
-@dataclass(frozen=True)
-class KeyShare:
-    """h = x·G for this hand, with a Schnorr proof bound to (table, hand, seat)."""
-
-    seat: int
-    h: bytes
-    proof: bytes
-
-
-@dataclass(frozen=True)
-class ShuffleCommit:
-    """SHA-256 commitment to the seed of this seat's pass in shuffle round ``round``."""
-
-    seat: int
-    round: int
-    commitment: bytes
-
-
-@dataclass(frozen=True)
-class ShufflePass:
-    """The permuted and re-randomised deck produced by ``seat`` in ``round``."""
-
-    seat: int
-    round: int
-    deck: Deck
-
-
-@dataclass(frozen=True)
-class ReshuffleStart:
-    """Start a new shuffle round over the given public card ids (discard pile)."""
-
-    seat: int
-    round: int
-    cards: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class DecryptShare:
-    """D = x_seat·C1 of position (round, pos) for ``recipient`` (PUBLIC = everyone).
-
-    ``card`` is the card the author claims is there (set when a holder plays it).
-    """
-
-    seat: int
-    round: int
-    pos: int
-    recipient: int
-    share: bytes
-    proof: bytes
-    card: int | None = None
-
-
-@dataclass(frozen=True)
-class SecretReveal:
-    """After the hand: the hand's secret key and the seed of every shuffle pass."""
-
-    seat: int
-    x: bytes
-    seeds: tuple[bytes, ...]
-
-
-DeckMessage = (KeyShare | ShuffleCommit | ShufflePass | ReshuffleStart | DecryptShare
-               | SecretReveal)
-
-_KINDS: dict[type, str] = {
-    KeyShare: "deck.key",
-    ShuffleCommit: "deck.commit",
-    ShufflePass: "deck.pass",
-    ReshuffleStart: "deck.reshuffle",
-    DecryptShare: "deck.share",
-    SecretReveal: "deck.reveal",
-}
-
-
-def is_deck_body(body: object) -> bool:
-    return isinstance(body, dict) and isinstance(body.get("k"), str) and body["k"].startswith("deck.")
-
-
-def message_to_body(m: DeckMessage) -> dict[str, Any]:
-    """Plain msgpack-friendly dict (str keys; ints, bytes, lists)."""
-    k = _KINDS[type(m)]
-    if isinstance(m, KeyShare):
-        return {"k": k, "seat": m.seat, "h": m.h, "proof": m.proof}
-    if isinstance(m, ShuffleCommit):
-        return {"k": k, "seat": m.seat, "round": m.round, "c": m.commitment}
-    if isinstance(m, ShufflePass):
-        return {"k": k, "seat": m.seat, "round": m.round, "deck": [a + b for a, b in m.deck]}
-    if isinstance(m, ReshuffleStart):
-        return {"k": k, "seat": m.seat, "round": m.round, "cards": list(m.cards)}
-    if isinstance(m, DecryptShare):
-        return {"k": k, "seat": m.seat, "round": m.round, "pos": m.pos, "to": m.recipient,
-                "d": m.share, "proof": m.proof, "card": m.card}
-    return {"k": k, "seat": m.seat, "x": m.x, "seeds": list(m.seeds)}
-
-
-def _int(v: object) -> int:
-    if not isinstance(v, int) or isinstance(v, bool) or not -(2**63) <= v < 2**63:
-        raise ValueError("expected a 64-bit int")
-    return v
-
-
-def _bytes(v: object, n: int) -> bytes:
-    if not isinstance(v, bytes) or len(v) != n:
-        raise ValueError(f"expected {n} bytes")
-    return v
-
-
-def message_from_body(body: object) -> DeckMessage:
-    """Parse a body; raises ValueError if malformed (the caller blames the author)."""
-    if not isinstance(body, dict):
-        raise ValueError("body is not a map")
-    k = body.get("k")
-    try:
-        if k == "deck.key":
-            return KeyShare(_int(body["seat"]), _bytes(body["h"], 32), _bytes(body["proof"], 64))
-        if k == "deck.commit":
-            return ShuffleCommit(_int(body["seat"]), _int(body["round"]), _bytes(body["c"], 32))
-        if k == "deck.pass":
-            raw = body["deck"]
-            if not isinstance(raw, list):
-                raise ValueError("deck is not a list")
-            deck = tuple((e[:32], e[32:]) for e in (_bytes(x, 64) for x in raw))
-            return ShufflePass(_int(body["seat"]), _int(body["round"]), deck)
-        if k == "deck.reshuffle":
-            cards = body["cards"]
-            if not isinstance(cards, list):
-                raise ValueError("cards is not a list")
-            return ReshuffleStart(_int(body["seat"]), _int(body["round"]),
-                                  tuple(_int(c) for c in cards))
-        if k == "deck.share":
-            card = body["card"]
-            return DecryptShare(_int(body["seat"]), _int(body["round"]), _int(body["pos"]),
-                                _int(body["to"]), _bytes(body["d"], 32),
-                                _bytes(body["proof"], 64), None if card is None else _int(card))
-        if k == "deck.reveal":
-            seeds = body["seeds"]
-            if not isinstance(seeds, list):
-                raise ValueError("seeds is not a list")
-            return SecretReveal(_int(body["seat"]), _bytes(body["x"], 32),
-                                tuple(_bytes(s, 32) for s in seeds))
-    except KeyError as e:
-        raise ValueError(f"missing field {e}") from None
-    raise ValueError(f"unknown deck message kind {k!r}")
-
-
-# --------------------------------------------------------------------------- primitives
-
-@lru_cache(maxsize=4096)
-def card_point(card_id: int) -> bytes:
-    """M_j = hash_to_point("millebornes/card/v1", j as 4-byte big-endian)."""
-    return g.hash_to_point(CARD_DOMAIN, struct.pack(">I", card_id))
-
-
-def _ctx(kind: bytes, table_id: bytes, hand_no: int, *ints: int) -> bytes:
-    out = _CTX_TAG + struct.pack(">I", len(kind)) + kind + struct.pack(">I", len(table_id))
-    out += table_id + struct.pack(">q", hand_no)
-    for i in ints:
-        out += struct.pack(">q", i)
-    return out
-
-
-def shuffle_commitment(seed: bytes, seat: int, table_id: bytes, hand_no: int,
-                       round_no: int) -> bytes:
-    """SHA-256(tag ‖ seed ‖ seat ‖ context(table, hand, round))."""
-    return hashlib.sha256(_COMMIT_TAG + seed + struct.pack(">I", seat)
-                          + _ctx(b"shuffle", table_id, hand_no, round_no)).digest()
-
-
-def shuffle_pass(deck: Sequence[Ciphertext], seed: bytes, joint_key: bytes,
-                 ops: g.OpCounter | None = None) -> Deck:
-    """One pass: permutation and re-randomisation, both derived from ``seed``.
-
-    out[j] = (C1 + r_j·G, C2 + r_j·H) of in[perm[j]]; raises GroupError if an input
-    point does not decode.
-    """
-    drbg = g.Drbg(seed, _SHUFFLE_LABEL)
-    perm = drbg.permutation(len(deck))
-    out = []
-    for j in range(len(deck)):
-        c1, c2 = deck[perm[j]]
-        r = drbg.scalar()
-        rg = g.base(r, ops)
-        out.append((rg if c1 == g.IDENTITY else g.add(c1, rg, ops), g.add(c2, g.mul(r, joint_key, ops), ops)))
-    return tuple(out)
-
-
-def random_commitment(seed: bytes, seat: int, table_id: bytes, purpose: bytes) -> bytes:
-    """Commitment for public randomness (seat order, first player): publish this first,
-    the 32-byte ``seed`` once every seat's commitment is in."""
-    if len(seed) != 32:
-        raise ValueError("seed must be 32 bytes")
-    return hashlib.sha256(b"millebornes/random-commit/v1" + seed + struct.pack(">I", seat)
-                          + _ctx(purpose, table_id, 0)).digest()
-
-
-def joint_random(seeds: Sequence[bytes], table_id: bytes, purpose: bytes) -> g.Drbg:
-    """Public random stream from every seat's revealed seed (in seat order): uniform as
-    long as one seed is; a seat can only refuse to reveal (and is then named)."""
-    h = hashlib.sha256(b"millebornes/joint-random/v1" + _ctx(purpose, table_id, 0))
-    for sd in seeds:
-        if len(sd) != 32:
-            raise ValueError("seed must be 32 bytes")
-        h.update(sd)
-    return g.Drbg(h.digest(), purpose)
-
-
-def _start_deck(cards: Sequence[int]) -> Deck:
-    return tuple((g.IDENTITY, card_point(c)) for c in cards)
-
+from p2p.crypto import group as g
+from p2p.crypto.proofs import (
+    Proof,
+    ProofError,
+    dleq_prove,
+    dleq_verify,
+    schnorr_prove,
+    schnorr_verify,
+)
+from p2p.deck.ciphers import (
+    card_point,
+    context,
+    shuffle_commitment,
+    shuffle_pass,
+    start_deck,
+)
+from p2p.deck.messages import (
+    PUBLIC,
+    CheatDetected,
+    Deck,
+    DeckMessage,
+    DecryptShare,
+    KeyShare,
+    ReshuffleStart,
+    SecretReveal,
+    ShuffleCommit,
+    ShufflePass,
+    message_from_body,
+)
 
 # --------------------------------------------------------------------------- state
 
@@ -304,7 +65,7 @@ class _Round:
     public: dict[int, int] = field(default_factory=dict)  # pos -> card, opened to all
 
     def start(self) -> Deck:
-        return _start_deck(self.cards)
+        return start_deck(self.cards)
 
 
 @dataclass(frozen=True)
@@ -366,10 +127,10 @@ class DeckHand:
         return d
 
     def share_context(self, r: int, pos: int, recipient: int) -> bytes:
-        return _ctx(b"share", self.table_id, self.hand_no, r, pos, recipient)
+        return context(b"share", self.table_id, self.hand_no, r, pos, recipient)
 
     def key_context(self, seat: int) -> bytes:
-        return _ctx(b"key", self.table_id, self.hand_no, seat)
+        return context(b"key", self.table_id, self.hand_no, seat)
 
     @property
     def shuffled(self) -> bool:
@@ -806,132 +567,3 @@ class DeckHand:
         return self.result
 
 
-# --------------------------------------------------------------------------- driver
-
-class DeckTable:
-    """All seats of one hand in memory (tests, benchmarks, simulator).
-
-    Every message goes through :meth:`broadcast`, which applies it to every peer (and to
-    an observer); ``cpu[seat]`` accumulates process CPU per peer and ``ops[seat]`` its
-    group operations.  ``tamper(msg) -> msg`` may replace any message before delivery
-    (cheat tests).
-    """
-
-    def __init__(self, n_seats: int, card_ids: Sequence[int], table_id: bytes = b"table",
-                 hand_no: int = 1, observer: bool = True,
-                 tamper: Callable[[DeckMessage], DeckMessage] | None = None,
-                 sink: Callable[[DeckMessage], None] | None = None) -> None:
-        self.n = n_seats
-        self.ops = [g.OpCounter() for _ in range(n_seats)]
-        self.cpu = [0.0] * n_seats
-        self.peers = [DeckHand(table_id, hand_no, n_seats, card_ids, s, self.ops[s])
-                      for s in range(n_seats)]
-        self.observer = DeckHand(table_id, hand_no, n_seats, card_ids) if observer else None
-        self.messages: list[DeckMessage] = []
-        self.tamper = tamper
-        self.sink = sink
-
-    def _timed(self, seat: int, fn: Callable[[], Any]) -> Any:
-        t0 = time.process_time()
-        try:
-            return fn()
-        finally:
-            self.cpu[seat] += time.process_time() - t0
-
-    def broadcast(self, m: DeckMessage) -> None:
-        if self.tamper is not None:
-            m = self.tamper(m)
-        self.messages.append(m)
-        if self.sink is not None:
-            self.sink(m)
-        for s, p in enumerate(self.peers):
-            self._timed(s, partial(p.receive, m))
-        if self.observer is not None:
-            self.observer.receive(m)
-
-    @property
-    def round(self) -> int:
-        return len(self.peers[0].rounds) - 1
-
-    def setup(self) -> None:
-        """Keys, then the first shuffle."""
-        for s, p in enumerate(self.peers):
-            self.broadcast(self._timed(s, p.make_key_share))
-        self.shuffle()
-
-    def shuffle(self) -> None:
-        for s, p in enumerate(self.peers):
-            self.broadcast(self._timed(s, p.make_commit))
-        for s, p in enumerate(self.peers):
-            self.broadcast(self._timed(s, p.make_pass))
-
-    def reshuffle(self, cards: Sequence[int], by: int = 0) -> int:
-        self.broadcast(self._timed(by, lambda: self.peers[by].make_reshuffle(cards)))
-        self.shuffle()
-        return self.round
-
-    def deal(self, pos: int, seat: int, r: int | None = None) -> int:
-        """Draw position ``pos`` to ``seat``; returns the card only that seat learns."""
-        r = self.round if r is None else r
-        for s, p in enumerate(self.peers):
-            if s != seat:
-                self.broadcast(self._timed(s, partial(p.make_share, r, pos, seat)))
-        card = self.peers[seat].my_card(r, pos)
-        assert card is not None
-        return card
-
-    def play(self, seat: int, pos: int, r: int | None = None) -> int:
-        """The holder opens its card at ``pos``; returns the card everyone now sees."""
-        r = self.round if r is None else r
-        self.broadcast(self._timed(seat, lambda: self.peers[seat].make_open(r, pos)))
-        card = self.peers[(seat + 1) % self.n].public_card(r, pos)
-        assert card is not None
-        return card
-
-    def reveal(self, pos: int, r: int | None = None) -> int:
-        """Open a position nobody holds to everyone (a face-up card)."""
-        r = self.round if r is None else r
-        for s, p in enumerate(self.peers):
-            self.broadcast(self._timed(s, partial(p.make_share, r, pos, PUBLIC)))
-        card = self.peers[0].public_card(r, pos)
-        assert card is not None
-        return card
-
-    def finish(self, withhold: Sequence[int] = ()) -> HandResult:
-        """Every seat reveals; every peer (and the observer) verifies the whole hand."""
-        for s, p in enumerate(self.peers):
-            if s not in withhold:
-                self.broadcast(self._timed(s, p.make_reveal))
-        result: HandResult | None = None
-        for s, p in enumerate(self.peers):
-            result = self._timed(s, partial(p.verify_end, check_proofs=False))
-        if self.observer is not None:
-            result = self.observer.verify_end()
-        assert result is not None
-        return result
-
-
-def run_hand_in_memory(n_peers: int, card_ids: Sequence[int], deal_each: int = 6,
-                       draws: int = 0, plays: int = 0, table_id: bytes = b"table",
-                       hand_no: int = 1) -> tuple[DeckTable, HandResult, dict[int, list[int]]]:
-    """Shuffle, deal ``deal_each`` cards to every seat round-robin, ``draws`` more draws
-    round-robin, ``plays`` plays (each seat opens its oldest card in turn), then reveal
-    and verify.  Returns the table, the verified result and each seat's drawn cards."""
-    t = DeckTable(n_peers, card_ids, table_id, hand_no)
-    t.setup()
-    hands: dict[int, list[tuple[int, int]]] = {s: [] for s in range(n_peers)}
-    drawn: dict[int, list[int]] = {s: [] for s in range(n_peers)}
-    pos = 0
-    total = min(len(card_ids), deal_each * n_peers + draws)
-    for i in range(total):
-        seat = i % n_peers
-        card = t.deal(pos, seat)
-        hands[seat].append((pos, card))
-        drawn[seat].append(card)
-        pos += 1
-    for i in range(plays):
-        seat = i % n_peers
-        if hands[seat]:
-            p, _ = hands[seat].pop(0)
-            t.play(seat, p)
-    return t, t.finish(), drawn

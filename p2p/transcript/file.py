@@ -24,16 +24,16 @@ from typing import Any, BinaryIO
 
 import msgpack
 
-from .deck import (
+from p2p.crypto.identity import Identity
+from p2p.deck.hand import DeckHand, HandResult
+from p2p.deck.messages import (
     CheatDetected,
-    DeckHand,
     DeckMessage,
-    HandResult,
     is_deck_body,
     message_from_body,
     message_to_body,
 )
-from .envelope import (
+from p2p.transcript.envelope import (
     MAX_ENVELOPE_BYTES,
     DuplicateEntry,
     Envelope,
@@ -43,7 +43,6 @@ from .envelope import (
     canonical_packb,
     genesis_hash,
 )
-from .identity import Identity
 
 __all__ = [
     "TRANSCRIPT_FORMAT",

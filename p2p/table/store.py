@@ -27,8 +27,8 @@ from typing import Any
 
 import msgpack
 
-from .envelope import Envelope
-from .transcript import Transcript, TranscriptHeader, TranscriptWriter
+from p2p.transcript.envelope import Envelope
+from p2p.transcript.file import Transcript, TranscriptHeader, TranscriptWriter
 
 __all__ = ["Store", "StoredTable", "default_data_dir", "table_dir", "find_tables"]
 

@@ -14,12 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine import Action, HandState, Rules, Seating
-
-from .envelope import Envelope, LogVerifier
-from .identity import Identity
-from .match import MatchProtocol
-from .table import TableConfig
-from .transcript import Player, TranscriptWriter
+from p2p.crypto.identity import Identity
+from p2p.table.config import TableConfig
+from p2p.table.match import MatchProtocol
+from p2p.transcript.envelope import Envelope, LogVerifier
+from p2p.transcript.file import Player, TranscriptWriter
 
 Chooser = Callable[[HandState, list[Action]], Action]
 

@@ -24,7 +24,7 @@ import hashlib
 import struct
 from dataclasses import dataclass
 
-from . import _group as g
+from p2p.crypto import group as g
 
 __all__ = [
     "ProofError",

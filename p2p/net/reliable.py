@@ -38,126 +38,33 @@ Only ``time.monotonic`` is used here.
 
 from __future__ import annotations
 
-import enum
 import heapq
 import logging
-import math
 import os
-import socket
-import threading
-import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import msgpack
-import zmq
 
-__all__ = [
-    "Node",
-    "PeerEvent",
-    "PeerEventKind",
-    "PeerStatus",
-    "QueueFull",
-    "ReliableCore",
-    "TransportConfig",
-    "TransportError",
-    "WireFilter",
-    "parse_endpoint",
-    "validate_peer_id",
-]
+from p2p.net.frames import ACK, DATA, HELLO, SESSION_LEN, pack_frame, parse_frame, sack_bits
+from p2p.net.interface import (
+    PeerEvent,
+    PeerEventKind,
+    PeerStatus,
+    QueueFull,
+    TransportConfig,
+    TransportError,
+    WireFilter,
+    format_host,
+    validate_peer_id,
+)
 
 log = logging.getLogger("p2p.transport")
 
-# Frame kinds (first element of the msgpack array).
-DATA = 0  # [0, session, seq, base, payload]
-ACK = 1  # [1, session, acked_session, cumulative_seq, sack_bitmap]
-HELLO = 2  # [2, session, port, host-or-None]   (also the heartbeat)
-
-SESSION_LEN = 8
 _MAX_LOGGED_PER_REASON = 10
 _MAX_UNKNOWN_TRACKED = 256
-
-
-class TransportError(Exception):
-    """Misuse of the transport (unknown peer, bad id, payload too large, closed)."""
-
-
-class QueueFull(TransportError):
-    """The per-peer send queue is at its cap: the peer is not acknowledging."""
-
-
-class PeerStatus(enum.Enum):
-    CONNECTING = "connecting"  # added, nothing heard yet
-    CONNECTED = "connected"  # heard from within slow_after
-    SLOW = "slow"  # silent for slow_after .. gone_after
-    GONE = "gone"  # silent for gone_after (or never heard within gone_after)
-
-
-class PeerEventKind(enum.Enum):
-    STATUS = "status"  # peer_status changed; ``status`` holds the new value
-    RESTARTED = "restarted"  # a known peer came back with a new session
-    GAP = "gap"  # sender declared frames settled that we never got (we restarted)
-    HELLO = "hello"  # an unknown peer said hello; ``endpoint`` is where it listens
-
-
-@dataclass(frozen=True)
-class PeerEvent:
-    kind: PeerEventKind
-    peer_id: bytes
-    status: PeerStatus | None = None
-    endpoint: str | None = None
-    detail: int = 0  # GAP: number of sequence numbers skipped
-
-
-@dataclass(frozen=True)
-class TransportConfig:
-    """Limits and timers.  All durations are seconds of ``time.monotonic``."""
-
-    max_payload: int = 1 << 20  # largest payload accepted by send() / delivered
-    window: int = 256  # receiver reorder window == sender frames in flight
-    max_send_queue: int = 8192  # per-peer unacknowledged payloads before QueueFull
-    max_inbox: int = 1024  # per-peer delivered-but-unread payloads (backpressure)
-    rto_initial: float = 0.2  # resend timeout before any round trip was measured
-    rto_min: float = 0.02  # floor of the adaptive (SRTT + 4·RTTVAR) resend timeout
-    rto_max: float = 2.0  # backoff ceiling
-    retry_unsent: float = 0.01  # poll period while a peer's connection is not up yet
-    hb_interval: float = 0.5  # heartbeat period
-    slow_after: float = 1.5  # silence before a peer is SLOW
-    gone_after: float = 5.0  # silence before a peer is GONE
-    sndhwm: int = 1000  # ZeroMQ high-water marks (messages)
-    rcvhwm: int = 1000
-    max_recv_batch: int = 256  # frames drained from the ROUTER per loop turn
-    retired_sessions: int = 8  # old sessions remembered per peer (stale frames dropped)
-
-    @property
-    def max_frame(self) -> int:
-        """Largest well-formed frame: payload plus msgpack overhead."""
-        return self.max_payload + 64
-
-    @property
-    def zmq_maxmsgsize(self) -> int:
-        """Hard ZMQ_MAXMSGSIZE: above it libzmq drops the *connection* (sender
-        unknown).  Between ``max_frame`` and this the frame is dropped and
-        counted against its sender."""
-        return 2 * self.max_payload + 4096
-
-
-def validate_peer_id(peer_id: bytes) -> None:
-    """ZeroMQ routing ids are 1..255 bytes and must not start with a zero byte."""
-    if not isinstance(peer_id, bytes) or not 1 <= len(peer_id) <= 255 or peer_id[0] == 0:
-        raise TransportError("peer id must be 1..255 bytes not starting with 0x00")
-
-
-class WireFilter(Protocol):
-    """Hook on every outgoing *frame* (below the reliability layer).
-
-    Returns the copies to put on the wire, each with a delay in seconds: ``[]``
-    drops the frame, ``[(0.0, frame)]`` passes it unchanged.  Used by
-    ``p2p.testing.FaultShim``.  Called from the transport's I/O context."""
-
-    def __call__(self, dst: bytes, frame: bytes, now: float) -> list[tuple[float, bytes]]: ...
 
 
 @dataclass
@@ -195,11 +102,6 @@ class _Peer:
     last_heard: float | None = None
     status: PeerStatus = PeerStatus.CONNECTING
 
-
-def _pack(obj: Any) -> bytes:
-    out = msgpack.packb(obj, use_bin_type=True)
-    assert isinstance(out, bytes)
-    return out
 
 
 class ReliableCore:
@@ -366,7 +268,7 @@ class ReliableCore:
         except Exception as exc:  # msgpack raises many types on garbage
             self._count(src, "malformed", type(exc).__name__)
             return
-        parsed = _parse(msg, self.config.max_payload)
+        parsed = parse_frame(msg, self.config.max_payload)
         if parsed is None:
             self._count(src, "malformed", "bad structure")
             return
@@ -400,7 +302,7 @@ class ReliableCore:
         self._unknown_hello_at[src] = now
         port, host = parsed[2], parsed[3]
         host = host or observed_host
-        endpoint = f"tcp://{_fmt_host(host)}:{port}" if host and port else None
+        endpoint = f"tcp://{format_host(host)}:{port}" if host and port else None
         self._events.append(PeerEvent(PeerEventKind.HELLO, src, endpoint=endpoint))
 
     def _check_session(self, p: _Peer, session: bytes, now: float) -> bool:
@@ -548,13 +450,13 @@ class ReliableCore:
         for p in list(self._peers.values()):
             self._update_status(p, now)
             if p.ack_due and p.rsession is not None and p.expected is not None:
-                ack = [ACK, self.session, p.rsession, p.expected - 1, _sack(p.ooo, p.expected)]
-                p.ack_due = not self._send(p.peer_id, _pack(ack), now)
+                ack = [ACK, self.session, p.rsession, p.expected - 1, sack_bits(p.ooo, p.expected)]
+                p.ack_due = not self._send(p.peer_id, pack_frame(ack), now)
                 if p.ack_due:
                     nxt = min(nxt, now + self._retry_delay(p))
             if now - p.last_hb_sent >= c.hb_interval:
                 port, host = self._advertise
-                if self._send(p.peer_id, _pack([HELLO, self.session, port, host]), now):
+                if self._send(p.peer_id, pack_frame([HELLO, self.session, port, host]), now):
                     p.last_hb_sent = now
                 else:
                     p.last_hb_sent = now - c.hb_interval + self._retry_delay(p)
@@ -584,7 +486,7 @@ class ReliableCore:
             if o is None or o.sacked:
                 continue
             if o.due <= now:
-                frame = _pack([DATA, self.session, seq, p.base, o.payload])
+                frame = pack_frame([DATA, self.session, seq, p.base, o.payload])
                 if not self._send(p.peer_id, frame, now):
                     # Not even queued (no connection yet): does not count as an
                     # attempt; poll again soon, and stop trying the rest now.
@@ -601,380 +503,3 @@ class ReliableCore:
         return nxt
 
 
-def _sack(ooo: dict[int, bytes], expected: int) -> bytes:
-    if not ooo:
-        return b""
-    bits = bytearray((max(ooo) - expected) // 8 + 1)
-    for k in ooo:
-        i = k - expected
-        bits[i >> 3] |= 1 << (i & 7)
-    return bytes(bits)
-
-
-def _parse(msg: Any, max_payload: int) -> tuple[Any, ...] | None:
-    """Validate a decoded frame; returns a tuple or None if malformed."""
-    if not isinstance(msg, list) or len(msg) < 2:
-        return None
-    kind, session = msg[0], msg[1]
-    if not isinstance(kind, int) or not isinstance(session, bytes) or len(session) != SESSION_LEN:
-        return None
-    if kind == DATA and len(msg) == 5:
-        _, _, seq, base, payload = msg
-        if (
-            isinstance(seq, int)
-            and isinstance(base, int)
-            and isinstance(payload, bytes)
-            and 1 <= base <= seq < 1 << 62
-        ):
-            return (DATA, session, seq, base, payload)
-        return None
-    if kind == ACK and len(msg) == 5:
-        _, _, acked, cum, sack = msg
-        if (
-            isinstance(acked, bytes)
-            and isinstance(cum, int)
-            and 0 <= cum < 1 << 62
-            and isinstance(sack, bytes)
-            and len(sack) <= 1024
-        ):
-            return (ACK, session, acked, cum, sack)
-        return None
-    if kind == HELLO and len(msg) == 4:
-        _, _, port, host = msg
-        if isinstance(port, int) and 0 <= port < 65536 and (host is None or isinstance(host, str)):
-            return (HELLO, session, port, host)
-        return None
-    return None
-
-
-def _fmt_host(host: str) -> str:
-    return f"[{host}]" if ":" in host and not host.startswith("[") else host
-
-
-def parse_endpoint(text: str) -> str:
-    """Accept ``HOST:PORT``, ``[v6]:PORT`` or ``tcp://HOST:PORT``; return ``tcp://HOST:PORT``."""
-    t = text.strip()
-    if t.startswith("tcp://"):
-        t = t[6:]
-    host, sep, port = t.rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ValueError(f"not HOST:PORT: {text!r}")
-    return f"tcp://{host}:{int(port)}"
-
-
-# ====================================================================== Node
-class Node:
-    """A transport endpoint: one ROUTER bound, one DEALER per remote peer.
-
-    ``bind`` is an IP address, ``*`` (all interfaces) or an interface name
-    (ZeroMQ resolves ``eth0``); ``port=0`` picks a random free port.
-    :attr:`endpoint` is the actual bound endpoint.  ``advertise_host`` is the
-    address put in HELLO frames (defaults to the bound address unless it is a
-    wildcard, in which case receivers use the observed source address).
-    """
-
-    def __init__(
-        self,
-        node_id: bytes,
-        *,
-        bind: str = "127.0.0.1",
-        port: int = 0,
-        config: TransportConfig | None = None,
-        advertise_host: str | None = None,
-        wire_filter: WireFilter | None = None,
-    ) -> None:
-        validate_peer_id(node_id)
-        self.node_id = node_id
-        self.config = config or TransportConfig()
-        self._ctx = zmq.Context(io_threads=1)
-        self._router = self._ctx.socket(zmq.ROUTER)
-        try:
-            r = self._router
-            r.setsockopt(zmq.LINGER, 0)
-            r.setsockopt(zmq.ROUTER_HANDOVER, 1)  # a restarted peer takes over its id
-            r.setsockopt(zmq.MAXMSGSIZE, self.config.zmq_maxmsgsize)
-            r.setsockopt(zmq.RCVHWM, self.config.rcvhwm)
-            r.setsockopt(zmq.SNDHWM, 1)  # the ROUTER never sends
-            host = _fmt_host(bind) if bind != "*" else "*"
-            r.bind(f"tcp://{host}:{port if port else '*'}")
-            last = r.getsockopt(zmq.LAST_ENDPOINT)
-            self.endpoint: str = last.decode() if isinstance(last, bytes) else str(last)
-        except Exception:
-            self._router.close(0)
-            self._ctx.term()
-            raise
-        self.port = int(self.endpoint.rsplit(":", 1)[1])
-        bound_host = self.endpoint[len("tcp://") :].rsplit(":", 1)[0].strip("[]")
-        if advertise_host is None and bound_host not in ("0.0.0.0", "::"):
-            advertise_host = bound_host
-        self._lock = threading.Lock()
-        self._cond = threading.Condition(self._lock)
-        self._core = ReliableCore(
-            node_id,
-            self.config,
-            self._emit,
-            advertise=(self.port, advertise_host),
-            wire_filter=wire_filter,
-        )
-        self.session = self._core.session
-        self._dealers: dict[bytes, zmq.Socket[bytes]] = {}
-        self._commands: deque[tuple[str, bytes, str]] = deque()
-        self._wake_r, self._wake_w = socket.socketpair()
-        self._wake_r.setblocking(False)
-        self._wake_w.setblocking(False)
-        self._wakeup_cb: Callable[[], None] | None = None
-        self._closed = False
-        self._thread = threading.Thread(
-            target=self._run, name=f"p2p-node-{node_id.hex()[:8]}", daemon=True
-        )
-        self._thread.start()
-
-    # --------------------------------------------------------------- public
-    def __enter__(self) -> Node:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def add_peer(self, peer_id: bytes, endpoint: str) -> None:
-        """Register (or re-point) a peer; a DEALER connects to ``endpoint``."""
-        endpoint = parse_endpoint(endpoint)
-        with self._lock:
-            self._check_open()
-            if self._core.add_peer(peer_id, endpoint, time.monotonic()):
-                self._commands.append(("add", peer_id, endpoint))
-        self._wake()
-
-    def remove_peer(self, peer_id: bytes) -> None:
-        with self._lock:
-            self._core.remove_peer(peer_id)
-            self._commands.append(("remove", peer_id, ""))
-        self._wake()
-
-    def peers(self) -> list[bytes]:
-        with self._lock:
-            return self._core.peers()
-
-    def send(self, peer_id: bytes, payload: bytes) -> int:
-        """Queue ``payload`` for reliable in-order delivery; returns its sequence number.
-
-        Raises :class:`QueueFull` when the peer has ``max_send_queue``
-        unacknowledged payloads, :class:`TransportError` for an unknown peer or
-        an oversized payload."""
-        with self._lock:
-            self._check_open()
-            seq = self._core.enqueue(peer_id, payload)
-        self._wake()
-        return seq
-
-    def broadcast(self, payload: bytes) -> dict[bytes, int]:
-        """Send to every known peer; returns peer id → sequence number.
-        Peers whose queue is full are skipped (absent from the result)."""
-        out: dict[bytes, int] = {}
-        with self._lock:
-            self._check_open()
-            for pid in self._core.peers():
-                try:
-                    out[pid] = self._core.enqueue(pid, payload)
-                except QueueFull:
-                    log.warning("broadcast: queue to %s full, skipped", pid.hex())
-        self._wake()
-        return out
-
-    def recv(self, timeout: float | None = None) -> tuple[bytes, bytes] | None:
-        """Next ``(peer_id, payload)``, round-robin between peers.
-
-        ``timeout=None`` blocks, ``0`` polls; returns None on timeout or close."""
-        deadline = None if timeout is None else time.monotonic() + timeout
-        with self._cond:
-            while True:
-                msg = self._core.pop_message()
-                if msg is not None:
-                    break
-                if self._closed:
-                    return None
-                if deadline is None:
-                    self._cond.wait()
-                else:
-                    left = deadline - time.monotonic()
-                    if left <= 0:
-                        return None
-                    self._cond.wait(left)
-        self._wake()  # acks for freshly promoted frames
-        return msg
-
-    def events(self) -> list[PeerEvent]:
-        """Drain and return pending peer events (status changes, restarts, hellos)."""
-        with self._lock:
-            return self._core.pop_events()
-
-    def peer_status(self, peer_id: bytes) -> PeerStatus:
-        with self._lock:
-            return self._core.peer_status(peer_id, time.monotonic())
-
-    def remote_session(self, peer_id: bytes) -> bytes | None:
-        """The peer's current session nonce (changes when it restarts)."""
-        with self._lock:
-            return self._core.remote_session(peer_id)
-
-    def pending(self, peer_id: bytes | None = None) -> int:
-        """Unacknowledged payloads (to one peer or in total)."""
-        with self._lock:
-            return self._core.unacked(peer_id)
-
-    def flush(self, timeout: float) -> bool:
-        """Wait until every sent payload is acknowledged; False on timeout."""
-        deadline = time.monotonic() + timeout
-        with self._cond:
-            while self._core.unacked():
-                left = deadline - time.monotonic()
-                if left <= 0 or self._closed:
-                    return False
-                self._cond.wait(min(left, 0.05))
-        return True
-
-    def stats(self) -> dict[bytes, dict[str, int]]:
-        """Dropped-frame counters keyed by sender id (unknown senders included):
-        ``oversized``, ``malformed``, ``unknown_peer``, ``stale_session``,
-        ``beyond_window``, ``duplicate``."""
-        with self._lock:
-            return self._core.stats()
-
-    def set_wakeup(self, callback: Callable[[], None] | None) -> None:
-        """Called from the I/O thread whenever messages or events may be ready."""
-        self._wakeup_cb = callback
-
-    def set_wire_filter(self, wire_filter: WireFilter | None) -> None:
-        with self._lock:
-            self._core.wire_filter = wire_filter
-
-    def close(self) -> None:
-        with self._cond:
-            if self._closed:
-                return
-            self._closed = True
-            self._cond.notify_all()
-        self._wake()
-        if threading.current_thread() is self._thread:
-            return  # closed from the wakeup callback: the loop exits by itself
-        self._thread.join(timeout=5)
-        self._wake_r.close()
-        self._wake_w.close()
-
-    @property
-    def closed(self) -> bool:
-        return self._closed
-
-    # -------------------------------------------------------------- private
-    def _check_open(self) -> None:
-        if self._closed:
-            raise TransportError("node is closed")
-
-    def _wake(self) -> None:
-        try:
-            self._wake_w.send(b"\0")
-        except (BlockingIOError, OSError):
-            pass
-
-    def _emit(self, dst: bytes, frame: bytes) -> bool:
-        # Called by the core from tick(), i.e. only in the I/O thread.
-        d = self._dealers.get(dst)
-        if d is None:
-            return False
-        try:
-            d.send(frame, zmq.NOBLOCK)
-        except zmq.Again:
-            return False  # not connected (IMMEDIATE) or HWM reached: retried
-        return True
-
-    def _open_dealer(self, peer_id: bytes, endpoint: str) -> None:
-        old = self._dealers.pop(peer_id, None)
-        if old is not None:
-            old.close(0)
-        d = self._ctx.socket(zmq.DEALER)
-        d.setsockopt(zmq.LINGER, 0)
-        d.setsockopt(zmq.ROUTING_ID, self.node_id)
-        d.setsockopt(zmq.SNDHWM, self.config.sndhwm)
-        d.setsockopt(zmq.RCVHWM, 1)
-        d.setsockopt(zmq.IMMEDIATE, 1)  # never queue for a dead connection
-        d.setsockopt(zmq.RECONNECT_IVL, 100)
-        d.setsockopt(zmq.RECONNECT_IVL_MAX, 1000)
-        d.setsockopt(zmq.MAXMSGSIZE, 1024)  # the remote ROUTER never sends to us
-        d.connect(endpoint)
-        self._dealers[peer_id] = d
-
-    def _run(self) -> None:
-        poller = zmq.Poller()
-        poller.register(self._router, zmq.POLLIN)
-        poller.register(self._wake_r.fileno(), zmq.POLLIN)
-        next_due = 0.0
-        try:
-            while True:
-                now = time.monotonic()
-                timeout_ms = math.ceil(max(0.0, min(next_due - now, 0.1)) * 1000)
-                ready = dict(poller.poll(timeout_ms))
-                if self._wake_r.fileno() in ready:
-                    try:
-                        while self._wake_r.recv(4096):
-                            pass
-                    except (BlockingIOError, OSError):
-                        pass
-                with self._lock:
-                    if self._closed:
-                        break
-                    cmds = list(self._commands)
-                    self._commands.clear()
-                for cmd, pid, ep in cmds:
-                    if cmd == "add":
-                        self._open_dealer(pid, ep)
-                    else:
-                        d = self._dealers.pop(pid, None)
-                        if d is not None:
-                            d.close(0)
-                frames: list[tuple[bytes, bytes, str | None]] = []
-                if self._router in ready:
-                    for _ in range(self.config.max_recv_batch):
-                        try:
-                            parts = self._router.recv_multipart(zmq.NOBLOCK, copy=False)
-                        except zmq.Again:
-                            break
-                        frames.append(self._split(parts))
-                got_msgs = False
-                with self._cond:
-                    now = time.monotonic()
-                    for src, frame, host in frames:
-                        self._core.on_frame(src, frame, now, host)
-                    next_due = self._core.tick(now)
-                    got_msgs = self._core.has_messages()
-                    self._cond.notify_all()
-                cb = self._wakeup_cb
-                if cb is not None and (got_msgs or frames):
-                    try:
-                        cb()
-                    except Exception:
-                        log.exception("wakeup callback failed")
-        finally:
-            for d in self._dealers.values():
-                d.close(0)
-            self._dealers.clear()
-            self._router.close(0)
-            self._ctx.term()
-            with self._cond:
-                self._closed = True
-                self._cond.notify_all()
-
-    def _split(self, parts: Iterable[zmq.Frame]) -> tuple[bytes, bytes, str | None]:
-        fl = list(parts)
-        if len(fl) != 2:
-            src = fl[0].bytes if fl else b"?"
-            # Deliberately malformed: hand the core a frame it will reject.
-            return src, b"\xc1", None
-        src = fl[0].bytes
-        host: str | None = None
-        if src not in self._dealers:  # only unknown senders need their address
-            try:
-                addr = fl[1].get("Peer-Address")
-                host = addr if isinstance(addr, str) else None
-            except Exception:
-                host = None
-        return src, fl[1].bytes, host

@@ -53,18 +53,10 @@ from engine import (
     new_view,
 )
 from engine.state import DRAW, OVER, RESHUFFLE, SPECTATOR
-
-from .deck import (
-    PUBLIC,
-    CheatDetected,
-    DeckHand,
-    DecryptShare,
-    HandResult,
-    joint_random,
-    message_to_body,
-    random_commitment,
-)
-from .table import TableConfig
+from p2p.deck.ciphers import joint_random, random_commitment
+from p2p.deck.hand import DeckHand, HandResult
+from p2p.deck.messages import PUBLIC, CheatDetected, DecryptShare, message_to_body
+from p2p.table.config import TableConfig
 
 HAND_SIZE = 6
 

@@ -33,13 +33,12 @@ from typing import Any
 import msgpack
 
 from engine import Rules, Seating
-
-from .envelope import canonical_packb
-from .identity import Identity, fingerprint, verify_signature
-from .session import Transport, node_id_for
-from .table import TableConfig
-from .transcript import Player, TranscriptHeader
-from .transport import PeerEventKind, parse_endpoint
+from p2p.crypto.identity import Identity, fingerprint, verify_signature
+from p2p.net.interface import PeerEventKind, Transport, parse_endpoint
+from p2p.table.config import TableConfig
+from p2p.table.session import node_id_for
+from p2p.transcript.envelope import canonical_packb
+from p2p.transcript.file import Player, TranscriptHeader
 
 __all__ = ["LOBBY", "LobbyClient", "LobbyError", "LobbyHost", "LobbyState", "SeatInfo",
            "TableStart"]

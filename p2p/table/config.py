@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import Rules, Seating
-
-from .envelope import canonical_packb
-from .transcript import Player, TranscriptHeader
+from p2p.transcript.envelope import canonical_packb
+from p2p.transcript.file import Player, TranscriptHeader
 
 _TABLE_TAG = b"millebornes/table/v1\x00"
 

@@ -16,8 +16,8 @@ import json as _json
 import time
 from collections.abc import Callable
 
-from . import _group as g
-from .deck import DeckTable
+from p2p.crypto import group as g
+from p2p.deck.memory import DeckTable
 
 __all__ = ["run", "unit_costs"]
 

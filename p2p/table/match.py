@@ -9,9 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine.scoring import Match, SideScore, score_hand
-
-from .hand import HandProtocol, ProtocolError
-from .table import TableConfig
+from p2p.table.config import TableConfig
+from p2p.table.hand_protocol import HandProtocol, ProtocolError
 
 MAX_HANDS = 200  # a tie at the top plays another hand (R15); this bounds a freak run
 

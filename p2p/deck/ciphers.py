@@ -1,0 +1,81 @@
+"""The fair deck's cryptographic building blocks: card points, shuffle passes (permute and
+re-encrypt), commitments and the joint random generator."""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+from collections.abc import Sequence
+from functools import lru_cache
+
+from p2p.crypto import group as g
+from p2p.deck.messages import CARD_DOMAIN, Ciphertext, Deck
+
+SHUFFLE_LABEL = b"millebornes/shuffle/v1"
+COMMIT_TAG = b"millebornes/shuffle-commit/v1"
+CTX_TAG = b"millebornes/ctx/v1"
+
+
+@lru_cache(maxsize=4096)
+def card_point(card_id: int) -> bytes:
+    """M_j = hash_to_point("millebornes/card/v1", j as 4-byte big-endian)."""
+    return g.hash_to_point(CARD_DOMAIN, struct.pack(">I", card_id))
+
+
+def context(kind: bytes, table_id: bytes, hand_no: int, *ints: int) -> bytes:
+    out = CTX_TAG + struct.pack(">I", len(kind)) + kind + struct.pack(">I", len(table_id))
+    out += table_id + struct.pack(">q", hand_no)
+    for i in ints:
+        out += struct.pack(">q", i)
+    return out
+
+
+def shuffle_commitment(seed: bytes, seat: int, table_id: bytes, hand_no: int,
+                       round_no: int) -> bytes:
+    """SHA-256(tag ‖ seed ‖ seat ‖ context(table, hand, round))."""
+    return hashlib.sha256(COMMIT_TAG + seed + struct.pack(">I", seat)
+                          + context(b"shuffle", table_id, hand_no, round_no)).digest()
+
+
+def shuffle_pass(deck: Sequence[Ciphertext], seed: bytes, joint_key: bytes,
+                 ops: g.OpCounter | None = None) -> Deck:
+    """One pass: permutation and re-randomisation, both derived from ``seed``.
+
+    out[j] = (C1 + r_j·G, C2 + r_j·H) of in[perm[j]]; raises GroupError if an input
+    point does not decode.
+    """
+    drbg = g.Drbg(seed, SHUFFLE_LABEL)
+    perm = drbg.permutation(len(deck))
+    out = []
+    for j in range(len(deck)):
+        c1, c2 = deck[perm[j]]
+        r = drbg.scalar()
+        rg = g.base(r, ops)
+        out.append((rg if c1 == g.IDENTITY else g.add(c1, rg, ops), g.add(c2, g.mul(r, joint_key, ops), ops)))
+    return tuple(out)
+
+
+def random_commitment(seed: bytes, seat: int, table_id: bytes, purpose: bytes) -> bytes:
+    """Commitment for public randomness (seat order, first player): publish this first,
+    the 32-byte ``seed`` once every seat's commitment is in."""
+    if len(seed) != 32:
+        raise ValueError("seed must be 32 bytes")
+    return hashlib.sha256(b"millebornes/random-commit/v1" + seed + struct.pack(">I", seat)
+                          + context(purpose, table_id, 0)).digest()
+
+
+def joint_random(seeds: Sequence[bytes], table_id: bytes, purpose: bytes) -> g.Drbg:
+    """Public random stream from every seat's revealed seed (in seat order): uniform as
+    long as one seed is; a seat can only refuse to reveal (and is then named)."""
+    h = hashlib.sha256(b"millebornes/joint-random/v1" + context(purpose, table_id, 0))
+    for sd in seeds:
+        if len(sd) != 32:
+            raise ValueError("seed must be 32 bytes")
+        h.update(sd)
+    return g.Drbg(h.digest(), purpose)
+
+
+def start_deck(cards: Sequence[int]) -> Deck:
+    return tuple((g.IDENTITY, card_point(c)) for c in cards)
+
+

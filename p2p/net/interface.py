@@ -1,0 +1,126 @@
+"""What the table layer needs from a transport: the `Transport` protocol, its events,
+errors, limits and endpoint syntax.  No ZeroMQ here, so the offline parts (verify, replay)
+never load it."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Protocol
+
+
+class TransportError(Exception):
+    """Misuse of the transport (unknown peer, bad id, payload too large, closed)."""
+
+
+class QueueFull(TransportError):
+    """The per-peer send queue is at its cap: the peer is not acknowledging."""
+
+
+class PeerStatus(enum.Enum):
+    CONNECTING = "connecting"  # added, nothing heard yet
+    CONNECTED = "connected"  # heard from within slow_after
+    SLOW = "slow"  # silent for slow_after .. gone_after
+    GONE = "gone"  # silent for gone_after (or never heard within gone_after)
+
+
+class PeerEventKind(enum.Enum):
+    STATUS = "status"  # peer_status changed; ``status`` holds the new value
+    RESTARTED = "restarted"  # a known peer came back with a new session
+    GAP = "gap"  # sender declared frames settled that we never got (we restarted)
+    HELLO = "hello"  # an unknown peer said hello; ``endpoint`` is where it listens
+
+
+@dataclass(frozen=True)
+class PeerEvent:
+    kind: PeerEventKind
+    peer_id: bytes
+    status: PeerStatus | None = None
+    endpoint: str | None = None
+    detail: int = 0  # GAP: number of sequence numbers skipped
+
+
+@dataclass(frozen=True)
+class TransportConfig:
+    """Limits and timers.  All durations are seconds of ``time.monotonic``."""
+
+    max_payload: int = 1 << 20  # largest payload accepted by send() / delivered
+    window: int = 256  # receiver reorder window == sender frames in flight
+    max_send_queue: int = 8192  # per-peer unacknowledged payloads before QueueFull
+    max_inbox: int = 1024  # per-peer delivered-but-unread payloads (backpressure)
+    rto_initial: float = 0.2  # resend timeout before any round trip was measured
+    rto_min: float = 0.02  # floor of the adaptive (SRTT + 4·RTTVAR) resend timeout
+    rto_max: float = 2.0  # backoff ceiling
+    retry_unsent: float = 0.01  # poll period while a peer's connection is not up yet
+    hb_interval: float = 0.5  # heartbeat period
+    slow_after: float = 1.5  # silence before a peer is SLOW
+    gone_after: float = 5.0  # silence before a peer is GONE
+    sndhwm: int = 1000  # ZeroMQ high-water marks (messages)
+    rcvhwm: int = 1000
+    max_recv_batch: int = 256  # frames drained from the ROUTER per loop turn
+    retired_sessions: int = 8  # old sessions remembered per peer (stale frames dropped)
+
+    @property
+    def max_frame(self) -> int:
+        """Largest well-formed frame: payload plus msgpack overhead."""
+        return self.max_payload + 64
+
+    @property
+    def zmq_maxmsgsize(self) -> int:
+        """Hard ZMQ_MAXMSGSIZE: above it libzmq drops the *connection* (sender
+        unknown).  Between ``max_frame`` and this the frame is dropped and
+        counted against its sender."""
+        return 2 * self.max_payload + 4096
+
+
+def validate_peer_id(peer_id: bytes) -> None:
+    """ZeroMQ routing ids are 1..255 bytes and must not start with a zero byte."""
+    if not isinstance(peer_id, bytes) or not 1 <= len(peer_id) <= 255 or peer_id[0] == 0:
+        raise TransportError("peer id must be 1..255 bytes not starting with 0x00")
+
+
+class WireFilter(Protocol):
+    """Hook on every outgoing *frame* (below the reliability layer).
+
+    Returns the copies to put on the wire, each with a delay in seconds: ``[]``
+    drops the frame, ``[(0.0, frame)]`` passes it unchanged.  Used by
+    ``p2p.testing.FaultShim``.  Called from the transport's I/O context."""
+
+    def __call__(self, dst: bytes, frame: bytes, now: float) -> list[tuple[float, bytes]]: ...
+
+
+
+
+def format_host(host: str) -> str:
+    """Bracket an IPv6 literal for a ``tcp://`` endpoint."""
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+def parse_endpoint(text: str) -> str:
+    """Accept ``HOST:PORT``, ``[v6]:PORT`` or ``tcp://HOST:PORT``; return ``tcp://HOST:PORT``."""
+    t = text.strip()
+    if t.startswith("tcp://"):
+        t = t[6:]
+    host, sep, port = t.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"not HOST:PORT: {text!r}")
+    return f"tcp://{host}:{int(port)}"
+
+
+
+class Transport(Protocol):
+    """What a peer needs from :class:`p2p.net.transport.Node` (or ``p2p.testing.MemoryNode``)."""
+
+    node_id: bytes
+    endpoint: str
+
+    def add_peer(self, peer_id: bytes, endpoint: str) -> None: ...
+    def remove_peer(self, peer_id: bytes) -> None: ...
+    def send(self, peer_id: bytes, payload: bytes) -> int: ...
+    def broadcast(self, payload: bytes) -> dict[bytes, int]: ...
+    def recv(self, timeout: float | None = None) -> tuple[bytes, bytes] | None: ...
+    def events(self) -> list[PeerEvent]: ...
+    def peer_status(self, peer_id: bytes) -> PeerStatus: ...
+    def peers(self) -> list[bytes]: ...
+    def flush(self, timeout: float) -> bool: ...
+    def close(self) -> None: ...

@@ -1,0 +1,29 @@
+"""The signed record of a game: hash-chained envelopes and the self-contained transcript file.
+
+``envelope`` — one signed entry, its canonical encoding and the log verifier (order, replays,
+equivocation); ``file`` — the transcript file (header, entries), its writer and reader, and
+the cryptographic check of a whole transcript (``verify_crypto``).
+"""
+
+from p2p.transcript.envelope import MAX_ENVELOPE_BYTES as MAX_ENVELOPE_BYTES
+from p2p.transcript.envelope import DuplicateEntry as DuplicateEntry
+from p2p.transcript.envelope import Envelope as Envelope
+from p2p.transcript.envelope import EnvelopeError as EnvelopeError
+from p2p.transcript.envelope import Equivocation as Equivocation
+from p2p.transcript.envelope import LogError as LogError
+from p2p.transcript.envelope import LogVerifier as LogVerifier
+from p2p.transcript.envelope import OutOfOrder as OutOfOrder
+from p2p.transcript.envelope import canonical_packb as canonical_packb
+from p2p.transcript.envelope import genesis_hash as genesis_hash
+from p2p.transcript.file import TRANSCRIPT_FORMAT as TRANSCRIPT_FORMAT
+from p2p.transcript.file import TRANSCRIPT_VERSION as TRANSCRIPT_VERSION
+from p2p.transcript.file import LogRecorder as LogRecorder
+from p2p.transcript.file import Player as Player
+from p2p.transcript.file import Transcript as Transcript
+from p2p.transcript.file import TranscriptCorrupt as TranscriptCorrupt
+from p2p.transcript.file import TranscriptHeader as TranscriptHeader
+from p2p.transcript.file import TranscriptWriter as TranscriptWriter
+from p2p.transcript.file import VerifyReport as VerifyReport
+from p2p.transcript.file import iter_transcript as iter_transcript
+from p2p.transcript.file import read_transcript as read_transcript
+from p2p.transcript.file import verify_crypto as verify_crypto
