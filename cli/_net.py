@@ -24,7 +24,14 @@ from p2p.crypto.identity import Identity
 from p2p.net.transport import Node
 from p2p.table.config import TableConfig
 from p2p.table.lobby import LobbyClient, LobbyError, LobbyHost, LobbyState, TableStart
-from p2p.table.session import Peer, SessionEvent, SessionOptions, node_id_for, resume_peer
+from p2p.table.session import (
+    Peer,
+    SessionEvent,
+    SessionOptions,
+    TableStep,
+    node_id_for,
+    resume_peer,
+)
 from p2p.table.store import Store, find_tables, table_dir
 
 
@@ -205,7 +212,7 @@ def play_plain(peer: Peer, inp: _Input | None, out: TextIO, auto: bool = False,
                 if words:
                     print(words, file=out)
         if peer.needs_decision():
-            key = (peer.hand_no, len(peer.log.get(peer.hand_no, [])))
+            key = peer.progress()
             if asked != key:
                 asked = key
                 view = peer.view()
@@ -251,9 +258,9 @@ def play_plain(peer: Peer, inp: _Input | None, out: TextIO, auto: bool = False,
     for b in bots:
         b.linger(0.1)
     if peer.finished:
-        totals = peer.match.match.totals() if peer.match.match is not None else ()
+        totals = peer.match_so_far().totals()
         print(f"final totals {list(totals)}; transcript: "
-              f"{peer.store.transcript_path if peer.store is not None else '-'}", file=out)
+              f"{peer.transcript_path or '-'}", file=out)
         return 0
     print(f"the match stopped: {peer.stopped}", file=out)
     return 1
@@ -577,8 +584,6 @@ class NetDriver:
     def __init__(self, peer: Peer, lang: str = "en", background: bool = False) -> None:
         """``background``: a thread pumps the peer (the console then only reads it), so
         this seat's automatic entries (shares, shuffle) never wait for the screen."""
-        from engine.scoring import Match
-
         self.peer = peer
         self.seat = peer.me
         self.names = peer.names
@@ -586,7 +591,6 @@ class NetDriver:
         self.seating = peer.cfg.seating
         self.lang = lang
         self.events: list[str] = []
-        self._match_cls = Match
         self._shown_hand = 0                     # protocol hand number on screen
         self._held: Any = None                   # final view of a finished hand
         self._held_scores: Any = None
@@ -631,11 +635,7 @@ class NetDriver:
 
     @property
     def match(self) -> Any:
-        m = self.peer.match.match
-        if m is not None:
-            return m
-        first = self.peer.match.hand.first_seat
-        return self._match_cls(self.rules, self.seating, first if first is not None else 0)
+        return self.peer.match_so_far()
 
     @match.setter
     def match(self, value: Any) -> None:
@@ -750,21 +750,15 @@ class NetDriver:
     def activity(self) -> str | None:
         if self.peer.stopped:
             return f"stopped: {self.peer.stopped}"
-        hp = self.peer.match.hand
-        e = hp.expected()
-        if e is None or self.over:
+        w = self.peer.waiting_on()
+        if w is None or self.over:
             return None
-        who = self.names[e.seat]
-        kind = {"deck.key": "publishing hand keys", "game.rcommit": "committing to randomness",
-                "deck.commit": "committing to shuffles", "deck.pass": "shuffling the deck",
-                "game.rreveal": "drawing the first player", "deck.reveal": "revealing secrets",
-                "deck.reshuffle": "reshuffling", "game.abort": "aborting the hand"}.get(e.kind)
-        if e.kind == "deck.share" and hp.state is None:
-            kind = "dealing"
+        who = self.names[w.seat]
+        kind = None if w.step in (TableStep.MOVE, TableStep.SHARE) else w.step.value
         if kind is None:
             if self.my_move():
                 return None  # the console says what to do (render.waiting_text)
             w = self.peer.waiting_text()
             return w or None
-        st = "" if e.seat == self.seat else self.peer.peer_state(e.seat)
+        st = "" if w.seat == self.seat else self.peer.peer_state(w.seat)
         return f"{kind}: {who}" + (f" ({st})" if st and st != "connected" else "")

@@ -23,6 +23,8 @@ from p2p.table.session import Peer as Peer
 from p2p.table.session import PeerInfo as PeerInfo
 from p2p.table.session import SessionEvent as SessionEvent
 from p2p.table.session import SessionOptions as SessionOptions
+from p2p.table.session import TableStep as TableStep
+from p2p.table.session import Waiting as Waiting
 from p2p.table.session import node_id_for as node_id_for
 from p2p.table.session import resume_peer as resume_peer
 from p2p.table.store import Store as Store

@@ -35,18 +35,20 @@ it holds, so the timing of an answer says nothing about the hand (see docs/netwo
 
 from __future__ import annotations
 
+import enum
 import logging
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 import msgpack
 
 from engine import Action, HandState, IllegalAction
-from engine.scoring import SideScore
+from engine.scoring import Match, SideScore
 from engine.state import EXTEND, RESPOND
 from p2p.crypto.identity import Identity, fingerprint, verify_signature
 from p2p.net.interface import PeerEventKind, Transport
@@ -122,6 +124,39 @@ class PeerInfo:
     fingerprint: str
     status: str        # "you", "connecting", "connected", "slow", "gone"
     writing: bool      # the log waits for this seat
+
+
+class TableStep(enum.Enum):
+    """What the table's log waits for next, in words a console can use."""
+
+    KEYS = "publishing hand keys"
+    RANDOM_COMMIT = "committing to randomness"
+    SHUFFLE_COMMIT = "committing to shuffles"
+    SHUFFLE = "shuffling the deck"
+    FIRST_PLAYER = "drawing the first player"
+    DEAL = "dealing"
+    SHARE = "a card share"
+    MOVE = "a move"
+    RESHUFFLE = "reshuffling"
+    REVEAL = "revealing secrets"
+    ABORT = "aborting the hand"
+
+
+_STEP_OF_KIND = {
+    "deck.key": TableStep.KEYS, "game.rcommit": TableStep.RANDOM_COMMIT,
+    "deck.commit": TableStep.SHUFFLE_COMMIT, "deck.pass": TableStep.SHUFFLE,
+    "game.rreveal": TableStep.FIRST_PLAYER, "deck.reveal": TableStep.REVEAL,
+    "deck.reshuffle": TableStep.RESHUFFLE, "game.abort": TableStep.ABORT,
+    "game.act": TableStep.MOVE, "deck.share": TableStep.SHARE, "open": TableStep.SHARE,
+}
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """The next entry of the log: which seat writes it and what step it is."""
+
+    seat: int
+    step: TableStep
 
 
 class Peer:
@@ -236,6 +271,40 @@ class Peer:
             if self.finished or self.stopped:
                 return None
             return self.match.hand.expected_writer()
+
+    def waiting_on(self) -> Waiting | None:
+        """The seat the log waits for and the step it is at (None: over or stopped)."""
+        with self._lock:
+            if self.finished or self.stopped:
+                return None
+            hp = self.match.hand
+            e = hp.expected()
+            if e is None:
+                return None
+            step = _STEP_OF_KIND.get(e.kind, TableStep.MOVE)
+            if step is TableStep.SHARE and hp.state is None:
+                step = TableStep.DEAL
+            return Waiting(e.seat, step)
+
+    def progress(self) -> tuple[int, int]:
+        """(hand number, entries applied in it): changes whenever the table moves on."""
+        with self._lock:
+            return self.hand_no, len(self.log.get(self.hand_no, []))
+
+    def match_so_far(self) -> Match:
+        """The match as scored so far (hands played, totals, first seat)."""
+        with self._lock:
+            m = self.match.match
+            if m is not None:
+                return m
+            first = self.match.hand.first_seat
+            return Match(self.cfg.rules, self.cfg.seating, first if first is not None else 0)
+
+    @property
+    def transcript_path(self) -> Path | None:
+        """Where this peer keeps the game's transcript (None: not stored)."""
+        path = getattr(self.store, "transcript_path", None)
+        return Path(path) if path is not None else None
 
     def waiting_text(self) -> str:
         w = self.waiting_for()
