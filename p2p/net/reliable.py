@@ -1,12 +1,7 @@
-"""Reliable peer-to-peer byte transport over ZeroMQ (the zguide's Harmony pattern).
+"""The transport's reliability protocol, sans I/O (the zguide's Harmony pattern on top).
 
-Every node binds one ROUTER socket and opens one DEALER per remote peer; the
-DEALER's ``ROUTING_ID`` is our node id, so the remote ROUTER knows who sent each
-frame.  All inbound traffic arrives on the ROUTER, all outbound traffic leaves
-through the DEALERs (acknowledgements included).  No PUB/SUB.
-
-ZeroMQ silently drops in-flight data when a connection is re-established, so on
-top of it this module runs a small reliability protocol (see docs/network.md):
+ZeroMQ silently drops in-flight data when a connection is re-established, so on top of it
+this module runs a small reliability protocol (see docs/network.md):
 
 * each payload gets a per-destination sequence number inside a per-process
   *session* (a random 8-byte nonce chosen when the node starts);
@@ -20,20 +15,9 @@ top of it this module runs a small reliability protocol (see docs/network.md):
   fetched from any peer);
 * heartbeats drive ``peer_status`` (connecting → connected → slow → gone).
 
-The protocol core (:class:`ReliableCore`) is sans-I/O: it is driven by
-:class:`Node` (real ZeroMQ sockets, one background I/O thread) and by
-``p2p.testing.MemoryNode`` (an in-memory network for unit tests), so both have
-exactly the same behaviour and public interface.
-
-Threading model: :class:`Node` owns one background I/O thread that alone
-touches the ZeroMQ sockets.  The public methods are thread-safe; they share the
-core with the I/O thread under one lock.  ``recv(timeout)`` blocks on a
-condition variable; an asyncio application can instead register
-``set_wakeup(callback)`` (called from the I/O thread whenever messages become
-available, e.g. ``lambda: loop.call_soon_threadsafe(event.set)``) and then call
-``recv(0)`` until it returns ``None``.
-
-Only ``time.monotonic`` is used here.
+:class:`ReliableCore` is driven by :class:`p2p.net.transport.Node` (real ZeroMQ sockets) and
+by ``p2p.testing.MemoryNode`` (an in-memory network for unit tests), so both have exactly
+the same behaviour.  Only the clock passed in by the driver is used.
 """
 
 from __future__ import annotations

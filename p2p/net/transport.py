@@ -1,29 +1,10 @@
-"""Reliable peer-to-peer byte transport over ZeroMQ (the zguide's Harmony pattern).
+"""Reliable peer-to-peer byte transport over ZeroMQ: :class:`Node`.
 
 Every node binds one ROUTER socket and opens one DEALER per remote peer; the
 DEALER's ``ROUTING_ID`` is our node id, so the remote ROUTER knows who sent each
 frame.  All inbound traffic arrives on the ROUTER, all outbound traffic leaves
-through the DEALERs (acknowledgements included).  No PUB/SUB.
-
-ZeroMQ silently drops in-flight data when a connection is re-established, so on
-top of it this module runs a small reliability protocol (see docs/network.md):
-
-* each payload gets a per-destination sequence number inside a per-process
-  *session* (a random 8-byte nonce chosen when the node starts);
-* the receiver acknowledges cumulatively, buffers out-of-order frames inside a
-  bounded window and delivers every ``(peer, seq)`` exactly once, in order;
-* the sender resends unacknowledged frames after a timeout with exponential
-  backoff;
-* a frame from a new session of a known peer means that peer restarted: the
-  receiver resets its expectations and reports a ``RESTARTED`` event so the
-  layer above can re-request what it is missing (the signed game log can be
-  fetched from any peer);
-* heartbeats drive ``peer_status`` (connecting → connected → slow → gone).
-
-The protocol core (:class:`ReliableCore`) is sans-I/O: it is driven by
-:class:`Node` (real ZeroMQ sockets, one background I/O thread) and by
-``p2p.testing.MemoryNode`` (an in-memory network for unit tests), so both have
-exactly the same behaviour and public interface.
+through the DEALERs (acknowledgements included).  No PUB/SUB.  Reliability (sequence
+numbers, acknowledgements, resends, heartbeats) is :class:`p2p.net.reliable.ReliableCore`.
 
 Threading model: :class:`Node` owns one background I/O thread that alone
 touches the ZeroMQ sockets.  The public methods are thread-safe; they share the
