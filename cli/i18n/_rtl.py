@@ -1,0 +1,114 @@
+"""Uyghur on a terminal: Arabic script shaped and ordered, or written in Latin letters.
+
+Most terminals lay out text one code point per cell, left to right, with no Arabic shaping.
+Uyghur in Arabic script then shows as unjoined letters in reverse order. So, unless the
+player says the terminal does its own bidi (``bidi = "terminal"``), each line is
+
+1. *shaped*: every letter replaced by its contextual presentation form (initial, medial,
+   final, isolated; lam-alef ligatures) with ``arabic-reshaper``, and
+2. *ordered*: put in visual order with the Unicode bidi algorithm (``python-bidi``), right to
+   left as base direction, so numbers and Latin names keep their own order inside the line.
+
+Both steps work on a whole line, after names and numbers are substituted: bidi runs depend on
+everything on the line. Shaping never makes a line wider (one form per letter, ligatures merge
+two into one), so a line fitted in logical order still fits once shaped.
+
+``ug-Latn`` is for terminals with no Arabic font: the Uyghur text is transliterated to the
+Uyghur Latin script (Uyghur Latin Yéziqi) by a fixed letter table, so it needs no catalog of
+its own and is always in step with the Arabic one.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+# --- shaping -----------------------------------------------------------------------------
+
+#: U+06D5 ARABIC LETTER AE, Uyghur "e": right-joining, drawn like heh. arabic-reshaper's
+#: Arabic table lacks it, so the letter before it would wrongly take a final form.
+_AE_FORMS = ("\uFEE9", "", "", "\uFEEA")  # isolated, initial, medial, final (as heh)
+
+
+@lru_cache(maxsize=1)
+def _reshaper() -> Any:
+    import arabic_reshaper
+    from arabic_reshaper.letters import LETTERS_ARABIC
+
+    reshaper = arabic_reshaper.ArabicReshaper({"delete_harakat": False})
+    reshaper.letters = {**LETTERS_ARABIC, "\u06d5": _AE_FORMS}
+    return reshaper
+
+
+def has_arabic(text: str) -> bool:
+    return any("\u0600" <= ch <= "\u06ff" or "\ufb50" <= ch <= "\ufeff" for ch in text)
+
+
+def shape(text: str) -> str:
+    """Contextual forms for the Arabic letters of ``text`` (logical order kept)."""
+    if not has_arabic(text):
+        return text
+    return str(_reshaper().reshape(text))
+
+
+def visual(text: str) -> str:
+    """One line, shaped and in visual order for a terminal without bidi support, with a
+    right-to-left base direction. Newlines split lines, each ordered on its own."""
+    if not has_arabic(text):
+        return text
+    from bidi import get_display
+
+    return "\n".join(str(get_display(shape(line), base_dir="R")) for line in text.split("\n"))
+
+
+# --- Latin transliteration (Uyghur Latin Yéziqi) -----------------------------------------
+
+_VOWELS = {"\u0627": "a", "\u06d5": "e", "\u0647": "e", "\u06d0": "é", "\u0649": "i",
+           "\u0648": "o", "\u06c7": "u", "\u06c6": "ö", "\u06c8": "ü"}
+_CONSONANTS = {
+    "\u0628": "b", "\u067e": "p", "\u062a": "t", "\u062c": "j", "\u0686": "ch", "\u062e": "x",
+    "\u062f": "d", "\u0631": "r", "\u0632": "z", "\u0698": "zh", "\u0633": "s", "\u0634": "sh",
+    "\u063a": "gh", "\u0641": "f", "\u0642": "q", "\u0643": "k", "\u06a9": "k", "\u06af": "g",
+    "\u06ad": "ng", "\u0644": "l", "\u0645": "m", "\u0646": "n", "\u06be": "h", "\u06cb": "w",
+    "\u064a": "y", "\u06cc": "y",
+}
+_PUNCTUATION = {"\u060c": ",", "\u061b": ";", "\u061f": "?", "\u066a": "%", "\u0640": "",
+                **{chr(0x0660 + i): str(i) for i in range(10)},
+                **{chr(0x06F0 + i): str(i) for i in range(10)}}
+_HAMZA = "\u0626"  # ئ: silent at the start of a word, an apostrophe inside one
+#: ULY writes an apostrophe between two letters that would otherwise read as a digraph
+#: (n'g is ن+گ, not ڭ; s'h is س+ھ, not ش; and so on).
+_DIGRAPH_STARTS = {("n", "g"), ("s", "h"), ("z", "h"), ("g", "h"), ("c", "h")}
+
+
+def to_latin(text: str, capitalize: bool = False) -> str:
+    """``text`` with its Uyghur Arabic-script letters written in Uyghur Latin letters;
+    anything else (Latin names, digits, format placeholders) passes unchanged. Presentation
+    forms (already shaped text) are folded back first. Arabic script has no capitals: with
+    ``capitalize`` the first letter is made one (the caller knows that the English source of
+    the message starts with a capital, as a card name or a sentence does)."""
+    import unicodedata
+
+    text = "".join(unicodedata.normalize("NFKC", ch) if "\ufb50" <= ch <= "\ufeff" else ch
+                   for ch in text)
+    out: list[str] = []
+    prev_letter = False
+    for ch in text:
+        if ch == _HAMZA:
+            if prev_letter:
+                out.append("'")
+            prev_letter = True
+            continue
+        latin = _VOWELS.get(ch) or _CONSONANTS.get(ch)
+        if latin is not None:
+            if prev_letter and out and (out[-1][-1:], latin[0]) in _DIGRAPH_STARTS:
+                out.append("'")
+            out.append(latin)
+            prev_letter = True
+            continue
+        out.append(_PUNCTUATION.get(ch, ch))
+        prev_letter = False
+    result = "".join(out)
+    if capitalize and result:
+        result = result[0].upper() + result[1:]
+    return result

@@ -1,0 +1,125 @@
+"""Text measured in terminal cells, not in code points.
+
+A Python ``len`` is wrong on a terminal in both directions: a Vietnamese ``ệ`` may be one
+code point or three (base letter plus two combining marks, zero cells each), and a CJK
+character takes two cells. Every layout decision (padding a board column, cutting a card name,
+wrapping help text) therefore goes through these helpers, which never split a base character
+from its combining marks and never let a wide character straddle the limit.
+
+Unprintable characters (controls, which ``wcwidth`` reports as -1) count as zero cells: the
+screen code strips them before display, and a width helper must not return a negative width.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from wcwidth import wcwidth
+
+ELLIPSIS = "…"
+
+
+def _char_cells(ch: str) -> int:
+    w = wcwidth(ch)
+    return w if w > 0 else 0
+
+
+def clusters(text: str) -> Iterator[str]:
+    """Base characters with the zero-width marks that follow them (combining accents, ZWJ,
+    variation selectors): the smallest pieces that may be cut apart. A leading mark with no
+    base forms a cluster of its own."""
+    current = ""
+    for ch in text:
+        if current and wcwidth(ch) == 0:
+            current += ch
+            continue
+        if current:
+            yield current
+        current = ch
+    if current:
+        yield current
+
+
+def cells(text: str) -> int:
+    """How many terminal cells ``text`` covers."""
+    return sum(_char_cells(ch) for ch in text)
+
+
+def fit(text: str, width: int, ellipsis: str = ELLIPSIS) -> str:
+    """``text`` cut to at most ``width`` cells; when cut, it ends with ``ellipsis`` (which
+    counts inside the width). A cut never separates an accent from its letter."""
+    if width <= 0:
+        return ""
+    if cells(text) <= width:
+        return text
+    room = width - cells(ellipsis)
+    if room < 0:
+        return _take(ellipsis, width)
+    return _take(text, room) + ellipsis
+
+
+def _take(text: str, width: int) -> str:
+    out: list[str] = []
+    used = 0
+    for cluster in clusters(text):
+        w = cells(cluster)
+        if used + w > width:
+            break
+        out.append(cluster)
+        used += w
+    return "".join(out)
+
+
+def pad(text: str, width: int, align: str = "left") -> str:
+    """``text`` fitted to ``width`` cells then filled with spaces to exactly ``width`` cells;
+    ``align`` is ``left``, ``right`` or ``center``."""
+    if align not in ("left", "right", "center"):
+        raise ValueError(f"align must be left, right or center, not {align!r}")
+    text = fit(text, width)
+    gap = max(0, width - cells(text))
+    if align == "left":
+        return text + " " * gap
+    if align == "right":
+        return " " * gap + text
+    left = gap // 2
+    return " " * left + text + " " * (gap - left)
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """``text`` broken into lines of at most ``width`` cells, at spaces where possible; a word
+    longer than a line is broken between clusters. Newlines in ``text`` are kept as breaks.
+    Never returns an empty list (an empty text is one empty line)."""
+    if width <= 0:
+        raise ValueError("width must be positive")
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        lines.extend(_wrap_paragraph(paragraph, width))
+    return lines
+
+
+def _wrap_paragraph(paragraph: str, width: int) -> list[str]:
+    lines: list[str] = []
+    line = ""
+    for word in paragraph.split():
+        while cells(word) > width:
+            if line:
+                lines.append(line)
+                line = ""
+            head = _take(word, width)
+            if not head:  # one cluster wider than the whole line (a wide char, width 1)
+                first = next(clusters(word))
+                lines.append(fit(first, width))
+                word = word[len(first):]
+                continue
+            lines.append(head)
+            word = word[len(head):]
+        if not word:
+            continue
+        candidate = f"{line} {word}" if line else word
+        if cells(candidate) <= width:
+            line = candidate
+        else:
+            lines.append(line)
+            line = word
+    lines.append(line)
+    return lines
