@@ -74,12 +74,16 @@ def _babel() -> Any:
     return catalog, extract, mofile, pofile
 
 
-def po_path(language: str) -> Path:
-    return LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+def po_path(language: str, locale_dir: Path = LOCALE_DIR) -> Path:
+    return locale_dir / language / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-def mo_path(language: str) -> Path:
-    return LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
+def mo_path(language: str, locale_dir: Path = LOCALE_DIR) -> Path:
+    return locale_dir / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
+
+
+def _where(path: Path, locale_dir: Path) -> str:
+    return (Path("cli/locale") / path.relative_to(locale_dir)).as_posix()
 
 
 def extract_template() -> Any:
@@ -143,14 +147,15 @@ def _new_catalog(language: str) -> Any:
                                header_comment=HEADER)
 
 
-def compile_catalogs(languages: Sequence[str] = CATALOG_LANGUAGES) -> None:
+def compile_catalogs(languages: Sequence[str] = CATALOG_LANGUAGES,
+                     locale_dir: Path = LOCALE_DIR) -> None:
     _, _, mofile, _ = _babel()
     for language in languages:
-        catalog = read_po(po_path(language), language)
+        catalog = read_po(po_path(language, locale_dir), language)
         buf = io.BytesIO()
         mofile.write_mo(buf, catalog, use_fuzzy=False)
         data = buf.getvalue()
-        target = mo_path(language)
+        target = mo_path(language, locale_dir)
         if not target.exists() or target.read_bytes() != data:
             target.write_bytes(data)
 
@@ -180,12 +185,13 @@ def _same_allowed(language: str, english: str) -> bool:
             or english in SAME_AS_ENGLISH.get(language, {}))
 
 
-def check_catalog(language: str, template: Any) -> list[str]:
+def check_catalog(language: str, template: Any, locale_dir: Path = LOCALE_DIR) -> list[str]:
     """The problems of one language's ``.po`` (and ``.mo``) against the template."""
-    where = po_path(language).relative_to(SOURCE_DIR.parent).as_posix()
-    if not po_path(language).exists():
+    path = po_path(language, locale_dir)
+    where = _where(path, locale_dir)
+    if not path.exists():
         return [f"{where}: missing catalog"]
-    catalog = read_po(po_path(language), language)
+    catalog = read_po(path, language)
     problems: list[str] = []
     wanted = {_key(m): m for m in template if m.id}
     have = {_key(m): m for m in catalog if m.id}
@@ -223,7 +229,7 @@ def check_catalog(language: str, template: Any) -> list[str]:
             if form in sources and not _same_allowed(language, sources[0]):
                 problems.append(f"{where}: {_show(key)} is not translated "
                                 "(same as the English)")
-    problems.extend(check_compiled(language, catalog))
+    problems.extend(check_compiled(language, catalog, locale_dir))
     return problems
 
 
@@ -242,11 +248,12 @@ def _po_entries(catalog: Any) -> dict[str, str]:
     return out
 
 
-def check_compiled(language: str, catalog: Any) -> list[str]:
+def check_compiled(language: str, catalog: Any, locale_dir: Path = LOCALE_DIR) -> list[str]:
     """The ``.mo`` holds exactly the ``.po``'s translations and plural rule (it is up to date)."""
-    where = mo_path(language).relative_to(SOURCE_DIR.parent).as_posix()
+    path = mo_path(language, locale_dir)
+    where = _where(path, locale_dir)
     try:
-        with mo_path(language).open("rb") as f:
+        with path.open("rb") as f:
             compiled = gettext.GNUTranslations(f)
     except (OSError, ValueError) as exc:
         return [f"{where}: cannot be read ({exc}); run: python -m cli.i18n compile"]
@@ -267,20 +274,22 @@ def check_compiled(language: str, catalog: Any) -> list[str]:
     return problems
 
 
-def check(languages: Iterable[str] = CATALOG_LANGUAGES) -> list[str]:
+def check(languages: Iterable[str] = CATALOG_LANGUAGES,
+          locale_dir: Path = LOCALE_DIR) -> list[str]:
     """Every problem: a template behind the sources, then each catalog's."""
     fresh = extract_template()
     problems: list[str] = []
-    if not TEMPLATE.exists():
+    template = locale_dir / TEMPLATE.name
+    if not template.exists():
         problems.append("cli/locale/millebornes.pot: missing; run: python -m cli.i18n extract")
         committed = fresh
     else:
-        committed = read_po(TEMPLATE)
+        committed = read_po(template)
         if {_key(m) for m in fresh if m.id} != {_key(m) for m in committed if m.id}:
             problems.append("cli/locale/millebornes.pot: behind the sources; "
                             "run: python -m cli.i18n extract")
     for language in languages:
-        problems.extend(check_catalog(language, fresh))
+        problems.extend(check_catalog(language, fresh, locale_dir))
     return problems
 
 
