@@ -121,6 +121,17 @@ def test_check_finds_a_template_behind_the_sources(locale_copy: Path) -> None:
     assert any("behind the sources" in p for p in _tool.check(["sv"], locale_dir=locale_copy))
 
 
+@pytest.mark.parametrize(("old", "new", "expected"), [
+    ('msgstr "توختا"', 'msgstr "\u200fتوختا"', "U+200F"),            # a bidi mark
+    ('msgstr "توختا"', 'msgstr "\ufe97\ufeee\ufea7\ufe98\ufe8e"', "U+FE97"),  # shaped
+    ('msgstr "ھادىسە"', 'msgstr "ھادىسه"', "U+0647"),                  # Arabic heh for ە
+])
+def test_check_finds_characters_a_catalog_must_not_hold(locale_copy: Path, old: str, new: str,
+                                                        expected: str) -> None:
+    _edit_po(locale_copy, "ug", old, new)
+    assert any(expected in p for p in _problems(locale_copy, "ug"))
+
+
 def test_placeholders_are_found_in_every_style() -> None:
     assert _tool.placeholders("%(name)s has %(count)d, %s, %5.1f, {x} and 100%%") == \
         sorted(["%(name)s", "%(count)d", "%s", "%5.1f", "{x}"])

@@ -59,6 +59,12 @@ SAME_AS_ENGLISH: dict[str, dict[str, str]] = {
     "vi": {"coup fourré": "the Vietnamese seed keeps the French term ('Coup Fourre')"},
     "ug": {"coup fourré": "the Uyghur seed keeps the French term in Latin letters"},
 }
+#: Characters no catalog may hold: bidi controls and Arabic presentation forms (the game shapes
+#: and orders text itself, at display time), and in Uyghur the Arabic and Persian look-alikes
+#: of Uyghur letters (they break the ug-Latn transliteration and some fonts).
+_NEVER = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069\ufb50-\ufdff\ufe70-\ufefe]")
+_NOT_UYGHUR = {"\u0647": "ە (U+06D5) or ھ (U+06BE)", "\u06a9": "ك (U+0643)",
+               "\u06cc": "ي (U+064A) or ى (U+0649)"}
 _PLACEHOLDER = re.compile(
     r"%\((\w+)\)[#0\- +]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]"
     r"|%[#0\- +]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]"
@@ -226,6 +232,14 @@ def check_catalog(language: str, template: Any, locale_dir: Path = LOCALE_DIR) -
             if placeholders(form) != wanted_ph:
                 problems.append(f"{where}: {_show(key)} placeholders {placeholders(form)} "
                                 f"differ from the English {wanted_ph}")
+            bad = _NEVER.search(form)
+            if bad:
+                problems.append(f"{where}: {_show(key)} holds U+{ord(bad.group(0)):04X} "
+                                "(no bidi controls or presentation forms: write plain text)")
+            for ch, use in _NOT_UYGHUR.items():
+                if language == "ug" and ch in form:
+                    problems.append(f"{where}: {_show(key)} holds U+{ord(ch):04X}; "
+                                    f"Uyghur writes {use}")
             if form in sources and not _same_allowed(language, sources[0]):
                 problems.append(f"{where}: {_show(key)} is not translated "
                                 "(same as the English)")
