@@ -249,3 +249,21 @@ def test_setup_activates_the_module_level_functions() -> None:
 
 def test_a_missing_catalog_falls_back_to_english() -> None:
     assert _load("zz").gettext("Roll") == "Roll"
+
+
+# --- helpers for the screen tests -------------------------------------------------------------
+
+def test_overflowing_names_each_line_too_wide_and_a_screen_too_tall() -> None:
+    assert i18n.overflowing(["a" * 80, "漢" * 40, VIET_NFD * 5]) == []
+    faults = i18n.overflowing(["ok", "漢" * 41] + ["x"] * 23)
+    assert len(faults) == 2 and "line 2 is 82 cells" in faults[0] and "25 lines" in faults[1]
+
+
+def test_english_card_names_are_found_only_where_they_leak() -> None:
+    from i18n_helpers import english_card_names_in, screen_faults
+    assert english_card_names_in("Bo played Roll on Ann. Spare Tire next.", "sv") == \
+        ["Roll", "Spare Tire"]
+    assert english_card_names_in("Bo spelade grönt ljus. 100 km.", "sv") == []
+    assert english_card_names_in("Accident sur Bo", "fr") == []  # the French name too
+    assert english_card_names_in("Rolling on; Stopped", "vi") == []  # whole words only
+    assert screen_faults(["توختا " * 13], "ug") == []  # 78 cells once shaped

@@ -44,5 +44,6 @@ from ._terms import score_item_name as score_item_name
 from ._width import cells as cells
 from ._width import clusters as clusters
 from ._width import fit as fit
+from ._width import overflowing as overflowing
 from ._width import pad as pad
 from ._width import wrap as wrap

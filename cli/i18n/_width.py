@@ -123,3 +123,14 @@ def _wrap_paragraph(paragraph: str, width: int) -> list[str]:
             line = word
     lines.append(line)
     return lines
+
+
+def overflowing(lines: list[str], width: int = 80, height: int = 24) -> list[str]:
+    """What keeps ``lines`` (as sent to the terminal, after ``display``) from fitting a
+    ``width`` x ``height`` terminal: one sentence per fault, empty when it fits. For the tests
+    that render every screen in every language."""
+    faults = [f"line {i + 1} is {cells(line)} cells wide (more than {width}): {line!r}"
+              for i, line in enumerate(lines) if cells(line) > width]
+    if len(lines) > height:
+        faults.append(f"{len(lines)} lines (more than {height})")
+    return faults
