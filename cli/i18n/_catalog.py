@@ -51,8 +51,8 @@ class Translator:
         self.language = language
         self.bidi = bidi
         self.latin = language == "ug-Latn"
-        self._catalog = _load("ug" if self.latin else language) if language != "en" \
-            else gettext.NullTranslations()
+        source = "ug" if self.latin else language
+        self._catalog = gettext.NullTranslations() if language == "en" else _load(source)
 
     @property
     def rtl(self) -> bool:
@@ -108,10 +108,7 @@ def active() -> Translator:
 def setup(settings: Settings | None = None) -> Translator:
     """Activate the language the settings (by default: environment and config file) choose."""
     chosen = settings if settings is not None else resolve()
-    return _activate_new(Translator(chosen.language, chosen.bidi))
-
-
-def _activate_new(translator: Translator) -> Translator:
+    translator = Translator(chosen.language, chosen.bidi)
     activate(translator)
     return translator
 
