@@ -248,13 +248,13 @@ def test_shuffle_pass_duplicating_a_card() -> None:
     assert (e2.value.seat, e2.value.check) == (0, "pass-mismatch")
 
 
-def test_shuffle_pass_with_torsion_point_blamed_on_its_author() -> None:
-    order2 = bytes.fromhex("ec" + "ff" * 30 + "7f")
+def test_shuffle_pass_with_an_undecodable_point_blamed_on_its_author() -> None:
+    not_ristretto = bytes.fromhex("ec" + "ff" * 30 + "7f")  # an Ed25519 point, not ristretto255
 
     def fn(m: DeckMessage) -> DeckMessage:
         assert isinstance(m, ShufflePass)
-        c1, c2 = m.deck[3]
-        return dataclasses.replace(m, deck=m.deck[:3] + ((c1, g.add(c2, order2)),) + m.deck[4:])
+        c1, _ = m.deck[3]
+        return dataclasses.replace(m, deck=m.deck[:3] + ((c1, not_ristretto),) + m.deck[4:])
 
     t = DeckTable(3, SMALL, tamper=_tamper_when(_pass_by(1), fn))
     with pytest.raises(CheatDetected) as e:
