@@ -202,3 +202,21 @@ def test_generators_are_fixed_distinct_and_independent_of_the_deck_size() -> Non
     assert hs[:4] == hs2 and h0 == h02
     assert len({*hs, h0, g.G}) == 12
     assert all(g.is_valid_point(p) for p in (*hs, h0))
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_operation_counts_match_the_documented_cost(first: bool) -> None:
+    """docs/protocol.md §8: prove 3N+4 base, 5N+1 var; verify N+4 base, 8N+7 var (7N+7 on
+    the first pass, whose input components A_j are the identity)."""
+    n = 10
+    joint = _key()
+    inp: Deck = start_deck(range(n))
+    if not first:
+        inp = prove_pass(inp, os.urandom(32), joint, TABLE, 1, 0, 0)[0]
+    out, perm, rhos = shuffle_pass_witness(inp, os.urandom(32), joint)
+    ops = g.OpCounter()
+    proof = prove_shuffle(inp, out, perm, rhos, joint, b"ctx", bytes(32), ops)
+    assert (ops.base, ops.var) == (3 * n + 4, 5 * n + 1)
+    ops = g.OpCounter()
+    verify_shuffle(inp, out, proof, joint, b"ctx", ops)
+    assert (ops.base, ops.var) == (n + 4, (7 if first else 8) * n + 7)

@@ -19,8 +19,8 @@ Commitment generators ``h_i`` and ``h`` (the chain's start) come from
 :func:`group.hash_to_point` on a fixed domain tag and an index: nobody, prover included,
 knows a relation between them and ``G``.
 
-Cost for ``N`` ciphertexts (var = variable-base multiplication): prove ``3N`` base + ``4N``
-var; verify ``N`` base + ``8N`` var (``6N`` on the first pass, whose ``A_j`` are the
+Cost for ``N`` ciphertexts (var = variable-base multiplication): prove ``3N`` base + ``5N``
+var; verify ``N`` base + ``8N`` var (``7N`` on the first pass, whose ``A_j`` are the
 identity); proof size ``160·N + 288`` bytes.
 """
 
