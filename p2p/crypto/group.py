@@ -25,15 +25,33 @@ argument checks).  An optional :class:`OpCounter` counts group operations (no gl
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import hashlib
 import hmac
 import os
+import sys
+import tempfile
 from dataclasses import dataclass
 
 from rbcl import rbcl as _rbcl
 
 _lib = _rbcl._sodium
+
+
+def _forget_rbcl_temp_copy() -> None:
+    """rbcl writes its bundled libsodium to a fresh temporary file on every import and
+    never removes it (2.7 MB per process).  The library is loaded by now, so the file can
+    go: the mapping stays valid after the unlink."""
+    mod = sys.modules.get("rbcl._sodium")
+    path = getattr(mod, "lib_path", None)
+    if isinstance(path, str) and os.path.basename(path).startswith("tmp") \
+            and os.path.dirname(path) == tempfile.gettempdir():
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
+_forget_rbcl_temp_copy()
 
 __all__ = [
     "L",
