@@ -115,7 +115,71 @@ def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: i
     }
 
 
+_CAUGHT_AS = {
+    "pass-length": "'s shuffle pass has a card missing",
+    "shuffle-proof": "'s shuffle pass fails its proof",
+    "share-proof": "'s decryption share fails its proof",
+    "wrong-card": "'s open shows another card than the one it names",
+    "card-not-held": " played a card it does not hold",
+    "equivocation": " signed two different entries for one place in the log",
+    "reveal-missing": " never revealed its hand secrets: the table times out on it",
+    "reveal-commitment": "'s revealed shuffle seed is not the one it committed to",
+}
+_WHEN = {"shuffle": "before the deal", "deal": "during the deal", "play": "during play",
+         "reveal": "at the end-of-hand reveal"}
+
+
+def run_cheat(args: argparse.Namespace) -> int:
+    """One match in memory where seat ``--cheater`` commits the cheat ``--cheat`` once:
+    print who cheated, how, when and by whom it was caught, and what verify says."""
+    import tempfile
+    from pathlib import Path
+
+    from p2p.table.memory import CHEAT_KINDS, make_table, stage_cheat
+
+    if not args.fair_deck or args.network:
+        raise ValueError("--cheat needs --fair-deck (the in-memory table)")
+    if args.cheat not in CHEAT_KINDS:
+        raise ValueError(f"unknown cheat {args.cheat!r}; one of: {', '.join(CHEAT_KINDS)}")
+    rules, seating, bot_names = table_from_args(args)
+    n = seating.n_players
+    if not 0 <= args.cheater < n:
+        raise ValueError(f"--cheater must be a seat 0..{n - 1}")
+    names = [f"{bot_names[s]}{s + 1}" for s in range(n)]
+    cfg, ids = make_table(rules, seating, names, b"cheat/%d" % args.seed)
+    out_dir = Path(args.transcript_dir) if args.transcript_dir else Path(tempfile.mkdtemp(
+        prefix="millebornes-cheat-"))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"cheat-{args.cheat}-seat{args.cheater}.mbt"
+    bots = [make_bot(bot_names[s], args.seed * 1_000_003 + s).choose for s in range(n)]
+    o = stage_cheat(cfg, ids, bots, args.cheat, args.cheater, path)
+    if args.json:
+        print(json.dumps(o.as_dict()))
+        return 0
+
+    def who(s: int) -> str:
+        return f"seat {s} ({names[s]})"
+
+    print(f"{who(args.cheater)} {CHEAT_KINDS[args.cheat]}.")
+    if not o.caught:
+        print("not caught: the match ended without the cheat taking place")
+        return 1
+    blamed = ", ".join(who(s) for s in o.blamed) or "nobody"
+    how = _CAUGHT_AS.get(o.check or "", f" broke check {o.check!r}")
+    at_once = "caught" if o.verdict == "unresponsive" else "caught at once"
+    print(f"{at_once}: {blamed}{how}, {_WHEN.get(o.stage or '', '')} "
+          f"(hand {(o.hand or 0) + 1}); verdict: {o.verdict}.")
+    print(f"detected by {', '.join(who(s) for s in o.detected_by)}"
+          + (f": {o.detail}" if o.detail else ""))
+    same = (not o.verify_ok) and [o.verify_blamed] == o.blamed
+    print(f"transcript kept in {o.transcript}; verify: {o.verify_summary}")
+    print("verify names the same seat." if same else "verify does NOT agree with the table!")
+    return 0 if same else 1
+
+
 def run_simulate(args: argparse.Namespace) -> int:
+    if getattr(args, "cheat", None):
+        return run_cheat(args)
     if args.network:
         from ._net import run_network_simulate
         return run_network_simulate(args)

@@ -96,6 +96,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help="deal through the mental-poker protocol (in memory)")
     sim.add_argument("--network", action="store_true", help="one peer process per seat")
     sim.add_argument("--transcript-dir", default=None)
+    sim.add_argument("--cheat", default=None, metavar="KIND",
+                     help="with --fair-deck: one seat cheats once (shuffle-drop, "
+                          "shuffle-substitute, shuffle-duplicate, bad-shuffle-proof, bad-share, "
+                          "card-not-held, equivocation, withheld-reveal, bad-reveal); shows "
+                          "who catches it, when, and what verify says")
+    sim.add_argument("--cheater", type=int, default=1, help="the seat that cheats (--cheat)")
 
     ver = verbs.add_parser("verify", help="audit a finished game's transcript")
     ver.add_argument("transcript")

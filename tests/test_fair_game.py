@@ -450,7 +450,8 @@ def test_card_not_held_written_into_a_transcript(tmp_path: Path, honest: dict[st
     triples = _triples(header, envs)
     decks = honest["rep"].crypto.hands[0].decks
     recips = honest["rep"].crypto.hands[0].recipients
-    # a discard, its open, and a card never dealt nor drawn in round 0
+    # a discard, its open, and a card never dealt nor drawn in round 0 — or, when the
+    # match drew the whole pile, a card another seat held (it was flaky on an empty list)
     undrawn = [c for pos, c in enumerate(decks[0]) if pos not in recips[0]]
     opens = {b["card"]: k for k, (_, _, b) in enumerate(triples)
              if _kind(b) == "deck.share" and b["to"] == PUBLIC}
@@ -459,7 +460,9 @@ def test_card_not_held_written_into_a_transcript(tmp_path: Path, honest: dict[st
              and _act(b).card in opens)
     h, seat, b = triples[i]
     j = opens[_act(b).card]
-    fake = undrawn[0]
+    others = [c for pos, c in enumerate(decks[0])
+              if recips[0].get(pos) not in (None, seat, PUBLIC)]
+    fake = (undrawn + others)[0]
 
     def edit(ts: list[tuple[int, int, Body]]) -> None:
         if what in ("act-and-open", "act-only"):
@@ -506,10 +509,9 @@ class JointKey:
 @pytest.mark.parametrize("how", ["duplicate", "substitute"])
 def test_shuffle_pass_that_duplicates_or_substitutes_a_card(tmp_path: Path, how: str) -> None:
     """The last shuffler (seat 1 of 2) duplicates a ciphertext or substitutes a fresh
-    encryption of a card of its choice (a Driving Ace) at the bottom of the deck, which a
-    2-player modern hand does not reach. Nothing decrypts wrongly during play, so it is
-    caught at the end-of-hand reveal: verify_end recomputes the pass from its revealed seed
-    (pass-mismatch, seat 1). The table's transcript is complete; the auditor names the pass."""
+    encryption of a card of its choice (a Driving Ace) at the bottom of the deck.  The
+    ciphertexts look random, but the pass's proof of shuffle fails: caught at once, before
+    the deal, by every peer (shuffle-proof, seat 1), and by the auditor at that entry."""
     jk = JointKey()
     ace = next(c for c in range(106) if kind(c) == Kind.DRIVING_ACE)
 
@@ -525,27 +527,26 @@ def test_shuffle_pass_that_duplicates_or_substitutes_a_card(tmp_path: Path, how:
         return once(h, s, b)
 
     err, path, _, _ = _cheat(tmp_path, tamper)
-    assert (err.seat, err.check) == (1, "pass-mismatch"), err
+    assert (err.seat, err.check) == (1, "shuffle-proof"), err
     header, envs = _entries(path)
-    assert sum(_kind(e.body) == "deck.reveal" for e in envs) == 2  # the hand ran to the end
-    _assert_blames(verify_game(path), once.index, 1, "pass-mismatch")
+    assert not any(_kind(e.body) == "deck.share" for e in envs)  # no card was dealt
+    _assert_blames(verify_game(path), once.index, 1, "shuffle-proof")
 
 
-def test_shuffle_duplicate_that_surfaces_during_play(tmp_path: Path) -> None:
+def test_shuffle_duplicate_that_would_surface_during_the_deal(tmp_path: Path) -> None:
     """Seat 1 (last shuffler) copies the ciphertext of position 0 to position 2: with two
-    players both are dealt to the first player, who decrypts the same card twice during the
-    deal (duplicate-card, author unknown yet). docs/protocol.md §3.3: "the peers go straight
-    to the reveal, which names the author" — so the table must end by naming seat 1, and
-    its transcript (with the reveals) must name seat 1's pass."""
+    players both would go to the first player, who would decrypt the same card twice during
+    the deal, and the author would be known only after the reveals.  With proofs of shuffle
+    the pass is refused before the deal and seat 1 named at once, by the table and by the
+    auditor."""
     t = Once(lambda h, s, b: s == 1 and _kind(b) == "deck.pass",
              _pass_rewrite(lambda d: d[:2] + [d[0]] + d[3:]))
     cfg, ids = _table(MODERN, 2, seed=b"dup-early")
     path = tmp_path / "dup.mbt"
     with pytest.raises(ProtocolError) as ei:
         play_fair_match(cfg, ids, _bots(2), transcript=path, tamper=t)
-    assert ei.value.seat == 1, (f"{ei.value} — the culprit is known only after the reveal, "
-                                "but the hand stops before it")
-    _assert_blames(verify_game(path), t.index, 1, "pass-mismatch")
+    assert (ei.value.seat, ei.value.check) == (1, "shuffle-proof")
+    _assert_blames(verify_game(path), t.index, 1, "shuffle-proof")
 
 
 def test_deck_reveal_not_matching_its_commitment(tmp_path: Path) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,8 +20,72 @@ from p2p.crypto.proofs import (
     schnorr_verify,
 )
 
-ORDER2 = bytes.fromhex("ec" + "ff" * 30 + "7f")  # (0, -1): the point of order 2
 scalars = st.integers(min_value=1, max_value=g.L - 1)
+
+# RFC 9496 Appendix A.1: encodings of k·B for k = 0..15 (B the ristretto255 generator).
+MULTIPLES = """
+0000000000000000000000000000000000000000000000000000000000000000
+e2f2ae0a6abc4e71a884a961c500515f58e30b6aa582dd8db6a65945e08d2d76
+6a493210f7499cd17fecb510ae0cea23a110e8d5b901f8acadd3095c73a3b919
+94741f5d5d52755ece4f23f044ee27d5d1ea1e2bd196b462166b16152a9d0259
+da80862773358b466ffadfe0b3293ab3d9fd53c5ea6c955358f568322daf6a57
+e882b131016b52c1d3337080187cf768423efccbb517bb495ab812c4160ff44e
+f64746d3c92b13050ed8d80236a7f0007c3b3f962f5ba793d19a601ebb1df403
+44f53520926ec81fbd5a387845beb7df85a96a24ece18738bdcfa6a7822a176d
+903293d8f2287ebe10e2374dc1a53e0bc887e592699f02d077d5263cdd55601c
+02622ace8f7303a31cafc63f8fc48fdc16e1c8c8d234b2f0d6685282a9076031
+20706fd788b2720a1ed2a5dad4952b01f413bcf0e7564de8cdc816689e2db95f
+bce83f8ba5dd2fa572864c24ba1810f9522bc6004afe95877ac73241cafdab42
+e4549ee16b9aa03099ca208c67adafcafa4c3f3e4e5303de6026e3ca8ff84460
+aa52e000df2e16f55fb1032fc33bc42742dad6bd5a8fc0be0167436c5948501f
+46376b80f409b29dc2b5f6f0c52591990896e5716f41477cd30085ab7f10301e
+e0c418f7c8d9c4cdd7395b93ea124f3ad99021bb681dfc3302a9d99a2e53e64e
+""".split()
+
+# RFC 9496 Appendix A.3: 64 uniform bytes -> element (the one-way map behind from_hash).
+FROM_HASH = [
+    ("5d1be09e3d0c82fc538112490e35701979d99e06ca3e2b5b54bffe8b4dc772c1"
+     "4d98b696a1bbfb5ca32c436cc61c16563790306c79eaca7705668b47dffe5bb6",
+     "3066f82a1a747d45120d1740f14358531a8f04bbffe6a819f86dfe50f44a0a46"),
+    ("f116b34b8f17ceb56e8732a60d913dd10cce47a6d53bee9204be8b44f6678b27"
+     "0102a56902e2488c46120e9276cfe54638286b9e4b3cdb470b542d46c2068d38",
+     "f26e5b6f7d362d2d2a94c5d0e7602cb4773c95a2e5c31a64f133189fa76ed61b"),
+    ("8422e1bbdaab52938b81fd602effb6f89110e1e57208ad12d9ad767e2e25510c"
+     "27140775f9337088b982d83d7fcf0b2fa1edffe51952cbe7365e95c86eaf325c",
+     "006ccd2a9e6867e6a2c5cea83d3302cc9de128dd2a9a57dd8ee7b9d7ffe02826"),
+    ("ac22415129b61427bf464e17baee8db65940c233b98afce8d17c57beeb7876c2"
+     "150d15af1cb1fb824bbd14955f2b57d08d388aab431a391cfc33d5bafb5dbbaf",
+     "f8f0c87cf237953c5890aec3998169005dae3eca1fbb04548c635953c817f92a"),
+    ("165d697a1ef3d5cf3c38565beefcf88c0f282b8e7dbd28544c483432f1cec767"
+     "5debea8ebb4e5fe7d6f6e5db15f15587ac4d4d4a1de7191e0c1ca6664abcc413",
+     "ae81e7dedf20a497e10c304a765c1767a42d6e06029758d2d7e8ef7cc4c41179"),
+    ("a836e6c9a9ca9f1e8d486273ad56a78c70cf18f0ce10abb1c7172ddd605d7fd2"
+     "979854f47ae1ccf204a33102095b4200e5befc0465accc263175485f0e17ea5c",
+     "e2705652ff9f5e44d3e841bf1c251cf7dddb77d140870d1ab2ed64f1a9ce8628"),
+]
+
+P25519 = 2**255 - 19
+# Encodings every ristretto255 decoder must refuse (RFC 9496 §4.3.1): a negative s (odd),
+# s >= p, all ones, and an Ed25519 encoding that is not a ristretto255 one.
+BAD_ENCODINGS = [
+    (1).to_bytes(32, "little"),
+    P25519.to_bytes(32, "little"),
+    (P25519 + 2).to_bytes(32, "little"),
+    b"\xff" * 32,
+    bytes.fromhex("ec" + "ff" * 30 + "7f"),
+]
+
+
+def test_known_answers_rfc9496() -> None:
+    for k, enc in enumerate(MULTIPLES):
+        assert g.base(k).hex() == enc, k
+        assert g.mul(k, g.G).hex() == enc, k
+        if k:
+            assert g.is_valid_point(bytes.fromhex(enc))
+    for k in range(1, 15):
+        assert g.add(g.base(k), g.G).hex() == MULTIPLES[k + 1]
+    for inp, out in FROM_HASH:
+        assert g.from_hash(bytes.fromhex(inp)).hex() == out
 
 
 def test_group_laws() -> None:
@@ -28,34 +94,42 @@ def test_group_laws() -> None:
     assert g.sub(g.base(a), g.base(b)) == g.base(a - b)
     assert g.mul(b, g.base(a)) == g.base(a * b)
     assert g.mul(a, g.G) == g.base(a)
+    assert g.neg(g.base(a)) == g.base(-a)
 
 
-def test_identity_results_raise() -> None:
-    with pytest.raises(g.GroupError):
-        g.mul(0, g.G)
-    with pytest.raises(g.GroupError):
-        g.mul(g.L, g.G)
-    with pytest.raises(g.GroupError):
-        g.base(0)
+def test_identity_is_a_legitimate_result_not_an_error() -> None:
+    """libsodium reports an all-zero result as a failure; the wrapper returns the identity
+    (the ``_allow_scalar_zero`` behaviour), so a legitimate computation never looks like a
+    peer's fault."""
+    assert g.mul(0, g.G) == g.IDENTITY
+    assert g.mul(g.L, g.G) == g.IDENTITY
+    assert g.base(0) == g.IDENTITY
+    assert g.mul(5, g.IDENTITY) == g.IDENTITY
+    assert g.add(g.IDENTITY, g.G) == g.G
+    assert g.sub(g.G, g.G) == g.IDENTITY
+    assert g.is_element(g.IDENTITY)
+    assert not g.is_valid_point(g.IDENTITY)
 
 
 def test_point_validation_rejects_bad_encodings() -> None:
     p = g.base(7)
     assert g.is_valid_point(p)
     assert not g.is_valid_point(g.IDENTITY)
-    assert not g.is_valid_point(ORDER2)
-    mixed = g.add(p, ORDER2)  # prime-order part plus torsion
-    assert not g.is_valid_point(mixed)
     assert not g.is_valid_point(p[:31])
     assert not g.is_valid_point("x" * 32)
-    non_canonical = (2**255 - 19 + 1).to_bytes(32, "little")  # y = p + 1
-    assert not g.is_valid_point(non_canonical)
-    # variable-base multiplication refuses small-order and mixed-order inputs
-    for bad in (ORDER2, mixed, g.IDENTITY):
+    for bad in BAD_ENCODINGS:
+        assert not g.is_valid_point(bad)
+        assert not g.is_element(bad)
         with pytest.raises(g.GroupError):
             g.mul(3, bad)
-    with pytest.raises(g.GroupError):
-        g.check_point(mixed)
+        with pytest.raises(g.GroupError):
+            g.mul(0, bad)
+        with pytest.raises(g.GroupError):
+            g.add(p, bad)
+        with pytest.raises(g.GroupError):
+            g.sub(bad, p)
+        with pytest.raises(g.GroupError):
+            g.check_point(bad)
     with pytest.raises(g.GroupError):
         g.add(p, p[:31])
 
@@ -66,6 +140,8 @@ def test_hash_to_point_is_deterministic_valid_and_distinct() -> None:
     assert all(g.is_valid_point(p) for p in pts)
     assert pts[3] == g.hash_to_point(b"millebornes/card/v1", (3).to_bytes(4, "big"))
     assert pts[3] != g.hash_to_point(b"other/domain", (3).to_bytes(4, "big"))
+    raw = hashlib.sha512(bytes([19]) + b"millebornes/card/v1" + (3).to_bytes(4, "big")).digest()
+    assert pts[3] == g.from_hash(raw)
 
 
 def test_drbg_is_deterministic_and_permutes() -> None:
@@ -109,7 +185,8 @@ def test_schnorr_rejects_wrong_context_key_or_tampering() -> None:
     assert not schnorr_verify(g.base(x + 1), proof, b"table|hand 1|seat 0")
     assert not schnorr_verify(h, Proof(proof.c, (proof.z + 1) % g.L), b"table|hand 1|seat 0")
     assert not schnorr_verify(h, Proof(proof.c, 0), b"table|hand 1|seat 0")
-    assert not schnorr_verify(ORDER2, proof, b"table|hand 1|seat 0")
+    for bad in (*BAD_ENCODINGS, g.IDENTITY):
+        assert not schnorr_verify(bad, proof, b"table|hand 1|seat 0")
     with pytest.raises(ProofError):
         schnorr_check(h, Proof((proof.c + 1) % g.L, proof.z), b"table|hand 1|seat 0")
     # a proof for a key whose secret the prover does not know cannot be made: using the
@@ -127,7 +204,7 @@ def test_dleq_roundtrip(x: int, k: int) -> None:
     dleq_check(h, c1, d, proof, b"pos 3|to 1")
 
 
-def test_dleq_rejects_wrong_share_context_and_torsion() -> None:
+def test_dleq_rejects_wrong_share_context_and_bad_encodings() -> None:
     x, k = g.random_scalar(), g.random_scalar()
     h, c1 = g.base(x), g.base(k)
     d = g.mul(x, c1)
@@ -138,10 +215,10 @@ def test_dleq_rejects_wrong_share_context_and_torsion() -> None:
     assert not dleq_verify(h, c1, wrong, proof, b"pos 3|to 1")
     # a cheater proving a wrong share with its real secret still fails
     assert not dleq_verify(h, c1, wrong, dleq_prove(x, h, c1, wrong, b"c"), b"c")
-    mixed = g.add(d, ORDER2)
-    for validate in (True, False):
-        assert not dleq_verify(h, c1, mixed, dleq_prove(x, h, c1, mixed, b"c"), b"c",
-                               validate_d=validate)
+    for bad in BAD_ENCODINGS:  # an undecodable share fails even with validation deferred
+        for validate in (True, False):
+            assert not dleq_verify(h, c1, bad, dleq_prove(x, h, c1, bad, b"c"), b"c",
+                                   validate_d=validate)
     with pytest.raises(ProofError):
         dleq_check(h, c1, wrong, proof, b"pos 3|to 1")
 

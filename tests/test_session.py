@@ -241,14 +241,18 @@ def test_abort_that_races_with_the_log_names_the_bad_shuffler(tmp_path: Path, n:
         return body
 
     peers[cheat].tamper = tamper
-    assert run_all(peers, timeout=30) == [False] * n
-    for p in peers:
-        assert p.error is not None and (p.error.seat, p.error.check) == (cheat, "pass-mismatch")
+    assert run_all(peers, timeout=15) == [False] * n  # the cheater waits until then
+    # Since every pass proves itself (issue 10) the copied ciphertext fails the pass's proof
+    # of shuffle at once, before the deal, on every honest peer: no abort race is left to
+    # happen (the cheater's own software does not check its own pass, and times out).
+    honest = [p for p in peers if p.me != cheat]
+    for p in honest:
+        assert p.error is not None and (p.error.seat, p.error.check) == (cheat, "shuffle-proof")
         assert p.stopped is not None and f"seat {cheat} ({chr(97 + cheat)})" in p.stopped
-    blobs = {p.store.transcript_path.read_bytes() for p in peers}
+    blobs = {p.store.transcript_path.read_bytes() for p in honest}
     assert len(blobs) == 1
     rep = verify_game(peers[0].store.transcript_path)
-    assert not rep.ok and (rep.blamed_seat, rep.check) == (cheat, "pass-mismatch")
+    assert not rep.ok and (rep.blamed_seat, rep.check) == (cheat, "shuffle-proof")
 
 
 def test_console_driver_over_a_networked_peer(tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""Cryptographic building blocks: the group, Schnorr and Chaum–Pedersen proofs, identity keys.
+"""Cryptographic building blocks: the group (ristretto255), Schnorr and Chaum–Pedersen proofs,
+the proof of shuffle, identity keys.
 
 References for every construction are in docs/protocol.md.
 """
@@ -19,3 +20,7 @@ from p2p.crypto.proofs import dleq_verify as dleq_verify
 from p2p.crypto.proofs import schnorr_check as schnorr_check
 from p2p.crypto.proofs import schnorr_prove as schnorr_prove
 from p2p.crypto.proofs import schnorr_verify as schnorr_verify
+from p2p.crypto.shuffle_proof import ShuffleProof as ShuffleProof
+from p2p.crypto.shuffle_proof import ShuffleProofError as ShuffleProofError
+from p2p.crypto.shuffle_proof import prove_shuffle as prove_shuffle
+from p2p.crypto.shuffle_proof import verify_shuffle as verify_shuffle

@@ -1,4 +1,4 @@
-"""Non-interactive zero-knowledge proofs over the Ed25519 group.
+"""Non-interactive zero-knowledge proofs over the ristretto255 group.
 
 * :func:`schnorr_prove` / :func:`schnorr_verify`: knowledge of ``x`` with ``h = x·G``.
 * :func:`dleq_prove` / :func:`dleq_verify`: Chaum–Pedersen proof that

@@ -7,9 +7,12 @@ seat of a hand in one process (tests, simulator); ``bench`` — ``millebornes be
 
 from p2p.deck.ciphers import card_point as card_point
 from p2p.deck.ciphers import joint_random as joint_random
+from p2p.deck.ciphers import prove_pass as prove_pass
 from p2p.deck.ciphers import random_commitment as random_commitment
 from p2p.deck.ciphers import shuffle_commitment as shuffle_commitment
 from p2p.deck.ciphers import shuffle_pass as shuffle_pass
+from p2p.deck.ciphers import shuffle_proof_context as shuffle_proof_context
+from p2p.deck.ciphers import verify_pass as verify_pass
 from p2p.deck.hand import DeckHand as DeckHand
 from p2p.deck.hand import HandResult as HandResult
 from p2p.deck.memory import DeckTable as DeckTable

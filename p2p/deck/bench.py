@@ -1,11 +1,16 @@
 """Fair-deck benchmark: CPU of shuffle, draw and a whole hand as a ratio to the floor.
 
 The floor of a phase is the number of group operations it performed (counted with
-:class:`p2p._group.OpCounter`, which match the protocol's minimum, see
-docs/protocol.md) times the cost of one such operation measured in the same run.  The
-ratio is therefore the overhead of everything that is not elliptic-curve arithmetic
-(hashing, DRBG, bookkeeping, Python).  CPU is ``time.process_time``; all peers run in
-this process, each peer's work is accounted to it.
+:class:`p2p.crypto.group.OpCounter`, which match the protocol's minimum, see
+docs/protocol.md) times the cost of one such operation on ristretto255 measured in the
+same run.  The ratio is therefore the overhead of everything that is not elliptic-curve
+arithmetic (hashing, DRBG, bookkeeping, Python).  CPU is ``time.process_time``; all peers
+run in this process, each peer's work is accounted to it.
+
+The shuffle is measured twice: without proofs (``shuffle_cpu_ms``: the passes alone, all
+peers) and as the protocol runs it, every pass with its proof of shuffle verified by every
+other peer (``shuffle_with_proofs_*``; per peer: prove one's own pass, verify the others).
+The rest of the hand runs with proofs.
 
 ``run(json=False)`` prints a table (or JSON) and returns the figures as a dict.
 """
@@ -19,10 +24,11 @@ from collections.abc import Callable
 from p2p.crypto import group as g
 from p2p.deck.memory import DeckTable
 
-__all__ = ["run", "unit_costs"]
+__all__ = ["run", "unit_costs", "GROUP"]
 
 N_CARDS = 106
 PEERS = (2, 4, 6)
+GROUP = "ristretto255 (libsodium through rbcl)"
 
 
 def unit_costs(reps: int = 2000) -> dict[str, float]:
@@ -63,20 +69,57 @@ def _snap(t: DeckTable) -> tuple[list[float], list[dict[str, int]]]:
     return list(t.cpu), [o.as_dict() for o in t.ops]
 
 
+def _keys(t: DeckTable) -> None:
+    for p in t.peers:
+        t.broadcast(t._timed(p.my_seat or 0, p.make_key_share))
+
+
+def _shuffle_without_proofs(n: int, unit: dict[str, float]) -> tuple[float, float]:
+    """(CPU of all peers, floor) of one shuffle with proofs switched off."""
+    t = DeckTable(n, list(range(N_CARDS)), b"bench", 1, observer=False, shuffle_proofs=False)
+    _keys(t)
+    cpu1, ops1 = _snap(t)
+    t.shuffle()
+    cpu2, ops2 = _snap(t)
+    ops = g.OpCounter()
+    for s in range(n):
+        ops += _diff(ops1[s], ops2[s])
+    return sum(cpu2) - sum(cpu1), _floor(ops, unit)
+
+
+def _one_proof(t: DeckTable, unit: dict[str, float]) -> tuple[float, float]:
+    """(prove, verify) CPU seconds of one later pass (not the first, whose input
+    components are the identity and so cheaper to verify), outside any table."""
+    from p2p.deck.ciphers import prove_pass, verify_pass
+
+    rd = t.peers[0].rounds[0]
+    joint = t.peers[0].joint
+    assert joint is not None and rd.final is not None
+    seed = bytes(32)
+    t0 = time.process_time()
+    out, proof = prove_pass(rd.final, seed, joint, b"bench-proof", 1, 0, 1)
+    t1 = time.process_time()
+    verify_pass(rd.final, out, proof, joint, b"bench-proof", 1, 0, 1)
+    t2 = time.process_time()
+    return t1 - t0, t2 - t1
+
+
 def _bench_peers(n: int, unit: dict[str, float], draws_sample: int = 24,
                  plays: int = 30) -> dict[str, float]:
     cards = list(range(N_CARDS))
+    bare_cpu, bare_floor = _shuffle_without_proofs(n, unit)
     t = DeckTable(n, cards, b"bench", 1, observer=False)
     cpu0, ops0 = _snap(t)
-    for p in t.peers:
-        t.broadcast(t._timed(p.my_seat or 0, p.make_key_share))
+    _keys(t)
     cpu1, ops1 = _snap(t)
     t.shuffle()
     cpu2, ops2 = _snap(t)
     shuffle_cpu = sum(cpu2) - sum(cpu1)
+    shuffle_peer_cpu = max(cpu2[s] - cpu1[s] for s in range(n))
     shuffle_ops = g.OpCounter()
     for s in range(n):
         shuffle_ops += _diff(ops1[s], ops2[s])
+    prove_cpu, verify_cpu_one = _one_proof(t, unit)
 
     # deal 6 each, then draw up to ~80 more, round-robin; sample per-draw cost
     hand_draws = min(N_CARDS, 6 * n + 80)
@@ -123,10 +166,16 @@ def _bench_peers(n: int, unit: dict[str, float], draws_sample: int = 24,
     return {
         "peers": n,
         "cards": N_CARDS,
-        "shuffle_cpu_ms": shuffle_cpu * 1e3,
-        "shuffle_floor_ms": _floor(shuffle_ops, unit) * 1e3,
-        "shuffle_ratio": shuffle_cpu / _floor(shuffle_ops, unit),
-        "shuffle_cpu_per_peer_ms": shuffle_cpu * 1e3 / n,
+        "shuffle_cpu_ms": bare_cpu * 1e3,
+        "shuffle_floor_ms": bare_floor * 1e3,
+        "shuffle_ratio": bare_cpu / bare_floor,
+        "shuffle_cpu_per_peer_ms": bare_cpu * 1e3 / n,
+        "proof_prove_ms": prove_cpu * 1e3,
+        "proof_verify_ms": verify_cpu_one * 1e3,
+        "shuffle_with_proofs_cpu_ms": shuffle_cpu * 1e3,
+        "shuffle_with_proofs_cpu_per_peer_ms": shuffle_peer_cpu * 1e3,
+        "shuffle_with_proofs_floor_ms": _floor(shuffle_ops, unit) * 1e3,
+        "shuffle_with_proofs_ratio": shuffle_cpu / _floor(shuffle_ops, unit),
         "draw_drawer_ms": drawer_cpu / k * 1e3,
         "draw_drawer_ratio": drawer_cpu / _floor(drawer_ops, unit),
         "draw_other_ms": other_cpu / k * 1e3,
@@ -148,14 +197,21 @@ def _bench_peers(n: int, unit: dict[str, float], draws_sample: int = 24,
 def run(json: bool = False) -> dict[str, object]:
     unit = unit_costs()
     rows = [_bench_peers(n, unit) for n in PEERS]
-    out: dict[str, object] = {"unit_cost_us": {k: v * 1e6 for k, v in unit.items()},
+    out: dict[str, object] = {"group": GROUP,
+                              "unit_cost_us": {k: v * 1e6 for k, v in unit.items()},
                               "results": rows}
     if json:
         print(_json.dumps(out, indent=2))
         return out
     u = out["unit_cost_us"]
     assert isinstance(u, dict)
-    print("group op cost (us): " + ", ".join(f"{k} {v:.1f}" for k, v in u.items()))
+    print(f"group: {GROUP}; op cost (us): " + ", ".join(f"{k} {v:.1f}" for k, v in u.items()))
+    print(f"{'peers':>5} {'shuffle+proofs ms/peer':>23} {'x floor':>7} {'prove ms':>9}"
+          f" {'verify ms':>10}")
+    for r in rows:
+        print(f"{r['peers']:>5} {r['shuffle_with_proofs_cpu_per_peer_ms']:>23.1f}"
+              f" {r['shuffle_with_proofs_ratio']:>7.2f} {r['proof_prove_ms']:>9.1f}"
+              f" {r['proof_verify_ms']:>10.1f}")
     hdr = (f"{'peers':>5} {'shuffle ms':>11} {'x floor':>7} {'draw: drawer ms':>16} {'x':>5}"
            f" {'other ms':>9} {'x':>5} {'play ms':>8} {'end-verify ms':>14} {'x':>5}"
            f" {'hand ms (all)':>14} {'per peer':>9} {'x floor':>7} {'draws/plays':>11}")
@@ -168,7 +224,9 @@ def run(json: bool = False) -> dict[str, object]:
               f" {r['verify_end_ratio']:>5.2f} {r['hand_cpu_ms']:>14.1f}"
               f" {r['hand_cpu_per_peer_ms']:>9.1f} {r['hand_ratio']:>7.2f}"
               f" {str(r['hand_draws']) + '/' + str(r['hand_plays']):>11}")
-    print(f"{N_CARDS} cards. shuffle: all peers together (passes + final-deck validation);"
+    print(f"{N_CARDS} cards. shuffle+proofs: the busiest peer (its pass and proof, and every"
+          " other pass verified); prove/verify: one pass; shuffle: all peers together, passes"
+          " without proofs (+ final-deck validation);"
           " draw: per draw; play: one card opened, all peers; end-verify: all peers;"
           " hand: keys + shuffle + deal 6 each and up to 80 more draws (deck permitting) +"
           " plays + reveals + every peer's end-of-hand verification.")

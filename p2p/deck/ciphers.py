@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from p2p.crypto import group as g
+from p2p.crypto.shuffle_proof import ShuffleProof, prove_shuffle, verify_shuffle
 from p2p.deck.messages import CARD_DOMAIN, Ciphertext, Deck
 
 SHUFFLE_LABEL = b"millebornes/shuffle/v1"
@@ -44,15 +45,50 @@ def shuffle_pass(deck: Sequence[Ciphertext], seed: bytes, joint_key: bytes,
     out[j] = (C1 + r_j·G, C2 + r_j·H) of in[perm[j]]; raises GroupError if an input
     point does not decode.
     """
+    return shuffle_pass_witness(deck, seed, joint_key, ops)[0]
+
+
+def shuffle_pass_witness(deck: Sequence[Ciphertext], seed: bytes, joint_key: bytes,
+                         ops: g.OpCounter | None = None) -> tuple[Deck, list[int], list[int]]:
+    """:func:`shuffle_pass` with its witness (the permutation and the re-randomisation
+    scalars), which the shuffler needs to prove the pass."""
     drbg = g.Drbg(seed, SHUFFLE_LABEL)
     perm = drbg.permutation(len(deck))
     out = []
+    rhos = []
     for j in range(len(deck)):
         c1, c2 = deck[perm[j]]
         r = drbg.scalar()
+        rhos.append(r)
         rg = g.base(r, ops)
-        out.append((rg if c1 == g.IDENTITY else g.add(c1, rg, ops), g.add(c2, g.mul(r, joint_key, ops), ops)))
-    return tuple(out)
+        out.append((rg if c1 == g.IDENTITY else g.add(c1, rg, ops),
+                    g.add(c2, g.mul(r, joint_key, ops), ops)))
+    return tuple(out), perm, rhos
+
+
+def shuffle_proof_context(table_id: bytes, hand_no: int, round_no: int, seat: int) -> bytes:
+    """What a shuffle proof is bound to: context("shuffle-proof", table, hand, round, pass)
+    (the pass index is the shuffler's seat: seats shuffle in seat order)."""
+    return context(b"shuffle-proof", table_id, hand_no, round_no, seat)
+
+
+def prove_pass(deck: Sequence[Ciphertext], seed: bytes, joint_key: bytes, table_id: bytes,
+               hand_no: int, round_no: int, seat: int,
+               ops: g.OpCounter | None = None) -> tuple[Deck, bytes]:
+    """Shuffle ``deck`` with ``seed`` and prove it: (output deck, encoded proof)."""
+    out, perm, rhos = shuffle_pass_witness(deck, seed, joint_key, ops)
+    proof = prove_shuffle(deck, out, perm, rhos, joint_key,
+                          shuffle_proof_context(table_id, hand_no, round_no, seat), seed, ops)
+    return out, proof.to_bytes()
+
+
+def verify_pass(deck: Sequence[Ciphertext], out: Sequence[Ciphertext], proof: bytes,
+                joint_key: bytes, table_id: bytes, hand_no: int, round_no: int, seat: int,
+                ops: g.OpCounter | None = None) -> None:
+    """Raise ShuffleProofError unless ``proof`` shows ``out`` is a shuffle of ``deck``."""
+    parsed = ShuffleProof.from_bytes(proof, len(deck))
+    verify_shuffle(deck, out, parsed, joint_key,
+                   shuffle_proof_context(table_id, hand_no, round_no, seat), ops)
 
 
 def random_commitment(seed: bytes, seat: int, table_id: bytes, purpose: bytes) -> bytes:

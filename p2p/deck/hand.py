@@ -28,12 +28,15 @@ from p2p.crypto.proofs import (
     schnorr_prove,
     schnorr_verify,
 )
+from p2p.crypto.shuffle_proof import MAX_N, ShuffleProofError
 from p2p.deck.ciphers import (
     card_point,
     context,
+    prove_pass,
     shuffle_commitment,
     shuffle_pass,
     start_deck,
+    verify_pass,
 )
 from p2p.deck.messages import (
     PUBLIC,
@@ -81,14 +84,18 @@ class DeckHand:
     """One hand of the fair deck, seen by ``my_seat`` (None: a pure observer)."""
 
     def __init__(self, table_id: bytes, hand_no: int, n_seats: int, card_ids: Sequence[int],
-                 my_seat: int | None = None, ops: g.OpCounter | None = None) -> None:
+                 my_seat: int | None = None, ops: g.OpCounter | None = None,
+                 shuffle_proofs: bool = True) -> None:
+        """``shuffle_proofs=False`` makes and checks passes without their proofs: only the
+        benchmark uses it, to measure what the proofs cost; a table never does."""
         if not 2 <= n_seats <= 16:
             raise ValueError("2..16 seats")
         if not 0 <= hand_no < 2**63:
             raise ValueError("hand number out of range")
         cards = tuple(card_ids)
-        if len(set(cards)) != len(cards) or not cards:
-            raise ValueError("card ids must be distinct and non-empty")
+        if len(set(cards)) != len(cards) or not cards or len(cards) > MAX_N:
+            raise ValueError(f"card ids must be distinct, 1..{MAX_N} of them")
+        self.shuffle_proofs = shuffle_proofs
         self.table_id = table_id
         self.hand_no = hand_no
         self.n = n_seats
@@ -181,6 +188,10 @@ class DeckHand:
         if self.joint is None or self.next_shuffler(r) != me:
             raise ValueError("not this seat's turn to shuffle")
         inp = rd.passes[-1] if rd.passes else rd.start()
+        if self.shuffle_proofs:  # the input was proved (or is the start deck): it decodes
+            out, proof = prove_pass(inp, self._seeds[r], self.joint, self.table_id,
+                                    self.hand_no, r, me, self.ops)
+            return ShufflePass(me, r, out, proof)
         try:
             out = shuffle_pass(inp, self._seeds[r], self.joint, self.ops)
         except g.GroupError as e:
@@ -337,6 +348,17 @@ class DeckHand:
         for c1, c2 in m.deck:
             if len(c1) != 32 or len(c2) != 32:
                 raise self._cheat(m.seat, "pass-points", m, "bad encoding")
+        if self.shuffle_proofs and not self._mine(m):
+            # The pass proves itself before the next one is accepted: a bad shuffle is
+            # caught here, before any card is dealt, and blamed on its author.
+            assert self.joint is not None  # commits (hence passes) need every key
+            inp = rd.passes[-1] if rd.passes else rd.start()
+            try:
+                verify_pass(inp, m.deck, m.proof, self.joint, self.table_id, self.hand_no,
+                            m.round, m.seat, self.ops)
+            except ShuffleProofError as e:
+                raise self._cheat(m.seat, "shuffle-proof", m,
+                                  f"round {m.round} pass {m.seat}: {e.reason}") from None
         rd.passes.append(m.deck)
         if len(rd.passes) == self.n:
             self._finalise(m, rd)
@@ -346,6 +368,14 @@ class DeckHand:
         # full subgroup check; if it fails, the first pass holding a bad point is blamed
         # (an honest pass maps valid points to valid points).
         ops = self.ops
+        if self.shuffle_proofs:
+            # Every pass is proved, so every point decodes; the last shuffler alone chose
+            # the final re-encryption, so an identity component (a card left in the clear)
+            # is its doing.
+            if any(g.IDENTITY in ct for ct in m.deck):
+                raise self._cheat(m.seat, "pass-points", m, "identity point in the final deck")
+            rd.final = m.deck
+            return
         if all(g.is_valid_point(c1, ops) and g.is_valid_point(c2, ops) for c1, c2 in m.deck):
             rd.final = m.deck
             return

@@ -25,13 +25,15 @@ class DeckTable:
     def __init__(self, n_seats: int, card_ids: Sequence[int], table_id: bytes = b"table",
                  hand_no: int = 1, observer: bool = True,
                  tamper: Callable[[DeckMessage], DeckMessage] | None = None,
-                 sink: Callable[[DeckMessage], None] | None = None) -> None:
+                 sink: Callable[[DeckMessage], None] | None = None,
+                 shuffle_proofs: bool = True) -> None:
         self.n = n_seats
         self.ops = [g.OpCounter() for _ in range(n_seats)]
         self.cpu = [0.0] * n_seats
-        self.peers = [DeckHand(table_id, hand_no, n_seats, card_ids, s, self.ops[s])
-                      for s in range(n_seats)]
-        self.observer = DeckHand(table_id, hand_no, n_seats, card_ids) if observer else None
+        self.peers = [DeckHand(table_id, hand_no, n_seats, card_ids, s, self.ops[s],
+                               shuffle_proofs) for s in range(n_seats)]
+        self.observer = (DeckHand(table_id, hand_no, n_seats, card_ids,
+                                  shuffle_proofs=shuffle_proofs) if observer else None)
         self.messages: list[DeckMessage] = []
         self.tamper = tamper
         self.sink = sink

@@ -6,6 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from p2p.crypto.shuffle_proof import MAX_N as MAX_DECK
+from p2p.crypto.shuffle_proof import proof_size
+
 #: Recipient value of a share that opens a position to everybody.
 PUBLIC = -1
 CARD_DOMAIN = b"millebornes/card/v1"
@@ -50,11 +53,14 @@ class ShuffleCommit:
 
 @dataclass(frozen=True)
 class ShufflePass:
-    """The permuted and re-randomised deck produced by ``seat`` in ``round``."""
+    """The permuted and re-randomised deck produced by ``seat`` in ``round``, with its
+    zero-knowledge proof of shuffle (p2p.crypto.shuffle_proof; empty only in a hand run
+    without proofs, which the benchmark uses to measure their cost)."""
 
     seat: int
     round: int
     deck: Deck
+    proof: bytes = b""
 
 
 @dataclass(frozen=True)
@@ -116,7 +122,8 @@ def message_to_body(m: DeckMessage) -> dict[str, Any]:
     if isinstance(m, ShuffleCommit):
         return {"k": k, "seat": m.seat, "round": m.round, "c": m.commitment}
     if isinstance(m, ShufflePass):
-        return {"k": k, "seat": m.seat, "round": m.round, "deck": [a + b for a, b in m.deck]}
+        return {"k": k, "seat": m.seat, "round": m.round, "deck": [a + b for a, b in m.deck],
+                "proof": m.proof}
     if isinstance(m, ReshuffleStart):
         return {"k": k, "seat": m.seat, "round": m.round, "cards": list(m.cards)}
     if isinstance(m, DecryptShare):
@@ -151,8 +158,13 @@ def message_from_body(body: object) -> DeckMessage:
             raw = body["deck"]
             if not isinstance(raw, list):
                 raise ValueError("deck is not a list")
+            if len(raw) > MAX_DECK:
+                raise ValueError("deck too long")
             deck = tuple((e[:32], e[32:]) for e in (_bytes(x, 64) for x in raw))
-            return ShufflePass(_int(body["seat"]), _int(body["round"]), deck)
+            proof = body["proof"]
+            if not isinstance(proof, bytes) or len(proof) > proof_size(MAX_DECK):
+                raise ValueError("proof is not a byte string of a possible size")
+            return ShufflePass(_int(body["seat"]), _int(body["round"]), deck, proof)
         if k == "deck.reshuffle":
             cards = body["cards"]
             if not isinstance(cards, list):
