@@ -30,8 +30,9 @@ PUBLIC_KEY_BYTES = 32
 SIGNATURE_BYTES = 64
 
 
-class IdentityError(Exception):
-    """The identity file is unreadable, malformed or has unsafe permissions."""
+class IdentityError(ValueError):
+    """The identity file is unreadable, malformed or has unsafe permissions (a ValueError,
+    so a command reports it as one line)."""
 
 
 def default_identity_path() -> Path:
@@ -76,10 +77,23 @@ class Identity:
 
     @classmethod
     def load_or_create(cls, path: str | os.PathLike[str] | None = None) -> Identity:
-        """Load the key at ``path`` (default location if None), creating it on first use."""
+        """Load the key at ``path`` (default location if None), creating it on first use.
+
+        Every problem with the file (a directory, unsafe mode, wrong size, unreadable, a
+        parent that cannot be created) is one :class:`IdentityError` saying what to do."""
         p = Path(path) if path is not None else default_identity_path()
-        if p.exists():
-            return cls._load(p)
+        try:
+            if p.exists() or p.is_symlink():
+                return cls._load(p)
+            return cls._create(p)
+        except IdentityError:
+            raise
+        except OSError as exc:
+            raise IdentityError(f"cannot use the identity key {p}: "
+                                f"{exc.strerror or exc}") from None
+
+    @classmethod
+    def _create(cls, p: Path) -> Identity:
         p.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         sk = Ed25519PrivateKey.generate()
         raw = sk.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
@@ -105,12 +119,18 @@ class Identity:
 
     @classmethod
     def _load(cls, p: Path) -> Identity:
+        if not p.is_file():
+            raise IdentityError(f"{p} is not a regular file; move it away to create a new "
+                                f"identity, or pass --identity FILE")
         mode = p.stat().st_mode & 0o777
         if os.name == "posix" and mode & 0o077:
-            raise IdentityError(f"{p} has mode {mode:04o}; it must be 0600 (run chmod 600)")
-        raw = p.read_bytes()
+            raise IdentityError(f"{p} has mode {mode:04o}; it must be 0600 (run chmod 600 {p})")
+        with open(p, "rb") as f:
+            raw = f.read(33)   # never read more than a key's worth of an unexpected file
         if len(raw) != 32:
-            raise IdentityError(f"{p} is not a 32-byte Ed25519 private key")
+            raise IdentityError(f"{p} is not a 32-byte Ed25519 private key "
+                                f"({'longer' if len(raw) > 32 else f'{len(raw)} bytes'}); "
+                                f"restore it from a backup or move it away")
         return cls(Ed25519PrivateKey.from_private_bytes(raw), p)
 
     @property

@@ -33,6 +33,7 @@ reports (fingerprint included) is checked by the session's signed handshake.
 from __future__ import annotations
 
 import enum
+import ipaddress
 import logging
 import re
 import socket
@@ -52,6 +53,7 @@ from zeroconf import (
 )
 
 from p2p.net._netutil import is_ipv4, local_ipv4_addresses
+from p2p.text import safe_text
 
 __all__ = [
     "SERVICE_TYPE",
@@ -93,9 +95,11 @@ class TableInfo:
 
     @property
     def endpoint(self) -> str:
-        """Transport endpoint of the host (first address)."""
-        host = self.addresses[0] if self.addresses else "127.0.0.1"
-        return f"tcp://{host}:{self.port}"
+        """Transport endpoint of the host (first address).  A browser never lists a table
+        without an address (it would have to guess one)."""
+        if not self.addresses:
+            raise ValueError(f"the table {self.name!r} announced no address")
+        return f"tcp://{self.addresses[0]}:{self.port}"
 
     @property
     def endpoints(self) -> list[str]:
@@ -275,10 +279,8 @@ def _decode(props: dict[Any, Any]) -> dict[str, str]:
 
 
 def _to_int(text: str | None) -> int:
-    try:
-        return max(0, int(text or "0"))
-    except ValueError:
-        return 0
+    t = (text or "0")[:4]
+    return int(t) if t.isascii() and t.isdigit() else 0
 
 
 def parse_service_info(info: ServiceInfo) -> TableInfo | None:
@@ -288,18 +290,32 @@ def parse_service_info(info: ServiceInfo) -> TableInfo | None:
     txt = _decode(info.properties or {})
     if txt.get("v") != TXT_VERSION:
         return None
-    addrs = tuple(a for a in info.parsed_addresses() if is_ipv4(a))
+    # every TXT field is another machine's text: sanitised here, once, for every screen
+    addrs = tuple(a for a in info.parsed_addresses() if is_ipv4(a) and _usable(a))
+    if not addrs or not 0 < int(info.port) < 65536:
+        return None          # no address we could connect to: not a table we can join
+    fp = txt.get("fp", "")
+    table_id = txt.get("id", "")
     return TableInfo(
-        service_name=str(info.name),
-        name=txt.get("name", ""),
-        rules=txt.get("rules", ""),
-        seats_taken=_to_int(txt.get("taken")),
-        seats_free=_to_int(txt.get("free")),
-        fingerprint=txt.get("fp", ""),
+        service_name=safe_text(str(info.name), 120),
+        name=safe_text(txt.get("name", ""), 60, placeholder=""),
+        rules=safe_text(txt.get("rules", ""), 120, placeholder=""),
+        seats_taken=min(_to_int(txt.get("taken")), 99),
+        seats_free=min(_to_int(txt.get("free")), 99),
+        fingerprint=fp if _FP.fullmatch(fp) else "",
         port=int(info.port),
         addresses=addrs,
-        table_id=txt.get("id", ""),
+        table_id=table_id if _HEX_ID.fullmatch(table_id) else "",
     )
+
+
+_FP = re.compile(r"[A-Z2-7]{5}-[A-Z2-7]{5}")
+_HEX_ID = re.compile(r"[0-9a-f]{1,64}")
+
+
+def _usable(addr: str) -> bool:
+    ip = ipaddress.IPv4Address(addr)
+    return not (ip.is_multicast or ip.is_unspecified or ip.is_reserved)
 
 
 TableCallback = Callable[[TableChange, TableInfo], None]

@@ -58,6 +58,7 @@ from p2p.net.interface import (
     TransportError,
     WireFilter,
     format_host,
+    parse_endpoint,
     validate_peer_id,
 )
 
@@ -138,6 +139,8 @@ class ReliableCore:
         self._delay_counter = 0
         self._stats: dict[bytes, dict[str, int]] = {}
         self._unknown_hello_at: dict[bytes, float] = {}
+        self._hello_tokens = config.stranger_hellos_per_s
+        self._hello_refill = 0.0
         self.delivered_total = 0
 
     # ----------------------------------------------------------- peers / API
@@ -273,6 +276,9 @@ class ReliableCore:
             self._count(src, "malformed", "bad structure")
             return
         kind, session = parsed[0], parsed[1]
+        if src == self.node_id:
+            self._count(src, "own_id", "a frame claims to come from us")
+            return
         p = self._peers.get(src)
         if p is None:
             self._count(src, "unknown_peer")
@@ -297,12 +303,25 @@ class ReliableCore:
         last = self._unknown_hello_at.get(src)
         if last is not None and now - last < 1.0:
             return
+        # all strangers together: a token bucket, so a flood of fresh ids is bounded too
+        rate = self.config.stranger_hellos_per_s
+        self._hello_tokens = min(rate, self._hello_tokens + (now - self._hello_refill) * rate)
+        self._hello_refill = now
+        if self._hello_tokens < 1.0:
+            self._count(src, "hello_rate")
+            return
+        self._hello_tokens -= 1.0
         if len(self._unknown_hello_at) >= _MAX_UNKNOWN_TRACKED:
             self._unknown_hello_at.clear()
         self._unknown_hello_at[src] = now
         port, host = parsed[2], parsed[3]
         host = host or observed_host
-        endpoint = f"tcp://{format_host(host)}:{port}" if host and port else None
+        endpoint: str | None = None
+        if host and port:
+            try:  # only an IP literal: never resolve (or connect to) a name a stranger picked
+                endpoint = parse_endpoint(f"{format_host(host)}:{port}", literal_only=True)
+            except ValueError:
+                self._count(src, "bad_endpoint", repr(host)[:40])
         self._events.append(PeerEvent(PeerEventKind.HELLO, src, endpoint=endpoint))
 
     def _check_session(self, p: _Peer, session: bytes, now: float) -> bool:

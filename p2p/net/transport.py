@@ -92,7 +92,12 @@ class Node:
         try:
             r = self._router
             r.setsockopt(zmq.LINGER, 0)
-            r.setsockopt(zmq.ROUTER_HANDOVER, 1)  # a restarted peer takes over its id
+            # No ROUTER_HANDOVER: with it, anyone presenting a peer's routing id would take
+            # over that peer's pipe.  A restarted peer's old connection is closed by its
+            # kernel (or dropped by the ZMTP heartbeat below), after which its new one is
+            # accepted.
+            r.setsockopt(zmq.HEARTBEAT_IVL, 1000)
+            r.setsockopt(zmq.HEARTBEAT_TIMEOUT, 3000)
             r.setsockopt(zmq.MAXMSGSIZE, self.config.zmq_maxmsgsize)
             r.setsockopt(zmq.RCVHWM, self.config.rcvhwm)
             r.setsockopt(zmq.SNDHWM, 1)  # the ROUTER never sends
@@ -142,6 +147,8 @@ class Node:
         endpoint = parse_endpoint(endpoint)
         with self._lock:
             self._check_open()
+            if peer_id not in self._core.peers() and len(self._core.peers()) >= self.config.max_peers:
+                raise TransportError(f"already {self.config.max_peers} peers")
             if self._core.add_peer(peer_id, endpoint, time.monotonic()):
                 self._commands.append(("add", peer_id, endpoint))
         self._wake()
@@ -289,19 +296,31 @@ class Node:
         return True
 
     def _open_dealer(self, peer_id: bytes, endpoint: str) -> None:
+        """Open (or re-open) the DEALER to a peer.  A failure (an endpoint ZeroMQ refuses,
+        no file descriptors left) is logged and leaves the peer without a connection; it
+        never escapes into the I/O loop, and the socket is closed so ``ctx.term()`` cannot
+        block on it."""
         old = self._dealers.pop(peer_id, None)
         if old is not None:
             old.close(0)
-        d = self._ctx.socket(zmq.DEALER)
-        d.setsockopt(zmq.LINGER, 0)
-        d.setsockopt(zmq.ROUTING_ID, self.node_id)
-        d.setsockopt(zmq.SNDHWM, self.config.sndhwm)
-        d.setsockopt(zmq.RCVHWM, 1)
-        d.setsockopt(zmq.IMMEDIATE, 1)  # never queue for a dead connection
-        d.setsockopt(zmq.RECONNECT_IVL, 100)
-        d.setsockopt(zmq.RECONNECT_IVL_MAX, 1000)
-        d.setsockopt(zmq.MAXMSGSIZE, 1024)  # the remote ROUTER never sends to us
-        d.connect(endpoint)
+        d: zmq.Socket[bytes] | None = None
+        try:
+            d = self._ctx.socket(zmq.DEALER)
+            d.setsockopt(zmq.LINGER, 0)
+            d.setsockopt(zmq.ROUTING_ID, self.node_id)
+            d.setsockopt(zmq.SNDHWM, self.config.sndhwm)
+            d.setsockopt(zmq.RCVHWM, 1)
+            d.setsockopt(zmq.IMMEDIATE, 1)  # never queue for a dead connection
+            d.setsockopt(zmq.RECONNECT_IVL, 100)
+            d.setsockopt(zmq.RECONNECT_IVL_MAX, 1000)
+            d.setsockopt(zmq.MAXMSGSIZE, 1024)  # the remote ROUTER never sends to us
+            d.connect(endpoint)
+        except zmq.ZMQError as exc:
+            if d is not None:
+                d.close(0)
+            log.warning("cannot connect to %s for peer %s: %s", endpoint[:80],
+                        peer_id.hex()[:16], exc)
+            return
         self._dealers[peer_id] = d
 
     def _run(self) -> None:
@@ -344,7 +363,10 @@ class Node:
                 with self._cond:
                     now = time.monotonic()
                     for src, frame, host in frames:
-                        self._core.on_frame(src, frame, now, host)
+                        try:
+                            self._core.on_frame(src, frame, now, host)
+                        except Exception:  # a bug must not silently kill the transport
+                            log.exception("frame from %s could not be handled", src.hex()[:16])
                     next_due = self._core.tick(now)
                     got_msgs = self._core.has_messages()
                     self._cond.notify_all()

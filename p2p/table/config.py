@@ -12,6 +12,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import Rules, Seating
+from p2p.transcript.decoding import (
+    HEADER_LIMITS,
+    TABLE_META_FIELDS,
+    TABLE_META_OPTIONAL,
+    DecodeError,
+    bounded_unpackb,
+    check_header_obj,
+    check_map,
+)
 from p2p.transcript.envelope import canonical_packb
 from p2p.transcript.file import Player, TranscriptHeader
 
@@ -63,12 +72,15 @@ class TableConfig:
 
     @classmethod
     def from_header(cls, header: TranscriptHeader) -> TableConfig:
-        """The agreement recorded in a transcript; checks that it hashes to its table id."""
-        meta = header.rules
+        """The agreement recorded in a transcript; checks that it hashes to its table id.
+
+        The rules field is schema-checked first (exact fields, a nonce of at most 64
+        bytes: an integer nonce of 2**62 once made ``bytes(n)`` allocate 4 EiB)."""
         try:
+            meta = check_map(header.rules, TABLE_META_FIELDS, TABLE_META_OPTIONAL, "rules")
             rules = Rules.from_dict(dict(meta["rules"]))
             seating = Seating(*meta["seating"])
-            nonce = bytes(meta.get("nonce", b""))
+            nonce = meta.get("nonce", b"")
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"transcript header has no valid rule set: {exc}") from None
         cfg = cls(rules, seating, header.players, nonce)
@@ -77,3 +89,20 @@ class TableConfig:
         if cfg.cards != header.cards:
             raise ValueError("the header's card list does not match the rules")
         return cfg
+
+
+def parse_header_bytes(raw: object) -> tuple[TranscriptHeader, TableConfig]:
+    """A table header received from another peer (the lobby's start message): bounded
+    decode, strict schema, canonical encoding, then the agreement it must hash to.
+    Raises ValueError saying what is wrong."""
+    if not isinstance(raw, bytes):
+        raise ValueError("the table header is not bytes")
+    try:
+        obj = bounded_unpackb(raw, HEADER_LIMITS)
+        check_header_obj(obj)
+        header = TranscriptHeader.from_obj(obj)
+    except (DecodeError, TypeError, KeyError) as exc:
+        raise ValueError(f"bad table header: {exc}") from None
+    if header.to_bytes() != raw:
+        raise ValueError("bad table header: not canonically encoded")
+    return header, TableConfig.from_header(header)
