@@ -309,7 +309,7 @@ def parse_service_info(info: ServiceInfo) -> TableInfo | None:
     )
 
 
-_FP = re.compile(r"[A-Z2-7]{5}-[A-Z2-7]{5}")
+_FP = re.compile(r"[A-Z2-7]{5}-[A-Z2-7]{5}|[0-9a-f]{8,64}")
 _HEX_ID = re.compile(r"[0-9a-f]{1,64}")
 
 

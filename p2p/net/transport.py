@@ -92,12 +92,11 @@ class Node:
         try:
             r = self._router
             r.setsockopt(zmq.LINGER, 0)
-            # No ROUTER_HANDOVER: with it, anyone presenting a peer's routing id would take
-            # over that peer's pipe.  A restarted peer's old connection is closed by its
-            # kernel (or dropped by the ZMTP heartbeat below), after which its new one is
-            # accepted.
-            r.setsockopt(zmq.HEARTBEAT_IVL, 1000)
-            r.setsockopt(zmq.HEARTBEAT_TIMEOUT, 3000)
+            # ROUTER_HANDOVER: a peer reconnecting under its id (a restart, a re-pointed
+            # DEALER) takes over its pipe.  Without it libzmq keeps the old pipe and leaves
+            # the new connection a silent zombie.  Under CURVE the ZAP handler admits an id
+            # only with the key bound to it, so nobody else can take a pipe over.
+            r.setsockopt(zmq.ROUTER_HANDOVER, 1)
             r.setsockopt(zmq.MAXMSGSIZE, self.config.zmq_maxmsgsize)
             r.setsockopt(zmq.RCVHWM, self.config.rcvhwm)
             r.setsockopt(zmq.SNDHWM, 1)  # the ROUTER never sends

@@ -23,6 +23,7 @@ sender key, "lobby": lobby id, ...}`` and ``sig`` = Ed25519 over
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import time
@@ -34,21 +35,53 @@ import msgpack
 
 from engine import Rules, Seating
 from p2p.crypto.identity import Identity, fingerprint, verify_signature
-from p2p.net.interface import PeerEventKind, Transport, parse_endpoint
-from p2p.table.config import TableConfig
+from p2p.net.interface import PeerEventKind, Transport, TransportError, parse_endpoint
+from p2p.table.config import TableConfig, parse_header_bytes
 from p2p.table.session import node_id_for
+from p2p.text import safe_text
+from p2p.transcript.decoding import (
+    MAX_PLAYERS,
+    Check,
+    DecodeError,
+    Limits,
+    bounded_unpackb,
+    check_map,
+    is_any_map,
+    is_bool,
+    is_bytes,
+    is_int,
+    is_list,
+    is_none_or,
+    is_str,
+    nested,
+)
 from p2p.transcript.envelope import canonical_packb
-from p2p.transcript.file import Player, TranscriptHeader
+from p2p.transcript.file import Player
 
-__all__ = ["LOBBY", "LobbyClient", "LobbyError", "LobbyHost", "LobbyState", "SeatInfo",
-           "TableStart"]
+__all__ = ["LOBBY", "PROTOCOL_VERSION", "LobbyClient", "LobbyError", "LobbyHost", "LobbyState",
+           "SeatInfo", "TableStart", "table_nonce"]
 
 log = logging.getLogger("p2p.lobby")
 
 LOBBY = 10
 _TAG = b"millebornes/lobby/v1\x00"
+_NONCE_TAG = b"millebornes/nonce/v1\x00"
 _PLACEHOLDER = b"?host"
 MAX_NAME = 24
+#: The lobby protocol spoken; a joiner with another version is refused in words.
+PROTOCOL_VERSION = 1
+#: Random bytes every member adds to the table nonce (see :func:`table_nonce`).
+CONTRIB_BYTES = 16
+#: Joiners the host keeps without a seat, and how long one may stay without joining.
+MAX_WAITING = 8
+WAIT_FOR_JOIN = 10.0
+#: How long a joiner waits for the host to answer before saying so.
+HOST_TIMEOUT = 15.0
+
+_LOBBY_LIMITS = Limits(max_bytes=128 * 1024, max_depth=8, max_str=1024, max_bin=64 * 1024,
+                       max_array=64, max_map=64, max_items=4096)
+_MAX_REASON = 200
+_LOCAL_ADDRS = ("127.0.0.1", "[::1]", "0.0.0.0", "[::]", "*", "localhost")
 
 
 class LobbyError(Exception):
@@ -62,10 +95,47 @@ class SeatInfo:
     ready: bool = False
     bot: bool = False
     endpoint: str = ""
+    contrib: bytes = b""
 
     @property
     def fingerprint(self) -> str:
         return fingerprint(self.key)
+
+
+_SEAT = nested({"name": is_str(MAX_NAME * 4), "key": is_bytes(32), "ready": is_bool(),
+                "bot": is_bool()})
+_STATE = nested({"name": is_str(240), "rules": is_any_map(64),
+                 "seating": is_list(is_int(1, MAX_PLAYERS), min_len=2, max_len=2),
+                 "host": is_bytes(32), "lobby": is_bytes(16),
+                 "seats": is_list(is_none_or(_SEAT), min_len=2, max_len=MAX_PLAYERS)})
+_COMMON = {"k": is_str(16), "key": is_bytes(32), "lobby": is_none_or(is_bytes(16))}
+#: Every lobby message kind and its exact fields (besides k, key, lobby).
+_KINDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
+    "welcome": ({"v": is_int(0, 1 << 16)}, {}),
+    "join": ({"name": is_str(MAX_NAME * 4), "v": is_int(0, 1 << 16),
+              "contrib": is_bytes(CONTRIB_BYTES)},
+             {"seat": is_none_or(is_int(0, MAX_PLAYERS - 1)), "endpoint": is_str(300)}),
+    "sit": ({"seat": is_int(0, MAX_PLAYERS - 1)}, {}),
+    "ready": ({"ready": is_bool()}, {}),
+    "leave": ({}, {}),
+    "state": ({"state": _STATE}, {}),
+    "refused": ({"reason": is_str(1000)}, {}),
+    "start": ({"header": is_bytes(max_len=64 * 1024),
+               "endpoints": is_any_map(MAX_PLAYERS),
+               "contribs": is_list(is_bytes(CONTRIB_BYTES), min_len=2, max_len=MAX_PLAYERS)},
+              {}),
+}
+
+
+def table_nonce(lobby_id: bytes, contribs: list[bytes]) -> bytes:
+    """The table nonce: the host's lobby id and every seat's own random contribution, in
+    seat order, hashed.  A member that sees its fresh contribution in the list knows the
+    table id is new, so a hostile host cannot reuse an old table id to turn that member's
+    old signed entries into a fake equivocation."""
+    h = hashlib.sha256(_NONCE_TAG + lobby_id)
+    for c in contribs:
+        h.update(c)
+    return h.digest()[:16]
 
 
 @dataclass
@@ -88,7 +158,7 @@ class LobbyState:
             if s is None:
                 out.append(f"seat {i}{team}: free")
             else:
-                out.append(f"seat {i}{team}: {s.name} [{s.fingerprint}]"
+                out.append(f"seat {i}{team}: {safe_text(s.name)} [{s.fingerprint}]"
                            + (" (bot)" if s.bot else "") + (" ready" if s.ready else ""))
         return out
 
@@ -102,12 +172,21 @@ class LobbyState:
 
     @classmethod
     def from_obj(cls, v: Any) -> LobbyState:
+        """A state received from the host: schema-checked, names sanitised.  Raises
+        ValueError."""
+        v = _STATE(v, "state")
+        seating = Seating(*v["seating"])
+        if len(v["seats"]) != seating.n_players:
+            raise ValueError("the seat list does not match the seating")
         seats: list[SeatInfo | None] = []
         for s in v["seats"]:
-            seats.append(None if s is None else SeatInfo(str(s["name"]), bytes(s["key"]),
-                                                         bool(s["ready"]), bool(s["bot"])))
-        return cls(str(v["name"]), Rules.from_dict(dict(v["rules"])), Seating(*v["seating"]),
-                   seats, bytes(v["host"]), bytes(v["lobby"]))
+            seats.append(None if s is None else SeatInfo(_clean_name(s["name"]), s["key"],
+                                                         s["ready"], s["bot"]))
+        try:
+            rules = Rules.from_dict(dict(v["rules"]))
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"bad rules: {exc}") from None
+        return cls(safe_text(v["name"], 60), rules, seating, seats, v["host"], v["lobby"])
 
 
 @dataclass
@@ -128,18 +207,19 @@ def _sign(identity: Identity, obj: dict[str, Any]) -> bytes:
 
 
 def parse_lobby(sender: bytes, payload: bytes) -> dict[str, Any] | None:
-    """A verified lobby message from ``sender`` (None: not a lobby message or forged)."""
+    """A verified lobby message from ``sender`` (None: not a lobby message, forged, or
+    not exactly the fields of its kind).  Bounded decode first, the signature next, the
+    schema last."""
     try:
-        v = msgpack.unpackb(payload, raw=False, max_bin_len=1 << 20, max_array_len=64,
-                            max_map_len=64)
-    except Exception:
+        v = bounded_unpackb(payload, _LOBBY_LIMITS)
+    except DecodeError:
         return None
     if not (isinstance(v, list) and len(v) == 3 and v[0] == LOBBY
             and isinstance(v[1], bytes) and isinstance(v[2], bytes)):
         return None
     try:
-        obj = msgpack.unpackb(v[1], raw=False, max_array_len=64, max_map_len=64)
-    except Exception:
+        obj = bounded_unpackb(v[1], _LOBBY_LIMITS)
+    except DecodeError:
         return None
     if not isinstance(obj, dict) or not isinstance(obj.get("key"), bytes):
         return None
@@ -147,28 +227,46 @@ def parse_lobby(sender: bytes, payload: bytes) -> dict[str, Any] | None:
     if node_id_for(key) != sender or not verify_signature(key, v[2], _TAG + v[1]):
         log.warning("dropped a lobby message from %s: bad signature or key", sender.hex()[:16])
         return None
-    return obj
+    kind = obj.get("k")
+    spec = _KINDS.get(kind) if isinstance(kind, str) else None
+    if spec is None:
+        log.warning("dropped a lobby message from %s: unknown kind", sender.hex()[:16])
+        return None
+    try:
+        return check_map(obj, {**_COMMON, **spec[0]}, spec[1])
+    except DecodeError as exc:
+        log.warning("dropped a lobby %s from %s: %s", kind, sender.hex()[:16], exc)
+        return None
 
 
-def _clean_name(name: str) -> str:
-    n = "".join(ch for ch in name if ch.isprintable()).strip()[:MAX_NAME]
-    return n or "player"
+def _clean_name(name: object) -> str:
+    return safe_text(name, MAX_NAME, placeholder="player")
 
 
 class LobbyHost:
-    """The host side: seat list, joins, readiness, the start."""
+    """The host side: seat list, joins, readiness, the start.
+
+    Strangers are only let in this far: a HELLO from an unknown id makes it a *waiting*
+    member (at most :data:`MAX_WAITING`, dropped again after :data:`WAIT_FOR_JOIN` s
+    without a valid ``join``); the transport already rate-limits HELLOs from unknown ids
+    and refuses endpoints that are not IP addresses."""
 
     def __init__(self, identity: Identity, name: str, node: Transport, rules: Rules,
-                 seating: Seating, table_name: str = "", advertise: str | None = None) -> None:
+                 seating: Seating, table_name: str = "", advertise: str | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.identity = identity
         self.node = node
         self.lobby_id = os.urandom(16)
-        self.state = LobbyState(table_name or f"{name}'s table", rules, seating,
+        self.clock = clock
+        self.state = LobbyState(safe_text(table_name, 60, placeholder="")
+                                or f"{_clean_name(name)}'s table", rules, seating,
                                 [None] * seating.n_players, identity.public_key, self.lobby_id)
         self.state.seats[0] = SeatInfo(_clean_name(name), identity.public_key, False, False,
-                                       advertise or node.endpoint)
+                                       advertise or node.endpoint, os.urandom(CONTRIB_BYTES))
         self.members: dict[bytes, str] = {}     # node id -> endpoint (joiners not yet seated too)
+        self._waiting_since: dict[bytes, float] = {}   # members without a seat yet
         self.log: list[str] = []
+        self.ignored: dict[str, int] = {}   # strangers turned away, by reason
         self.started: TableStart | None = None
         self.on_change: Callable[[LobbyState], None] | None = None
 
@@ -179,8 +277,8 @@ class LobbyHost:
             raise LobbyError("no free seat for a bot")
         s = free[0]
         self.state.seats[s] = SeatInfo(_clean_name(name), identity.public_key, True, True,
-                                       endpoint)
-        self._changed(f"{name} (bot) sits at seat {s}")
+                                       endpoint, os.urandom(CONTRIB_BYTES))
+        self._changed(f"{_clean_name(name)} (bot) sits at seat {s}")
         return s
 
     def set_ready(self, ready: bool = True) -> None:
@@ -198,27 +296,76 @@ class LobbyHost:
         if self.started is not None:
             return self.started
         for ev in self.node.events():
-            if ev.kind is PeerEventKind.HELLO and ev.endpoint and len(ev.peer_id) == 33 \
-                    and ev.peer_id[:1] == b"m" and ev.peer_id not in self.members:
-                self.members[ev.peer_id] = ev.endpoint
-                self.node.add_peer(ev.peer_id, ev.endpoint)
-                self._send(ev.peer_id, {"k": "welcome"})
+            if ev.kind is PeerEventKind.HELLO:
+                self._on_hello(ev.peer_id, ev.endpoint)
+        self._expire_waiting()
         msg = self.node.recv(timeout)
+        handled = 0
         while msg is not None:
             self._on(msg[0], msg[1])
+            handled += 1
+            if handled >= 256:      # bounded work per pump, whatever arrives
+                break
             msg = self.node.recv(0)
         if self.all_ready():
             return self._start()
         return None
+
+    def _ignore(self, why: str) -> None:
+        self.ignored[why] = self.ignored.get(why, 0) + 1
+
+    def _on_hello(self, nid: bytes, endpoint: str | None) -> None:
+        if not endpoint or len(nid) != 33 or nid[:1] != b"m":
+            self._ignore("not a player id")
+            return
+        if nid == self.node.node_id or nid[1:] == self.identity.public_key:
+            self._ignore("our own id")
+            return
+        if nid in self.members:
+            return
+        if len(self._waiting_since) >= MAX_WAITING:
+            self._ignore("too many waiting")
+            return
+        try:
+            self.node.add_peer(nid, endpoint)
+        except (TransportError, ValueError) as exc:
+            self._ignore("bad endpoint")
+            log.warning("lobby: cannot add %s at %s: %s", nid.hex()[:16], endpoint[:60], exc)
+            return
+        self.members[nid] = endpoint
+        self._waiting_since[nid] = self.clock()
+        self._send(nid, {"k": "welcome", "v": PROTOCOL_VERSION})
+
+    def _expire_waiting(self) -> None:
+        now = self.clock()
+        for nid, since in list(self._waiting_since.items()):
+            if now - since > WAIT_FOR_JOIN:
+                self._drop_member(nid)
+                self._ignore("never joined")
+
+    def _drop_member(self, nid: bytes) -> None:
+        self._waiting_since.pop(nid, None)
+        self.members.pop(nid, None)
+        try:
+            self.node.remove_peer(nid)
+        except (TransportError, ValueError):
+            pass
 
     def _on(self, sender: bytes, payload: bytes) -> None:
         obj = parse_lobby(sender, payload)
         if obj is None or obj.get("lobby") not in (self.lobby_id, None):
             return
         key: bytes = obj["key"]
-        k = obj.get("k")
+        k = obj["k"]
         seat = self._seat_of(key)
         if k == "join":
+            if obj["v"] != PROTOCOL_VERSION:
+                self._send(sender, {"k": "refused", "reason":
+                                    f"this table speaks lobby protocol version "
+                                    f"{PROTOCOL_VERSION} and you speak {obj['v']}: "
+                                    f"both players need the same millebornes version"})
+                self._drop_member(sender)
+                return
             if seat is None:
                 free = self.state.free()
                 want = obj.get("seat")
@@ -226,14 +373,22 @@ class LobbyHost:
                     self._send(sender, {"k": "refused", "reason": "the table is full"})
                     return
                 s = want if isinstance(want, int) and want in free else free[0]
-                self.state.seats[s] = SeatInfo(_clean_name(str(obj.get("name", ""))), key,
-                                               False, False, self.members.get(sender, ""))
+                self._waiting_since.pop(sender, None)
+                self.state.seats[s] = SeatInfo(_clean_name(obj["name"]), key, False, False,
+                                               self.members.get(sender, ""), obj["contrib"])
                 self._changed(f"{self.state.seats[s].name} sits at seat {s}")  # type: ignore[union-attr]
             else:
-                self._broadcast_state()
+                info = self.state.seats[seat]
+                assert info is not None
+                if info.contrib != obj["contrib"]:
+                    info.contrib = obj["contrib"]
+                    info.ready = False
+                    self._changed(f"{info.name} joined again")
+                else:
+                    self._broadcast_state()
         elif k == "sit" and seat is not None:
-            want = obj.get("seat")
-            if isinstance(want, int) and want in self.state.free():
+            want = obj["seat"]
+            if want in self.state.free():
                 info = self.state.seats[seat]
                 assert info is not None
                 info.ready = False
@@ -242,9 +397,9 @@ class LobbyHost:
         elif k == "ready" and seat is not None:
             info = self.state.seats[seat]
             assert info is not None
-            info.ready = bool(obj.get("ready"))
+            info.ready = obj["ready"]
             self._changed(f"{info.name} is {'ready' if info.ready else 'not ready'}")
-        elif k == "leave" and seat is not None:
+        elif k == "leave" and seat is not None and seat != 0:
             info = self.state.seats[seat]
             self.state.seats[seat] = None
             self._changed(f"{info.name if info else '?'} leaves")
@@ -279,7 +434,8 @@ class LobbyHost:
         st = self.state
         seats = [s for s in st.seats if s is not None]
         players = tuple(Player(i, s.name, s.key) for i, s in enumerate(seats))
-        cfg = TableConfig(st.rules, st.seating, players, self.lobby_id)
+        contribs = [s.contrib for s in seats]
+        cfg = TableConfig(st.rules, st.seating, players, table_nonce(self.lobby_id, contribs))
         eps: dict[int, str] = {}
         for i, s in enumerate(seats):
             ep = s.endpoint or self.members.get(node_id_for(s.key), "")
@@ -288,7 +444,7 @@ class LobbyHost:
         seated = {node_id_for(s.key) for s in seats}
         for nid in self._targets():
             if nid in seated:
-                self._send(nid, {"k": "start", "header": header,
+                self._send(nid, {"k": "start", "header": header, "contribs": contribs,
                                  "endpoints": {str(k): v for k, v in eps.items()}})
             else:
                 self._send(nid, {"k": "refused", "reason": "the table started without you"})
@@ -298,10 +454,17 @@ class LobbyHost:
 
 
 class LobbyClient:
-    """A joiner: finds the host at ``HOST:PORT``, joins, sits, readies, waits for the start."""
+    """A joiner: finds the host at ``HOST:PORT``, joins, sits, readies, waits for the start.
+
+    ``host_fingerprint`` (from ``FINGERPRINT@HOST:PORT`` or discovery) must match the key
+    that answers there; without one the first key met is trusted and shown
+    (:attr:`host_key`).  No answer within ``host_timeout`` seconds is a
+    :class:`LobbyError` (a dead or spoofed announcement is never waited on forever)."""
 
     def __init__(self, identity: Identity, name: str, node: Transport, host: str,
-                 host_fingerprint: str | None = None, seat: int | None = None) -> None:
+                 host_fingerprint: str | None = None, seat: int | None = None,
+                 host_timeout: float = HOST_TIMEOUT,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.identity = identity
         self.name = _clean_name(name)
         self.node = node
@@ -314,7 +477,15 @@ class LobbyClient:
         self.refused: str | None = None
         self.ready = False
         self.log: list[str] = []
+        self.clock = clock
+        self.host_timeout = host_timeout
+        self._since = clock()
+        self.contrib = os.urandom(CONTRIB_BYTES)   # my share of the table nonce
         node.add_peer(_PLACEHOLDER, self.host_endpoint)   # heartbeats only: "I am here"
+
+    @property
+    def host_key(self) -> bytes | None:
+        return None if self.host_id is None else self.host_id[1:]
 
     def _port(self, ep: str) -> str:
         return ep.rsplit(":", 1)[-1]
@@ -327,6 +498,7 @@ class LobbyClient:
         for ev in self.node.events():
             if (self.host_id is None and ev.kind is PeerEventKind.HELLO and ev.endpoint
                     and len(ev.peer_id) == 33 and ev.peer_id[:1] == b"m"
+                    and ev.peer_id != self.node.node_id
                     and self._port(ev.endpoint) == self._port(self.host_endpoint)):
                 key = ev.peer_id[1:]
                 if self.host_fp is not None and fingerprint(key) != self.host_fp:
@@ -339,8 +511,13 @@ class LobbyClient:
                     self.node.remove_peer(_PLACEHOLDER)
                 except Exception:
                     pass
-                self._send({"k": "join", "name": self.name, "seat": self.want_seat,
-                            "endpoint": self.node.endpoint})
+                self.join()
+        if self.state is None and self.clock() - self._since > self.host_timeout:
+            self.refused = (f"no table answered at {self.host_endpoint} within "
+                            f"{self.host_timeout:.0f} s"
+                            + (" with the announced key" if self.host_fp else "")
+                            + ": is the table still open? (check HOST:PORT)")
+            raise LobbyError(self.refused)
         msg = self.node.recv(timeout)
         while msg is not None:
             if self._on(msg[0], msg[1]):
@@ -349,6 +526,12 @@ class LobbyClient:
         if self.refused is not None:
             raise LobbyError(self.refused)
         return self.start
+
+    def join(self) -> None:
+        """Ask the host for a seat (again: a repeated join keeps the seat)."""
+        self._send({"k": "join", "name": self.name, "seat": self.want_seat,
+                    "v": PROTOCOL_VERSION, "contrib": self.contrib,
+                    "endpoint": self.node.endpoint})
 
     def _send(self, obj: dict[str, Any]) -> None:
         if self.host_id is None:
@@ -382,46 +565,77 @@ class LobbyClient:
         obj = parse_lobby(sender, payload)
         if obj is None:
             return False
-        k = obj.get("k")
-        if k == "state":
+        k = obj["k"]
+        if k == "welcome":
+            if obj["v"] != PROTOCOL_VERSION:
+                self.refused = (f"the host speaks lobby protocol version {obj['v']} and we "
+                                f"speak {PROTOCOL_VERSION}: both players need the same "
+                                f"millebornes version")
+                return True
+        elif k == "state":
             try:
-                self.state = LobbyState.from_obj(obj["state"])
+                state = LobbyState.from_obj(obj["state"])
             except (KeyError, TypeError, ValueError) as exc:
-                log.warning("bad lobby state from the host: %s", exc)
+                log.warning("bad lobby state from the host: %s", safe_text(str(exc)))
                 return False
+            if state.host_key != self.host_key:
+                log.warning("a lobby state names another host key")
+                return False
+            self.state = state
             self.log.append("state")
         elif k == "refused":
-            self.refused = str(obj.get("reason", "refused"))
+            self.refused = safe_text(obj["reason"], _MAX_REASON, placeholder="refused")
             return True
         elif k == "start":
-            self.start = self._check_start(obj)
+            try:
+                self.start = self._check_start(obj)
+            except LobbyError as exc:
+                self.refused = str(exc)
             return True
         return False
 
     def _check_start(self, obj: dict[str, Any]) -> TableStart:
-        raw = obj.get("header")
-        if not isinstance(raw, bytes):
-            raise LobbyError("the start carries no table")
-        header = TranscriptHeader.from_obj(msgpack.unpackb(raw, raw=False))
-        cfg = TableConfig.from_header(header)   # checks that the table id binds it all
+        try:
+            _, cfg = parse_header_bytes(obj["header"])   # bounded, schema, table id
+        except ValueError as exc:
+            raise LobbyError(f"the host started an invalid table: "
+                             f"{safe_text(str(exc))}") from None
         keys = [p.key for p in cfg.players]
         if self.identity.public_key not in keys:
             raise LobbyError("the table started without us")
         seat = keys.index(self.identity.public_key)
         if cfg.players[seat].name != self.name:
             raise LobbyError("the host changed our name")
+        contribs: list[bytes] = obj["contribs"]
+        if len(contribs) != cfg.n or contribs[seat] != self.contrib:
+            raise LobbyError("the host left our share out of the table nonce "
+                             "(it could be replaying an old table)")
         st = self.state
-        if st is not None and (cfg.rules != st.rules or cfg.seating != st.seating
-                               or cfg.nonce != st.lobby_id):
+        if st is None:
+            raise LobbyError("the host started before showing the table")
+        if (cfg.rules != st.rules or cfg.seating != st.seating
+                or cfg.nonce != table_nonce(st.lobby_id, contribs)):
             raise LobbyError("the host started with other rules than agreed")
-        eps = {int(k): str(v) for k, v in dict(obj.get("endpoints", {})).items()}
-        eps[0] = self.host_endpoint
+        raw_eps = obj["endpoints"]
+        if sorted(raw_eps) != sorted(str(s) for s in range(cfg.n)):
+            raise LobbyError("the host's address list does not match the seats")
         # the host's in-process bots listen on the host's machine: reach them at its address
         host_addr = self.host_endpoint[len("tcp://"):].rsplit(":", 1)[0]
-        for s, ep in eps.items():
-            addr, _, port = ep[len("tcp://"):].rpartition(":")
-            if addr in ("127.0.0.1", "0.0.0.0", "*", "[::]", "localhost") and s != seat:
-                eps[s] = f"tcp://{host_addr}:{port}"
+        eps: dict[int, str] = {0: self.host_endpoint}
+        for s in range(1, cfg.n):
+            ep = raw_eps[str(s)]
+            try:
+                if not isinstance(ep, str):
+                    raise ValueError("not a string")
+                addr, _, port = ep.removeprefix("tcp://").rpartition(":")
+                if addr in _LOCAL_ADDRS and s != seat:
+                    eps[s] = parse_endpoint(f"{host_addr}:{port}")
+                else:
+                    eps[s] = parse_endpoint(ep, literal_only=True)
+            except ValueError:
+                if s != seat:
+                    raise LobbyError(f"the host gave seat {s} no usable address") from None
+                eps[s] = self.node.endpoint
         return TableStart(cfg, seat, eps)
 
 

@@ -19,6 +19,8 @@ from typing import Any
 
 import msgpack
 
+from p2p.text import safe_text
+
 __all__ = [
     "DecodeError",
     "Limits",
@@ -30,6 +32,7 @@ __all__ = [
     "is_int",
     "is_str",
     "is_bool",
+    "is_clean_str",
     "is_none_or",
     "is_list",
     "is_any_map",
@@ -139,6 +142,18 @@ def is_str(max_len: int = 256, *, min_len: int = 0) -> Check:
     return check
 
 
+def is_clean_str(max_len: int = 256) -> Check:
+    """A non-empty string that :func:`p2p.text.safe_text` leaves unchanged: no control,
+    format or invisible characters, no line breaks (names other players will see)."""
+    def check(v: Any, path: str) -> str:
+        if not isinstance(v, str) or not 1 <= len(v) <= max_len:
+            raise _fail(path, f"must be a string of 1..{max_len} characters")
+        if safe_text(v, max_len, placeholder="") != v:
+            raise _fail(path, "contains control or invisible characters")
+        return v
+    return check
+
+
 def is_bool() -> Check:
     def check(v: Any, path: str) -> bool:
         if not isinstance(v, bool):
@@ -223,7 +238,7 @@ MAX_PLAYER_NAME = 64
 HEADER_LIMITS = Limits(max_bytes=64 * 1024, max_depth=6, max_str=1024, max_bin=1024,
                        max_array=MAX_CARDS, max_map=64, max_items=4096)
 
-_PLAYER = nested({"seat": is_int(0, MAX_PLAYERS - 1), "name": is_str(MAX_PLAYER_NAME),
+_PLAYER = nested({"seat": is_int(0, MAX_PLAYERS - 1), "name": is_clean_str(MAX_PLAYER_NAME),
                   "key": is_bytes(32)})
 #: The ``rules`` field of a table's header (p2p.table.config): rule set, seating, nonce.
 TABLE_META_FIELDS: dict[str, Check] = {
