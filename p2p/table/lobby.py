@@ -74,7 +74,7 @@ PROTOCOL_VERSION = 1
 CONTRIB_BYTES = 16
 #: Joiners the host keeps without a seat, and how long one may stay without joining.
 MAX_WAITING = 8
-WAIT_FOR_JOIN = 10.0
+WAIT_FOR_JOIN = 5.0
 #: How long a joiner waits for the host to answer before saying so.
 HOST_TIMEOUT = 15.0
 
@@ -210,33 +210,40 @@ def parse_lobby(sender: bytes, payload: bytes) -> dict[str, Any] | None:
     """A verified lobby message from ``sender`` (None: not a lobby message, forged, or
     not exactly the fields of its kind).  Bounded decode first, the signature next, the
     schema last."""
+    return _parse_lobby(sender, payload)[0]
+
+
+def _parse_lobby(sender: bytes, payload: bytes) -> tuple[dict[str, Any] | None, str | None]:
+    """``(message, None)``, ``(None, None)`` for anything unsigned or forged, or
+    ``(None, what is wrong)`` for a message its sender did sign but that is off-schema:
+    from the host, that is a broken or hostile host, and the joiner stops in words."""
     try:
         v = bounded_unpackb(payload, _LOBBY_LIMITS)
     except DecodeError:
-        return None
+        return None, None
     if not (isinstance(v, list) and len(v) == 3 and v[0] == LOBBY
             and isinstance(v[1], bytes) and isinstance(v[2], bytes)):
-        return None
+        return None, None
     try:
         obj = bounded_unpackb(v[1], _LOBBY_LIMITS)
     except DecodeError:
-        return None
+        return None, None
     if not isinstance(obj, dict) or not isinstance(obj.get("key"), bytes):
-        return None
+        return None, None
     key = obj["key"]
     if node_id_for(key) != sender or not verify_signature(key, v[2], _TAG + v[1]):
         log.warning("dropped a lobby message from %s: bad signature or key", sender.hex()[:16])
-        return None
+        return None, None
     kind = obj.get("k")
     spec = _KINDS.get(kind) if isinstance(kind, str) else None
     if spec is None:
         log.warning("dropped a lobby message from %s: unknown kind", sender.hex()[:16])
-        return None
+        return None, f"unknown message kind {safe_text(kind, 16)!r}"
     try:
-        return check_map(obj, {**_COMMON, **spec[0]}, spec[1])
+        return check_map(obj, {**_COMMON, **spec[0]}, spec[1]), None
     except DecodeError as exc:
         log.warning("dropped a lobby %s from %s: %s", kind, sender.hex()[:16], exc)
-        return None
+        return None, f"{kind}: {safe_text(str(exc))}"
 
 
 def _clean_name(name: object) -> str:
@@ -247,9 +254,10 @@ class LobbyHost:
     """The host side: seat list, joins, readiness, the start.
 
     Strangers are only let in this far: a HELLO from an unknown id makes it a *waiting*
-    member (at most :data:`MAX_WAITING`, dropped again after :data:`WAIT_FOR_JOIN` s
-    without a valid ``join``); the transport already rate-limits HELLOs from unknown ids
-    and refuses endpoints that are not IP addresses."""
+    member (at most :data:`MAX_WAITING`, the longest waiting one dropped to make room,
+    and any dropped after :data:`WAIT_FOR_JOIN` s without a valid ``join``); the
+    transport already rate-limits HELLOs from unknown ids and refuses endpoints that are
+    not IP addresses."""
 
     def __init__(self, identity: Identity, name: str, node: Transport, rules: Rules,
                  seating: Seating, table_name: str = "", advertise: str | None = None,
@@ -324,8 +332,12 @@ class LobbyHost:
         if nid in self.members:
             return
         if len(self._waiting_since) >= MAX_WAITING:
-            self._ignore("too many waiting")
-            return
+            # make room by dropping the stranger that has waited longest: a flood of fresh
+            # ids then cannot keep the door shut, since an honest joiner needs only one
+            # round trip between welcome and join
+            oldest = min(self._waiting_since, key=lambda k: self._waiting_since[k])
+            self._drop_member(oldest)
+            self._ignore("evicted while waiting")
         try:
             self.node.add_peer(nid, endpoint)
         except (TransportError, ValueError) as exc:
@@ -402,6 +414,7 @@ class LobbyHost:
         elif k == "leave" and seat is not None and seat != 0:
             info = self.state.seats[seat]
             self.state.seats[seat] = None
+            self._waiting_since[sender] = self.clock()   # may join again, else expires
             self._changed(f"{info.name if info else '?'} leaves")
 
     def _seat_of(self, key: bytes) -> int | None:
@@ -481,6 +494,7 @@ class LobbyClient:
         self.host_timeout = host_timeout
         self._since = clock()
         self.contrib = os.urandom(CONTRIB_BYTES)   # my share of the table nonce
+        self.version = PROTOCOL_VERSION
         node.add_peer(_PLACEHOLDER, self.host_endpoint)   # heartbeats only: "I am here"
 
     @property
@@ -530,7 +544,7 @@ class LobbyClient:
     def join(self) -> None:
         """Ask the host for a seat (again: a repeated join keeps the seat)."""
         self._send({"k": "join", "name": self.name, "seat": self.want_seat,
-                    "v": PROTOCOL_VERSION, "contrib": self.contrib,
+                    "v": self.version, "contrib": self.contrib,
                     "endpoint": self.node.endpoint})
 
     def _send(self, obj: dict[str, Any]) -> None:
@@ -562,14 +576,17 @@ class LobbyClient:
     def _on(self, sender: bytes, payload: bytes) -> bool:
         if sender != self.host_id:
             return False
-        obj = parse_lobby(sender, payload)
+        obj, wrong = _parse_lobby(sender, payload)
+        if wrong is not None:
+            self.refused = f"the host sent an invalid message ({wrong})"
+            return True
         if obj is None:
             return False
         k = obj["k"]
         if k == "welcome":
-            if obj["v"] != PROTOCOL_VERSION:
+            if obj["v"] != self.version:
                 self.refused = (f"the host speaks lobby protocol version {obj['v']} and we "
-                                f"speak {PROTOCOL_VERSION}: both players need the same "
+                                f"speak {self.version}: both players need the same "
                                 f"millebornes version")
                 return True
         elif k == "state":
