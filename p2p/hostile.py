@@ -38,12 +38,21 @@ class HostileSocket:
     """One DEALER under a routing id of our choosing, connected to ``endpoint``."""
 
     def __init__(self, endpoint: str, routing_id: bytes,
-                 ctx: zmq.Context[zmq.Socket[bytes]] | None = None) -> None:
+                 ctx: zmq.Context[zmq.Socket[bytes]] | None = None, *,
+                 server_key: bytes | None = None,
+                 keypair: tuple[bytes, bytes] | None = None) -> None:
+        """``server_key``: speak CURVE to that server key, with ``keypair`` (public,
+        secret) or a fresh one (a stranger)."""
         self._own_ctx = ctx is None
         self.ctx = ctx or zmq.Context()
         self.sock = self.ctx.socket(zmq.DEALER)
         self.sock.setsockopt(zmq.LINGER, 0)
         self.sock.setsockopt(zmq.ROUTING_ID, routing_id)
+        if server_key is not None:
+            pub, sec = keypair or zmq.curve_keypair()
+            self.sock.setsockopt(zmq.CURVE_SERVERKEY, server_key)
+            self.sock.setsockopt(zmq.CURVE_PUBLICKEY, pub)
+            self.sock.setsockopt(zmq.CURVE_SECRETKEY, sec)
         self.sock.setsockopt(zmq.SNDHWM, 100_000)
         self.sock.connect(endpoint)
         self.session = os.urandom(SESSION_LEN)

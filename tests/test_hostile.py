@@ -124,7 +124,7 @@ def test_a_dealer_connect_failure_never_kills_the_io_thread() -> None:
     transport whose close() blocked on ctx.term()."""
     with Node(b"m" + b"1" * 32) as node, Node(b"m" + b"2" * 32) as other:
         with node._lock:   # as if an endpoint ZeroMQ refuses had got past the parsing
-            node._commands.append(("add", b"x", "tcp://a b c:5"))
+            node._commands.append(("add", b"x", "tcp://a b c:5", None))
         node._wake()
         time.sleep(0.2)
         assert node._thread.is_alive()

@@ -10,11 +10,13 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 __all__ = [
     "Identity",
@@ -24,10 +26,34 @@ __all__ = [
     "verify_signature",
     "PUBLIC_KEY_BYTES",
     "SIGNATURE_BYTES",
+    "CurveKeys",
+    "verify_curve_certificate",
 ]
 
 PUBLIC_KEY_BYTES = 32
 SIGNATURE_BYTES = 64
+
+
+_CURVE_KEY_TAG = b"millebornes/curve-key/v1\x00"
+_CURVE_CERT_TAG = b"millebornes/curve-cert/v1\x00"
+
+
+@dataclass(frozen=True)
+class CurveKeys:
+    """A player's transport key: X25519 for ZeroMQ CURVE, separate from the Ed25519
+    signing key and certified by it (``certificate`` = Ed25519 signature over the CURVE
+    public key), so a peer that knows the signing key can check the transport key."""
+
+    public: bytes
+    secret: bytes = field(repr=False)
+    signing_key: bytes
+    certificate: bytes
+
+
+def verify_curve_certificate(signing_key: bytes, curve_public: bytes, certificate: bytes) -> bool:
+    """Does ``signing_key`` vouch for ``curve_public`` as its transport key?"""
+    return (len(curve_public) == 32
+            and verify_signature(signing_key, certificate, _CURVE_CERT_TAG + curve_public))
 
 
 class IdentityError(ValueError):
@@ -62,6 +88,7 @@ class Identity:
     def __init__(self, private_key: Ed25519PrivateKey, path: Path | None = None) -> None:
         self._sk = private_key
         self.path = path
+        self._curve: CurveKeys | None = None
         self.public_key: bytes = private_key.public_key().public_bytes(
             serialization.Encoding.Raw, serialization.PublicFormat.Raw)
 
@@ -136,6 +163,21 @@ class Identity:
     @property
     def fingerprint(self) -> str:
         return fingerprint(self.public_key)
+
+    def curve_keys(self) -> CurveKeys:
+        """This player's transport key pair, derived from the signing key with a domain
+        separated hash (a different key, not the Ed25519 point itself; nothing more to
+        store, and a resumed table finds the same key), with its certificate."""
+        if self._curve is None:
+            seed = self._sk.private_bytes(serialization.Encoding.Raw,
+                                          serialization.PrivateFormat.Raw,
+                                          serialization.NoEncryption())
+            secret = hashlib.sha256(_CURVE_KEY_TAG + seed).digest()
+            public = X25519PrivateKey.from_private_bytes(secret).public_key().public_bytes(
+                serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+            self._curve = CurveKeys(public, secret, self.public_key,
+                                    self.sign(_CURVE_CERT_TAG + public))
+        return self._curve
 
     def sign(self, data: bytes) -> bytes:
         return self._sk.sign(data)

@@ -40,6 +40,7 @@ class PeerEvent:
     status: PeerStatus | None = None
     endpoint: str | None = None
     detail: int = 0  # GAP: number of sequence numbers skipped
+    curve_key: bytes | None = None  # HELLO under CURVE: the key that connection proved
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ class TransportConfig:
     rcvhwm: int = 1000
     max_recv_batch: int = 256  # frames drained from the ROUTER per loop turn
     retired_sessions: int = 8  # old sessions remembered per peer (stale frames dropped)
+    reopen_after: float = 3.0  # no ack for this long: re-open the connection to that peer
     max_peers: int = 64  # add_peer refuses more (each peer is a socket and a connection)
     stranger_hellos_per_s: float = 20.0  # HELLO events from unknown ids, all ids together
 
@@ -168,8 +170,11 @@ class Transport(Protocol):
 
     node_id: bytes
     endpoint: str
+    curve_key: bytes | None
 
     def add_peer(self, peer_id: bytes, endpoint: str) -> None: ...
+    def expect_key(self, peer_id: bytes, curve_key: bytes) -> None: ...
+    def set_admission(self, strangers: bool) -> None: ...
     def remove_peer(self, peer_id: bytes) -> None: ...
     def send(self, peer_id: bytes, payload: bytes) -> int: ...
     def broadcast(self, payload: bytes) -> dict[bytes, int]: ...

@@ -250,10 +250,16 @@ class ReliableCore:
         if n <= _MAX_LOGGED_PER_REASON or n % 1000 == 0:
             log.warning("dropped frame from %s: %s %s (count %d)", peer_id.hex(), reason, detail, n)
 
+    def count_drop(self, src: bytes, reason: str) -> None:
+        """Count a frame the driver dropped before the core saw it (e.g. ``spoofed``)."""
+        self._count(src, reason)
+
     def on_frame(
-        self, src: bytes, frame: bytes, now: float, observed_host: str | None = None
+        self, src: bytes, frame: bytes, now: float, observed_host: str | None = None,
+        curve_key: bytes | None = None,
     ) -> None:
-        """Handle one raw frame received from ``src`` (the transport-level identity)."""
+        """Handle one raw frame received from ``src`` (the transport-level identity);
+        ``curve_key`` is the key the connection was authenticated with (CURVE only)."""
         if len(frame) > self.config.max_frame:
             self._count(src, "oversized", f"{len(frame)} bytes")
             return
@@ -283,7 +289,7 @@ class ReliableCore:
         if p is None:
             self._count(src, "unknown_peer")
             if kind == HELLO:
-                self._unknown_hello(src, parsed, now, observed_host)
+                self._unknown_hello(src, parsed, now, observed_host, curve_key)
             return
         if kind == DATA and len(parsed[4]) > self.config.max_payload:
             self._count(src, "oversized", f"payload {len(parsed[4])} bytes")
@@ -298,7 +304,8 @@ class ReliableCore:
         # HELLO: only liveness + session, done above.
 
     def _unknown_hello(
-        self, src: bytes, parsed: tuple[Any, ...], now: float, observed_host: str | None
+        self, src: bytes, parsed: tuple[Any, ...], now: float, observed_host: str | None,
+        curve_key: bytes | None = None,
     ) -> None:
         last = self._unknown_hello_at.get(src)
         if last is not None and now - last < 1.0:
@@ -322,7 +329,8 @@ class ReliableCore:
                 endpoint = parse_endpoint(f"{format_host(host)}:{port}", literal_only=True)
             except ValueError:
                 self._count(src, "bad_endpoint", repr(host)[:40])
-        self._events.append(PeerEvent(PeerEventKind.HELLO, src, endpoint=endpoint))
+        self._events.append(PeerEvent(PeerEventKind.HELLO, src, endpoint=endpoint,
+                                      curve_key=curve_key))
 
     def _check_session(self, p: _Peer, session: bytes, now: float) -> bool:
         if p.rsession == session:
@@ -453,6 +461,17 @@ class ReliableCore:
         if age < c.gone_after:
             return PeerStatus.SLOW
         return PeerStatus.GONE
+
+    def stalled(self, now: float, after: float) -> list[bytes]:
+        """Peers whose oldest unacknowledged frame went out more than ``after`` seconds
+        ago: their connection may be a zombie (taken over, or refused as a duplicate by
+        the remote ROUTER), and the driver re-opens it."""
+        out = []
+        for p in self._peers.values():
+            o = p.unacked.get(p.base)
+            if o is not None and o.attempts and now - o.first_sent > after:
+                out.append(p.peer_id)
+        return out
 
     def tick(self, now: float) -> float:
         """Send what is due (data, resends, acks, heartbeats, delayed frames).

@@ -34,7 +34,12 @@ from typing import Any
 import msgpack
 
 from engine import Rules, Seating
-from p2p.crypto.identity import Identity, fingerprint, verify_signature
+from p2p.crypto.identity import (
+    Identity,
+    fingerprint,
+    verify_curve_certificate,
+    verify_signature,
+)
 from p2p.net.interface import PeerEventKind, Transport, TransportError, parse_endpoint
 from p2p.table.config import TableConfig, parse_header_bytes
 from p2p.table.session import node_id_for
@@ -59,7 +64,7 @@ from p2p.transcript.envelope import canonical_packb
 from p2p.transcript.file import Player
 
 __all__ = ["LOBBY", "PROTOCOL_VERSION", "LobbyClient", "LobbyError", "LobbyHost", "LobbyState",
-           "SeatInfo", "TableStart", "table_nonce"]
+           "SeatInfo", "TableStart", "admit_table", "table_nonce"]
 
 log = logging.getLogger("p2p.lobby")
 
@@ -96,6 +101,7 @@ class SeatInfo:
     bot: bool = False
     endpoint: str = ""
     contrib: bytes = b""
+    curve: tuple[bytes, bytes] | None = None   # transport key and its certificate
 
     @property
     def fingerprint(self) -> str:
@@ -114,7 +120,8 @@ _KINDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
     "welcome": ({"v": is_int(0, 1 << 16)}, {}),
     "join": ({"name": is_str(MAX_NAME * 4), "v": is_int(0, 1 << 16),
               "contrib": is_bytes(CONTRIB_BYTES)},
-             {"seat": is_none_or(is_int(0, MAX_PLAYERS - 1)), "endpoint": is_str(300)}),
+             {"seat": is_none_or(is_int(0, MAX_PLAYERS - 1)), "endpoint": is_str(300),
+              "curve": is_list(is_bytes(max_len=64), min_len=2, max_len=2)}),
     "sit": ({"seat": is_int(0, MAX_PLAYERS - 1)}, {}),
     "ready": ({"ready": is_bool()}, {}),
     "leave": ({}, {}),
@@ -269,9 +276,14 @@ class LobbyHost:
         self.state = LobbyState(safe_text(table_name, 60, placeholder="")
                                 or f"{_clean_name(name)}'s table", rules, seating,
                                 [None] * seating.n_players, identity.public_key, self.lobby_id)
+        self.secure = node.curve_key is not None   # CURVE: every connection has a proven key
+        if self.secure and node.curve_key != identity.curve_keys().public:
+            raise LobbyError("the node's CURVE key is not this identity's transport key")
         self.state.seats[0] = SeatInfo(_clean_name(name), identity.public_key, False, False,
-                                       advertise or node.endpoint, os.urandom(CONTRIB_BYTES))
+                                       advertise or node.endpoint, os.urandom(CONTRIB_BYTES),
+                                       _curve_of(identity) if self.secure else None)
         self.members: dict[bytes, str] = {}     # node id -> endpoint (joiners not yet seated too)
+        self._member_keys: dict[bytes, bytes] = {}   # node id -> CURVE key its connection proved
         self._waiting_since: dict[bytes, float] = {}   # members without a seat yet
         self.log: list[str] = []
         self.ignored: dict[str, int] = {}   # strangers turned away, by reason
@@ -285,7 +297,8 @@ class LobbyHost:
             raise LobbyError("no free seat for a bot")
         s = free[0]
         self.state.seats[s] = SeatInfo(_clean_name(name), identity.public_key, True, True,
-                                       endpoint, os.urandom(CONTRIB_BYTES))
+                                       endpoint, os.urandom(CONTRIB_BYTES),
+                                       _curve_of(identity) if self.secure else None)
         self._changed(f"{_clean_name(name)} (bot) sits at seat {s}")
         return s
 
@@ -305,7 +318,7 @@ class LobbyHost:
             return self.started
         for ev in self.node.events():
             if ev.kind is PeerEventKind.HELLO:
-                self._on_hello(ev.peer_id, ev.endpoint)
+                self._on_hello(ev.peer_id, ev.endpoint, ev.curve_key)
         self._expire_waiting()
         msg = self.node.recv(timeout)
         handled = 0
@@ -322,7 +335,7 @@ class LobbyHost:
     def _ignore(self, why: str) -> None:
         self.ignored[why] = self.ignored.get(why, 0) + 1
 
-    def _on_hello(self, nid: bytes, endpoint: str | None) -> None:
+    def _on_hello(self, nid: bytes, endpoint: str | None, curve_key: bytes | None = None) -> None:
         if not endpoint or len(nid) != 33 or nid[:1] != b"m":
             self._ignore("not a player id")
             return
@@ -338,7 +351,13 @@ class LobbyHost:
             oldest = min(self._waiting_since, key=lambda k: self._waiting_since[k])
             self._drop_member(oldest)
             self._ignore("evicted while waiting")
+        if self.secure and curve_key is None:
+            self._ignore("no transport key")
+            return
         try:
+            if curve_key is not None:
+                self.node.expect_key(nid, curve_key)
+                self._member_keys[nid] = curve_key
             self.node.add_peer(nid, endpoint)
         except (TransportError, ValueError) as exc:
             self._ignore("bad endpoint")
@@ -358,6 +377,7 @@ class LobbyHost:
     def _drop_member(self, nid: bytes) -> None:
         self._waiting_since.pop(nid, None)
         self.members.pop(nid, None)
+        self._member_keys.pop(nid, None)
         try:
             self.node.remove_peer(nid)
         except (TransportError, ValueError):
@@ -378,6 +398,15 @@ class LobbyHost:
                                     f"both players need the same millebornes version"})
                 self._drop_member(sender)
                 return
+            curve: tuple[bytes, bytes] | None = None
+            if self.secure:
+                c = obj.get("curve")
+                if (c is None or c[0] != self._member_keys.get(sender)
+                        or not verify_curve_certificate(key, c[0], c[1])):
+                    self._send(sender, {"k": "refused", "reason":
+                                        "your transport key does not match your connection"})
+                    return
+                curve = (c[0], c[1])
             if seat is None:
                 free = self.state.free()
                 want = obj.get("seat")
@@ -387,7 +416,8 @@ class LobbyHost:
                 s = want if isinstance(want, int) and want in free else free[0]
                 self._waiting_since.pop(sender, None)
                 self.state.seats[s] = SeatInfo(_clean_name(obj["name"]), key, False, False,
-                                               self.members.get(sender, ""), obj["contrib"])
+                                               self.members.get(sender, ""), obj["contrib"],
+                                               curve)
                 self._changed(f"{self.state.seats[s].name} sits at seat {s}")  # type: ignore[union-attr]
             else:
                 info = self.state.seats[seat]
@@ -448,7 +478,9 @@ class LobbyHost:
         seats = [s for s in st.seats if s is not None]
         players = tuple(Player(i, s.name, s.key) for i, s in enumerate(seats))
         contribs = [s.contrib for s in seats]
-        cfg = TableConfig(st.rules, st.seating, players, table_nonce(self.lobby_id, contribs))
+        curve = tuple(s.curve for s in seats if s.curve is not None) if self.secure else ()
+        cfg = TableConfig(st.rules, st.seating, players, table_nonce(self.lobby_id, contribs),
+                          curve)
         eps: dict[int, str] = {}
         for i, s in enumerate(seats):
             ep = s.endpoint or self.members.get(node_id_for(s.key), "")
@@ -461,6 +493,9 @@ class LobbyHost:
                                  "endpoints": {str(k): v for k, v in eps.items()}})
             else:
                 self._send(nid, {"k": "refused", "reason": "the table started without you"})
+        if self.secure:
+            self.node.flush(0.5)          # the start reaches every member first
+            admit_table(self.node, cfg)
         self.started = TableStart(cfg, 0, eps, [i for i, s in enumerate(seats) if s.bot])
         self.log.append("the match starts")
         return self.started
@@ -477,7 +512,8 @@ class LobbyClient:
     def __init__(self, identity: Identity, name: str, node: Transport, host: str,
                  host_fingerprint: str | None = None, seat: int | None = None,
                  host_timeout: float = HOST_TIMEOUT,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 host_curve_key: bytes | None = None) -> None:
         self.identity = identity
         self.name = _clean_name(name)
         self.node = node
@@ -495,7 +531,31 @@ class LobbyClient:
         self._since = clock()
         self.contrib = os.urandom(CONTRIB_BYTES)   # my share of the table nonce
         self.version = PROTOCOL_VERSION
+        #: the host's signing key as its key door told us (CURVE; None: not asked)
+        self.host_signing_key: bytes | None = None
+        self.host_curve_key = host_curve_key
+        self.secure = node.curve_key is not None
+        if self.secure:
+            if node.curve_key != identity.curve_keys().public:
+                raise LobbyError("the node's CURVE key is not this identity's transport key")
+            if host_curve_key is None:
+                self.host_signing_key, self.host_curve_key = self._ask_key_door()
+            node.expect_key(_PLACEHOLDER, self.host_curve_key)  # type: ignore[arg-type]
         node.add_peer(_PLACEHOLDER, self.host_endpoint)   # heartbeats only: "I am here"
+
+    def _ask_key_door(self) -> tuple[bytes, bytes]:
+        """The host's keys from its key door; its fingerprint must be the one we were
+        given (``FINGERPRINT@HOST:PORT`` or discovery), else we trust it on first use
+        and the player sees it (:attr:`host_signing_key`)."""
+        from p2p.net.transport import fetch_key_card
+        try:
+            signing, curve = fetch_key_card(self.host_endpoint)
+        except TransportError as exc:
+            raise LobbyError(str(exc)) from None
+        if self.host_fp is not None and fingerprint(signing) != self.host_fp:
+            raise LobbyError(f"the table at {self.host_endpoint} has key {fingerprint(signing)}, "
+                             f"not the expected {self.host_fp}: not joining")
+        return signing, curve
 
     @property
     def host_key(self) -> bytes | None:
@@ -519,7 +579,13 @@ class LobbyClient:
                     log.warning("a peer at %s has fingerprint %s, not the announced %s",
                                 ev.endpoint, fingerprint(key), self.host_fp)
                     continue
+                if self.secure and (ev.curve_key != self.host_curve_key or (
+                        self.host_signing_key is not None and key != self.host_signing_key)):
+                    log.warning("a peer at %s is not the key the host announced", ev.endpoint)
+                    continue
                 self.host_id = ev.peer_id
+                if self.secure:
+                    self.node.expect_key(ev.peer_id, self.host_curve_key)  # type: ignore[arg-type]
                 self.node.add_peer(ev.peer_id, self.host_endpoint)
                 try:
                     self.node.remove_peer(_PLACEHOLDER)
@@ -543,9 +609,12 @@ class LobbyClient:
 
     def join(self) -> None:
         """Ask the host for a seat (again: a repeated join keeps the seat)."""
-        self._send({"k": "join", "name": self.name, "seat": self.want_seat,
-                    "v": self.version, "contrib": self.contrib,
-                    "endpoint": self.node.endpoint})
+        msg: dict[str, Any] = {"k": "join", "name": self.name, "seat": self.want_seat,
+                               "v": self.version, "contrib": self.contrib,
+                               "endpoint": self.node.endpoint}
+        if self.secure:
+            msg["curve"] = list(_curve_of(self.identity))
+        self._send(msg)
 
     def _send(self, obj: dict[str, Any]) -> None:
         if self.host_id is None:
@@ -633,6 +702,12 @@ class LobbyClient:
         if (cfg.rules != st.rules or cfg.seating != st.seating
                 or cfg.nonce != table_nonce(st.lobby_id, contribs)):
             raise LobbyError("the host started with other rules than agreed")
+        if self.secure:
+            if not cfg.curve or cfg.curve[seat][0] != self.identity.curve_keys().public \
+                    or cfg.curve[0][0] != self.host_curve_key:
+                raise LobbyError("the host started a table without our transport keys")
+        elif cfg.curve:
+            raise LobbyError("the host started a CURVE table; we run without CURVE")
         raw_eps = obj["endpoints"]
         if sorted(raw_eps) != sorted(str(s) for s in range(cfg.n)):
             raise LobbyError("the host's address list does not match the seats")
@@ -653,7 +728,27 @@ class LobbyClient:
                 if s != seat:
                     raise LobbyError(f"the host gave seat {s} no usable address") from None
                 eps[s] = self.node.endpoint
+        if self.secure:
+            admit_table(self.node, cfg)
         return TableStart(cfg, seat, eps)
+
+
+def _curve_of(identity: Identity) -> tuple[bytes, bytes]:
+    ck = identity.curve_keys()
+    return ck.public, ck.certificate
+
+
+def admit_table(node: Transport, cfg: TableConfig) -> None:
+    """Close a CURVE node to everyone but the seated players: each seat's routing id is
+    bound to its transport key from the table header.  A table on plain ZeroMQ (no
+    ``cfg.curve``) is left as it is.  ``resume`` calls this too, on a new node."""
+    if not cfg.curve:
+        return
+    for p, (pub, _cert) in zip(cfg.players, cfg.curve, strict=True):
+        nid = node_id_for(p.key)
+        if nid != node.node_id:
+            node.expect_key(nid, pub)
+    node.set_admission(False)
 
 
 def wait_for(pump: Callable[[float], TableStart | None], timeout: float) -> TableStart | None:

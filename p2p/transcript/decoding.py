@@ -243,7 +243,11 @@ _PLAYER = nested({"seat": is_int(0, MAX_PLAYERS - 1), "name": is_clean_str(MAX_P
 #: The ``rules`` field of a table's header (p2p.table.config): rule set, seating, nonce.
 TABLE_META_FIELDS: dict[str, Check] = {
     "rules": is_any_map(64), "seating": is_list(is_int(1, MAX_PLAYERS), min_len=2, max_len=2)}
-TABLE_META_OPTIONAL: dict[str, Check] = {"nonce": is_bytes(max_len=64)}
+TABLE_META_OPTIONAL: dict[str, Check] = {
+    "nonce": is_bytes(max_len=64),
+    # per seat: [CURVE public key, its certificate by the seat's signing key]
+    "curve": is_list(is_list(is_bytes(max_len=64), min_len=2, max_len=2), min_len=2,
+                     max_len=MAX_PLAYERS)}
 
 
 def check_header_obj(v: Any) -> dict[str, Any]:
