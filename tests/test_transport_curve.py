@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from pathlib import Path
 
 import pytest
 import zmq
@@ -183,3 +184,39 @@ def test_a_header_with_a_transport_key_not_signed_by_its_player_is_refused() -> 
     other = Identity.generate().curve_keys()
     with pytest.raises(ValueError, match="transport key"):
         dataclasses.replace(cfg, curve=((other.public, other.certificate), curve[1]))
+
+
+def test_known_players_warn_when_a_name_comes_with_another_key(tmp_path: Path) -> None:
+    from p2p.crypto.known import KnownPlayers
+    path = tmp_path / "known"
+    bob, mallory = Identity.generate(), Identity.generate()
+    k = KnownPlayers(path)
+    assert k.observe("Bob", bob.public_key) is None            # first meeting
+    assert KnownPlayers(path).observe("Bob", bob.public_key) is None   # remembered on disk
+    warning = KnownPlayers(path).observe("Bob", mallory.public_key)
+    assert warning is not None and fingerprint(mallory.public_key) in warning \
+        and fingerprint(bob.public_key) in warning
+    assert path.stat().st_mode & 0o077 == 0
+    path.write_bytes(b"\xc1\xc1 damaged")
+    damaged = KnownPlayers(path)                                # no traceback
+    assert damaged.problem is not None and damaged.keys == {}
+
+
+def test_discovery_carries_the_hosts_curve_key() -> None:
+    pytest.importorskip("zeroconf")
+    import socket
+
+    from zeroconf import ServiceInfo
+
+    from p2p.net.discovery import SERVICE_TYPE, _txt, parse_service_info
+    ck = Identity.generate().curve_keys().public
+    props = _txt("t", "classic", 1, 1, "ABCDE-FGHIJ", "", ck)
+    info = ServiceInfo(SERVICE_TYPE, f"x.{SERVICE_TYPE}", port=4000, properties=props,
+                       addresses=[socket.inet_aton("10.0.0.2")])
+    t = parse_service_info(info)
+    assert t is not None and t.curve_key == ck
+    props["ck"] = "zz" * 32
+    bad = ServiceInfo(SERVICE_TYPE, f"x.{SERVICE_TYPE}", port=4000, properties=props,
+                      addresses=[socket.inet_aton("10.0.0.2")])
+    t2 = parse_service_info(bad)
+    assert t2 is not None and t2.curve_key is None
