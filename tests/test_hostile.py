@@ -454,3 +454,44 @@ def test_identity_file_problems_are_one_line(tmp_path: Path, what: str) -> None:
     assert r.returncode != 0
     assert "Traceback" not in r.stderr
     assert str(p) in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_routing_id_spoofing_does_not_cut_two_peers_for_good() -> None:
+    """Plain ZeroMQ (no CURVE): a hostile socket under a's routing id takes a's pipe at b
+    over (ROUTER_HANDOVER); a's node notices that b stopped acknowledging and reconnects,
+    so the stream resumes (it was cut for good before)."""
+    with Node(b"m" + b"a" * 32) as na, Node(b"m" + b"b" * 32) as nb:
+        na.add_peer(nb.node_id, nb.endpoint)
+        nb.add_peer(na.node_id, na.endpoint)
+        na.send(nb.node_id, b"one")
+        assert nb.recv(5) == (na.node_id, b"one")
+        with HostileSocket(nb.endpoint, na.node_id) as evil:
+            evil.send(hello_frame(1, "127.0.0.1"))
+            time.sleep(0.3)
+        na.send(nb.node_id, b"two")
+        got = nb.recv(8)
+        assert got == (na.node_id, b"two")
+
+
+def test_an_abandon_reason_with_escapes_is_shown_clean(tmp_path: Path) -> None:
+    from p2p.table.session import ABANDON
+    cfg, ids = make_table(preset("modern"), Seating.solo(2), ["alice", "mallory"], b"esc")
+    net = MemoryNetwork()
+    n0 = MemoryNode(net, node_id_for(ids[0].public_key))
+    evil = MemoryNode(net, node_id_for(ids[1].public_key))
+    evil.add_peer(n0.node_id, n0.endpoint)
+    p0 = Peer(ids[0], cfg, n0, controller=make_bot("heuristic", 1), endpoints={1: evil.endpoint},
+              options=FAST, store=Store.create(tmp_path, cfg.header(), 0, port=0))
+    try:
+        inner = canonical_packb({"k": "abandon", "table": cfg.table_id,
+                                 "key": ids[1].public_key,
+                                 "reason": "bye\x1b[2J\x1b]0;pwned\x07\u202eevil"})
+        evil.send(n0.node_id, _pack([ABANDON, inner,
+                                     ids[1].sign(b"millebornes/abandon/v1\x00" + inner)]))
+        for _ in range(20):
+            p0.pump(0.01)
+        assert p0.stopped is not None and "abandoned the match: bye" in p0.stopped
+        assert "\x1b" not in p0.stopped and "\x07" not in p0.stopped
+        assert "\u202e" not in p0.stopped
+    finally:
+        p0.close(flush=0)

@@ -95,6 +95,8 @@ class _Peer:
     rttvar: float = 0.0
     # inbound
     rsession: bytes | None = None
+    session_started: float = 0.0  # when rsession became current
+    session_heard: float = 0.0  # last frame of rsession
     retired: deque[bytes] = field(default_factory=deque)
     expected: int | None = None
     ooo: dict[int, bytes] = field(default_factory=dict)
@@ -334,17 +336,35 @@ class ReliableCore:
 
     def _check_session(self, p: _Peer, session: bytes, now: float) -> bool:
         if p.rsession == session:
+            p.session_heard = now
             return True
         if p.rsession is None:
             p.rsession = session
+            p.session_heard = p.session_started = now
             return True
         if session in p.retired:
             self._count(p.peer_id, "stale_session")
+            quiet = self.config.slow_after
+            if now - p.session_heard > quiet and now - p.session_started > quiet:
+                # The current session went quiet while a retired one keeps talking: that
+                # "restart" was a frame under this id from someone else (plain ZeroMQ
+                # authenticates nobody).  Take the talking session back.
+                p.retired.remove(session)
+                log.warning("peer %s: session switched back (a spoofed restart?)",
+                            p.peer_id.hex()[:16])
+                self._switch_session(p, session, now)
+                return True
             return False
+        self._switch_session(p, session, now)
+        return True
+
+    def _switch_session(self, p: _Peer, session: bytes, now: float) -> None:
+        assert p.rsession is not None
         p.retired.append(p.rsession)
         while len(p.retired) > self.config.retired_sessions:
             p.retired.popleft()
         p.rsession = session
+        p.session_heard = p.session_started = now
         p.expected = None
         p.ooo.clear()
         p.ack_due = False
@@ -357,7 +377,6 @@ class ReliableCore:
         p.next_resend = 0.0
         self._events.append(PeerEvent(PeerEventKind.RESTARTED, p.peer_id))
         log.info("peer %s restarted (new session)", p.peer_id.hex())
-        return True
 
     def _on_data(self, p: _Peer, seq: int, base: int, payload: bytes) -> None:
         if p.expected is None:
