@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import msgpack
 import pytest
@@ -140,3 +141,87 @@ def test_verify_of_mutated_transcripts_long(tmp_path: Path, short_transcript: by
                                             edits: list[tuple[int, int]], cut: int | None,
                                             junk: bytes) -> None:
     _verify(tmp_path, _mutate(short_transcript, edits, cut, junk))
+
+
+_kinds = st.sampled_from(["join", "sit", "ready", "leave", "welcome", "state", "refused",
+                          "start", "other"])
+_field_values = st.none() | st.booleans() | st.integers(-3, 2**70) | st.binary(max_size=40) \
+    | st.text(max_size=30) | st.lists(st.integers(0, 20), max_size=4) \
+    | st.dictionaries(st.sampled_from(["0", "1", "x"]), st.text(max_size=8), max_size=3)
+_fields = st.dictionaries(st.sampled_from(["name", "v", "contrib", "seat", "endpoint", "ready",
+                                           "state", "reason", "header", "endpoints",
+                                           "contribs", "curve", "lobby", "zz"]),
+                          _field_values, max_size=6)
+
+
+_NODES: list[Any] = []
+
+
+def _lobby_nodes() -> tuple[Any, Any]:
+    """Two real nodes shared by every example (closed at exit: daemon I/O threads)."""
+    if not _NODES:
+        from p2p.net.transport import Node
+        _NODES.extend(Node(node_id_for(i.public_key)) for i in _IDS[:2])
+    return _NODES[0], _NODES[1]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _close_lobby_nodes() -> Any:
+    yield
+    for n in _NODES:
+        n.close()
+    _NODES.clear()
+
+
+def _valid_fields(kind: str) -> dict[str, object]:
+    """A well-formed message of each kind, for the fuzzer to bend one field at a time."""
+    from p2p.table.lobby import table_nonce
+    cfg, _ = make_table(preset("classic"), Seating.solo(2), ["ann", "bob"], b"fuzz",
+                        table_nonce(b"l" * 16, [b"a" * 16, b"b" * 16]))
+    state = {"name": "t", "rules": preset("classic").to_dict(), "seating": [2, 2],
+             "host": _IDS[0].public_key, "lobby": b"l" * 16,
+             "seats": [{"name": "ann", "key": _IDS[0].public_key, "ready": True, "bot": False},
+                       {"name": "bob", "key": _IDS[1].public_key, "ready": True, "bot": False}]}
+    return {"join": {"name": "bob", "v": 1, "contrib": b"b" * 16, "seat": 1},
+            "sit": {"seat": 1}, "ready": {"ready": True}, "leave": {}, "welcome": {"v": 1},
+            "state": {"state": state}, "refused": {"reason": "no"},
+            "start": {"header": cfg.header().to_bytes(), "contribs": [b"a" * 16, b"b" * 16],
+                      "endpoints": {"0": "tcp://127.0.0.1:1", "1": "tcp://127.0.0.1:2"}},
+            "other": {}}[kind]
+
+
+@settings(max_examples=150, deadline=None)
+@given(_kinds, _fields, st.booleans())
+def test_lobby_host_and_joiner_survive_any_signed_message(kind: str, fields: dict[str, object],
+                                                          from_valid: bool) -> None:
+    """The host handles any signed message from a member, the joiner any from its host:
+    whatever the fields, no exception escapes (a joiner may stop, in words)."""
+    from p2p.table.lobby import LobbyClient, LobbyError, LobbyHost, _sign
+
+    host_node, client_node = _lobby_nodes()
+    host = LobbyHost(_IDS[0], "ann", host_node, preset("classic"), Seating.solo(2))
+    if from_valid:
+        fields = {**_valid_fields(kind), **dict(list(fields.items())[:1])}
+    obj = dict(fields, k=kind, key=_IDS[1].public_key)
+    obj.setdefault("lobby", None)
+    try:
+        payload = _sign(_IDS[1], obj)
+    except (EnvelopeError, ValueError, OverflowError):
+        return
+    host._on(node_id_for(_IDS[1].public_key), payload)
+
+    client = LobbyClient(_IDS[1], "bob", client_node, "127.0.0.1:9")
+    client.host_id = host_node.node_id
+    obj = dict(fields, k=kind, key=_IDS[0].public_key)
+    obj.setdefault("lobby", host.lobby_id)
+    try:
+        payload = _sign(_IDS[0], obj)
+    except (EnvelopeError, ValueError, OverflowError):
+        return
+    client._on(host_node.node_id, payload)
+    if client.refused is not None:
+        assert "\x1b" not in client.refused
+    try:
+        client.pump(0)
+    except LobbyError:
+        pass
