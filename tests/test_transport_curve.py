@@ -220,3 +220,57 @@ def test_discovery_carries_the_hosts_curve_key() -> None:
                       addresses=[socket.inet_aton("10.0.0.2")])
     t2 = parse_service_info(bad)
     assert t2 is not None and t2.curve_key is None
+
+
+def test_a_match_over_curve_from_lobby_to_verified_transcript(tmp_path: Path) -> None:
+    """Host (with an in-process bot) and a joiner over CURVE: the lobby certifies every
+    transport key into the header, the nodes close to all but the seated keys, and the
+    match is played on them to a transcript `verify` accepts."""
+    import threading
+
+    from engine.bots import make_bot
+    from p2p.audit import verify_game
+    from p2p.table.lobby import admit_table
+    from p2p.table.session import Peer, SessionOptions
+    from p2p.table.store import Store
+
+    ids = [Identity.generate() for _ in range(3)]
+    nodes = [_node(i) for i in ids]
+    try:
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic", match_target=1),
+                         Seating.solo(3))
+        host.add_bot(ids[2], "Bo", nodes[2].endpoint)
+        c = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}",
+                        host_fingerprint=ids[0].fingerprint)
+        hs, cs = _lobby_run(host, c)
+        assert hs is not None and cs is not None
+        admit_table(nodes[2], hs.cfg)            # the host's bot node (cli: every bot)
+        cfg = hs.cfg
+        assert len(cfg.curve) == 3
+        eps = {0: hs.endpoints, 1: cs.endpoints, 2: hs.endpoints}
+        peers = [Peer(ids[s], cfg, nodes[s], controller=make_bot("heuristic", s),
+                      endpoints=eps[s], options=SessionOptions(response_delay=0.01),
+                      store=Store.create(tmp_path / f"s{s}", cfg.header(), s, port=0))
+                 for s in range(3)]
+        res = [False] * 3
+
+        def go(i: int) -> None:
+            res[i] = peers[i].run(90)
+            peers[i].linger(0.3)
+
+        th = [threading.Thread(target=go, args=(i,)) for i in range(3)]
+        for t in th:
+            t.start()
+        for t in th:
+            t.join()
+        for p in peers:
+            p.close(flush=1.0)
+        assert res == [True] * 3
+        blobs = {p.store.transcript_path.read_bytes() for p in peers}
+        assert len(blobs) == 1
+        assert verify_game(peers[0].store.transcript_path).ok
+        assert all(not n.stats().get(pid, {}).get("spoofed") for n in nodes
+                   for pid in n.stats())
+    finally:
+        for n in nodes:
+            n.close()
