@@ -495,3 +495,29 @@ def test_an_abandon_reason_with_escapes_is_shown_clean(tmp_path: Path) -> None:
         assert "\u202e" not in p0.stopped
     finally:
         p0.close(flush=0)
+
+
+@pytest.mark.slow
+def test_join_gives_up_on_a_spoofed_announcement_in_words(tmp_path: Path) -> None:
+    """Finding 12: `join --table NAME` found an announcement whose endpoint answers
+    nothing and waited forever; now it stops after HOST_TIMEOUT with a sentence."""
+    import test_discovery
+    if test_discovery._REASON is not None:
+        pytest.skip(test_discovery._REASON)
+    from p2p.net.discovery import announce_table
+    name = f"ghost{os.getpid()}"
+    with announce_table(name=name, rules="classic", seats_taken=1, seats_free=1,
+                        fingerprint=Identity.generate().fingerprint, port=_free_port(),
+                        interfaces="loopback"):
+        t = time.monotonic()
+        p = _cli(tmp_path, "join", "--table", name, "--mdns", "loopback", "--plain",
+                 "--bind", "127.0.0.1", "--data-dir", str(tmp_path / "j"),
+                 "--identity", str(tmp_path / "j.key"))
+        try:
+            out, err = p.communicate(timeout=90)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+    assert p.returncode != 0
+    assert "no table answered" in out + err and "Traceback" not in err
+    assert time.monotonic() - t < 45
