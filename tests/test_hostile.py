@@ -322,10 +322,18 @@ def test_attacks_on_a_real_host_process_then_a_real_joiner_plays(tmp_path: Path)
         assert host.poll() is None, host.communicate()[1][-1500:]
         join = _cli(tmp_path, "join", *common, "--peer", f"127.0.0.1:{port}", "--name", "Ben",
                     "--data-dir", str(tmp_path / "j"), "--identity", str(tmp_path / "j.key"))
-        out, err = join.communicate(timeout=90)
+        try:
+            out, err = join.communicate(timeout=90)
+        except subprocess.TimeoutExpired:
+            join.kill()
+            out, err = join.communicate()
         assert join.returncode == 0, (out[-1500:], err[-1500:])
         assert "the match starts" in out
-        hout, herr = host.communicate(timeout=30)
+        try:
+            hout, herr = host.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            host.kill()
+            hout, herr = host.communicate()
         assert host.returncode == 0, (hout[-1500:], herr[-1500:])
         assert "Traceback" not in herr + err
     finally:
