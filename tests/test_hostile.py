@@ -529,3 +529,28 @@ def test_join_gives_up_on_a_spoofed_announcement_in_words(tmp_path: Path) -> Non
     assert p.returncode != 0
     assert "no table answered" in out + err and "Traceback" not in err
     assert time.monotonic() - t < 45
+
+
+def test_the_host_can_kick_a_seat_squatter_for_good() -> None:
+    ids, nodes, host = _lobby(3)
+    try:
+        c = LobbyClient(ids[1], "Squat", nodes[1], f"127.0.0.1:{nodes[0].port}")
+        for _ in range(300):
+            host.pump(0.01)
+            c.pump(0.01)
+            if c.seat is not None:
+                break
+        assert c.seat is not None
+        host.kick(c.seat, "no strangers\x1b[2J")
+        with pytest.raises(LobbyError, match="no strangers"):
+            for _ in range(100):
+                host.pump(0.01)
+                c.pump(0.01)
+        c.refused = None
+        c.join()                                   # and it cannot come back
+        for _ in range(50):
+            host.pump(0.01)
+        assert host.state.free() == [1, 2]
+    finally:
+        for n in nodes:
+            n.close()

@@ -287,6 +287,7 @@ class LobbyHost:
         self._waiting_since: dict[bytes, float] = {}   # members without a seat yet
         self.log: list[str] = []
         self.ignored: dict[str, int] = {}   # strangers turned away, by reason
+        self.banned: set[bytes] = set()      # keys kicked out of this lobby
         self.started: TableStart | None = None
         self.on_change: Callable[[LobbyState], None] | None = None
 
@@ -310,6 +311,19 @@ class LobbyHost:
 
     def all_ready(self) -> bool:
         return all(s is not None and s.ready for s in self.state.seats)
+
+    def kick(self, seat: int, reason: str = "the host asked you to leave") -> None:
+        """Free a joiner's seat and turn its key away for the rest of this lobby (a
+        stranger squatting seats, an unwanted player: only the host can tell)."""
+        info = self.state.seats[seat] if 0 < seat < len(self.state.seats) else None
+        if info is None or info.bot:
+            raise LobbyError(f"no joiner at seat {seat}")
+        nid = node_id_for(info.key)
+        self.banned.add(info.key)
+        self.state.seats[seat] = None
+        self._send(nid, {"k": "refused", "reason": safe_text(reason, _MAX_REASON)})
+        self._waiting_since[nid] = self.clock() - WAIT_FOR_JOIN + 1.0   # dropped soon
+        self._changed(f"{info.name} was asked to leave")
 
     # ----- running -----------------------------------------------------------------------
     def pump(self, timeout: float = 0.05) -> TableStart | None:
@@ -389,6 +403,8 @@ class LobbyHost:
             return
         key: bytes = obj["key"]
         k = obj["k"]
+        if key in self.banned:
+            return
         seat = self._seat_of(key)
         if k == "join":
             if obj["v"] != PROTOCOL_VERSION:
