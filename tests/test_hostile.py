@@ -554,3 +554,18 @@ def test_the_host_can_kick_a_seat_squatter_for_good() -> None:
     finally:
         for n in nodes:
             n.close()
+
+
+def test_resume_with_a_bad_stored_endpoint_fails_at_once(tmp_path: Path) -> None:
+    """A damaged or hostile endpoint in table.msgpack used to reach ZeroMQ's I/O thread,
+    leaving a dead transport that froze `resume`; now it is refused before connecting."""
+    from p2p.table.session import resume_peer
+    cfg, ids = make_table(preset("classic"), Seating.solo(2), ["a", "b"], b"rb")
+    st = Store.create(tmp_path, cfg.header(), 0, port=0,
+                      endpoints={0: "tcp://127.0.0.1:1", 1: "tcp://a b c:5"})
+    path = st.path
+    st.close()
+    t = time.monotonic()
+    with pytest.raises(ValueError, match="HOST:PORT"):
+        resume_peer(path, ids[0])
+    assert time.monotonic() - t < 2
