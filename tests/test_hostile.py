@@ -569,3 +569,28 @@ def test_resume_with_a_bad_stored_endpoint_fails_at_once(tmp_path: Path) -> None
     with pytest.raises(ValueError, match="HOST:PORT"):
         resume_peer(path, ids[0])
     assert time.monotonic() - t < 2
+
+
+def test_join_with_fingerprint_at_host_port_checks_the_host() -> None:
+    ids, nodes, host = _lobby()
+    try:
+        wrong = Identity.generate().fingerprint
+        c = LobbyClient(ids[1], "Ben", nodes[1], f"{wrong}@127.0.0.1:{nodes[0].port}",
+                        host_timeout=1.0)
+        with pytest.raises(LobbyError, match="no table answered"):
+            for _ in range(300):
+                host.pump(0.01)
+                c.pump(0.01)
+        assert c.seat is None
+        nodes[1].remove_peer(b"?host")
+        ok = LobbyClient(ids[1], "Ben", nodes[1],
+                         f"{ids[0].fingerprint.lower()}@127.0.0.1:{nodes[0].port}")
+        for _ in range(300):
+            host.pump(0.01)
+            ok.pump(0.01)
+            if ok.seat is not None:
+                break
+        assert ok.seat == 1
+    finally:
+        for n in nodes:
+            n.close()

@@ -40,7 +40,13 @@ from p2p.crypto.identity import (
     verify_curve_certificate,
     verify_signature,
 )
-from p2p.net.interface import PeerEventKind, Transport, TransportError, parse_endpoint
+from p2p.net.interface import (
+    PeerEventKind,
+    Transport,
+    TransportError,
+    parse_endpoint,
+    parse_peer,
+)
 from p2p.table.config import TableConfig, parse_header_bytes
 from p2p.table.session import node_id_for
 from p2p.text import safe_text
@@ -518,7 +524,8 @@ class LobbyHost:
 
 
 class LobbyClient:
-    """A joiner: finds the host at ``HOST:PORT``, joins, sits, readies, waits for the start.
+    """A joiner: finds the host at ``[FINGERPRINT@]HOST:PORT``, joins, sits, readies, waits
+    for the start.
 
     ``host_fingerprint`` (from ``FINGERPRINT@HOST:PORT`` or discovery) must match the key
     that answers there; without one the first key met is trusted and shown
@@ -533,8 +540,10 @@ class LobbyClient:
         self.identity = identity
         self.name = _clean_name(name)
         self.node = node
-        self.host_endpoint = parse_endpoint(host)
-        self.host_fp = host_fingerprint
+        fp, self.host_endpoint = parse_peer(host)     # [FINGERPRINT@]HOST:PORT
+        if fp is not None and host_fingerprint is not None and fp != host_fingerprint:
+            raise LobbyError(f"two fingerprints for the host: {fp} and {host_fingerprint}")
+        self.host_fp = host_fingerprint or fp
         self.want_seat = seat
         self.host_id: bytes | None = None
         self.state: LobbyState | None = None
