@@ -33,6 +33,14 @@ condition variable; an asyncio application can instead register
 available, e.g. ``lambda: loop.call_soon_threadsafe(event.set)``) and then call
 ``recv(0)`` until it returns ``None``.
 
+Authentication (optional, ``curve=identity.curve_keys()``): ZeroMQ CURVE on every
+connection, a ZAP handler served by the I/O thread that admits the keys bound to peers
+(:meth:`Node.expect_key`) and, while :meth:`Node.set_admission` allows it, strangers at a
+bounded rate; every inbound frame's routing id must match the key its connection proved.
+A UDP "key door" on the same port number hands out the node's certified key card
+(:func:`fetch_key_card`), so a joiner that knows only HOST:PORT can connect.
+See docs/network.md, "Authenticated transport".
+
 Only ``time.monotonic`` is used here.
 """
 

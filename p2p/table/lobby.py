@@ -1,24 +1,37 @@
 """The lobby: players gather at a table, take seats, get ready; then the match starts.
 
-The lobby runs over the same :class:`~p2p.transport.Node` the match will use (node id =
+The lobby runs over the same :class:`~p2p.net.transport.Node` the match will use (node id =
 ``node_id_for(key)``). Every lobby message is signed by its sender's identity key, and
 the key must be the one its routing id names, so nobody can speak for another player.
 
 * The **host** creates the table (rules, seating) and holds seat 0; it accepts joiners,
   keeps the seat list and sends the lobby state to every member after each change.
-* A **joiner** knows only ``HOST:PORT`` (from ``--peer`` or DNS-SD). It opens a
-  connection there under a placeholder id that only carries heartbeats; the host hears
-  an unknown peer, adds it, and answers; the joiner hears the host's heartbeats, learns
-  its real id (and checks its fingerprint when discovery gave one), then sends ``join``.
+  Strangers get this far only: a HELLO makes one a *waiting* member (at most
+  :data:`MAX_WAITING`, each for :data:`WAIT_FOR_JOIN` s), the transport rate-limits
+  HELLOs, and the host can :meth:`LobbyHost.kick` a joiner.
+* A **joiner** knows only ``[FINGERPRINT@]HOST:PORT`` (from ``--peer`` or DNS-SD). It
+  opens a connection there under a placeholder id that only carries heartbeats; the host
+  hears an unknown peer, adds it, and answers; the joiner hears the host's heartbeats,
+  learns its real id (checking the fingerprint when it has one), then sends ``join`` with
+  the lobby protocol version and a fresh random share of the table nonce. No answer in
+  :data:`HOST_TIMEOUT` s is an error in words.
 * Members ``sit`` (any free seat: a team seat is just a seat, side = seat mod teams),
   ``ready`` / unready, ``leave``. When every seat is taken and ready, the host sends
-  ``start``: the table header (rules, seating, every player's name and key, a nonce;
-  the table id hashes them all) and every seat's endpoint. Each member checks that it is
-  seated as agreed before it plays.
+  ``start``: the table header (rules, seating, every player's name and key, the nonce
+  that hashes every member's share — :func:`table_nonce` —; the table id hashes them all),
+  the shares, and every seat's endpoint. Each member checks that it is seated as agreed,
+  under the rules it saw and with its own share in the nonce, before it plays.
+* Under CURVE (the node has a transport key) the joiner learns the host's key from its key
+  door (or discovery), each ``join`` carries the joiner's certified transport key, which
+  must be the one its connection proved, the header records every seat's key, and
+  :func:`admit_table` closes the node to all but the seated keys.
 
 Wire: ``[10, inner, sig]`` with ``inner`` = canonical msgpack of ``{"k": kind, "key":
-sender key, "lobby": lobby id, ...}`` and ``sig`` = Ed25519 over
-``b"millebornes/lobby/v1\\0" + inner``. Kinds 0..2 are the session's (p2p.session).
+sender key, "lobby": lobby id, ...}`` (exactly the fields of the kind: ``_KINDS``) and
+``sig`` = Ed25519 over ``b"millebornes/lobby/v1\\0" + inner``. Kinds 0..3 are the session's
+(p2p.table.session). Everything a peer sends is decoded within bounds and checked against
+its schema before use (p2p.transcript.decoding); names and reasons go through
+:func:`p2p.text.safe_text`.
 """
 
 from __future__ import annotations
