@@ -190,6 +190,9 @@ class MemoryNode:
         )
         self.session = self._core.session
         self._closed = False
+        self.curve_key: bytes | None = None
+        self.expected_keys: dict[bytes, bytes] = {}
+        self.admit_strangers = True
 
     def _emit(self, dst: bytes, frame: bytes) -> bool:
         ep = self._endpoints.get(dst)
@@ -224,6 +227,15 @@ class MemoryNode:
     def peers(self) -> list[bytes]:
         with self.network.lock:
             return self._core.peers()
+
+    def expect_key(self, peer_id: bytes, curve_key: bytes) -> None:
+        """Recorded only: the in-memory network authenticates nothing (Node does)."""
+        validate_peer_id(peer_id)
+        self.expected_keys[peer_id] = curve_key
+
+    def set_admission(self, strangers: bool) -> None:
+        """Recorded only, as :meth:`expect_key`."""
+        self.admit_strangers = strangers
 
     def send(self, peer_id: bytes, payload: bytes) -> int:
         with self.network.lock:

@@ -131,7 +131,8 @@ def test_lobby_refuses_when_full_and_checks_signatures() -> None:
                 break
         assert host.state.free() == [1]
         a.set_ready(False)
-        a._send({"k": "join", "name": "Ben", "seat": 1})
+        a.want_seat = 1
+        a.join()
         for _ in range(50):
             host.pump(0.01)
             a.pump(0.01)
@@ -144,7 +145,8 @@ def test_lobby_refuses_when_full_and_checks_signatures() -> None:
                 late.pump(0.01)
         # a lobby message signed by another key than the sender's id is refused
         from p2p.table.lobby import _sign
-        forged = _sign(ids[2], {"k": "ready", "key": ids[2].public_key})
+        forged = _sign(ids[2], {"k": "ready", "ready": True, "key": ids[2].public_key,
+                                "lobby": None})
         assert parse_lobby(node_id_for(ids[1].public_key), forged) is None
         assert parse_lobby(node_id_for(ids[2].public_key), forged) is not None
     finally:

@@ -7,11 +7,14 @@ References for every construction are in docs/protocol.md.
 from p2p.crypto import group as group
 from p2p.crypto.identity import PUBLIC_KEY_BYTES as PUBLIC_KEY_BYTES
 from p2p.crypto.identity import SIGNATURE_BYTES as SIGNATURE_BYTES
+from p2p.crypto.identity import CurveKeys as CurveKeys
 from p2p.crypto.identity import Identity as Identity
 from p2p.crypto.identity import IdentityError as IdentityError
 from p2p.crypto.identity import default_identity_path as default_identity_path
 from p2p.crypto.identity import fingerprint as fingerprint
+from p2p.crypto.identity import verify_curve_certificate as verify_curve_certificate
 from p2p.crypto.identity import verify_signature as verify_signature
+from p2p.crypto.known import KnownPlayers as KnownPlayers
 from p2p.crypto.proofs import Proof as Proof
 from p2p.crypto.proofs import ProofError as ProofError
 from p2p.crypto.proofs import dleq_check as dleq_check

@@ -10,11 +10,13 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 __all__ = [
     "Identity",
@@ -24,14 +26,39 @@ __all__ = [
     "verify_signature",
     "PUBLIC_KEY_BYTES",
     "SIGNATURE_BYTES",
+    "CurveKeys",
+    "verify_curve_certificate",
 ]
 
 PUBLIC_KEY_BYTES = 32
 SIGNATURE_BYTES = 64
 
 
-class IdentityError(Exception):
-    """The identity file is unreadable, malformed or has unsafe permissions."""
+_CURVE_KEY_TAG = b"millebornes/curve-key/v1\x00"
+_CURVE_CERT_TAG = b"millebornes/curve-cert/v1\x00"
+
+
+@dataclass(frozen=True)
+class CurveKeys:
+    """A player's transport key: X25519 for ZeroMQ CURVE, separate from the Ed25519
+    signing key and certified by it (``certificate`` = Ed25519 signature over the CURVE
+    public key), so a peer that knows the signing key can check the transport key."""
+
+    public: bytes
+    secret: bytes = field(repr=False)
+    signing_key: bytes
+    certificate: bytes
+
+
+def verify_curve_certificate(signing_key: bytes, curve_public: bytes, certificate: bytes) -> bool:
+    """Does ``signing_key`` vouch for ``curve_public`` as its transport key?"""
+    return (len(curve_public) == 32
+            and verify_signature(signing_key, certificate, _CURVE_CERT_TAG + curve_public))
+
+
+class IdentityError(ValueError):
+    """The identity file is unreadable, malformed or has unsafe permissions (a ValueError,
+    so a command reports it as one line)."""
 
 
 def default_identity_path() -> Path:
@@ -61,6 +88,7 @@ class Identity:
     def __init__(self, private_key: Ed25519PrivateKey, path: Path | None = None) -> None:
         self._sk = private_key
         self.path = path
+        self._curve: CurveKeys | None = None
         self.public_key: bytes = private_key.public_key().public_bytes(
             serialization.Encoding.Raw, serialization.PublicFormat.Raw)
 
@@ -76,10 +104,23 @@ class Identity:
 
     @classmethod
     def load_or_create(cls, path: str | os.PathLike[str] | None = None) -> Identity:
-        """Load the key at ``path`` (default location if None), creating it on first use."""
+        """Load the key at ``path`` (default location if None), creating it on first use.
+
+        Every problem with the file (a directory, unsafe mode, wrong size, unreadable, a
+        parent that cannot be created) is one :class:`IdentityError` saying what to do."""
         p = Path(path) if path is not None else default_identity_path()
-        if p.exists():
-            return cls._load(p)
+        try:
+            if p.exists() or p.is_symlink():
+                return cls._load(p)
+            return cls._create(p)
+        except IdentityError:
+            raise
+        except OSError as exc:
+            raise IdentityError(f"cannot use the identity key {p}: "
+                                f"{exc.strerror or exc}") from None
+
+    @classmethod
+    def _create(cls, p: Path) -> Identity:
         p.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         sk = Ed25519PrivateKey.generate()
         raw = sk.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
@@ -105,17 +146,38 @@ class Identity:
 
     @classmethod
     def _load(cls, p: Path) -> Identity:
+        if not p.is_file():
+            raise IdentityError(f"{p} is not a regular file; move it away to create a new "
+                                f"identity, or pass --identity FILE")
         mode = p.stat().st_mode & 0o777
         if os.name == "posix" and mode & 0o077:
-            raise IdentityError(f"{p} has mode {mode:04o}; it must be 0600 (run chmod 600)")
-        raw = p.read_bytes()
+            raise IdentityError(f"{p} has mode {mode:04o}; it must be 0600 (run chmod 600 {p})")
+        with open(p, "rb") as f:
+            raw = f.read(33)   # never read more than a key's worth of an unexpected file
         if len(raw) != 32:
-            raise IdentityError(f"{p} is not a 32-byte Ed25519 private key")
+            raise IdentityError(f"{p} is not a 32-byte Ed25519 private key "
+                                f"({'longer' if len(raw) > 32 else f'{len(raw)} bytes'}); "
+                                f"restore it from a backup or move it away")
         return cls(Ed25519PrivateKey.from_private_bytes(raw), p)
 
     @property
     def fingerprint(self) -> str:
         return fingerprint(self.public_key)
+
+    def curve_keys(self) -> CurveKeys:
+        """This player's transport key pair, derived from the signing key with a domain
+        separated hash (a different key, not the Ed25519 point itself; nothing more to
+        store, and a resumed table finds the same key), with its certificate."""
+        if self._curve is None:
+            seed = self._sk.private_bytes(serialization.Encoding.Raw,
+                                          serialization.PrivateFormat.Raw,
+                                          serialization.NoEncryption())
+            secret = hashlib.sha256(_CURVE_KEY_TAG + seed).digest()
+            public = X25519PrivateKey.from_private_bytes(secret).public_key().public_bytes(
+                serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+            self._curve = CurveKeys(public, secret, self.public_key,
+                                    self.sign(_CURVE_CERT_TAG + public))
+        return self._curve
 
     def sign(self, data: bytes) -> bytes:
         return self._sk.sign(data)

@@ -23,6 +23,7 @@ from p2p.net.interface import TransportConfig as TransportConfig
 from p2p.net.interface import TransportError as TransportError
 from p2p.net.interface import WireFilter as WireFilter
 from p2p.net.interface import parse_endpoint as parse_endpoint
+from p2p.net.interface import parse_peer as parse_peer
 from p2p.net.interface import validate_peer_id as validate_peer_id
 from p2p.net.reliable import ReliableCore as ReliableCore
 
@@ -34,9 +35,11 @@ if TYPE_CHECKING:
     from p2p.net.discovery import announce_table as announce_table
     from p2p.net.discovery import browse_tables as browse_tables
     from p2p.net.transport import Node as Node
+    from p2p.net.transport import fetch_key_card as fetch_key_card
 
 _LAZY = {
     "Node": "p2p.net.transport",
+    "fetch_key_card": "p2p.net.transport",
     "TableAnnouncement": "p2p.net.discovery",
     "TableBrowser": "p2p.net.discovery",
     "TableChange": "p2p.net.discovery",

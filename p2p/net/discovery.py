@@ -33,6 +33,7 @@ reports (fingerprint included) is checked by the session's signed handshake.
 from __future__ import annotations
 
 import enum
+import ipaddress
 import logging
 import re
 import socket
@@ -52,6 +53,7 @@ from zeroconf import (
 )
 
 from p2p.net._netutil import is_ipv4, local_ipv4_addresses
+from p2p.text import safe_text
 
 __all__ = [
     "SERVICE_TYPE",
@@ -90,12 +92,15 @@ class TableInfo:
     port: int
     addresses: tuple[str, ...]
     table_id: str = ""
+    curve_key: bytes | None = None   # TXT "ck": the host's CURVE key (a hint, like fp)
 
     @property
     def endpoint(self) -> str:
-        """Transport endpoint of the host (first address)."""
-        host = self.addresses[0] if self.addresses else "127.0.0.1"
-        return f"tcp://{host}:{self.port}"
+        """Transport endpoint of the host (first address).  A browser never lists a table
+        without an address (it would have to guess one)."""
+        if not self.addresses:
+            raise ValueError(f"the table {self.name!r} announced no address")
+        return f"tcp://{self.addresses[0]}:{self.port}"
 
     @property
     def endpoints(self) -> list[str]:
@@ -136,9 +141,10 @@ def _label(text: str, limit: int) -> str:
 
 
 def _txt(
-    name: str, rules: str, taken: int, free: int, fingerprint: str, table_id: str
+    name: str, rules: str, taken: int, free: int, fingerprint: str, table_id: str,
+    curve_key: bytes | None = None,
 ) -> dict[str, str]:
-    return {
+    out = {
         "v": TXT_VERSION,
         "name": name.encode()[:60].decode("utf-8", "ignore"),
         "rules": rules[:200],
@@ -147,6 +153,9 @@ def _txt(
         "fp": fingerprint[:128],
         "id": table_id[:64],
     }
+    if curve_key is not None:
+        out["ck"] = curve_key.hex()
+    return out
 
 
 class TableAnnouncement:
@@ -165,6 +174,7 @@ class TableAnnouncement:
         addresses: Sequence[str] | None = None,
         interfaces: Interfaces = "all",
         zeroconf: Zeroconf | None = None,
+        curve_key: bytes | None = None,
     ) -> None:
         if not 0 < port < 65536:
             raise ValueError("port must be 1..65535")
@@ -173,6 +183,7 @@ class TableAnnouncement:
         self._lock = threading.Lock()
         self._name, self._rules, self._fp, self._table_id = name, rules, fingerprint, table_id
         self._taken, self._free = seats_taken, seats_free
+        self._curve_key = curve_key
         self._addresses = _announce_addresses(interfaces, addresses)
         fp8 = _label(fingerprint, 16)[:8] or "0"
         self._instance = f"{_label(name, 40)} ({fp8}).{SERVICE_TYPE}"
@@ -194,7 +205,8 @@ class TableAnnouncement:
             addresses=[socket.inet_aton(a) for a in self._addresses],
             port=self._port,
             properties=_txt(
-                self._name, self._rules, self._taken, self._free, self._fp, self._table_id
+                self._name, self._rules, self._taken, self._free, self._fp, self._table_id,
+                self._curve_key,
             ),
             server=self._server,
         )
@@ -244,8 +256,11 @@ def announce_table(
     addresses: Sequence[str] | None = None,
     interfaces: Interfaces = "all",
     zeroconf: Zeroconf | None = None,
+    curve_key: bytes | None = None,
 ) -> TableAnnouncement:
-    """Register a table on the LAN; returns the handle to update or withdraw it."""
+    """Register a table on the LAN; returns the handle to update or withdraw it.
+    ``curve_key``: the host's CURVE transport key, published as TXT ``ck`` (hex) so a
+    joiner can open a CURVE connection without asking the key door."""
     return TableAnnouncement(
         name=name,
         rules=rules,
@@ -257,6 +272,7 @@ def announce_table(
         addresses=addresses,
         interfaces=interfaces,
         zeroconf=zeroconf,
+        curve_key=curve_key,
     )
 
 
@@ -275,10 +291,8 @@ def _decode(props: dict[Any, Any]) -> dict[str, str]:
 
 
 def _to_int(text: str | None) -> int:
-    try:
-        return max(0, int(text or "0"))
-    except ValueError:
-        return 0
+    t = (text or "0")[:4]
+    return int(t) if t.isascii() and t.isdigit() else 0
 
 
 def parse_service_info(info: ServiceInfo) -> TableInfo | None:
@@ -288,18 +302,37 @@ def parse_service_info(info: ServiceInfo) -> TableInfo | None:
     txt = _decode(info.properties or {})
     if txt.get("v") != TXT_VERSION:
         return None
-    addrs = tuple(a for a in info.parsed_addresses() if is_ipv4(a))
+    # every TXT field is another machine's text: sanitised here, once, for every screen
+    addrs = tuple(a for a in info.parsed_addresses() if is_ipv4(a) and _usable(a))
+    if not addrs or not 0 < int(info.port) < 65536:
+        return None          # no address we could connect to: not a table we can join
+    fp = txt.get("fp", "")
+    table_id = txt.get("id", "")
+    ck = txt.get("ck", "")
     return TableInfo(
-        service_name=str(info.name),
-        name=txt.get("name", ""),
-        rules=txt.get("rules", ""),
-        seats_taken=_to_int(txt.get("taken")),
-        seats_free=_to_int(txt.get("free")),
-        fingerprint=txt.get("fp", ""),
+        service_name=safe_text(str(info.name), 120),
+        name=safe_text(txt.get("name", ""), 60, placeholder=""),
+        rules=safe_text(txt.get("rules", ""), 120, placeholder=""),
+        seats_taken=min(_to_int(txt.get("taken")), 99),
+        seats_free=min(_to_int(txt.get("free")), 99),
+        fingerprint=fp if _FP.fullmatch(fp) else "",
         port=int(info.port),
         addresses=addrs,
-        table_id=txt.get("id", ""),
+        table_id=table_id if _HEX_ID.fullmatch(table_id) else "",
+        curve_key=bytes.fromhex(ck) if _CURVE_HEX.fullmatch(ck) else None,
     )
+
+
+_FP = re.compile(r"[A-Z2-7]{5}-[A-Z2-7]{5}|[0-9a-f]{8,64}")
+#: A browser lists at most this many tables (a flood of announcements stays bounded).
+MAX_TABLES = 256
+_HEX_ID = re.compile(r"[0-9a-f]{1,64}")
+_CURVE_HEX = re.compile(r"[0-9a-f]{64}")
+
+
+def _usable(addr: str) -> bool:
+    ip = ipaddress.IPv4Address(addr)
+    return not (ip.is_multicast or ip.is_unspecified or ip.is_reserved)
 
 
 TableCallback = Callable[[TableChange, TableInfo], None]
@@ -355,6 +388,10 @@ class TableBrowser:
                 log.info("ignoring unresolvable or foreign service %s", name)
                 return
             with self._cond:
+                if name not in self._tables and len(self._tables) >= MAX_TABLES:
+                    log.warning("more than %d tables announced: ignoring %s", MAX_TABLES,
+                                safe_text(name, 60))
+                    return
                 change = TableChange.UPDATED if name in self._tables else TableChange.ADDED
                 self._tables[name] = table
                 self._cond.notify_all()

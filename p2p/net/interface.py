@@ -5,6 +5,8 @@ never load it."""
 from __future__ import annotations
 
 import enum
+import ipaddress
+import re
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -38,6 +40,7 @@ class PeerEvent:
     status: PeerStatus | None = None
     endpoint: str | None = None
     detail: int = 0  # GAP: number of sequence numbers skipped
+    curve_key: bytes | None = None  # HELLO under CURVE: the key that connection proved
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,9 @@ class TransportConfig:
     rcvhwm: int = 1000
     max_recv_batch: int = 256  # frames drained from the ROUTER per loop turn
     retired_sessions: int = 8  # old sessions remembered per peer (stale frames dropped)
+    reopen_after: float = 3.0  # no ack for this long: re-open the connection to that peer
+    max_peers: int = 64  # add_peer refuses more (each peer is a socket and a connection)
+    stranger_hellos_per_s: float = 20.0  # HELLO events from unknown ids, all ids together
 
     @property
     def max_frame(self) -> int:
@@ -96,15 +102,66 @@ def format_host(host: str) -> str:
     return f"[{host}]" if ":" in host and not host.startswith("[") else host
 
 
-def parse_endpoint(text: str) -> str:
-    """Accept ``HOST:PORT``, ``[v6]:PORT`` or ``tcp://HOST:PORT``; return ``tcp://HOST:PORT``."""
+_HOST_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
+
+
+def _valid_host(host: str, literal_only: bool) -> str | None:
+    """The host part normalised for ZeroMQ (IPv6 bracketed), or None when it is not an
+    IP literal (or, unless ``literal_only``, a DNS host name)."""
+    bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    try:
+        ip = ipaddress.ip_address(bare)
+    except ValueError:
+        ip = None
+    if ip is not None:
+        if ip.is_multicast or ip.is_unspecified:
+            return None
+        return f"[{ip}]" if ip.version == 6 else str(ip)
+    if literal_only or bare != host or len(host) > 253:
+        return None
+    labels = host.rstrip(".").split(".")
+    if not all(_HOST_LABEL.fullmatch(label) for label in labels):
+        return None
+    return host
+
+
+def parse_endpoint(text: str, *, literal_only: bool = False) -> str:
+    """Accept ``HOST:PORT``, ``[v6]:PORT`` or ``tcp://HOST:PORT``; return ``tcp://HOST:PORT``.
+
+    HOST must be an IP address or a DNS name (``literal_only``: an IP address, as for every
+    endpoint another peer tells us, so we never resolve names a stranger picked); anything
+    else (spaces, ``*``, an interface name, a multicast address) is a ValueError, checked
+    here because ZeroMQ would only fail later, inside the I/O thread."""
+    if not isinstance(text, str) or len(text) > 300:
+        raise ValueError("not HOST:PORT: not a short string")
     t = text.strip()
     if t.startswith("tcp://"):
         t = t[6:]
     host, sep, port = t.rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ValueError(f"not HOST:PORT: {text!r}")
-    return f"tcp://{host}:{int(port)}"
+    if not sep or not host or not port.isascii() or not port.isdigit() or len(port) > 5 \
+            or not 0 < int(port) < 65536:
+        raise ValueError(f"not HOST:PORT: {text[:60]!r}")
+    norm = _valid_host(host, literal_only)
+    if norm is None:
+        what = "an IP address" if literal_only else "an IP address or host name"
+        raise ValueError(f"not HOST:PORT ({host[:40]!r} is not {what}): {text[:60]!r}")
+    return f"tcp://{norm}:{int(port)}"
+
+
+def parse_peer(text: str) -> tuple[str | None, str]:
+    """``[FINGERPRINT@]HOST:PORT`` (the ``--peer`` syntax) → ``(fingerprint or None,
+    tcp://HOST:PORT)``.  FINGERPRINT is the ``XXXXX-XXXXX`` form the other player's
+    screen shows (case and the dash do not matter); without it the first key met there
+    is trusted and shown."""
+    if not isinstance(text, str):
+        raise ValueError("not [FINGERPRINT@]HOST:PORT")
+    fp, at, rest = text.strip().partition("@")
+    if not at:
+        return None, parse_endpoint(text)
+    norm = fp.replace("-", "").upper()
+    if len(norm) != 10 or not all(c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567" for c in norm):
+        raise ValueError(f"not a key fingerprint (XXXXX-XXXXX): {fp[:20]!r}")
+    return f"{norm[:5]}-{norm[5:]}", parse_endpoint(rest)
 
 
 
@@ -113,8 +170,11 @@ class Transport(Protocol):
 
     node_id: bytes
     endpoint: str
+    curve_key: bytes | None
 
     def add_peer(self, peer_id: bytes, endpoint: str) -> None: ...
+    def expect_key(self, peer_id: bytes, curve_key: bytes) -> None: ...
+    def set_admission(self, strangers: bool) -> None: ...
     def remove_peer(self, peer_id: bytes) -> None: ...
     def send(self, peer_id: bytes, payload: bytes) -> int: ...
     def broadcast(self, payload: bytes) -> dict[bytes, int]: ...

@@ -42,6 +42,7 @@ from p2p.net.interface import (
     TransportError,
     WireFilter,
     format_host,
+    parse_endpoint,
     validate_peer_id,
 )
 
@@ -78,6 +79,8 @@ class _Peer:
     rttvar: float = 0.0
     # inbound
     rsession: bytes | None = None
+    session_started: float = 0.0  # when rsession became current
+    session_heard: float = 0.0  # last frame of rsession
     retired: deque[bytes] = field(default_factory=deque)
     expected: int | None = None
     ooo: dict[int, bytes] = field(default_factory=dict)
@@ -122,6 +125,8 @@ class ReliableCore:
         self._delay_counter = 0
         self._stats: dict[bytes, dict[str, int]] = {}
         self._unknown_hello_at: dict[bytes, float] = {}
+        self._hello_tokens = config.stranger_hellos_per_s
+        self._hello_refill = 0.0
         self.delivered_total = 0
 
     # ----------------------------------------------------------- peers / API
@@ -231,10 +236,16 @@ class ReliableCore:
         if n <= _MAX_LOGGED_PER_REASON or n % 1000 == 0:
             log.warning("dropped frame from %s: %s %s (count %d)", peer_id.hex(), reason, detail, n)
 
+    def count_drop(self, src: bytes, reason: str) -> None:
+        """Count a frame the driver dropped before the core saw it (e.g. ``spoofed``)."""
+        self._count(src, reason)
+
     def on_frame(
-        self, src: bytes, frame: bytes, now: float, observed_host: str | None = None
+        self, src: bytes, frame: bytes, now: float, observed_host: str | None = None,
+        curve_key: bytes | None = None,
     ) -> None:
-        """Handle one raw frame received from ``src`` (the transport-level identity)."""
+        """Handle one raw frame received from ``src`` (the transport-level identity);
+        ``curve_key`` is the key the connection was authenticated with (CURVE only)."""
         if len(frame) > self.config.max_frame:
             self._count(src, "oversized", f"{len(frame)} bytes")
             return
@@ -257,11 +268,14 @@ class ReliableCore:
             self._count(src, "malformed", "bad structure")
             return
         kind, session = parsed[0], parsed[1]
+        if src == self.node_id:
+            self._count(src, "own_id", "a frame claims to come from us")
+            return
         p = self._peers.get(src)
         if p is None:
             self._count(src, "unknown_peer")
             if kind == HELLO:
-                self._unknown_hello(src, parsed, now, observed_host)
+                self._unknown_hello(src, parsed, now, observed_host, curve_key)
             return
         if kind == DATA and len(parsed[4]) > self.config.max_payload:
             self._count(src, "oversized", f"payload {len(parsed[4])} bytes")
@@ -276,32 +290,65 @@ class ReliableCore:
         # HELLO: only liveness + session, done above.
 
     def _unknown_hello(
-        self, src: bytes, parsed: tuple[Any, ...], now: float, observed_host: str | None
+        self, src: bytes, parsed: tuple[Any, ...], now: float, observed_host: str | None,
+        curve_key: bytes | None = None,
     ) -> None:
         last = self._unknown_hello_at.get(src)
         if last is not None and now - last < 1.0:
             return
+        # all strangers together: a token bucket, so a flood of fresh ids is bounded too
+        rate = self.config.stranger_hellos_per_s
+        self._hello_tokens = min(rate, self._hello_tokens + (now - self._hello_refill) * rate)
+        self._hello_refill = now
+        if self._hello_tokens < 1.0:
+            self._count(src, "hello_rate")
+            return
+        self._hello_tokens -= 1.0
         if len(self._unknown_hello_at) >= _MAX_UNKNOWN_TRACKED:
             self._unknown_hello_at.clear()
         self._unknown_hello_at[src] = now
         port, host = parsed[2], parsed[3]
         host = host or observed_host
-        endpoint = f"tcp://{format_host(host)}:{port}" if host and port else None
-        self._events.append(PeerEvent(PeerEventKind.HELLO, src, endpoint=endpoint))
+        endpoint: str | None = None
+        if host and port:
+            try:  # only an IP literal: never resolve (or connect to) a name a stranger picked
+                endpoint = parse_endpoint(f"{format_host(host)}:{port}", literal_only=True)
+            except ValueError:
+                self._count(src, "bad_endpoint", repr(host)[:40])
+        self._events.append(PeerEvent(PeerEventKind.HELLO, src, endpoint=endpoint,
+                                      curve_key=curve_key))
 
     def _check_session(self, p: _Peer, session: bytes, now: float) -> bool:
         if p.rsession == session:
+            p.session_heard = now
             return True
         if p.rsession is None:
             p.rsession = session
+            p.session_heard = p.session_started = now
             return True
         if session in p.retired:
             self._count(p.peer_id, "stale_session")
+            quiet = self.config.slow_after
+            if now - p.session_heard > quiet and now - p.session_started > quiet:
+                # The current session went quiet while a retired one keeps talking: that
+                # "restart" was a frame under this id from someone else (plain ZeroMQ
+                # authenticates nobody).  Take the talking session back.
+                p.retired.remove(session)
+                log.warning("peer %s: session switched back (a spoofed restart?)",
+                            p.peer_id.hex()[:16])
+                self._switch_session(p, session, now)
+                return True
             return False
+        self._switch_session(p, session, now)
+        return True
+
+    def _switch_session(self, p: _Peer, session: bytes, now: float) -> None:
+        assert p.rsession is not None
         p.retired.append(p.rsession)
         while len(p.retired) > self.config.retired_sessions:
             p.retired.popleft()
         p.rsession = session
+        p.session_heard = p.session_started = now
         p.expected = None
         p.ooo.clear()
         p.ack_due = False
@@ -314,7 +361,6 @@ class ReliableCore:
         p.next_resend = 0.0
         self._events.append(PeerEvent(PeerEventKind.RESTARTED, p.peer_id))
         log.info("peer %s restarted (new session)", p.peer_id.hex())
-        return True
 
     def _on_data(self, p: _Peer, seq: int, base: int, payload: bytes) -> None:
         if p.expected is None:
@@ -418,6 +464,17 @@ class ReliableCore:
         if age < c.gone_after:
             return PeerStatus.SLOW
         return PeerStatus.GONE
+
+    def stalled(self, now: float, after: float) -> list[bytes]:
+        """Peers whose oldest unacknowledged frame went out more than ``after`` seconds
+        ago: their connection may be a zombie (taken over, or refused as a duplicate by
+        the remote ROUTER), and the driver re-opens it."""
+        out = []
+        for p in self._peers.values():
+            o = p.unacked.get(p.base)
+            if o is not None and o.attempts and now - o.first_sent > after:
+                out.append(p.peer_id)
+        return out
 
     def tick(self, now: float) -> float:
         """Send what is due (data, resends, acks, heartbeats, delayed frames).

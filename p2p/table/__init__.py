@@ -9,6 +9,7 @@ readiness before a table starts; ``store`` — a table's folder (transcript, sec
 """
 
 from p2p.table.config import TableConfig as TableConfig
+from p2p.table.config import parse_header_bytes as parse_header_bytes
 from p2p.table.hand_protocol import HandProtocol as HandProtocol
 from p2p.table.hand_protocol import ProtocolError as ProtocolError
 from p2p.table.lobby import LobbyClient as LobbyClient
@@ -16,6 +17,8 @@ from p2p.table.lobby import LobbyError as LobbyError
 from p2p.table.lobby import LobbyHost as LobbyHost
 from p2p.table.lobby import LobbyState as LobbyState
 from p2p.table.lobby import TableStart as TableStart
+from p2p.table.lobby import admit_table as admit_table
+from p2p.table.lobby import table_nonce as table_nonce
 from p2p.table.match import MatchProtocol as MatchProtocol
 from p2p.table.memory import make_table as make_table
 from p2p.table.memory import play_fair_match as play_fair_match

@@ -1,28 +1,42 @@
 """The lobby: players gather at a table, take seats, get ready; then the match starts.
 
-The lobby runs over the same :class:`~p2p.transport.Node` the match will use (node id =
+The lobby runs over the same :class:`~p2p.net.transport.Node` the match will use (node id =
 ``node_id_for(key)``). Every lobby message is signed by its sender's identity key, and
 the key must be the one its routing id names, so nobody can speak for another player.
 
 * The **host** creates the table (rules, seating) and holds seat 0; it accepts joiners,
   keeps the seat list and sends the lobby state to every member after each change.
-* A **joiner** knows only ``HOST:PORT`` (from ``--peer`` or DNS-SD). It opens a
-  connection there under a placeholder id that only carries heartbeats; the host hears
-  an unknown peer, adds it, and answers; the joiner hears the host's heartbeats, learns
-  its real id (and checks its fingerprint when discovery gave one), then sends ``join``.
+  Strangers get this far only: a HELLO makes one a *waiting* member (at most
+  :data:`MAX_WAITING`, each for :data:`WAIT_FOR_JOIN` s), the transport rate-limits
+  HELLOs, and the host can :meth:`LobbyHost.kick` a joiner.
+* A **joiner** knows only ``[FINGERPRINT@]HOST:PORT`` (from ``--peer`` or DNS-SD). It
+  opens a connection there under a placeholder id that only carries heartbeats; the host
+  hears an unknown peer, adds it, and answers; the joiner hears the host's heartbeats,
+  learns its real id (checking the fingerprint when it has one), then sends ``join`` with
+  the lobby protocol version and a fresh random share of the table nonce. No answer in
+  :data:`HOST_TIMEOUT` s is an error in words.
 * Members ``sit`` (any free seat: a team seat is just a seat, side = seat mod teams),
   ``ready`` / unready, ``leave``. When every seat is taken and ready, the host sends
-  ``start``: the table header (rules, seating, every player's name and key, a nonce;
-  the table id hashes them all) and every seat's endpoint. Each member checks that it is
-  seated as agreed before it plays.
+  ``start``: the table header (rules, seating, every player's name and key, the nonce
+  that hashes every member's share — :func:`table_nonce` —; the table id hashes them all),
+  the shares, and every seat's endpoint. Each member checks that it is seated as agreed,
+  under the rules it saw and with its own share in the nonce, before it plays.
+* Under CURVE (the node has a transport key) the joiner learns the host's key from its key
+  door (or discovery), each ``join`` carries the joiner's certified transport key, which
+  must be the one its connection proved, the header records every seat's key, and
+  :func:`admit_table` closes the node to all but the seated keys.
 
 Wire: ``[10, inner, sig]`` with ``inner`` = canonical msgpack of ``{"k": kind, "key":
-sender key, "lobby": lobby id, ...}`` and ``sig`` = Ed25519 over
-``b"millebornes/lobby/v1\\0" + inner``. Kinds 0..2 are the session's (p2p.session).
+sender key, "lobby": lobby id, ...}`` (exactly the fields of the kind: ``_KINDS``) and
+``sig`` = Ed25519 over ``b"millebornes/lobby/v1\\0" + inner``. Kinds 0..3 are the session's
+(p2p.table.session). Everything a peer sends is decoded within bounds and checked against
+its schema before use (p2p.transcript.decoding); names and reasons go through
+:func:`p2p.text.safe_text`.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import time
@@ -33,22 +47,65 @@ from typing import Any
 import msgpack
 
 from engine import Rules, Seating
-from p2p.crypto.identity import Identity, fingerprint, verify_signature
-from p2p.net.interface import PeerEventKind, Transport, parse_endpoint
-from p2p.table.config import TableConfig
+from p2p.crypto.identity import (
+    Identity,
+    fingerprint,
+    verify_curve_certificate,
+    verify_signature,
+)
+from p2p.net.interface import (
+    PeerEventKind,
+    Transport,
+    TransportError,
+    parse_endpoint,
+    parse_peer,
+)
+from p2p.table.config import TableConfig, parse_header_bytes
 from p2p.table.session import node_id_for
+from p2p.text import safe_text
+from p2p.transcript.decoding import (
+    MAX_PLAYERS,
+    Check,
+    DecodeError,
+    Limits,
+    bounded_unpackb,
+    check_map,
+    is_any_map,
+    is_bool,
+    is_bytes,
+    is_int,
+    is_list,
+    is_none_or,
+    is_str,
+    nested,
+)
 from p2p.transcript.envelope import canonical_packb
-from p2p.transcript.file import Player, TranscriptHeader
+from p2p.transcript.file import Player
 
-__all__ = ["LOBBY", "LobbyClient", "LobbyError", "LobbyHost", "LobbyState", "SeatInfo",
-           "TableStart"]
+__all__ = ["LOBBY", "PROTOCOL_VERSION", "LobbyClient", "LobbyError", "LobbyHost", "LobbyState",
+           "SeatInfo", "TableStart", "admit_table", "table_nonce"]
 
 log = logging.getLogger("p2p.lobby")
 
 LOBBY = 10
 _TAG = b"millebornes/lobby/v1\x00"
+_NONCE_TAG = b"millebornes/nonce/v1\x00"
 _PLACEHOLDER = b"?host"
 MAX_NAME = 24
+#: The lobby protocol spoken; a joiner with another version is refused in words.
+PROTOCOL_VERSION = 1
+#: Random bytes every member adds to the table nonce (see :func:`table_nonce`).
+CONTRIB_BYTES = 16
+#: Joiners the host keeps without a seat, and how long one may stay without joining.
+MAX_WAITING = 8
+WAIT_FOR_JOIN = 5.0
+#: How long a joiner waits for the host to answer before saying so.
+HOST_TIMEOUT = 15.0
+
+_LOBBY_LIMITS = Limits(max_bytes=128 * 1024, max_depth=8, max_str=1024, max_bin=64 * 1024,
+                       max_array=64, max_map=64, max_items=4096)
+_MAX_REASON = 200
+_LOCAL_ADDRS = ("127.0.0.1", "[::1]", "0.0.0.0", "[::]", "*", "localhost")
 
 
 class LobbyError(Exception):
@@ -62,10 +119,49 @@ class SeatInfo:
     ready: bool = False
     bot: bool = False
     endpoint: str = ""
+    contrib: bytes = b""
+    curve: tuple[bytes, bytes] | None = None   # transport key and its certificate
 
     @property
     def fingerprint(self) -> str:
         return fingerprint(self.key)
+
+
+_SEAT = nested({"name": is_str(MAX_NAME * 4), "key": is_bytes(32), "ready": is_bool(),
+                "bot": is_bool()})
+_STATE = nested({"name": is_str(240), "rules": is_any_map(64),
+                 "seating": is_list(is_int(1, MAX_PLAYERS), min_len=2, max_len=2),
+                 "host": is_bytes(32), "lobby": is_bytes(16),
+                 "seats": is_list(is_none_or(_SEAT), min_len=2, max_len=MAX_PLAYERS)})
+_COMMON = {"k": is_str(16), "key": is_bytes(32), "lobby": is_none_or(is_bytes(16))}
+#: Every lobby message kind and its exact fields (besides k, key, lobby).
+_KINDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
+    "welcome": ({"v": is_int(0, 1 << 16)}, {}),
+    "join": ({"name": is_str(MAX_NAME * 4), "v": is_int(0, 1 << 16),
+              "contrib": is_bytes(CONTRIB_BYTES)},
+             {"seat": is_none_or(is_int(0, MAX_PLAYERS - 1)), "endpoint": is_str(300),
+              "curve": is_list(is_bytes(max_len=64), min_len=2, max_len=2)}),
+    "sit": ({"seat": is_int(0, MAX_PLAYERS - 1)}, {}),
+    "ready": ({"ready": is_bool()}, {}),
+    "leave": ({}, {}),
+    "state": ({"state": _STATE}, {}),
+    "refused": ({"reason": is_str(1000)}, {}),
+    "start": ({"header": is_bytes(max_len=64 * 1024),
+               "endpoints": is_any_map(MAX_PLAYERS),
+               "contribs": is_list(is_bytes(CONTRIB_BYTES), min_len=2, max_len=MAX_PLAYERS)},
+              {}),
+}
+
+
+def table_nonce(lobby_id: bytes, contribs: list[bytes]) -> bytes:
+    """The table nonce: the host's lobby id and every seat's own random contribution, in
+    seat order, hashed.  A member that sees its fresh contribution in the list knows the
+    table id is new, so a hostile host cannot reuse an old table id to turn that member's
+    old signed entries into a fake equivocation."""
+    h = hashlib.sha256(_NONCE_TAG + lobby_id)
+    for c in contribs:
+        h.update(c)
+    return h.digest()[:16]
 
 
 @dataclass
@@ -88,7 +184,7 @@ class LobbyState:
             if s is None:
                 out.append(f"seat {i}{team}: free")
             else:
-                out.append(f"seat {i}{team}: {s.name} [{s.fingerprint}]"
+                out.append(f"seat {i}{team}: {safe_text(s.name)} [{s.fingerprint}]"
                            + (" (bot)" if s.bot else "") + (" ready" if s.ready else ""))
         return out
 
@@ -102,12 +198,21 @@ class LobbyState:
 
     @classmethod
     def from_obj(cls, v: Any) -> LobbyState:
+        """A state received from the host: schema-checked, names sanitised.  Raises
+        ValueError."""
+        v = _STATE(v, "state")
+        seating = Seating(*v["seating"])
+        if len(v["seats"]) != seating.n_players:
+            raise ValueError("the seat list does not match the seating")
         seats: list[SeatInfo | None] = []
         for s in v["seats"]:
-            seats.append(None if s is None else SeatInfo(str(s["name"]), bytes(s["key"]),
-                                                         bool(s["ready"]), bool(s["bot"])))
-        return cls(str(v["name"]), Rules.from_dict(dict(v["rules"])), Seating(*v["seating"]),
-                   seats, bytes(v["host"]), bytes(v["lobby"]))
+            seats.append(None if s is None else SeatInfo(_clean_name(s["name"]), s["key"],
+                                                         s["ready"], s["bot"]))
+        try:
+            rules = Rules.from_dict(dict(v["rules"]))
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"bad rules: {exc}") from None
+        return cls(safe_text(v["name"], 60), rules, seating, seats, v["host"], v["lobby"])
 
 
 @dataclass
@@ -128,47 +233,80 @@ def _sign(identity: Identity, obj: dict[str, Any]) -> bytes:
 
 
 def parse_lobby(sender: bytes, payload: bytes) -> dict[str, Any] | None:
-    """A verified lobby message from ``sender`` (None: not a lobby message or forged)."""
+    """A verified lobby message from ``sender`` (None: not a lobby message, forged, or
+    not exactly the fields of its kind).  Bounded decode first, the signature next, the
+    schema last."""
+    return _parse_lobby(sender, payload)[0]
+
+
+def _parse_lobby(sender: bytes, payload: bytes) -> tuple[dict[str, Any] | None, str | None]:
+    """``(message, None)``, ``(None, None)`` for anything unsigned or forged, or
+    ``(None, what is wrong)`` for a message its sender did sign but that is off-schema:
+    from the host, that is a broken or hostile host, and the joiner stops in words."""
     try:
-        v = msgpack.unpackb(payload, raw=False, max_bin_len=1 << 20, max_array_len=64,
-                            max_map_len=64)
-    except Exception:
-        return None
+        v = bounded_unpackb(payload, _LOBBY_LIMITS)
+    except DecodeError:
+        return None, None
     if not (isinstance(v, list) and len(v) == 3 and v[0] == LOBBY
             and isinstance(v[1], bytes) and isinstance(v[2], bytes)):
-        return None
+        return None, None
     try:
-        obj = msgpack.unpackb(v[1], raw=False, max_array_len=64, max_map_len=64)
-    except Exception:
-        return None
+        obj = bounded_unpackb(v[1], _LOBBY_LIMITS)
+    except DecodeError:
+        return None, None
     if not isinstance(obj, dict) or not isinstance(obj.get("key"), bytes):
-        return None
+        return None, None
     key = obj["key"]
     if node_id_for(key) != sender or not verify_signature(key, v[2], _TAG + v[1]):
         log.warning("dropped a lobby message from %s: bad signature or key", sender.hex()[:16])
-        return None
-    return obj
+        return None, None
+    kind = obj.get("k")
+    spec = _KINDS.get(kind) if isinstance(kind, str) else None
+    if spec is None:
+        log.warning("dropped a lobby message from %s: unknown kind", sender.hex()[:16])
+        return None, f"unknown message kind {safe_text(kind, 16)!r}"
+    try:
+        return check_map(obj, {**_COMMON, **spec[0]}, spec[1]), None
+    except DecodeError as exc:
+        log.warning("dropped a lobby %s from %s: %s", kind, sender.hex()[:16], exc)
+        return None, f"{kind}: {safe_text(str(exc))}"
 
 
-def _clean_name(name: str) -> str:
-    n = "".join(ch for ch in name if ch.isprintable()).strip()[:MAX_NAME]
-    return n or "player"
+def _clean_name(name: object) -> str:
+    return safe_text(name, MAX_NAME, placeholder="player")
 
 
 class LobbyHost:
-    """The host side: seat list, joins, readiness, the start."""
+    """The host side: seat list, joins, readiness, the start.
+
+    Strangers are only let in this far: a HELLO from an unknown id makes it a *waiting*
+    member (at most :data:`MAX_WAITING`, the longest waiting one dropped to make room,
+    and any dropped after :data:`WAIT_FOR_JOIN` s without a valid ``join``); the
+    transport already rate-limits HELLOs from unknown ids and refuses endpoints that are
+    not IP addresses."""
 
     def __init__(self, identity: Identity, name: str, node: Transport, rules: Rules,
-                 seating: Seating, table_name: str = "", advertise: str | None = None) -> None:
+                 seating: Seating, table_name: str = "", advertise: str | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.identity = identity
         self.node = node
         self.lobby_id = os.urandom(16)
-        self.state = LobbyState(table_name or f"{name}'s table", rules, seating,
+        self.clock = clock
+        self.state = LobbyState(safe_text(table_name, 60, placeholder="")
+                                or f"{_clean_name(name)}'s table", rules, seating,
                                 [None] * seating.n_players, identity.public_key, self.lobby_id)
+        self.secure = node.curve_key is not None   # CURVE: every connection has a proven key
+        if self.secure and node.curve_key != identity.curve_keys().public:
+            raise LobbyError("the node's CURVE key is not this identity's transport key")
         self.state.seats[0] = SeatInfo(_clean_name(name), identity.public_key, False, False,
-                                       advertise or node.endpoint)
+                                       advertise or node.endpoint, os.urandom(CONTRIB_BYTES),
+                                       _curve_of(identity) if self.secure else None)
         self.members: dict[bytes, str] = {}     # node id -> endpoint (joiners not yet seated too)
+        self._member_keys: dict[bytes, bytes] = {}   # node id -> CURVE key its connection proved
+        self._waiting_since: dict[bytes, float] = {}   # members without a seat yet
         self.log: list[str] = []
+        self.ignored: dict[str, int] = {}   # strangers turned away, by reason
+        self.banned: set[bytes] = set()      # keys kicked out of this lobby
         self.started: TableStart | None = None
         self.on_change: Callable[[LobbyState], None] | None = None
 
@@ -179,8 +317,9 @@ class LobbyHost:
             raise LobbyError("no free seat for a bot")
         s = free[0]
         self.state.seats[s] = SeatInfo(_clean_name(name), identity.public_key, True, True,
-                                       endpoint)
-        self._changed(f"{name} (bot) sits at seat {s}")
+                                       endpoint, os.urandom(CONTRIB_BYTES),
+                                       _curve_of(identity) if self.secure else None)
+        self._changed(f"{_clean_name(name)} (bot) sits at seat {s}")
         return s
 
     def set_ready(self, ready: bool = True) -> None:
@@ -192,33 +331,117 @@ class LobbyHost:
     def all_ready(self) -> bool:
         return all(s is not None and s.ready for s in self.state.seats)
 
+    def kick(self, seat: int, reason: str = "the host asked you to leave") -> None:
+        """Free a joiner's seat and turn its key away for the rest of this lobby (a
+        stranger squatting seats, an unwanted player: only the host can tell)."""
+        info = self.state.seats[seat] if 0 < seat < len(self.state.seats) else None
+        if info is None or info.bot:
+            raise LobbyError(f"no joiner at seat {seat}")
+        nid = node_id_for(info.key)
+        self.banned.add(info.key)
+        self.state.seats[seat] = None
+        self._send(nid, {"k": "refused", "reason": safe_text(reason, _MAX_REASON)})
+        self._waiting_since[nid] = self.clock() - WAIT_FOR_JOIN + 1.0   # dropped soon
+        self._changed(f"{info.name} was asked to leave")
+
     # ----- running -----------------------------------------------------------------------
     def pump(self, timeout: float = 0.05) -> TableStart | None:
         """Handle joins and lobby messages; returns the start once everyone is ready."""
         if self.started is not None:
             return self.started
         for ev in self.node.events():
-            if ev.kind is PeerEventKind.HELLO and ev.endpoint and len(ev.peer_id) == 33 \
-                    and ev.peer_id[:1] == b"m" and ev.peer_id not in self.members:
-                self.members[ev.peer_id] = ev.endpoint
-                self.node.add_peer(ev.peer_id, ev.endpoint)
-                self._send(ev.peer_id, {"k": "welcome"})
+            if ev.kind is PeerEventKind.HELLO:
+                self._on_hello(ev.peer_id, ev.endpoint, ev.curve_key)
+        self._expire_waiting()
         msg = self.node.recv(timeout)
+        handled = 0
         while msg is not None:
             self._on(msg[0], msg[1])
+            handled += 1
+            if handled >= 256:      # bounded work per pump, whatever arrives
+                break
             msg = self.node.recv(0)
         if self.all_ready():
             return self._start()
         return None
+
+    def _ignore(self, why: str) -> None:
+        self.ignored[why] = self.ignored.get(why, 0) + 1
+
+    def _on_hello(self, nid: bytes, endpoint: str | None, curve_key: bytes | None = None) -> None:
+        if not endpoint or len(nid) != 33 or nid[:1] != b"m":
+            self._ignore("not a player id")
+            return
+        if nid == self.node.node_id or nid[1:] == self.identity.public_key:
+            self._ignore("our own id")
+            return
+        if nid in self.members:
+            return
+        if len(self._waiting_since) >= MAX_WAITING:
+            # make room by dropping the stranger that has waited longest: a flood of fresh
+            # ids then cannot keep the door shut, since an honest joiner needs only one
+            # round trip between welcome and join
+            oldest = min(self._waiting_since, key=lambda k: self._waiting_since[k])
+            self._drop_member(oldest)
+            self._ignore("evicted while waiting")
+        if self.secure and curve_key is None:
+            self._ignore("no transport key")
+            return
+        try:
+            if curve_key is not None:
+                self.node.expect_key(nid, curve_key)
+                self._member_keys[nid] = curve_key
+            self.node.add_peer(nid, endpoint)
+        except (TransportError, ValueError) as exc:
+            self._ignore("bad endpoint")
+            log.warning("lobby: cannot add %s at %s: %s", nid.hex()[:16], endpoint[:60], exc)
+            return
+        self.members[nid] = endpoint
+        self._waiting_since[nid] = self.clock()
+        self._send(nid, {"k": "welcome", "v": PROTOCOL_VERSION})
+
+    def _expire_waiting(self) -> None:
+        now = self.clock()
+        for nid, since in list(self._waiting_since.items()):
+            if now - since > WAIT_FOR_JOIN:
+                self._drop_member(nid)
+                self._ignore("never joined")
+
+    def _drop_member(self, nid: bytes) -> None:
+        self._waiting_since.pop(nid, None)
+        self.members.pop(nid, None)
+        self._member_keys.pop(nid, None)
+        try:
+            self.node.remove_peer(nid)
+        except (TransportError, ValueError):
+            pass
 
     def _on(self, sender: bytes, payload: bytes) -> None:
         obj = parse_lobby(sender, payload)
         if obj is None or obj.get("lobby") not in (self.lobby_id, None):
             return
         key: bytes = obj["key"]
-        k = obj.get("k")
+        k = obj["k"]
+        if key in self.banned:
+            return
         seat = self._seat_of(key)
         if k == "join":
+            if obj["v"] != PROTOCOL_VERSION:
+                self._send(sender, {"k": "refused", "reason":
+                                    f"this table speaks lobby protocol version "
+                                    f"{PROTOCOL_VERSION} and you speak {obj['v']}: "
+                                    f"both players need the same millebornes version"})
+                self._drop_member(sender)
+                return
+            curve: tuple[bytes, bytes] | None = None
+            if self.secure:
+                c = obj.get("curve")
+                if (c is None or c[0] != self._member_keys.get(sender)
+                        or not verify_curve_certificate(key, c[0], c[1])):
+                    self._send(sender, {"k": "refused", "reason":
+                                        "your transport key does not match your connection"})
+                    return
+                curve = (c[0], c[1])
             if seat is None:
                 free = self.state.free()
                 want = obj.get("seat")
@@ -226,14 +449,23 @@ class LobbyHost:
                     self._send(sender, {"k": "refused", "reason": "the table is full"})
                     return
                 s = want if isinstance(want, int) and want in free else free[0]
-                self.state.seats[s] = SeatInfo(_clean_name(str(obj.get("name", ""))), key,
-                                               False, False, self.members.get(sender, ""))
+                self._waiting_since.pop(sender, None)
+                self.state.seats[s] = SeatInfo(_clean_name(obj["name"]), key, False, False,
+                                               self.members.get(sender, ""), obj["contrib"],
+                                               curve)
                 self._changed(f"{self.state.seats[s].name} sits at seat {s}")  # type: ignore[union-attr]
             else:
-                self._broadcast_state()
+                info = self.state.seats[seat]
+                assert info is not None
+                if info.contrib != obj["contrib"]:
+                    info.contrib = obj["contrib"]
+                    info.ready = False
+                    self._changed(f"{info.name} joined again")
+                else:
+                    self._broadcast_state()
         elif k == "sit" and seat is not None:
-            want = obj.get("seat")
-            if isinstance(want, int) and want in self.state.free():
+            want = obj["seat"]
+            if want in self.state.free():
                 info = self.state.seats[seat]
                 assert info is not None
                 info.ready = False
@@ -242,11 +474,12 @@ class LobbyHost:
         elif k == "ready" and seat is not None:
             info = self.state.seats[seat]
             assert info is not None
-            info.ready = bool(obj.get("ready"))
+            info.ready = obj["ready"]
             self._changed(f"{info.name} is {'ready' if info.ready else 'not ready'}")
-        elif k == "leave" and seat is not None:
+        elif k == "leave" and seat is not None and seat != 0:
             info = self.state.seats[seat]
             self.state.seats[seat] = None
+            self._waiting_since[sender] = self.clock()   # may join again, else expires
             self._changed(f"{info.name if info else '?'} leaves")
 
     def _seat_of(self, key: bytes) -> int | None:
@@ -279,7 +512,10 @@ class LobbyHost:
         st = self.state
         seats = [s for s in st.seats if s is not None]
         players = tuple(Player(i, s.name, s.key) for i, s in enumerate(seats))
-        cfg = TableConfig(st.rules, st.seating, players, self.lobby_id)
+        contribs = [s.contrib for s in seats]
+        curve = tuple(s.curve for s in seats if s.curve is not None) if self.secure else ()
+        cfg = TableConfig(st.rules, st.seating, players, table_nonce(self.lobby_id, contribs),
+                          curve)
         eps: dict[int, str] = {}
         for i, s in enumerate(seats):
             ep = s.endpoint or self.members.get(node_id_for(s.key), "")
@@ -288,25 +524,39 @@ class LobbyHost:
         seated = {node_id_for(s.key) for s in seats}
         for nid in self._targets():
             if nid in seated:
-                self._send(nid, {"k": "start", "header": header,
+                self._send(nid, {"k": "start", "header": header, "contribs": contribs,
                                  "endpoints": {str(k): v for k, v in eps.items()}})
             else:
                 self._send(nid, {"k": "refused", "reason": "the table started without you"})
+        if self.secure:
+            self.node.flush(0.5)          # the start reaches every member first
+            admit_table(self.node, cfg)
         self.started = TableStart(cfg, 0, eps, [i for i, s in enumerate(seats) if s.bot])
         self.log.append("the match starts")
         return self.started
 
 
 class LobbyClient:
-    """A joiner: finds the host at ``HOST:PORT``, joins, sits, readies, waits for the start."""
+    """A joiner: finds the host at ``[FINGERPRINT@]HOST:PORT``, joins, sits, readies, waits
+    for the start.
+
+    ``host_fingerprint`` (from ``FINGERPRINT@HOST:PORT`` or discovery) must match the key
+    that answers there; without one the first key met is trusted and shown
+    (:attr:`host_key`).  No answer within ``host_timeout`` seconds is a
+    :class:`LobbyError` (a dead or spoofed announcement is never waited on forever)."""
 
     def __init__(self, identity: Identity, name: str, node: Transport, host: str,
-                 host_fingerprint: str | None = None, seat: int | None = None) -> None:
+                 host_fingerprint: str | None = None, seat: int | None = None,
+                 host_timeout: float = HOST_TIMEOUT,
+                 clock: Callable[[], float] = time.monotonic,
+                 host_curve_key: bytes | None = None) -> None:
         self.identity = identity
         self.name = _clean_name(name)
         self.node = node
-        self.host_endpoint = parse_endpoint(host)
-        self.host_fp = host_fingerprint
+        fp, self.host_endpoint = parse_peer(host)     # [FINGERPRINT@]HOST:PORT
+        if fp is not None and host_fingerprint is not None and fp != host_fingerprint:
+            raise LobbyError(f"two fingerprints for the host: {fp} and {host_fingerprint}")
+        self.host_fp = host_fingerprint or fp
         self.want_seat = seat
         self.host_id: bytes | None = None
         self.state: LobbyState | None = None
@@ -314,7 +564,40 @@ class LobbyClient:
         self.refused: str | None = None
         self.ready = False
         self.log: list[str] = []
+        self.clock = clock
+        self.host_timeout = host_timeout
+        self._since = clock()
+        self.contrib = os.urandom(CONTRIB_BYTES)   # my share of the table nonce
+        self.version = PROTOCOL_VERSION
+        #: the host's signing key as its key door told us (CURVE; None: not asked)
+        self.host_signing_key: bytes | None = None
+        self.host_curve_key = host_curve_key
+        self.secure = node.curve_key is not None
+        if self.secure:
+            if node.curve_key != identity.curve_keys().public:
+                raise LobbyError("the node's CURVE key is not this identity's transport key")
+            if host_curve_key is None:
+                self.host_signing_key, self.host_curve_key = self._ask_key_door()
+            node.expect_key(_PLACEHOLDER, self.host_curve_key)  # type: ignore[arg-type]
         node.add_peer(_PLACEHOLDER, self.host_endpoint)   # heartbeats only: "I am here"
+
+    def _ask_key_door(self) -> tuple[bytes, bytes]:
+        """The host's keys from its key door; its fingerprint must be the one we were
+        given (``FINGERPRINT@HOST:PORT`` or discovery), else we trust it on first use
+        and the player sees it (:attr:`host_signing_key`)."""
+        from p2p.net.transport import fetch_key_card
+        try:
+            signing, curve = fetch_key_card(self.host_endpoint)
+        except TransportError as exc:
+            raise LobbyError(str(exc)) from None
+        if self.host_fp is not None and fingerprint(signing) != self.host_fp:
+            raise LobbyError(f"the table at {self.host_endpoint} has key {fingerprint(signing)}, "
+                             f"not the expected {self.host_fp}: not joining")
+        return signing, curve
+
+    @property
+    def host_key(self) -> bytes | None:
+        return None if self.host_id is None else self.host_id[1:]
 
     def _port(self, ep: str) -> str:
         return ep.rsplit(":", 1)[-1]
@@ -327,20 +610,32 @@ class LobbyClient:
         for ev in self.node.events():
             if (self.host_id is None and ev.kind is PeerEventKind.HELLO and ev.endpoint
                     and len(ev.peer_id) == 33 and ev.peer_id[:1] == b"m"
+                    and ev.peer_id != self.node.node_id
                     and self._port(ev.endpoint) == self._port(self.host_endpoint)):
                 key = ev.peer_id[1:]
                 if self.host_fp is not None and fingerprint(key) != self.host_fp:
                     log.warning("a peer at %s has fingerprint %s, not the announced %s",
                                 ev.endpoint, fingerprint(key), self.host_fp)
                     continue
+                if self.secure and (ev.curve_key != self.host_curve_key or (
+                        self.host_signing_key is not None and key != self.host_signing_key)):
+                    log.warning("a peer at %s is not the key the host announced", ev.endpoint)
+                    continue
                 self.host_id = ev.peer_id
+                if self.secure:
+                    self.node.expect_key(ev.peer_id, self.host_curve_key)  # type: ignore[arg-type]
                 self.node.add_peer(ev.peer_id, self.host_endpoint)
                 try:
                     self.node.remove_peer(_PLACEHOLDER)
                 except Exception:
                     pass
-                self._send({"k": "join", "name": self.name, "seat": self.want_seat,
-                            "endpoint": self.node.endpoint})
+                self.join()
+        if self.state is None and self.clock() - self._since > self.host_timeout:
+            self.refused = (f"no table answered at {self.host_endpoint} within "
+                            f"{self.host_timeout:.0f} s"
+                            + (" with the announced key" if self.host_fp else "")
+                            + ": is the table still open? (check HOST:PORT)")
+            raise LobbyError(self.refused)
         msg = self.node.recv(timeout)
         while msg is not None:
             if self._on(msg[0], msg[1]):
@@ -349,6 +644,15 @@ class LobbyClient:
         if self.refused is not None:
             raise LobbyError(self.refused)
         return self.start
+
+    def join(self) -> None:
+        """Ask the host for a seat (again: a repeated join keeps the seat)."""
+        msg: dict[str, Any] = {"k": "join", "name": self.name, "seat": self.want_seat,
+                               "v": self.version, "contrib": self.contrib,
+                               "endpoint": self.node.endpoint}
+        if self.secure:
+            msg["curve"] = list(_curve_of(self.identity))
+        self._send(msg)
 
     def _send(self, obj: dict[str, Any]) -> None:
         if self.host_id is None:
@@ -379,50 +683,110 @@ class LobbyClient:
     def _on(self, sender: bytes, payload: bytes) -> bool:
         if sender != self.host_id:
             return False
-        obj = parse_lobby(sender, payload)
+        obj, wrong = _parse_lobby(sender, payload)
+        if wrong is not None:
+            self.refused = f"the host sent an invalid message ({wrong})"
+            return True
         if obj is None:
             return False
-        k = obj.get("k")
-        if k == "state":
+        k = obj["k"]
+        if k == "welcome":
+            if obj["v"] != self.version:
+                self.refused = (f"the host speaks lobby protocol version {obj['v']} and we "
+                                f"speak {self.version}: both players need the same "
+                                f"millebornes version")
+                return True
+        elif k == "state":
             try:
-                self.state = LobbyState.from_obj(obj["state"])
+                state = LobbyState.from_obj(obj["state"])
             except (KeyError, TypeError, ValueError) as exc:
-                log.warning("bad lobby state from the host: %s", exc)
+                log.warning("bad lobby state from the host: %s", safe_text(str(exc)))
                 return False
+            if state.host_key != self.host_key:
+                log.warning("a lobby state names another host key")
+                return False
+            self.state = state
             self.log.append("state")
         elif k == "refused":
-            self.refused = str(obj.get("reason", "refused"))
+            self.refused = safe_text(obj["reason"], _MAX_REASON, placeholder="refused")
             return True
         elif k == "start":
-            self.start = self._check_start(obj)
+            try:
+                self.start = self._check_start(obj)
+            except LobbyError as exc:
+                self.refused = str(exc)
             return True
         return False
 
     def _check_start(self, obj: dict[str, Any]) -> TableStart:
-        raw = obj.get("header")
-        if not isinstance(raw, bytes):
-            raise LobbyError("the start carries no table")
-        header = TranscriptHeader.from_obj(msgpack.unpackb(raw, raw=False))
-        cfg = TableConfig.from_header(header)   # checks that the table id binds it all
+        try:
+            _, cfg = parse_header_bytes(obj["header"])   # bounded, schema, table id
+        except ValueError as exc:
+            raise LobbyError(f"the host started an invalid table: "
+                             f"{safe_text(str(exc))}") from None
         keys = [p.key for p in cfg.players]
         if self.identity.public_key not in keys:
             raise LobbyError("the table started without us")
         seat = keys.index(self.identity.public_key)
         if cfg.players[seat].name != self.name:
             raise LobbyError("the host changed our name")
+        contribs: list[bytes] = obj["contribs"]
+        if len(contribs) != cfg.n or contribs[seat] != self.contrib:
+            raise LobbyError("the host left our share out of the table nonce "
+                             "(it could be replaying an old table)")
         st = self.state
-        if st is not None and (cfg.rules != st.rules or cfg.seating != st.seating
-                               or cfg.nonce != st.lobby_id):
+        if st is None:
+            raise LobbyError("the host started before showing the table")
+        if (cfg.rules != st.rules or cfg.seating != st.seating
+                or cfg.nonce != table_nonce(st.lobby_id, contribs)):
             raise LobbyError("the host started with other rules than agreed")
-        eps = {int(k): str(v) for k, v in dict(obj.get("endpoints", {})).items()}
-        eps[0] = self.host_endpoint
+        if self.secure:
+            if not cfg.curve or cfg.curve[seat][0] != self.identity.curve_keys().public \
+                    or cfg.curve[0][0] != self.host_curve_key:
+                raise LobbyError("the host started a table without our transport keys")
+        elif cfg.curve:
+            raise LobbyError("the host started a CURVE table; we run without CURVE")
+        raw_eps = obj["endpoints"]
+        if sorted(raw_eps) != sorted(str(s) for s in range(cfg.n)):
+            raise LobbyError("the host's address list does not match the seats")
         # the host's in-process bots listen on the host's machine: reach them at its address
         host_addr = self.host_endpoint[len("tcp://"):].rsplit(":", 1)[0]
-        for s, ep in eps.items():
-            addr, _, port = ep[len("tcp://"):].rpartition(":")
-            if addr in ("127.0.0.1", "0.0.0.0", "*", "[::]", "localhost") and s != seat:
-                eps[s] = f"tcp://{host_addr}:{port}"
+        eps: dict[int, str] = {0: self.host_endpoint}
+        for s in range(1, cfg.n):
+            ep = raw_eps[str(s)]
+            try:
+                if not isinstance(ep, str):
+                    raise ValueError("not a string")
+                addr, _, port = ep.removeprefix("tcp://").rpartition(":")
+                if addr in _LOCAL_ADDRS and s != seat:
+                    eps[s] = parse_endpoint(f"{host_addr}:{port}")
+                else:
+                    eps[s] = parse_endpoint(ep, literal_only=True)
+            except ValueError:
+                if s != seat:
+                    raise LobbyError(f"the host gave seat {s} no usable address") from None
+                eps[s] = self.node.endpoint
+        if self.secure:
+            admit_table(self.node, cfg)
         return TableStart(cfg, seat, eps)
+
+
+def _curve_of(identity: Identity) -> tuple[bytes, bytes]:
+    ck = identity.curve_keys()
+    return ck.public, ck.certificate
+
+
+def admit_table(node: Transport, cfg: TableConfig) -> None:
+    """Close a CURVE node to everyone but the seated players: each seat's routing id is
+    bound to its transport key from the table header.  A table on plain ZeroMQ (no
+    ``cfg.curve``) is left as it is.  ``resume`` calls this too, on a new node."""
+    if not cfg.curve:
+        return
+    for p, (pub, _cert) in zip(cfg.players, cfg.curve, strict=True):
+        nid = node_id_for(p.key)
+        if nid != node.node_id:
+            node.expect_key(nid, pub)
+    node.set_admission(False)
 
 
 def wait_for(pump: Callable[[float], TableStart | None], timeout: float) -> TableStart | None:

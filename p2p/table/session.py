@@ -55,6 +55,7 @@ from p2p.net.interface import PeerEventKind, Transport
 from p2p.table.config import TableConfig
 from p2p.table.hand_protocol import HandProtocol, ProtocolError
 from p2p.table.match import MatchProtocol
+from p2p.text import safe_text
 from p2p.transcript.envelope import (
     MAX_ENVELOPE_BYTES,
     Envelope,
@@ -599,7 +600,8 @@ class Peer:
         if not isinstance(v, dict) or v.get("table") != self.table_id:
             self._drop(sender, "foreign-table", "abandon")
             return
-        self._stop(f"{self._seat_name(seat)} abandoned the match: {v.get('reason', '')}",
+        self._stop(f"{self._seat_name(seat)} abandoned the match: "
+                   f"{safe_text(v.get('reason', ''), 200, placeholder='')}",
                    None)
 
     def _who(self, env: Envelope) -> str:

@@ -1,10 +1,16 @@
 """The signed record of a game: hash-chained envelopes and the self-contained transcript file.
 
-``envelope`` — one signed entry, its canonical encoding and the log verifier (order, replays,
+``decoding`` — bounded msgpack decoding and strict schemas for anything a peer or a file
+gives us; ``envelope`` — one signed entry, its canonical encoding and the log verifier (order, replays,
 equivocation); ``file`` — the transcript file (header, entries), its writer and reader, and
 the cryptographic check of a whole transcript (``verify_crypto``).
 """
 
+from p2p.transcript.decoding import DecodeError as DecodeError
+from p2p.transcript.decoding import Limits as Limits
+from p2p.transcript.decoding import bounded_unpackb as bounded_unpackb
+from p2p.transcript.decoding import check_header_obj as check_header_obj
+from p2p.transcript.decoding import check_map as check_map
 from p2p.transcript.envelope import MAX_ENVELOPE_BYTES as MAX_ENVELOPE_BYTES
 from p2p.transcript.envelope import DuplicateEntry as DuplicateEntry
 from p2p.transcript.envelope import Envelope as Envelope

@@ -26,6 +26,7 @@ from typing import Any
 import msgpack
 
 from p2p.crypto.identity import Identity, verify_signature
+from p2p.transcript.decoding import DecodeError, Limits, bounded_unpackb, check_shape
 
 __all__ = [
     "ENVELOPE_VERSION",
@@ -44,6 +45,16 @@ __all__ = [
 ENVELOPE_VERSION = 1
 #: Largest accepted wire encoding (a 106-card shuffle pass is ~7 KiB).
 MAX_ENVELOPE_BYTES = 64 * 1024
+#: Largest hand number and per-author sequence number an envelope may carry.
+MAX_HAND = 1 << 31
+MAX_SEQ = 1 << 31
+#: Bounds while unpacking an envelope: nothing a deck or game body needs comes close
+#: (a 6-player deck pass is a list of ~200 binaries at depth 3).
+ENVELOPE_LIMITS = Limits(max_bytes=MAX_ENVELOPE_BYTES, max_depth=12, max_str=4096,
+                         max_bin=MAX_ENVELOPE_BYTES, max_array=4096, max_map=64,
+                         max_items=20_000)
+#: Bounds checked (without recursion) before the canonical encoder recurses into a value.
+CANONICAL_LIMITS = Limits(max_bytes=1 << 30, max_depth=32, max_items=1 << 20)
 _SIGN_TAG = b"millebornes/envelope/v1\x00"
 _GENESIS_TAG = b"millebornes/genesis/v1\x00"
 
@@ -66,7 +77,14 @@ def _canon(v: Any) -> Any:
 
 
 def canonical_packb(v: Any) -> bytes:
-    """Canonical msgpack: sorted str keys, bin type for bytes."""
+    """Canonical msgpack: sorted str keys, bin type for bytes.
+
+    The depth and size are checked first without recursion (EnvelopeError beyond
+    :data:`CANONICAL_LIMITS`), so a hostile nested value cannot exhaust the stack."""
+    try:
+        check_shape(v, CANONICAL_LIMITS)
+    except DecodeError as exc:
+        raise EnvelopeError(f"cannot encode: {exc}") from None
     return msgpack.packb(_canon(v), use_bin_type=True)  # type: ignore[no-any-return]
 
 
@@ -117,17 +135,19 @@ class Envelope:
 
     @classmethod
     def decode(cls, raw: bytes) -> Envelope:
-        if len(raw) > MAX_ENVELOPE_BYTES:
-            raise EnvelopeError(f"envelope of {len(raw)} bytes exceeds {MAX_ENVELOPE_BYTES}")
+        """Bounded decode (size, depth, item count, field types and ranges) before the
+        canonical re-encoding; the caller checks the signature next."""
         try:
-            v = msgpack.unpackb(raw, raw=False, strict_map_key=True, use_list=True)
-        except Exception as e:  # msgpack raises several types
+            v = bounded_unpackb(raw, ENVELOPE_LIMITS)
+        except DecodeError as e:
             raise EnvelopeError(f"undecodable envelope: {e}") from None
         if not isinstance(v, list) or len(v) != 8 or v[0] != ENVELOPE_VERSION:
             raise EnvelopeError("not a version-1 envelope")
         _, table, hand, author, seq, prev, body, sig = v
-        if not (isinstance(table, bytes) and type(hand) is int and isinstance(author, bytes)
-                and len(author) == 32 and type(seq) is int and seq >= 0
+        if not (isinstance(table, bytes) and 1 <= len(table) <= 64
+                and type(hand) is int and 0 <= hand < MAX_HAND
+                and isinstance(author, bytes) and len(author) == 32
+                and type(seq) is int and 0 <= seq < MAX_SEQ
                 and isinstance(prev, bytes) and len(prev) == 32 and isinstance(body, dict)
                 and isinstance(sig, bytes) and len(sig) == 64):
             raise EnvelopeError("envelope fields have wrong types")

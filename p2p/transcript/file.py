@@ -33,6 +33,7 @@ from p2p.deck.messages import (
     message_from_body,
     message_to_body,
 )
+from p2p.transcript.decoding import check_header_obj
 from p2p.transcript.envelope import (
     MAX_ENVELOPE_BYTES,
     DuplicateEntry,
@@ -112,6 +113,7 @@ class TranscriptHeader:
     def from_obj(cls, v: object) -> TranscriptHeader:
         if not isinstance(v, dict) or v.get("format") != TRANSCRIPT_FORMAT:
             raise ValueError("not a millebornes transcript header")
+        check_header_obj(v)   # exact fields, bounded lengths (checked first), ranges
         if v.get("version") != TRANSCRIPT_VERSION:
             raise ValueError(f"unsupported transcript version {v.get('version')!r}")
         table, rules, players, cards = v.get("table"), v.get("rules"), v.get("players"), v.get("cards")

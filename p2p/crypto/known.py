@@ -1,0 +1,90 @@
+"""Players met before: their keys, remembered by name, so a changed key is noticed.
+
+Names are free text anyone can pick, keys are not: when "Bob" shows up with another key
+than the Bob we played with, that is either Bob on a new machine or somebody pretending,
+and only the player can tell, so we say so (with both fingerprints) and never decide
+silently.  The file is ``$XDG_CONFIG_HOME/millebornes/known_players`` (mode 0600), a small
+msgpack map ``{name: [key, ...]}``; a damaged file is set aside, never a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+import msgpack
+
+from p2p.crypto.identity import default_identity_path, fingerprint
+
+__all__ = ["KnownPlayers", "default_known_path"]
+
+log = logging.getLogger("p2p.known")
+
+_MAX_NAMES = 1000
+_MAX_KEYS_PER_NAME = 8
+
+
+def default_known_path() -> Path:
+    return default_identity_path().with_name("known_players")
+
+
+class KnownPlayers:
+    """The players this identity has met, by name."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = Path(path) if path is not None else default_known_path()
+        self.keys: dict[str, list[bytes]] = {}
+        self.problem: str | None = None       # why an existing file could not be read
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            self.problem = f"cannot read {self.path}: {exc.strerror or exc}"
+            return
+        try:
+            v = msgpack.unpackb(raw, raw=False, max_bin_len=32, max_str_len=256,
+                                max_array_len=_MAX_NAMES * _MAX_KEYS_PER_NAME,
+                                max_map_len=_MAX_NAMES, max_ext_len=0)
+            if not isinstance(v, dict):
+                raise ValueError("not a map")
+            for name, keys in v.items():
+                if (isinstance(name, str) and isinstance(keys, list)
+                        and all(isinstance(k, bytes) and len(k) == 32 for k in keys)):
+                    self.keys[name] = keys[-_MAX_KEYS_PER_NAME:]
+        except Exception as exc:   # a damaged file: keep it aside, start afresh
+            self.problem = f"{self.path} was damaged ({type(exc).__name__}); kept as .bad"
+            try:
+                os.replace(self.path, self.path.with_name(self.path.name + ".bad"))
+            except OSError:
+                pass
+            self.keys = {}
+
+    def observe(self, name: str, key: bytes) -> str | None:
+        """Remember that ``name`` came with ``key``; a warning in words when this name was
+        known with other keys only (None: first meeting, or a key we know)."""
+        known = self.keys.get(name)
+        if known is not None and key in known:
+            return None
+        warning = None
+        if known:
+            warning = (f"{name} [{fingerprint(key)}] has a key we have not seen for this name "
+                       f"(known: {', '.join(fingerprint(k) for k in known)}): a new machine, "
+                       f"or someone else using the name")
+        if len(self.keys) >= _MAX_NAMES and name not in self.keys:
+            return warning
+        self.keys[name] = ([*known, key] if known else [key])[-_MAX_KEYS_PER_NAME:]
+        self._save()
+        return warning
+
+    def _save(self) -> None:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            tmp = self.path.with_name(self.path.name + f".tmp{os.getpid()}")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "wb") as f:
+                f.write(msgpack.packb(self.keys, use_bin_type=True))
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            log.warning("cannot save known players to %s: %s", self.path, exc)

@@ -1,0 +1,135 @@
+"""A hostile peer for tests: its own ZeroMQ sockets, framing and keys, nothing of Node.
+
+It speaks the transport's wire format (p2p.net.frames) directly, so it can claim any
+routing id, advertise any endpoint, skip acknowledgements and send any payload, the way
+an attacker on the LAN would.  Used in-process by tests and as a separate process::
+
+    python -m p2p.hostile hello-own-id   tcp://HOST:PORT ROUTING_ID_HEX
+    python -m p2p.hostile hello-endpoint tcp://HOST:PORT "a b c" PORT
+    python -m p2p.hostile hello-flood    tcp://HOST:PORT COUNT
+    python -m p2p.hostile data           tcp://HOST:PORT ROUTING_ID_HEX PAYLOAD_HEX
+
+Each command prints one line ``done N`` (frames sent) and exits 0.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+import zmq
+
+from p2p.net.frames import DATA, HELLO, SESSION_LEN, pack_frame
+
+__all__ = ["HostileSocket", "hello_frame", "data_frame"]
+
+
+def hello_frame(port: int, host: str | None, session: bytes | None = None) -> bytes:
+    return pack_frame([HELLO, session or os.urandom(SESSION_LEN), port, host])
+
+
+def data_frame(payload: bytes, seq: int = 1, base: int = 1,
+               session: bytes | None = None) -> bytes:
+    return pack_frame([DATA, session or os.urandom(SESSION_LEN), seq, base, payload])
+
+
+class HostileSocket:
+    """One DEALER under a routing id of our choosing, connected to ``endpoint``."""
+
+    def __init__(self, endpoint: str, routing_id: bytes,
+                 ctx: zmq.Context[zmq.Socket[bytes]] | None = None, *,
+                 server_key: bytes | None = None,
+                 keypair: tuple[bytes, bytes] | None = None) -> None:
+        """``server_key``: speak CURVE to that server key, with ``keypair`` (public,
+        secret) or a fresh one (a stranger)."""
+        self._own_ctx = ctx is None
+        self.ctx = ctx or zmq.Context()
+        self.sock = self.ctx.socket(zmq.DEALER)
+        self.sock.setsockopt(zmq.LINGER, 0)
+        self.sock.setsockopt(zmq.ROUTING_ID, routing_id)
+        if server_key is not None:
+            pub, sec = keypair or zmq.curve_keypair()
+            self.sock.setsockopt(zmq.CURVE_SERVERKEY, server_key)
+            self.sock.setsockopt(zmq.CURVE_PUBLICKEY, pub)
+            self.sock.setsockopt(zmq.CURVE_SECRETKEY, sec)
+        self.sock.setsockopt(zmq.SNDHWM, 100_000)
+        self.sock.connect(endpoint)
+        self.session = os.urandom(SESSION_LEN)
+
+    def send(self, frame: bytes, timeout: float = 2.0) -> bool:
+        """Send one raw frame once the connection is up; False if it never came up."""
+        end = time.monotonic() + timeout
+        while True:
+            try:
+                self.sock.send(frame, zmq.NOBLOCK)
+                return True
+            except zmq.Again:
+                if time.monotonic() > end:
+                    return False
+                time.sleep(0.005)
+
+    def close(self) -> None:
+        self.sock.close(0)
+        if self._own_ctx:
+            self.ctx.term()
+
+    def __enter__(self) -> HostileSocket:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _flood(endpoint: str, count: int) -> int:
+    """``count`` fresh identities, each saying HELLO from a port of its own choosing."""
+    ctx: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
+    socks = []
+    sent = 0
+    try:
+        for i in range(count):
+            nid = b"m" + os.urandom(32)
+            s = HostileSocket(endpoint, nid, ctx)
+            socks.append(s)
+            if s.send(hello_frame(20000 + i % 40000, "127.0.0.1"), timeout=0.5):
+                sent += 1
+            if len(socks) >= 200:       # stay under our own descriptor limit
+                for old in socks:
+                    old.sock.close(0)
+                socks.clear()
+        time.sleep(0.5)
+    finally:
+        for s in socks:
+            s.sock.close(0)
+        ctx.term()
+    return sent
+
+
+def main(argv: list[str]) -> int:
+    cmd, endpoint, *rest = argv
+    sent = 0
+    if cmd == "hello-own-id":
+        with HostileSocket(endpoint, bytes.fromhex(rest[0])) as s:
+            for _ in range(3):
+                sent += s.send(hello_frame(5, "127.0.0.1"))
+                time.sleep(0.1)
+    elif cmd == "hello-endpoint":
+        with HostileSocket(endpoint, b"m" + os.urandom(32)) as s:
+            for _ in range(3):
+                sent += s.send(hello_frame(int(rest[1]), rest[0]))
+                time.sleep(0.1)
+    elif cmd == "hello-flood":
+        sent = _flood(endpoint, int(rest[0]))
+    elif cmd == "data":
+        with HostileSocket(endpoint, bytes.fromhex(rest[0])) as s:
+            sent += s.send(data_frame(bytes.fromhex(rest[1])))
+            time.sleep(0.2)
+    else:
+        print(f"unknown attack {cmd!r}", file=sys.stderr)
+        return 2
+    print(f"done {sent}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,59 @@
+"""One sanitiser for every string another player gave us (names, table names, reasons,
+discovery TXT fields) before it reaches a terminal or a log.
+
+A peer-provided string could otherwise carry terminal escape sequences (clear the screen,
+rewrite earlier lines, set the window title), bidi overrides that show ``evil`` as
+``live``, zero-width characters that make two names look identical, or newlines that forge
+a log line.  :func:`safe_text` keeps letters, digits, punctuation, symbols and spaces from
+every script, and nothing else.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+__all__ = ["safe_text", "MAX_SAFE_TEXT"]
+
+#: Default length bound: longer strings are cut and end with an ellipsis.
+MAX_SAFE_TEXT = 200
+
+# Control (Cc: C0, DEL, C1 including CSI), format (Cf: bidi embeddings/overrides/isolates,
+# zero-width space/joiners, BOM, soft hyphen, tags), surrogates, private use, unassigned,
+# and line/paragraph separators.
+_DROP = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+_MAX_COMBINING = 2  # a letter with a few accents, not a "zalgo" tower over the next lines
+
+
+def safe_text(value: object, max_len: int = MAX_SAFE_TEXT, *, placeholder: str = "?") -> str:
+    """``value`` as a single printable line: whitespace runs become one space, every
+    control, format or invisible character is removed, combining marks are capped per
+    character, and the result is at most ``max_len`` characters.  A non-string is
+    shown as ``placeholder`` (a peer sent something of the wrong type); an empty result
+    too."""
+    if not isinstance(value, str):
+        return placeholder
+    out: list[str] = []
+    combining = 0
+    space = False
+    # bound the work before looking at every character of a huge string
+    for ch in value[: max_len * 4]:
+        cat = unicodedata.category(ch)
+        if ch.isspace() or cat == "Zs":
+            space = bool(out)
+            continue
+        if cat in _DROP:
+            continue
+        if cat.startswith("M"):
+            combining += 1
+            if combining > _MAX_COMBINING or not out:
+                continue
+        else:
+            combining = 0
+        if space:
+            out.append(" ")
+            space = False
+        out.append(ch)
+    text = "".join(out)
+    if len(text) > max_len:
+        text = text[: max_len - 1] + "…"
+    return text or placeholder

@@ -1,0 +1,276 @@
+"""Authenticated transport: ZeroMQ CURVE with a transport key per player certified by its
+signing key, a ZAP handler that admits only expected keys at a seated table, routing ids
+bound to keys, and the key door that lets a joiner knowing only HOST:PORT open a CURVE
+connection (checking a fingerprint, or trusting on first use)."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+
+import pytest
+import zmq
+
+from engine import Seating, preset
+from p2p.crypto.identity import Identity, fingerprint, verify_curve_certificate
+from p2p.hostile import HostileSocket, data_frame, hello_frame
+from p2p.net.interface import TransportError
+from p2p.net.transport import Node, fetch_key_card
+from p2p.table.config import TableConfig, parse_header_bytes
+from p2p.table.lobby import LobbyClient, LobbyError, LobbyHost, TableStart
+from p2p.table.session import node_id_for
+
+pytestmark = pytest.mark.skipif(not zmq.has("curve"), reason="libzmq without CURVE")
+
+
+def _node(ident: Identity, **kw: object) -> Node:
+    return Node(node_id_for(ident.public_key), curve=ident.curve_keys(), **kw)  # type: ignore[arg-type]
+
+
+def test_transport_key_is_separate_deterministic_and_certified() -> None:
+    a = Identity.from_seed(b"a" * 32)
+    ck = a.curve_keys()
+    assert ck.public != a.public_key and len(ck.public) == 32
+    assert Identity.from_seed(b"a" * 32).curve_keys().public == ck.public   # resume: same key
+    assert verify_curve_certificate(a.public_key, ck.public, ck.certificate)
+    b = Identity.from_seed(b"b" * 32)
+    assert not verify_curve_certificate(b.public_key, ck.public, ck.certificate)
+    assert not verify_curve_certificate(a.public_key, b.curve_keys().public, ck.certificate)
+
+
+def _pair() -> tuple[Identity, Identity, Node, Node]:
+    a, b = Identity.generate(), Identity.generate()
+    na, nb = _node(a), _node(b)
+    na.expect_key(nb.node_id, b.curve_keys().public)
+    nb.expect_key(na.node_id, a.curve_keys().public)
+    na.set_admission(False)
+    nb.set_admission(False)
+    na.add_peer(nb.node_id, nb.endpoint)
+    nb.add_peer(na.node_id, na.endpoint)
+    return a, b, na, nb
+
+
+def test_seated_peers_talk_and_a_stranger_key_is_not_admitted() -> None:
+    a, b, na, nb = _pair()
+    try:
+        na.send(nb.node_id, b"hello b")
+        assert nb.recv(5) == (na.node_id, b"hello b")
+        # a stranger with its own key, claiming a's routing id: ZAP refuses the handshake,
+        # so nothing it sends arrives, and a's stream goes on
+        with HostileSocket(nb.endpoint, na.node_id, server_key=b.curve_keys().public) as evil:
+            evil.send(data_frame(b"forged", seq=2, base=2, session=na.session), timeout=1.0)
+            time.sleep(0.5)
+        na.send(nb.node_id, b"still a")
+        assert nb.recv(5) == (na.node_id, b"still a")
+        assert nb.recv(0.3) is None
+        assert na.node_id in nb.peers()
+    finally:
+        na.close()
+        nb.close()
+
+
+def test_a_routing_id_over_another_key_is_dropped_as_spoofed() -> None:
+    """While strangers are admitted (the lobby), one may connect, but a frame under a
+    routing id bound to another key is dropped, and the bound peer's stream continues."""
+    a, b, na, nb = _pair()
+    nb.set_admission(True)
+    try:
+        na.send(nb.node_id, b"one")
+        assert nb.recv(5) == (na.node_id, b"one")
+        with HostileSocket(nb.endpoint, na.node_id, server_key=b.curve_keys().public) as evil:
+            evil.send(data_frame(b"forged", seq=2, base=2, session=na.session), timeout=2.0)
+            end = time.monotonic() + 3
+            while time.monotonic() < end and not nb.stats().get(na.node_id, {}).get("spoofed"):
+                time.sleep(0.05)
+        assert nb.stats()[na.node_id]["spoofed"] >= 1
+        na.send(nb.node_id, b"two")
+        got = [nb.recv(5) for _ in range(1)]
+        assert got == [(na.node_id, b"two")]
+    finally:
+        na.close()
+        nb.close()
+
+
+def test_stranger_hello_carries_the_key_its_connection_proved() -> None:
+    a = Identity.generate()
+    na = _node(a)
+    try:
+        pub, sec = zmq.curve_keypair()
+        raw_pub = zmq.utils.z85.decode(pub) if hasattr(zmq.utils, "z85") else None
+        with HostileSocket(na.endpoint, b"m" + b"s" * 32, server_key=a.curve_keys().public,
+                           keypair=(pub, sec)) as s:
+            s.send(hello_frame(4000, "127.0.0.1"))
+            end = time.monotonic() + 3
+            evs = []
+            while time.monotonic() < end and not evs:
+                evs = na.events()
+                time.sleep(0.05)
+        assert evs and evs[0].curve_key is not None and len(evs[0].curve_key) == 32
+        if raw_pub is not None:
+            assert evs[0].curve_key == raw_pub
+    finally:
+        na.close()
+
+
+def test_key_door_answers_the_signed_keys_and_silence_is_an_error() -> None:
+    a = Identity.generate()
+    with _node(a) as na:
+        assert fetch_key_card(na.endpoint) == (a.public_key, a.curve_keys().public)
+    t = time.monotonic()
+    with pytest.raises(TransportError, match="no key answer"):
+        fetch_key_card(na.endpoint, timeout=0.5)
+    assert time.monotonic() - t < 2
+
+
+def _lobby_run(host: LobbyHost, client: LobbyClient) -> tuple[TableStart | None, TableStart | None]:
+    hs = cs = None
+    for _ in range(600):
+        hs = hs or host.pump(0.01)
+        cs = cs or client.pump(0.01)
+        if client.seat is not None and not client.ready:
+            client.set_ready(True)
+            host.set_ready(True)
+        if hs and cs:
+            break
+    return hs, cs
+
+
+def test_lobby_over_curve_with_trust_on_first_use_then_a_closed_table() -> None:
+    ids = [Identity.generate(), Identity.generate()]
+    nodes = [_node(i) for i in ids]
+    try:
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(2))
+        c = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
+        assert c.host_signing_key == ids[0].public_key          # shown to the player
+        hs, cs = _lobby_run(host, c)
+        assert hs is not None and cs is not None
+        assert hs.cfg.table_id == cs.cfg.table_id
+        assert [pub for pub, _ in cs.cfg.curve] == [i.curve_keys().public for i in ids]
+        header, cfg = parse_header_bytes(cs.cfg.header().to_bytes())
+        assert cfg == cs.cfg
+        # the seated table admits nobody else, even a stranger who knows the host's key
+        with HostileSocket(nodes[0].endpoint, b"m" + b"x" * 32,
+                           server_key=ids[0].curve_keys().public) as s:
+            s.send(hello_frame(4000, "127.0.0.1"), timeout=1.0)
+            time.sleep(0.5)
+        assert not [e for e in nodes[0].events() if e.peer_id == b"m" + b"x" * 32]
+    finally:
+        for n in nodes:
+            n.close()
+
+
+def test_lobby_over_curve_refuses_a_host_with_another_fingerprint() -> None:
+    ids = [Identity.generate(), Identity.generate()]
+    nodes = [_node(i) for i in ids]
+    try:
+        LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(2))
+        wrong = fingerprint(Identity.generate().public_key)
+        with pytest.raises(LobbyError, match="not the expected"):
+            LobbyClient(ids[1], "Ben", nodes[1], f"{wrong}@127.0.0.1:{nodes[0].port}"
+                        .split("@")[1], host_fingerprint=wrong)
+    finally:
+        for n in nodes:
+            n.close()
+
+
+def test_a_header_with_a_transport_key_not_signed_by_its_player_is_refused() -> None:
+    ids = [Identity.generate(), Identity.generate()]
+    from p2p.transcript.file import Player
+    players = tuple(Player(i, f"p{i}", ids[i].public_key) for i in range(2))
+    curve = tuple((i.curve_keys().public, i.curve_keys().certificate) for i in ids)
+    cfg = TableConfig(preset("classic"), Seating.solo(2), players, b"n" * 16, curve)
+    assert TableConfig.from_header(cfg.header()) == cfg
+    other = Identity.generate().curve_keys()
+    with pytest.raises(ValueError, match="transport key"):
+        dataclasses.replace(cfg, curve=((other.public, other.certificate), curve[1]))
+
+
+def test_known_players_warn_when_a_name_comes_with_another_key(tmp_path: Path) -> None:
+    from p2p.crypto.known import KnownPlayers
+    path = tmp_path / "known"
+    bob, mallory = Identity.generate(), Identity.generate()
+    k = KnownPlayers(path)
+    assert k.observe("Bob", bob.public_key) is None            # first meeting
+    assert KnownPlayers(path).observe("Bob", bob.public_key) is None   # remembered on disk
+    warning = KnownPlayers(path).observe("Bob", mallory.public_key)
+    assert warning is not None and fingerprint(mallory.public_key) in warning \
+        and fingerprint(bob.public_key) in warning
+    assert path.stat().st_mode & 0o077 == 0
+    path.write_bytes(b"\xc1\xc1 damaged")
+    damaged = KnownPlayers(path)                                # no traceback
+    assert damaged.problem is not None and damaged.keys == {}
+
+
+def test_discovery_carries_the_hosts_curve_key() -> None:
+    pytest.importorskip("zeroconf")
+    import socket
+
+    from zeroconf import ServiceInfo
+
+    from p2p.net.discovery import SERVICE_TYPE, _txt, parse_service_info
+    ck = Identity.generate().curve_keys().public
+    props = _txt("t", "classic", 1, 1, "ABCDE-FGHIJ", "", ck)
+    info = ServiceInfo(SERVICE_TYPE, f"x.{SERVICE_TYPE}", port=4000, properties=props,
+                       addresses=[socket.inet_aton("10.0.0.2")])
+    t = parse_service_info(info)
+    assert t is not None and t.curve_key == ck
+    props["ck"] = "zz" * 32
+    bad = ServiceInfo(SERVICE_TYPE, f"x.{SERVICE_TYPE}", port=4000, properties=props,
+                      addresses=[socket.inet_aton("10.0.0.2")])
+    t2 = parse_service_info(bad)
+    assert t2 is not None and t2.curve_key is None
+
+
+def test_a_match_over_curve_from_lobby_to_verified_transcript(tmp_path: Path) -> None:
+    """Host (with an in-process bot) and a joiner over CURVE: the lobby certifies every
+    transport key into the header, the nodes close to all but the seated keys, and the
+    match is played on them to a transcript `verify` accepts."""
+    import threading
+
+    from engine.bots import make_bot
+    from p2p.audit import verify_game
+    from p2p.table.lobby import admit_table
+    from p2p.table.session import Peer, SessionOptions
+    from p2p.table.store import Store
+
+    ids = [Identity.generate() for _ in range(3)]
+    nodes = [_node(i) for i in ids]
+    try:
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic", match_target=1),
+                         Seating.solo(3))
+        host.add_bot(ids[2], "Bo", nodes[2].endpoint)
+        c = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}",
+                        host_fingerprint=ids[0].fingerprint)
+        hs, cs = _lobby_run(host, c)
+        assert hs is not None and cs is not None
+        admit_table(nodes[2], hs.cfg)            # the host's bot node (cli: every bot)
+        cfg = hs.cfg
+        assert len(cfg.curve) == 3
+        eps = {0: hs.endpoints, 1: cs.endpoints, 2: hs.endpoints}
+        peers = [Peer(ids[s], cfg, nodes[s], controller=make_bot("heuristic", s),
+                      endpoints=eps[s], options=SessionOptions(response_delay=0.01),
+                      store=Store.create(tmp_path / f"s{s}", cfg.header(), s, port=0))
+                 for s in range(3)]
+        res = [False] * 3
+
+        def go(i: int) -> None:
+            res[i] = peers[i].run(90)
+            peers[i].linger(0.3)
+
+        th = [threading.Thread(target=go, args=(i,)) for i in range(3)]
+        for t in th:
+            t.start()
+        for t in th:
+            t.join()
+        for p in peers:
+            p.close(flush=1.0)
+        assert res == [True] * 3
+        blobs = {p.store.transcript_path.read_bytes() for p in peers}
+        assert len(blobs) == 1
+        assert verify_game(peers[0].store.transcript_path).ok
+        assert all(not n.stats().get(pid, {}).get("spoofed") for n in nodes
+                   for pid in n.stats())
+    finally:
+        for n in nodes:
+            n.close()
