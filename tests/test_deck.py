@@ -108,6 +108,24 @@ def test_messages_roundtrip_through_plain_bodies() -> None:
         message_from_body({"k": "deck.nope"})
 
 
+def test_bodies_with_fields_more_or_less_are_refused() -> None:
+    """Strict schema (issue 9, finding 8): a private share carrying a ``card`` field, any
+    unknown field, or a missing one is malformed, so a transcript holding one fails verify."""
+    t = DeckTable(2, SMALL)
+    t.setup()
+    t.deal(0, 1)
+    bodies = [message_to_body(m) for m in t.messages]
+    private = next(b for b in bodies if b["k"] == "deck.share" and b["to"] != PUBLIC)
+    with pytest.raises(ValueError, match="private share"):
+        message_from_body({**private, "card": SMALL[0]})
+    for b in bodies:
+        with pytest.raises(ValueError, match="unexpected fields"):
+            message_from_body({**b, "extra": 1})
+        field = next(f for f in b if f != "k")
+        with pytest.raises(ValueError, match="missing fields"):
+            message_from_body({f: v for f, v in b.items() if f != field})
+
+
 # ------------------------------------------------------------------ cheats
 
 def test_bad_decryption_share_blamed_by_recipient() -> None:

@@ -144,11 +144,28 @@ def _bytes(v: object, n: int) -> bytes:
     return v
 
 
+#: The exact fields of each body kind: anything more or less is malformed (strict schema).
+_FIELDS: dict[str, frozenset[str]] = {
+    "deck.key": frozenset({"k", "seat", "h", "proof"}),
+    "deck.commit": frozenset({"k", "seat", "round", "c"}),
+    "deck.pass": frozenset({"k", "seat", "round", "deck", "proof"}),
+    "deck.reshuffle": frozenset({"k", "seat", "round", "cards"}),
+    "deck.share": frozenset({"k", "seat", "round", "pos", "to", "d", "proof", "card"}),
+    "deck.reveal": frozenset({"k", "seat", "x", "seeds"}),
+}
+
+
 def message_from_body(body: object) -> DeckMessage:
     """Parse a body; raises ValueError if malformed (the caller blames the author)."""
     if not isinstance(body, dict):
         raise ValueError("body is not a map")
     k = body.get("k")
+    fields = _FIELDS.get(k) if isinstance(k, str) else None
+    if fields is not None and set(body) != fields:
+        extra = sorted(str(f) for f in set(body) - fields)
+        missing = sorted(fields - set(body))
+        raise ValueError(f"{k}: unexpected fields {extra}" if extra
+                         else f"{k}: missing fields {missing}")
     try:
         if k == "deck.key":
             return KeyShare(_int(body["seat"]), _bytes(body["h"], 32), _bytes(body["proof"], 64))
@@ -173,6 +190,8 @@ def message_from_body(body: object) -> DeckMessage:
                                   tuple(_int(c) for c in cards))
         if k == "deck.share":
             card = body["card"]
+            if card is not None and body["to"] != PUBLIC:
+                raise ValueError("a private share names no card")
             return DecryptShare(_int(body["seat"]), _int(body["round"]), _int(body["pos"]),
                                 _int(body["to"]), _bytes(body["d"], 32),
                                 _bytes(body["proof"], 64), None if card is None else _int(card))
