@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+#: ``seat`` of the chance action (the R4b reshuffle): no seat acts. (-1 on the wire.)
 CHANCE = -1
 
 

@@ -119,6 +119,15 @@ FAMILY_OF: tuple[Family, ...] = tuple(FAMILY[k] for k in KIND_OF)
 DISTANCE_OF: tuple[int, ...] = tuple(DISTANCE_VALUE.get(k, 0) for k in KIND_OF)
 assert len(ALL_CARDS) == 106
 
+#: R8: each safety kind is one card of the deck (R1), so "a zone has Right of Way" is "that
+#: card lies in its safety area": kind -> the card id of that safety.
+SAFETY_CARD: dict[Kind, int] = {k: KIND_OF.index(k) for k in SAFETIES}
+assert all(COUNTS[k] == 1 for k in SAFETIES)
+#: Card id -> the id of the safety card that covers it, for the battle hazards (R6, R8): such
+#: a card on top of a battle pile is "in force" unless that safety card is in the zone.
+BATTLE_HAZARD_GUARD: dict[int, int] = {c: SAFETY_CARD[SAFETY_FOR[k]]
+                                       for c, k in enumerate(KIND_OF) if k in BATTLE_HAZARDS}
+
 #: R1a: the ids removed for the 101-card deck: the first card of each hazard kind.
 REMOVED_FOR_SMALL_TABLE: frozenset[int] = frozenset(KIND_OF.index(k) for k in HAZARDS)
 

@@ -11,6 +11,11 @@ from typing import Any
 
 from .cards import ALL_CARDS, REMOVED_FOR_SMALL_TABLE
 
+#: "No side": nobody has extended (R12) or completed the trip (R13), no side won the hand
+#: (a tie), no side has won the match yet. Sides are ``0 .. n_teams - 1``, so a test for a
+#: side reads ``side >= 0`` or ``side != NO_SIDE``; the value is -1 on the wire and on disk.
+NO_SIDE = -1
+
 
 @dataclass(frozen=True, slots=True)
 class Rules:
