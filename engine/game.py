@@ -9,7 +9,7 @@ states and on a seat's view.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from .actions import (
     CHANCE,
@@ -50,8 +50,10 @@ Hands = tuple[tuple[int, ...] | int, ...]
 
 # Enum member lookups such as ``Family.HAZARD`` cost about 75 ns each on CPython 3.11; the
 # move functions compare against these module constants.
-_DISTANCE, _HAZARD, _REMEDY = Family.DISTANCE, Family.HAZARD, Family.REMEDY
-_TURN_START = (TURN_DRAW,)
+_DISTANCE: Final = Family.DISTANCE
+_HAZARD: Final = Family.HAZARD
+_REMEDY: Final = Family.REMEDY
+_TURN_START: Final = (TURN_DRAW,)
 
 
 # ----- starting a hand -----------------------------------------------------------------
@@ -114,12 +116,12 @@ def _initial(rules: Rules, seating: Seating, first_seat: int,
 # Legal-action lists are rebuilt for every move, and building an action costs about 200 ns.
 # Actions are immutable values, so the common ones are made once here and shared (the
 # plays: see ``engine.legality``).
-_SEATS = range(6)  # R2: at most six players
-_PILE_DRAWS: tuple[Draw, ...] = tuple(Draw(s, "pile", None) for s in _SEATS)
+_SEATS: Final = range(6)  # R2: at most six players
+_PILE_DRAWS: Final[tuple[Draw, ...]] = tuple(Draw(s, "pile", None) for s in _SEATS)
 # By seat, then by card id (a dict: an id that is no card fails rather than wraps around).
-_DISCARD_DRAWS: tuple[dict[int, Draw], ...] = tuple(   # R4a
+_DISCARD_DRAWS: Final[tuple[dict[int, Draw], ...]] = tuple(   # R4a
     {c: Draw(s, "discard", c) for c in ALL_CARDS} for s in _SEATS)
-_DISCARDS: tuple[dict[int, Discard], ...] = tuple(
+_DISCARDS: Final[tuple[dict[int, Discard], ...]] = tuple(
     {c: Discard(s, c) for c in ALL_CARDS} for s in _SEATS)
 
 

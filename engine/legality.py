@@ -8,7 +8,7 @@ never disagree. A refusal is ``(rule id, reason)``; ``None`` means the play is l
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .actions import Action, Play
 from .cards import (
@@ -30,12 +30,18 @@ Refusal = tuple[str, str] | None
 
 # Enum member lookups such as ``Kind.ROLL`` cost about 75 ns each on CPython 3.11; the
 # checks run for every card of every hand, so they compare against module constants.
-_DISTANCE, _HAZARD, _REMEDY, _SAFETY = Family.DISTANCE, Family.HAZARD, Family.REMEDY, Family.SAFETY
-_STOP, _SPEED_LIMIT, _ROLL = Kind.STOP, Kind.SPEED_LIMIT, Kind.ROLL
-_END_OF_LIMIT, _RIGHT_OF_WAY = Kind.END_OF_LIMIT, Kind.RIGHT_OF_WAY
+_DISTANCE: Final = Family.DISTANCE
+_HAZARD: Final = Family.HAZARD
+_REMEDY: Final = Family.REMEDY
+_SAFETY: Final = Family.SAFETY
+_STOP: Final = Kind.STOP
+_SPEED_LIMIT: Final = Kind.SPEED_LIMIT
+_ROLL: Final = Kind.ROLL
+_END_OF_LIMIT: Final = Kind.END_OF_LIMIT
+_RIGHT_OF_WAY: Final = Kind.RIGHT_OF_WAY
 
 #: The largest distance card there is: a zone no rule holds back may play it.
-LONGEST = max(DISTANCE_VALUE.values())
+LONGEST: Final = max(DISTANCE_VALUE.values())
 
 
 # ----- distance (R5, R5a, R5b, R5c, R5d) ------------------------------------------------
@@ -47,10 +53,10 @@ class DistanceLimit(NamedTuple):
     most: int
 
 
-_NOT_MOVING = (DistanceLimit("R5", 0),)
-_NOT_STARTED = (DistanceLimit("R5a", 0),)
-_LIMITED = (DistanceLimit("R5b", 50),)
-_TWO_200S = (DistanceLimit("R5c", 100),)
+_NOT_MOVING: Final = (DistanceLimit("R5", 0),)
+_NOT_STARTED: Final = (DistanceLimit("R5a", 0),)
+_LIMITED: Final = (DistanceLimit("R5b", 50),)
+_TWO_200S: Final = (DistanceLimit("R5c", 100),)
 
 
 def distance_limits(state: HandState, zone: Zone) -> tuple[DistanceLimit, ...]:
@@ -195,11 +201,11 @@ def play_refusal(state: HandState, seat: int, card: int, target: int | None) -> 
 # Legal plays are listed at every move, and building an action costs about 200 ns. Actions
 # are immutable values, so every play is made once here and shared: ``_PLAYS[seat][card]``
 # is the play with no target (R5, R7, R8), ``_ATTACKS[seat][card][side]`` a hazard's (R6).
-_SEATS = range(6)  # R2: at most six players, so at most six sides
+_SEATS: Final = range(6)  # R2: at most six players, so at most six sides
 # (Card ids index dicts: an id that is no card fails rather than wraps around.)
-_PLAYS: tuple[dict[int, Play], ...] = tuple(
+_PLAYS: Final[tuple[dict[int, Play], ...]] = tuple(
     {c: Play(seat, c, None) for c in ALL_CARDS} for seat in _SEATS)
-_ATTACKS: tuple[dict[int, tuple[Play, ...]], ...] = tuple(
+_ATTACKS: Final[tuple[dict[int, tuple[Play, ...]], ...]] = tuple(
     {c: tuple(Play(seat, c, side) for side in _SEATS) for c in ALL_CARDS
      if FAMILY_OF[c] is _HAZARD} for seat in _SEATS)
 

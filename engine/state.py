@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .actions import CHANCE, Action, action_from_data, action_to_data
 from .cards import (
@@ -28,33 +28,36 @@ from .rules import NO_SIDE, Rules, Seating
 
 # Enum member lookups such as ``Kind.ROLL`` cost about 75 ns each on CPython 3.11 (the
 # enum metaclass is involved); the hot paths compare against these module constants.
-_ROLL, _SPEED_LIMIT, _END_OF_LIMIT = Kind.ROLL, Kind.SPEED_LIMIT, Kind.END_OF_LIMIT
-_D200 = Kind.D200
-_DISTANCE, _SAFETY = Family.DISTANCE, Family.SAFETY
-_RIGHT_OF_WAY_CARD = SAFETY_CARD[Kind.RIGHT_OF_WAY]
+_ROLL: Final = Kind.ROLL
+_SPEED_LIMIT: Final = Kind.SPEED_LIMIT
+_END_OF_LIMIT: Final = Kind.END_OF_LIMIT
+_D200: Final = Kind.D200
+_DISTANCE: Final = Family.DISTANCE
+_SAFETY: Final = Family.SAFETY
+_RIGHT_OF_WAY_CARD: Final = SAFETY_CARD[Kind.RIGHT_OF_WAY]
 
 # Phases of a hand.
-DRAW = "draw"            # ``seat`` must draw (``pending`` lists the draws still due)
-PLAY = "play"            # ``seat`` must play or discard a card
-RESPOND = "respond"      # the attacked side answers a hazard (R9, R10a)
-EXTEND = "extend"        # ``seat`` decides on the extension (R12)
-RESHUFFLE = "reshuffle"  # chance: the discard pile becomes the draw pile (R4b)
-OVER = "over"            # the hand has ended (R13)
+DRAW: Final = "draw"            # ``seat`` must draw (``pending`` lists the draws still due)
+PLAY: Final = "play"            # ``seat`` must play or discard a card
+RESPOND: Final = "respond"      # the attacked side answers a hazard (R9, R10a)
+EXTEND: Final = "extend"        # ``seat`` decides on the extension (R12)
+RESHUFFLE: Final = "reshuffle"  # chance: the discard pile becomes the draw pile (R4b)
+OVER: Final = "over"            # the hand has ended (R13)
 
 #: ``viewer`` of a view in which no hand is known (a spectator, a live auditor). Not a seat;
 #: ``viewer is None`` is the full-information state.
-SPECTATOR = -1
+SPECTATOR: Final = -1
 
 # Kinds of draw in ``pending``.
-TURN_DRAW = "turn"                # the draw that starts a turn: pile or, R4a, discard
-REPLACEMENT_DRAW = "replacement"  # after a coup fourre, fast remedy or R10b: pile only
+TURN_DRAW: Final = "turn"                # the draw that starts a turn: pile or, R4a, discard
+REPLACEMENT_DRAW: Final = "replacement"  # after a coup fourre, fast remedy or R10b: pile only
 
 # What happens once the pending draws are made (``after``).
 # PLAY: the drawer plays. NEXT_TURN: the turn passes on (R10a fast remedy, R10b refill).
-NEXT_TURN = "next"
+NEXT_TURN: Final = "next"
 
 #: R3: cards dealt to each seat, and the hand an R10b fast discard draws back up to.
-HAND_SIZE = 6
+HAND_SIZE: Final = 6
 
 
 class Zone(NamedTuple):
@@ -304,9 +307,9 @@ def _tuple_or_count(x: Any) -> tuple[int, ...] | int:
     return x if isinstance(x, int) else tuple(x)
 
 
-_tuple_new = tuple.__new__
+_tuple_new: Final = tuple.__new__
 #: Field name -> position, for :meth:`HandState.replace`.
-_FIELD_INDEX: dict[str, int] = {name: i for i, name in enumerate(HandState._fields)}
+_FIELD_INDEX: Final[dict[str, int]] = {name: i for i, name in enumerate(HandState._fields)}
 
 
 def view_of(state: HandState, seat: int) -> HandState:
