@@ -76,4 +76,5 @@ from .state import TURN_DRAW as TURN_DRAW
 from .state import Attack as Attack
 from .state import HandState as HandState
 from .state import Zone as Zone
+from .state import replace as replace
 from .state import view_of as view_of

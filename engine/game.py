@@ -43,6 +43,7 @@ from .state import (
     Attack,
     HandState,
     Zone,
+    replace,
 )
 
 _T = TypeVar("_T")
@@ -332,7 +333,7 @@ def _draw(state: HandState, action: Draw) -> HandState:
     if not pending and state.after == NEXT_TURN:
         return _settle(_next_turn(state, state.turn_seat + 1, hands=hands, pile=pile,
                                   discard=discard, pile_drawn=pile_drawn))
-    return _settle(state.replace(hands=hands, pile=pile, discard=discard, pile_drawn=pile_drawn,
+    return _settle(replace(state, hands=hands, pile=pile, discard=discard, pile_drawn=pile_drawn,
                                  pending=pending, phase=DRAW if pending else PLAY))
 
 
@@ -364,7 +365,7 @@ def _reshuffle(state: HandState, action: Reshuffle) -> HandState:
         pile = tuple(reversed(action.order)) if not isinstance(state.pile, int) \
             else len(action.order)
     idle = state.idle_reshuffles + (0 if state.progress else 1)
-    return _settle(state.replace(pile=pile, discard=(), pile_drawn=0,
+    return _settle(replace(state, pile=pile, discard=(), pile_drawn=0,
                                  reshuffles=state.reshuffles + 1, idle_reshuffles=idle,
                                  progress=False, phase=DRAW))
 
@@ -379,7 +380,7 @@ def _next_turn(state: HandState, seat: int, pending: tuple[str, ...] = _TURN_STA
     if state.turns >= state.rules.max_turns:
         return _end(state, "turn_limit", **changes)
     seat %= state.seating.n_players
-    return state.replace(phase=DRAW, seat=seat, turn_seat=seat, pending=pending, after=PLAY,
+    return replace(state, phase=DRAW, seat=seat, turn_seat=seat, pending=pending, after=PLAY,
                          attack=None, turns=state.turns + 1, **changes)
 
 
@@ -391,10 +392,10 @@ def _settle(state: HandState) -> HandState:
             if st.pile:  # a count or the cards: a draw can be made
                 return st
             if _can_reshuffle(st):
-                return st.replace(phase=RESHUFFLE)
+                return replace(st, phase=RESHUFFLE)
             # R4b: no more drawing; the pending draws lapse.
             if st.after == PLAY:
-                st = st.replace(pending=(), phase=PLAY)
+                st = replace(st, pending=(), phase=PLAY)
             else:
                 st = _next_turn(st, st.turn_seat + 1)
             continue
@@ -412,7 +413,7 @@ def _end(state: HandState, reason: str, completed_by: int = NO_SIDE,
          **changes: Any) -> HandState:
     """R13: the hand is over (``completed_by``: the side that made the trip, if any)."""
     pile = changes.get("pile", state.pile)
-    return state.replace(phase=OVER, end_reason=reason, completed_by=completed_by,
+    return replace(state, phase=OVER, end_reason=reason, completed_by=completed_by,
                          completed_after_exhaustion=completed_by != NO_SIDE and not pile,
                          pending=(), attack=None, **changes)
 
@@ -436,18 +437,18 @@ def _play(state: HandState, action: Play) -> HandState:
         assert target is not None
         zones = _put(state.zones, target, state.zones[target].lay(card))
         attack = Attack(seat, card, target, state.seating.seats_of(target))
-        return state.replace(hands=hands, zones=zones, phase=RESPOND, attack=attack, seat=seat)
+        return replace(state, hands=hands, zones=zones, phase=RESPOND, attack=attack, seat=seat)
     side = state.side_of(seat)
     zone = state.zones[side].lay(card)
     zones = _put(state.zones, side, zone)
     if family is _DISTANCE:  # R5; R11: the trip may be done
         if zone.km >= state.target:
-            return _trip_done(state.replace(hands=hands, zones=zones, progress=True), seat)
+            return _trip_done(replace(state, hands=hands, zones=zones, progress=True), seat)
         return _settle(_next_turn(state, seat + 1, hands=hands, zones=zones, progress=True))
     if family is _REMEDY:  # R7
         return _settle(_next_turn(state, seat + 1, hands=hands, zones=zones))
     # R8: a safety, then an extra turn (not counted as a new one).
-    return _settle(state.replace(hands=hands, zones=zones, phase=DRAW, pending=_TURN_START,
+    return _settle(replace(state, hands=hands, zones=zones, phase=DRAW, pending=_TURN_START,
                                  after=PLAY))
 
 
@@ -455,7 +456,7 @@ def _trip_done(state: HandState, seat: int) -> HandState:
     """``seat``'s side has reached the target: R12 extension question, or R13 end."""
     side = state.side_of(seat)
     if state.target < 1000 and state.rules.extension and state.extended_by == NO_SIDE:
-        return state.replace(phase=EXTEND, seat=seat)
+        return replace(state, phase=EXTEND, seat=seat)
     return _end(state, "trip", side)
 
 
@@ -479,7 +480,7 @@ def _fast_discard(state: HandState, action: FastDiscard) -> HandState:
     need = HAND_SIZE - (held if isinstance(held, int) else len(held))
     if need <= 0:
         return _settle(_next_turn(state, seat + 1, hands=hands, discard=discard))
-    return _settle(state.replace(hands=hands, discard=discard, phase=DRAW,
+    return _settle(replace(state, hands=hands, discard=discard, phase=DRAW,
                                  pending=(REPLACEMENT_DRAW,) * need, after=NEXT_TURN))
 
 
@@ -516,13 +517,13 @@ def _respond(state: HandState, action: Action) -> HandState:
                             action)
     attack = attack._replace(answers=attack.answers + (action,))
     if attack.waiting_for():
-        return state.replace(attack=attack)
+        return replace(state, attack=attack)
     if attack.stage == 1 and state.rules.fast_play:
         # R10a: everyone passed the coup fourre round; the remedy round asks one at a
         # time, from the attacker's left.
         n = state.seating.n_players
         order = tuple(sorted(attack.responders, key=lambda s: (s - attack.attacker) % n))
-        return state.replace(attack=attack._replace(responders=order, answers=(), stage=2))
+        return replace(state, attack=attack._replace(responders=order, answers=(), stage=2))
     return _settle(_next_turn(state, attack.attacker + 1))  # the hazard stands
 
 
@@ -545,7 +546,7 @@ def _fast_remedy(state: HandState, attack: Attack, answer: FastRemedy,
     """R10a: the remedy lies on the hazard, its player draws a replacement card, and play
     goes on from the attacker's left (the attacker's turn is over)."""
     zone = state.zones[attack.side].lay(answer.card)
-    return _settle(state.replace(hands=hands, zones=_put(state.zones, attack.side, zone),
+    return _settle(replace(state, hands=hands, zones=_put(state.zones, attack.side, zone),
                                  attack=None, phase=DRAW, seat=answer.seat,
                                  turn_seat=attack.attacker, pending=(REPLACEMENT_DRAW,),
                                  after=NEXT_TURN))

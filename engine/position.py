@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .rules import CLASSIC, Rules, Seating
-from .state import DRAW, PLAY, TURN_DRAW, HandState, Zone
+from .state import DRAW, PLAY, TURN_DRAW, HandState, Zone, replace
 
 
 def position(rules: Rules = CLASSIC, seating: Seating | None = None, *,
@@ -65,4 +65,4 @@ def position(rules: Rules = CLASSIC, seating: Seating | None = None, *,
         hands=tuple(tuple(sorted(h)) for h in hands), pile=tuple(reversed(tuple(pile))),
         discard=tuple(discard), zones=tuple(zones), phase=phase, seat=seat, turn_seat=seat,
         pending=(TURN_DRAW,) if phase == DRAW else (), after=PLAY, deck=deck)
-    return state.replace(**fields) if fields else state
+    return replace(state, **fields) if fields else state

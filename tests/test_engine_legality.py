@@ -25,6 +25,7 @@ from engine import (
     legal_actions,
     position,
     preset,
+    replace,
 )
 from engine.cards import DISTANCE_VALUE
 from engine.legality import (
@@ -195,13 +196,13 @@ def test_R4b_bound_a_coup_fourre_at_the_turn_limit_ends_the_hand():
     st = build(rules, TWO, hands={1: [K.RIGHT_OF_WAY]}, zones={1: dict(battle=[K.ROLL, K.STOP])},
                fill_hands=True, turns=10)
     stop = st.zones[1].battle[-1]
-    st = st.replace(phase="respond", seat=0, attack=Attack(0, stop, 1, (1,)))
+    st = replace(st, phase="respond", seat=0, attack=Attack(0, stop, 1, (1,)))
     after = apply_action(st, CoupFourre(1, card(st, 1, K.RIGHT_OF_WAY)))
     assert after.over and after.end_reason == "turn_limit" and after.turns == 10
     assert after.zones[1].has_safety(K.RIGHT_OF_WAY) and after.zones[1].coups
     assert after.discard[-1] == stop and conserved(after)
     # One turn earlier the coup fourre player takes the turn as usual.
-    early = apply_action(st.replace(turns=9), CoupFourre(1, card(st, 1, K.RIGHT_OF_WAY)))
+    early = apply_action(replace(st, turns=9), CoupFourre(1, card(st, 1, K.RIGHT_OF_WAY)))
     assert early.phase == "draw" and early.seat == 1 and early.turns == 10
 
 
