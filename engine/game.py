@@ -101,14 +101,14 @@ def new_view(rules: Rules, seating: Seating, seat: int, my_cards: tuple[int, ...
     return _initial(rules, seating, first_seat, hands, len(deck) - HAND_SIZE * n, seat, deck)
 
 
-def _initial(rules: Rules, seating: Seating, first_seat: int,
-             hands: tuple[tuple[int, ...] | int, ...], pile: tuple[int, ...] | int,
-             viewer: int | None, deck: tuple[int, ...]) -> HandState:
+def _initial(rules: Rules, seating: Seating, first_seat: int, hands: Hands,
+             pile: tuple[int, ...] | int, viewer: int | None,
+             deck: tuple[int, ...]) -> HandState:
     zone = Zone(started=rules.start_rolling)
     return HandState(
         rules=rules, seating=seating, target=rules.target_for(seating), first_seat=first_seat,
         hands=hands, pile=pile, discard=(), zones=(zone,) * seating.n_teams, phase=DRAW,
-        seat=first_seat, turn_seat=first_seat, pending=(TURN_DRAW,), after=PLAY,
+        seat=first_seat, turn_seat=first_seat, pending=_TURN_START, after=PLAY,
         viewer=viewer, deck=deck)
 
 

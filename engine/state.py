@@ -310,7 +310,10 @@ def replace(state: HandState, /, **changes: Any) -> HandState:
     hottest call."""
     values = list(state)
     for name, value in changes.items():
-        values[_FIELD_INDEX[name]] = value
+        try:
+            values[_FIELD_INDEX[name]] = value
+        except KeyError:
+            raise TypeError(f"HandState has no field {name!r}") from None
     return _tuple_new(HandState, values)  # ``_make`` without its length check
 
 

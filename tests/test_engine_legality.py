@@ -186,6 +186,15 @@ def test_zone_from_cards_works_out_km_200s_and_start():
     assert z.safeties == (row,) and z.coups == (row,) and z.started and z.has_safety(K.RIGHT_OF_WAY)
 
 
+def test_replace_sets_named_fields_and_refuses_unknown_ones():
+    st = build(CLASSIC, TWO, fill_hands=True)
+    after = replace(st, turns=5, phase="draw")
+    assert after == st._replace(turns=5, phase="draw") and type(after) is type(st)
+    assert st.turns == 1  # states are values: the original is unchanged
+    with pytest.raises(TypeError, match="no field 'turn'"):
+        replace(st, turn=5)
+
+
 # ----- the turn advance, written once ------------------------------------------------------
 
 def test_R4b_bound_a_coup_fourre_at_the_turn_limit_ends_the_hand():
