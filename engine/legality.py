@@ -4,6 +4,8 @@ Each rule is written once, as a function of the zone it looks at, and both users
 refusing an action (:func:`play_refusal`, behind ``apply_action`` and ``explain``) and
 listing the legal ones (:func:`legal_plays`, behind ``legal_actions``). So the two can
 never disagree. A refusal is ``(rule id, reason)``; ``None`` means the play is legal.
+Listing only needs the yes or no, so the rule functions answer with an :data:`Objection`
+whose words are put together only when someone reads them (:func:`in_words`).
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ from .rules import Rules
 from .state import HandState, Zone
 
 Refusal = tuple[str, str] | None
+#: ``(rule id, reason, kinds)``: the reason with ``{0}``, ``{1}`` standing for the names of
+#: ``kinds``, or ``None`` for no objection.
+Objection = tuple[str, str, tuple[Kind, ...]] | None
 
 # Enum member lookups such as ``Kind.ROLL`` cost about 75 ns each on CPython 3.11; the
 # checks run for every card of every hand, so they compare against module constants.
@@ -53,10 +58,13 @@ class DistanceLimit(NamedTuple):
     most: int
 
 
+# The limits there can be, made once (every legal-action listing asks for them).
 _NOT_MOVING: Final = (DistanceLimit("R5", 0),)
 _NOT_STARTED: Final = (DistanceLimit("R5a", 0),)
 _LIMITED: Final = (DistanceLimit("R5b", 50),)
 _TWO_200S: Final = (DistanceLimit("R5c", 100),)
+#: R5d, by km left to go: the distance cards are multiples of 25 km.
+_EXACT_FINISH: Final = {left: (DistanceLimit("R5d", left),) for left in range(0, LONGEST, 25)}
 
 
 def distance_limits(state: HandState, zone: Zone) -> tuple[DistanceLimit, ...]:
@@ -75,7 +83,7 @@ def distance_limits(state: HandState, zone: Zone) -> tuple[DistanceLimit, ...]:
         limits += _TWO_200S
     left = state.target - zone.km
     if rules.exact_finish and left < LONGEST:
-        limits += (DistanceLimit("R5d", left),)
+        limits += _EXACT_FINISH.get(left) or (DistanceLimit("R5d", left),)
     return limits
 
 
@@ -117,29 +125,29 @@ def _distance_reason(state: HandState, zone: Zone, rule: str, value: int) -> str
 
 # ----- remedies (R7) ---------------------------------------------------------------------
 
-def remedy_refusal(zone: Zone, rules: Rules, k: Kind) -> Refusal:
+def remedy_objection(zone: Zone, rules: Rules, k: Kind) -> Objection:
     """Why remedy ``k`` may not go on ``zone`` (its own side's) under ``rules``."""
     if k is _END_OF_LIMIT:
         if not zone.limited():
-            return ("R7", "End of Limit needs a Speed Limit showing on your zone")
+            return ("R7", "End of Limit needs a Speed Limit showing on your zone", ())
         return None
     in_force = zone.hazard_in_force()
     if k is _ROLL:
         if in_force is not None and in_force is not _STOP:
-            return ("R7", f"cure the {NAMES_EN[in_force]} first (a Roll only answers Stop)")
+            return ("R7", "cure the {0} first (a Roll only answers Stop)", (in_force,))
         if in_force is _STOP:
             return None
         if rules.roll_after_remedy:
             if zone.moving(rules) and not (zone.has_safety(_RIGHT_OF_WAY) and zone.battle
                                            and KIND_OF[zone.battle[-1]] is not _ROLL):
-                return ("R7", "you are already rolling")
+                return ("R7", "you are already rolling", ())
             return None
         if zone.started:
-            return ("R7", "you are already started; a Roll only answers a Stop")
+            return ("R7", "you are already started; a Roll only answers a Stop", ())
         return None
     hazard = HAZARD_FOR_REMEDY[k]
     if in_force is not hazard:
-        return ("R7", f"{NAMES_EN[k]} only cures {NAMES_EN[hazard]}, which is not showing")
+        return ("R7", "{0} only cures {1}, which is not showing", (k, hazard))
     return None
 
 
@@ -150,29 +158,40 @@ def may_attack(state: HandState, seat: int) -> bool:
     return not state.rules.attacker_started or state.zone_of(seat).started
 
 
-def hazard_refusal(zone: Zone, rules: Rules, k: Kind, attacker_may_attack: bool) -> Refusal:
+def hazard_objection(zone: Zone, rules: Rules, k: Kind,
+                     attacker_may_attack: bool) -> Objection:
     """Why hazard ``k`` may not go on ``zone`` (an opponent's) under ``rules``;
     ``attacker_may_attack`` is :func:`may_attack` for the attacking seat (R6a)."""
-    if zone.has_safety(SAFETY_FOR[k]):
-        return ("R6", f"that zone has {NAMES_EN[SAFETY_FOR[k]]}, which protects it")
+    safety = SAFETY_FOR[k]
+    if zone.has_safety(safety):
+        return ("R6", "that zone has {0}, which protects it", (safety,))
     if k is _SPEED_LIMIT:
         if zone.limited():
-            return ("R6", "that zone is already under a Speed Limit")
+            return ("R6", "that zone is already under a Speed Limit", ())
         return None
     if not attacker_may_attack:
-        return ("R6a", "O-attacker-started: you may attack only once your own zone has started")
+        return ("R6a", "O-attacker-started: you may attack only once your own zone has started",
+                ())
     in_force = zone.hazard_in_force()
     if in_force is not None:
         if not rules.stack_hazards:
-            return ("R6", f"that zone already shows {NAMES_EN[in_force]}; two battle hazards "
-                          "may not be in force together")
+            return ("R6", "that zone already shows {0}; two battle hazards may not be in force "
+                          "together", (in_force,))
         if in_force is k:
-            return ("R6", f"that zone already shows {NAMES_EN[k]}")
+            return ("R6", "that zone already shows {0}", (k,))
         return None
     if not zone.moving(rules):
         return ("R6", "a battle hazard needs the target zone to be moving "
-                      "(Speed Limit is the only attack on a zone that is not)")
+                      "(Speed Limit is the only attack on a zone that is not)", ())
     return None
+
+
+def in_words(objection: Objection) -> Refusal:
+    """An objection as ``(rule id, reason)``, the kinds it names in English."""
+    if objection is None:
+        return None
+    rule, reason, kinds = objection
+    return (rule, reason.format(*[NAMES_EN[k] for k in kinds]) if kinds else reason)
 
 
 # ----- one card ----------------------------------------------------------------------------
@@ -186,7 +205,8 @@ def play_refusal(state: HandState, seat: int, card: int, target: int | None) -> 
             return ("R6", "a hazard needs an opposing side as its target")
         if target == state.side_of(seat):
             return ("R6", "a hazard goes on an opponent's zone, not your own side's")
-        return hazard_refusal(state.zones[target], state.rules, k, may_attack(state, seat))
+        return in_words(hazard_objection(state.zones[target], state.rules, k,
+                                         may_attack(state, seat)))
     if target is not None:
         return ("R5" if fam is _DISTANCE else "R7" if fam is _REMEDY else "R8",
                 f"{NAMES_EN[k]} goes on your own zone: name no target")
@@ -194,7 +214,7 @@ def play_refusal(state: HandState, seat: int, card: int, target: int | None) -> 
     if fam is _DISTANCE:
         return distance_refusal(state, zone, k)
     if fam is _REMEDY:
-        return remedy_refusal(zone, state.rules, k)
+        return in_words(remedy_objection(zone, state.rules, k))
     return None  # R8: a safety may always be played on your turn
 
 
@@ -237,7 +257,7 @@ def legal_plays(state: HandState, seat: int, hand: tuple[int, ...]) -> list[Acti
         elif fam is _REMEDY:
             k = KIND_OF[c]
             if k is not judged:
-                judged, remedy_ok = k, remedy_refusal(mine, rules, k) is None
+                judged, remedy_ok = k, remedy_objection(mine, rules, k) is None
             if remedy_ok:
                 out.append(plays[c])
         else:
@@ -245,7 +265,7 @@ def legal_plays(state: HandState, seat: int, hand: tuple[int, ...]) -> list[Acti
             if k is not judged:
                 judged = k
                 open_sides = [side for side, zone in enumerate(zones) if side != my_side
-                              and hazard_refusal(zone, rules, k, attacker_may_attack) is None]
+                              and hazard_objection(zone, rules, k, attacker_may_attack) is None]
             attacks = _ATTACKS[seat][c]
             for side in open_sides:
                 out.append(attacks[side])
