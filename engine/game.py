@@ -280,16 +280,21 @@ def _hands_without(state: HandState, seat: int, cards: tuple[int, ...],
                 raise IllegalAction("R4", f"seat {seat} does not hold card {card}",
                                     action) from None
             held = held[:i] + held[i + 1:]
-    return _put(state.hands, seat, held)
+    hands = list(state.hands)
+    hands[seat] = held
+    return tuple(hands)
 
 
 def _hands_with(hands: Hands, seat: int, card: int | None) -> Hands:
     """The hands after ``seat`` draws ``card`` (``None``: hidden, one card more)."""
+    out = list(hands)
     held = hands[seat]
     if isinstance(held, int):
-        return _put(hands, seat, held + 1)
-    assert card is not None
-    return _put(hands, seat, tuple(sorted((*held, card))))  # hands are kept sorted
+        out[seat] = held + 1
+    else:
+        assert card is not None
+        out[seat] = tuple(sorted((*held, card)))  # hands are kept sorted
+    return tuple(out)
 
 
 def _known_cards(state: HandState) -> set[int]:
@@ -333,8 +338,12 @@ def _draw(state: HandState, action: Draw) -> HandState:
     if not pending and state.after == NEXT_TURN:
         return _settle(_next_turn(state, state.turn_seat + 1, hands=hands, pile=pile,
                                   discard=discard, pile_drawn=pile_drawn))
-    return _settle(replace(state, hands=hands, pile=pile, discard=discard, pile_drawn=pile_drawn,
-                                 pending=pending, phase=DRAW if pending else PLAY))
+    if pending:  # more draws due: the pile may have run out (R4b)
+        return _settle(replace(state, hands=hands, pile=pile, discard=discard,
+                               pile_drawn=pile_drawn, pending=pending))
+    # The drawer now holds a card and plays: there is nothing for _settle to resolve.
+    return replace(state, hands=hands, pile=pile, discard=discard, pile_drawn=pile_drawn,
+                   pending=pending, phase=PLAY)
 
 
 def _revealed_draw(state: HandState, action: Draw) -> int | None:
