@@ -375,8 +375,8 @@ def _reshuffle(state: HandState, action: Reshuffle) -> HandState:
             else len(action.order)
     idle = state.idle_reshuffles + (0 if state.progress else 1)
     return _settle(replace(state, pile=pile, discard=(), pile_drawn=0,
-                                 reshuffles=state.reshuffles + 1, idle_reshuffles=idle,
-                                 progress=False, phase=DRAW))
+                           reshuffles=state.reshuffles + 1, idle_reshuffles=idle,
+                           progress=False, phase=DRAW))
 
 
 # ----- turn flow -----------------------------------------------------------------------
@@ -390,7 +390,7 @@ def _next_turn(state: HandState, seat: int, pending: tuple[str, ...] = _TURN_STA
         return _end(state, "turn_limit", **changes)
     seat %= state.seating.n_players
     return replace(state, phase=DRAW, seat=seat, turn_seat=seat, pending=pending, after=PLAY,
-                         attack=None, turns=state.turns + 1, **changes)
+                   attack=None, turns=state.turns + 1, **changes)
 
 
 def _settle(state: HandState) -> HandState:
@@ -423,16 +423,17 @@ def _end(state: HandState, reason: str, completed_by: int = NO_SIDE,
     """R13: the hand is over (``completed_by``: the side that made the trip, if any)."""
     pile = changes.get("pile", state.pile)
     return replace(state, phase=OVER, end_reason=reason, completed_by=completed_by,
-                         completed_after_exhaustion=completed_by != NO_SIDE and not pile,
-                         pending=(), attack=None, **changes)
+                   completed_after_exhaustion=completed_by != NO_SIDE and not pile,
+                   pending=(), attack=None, **changes)
 
 
 # ----- playing -------------------------------------------------------------------------
 
 def _discard(state: HandState, action: Discard) -> HandState:
+    """R4: the card goes face up on the discard pile and the turn passes on."""
     seat, card = action
-    return _settle(_next_turn(state, seat + 1, hands=_hands_without(state, seat, (card,), action),
-                              discard=state.discard + (card,)))
+    hands = _hands_without(state, seat, (card,), action)
+    return _settle(_next_turn(state, seat + 1, hands=hands, discard=state.discard + (card,)))
 
 
 def _play(state: HandState, action: Play) -> HandState:
@@ -458,7 +459,7 @@ def _play(state: HandState, action: Play) -> HandState:
         return _settle(_next_turn(state, seat + 1, hands=hands, zones=zones))
     # R8: a safety, then an extra turn (not counted as a new one).
     return _settle(replace(state, hands=hands, zones=zones, phase=DRAW, pending=_TURN_START,
-                                 after=PLAY))
+                           after=PLAY))
 
 
 def _trip_done(state: HandState, seat: int) -> HandState:
@@ -490,7 +491,7 @@ def _fast_discard(state: HandState, action: FastDiscard) -> HandState:
     if need <= 0:
         return _settle(_next_turn(state, seat + 1, hands=hands, discard=discard))
     return _settle(replace(state, hands=hands, discard=discard, phase=DRAW,
-                                 pending=(REPLACEMENT_DRAW,) * need, after=NEXT_TURN))
+                           pending=(REPLACEMENT_DRAW,) * need, after=NEXT_TURN))
 
 
 # ----- answering a hazard (R9, R10a) ---------------------------------------------------
@@ -556,9 +557,9 @@ def _fast_remedy(state: HandState, attack: Attack, answer: FastRemedy,
     goes on from the attacker's left (the attacker's turn is over)."""
     zone = state.zones[attack.side].lay(answer.card)
     return _settle(replace(state, hands=hands, zones=_put(state.zones, attack.side, zone),
-                                 attack=None, phase=DRAW, seat=answer.seat,
-                                 turn_seat=attack.attacker, pending=(REPLACEMENT_DRAW,),
-                                 after=NEXT_TURN))
+                           attack=None, phase=DRAW, seat=answer.seat,
+                           turn_seat=attack.attacker, pending=(REPLACEMENT_DRAW,),
+                           after=NEXT_TURN))
 
 
 # ----- explaining ----------------------------------------------------------------------

@@ -334,7 +334,7 @@ def view_of(state: HandState, seat: int) -> HandState:
         counts[seat] = hands[seat]
     pile = state.pile
     return replace(state, hands=tuple(counts), pile=pile if isinstance(pile, int) else len(pile),
-                         viewer=seat)
+                   viewer=seat)
 
 
 def is_family(card: int, fam: Family) -> bool:

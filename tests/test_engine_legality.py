@@ -61,7 +61,8 @@ def test_R5_a_zone_under_a_hazard_may_play_no_distance():
 
 def test_R5b_R5c_R5d_limits_come_in_rule_order_and_the_first_exceeded_refuses():
     # Rolling, limited, two 200s played, 650 of 700 km: every limit at once.
-    z = dict(battle=[K.ROLL], speed=[K.SPEED_LIMIT], distance=[K.D200, K.D200, K.D100, K.D75, K.D75])
+    z = dict(battle=[K.ROLL], speed=[K.SPEED_LIMIT],
+             distance=[K.D200, K.D200, K.D100, K.D75, K.D75])
     st = build(CLASSIC, TWO, zones={0: z}, fill_hands=True)
     zone = st.zones[0]
     assert zone.km == 650 and zone.n200 == 2
