@@ -25,11 +25,6 @@ from .actions import Play as Play
 from .actions import Reshuffle as Reshuffle
 from .actions import action_from_data as action_from_data
 from .actions import action_to_data as action_to_data
-from .bots import BOTS as BOTS
-from .bots import HeuristicBot as HeuristicBot
-from .bots import RandomBot as RandomBot
-from .bots import SeatController as SeatController
-from .bots import make_bot as make_bot
 from .cards import ALL_CARDS as ALL_CARDS
 from .cards import KIND_OF as KIND_OF
 from .cards import Family as Family
@@ -58,11 +53,6 @@ from .scoring import Match as Match
 from .scoring import SideScore as SideScore
 from .scoring import hand_winner as hand_winner
 from .scoring import score_hand as score_hand
-from .simulate import HandRecord as HandRecord
-from .simulate import MatchRecord as MatchRecord
-from .simulate import play_hand as play_hand
-from .simulate import play_match as play_match
-from .simulate import replay_hand as replay_hand
 from .state import DRAW as DRAW
 from .state import EXTEND as EXTEND
 from .state import HAND_SIZE as HAND_SIZE
@@ -78,3 +68,16 @@ from .state import HandState as HandState
 from .state import Zone as Zone
 from .state import replace as replace
 from .state import view_of as view_of
+
+# isort: split
+# Last: the bots and the simulations may import the names above from ``engine`` itself.
+from .bots import BOTS as BOTS
+from .bots import HeuristicBot as HeuristicBot
+from .bots import RandomBot as RandomBot
+from .bots import SeatController as SeatController
+from .bots import make_bot as make_bot
+from .simulate import HandRecord as HandRecord
+from .simulate import MatchRecord as MatchRecord
+from .simulate import play_hand as play_hand
+from .simulate import play_match as play_match
+from .simulate import replay_hand as replay_hand
