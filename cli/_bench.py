@@ -8,9 +8,14 @@ import random
 import time
 from typing import Any
 
-from engine import CLASSIC, MODERN, Rules, Seating
-from engine.bots import RandomBot
-from engine.simulate import play_hand
+import engine.game
+from engine import CLASSIC, MODERN, RandomBot, Rules, Seating, play_hand
+
+
+def engine_build() -> str:
+    """Which engine is imported: ``compiled`` (the optional mypyc build, see setup.py) or
+    ``pure`` Python, so that a figure says which one it measured."""
+    return "pure" if (engine.game.__file__ or "").endswith(".py") else "compiled"
 
 
 def engine_hands_per_second(rules: Rules, seating: Seating, seconds: float,
@@ -41,13 +46,15 @@ def run_bench(args: argparse.Namespace) -> int:
         from p2p.netsim import run_net_bench
         run_net_bench(args.json)
         return 0
-    results = {
+    results: dict[str, Any] = {
         "classic_2p": engine_hands_per_second(CLASSIC, Seating.solo(2), args.seconds),
         "modern_4p": engine_hands_per_second(MODERN, Seating.solo(4), args.seconds),
     }
+    build = engine_build()
     if args.json:
-        print(json.dumps(results))
+        print(json.dumps({**results, "engine_build": build}))
     else:
+        print(f"engine: {build}")
         for name, r in results.items():
             print(f"{name:<12} {r['hands_per_second']:>8} hands/s  "
                   f"{r['actions_per_second']:>9} actions/s  ({r['hands']} hands, "

@@ -7,9 +7,10 @@ msgpack-friendly lists with :func:`action_to_data` / :func:`action_from_data`.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
-CHANCE = -1
+#: ``seat`` of the chance action (the R4b reshuffle): no seat acts. (-1 on the wire.)
+CHANCE: Final = -1
 
 
 class Draw(NamedTuple):
@@ -121,7 +122,8 @@ def action_from_data(data: Any) -> Action:
 
 
 def _check_types(action: Action) -> None:
-    for name, value in zip(action._fields, action, strict=True):
+    values: tuple[object, ...] = tuple(action)  # anything may come off the wire
+    for name, value in zip(action._fields, values, strict=True):
         if name == "card" and value is None and isinstance(action, Draw):
             continue
         if name in ("seat", "card") and type(value) is not int:

@@ -9,6 +9,7 @@ can be checked as a set equality.
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Final
 
 
 class Family(IntEnum):
@@ -41,14 +42,14 @@ class Kind(IntEnum):
 
 
 #: R1: how many of each kind the 106-card deck holds.
-COUNTS: dict[Kind, int] = {
+COUNTS: Final[dict[Kind, int]] = {
     Kind.D25: 10, Kind.D50: 10, Kind.D75: 10, Kind.D100: 12, Kind.D200: 4,
     Kind.STOP: 5, Kind.SPEED_LIMIT: 4, Kind.OUT_OF_GAS: 3, Kind.FLAT_TIRE: 3, Kind.ACCIDENT: 3,
     Kind.ROLL: 14, Kind.END_OF_LIMIT: 6, Kind.GASOLINE: 6, Kind.SPARE_TIRE: 6, Kind.REPAIRS: 6,
     Kind.RIGHT_OF_WAY: 1, Kind.EXTRA_TANK: 1, Kind.PUNCTURE_PROOF: 1, Kind.DRIVING_ACE: 1,
 }
 
-FAMILY: dict[Kind, Family] = {
+FAMILY: Final[dict[Kind, Family]] = {
     **{k: Family.DISTANCE for k in (Kind.D25, Kind.D50, Kind.D75, Kind.D100, Kind.D200)},
     **{k: Family.HAZARD for k in (Kind.STOP, Kind.SPEED_LIMIT, Kind.OUT_OF_GAS,
                                   Kind.FLAT_TIRE, Kind.ACCIDENT)},
@@ -58,33 +59,33 @@ FAMILY: dict[Kind, Family] = {
                                   Kind.PUNCTURE_PROOF, Kind.DRIVING_ACE)},
 }
 
-DISTANCE_VALUE: dict[Kind, int] = {Kind.D25: 25, Kind.D50: 50, Kind.D75: 75, Kind.D100: 100,
+DISTANCE_VALUE: Final[dict[Kind, int]] = {Kind.D25: 25, Kind.D50: 50, Kind.D75: 75, Kind.D100: 100,
                                    Kind.D200: 200}
 
-HAZARDS: tuple[Kind, ...] = (Kind.STOP, Kind.SPEED_LIMIT, Kind.OUT_OF_GAS, Kind.FLAT_TIRE,
+HAZARDS: Final[tuple[Kind, ...]] = (Kind.STOP, Kind.SPEED_LIMIT, Kind.OUT_OF_GAS, Kind.FLAT_TIRE,
                              Kind.ACCIDENT)
-BATTLE_HAZARDS: frozenset[Kind] = frozenset({Kind.STOP, Kind.OUT_OF_GAS, Kind.FLAT_TIRE,
+BATTLE_HAZARDS: Final[frozenset[Kind]] = frozenset({Kind.STOP, Kind.OUT_OF_GAS, Kind.FLAT_TIRE,
                                               Kind.ACCIDENT})
-REMEDIES: tuple[Kind, ...] = (Kind.ROLL, Kind.END_OF_LIMIT, Kind.GASOLINE, Kind.SPARE_TIRE,
+REMEDIES: Final[tuple[Kind, ...]] = (Kind.ROLL, Kind.END_OF_LIMIT, Kind.GASOLINE, Kind.SPARE_TIRE,
                               Kind.REPAIRS)
-SAFETIES: tuple[Kind, ...] = (Kind.RIGHT_OF_WAY, Kind.EXTRA_TANK, Kind.PUNCTURE_PROOF,
+SAFETIES: Final[tuple[Kind, ...]] = (Kind.RIGHT_OF_WAY, Kind.EXTRA_TANK, Kind.PUNCTURE_PROOF,
                               Kind.DRIVING_ACE)
 
 #: R7: the remedy that cures each hazard.
-REMEDY_FOR: dict[Kind, Kind] = {
+REMEDY_FOR: Final[dict[Kind, Kind]] = {
     Kind.STOP: Kind.ROLL, Kind.SPEED_LIMIT: Kind.END_OF_LIMIT, Kind.OUT_OF_GAS: Kind.GASOLINE,
     Kind.FLAT_TIRE: Kind.SPARE_TIRE, Kind.ACCIDENT: Kind.REPAIRS,
 }
-HAZARD_FOR_REMEDY: dict[Kind, Kind] = {v: k for k, v in REMEDY_FOR.items()}
+HAZARD_FOR_REMEDY: Final[dict[Kind, Kind]] = {v: k for k, v in REMEDY_FOR.items()}
 
 #: R8: the safety that protects against each hazard (Right of Way covers two).
-SAFETY_FOR: dict[Kind, Kind] = {
+SAFETY_FOR: Final[dict[Kind, Kind]] = {
     Kind.STOP: Kind.RIGHT_OF_WAY, Kind.SPEED_LIMIT: Kind.RIGHT_OF_WAY,
     Kind.OUT_OF_GAS: Kind.EXTRA_TANK, Kind.FLAT_TIRE: Kind.PUNCTURE_PROOF,
     Kind.ACCIDENT: Kind.DRIVING_ACE,
 }
 
-NAMES_EN: dict[Kind, str] = {
+NAMES_EN: Final[dict[Kind, str]] = {
     Kind.D25: "25", Kind.D50: "50", Kind.D75: "75", Kind.D100: "100", Kind.D200: "200",
     Kind.STOP: "Stop", Kind.SPEED_LIMIT: "Speed Limit", Kind.OUT_OF_GAS: "Out of Gas",
     Kind.FLAT_TIRE: "Flat Tire", Kind.ACCIDENT: "Accident", Kind.ROLL: "Roll",
@@ -92,7 +93,7 @@ NAMES_EN: dict[Kind, str] = {
     Kind.REPAIRS: "Repairs", Kind.RIGHT_OF_WAY: "Right of Way", Kind.EXTRA_TANK: "Extra Tank",
     Kind.PUNCTURE_PROOF: "Puncture-Proof", Kind.DRIVING_ACE: "Driving Ace",
 }
-NAMES_FR: dict[Kind, str] = {
+NAMES_FR: Final[dict[Kind, str]] = {
     Kind.D25: "25", Kind.D50: "50", Kind.D75: "75", Kind.D100: "100", Kind.D200: "200",
     Kind.STOP: "Feu rouge", Kind.SPEED_LIMIT: "Limite de vitesse",
     Kind.OUT_OF_GAS: "Panne d'essence", Kind.FLAT_TIRE: "Crevaison", Kind.ACCIDENT: "Accident",
@@ -111,16 +112,25 @@ def _build_kind_table() -> tuple[Kind, ...]:
 
 
 #: Card id -> kind, for the 106 playable cards, grouped by kind in ``Kind`` order.
-KIND_OF: tuple[Kind, ...] = _build_kind_table()
-ALL_CARDS: tuple[int, ...] = tuple(range(len(KIND_OF)))
+KIND_OF: Final[tuple[Kind, ...]] = _build_kind_table()
+ALL_CARDS: Final[tuple[int, ...]] = tuple(range(len(KIND_OF)))
 #: Card id -> family, and card id -> distance value (0 for a card that is no distance):
 #: one tuple index instead of two lookups on the engine's hot paths.
-FAMILY_OF: tuple[Family, ...] = tuple(FAMILY[k] for k in KIND_OF)
-DISTANCE_OF: tuple[int, ...] = tuple(DISTANCE_VALUE.get(k, 0) for k in KIND_OF)
+FAMILY_OF: Final[tuple[Family, ...]] = tuple(FAMILY[k] for k in KIND_OF)
+DISTANCE_OF: Final[tuple[int, ...]] = tuple(DISTANCE_VALUE.get(k, 0) for k in KIND_OF)
 assert len(ALL_CARDS) == 106
 
+#: R8: each safety kind is one card of the deck (R1), so "a zone has Right of Way" is "that
+#: card lies in its safety area": kind -> the card id of that safety.
+SAFETY_CARD: Final[dict[Kind, int]] = {k: KIND_OF.index(k) for k in SAFETIES}
+assert all(COUNTS[k] == 1 for k in SAFETIES)
+#: Card id -> the id of the safety card that covers it, for the battle hazards (R6, R8): such
+#: a card on top of a battle pile is "in force" unless that safety card is in the zone.
+BATTLE_HAZARD_GUARD: Final[dict[int, int]] = {c: SAFETY_CARD[SAFETY_FOR[k]]
+                                       for c, k in enumerate(KIND_OF) if k in BATTLE_HAZARDS}
+
 #: R1a: the ids removed for the 101-card deck: the first card of each hazard kind.
-REMOVED_FOR_SMALL_TABLE: frozenset[int] = frozenset(KIND_OF.index(k) for k in HAZARDS)
+REMOVED_FOR_SMALL_TABLE: Final[frozenset[int]] = frozenset(KIND_OF.index(k) for k in HAZARDS)
 
 
 def kind(card: int) -> Kind:

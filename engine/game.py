@@ -9,9 +9,8 @@ states and on a seat's view.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
-from ._checks import legal_plays, play_refusal
 from .actions import (
     CHANCE,
     Action,
@@ -25,22 +24,15 @@ from .actions import (
     Play,
     Reshuffle,
 )
-from .cards import (
-    ALL_CARDS,
-    FAMILY,
-    FAMILY_OF,
-    KIND_OF,
-    NAMES_EN,
-    REMEDY_FOR,
-    SAFETY_FOR,
-    Family,
-    Kind,
-)
+from .cards import ALL_CARDS, FAMILY_OF, KIND_OF, NAMES_EN, REMEDY_FOR, SAFETY_FOR, Family
 from .errors import IllegalAction
-from .rules import Rules, Seating
+from .legality import legal_plays, play_refusal
+from .rules import NO_SIDE, Rules, Seating
 from .state import (
     DRAW,
     EXTEND,
+    HAND_SIZE,
+    NEXT_TURN,
     OVER,
     PLAY,
     REPLACEMENT_DRAW,
@@ -51,29 +43,18 @@ from .state import (
     Attack,
     HandState,
     Zone,
-    replace_state,
+    replace,
 )
 
-HAND_SIZE = 6
-NEXT = "next"
-
 _T = TypeVar("_T")
+Hands = tuple[tuple[int, ...] | int, ...]
 
-# Field positions, for the hottest moves (a draw, a discard, a play: see _next_turn), which
-# build the next state from ``list(state)`` by position rather than by replace_state.
-_FIELD = {name: i for i, name in enumerate(HandState._fields)}
-_HANDS, _PILE, _DISCARD = _FIELD["hands"], _FIELD["pile"], _FIELD["discard"]
-_PHASE, _SEAT, _TURN_SEAT = _FIELD["phase"], _FIELD["seat"], _FIELD["turn_seat"]
-_PENDING, _AFTER, _ATTACK = _FIELD["pending"], _FIELD["after"], _FIELD["attack"]
-_TURNS, _PILE_DRAWN = _FIELD["turns"], _FIELD["pile_drawn"]
-_ZONES, _PROGRESS = _FIELD["zones"], _FIELD["progress"]
-_TURN_START = (TURN_DRAW,)
-_new_state = tuple.__new__
-
-# Enum member lookups such as ``Kind.ROLL`` cost about 75 ns each on CPython 3.11; the
+# Enum member lookups such as ``Family.HAZARD`` cost about 75 ns each on CPython 3.11; the
 # move functions compare against these module constants.
-_DISTANCE, _HAZARD, _REMEDY = Family.DISTANCE, Family.HAZARD, Family.REMEDY
-_SPEED_LIMIT, _END_OF_LIMIT = Kind.SPEED_LIMIT, Kind.END_OF_LIMIT
+_DISTANCE: Final = Family.DISTANCE
+_HAZARD: Final = Family.HAZARD
+_REMEDY: Final = Family.REMEDY
+_TURN_START: Final = (TURN_DRAW,)
 
 
 # ----- starting a hand -----------------------------------------------------------------
@@ -120,14 +101,14 @@ def new_view(rules: Rules, seating: Seating, seat: int, my_cards: tuple[int, ...
     return _initial(rules, seating, first_seat, hands, len(deck) - HAND_SIZE * n, seat, deck)
 
 
-def _initial(rules: Rules, seating: Seating, first_seat: int,
-             hands: tuple[tuple[int, ...] | int, ...], pile: tuple[int, ...] | int,
-             viewer: int | None, deck: tuple[int, ...]) -> HandState:
+def _initial(rules: Rules, seating: Seating, first_seat: int, hands: Hands,
+             pile: tuple[int, ...] | int, viewer: int | None,
+             deck: tuple[int, ...]) -> HandState:
     zone = Zone(started=rules.start_rolling)
     return HandState(
         rules=rules, seating=seating, target=rules.target_for(seating), first_seat=first_seat,
         hands=hands, pile=pile, discard=(), zones=(zone,) * seating.n_teams, phase=DRAW,
-        seat=first_seat, turn_seat=first_seat, pending=(TURN_DRAW,), after=PLAY,
+        seat=first_seat, turn_seat=first_seat, pending=_TURN_START, after=PLAY,
         viewer=viewer, deck=deck)
 
 
@@ -135,19 +116,18 @@ def _initial(rules: Rules, seating: Seating, first_seat: int,
 
 # Legal-action lists are rebuilt for every move, and building an action costs about 200 ns.
 # Actions are immutable values, so the common ones are made once here and shared (the
-# plays: see ``engine._checks``).
-_SEATS = range(6)  # R2: at most six players
-_PILE_DRAWS: tuple[Draw, ...] = tuple(Draw(s, "pile", None) for s in _SEATS)
+# plays: see ``engine.legality``).
+_SEATS: Final = range(6)  # R2: at most six players
+_PILE_DRAWS: Final[tuple[Draw, ...]] = tuple(Draw(s, "pile", None) for s in _SEATS)
 # By seat, then by card id (a dict: an id that is no card fails rather than wraps around).
-_DISCARD_DRAWS: tuple[dict[int, Draw], ...] = tuple(   # R4a
+_DISCARD_DRAWS: Final[tuple[dict[int, Draw], ...]] = tuple(   # R4a
     {c: Draw(s, "discard", c) for c in ALL_CARDS} for s in _SEATS)
-_DISCARDS: tuple[dict[int, Discard], ...] = tuple(
+_DISCARDS: Final[tuple[dict[int, Discard], ...]] = tuple(
     {c: Discard(s, c) for c in ALL_CARDS} for s in _SEATS)
 
 
-def _acts(state: HandState, seat: int) -> bool:
-    """``seat in state.actors()``, without building the tuple. (For the draw, play and
-    extension phases, the two hot callers compare ``seat`` with ``state.seat`` inline.)"""
+def _may_act(state: HandState, seat: int) -> bool:
+    """``seat in state.actors()``, without building the tuple (asked at every move)."""
     phase = state.phase
     if phase == RESPOND:
         assert state.attack is not None
@@ -162,14 +142,11 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
     A draw from the pile is listed with its card in a full-information state and with
     ``card=None`` in a view, where the card is revealed by whoever deals it.
     """
-    phase = state.phase
-    if phase == PLAY or phase == DRAW or phase == EXTEND:  # _acts, inlined: a hot path
-        if seat != state.seat:
-            return []
-    elif not _acts(state, seat):
+    if not _may_act(state, seat):
         return []  # (a reshuffle is chance: its order comes from ``reshuffle_action``)
     if state.viewer is not None and state.viewer != seat:
         raise ValueError(f"seat {seat}'s options are hidden in seat {state.viewer}'s view")
+    phase = state.phase
     if phase == PLAY:
         hand = state.hand(seat)
         actions = legal_plays(state, seat, hand)
@@ -221,10 +198,9 @@ def reshuffle_action(state: HandState, shuffle: object) -> Reshuffle:
 
 # ----- applying an action --------------------------------------------------------------
 #
-# Each move builds its next state once where it can (the hand, the zone and the turn change
-# together): building a HandState is the bulk of a move's cost. The frequent moves (a draw,
-# a discard, a play that ends the turn) set fields by position, see _next_turn; the rare
-# ones use replace_state.
+# Each move builds its next state in one ``HandState.replace`` where it can: the hand, the
+# zone and the turn change together (building a state is the bulk of a move's cost), so a
+# move that ends the turn hands its own changes to ``_next_turn``.
 
 def apply_action(state: HandState, action: Action) -> HandState:
     """The state after ``action``; raises :class:`IllegalAction` and changes nothing if not legal."""
@@ -239,10 +215,7 @@ def apply_action(state: HandState, action: Action) -> HandState:
     seat = action.seat
     if not 0 <= seat < state.seating.n_players:
         raise IllegalAction("R2", f"there is no seat {seat}", action)
-    if phase == PLAY or phase == DRAW or phase == EXTEND:  # _acts, inlined: a hot path
-        if seat != state.seat:
-            raise IllegalAction("R4", _not_your_turn(state, seat), action)
-    elif not _acts(state, seat):
+    if not _may_act(state, seat):
         raise IllegalAction("R4", _not_your_turn(state, seat), action)
     if phase == PLAY:
         if isinstance(action, Discard):
@@ -272,30 +245,7 @@ def _not_your_turn(state: HandState, seat: int) -> str:
     return f"it is seat {state.seat}'s move, not seat {seat}'s"
 
 
-def _require_held(state: HandState, seat: int, card: int, action: Action) -> None:
-    h = state.hands[seat]
-    if isinstance(h, int):
-        # Someone else's hidden hand in a view: the card must be one we cannot see anywhere.
-        if h <= 0:
-            raise IllegalAction("R4", f"seat {seat} has no card to play", action)
-        if card not in state.deck:
-            raise IllegalAction("R1", f"{card} is not a card of this deck", action)
-        if card in _known_cards(state):
-            raise IllegalAction("R4", f"seat {seat} cannot hold card {card}: it is "
-                                      "already known to be elsewhere", action)
-        return
-    if card not in h:
-        raise IllegalAction("R4", f"seat {seat} does not hold card {card}", action)
-
-
-def _known_cards(state: HandState) -> set[int]:
-    known = set(state.public_cards())
-    if state.viewer is not None and state.viewer != SPECTATOR:
-        h = state.hands[state.viewer]
-        assert not isinstance(h, int)
-        known.update(h)
-    return known
-
+# ----- hands -----------------------------------------------------------------------------
 
 def _put(items: tuple[_T, ...], i: int, item: _T) -> tuple[_T, ...]:
     """``items`` with position ``i`` replaced by ``item`` (hands by seat, zones by side)."""
@@ -304,64 +254,78 @@ def _put(items: tuple[_T, ...], i: int, item: _T) -> tuple[_T, ...]:
     return tuple(out)
 
 
-def _without(hands: tuple[tuple[int, ...] | int, ...], seat: int,
-             card: int) -> tuple[tuple[int, ...] | int, ...]:
-    """``hands`` after ``seat`` gives up ``card`` (a hidden hand: one card fewer)."""
-    h = hands[seat]
-    if isinstance(h, int):
-        return _put(hands, seat, h - 1)
-    i = h.index(card)
-    return _put(hands, seat, h[:i] + h[i + 1:])
-
-
-def _take(state: HandState, seat: int, card: int,
-          action: Action) -> tuple[tuple[int, ...] | int, ...]:
-    """The hands after ``seat`` gives up ``card`` for ``action``; :func:`_require_held`'s
-    refusal if it does not hold it (one pass over the hand instead of two)."""
-    hands = list(state.hands)
-    h = hands[seat]
-    if isinstance(h, int):
-        _require_held(state, seat, card, action)
-        hands[seat] = h - 1
+def _hands_without(state: HandState, seat: int, cards: tuple[int, ...],
+                   action: Action) -> Hands:
+    """The hands after ``seat`` gives up ``cards`` for ``action``, or IllegalAction if it
+    cannot hold them (R4; R1 for a card of no deck). A hidden hand (someone else's, in a
+    view) loses one card per card named, each one that cannot be seen anywhere."""
+    held = state.hands[seat]
+    if isinstance(held, int):
+        known: set[int] | None = None
+        for card in cards:
+            if held <= 0:
+                raise IllegalAction("R4", f"seat {seat} has no card to play", action)
+            if card not in state.deck:
+                raise IllegalAction("R1", f"{card} is not a card of this deck", action)
+            known = _known_cards(state) if known is None else known
+            if card in known:
+                raise IllegalAction("R4", f"seat {seat} cannot hold card {card}: it is "
+                                          "already known to be elsewhere", action)
+            held -= 1
     else:
-        try:
-            i = h.index(card)
-        except ValueError:
-            raise IllegalAction("R4", f"seat {seat} does not hold card {card}", action) from None
-        hands[seat] = h[:i] + h[i + 1:]
+        for card in cards:
+            try:
+                i = held.index(card)
+            except ValueError:
+                raise IllegalAction("R4", f"seat {seat} does not hold card {card}",
+                                    action) from None
+            held = held[:i] + held[i + 1:]
+    hands = list(state.hands)
+    hands[seat] = held
     return tuple(hands)
 
 
-def _remove_from_hand(state: HandState, seat: int, card: int) -> HandState:
-    return replace_state(state, hands=_without(state.hands, seat, card))
+def _hands_with(hands: Hands, seat: int, card: int | None) -> Hands:
+    """The hands after ``seat`` draws ``card`` (``None``: hidden, one card more)."""
+    out = list(hands)
+    held = hands[seat]
+    if isinstance(held, int):
+        out[seat] = held + 1
+    else:
+        assert card is not None
+        out[seat] = tuple(sorted((*held, card)))  # hands are kept sorted
+    return tuple(out)
 
 
-# ----- draws ---------------------------------------------------------------------------
+def _known_cards(state: HandState) -> set[int]:
+    """Every card this state shows: the public ones and the viewer's own hand."""
+    known = set(state.public_cards())
+    if state.viewer is not None and state.viewer != SPECTATOR:
+        h = state.hands[state.viewer]
+        assert not isinstance(h, int)
+        known.update(h)
+    return known
+
+
+# ----- draws (R4, R4a, R4b) ------------------------------------------------------------
 
 def _draw(state: HandState, action: Draw) -> HandState:
     seat = action.seat
     pile, discard, pile_drawn = state.pile, state.discard, state.pile_drawn
+    card: int | None
     if action.source == "discard":
         if state.pending[0] != TURN_DRAW or not state.rules.draw_discard:
             raise IllegalAction("R4a", "O-draw-discard is off (or this is a replacement draw): "
                                        "draw from the draw pile", action)
         if not discard:
             raise IllegalAction("R4a", "the discard pile is empty", action)
-        card: int | None = discard[-1]
+        card = discard[-1]
         if action.card is not None and action.card != card:
             raise IllegalAction("R4a", "that card is not on top of the discard pile", action)
         discard = discard[:-1]
     else:
         if isinstance(pile, int):
-            if state.viewer == seat:
-                if action.card is None:
-                    raise ValueError("a draw in the drawer's own view needs the revealed card")
-                if action.card not in state.deck or action.card in _known_cards(state):
-                    raise IllegalAction("R1", f"card {action.card} cannot be in the draw pile",
-                                        action)
-                card = action.card
-            else:
-                card = None
+            card = _revealed_draw(state, action)
             pile = pile - 1
         else:
             card = pile[-1]
@@ -369,31 +333,29 @@ def _draw(state: HandState, action: Draw) -> HandState:
                 raise IllegalAction("R4", "that is not the top card of the draw pile", action)
             pile = pile[:-1]
         pile_drawn += 1
-    hands = list(state.hands)
-    h = hands[seat]
-    if isinstance(h, int):
-        hands[seat] = h + 1
-    else:
-        assert card is not None
-        held = [*h, card]  # the hand stays sorted: a list sorted in place, then frozen
-        held.sort()
-        hands[seat] = tuple(held)
+    hands = _hands_with(state.hands, seat, card)
     pending = state.pending[1:]
-    # The hottest move: replace_state by hand (by field position) rather than by keywords.
-    values = list(state)
-    values[_HANDS] = tuple(hands)
-    values[_PILE] = pile
-    values[_DISCARD] = discard
-    values[_PILE_DRAWN] = pile_drawn
-    if not pending and state.after != PLAY:
-        return _next_turn(state, state.turn_seat + 1, values)
-    values[_PENDING] = pending
-    if pending:
-        values[_PHASE] = DRAW
-        return _settle(_new_state(HandState, values))
-    # The drawer now holds a card, so there is nothing for _settle to resolve.
-    values[_PHASE] = PLAY
-    return _new_state(HandState, values)
+    if not pending and state.after == NEXT_TURN:
+        return _settle(_next_turn(state, state.turn_seat + 1, hands=hands, pile=pile,
+                                  discard=discard, pile_drawn=pile_drawn))
+    if pending:  # more draws due: the pile may have run out (R4b)
+        return _settle(replace(state, hands=hands, pile=pile, discard=discard,
+                               pile_drawn=pile_drawn, pending=pending))
+    # The drawer now holds a card and plays: there is nothing for _settle to resolve.
+    return replace(state, hands=hands, pile=pile, discard=discard, pile_drawn=pile_drawn,
+                   pending=pending, phase=PLAY)
+
+
+def _revealed_draw(state: HandState, action: Draw) -> int | None:
+    """The card of a draw from a hidden pile: the drawer's own view names it (it was
+    revealed to them), anyone else's view does not see it."""
+    if state.viewer != action.seat:
+        return None
+    if action.card is None:
+        raise ValueError("a draw in the drawer's own view needs the revealed card")
+    if action.card not in state.deck or action.card in _known_cards(state):
+        raise IllegalAction("R1", f"card {action.card} cannot be in the draw pile", action)
+    return action.card
 
 
 def _can_reshuffle(state: HandState) -> bool:
@@ -412,33 +374,23 @@ def _reshuffle(state: HandState, action: Reshuffle) -> HandState:
         pile = tuple(reversed(action.order)) if not isinstance(state.pile, int) \
             else len(action.order)
     idle = state.idle_reshuffles + (0 if state.progress else 1)
-    st = replace_state(state, pile=pile, discard=(), pile_drawn=0, reshuffles=state.reshuffles + 1,
-                        idle_reshuffles=idle, progress=False, phase=DRAW)
-    return _settle(st)
+    return _settle(replace(state, pile=pile, discard=(), pile_drawn=0,
+                           reshuffles=state.reshuffles + 1, idle_reshuffles=idle,
+                           progress=False, phase=DRAW))
 
 
 # ----- turn flow -----------------------------------------------------------------------
 
-def _next_turn(state: HandState, seat: int, values: list[Any] | None = None) -> HandState:
-    """The turn passes to ``seat``. ``values`` are ``list(state)`` with the changes of the
-    move that ended the turn already made (by field position), if it made any.
-
-    Fields by position rather than replace_state's keywords: about half of all moves end a
-    turn, and keyword arguments would make building the next state cost twice as much.
-    """
-    if values is None:
-        values = list(state)
-    seat %= state.seating.n_players
+def _next_turn(state: HandState, seat: int, pending: tuple[str, ...] = _TURN_START,
+               **changes: Any) -> HandState:
+    """R4: the turn passes to ``seat`` (counted round the table), who starts it with the
+    ``pending`` draws; at the turn bound (R4b) the hand ends instead. ``changes`` are the
+    move's own, made in the same step. The only place a turn starts."""
     if state.turns >= state.rules.max_turns:
-        return _end(_new_state(HandState, values), "turn_limit")
-    values[_PHASE] = DRAW
-    values[_SEAT] = values[_TURN_SEAT] = seat
-    values[_PENDING] = _TURN_START
-    values[_AFTER] = PLAY
-    values[_ATTACK] = None
-    values[_TURNS] = state.turns + 1
-    st = _new_state(HandState, values)
-    return st if st.pile else _settle(st)  # a draw is due: only an empty pile needs settling
+        return _end(state, "turn_limit", **changes)
+    seat %= state.seating.n_players
+    return replace(state, phase=DRAW, seat=seat, turn_seat=seat, pending=pending, after=PLAY,
+                   attack=None, turns=state.turns + 1, **changes)
 
 
 def _settle(state: HandState) -> HandState:
@@ -446,119 +398,100 @@ def _settle(state: HandState) -> HandState:
     st = state
     while True:
         if st.phase == DRAW:
-            if st.pile_size() > 0:
+            if st.pile:  # a count or the cards: a draw can be made
                 return st
             if _can_reshuffle(st):
-                return replace_state(st, phase=RESHUFFLE)
+                return replace(st, phase=RESHUFFLE)
             # R4b: no more drawing; the pending draws lapse.
             if st.after == PLAY:
-                st = replace_state(st, pending=(), phase=PLAY)
-                continue
-            st = replace_state(st, pending=())
-            if st.turns >= st.rules.max_turns:
-                return _end(st, "turn_limit")
-            nxt = (st.turn_seat + 1) % st.seating.n_players
-            st = replace_state(st, phase=DRAW, seat=nxt, turn_seat=nxt, pending=(TURN_DRAW,),
-                             after=PLAY, turns=st.turns + 1)
+                st = replace(st, pending=(), phase=PLAY)
+            else:
+                st = _next_turn(st, st.turn_seat + 1)
             continue
         if st.phase == PLAY and st.hand_size(st.seat) == 0:
             if all(st.hand_size(s) == 0 for s in range(st.seating.n_players)) \
                     and not _can_reshuffle(st):
                 return _end(st, "exhausted")
             # R7 question in §7: a player with no card passes.
-            if st.turns >= st.rules.max_turns:
-                return _end(st, "turn_limit")
-            nxt = (st.seat + 1) % st.seating.n_players
-            st = replace_state(st, phase=DRAW, seat=nxt, turn_seat=nxt, pending=(TURN_DRAW,),
-                             after=PLAY, turns=st.turns + 1)
+            st = _next_turn(st, st.seat + 1)
             continue
         return st
 
 
-def _end(state: HandState, reason: str, completed_by: int = -1) -> HandState:
-    return replace_state(state, phase=OVER, end_reason=reason, completed_by=completed_by,
-                          completed_after_exhaustion=completed_by >= 0 and state.pile_size() == 0,
-                          pending=(), attack=None)
+def _end(state: HandState, reason: str, completed_by: int = NO_SIDE,
+         **changes: Any) -> HandState:
+    """R13: the hand is over (``completed_by``: the side that made the trip, if any)."""
+    pile = changes.get("pile", state.pile)
+    return replace(state, phase=OVER, end_reason=reason, completed_by=completed_by,
+                   completed_after_exhaustion=completed_by != NO_SIDE and not pile,
+                   pending=(), attack=None, **changes)
 
 
 # ----- playing -------------------------------------------------------------------------
 
 def _discard(state: HandState, action: Discard) -> HandState:
+    """R4: the card goes face up on the discard pile and the turn passes on."""
     seat, card = action
-    values = list(state)
-    values[_HANDS] = _take(state, seat, card, action)
-    values[_DISCARD] = state.discard + (card,)
-    return _next_turn(state, seat + 1, values)
+    hands = _hands_without(state, seat, (card,), action)
+    return _settle(_next_turn(state, seat + 1, hands=hands, discard=state.discard + (card,)))
 
 
 def _play(state: HandState, action: Play) -> HandState:
     seat, card, target = action
-    hands = _take(state, seat, card, action)
+    hands = _hands_without(state, seat, (card,), action)
     refusal = play_refusal(state, seat, card, target)
     if refusal is not None:
         raise IllegalAction(refusal[0], refusal[1], action)
-    fam = FAMILY_OF[card]
-    if fam is _HAZARD:
+    family = FAMILY_OF[card]
+    if family is _HAZARD:  # R6: on an opponent's zone, which may answer (R9, R10a)
         assert target is not None
-        zone = state.zones[target]
-        zone = zone.add_speed(card) if KIND_OF[card] is _SPEED_LIMIT else zone.add_battle(card)
+        zones = _put(state.zones, target, state.zones[target].lay(card))
         attack = Attack(seat, card, target, state.seating.seats_of(target))
-        return replace_state(state, hands=hands, zones=_put(state.zones, target, zone),
-                             phase=RESPOND, attack=attack, seat=seat)
-    side = seat % state.seating.n_teams
-    zone = state.zones[side]
-    if fam is _DISTANCE:
-        zone = zone.add_distance(card)
-        zones = _put(state.zones, side, zone)
+        return replace(state, hands=hands, zones=zones, phase=RESPOND, attack=attack, seat=seat)
+    side = state.side_of(seat)
+    zone = state.zones[side].lay(card)
+    zones = _put(state.zones, side, zone)
+    if family is _DISTANCE:  # R5; R11: the trip may be done
         if zone.km >= state.target:
-            return _trip_done(replace_state(state, hands=hands, zones=zones, progress=True), seat)
-        values = list(state)
-        values[_HANDS], values[_ZONES], values[_PROGRESS] = hands, zones, True
-        return _next_turn(state, seat + 1, values)
-    if fam is _REMEDY:
-        zone = zone.add_speed(card) if KIND_OF[card] is _END_OF_LIMIT else zone.add_battle(card)
-        values = list(state)
-        values[_HANDS], values[_ZONES] = hands, _put(state.zones, side, zone)
-        return _next_turn(state, seat + 1, values)
-    # R8: a safety, then an extra turn.
-    st = replace_state(state, hands=hands, zones=_put(state.zones, side,
-                                                      zone.add_safety(card, coup=False)),
-                       phase=DRAW, pending=(TURN_DRAW,), after=PLAY)
-    return _settle(st)
+            return _trip_done(replace(state, hands=hands, zones=zones, progress=True), seat)
+        return _settle(_next_turn(state, seat + 1, hands=hands, zones=zones, progress=True))
+    if family is _REMEDY:  # R7
+        return _settle(_next_turn(state, seat + 1, hands=hands, zones=zones))
+    # R8: a safety, then an extra turn (not counted as a new one).
+    return _settle(replace(state, hands=hands, zones=zones, phase=DRAW, pending=_TURN_START,
+                           after=PLAY))
 
 
 def _trip_done(state: HandState, seat: int) -> HandState:
     """``seat``'s side has reached the target: R12 extension question, or R13 end."""
     side = state.side_of(seat)
-    if state.target < 1000 and state.rules.extension and state.extended_by < 0:
-        return replace_state(state, phase=EXTEND, seat=seat)
+    if state.target < 1000 and state.rules.extension and state.extended_by == NO_SIDE:
+        return replace(state, phase=EXTEND, seat=seat)
     return _end(state, "trip", side)
 
 
 def _extend(state: HandState, action: Extend) -> HandState:
     side = state.side_of(action.seat)
     if action.extend:
-        st = replace_state(state, target=1000, extended_by=side)
-        return _next_turn(st, action.seat + 1)
+        return _settle(_next_turn(state, action.seat + 1, target=1000, extended_by=side))
     return _end(state, "trip", side)
 
 
 def _fast_discard(state: HandState, action: FastDiscard) -> HandState:
+    """R10b: several cards to the discard pile, then draw back up to six; the turn ends."""
     if not state.rules.fast_play:
         raise IllegalAction("R10", "O-fast-play is off: discard one card at a time", action)
-    cards = action.cards
+    seat, cards = action
     if len(cards) < 2 or len(set(cards)) != len(cards):
         raise IllegalAction("R10", "a fast discard names at least two distinct cards", action)
-    st = state
-    for c in cards:
-        _require_held(st, action.seat, c, action)
-        st = _remove_from_hand(st, action.seat, c)
-    st = replace_state(st, discard=st.discard + tuple(cards))
-    need = max(0, 6 - st.hand_size(action.seat))
-    if need == 0:
-        return _next_turn(st, action.seat + 1)
-    st = replace_state(st, phase=DRAW, pending=(REPLACEMENT_DRAW,) * need, after=NEXT)
-    return _settle(st)
+    hands = _hands_without(state, seat, cards, action)
+    discard = state.discard + tuple(cards)
+    held = hands[seat]
+    need = HAND_SIZE - (held if isinstance(held, int) else len(held))
+    if need <= 0:
+        return _settle(_next_turn(state, seat + 1, hands=hands, discard=discard))
+    return _settle(replace(state, hands=hands, discard=discard, phase=DRAW,
+                           pending=(REPLACEMENT_DRAW,) * need, after=NEXT_TURN))
 
 
 # ----- answering a hazard (R9, R10a) ---------------------------------------------------
@@ -567,68 +500,66 @@ def _respond(state: HandState, action: Action) -> HandState:
     attack = state.attack
     assert attack is not None
     hazard = KIND_OF[attack.card]
-    seat = action.seat
     if isinstance(action, CoupFourre):
         if attack.stage != 1:
             raise IllegalAction("R9", "the coup fourre round is over", action)
-        _require_held(state, seat, action.card, action)
+        hands = _hands_without(state, action.seat, (action.card,), action)
         if KIND_OF[action.card] is not SAFETY_FOR[hazard]:
             raise IllegalAction("R9", f"a coup fourre against {NAMES_EN[hazard]} needs "
                                       f"{NAMES_EN[SAFETY_FOR[hazard]]}", action)
-    elif isinstance(action, FastRemedy):
+        return _coup_fourre(state, attack, action, hands)
+    if isinstance(action, FastRemedy):
         if not state.rules.fast_play:
             raise IllegalAction("R10", "O-fast-play is off: no remedy out of turn", action)
         if attack.stage != 2:
             raise IllegalAction("R10", "first every partner answers the coup fourre round",
                                 action)
-        _require_held(state, seat, action.card, action)
+        hands = _hands_without(state, action.seat, (action.card,), action)
         if KIND_OF[action.card] is not REMEDY_FOR[hazard]:
             raise IllegalAction("R10", f"only {NAMES_EN[REMEDY_FOR[hazard]]} answers "
                                        f"{NAMES_EN[hazard]}", action)
-        refusal = play_refusal(state, seat, action.card, None)
+        refusal = play_refusal(state, action.seat, action.card, None)
         if refusal is not None:
             raise IllegalAction(refusal[0], refusal[1], action)
-    elif not isinstance(action, Pass):
+        return _fast_remedy(state, attack, action, hands)
+    if not isinstance(action, Pass):
         raise IllegalAction("R9", "answer the hazard first: pass, coup fourre or (R10) remedy",
                             action)
-    attack = Attack(attack.attacker, attack.card, attack.side, attack.responders,
-                    attack.answers + (action,), attack.stage)
-    # The first answer that is not a pass settles the window at once: the card goes
-    # straight from the hand to the table, so no view ever sees it in two places.
-    if attack.waiting_for() and isinstance(action, Pass):
-        return replace_state(state, attack=attack)
-    if isinstance(action, Pass) and attack.stage == 1 and state.rules.fast_play:
+    attack = attack._replace(answers=attack.answers + (action,))
+    if attack.waiting_for():
+        return replace(state, attack=attack)
+    if attack.stage == 1 and state.rules.fast_play:
+        # R10a: everyone passed the coup fourre round; the remedy round asks one at a
+        # time, from the attacker's left.
         n = state.seating.n_players
         order = tuple(sorted(attack.responders, key=lambda s: (s - attack.attacker) % n))
-        return replace_state(state, attack=Attack(attack.attacker, attack.card, attack.side,
-                                                  order, (), 2))
-    # Every way out of the window clears ``attack``, so the answers need not be stored.
-    return _resolve_attack(state, attack)
+        return replace(state, attack=attack._replace(responders=order, answers=(), stage=2))
+    return _settle(_next_turn(state, attack.attacker + 1))  # the hazard stands
 
 
-def _resolve_attack(state: HandState, attack: Attack) -> HandState:
-    last = attack.answers[-1] if attack.answers else None
-    if isinstance(last, CoupFourre):
-        a = last
-        # R9: the hazard goes to the discard pile; the safety lies sideways.
-        zone = state.zones[attack.side].drop_top(attack.card).add_safety(a.card, coup=True)
-        st = replace_state(state, hands=_without(state.hands, a.seat, a.card),
-                           zones=_put(state.zones, attack.side, zone),
-                           discard=state.discard + (attack.card,), attack=None, phase=DRAW,
-                           seat=a.seat, turn_seat=a.seat, pending=(REPLACEMENT_DRAW, TURN_DRAW),
-                           after=PLAY, turns=state.turns + 1)
-        return _settle(st)
-    if isinstance(last, FastRemedy):
-        fr = last
-        zone = state.zones[attack.side]
-        zone = zone.add_speed(fr.card) if KIND_OF[fr.card] is _END_OF_LIMIT \
-            else zone.add_battle(fr.card)
-        st = replace_state(state, hands=_without(state.hands, fr.seat, fr.card),
-                           zones=_put(state.zones, attack.side, zone), attack=None, phase=DRAW,
-                           seat=fr.seat, turn_seat=attack.attacker, pending=(REPLACEMENT_DRAW,),
-                           after=NEXT)
-        return _settle(st)
-    return _next_turn(state, attack.attacker + 1)
+# The first answer that is not a pass settles the window at once: the card goes straight
+# from the hand to the table, so no view ever sees it in two places; every way out of the
+# window clears ``attack``, so the answers need not be stored.
+
+def _coup_fourre(state: HandState, attack: Attack, answer: CoupFourre,
+                 hands: Hands) -> HandState:
+    """R9: the hazard goes to the discard pile, the safety lies sideways, and the turn
+    passes to the answering seat, who draws a replacement card and then its turn's card."""
+    zone = state.zones[attack.side].without_top(attack.card).lay(answer.card, coup=True)
+    return _settle(_next_turn(state, answer.seat, pending=(REPLACEMENT_DRAW, TURN_DRAW),
+                              hands=hands, zones=_put(state.zones, attack.side, zone),
+                              discard=state.discard + (attack.card,)))
+
+
+def _fast_remedy(state: HandState, attack: Attack, answer: FastRemedy,
+                 hands: Hands) -> HandState:
+    """R10a: the remedy lies on the hazard, its player draws a replacement card, and play
+    goes on from the attacker's left (the attacker's turn is over)."""
+    zone = state.zones[attack.side].lay(answer.card)
+    return _settle(replace(state, hands=hands, zones=_put(state.zones, attack.side, zone),
+                           attack=None, phase=DRAW, seat=answer.seat,
+                           turn_seat=attack.attacker, pending=(REPLACEMENT_DRAW,),
+                           after=NEXT_TURN))
 
 
 # ----- explaining ----------------------------------------------------------------------
@@ -645,8 +576,7 @@ def explain(state: HandState, seat: int, card: int, target: int | None = None) -
         return None if any(getattr(a, "card", None) == card
                            for a in legal_actions(state, seat)) else \
             "R9: only the matching safety (or, R10, remedy) answers this hazard"
-    k = KIND_OF[card]
-    if FAMILY[k] is Family.HAZARD and target is None:
+    if FAMILY_OF[card] is _HAZARD and target is None:
         refusals = [play_refusal(state, seat, card, side) for side in range(len(state.zones))
                     if side != state.side_of(seat)]
         if any(r is None for r in refusals):

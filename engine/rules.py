@@ -7,9 +7,14 @@ round-trips through plain data so peers can agree on it and transcripts can reco
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any
+from typing import Any, Final
 
 from .cards import ALL_CARDS, REMOVED_FOR_SMALL_TABLE
+
+#: "No side": nobody has extended (R12) or completed the trip (R13), no side won the hand
+#: (a tie), no side has won the match yet. Sides are ``0 .. n_teams - 1``, so a test for a
+#: side reads ``side >= 0`` or ``side != NO_SIDE``; the value is -1 on the wire and on disk.
+NO_SIDE: Final = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,16 +77,16 @@ class Rules:
 
 
 #: R1a: the 101-card deck, built once (every hand asks for its deck).
-_SMALL_TABLE_DECK: tuple[int, ...] = tuple(c for c in ALL_CARDS
+_SMALL_TABLE_DECK: Final[tuple[int, ...]] = tuple(c for c in ALL_CARDS
                                            if c not in REMOVED_FOR_SMALL_TABLE)
 
-CLASSIC = Rules()
-MODERN = Rules(
+CLASSIC: Final = Rules()
+MODERN: Final = Rules(
     preset="modern", draw_discard=True, exhaustion="reshuffle", roll_after_remedy=False,
     exact_finish=False, target=1000, extension=False, remove_hazards=False, scoring="modern",
     match_target=0,
 )
-PRESETS: dict[str, Rules] = {"classic": CLASSIC, "modern": MODERN}
+PRESETS: Final[dict[str, Rules]] = {"classic": CLASSIC, "modern": MODERN}
 
 
 def preset(name: str, **options: Any) -> Rules:

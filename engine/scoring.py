@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .cards import KIND_OF, Kind
-from .rules import Rules, Seating
+from .rules import NO_SIDE, Rules, Seating
 from .state import HandState
 
 
@@ -35,18 +35,19 @@ class SideScore(NamedTuple):
 
 
 def hand_winner(state: HandState) -> int:
-    """R13: the side that won the hand, or -1 when nobody completed and the closest tie."""
+    """R13: the side that won the hand, or ``NO_SIDE`` when nobody completed the trip and
+    the closest sides tie."""
     if not state.over:
         raise ValueError("the hand is not over")
-    if state.completed_by >= 0:
+    if state.completed_by != NO_SIDE:
         return state.completed_by
     kms = [z.km for z in state.zones]
     eligible = [km for km in kms if km <= state.target]
     if not eligible:
-        return -1
+        return NO_SIDE
     best = max(eligible)
     winners = [i for i, km in enumerate(kms) if km == best]
-    return winners[0] if len(winners) == 1 else -1
+    return winners[0] if len(winners) == 1 else NO_SIDE
 
 
 def score_hand(state: HandState) -> tuple[SideScore, ...]:
@@ -86,7 +87,7 @@ def _classic(state: HandState) -> tuple[SideScore, ...]:
             )
         out.append(s)
     # R12: the extension bonus.
-    if state.extended_by >= 0:
+    if state.extended_by != NO_SIDE:
         caller = state.extended_by
         if rules.extension_official:
             if done == caller:
@@ -95,7 +96,7 @@ def _classic(state: HandState) -> tuple[SideScore, ...]:
                 for side in range(len(out)):
                     if side != caller:
                         out[side] = out[side]._replace(extension=200)
-        elif done >= 0:
+        elif done != NO_SIDE:
             out[done] = out[done]._replace(extension=200)
     return tuple(out)
 
@@ -123,21 +124,21 @@ class Match(NamedTuple):
         return self._replace(hands=self.hands + (scores,))
 
     def winner(self) -> int:
-        """The winning side, or -1 while the match goes on.
+        """The winning side, or ``NO_SIDE`` while the match goes on.
 
         Classic (R15): once a side has reached the match target the higher total wins;
         a tie for the highest total plays another hand. Modern (R14, ``match_target`` 0):
         one hand, the highest score wins; a tie plays another hand too.
         """
         if not self.hands:
-            return -1
+            return NO_SIDE
         totals = self.totals()
         best = max(totals)
         if self.rules.match_target and best < self.rules.match_target:
-            return -1
+            return NO_SIDE
         leaders = [i for i, t in enumerate(totals) if t == best]
-        return leaders[0] if len(leaders) == 1 else -1
+        return leaders[0] if len(leaders) == 1 else NO_SIDE
 
     @property
     def over(self) -> bool:
-        return self.winner() >= 0
+        return self.winner() != NO_SIDE

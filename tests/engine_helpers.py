@@ -4,8 +4,8 @@ Two ways to build a position:
 
 * :func:`deal` builds a real deck order for ``engine.new_hand`` so that given seats are dealt
   given kinds and the draw pile starts with given kinds;
-* :func:`build` constructs a :class:`HandState` directly (zones at any distance, any pile),
-  keeping every card of the deck accounted for exactly once.
+* :func:`build` lays out a :class:`HandState` directly with :func:`engine.position` (zones at
+  any distance, any pile), keeping every card of the deck accounted for exactly once.
 
 Kinds are given as :class:`engine.Kind` values; helpers pick concrete card ids.
 """
@@ -31,8 +31,8 @@ from engine import (
     apply_action,
     legal_actions,
     new_hand,
+    position,
 )
-from engine.cards import DISTANCE_VALUE
 
 K = Kind
 
@@ -122,19 +122,14 @@ def zone(picker: Picker, battle: Sequence[Kind | int] = (), speed: Sequence[Kind
          distance: Sequence[Kind | int] = (), safeties: Sequence[Kind | int] = (),
          coups: Sequence[Kind] = (), started: bool | None = None,
          rules: Rules = CLASSIC) -> Zone:
-    b = picker.take_all(battle)
-    sp = picker.take_all(speed)
-    d = picker.take_all(distance)
-    sf = list(picker.take_all(safeties))
-    cf = picker.take_all(coups)
-    sf.extend(cf)
-    km = sum(DISTANCE_VALUE[KIND_OF[c]] for c in d)
-    n200 = sum(1 for c in d if KIND_OF[c] is K.D200)
-    if started is None:
-        started = (rules.start_rolling or any(KIND_OF[c] is K.ROLL for c in b)
-                   or any(KIND_OF[c] is K.RIGHT_OF_WAY for c in sf) or bool(d))
-    return Zone(battle=b, speed=sp, distance=d, safeties=tuple(sf), coups=cf,
-                started=started, km=km, n200=n200)
+    """:meth:`Zone.from_cards` with cards picked by kind (started from the start under
+    O-start-rolling)."""
+    if started is None and rules.start_rolling:
+        started = True
+    return Zone.from_cards(battle=picker.take_all(battle), speed=picker.take_all(speed),
+                           distance=picker.take_all(distance),
+                           safeties=picker.take_all(safeties), coups=picker.take_all(coups),
+                           started=started)
 
 
 def build(rules: Rules = CLASSIC, seating: Seating | None = None,
@@ -170,14 +165,8 @@ def build(rules: Rules = CLASSIC, seating: Seating | None = None,
     if not pile_rest:
         disc = rest + disc
         rest = []
-    pile = tuple(reversed(top + rest))  # the top of the pile is its last element
-    state = HandState(
-        rules=rules, seating=seating, target=rules.target_for(seating), first_seat=0,
-        hands=tuple(tuple(sorted(h)) for h in hand_ids), pile=pile, discard=tuple(disc),
-        zones=zone_list, phase=phase, seat=seat, turn_seat=seat,
-        pending=("turn",) if phase == "draw" else (), after="play",
-        deck=rules.deck(seating))
-    return state._replace(**extra) if extra else state
+    return position(rules, seating, hands=hand_ids, zones=zone_list, discard=disc,
+                    pile=top + rest, phase=phase, seat=seat, **extra)
 
 
 def card(state: HandState, seat: int, kind: Kind) -> int:

@@ -1,0 +1,25 @@
+"""Optional compiled build of the rules engine with mypyc; the default install is pure Python.
+
+``MILLEBORNES_MYPYC=1 python setup.py build_ext --inplace`` (mypy, which ships mypyc, and a C
+compiler needed) puts a compiled module beside each engine module below; Python then imports
+the compiled one, and deleting the ``.so`` files (``git clean -fX engine``) falls back to the
+pure-Python source. Same source, same behaviour, same tests: see README, Development.
+Everything else (package list, dependencies) is in pyproject.toml.
+"""
+
+import os
+
+from setuptools import setup
+
+#: The engine modules that are compiled: all but the bots, which are a plug-in point.
+COMPILED = ["actions", "cards", "errors", "rules", "state", "legality", "game", "scoring",
+            "position", "simulate"]
+
+ext_modules = []
+if os.environ.get("MILLEBORNES_MYPYC") == "1":
+    from mypyc.build import mypycify
+
+    ext_modules = mypycify([f"engine/{name}.py" for name in COMPILED], opt_level="3",
+                           group_name="engine")
+
+setup(ext_modules=ext_modules)
