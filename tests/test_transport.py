@@ -528,3 +528,40 @@ def test_property_exactly_once_in_order_under_faults(
     assert gaps >= holes
     if a_knew_old_b:  # otherwise the new incarnation is simply A's first contact
         assert any(e.kind is PeerEventKind.RESTARTED for e in a.events())
+
+
+def test_a_spoofed_restart_undone_delivers_nothing_twice() -> None:
+    """A frame under a's id from a stranger makes b think a restarted; when a's real session
+    keeps talking b switches back — and must not deliver again what it already delivered
+    (a resend whose acknowledgement was lost). Failed before: "one" came out twice."""
+    from p2p.net.frames import DATA, HELLO, pack_frame
+    from p2p.net.reliable import ReliableCore
+
+    cfg = TransportConfig()
+    wire_to_b: list[bytes] = []
+    a = ReliableCore(b"a" * 8, cfg, lambda dst, f: wire_to_b.append(f) or True,
+                     session=b"A" * 8)
+    b = ReliableCore(b"b" * 8, cfg, lambda dst, f: True, session=b"B" * 8)
+    a.add_peer(b.node_id, "tcp://127.0.0.1:2", 0.0)
+    b.add_peer(a.node_id, "tcp://127.0.0.1:1", 0.0)
+    a.enqueue(b.node_id, b"one")
+    a.tick(0.0)
+    for f in wire_to_b:
+        b.on_frame(a.node_id, f, 0.0)
+    assert b.pop_message() == (a.node_id, b"one")
+    # b's acknowledgement never reaches a; a stranger speaks under a's id with a new session
+    b.on_frame(a.node_id, pack_frame([HELLO, b"S" * 8, 1, "127.0.0.1"]), 0.1)
+    b.on_frame(a.node_id, pack_frame([DATA, b"S" * 8, 1, 1, b"spoof"]), 0.1)
+    b.pop_message()
+    # a's real session goes on talking (its resend of "one", then "two") after the quiet
+    t = 0.1 + cfg.slow_after + 0.5
+    wire_to_b.clear()
+    a.enqueue(b.node_id, b"two")
+    a.tick(t)
+    for f in wire_to_b:
+        b.on_frame(a.node_id, f, t)
+        b.on_frame(a.node_id, f, t)  # a session switched back retakes its stream here
+    got = []
+    while (m := b.pop_message()) is not None:
+        got.append(m[1])
+    assert got == [b"two"]

@@ -82,6 +82,8 @@ class _Peer:
     session_started: float = 0.0  # when rsession became current
     session_heard: float = 0.0  # last frame of rsession
     retired: deque[bytes] = field(default_factory=deque)
+    #: where each retired session's stream stood: a session switched back to resumes there
+    retired_expected: dict[bytes, int | None] = field(default_factory=dict)
     expected: int | None = None
     ooo: dict[int, bytes] = field(default_factory=dict)
     inbox: deque[bytes] = field(default_factory=deque)
@@ -345,11 +347,14 @@ class ReliableCore:
     def _switch_session(self, p: _Peer, session: bytes, now: float) -> None:
         assert p.rsession is not None
         p.retired.append(p.rsession)
+        p.retired_expected[p.rsession] = p.expected
         while len(p.retired) > self.config.retired_sessions:
-            p.retired.popleft()
+            p.retired_expected.pop(p.retired.popleft(), None)
         p.rsession = session
         p.session_heard = p.session_started = now
-        p.expected = None
+        # A new session starts afresh; one switched back to (a spoofed "restart" undone)
+        # resumes where its stream stood, so nothing it resends is delivered twice.
+        p.expected = p.retired_expected.pop(session, None)
         p.ooo.clear()
         p.ack_due = False
         p.last_hb_sent = -1e18  # tell the newcomer about us at once
