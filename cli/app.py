@@ -43,8 +43,9 @@ from engine.bots import make_bot
 from engine.state import DRAW, EXTEND, PLAY, RESPOND
 
 from . import render
-from .commands import HELP, CommandCompleter, Commander, Context, command_for, with_names
-from .driver import TableDriver, side_names
+from .commands import CommandCompleter, Commander, Context
+from .driver import TableDriver
+from .words import command_for, help_text, match_over_line, side_names, totals_line, with_names
 
 
 class TableApp:
@@ -134,7 +135,7 @@ class TableApp:
         d = self.driver
         seats = ", ".join(f"{p.name} ({p.kind}, {p.state})" for p in d.peers())
         rules = d.rules
-        return [("class:help", HELP),
+        return [("class:help", help_text(self.color)),
                 ("class:title", "\nAt this table: "), ("class:help", seats),
                 ("class:title", "\nRules: "),
                 ("class:help", f"{rules.preset}, trip {d.view().target} km, "
@@ -217,9 +218,7 @@ class TableApp:
         if self.message:
             return self.message
         if d.over:
-            w = d.match.winner()
-            who = side_names(d.names, d.seating)[w] if w >= 0 else "nobody"
-            return f"Match over: {who} {'win' if who == 'You' else 'wins'}. Press q to leave."
+            return match_over_line(d.match, d.names) + " Press q to leave."
         if d.hand_over:
             if self.auto:
                 return f"Hand {d.hand_no} over. Next hand in a few seconds (q to leave)."
@@ -470,7 +469,7 @@ class TableApp:
                     await asyncio.sleep(self.delay)
                     view = d.view()
                     action = self.bot.choose(view, d.legal())
-                    self.say(f"(auto) {command_for(action, self.context())}")
+                    self.say(f"(auto) {command_for(action, view, d.seat, d.names)}")
                     d.submit(action)
                     self.moves += 1
                     self.app.invalidate()
@@ -541,7 +540,5 @@ def run_app(driver: TableDriver, *, auto: bool = False, lang: str = "en", seed: 
     app = TableApp(driver, auto=auto, lang=lang, seed=seed, color=color, delay=delay)
     rc = app.run()
     d = driver
-    totals = ", ".join(f"{n} {t}" for n, t in zip(side_names(d.names, d.seating),
-                                                  d.match.totals(), strict=True))
-    print(f"Match totals after {len(d.match.hands)} hand(s): {totals}")
+    print(f"Match totals after {len(d.match.hands)} hand(s): {totals_line(d.match, d.names)}")
     return rc

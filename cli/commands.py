@@ -9,7 +9,6 @@ sentence saying what was wrong.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
@@ -37,25 +36,8 @@ from engine import (
 from engine.cards import SAFETY_FOR
 from engine.state import DRAW, EXTEND, OVER, PLAY, RESPOND
 
-from .driver import side_names
 from .render import hand_cards
-
-HELP = """\
-Commands (N = a card's number in your hand):
-  play N           play card N on your side (distance, remedy, safety)
-  play N on NAME   play hazard N on an opponent (a name prefix is enough)
-  discard N        discard card N (a safety asks you to confirm)
-  draw             draw from the pile;  draw discard: take the discard's top
-  coup / pass      answer a hazard played on you: coup fourré, or let it stand
-  extend yes|no    at 700 km: play on to 1000, or end the hand
-  why N  (? N)     why card N can or cannot be played now
-  next             deal the next hand;   help (h);   quit (q)
-Keys: 1-7 or arrows select a card, p play, d discard, t next target, ? why,
-  space draw, g take the discard, c coup, n pass, y/n answer a question,
-  Enter next hand, : or / or Tab type a command, Esc back, h or F1 help.
-Colours: hazards red, remedies green, safeties blue; + playable now;
-  * coup fourré. RW Right of Way, ET Extra Tank, PP Puncture-Proof,
-  DA Driving Ace."""
+from .words import help_text, side_names, with_names
 
 VERBS = ("play", "discard", "draw", "pass", "coup", "extend", "why", "help", "next", "quit",
          "yes", "no")
@@ -122,14 +104,6 @@ def card_number(ctx: Context, word: str) -> int | str:
     return cards[n - 1]
 
 
-def with_names(text: str, names: Sequence[str]) -> str:
-    """The engine speaks of "seat 2"; people have names."""
-    def name(m: re.Match[str]) -> str:
-        i = int(m.group(1))
-        return names[i] if 0 <= i < len(names) else m.group(0)
-    return re.sub(r"\bseat (\d+)", name, text)
-
-
 def _why(ctx: Context, card: int, target: int | None = None) -> str:
     name = card_name(card, ctx.lang)
     reason = explain(ctx.view, ctx.seat, card, target)
@@ -158,7 +132,7 @@ def parse(text: str, ctx: Context) -> Outcome:
     if verb not in VERBS and len(matches) == 1:
         verb = matches[0]
     if verb == "help":
-        return Outcome("help", HELP)
+        return Outcome("help", help_text(True))
     if verb == "quit":
         return Outcome("quit")
     if verb == "next":
@@ -437,32 +411,3 @@ class CommandCompleter(Completer):
             for w in ("yes", "no"):
                 if w.startswith(current.lower()):
                     yield Completion(w, -len(current))
-
-
-def command_for(action: Action, ctx: Context) -> str:
-    """The command line that would make ``action`` (to echo an automatic move)."""
-    cards = hand_cards(ctx.view, ctx.seat)
-
-    def num(c: int) -> str:
-        return str(cards.index(c) + 1) if c in cards else "?"
-
-    if isinstance(action, Play):
-        if action.target is not None:
-            who = side_names(ctx.names, ctx.view.seating)[action.target].split(" & ")[0]
-            return f"play {num(action.card)} on {who}"
-        return f"play {num(action.card)}"
-    if isinstance(action, Discard):
-        return f"discard {num(action.card)}"
-    if isinstance(action, FastDiscard):
-        return "discard " + " ".join(num(c) for c in action.cards)
-    if isinstance(action, Draw):
-        return "draw discard" if action.source == "discard" else "draw"
-    if isinstance(action, CoupFourre):
-        return "coup"
-    if isinstance(action, FastRemedy):
-        return f"play {num(action.card)}"
-    if isinstance(action, Pass):
-        return "pass"
-    if isinstance(action, Extend):
-        return "extend yes" if action.extend else "extend no"
-    return type(action).__name__.lower()

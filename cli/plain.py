@@ -17,8 +17,9 @@ from engine import IllegalAction
 from engine.bots import make_bot
 
 from . import render
-from .commands import Commander, Context, command_for, with_names
-from .driver import TableDriver, side_names
+from .commands import Commander, Context
+from .driver import TableDriver
+from .words import command_for, final_line, with_names
 
 
 class PlainSession:
@@ -80,11 +81,7 @@ class PlainSession:
             if d.hand_over:
                 self.show_scores()
                 if d.over:
-                    w = d.match.winner()
-                    labels = side_names(d.names, d.seating)
-                    totals = ", ".join(f"{labels[i]} {t}" for i, t in enumerate(d.match.totals()))
-                    winner = labels[w] if w >= 0 else "nobody"
-                    self.say(f"Final scores: {totals}. Winner: {winner}.")
+                    self.say(final_line(d.match, d.names))
                     self.out.flush()
                     return 0
                 if self.auto:
@@ -109,7 +106,7 @@ class PlainSession:
                 self.say(line)
             if self.bot is not None:
                 action = self.bot.choose(view, d.legal())
-                self.say(f"> {command_for(action, self.context())}   (auto)")
+                self.say(f"> {command_for(action, view, d.seat, d.names)}   (auto)")
                 d.submit(action)
                 continue
             if not self._command():

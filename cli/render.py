@@ -26,9 +26,10 @@ from engine import (
 )
 from engine.cards import DISTANCE_VALUE, SAFETIES
 from engine.scoring import Match, SideScore
-from engine.state import DRAW, EXTEND, OVER, PLAY, RESHUFFLE, RESPOND
+from engine.state import PLAY
 
-from .driver import PeerStatus, side_names
+from .driver import PeerStatus
+from .words import ITEM_WORDS, WIDTH, side_names, waiting_text
 
 Fragment = tuple[str, str]
 Line = list[Fragment]
@@ -42,7 +43,7 @@ def join_lines(lines: Sequence[Line]) -> list[Fragment]:
             out.append(("", "\n"))
         out.extend(line)
     return out
-WIDTH = 80
+
 
 FAMILY_CLASS: dict[Family, str] = {
     Family.DISTANCE: "class:distance", Family.HAZARD: "class:hazard",
@@ -306,57 +307,7 @@ def hand_lines(view: HandState, seat: int, legal: Sequence[Action], lang: str = 
     return out
 
 
-# ----- what the table waits for -----------------------------------------------------------
-
-def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str = "en") -> str:
-    """One sentence: whose move it is and what is expected.
-
-    When a hazard hits the human's side the sentence depends only on the attack, never on
-    the human's hand (R9): "coup" and "pass" are always offered.
-    """
-    phase = view.phase
-    if phase == OVER:
-        return "The hand is over."
-    if phase == RESHUFFLE:
-        return "Shuffling the discard pile into a new draw pile…"
-    if phase == RESPOND:
-        att = view.attack
-        assert att is not None
-        hazard = card_name(att.card, lang)
-        waiting = att.waiting_for()
-        if seat in waiting:
-            victim = "you" if view.seating.team_size == 1 else "your side"
-            also = ", or play the remedy" if view.rules.fast_play else ""
-            return (f"{names[att.attacker]} played {hazard} on {victim}: "
-                    f"type coup (coup fourré) or pass{also}.")
-        who = " and ".join(names[s] for s in waiting)
-        return f"Waiting for {who} to answer the hazard ({hazard})."
-    actor = view.seat
-    if phase == DRAW:
-        if actor == seat:
-            if view.rules.draw_discard and view.discard and view.pending \
-                    and view.pending[0] == "turn":
-                top = card_name(view.discard[-1], lang)
-                return f"Your turn: draw (from the pile) or draw discard (take {top})."
-            return "Your turn: draw a card."
-        return f"{names[actor]} is drawing."
-    if phase == EXTEND:
-        if actor == seat:
-            return f"You reached {view.target} km: extend yes (play on to 1000) or extend no."
-        return f"Waiting for {names[actor]} to decide on the extension."
-    if actor == seat:
-        return "Your turn: play or discard a card (play N, discard N)."
-    return f"{names[actor]}'s turn."
-
-
 # ----- scores ---------------------------------------------------------------------------
-
-ITEM_WORDS = {
-    "distance": "distance", "safeties": "safeties", "all_safeties": "all four safeties",
-    "coups_fourres": "coups fourrés", "trip": "trip completed", "delayed_action": "delayed action",
-    "safe_trip": "safe trip (no 200)", "extension": "extension", "shut_out": "shut-out",
-}
-
 
 def score_lines(scores: Sequence[SideScore], match: Match, names: Sequence[str],
                 hand_no: int) -> list[Line]:

@@ -11,8 +11,8 @@ from cli_helpers import run_headless, until
 from prompt_toolkit.input.base import PipeInput
 from prompt_toolkit.output import ColorDepth, DummyOutput
 
-from cli._play import use_color
 from cli.app import TableApp
+from cli.args import use_color
 from cli.driver import LocalDriver
 from engine import KIND_OF, Family, Kind, Play, Seating, family, preset
 from engine.state import PLAY, RESPOND, Attack

@@ -6,8 +6,9 @@ import pytest
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
-from cli.commands import CommandCompleter, Commander, Context, command_for, parse
+from cli.commands import CommandCompleter, Commander, Context, parse
 from cli.driver import LocalDriver
+from cli.words import command_for
 from engine import (
     KIND_OF,
     CoupFourre,
@@ -254,7 +255,7 @@ def test_command_for_round_trips_through_parse() -> None:
             continue
         ctx = Context(d.view(), 0, d.legal(), d.names)
         for a in ctx.legal:
-            line = command_for(a, ctx)
+            line = command_for(a, ctx.view, ctx.seat, ctx.names)
             out = parse(line, ctx)
             if out.kind == "confirm":  # discarding a safety asks first; yes confirms it
                 cmd = Commander()

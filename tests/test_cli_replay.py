@@ -14,8 +14,9 @@ from cli_helpers import run_headless, until
 from prompt_toolkit.input.base import PipeInput
 
 from cli import render
-from cli._replay import ReplayApp, run_replay
 from cli.main import main
+from cli.replay import ReplayApp
+from cli.replay import run as run_replay
 from cli.replay_view import ReplayModel, all_hands_lines, step_lines
 from engine import (
     Action,

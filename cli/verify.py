@@ -1,4 +1,9 @@
-"""``millebornes verify TRANSCRIPT``: a short report; exit 0 only when everything holds."""
+"""``millebornes verify GAME``: is this a fair game? A short report.
+
+Exit 0 when everything that is there holds (a finished match, or an unfinished one that
+is fair so far), 1 for a cheat or a damaged file, 2 for a usage error or a file that is
+not a transcript.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +13,13 @@ import sys
 
 from p2p.audit import verify_game
 
+from .args import with_defaults
+from .games import transcript_of
 
-def run_verify(args: argparse.Namespace) -> int:
-    path = args.transcript
+
+def run(args: argparse.Namespace) -> int:
+    args = with_defaults("verify", args)
+    path = transcript_of(args.transcript, args)
     if not os.path.exists(path):
         print(f"millebornes verify: no such file: {path}", file=sys.stderr)
         return 2

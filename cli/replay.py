@@ -36,8 +36,12 @@ from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
 
+from p2p.audit import replay_steps
+
 from . import render
 from .app import safe_dim
+from .args import plain_wanted, use_color, with_defaults
+from .games import transcript_of
 from .replay_view import ReplayModel, all_hands_lines, step_lines
 
 REPLAY_HELP = """\
@@ -57,13 +61,9 @@ numbers `millebornes verify` names). A card just drawn is shown
 reversed; ▶ marks who moves next."""
 
 
-def plain_wanted(args: argparse.Namespace) -> bool:
-    return bool(getattr(args, "plain", False)) or os.environ.get("MILLEBORNES_PLAIN", "") \
-        not in ("", "0")
-
-
-def run_replay(args: argparse.Namespace) -> int:
-    path = args.transcript
+def run(args: argparse.Namespace) -> int:
+    args = with_defaults("replay", args)
+    path = transcript_of(args.transcript, args)
     if not os.path.exists(path):
         print(f"millebornes replay: no such file: {path}. Transcripts are written by "
               "network games and by `millebornes simulate --fair-deck --transcript-dir DIR`.",
@@ -74,7 +74,6 @@ def run_replay(args: argparse.Namespace) -> int:
               "(a .mbt file written by simulate --transcript-dir or a network game)",
               file=sys.stderr)
         return 2
-    from p2p.audit import replay_steps
     try:
         report, steps = replay_steps(path)
     except Exception as exc:  # the verifier should not raise; never show a traceback
@@ -99,7 +98,6 @@ def run_replay(args: argparse.Namespace) -> int:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             return 0
-    from ._play import use_color
     rc = ReplayApp(model, color=use_color(args)).run()
     print(report.summary())
     return rc

@@ -1,0 +1,220 @@
+"""The console's :class:`cli.driver.TableDriver` over a networked seat.
+
+A :class:`p2p.table.Peer` plays the human's seat on the network; :class:`NetDriver` lets
+the full-screen console and the line mode show it and take its moves exactly as they do
+for :class:`cli.driver.LocalDriver`. It uses only the Peer's public read API (view,
+legal, submit, waiting_on, progress, match_so_far, peers, drain_events, ...).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from engine import Action, Draw, IllegalAction
+from engine.scoring import Match
+from p2p.table import Peer, SessionEvent, TableStep
+
+from .driver import PeerStatus
+from .words import describe, end_line, match_over_line
+
+
+def event_words(peer: Peer, ev: SessionEvent) -> str:
+    """A session event in the console's words (moves as :func:`cli.words.describe` says
+    them, from this seat's view); the peer's own text otherwise."""
+    if ev.kind == "action" and ev.data.get("before") is not None:
+        try:
+            line = describe(ev.data["before"], ev.data["action"], ev.data["after"],
+                            peer.names, peer.me)
+            return line or ""
+        except Exception:  # the words are a nicety; the structured event is the truth
+            pass
+    return ev.text
+
+
+class NetDriver:
+    """:class:`cli.driver.TableDriver` over a networked :class:`p2p.session.Peer` (the
+    human's seat), for the full-screen console and ``cli.plain``.
+
+    The peer's protocol moves on to the next hand by itself (keys, shuffle, deal need no
+    decision); the driver keeps showing the finished hand until the console calls
+    :meth:`next_hand`. ``step_others`` never blocks: it handles what has arrived.
+    """
+
+    def __init__(self, peer: Peer, lang: str = "en", background: bool = False) -> None:
+        """``background``: a thread pumps the peer (the console then only reads it), so
+        this seat's automatic entries (shares, shuffle) never wait for the screen."""
+        self.peer = peer
+        self.seat = peer.me
+        self.names = peer.names
+        self.rules = peer.cfg.rules
+        self.seating = peer.cfg.seating
+        self.lang = lang
+        self.events: list[str] = []
+        self._shown_hand = 0                     # protocol hand number on screen
+        self._held: Any = None                   # final view of a finished hand
+        self._held_scores: Any = None
+        self._last_view: Any = None
+        self._seen = 0
+        self._thread: threading.Thread | None = None
+        if background:
+            self._thread = threading.Thread(target=self._pump_forever, daemon=True,
+                                            name=f"peer-{peer.me}")
+            self._thread.start()
+
+    def _pump_forever(self) -> None:
+        while self.peer.pump(0.05):
+            pass
+        self.peer.linger(1.0)
+
+    def close(self) -> None:
+        if self._thread is not None:
+            self._thread.join(5)
+
+    # ----- lifecycle ---------------------------------------------------------------------
+    def wait_ready(self, timeout: float = 60.0) -> bool:
+        """Pump until the first hand is dealt (the console needs a view to show)."""
+        end = time.monotonic() + timeout
+        while self.peer.view() is None and time.monotonic() < end:
+            if self._thread is not None:
+                time.sleep(0.02)
+                if self.peer.stopped or self.peer.finished:
+                    break
+            elif not self.peer.pump(0.05):
+                break
+            self._collect()
+        return self.peer.view() is not None
+
+    @property
+    def hand_no(self) -> int:
+        return self._shown_hand + 1
+
+    @hand_no.setter
+    def hand_no(self, value: int) -> None:
+        raise AttributeError("the hand number follows the network log")
+
+    @property
+    def match(self) -> Match:
+        return self.peer.match_so_far()
+
+    @match.setter
+    def match(self, value: Match) -> None:
+        raise AttributeError("the match follows the network log")
+
+    # ----- the human seat ----------------------------------------------------------------
+    def view(self) -> Any:
+        if self._held is not None:
+            return self._held
+        v = self.peer.view()
+        if v is None:
+            return self._last_view
+        self._last_view = v
+        return v
+
+    def _current(self) -> bool:
+        return self._held is None and self.peer.hand_no == self._shown_hand
+
+    def legal(self) -> list[Action]:
+        return self.peer.legal() if self._current() else []
+
+    def my_move(self) -> bool:
+        return self._current() and self.peer.needs_decision()
+
+    def submit(self, action: Action) -> None:
+        if not self._current():
+            raise IllegalAction("R0", "the hand is over", action)
+        self.peer.submit(action)
+        self._collect()
+
+    # ----- everyone else -----------------------------------------------------------------
+    def _forced_draw(self) -> Action | None:
+        """The human's draw when the pile is the only place to draw from (as LocalDriver)."""
+        if not self.my_move():
+            return None
+        legal = self.peer.legal()
+        if len(legal) == 1 and isinstance(legal[0], Draw):
+            return legal[0]
+        return None
+
+    def others_pending(self) -> bool:
+        if self.over or self._held is not None:
+            return False
+        return not self.my_move() or self._forced_draw() is not None
+
+    def step_others(self) -> bool:
+        forced = self._forced_draw()
+        if forced is not None:
+            self.peer.submit(forced)
+        if self._thread is None:
+            self.peer.pump(0.01)     # returns as soon as something arrives
+        else:
+            time.sleep(0.005)
+        self._collect()
+        now = self.peer.entries_applied
+        moved, self._seen = now != self._seen, now
+        return moved
+
+    def _collect(self) -> None:
+        for ev in self.peer.drain_events():
+            if ev.kind == "hand-end" and ev.data.get("hand") == self._shown_hand:
+                final = ev.data.get("final")
+                self._held = final if final is not None else (
+                    self._last_view if self._last_view is not None else self.view())
+                self._held_scores = ev.data.get("scores")
+            if ev.kind == "action" and ev.data.get("after") is not None:
+                if ev.data.get("hand") == self._shown_hand and self._held is None:
+                    self._last_view = ev.data["after"]
+            words = event_words(self.peer, ev) if ev.kind != "dropped" else ev.text
+            if ev.kind == "hand-end" and self._held is not None and self._held.over:
+                words = end_line(self._held, self.names, int(ev.data.get("hand", 0)) + 1)
+            elif ev.kind == "match-end" and self.peer.finished:
+                words = match_over_line(self.match, self.names)
+            if words and ev.kind not in ("status",):
+                self.events.append(words)
+
+    @property
+    def hand_over(self) -> bool:
+        return self._held is not None or self.peer.stopped is not None
+
+    @property
+    def over(self) -> bool:
+        return self.peer.finished or self.peer.stopped is not None
+
+    def next_hand(self) -> None:
+        if not self.hand_over:
+            raise ValueError("the hand is still in play")
+        if self.over:
+            raise ValueError("the match is over")
+        self._held = None
+        self._held_scores = None
+        self._shown_hand += 1
+        self._last_view = None
+
+    def last_scores(self) -> Any:
+        return self._held_scores
+
+    def peers(self) -> list[PeerStatus]:
+        out = []
+        for p in self.peer.peers():
+            state = p.status if p.status != "you" else "you"
+            if p.writing and p.seat != self.seat:
+                state = "thinking" if p.status == "connected" else p.status
+            out.append(PeerStatus(p.seat, p.name, "you" if p.seat == self.seat else "peer",
+                                  state))
+        return out
+
+    def activity(self) -> str | None:
+        if self.peer.stopped:
+            return f"stopped: {self.peer.stopped}"
+        w = self.peer.waiting_on()
+        if w is None or self.over:
+            return None
+        who = self.names[w.seat]
+        kind = None if w.step in (TableStep.MOVE, TableStep.SHARE) else w.step.value
+        if kind is None:
+            if self.my_move():
+                return None  # the console says what to do (render.waiting_text)
+            return self.peer.waiting_text() or None
+        st = "" if w.seat == self.seat else self.peer.peer_state(w.seat)
+        return f"{kind}: {who}" + (f" ({st})" if st and st != "connected" else "")
