@@ -58,17 +58,21 @@ class NetDriver:
         self._last_view: Any = None
         self._seen = 0
         self._thread: threading.Thread | None = None
+        self._leaving = threading.Event()
         if background:
             self._thread = threading.Thread(target=self._pump_forever, daemon=True,
                                             name=f"peer-{peer.me}")
             self._thread.start()
 
     def _pump_forever(self) -> None:
-        while self.peer.pump(0.05):
+        while not self._leaving.is_set() and self.peer.pump(0.05):
             pass
-        self.peer.linger(1.0)
+        if not self._leaving.is_set():
+            self.peer.linger(1.0)      # late peers may still fetch the last entries
 
     def close(self) -> None:
+        """Stop pumping (the player leaves, or the match is over)."""
+        self._leaving.set()
         if self._thread is not None:
             self._thread.join(5)
 

@@ -25,7 +25,7 @@ from .console import run_console
 from .driver import LocalDriver, TableDriver
 from .netdriver import NetDriver
 from .seats import listen, new_bot_seat, start_bots
-from .words import saved_line
+from .words import paused_line, saved_line
 
 
 def run(args: argparse.Namespace) -> int:
@@ -45,7 +45,11 @@ def run(args: argparse.Namespace) -> int:
         code = run_console(table.driver, args, seed=seed)
     finally:
         table.close()
-    print(saved_line(str(table.transcript), None))
+    short = table.transcript.parent.name[:8]
+    if table.peer.finished:
+        print(saved_line(str(table.transcript), short))
+    else:
+        print(paused_line(short))
     return code
 
 
@@ -77,7 +81,7 @@ class LoopbackTable:
                           f"{self.peer.stopped or 'no answer'}")
 
     def close(self) -> None:
-        if not (self.peer.finished or self.peer.stopped):
-            self.peer.abandon("left by the player")
+        """Leave the table: a pause, not an end (nothing is signed; `millebornes resume`
+        restarts this seat and the bots from their stores)."""
         self.driver.close()
         self.peer.close(flush=1.0)

@@ -34,7 +34,7 @@ from p2p.table.store import default_data_dir, read_meta, table_dir
 from .args import bind_address, data_dir, move_delay
 from .console import run_console
 from .netdriver import NetDriver
-from .words import saved_line
+from .words import paused_line, saved_line
 
 #: the error numbers ZeroMQ reports for an address that cannot be listened on
 _IN_USE = {errno.EADDRINUSE}
@@ -243,12 +243,16 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
         code = run_console(driver, args, seed=int(getattr(args, "seed", 0) or 0), out=out,
                            inp=inp, delay=min(move_delay(False), 0.2))  # type: ignore[arg-type]
     finally:
-        if not (peer.finished or peer.stopped):
-            peer.abandon("left by the player")
+        # Leaving is a pause, not an end: nothing is signed; the others wait, and
+        # `millebornes resume` brings this seat back.
         driver.close()
     path = peer.transcript_path
+    short = path.parent.name[:8] if path is not None else None
     if peer.finished:
-        print("the match is over; " + saved_line(str(path), None), file=say)
+        print("the match is over; " + saved_line(str(path), short), file=say)
         return 0
-    print(f"the match stopped: {peer.stopped}", file=say)
-    return code if code else 1
+    if peer.stopped:
+        print(f"the match stopped: {peer.stopped}", file=say)
+        return code if code else 1
+    print(paused_line(short), file=say)
+    return code

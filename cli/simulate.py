@@ -144,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
               + where)
     elif result.get("fair_deck"):
         print(f"fair deck: {result['entries']} signed entries"
-              + (f", transcripts{where}" if where else ""))
+              + (f"; transcripts{where}" if where else ""))
     for f in failures:
         print(f"  {f}", file=sys.stderr)
     return 0 if not failures else 1

@@ -15,6 +15,7 @@ from p2p.audit import verify_game
 
 from .args import with_defaults
 from .games import transcript_of
+from .words import verify_lines
 
 
 def run(args: argparse.Namespace) -> int:
@@ -23,10 +24,19 @@ def run(args: argparse.Namespace) -> int:
     if not os.path.exists(path):
         print(f"millebornes verify: no such file: {path}", file=sys.stderr)
         return 2
+    if not os.path.isfile(path):
+        print(f"millebornes verify: {path} is not a file: give one transcript (a .mbt "
+              "file) or a short id from `millebornes games`", file=sys.stderr)
+        return 2
     report = verify_game(path)
-    print(report.summary())
-    if not report.ok:
-        print("This transcript does not prove a fair game. The entry and the seat named above "
-              "are where it breaks; see docs/verify.md.", file=sys.stderr)
-        return 1
-    return 0
+    if report.check == "file-corrupt" and report.crypto.offset == 0:
+        print(f"millebornes verify: {path} is not a Mille Bornes transcript", file=sys.stderr)
+        return 2
+    for line in verify_lines(report):
+        print(line)
+    if report.ok or report.unfinished:
+        return 0
+    print("This transcript does not prove a fair game: the entry and the seat named above "
+          "are where it breaks (an altered copy blames nobody: ask the players for theirs).",
+          file=sys.stderr)
+    return 1

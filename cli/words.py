@@ -27,6 +27,7 @@ from engine import (
 )
 from engine.scoring import Match, hand_winner
 from engine.state import DRAW, EXTEND, OVER, RESHUFFLE, RESPOND
+from p2p.audit import GameReport
 
 #: The one width every screen is laid out for.
 WIDTH = 80
@@ -319,5 +320,75 @@ def saved_line(path: str, short_id: str | None) -> str:
             f"millebornes verify {ref}")
 
 
+def paused_line(short_id: str | None) -> str:
+    ref = f" {short_id}" if short_id else ""
+    return (f"You left; the game is saved. Come back to it with: millebornes resume{ref} "
+            f"(millebornes verify{ref} checks it so far)")
+
+
 def left_line(name: str) -> str:
     return f"{name} left; the game is saved."
+
+
+def side_label(names: Sequence[str], n_sides: int, side: int) -> str:
+    """Partners sit alternately: seat ``s`` is on side ``s % n_sides``."""
+    n = max(1, n_sides)
+    return " & ".join(name for s, name in enumerate(names) if s % n == side)
+
+
+def seat_label(names: Sequence[str], seat: int | None) -> str:
+    if seat is None or not 0 <= seat < len(names):
+        return "nobody identified"
+    return f"seat {seat} ({names[seat]})"
+
+
+def verify_lines(report: GameReport) -> list[str]:
+    """``verify``'s report in words: a fair game, a fair game so far, or where it breaks
+    and whom it blames. Every line fits 80 columns."""
+    names = report.names
+    sides = len(report.totals) or len(names)
+
+    def scores(values: Sequence[int]) -> str:
+        return ", ".join(f"{side_label(names, sides, i)} {v}" for i, v in enumerate(values))
+
+    out: list[str] = []
+    if report.ok:
+        out += wrap(f"OK: a fair game. {report.crypto.entries_checked} signed entries, "
+                    f"{len(report.hands)} hand(s): every signature, link, commitment, "
+                    "shuffle, proof and move checks out.")
+    elif report.unfinished:
+        stopped = report.stopped_hand + 1
+        who = (f" when {names[report.waiting_for]} left"
+               if report.waiting_for is not None and report.waiting_for < len(names) else "")
+        out += wrap(f"Fair so far; the match stopped in hand {stopped}{who}. "
+                    f"{report.crypto.entries_checked} signed entries: every signature, link "
+                    "and move checks out, and every finished hand's shuffle and cards. "
+                    f"(The next entry, due from {seat_label(names, report.waiting_for)}, "
+                    f"is missing: {report.check}.)")
+    else:
+        where = (f"entry {report.failed_index}" if report.failed_index is not None else
+                 f"byte {report.crypto.offset}" if report.crypto.offset is not None
+                 else "the end")
+        if report.check == "bad-signature" or report.blamed_seat is None:
+            blame = ("no player can be blamed: the file was altered or damaged"
+                     if report.blamed_seat is None else
+                     f"the entry claims to be from {seat_label(names, report.blamed_seat)} "
+                     "but is not signed by it: the file was altered or forged")
+        else:
+            blame = f"broken by {seat_label(names, report.blamed_seat)}"
+        out += wrap(f"FAILED at {where}: check '{report.check}' — {blame}"
+                    + (f". {report.detail}" if report.detail else "."), indent="")
+    for h in report.hands:
+        first = h.get("first_seat")
+        head = f"  hand {h['hand'] + 1}: "
+        if isinstance(first, int) and first < len(names):
+            head += f"{names[first]} played first, "
+        if "turns" in h:
+            head += f"{h['turns']} turns, ended by {h.get('end', '?')}; "
+        out += textwrap.wrap(head + scores(h["scores"]), WIDTH, subsequent_indent="    ")
+    if report.totals:
+        w = report.winner
+        winner = side_label(names, sides, w) if report.complete and w >= 0 else \
+            ("nobody (a tie)" if report.complete else "none yet")
+        out.append(f"  totals: {scores(report.totals)}; winner: {winner}")
+    return out
