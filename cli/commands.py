@@ -37,7 +37,7 @@ from engine.cards import SAFETY_FOR
 from engine.state import DRAW, EXTEND, OVER, PLAY, RESPOND
 
 from .render import hand_cards
-from .words import help_text, side_names, with_names
+from .words import help_text, rule_last, side_names, with_names
 
 VERBS = ("play", "discard", "draw", "pass", "coup", "extend", "why", "help", "next", "quit",
          "yes", "no")
@@ -68,6 +68,12 @@ class Context(NamedTuple):
     lang: str = "en"
     hand_over: bool = False
     match_over: bool = False
+    order: tuple[int, ...] | None = None     # the hand as numbered on screen
+
+
+def numbered(ctx: Context) -> tuple[int, ...]:
+    """The hand in the order its cards are numbered (the console's, else the view's)."""
+    return ctx.order if ctx.order is not None else hand_cards(ctx.view, ctx.seat)
 
 
 def resolve_target(ctx: Context, word: str) -> int | str:
@@ -92,7 +98,7 @@ def resolve_target(ctx: Context, word: str) -> int | str:
 
 def card_number(ctx: Context, word: str) -> int | str:
     """A 1-based card number to a card id, or an error sentence."""
-    cards = hand_cards(ctx.view, ctx.seat)
+    cards = numbered(ctx)
     if not cards:
         return "your hand is empty"
     try:
@@ -109,7 +115,7 @@ def _why(ctx: Context, card: int, target: int | None = None) -> str:
     reason = explain(ctx.view, ctx.seat, card, target)
     if reason is None:
         return f"{name} can be played now."
-    return f"{name} cannot be played now: {with_names(reason, ctx.names)}"
+    return f"{name} cannot be played now: {rule_last(with_names(reason, ctx.names))}"
 
 
 def parse(text: str, ctx: Context) -> Outcome:
@@ -188,7 +194,7 @@ def _phase_hint(ctx: Context) -> str:
     if phase == DRAW:
         return "draw first: type draw"
     if phase == RESPOND:
-        return "answer the hazard first: type coup or pass"
+        return "answer the hazard first: c for a coup fourré or n to let it stand (coup / pass)"
     if phase == EXTEND:
         return "decide first: extend yes or extend no"
     return "play or discard a card"
@@ -211,7 +217,7 @@ def _play(ctx: Context, args: list[str]) -> Outcome:
                 return Outcome("action", action=a)
         if family(c) is Family.SAFETY:
             return _answer(ctx, "coup")
-        return _err(f"answer the hazard first: type coup or pass ({name} does not answer it)")
+        return _err(f"answer the hazard first: c for a coup fourré or n to let it stand ({name} does not answer it)")
     if phase != PLAY:
         return _err(_phase_hint(ctx))
     target_word: str | None = None
@@ -386,7 +392,7 @@ class CommandCompleter(Completer):
                     yield Completion(v, -len(current))
             return
         verb = words[0].lower()
-        cards = hand_cards(ctx.view, ctx.seat) if ctx else ()
+        cards = numbered(ctx) if ctx else ()
         if verb in ("play", "discard", "why", "?") and len(words) == 2:
             for i, c in enumerate(cards, 1):
                 if str(i).startswith(current):

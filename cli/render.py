@@ -110,6 +110,15 @@ def card_label(card: int, lang: str = "en", color: bool = True) -> str:
 
 # ----- the table ------------------------------------------------------------------------
 
+def match_line(match: Match, names: Sequence[str]) -> Line:
+    """The match so far in one line: "Match to 5000: You 300 · Bo 450"."""
+    target = match.rules.match_target
+    labels = side_names(names, match.seating)
+    totals = " · ".join(f"{_fit(labels[i], 16)} {t}" for i, t in enumerate(match.totals()))
+    head = f"Match to {target}: " if target else "Match: "
+    return [("class:dim", _fit(head + totals, WIDTH))]
+
+
 def header_line(view: HandState, hand_no: int = 1, lang: str = "en") -> Line:
     top = view.discard[-1] if view.discard else None
     line: Line = [("class:title", "Mille Bornes"),
@@ -185,10 +194,10 @@ def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int | Non
         if off:
             line1.append(("class:error", " offline"))
     km = f"{zone.km:>4}/{view.target}"
-    line2: Line = [("", "    "), ("", km.ljust(9)), ("", " ")]
-    line2 += progress_bar(zone.km, view.target)
-    line2.append(("", f" {_fit(distance_summary(zone.distance), 26).ljust(26)}"))
-    line2.append(("class:dim", f" 200s {zone.n200}/2"))
+    line2: Line = [("", "  "), ("", km.ljust(9)), ("", " ")]
+    line2 += progress_bar(zone.km, view.target, 14)
+    line2.append(("", f" {_fit(distance_summary(zone.distance), 20).ljust(20)}"))
+    line2.append(("class:dim", f" · 200 km cards {zone.n200}/2"))
     safe = safeties_text(view, side, lang, short=True)
     if safe:
         line2.append(("", " "))
@@ -270,13 +279,16 @@ def hand_cards(view: HandState, seat: int) -> tuple[int, ...]:
 
 def hand_lines(view: HandState, seat: int, legal: Sequence[Action], lang: str = "en",
                selected: int | None = None, color: bool = True, verbose: bool = False,
-               per_row: int = 4) -> list[Line]:
-    """Numbered cards coloured by family; playable ones marked ``+``.
+               per_row: int = 4, cards: Sequence[int] | None = None,
+               fresh: int | None = None) -> list[Line]:
+    """Numbered cards coloured by family; playable ones marked ``+`` after the name, the
+    card just drawn (``fresh``) marked ``★`` after its number.
 
+    ``cards``: the hand in the order the console numbers it (default: the view's order).
     ``verbose`` (plain mode, screen readers) gives one card per line with its family
     in words.
     """
-    cards = hand_cards(view, seat)
+    cards = tuple(cards) if cards is not None else hand_cards(view, seat)
     can = playable_cards(view, legal)
     if not cards:
         return [[("class:dim", "Your hand is empty.")]]
@@ -285,21 +297,25 @@ def hand_lines(view: HandState, seat: int, legal: Sequence[Action], lang: str = 
         out: list[Line] = [[("class:title", "Your hand:")]]
         for i, c in enumerate(cards, 1):
             extra = ", playable" if c in can else ""
+            extra += ", just drawn" if c == fresh else ""
             out.append([("", f"  {i}. "), (card_class(c), card_name(c, lang)),
                         ("class:dim", f" ({words[family(c)]}{extra})")])
         return out
     head: Line = [("class:title", "Your hand")]
     if can:
         head.append(("class:dim", "  (+ playable now)"))
+    if fresh is not None and fresh in cards:
+        head.append(("class:dim", "  (★ just drawn)"))
     out = [head]
     row: Line = []
     for i, c in enumerate(cards, 1):
-        mark = "+" if c in can else " "
-        text = _fit(card_label(c, lang, color), 15).ljust(15)
+        mark = "+" if c in can else ""
+        text = _fit(card_label(c, lang, color), 13)
         sel = i - 1 == selected
         style = card_class(c) + (" class:selected" if sel else "")
-        row += [("class:selected" if sel else "", f" {i}{mark}"), (style, text)]
-        if len(row) >= 2 * per_row:
+        row += [("class:selected" if sel else "", f" {i}{'★' if c == fresh else ' '}"),
+                (style, text), ("class:playable", mark.ljust(15 - len(text)))]
+        if len(row) >= 3 * per_row:
             out.append(row)
             row = []
     if row:

@@ -228,11 +228,14 @@ def final_line(match: Match, names: Sequence[str]) -> str:
     return f"Final scores: {totals_line(match, names)}. Winner: {winner}."
 
 
-def command_for(action: Action, view: HandState, seat: int, names: Sequence[str]) -> str:
+def command_for(action: Action, view: HandState, seat: int, names: Sequence[str],
+                cards: Sequence[int] | None = None) -> str:
     """The command line that would make ``action`` for ``seat`` in ``view`` (to echo an
-    automatic move, or to list the moves in line mode); cards by their number."""
+    automatic move, or to list the moves in line mode); cards by their number in
+    ``cards`` (default: the view's order)."""
     held = view.hands[seat]
-    cards: tuple[int, ...] = () if isinstance(held, int) else tuple(held)
+    if cards is None:
+        cards = () if isinstance(held, int) else tuple(held)
     seating = view.seating
 
     def num(c: int) -> str:
@@ -280,9 +283,9 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str = "
         waiting = att.waiting_for()
         if seat in waiting:
             victim = "you" if view.seating.team_size == 1 else "your side"
-            also = ", or play the remedy" if view.rules.fast_play else ""
+            also = ", or p plays the remedy" if view.rules.fast_play else ""
             return (f"{names[att.attacker]} played {hazard} on {victim}: "
-                    f"type coup (coup fourré) or pass{also}.")
+                    f"c for a coup fourré, n to let it stand (coup / pass){also}.")
         who = " and ".join(names[s] for s in waiting)
         return f"Waiting for {who} to answer the hazard ({hazard})."
     actor = view.seat
@@ -291,15 +294,17 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str = "
             if view.rules.draw_discard and view.discard and view.pending \
                     and view.pending[0] == "turn":
                 top = card_name(view.discard[-1], lang)
-                return f"Your turn: draw (from the pile) or draw discard (take {top})."
-            return "Your turn: draw a card."
+                return (f"Your turn: draw from the pile (space) or take {top} "
+                        "from the discard pile (g).")
+            return "Your turn: draw a card (space)."
         return f"{names[actor]} is drawing."
     if phase == EXTEND:
         if actor == seat:
-            return f"You reached {view.target} km: extend yes (play on to 1000) or extend no."
+            return (f"You reached {view.target} km: play on to 1000 (y, extend yes) "
+                    "or stop here (n, extend no)?")
         return f"Waiting for {names[actor]} to decide on the extension."
     if actor == seat:
-        return "Your turn: play or discard a card (play N, discard N)."
+        return "Your turn: play or discard a card (p plays the selected card, d discards it)."
     return f"{names[actor]}'s turn."
 
 

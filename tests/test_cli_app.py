@@ -179,7 +179,7 @@ def test_coup_fourre_prompt_identical_with_or_without_the_safety() -> None:
 
         assert run(d, script) == 0
     assert statuses[0] == statuses[1]
-    assert statuses[0][0] == "Bo played Stop on you: type coup (coup fourré) or pass."
+    assert statuses[0][0] == "Bo played Stop on you: c for a coup fourré, n to let it stand (coup / pass)."
 
 
 def test_auto_spectates_a_whole_match() -> None:
@@ -272,7 +272,7 @@ def test_extension_answered_with_y() -> None:
 
     async def script(app: TableApp, inp: PipeInput) -> None:
         assert app.status_text() == \
-            "You reached 700 km: extend yes (play on to 1000) or extend no."
+            "You reached 700 km: play on to 1000 (y, extend yes) or stop here (n, extend no)?"
         inp.send_text("y")
         await until(lambda: any("extends the trip to 1000" in e for e in d.events))
         assert d.view().target == 1000

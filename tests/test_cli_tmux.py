@@ -108,7 +108,15 @@ def test_full_screen_interactive_keys_under_tmux() -> None:
                 break
             time.sleep(0.2)
         assert "Ana discarded" in screen or "is a safety" in screen, screen
-        _tmux("send-keys", "-t", session, "q")
+        _tmux("send-keys", "-t", session, "q")      # leaving asks first (issue 11)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            screen = _tmux("capture-pane", "-p", "-t", session).stdout
+            if "Leave the game?" in screen:
+                break
+            time.sleep(0.2)
+        assert "Leave the game?" in screen and "EXITED" not in screen, screen
+        _tmux("send-keys", "-t", session, "y")
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:
             screen = _tmux("capture-pane", "-p", "-t", session).stdout
