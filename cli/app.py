@@ -49,6 +49,7 @@ from .words import (
     command_for,
     help_text,
     match_over_line,
+    peer_label,
     side_names,
     totals_line,
     with_names,
@@ -201,7 +202,7 @@ class TableApp:
 
     def _help_fragments(self) -> StyleAndTextTuples:
         d = self.driver
-        seats = ", ".join(f"{p.name} ({p.kind}, {p.state})" for p in d.peers())
+        seats = ", ".join(peer_label(p.name, p.kind, p.state) for p in d.peers())
         rules = d.rules
         return [("class:help", help_text(self.color)),
                 ("class:title", "\nAt this table: "), ("class:help", seats),

@@ -67,7 +67,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     peer = Peer(ident, start.cfg, node, store=my_store(start, node, args),
                 endpoints=start.endpoints, options=opts)
     try:
-        return play_seat(peer, args, reader, out)
+        return play_seat(peer, args, reader, out, bots=bots)
     finally:
         peer.close(flush=1.0)
 

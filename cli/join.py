@@ -58,12 +58,15 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         node.flush(1.0)
         node.close()
         return 1
+    st = client.state
+    bot_seats = [i for i, seat in enumerate(st.seats) if seat is not None and seat.bot] \
+        if st is not None else []
     for line in players_lines(start.cfg, start.seat):
         print(line, file=say)
     peer = Peer(ident, start.cfg, node, store=my_store(start, node, args),
                 endpoints=start.endpoints)
     try:
-        return play_seat(peer, args, reader, out)
+        return play_seat(peer, args, reader, out, bots=bot_seats)
     finally:
         peer.close(flush=1.0)
 

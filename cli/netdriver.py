@@ -8,8 +8,10 @@ legal, submit, waiting_on, progress, match_so_far, peers, drain_events, ...).
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
+from collections.abc import Collection
 from typing import Any
 
 from engine import Action, Draw, IllegalAction
@@ -17,7 +19,16 @@ from engine.scoring import Match
 from p2p.table import Peer, SessionEvent, TableStep
 
 from .driver import PeerStatus
-from .words import describe, end_line, match_over_line
+from .words import (
+    dealing_line,
+    describe,
+    end_line,
+    left_wait_line,
+    match_over_line,
+    stopped_line,
+)
+
+log = logging.getLogger("cli.netdriver")
 
 
 def event_words(peer: Peer, ev: SessionEvent) -> str:
@@ -42,17 +53,22 @@ class NetDriver:
     :meth:`next_hand`. ``step_others`` never blocks: it handles what has arrived.
     """
 
-    def __init__(self, peer: Peer, lang: str = "en", background: bool = False) -> None:
+    def __init__(self, peer: Peer, lang: str = "en", background: bool = False,
+                 bots: Collection[int] = ()) -> None:
         """``background``: a thread pumps the peer (the console then only reads it), so
-        this seat's automatic entries (shares, shuffle) never wait for the screen."""
+        this seat's automatic entries (shares, shuffle) never wait for the screen.
+        ``bots``: seats played by bots (shown as such)."""
         self.peer = peer
+        self.bots = frozenset(bots)
         self.seat = peer.me
         self.names = peer.names
         self.rules = peer.cfg.rules
         self.seating = peer.cfg.seating
         self.lang = lang
         self.events: list[str] = []
-        self._shown_hand = 0                     # protocol hand number on screen
+        # protocol hand number on screen: the peer's own (a resumed peer may be in the
+        # middle of hand 2 — showing hand 1's end there was bug 8 of issue 11)
+        self._shown_hand = peer.hand_no
         self._held: Any = None                   # final view of a finished hand
         self._held_scores: Any = None
         self._last_view: Any = None
@@ -169,13 +185,29 @@ class NetDriver:
             if ev.kind == "action" and ev.data.get("after") is not None:
                 if ev.data.get("hand") == self._shown_hand and self._held is None:
                     self._last_view = ev.data["after"]
-            words = event_words(self.peer, ev) if ev.kind != "dropped" else ev.text
-            if ev.kind == "hand-end" and self._held is not None and self._held.over:
-                words = end_line(self._held, self.names, int(ev.data.get("hand", 0)) + 1)
-            elif ev.kind == "match-end" and self.peer.finished:
-                words = match_over_line(self.match, self.names)
-            if words and ev.kind not in ("status",):
+            words = self._words(ev)
+            if words:
                 self.events.append(words)
+
+    def _words(self, ev: SessionEvent) -> str:
+        """A session event in the console's words ("" for what is not worth a line)."""
+        if ev.kind == "action":
+            return event_words(self.peer, ev)
+        if ev.kind == "hand-start":
+            return dealing_line(int(ev.data.get("hand", 0)) + 1)
+        if ev.kind == "hand-end":
+            if self._held is not None and self._held.over:
+                return end_line(self._held, self.names, int(ev.data.get("hand", 0)) + 1)
+            return ""
+        if ev.kind == "match-end":
+            return match_over_line(self.match, self.names) if self.peer.finished else ""
+        if ev.kind == "stopped":
+            return stopped_line(str(ev.data.get("reason", "")))
+        if ev.kind == "resumed":
+            return "You are back at the table; catching up with the others."
+        if ev.kind == "dropped":
+            log.info("%s", ev.text)       # for whoever investigates, not for the board
+        return ""
 
     @property
     def hand_over(self) -> bool:
@@ -199,26 +231,36 @@ class NetDriver:
         return self._held_scores
 
     def peers(self) -> list[PeerStatus]:
+        """Each seat as the console shows it: you, a bot (of the host), or a peer with
+        its connection ("left" once the transport gives it up)."""
         out = []
         for p in self.peer.peers():
-            state = p.status if p.status != "you" else "you"
-            if p.writing and p.seat != self.seat:
-                state = "thinking" if p.status == "connected" else p.status
-            out.append(PeerStatus(p.seat, p.name, "you" if p.seat == self.seat else "peer",
+            if p.seat == self.seat:
+                out.append(PeerStatus(p.seat, p.name, "you", "ready"))
+                continue
+            state = {"gone": "left"}.get(p.status, p.status)
+            if p.writing and state == "connected":
+                state = "thinking"
+            out.append(PeerStatus(p.seat, p.name, "bot" if p.seat in self.bots else "peer",
                                   state))
         return out
 
     def activity(self) -> str | None:
+        """What the table waits for besides a move the view already explains."""
         if self.peer.stopped:
-            return f"stopped: {self.peer.stopped}"
+            return stopped_line(self.peer.stopped)
         w = self.peer.waiting_on()
         if w is None or self.over:
             return None
         who = self.names[w.seat]
-        kind = None if w.step in (TableStep.MOVE, TableStep.SHARE) else w.step.value
-        if kind is None:
-            if self.my_move():
-                return None  # the console says what to do (render.waiting_text)
-            return self.peer.waiting_text() or None
-        st = "" if w.seat == self.seat else self.peer.peer_state(w.seat)
-        return f"{kind}: {who}" + (f" ({st})" if st and st != "connected" else "")
+        state = "" if w.seat == self.seat else self.peer.peer_state(w.seat)
+        if state == "gone":
+            return left_wait_line(who)
+        slow = f" ({state})" if state not in ("", "connected") else ""
+        if w.step is TableStep.MOVE:
+            return None if not slow else f"Waiting for {who}{slow}."
+        if w.step is TableStep.SHARE:
+            if w.seat == self.seat:
+                return None
+            return f"Waiting for {who}'s share of a card{slow}."
+        return f"{w.step.value[:1].upper()}{w.step.value[1:]}: waiting for {who}{slow}."

@@ -19,7 +19,7 @@ from engine.bots import make_bot
 from . import render
 from .commands import Commander, Context
 from .driver import TableDriver
-from .words import command_for, final_line, with_names
+from .words import command_for, final_line, peer_label, with_names
 
 
 class PlainSession:
@@ -70,9 +70,8 @@ class PlainSession:
     def run(self) -> int:
         d = self.driver
         self.say(f"Mille Bornes, {d.rules.preset} rules: "
-                 + ", ".join(("you" if n == "You" else f"{n} (you)") if s == d.seat
-                             else f"{n} ({p.kind})"
-                             for (s, n), p in zip(enumerate(d.names), d.peers(), strict=True))
+                 + ", ".join("you" if p.kind == "you" and p.name == "You" else
+                             peer_label(p.name, p.kind, p.state) for p in d.peers())
                  + ". Type help for the commands.")
         while True:
             while d.others_pending():

@@ -190,9 +190,9 @@ def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int | Non
     else:
         line1.append((card_class(speed), _fit(card_name(speed, lang), 17).ljust(17)))
     if peers:
-        off = [p.name for p in peers if p.seat in seats and p.state == "offline"]
+        off = [p.state for p in peers if p.seat in seats and p.state in ("offline", "left")]
         if off:
-            line1.append(("class:error", " offline"))
+            line1.append(("class:error", f" {off[0]}"))
     km = f"{zone.km:>4}/{view.target}"
     line2: Line = [("", "  "), ("", km.ljust(9)), ("", " ")]
     line2 += progress_bar(zone.km, view.target, 14)
@@ -219,8 +219,8 @@ def zone_sentences(view: HandState, side: int, names: Sequence[str], seat: int |
     parts.append(", ".join(f"{view.hand_size(s)} cards" + (f" ({names[s]})"
                                                              if len(seats) > 1 else "")
                            for s in seats) + ".")
-    if peers and any(p.seat in seats and p.state == "offline" for p in peers):
-        parts.append("Offline.")
+    if peers and any(p.seat in seats and p.state in ("offline", "left") for p in peers):
+        parts.append("Left the table (the game waits).")
     if zone.battle:
         parts.append(f"Battle: {card_name(zone.battle[-1], lang)}.")
     else:

@@ -17,7 +17,7 @@ from engine.scoring import Match, SideScore, score_hand
 
 from . import render
 from .render import FAMILY_WORD, Line
-from .words import end_line, match_over_line, replay_step_text
+from .words import end_line, is_plural, match_over_line, replay_step_text
 
 
 class ReplayModel:
@@ -151,7 +151,8 @@ def all_hands_lines(state: HandState, names: Sequence[str], lang: str = "en",
             held = ", ".join(card_name(c, lang) + f" ({words[family(c)]}"
                              + (", just drawn" if c in fresh else "") + ")"
                              for c in cards) or "nothing"
-            text = f"{name}{' (to move)' if seat in acting else ''} holds {len(cards)} " \
+            holds = "hold" if is_plural(name) else "holds"
+            text = f"{name}{' (to move)' if seat in acting else ''} {holds} {len(cards)} " \
                    f"card{'s' if len(cards) != 1 else ''}: {held}."
             out += [[("", w)] for w in textwrap.wrap(text, render.WIDTH - 2,
                                                      initial_indent="  ",

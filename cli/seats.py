@@ -12,7 +12,7 @@ import queue
 import select
 import sys
 import threading
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import TextIO
 
@@ -229,11 +229,12 @@ def _stdin() -> TextIO:
 
 
 def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
-              out: TextIO | None = None) -> int:
+              out: TextIO | None = None, bots: Collection[int] = ()) -> int:
     """The console for a networked seat until the match ends or the player leaves; then
     where the game is kept. ``out`` given (tests, scripts): the line mode on it."""
     say = out or sys.stdout
-    driver = NetDriver(peer, lang=str(getattr(args, "lang", None) or "en"), background=True)
+    driver = NetDriver(peer, lang=str(getattr(args, "lang", None) or "en"), background=True,
+                       bots=bots)
     try:
         if not driver.wait_ready(120):
             print(f"the match did not start: {peer.stopped or 'no deal from the others'}",

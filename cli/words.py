@@ -331,8 +331,25 @@ def paused_line(short_id: str | None) -> str:
             f"(millebornes verify{ref} checks it so far)")
 
 
-def left_line(name: str) -> str:
-    return f"{name} left; the game is saved."
+def left_wait_line(name: str) -> str:
+    """Another player left a network game: it is a pause, not an end."""
+    return (f"{name} left; the game is saved. Waiting for {name} to come back "
+            "(millebornes resume); q leaves too, and you can resume later.")
+
+
+def stopped_line(reason: str) -> str:
+    return f"The match stopped: {reason}." if reason else "The match stopped."
+
+
+def dealing_line(hand_no: int) -> str:
+    return f"Hand {hand_no}: the players shuffle and deal the cards."
+
+
+def peer_label(name: str, kind: str, state: str) -> str:
+    """A seat in the help's list: "Ben (you)", "Bo (bot)", "Ann (left)"."""
+    if kind in ("you", "bot"):
+        return f"{name} ({kind})"
+    return f"{name} ({state})"
 
 
 def side_label(names: Sequence[str], n_sides: int, side: int) -> str:

@@ -85,7 +85,7 @@ def test_help_toggles_with_h() -> None:
         inp.send_text("h")
         await until(lambda: app.show_help)
         shown = "".join(t for _, t in app._help_fragments())
-        assert "play N on NAME" in shown and "Bo (bot, " in shown and "seed 0" in shown
+        assert "play N on NAME" in shown and "Bo (bot)" in shown and "seed 0" in shown
         inp.send_text("h")
         await until(lambda: not app.show_help)
         inp.send_text(":help\r")
