@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import logging
+import socket
 import sys
 from typing import TextIO
 
 from engine import Seating
 from p2p.crypto.identity import Identity
+from p2p.net.interface import TransportError
 from p2p.net.transport import Node
 from p2p.table import LobbyHost, LobbyState, Peer, SessionOptions, TableStart
 
@@ -98,14 +100,27 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
                 log.info("could not update the LAN announcement: %s", exc)
 
     host.on_change = changed
+    addresses = reachable_addresses(bind_address(args))
     print(f"hosting on port {port} as {host.state.seats[0].name} "  # type: ignore[union-attr]
-          f"[{ident.fingerprint}]; others join with: millebornes join --peer HOST:{port}",
-          file=say)
+          f"[{ident.fingerprint}]; others join with: millebornes join --peer "
+          f"{addresses[0]}:{port}"
+          + "".join(f" (or --peer {a}:{port})" for a in addresses[1:3]), file=say)
     print("type 'ready' / 'unready', 'quit' to close the table", file=say)
     host.set_ready(not args.not_ready)
+    warned = False
     try:
         while True:
-            start = host.pump(0.1)
+            try:
+                start = host.pump(0.1)
+            except TransportError as exc:
+                # a joiner with our own key: the transport refuses to add ourselves
+                if not warned:
+                    print(f"(refused a player who uses your own key: {exc}. A second "
+                          "player on one account needs its own: millebornes join "
+                          "--identity FILE)", file=say)
+                    warned = True
+                log.warning("lobby: %s", exc)
+                continue
             if start is not None:
                 return start
             line = reader.get()
@@ -119,6 +134,27 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
     finally:
         if announcement is not None:
             announcement.close()
+
+
+def reachable_addresses(bind: str) -> list[str]:
+    """The addresses others can reach this table at: the bound one, or this machine's
+    (the route to the outside first, then the host name's), loopback last."""
+    if bind not in ("*", "0.0.0.0", "::", ""):
+        return [bind]
+    found: list[str] = []
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))        # TEST-NET: nothing is sent, a route is chosen
+            found.append(s.getsockname()[0])
+    except OSError:
+        pass
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.append(str(info[4][0]))
+    except OSError:
+        pass
+    ordered = [a for a in dict.fromkeys(found) if not a.startswith("127.")]
+    return ordered + ["127.0.0.1"]
 
 
 def reachable(bot_ep: str, host_ep: str) -> str:

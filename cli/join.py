@@ -8,6 +8,7 @@ import sys
 import time
 from typing import TextIO
 
+from p2p.net.interface import TransportError
 from p2p.table import LobbyClient, LobbyError, Peer, TableStart
 
 from .args import player_name, with_defaults
@@ -21,6 +22,8 @@ from .seats import (
     seat_node,
 )
 
+SAME_KEY = ("this key is already seated at the table; use --identity FILE for a second "
+            "player on one account")
 LOBBY_HELP = "type 'sit N' to take seat N, 'ready', 'unready', 'leave'"
 
 
@@ -84,12 +87,16 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             start = client.pump(0.1)
         except LobbyError as exc:
             raise OSError(f"the host refused: {exc}") from None
+        except TransportError as exc:
+            raise OSError(f"{SAME_KEY} ({exc})") from None
         if start is not None:
             return start
         st = client.state
         if st is None and time.monotonic() - asked > limit:
             raise OSError(f"no answer from {address} after {limit:g} s: is the table open, "
-                          "is the address and port right? (the host prints them)")
+                          "is the address and port right? (the host prints them) If the "
+                          "host plays on this account, a second player needs its own key: "
+                          "--identity FILE")
         if st is not None and st.to_obj() != shown:
             shown = st.to_obj()
             for line in lobby_lines(st):

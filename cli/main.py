@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import sys
 from collections.abc import Sequence
 
@@ -40,6 +41,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted; the game is saved (millebornes resume)", file=sys.stderr)
         return 130
+    except Exception as exc:   # a bug: one sentence here, the traceback in the log file
+        logging.getLogger("cli").exception("millebornes %s failed", args.verb)
+        print(f"millebornes {args.verb}: unexpected error: {type(exc).__name__}: {exc} "
+              "(the details are in millebornes.log in the data folder)", file=sys.stderr)
+        return 1
 
 
 def verb_parser(verb: str) -> argparse.ArgumentParser:

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import argparse
+import io
+import os
+import socket
+import threading
 import time
 from pathlib import Path
 
+import pytest
+
+from cli import host as host_verb
+from cli import join as join_verb
 from cli.netdriver import NetDriver
 from cli.play import LoopbackTable
 from engine import Seating, preset
@@ -38,3 +47,51 @@ def test_a_console_opened_mid_match_shows_the_hand_in_play(tmp_path: Path) -> No
     finally:
         table.close()
         table.peer.close(flush=0.2)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_two_players_on_one_account_are_told_what_to_do(tmp_path: Path) -> None:
+    """Bug 4: a joiner with the host's own key crashed the host (TransportError: cannot
+    add ourselves as a peer) and the joiner waited forever."""
+    key = str(tmp_path / "same.key")
+    port = _free_port()
+    host_in_r, host_in_w = os.pipe()
+    host_out = io.StringIO()
+    rc: list[int | BaseException] = []
+
+    def host() -> None:
+        try:
+            with os.fdopen(host_in_r) as inp:
+                rc.append(host_verb.run(argparse.Namespace(
+                    name="Ann", bind="127.0.0.1", port=port, no_announce=True,
+                    identity=key, data_dir=str(tmp_path / "h")), out=host_out, inp=inp))
+        except BaseException as exc:   # the bug: the host died
+            rc.append(exc)
+
+    t = threading.Thread(target=host)
+    t.start()
+    join_in_r, join_in_w = os.pipe()
+    try:
+        time.sleep(0.5)
+        with os.fdopen(join_in_r) as inp, pytest.raises(OSError) as err:
+            join_verb.run(argparse.Namespace(
+                name="Ben", peer=[f"127.0.0.1:{port}"], bind="127.0.0.1", identity=key,
+                data_dir=str(tmp_path / "j"), connect_timeout=2.0), out=io.StringIO(),
+                inp=inp)
+        assert "--identity FILE" in str(err.value)
+        assert t.is_alive(), host_out.getvalue()      # the host is still there
+    finally:
+        os.write(host_in_w, b"quit\n")
+        os.close(host_in_w)
+        os.close(join_in_w)
+        t.join(20)
+    assert rc == [1], (rc, host_out.getvalue())
+    assert "table closed" in host_out.getvalue()
+    # the host names its address, not a literal HOST (issue 11)
+    assert f"millebornes join --peer 127.0.0.1:{port}" in host_out.getvalue()
+    assert "HOST:" not in host_out.getvalue()
