@@ -79,7 +79,7 @@ def wrap(text: str, width: int = WIDTH, indent: str = "") -> list[str]:
 
 
 def rule_last(text: str) -> str:
-    """Plain words first, the rule id last: "R9: only the safety…" → "Only the safety… (R9)".
+    """Plain words first, the rule id last: "R9: only the safety…" → "Only the safety… [R9]".
 
     The engine leads its explanations with rule ids (``R9: …``, with ``(or, R10, …)``
     inside); a first-time player needs the words first."""
