@@ -75,7 +75,11 @@ class PlainSession:
                  + ". Type help for the commands.")
         while True:
             while d.others_pending():
-                d.step_others()
+                if not d.step_others():
+                    # a network table waits: say what for (a player who left, a slow
+                    # peer, the shuffle), once each time it changes
+                    self.flush_events()
+                    self.show_activity()
             self.flush_events()
             if d.hand_over:
                 self.show_scores()
@@ -92,10 +96,7 @@ class PlainSession:
                 continue
             if not d.my_move():
                 # Nothing to wait for in-process; a network driver is waiting on peers.
-                busy = d.activity()
-                if busy and busy != self.last_activity:
-                    self.say("* " + busy)
-                self.last_activity = busy
+                self.show_activity()
                 time.sleep(0.05)
                 continue
             self.say("")
@@ -110,6 +111,13 @@ class PlainSession:
                 continue
             if not self._command():
                 return 0
+
+    def show_activity(self) -> None:
+        busy = self.driver.activity()
+        if busy and busy != self.last_activity:
+            self.say("* " + busy)
+            self.out.flush()
+        self.last_activity = busy
 
     def _command(self) -> bool:
         """Read and carry out one command; False to leave (quit or end of input)."""

@@ -6,6 +6,8 @@ import argparse
 import io
 import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -14,6 +16,7 @@ import pytest
 
 from cli import host as host_verb
 from cli import join as join_verb
+from cli import resume as resume_verb
 from cli.netdriver import NetDriver
 from cli.play import LoopbackTable
 from engine import Seating, preset
@@ -95,3 +98,53 @@ def test_two_players_on_one_account_are_told_what_to_do(tmp_path: Path) -> None:
     # the host names its address, not a literal HOST (issue 11)
     assert f"millebornes join --peer 127.0.0.1:{port}" in host_out.getvalue()
     assert "HOST:" not in host_out.getvalue()
+
+
+def test_a_player_who_leaves_is_waited_for_and_comes_back(tmp_path: Path) -> None:
+    """Leaving is a pause: Ben's process ends in the middle of a hand (nothing signed);
+    Ann's console says "Ben left; the game is saved" and waits; `resume` brings Ben back
+    and the match ends with one transcript on both sides."""
+    hport, jport = _free_port(), _free_port()
+    host_out = io.StringIO()
+    rc: list[int] = []
+    host_args = argparse.Namespace(name="Ann", bots=0, players=2, rules="modern", bind="127.0.0.1",
+                                   port=hport, no_announce=True, data_dir=str(tmp_path / "h"),
+                                   identity=str(tmp_path / "h.key"), auto=True)
+    t = threading.Thread(target=lambda: rc.append(
+        host_verb.run(host_args, out=host_out, inp=io.StringIO(""))))
+    t.start()
+    jdir, jkey = tmp_path / "j", tmp_path / "j.key"
+    code = ("import argparse, io, sys; from cli import join; "
+            f"a = argparse.Namespace(name='Ben', peer=['127.0.0.1:{hport}'], bind='127.0.0.1', "
+            f"port={jport}, data_dir={str(jdir)!r}, identity={str(jkey)!r}, auto=True); "
+            "sys.exit(join.run(a, out=io.StringIO(), inp=io.StringIO('')))")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    proc = subprocess.Popen([sys.executable, "-c", code], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            ts = list(jdir.glob("*/transcript.mbt"))
+            if ts and ts[0].stat().st_size > 30_000:      # into the first hand
+                break
+            time.sleep(0.01)
+        proc.kill()
+        proc.wait(10)
+        deadline = time.monotonic() + 20
+        while "Ben left; the game is saved" not in host_out.getvalue() \
+                and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert "Ben left; the game is saved. Waiting for Ben to come back" in \
+            host_out.getvalue(), host_out.getvalue()[-1500:]
+        assert "Match over" not in host_out.getvalue()
+        out = io.StringIO()
+        assert resume_verb.run(argparse.Namespace(data_dir=str(jdir), identity=str(jkey),
+                                                  auto=True), out=out,
+                               inp=io.StringIO("")) == 0, out.getvalue()[-800:]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        t.join(60)
+    assert rc == [0], host_out.getvalue()[-800:]
+    paths = list(jdir.glob("*/transcript.mbt")) + list((tmp_path / "h").glob("*/transcript.mbt"))
+    assert len(paths) == 2 and paths[0].read_bytes() == paths[1].read_bytes()
