@@ -65,12 +65,14 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         print(line, file=say)
     opts = SessionOptions()
     bind = bind_address(args)
-    start_bots(start, bots, data_dir(args), opts, seed, "0.0.0.0" if bind == "*" else bind)
+    runners = start_bots(start, bots, data_dir(args), opts, seed,
+                         "0.0.0.0" if bind == "*" else bind)
     peer = Peer(ident, start.cfg, node, store=my_store(start, node, args),
                 endpoints=start.endpoints, options=opts)
     try:
         return play_seat(peer, args, reader, out, bots=bots)
     finally:
+        runners.finish(10.0 if peer.finished else 0.5)
         peer.close(flush=1.0)
 
 

@@ -69,7 +69,7 @@ class LoopbackTable:
         endpoints = {0: node.endpoint, **{s: b[2].endpoint for s, b in bots.items()}}
         start = TableStart(cfg, 0, endpoints, sorted(bots))
         opts = SessionOptions()
-        self.bot_peers = start_bots(start, bots, base, opts, seed)
+        self.bots = start_bots(start, bots, base, opts, seed)
         store = Store.create(base, cfg.header(), 0, port=node.port, bind="127.0.0.1",
                              endpoints=endpoints)
         self.peer = Peer(me, cfg, node, store=store, endpoints=endpoints, options=opts)
@@ -84,4 +84,5 @@ class LoopbackTable:
         """Leave the table: a pause, not an end (nothing is signed; `millebornes resume`
         restarts this seat and the bots from their stores)."""
         self.driver.close()
+        self.bots.finish(10.0 if self.peer.finished else 0.5)
         self.peer.close(flush=1.0)

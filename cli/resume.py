@@ -38,8 +38,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         return 0 if peer.finished else 1
     print(f"resumed table {game.short_id} at entry {peer.entries_applied}; catching up "
           "with the others", file=say)
-    resume_bots(peer.table_id, base)
+    runners = resume_bots(peer.table_id, base)
     try:
-        return play_seat(peer, args, LineReader(inp), out)
+        return play_seat(peer, args, LineReader(inp), out,
+                         bots=[p.me for p in runners.peers])
     finally:
+        runners.finish(10.0 if peer.finished else 0.5)
         peer.close(flush=1.0)

@@ -12,6 +12,7 @@ import queue
 import select
 import sys
 import threading
+import time
 from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import TextIO
@@ -89,7 +90,7 @@ def new_bot_seat(bind: str) -> BotSeat:
 
 
 def start_bots(start: TableStart, bots: Mapping[int, BotSeat], base: Path | None,
-               opts: SessionOptions, seed: int, bind: str = "127.0.0.1") -> list[Peer]:
+               opts: SessionOptions, seed: int, bind: str = "127.0.0.1") -> BotRunners:
     """One bot peer per seat in ``bots``, each with its own store, run in a thread."""
     peers: list[Peer] = []
     for seat, (ident, id_seed, node) in bots.items():
@@ -100,9 +101,25 @@ def start_bots(start: TableStart, bots: Mapping[int, BotSeat], base: Path | None
                                     "identity_seed": id_seed})
         peers.append(Peer(ident, start.cfg, node, controller=make_bot("heuristic", seed + seat),
                           store=store, endpoints=start.endpoints, options=opts))
-    for p in peers:
-        threading.Thread(target=run_bot, args=(p,), daemon=True).start()
-    return peers
+    return BotRunners(peers)
+
+
+class BotRunners:
+    """The host's bot peers, each pumped by a daemon thread until its match ends."""
+
+    def __init__(self, peers: list[Peer]) -> None:
+        self.peers = peers
+        self.threads = [threading.Thread(target=run_bot, args=(p,), daemon=True,
+                                         name=f"bot-{p.me}") for p in peers]
+        for t in self.threads:
+            t.start()
+
+    def finish(self, timeout: float) -> None:
+        """Give the bots up to ``timeout`` seconds to write their last entries and close
+        their stores (the process must not end under them after a finished match)."""
+        end = time.monotonic() + timeout
+        for t in self.threads:
+            t.join(max(0.0, end - time.monotonic()))
 
 
 def run_bot(p: Peer) -> None:
@@ -113,12 +130,12 @@ def run_bot(p: Peer) -> None:
         p.close(flush=1.0)
 
 
-def resume_bots(table_id: bytes, base: Path | None) -> list[Peer]:
+def resume_bots(table_id: bytes, base: Path | None) -> BotRunners:
     """The host's in-process bots of that table, if any, restarted from their stores."""
     root = base or default_data_dir()
     out: list[Peer] = []
     if not root.is_dir():
-        return out
+        return BotRunners(out)
     for d in sorted(root.glob("bot-*")):
         tdir = table_dir(d, table_id)
         if not (tdir / "table.msgpack").exists():
@@ -127,12 +144,10 @@ def resume_bots(table_id: bytes, base: Path | None) -> list[Peer]:
         id_seed = extra.get("identity_seed")
         if not isinstance(id_seed, bytes):
             continue
-        p = resume_peer(tdir, Identity.from_seed(id_seed),
-                        controller=make_bot(str(extra.get("bot", "heuristic")),
-                                            int(extra.get("seed", 0))))
-        threading.Thread(target=run_bot, args=(p,), daemon=True).start()
-        out.append(p)
-    return out
+        out.append(resume_peer(tdir, Identity.from_seed(id_seed),
+                               controller=make_bot(str(extra.get("bot", "heuristic")),
+                                                   int(extra.get("seed", 0)))))
+    return BotRunners(out)
 
 
 def lobby_lines(st: LobbyState) -> list[str]:
