@@ -52,7 +52,11 @@ class TableDriver(Protocol):
     names: tuple[str, ...]          # one name per seat
     rules: Rules
     seating: Seating
-    events: list[str]               # the log, in words, oldest first
+    @property
+    def events(self) -> list[str]:
+        """The log, in words, oldest first."""
+        ...
+
     match: Match                    # finished hands' scores (engine.scoring.Match)
     hand_no: int                    # 1-based number of the hand in play (or just finished)
 

@@ -23,6 +23,7 @@ from .words import (
     dealing_line,
     describe,
     end_line,
+    hand_in_play_line,
     left_wait_line,
     match_over_line,
     stopped_line,
@@ -65,7 +66,8 @@ class NetDriver:
         self.rules = peer.cfg.rules
         self.seating = peer.cfg.seating
         self.lang = lang
-        self.events: list[str] = []
+        self._events: list[str] = []
+        self._announced = -1                     # the hand whose start the log has said
         # protocol hand number on screen: the peer's own (a resumed peer may be in the
         # middle of hand 2 — showing hand 1's end there was bug 8 of issue 11)
         self._shown_hand = peer.hand_no
@@ -105,6 +107,13 @@ class NetDriver:
                 break
             self._collect()
         return self.peer.view() is not None
+
+    @property
+    def events(self) -> list[str]:
+        """The log in words, up to what has happened (read at each redraw, so the last
+        event shows even when nothing else asks the table)."""
+        self._collect()
+        return self._events
 
     @property
     def hand_no(self) -> int:
@@ -176,6 +185,11 @@ class NetDriver:
         return moved
 
     def _collect(self) -> None:
+        view = self.peer.view()
+        if view is not None and self._held is None and self.peer.hand_no == self._shown_hand \
+                and self._announced != self._shown_hand:
+            self._announced = self._shown_hand
+            self._events.append(hand_in_play_line(self._shown_hand + 1, view.target))
         for ev in self.peer.drain_events():
             if ev.kind == "hand-end" and ev.data.get("hand") == self._shown_hand:
                 final = ev.data.get("final")
@@ -187,7 +201,7 @@ class NetDriver:
                     self._last_view = ev.data["after"]
             words = self._words(ev)
             if words:
-                self.events.append(words)
+                self._events.append(words)
 
     def _words(self, ev: SessionEvent) -> str:
         """A session event in the console's words ("" for what is not worth a line)."""

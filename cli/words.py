@@ -341,6 +341,10 @@ def stopped_line(reason: str) -> str:
     return f"The match stopped: {reason}." if reason else "The match stopped."
 
 
+def hand_in_play_line(hand_no: int, target: int) -> str:
+    return f"Hand {hand_no}: the cards are dealt; the trip is {target} km."
+
+
 def dealing_line(hand_no: int) -> str:
     return f"Hand {hand_no}: the players shuffle and deal the cards."
 
