@@ -102,7 +102,11 @@ class TableApp:
                                                 show_cursor=False,
                                                 get_cursor_position=self._log_cursor)
         help_window = Window(FormattedTextControl(_safe(self._help_fragments)), wrap_lines=True)
-        board = HSplit([
+        self.status_window = Window(FormattedTextControl(_safe(self._status_fragments)),
+                                    height=safe_dim(self._status_height), style="class:status")
+        # the command line sits above the status: its completion menu opens upwards over
+        # the log, never over the status line
+        self.board = board = HSplit([
             Window(FormattedTextControl(_safe(self._table_fragments)), height=safe_dim(self._table_height),
                    wrap_lines=False),
             Window(height=1, char="─", style="class:frame"),
@@ -110,8 +114,7 @@ class TableApp:
             Window(height=1, char="─", style="class:frame"),
             Window(self.log_control, wrap_lines=True, height=Dimension(min=1)),
             self.command,
-            Window(FormattedTextControl(_safe(self._status_fragments)),
-                   height=safe_dim(self._status_height), style="class:status"),
+            self.status_window,
         ])
         too_small = Window(FormattedTextControl(_safe(self._too_small_fragments)),
                            wrap_lines=True)

@@ -294,9 +294,9 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str = "
             if view.rules.draw_discard and view.discard and view.pending \
                     and view.pending[0] == "turn":
                 top = card_name(view.discard[-1], lang)
-                return (f"Your turn: draw from the pile (space) or take {top} "
-                        "from the discard pile (g).")
-            return "Your turn: draw a card (space)."
+                return (f"Your turn: draw from the pile (space, or type draw) or take {top} "
+                        "from the discard pile (g, or draw discard).")
+            return "Your turn: draw a card (space, or type draw)."
         return f"{names[actor]} is drawing."
     if phase == EXTEND:
         if actor == seat:
@@ -304,7 +304,8 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str = "
                     "or stop here (n, extend no)?")
         return f"Waiting for {names[actor]} to decide on the extension."
     if actor == seat:
-        return "Your turn: play or discard a card (p plays the selected card, d discards it)."
+        return ("Your turn: play or discard a card (p plays the selected card, d discards "
+                "it; or type play N, discard N).")
     return f"{names[actor]}'s turn."
 
 

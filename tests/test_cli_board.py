@@ -201,3 +201,14 @@ def test_nothing_to_play_says_discard() -> None:
 def test_safety_family_is_known() -> None:
     assert family(next(c for c in range(106) if KIND_OF[c] is Kind.RIGHT_OF_WAY)) \
         is Family.SAFETY
+
+
+def test_the_completion_menu_never_covers_the_status_line() -> None:
+    """Bug 11: the menu (`:` `w` Tab) opens above the command line; with the command line
+    below the status, it drew over the status. The status is now the last line."""
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=1)
+    app = TableApp(d, output=DummyOutput(), delay=0)
+    children = [c for c in app.board.children]
+    command = next(i for i, c in enumerate(children) if c is app.command.window)
+    status = next(i for i, c in enumerate(children) if c is app.status_window)
+    assert command < status == len(children) - 1
