@@ -29,7 +29,7 @@ from engine.scoring import Match, SideScore
 from engine.state import PLAY
 
 from .driver import PeerStatus
-from .words import ITEM_WORDS, WIDTH, side_names, waiting_text
+from .words import ITEM_WORDS, WIDTH, side_names, waiting_text, wrap
 
 Fragment = tuple[str, str]
 Line = list[Fragment]
@@ -390,7 +390,7 @@ def screen_lines(view: HandState, names: Sequence[str], seat: int, legal: Sequen
     """The table, the hand and what is expected: what the plain mode prints."""
     lines = table_lines(view, names, seat, hand_no, lang, verbose)
     lines += hand_lines(view, seat, legal, lang, color=False, verbose=verbose)
-    lines.append([("class:prompt", waiting_text(view, seat, names, lang))])
+    lines += [[("class:prompt", w)] for w in wrap(waiting_text(view, seat, names, lang))]
     return lines
 
 

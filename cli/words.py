@@ -294,18 +294,16 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str = "
             if view.rules.draw_discard and view.discard and view.pending \
                     and view.pending[0] == "turn":
                 top = card_name(view.discard[-1], lang)
-                return (f"Your turn: draw from the pile (space, or type draw) or take {top} "
-                        "from the discard pile (g, or draw discard).")
+                return f"Your turn: draw (space; draw) or take {top} (g; draw discard)."
             return "Your turn: draw a card (space, or type draw)."
         return f"{names[actor]} is drawing."
     if phase == EXTEND:
         if actor == seat:
-            return (f"You reached {view.target} km: play on to 1000 (y, extend yes) "
-                    "or stop here (n, extend no)?")
+            return (f"You reached {view.target} km: go on to 1000 (y, extend yes) "
+                    "or stop (n, extend no)?")
         return f"Waiting for {names[actor]} to decide on the extension."
     if actor == seat:
-        return ("Your turn: play or discard a card (p plays the selected card, d discards "
-                "it; or type play N, discard N).")
+        return "Your turn: play or discard a card (p or d; play N, discard N)."
     return f"{names[actor]}'s turn."
 
 

@@ -272,7 +272,7 @@ def test_extension_answered_with_y() -> None:
 
     async def script(app: TableApp, inp: PipeInput) -> None:
         assert app.status_text() == \
-            "You reached 700 km: play on to 1000 (y, extend yes) or stop here (n, extend no)?"
+            "You reached 700 km: go on to 1000 (y, extend yes) or stop (n, extend no)?"
         inp.send_text("y")
         await until(lambda: any("extends the trip to 1000" in e for e in d.events))
         assert d.view().target == 1000
