@@ -19,7 +19,7 @@ from engine.bots import make_bot
 from . import render
 from .commands import Commander, Context
 from .driver import TableDriver
-from .words import command_for, final_line, peer_label, with_names
+from .words import PLAIN_HELP, command_for, final_line, peer_label, with_names
 
 
 class PlainSession:
@@ -135,7 +135,7 @@ class PlainSession:
                 self.say("You left the table.")
                 return False
             if out.kind == "help":
-                self.say(out.text)
+                self.say(PLAIN_HELP)
                 continue
             if out.kind in ("message", "confirm"):
                 self.say(out.text)

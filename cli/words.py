@@ -51,6 +51,19 @@ HELP_MONO = ("Letters before each card: D distance, H hazard, R remedy, S safety
              "(no colours: NO_COLOR is set).")
 
 
+PLAIN_HELP = """\
+Commands (N = a card's number in your hand, as listed):
+  play N           play card N on your side (distance, remedy, safety)
+  play N on NAME   play hazard N on an opponent (a name prefix is enough)
+  discard N        discard card N (a safety asks you to confirm)
+  draw             draw from the pile;  draw discard: take the discard's top
+  coup / pass      answer a hazard played on you: coup fourré, or let it stand
+  extend yes|no    at 700 km: play on to 1000, or end the hand
+  why N  (? N)     why card N can or cannot be played now
+  next             deal the next hand;   help;   quit (the game is saved)
+Each card's family is said in brackets; "playable" marks what you can play now."""
+
+
 def help_text(color: bool) -> str:
     """The help, explaining colours or the letters that replace them."""
     return HELP + "\n" + (HELP_COLOR if color else HELP_MONO)
