@@ -430,3 +430,61 @@ def verify_lines(report: GameReport) -> list[str]:
             ("nobody (a tie)" if report.complete else "none yet")
         out.append(f"  totals: {scores(report.totals)}; winner: {winner}")
     return out
+
+
+# ----- replies to commands (cli.commands) -----------------------------------------------
+
+#: What the command language answers, by key; ``{}`` fields are filled by :func:`reply`.
+REPLIES: dict[str, str] = {
+    "own-side": "{word} is on your side: hazards go on an opponent",
+    "nobody-called": "nobody at the table is called {word} (opponents: {opponents})",
+    "ambiguous": "{word} could be {choices}: type more of the name",
+    "hand-empty": "your hand is empty",
+    "not-a-number": "{word!r} is not a card number: use 1 to {n}",
+    "no-such-card": "there is no card {n} in your hand (you hold {held})",
+    "can-play": "{card} can be played now.",
+    "cannot-play": "{card} cannot be played now: {reason}",
+    "match-over": "the match is over: type quit to leave",
+    "hand-in-play": "the hand is still in play",
+    "nothing-to-confirm": "there is nothing to confirm",
+    "hand-over": "the hand is over: type next (or press Enter) for the next hand",
+    "why-which": "why which card? e.g. why 3",
+    "unknown-command": "unknown command {word!r}: type help for the list",
+    "not-your-move": "it is not your move: wait for the others",
+    "draw-first": "draw first: type draw",
+    "answer-first": "answer the hazard first: c for a coup fourré or n to let it stand "
+                    "(coup / pass)",
+    "answer-first-not-this": "answer the hazard first: c for a coup fourré or n to let it "
+                             "stand ({card} does not answer it)",
+    "decide-first": "decide first: extend yes or extend no",
+    "play-or-discard": "play or discard a card",
+    "play-which": "play which card? e.g. play 3",
+    "on-whom": "play {n} on whom?",
+    "say-whom": "say whom to attack with {card}: {options}",
+    "not-a-hazard": "{card} is not a hazard: it goes on your own side, type play {n}",
+    "discard-which": "discard which card? e.g. discard 5",
+    "each-once": "name each card once",
+    "one-at-a-time": "discard one card at a time (several at once needs the fast_play option)",
+    "cannot-discard": "you cannot discard {card} now",
+    "confirm-safety": "{cards} is a safety: it protects you for the whole hand and is worth "
+                      "points. Discard it anyway? (yes/no)",
+    "drawn-already": "you have drawn already: play or discard a card",
+    "draw-where": "draw from where? draw or draw discard, not {word!r}",
+    "no-discard-draw": "these rules do not allow taking the discard pile: type draw",
+    "discard-empty": "the discard pile is empty: type draw",
+    "pile-only": "this draw must come from the draw pile: type draw",
+    "cannot-draw": "you cannot draw now",
+    "answer-in": "your side's answer is in: waiting for the others",
+    "no-hazard": "there is no hazard to answer now",
+    "no-hazard-hint": "there is no hazard to answer now: {hint}",
+    "no-coup": "you hold no {safety}, the safety against {hazard}: no coup fourré. "
+               "Type pass.",
+    "no-extension": "there is no extension to decide now",
+    "extend-how": "extend yes (play on to 1000) or extend no (end the hand)?",
+    "kept": "Kept it: nothing discarded.",
+}
+
+
+def reply(key: str, **values: object) -> str:
+    """One answer of the command language, in words."""
+    return REPLIES[key].format(**values)
