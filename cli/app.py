@@ -38,13 +38,28 @@ from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame, TextArea
 
-from engine import Family, IllegalAction, Play, family
+from engine import Family, IllegalAction, Play, card_name, family
 from engine.bots import make_bot
 from engine.state import DRAW, EXTEND, PLAY, RESPOND
 
 from . import render
-from .commands import HELP, CommandCompleter, Commander, Context, command_for, with_names
-from .driver import TableDriver, side_names
+from .commands import CommandCompleter, Commander, Context
+from .driver import TableDriver
+from .words import (
+    command_for,
+    help_text,
+    match_over_line,
+    peer_label,
+    side_names,
+    totals_line,
+    with_names,
+    wrap,
+)
+
+#: the smallest terminal the board is laid out for
+MIN_COLS, MIN_ROWS = 80, 24
+#: status lines at most (a long explanation is wrapped, never cut)
+MAX_STATUS = 3
 
 
 class TableApp:
@@ -68,6 +83,12 @@ class TableApp:
         self.moves = 0
         self._task: asyncio.Task[None] | None = None
         self._hand_over_since: float | None = None
+        self.confirm_quit = False
+        # the hand in the order it is numbered on screen: cards keep their number, a new
+        # card goes last and is marked (``fresh``) until the next one is played
+        self.order: list[int] = []
+        self.fresh: int | None = None
+        self._order_of: tuple[int, int] | None = None
 
         self.command = TextArea(height=1, prompt=[("class:prompt", ": ")], multiline=False,
                                 completer=CommandCompleter(self.context),
@@ -81,16 +102,25 @@ class TableApp:
                                                 show_cursor=False,
                                                 get_cursor_position=self._log_cursor)
         help_window = Window(FormattedTextControl(_safe(self._help_fragments)), wrap_lines=True)
-        body = HSplit([
+        self.status_window = Window(FormattedTextControl(_safe(self._status_fragments)),
+                                    height=safe_dim(self._status_height), style="class:status")
+        # the command line sits above the status: its completion menu opens upwards over
+        # the log, never over the status line
+        self.board = board = HSplit([
             Window(FormattedTextControl(_safe(self._table_fragments)), height=safe_dim(self._table_height),
                    wrap_lines=False),
             Window(height=1, char="─", style="class:frame"),
             self.hand_window,
             Window(height=1, char="─", style="class:frame"),
             Window(self.log_control, wrap_lines=True, height=Dimension(min=1)),
-            Window(FormattedTextControl(_safe(self._status_fragments)), height=1,
-                   style="class:status"),
             self.command,
+            self.status_window,
+        ])
+        too_small = Window(FormattedTextControl(_safe(self._too_small_fragments)),
+                           wrap_lines=True)
+        body = HSplit([
+            ConditionalContainer(board, filter=~Condition(self.too_small)),
+            ConditionalContainer(too_small, filter=Condition(self.too_small)),
         ])
         root = FloatContainer(body, floats=[
             Float(xcursor=True, ycursor=True,
@@ -109,10 +139,53 @@ class TableApp:
     # ----- state for the commands ----------------------------------------------------
     def context(self) -> Context:
         d = self.driver
-        return Context(d.view(), d.seat, d.legal(), d.names, self.lang, d.hand_over, d.over)
+        return Context(d.view(), d.seat, d.legal(), d.names, self.lang, d.hand_over, d.over,
+                       self.cards())
 
     def cards(self) -> tuple[int, ...]:
-        return render.hand_cards(self.driver.view(), self.driver.seat)
+        """The hand as numbered on screen (see :meth:`sync_hand`)."""
+        self.sync_hand()
+        return tuple(self.order)
+
+    def sync_hand(self) -> None:
+        """Keep each card's number while it stays in the hand; a drawn card goes last,
+        is marked, and is said ("You drew 75 km") — nothing shifts under the finger."""
+        d = self.driver
+        held = render.hand_cards(d.view(), d.seat)
+        key = (d.hand_no, 0)
+        if key != self._order_of:
+            self._order_of = key
+            self.order = list(held)
+            self.fresh = None
+            return
+        kept = [c for c in self.order if c in held]
+        new = [c for c in held if c not in kept]
+        if len(kept) < len(self.order):
+            self.fresh = None           # a card was played: the mark has done its job
+        self.order = kept + new
+        if new and kept:
+            self.fresh = new[-1]
+            if not self.auto:
+                self.say(f"You drew {card_name(self.fresh, self.lang)} "
+                         f"(card {len(self.order)}, marked ★).")
+
+    def too_small(self) -> bool:
+        rows, cols = self._size()
+        return rows < MIN_ROWS or cols < MIN_COLS
+
+    def _too_small_fragments(self) -> StyleAndTextTuples:
+        rows, cols = self._size()
+        return [("class:title", "Mille Bornes\n\n"),
+                ("", f"The board needs a terminal of at least {MIN_COLS}×{MIN_ROWS}; this one "
+                     f"is {cols}×{rows}. Please make it larger (the game goes on meanwhile). "
+                     "q leaves; the game is saved.")]
+
+    def _size(self) -> tuple[int, int]:
+        try:
+            size = self.app.output.get_size()
+            return size.rows, size.columns
+        except Exception:
+            return MIN_ROWS, MIN_COLS
 
     def opponents(self) -> list[int]:
         seating = self.driver.seating
@@ -132,9 +205,9 @@ class TableApp:
 
     def _help_fragments(self) -> StyleAndTextTuples:
         d = self.driver
-        seats = ", ".join(f"{p.name} ({p.kind}, {p.state})" for p in d.peers())
+        seats = ", ".join(peer_label(p.name, p.kind, p.state) for p in d.peers())
         rules = d.rules
-        return [("class:help", HELP),
+        return [("class:help", help_text(self.color)),
                 ("class:title", "\nAt this table: "), ("class:help", seats),
                 ("class:title", "\nRules: "),
                 ("class:help", f"{rules.preset}, trip {d.view().target} km, "
@@ -145,15 +218,13 @@ class TableApp:
 
     # ----- rendering -----------------------------------------------------------------
     def _rows(self) -> int:
-        try:
-            return self.app.output.get_size().rows
-        except Exception:
-            return 24
+        return self._size()[0]
 
     def _table_lines(self) -> list[render.Line]:
         d = self.driver
         lines = render.table_lines(d.view(), d.names, d.seat, d.hand_no, self.lang,
                                    peers=d.peers())
+        lines.insert(1, render.match_line(d.match, d.names))
         if d.hand_over:
             # the scores take the hand's place; on a small screen the zones give way too
             needed = len(lines) + len(self._score_block()) + 2 + 2 + 2
@@ -187,11 +258,18 @@ class TableApp:
         if n:
             self.selected = max(0, min(self.selected, n - 1))
         lines = render.hand_lines(view, d.seat, d.legal(), self.lang, self.selected,
-                                  self.color)
-        if len(self.opponents()) > 1:
-            lines[0] = lines[0] + [("class:dim", "  target: "),
-                                   ("class:you", self._target_name(self.current_target())),
-                                   ("class:dim", " (t to change)")]
+                                  self.color, cards=self.cards(), fresh=self.fresh)
+        card = self._selected_card()
+        if len(self.opponents()) > 1 and card is not None and family(card) is Family.HAZARD \
+                and view.phase == PLAY:
+            can = sorted({a.target for a in d.legal() if isinstance(a, Play) and a.card == card
+                          and a.target is not None})
+            labels = side_names(d.names, d.seating)
+            lines[0] = lines[0] + [
+                ("class:dim", "  target: "),
+                ("class:you", self._target_name(self.current_target())),
+                ("class:dim", " (t changes; can go on: "
+                              + (", ".join(labels[t] for t in can) or "nobody now") + ")")]
         return lines
 
     def _hand_height(self) -> Dimension:
@@ -214,34 +292,61 @@ class TableApp:
 
     def status_text(self) -> str:
         d = self.driver
+        if self.confirm_quit:
+            return ("Leave the game? It is saved: `millebornes resume` brings you back. "
+                    "y leave · n stay")
         if self.message:
             return self.message
         if d.over:
-            w = d.match.winner()
-            who = side_names(d.names, d.seating)[w] if w >= 0 else "nobody"
-            return f"Match over: {who} {'win' if who == 'You' else 'wins'}. Press q to leave."
+            return match_over_line(d.match, d.names) + " Press q to leave."
         if d.hand_over:
             if self.auto:
                 return f"Hand {d.hand_no} over. Next hand in a few seconds (q to leave)."
             return f"Hand {d.hand_no} over. Press Enter for hand {d.hand_no + 1}."
         busy = d.activity()
-        text = busy if busy else render.waiting_text(d.view(), d.seat, d.names, self.lang)
+        text = busy if busy else self._waiting()
         if self.auto:
             text = "(spectating) " + text
         return text
 
+    def _waiting(self) -> str:
+        """What the table waits for; when it is the human's play and nothing can be
+        played, say so and how to go on."""
+        d = self.driver
+        view = d.view()
+        if d.my_move() and view.phase == PLAY and not d.hand_over and not any(
+                isinstance(a, Play) for a in d.legal()):
+            return "Nothing to play: discard a card (select it, then d)."
+        return render.waiting_text(view, d.seat, d.names, self.lang)
+
+    def status_lines(self) -> list[str]:
+        """The status: the message (or what the table waits for) wrapped at spaces, and
+        below a message what the table waits for, so "Your turn" never disappears."""
+        d = self.driver
+        _, cols = self._size()
+        lines = wrap(self.status_text(), max(20, cols - 2))
+        if (self.message and not self.confirm_quit and not d.hand_over and d.my_move()
+                and not self.auto):
+            lines += wrap(self._waiting(), max(20, cols - 2))
+        return lines[:MAX_STATUS]
+
+    def _status_height(self) -> Dimension:
+        return Dimension.exact(len(self.status_lines()))
+
     def _status_fragments(self) -> StyleAndTextTuples:
         style = self.message_style or "class:status"
-        text = " " + self.status_text()
-        hint = "  h help · : command · q quit "
-        try:
-            cols = self.app.output.get_size().columns
-        except Exception:
-            cols = render.WIDTH
-        if len(text) + len(hint) > cols:
-            hint = "  h help " if len(text) + 9 <= cols else ""
-        pad = max(0, cols - len(text) - len(hint))
-        return [(style, text), ("class:status", " " * pad + hint)]
+        _, cols = self._size()
+        lines = self.status_lines()
+        hint = "h help · : command · q quit "
+        out: StyleAndTextTuples = []
+        for i, line in enumerate(lines):
+            text = " " + line
+            tail = hint if i == len(lines) - 1 and len(text) + len(hint) + 2 <= cols else ""
+            if i:
+                out.append(("", "\n"))
+            out.append((style if i == 0 else "class:status", text))
+            out.append(("class:status", " " * max(0, cols - len(text) - len(tail)) + tail))
+        return out
 
     # ----- commands ------------------------------------------------------------------
     def say(self, text: str, error: bool = False) -> None:
@@ -262,7 +367,7 @@ class TableApp:
         if out.kind == "none":
             return
         if out.kind == "quit":
-            self.app.exit(result=0)
+            self.confirm_quit = True
             return
         if out.kind == "help":
             self.show_help = True
@@ -308,14 +413,20 @@ class TableApp:
         if phase == RESPOND:
             self.execute(f"play {n}")
             return
-        if family(card) is Family.HAZARD and phase == PLAY:
-            targets = [a.target for a in self.driver.legal()
-                       if isinstance(a, Play) and a.card == card]
-            t = self.current_target()
-            if t in targets or len(targets) != 1:
-                self.execute(f"play {n} on {self._target_name(t)}")
-                return
+        if family(card) is Family.HAZARD and phase == PLAY and len(self.opponents()) > 1:
+            # the picker's target, always: if it cannot take the hazard, say why
+            self.execute(f"play {n} on {self._target_name(self.current_target())}")
+            return
         self.execute(f"play {n}")
+
+    def why_selected(self) -> None:
+        card = self._selected_card()
+        n = self.selected + 1
+        if card is not None and family(card) is Family.HAZARD and len(self.opponents()) > 1 \
+                and self.driver.view().phase == PLAY:
+            self.execute(f"why {n} on {self._target_name(self.current_target())}")
+            return
+        self.execute(f"why {n}")
 
     # ----- keys ----------------------------------------------------------------------
     def _bindings(self) -> KeyBindings:
@@ -327,14 +438,22 @@ class TableApp:
         def phase() -> str:
             return self.driver.view().phase
 
-        @kb.add("c-c")
+        quitting = Condition(lambda: self.confirm_quit)
+
         @kb.add("c-q")
-        def _quit(event: KeyPressEvent) -> None:
+        def _quit_now(event: KeyPressEvent) -> None:
             event.app.exit(result=0)
 
-        @kb.add("q", filter=on_hand)
+        @kb.add("c-c")
+        def _ctrl_c(event: KeyPressEvent) -> None:
+            if self.confirm_quit:      # Ctrl-C twice leaves
+                event.app.exit(result=0)
+            self.confirm_quit = True
+
+        @kb.add("q", filter=on_hand | Condition(self.too_small))
         def _q(event: KeyPressEvent) -> None:
-            event.app.exit(result=0)
+            self.confirm_quit = True
+
 
         @kb.add("f1")
         def _f1(event: KeyPressEvent) -> None:
@@ -420,7 +539,7 @@ class TableApp:
 
         @kb.add("?", filter=on_hand)
         def _why(event: KeyPressEvent) -> None:
-            self.execute(f"why {self.selected + 1}")
+            self.why_selected()
 
         @kb.add("c", filter=on_hand)
         def _coup(event: KeyPressEvent) -> None:
@@ -446,6 +565,17 @@ class TableApp:
             elif phase() == PLAY:
                 self.play_selected()
 
+        # added last, so they win over the same keys above while the question is open
+        @kb.add("y", filter=quitting)
+        def _leave(event: KeyPressEvent) -> None:
+            event.app.exit(result=0)
+
+        @kb.add("n", filter=quitting)
+        @kb.add("escape", filter=quitting)
+        def _stay(event: KeyPressEvent) -> None:
+            self.confirm_quit = False
+            self.say("")
+
         return kb
 
     # ----- the other seats -----------------------------------------------------------
@@ -457,7 +587,7 @@ class TableApp:
                 d = self.driver
                 # A networked table moves on in the background (a draw's shares arrive,
                 # the next hand is dealt): redraw whenever what the screen shows changed.
-                now_showing = (d.my_move(), d.hand_over, len(d.events), d.activity())
+                now_showing = self.screen_key()
                 if now_showing != shown:
                     shown = now_showing
                     self.app.invalidate()
@@ -470,7 +600,7 @@ class TableApp:
                     await asyncio.sleep(self.delay)
                     view = d.view()
                     action = self.bot.choose(view, d.legal())
-                    self.say(f"(auto) {command_for(action, self.context())}")
+                    self.say(f"(auto) {command_for(action, view, d.seat, d.names, self.cards())}")
                     d.submit(action)
                     self.moves += 1
                     self.app.invalidate()
@@ -497,6 +627,13 @@ class TableApp:
                 self.say(f"Error: {exc}", error=True)
                 self.app.invalidate()
                 await asyncio.sleep(0.5)
+
+    def screen_key(self) -> tuple[object, ...]:
+        """Everything the screen shows that can change without a key press. The view is
+        part of it: one's own pile draw completes when the others' shares arrive, and
+        changes nothing else the console watches (the screen looked hung)."""
+        d = self.driver
+        return (d.my_move(), d.hand_over, d.hand_no, len(d.events), d.activity(), d.view())
 
     def _start(self) -> None:
         self._task = self.app.create_background_task(self._others())
@@ -541,7 +678,5 @@ def run_app(driver: TableDriver, *, auto: bool = False, lang: str = "en", seed: 
     app = TableApp(driver, auto=auto, lang=lang, seed=seed, color=color, delay=delay)
     rc = app.run()
     d = driver
-    totals = ", ".join(f"{n} {t}" for n, t in zip(side_names(d.names, d.seating),
-                                                  d.match.totals(), strict=True))
-    print(f"Match totals after {len(d.match.hands)} hand(s): {totals}")
+    print(f"Match totals after {len(d.match.hands)} hand(s): {totals_line(d.match, d.names)}")
     return rc

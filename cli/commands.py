@@ -9,7 +9,6 @@ sentence saying what was wrong.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
@@ -37,25 +36,8 @@ from engine import (
 from engine.cards import SAFETY_FOR
 from engine.state import DRAW, EXTEND, OVER, PLAY, RESPOND
 
-from .driver import side_names
 from .render import hand_cards
-
-HELP = """\
-Commands (N = a card's number in your hand):
-  play N           play card N on your side (distance, remedy, safety)
-  play N on NAME   play hazard N on an opponent (a name prefix is enough)
-  discard N        discard card N (a safety asks you to confirm)
-  draw             draw from the pile;  draw discard: take the discard's top
-  coup / pass      answer a hazard played on you: coup fourré, or let it stand
-  extend yes|no    at 700 km: play on to 1000, or end the hand
-  why N  (? N)     why card N can or cannot be played now
-  next             deal the next hand;   help (h);   quit (q)
-Keys: 1-7 or arrows select a card, p play, d discard, t next target, ? why,
-  space draw, g take the discard, c coup, n pass, y/n answer a question,
-  Enter next hand, : or / or Tab type a command, Esc back, h or F1 help.
-Colours: hazards red, remedies green, safeties blue; + playable now;
-  * coup fourré. RW Right of Way, ET Extra Tank, PP Puncture-Proof,
-  DA Driving Ace."""
+from .words import help_text, reply, rule_last, side_names, with_names
 
 VERBS = ("play", "discard", "draw", "pass", "coup", "extend", "why", "help", "next", "quit",
          "yes", "no")
@@ -86,6 +68,12 @@ class Context(NamedTuple):
     lang: str = "en"
     hand_over: bool = False
     match_over: bool = False
+    order: tuple[int, ...] | None = None     # the hand as numbered on screen
+
+
+def numbered(ctx: Context) -> tuple[int, ...]:
+    """The hand in the order its cards are numbered (the console's, else the view's)."""
+    return ctx.order if ctx.order is not None else hand_cards(ctx.view, ctx.seat)
 
 
 def resolve_target(ctx: Context, word: str) -> int | str:
@@ -98,44 +86,36 @@ def resolve_target(ctx: Context, word: str) -> int | str:
     if not sides:
         if any(n.lower().startswith(w) for s, n in enumerate(ctx.names)
                if seating.side_of(s) == mine):
-            return f"{word} is on your side: hazards go on an opponent"
+            return reply("own-side", word=word)
         opp = [ctx.names[s] for s in range(seating.n_players) if seating.side_of(s) != mine]
-        return f"nobody at the table is called {word} (opponents: {', '.join(opp)})"
+        return reply("nobody-called", word=word, opponents=", ".join(opp))
     if len(sides) > 1:
         labels = side_names(ctx.names, seating)
-        return f"{word} could be " + " or ".join(labels[s] for s in sorted(sides)) + \
-            ": type more of the name"
+        return reply("ambiguous", word=word,
+                     choices=" or ".join(labels[s] for s in sorted(sides)))
     return sides.pop()
 
 
 def card_number(ctx: Context, word: str) -> int | str:
     """A 1-based card number to a card id, or an error sentence."""
-    cards = hand_cards(ctx.view, ctx.seat)
+    cards = numbered(ctx)
     if not cards:
-        return "your hand is empty"
+        return reply("hand-empty")
     try:
         n = int(word)
     except ValueError:
-        return f"{word!r} is not a card number: use 1 to {len(cards)}"
+        return reply("not-a-number", word=word, n=len(cards))
     if not 1 <= n <= len(cards):
-        return f"there is no card {n} in your hand (you hold {len(cards)})"
+        return reply("no-such-card", n=n, held=len(cards))
     return cards[n - 1]
-
-
-def with_names(text: str, names: Sequence[str]) -> str:
-    """The engine speaks of "seat 2"; people have names."""
-    def name(m: re.Match[str]) -> str:
-        i = int(m.group(1))
-        return names[i] if 0 <= i < len(names) else m.group(0)
-    return re.sub(r"\bseat (\d+)", name, text)
 
 
 def _why(ctx: Context, card: int, target: int | None = None) -> str:
     name = card_name(card, ctx.lang)
     reason = explain(ctx.view, ctx.seat, card, target)
     if reason is None:
-        return f"{name} can be played now."
-    return f"{name} cannot be played now: {with_names(reason, ctx.names)}"
+        return reply("can-play", card=name)
+    return reply("cannot-play", card=name, reason=rule_last(with_names(reason, ctx.names)))
 
 
 def parse(text: str, ctx: Context) -> Outcome:
@@ -158,27 +138,27 @@ def parse(text: str, ctx: Context) -> Outcome:
     if verb not in VERBS and len(matches) == 1:
         verb = matches[0]
     if verb == "help":
-        return Outcome("help", HELP)
+        return Outcome("help", help_text(True))
     if verb == "quit":
         return Outcome("quit")
     if verb == "next":
         if ctx.match_over:
-            return _err("the match is over: type quit to leave")
+            return _err(reply("match-over"))
         if not ctx.hand_over:
-            return _err("the hand is still in play")
+            return _err(reply("hand-in-play"))
         return Outcome("next")
     if verb in ("yes", "no"):
-        return _err("there is nothing to confirm")
+        return _err(reply("nothing-to-confirm"))
     if ctx.view.phase == OVER:
         if verb == "why" and args:
             c = card_number(ctx, args[0])
             return _err(c) if isinstance(c, str) else Outcome("message", _why(ctx, c))
         if ctx.match_over:
-            return _err("the match is over: type quit to leave")
-        return _err("the hand is over: type next (or press Enter) for the next hand")
+            return _err(reply("match-over"))
+        return _err(reply("hand-over"))
     if verb == "why":
         if not args:
-            return _err("why which card? e.g. why 3")
+            return _err(reply("why-which"))
         c = card_number(ctx, args[0])
         if isinstance(c, str):
             return _err(c)
@@ -199,30 +179,30 @@ def parse(text: str, ctx: Context) -> Outcome:
         return _answer(ctx, verb)
     if verb == "extend":
         return _extend(ctx, args)
-    return _err(f"unknown command {words[0]!r}: type help for the list")
+    return _err(reply("unknown-command", word=words[0]))
 
 
 def _not_now(ctx: Context) -> str | None:
     """Why the human cannot act at all now, or None."""
     if ctx.seat in ctx.view.actors():
         return None
-    return "it is not your move: wait for the others"
+    return reply("not-your-move")
 
 
 def _phase_hint(ctx: Context) -> str:
     phase = ctx.view.phase
     if phase == DRAW:
-        return "draw first: type draw"
+        return reply("draw-first")
     if phase == RESPOND:
-        return "answer the hazard first: type coup or pass"
+        return reply("answer-first")
     if phase == EXTEND:
-        return "decide first: extend yes or extend no"
-    return "play or discard a card"
+        return reply("decide-first")
+    return reply("play-or-discard")
 
 
 def _play(ctx: Context, args: list[str]) -> Outcome:
     if not args:
-        return _err("play which card? e.g. play 3")
+        return _err(reply("play-which"))
     c = card_number(ctx, args[0])
     if isinstance(c, str):
         return _err(c)
@@ -237,7 +217,7 @@ def _play(ctx: Context, args: list[str]) -> Outcome:
                 return Outcome("action", action=a)
         if family(c) is Family.SAFETY:
             return _answer(ctx, "coup")
-        return _err(f"answer the hazard first: type coup or pass ({name} does not answer it)")
+        return _err(reply("answer-first-not-this", card=name))
     if phase != PLAY:
         return _err(_phase_hint(ctx))
     target_word: str | None = None
@@ -246,7 +226,7 @@ def _play(ctx: Context, args: list[str]) -> Outcome:
         if rest[0].lower() in ("on", "at", "sur", "to"):
             rest = rest[1:]
         if not rest:
-            return _err(f"play {args[0]} on whom?")
+            return _err(reply("on-whom", n=args[0]))
         target_word = rest[0]
     plays = [a for a in ctx.legal if isinstance(a, Play) and a.card == c]
     if family(c) is Family.HAZARD:
@@ -265,9 +245,9 @@ def _play(ctx: Context, args: list[str]) -> Outcome:
         labels = side_names(ctx.names, ctx.view.seating)
         opts = " or ".join(f"play {args[0]} on {labels[a.target].split(' & ')[0]}"
                            for a in plays if a.target is not None)
-        return _err(f"say whom to attack with {name}: {opts}")
+        return _err(reply("say-whom", card=name, options=opts))
     if target_word is not None:
-        return _err(f"{name} is not a hazard: it goes on your own side, type play {args[0]}")
+        return _err(reply("not-a-hazard", card=name, n=args[0]))
     if plays:
         return Outcome("action", action=plays[0])
     return _err(_why(ctx, c))
@@ -275,7 +255,7 @@ def _play(ctx: Context, args: list[str]) -> Outcome:
 
 def _discard(ctx: Context, args: list[str]) -> Outcome:
     if not args:
-        return _err("discard which card? e.g. discard 5")
+        return _err(reply("discard-which"))
     cards = []
     for w in args:
         c = card_number(ctx, w)
@@ -289,15 +269,15 @@ def _discard(ctx: Context, args: list[str]) -> Outcome:
         return _err(_phase_hint(ctx))
     if len(cards) > 1:
         if len(set(cards)) != len(cards):
-            return _err("name each card once")
+            return _err(reply("each-once"))
         for a in ctx.legal:
             if isinstance(a, FastDiscard) and sorted(a.cards) == sorted(cards):
                 return _confirm_safety(ctx, cards, a)
-        return _err("discard one card at a time (several at once needs the fast_play option)")
+        return _err(reply("one-at-a-time"))
     for a in ctx.legal:
         if isinstance(a, Discard) and a.card == cards[0]:
             return _confirm_safety(ctx, cards, a)
-    return _err(f"you cannot discard {card_name(cards[0], ctx.lang)} now")
+    return _err(reply("cannot-discard", card=card_name(cards[0], ctx.lang)))
 
 
 def _confirm_safety(ctx: Context, cards: list[int], action: Action) -> Outcome:
@@ -305,8 +285,7 @@ def _confirm_safety(ctx: Context, cards: list[int], action: Action) -> Outcome:
     if not safeties:
         return Outcome("action", action=action)
     names = ", ".join(card_name(c, ctx.lang) for c in safeties)
-    return Outcome("confirm", f"{names} is a safety: it protects you for the whole hand and "
-                              "is worth points. Discard it anyway? (yes/no)", action)
+    return Outcome("confirm", reply("confirm-safety", cards=names), action)
 
 
 def _draw(ctx: Context, args: list[str]) -> Outcome:
@@ -315,7 +294,7 @@ def _draw(ctx: Context, args: list[str]) -> Outcome:
         return _err(busy)
     if ctx.view.phase != DRAW:
         if ctx.view.phase == PLAY:
-            return _err("you have drawn already: play or discard a card")
+            return _err(reply("drawn-already"))
         return _err(_phase_hint(ctx))
     source = "pile"
     if args:
@@ -323,17 +302,17 @@ def _draw(ctx: Context, args: list[str]) -> Outcome:
         if "discard".startswith(w) or w == "defausse":
             source = "discard"
         elif not ("pile".startswith(w) or w == "deck"):
-            return _err(f"draw from where? draw or draw discard, not {args[0]!r}")
+            return _err(reply("draw-where", word=args[0]))
     for a in ctx.legal:
         if isinstance(a, Draw) and a.source == source:
             return Outcome("action", action=a)
     if source == "discard":
         if not ctx.view.rules.draw_discard:
-            return _err("these rules do not allow taking the discard pile: type draw")
+            return _err(reply("no-discard-draw"))
         if not ctx.view.discard:
-            return _err("the discard pile is empty: type draw")
-        return _err("this draw must come from the draw pile: type draw")
-    return _err("you cannot draw now")
+            return _err(reply("discard-empty"))
+        return _err(reply("pile-only"))
+    return _err(reply("cannot-draw"))
 
 
 def _answer(ctx: Context, verb: str) -> Outcome:
@@ -342,10 +321,10 @@ def _answer(ctx: Context, verb: str) -> Outcome:
     busy = _not_now(ctx)
     if busy:
         if ctx.view.phase == RESPOND:
-            return _err("your side's answer is in: waiting for the others")
-        return _err("there is no hazard to answer now")
+            return _err(reply("answer-in"))
+        return _err(reply("no-hazard"))
     if ctx.view.phase != RESPOND:
-        return _err(f"there is no hazard to answer now: {_phase_hint(ctx)}")
+        return _err(reply("no-hazard-hint", hint=_phase_hint(ctx)))
     if verb == "pass":
         return Outcome("action", action=Pass(ctx.seat))
     for a in ctx.legal:
@@ -355,8 +334,7 @@ def _answer(ctx: Context, verb: str) -> Outcome:
     assert att is not None
     hazard = kind(att.card)
     safety = kind_name(SAFETY_FOR[hazard], ctx.lang)
-    return _err(f"you hold no {safety}, the safety against {kind_name(hazard, ctx.lang)}: "
-                "no coup fourré. Type pass.")
+    return _err(reply("no-coup", safety=safety, hazard=kind_name(hazard, ctx.lang)))
 
 
 def _extend(ctx: Context, args: list[str]) -> Outcome:
@@ -364,9 +342,9 @@ def _extend(ctx: Context, args: list[str]) -> Outcome:
     if busy:
         return _err(busy)
     if ctx.view.phase != EXTEND:
-        return _err("there is no extension to decide now")
+        return _err(reply("no-extension"))
     if not args or args[0].lower() not in ("yes", "y", "no", "n", "oui", "non"):
-        return _err("extend yes (play on to 1000) or extend no (end the hand)?")
+        return _err(reply("extend-how"))
     return Outcome("action", action=Extend(ctx.seat, args[0].lower() in ("yes", "y", "oui")))
 
 
@@ -383,7 +361,7 @@ class Commander:
             if w in ("y", "yes", "oui"):
                 return Outcome("action", action=pending.action)
             if w in ("", "n", "no", "non"):
-                return Outcome("message", "Kept it: nothing discarded.")
+                return Outcome("message", reply("kept"))
         out = parse(text, ctx)
         if out.kind == "confirm":
             self.pending = out
@@ -412,7 +390,7 @@ class CommandCompleter(Completer):
                     yield Completion(v, -len(current))
             return
         verb = words[0].lower()
-        cards = hand_cards(ctx.view, ctx.seat) if ctx else ()
+        cards = numbered(ctx) if ctx else ()
         if verb in ("play", "discard", "why", "?") and len(words) == 2:
             for i, c in enumerate(cards, 1):
                 if str(i).startswith(current):
@@ -437,32 +415,3 @@ class CommandCompleter(Completer):
             for w in ("yes", "no"):
                 if w.startswith(current.lower()):
                     yield Completion(w, -len(current))
-
-
-def command_for(action: Action, ctx: Context) -> str:
-    """The command line that would make ``action`` (to echo an automatic move)."""
-    cards = hand_cards(ctx.view, ctx.seat)
-
-    def num(c: int) -> str:
-        return str(cards.index(c) + 1) if c in cards else "?"
-
-    if isinstance(action, Play):
-        if action.target is not None:
-            who = side_names(ctx.names, ctx.view.seating)[action.target].split(" & ")[0]
-            return f"play {num(action.card)} on {who}"
-        return f"play {num(action.card)}"
-    if isinstance(action, Discard):
-        return f"discard {num(action.card)}"
-    if isinstance(action, FastDiscard):
-        return "discard " + " ".join(num(c) for c in action.cards)
-    if isinstance(action, Draw):
-        return "draw discard" if action.source == "discard" else "draw"
-    if isinstance(action, CoupFourre):
-        return "coup"
-    if isinstance(action, FastRemedy):
-        return f"play {num(action.card)}"
-    if isinstance(action, Pass):
-        return "pass"
-    if isinstance(action, Extend):
-        return "extend yes" if action.extend else "extend no"
-    return type(action).__name__.lower()

@@ -2,8 +2,8 @@
 
 The console (``cli.app`` full screen, ``cli.plain`` line mode) talks only to a
 :class:`TableDriver`. :class:`LocalDriver` runs a whole match in this process against
-bots; the network session (``p2p``) will provide another implementation of the same
-protocol, where the other seats are remote peers.
+bots; :class:`cli.netdriver.NetDriver` implements the same protocol over a networked
+seat, where the other seats are remote peers.
 
 Only the human seat's *view* (``engine.view_of``) ever leaves a driver, and bots are
 given only their own seat's view.
@@ -17,30 +17,22 @@ from typing import NamedTuple, Protocol
 
 from engine import (
     Action,
-    CoupFourre,
-    Discard,
     Draw,
-    Extend,
-    FastDiscard,
-    FastRemedy,
     HandState,
-    Pass,
-    Play,
-    Reshuffle,
     Rules,
     Seating,
     apply_action,
-    card_name,
     legal_actions,
     new_hand,
     reshuffle_action,
     view_of,
 )
 from engine.bots import SeatController, make_bot
-from engine.scoring import Match, SideScore, hand_winner, score_hand
+from engine.scoring import Match, SideScore, score_hand
 from engine.state import DRAW, RESHUFFLE
 
-BOT_NAMES = ("Bo", "Cy", "Di", "Ed", "Flo")
+from .words import describe, end_line, hand_start_line, match_over_line
+
 MAX_HANDS = 200  # a match of ties must still end
 
 
@@ -60,7 +52,11 @@ class TableDriver(Protocol):
     names: tuple[str, ...]          # one name per seat
     rules: Rules
     seating: Seating
-    events: list[str]               # the log, in words, oldest first
+    @property
+    def events(self) -> list[str]:
+        """The log, in words, oldest first."""
+        ...
+
     match: Match                    # finished hands' scores (engine.scoring.Match)
     hand_no: int                    # 1-based number of the hand in play (or just finished)
 
@@ -116,74 +112,6 @@ class TableDriver(Protocol):
         ...
 
 
-def side_names(names: Sequence[str], seating: Seating) -> tuple[str, ...]:
-    """One label per side: a player's name, or partners joined with ``&``."""
-    return tuple(" & ".join(names[s] for s in seating.seats_of(side))
-                 for side in range(seating.n_teams))
-
-
-def describe(before: HandState, action: Action, after: HandState, names: Sequence[str],
-             viewer: int, lang: str = "en") -> str | None:
-    """A log line for ``action`` as ``viewer`` may see it (others' draws stay hidden)."""
-    def who(seat: int) -> str:
-        return names[seat]
-
-    def side(side_ix: int) -> str:
-        label = side_names(names, before.seating)[side_ix]
-        return label.replace("You", "you") if "You" in names else label
-
-    if isinstance(action, Reshuffle):
-        return "The discard pile is shuffled into a new draw pile."
-    if isinstance(action, Draw):
-        if action.source == "discard":
-            return f"{who(action.seat)} took {card_name(before.discard[-1], lang)} " \
-                   "from the discard pile."
-        if action.seat == viewer:
-            was, now = before.hands[viewer], after.hands[viewer]
-            if isinstance(was, int) or isinstance(now, int):
-                return None
-            new = [c for c in now if c not in was]
-            if new:
-                return f"{who(action.seat)} drew {card_name(new[0], lang)}."
-        return None  # a hidden draw of another seat is not worth a log line
-    if isinstance(action, Play):
-        name = card_name(action.card, lang)
-        if action.target is not None:
-            return f"{who(action.seat)} played {name} on {side(action.target)}."
-        return f"{who(action.seat)} played {name}."
-    if isinstance(action, Discard):
-        return f"{who(action.seat)} discarded {card_name(action.card, lang)}."
-    if isinstance(action, FastDiscard):
-        cards = ", ".join(card_name(c, lang) for c in action.cards)
-        return f"{who(action.seat)} discarded {cards} and drew back to six."
-    if isinstance(action, CoupFourre):
-        return f"Coup fourré! {who(action.seat)} answered with {card_name(action.card, lang)}."
-    if isinstance(action, FastRemedy):
-        return f"{who(action.seat)} answered at once with {card_name(action.card, lang)}."
-    if isinstance(action, Pass):
-        return None  # R9: who passed says nothing, and says it for everyone alike
-    if isinstance(action, Extend):
-        if action.extend:
-            verb = "extend" if who(action.seat) == "You" else "extends"
-            return f"{who(action.seat)} {verb} the trip to 1000!"
-        verb = "stop" if who(action.seat) == "You" else "stops"
-        return f"{who(action.seat)} {verb} at {before.target}."
-    return None
-
-
-def end_line(state: HandState, names: Sequence[str], hand_no: int) -> str:
-    """How a hand ended, in words."""
-    sides = side_names(names, state.seating)
-    if state.completed_by >= 0:
-        return f"Hand {hand_no} over: {sides[state.completed_by]} completed the trip."
-    w = hand_winner(state)
-    why = {"exhausted": "every hand is empty", "turn_limit": "the turn limit was reached"}
-    reason = why.get(state.end_reason, state.end_reason or "no more moves")
-    if w >= 0:
-        return f"Hand {hand_no} over ({reason}): {sides[w]} got closest."
-    return f"Hand {hand_no} over ({reason}): nobody completed the trip."
-
-
 class LocalDriver:
     """A whole match in this process: one human seat, bots for the others.
 
@@ -232,9 +160,7 @@ class LocalDriver:
         self.hand_no += 1
         self._scores = None
         state = new_hand(self.rules, self.seating, deck, first)
-        plays = "play" if self.names[first] == "You" else "plays"
-        self.events.append(f"Hand {self.hand_no}: {self.names[first]} {plays} first; "
-                           f"the trip is {state.target} km.")
+        self.events.append(hand_start_line(self.hand_no, self.names[first], state.target))
         return state
 
     def next_hand(self) -> None:
@@ -349,6 +275,4 @@ class LocalDriver:
             self.match = self.match.record(self._scores)
             self.events.append(end_line(after, self.names, self.hand_no))
             if self.match.over:
-                w = self.match.winner()
-                who = side_names(self.names, self.seating)[w]
-                self.events.append(f"Match over: {who} {'win' if who == 'You' else 'wins'}.")
+                self.events.append(match_over_line(self.match, self.names))

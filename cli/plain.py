@@ -17,8 +17,9 @@ from engine import IllegalAction
 from engine.bots import make_bot
 
 from . import render
-from .commands import Commander, Context, command_for, with_names
-from .driver import TableDriver, side_names
+from .commands import Commander, Context
+from .driver import TableDriver
+from .words import PLAIN_HELP, command_for, final_line, peer_label, with_names
 
 
 class PlainSession:
@@ -69,22 +70,21 @@ class PlainSession:
     def run(self) -> int:
         d = self.driver
         self.say(f"Mille Bornes, {d.rules.preset} rules: "
-                 + ", ".join(("you" if n == "You" else f"{n} (you)") if s == d.seat
-                             else f"{n} ({p.kind})"
-                             for (s, n), p in zip(enumerate(d.names), d.peers(), strict=True))
+                 + ", ".join("you" if p.kind == "you" and p.name == "You" else
+                             peer_label(p.name, p.kind, p.state) for p in d.peers())
                  + ". Type help for the commands.")
         while True:
             while d.others_pending():
-                d.step_others()
+                if not d.step_others():
+                    # a network table waits: say what for (a player who left, a slow
+                    # peer, the shuffle), once each time it changes
+                    self.flush_events()
+                    self.show_activity()
             self.flush_events()
             if d.hand_over:
                 self.show_scores()
                 if d.over:
-                    w = d.match.winner()
-                    labels = side_names(d.names, d.seating)
-                    totals = ", ".join(f"{labels[i]} {t}" for i, t in enumerate(d.match.totals()))
-                    winner = labels[w] if w >= 0 else "nobody"
-                    self.say(f"Final scores: {totals}. Winner: {winner}.")
+                    self.say(final_line(d.match, d.names))
                     self.out.flush()
                     return 0
                 if self.auto:
@@ -96,10 +96,7 @@ class PlainSession:
                 continue
             if not d.my_move():
                 # Nothing to wait for in-process; a network driver is waiting on peers.
-                busy = d.activity()
-                if busy and busy != self.last_activity:
-                    self.say("* " + busy)
-                self.last_activity = busy
+                self.show_activity()
                 time.sleep(0.05)
                 continue
             self.say("")
@@ -109,11 +106,18 @@ class PlainSession:
                 self.say(line)
             if self.bot is not None:
                 action = self.bot.choose(view, d.legal())
-                self.say(f"> {command_for(action, self.context())}   (auto)")
+                self.say(f"> {command_for(action, view, d.seat, d.names)}   (auto)")
                 d.submit(action)
                 continue
             if not self._command():
                 return 0
+
+    def show_activity(self) -> None:
+        busy = self.driver.activity()
+        if busy and busy != self.last_activity:
+            self.say("* " + busy)
+            self.out.flush()
+        self.last_activity = busy
 
     def _command(self) -> bool:
         """Read and carry out one command; False to leave (quit or end of input)."""
@@ -131,7 +135,7 @@ class PlainSession:
                 self.say("You left the table.")
                 return False
             if out.kind == "help":
-                self.say(out.text)
+                self.say(PLAIN_HELP)
                 continue
             if out.kind in ("message", "confirm"):
                 self.say(out.text)

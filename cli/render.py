@@ -26,9 +26,10 @@ from engine import (
 )
 from engine.cards import DISTANCE_VALUE, SAFETIES
 from engine.scoring import Match, SideScore
-from engine.state import DRAW, EXTEND, OVER, PLAY, RESHUFFLE, RESPOND
+from engine.state import PLAY
 
-from .driver import PeerStatus, side_names
+from .driver import PeerStatus
+from .words import ITEM_WORDS, WIDTH, side_names, waiting_text, wrap
 
 Fragment = tuple[str, str]
 Line = list[Fragment]
@@ -42,7 +43,7 @@ def join_lines(lines: Sequence[Line]) -> list[Fragment]:
             out.append(("", "\n"))
         out.extend(line)
     return out
-WIDTH = 80
+
 
 FAMILY_CLASS: dict[Family, str] = {
     Family.DISTANCE: "class:distance", Family.HAZARD: "class:hazard",
@@ -108,6 +109,15 @@ def card_label(card: int, lang: str = "en", color: bool = True) -> str:
 
 
 # ----- the table ------------------------------------------------------------------------
+
+def match_line(match: Match, names: Sequence[str]) -> Line:
+    """The match so far in one line: "Match to 5000: You 300 · Bo 450"."""
+    target = match.rules.match_target
+    labels = side_names(names, match.seating)
+    totals = " · ".join(f"{_fit(labels[i], 16)} {t}" for i, t in enumerate(match.totals()))
+    head = f"Match to {target}: " if target else "Match: "
+    return [("class:dim", _fit(head + totals, WIDTH))]
+
 
 def header_line(view: HandState, hand_no: int = 1, lang: str = "en") -> Line:
     top = view.discard[-1] if view.discard else None
@@ -180,14 +190,14 @@ def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int | Non
     else:
         line1.append((card_class(speed), _fit(card_name(speed, lang), 17).ljust(17)))
     if peers:
-        off = [p.name for p in peers if p.seat in seats and p.state == "offline"]
+        off = [p.state for p in peers if p.seat in seats and p.state in ("offline", "left")]
         if off:
-            line1.append(("class:error", " offline"))
+            line1.append(("class:error", f" {off[0]}"))
     km = f"{zone.km:>4}/{view.target}"
-    line2: Line = [("", "    "), ("", km.ljust(9)), ("", " ")]
-    line2 += progress_bar(zone.km, view.target)
-    line2.append(("", f" {_fit(distance_summary(zone.distance), 26).ljust(26)}"))
-    line2.append(("class:dim", f" 200s {zone.n200}/2"))
+    line2: Line = [("", "  "), ("", km.ljust(9)), ("", " ")]
+    line2 += progress_bar(zone.km, view.target, 14)
+    line2.append(("", f" {_fit(distance_summary(zone.distance), 20).ljust(20)}"))
+    line2.append(("class:dim", f" · 200 km cards {zone.n200}/2"))
     safe = safeties_text(view, side, lang, short=True)
     if safe:
         line2.append(("", " "))
@@ -209,8 +219,8 @@ def zone_sentences(view: HandState, side: int, names: Sequence[str], seat: int |
     parts.append(", ".join(f"{view.hand_size(s)} cards" + (f" ({names[s]})"
                                                              if len(seats) > 1 else "")
                            for s in seats) + ".")
-    if peers and any(p.seat in seats and p.state == "offline" for p in peers):
-        parts.append("Offline.")
+    if peers and any(p.seat in seats and p.state in ("offline", "left") for p in peers):
+        parts.append("Left the table (the game waits).")
     if zone.battle:
         parts.append(f"Battle: {card_name(zone.battle[-1], lang)}.")
     else:
@@ -269,13 +279,16 @@ def hand_cards(view: HandState, seat: int) -> tuple[int, ...]:
 
 def hand_lines(view: HandState, seat: int, legal: Sequence[Action], lang: str = "en",
                selected: int | None = None, color: bool = True, verbose: bool = False,
-               per_row: int = 4) -> list[Line]:
-    """Numbered cards coloured by family; playable ones marked ``+``.
+               per_row: int = 4, cards: Sequence[int] | None = None,
+               fresh: int | None = None) -> list[Line]:
+    """Numbered cards coloured by family; playable ones marked ``+`` after the name, the
+    card just drawn (``fresh``) marked ``★`` after its number.
 
+    ``cards``: the hand in the order the console numbers it (default: the view's order).
     ``verbose`` (plain mode, screen readers) gives one card per line with its family
     in words.
     """
-    cards = hand_cards(view, seat)
+    cards = tuple(cards) if cards is not None else hand_cards(view, seat)
     can = playable_cards(view, legal)
     if not cards:
         return [[("class:dim", "Your hand is empty.")]]
@@ -284,21 +297,25 @@ def hand_lines(view: HandState, seat: int, legal: Sequence[Action], lang: str = 
         out: list[Line] = [[("class:title", "Your hand:")]]
         for i, c in enumerate(cards, 1):
             extra = ", playable" if c in can else ""
+            extra += ", just drawn" if c == fresh else ""
             out.append([("", f"  {i}. "), (card_class(c), card_name(c, lang)),
                         ("class:dim", f" ({words[family(c)]}{extra})")])
         return out
     head: Line = [("class:title", "Your hand")]
     if can:
         head.append(("class:dim", "  (+ playable now)"))
+    if fresh is not None and fresh in cards:
+        head.append(("class:dim", "  (★ just drawn)"))
     out = [head]
     row: Line = []
     for i, c in enumerate(cards, 1):
-        mark = "+" if c in can else " "
-        text = _fit(card_label(c, lang, color), 15).ljust(15)
+        mark = "+" if c in can else ""
+        text = _fit(card_label(c, lang, color), 13)
         sel = i - 1 == selected
         style = card_class(c) + (" class:selected" if sel else "")
-        row += [("class:selected" if sel else "", f" {i}{mark}"), (style, text)]
-        if len(row) >= 2 * per_row:
+        row += [("class:selected" if sel else "", f" {i}{'★' if c == fresh else ' '}"),
+                (style, text), ("class:playable", mark.ljust(15 - len(text)))]
+        if len(row) >= 3 * per_row:
             out.append(row)
             row = []
     if row:
@@ -306,57 +323,7 @@ def hand_lines(view: HandState, seat: int, legal: Sequence[Action], lang: str = 
     return out
 
 
-# ----- what the table waits for -----------------------------------------------------------
-
-def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str = "en") -> str:
-    """One sentence: whose move it is and what is expected.
-
-    When a hazard hits the human's side the sentence depends only on the attack, never on
-    the human's hand (R9): "coup" and "pass" are always offered.
-    """
-    phase = view.phase
-    if phase == OVER:
-        return "The hand is over."
-    if phase == RESHUFFLE:
-        return "Shuffling the discard pile into a new draw pile…"
-    if phase == RESPOND:
-        att = view.attack
-        assert att is not None
-        hazard = card_name(att.card, lang)
-        waiting = att.waiting_for()
-        if seat in waiting:
-            victim = "you" if view.seating.team_size == 1 else "your side"
-            also = ", or play the remedy" if view.rules.fast_play else ""
-            return (f"{names[att.attacker]} played {hazard} on {victim}: "
-                    f"type coup (coup fourré) or pass{also}.")
-        who = " and ".join(names[s] for s in waiting)
-        return f"Waiting for {who} to answer the hazard ({hazard})."
-    actor = view.seat
-    if phase == DRAW:
-        if actor == seat:
-            if view.rules.draw_discard and view.discard and view.pending \
-                    and view.pending[0] == "turn":
-                top = card_name(view.discard[-1], lang)
-                return f"Your turn: draw (from the pile) or draw discard (take {top})."
-            return "Your turn: draw a card."
-        return f"{names[actor]} is drawing."
-    if phase == EXTEND:
-        if actor == seat:
-            return f"You reached {view.target} km: extend yes (play on to 1000) or extend no."
-        return f"Waiting for {names[actor]} to decide on the extension."
-    if actor == seat:
-        return "Your turn: play or discard a card (play N, discard N)."
-    return f"{names[actor]}'s turn."
-
-
 # ----- scores ---------------------------------------------------------------------------
-
-ITEM_WORDS = {
-    "distance": "distance", "safeties": "safeties", "all_safeties": "all four safeties",
-    "coups_fourres": "coups fourrés", "trip": "trip completed", "delayed_action": "delayed action",
-    "safe_trip": "safe trip (no 200)", "extension": "extension", "shut_out": "shut-out",
-}
-
 
 def score_lines(scores: Sequence[SideScore], match: Match, names: Sequence[str],
                 hand_no: int) -> list[Line]:
@@ -423,7 +390,7 @@ def screen_lines(view: HandState, names: Sequence[str], seat: int, legal: Sequen
     """The table, the hand and what is expected: what the plain mode prints."""
     lines = table_lines(view, names, seat, hand_no, lang, verbose)
     lines += hand_lines(view, seat, legal, lang, color=False, verbose=verbose)
-    lines.append([("class:prompt", waiting_text(view, seat, names, lang))])
+    lines += [[("class:prompt", w)] for w in wrap(waiting_text(view, seat, names, lang))]
     return lines
 
 

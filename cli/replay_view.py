@@ -3,7 +3,7 @@
 :class:`ReplayModel` indexes the steps of :func:`p2p.audit.replay_steps` (where each hand
 starts, the score of each finished hand, the match after it); the functions below turn
 one step into :mod:`cli.render` lines. Nothing here does I/O or keeps a cursor: the
-full-screen app and the plain mode (``cli._replay``) both call them.
+full-screen app and the plain mode (``cli.replay``) both call them.
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from engine import Draw, HandState, Pass, card_name, family
+from engine import HandState, card_name, family
 from engine.scoring import Match, SideScore, score_hand
 
 from . import render
-from .driver import describe, end_line, side_names
 from .render import FAMILY_WORD, Line
+from .words import end_line, is_plural, match_over_line, replay_step_text
 
 
 class ReplayModel:
@@ -97,7 +97,7 @@ class ReplayModel:
 
     def action_lines(self, i: int, lang: str = "en") -> list[str]:
         """What step ``i`` did, in words; the end of the hand is said too."""
-        out = [action_text(self.before(i), self.steps[i].action, self.state(i), self.names,
+        out = [replay_step_text(self.before(i), self.steps[i].action, self.state(i), self.names,
                            self.hand_no(i), lang)]
         st = self.state(i)
         before = self.before(i)
@@ -105,11 +105,7 @@ class ReplayModel:
             out.append(end_line(st, self.names, self.hand_no(i)))
             k = self.hand_pos(i)
             if k + 1 == self.n_hands and k in self.matches and self.matches[k].over:
-                m = self.matches[k]
-                w = m.winner()
-                if w >= 0:
-                    verb = "win" if m.seating.team_size > 1 else "wins"
-                    out.append(f"Match over: {side_names(self.names, m.seating)[w]} {verb}.")
+                out.append(match_over_line(self.matches[k], self.names))
         return out
 
     def log_lines(self, i: int, lang: str = "en", last: int = 200) -> list[str]:
@@ -128,23 +124,6 @@ class ReplayModel:
         match = self.matches[k]
         return (render.score_lines(self.scores[k], match, self.names, k + 1)
                 + render.match_lines(match, self.names))
-
-
-def action_text(before: HandState | None, action: Any, after: HandState,
-                names: Sequence[str], hand_no: int, lang: str = "en") -> str:
-    """One step in words. With every hand shown, draws name their card and passes are
-    said (the game is over: nothing is secret any more)."""
-    if before is None or action is None:
-        return (f"Hand {hand_no}: the cards are dealt; {names[after.seat]} plays first; "
-                f"the trip is {after.target} km.")
-    if isinstance(action, Pass):
-        return f"{names[action.seat]} does not answer the hazard."
-    seat = getattr(action, "seat", 0)
-    viewer = seat if isinstance(seat, int) and seat >= 0 else 0
-    text = describe(before, action, after, names, viewer, lang)
-    if text is None and isinstance(action, Draw):
-        return f"{names[action.seat]} drew a card."
-    return text or f"{type(action).__name__}."
 
 
 def new_cards(before: HandState | None, after: HandState, seat: int) -> set[int]:
@@ -172,7 +151,8 @@ def all_hands_lines(state: HandState, names: Sequence[str], lang: str = "en",
             held = ", ".join(card_name(c, lang) + f" ({words[family(c)]}"
                              + (", just drawn" if c in fresh else "") + ")"
                              for c in cards) or "nothing"
-            text = f"{name}{' (to move)' if seat in acting else ''} holds {len(cards)} " \
+            holds = "hold" if is_plural(name) else "holds"
+            text = f"{name}{' (to move)' if seat in acting else ''} {holds} {len(cards)} " \
                    f"card{'s' if len(cards) != 1 else ''}: {held}."
             out += [[("", w)] for w in textwrap.wrap(text, render.WIDTH - 2,
                                                      initial_indent="  ",

@@ -34,6 +34,13 @@ class GameReport:
     totals: tuple[int, ...] = ()
     winner: int = -1
     complete: bool = False
+    #: the transcript just stops (a player left, a crash): every entry in it holds, the
+    #: next one is missing. ``ok`` stays False (it does not prove a whole game); the
+    #: console says "fair so far". ``stopped_hand`` is 0-based, ``waiting_for`` the seat
+    #: whose entry is due (None: between hands).
+    unfinished: bool = False
+    stopped_hand: int = 0
+    waiting_for: int | None = None
 
     def blamed(self) -> str:
         if self.blamed_seat is None:
@@ -160,6 +167,14 @@ def _check_broken(cfg: TableConfig, rep: GameReport) -> GameReport:
 def _incomplete(rep: GameReport, observer: MatchProtocol) -> GameReport:
     """The transcript stops early: name the seat whose entry is due."""
     e = observer.hand.expected()
+    rep.unfinished = True
+    rep.stopped_hand = observer.hand_no
+    rep.waiting_for = e.seat if e is not None else None
+    rep.hands = [{"hand": i, "scores": [s.total for s in sc]}
+                 for i, sc in enumerate(observer.scores)]
+    _describe_hands(observer, rep)
+    if observer.match is not None:
+        rep.totals = observer.match.totals()
     if e is None:
         return _fail_from(rep, None, "incomplete", None, "the transcript stops between hands")
     check = "reveal-missing" if e.kind == "deck.reveal" else "incomplete"
@@ -185,16 +200,19 @@ class ReplayStep:
 
 
 def replay_steps(path: str | os.PathLike[str]) -> tuple[GameReport, list[ReplayStep]]:
-    """The game's states after each move, for ``millebornes replay``; only for a transcript
-    that verifies (the report says why not otherwise, and the list is then empty)."""
+    """The game's states after each move, for ``millebornes replay``: every hand of a
+    transcript that verifies, every finished hand of one that just stops (``unfinished``);
+    nothing when a check fails (the report says why)."""
     rep = verify_game(path)
-    if not rep.ok:
+    if not rep.ok and not rep.unfinished:
         return rep, []
     transcript = read_transcript(path)
     cfg = TableConfig.from_header(transcript.header)
     match = MatchProtocol(cfg, None, {h: r.decks for h, r in rep.crypto.hands.items()})
     steps: list[ReplayStep] = []
     for entry in rep.crypto.entries:
+        if entry.hand not in rep.crypto.hands:
+            break           # an unfinished hand: its deck is not revealed, nothing to show
         hp = match.hand
         before = hp.state
         match.receive(entry.hand, entry.seat, entry.body)

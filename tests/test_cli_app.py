@@ -11,8 +11,8 @@ from cli_helpers import run_headless, until
 from prompt_toolkit.input.base import PipeInput
 from prompt_toolkit.output import ColorDepth, DummyOutput
 
-from cli._play import use_color
 from cli.app import TableApp
+from cli.args import use_color
 from cli.driver import LocalDriver
 from engine import KIND_OF, Family, Kind, Play, Seating, family, preset
 from engine.state import PLAY, RESPOND, Attack
@@ -85,7 +85,7 @@ def test_help_toggles_with_h() -> None:
         inp.send_text("h")
         await until(lambda: app.show_help)
         shown = "".join(t for _, t in app._help_fragments())
-        assert "play N on NAME" in shown and "Bo (bot, " in shown and "seed 0" in shown
+        assert "play N on NAME" in shown and "Bo (bot)" in shown and "seed 0" in shown
         inp.send_text("h")
         await until(lambda: not app.show_help)
         inp.send_text(":help\r")
@@ -179,7 +179,7 @@ def test_coup_fourre_prompt_identical_with_or_without_the_safety() -> None:
 
         assert run(d, script) == 0
     assert statuses[0] == statuses[1]
-    assert statuses[0][0] == "Bo played Stop on you: type coup (coup fourré) or pass."
+    assert statuses[0][0] == "Bo played Stop on you: c for a coup fourré, n to let it stand (coup / pass)."
 
 
 def test_auto_spectates_a_whole_match() -> None:
@@ -272,7 +272,7 @@ def test_extension_answered_with_y() -> None:
 
     async def script(app: TableApp, inp: PipeInput) -> None:
         assert app.status_text() == \
-            "You reached 700 km: extend yes (play on to 1000) or extend no."
+            "You reached 700 km: go on to 1000 (y, extend yes) or stop (n, extend no)?"
         inp.send_text("y")
         await until(lambda: any("extends the trip to 1000" in e for e in d.events))
         assert d.view().target == 1000

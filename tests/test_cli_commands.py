@@ -6,8 +6,9 @@ import pytest
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
-from cli.commands import CommandCompleter, Commander, Context, command_for, parse
+from cli.commands import CommandCompleter, Commander, Context, parse
 from cli.driver import LocalDriver
+from cli.words import command_for
 from engine import (
     KIND_OF,
     CoupFourre,
@@ -91,7 +92,9 @@ def test_refused_play_explains_with_the_rule() -> None:
     ctx = make(HAND)
     out = parse(f"play {pos(ctx, Kind.D100)}", ctx)
     assert out.kind == "error"
-    assert out.text.startswith("100 cannot be played now: R5")
+    # plain words first, the rule id last in brackets (issue 11)
+    assert out.text.startswith("100 cannot be played now: You need a Roll")
+    assert out.text.endswith("[R5a]")
 
 
 def test_hazard_target_by_name_prefix() -> None:
@@ -122,7 +125,8 @@ def test_single_opponent_needs_no_target() -> None:
 def test_target_refused_explains() -> None:
     ctx = make(HAND)  # nobody is rolling: classic Stop needs a moving target
     out = parse(f"play {pos(ctx, Kind.STOP)} on bo", ctx)
-    assert out.kind == "error" and "Stop cannot be played now: R6" in out.text
+    assert out.kind == "error" and "Stop cannot be played now: A battle hazard" in out.text \
+        and out.text.endswith("[R6]")
 
 
 def test_teams_target_and_partner() -> None:
@@ -187,7 +191,7 @@ def test_coup_fourre_prompt_behaves_alike_with_or_without_safety() -> None:
     # the same completions and the same refusal of other commands in both cases
     for ctx in (a, b):
         assert parse("play 2", ctx).kind == "error"
-        assert parse("draw", ctx).text == "answer the hazard first: type coup or pass"
+        assert parse("draw", ctx).text == "answer the hazard first: c for a coup fourré or n to let it stand (coup / pass)"
         done = CommandCompleter(lambda ctx=ctx: ctx)
         assert [c.text for c in done.get_completions(Document("c"), CompleteEvent())] == \
             ["coup"]
@@ -203,7 +207,7 @@ def test_extension() -> None:
 def test_why_help_quit_next() -> None:
     ctx = make(HAND)
     why = parse(f"why {pos(ctx, Kind.D100)}", ctx)
-    assert why.kind == "message" and why.text.startswith("100 cannot be played now: R5")
+    assert why.kind == "message" and why.text.startswith("100 cannot be played now: You need")
     assert parse(f"? {pos(ctx, Kind.ROLL)}", ctx).text == "Roll can be played now."
     assert parse(f"?{pos(ctx, Kind.ROLL)}", ctx).text == "Roll can be played now."
     assert parse("help", ctx).kind == "help" and "play N on NAME" in parse("h", ctx).text
@@ -221,7 +225,7 @@ def test_not_your_move() -> None:
     ctx = ctx._replace(legal=[])
     assert parse("play 1", ctx).text == "it is not your move: wait for the others"
     # the engine's "seat 1" becomes a name
-    assert parse("why 1", ctx).text.endswith("R4: it is Bo's move, not Ana's")
+    assert parse("why 1", ctx).text.endswith("It is Bo's move, not Ana's [R4]")
 
 
 def test_completer() -> None:
@@ -254,7 +258,7 @@ def test_command_for_round_trips_through_parse() -> None:
             continue
         ctx = Context(d.view(), 0, d.legal(), d.names)
         for a in ctx.legal:
-            line = command_for(a, ctx)
+            line = command_for(a, ctx.view, ctx.seat, ctx.names)
             out = parse(line, ctx)
             if out.kind == "confirm":  # discarding a safety asks first; yes confirms it
                 cmd = Commander()

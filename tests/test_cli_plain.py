@@ -133,7 +133,7 @@ def test_argument_errors_are_sentences(argv: list[str], message: str,
 def test_options_reach_the_rules() -> None:
     import argparse
 
-    from cli._play import rules_from, table_names
+    from cli.args import rules_from, table_names
     ns = argparse.Namespace(rules="classic", option=["fast-play=yes", "target=1000"])
     r = rules_from(ns)
     assert r.fast_play is True and r.target == 1000

@@ -46,9 +46,10 @@ def test_zone_shows_every_pile_and_progress() -> None:
     assert "Roll" in out and "Speed Limit" in out
     assert "350/700" in out
     assert "25×2 100×1 200×1" in out
-    assert "200s 1/2" in out
+    assert "200 km cards 1/2" in out     # not the cryptic "200s 1/2" (issue 11)
     assert "DA ET*" in out               # the coup fourré is starred
-    assert "[##########..........]" in out  # 350 of 700 = half the bar
+    assert "[#######.......]" in out     # 350 of 700 = half the bar
+    assert all(len(line) <= 80 for line in out.splitlines())
     verbose = text(render.zone_lines(v, 0, NAMES, 0, verbose=True))
     words = " ".join(verbose.split())
     assert "Safeties: Driving Ace, Extra Tank (coup fourré)." in words
@@ -75,8 +76,8 @@ def test_hand_cards_coloured_by_family_and_playable_marked() -> None:
     # not started: Roll and Right of Way are playable, 100 and Stop (classic) are not
     roll_ix = hand.index(cards_of(Kind.ROLL)[0]) + 1
     d100_ix = hand.index(cards_of(Kind.D100)[0]) + 1
-    assert f"{roll_ix}+Roll" in out
-    assert f"{d100_ix} 100" in out
+    assert f"{roll_ix} Roll+" in out       # the mark after the name: "1+25" read as a sum
+    assert f"{d100_ix} 100 " in out
     assert "(+ playable now)" in out
 
 
@@ -164,7 +165,7 @@ def test_coup_fourre_prompt_identical_with_or_without_safety() -> None:
         v = base_view(2, hand=hand)._replace(phase=RESPOND, attack=att, seat=1)
         legal = legal_actions(v, 0)
         prompt = render.waiting_text(v, 0, NAMES)
-        assert prompt == "Bo played Stop on you: type coup (coup fourré) or pass."
+        assert prompt == "Bo played Stop on you: c for a coup fourré, n to let it stand (coup / pass)."
         assert render.playable_cards(v, legal) == set()  # nothing marked in the window
         head = render.plain(render.hand_lines(v, 0, legal))[0]
         screens.append((prompt, head))

@@ -8,15 +8,18 @@ import random
 import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cli_helpers import run_headless, until
 from prompt_toolkit.input.base import PipeInput
 
 from cli import render
-from cli._replay import ReplayApp, run_replay
 from cli.main import main
+from cli.replay import ReplayApp
+from cli.replay import run as run_replay
 from cli.replay_view import ReplayModel, all_hands_lines, step_lines
+from cli.words import verify_lines
 from engine import (
     Action,
     Seating,
@@ -31,6 +34,7 @@ from engine import (
 from engine.bots import make_bot
 from engine.state import RESHUFFLE
 from p2p.audit import ReplayStep, replay_steps
+from p2p.transcript.file import read_transcript
 
 RIGHT, LEFT, HOME, END = "\x1b[C", "\x1b[D", "\x1b[H", "\x1b[F"
 
@@ -77,8 +81,7 @@ def test_plain_replay_prints_every_step_every_hand_and_the_scores(
     assert "Hand 1 scores" in out
     totals = " ".join(str(t) for t in report.totals)
     assert re.search(r"match total\s+" + r"\s+".join(map(str, report.totals)), out), totals
-    assert out.rstrip().splitlines()[-len(report.summary().splitlines()):] == \
-        report.summary().splitlines()
+    assert out.rstrip().splitlines()[-len(verify_lines(report)):] == verify_lines(report)
 
 
 def test_plain_is_chosen_without_a_terminal_and_by_the_environment(
@@ -256,3 +259,61 @@ def test_the_screen_shows_every_hand_and_the_scores(transcript: Path) -> None:
         inp.send_text("q")
 
     assert run_app(m, script) == 0
+
+
+# ----- a game left in the middle of a hand (issue 11) ------------------------------------
+
+@pytest.fixture(scope="module")
+def left_mid_hand(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
+    """A two-hand match cut in the middle of hand 2's play, as a player who leaves
+    (``q``, a crash) leaves it; returns the file and the seat whose entry is due."""
+    d = tmp_path_factory.mktemp("left")
+    assert main(["simulate", "--rules", "modern", "--option", "match_target=2000",
+                 "--players", "2", "--games", "1", "--seed", "3", "--fair-deck",
+                 "--transcript-dir", str(d)]) == 0
+    src = sorted(d.iterdir())[0]
+    t = read_transcript(src)
+    hand2 = [i for i, e in enumerate(t.entries) if e.hand == 1]
+    acts = [i for i in hand2 if e_kind(t.entries[i]) == "game.act"]
+    k = acts[len(acts) // 2]
+    cut = d / "left.mbt"
+    with open(cut, "wb") as f:
+        f.write(t.header_bytes)
+        for e in t.entries[:k]:
+            f.write(e.encode())
+    seat = next(p.seat for p in t.header.players if p.key == t.entries[k].author)
+    return cut, seat
+
+
+def e_kind(env: Any) -> str:
+    return str(env.body.get("k"))
+
+
+def test_verify_a_game_left_mid_hand_is_fair_so_far(
+        left_mid_hand: tuple[Path, int], capsys: pytest.CaptureFixture[str]) -> None:
+    path, seat = left_mid_hand
+    assert main(["verify", str(path)]) == 0
+    out = capsys.readouterr().out
+    names = replay_steps(path)[0].names
+    assert out.startswith(f"Fair so far; the match stopped in hand 2 when {names[seat]} "
+                          "left.")
+    assert "hand 1:" in out and "FAILED" not in out
+    assert all(len(line) <= 80 for line in out.splitlines())
+
+
+def test_replay_shows_every_finished_hand_of_a_game_left_mid_hand(
+        left_mid_hand: tuple[Path, int], capsys: pytest.CaptureFixture[str]) -> None:
+    path, _ = left_mid_hand
+    assert main(["replay", "--plain", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Hand 1 over" in out and "Hand 1 scores" in out
+    assert "hand 1/1 · step 1/" in out and "Hand 2:" not in out
+    assert "Fair so far" in out
+
+
+def test_verify_not_a_transcript_is_a_usage_error(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    p = tmp_path / "notes.txt"
+    p.write_text("hello")
+    assert main(["verify", str(p)]) == 2
+    assert "not a Mille Bornes transcript" in capsys.readouterr().err

@@ -82,10 +82,11 @@ def test_full_screen_interactive_keys_under_tmux() -> None:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             screen = _tmux("capture-pane", "-p", "-t", session).stdout
-            if "Your turn: play or discard" in screen:
+            if "Your turn: play or discard" in screen or "Nothing to play" in screen:
                 break
             time.sleep(0.2)
-        assert "Your turn: play or discard" in screen, screen
+        # the deal is random (mental poker): a hand may hold nothing playable
+        assert "Your turn: play or discard" in screen or "Nothing to play" in screen, screen
         # resizing is followed: the screen is redrawn for 80x24
         _tmux("resize-window", "-t", session, "-x", "80", "-y", "24")
         deadline = time.monotonic() + 10
@@ -108,7 +109,15 @@ def test_full_screen_interactive_keys_under_tmux() -> None:
                 break
             time.sleep(0.2)
         assert "Ana discarded" in screen or "is a safety" in screen, screen
-        _tmux("send-keys", "-t", session, "q")
+        _tmux("send-keys", "-t", session, "q")      # leaving asks first (issue 11)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            screen = _tmux("capture-pane", "-p", "-t", session).stdout
+            if "Leave the game?" in screen:
+                break
+            time.sleep(0.2)
+        assert "Leave the game?" in screen and "EXITED" not in screen, screen
+        _tmux("send-keys", "-t", session, "y")
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:
             screen = _tmux("capture-pane", "-p", "-t", session).stdout
@@ -117,5 +126,59 @@ def test_full_screen_interactive_keys_under_tmux() -> None:
             time.sleep(0.2)
         assert "EXITED 0" in screen, screen
         assert "Match totals after" in screen
+    finally:
+        _tmux("kill-session", "-t", session)
+
+
+def _wait(session: str, *wants: str, limit: float = 30.0) -> str:
+    screen = ""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        screen = _tmux("capture-pane", "-p", "-t", session).stdout
+        if any(w in screen for w in wants) or "Traceback" in screen:
+            break
+        time.sleep(0.2)
+    return screen
+
+
+def test_leave_with_confirmation_and_resume_at_80_by_24(tmp_path: Path) -> None:
+    """As a person does at 80×24: `?` on a card (the turn stays said), `q` asks, `y`
+    leaves and says how to come back, `resume` opens on the hand in play."""
+    session = f"mb-leave-{os.getpid()}"
+    exports = f"MILLEBORNES_DELAY=0 TERM=xterm-256color XDG_DATA_HOME={shlex.quote(str(tmp_path))}"
+    data = ["--data-dir", str(tmp_path / "games")]
+    shell = (f"cd {shlex.quote(str(ROOT))} && env {exports} "
+             f"{_command('play', '--seed', '1', '--name', 'Ana', *data)}; echo EXITED $?; "
+             f"env {exports} {_command('resume', *data)}; echo RESUMED $?; sleep 60")
+    started = _tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24", shell)
+    if started.returncode != 0:
+        pytest.skip(f"tmux cannot start a session: {started.stderr.strip()}")
+    try:
+        screen = _wait(session, "Your turn", "Nothing to play")   # the deal is random
+        assert "Your turn" in screen or "Nothing to play" in screen, screen
+        lines = screen.splitlines()
+        assert len(lines) <= 24 and all(len(line) <= 80 for line in lines), screen
+        assert "Match to 5000:" in screen                # the match scores on the board
+        _tmux("send-keys", "-t", session, "1", "?")
+        screen = _wait(session, "be played now")
+        assert "be played now" in screen, screen
+        assert "Your turn" in screen or "Nothing to play" in screen, screen  # still said
+        _tmux("send-keys", "-t", session, "q")
+        screen = _wait(session, "Leave the game?")
+        assert "Leave the game?" in screen and "EXITED" not in screen, screen
+        _tmux("send-keys", "-t", session, "y")
+        screen = _wait(session, "EXITED", limit=20)
+        assert "EXITED 0" in screen, screen
+        # the resumed game opens on hand 1 in play, not on a score table
+        screen = _wait(session, "Your turn", "Nothing to play", limit=40)
+        assert "hand 1" in screen and "Hand 1 scores" not in screen, screen
+        assert "Your turn" in screen or "Nothing to play" in screen, screen
+        _tmux("send-keys", "-t", session, "q")
+        _wait(session, "Leave the game?")
+        _tmux("send-keys", "-t", session, "y")
+        screen = _wait(session, "RESUMED")
+        assert "RESUMED 0" in screen, screen
+        assert "You left; the game is saved. Come back to it with: millebornes resume" \
+            in " ".join(screen.split()), screen
     finally:
         _tmux("kill-session", "-t", session)

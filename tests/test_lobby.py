@@ -168,7 +168,8 @@ def _run(target: Callable[[], int], rc: list[int | None], i: int) -> threading.T
 
 
 def test_host_and_join_verbs_play_a_match(tmp_path: Path) -> None:
-    from cli import _net
+    from cli import host as host_verb
+    from cli import join as join_verb
 
     port = _free_port()
     host = _ns(name="Ann", bots=1, players=3, rules="modern", option=[], teams=None,
@@ -178,9 +179,9 @@ def test_host_and_join_verbs_play_a_match(tmp_path: Path) -> None:
                data_dir=str(tmp_path / "j"), identity=str(tmp_path / "j.key"), auto=True)
     outs = [io.StringIO(), io.StringIO()]
     rc: list[int | None] = [None, None]
-    t1 = _run(lambda: _net.run_host(host, out=outs[0], inp=io.StringIO("")), rc, 0)
+    t1 = _run(lambda: host_verb.run(host, out=outs[0], inp=io.StringIO("")), rc, 0)
     time.sleep(0.3)
-    t2 = _run(lambda: _net.run_join(join, out=outs[1], inp=io.StringIO("")), rc, 1)
+    t2 = _run(lambda: join_verb.run(join, out=outs[1], inp=io.StringIO("")), rc, 1)
     t1.join(60)
     t2.join(60)
     assert rc == [0, 0], (outs[0].getvalue()[-800:], outs[1].getvalue()[-800:])
@@ -200,7 +201,9 @@ def test_join_by_discovery_and_lobby_lists_the_table(tmp_path: Path) -> None:
 
     if _REASON is not None:
         pytest.skip(_REASON)
-    from cli import _net
+    from cli import host as host_verb
+    from cli import join as join_verb
+    from cli import lobby as lobby_verb
 
     table = f"t{os.getpid()}{int(time.time() * 1000) % 100000}"
     host = _ns(name="Ann", bots=0, players=2, rules="classic",
@@ -209,12 +212,12 @@ def test_join_by_discovery_and_lobby_lists_the_table(tmp_path: Path) -> None:
                identity=str(tmp_path / "h.key"), auto=True, peer=[])
     outs = [io.StringIO(), io.StringIO(), io.StringIO()]
     rc: list[int | None] = [None, None, None]
-    t1 = _run(lambda: _net.run_host(host, out=outs[0], inp=io.StringIO("")), rc, 0)
-    rc[2] = _net.run_lobby(_ns(seconds=2.0, mdns="loopback"), out=outs[2])
+    t1 = _run(lambda: host_verb.run(host, out=outs[0], inp=io.StringIO("")), rc, 0)
+    rc[2] = lobby_verb.run(_ns(seconds=2.0, mdns="loopback"), out=outs[2])
     assert table in outs[2].getvalue()
     join = _ns(name="Ben", peer=[], table=table, mdns="loopback", bind="127.0.0.1", port=0,
                data_dir=str(tmp_path / "j"), identity=str(tmp_path / "j.key"), auto=True)
-    t2 = _run(lambda: _net.run_join(join, out=outs[1], inp=io.StringIO("")), rc, 1)
+    t2 = _run(lambda: join_verb.run(join, out=outs[1], inp=io.StringIO("")), rc, 1)
     t1.join(60)
     t2.join(60)
     assert rc == [0, 0, 0], (outs[0].getvalue()[-800:], outs[1].getvalue()[-800:])
@@ -229,8 +232,8 @@ def _free_port() -> int:
 
 # ------------------------------------------------------------------ across "hosts" (root)
 def _ns_verb(ns: str, verb: str, **kw: object) -> subprocess.Popen[str]:
-    code = ("import argparse, sys; from cli import _net; "
-            f"a = argparse.Namespace(**{kw!r}); sys.exit(_net.run_{verb}(a))")
+    code = (f"import argparse, sys; from cli import {verb}; "
+            f"a = argparse.Namespace(**{kw!r}); sys.exit({verb}.run(a))")
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
     return subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, "-c", code],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

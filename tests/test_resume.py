@@ -103,7 +103,8 @@ def test_resume_verb_after_kill_dash_nine_of_a_joiner(tmp_path: Path) -> None:
     import sys
     import time
 
-    from cli import _net
+    from cli import host as host_verb
+    from cli import resume as resume_verb
 
     def free_port() -> int:
         with socket.socket() as s:
@@ -119,16 +120,16 @@ def test_resume_verb_after_kill_dash_nine_of_a_joiner(tmp_path: Path) -> None:
     out = io.StringIO()
 
     def run_host() -> None:
-        rc[0] = _net.run_host(host, out=out, inp=io.StringIO(""))
+        rc[0] = host_verb.run(host, out=out, inp=io.StringIO(""))
 
     th = threading.Thread(target=run_host)
     th.start()
     jdir, jkey = tmp_path / "j", tmp_path / "j.key"
     code = (
-        "import argparse, io, sys; from cli import _net; "
+        "import argparse, io, sys; from cli import join; "
         f"a = argparse.Namespace(name='Ben', peer=['127.0.0.1:{hport}'], bind='127.0.0.1', "
         f"port={jport}, data_dir={str(jdir)!r}, identity={str(jkey)!r}, auto=True); "
-        "sys.exit(_net.run_join(a, out=io.StringIO(), inp=io.StringIO('')))")
+        "sys.exit(join.run(a, out=io.StringIO(), inp=io.StringIO('')))")
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
     proc = subprocess.Popen([sys.executable, "-c", code], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -147,7 +148,7 @@ def test_resume_verb_after_kill_dash_nine_of_a_joiner(tmp_path: Path) -> None:
         if proc.poll() is None:
             proc.kill()
     rout = io.StringIO()
-    res = _net.run_resume(argparse.Namespace(data_dir=str(jdir), identity=str(jkey),
+    res = resume_verb.run(argparse.Namespace(data_dir=str(jdir), identity=str(jkey),
                                              auto=True, peer=[]),
                           out=rout, inp=io.StringIO(""))
     th.join(60)

@@ -256,8 +256,8 @@ def test_abort_that_races_with_the_log_names_the_bad_shuffler(tmp_path: Path, n:
 
 
 def test_console_driver_over_a_networked_peer(tmp_path: Path) -> None:
-    """cli._net.NetDriver implements the console's TableDriver over a Peer."""
-    from cli._net import NetDriver
+    """cli.netdriver.NetDriver implements the console's TableDriver over a Peer."""
+    from cli.netdriver import NetDriver
 
     cfg, ids = make_table(preset("modern"), Seating.solo(2), ["You", "Bo"], b"driver")
     peers = make_peers(tmp_path, cfg, ids)
@@ -296,7 +296,7 @@ def test_plain_console_plays_a_networked_seat(tmp_path: Path) -> None:
     """cli.plain's line mode on NetDriver (background pumping), its own bot at the keys."""
     import io
 
-    from cli._net import NetDriver
+    from cli.netdriver import NetDriver
     from cli.plain import run_plain
 
     cfg, ids = make_table(preset("modern"), Seating.solo(2), ["You", "Bo"], b"plain")

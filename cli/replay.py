@@ -1,7 +1,8 @@
-"""``millebornes replay TRANSCRIPT``: step through a finished, verified game, every hand shown.
+"""``millebornes replay GAME``: step through a verified game, every hand shown.
 
-The transcript is verified first (:func:`p2p.audit.replay_steps`); a transcript that does
-not verify is not replayed: its report is printed and the exit status is 1. A missing
+The transcript is verified first (:func:`p2p.audit.replay_steps`); of a game that stopped
+(a player left) every finished hand is shown; a transcript that does not verify is not
+replayed: its report is printed and the exit status is 1. A missing
 file exits 2. Full screen by default (the table's look, every hand face up); ``--plain``,
 ``MILLEBORNES_PLAIN=1`` or output that is not a terminal print every step as text lines
 and the final report, then exit 0.
@@ -36,9 +37,14 @@ from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
 
+from p2p.audit import replay_steps
+
 from . import render
 from .app import safe_dim
+from .args import plain_wanted, use_color, with_defaults
+from .games import transcript_of
 from .replay_view import ReplayModel, all_hands_lines, step_lines
+from .words import verify_lines
 
 REPLAY_HELP = """\
 Replay of a finished game: every hand is shown face up.
@@ -57,13 +63,9 @@ numbers `millebornes verify` names). A card just drawn is shown
 reversed; ▶ marks who moves next."""
 
 
-def plain_wanted(args: argparse.Namespace) -> bool:
-    return bool(getattr(args, "plain", False)) or os.environ.get("MILLEBORNES_PLAIN", "") \
-        not in ("", "0")
-
-
-def run_replay(args: argparse.Namespace) -> int:
-    path = args.transcript
+def run(args: argparse.Namespace) -> int:
+    args = with_defaults("replay", args)
+    path = transcript_of(args.transcript, args)
     if not os.path.exists(path):
         print(f"millebornes replay: no such file: {path}. Transcripts are written by "
               "network games and by `millebornes simulate --fair-deck --transcript-dir DIR`.",
@@ -74,14 +76,19 @@ def run_replay(args: argparse.Namespace) -> int:
               "(a .mbt file written by simulate --transcript-dir or a network game)",
               file=sys.stderr)
         return 2
-    from p2p.audit import replay_steps
     try:
         report, steps = replay_steps(path)
     except Exception as exc:  # the verifier should not raise; never show a traceback
         print(f"millebornes replay: cannot read {path}: {exc}", file=sys.stderr)
         return 1
-    if not report.ok or not steps:
-        print(report.summary())
+    summary = "\n".join(verify_lines(report))
+    if report.unfinished and not steps:
+        print(summary)
+        print("millebornes replay: the match stopped during its first hand: there is no "
+              "finished hand to show yet (`millebornes resume` plays on)", file=sys.stderr)
+        return 1
+    if not steps:
+        print(summary)
         print("millebornes replay: this transcript does not verify, so it is not replayed: "
               "the moves after the failure cannot be trusted. The entry and the seat named "
               "above are where it breaks; run `millebornes verify` on it for the report, "
@@ -94,14 +101,13 @@ def run_replay(args: argparse.Namespace) -> int:
         plain = True
     if plain:
         try:
-            return run_plain_replay(model, report.summary())
+            return run_plain_replay(model, summary)
         except BrokenPipeError:  # `millebornes replay --plain F | head`: the reader left
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             return 0
-    from ._play import use_color
     rc = ReplayApp(model, color=use_color(args)).run()
-    print(report.summary())
+    print(summary)
     return rc
 
 

@@ -10,6 +10,8 @@ from typing import Any
 
 import engine.game
 from engine import CLASSIC, MODERN, RandomBot, Rules, Seating, play_hand
+from p2p.deck.bench import run as deck_bench
+from p2p.netsim import run_net_bench
 
 
 def engine_build() -> str:
@@ -37,13 +39,11 @@ def engine_hands_per_second(rules: Rules, seating: Seating, seconds: float,
             "actions_per_second": round(actions / elapsed, 1)}
 
 
-def run_bench(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     if args.what == "deck":
-        from p2p.deck.bench import run
-        run(args.json)
+        deck_bench(args.json)
         return 0
     if args.what == "net":
-        from p2p.netsim import run_net_bench
         run_net_bench(args.json)
         return 0
     results: dict[str, Any] = {

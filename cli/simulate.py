@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
-from engine import Rules, Seating, parse_option, preset
+from engine import Rules, Seating
 from engine.bots import make_bot
 from engine.simulate import play_match
+from p2p.netsim import simulate_network
+from p2p.table.memory import CHEAT_KINDS, make_table, play_fair_match, stage_cheat
+
+from .args import rules_from
 
 
 def table_from_args(args: argparse.Namespace) -> tuple[Rules, Seating, list[str]]:
@@ -17,7 +24,7 @@ def table_from_args(args: argparse.Namespace) -> tuple[Rules, Seating, list[str]
     before any game starts (shared by the in-process and the network simulation)."""
     if args.games < 1:
         raise ValueError("--games must be at least 1")
-    rules = rules_from_args(args)
+    rules = rules_from(args)
     seating = Seating.parse(args.players, args.teams)
     names = [b.strip() for b in args.bots.split(",") if b.strip()]
     if not names:
@@ -26,11 +33,6 @@ def table_from_args(args: argparse.Namespace) -> tuple[Rules, Seating, list[str]
     for b in bot_names:
         make_bot(b, 0)  # validates the name
     return rules, seating, bot_names
-
-
-def rules_from_args(args: argparse.Namespace) -> Rules:
-    options = dict(parse_option(o) for o in args.option)
-    return preset(args.rules, **options)
 
 
 def simulate(rules: Rules, seating: Seating, bot_names: list[str], games: int,
@@ -70,10 +72,6 @@ def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: i
     """Like :func:`simulate`, but every deal goes through the mental-poker protocol, one
     protocol object (with its own secrets and view) per seat, and each game is written
     to a transcript file."""
-    from pathlib import Path
-
-    from p2p.table.memory import make_table, play_fair_match
-
     n = seating.n_players
     wins = [0] * n
     score_sum = [0] * n
@@ -132,11 +130,6 @@ _WHEN = {"shuffle": "before the deal", "deal": "during the deal", "play": "durin
 def run_cheat(args: argparse.Namespace) -> int:
     """One match in memory where seat ``--cheater`` commits the cheat ``--cheat`` once:
     print who cheated, how, when and by whom it was caught, and what verify says."""
-    import tempfile
-    from pathlib import Path
-
-    from p2p.table.memory import CHEAT_KINDS, make_table, stage_cheat
-
     if not args.fair_deck or args.network:
         raise ValueError("--cheat needs --fair-deck (the in-memory table)")
     if args.cheat not in CHEAT_KINDS:
@@ -177,14 +170,14 @@ def run_cheat(args: argparse.Namespace) -> int:
     return 0 if same else 1
 
 
-def run_simulate(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     if getattr(args, "cheat", None):
         return run_cheat(args)
-    if args.network:
-        from ._net import run_network_simulate
-        return run_network_simulate(args)
     rules, seating, bot_names = table_from_args(args)
-    if args.fair_deck:
+    if args.network:
+        result = simulate_network(rules, seating, bot_names, args.games, args.seed,
+                                  args.transcript_dir)
+    elif args.fair_deck:
         result = simulate_fair(rules, seating, bot_names, args.games, args.seed,
                                args.transcript_dir)
     else:
@@ -192,17 +185,26 @@ def run_simulate(args: argparse.Namespace) -> int:
             raise ValueError("--transcript-dir needs --fair-deck or --network "
                              "(plain simulations keep no transcript)")
         result = simulate(rules, seating, bot_names, args.games, args.seed)
+    failures = list(result.get("failures", []))
     if args.json:
         print(json.dumps(result))
-        return 0
+        return 0 if not failures else 1
     print(f"{result['games']} matches, {result['hands']} hands, rules {args.rules} "
-          f"({seating.n_players} players, {seating.label()})")
+          f"({seating.n_players} players, {seating.label()})"
+          + (", one peer process per seat" if args.network else ""))
     for p in result["players"]:
         print(f"  seat {p['seat']} {p['bot']:<10} wins {p['wins']:>5} "
               f"({100 * p['win_rate']:.1f}%)  avg score {p['avg_score']:.0f}")
     print(f"average turns per hand {result['avg_turns_per_hand']}, "
           f"{result['hands_per_second']} hands/s")
-    if result.get("fair_deck"):
+    where = f", in {args.transcript_dir}" if args.transcript_dir else ""
+    if args.network:
+        print(f"network: {result['entries']} signed entries; transcripts of each game "
+              + ("identical on every peer and verified" if not failures else "FAILED")
+              + where)
+    elif result.get("fair_deck"):
         print(f"fair deck: {result['entries']} signed entries"
-              + (f", transcripts in {args.transcript_dir}" if args.transcript_dir else ""))
-    return 0
+              + (f"; transcripts{where}" if where else ""))
+    for f in failures:
+        print(f"  {f}", file=sys.stderr)
+    return 0 if not failures else 1

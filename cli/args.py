@@ -1,0 +1,351 @@
+"""The command line: every verb's arguments, and the helpers that turn them into values.
+
+All argument parsing and checking lives here, so a verb's module receives a checked
+Namespace and every flag has one meaning everywhere. Each check ends in a plain
+``ValueError`` sentence (``cli.main`` prints it with the verb's own usage), never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import os
+from collections.abc import Callable
+from importlib import metadata
+from pathlib import Path
+from typing import NoReturn
+
+from engine import Rules, parse_option, preset
+
+#: Bot names offered at a local table, in seat order after the human.
+BOT_NAMES = ("Bo", "Cy", "Di", "Ed", "Flo")
+MAX_NAME = 12
+
+#: verb -> module (``cli.<module>``) that runs it with ``run(args)``.
+VERB_MODULES: dict[str, str] = {
+    "play": "play", "host": "host", "join": "join", "lobby": "lobby", "resume": "resume",
+    "games": "games", "simulate": "simulate", "verify": "verify", "replay": "replay",
+    "bench": "bench",
+}
+
+
+def version() -> str:
+    try:
+        return metadata.version("millebornes")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+# ----- value types (argparse calls them; a ValueError becomes a usage error) ------------
+
+def port_number(text: str) -> int:
+    """A TCP port: 0 (any free port) to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a port is a number from 1 to 65535, not {text!r}")\
+            from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from 1 to 65535, not {value}")
+    return value
+
+
+def peer_address(text: str) -> str:
+    """``HOST:PORT`` (``[v6]:PORT`` for IPv6) checked for shape; the name is resolved
+    when connecting."""
+    host, sep, port = text.strip().rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port:
+        raise argparse.ArgumentTypeError(f"--peer takes HOST:PORT, e.g. 192.168.1.7:4770, "
+                                         f"not {text!r}")
+    if port_number(port) == 0:
+        raise argparse.ArgumentTypeError(f"--peer needs the table's port (1-65535), not 0 "
+                                         f"in {text!r}")
+    if any(ch.isspace() for ch in host):
+        raise argparse.ArgumentTypeError(f"{host!r} is not a host name or address")
+    return f"{host}:{int(port)}"
+
+
+def count(low: int, high: int, what: str, why: str = "") -> Callable[[str], int]:
+    """A whole number from ``low`` to ``high``; ``why`` says where the bounds come from."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"{what} must be {low} to {high}{f' ({why})' if why else ''}, not {text}")
+        return value
+    return parse
+
+
+class UsageError(Exception):
+    """A command line that does not parse; ``usage`` is the verb's own usage line."""
+
+    def __init__(self, message: str, prog: str, usage: str) -> None:
+        super().__init__(message)
+        self.prog = prog
+        self.usage = usage
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are raised (``cli.main`` words them with the
+    verb's own usage) instead of printed with the top-level usage and exiting."""
+
+    def error(self, message: str) -> NoReturn:
+        message = message.replace("argument ", "", 1) if message.startswith("argument ") \
+            else message
+        if ": " in message and message.split(": ", 1)[0].startswith("--") and \
+                message.split(": ", 1)[1].startswith("--"):
+            message = message.split(": ", 1)[1]   # "--bots: --bots must be…" said once
+        raise UsageError(message, self.prog, self.format_usage().rstrip())
+
+
+# ----- the parser -----------------------------------------------------------------------
+
+def _rules_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rules", default="classic", choices=["classic", "modern"],
+                   help="rule preset (default: classic)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="change one rule option, e.g. fast_play=yes (repeatable)")
+    p.add_argument("--teams", default=None, metavar="AxB",
+                   help="A teams of B players: 2x2, 2x3 or 3x2")
+
+
+def _data_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--data-dir", default=None,
+                   help="where games, logs and secrets are kept (default: your data folder)")
+
+
+def _net_args(p: argparse.ArgumentParser) -> None:
+    _data_args(p)
+    p.add_argument("--identity", default=None,
+                   help="identity key file (a second player on one account needs its own)")
+    p.add_argument("--mdns", default="all", choices=["all", "default", "loopback"],
+                   help="interfaces for LAN discovery")
+
+
+def _console_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--auto", action="store_true", help="a bot plays your seat (spectate)")
+    p.add_argument("--plain", action="store_true",
+                   help="line mode (screen readers, scripts)")
+    p.add_argument("--lang", default="en", choices=["en", "fr"], help="card names")
+
+
+def _seat_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--name", default=None, help="your name at the table")
+    p.add_argument("--bind", default=None, help="address to listen on (default: all)")
+    p.add_argument("--port", type=port_number, default=0,
+                   help="port to listen on, 1-65535 (default: any free port)")
+    p.add_argument("--interface", default=None, help="network interface to listen on")
+    p.add_argument("--not-ready", action="store_true", help="do not declare ready at once")
+    p.add_argument("--peer", action="append", default=[], metavar="HOST:PORT",
+                   type=peer_address,
+                   help="reach a peer by address (VPNs: no discovery needed; repeatable)")
+    p.add_argument("--connect-timeout", type=float, default=10.0, metavar="SECONDS",
+                   help="give up on a peer that does not answer for this long (default 10)")
+    _console_args(p)
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The top-level parser and each verb's own (for usage errors naming the verb)."""
+    parser = Parser(
+        prog="millebornes",
+        description="Mille Bornes on a LAN with no server: fair, verifiable, peer to peer.")
+    parser.add_argument("--version", action="version", version=f"millebornes {version()}")
+    parser.add_argument("--verbose", action="store_true",
+                        help="show the log on the terminal too (it always goes to a file "
+                             "in the data folder)")
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=Parser)
+    sub: dict[str, argparse.ArgumentParser] = {}
+
+    def verb(name: str, help: str) -> argparse.ArgumentParser:
+        p = verbs.add_parser(name, help=help, description=help[:1].upper() + help[1:] + ".")
+        p.add_argument("--verbose", action="store_true", default=argparse.SUPPRESS,
+                       help=argparse.SUPPRESS)
+        sub[name] = p
+        return p
+
+    play = verb("play", "play against bots on this machine")
+    _rules_args(play)
+    play.add_argument("--bots", type=count(1, 5, "--bots", "a table seats 2 to 6 players"), default=1,
+                      help="number of bot opponents (1-5)")
+    play.add_argument("--name", default=None, help="your name at the table")
+    play.add_argument("--seed", type=int, default=None, help="seed for the bots")
+    _console_args(play)
+    _data_args(play)
+    play.add_argument("--in-process", action="store_true",
+                      help="no sockets or cryptography: the table runs in this process")
+
+    host = verb("host", "host a table on the LAN")
+    _rules_args(host)
+    _seat_args(host)
+    _net_args(host)
+    host.add_argument("--players", type=count(2, 6, "--players"), default=None,
+                      help="seats at the table (2-6)")
+    host.add_argument("--bots", type=count(0, 5, "--bots"), default=0,
+                      help="seats filled by bots")
+    host.add_argument("--table-name", default=None, help="the name shown in the lobby")
+    host.add_argument("--seed", type=int, default=0, help="seed for the bots")
+    host.add_argument("--no-announce", action="store_true", help="do not announce on the LAN")
+
+    join = verb("join", "join a table")
+    _seat_args(join)
+    _net_args(join)
+    join.add_argument("--seat", type=int, default=None, help="the seat to take")
+    join.add_argument("--table", default=None, help="table name or host fingerprint")
+    join.add_argument("--seed", type=int, default=0, help="seed for --auto's bot")
+
+    lobby = verb("lobby", "browse tables on the LAN")
+    _net_args(lobby)
+    lobby.add_argument("--seconds", type=float, default=0.0,
+                       help="browse this long (0: until Ctrl-C)")
+
+    resume = verb("resume", "resume a saved game")
+    _net_args(resume)
+    _console_args(resume)
+    resume.add_argument("game", nargs="?", default=None,
+                        help="the game's short id from `millebornes games` (default: the "
+                             "latest in progress)")
+    resume.add_argument("--table", default=None, help=argparse.SUPPRESS)
+    resume.add_argument("--peer", action="append", default=[], metavar="HOST:PORT",
+                        type=peer_address)
+    resume.add_argument("--seed", type=int, default=0, help="seed for --auto's bot")
+
+    games = verb("games", "list saved games")
+    _data_args(games)
+
+    sim = verb("simulate", "bot-only matches with statistics")
+    _rules_args(sim)
+    sim.add_argument("--players", type=count(2, 6, "--players"), default=2)
+    sim.add_argument("--bots", default="heuristic,random",
+                     help="bot per seat, comma-separated, cycled (heuristic, random)")
+    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    sim.add_argument("--fair-deck", action="store_true",
+                     help="deal through the mental-poker protocol (in memory)")
+    sim.add_argument("--network", action="store_true", help="one peer process per seat")
+    sim.add_argument("--transcript-dir", default=None)
+    sim.add_argument("--cheat", default=None, metavar="KIND",
+                     help="with --fair-deck: one seat cheats once (shuffle-drop, "
+                          "shuffle-substitute, shuffle-duplicate, bad-shuffle-proof, bad-share, "
+                          "card-not-held, equivocation, withheld-reveal, bad-reveal); shows "
+                          "who catches it, when, and what verify says")
+    sim.add_argument("--cheater", type=int, default=1, help="the seat that cheats (--cheat)")
+
+    ver = verb("verify", "check that a saved game was played fairly")
+    ver.add_argument("transcript", help="a transcript file, or a short id from "
+                                        "`millebornes games`")
+    _data_args(ver)
+
+    rep = verb("replay", "step through a saved game, every hand face up")
+    rep.add_argument("transcript", help="a transcript file, or a short id from "
+                                        "`millebornes games`")
+    rep.add_argument("--plain", action="store_true", help="print every step as text")
+    _data_args(rep)
+
+    bench = verb("bench", "benchmarks")
+    bench.add_argument("what", choices=["engine", "deck", "net"])
+    bench.add_argument("--json", action="store_true")
+    bench.add_argument("--seconds", type=float, default=3.0,
+                       help="time budget per measurement (engine)")
+    return parser, sub
+
+
+# ----- helpers on parsed arguments ------------------------------------------------------
+
+def rules_from(args: argparse.Namespace) -> Rules:
+    options = dict(parse_option(o) for o in (args.option or []))
+    return preset(args.rules, **options)
+
+
+def check_name(name: str) -> str:
+    me = name.strip()
+    if not me:
+        raise ValueError("--name must not be empty")
+    if len(me) > MAX_NAME:
+        raise ValueError(f"--name is at most {MAX_NAME} characters, not {len(me)}")
+    if not all(ch.isalnum() or ch in "-_'." for ch in me):
+        raise ValueError("--name takes one word (letters, digits, - _ ' .), "
+                         f"not {me!r}")
+    return me
+
+
+def table_names(name: str | None, n: int) -> list[str]:
+    """The human's name first, then bot names that no prefix of it could confuse."""
+    me = check_name(name or "You")
+    low = me.lower()
+    pool = [b for b in BOT_NAMES if not (b.lower().startswith(low) or
+                                         low.startswith(b.lower()))]
+    pool += [f"Bot{i}" for i in range(1, 7)]
+    return [me, *pool[:n - 1]]
+
+
+def player_name(args: argparse.Namespace) -> str:
+    """``--name``, else the account's login name (cut to fit), else "player"."""
+    if getattr(args, "name", None):
+        return check_name(str(args.name))
+    try:
+        login = getpass.getuser()
+    except Exception:
+        login = ""
+    cleaned = "".join(ch for ch in login if ch.isalnum() or ch in "-_'.")[:MAX_NAME]
+    return cleaned or "player"
+
+
+def use_color(args: argparse.Namespace) -> bool:
+    if os.environ.get("NO_COLOR"):
+        return False
+    return not getattr(args, "no_color", False)
+
+
+def move_delay(auto: bool) -> float:
+    """Seconds between two moves of other seats: ``MILLEBORNES_DELAY`` overrides."""
+    raw = os.environ.get("MILLEBORNES_DELAY")
+    if raw:
+        try:
+            value = float(raw)
+        except ValueError:
+            raise ValueError(f"MILLEBORNES_DELAY must be a number of seconds, not {raw!r}")\
+                from None
+        if not 0 <= value <= 10:
+            raise ValueError("MILLEBORNES_DELAY must be between 0 and 10 seconds")
+        return value
+    return 0.25 if auto else 0.4
+
+
+def data_dir(args: argparse.Namespace) -> Path | None:
+    d = getattr(args, "data_dir", None)
+    return Path(d) if d else None
+
+
+def bind_address(args: argparse.Namespace) -> str:
+    """What to listen on: ``--interface``, ``--bind``, or every address."""
+    return str(getattr(args, "interface", None) or getattr(args, "bind", None) or "*")
+
+
+def plain_wanted(args: argparse.Namespace) -> bool:
+    return bool(getattr(args, "plain", False)) or os.environ.get("MILLEBORNES_PLAIN", "") \
+        not in ("", "0")
+
+
+def with_defaults(verb: str, args: argparse.Namespace) -> argparse.Namespace:
+    """``args`` completed with the verb's defaults for every flag it leaves out (a
+    Namespace built by code — a test, a script — need not name them all)."""
+    _, sub = build_parser()
+    full = sub[verb].parse_args(_required_positionals(verb, args), argparse.Namespace())
+    for key, value in vars(args).items():
+        setattr(full, key, value)
+    full.verb = verb
+    return full
+
+
+def _required_positionals(verb: str, args: argparse.Namespace) -> list[str]:
+    if verb == "bench":
+        return [str(getattr(args, "what", "engine"))]
+    if verb in ("verify", "replay"):
+        return [str(getattr(args, "transcript", "-"))]
+    return []

@@ -1,0 +1,34 @@
+"""Which console shows a table: full screen on a terminal, the line mode otherwise.
+
+Every verb that seats a person (``play``, ``host``, ``join``, ``resume``) hands its
+:class:`cli.driver.TableDriver` (local or networked) to :func:`run_console`; the two
+consoles never know where the table runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+from .app import run_app
+from .args import move_delay, plain_wanted, use_color
+from .driver import TableDriver
+from .plain import run_plain
+
+
+def run_console(driver: TableDriver, args: argparse.Namespace, *, seed: int = 0,
+                out: TextIO | None = None, inp: TextIO | None = None,
+                delay: float | None = None) -> int:
+    """Full screen when stdin and stdout are a terminal (and no ``--plain``), else the
+    line mode on ``out``/``inp``."""
+    auto = bool(getattr(args, "auto", False))
+    lang = str(getattr(args, "lang", None) or "en")
+    tty = out is None and inp is None and sys.stdin.isatty() and sys.stdout.isatty()
+    if plain_wanted(args) or not tty:
+        if not plain_wanted(args) and out is None:
+            print(f"millebornes {args.verb}: not a terminal, using --plain line mode",
+                  file=sys.stderr)
+        return run_plain(driver, auto=auto, lang=lang, seed=seed, out=out, inp=inp)
+    return run_app(driver, auto=auto, lang=lang, seed=seed, color=use_color(args),
+                   delay=move_delay(auto) if delay is None else delay)

@@ -1,0 +1,114 @@
+"""Saved games: ``millebornes games`` lists them; ``verify``, ``replay`` and ``resume``
+find one by its short id (the first characters of its table id).
+
+Games live in the data folder, one folder per table named by the table id in hex; the
+host's bots keep theirs under ``bot-N/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import msgpack
+
+from p2p.audit import GameReport, verify_game
+from p2p.table import TableConfig
+from p2p.table.store import find_tables, read_meta
+from p2p.transcript.file import TranscriptHeader
+
+from .args import data_dir
+from .seats import base_dir
+
+SHORT = 8   # characters of the table id shown and accepted
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    path: Path              # the table folder
+    short_id: str
+    when: datetime.datetime
+    players: tuple[str, ...]
+    seat: int
+    rules: str
+
+    @property
+    def transcript(self) -> Path:
+        return self.path / "transcript.mbt"
+
+
+def saved_games(base: Path | None) -> list[SavedGame]:
+    """This account's games in the data folder, most recent first (unreadable folders
+    are skipped: ``verify`` reports on them when named)."""
+    out = []
+    for path in find_tables(base):
+        try:
+            meta = read_meta(path)
+            header = TranscriptHeader.from_obj(msgpack.unpackb(meta["header"], raw=False))
+            cfg = TableConfig.from_header(header)
+        except Exception:
+            continue
+        t = path / "transcript.mbt"
+        stamp = t.stat().st_mtime if t.exists() else (path / "table.msgpack").stat().st_mtime
+        out.append(SavedGame(path, path.name[:SHORT],
+                             datetime.datetime.fromtimestamp(stamp),
+                             tuple(p.name for p in cfg.players), int(meta.get("seat", 0)),
+                             cfg.rules.preset))
+    return out
+
+
+def find_game(ref: str, base: Path | None) -> SavedGame:
+    """The saved game whose id starts with ``ref``; ``ValueError`` naming the choices."""
+    want = ref.strip().lower()
+    games = saved_games(base)
+    hits = [g for g in games if g.path.name.startswith(want)] if want else []
+    if len(hits) == 1:
+        return hits[0]
+    if not hits:
+        raise ValueError(f"no saved game has the id {ref!r}: `millebornes games` lists "
+                         "them" + ("" if games else " (there are none yet)"))
+    raise ValueError(f"{ref!r} matches {len(hits)} games ("
+                     + ", ".join(g.short_id for g in hits[:5]) + "): type more of the id")
+
+
+def transcript_of(ref: str, args: argparse.Namespace) -> str:
+    """A transcript path, or a saved game's short id turned into its transcript's path."""
+    if os.path.exists(ref) or os.sep in ref or ref.endswith(".mbt"):
+        return ref
+    return str(find_game(ref, data_dir(args)).transcript)
+
+
+def game_state(game: SavedGame) -> str:
+    """Finished (and who won), in progress, or damaged: what the transcript proves."""
+    report = verify_game(game.transcript)
+    if report.ok and report.complete:
+        w = report.winner
+        return "finished, " + (f"{side_label(report, w)} won" if w >= 0 else "a tie")
+    if report.ok or report.check in ("incomplete", "reveal-missing"):
+        return f"in progress (hand {len(report.hands) + 1})"
+    return "damaged (see verify)"
+
+
+def side_label(report: GameReport, side: int) -> str:
+    """Partners sit alternately: seat ``s`` is on side ``s % sides``."""
+    sides = max(1, len(report.totals))
+    return " & ".join(n for s, n in enumerate(report.names) if s % sides == side)
+
+
+def run(args: argparse.Namespace) -> int:
+    games = saved_games(data_dir(args))
+    if not games:
+        print(f"No saved games in {base_dir(args)}. Play one with `millebornes play`.")
+        return 0
+    print(f"{'id':<{SHORT}}  {'date':<16}  {'rules':<7}  {'state':<22}  players")
+    for g in games:
+        state = game_state(g)
+        players = ", ".join(n + ("*" if s == g.seat else "") for s, n in enumerate(g.players))
+        print(f"{g.short_id:<{SHORT}}  {g.when:%Y-%m-%d %H:%M}  {g.rules:<7}  "
+              f"{state:<22}  {players}")
+    print(f"(* you) Saved in {base_dir(args)}. Use an id with: millebornes verify ID, "
+          "millebornes replay ID, millebornes resume ID")
+    return 0

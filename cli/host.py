@@ -1,0 +1,168 @@
+"""``millebornes host``: open a table on the LAN, wait for players, then play."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import socket
+import sys
+from typing import TextIO
+
+from engine import Seating
+from p2p.crypto.identity import Identity
+from p2p.net.interface import TransportError
+from p2p.net.transport import Node
+from p2p.table import LobbyHost, LobbyState, Peer, SessionOptions, TableStart
+
+from .args import bind_address, data_dir, player_name, rules_from, with_defaults
+from .seats import (
+    LineReader,
+    identity,
+    lobby_lines,
+    my_store,
+    new_bot_seat,
+    play_seat,
+    players_lines,
+    seat_node,
+    start_bots,
+)
+
+log = logging.getLogger("cli.host")
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None,
+        inp: TextIO | None = None) -> int:
+    args = with_defaults("host", args)
+    say = out or sys.stdout
+    ident = identity(args)
+    rules = rules_from(args)
+    n_bots = int(args.bots or 0)
+    players = int(args.players or 0) or max(2, 1 + n_bots)
+    seating = Seating.parse(players, args.teams)
+    if n_bots >= seating.n_players:
+        raise ValueError(f"--bots {n_bots} leaves no seat for you at a table of "
+                         f"{seating.n_players}")
+    name = player_name(args)
+    node = seat_node(ident, args)
+    try:
+        host = LobbyHost(ident, name, node, rules, seating, args.table_name or "")
+        seed = int(args.seed or 0)
+        bots: dict[int, tuple[Identity, bytes, Node]] = {}
+        for i in range(n_bots):
+            bot = new_bot_seat(bind_address(args))
+            seat = host.add_bot(bot[0], f"Bot{i + 1}", reachable(bot[2].endpoint,
+                                                                  node.endpoint))
+            bots[seat] = bot
+        reader = LineReader(inp)
+        start = _gather(host, args, ident, node.port, seating, say, reader)
+    except BaseException:
+        node.close()
+        raise
+    if start is None:
+        node.close()
+        return 1
+    for line in players_lines(start.cfg, start.seat):
+        print(line, file=say)
+    opts = SessionOptions()
+    bind = bind_address(args)
+    runners = start_bots(start, bots, data_dir(args), opts, seed,
+                         "0.0.0.0" if bind == "*" else bind)
+    peer = Peer(ident, start.cfg, node, store=my_store(start, node, args),
+                endpoints=start.endpoints, options=opts)
+    try:
+        return play_seat(peer, args, reader, out, bots=bots)
+    finally:
+        runners.finish(10.0 if peer.finished else 0.5)
+        peer.close(flush=1.0)
+
+
+def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: int,
+            seating: Seating, say: TextIO, reader: LineReader) -> TableStart | None:
+    """The lobby until every seat is taken and ready; None if the host closes it."""
+    announcement = None
+    if not args.no_announce:
+        try:
+            from p2p.net.discovery import announce_table
+            announcement = announce_table(
+                name=host.state.table_name, fingerprint=ident.fingerprint,
+                rules=";".join([host.state.rules.preset, *(args.option or [])]),
+                seats_taken=seating.n_players - len(host.state.free()),
+                seats_free=len(host.state.free()), port=port, interfaces=args.mdns)
+        except Exception as exc:  # no multicast here: --peer still works
+            print(f"(not announced on the LAN: {exc}; others can still join with --peer)",
+                  file=say)
+
+    def changed(st: LobbyState) -> None:
+        for line in lobby_lines(st):
+            print(line, file=say)
+        if announcement is not None:
+            try:
+                announcement.update_seats(seating.n_players - len(st.free()), len(st.free()))
+            except Exception as exc:
+                log.info("could not update the LAN announcement: %s", exc)
+
+    host.on_change = changed
+    addresses = reachable_addresses(bind_address(args))
+    print(f"hosting on port {port} as {host.state.seats[0].name} "  # type: ignore[union-attr]
+          f"[{ident.fingerprint}]; others join with: millebornes join --peer "
+          f"{addresses[0]}:{port}"
+          + "".join(f" (or --peer {a}:{port})" for a in addresses[1:3]), file=say)
+    print("type 'ready' / 'unready', 'quit' to close the table", file=say)
+    host.set_ready(not args.not_ready)
+    warned = False
+    try:
+        while True:
+            try:
+                start = host.pump(0.1)
+            except TransportError as exc:
+                # a joiner with our own key: the transport refuses to add ourselves
+                if not warned:
+                    print(f"(refused a player who uses your own key: {exc}. A second "
+                          "player on one account needs its own: millebornes join "
+                          "--identity FILE)", file=say)
+                    warned = True
+                log.warning("lobby: %s", exc)
+                continue
+            if start is not None:
+                return start
+            line = reader.get()
+            if line == "quit" or (line is None and not args.auto):
+                print("table closed", file=say)
+                return None
+            if line == "ready":
+                host.set_ready(True)
+            elif line == "unready":
+                host.set_ready(False)
+    finally:
+        if announcement is not None:
+            announcement.close()
+
+
+def reachable_addresses(bind: str) -> list[str]:
+    """The addresses others can reach this table at: the bound one, or this machine's
+    (the route to the outside first, then the host name's), loopback last."""
+    if bind not in ("*", "0.0.0.0", "::", ""):
+        return [bind]
+    found: list[str] = []
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))        # TEST-NET: nothing is sent, a route is chosen
+            found.append(s.getsockname()[0])
+    except OSError:
+        pass
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.append(str(info[4][0]))
+    except OSError:
+        pass
+    ordered = [a for a in dict.fromkeys(found) if not a.startswith("127.")]
+    return ordered + ["127.0.0.1"]
+
+
+def reachable(bot_ep: str, host_ep: str) -> str:
+    """A bot bound to a wildcard is reached at the host's address."""
+    host = host_ep[len("tcp://"):].rsplit(":", 1)[0]
+    port = bot_ep.rsplit(":", 1)[1]
+    if host in ("0.0.0.0", "*", "[::]"):
+        return f"tcp://127.0.0.1:{port}"
+    return f"tcp://{host}:{port}"

@@ -1,0 +1,127 @@
+"""``millebornes join``: find a table (by ``--peer HOST:PORT`` or on the LAN), take a
+seat, get ready, then play."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import TextIO
+
+from p2p.net.interface import TransportError
+from p2p.table import LobbyClient, LobbyError, Peer, TableStart
+
+from .args import player_name, with_defaults
+from .seats import (
+    LineReader,
+    identity,
+    lobby_lines,
+    my_store,
+    play_seat,
+    players_lines,
+    seat_node,
+)
+
+SAME_KEY = ("this key is already seated at the table; use --identity FILE for a second "
+            "player on one account")
+LOBBY_HELP = "type 'sit N' to take seat N, 'ready', 'unready', 'leave'"
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None,
+        inp: TextIO | None = None) -> int:
+    args = with_defaults("join", args)
+    say = out or sys.stdout
+    ident = identity(args)
+    peers = list(args.peer or [])
+    fingerprint = None
+    if not peers:
+        from p2p.net.discovery import browse_tables
+        want = args.table
+        print("looking for tables on the LAN...", file=say)
+        with browse_tables(interfaces=args.mdns) as b:
+            tables = b.wait_for(lambda ts: any(want in (None, t.name, t.fingerprint)
+                                               for t in ts), 10.0)
+        tables = [t for t in (tables or []) if want in (None, t.name, t.fingerprint)]
+        if not tables:
+            raise OSError("no table found on the LAN after 10 s: is a table hosted, is "
+                          "multicast allowed here? Or give its address with --peer HOST:PORT")
+        t = tables[0]
+        peers, fingerprint = [t.endpoint], t.fingerprint
+        print(f"joining {t.name!r} at {t.endpoint}", file=say)
+    node = seat_node(ident, args)
+    reader = LineReader(inp)
+    try:
+        client = LobbyClient(ident, player_name(args), node, peers[0],
+                             host_fingerprint=fingerprint, seat=args.seat)
+        start = _lobby(client, args, peers[0], say, reader)
+    except BaseException:
+        node.close()
+        raise
+    if start is None:
+        node.flush(1.0)
+        node.close()
+        return 1
+    st = client.state
+    bot_seats = [i for i, seat in enumerate(st.seats) if seat is not None and seat.bot] \
+        if st is not None else []
+    for line in players_lines(start.cfg, start.seat):
+        print(line, file=say)
+    peer = Peer(ident, start.cfg, node, store=my_store(start, node, args),
+                endpoints=start.endpoints)
+    try:
+        return play_seat(peer, args, reader, out, bots=bot_seats)
+    finally:
+        peer.close(flush=1.0)
+
+
+def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: TextIO,
+           reader: LineReader) -> TableStart | None:
+    """Seat and readiness until the host starts the match; None if we leave."""
+    shown = None
+    print(LOBBY_HELP, file=say)
+    auto_ready = not args.not_ready
+    limit = float(args.connect_timeout)
+    asked = time.monotonic()
+    while True:
+        try:
+            start = client.pump(0.1)
+        except LobbyError as exc:
+            raise OSError(f"the host refused: {exc}") from None
+        except TransportError as exc:
+            raise OSError(f"{SAME_KEY} ({exc})") from None
+        if start is not None:
+            return start
+        st = client.state
+        if st is None and time.monotonic() - asked > limit:
+            raise OSError(f"no answer from {address} after {limit:g} s: is the table open, "
+                          "is the address and port right? (the host prints them) If the "
+                          "host plays on this account, a second player needs its own key: "
+                          "--identity FILE")
+        if st is not None and st.to_obj() != shown:
+            shown = st.to_obj()
+            for line in lobby_lines(st):
+                print(line, file=say)
+            if auto_ready and client.seat is not None and not client.ready:
+                client.set_ready(True)
+        typed = reader.get()
+        if typed in ("leave", "quit") or (typed is None and not args.auto):
+            client.leave()
+            print("left the table", file=say)
+            return None
+        if not isinstance(typed, str) or not typed.strip():
+            continue
+        line = typed.strip()
+        words = line.split()
+        if words[0] == "sit" and len(words) == 2 and words[1].isdigit():
+            if st is None:
+                print("not connected to the host yet: wait a moment", file=say)
+            client.sit(int(words[1]))
+        elif line == "ready":
+            client.set_ready(True)
+            print("ready" if st is not None else "ready (once the host answers)", file=say)
+        elif line == "unready":
+            auto_ready = False
+            client.set_ready(False)
+            print("not ready", file=say)
+        else:
+            print(LOBBY_HELP, file=say)

@@ -1,0 +1,54 @@
+"""Logging: always to a file in the data folder, on the terminal only with ``--verbose``.
+
+Library warnings (a dropped frame, a slow peer) must never write over the full-screen
+console; they are kept in ``millebornes.log`` for whoever investigates.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import logging.handlers
+import os
+from pathlib import Path
+
+from p2p.table.store import default_data_dir
+
+LOG_NAME = "millebornes.log"
+
+
+def log_path(args: argparse.Namespace) -> Path:
+    base = getattr(args, "data_dir", None)
+    return (Path(base) if base else default_data_dir()) / LOG_NAME
+
+
+def setup_logging(args: argparse.Namespace) -> Path | None:
+    """Route every log record to the data folder's log file (rotated at 1 MB); with
+    ``--verbose`` to stderr too. Returns the file, or None if it cannot be written."""
+    root = logging.getLogger()
+    for h in list(root.handlers):
+        if getattr(h, "_millebornes", False):
+            root.removeHandler(h)
+            h.close()
+    root.setLevel(logging.INFO)
+    path: Path | None = log_path(args)
+    assert path is not None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        handler: logging.Handler = logging.handlers.RotatingFileHandler(
+            path, maxBytes=1_000_000, backupCount=1, encoding="utf-8")
+        os.chmod(path, 0o600)
+    except OSError:
+        handler, path = logging.NullHandler(), None
+    handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+    handler._millebornes = True  # type: ignore[attr-defined]
+    root.addHandler(handler)
+    if getattr(args, "verbose", False):
+        term = logging.StreamHandler()
+        term.setFormatter(logging.Formatter("%(name)s: %(message)s"))
+        term._millebornes = True  # type: ignore[attr-defined]
+        root.addHandler(term)
+    # Python's last-resort handler writes warnings to stderr when no handler exists;
+    # with ours installed nothing reaches the terminal unless --verbose asked for it.
+    logging.lastResort = None
+    return path

@@ -1,0 +1,280 @@
+"""The console's :class:`cli.driver.TableDriver` over a networked seat.
+
+A :class:`p2p.table.Peer` plays the human's seat on the network; :class:`NetDriver` lets
+the full-screen console and the line mode show it and take its moves exactly as they do
+for :class:`cli.driver.LocalDriver`. It uses only the Peer's public read API (view,
+legal, submit, waiting_on, progress, match_so_far, peers, drain_events, ...).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Collection
+from typing import Any
+
+from engine import Action, Draw, IllegalAction
+from engine.scoring import Match
+from p2p.table import Peer, SessionEvent, TableStep
+
+from .driver import PeerStatus
+from .words import (
+    dealing_line,
+    describe,
+    end_line,
+    hand_in_play_line,
+    left_wait_line,
+    match_over_line,
+    stopped_line,
+)
+
+log = logging.getLogger("cli.netdriver")
+
+
+def event_words(peer: Peer, ev: SessionEvent) -> str:
+    """A session event in the console's words (moves as :func:`cli.words.describe` says
+    them, from this seat's view); the peer's own text otherwise."""
+    if ev.kind == "action" and ev.data.get("before") is not None:
+        try:
+            line = describe(ev.data["before"], ev.data["action"], ev.data["after"],
+                            peer.names, peer.me)
+            return line or ""
+        except Exception:  # the words are a nicety; the structured event is the truth
+            pass
+    return ev.text
+
+
+class NetDriver:
+    """:class:`cli.driver.TableDriver` over a networked :class:`p2p.session.Peer` (the
+    human's seat), for the full-screen console and ``cli.plain``.
+
+    The peer's protocol moves on to the next hand by itself (keys, shuffle, deal need no
+    decision); the driver keeps showing the finished hand until the console calls
+    :meth:`next_hand`. ``step_others`` never blocks: it handles what has arrived.
+    """
+
+    def __init__(self, peer: Peer, lang: str = "en", background: bool = False,
+                 bots: Collection[int] = ()) -> None:
+        """``background``: a thread pumps the peer (the console then only reads it), so
+        this seat's automatic entries (shares, shuffle) never wait for the screen.
+        ``bots``: seats played by bots (shown as such)."""
+        self.peer = peer
+        self.bots = frozenset(bots)
+        self.seat = peer.me
+        self.names = peer.names
+        self.rules = peer.cfg.rules
+        self.seating = peer.cfg.seating
+        self.lang = lang
+        self._events: list[str] = []
+        self._announced = -1                     # the hand whose start the log has said
+        # protocol hand number on screen: the peer's own (a resumed peer may be in the
+        # middle of hand 2 — showing hand 1's end there was bug 8 of issue 11)
+        self._shown_hand = peer.hand_no
+        self._held: Any = None                   # final view of a finished hand
+        self._held_scores: Any = None
+        self._last_view: Any = None
+        self._seen = 0
+        self._thread: threading.Thread | None = None
+        self._leaving = threading.Event()
+        if background:
+            self._thread = threading.Thread(target=self._pump_forever, daemon=True,
+                                            name=f"peer-{peer.me}")
+            self._thread.start()
+
+    def _pump_forever(self) -> None:
+        while not self._leaving.is_set() and self.peer.pump(0.05):
+            pass
+        if not self._leaving.is_set():
+            self.peer.linger(1.0)      # late peers may still fetch the last entries
+
+    def close(self) -> None:
+        """Stop pumping (the player leaves, or the match is over)."""
+        self._leaving.set()
+        if self._thread is not None:
+            self._thread.join(5)
+
+    # ----- lifecycle ---------------------------------------------------------------------
+    def wait_ready(self, timeout: float = 60.0) -> bool:
+        """Pump until the first hand is dealt (the console needs a view to show)."""
+        end = time.monotonic() + timeout
+        while self.peer.view() is None and time.monotonic() < end:
+            if self._thread is not None:
+                time.sleep(0.02)
+                if self.peer.stopped or self.peer.finished:
+                    break
+            elif not self.peer.pump(0.05):
+                break
+            self._collect()
+        return self.peer.view() is not None
+
+    @property
+    def events(self) -> list[str]:
+        """The log in words, up to what has happened (read at each redraw, so the last
+        event shows even when nothing else asks the table)."""
+        self._collect()
+        return self._events
+
+    @property
+    def hand_no(self) -> int:
+        return self._shown_hand + 1
+
+    @hand_no.setter
+    def hand_no(self, value: int) -> None:
+        raise AttributeError("the hand number follows the network log")
+
+    @property
+    def match(self) -> Match:
+        return self.peer.match_so_far()
+
+    @match.setter
+    def match(self, value: Match) -> None:
+        raise AttributeError("the match follows the network log")
+
+    # ----- the human seat ----------------------------------------------------------------
+    def view(self) -> Any:
+        if self._held is not None:
+            return self._held
+        v = self.peer.view()
+        if v is None:
+            return self._last_view
+        self._last_view = v
+        return v
+
+    def _current(self) -> bool:
+        return self._held is None and self.peer.hand_no == self._shown_hand
+
+    def legal(self) -> list[Action]:
+        return self.peer.legal() if self._current() else []
+
+    def my_move(self) -> bool:
+        return self._current() and self.peer.needs_decision()
+
+    def submit(self, action: Action) -> None:
+        if not self._current():
+            raise IllegalAction("R0", "the hand is over", action)
+        self.peer.submit(action)
+        self._collect()
+
+    # ----- everyone else -----------------------------------------------------------------
+    def _forced_draw(self) -> Action | None:
+        """The human's draw when the pile is the only place to draw from (as LocalDriver)."""
+        if not self.my_move():
+            return None
+        legal = self.peer.legal()
+        if len(legal) == 1 and isinstance(legal[0], Draw):
+            return legal[0]
+        return None
+
+    def others_pending(self) -> bool:
+        if self.over or self._held is not None:
+            return False
+        return not self.my_move() or self._forced_draw() is not None
+
+    def step_others(self) -> bool:
+        forced = self._forced_draw()
+        if forced is not None:
+            self.peer.submit(forced)
+        if self._thread is None:
+            self.peer.pump(0.01)     # returns as soon as something arrives
+        else:
+            time.sleep(0.005)
+        self._collect()
+        now = self.peer.entries_applied
+        moved, self._seen = now != self._seen, now
+        return moved
+
+    def _collect(self) -> None:
+        view = self.peer.view()
+        if view is not None and self._held is None and self.peer.hand_no == self._shown_hand \
+                and self._announced != self._shown_hand:
+            self._announced = self._shown_hand
+            self._events.append(hand_in_play_line(self._shown_hand + 1, view.target))
+        for ev in self.peer.drain_events():
+            if ev.kind == "hand-end" and ev.data.get("hand") == self._shown_hand:
+                final = ev.data.get("final")
+                self._held = final if final is not None else (
+                    self._last_view if self._last_view is not None else self.view())
+                self._held_scores = ev.data.get("scores")
+            if ev.kind == "action" and ev.data.get("after") is not None:
+                if ev.data.get("hand") == self._shown_hand and self._held is None:
+                    self._last_view = ev.data["after"]
+            words = self._words(ev)
+            if words:
+                self._events.append(words)
+
+    def _words(self, ev: SessionEvent) -> str:
+        """A session event in the console's words ("" for what is not worth a line)."""
+        if ev.kind == "action":
+            return event_words(self.peer, ev)
+        if ev.kind == "hand-start":
+            return dealing_line(int(ev.data.get("hand", 0)) + 1)
+        if ev.kind == "hand-end":
+            if self._held is not None and self._held.over:
+                return end_line(self._held, self.names, int(ev.data.get("hand", 0)) + 1)
+            return ""
+        if ev.kind == "match-end":
+            return match_over_line(self.match, self.names) if self.peer.finished else ""
+        if ev.kind == "stopped":
+            return stopped_line(str(ev.data.get("reason", "")))
+        if ev.kind == "resumed":
+            return "You are back at the table; catching up with the others."
+        if ev.kind == "dropped":
+            log.info("%s", ev.text)       # for whoever investigates, not for the board
+        return ""
+
+    @property
+    def hand_over(self) -> bool:
+        return self._held is not None or self.peer.stopped is not None
+
+    @property
+    def over(self) -> bool:
+        return self.peer.finished or self.peer.stopped is not None
+
+    def next_hand(self) -> None:
+        if not self.hand_over:
+            raise ValueError("the hand is still in play")
+        if self.over:
+            raise ValueError("the match is over")
+        self._held = None
+        self._held_scores = None
+        self._shown_hand += 1
+        self._last_view = None
+
+    def last_scores(self) -> Any:
+        return self._held_scores
+
+    def peers(self) -> list[PeerStatus]:
+        """Each seat as the console shows it: you, a bot (of the host), or a peer with
+        its connection ("left" once the transport gives it up)."""
+        out = []
+        for p in self.peer.peers():
+            if p.seat == self.seat:
+                out.append(PeerStatus(p.seat, p.name, "you", "ready"))
+                continue
+            state = {"gone": "left"}.get(p.status, p.status)
+            if p.writing and state == "connected":
+                state = "thinking"
+            out.append(PeerStatus(p.seat, p.name, "bot" if p.seat in self.bots else "peer",
+                                  state))
+        return out
+
+    def activity(self) -> str | None:
+        """What the table waits for besides a move the view already explains."""
+        if self.peer.stopped:
+            return stopped_line(self.peer.stopped)
+        w = self.peer.waiting_on()
+        if w is None or self.over:
+            return None
+        who = self.names[w.seat]
+        state = "" if w.seat == self.seat else self.peer.peer_state(w.seat)
+        if state == "gone":
+            return left_wait_line(who)
+        slow = f" ({state})" if state not in ("", "connected") else ""
+        if w.step is TableStep.MOVE:
+            return None if not slow else f"Waiting for {who}{slow}."
+        if w.step is TableStep.SHARE:
+            if w.seat == self.seat:
+                return None
+            return f"Waiting for {who}'s share of a card{slow}."
+        return f"{w.step.value[:1].upper()}{w.step.value[1:]}: waiting for {who}{slow}."

@@ -1,0 +1,88 @@
+"""``millebornes play``: a table of the human against bots, full screen or line mode.
+
+Every seat is a real peer: the human's and each bot's :class:`p2p.table.Peer` has its
+own ZeroMQ node on 127.0.0.1, its own secrets and its own view, and the deck is dealt by
+the mental-poker protocol, exactly as between friends on a LAN; the game is kept in the
+data folder (``millebornes resume`` after a crash, ``millebornes verify`` after the
+game). ``--in-process`` runs the table in this process without sockets or cryptography
+(:class:`cli.driver.LocalDriver`), for a quick look or a machine without a network stack.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+from pathlib import Path
+
+from engine import Rules, Seating
+from p2p.crypto.identity import Identity
+from p2p.table import Peer, SessionOptions, Store, TableConfig, TableStart
+from p2p.transcript.file import Player
+
+from .args import data_dir, rules_from, table_names
+from .console import run_console
+from .driver import LocalDriver, TableDriver
+from .netdriver import NetDriver
+from .seats import listen, new_bot_seat, start_bots
+from .words import paused_line, saved_line
+
+
+def run(args: argparse.Namespace) -> int:
+    players = 1 + args.bots
+    seating = Seating.parse(players, args.teams)
+    rules = rules_from(args)
+    names = table_names(args.name, players)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    if args.plain and args.seed is None:
+        print(f"(seed {seed}: --seed {seed} replays this deal)")
+    if args.in_process:
+        driver: TableDriver = LocalDriver(rules, seating, names, seat=0, seed=seed,
+                                          lang=args.lang)
+        return run_console(driver, args, seed=seed)
+    table = LoopbackTable(rules, seating, names, seed, data_dir(args))
+    try:
+        code = run_console(table.driver, args, seed=seed)
+    finally:
+        table.close()
+    short = table.transcript.parent.name[:8]
+    if table.peer.finished:
+        print(saved_line(str(table.transcript), short))
+    else:
+        print(paused_line(short))
+    return code
+
+
+class LoopbackTable:
+    """The human's seat and one bot peer per other seat, each with its own node on
+    127.0.0.1; the bots run in background threads, the console drives the human's peer
+    through :class:`cli.netdriver.NetDriver`."""
+
+    def __init__(self, rules: Rules, seating: Seating, names: list[str], seed: int,
+                 base: Path | None = None) -> None:
+        me = Identity.load_or_create()
+        node = listen(me.public_key, "127.0.0.1", 0)
+        bots = {seat: new_bot_seat("127.0.0.1") for seat in range(1, seating.n_players)}
+        keys = [me.public_key] + [bots[s][0].public_key for s in range(1, seating.n_players)]
+        players = tuple(Player(s, names[s], keys[s]) for s in range(seating.n_players))
+        cfg = TableConfig(rules, seating, players, os.urandom(8))
+        endpoints = {0: node.endpoint, **{s: b[2].endpoint for s, b in bots.items()}}
+        start = TableStart(cfg, 0, endpoints, sorted(bots))
+        opts = SessionOptions()
+        self.bots = start_bots(start, bots, base, opts, seed)
+        store = Store.create(base, cfg.header(), 0, port=node.port, bind="127.0.0.1",
+                             endpoints=endpoints)
+        self.peer = Peer(me, cfg, node, store=store, endpoints=endpoints, options=opts)
+        self.driver = NetDriver(self.peer, background=True, bots=bots)
+        self.transcript = store.transcript_path
+        if not self.driver.wait_ready(60):
+            self.close()
+            raise OSError("the bots' peers did not deal a hand on 127.0.0.1: "
+                          f"{self.peer.stopped or 'no answer'}")
+
+    def close(self) -> None:
+        """Leave the table: a pause, not an end (nothing is signed; `millebornes resume`
+        restarts this seat and the bots from their stores)."""
+        self.driver.close()
+        self.bots.finish(10.0 if self.peer.finished else 0.5)
+        self.peer.close(flush=1.0)

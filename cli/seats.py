@@ -1,0 +1,274 @@
+"""What every networked verb (``play``, ``host``, ``join``, ``resume``) needs to seat
+someone at a table: an identity, a listening node (with plain-words errors), a store in
+the data folder, the host's bot peers, and a line reader that never blocks the loops.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+import queue
+import select
+import sys
+import threading
+import time
+from collections.abc import Collection, Mapping
+from pathlib import Path
+from typing import TextIO
+
+from engine.bots import make_bot
+from p2p.crypto.identity import Identity, fingerprint
+from p2p.net.transport import Node
+from p2p.table import (
+    LobbyState,
+    Peer,
+    SessionOptions,
+    Store,
+    TableConfig,
+    TableStart,
+    resume_peer,
+)
+from p2p.table import node_id_for as node_id_for
+from p2p.table.store import default_data_dir, read_meta, table_dir
+
+from .args import bind_address, data_dir, move_delay
+from .console import run_console
+from .netdriver import NetDriver
+from .words import paused_line, saved_line
+
+#: the error numbers ZeroMQ reports for an address that cannot be listened on
+_IN_USE = {errno.EADDRINUSE}
+_NO_ADDR = {errno.EADDRNOTAVAIL, errno.ENODEV}
+
+
+def base_dir(args: argparse.Namespace) -> Path:
+    """The data folder: ``--data-dir`` or the default one."""
+    return data_dir(args) or default_data_dir()
+
+
+def identity(args: argparse.Namespace) -> Identity:
+    return Identity.load_or_create(getattr(args, "identity", None))
+
+
+def listen(node_key: bytes, bind: str, port: int) -> Node:
+    """A node listening on ``bind:port``; a port in use or a wrong address becomes one
+    sentence saying what to do (``OSError``), never a traceback."""
+    try:
+        return Node(node_id_for(node_key), bind=bind, port=port)
+    except Exception as exc:
+        code = getattr(exc, "errno", None)
+        where = f"{'all addresses' if bind in ('*', '') else bind} port {port}"
+        if code in _IN_USE:
+            raise OSError(f"port {port} is already in use on this machine (another "
+                          "millebornes, or another program): choose another with --port, "
+                          "or leave --port out to take any free port") from None
+        if code in _NO_ADDR:
+            raise OSError(f"cannot listen on {where}: this machine has no such address "
+                          "or interface (check --bind / --interface)") from None
+        raise OSError(f"cannot listen on {where}: {exc}") from None
+
+
+def seat_node(ident: Identity, args: argparse.Namespace) -> Node:
+    return listen(ident.public_key, bind_address(args), int(getattr(args, "port", 0) or 0))
+
+
+def my_store(start: TableStart, node: Node, args: argparse.Namespace) -> Store:
+    bind = bind_address(args)
+    return Store.create(data_dir(args), start.cfg.header(), start.seat, port=node.port,
+                        bind="0.0.0.0" if bind == "*" else bind, endpoints=start.endpoints)
+
+
+BotSeat = tuple[Identity, bytes, Node]
+
+
+def new_bot_seat(bind: str) -> BotSeat:
+    """A bot's identity (from a seed kept in its store, so it can resume) and node."""
+    id_seed = os.urandom(32)
+    bid = Identity.from_seed(id_seed)
+    return bid, id_seed, listen(bid.public_key, bind, 0)
+
+
+def start_bots(start: TableStart, bots: Mapping[int, BotSeat], base: Path | None,
+               opts: SessionOptions, seed: int, bind: str = "127.0.0.1") -> BotRunners:
+    """One bot peer per seat in ``bots``, each with its own store, run in a thread."""
+    peers: list[Peer] = []
+    for seat, (ident, id_seed, node) in bots.items():
+        bbase = (base or default_data_dir()) / f"bot-{seat}"
+        store = Store.create(bbase, start.cfg.header(), seat, port=node.port, bind=bind,
+                             endpoints=start.endpoints,
+                             extra={"bot": "heuristic", "seed": seed + seat,
+                                    "identity_seed": id_seed})
+        peers.append(Peer(ident, start.cfg, node, controller=make_bot("heuristic", seed + seat),
+                          store=store, endpoints=start.endpoints, options=opts))
+    return BotRunners(peers)
+
+
+class BotRunners:
+    """The host's bot peers, each pumped by a daemon thread until its match ends."""
+
+    def __init__(self, peers: list[Peer]) -> None:
+        self.peers = peers
+        self.threads = [threading.Thread(target=run_bot, args=(p,), daemon=True,
+                                         name=f"bot-{p.me}") for p in peers]
+        for t in self.threads:
+            t.start()
+
+    def finish(self, timeout: float) -> None:
+        """Give the bots up to ``timeout`` seconds to write their last entries and close
+        their stores (the process must not end under them after a finished match)."""
+        end = time.monotonic() + timeout
+        for t in self.threads:
+            t.join(max(0.0, end - time.monotonic()))
+
+
+def run_bot(p: Peer) -> None:
+    try:
+        p.run()
+        p.linger(1.0)
+    finally:
+        p.close(flush=1.0)
+
+
+def resume_bots(table_id: bytes, base: Path | None) -> BotRunners:
+    """The host's in-process bots of that table, if any, restarted from their stores."""
+    root = base or default_data_dir()
+    out: list[Peer] = []
+    if not root.is_dir():
+        return BotRunners(out)
+    for d in sorted(root.glob("bot-*")):
+        tdir = table_dir(d, table_id)
+        if not (tdir / "table.msgpack").exists():
+            continue
+        extra = dict(read_meta(tdir).get("extra", {}))
+        id_seed = extra.get("identity_seed")
+        if not isinstance(id_seed, bytes):
+            continue
+        out.append(resume_peer(tdir, Identity.from_seed(id_seed),
+                               controller=make_bot(str(extra.get("bot", "heuristic")),
+                                                   int(extra.get("seed", 0)))))
+    return BotRunners(out)
+
+
+def lobby_lines(st: LobbyState) -> list[str]:
+    return [f"table {st.table_name!r}: {st.rules.preset} rules, {st.seating.n_players} seats "
+            f"({st.seating.label()})", *("  " + line for line in st.describe())]
+
+
+def players_lines(cfg: TableConfig, me: int) -> list[str]:
+    out = [f"the match starts: table {cfg.table_id.hex()[:16]}"]
+    for p in cfg.players:
+        out.append(f"  seat {p.seat}: {p.name} [{fingerprint(p.key)}]"
+                   + (" (you)" if p.seat == me else ""))
+    return out
+
+
+class LineReader:
+    """Lines typed on stdin without ever blocking the loops.
+
+    A real file descriptor is polled with ``select`` and read with ``os.read`` into our
+    own buffer (a text file's buffer would hide lines from ``select``), so nothing is
+    left reading the terminal when the full-screen console takes over; other streams
+    (tests) are read by a daemon thread. ``readline`` blocks, for the line mode.
+    """
+
+    def __init__(self, inp: TextIO | None = None) -> None:
+        self.inp = inp if inp is not None else _stdin()
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._buffer = b""
+        self._eof = False
+        self._fd: int | None
+        try:
+            self._fd = self.inp.fileno()
+        except (OSError, ValueError, AttributeError):
+            self._fd = None
+        if self._fd is None:
+            threading.Thread(target=self._read_stream, daemon=True).start()
+
+    def _read_stream(self) -> None:
+        for line in self.inp:
+            self._lines.put(line.rstrip("\r\n"))
+        self._lines.put(None)
+
+    def _fill(self, timeout: float) -> None:
+        assert self._fd is not None
+        try:
+            ready, _, _ = select.select([self._fd], [], [], timeout)
+        except (OSError, ValueError):
+            ready = []
+        if not ready:
+            return
+        try:
+            chunk = os.read(self._fd, 4096)
+        except OSError:
+            chunk = b""
+        if not chunk:
+            if self._buffer:
+                self._lines.put(self._buffer.decode(errors="replace"))
+                self._buffer = b""
+            self._lines.put(None)
+            self._eof = True
+            return
+        self._buffer += chunk
+        *lines, self._buffer = self._buffer.split(b"\n")
+        for line in lines:
+            self._lines.put(line.decode(errors="replace").rstrip("\r"))
+
+    def get(self, timeout: float = 0.0) -> str | None | bool:
+        """A line, None at end of input (then always), False when nothing was typed
+        within ``timeout``."""
+        if self._fd is not None and not self._eof and self._lines.empty():
+            self._fill(timeout)
+            timeout = 0.0
+        try:
+            line = self._lines.get(timeout=timeout) if timeout > 0 else \
+                self._lines.get_nowait()
+        except queue.Empty:
+            return False
+        if line is None:
+            self._lines.put(None)          # end of input stays the end
+        return line
+
+    def readline(self) -> str:
+        """A line with its newline, ``""`` at end of input (a file's ``readline``)."""
+        while True:
+            line = self.get(0.2)
+            if line is None:
+                return ""
+            if isinstance(line, str):
+                return line + "\n"
+
+
+def _stdin() -> TextIO:
+    return sys.stdin
+
+
+def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
+              out: TextIO | None = None, bots: Collection[int] = ()) -> int:
+    """The console for a networked seat until the match ends or the player leaves; then
+    where the game is kept. ``out`` given (tests, scripts): the line mode on it."""
+    say = out or sys.stdout
+    driver = NetDriver(peer, lang=str(getattr(args, "lang", None) or "en"), background=True,
+                       bots=bots)
+    try:
+        if not driver.wait_ready(120):
+            print(f"the match did not start: {peer.stopped or 'no deal from the others'}",
+                  file=say)
+            return 1
+        inp = reader if out is not None or not sys.stdin.isatty() else None
+        code = run_console(driver, args, seed=int(getattr(args, "seed", 0) or 0), out=out,
+                           inp=inp, delay=min(move_delay(False), 0.2))  # type: ignore[arg-type]
+    finally:
+        # Leaving is a pause, not an end: nothing is signed; the others wait, and
+        # `millebornes resume` brings this seat back.
+        driver.close()
+    path = peer.transcript_path
+    short = path.parent.name[:8] if path is not None else None
+    if peer.finished:
+        print("the match is over; " + saved_line(str(path), short), file=say)
+        return 0
+    if peer.stopped:
+        print(f"the match stopped: {peer.stopped}", file=say)
+        return code if code else 1
+    print(paused_line(short), file=say)
+    return code

@@ -1,0 +1,42 @@
+"""``millebornes verify GAME``: is this a fair game? A short report.
+
+Exit 0 when everything that is there holds (a finished match, or an unfinished one that
+is fair so far), 1 for a cheat or a damaged file, 2 for a usage error or a file that is
+not a transcript.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from p2p.audit import verify_game
+
+from .args import with_defaults
+from .games import transcript_of
+from .words import verify_lines
+
+
+def run(args: argparse.Namespace) -> int:
+    args = with_defaults("verify", args)
+    path = transcript_of(args.transcript, args)
+    if not os.path.exists(path):
+        print(f"millebornes verify: no such file: {path}", file=sys.stderr)
+        return 2
+    if not os.path.isfile(path):
+        print(f"millebornes verify: {path} is not a file: give one transcript (a .mbt "
+              "file) or a short id from `millebornes games`", file=sys.stderr)
+        return 2
+    report = verify_game(path)
+    if report.check == "file-corrupt" and report.crypto.offset == 0:
+        print(f"millebornes verify: {path} is not a Mille Bornes transcript", file=sys.stderr)
+        return 2
+    for line in verify_lines(report):
+        print(line)
+    if report.ok or report.unfinished:
+        return 0
+    print("This transcript does not prove a fair game: the entry and the seat named above "
+          "are where it breaks (an altered copy blames nobody: ask the players for theirs).",
+          file=sys.stderr)
+    return 1

@@ -1,0 +1,214 @@
+"""Issue 11 on the full-screen board, headless (pipe input + DummyOutput): the screen
+redraws after one's own draw, the target picker is obeyed, leaving asks first, a drawn
+card is said and keeps every other card's number, the board fits 80×24 (and asks for a
+larger terminal below that), the help explains the letters that replace colours."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from cli_helpers import run_headless, until
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input.base import PipeInput
+from prompt_toolkit.output import DummyOutput
+
+from cli import render
+from cli.app import TableApp
+from cli.driver import LocalDriver
+from engine import KIND_OF, Draw, Family, Kind, Seating, apply_action, family, preset
+from engine.state import DRAW, PLAY
+
+NAMES = ["Ana", "Bo", "Cy", "Di"]
+
+Script = Callable[[TableApp, PipeInput], Awaitable[None]]
+
+
+class SizedOutput(DummyOutput):
+    """A dummy screen of a given size (DummyOutput says 40×80)."""
+
+    def __init__(self, columns: int, rows: int) -> None:
+        super().__init__()
+        self.size = Size(rows=rows, columns=columns)
+
+    def get_size(self) -> Size:
+        return self.size
+
+
+def run(driver: LocalDriver, script: Script, columns: int = 80, rows: int = 24,
+        **kw: object) -> int:
+    return run_headless(
+        lambda inp, out: TableApp(driver, input=inp, output=SizedOutput(columns, rows),  # type: ignore[arg-type]
+                                  delay=0, **kw),
+        script)
+
+
+def text(lines: list[render.Line]) -> str:
+    return "\n".join(render.plain(lines))
+
+
+def test_the_screen_key_changes_with_ones_own_draw_alone() -> None:
+    """Bug 1: after one's own pile draw (completed when the shares arrive) nothing the
+    refresh watched changed, and the screen kept showing six cards."""
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=3, auto_draw=False)
+    d.run_others()
+    assert d.my_move() and d.view().phase == DRAW
+    app = TableApp(d, output=DummyOutput(), delay=0)
+    before = app.screen_key()
+    # the draw takes effect without a log line, as a network draw does
+    d.state = apply_action(d.state, Draw(0, "pile", None))
+    assert app.screen_key() != before
+
+
+def _stop_with_one_target() -> LocalDriver:
+    """Four players; Ana to play holding a Stop; only Bo is rolling, so the Stop can go
+    on Bo only (classic R6)."""
+    for seed in range(300):
+        d = LocalDriver(preset("classic"), Seating.solo(4), NAMES, seed=seed)
+        d.run_others()
+        st = d.state
+        if not (d.my_move() and st.phase == PLAY):
+            continue
+        if not any(KIND_OF[c] is Kind.STOP for c in st.hands[0]):  # type: ignore[union-attr]
+            continue
+        roll = next((c for c in st.pile if KIND_OF[c] is Kind.ROLL), None)  # type: ignore[union-attr]
+        if roll is None:
+            continue
+        zones = list(st.zones)
+        zones[1] = zones[1]._replace(battle=(roll,), started=True)
+        zones[2] = zones[2]._replace(battle=(), started=False)
+        zones[3] = zones[3]._replace(battle=(), started=False)
+        d.state = st._replace(zones=tuple(zones),
+                              pile=tuple(c for c in st.pile if c != roll))  # type: ignore[union-attr]
+        return d
+    raise AssertionError("no seed deals Ana a Stop")
+
+
+def test_the_target_picker_is_obeyed() -> None:
+    """Bug 2: with "target: Di" chosen, p played "Stop on Bo"; `?` said it could be
+    played. Now both speak of Di and nothing is played."""
+    d = _stop_with_one_target()
+    stop = next(c for c in d.view().hand(0) if KIND_OF[c] is Kind.STOP)
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: d.my_move() and not d.others_pending())
+        inp.send_text(str(app.cards().index(stop) + 1))
+        await until(lambda: app._selected_card() == stop)
+        assert "can go on: Bo" in text(app._hand_lines())
+        while app._target_name(app.current_target()) != "Di":
+            inp.send_text("t")
+            await until(lambda: app.message.startswith("Target:"))
+            app.message = ""
+        n = len(d.events)
+        inp.send_text("?")
+        await until(lambda: "cannot be played now" in app.message)
+        assert "[R6]" in app.message
+        inp.send_text("p")
+        await until(lambda: "cannot be played now" in app.message)
+        assert len(d.events) == n and stop in d.view().hand(0)
+        inp.send_text("\x11")
+
+    assert run(d, script) == 0
+
+
+def test_quitting_asks_first() -> None:
+    """q and Ctrl-C left at once (and, on a network, ended the match for everyone)."""
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=3)
+    left: list[bool] = []
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: d.my_move() and not d.others_pending())
+        inp.send_text("q")
+        await until(lambda: app.status_text().startswith("Leave the game? It is saved"))
+        inp.send_text("n")
+        await until(lambda: not app.confirm_quit)
+        assert not app.app.is_done
+        inp.send_text("\x03")                     # Ctrl-C asks too
+        await until(lambda: app.confirm_quit)
+        assert not app.app.is_done
+        left.append(True)
+        inp.send_text("y")
+
+    assert run(d, script) == 0 and left
+
+
+def test_a_drawn_card_is_said_marked_and_numbers_stay() -> None:
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=3, auto_draw=False)
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: d.my_move() and d.view().phase == DRAW)
+        before = app.cards()
+        inp.send_text(" ")
+        await until(lambda: d.view().phase == PLAY and len(app.cards()) == 7)
+        after = app.cards()
+        assert after[:6] == before                  # nobody's number moved
+        drawn = after[6]
+        assert app.fresh == drawn
+        assert app.message.startswith("You drew ") and "card 7, marked ★" in app.message
+        assert "7★" in text(app._hand_lines())
+        # "Your turn" stays under the message
+        assert any(line.startswith("Your turn") for line in app.status_lines())
+        inp.send_text("\x11")
+
+    assert run(d, script) == 0
+
+
+def test_the_board_fits_80_by_24_with_six_players() -> None:
+    d = LocalDriver(preset("modern"), Seating.solo(6), ["Ana", "Bo", "Cy", "Di", "Ed", "Flo"],
+                    seed=1)
+    d.run_others()
+    app = TableApp(d, output=SizedOutput(80, 24), delay=0)
+    table = app._table_lines()
+    hand = app._hand_lines()
+    assert any(line.startswith("Match") for line in render.plain(table))   # match scores
+    assert all(render.width(line) <= 80 for line in table + hand)
+    rows = len(table) + 1 + max(3, len(hand)) + 1 + 1 + 1 + len(app.status_lines())
+    assert rows <= 24, rows
+    assert not app.too_small()
+
+
+def test_a_small_terminal_is_asked_to_grow() -> None:
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=1)
+    app = TableApp(d, output=SizedOutput(60, 20), delay=0)
+    assert app.too_small()
+    words = "".join(t for _, t in app._too_small_fragments())
+    assert "at least 80×24" in words and "this one is 60×20" in words
+
+
+def test_help_without_colour_explains_the_letters() -> None:
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=1)
+    mono = "".join(t for _, t in TableApp(d, color=False, output=DummyOutput())
+                   ._help_fragments())
+    assert "D distance, H hazard, R remedy, S safety" in mono
+    assert "hazards red" not in mono
+    color = "".join(t for _, t in TableApp(d, color=True, output=DummyOutput())
+                    ._help_fragments())
+    assert "hazards red" in color
+    assert "Press Esc" in color
+
+
+def test_nothing_to_play_says_discard() -> None:
+    for seed in range(300):
+        d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=seed)
+        d.run_others()
+        if d.my_move() and d.view().phase == PLAY and not any(
+                type(a).__name__ == "Play" for a in d.legal()):
+            app = TableApp(d, output=DummyOutput(), delay=0)
+            assert app.status_text() == "Nothing to play: discard a card (select it, then d)."
+            return
+    raise AssertionError("no seed leaves Ana with nothing to play")
+
+
+def test_safety_family_is_known() -> None:
+    assert family(next(c for c in range(106) if KIND_OF[c] is Kind.RIGHT_OF_WAY)) \
+        is Family.SAFETY
+
+
+def test_the_completion_menu_never_covers_the_status_line() -> None:
+    """Bug 11: the menu (`:` `w` Tab) opens above the command line; with the command line
+    below the status, it drew over the status. The status is now the last line."""
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=1)
+    app = TableApp(d, output=DummyOutput(), delay=0)
+    children = [c for c in app.board.children]
+    command = next(i for i, c in enumerate(children) if c is app.command.window)
+    status = next(i for i, c in enumerate(children) if c is app.status_window)
+    assert command < status == len(children) - 1

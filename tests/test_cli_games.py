@@ -1,0 +1,184 @@
+"""Issue 11, outside the board: leaving is a pause (a quit game verifies "fair so far" and
+resumes by its short id), `millebornes games`, `--version`, usage errors naming the
+verb, network errors in plain words with a time limit, logs kept off the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cli.logs import LOG_NAME, setup_logging
+from cli.main import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def cli(*argv: str, stdin: str = "", timeout: float = 90) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), MILLEBORNES_DELAY="0")
+    return subprocess.run([sys.executable, "-m", "cli", *argv], input=stdin, text=True,
+                          capture_output=True, timeout=timeout, cwd=ROOT, env=env)
+
+
+@pytest.fixture(scope="module")
+def quit_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A `play` over loopback peers, left with `quit` at the first move."""
+    data = tmp_path_factory.mktemp("data")
+    r = cli("play", "--plain", "--seed", "4", "--data-dir", str(data), stdin="quit\n")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "Traceback" not in r.stdout + r.stderr
+    line = r.stdout.strip().splitlines()[-1]
+    assert line.startswith("You left; the game is saved. Come back to it with: "
+                           "millebornes resume "), line
+    short = line.split("millebornes resume ", 1)[1].split()[0]
+    return data, short
+
+
+def test_a_quit_game_is_fair_so_far(quit_game: tuple[Path, str]) -> None:
+    """Bug 7: after `q`, verify said FAILED … broken by seat 0 (You)."""
+    data, short = quit_game
+    r = cli("verify", short, "--data-dir", str(data))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.startswith("Fair so far; the match stopped in hand 1 when You left.")
+    assert "FAILED" not in r.stdout
+
+
+def test_games_lists_saved_games_with_short_ids(quit_game: tuple[Path, str],
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    data, short = quit_game
+    assert main(["games", "--data-dir", str(data)]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith(short))
+    assert "classic" in row and "in progress (hand 1)" in row and "You*, Bo" in row
+    assert "millebornes resume ID" in out
+
+
+def test_resume_by_short_id_and_unknown_ids(quit_game: tuple[Path, str]) -> None:
+    data, short = quit_game
+    r = cli("resume", short, "--data-dir", str(data), "--plain", stdin="quit\n")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert f"resumed table {short} at entry" in r.stdout
+    assert "Your turn" in r.stdout
+    r = cli("resume", "--table", "zzzz", "--data-dir", str(data))
+    assert r.returncode == 2
+    assert "no saved game has the id 'zzzz'" in r.stderr and "millebornes games" in r.stderr
+    r = cli("verify", "zzzz", "--data-dir", str(data))
+    assert r.returncode == 2 and "no saved game has the id" in r.stderr
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0
+    assert capsys.readouterr().out.startswith("millebornes ")
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["play", "--foo"], "millebornes play: unrecognized arguments: --foo"),
+    (["host", "--port", "80000"], "millebornes host: --port: a port is a number from 1 to "
+                                  "65535, not 80000"),
+    (["join", "--peer", "nowhere"], "millebornes join: --peer takes HOST:PORT"),
+])
+def test_usage_errors_name_the_verb(argv: list[str], needle: str,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """Bug 5 (--port 80000 listened on 14464) and bug 12 (`play --foo` printed the
+    top-level usage)."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert needle in err
+    assert f"`millebornes {argv[0]} --help`" in err
+    assert "usage: millebornes VERB" not in err and "Traceback" not in err
+
+
+def _busy_port() -> socket.socket:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen()
+    return s
+
+
+@pytest.mark.parametrize("verb", ["host", "join"])
+def test_port_in_use_is_a_sentence(verb: str, tmp_path: Path,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """Bug 3: `host --port P` twice (or `join --port P`) ended in a traceback."""
+    with _busy_port() as s:
+        port = s.getsockname()[1]
+        argv = [verb, "--bind", "127.0.0.1", "--port", str(port), "--data-dir",
+                str(tmp_path), "--identity", str(tmp_path / "id.key")]
+        if verb == "host":
+            argv.append("--no-announce")
+        else:
+            argv += ["--peer", "127.0.0.1:9"]
+        assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"port {port} is already in use" in err and "--port" in err
+
+
+def test_a_wrong_peer_is_given_up_in_words(tmp_path: Path) -> None:
+    """Bug 6: `--peer 127.0.0.1:1` waited forever in silence."""
+    started = time.monotonic()
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli", "join", "--peer", "127.0.0.1:1", "--bind", "127.0.0.1",
+         "--connect-timeout", "1.5", "--data-dir", str(tmp_path), "--identity",
+         str(tmp_path / "id.key")], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+    assert proc.stdin is not None
+    proc.stdin.write("ready\nhelp\n")       # the input stays open: no end-of-input exit
+    proc.stdin.flush()
+    try:
+        proc.wait(30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.stdout is not None and proc.stderr is not None
+    r = subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.read(),
+                                    proc.stderr.read())
+    proc.stdin.close()
+    assert time.monotonic() - started < 20
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "no answer from 127.0.0.1:1 after 1.5 s" in r.stderr
+    assert "ready (once the host answers)" in r.stdout     # `ready` says something
+    assert "type 'sit N'" in r.stdout                      # so does `help`
+    assert "Traceback" not in r.stderr
+
+
+def test_end_of_input_leaves_the_lobby(tmp_path: Path) -> None:
+    r = cli("join", "--peer", "127.0.0.1:1", "--bind", "127.0.0.1", "--data-dir",
+            str(tmp_path), "--identity", str(tmp_path / "id.key"), stdin="", timeout=30)
+    assert r.returncode == 1 and "left the table" in r.stdout
+
+
+def test_logs_go_to_a_file_not_the_terminal(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """Bug 10: `dropped frame from …` warnings were written over the console."""
+    root = logging.getLogger()
+    saved = (list(root.handlers), root.level, logging.lastResort)
+    try:
+        for h in list(root.handlers):     # as in a fresh process (pytest adds its own)
+            root.removeHandler(h)
+        path = setup_logging(argparse.Namespace(data_dir=str(tmp_path), verbose=False))
+        logging.getLogger("p2p.transport").warning("dropped frame from abc: unknown_peer")
+        assert capsys.readouterr().err == ""
+        assert path == tmp_path / LOG_NAME
+        for h in root.handlers:
+            h.flush()
+        assert "dropped frame from abc" in path.read_text()
+        setup_logging(argparse.Namespace(data_dir=str(tmp_path), verbose=True))
+        logging.getLogger("p2p.transport").warning("shown with --verbose")
+        assert "shown with --verbose" in capsys.readouterr().err
+    finally:
+        for h in list(root.handlers):
+            root.removeHandler(h)
+            h.close()
+        for h in saved[0]:
+            root.addHandler(h)
+        root.setLevel(saved[1])
+        logging.lastResort = saved[2]

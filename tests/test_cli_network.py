@@ -1,0 +1,150 @@
+"""The console over networked seats (real sockets and cryptography on 127.0.0.1)."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from cli import host as host_verb
+from cli import join as join_verb
+from cli import resume as resume_verb
+from cli.netdriver import NetDriver
+from cli.play import LoopbackTable
+from engine import Seating, preset
+from engine.bots import make_bot
+
+
+def test_a_console_opened_mid_match_shows_the_hand_in_play(tmp_path: Path) -> None:
+    """Bug 8: `resume` in the middle of hand 2 opened on hand 1's scores and "Press Enter
+    for hand 2". A driver made for a peer already in hand 2 shows hand 2."""
+    table = LoopbackTable(preset("modern", match_target=2000), Seating.solo(2), ["Ana", "Bo"],
+                          seed=3, base=tmp_path)
+    try:
+        d = table.driver
+        me = make_bot("heuristic", 1)
+        deadline = time.monotonic() + 90
+        while not d.hand_over and time.monotonic() < deadline:
+            if d.my_move():
+                d.submit(me.choose(d.view(), d.legal()))
+            elif not d.step_others():
+                time.sleep(0.002)
+        assert d.hand_over and not d.over
+        d.next_hand()
+        while table.peer.view() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert table.peer.hand_no == 1
+        fresh = NetDriver(table.peer)          # what `resume` builds for this seat
+        assert fresh.hand_no == 2
+        assert not fresh.hand_over
+        assert fresh.view() is table.peer.view()
+        assert fresh.match.hands and len(fresh.match.hands) == 1
+    finally:
+        table.close()
+        table.peer.close(flush=0.2)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_two_players_on_one_account_are_told_what_to_do(tmp_path: Path) -> None:
+    """Bug 4: a joiner with the host's own key crashed the host (TransportError: cannot
+    add ourselves as a peer) and the joiner waited forever."""
+    key = str(tmp_path / "same.key")
+    port = _free_port()
+    host_in_r, host_in_w = os.pipe()
+    host_out = io.StringIO()
+    rc: list[int | BaseException] = []
+
+    def host() -> None:
+        try:
+            with os.fdopen(host_in_r) as inp:
+                rc.append(host_verb.run(argparse.Namespace(
+                    name="Ann", bind="127.0.0.1", port=port, no_announce=True,
+                    identity=key, data_dir=str(tmp_path / "h")), out=host_out, inp=inp))
+        except BaseException as exc:   # the bug: the host died
+            rc.append(exc)
+
+    t = threading.Thread(target=host)
+    t.start()
+    join_in_r, join_in_w = os.pipe()
+    try:
+        time.sleep(0.5)
+        with os.fdopen(join_in_r) as inp, pytest.raises(OSError) as err:
+            join_verb.run(argparse.Namespace(
+                name="Ben", peer=[f"127.0.0.1:{port}"], bind="127.0.0.1", identity=key,
+                data_dir=str(tmp_path / "j"), connect_timeout=2.0), out=io.StringIO(),
+                inp=inp)
+        assert "--identity FILE" in str(err.value)
+        assert t.is_alive(), host_out.getvalue()      # the host is still there
+    finally:
+        os.write(host_in_w, b"quit\n")
+        os.close(host_in_w)
+        os.close(join_in_w)
+        t.join(20)
+    assert rc == [1], (rc, host_out.getvalue())
+    assert "table closed" in host_out.getvalue()
+    # the host names its address, not a literal HOST (issue 11)
+    assert f"millebornes join --peer 127.0.0.1:{port}" in host_out.getvalue()
+    assert "HOST:" not in host_out.getvalue()
+
+
+def test_a_player_who_leaves_is_waited_for_and_comes_back(tmp_path: Path) -> None:
+    """Leaving is a pause: Ben's process ends in the middle of a hand (nothing signed);
+    Ann's console says "Ben left; the game is saved" and waits; `resume` brings Ben back
+    and the match ends with one transcript on both sides."""
+    hport, jport = _free_port(), _free_port()
+    host_out = io.StringIO()
+    rc: list[int] = []
+    host_args = argparse.Namespace(name="Ann", bots=0, players=2, rules="modern", bind="127.0.0.1",
+                                   port=hport, no_announce=True, data_dir=str(tmp_path / "h"),
+                                   identity=str(tmp_path / "h.key"), auto=True)
+    t = threading.Thread(target=lambda: rc.append(
+        host_verb.run(host_args, out=host_out, inp=io.StringIO(""))))
+    t.start()
+    jdir, jkey = tmp_path / "j", tmp_path / "j.key"
+    code = ("import argparse, io, sys; from cli import join; "
+            f"a = argparse.Namespace(name='Ben', peer=['127.0.0.1:{hport}'], bind='127.0.0.1', "
+            f"port={jport}, data_dir={str(jdir)!r}, identity={str(jkey)!r}, auto=True); "
+            "sys.exit(join.run(a, out=io.StringIO(), inp=io.StringIO('')))")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    proc = subprocess.Popen([sys.executable, "-c", code], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            ts = list(jdir.glob("*/transcript.mbt"))
+            if ts and ts[0].stat().st_size > 30_000:      # into the first hand
+                break
+            time.sleep(0.01)
+        proc.kill()
+        proc.wait(10)
+        deadline = time.monotonic() + 20
+        while "Ben left; the game is saved" not in host_out.getvalue() \
+                and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert "Ben left; the game is saved. Waiting for Ben to come back" in \
+            host_out.getvalue(), host_out.getvalue()[-1500:]
+        assert "Match over" not in host_out.getvalue()
+        out = io.StringIO()
+        assert resume_verb.run(argparse.Namespace(data_dir=str(jdir), identity=str(jkey),
+                                                  auto=True), out=out,
+                               inp=io.StringIO("")) == 0, out.getvalue()[-800:]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        t.join(60)
+    assert rc == [0], host_out.getvalue()[-800:]
+    paths = list(jdir.glob("*/transcript.mbt")) + list((tmp_path / "h").glob("*/transcript.mbt"))
+    assert len(paths) == 2 and paths[0].read_bytes() == paths[1].read_bytes()

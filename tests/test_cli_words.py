@@ -1,0 +1,70 @@
+"""cli.words: one wording for every screen (issue 11's wording list)."""
+
+from __future__ import annotations
+
+from cli.driver import LocalDriver
+from cli.words import (
+    command_for,
+    describe,
+    match_over_line,
+    peer_label,
+    replay_step_text,
+    rule_last,
+    verb,
+)
+from engine import Family, Pass, Play, Seating, apply_action, family, legal_actions, preset
+from engine.scoring import Match, SideScore
+from engine.state import PLAY
+
+
+def test_verbs_agree_with_their_subject() -> None:
+    assert verb("Bo", "wins", "win") == "Bo wins"
+    assert verb("You", "wins", "win") == "You win"
+    assert verb("Bo & Di", "wins", "win") == "Bo & Di win"       # not "Bo & Di wins"
+
+
+def test_match_over_for_partners_and_ties() -> None:
+    rules = preset("classic", match_target=100)
+    seating = Seating.parse(4, "2x2")
+    names = ["You", "Bo", "Cy", "Di"]
+    zero = SideScore()
+    won = SideScore(distance=200)
+    m = Match(rules, seating, 0).record((zero, won))
+    assert match_over_line(m, names) == "Match over: Bo & Di win."
+    m = Match(rules, seating, 0).record((won, zero))
+    assert match_over_line(m, names) == "Match over: You & Cy win."
+
+
+def test_rule_ids_come_last() -> None:
+    assert rule_last("R9: only the matching safety (or, R10, remedy) can answer") == \
+        "Only the matching safety (or remedy) can answer [R9, R10]"
+    assert rule_last("nothing to cite") == "Nothing to cite"
+
+
+def test_a_pass_in_a_replay_and_peers_in_the_help() -> None:
+    d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=1)
+    st = d.state
+    assert replay_step_text(st, Pass(0), st, ["You", "Bo"], 1) == "You let the hazard stand."
+    assert replay_step_text(st, Pass(1), st, ["You", "Bo"], 1) == "Bo lets the hazard stand."
+    assert peer_label("Ben", "you", "ready") == "Ben (you)"          # not "Ben (you, you)"
+    assert peer_label("Bo", "bot", "connected") == "Bo (bot)"        # not "(peer, connected)"
+    assert peer_label("Ann", "peer", "left") == "Ann (left)"
+
+
+def test_a_safety_says_it_gives_another_turn() -> None:
+    for seed in range(400):
+        d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=seed)
+        d.run_others()
+        st = d.state
+        if st.phase != PLAY or st.seat != 0:
+            continue
+        plays = [a for a in legal_actions(st, 0) if isinstance(a, Play)
+                 and family(a.card) is Family.SAFETY]
+        if not plays:
+            continue
+        after = apply_action(st, plays[0])
+        line = describe(st, plays[0], after, ["You", "Bo"], 0)
+        assert line is not None and line.endswith("A safety gives you another turn.")
+        assert command_for(plays[0], st, 0, ["You", "Bo"]).startswith("play ")
+        return
+    raise AssertionError("no seed lets the human play a safety")
