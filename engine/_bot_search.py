@@ -1,0 +1,2 @@
+"""placeholder"""
+from ._bot_heuristic import HeuristicBot as SearchBot  # noqa
