@@ -134,7 +134,7 @@ class HeuristicBot:
                 return 85.0  # no hazard it covers is left unseen: no coup fourré can come
             if view.pile_size() <= 2 * view.seating.n_players:
                 return 85.0  # the hand may end before a coup fourré: take the points
-            return 10.0  # better than throwing away a card worth more than 10
+            return 5.0  # better than throwing away a card worth more than 15
         if fam is Family.REMEDY:
             if k is Kind.END_OF_LIMIT:
                 if not zone.limited():
@@ -164,7 +164,7 @@ class HeuristicBot:
         # A hazard on side a.target.
         assert a.target is not None
         target = view.zones[a.target]
-        score = 45.0 if k is Kind.SPEED_LIMIT else (70.0 if k is Kind.STOP else 78.0)
+        score = 55.0 if k is Kind.SPEED_LIMIT else (85.0 if k is Kind.STOP else 93.0)
         if k is Kind.SPEED_LIMIT:
             if view.target - target.km <= 50:
                 score -= 30.0  # a limit hardly slows someone this close
@@ -273,8 +273,8 @@ class HeuristicBot:
         opp_best = max((view.zones[s].km for s in know.opponents), default=0)
         protection = len(zone.safeties) + sum(know.held[s] for s in COVERS)
         threats = sum(know.unseen[h] for h in BATTLE_HAZARDS) / max(1, know.hidden_total)
-        return (hand_km >= 200 and view.pile_size() >= 20 and opp_best <= 350
-                and (protection >= 2 or threats < 0.08))
+        return (hand_km >= 200 and view.pile_size() >= 15 and opp_best < 500
+                and (protection >= 0 or threats < 0.08))
 
 
 def _order(a: Action) -> tuple[int, int, int]:
