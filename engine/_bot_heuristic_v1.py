@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from . import HandState
 from .actions import Action, CoupFourre, Discard, Draw, Extend, FastRemedy, Pass, Play
 from .cards import (
     COUNTS,
@@ -16,7 +17,6 @@ from .cards import (
     Family,
     Kind,
 )
-from . import HandState
 
 # The phases of a hand, as HandState.phase spells them.
 DRAW, EXTEND, RESPOND = "draw", "extend", "respond"
