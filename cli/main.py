@@ -88,7 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rules_args(sim)
     sim.add_argument("--players", type=int, default=2)
     sim.add_argument("--bots", default="heuristic,random",
-                     help="bot per seat, comma-separated, cycled (heuristic, random)")
+                     help="bot per seat, comma-separated, cycled: random, heuristic-v1, "
+                          "heuristic, search[:playouts=N|:ms=N], a level (easy, normal, "
+                          "hard, expert) or a plug-in bot")
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--json", action="store_true", help="one JSON object on stdout")
@@ -96,6 +98,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="deal through the mental-poker protocol (in memory)")
     sim.add_argument("--network", action="store_true", help="one peer process per seat")
     sim.add_argument("--transcript-dir", default=None)
+
+    from .tournament import add_parser as add_tournament_parser
+    add_tournament_parser(verbs)
 
     ver = verbs.add_parser("verify", help="audit a finished game's transcript")
     ver.add_argument("transcript")
@@ -119,6 +124,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.verb == "simulate":
             from ._simulate import run_simulate
             return run_simulate(args)
+        if args.verb == "tournament":
+            from .tournament import run_tournament
+            return run_tournament(args)
         if args.verb == "bench":
             from ._bench import run_bench
             return run_bench(args)
