@@ -33,6 +33,18 @@ from .cards import (
 # The phases of a hand, as HandState.phase spells them.
 DRAW, PLAY, RESPOND, EXTEND = "draw", "play", "respond", "extend"
 
+#: The weights of the rules of thumb (tuned against heuristic-v1 with ``tournament``).
+W: dict[str, float] = {
+    "safety_idle": 5.0,     # a safety laid when the cheapest discard is worth more than 15
+    "attack": 93.0, "stop": 85.0, "limit": 55.0,         # playing a hazard
+    "coup_risk": 120.0,     # times the chance that the victim holds the safety
+    "cure": 90.0,           # a remedy that lets us move again
+    "km": 40.0, "km_div": 5.0,                           # playing distance
+    "km_keep": 10.0, "km_keep_div": 5.0, "many_km": 4, "many_km_cut": 6.0,
+    "roll1": 55.0, "roll2": 30.0, "remedy_keep": 42.0, "eol_keep": 25.0,
+    "attack_keep": 58.0, "stop_keep": 50.0, "limit_keep": 28.0,
+}
+
 #: The hazards each safety protects against (Right of Way covers Stop and Speed Limit).
 COVERS: dict[Kind, tuple[Kind, ...]] = {
     s: tuple(h for h in HAZARDS if SAFETY_FOR[h] is s) for s in set(SAFETY_FOR.values())}
@@ -66,6 +78,14 @@ def knowledge(view: HandState, seat: int) -> Knowledge:
     side = view.side_of(seat)
     return Knowledge(seat, side, hand, held, unseen, sum(unseen.values()), view.zones[side],
                      tuple(s for s in range(view.seating.n_teams) if s != side))
+
+
+def reachable(left: int, values: list[int]) -> bool:
+    """Whether some of ``values`` (distance cards in hand) add up to exactly ``left``."""
+    sums = {0}
+    for v in values:
+        sums |= {x + v for x in sums if x + v <= left}
+    return left in sums
 
 
 def cards_held_by_side(view: HandState, side: int) -> int:
@@ -134,7 +154,7 @@ class HeuristicBot:
                 return 85.0  # no hazard it covers is left unseen: no coup fourré can come
             if view.pile_size() <= 2 * view.seating.n_players:
                 return 85.0  # the hand may end before a coup fourré: take the points
-            return 5.0  # better than throwing away a card worth more than 15
+            return W["safety_idle"]  # better than throwing away a card worth more
         if fam is Family.REMEDY:
             if k is Kind.END_OF_LIMIT:
                 if not zone.limited():
@@ -143,28 +163,33 @@ class HeuristicBot:
                 return 60.0 if big else 35.0
             if k is Kind.ROLL:
                 if hazard is Kind.STOP or (hazard is None and not zone.moving(rules)):
-                    return 90.0
+                    return W["cure"]
                 return -100.0  # a Roll that changes nothing (e.g. with Right of Way down)
             if hazard is HAZARD_FOR_REMEDY[k]:
-                return 90.0
+                return W["cure"]
             return -100.0
         if fam is Family.DISTANCE:
             v = DISTANCE_VALUE[k]
             left = view.target - zone.km - v
             if left == 0:
                 return 200.0
-            score = 40.0 + v / 5
-            if rules.exact_finish and 0 < left < 100 and left % 50 == 25 \
-                    and not any(KIND_OF[c] is Kind.D25 for c in know.hand if c != a.card) \
-                    and know.unseen[Kind.D25] < 3:
-                score -= 30.0  # would strand us at an odd 25 short of the finish
+            score = W["km"] + v / W["km_div"]
+            if rules.exact_finish and left <= 300:
+                rest = [DISTANCE_VALUE[KIND_OF[c]] for c in know.hand
+                        if c != a.card and FAMILY[KIND_OF[c]] is Family.DISTANCE]
+                if reachable(left, rest):
+                    score += 25.0  # the cards in hand finish the trip exactly after this
+                elif left % 50 == 25 and Kind.D25 not in [KIND_OF[c] for c in know.hand
+                                                          if c != a.card] \
+                        and know.unseen[Kind.D25] + know.unseen[Kind.D75] < 4:
+                    score -= 30.0  # would strand us at an odd 25 short of the finish
             if k is Kind.D200 and rules.scoring == "classic" and zone.n200 == 0:
                 score -= 8.0  # the 300-point safe trip bonus is gone
             return score
         # A hazard on side a.target.
         assert a.target is not None
         target = view.zones[a.target]
-        score = 55.0 if k is Kind.SPEED_LIMIT else (85.0 if k is Kind.STOP else 93.0)
+        score = W["limit"] if k is Kind.SPEED_LIMIT else (W["stop"] if k is Kind.STOP else W["attack"])
         if k is Kind.SPEED_LIMIT:
             if view.target - target.km <= 50:
                 score -= 30.0  # a limit hardly slows someone this close
@@ -183,7 +208,7 @@ class HeuristicBot:
             # The chance that the victim holds the safety (a coup fourré: the victim scores
             # and takes the turn): its hidden cards over all the cards hidden from me.
             p = min(1.0, cards_held_by_side(view, a.target) / max(1, know.hidden_total))
-            score -= 120.0 * p
+            score -= W["coup_risk"] * p
         return score
 
     def keep_value(self, view: HandState, know: Knowledge, card: int) -> float:
@@ -202,13 +227,18 @@ class HeuristicBot:
                 return 0.0  # cannot fit the exact finish
             if k is Kind.D200 and zone.n200 + know.held[Kind.D200] > 2:
                 return 2.0  # a third 200 (R5c)
-            value = 10.0 + v / 5
+            value = W["km_keep"] + v / W["km_keep_div"]
             left = view.target - zone.km
-            if rules.exact_finish and left <= 100 and k is Kind.D25:
-                value += 15.0
+            if rules.exact_finish and left <= 300:
+                rest = [DISTANCE_VALUE[KIND_OF[c]] for c in know.hand
+                        if c != card and FAMILY[KIND_OF[c]] is Family.DISTANCE]
+                if not reachable(left, rest) and reachable(left, [*rest, v]):
+                    value += 30.0  # this card completes an exact finish in hand
+                elif left <= 100 and k is Kind.D25:
+                    value += 15.0
             n_distance = sum(know.held[d] for d in DISTANCE_VALUE)
-            if n_distance >= 4:
-                value -= 6.0
+            if n_distance >= W["many_km"]:
+                value -= W["many_km_cut"]
             return value
         if fam is Family.REMEDY:
             if k is Kind.ROLL:
@@ -219,7 +249,7 @@ class HeuristicBot:
                     return 6.0
                 copies = know.held[k]
                 if rules.roll_after_remedy:
-                    return 55.0 if copies == 1 else 30.0 if copies == 2 else 12.0
+                    return W["roll1"] if copies == 1 else W["roll2"] if copies == 2 else 12.0
                 if know.unseen[Kind.STOP] == 0 and zone.moving(rules):
                     return 1.0
                 return 45.0 if copies == 1 else 15.0
@@ -234,13 +264,13 @@ class HeuristicBot:
             if not needed and know.unseen[hazard] == 0:
                 return 1.0  # every such hazard is in sight: this remedy is dead
             copies = know.held[k]
-            base = 25.0 if k is Kind.END_OF_LIMIT else 42.0
+            base = W["eol_keep"] if k is Kind.END_OF_LIMIT else W["remedy_keep"]
             return base if copies == 1 else base / 3
         # A hazard: dead when every opponent is protected against it.
         safety = SAFETY_FOR[k]
         if all(view.zones[s].has_safety(safety) for s in know.opponents):
             return 0.0
-        value = 28.0 if k is Kind.SPEED_LIMIT else 50.0 if k is Kind.STOP else 58.0
+        value = W["limit_keep"] if k is Kind.SPEED_LIMIT else W["stop_keep"] if k is Kind.STOP else W["attack_keep"]
         if know.held[k] > 1:
             value -= 12.0
         return value

@@ -123,10 +123,12 @@ def rollout_choice(state: HandState, legal: list[Action], rng: random.Random) ->
     return legal[0]
 
 
-def rollout(state: HandState, side: int, rng: random.Random) -> float:
-    """Play the hand out; ``side``'s points minus the best other side's."""
+def rollout(state: HandState, side: int, rng: random.Random,
+            horizon: int = ROLLOUT_ACTIONS) -> float:
+    """Play the hand on for at most ``horizon`` actions; ``side``'s points minus the best
+    other side's (the hand's score if it ended, else :func:`standing`)."""
     n = 0
-    while state.phase != "over" and n < ROLLOUT_ACTIONS:
+    while state.phase != "over" and n < horizon:
         if state.phase == RESHUFFLE:
             action: Action = reshuffle_action(state, rng)
         else:
@@ -137,9 +139,25 @@ def rollout(state: HandState, side: int, rng: random.Random) -> float:
     if state.phase == "over":
         totals = [s.total for s in score_hand(state)]
     else:
-        totals = [z.km + 100 * len(z.safeties) for z in state.zones]
+        totals = standing(state)
     mine = totals[side]
     return float(mine - max(t for i, t in enumerate(totals) if i != side))
+
+
+def standing(state: HandState) -> list[float]:
+    """Points each side has banked in an unfinished hand, less a turn's worth of distance
+    for a side that cannot move (a short rollout's evaluation)."""
+    rules = state.rules
+    coup = 100.0 if rules.scoring == "modern" else 300.0
+    out = []
+    for z in state.zones:
+        value = z.km + 100.0 * len(z.safeties) + coup * len(z.coups)
+        if not z.moving(rules):
+            value -= 75.0
+        elif z.limited():
+            value -= 25.0
+        out.append(value)
+    return out
 
 
 class SearchBot:
@@ -149,10 +167,10 @@ class SearchBot:
 
     def __init__(self, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS, ms: float = 0,
                  candidates: int = DEFAULT_CANDIDATES,
-                 margin: float = 1.0, **unknown: Any) -> None:
+                 margin: float = 1.0, horizon: int = ROLLOUT_ACTIONS, **unknown: Any) -> None:
         if unknown:
             raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))}; "
-                             "search takes playouts=N, ms=N, candidates=N")
+                             "search takes playouts=N, ms=N, candidates=N, margin=X, horizon=N")
         if not isinstance(playouts, int) or not 1 <= playouts <= 1_000_000:
             raise ValueError(f"playouts must be a whole number from 1 to 1000000, "
                              f"not {playouts!r}")
@@ -166,6 +184,9 @@ class SearchBot:
         self.ms = float(ms)
         self.candidates = candidates
         self.margin = float(margin)
+        if not isinstance(horizon, int) or not 1 <= horizon <= ROLLOUT_ACTIONS:
+            raise ValueError(f"horizon must be a whole number from 1 to {ROLLOUT_ACTIONS}")
+        self.horizon = horizon
         self.heuristic = HeuristicBot(seed)
         #: Seconds spent on each searched decision (for percentiles; never read by the bot).
         self.decision_seconds: list[float] = []
@@ -230,4 +251,4 @@ class SearchBot:
         rollout_seed = self.rng.getrandbits(64)
         for i, action in enumerate(shortlist):
             state = apply_action(deal, action)
-            results[i].append(rollout(state, side, random.Random(rollout_seed)))
+            results[i].append(rollout(state, side, random.Random(rollout_seed), self.horizon))
