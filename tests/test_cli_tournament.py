@@ -26,7 +26,7 @@ def test_wilson_interval_known_values():
     lo, hi = wilson(0, 10)
     assert lo == 0.0 and hi == pytest.approx(0.2775, abs=1e-4)  # z²/(n+z²)
     lo, hi = wilson(10, 10)
-    assert hi == 1.0 and lo == pytest.approx(0.7225, abs=1e-4)
+    assert hi == pytest.approx(1.0) and lo == pytest.approx(0.7225, abs=1e-4)
     assert wilson(0, 0) == (0.0, 1.0)
     # more matches, narrower interval around the same rate
     assert wilson(300, 400)[1] - wilson(300, 400)[0] < wilson(30, 40)[1] - wilson(30, 40)[0]
