@@ -302,17 +302,18 @@ def run_tournament(args: argparse.Namespace) -> int:
         return 0
     print(f"{len(results)} matches, rules {args.rules}, {seating.n_players} players "
           f"({seating.label()}), {args.deals} deals per pair, {report['seconds']} s")
-    print(f"{'bot':<24} {'matches':>7} {'win%':>6} {'95% CI':>15} {'Elo':>7} {'pts/hand':>9}")
+    w = max(len(s) for s in specs)
+    print(f"{'bot':<{w}} {'matches':>7} {'win%':>6} {'95% CI':>13} {'Elo':>6} {'pts/hand':>9}")
     for b in sorted(report["bots"], key=lambda e: -e["elo"]):
         lo, hi = b["ci95"]
-        print(f"{b['bot']:<24} {b['matches']:>7} {100 * b['win_rate']:>5.1f}% "
-              f"{100 * lo:>6.1f}-{100 * hi:<6.1f}% {b['elo']:>7.0f} "
-              f"{b['points_per_hand']['total']:>9.1f}")
+        ci = f"{100 * lo:.1f}-{100 * hi:.1f}%"
+        print(f"{b['bot']:<{w}} {b['matches']:>7} {100 * b['win_rate']:>5.1f}% {ci:>13} "
+              f"{b['elo']:>6.0f} {b['points_per_hand']['total']:>9.1f}")
     print("points per hand by source:")
     for b in report["bots"]:
         items = ", ".join(f"{src} {v}" for src, v in b["points_per_hand"].items()
                           if v and src != "total")
-        print(f"  {b['bot']:<22} {items}")
+        print(f"  {b['bot']:<{w}} {items}")
     print("pairs (first bot's share of match wins):")
     for p in report["pairs"]:
         lo, hi = p["ci95"]
