@@ -20,6 +20,30 @@ def _add_rules_args(p: argparse.ArgumentParser) -> None:
                    help="A teams of B players: 2x2, 2x3 or 3x2")
 
 
+class BotsArg(int):
+    """``--bots`` of play/host: a number of bots, or bot specs / levels per seat
+    (``expert``, ``hard,easy``, ``search:ms=200``). The value is the number of bots (an
+    ``int``, as before); ``.specs`` holds the specs, ``None`` for the default bot."""
+
+    specs: list[str] | None = None
+
+
+def bots_arg(text: str) -> BotsArg:
+    text = text.strip()
+    if text.isdigit():
+        return BotsArg(int(text))
+    from engine.bots import make_bot
+    specs = [t.strip() for t in text.split(",") if t.strip()]
+    try:
+        for spec in specs:
+            make_bot(spec, 0)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    value = BotsArg(len(specs))
+    value.specs = specs
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="millebornes",
@@ -28,7 +52,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = verbs.add_parser("play", help="play against bots on this machine")
     _add_rules_args(play)
-    play.add_argument("--bots", type=int, default=1, help="number of bot opponents (1-5)")
+    play.add_argument("--bots", type=bots_arg, default=1,
+                      help="number of bot opponents (1-5), or a level per opponent "
+                           "(easy, normal, hard, expert) or bot specs, comma-separated")
     play.add_argument("--name", default=None, help="your name at the table")
     play.add_argument("--seed", type=int, default=None, help="seed for the bots")
     play.add_argument("--auto", action="store_true", help="a bot plays your seat too")
@@ -60,7 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
     seat_common(host)
     net_common(host)
     host.add_argument("--players", type=int, default=None, help="seats at the table (2-6)")
-    host.add_argument("--bots", type=int, default=None, help="seats filled by bots")
+    host.add_argument("--bots", type=bots_arg, default=None,
+                      help="seats filled by bots: a number, or a level/bot spec per seat")
     host.add_argument("--table-name", default=None, help="the name shown in the lobby")
     host.add_argument("--seed", type=int, default=None, help="seed for the bots")
     host.add_argument("--no-announce", action="store_true", help="do not announce on the LAN")

@@ -40,6 +40,9 @@ DEFAULT_PLAYOUTS = 200
 DEFAULT_CANDIDATES = 4
 #: A rollout that has not ended after this many actions is scored as it stands.
 ROLLOUT_ACTIONS = 600
+#: Actions a rollout simulates by default before scoring the hand as it stands: short
+#: rollouts are less noisy (and cheaper) than playing every hand out.
+DEFAULT_HORIZON = 40
 
 
 def determinize(view: HandState, seat: int, rng: random.Random) -> HandState:
@@ -167,7 +170,7 @@ class SearchBot:
 
     def __init__(self, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS, ms: float = 0,
                  candidates: int = DEFAULT_CANDIDATES,
-                 margin: float = 1.0, horizon: int = ROLLOUT_ACTIONS, **unknown: Any) -> None:
+                 margin: float = 1.0, horizon: int = DEFAULT_HORIZON, **unknown: Any) -> None:
         if unknown:
             raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))}; "
                              "search takes playouts=N, ms=N, candidates=N, margin=X, horizon=N")
