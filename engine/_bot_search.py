@@ -140,7 +140,7 @@ def rollout(state: HandState, side: int, rng: random.Random,
         state = apply_action(state, action)
         n += 1
     if state.phase == "over":
-        totals = [s.total for s in score_hand(state)]
+        totals: list[float] = [float(s.total) for s in score_hand(state)]
     else:
         totals = standing(state)
     mine = totals[side]

@@ -282,3 +282,21 @@ def test_search_considers_the_extension():
     view = view_of(st0, 0)
     choice = SearchBot(0, playouts=8).choose(view, legal_actions(view, 0))
     assert isinstance(choice, Extend) and choice.seat == 0
+
+
+def test_docs_example_plugin_bot_is_short_and_plays(tmp_path, monkeypatch):
+    """docs/bots.md's example bot is under 30 lines and enters a game as a plug-in."""
+    from pathlib import Path
+    doc = (Path(__file__).parent.parent / "docs" / "bots.md").read_text()
+    code = doc.split("```python\n# mybot.py", 1)[1].split("```", 1)[0]
+    code = "# mybot.py" + code
+    assert len(code.strip().splitlines()) < 30
+    (tmp_path / "mybot.py").write_text(code)
+    dist = tmp_path / "mybot-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: mybot\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text("[millebornes.bots]\nmybot = mybot:make\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    rec = play_match(CLASSIC, TWO, [make_bot("mybot", 1), make_bot("heuristic", 2)], seed=1)
+    assert rec.match.over
+    monkeypatch.delitem(sys.modules, "mybot", raising=False)
