@@ -42,7 +42,7 @@ DEFAULT_CANDIDATES = 4
 ROLLOUT_ACTIONS = 600
 #: Actions a rollout simulates by default before scoring the hand as it stands: short
 #: rollouts are less noisy (and cheaper) than playing every hand out.
-DEFAULT_HORIZON = 40
+DEFAULT_HORIZON = 20
 
 
 def determinize(view: HandState, seat: int, rng: random.Random) -> HandState:
@@ -148,13 +148,21 @@ def rollout(state: HandState, side: int, rng: random.Random,
 
 
 def standing(state: HandState) -> list[float]:
-    """Points each side has banked in an unfinished hand, less a turn's worth of distance
-    for a side that cannot move (a short rollout's evaluation)."""
+    """Points each side has banked in an unfinished hand (safeties still in hand count),
+    less a turn's worth of distance for a side that cannot move (a short rollout's
+    evaluation)."""
     rules = state.rules
     coup = 100.0 if rules.scoring == "modern" else 300.0
+    held = [0] * len(state.zones)
+    n_teams = state.seating.n_teams
+    for seat, hand in enumerate(state.hands):
+        if not isinstance(hand, int):
+            held[seat % n_teams] += sum(1 for c in hand if FAMILY_OF[c] is _SAFETY)
     out = []
-    for z in state.zones:
-        value = z.km + 100.0 * len(z.safeties) + coup * len(z.coups)
+    for side, z in enumerate(state.zones):
+        # A safety still in hand will be laid (100) or make a coup fourré: about as good
+        # as laid, so that rollouts do not push the bot into laying safeties early.
+        value = z.km + 100.0 * len(z.safeties) + coup * len(z.coups) + 110.0 * held[side]
         if not z.moving(rules):
             value -= 75.0
         elif z.limited():

@@ -66,8 +66,8 @@ BOTS: dict[str, BotFactory] = {
 LEVELS: dict[str, str] = {
     "easy": "heuristic-v1",
     "normal": "heuristic",
-    "hard": "search:playouts=150",
-    "expert": "search",
+    "hard": "search",
+    "expert": "search:playouts=800",
 }
 
 
