@@ -35,7 +35,8 @@ DRAW, PLAY, RESPOND, EXTEND = "draw", "play", "respond", "extend"
 
 #: The weights of the rules of thumb (tuned against heuristic-v1 with ``tournament``).
 W: dict[str, float] = {
-    "safety_idle": 5.0,     # a safety laid when the cheapest discard is worth more than 15
+    "safety_idle": 5.0,
+    "end_near": 200.0,      # lay safeties when an opponent moving is this close to the end     # a safety laid when the cheapest discard is worth more than 15
     "attack": 93.0, "stop": 85.0, "limit": 55.0,         # playing a hazard
     "coup_risk": 120.0,     # times the chance that the victim holds the safety
     "cure": 90.0,           # a remedy that lets us move again
@@ -154,6 +155,9 @@ class HeuristicBot:
                 return 85.0  # no hazard it covers is left unseen: no coup fourré can come
             if view.pile_size() <= 2 * view.seating.n_players:
                 return 85.0  # the hand may end before a coup fourré: take the points
+            if any(view.target - view.zones[s].km <= W["end_near"]
+                   and view.zones[s].moving(rules) for s in know.opponents):
+                return 85.0  # an opponent may end the hand soon: a safety in hand scores 0
             return W["safety_idle"]  # better than throwing away a card worth more
         if fam is Family.REMEDY:
             if k is Kind.END_OF_LIMIT:
