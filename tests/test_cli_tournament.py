@@ -146,3 +146,16 @@ def test_tournament_new_heuristic_beats_v1():
     results = [play_task(t) for t in tasks]
     summary = summarise(["heuristic", "heuristic-v1"], Seating.solo(2), results)
     assert summary["pairs"][0]["ci95"][0] > 0.5
+
+
+def test_play_and_host_bots_take_a_count_levels_or_specs(capsys):
+    parser = build_parser()
+    args = parser.parse_args(["play", "--bots", "2"])
+    assert args.bots == 2 and args.bots.specs is None
+    args = parser.parse_args(["play", "--bots", "hard,easy,search:ms=50"])
+    assert args.bots == 3 and args.bots.specs == ["hard", "easy", "search:ms=50"]
+    args = parser.parse_args(["host", "--bots", "expert"])
+    assert args.bots == 1 and args.bots.specs == ["expert"]
+    with pytest.raises(SystemExit):
+        parser.parse_args(["play", "--bots", "genius"])
+    assert "genius" in capsys.readouterr().err
