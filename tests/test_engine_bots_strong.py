@@ -300,3 +300,19 @@ def test_docs_example_plugin_bot_is_short_and_plays(tmp_path, monkeypatch):
     rec = play_match(CLASSIC, TWO, [make_bot("mybot", 1), make_bot("heuristic", 2)], seed=1)
     assert rec.match.over
     monkeypatch.delitem(sys.modules, "mybot", raising=False)
+
+
+def test_search_with_a_time_budget_thinks_about_that_long():
+    """``search:ms=N`` keeps to its budget (one deal of rollouts at least)."""
+    import time
+    st0 = build(CLASSIC, TWO, hands={0: [K.ACCIDENT, K.D25, K.D50, K.D75, K.D100, K.STOP,
+                                         K.REPAIRS]},
+                zones={0: dict(battle=[K.ROLL]), 1: dict(battle=[K.ROLL])}, seat=0)
+    view = view_of(st0, 0)
+    bot = make_bot("search:ms=40", 0)
+    started = time.perf_counter()
+    choice = bot.choose(view, legal_actions(view, 0))
+    elapsed = time.perf_counter() - started
+    assert choice in legal_actions(view, 0)
+    assert 0.04 <= elapsed < 1.0
+    assert bot.decision_seconds and bot.decision_seconds[-1] >= 0.04
