@@ -115,7 +115,8 @@ class HeuristicBot:
             return Extend(seat, self.extend(view, seat))
         if view.phase == DRAW:
             return self.draw(view, legal)
-        return self.ranked(view, legal)[0][1]
+        ranked = self.ranked(view, legal)
+        return ranked[0][1] if ranked else legal[0]
 
     # ----- the play phase ---------------------------------------------------------------
     def ranked(self, view: HandState, legal: list[Action]) -> list[tuple[float, Action]]:

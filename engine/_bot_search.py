@@ -208,6 +208,8 @@ class SearchBot:
         seat = legal[0].seat
         if view.phase == PLAY:
             ranked = self.heuristic.ranked(view, legal)
+            if not ranked:
+                return legal[0]
             if ranked[0][0] >= 150.0:
                 return ranked[0][1]  # completing the trip (or a safety just before): no doubt
             shortlist = [a for v, a in ranked if v > -50.0][:self.candidates]
