@@ -40,9 +40,10 @@ DEFAULT_PLAYOUTS = 200
 DEFAULT_CANDIDATES = 4
 #: A rollout that has not ended after this many actions is scored as it stands.
 ROLLOUT_ACTIONS = 600
-#: Actions a rollout simulates by default before scoring the hand as it stands: short
-#: rollouts are less noisy (and cheaper) than playing every hand out.
-DEFAULT_HORIZON = 20
+#: Actions a rollout simulates per player by default before scoring the hand as it stands
+#: (20 at two players: about five turns each): short rollouts are less noisy (and cheaper)
+#: than playing every hand out.
+HORIZON_PER_PLAYER = 10
 
 
 def determinize(view: HandState, seat: int, rng: random.Random) -> HandState:
@@ -178,7 +179,7 @@ class SearchBot:
 
     def __init__(self, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS, ms: float = 0,
                  candidates: int = DEFAULT_CANDIDATES,
-                 margin: float = 1.0, horizon: int = DEFAULT_HORIZON, **unknown: Any) -> None:
+                 margin: float = 1.0, horizon: int = 0, **unknown: Any) -> None:
         if unknown:
             raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))}; "
                              "search takes playouts=N, ms=N, candidates=N, margin=X, horizon=N")
@@ -195,8 +196,9 @@ class SearchBot:
         self.ms = float(ms)
         self.candidates = candidates
         self.margin = float(margin)
-        if not isinstance(horizon, int) or not 1 <= horizon <= ROLLOUT_ACTIONS:
-            raise ValueError(f"horizon must be a whole number from 1 to {ROLLOUT_ACTIONS}")
+        if not isinstance(horizon, int) or not 0 <= horizon <= ROLLOUT_ACTIONS:
+            raise ValueError(f"horizon must be a whole number from 0 (automatic: "
+                             f"{HORIZON_PER_PLAYER} per player) to {ROLLOUT_ACTIONS}")
         self.horizon = horizon
         self.heuristic = HeuristicBot(seed)
         #: Seconds spent on each searched decision (for percentiles; never read by the bot).
@@ -261,7 +263,8 @@ class SearchBot:
                results: list[list[float]]) -> None:
         """One deal of the hidden cards; every candidate played out on it."""
         deal = determinize(view, seat, self.rng)
+        horizon = self.horizon or HORIZON_PER_PLAYER * view.seating.n_players
         rollout_seed = self.rng.getrandbits(64)
         for i, action in enumerate(shortlist):
             state = apply_action(deal, action)
-            results[i].append(rollout(state, side, random.Random(rollout_seed), self.horizon))
+            results[i].append(rollout(state, side, random.Random(rollout_seed), horizon))
