@@ -16,7 +16,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import NoReturn
 
-from engine import Rules, parse_option, preset
+from engine import Rules, make_bot, parse_option, preset
 
 #: Bot names offered at a local table, in seat order after the human.
 BOT_NAMES = ("Bo", "Cy", "Di", "Ed", "Flo")
@@ -26,7 +26,7 @@ MAX_NAME = 12
 VERB_MODULES: dict[str, str] = {
     "play": "play", "host": "host", "join": "join", "lobby": "lobby", "resume": "resume",
     "games": "games", "simulate": "simulate", "verify": "verify", "replay": "replay",
-    "bench": "bench",
+    "bench": "bench", "tournament": "tournament",
 }
 
 
@@ -77,6 +77,37 @@ def count(low: int, high: int, what: str, why: str = "") -> Callable[[str], int]
         if value is None or not low <= value <= high:
             raise argparse.ArgumentTypeError(
                 f"{what} must be {low} to {high}{f' ({why})' if why else ''}, not {text}")
+        return value
+    return parse
+
+
+class BotsArg(int):
+    """``--bots`` of play/host: a number of bots, or a level or bot spec per bot seat
+    (``expert``, ``hard,easy``, ``search:ms=200``). The value is the number of bots;
+    ``specs`` holds one spec per bot seat (the default bot for a plain number)."""
+
+    specs: tuple[str, ...] = ()
+
+
+def bot_seats(low: int, high: int, default_bot: str = "heuristic") -> Callable[[str], BotsArg]:
+    """``--bots N`` (``low``..``high`` bots of the default kind) or ``--bots SPEC,SPEC,...``
+    (a level — easy, normal, hard, expert — or any bot name, options after a colon)."""
+    def parse(text: str) -> BotsArg:
+        text = text.strip()
+        if text.isdigit():
+            specs = [default_bot] * count(low, high, "--bots", "a table seats 2 to 6 players")(text)
+        else:
+            specs = [s.strip() for s in text.split(",") if s.strip()]
+            if not low <= len(specs) <= high:
+                raise argparse.ArgumentTypeError(
+                    f"--bots names {low} to {high} bots, not {len(specs)}")
+            for spec in specs:
+                try:
+                    make_bot(spec, 0)
+                except ValueError as exc:
+                    raise argparse.ArgumentTypeError(str(exc)) from None
+        value = BotsArg(len(specs))
+        value.specs = tuple(specs)
         return value
     return parse
 
@@ -170,8 +201,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
 
     play = verb("play", "play against bots on this machine")
     _rules_args(play)
-    play.add_argument("--bots", type=count(1, 5, "--bots", "a table seats 2 to 6 players"), default=1,
-                      help="number of bot opponents (1-5)")
+    play.add_argument("--bots", type=bot_seats(1, 5), default=bot_seats(1, 5)("1"),
+                      help="bot opponents: a number (1-5), or a level per opponent (easy, "
+                           "normal, hard, expert) or bot specs, comma-separated")
     play.add_argument("--name", default=None, help="your name at the table")
     play.add_argument("--seed", type=int, default=None, help="seed for the bots")
     _console_args(play)
@@ -185,8 +217,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     _net_args(host)
     host.add_argument("--players", type=count(2, 6, "--players"), default=None,
                       help="seats at the table (2-6)")
-    host.add_argument("--bots", type=count(0, 5, "--bots"), default=0,
-                      help="seats filled by bots")
+    host.add_argument("--bots", type=bot_seats(0, 5), default=bot_seats(0, 5)("0"),
+                      help="seats filled by bots: a number, or a level or bot spec per seat")
     host.add_argument("--table-name", default=None, help="the name shown in the lobby")
     host.add_argument("--seed", type=int, default=0, help="seed for the bots")
     host.add_argument("--no-announce", action="store_true", help="do not announce on the LAN")
@@ -221,7 +253,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     _rules_args(sim)
     sim.add_argument("--players", type=count(2, 6, "--players"), default=2)
     sim.add_argument("--bots", default="heuristic,random",
-                     help="bot per seat, comma-separated, cycled (heuristic, random)")
+                     help="bot per seat, comma-separated, cycled: random, heuristic-v1, "
+                          "heuristic, search[:playouts=N|:ms=N], a level (easy, normal, "
+                          "hard, expert) or a plug-in bot")
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--json", action="store_true", help="one JSON object on stdout")
@@ -235,6 +269,24 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
                           "card-not-held, equivocation, withheld-reveal, bad-reveal); shows "
                           "who catches it, when, and what verify says")
     sim.add_argument("--cheater", type=int, default=1, help="the seat that cheats (--cheat)")
+
+    p = verb("tournament", "round robin of bots: win rates, Elo, points")
+    p.add_argument("--bots", default="heuristic,heuristic-v1",
+                   help="bots to enter, comma-separated specs (e.g. "
+                        "search:playouts=100,heuristic,expert)")
+    p.add_argument("--rules", default="classic", choices=["classic", "modern"],
+                   help="rule preset (default: classic)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="change one rule option (repeatable)")
+    p.add_argument("--players", type=int, default=2, help="players at each table (2-6)")
+    p.add_argument("--teams", default=None, metavar="AxB", help="teams: 2x2, 2x3 or 3x2")
+    p.add_argument("--deals", type=int, default=50,
+                   help="deals per pair of bots; each is played once per seat rotation")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--jobs", type=int, default=0,
+                   help="processes (default: one per core; 1 plays in this process)")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
 
     ver = verb("verify", "check that a saved game was played fairly")
     ver.add_argument("transcript", help="a transcript file, or a short id from "

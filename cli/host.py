@@ -48,11 +48,14 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         host = LobbyHost(ident, name, node, rules, seating, args.table_name or "")
         seed = int(args.seed or 0)
         bots: dict[int, tuple[Identity, bytes, Node]] = {}
+        specs: dict[int, str] = {}
+        bot_specs = tuple(getattr(args.bots, "specs", ()))
         for i in range(n_bots):
             bot = new_bot_seat(bind_address(args))
             seat = host.add_bot(bot[0], f"Bot{i + 1}", reachable(bot[2].endpoint,
                                                                   node.endpoint))
             bots[seat] = bot
+            specs[seat] = bot_specs[i] if i < len(bot_specs) else "heuristic"
         reader = LineReader(inp)
         start = _gather(host, args, ident, node.port, seating, say, reader)
     except BaseException:
@@ -66,7 +69,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     opts = SessionOptions()
     bind = bind_address(args)
     runners = start_bots(start, bots, data_dir(args), opts, seed,
-                         "0.0.0.0" if bind == "*" else bind)
+                         "0.0.0.0" if bind == "*" else bind, specs=specs)
     peer = Peer(ident, start.cfg, node, store=my_store(start, node, args),
                 endpoints=start.endpoints, options=opts)
     try:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+from collections.abc import Sequence
 from pathlib import Path
 
 from engine import Rules, Seating
@@ -40,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
         driver: TableDriver = LocalDriver(rules, seating, names, seat=0, seed=seed,
                                           lang=args.lang)
         return run_console(driver, args, seed=seed)
-    table = LoopbackTable(rules, seating, names, seed, data_dir(args))
+    table = LoopbackTable(rules, seating, names, seed, data_dir(args),
+                          bot_specs=getattr(args.bots, "specs", ()))
     try:
         code = run_console(table.driver, args, seed=seed)
     finally:
@@ -59,7 +61,7 @@ class LoopbackTable:
     through :class:`cli.netdriver.NetDriver`."""
 
     def __init__(self, rules: Rules, seating: Seating, names: list[str], seed: int,
-                 base: Path | None = None) -> None:
+                 base: Path | None = None, bot_specs: Sequence[str] = ()) -> None:
         me = Identity.load_or_create()
         node = listen(me.public_key, "127.0.0.1", 0)
         bots = {seat: new_bot_seat("127.0.0.1") for seat in range(1, seating.n_players)}
@@ -69,7 +71,8 @@ class LoopbackTable:
         endpoints = {0: node.endpoint, **{s: b[2].endpoint for s, b in bots.items()}}
         start = TableStart(cfg, 0, endpoints, sorted(bots))
         opts = SessionOptions()
-        self.bots = start_bots(start, bots, base, opts, seed)
+        specs = {seat: spec for seat, spec in zip(range(1, seating.n_players), bot_specs)}
+        self.bots = start_bots(start, bots, base, opts, seed, specs=specs)
         store = Store.create(base, cfg.header(), 0, port=node.port, bind="127.0.0.1",
                              endpoints=endpoints)
         self.peer = Peer(me, cfg, node, store=store, endpoints=endpoints, options=opts)

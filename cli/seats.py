@@ -17,7 +17,7 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import TextIO
 
-from engine.bots import make_bot
+from engine.bots import SeatController, make_bot
 from p2p.crypto.identity import Identity, fingerprint
 from p2p.net.transport import Node
 from p2p.table import (
@@ -33,6 +33,7 @@ from p2p.table import node_id_for as node_id_for
 from p2p.table.store import default_data_dir, read_meta, table_dir
 
 from .args import bind_address, data_dir, move_delay
+from .bot_process import BotProcess
 from .console import run_console
 from .netdriver import NetDriver
 from .words import paused_line, saved_line
@@ -89,17 +90,32 @@ def new_bot_seat(bind: str) -> BotSeat:
     return bid, id_seed, listen(bid.public_key, bind, 0)
 
 
+#: Bots quick enough to think in the peer's own process; any other thinks in a child
+#: process (:class:`cli.bot_process.BotProcess`) so the peers' threads never starve.
+QUICK_BOTS = frozenset({"random", "heuristic", "heuristic-v1", "easy", "normal"})
+
+
+def bot_controller(spec: str, seed: int) -> SeatController:
+    """The seat controller for a bot spec (``heuristic``, ``expert``, ``search:ms=200``, …)."""
+    if spec.split(":", 1)[0] in QUICK_BOTS:
+        return make_bot(spec, seed)
+    return BotProcess(spec, seed)
+
+
 def start_bots(start: TableStart, bots: Mapping[int, BotSeat], base: Path | None,
-               opts: SessionOptions, seed: int, bind: str = "127.0.0.1") -> BotRunners:
-    """One bot peer per seat in ``bots``, each with its own store, run in a thread."""
+               opts: SessionOptions, seed: int, bind: str = "127.0.0.1",
+               specs: Mapping[int, str] | None = None) -> BotRunners:
+    """One bot peer per seat in ``bots`` (its kind from ``specs``, by default the
+    heuristic), each with its own store, run in a thread."""
     peers: list[Peer] = []
     for seat, (ident, id_seed, node) in bots.items():
+        spec = (specs or {}).get(seat, "heuristic")
         bbase = (base or default_data_dir()) / f"bot-{seat}"
         store = Store.create(bbase, start.cfg.header(), seat, port=node.port, bind=bind,
                              endpoints=start.endpoints,
-                             extra={"bot": "heuristic", "seed": seed + seat,
+                             extra={"bot": spec, "seed": seed + seat,
                                     "identity_seed": id_seed})
-        peers.append(Peer(ident, start.cfg, node, controller=make_bot("heuristic", seed + seat),
+        peers.append(Peer(ident, start.cfg, node, controller=bot_controller(spec, seed + seat),
                           store=store, endpoints=start.endpoints, options=opts))
     return BotRunners(peers)
 
@@ -120,6 +136,10 @@ class BotRunners:
         end = time.monotonic() + timeout
         for t in self.threads:
             t.join(max(0.0, end - time.monotonic()))
+        for p in self.peers:
+            close = getattr(p.controller, "close", None)
+            if close is not None:
+                close()
 
 
 def run_bot(p: Peer) -> None:
@@ -145,8 +165,8 @@ def resume_bots(table_id: bytes, base: Path | None) -> BotRunners:
         if not isinstance(id_seed, bytes):
             continue
         out.append(resume_peer(tdir, Identity.from_seed(id_seed),
-                               controller=make_bot(str(extra.get("bot", "heuristic")),
-                                                   int(extra.get("seed", 0)))))
+                               controller=bot_controller(str(extra.get("bot", "heuristic")),
+                                                         int(extra.get("seed", 0)))))
     return BotRunners(out)
 
 

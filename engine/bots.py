@@ -1,33 +1,41 @@
-"""Bots: seat controllers that decide from their seat's view only.
+"""Bots: seat controllers that decide from their seat's view only, and where to find them.
 
-A controller is anything with ``choose(view, legal) -> Action``. ``view`` is the seat's
-:class:`~engine.state.HandState` view (other hands and the pile are counts), ``legal`` the
-list from :func:`~engine.game.legal_actions`. Bots own a ``random.Random`` seeded at
-construction, so a bot's choices are a function of its seed and what it has seen.
+A controller is anything with ``choose(view, legal) -> Action`` (:class:`SeatController`).
+``view`` is the seat's :class:`~engine.HandState` view (other hands and the draw pile are
+counts, ``view.viewer`` is the seat), ``legal`` the list from :func:`engine.legal_actions`
+for that view; the controller returns one element of ``legal``. Bots own a
+``random.Random`` seeded at construction, so a bot's choices are a function of its seed
+and what it has seen (and, for the search bot with a milliseconds budget, of the clock).
+
+Bots are named by a *spec*: ``NAME`` or ``NAME:OPTION=VALUE[:OPTION=VALUE...]``, e.g.
+``search:playouts=500`` or ``search:ms=100``. A level (``easy``, ``normal``, ``hard``,
+``expert``) stands for a spec. Third-party bots register a factory in the
+``millebornes.bots`` entry-point group (see docs/bots.md): the factory is called as
+``factory(seed, **options)`` and returns a :class:`SeatController`.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from collections.abc import Callable
+from importlib.metadata import entry_points
+from typing import Any, Protocol
 
-from .actions import Action, CoupFourre, Discard, Draw, Extend, FastRemedy, Pass, Play
-from .cards import (
-    COUNTS,
-    DISTANCE_VALUE,
-    FAMILY,
-    HAZARD_FOR_REMEDY,
-    KIND_OF,
-    REMEDY_FOR,
-    SAFETY_FOR,
-    Family,
-    Kind,
-)
-from .state import DRAW, EXTEND, RESPOND, HandState
+from . import Action, HandState
+from ._bot_heuristic import HeuristicBot as HeuristicBot
+from ._bot_heuristic_v1 import HeuristicV1Bot as HeuristicV1Bot
+from ._bot_search import SearchBot as SearchBot
+
+ENTRY_POINT_GROUP = "millebornes.bots"
 
 
 class SeatController(Protocol):
-    """What a human console, a remote peer's proxy or a bot provides for one seat."""
+    """What a human console, a remote peer's proxy or a bot provides for one seat.
+
+    ``choose`` is called whenever the seat must act: to draw, to play or discard, to answer
+    a hazard (coup fourré, R9; fast remedy, R10a) and to decide on the extension (R12). It
+    sees only the seat's view and must return one of ``legal``.
+    """
 
     def choose(self, view: HandState, legal: list[Action]) -> Action: ...
 
@@ -44,165 +52,99 @@ class RandomBot:
         return legal[self.rng.randrange(len(legal))]
 
 
-class HeuristicBot:
-    """Counts cards, keeps remedies for hazards still unseen, times safeties, always makes a
-    coup fourre, decides extensions and avoids stranding itself short of the finish."""
+BotFactory = Callable[..., SeatController]
 
-    name = "heuristic"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-
-    # -- card counting ------------------------------------------------------------------
-    @staticmethod
-    def unseen(view: HandState, seat: int) -> dict[Kind, int]:
-        """How many cards of each kind this seat has not seen (in others' hands or the pile)."""
-        counts = {k: 0 for k in Kind}
-        for c in view.deck:
-            counts[KIND_OF[c]] += 1
-        for c in view.public_cards():
-            counts[KIND_OF[c]] -= 1
-        for c in view.hand(seat):
-            counts[KIND_OF[c]] -= 1
-        return counts
-
-    def choose(self, view: HandState, legal: list[Action]) -> Action:
-        seat = legal[0].seat
-        if view.phase == RESPOND:
-            for a in legal:
-                if isinstance(a, CoupFourre):
-                    return a  # always make a coup fourre
-            for a in legal:
-                if isinstance(a, FastRemedy):
-                    return a
-            return Pass(seat)
-        if view.phase == EXTEND:
-            return Extend(seat, self._extend(view, seat))
-        if view.phase == DRAW:
-            return self._draw(view, legal)
-        return self._play(view, seat, legal)
-
-    def _extend(self, view: HandState, seat: int) -> bool:
-        zone = view.zone_of(seat)
-        hand_km = sum(DISTANCE_VALUE.get(KIND_OF[c], 0) for c in view.hand(seat))
-        leader = max(z.km for i, z in enumerate(view.zones) if i != view.side_of(seat))
-        return (zone.moving(view.rules) and hand_km >= 200 and view.pile_size() >= 15
-                and leader < 500)
-
-    def _draw(self, view: HandState, legal: list[Action]) -> Action:
-        for a in legal:
-            if isinstance(a, Draw) and a.source == "discard" and a.card is not None:
-                zone = view.zone_of(a.seat)
-                k = KIND_OF[a.card]
-                hazard = zone.hazard_in_force()
-                if hazard is not None and REMEDY_FOR[hazard] is k:
-                    return a
-                if FAMILY[k] is Family.SAFETY:
-                    return a
-        return legal[0]
-
-    def _play(self, view: HandState, seat: int, legal: list[Action]) -> Action:
-        unseen = self.unseen(view, seat)
-        best: Action | None = None
-        best_score = 0.0
-        for a in legal:
-            if isinstance(a, Play):
-                s = self._score_play(view, seat, a, unseen)
-                if s > best_score:
-                    best, best_score = a, s
-        if best is not None:
-            return best
-        discards = [a for a in legal if isinstance(a, Discard)]
-        hand = view.hand(seat)
-        return min(discards, key=lambda a: (self._keep_value(view, seat, a.card, hand, unseen),
-                                            a.card))
-
-    def _score_play(self, view: HandState, seat: int, a: Play,
-                    unseen: dict[Kind, int]) -> float:
-        k = KIND_OF[a.card]
-        fam = FAMILY[k]
-        zone = view.zone_of(seat)
-        hand = view.hand(seat)
-        hazard = zone.hazard_in_force()
-        if fam is Family.SAFETY:
-            protects = [h for h, s in SAFETY_FOR.items() if s is k]
-            if hazard in protects and not any(KIND_OF[c] is REMEDY_FOR[hazard] for c in hand):
-                return 100.0
-            if k is Kind.RIGHT_OF_WAY and zone.limited():
-                return 80.0
-            if view.pile_size() <= 2 * view.seating.n_players:
-                return 90.0  # the hand may end before a coup fourre: take the points
-            return 0.5  # better than throwing a useful card away
-        if fam is Family.REMEDY:
-            if k is Kind.END_OF_LIMIT:
-                return 60.0
-            return 95.0 if hazard is not None else 90.0
-        if fam is Family.DISTANCE:
-            v = DISTANCE_VALUE[k]
-            score = 50.0 + v / 10
-            remaining = view.target - zone.km - v
-            if view.rules.exact_finish and 0 < remaining < 50:
-                held_25 = sum(1 for c in hand if KIND_OF[c] is Kind.D25 and c != a.card)
-                if held_25 == 0 and unseen[Kind.D25] < 3:
-                    score -= 45.0  # would strand us at 25 short of the finish
-            if remaining == 0:
-                score += 100.0
-            return score
-        # hazard
-        assert a.target is not None
-        target = view.zones[a.target]
-        score = 65.0 + target.km / 20
-        if unseen[SAFETY_FOR[k]] > 0 and not any(KIND_OF[c] is SAFETY_FOR[k] for c in hand):
-            score -= 8.0  # risk of a coup fourre
-        if k is Kind.SPEED_LIMIT:
-            score -= 10.0
-            if view.target - target.km <= 100:
-                score -= 30.0  # a limit hardly slows someone this close
-        return score
-
-    def _keep_value(self, view: HandState, seat: int, card: int, hand: tuple[int, ...],
-                    unseen: dict[Kind, int]) -> float:
-        k = KIND_OF[card]
-        fam = FAMILY[k]
-        zone = view.zone_of(seat)
-        if fam is Family.SAFETY:
-            return 1000.0
-        if fam is Family.DISTANCE:
-            v = DISTANCE_VALUE[k]
-            if k is Kind.D200 and zone.n200 >= 2:
-                return 0.0
-            if view.rules.exact_finish and zone.km + v > view.target:
-                return 0.0
-            return 30.0 + v / 10
-        if fam is Family.REMEDY:
-            if k is Kind.ROLL:
-                if zone.has_safety(Kind.RIGHT_OF_WAY):
-                    return 0.0
-                held = sum(1 for c in hand if KIND_OF[c] is k)
-                return 45.0 if held == 1 else 25.0
-            hazard = HAZARD_FOR_REMEDY[k]
-            if zone.has_safety(SAFETY_FOR[hazard]):
-                return 0.0
-            if unseen[hazard] == 0 and zone.hazard_in_force() is not hazard \
-                    and not (hazard is Kind.SPEED_LIMIT and zone.limited()):
-                return 1.0  # every such hazard is already in sight: this remedy is dead
-            held = sum(1 for c in hand if KIND_OF[c] is k)
-            return 40.0 if held == 1 else 15.0
-        # hazard: useless when every opponent is protected against it
-        opponents = [z for i, z in enumerate(view.zones) if i != view.side_of(seat)]
-        if all(z.has_safety(SAFETY_FOR[k]) for z in opponents):
-            return 0.0
-        return 35.0 - COUNTS[k] / 10
-
-
-BOTS: dict[str, type[RandomBot] | type[HeuristicBot]] = {
+#: The built-in bots by name. ``heuristic-v1`` is frozen: it is the yardstick.
+BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
+    "heuristic-v1": HeuristicV1Bot,
     "heuristic": HeuristicBot,
+    "search": SearchBot,
+}
+
+#: Levels for people choosing an opponent: each stands for a bot spec.
+LEVELS: dict[str, str] = {
+    "easy": "heuristic-v1",
+    "normal": "heuristic",
+    "hard": "search",
+    "expert": "search:playouts=800",
 }
 
 
-def make_bot(name: str, seed: int) -> RandomBot | HeuristicBot:
+def plugin_bots() -> dict[str, BotFactory]:
+    """Factories registered by installed distributions in the ``millebornes.bots`` group.
+
+    Read at every call (not cached), so a distribution installed while running counts; a
+    plug-in cannot shadow a built-in name or a level."""
+    out: dict[str, BotFactory] = {}
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name in BOTS or ep.name in LEVELS or ep.name in out:
+            continue
+        out[ep.name] = _LazyFactory(ep)
+    return out
+
+
+class _LazyFactory:
+    """Loads an entry point only when the bot is made (a broken plug-in fails its own name)."""
+
+    def __init__(self, ep: Any) -> None:
+        self.ep = ep
+
+    def __call__(self, seed: int, **options: Any) -> SeatController:
+        try:
+            factory = self.ep.load()
+        except Exception as exc:  # any import error of third-party code: one clear message
+            raise ValueError(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
+                             f"load: {exc}") from None
+        bot: SeatController = factory(seed, **options)
+        if not callable(getattr(bot, "choose", None)):
+            raise ValueError(f"bot plug-in {self.ep.name!r} made no object with choose()")
+        return bot
+
+
+def bot_names() -> list[str]:
+    """Every name a spec may start with: built-ins, levels, then plug-ins."""
+    return [*BOTS, *LEVELS, *sorted(plugin_bots())]
+
+
+def _parse_value(text: str) -> int | float | str:
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"search:playouts=500:ms=0"`` -> ``("search", {"playouts": 500, "ms": 0})``.
+
+    A level is expanded first (options given after a level override the level's)."""
+    parts = [p.strip() for p in spec.strip().split(":")]
+    name = parts[0].lower()
+    if not name:
+        raise ValueError(f"a bot spec needs a name, not {spec!r}")
+    options: dict[str, Any] = {}
+    if name in LEVELS:
+        name, options = parse_bot_spec(LEVELS[name])
+    for part in parts[1:]:
+        key, sep, value = part.partition("=")
+        key = key.strip().lower().replace("-", "_")
+        if not sep or not key.isidentifier():
+            raise ValueError(f"bot option {part!r} in {spec!r} must look like NAME=VALUE")
+        options[key] = _parse_value(value.strip())
+    return name, options
+
+
+def make_bot(spec: str, seed: int = 0) -> SeatController:
+    """A fresh bot from a spec (``heuristic``, ``search:playouts=500``, ``expert``, ...)."""
+    name, options = parse_bot_spec(spec)
+    factory = BOTS.get(name)
+    if factory is None:
+        factory = plugin_bots().get(name)
+    if factory is None:
+        raise ValueError(f"unknown bot {name!r}; choose from {', '.join(bot_names())}")
     try:
-        return BOTS[name](seed)
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r}; choose from {', '.join(BOTS)}") from None
+        return factory(seed, **options)
+    except TypeError as exc:
+        raise ValueError(f"bad options for bot {name!r} in {spec!r}: {exc}") from None

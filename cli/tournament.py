@@ -1,0 +1,311 @@
+"""``millebornes tournament``: a round robin of bots with paired decks and honest statistics.
+
+Every pair of bots plays ``--deals`` deals; each deal is played once per seat rotation
+(the same match seed, so the same cards, with the bots' seats swapped), which cancels
+most of the luck of the deal. Reported per bot: matches won with a 95% Wilson interval,
+an Elo rating fitted to all results (Bradley-Terry), points per hand by source (the items
+of :class:`engine.scoring.SideScore`) and, for bots that time themselves (the search bot),
+decision-time percentiles. ``--jobs`` spreads matches over processes (one per core).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from itertools import combinations
+from typing import Any, NamedTuple
+
+from engine import Rules, Seating, parse_option, preset
+from engine.bots import make_bot
+from engine.scoring import SideScore
+from engine.simulate import play_match
+
+Z95 = 1.959963984540054
+SOURCES = SideScore._fields
+
+
+# ----- statistics ----------------------------------------------------------------------
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% by default); (0, 1) when n is 0."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def elo_ratings(names: Sequence[str], results: Sequence[tuple[int, int, float]],
+                anchor: float = 1500.0, iterations: int = 2000) -> list[float]:
+    """Elo ratings fitted to ``(i, j, score_of_i)`` results by Bradley-Terry maximum
+    likelihood (minorise-maximise), mean ``anchor``.
+
+    Each pair that met also gets one virtual draw, so a bot that won everything has a
+    finite rating; the result does not depend on the order of the games."""
+    k = len(names)
+    wins = [0.0] * k
+    games = [[0.0] * k for _ in range(k)]
+    for i, j, s in results:
+        wins[i] += s
+        wins[j] += 1 - s
+        games[i][j] += 1
+        games[j][i] += 1
+    for i in range(k):
+        for j in range(k):
+            if i != j and games[i][j]:
+                games[i][j] += 1
+                wins[i] += 0.5
+    strength = [1.0] * k
+    for _ in range(iterations):
+        new = []
+        for i in range(k):
+            denom = sum(games[i][j] / (strength[i] + strength[j]) for j in range(k)
+                        if j != i and games[i][j])
+            new.append(wins[i] / denom if denom > 0 else strength[i])
+        mean_log = sum(math.log(s) for s in new) / k
+        new = [s / math.exp(mean_log) for s in new]
+        done = max(abs(a - b) for a, b in zip(new, strength, strict=True)) < 1e-12
+        strength = new
+        if done:
+            break
+    return [anchor + 400 * math.log10(s) for s in strength]
+
+
+def percentiles(values: Sequence[float], qs: Sequence[float] = (0.5, 0.95, 0.99)
+                ) -> dict[str, float]:
+    """Nearest-rank percentiles (and the maximum) of ``values``; empty when none."""
+    if not values:
+        return {}
+    ordered = sorted(values)
+    out = {f"p{round(q * 100)}": ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)]
+           for q in qs}
+    out["max"] = ordered[-1]
+    return out
+
+
+# ----- the schedule --------------------------------------------------------------------
+
+class Task(NamedTuple):
+    """One match: who sits where (a bot index per seat), its seed, the rules and seating."""
+
+    pair: tuple[int, int]
+    deal: int
+    rotation: int
+    seat_bots: tuple[int, ...]
+    seed: int
+    rules: dict[str, Any]
+    seating: tuple[int, int]
+    specs: tuple[str, ...]
+
+
+def seat_pattern(pair: tuple[int, int], n_teams: int, seating: Seating,
+                 rotation: int) -> tuple[int, ...]:
+    """Bot index per seat: sides alternate between the pair's two bots, shifted by the
+    rotation (partners, R2a, always play the same bot)."""
+    a, b = pair
+    sides = [(a, b)[(side + rotation) % 2] for side in range(n_teams)]
+    return tuple(sides[seating.side_of(s)] for s in range(seating.n_players))
+
+
+def schedule(specs: Sequence[str], rules: Rules, seating: Seating, deals: int,
+             seed: int) -> list[Task]:
+    """Every pair, every deal, every rotation; a deal's rotations share one match seed."""
+    n_teams = seating.n_teams
+    rotations = 2 if n_teams == 2 else n_teams
+    tasks = []
+    for pair in combinations(range(len(specs)), 2):
+        for d in range(deals):
+            match_seed = seed * 1_000_003 + d
+            for r in range(rotations):
+                tasks.append(Task(pair, d, r, seat_pattern(pair, n_teams, seating, r),
+                                  match_seed, rules.to_dict(),
+                                  (seating.n_players, seating.n_teams), tuple(specs)))
+    return tasks
+
+
+class MatchResult(NamedTuple):
+    task: Task
+    winner_side: int
+    side_points: tuple[tuple[int, ...], ...]   # per side: summed SideScore items
+    hands: int
+    decision_seconds: tuple[tuple[float, ...], ...]  # per seat
+
+
+def play_task(task: Task) -> MatchResult:
+    """Play one match of the schedule (in a worker process or in this one)."""
+    rules = Rules.from_dict(task.rules)
+    seating = Seating(*task.seating)
+    bots = [make_bot(task.specs[b], task.seed * 7919 + 104729 * task.rotation + s)
+            for s, b in enumerate(task.seat_bots)]
+    rec = play_match(rules, seating, bots, task.seed)
+    points = []
+    for side in range(seating.n_teams):
+        items = [0] * len(SOURCES)
+        for hand in rec.hands:
+            for i, v in enumerate(hand.scores[side]):
+                items[i] += v
+        points.append(tuple(items))
+    times = tuple(tuple(getattr(b, "decision_seconds", ())) for b in bots)
+    return MatchResult(task, rec.winner, tuple(points), len(rec.hands), times)
+
+
+def run_matches(tasks: Sequence[Task], jobs: int) -> Iterator[MatchResult]:
+    """Results in schedule order (so the report does not depend on ``jobs``)."""
+    if jobs <= 1:
+        yield from map(play_task, tasks)
+        return
+    ctx = multiprocessing.get_context("spawn" if sys.platform == "darwin" else "fork")
+    with ctx.Pool(jobs) as pool:
+        yield from pool.imap(play_task, tasks, chunksize=1)
+
+
+# ----- the report ----------------------------------------------------------------------
+
+def summarise(specs: Sequence[str], seating: Seating,
+              results: Sequence[MatchResult]) -> dict[str, Any]:
+    k = len(specs)
+    score = [0.0] * k
+    played = [0] * k
+    won = [0] * k
+    hands = [0] * k
+    points = [[0] * len(SOURCES) for _ in range(k)]
+    times: list[list[float]] = [[] for _ in range(k)]
+    pair_stats: dict[tuple[int, int], list[float]] = {}
+    elo_games: list[tuple[int, int, float]] = []
+    for res in results:
+        t = res.task
+        side_bot = {seating.side_of(s): b for s, b in enumerate(t.seat_bots)}
+        a, b = t.pair
+        winner_bot = side_bot.get(res.winner_side, -1) if res.winner_side >= 0 else -1
+        s_a = 1.0 if winner_bot == a else 0.0 if winner_bot == b else 0.5
+        for bot, s in ((a, s_a), (b, 1 - s_a)):
+            played[bot] += 1
+            score[bot] += s
+            won[bot] += s == 1.0
+        ps = pair_stats.setdefault(t.pair, [0.0, 0])
+        ps[0] += s_a
+        ps[1] += 1
+        elo_games.append((a, b, s_a))
+        for side, items in enumerate(res.side_points):
+            bot = side_bot[side]
+            hands[bot] += res.hands
+            for i, v in enumerate(items):
+                points[bot][i] += v
+        for s, ts in enumerate(res.decision_seconds):
+            times[t.seat_bots[s]].extend(ts)
+    elo = elo_ratings(specs, elo_games)
+    bots = []
+    for i, spec in enumerate(specs):
+        lo, hi = wilson(score[i], played[i])
+        per_hand = {src: round(points[i][j] / hands[i], 1) if hands[i] else 0.0
+                    for j, src in enumerate(SOURCES)}
+        per_hand["total"] = round(sum(points[i]) / hands[i], 1) if hands[i] else 0.0
+        entry: dict[str, Any] = {
+            "bot": spec, "matches": played[i], "wins": won[i], "score": score[i],
+            "win_rate": round(score[i] / played[i], 4) if played[i] else 0.0,
+            "ci95": [round(lo, 4), round(hi, 4)], "elo": round(elo[i], 1),
+            "points_per_hand": per_hand,
+        }
+        if times[i]:
+            entry["decision_seconds"] = {k2: round(v, 4) for k2, v in
+                                         percentiles(times[i]).items()}
+            entry["decisions"] = len(times[i])
+        bots.append(entry)
+    pairs = []
+    for (a, b), (s, n) in sorted(pair_stats.items()):
+        lo, hi = wilson(s, int(n))
+        pairs.append({"bot": specs[a], "opponent": specs[b], "matches": int(n), "score": s,
+                      "win_rate": round(s / n, 4), "ci95": [round(lo, 4), round(hi, 4)]})
+    return {"bots": bots, "pairs": pairs}
+
+
+def _progress(done: int, total: int, started: float) -> str:
+    width = 30
+    filled = width * done // total
+    elapsed = time.monotonic() - started
+    eta = elapsed / done * (total - done) if done else 0.0
+    return (f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} matches "
+            f"{elapsed:.0f}s elapsed, ~{eta:.0f}s left ")
+
+
+def run_tournament(args: argparse.Namespace) -> int:
+    specs = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if len(specs) < 2:
+        raise ValueError("--bots needs at least two bots for a round robin")
+    if len(set(specs)) != len(specs):
+        raise ValueError("--bots names a bot twice; give each entrant once")
+    for spec in specs:
+        make_bot(spec, 0)  # validates names and options before any match starts
+    if not 1 <= args.deals <= 1_000_000:
+        raise ValueError("--deals must be from 1 to 1000000")
+    if not 0 <= args.jobs <= 256:
+        raise ValueError("--jobs must be from 0 (one per core) to 256")
+    options = dict(parse_option(o) for o in args.option)
+    rules = preset(args.rules, **options)
+    seating = Seating.parse(args.players, args.teams)
+    if seating.n_teams < 2:
+        raise ValueError("a tournament needs at least two sides")
+    tasks = schedule(specs, rules, seating, args.deals, args.seed)
+    jobs = args.jobs or (multiprocessing.cpu_count() or 1)
+    started = time.monotonic()
+    results: list[MatchResult] = []
+    show = not args.quiet
+    tty = sys.stderr.isatty()
+    shown = -1.0
+    for res in run_matches(tasks, min(jobs, len(tasks))):
+        results.append(res)
+        done = len(results)
+        # A tty gets one line redrawn at most 4 times a second; a log one line per 10%.
+        if show and (done == len(tasks) or (time.monotonic() - shown >= 0.25 if tty
+                                            else done * 10 // len(tasks)
+                                            != (done - 1) * 10 // len(tasks))):
+            shown = time.monotonic()
+            line = _progress(done, len(tasks), started)
+            print(line if tty else line.lstrip("\r"), end="" if tty else "\n",
+                  file=sys.stderr, flush=True)
+    if show and tty:
+        print(file=sys.stderr)
+    report = summarise(specs, seating, results)
+    report.update({"rules": rules.to_dict(), "seating": seating.label(),
+                   "players": seating.n_players, "deals": args.deals, "seed": args.seed,
+                   "matches": len(results), "seconds": round(time.monotonic() - started, 1)})
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(f"{len(results)} matches, rules {args.rules}, {seating.n_players} players "
+          f"({seating.label()}), {args.deals} deals per pair, {report['seconds']} s")
+    w = max(len(s) for s in specs)
+    print(f"{'bot':<{w}} {'matches':>7} {'win%':>6} {'95% CI':>13} {'Elo':>6} {'pts/hand':>9}")
+    for b in sorted(report["bots"], key=lambda e: -e["elo"]):
+        lo, hi = b["ci95"]
+        ci = f"{100 * lo:.1f}-{100 * hi:.1f}%"
+        print(f"{b['bot']:<{w}} {b['matches']:>7} {100 * b['win_rate']:>5.1f}% {ci:>13} "
+              f"{b['elo']:>6.0f} {b['points_per_hand']['total']:>9.1f}")
+    print("points per hand by source:")
+    for b in report["bots"]:
+        items = ", ".join(f"{src} {v}" for src, v in b["points_per_hand"].items()
+                          if v and src != "total")
+        print(f"  {b['bot']:<{w}} {items}")
+    print("pairs (first bot's share of match wins):")
+    for p in report["pairs"]:
+        lo, hi = p["ci95"]
+        print(f"  {p['bot']} vs {p['opponent']}: {100 * p['win_rate']:.1f}% "
+              f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%, {p['matches']} matches)")
+    for b in report["bots"]:
+        if "decision_seconds" in b:
+            d = b["decision_seconds"]
+            print(f"  {b['bot']} decision time: p50 {1000 * d['p50']:.0f} ms, "
+                  f"p95 {1000 * d['p95']:.0f} ms, p99 {1000 * d['p99']:.0f} ms, "
+                  f"max {1000 * d['max']:.0f} ms ({b['decisions']} searched decisions)")
+    return 0
+
+
+#: ``millebornes tournament`` (see :mod:`cli.main`).
+run = run_tournament

@@ -1,0 +1,322 @@
+"""``heuristic``: a bot that plays like a good human, from its seat's view only.
+
+It counts cards (what is unseen, which safeties may still be out, how many remedies of
+each kind remain), keeps the attacks and remedies it will need and throws dead cards away
+first, holds safeties for the coup fourré (R9) and lays them when no coup can come any
+more, when the pile runs short, when it is about to win the hand (a safety gives an extra
+turn, R8) or when it has nothing better; it attacks the leader and never makes a move that
+changes nothing. docs/bots.md describes the behaviour in prose.
+
+Only the public engine API is used, so the bot keeps working while the engine's insides
+change.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import NamedTuple
+
+from . import Action, CoupFourre, Discard, Draw, Extend, FastRemedy, HandState, Pass, Play, Zone
+from .cards import (
+    BATTLE_HAZARDS,
+    DISTANCE_VALUE,
+    FAMILY,
+    HAZARD_FOR_REMEDY,
+    HAZARDS,
+    KIND_OF,
+    REMEDY_FOR,
+    SAFETY_FOR,
+    Family,
+    Kind,
+)
+
+# The phases of a hand, as HandState.phase spells them.
+DRAW, PLAY, RESPOND, EXTEND = "draw", "play", "respond", "extend"
+
+#: The weights of the rules of thumb (tuned against heuristic-v1 with ``tournament``).
+W: dict[str, float] = {
+    "safety_idle": 5.0,
+    "end_near": 200.0,      # lay safeties when an opponent moving is this close to the end     # a safety laid when the cheapest discard is worth more than 15
+    "attack": 93.0, "stop": 85.0, "limit": 55.0,         # playing a hazard
+    "coup_risk": 120.0,     # times the chance that the victim holds the safety
+    "cure": 90.0,           # a remedy that lets us move again
+    "km": 40.0, "km_div": 5.0,                           # playing distance
+    "km_keep": 10.0, "km_keep_div": 5.0, "many_km": 4, "many_km_cut": 6.0,
+    "roll1": 55.0, "roll2": 30.0, "remedy_keep": 42.0, "eol_keep": 25.0,
+    "attack_keep": 58.0, "stop_keep": 50.0, "limit_keep": 28.0,
+}
+
+#: The hazards each safety protects against (Right of Way covers Stop and Speed Limit).
+COVERS: dict[Kind, tuple[Kind, ...]] = {
+    s: tuple(h for h in HAZARDS if SAFETY_FOR[h] is s) for s in set(SAFETY_FOR.values())}
+
+
+class Knowledge(NamedTuple):
+    """What one seat knows at a decision, computed once from its view."""
+
+    seat: int
+    side: int
+    hand: tuple[int, ...]
+    held: dict[Kind, int]        # kinds in my hand
+    unseen: dict[Kind, int]      # kinds in hidden hands or the draw pile
+    hidden_total: int            # cards in hidden hands and the draw pile
+    zone: Zone
+    opponents: tuple[int, ...]   # opposing sides
+
+
+def knowledge(view: HandState, seat: int) -> Knowledge:
+    """Card counting from the view: the deck minus everything face up minus my hand."""
+    unseen = {k: 0 for k in Kind}
+    for c in view.deck:
+        unseen[KIND_OF[c]] += 1
+    for c in view.public_cards():
+        unseen[KIND_OF[c]] -= 1
+    hand = view.hand(seat)
+    held = {k: 0 for k in Kind}
+    for c in hand:
+        unseen[KIND_OF[c]] -= 1
+        held[KIND_OF[c]] += 1
+    side = view.side_of(seat)
+    return Knowledge(seat, side, hand, held, unseen, sum(unseen.values()), view.zones[side],
+                     tuple(s for s in range(view.seating.n_teams) if s != side))
+
+
+def reachable(left: int, values: list[int]) -> bool:
+    """Whether some of ``values`` (distance cards in hand) add up to exactly ``left``."""
+    sums = {0}
+    for v in values:
+        sums |= {x + v for x in sums if x + v <= left}
+    return left in sums
+
+
+def cards_held_by_side(view: HandState, side: int) -> int:
+    return sum(view.hand_size(s) for s in view.seating.seats_of(side))
+
+
+class HeuristicBot:
+    """Rule-of-thumb play from card counting (see the module docstring and docs/bots.md)."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)  # kept for symmetry with other bots: choices are pure
+
+    def choose(self, view: HandState, legal: list[Action]) -> Action:
+        seat = legal[0].seat
+        if view.phase == RESPOND:
+            for a in legal:
+                if isinstance(a, CoupFourre):
+                    return a  # 300 (classic) or 200 (modern) points and the turn: always
+            for a in legal:
+                if isinstance(a, FastRemedy):
+                    return a
+            return Pass(seat)
+        if view.phase == EXTEND:
+            return Extend(seat, self.extend(view, seat))
+        if view.phase == DRAW:
+            return self.draw(view, legal)
+        ranked = self.ranked(view, legal)
+        return ranked[0][1] if ranked else legal[0]
+
+    # ----- the play phase ---------------------------------------------------------------
+    def ranked(self, view: HandState, legal: list[Action]) -> list[tuple[float, Action]]:
+        """Plays and discards of ``legal`` by decreasing merit (the search bot's candidates).
+
+        Fast discards (R10b) are left out: a single discard is never worse for this bot."""
+        know = knowledge(view, legal[0].seat)
+        finishing = any(isinstance(a, Play) and FAMILY[KIND_OF[a.card]] is Family.DISTANCE
+                        and know.zone.km + DISTANCE_VALUE[KIND_OF[a.card]] == view.target
+                        for a in legal)
+        out: list[tuple[float, Action]] = []
+        for a in legal:
+            if isinstance(a, Play):
+                out.append((self.play_value(view, know, a, finishing), a))
+            elif isinstance(a, Discard):
+                out.append((20.0 - self.keep_value(view, know, a.card), a))
+        out.sort(key=lambda sa: (-sa[0], _order(sa[1])))
+        return out
+
+    def play_value(self, view: HandState, know: Knowledge, a: Play, finishing: bool) -> float:
+        k = KIND_OF[a.card]
+        fam = FAMILY[k]
+        zone = know.zone
+        rules = view.rules
+        hazard = zone.hazard_in_force()
+        if fam is Family.SAFETY:
+            if finishing:
+                return 250.0  # lay every safety before the last distance: each one is a turn
+            covers = COVERS[k]
+            if hazard in covers and not know.held[REMEDY_FOR[hazard]]:
+                return 95.0
+            if k is Kind.RIGHT_OF_WAY and (zone.limited() and not know.held[Kind.END_OF_LIMIT]
+                                           or not zone.moving(rules) and hazard is None
+                                           and not know.held[Kind.ROLL]):
+                return 92.0
+            if all(know.unseen[h] == 0 for h in covers):
+                return 85.0  # no hazard it covers is left unseen: no coup fourré can come
+            if view.pile_size() <= 2 * view.seating.n_players:
+                return 85.0  # the hand may end before a coup fourré: take the points
+            if any(view.target - view.zones[s].km <= W["end_near"]
+                   and view.zones[s].moving(rules) for s in know.opponents):
+                return 85.0  # an opponent may end the hand soon: a safety in hand scores 0
+            return W["safety_idle"]  # better than throwing away a card worth more
+        if fam is Family.REMEDY:
+            if k is Kind.END_OF_LIMIT:
+                if not zone.limited():
+                    return -100.0
+                big = any(DISTANCE_VALUE.get(KIND_OF[c], 0) > 50 for c in know.hand)
+                return 60.0 if big else 35.0
+            if k is Kind.ROLL:
+                if hazard is Kind.STOP or (hazard is None and not zone.moving(rules)):
+                    return W["cure"]
+                return -100.0  # a Roll that changes nothing (e.g. with Right of Way down)
+            if hazard is HAZARD_FOR_REMEDY[k]:
+                return W["cure"]
+            return -100.0
+        if fam is Family.DISTANCE:
+            v = DISTANCE_VALUE[k]
+            left = view.target - zone.km - v
+            if left == 0:
+                return 200.0
+            score = W["km"] + v / W["km_div"]
+            if rules.exact_finish and left <= 300:
+                rest = [DISTANCE_VALUE[KIND_OF[c]] for c in know.hand
+                        if c != a.card and FAMILY[KIND_OF[c]] is Family.DISTANCE]
+                if reachable(left, rest):
+                    score += 25.0  # the cards in hand finish the trip exactly after this
+                elif left % 50 == 25 and Kind.D25 not in [KIND_OF[c] for c in know.hand
+                                                          if c != a.card] \
+                        and know.unseen[Kind.D25] + know.unseen[Kind.D75] < 4:
+                    score -= 30.0  # would strand us at an odd 25 short of the finish
+            if k is Kind.D200 and rules.scoring == "classic" and zone.n200 == 0:
+                score -= 8.0  # the 300-point safe trip bonus is gone
+            return score
+        # A hazard on side a.target.
+        assert a.target is not None
+        target = view.zones[a.target]
+        score = W["limit"] if k is Kind.SPEED_LIMIT else (W["stop"] if k is Kind.STOP else W["attack"])
+        if k is Kind.SPEED_LIMIT:
+            if view.target - target.km <= 50:
+                score -= 30.0  # a limit hardly slows someone this close
+        elif rules.roll_after_remedy and k is not Kind.STOP:
+            score += 4.0  # the victim needs the remedy and then a Roll
+        if k in BATTLE_HAZARDS and not target.moving(rules):
+            score -= 40.0
+        # Attack the leader: the farther ahead, the more it pays to slow them down.
+        others = [view.zones[s].km for s in know.opponents if s != a.target]
+        score += target.km / 25 + (target.km - max(others, default=target.km)) / 50
+        remedy = REMEDY_FOR[k]
+        if know.unseen[remedy] == 0 and not target.has_safety(SAFETY_FOR[k]):
+            score += 15.0  # every remedy is in sight: only the safety can save them
+        safety = SAFETY_FOR[k]
+        if know.unseen[safety]:
+            # The chance that the victim holds the safety (a coup fourré: the victim scores
+            # and takes the turn): its hidden cards over all the cards hidden from me.
+            p = min(1.0, cards_held_by_side(view, a.target) / max(1, know.hidden_total))
+            score -= W["coup_risk"] * p
+        return score
+
+    def keep_value(self, view: HandState, know: Knowledge, card: int) -> float:
+        """How much the hand loses without ``card``: dead cards are worth 0."""
+        k = KIND_OF[card]
+        fam = FAMILY[k]
+        zone = know.zone
+        rules = view.rules
+        if fam is Family.SAFETY:
+            return 1000.0
+        if fam is Family.DISTANCE:
+            v = DISTANCE_VALUE[k]
+            if rules.exact_finish and zone.km + v > view.target \
+                    and not (rules.extension and view.extended_by < 0 and view.target < 1000
+                             and zone.km + v <= 1000 and zone.km + v - view.target < 100):
+                return 0.0  # cannot fit the exact finish
+            if k is Kind.D200 and zone.n200 + know.held[Kind.D200] > 2:
+                return 2.0  # a third 200 (R5c)
+            value = W["km_keep"] + v / W["km_keep_div"]
+            left = view.target - zone.km
+            if rules.exact_finish and left <= 300:
+                rest = [DISTANCE_VALUE[KIND_OF[c]] for c in know.hand
+                        if c != card and FAMILY[KIND_OF[c]] is Family.DISTANCE]
+                if not reachable(left, rest) and reachable(left, [*rest, v]):
+                    value += 30.0  # this card completes an exact finish in hand
+                elif left <= 100 and k is Kind.D25:
+                    value += 15.0
+            n_distance = sum(know.held[d] for d in DISTANCE_VALUE)
+            if n_distance >= W["many_km"]:
+                value -= W["many_km_cut"]
+            return value
+        if fam is Family.REMEDY:
+            if k is Kind.ROLL:
+                guard = zone.has_safety(Kind.RIGHT_OF_WAY)
+                if guard:
+                    return 0.0
+                if know.held[Kind.RIGHT_OF_WAY]:
+                    return 6.0
+                copies = know.held[k]
+                if rules.roll_after_remedy:
+                    return W["roll1"] if copies == 1 else W["roll2"] if copies == 2 else 12.0
+                if know.unseen[Kind.STOP] == 0 and zone.moving(rules):
+                    return 1.0
+                return 45.0 if copies == 1 else 15.0
+            hazard = HAZARD_FOR_REMEDY[k]
+            safety = SAFETY_FOR[hazard]
+            if zone.has_safety(safety):
+                return 0.0
+            if know.held[safety]:
+                return 6.0  # the safety will answer (coup fourré or laid): the remedy is spare
+            needed = zone.hazard_in_force() is hazard or (hazard is Kind.SPEED_LIMIT
+                                                           and zone.limited())
+            if not needed and know.unseen[hazard] == 0:
+                return 1.0  # every such hazard is in sight: this remedy is dead
+            copies = know.held[k]
+            base = W["eol_keep"] if k is Kind.END_OF_LIMIT else W["remedy_keep"]
+            return base if copies == 1 else base / 3
+        # A hazard: dead when every opponent is protected against it.
+        safety = SAFETY_FOR[k]
+        if all(view.zones[s].has_safety(safety) for s in know.opponents):
+            return 0.0
+        value = W["limit_keep"] if k is Kind.SPEED_LIMIT else W["stop_keep"] if k is Kind.STOP else W["attack_keep"]
+        if know.held[k] > 1:
+            value -= 12.0
+        return value
+
+    # ----- draws and the extension ------------------------------------------------------
+    def draw(self, view: HandState, legal: list[Action]) -> Action:
+        """R4a: take the discard pile's top card when it is a card this hand wants now."""
+        for a in legal:
+            if isinstance(a, Draw) and a.source == "discard" and a.card is not None:
+                know = knowledge(view, a.seat)
+                k = KIND_OF[a.card]
+                hazard = know.zone.hazard_in_force()
+                if FAMILY[k] is Family.SAFETY:
+                    return a
+                if hazard is not None and REMEDY_FOR[hazard] is k and not know.held[k]:
+                    return a
+                if k is Kind.ROLL and hazard is None and not know.zone.moving(view.rules) \
+                        and not know.held[k]:
+                    return a
+        return legal[0]
+
+    def extend(self, view: HandState, seat: int) -> bool:
+        """R12: extend to 1000 only when the remaining 300 look safe: the sure points of
+        completing now (trip, safe trip, shut-out) are lost if nobody completes."""
+        know = knowledge(view, seat)
+        zone = know.zone
+        if not zone.moving(view.rules):
+            return False
+        hand_km = sum(DISTANCE_VALUE.get(KIND_OF[c], 0) for c in know.hand)
+        opp_best = max((view.zones[s].km for s in know.opponents), default=0)
+        protection = len(zone.safeties) + sum(know.held[s] for s in COVERS)
+        threats = sum(know.unseen[h] for h in BATTLE_HAZARDS) / max(1, know.hidden_total)
+        return (hand_km >= 200 and view.pile_size() >= 15 and opp_best < 500
+                and (protection >= 0 or threats < 0.08))
+
+
+def _order(a: Action) -> tuple[int, int, int]:
+    """A total order on plays and discards, for ties (never dict or set order)."""
+    if isinstance(a, Play):
+        return (0, a.card, -1 if a.target is None else a.target)
+    if isinstance(a, Discard):
+        return (1, a.card, 0)
+    return (2, 0, 0)
+

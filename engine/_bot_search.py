@@ -1,0 +1,270 @@
+"""``search``: determinized Monte Carlo rollouts from the seat's own view.
+
+At a play (and at the extension question) the bot lets :class:`HeuristicBot` shortlist a
+few candidate moves, then repeatedly *determinizes* its view (deals the cards it cannot
+see at random among the hidden hands and the draw pile, consistently with everything face
+up and its own hand), tries every candidate on that same deal (common random numbers:
+the candidates are compared on identical futures), plays the hand out with a cheap
+rollout policy and scores it with :func:`engine.scoring.score_hand`. Sequential halving
+spends the budget on the candidates still in contention. Draws and answers to hazards
+(always a coup fourré, R9) are left to the heuristic.
+
+The budget is per decision: ``playouts`` rollouts (deterministic for a given seed), or
+``ms`` milliseconds of thinking (then the number of rollouts depends on the machine).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from . import (
+    Action,
+    Discard,
+    Extend,
+    HandState,
+    Play,
+    apply_action,
+    legal_actions,
+    reshuffle_action,
+)
+from ._bot_heuristic import HeuristicBot
+from .cards import DISTANCE_OF, FAMILY_OF, KIND_OF, Family, Kind
+from .scoring import score_hand
+
+PLAY, EXTEND, RESHUFFLE, RESPOND = "play", "extend", "reshuffle", "respond"
+
+DEFAULT_PLAYOUTS = 200
+#: Candidates the heuristic shortlists for the search (the rest are never tried).
+DEFAULT_CANDIDATES = 4
+#: A rollout that has not ended after this many actions is scored as it stands.
+ROLLOUT_ACTIONS = 600
+#: Actions a rollout simulates per player by default before scoring the hand as it stands
+#: (20 at two players: about five turns each): short rollouts are less noisy (and cheaper)
+#: than playing every hand out.
+HORIZON_PER_PLAYER = 10
+
+
+def determinize(view: HandState, seat: int, rng: random.Random) -> HandState:
+    """A full-information state that ``seat``'s view could be: the cards it has not seen
+    are dealt at random to the hidden hands (their sizes kept) and the draw pile.
+
+    The one place a full state is built from a view (re-point it here if the engine's
+    state changes shape)."""
+    mine = view.hand(seat)
+    seen = set(view.public_cards())
+    seen.update(mine)
+    pool = [c for c in view.deck if c not in seen]
+    rng.shuffle(pool)
+    hands: list[tuple[int, ...]] = []
+    at = 0
+    for s, h in enumerate(view.hands):
+        if s == seat:
+            hands.append(mine)
+            continue
+        n = h if isinstance(h, int) else len(h)
+        hands.append(tuple(sorted(pool[at:at + n])))
+        at += n
+    pile = tuple(pool[at:])
+    if len(pile) != view.pile_size():
+        raise ValueError("the view's card counts do not add up to its deck")
+    return view._replace(hands=tuple(hands), pile=pile, viewer=None)
+
+
+# ----- the rollout policy: cheap, greedy, a little noisy ------------------------------
+
+_DISTANCE, _HAZARD, _REMEDY, _SAFETY = Family.DISTANCE, Family.HAZARD, Family.REMEDY, Family.SAFETY
+_ROLL, _RIGHT_OF_WAY, _SPEED_LIMIT = Kind.ROLL, Kind.RIGHT_OF_WAY, Kind.SPEED_LIMIT
+_PLAY_SCORE: tuple[float, ...] = tuple(
+    (40.0 + DISTANCE_OF[c] / 5) if FAMILY_OF[c] is _DISTANCE
+    else (60.0 if KIND_OF[c] is _SPEED_LIMIT else 85.0) if FAMILY_OF[c] is _HAZARD
+    else 90.0 if FAMILY_OF[c] is _REMEDY
+    else 5.0
+    for c in range(len(KIND_OF)))
+#: How readily a card is thrown away when nothing is played (lower goes first).
+_KEEP: tuple[float, ...] = tuple(
+    100.0 if FAMILY_OF[c] is _SAFETY
+    else (40.0 if KIND_OF[c] is not _SPEED_LIMIT else 20.0) if FAMILY_OF[c] is _HAZARD
+    else (45.0 if KIND_OF[c] is _ROLL else 30.0) if FAMILY_OF[c] is _REMEDY
+    else 5.0 + DISTANCE_OF[c] / 10
+    for c in range(len(KIND_OF)))
+
+
+def rollout_choice(state: HandState, legal: list[Action], rng: random.Random) -> Action:
+    """The rollout policy for whoever acts in a full-information state: coups fourrés and
+    fast remedies always, never an extension, otherwise the greedy best play with noise
+    or the least useful card thrown away."""
+    phase = state.phase
+    if phase != PLAY:
+        if phase == RESPOND:
+            return legal[-1]  # Pass is listed first, a coup fourré or fast remedy after it
+        if phase == EXTEND:
+            return legal[1]   # Extend(False): end the hand at the trip
+        return legal[0]       # draw from the pile
+    best: Action | None = None
+    best_score = 0.0
+    worst: Action | None = None
+    worst_keep = 1e9
+    rand = rng.random
+    for a in legal:
+        if type(a) is Play:
+            c = a.card
+            score = _PLAY_SCORE[c] + 10.0 * rand()
+            if KIND_OF[c] is _ROLL and state.zones[a.seat % state.seating.n_teams].has_safety(
+                    _RIGHT_OF_WAY):
+                continue  # a Roll that changes nothing
+            if score > best_score:
+                best, best_score = a, score
+        elif type(a) is Discard:
+            keep = _KEEP[a.card] + 10.0 * rand()
+            if keep < worst_keep:
+                worst, worst_keep = a, keep
+    if best is not None and (best_score > 20.0 or worst is None or worst_keep > 60.0):
+        return best
+    if worst is not None:
+        return worst
+    return legal[0]
+
+
+def rollout(state: HandState, side: int, rng: random.Random,
+            horizon: int = ROLLOUT_ACTIONS) -> float:
+    """Play the hand on for at most ``horizon`` actions; ``side``'s points minus the best
+    other side's (the hand's score if it ended, else :func:`standing`)."""
+    n = 0
+    while state.phase != "over" and n < horizon:
+        if state.phase == RESHUFFLE:
+            action: Action = reshuffle_action(state, rng)
+        else:
+            seat = state.actors()[0]
+            action = rollout_choice(state, legal_actions(state, seat), rng)
+        state = apply_action(state, action)
+        n += 1
+    if state.phase == "over":
+        totals: list[float] = [float(s.total) for s in score_hand(state)]
+    else:
+        totals = standing(state)
+    mine = totals[side]
+    return float(mine - max(t for i, t in enumerate(totals) if i != side))
+
+
+def standing(state: HandState) -> list[float]:
+    """Points each side has banked in an unfinished hand (safeties still in hand count),
+    less a turn's worth of distance for a side that cannot move (a short rollout's
+    evaluation)."""
+    rules = state.rules
+    coup = 100.0 if rules.scoring == "modern" else 300.0
+    held = [0] * len(state.zones)
+    n_teams = state.seating.n_teams
+    for seat, hand in enumerate(state.hands):
+        if not isinstance(hand, int):
+            held[seat % n_teams] += sum(1 for c in hand if FAMILY_OF[c] is _SAFETY)
+    out = []
+    for side, z in enumerate(state.zones):
+        # A safety still in hand will be laid (100) or make a coup fourré: about as good
+        # as laid, so that rollouts do not push the bot into laying safeties early.
+        value = z.km + 100.0 * len(z.safeties) + coup * len(z.coups) + 110.0 * held[side]
+        if not z.moving(rules):
+            value -= 75.0
+        elif z.limited():
+            value -= 25.0
+        out.append(value)
+    return out
+
+
+class SearchBot:
+    """Determinized rollouts over the heuristic's shortlist (see the module docstring)."""
+
+    name = "search"
+
+    def __init__(self, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS, ms: float = 0,
+                 candidates: int = DEFAULT_CANDIDATES,
+                 margin: float = 1.0, horizon: int = 0, **unknown: Any) -> None:
+        if unknown:
+            raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))}; "
+                             "search takes playouts=N, ms=N, candidates=N, margin=X, horizon=N")
+        if not isinstance(playouts, int) or not 1 <= playouts <= 1_000_000:
+            raise ValueError(f"playouts must be a whole number from 1 to 1000000, "
+                             f"not {playouts!r}")
+        if not isinstance(ms, (int, float)) or not 0 <= ms <= 600_000:
+            raise ValueError(f"ms must be a number of milliseconds from 0 to 600000, not {ms!r}")
+        if not isinstance(candidates, int) or not 2 <= candidates <= 64:
+            raise ValueError(f"candidates must be a whole number from 2 to 64, "
+                             f"not {candidates!r}")
+        self.rng = random.Random(seed)
+        self.playouts = playouts
+        self.ms = float(ms)
+        self.candidates = candidates
+        self.margin = float(margin)
+        if not isinstance(horizon, int) or not 0 <= horizon <= ROLLOUT_ACTIONS:
+            raise ValueError(f"horizon must be a whole number from 0 (automatic: "
+                             f"{HORIZON_PER_PLAYER} per player) to {ROLLOUT_ACTIONS}")
+        self.horizon = horizon
+        self.heuristic = HeuristicBot(seed)
+        #: Seconds spent on each searched decision (for percentiles; never read by the bot).
+        self.decision_seconds: list[float] = []
+
+    def choose(self, view: HandState, legal: list[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        seat = legal[0].seat
+        if view.phase == PLAY:
+            ranked = self.heuristic.ranked(view, legal)
+            if not ranked:
+                return legal[0]
+            if ranked[0][0] >= 150.0:
+                return ranked[0][1]  # completing the trip (or a safety just before): no doubt
+            shortlist = [a for v, a in ranked if v > -50.0][:self.candidates]
+            if not shortlist:
+                return ranked[0][1]
+        elif view.phase == EXTEND:
+            shortlist = [Extend(seat, self.heuristic.extend(view, seat)),
+                         Extend(seat, not self.heuristic.extend(view, seat))]
+        else:
+            return self.heuristic.choose(view, legal)
+        if len(shortlist) == 1:
+            return shortlist[0]
+        started = time.perf_counter()
+        choice = self._search(view, seat, shortlist, started)
+        self.decision_seconds.append(time.perf_counter() - started)
+        return choice
+
+    def _search(self, view: HandState, seat: int, shortlist: list[Action],
+                started: float) -> Action:
+        """Every candidate on every deal; the heuristic's first choice stands unless another
+        candidate beats it on the same deals by more than ``self.margin`` standard errors
+        (rollouts are noisy: the search must not throw a good prior away on noise)."""
+        side = view.side_of(seat)
+        k = len(shortlist)
+        results: list[list[float]] = [[] for _ in range(k)]
+        if self.ms > 0:
+            deadline = started + self.ms / 1000
+            while True:
+                self._round(view, seat, side, shortlist, results)
+                if time.perf_counter() >= deadline:
+                    break
+        else:
+            for _ in range(max(2, self.playouts // k)):
+                self._round(view, seat, side, shortlist, results)
+        n = len(results[0])
+        best, best_z = 0, 0.0
+        base = results[0]
+        for i in range(1, k):
+            diffs = [x - y for x, y in zip(results[i], base, strict=True)]
+            mean = sum(diffs) / n
+            var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+            stderr = (var / n) ** 0.5
+            z = mean / stderr if stderr > 0 else (1e9 if mean > 0 else 0.0)
+            if z > self.margin and (best == 0 or z > best_z):
+                best, best_z = i, z
+        return shortlist[best]
+
+    def _round(self, view: HandState, seat: int, side: int, shortlist: list[Action],
+               results: list[list[float]]) -> None:
+        """One deal of the hidden cards; every candidate played out on it."""
+        deal = determinize(view, seat, self.rng)
+        horizon = self.horizon or HORIZON_PER_PLAYER * view.seating.n_players
+        rollout_seed = self.rng.getrandbits(64)
+        for i, action in enumerate(shortlist):
+            state = apply_action(deal, action)
+            results[i].append(rollout(state, side, random.Random(rollout_seed), horizon))

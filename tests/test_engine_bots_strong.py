@@ -1,0 +1,318 @@
+"""The strong bots of issue 12: ``heuristic`` (card counting), ``search`` (determinized
+rollouts), the frozen ``heuristic-v1``, bot specs with options, levels and plug-in bots."""
+
+from __future__ import annotations
+
+import random
+import sys
+import textwrap
+from importlib.metadata import entry_points
+
+import pytest
+from engine_helpers import K, build, card
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import (
+    CLASSIC,
+    MODERN,
+    Discard,
+    Draw,
+    Extend,
+    HandState,
+    Play,
+    Seating,
+    apply_action,
+    legal_actions,
+    new_hand,
+    reshuffle_action,
+    view_of,
+)
+from engine.bots import (
+    LEVELS,
+    HeuristicBot,
+    HeuristicV1Bot,
+    SearchBot,
+    bot_names,
+    make_bot,
+    parse_bot_spec,
+)
+from engine.simulate import play_hand, play_match
+
+TWO = Seating.solo(2)
+SPECS = ["random", "heuristic-v1", "heuristic", "search:playouts=8"]
+
+
+def _other_world(state: HandState, seat: int, rng: random.Random) -> HandState:
+    """A full state that gives ``seat`` exactly the same view as ``state``: the cards
+    hidden from the seat (other hands, the draw pile) dealt differently."""
+    mine = state.hand(seat)
+    hidden = [c for s, h in enumerate(state.hands) if s != seat for c in h]  # type: ignore[union-attr]
+    hidden += list(state.pile)  # type: ignore[arg-type]
+    rng.shuffle(hidden)
+    hands, at = [], 0
+    for s, h in enumerate(state.hands):
+        if s == seat:
+            hands.append(mine)
+        else:
+            hands.append(tuple(sorted(hidden[at:at + len(h)])))  # type: ignore[arg-type]
+            at += len(h)  # type: ignore[arg-type]
+    return state._replace(hands=tuple(hands), pile=tuple(hidden[at:]))
+
+
+class ViewOnly:
+    """Checks a bot is only ever shown its own seat's view, and that what it decides is a
+    function of that view: the same bot, copied, decides the same in a world where every
+    hidden card is elsewhere."""
+
+    def __init__(self, spec: str, seat: int, seed: int) -> None:
+        self.spec, self.seat, self.seed = spec, seat, seed
+        self.bot = make_bot(spec, seed)
+        self.calls = 0
+
+    def choose(self, view: HandState, legal):
+        assert view.viewer == self.seat and isinstance(view.pile, int)
+        assert all(isinstance(h, int) == (s != self.seat) for s, h in enumerate(view.hands))
+        self.calls += 1
+        action = self.bot.choose(view, legal)
+        assert action in legal
+        return action
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000), spec=st.sampled_from(SPECS),
+       rules=st.sampled_from([CLASSIC, MODERN]))
+def test_bots_decide_from_their_view_alone(seed, spec, rules):
+    """Property: at any decision of a hand, a fresh bot with the same seed makes the same
+    choice from the view of two full states that differ only in what the seat cannot
+    see (R2a hidden hands, R3 hidden pile), so no hidden card can steer it."""
+    rng = random.Random(seed)
+    deck = list(rules.deck(TWO))
+    rng.shuffle(deck)
+    state = new_hand(rules, TWO, deck, seed % 2)
+    driver = HeuristicBot(seed)
+    checked = 0
+    for _ in range(400):
+        if state.over:
+            break
+        if state.phase == "reshuffle":
+            state = apply_action(state, reshuffle_action(state, rng))
+            continue
+        seat = state.actors()[0]
+        view = view_of(state, seat)
+        legal = legal_actions(view, seat)
+        if state.phase == "play" and checked < 3 and rng.random() < 0.2:
+            twin = view_of(_other_world(state, seat, rng), seat)
+            assert twin == view
+            a = make_bot(spec, seed).choose(view, legal)
+            b = make_bot(spec, seed).choose(twin, legal_actions(twin, seat))
+            assert a == b
+            checked += 1
+        action = driver.choose(view, legal)
+        if isinstance(action, Draw):  # the full state names the card drawn
+            action = next(d for d in legal_actions(state, seat)
+                          if isinstance(d, Draw) and d.source == action.source)
+        state = apply_action(state, action)
+
+
+@pytest.mark.parametrize("spec", SPECS + ["expert"])
+@pytest.mark.parametrize("seating", [TWO, Seating(4, 2)], ids=["2", "2x2"])
+def test_bots_are_shown_views_only_and_pick_legal_actions(spec, seating):
+    if spec == "expert":
+        spec = "search:playouts=6"  # the expert level's bot, on a small budget
+    watchers = [ViewOnly(spec if s % 2 == 0 else "heuristic", s, s)
+                for s in range(seating.n_players)]
+    rec = play_hand(CLASSIC, seating, watchers, random.Random(4), 0)
+    assert rec.final.over and all(w.calls for w in watchers)
+
+
+@pytest.mark.parametrize("spec", ["heuristic", "search:playouts=10"])
+def test_same_seed_and_budget_same_match(spec):
+    """The search bot is deterministic for a given seed and playout budget."""
+    def run(seed):
+        bots = [make_bot(spec, seed), make_bot("heuristic-v1", seed + 1)]
+        rec = play_match(CLASSIC, TWO, bots, seed=seed, max_hands=1)
+        return [h.actions for h in rec.hands]
+
+    assert run(3) == run(3)
+
+
+def _roll_with_right_of_way() -> HandState:
+    # Right of Way laid after a Stop: a Roll is legal (R7) but changes nothing.
+    return build(CLASSIC, TWO, hands={0: [K.ROLL, K.D25, K.D50, K.D75, K.D100, K.ROLL, K.D25]},
+                 zones={0: dict(battle=[K.ROLL, K.STOP], safeties=[K.RIGHT_OF_WAY], distance=[K.D100]),
+                        1: dict(battle=[K.ROLL])}, seat=0)
+
+
+def test_no_move_that_changes_nothing():
+    """A Roll with Right of Way down is listed by the engine (R7) but never chosen."""
+    st0 = _roll_with_right_of_way()
+    view = view_of(st0, 0)
+    legal = legal_actions(view, 0)
+    roll = card(st0, 0, K.ROLL)
+    assert Play(0, roll) in legal or Play(0, roll, None) in legal
+    for spec in ["heuristic", "search:playouts=20"]:
+        choice = make_bot(spec, 1).choose(view, legal)
+        assert not (isinstance(choice, Play) and choice.card in
+                    [c for c in st0.hand(0) if c in (roll,)]), spec
+        assert not (isinstance(choice, Play) and st0.zones[0] ==
+                    apply_action(st0, choice).zones[0]), spec
+
+
+def test_heuristic_throws_dead_cards_first_and_keeps_attacks():
+    """A remedy whose safety is down is dead: it goes before a hazard or distance."""
+    st0 = build(CLASSIC, TWO,
+                hands={0: [K.GASOLINE, K.ACCIDENT, K.D75, K.D100, K.REPAIRS, K.D50, K.D25]},
+                zones={0: dict(battle=[K.ROLL, K.STOP], safeties=[K.EXTRA_TANK]),
+                       1: dict(battle=[K.STOP])}, seat=0)  # nobody to attack now
+    view = view_of(st0, 0)
+    choice = HeuristicBot(0).choose(view, legal_actions(view, 0))
+    assert choice == Discard(0, card(st0, 0, K.GASOLINE))
+
+
+def test_heuristic_attacks_the_moving_leader():
+    st0 = build(CLASSIC, Seating.solo(3),
+                hands={0: [K.ACCIDENT, K.D25, K.D25, K.D25, K.D25, K.D25, K.D25]},
+                zones={0: dict(battle=[K.ROLL, K.STOP]), 1: dict(battle=[K.ROLL], distance=[K.D100, K.D100]),
+                       2: dict(battle=[K.ROLL], distance=[K.D200, K.D200, K.D100])}, seat=0)
+    view = view_of(st0, 0)
+    choice = HeuristicBot(0).choose(view, legal_actions(view, 0))
+    assert choice == Play(0, card(st0, 0, K.ACCIDENT), 2)
+
+
+def test_heuristic_holds_a_safety_but_lays_it_before_the_winning_distance():
+    hand = [K.DRIVING_ACE, K.D25, K.D50, K.D75, K.GASOLINE, K.SPARE_TIRE, K.REPAIRS]
+    early = build(CLASSIC, TWO, hands={0: hand}, zones={0: dict(battle=[K.ROLL], distance=[K.D100]),
+                                                        1: dict(battle=[K.ROLL])}, seat=0)
+    v = view_of(early, 0)
+    assert HeuristicBot(0).choose(v, legal_actions(v, 0)) == Play(0, card(early, 0, K.D75))
+    late = build(CLASSIC, TWO, hands={0: hand}, zones={0: dict(battle=[K.ROLL], distance=[K.D200, K.D200, K.D100, K.D100, K.D25]),
+                                                       1: dict(battle=[K.ROLL])}, seat=0)
+    v = view_of(late, 0)
+    assert HeuristicBot(0).choose(v, legal_actions(v, 0)) == \
+        Play(0, card(late, 0, K.DRIVING_ACE))
+
+
+def test_heuristic_v1_is_frozen():
+    """heuristic-v1 keeps the first heuristic's choices: a fixed yardstick (issue 12)."""
+    bots = [HeuristicV1Bot(1), HeuristicV1Bot(2)]
+    rec = play_match(CLASSIC, TWO, bots, seed=11)
+    assert rec.match.totals() == FROZEN_V1_TOTALS and len(rec.hands) == 5
+
+
+#: What the first HeuristicBot (commit 1bd48d0) scored in this match.
+FROZEN_V1_TOTALS = (5075, 4400)
+
+
+# ----- specs, levels, plug-ins ----------------------------------------------------------
+
+def test_bot_specs_parse_options_and_levels():
+    assert parse_bot_spec("search:playouts=500") == ("search", {"playouts": 500})
+    assert parse_bot_spec("search:ms=100") == ("search", {"ms": 100})
+    assert parse_bot_spec("Search:playouts=5:margin=0.5") == \
+        ("search", {"playouts": 5, "margin": 0.5})
+    assert parse_bot_spec("expert") == parse_bot_spec(LEVELS["expert"])
+    assert parse_bot_spec("hard:playouts=7")[1]["playouts"] == 7
+    bot = make_bot("search:playouts=500", 1)
+    assert isinstance(bot, SearchBot) and bot.playouts == 500
+    assert isinstance(make_bot("search:ms=100"), SearchBot)
+    assert make_bot("search:ms=100").ms == 100
+    for level in LEVELS:
+        assert callable(make_bot(level, 0).choose)
+    assert isinstance(make_bot("normal"), HeuristicBot)
+    assert isinstance(make_bot("easy"), HeuristicV1Bot)
+    assert {"random", "heuristic-v1", "heuristic", "search", "easy", "expert"} <= \
+        set(bot_names())
+
+
+@pytest.mark.parametrize("spec,needle", [
+    ("genius", "genius"), ("search:playouts", "NAME=VALUE"),
+    ("search:playouts=many", "playouts"), ("search:playouts=0", "playouts"),
+    ("search:depth=3", "depth"), ("heuristic:x=1", "heuristic"), (":x=1", "name"),
+    ("search:ms=-5", "ms"),
+])
+def test_bad_bot_specs_are_one_clear_error(spec, needle):
+    with pytest.raises(ValueError, match=needle):
+        make_bot(spec, 0)
+
+
+PLUGIN = '''
+class Cautious:
+    """Always the last legal action."""
+
+    def __init__(self, seed, patience=1):
+        self.patience = patience
+
+    def choose(self, view, legal):
+        return legal[-1]
+
+
+def make(seed, **options):
+    return Cautious(seed, **options)
+'''
+
+
+def test_plugin_bot_from_an_entry_point(tmp_path, monkeypatch):
+    """A distribution with a ``millebornes.bots`` entry point enters the bot by name."""
+    (tmp_path / "mb_cautious.py").write_text(textwrap.dedent(PLUGIN))
+    dist = tmp_path / "mb_cautious-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: mb-cautious\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text(
+        "[millebornes.bots]\ncautious = mb_cautious:make\nbroken = mb_nowhere:make\n"
+        "heuristic = mb_cautious:make\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert any(ep.name == "cautious" for ep in entry_points(group="millebornes.bots"))
+    bot = make_bot("cautious:patience=3", 5)
+    assert type(bot).__name__ == "Cautious" and bot.patience == 3
+    assert "cautious" in bot_names()
+    assert isinstance(make_bot("heuristic"), HeuristicBot)  # a plug-in cannot shadow it
+    with pytest.raises(ValueError, match="broken"):
+        make_bot("broken", 0)
+    rec = play_hand(CLASSIC, TWO, [bot, make_bot("heuristic", 1)], random.Random(2), 0)
+    assert rec.final.over
+    monkeypatch.delitem(sys.modules, "mb_cautious", raising=False)
+
+
+def test_search_considers_the_extension():
+    """R12: at the extension question the search bot answers with an Extend."""
+    st0 = build(CLASSIC, TWO, hands={0: [K.D25, K.D50, K.D75, K.D100, K.D100, K.ROLL]},
+                zones={0: dict(battle=[K.ROLL], distance=[K.D200, K.D200, K.D100, K.D100, K.D100]), 1: dict(battle=[K.ROLL], distance=[K.D100])},
+                seat=0, phase="extend")
+    view = view_of(st0, 0)
+    choice = SearchBot(0, playouts=8).choose(view, legal_actions(view, 0))
+    assert isinstance(choice, Extend) and choice.seat == 0
+
+
+def test_docs_example_plugin_bot_is_short_and_plays(tmp_path, monkeypatch):
+    """docs/bots.md's example bot is under 30 lines and enters a game as a plug-in."""
+    from pathlib import Path
+    doc = (Path(__file__).parent.parent / "docs" / "bots.md").read_text()
+    code = doc.split("```python\n# mybot.py", 1)[1].split("```", 1)[0]
+    code = "# mybot.py" + code
+    assert len(code.strip().splitlines()) < 30
+    (tmp_path / "mybot.py").write_text(code)
+    dist = tmp_path / "mybot-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: mybot\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text("[millebornes.bots]\nmybot = mybot:make\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    rec = play_match(CLASSIC, TWO, [make_bot("mybot", 1), make_bot("heuristic", 2)], seed=1)
+    assert rec.match.over
+    monkeypatch.delitem(sys.modules, "mybot", raising=False)
+
+
+def test_search_with_a_time_budget_thinks_about_that_long():
+    """``search:ms=N`` keeps to its budget (one deal of rollouts at least)."""
+    import time
+    st0 = build(CLASSIC, TWO, hands={0: [K.ACCIDENT, K.D25, K.D50, K.D75, K.D100, K.STOP,
+                                         K.REPAIRS]},
+                zones={0: dict(battle=[K.ROLL]), 1: dict(battle=[K.ROLL])}, seat=0)
+    view = view_of(st0, 0)
+    bot = make_bot("search:ms=40", 0)
+    started = time.perf_counter()
+    choice = bot.choose(view, legal_actions(view, 0))
+    elapsed = time.perf_counter() - started
+    assert choice in legal_actions(view, 0)
+    assert 0.04 <= elapsed < 1.0
+    assert bot.decision_seconds and bot.decision_seconds[-1] >= 0.04
