@@ -71,7 +71,7 @@ class LoopbackTable:
         endpoints = {0: node.endpoint, **{s: b[2].endpoint for s, b in bots.items()}}
         start = TableStart(cfg, 0, endpoints, sorted(bots))
         opts = SessionOptions()
-        specs = {seat: spec for seat, spec in zip(range(1, seating.n_players), bot_specs)}
+        specs = {seat: spec for seat, spec in zip(range(1, seating.n_players), bot_specs, strict=False)}
         self.bots = start_bots(start, bots, base, opts, seed, specs=specs)
         store = Store.create(base, cfg.header(), 0, port=node.port, bind="127.0.0.1",
                              endpoints=endpoints)
