@@ -1,0 +1,183 @@
+"""The replicated log without sockets: ReplicatedLog objects wired by a list of messages.
+
+Each seat's log signs its own entries and hands back what to persist and what to send; the
+test delivers the messages itself (in order, shuffled, or not at all) and moves a fake
+clock, so intake, ordering, evidence and catch-up are exercised deterministically.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from engine import Seating, preset
+from engine.bots import make_bot
+from p2p.table import wire
+from p2p.table.config import TableConfig
+from p2p.table.memory import make_table
+from p2p.table.replicated_log import LogOptions, ReplicatedLog
+from p2p.table.session import node_id_for
+from p2p.testing import FakeClock
+from p2p.transcript.envelope import Envelope
+
+
+@dataclass
+class Seat:
+    rlog: ReplicatedLog
+    bot: object
+    persisted: list[Envelope] = field(default_factory=list)
+    evidence: list[Envelope] = field(default_factory=list)
+    events: list[str] = field(default_factory=list)
+
+
+class Table:
+    """n seats and the messages in flight between them (sender, destination, payload)."""
+
+    def __init__(self, cfg: TableConfig, ids: list, clock: FakeClock,
+                 options: LogOptions | None = None, seed: int = 0) -> None:
+        self.cfg = cfg
+        self.clock = clock
+        nodes = {node_id_for(i.public_key): s for s, i in enumerate(ids)}
+        self.node_of = {s: n for n, s in nodes.items()}
+        self.seats = [Seat(ReplicatedLog(cfg, ids[s], seat_of_node=nodes, clock=clock,
+                                         options=options), make_bot("heuristic", 5 + s))
+                      for s in range(cfg.n)]
+        self.wire: list[tuple[int, int, bytes]] = []
+        self.rng = random.Random(seed)
+
+    def collect(self, s: int) -> None:
+        out = self.seats[s].rlog.take_output()
+        self.seats[s].persisted.extend(out.persist)
+        self.seats[s].evidence.extend(out.evidence)
+        self.seats[s].events.extend(e.kind for e in out.events)
+        for dst, payload in out.messages:
+            targets = [d for d in range(self.cfg.n) if d != s] if dst is None \
+                else [self.seats_of(dst)]
+            self.wire.extend((s, d, payload) for d in targets)
+
+    def seats_of(self, node: bytes) -> int:
+        return {n: s for s, n in self.node_of.items()}[node]
+
+    def write_turns(self) -> None:
+        for s, seat in enumerate(self.seats):
+            rl = seat.rlog
+            while not rl.done and rl.match.hand.expected_writer() == s:
+                hp = rl.match.hand
+                rl.secrets[hp.hand_no] = hp.export_secrets()
+                rl.write(hp.next_body(seat.bot.choose))  # type: ignore[attr-defined]
+            self.collect(s)
+
+    def deliver(self, shuffle: bool = False, lose: set[int] | None = None) -> int:
+        """Deliver every message in flight (to seats not in ``lose``); returns how many."""
+        batch, self.wire = self.wire, []
+        if shuffle:
+            self.rng.shuffle(batch)
+        for src, dst, payload in batch:
+            if lose and dst in lose:
+                continue
+            self.seats[dst].rlog.on_message(self.node_of[src], payload)
+            self.collect(dst)
+        return len(batch)
+
+    def run(self, rounds: int = 100_000, shuffle: bool = False) -> None:
+        for _ in range(rounds):
+            self.write_turns()
+            if not self.wire:
+                break
+            self.deliver(shuffle)
+
+
+def _table(name: bytes, n: int = 2, **kw: object) -> Table:
+    cfg, ids = make_table(preset("modern", match_target=1), Seating.solo(n),
+                          [f"p{s}" for s in range(n)], name)
+    return Table(cfg, ids, FakeClock(), **kw)  # type: ignore[arg-type]
+
+
+def test_whole_match_in_memory_messages_in_random_order() -> None:
+    t = _table(b"rlog/order", n=3, seed=3)
+    t.run(shuffle=True)
+    logs = [s.rlog.log for s in t.seats]
+    assert all(s.rlog.finished and s.rlog.stopped is None for s in t.seats)
+    assert logs[0] == logs[1] == logs[2]
+    # every seat persisted exactly its log, in log order
+    for s in t.seats:
+        assert [e.encode() for e in s.persisted] == [r for h in sorted(s.rlog.log)
+                                                     for r in s.rlog.log[h]]
+    assert "match-end" in t.seats[0].events
+
+
+def test_a_seat_that_lost_messages_catches_up_by_fetching() -> None:
+    t = _table(b"rlog/fetch")
+    for _ in range(40):                 # seat 1 hears nothing for a while
+        t.write_turns()
+        t.deliver(lose={1})
+    behind = t.seats[1].rlog.position()
+    assert behind < t.seats[0].rlog.position() or t.seats[0].rlog.done
+    t.clock.advance(1.0)                # stalled: it asks
+    t.seats[1].rlog.tick()
+    t.collect(1)
+    assert any(wire.decode(p) == wire.Fetch(t.cfg.table_id, *behind) for _, _, p in t.wire)
+    t.run()
+    assert t.seats[0].rlog.log == t.seats[1].rlog.log
+    assert t.seats[1].rlog.finished
+
+
+def test_equivocation_is_caught_with_both_entries_kept_as_evidence() -> None:
+    t = _table(b"rlog/equiv")
+    t.write_turns()                     # seat 0 writes its key share
+    first = t.seats[0].rlog.log[0][0]
+    env = Envelope.decode(first)
+    other = Envelope.create(t.seats[0].rlog.identity, env.table, env.hand, env.seq, env.prev,
+                            {**env.body, "x": 1})
+    t.deliver()
+    t.seats[1].rlog.on_message(t.node_of[0], wire.encode_push([other.encode()])[0])
+    t.collect(1)
+    rl = t.seats[1].rlog
+    assert rl.stopped is not None and rl.error is not None
+    assert (rl.error.seat, rl.error.check) == (0, "equivocation")
+    assert {e.encode() for e in t.seats[1].evidence} == {first, other.encode()}
+
+
+def test_early_entries_are_bounded_per_author_in_bytes() -> None:
+    t = _table(b"rlog/early", options=LogOptions(max_early_bytes=4000))
+    rl = t.seats[1].rlog
+    ident = t.seats[0].rlog.identity
+    sent = 0
+    for seq in range(1, 40):            # far ahead of the log (seq 0 never comes)
+        env = Envelope.create(ident, t.cfg.table_id, 0, seq, bytes(32), {"k": "x" * 300})
+        rl.on_message(t.node_of[0], wire.encode_push([env.encode()])[0])
+        sent += 1
+    assert rl.drops[("seat 0 (p0)", "buffer-full")] > 0
+    assert rl._early_bytes[ident.public_key] <= 4000
+
+
+def test_fetches_from_strangers_and_too_often_are_refused() -> None:
+    t = _table(b"rlog/fetchrate")
+    t.run()
+    rl = t.seats[0].rlog
+    rl.take_output()
+    rl.on_message(b"m" + bytes(32), wire.encode_fetch(t.cfg.table_id, 0, 0))
+    assert not rl.take_output().messages
+    rl.on_message(t.node_of[1], wire.encode_fetch(t.cfg.table_id, 0, 0))
+    assert rl.take_output().messages
+    rl.on_message(t.node_of[1], wire.encode_fetch(t.cfg.table_id, 0, 0))
+    assert not rl.take_output().messages          # within fetch_min_interval
+    t.clock.advance(0.1)
+    rl.on_message(t.node_of[1], wire.encode_fetch(t.cfg.table_id, 0, 0))
+    assert rl.take_output().messages
+
+
+def test_wire_codec_refuses_what_is_not_a_session_message() -> None:
+    for payload, reason in [(b"\xc1", "malformed"), (wire.pack({"a": 1}), "malformed"),
+                            (wire.pack([9, 1]), "malformed"),
+                            (b"\x00" * (wire.MAX_PAYLOAD + 1), "oversized"),
+                            (wire.pack([wire.ABANDON, 1, 2]), "malformed")]:
+        try:
+            wire.decode(payload)
+        except wire.WireError as exc:
+            assert exc.reason == reason
+        else:
+            raise AssertionError(payload[:20])
+    big = [b"x" * 100_000] * 6
+    pushes = wire.encode_push(big)
+    assert len(pushes) == 3 and all(len(p) <= wire.BATCH_BYTES + 100_010 for p in pushes)
