@@ -9,7 +9,8 @@ Format (see docs/protocol.md): a msgpack stream.  The first object is the header
 followed by the signed envelopes (p2p.envelope wire encoding) in log order.  The
 header is bound to the log: the first entry of hand ``h`` has
 ``prev = genesis_hash(table, h, SHA-256(header bytes))``, so a changed header byte
-breaks the chain.  The writer fsyncs after every entry; the reader reports a truncated
+breaks the chain.  The writer fsyncs after every entry unless asked to batch (group
+commit: :meth:`TranscriptWriter.sync`); the reader reports a truncated
 or corrupt file with the byte offset of the bad object.
 """
 
@@ -204,6 +205,7 @@ class TranscriptWriter:
                  _append: bool = False) -> None:
         self.path = Path(path)
         self.header = header
+        self.unsynced = 0        # entries written but not fsynced yet
         if _append:
             self._f: BinaryIO = open(self.path, "ab")  # noqa: SIM115 - closed in close()
         else:
@@ -237,16 +239,28 @@ class TranscriptWriter:
             cut = size - e.offset
         return cls(p, t.header, _append=True), t, cut
 
-    def _write(self, b: bytes) -> None:
+    def _write(self, b: bytes, sync: bool = True) -> None:
         self._f.write(b)
-        self._f.flush()
-        os.fsync(self._f.fileno())
+        self._f.flush()          # in the OS's hands: survives a kill -9 of this process
+        if sync:
+            os.fsync(self._f.fileno())
+            self.unsynced = 0
+        else:
+            self.unsynced += 1
 
-    def append(self, env: Envelope) -> None:
+    def append(self, env: Envelope, sync: bool = True) -> None:
+        """Append one entry; with ``sync`` (the default) it is on disk when this returns.
+        Without, it is written but not fsynced until :meth:`sync` (group commit)."""
         raw = env.encode()
         if len(raw) > MAX_ENVELOPE_BYTES:
             raise EnvelopeError("envelope too large")
-        self._write(raw)
+        self._write(raw, sync)
+
+    def sync(self) -> None:
+        """fsync every entry appended so far (one fsync for a whole batch)."""
+        if self.unsynced:
+            os.fsync(self._f.fileno())
+            self.unsynced = 0
 
     def close(self) -> None:
         self._f.close()
