@@ -61,7 +61,8 @@ class Table:
     def write_turns(self) -> None:
         for s, seat in enumerate(self.seats):
             rl = seat.rlog
-            while not rl.done and rl.match.hand.expected_writer() == s:
+            while (not rl.done and not rl.catching_up
+                   and rl.match.hand.expected_writer() == s):
                 hp = rl.match.hand
                 rl.secrets[hp.hand_no] = hp.export_secrets()
                 rl.write(hp.next_body(seat.bot.choose))  # type: ignore[attr-defined]
@@ -181,3 +182,56 @@ def test_wire_codec_refuses_what_is_not_a_session_message() -> None:
     big = [b"x" * 100_000] * 6
     pushes = wire.encode_push(big)
     assert len(pushes) == 3 and all(len(p) <= wire.BATCH_BYTES + 100_010 for p in pushes)
+
+
+def test_local_damage_on_resume_is_reported_as_such_and_repaired_from_a_peer() -> None:
+    """Finding 11: one flipped bit in a stored entry of this seat's own transcript made
+    ``resume`` announce that its own seat broke the log. It is local damage: the replay
+    stops before it, blames nobody, cuts the store back, writes nothing of its own until a
+    peer has sent the rest, then catches up."""
+    t = _table(b"rlog/damage")
+    for _ in range(30):
+        t.write_turns()
+        t.deliver()
+    stored = list(t.seats[1].persisted)
+    mine = t.seats[1].rlog.identity.public_key
+    k = next(i for i, e in enumerate(stored) if i > 5 and e.author == mine)
+    raw = bytearray(stored[k].encode())
+    raw[-3] ^= 0x10                                   # a bit of its signature
+    damaged = stored[:k] + [Envelope.decode(bytes(raw))] + stored[k + 1:]
+    ident = t.seats[1].rlog.identity
+    back = ReplicatedLog(t.cfg, ident, seat_of_node={n: s for s, n in t.node_of.items()},
+                         clock=t.clock, secrets=t.seats[1].rlog.secrets)
+    back.replay(damaged)
+    out = back.take_output()
+    assert back.stopped is None and back.error is None
+    assert back.local_damage is not None and f"entry {k}" in back.local_damage
+    assert out.rewrite is not None and [e.encode() for e in out.rewrite] == \
+        [e.encode() for e in stored[:k]]
+    assert "local-damage" in [e.kind for e in out.events]
+    assert back.catching_up and back.position() == (0, k)
+    t.seats[1].rlog = back
+    back.fetch_all()
+    t.collect(1)
+    t.run()
+    assert back.stopped is None and back.finished
+    assert back.log == t.seats[0].rlog.log
+
+
+def test_a_peer_fetching_the_whole_log_again_and_again_gets_a_bounded_byte_rate() -> None:
+    """Finding 7: a seated peer asking for the whole log every 21 ms without acknowledging
+    grew an honest peer by hundreds of MB. Replies are now paid from a per-peer byte budget
+    that refills at ``fetch_bytes_per_s``: over 45 s of such asking, the bytes served stay
+    within the burst plus the rate."""
+    opts = LogOptions(fetch_bytes_per_s=64_000, fetch_burst=300_000)
+    t = _table(b"rlog/fetchflood", options=opts)
+    t.run()
+    rl = t.seats[0].rlog
+    rl.take_output()
+    served = 0
+    for _ in range(int(45 / 0.021)):
+        t.clock.advance(0.021)
+        rl.on_message(t.node_of[1], wire.encode_fetch(t.cfg.table_id, 0, 0))
+        served += sum(len(p) for _, p in rl.take_output().messages)
+    assert served <= 300_000 + 64_000 * 45 + wire.BATCH_BYTES + 10_000, served
+    assert rl.drops[("seat 1 (p1)", "fetch-budget")] > 0

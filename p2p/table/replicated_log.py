@@ -49,13 +49,22 @@ _LOG_LIMIT = 10
 _SENDER_DROP_REASONS = frozenset({"unknown-author", "bad-signature", "wrong-table", "wrong-hand"})
 
 
+class _LocalDamage(Exception):
+    """A stored entry fails a check it passed when it was stored."""
+
+    def __init__(self, check: str) -> None:
+        super().__init__(check)
+        self.check = check
+
+
 @dataclass(frozen=True)
 class SessionEvent:
     """Something the UI may show: ``text`` in words, ``kind`` and ``data`` structured.
 
     Kinds: ``action`` (data: hand, seat, action, before, after), ``hand-start``,
     ``hand-end`` (scores), ``match-end`` (winner), ``status`` (seat, status), ``dropped``
-    (sender, reason), ``stopped`` (reason, seat), ``resumed``, ``rebased``."""
+    (sender, reason), ``stopped`` (reason, seat), ``resumed``, ``rebased``,
+    ``local-damage`` (index, check: this seat's own stored copy was damaged)."""
 
     kind: str
     text: str
@@ -69,6 +78,8 @@ class LogOptions:
     stall_after: float = 0.5          # no progress for this long: ask peers for entries
     stall_max: float = 4.0            # backoff ceiling of those requests
     fetch_min_interval: float = 0.02  # serve at most one FETCH per peer per this long
+    fetch_bytes_per_s: int = 4 << 20  # ... and at most this many bytes of replies per peer
+    fetch_burst: int = 8 << 20        # (a token bucket of this size: a whole match fits)
     max_early: int = 4096             # entries buffered ahead of the log, per author
     max_early_bytes: int = 8 << 20    # ... and their bytes, per author
     record_times: bool = False        # keep apply times per entry (benchmarks)
@@ -135,6 +146,7 @@ class ReplicatedLog:
         self._stall = self.opts.stall_after
         self.next_fetch = now + self._stall
         self._fetch_served: dict[bytes, float] = {}
+        self._fetch_budget: dict[bytes, tuple[float, float]] = {}   # peer -> (bytes, at)
         self.entries_applied = 0
         self.applied_at: dict[tuple[int, int], float] = {}
         self.move_index: set[tuple[int, int]] = set()
@@ -145,6 +157,11 @@ class ReplicatedLog:
         self._branch: dict[tuple[int, bytes, int], Envelope] = {}
         self._superseded: set[bytes] = set()
         self._replaying = False
+        self._replay_mode = False
+        #: what was found damaged in this seat's own store on resume (None: nothing)
+        self.local_damage: str | None = None
+        #: after local damage: write nothing until a peer answered a fetch
+        self.catching_up = False
         self.rebases = 0
         self._out = LogOutput()
         self._check_hand()
@@ -171,13 +188,37 @@ class ReplicatedLog:
     # ===================================================================== inputs
     def replay(self, entries: list[Envelope]) -> None:
         """Entries read back from this seat's own store (after a restart): applied without
-        being persisted again."""
-        for env in entries:
-            self._apply(env, persist=False, sender=None)
-            if self.stopped:
-                break
-        self._event("resumed", f"resumed from {len(entries)} stored entries",
-                    entries=len(entries))
+        being persisted again.
+
+        Every stored entry passed the signature and chain checks when it was stored, so
+        one that fails them now was damaged on this disk: that is *local damage*, never
+        an accusation (issue 9, finding 11). The replay stops before it, the store is cut
+        back to the good prefix (``LogOutput.rewrite``), and this seat writes nothing until
+        a peer has answered a fetch for the rest (its own lost entries among them: writing
+        them again, differently, would be equivocation)."""
+        good: list[Envelope] = []
+        self._replay_mode = True
+        try:
+            for i, env in enumerate(entries):
+                try:
+                    self._apply(env, persist=False, sender=None)
+                except _LocalDamage as exc:
+                    self.local_damage = (f"stored entry {i} of {len(entries)} is damaged "
+                                         f"({exc.check}); the {len(entries) - i} entries "
+                                         "from there are fetched again from the other peers")
+                    self.catching_up = True
+                    self._out.rewrite = good
+                    self._event("local-damage", f"this computer's copy of the game is "
+                                f"damaged: {self.local_damage}", index=i, check=exc.check)
+                    log.warning("seat %d: local damage: %s", self.me, self.local_damage)
+                    break
+                good.append(env)
+                if self.stopped:
+                    break
+        finally:
+            self._replay_mode = False
+        self._event("resumed", f"resumed from {len(good)} stored entries",
+                    entries=len(good))
 
     def on_message(self, sender: bytes, payload: bytes) -> None:
         """A payload from the transport (see :mod:`p2p.table.wire`)."""
@@ -197,6 +238,8 @@ class ReplicatedLog:
             self.apply_ready()
             if isinstance(msg, wire.Entries) and msg.more:
                 self.send_fetch(sender)
+            elif isinstance(msg, wire.Entries):
+                self.catching_up = False
         elif isinstance(msg, wire.Fetch):
             self._on_fetch(sender, msg.table, msg.hand, msg.index)
         else:
@@ -447,9 +490,13 @@ class ReplicatedLog:
         try:
             self.verifier.accept(env)
         except Equivocation as exc:
+            if self._replay_mode:
+                raise _LocalDamage("equivocation") from None
             self._equivocation(exc)
             return
         except LogError as exc:
+            if self._replay_mode:
+                raise _LocalDamage(exc.check) from None
             if exc.check in _SENDER_DROP_REASONS:
                 self._drop(sender, exc.check, self._who(env))
             elif self._is_void(env):
@@ -656,6 +703,17 @@ class ReplicatedLog:
                 self.drops.get((self.label(sender), "fetch-rate"), 0) + 1
             return
         self._fetch_served[sender] = now
+        # Replies sit in the transport until acknowledged: a peer asking for the whole log
+        # again and again without acknowledging would make us hold copy after copy
+        # (finding 7). Each peer gets a byte budget that refills at fetch_bytes_per_s.
+        budget, at = self._fetch_budget.get(sender, (float(self.opts.fetch_burst), now))
+        budget = min(float(self.opts.fetch_burst),
+                     budget + (now - at) * self.opts.fetch_bytes_per_s)
+        if budget < wire.BATCH_BYTES:
+            self._fetch_budget[sender] = (budget, now)
+            self.drops[(self.label(sender), "fetch-budget")] = \
+                self.drops.get((self.label(sender), "fetch-budget"), 0) + 1
+            return
         if (hand, index) > self.position() and not self.finished:
             self.send_fetch(sender)      # the asker is ahead of us: catch up from it
         out: list[bytes] = []
@@ -675,5 +733,6 @@ class ReplicatedLog:
             if more:
                 break
             h, i = h + 1, 0
+        self._fetch_budget[sender] = (budget - size, now)
         if out:
             self._out.messages.append((sender, wire.encode_entries(out, more)))

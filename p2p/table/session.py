@@ -76,6 +76,7 @@ class SessionOptions:
     stall_after: float = 0.5        # no progress for this long: ask peers for entries
     stall_max: float = 4.0          # backoff ceiling of those requests
     fetch_min_interval: float = 0.02  # serve at most one FETCH per peer per this long
+    fetch_bytes_per_s: int = 4 << 20  # ... and at most this many reply bytes per peer
     max_early: int = 4096           # entries buffered ahead of the log, per author
     max_early_bytes: int = 8 << 20  # ... and their bytes, per author
     recv_batch: int = 256           # messages handled per pump
@@ -86,6 +87,7 @@ class SessionOptions:
     def log_options(self) -> LogOptions:
         return LogOptions(stall_after=self.stall_after, stall_max=self.stall_max,
                           fetch_min_interval=self.fetch_min_interval,
+                          fetch_bytes_per_s=self.fetch_bytes_per_s,
                           max_early=self.max_early, max_early_bytes=self.max_early_bytes,
                           record_times=self.record_times)
 
@@ -228,6 +230,12 @@ class Peer:
     @property
     def rebases(self) -> int:
         return self.rlog.rebases
+
+    @property
+    def local_damage(self) -> str | None:
+        """What was found damaged in this computer's own copy of the game on resume, in
+        words (None: nothing). Never an accusation: the rest is fetched from the peers."""
+        return self.rlog.local_damage
 
     # ===================================================================== UI interface
     @property
@@ -489,6 +497,8 @@ class Peer:
 
     # ----- writing ---------------------------------------------------------------------
     def _write_while_my_turn(self) -> None:
+        if self.rlog.catching_up:
+            return      # after local damage: our lost entries come back from a peer first
         while not self.rlog.stopped and not self.rlog.finished:
             hp = self.match.hand
             if hp.expected_writer() != self.me:
