@@ -235,3 +235,53 @@ def test_a_peer_fetching_the_whole_log_again_and_again_gets_a_bounded_byte_rate(
         served += sum(len(p) for _, p in rl.take_output().messages)
     assert served <= 300_000 + 64_000 * 45 + wire.BATCH_BYTES + 10_000, served
     assert rl.drops[("seat 1 (p1)", "fetch-budget")] > 0
+
+
+def test_silence_mid_shuffle_ends_in_a_bounded_stop_naming_the_seat_unresponsive() -> None:
+    """Finding 5: a peer that goes silent mid-shuffle left the others waiting forever.
+    Now every protocol step has a time limit: the others keep asking (fetch, with backoff)
+    and, when it passes, stop with the silent seat named *unresponsive*, blaming nobody."""
+    opts = LogOptions(step_limit=20.0)
+    t = _table(b"rlog/silence", n=3, options=opts)
+    silent = 1
+    for _ in range(200):
+        for s in (0, 2):
+            rl = t.seats[s].rlog
+            while not rl.done and rl.match.hand.expected_writer() == s:
+                hp = rl.match.hand
+                rl.secrets[hp.hand_no] = hp.export_secrets()
+                rl.write(hp.next_body(t.seats[s].bot.choose))  # type: ignore[attr-defined]
+            t.collect(s)
+        t.wire = [m for m in t.wire if m[0] != silent]
+        if not t.deliver(lose={silent}):
+            break
+    honest = [t.seats[0].rlog, t.seats[2].rlog]
+    assert all(rl.match.hand.expected_writer() == silent for rl in honest)
+    start = t.clock.now
+    fetches = 0
+    while not all(rl.stopped for rl in honest) and t.clock.now - start < 60:
+        t.clock.advance(0.5)
+        for s in (0, 2):
+            t.seats[s].rlog.tick()
+            t.collect(s)
+        fetches += len(t.wire)
+        t.wire.clear()
+    waited = t.clock.now - start
+    assert 20.0 <= waited <= 21.0, waited
+    assert fetches > 3                                   # relay asked for before the limit
+    for rl in honest:
+        assert rl.unresponsive == silent and rl.error is None
+        assert rl.stopped is not None and "unresponsive" in rl.stopped
+
+
+def test_a_players_own_decision_is_not_timed_out_unless_the_table_chose_so() -> None:
+    t = _table(b"rlog/decide")
+    while not any(s.rlog.match.hand.needs_decision() for s in t.seats):
+        t.write_turns()
+        t.deliver()
+    w = next(i for i, s in enumerate(t.seats) if s.rlog.match.hand.needs_decision())
+    other = t.seats[1 - w].rlog
+    assert other.deadline() is None
+    t.clock.advance(3600)
+    other.tick()
+    assert other.stopped is None

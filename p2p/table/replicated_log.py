@@ -64,7 +64,8 @@ class SessionEvent:
     Kinds: ``action`` (data: hand, seat, action, before, after), ``hand-start``,
     ``hand-end`` (scores), ``match-end`` (winner), ``status`` (seat, status), ``dropped``
     (sender, reason), ``stopped`` (reason, seat), ``resumed``, ``rebased``,
-    ``local-damage`` (index, check: this seat's own stored copy was damaged)."""
+    ``local-damage`` (index, check: this seat's own stored copy was damaged), ``timeout``
+    (seat, step, hand, index: that seat's step passed its time limit; ``stopped`` follows)."""
 
     kind: str
     text: str
@@ -83,6 +84,8 @@ class LogOptions:
     max_early: int = 4096             # entries buffered ahead of the log, per author
     max_early_bytes: int = 8 << 20    # ... and their bytes, per author
     record_times: bool = False        # keep apply times per entry (benchmarks)
+    step_limit: float = 20.0          # a protocol step not written in this long: stop
+    decision_limit: float | None = None  # a player's own move: untimed unless set
 
 
 @dataclass
@@ -162,6 +165,8 @@ class ReplicatedLog:
         self.local_damage: str | None = None
         #: after local damage: write nothing until a peer answered a fetch
         self.catching_up = False
+        #: the seat whose step timed out (the table stopped; nobody is blamed)
+        self.unresponsive: int | None = None
         self.rebases = 0
         self._out = LogOutput()
         self._check_hand()
@@ -260,12 +265,41 @@ class ReplicatedLog:
         """Stop the match here for good (e.g. this seat abandons)."""
         self._stop(reason, seat)
 
+    def deadline(self) -> tuple[int, float] | None:
+        """(seat, clock time) by which the seat the log waits for must have written its
+        entry, or None when the step is untimed (a player's decision, unless the table set
+        ``decision_limit``) or the match is over. Every peer relays what it holds before
+        that (a stalled log fetches from every peer, with backoff well under the limit)."""
+        if self.stopped or self.finished:
+            return None
+        e = self.match.hand.expected()
+        if e is None:
+            return None
+        limit = self.opts.decision_limit if e.kind == "game.act" else self.opts.step_limit
+        if limit is None:
+            return None
+        return e.seat, self.last_progress + limit
+
     def tick(self) -> None:
         """Time passed: when the log has stalled, ask every peer for what follows it
-        (with exponential backoff up to ``stall_max``)."""
+        (with exponential backoff up to ``stall_max``); when the step's time limit has
+        passed, stop: the seat is *unresponsive* (not blamed: non-delivery cannot be
+        proven)."""
         if self.stopped or self.finished:
             return
         now = self.clock()
+        due = self.deadline()
+        if due is not None and now >= due[1] and due[0] != self.me:
+            seat = due[0]
+            self.unresponsive = seat
+            e = self.match.hand.expected()
+            what = e.kind if e is not None else "its entry"
+            self._event("timeout", f"{self.seat_name(seat)} did not write {what} within "
+                        f"{now - self.last_progress:.0f} s", seat=seat, step=what,
+                        hand=self.match.hand_no, index=self.position()[1])
+            self._stop(f"{self.seat_name(seat)} is unresponsive: no {what} within the "
+                       "table's time limit", None)
+            return
         if now < self.next_fetch:
             return
         if self.match.hand.expected_writer() == self.me:

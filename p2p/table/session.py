@@ -82,6 +82,8 @@ class SessionOptions:
     recv_batch: int = 256           # messages handled per pump
     record_times: bool = False      # keep send/apply times per entry (benchmarks)
     abort_delay: float = 0.05       # game.abort waits (1 + seat) × this: the lowest seat wins
+    step_limit: float = 20.0        # a protocol step not written in this long: the table stops
+    decision_limit: float | None = None  # a player's move: untimed unless the table chose so
     sync_interval: float = 0.25     # others' entries are fsynced in groups, this often at most
 
     def log_options(self) -> LogOptions:
@@ -89,7 +91,8 @@ class SessionOptions:
                           fetch_min_interval=self.fetch_min_interval,
                           fetch_bytes_per_s=self.fetch_bytes_per_s,
                           max_early=self.max_early, max_early_bytes=self.max_early_bytes,
-                          record_times=self.record_times)
+                          record_times=self.record_times, step_limit=self.step_limit,
+                          decision_limit=self.decision_limit)
 
 
 @dataclass(frozen=True)
@@ -291,6 +294,21 @@ class Peer:
                 step = TableStep.DEAL
             return Waiting(e.seat, step)
 
+    def time_left(self) -> tuple[int, float] | None:
+        """(seat, seconds) before the step the table waits for passes its time limit (a
+        console's countdown); None when the step is untimed or the match is over. When it
+        runs out the table stops with that seat *unresponsive* (see :attr:`unresponsive`)."""
+        with self._lock:
+            due = self.rlog.deadline()
+            if due is None:
+                return None
+            return due[0], max(0.0, due[1] - time.monotonic())
+
+    @property
+    def unresponsive(self) -> int | None:
+        """The seat whose step passed its time limit (the table stopped; not a blame)."""
+        return self.rlog.unresponsive
+
     def progress(self) -> tuple[int, int]:
         """(hand number, entries applied in it): changes whenever the table moves on."""
         with self._lock:
@@ -415,6 +433,9 @@ class Peer:
     # ===================================================================== internals
     def _next_deadline(self) -> float:
         t = self.rlog.next_fetch
+        limit = self.rlog.deadline()
+        if limit is not None:
+            t = min(t, limit[1])
         if self.store is not None and self.store.unsynced:
             t = min(t, self._synced_at + self.opts.sync_interval)
         for due in self._respond_at.values():
