@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from engine import Seating, preset
 from engine.bots import make_bot
+from p2p.audit import verify_game
 from p2p.table import wire
 from p2p.table.config import TableConfig
 from p2p.table.memory import make_table
 from p2p.table.replicated_log import LogOptions, ReplicatedLog
 from p2p.table.session import node_id_for
 from p2p.testing import FakeClock
-from p2p.transcript.envelope import Envelope
+from p2p.transcript.envelope import Envelope, canonical_packb
+from p2p.transcript.file import TranscriptWriter, is_side
 
 
 @dataclass
@@ -237,15 +240,14 @@ def test_a_peer_fetching_the_whole_log_again_and_again_gets_a_bounded_byte_rate(
     assert rl.drops[("seat 1 (p1)", "fetch-budget")] > 0
 
 
-def test_silence_mid_shuffle_ends_in_a_bounded_stop_naming_the_seat_unresponsive() -> None:
-    """Finding 5: a peer that goes silent mid-shuffle left the others waiting forever.
-    Now every protocol step has a time limit: the others keep asking (fetch, with backoff)
-    and, when it passes, stop with the silent seat named *unresponsive*, blaming nobody."""
-    opts = LogOptions(step_limit=20.0)
-    t = _table(b"rlog/silence", n=3, options=opts)
-    silent = 1
+def _silent_table(name: bytes, silent: int) -> Table:
+    """Three seats; ``silent`` writes nothing and hears nothing; the others go on until
+    the log waits for it."""
+    t = _table(name, n=3, options=LogOptions(step_limit=20.0))
     for _ in range(200):
-        for s in (0, 2):
+        for s in range(3):
+            if s == silent:
+                continue
             rl = t.seats[s].rlog
             while not rl.done and rl.match.hand.expected_writer() == s:
                 hp = rl.match.hand
@@ -255,22 +257,38 @@ def test_silence_mid_shuffle_ends_in_a_bounded_stop_naming_the_seat_unresponsive
         t.wire = [m for m in t.wire if m[0] != silent]
         if not t.deliver(lose={silent}):
             break
-    honest = [t.seats[0].rlog, t.seats[2].rlog]
-    assert all(rl.match.hand.expected_writer() == silent for rl in honest)
+    return t
+
+
+def _wait_for_stop(t: Table, honest: tuple[int, ...], silent: int) -> int:
+    """Advance the clock in 0.5 s steps until every honest seat stopped (or 60 s); returns
+    how many messages they sent meanwhile (kept in flight only at the very end)."""
     start = t.clock.now
-    fetches = 0
-    while not all(rl.stopped for rl in honest) and t.clock.now - start < 60:
+    sent = 0
+    while not all(t.seats[s].rlog.stopped for s in honest) and t.clock.now - start < 60:
         t.clock.advance(0.5)
-        for s in (0, 2):
+        for s in honest:
             t.seats[s].rlog.tick()
             t.collect(s)
-        fetches += len(t.wire)
-        t.wire.clear()
+        sent += len(t.wire)
+        if not all(t.seats[s].rlog.stopped for s in honest):
+            t.wire.clear()
+    return sent
+
+
+def test_silence_ends_in_a_bounded_stop_naming_the_seat_unresponsive() -> None:
+    """Finding 5: a peer that went silent (here: from the start, before its hand key) left
+    the others waiting forever.
+    Now every protocol step has a time limit: the others keep asking (fetch, with backoff)
+    and, when it passes, stop with the silent seat named *unresponsive*, blaming nobody."""
+    t = _silent_table(b"rlog/silence", silent=1)
+    start = t.clock.now
+    fetches = _wait_for_stop(t, honest=(0, 2), silent=1)
     waited = t.clock.now - start
     assert 20.0 <= waited <= 21.0, waited
     assert fetches > 3                                   # relay asked for before the limit
-    for rl in honest:
-        assert rl.unresponsive == silent and rl.error is None
+    for rl in (t.seats[0].rlog, t.seats[2].rlog):
+        assert rl.unresponsive == 1 and rl.error is None
         assert rl.stopped is not None and "unresponsive" in rl.stopped
 
 
@@ -285,3 +303,72 @@ def test_a_players_own_decision_is_not_timed_out_unless_the_table_chose_so() -> 
     t.clock.advance(3600)
     other.tick()
     assert other.stopped is None
+
+
+def _transcript(tmp_path: Path, t: Table, seat: int) -> Path:
+    path = tmp_path / f"seat{seat}.mbt"
+    with TranscriptWriter(path, t.cfg.header()) as w:
+        for env in t.seats[seat].persisted:
+            w.append(env)
+    return path
+
+
+def test_timeout_claims_are_side_entries_verify_shows_unresponsive_never_blame(
+        tmp_path: Path) -> None:
+    """When a step's limit passes, each honest peer signs "I did not receive slot X from
+    seat S" as a side entry (not a link of the game chain), every peer records the others'
+    claims, and ``verify`` of any honest transcript says *unresponsive*, blaming nobody."""
+    t = _silent_table(b"rlog/claims", silent=1)
+    _wait_for_stop(t, honest=(0, 2), silent=1)
+    t.deliver(lose={1})                        # the claims reach the other honest peer
+    for s in (0, 2):
+        kinds = [e.body["k"] for e in t.seats[s].persisted if is_side(e.body)]
+        assert kinds == ["side.timeout", "side.timeout"], kinds
+        rep = verify_game(_transcript(tmp_path, t, s))
+        assert not rep.ok and rep.check == "unresponsive", rep.summary()
+        assert rep.blamed_seat is None and rep.unresponsive == 1
+        assert "INCOMPLETE" in rep.summary() and "unresponsive" in rep.summary()
+
+
+def test_a_claim_refuted_by_the_signed_entry_is_not_shown() -> None:
+    """A false timeout claim (the slot's entry exists, signed) says nothing: verify finds
+    the entry and goes on; the claimer is not believed."""
+    t = _table(b"rlog/falseclaim")
+    t.run()
+    rl = t.seats[1].rlog
+    rl.write_side({"k": "side.timeout", "step": "deck.key", "slot": [0, 0, 0]})
+    t.collect(1)
+    t.deliver()
+    assert t.seats[0].rlog.finished and t.seats[0].rlog.stopped is None
+    assert [e.body["k"] for e in t.seats[0].rlog.side] == ["side.timeout"]
+
+
+def test_a_leave_record_is_kept_in_every_transcript_and_blames_nobody(tmp_path: Path) -> None:
+    t = _table(b"rlog/leave", n=3)
+    for _ in range(5):
+        t.write_turns()
+        t.deliver()
+    t.seats[2].rlog.write_side({"k": "side.abandon", "reason": "dinner"})
+    t.seats[2].rlog.stop("I left", None)
+    t.collect(2)
+    t.deliver()
+    for s in (0, 1):
+        assert t.seats[s].rlog.stopped == "seat 2 (p2) abandoned the match: dinner"
+        rep = verify_game(_transcript(tmp_path, t, s))
+        assert rep.check == "incomplete" and rep.blamed_seat is None, rep.summary()
+        assert rep.abandoned_by == 2 and "dinner" in rep.summary()
+
+
+def test_a_transcript_of_another_version_is_refused_in_plain_words(tmp_path: Path) -> None:
+    t = _table(b"rlog/v1")
+    t.run()
+    path = _transcript(tmp_path, t, 0)
+    raw = path.read_bytes()
+    hdr = t.cfg.header().to_obj()
+    old = canonical_packb({**hdr, "version": 1})
+    assert raw.startswith(canonical_packb(hdr))
+    path.write_bytes(old + raw[len(canonical_packb(hdr)):])
+    rep = verify_game(path)
+    assert not rep.ok and rep.check == "unsupported-version"
+    assert rep.summary() == ("this transcript is version 1; this release of millebornes "
+                             "reads version 2 only and cannot check it")

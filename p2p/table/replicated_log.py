@@ -40,6 +40,7 @@ from p2p.transcript.envelope import (
     LogError,
     LogVerifier,
 )
+from p2p.transcript.file import is_side
 
 __all__ = ["LogOptions", "LogOutput", "ReplicatedLog", "SessionEvent"]
 
@@ -47,6 +48,20 @@ log = logging.getLogger("p2p.session")
 
 _LOG_LIMIT = 10
 _SENDER_DROP_REASONS = frozenset({"unknown-author", "bad-signature", "wrong-table", "wrong-hand"})
+
+
+def _side_problem(body: dict[str, Any], n: int) -> str:
+    """What is wrong with a side entry's body ("" when nothing)."""
+    if set(body) - {"k", "slot", "step", "reason"}:
+        return "unknown fields"
+    if body["k"] == "side.abandon":
+        r = body.get("reason")
+        return "" if isinstance(r, str) and len(r) <= wire.MAX_REASON else "bad reason"
+    slot, step = body.get("slot"), body.get("step")
+    if not (isinstance(slot, list) and len(slot) == 3 and all(type(x) is int for x in slot)
+            and slot[0] >= 0 and 0 <= slot[1] < n and slot[2] >= 0):
+        return "bad slot"
+    return "" if isinstance(step, str) and len(step) <= 40 else "bad step"
 
 
 class _LocalDamage(Exception):
@@ -167,6 +182,9 @@ class ReplicatedLog:
         self.catching_up = False
         #: the seat whose step timed out (the table stopped; nobody is blamed)
         self.unresponsive: int | None = None
+        #: side entries (claims, abandons) written or accepted, in arrival order
+        self.side: list[Envelope] = []
+        self._side_seen: set[tuple[bytes, int, str]] = set()
         self.rebases = 0
         self._out = LogOutput()
         self._check_hand()
@@ -294,6 +312,10 @@ class ReplicatedLog:
             self.unresponsive = seat
             e = self.match.hand.expected()
             what = e.kind if e is not None else "its entry"
+            # A signed claim, not an accusation: a signed entry for that slot refutes it.
+            self.write_side({"k": "side.timeout", "step": what,
+                             "slot": [self.match.hand_no, seat,
+                                      self.verifier.next_seq(self.keys[seat])]})
             self._event("timeout", f"{self.seat_name(seat)} did not write {what} within "
                         f"{now - self.last_progress:.0f} s", seat=seat, step=what,
                         hand=self.match.hand_no, index=self.position()[1])
@@ -424,6 +446,9 @@ class ReplicatedLog:
         if env.author not in self.seat_of_key:
             self._drop(sender, "unknown-author", env.author.hex()[:16])
             return
+        if is_side(env.body):
+            self._on_side(sender, env)
+            return
         cur = self.match.hand_no
         if (env.body.get("k") == "game.abort" and env.hand == cur and not self.finished
                 and self._abort_fork(sender, env)):
@@ -478,6 +503,47 @@ class ReplicatedLog:
             self._drop(sender, "buffer-full", self._who(env))
             return
         self._buffer(slot, env)
+
+    # ----- side entries: claims and records beside the game log -----------------------
+    def write_side(self, body: dict[str, Any]) -> Envelope:
+        """Sign a side entry (a timeout claim, an abandon): recorded in the transcript and
+        pushed to every peer, but never a link of the game chain (no fork, no rebase)."""
+        env = Envelope.create(self.identity, self.table_id, self.match.hand_no, 0,
+                              self.verifier.head, body)
+        self._side_seen.add((env.author, env.hand, str(body.get("k"))))
+        self.side.append(env)
+        self._persist(env)
+        self._out.messages.extend((None, p) for p in wire.encode_push([env.encode()]))
+        return env
+
+    def _on_side(self, sender: bytes, env: Envelope) -> None:
+        seat = self.seat_of_key[env.author]
+        kind = str(env.body.get("k"))
+        key = (env.author, env.hand, kind)
+        if key in self._side_seen:
+            return                              # one of each kind per seat per hand
+        if not 0 <= env.hand <= self.match.hand_no + 1:
+            self._drop(sender, "wrong-hand", f"side entry for hand {env.hand}")
+            return
+        if not env.signature_ok():
+            self._drop(sender, "bad-signature", f"{self._who(env)} {kind}")
+            return
+        bad = _side_problem(env.body, self.cfg.n)
+        if bad:
+            self._drop(sender, "malformed", f"{kind}: {bad}")
+            return
+        self._side_seen.add(key)
+        self.side.append(env)
+        self._persist(env)
+        if kind == "side.abandon":
+            reason = str(env.body["reason"])
+            self._event("abandoned", f"{self.names[seat]} left the table: {reason}",
+                        seat=seat, reason=reason)
+            self._stop(f"{self.seat_name(seat)} abandoned the match: {reason}", None)
+        elif kind == "side.timeout":
+            h, s, q = env.body["slot"]
+            self._event("claim", f"{self.names[seat]} did not receive {env.body['step']} "
+                        f"from {self.names[s]} in time", seat=seat, about=s, hand=h, seq=q)
 
     def _on_abandon(self, sender: bytes, msg: wire.Abandon) -> None:
         seat = self.seat_of_node.get(sender)

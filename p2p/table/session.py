@@ -373,6 +373,9 @@ class Peer:
         with self._lock:
             if self.rlog.stopped or self.rlog.finished:
                 return
+            if tell:
+                # the leave record: in every transcript, so verify blames nobody for it
+                self.rlog.write_side({"k": "side.abandon", "reason": reason[:200]})
             self.rlog.stop(reason, None)
         self._drain()
         if tell:

@@ -3,10 +3,15 @@
 Format (see docs/protocol.md): a msgpack stream.  The first object is the header map
 (canonical msgpack)::
 
-    {"format": "millebornes-transcript", "version": 1, "table": bin, "rules": map,
+    {"format": "millebornes-transcript", "version": 2, "table": bin, "rules": map,
      "players": [{"seat": int, "name": str, "key": bin32}, ...], "cards": [int, ...]}
 
-followed by the signed envelopes (p2p.envelope wire encoding) in log order.  The
+followed by the signed envelopes (p2p.envelope wire encoding) in log order. Version 2
+adds *side entries* (body kinds in :data:`SIDE_KINDS`: ``side.timeout``, a signed "I did
+not receive slot (hand, seat, seq) in time"; ``side.abandon``, a signed leave record):
+signed envelopes like the others, written where they happened, but never links of the
+game chain (readers set them apart in ``Transcript.side``). A file of another version is
+refused with a plain message (:class:`UnsupportedVersion`).  The
 header is bound to the log: the first entry of hand ``h`` has
 ``prev = genesis_hash(table, h, SHA-256(header bytes))``, so a changed header byte
 breaks the chain.  The writer fsyncs after every entry unless asked to batch (group
@@ -48,6 +53,10 @@ from p2p.transcript.envelope import (
 __all__ = [
     "TRANSCRIPT_FORMAT",
     "TRANSCRIPT_VERSION",
+    "SIDE_KINDS",
+    "is_side",
+    "UnsupportedVersion",
+    "TranscriptVersionError",
     "Player",
     "TranscriptHeader",
     "Transcript",
@@ -62,7 +71,24 @@ __all__ = [
 ]
 
 TRANSCRIPT_FORMAT = "millebornes-transcript"
-TRANSCRIPT_VERSION = 1
+#: 2: side entries (timeout claims, abandons) may sit between the entries of the game log
+TRANSCRIPT_VERSION = 2
+#: Body kinds of side entries: signed like every entry but never links of the game chain.
+SIDE_KINDS = frozenset({"side.timeout", "side.abandon"})
+
+
+def is_side(body: object) -> bool:
+    """Is ``body`` a side entry's (a claim or record beside the game log, not in it)?"""
+    return isinstance(body, dict) and body.get("k") in SIDE_KINDS
+
+
+class UnsupportedVersion(ValueError):
+    """A transcript of another format version than this release reads."""
+
+    def __init__(self, version: object) -> None:
+        self.version = version
+        super().__init__(f"this transcript is version {version!r}; this release of millebornes "
+                         f"reads version {TRANSCRIPT_VERSION} only and cannot check it")
 _MAX_HEADER_BYTES = 1 << 20
 
 
@@ -73,6 +99,14 @@ class TranscriptCorrupt(ValueError):
         self.offset = offset
         self.reason = reason
         super().__init__(f"transcript corrupt at byte {offset}: {reason}")
+
+
+class TranscriptVersionError(TranscriptCorrupt):
+    """The file is a transcript of a format version this release cannot check."""
+
+    def __init__(self, exc: ValueError) -> None:
+        super().__init__(0, str(exc))
+        self.plain = str(exc)
 
 
 @dataclass(frozen=True)
@@ -114,7 +148,7 @@ class TranscriptHeader:
         if not isinstance(v, dict) or v.get("format") != TRANSCRIPT_FORMAT:
             raise ValueError("not a millebornes transcript header")
         if v.get("version") != TRANSCRIPT_VERSION:
-            raise ValueError(f"unsupported transcript version {v.get('version')!r}")
+            raise UnsupportedVersion(v.get("version"))
         table, rules, players, cards = v.get("table"), v.get("rules"), v.get("players"), v.get("cards")
         if not isinstance(table, bytes) or not isinstance(rules, dict):
             raise ValueError("bad table or rules")
@@ -137,9 +171,10 @@ class TranscriptHeader:
 @dataclass
 class Transcript:
     header: TranscriptHeader
-    entries: list[Envelope]
+    entries: list[Envelope]       #: the game log, in order
     offsets: list[int]  #: byte offset of each entry in the file
     header_bytes: bytes = b""
+    side: list[Envelope] = field(default_factory=list)   #: side entries (claims, abandons)
 
 
 def _iter_objects(data: bytes) -> Iterator[tuple[int, int, object]]:
@@ -171,6 +206,8 @@ def iter_transcript(path: str | os.PathLike[str]) -> Iterator[tuple[int, Transcr
             first = False
             try:
                 header = TranscriptHeader.from_obj(obj)
+            except UnsupportedVersion as e:
+                raise TranscriptVersionError(e) from None
             except (ValueError, TypeError, KeyError) as e:
                 raise TranscriptCorrupt(start, f"bad header: {e}") from None
             if header.to_bytes() != raw:
@@ -188,14 +225,17 @@ def read_transcript(path: str | os.PathLike[str]) -> Transcript:
     header: TranscriptHeader | None = None
     entries: list[Envelope] = []
     offsets: list[int] = []
+    side: list[Envelope] = []
     for off, item in iter_transcript(path):
         if isinstance(item, TranscriptHeader):
             header = item
+        elif is_side(item.body):
+            side.append(item)
         else:
             entries.append(item)
             offsets.append(off)
     assert header is not None
-    return Transcript(header, entries, offsets, header.to_bytes())
+    return Transcript(header, entries, offsets, header.to_bytes(), side)
 
 
 class TranscriptWriter:
@@ -371,6 +411,8 @@ def _verify(transcript: Transcript | str | os.PathLike[str], rep: VerifyReport) 
     if not isinstance(transcript, Transcript):
         try:
             transcript = read_transcript(transcript)
+        except TranscriptVersionError as e:
+            return rep.fail(None, "unsupported-version", None, None, e.plain)
         except TranscriptCorrupt as e:
             rep.offset = e.offset
             return rep.fail(None, "file-corrupt", None, None, str(e))
