@@ -160,9 +160,8 @@ def _check_broken(cfg: TableConfig, rep: GameReport) -> GameReport:
         except ProtocolError as exc:
             return _fail_from(rep, entry.index, exc.check, exc.seat, exc.detail)
     stops_early = crypto.check in ("reveal-missing", "incomplete") and not observer.done
-    if stops_early and crypto.check == "incomplete" and rep.side:
-        return _incomplete(rep, observer)     # a leave record or a timeout claim explains it
-    if crypto.check == "reveal-missing" and not observer.done:
+    if stops_early and (crypto.check == "reveal-missing" or rep.side):
+        # (a leave record, a timeout claim or a complaint may explain the early stop)
         # Before blaming a missing reveal: every private share can be checked in public.
         hp = observer.hand
         bad: list[tuple[int, CheatDetected]] = []
@@ -178,6 +177,14 @@ def _check_broken(cfg: TableConfig, rep: GameReport) -> GameReport:
             index, first = min(bad, key=lambda b: b[0])
             return _fail_from(rep, index if index >= 0 else None, first.check, first.seat,
                               str(first))
+        seat_of = {p.key: p.seat for p in cfg.players}
+        for c in rep.side:
+            if c.body.get("k") == "side.complaint":
+                # every share checks out, so a complaint about one is unfounded
+                s = seat_of[c.author]
+                return _fail_from(rep, None, "unfounded-complaint", s,
+                                  f"seat {s} complained ({str(c.body.get('check'))[:60]}) "
+                                  "but every share in the hand checks out")
         return _incomplete(rep, observer)
     return _fail_from(rep, crypto.failed_index, crypto.check, crypto.blamed_seat,
                       crypto.detail)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from engine import Seating, preset
 from engine.bots import make_bot
@@ -372,3 +373,67 @@ def test_a_transcript_of_another_version_is_refused_in_plain_words(tmp_path: Pat
     assert not rep.ok and rep.check == "unsupported-version"
     assert rep.summary() == ("this transcript is version 1; this release of millebornes "
                              "reads version 2 only and cannot check it")
+
+
+def _play_with(t: Table, cheat: int, rewrite: Any, rounds: int = 400) -> None:
+    """Play on; ``rewrite(body)`` changes seat ``cheat``'s bodies before it signs them."""
+    for _ in range(rounds):
+        for s, seat in enumerate(t.seats):
+            rl = seat.rlog
+            while (not rl.done and not rl.catching_up
+                   and rl.match.hand.expected_writer() == s):
+                hp = rl.match.hand
+                rl.secrets[hp.hand_no] = hp.export_secrets()
+                body = hp.next_body(seat.bot.choose)  # type: ignore[attr-defined]
+                rl.write(rewrite(body) if s == cheat else body)
+            t.collect(s)
+        if not t.deliver():
+            break
+
+
+def test_a_bad_share_seen_by_its_recipient_only_stops_every_peer_blaming_its_author(
+        tmp_path: Path) -> None:
+    """Finding 2: a bad decryption share sent to one peer stopped that peer only; the
+    others waited forever. Its recipient now broadcasts a signed complaint carrying the
+    share's entry; every peer checks the proof itself and blames the same seat, and
+    ``verify`` of any honest transcript agrees."""
+    t = _table(b"rlog/badshare", n=3)
+    done = [False]
+
+    def bad_share(body: dict[str, Any]) -> dict[str, Any]:
+        if not done[0] and body.get("k") == "deck.share" and body.get("to") == 0:
+            done[0] = True
+            pf = bytearray(body["proof"])
+            pf[3] ^= 1
+            return {**body, "proof": bytes(pf)}
+        return body
+
+    _play_with(t, 2, bad_share)
+    for s in (0, 1):
+        rl = t.seats[s].rlog
+        assert rl.error is not None and rl.error.seat == 2, (s, rl.error)
+        rep = verify_game(_transcript(tmp_path, t, s))
+        assert not rep.ok and rep.blamed_seat == 2, rep.summary()
+    assert [e.body["k"] for e in t.seats[1].rlog.side] == ["side.complaint"]
+
+
+def test_a_false_complaint_is_blamed_on_the_complainer(tmp_path: Path) -> None:
+    """A complaint about a valid share: every peer checks it and blames the complainer."""
+    t = _table(b"rlog/falsecomplaint", n=3)
+    for _ in range(60):
+        t.write_turns()
+        t.deliver()
+    rl1 = t.seats[1].rlog
+    share = next(Envelope.decode(r) for r in rl1.log[rl1.hand_no]
+                 if Envelope.decode(r).body.get("k") == "deck.share"
+                 and Envelope.decode(r).author == t.seats[2].rlog.identity.public_key)
+    rl1.write_side({"k": "side.complaint", "check": "share-proof", "entry": share.encode()})
+    rl1.stop("lying", None)
+    t.collect(1)
+    t.deliver()
+    for s in (0, 2):
+        rl = t.seats[s].rlog
+        assert rl.error is not None and (rl.error.seat, rl.error.check) == \
+            (1, "unfounded-complaint"), rl.error
+        rep = verify_game(_transcript(tmp_path, t, s))
+        assert (rep.blamed_seat, rep.check) == (1, "unfounded-complaint"), rep.summary()

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from p2p.crypto.identity import Identity
+from p2p.deck.messages import CheatDetected, DecryptShare, message_from_body
 from p2p.table import wire
 from p2p.table.config import TableConfig
 from p2p.table.hand_protocol import HandProtocol, ProtocolError
@@ -52,8 +53,12 @@ _SENDER_DROP_REASONS = frozenset({"unknown-author", "bad-signature", "wrong-tabl
 
 def _side_problem(body: dict[str, Any], n: int) -> str:
     """What is wrong with a side entry's body ("" when nothing)."""
-    if set(body) - {"k", "slot", "step", "reason"}:
+    if set(body) - {"k", "slot", "step", "reason", "check", "entry"}:
         return "unknown fields"
+    if body["k"] == "side.complaint":
+        c, e = body.get("check"), body.get("entry")
+        return "" if isinstance(c, str) and len(c) <= 60 and isinstance(e, bytes) \
+            else "bad complaint"
     if body["k"] == "side.abandon":
         r = body.get("reason")
         return "" if isinstance(r, str) and len(r) <= wire.MAX_REASON else "bad reason"
@@ -540,10 +545,65 @@ class ReplicatedLog:
             self._event("abandoned", f"{self.names[seat]} left the table: {reason}",
                         seat=seat, reason=reason)
             self._stop(f"{self.seat_name(seat)} abandoned the match: {reason}", None)
+        elif kind == "side.complaint":
+            self._on_complaint(seat, env)
         elif kind == "side.timeout":
             h, s, q = env.body["slot"]
             self._event("claim", f"{self.names[seat]} did not receive {env.body['step']} "
                         f"from {self.names[s]} in time", seat=seat, about=s, hand=h, seq=q)
+
+    def _complain(self, env: Envelope, check: str) -> None:
+        """This seat found a cheat in ``env`` that others may not see (a private share is
+        checked by its recipient only): a signed complaint carrying the entry itself, so
+        every peer checks the evidence and blames the same seat."""
+        if (self.identity.public_key, env.hand, "side.complaint") in self._side_seen:
+            return
+        self.write_side({"k": "side.complaint", "check": check[:60], "entry": env.encode()})
+
+    def _on_complaint(self, complainer: int, complaint: Envelope) -> None:
+        """Check a complaint's evidence ourselves: a decryption share whose proof fails
+        names its author; evidence that holds up names the complainer. Evidence of any
+        other kind is in every peer's log already and judged there; a broken link alone is
+        never evidence."""
+        if self.stopped or self.finished:
+            return
+        try:
+            ev = Envelope.decode(complaint.body["entry"])
+        except EnvelopeError:
+            ev = None
+        if (ev is None or ev.table != self.table_id or ev.author not in self.seat_of_key
+                or not ev.signature_ok()):
+            self.error = ProtocolError(complainer, "unfounded-complaint",
+                                       "its evidence is not an entry signed at this table")
+            self._stop(f"{self.seat_name(complainer)} complained without evidence", complainer)
+            return
+        accused = self.seat_of_key[ev.author]
+        if ev.body.get("k") != "deck.share" or ev.hand != self.match.hand_no:
+            return
+        try:
+            m = message_from_body(ev.body)
+            if not isinstance(m, DecryptShare) or m.seat != accused:
+                raise ValueError("not a decryption share of its author")
+            self.match.hand.deck.verify_share(m)
+        except CheatDetected as cheat:
+            self.error = ProtocolError(accused, cheat.check, str(cheat))
+            self._out.evidence.extend((ev, complaint))
+            self._stop(f"{self.seat_name(accused)} broke the rules of the protocol "
+                       f"({cheat.check}, shown by {self.names[complainer]}'s complaint)",
+                       accused)
+            return
+        except (ValueError, KeyError, TypeError):
+            pass
+        else:
+            self.error = ProtocolError(complainer, "unfounded-complaint",
+                                       f"the share of seat {accused} it complains about is "
+                                       "valid")
+            self._out.evidence.append(complaint)
+            self._stop(f"{self.seat_name(complainer)} complained about a valid share "
+                       "(unfounded complaint)", complainer)
+            return
+        self.error = ProtocolError(accused, "malformed-body", "the complained-of share")
+        self._stop(f"{self.seat_name(accused)} sent a malformed share", accused)
 
     def _on_abandon(self, sender: bytes, msg: wire.Abandon) -> None:
         seat = self.seat_of_node.get(sender)
@@ -621,6 +681,9 @@ class ReplicatedLog:
                 self._persist(env)
             self.error = exc
             self._out.evidence.append(env)
+            if (exc.check == "share-proof" and exc.seat is not None and exc.seat != self.me
+                    and not self._replay_mode):
+                self._complain(env, exc.check)
             self._stop(f"{self.seat_name(exc.seat)} broke the rules of the protocol "
                        f"({exc.check})", exc.seat)
             return

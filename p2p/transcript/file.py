@@ -10,7 +10,8 @@ followed by the signed envelopes (p2p.envelope wire encoding) in log order. Vers
 adds *side entries* (body kinds in :data:`SIDE_KINDS`: ``side.timeout``, a signed "I did
 not receive slot (hand, seat, seq) in time"; ``side.abandon``, a signed leave record):
 signed envelopes like the others, written where they happened, but never links of the
-game chain (readers set them apart in ``Transcript.side``). A file of another version is
+game chain (readers set them apart in ``Transcript.side``); ``side.complaint`` carries
+the evidence (the offending signed entry) of a cheat only its recipient could see. A file of another version is
 refused with a plain message (:class:`UnsupportedVersion`).  The
 header is bound to the log: the first entry of hand ``h`` has
 ``prev = genesis_hash(table, h, SHA-256(header bytes))``, so a changed header byte
@@ -74,7 +75,7 @@ TRANSCRIPT_FORMAT = "millebornes-transcript"
 #: 2: side entries (timeout claims, abandons) may sit between the entries of the game log
 TRANSCRIPT_VERSION = 2
 #: Body kinds of side entries: signed like every entry but never links of the game chain.
-SIDE_KINDS = frozenset({"side.timeout", "side.abandon"})
+SIDE_KINDS = frozenset({"side.timeout", "side.abandon", "side.complaint"})
 
 
 def is_side(body: object) -> bool:
