@@ -18,6 +18,7 @@ from p2p.deck.messages import CheatDetected, DecryptShare
 from p2p.table.config import TableConfig
 from p2p.table.hand_protocol import ProtocolError
 from p2p.table.match import MatchProtocol
+from p2p.table.replicated_log import equivocator
 from p2p.transcript.envelope import Envelope
 from p2p.transcript.file import (
     Player,
@@ -178,6 +179,13 @@ def _check_broken(cfg: TableConfig, rep: GameReport) -> GameReport:
             return _fail_from(rep, index if index >= 0 else None, first.check, first.seat,
                               str(first))
         seat_of = {p.key: p.seat for p in cfg.players}
+        for c in rep.side:
+            if c.body.get("k") == "side.complaint" and c.body.get("check") == "equivocation":
+                eq = equivocator(c.body, seat_of, cfg.table_id)
+                if eq is not None:
+                    return _fail_from(rep, None, "equivocation", eq,
+                                      f"seat {eq} signed two different entries for one slot "
+                                      f"(both in seat {seat_of[c.author]}'s complaint)")
         for c in rep.side:
             if c.body.get("k") == "side.complaint":
                 # every share checks out, so a complaint about one is unfounded

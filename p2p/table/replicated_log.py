@@ -53,8 +53,10 @@ _SENDER_DROP_REASONS = frozenset({"unknown-author", "bad-signature", "wrong-tabl
 
 def _side_problem(body: dict[str, Any], n: int) -> str:
     """What is wrong with a side entry's body ("" when nothing)."""
-    if set(body) - {"k", "slot", "step", "reason", "check", "entry"}:
+    if set(body) - {"k", "slot", "step", "reason", "check", "entry", "other"}:
         return "unknown fields"
+    if "other" in body and not isinstance(body["other"], bytes):
+        return "bad complaint"
     if body["k"] == "side.complaint":
         c, e = body.get("check"), body.get("entry")
         return "" if isinstance(c, str) and len(c) <= 60 and isinstance(e, bytes) \
@@ -67,6 +69,23 @@ def _side_problem(body: dict[str, Any], n: int) -> str:
             and slot[0] >= 0 and 0 <= slot[1] < n and slot[2] >= 0):
         return "bad slot"
     return "" if isinstance(step, str) and len(step) <= 40 else "bad step"
+
+
+def equivocator(body: dict[str, Any], seat_of_key: dict[bytes, int],
+                table: bytes) -> int | None:
+    """The seat an equivocation complaint proves signed two entries for one slot (its
+    ``entry`` and ``other``: same table, hand, author and seq, both signed, different), or
+    None when the evidence does not hold."""
+    try:
+        a = Envelope.decode(body["entry"])
+        b = Envelope.decode(body["other"])
+    except (EnvelopeError, KeyError, TypeError):
+        return None
+    if (a.table != table or b.table != table or a.author != b.author
+            or (a.hand, a.seq) != (b.hand, b.seq) or a.encode() == b.encode()
+            or a.author not in seat_of_key or not a.signature_ok() or not b.signature_ok()):
+        return None
+    return seat_of_key[a.author]
 
 
 class _LocalDamage(Exception):
@@ -567,6 +586,18 @@ class ReplicatedLog:
         never evidence."""
         if self.stopped or self.finished:
             return
+        if complaint.body.get("check") == "equivocation":
+            eq = equivocator(complaint.body, self.seat_of_key, self.table_id)
+            if eq is None:
+                self.error = ProtocolError(complainer, "unfounded-complaint",
+                                           "its evidence shows no equivocation")
+                self._stop(f"{self.seat_name(complainer)} complained without evidence",
+                           complainer)
+            else:
+                self.error = ProtocolError(eq, "equivocation", "shown by a complaint")
+                self._stop(f"{self.seat_name(eq)} signed two different entries for one "
+                           "slot (equivocation)", eq)
+            return
         try:
             ev = Envelope.decode(complaint.body["entry"])
         except EnvelopeError:
@@ -663,6 +694,14 @@ class ReplicatedLog:
                 self._superseded.add(env.hash())
             elif env.body.get("k") == "game.abort":
                 self._abort_race(env)
+            elif exc.check == "broken-link":
+                # Never evidence by itself: the writer may have chained on a version of an
+                # entry we never saw (someone equivocated to us). Fetch the hand from its
+                # start; a second version of a slot then shows who signed two.
+                self._drop(sender, "broken-link", self._who(env))
+                h = self.match.hand_no
+                fetch = wire.encode_fetch(self.table_id, h, 0)
+                self._out.messages.append((sender, fetch))
             else:
                 seat = self.seat_of_key.get(env.author)
                 self._stop(f"{self.seat_name(seat)} broke the log ({exc.check})", seat)
@@ -845,6 +884,10 @@ class ReplicatedLog:
         seat = self.seat_of_key.get(exc.first.author)
         self.error = ProtocolError(seat, "equivocation", exc.detail)
         self._out.evidence.extend((exc.first, exc.second))
+        if not self.stopped and not self.finished:
+            # both versions go to every peer and into the transcript: the proof is public
+            self.write_side({"k": "side.complaint", "check": "equivocation",
+                             "entry": exc.first.encode(), "other": exc.second.encode()})
         self._stop(f"{self.seat_name(seat)} signed two different entries for one slot "
                    "(equivocation)", seat)
 
