@@ -18,7 +18,16 @@ from p2p.deck.messages import CheatDetected, DecryptShare
 from p2p.table.config import TableConfig
 from p2p.table.hand_protocol import ProtocolError
 from p2p.table.match import MatchProtocol
-from p2p.transcript.file import VerifyReport, read_transcript, verify_crypto
+from p2p.table.replicated_log import equivocator
+from p2p.text import safe_text
+from p2p.transcript.envelope import Envelope
+from p2p.transcript.file import (
+    Player,
+    Transcript,
+    VerifyReport,
+    read_transcript,
+    verify_crypto,
+)
 
 
 @dataclass
@@ -41,6 +50,14 @@ class GameReport:
     unfinished: bool = False
     stopped_hand: int = 0
     waiting_for: int | None = None
+    #: the seat a signed, unrefuted timeout claim names (shown as unresponsive, not blamed)
+    unresponsive: int | None = None
+    #: the seat whose signed leave record the transcript holds
+    abandoned_by: int | None = None
+    side: list[Envelope] = field(default_factory=list)
+
+    def version_unsupported(self) -> bool:
+        return self.check == "unsupported-version"
 
     def blamed(self) -> str:
         if self.blamed_seat is None:
@@ -53,6 +70,13 @@ class GameReport:
         return f"seat {self.blamed_seat} ({name})"
 
     def summary(self) -> str:
+        if self.version_unsupported():
+            return self.detail
+        if not self.ok and self.check == "unresponsive":
+            return (f"INCOMPLETE: {self.detail} (unresponsive: nobody is blamed, since "
+                    "non-delivery cannot be proven)")
+        if not self.ok and self.abandoned_by is not None and self.blamed_seat is None:
+            return f"INCOMPLETE: {self.detail} (a signed leave record; nobody is blamed)"
         if not self.ok:
             where = f"entry {self.failed_index}" if self.failed_index is not None else \
                 (f"byte {self.crypto.offset}" if self.crypto.offset is not None else "the end")
@@ -81,6 +105,7 @@ def verify_game(path: str | os.PathLike[str]) -> GameReport:
         return _fail_from(rep, crypto.failed_index, crypto.check, crypto.blamed_seat,
                           crypto.detail)
     rep.names = tuple(p.name for p in transcript.header.players)
+    rep.side = _valid_side(transcript)
     try:
         cfg = TableConfig.from_header(transcript.header)
     except ValueError as exc:
@@ -143,7 +168,9 @@ def _check_broken(cfg: TableConfig, rep: GameReport) -> GameReport:
             observer.receive(entry.hand, entry.seat, entry.body)
         except ProtocolError as exc:
             return _fail_from(rep, entry.index, exc.check, exc.seat, exc.detail)
-    if crypto.check == "reveal-missing" and not observer.done:
+    stops_early = crypto.check in ("reveal-missing", "incomplete") and not observer.done
+    if stops_early and (crypto.check == "reveal-missing" or rep.side):
+        # (a leave record, a timeout claim or a complaint may explain the early stop)
         # Before blaming a missing reveal: every private share can be checked in public.
         hp = observer.hand
         bad: list[tuple[int, CheatDetected]] = []
@@ -159,13 +186,37 @@ def _check_broken(cfg: TableConfig, rep: GameReport) -> GameReport:
             index, first = min(bad, key=lambda b: b[0])
             return _fail_from(rep, index if index >= 0 else None, first.check, first.seat,
                               str(first))
+        seat_of = {p.key: p.seat for p in cfg.players}
+        for c in rep.side:
+            if c.body.get("k") == "side.complaint" and c.body.get("check") == "equivocation":
+                eq = equivocator(c.body, seat_of, cfg.table_id)
+                if eq is not None:
+                    return _fail_from(rep, None, "equivocation", eq,
+                                      f"seat {eq} signed two different entries for one slot "
+                                      f"(both in seat {seat_of[c.author]}'s complaint)")
+        for c in rep.side:
+            if c.body.get("k") == "side.complaint":
+                # every share checks out, so a complaint about one is unfounded
+                s = seat_of[c.author]
+                return _fail_from(rep, None, "unfounded-complaint", s,
+                                  f"seat {s} complained ({str(c.body.get('check'))[:60]}) "
+                                  "but every share in the hand checks out")
         return _incomplete(rep, observer)
     return _fail_from(rep, crypto.failed_index, crypto.check, crypto.blamed_seat,
                       crypto.detail)
 
 
+def _valid_side(transcript: Transcript) -> list[Envelope]:
+    """The side entries (claims, leave records) signed by a seated player for this table."""
+    keys = {p.key for p in transcript.header.players}
+    return [e for e in transcript.side
+            if e.author in keys and e.table == transcript.header.table and e.signature_ok()]
+
+
 def _incomplete(rep: GameReport, observer: MatchProtocol) -> GameReport:
-    """The transcript stops early: name the seat whose entry is due."""
+    """The transcript stops early: a signed leave record explains it (nobody blamed);
+    a signed, unrefuted timeout claim names the seat due as *unresponsive* (nobody
+    blamed: non-delivery cannot be proven); otherwise name the seat whose entry is due."""
     e = observer.hand.expected()
     rep.unfinished = True
     rep.stopped_hand = observer.hand_no
@@ -175,12 +226,34 @@ def _incomplete(rep: GameReport, observer: MatchProtocol) -> GameReport:
     _describe_hands(observer, rep)
     if observer.match is not None:
         rep.totals = observer.match.totals()
+    seat_of = {p.key: p.seat for p in _players(rep, observer)}
+    for side in rep.side:
+        if side.body.get("k") == "side.abandon":
+            s = seat_of[side.author]
+            rep.abandoned_by = s
+            return _fail_from(rep, None, "incomplete", None,
+                              f"seat {s} ({rep.names[s]}) left the table: "
+                              f"{safe_text(str(side.body.get('reason', '')), 200, placeholder='')}")
     if e is None:
         return _fail_from(rep, None, "incomplete", None, "the transcript stops between hands")
+    written = sum(1 for x in rep.crypto.entries
+                  if x.hand == observer.hand_no and x.seat == e.seat)
+    claims = [seat_of[c.author] for c in rep.side if c.body.get("k") == "side.timeout"
+              and c.body.get("slot") == [observer.hand_no, e.seat, written]]
+    if claims:
+        rep.unresponsive = e.seat
+        return _fail_from(rep, None, "unresponsive", None,
+                          f"seat {e.seat} ({rep.names[e.seat]}) did not write {e.kind} in hand "
+                          f"{observer.hand_no + 1} within the table's time limit (claimed, "
+                          f"signed, by seat(s) {sorted(set(claims))})")
     check = "reveal-missing" if e.kind == "deck.reveal" else "incomplete"
     return _fail_from(rep, None, check, e.seat,
                       f"the transcript stops while waiting for seat {e.seat} to write {e.kind}"
                       f" in hand {observer.hand_no + 1}")
+
+
+def _players(rep: GameReport, observer: MatchProtocol) -> tuple[Player, ...]:
+    return observer.cfg.players
 
 
 def _describe_hands(match: MatchProtocol, rep: GameReport) -> None:

@@ -121,6 +121,7 @@ class HandProtocol:
         self._pending_state: HandState | None = None             # after opens complete
         self.suspicion: str | None = None     # a cheat this peer saw but cannot pin yet
         self.aborted_by: int | None = None    # the seat that wrote game.abort
+        self._deferred_illegal: ProtocolError | None = None  # refused, until its card opens
         self.actions: list[Action] = []                            # public actions, in order
         q: deque[Expect] = deque()
         for kind in ("deck.key", "game.rcommit", "deck.commit"):
@@ -284,6 +285,7 @@ class HandProtocol:
         self.abort_reason = reason
         self._pending_draw = None
         self._pending_state = None
+        self._deferred_illegal = None
         self.queue = deque(Expect(s, "deck.reveal") for s in range(self.n))
         self._stage = "end"
 
@@ -334,10 +336,21 @@ class HandProtocol:
             return
         try:
             after = apply_action(st, action)
-        except IllegalAction as exc:
-            raise ProtocolError(seat, f"illegal-move {exc.rule}", exc.reason) from None
-        except ValueError as exc:
-            raise ProtocolError(seat, "illegal-move", str(exc)) from None
+        except (IllegalAction, ValueError) as exc:
+            illegal = ProtocolError(seat, f"illegal-move {exc.rule}", exc.reason) \
+                if isinstance(exc, IllegalAction) else \
+                ProtocolError(seat, "illegal-move", str(exc))
+            opens = [Expect(seat, "open", card=c) for c in _cards_leaving_hand(action)
+                     if c not in self.taken[seat]]
+            if not opens or self.decks is not None:
+                raise illegal from None   # (the auditor sees every hand: no copy to fear)
+            # A card the engine refuses may be a copy made by a bad shuffle (the same
+            # card id already public): the seat's own open share decides. If it opens a
+            # card seen before, the deck raises duplicate-card and the shuffle is to blame
+            # (finding 3); if it opens the card honestly, the move was illegal after all.
+            self._deferred_illegal = illegal
+            self.queue.extend(opens)
+            return
         self.actions.append(action)
         if isinstance(action, Draw):  # face up from the discard pile (R4a)
             assert action.card is not None or st.discard
@@ -388,6 +401,8 @@ class HandProtocol:
             return
         if self._stage == "play":
             assert self.state is not None
+            if self._deferred_illegal is not None:
+                raise self._deferred_illegal
             if self._pending_draw is not None:
                 seat, r, pos = self._pending_draw
                 self._pending_draw = None

@@ -12,19 +12,16 @@ The game log of a hand is linear with exactly one writer at a time (``expected_w
 * when it is this seat's turn to write, the peer makes the body, persists the secrets it
   depends on, signs the entry, appends it to its own store, applies it, and only then
   pushes it to every peer;
-* every received entry is decoded, checked (table, author, signature), deduplicated by
-  its slot (hand, author, seq), buffered if it is early and applied strictly in log order
-  (:class:`~p2p.envelope.LogVerifier` then :meth:`MatchProtocol.receive`);
+* every received entry goes to the seat's :class:`~p2p.table.replicated_log.ReplicatedLog`
+  (sans IO: intake, verification, evidence, ordering, catch-up), which hands back what to
+  persist and what to send; ``Peer`` persists, then sends (:mod:`p2p.table.wire` is the
+  codec of those messages);
 * a peer that is stuck (no progress for ``stall_after``), or that hears that a peer
   restarted or that frames were lost, asks peers for the missing range (FETCH); any peer
   can serve it because every entry is signed by its author.
 
-Wire payloads (msgpack arrays, inside the transport's reliable frames)::
-
-    [0, [entry, ...]]                 PUSH: entries the sender just wrote
-    [1, table, hand, index]           FETCH: "send me hand `hand` from log index `index`"
-    [2, [entry, ...], more]           ENTRIES: a reply, possibly spanning the next hands
-    [3, inner, sig]                   ABANDON: the sender stops the match for good (signed)
+``Peer`` keeps the rest: the UI facade, the pump over the transport, the writing policy
+(when this seat writes, and what) and the store.
 
 Response windows (R9 coup fourré, R10a fast remedy) are ordinary ``game.act`` entries
 from the responders in seat order. A bot's answer in such a window (and its extension
@@ -41,47 +38,27 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
-
-import msgpack
 
 from engine import Action, HandState, IllegalAction
 from engine.scoring import Match, SideScore
 from engine.state import EXTEND, RESPOND
-from p2p.crypto.identity import Identity, fingerprint, verify_signature
+from p2p.crypto.identity import Identity, fingerprint
 from p2p.net.interface import PeerEventKind, Transport
+from p2p.table import wire
 from p2p.table.config import TableConfig
-from p2p.table.hand_protocol import HandProtocol, ProtocolError
+from p2p.table.hand_protocol import ProtocolError
 from p2p.table.match import MatchProtocol
-from p2p.text import safe_text
-from p2p.transcript.envelope import (
-    MAX_ENVELOPE_BYTES,
-    Envelope,
-    EnvelopeError,
-    Equivocation,
-    LogError,
-    LogVerifier,
-    canonical_packb,
-)
+from p2p.table.replicated_log import LogOptions, LogOutput, ReplicatedLog, SessionEvent
+from p2p.table.wire import ABANDON, ENTRIES, FETCH, PUSH
+from p2p.transcript.envelope import Envelope, LogVerifier
 
 __all__ = ["Peer", "PeerInfo", "SessionEvent", "SessionOptions", "Transport", "node_id_for",
            "PUSH", "FETCH", "ENTRIES", "ABANDON"]
 
 log = logging.getLogger("p2p.session")
-
-PUSH = 0
-FETCH = 1
-ENTRIES = 2
-ABANDON = 3
-_ABANDON_TAG = b"millebornes/abandon/v1\x00"
-
-#: Messages this layer refuses outright, before any decoding (a PUSH or ENTRIES reply).
-MAX_PAYLOAD = 1 << 20
-_BATCH_BYTES = 256 * 1024
-_LOG_LIMIT = 10
-_SENDER_DROP_REASONS = frozenset({"unknown-author", "bad-signature", "wrong-table", "wrong-hand"})
 
 
 def node_id_for(key: bytes) -> bytes:
@@ -99,23 +76,23 @@ class SessionOptions:
     stall_after: float = 0.5        # no progress for this long: ask peers for entries
     stall_max: float = 4.0          # backoff ceiling of those requests
     fetch_min_interval: float = 0.02  # serve at most one FETCH per peer per this long
+    fetch_bytes_per_s: int = 4 << 20  # ... and at most this many reply bytes per peer
     max_early: int = 4096           # entries buffered ahead of the log, per author
+    max_early_bytes: int = 8 << 20  # ... and their bytes, per author
     recv_batch: int = 256           # messages handled per pump
     record_times: bool = False      # keep send/apply times per entry (benchmarks)
     abort_delay: float = 0.05       # game.abort waits (1 + seat) × this: the lowest seat wins
+    step_limit: float = 20.0        # a protocol step not written in this long: the table stops
+    decision_limit: float | None = None  # a player's move: untimed unless the table chose so
+    sync_interval: float = 0.25     # others' entries are fsynced in groups, this often at most
 
-
-@dataclass(frozen=True)
-class SessionEvent:
-    """Something the UI may show: ``text`` in words, ``kind`` and ``data`` structured.
-
-    Kinds: ``action`` (data: hand, seat, action, before, after), ``hand-start``,
-    ``hand-end`` (scores), ``match-end`` (winner), ``status`` (seat, status), ``dropped``
-    (sender, reason), ``stopped`` (reason, seat), ``resumed``."""
-
-    kind: str
-    text: str
-    data: dict[str, Any] = field(default_factory=dict)
+    def log_options(self) -> LogOptions:
+        return LogOptions(stall_after=self.stall_after, stall_max=self.stall_max,
+                          fetch_min_interval=self.fetch_min_interval,
+                          fetch_bytes_per_s=self.fetch_bytes_per_s,
+                          max_early=self.max_early, max_early_bytes=self.max_early_bytes,
+                          record_times=self.record_times, step_limit=self.step_limit,
+                          decision_limit=self.decision_limit)
 
 
 @dataclass(frozen=True)
@@ -185,53 +162,83 @@ class Peer:
         self.controller = controller
         self.store = store
         self.opts = options or SessionOptions()
-        self.match = MatchProtocol(cfg, self.me)
-        self._secrets: dict[int, Mapping[str, Any]] = dict(secrets or {})
-        self._hand_obj: HandProtocol | None = None
-        self.verifier = self._new_verifier(0)
-        self.log: dict[int, list[bytes]] = {0: []}
-        self._slots: dict[tuple[int, bytes, int], int] = {}
-        self._early: dict[tuple[int, bytes, int], Envelope] = {}
-        self._early_count: dict[bytes, int] = {}
+        self.rlog = ReplicatedLog(cfg, identity, seat_of_node=self.seat_of_node,
+                                  clock=time.monotonic, options=self.opts.log_options(),
+                                  secrets=secrets)
         self._lock = threading.RLock()
         self._events: deque[SessionEvent] = deque(maxlen=10_000)
-        self.drops: dict[tuple[str, str], int] = {}
-        self.drop_log: deque[tuple[str, str, str]] = deque(maxlen=1000)
-        self.error: ProtocolError | None = None
-        self.stopped: str | None = None
-        self.finished = False
-        self._last_progress = time.monotonic()
-        self._stall = self.opts.stall_after
-        self._next_fetch = self._last_progress + self._stall
-        self._fetch_served: dict[bytes, float] = {}
         self._respond_at: dict[tuple[int, int], float] = {}
         self._status: dict[int, str] = {}
-        self.entries_applied = 0
         self.sent_at: dict[tuple[int, int], float] = {}
-        self.applied_at: dict[tuple[int, int], float] = {}
-        self.move_index: set[tuple[int, int]] = set()
-        self._outbox: list[bytes] = []
-        self._hands_reported = 0
-        self._hashes: dict[bytes, tuple[int, int]] = {self.header.genesis(0): (0, -1)}
-        self._abort_at: tuple[int, int] | None = None    # (hand, index) of the applied abort
-        self._abort_prev: bytes | None = None               # ... and the entry it follows
-        self._branch: dict[tuple[int, bytes, int], Envelope] = {}
-        self._superseded: set[bytes] = set()
-        self._replaying = False
-        self.rebases = 0
+        self._stopped: str | None = None
+        self._finished = False
+        self._synced_at = time.monotonic()
         #: test hook for cheat tests: rewrites this seat's body before it is signed
         self.tamper: Callable[[int, dict[str, Any]], dict[str, Any]] | None = None
-        self._check_hand()
         if replay:
-            for env in replay:
-                self._apply(env, persist=False, sender=None)
-                if self.stopped:
-                    break
-            self._event("resumed", f"resumed from {len(replay)} stored entries",
-                        entries=len(replay))
+            self.rlog.replay(replay)
+            self._drain()
         for s, ep in (endpoints or {}).items():
             if s != self.me:
                 node.add_peer(node_id_for(self.keys[s]), ep)
+
+    # ===================================================================== the log's state
+    @property
+    def match(self) -> MatchProtocol:
+        return self.rlog.match
+
+    @property
+    def log(self) -> dict[int, list[bytes]]:
+        return self.rlog.log
+
+    @property
+    def verifier(self) -> LogVerifier:
+        return self.rlog.verifier
+
+    @property
+    def error(self) -> ProtocolError | None:
+        return self.rlog.error
+
+    @property
+    def stopped(self) -> str | None:
+        """Why the match stopped (None: it did not). Set once the events that led there are
+        in :meth:`drain_events`, so a UI that sees it has the whole story."""
+        return self._stopped
+
+    @property
+    def finished(self) -> bool:
+        """The match is over (set, like :attr:`stopped`, after its events)."""
+        return self._finished
+
+    @property
+    def drops(self) -> dict[tuple[str, str], int]:
+        return self.rlog.drops
+
+    @property
+    def drop_log(self) -> deque[tuple[str, str, str]]:
+        return self.rlog.drop_log
+
+    @property
+    def entries_applied(self) -> int:
+        return self.rlog.entries_applied
+
+    @property
+    def applied_at(self) -> dict[tuple[int, int], float]:
+        return self.rlog.applied_at
+
+    @property
+    def move_index(self) -> set[tuple[int, int]]:
+        return self.rlog.move_index
+
+    @property
+    def rebases(self) -> int:
+        return self.rlog.rebases
+
+    @property
+    def local_damage(self) -> str | None:
+        """What was found damaged in this computer's own copy of the game on resume, in
+        words (None: nothing). Never an accusation: the rest is fetched from the peers."""
+        return self.rlog.local_damage
 
     # ===================================================================== UI interface
     @property
@@ -246,37 +253,37 @@ class Peer:
     def needs_decision(self) -> bool:
         """Does the table wait for a move from this seat's (human) controller?"""
         with self._lock:
-            return (self.controller is None and not self.finished and not self.stopped
+            return (self.controller is None and not self.rlog.finished and not self.rlog.stopped
                     and self.match.hand.needs_decision())
 
     def legal(self) -> list[Action]:
         with self._lock:
-            if not self.match.hand.needs_decision() or self.stopped or self.finished:
+            if not self.match.hand.needs_decision() or self.rlog.stopped or self.rlog.finished:
                 return []
             return self.match.hand.legal()
 
     def submit(self, action: Action) -> None:
         """Play this seat's move; raises :class:`engine.IllegalAction` if it is refused."""
         with self._lock:
-            if not self.match.hand.needs_decision() or self.stopped:
+            if not self.match.hand.needs_decision() or self.rlog.stopped:
                 raise IllegalAction("R0", "it is not your move", action)
             if action not in self.match.hand.legal():
                 raise IllegalAction("R0", "that move is not legal now", action)
             self._write(self.match.hand.act_body(action))
             self._write_while_my_turn()
-        self._flush_outbox()
+        self._drain()
 
     def waiting_for(self) -> int | None:
         """The seat the log waits for (None when the match is over or stopped)."""
         with self._lock:
-            if self.finished or self.stopped:
+            if self.rlog.finished or self.rlog.stopped:
                 return None
             return self.match.hand.expected_writer()
 
     def waiting_on(self) -> Waiting | None:
         """The seat the log waits for and the step it is at (None: over or stopped)."""
         with self._lock:
-            if self.finished or self.stopped:
+            if self.rlog.finished or self.rlog.stopped:
                 return None
             hp = self.match.hand
             e = hp.expected()
@@ -286,6 +293,21 @@ class Peer:
             if step is TableStep.SHARE and hp.state is None:
                 step = TableStep.DEAL
             return Waiting(e.seat, step)
+
+    def time_left(self) -> tuple[int, float] | None:
+        """(seat, seconds) before the step the table waits for passes its time limit (a
+        console's countdown); None when the step is untimed or the match is over. When it
+        runs out the table stops with that seat *unresponsive* (see :attr:`unresponsive`)."""
+        with self._lock:
+            due = self.rlog.deadline()
+            if due is None:
+                return None
+            return due[0], max(0.0, due[1] - time.monotonic())
+
+    @property
+    def unresponsive(self) -> int | None:
+        """The seat whose step passed its time limit (the table stopped; not a blame)."""
+        return self.rlog.unresponsive
 
     def progress(self) -> tuple[int, int]:
         """(hand number, entries applied in it): changes whenever the table moves on."""
@@ -349,14 +371,15 @@ class Peer:
         """Declare the match over for good (e.g. a peer is gone): the log is kept. With
         ``tell`` the other peers get a signed ABANDON and stop too."""
         with self._lock:
-            if self.stopped or self.finished:
+            if self.rlog.stopped or self.rlog.finished:
                 return
-            self._stop(reason, None)
+            if tell:
+                # the leave record: in every transcript, so verify blames nobody for it
+                self.rlog.write_side({"k": "side.abandon", "reason": reason[:200]})
+            self.rlog.stop(reason, None)
+        self._drain()
         if tell:
-            inner = canonical_packb({"k": "abandon", "table": self.table_id,
-                                     "key": self.identity.public_key, "reason": reason[:200]})
-            self._broadcast(_pack([ABANDON, inner,
-                                   self.identity.sign(_ABANDON_TAG + inner)]))
+            self._broadcast(wire.encode_abandon(self.identity, self.table_id, reason))
             self.node.flush(1.0)
 
     # ===================================================================== running
@@ -364,7 +387,7 @@ class Peer:
         """Handle what arrived (waiting up to ``timeout``), write if it is our turn.
         Returns False once the match is over or stopped."""
         self._step()
-        if self.finished or self.stopped:
+        if self.rlog.finished or self.rlog.stopped:
             return False
         wait = max(0.0, min(timeout, self._next_deadline() - time.monotonic()))
         msg = self.node.recv(wait)
@@ -376,7 +399,7 @@ class Peer:
                 break
             msg = self.node.recv(0)
         self._step()
-        return not (self.finished or self.stopped)
+        return not (self.rlog.finished or self.rlog.stopped)
 
     def run(self, timeout: float | None = None) -> bool:
         """Pump until the match is over or stopped (or ``timeout``); True if finished."""
@@ -384,7 +407,7 @@ class Peer:
         while self.pump(0.05):
             if deadline is not None and time.monotonic() > deadline:
                 return False
-        return self.finished
+        return self.rlog.finished
 
     def linger(self, seconds: float = 1.0) -> None:
         """After the end: keep serving late FETCH requests while our frames drain."""
@@ -393,7 +416,9 @@ class Peer:
             msg = self.node.recv(min(0.05, max(0.0, end - time.monotonic())))
             if msg is not None:
                 self._on_payload(msg[0], msg[1])
-            self._handle_node_events()
+            with self._lock:
+                self._handle_node_events()
+            self._drain()
 
     def close(self, flush: float = 2.0) -> None:
         if flush > 0:
@@ -405,16 +430,17 @@ class Peer:
     def fetch(self) -> None:
         """Ask every peer for what follows our log (after a restart, or when stuck)."""
         with self._lock:
-            h = self.match.hand_no
-            payload = _pack([FETCH, self.table_id, h, len(self.log.get(h, []))])
-        try:
-            self.node.broadcast(payload)
-        except Exception as exc:
-            log.debug("fetch broadcast failed: %s", exc)
+            self.rlog.fetch_all()
+        self._drain()
 
     # ===================================================================== internals
     def _next_deadline(self) -> float:
-        t = self._next_fetch
+        t = self.rlog.next_fetch
+        limit = self.rlog.deadline()
+        if limit is not None:
+            t = min(t, limit[1])
+        if self.store is not None and self.store.unsynced:
+            t = min(t, self._synced_at + self.opts.sync_interval)
         for due in self._respond_at.values():
             t = min(t, due)
         return t
@@ -422,439 +448,67 @@ class Peer:
     def _step(self) -> None:
         with self._lock:
             self._handle_node_events()
-            self._apply_ready()
+            self.rlog.apply_ready()
             self._write_while_my_turn()
-            self._maybe_fetch()
-        self._flush_outbox()
+            self.rlog.tick()
+        self._drain()
+        self._sync_if_due()
 
-    def _event(self, kind: str, text: str, **data: Any) -> None:
-        if not self._replaying:
-            self._events.append(SessionEvent(kind, text, data))
-
-    def _new_verifier(self, hand: int) -> LogVerifier:
-        return LogVerifier(self.table_id, hand, self.keys, self.header.genesis(hand),
-                           linear=True)
-
-    def _check_hand(self) -> None:
-        """A new hand object: import its stored secrets before it sees any entry."""
-        hp = self.match.hand
-        if hp is self._hand_obj:
-            return
-        self._hand_obj = hp
-        rec = self._secrets.get(hp.hand_no)
-        if rec is not None:
-            hp.import_secrets({"deck": dict(rec["deck"]), "rand_seed": rec["rand_seed"]})
-        if hp.hand_no not in self.log:
-            self.log[hp.hand_no] = []
-        if self.verifier.hand != hp.hand_no:
-            self.verifier = self._new_verifier(hp.hand_no)
-            self._hashes[self.verifier.genesis] = (hp.hand_no, -1)
-            self._event("hand-start", f"hand {hp.hand_no + 1} begins: shuffling",
-                        hand=hp.hand_no)
-
-    def _label(self, sender: bytes | None) -> str:
-        if sender is None:
-            return "store"
-        s = self.seat_of_node.get(sender)
-        return f"seat {s} ({self.names[s]})" if s is not None else f"node {sender.hex()[:16]}"
-
-    def _drop(self, sender: bytes | None, reason: str, detail: str = "") -> None:
-        label = self._label(sender)
-        k = (label, reason)
-        n = self.drops.get(k, 0) + 1
-        self.drops[k] = n
-        self.drop_log.append((label, reason, detail))
-        if n <= _LOG_LIMIT or n % 1000 == 0:
-            log.warning("seat %d dropped a message from %s: %s %s (count %d)",
-                        self.me, label, reason, detail, n)
-            self._event("dropped", f"dropped a message from {label}: {reason}",
-                        sender=label, reason=reason, detail=detail)
-
-    def _stop(self, reason: str, seat: int | None) -> None:
-        if self.stopped or self.finished:
-            return
-        self.stopped = reason
-        self._respond_at.clear()
-        self._event("stopped", f"the match stopped: {reason}", reason=reason, seat=seat)
-        log.warning("seat %d: match stopped: %s", self.me, reason)
-
-    # ----- receiving ---------------------------------------------------------------
     def _on_payload(self, sender: bytes, payload: bytes) -> None:
-        if len(payload) > MAX_PAYLOAD:
-            self._drop(sender, "oversized", f"{len(payload)} bytes")
-            return
-        try:
-            msg = msgpack.unpackb(payload, raw=False, use_list=True, max_bin_len=MAX_PAYLOAD,
-                                  max_str_len=256, max_array_len=4096, max_map_len=0,
-                                  max_ext_len=0)
-        except Exception as exc:
-            self._drop(sender, "malformed", type(exc).__name__)
-            return
-        if not isinstance(msg, list) or not msg or not isinstance(msg[0], int):
-            self._drop(sender, "malformed", "not a session message")
-            return
-        kind = msg[0]
         with self._lock:
-            if kind in (PUSH, ENTRIES) and len(msg) >= 2 and isinstance(msg[1], list):
-                for raw in msg[1]:
-                    if not isinstance(raw, bytes):
-                        self._drop(sender, "malformed", "entry is not bytes")
-                        continue
-                    self._on_entry(sender, raw, solicited=kind == ENTRIES)
-                    if self.stopped:
-                        return
-                self._apply_ready()
-                if kind == ENTRIES and len(msg) >= 3 and msg[2] is True:
-                    self._send_fetch(sender)
-            elif kind == FETCH and len(msg) == 4:
-                self._on_fetch(sender, msg[1], msg[2], msg[3])
-            elif kind == ABANDON and len(msg) == 3:
-                self._on_abandon(sender, msg[1], msg[2])
-            else:
-                self._drop(sender, "malformed", f"unknown message kind {kind}")
-        self._flush_outbox()
+            self.rlog.on_message(sender, payload)
+        self._drain()
 
-    def _on_entry(self, sender: bytes, raw: bytes, solicited: bool) -> None:
-        if len(raw) > MAX_ENVELOPE_BYTES:
-            self._drop(sender, "oversized", f"entry of {len(raw)} bytes")
-            return
-        try:
-            env = Envelope.decode(raw)
-        except EnvelopeError as exc:
-            reason = "unsigned" if _looks_unsigned(raw) else "malformed"
-            self._drop(sender, reason, str(exc))
-            return
-        if env.table != self.table_id:
-            self._drop(sender, "foreign-table", env.table.hex()[:16])
-            return
-        if env.author not in self.seat_of_key:
-            self._drop(sender, "unknown-author", env.author.hex()[:16])
-            return
-        cur = self.match.hand_no
-        if (env.body.get("k") == "game.abort" and env.hand == cur and not self.finished
-                and self._abort_fork(sender, env)):
-            return          # (before the void check: a lower seat's abort may win)
-        if self._is_void(env):
-            return          # from the branch an abort cut off: late, harmless
-        slot = (env.hand, env.author, env.seq)
-        idx = self._slots.get(slot)
-        if idx is not None or env.hand < cur or self.finished:
-            # already in our log (or from a finished hand): a resend or a replay
-            old = self.log.get(env.hand, [])
-            if idx is not None and old[idx] != raw and env.signature_ok():
-                if env.hand == cur and env.prev not in self._hashes:
-                    self._keep_branch(slot, env)   # may follow an abort we have not seen
-                    return
-                first = Envelope.decode(old[idx])
-                self._equivocation(Equivocation(first, env))
+    def _drain(self) -> None:
+        """Carry out what the log asked for: persist first, then send (so nothing of ours
+        is published before it is on disk), then keep the events for the UI."""
+        with self._lock:
+            out = self.rlog.take_output()
+            if not out:
                 return
-            if not env.signature_ok():
-                self._drop(sender, "bad-signature", f"{self._who(env)} seq {env.seq}")
-            elif not solicited:
-                self._drop(sender, "replayed", f"hand {env.hand} seq {env.seq}")
-            return
-        if env.hand > cur + 1:
-            self._drop(sender, "too-far-ahead", f"hand {env.hand} while {cur} runs")
-            return
-        early = self._early.get(slot)
-        if early is not None:
-            if early.encode() == raw:
-                return
-            if env.signature_ok():
-                if early.signature_ok():
-                    if env.prev not in self._hashes or early.prev not in self._hashes:
-                        self._keep_branch(slot, env)
-                        return
-                    self._equivocation(Equivocation(early, env))
-                    return
-                self._early[slot] = env   # the buffered one was a forgery
-            else:
-                self._drop(sender, "bad-signature", f"{self._who(env)} seq {env.seq}")
-            return
-        if self._is_next(env):
-            self._apply(env, persist=True, sender=sender)
-            return
-        # early: keep it (signature checked now so a forgery cannot squat the slot)
-        if not env.signature_ok():
-            self._drop(sender, "bad-signature", f"{self._who(env)} seq {env.seq}")
-            return
-        if self._early_count.get(env.author, 0) >= self.opts.max_early:
-            self._drop(sender, "buffer-full", self._who(env))
-            return
-        self._early[slot] = env
-        self._early_count[env.author] = self._early_count.get(env.author, 0) + 1
-
-    def _on_abandon(self, sender: bytes, inner: object, sig: object) -> None:
-        seat = self.seat_of_node.get(sender)
-        if seat is None or not isinstance(inner, bytes) or not isinstance(sig, bytes):
-            self._drop(sender, "malformed", "abandon")
-            return
-        if not verify_signature(self.keys[seat], sig, _ABANDON_TAG + inner):
-            self._drop(sender, "bad-signature", "abandon")
-            return
-        try:
-            v = msgpack.unpackb(inner, raw=False, max_str_len=512, max_bin_len=64)
-        except Exception:
-            self._drop(sender, "malformed", "abandon")
-            return
-        if not isinstance(v, dict) or v.get("table") != self.table_id:
-            self._drop(sender, "foreign-table", "abandon")
-            return
-        self._stop(f"{self._seat_name(seat)} abandoned the match: "
-                   f"{safe_text(v.get('reason', ''), 200, placeholder='')}",
-                   None)
-
-    def _who(self, env: Envelope) -> str:
-        s = self.seat_of_key.get(env.author)
-        return f"author seat {s}" if s is not None else "unknown author"
-
-    def _is_next(self, env: Envelope) -> bool:
-        hp = self.match.hand
-        if self.match.done or env.hand != hp.hand_no:
-            return False
-        if env.seq != self.verifier.next_seq(env.author):
-            return False
-        w = hp.expected_writer()
-        if w is not None and self.keys[w] == env.author:
-            return True
-        return self._is_abort(env)
-
-    def _is_abort(self, env: Envelope) -> bool:
-        """A ``game.abort`` (any seat, any time) that extends our head: apply it now."""
-        return (env.body.get("k") == "game.abort" and env.prev == self.verifier.head
-                and self.match.hand.aborted_by is None)
-
-    def _apply_ready(self) -> None:
-        while not self.stopped and not self.finished:
-            hp = self.match.hand
-            w = hp.expected_writer()
-            if w is None:
-                return
-            key = self.keys[w]
-            env = self._early.pop((hp.hand_no, key, self.verifier.next_seq(key)), None)
-            if env is None:
-                env = self._early_abort()
-                if env is None:
-                    return
-                key = env.author
-            self._early_count[key] -= 1
-            self._apply(env, persist=True, sender=None)
-
-    def _early_abort(self) -> Envelope | None:
-        hand = self.match.hand_no
-        for (h, author, seq), env in self._early.items():
-            if h == hand and seq == self.verifier.next_seq(author) and self._is_abort(env):
-                del self._early[(h, author, seq)]
-                return env
-        return None
-
-    def _apply(self, env: Envelope, persist: bool, sender: bytes | None) -> None:
-        """Verify and apply the next entry of the log (it must be the expected one)."""
-        hand = self.match.hand_no
-        try:
-            self.verifier.accept(env)
-        except Equivocation as exc:
-            self._equivocation(exc)
-            return
-        except LogError as exc:
-            if exc.check in _SENDER_DROP_REASONS:
-                self._drop(sender, exc.check, self._who(env))
-            elif self._is_void(env):
-                self._superseded.add(env.hash())
-            elif env.body.get("k") == "game.abort":
-                self._abort_race(env)
-            else:
-                seat = self.seat_of_key.get(env.author)
-                self._stop(f"{self._seat_name(seat)} broke the log ({exc.check})", seat)
-                self.error = ProtocolError(seat, exc.check, exc.detail)
-            return
-        hp = self.match.hand
-        before = hp.state
-        w = self.seat_of_key[env.author]
-        try:
-            self.match.receive(hand, w, env.body)
-        except ProtocolError as exc:
-            # the entry is signed and chained: it stays in the log (as in the reference
-            # loop), so the transcript shows the auditor where the table stopped
-            self.log[hand].append(env.encode())
-            if persist and self.store is not None:
-                self.store.append(env)
-            self.error = exc
-            self._keep_evidence(env)
-            self._stop(f"{self._seat_name(exc.seat)} broke the rules of the protocol "
-                       f"({exc.check})", exc.seat)
-            return
-        raw = env.encode()
-        idx = len(self.log[hand])
-        self.log[hand].append(raw)
-        self._slots[(hand, env.author, env.seq)] = idx
-        self._hashes[env.hash()] = (hand, idx)
-        if env.body.get("k") == "game.abort":
-            self._abort_at = (hand, idx)
-            self._abort_prev = env.prev
-        if persist and self.store is not None:
-            self.store.append(env)
-        now = time.monotonic()
-        self._last_progress = now
-        self._stall = self.opts.stall_after
-        self._next_fetch = now + self._stall
-        self.entries_applied += 1
-        if self.opts.record_times:
-            self.applied_at[(hand, idx)] = now
-        if env.body.get("k") == "game.act":
-            if self.opts.record_times:
-                self.move_index.add((hand, idx))
-            after = hp.state
-            try:
-                action = hp.actions[-1]
-            except IndexError:  # pragma: no cover - a game.act always records an action
-                action = None
-            self._event("action", f"{self.names[w]}: {action}", hand=hand, seat=w,
-                        action=action, before=before, after=after, index=idx)
-        if env.body.get("k") == "game.abort" and not self._replaying:
-            self._purge_void()
-        if self.match.hand is not hp or hp.done:
-            if len(self.match.scores) > self._hands_reported:
-                self._hands_reported = len(self.match.scores)
-                sc = self.match.scores[-1]
-                self._event("hand-end", f"hand {hand + 1} is over: scores "
-                            f"{[s.total for s in sc]}", hand=hand, scores=sc,
-                            final=hp.state)
-            if self.match.done:
-                self.finished = True
+            self._persist(out)
+            self._events.extend(out.events)
+            self._stopped = self.rlog.stopped
+            self._finished = self.rlog.finished
+            if self._stopped or self._finished:
                 self._respond_at.clear()
-                win = self.match.winner()
-                self._event("match-end", "the match is over: "
-                            + (f"side {win} wins" if win >= 0 else "no winner"), winner=win)
+        for peer, payload in out.messages:
+            if peer is None:
+                self._broadcast(payload)
             else:
-                self._check_hand()
+                self._send(peer, payload)
 
-    # ----- an abort that raced with the log ------------------------------------------------
-    def _keep_branch(self, slot: tuple[int, bytes, int], env: Envelope) -> None:
-        if len(self._branch) < self.opts.max_early:
-            self._branch[slot] = env
-
-    def _abort_fork(self, sender: bytes, env: Envelope) -> bool:
-        """A ``game.abort`` chained on an entry *before* our head: whoever saw the cheat
-        wrote it while the writer of the moment went on. The abort wins: every peer cuts
-        the hand's log back to the abort's ``prev`` and applies the abort there (two aborts:
-        the earlier point wins, then the lower seat), so all logs converge. Returns True
-        when handled here."""
-        hand = self.match.hand_no
-        where = self._hashes.get(env.prev)
-        if where is None or where[0] != hand:
-            return False                     # unknown prev: buffered like any early entry
-        p = where[1]
-        if p == len(self.log[hand]) - 1:
-            return False                     # it extends our head: the normal path
-        if not env.signature_ok():
-            self._drop(sender, "bad-signature", f"{self._who(env)} abort")
-            return True
-        seat = self.seat_of_key[env.author]
-        if self._slots.get((hand, env.author, env.seq)) is not None:
-            return False                     # that slot is taken: equivocation path
-        if sum(1 for r in self.log[hand][:p + 1]
-               if Envelope.decode(r).author == env.author) != env.seq:
-            self._drop(sender, "bad-abort-seq", self._who(env))
-            return True
-        if self._abort_at is not None and self._abort_at[0] == hand:
-            i1 = self._abort_at[1]
-            s1 = self.match.hand.aborted_by
-            if not (p + 1 < i1 or (p + 1 == i1 and s1 is not None and seat < s1)):
-                self._drop(None, "late-abort", f"{self._seat_name(seat)} also aborted")
-                return True
-        self._rebase(hand, p, env, sender)
-        return True
-
-    def _rebase(self, hand: int, p: int, abort: Envelope, sender: bytes) -> None:
-        hp = self.match.hand
-        self._secrets[hand] = hp.export_secrets()
-        cut = [Envelope.decode(r) for r in self.log[hand][p + 1:]]
-        keep = [Envelope.decode(r) for h in sorted(self.log) if h < hand
-                for r in self.log[h]]
-        keep += [Envelope.decode(r) for r in self.log[hand][:p + 1]]
-        self._superseded.update(e.hash() for e in cut)
-        self.match = MatchProtocol(self.cfg, self.me)
-        self._hand_obj = None
-        self.verifier = self._new_verifier(0)
-        self.log = {0: []}
-        self._slots = {}
-        self._hashes = {self.header.genesis(0): (0, -1)}
-        self._abort_at = None
-        self._abort_prev = None
-        self._respond_at.clear()
-        self._replaying = True
-        try:
-            self._check_hand()
-            for e in keep:
-                self._apply(e, persist=False, sender=None)
-        finally:
-            self._replaying = False
-        if self.store is not None:
-            self.store.rewrite(keep)
-        self.rebases += 1
-        seat = self.seat_of_key[abort.author]
-        self._event("rebased", f"{self._seat_name(seat)} aborted the hand; {len(cut)} "
-                    "later entries are void", seat=seat, cut=len(cut))
-        log.warning("seat %d: abort by seat %d at entry %d; %d later entries void",
-                    self.me, seat, p + 1, len(cut))
-        self._apply(abort, persist=True, sender=sender)
-
-    def _is_void(self, env: Envelope) -> bool:
-        """Is ``env`` on a branch that an applied abort cut off (it follows the same entry
-        as the abort, or a void entry)?"""
-        if env.prev in self._superseded or (self._superseded and
-                                            env.hash() in self._superseded):
-            return True
-        return (self._abort_prev is not None and env.prev == self._abort_prev
-                and self._abort_at is not None and env.hand == self._abort_at[0]
-                and env.hash() not in self._hashes)
-
-    def _purge_void(self) -> None:
-        """After an abort: drop buffered entries of the void branch, and take in the
-        entries that waited for the abort (they collided with void slots)."""
-        changed = True
-        while changed:
-            changed = False
-            for slot, e in list(self._early.items()):
-                if self._is_void(e):
-                    self._superseded.add(e.hash())
-                    del self._early[slot]
-                    self._early_count[slot[1]] -= 1
-                    changed = True
-        for slot, e in self._branch.items():
-            if slot not in self._slots and not self._is_void(e):
-                if slot not in self._early:
-                    self._early_count[slot[1]] = self._early_count.get(slot[1], 0) + 1
-                self._early[slot] = e
-        self._branch.clear()
-
-    def _abort_race(self, env: Envelope) -> None:
-        """An abort written on an older head than ours: it raced with the log."""
-        seat = self.seat_of_key.get(env.author)
-        hp = self.match.hand
-        if hp.aborted_by is not None:
-            self._drop(None, "late-abort", f"{self._seat_name(seat)} also aborted")
-            return
-        reason = str(env.body.get("reason", ""))[:200]
-        self.error = ProtocolError(None, "abort-race", reason)
-        self._keep_evidence(env)
-        self._stop(f"{self._seat_name(seat)} aborted the hand ({reason}) while the log "
-                   "went on; the hand cannot be settled here", None)
-
-    def _seat_name(self, seat: int | None) -> str:
-        return "an unknown seat" if seat is None else f"seat {seat} ({self.names[seat]})"
-
-    def _equivocation(self, exc: Equivocation) -> None:
-        seat = self.seat_of_key.get(exc.first.author)
-        self.error = ProtocolError(seat, "equivocation", exc.detail)
-        self._keep_evidence(exc.first, exc.second)
-        self._stop(f"{self._seat_name(seat)} signed two different entries for one slot "
-                   "(equivocation)", seat)
-
-    def _keep_evidence(self, *envs: Envelope) -> None:
+    def _persist(self, out: LogOutput) -> None:
+        """Group commit: every entry goes to the OS at once (a kill -9 loses nothing), but
+        one fsync covers a batch. A batch holding an entry of ours is fsynced before
+        ``_drain`` sends it; others' entries wait at most ``sync_interval`` (a power cut
+        may lose them: they are fetched again)."""
         if self.store is None:
             return
+        if out.rewrite is not None:
+            self.store.rewrite(out.rewrite)
+        mine = self.identity.public_key
+        own = False
+        for env in out.persist:
+            self.store.append(env, sync=False)
+            own = own or env.author == mine
+        if own or self.rlog.done:
+            self._sync_store()
+        if out.evidence:
+            self._keep_evidence(out.evidence)
+
+    def _sync_store(self) -> None:
+        if self.store is not None and self.store.unsynced:
+            self.store.sync()
+        self._synced_at = time.monotonic()
+
+    def _sync_if_due(self) -> None:
+        if (self.store is not None and self.store.unsynced
+                and time.monotonic() >= self._synced_at + self.opts.sync_interval):
+            with self._lock:
+                self._sync_store()
+
+    def _keep_evidence(self, envs: list[Envelope]) -> None:
         try:
             with open(self.store.path / "evidence.bin", "ab") as f:
                 for e in envs:
@@ -862,9 +516,14 @@ class Peer:
         except OSError as exc:  # pragma: no cover - evidence is best effort
             log.warning("could not keep evidence: %s", exc)
 
+    def _event(self, kind: str, text: str, **data: Any) -> None:
+        self._events.append(SessionEvent(kind, text, data))
+
     # ----- writing ---------------------------------------------------------------------
     def _write_while_my_turn(self) -> None:
-        while not self.stopped and not self.finished:
+        if self.rlog.catching_up:
+            return      # after local damage: our lost entries come back from a peer first
+        while not self.rlog.stopped and not self.rlog.finished:
             hp = self.match.hand
             if hp.expected_writer() != self.me:
                 return
@@ -900,31 +559,13 @@ class Peer:
         if self.tamper is not None:
             body = self.tamper(hand, body)
         secrets = hp.export_secrets()
-        self._secrets[hand] = secrets
+        self.rlog.secrets[hand] = secrets
         if self.store is not None:
             self.store.save_secrets(hand, secrets)
-        env = Envelope.create(self.identity, self.table_id, hand,
-                              self.verifier.next_seq(self.identity.public_key),
-                              self.verifier.head, body)
         idx = len(self.log[hand])
-        self._apply(env, persist=True, sender=None)
+        self.rlog.write(body)
         if self.opts.record_times:
             self.sent_at[(hand, idx)] = time.monotonic()
-        self._outbox.append(env.encode())
-
-    def _flush_outbox(self) -> None:
-        with self._lock:
-            out, self._outbox = self._outbox, []
-        batch: list[bytes] = []
-        size = 0
-        for raw in out:
-            if batch and size + len(raw) > _BATCH_BYTES:
-                self._broadcast(_pack([PUSH, batch]))
-                batch, size = [], 0
-            batch.append(raw)
-            size += len(raw)
-        if batch:
-            self._broadcast(_pack([PUSH, batch]))
 
     def _broadcast(self, payload: bytes) -> None:
         try:
@@ -938,67 +579,6 @@ class Peer:
         except Exception as exc:
             log.debug("send to %s failed: %s", peer.hex()[:16], exc)
 
-    # ----- catching up -------------------------------------------------------------------
-    def _position(self) -> tuple[int, int]:
-        h = self.match.hand_no
-        return h, len(self.log.get(h, []))
-
-    def _send_fetch(self, peer: bytes) -> None:
-        h, i = self._position()
-        self._send(peer, _pack([FETCH, self.table_id, h, i]))
-
-    def _maybe_fetch(self) -> None:
-        if self.stopped or self.finished:
-            return
-        now = time.monotonic()
-        if now < self._next_fetch:
-            return
-        hp = self.match.hand
-        if hp.expected_writer() == self.me:
-            self._next_fetch = now + self._stall
-            return
-        h, i = self._position()
-        self._stall = min(self._stall * 2, self.opts.stall_max)
-        self._next_fetch = now + self._stall
-        self._broadcast(_pack([FETCH, self.table_id, h, i]))
-
-    def _on_fetch(self, sender: bytes, table: object, hand: object, index: object) -> None:
-        if table != self.table_id:
-            self._drop(sender, "foreign-table", "fetch")
-            return
-        if type(hand) is not int or type(index) is not int or hand < 0 or index < 0:
-            self._drop(sender, "malformed", "bad fetch")
-            return
-        now = time.monotonic()
-        last = self._fetch_served.get(sender, -1e9)
-        if now - last < self.opts.fetch_min_interval:
-            self.drops[(self._label(sender), "fetch-rate")] = \
-                self.drops.get((self._label(sender), "fetch-rate"), 0) + 1
-            return
-        self._fetch_served[sender] = now
-        mine = self._position()
-        if (hand, index) > mine and not self.finished:
-            self._send_fetch(sender)      # the asker is ahead of us: catch up from it
-        out: list[bytes] = []
-        size = 0
-        more = False
-        h, i = hand, index
-        while h in self.log:
-            entries = self.log[h]
-            while i < len(entries):
-                raw = entries[i]
-                if out and size + len(raw) > _BATCH_BYTES:
-                    more = True
-                    break
-                out.append(raw)
-                size += len(raw)
-                i += 1
-            if more:
-                break
-            h, i = h + 1, 0
-        if out:
-            self._send(sender, _pack([ENTRIES, out, more]))
-
     def _handle_node_events(self) -> None:
         try:
             evs = self.node.events()
@@ -1010,7 +590,7 @@ class Peer:
                 continue
             if ev.kind in (PeerEventKind.RESTARTED, PeerEventKind.GAP):
                 # it may have lost what we sent, or we lost what it sent: compare logs
-                self._send_fetch(ev.peer_id)
+                self.rlog.send_fetch(ev.peer_id)
                 if ev.kind is PeerEventKind.RESTARTED:
                     self._event("status", f"{self.names[seat]} restarted", seat=seat,
                                 status="restarted")
@@ -1018,20 +598,6 @@ class Peer:
                 self._status[seat] = ev.status.value
                 self._event("status", f"{self.names[seat]} is {ev.status.value}", seat=seat,
                             status=ev.status.value)
-
-
-def _pack(v: Any) -> bytes:
-    out = msgpack.packb(v, use_bin_type=True)
-    assert isinstance(out, bytes)
-    return out
-
-
-def _looks_unsigned(raw: bytes) -> bool:
-    try:
-        v = msgpack.unpackb(raw, raw=False, max_array_len=16)
-    except Exception:
-        return False
-    return isinstance(v, list) and len(v) == 7
 
 
 def bot_controller(choose: Callable[[HandState, list[Action]], Action]) -> Chooser:

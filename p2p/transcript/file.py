@@ -3,13 +3,20 @@
 Format (see docs/protocol.md): a msgpack stream.  The first object is the header map
 (canonical msgpack)::
 
-    {"format": "millebornes-transcript", "version": 1, "table": bin, "rules": map,
+    {"format": "millebornes-transcript", "version": 2, "table": bin, "rules": map,
      "players": [{"seat": int, "name": str, "key": bin32}, ...], "cards": [int, ...]}
 
-followed by the signed envelopes (p2p.envelope wire encoding) in log order.  The
+followed by the signed envelopes (p2p.envelope wire encoding) in log order. Version 2
+adds *side entries* (body kinds in :data:`SIDE_KINDS`: ``side.timeout``, a signed "I did
+not receive slot (hand, seat, seq) in time"; ``side.abandon``, a signed leave record):
+signed envelopes like the others, written where they happened, but never links of the
+game chain (readers set them apart in ``Transcript.side``); ``side.complaint`` carries
+the evidence (the offending signed entry) of a cheat only its recipient could see. A file of another version is
+refused with a plain message (:class:`UnsupportedVersion`).  The
 header is bound to the log: the first entry of hand ``h`` has
 ``prev = genesis_hash(table, h, SHA-256(header bytes))``, so a changed header byte
-breaks the chain.  The writer fsyncs after every entry; the reader reports a truncated
+breaks the chain.  The writer fsyncs after every entry unless asked to batch (group
+commit: :meth:`TranscriptWriter.sync`); the reader reports a truncated
 or corrupt file with the byte offset of the bad object.
 """
 
@@ -48,6 +55,10 @@ from p2p.transcript.envelope import (
 __all__ = [
     "TRANSCRIPT_FORMAT",
     "TRANSCRIPT_VERSION",
+    "SIDE_KINDS",
+    "is_side",
+    "UnsupportedVersion",
+    "TranscriptVersionError",
     "Player",
     "TranscriptHeader",
     "Transcript",
@@ -62,7 +73,24 @@ __all__ = [
 ]
 
 TRANSCRIPT_FORMAT = "millebornes-transcript"
-TRANSCRIPT_VERSION = 1
+#: 2: side entries (timeout claims, abandons) may sit between the entries of the game log
+TRANSCRIPT_VERSION = 2
+#: Body kinds of side entries: signed like every entry but never links of the game chain.
+SIDE_KINDS = frozenset({"side.timeout", "side.abandon", "side.complaint"})
+
+
+def is_side(body: object) -> bool:
+    """Is ``body`` a side entry's (a claim or record beside the game log, not in it)?"""
+    return isinstance(body, dict) and body.get("k") in SIDE_KINDS
+
+
+class UnsupportedVersion(ValueError):
+    """A transcript of another format version than this release reads."""
+
+    def __init__(self, version: object) -> None:
+        self.version = version
+        super().__init__(f"this transcript is version {version!r}; this release of millebornes "
+                         f"reads version {TRANSCRIPT_VERSION} only and cannot check it")
 _MAX_HEADER_BYTES = 1 << 20
 
 
@@ -73,6 +101,14 @@ class TranscriptCorrupt(ValueError):
         self.offset = offset
         self.reason = reason
         super().__init__(f"transcript corrupt at byte {offset}: {reason}")
+
+
+class TranscriptVersionError(TranscriptCorrupt):
+    """The file is a transcript of a format version this release cannot check."""
+
+    def __init__(self, exc: ValueError) -> None:
+        super().__init__(0, str(exc))
+        self.plain = str(exc)
 
 
 @dataclass(frozen=True)
@@ -115,7 +151,7 @@ class TranscriptHeader:
             raise ValueError("not a millebornes transcript header")
         check_header_obj(v)   # exact fields, bounded lengths (checked first), ranges
         if v.get("version") != TRANSCRIPT_VERSION:
-            raise ValueError(f"unsupported transcript version {v.get('version')!r}")
+            raise UnsupportedVersion(v.get("version"))
         table, rules, players, cards = v.get("table"), v.get("rules"), v.get("players"), v.get("cards")
         if not isinstance(table, bytes) or not isinstance(rules, dict):
             raise ValueError("bad table or rules")
@@ -138,9 +174,10 @@ class TranscriptHeader:
 @dataclass
 class Transcript:
     header: TranscriptHeader
-    entries: list[Envelope]
+    entries: list[Envelope]       #: the game log, in order
     offsets: list[int]  #: byte offset of each entry in the file
     header_bytes: bytes = b""
+    side: list[Envelope] = field(default_factory=list)   #: side entries (claims, abandons)
 
 
 def _iter_objects(data: bytes) -> Iterator[tuple[int, int, object]]:
@@ -172,6 +209,8 @@ def iter_transcript(path: str | os.PathLike[str]) -> Iterator[tuple[int, Transcr
             first = False
             try:
                 header = TranscriptHeader.from_obj(obj)
+            except UnsupportedVersion as e:
+                raise TranscriptVersionError(e) from None
             except (ValueError, TypeError, KeyError) as e:
                 raise TranscriptCorrupt(start, f"bad header: {e}") from None
             if header.to_bytes() != raw:
@@ -189,14 +228,17 @@ def read_transcript(path: str | os.PathLike[str]) -> Transcript:
     header: TranscriptHeader | None = None
     entries: list[Envelope] = []
     offsets: list[int] = []
+    side: list[Envelope] = []
     for off, item in iter_transcript(path):
         if isinstance(item, TranscriptHeader):
             header = item
+        elif is_side(item.body):
+            side.append(item)
         else:
             entries.append(item)
             offsets.append(off)
     assert header is not None
-    return Transcript(header, entries, offsets, header.to_bytes())
+    return Transcript(header, entries, offsets, header.to_bytes(), side)
 
 
 class TranscriptWriter:
@@ -206,6 +248,7 @@ class TranscriptWriter:
                  _append: bool = False) -> None:
         self.path = Path(path)
         self.header = header
+        self.unsynced = 0        # entries written but not fsynced yet
         if _append:
             self._f: BinaryIO = open(self.path, "ab")  # noqa: SIM115 - closed in close()
         else:
@@ -239,16 +282,28 @@ class TranscriptWriter:
             cut = size - e.offset
         return cls(p, t.header, _append=True), t, cut
 
-    def _write(self, b: bytes) -> None:
+    def _write(self, b: bytes, sync: bool = True) -> None:
         self._f.write(b)
-        self._f.flush()
-        os.fsync(self._f.fileno())
+        self._f.flush()          # in the OS's hands: survives a kill -9 of this process
+        if sync:
+            os.fsync(self._f.fileno())
+            self.unsynced = 0
+        else:
+            self.unsynced += 1
 
-    def append(self, env: Envelope) -> None:
+    def append(self, env: Envelope, sync: bool = True) -> None:
+        """Append one entry; with ``sync`` (the default) it is on disk when this returns.
+        Without, it is written but not fsynced until :meth:`sync` (group commit)."""
         raw = env.encode()
         if len(raw) > MAX_ENVELOPE_BYTES:
             raise EnvelopeError("envelope too large")
-        self._write(raw)
+        self._write(raw, sync)
+
+    def sync(self) -> None:
+        """fsync every entry appended so far (one fsync for a whole batch)."""
+        if self.unsynced:
+            os.fsync(self._f.fileno())
+            self.unsynced = 0
 
     def close(self) -> None:
         self._f.close()
@@ -359,6 +414,8 @@ def _verify(transcript: Transcript | str | os.PathLike[str], rep: VerifyReport) 
     if not isinstance(transcript, Transcript):
         try:
             transcript = read_transcript(transcript)
+        except TranscriptVersionError as e:
+            return rep.fail(None, "unsupported-version", None, None, e.plain)
         except TranscriptCorrupt as e:
             rep.offset = e.offset
             return rep.fail(None, "file-corrupt", None, None, str(e))

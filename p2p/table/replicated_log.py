@@ -1,0 +1,946 @@
+"""The replicated game log of one seat, sans IO: entries and messages in, entries and
+messages out.
+
+A :class:`ReplicatedLog` is everything a seat does with the table's signed log except
+talking to sockets and disks: it takes what peers sent (:meth:`ReplicatedLog.on_message`),
+decodes and checks every entry (table, author, signature, chain), deduplicates it by its
+slot (hand, author, seq), buffers it while it is early (bounded per author and in bytes),
+applies it strictly in log order to its :class:`~p2p.table.match.MatchProtocol`, keeps the
+evidence of a cheat, answers catch-up requests (FETCH/ENTRIES, rate-limited per peer) and
+asks for what it misses when the log stalls (:meth:`ReplicatedLog.tick`). It signs this
+seat's own entries (:meth:`ReplicatedLog.write`).
+
+Everything it wants done in the world is queued and handed over by
+:meth:`ReplicatedLog.take_output` as a :class:`LogOutput`: entries to persist (in log
+order), evidence to keep, messages to send, events for the UI. The driver
+(:class:`~p2p.table.session.Peer`) must persist ``persist`` *before* it sends ``messages``:
+that is what keeps a restarted peer from signing a second entry for a slot it already
+published. Time comes from an injected clock, so the class is tested without sockets,
+threads or sleeps (tests/test_replicated_log.py).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from p2p.crypto.identity import Identity
+from p2p.deck.messages import CheatDetected, DecryptShare, message_from_body
+from p2p.table import wire
+from p2p.table.config import TableConfig
+from p2p.table.hand_protocol import HandProtocol, ProtocolError
+from p2p.table.match import MatchProtocol
+from p2p.text import safe_text
+from p2p.transcript.envelope import (
+    MAX_ENVELOPE_BYTES,
+    Envelope,
+    EnvelopeError,
+    Equivocation,
+    LogError,
+    LogVerifier,
+)
+from p2p.transcript.file import is_side
+
+__all__ = ["LogOptions", "LogOutput", "ReplicatedLog", "SessionEvent"]
+
+log = logging.getLogger("p2p.session")
+
+_LOG_LIMIT = 10
+_SENDER_DROP_REASONS = frozenset({"unknown-author", "bad-signature", "wrong-table", "wrong-hand"})
+
+
+def _side_problem(body: dict[str, Any], n: int) -> str:
+    """What is wrong with a side entry's body ("" when nothing)."""
+    if set(body) - {"k", "slot", "step", "reason", "check", "entry", "other"}:
+        return "unknown fields"
+    if "other" in body and not isinstance(body["other"], bytes):
+        return "bad complaint"
+    if body["k"] == "side.complaint":
+        c, e = body.get("check"), body.get("entry")
+        return "" if isinstance(c, str) and len(c) <= 60 and isinstance(e, bytes) \
+            else "bad complaint"
+    if body["k"] == "side.abandon":
+        r = body.get("reason")
+        return "" if isinstance(r, str) and len(r) <= wire.MAX_REASON else "bad reason"
+    slot, step = body.get("slot"), body.get("step")
+    if not (isinstance(slot, list) and len(slot) == 3 and all(type(x) is int for x in slot)
+            and slot[0] >= 0 and 0 <= slot[1] < n and slot[2] >= 0):
+        return "bad slot"
+    return "" if isinstance(step, str) and len(step) <= 40 else "bad step"
+
+
+def equivocator(body: dict[str, Any], seat_of_key: dict[bytes, int],
+                table: bytes) -> int | None:
+    """The seat an equivocation complaint proves signed two entries for one slot (its
+    ``entry`` and ``other``: same table, hand, author and seq, both signed, different), or
+    None when the evidence does not hold."""
+    try:
+        a = Envelope.decode(body["entry"])
+        b = Envelope.decode(body["other"])
+    except (EnvelopeError, KeyError, TypeError):
+        return None
+    if (a.table != table or b.table != table or a.author != b.author
+            or (a.hand, a.seq) != (b.hand, b.seq) or a.encode() == b.encode()
+            or a.author not in seat_of_key or not a.signature_ok() or not b.signature_ok()):
+        return None
+    return seat_of_key[a.author]
+
+
+class _LocalDamage(Exception):
+    """A stored entry fails a check it passed when it was stored."""
+
+    def __init__(self, check: str) -> None:
+        super().__init__(check)
+        self.check = check
+
+
+@dataclass(frozen=True)
+class SessionEvent:
+    """Something the UI may show: ``text`` in words, ``kind`` and ``data`` structured.
+
+    Kinds: ``action`` (data: hand, seat, action, before, after), ``hand-start``,
+    ``hand-end`` (scores), ``match-end`` (winner), ``status`` (seat, status), ``dropped``
+    (sender, reason), ``stopped`` (reason, seat), ``resumed``, ``rebased``,
+    ``local-damage`` (index, check: this seat's own stored copy was damaged), ``timeout``
+    (seat, step, hand, index: that seat's step passed its time limit; ``stopped`` follows)."""
+
+    kind: str
+    text: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class LogOptions:
+    """The log's limits and timings (a subset of the session's options)."""
+
+    stall_after: float = 0.5          # no progress for this long: ask peers for entries
+    stall_max: float = 4.0            # backoff ceiling of those requests
+    fetch_min_interval: float = 0.02  # serve at most one FETCH per peer per this long
+    fetch_bytes_per_s: int = 4 << 20  # ... and at most this many bytes of replies per peer
+    fetch_burst: int = 8 << 20        # (a token bucket of this size: a whole match fits)
+    max_early: int = 4096             # entries buffered ahead of the log, per author
+    max_early_bytes: int = 8 << 20    # ... and their bytes, per author
+    record_times: bool = False        # keep apply times per entry (benchmarks)
+    step_limit: float = 20.0          # a protocol step not written in this long: stop
+    decision_limit: float | None = None  # a player's own move: untimed unless set
+
+
+@dataclass
+class LogOutput:
+    """What the log wants done, in this order: ``rewrite`` (replace the stored transcript),
+    ``persist`` (append, in log order), ``evidence`` (keep aside), then ``messages`` (send:
+    ``(peer, payload)``, peer None = every peer) and ``events`` (show)."""
+
+    rewrite: list[Envelope] | None = None
+    persist: list[Envelope] = field(default_factory=list)
+    evidence: list[Envelope] = field(default_factory=list)
+    messages: list[tuple[bytes | None, bytes]] = field(default_factory=list)
+    events: list[SessionEvent] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.rewrite is not None or self.persist or self.evidence
+                    or self.messages or self.events)
+
+
+class ReplicatedLog:
+    """One seat's copy of the table's signed log (see the module doc).
+
+    ``seat_of_node`` maps transport ids to seats (to name senders and serve them);
+    ``secrets`` holds this seat's stored hand secrets (imported into each hand before its
+    first entry); ``clock`` is a monotonic clock."""
+
+    def __init__(self, cfg: TableConfig, identity: Identity, *,
+                 seat_of_node: Mapping[bytes, int], clock: Callable[[], float],
+                 options: LogOptions | None = None,
+                 secrets: Mapping[int, Mapping[str, Any]] | None = None) -> None:
+        keys = tuple(p.key for p in cfg.players)
+        if identity.public_key not in keys:
+            raise ValueError("this identity has no seat at the table")
+        self.cfg = cfg
+        self.identity = identity
+        self.table_id = cfg.table_id
+        self.header = cfg.header()
+        self.keys = keys
+        self.me = keys.index(identity.public_key)
+        self.names = tuple(p.name for p in cfg.players)
+        self.seat_of_key = {k: s for s, k in enumerate(keys)}
+        self.seat_of_node = dict(seat_of_node)
+        self.clock = clock
+        self.opts = options or LogOptions()
+        self.match = MatchProtocol(cfg, self.me)
+        self.secrets: dict[int, Mapping[str, Any]] = dict(secrets or {})
+        self._hand_obj: HandProtocol | None = None
+        self.verifier = self._new_verifier(0)
+        self.log: dict[int, list[bytes]] = {0: []}
+        self._slots: dict[tuple[int, bytes, int], int] = {}
+        self._early: dict[tuple[int, bytes, int], Envelope] = {}
+        self._early_count: dict[bytes, int] = {}
+        self._early_bytes: dict[bytes, int] = {}
+        self.drops: dict[tuple[str, str], int] = {}
+        self.drop_log: deque[tuple[str, str, str]] = deque(maxlen=1000)
+        self.error: ProtocolError | None = None
+        self.stopped: str | None = None
+        self.finished = False
+        now = clock()
+        self.last_progress = now
+        self._stall = self.opts.stall_after
+        self.next_fetch = now + self._stall
+        self._fetch_served: dict[bytes, float] = {}
+        self._fetch_budget: dict[bytes, tuple[float, float]] = {}   # peer -> (bytes, at)
+        self.entries_applied = 0
+        self.applied_at: dict[tuple[int, int], float] = {}
+        self.move_index: set[tuple[int, int]] = set()
+        self._hands_reported = 0
+        self._hashes: dict[bytes, tuple[int, int]] = {self.header.genesis(0): (0, -1)}
+        self._abort_at: tuple[int, int] | None = None    # (hand, index) of the applied abort
+        self._abort_prev: bytes | None = None               # ... and the entry it follows
+        self._branch: dict[tuple[int, bytes, int], Envelope] = {}
+        self._superseded: set[bytes] = set()
+        self._replaying = False
+        self._replay_mode = False
+        #: what was found damaged in this seat's own store on resume (None: nothing)
+        self.local_damage: str | None = None
+        #: after local damage: write nothing until a peer answered a fetch
+        self.catching_up = False
+        #: the seat whose step timed out (the table stopped; nobody is blamed)
+        self.unresponsive: int | None = None
+        #: side entries (claims, abandons) written or accepted, in arrival order
+        self.side: list[Envelope] = []
+        self._side_seen: set[tuple[bytes, int, str]] = set()
+        self.rebases = 0
+        self._out = LogOutput()
+        self._check_hand()
+
+    # ===================================================================== reading
+    @property
+    def hand_no(self) -> int:
+        return self.match.hand_no
+
+    def position(self) -> tuple[int, int]:
+        """(hand number, entries applied in it)."""
+        h = self.match.hand_no
+        return h, len(self.log.get(h, []))
+
+    @property
+    def done(self) -> bool:
+        return self.finished or self.stopped is not None
+
+    def take_output(self) -> LogOutput:
+        """What to do now (see :class:`LogOutput`); the queue starts empty again."""
+        out, self._out = self._out, LogOutput()
+        return out
+
+    # ===================================================================== inputs
+    def replay(self, entries: list[Envelope]) -> None:
+        """Entries read back from this seat's own store (after a restart): applied without
+        being persisted again.
+
+        Every stored entry passed the signature and chain checks when it was stored, so
+        one that fails them now was damaged on this disk: that is *local damage*, never
+        an accusation (issue 9, finding 11). The replay stops before it, the store is cut
+        back to the good prefix (``LogOutput.rewrite``), and this seat writes nothing until
+        a peer has answered a fetch for the rest (its own lost entries among them: writing
+        them again, differently, would be equivocation)."""
+        good: list[Envelope] = []
+        self._replay_mode = True
+        try:
+            for i, env in enumerate(entries):
+                try:
+                    self._apply(env, persist=False, sender=None)
+                except _LocalDamage as exc:
+                    self.local_damage = (f"stored entry {i} of {len(entries)} is damaged "
+                                         f"({exc.check}); the {len(entries) - i} entries "
+                                         "from there are fetched again from the other peers")
+                    self.catching_up = True
+                    self._out.rewrite = good
+                    self._event("local-damage", f"this computer's copy of the game is "
+                                f"damaged: {self.local_damage}", index=i, check=exc.check)
+                    log.warning("seat %d: local damage: %s", self.me, self.local_damage)
+                    break
+                good.append(env)
+                if self.stopped:
+                    break
+        finally:
+            self._replay_mode = False
+        self._event("resumed", f"resumed from {len(good)} stored entries",
+                    entries=len(good))
+
+    def on_message(self, sender: bytes, payload: bytes) -> None:
+        """A payload from the transport (see :mod:`p2p.table.wire`)."""
+        try:
+            msg = wire.decode(payload)
+        except wire.WireError as exc:
+            self._drop(sender, exc.reason, exc.detail)
+            return
+        if isinstance(msg, (wire.Push, wire.Entries)):
+            for raw in msg.entries:
+                if not isinstance(raw, bytes):
+                    self._drop(sender, "malformed", "entry is not bytes")
+                    continue
+                self._on_entry(sender, raw, solicited=isinstance(msg, wire.Entries))
+                if self.stopped:
+                    return
+            self.apply_ready()
+            if isinstance(msg, wire.Entries) and msg.more:
+                self.send_fetch(sender)
+            elif isinstance(msg, wire.Entries):
+                self.catching_up = False
+        elif isinstance(msg, wire.Fetch):
+            self._on_fetch(sender, msg.table, msg.hand, msg.index)
+        else:
+            self._on_abandon(sender, msg)
+
+    def write(self, body: dict[str, Any]) -> Envelope:
+        """Sign ``body`` as this seat's next entry, apply it, queue it for persisting and
+        then pushing. The caller has already persisted the secrets it depends on."""
+        hand = self.match.hand_no
+        env = Envelope.create(self.identity, self.table_id, hand,
+                              self.verifier.next_seq(self.identity.public_key),
+                              self.verifier.head, body)
+        self._apply(env, persist=True, sender=None)
+        self._out.messages.extend((None, p) for p in wire.encode_push([env.encode()]))
+        return env
+
+    def stop(self, reason: str, seat: int | None) -> None:
+        """Stop the match here for good (e.g. this seat abandons)."""
+        self._stop(reason, seat)
+
+    def deadline(self) -> tuple[int, float] | None:
+        """(seat, clock time) by which the seat the log waits for must have written its
+        entry, or None when the step is untimed (a player's decision, unless the table set
+        ``decision_limit``) or the match is over. Every peer relays what it holds before
+        that (a stalled log fetches from every peer, with backoff well under the limit)."""
+        if self.stopped or self.finished:
+            return None
+        e = self.match.hand.expected()
+        if e is None:
+            return None
+        limit = self.opts.decision_limit if e.kind == "game.act" else self.opts.step_limit
+        if limit is None:
+            return None
+        return e.seat, self.last_progress + limit
+
+    def tick(self) -> None:
+        """Time passed: when the log has stalled, ask every peer for what follows it
+        (with exponential backoff up to ``stall_max``); when the step's time limit has
+        passed, stop: the seat is *unresponsive* (not blamed: non-delivery cannot be
+        proven)."""
+        if self.stopped or self.finished:
+            return
+        now = self.clock()
+        due = self.deadline()
+        if due is not None and now >= due[1] and due[0] != self.me:
+            seat = due[0]
+            self.unresponsive = seat
+            e = self.match.hand.expected()
+            what = e.kind if e is not None else "its entry"
+            # A signed claim, not an accusation: a signed entry for that slot refutes it.
+            self.write_side({"k": "side.timeout", "step": what,
+                             "slot": [self.match.hand_no, seat,
+                                      self.verifier.next_seq(self.keys[seat])]})
+            self._event("timeout", f"{self.seat_name(seat)} did not write {what} within "
+                        f"{now - self.last_progress:.0f} s", seat=seat, step=what,
+                        hand=self.match.hand_no, index=self.position()[1])
+            self._stop(f"{self.seat_name(seat)} is unresponsive: no {what} within the "
+                       "table's time limit", None)
+            return
+        if now < self.next_fetch:
+            return
+        if self.match.hand.expected_writer() == self.me:
+            self.next_fetch = now + self._stall
+            return
+        h, i = self.position()
+        self._stall = min(self._stall * 2, self.opts.stall_max)
+        self.next_fetch = now + self._stall
+        self._out.messages.append((None, wire.encode_fetch(self.table_id, h, i)))
+
+    def fetch_all(self) -> None:
+        """Ask every peer for what follows our log (after a restart)."""
+        h, i = self.position()
+        self._out.messages.append((None, wire.encode_fetch(self.table_id, h, i)))
+
+    def send_fetch(self, peer: bytes) -> None:
+        """Ask ``peer`` for what follows our log (it restarted, or frames were lost)."""
+        h, i = self.position()
+        self._out.messages.append((peer, wire.encode_fetch(self.table_id, h, i)))
+
+    def apply_ready(self) -> None:
+        """Apply every buffered entry that is now next in the log."""
+        while not self.stopped and not self.finished:
+            hp = self.match.hand
+            w = hp.expected_writer()
+            if w is None:
+                return
+            key = self.keys[w]
+            env = self._early.pop((hp.hand_no, key, self.verifier.next_seq(key)), None)
+            if env is None:
+                env = self._early_abort()
+                if env is None:
+                    return
+                key = env.author
+            self._unbuffer(key, env)
+            self._apply(env, persist=True, sender=None)
+
+    # ===================================================================== internals
+    def _event(self, kind: str, text: str, **data: Any) -> None:
+        if not self._replaying:
+            self._out.events.append(SessionEvent(kind, text, data))
+
+    def _new_verifier(self, hand: int) -> LogVerifier:
+        return LogVerifier(self.table_id, hand, self.keys, self.header.genesis(hand),
+                           linear=True)
+
+    def _check_hand(self) -> None:
+        """A new hand object: import its stored secrets before it sees any entry."""
+        hp = self.match.hand
+        if hp is self._hand_obj:
+            return
+        self._hand_obj = hp
+        rec = self.secrets.get(hp.hand_no)
+        if rec is not None:
+            hp.import_secrets({"deck": dict(rec["deck"]), "rand_seed": rec["rand_seed"]})
+        if hp.hand_no not in self.log:
+            self.log[hp.hand_no] = []
+        if self.verifier.hand != hp.hand_no:
+            self.verifier = self._new_verifier(hp.hand_no)
+            self._hashes[self.verifier.genesis] = (hp.hand_no, -1)
+            self._event("hand-start", f"hand {hp.hand_no + 1} begins: shuffling",
+                        hand=hp.hand_no)
+
+    def label(self, sender: bytes | None) -> str:
+        """A sender in words: its seat and name, or its transport id."""
+        if sender is None:
+            return "store"
+        s = self.seat_of_node.get(sender)
+        return f"seat {s} ({self.names[s]})" if s is not None else f"node {sender.hex()[:16]}"
+
+    def _drop(self, sender: bytes | None, reason: str, detail: str = "") -> None:
+        label = self.label(sender)
+        k = (label, reason)
+        n = self.drops.get(k, 0) + 1
+        self.drops[k] = n
+        self.drop_log.append((label, reason, detail))
+        if n <= _LOG_LIMIT or n % 1000 == 0:
+            log.warning("seat %d dropped a message from %s: %s %s (count %d)",
+                        self.me, label, reason, detail, n)
+            self._event("dropped", f"dropped a message from {label}: {reason}",
+                        sender=label, reason=reason, detail=detail)
+
+    def _stop(self, reason: str, seat: int | None) -> None:
+        if self.stopped or self.finished:
+            return
+        self.stopped = reason
+        self._event("stopped", f"the match stopped: {reason}", reason=reason, seat=seat)
+        log.warning("seat %d: match stopped: %s", self.me, reason)
+
+    def seat_name(self, seat: int | None) -> str:
+        return "an unknown seat" if seat is None else f"seat {seat} ({self.names[seat]})"
+
+    def _who(self, env: Envelope) -> str:
+        s = self.seat_of_key.get(env.author)
+        return f"author seat {s}" if s is not None else "unknown author"
+
+    # ----- receiving ---------------------------------------------------------------
+    def _buffer(self, slot: tuple[int, bytes, int], env: Envelope) -> None:
+        self._early[slot] = env
+        a = slot[1]
+        self._early_count[a] = self._early_count.get(a, 0) + 1
+        self._early_bytes[a] = self._early_bytes.get(a, 0) + len(env.encode())
+
+    def _unbuffer(self, author: bytes, env: Envelope) -> None:
+        self._early_count[author] -= 1
+        self._early_bytes[author] = max(0, self._early_bytes.get(author, 0)
+                                        - len(env.encode()))
+
+    def _on_entry(self, sender: bytes, raw: bytes, solicited: bool) -> None:
+        if len(raw) > MAX_ENVELOPE_BYTES:
+            self._drop(sender, "oversized", f"entry of {len(raw)} bytes")
+            return
+        try:
+            env = Envelope.decode(raw)
+        except EnvelopeError as exc:
+            reason = "unsigned" if wire.looks_unsigned(raw) else "malformed"
+            self._drop(sender, reason, str(exc))
+            return
+        if env.table != self.table_id:
+            self._drop(sender, "foreign-table", env.table.hex()[:16])
+            return
+        if env.author not in self.seat_of_key:
+            self._drop(sender, "unknown-author", env.author.hex()[:16])
+            return
+        if is_side(env.body):
+            self._on_side(sender, env)
+            return
+        cur = self.match.hand_no
+        if (env.body.get("k") == "game.abort" and env.hand == cur and not self.finished
+                and self._abort_fork(sender, env)):
+            return          # (before the void check: a lower seat's abort may win)
+        if self._is_void(env):
+            return          # from the branch an abort cut off: late, harmless
+        slot = (env.hand, env.author, env.seq)
+        idx = self._slots.get(slot)
+        if idx is not None or env.hand < cur or self.finished:
+            # already in our log (or from a finished hand): a resend or a replay
+            old = self.log.get(env.hand, [])
+            if idx is not None and old[idx] != raw and env.signature_ok():
+                if env.hand == cur and env.prev not in self._hashes:
+                    self._keep_branch(slot, env)   # may follow an abort we have not seen
+                    return
+                first = Envelope.decode(old[idx])
+                self._equivocation(Equivocation(first, env))
+                return
+            if not env.signature_ok():
+                self._drop(sender, "bad-signature", f"{self._who(env)} seq {env.seq}")
+            elif not solicited:
+                self._drop(sender, "replayed", f"hand {env.hand} seq {env.seq}")
+            return
+        if env.hand > cur + 1:
+            self._drop(sender, "too-far-ahead", f"hand {env.hand} while {cur} runs")
+            return
+        early = self._early.get(slot)
+        if early is not None:
+            if early.encode() == raw:
+                return
+            if env.signature_ok():
+                if early.signature_ok():
+                    if env.prev not in self._hashes or early.prev not in self._hashes:
+                        self._keep_branch(slot, env)
+                        return
+                    self._equivocation(Equivocation(early, env))
+                    return
+                self._unbuffer(env.author, early)   # the buffered one was a forgery
+                self._buffer(slot, env)
+            else:
+                self._drop(sender, "bad-signature", f"{self._who(env)} seq {env.seq}")
+            return
+        if self._is_next(env):
+            self._apply(env, persist=True, sender=sender)
+            return
+        # early: keep it (signature checked now so a forgery cannot squat the slot)
+        if not env.signature_ok():
+            self._drop(sender, "bad-signature", f"{self._who(env)} seq {env.seq}")
+            return
+        if (self._early_count.get(env.author, 0) >= self.opts.max_early
+                or self._early_bytes.get(env.author, 0) + len(raw) > self.opts.max_early_bytes):
+            self._drop(sender, "buffer-full", self._who(env))
+            return
+        self._buffer(slot, env)
+
+    # ----- side entries: claims and records beside the game log -----------------------
+    def write_side(self, body: dict[str, Any]) -> Envelope:
+        """Sign a side entry (a timeout claim, an abandon): recorded in the transcript and
+        pushed to every peer, but never a link of the game chain (no fork, no rebase)."""
+        env = Envelope.create(self.identity, self.table_id, self.match.hand_no, 0,
+                              self.verifier.head, body)
+        self._side_seen.add((env.author, env.hand, str(body.get("k"))))
+        self.side.append(env)
+        self._persist(env)
+        self._out.messages.extend((None, p) for p in wire.encode_push([env.encode()]))
+        return env
+
+    def _on_side(self, sender: bytes, env: Envelope) -> None:
+        seat = self.seat_of_key[env.author]
+        kind = str(env.body.get("k"))
+        key = (env.author, env.hand, kind)
+        if key in self._side_seen:
+            return                              # one of each kind per seat per hand
+        if not 0 <= env.hand <= self.match.hand_no + 1:
+            self._drop(sender, "wrong-hand", f"side entry for hand {env.hand}")
+            return
+        if not env.signature_ok():
+            self._drop(sender, "bad-signature", f"{self._who(env)} {kind}")
+            return
+        bad = _side_problem(env.body, self.cfg.n)
+        if bad:
+            self._drop(sender, "malformed", f"{kind}: {bad}")
+            return
+        self._side_seen.add(key)
+        self.side.append(env)
+        self._persist(env)
+        if kind == "side.abandon":
+            reason = safe_text(str(env.body["reason"]), 200, placeholder="")
+            self._event("abandoned", f"{self.names[seat]} left the table: {reason}",
+                        seat=seat, reason=reason)
+            self._stop(f"{self.seat_name(seat)} abandoned the match: {reason}", None)
+        elif kind == "side.complaint":
+            self._on_complaint(seat, env)
+        elif kind == "side.timeout":
+            h, s, q = env.body["slot"]
+            self._event("claim", f"{self.names[seat]} did not receive {env.body['step']} "
+                        f"from {self.names[s]} in time", seat=seat, about=s, hand=h, seq=q)
+
+    def _complain(self, env: Envelope, check: str) -> None:
+        """This seat found a cheat in ``env`` that others may not see (a private share is
+        checked by its recipient only): a signed complaint carrying the entry itself, so
+        every peer checks the evidence and blames the same seat."""
+        if (self.identity.public_key, env.hand, "side.complaint") in self._side_seen:
+            return
+        self.write_side({"k": "side.complaint", "check": check[:60], "entry": env.encode()})
+
+    def _on_complaint(self, complainer: int, complaint: Envelope) -> None:
+        """Check a complaint's evidence ourselves: a decryption share whose proof fails
+        names its author; evidence that holds up names the complainer. Evidence of any
+        other kind is in every peer's log already and judged there; a broken link alone is
+        never evidence."""
+        if self.stopped or self.finished:
+            return
+        if complaint.body.get("check") == "equivocation":
+            eq = equivocator(complaint.body, self.seat_of_key, self.table_id)
+            if eq is None:
+                self.error = ProtocolError(complainer, "unfounded-complaint",
+                                           "its evidence shows no equivocation")
+                self._stop(f"{self.seat_name(complainer)} complained without evidence",
+                           complainer)
+            else:
+                self.error = ProtocolError(eq, "equivocation", "shown by a complaint")
+                self._stop(f"{self.seat_name(eq)} signed two different entries for one "
+                           "slot (equivocation)", eq)
+            return
+        try:
+            ev = Envelope.decode(complaint.body["entry"])
+        except EnvelopeError:
+            ev = None
+        if (ev is None or ev.table != self.table_id or ev.author not in self.seat_of_key
+                or not ev.signature_ok()):
+            self.error = ProtocolError(complainer, "unfounded-complaint",
+                                       "its evidence is not an entry signed at this table")
+            self._stop(f"{self.seat_name(complainer)} complained without evidence", complainer)
+            return
+        accused = self.seat_of_key[ev.author]
+        if ev.body.get("k") != "deck.share" or ev.hand != self.match.hand_no:
+            return
+        try:
+            m = message_from_body(ev.body)
+            if not isinstance(m, DecryptShare) or m.seat != accused:
+                raise ValueError("not a decryption share of its author")
+            self.match.hand.deck.verify_share(m)
+        except CheatDetected as cheat:
+            self.error = ProtocolError(accused, cheat.check, str(cheat))
+            self._out.evidence.extend((ev, complaint))
+            self._stop(f"{self.seat_name(accused)} broke the rules of the protocol "
+                       f"({cheat.check}, shown by {self.names[complainer]}'s complaint)",
+                       accused)
+            return
+        except (ValueError, KeyError, TypeError):
+            pass
+        else:
+            self.error = ProtocolError(complainer, "unfounded-complaint",
+                                       f"the share of seat {accused} it complains about is "
+                                       "valid")
+            self._out.evidence.append(complaint)
+            self._stop(f"{self.seat_name(complainer)} complained about a valid share "
+                       "(unfounded complaint)", complainer)
+            return
+        self.error = ProtocolError(accused, "malformed-body", "the complained-of share")
+        self._stop(f"{self.seat_name(accused)} sent a malformed share", accused)
+
+    def _on_abandon(self, sender: bytes, msg: wire.Abandon) -> None:
+        seat = self.seat_of_node.get(sender)
+        if seat is None:
+            self._drop(sender, "malformed", "abandon")
+            return
+        try:
+            reason = safe_text(wire.read_abandon(msg, self.keys[seat], self.table_id), 200,
+                               placeholder="")
+        except wire.WireError as exc:
+            self._drop(sender, exc.reason, exc.detail)
+            return
+        self._stop(f"{self.seat_name(seat)} abandoned the match: {reason}", None)
+
+    def _is_next(self, env: Envelope) -> bool:
+        hp = self.match.hand
+        if self.match.done or env.hand != hp.hand_no:
+            return False
+        if env.seq != self.verifier.next_seq(env.author):
+            return False
+        w = hp.expected_writer()
+        if w is not None and self.keys[w] == env.author:
+            return True
+        return self._is_abort(env)
+
+    def _is_abort(self, env: Envelope) -> bool:
+        """A ``game.abort`` (any seat, any time) that extends our head: apply it now."""
+        return (env.body.get("k") == "game.abort" and env.prev == self.verifier.head
+                and self.match.hand.aborted_by is None)
+
+    def _early_abort(self) -> Envelope | None:
+        hand = self.match.hand_no
+        for (h, author, seq), env in self._early.items():
+            if h == hand and seq == self.verifier.next_seq(author) and self._is_abort(env):
+                del self._early[(h, author, seq)]
+                return env
+        return None
+
+    def _persist(self, env: Envelope) -> None:
+        self._out.persist.append(env)
+
+    def _apply(self, env: Envelope, persist: bool, sender: bytes | None) -> None:
+        """Verify and apply the next entry of the log (it must be the expected one)."""
+        hand = self.match.hand_no
+        try:
+            self.verifier.accept(env)
+        except Equivocation as exc:
+            if self._replay_mode:
+                raise _LocalDamage("equivocation") from None
+            self._equivocation(exc)
+            return
+        except LogError as exc:
+            if self._replay_mode:
+                raise _LocalDamage(exc.check) from None
+            if exc.check in _SENDER_DROP_REASONS:
+                self._drop(sender, exc.check, self._who(env))
+            elif self._is_void(env):
+                self._superseded.add(env.hash())
+            elif env.body.get("k") == "game.abort":
+                self._abort_race(env)
+            elif exc.check == "broken-link":
+                # Never evidence by itself: the writer may have chained on a version of an
+                # entry we never saw (someone equivocated to us). Fetch the hand from its
+                # start; a second version of a slot then shows who signed two.
+                self._drop(sender, "broken-link", self._who(env))
+                h = self.match.hand_no
+                fetch = wire.encode_fetch(self.table_id, h, 0)
+                self._out.messages.append((sender, fetch))
+            else:
+                seat = self.seat_of_key.get(env.author)
+                self._stop(f"{self.seat_name(seat)} broke the log ({exc.check})", seat)
+                self.error = ProtocolError(seat, exc.check, exc.detail)
+            return
+        hp = self.match.hand
+        before = hp.state
+        w = self.seat_of_key[env.author]
+        try:
+            self.match.receive(hand, w, env.body)
+        except ProtocolError as exc:
+            # the entry is signed and chained: it stays in the log (as in the reference
+            # loop), so the transcript shows the auditor where the table stopped
+            self.log[hand].append(env.encode())
+            if persist:
+                self._persist(env)
+            self.error = exc
+            self._out.evidence.append(env)
+            if (exc.check == "share-proof" and exc.seat is not None and exc.seat != self.me
+                    and not self._replay_mode):
+                self._complain(env, exc.check)
+            self._stop(f"{self.seat_name(exc.seat)} broke the rules of the protocol "
+                       f"({exc.check})", exc.seat)
+            return
+        raw = env.encode()
+        idx = len(self.log[hand])
+        self.log[hand].append(raw)
+        self._slots[(hand, env.author, env.seq)] = idx
+        self._hashes[env.hash()] = (hand, idx)
+        if env.body.get("k") == "game.abort":
+            self._abort_at = (hand, idx)
+            self._abort_prev = env.prev
+        if persist:
+            self._persist(env)
+        now = self.clock()
+        self.last_progress = now
+        self._stall = self.opts.stall_after
+        self.next_fetch = now + self._stall
+        self.entries_applied += 1
+        if self.opts.record_times:
+            self.applied_at[(hand, idx)] = now
+        if env.body.get("k") == "game.act":
+            if self.opts.record_times:
+                self.move_index.add((hand, idx))
+            after = hp.state
+            try:
+                action = hp.actions[-1]
+            except IndexError:  # pragma: no cover - a game.act always records an action
+                action = None
+            self._event("action", f"{self.names[w]}: {action}", hand=hand, seat=w,
+                        action=action, before=before, after=after, index=idx)
+        if env.body.get("k") == "game.abort" and not self._replaying:
+            self._purge_void()
+        if self.match.hand is not hp or hp.done:
+            if len(self.match.scores) > self._hands_reported:
+                self._hands_reported = len(self.match.scores)
+                sc = self.match.scores[-1]
+                self._event("hand-end", f"hand {hand + 1} is over: scores "
+                            f"{[s.total for s in sc]}", hand=hand, scores=sc,
+                            final=hp.state)
+            if self.match.done:
+                self.finished = True
+                win = self.match.winner()
+                self._event("match-end", "the match is over: "
+                            + (f"side {win} wins" if win >= 0 else "no winner"), winner=win)
+            else:
+                self._check_hand()
+
+    # ----- an abort that raced with the log ------------------------------------------------
+    def _keep_branch(self, slot: tuple[int, bytes, int], env: Envelope) -> None:
+        if len(self._branch) < self.opts.max_early:
+            self._branch[slot] = env
+
+    def _abort_fork(self, sender: bytes, env: Envelope) -> bool:
+        """A ``game.abort`` chained on an entry *before* our head: whoever saw the cheat
+        wrote it while the writer of the moment went on. The abort wins: every peer cuts
+        the hand's log back to the abort's ``prev`` and applies the abort there (two aborts:
+        the earlier point wins, then the lower seat), so all logs converge. Returns True
+        when handled here."""
+        hand = self.match.hand_no
+        where = self._hashes.get(env.prev)
+        if where is None or where[0] != hand:
+            return False                     # unknown prev: buffered like any early entry
+        p = where[1]
+        if p == len(self.log[hand]) - 1:
+            return False                     # it extends our head: the normal path
+        if not env.signature_ok():
+            self._drop(sender, "bad-signature", f"{self._who(env)} abort")
+            return True
+        seat = self.seat_of_key[env.author]
+        if self._slots.get((hand, env.author, env.seq)) is not None:
+            return False                     # that slot is taken: equivocation path
+        if sum(1 for r in self.log[hand][:p + 1]
+               if Envelope.decode(r).author == env.author) != env.seq:
+            self._drop(sender, "bad-abort-seq", self._who(env))
+            return True
+        if self._abort_at is not None and self._abort_at[0] == hand:
+            i1 = self._abort_at[1]
+            s1 = self.match.hand.aborted_by
+            if not (p + 1 < i1 or (p + 1 == i1 and s1 is not None and seat < s1)):
+                self._drop(None, "late-abort", f"{self.seat_name(seat)} also aborted")
+                return True
+        self._rebase(hand, p, env, sender)
+        return True
+
+    def _rebase(self, hand: int, p: int, abort: Envelope, sender: bytes) -> None:
+        hp = self.match.hand
+        self.secrets[hand] = hp.export_secrets()
+        cut = [Envelope.decode(r) for r in self.log[hand][p + 1:]]
+        keep = [Envelope.decode(r) for h in sorted(self.log) if h < hand
+                for r in self.log[h]]
+        keep += [Envelope.decode(r) for r in self.log[hand][:p + 1]]
+        self._superseded.update(e.hash() for e in cut)
+        self.match = MatchProtocol(self.cfg, self.me)
+        self._hand_obj = None
+        self.verifier = self._new_verifier(0)
+        self.log = {0: []}
+        self._slots = {}
+        self._hashes = {self.header.genesis(0): (0, -1)}
+        self._abort_at = None
+        self._abort_prev = None
+        self._replaying = True
+        try:
+            self._check_hand()
+            for e in keep:
+                self._apply(e, persist=False, sender=None)
+        finally:
+            self._replaying = False
+        self._out.rewrite = keep
+        self._out.persist.clear()     # whatever was pending is in ``keep`` or void
+        self.rebases += 1
+        seat = self.seat_of_key[abort.author]
+        self._event("rebased", f"{self.seat_name(seat)} aborted the hand; {len(cut)} "
+                    "later entries are void", seat=seat, cut=len(cut))
+        log.warning("seat %d: abort by seat %d at entry %d; %d later entries void",
+                    self.me, seat, p + 1, len(cut))
+        self._apply(abort, persist=True, sender=sender)
+
+    def _is_void(self, env: Envelope) -> bool:
+        """Is ``env`` on a branch that an applied abort cut off (it follows the same entry
+        as the abort, or a void entry)?"""
+        if env.prev in self._superseded or (self._superseded and
+                                            env.hash() in self._superseded):
+            return True
+        return (self._abort_prev is not None and env.prev == self._abort_prev
+                and self._abort_at is not None and env.hand == self._abort_at[0]
+                and env.hash() not in self._hashes)
+
+    def _purge_void(self) -> None:
+        """After an abort: drop buffered entries of the void branch, and take in the
+        entries that waited for the abort (they collided with void slots)."""
+        changed = True
+        while changed:
+            changed = False
+            for slot, e in list(self._early.items()):
+                if self._is_void(e):
+                    self._superseded.add(e.hash())
+                    del self._early[slot]
+                    self._unbuffer(slot[1], e)
+                    changed = True
+        for slot, e in self._branch.items():
+            if slot not in self._slots and not self._is_void(e) and slot not in self._early:
+                self._buffer(slot, e)
+        self._branch.clear()
+
+    def _abort_race(self, env: Envelope) -> None:
+        """An abort written on an older head than ours: it raced with the log."""
+        seat = self.seat_of_key.get(env.author)
+        hp = self.match.hand
+        if hp.aborted_by is not None:
+            self._drop(None, "late-abort", f"{self.seat_name(seat)} also aborted")
+            return
+        reason = str(env.body.get("reason", ""))[:200]
+        self.error = ProtocolError(None, "abort-race", reason)
+        self._out.evidence.append(env)
+        self._stop(f"{self.seat_name(seat)} aborted the hand ({reason}) while the log "
+                   "went on; the hand cannot be settled here", None)
+
+    def _equivocation(self, exc: Equivocation) -> None:
+        seat = self.seat_of_key.get(exc.first.author)
+        self.error = ProtocolError(seat, "equivocation", exc.detail)
+        self._out.evidence.extend((exc.first, exc.second))
+        if not self.stopped and not self.finished:
+            # both versions go to every peer and into the transcript: the proof is public
+            self.write_side({"k": "side.complaint", "check": "equivocation",
+                             "entry": exc.first.encode(), "other": exc.second.encode()})
+        self._stop(f"{self.seat_name(seat)} signed two different entries for one slot "
+                   "(equivocation)", seat)
+
+    # ----- catching up -------------------------------------------------------------------
+    def _on_fetch(self, sender: bytes, table: object, hand: object, index: object) -> None:
+        if table != self.table_id:
+            self._drop(sender, "foreign-table", "fetch")
+            return
+        if type(hand) is not int or type(index) is not int or hand < 0 or index < 0:
+            self._drop(sender, "malformed", "bad fetch")
+            return
+        if sender not in self.seat_of_node:
+            self._drop(sender, "unknown-sender", "fetch")
+            return
+        now = self.clock()
+        last = self._fetch_served.get(sender, -1e9)
+        if now - last < self.opts.fetch_min_interval:
+            self.drops[(self.label(sender), "fetch-rate")] = \
+                self.drops.get((self.label(sender), "fetch-rate"), 0) + 1
+            return
+        self._fetch_served[sender] = now
+        # Replies sit in the transport until acknowledged: a peer asking for the whole log
+        # again and again without acknowledging would make us hold copy after copy
+        # (finding 7). Each peer gets a byte budget that refills at fetch_bytes_per_s.
+        budget, at = self._fetch_budget.get(sender, (float(self.opts.fetch_burst), now))
+        budget = min(float(self.opts.fetch_burst),
+                     budget + (now - at) * self.opts.fetch_bytes_per_s)
+        if budget < wire.BATCH_BYTES:
+            self._fetch_budget[sender] = (budget, now)
+            self.drops[(self.label(sender), "fetch-budget")] = \
+                self.drops.get((self.label(sender), "fetch-budget"), 0) + 1
+            return
+        if (hand, index) > self.position() and not self.finished:
+            self.send_fetch(sender)      # the asker is ahead of us: catch up from it
+        out: list[bytes] = []
+        size = 0
+        more = False
+        h, i = hand, index
+        while h in self.log:
+            entries = self.log[h]
+            while i < len(entries):
+                raw = entries[i]
+                if out and size + len(raw) > wire.BATCH_BYTES:
+                    more = True
+                    break
+                out.append(raw)
+                size += len(raw)
+                i += 1
+            if more:
+                break
+            h, i = h + 1, 0
+        self._fetch_budget[sender] = (budget - size, now)
+        if out:
+            self._out.messages.append((sender, wire.encode_entries(out, more)))

@@ -1,0 +1,168 @@
+"""The table session's wire codec: what peers of one table say to each other.
+
+Payloads are msgpack arrays carried inside the transport's reliable frames::
+
+    [0, [entry, ...]]                 PUSH: entries the sender just wrote
+    [1, table, hand, index]           FETCH: "send me hand `hand` from log index `index`"
+    [2, [entry, ...], more]           ENTRIES: a reply, possibly spanning the next hands
+    [3, inner, sig]                   ABANDON: the sender stops the match for good (signed)
+
+Each ``entry`` is a signed envelope (:mod:`p2p.transcript.envelope`), decoded and checked
+by :class:`~p2p.table.replicated_log.ReplicatedLog`; this module only frames them. Decoding
+is bounded before anything else (payload size, string, array and binary lengths; no maps
+and no extension types at this level), so no payload can cost more than its size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack
+
+from p2p.crypto.identity import Identity, verify_signature
+from p2p.transcript.envelope import canonical_packb
+
+__all__ = ["PUSH", "FETCH", "ENTRIES", "ABANDON", "MAX_PAYLOAD", "BATCH_BYTES", "WireError",
+           "Push", "Fetch", "Entries", "Abandon", "decode", "pack", "looks_unsigned",
+           "encode_push", "encode_fetch", "encode_entries", "encode_abandon",
+           "read_abandon"]
+
+PUSH = 0
+FETCH = 1
+ENTRIES = 2
+ABANDON = 3
+ABANDON_TAG = b"millebornes/abandon/v1\x00"
+
+#: Messages this layer refuses outright, before any decoding (a PUSH or ENTRIES reply).
+MAX_PAYLOAD = 1 << 20
+#: A PUSH or ENTRIES message carries at most about this many bytes of entries.
+BATCH_BYTES = 256 * 1024
+#: The longest reason an abandon may give (longer ones are cut).
+MAX_REASON = 200
+
+
+class WireError(ValueError):
+    """A payload that is not a session message; ``reason`` is the drop reason."""
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        self.reason = reason
+        self.detail = detail
+        super().__init__(f"{reason}: {detail}" if detail else reason)
+
+
+@dataclass(frozen=True)
+class Push:
+    entries: list[object]        # each should be bytes; the log drops any other item
+
+
+@dataclass(frozen=True)
+class Entries:
+    entries: list[object]
+    more: bool
+
+
+@dataclass(frozen=True)
+class Fetch:
+    table: object
+    hand: object
+    index: object
+
+
+@dataclass(frozen=True)
+class Abandon:
+    inner: bytes
+    sig: bytes
+
+
+Message = Push | Entries | Fetch | Abandon
+
+
+def pack(v: Any) -> bytes:
+    out = msgpack.packb(v, use_bin_type=True)
+    assert isinstance(out, bytes)
+    return out
+
+
+def decode(payload: bytes) -> Message:
+    """One session message, or :class:`WireError` (oversized, malformed, unknown kind)."""
+    if len(payload) > MAX_PAYLOAD:
+        raise WireError("oversized", f"{len(payload)} bytes")
+    try:
+        msg = msgpack.unpackb(payload, raw=False, use_list=True, max_bin_len=MAX_PAYLOAD,
+                              max_str_len=256, max_array_len=4096, max_map_len=0,
+                              max_ext_len=0)
+    except Exception as exc:
+        raise WireError("malformed", type(exc).__name__) from None
+    if not isinstance(msg, list) or not msg or not isinstance(msg[0], int):
+        raise WireError("malformed", "not a session message")
+    kind = msg[0]
+    if kind in (PUSH, ENTRIES) and len(msg) >= 2 and isinstance(msg[1], list):
+        if kind == PUSH:
+            return Push(msg[1])
+        return Entries(msg[1], len(msg) >= 3 and msg[2] is True)
+    if kind == FETCH and len(msg) == 4:
+        return Fetch(msg[1], msg[2], msg[3])
+    if kind == ABANDON and len(msg) == 3:
+        if not isinstance(msg[1], bytes) or not isinstance(msg[2], bytes):
+            raise WireError("malformed", "abandon")
+        return Abandon(msg[1], msg[2])
+    raise WireError("malformed", f"unknown message kind {kind}")
+
+
+def looks_unsigned(raw: bytes) -> bool:
+    """Does ``raw`` look like an envelope's fields without a signature (a 7-item array)?"""
+    try:
+        v = msgpack.unpackb(raw, raw=False, max_array_len=16)
+    except Exception:
+        return False
+    return isinstance(v, list) and len(v) == 7
+
+
+def _batches(entries: Iterable[bytes]) -> Iterable[list[bytes]]:
+    batch: list[bytes] = []
+    size = 0
+    for raw in entries:
+        if batch and size + len(raw) > BATCH_BYTES:
+            yield batch
+            batch, size = [], 0
+        batch.append(raw)
+        size += len(raw)
+    if batch:
+        yield batch
+
+
+def encode_push(entries: Iterable[bytes]) -> list[bytes]:
+    """PUSH payloads for ``entries``, split so that none exceeds :data:`BATCH_BYTES`
+    (beyond a single large entry)."""
+    return [pack([PUSH, b]) for b in _batches(entries)]
+
+
+def encode_fetch(table: bytes, hand: int, index: int) -> bytes:
+    return pack([FETCH, table, hand, index])
+
+
+def encode_entries(entries: list[bytes], more: bool) -> bytes:
+    return pack([ENTRIES, entries, more])
+
+
+def encode_abandon(identity: Identity, table: bytes, reason: str) -> bytes:
+    """A signed ABANDON: the sender stops the match for good, giving ``reason``."""
+    inner = canonical_packb({"k": "abandon", "table": table, "key": identity.public_key,
+                             "reason": reason[:MAX_REASON]})
+    return pack([ABANDON, inner, identity.sign(ABANDON_TAG + inner)])
+
+
+def read_abandon(msg: Abandon, key: bytes, table: bytes) -> str:
+    """The reason of an ABANDON signed by ``key`` for ``table``; :class:`WireError` if it
+    is not one (bad signature, malformed, another table)."""
+    if not verify_signature(key, msg.sig, ABANDON_TAG + msg.inner):
+        raise WireError("bad-signature", "abandon")
+    try:
+        v = msgpack.unpackb(msg.inner, raw=False, max_str_len=512, max_bin_len=64)
+    except Exception:
+        raise WireError("malformed", "abandon") from None
+    if not isinstance(v, dict) or v.get("table") != table:
+        raise WireError("foreign-table", "abandon")
+    return str(v.get("reason", ""))[:MAX_REASON]

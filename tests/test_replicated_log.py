@@ -1,0 +1,439 @@
+"""The replicated log without sockets: ReplicatedLog objects wired by a list of messages.
+
+Each seat's log signs its own entries and hands back what to persist and what to send; the
+test delivers the messages itself (in order, shuffled, or not at all) and moves a fake
+clock, so intake, ordering, evidence and catch-up are exercised deterministically.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine import Seating, preset
+from engine.bots import make_bot
+from p2p.audit import verify_game
+from p2p.table import wire
+from p2p.table.config import TableConfig
+from p2p.table.memory import make_table
+from p2p.table.replicated_log import LogOptions, ReplicatedLog
+from p2p.table.session import node_id_for
+from p2p.testing import FakeClock
+from p2p.transcript.envelope import Envelope, canonical_packb
+from p2p.transcript.file import TranscriptWriter, is_side
+
+
+@dataclass
+class Seat:
+    rlog: ReplicatedLog
+    bot: object
+    persisted: list[Envelope] = field(default_factory=list)
+    evidence: list[Envelope] = field(default_factory=list)
+    events: list[str] = field(default_factory=list)
+
+
+class Table:
+    """n seats and the messages in flight between them (sender, destination, payload)."""
+
+    def __init__(self, cfg: TableConfig, ids: list, clock: FakeClock,
+                 options: LogOptions | None = None, seed: int = 0) -> None:
+        self.cfg = cfg
+        self.clock = clock
+        nodes = {node_id_for(i.public_key): s for s, i in enumerate(ids)}
+        self.node_of = {s: n for n, s in nodes.items()}
+        self.seats = [Seat(ReplicatedLog(cfg, ids[s], seat_of_node=nodes, clock=clock,
+                                         options=options), make_bot("heuristic", 5 + s))
+                      for s in range(cfg.n)]
+        self.wire: list[tuple[int, int, bytes]] = []
+        self.rng = random.Random(seed)
+
+    def collect(self, s: int) -> None:
+        out = self.seats[s].rlog.take_output()
+        self.seats[s].persisted.extend(out.persist)
+        self.seats[s].evidence.extend(out.evidence)
+        self.seats[s].events.extend(e.kind for e in out.events)
+        for dst, payload in out.messages:
+            targets = [d for d in range(self.cfg.n) if d != s] if dst is None \
+                else [self.seats_of(dst)]
+            self.wire.extend((s, d, payload) for d in targets)
+
+    def seats_of(self, node: bytes) -> int:
+        return {n: s for s, n in self.node_of.items()}[node]
+
+    def write_turns(self) -> None:
+        for s, seat in enumerate(self.seats):
+            rl = seat.rlog
+            while (not rl.done and not rl.catching_up
+                   and rl.match.hand.expected_writer() == s):
+                hp = rl.match.hand
+                rl.secrets[hp.hand_no] = hp.export_secrets()
+                rl.write(hp.next_body(seat.bot.choose))  # type: ignore[attr-defined]
+            self.collect(s)
+
+    def deliver(self, shuffle: bool = False, lose: set[int] | None = None) -> int:
+        """Deliver every message in flight (to seats not in ``lose``); returns how many."""
+        batch, self.wire = self.wire, []
+        if shuffle:
+            self.rng.shuffle(batch)
+        for src, dst, payload in batch:
+            if lose and dst in lose:
+                continue
+            self.seats[dst].rlog.on_message(self.node_of[src], payload)
+            self.collect(dst)
+        return len(batch)
+
+    def run(self, rounds: int = 100_000, shuffle: bool = False) -> None:
+        for _ in range(rounds):
+            self.write_turns()
+            if not self.wire:
+                break
+            self.deliver(shuffle)
+
+
+def _table(name: bytes, n: int = 2, **kw: object) -> Table:
+    cfg, ids = make_table(preset("modern", match_target=1), Seating.solo(n),
+                          [f"p{s}" for s in range(n)], name)
+    return Table(cfg, ids, FakeClock(), **kw)  # type: ignore[arg-type]
+
+
+def test_whole_match_in_memory_messages_in_random_order() -> None:
+    t = _table(b"rlog/order", n=3, seed=3)
+    t.run(shuffle=True)
+    logs = [s.rlog.log for s in t.seats]
+    assert all(s.rlog.finished and s.rlog.stopped is None for s in t.seats)
+    assert logs[0] == logs[1] == logs[2]
+    # every seat persisted exactly its log, in log order
+    for s in t.seats:
+        assert [e.encode() for e in s.persisted] == [r for h in sorted(s.rlog.log)
+                                                     for r in s.rlog.log[h]]
+    assert "match-end" in t.seats[0].events
+
+
+def test_a_seat_that_lost_messages_catches_up_by_fetching() -> None:
+    t = _table(b"rlog/fetch")
+    for _ in range(40):                 # seat 1 hears nothing for a while
+        t.write_turns()
+        t.deliver(lose={1})
+    behind = t.seats[1].rlog.position()
+    assert behind < t.seats[0].rlog.position() or t.seats[0].rlog.done
+    t.clock.advance(1.0)                # stalled: it asks
+    t.seats[1].rlog.tick()
+    t.collect(1)
+    assert any(wire.decode(p) == wire.Fetch(t.cfg.table_id, *behind) for _, _, p in t.wire)
+    t.run()
+    assert t.seats[0].rlog.log == t.seats[1].rlog.log
+    assert t.seats[1].rlog.finished
+
+
+def test_equivocation_is_caught_with_both_entries_kept_as_evidence() -> None:
+    t = _table(b"rlog/equiv")
+    t.write_turns()                     # seat 0 writes its key share
+    first = t.seats[0].rlog.log[0][0]
+    env = Envelope.decode(first)
+    other = Envelope.create(t.seats[0].rlog.identity, env.table, env.hand, env.seq, env.prev,
+                            {**env.body, "x": 1})
+    t.deliver()
+    t.seats[1].rlog.on_message(t.node_of[0], wire.encode_push([other.encode()])[0])
+    t.collect(1)
+    rl = t.seats[1].rlog
+    assert rl.stopped is not None and rl.error is not None
+    assert (rl.error.seat, rl.error.check) == (0, "equivocation")
+    assert {e.encode() for e in t.seats[1].evidence} == {first, other.encode()}
+
+
+def test_early_entries_are_bounded_per_author_in_bytes() -> None:
+    t = _table(b"rlog/early", options=LogOptions(max_early_bytes=4000))
+    rl = t.seats[1].rlog
+    ident = t.seats[0].rlog.identity
+    sent = 0
+    for seq in range(1, 40):            # far ahead of the log (seq 0 never comes)
+        env = Envelope.create(ident, t.cfg.table_id, 0, seq, bytes(32), {"k": "x" * 300})
+        rl.on_message(t.node_of[0], wire.encode_push([env.encode()])[0])
+        sent += 1
+    assert rl.drops[("seat 0 (p0)", "buffer-full")] > 0
+    assert rl._early_bytes[ident.public_key] <= 4000
+
+
+def test_fetches_from_strangers_and_too_often_are_refused() -> None:
+    t = _table(b"rlog/fetchrate")
+    t.run()
+    rl = t.seats[0].rlog
+    rl.take_output()
+    rl.on_message(b"m" + bytes(32), wire.encode_fetch(t.cfg.table_id, 0, 0))
+    assert not rl.take_output().messages
+    rl.on_message(t.node_of[1], wire.encode_fetch(t.cfg.table_id, 0, 0))
+    assert rl.take_output().messages
+    rl.on_message(t.node_of[1], wire.encode_fetch(t.cfg.table_id, 0, 0))
+    assert not rl.take_output().messages          # within fetch_min_interval
+    t.clock.advance(0.1)
+    rl.on_message(t.node_of[1], wire.encode_fetch(t.cfg.table_id, 0, 0))
+    assert rl.take_output().messages
+
+
+def test_wire_codec_refuses_what_is_not_a_session_message() -> None:
+    for payload, reason in [(b"\xc1", "malformed"), (wire.pack({"a": 1}), "malformed"),
+                            (wire.pack([9, 1]), "malformed"),
+                            (b"\x00" * (wire.MAX_PAYLOAD + 1), "oversized"),
+                            (wire.pack([wire.ABANDON, 1, 2]), "malformed")]:
+        try:
+            wire.decode(payload)
+        except wire.WireError as exc:
+            assert exc.reason == reason
+        else:
+            raise AssertionError(payload[:20])
+    big = [b"x" * 100_000] * 6
+    pushes = wire.encode_push(big)
+    assert len(pushes) == 3 and all(len(p) <= wire.BATCH_BYTES + 100_010 for p in pushes)
+
+
+def test_local_damage_on_resume_is_reported_as_such_and_repaired_from_a_peer() -> None:
+    """Finding 11: one flipped bit in a stored entry of this seat's own transcript made
+    ``resume`` announce that its own seat broke the log. It is local damage: the replay
+    stops before it, blames nobody, cuts the store back, writes nothing of its own until a
+    peer has sent the rest, then catches up."""
+    t = _table(b"rlog/damage")
+    for _ in range(30):
+        t.write_turns()
+        t.deliver()
+    stored = list(t.seats[1].persisted)
+    mine = t.seats[1].rlog.identity.public_key
+    k = next(i for i, e in enumerate(stored) if i > 5 and e.author == mine)
+    raw = bytearray(stored[k].encode())
+    raw[-3] ^= 0x10                                   # a bit of its signature
+    damaged = stored[:k] + [Envelope.decode(bytes(raw))] + stored[k + 1:]
+    ident = t.seats[1].rlog.identity
+    back = ReplicatedLog(t.cfg, ident, seat_of_node={n: s for s, n in t.node_of.items()},
+                         clock=t.clock, secrets=t.seats[1].rlog.secrets)
+    back.replay(damaged)
+    out = back.take_output()
+    assert back.stopped is None and back.error is None
+    assert back.local_damage is not None and f"entry {k}" in back.local_damage
+    assert out.rewrite is not None and [e.encode() for e in out.rewrite] == \
+        [e.encode() for e in stored[:k]]
+    assert "local-damage" in [e.kind for e in out.events]
+    assert back.catching_up and back.position() == (0, k)
+    t.seats[1].rlog = back
+    back.fetch_all()
+    t.collect(1)
+    t.run()
+    assert back.stopped is None and back.finished
+    assert back.log == t.seats[0].rlog.log
+
+
+def test_a_peer_fetching_the_whole_log_again_and_again_gets_a_bounded_byte_rate() -> None:
+    """Finding 7: a seated peer asking for the whole log every 21 ms without acknowledging
+    grew an honest peer by hundreds of MB. Replies are now paid from a per-peer byte budget
+    that refills at ``fetch_bytes_per_s``: over 45 s of such asking, the bytes served stay
+    within the burst plus the rate."""
+    opts = LogOptions(fetch_bytes_per_s=64_000, fetch_burst=300_000)
+    t = _table(b"rlog/fetchflood", options=opts)
+    t.run()
+    rl = t.seats[0].rlog
+    rl.take_output()
+    served = 0
+    for _ in range(int(45 / 0.021)):
+        t.clock.advance(0.021)
+        rl.on_message(t.node_of[1], wire.encode_fetch(t.cfg.table_id, 0, 0))
+        served += sum(len(p) for _, p in rl.take_output().messages)
+    assert served <= 300_000 + 64_000 * 45 + wire.BATCH_BYTES + 10_000, served
+    assert rl.drops[("seat 1 (p1)", "fetch-budget")] > 0
+
+
+def _silent_table(name: bytes, silent: int) -> Table:
+    """Three seats; ``silent`` writes nothing and hears nothing; the others go on until
+    the log waits for it."""
+    t = _table(name, n=3, options=LogOptions(step_limit=20.0))
+    for _ in range(200):
+        for s in range(3):
+            if s == silent:
+                continue
+            rl = t.seats[s].rlog
+            while not rl.done and rl.match.hand.expected_writer() == s:
+                hp = rl.match.hand
+                rl.secrets[hp.hand_no] = hp.export_secrets()
+                rl.write(hp.next_body(t.seats[s].bot.choose))  # type: ignore[attr-defined]
+            t.collect(s)
+        t.wire = [m for m in t.wire if m[0] != silent]
+        if not t.deliver(lose={silent}):
+            break
+    return t
+
+
+def _wait_for_stop(t: Table, honest: tuple[int, ...], silent: int) -> int:
+    """Advance the clock in 0.5 s steps until every honest seat stopped (or 60 s); returns
+    how many messages they sent meanwhile (kept in flight only at the very end)."""
+    start = t.clock.now
+    sent = 0
+    while not all(t.seats[s].rlog.stopped for s in honest) and t.clock.now - start < 60:
+        t.clock.advance(0.5)
+        for s in honest:
+            t.seats[s].rlog.tick()
+            t.collect(s)
+        sent += len(t.wire)
+        if not all(t.seats[s].rlog.stopped for s in honest):
+            t.wire.clear()
+    return sent
+
+
+def test_silence_ends_in_a_bounded_stop_naming_the_seat_unresponsive() -> None:
+    """Finding 5: a peer that went silent (here: from the start, before its hand key) left
+    the others waiting forever.
+    Now every protocol step has a time limit: the others keep asking (fetch, with backoff)
+    and, when it passes, stop with the silent seat named *unresponsive*, blaming nobody."""
+    t = _silent_table(b"rlog/silence", silent=1)
+    start = t.clock.now
+    fetches = _wait_for_stop(t, honest=(0, 2), silent=1)
+    waited = t.clock.now - start
+    assert 20.0 <= waited <= 21.0, waited
+    assert fetches > 3                                   # relay asked for before the limit
+    for rl in (t.seats[0].rlog, t.seats[2].rlog):
+        assert rl.unresponsive == 1 and rl.error is None
+        assert rl.stopped is not None and "unresponsive" in rl.stopped
+
+
+def test_a_players_own_decision_is_not_timed_out_unless_the_table_chose_so() -> None:
+    t = _table(b"rlog/decide")
+    while not any(s.rlog.match.hand.needs_decision() for s in t.seats):
+        t.write_turns()
+        t.deliver()
+    w = next(i for i, s in enumerate(t.seats) if s.rlog.match.hand.needs_decision())
+    other = t.seats[1 - w].rlog
+    assert other.deadline() is None
+    t.clock.advance(3600)
+    other.tick()
+    assert other.stopped is None
+
+
+def _transcript(tmp_path: Path, t: Table, seat: int) -> Path:
+    path = tmp_path / f"seat{seat}.mbt"
+    with TranscriptWriter(path, t.cfg.header()) as w:
+        for env in t.seats[seat].persisted:
+            w.append(env)
+    return path
+
+
+def test_timeout_claims_are_side_entries_verify_shows_unresponsive_never_blame(
+        tmp_path: Path) -> None:
+    """When a step's limit passes, each honest peer signs "I did not receive slot X from
+    seat S" as a side entry (not a link of the game chain), every peer records the others'
+    claims, and ``verify`` of any honest transcript says *unresponsive*, blaming nobody."""
+    t = _silent_table(b"rlog/claims", silent=1)
+    _wait_for_stop(t, honest=(0, 2), silent=1)
+    t.deliver(lose={1})                        # the claims reach the other honest peer
+    for s in (0, 2):
+        kinds = [e.body["k"] for e in t.seats[s].persisted if is_side(e.body)]
+        assert kinds == ["side.timeout", "side.timeout"], kinds
+        rep = verify_game(_transcript(tmp_path, t, s))
+        assert not rep.ok and rep.check == "unresponsive", rep.summary()
+        assert rep.blamed_seat is None and rep.unresponsive == 1
+        assert "INCOMPLETE" in rep.summary() and "unresponsive" in rep.summary()
+
+
+def test_a_claim_refuted_by_the_signed_entry_is_not_shown() -> None:
+    """A false timeout claim (the slot's entry exists, signed) says nothing: verify finds
+    the entry and goes on; the claimer is not believed."""
+    t = _table(b"rlog/falseclaim")
+    t.run()
+    rl = t.seats[1].rlog
+    rl.write_side({"k": "side.timeout", "step": "deck.key", "slot": [0, 0, 0]})
+    t.collect(1)
+    t.deliver()
+    assert t.seats[0].rlog.finished and t.seats[0].rlog.stopped is None
+    assert [e.body["k"] for e in t.seats[0].rlog.side] == ["side.timeout"]
+
+
+def test_a_leave_record_is_kept_in_every_transcript_and_blames_nobody(tmp_path: Path) -> None:
+    t = _table(b"rlog/leave", n=3)
+    for _ in range(5):
+        t.write_turns()
+        t.deliver()
+    t.seats[2].rlog.write_side({"k": "side.abandon", "reason": "dinner"})
+    t.seats[2].rlog.stop("I left", None)
+    t.collect(2)
+    t.deliver()
+    for s in (0, 1):
+        assert t.seats[s].rlog.stopped == "seat 2 (p2) abandoned the match: dinner"
+        rep = verify_game(_transcript(tmp_path, t, s))
+        assert rep.check == "incomplete" and rep.blamed_seat is None, rep.summary()
+        assert rep.abandoned_by == 2 and "dinner" in rep.summary()
+
+
+def test_a_transcript_of_another_version_is_refused_in_plain_words(tmp_path: Path) -> None:
+    t = _table(b"rlog/v1")
+    t.run()
+    path = _transcript(tmp_path, t, 0)
+    raw = path.read_bytes()
+    hdr = t.cfg.header().to_obj()
+    old = canonical_packb({**hdr, "version": 1})
+    assert raw.startswith(canonical_packb(hdr))
+    path.write_bytes(old + raw[len(canonical_packb(hdr)):])
+    rep = verify_game(path)
+    assert not rep.ok and rep.check == "unsupported-version"
+    assert rep.summary() == ("this transcript is version 1; this release of millebornes "
+                             "reads version 2 only and cannot check it")
+
+
+def _play_with(t: Table, cheat: int, rewrite: Any, rounds: int = 400) -> None:
+    """Play on; ``rewrite(body)`` changes seat ``cheat``'s bodies before it signs them."""
+    for _ in range(rounds):
+        for s, seat in enumerate(t.seats):
+            rl = seat.rlog
+            while (not rl.done and not rl.catching_up
+                   and rl.match.hand.expected_writer() == s):
+                hp = rl.match.hand
+                rl.secrets[hp.hand_no] = hp.export_secrets()
+                body = hp.next_body(seat.bot.choose)  # type: ignore[attr-defined]
+                rl.write(rewrite(body) if s == cheat else body)
+            t.collect(s)
+        if not t.deliver():
+            break
+
+
+def test_a_bad_share_seen_by_its_recipient_only_stops_every_peer_blaming_its_author(
+        tmp_path: Path) -> None:
+    """Finding 2: a bad decryption share sent to one peer stopped that peer only; the
+    others waited forever. Its recipient now broadcasts a signed complaint carrying the
+    share's entry; every peer checks the proof itself and blames the same seat, and
+    ``verify`` of any honest transcript agrees."""
+    t = _table(b"rlog/badshare", n=3)
+    done = [False]
+
+    def bad_share(body: dict[str, Any]) -> dict[str, Any]:
+        if not done[0] and body.get("k") == "deck.share" and body.get("to") == 0:
+            done[0] = True
+            pf = bytearray(body["proof"])
+            pf[3] ^= 1
+            return {**body, "proof": bytes(pf)}
+        return body
+
+    _play_with(t, 2, bad_share)
+    for s in (0, 1):
+        rl = t.seats[s].rlog
+        assert rl.error is not None and rl.error.seat == 2, (s, rl.error)
+        rep = verify_game(_transcript(tmp_path, t, s))
+        assert not rep.ok and rep.blamed_seat == 2, rep.summary()
+    assert [e.body["k"] for e in t.seats[1].rlog.side] == ["side.complaint"]
+
+
+def test_a_false_complaint_is_blamed_on_the_complainer(tmp_path: Path) -> None:
+    """A complaint about a valid share: every peer checks it and blames the complainer."""
+    t = _table(b"rlog/falsecomplaint", n=3)
+    for _ in range(60):
+        t.write_turns()
+        t.deliver()
+    rl1 = t.seats[1].rlog
+    share = next(Envelope.decode(r) for r in rl1.log[rl1.hand_no]
+                 if Envelope.decode(r).body.get("k") == "deck.share"
+                 and Envelope.decode(r).author == t.seats[2].rlog.identity.public_key)
+    rl1.write_side({"k": "side.complaint", "check": "share-proof", "entry": share.encode()})
+    rl1.stop("lying", None)
+    t.collect(1)
+    t.deliver()
+    for s in (0, 2):
+        rl = t.seats[s].rlog
+        assert rl.error is not None and (rl.error.seat, rl.error.check) == \
+            (1, "unfounded-complaint"), rl.error
+        rep = verify_game(_transcript(tmp_path, t, s))
+        assert (rep.blamed_seat, rep.check) == (1, "unfounded-complaint"), rep.summary()

@@ -1,0 +1,155 @@
+"""The invariant of issue 9 as a property, in process and without sockets: an adversary
+controls k < n seats (with their keys and secrets) and may withhold, equivocate (different
+versions to different peers), send a bad share to one peer, replay, and make false
+complaints or timeout claims. Whatever it does: every seat blamed (live or by ``verify``) is
+the adversary's, the honest peers give the same verdict, and every stop comes within its
+time limit."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_replicated_log import Table, _table, _transcript
+
+from p2p.audit import verify_game
+from p2p.table import wire
+from p2p.transcript.envelope import Envelope
+
+STEP_LIMIT = 20.0
+ATTACKS = ("withhold", "equivocate", "bad-share", "replay", "false-complaint",
+           "false-claim", "honest")
+
+
+def _attack(t: Table, bad: set[int], attack: str, at: int) -> None:
+    """Play until every honest seat finished or stopped, the adversary doing ``attack``
+    once its seats have written ``at`` entries; the clock moves 0.5 s whenever nothing
+    moves. Records, per honest seat, the clock time of its stop."""
+    written = 0
+    honest = [s for s in range(t.cfg.n) if s not in bad]
+    old_push: list[bytes] = []
+    t.stop_at: dict[int, float] = {}  # type: ignore[attr-defined]
+    for _ in range(3000):
+        for s, seat in enumerate(t.seats):
+            rl = seat.rlog
+            if s in bad and attack == "withhold" and written >= at:
+                t.collect(s)
+                continue
+            while (not rl.done and not rl.catching_up
+                   and rl.match.hand.expected_writer() == s):
+                hp = rl.match.hand
+                rl.secrets[hp.hand_no] = hp.export_secrets()
+                body = hp.next_body(seat.bot.choose)  # type: ignore[attr-defined]
+                if s in bad:
+                    written += 1
+                    if written == at:
+                        body = _cheat(t, s, attack, body, old_push)
+                rl.write(body)
+            t.collect(s)
+            if s in bad and written == at and attack == "equivocate":
+                _split_versions(t, s)
+        for s in honest:
+            if t.seats[s].rlog.stopped and s not in t.stop_at:  # type: ignore[attr-defined]
+                t.stop_at[s] = t.clock.now  # type: ignore[attr-defined]
+        if all(t.seats[s].rlog.done for s in honest):
+            return
+        if attack == "withhold" and written >= at:
+            t.wire = [m for m in t.wire if m[0] not in bad]
+        old_push.extend(p for src, _, p in t.wire if src in bad)
+        if not t.deliver():
+            if all(t.seats[s].rlog.deadline() is None for s in honest):
+                return      # waiting on a player's own move: untimed by design
+            t.clock.advance(0.5)
+            for s in range(t.cfg.n):
+                t.seats[s].rlog.tick()
+                t.collect(s)
+    raise AssertionError("the table neither finished nor stopped")
+
+
+def _cheat(t: Table, s: int, attack: str, body: dict[str, Any],
+           old_push: list[bytes]) -> dict[str, Any]:
+    rl = t.seats[s].rlog
+    if attack == "bad-share" and body.get("k") == "deck.share" and body.get("to") != "pub":
+        pf = bytearray(body["proof"])
+        pf[3] ^= 1
+        return {**body, "proof": bytes(pf)}
+    if attack == "replay":
+        for p in old_push[:20]:
+            for d in range(t.cfg.n):
+                if d != s:
+                    t.wire.append((s, d, p))
+    if attack in ("false-complaint", "false-claim"):
+        victim = next(v for v in range(t.cfg.n) if v != s)
+        vkey = t.seats[victim].rlog.identity.public_key
+        theirs = [Envelope.decode(r) for r in rl.log[rl.hand_no]]
+        theirs = [e for e in theirs if e.author == vkey]
+        if theirs:
+            e = theirs[-1]
+            side = {"k": "side.complaint", "check": "share-proof", "entry": e.encode()} \
+                if attack == "false-complaint" else \
+                {"k": "side.timeout", "step": "deck.key", "slot": [e.hand, victim, e.seq]}
+            rl.write_side(side)
+    return body
+
+
+def _split_versions(t: Table, s: int) -> None:
+    """Equivocation: the adversary's last entry goes to the first other seat as written
+    and, re-signed with another body, to the rest."""
+    rl = t.seats[s].rlog
+    last = Envelope.decode(rl.log[rl.hand_no][-1]) if rl.log[rl.hand_no] else None
+    if last is None or last.author != rl.identity.public_key:
+        return
+    alt = Envelope.create(rl.identity, last.table, last.hand, last.seq, last.prev,
+                          {**last.body, "x": 1})
+    others = [d for d in range(t.cfg.n) if d != s]
+    t.wire = [(src, d, wire.encode_push([alt.encode()])[0])
+              if src == s and d in others[1:] else (src, d, p) for src, d, p in t.wire]
+
+
+def _check(tmp_path: Path, t: Table, bad: set[int]) -> None:
+    honest = [s for s in range(t.cfg.n) if s not in bad]
+    verdicts = set()
+    for s in honest:
+        rl = t.seats[s].rlog
+        blamed = rl.error.seat if rl.error is not None else None
+        assert blamed is None or blamed in bad, (s, rl.stopped, rl.error)
+        verdicts.add((rl.finished, blamed))
+        rep = verify_game(_transcript(tmp_path, t, s))
+        assert rep.blamed_seat is None or rep.blamed_seat in bad, rep.summary()
+        stop = t.stop_at.get(s)  # type: ignore[attr-defined]
+        if stop is not None and rl.unresponsive is not None:
+            assert stop - rl.last_progress <= STEP_LIMIT + 0.5 + 1e-9
+    assert len(verdicts) == 1, verdicts
+
+
+def _run(tmp_path: Path, seed: int, n: int, bad: set[int], attack: str, at: int) -> None:
+    t = _table(b"prop/%d/%d" % (seed, n), n=n)
+    _attack(t, bad, attack, at)
+    _check(Path(tempfile.mkdtemp(dir=tmp_path)), t, bad)
+
+
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 3), n=st.sampled_from([2, 3]), attack=st.sampled_from(ATTACKS),
+       at=st.integers(1, 40), data=st.data())
+def test_honest_seats_are_never_blamed(tmp_path: Path, seed: int, n: int, attack: str,
+                                       at: int, data: st.DataObject) -> None:
+    k = data.draw(st.integers(1, n - 1))
+    bad = set(data.draw(st.permutations(range(n)))[:k])
+    _run(tmp_path, seed, n, bad, attack, at)
+
+
+@pytest.mark.slow
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 1000), n=st.sampled_from([2, 3, 4]),
+       attack=st.sampled_from(ATTACKS), at=st.integers(1, 200), data=st.data())
+def test_honest_seats_are_never_blamed_long(tmp_path: Path, seed: int, n: int, attack: str,
+                                            at: int, data: st.DataObject) -> None:
+    k = data.draw(st.integers(1, n - 1))
+    bad = set(data.draw(st.permutations(range(n)))[:k])
+    _run(tmp_path, seed, n, bad, attack, at)
