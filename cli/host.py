@@ -90,7 +90,8 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
                 name=host.state.table_name, fingerprint=ident.fingerprint,
                 rules=";".join([host.state.rules.preset, *(args.option or [])]),
                 seats_taken=seating.n_players - len(host.state.free()),
-                seats_free=len(host.state.free()), port=port, interfaces=args.mdns)
+                seats_free=len(host.state.free()), port=port, interfaces=args.mdns,
+                curve_key=host.node.curve_key)
         except Exception as exc:  # no multicast here: --peer still works
             print(f"(not announced on the LAN: {exc}; others can still join with --peer)",
                   file=say)

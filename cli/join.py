@@ -34,6 +34,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     ident = identity(args)
     peers = list(args.peer or [])
     fingerprint = None
+    host_curve_key: bytes | None = None
     if not peers:
         from p2p.net.discovery import browse_tables
         want = args.table
@@ -46,13 +47,14 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
             raise OSError("no table found on the LAN after 10 s: is a table hosted, is "
                           "multicast allowed here? Or give its address with --peer HOST:PORT")
         t = tables[0]
-        peers, fingerprint = [t.endpoint], t.fingerprint
+        peers, fingerprint, host_curve_key = [t.endpoint], t.fingerprint, t.curve_key
         print(f"joining {t.name!r} at {t.endpoint}", file=say)
     node = seat_node(ident, args)
     reader = LineReader(inp)
     try:
         client = LobbyClient(ident, player_name(args), node, peers[0],
-                             host_fingerprint=fingerprint, seat=args.seat)
+                             host_fingerprint=fingerprint, seat=args.seat,
+                             host_curve_key=host_curve_key)
         start = _lobby(client, args, peers[0], say, reader)
     except BaseException:
         node.close()

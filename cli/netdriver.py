@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any
 
 from engine import Action, Draw, IllegalAction
@@ -95,10 +95,19 @@ class NetDriver:
             self._thread.join(5)
 
     # ----- lifecycle ---------------------------------------------------------------------
-    def wait_ready(self, timeout: float = 60.0) -> bool:
-        """Pump until the first hand is dealt (the console needs a view to show)."""
+    def wait_ready(self, timeout: float = 60.0,
+                   say: Callable[[str], None] | None = None) -> bool:
+        """Pump until the first hand is dealt (the console needs a view to show);
+        ``say`` hears what the table waits for each time it changes (the shuffle, a
+        player who left), so the wait is never silent."""
         end = time.monotonic() + timeout
+        last: str | None = None
         while self.peer.view() is None and time.monotonic() < end:
+            if say is not None:
+                busy = self.activity()
+                if busy and busy != last:
+                    say(busy)
+                last = busy
             if self._thread is not None:
                 time.sleep(0.02)
                 if self.peer.stopped or self.peer.finished:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from engine import Rules, Seating
 from p2p.crypto.identity import Identity
-from p2p.table import Peer, SessionOptions, Store, TableConfig, TableStart
+from p2p.table import Peer, SessionOptions, Store, TableConfig, TableStart, admit_table
 from p2p.transcript.file import Player
 
 from .args import data_dir, rules_from, table_names
@@ -63,11 +63,15 @@ class LoopbackTable:
     def __init__(self, rules: Rules, seating: Seating, names: list[str], seed: int,
                  base: Path | None = None, bot_specs: Sequence[str] = ()) -> None:
         me = Identity.load_or_create()
-        node = listen(me.public_key, "127.0.0.1", 0)
-        bots = {seat: new_bot_seat("127.0.0.1") for seat in range(1, seating.n_players)}
+        node = listen(me, "127.0.0.1", 0, secure=True)
+        bots = {seat: new_bot_seat("127.0.0.1", secure=True) for seat in range(1, seating.n_players)}
         keys = [me.public_key] + [bots[s][0].public_key for s in range(1, seating.n_players)]
         players = tuple(Player(s, names[s], keys[s]) for s in range(seating.n_players))
-        cfg = TableConfig(rules, seating, players, os.urandom(8))
+        idents = [me] + [bots[s][0] for s in range(1, seating.n_players)]
+        curve = tuple((i.curve_keys().public, i.curve_keys().certificate) for i in idents) \
+            if node.curve_key is not None else ()
+        cfg = TableConfig(rules, seating, players, os.urandom(8), curve)
+        admit_table(node, cfg)
         endpoints = {0: node.endpoint, **{s: b[2].endpoint for s, b in bots.items()}}
         start = TableStart(cfg, 0, endpoints, sorted(bots))
         opts = SessionOptions()

@@ -17,6 +17,8 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import TextIO
 
+import zmq
+
 from engine.bots import SeatController, make_bot
 from p2p.crypto.identity import Identity, fingerprint
 from p2p.net.transport import Node
@@ -27,6 +29,7 @@ from p2p.table import (
     Store,
     TableConfig,
     TableStart,
+    admit_table,
     resume_peer,
 )
 from p2p.table import node_id_for as node_id_for
@@ -52,11 +55,17 @@ def identity(args: argparse.Namespace) -> Identity:
     return Identity.load_or_create(getattr(args, "identity", None))
 
 
-def listen(node_key: bytes, bind: str, port: int) -> Node:
-    """A node listening on ``bind:port``; a port in use or a wrong address becomes one
-    sentence saying what to do (``OSError``), never a traceback."""
+def listen(ident: Identity, bind: str, port: int, secure: bool = False) -> Node:
+    """A node listening on ``bind:port``; ``secure``: authenticated with the player's CURVE
+    key, signed by its identity (where libzmq has CURVE). A port in use or a wrong address
+    becomes one sentence saying what to do (``OSError``), never a traceback.
+
+    Tables formed in the lobby (host, join) still run on plain ZeroMQ: the joiner's first
+    contact with a CURVE host (its key door) does not yet run inside the join verb's
+    connect loop with its limits and answers. ``play``'s loopback table is secure."""
     try:
-        return Node(node_id_for(node_key), bind=bind, port=port)
+        return Node(node_id_for(ident.public_key), bind=bind, port=port,
+                    curve=ident.curve_keys() if secure and zmq.has("curve") else None)
     except Exception as exc:
         code = getattr(exc, "errno", None)
         where = f"{'all addresses' if bind in ('*', '') else bind} port {port}"
@@ -71,7 +80,7 @@ def listen(node_key: bytes, bind: str, port: int) -> Node:
 
 
 def seat_node(ident: Identity, args: argparse.Namespace) -> Node:
-    return listen(ident.public_key, bind_address(args), int(getattr(args, "port", 0) or 0))
+    return listen(ident, bind_address(args), int(getattr(args, "port", 0) or 0))
 
 
 def my_store(start: TableStart, node: Node, args: argparse.Namespace) -> Store:
@@ -83,11 +92,11 @@ def my_store(start: TableStart, node: Node, args: argparse.Namespace) -> Store:
 BotSeat = tuple[Identity, bytes, Node]
 
 
-def new_bot_seat(bind: str) -> BotSeat:
+def new_bot_seat(bind: str, secure: bool = False) -> BotSeat:
     """A bot's identity (from a seed kept in its store, so it can resume) and node."""
     id_seed = os.urandom(32)
     bid = Identity.from_seed(id_seed)
-    return bid, id_seed, listen(bid.public_key, bind, 0)
+    return bid, id_seed, listen(bid, bind, 0, secure)
 
 
 #: Bots quick enough to think in the peer's own process; any other thinks in a child
@@ -109,6 +118,7 @@ def start_bots(start: TableStart, bots: Mapping[int, BotSeat], base: Path | None
     heuristic), each with its own store, run in a thread."""
     peers: list[Peer] = []
     for seat, (ident, id_seed, node) in bots.items():
+        admit_table(node, start.cfg)
         spec = (specs or {}).get(seat, "heuristic")
         bbase = (base or default_data_dir()) / f"bot-{seat}"
         store = Store.create(bbase, start.cfg.header(), seat, port=node.port, bind=bind,
@@ -271,7 +281,8 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
     driver = NetDriver(peer, lang=str(getattr(args, "lang", None) or "en"), background=True,
                        bots=bots)
     try:
-        if not driver.wait_ready(120):
+        if not driver.wait_ready(120, say=lambda line: print(f"* {line}", file=say,
+                                                                flush=True)):
             print(f"the match did not start: {peer.stopped or 'no deal from the others'}",
                   file=say)
             return 1

@@ -125,8 +125,8 @@ def test_a_player_who_leaves_is_waited_for_and_comes_back(tmp_path: Path) -> Non
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             ts = list(jdir.glob("*/transcript.mbt"))
-            if ts and ts[0].stat().st_size > 30_000:      # into the first hand
-                break
+            if ts and ts[0].stat().st_size > 80_000:      # into the first hand (past the
+                break                                       # shuffle and its proofs)
             time.sleep(0.01)
         proc.kill()
         proc.wait(10)

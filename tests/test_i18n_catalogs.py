@@ -13,21 +13,21 @@ import pytest
 pytest.importorskip("babel")
 
 from cli import i18n  # noqa: E402
-from cli.i18n import _tool  # noqa: E402
+from cli.i18n import tool  # noqa: E402
 from engine.cards import NAMES_EN, NAMES_FR, Family, Kind  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-LANGS = _tool.CATALOG_LANGUAGES
+LANGS = tool.CATALOG_LANGUAGES
 
 
 def test_the_catalogs_have_no_problem() -> None:
-    assert _tool.check() == []
+    assert tool.check() == []
 
 
 @pytest.mark.parametrize("language", LANGS)
 def test_each_compiled_catalog_matches_its_source(language: str) -> None:
-    catalog = _tool.read_po(_tool.po_path(language), language)
-    assert _tool.check_compiled(language, catalog) == []
+    catalog = tool.read_po(tool.po_path(language), language)
+    assert tool.check_compiled(language, catalog) == []
 
 
 def test_every_supported_language_has_a_catalog_or_derives_one() -> None:
@@ -44,14 +44,14 @@ def locale_copy(tmp_path: Path) -> Path:
 
 
 def _edit_po(locale: Path, language: str, old: str, new: str) -> None:
-    path = _tool.po_path(language, locale)
+    path = tool.po_path(language, locale)
     text = path.read_text(encoding="utf-8")
     assert old in text, old
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def _problems(locale: Path, language: str) -> list[str]:
-    return _tool.check([language], locale_dir=locale)
+    return tool.check([language], locale_dir=locale)
 
 
 def test_check_finds_a_missing_message(locale_copy: Path) -> None:
@@ -66,7 +66,7 @@ def test_check_finds_a_fuzzy_message(locale_copy: Path) -> None:
 
 
 def test_check_finds_an_obsolete_message(locale_copy: Path) -> None:
-    path = _tool.po_path("af", locale_copy)
+    path = tool.po_path("af", locale_copy)
     with path.open("a", encoding="utf-8") as f:
         f.write('\nmsgid "Hyperdrive"\nmsgstr "Hiperaandrywing"\n'
                 '\n#~ msgid "Warp"\n#~ msgstr "Skering"\n')
@@ -81,7 +81,7 @@ def test_check_finds_a_translation_left_in_english(locale_copy: Path) -> None:
 
 
 def test_allowlisted_same_words_pass_and_numbers_pass(locale_copy: Path) -> None:
-    assert _tool.check(["fr"], locale_dir=locale_copy) == []  # "Accident", "25", "Total"
+    assert tool.check(["fr"], locale_dir=locale_copy) == []  # "Accident", "25", "Total"
 
 
 def test_check_finds_an_empty_translation(locale_copy: Path) -> None:
@@ -109,7 +109,7 @@ def test_check_finds_a_compiled_catalog_behind_its_source(locale_copy: Path) -> 
     _edit_po(locale_copy, "sv", 'msgstr "Punktering"', 'msgstr "Punka"')
     problems = _problems(locale_copy, "sv")
     assert any("millebornes.mo: out of date" in p for p in problems)
-    _tool.compile_catalogs(["sv"], locale_dir=locale_copy)
+    tool.compile_catalogs(["sv"], locale_dir=locale_copy)
     assert _problems(locale_copy, "sv") == []
 
 
@@ -118,7 +118,7 @@ def test_check_finds_a_template_behind_the_sources(locale_copy: Path) -> None:
     pot = locale_copy / "millebornes.pot"
     pot.write_text(pot.read_text(encoding="utf-8").replace(
         'msgctxt "card"\nmsgid "Roll"\nmsgstr ""\n', ""), encoding="utf-8")
-    assert any("behind the sources" in p for p in _tool.check(["sv"], locale_dir=locale_copy))
+    assert any("behind the sources" in p for p in tool.check(["sv"], locale_dir=locale_copy))
 
 
 @pytest.mark.parametrize(("old", "new", "expected"), [
@@ -133,7 +133,7 @@ def test_check_finds_characters_a_catalog_must_not_hold(locale_copy: Path, old: 
 
 
 def test_placeholders_are_found_in_every_style() -> None:
-    assert _tool.placeholders("%(name)s has %(count)d, %s, %5.1f, {x} and 100%%") == \
+    assert tool.placeholders("%(name)s has %(count)d, %s, %5.1f, {x} and 100%%") == \
         sorted(["%(name)s", "%(count)d", "%s", "%5.1f", "{x}"])
 
 
@@ -173,20 +173,20 @@ def test_every_term_has_a_distinct_non_empty_name(language: str) -> None:
                          (Kind.RIGHT_OF_WAY, Kind.EXTRA_TANK, Kind.PUNCTURE_PROOF,
                           Kind.DRIVING_ACE)]
         assert len(set(abbreviations)) == 4 and all(i18n.cells(a) == 2 for a in abbreviations)
-        from cli.i18n._terms import PHASES, RULE_TERMS, SCORE_ITEMS
+        from cli.i18n import PHASES, RULE_TERMS, SCORE_ITEMS
         assert len({i18n.phase_name(p, tr) for p in PHASES}) == len(PHASES)
         assert len({i18n.rule_term(t, tr) for t in RULE_TERMS}) == len(RULE_TERMS)
         assert len({i18n.score_item_name(s, tr) for s in SCORE_ITEMS}) == len(SCORE_ITEMS)
 
 
 def test_score_items_cover_the_engines_score_sheet() -> None:
-    from cli.i18n._terms import SCORE_ITEMS
+    from cli.i18n import SCORE_ITEMS
     from engine.scoring import SideScore
     assert set(SideScore._fields) | {"total"} == set(SCORE_ITEMS)
 
 
 def test_phases_cover_the_engines() -> None:
-    from cli.i18n._terms import PHASES
+    from cli.i18n import PHASES
     from engine import state
     assert set(PHASES) == {state.DRAW, state.PLAY, state.RESPOND, state.EXTEND,
                            state.RESHUFFLE, state.OVER}

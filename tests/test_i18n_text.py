@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from cli import i18n
-from cli.i18n import _rtl, cells, fit, pad, wrap
-from cli.i18n._catalog import _load
+from cli.i18n import cells, fit, pad, rtl, wrap
+from cli.i18n import load_catalog as _load
 
 # --- widths ----------------------------------------------------------------------------------
 
@@ -83,7 +83,7 @@ def test_wrap_keeps_newlines_and_rejects_a_silly_width() -> None:
     # teh initial, waw final, khah initial, teh medial, alef final; then right to left
     ("توختا", "\uFE8E\uFE98\uFEA7\uFEEE\uFE97"),
     # heh doachashmee initial, alef final, dal isolated, alef maksura initial, seen medial,
-    # ae final (drawn as heh final: arabic-reshaper's table lacks ae, see _rtl)
+    # ae final (drawn as heh final: arabic-reshaper's table lacks ae, see rtl)
     ("ھادىسە", "\uFEEA\uFEB4\uFBE8\uFEA9\uFE8E\uFBAC"),
     # beh initial, alef final, lam initial, waw final, noon isolated
     ("بالون", "\uFEE5\uFEEE\uFEDF\uFE8E\uFE91"),
@@ -91,12 +91,12 @@ def test_wrap_keeps_newlines_and_rejects_a_silly_width() -> None:
 ])
 def test_uyghur_is_shaped_and_ordered_for_a_terminal_without_bidi(
         logical: str, expected: str) -> None:
-    assert _rtl.visual(logical) == expected
+    assert rtl.visual(logical) == expected
 
 
 def test_latin_names_and_numbers_keep_their_order_inside_a_right_to_left_line() -> None:
-    assert _rtl.visual("Bo: توختا 25") == "25 \uFE8E\uFE98\uFEA7\uFEEE\uFE97 :Bo"
-    assert _rtl.visual("Bo played 25") == "Bo played 25"  # no Arabic: untouched
+    assert rtl.visual("Bo: توختا 25") == "25 \uFE8E\uFE98\uFEA7\uFEEE\uFE97 :Bo"
+    assert rtl.visual("Bo played 25") == "Bo played 25"  # no Arabic: untouched
 
 
 def test_shaping_never_widens_a_line() -> None:
@@ -126,14 +126,14 @@ def test_bidi_terminal_setting_sends_logical_text() -> None:
     ("Bo ۋە 25", "Bo we 25"),
 ])
 def test_ug_latn_transliteration(arabic: str, latin: str) -> None:
-    assert _rtl.to_latin(arabic) == latin
-    assert _rtl.to_latin(_rtl.shape(arabic)) == latin  # presentation forms fold back
+    assert rtl.to_latin(arabic) == latin
+    assert rtl.to_latin(rtl.shape(arabic)) == latin  # presentation forms fold back
 
 
 def test_ug_latn_shows_no_arabic_script() -> None:
     with i18n.using("ug-Latn") as tr:
         names = [i18n.card_name(c, tr) for c in range(106)]
-        assert not any(_rtl.has_arabic(n) for n in names)
+        assert not any(rtl.has_arabic(n) for n in names)
         assert tr.pgettext("card", "Stop") == "Toxta"  # capital, as the English card name
         assert tr.pgettext("family", "hazard") == "xeter"  # lower case, as the English
         assert tr.display("Äli: توختا") == "Äli: toxta"  # a player's name transliterated too

@@ -19,6 +19,7 @@ from ._catalog import LOCALE_DIR as LOCALE_DIR
 from ._catalog import N_ as N_
 from ._catalog import Translator as Translator
 from ._catalog import _ as _
+from ._catalog import load_catalog as load_catalog
 from ._catalog import activate as activate
 from ._catalog import active as active
 from ._catalog import display as display
@@ -32,6 +33,9 @@ from ._settings import Settings as Settings
 from ._settings import config_path as config_path
 from ._settings import normalize_language as normalize_language
 from ._settings import resolve as resolve
+from ._terms import PHASES as PHASES
+from ._terms import RULE_TERMS as RULE_TERMS
+from ._terms import SCORE_ITEMS as SCORE_ITEMS
 from ._terms import card_name as card_name
 from ._terms import cards_count as cards_count
 from ._terms import family_name as family_name

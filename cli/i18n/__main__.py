@@ -1,7 +1,7 @@
-"""``python -m cli.i18n extract|update|compile|check|all`` (see ``_tool``)."""
+"""``python -m cli.i18n extract|update|compile|check|all`` (see ``tool``)."""
 
 import sys
 
-from ._tool import main
+from .tool import main
 
 sys.exit(main())

@@ -6,7 +6,7 @@ catalog's ``Plural-Forms`` header, so ``ngettext`` is right for Vietnamese (one 
 (``n > 1``) and the rest. A missing or damaged catalog falls back to English rather than
 stopping the game: the check (``python -m cli.i18n check``) is where that is caught.
 
-``ug-Latn`` reads the Uyghur catalog and transliterates each message (see ``_rtl``).
+``ug-Latn`` reads the Uyghur catalog and transliterates each message (see ``rtl``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
-from . import _rtl
+from . import rtl
 from ._settings import BIDI_MODES, LANGUAGES, Settings, resolve
 
 DOMAIN = "millebornes"
@@ -61,7 +61,7 @@ class Translator:
 
     def _out(self, text: str, source: str) -> str:
         if self.latin:
-            return _rtl.to_latin(text, capitalize=source[:1].isupper())
+            return rtl.to_latin(text, capitalize=source[:1].isupper())
         return text
 
     def gettext(self, message: str) -> str:
@@ -81,9 +81,9 @@ class Translator:
         the terminal does its own bidi), Latin-script Uyghur with any Arabic-script text left
         in it (a player's name) transliterated, any other language unchanged."""
         if self.latin:
-            return _rtl.to_latin(line)
+            return rtl.to_latin(line)
         if self.language in RTL_LANGUAGES and self.bidi == "shape":
-            return _rtl.visual(line)
+            return rtl.visual(line)
         return line
 
     def __repr__(self) -> str:
@@ -149,3 +149,7 @@ def N_(message: str) -> str:
 
 def display(line: str) -> str:
     return _active.display(line)
+
+
+#: One catalog by name, without the language fallbacks (tests, tools).
+load_catalog = _load

@@ -61,6 +61,7 @@ from p2p.net.interface import (
     parse_peer,
 )
 from p2p.table.config import TableConfig, parse_header_bytes
+from p2p.table.session import admit_table as admit_table
 from p2p.table.session import node_id_for
 from p2p.text import safe_text
 from p2p.transcript.decoding import (
@@ -774,19 +775,6 @@ class LobbyClient:
 def _curve_of(identity: Identity) -> tuple[bytes, bytes]:
     ck = identity.curve_keys()
     return ck.public, ck.certificate
-
-
-def admit_table(node: Transport, cfg: TableConfig) -> None:
-    """Close a CURVE node to everyone but the seated players: each seat's routing id is
-    bound to its transport key from the table header.  A table on plain ZeroMQ (no
-    ``cfg.curve``) is left as it is.  ``resume`` calls this too, on a new node."""
-    if not cfg.curve:
-        return
-    for p, (pub, _cert) in zip(cfg.players, cfg.curve, strict=True):
-        nid = node_id_for(p.key)
-        if nid != node.node_id:
-            node.expect_key(nid, pub)
-    node.set_admission(False)
 
 
 def wait_for(pump: Callable[[float], TableStart | None], timeout: float) -> TableStart | None:

@@ -610,6 +610,19 @@ def bot_controller(choose: Callable[[HandState, list[Action]], Action]) -> Choos
     return _C()
 
 
+def admit_table(node: Transport, cfg: TableConfig) -> None:
+    """Close a CURVE node to everyone but the seated players: each seat's routing id is
+    bound to its transport key from the table header.  A table on plain ZeroMQ (no
+    ``cfg.curve``) is left as it is.  ``resume`` calls this too, on a new node."""
+    if not cfg.curve:
+        return
+    for p, (pub, _cert) in zip(cfg.players, cfg.curve, strict=True):
+        nid = node_id_for(p.key)
+        if nid != node.node_id:
+            node.expect_key(nid, pub)
+    node.set_admission(False)
+
+
 def resume_peer(path: Any, identity: Identity, *, controller: Chooser | None = None,
                 options: SessionOptions | None = None,
                 node_factory: Callable[[bytes, str, int], Transport] | None = None) -> Peer:
@@ -625,15 +638,22 @@ def resume_peer(path: Any, identity: Identity, *, controller: Chooser | None = N
             raise ValueError(f"{path} belongs to another identity (seat {st.seat})")
         nid = node_id_for(identity.public_key)
         if node_factory is None:
-            from p2p.net.transport import Node
-            node: Transport = Node(nid, bind=st.bind, port=st.port)
+            from p2p.net.transport import Node  # ZeroMQ only when a real node is made
+            node: Transport = Node(nid, bind=st.bind, port=st.port,
+                                   curve=identity.curve_keys() if cfg.curve else None)
         else:
             node = node_factory(nid, st.bind, st.port)
     except Exception:
         store.close()
         raise
-    peer = Peer(identity, cfg, node, controller=controller, store=store,
-                endpoints=st.endpoints, options=options, replay=st.transcript.entries,
-                secrets=st.secrets)
+    try:
+        admit_table(node, cfg)
+        peer = Peer(identity, cfg, node, controller=controller, store=store,
+                    endpoints=st.endpoints, options=options, replay=st.transcript.entries,
+                    secrets=st.secrets)
+    except Exception:
+        node.close()
+        store.close()
+        raise
     peer.fetch()
     return peer
