@@ -19,10 +19,10 @@ from ._catalog import LOCALE_DIR as LOCALE_DIR
 from ._catalog import N_ as N_
 from ._catalog import Translator as Translator
 from ._catalog import _ as _
-from ._catalog import load_catalog as load_catalog
 from ._catalog import activate as activate
 from ._catalog import active as active
 from ._catalog import display as display
+from ._catalog import load_catalog as load_catalog
 from ._catalog import ngettext as ngettext
 from ._catalog import npgettext as npgettext
 from ._catalog import pgettext as pgettext
