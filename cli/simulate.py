@@ -91,8 +91,8 @@ def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: i
             files.append(str(path))
         res = play_fair_match(cfg, ids, [b.choose for b in bots], path)
         proto = res.protocols[0]
-        assert proto.match is not None
-        totals = proto.match.totals()
+        assert proto.scored is not None
+        totals = proto.scored.totals()
         for s in range(n):
             side = seating.side_of(s)
             score_sum[s] += totals[side]

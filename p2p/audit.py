@@ -142,9 +142,9 @@ def _check(cfg: TableConfig, rep: GameReport) -> GameReport:
     for i, scores in enumerate(auditor.scores):
         rep.hands.append({"hand": i, "scores": [s.total for s in scores]})
     _describe_hands(auditor, rep)
-    if auditor.match is not None:
-        rep.totals = auditor.match.totals()
-        rep.winner = auditor.match.winner()
+    if auditor.scored is not None:
+        rep.totals = auditor.scored.totals()
+        rep.winner = auditor.scored.winner()
     rep.ok = True
     rep.complete = True
     return rep
@@ -224,8 +224,8 @@ def _incomplete(rep: GameReport, observer: MatchProtocol) -> GameReport:
     rep.hands = [{"hand": i, "scores": [s.total for s in sc]}
                  for i, sc in enumerate(observer.scores)]
     _describe_hands(observer, rep)
-    if observer.match is not None:
-        rep.totals = observer.match.totals()
+    if observer.scored is not None:
+        rep.totals = observer.scored.totals()
     seat_of = {p.key: p.seat for p in _players(rep, observer)}
     for side in rep.side:
         if side.body.get("k") == "side.abandon":

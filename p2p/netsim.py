@@ -121,7 +121,7 @@ def _child(spec_path: str, seat: int, resume: bool) -> int:
     res: dict[str, Any] = {
         "seat": seat, "finished": peer.finished, "stopped": peer.stopped,
         "winner": peer.winner(), "entries": peer.entries_applied,
-        "totals": list(m.match.totals()) if m.match is not None else [],
+        "totals": list(m.scored.totals()) if m.scored is not None else [],
         "hands": len(m.scores), "turns": [int(h["turns"]) for h in m.finished],
         "transcript": str(peer.store.transcript_path) if peer.store is not None else None,
         "drops": {f"{k[0]}: {k[1]}": v for k, v in peer.drops.items()},

@@ -273,7 +273,7 @@ def test_honest_match_peers_agree_views_stay_private_and_transcript_verifies(
     # the peers agree: scores, winner, and the public part of every hand's end
     scores = [[[s.total for s in hand] for hand in p.scores] for p in peers]
     assert all(sc == scores[0] for sc in scores), scores
-    assert len({p.match.totals() for p in peers if p.match is not None}) == 1
+    assert len({p.scored.totals() for p in peers if p.scored is not None}) == 1
     assert len({p.winner() for p in peers}) == 1
     for h in range(len(peers[0].finished)):
         pub = {(f["first_seat"], f["turns"], f["end"]) for f in (p.finished[h] for p in peers)}
@@ -293,8 +293,8 @@ def test_honest_match_peers_agree_views_stay_private_and_transcript_verifies(
     assert rep.summary().startswith("OK")
     assert rep.crypto.entries_checked == res.entries
     assert [h["scores"] for h in rep.hands] == scores[0]
-    assert peers[0].match is not None
-    assert rep.totals == peers[0].match.totals()
+    assert peers[0].scored is not None
+    assert rep.totals == peers[0].scored.totals()
     assert rep.winner == peers[0].winner()
 
     # every recorded view is the auditor's state seen from that seat, and so are the ends

@@ -25,7 +25,7 @@ class MatchProtocol:
         self.cfg = cfg
         self.me = me
         self.decks = decks
-        self.match: Match | None = None
+        self.scored: Match | None = None
         self.scores: list[tuple[SideScore, ...]] = []
         self.finished: list[dict[str, Any]] = []   # a summary of each finished hand
         self.hand = self._new_hand(0, None)
@@ -42,11 +42,11 @@ class MatchProtocol:
 
     @property
     def done(self) -> bool:
-        return self.hand.done and (self.match is not None and
-                                   (self.match.over or len(self.match.hands) >= MAX_HANDS))
+        return self.hand.done and (self.scored is not None and
+                                   (self.scored.over or len(self.scored.hands) >= MAX_HANDS))
 
     def winner(self) -> int:
-        return -1 if self.match is None else self.match.winner()
+        return -1 if self.scored is None else self.scored.winner()
 
     def receive(self, hand_no: int, seat: int, body: Any) -> None:
         if self.done:
@@ -61,12 +61,12 @@ class MatchProtocol:
     def _hand_finished(self) -> None:
         hp = self.hand
         assert hp.state is not None and hp.first_seat is not None
-        if self.match is None:
-            self.match = Match(self.cfg.rules, self.cfg.seating, hp.first_seat)
+        if self.scored is None:
+            self.scored = Match(self.cfg.rules, self.cfg.seating, hp.first_seat)
         scores = score_hand(hp.state)
         self.scores.append(scores)
         self.finished.append({"first_seat": hp.first_seat, "turns": hp.state.turns,
                               "end": hp.state.end_reason, "digest": hp.state.digest()})
-        self.match = self.match.record(scores)
-        if not self.match.over and len(self.match.hands) < MAX_HANDS:
-            self.hand = self._new_hand(hp.hand_no + 1, self.match.next_first_seat())
+        self.scored = self.scored.record(scores)
+        if not self.scored.over and len(self.scored.hands) < MAX_HANDS:
+            self.hand = self._new_hand(hp.hand_no + 1, self.scored.next_first_seat())

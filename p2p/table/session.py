@@ -317,7 +317,7 @@ class Peer:
     def match_so_far(self) -> Match:
         """The match as scored so far (hands played, totals, first seat)."""
         with self._lock:
-            m = self.match.match
+            m = self.match.scored
             if m is not None:
                 return m
             first = self.match.hand.first_seat
