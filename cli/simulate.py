@@ -12,7 +12,7 @@ from typing import Any
 
 from engine import Rules, Seating
 from engine.bots import make_bot
-from engine.simulate import play_match
+from engine.simulate import MatchTally, play_match
 from p2p.netsim import simulate_network
 from p2p.table.memory import CHEAT_KINDS, make_table, play_fair_match, stage_cheat
 
@@ -39,32 +39,15 @@ def simulate(rules: Rules, seating: Seating, bot_names: list[str], games: int,
              seed: int) -> dict[str, Any]:
     """Play ``games`` matches; seat ``s`` gets ``bot_names[s]``. Pure statistics, no printing."""
     n = seating.n_players
-    wins = [0] * n
-    score_sum = [0] * n
-    hands = 0
-    turns = 0
+    tally = MatchTally(seating)
     started = time.perf_counter()
     for g in range(games):
         bots = [make_bot(bot_names[s], seed * 1_000_003 + g * 17 + s) for s in range(n)]
         rec = play_match(rules, seating, bots, seed * 1_000_003 + g)
-        totals = rec.match.totals()
-        for s in range(n):
-            side = seating.side_of(s)
-            score_sum[s] += totals[side]
-            wins[s] += rec.winner == side
-        hands += len(rec.hands)
-        turns += sum(h.final.turns for h in rec.hands)
-    elapsed = time.perf_counter() - started
-    return {
-        "rules": rules.to_dict(), "seating": seating.label(), "games": games, "hands": hands,
-        "seconds": round(elapsed, 3),
-        "hands_per_second": round(hands / elapsed, 1) if elapsed > 0 else None,
-        "avg_turns_per_hand": round(turns / hands, 1) if hands else 0,
-        "players": [{"seat": s, "side": seating.side_of(s), "bot": bot_names[s],
-                     "wins": wins[s], "win_rate": round(wins[s] / games, 4) if games else 0,
-                     "avg_score": round(score_sum[s] / games, 1) if games else 0}
-                    for s in range(n)],
-    }
+        tally.add(rec.match.totals(), rec.winner, len(rec.hands),
+                  sum(h.final.turns for h in rec.hands))
+    return {"rules": rules.to_dict(), "seating": seating.label(), "games": games,
+            **tally.summary(bot_names, time.perf_counter() - started)}
 
 
 def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: int,
@@ -73,9 +56,8 @@ def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: i
     protocol object (with its own secrets and view) per seat, and each game is written
     to a transcript file."""
     n = seating.n_players
-    wins = [0] * n
-    score_sum = [0] * n
-    hands = turns = entries = 0
+    tally = MatchTally(seating)
+    entries = 0
     out_dir = Path(transcript_dir) if transcript_dir else None
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -92,25 +74,12 @@ def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: i
         res = play_fair_match(cfg, ids, [b.choose for b in bots], path)
         proto = res.protocols[0]
         assert proto.scored is not None
-        totals = proto.scored.totals()
-        for s in range(n):
-            side = seating.side_of(s)
-            score_sum[s] += totals[side]
-            wins[s] += res.winner == side
-        hands += len(proto.scores)
-        turns += sum(int(h["turns"]) for h in proto.finished)
+        tally.add(proto.scored.totals(), res.winner, len(proto.scores),
+                  sum(int(h["turns"]) for h in proto.finished))
         entries += res.entries
-    elapsed = time.perf_counter() - started
-    return {
-        "rules": rules.to_dict(), "seating": seating.label(), "games": games, "hands": hands,
-        "fair_deck": True, "entries": entries, "transcripts": files,
-        "seconds": round(elapsed, 3),
-        "hands_per_second": round(hands / elapsed, 2) if elapsed > 0 else None,
-        "avg_turns_per_hand": round(turns / hands, 1) if hands else 0,
-        "players": [{"seat": s, "side": seating.side_of(s), "bot": bot_names[s],
-                     "wins": wins[s], "win_rate": round(wins[s] / games, 4),
-                     "avg_score": round(score_sum[s] / games, 1)} for s in range(n)],
-    }
+    return {"rules": rules.to_dict(), "seating": seating.label(), "games": games,
+            "fair_deck": True, "entries": entries, "transcripts": files,
+            **tally.summary(bot_names, time.perf_counter() - started, rate_digits=2)}
 
 
 _CAUGHT_AS = {

@@ -78,6 +78,7 @@ from .bots import SeatController as SeatController
 from .bots import make_bot as make_bot
 from .simulate import HandRecord as HandRecord
 from .simulate import MatchRecord as MatchRecord
+from .simulate import MatchTally as MatchTally
 from .simulate import play_hand as play_hand
 from .simulate import play_match as play_match
 from .simulate import replay_hand as replay_hand

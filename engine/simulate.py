@@ -80,3 +80,41 @@ def replay_hand(rules: Rules, seating: Seating, deck_order: Sequence[int], first
     for a in actions:
         state = apply_action(state, a)
     return state
+
+
+class MatchTally:
+    """Win and score statistics over many matches, seat by seat: one accumulator for every
+    simulator (in process, fair deck, one process per seat)."""
+
+    def __init__(self, seating: Seating) -> None:
+        self.seating = seating
+        self.games = 0
+        self.hands = 0
+        self.turns = 0
+        self.wins = [0] * seating.n_players
+        self.score_sum = [0] * seating.n_players
+
+    def add(self, totals: Sequence[int], winner: int, hands: int, turns: int) -> None:
+        """One finished match: its side totals, winning side, hands and turns played."""
+        self.games += 1
+        self.hands += hands
+        self.turns += turns
+        for s in range(self.seating.n_players):
+            side = self.seating.side_of(s)
+            self.score_sum[s] += totals[side]
+            self.wins[s] += winner == side
+
+    def summary(self, bot_names: Sequence[str], seconds: float,
+                rate_digits: int = 1) -> dict[str, object]:
+        """Hands, turns, speed and, per seat, wins, win rate and average score."""
+        g = self.games
+        return {
+            "hands": self.hands,
+            "seconds": round(seconds, 3),
+            "hands_per_second": round(self.hands / seconds, rate_digits) if seconds > 0 else None,
+            "avg_turns_per_hand": round(self.turns / self.hands, 1) if self.hands else 0,
+            "players": [{"seat": s, "side": self.seating.side_of(s), "bot": bot_names[s],
+                         "wins": self.wins[s], "win_rate": round(self.wins[s] / g, 4) if g else 0,
+                         "avg_score": round(self.score_sum[s] / g, 1) if g else 0}
+                        for s in range(self.seating.n_players)],
+        }

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from engine import Rules, Seating
+from engine import MatchTally, Rules, Seating
 
 __all__ = ["GameRun", "run_network_game", "run_net_bench", "percentile", "main"]
 
@@ -301,10 +301,8 @@ def _next_line(p: _Proc, timeout: float) -> str | None:
 def simulate_network(rules: Rules, seating: Seating, bot_names: list[str], games: int,
                      seed: int, transcript_dir: str | None) -> dict[str, Any]:
     """Like ``simulate_fair`` (same statistics), one peer process per seat per game."""
-    n = seating.n_players
-    wins = [0] * n
-    score_sum = [0] * n
-    hands = turns = entries = 0
+    tally = MatchTally(seating)
+    entries = 0
     files: list[str] = []
     failures: list[str] = []
     started = time.perf_counter()
@@ -316,30 +314,14 @@ def simulate_network(rules: Rules, seating: Seating, bot_names: list[str], games
                 run.errors or [("transcripts differ" if not run.identical else run.summary)]))
             continue
         r0 = run.results[0]
-        totals = r0["totals"]
-        for s in range(n):
-            side = seating.side_of(s)
-            score_sum[s] += totals[side]
-            wins[s] += r0["winner"] == side
-        hands += int(r0["hands"])
-        turns += sum(r0["turns"])
+        tally.add(r0["totals"], r0["winner"], int(r0["hands"]), sum(r0["turns"]))
         entries += int(r0["entries"])
         if transcript_dir is not None:
             files.extend(str(p) for p in run.transcripts)
-    elapsed = time.perf_counter() - started
-    ok_games = games - len(failures)
-    return {
-        "rules": rules.to_dict(), "seating": seating.label(), "games": games, "hands": hands,
-        "fair_deck": True, "network": True, "entries": entries, "transcripts": files,
-        "identical_transcripts": not failures, "failures": failures,
-        "seconds": round(elapsed, 3),
-        "hands_per_second": round(hands / elapsed, 2) if elapsed > 0 else None,
-        "avg_turns_per_hand": round(turns / hands, 1) if hands else 0,
-        "players": [{"seat": s, "side": seating.side_of(s), "bot": bot_names[s],
-                     "wins": wins[s], "win_rate": round(wins[s] / ok_games, 4) if ok_games else 0,
-                     "avg_score": round(score_sum[s] / ok_games, 1) if ok_games else 0}
-                    for s in range(n)],
-    }
+    return {"rules": rules.to_dict(), "seating": seating.label(), "games": games,
+            "fair_deck": True, "network": True, "entries": entries, "transcripts": files,
+            "identical_transcripts": not failures, "failures": failures,
+            **tally.summary(bot_names, time.perf_counter() - started, rate_digits=2)}
 
 
 # ======================================================================= benchmark
