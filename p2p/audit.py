@@ -14,13 +14,13 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from p2p.deck.messages import CheatDetected, DecryptShare
+from p2p.deck.messages import CheatDetected, DecryptShare, is_deck_body, message_from_body
 from p2p.table.config import TableConfig
 from p2p.table.hand_protocol import ProtocolError
 from p2p.table.match import MatchProtocol
 from p2p.table.replicated_log import equivocator
 from p2p.text import safe_text
-from p2p.transcript.envelope import Envelope
+from p2p.transcript.envelope import Envelope, EnvelopeError
 from p2p.transcript.file import (
     Player,
     Transcript,
@@ -195,6 +195,12 @@ def _check_broken(cfg: TableConfig, rep: GameReport) -> GameReport:
                                       f"seat {eq} signed two different entries for one slot "
                                       f"(both in seat {seat_of[c.author]}'s complaint)")
         for c in rep.side:
+            bad_body = _malformed_evidence(c, seat_of, cfg.table_id)
+            if bad_body is not None:
+                return _fail_from(rep, None, "malformed-body", bad_body[0],
+                                  f"seat {bad_body[0]} signed a malformed body ({bad_body[1]}; "
+                                  f"in seat {seat_of[c.author]}'s complaint)")
+        for c in rep.side:
             if c.body.get("k") == "side.complaint":
                 # every share checks out, so a complaint about one is unfounded
                 s = seat_of[c.author]
@@ -204,6 +210,27 @@ def _check_broken(cfg: TableConfig, rep: GameReport) -> GameReport:
         return _incomplete(rep, observer)
     return _fail_from(rep, crypto.failed_index, crypto.check, crypto.blamed_seat,
                       crypto.detail)
+
+
+def _malformed_evidence(c: Envelope, seat_of: dict[bytes, int],
+                        table: bytes) -> tuple[int, str] | None:
+    """A complaint carrying an entry signed at this table whose deck body no honest peer
+    writes (as live peers judge it): its author's seat and why."""
+    if c.body.get("k") != "side.complaint" or not isinstance(c.body.get("entry"), bytes):
+        return None
+    try:
+        ev = Envelope.decode(c.body["entry"])
+    except EnvelopeError:
+        return None
+    if ev.table != table or ev.author not in seat_of or not ev.signature_ok():
+        return None
+    if not is_deck_body(ev.body):
+        return None
+    try:
+        message_from_body(ev.body)
+    except ValueError as exc:
+        return seat_of[ev.author], str(exc)[:80]
+    return None
 
 
 def _valid_side(transcript: Transcript) -> list[Envelope]:

@@ -153,3 +153,13 @@ def test_honest_seats_are_never_blamed_long(tmp_path: Path, seed: int, n: int, a
     k = data.draw(st.integers(1, n - 1))
     bad = set(data.draw(st.permutations(range(n)))[:k])
     _run(tmp_path, seed, n, bad, attack, at)
+
+
+@pytest.mark.parametrize("bad", [0, 1, 2])
+def test_a_malformed_body_sent_to_one_peer_is_judged_alike_by_all(tmp_path: Path,
+                                                                 bad: int) -> None:
+    """Found by the long property run: one seat sends a well-formed entry to one peer and a
+    signed but malformed version (an extra field) to another. The peer that sees it complains
+    with the entry as evidence, so every honest peer and verify blame the same seat (before,
+    the other peer timed out blaming nobody, and verify blamed the complainer)."""
+    _run(tmp_path, 0, 3, {bad}, "equivocate", 1)

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from p2p.crypto.identity import Identity
-from p2p.deck.messages import CheatDetected, DecryptShare, message_from_body
+from p2p.deck.messages import CheatDetected, DecryptShare, is_deck_body, message_from_body
 from p2p.table import wire
 from p2p.table.config import TableConfig
 from p2p.table.hand_protocol import HandProtocol, ProtocolError
@@ -584,8 +584,9 @@ class ReplicatedLog:
         """Check a complaint's evidence ourselves: a decryption share whose proof fails
         names its author; evidence that holds up names the complainer. Evidence of any
         other kind is in every peer's log already and judged there; a broken link alone is
-        never evidence."""
-        if self.stopped or self.finished:
+        never evidence. A peer already stopped for silence (nobody blamed) still judges
+        it: the verdict follows the evidence, never the order in which it arrived."""
+        if self.finished or self.error is not None:
             return
         if complaint.body.get("check") == "equivocation":
             eq = equivocator(complaint.body, self.seat_of_key, self.table_id)
@@ -610,7 +611,20 @@ class ReplicatedLog:
             self._stop(f"{self.seat_name(complainer)} complained without evidence", complainer)
             return
         accused = self.seat_of_key[ev.author]
-        if ev.body.get("k") != "deck.share" or ev.hand != self.match.hand_no:
+        if ev.hand != self.match.hand_no:
+            return
+        if is_deck_body(ev.body):
+            try:
+                message_from_body(ev.body)
+            except ValueError as exc:
+                # a signed body that no honest peer writes: its author is to blame
+                self.error = ProtocolError(accused, "malformed-body", str(exc))
+                self._out.evidence.extend((ev, complaint))
+                self._stop(f"{self.seat_name(accused)} broke the rules of the protocol "
+                           f"(malformed-body, shown by {self.names[complainer]}'s complaint)",
+                           accused)
+                return
+        if ev.body.get("k") != "deck.share":
             return
         try:
             m = message_from_body(ev.body)
@@ -722,8 +736,10 @@ class ReplicatedLog:
                 self._persist(env)
             self.error = exc
             self._out.evidence.append(env)
-            if (exc.check == "share-proof" and exc.seat is not None and exc.seat != self.me
-                    and not self._replay_mode):
+            # cheats that only this peer may see: a private share (its recipient checks
+            # it) or a malformed body sent to this peer alone (equivocating with a valid one)
+            if (exc.check in ("share-proof", "malformed-body") and exc.seat == w
+                    and exc.seat != self.me and not self._replay_mode):
                 self._complain(env, exc.check)
             self._stop(f"{self.seat_name(exc.seat)} broke the rules of the protocol "
                        f"({exc.check})", exc.seat)
