@@ -437,3 +437,45 @@ def test_a_false_complaint_is_blamed_on_the_complainer(tmp_path: Path) -> None:
             (1, "unfounded-complaint"), rl.error
         rep = verify_game(_transcript(tmp_path, t, s))
         assert (rep.blamed_seat, rep.check) == (1, "unfounded-complaint"), rep.summary()
+
+
+def test_a_later_entry_makes_the_wait_for_a_withheld_move_timed_and_fetched() -> None:
+    """Found by the long property run: an adversary's move reached one peer only, and its
+    next entry reached everybody. The peer without the move held the later entry yet
+    waited, untimed, as for a player's decision, so the table never ended and ``verify``
+    blamed the honest seat due next. Holding a later entry, the wait is for delivery: it is
+    timed, and the peer fetches the move from the others."""
+    t = _table(b"rlog/split-move", n=3)
+    while True:                       # play until some seat is due to move, then let it
+        t.write_turns()
+        t.deliver()
+        w = t.seats[0].rlog.match.hand.expected_writer()
+        e = t.seats[0].rlog.match.hand.expected()
+        if e is not None and e.kind == "game.act" and all(
+                s.rlog.match.hand.expected_writer() == w for s in t.seats) and not t.wire:
+            break
+    t.write_turns()                        # the move, and whatever follows it
+    nxt = t.seats[w].rlog.match.hand.expected_writer()
+    blind = next(s for s in range(3) if s not in (w, nxt))
+    blind_rl = t.seats[blind].rlog
+    assert blind_rl.deadline() is None     # a player's own move: untimed by design
+    t.wire = [m for m in t.wire if m[1] != blind]  # the move never reaches `blind`
+    t.deliver()
+    for _ in range(200):                   # the others go on until `blind` hears an entry
+        t.write_turns()
+        if any(d == blind for _, d, _ in t.wire):
+            break
+        t.deliver()
+    t.wire = [m for m in t.wire if m[1] == blind]
+    t.deliver()
+    assert blind_rl.match.hand.expected_writer() == w and blind_rl.catching_up is False
+    due = blind_rl.deadline()
+    assert due is not None and due[0] == w, due
+    before = blind_rl.position()
+    for _ in range(10):                    # stall: it fetches, the others answer
+        t.clock.advance(0.5)
+        blind_rl.tick()
+        t.collect(blind)
+        t.deliver()
+    assert blind_rl.stopped is None
+    assert blind_rl.position()[1] >= before[1] + 2   # the move, then the held entry

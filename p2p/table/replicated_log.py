@@ -311,17 +311,27 @@ class ReplicatedLog:
     def deadline(self) -> tuple[int, float] | None:
         """(seat, clock time) by which the seat the log waits for must have written its
         entry, or None when the step is untimed (a player's decision, unless the table set
-        ``decision_limit``) or the match is over. Every peer relays what it holds before
+        ``decision_limit``; once a later entry of the hand has arrived the decision was
+        made, and the wait for its delivery is timed like any step) or the match is over. Every peer relays what it holds before
         that (a stalled log fetches from every peer, with backoff well under the limit)."""
         if self.stopped or self.finished:
             return None
         e = self.match.hand.expected()
         if e is None:
             return None
-        limit = self.opts.decision_limit if e.kind == "game.act" else self.opts.step_limit
+        decision = e.kind == "game.act" and not self._holds_later_entries()
+        limit = self.opts.decision_limit if decision else self.opts.step_limit
         if limit is None:
             return None
         return e.seat, self.last_progress + limit
+
+    def _holds_later_entries(self) -> bool:
+        """Entries of this hand already arrived beyond the slot we wait for: whoever wrote
+        them saw the missing entry, so the wait is for its delivery (timed like any step),
+        not for a player's decision (an adversary's split delivery would otherwise leave
+        this peer waiting, untimed, on a move already made)."""
+        hand = self.match.hand_no
+        return any(h == hand for h, _, _ in self._early)
 
     def tick(self) -> None:
         """Time passed: when the log has stalled, ask every peer for what follows it
