@@ -22,7 +22,7 @@ from p2p.transcript.envelope import Envelope
 
 STEP_LIMIT = 20.0
 ATTACKS = ("withhold", "equivocate", "bad-share", "replay", "false-complaint",
-           "false-claim", "honest")
+           "false-claim", "out-of-turn", "mutate", "honest")
 
 
 def _attack(t: Table, bad: set[int], attack: str, at: int) -> None:
@@ -49,6 +49,8 @@ def _attack(t: Table, bad: set[int], attack: str, at: int) -> None:
                     if written == at:
                         body = _cheat(t, s, attack, body, old_push)
                 rl.write(body)
+                if s in bad and written == at and attack == "out-of-turn":
+                    _out_of_turn(t, s)
             t.collect(s)
             if s in bad and written == at and attack == "equivocate":
                 _split_versions(t, s)
@@ -82,6 +84,8 @@ def _cheat(t: Table, s: int, attack: str, body: dict[str, Any],
             for d in range(t.cfg.n):
                 if d != s:
                     t.wire.append((s, d, p))
+    if attack == "mutate":      # sent as signed, then the honest body (two versions)
+        _send_unapplied(t, s, _mutated(body))
     if attack in ("false-complaint", "false-claim"):
         victim = next(v for v in range(t.cfg.n) if v != s)
         vkey = t.seats[victim].rlog.identity.public_key
@@ -94,6 +98,43 @@ def _cheat(t: Table, s: int, attack: str, body: dict[str, Any],
                 {"k": "side.timeout", "step": "deck.key", "slot": [e.hand, victim, e.seq]}
             rl.write_side(side)
     return body
+
+
+def _mutated(body: dict[str, Any]) -> dict[str, Any]:
+    """A signed body with one value changed: an illegal move, a wrong card, a broken
+    proof or share, a wrong type."""
+    k = sorted(f for f in body if f != "k")
+    if not k:
+        return {**body, "k": "game.act"}
+    f = k[len(body) % len(k)]
+    v = body[f]
+    if isinstance(v, bytes):
+        new: Any = bytes([v[0] ^ 1]) + v[1:] if v else b"\x00"
+    elif isinstance(v, int) and not isinstance(v, bool):
+        new = v + 1
+    elif isinstance(v, list) and v:
+        new = v[:-1] + [7] if v[-1] != 7 else v[:-1] + [3]
+    else:
+        new = "x"
+    return {**body, f: new}
+
+
+def _out_of_turn(t: Table, s: int) -> None:
+    """The adversary signs one more entry, chained to its head, when the turn is another
+    seat's, and sends it to everybody (without applying it itself)."""
+    _send_unapplied(t, s, {"k": "game.act", "a": ["discard", s, 0, None]})
+
+
+def _send_unapplied(t: Table, s: int, body: dict[str, Any]) -> None:
+    """Sign ``body`` as seat ``s``'s next entry, chained to its head, and send it to every
+    other seat without applying it to ``s``'s own log (a hostile peer runs its own code)."""
+    rl = t.seats[s].rlog
+    head = rl.verifier.head
+    entry = Envelope.create(rl.identity, rl.table_id, rl.hand_no,
+                            rl.verifier.next_seq(rl.identity.public_key), head, body)
+    for d in range(t.cfg.n):
+        if d != s:
+            t.wire.append((s, d, wire.encode_push([entry.encode()])[0]))
 
 
 def _split_versions(t: Table, s: int) -> None:
