@@ -221,12 +221,12 @@ def test_hostile_messages_dropped_with_sender_named(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("n", [2, 3])
-def test_abort_that_races_with_the_log_names_the_bad_shuffler(tmp_path: Path, n: int) -> None:
-    """The last shuffler copies the ciphertext of position 0 to position n: the first
-    player (both positions are its cards) decrypts a card twice during the deal and writes
-    game.abort while another seat goes on writing its shares. The abort wins on every peer
-    (the later entries are void), the reveals name the shuffler, and every peer keeps the
-    same transcript, which the auditor blames on the shuffler's pass."""
+def test_a_copied_ciphertext_is_caught_by_the_proof_of_shuffle(tmp_path: Path, n: int) -> None:
+    """The last shuffler copies the ciphertext of position 0 to position n. Before proofs of
+    shuffle, the first player decrypted a card twice during the deal and wrote game.abort
+    while another seat went on (an abort race, settled by a rebase); now every honest peer
+    rejects the pass before the deal, every peer keeps the same transcript, and the auditor
+    blames the shuffler's pass."""
     cheat = n - 1
     cfg, ids = make_table(preset("modern"), Seating.solo(n), [chr(97 + s) for s in range(n)],
                           b"abort-race/%d" % n)

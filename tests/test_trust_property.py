@@ -22,7 +22,7 @@ from p2p.transcript.envelope import Envelope
 
 STEP_LIMIT = 20.0
 ATTACKS = ("withhold", "equivocate", "bad-share", "replay", "false-complaint",
-           "false-claim", "out-of-turn", "mutate", "honest")
+           "false-claim", "out-of-turn", "mutate", "abort", "honest")
 
 
 def _attack(t: Table, bad: set[int], attack: str, at: int) -> None:
@@ -84,6 +84,8 @@ def _cheat(t: Table, s: int, attack: str, body: dict[str, Any],
             for d in range(t.cfg.n):
                 if d != s:
                     t.wire.append((s, d, p))
+    if attack == "abort":       # the old game.abort, then the honest body (two versions)
+        _send_unapplied(t, s, {"k": "game.abort", "reason": "a card seen twice"})
     if attack == "mutate":      # sent as signed, then the honest body (two versions)
         _send_unapplied(t, s, _mutated(body))
     if attack in ("false-complaint", "false-claim"):
@@ -204,3 +206,22 @@ def test_a_malformed_body_sent_to_one_peer_is_judged_alike_by_all(tmp_path: Path
     with the entry as evidence, so every honest peer and verify blame the same seat (before,
     the other peer timed out blaming nobody, and verify blamed the complainer)."""
     _run(tmp_path, 0, 3, {bad}, "equivocate", 1)
+
+
+@pytest.mark.parametrize("at", [1, 2, 9])
+def test_an_abort_entry_is_blamed_on_its_writer_and_crashes_nobody(tmp_path: Path,
+                                                                    at: int) -> None:
+    """Issue 9, finding 4: ``game.abort`` before every hand key was out crashed an honest
+    bot ("no hand secret"), or raced the first key so that the rebase dropped the host's
+    key and the honest host was blamed. Every pass and share now proves itself, so no
+    honest peer aborts and the log never forks: an abort is a wrong entry of its writer
+    (here sent in its turn in place of its entry, then its honest entry: two versions)."""
+    t = _table(b"prop/abort/%d" % at, n=3)
+    _attack(t, {1}, "abort", at)
+    _check(tmp_path, t, {1})
+    for s in (0, 2):
+        rl = t.seats[s].rlog
+        assert rl.error is not None and rl.error.seat == 1, (s, rl.error)
+        d = tmp_path / f"again{s}"
+        d.mkdir()
+        assert verify_game(_transcript(d, t, s)).blamed_seat == 1

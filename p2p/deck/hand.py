@@ -489,12 +489,12 @@ class DeckHand:
                  own: bytes | None) -> int:
         assert rd.final is not None
         total = own
-        for s in shares:
-            total = s.share if total is None else g.add(total, s.share, self.ops)
-        assert total is not None
         try:
+            for s in shares:
+                total = s.share if total is None else g.add(total, s.share, self.ops)
+            assert total is not None
             pt = g.sub(rd.final[m.pos][1], total, self.ops)
-        except g.GroupError:
+        except g.GroupError:        # a share that is no point: found and named below
             pt = b""
         card = self._lookup.get(pt)
         if card is not None and card in rd.cards:

@@ -20,10 +20,12 @@ live observer (``me=None``: a spectator's view, every hand a count) and in the a
 (``me=None`` with the revealed deck orders: full-information engine), so the verifier
 replays exactly the code the players ran.
 
-A peer that finds a cheat it cannot pin on anyone yet (a card seen twice, a card not in
-the deck: the shuffle was bad) writes ``game.abort`` right away; it is accepted from any
-seat at any point, and the hand goes straight to the reveals, which name the shuffler. An
-abort that the reveals do not justify is blamed on the seat that wrote it.
+Every shuffle pass carries a proof of shuffle and every decryption share a proof of
+correct decryption, both checked before the entry is accepted, so a card seen twice or a
+card not in the deck cannot arise from entries that passed their checks. There is no
+``game.abort`` any more (it made the log fork and rebase, the cause of issue 9's finding
+4): an entry of that kind is a wrong entry of its writer, and an inconsistency nobody can
+be blamed for stops the hand with nobody blamed.
 """
 
 from __future__ import annotations
@@ -114,13 +116,10 @@ class HandProtocol:
         self.taken: list[set[int]] = [set() for _ in range(self.n)]
         self.rand_commits: dict[int, bytes] = {}
         self.rand_seeds: dict[int, bytes] = {}
-        self.abort_reason = ""
         self._my_rand_seed = os.urandom(32)
         self._stage = "setup"
         self._pending_draw: tuple[int, int, int] | None = None   # (seat, round, pos)
         self._pending_state: HandState | None = None             # after opens complete
-        self.suspicion: str | None = None     # a cheat this peer saw but cannot pin yet
-        self.aborted_by: int | None = None    # the seat that wrote game.abort
         self._deferred_illegal: ProtocolError | None = None  # refused, until its card opens
         self.actions: list[Action] = []                            # public actions, in order
         q: deque[Expect] = deque()
@@ -136,8 +135,6 @@ class HandProtocol:
         return self._stage == "done"
 
     def expected(self) -> Expect | None:
-        if self.suspicion is not None and self.aborted_by is None and self.me is not None:
-            return Expect(self.me, "game.abort")
         return self.queue[0] if self.queue else None
 
     def expected_writer(self) -> int | None:
@@ -184,8 +181,6 @@ class HandProtocol:
                 self._my_rand_seed, self.me, self.cfg.table_id, self._purpose())}
         if e.kind == "game.rreveal":
             return {"k": "game.rreveal", "seed": self._my_rand_seed}
-        if e.kind == "game.abort":
-            return {"k": "game.abort", "reason": self.suspicion or ""}
         raise ValueError(f"{e.kind} needs a decision: use act_body")
 
     def act_body(self, action: Action) -> dict[str, Any]:
@@ -228,12 +223,6 @@ class HandProtocol:
     # ----- receiving entries ---------------------------------------------------------
     def receive(self, seat: int, body: Any) -> None:
         """Apply one entry (signature and chain already checked) written by ``seat``."""
-        if isinstance(body, dict) and body.get("k") == "game.abort":
-            self._on_abort(seat, body)
-            return
-        if self.suspicion is not None and self.aborted_by is None:
-            # Not a fault of the writer: this peer must publish its abort first.
-            raise ProtocolError(None, "abort-pending", "this peer is waiting for its abort")
         e = self.expected()
         if e is None:
             raise ProtocolError(seat, "after-end", "the hand is over; no entry expected")
@@ -264,30 +253,12 @@ class HandProtocol:
             else:
                 self._on_act(seat, body)
         except CheatDetected as exc:
-            if exc.seat is not None or self.me is None:
-                raise ProtocolError(exc.seat, exc.check, str(exc)) from None
-            # Nobody to blame yet (e.g. a card seen twice): abort; the reveals will tell.
-            self.suspicion = f"{exc.check}: {exc.detail}"
-            return
+            # exc.seat is None (a card seen twice, none of the deck) only if a proof was
+            # forged: the hand stops with nobody blamed rather than guess.
+            raise ProtocolError(exc.seat, exc.check, str(exc)) from None
         self.queue.popleft()
         if not self.queue:
             self._advance()
-
-    def _on_abort(self, seat: int, body: dict[str, Any]) -> None:
-        if not 0 <= seat < self.n:
-            raise ProtocolError(seat, "unknown-seat")
-        if self.aborted_by is not None or self._stage in ("end", "done"):
-            raise ProtocolError(seat, "late-abort", "the hand is already being revealed")
-        reason = body.get("reason")
-        if not isinstance(reason, str) or len(reason) > 500:
-            raise ProtocolError(seat, "malformed-body", "an abort gives its reason as text")
-        self.aborted_by = seat
-        self.abort_reason = reason
-        self._pending_draw = None
-        self._pending_state = None
-        self._deferred_illegal = None
-        self.queue = deque(Expect(s, "deck.reveal") for s in range(self.n))
-        self._stage = "end"
 
     def _on_deck(self, seat: int, body: dict[str, Any], e: Expect) -> None:
         m = self.deck.receive_body(seat, body)
@@ -427,10 +398,6 @@ class HandProtocol:
                 self.result = self.deck.verify_end()
             except CheatDetected as exc:
                 raise ProtocolError(exc.seat, exc.check, str(exc)) from None
-            if self.aborted_by is not None:
-                raise ProtocolError(self.aborted_by, "unfounded-abort",
-                                    "the reveals show a fair deck, so the abort "
-                                    f"({self.abort_reason}) was not justified")
             self._stage = "done"
 
     def _next_move(self) -> None:

@@ -72,10 +72,7 @@ def play_fair_match(cfg: TableConfig, ids: Sequence[Identity], choosers: Sequenc
                                        header.genesis(hand_no), linear=True)
                 seqs = [0] * n
                 prev = header.genesis(hand_no)
-            # A peer that saw a cheat it cannot pin yet writes game.abort at once.
-            aborting = [s for s, p in enumerate(peers) if p.hand.suspicion is not None
-                        and p.hand.aborted_by is None]
-            w = aborting[0] if aborting else hp.expected_writer()
+            w = hp.expected_writer()
             assert w is not None and verifier is not None
             body = peers[w].hand.next_body(choosers[w])
             if tamper is not None:
@@ -254,9 +251,7 @@ def stage_cheat(cfg: TableConfig, ids: Sequence[Identity], choosers: Sequence[Ch
                              for _ in range(n)]
                 seqs = [0] * n
                 prev = header.genesis(hand_no)
-            aborting = [s for s, p in enumerate(peers) if p.hand.suspicion is not None
-                        and p.hand.aborted_by is None]
-            w = aborting[0] if aborting else hp.expected_writer()
+            w = hp.expected_writer()
             assert w is not None
             stage = _STAGES.get(watch.hand._stage, "play")
             meant = peers[w].hand.next_body(choosers[w])

@@ -103,7 +103,7 @@ class SessionEvent:
 
     Kinds: ``action`` (data: hand, seat, action, before, after), ``hand-start``,
     ``hand-end`` (scores), ``match-end`` (winner), ``status`` (seat, status), ``dropped``
-    (sender, reason), ``stopped`` (reason, seat), ``resumed``, ``rebased``,
+    (sender, reason), ``stopped`` (reason, seat), ``resumed``,
     ``local-damage`` (index, check: this seat's own stored copy was damaged), ``timeout``
     (seat, step, hand, index: that seat's step passed its time limit; ``stopped`` follows)."""
 
@@ -195,11 +195,6 @@ class ReplicatedLog:
         self.move_index: set[tuple[int, int]] = set()
         self._hands_reported = 0
         self._hashes: dict[bytes, tuple[int, int]] = {self.header.genesis(0): (0, -1)}
-        self._abort_at: tuple[int, int] | None = None    # (hand, index) of the applied abort
-        self._abort_prev: bytes | None = None               # ... and the entry it follows
-        self._branch: dict[tuple[int, bytes, int], Envelope] = {}
-        self._superseded: set[bytes] = set()
-        self._replaying = False
         self._replay_mode = False
         #: what was found damaged in this seat's own store on resume (None: nothing)
         self.local_damage: str | None = None
@@ -210,7 +205,6 @@ class ReplicatedLog:
         #: side entries (claims, abandons) written or accepted, in arrival order
         self.side: list[Envelope] = []
         self._side_seen: set[tuple[bytes, int, str]] = set()
-        self.rebases = 0
         self._out = LogOutput()
         self._check_hand()
 
@@ -387,17 +381,13 @@ class ReplicatedLog:
             key = self.keys[w]
             env = self._early.pop((hp.hand_no, key, self.verifier.next_seq(key)), None)
             if env is None:
-                env = self._early_abort()
-                if env is None:
-                    return
-                key = env.author
+                return
             self._unbuffer(key, env)
             self._apply(env, persist=True, sender=None)
 
     # ===================================================================== internals
     def _event(self, kind: str, text: str, **data: Any) -> None:
-        if not self._replaying:
-            self._out.events.append(SessionEvent(kind, text, data))
+        self._out.events.append(SessionEvent(kind, text, data))
 
     def _new_verifier(self, hand: int) -> LogVerifier:
         return LogVerifier(self.table_id, hand, self.keys, self.header.genesis(hand),
@@ -485,20 +475,12 @@ class ReplicatedLog:
             self._on_side(sender, env)
             return
         cur = self.match.hand_no
-        if (env.body.get("k") == "game.abort" and env.hand == cur and not self.finished
-                and self._abort_fork(sender, env)):
-            return          # (before the void check: a lower seat's abort may win)
-        if self._is_void(env):
-            return          # from the branch an abort cut off: late, harmless
         slot = (env.hand, env.author, env.seq)
         idx = self._slots.get(slot)
         if idx is not None or env.hand < cur or self.finished:
             # already in our log (or from a finished hand): a resend or a replay
             old = self.log.get(env.hand, [])
             if idx is not None and old[idx] != raw and env.signature_ok():
-                if env.hand == cur and env.prev not in self._hashes:
-                    self._keep_branch(slot, env)   # may follow an abort we have not seen
-                    return
                 first = Envelope.decode(old[idx])
                 self._equivocation(Equivocation(first, env))
                 return
@@ -516,9 +498,6 @@ class ReplicatedLog:
                 return
             if env.signature_ok():
                 if early.signature_ok():
-                    if env.prev not in self._hashes or early.prev not in self._hashes:
-                        self._keep_branch(slot, env)
-                        return
                     self._equivocation(Equivocation(early, env))
                     return
                 self._unbuffer(env.author, early)   # the buffered one was a forgery
@@ -681,22 +660,7 @@ class ReplicatedLog:
         if env.seq != self.verifier.next_seq(env.author):
             return False
         w = hp.expected_writer()
-        if w is not None and self.keys[w] == env.author:
-            return True
-        return self._is_abort(env)
-
-    def _is_abort(self, env: Envelope) -> bool:
-        """A ``game.abort`` (any seat, any time) that extends our head: apply it now."""
-        return (env.body.get("k") == "game.abort" and env.prev == self.verifier.head
-                and self.match.hand.aborted_by is None)
-
-    def _early_abort(self) -> Envelope | None:
-        hand = self.match.hand_no
-        for (h, author, seq), env in self._early.items():
-            if h == hand and seq == self.verifier.next_seq(author) and self._is_abort(env):
-                del self._early[(h, author, seq)]
-                return env
-        return None
+        return w is not None and self.keys[w] == env.author
 
     def _persist(self, env: Envelope) -> None:
         self._out.persist.append(env)
@@ -716,10 +680,6 @@ class ReplicatedLog:
                 raise _LocalDamage(exc.check) from None
             if exc.check in _SENDER_DROP_REASONS:
                 self._drop(sender, exc.check, self._who(env))
-            elif self._is_void(env):
-                self._superseded.add(env.hash())
-            elif env.body.get("k") == "game.abort":
-                self._abort_race(env)
             elif exc.check == "broken-link":
                 # Never evidence by itself: the writer may have chained on a version of an
                 # entry we never saw (someone equivocated to us). Fetch the hand from its
@@ -759,9 +719,6 @@ class ReplicatedLog:
         self.log[hand].append(raw)
         self._slots[(hand, env.author, env.seq)] = idx
         self._hashes[env.hash()] = (hand, idx)
-        if env.body.get("k") == "game.abort":
-            self._abort_at = (hand, idx)
-            self._abort_prev = env.prev
         if persist:
             self._persist(env)
         now = self.clock()
@@ -781,8 +738,6 @@ class ReplicatedLog:
                 action = None
             self._event("action", f"{self.names[w]}: {action}", hand=hand, seat=w,
                         action=action, before=before, after=after, index=idx)
-        if env.body.get("k") == "game.abort" and not self._replaying:
-            self._purge_void()
         if self.match.hand is not hp or hp.done:
             if len(self.match.scores) > self._hands_reported:
                 self._hands_reported = len(self.match.scores)
@@ -797,116 +752,6 @@ class ReplicatedLog:
                             + (f"side {win} wins" if win >= 0 else "no winner"), winner=win)
             else:
                 self._check_hand()
-
-    # ----- an abort that raced with the log ------------------------------------------------
-    def _keep_branch(self, slot: tuple[int, bytes, int], env: Envelope) -> None:
-        if len(self._branch) < self.opts.max_early:
-            self._branch[slot] = env
-
-    def _abort_fork(self, sender: bytes, env: Envelope) -> bool:
-        """A ``game.abort`` chained on an entry *before* our head: whoever saw the cheat
-        wrote it while the writer of the moment went on. The abort wins: every peer cuts
-        the hand's log back to the abort's ``prev`` and applies the abort there (two aborts:
-        the earlier point wins, then the lower seat), so all logs converge. Returns True
-        when handled here."""
-        hand = self.match.hand_no
-        where = self._hashes.get(env.prev)
-        if where is None or where[0] != hand:
-            return False                     # unknown prev: buffered like any early entry
-        p = where[1]
-        if p == len(self.log[hand]) - 1:
-            return False                     # it extends our head: the normal path
-        if not env.signature_ok():
-            self._drop(sender, "bad-signature", f"{self._who(env)} abort")
-            return True
-        seat = self.seat_of_key[env.author]
-        if self._slots.get((hand, env.author, env.seq)) is not None:
-            return False                     # that slot is taken: equivocation path
-        if sum(1 for r in self.log[hand][:p + 1]
-               if Envelope.decode(r).author == env.author) != env.seq:
-            self._drop(sender, "bad-abort-seq", self._who(env))
-            return True
-        if self._abort_at is not None and self._abort_at[0] == hand:
-            i1 = self._abort_at[1]
-            s1 = self.match.hand.aborted_by
-            if not (p + 1 < i1 or (p + 1 == i1 and s1 is not None and seat < s1)):
-                self._drop(None, "late-abort", f"{self.seat_name(seat)} also aborted")
-                return True
-        self._rebase(hand, p, env, sender)
-        return True
-
-    def _rebase(self, hand: int, p: int, abort: Envelope, sender: bytes) -> None:
-        hp = self.match.hand
-        self.secrets[hand] = hp.export_secrets()
-        cut = [Envelope.decode(r) for r in self.log[hand][p + 1:]]
-        keep = [Envelope.decode(r) for h in sorted(self.log) if h < hand
-                for r in self.log[h]]
-        keep += [Envelope.decode(r) for r in self.log[hand][:p + 1]]
-        self._superseded.update(e.hash() for e in cut)
-        self.match = MatchProtocol(self.cfg, self.me)
-        self._hand_obj = None
-        self.verifier = self._new_verifier(0)
-        self.log = {0: []}
-        self._slots = {}
-        self._hashes = {self.header.genesis(0): (0, -1)}
-        self._abort_at = None
-        self._abort_prev = None
-        self._replaying = True
-        try:
-            self._check_hand()
-            for e in keep:
-                self._apply(e, persist=False, sender=None)
-        finally:
-            self._replaying = False
-        self._out.rewrite = keep
-        self._out.persist.clear()     # whatever was pending is in ``keep`` or void
-        self.rebases += 1
-        seat = self.seat_of_key[abort.author]
-        self._event("rebased", f"{self.seat_name(seat)} aborted the hand; {len(cut)} "
-                    "later entries are void", seat=seat, cut=len(cut))
-        log.warning("seat %d: abort by seat %d at entry %d; %d later entries void",
-                    self.me, seat, p + 1, len(cut))
-        self._apply(abort, persist=True, sender=sender)
-
-    def _is_void(self, env: Envelope) -> bool:
-        """Is ``env`` on a branch that an applied abort cut off (it follows the same entry
-        as the abort, or a void entry)?"""
-        if env.prev in self._superseded or (self._superseded and
-                                            env.hash() in self._superseded):
-            return True
-        return (self._abort_prev is not None and env.prev == self._abort_prev
-                and self._abort_at is not None and env.hand == self._abort_at[0]
-                and env.hash() not in self._hashes)
-
-    def _purge_void(self) -> None:
-        """After an abort: drop buffered entries of the void branch, and take in the
-        entries that waited for the abort (they collided with void slots)."""
-        changed = True
-        while changed:
-            changed = False
-            for slot, e in list(self._early.items()):
-                if self._is_void(e):
-                    self._superseded.add(e.hash())
-                    del self._early[slot]
-                    self._unbuffer(slot[1], e)
-                    changed = True
-        for slot, e in self._branch.items():
-            if slot not in self._slots and not self._is_void(e) and slot not in self._early:
-                self._buffer(slot, e)
-        self._branch.clear()
-
-    def _abort_race(self, env: Envelope) -> None:
-        """An abort written on an older head than ours: it raced with the log."""
-        seat = self.seat_of_key.get(env.author)
-        hp = self.match.hand
-        if hp.aborted_by is not None:
-            self._drop(None, "late-abort", f"{self.seat_name(seat)} also aborted")
-            return
-        reason = str(env.body.get("reason", ""))[:200]
-        self.error = ProtocolError(None, "abort-race", reason)
-        self._out.evidence.append(env)
-        self._stop(f"{self.seat_name(seat)} aborted the hand ({reason}) while the log "
-                   "went on; the hand cannot be settled here", None)
 
     def _equivocation(self, exc: Equivocation) -> None:
         seat = self.seat_of_key.get(exc.first.author)

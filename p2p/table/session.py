@@ -81,7 +81,6 @@ class SessionOptions:
     max_early_bytes: int = 8 << 20  # ... and their bytes, per author
     recv_batch: int = 256           # messages handled per pump
     record_times: bool = False      # keep send/apply times per entry (benchmarks)
-    abort_delay: float = 0.05       # game.abort waits (1 + seat) × this: the lowest seat wins
     step_limit: float = 20.0        # a protocol step not written in this long: the table stops
     decision_limit: float | None = None  # a player's move: untimed unless the table chose so
     sync_interval: float = 0.25     # others' entries are fsynced in groups, this often at most
@@ -117,14 +116,13 @@ class TableStep(enum.Enum):
     MOVE = "a move"
     RESHUFFLE = "reshuffling"
     REVEAL = "revealing secrets"
-    ABORT = "aborting the hand"
 
 
 _STEP_OF_KIND = {
     "deck.key": TableStep.KEYS, "game.rcommit": TableStep.RANDOM_COMMIT,
     "deck.commit": TableStep.SHUFFLE_COMMIT, "deck.pass": TableStep.SHUFFLE,
     "game.rreveal": TableStep.FIRST_PLAYER, "deck.reveal": TableStep.REVEAL,
-    "deck.reshuffle": TableStep.RESHUFFLE, "game.abort": TableStep.ABORT,
+    "deck.reshuffle": TableStep.RESHUFFLE,
     "game.act": TableStep.MOVE, "deck.share": TableStep.SHARE, "open": TableStep.SHARE,
 }
 
@@ -229,10 +227,6 @@ class Peer:
     @property
     def move_index(self) -> set[tuple[int, int]]:
         return self.rlog.move_index
-
-    @property
-    def rebases(self) -> int:
-        return self.rlog.rebases
 
     @property
     def local_damage(self) -> str | None:
@@ -540,16 +534,6 @@ class Peer:
                     self._respond_at.pop(key, None)
                 body = hp.act_body(self.controller.choose(hp.state, hp.legal()))
             else:
-                e = hp.expected()
-                if e is not None and e.kind == "game.abort":
-                    # everyone who saw the cheat aborts; the lowest seat's abort wins and
-                    # the others apply it instead of writing their own
-                    key = (hp.hand_no, -1 - len(self.log[hp.hand_no]))
-                    due = self._respond_at.setdefault(
-                        key, time.monotonic() + self.opts.abort_delay * (1 + self.me))
-                    if time.monotonic() < due:
-                        return
-                    self._respond_at.pop(key, None)
                 body = hp.auto_body()
             self._write(body)
 
