@@ -197,7 +197,7 @@ def test_heuristic_attacks_before_it_cures():
 def test_search_rollouts_throw_dead_cards_away_first():
     """The rollout policy discards a remedy whose safety is in its own zone before any
     live card (here Gasoline with Extra Tank down, among distance it cannot play)."""
-    from engine._bot_search import rollout_choice
+    from engine.bots import rollout_choice
     st0 = build(CLASSIC, TWO,
                 hands={0: [K.GASOLINE, K.D25, K.D50, K.D75, K.D100, K.D200, K.D25]},
                 zones={0: dict(battle=[K.ROLL, K.STOP], safeties=[K.EXTRA_TANK]),
