@@ -39,10 +39,11 @@ W: dict[str, float] = {
     "end_near": 200.0,      # lay safeties when an opponent moving is this close to the end     # a safety laid when the cheapest discard is worth more than 15
     "attack": 93.0, "stop": 85.0, "limit": 55.0,         # playing a hazard
     "coup_risk": 120.0,     # times the chance that the victim holds the safety
-    "cure": 90.0,           # a remedy that lets us move again
+    "cure": 75.0,           # a remedy that lets us move again (below an attack: attack first)
     "km": 40.0, "km_div": 5.0,                           # playing distance
     "km_keep": 10.0, "km_keep_div": 5.0, "many_km": 4, "many_km_cut": 6.0,
     "roll1": 55.0, "roll2": 30.0, "remedy_keep": 42.0, "eol_keep": 25.0,
+    "ext_hand_km": 200, "ext_pile": 15, "ext_opp": 500, "ext_prot": 0, "ext_threats": 0.08,
     "attack_keep": 58.0, "stop_keep": 50.0, "limit_keep": 28.0,
 }
 
@@ -308,8 +309,9 @@ class HeuristicBot:
         opp_best = max((view.zones[s].km for s in know.opponents), default=0)
         protection = len(zone.safeties) + sum(know.held[s] for s in COVERS)
         threats = sum(know.unseen[h] for h in BATTLE_HAZARDS) / max(1, know.hidden_total)
-        return (hand_km >= 200 and view.pile_size() >= 15 and opp_best < 500
-                and (protection >= 0 or threats < 0.08))
+        return (hand_km >= W["ext_hand_km"] and view.pile_size() >= W["ext_pile"]
+                and opp_best < W["ext_opp"]
+                and (protection >= W["ext_prot"] or threats < W["ext_threats"]))
 
 
 def _order(a: Action) -> tuple[int, int, int]:

@@ -22,6 +22,7 @@ from typing import Any
 from . import (
     Action,
     Discard,
+    Draw,
     Extend,
     HandState,
     Play,
@@ -30,10 +31,20 @@ from . import (
     reshuffle_action,
 )
 from ._bot_heuristic import HeuristicBot
-from .cards import DISTANCE_OF, FAMILY_OF, KIND_OF, Family, Kind
+from .cards import (
+    DISTANCE_OF,
+    FAMILY_OF,
+    HAZARD_FOR_REMEDY,
+    KIND_OF,
+    REMEDY_FOR,
+    SAFETY_FOR,
+    Family,
+    Kind,
+)
 from .scoring import score_hand
 
-PLAY, EXTEND, RESHUFFLE, RESPOND = "play", "extend", "reshuffle", "respond"
+PLAY, EXTEND, RESHUFFLE, RESPOND, DRAW, OVER = (
+    "play", "extend", "reshuffle", "respond", "draw", "over")
 
 DEFAULT_PLAYOUTS = 200
 #: Candidates the heuristic shortlists for the search (the rest are never tried).
@@ -89,6 +100,26 @@ _KEEP: tuple[float, ...] = tuple(
     else (45.0 if KIND_OF[c] is _ROLL else 30.0) if FAMILY_OF[c] is _REMEDY
     else 5.0 + DISTANCE_OF[c] / 10
     for c in range(len(KIND_OF)))
+#: The safety that makes a card dead in the rollout policy's eyes: for a remedy, the safety
+#: that cures what it cures (useless once that safety is in its own zone); for a hazard, the
+#: safety that protects against it (useless once every opponent has it). None otherwise.
+_DEAD_WITH: tuple[Kind | None, ...] = tuple(
+    SAFETY_FOR[HAZARD_FOR_REMEDY[KIND_OF[c]]] if FAMILY_OF[c] is _REMEDY
+    else SAFETY_FOR[KIND_OF[c]] if FAMILY_OF[c] is _HAZARD
+    else None
+    for c in range(len(KIND_OF)))
+
+
+def _dead(state: HandState, seat: int, card: int) -> bool:
+    """A remedy whose safety is in its own zone, or a hazard every opponent is safe from."""
+    safety = _DEAD_WITH[card]
+    if safety is None:
+        return False
+    n_teams = state.seating.n_teams
+    side = seat % n_teams
+    if FAMILY_OF[card] is _REMEDY:
+        return state.zones[side].has_safety(safety)
+    return all(z.has_safety(safety) for i, z in enumerate(state.zones) if i != side)
 
 
 def rollout_choice(state: HandState, legal: list[Action], rng: random.Random) -> Action:
@@ -118,6 +149,8 @@ def rollout_choice(state: HandState, legal: list[Action], rng: random.Random) ->
                 best, best_score = a, score
         elif type(a) is Discard:
             keep = _KEEP[a.card] + 10.0 * rand()
+            if keep > 20.0 and _DEAD_WITH[a.card] is not None and _dead(state, a.seat, a.card):
+                keep = rand()  # a dead card goes first
             if keep < worst_keep:
                 worst, worst_keep = a, keep
     if best is not None and (best_score > 20.0 or worst is None or worst_keep > 60.0):
@@ -132,15 +165,22 @@ def rollout(state: HandState, side: int, rng: random.Random,
     """Play the hand on for at most ``horizon`` actions; ``side``'s points minus the best
     other side's (the hand's score if it ended, else :func:`standing`)."""
     n = 0
-    while state.phase != "over" and n < horizon:
-        if state.phase == RESHUFFLE:
-            action: Action = reshuffle_action(state, rng)
+    pile_only = not state.rules.draw_discard
+    while n < horizon:
+        phase = state.phase
+        if phase == OVER:
+            break
+        if phase == DRAW and pile_only and state.pile:
+            # The only legal draw (R4): listing the legal actions would build the same one.
+            action: Action = Draw(state.seat, "pile", state.pile[-1])  # type: ignore[index]
+        elif phase == RESHUFFLE:
+            action = reshuffle_action(state, rng)
         else:
-            seat = state.actors()[0]
+            seat = state.seat if phase != RESPOND else state.actors()[0]
             action = rollout_choice(state, legal_actions(state, seat), rng)
         state = apply_action(state, action)
         n += 1
-    if state.phase == "over":
+    if state.phase == OVER:
         totals: list[float] = [float(s.total) for s in score_hand(state)]
     else:
         totals = standing(state)
@@ -155,17 +195,29 @@ def standing(state: HandState) -> list[float]:
     rules = state.rules
     coup = 100.0 if rules.scoring == "modern" else 300.0
     held = [0] * len(state.zones)
+    cure = [False] * len(state.zones)
     n_teams = state.seating.n_teams
+    needs: list[tuple[Kind, Kind]] = []  # (remedy, safety) that would get each side moving
+    for z in state.zones:
+        hazard = z.hazard_in_force()
+        if hazard is None:
+            needs.append((_ROLL, _RIGHT_OF_WAY))
+        else:
+            needs.append((REMEDY_FOR[hazard], SAFETY_FOR[hazard]))
     for seat, hand in enumerate(state.hands):
         if not isinstance(hand, int):
-            held[seat % n_teams] += sum(1 for c in hand if FAMILY_OF[c] is _SAFETY)
+            side = seat % n_teams
+            held[side] += sum(1 for c in hand if FAMILY_OF[c] is _SAFETY)
+            need = needs[side]
+            cure[side] = cure[side] or any(KIND_OF[c] in need for c in hand)
     out = []
     for side, z in enumerate(state.zones):
         # A safety still in hand will be laid (100) or make a coup fourré: about as good
         # as laid, so that rollouts do not push the bot into laying safeties early.
         value = z.km + 100.0 * len(z.safeties) + coup * len(z.coups) + 110.0 * held[side]
         if not z.moving(rules):
-            value -= 75.0
+            # Stopped: a side that holds the cure is a turn or two from moving again.
+            value -= 45.0 if cure[side] else 75.0
         elif z.limited():
             value -= 25.0
         out.append(value)

@@ -25,6 +25,7 @@ from . import Action, HandState
 from ._bot_heuristic import HeuristicBot as HeuristicBot
 from ._bot_heuristic_v1 import HeuristicV1Bot as HeuristicV1Bot
 from ._bot_search import SearchBot as SearchBot
+from ._bot_search import rollout_choice as rollout_choice  # the search's rollout policy
 
 ENTRY_POINT_GROUP = "millebornes.bots"
 

@@ -180,6 +180,34 @@ def test_heuristic_attacks_the_moving_leader():
     assert choice == Play(0, card(st0, 0, K.ACCIDENT), 2)
 
 
+def test_heuristic_attacks_before_it_cures():
+    """Not yet rolling, with a Roll and a hazard in hand while the opponent rolls: the
+    attack goes first (the opponent loses a turn sooner; the Roll waits a turn). The first
+    version of this heuristic rolled first."""
+    st0 = build(CLASSIC, TWO,
+                hands={0: [K.ROLL, K.OUT_OF_GAS, K.D25, K.D50, K.D75, K.D100, K.GASOLINE]},
+                zones={0: dict(), 1: dict(battle=[K.ROLL])}, seat=0, fill_hands=True)
+    view = view_of(st0, 0)
+    legal = legal_actions(view, 0)
+    assert Play(0, card(st0, 0, K.ROLL)) in legal
+    choice = HeuristicBot(0).choose(view, legal)
+    assert choice == Play(0, card(st0, 0, K.OUT_OF_GAS), 1)
+
+
+def test_search_rollouts_throw_dead_cards_away_first():
+    """The rollout policy discards a remedy whose safety is in its own zone before any
+    live card (here Gasoline with Extra Tank down, among distance it cannot play)."""
+    from engine.bots import rollout_choice
+    st0 = build(CLASSIC, TWO,
+                hands={0: [K.GASOLINE, K.D25, K.D50, K.D75, K.D100, K.D200, K.D25]},
+                zones={0: dict(battle=[K.ROLL, K.STOP], safeties=[K.EXTRA_TANK]),
+                       1: dict(battle=[K.STOP])}, seat=0, fill_hands=True)
+    legal = legal_actions(st0, 0)
+    gas = card(st0, 0, K.GASOLINE)
+    for seed in range(20):
+        assert rollout_choice(st0, legal, random.Random(seed)) == Discard(0, gas)
+
+
 def test_heuristic_holds_a_safety_but_lays_it_before_the_winning_distance():
     hand = [K.DRIVING_ACE, K.D25, K.D50, K.D75, K.GASOLINE, K.SPARE_TIRE, K.REPAIRS]
     early = build(CLASSIC, TWO, hands={0: hand}, zones={0: dict(battle=[K.ROLL], distance=[K.D100]),
