@@ -336,3 +336,31 @@ def test_join_verb_with_a_wrong_fingerprint_refuses_a_real_curve_host(tmp_path: 
     finally:
         host.kill()
         host.communicate()
+
+
+def test_host_and_join_remember_players_and_warn_about_a_changed_key(tmp_path: Path) -> None:
+    """At the start, `host`/`join` remember the other human seats' keys by name, next to
+    the --identity file, and warn when a known name comes with another key (bots, whose
+    keys are new at every table, are not remembered)."""
+    import argparse
+
+    from cli.seats import known_lines
+    from p2p.transcript.file import Player
+
+    def table(names_keys: list[tuple[str, bytes]]) -> TableConfig:
+        players = tuple(Player(i, n, k) for i, (n, k) in enumerate(names_keys))
+        return TableConfig(preset("classic"), Seating.solo(len(players)), players, b"n" * 16)
+
+    me, bob, mallory = Identity.generate(), Identity.generate(), Identity.generate()
+    args = argparse.Namespace(identity=str(tmp_path / "me.key"))
+    first = table([("Me", me.public_key), ("Bob", bob.public_key),
+                   ("Bot1", Identity.generate().public_key)])
+    assert known_lines(args, first, 0, bots=[2]) == []
+    assert (tmp_path / "known_players").exists()
+    again = table([("Me", me.public_key), ("Bob", bob.public_key),
+                   ("Bot1", Identity.generate().public_key)])
+    assert known_lines(args, again, 0, bots=[2]) == []            # same Bob, a new bot
+    fake = table([("Bob", mallory.public_key), ("Me", me.public_key)])
+    lines = known_lines(args, fake, 1)
+    assert len(lines) == 1 and lines[0].startswith("warning: Bob [")
+    assert fingerprint(mallory.public_key) in lines[0] and fingerprint(bob.public_key) in lines[0]
