@@ -629,18 +629,26 @@ def resume_peer(path: Any, identity: Identity, *, controller: Chooser | None = N
     """Reopen a table directory after a crash: replay the stored entries (with this seat's
     secrets imported into each hand before its first entry), listen on the same port again,
     reconnect to the stored endpoints and ask every peer for what we missed."""
-    from p2p.table.store import Store
+    from p2p.table.store import TRANSCRIPT, Store, StoreDamaged
 
-    store, st = Store.open(path)
+    store, st = Store.open(path, identity.public_key)
     try:
-        cfg = TableConfig.from_header(st.header)
+        try:
+            cfg = TableConfig.from_header(st.header)
+        except ValueError as exc:
+            raise StoreDamaged(st.path, TRANSCRIPT, str(exc)) from None
         if cfg.players[st.seat].key != identity.public_key:
             raise ValueError(f"{path} belongs to another identity (seat {st.seat})")
         nid = node_id_for(identity.public_key)
         if node_factory is None:
             from p2p.net.transport import Node  # ZeroMQ only when a real node is made
-            node: Transport = Node(nid, bind=st.bind, port=st.port,
-                                   curve=identity.curve_keys() if cfg.curve else None)
+            try:
+                node: Transport = Node(nid, bind=st.bind, port=st.port,
+                                       curve=identity.curve_keys() if cfg.curve else None)
+            except Exception as exc:
+                raise OSError(f"cannot listen on {st.bind} port {st.port} again (the other "
+                              f"players reach this seat there): {exc}; close the program "
+                              "that uses it, then resume again") from None
         else:
             node = node_factory(nid, st.bind, st.port)
     except Exception:
@@ -655,5 +663,15 @@ def resume_peer(path: Any, identity: Identity, *, controller: Chooser | None = N
         node.close()
         store.close()
         raise
+    if st.damage is not None or st.torn_bytes:
+        # entries cut off the store (damage, or a torn end that may be a truncation): ours
+        # may be among them, so write nothing before a peer has handed them back (writing
+        # them again, differently, would be equivocation)
+        peer.rlog.catching_up = True
+    if st.damage is not None:
+        if peer.rlog.local_damage is None:
+            peer.rlog.local_damage = st.damage
+        peer._event("local-damage", "this computer's copy of the game is damaged: "
+                    + st.damage)
     peer.fetch()
     return peer
