@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import logging
 import os
 import queue
 import select
@@ -168,13 +169,17 @@ def resume_bots(table_id: bytes, base: Path | None) -> BotRunners:
         tdir = table_dir(d, table_id)
         if not (tdir / "table.msgpack").exists():
             continue
-        extra = dict(read_meta(tdir).get("extra", {}))
-        id_seed = extra.get("identity_seed")
-        if not isinstance(id_seed, bytes):
-            continue
-        out.append(resume_peer(tdir, Identity.from_seed(id_seed),
-                               controller=bot_controller(str(extra.get("bot", "heuristic")),
-                                                         int(extra.get("seed", 0)))))
+        try:
+            extra = dict(read_meta(tdir).get("extra", {}))
+            id_seed = extra.get("identity_seed")
+            if not isinstance(id_seed, bytes):
+                continue
+            seed = extra.get("seed", 0)
+            out.append(resume_peer(tdir, Identity.from_seed(id_seed),
+                                   controller=bot_controller(str(extra.get("bot", "heuristic")),
+                                                             seed if isinstance(seed, int) else 0)))
+        except (ValueError, OSError) as exc:   # a bot's damaged copy: its seat waits
+            logging.getLogger("cli.seats").warning("bot at %s not resumed: %s", d, exc)
     return BotRunners(out)
 
 
