@@ -60,7 +60,7 @@ from p2p.net.interface import (
     parse_endpoint,
     parse_peer,
 )
-from p2p.table.config import TableConfig, parse_header_bytes
+from p2p.table.config import DEFAULT_STEP_LIMIT, TableConfig, parse_header_bytes
 from p2p.table.session import admit_table as admit_table
 from p2p.table.session import node_id_for
 from p2p.text import safe_text
@@ -777,6 +777,10 @@ class LobbyClient:
         if (cfg.rules != st.rules or cfg.seating != st.seating
                 or cfg.nonce != table_nonce(st.lobby_id, contribs)):
             raise LobbyError("the host started with other rules than agreed")
+        if (not cfg.limits_recorded or cfg.step_limit != DEFAULT_STEP_LIMIT
+                or cfg.decision_limit is not None):
+            raise LobbyError(f"the host started with other time limits than agreed "
+                             f"({cfg.limits_text()})")
         if self.secure:
             if not cfg.curve or cfg.curve[seat][0] != self.identity.curve_keys().public \
                     or cfg.curve[0][0] != self.host_curve_key:

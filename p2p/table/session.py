@@ -48,7 +48,7 @@ from engine.state import EXTEND, RESPOND
 from p2p.crypto.identity import Identity, fingerprint
 from p2p.net.interface import PeerEventKind, Transport
 from p2p.table import wire
-from p2p.table.config import TableConfig
+from p2p.table.config import DEFAULT_STEP_LIMIT, TableConfig
 from p2p.table.hand_protocol import ProtocolError
 from p2p.table.match import MatchProtocol
 from p2p.table.replicated_log import LogOptions, LogOutput, ReplicatedLog, SessionEvent
@@ -82,17 +82,24 @@ class SessionOptions:
     recv_batch: int = 256           # messages handled per pump
     record_times: bool = False      # keep send/apply times per entry (benchmarks)
     abort_delay: float = 0.05       # game.abort waits (1 + seat) × this: the lowest seat wins
-    step_limit: float = 20.0        # a protocol step not written in this long: the table stops
-    decision_limit: float | None = None  # a player's move: untimed unless the table chose so
+    #: the time limits are the table's (TableConfig.step_limit / decision_limit, in the
+    #: header, agreed by all); these override them for this peer only (tests, tools)
+    step_limit: float | None = None
+    decision_limit: float | None = None
     sync_interval: float = 0.25     # others' entries are fsynced in groups, this often at most
 
-    def log_options(self) -> LogOptions:
+    def log_options(self, cfg: TableConfig | None = None) -> LogOptions:
+        """The log's options: the time limits from the table ``cfg`` unless overridden."""
+        step = self.step_limit if self.step_limit is not None else \
+            cfg.step_limit if cfg is not None else DEFAULT_STEP_LIMIT
+        decision = self.decision_limit if self.decision_limit is not None else \
+            cfg.decision_limit if cfg is not None else None
         return LogOptions(stall_after=self.stall_after, stall_max=self.stall_max,
                           fetch_min_interval=self.fetch_min_interval,
                           fetch_bytes_per_s=self.fetch_bytes_per_s,
                           max_early=self.max_early, max_early_bytes=self.max_early_bytes,
-                          record_times=self.record_times, step_limit=self.step_limit,
-                          decision_limit=self.decision_limit)
+                          record_times=self.record_times, step_limit=step,
+                          decision_limit=decision)
 
 
 @dataclass(frozen=True)
@@ -163,7 +170,7 @@ class Peer:
         self.store = store
         self.opts = options or SessionOptions()
         self.rlog = ReplicatedLog(cfg, identity, seat_of_node=self.seat_of_node,
-                                  clock=time.monotonic, options=self.opts.log_options(),
+                                  clock=time.monotonic, options=self.opts.log_options(cfg),
                                   secrets=secrets)
         self._lock = threading.RLock()
         self._events: deque[SessionEvent] = deque(maxlen=10_000)
