@@ -24,7 +24,7 @@ from p2p.crypto.identity import Identity
 from p2p.net.transport import Node
 from p2p.table.config import TableConfig
 from p2p.table.session import Peer, SessionOptions, node_id_for, resume_peer
-from p2p.table.store import Store, StoreDamaged, read_secrets
+from p2p.table.store import Store, StoreDamaged, load_secrets, read_secrets
 from p2p.transcript.file import Player, read_transcript
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -241,3 +241,22 @@ def test_the_resume_verb_on_a_damaged_copy(played: Path, tmp_path: Path, name: s
                                f"{table.name[:8]} is damaged ({CASES[name][2]}:")
     assert "local damage" in lines[0] and "Traceback" not in r.stderr
     assert "unexpected error" not in r.stderr
+
+
+def test_no_flipped_byte_in_secrets_is_ever_used(played: Path, tmp_path: Path) -> None:
+    """Every single-byte change anywhere in secrets.log is refused as damage when the
+    store is opened (a flipped length that makes the last record look torn included: the
+    older record of that hand left standing does not cover what this seat published), so
+    no changed key is ever used to sign shares this seat would be blamed for."""
+    shutil.copytree(played, tmp_path / "g")
+    table = next(d for d in (tmp_path / "g" / "d0").iterdir() if d.is_dir())
+    raw = (table / SECRETS).read_bytes()
+    transcript = read_transcript(table / TRANSCRIPT)
+    assert load_secrets(table, transcript, 0)    # the intact copy is accepted
+    for i in range(len(raw)):
+        for mask in (0x01, 0x80):
+            b = bytearray(raw)
+            b[i] ^= mask
+            (table / SECRETS).write_bytes(bytes(b))
+            with pytest.raises(StoreDamaged, match="secrets.log"):
+                load_secrets(table, transcript, 0)

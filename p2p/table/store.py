@@ -251,8 +251,7 @@ class Store:
             writer.close()
             raise StoreDamaged(p, META, f"seat {seat} is not this player's seat")
         try:
-            secrets = read_secrets(p, header, seat)
-            _check_secrets_cover(p, transcript, header.players[seat].key, secrets)
+            secrets = load_secrets(p, transcript, seat)
         except StoreDamaged:
             writer.close()
             raise
@@ -467,16 +466,51 @@ def _secret_problem(rec: dict[str, Any], header: TranscriptHeader | None,
     return None
 
 
+def load_secrets(path: Path, transcript: Transcript, seat: int) -> dict[int, dict[str, Any]]:
+    """:func:`read_secrets`, checked against what this seat published in ``transcript``
+    (:class:`StoreDamaged` when they do not cover it)."""
+    secrets = read_secrets(path, transcript.header, seat)
+    _check_secrets_cover(path, transcript, transcript.header.players[seat].key, secrets)
+    return secrets
+
+
 def _check_secrets_cover(path: Path, transcript: Transcript, my_key: bytes,
                          secrets: dict[int, dict[str, Any]]) -> None:
-    """Every hand in which this seat published a deck entry has its stored secrets (they
-    are written before any entry that depends on them)."""
+    """The stored secrets are the ones this seat's published entries were made with (they
+    are written before any entry that depends on them): every hand with a deck entry of
+    ours has a record, its deck key is the one our ``deck.key`` published, it holds the
+    seed of every shuffle round we committed to, and says revealed once we revealed.  So
+    a record lost or changed on this disk (even one that looks like a torn end) is found
+    here, never used to sign wrong shares."""
+    from p2p.crypto import group as g
+
     for env in transcript.entries:
         body = env.body
-        if (env.author == my_key and env.hand not in secrets and isinstance(body, dict)
-                and str(body.get("k", "")).startswith("deck.")):
+        if env.author != my_key or not isinstance(body, dict):
+            continue
+        k = str(body.get("k", ""))
+        if not k.startswith("deck."):
+            continue
+        rec = secrets.get(env.hand)
+        if rec is None:
             raise StoreDamaged(path, SECRETS, f"this seat's card keys for hand "
                                f"{env.hand + 1} are missing", _secrets_todo(path))
+        deck = rec["deck"]
+        wrong = None
+        if k == "deck.key":
+            x = deck.get("x")
+            try:
+                if x is None or g.base(g.scalar_from_bytes(x)) != body.get("h"):
+                    wrong = "its deck key is not the one this seat published"
+            except Exception:
+                wrong = "its deck key is not a key"
+        elif k == "deck.commit" and str(body.get("round")) not in deck.get("seeds", {}):
+            wrong = f"the seed of shuffle round {body.get('round')} is missing"
+        elif k == "deck.reveal" and not deck.get("revealed", False):
+            wrong = "it does not know that this seat revealed its secrets"
+        if wrong is not None:
+            raise StoreDamaged(path, SECRETS, f"hand {env.hand + 1}: {wrong}",
+                               _secrets_todo(path))
 
 
 def _secrets_todo(path: Path) -> str:
