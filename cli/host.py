@@ -18,6 +18,7 @@ from .args import bind_address, data_dir, player_name, rules_from, with_defaults
 from .seats import (
     LineReader,
     identity,
+    known_lines,
     lobby_lines,
     my_store,
     new_bot_seat,
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         specs: dict[int, str] = {}
         bot_specs = tuple(getattr(args.bots, "specs", ()))
         for i in range(n_bots):
-            bot = new_bot_seat(bind_address(args))
+            bot = new_bot_seat(bind_address(args), secure=node.curve_key is not None)
             seat = host.add_bot(bot[0], f"Bot{i + 1}", reachable(bot[2].endpoint,
                                                                   node.endpoint))
             bots[seat] = bot
@@ -65,6 +66,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         node.close()
         return 1
     for line in players_lines(start.cfg, start.seat):
+        print(line, file=say)
+    for line in known_lines(args, start.cfg, start.seat, bots=start.bots):
         print(line, file=say)
     opts = SessionOptions()
     bind = bind_address(args)

@@ -8,6 +8,7 @@ import sys
 import time
 from typing import TextIO
 
+from p2p.crypto.identity import fingerprint as key_fingerprint
 from p2p.net.interface import TransportError
 from p2p.table import LobbyClient, LobbyError, Peer, TableStart
 
@@ -15,6 +16,7 @@ from .args import player_name, with_defaults
 from .seats import (
     LineReader,
     identity,
+    known_lines,
     lobby_lines,
     my_store,
     play_seat,
@@ -51,6 +53,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         print(f"joining {t.name!r} at {t.endpoint}", file=say)
     node = seat_node(ident, args)
     reader = LineReader(inp)
+    client: LobbyClient | None = None
     try:
         client = LobbyClient(ident, player_name(args), node, peers[0],
                              host_fingerprint=fingerprint, seat=args.seat,
@@ -59,6 +62,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     except BaseException:
         node.close()
         raise
+    finally:
+        if client is not None:
+            client.close()
     if start is None:
         node.flush(1.0)
         node.close()
@@ -67,6 +73,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     bot_seats = [i for i, seat in enumerate(st.seats) if seat is not None and seat.bot] \
         if st is not None else []
     for line in players_lines(start.cfg, start.seat):
+        print(line, file=say)
+    for line in known_lines(args, start.cfg, start.seat, bots=bot_seats):
         print(line, file=say)
     peer = Peer(ident, start.cfg, node, store=my_store(start, node, args),
                 endpoints=start.endpoints)
@@ -80,6 +88,7 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
            reader: LineReader) -> TableStart | None:
     """Seat and readiness until the host starts the match; None if we leave."""
     shown = None
+    shown_key = False
     print(LOBBY_HELP, file=say)
     auto_ready = not args.not_ready
     limit = float(args.connect_timeout)
@@ -93,6 +102,9 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             raise OSError(f"{SAME_KEY} ({exc})") from None
         if start is not None:
             return start
+        if client.host_key is not None and not shown_key:
+            shown_key = True
+            print(host_key_line(client, address), file=say)
         st = client.state
         if st is None and time.monotonic() - asked > limit:
             raise OSError(f"no answer from {address} after {limit:g} s: is the table open, "
@@ -127,3 +139,14 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             print("not ready", file=say)
         else:
             print(LOBBY_HELP, file=say)
+
+
+def host_key_line(client: LobbyClient, address: str) -> str:
+    """The host's key as the player should see it: checked against the fingerprint given,
+    or trusted on first use (then how to check it next time)."""
+    fp = key_fingerprint(client.host_key or b"")
+    if client.host_fp is not None:
+        return f"the host's key is {fp}, as expected"
+    host = address.rpartition("@")[2]
+    return (f"the host's key is {fp} (trusted on first use: compare it with the host's "
+            f"screen; next time --peer {fp}@{host} checks it)")

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import TextIO
 
 from p2p.table import resume_peer
 
 from .args import data_dir, with_defaults
-from .games import find_game, saved_games
+from .games import SHORT, find_game, saved_games
 from .seats import LineReader, base_dir, identity, play_seat, resume_bots
 
 
@@ -21,22 +22,27 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     ident = identity(args)
     base = data_dir(args)
     ref = args.game or args.table
-    if ref:
-        game = find_game(str(ref), base)
-    else:
-        games = saved_games(base)
-        if not games:
-            raise ValueError(f"there is no saved game to resume in {base_dir(args)}")
-        game = games[0]
-    path = game.path
+    path = _damaged(str(ref or ""), base_dir(args))   # a damaged copy: said in words
+    if path is None:
+        if ref:
+            path = find_game(str(ref), base).path
+        else:
+            games = saved_games(base)
+            if not games:
+                raise ValueError(f"there is no saved game to resume in {base_dir(args)}")
+            path = games[0].path
+    short_id = path.name[:SHORT]
     peer = resume_peer(path, ident)
+    if peer.local_damage:
+        print(f"this computer's copy of game {short_id} is damaged (local damage, not "
+              f"cheating): {peer.local_damage}", file=say)
     if peer.finished or peer.stopped:
-        print(f"game {game.short_id}: " + ("the match is over" if peer.finished else
-                                           f"the match stopped: {peer.stopped}")
-              + f"; millebornes replay {game.short_id} shows it", file=say)
+        print(f"game {short_id}: " + ("the match is over" if peer.finished else
+                                      f"the match stopped: {peer.stopped}")
+              + f"; millebornes replay {short_id} shows it", file=say)
         peer.close(flush=0)
         return 0 if peer.finished else 1
-    print(f"resumed table {game.short_id} at entry {peer.entries_applied}; catching up "
+    print(f"resumed table {short_id} at entry {peer.entries_applied}; catching up "
           "with the others", file=say)
     runners = resume_bots(peer.table_id, base)
     try:
@@ -45,3 +51,32 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     finally:
         runners.finish(10.0 if peer.finished else 0.5)
         peer.close(flush=1.0)
+
+
+def _damaged(ref: str, base: Path) -> Path | None:
+    """The table folder ``resume`` would pick (``ref``: the one whose id starts with it;
+    none: the most recent) when it is one that `games` cannot list because it is damaged;
+    :func:`resume_peer` then says what is wrong with it."""
+    want = ref.strip().lower()
+    try:
+        dirs = [d for d in base.iterdir() if len(d.name) == 32 and d.is_dir()
+                and all(c in "0123456789abcdef" for c in d.name)]
+    except OSError:
+        return None
+    if want:
+        dirs = [d for d in dirs if d.name.startswith(want)]
+        if len(dirs) != 1:
+            return None
+    if not dirs:
+        return None
+
+    def changed(d: Path) -> float:
+        try:
+            return max((f.stat().st_mtime for f in d.iterdir()), default=0.0)
+        except OSError:
+            return 0.0
+
+    newest = max(dirs, key=changed)
+    if newest in {g.path for g in saved_games(base)}:
+        return None
+    return newest

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import logging
 import os
 import queue
 import select
@@ -58,11 +59,7 @@ def identity(args: argparse.Namespace) -> Identity:
 def listen(ident: Identity, bind: str, port: int, secure: bool = False) -> Node:
     """A node listening on ``bind:port``; ``secure``: authenticated with the player's CURVE
     key, signed by its identity (where libzmq has CURVE). A port in use or a wrong address
-    becomes one sentence saying what to do (``OSError``), never a traceback.
-
-    Tables formed in the lobby (host, join) still run on plain ZeroMQ: the joiner's first
-    contact with a CURVE host (its key door) does not yet run inside the join verb's
-    connect loop with its limits and answers. ``play``'s loopback table is secure."""
+    becomes one sentence saying what to do (``OSError``), never a traceback."""
     try:
         return Node(node_id_for(ident.public_key), bind=bind, port=port,
                     curve=ident.curve_keys() if secure and zmq.has("curve") else None)
@@ -80,7 +77,9 @@ def listen(ident: Identity, bind: str, port: int, secure: bool = False) -> Node:
 
 
 def seat_node(ident: Identity, args: argparse.Namespace) -> Node:
-    return listen(ident, bind_address(args), int(getattr(args, "port", 0) or 0))
+    """The node of a seat formed in the lobby (host, join): CURVE, so strangers get no
+    further than HELLO and, once the table is formed, only the seated keys get in."""
+    return listen(ident, bind_address(args), int(getattr(args, "port", 0) or 0), secure=True)
 
 
 def my_store(start: TableStart, node: Node, args: argparse.Namespace) -> Store:
@@ -170,13 +169,17 @@ def resume_bots(table_id: bytes, base: Path | None) -> BotRunners:
         tdir = table_dir(d, table_id)
         if not (tdir / "table.msgpack").exists():
             continue
-        extra = dict(read_meta(tdir).get("extra", {}))
-        id_seed = extra.get("identity_seed")
-        if not isinstance(id_seed, bytes):
-            continue
-        out.append(resume_peer(tdir, Identity.from_seed(id_seed),
-                               controller=bot_controller(str(extra.get("bot", "heuristic")),
-                                                         int(extra.get("seed", 0)))))
+        try:
+            extra = dict(read_meta(tdir).get("extra", {}))
+            id_seed = extra.get("identity_seed")
+            if not isinstance(id_seed, bytes):
+                continue
+            seed = extra.get("seed", 0)
+            out.append(resume_peer(tdir, Identity.from_seed(id_seed),
+                                   controller=bot_controller(str(extra.get("bot", "heuristic")),
+                                                             seed if isinstance(seed, int) else 0)))
+        except (ValueError, OSError) as exc:   # a bot's damaged copy: its seat waits
+            logging.getLogger("cli.seats").warning("bot at %s not resumed: %s", d, exc)
     return BotRunners(out)
 
 
@@ -190,6 +193,24 @@ def players_lines(cfg: TableConfig, me: int) -> list[str]:
     for p in cfg.players:
         out.append(f"  seat {p.seat}: {p.name} [{fingerprint(p.key)}]"
                    + (" (you)" if p.seat == me else ""))
+    return out
+
+
+def known_lines(args: argparse.Namespace, cfg: TableConfig, me: int,
+                bots: Collection[int] = ()) -> list[str]:
+    """Remember the other players' keys by name (next to the identity file; bots, whose
+    keys are new each table, are not players); a warning for each name we knew with
+    another key (a new machine, or someone using the name)."""
+    from p2p.crypto.known import KnownPlayers, default_known_path
+    ident = getattr(args, "identity", None)
+    known = KnownPlayers(Path(ident).with_name("known_players") if ident
+                         else default_known_path())
+    out = [f"({known.problem})"] if known.problem else []
+    for p in cfg.players:
+        if p.seat != me and p.seat not in bots:
+            warning = known.observe(p.name, p.key)
+            if warning is not None:
+                out.append(f"warning: {warning}")
     return out
 
 

@@ -429,6 +429,8 @@ def verify_lines(report: GameReport) -> list[str]:
         winner = side_label(names, sides, w) if report.complete and w >= 0 else \
             ("nobody (a tie)" if report.complete else "none yet")
         out.append(f"  totals: {scores(report.totals)}; winner: {winner}")
+    if report.limits:
+        out += textwrap.wrap(f"  time limits: {report.limits}", WIDTH, subsequent_indent="    ")
     return out
 
 

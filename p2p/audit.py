@@ -55,6 +55,8 @@ class GameReport:
     #: the seat whose signed leave record the transcript holds
     abandoned_by: int | None = None
     side: list[Envelope] = field(default_factory=list)
+    #: the table's agreed time limits, in words (from the header)
+    limits: str = ""
 
     def version_unsupported(self) -> bool:
         return self.check == "unsupported-version"
@@ -110,6 +112,8 @@ def verify_game(path: str | os.PathLike[str]) -> GameReport:
         cfg = TableConfig.from_header(transcript.header)
     except ValueError as exc:
         return _fail_from(rep, None, "header", None, str(exc))
+    rep.limits = cfg.limits_text() + ("" if cfg.limits_recorded else
+                                      " (not recorded: this table's version's defaults)")
     try:
         return _check(cfg, rep)
     except Exception as exc:  # a verifier must not crash on a crafted file

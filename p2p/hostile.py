@@ -9,7 +9,10 @@ an attacker on the LAN would.  Used in-process by tests and as a separate proces
     python -m p2p.hostile hello-flood    tcp://HOST:PORT COUNT
     python -m p2p.hostile data           tcp://HOST:PORT ROUTING_ID_HEX PAYLOAD_HEX
 
-Each command prints one line ``done N`` (frames sent) and exits 0.
+Each command prints one line ``done N`` (frames sent) and exits 0.  ``--curve`` first
+(``python -m p2p.hostile --curve hello-flood ...``): ask the target's key door for its
+CURVE key and speak CURVE as a stranger with a fresh key per socket (what a LAN attacker
+does against a lobby on CURVE, which admits strangers for HELLO only, rate-limited).
 """
 
 from __future__ import annotations
@@ -81,7 +84,7 @@ class HostileSocket:
         self.close()
 
 
-def _flood(endpoint: str, count: int) -> int:
+def _flood(endpoint: str, count: int, server_key: bytes | None = None) -> int:
     """``count`` fresh identities, each saying HELLO from a port of its own choosing."""
     ctx: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
     socks = []
@@ -89,7 +92,7 @@ def _flood(endpoint: str, count: int) -> int:
     try:
         for i in range(count):
             nid = b"m" + os.urandom(32)
-            s = HostileSocket(endpoint, nid, ctx)
+            s = HostileSocket(endpoint, nid, ctx, server_key=server_key)
             socks.append(s)
             if s.send(hello_frame(20000 + i % 40000, "127.0.0.1"), timeout=0.5):
                 sent += 1
@@ -106,22 +109,27 @@ def _flood(endpoint: str, count: int) -> int:
 
 
 def main(argv: list[str]) -> int:
+    key: bytes | None = None
+    if argv[:1] == ["--curve"]:
+        from p2p.net.transport import fetch_key_card
+        argv = argv[1:]
+        key = fetch_key_card(argv[1], timeout=5.0)[1]
     cmd, endpoint, *rest = argv
     sent = 0
     if cmd == "hello-own-id":
-        with HostileSocket(endpoint, bytes.fromhex(rest[0])) as s:
+        with HostileSocket(endpoint, bytes.fromhex(rest[0]), server_key=key) as s:
             for _ in range(3):
                 sent += s.send(hello_frame(5, "127.0.0.1"))
                 time.sleep(0.1)
     elif cmd == "hello-endpoint":
-        with HostileSocket(endpoint, b"m" + os.urandom(32)) as s:
+        with HostileSocket(endpoint, b"m" + os.urandom(32), server_key=key) as s:
             for _ in range(3):
                 sent += s.send(hello_frame(int(rest[1]), rest[0]))
                 time.sleep(0.1)
     elif cmd == "hello-flood":
-        sent = _flood(endpoint, int(rest[0]))
+        sent = _flood(endpoint, int(rest[0]), key)
     elif cmd == "data":
-        with HostileSocket(endpoint, bytes.fromhex(rest[0])) as s:
+        with HostileSocket(endpoint, bytes.fromhex(rest[0]), server_key=key) as s:
             sent += s.send(data_frame(bytes.fromhex(rest[1])))
             time.sleep(0.2)
     else:

@@ -14,15 +14,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import zmq
 
 from engine import Seating, preset
 from engine.bots import make_bot
 from p2p.audit import verify_game
 from p2p.crypto.identity import Identity
 from p2p.net.transport import Node
+from p2p.table.config import TableConfig
 from p2p.table.lobby import LobbyClient, LobbyError, LobbyHost, TableStart, parse_lobby
 from p2p.table.session import Peer, SessionOptions, node_id_for
 from p2p.table.store import Store
+from p2p.transcript.file import read_transcript
 
 OPTS = SessionOptions(response_delay=0.01, stall_after=0.3)
 
@@ -194,6 +197,17 @@ def test_host_and_join_verbs_play_a_match(tmp_path: Path) -> None:
     assert len(paths) == 3
     assert len({p.read_bytes() for p in paths}) == 1
     assert verify_game(paths[0]).ok
+    if zmq.has("curve"):
+        # the lobby table ran on CURVE: every seat's certified transport key (the
+        # host's bot's too) is in the header, and the joiner was shown the host's key
+        cfg = TableConfig.from_header(read_transcript(paths[0]).header)
+        keys = [Identity.load_or_create(tmp_path / k).curve_keys().public
+                for k in ("h.key", "j.key")]
+        assert len(cfg.curve) == 3 and cfg.curve[0][0] == keys[0]
+        assert keys[1] in [c[0] for c in cfg.curve]
+        host_fp = Identity.load_or_create(tmp_path / "h.key").fingerprint
+        assert f"the host's key is {host_fp} (trusted on first use" in outs[1].getvalue()
+        assert f"--peer {host_fp}@127.0.0.1:{port}" in outs[1].getvalue()
 
 
 def test_join_by_discovery_and_lobby_lists_the_table(tmp_path: Path) -> None:

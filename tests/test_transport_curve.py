@@ -142,9 +142,9 @@ def test_lobby_over_curve_with_trust_on_first_use_then_a_closed_table() -> None:
     try:
         host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(2))
         c = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
-        assert c.host_signing_key == ids[0].public_key          # shown to the player
         hs, cs = _lobby_run(host, c)
         assert hs is not None and cs is not None
+        assert c.host_signing_key == ids[0].public_key          # shown to the player
         assert hs.cfg.table_id == cs.cfg.table_id
         assert [pub for pub, _ in cs.cfg.curve] == [i.curve_keys().public for i in ids]
         header, cfg = parse_header_bytes(cs.cfg.header().to_bytes())
@@ -164,11 +164,15 @@ def test_lobby_over_curve_refuses_a_host_with_another_fingerprint() -> None:
     ids = [Identity.generate(), Identity.generate()]
     nodes = [_node(i) for i in ids]
     try:
-        LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(2))
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(2))
         wrong = fingerprint(Identity.generate().public_key)
-        with pytest.raises(LobbyError, match="not the expected"):
-            LobbyClient(ids[1], "Ben", nodes[1], f"{wrong}@127.0.0.1:{nodes[0].port}"
+        c = LobbyClient(ids[1], "Ben", nodes[1], f"{wrong}@127.0.0.1:{nodes[0].port}"
                         .split("@")[1], host_fingerprint=wrong)
+        with pytest.raises(LobbyError, match="not the expected"):
+            for _ in range(300):
+                host.pump(0.01)
+                c.pump(0.01)
+        assert host.state.free() == [1] and c.seat is None     # never even said HELLO
     finally:
         for n in nodes:
             n.close()
@@ -274,3 +278,89 @@ def test_a_match_over_curve_from_lobby_to_verified_transcript(tmp_path: Path) ->
     finally:
         for n in nodes:
             n.close()
+
+
+def test_a_curve_joiner_never_blocks_on_the_key_door() -> None:
+    """The key door used to be asked inside the LobbyClient constructor, for 2 s, outside
+    the join verb's connect loop (its limit, its answers to `ready`/`help`); now every
+    pump asks it for at most its own timeout."""
+    me = Identity.generate()
+    with _node(me) as n:
+        t = time.monotonic()
+        c = LobbyClient(me, "Ben", n, "127.0.0.1:1", host_timeout=1.0)
+        assert time.monotonic() - t < 0.2
+        slowest = 0.0
+        with pytest.raises(LobbyError, match="no table answered"):
+            for _ in range(100):
+                t = time.monotonic()
+                try:
+                    c.pump(0.05)
+                finally:
+                    slowest = max(slowest, time.monotonic() - t)
+        assert slowest < 0.3
+        c.close()
+
+
+def test_join_verb_with_a_wrong_fingerprint_refuses_a_real_curve_host(tmp_path: Path) -> None:
+    """`join --peer FINGERPRINT@HOST:PORT` against a real `millebornes host` process
+    whose key has another fingerprint: one sentence, non-zero, no seat taken."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(root))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    host = subprocess.Popen([sys.executable, "-m", "cli", "host", "--plain", "--auto",
+                             "--bind", "127.0.0.1", "--port", str(port), "--no-announce",
+                             "--players", "2", "--name", "Ann", "--data-dir",
+                             str(tmp_path / "h"), "--identity", str(tmp_path / "h.key")],
+                            cwd=tmp_path, env=env, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        wrong = Identity.generate().fingerprint
+        time.sleep(1.0)
+        t = time.monotonic()
+        r = subprocess.run([sys.executable, "-m", "cli", "join", "--plain", "--auto", "--bind",
+                            "127.0.0.1", "--peer", f"{wrong}@127.0.0.1:{port}", "--data-dir",
+                            str(tmp_path / "j"), "--identity", str(tmp_path / "j.key"),
+                            "--connect-timeout", "8"], input="ready\n", cwd=tmp_path,
+                           env=env, capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2, r.stdout + r.stderr
+        assert f"not the expected {wrong}" in r.stderr and "Traceback" not in r.stderr
+        assert time.monotonic() - t < 6
+        right = Identity.load_or_create(tmp_path / "h.key").fingerprint
+        assert right in r.stderr
+    finally:
+        host.kill()
+        host.communicate()
+
+
+def test_host_and_join_remember_players_and_warn_about_a_changed_key(tmp_path: Path) -> None:
+    """At the start, `host`/`join` remember the other human seats' keys by name, next to
+    the --identity file, and warn when a known name comes with another key (bots, whose
+    keys are new at every table, are not remembered)."""
+    import argparse
+
+    from cli.seats import known_lines
+    from p2p.transcript.file import Player
+
+    def table(names_keys: list[tuple[str, bytes]]) -> TableConfig:
+        players = tuple(Player(i, n, k) for i, (n, k) in enumerate(names_keys))
+        return TableConfig(preset("classic"), Seating.solo(len(players)), players, b"n" * 16)
+
+    me, bob, mallory = Identity.generate(), Identity.generate(), Identity.generate()
+    args = argparse.Namespace(identity=str(tmp_path / "me.key"))
+    first = table([("Me", me.public_key), ("Bob", bob.public_key),
+                   ("Bot1", Identity.generate().public_key)])
+    assert known_lines(args, first, 0, bots=[2]) == []
+    assert (tmp_path / "known_players").exists()
+    again = table([("Me", me.public_key), ("Bob", bob.public_key),
+                   ("Bot1", Identity.generate().public_key)])
+    assert known_lines(args, again, 0, bots=[2]) == []            # same Bob, a new bot
+    fake = table([("Bob", mallory.public_key), ("Me", me.public_key)])
+    lines = known_lines(args, fake, 1)
+    assert len(lines) == 1 and lines[0].startswith("warning: Bob [")
+    assert fingerprint(mallory.public_key) in lines[0] and fingerprint(bob.public_key) in lines[0]

@@ -29,11 +29,13 @@ from __future__ import annotations
 
 import logging
 import math
+import select
 import socket
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
+from typing import Any
 
 import msgpack
 import zmq
@@ -582,49 +584,99 @@ def _open_key_door(bound_host: str, port: int) -> socket.socket | None:
     return sock
 
 
+class KeyDoorAsk:
+    """Asking the key door at ``endpoint`` (``tcp://HOST:PORT``) without blocking: each
+    :meth:`poll` sends the request again when it is due (every ``every`` seconds, at most
+    ``tries`` times, then again from the start: a host may open its door later) and waits
+    at most its ``timeout`` for a valid card.  A joiner runs it inside its own connect loop,
+    with its own limits, answering the player meanwhile.  Silence, an unreachable port and
+    junk answers are all just "no answer yet"; only an address that cannot be resolved
+    raises TransportError (in :meth:`__init__`)."""
+
+    def __init__(self, endpoint: str, every: float = 0.3) -> None:
+        ep = parse_endpoint(endpoint)
+        host, _, port = ep[len("tcp://"):].rpartition(":")
+        host = host.strip("[]")
+        try:
+            infos = socket.getaddrinfo(host, int(port), type=socket.SOCK_DGRAM)
+        except OSError as exc:
+            raise TransportError(f"cannot resolve {host}: {exc}") from None
+        family, _, _, _, addr = infos[0]
+        self._addr: tuple[Any, ...] = tuple(addr)
+        self.endpoint = endpoint
+        self.every = every
+        self._sock: socket.socket | None = socket.socket(family, socket.SOCK_DGRAM)
+        self._sock.setblocking(False)
+        self._next = 0.0
+        self.asked = 0
+
+    def poll(self, timeout: float = 0.0) -> tuple[bytes, bytes] | None:
+        """``(signing key, CURVE key)`` once a valid card came back (the certificate is
+        checked), else None after at most ``timeout`` seconds."""
+        if self._sock is None:
+            return None
+        end = time.monotonic() + max(0.0, timeout)
+        while True:
+            now = time.monotonic()
+            if now >= self._next:
+                try:
+                    self._sock.sendto(KEY_DOOR_ASK.ljust(KEY_DOOR_SIZE, b"\0"), self._addr)
+                except OSError:
+                    pass                      # no route yet: asked again later
+                self.asked += 1
+                self._next = now + self.every
+            wait = min(end, self._next) - now
+            try:
+                ready, _, _ = select.select([self._sock], [], [], max(0.0, wait))
+            except (OSError, ValueError):
+                ready = []
+            if ready:
+                try:
+                    data = self._sock.recv(2048)
+                except OSError:           # e.g. "port unreachable": nobody there yet
+                    data = b""
+                card = _parse_card(data)
+                if card is not None:
+                    return card
+            if time.monotonic() >= end:
+                return None
+
+    def close(self) -> None:
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+
+    def __enter__(self) -> KeyDoorAsk:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _parse_card(data: bytes) -> tuple[bytes, bytes] | None:
+    if not data:
+        return None
+    try:
+        card = msgpack.unpackb(data, raw=False, max_bin_len=128, max_array_len=3,
+                               max_map_len=0, max_str_len=0, max_ext_len=0)
+    except Exception:
+        return None
+    if (isinstance(card, list) and len(card) == 3
+            and all(isinstance(x, bytes) for x in card)
+            and verify_curve_certificate(card[0], card[1], card[2])):
+        return card[0], card[1]
+    return None
+
+
 def fetch_key_card(endpoint: str, timeout: float = 2.0) -> tuple[bytes, bytes]:
     """Ask the key door at ``endpoint`` (``tcp://HOST:PORT``) for its ``(signing key,
     CURVE key)``; the certificate is checked, so the pair is consistent, but *who* it is
     comes only from comparing ``fingerprint(signing key)`` with what the player expects
     (``FINGERPRINT@HOST:PORT``) or showing it (trust on first use).  Raises
     TransportError after ``timeout`` seconds without a valid answer."""
-    ep = parse_endpoint(endpoint)
-    host, _, port = ep[len("tcp://"):].rpartition(":")
-    host = host.strip("[]")
-    try:
-        infos = socket.getaddrinfo(host, int(port), type=socket.SOCK_DGRAM)
-    except OSError as exc:
-        raise TransportError(f"cannot resolve {host}: {exc}") from None
-    family, _, _, _, addr = infos[0]
-    deadline = time.monotonic() + timeout
-    with socket.socket(family, socket.SOCK_DGRAM) as sock:
-        ask = KEY_DOOR_ASK.ljust(KEY_DOOR_SIZE, b"\0")
-        tries = 0
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                break
-            if tries < 5:
-                try:
-                    sock.sendto(ask, addr)
-                except OSError as exc:
-                    raise TransportError(f"cannot reach {endpoint}: {exc}") from None
-                tries += 1
-            sock.settimeout(min(left, 0.3))
-            try:
-                data, src = sock.recvfrom(2048)
-            except TimeoutError:
-                continue
-            except OSError as exc:
-                raise TransportError(f"cannot reach {endpoint}: {exc}") from None
-            try:
-                card = msgpack.unpackb(data, raw=False, max_bin_len=128, max_array_len=3,
-                                       max_map_len=0, max_str_len=0, max_ext_len=0)
-            except Exception:
-                continue
-            if (isinstance(card, list) and len(card) == 3
-                    and all(isinstance(x, bytes) for x in card)
-                    and verify_curve_certificate(card[0], card[1], card[2])):
-                return card[0], card[1]
+    with KeyDoorAsk(endpoint) as ask:
+        card = ask.poll(timeout)
+    if card is not None:
+        return card
     raise TransportError(f"no key answer from {endpoint} within {timeout:g} s "
                          f"(is a table open there?)")

@@ -26,6 +26,11 @@ from p2p.transcript.envelope import canonical_packb
 from p2p.transcript.file import Player, TranscriptHeader
 
 _TABLE_TAG = b"millebornes/table/v1\x00"
+#: The time limit of every protocol step (seconds), unless the table chose another.
+DEFAULT_STEP_LIMIT = 20.0
+#: Bounds of a table's limits (seconds): a step, a player's move.
+STEP_LIMITS = (1.0, 3600.0)
+DECISION_LIMITS = (1.0, 86400.0)
 
 
 @dataclass(frozen=True)
@@ -37,8 +42,29 @@ class TableConfig:
     #: per seat ``(CURVE public key, certificate)``: the transport keys the table admits
     #: (empty: a table on plain ZeroMQ)
     curve: tuple[tuple[bytes, bytes], ...] = ()
+    #: the table's time limits, agreed by all (the table id hashes them): every protocol
+    #: step must be written within ``step_limit`` s, else the table stops (nobody blamed);
+    #: a player's own move within ``decision_limit`` s (None: untimed). Whole ms.
+    step_limit: float = DEFAULT_STEP_LIMIT
+    decision_limit: float | None = None
+    #: False for a header written before the limits were recorded: read with the
+    #: defaults above, and its table id stays what it was
+    limits_recorded: bool = True
 
     def __post_init__(self) -> None:
+        lo, hi = STEP_LIMITS
+        if not (isinstance(self.step_limit, (int, float)) and lo <= self.step_limit <= hi):
+            raise ValueError(f"a step's time limit is {lo:g} to {hi:g} s, not "
+                             f"{self.step_limit!r}")
+        object.__setattr__(self, "step_limit", round(float(self.step_limit) * 1000) / 1000)
+        if self.decision_limit is not None:
+            lo, hi = DECISION_LIMITS
+            if not (isinstance(self.decision_limit, (int, float))
+                    and lo <= self.decision_limit <= hi):
+                raise ValueError(f"a move's time limit is {lo:g} to {hi:g} s, not "
+                                 f"{self.decision_limit!r}")
+            object.__setattr__(self, "decision_limit",
+                               round(float(self.decision_limit) * 1000) / 1000)
         if len(self.players) != self.seating.n_players:
             raise ValueError(f"{self.seating.n_players} seats need {self.seating.n_players} "
                              f"players, not {len(self.players)}")
@@ -64,7 +90,19 @@ class TableConfig:
                "nonce": self.nonce}
         if self.curve:
             out["curve"] = [list(c) for c in self.curve]
+        if self.limits_recorded:
+            out["limits"] = self._limits_ms()
         return out
+
+    def _limits_ms(self) -> list[int]:
+        return [round(self.step_limit * 1000),
+                0 if self.decision_limit is None else round(self.decision_limit * 1000)]
+
+    def limits_text(self) -> str:
+        """The time limits in words (``verify``, the lobby)."""
+        moves = ("moves untimed" if self.decision_limit is None
+                 else f"{self.decision_limit:g} s per move")
+        return f"{self.step_limit:g} s per protocol step, {moves}"
 
     @property
     def table_id(self) -> bytes:
@@ -84,6 +122,8 @@ class TableConfig:
                                 "nonce": self.nonce}
         if self.curve:
             meta["curve"] = [list(c) for c in self.curve]
+        if self.limits_recorded:
+            meta["limits"] = self._limits_ms()
         return TranscriptHeader(self.table_id, meta, self.players, self.cards)
 
     @classmethod
@@ -98,9 +138,14 @@ class TableConfig:
             seating = Seating(*meta["seating"])
             nonce = meta.get("nonce", b"")
             curve = tuple((c[0], c[1]) for c in meta.get("curve", []))
+            limits = meta.get("limits")
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"transcript header has no valid rule set: {exc}") from None
-        cfg = cls(rules, seating, header.players, nonce, curve)
+        if limits is None:        # written before the limits were recorded
+            cfg = cls(rules, seating, header.players, nonce, curve, limits_recorded=False)
+        else:
+            cfg = cls(rules, seating, header.players, nonce, curve, limits[0] / 1000,
+                      limits[1] / 1000 if limits[1] else None)
         if cfg.table_id != header.table:
             raise ValueError("the header's table id does not match its rules and players")
         if cfg.cards != header.cards:

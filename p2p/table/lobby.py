@@ -42,7 +42,7 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgpack
 
@@ -60,7 +60,7 @@ from p2p.net.interface import (
     parse_endpoint,
     parse_peer,
 )
-from p2p.table.config import TableConfig, parse_header_bytes
+from p2p.table.config import DEFAULT_STEP_LIMIT, TableConfig, parse_header_bytes
 from p2p.table.session import admit_table as admit_table
 from p2p.table.session import node_id_for
 from p2p.text import safe_text
@@ -82,6 +82,9 @@ from p2p.transcript.decoding import (
 )
 from p2p.transcript.envelope import canonical_packb
 from p2p.transcript.file import Player
+
+if TYPE_CHECKING:
+    from p2p.net.transport import KeyDoorAsk
 
 __all__ = ["LOBBY", "PROTOCOL_VERSION", "LobbyClient", "LobbyError", "LobbyHost", "LobbyState",
            "SeatInfo", "TableStart", "admit_table", "table_nonce"]
@@ -574,27 +577,51 @@ class LobbyClient:
         self.host_signing_key: bytes | None = None
         self.host_curve_key = host_curve_key
         self.secure = node.curve_key is not None
+        self._door: KeyDoorAsk | None = None   # being asked (CURVE, host key unknown)
         if self.secure:
             if node.curve_key != identity.curve_keys().public:
                 raise LobbyError("the node's CURVE key is not this identity's transport key")
             if host_curve_key is None:
-                self.host_signing_key, self.host_curve_key = self._ask_key_door()
-            node.expect_key(_PLACEHOLDER, self.host_curve_key)  # type: ignore[arg-type]
-        node.add_peer(_PLACEHOLDER, self.host_endpoint)   # heartbeats only: "I am here"
+                # asked from pump(), inside the caller's connect loop and its limits
+                from p2p.net.transport import KeyDoorAsk
+                try:
+                    self._door = KeyDoorAsk(self.host_endpoint)
+                except TransportError as exc:
+                    raise LobbyError(str(exc)) from None
+                return
+        self._connect()
 
-    def _ask_key_door(self) -> tuple[bytes, bytes]:
-        """The host's keys from its key door; its fingerprint must be the one we were
-        given (``FINGERPRINT@HOST:PORT`` or discovery), else we trust it on first use
+    def _connect(self) -> None:
+        """Open the placeholder connection to the host (heartbeats only: "I am here")."""
+        if self.secure:
+            self.node.expect_key(_PLACEHOLDER, self.host_curve_key)  # type: ignore[arg-type]
+        self.node.add_peer(_PLACEHOLDER, self.host_endpoint)
+
+    def _ask_key_door(self, timeout: float) -> bool:
+        """Ask the host's key door once more (at most ``timeout`` s); True once its keys
+        are known and the connection is opened.  Its fingerprint must be the one we were
+        given (``FINGERPRINT@HOST:PORT`` or discovery), else it is trusted on first use
         and the player sees it (:attr:`host_signing_key`)."""
-        from p2p.net.transport import fetch_key_card
-        try:
-            signing, curve = fetch_key_card(self.host_endpoint)
-        except TransportError as exc:
-            raise LobbyError(str(exc)) from None
+        assert self._door is not None
+        card = self._door.poll(timeout)
+        if card is None:
+            return False
+        signing, curve = card
         if self.host_fp is not None and fingerprint(signing) != self.host_fp:
-            raise LobbyError(f"the table at {self.host_endpoint} has key {fingerprint(signing)}, "
-                             f"not the expected {self.host_fp}: not joining")
-        return signing, curve
+            self.refused = (f"the table at {self.host_endpoint} has key {fingerprint(signing)}, "
+                            f"not the expected {self.host_fp}: not joining")
+            raise LobbyError(self.refused)
+        self._door.close()
+        self._door = None
+        self.host_signing_key, self.host_curve_key = signing, curve
+        self._connect()
+        return True
+
+    def close(self) -> None:
+        """Stop asking the key door (the node is the caller's to close)."""
+        if self._door is not None:
+            self._door.close()
+            self._door = None
 
     @property
     def host_key(self) -> bytes | None:
@@ -608,6 +635,11 @@ class LobbyClient:
             return self.start
         if self.refused is not None:
             raise LobbyError(self.refused)
+        if self._door is not None:
+            if not self._ask_key_door(timeout):
+                self._check_timeout()
+                return None
+            timeout = 0.0
         for ev in self.node.events():
             if (self.host_id is None and ev.kind is PeerEventKind.HELLO and ev.endpoint
                     and len(ev.peer_id) == 33 and ev.peer_id[:1] == b"m"
@@ -631,12 +663,7 @@ class LobbyClient:
                 except Exception:
                     pass
                 self.join()
-        if self.state is None and self.clock() - self._since > self.host_timeout:
-            self.refused = (f"no table answered at {self.host_endpoint} within "
-                            f"{self.host_timeout:.0f} s"
-                            + (" with the announced key" if self.host_fp else "")
-                            + ": is the table still open? (check HOST:PORT)")
-            raise LobbyError(self.refused)
+        self._check_timeout()
         msg = self.node.recv(timeout)
         while msg is not None:
             if self._on(msg[0], msg[1]):
@@ -645,6 +672,15 @@ class LobbyClient:
         if self.refused is not None:
             raise LobbyError(self.refused)
         return self.start
+
+    def _check_timeout(self) -> None:
+        if self.state is None and self.clock() - self._since > self.host_timeout:
+            self.close()
+            self.refused = (f"no table answered at {self.host_endpoint} within "
+                            f"{self.host_timeout:.0f} s"
+                            + (" with the announced key" if self.host_fp else "")
+                            + ": is the table still open? (check HOST:PORT)")
+            raise LobbyError(self.refused)
 
     def join(self) -> None:
         """Ask the host for a seat (again: a repeated join keeps the seat)."""
@@ -741,6 +777,10 @@ class LobbyClient:
         if (cfg.rules != st.rules or cfg.seating != st.seating
                 or cfg.nonce != table_nonce(st.lobby_id, contribs)):
             raise LobbyError("the host started with other rules than agreed")
+        if (not cfg.limits_recorded or cfg.step_limit != DEFAULT_STEP_LIMIT
+                or cfg.decision_limit is not None):
+            raise LobbyError(f"the host started with other time limits than agreed "
+                             f"({cfg.limits_text()})")
         if self.secure:
             if not cfg.curve or cfg.curve[seat][0] != self.identity.curve_keys().public \
                     or cfg.curve[0][0] != self.host_curve_key:

@@ -48,7 +48,7 @@ from engine.state import EXTEND, RESPOND
 from p2p.crypto.identity import Identity, fingerprint
 from p2p.net.interface import PeerEventKind, Transport
 from p2p.table import wire
-from p2p.table.config import TableConfig
+from p2p.table.config import DEFAULT_STEP_LIMIT, TableConfig
 from p2p.table.hand_protocol import ProtocolError
 from p2p.table.match import MatchProtocol
 from p2p.table.replicated_log import LogOptions, LogOutput, ReplicatedLog, SessionEvent
@@ -81,17 +81,24 @@ class SessionOptions:
     max_early_bytes: int = 8 << 20  # ... and their bytes, per author
     recv_batch: int = 256           # messages handled per pump
     record_times: bool = False      # keep send/apply times per entry (benchmarks)
-    step_limit: float = 20.0        # a protocol step not written in this long: the table stops
-    decision_limit: float | None = None  # a player's move: untimed unless the table chose so
+    #: the time limits are the table's (TableConfig.step_limit / decision_limit, in the
+    #: header, agreed by all); these override them for this peer only (tests, tools)
+    step_limit: float | None = None
+    decision_limit: float | None = None
     sync_interval: float = 0.25     # others' entries are fsynced in groups, this often at most
 
-    def log_options(self) -> LogOptions:
+    def log_options(self, cfg: TableConfig | None = None) -> LogOptions:
+        """The log's options: the time limits from the table ``cfg`` unless overridden."""
+        step = self.step_limit if self.step_limit is not None else \
+            cfg.step_limit if cfg is not None else DEFAULT_STEP_LIMIT
+        decision = self.decision_limit if self.decision_limit is not None else \
+            cfg.decision_limit if cfg is not None else None
         return LogOptions(stall_after=self.stall_after, stall_max=self.stall_max,
                           fetch_min_interval=self.fetch_min_interval,
                           fetch_bytes_per_s=self.fetch_bytes_per_s,
                           max_early=self.max_early, max_early_bytes=self.max_early_bytes,
-                          record_times=self.record_times, step_limit=self.step_limit,
-                          decision_limit=self.decision_limit)
+                          record_times=self.record_times, step_limit=step,
+                          decision_limit=decision)
 
 
 @dataclass(frozen=True)
@@ -161,7 +168,7 @@ class Peer:
         self.store = store
         self.opts = options or SessionOptions()
         self.rlog = ReplicatedLog(cfg, identity, seat_of_node=self.seat_of_node,
-                                  clock=time.monotonic, options=self.opts.log_options(),
+                                  clock=time.monotonic, options=self.opts.log_options(cfg),
                                   secrets=secrets)
         self._lock = threading.RLock()
         self._events: deque[SessionEvent] = deque(maxlen=10_000)
@@ -613,18 +620,26 @@ def resume_peer(path: Any, identity: Identity, *, controller: Chooser | None = N
     """Reopen a table directory after a crash: replay the stored entries (with this seat's
     secrets imported into each hand before its first entry), listen on the same port again,
     reconnect to the stored endpoints and ask every peer for what we missed."""
-    from p2p.table.store import Store
+    from p2p.table.store import TRANSCRIPT, Store, StoreDamaged
 
-    store, st = Store.open(path)
+    store, st = Store.open(path, identity.public_key)
     try:
-        cfg = TableConfig.from_header(st.header)
+        try:
+            cfg = TableConfig.from_header(st.header)
+        except ValueError as exc:
+            raise StoreDamaged(st.path, TRANSCRIPT, str(exc)) from None
         if cfg.players[st.seat].key != identity.public_key:
             raise ValueError(f"{path} belongs to another identity (seat {st.seat})")
         nid = node_id_for(identity.public_key)
         if node_factory is None:
             from p2p.net.transport import Node  # ZeroMQ only when a real node is made
-            node: Transport = Node(nid, bind=st.bind, port=st.port,
-                                   curve=identity.curve_keys() if cfg.curve else None)
+            try:
+                node: Transport = Node(nid, bind=st.bind, port=st.port,
+                                       curve=identity.curve_keys() if cfg.curve else None)
+            except Exception as exc:
+                raise OSError(f"cannot listen on {st.bind} port {st.port} again (the other "
+                              f"players reach this seat there): {exc}; close the program "
+                              "that uses it, then resume again") from None
         else:
             node = node_factory(nid, st.bind, st.port)
     except Exception:
@@ -639,5 +654,15 @@ def resume_peer(path: Any, identity: Identity, *, controller: Chooser | None = N
         node.close()
         store.close()
         raise
+    if st.damage is not None or st.torn_bytes:
+        # entries cut off the store (damage, or a torn end that may be a truncation): ours
+        # may be among them, so write nothing before a peer has handed them back (writing
+        # them again, differently, would be equivocation)
+        peer.rlog.catching_up = True
+    if st.damage is not None:
+        if peer.rlog.local_damage is None:
+            peer.rlog.local_damage = st.damage
+        peer._event("local-damage", "this computer's copy of the game is damaged: "
+                    + st.damage)
     peer.fetch()
     return peer

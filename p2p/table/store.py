@@ -22,6 +22,7 @@ The ordering rules that make ``resume`` lose nothing (see docs/network.md, "Sess
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,14 +30,76 @@ from typing import Any
 
 import msgpack
 
-from p2p.transcript.envelope import Envelope
-from p2p.transcript.file import Transcript, TranscriptHeader, TranscriptWriter
+from p2p.transcript.decoding import MAX_PLAYERS
+from p2p.transcript.envelope import Envelope, EnvelopeError, canonical_packb
+from p2p.transcript.file import (
+    Transcript,
+    TranscriptCorrupt,
+    TranscriptHeader,
+    TranscriptVersionError,
+    TranscriptWriter,
+)
 
-__all__ = ["Store", "StoredTable", "default_data_dir", "table_dir", "find_tables"]
+__all__ = ["Store", "StoreDamaged", "StoredTable", "default_data_dir", "table_dir",
+           "find_tables"]
 
 META = "table.msgpack"
 TRANSCRIPT = "transcript.mbt"
 SECRETS = "secrets.log"
+#: The first record of a secrets.log written by this version: from it on, every record
+#: carries ``sum`` (a hash of the rest), so a flipped bit is found, never used.
+_SECRETS_HEAD = {"format": "millebornes-secrets", "version": 2}
+_MAX_META = 256 * 1024
+_MAX_SECRETS = 64 * 1024 * 1024
+_MAX_HANDS = 100_000
+
+
+class StoreDamaged(ValueError):
+    """This computer's own copy of a game is damaged or unreadable: local damage, never an
+    accusation.  The message is one plain sentence: which file, what is wrong, what to
+    do."""
+
+    def __init__(self, path: Path, file: str, what: str, todo: str = "") -> None:
+        self.path = path
+        self.file = file
+        self.what = what
+        if not todo:
+            todo = ("it cannot be resumed from this copy, which is left as it is; the other "
+                    "players keep theirs"
+                    + (f" (`millebornes verify {path / TRANSCRIPT}` shows what was played)"
+                       if file != TRANSCRIPT else ""))
+        super().__init__(f"this computer's copy of game {path.name[:8]} is damaged "
+                         f"({file}: {what}): local damage, nobody cheated; {todo}")
+
+
+def _read_file(path: Path, name: str, limit: int, missing_ok: bool = False,
+               read: bool = True) -> bytes | None:
+    """The file's bytes (None: missing and ``missing_ok``); ``read=False``: only check
+    that it is a readable file."""
+    f = path / name
+    try:
+        if f.is_dir():
+            raise StoreDamaged(path, name, "a folder where a file should be")
+        if f.stat().st_size > limit:
+            raise StoreDamaged(path, name, f"too large ({f.stat().st_size} bytes)")
+        if not read:
+            with open(f, "rb"):
+                return b""
+        return f.read_bytes()
+    except FileNotFoundError:
+        if missing_ok:
+            return None
+        raise StoreDamaged(path, name, "missing") from None
+    except PermissionError:
+        raise StoreDamaged(path, name, "not readable by this account",
+                           f"check the permissions of {f}") from None
+    except OSError as exc:
+        raise StoreDamaged(path, name, f"cannot be read ({exc.strerror or exc})") from None
+
+
+def _secret_sum(rec: dict[str, Any]) -> bytes:
+    body = {k: v for k, v in rec.items() if k != "sum"}
+    return hashlib.sha256(b"millebornes/secrets/v2\0" + canonical_packb(body)).digest()[:16]
 
 
 def default_data_dir() -> Path:
@@ -103,6 +166,9 @@ class StoredTable:
     secrets: dict[int, dict[str, Any]] = field(default_factory=dict)   # hand -> last record
     extra: dict[str, Any] = field(default_factory=dict)
     torn_bytes: int = 0
+    #: local damage found in the middle of the transcript (the rest kept aside and cut
+    #: off: it is fetched again from the other peers); None: none
+    damage: str | None = None
 
 
 class Store:
@@ -114,6 +180,9 @@ class Store:
         self.meta = meta
         self._secrets = open(path / SECRETS, "ab")  # noqa: SIM115 - closed in close()
         os.chmod(path / SECRETS, 0o600)
+        if self._secrets.tell() == 0:
+            self._secrets.write(_pack(_SECRETS_HEAD))
+            self._secrets.flush()
         self._last_secret: dict[int, bytes] = {}
         self.entries_written = 0
 
@@ -136,19 +205,65 @@ class Store:
         return cls(path, writer, meta)
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str]) -> tuple[Store, StoredTable]:
-        """Reopen a table directory after a crash: a torn last entry is cut off."""
+    def open(cls, path: str | os.PathLike[str],
+             key: bytes | None = None) -> tuple[Store, StoredTable]:
+        """Reopen a table directory after a crash: a torn last entry is cut off.
+
+        Anything else wrong with the files is :class:`StoreDamaged` (one sentence), except
+        an entry damaged in the middle of the transcript: the entries from there are kept
+        aside in ``transcript.mbt.damaged``, cut off, and said in ``StoredTable.damage``
+        (the caller fetches them again from the other peers before writing anything).
+        ``key``: this player's signing key, which the stored seat must have."""
         p = Path(path)
         meta = read_meta(p)
-        writer, transcript, cut = TranscriptWriter.resume(p / TRANSCRIPT)
+        damage: str | None = None
+        _read_file(p, TRANSCRIPT, 1 << 40, read=False)   # missing, a folder, unreadable
+        try:
+            try:
+                writer, transcript, cut = TranscriptWriter.resume(p / TRANSCRIPT)
+            except TranscriptCorrupt as exc:
+                if isinstance(exc, TranscriptVersionError) or exc.offset == 0:
+                    raise
+                damage = _cut_damaged(p / TRANSCRIPT, exc)
+                writer, transcript, cut = TranscriptWriter.resume(p / TRANSCRIPT)
+        except TranscriptVersionError as exc:
+            raise StoreDamaged(p, TRANSCRIPT, f"written in a format this version cannot "
+                               f"read ({exc.plain})", "update millebornes, then resume "
+                               "again") from None
+        except TranscriptCorrupt as exc:
+            raise StoreDamaged(p, TRANSCRIPT, exc.reason if exc.offset == 0 else
+                               f"at byte {exc.offset}: {exc.reason}") from None
+        except OSError as exc:
+            raise StoreDamaged(p, TRANSCRIPT, f"cannot be read or repaired "
+                               f"({exc.strerror or exc})") from None
         if transcript.header.to_bytes() != meta["header"]:
             writer.close()
-            raise ValueError(f"{p}: transcript header does not match table.msgpack")
-        st = StoredTable(p, transcript.header, int(meta["seat"]), int(meta["port"]),
-                         str(meta.get("bind", "127.0.0.1")),
-                         {int(k): str(v) for k, v in dict(meta.get("endpoints", {})).items()},
-                         transcript, read_secrets(p), dict(meta.get("extra", {})), cut)
-        store = cls(p, writer, meta)
+            from p2p.table.config import TableConfig
+            try:      # which one is damaged: the one whose table id does not add up
+                TableConfig.from_header(transcript.header)
+            except ValueError as exc:
+                raise StoreDamaged(p, TRANSCRIPT, f"bad header: {exc}") from None
+            raise StoreDamaged(p, META, "its table header does not match the transcript's")
+        header = transcript.header
+        seat = meta["seat"]
+        keys = [pl.key for pl in header.players]
+        if seat >= len(keys) or (key is not None and key in keys and keys[seat] != key):
+            writer.close()
+            raise StoreDamaged(p, META, f"seat {seat} is not this player's seat")
+        try:
+            secrets = load_secrets(p, transcript, seat)
+        except StoreDamaged:
+            writer.close()
+            raise
+        st = StoredTable(p, header, seat, meta["port"], meta["bind"],
+                         {int(k): v for k, v in meta["endpoints"].items()},
+                         transcript, secrets, dict(meta["extra"]), cut, damage)
+        try:
+            store = cls(p, writer, meta)
+        except OSError as exc:
+            writer.close()
+            raise StoreDamaged(p, SECRETS, f"cannot be opened for writing "
+                               f"({exc.strerror or exc})") from None
         store.entries_written = len(transcript.entries)
         for h, rec in st.secrets.items():
             store._last_secret[h] = _pack(rec)
@@ -175,6 +290,7 @@ class Store:
         ``rand_seed``) if they changed since last time (fsynced). Returns True when a
         record was written."""
         rec = {"hand": hand, **secrets}
+        rec["sum"] = _secret_sum(rec)
         raw = _pack(rec)
         if self._last_secret.get(hand) == raw:
             return False
@@ -216,30 +332,188 @@ class Store:
 
 
 def read_meta(path: Path) -> dict[str, Any]:
+    """``table.msgpack``, every field checked (types, ranges): :class:`StoreDamaged` in
+    words, never a KeyError or a TypeError further on."""
+    raw = _read_file(path, META, _MAX_META)
+    assert raw is not None
     try:
-        meta = msgpack.unpackb((path / META).read_bytes(), raw=False, strict_map_key=False)
-    except FileNotFoundError:
-        raise ValueError(f"{path} holds no table (no {META})") from None
+        meta = msgpack.unpackb(raw, raw=False, strict_map_key=False, max_bin_len=_MAX_META,
+                               max_str_len=4096, max_array_len=1024, max_map_len=1024,
+                               max_ext_len=0)
     except Exception as exc:
-        raise ValueError(f"{path / META} is unreadable: {exc}") from None
-    if not isinstance(meta, dict) or not isinstance(meta.get("header"), bytes):
-        raise ValueError(f"{path / META} is not a table record")
+        raise StoreDamaged(path, META, f"undecodable ({type(exc).__name__})") from None
+
+    def bad(what: str) -> StoreDamaged:
+        return StoreDamaged(path, META, what)
+
+    if not isinstance(meta, dict):
+        raise bad("not a table record")
+    for k, typ, what in (("header", bytes, "bytes"), ("seat", int, "a number"),
+                         ("port", int, "a number"), ("bind", str, "text"),
+                         ("endpoints", dict, "a map"), ("extra", dict, "a map")):
+        v = meta.get(k, {} if k == "extra" else "127.0.0.1" if k == "bind" else None)
+        if not isinstance(v, typ) or isinstance(v, bool):
+            raise bad(f"{k} is missing or not {what}")
+        meta[k] = v
+    if not 0 <= meta["seat"] < MAX_PLAYERS:
+        raise bad(f"seat {meta['seat']} is out of range")
+    if not 0 <= meta["port"] <= 65535:
+        raise bad(f"port {meta['port']} is out of range")
+    bind = meta["bind"]
+    if not bind or len(bind) > 64 or any(c.isspace() or not c.isprintable() for c in bind):
+        raise bad("the listening address is not an address")
+    eps = meta["endpoints"]
+    if len(eps) > MAX_PLAYERS or not all(
+            isinstance(k, str) and k.isdigit() and int(k) < MAX_PLAYERS
+            and isinstance(v, str) and len(v) <= 300 for k, v in eps.items()):
+        raise bad("the peers' addresses are not a seat → address map")
+    if not all(isinstance(k, str) for k in meta["extra"]):
+        raise bad("extra is not a map of names")
     return meta
 
 
-def read_secrets(path: Path) -> dict[int, dict[str, Any]]:
+def _cut_damaged(path: Path, exc: TranscriptCorrupt) -> str:
+    """Keep the transcript's bytes from a damaged entry on aside and cut them off."""
+    with open(path, "rb") as f:
+        f.seek(exc.offset)
+        Path(str(path) + ".damaged").write_bytes(f.read())
+    with open(path, "r+b") as f:
+        f.truncate(exc.offset)
+        f.flush()
+        os.fsync(f.fileno())
+    return (f"{TRANSCRIPT} is damaged at byte {exc.offset} ({exc.reason}); the entries from "
+            f"there (kept aside in {path.name}.damaged) are fetched again from the other "
+            "peers")
+
+
+def read_secrets(path: Path, header: TranscriptHeader | None = None,
+                 seat: int | None = None) -> dict[int, dict[str, Any]]:
     """hand -> the last complete secrets record (a torn last record is ignored: it was
-    never followed by a publication)."""
+    never followed by a publication).  Anything else wrong (junk, a record of the wrong
+    shape, another table's or seat's secrets, a record whose ``sum`` does not match) is
+    :class:`StoreDamaged`: these secrets exist nowhere else, so a damaged one is never
+    used (it would make this seat publish wrong shares)."""
     out: dict[int, dict[str, Any]] = {}
-    f = path / SECRETS
-    if not f.exists():
+    data = _read_file(path, SECRETS, _MAX_SECRETS, missing_ok=True)
+    if not data:
         return out
-    unpacker = msgpack.Unpacker(raw=False, strict_map_key=False)
-    unpacker.feed(f.read_bytes())
-    try:
-        for rec in unpacker:
-            if isinstance(rec, dict) and isinstance(rec.get("hand"), int):
-                out[rec["hand"]] = rec
-    except Exception:  # a torn record at the end
-        pass
+    todo = _secrets_todo(path)
+
+    def bad(what: str) -> StoreDamaged:
+        return StoreDamaged(path, SECRETS, what, todo)
+
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=len(data),
+                                max_ext_len=0)
+    unpacker.feed(data)
+    summed = False
+    n = 0
+    while True:
+        try:
+            rec = unpacker.unpack()
+        except msgpack.OutOfData:
+            break                          # the end, or a torn last record: ignored
+        except Exception as exc:
+            raise bad(f"undecodable after record {n} ({type(exc).__name__})") from None
+        n += 1
+        if n == 1 and rec == _SECRETS_HEAD:
+            summed = True
+            continue
+        if not isinstance(rec, dict):
+            raise bad(f"record {n} is not a record")
+        if "sum" in rec or summed:
+            try:
+                ok = isinstance(rec.get("sum"), bytes) and rec["sum"] == _secret_sum(rec)
+            except EnvelopeError:
+                ok = False
+            if not ok:
+                raise bad(f"record {n} does not match its checksum")
+            rec = {k: v for k, v in rec.items() if k != "sum"}
+        hand = rec.get("hand")
+        if not isinstance(hand, int) or isinstance(hand, bool) or not 0 <= hand < _MAX_HANDS:
+            raise bad(f"record {n} names no hand")
+        why = _secret_problem(rec, header, seat)
+        if why is not None:
+            raise bad(f"record {n} (hand {hand + 1}) {why}")
+        out[hand] = rec
     return out
+
+
+def _secret_problem(rec: dict[str, Any], header: TranscriptHeader | None,
+                    seat: int | None) -> str | None:
+    """What is wrong with one record's shape (None: nothing)."""
+    seed = rec.get("rand_seed")
+    if not isinstance(seed, bytes) or len(seed) != 32:
+        return "has no valid random seed"
+    deck = rec.get("deck")
+    if not isinstance(deck, dict):
+        return "has no deck secrets"
+    x = deck.get("x")
+    if x is not None and not (isinstance(x, bytes) and len(x) == 32):
+        return "has a deck key of the wrong size"
+    seeds = deck.get("seeds", {})
+    if not isinstance(seeds, dict) or not all(
+            isinstance(k, str) and k.isdigit() and isinstance(v, bytes)
+            for k, v in seeds.items()):
+        return "has malformed deck seeds"
+    if not isinstance(deck.get("revealed", False), bool):
+        return "has a malformed reveal flag"
+    if deck.get("hand") != rec.get("hand"):
+        return "belongs to another hand"
+    if header is not None and deck.get("table") != header.table:
+        return "belongs to another table"
+    if seat is not None and deck.get("seat") != seat:
+        return "belongs to another seat"
+    return None
+
+
+def load_secrets(path: Path, transcript: Transcript, seat: int) -> dict[int, dict[str, Any]]:
+    """:func:`read_secrets`, checked against what this seat published in ``transcript``
+    (:class:`StoreDamaged` when they do not cover it)."""
+    secrets = read_secrets(path, transcript.header, seat)
+    _check_secrets_cover(path, transcript, transcript.header.players[seat].key, secrets)
+    return secrets
+
+
+def _check_secrets_cover(path: Path, transcript: Transcript, my_key: bytes,
+                         secrets: dict[int, dict[str, Any]]) -> None:
+    """The stored secrets are the ones this seat's published entries were made with (they
+    are written before any entry that depends on them): every hand with a deck entry of
+    ours has a record, its deck key is the one our ``deck.key`` published, it holds the
+    seed of every shuffle round we committed to, and says revealed once we revealed.  So
+    a record lost or changed on this disk (even one that looks like a torn end) is found
+    here, never used to sign wrong shares."""
+    from p2p.crypto import group as g
+
+    for env in transcript.entries:
+        body = env.body
+        if env.author != my_key or not isinstance(body, dict):
+            continue
+        k = str(body.get("k", ""))
+        if not k.startswith("deck."):
+            continue
+        rec = secrets.get(env.hand)
+        if rec is None:
+            raise StoreDamaged(path, SECRETS, f"this seat's card keys for hand "
+                               f"{env.hand + 1} are missing", _secrets_todo(path))
+        deck = rec["deck"]
+        wrong = None
+        if k == "deck.key":
+            x = deck.get("x")
+            try:
+                if x is None or g.base(g.scalar_from_bytes(x)) != body.get("h"):
+                    wrong = "its deck key is not the one this seat published"
+            except Exception:
+                wrong = "its deck key is not a key"
+        elif k == "deck.commit" and str(body.get("round")) not in deck.get("seeds", {}):
+            wrong = f"the seed of shuffle round {body.get('round')} is missing"
+        elif k == "deck.reveal" and not deck.get("revealed", False):
+            wrong = "it does not know that this seat revealed its secrets"
+        if wrong is not None:
+            raise StoreDamaged(path, SECRETS, f"hand {env.hand + 1}: {wrong}",
+                               _secrets_todo(path))
+
+
+def _secrets_todo(path: Path) -> str:
+    return ("they exist nowhere else, so this seat cannot go on at this table (nothing was "
+            "sent; the others' time limit stops the match, blaming nobody); "
+            f"`millebornes verify {path / TRANSCRIPT}` shows what was played")

@@ -247,7 +247,9 @@ TABLE_META_OPTIONAL: dict[str, Check] = {
     "nonce": is_bytes(max_len=64),
     # per seat: [CURVE public key, its certificate by the seat's signing key]
     "curve": is_list(is_list(is_bytes(max_len=64), min_len=2, max_len=2), min_len=2,
-                     max_len=MAX_PLAYERS)}
+                     max_len=MAX_PLAYERS),
+    # the table's time limits in ms: [every protocol step, a player's move (0: untimed)]
+    "limits": is_list(is_int(0, 86_400_000), min_len=2, max_len=2)}
 
 
 def check_header_obj(v: Any) -> dict[str, Any]:

@@ -1,0 +1,262 @@
+"""`resume` from a damaged copy of a game (issue 9, findings 10 and 11): table.msgpack,
+secrets.log or the transcript flipped, truncated, emptied, replaced by a folder or given
+wrong types.  Each is one plain sentence naming the file and saying what to do, as local
+damage (never as this seat cheating), with a non-zero exit and no traceback; an entry
+damaged in the middle of the transcript is cut off and fetched again from the others.
+Real files from a real match over 127.0.0.1, and the real `millebornes resume` CLI."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import msgpack
+import pytest
+
+from engine import Seating, preset
+from engine.bots import make_bot
+from p2p.crypto.identity import Identity
+from p2p.net.transport import Node
+from p2p.table.config import TableConfig
+from p2p.table.session import Peer, SessionOptions, node_id_for, resume_peer
+from p2p.table.store import Store, StoreDamaged, load_secrets, read_secrets
+from p2p.transcript.file import Player, read_transcript
+
+ROOT = Path(__file__).resolve().parent.parent
+FAST = SessionOptions(response_delay=0.01, stall_after=0.3)
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished two-seat match: ``s0.key``, ``s1.key`` and each seat's data folder
+    ``d0``, ``d1`` (one table folder in each)."""
+    base = tmp_path_factory.mktemp("played")
+    ids = [Identity.load_or_create(base / f"s{s}.key") for s in range(2)]
+    cfg = TableConfig(preset("classic", match_target=1), Seating.solo(2),
+                      tuple(Player(s, f"p{s}", ids[s].public_key) for s in range(2)),
+                      os.urandom(16))
+    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    eps = {s: nodes[s].endpoint for s in range(2)}
+    peers = [Peer(ids[s], cfg, nodes[s], controller=make_bot("heuristic", 11 + s),
+                  endpoints=eps, options=FAST,
+                  store=Store.create(base / f"d{s}", cfg.header(), s, port=0, endpoints=eps))
+             for s in range(2)]
+    res = [False, False]
+
+    def go(i: int) -> None:
+        res[i] = peers[i].run(60)
+        peers[i].linger(0.3)
+
+    th = [threading.Thread(target=go, args=(i,)) for i in range(2)]
+    for t in th:
+        t.start()
+    for t in th:
+        t.join()
+    for p in peers:
+        p.close(flush=0.5)
+    assert res == [True, True]
+    return base
+
+
+def _pack(v: object) -> bytes:
+    out = msgpack.packb(v, use_bin_type=True)
+    assert isinstance(out, bytes)
+    return out
+
+
+def _meta(change: Callable[[dict[str, object]], None]) -> Callable[[Path], None]:
+    def go(p: Path) -> None:
+        m = msgpack.unpackb(p.read_bytes(), raw=False, strict_map_key=False)
+        change(m)
+        p.write_bytes(_pack(m))
+    return go
+
+
+def _flip(at: float) -> Callable[[Path], None]:
+    def go(p: Path) -> None:
+        b = bytearray(p.read_bytes())
+        b[int(len(b) * at)] ^= 0x55
+        p.write_bytes(bytes(b))
+    return go
+
+
+def _truncate(keep: float | int) -> Callable[[Path], None]:
+    def go(p: Path) -> None:
+        b = p.read_bytes()
+        p.write_bytes(b[:keep if isinstance(keep, int) else int(len(b) * keep)])
+    return go
+
+
+def _empty(p: Path) -> None:
+    p.write_bytes(b"")
+
+
+def _missing(p: Path) -> None:
+    p.unlink()
+
+
+def _folder(p: Path) -> None:
+    p.unlink()
+    p.mkdir()
+
+
+def _junk_after(p: Path) -> None:
+    p.write_bytes(p.read_bytes() + b"\xc1\xc1 junk")
+
+
+def _entry(k: int, how: str) -> Callable[[Path], None]:
+    """Damage the ``k``-th entry: ``sig`` flips a byte of its signature (it still
+    decodes), ``byte`` makes its first byte undecodable."""
+    def go(p: Path) -> None:
+        t = read_transcript(p)
+        start = t.offsets[k]
+        end = t.offsets[k + 1]
+        b = bytearray(p.read_bytes())
+        if how == "sig":
+            b[end - 3] ^= 0x01
+        else:
+            b[start] = 0xC1
+        p.write_bytes(bytes(b))
+    return go
+
+
+META, TRANSCRIPT, SECRETS = "table.msgpack", "transcript.mbt", "secrets.log"
+
+#: name -> (file, damage, the file named in the sentence; None: repaired from the peers)
+CASES: dict[str, tuple[str, Callable[[Path], None], str | None]] = {
+    "meta-missing": (META, _missing, META),
+    "meta-empty": (META, _empty, META),
+    "meta-truncated": (META, _truncate(0.5), META),
+    "meta-flipped": (META, _flip(0.5), META),
+    "meta-folder": (META, _folder, META),
+    "meta-junk": (META, lambda p: p.write_bytes(b"\xc1" * 40), META),
+    "meta-a-list": (META, lambda p: p.write_bytes(_pack([1, 2])), META),
+    "meta-seat-text": (META, _meta(lambda m: m.update(seat="x")), META),
+    "meta-seat-huge": (META, _meta(lambda m: m.update(seat=7)), META),
+    "meta-seat-other": (META, _meta(lambda m: m.update(seat=1)), META),
+    "meta-seat-bool": (META, _meta(lambda m: m.update(seat=True)), META),
+    "meta-port-text": (META, _meta(lambda m: m.update(port="x")), META),
+    "meta-port-huge": (META, _meta(lambda m: m.update(port=10 ** 6)), META),
+    "meta-bind-int": (META, _meta(lambda m: m.update(bind=5)), META),
+    "meta-bind-spaces": (META, _meta(lambda m: m.update(bind="a b c")), META),
+    "meta-endpoints-list": (META, _meta(lambda m: m.update(endpoints=[1, 2])), META),
+    "meta-endpoints-keys": (META, _meta(lambda m: m.update(endpoints={"x": 3})), META),
+    "meta-extra-list": (META, _meta(lambda m: m.update(extra=[1])), META),
+    "meta-header-int": (META, _meta(lambda m: m.update(header=5)), META),
+    "meta-header-other": (META, _meta(lambda m: m.update(header=b"junk")), META),
+    "transcript-missing": (TRANSCRIPT, _missing, TRANSCRIPT),
+    "transcript-empty": (TRANSCRIPT, _empty, TRANSCRIPT),
+    "transcript-folder": (TRANSCRIPT, _folder, TRANSCRIPT),
+    "transcript-header-cut": (TRANSCRIPT, _truncate(100), TRANSCRIPT),
+    "transcript-header-flipped": (TRANSCRIPT, _flip(0.002), TRANSCRIPT),
+    "transcript-entry-signature": (TRANSCRIPT, _entry(5, "sig"), None),
+    "transcript-entry-undecodable": (TRANSCRIPT, _entry(5, "byte"), None),
+    "transcript-junk-after": (TRANSCRIPT, _junk_after, None),
+    "secrets-missing": (SECRETS, _missing, SECRETS),
+    "secrets-empty": (SECRETS, _empty, SECRETS),
+    "secrets-folder": (SECRETS, _folder, SECRETS),
+    "secrets-flipped": (SECRETS, _flip(0.5), SECRETS),
+    "secrets-flipped-early": (SECRETS, _flip(0.2), SECRETS),
+    "secrets-junk": (SECRETS, _junk_after, SECRETS),
+    "secrets-a-list": (SECRETS, lambda p: p.write_bytes(_pack([1, 2, 3])), SECRETS),
+    "secrets-wrong-types": (SECRETS, lambda p: p.write_bytes(
+        _pack({"hand": 0, "deck": "x", "rand_seed": 5})), SECRETS),
+    "secrets-huge-hand": (SECRETS, lambda p: p.write_bytes(
+        _pack({"hand": 2 ** 40, "deck": {}, "rand_seed": b"x" * 32})), SECRETS),
+}
+
+
+def _damaged_copy(played: Path, tmp: Path, name: str) -> tuple[Path, Path]:
+    """A copy of seat 0's data folder with one damage; (data folder, table folder)."""
+    shutil.copytree(played, tmp / "g")
+    data = tmp / "g" / "d0"
+    table = next(d for d in data.iterdir() if d.is_dir())
+    file, damage, _ = CASES[name]
+    damage(table / file)
+    return data, table
+
+
+def _local_node(nid: bytes, bind: str, port: int) -> Node:
+    return Node(nid, bind="127.0.0.1")
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_resume_from_a_damaged_copy_says_so_in_one_line(played: Path, tmp_path: Path,
+                                                        name: str) -> None:
+    data, table = _damaged_copy(played, tmp_path, name)
+    named = CASES[name][2]
+    ident = Identity.load_or_create(tmp_path / "g" / "s0.key")
+    if named is not None:
+        with pytest.raises(StoreDamaged) as err:
+            resume_peer(table, ident, node_factory=_local_node)
+        text = str(err.value)
+        assert "\n" not in text and f"({named}:" in text
+        assert text.startswith(f"this computer's copy of game {table.name[:8]} is damaged")
+        assert "local damage, nobody cheated" in text and "seat 0" not in text
+        return
+    # damage inside the log: the good part is replayed, the rest fetched from the others
+    peer = resume_peer(table, ident, node_factory=_local_node, options=FAST)
+    try:
+        assert peer.local_damage is not None
+        assert peer.rlog.catching_up                  # writes nothing before a peer answers
+        assert peer.stopped is None
+        assert peer.finished == (name == "transcript-junk-after")   # nothing lost there
+        assert not [e for e in peer.drain_events() if e.kind == "stopped"]
+    finally:
+        peer.close(flush=0)
+
+
+def test_old_secrets_files_without_checksums_stay_readable(played: Path, tmp_path: Path) -> None:
+    """A secrets.log written before records carried a checksum resumes as before."""
+    shutil.copytree(played, tmp_path / "g")
+    table = next(d for d in (tmp_path / "g" / "d0").iterdir() if d.is_dir())
+    recs = read_secrets(table)
+    assert recs
+    (table / SECRETS).write_bytes(b"".join(_pack(r) for r in recs.values()))   # old format
+    peer = resume_peer(table, Identity.load_or_create(tmp_path / "g" / "s0.key"),
+                       node_factory=_local_node)
+    try:
+        assert peer.finished and peer.local_damage is None
+    finally:
+        peer.close(flush=0)
+
+
+@pytest.mark.parametrize("name", ["meta-seat-text", "meta-endpoints-list", "meta-folder",
+                                  "transcript-folder", "secrets-missing", "secrets-flipped"])
+def test_the_resume_verb_on_a_damaged_copy(played: Path, tmp_path: Path, name: str) -> None:
+    data, table = _damaged_copy(played, tmp_path, name)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    r = subprocess.run([sys.executable, "-m", "cli", "resume", "--plain", "--data-dir",
+                        str(data), "--identity", str(tmp_path / "g" / "s0.key")], input="",
+                       capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    assert r.returncode == 2, r.stdout + r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1, r.stderr
+    assert lines[0].startswith(f"millebornes resume: this computer's copy of game "
+                               f"{table.name[:8]} is damaged ({CASES[name][2]}:")
+    assert "local damage" in lines[0] and "Traceback" not in r.stderr
+    assert "unexpected error" not in r.stderr
+
+
+def test_no_flipped_byte_in_secrets_is_ever_used(played: Path, tmp_path: Path) -> None:
+    """Every single-byte change anywhere in secrets.log is refused as damage when the
+    store is opened (a flipped length that makes the last record look torn included: the
+    older record of that hand left standing does not cover what this seat published), so
+    no changed key is ever used to sign shares this seat would be blamed for."""
+    shutil.copytree(played, tmp_path / "g")
+    table = next(d for d in (tmp_path / "g" / "d0").iterdir() if d.is_dir())
+    raw = (table / SECRETS).read_bytes()
+    transcript = read_transcript(table / TRANSCRIPT)
+    assert load_secrets(table, transcript, 0)    # the intact copy is accepted
+    for i in range(len(raw)):
+        for mask in (0x01, 0x80):
+            b = bytearray(raw)
+            b[i] ^= mask
+            (table / SECRETS).write_bytes(bytes(b))
+            with pytest.raises(StoreDamaged, match="secrets.log"):
+                load_secrets(table, transcript, 0)
