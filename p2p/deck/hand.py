@@ -25,6 +25,7 @@ from p2p.crypto.proofs import (
     ProofError,
     dleq_prove,
     dleq_verify,
+    dleq_verify_known_logs,
     schnorr_prove,
     schnorr_verify,
 )
@@ -32,6 +33,7 @@ from p2p.crypto.shuffle_proof import MAX_N, ShuffleProofError
 from p2p.deck.ciphers import (
     card_point,
     context,
+    pass_witness,
     prove_pass,
     shuffle_commitment,
     shuffle_pass,
@@ -85,9 +87,16 @@ class DeckHand:
 
     def __init__(self, table_id: bytes, hand_no: int, n_seats: int, card_ids: Sequence[int],
                  my_seat: int | None = None, ops: g.OpCounter | None = None,
-                 shuffle_proofs: bool = True) -> None:
+                 shuffle_proofs: bool = True, proofs_checked: bool = False) -> None:
         """``shuffle_proofs=False`` makes and checks passes without their proofs: only the
-        benchmark uses it, to measure what the proofs cost; a table never does."""
+        benchmark uses it, to measure what the proofs cost; a table never does.
+
+        ``proofs_checked=True`` is for the auditor's replay of a transcript whose
+        cryptographic pass (:func:`p2p.transcript.verify_crypto`) has already checked every
+        proof of it, shuffle and share: the replay follows the state without checking them
+        a second time (it implies ``shuffle_proofs=False``)."""
+        if proofs_checked:
+            shuffle_proofs = False
         if not 2 <= n_seats <= 16:
             raise ValueError("2..16 seats")
         if not 0 <= hand_no < 2**63:
@@ -96,6 +105,7 @@ class DeckHand:
         if len(set(cards)) != len(cards) or not cards or len(cards) > MAX_N:
             raise ValueError(f"card ids must be distinct, 1..{MAX_N} of them")
         self.shuffle_proofs = shuffle_proofs
+        self.proofs_checked = proofs_checked
         self.table_id = table_id
         self.hand_no = hand_no
         self.n = n_seats
@@ -395,7 +405,7 @@ class DeckHand:
 
     def _verify_share(self, m: DecryptShare, rd: _Round) -> None:
         key = (m.pos, m.seat, m.recipient)
-        if key in rd.verified or self._mine(m):
+        if key in rd.verified or self._mine(m) or self.proofs_checked:
             return
         assert rd.final is not None
         try:
@@ -410,6 +420,37 @@ class DeckHand:
                            validate_d=False):
             raise self._cheat(m.seat, "share-proof", m, "decryption share proof fails")
         rd.verified.add(key)
+
+    def _verify_share_known(self, m: DecryptShare, rd: _Round, x: int, r_log: int,
+                            c1: bytes) -> None:
+        """:meth:`_verify_share` at the end of the hand, once ``x`` (the author's revealed
+        secret) and ``r_log`` (log_G c1, from the recomputed passes) are known and
+        ``m.share == x·c1`` was checked."""
+        key = (m.pos, m.seat, m.recipient)
+        if key in rd.verified or self._mine(m):
+            return
+        try:
+            proof = Proof.from_bytes(m.proof)
+        except ProofError as e:
+            raise self._cheat(m.seat, "share-proof", m, str(e)) from None
+        if not dleq_verify_known_logs(x, self.keys[m.seat], r_log, c1, m.share, proof,
+                                      self.share_context(m.round, m.pos, m.recipient),
+                                      self.ops):
+            raise self._cheat(m.seat, "share-proof", m, "decryption share proof fails")
+        rd.verified.add(key)
+
+    def _is_encryption(self, deck: Deck, cards: Sequence[int], logs: Sequence[int],
+                       xsum: int) -> bool:
+        """deck[j] == (logs[j]·G, M_{cards[j]} + (logs[j]·xsum)·G) for every j."""
+        if len(deck) != len(cards):
+            return False
+        base, add, L, ops = g.base, g.add, g.L, self.ops
+        for (c1, c2), card, k in zip(deck, cards, logs, strict=False):
+            if c1 != base(k, ops):
+                return False
+            if c2 != add(card_point(card), base(k * xsum % L, ops), ops):
+                return False
+        return True
 
     def _on_share(self, m: DecryptShare) -> None:
         rd = self._round_for(m, m.round)
@@ -554,39 +595,45 @@ class DeckHand:
         decks: list[tuple[int, ...]] = []
         recips: list[dict[int, int]] = []
         pubs: list[dict[int, int]] = []
+        # Every key h_s = x_s·G was checked against its reveal, so the joint key is
+        # xsum·G.  Recomputing each pass from its seed tracks, for every ciphertext, its card
+        # and the sum R of the re-randomisers applied so far: the honest ciphertext is then
+        # (R·G, M + (R·xsum)·G) — the very points the pass-by-pass recomputation
+        # (C1 + ρ·G, C2 + ρ·H) gives, with fixed-base multiplications only.  The card at each
+        # final position is the composed permutation (decrypting the final deck with xsum
+        # gives the same), each share x_s·C1 is (x_s·R)·G, and each share proof is checked
+        # with its two discrete logs known (proofs.dleq_verify_known_logs).
+        L = g.L
         for r, rd in enumerate(self.rounds):
             for s in range(self.n):
                 if s not in rd.commits and (rd.passes or rd.final is not None):
                     raise CheatDetected(s, "commit-missing", step, f"round {r}")
-            cur = rd.start()
+            size = len(rd.cards)
+            cards = list(rd.cards)
+            logs = [0] * size
             for s, published in enumerate(rd.passes):
-                try:
-                    expect = shuffle_pass(cur, self.reveals[s].seeds[r], self.joint, self.ops)
-                except g.GroupError:  # pragma: no cover - inputs were checked
-                    expect = ()
-                if expect != published:
+                perm, rhos = pass_witness(size, self.reveals[s].seeds[r])
+                cards = [cards[i] for i in perm]
+                logs = [(logs[i] + rho) % L for i, rho in zip(perm, rhos, strict=True)]
+                if not self._is_encryption(published, cards, logs, xsum):
                     raise CheatDetected(s, "pass-mismatch", step,
                                         f"round {r}: pass differs from the one its seed derives",
                                         self._find(ShufflePass, s, r))
-                cur = published
             if rd.final is None:
                 decks.append(())
                 recips.append(dict(rd.assigned))
                 pubs.append(dict(rd.public))
                 continue
-            order = []
-            for c1, c2 in rd.final:
-                pt = g.sub(c2, g.mul(xsum, c1, self.ops), self.ops)
-                order.append(self._lookup[pt])
+            order = cards
             for groups in (rd.shares, rd.opens):
                 for pos, by_seat in groups.items():
                     c1 = rd.final[pos][0]
                     for s, sh in by_seat.items():
-                        if sh.share != g.mul(xs[s], c1, self.ops):
+                        if sh.share != g.base(xs[s] * logs[pos] % L, self.ops):
                             raise CheatDetected(s, "share-mismatch", step,
                                                 f"round {r} position {pos}", sh)
-                        if check_proofs:
-                            self._verify_share(sh, rd)
+                        if check_proofs and not self.proofs_checked:
+                            self._verify_share_known(sh, rd, xs[s], logs[pos], c1)
             for pos, card in rd.public.items():
                 if order[pos] != card:  # pragma: no cover - guaranteed by the checks above
                     raise CheatDetected(None, "open-mismatch", step)
