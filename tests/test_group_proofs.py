@@ -15,6 +15,7 @@ from p2p.crypto.proofs import (
     dleq_check,
     dleq_prove,
     dleq_verify,
+    dleq_verify_known_logs,
     schnorr_check,
     schnorr_prove,
     schnorr_verify,
@@ -221,6 +222,27 @@ def test_dleq_rejects_wrong_share_context_and_bad_encodings() -> None:
                                    validate_d=validate)
     with pytest.raises(ProofError):
         dleq_check(h, c1, wrong, proof, b"pos 3|to 1")
+
+
+@settings(max_examples=10, deadline=None)
+@given(x=scalars, k=scalars, nonce=scalars)
+def test_dleq_with_known_logs_agrees_with_dleq_verify(x: int, k: int, nonce: int) -> None:
+    """The end-of-hand audit checks share proofs with both discrete logs known: the same
+    verdict as dleq_verify on an honest proof and on every mutated one."""
+    h, c1 = g.base(x), g.base(k)
+    d = g.mul(x, c1)
+    proof = dleq_prove(x, h, c1, d, b"ctx", nonce=nonce)
+    assert dleq_verify_known_logs(x, h, k, c1, d, proof, b"ctx")
+    mutants = [Proof(proof.c, (proof.z + 1) % g.L), Proof((proof.c + 1) % g.L, proof.z),
+               Proof(0, proof.z), Proof(proof.c, 0)]
+    for bad in mutants:
+        assert not dleq_verify(h, c1, d, bad, b"ctx")
+        assert not dleq_verify_known_logs(x, h, k, c1, d, bad, b"ctx")
+    assert not dleq_verify_known_logs(x, h, k, c1, d, proof, b"other context")
+    # a proof made with another secret (for a share that is not x·c1) fails both ways
+    other = dleq_prove((x + 1) % g.L, h, c1, d, b"ctx", nonce=nonce)
+    assert not dleq_verify(h, c1, d, other, b"ctx")
+    assert not dleq_verify_known_logs(x, h, k, c1, d, other, b"ctx")
 
 
 def test_proof_decoding_rejects_bad_bytes() -> None:

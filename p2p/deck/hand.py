@@ -15,7 +15,7 @@ the check that failed and the step.  See docs/protocol.md for the full protocol.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -122,6 +122,11 @@ class DeckHand:
         self._seeds: dict[int, bytes] = {}
         self._revealed_mine = False
         self.result: HandResult | None = None
+        #: When set, a pass's proof is handed to this callable (with the pass and its
+        #: input deck) instead of being checked here: the transcript verifier checks
+        #: proofs in worker processes and reports a failure at the pass's entry
+        #: (p2p.transcript.file).  A table never sets it.
+        self.pass_check: Callable[[ShufflePass, Deck], None] | None = None
 
     # ------------------------------------------------------------------ helpers
     def _cheat(self, seat: int | None, check: str, m: object, detail: str = "") -> CheatDetected:
@@ -363,15 +368,25 @@ class DeckHand:
             # caught here, before any card is dealt, and blamed on its author.
             assert self.joint is not None  # commits (hence passes) need every key
             inp = rd.passes[-1] if rd.passes else rd.start()
-            try:
-                verify_pass(inp, m.deck, m.proof, self.joint, self.table_id, self.hand_no,
-                            m.round, m.seat, self.ops)
-            except ShuffleProofError as e:
-                raise self._cheat(m.seat, "shuffle-proof", m,
-                                  f"round {m.round} pass {m.seat}: {e.reason}") from None
+            if self.pass_check is not None:
+                self.pass_check(m, inp)
+            else:
+                self._verify_pass(m, inp)
         rd.passes.append(m.deck)
         if len(rd.passes) == self.n:
             self._finalise(m, rd)
+
+    def pass_proof_error(self, m: ShufflePass, reason: str) -> CheatDetected:
+        """The verdict on a pass whose proof fails."""
+        return self._cheat(m.seat, "shuffle-proof", m, f"round {m.round} pass {m.seat}: {reason}")
+
+    def _verify_pass(self, m: ShufflePass, inp: Deck) -> None:
+        assert self.joint is not None
+        try:
+            verify_pass(inp, m.deck, m.proof, self.joint, self.table_id, self.hand_no,
+                        m.round, m.seat, self.ops)
+        except ShuffleProofError as e:
+            raise self.pass_proof_error(m, e.reason) from None
 
     def _finalise(self, m: ShufflePass, rd: _Round) -> None:
         # Intermediate passes never meet a secret scalar, so only the final deck needs the
