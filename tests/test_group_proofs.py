@@ -250,3 +250,34 @@ def test_proof_decoding_rejects_bad_bytes() -> None:
         Proof.from_bytes(b"\x00" * 63)
     with pytest.raises(ProofError):
         Proof.from_bytes(b"\xff" * 64)  # non-canonical scalars
+
+
+def test_library_cache_is_used_checked_and_gives_the_same_group(tmp_path: object) -> None:
+    """rbcl's libsodium is kept in the cache folder after the first start and loaded from
+    there by the next ones; a damaged copy (its SHA-256 no longer matches its name) is
+    ignored and replaced."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    cache = Path(str(tmp_path))
+    code = ("import sys; from p2p.crypto import group as g; "
+            "print(g.base(7).hex(), 'rbcl._sodium' in sys.modules)")
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+    env.pop("MILLEBORNES_NO_LIB_CACHE", None)
+
+    def run() -> list[str]:
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                             text=True, timeout=60, check=True)
+        return out.stdout.split()
+
+    want = g.base(7).hex()
+    assert run() == [want, "True"]           # first start: from rbcl, copy kept
+    copies = list((cache / "millebornes").glob("libsodium-rbcl-*.so"))
+    assert len(copies) == 1
+    assert run() == [want, "False"]          # next start: the copy, rbcl not imported
+    data = bytearray(copies[0].read_bytes())
+    data[-1] ^= 1
+    copies[0].write_bytes(bytes(data))
+    assert run() == [want, "True"]           # damaged copy ignored
