@@ -14,7 +14,9 @@ the check that failed and the step.  See docs/protocol.md for the full protocol.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -87,14 +89,22 @@ class DeckHand:
 
     def __init__(self, table_id: bytes, hand_no: int, n_seats: int, card_ids: Sequence[int],
                  my_seat: int | None = None, ops: g.OpCounter | None = None,
-                 shuffle_proofs: bool = True, proofs_checked: bool = False) -> None:
+                 shuffle_proofs: bool = True, proofs_checked: bool = False,
+                 speculate: bool = False) -> None:
         """``shuffle_proofs=False`` makes and checks passes without their proofs: only the
         benchmark uses it, to measure what the proofs cost; a table never does.
 
         ``proofs_checked=True`` is for the auditor's replay of a transcript whose
         cryptographic pass (:func:`p2p.transcript.verify_crypto`) has already checked every
         proof of it, shuffle and share: the replay follows the state without checking them
-        a second time (it implies ``shuffle_proofs=False``)."""
+        a second time (it implies ``shuffle_proofs=False``).
+
+        ``speculate=True`` (a seat at a table): when the pass just before this seat's own
+        arrives, this seat's pass and its proof are computed in a background thread while
+        the arriving pass's proof is checked (libsodium runs outside the GIL, so on two cores
+        the two overlap); :meth:`make_pass` uses that work only if the input it shuffles is
+        the very deck it was computed from, and the pass is never published before the
+        check succeeded (the caller only asks for it once :meth:`receive` returned)."""
         if proofs_checked:
             shuffle_proofs = False
         if not 2 <= n_seats <= 16:
@@ -127,6 +137,9 @@ class DeckHand:
         #: proofs in worker processes and reports a failure at the pass's entry
         #: (p2p.transcript.file).  A table never sets it.
         self.pass_check: Callable[[ShufflePass, Deck], None] | None = None
+        self.speculate = speculate and ops is None and shuffle_proofs and my_seat is not None
+        #: round -> (input deck, worker thread, [(output deck, proof)] once computed)
+        self._spec: dict[int, tuple[Deck, threading.Thread, list[tuple[Deck, bytes]]]] = {}
 
     # ------------------------------------------------------------------ helpers
     def _cheat(self, seat: int | None, check: str, m: object, detail: str = "") -> CheatDetected:
@@ -203,6 +216,12 @@ class DeckHand:
         if self.joint is None or self.next_shuffler(r) != me:
             raise ValueError("not this seat's turn to shuffle")
         inp = rd.passes[-1] if rd.passes else rd.start()
+        spec = self._spec.pop(r, None)
+        if spec is not None and self.shuffle_proofs:
+            spec_inp, worker, box = spec
+            worker.join()
+            if box and spec_inp == inp:
+                return ShufflePass(me, r, box[0][0], box[0][1])
         if self.shuffle_proofs:  # the input was proved (or is the start deck): it decodes
             out, proof = prove_pass(inp, self._seeds[r], self.joint, self.table_id,
                                     self.hand_no, r, me, self.ops)
@@ -363,11 +382,16 @@ class DeckHand:
         for c1, c2 in m.deck:
             if len(c1) != 32 or len(c2) != 32:
                 raise self._cheat(m.seat, "pass-points", m, "bad encoding")
+        if self._mine(m):
+            self._spec.pop(m.round, None)  # (a replay after a restart: the log has it)
         if self.shuffle_proofs and not self._mine(m):
             # The pass proves itself before the next one is accepted: a bad shuffle is
             # caught here, before any card is dealt, and blamed on its author.
             assert self.joint is not None  # commits (hence passes) need every key
             inp = rd.passes[-1] if rd.passes else rd.start()
+            if self.speculate and self.my_seat == m.seat + 1 and m.round in self._seeds \
+                    and m.round not in self._spec:
+                self._start_speculation(m.round, m.deck)
             if self.pass_check is not None:
                 self.pass_check(m, inp)
             else:
@@ -375,6 +399,23 @@ class DeckHand:
         rd.passes.append(m.deck)
         if len(rd.passes) == self.n:
             self._finalise(m, rd)
+
+    def _start_speculation(self, r: int, inp: Deck) -> None:
+        """Compute this seat's pass of round ``r`` over ``inp`` in a background thread (see
+        ``speculate``); an error (an undecodable point: the arriving pass's proof fails
+        too) leaves no result and make_pass computes as usual."""
+        assert self.joint is not None and self.my_seat is not None
+        seed, joint, me = self._seeds[r], self.joint, self.my_seat
+        table, hand = self.table_id, self.hand_no
+        box: list[tuple[Deck, bytes]] = []
+
+        def work() -> None:
+            with contextlib.suppress(Exception):
+                box.append(prove_pass(inp, seed, joint, table, hand, r, me))
+
+        worker = threading.Thread(target=work, name="deck-next-pass", daemon=True)
+        worker.start()
+        self._spec[r] = (inp, worker, box)
 
     def pass_proof_error(self, m: ShufflePass, reason: str) -> CheatDetected:
         """The verdict on a pass whose proof fails."""
