@@ -17,11 +17,16 @@ import msgpack
 
 from p2p.audit import GameReport, verify_game
 from p2p.table import TableConfig
-from p2p.table.store import find_tables, read_meta
+from p2p.table.store import default_data_dir, find_tables, read_meta
 from p2p.transcript.file import TranscriptHeader
 
 from .args import data_dir
-from .seats import base_dir
+
+
+def base_dir(args: argparse.Namespace) -> Path:
+    """The data folder: ``--data-dir`` or the default one (as cli.seats.base_dir, without
+    loading the network and the console: ``verify`` uses this module)."""
+    return data_dir(args) or default_data_dir()
 
 SHORT = 8   # characters of the table id shown and accepted
 

@@ -95,13 +95,14 @@ class GameReport:
         return "\n".join(lines)
 
 
-def verify_game(path: str | os.PathLike[str]) -> GameReport:
-    """Verify a transcript file; the report names the first failing entry and whom to blame."""
+def verify_game(path: str | os.PathLike[str], workers: int = 0) -> GameReport:
+    """Verify a transcript file; the report names the first failing entry and whom to blame.
+    ``workers``: processes that check the proofs of shuffle in parallel (see verify_crypto)."""
     try:
         transcript = read_transcript(path)
     except Exception:  # corrupt or unreadable: verify_crypto reports where
         transcript = None
-    crypto = verify_crypto(transcript if transcript is not None else path)
+    crypto = verify_crypto(transcript if transcript is not None else path, workers)
     rep = GameReport(ok=False, crypto=crypto)
     if transcript is None:
         return _fail_from(rep, crypto.failed_index, crypto.check, crypto.blamed_seat,

@@ -531,3 +531,63 @@ def test_hostile_bodies_only_raise_cheat_detected(kind: str | None,
 _SHUFFLED = DeckTable(2, SMALL)
 _SHUFFLED.setup()
 _SHUFFLED.deal(0, 1)
+
+
+def _speculating_table(n: int, speculate: bool) -> list[DeckHand]:
+    peers = [DeckHand(b"spec", 3, n, range(20), s, speculate=speculate) for s in range(n)]
+
+    def send(m: object) -> None:
+        for p in peers:
+            p.receive(m)  # type: ignore[arg-type]
+
+    for p in peers:
+        send(p.make_key_share())
+    for p in peers:
+        send(p.make_commit())
+    return peers
+
+
+def test_speculative_next_pass_is_the_pass_itself() -> None:
+    """A seat computes its pass while it checks the one before (speculate=True): the pass
+    it publishes is byte for byte the one it computes without speculation."""
+    n = 3
+    peers = _speculating_table(n, True)
+    for s in range(n):
+        m = peers[s].make_pass()
+        if s == 1:
+            assert 0 not in peers[1]._spec  # consumed by make_pass
+        plain = DeckHand(b"spec", 3, n, range(20), s)
+        plain.import_secrets(peers[s].export_secrets())
+        for old in peers[s].log:
+            plain.receive(old)
+        again = plain.make_pass()
+        assert (m.deck, m.proof) == (again.deck, again.proof)
+        for p in peers:
+            p.receive(m)
+        if s + 1 < n:
+            assert 0 in peers[s + 1]._spec  # started while checking this pass
+    assert all(p.shuffled for p in peers)
+
+
+def test_speculation_is_not_used_for_another_input() -> None:
+    peers = _speculating_table(2, True)
+    first = peers[0].make_pass()
+    peers[0].receive(first)
+    swapped = (first.deck[1], first.deck[0], *first.deck[2:])
+    bad = dataclasses.replace(first, deck=swapped)
+    with pytest.raises(CheatDetected) as e:
+        peers[1].receive(bad)
+    assert (e.value.seat, e.value.check) == (0, "shuffle-proof")
+    # the refused pass left speculative work behind, over a deck that is not the one
+    # seat 1 must now shuffle: make_pass does not use it
+    assert peers[1]._spec[0][0] == swapped
+    peers[1].receive(first)
+    m = peers[1].make_pass()
+    plain = DeckHand(b"spec", 3, 2, range(20), 1)
+    plain.import_secrets(peers[1].export_secrets())
+    for old in peers[1].log:
+        plain.receive(old)
+    again = plain.make_pass()
+    assert (m.deck, m.proof) == (again.deck, again.proof)
+    peers[0].receive(m)
+    assert peers[0].shuffled

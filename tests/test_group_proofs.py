@@ -15,6 +15,7 @@ from p2p.crypto.proofs import (
     dleq_check,
     dleq_prove,
     dleq_verify,
+    dleq_verify_known_logs,
     schnorr_check,
     schnorr_prove,
     schnorr_verify,
@@ -223,8 +224,60 @@ def test_dleq_rejects_wrong_share_context_and_bad_encodings() -> None:
         dleq_check(h, c1, wrong, proof, b"pos 3|to 1")
 
 
+@settings(max_examples=10, deadline=None)
+@given(x=scalars, k=scalars, nonce=scalars)
+def test_dleq_with_known_logs_agrees_with_dleq_verify(x: int, k: int, nonce: int) -> None:
+    """The end-of-hand audit checks share proofs with both discrete logs known: the same
+    verdict as dleq_verify on an honest proof and on every mutated one."""
+    h, c1 = g.base(x), g.base(k)
+    d = g.mul(x, c1)
+    proof = dleq_prove(x, h, c1, d, b"ctx", nonce=nonce)
+    assert dleq_verify_known_logs(x, h, k, c1, d, proof, b"ctx")
+    mutants = [Proof(proof.c, (proof.z + 1) % g.L), Proof((proof.c + 1) % g.L, proof.z),
+               Proof(0, proof.z), Proof(proof.c, 0)]
+    for bad in mutants:
+        assert not dleq_verify(h, c1, d, bad, b"ctx")
+        assert not dleq_verify_known_logs(x, h, k, c1, d, bad, b"ctx")
+    assert not dleq_verify_known_logs(x, h, k, c1, d, proof, b"other context")
+    # a proof made with another secret (for a share that is not x·c1) fails both ways
+    other = dleq_prove((x + 1) % g.L, h, c1, d, b"ctx", nonce=nonce)
+    assert not dleq_verify(h, c1, d, other, b"ctx")
+    assert not dleq_verify_known_logs(x, h, k, c1, d, other, b"ctx")
+
+
 def test_proof_decoding_rejects_bad_bytes() -> None:
     with pytest.raises(ProofError):
         Proof.from_bytes(b"\x00" * 63)
     with pytest.raises(ProofError):
         Proof.from_bytes(b"\xff" * 64)  # non-canonical scalars
+
+
+def test_library_cache_is_used_checked_and_gives_the_same_group(tmp_path: object) -> None:
+    """rbcl's libsodium is kept in the cache folder after the first start and loaded from
+    there by the next ones; a damaged copy (its SHA-256 no longer matches its name) is
+    ignored and replaced."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    cache = Path(str(tmp_path))
+    code = ("import sys; from p2p.crypto import group as g; "
+            "print(g.base(7).hex(), 'rbcl._sodium' in sys.modules)")
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+    env.pop("MILLEBORNES_NO_LIB_CACHE", None)
+
+    def run() -> list[str]:
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                             text=True, timeout=60, check=True)
+        return out.stdout.split()
+
+    want = g.base(7).hex()
+    assert run() == [want, "True"]           # first start: from rbcl, copy kept
+    copies = list((cache / "millebornes").glob("libsodium-rbcl-*.so"))
+    assert len(copies) == 1
+    assert run() == [want, "False"]          # next start: the copy, rbcl not imported
+    data = bytearray(copies[0].read_bytes())
+    data[-1] ^= 1
+    copies[0].write_bytes(bytes(data))
+    assert run() == [want, "True"]           # damaged copy ignored

@@ -174,3 +174,21 @@ def test_out_of_order_seq_and_broken_link() -> None:
     with pytest.raises(LogError) as ex3:
         lin.accept(Envelope.create(A, TABLE, 1, 1, e0.hash(), {}))  # not the head
     assert ex3.value.check == "broken-link"
+
+
+def test_cached_encoding_gives_the_same_signed_bytes() -> None:
+    """An envelope keeps its canonical encoding; the signed bytes derived from it are the
+    ones computed from the fields, for a made and for a decoded envelope."""
+    from p2p.transcript.envelope import _SIGN_TAG, canonical_packb
+
+    ident = Identity.generate()
+    for body in ({}, {"k": "x"}, {"k": "deck.pass", "v": [1, b"ab" * 300, {"z": None}]}):
+        env = Envelope.create(ident, b"table-id", 3, 5, bytes(32), body)
+        direct = _SIGN_TAG + canonical_packb(env._fields())
+        again = Envelope.decode(env.encode())
+        assert env.signed_bytes() == direct == again.signed_bytes()
+        assert again.encode() == env.encode() and again.signature_ok()
+        forged = Envelope(env.table, env.hand, env.author, env.seq + 1, env.prev, env.body,
+                          env.sig)
+        forged.encode()
+        assert not forged.signature_ok()

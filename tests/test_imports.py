@@ -167,3 +167,13 @@ def test_verify_loads_neither_zmq_nor_zeroconf() -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, timeout=60, check=True)
     assert out.stdout.strip() == "[]", out.stdout
+
+
+def test_verify_verb_loads_neither_zmq_nor_the_console() -> None:
+    """``millebornes verify`` starts fast: its module loads neither ZeroMQ, zeroconf nor
+    prompt_toolkit (the console)."""
+    code = ("import sys, cli.verify; print(sorted({m.split('.')[0] for m in sys.modules "
+            "if m.split('.')[0] in ('zmq', 'zeroconf', 'prompt_toolkit')}))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60, check=True)
+    assert out.stdout.strip() == "[]", out.stdout

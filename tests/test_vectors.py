@@ -46,3 +46,18 @@ def test_transcript_vector_verdict(name: str) -> None:
     got = {"ok": rep.ok, "check": rep.check, "blamed": rep.blamed_seat,
            "entry": rep.failed_index}
     assert got == want, rep.summary()
+
+
+@pytest.mark.parametrize("name", sorted(VERDICTS))
+def test_parallel_proof_check_gives_the_same_report(name: str) -> None:
+    """``verify`` checks the proofs of shuffle in a worker process: same verdict, same
+    entry, same detail and the same checked prefix as the one-process verifier."""
+    one = verify_game(VECTORS / name)
+    two = verify_game(VECTORS / name, workers=1)
+    assert (two.ok, two.check, two.blamed_seat, two.failed_index, two.detail) == \
+        (one.ok, one.check, one.blamed_seat, one.failed_index, one.detail)
+    c1, c2 = one.crypto, two.crypto
+    assert (c2.ok, c2.check, c2.blamed_seat, c2.blamed_key, c2.failed_index, c2.detail,
+            c2.entries_checked, sorted(c2.hands), [e.index for e in c2.entries]) == \
+        (c1.ok, c1.check, c1.blamed_seat, c1.blamed_key, c1.failed_index, c1.detail,
+         c1.entries_checked, sorted(c1.hands), [e.index for e in c1.entries])

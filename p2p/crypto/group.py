@@ -19,7 +19,7 @@ Conventions
   supplied the bytes.  Callers decide whether the identity is acceptable where it matters
   (keys, shares): :func:`is_valid_point` refuses it.
 
-Everything calls the ctypes library object of rbcl directly (skipping rbcl's per-call
+Everything calls the ctypes library object of rbcl's libsodium directly (skipping rbcl's per-call
 argument checks).  An optional :class:`OpCounter` counts group operations (no global state).
 """
 
@@ -29,14 +29,12 @@ import contextlib
 import ctypes
 import hashlib
 import hmac
+import importlib.util
 import os
 import sys
 import tempfile
 from dataclasses import dataclass
-
-from rbcl import rbcl as _rbcl
-
-_lib = _rbcl._sodium
+from pathlib import Path
 
 
 def _forget_rbcl_temp_copy() -> None:
@@ -51,7 +49,76 @@ def _forget_rbcl_temp_copy() -> None:
             os.unlink(path)
 
 
-_forget_rbcl_temp_copy()
+def _cache_dir() -> Path:
+    root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(root) / "millebornes"
+
+
+def _rbcl_stamp() -> str | None:
+    """Identifies the installed rbcl's bundled libsodium (size and mtime of the module that
+    carries it) without importing it."""
+    spec = importlib.util.find_spec("rbcl")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    try:
+        st = os.stat(os.path.join(list(spec.submodule_search_locations)[0], "_sodium.py"))
+    except OSError:
+        return None
+    return f"{st.st_size}-{st.st_mtime_ns}"
+
+
+def _load_cached(stamp: str) -> ctypes.CDLL | None:
+    """The copy of rbcl's libsodium kept in the cache folder, if it is there and intact
+    (its SHA-256 is in its name)."""
+    with contextlib.suppress(OSError):
+        for path in _cache_dir().glob(f"libsodium-rbcl-{stamp}-*.so"):
+            digest = path.name[len(f"libsodium-rbcl-{stamp}-"):-3]
+            if hashlib.sha256(path.read_bytes()).hexdigest() != digest:
+                continue
+            lib = ctypes.CDLL(str(path))
+            if lib.sodium_init() in (0, 1):  # 0: initialised now, 1: already
+                return lib
+    return None
+
+
+def _store_cached(stamp: str) -> None:
+    mod = sys.modules.get("rbcl._sodium")
+    data = getattr(mod, "sodium_bs", None)
+    if not isinstance(data, bytes):
+        return
+    d = _cache_dir()
+    name = f"libsodium-rbcl-{stamp}-{hashlib.sha256(data).hexdigest()}.so"
+    with contextlib.suppress(OSError):
+        d.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=d, prefix=".libsodium-")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, d / name)
+        except OSError:
+            os.unlink(tmp)
+
+
+def _load_sodium() -> ctypes.CDLL:
+    """rbcl's bundled libsodium.  Importing rbcl decodes its 5.5 MB hex copy of the library
+    and writes it to a new temporary file (~60 ms, on every start of the program); the
+    first start keeps a copy in the cache folder (``$XDG_CACHE_HOME/millebornes``), checked
+    by its SHA-256 and loaded directly by the next ones.  The very same library either way."""
+    stamp = _rbcl_stamp()
+    if stamp is not None and os.environ.get("MILLEBORNES_NO_LIB_CACHE") != "1":
+        cached = _load_cached(stamp)
+        if cached is not None:
+            return cached
+    from rbcl import rbcl  # loads the library and calls sodium_init()
+
+    lib: ctypes.CDLL = rbcl._sodium
+    if stamp is not None and os.environ.get("MILLEBORNES_NO_LIB_CACHE") != "1":
+        _store_cached(stamp)
+    _forget_rbcl_temp_copy()
+    return lib
+
+
+_lib = _load_sodium()
 
 __all__ = [
     "L",

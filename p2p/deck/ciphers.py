@@ -48,18 +48,23 @@ def shuffle_pass(deck: Sequence[Ciphertext], seed: bytes, joint_key: bytes,
     return shuffle_pass_witness(deck, seed, joint_key, ops)[0]
 
 
+def pass_witness(n: int, seed: bytes) -> tuple[list[int], list[int]]:
+    """The permutation and re-randomisation scalars a pass over ``n`` ciphertexts derives
+    from ``seed`` (no group operation): ``out[j] = in[perm[j]] + (rhos[j]·G, rhos[j]·H)``."""
+    drbg = g.Drbg(seed, SHUFFLE_LABEL)
+    perm = drbg.permutation(n)
+    return perm, [drbg.scalar() for _ in range(n)]
+
+
 def shuffle_pass_witness(deck: Sequence[Ciphertext], seed: bytes, joint_key: bytes,
                          ops: g.OpCounter | None = None) -> tuple[Deck, list[int], list[int]]:
     """:func:`shuffle_pass` with its witness (the permutation and the re-randomisation
     scalars), which the shuffler needs to prove the pass."""
-    drbg = g.Drbg(seed, SHUFFLE_LABEL)
-    perm = drbg.permutation(len(deck))
+    perm, rhos = pass_witness(len(deck), seed)
     out = []
-    rhos = []
     for j in range(len(deck)):
         c1, c2 = deck[perm[j]]
-        r = drbg.scalar()
-        rhos.append(r)
+        r = rhos[j]
         rg = g.base(r, ops)
         out.append((rg if c1 == g.IDENTITY else g.add(c1, rg, ops),
                     g.add(c2, g.mul(r, joint_key, ops), ops)))

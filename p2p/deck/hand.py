@@ -14,8 +14,10 @@ the check that failed and the step.  See docs/protocol.md for the full protocol.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +27,7 @@ from p2p.crypto.proofs import (
     ProofError,
     dleq_prove,
     dleq_verify,
+    dleq_verify_known_logs,
     schnorr_prove,
     schnorr_verify,
 )
@@ -32,6 +35,7 @@ from p2p.crypto.shuffle_proof import MAX_N, ShuffleProofError
 from p2p.deck.ciphers import (
     card_point,
     context,
+    pass_witness,
     prove_pass,
     shuffle_commitment,
     shuffle_pass,
@@ -85,9 +89,24 @@ class DeckHand:
 
     def __init__(self, table_id: bytes, hand_no: int, n_seats: int, card_ids: Sequence[int],
                  my_seat: int | None = None, ops: g.OpCounter | None = None,
-                 shuffle_proofs: bool = True) -> None:
+                 shuffle_proofs: bool = True, proofs_checked: bool = False,
+                 speculate: bool = False) -> None:
         """``shuffle_proofs=False`` makes and checks passes without their proofs: only the
-        benchmark uses it, to measure what the proofs cost; a table never does."""
+        benchmark uses it, to measure what the proofs cost; a table never does.
+
+        ``proofs_checked=True`` is for the auditor's replay of a transcript whose
+        cryptographic pass (:func:`p2p.transcript.verify_crypto`) has already checked every
+        proof of it, shuffle and share: the replay follows the state without checking them
+        a second time (it implies ``shuffle_proofs=False``).
+
+        ``speculate=True`` (a seat at a table): when the pass just before this seat's own
+        arrives, this seat's pass and its proof are computed in a background thread while
+        the arriving pass's proof is checked (libsodium runs outside the GIL, so on two cores
+        the two overlap); :meth:`make_pass` uses that work only if the input it shuffles is
+        the very deck it was computed from, and the pass is never published before the
+        check succeeded (the caller only asks for it once :meth:`receive` returned)."""
+        if proofs_checked:
+            shuffle_proofs = False
         if not 2 <= n_seats <= 16:
             raise ValueError("2..16 seats")
         if not 0 <= hand_no < 2**63:
@@ -96,6 +115,7 @@ class DeckHand:
         if len(set(cards)) != len(cards) or not cards or len(cards) > MAX_N:
             raise ValueError(f"card ids must be distinct, 1..{MAX_N} of them")
         self.shuffle_proofs = shuffle_proofs
+        self.proofs_checked = proofs_checked
         self.table_id = table_id
         self.hand_no = hand_no
         self.n = n_seats
@@ -112,6 +132,14 @@ class DeckHand:
         self._seeds: dict[int, bytes] = {}
         self._revealed_mine = False
         self.result: HandResult | None = None
+        #: When set, a pass's proof is handed to this callable (with the pass and its
+        #: input deck) instead of being checked here: the transcript verifier checks
+        #: proofs in worker processes and reports a failure at the pass's entry
+        #: (p2p.transcript.file).  A table never sets it.
+        self.pass_check: Callable[[ShufflePass, Deck], None] | None = None
+        self.speculate = speculate and ops is None and shuffle_proofs and my_seat is not None
+        #: round -> (input deck, worker thread, [(output deck, proof)] once computed)
+        self._spec: dict[int, tuple[Deck, threading.Thread, list[tuple[Deck, bytes]]]] = {}
 
     # ------------------------------------------------------------------ helpers
     def _cheat(self, seat: int | None, check: str, m: object, detail: str = "") -> CheatDetected:
@@ -188,6 +216,12 @@ class DeckHand:
         if self.joint is None or self.next_shuffler(r) != me:
             raise ValueError("not this seat's turn to shuffle")
         inp = rd.passes[-1] if rd.passes else rd.start()
+        spec = self._spec.pop(r, None)
+        if spec is not None and self.shuffle_proofs:
+            spec_inp, worker, box = spec
+            worker.join()
+            if box and spec_inp == inp:
+                return ShufflePass(me, r, box[0][0], box[0][1])
         if self.shuffle_proofs:  # the input was proved (or is the start deck): it decodes
             out, proof = prove_pass(inp, self._seeds[r], self.joint, self.table_id,
                                     self.hand_no, r, me, self.ops)
@@ -348,20 +382,52 @@ class DeckHand:
         for c1, c2 in m.deck:
             if len(c1) != 32 or len(c2) != 32:
                 raise self._cheat(m.seat, "pass-points", m, "bad encoding")
+        if self._mine(m):
+            self._spec.pop(m.round, None)  # (a replay after a restart: the log has it)
         if self.shuffle_proofs and not self._mine(m):
             # The pass proves itself before the next one is accepted: a bad shuffle is
             # caught here, before any card is dealt, and blamed on its author.
             assert self.joint is not None  # commits (hence passes) need every key
             inp = rd.passes[-1] if rd.passes else rd.start()
-            try:
-                verify_pass(inp, m.deck, m.proof, self.joint, self.table_id, self.hand_no,
-                            m.round, m.seat, self.ops)
-            except ShuffleProofError as e:
-                raise self._cheat(m.seat, "shuffle-proof", m,
-                                  f"round {m.round} pass {m.seat}: {e.reason}") from None
+            if self.speculate and self.my_seat == m.seat + 1 and m.round in self._seeds \
+                    and m.round not in self._spec:
+                self._start_speculation(m.round, m.deck)
+            if self.pass_check is not None:
+                self.pass_check(m, inp)
+            else:
+                self._verify_pass(m, inp)
         rd.passes.append(m.deck)
         if len(rd.passes) == self.n:
             self._finalise(m, rd)
+
+    def _start_speculation(self, r: int, inp: Deck) -> None:
+        """Compute this seat's pass of round ``r`` over ``inp`` in a background thread (see
+        ``speculate``); an error (an undecodable point: the arriving pass's proof fails
+        too) leaves no result and make_pass computes as usual."""
+        assert self.joint is not None and self.my_seat is not None
+        seed, joint, me = self._seeds[r], self.joint, self.my_seat
+        table, hand = self.table_id, self.hand_no
+        box: list[tuple[Deck, bytes]] = []
+
+        def work() -> None:
+            with contextlib.suppress(Exception):
+                box.append(prove_pass(inp, seed, joint, table, hand, r, me))
+
+        worker = threading.Thread(target=work, name="deck-next-pass", daemon=True)
+        worker.start()
+        self._spec[r] = (inp, worker, box)
+
+    def pass_proof_error(self, m: ShufflePass, reason: str) -> CheatDetected:
+        """The verdict on a pass whose proof fails."""
+        return self._cheat(m.seat, "shuffle-proof", m, f"round {m.round} pass {m.seat}: {reason}")
+
+    def _verify_pass(self, m: ShufflePass, inp: Deck) -> None:
+        assert self.joint is not None
+        try:
+            verify_pass(inp, m.deck, m.proof, self.joint, self.table_id, self.hand_no,
+                        m.round, m.seat, self.ops)
+        except ShuffleProofError as e:
+            raise self.pass_proof_error(m, e.reason) from None
 
     def _finalise(self, m: ShufflePass, rd: _Round) -> None:
         # Intermediate passes never meet a secret scalar, so only the final deck needs the
@@ -395,7 +461,7 @@ class DeckHand:
 
     def _verify_share(self, m: DecryptShare, rd: _Round) -> None:
         key = (m.pos, m.seat, m.recipient)
-        if key in rd.verified or self._mine(m):
+        if key in rd.verified or self._mine(m) or self.proofs_checked:
             return
         assert rd.final is not None
         try:
@@ -410,6 +476,37 @@ class DeckHand:
                            validate_d=False):
             raise self._cheat(m.seat, "share-proof", m, "decryption share proof fails")
         rd.verified.add(key)
+
+    def _verify_share_known(self, m: DecryptShare, rd: _Round, x: int, r_log: int,
+                            c1: bytes) -> None:
+        """:meth:`_verify_share` at the end of the hand, once ``x`` (the author's revealed
+        secret) and ``r_log`` (log_G c1, from the recomputed passes) are known and
+        ``m.share == x·c1`` was checked."""
+        key = (m.pos, m.seat, m.recipient)
+        if key in rd.verified or self._mine(m):
+            return
+        try:
+            proof = Proof.from_bytes(m.proof)
+        except ProofError as e:
+            raise self._cheat(m.seat, "share-proof", m, str(e)) from None
+        if not dleq_verify_known_logs(x, self.keys[m.seat], r_log, c1, m.share, proof,
+                                      self.share_context(m.round, m.pos, m.recipient),
+                                      self.ops):
+            raise self._cheat(m.seat, "share-proof", m, "decryption share proof fails")
+        rd.verified.add(key)
+
+    def _is_encryption(self, deck: Deck, cards: Sequence[int], logs: Sequence[int],
+                       xsum: int) -> bool:
+        """deck[j] == (logs[j]·G, M_{cards[j]} + (logs[j]·xsum)·G) for every j."""
+        if len(deck) != len(cards):
+            return False
+        base, add, L, ops = g.base, g.add, g.L, self.ops
+        for (c1, c2), card, k in zip(deck, cards, logs, strict=False):
+            if c1 != base(k, ops):
+                return False
+            if c2 != add(card_point(card), base(k * xsum % L, ops), ops):
+                return False
+        return True
 
     def _on_share(self, m: DecryptShare) -> None:
         rd = self._round_for(m, m.round)
@@ -554,39 +651,45 @@ class DeckHand:
         decks: list[tuple[int, ...]] = []
         recips: list[dict[int, int]] = []
         pubs: list[dict[int, int]] = []
+        # Every key h_s = x_s·G was checked against its reveal, so the joint key is
+        # xsum·G.  Recomputing each pass from its seed tracks, for every ciphertext, its card
+        # and the sum R of the re-randomisers applied so far: the honest ciphertext is then
+        # (R·G, M + (R·xsum)·G) — the very points the pass-by-pass recomputation
+        # (C1 + ρ·G, C2 + ρ·H) gives, with fixed-base multiplications only.  The card at each
+        # final position is the composed permutation (decrypting the final deck with xsum
+        # gives the same), each share x_s·C1 is (x_s·R)·G, and each share proof is checked
+        # with its two discrete logs known (proofs.dleq_verify_known_logs).
+        L = g.L
         for r, rd in enumerate(self.rounds):
             for s in range(self.n):
                 if s not in rd.commits and (rd.passes or rd.final is not None):
                     raise CheatDetected(s, "commit-missing", step, f"round {r}")
-            cur = rd.start()
+            size = len(rd.cards)
+            cards = list(rd.cards)
+            logs = [0] * size
             for s, published in enumerate(rd.passes):
-                try:
-                    expect = shuffle_pass(cur, self.reveals[s].seeds[r], self.joint, self.ops)
-                except g.GroupError:  # pragma: no cover - inputs were checked
-                    expect = ()
-                if expect != published:
+                perm, rhos = pass_witness(size, self.reveals[s].seeds[r])
+                cards = [cards[i] for i in perm]
+                logs = [(logs[i] + rho) % L for i, rho in zip(perm, rhos, strict=True)]
+                if not self._is_encryption(published, cards, logs, xsum):
                     raise CheatDetected(s, "pass-mismatch", step,
                                         f"round {r}: pass differs from the one its seed derives",
                                         self._find(ShufflePass, s, r))
-                cur = published
             if rd.final is None:
                 decks.append(())
                 recips.append(dict(rd.assigned))
                 pubs.append(dict(rd.public))
                 continue
-            order = []
-            for c1, c2 in rd.final:
-                pt = g.sub(c2, g.mul(xsum, c1, self.ops), self.ops)
-                order.append(self._lookup[pt])
+            order = cards
             for groups in (rd.shares, rd.opens):
                 for pos, by_seat in groups.items():
                     c1 = rd.final[pos][0]
                     for s, sh in by_seat.items():
-                        if sh.share != g.mul(xs[s], c1, self.ops):
+                        if sh.share != g.base(xs[s] * logs[pos] % L, self.ops):
                             raise CheatDetected(s, "share-mismatch", step,
                                                 f"round {r} position {pos}", sh)
-                        if check_proofs:
-                            self._verify_share(sh, rd)
+                        if check_proofs and not self.proofs_checked:
+                            self._verify_share_known(sh, rd, xs[s], logs[pos], c1)
             for pos, card in rd.public.items():
                 if order[pos] != card:  # pragma: no cover - guaranteed by the checks above
                     raise CheatDetected(None, "open-mismatch", step)

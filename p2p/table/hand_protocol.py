@@ -106,9 +106,11 @@ class HandProtocol:
         self.decks = decks
         self.n = cfg.n
         # The auditor's replay with the decks known comes after its cryptographic pass over
-        # the same transcript checked every proof of shuffle: it need not check them twice.
+        # the same transcript checked every proof (of shuffle and of decryption shares): it
+        # need not check them twice.
         self.deck = DeckHand(cfg.table_id, hand_no, self.n, cfg.cards, my_seat=me,
-                             shuffle_proofs=not (me is None and decks is not None))
+                             proofs_checked=me is None and decks is not None,
+                             speculate=me is not None)
         self.first_seat = first_seat
         self.state: HandState | None = None
         self.result: HandResult | None = None

@@ -23,8 +23,10 @@ or corrupt file with the byte offset of the bad object.
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -32,10 +34,14 @@ from typing import Any, BinaryIO
 import msgpack
 
 from p2p.crypto.identity import Identity
+from p2p.crypto.shuffle_proof import ShuffleProofError
+from p2p.deck.ciphers import verify_pass
 from p2p.deck.hand import DeckHand, HandResult
 from p2p.deck.messages import (
     CheatDetected,
+    Deck,
     DeckMessage,
+    ShufflePass,
     is_deck_body,
     message_from_body,
     message_to_body,
@@ -397,20 +403,116 @@ class VerifyReport:
         return f"FAILED at {where}: {self.check} ({who}) {self.detail}"
 
 
-def verify_crypto(transcript: Transcript | str | os.PathLike[str]) -> VerifyReport:
+def _check_pass_proof(inp: Deck, out: Deck, proof: bytes, joint: bytes, table: bytes,
+                      hand: int, round_no: int, seat: int) -> str | None:
+    """Worker side of :class:`_ProofPool`: the failed check's reason, or None."""
+    try:
+        verify_pass(inp, out, proof, joint, table, hand, round_no, seat)
+    except ShuffleProofError as e:
+        return e.reason
+    return None
+
+
+@dataclass
+class _PendingProof:
+    index: int              #: entry index of the pass
+    hand: int
+    key: bytes              #: the shuffler's identity key
+    deck: DeckHand
+    msg: ShufflePass
+    job: Future[str | None] | None
+    args: tuple[Any, ...]
+
+
+class _ProofPool:
+    """Checks the proofs of shuffle of a transcript in worker processes while the main
+    process goes on with the signatures, the share proofs and the reveals.
+
+    The verdict is the sequential one: every proof submitted before the point where the
+    main pass stopped (a failure or the end) is resolved in submission order, and the
+    first failing one is the verdict, exactly where the one-process verifier would have
+    stopped (it checks each pass's proof as the pass's entry is applied)."""
+
+    def __init__(self, workers: int) -> None:
+        ctx = multiprocessing.get_context("fork")
+        self.executor: ProcessPoolExecutor | None = ProcessPoolExecutor(workers, mp_context=ctx)
+        self.pending: list[_PendingProof] = []
+
+    def submit(self, index: int, hand: int, key: bytes, deck: DeckHand, m: ShufflePass,
+               inp: Deck) -> None:
+        assert deck.joint is not None
+        args = (inp, m.deck, m.proof, deck.joint, deck.table_id, deck.hand_no, m.round, m.seat)
+        job = None
+        if self.executor is not None:
+            try:
+                job = self.executor.submit(_check_pass_proof, *args)
+            except Exception:  # a broken pool: check here instead
+                job = None
+        self.pending.append(_PendingProof(index, hand, key, deck, m, job, args))
+
+    def first_failure(self) -> tuple[_PendingProof, CheatDetected] | None:
+        for p in self.pending:
+            reason: str | None
+            try:
+                reason = p.job.result() if p.job is not None else _check_pass_proof(*p.args)
+            except Exception:  # the worker died: check here
+                reason = _check_pass_proof(*p.args)
+            if reason is not None:
+                return p, p.deck.pass_proof_error(p.msg, reason)
+        return None
+
+    def close(self) -> None:
+        if self.executor is not None:
+            self.executor.shutdown(wait=True, cancel_futures=True)
+            self.executor = None
+
+
+def _submitter(pool: _ProofPool, at: list[int], hand: int, deck: DeckHand,
+               hdr: TranscriptHeader) -> Callable[[ShufflePass, Deck], None]:
+    def submit(m: ShufflePass, inp: Deck) -> None:
+        pool.submit(at[0], hand, hdr.players[m.seat].key, deck, m, inp)
+    return submit
+
+
+def verify_crypto(transcript: Transcript | str | os.PathLike[str],
+                  workers: int = 0) -> VerifyReport:
     """Check signatures, chain links, every proof, commitments against reveals, every
     shuffle pass recomputed from its seed and every revealed card.
 
+    ``workers > 0`` checks the proofs of shuffle in that many worker processes, in
+    parallel with the rest (same verdict; the ``verify`` command uses it).
+
     Never raises on hostile input: every problem becomes a failed report."""
     rep = VerifyReport()
+    pool: _ProofPool | None = None
+    if workers > 0:
+        try:
+            pool = _ProofPool(workers)
+        except Exception:  # no processes here: one process it is
+            pool = None
     try:
-        return _verify(transcript, rep)
-    except Exception as e:  # defensive: a verifier must not crash on a crafted file
-        return rep.fail(rep.entries_checked, "unexpected-error", None, None,
-                        f"{type(e).__name__}: {e}")
+        try:
+            out = _verify(transcript, rep, pool)
+        except Exception as e:  # defensive: a verifier must not crash on a crafted file
+            out = rep.fail(rep.entries_checked, "unexpected-error", None, None,
+                           f"{type(e).__name__}: {e}")
+        if pool is not None:
+            bad = pool.first_failure()
+            if bad is not None:
+                # every proof submitted came before the point where the main pass stopped
+                p, cheat = bad
+                rep.entries = [d for d in rep.entries if d.index < p.index]
+                rep.hands = {h: r for h, r in rep.hands.items() if h < p.hand}
+                rep.entries_checked = p.index
+                out = rep.fail(p.index, cheat.check, cheat.seat, p.key, str(cheat))
+        return out
+    finally:
+        if pool is not None:
+            pool.close()
 
 
-def _verify(transcript: Transcript | str | os.PathLike[str], rep: VerifyReport) -> VerifyReport:
+def _verify(transcript: Transcript | str | os.PathLike[str], rep: VerifyReport,
+            pool: _ProofPool | None = None) -> VerifyReport:
     if not isinstance(transcript, Transcript):
         try:
             transcript = read_transcript(transcript)
@@ -446,7 +548,9 @@ def _verify(transcript: Transcript | str | os.PathLike[str], rep: VerifyReport) 
             return rep.fail(idx, first.check, None, None, str(first))
         return None
 
+    cur = [0]  # the entry being applied (for the proofs checked by the pool)
     for i, env in enumerate(transcript.entries):
+        cur[0] = i
         if env.hand != hand:
             # authenticate the entry before letting it close the previous hand
             if env.author not in seat_of:
@@ -467,6 +571,8 @@ def _verify(transcript: Transcript | str | os.PathLike[str], rep: VerifyReport) 
             hand = env.hand
             log = LogVerifier(hdr.table, hand, seat_of, hdr.genesis(hand), linear=False)
             deck = DeckHand(hdr.table, hand, n, hdr.cards)
+            if pool is not None:
+                deck.pass_check = _submitter(pool, cur, hand, deck, hdr)
         assert log is not None
         try:
             log.accept(env)
