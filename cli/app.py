@@ -101,7 +101,7 @@ class TableApp:
         self.log_control = FormattedTextControl(_safe(self._log_fragments), focusable=False,
                                                 show_cursor=False,
                                                 get_cursor_position=self._log_cursor)
-        help_window = Window(FormattedTextControl(_safe(self._help_fragments)), wrap_lines=True)
+        help_window = Window(FormattedTextControl(_safe(self._help_fragments)), wrap_lines=False)
         self.status_window = Window(FormattedTextControl(_safe(self._status_fragments)),
                                     height=safe_dim(self._status_height), style="class:status")
         # the command line sits above the status: its completion menu opens upwards over
@@ -204,17 +204,33 @@ class TableApp:
         return side_names(self.driver.names, self.driver.seating)[side].split(" & ")[0]
 
     def _help_fragments(self) -> StyleAndTextTuples:
+        """The help wrapped at spaces to the frame's width; on a short screen its body is
+        cut (with "…") so that the "Press Esc" line always shows."""
         d = self.driver
         seats = ", ".join(peer_label(p.name, p.kind, p.state) for p in d.peers())
         rules = d.rules
-        return [("class:help", help_text(self.color)),
-                ("class:title", "\nAt this table: "), ("class:help", seats),
-                ("class:title", "\nRules: "),
-                ("class:help", f"{rules.preset}, trip {d.view().target} km, "
-                               + (f"match to {rules.match_target}" if rules.match_target
-                                  else "one hand")
-                               + f", seed {self.seed}"),
-                ("class:dim", "\nPress Esc, h or F1 to close this help.")]
+        rules_text = (f"{rules.preset}, trip {d.view().target} km, "
+                      + (f"match to {rules.match_target}" if rules.match_target
+                         else "one hand")
+                      + f", seed {self.seed}")
+        rows, cols = self._size()
+        width = max(20, cols - 2)                 # the frame's two sides
+        height = max(3, rows - 1 - 2)             # the float leaves a row; the frame's two
+        body: list[tuple[str, str]] = []
+        for line in help_text(self.color).splitlines():
+            indent = line[:len(line) - len(line.lstrip())]
+            body += [("class:help", w) for w in wrap(line.strip(), width, indent)]
+        body += [("class:title", w) for w in wrap("At this table: " + seats, width, "")]
+        body += [("class:title", w) for w in wrap("Rules: " + rules_text, width, "")]
+        close = [("class:dim", w) for w in wrap("Press Esc, h or F1 to close this help.",
+                                                width, "")]
+        room = height - len(close)
+        if len(body) > room:
+            body = body[:max(0, room - 1)] + [("class:dim", "…")]
+        out: StyleAndTextTuples = []
+        for style, text in body + close:
+            out += [(style, text), ("", "\n")]
+        return out[:-1]
 
     # ----- rendering -----------------------------------------------------------------
     def _rows(self) -> int:
