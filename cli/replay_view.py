@@ -12,12 +12,12 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from engine import HandState, card_name, family
+from engine import HandState, family
 from engine.scoring import Match, SideScore, score_hand
 
 from . import render
-from .render import FAMILY_WORD, Line
-from .words import end_line, is_plural, match_over_line, replay_step_text
+from .render import Line, family_words
+from .words import card_name, end_line, is_plural, match_over_line, replay_step_text
 
 
 class ReplayModel:
@@ -143,7 +143,7 @@ def all_hands_lines(state: HandState, names: Sequence[str], lang: str = "en",
     reversed, and ``▶`` marks who moves next. ``verbose``: one sentence per seat."""
     acting = set(state.actors())
     out: list[Line] = []
-    words = FAMILY_WORD["fr" if lang == "fr" else "en"]
+    words = family_words()
     for seat, name in enumerate(names):
         cards = render.hand_cards(state, seat)
         fresh = new_cards(before, state, seat)

@@ -8,6 +8,7 @@ does I/O or keeps state.
 
 from __future__ import annotations
 
+import functools
 import textwrap
 from collections.abc import Sequence
 
@@ -23,16 +24,32 @@ from engine import (
     Pass,
     Play,
     Seating,
-    card_name,
 )
 from engine.scoring import Match, hand_winner
 from engine.state import DRAW, EXTEND, OVER, RESHUFFLE, RESPOND
 from p2p.audit import GameReport
 
+from . import i18n
+from .i18n import N_, _, ngettext, pgettext
+
+
+def card_name(card: int, lang: str | None = None) -> str:
+    """A card's name in the active language (``lang`` is kept for old callers; the
+    language is the one ``cli.i18n`` has active)."""
+    if lang and lang != i18n.active().language and lang in i18n.LANGUAGES:
+        return i18n.card_name(card, _translator(lang))
+    return i18n.card_name(card)
+
+
+@functools.cache
+def _translator(lang: str) -> i18n.Translator:
+    return i18n.Translator(lang)
+
+
 #: The one width every screen is laid out for.
 WIDTH = 80
 
-HELP = """\
+HELP = N_("""\
 Keys (N = a card's number in your hand):
   1-9 or arrows  select a card      p  play it      d  discard it
   t  choose the opponent a hazard goes on (the target)
@@ -44,14 +61,14 @@ Keys (N = a card's number in your hand):
 Commands: play N, play N on NAME, discard N, draw, draw discard, coup, pass,
   extend yes|no, why N (? N), next, help, quit.
 Marks: + playable now; * a coup fourré; ★ the card you just drew.
-  Safeties: RW Right of Way, ET Extra Tank, PP Puncture-Proof, DA Driving Ace."""
+  Safeties: RW Right of Way, ET Extra Tank, PP Puncture-Proof, DA Driving Ace.""")
 
-HELP_COLOR = "Colours: hazards red, remedies green, safeties blue."
-HELP_MONO = ("Letters before each card: D distance, H hazard, R remedy, S safety "
-             "(no colours: NO_COLOR is set).")
+HELP_COLOR = N_("Colours: hazards red, remedies green, safeties blue.")
+HELP_MONO = N_("Letters before each card: D distance, H hazard, R remedy, S safety "
+               "(no colours: NO_COLOR is set).")
 
 
-PLAIN_HELP = """\
+PLAIN_HELP = N_("""\
 Commands (N = a card's number in your hand, as listed):
   play N           play card N on your side (distance, remedy, safety)
   play N on NAME   play hazard N on an opponent (a name prefix is enough)
@@ -61,12 +78,42 @@ Commands (N = a card's number in your hand, as listed):
   extend yes|no    at 700 km: play on to 1000, or end the hand
   why N  (? N)     why card N can or cannot be played now
   next             deal the next hand;   help;   quit (the game is saved)
-Each card's family is said in brackets; "playable" marks what you can play now."""
+Each card's family is said in brackets; "playable" marks what you can play now.""")
 
 
 def help_text(color: bool) -> str:
     """The help, explaining colours or the letters that replace them."""
-    return HELP + "\n" + (HELP_COLOR if color else HELP_MONO)
+    return _(HELP) + "\n" + _(HELP_COLOR if color else HELP_MONO)
+
+
+def you_label(name: str) -> str:
+    """The human's default name "You" in the active language; any other name as is."""
+    return _("You") if name == "You" else name
+
+
+def rules_name(preset: str) -> str:
+    """A rule preset in words ("classic rules")."""
+    if preset == "classic":
+        return i18n.rule_term("classic rules")
+    if preset == "modern":
+        return i18n.rule_term("modern rules")
+    return preset
+
+
+def rules_short(preset: str) -> str:
+    """A rule preset in one word, for the board's crowded first line."""
+    if preset == "classic":
+        return pgettext("preset", "classic")
+    if preset == "modern":
+        return pgettext("preset", "modern")
+    return preset
+
+
+def says(subject: str, you: str, one: str, **values: object) -> str:
+    """A sentence about ``subject``: the "You" form, or the form for a name (partners
+    "Bo & Di" take it too); ``%(name)s`` is the subject."""
+    text = you if subject == "You" else one
+    return text % {"name": subject, **values}
 
 
 def is_plural(subject: str) -> bool:
@@ -132,43 +179,57 @@ def describe(before: HandState, action: Action, after: HandState, names: Sequenc
         return names[seat]
 
     def side(side_ix: int) -> str:
-        return side_names(names, before.seating)[side_ix]
+        return you_label(side_names(names, before.seating)[side_ix])
 
     if isinstance(action, Draw):
         if action.source == "discard":
-            return f"{who(action.seat)} took {card_name(before.discard[-1], lang)} " \
-                   "from the discard pile."
+            return says(who(action.seat), _("You took %(card)s from the discard pile."),
+                        _("%(name)s took %(card)s from the discard pile."),
+                        card=card_name(before.discard[-1], lang))
         if action.seat == viewer:
             card = drawn_card(before, after, viewer)
             if card is not None:
-                return f"{who(action.seat)} drew {card_name(card, lang)}."
+                return says(who(action.seat), _("You drew %(card)s."),
+                            _("%(name)s drew %(card)s."), card=card_name(card, lang))
         return None  # a hidden draw of another seat is not worth a log line
     if isinstance(action, Play):
         name = card_name(action.card, lang)
         if action.target is not None:
-            return f"{who(action.seat)} played {name} on {side(action.target)}."
-        line = f"{who(action.seat)} played {name}."
+            return says(who(action.seat), _("You played %(card)s on %(target)s."),
+                        _("%(name)s played %(card)s on %(target)s."), card=name,
+                        target=side(action.target))
+        line = says(who(action.seat), _("You played %(card)s."), _("%(name)s played %(card)s."),
+                    card=name)
         if after.seat == action.seat and after.phase == DRAW and before.seat == action.seat \
                 and _is_safety(action.card):
-            line += f" A safety gives {who(action.seat).replace('You', 'you')} another turn."
+            line += " " + says(who(action.seat), _("A safety gives you another turn."),
+                               _("A safety gives %(name)s another turn."))
         return line
     if isinstance(action, Discard):
-        return f"{who(action.seat)} discarded {card_name(action.card, lang)}."
+        return says(who(action.seat), _("You discarded %(card)s."),
+                    _("%(name)s discarded %(card)s."), card=card_name(action.card, lang))
     if isinstance(action, FastDiscard):
         cards = ", ".join(card_name(c, lang) for c in action.cards)
-        return f"{who(action.seat)} discarded {cards} and drew back to six."
+        return says(who(action.seat), _("You discarded %(cards)s and drew back to six."),
+                    _("%(name)s discarded %(cards)s and drew back to six."), cards=cards)
     if isinstance(action, CoupFourre):
-        return (f"Coup fourré! {who(action.seat)} answered with "
-                f"{card_name(action.card, lang)} and takes the next turn.")
+        return says(who(action.seat),
+                    _("Coup fourré! You answered with %(card)s and take the next turn."),
+                    _("Coup fourré! %(name)s answered with %(card)s and takes the next "
+                      "turn."), card=card_name(action.card, lang))
     if isinstance(action, FastRemedy):
-        return f"{who(action.seat)} answered at once with {card_name(action.card, lang)}."
+        return says(who(action.seat), _("You answered at once with %(card)s."),
+                    _("%(name)s answered at once with %(card)s."),
+                    card=card_name(action.card, lang))
     if isinstance(action, Pass):
         return None  # R9: who passed says nothing, and says it for everyone alike
     if isinstance(action, Extend):
         if action.extend:
-            return f"{verb(who(action.seat), 'extends', 'extend')} the trip to 1000!"
-        return f"{verb(who(action.seat), 'stops', 'stop')} at {before.target} km."
-    return "The discard pile is shuffled into a new draw pile."
+            return says(who(action.seat), _("You extend the trip to 1000!"),
+                        _("%(name)s extends the trip to 1000!"))
+        return says(who(action.seat), _("You stop at %(km)d km."),
+                    _("%(name)s stops at %(km)d km."), km=before.target)
+    return _("The discard pile is shuffled into a new draw pile.")
 
 
 def _is_safety(card: int) -> bool:
@@ -192,53 +253,84 @@ def replay_step_text(before: HandState | None, action: Action | None, after: Han
     if before is None or action is None:
         return hand_start_line(hand_no, names[after.seat], after.target, dealt=True)
     if isinstance(action, Pass):
-        return f"{verb(names[action.seat], 'lets', 'let')} the hazard stand."
+        return says(names[action.seat], _("You let the hazard stand."),
+                    _("%(name)s lets the hazard stand."))
     seat = getattr(action, "seat", 0)
     viewer = seat if isinstance(seat, int) and seat >= 0 else 0
     text = describe(before, action, after, names, viewer, lang)
     if text is None and isinstance(action, Draw):
-        return f"{names[action.seat]} drew a card."
+        return says(names[action.seat], _("You drew a card."), _("%(name)s drew a card."))
     return text or f"{type(action).__name__}."
 
 
 def hand_start_line(hand_no: int, first: str, target: int, dealt: bool = False) -> str:
     """``dealt``: say that the cards are dealt (a replay shows the deal as a step)."""
-    return (f"Hand {hand_no}: {'the cards are dealt; ' if dealt else ''}"
-            f"{verb(first, 'plays', 'play')} first; the trip is {target} km.")
+    values = {"hand": hand_no, "name": first, "target": target}
+    if dealt:
+        return says(first, _("Hand %(hand)d: the cards are dealt; you play first; the trip "
+                             "is %(target)d km."),
+                    _("Hand %(hand)d: the cards are dealt; %(name)s plays first; the trip "
+                      "is %(target)d km."), **values)
+    return says(first, _("Hand %(hand)d: you play first; the trip is %(target)d km."),
+                _("Hand %(hand)d: %(name)s plays first; the trip is %(target)d km."), **values)
 
 
 def end_line(state: HandState, names: Sequence[str], hand_no: int) -> str:
     """How a hand ended, in words."""
-    sides = side_names(names, state.seating)
+    sides = [you_label(s) for s in side_names(names, state.seating)]
     if state.completed_by >= 0:
-        return f"Hand {hand_no} over: {sides[state.completed_by]} completed the trip."
+        return _("Hand %(hand)d over: %(side)s completed the trip.") % {
+            "hand": hand_no, "side": sides[state.completed_by]}
     w = hand_winner(state)
-    why = {"exhausted": "every hand is empty", "turn_limit": "the turn limit was reached"}
-    reason = why.get(state.end_reason, state.end_reason or "no more moves")
+    why = {"exhausted": _("every hand is empty"),
+           "turn_limit": _("the turn limit was reached")}
+    reason = why.get(state.end_reason, state.end_reason or _("no more moves"))
     if w >= 0:
-        return f"Hand {hand_no} over ({reason}): {sides[w]} got closest."
-    return f"Hand {hand_no} over ({reason}): nobody completed the trip."
+        return _("Hand %(hand)d over (%(reason)s): %(side)s got closest.") % {
+            "hand": hand_no, "reason": reason, "side": sides[w]}
+    return _("Hand %(hand)d over (%(reason)s): nobody completed the trip.") % {
+        "hand": hand_no, "reason": reason}
+
+
+def over_prefixes(hand_no: int) -> tuple[str, ...]:
+    """How the lines saying that hand ``hand_no`` or the match is over begin, in the
+    active language (the score screen picks them out of the log)."""
+    out = []
+    for template in (_("Hand %(hand)d over: %(side)s completed the trip."),
+                     _("Hand %(hand)d over (%(reason)s): %(side)s got closest."),
+                     _("Hand %(hand)d over (%(reason)s): nobody completed the trip."),
+                     _("Match over: a tie, nobody wins."), _("Match over: you win."),
+                     ngettext("Match over: %(name)s wins.", "Match over: %(name)s win.", 1)):
+        head = template.replace("%(hand)d", str(hand_no)).split("%(")[0]
+        if head.strip():
+            out.append(head)
+    return tuple(out)
 
 
 def match_over_line(match: Match, names: Sequence[str]) -> str:
     """"Match over: Bo & Di win." — or a tie."""
     w = match.winner()
     if w < 0:
-        return "Match over: a tie, nobody wins."
+        return _("Match over: a tie, nobody wins.")
     who = side_names(names, match.seating)[w]
-    return f"Match over: {verb(who, 'wins', 'win')}."
+    if who == "You":
+        return _("Match over: you win.")
+    n = len(who.split(" & "))
+    return ngettext("Match over: %(name)s wins.", "Match over: %(name)s win.", n) % {
+        "name": " & ".join(you_label(w) for w in who.split(" & "))}
 
 
 def totals_line(match: Match, names: Sequence[str]) -> str:
     """"Ann 550, Bo 1300" — the match totals by side."""
     labels = side_names(names, match.seating)
-    return ", ".join(f"{labels[i]} {t}" for i, t in enumerate(match.totals()))
+    return ", ".join(f"{you_label(labels[i])} {t}" for i, t in enumerate(match.totals()))
 
 
 def final_line(match: Match, names: Sequence[str]) -> str:
     w = match.winner()
-    winner = side_names(names, match.seating)[w] if w >= 0 else "nobody (a tie)"
-    return f"Final scores: {totals_line(match, names)}. Winner: {winner}."
+    winner = you_label(side_names(names, match.seating)[w]) if w >= 0 else _("nobody (a tie)")
+    return _("Final scores: %(totals)s. Winner: %(winner)s.") % {
+        "totals": totals_line(match, names), "winner": winner}
 
 
 def command_for(action: Action, view: HandState, seat: int, names: Sequence[str],
@@ -286,38 +378,50 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str = "
     """
     phase = view.phase
     if phase == OVER:
-        return "The hand is over."
+        return _("The hand is over.")
     if phase == RESHUFFLE:
-        return "Shuffling the discard pile into a new draw pile…"
+        return _("Shuffling the discard pile into a new draw pile…")
     if phase == RESPOND:
         att = view.attack
         assert att is not None
         hazard = card_name(att.card, lang)
         waiting = att.waiting_for()
         if seat in waiting:
-            victim = "you" if view.seating.team_size == 1 else "your side"
-            also = ", or p plays the remedy" if view.rules.fast_play else ""
-            return (f"{names[att.attacker]} played {hazard} on {victim}: "
-                    f"c for a coup fourré, n to let it stand (coup / pass){also}.")
-        who = " and ".join(names[s] for s in waiting)
-        return f"Waiting for {who} to answer the hazard ({hazard})."
+            values = {"name": names[att.attacker], "card": hazard}
+            if view.seating.team_size == 1:
+                text = (_("%(name)s played %(card)s on you: c for a coup fourré, n to let it "
+                          "stand (coup / pass), or p plays the remedy.")
+                        if view.rules.fast_play else
+                        _("%(name)s played %(card)s on you: c for a coup fourré, n to let it "
+                          "stand (coup / pass)."))
+            else:
+                text = (_("%(name)s played %(card)s on your side: c for a coup fourré, n to "
+                          "let it stand (coup / pass), or p plays the remedy.")
+                        if view.rules.fast_play else
+                        _("%(name)s played %(card)s on your side: c for a coup fourré, n to "
+                          "let it stand (coup / pass)."))
+            return text % values
+        who = ", ".join(names[s] for s in waiting)
+        return _("Waiting for %(names)s to answer the hazard (%(card)s).") % {
+            "names": who, "card": hazard}
     actor = view.seat
     if phase == DRAW:
         if actor == seat:
             if view.rules.draw_discard and view.discard and view.pending \
                     and view.pending[0] == "turn":
                 top = card_name(view.discard[-1], lang)
-                return f"Your turn: draw (space; draw) or take {top} (g; draw discard)."
-            return "Your turn: draw a card (space, or type draw)."
-        return f"{names[actor]} is drawing."
+                return _("Your turn: draw (space; draw) or take %(card)s (g; draw "
+                         "discard).") % {"card": top}
+            return _("Your turn: draw a card (space, or type draw).")
+        return _("%(name)s is drawing.") % {"name": names[actor]}
     if phase == EXTEND:
         if actor == seat:
-            return (f"You reached {view.target} km: go on to 1000 (y, extend yes) "
-                    "or stop (n, extend no)?")
-        return f"Waiting for {names[actor]} to decide on the extension."
+            return _("You reached %(km)d km: go on to 1000 (y, extend yes) or stop (n, "
+                     "extend no)?") % {"km": view.target}
+        return _("Waiting for %(name)s to decide on the extension.") % {"name": names[actor]}
     if actor == seat:
-        return "Your turn: play or discard a card (p or d; play N, discard N)."
-    return f"{names[actor]}'s turn."
+        return _("Your turn: play or discard a card (p or d; play N, discard N).")
+    return _("%(name)s's turn.") % {"name": names[actor]}
 
 
 # ----- scores ---------------------------------------------------------------------------
@@ -333,39 +437,46 @@ ITEM_WORDS = {
 
 def saved_line(path: str, short_id: str | None) -> str:
     ref = short_id or path
-    return (f"The game is saved in {path}. Anyone can check it with: "
-            f"millebornes verify {ref}")
+    return _("The game is saved in %(path)s. Anyone can check it with: millebornes verify "
+             "%(ref)s") % {"path": path, "ref": ref}
 
 
 def paused_line(short_id: str | None) -> str:
     ref = f" {short_id}" if short_id else ""
-    return (f"You left; the game is saved. Come back to it with: millebornes resume{ref} "
-            f"(millebornes verify{ref} checks it so far)")
+    return _("You left; the game is saved. Come back to it with: millebornes resume%(ref)s "
+             "(millebornes verify%(ref)s checks it so far)") % {"ref": ref}
 
 
 def left_wait_line(name: str) -> str:
     """Another player left a network game: it is a pause, not an end."""
-    return (f"{name} left; the game is saved. Waiting for {name} to come back "
-            "(millebornes resume); q leaves too, and you can resume later.")
+    return _("%(name)s left; the game is saved. Waiting for %(name)s to come back "
+             "(millebornes resume); q leaves too, and you can resume later.") % {"name": name}
 
 
 def stopped_line(reason: str) -> str:
-    return f"The match stopped: {reason}." if reason else "The match stopped."
+    return (_("The match stopped: %(reason)s.") % {"reason": reason} if reason
+            else _("The match stopped."))
 
 
 def hand_in_play_line(hand_no: int, target: int) -> str:
-    return f"Hand {hand_no}: the cards are dealt; the trip is {target} km."
+    return _("Hand %(hand)d: the cards are dealt; the trip is %(target)d km.") % {
+        "hand": hand_no, "target": target}
 
 
 def dealing_line(hand_no: int) -> str:
-    return f"Hand {hand_no}: the players shuffle and deal the cards."
+    return _("Hand %(hand)d: the players shuffle and deal the cards.") % {"hand": hand_no}
 
 
 def peer_label(name: str, kind: str, state: str) -> str:
     """A seat in the help's list: "Ben (you)", "Bo (bot)", "Ann (left)"."""
-    if kind in ("you", "bot"):
-        return f"{name} ({kind})"
-    return f"{name} ({state})"
+    word = {"you": N_("you"), "bot": N_("bot")}.get(kind) if kind in ("you", "bot") else \
+        PEER_STATES.get(state)
+    return f"{name} ({_(word) if word else state})"
+
+
+#: A peer's state as the help lists it.
+PEER_STATES = {"connected": N_("connected"), "offline": N_("offline"), "left": N_("left"),
+               "waiting": N_("waiting"), "thinking": N_("thinking"), "ready": N_("ready")}
 
 
 def side_label(names: Sequence[str], n_sides: int, side: int) -> str:
@@ -376,8 +487,8 @@ def side_label(names: Sequence[str], n_sides: int, side: int) -> str:
 
 def seat_label(names: Sequence[str], seat: int | None) -> str:
     if seat is None or not 0 <= seat < len(names):
-        return "nobody identified"
-    return f"seat {seat} ({names[seat]})"
+        return _("nobody identified")
+    return _("seat %(seat)d (%(name)s)") % {"seat": seat, "name": names[seat]}
 
 
 def verify_lines(report: GameReport) -> list[str]:
@@ -436,55 +547,55 @@ def verify_lines(report: GameReport) -> list[str]:
 
 #: What the command language answers, by key; ``{}`` fields are filled by :func:`reply`.
 REPLIES: dict[str, str] = {
-    "own-side": "{word} is on your side: hazards go on an opponent",
-    "nobody-called": "nobody at the table is called {word} (opponents: {opponents})",
-    "ambiguous": "{word} could be {choices}: type more of the name",
-    "hand-empty": "your hand is empty",
-    "not-a-number": "{word!r} is not a card number: use 1 to {n}",
-    "no-such-card": "there is no card {n} in your hand (you hold {held})",
-    "can-play": "{card} can be played now.",
-    "cannot-play": "{card} cannot be played now: {reason}",
-    "match-over": "the match is over: type quit to leave",
-    "hand-in-play": "the hand is still in play",
-    "nothing-to-confirm": "there is nothing to confirm",
-    "hand-over": "the hand is over: type next (or press Enter) for the next hand",
-    "why-which": "why which card? e.g. why 3",
-    "unknown-command": "unknown command {word!r}: type help for the list",
-    "not-your-move": "it is not your move: wait for the others",
-    "draw-first": "draw first: type draw",
-    "answer-first": "answer the hazard first: c for a coup fourré or n to let it stand "
-                    "(coup / pass)",
-    "answer-first-not-this": "answer the hazard first: c for a coup fourré or n to let it "
-                             "stand ({card} does not answer it)",
-    "decide-first": "decide first: extend yes or extend no",
-    "play-or-discard": "play or discard a card",
-    "play-which": "play which card? e.g. play 3",
-    "on-whom": "play {n} on whom?",
-    "say-whom": "say whom to attack with {card}: {options}",
-    "not-a-hazard": "{card} is not a hazard: it goes on your own side, type play {n}",
-    "discard-which": "discard which card? e.g. discard 5",
-    "each-once": "name each card once",
-    "one-at-a-time": "discard one card at a time (several at once needs the fast_play option)",
-    "cannot-discard": "you cannot discard {card} now",
-    "confirm-safety": "{cards} is a safety: it protects you for the whole hand and is worth "
-                      "points. Discard it anyway? (yes/no)",
-    "drawn-already": "you have drawn already: play or discard a card",
-    "draw-where": "draw from where? draw or draw discard, not {word!r}",
-    "no-discard-draw": "these rules do not allow taking the discard pile: type draw",
-    "discard-empty": "the discard pile is empty: type draw",
-    "pile-only": "this draw must come from the draw pile: type draw",
-    "cannot-draw": "you cannot draw now",
-    "answer-in": "your side's answer is in: waiting for the others",
-    "no-hazard": "there is no hazard to answer now",
-    "no-hazard-hint": "there is no hazard to answer now: {hint}",
-    "no-coup": "you hold no {safety}, the safety against {hazard}: no coup fourré. "
-               "Type pass.",
-    "no-extension": "there is no extension to decide now",
-    "extend-how": "extend yes (play on to 1000) or extend no (end the hand)?",
-    "kept": "Kept it: nothing discarded.",
+    "own-side": N_("{word} is on your side: hazards go on an opponent"),
+    "nobody-called": N_("nobody at the table is called {word} (opponents: {opponents})"),
+    "ambiguous": N_("{word} could be {choices}: type more of the name"),
+    "hand-empty": N_("your hand is empty"),
+    "not-a-number": N_("{word!r} is not a card number: use 1 to {n}"),
+    "no-such-card": N_("there is no card {n} in your hand (you hold {held})"),
+    "can-play": N_("{card} can be played now."),
+    "cannot-play": N_("{card} cannot be played now: {reason}"),
+    "match-over": N_("the match is over: type quit to leave"),
+    "hand-in-play": N_("the hand is still in play"),
+    "nothing-to-confirm": N_("there is nothing to confirm"),
+    "hand-over": N_("the hand is over: type next (or press Enter) for the next hand"),
+    "why-which": N_("why which card? e.g. why 3"),
+    "unknown-command": N_("unknown command {word!r}: type help for the list"),
+    "not-your-move": N_("it is not your move: wait for the others"),
+    "draw-first": N_("draw first: type draw"),
+    "answer-first": N_("answer the hazard first: c for a coup fourré or n to let it stand "
+                    "(coup / pass)"),
+    "answer-first-not-this": N_("answer the hazard first: c for a coup fourré or n to let it "
+                             "stand ({card} does not answer it)"),
+    "decide-first": N_("decide first: extend yes or extend no"),
+    "play-or-discard": N_("play or discard a card"),
+    "play-which": N_("play which card? e.g. play 3"),
+    "on-whom": N_("play {n} on whom?"),
+    "say-whom": N_("say whom to attack with {card}: {options}"),
+    "not-a-hazard": N_("{card} is not a hazard: it goes on your own side, type play {n}"),
+    "discard-which": N_("discard which card? e.g. discard 5"),
+    "each-once": N_("name each card once"),
+    "one-at-a-time": N_("discard one card at a time (several at once needs the fast_play option)"),
+    "cannot-discard": N_("you cannot discard {card} now"),
+    "confirm-safety": N_("{cards} is a safety: it protects you for the whole hand and is worth "
+                      "points. Discard it anyway? (yes/no)"),
+    "drawn-already": N_("you have drawn already: play or discard a card"),
+    "draw-where": N_("draw from where? draw or draw discard, not {word!r}"),
+    "no-discard-draw": N_("these rules do not allow taking the discard pile: type draw"),
+    "discard-empty": N_("the discard pile is empty: type draw"),
+    "pile-only": N_("this draw must come from the draw pile: type draw"),
+    "cannot-draw": N_("you cannot draw now"),
+    "answer-in": N_("your side's answer is in: waiting for the others"),
+    "no-hazard": N_("there is no hazard to answer now"),
+    "no-hazard-hint": N_("there is no hazard to answer now: {hint}"),
+    "no-coup": N_("you hold no {safety}, the safety against {hazard}: no coup fourré. "
+               "Type pass."),
+    "no-extension": N_("there is no extension to decide now"),
+    "extend-how": N_("extend yes (play on to 1000) or extend no (end the hand)?"),
+    "kept": N_("Kept it: nothing discarded."),
 }
 
 
 def reply(key: str, **values: object) -> str:
     """One answer of the command language, in words."""
-    return REPLIES[key].format(**values)
+    return _(REPLIES[key]).format(**values)

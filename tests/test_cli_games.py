@@ -58,6 +58,7 @@ def test_games_lists_saved_games_with_short_ids(quit_game: tuple[Path, str],
     row = next(line for line in out.splitlines() if line.startswith(short))
     assert "classic" in row and "in progress (hand 1)" in row and "You*, Bo" in row
     assert "millebornes resume ID" in out
+    assert out.count(str(data)) == 1             # the data folder is said once
 
 
 def test_resume_by_short_id_and_unknown_ids(quit_game: tuple[Path, str]) -> None:
