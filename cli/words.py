@@ -9,7 +9,6 @@ does I/O or keeps state.
 from __future__ import annotations
 
 import functools
-import textwrap
 from collections.abc import Sequence
 
 from engine import (
@@ -133,9 +132,9 @@ def side_names(names: Sequence[str], seating: Seating) -> tuple[str, ...]:
 
 
 def wrap(text: str, width: int = WIDTH, indent: str = "") -> list[str]:
-    """Words wrapped at spaces, never mid-word (unless one word is wider than a line)."""
-    return textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=indent,
-                         break_long_words=True, break_on_hyphens=False) or [""]
+    """Words wrapped at spaces, never mid-word (unless one word is wider than a line);
+    widths in terminal cells."""
+    return [indent + w for w in i18n.wrap(text, max(1, width - i18n.cells(indent)))]
 
 
 def rule_last(text: str) -> str:
@@ -498,48 +497,74 @@ def verify_lines(report: GameReport) -> list[str]:
     sides = len(report.totals) or len(names)
 
     def scores(values: Sequence[int]) -> str:
-        return ", ".join(f"{side_label(names, sides, i)} {v}" for i, v in enumerate(values))
+        return ", ".join(f"{you_label(side_label(names, sides, i))} {v}"
+                         for i, v in enumerate(values))
 
     out: list[str] = []
     if report.ok:
-        out += wrap(f"OK: a fair game. {report.crypto.entries_checked} signed entries, "
-                    f"{len(report.hands)} hand(s): every signature, link, commitment, "
-                    "shuffle, proof and move checks out.")
+        out += wrap(ngettext("OK: a fair game. %(entries)d signed entries, %(hands)d hand: "
+                             "every signature, link, commitment, shuffle, proof and move "
+                             "checks out.",
+                             "OK: a fair game. %(entries)d signed entries, %(hands)d hands: "
+                             "every signature, link, commitment, shuffle, proof and move "
+                             "checks out.", len(report.hands))
+                    % {"entries": report.crypto.entries_checked, "hands": len(report.hands)})
     elif report.unfinished:
-        stopped = report.stopped_hand + 1
-        who = (f" when {names[report.waiting_for]} left"
-               if report.waiting_for is not None and report.waiting_for < len(names) else "")
-        out += wrap(f"Fair so far; the match stopped in hand {stopped}{who}. "
-                    f"{report.crypto.entries_checked} signed entries: every signature, link "
-                    "and move checks out, and every finished hand's shuffle and cards. "
-                    f"(The next entry, due from {seat_label(names, report.waiting_for)}, "
-                    f"is missing: {report.check}.)")
-    else:
-        where = (f"entry {report.failed_index}" if report.failed_index is not None else
-                 f"byte {report.crypto.offset}" if report.crypto.offset is not None
-                 else "the end")
-        if report.check == "bad-signature" or report.blamed_seat is None:
-            blame = ("no player can be blamed: the file was altered or damaged"
-                     if report.blamed_seat is None else
-                     f"the entry claims to be from {seat_label(names, report.blamed_seat)} "
-                     "but is not signed by it: the file was altered or forged")
+        values = {"hand": report.stopped_hand + 1, "entries": report.crypto.entries_checked,
+                  "seat": seat_label(names, report.waiting_for), "check": report.check}
+        if report.waiting_for is not None and report.waiting_for < len(names):
+            text = _("Fair so far; the match stopped in hand %(hand)d when %(name)s left. "
+                     "%(entries)d signed entries: every signature, link and move checks out, "
+                     "and every finished hand's shuffle and cards. (The next entry, due from "
+                     "%(seat)s, is missing: %(check)s.)")
+            values["name"] = you_label(names[report.waiting_for])
         else:
-            blame = f"broken by {seat_label(names, report.blamed_seat)}"
-        out += wrap(f"FAILED at {where}: check '{report.check}' — {blame}"
-                    + (f". {report.detail}" if report.detail else "."), indent="")
+            text = _("Fair so far; the match stopped in hand %(hand)d. %(entries)d signed "
+                     "entries: every signature, link and move checks out, and every finished "
+                     "hand's shuffle and cards. (The next entry, due from %(seat)s, is "
+                     "missing: %(check)s.)")
+        out += wrap(text % values)
+    else:
+        where = (_("entry %(n)d") % {"n": report.failed_index}
+                 if report.failed_index is not None else
+                 _("byte %(n)d") % {"n": report.crypto.offset}
+                 if report.crypto.offset is not None else _("the end"))
+        if report.check == "bad-signature" or report.blamed_seat is None:
+            blame = (_("no player can be blamed: the file was altered or damaged")
+                     if report.blamed_seat is None else
+                     _("the entry claims to be from %(seat)s but is not signed by it: the "
+                       "file was altered or forged")
+                     % {"seat": seat_label(names, report.blamed_seat)})
+        else:
+            blame = _("broken by %(seat)s") % {"seat": seat_label(names, report.blamed_seat)}
+        out += wrap(_("FAILED at %(where)s: check '%(check)s' — %(blame)s.")
+                    % {"where": where, "check": report.check, "blame": blame}
+                    + (f" {report.detail}" if report.detail else ""), indent="")
     for h in report.hands:
         first = h.get("first_seat")
-        head = f"  hand {h['hand'] + 1}: "
-        if isinstance(first, int) and first < len(names):
-            head += f"{names[first]} played first, "
-        if "turns" in h:
-            head += f"{h['turns']} turns, ended by {h.get('end', '?')}; "
-        out += textwrap.wrap(head + scores(h["scores"]), WIDTH, subsequent_indent="    ")
+        values = {"hand": h["hand"] + 1, "scores": scores(h["scores"]),
+                  "turns": h.get("turns", 0), "end": h.get("end", "?")}
+        known = isinstance(first, int) and first < len(names)
+        if known:
+            values["name"] = you_label(names[first])  # type: ignore[index]
+        if known and "turns" in h:
+            text = _("hand %(hand)d: %(name)s played first, %(turns)d turns, ended by "
+                     "%(end)s; %(scores)s")
+        elif known:
+            text = _("hand %(hand)d: %(name)s played first, %(scores)s")
+        elif "turns" in h:
+            text = _("hand %(hand)d: %(turns)d turns, ended by %(end)s; %(scores)s")
+        else:
+            text = _("hand %(hand)d: %(scores)s")
+        lines = i18n.wrap(text % values, WIDTH - 4)
+        out += ["  " + lines[0]] + ["    " + w for w in lines[1:]]
     if report.totals:
         w = report.winner
-        winner = side_label(names, sides, w) if report.complete and w >= 0 else \
-            ("nobody (a tie)" if report.complete else "none yet")
-        out.append(f"  totals: {scores(report.totals)}; winner: {winner}")
+        winner = you_label(side_label(names, sides, w)) if report.complete and w >= 0 else \
+            (_("nobody (a tie)") if report.complete else _("none yet"))
+        out += ["  " + w for w in i18n.wrap(_("totals: %(scores)s; winner: %(winner)s")
+                                            % {"scores": scores(report.totals),
+                                               "winner": winner}, WIDTH - 2)]
     return out
 
 
