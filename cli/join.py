@@ -12,6 +12,7 @@ from p2p.net.interface import TransportError
 from p2p.table import LobbyClient, LobbyError, Peer, TableStart
 
 from .args import player_name, with_defaults
+from .i18n import N_, _
 from .seats import (
     LineReader,
     identity,
@@ -22,9 +23,9 @@ from .seats import (
     seat_node,
 )
 
-SAME_KEY = ("this key is already seated at the table; use --identity FILE for a second "
+SAME_KEY = N_("this key is already seated at the table; use --identity FILE for a second "
             "player on one account")
-LOBBY_HELP = "type 'sit N' to take seat N, 'ready', 'unready', 'leave'"
+LOBBY_HELP = N_("type 'sit N' to take seat N, 'ready', 'unready', 'leave'")
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None,
@@ -38,17 +39,19 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     if not peers:
         from p2p.net.discovery import browse_tables
         want = args.table
-        print("looking for tables on the LAN...", file=say)
+        print(_("looking for tables on the LAN..."), file=say)
         with browse_tables(interfaces=args.mdns) as b:
             tables = b.wait_for(lambda ts: any(want in (None, t.name, t.fingerprint)
                                                for t in ts), 10.0)
         tables = [t for t in (tables or []) if want in (None, t.name, t.fingerprint)]
         if not tables:
-            raise OSError("no table found on the LAN after 10 s: is a table hosted, is "
-                          "multicast allowed here? Or give its address with --peer HOST:PORT")
+            raise OSError(_("no table found on the LAN after 10 s: is a table hosted, is "
+                            "multicast allowed here? Or give its address with --peer "
+                            "HOST:PORT"))
         t = tables[0]
         peers, fingerprint, host_curve_key = [t.endpoint], t.fingerprint, t.curve_key
-        print(f"joining {t.name!r} at {t.endpoint}", file=say)
+        print(_("joining %(table)s at %(address)s") % {"table": repr(t.name),
+                                                      "address": t.endpoint}, file=say)
     node = seat_node(ident, args)
     reader = LineReader(inp)
     try:
@@ -80,7 +83,7 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
            reader: LineReader) -> TableStart | None:
     """Seat and readiness until the host starts the match; None if we leave."""
     shown = None
-    print(LOBBY_HELP, file=say)
+    print(_(LOBBY_HELP), file=say)
     auto_ready = not args.not_ready
     limit = float(args.connect_timeout)
     asked = time.monotonic()
@@ -88,17 +91,18 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
         try:
             start = client.pump(0.1)
         except LobbyError as exc:
-            raise OSError(f"the host refused: {exc}") from None
+            raise OSError(_("the host refused: %(reason)s") % {"reason": exc}) from None
         except TransportError as exc:
-            raise OSError(f"{SAME_KEY} ({exc})") from None
+            raise OSError(f"{_(SAME_KEY)} ({exc})") from None
         if start is not None:
             return start
         st = client.state
         if st is None and time.monotonic() - asked > limit:
-            raise OSError(f"no answer from {address} after {limit:g} s: is the table open, "
-                          "is the address and port right? (the host prints them) If the "
-                          "host plays on this account, a second player needs its own key: "
-                          "--identity FILE")
+            raise OSError(_("no answer from %(address)s after %(seconds)s s: is the table "
+                            "open, is the address and port right? (the host prints them) If "
+                            "the host plays on this account, a second player needs its own "
+                            "key: --identity FILE") % {"address": address,
+                                                       "seconds": f"{limit:g}"})
         if st is not None and st.to_obj() != shown:
             shown = st.to_obj()
             for line in lobby_lines(st):
@@ -108,7 +112,7 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
         typed = reader.get()
         if typed in ("leave", "quit") or (typed is None and not args.auto):
             client.leave()
-            print("left the table", file=say)
+            print(_("left the table"), file=say)
             return None
         if not isinstance(typed, str) or not typed.strip():
             continue
@@ -116,14 +120,15 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
         words = line.split()
         if words[0] == "sit" and len(words) == 2 and words[1].isdigit():
             if st is None:
-                print("not connected to the host yet: wait a moment", file=say)
+                print(_("not connected to the host yet: wait a moment"), file=say)
             client.sit(int(words[1]))
         elif line == "ready":
             client.set_ready(True)
-            print("ready" if st is not None else "ready (once the host answers)", file=say)
+            print(_("ready") if st is not None else _("ready (once the host answers)"),
+                  file=say)
         elif line == "unready":
             auto_ready = False
             client.set_ready(False)
-            print("not ready", file=say)
+            print(_("not ready"), file=say)
         else:
-            print(LOBBY_HELP, file=say)
+            print(_(LOBBY_HELP), file=say)

@@ -11,6 +11,7 @@ from p2p.table import resume_peer
 
 from .args import data_dir, with_defaults
 from .games import find_game, saved_games
+from .i18n import _
 from .seats import LineReader, base_dir, identity, play_seat, resume_bots
 
 
@@ -26,18 +27,19 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     else:
         games = saved_games(base)
         if not games:
-            raise ValueError(f"there is no saved game to resume in {base_dir(args)}")
+            raise ValueError(_("there is no saved game to resume in %(path)s")
+                             % {"path": base_dir(args)})
         game = games[0]
     path = game.path
     peer = resume_peer(path, ident)
     if peer.finished or peer.stopped:
-        print(f"game {game.short_id}: " + ("the match is over" if peer.finished else
-                                           f"the match stopped: {peer.stopped}")
-              + f"; millebornes replay {game.short_id} shows it", file=say)
+        print(_("game %(id)s: %(state)s; millebornes replay %(id)s shows it") % {
+            "id": game.short_id, "state": _("the match is over") if peer.finished else
+            _("the match stopped: %(reason)s") % {"reason": peer.stopped}}, file=say)
         peer.close(flush=0)
         return 0 if peer.finished else 1
-    print(f"resumed table {game.short_id} at entry {peer.entries_applied}; catching up "
-          "with the others", file=say)
+    print(_("resumed table %(id)s at entry %(entry)d; catching up with the others")
+          % {"id": game.short_id, "entry": peer.entries_applied}, file=say)
     runners = resume_bots(peer.table_id, base)
     try:
         return play_seat(peer, args, LineReader(inp), out,
