@@ -193,6 +193,10 @@ def describe(before: HandState, action: Action, after: HandState, names: Sequenc
         return None  # a hidden draw of another seat is not worth a log line
     if isinstance(action, Play):
         name = card_name(action.card, lang)
+        if action.target is not None and side_names(names, before.seating)[action.target] \
+                == "You":
+            return _("%(name)s played %(card)s on you.") % {"name": who(action.seat),
+                                                            "card": name}
         if action.target is not None:
             return says(who(action.seat), _("You played %(card)s on %(target)s."),
                         _("%(name)s played %(card)s on %(target)s."), card=name,
