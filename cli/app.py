@@ -93,6 +93,7 @@ class TableApp:
         self.order: list[int] = []
         self.fresh: int | None = None
         self._order_of: tuple[int, int] | None = None
+        self._log_shown = 1
 
         self.command = TextArea(height=1, prompt=[("class:prompt", ": ")], multiline=False,
                                 completer=CommandCompleter(self.context),
@@ -309,10 +310,15 @@ class TableApp:
         return [[("class:dim", intro)]] + [[("class:log", e)] for e in self.driver.events[-200:]]
 
     def _log_fragments(self) -> StyleAndTextTuples:
-        return _join(self._log_lines())
+        lines = self._log_lines()
+        self._log_shown = len(lines)
+        return _join(lines)
 
     def _log_cursor(self) -> Point:
-        return Point(0, max(0, len(self._log_lines()) - 1))
+        # the last line of what was drawn, not of the log now: a network table's events
+        # grow in another thread between the two calls, and a cursor below the content
+        # ended the app ("list index out of range" in prompt_toolkit's scrolling)
+        return Point(0, max(0, self._log_shown - 1))
 
     def status_text(self) -> str:
         d = self.driver

@@ -239,3 +239,15 @@ def test_help_at_60_by_20_wraps_at_spaces_and_keeps_its_close_line() -> None:
     app = TableApp(d, color=True, output=SizedOutput(80, 24), delay=0)
     assert "…" not in _help_lines(app)
     assert "DA Driving Ace." in "\n".join(_help_lines(app))
+
+
+def test_the_log_cursor_stays_on_the_lines_drawn() -> None:
+    """Found by the tmux game: the log's cursor was computed from the log as it was at the
+    second call; events added in between (a network table's thread) put it below the
+    content and prompt_toolkit ended the app with "list index out of range"."""
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=1)
+    app = TableApp(d, output=DummyOutput(), delay=0)
+    drawn = len(app._log_lines())
+    app._log_fragments()
+    d.events.extend(["one more line"] * 5)       # arrives between the two calls
+    assert app._log_cursor().y == drawn - 1
