@@ -19,7 +19,7 @@ from typing import NoReturn
 from engine import Rules, make_bot, parse_option, preset
 
 from . import i18n
-from .i18n import _
+from .i18n import N_, _
 
 #: Bot names offered at a local table, in seat order after the human.
 BOT_NAMES = ("Bo", "Cy", "Di", "Ed", "Flo")
@@ -113,6 +113,22 @@ def bot_seats(low: int, high: int, default_bot: str = "heuristic") -> Callable[[
         value.specs = tuple(specs)
         return value
     return parse
+
+
+#: argparse's own words, translated through our catalogs (argparse looks its ``_`` up at
+#: call time; a message not listed here stays as argparse wrote it).
+ARGPARSE_WORDS = (N_("usage: "), N_("options"), N_("positional arguments"),
+                  N_("show this help message and exit"),
+                  N_("show program's version number and exit"),
+                  N_("the following arguments are required: %s"),
+                  N_("expected one argument"))
+
+
+def _argparse_gettext(message: str) -> str:
+    return _(message) if message in ARGPARSE_WORDS else message
+
+
+argparse._ = _argparse_gettext  # type: ignore[attr-defined]
 
 
 class UsageError(Exception):

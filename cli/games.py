@@ -112,8 +112,9 @@ def run(args: argparse.Namespace) -> int:
                            % {"path": base_dir(args)}))
         return 0
     pad = i18n.pad
-    print(i18n.display(f"{pad(_('id'), SHORT)}  {pad(_('date'), 16)}  {pad(_('rules'), 9)}  "
-                       f"{pad(_('state'), 24)}  {_('players')}"))
+    head = [pad(_("id"), SHORT), pad(_("date"), 16), pad(_("rules"), 9), pad(_("state"), 24),
+            _("players")]
+    print(i18n.display("  ".join(head)))
     for g in games:
         state = game_state(g)
         players = ", ".join(you_label(n) + ("*" if s == g.seat else "")

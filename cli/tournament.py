@@ -290,9 +290,10 @@ def run_tournament(args: argparse.Namespace) -> int:
                           "deals": args.deals, "seconds": report["seconds"]}))
     w = max(len(s) for s in specs)
     pad = i18n.pad
-    print(i18n.display(f"{pad(_('bot'), w)} {pad(_('matches'), 7, 'right')} "
-                       f"{pad(_('win%'), 6, 'right')} {pad(_('95% CI'), 13, 'right')} "
-                       f"{pad('Elo', 6, 'right')} {pad(_('pts/hand'), 9, 'right')}"))
+    head = [pad(_("bot"), w), pad(_("matches"), 7, "right"), pad(_("win%"), 6, "right"),
+            pad(_("95% CI"), 13, "right"), pad("Elo", 6, "right"),
+            pad(_("pts/hand"), 9, "right")]
+    print(i18n.display(" ".join(head)))
     for b in sorted(report["bots"], key=lambda e: -e["elo"]):
         lo, hi = b["ci95"]
         ci = f"{100 * lo:.1f}-{100 * hi:.1f}%"

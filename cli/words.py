@@ -491,7 +491,7 @@ def side_label(names: Sequence[str], n_sides: int, side: int) -> str:
 def seat_label(names: Sequence[str], seat: int | None) -> str:
     if seat is None or not 0 <= seat < len(names):
         return _("nobody identified")
-    return _("seat %(seat)d (%(name)s)") % {"seat": seat, "name": names[seat]}
+    return _("seat %(seat)d (%(name)s)") % {"seat": seat, "name": you_label(names[seat])}
 
 
 def verify_lines(report: GameReport) -> list[str]:
