@@ -9,6 +9,7 @@ does I/O or keeps state.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 
 from engine import (
@@ -154,9 +155,81 @@ def rule_last(text: str) -> str:
     text = re.sub(r",?\s*(R\d+[a-z]?)\s*,\s*", lambda mm: inner(mm) or " ", text)
     text = re.sub(r"\s+", " ", text).strip()
     text = text.replace("( ", "(").replace(" )", ")")
+    text = reason_words(text)
     if text:
         text = text[0].upper() + text[1:]
     return text + (f" [{', '.join(ids)}]" if ids else "")
+
+
+#: The engine's reasons for refusing a move (English, card names filled in), each as a
+#: message whose placeholders stand where the engine put a card name or a number; the
+#: console matches the engine's text against these and says it in the player's language.
+REASONS = (
+    N_("%(card)s needs a %(card2)s showing on your zone"),
+    N_("cure the %(card)s first (a %(card2)s only answers %(card3)s)"),
+    N_("you are already rolling"),
+    N_("you are already started; a %(card)s only answers a %(card2)s"),
+    N_("%(card)s only cures %(card2)s, which is not showing"),
+    N_("that zone has %(card)s, which protects it"),
+    N_("that zone is already under a %(card)s"),
+    N_("O-attacker-started: you may attack only once your own zone has started"),
+    N_("that zone already shows %(card)s; two battle hazards may not be in force together"),
+    N_("that zone already shows %(card)s"),
+    N_("a battle hazard needs the target zone to be moving (%(card)s is the only attack on a "
+       "zone that is not)"),
+    N_("a hazard needs an opposing side as its target"),
+    N_("a hazard goes on an opponent's zone, not your own side's"),
+    N_("%(card)s goes on your own zone: name no target"),
+    N_("your zone shows %(card)s: cure it before driving"),
+    N_("your zone is not moving: play a %(card)s first (a remedy is not enough under "
+       "O-roll-after-remedy)"),
+    N_("your zone is not moving: play a %(card)s first"),
+    N_("you need a %(card)s (or %(card2)s) before your first distance"),
+    N_("under a %(card)s only 25 and 50 may be played"),
+    N_("at most two 200 cards per zone per hand"),
+    N_("%(value)s would take you past %(target)s (you are at %(km)s; the finish must be "
+       "exact)"),
+    N_("the hand is over"),
+    N_("draw first: a turn starts with a draw"),
+    N_("draw first"),
+    N_("only the matching safety (or remedy) answers this hazard"),
+    N_("play or discard a card now"),
+    N_("decide first whether to extend the trip to 1000"),
+    N_("the discard pile is empty"),
+    N_("the coup fourre round is over"),
+    N_("a coup fourre against %(card)s needs %(card2)s"),
+    N_("O-fast-play is off: no remedy out of turn"),
+    N_("first every partner answers the coup fourre round"),
+    N_("only %(card)s answers %(card2)s"),
+    N_("answer the hazard first: pass, coup fourre or (R10) remedy"),
+    N_("O-fast-play is off: discard one card at a time"),
+)
+
+
+@functools.cache
+def _reason_patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
+    out = []
+    for template in REASONS:
+        parts = re.split(r"(%\(\w+\)s)", template)
+        rx = "".join(f"(?P<{p[2:-2]}>.+?)" if p.startswith("%(") else re.escape(p)
+                     for p in parts)
+        out.append((re.compile(f"^{rx}$"), template))
+    return tuple(out)
+
+
+def reason_words(text: str) -> str:
+    """An engine reason in the active language (as it is when no message matches)."""
+    if i18n.active().language == "en":
+        return text
+    from engine.cards import NAMES_EN
+    by_name = {v: k for k, v in NAMES_EN.items()}
+    for rx, template in _reason_patterns():
+        m = rx.match(text)
+        if m:
+            values = {k: (i18n.kind_name(by_name[v]) if v in by_name else v)
+                      for k, v in m.groupdict().items()}
+            return _(template) % values
+    return text
 
 
 def with_names(text: str, names: Sequence[str]) -> str:

@@ -103,3 +103,41 @@ def test_the_board_fits_80_by_24_in_every_language(language: str) -> None:
         if language != "en":
             assert "Your hand" not in "\n".join(hand)
             assert english_card_names_in("\n".join(table + hand), language) == []
+
+
+def test_the_engines_reasons_are_said_in_the_players_language() -> None:
+    """Every refusal the engine gives over a few bot games (each card in hand, each target)
+    matches one of the console's reason messages, so it is said in Swedish, the rule id
+    last; card names in it are Swedish too."""
+    from cli.words import rule_last
+    from engine import explain, make_bot
+    from engine.state import PLAY
+    seen: set[str] = set()
+    with i18n.using("sv"):
+        said = rule_last("R6: a battle hazard needs the target zone to be moving "
+                         "(Speed Limit is the only attack on a zone that is not)")
+        assert said == ("En stridsattack kräver att målzonen rullar (Hastighetsgräns är den "
+                        "enda attacken mot en zon som inte rullar) [R6]")
+        for seed in range(6):
+            d = LocalDriver(preset("modern" if seed % 2 else "classic"), Seating.solo(3),
+                            ["Ana", "Bo", "Cy"], seed=seed)
+            bot = make_bot("heuristic", seed)
+            for _ in range(400):
+                d.run_others()
+                if d.hand_over:
+                    break
+                view = d.view()
+                if view.phase == PLAY:
+                    for card in render.hand_cards(view, d.seat):
+                        for target in (None, 1, 2):
+                            why = explain(d.state, d.seat, card, target)
+                            if why is not None:
+                                seen.add(why)
+                d.submit(bot.choose(view, d.legal()))
+        assert len(seen) >= 5
+        for why in sorted(seen):
+            said = rule_last(why)
+            assert english_card_names_in(said, "sv") == [], (why, said)
+            with i18n.using("en"):
+                english = rule_last(why)
+            assert said != english, why
