@@ -130,7 +130,7 @@ class TableApp:
         root = FloatContainer(body, floats=[
             Float(xcursor=True, ycursor=True,
                   content=CompletionsMenu(max_height=8, scroll_offset=1)),
-            Float(content=ConditionalContainer(Frame(help_window, title="Help"),
+            Float(content=ConditionalContainer(Frame(help_window, title=lambda: i18n.display(_("Help"))),
                                                filter=Condition(lambda: self.show_help)),
                   top=0, bottom=1, left=0, right=0),
         ])

@@ -164,7 +164,7 @@ class ReplayApp:
                    style="class:status"),
         ])
         root = FloatContainer(body, floats=[
-            Float(content=ConditionalContainer(Frame(help_window, title="Help"),
+            Float(content=ConditionalContainer(Frame(help_window, title=lambda: i18n.display(_("Help"))),
                                                filter=Condition(lambda: self.show_help)),
                   top=0, bottom=1, left=0, right=0),
         ])

@@ -40,7 +40,7 @@ from .bot_process import BotProcess
 from .console import run_console
 from .i18n import _
 from .netdriver import NetDriver
-from .words import paused_line, saved_line
+from .words import paused_line, rules_name, saved_line
 
 #: the error numbers ZeroMQ reports for an address that cannot be listened on
 _IN_USE = {errno.EADDRINUSE}
@@ -183,15 +183,18 @@ def resume_bots(table_id: bytes, base: Path | None) -> BotRunners:
 
 
 def lobby_lines(st: LobbyState) -> list[str]:
-    return [f"table {st.table_name!r}: {st.rules.preset} rules, {st.seating.n_players} seats "
-            f"({st.seating.label()})", *("  " + line for line in st.describe())]
+    return [_("table %(name)s: %(rules)s, %(n)d seats (%(seating)s)")
+            % {"name": repr(st.table_name), "rules": rules_name(st.rules.preset),
+               "n": st.seating.n_players, "seating": st.seating.label()},
+            *("  " + line for line in st.describe())]
 
 
 def players_lines(cfg: TableConfig, me: int) -> list[str]:
-    out = [f"the match starts: table {cfg.table_id.hex()[:16]}"]
+    out = [_("the match starts: table %(id)s") % {"id": cfg.table_id.hex()[:16]}]
     for p in cfg.players:
-        out.append(f"  seat {p.seat}: {p.name} [{fingerprint(p.key)}]"
-                   + (" (you)" if p.seat == me else ""))
+        out.append("  " + _("seat %(seat)d: %(name)s [%(key)s]")
+                   % {"seat": p.seat, "name": p.name, "key": fingerprint(p.key)}
+                   + (_(" (you)") if p.seat == me else ""))
     return out
 
 
