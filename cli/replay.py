@@ -43,11 +43,11 @@ from . import i18n, render
 from .app import safe_dim
 from .args import plain_wanted, use_color, with_defaults
 from .games import transcript_of
-from .i18n import _, ngettext
+from .i18n import N_, _, ngettext
 from .replay_view import ReplayModel, all_hands_lines, step_lines
 from .words import verify_lines
 
-REPLAY_HELP = """\
+REPLAY_HELP = N_("""\
 Replay of a finished game: every hand is shown face up.
 
   →  space  n     next step
@@ -61,7 +61,7 @@ Replay of a finished game: every hand is shown face up.
 The status line says where you are: the hand, the step (one move that
 took effect) and the transcript entry that completed it (the entry
 numbers `millebornes verify` names). A card just drawn is shown
-reversed; ▶ marks who moves next."""
+reversed; ▶ marks who moves next.""")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -147,7 +147,7 @@ class ReplayApp:
         self.index = 0
         self.show_help = False
         help_window = Window(FormattedTextControl(_safe(lambda: [("class:help",
-                                                                  REPLAY_HELP)])),
+                                                                  _(REPLAY_HELP))])),
                              wrap_lines=True)
         self.log_control = FormattedTextControl(_safe(self._log_fragments), focusable=True,
                                                 show_cursor=False)

@@ -251,7 +251,7 @@ def test_a_whole_hand_by_keys_with_the_target_picker_and_coup_prompt(tmp_path: P
                 _tmux("send-keys", "-t", session, "n")
             elif "is a safety" in status and "?" in status:
                 _tmux("send-keys", "-t", session, "y")
-            elif "extend" in status.lower() and "y / n" in status.lower():
+            elif "extend no" in status:          # at 700 km: stop (n)
                 _tmux("send-keys", "-t", session, "n")
             elif "Your turn: draw" in status or "Your turn: draw" in screen:
                 _tmux("send-keys", "-t", session, "Space")
