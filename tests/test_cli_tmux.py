@@ -213,6 +213,7 @@ def _hand_cards(screen: str) -> list[tuple[int, str, bool]]:
     return out
 
 
+@pytest.mark.slow    # 13-20 s alone, more on a loaded machine
 def test_a_whole_hand_by_keys_with_the_target_picker_and_coup_prompt(tmp_path: Path) -> None:
     """Issue 11's end-to-end game at 80×24, played as a person does: draw (Space), play a
     playable card (its number, then p), a hazard on an opponent chosen with the target
