@@ -38,18 +38,22 @@ from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame, TextArea
 
-from engine import Family, IllegalAction, Play, card_name, family
+from engine import Family, IllegalAction, Play, family
 from engine.bots import make_bot
 from engine.state import DRAW, EXTEND, PLAY, RESPOND
 
-from . import render
+from . import i18n, render
 from .commands import CommandCompleter, Commander, Context
 from .driver import TableDriver
+from .i18n import _, ngettext
 from .words import (
+    card_name,
     command_for,
     help_text,
     match_over_line,
+    over_prefixes,
     peer_label,
+    rules_name,
     side_names,
     totals_line,
     with_names,
@@ -89,6 +93,7 @@ class TableApp:
         self.order: list[int] = []
         self.fresh: int | None = None
         self._order_of: tuple[int, int] | None = None
+        self._log_shown = 1
 
         self.command = TextArea(height=1, prompt=[("class:prompt", ": ")], multiline=False,
                                 completer=CommandCompleter(self.context),
@@ -101,7 +106,7 @@ class TableApp:
         self.log_control = FormattedTextControl(_safe(self._log_fragments), focusable=False,
                                                 show_cursor=False,
                                                 get_cursor_position=self._log_cursor)
-        help_window = Window(FormattedTextControl(_safe(self._help_fragments)), wrap_lines=True)
+        help_window = Window(FormattedTextControl(_safe(self._help_fragments)), wrap_lines=False)
         self.status_window = Window(FormattedTextControl(_safe(self._status_fragments)),
                                     height=safe_dim(self._status_height), style="class:status")
         # the command line sits above the status: its completion menu opens upwards over
@@ -125,7 +130,7 @@ class TableApp:
         root = FloatContainer(body, floats=[
             Float(xcursor=True, ycursor=True,
                   content=CompletionsMenu(max_height=8, scroll_offset=1)),
-            Float(content=ConditionalContainer(Frame(help_window, title="Help"),
+            Float(content=ConditionalContainer(Frame(help_window, title=lambda: i18n.display(_("Help"))),
                                                filter=Condition(lambda: self.show_help)),
                   top=0, bottom=1, left=0, right=0),
         ])
@@ -166,8 +171,8 @@ class TableApp:
         if new and kept:
             self.fresh = new[-1]
             if not self.auto:
-                self.say(f"You drew {card_name(self.fresh, self.lang)} "
-                         f"(card {len(self.order)}, marked ★).")
+                self.say(_("You drew %(card)s (card %(n)d, marked ★).")
+                         % {"card": card_name(self.fresh, self.lang), "n": len(self.order)})
 
     def too_small(self) -> bool:
         rows, cols = self._size()
@@ -176,9 +181,10 @@ class TableApp:
     def _too_small_fragments(self) -> StyleAndTextTuples:
         rows, cols = self._size()
         return [("class:title", "Mille Bornes\n\n"),
-                ("", f"The board needs a terminal of at least {MIN_COLS}×{MIN_ROWS}; this one "
-                     f"is {cols}×{rows}. Please make it larger (the game goes on meanwhile). "
-                     "q leaves; the game is saved.")]
+                ("", _("The board needs a terminal of at least %(need)s; this one is "
+                       "%(size)s. Please make it larger (the game goes on meanwhile). q "
+                       "leaves; the game is saved.")
+                 % {"need": f"{MIN_COLS}×{MIN_ROWS}", "size": f"{cols}×{rows}"})]
 
     def _size(self) -> tuple[int, int]:
         try:
@@ -204,17 +210,36 @@ class TableApp:
         return side_names(self.driver.names, self.driver.seating)[side].split(" & ")[0]
 
     def _help_fragments(self) -> StyleAndTextTuples:
+        """The help wrapped at spaces to the frame's width; on a short screen its body is
+        cut (with "…") so that the "Press Esc" line always shows."""
         d = self.driver
         seats = ", ".join(peer_label(p.name, p.kind, p.state) for p in d.peers())
         rules = d.rules
-        return [("class:help", help_text(self.color)),
-                ("class:title", "\nAt this table: "), ("class:help", seats),
-                ("class:title", "\nRules: "),
-                ("class:help", f"{rules.preset}, trip {d.view().target} km, "
-                               + (f"match to {rules.match_target}" if rules.match_target
-                                  else "one hand")
-                               + f", seed {self.seed}"),
-                ("class:dim", "\nPress Esc, h or F1 to close this help.")]
+        rules_text = (_("%(rules)s, trip %(target)d km, match to %(match)d, seed %(seed)d")
+                      if rules.match_target else
+                      _("%(rules)s, trip %(target)d km, one hand, seed %(seed)d")) % {
+            "rules": rules_name(rules.preset), "target": d.view().target,
+            "match": rules.match_target or 0, "seed": self.seed}
+        rows, cols = self._size()
+        width = max(20, cols - 2)                 # the frame's two sides
+        height = max(3, rows - 1 - 2)             # the float leaves a row; the frame's two
+        body: list[tuple[str, str]] = []
+        for line in help_text(self.color).splitlines():
+            indent = line[:len(line) - len(line.lstrip())]
+            body += [("class:help", w) for w in wrap(line.strip(), width, indent)]
+        body += [("class:title", w) for w in wrap(_("At this table: %(seats)s")
+                                                  % {"seats": seats}, width, "")]
+        body += [("class:title", w) for w in wrap(_("Rules: %(rules)s")
+                                                  % {"rules": rules_text}, width, "")]
+        close = [("class:dim", w) for w in wrap(_("Press Esc, h or F1 to close this help."),
+                                                width, "")]
+        room = height - len(close)
+        if len(body) > room:
+            body = body[:max(0, room - 1)] + [("class:dim", "…")]
+        out: StyleAndTextTuples = []
+        for style, text in body + close:
+            out += [(style, text), ("", "\n")]
+        return out[:-1]
 
     # ----- rendering -----------------------------------------------------------------
     def _rows(self) -> int:
@@ -242,7 +267,7 @@ class TableApp:
         d = self.driver
         lines: list[render.Line] = [
             [("class:turn", e)] for e in d.events[-3:]
-            if e.startswith((f"Hand {d.hand_no} over", "Match over"))]
+            if e.startswith(over_prefixes(d.hand_no))]
         scores = d.last_scores()
         if scores is not None:
             lines += render.score_lines(scores, d.match, d.names, d.hand_no)
@@ -269,7 +294,7 @@ class TableApp:
                 ("class:dim", "  target: "),
                 ("class:you", self._target_name(self.current_target())),
                 ("class:dim", " (t changes; can go on: "
-                              + (", ".join(labels[t] for t in can) or "nobody now") + ")")]
+                              + (", ".join(labels[t] for t in can) or _("nobody now")) + ")")]
         return lines
 
     def _hand_height(self) -> Dimension:
@@ -279,34 +304,41 @@ class TableApp:
         return _join(self._hand_lines())
 
     def _log_lines(self) -> list[render.Line]:
-        intro = ("Spectating: a bot plays your seat. h help, q quit." if self.auto else
-                 "Welcome! 1-7 or arrows pick a card, p plays it, d discards, ? why not, "
-                 "h help.")
+        intro = (_("Spectating: a bot plays your seat. h help, q quit.") if self.auto else
+                 _("Welcome! 1-7 or arrows pick a card, p plays it, d discards, ? why not, "
+                   "h help."))
         return [[("class:dim", intro)]] + [[("class:log", e)] for e in self.driver.events[-200:]]
 
     def _log_fragments(self) -> StyleAndTextTuples:
-        return _join(self._log_lines())
+        lines = self._log_lines()
+        self._log_shown = len(lines)
+        return _join(lines)
 
     def _log_cursor(self) -> Point:
-        return Point(0, max(0, len(self._log_lines()) - 1))
+        # the last line of what was drawn, not of the log now: a network table's events
+        # grow in another thread between the two calls, and a cursor below the content
+        # ended the app ("list index out of range" in prompt_toolkit's scrolling)
+        return Point(0, max(0, self._log_shown - 1))
 
     def status_text(self) -> str:
         d = self.driver
         if self.confirm_quit:
-            return ("Leave the game? It is saved: `millebornes resume` brings you back. "
-                    "y leave · n stay")
+            return _("Leave the game? It is saved: `millebornes resume` brings you back. "
+                     "y leave · n stay")
         if self.message:
             return self.message
         if d.over:
-            return match_over_line(d.match, d.names) + " Press q to leave."
+            return match_over_line(d.match, d.names) + " " + _("Press q to leave.")
         if d.hand_over:
             if self.auto:
-                return f"Hand {d.hand_no} over. Next hand in a few seconds (q to leave)."
-            return f"Hand {d.hand_no} over. Press Enter for hand {d.hand_no + 1}."
+                return _("Hand %(hand)d over. Next hand in a few seconds (q to leave).") % {
+                    "hand": d.hand_no}
+            return _("Hand %(hand)d over. Press Enter for hand %(next)d.") % {
+                "hand": d.hand_no, "next": d.hand_no + 1}
         busy = d.activity()
         text = busy if busy else self._waiting()
         if self.auto:
-            text = "(spectating) " + text
+            text = _("(spectating) %(text)s") % {"text": text}
         return text
 
     def _waiting(self) -> str:
@@ -316,14 +348,14 @@ class TableApp:
         view = d.view()
         if d.my_move() and view.phase == PLAY and not d.hand_over and not any(
                 isinstance(a, Play) for a in d.legal()):
-            return "Nothing to play: discard a card (select it, then d)."
+            return _("Nothing to play: discard a card (select it, then d).")
         return render.waiting_text(view, d.seat, d.names, self.lang)
 
     def status_lines(self) -> list[str]:
         """The status: the message (or what the table waits for) wrapped at spaces, and
         below a message what the table waits for, so "Your turn" never disappears."""
         d = self.driver
-        _, cols = self._size()
+        _rows, cols = self._size()
         lines = wrap(self.status_text(), max(20, cols - 2))
         if (self.message and not self.confirm_quit and not d.hand_over and d.my_move()
                 and not self.auto):
@@ -335,9 +367,9 @@ class TableApp:
 
     def _status_fragments(self) -> StyleAndTextTuples:
         style = self.message_style or "class:status"
-        _, cols = self._size()
+        _rows, cols = self._size()
         lines = self.status_lines()
-        hint = "h help · : command · q quit "
+        hint = _("h help · : command · q quit") + " "
         out: StyleAndTextTuples = []
         for i, line in enumerate(lines):
             text = " " + line
@@ -384,7 +416,7 @@ class TableApp:
             return
         assert out.action is not None
         if self.auto:
-            self.say("You are spectating (--auto): the bot plays your seat.", error=True)
+            self.say(_("You are spectating (--auto): the bot plays your seat."), error=True)
             return
         try:
             self.driver.submit(out.action)
@@ -406,7 +438,7 @@ class TableApp:
     def play_selected(self) -> None:
         card = self._selected_card()
         if card is None:
-            self.say("Your hand is empty.", error=True)
+            self.say(_("Your hand is empty."), error=True)
             return
         n = self.selected + 1
         phase = self.driver.view().phase
@@ -624,7 +656,7 @@ class TableApp:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # shown, never a traceback
-                self.say(f"Error: {exc}", error=True)
+                self.say(_("Error: %(error)s") % {"error": exc}, error=True)
                 self.app.invalidate()
                 await asyncio.sleep(0.5)
 
@@ -639,6 +671,12 @@ class TableApp:
         self._task = self.app.create_background_task(self._others())
 
     async def run_async(self) -> int:
+        if self.lang != i18n.active().language and self.lang in i18n.LANGUAGES:
+            with i18n.using(self.lang, i18n.active().bidi):
+                return await self._run_async()
+        return await self._run_async()
+
+    async def _run_async(self) -> int:
         result = await self.app.run_async(pre_run=self._start)
         if self._task is not None:
             self._task.cancel()
@@ -670,7 +708,8 @@ def safe_dim(fn: Callable[[], Dimension]) -> Callable[[], Dimension]:
 
 
 def _join(lines: list[render.Line]) -> StyleAndTextTuples:
-    return list(render.join_lines(lines))
+    return [(style, i18n.display(text) if text != "\n" else text)
+            for style, text in render.join_lines(lines)]
 
 
 def run_app(driver: TableDriver, *, auto: bool = False, lang: str = "en", seed: int = 0,
@@ -678,5 +717,8 @@ def run_app(driver: TableDriver, *, auto: bool = False, lang: str = "en", seed: 
     app = TableApp(driver, auto=auto, lang=lang, seed=seed, color=color, delay=delay)
     rc = app.run()
     d = driver
-    print(f"Match totals after {len(d.match.hands)} hand(s): {totals_line(d.match, d.names)}")
+    print(i18n.display(ngettext("Match totals after %(n)d hand: %(totals)s",
+                                "Match totals after %(n)d hands: %(totals)s",
+                                len(d.match.hands))
+                       % {"n": len(d.match.hands), "totals": totals_line(d.match, d.names)}))
     return rc

@@ -18,6 +18,9 @@ from typing import NoReturn
 
 from engine import Rules, make_bot, parse_option, preset
 
+from . import i18n
+from .i18n import N_, _
+
 #: Bot names offered at a local table, in seat order after the human.
 BOT_NAMES = ("Bo", "Cy", "Di", "Ed", "Flo")
 MAX_NAME = 12
@@ -112,6 +115,22 @@ def bot_seats(low: int, high: int, default_bot: str = "heuristic") -> Callable[[
     return parse
 
 
+#: argparse's own words, translated through our catalogs (argparse looks its ``_`` up at
+#: call time; a message not listed here stays as argparse wrote it).
+ARGPARSE_WORDS = (N_("usage: "), N_("options"), N_("positional arguments"),
+                  N_("show this help message and exit"),
+                  N_("show program's version number and exit"),
+                  N_("the following arguments are required: %s"),
+                  N_("expected one argument"))
+
+
+def _argparse_gettext(message: str) -> str:
+    return _(message) if message in ARGPARSE_WORDS else message
+
+
+argparse._ = _argparse_gettext  # type: ignore[attr-defined]
+
+
 class UsageError(Exception):
     """A command line that does not parse; ``usage`` is the verb's own usage line."""
 
@@ -138,45 +157,44 @@ class Parser(argparse.ArgumentParser):
 
 def _rules_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", default="classic", choices=["classic", "modern"],
-                   help="rule preset (default: classic)")
+                   help=_("rule preset (default: classic)"))
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help="change one rule option, e.g. fast_play=yes (repeatable)")
+                   help=_("change one rule option, e.g. fast_play=yes (repeatable)"))
     p.add_argument("--teams", default=None, metavar="AxB",
-                   help="A teams of B players: 2x2, 2x3 or 3x2")
+                   help=_("A teams of B players: 2x2, 2x3 or 3x2"))
 
 
 def _data_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data-dir", default=None,
-                   help="where games, logs and secrets are kept (default: your data folder)")
+                   help=_("where games, logs and secrets are kept (default: your data folder)"))
 
 
 def _net_args(p: argparse.ArgumentParser) -> None:
     _data_args(p)
     p.add_argument("--identity", default=None,
-                   help="identity key file (a second player on one account needs its own)")
+                   help=_("identity key file (a second player on one account needs its own)"))
     p.add_argument("--mdns", default="all", choices=["all", "default", "loopback"],
-                   help="interfaces for LAN discovery")
+                   help=_("interfaces for LAN discovery"))
 
 
 def _console_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--auto", action="store_true", help="a bot plays your seat (spectate)")
+    p.add_argument("--auto", action="store_true", help=_("a bot plays your seat (spectate)"))
     p.add_argument("--plain", action="store_true",
-                   help="line mode (screen readers, scripts)")
-    p.add_argument("--lang", default="en", choices=["en", "fr"], help="card names")
+                   help=_("line mode (screen readers, scripts)"))
 
 
 def _seat_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--name", default=None, help="your name at the table")
-    p.add_argument("--bind", default=None, help="address to listen on (default: all)")
+    p.add_argument("--name", default=None, help=_("your name at the table"))
+    p.add_argument("--bind", default=None, help=_("address to listen on (default: all)"))
     p.add_argument("--port", type=port_number, default=0,
-                   help="port to listen on, 1-65535 (default: any free port)")
-    p.add_argument("--interface", default=None, help="network interface to listen on")
-    p.add_argument("--not-ready", action="store_true", help="do not declare ready at once")
+                   help=_("port to listen on, 1-65535 (default: any free port)"))
+    p.add_argument("--interface", default=None, help=_("network interface to listen on"))
+    p.add_argument("--not-ready", action="store_true", help=_("do not declare ready at once"))
     p.add_argument("--peer", action="append", default=[], metavar="HOST:PORT",
                    type=peer_address,
-                   help="reach a peer by address (VPNs: no discovery needed; repeatable)")
+                   help=_("reach a peer by address (VPNs: no discovery needed; repeatable)"))
     p.add_argument("--connect-timeout", type=float, default=10.0, metavar="SECONDS",
-                   help="give up on a peer that does not answer for this long (default 10)")
+                   help=_("give up on a peer that does not answer for this long (default 10)"))
     _console_args(p)
 
 
@@ -184,126 +202,129 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     """The top-level parser and each verb's own (for usage errors naming the verb)."""
     parser = Parser(
         prog="millebornes",
-        description="Mille Bornes on a LAN with no server: fair, verifiable, peer to peer.")
+        description=_("Mille Bornes on a LAN with no server: fair, verifiable, peer to peer."))
     parser.add_argument("--version", action="version", version=f"millebornes {version()}")
     parser.add_argument("--verbose", action="store_true",
-                        help="show the log on the terminal too (it always goes to a file "
-                             "in the data folder)")
+                        help=_("show the log on the terminal too (it always goes to a file "
+                             "in the data folder)"))
+    i18n.add_arguments(parser)
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=Parser)
     sub: dict[str, argparse.ArgumentParser] = {}
 
     def verb(name: str, help: str) -> argparse.ArgumentParser:
-        p = verbs.add_parser(name, help=help, description=help[:1].upper() + help[1:] + ".")
+        p = verbs.add_parser(name, help=help,
+                             description=_("%(what)s.") % {"what": help[:1].upper() + help[1:]})
         p.add_argument("--verbose", action="store_true", default=argparse.SUPPRESS,
                        help=argparse.SUPPRESS)
+        i18n.add_arguments(p)
         sub[name] = p
         return p
 
-    play = verb("play", "play against bots on this machine")
+    play = verb("play", _("play against bots on this machine"))
     _rules_args(play)
     play.add_argument("--bots", type=bot_seats(1, 5), default=bot_seats(1, 5)("1"),
-                      help="bot opponents: a number (1-5), or a level per opponent (easy, "
-                           "normal, hard, expert) or bot specs, comma-separated")
-    play.add_argument("--name", default=None, help="your name at the table")
-    play.add_argument("--seed", type=int, default=None, help="seed for the bots")
+                      help=_("bot opponents: a number (1-5), or a level per opponent (easy, "
+                           "normal, hard, expert) or bot specs, comma-separated"))
+    play.add_argument("--name", default=None, help=_("your name at the table"))
+    play.add_argument("--seed", type=int, default=None, help=_("seed for the bots"))
     _console_args(play)
     _data_args(play)
     play.add_argument("--in-process", action="store_true",
-                      help="no sockets or cryptography: the table runs in this process")
+                      help=_("no sockets or cryptography: the table runs in this process"))
 
-    host = verb("host", "host a table on the LAN")
+    host = verb("host", _("host a table on the LAN"))
     _rules_args(host)
     _seat_args(host)
     _net_args(host)
     host.add_argument("--players", type=count(2, 6, "--players"), default=None,
-                      help="seats at the table (2-6)")
+                      help=_("seats at the table (2-6)"))
     host.add_argument("--bots", type=bot_seats(0, 5), default=bot_seats(0, 5)("0"),
-                      help="seats filled by bots: a number, or a level or bot spec per seat")
-    host.add_argument("--table-name", default=None, help="the name shown in the lobby")
-    host.add_argument("--seed", type=int, default=0, help="seed for the bots")
-    host.add_argument("--no-announce", action="store_true", help="do not announce on the LAN")
+                      help=_("seats filled by bots: a number, or a level or bot spec per seat"))
+    host.add_argument("--table-name", default=None, help=_("the name shown in the lobby"))
+    host.add_argument("--seed", type=int, default=0, help=_("seed for the bots"))
+    host.add_argument("--no-announce", action="store_true", help=_("do not announce on the LAN"))
 
-    join = verb("join", "join a table")
+    join = verb("join", _("join a table"))
     _seat_args(join)
     _net_args(join)
-    join.add_argument("--seat", type=int, default=None, help="the seat to take")
-    join.add_argument("--table", default=None, help="table name or host fingerprint")
-    join.add_argument("--seed", type=int, default=0, help="seed for --auto's bot")
+    join.add_argument("--seat", type=int, default=None, help=_("the seat to take"))
+    join.add_argument("--table", default=None, help=_("table name or host fingerprint"))
+    join.add_argument("--seed", type=int, default=0, help=_("seed for --auto's bot"))
 
-    lobby = verb("lobby", "browse tables on the LAN")
+    lobby = verb("lobby", _("browse tables on the LAN"))
     _net_args(lobby)
     lobby.add_argument("--seconds", type=float, default=0.0,
-                       help="browse this long (0: until Ctrl-C)")
+                       help=_("browse this long (0: until Ctrl-C)"))
 
-    resume = verb("resume", "resume a saved game")
+    resume = verb("resume", _("resume a saved game"))
     _net_args(resume)
     _console_args(resume)
     resume.add_argument("game", nargs="?", default=None,
-                        help="the game's short id from `millebornes games` (default: the "
-                             "latest in progress)")
+                        help=_("the game's short id from `millebornes games` (default: the "
+                             "latest in progress)"))
     resume.add_argument("--table", default=None, help=argparse.SUPPRESS)
     resume.add_argument("--peer", action="append", default=[], metavar="HOST:PORT",
                         type=peer_address)
-    resume.add_argument("--seed", type=int, default=0, help="seed for --auto's bot")
+    resume.add_argument("--seed", type=int, default=0, help=_("seed for --auto's bot"))
 
-    games = verb("games", "list saved games")
+    games = verb("games", _("list saved games"))
     _data_args(games)
 
-    sim = verb("simulate", "bot-only matches with statistics")
+    sim = verb("simulate", _("bot-only matches with statistics"))
     _rules_args(sim)
     sim.add_argument("--players", type=count(2, 6, "--players"), default=2)
     sim.add_argument("--bots", default="heuristic,random",
-                     help="bot per seat, comma-separated, cycled: random, heuristic-v1, "
+                     help=_("bot per seat, comma-separated, cycled: random, heuristic-v1, "
                           "heuristic, search[:playouts=N|:ms=N], a level (easy, normal, "
-                          "hard, expert) or a plug-in bot")
+                          "hard, expert) or a plug-in bot"))
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    sim.add_argument("--json", action="store_true", help=_("one JSON object on stdout"))
     sim.add_argument("--fair-deck", action="store_true",
-                     help="deal through the mental-poker protocol (in memory)")
-    sim.add_argument("--network", action="store_true", help="one peer process per seat")
+                     help=_("deal through the mental-poker protocol (in memory)"))
+    sim.add_argument("--network", action="store_true", help=_("one peer process per seat"))
     sim.add_argument("--transcript-dir", default=None)
     sim.add_argument("--cheat", default=None, metavar="KIND",
-                     help="with --fair-deck: one seat cheats once (shuffle-drop, "
+                     help=_("with --fair-deck: one seat cheats once (shuffle-drop, "
                           "shuffle-substitute, shuffle-duplicate, bad-shuffle-proof, bad-share, "
                           "card-not-held, equivocation, withheld-reveal, bad-reveal); shows "
-                          "who catches it, when, and what verify says")
-    sim.add_argument("--cheater", type=int, default=1, help="the seat that cheats (--cheat)")
+                          "who catches it, when, and what verify says"))
+    sim.add_argument("--cheater", type=int, default=1, help=_("the seat that cheats (--cheat)"))
 
-    p = verb("tournament", "round robin of bots: win rates, Elo, points")
+    p = verb("tournament", _("round robin of bots: win rates, Elo, points"))
     p.add_argument("--bots", default="heuristic,heuristic-v1",
-                   help="bots to enter, comma-separated specs (e.g. "
-                        "search:playouts=100,heuristic,expert)")
+                   help=_("bots to enter, comma-separated specs (e.g. "
+                        "search:playouts=100,heuristic,expert)"))
     p.add_argument("--rules", default="classic", choices=["classic", "modern"],
-                   help="rule preset (default: classic)")
+                   help=_("rule preset (default: classic)"))
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help="change one rule option (repeatable)")
-    p.add_argument("--players", type=int, default=2, help="players at each table (2-6)")
-    p.add_argument("--teams", default=None, metavar="AxB", help="teams: 2x2, 2x3 or 3x2")
+                   help=_("change one rule option (repeatable)"))
+    p.add_argument("--players", type=int, default=2, help=_("players at each table (2-6)"))
+    p.add_argument("--teams", default=None, metavar="AxB", help=_("teams: 2x2, 2x3 or 3x2"))
     p.add_argument("--deals", type=int, default=50,
-                   help="deals per pair of bots; each is played once per seat rotation")
+                   help=_("deals per pair of bots; each is played once per seat rotation"))
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--jobs", type=int, default=0,
-                   help="processes (default: one per core; 1 plays in this process)")
-    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+                   help=_("processes (default: one per core; 1 plays in this process)"))
+    p.add_argument("--json", action="store_true", help=_("one JSON object on stdout"))
+    p.add_argument("--quiet", action="store_true", help=_("no progress line on stderr"))
 
-    ver = verb("verify", "check that a saved game was played fairly")
-    ver.add_argument("transcript", help="a transcript file, or a short id from "
-                                        "`millebornes games`")
+    ver = verb("verify", _("check that a saved game was played fairly"))
+    ver.add_argument("transcript", help=_("a transcript file, or a short id from "
+                                        "`millebornes games`"))
     _data_args(ver)
 
-    rep = verb("replay", "step through a saved game, every hand face up")
-    rep.add_argument("transcript", help="a transcript file, or a short id from "
-                                        "`millebornes games`")
-    rep.add_argument("--plain", action="store_true", help="print every step as text")
+    rep = verb("replay", _("step through a saved game, every hand face up"))
+    rep.add_argument("transcript", help=_("a transcript file, or a short id from "
+                                        "`millebornes games`"))
+    rep.add_argument("--plain", action="store_true", help=_("print every step as text"))
     _data_args(rep)
 
-    bench = verb("bench", "benchmarks")
+    bench = verb("bench", _("benchmarks"))
     bench.add_argument("what", choices=["engine", "deck", "net"])
     bench.add_argument("--json", action="store_true")
     bench.add_argument("--seconds", type=float, default=3.0,
-                       help="time budget per measurement (engine)")
+                       help=_("time budget per measurement (engine)"))
     return parser, sub
 
 

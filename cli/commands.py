@@ -27,17 +27,16 @@ from engine import (
     HandState,
     Pass,
     Play,
-    card_name,
     explain,
     family,
     kind,
-    kind_name,
 )
 from engine.cards import SAFETY_FOR
 from engine.state import DRAW, EXTEND, OVER, PLAY, RESPOND
 
+from . import i18n
 from .render import hand_cards
-from .words import help_text, reply, rule_last, side_names, with_names
+from .words import card_name, help_text, reply, rule_last, side_names, with_names
 
 VERBS = ("play", "discard", "draw", "pass", "coup", "extend", "why", "help", "next", "quit",
          "yes", "no")
@@ -333,8 +332,8 @@ def _answer(ctx: Context, verb: str) -> Outcome:
     att = ctx.view.attack
     assert att is not None
     hazard = kind(att.card)
-    safety = kind_name(SAFETY_FOR[hazard], ctx.lang)
-    return _err(reply("no-coup", safety=safety, hazard=kind_name(hazard, ctx.lang)))
+    safety = i18n.kind_name(SAFETY_FOR[hazard])
+    return _err(reply("no-coup", safety=safety, hazard=i18n.kind_name(hazard)))
 
 
 def _extend(ctx: Context, args: list[str]) -> Outcome:

@@ -20,7 +20,10 @@ from p2p.table import TableConfig
 from p2p.table.store import default_data_dir, find_tables, read_meta
 from p2p.transcript.file import TranscriptHeader
 
+from . import i18n
 from .args import data_dir
+from .i18n import _
+from .words import rules_short, you_label
 
 
 def base_dir(args: argparse.Namespace) -> Path:
@@ -73,10 +76,13 @@ def find_game(ref: str, base: Path | None) -> SavedGame:
     if len(hits) == 1:
         return hits[0]
     if not hits:
-        raise ValueError(f"no saved game has the id {ref!r}: `millebornes games` lists "
-                         "them" + ("" if games else " (there are none yet)"))
-    raise ValueError(f"{ref!r} matches {len(hits)} games ("
-                     + ", ".join(g.short_id for g in hits[:5]) + "): type more of the id")
+        raise ValueError(
+            (_("no saved game has the id %(id)s: `millebornes games` lists them") if games
+             else _("no saved game has the id %(id)s: `millebornes games` lists them (there "
+                    "are none yet)")) % {"id": repr(ref)})
+    raise ValueError(_("%(id)s matches %(n)d games (%(ids)s): type more of the id")
+                     % {"id": repr(ref), "n": len(hits),
+                        "ids": ", ".join(g.short_id for g in hits[:5])})
 
 
 def transcript_of(ref: str, args: argparse.Namespace) -> str:
@@ -91,10 +97,11 @@ def game_state(game: SavedGame) -> str:
     report = verify_game(game.transcript)
     if report.ok and report.complete:
         w = report.winner
-        return "finished, " + (f"{side_label(report, w)} won" if w >= 0 else "a tie")
+        return (_("finished, %(side)s won") % {"side": side_label(report, w)} if w >= 0
+                else _("finished, a tie"))
     if report.ok or report.check in ("incomplete", "reveal-missing"):
-        return f"in progress (hand {len(report.hands) + 1})"
-    return "damaged (see verify)"
+        return _("in progress (hand %(hand)d)") % {"hand": len(report.hands) + 1}
+    return _("damaged (see verify)")
 
 
 def side_label(report: GameReport, side: int) -> str:
@@ -106,14 +113,21 @@ def side_label(report: GameReport, side: int) -> str:
 def run(args: argparse.Namespace) -> int:
     games = saved_games(data_dir(args))
     if not games:
-        print(f"No saved games in {base_dir(args)}. Play one with `millebornes play`.")
+        print(i18n.display(_("No saved games in %(path)s. Play one with `millebornes play`.")
+                           % {"path": base_dir(args)}))
         return 0
-    print(f"{'id':<{SHORT}}  {'date':<16}  {'rules':<7}  {'state':<22}  players")
+    pad = i18n.pad
+    head = [pad(_("id"), SHORT), pad(_("date"), 16), pad(_("rules"), 9), pad(_("state"), 24),
+            _("players")]
+    print(i18n.display("  ".join(head)))
     for g in games:
         state = game_state(g)
-        players = ", ".join(n + ("*" if s == g.seat else "") for s, n in enumerate(g.players))
-        print(f"{g.short_id:<{SHORT}}  {g.when:%Y-%m-%d %H:%M}  {g.rules:<7}  "
-              f"{state:<22}  {players}")
-    print(f"(* you) Saved in {base_dir(args)}. Use an id with: millebornes verify ID, "
-          "millebornes replay ID, millebornes resume ID")
+        players = ", ".join(you_label(n) + ("*" if s == g.seat else "")
+                            for s, n in enumerate(g.players))
+        print(i18n.display(f"{g.short_id:<{SHORT}}  {g.when:%Y-%m-%d %H:%M}  "
+                           f"{pad(rules_short(g.rules), 9)}  {pad(state, 24)}  {players}"))
+    for line in i18n.wrap(_("(* you) Saved in %(path)s. Use an id with: millebornes verify ID, "
+                            "millebornes replay ID, millebornes resume ID")
+                          % {"path": base_dir(args)}, 80):
+        print(i18n.display(line))
     return 0

@@ -15,6 +15,7 @@ from p2p.net.transport import Node
 from p2p.table import LobbyHost, LobbyState, Peer, SessionOptions, TableStart
 
 from .args import bind_address, data_dir, player_name, rules_from, with_defaults
+from .i18n import _
 from .seats import (
     LineReader,
     identity,
@@ -96,8 +97,8 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
                 seats_free=len(host.state.free()), port=port, interfaces=args.mdns,
                 curve_key=host.node.curve_key)
         except Exception as exc:  # no multicast here: --peer still works
-            print(f"(not announced on the LAN: {exc}; others can still join with --peer)",
-                  file=say)
+            print(_("(not announced on the LAN: %(error)s; others can still join with --peer)")
+                  % {"error": exc}, file=say)
 
     def changed(st: LobbyState) -> None:
         for line in lobby_lines(st):
@@ -110,11 +111,13 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
 
     host.on_change = changed
     addresses = reachable_addresses(bind_address(args))
-    print(f"hosting on port {port} as {host.state.seats[0].name} "  # type: ignore[union-attr]
-          f"[{ident.fingerprint}]; others join with: millebornes join --peer "
-          f"{addresses[0]}:{port}"
-          + "".join(f" (or --peer {a}:{port})" for a in addresses[1:3]), file=say)
-    print("type 'ready' / 'unready', 'quit' to close the table", file=say)
+    print(_("hosting on port %(port)d as %(name)s [%(key)s]; others join with: millebornes "
+            "join --peer %(address)s")
+          % {"port": port, "name": host.state.seats[0].name,  # type: ignore[union-attr]
+             "key": ident.fingerprint, "address": f"{addresses[0]}:{port}"}
+          + "".join(_(" (or --peer %(address)s)") % {"address": f"{a}:{port}"}
+                    for a in addresses[1:3]), file=say)
+    print(_("type 'ready' / 'unready', 'quit' to close the table"), file=say)
     host.set_ready(not args.not_ready)
     warned = False
     try:
@@ -124,9 +127,9 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
             except TransportError as exc:
                 # a joiner with our own key: the transport refuses to add ourselves
                 if not warned:
-                    print(f"(refused a player who uses your own key: {exc}. A second "
-                          "player on one account needs its own: millebornes join "
-                          "--identity FILE)", file=say)
+                    print(_("(refused a player who uses your own key: %(error)s. A second "
+                            "player on one account needs its own: millebornes join "
+                            "--identity FILE)") % {"error": exc}, file=say)
                     warned = True
                 log.warning("lobby: %s", exc)
                 continue
@@ -134,7 +137,7 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
                 return start
             line = reader.get()
             if line == "quit" or (line is None and not args.auto):
-                print("table closed", file=say)
+                print(_("table closed"), file=say)
                 return None
             if line == "ready":
                 host.set_ready(True)

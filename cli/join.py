@@ -13,6 +13,7 @@ from p2p.net.interface import TransportError
 from p2p.table import LobbyClient, LobbyError, Peer, TableStart
 
 from .args import player_name, with_defaults
+from .i18n import N_, _
 from .seats import (
     LineReader,
     identity,
@@ -24,9 +25,9 @@ from .seats import (
     seat_node,
 )
 
-SAME_KEY = ("this key is already seated at the table; use --identity FILE for a second "
+SAME_KEY = N_("this key is already seated at the table; use --identity FILE for a second "
             "player on one account")
-LOBBY_HELP = "type 'sit N' to take seat N, 'ready', 'unready', 'leave'"
+LOBBY_HELP = N_("type 'sit N' to take seat N, 'ready', 'unready', 'leave'")
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None,
@@ -40,17 +41,19 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     if not peers:
         from p2p.net.discovery import browse_tables
         want = args.table
-        print("looking for tables on the LAN...", file=say)
+        print(_("looking for tables on the LAN..."), file=say)
         with browse_tables(interfaces=args.mdns) as b:
             tables = b.wait_for(lambda ts: any(want in (None, t.name, t.fingerprint)
                                                for t in ts), 10.0)
         tables = [t for t in (tables or []) if want in (None, t.name, t.fingerprint)]
         if not tables:
-            raise OSError("no table found on the LAN after 10 s: is a table hosted, is "
-                          "multicast allowed here? Or give its address with --peer HOST:PORT")
+            raise OSError(_("no table found on the LAN after 10 s: is a table hosted, is "
+                            "multicast allowed here? Or give its address with --peer "
+                            "HOST:PORT"))
         t = tables[0]
         peers, fingerprint, host_curve_key = [t.endpoint], t.fingerprint, t.curve_key
-        print(f"joining {t.name!r} at {t.endpoint}", file=say)
+        print(_("joining %(table)s at %(address)s") % {"table": repr(t.name),
+                                                      "address": t.endpoint}, file=say)
     node = seat_node(ident, args)
     reader = LineReader(inp)
     client: LobbyClient | None = None
@@ -89,7 +92,7 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
     """Seat and readiness until the host starts the match; None if we leave."""
     shown = None
     shown_key = False
-    print(LOBBY_HELP, file=say)
+    print(_(LOBBY_HELP), file=say)
     auto_ready = not args.not_ready
     limit = float(args.connect_timeout)
     asked = time.monotonic()
@@ -97,9 +100,9 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
         try:
             start = client.pump(0.1)
         except LobbyError as exc:
-            raise OSError(f"the host refused: {exc}") from None
+            raise OSError(_("the host refused: %(reason)s") % {"reason": exc}) from None
         except TransportError as exc:
-            raise OSError(f"{SAME_KEY} ({exc})") from None
+            raise OSError(f"{_(SAME_KEY)} ({exc})") from None
         if start is not None:
             return start
         if client.host_key is not None and not shown_key:
@@ -107,10 +110,11 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             print(host_key_line(client, address), file=say)
         st = client.state
         if st is None and time.monotonic() - asked > limit:
-            raise OSError(f"no answer from {address} after {limit:g} s: is the table open, "
-                          "is the address and port right? (the host prints them) If the "
-                          "host plays on this account, a second player needs its own key: "
-                          "--identity FILE")
+            raise OSError(_("no answer from %(address)s after %(seconds)s s: is the table "
+                            "open, is the address and port right? (the host prints them) If "
+                            "the host plays on this account, a second player needs its own "
+                            "key: --identity FILE") % {"address": address,
+                                                       "seconds": f"{limit:g}"})
         if st is not None and st.to_obj() != shown:
             shown = st.to_obj()
             for line in lobby_lines(st):
@@ -120,7 +124,7 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
         typed = reader.get()
         if typed in ("leave", "quit") or (typed is None and not args.auto):
             client.leave()
-            print("left the table", file=say)
+            print(_("left the table"), file=say)
             return None
         if not isinstance(typed, str) or not typed.strip():
             continue
@@ -128,17 +132,18 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
         words = line.split()
         if words[0] == "sit" and len(words) == 2 and words[1].isdigit():
             if st is None:
-                print("not connected to the host yet: wait a moment", file=say)
+                print(_("not connected to the host yet: wait a moment"), file=say)
             client.sit(int(words[1]))
         elif line == "ready":
             client.set_ready(True)
-            print("ready" if st is not None else "ready (once the host answers)", file=say)
+            print(_("ready") if st is not None else _("ready (once the host answers)"),
+                  file=say)
         elif line == "unready":
             auto_ready = False
             client.set_ready(False)
-            print("not ready", file=say)
+            print(_("not ready"), file=say)
         else:
-            print(LOBBY_HELP, file=say)
+            print(_(LOBBY_HELP), file=say)
 
 
 def host_key_line(client: LobbyClient, address: str) -> str:

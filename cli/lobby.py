@@ -10,6 +10,7 @@ from typing import TextIO
 from p2p.net.discovery import TableChange, TableInfo, browse_tables
 
 from .args import with_defaults
+from .i18n import _
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
@@ -19,11 +20,13 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
     def show(change: TableChange, t: TableInfo) -> None:
         sign = {"added": "+", "updated": "~", "removed": "-"}[change.value]
-        print(f"{sign} {t.name!r} {t.rules} seats {t.seats_taken} taken, {t.seats_free} free, "
-              f"host [{t.fingerprint}]: millebornes join --peer {_host_port(t.endpoint)}",
-              file=say, flush=True)
+        print(sign + " " + _("%(name)s %(rules)s seats %(taken)d taken, %(free)d free, host "
+                             "[%(key)s]: millebornes join --peer %(address)s")
+              % {"name": repr(t.name), "rules": t.rules, "taken": t.seats_taken,
+                 "free": t.seats_free, "key": t.fingerprint,
+                 "address": _host_port(t.endpoint)}, file=say, flush=True)
 
-    print("tables on the LAN (Ctrl-C to stop):", file=say)
+    print(_("tables on the LAN (Ctrl-C to stop):"), file=say)
     with browse_tables(show, interfaces=args.mdns):
         end = time.monotonic() + seconds if seconds > 0 else None
         try:

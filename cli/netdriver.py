@@ -19,7 +19,9 @@ from engine.scoring import Match
 from p2p.table import Peer, SessionEvent, TableStep
 
 from .driver import PeerStatus
+from .i18n import N_, _
 from .words import (
+    PEER_STATES,
     dealing_line,
     describe,
     end_line,
@@ -30,6 +32,19 @@ from .words import (
 )
 
 log = logging.getLogger("cli.netdriver")
+
+
+#: What the table does between moves, in words (translated where shown).
+STEP_WORDS = {
+    TableStep.KEYS: N_("publishing hand keys"),
+    TableStep.RANDOM_COMMIT: N_("committing to randomness"),
+    TableStep.SHUFFLE_COMMIT: N_("committing to shuffles"),
+    TableStep.SHUFFLE: N_("shuffling the deck"),
+    TableStep.FIRST_PLAYER: N_("drawing the first player"),
+    TableStep.DEAL: N_("dealing"),
+    TableStep.RESHUFFLE: N_("reshuffling"),
+    TableStep.REVEAL: N_("revealing secrets"),
+}
 
 
 def event_words(peer: Peer, ev: SessionEvent) -> str:
@@ -227,7 +242,7 @@ class NetDriver:
         if ev.kind == "stopped":
             return stopped_line(str(ev.data.get("reason", "")))
         if ev.kind == "resumed":
-            return "You are back at the table; catching up with the others."
+            return _("You are back at the table; catching up with the others.")
         if ev.kind == "dropped":
             log.info("%s", ev.text)       # for whoever investigates, not for the board
         return ""
@@ -279,11 +294,16 @@ class NetDriver:
         state = "" if w.seat == self.seat else self.peer.peer_state(w.seat)
         if state == "gone":
             return left_wait_line(who)
-        slow = f" ({state})" if state not in ("", "connected") else ""
+        word = PEER_STATES.get(state)
+        slow = f" ({_(word) if word else state})" if state not in ("", "connected") else ""
         if w.step is TableStep.MOVE:
-            return None if not slow else f"Waiting for {who}{slow}."
+            return None if not slow else _("Waiting for %(name)s%(state)s.") % {
+                "name": who, "state": slow}
         if w.step is TableStep.SHARE:
             if w.seat == self.seat:
                 return None
-            return f"Waiting for {who}'s share of a card{slow}."
-        return f"{w.step.value[:1].upper()}{w.step.value[1:]}: waiting for {who}{slow}."
+            return _("Waiting for %(name)s's share of a card%(state)s.") % {
+                "name": who, "state": slow}
+        step = _(STEP_WORDS[w.step]) if w.step in STEP_WORDS else w.step.value
+        return _("%(step)s: waiting for %(name)s%(state)s.") % {
+            "step": step[:1].upper() + step[1:], "name": who, "state": slow}

@@ -16,10 +16,19 @@ from typing import TextIO
 from engine import IllegalAction
 from engine.bots import make_bot
 
-from . import render
+from . import i18n, render
 from .commands import Commander, Context
 from .driver import TableDriver
-from .words import PLAIN_HELP, command_for, final_line, peer_label, with_names
+from .i18n import _
+from .words import (
+    PLAIN_HELP,
+    WIDTH,
+    command_for,
+    final_line,
+    peer_label,
+    rules_name,
+    with_names,
+)
 
 
 class PlainSession:
@@ -36,7 +45,7 @@ class PlainSession:
         self.last_activity: str | None = None
 
     def say(self, text: str = "") -> None:
-        self.out.write(text + "\n")
+        self.out.write("\n".join(i18n.display(line) for line in text.split("\n")) + "\n")
 
     def flush_events(self) -> None:
         events = self.driver.events
@@ -68,11 +77,19 @@ class PlainSession:
             self.say(line)
 
     def run(self) -> int:
+        if self.lang != i18n.active().language and self.lang in i18n.LANGUAGES:
+            with i18n.using(self.lang, i18n.active().bidi):
+                return self._run()
+        return self._run()
+
+    def _run(self) -> int:
         d = self.driver
-        self.say(f"Mille Bornes, {d.rules.preset} rules: "
-                 + ", ".join("you" if p.kind == "you" and p.name == "You" else
-                             peer_label(p.name, p.kind, p.state) for p in d.peers())
-                 + ". Type help for the commands.")
+        seats = ", ".join(_("you") if p.kind == "you" and p.name == "You" else
+                          peer_label(p.name, p.kind, p.state) for p in d.peers())
+        for line in i18n.wrap(_("Mille Bornes, %(rules)s: %(seats)s. Type help for the "
+                                "commands.") % {"rules": rules_name(d.rules.preset),
+                                                "seats": seats}, WIDTH):
+            self.say(line)
         while True:
             while d.others_pending():
                 if not d.step_others():
@@ -90,7 +107,8 @@ class PlainSession:
                 if self.auto:
                     d.next_hand()
                     continue
-                self.say(f"Press Enter (or type next) for hand {d.hand_no + 1}.")
+                self.say(_("Press Enter (or type next) for hand %(hand)d.")
+                         % {"hand": d.hand_no + 1})
                 if not self._command():
                     return 0
                 continue
@@ -106,7 +124,8 @@ class PlainSession:
                 self.say(line)
             if self.bot is not None:
                 action = self.bot.choose(view, d.legal())
-                self.say(f"> {command_for(action, view, d.seat, d.names)}   (auto)")
+                self.say("> " + command_for(action, view, d.seat, d.names) + "   "
+                         + _("(auto)"))
                 d.submit(action)
                 continue
             if not self._command():
@@ -126,22 +145,22 @@ class PlainSession:
             text = self.read()
             if text is None:
                 self.say("")
-                self.say("End of input: leaving the table.")
+                self.say(_("End of input: leaving the table."))
                 return False
             out = self.commander.handle(text, self.context())
             if out.kind == "none":
                 continue
             if out.kind == "quit":
-                self.say("You left the table.")
+                self.say(_("You left the table."))
                 return False
             if out.kind == "help":
-                self.say(PLAIN_HELP)
+                self.say(_(PLAIN_HELP))
                 continue
             if out.kind in ("message", "confirm"):
                 self.say(out.text)
                 continue
             if out.kind == "error":
-                self.say("Sorry: " + out.text + ".")
+                self.say(_("Sorry: %(reason)s.") % {"reason": out.text})
                 continue
             if out.kind == "next":
                 d.next_hand()
@@ -150,7 +169,7 @@ class PlainSession:
             try:
                 d.submit(out.action)
             except (IllegalAction, ValueError) as exc:
-                self.say(f"Sorry: {with_names(str(exc), d.names)}.")
+                self.say(_("Sorry: %(reason)s.") % {"reason": with_names(str(exc), d.names)})
                 continue
             return True
 

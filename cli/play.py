@@ -24,6 +24,7 @@ from p2p.transcript.file import Player
 from .args import data_dir, rules_from, table_names
 from .console import run_console
 from .driver import LocalDriver, TableDriver
+from .i18n import _
 from .netdriver import NetDriver
 from .seats import listen, new_bot_seat, start_bots
 from .words import paused_line, saved_line
@@ -36,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     names = table_names(args.name, players)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     if args.plain and args.seed is None:
-        print(f"(seed {seed}: --seed {seed} replays this deal)")
+        print(_("(seed %(seed)d: --seed %(seed)d replays this deal)") % {"seed": seed})
     if args.in_process:
         driver: TableDriver = LocalDriver(rules, seating, names, seat=0, seed=seed,
                                           lang=args.lang)

@@ -8,9 +8,11 @@ Everything fits 80 columns.
 
 from __future__ import annotations
 
-import textwrap
+import functools
+import inspect
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from engine import (
     Action,
@@ -20,7 +22,6 @@ from engine import (
     HandState,
     Kind,
     Play,
-    card_name,
     family,
     kind,
 )
@@ -28,8 +29,19 @@ from engine.cards import DISTANCE_VALUE, SAFETIES
 from engine.scoring import Match, SideScore
 from engine.state import PLAY
 
+from . import i18n
 from .driver import PeerStatus
-from .words import ITEM_WORDS, WIDTH, side_names, waiting_text, wrap
+from .i18n import _
+from .words import (
+    WIDTH,
+    card_name,
+    rules_name,
+    rules_short,
+    side_names,
+    waiting_text,
+    wrap,
+    you_label,
+)
 
 Fragment = tuple[str, str]
 Line = list[Fragment]
@@ -55,6 +67,11 @@ FAMILY_WORD: dict[str, dict[Family, str]] = {
     "fr": {Family.DISTANCE: "distance", Family.HAZARD: "attaque", Family.REMEDY: "parade",
            Family.SAFETY: "botte"},
 }
+def family_words() -> dict[Family, str]:
+    """Each family's word in the active language."""
+    return {f: i18n.family_name(f) for f in Family}
+
+
 FAMILY_LETTER: dict[Family, str] = {Family.DISTANCE: "D", Family.HAZARD: "H",
                                     Family.REMEDY: "R", Family.SAFETY: "S"}
 SAFETY_ABBR: dict[str, dict[Kind, str]] = {
@@ -90,18 +107,42 @@ def plain(lines: Sequence[Line]) -> list[str]:
     return ["".join(t for _, t in line).rstrip() for line in lines]
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def in_language(fn: F) -> F:
+    """Render in the ``lang`` argument's language when it is not the active one (callers
+    that name a language per call; the console activates one for the whole process)."""
+    sig = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        lang = sig.bind(*args, **kwargs).arguments.get("lang")
+        if lang and lang != i18n.active().language and lang in i18n.LANGUAGES:
+            with i18n.using(lang, i18n.active().bidi):
+                return fn(*args, **kwargs)
+        return fn(*args, **kwargs)
+    return wrapped  # type: ignore[return-value]
+
+
 def width(line: Line) -> int:
-    return sum(len(t) for _, t in line)
+    """A line's width in terminal cells."""
+    return sum(i18n.cells(t) for _, t in line)
 
 
 def _fit(text: str, n: int) -> str:
-    return text if len(text) <= n else text[:max(0, n - 1)] + "…"
+    return i18n.fit(text, n)
+
+
+def _pad(text: str, n: int) -> str:
+    return i18n.pad(text, n)
 
 
 def card_class(card: int) -> str:
     return FAMILY_CLASS[family(card)]
 
 
+@in_language
 def card_label(card: int, lang: str = "en", color: bool = True) -> str:
     """A card's name; without colour the family letter goes first (``H Stop``)."""
     name = card_name(card, lang)
@@ -115,19 +156,22 @@ def match_line(match: Match, names: Sequence[str]) -> Line:
     target = match.rules.match_target
     labels = side_names(names, match.seating)
     totals = " · ".join(f"{_fit(labels[i], 16)} {t}" for i, t in enumerate(match.totals()))
-    head = f"Match to {target}: " if target else "Match: "
+    head = (_("Match to %(target)d: ") % {"target": target}) if target else _("Match: ")
     return [("class:dim", _fit(head + totals, WIDTH))]
 
 
+@in_language
 def header_line(view: HandState, hand_no: int = 1, lang: str = "en") -> Line:
     top = view.discard[-1] if view.discard else None
     line: Line = [("class:title", "Mille Bornes"),
-                  ("", f" · {view.rules.preset} · hand {hand_no}"
-                       f" · pile {view.pile_size()} · discard: ")]
+                  ("", " · " + _("%(rules)s · hand %(hand)d · pile %(pile)d · discard: ")
+                   % {"rules": rules_short(view.rules.preset), "hand": hand_no,
+                      "pile": view.pile_size()})]
     if top is None:
-        line.append(("class:dim", "empty"))
+        line.append(("class:dim", _("empty")))
     else:
-        line.append((card_class(top), card_name(top, lang)))
+        room = WIDTH - width(line)
+        line.append((card_class(top), _fit(card_name(top, lang), max(4, room))))
     return line
 
 
@@ -140,22 +184,24 @@ def progress_bar(km: int, target: int, cells: int = 20) -> Line:
 def distance_summary(distance: Sequence[int]) -> str:
     """``25×2 100×1``: how many distance cards of each value lie on a zone."""
     counts = Counter(DISTANCE_VALUE[kind(c)] for c in distance)
-    return " ".join(f"{v}×{counts[v]}" for v in sorted(counts)) or "no distance yet"
+    return " ".join(f"{v}×{counts[v]}" for v in sorted(counts)) or _("no distance yet")
 
 
+@in_language
 def safeties_text(view: HandState, side: int, lang: str = "en", short: bool = True) -> str:
     """Safeties of a side; ``*`` (short) or ``(coup fourré)`` marks a coup fourré."""
     zone = view.zones[side]
     out = []
     for c in zone.safeties:
         k = kind(c)
-        name = SAFETY_ABBR["fr" if lang == "fr" else "en"][k] if short else card_name(c, lang)
+        name = i18n.safety_abbreviation(k) if short else card_name(c, lang)
         if c in zone.coups:
-            name += "*" if short else " (coup fourré)"
+            name += "*" if short else " (" + i18n.rule_term("coup fourré") + ")"
         out.append(name)
     return (" " if short else ", ").join(out)
 
 
+@in_language
 def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int | None,
                lang: str = "en", verbose: bool = False,
                peers: Sequence[PeerStatus] | None = None) -> list[Line]:
@@ -170,34 +216,37 @@ def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int | Non
     mine = seat is not None and view.side_of(seat) == side
     acting = set(view.actors())
     label = " & ".join(names[s] for s in seats)
-    if mine and not (seating.team_size == 1 and label.lower() == "you"):
-        label += " (you)" if seating.team_size == 1 else " (your side)"
+    label = you_label(label)
+    if mine and not (seating.team_size == 1 and label == _("You")):
+        label += _(" (you)") if seating.team_size == 1 else _(" (your side)")
     cards = "/".join(str(view.hand_size(s)) for s in seats)
     marker = "▶ " if acting & set(seats) else "  "
     battle = zone.battle[-1] if zone.battle else None
     speed = zone.speed[-1] if zone.speed else None
     line1: Line = [("class:turn", marker),
-                   ("class:you" if mine else "", _fit(label, 21).ljust(21)),
-                   ("class:dim", f" {cards:>5} cards "),
+                   ("class:you" if mine else "", _pad(label, 21)),
+                   ("class:dim", " " + _pad(_("%(cards)s cards") % {"cards": f"{cards:>5}"},
+                                            11) + " "),
                    ("", "│ ")]
     if battle is None:
-        line1.append(("class:dim", ("not started" if not zone.started else "—").ljust(17)))
+        line1.append(("class:dim", _pad(_("not started") if not zone.started else "—", 17)))
     else:
-        line1.append((card_class(battle), _fit(card_name(battle, lang), 17).ljust(17)))
+        line1.append((card_class(battle), _pad(card_name(battle, lang), 17)))
     line1.append(("", " │ "))
     if speed is None:
-        line1.append(("class:dim", "no limit".ljust(17)))
+        line1.append(("class:dim", _pad(_("no limit"), 17)))
     else:
-        line1.append((card_class(speed), _fit(card_name(speed, lang), 17).ljust(17)))
+        line1.append((card_class(speed), _pad(card_name(speed, lang), 17)))
     if peers:
         off = [p.state for p in peers if p.seat in seats and p.state in ("offline", "left")]
         if off:
-            line1.append(("class:error", f" {off[0]}"))
+            line1.append(("class:error", " " + (_("left") if off[0] == "left"
+                                                else _("offline"))))
     km = f"{zone.km:>4}/{view.target}"
     line2: Line = [("", "  "), ("", km.ljust(9)), ("", " ")]
     line2 += progress_bar(zone.km, view.target, 14)
-    line2.append(("", f" {_fit(distance_summary(zone.distance), 20).ljust(20)}"))
-    line2.append(("class:dim", f" · 200 km cards {zone.n200}/2"))
+    line2.append(("", " " + _pad(distance_summary(zone.distance), 20)))
+    line2.append(("class:dim", " · " + _("200 km cards %(used)d/2") % {"used": zone.n200}))
     safe = safeties_text(view, side, lang, short=True)
     if safe:
         line2.append(("", " "))
@@ -205,6 +254,7 @@ def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int | Non
     return [line1, line2]
 
 
+@in_language
 def zone_sentences(view: HandState, side: int, names: Sequence[str], seat: int | None,
                    lang: str = "en", peers: Sequence[PeerStatus] | None = None) -> list[Line]:
     """One side in words, wrapped to 80 columns: for screen readers and scripts."""
@@ -213,44 +263,53 @@ def zone_sentences(view: HandState, side: int, names: Sequence[str], seat: int |
     zone = view.zones[side]
     label = " & ".join(names[s] for s in seats)
     mine = seat is not None and view.side_of(seat) == side
-    if mine and label.lower() != "you":
-        label += " (you)" if seating.team_size == 1 else " (your side)"
-    parts = [label + (", to move" if set(view.actors()) & set(seats) else "") + ":"]
-    parts.append(", ".join(f"{view.hand_size(s)} cards" + (f" ({names[s]})"
-                                                             if len(seats) > 1 else "")
+    label = you_label(label)
+    if mine and label != _("You"):
+        label += _(" (you)") if seating.team_size == 1 else _(" (your side)")
+    moving = bool(set(view.actors()) & set(seats))
+    parts = [(_("%(side)s, to move:") if moving else _("%(side)s:")) % {"side": label}]
+    parts.append(", ".join(i18n.cards_count(view.hand_size(s))
+                           + (f" ({names[s]})" if len(seats) > 1 else "")
                            for s in seats) + ".")
     if peers and any(p.seat in seats and p.state in ("offline", "left") for p in peers):
-        parts.append("Left the table (the game waits).")
+        parts.append(_("Left the table (the game waits)."))
     if zone.battle:
-        parts.append(f"Battle: {card_name(zone.battle[-1], lang)}.")
+        parts.append(_("Battle: %(card)s.") % {"card": card_name(zone.battle[-1], lang)})
     else:
-        parts.append("Battle: " + ("empty." if zone.started else "not started."))
-    parts.append(f"Speed: {card_name(zone.speed[-1], lang) if zone.speed else 'no limit'}.")
+        parts.append(_("Battle: empty.") if zone.started else _("Battle: not started."))
+    parts.append(_("Speed: %(card)s.") % {
+        "card": card_name(zone.speed[-1], lang) if zone.speed else _("no limit")})
     if zone.distance:
         dist = distance_summary(zone.distance).replace(" ", ", ")
-        parts.append(f"{zone.km} of {view.target} km ({dist}); "
-                     f"200s used {zone.n200} of 2.")
+        parts.append(_("%(km)d of %(target)d km (%(cards)s); 200s used %(used)d of 2.")
+                     % {"km": zone.km, "target": view.target, "cards": dist,
+                        "used": zone.n200})
     else:
-        parts.append(f"0 of {view.target} km.")
+        parts.append(_("0 of %(target)d km.") % {"target": view.target})
     if zone.safeties:
-        parts.append(f"Safeties: {safeties_text(view, side, lang, short=False)}.")
+        parts.append(_("Safeties: %(cards)s.")
+                     % {"cards": safeties_text(view, side, lang, short=False)})
     text = " ".join(parts)
-    wrapped = textwrap.wrap(text, WIDTH - 2, initial_indent="  ", subsequent_indent="    ")
-    return [[("class:you" if i == 0 and mine else "", w)]
+    wrapped = ["  " + w for w in i18n.wrap(text, WIDTH - 4)]
+    return [[("class:you" if i == 0 and mine else "", w if i == 0 else "  " + w)]
             for i, w in enumerate(wrapped)]
 
 
+@in_language
 def table_lines(view: HandState, names: Sequence[str], seat: int | None, hand_no: int = 1,
                 lang: str = "en", verbose: bool = False,
                 peers: Sequence[PeerStatus] | None = None) -> list[Line]:
     """The header, then every side, the human's side first (side 0 first when ``seat``
     is ``None``)."""
     if verbose:
-        top = card_name(view.discard[-1], lang) if view.discard else "empty"
-        head = (f"Hand {hand_no}, {view.rules.preset} rules, trip {view.target} km. "
-                f"Draw pile: {view.pile_size()} cards. Discard pile: {top}.")
-        lines = [[("class:title", w)] for w in textwrap.wrap(head, WIDTH - 2,
-                                                             subsequent_indent="  ")]
+        top = card_name(view.discard[-1], lang) if view.discard else _("empty")
+        head = (_("Hand %(hand)d, %(rules)s, trip %(target)d km. Draw pile: %(pile)s. "
+                  "Discard pile: %(top)s.")
+                % {"hand": hand_no, "rules": rules_name(view.rules.preset),
+                   "target": view.target, "pile": i18n.cards_count(view.pile_size()),
+                   "top": top})
+        lines = [[("class:title", w if i == 0 else "  " + w)]
+                 for i, w in enumerate(i18n.wrap(head, WIDTH - 4))]
     else:
         lines = [header_line(view, hand_no, lang)]
     n = view.seating.n_teams
@@ -277,6 +336,7 @@ def hand_cards(view: HandState, seat: int) -> tuple[int, ...]:
     return () if isinstance(h, int) else tuple(h)
 
 
+@in_language
 def hand_lines(view: HandState, seat: int, legal: Sequence[Action], lang: str = "en",
                selected: int | None = None, color: bool = True, verbose: bool = False,
                per_row: int = 4, cards: Sequence[int] | None = None,
@@ -291,21 +351,21 @@ def hand_lines(view: HandState, seat: int, legal: Sequence[Action], lang: str = 
     cards = tuple(cards) if cards is not None else hand_cards(view, seat)
     can = playable_cards(view, legal)
     if not cards:
-        return [[("class:dim", "Your hand is empty.")]]
+        return [[("class:dim", _("Your hand is empty."))]]
     if verbose:
-        words = FAMILY_WORD["fr" if lang == "fr" else "en"]
-        out: list[Line] = [[("class:title", "Your hand:")]]
+        words = family_words()
+        out: list[Line] = [[("class:title", _("Your hand:"))]]
         for i, c in enumerate(cards, 1):
-            extra = ", playable" if c in can else ""
-            extra += ", just drawn" if c == fresh else ""
+            extra = _(", playable") if c in can else ""
+            extra += _(", just drawn") if c == fresh else ""
             out.append([("", f"  {i}. "), (card_class(c), card_name(c, lang)),
                         ("class:dim", f" ({words[family(c)]}{extra})")])
         return out
-    head: Line = [("class:title", "Your hand")]
+    head: Line = [("class:title", _("Your hand"))]
     if can:
-        head.append(("class:dim", "  (+ playable now)"))
+        head.append(("class:dim", "  " + _("(+ playable now)")))
     if fresh is not None and fresh in cards:
-        head.append(("class:dim", "  (★ just drawn)"))
+        head.append(("class:dim", "  " + _("(★ just drawn)")))
     out = [head]
     row: Line = []
     for i, c in enumerate(cards, 1):
@@ -314,7 +374,7 @@ def hand_lines(view: HandState, seat: int, legal: Sequence[Action], lang: str = 
         sel = i - 1 == selected
         style = card_class(c) + (" class:selected" if sel else "")
         row += [("class:selected" if sel else "", f" {i}{'★' if c == fresh else ' '}"),
-                (style, text), ("class:playable", mark.ljust(15 - len(text)))]
+                (style, text), ("class:playable", mark.ljust(15 - i18n.cells(text)))]
         if len(row) >= 3 * per_row:
             out.append(row)
             row = []
@@ -330,17 +390,18 @@ def score_lines(scores: Sequence[SideScore], match: Match, names: Sequence[str],
     """The hand's points item by item, per side, with the match totals."""
     labels = side_names(names, match.seating)
     colw = max(8, min(12, (WIDTH - 24) // max(1, len(labels))))
-    out: list[Line] = [[("class:title", f"Hand {hand_no} scores".ljust(24)),
-                        ("class:title", "".join(_fit(n, colw - 1).rjust(colw)
-                                                for n in labels))]]
+    out: list[Line] = [[("class:title", _pad(_("Hand %(hand)d scores") % {"hand": hand_no},
+                                             24)),
+                        ("class:title", "".join(i18n.pad(_fit(you_label(n), colw - 1), colw,
+                                                         "right") for n in labels))]]
     for item in SideScore._fields:
         vals = [getattr(s, item) for s in scores]
         if any(vals):
-            out.append([("", ITEM_WORDS[item].ljust(24)),
+            out.append([("", _pad(i18n.score_item_name(item), 24)),
                         ("", "".join(str(v).rjust(colw) for v in vals))])
-    out.append([("class:title", "hand total".ljust(24)),
+    out.append([("class:title", _pad(_("hand total"), 24)),
                 ("class:title", "".join(str(s.total).rjust(colw) for s in scores))])
-    out.append([("class:title", "match total".ljust(24)),
+    out.append([("class:title", _pad(_("match total"), 24)),
                 ("class:title", "".join(str(t).rjust(colw) for t in match.totals()))])
     return out
 
@@ -363,13 +424,15 @@ def match_lines(match: Match, names: Sequence[str], last: int = 12) -> list[Line
     target = match.rules.match_target
     totals = match.totals()
     first = len(match.hands) - len(hands) + 1
-    span = f"hand {first}" if len(hands) == 1 else f"hands {first}-{len(match.hands)}"
-    title = f"Match ({span}" + (f", to {target})" if target else ", one hand)")
+    span = (_("hand %(first)d") % {"first": first} if len(hands) == 1 else
+            _("hands %(first)d-%(last)d") % {"first": first, "last": len(match.hands)})
+    title = (_("Match (%(span)s, to %(target)d)") % {"span": span, "target": target}
+             if target else _("Match (%(span)s, one hand)") % {"span": span})
     out: list[Line] = [[("class:title", title)]]
     winner = match.winner()
     for side, label in enumerate(labels):
         per_hand = [h[side].total for h in hands]
-        line: Line = [("class:you" if side == winner else "", _fit(label, 14).ljust(14)),
+        line: Line = [("class:you" if side == winner else "", _pad(you_label(label), 14)),
                       ("class:bar", " " + sparkline(per_hand, top).ljust(last) + " "),
                       ("", f"{totals[side]:>6}")]
         if target:
@@ -378,13 +441,14 @@ def match_lines(match: Match, names: Sequence[str], last: int = 12) -> list[Line
         nums = ", ".join(str(v) for v in per_hand[-5:])
         line.append(("class:dim", f" {_fit(nums, 24)}"))
         if side == winner:
-            line.append(("class:turn", " wins"))
+            line.append(("class:turn", " " + _("wins")))
         out.append(line)
     return out
 
 
 # ----- a whole screen (plain mode) --------------------------------------------------------
 
+@in_language
 def screen_lines(view: HandState, names: Sequence[str], seat: int, legal: Sequence[Action],
                  hand_no: int = 1, lang: str = "en", verbose: bool = True) -> list[Line]:
     """The table, the hand and what is expected: what the plain mode prints."""

@@ -39,14 +39,15 @@ from prompt_toolkit.widgets import Frame
 
 from p2p.audit import replay_steps
 
-from . import render
+from . import i18n, render
 from .app import safe_dim
 from .args import plain_wanted, use_color, with_defaults
 from .games import transcript_of
+from .i18n import N_, _, ngettext
 from .replay_view import ReplayModel, all_hands_lines, step_lines
 from .words import verify_lines
 
-REPLAY_HELP = """\
+REPLAY_HELP = N_("""\
 Replay of a finished game: every hand is shown face up.
 
   →  space  n     next step
@@ -60,44 +61,49 @@ Replay of a finished game: every hand is shown face up.
 The status line says where you are: the hand, the step (one move that
 took effect) and the transcript entry that completed it (the entry
 numbers `millebornes verify` names). A card just drawn is shown
-reversed; ▶ marks who moves next."""
+reversed; ▶ marks who moves next.""")
 
 
 def run(args: argparse.Namespace) -> int:
     args = with_defaults("replay", args)
     path = transcript_of(args.transcript, args)
     if not os.path.exists(path):
-        print(f"millebornes replay: no such file: {path}. Transcripts are written by "
-              "network games and by `millebornes simulate --fair-deck --transcript-dir DIR`.",
+        print(i18n.display(_("millebornes replay: no such file: %(path)s. Transcripts are "
+                             "written by network games and by `millebornes simulate "
+                             "--fair-deck --transcript-dir DIR`.") % {"path": path}),
               file=sys.stderr)
         return 2
     if not os.path.isfile(path):
-        print(f"millebornes replay: {path} is not a file: give one transcript "
-              "(a .mbt file written by simulate --transcript-dir or a network game)",
-              file=sys.stderr)
+        print(i18n.display(_("millebornes replay: %(path)s is not a file: give one transcript "
+                             "(a .mbt file written by simulate --transcript-dir or a network "
+                             "game)") % {"path": path}), file=sys.stderr)
         return 2
     try:
         report, steps = replay_steps(path)
     except Exception as exc:  # the verifier should not raise; never show a traceback
-        print(f"millebornes replay: cannot read {path}: {exc}", file=sys.stderr)
+        print(i18n.display(_("millebornes replay: cannot read %(path)s: %(error)s")
+                           % {"path": path, "error": exc}), file=sys.stderr)
         return 1
     summary = "\n".join(verify_lines(report))
     if report.unfinished and not steps:
-        print(summary)
-        print("millebornes replay: the match stopped during its first hand: there is no "
-              "finished hand to show yet (`millebornes resume` plays on)", file=sys.stderr)
+        print(i18n.display(summary))
+        print(i18n.display(_("millebornes replay: the match stopped during its first hand: "
+                             "there is no finished hand to show yet (`millebornes resume` "
+                             "plays on)")), file=sys.stderr)
         return 1
     if not steps:
-        print(summary)
-        print("millebornes replay: this transcript does not verify, so it is not replayed: "
-              "the moves after the failure cannot be trusted. The entry and the seat named "
-              "above are where it breaks; run `millebornes verify` on it for the report, "
-              "and ask the players for an intact copy of the file.", file=sys.stderr)
+        print(i18n.display(summary))
+        print(i18n.display(_("millebornes replay: this transcript does not verify, so it is "
+                             "not replayed: the moves after the failure cannot be trusted. The "
+                             "entry and the seat named above are where it breaks; run "
+                             "`millebornes verify` on it for the report, and ask the players "
+                             "for an intact copy of the file.")), file=sys.stderr)
         return 1
     model = ReplayModel(steps, report.names)
     plain = plain_wanted(args)
     if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print("millebornes replay: not a terminal, using --plain line mode", file=sys.stderr)
+        print(i18n.display(_("millebornes replay: not a terminal, using --plain line mode")),
+              file=sys.stderr)
         plain = True
     if plain:
         try:
@@ -107,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
             os.dup2(devnull, sys.stdout.fileno())
             return 0
     rc = ReplayApp(model, color=use_color(args)).run()
-    print(summary)
+    print(i18n.display(summary))
     return rc
 
 
@@ -115,13 +121,18 @@ def run_plain_replay(model: ReplayModel, summary: str, out: TextIO | None = None
                      lang: str = "en") -> int:
     out = out or sys.stdout
     names = ", ".join(model.names)
-    out.write(f"Replay of a verified game: {names}; {model.n_hands} hand(s), "
-              f"{len(model)} steps, every hand shown.\n")
+    head = ngettext("Replay of a verified game: %(names)s; %(hands)d hand, %(steps)d steps, "
+                    "every hand shown.",
+                    "Replay of a verified game: %(names)s; %(hands)d hands, %(steps)d steps, "
+                    "every hand shown.", model.n_hands) % {
+        "names": names, "hands": model.n_hands, "steps": len(model)}
+    for line in i18n.wrap(head, 80):
+        out.write(i18n.display(line) + "\n")
     for i in range(len(model)):
         out.write("\n")
         for line in render.plain(step_lines(model, i, lang)):
-            out.write(line + "\n")
-    out.write("\n" + summary + "\n")
+            out.write(i18n.display(line) + "\n")
+    out.write("\n" + "\n".join(i18n.display(x) for x in summary.split("\n")) + "\n")
     return 0
 
 
@@ -136,7 +147,7 @@ class ReplayApp:
         self.index = 0
         self.show_help = False
         help_window = Window(FormattedTextControl(_safe(lambda: [("class:help",
-                                                                  REPLAY_HELP)])),
+                                                                  _(REPLAY_HELP))])),
                              wrap_lines=True)
         self.log_control = FormattedTextControl(_safe(self._log_fragments), focusable=True,
                                                 show_cursor=False)
@@ -153,7 +164,7 @@ class ReplayApp:
                    style="class:status"),
         ])
         root = FloatContainer(body, floats=[
-            Float(content=ConditionalContainer(Frame(help_window, title="Help"),
+            Float(content=ConditionalContainer(Frame(help_window, title=lambda: i18n.display(_("Help"))),
                                                filter=Condition(lambda: self.show_help)),
                   top=0, bottom=1, left=0, right=0),
         ])

@@ -8,16 +8,16 @@ full-screen app and the plain mode (``cli.replay``) both call them.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from engine import HandState, card_name, family
+from engine import HandState, family
 from engine.scoring import Match, SideScore, score_hand
 
-from . import render
-from .render import FAMILY_WORD, Line
-from .words import end_line, is_plural, match_over_line, replay_step_text
+from . import i18n, render
+from .i18n import _, ngettext
+from .render import Line, family_words
+from .words import card_name, end_line, match_over_line, replay_step_text, you_label
 
 
 class ReplayModel:
@@ -92,8 +92,9 @@ class ReplayModel:
 
     def status(self, i: int) -> str:
         step = self.steps[i]
-        return (f"hand {self.hand_no(i)}/{self.n_hands} · step {i + 1}/{len(self.steps)} · "
-                f"entry {step.index}")
+        return (_("hand %(hand)d/%(hands)d · step %(step)d/%(steps)d · entry %(entry)d")
+                % {"hand": self.hand_no(i), "hands": self.n_hands, "step": i + 1,
+                   "steps": len(self.steps), "entry": step.index})
 
     def action_lines(self, i: int, lang: str = "en") -> list[str]:
         """What step ``i`` did, in words; the end of the hand is said too."""
@@ -143,20 +144,29 @@ def all_hands_lines(state: HandState, names: Sequence[str], lang: str = "en",
     reversed, and ``▶`` marks who moves next. ``verbose``: one sentence per seat."""
     acting = set(state.actors())
     out: list[Line] = []
-    words = FAMILY_WORD["fr" if lang == "fr" else "en"]
+    words = family_words()
     for seat, name in enumerate(names):
         cards = render.hand_cards(state, seat)
         fresh = new_cards(before, state, seat)
         if verbose:
             held = ", ".join(card_name(c, lang) + f" ({words[family(c)]}"
-                             + (", just drawn" if c in fresh else "") + ")"
-                             for c in cards) or "nothing"
-            holds = "hold" if is_plural(name) else "holds"
-            text = f"{name}{' (to move)' if seat in acting else ''} {holds} {len(cards)} " \
-                   f"card{'s' if len(cards) != 1 else ''}: {held}."
-            out += [[("", w)] for w in textwrap.wrap(text, render.WIDTH - 2,
-                                                     initial_indent="  ",
-                                                     subsequent_indent="    ")]
+                             + (_(", just drawn") if c in fresh else "") + ")"
+                             for c in cards) or _("nothing")
+            values = {"name": you_label(name), "cards": held, "n": len(cards)}
+            if name == "You":
+                text = (ngettext("You (to move) hold %(n)d card: %(cards)s.",
+                                 "You (to move) hold %(n)d cards: %(cards)s.", len(cards))
+                        if seat in acting else
+                        ngettext("You hold %(n)d card: %(cards)s.",
+                                 "You hold %(n)d cards: %(cards)s.", len(cards)))
+            else:
+                text = (ngettext("%(name)s (to move) holds %(n)d card: %(cards)s.",
+                                 "%(name)s (to move) holds %(n)d cards: %(cards)s.", len(cards))
+                        if seat in acting else
+                        ngettext("%(name)s holds %(n)d card: %(cards)s.",
+                                 "%(name)s holds %(n)d cards: %(cards)s.", len(cards)))
+            wrapped = i18n.wrap(text % values, render.WIDTH - 4)
+            out += [[("", ("  " if k == 0 else "    ") + w)] for k, w in enumerate(wrapped)]
             continue
         label = f"{'▶ ' if seat in acting else '  '}{render._fit(name, 10).ljust(10)}"
         room = render.WIDTH - len(label)
@@ -165,7 +175,7 @@ def all_hands_lines(state: HandState, names: Sequence[str], lang: str = "en",
             line: Line = [("class:turn" if seat in acting and r == 0 else "",
                            label if r == 0 else " " * len(label))]
             if not row:
-                line.append(("class:dim", " (no cards)"))
+                line.append(("class:dim", " " + _("(no cards)")))
             names_ = [render.card_label(c, lang, color) for c in row]
             if len(rows) > 1:   # aligned columns
                 sep = " "

@@ -12,6 +12,7 @@ from p2p.table import resume_peer
 
 from .args import data_dir, with_defaults
 from .games import SHORT, find_game, saved_games
+from .i18n import _
 from .seats import LineReader, base_dir, identity, play_seat, resume_bots
 
 
@@ -29,7 +30,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         else:
             games = saved_games(base)
             if not games:
-                raise ValueError(f"there is no saved game to resume in {base_dir(args)}")
+                raise ValueError(_("there is no saved game to resume in %(path)s")
+                                 % {"path": base_dir(args)})
             path = games[0].path
     short_id = path.name[:SHORT]
     peer = resume_peer(path, ident)
@@ -37,13 +39,13 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         print(f"this computer's copy of game {short_id} is damaged (local damage, not "
               f"cheating): {peer.local_damage}", file=say)
     if peer.finished or peer.stopped:
-        print(f"game {short_id}: " + ("the match is over" if peer.finished else
-                                      f"the match stopped: {peer.stopped}")
-              + f"; millebornes replay {short_id} shows it", file=say)
+        print(_("game %(id)s: %(state)s; millebornes replay %(id)s shows it") % {
+            "id": short_id, "state": _("the match is over") if peer.finished else
+            _("the match stopped: %(reason)s") % {"reason": peer.stopped}}, file=say)
         peer.close(flush=0)
         return 0 if peer.finished else 1
-    print(f"resumed table {short_id} at entry {peer.entries_applied}; catching up "
-          "with the others", file=say)
+    print(_("resumed table %(id)s at entry %(entry)d; catching up with the others")
+          % {"id": short_id, "entry": peer.entries_applied}, file=say)
     runners = resume_bots(peer.table_id, base)
     try:
         return play_seat(peer, args, LineReader(inp), out,

@@ -39,8 +39,9 @@ from p2p.table.store import default_data_dir, read_meta, table_dir
 from .args import bind_address, data_dir, move_delay
 from .bot_process import BotProcess
 from .console import run_console
+from .i18n import _
 from .netdriver import NetDriver
-from .words import paused_line, saved_line
+from .words import paused_line, rules_name, saved_line
 
 #: the error numbers ZeroMQ reports for an address that cannot be listened on
 _IN_USE = {errno.EADDRINUSE}
@@ -67,9 +68,10 @@ def listen(ident: Identity, bind: str, port: int, secure: bool = False) -> Node:
         code = getattr(exc, "errno", None)
         where = f"{'all addresses' if bind in ('*', '') else bind} port {port}"
         if code in _IN_USE:
-            raise OSError(f"port {port} is already in use on this machine (another "
-                          "millebornes, or another program): choose another with --port, "
-                          "or leave --port out to take any free port") from None
+            raise OSError(_("port %(port)d is already in use on this machine (another "
+                            "millebornes, or another program): choose another with --port, "
+                            "or leave --port out to take any free port")
+                          % {"port": port}) from None
         if code in _NO_ADDR:
             raise OSError(f"cannot listen on {where}: this machine has no such address "
                           "or interface (check --bind / --interface)") from None
@@ -184,15 +186,18 @@ def resume_bots(table_id: bytes, base: Path | None) -> BotRunners:
 
 
 def lobby_lines(st: LobbyState) -> list[str]:
-    return [f"table {st.table_name!r}: {st.rules.preset} rules, {st.seating.n_players} seats "
-            f"({st.seating.label()})", *("  " + line for line in st.describe())]
+    return [_("table %(name)s: %(rules)s, %(n)d seats (%(seating)s)")
+            % {"name": repr(st.table_name), "rules": rules_name(st.rules.preset),
+               "n": st.seating.n_players, "seating": st.seating.label()},
+            *("  " + line for line in st.describe())]
 
 
 def players_lines(cfg: TableConfig, me: int) -> list[str]:
-    out = [f"the match starts: table {cfg.table_id.hex()[:16]}"]
+    out = [_("the match starts: table %(id)s") % {"id": cfg.table_id.hex()[:16]}]
     for p in cfg.players:
-        out.append(f"  seat {p.seat}: {p.name} [{fingerprint(p.key)}]"
-                   + (" (you)" if p.seat == me else ""))
+        out.append("  " + _("seat %(seat)d: %(name)s [%(key)s]")
+                   % {"seat": p.seat, "name": p.name, "key": fingerprint(p.key)}
+                   + (_(" (you)") if p.seat == me else ""))
     return out
 
 
@@ -304,7 +309,8 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
     try:
         if not driver.wait_ready(120, say=lambda line: print(f"* {line}", file=say,
                                                                 flush=True)):
-            print(f"the match did not start: {peer.stopped or 'no deal from the others'}",
+            print(_("the match did not start: %(reason)s")
+                  % {"reason": peer.stopped or _("no deal from the others")},
                   file=say)
             return 1
         inp = reader if out is not None or not sys.stdin.isatty() else None
@@ -317,10 +323,11 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
     path = peer.transcript_path
     short = path.parent.name[:8] if path is not None else None
     if peer.finished:
-        print("the match is over; " + saved_line(str(path), short), file=say)
+        print(_("the match is over; %(saved)s") % {"saved": saved_line(str(path), short)},
+              file=say)
         return 0
     if peer.stopped:
-        print(f"the match stopped: {peer.stopped}", file=say)
+        print(_("the match stopped: %(reason)s") % {"reason": peer.stopped}, file=say)
         return code if code else 1
     print(paused_line(short), file=say)
     return code

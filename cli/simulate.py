@@ -16,7 +16,10 @@ from engine.simulate import MatchTally, play_match
 from p2p.netsim import simulate_network
 from p2p.table.memory import CHEAT_KINDS, make_table, play_fair_match, stage_cheat
 
+from . import i18n
 from .args import rules_from
+from .i18n import _
+from .words import rules_name
 
 
 def table_from_args(args: argparse.Namespace) -> tuple[Rules, Seating, list[str]]:
@@ -158,14 +161,22 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result))
         return 0 if not failures else 1
-    print(f"{result['games']} matches, {result['hands']} hands, rules {args.rules} "
-          f"({seating.n_players} players, {seating.label()})"
-          + (", one peer process per seat" if args.network else ""))
+    head = (_("%(games)d matches, %(hands)d hands, %(rules)s (%(players)d players, %(seating)s)")
+            % {"games": result["games"], "hands": result["hands"],
+               "rules": rules_name(args.rules), "players": seating.n_players,
+               "seating": seating.label()})
+    if args.network:
+        head += _(", one peer process per seat")
+    print(i18n.display(head))
     for p in result["players"]:
-        print(f"  seat {p['seat']} {p['bot']:<10} wins {p['wins']:>5} "
-              f"({100 * p['win_rate']:.1f}%)  avg score {p['avg_score']:.0f}")
-    print(f"average turns per hand {result['avg_turns_per_hand']}, "
-          f"{result['hands_per_second']} hands/s")
+        print(i18n.display("  " + _("seat %(seat)d %(bot)s wins %(wins)s (%(rate)s)  avg score "
+                                    "%(score)s")
+                           % {"seat": p["seat"], "bot": f"{p['bot']:<10}",
+                              "wins": f"{p['wins']:>5}", "rate": f"{100 * p['win_rate']:.1f}%",
+                              "score": f"{p['avg_score']:.0f}"}))
+    print(i18n.display(_("average turns per hand %(turns)s, %(speed)s hands/s")
+                       % {"turns": result["avg_turns_per_hand"],
+                          "speed": result["hands_per_second"]}))
     where = f", in {args.transcript_dir}" if args.transcript_dir else ""
     if args.network:
         print(f"network: {result['entries']} signed entries; transcripts of each game "

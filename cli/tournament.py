@@ -25,6 +25,10 @@ from engine.bots import make_bot
 from engine.scoring import SideScore
 from engine.simulate import play_match
 
+from . import i18n
+from .i18n import _
+from .words import rules_name
+
 Z95 = 1.959963984540054
 SOURCES = SideScore._fields
 
@@ -63,7 +67,7 @@ def elo_ratings(names: Sequence[str], results: Sequence[tuple[int, int, float]],
                 games[i][j] += 1
                 wins[i] += 0.5
     strength = [1.0] * k
-    for _ in range(iterations):
+    for _round in range(iterations):
         new = []
         for i in range(k):
             denom = sum(games[i][j] / (strength[i] + strength[j]) for j in range(k)
@@ -279,25 +283,35 @@ def run_tournament(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report))
         return 0
-    print(f"{len(results)} matches, rules {args.rules}, {seating.n_players} players "
-          f"({seating.label()}), {args.deals} deals per pair, {report['seconds']} s")
+    print(i18n.display(_("%(n)d matches, %(rules)s, %(players)d players (%(seating)s), "
+                         "%(deals)d deals per pair, %(seconds)s s")
+                       % {"n": len(results), "rules": rules_name(args.rules),
+                          "players": seating.n_players, "seating": seating.label(),
+                          "deals": args.deals, "seconds": report["seconds"]}))
     w = max(len(s) for s in specs)
-    print(f"{'bot':<{w}} {'matches':>7} {'win%':>6} {'95% CI':>13} {'Elo':>6} {'pts/hand':>9}")
+    pad = i18n.pad
+    head = [pad(_("bot"), w), pad(_("matches"), 7, "right"), pad(_("win%"), 6, "right"),
+            pad(_("95% CI"), 13, "right"), pad("Elo", 6, "right"),
+            pad(_("pts/hand"), 9, "right")]
+    print(i18n.display(" ".join(head)))
     for b in sorted(report["bots"], key=lambda e: -e["elo"]):
         lo, hi = b["ci95"]
         ci = f"{100 * lo:.1f}-{100 * hi:.1f}%"
         print(f"{b['bot']:<{w}} {b['matches']:>7} {100 * b['win_rate']:>5.1f}% {ci:>13} "
               f"{b['elo']:>6.0f} {b['points_per_hand']['total']:>9.1f}")
-    print("points per hand by source:")
+    print(i18n.display(_("points per hand by source:")))
     for b in report["bots"]:
         items = ", ".join(f"{src} {v}" for src, v in b["points_per_hand"].items()
                           if v and src != "total")
         print(f"  {b['bot']:<{w}} {items}")
-    print("pairs (first bot's share of match wins):")
+    print(i18n.display(_("pairs (first bot's share of match wins):")))
     for p in report["pairs"]:
         lo, hi = p["ci95"]
-        print(f"  {p['bot']} vs {p['opponent']}: {100 * p['win_rate']:.1f}% "
-              f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%, {p['matches']} matches)")
+        print(i18n.display("  " + _("%(bot)s vs %(other)s: %(rate)s (95%% CI %(ci)s, "
+                                    "%(n)d matches)")
+                           % {"bot": p["bot"], "other": p["opponent"],
+                              "rate": f"{100 * p['win_rate']:.1f}%",
+                              "ci": f"{100 * lo:.1f}-{100 * hi:.1f}%", "n": p["matches"]}))
     for b in report["bots"]:
         if "decision_seconds" in b:
             d = b["decision_seconds"]

@@ -13,8 +13,10 @@ import sys
 
 from p2p.audit import verify_game
 
+from . import i18n
 from .args import with_defaults
 from .games import transcript_of
+from .i18n import _
 from .words import verify_lines
 
 
@@ -22,22 +24,25 @@ def run(args: argparse.Namespace) -> int:
     args = with_defaults("verify", args)
     path = transcript_of(args.transcript, args)
     if not os.path.exists(path):
-        print(f"millebornes verify: no such file: {path}", file=sys.stderr)
+        print(i18n.display(_("millebornes verify: no such file: %(path)s") % {"path": path}),
+              file=sys.stderr)
         return 2
     if not os.path.isfile(path):
-        print(f"millebornes verify: {path} is not a file: give one transcript (a .mbt "
-              "file) or a short id from `millebornes games`", file=sys.stderr)
+        print(i18n.display(_("millebornes verify: %(path)s is not a file: give one transcript "
+                             "(a .mbt file) or a short id from `millebornes games`")
+                           % {"path": path}), file=sys.stderr)
         return 2
     # the proofs of shuffle are checked in worker processes beside the rest (same verdict)
     report = verify_game(path, workers=min(3, (os.cpu_count() or 1) - 1))
     if report.check == "file-corrupt" and report.crypto.offset == 0:
-        print(f"millebornes verify: {path} is not a Mille Bornes transcript", file=sys.stderr)
+        print(i18n.display(_("millebornes verify: %(path)s is not a Mille Bornes transcript")
+                           % {"path": path}), file=sys.stderr)
         return 2
     for line in verify_lines(report):
-        print(line)
+        print(i18n.display(line))
     if report.ok or report.unfinished:
         return 0
-    print("This transcript does not prove a fair game: the entry and the seat named above "
-          "are where it breaks (an altered copy blames nobody: ask the players for theirs).",
-          file=sys.stderr)
+    print(i18n.display(_("This transcript does not prove a fair game: the entry and the seat "
+                         "named above are where it breaks (an altered copy blames nobody: ask "
+                         "the players for theirs).")), file=sys.stderr)
     return 1

@@ -8,7 +8,8 @@ does I/O or keeps state.
 
 from __future__ import annotations
 
-import textwrap
+import functools
+import re
 from collections.abc import Sequence
 
 from engine import (
@@ -23,16 +24,32 @@ from engine import (
     Pass,
     Play,
     Seating,
-    card_name,
 )
 from engine.scoring import Match, hand_winner
 from engine.state import DRAW, EXTEND, OVER, RESHUFFLE, RESPOND
 from p2p.audit import GameReport
 
+from . import i18n
+from .i18n import N_, _, ngettext, pgettext
+
+
+def card_name(card: int, lang: str | None = None) -> str:
+    """A card's name in the active language (``lang`` is kept for old callers; the
+    language is the one ``cli.i18n`` has active)."""
+    if lang and lang != i18n.active().language and lang in i18n.LANGUAGES:
+        return i18n.card_name(card, _translator(lang))
+    return i18n.card_name(card)
+
+
+@functools.cache
+def _translator(lang: str) -> i18n.Translator:
+    return i18n.Translator(lang)
+
+
 #: The one width every screen is laid out for.
 WIDTH = 80
 
-HELP = """\
+HELP = N_("""\
 Keys (N = a card's number in your hand):
   1-9 or arrows  select a card      p  play it      d  discard it
   t  choose the opponent a hazard goes on (the target)
@@ -44,14 +61,14 @@ Keys (N = a card's number in your hand):
 Commands: play N, play N on NAME, discard N, draw, draw discard, coup, pass,
   extend yes|no, why N (? N), next, help, quit.
 Marks: + playable now; * a coup fourré; ★ the card you just drew.
-  Safeties: RW Right of Way, ET Extra Tank, PP Puncture-Proof, DA Driving Ace."""
+  Safeties: RW Right of Way, ET Extra Tank, PP Puncture-Proof, DA Driving Ace.""")
 
-HELP_COLOR = "Colours: hazards red, remedies green, safeties blue."
-HELP_MONO = ("Letters before each card: D distance, H hazard, R remedy, S safety "
-             "(no colours: NO_COLOR is set).")
+HELP_COLOR = N_("Colours: hazards red, remedies green, safeties blue.")
+HELP_MONO = N_("Letters before each card: D distance, H hazard, R remedy, S safety "
+               "(no colours: NO_COLOR is set).")
 
 
-PLAIN_HELP = """\
+PLAIN_HELP = N_("""\
 Commands (N = a card's number in your hand, as listed):
   play N           play card N on your side (distance, remedy, safety)
   play N on NAME   play hazard N on an opponent (a name prefix is enough)
@@ -61,12 +78,42 @@ Commands (N = a card's number in your hand, as listed):
   extend yes|no    at 700 km: play on to 1000, or end the hand
   why N  (? N)     why card N can or cannot be played now
   next             deal the next hand;   help;   quit (the game is saved)
-Each card's family is said in brackets; "playable" marks what you can play now."""
+Each card's family is said in brackets; "playable" marks what you can play now.""")
 
 
 def help_text(color: bool) -> str:
     """The help, explaining colours or the letters that replace them."""
-    return HELP + "\n" + (HELP_COLOR if color else HELP_MONO)
+    return _(HELP) + "\n" + _(HELP_COLOR if color else HELP_MONO)
+
+
+def you_label(name: str) -> str:
+    """The human's default name "You" in the active language; any other name as is."""
+    return _("You") if name == "You" else name
+
+
+def rules_name(preset: str) -> str:
+    """A rule preset in words ("classic rules")."""
+    if preset == "classic":
+        return i18n.rule_term("classic rules")
+    if preset == "modern":
+        return i18n.rule_term("modern rules")
+    return preset
+
+
+def rules_short(preset: str) -> str:
+    """A rule preset in one word, for the board's crowded first line."""
+    if preset == "classic":
+        return pgettext("preset", "classic")
+    if preset == "modern":
+        return pgettext("preset", "modern")
+    return preset
+
+
+def says(subject: str, you: str, one: str, **values: object) -> str:
+    """A sentence about ``subject``: the "You" form, or the form for a name (partners
+    "Bo & Di" take it too); ``%(name)s`` is the subject."""
+    text = you if subject == "You" else one
+    return text % {"name": subject, **values}
 
 
 def is_plural(subject: str) -> bool:
@@ -86,9 +133,9 @@ def side_names(names: Sequence[str], seating: Seating) -> tuple[str, ...]:
 
 
 def wrap(text: str, width: int = WIDTH, indent: str = "") -> list[str]:
-    """Words wrapped at spaces, never mid-word (unless one word is wider than a line)."""
-    return textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=indent,
-                         break_long_words=True, break_on_hyphens=False) or [""]
+    """Words wrapped at spaces, never mid-word (unless one word is wider than a line);
+    widths in terminal cells."""
+    return [indent + w for w in i18n.wrap(text, max(1, width - i18n.cells(indent)))]
 
 
 def rule_last(text: str) -> str:
@@ -108,9 +155,81 @@ def rule_last(text: str) -> str:
     text = re.sub(r",?\s*(R\d+[a-z]?)\s*,\s*", lambda mm: inner(mm) or " ", text)
     text = re.sub(r"\s+", " ", text).strip()
     text = text.replace("( ", "(").replace(" )", ")")
+    text = reason_words(text)
     if text:
         text = text[0].upper() + text[1:]
     return text + (f" [{', '.join(ids)}]" if ids else "")
+
+
+#: The engine's reasons for refusing a move (English, card names filled in), each as a
+#: message whose placeholders stand where the engine put a card name or a number; the
+#: console matches the engine's text against these and says it in the player's language.
+REASONS = (
+    N_("%(card)s needs a %(card2)s showing on your zone"),
+    N_("cure the %(card)s first (a %(card2)s only answers %(card3)s)"),
+    N_("you are already rolling"),
+    N_("you are already started; a %(card)s only answers a %(card2)s"),
+    N_("%(card)s only cures %(card2)s, which is not showing"),
+    N_("that zone has %(card)s, which protects it"),
+    N_("that zone is already under a %(card)s"),
+    N_("O-attacker-started: you may attack only once your own zone has started"),
+    N_("that zone already shows %(card)s; two battle hazards may not be in force together"),
+    N_("that zone already shows %(card)s"),
+    N_("a battle hazard needs the target zone to be moving (%(card)s is the only attack on a "
+       "zone that is not)"),
+    N_("a hazard needs an opposing side as its target"),
+    N_("a hazard goes on an opponent's zone, not your own side's"),
+    N_("%(card)s goes on your own zone: name no target"),
+    N_("your zone shows %(card)s: cure it before driving"),
+    N_("your zone is not moving: play a %(card)s first (a remedy is not enough under "
+       "O-roll-after-remedy)"),
+    N_("your zone is not moving: play a %(card)s first"),
+    N_("you need a %(card)s (or %(card2)s) before your first distance"),
+    N_("under a %(card)s only 25 and 50 may be played"),
+    N_("at most two 200 cards per zone per hand"),
+    N_("%(value)s would take you past %(target)s (you are at %(km)s; the finish must be "
+       "exact)"),
+    N_("the hand is over"),
+    N_("draw first: a turn starts with a draw"),
+    N_("draw first"),
+    N_("only the matching safety (or remedy) answers this hazard"),
+    N_("play or discard a card now"),
+    N_("decide first whether to extend the trip to 1000"),
+    N_("the discard pile is empty"),
+    N_("the coup fourre round is over"),
+    N_("a coup fourre against %(card)s needs %(card2)s"),
+    N_("O-fast-play is off: no remedy out of turn"),
+    N_("first every partner answers the coup fourre round"),
+    N_("only %(card)s answers %(card2)s"),
+    N_("answer the hazard first: pass, coup fourre or (R10) remedy"),
+    N_("O-fast-play is off: discard one card at a time"),
+)
+
+
+@functools.cache
+def _reason_patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
+    out = []
+    for template in REASONS:
+        parts = re.split(r"(%\(\w+\)s)", template)
+        rx = "".join(f"(?P<{p[2:-2]}>.+?)" if p.startswith("%(") else re.escape(p)
+                     for p in parts)
+        out.append((re.compile(f"^{rx}$"), template))
+    return tuple(out)
+
+
+def reason_words(text: str) -> str:
+    """An engine reason in the active language (as it is when no message matches)."""
+    if i18n.active().language == "en":
+        return text
+    from engine.cards import NAMES_EN
+    by_name = {v: k for k, v in NAMES_EN.items()}
+    for rx, template in _reason_patterns():
+        m = rx.match(text)
+        if m:
+            values = {k: (i18n.kind_name(by_name[v]) if v in by_name else v)
+                      for k, v in m.groupdict().items()}
+            return _(template) % values
+    return text
 
 
 def with_names(text: str, names: Sequence[str]) -> str:
@@ -132,43 +251,61 @@ def describe(before: HandState, action: Action, after: HandState, names: Sequenc
         return names[seat]
 
     def side(side_ix: int) -> str:
-        return side_names(names, before.seating)[side_ix]
+        return you_label(side_names(names, before.seating)[side_ix])
 
     if isinstance(action, Draw):
         if action.source == "discard":
-            return f"{who(action.seat)} took {card_name(before.discard[-1], lang)} " \
-                   "from the discard pile."
+            return says(who(action.seat), _("You took %(card)s from the discard pile."),
+                        _("%(name)s took %(card)s from the discard pile."),
+                        card=card_name(before.discard[-1], lang))
         if action.seat == viewer:
             card = drawn_card(before, after, viewer)
             if card is not None:
-                return f"{who(action.seat)} drew {card_name(card, lang)}."
+                return says(who(action.seat), _("You drew %(card)s."),
+                            _("%(name)s drew %(card)s."), card=card_name(card, lang))
         return None  # a hidden draw of another seat is not worth a log line
     if isinstance(action, Play):
         name = card_name(action.card, lang)
+        if action.target is not None and side_names(names, before.seating)[action.target] \
+                == "You":
+            return _("%(name)s played %(card)s on you.") % {"name": who(action.seat),
+                                                            "card": name}
         if action.target is not None:
-            return f"{who(action.seat)} played {name} on {side(action.target)}."
-        line = f"{who(action.seat)} played {name}."
+            return says(who(action.seat), _("You played %(card)s on %(target)s."),
+                        _("%(name)s played %(card)s on %(target)s."), card=name,
+                        target=side(action.target))
+        line = says(who(action.seat), _("You played %(card)s."), _("%(name)s played %(card)s."),
+                    card=name)
         if after.seat == action.seat and after.phase == DRAW and before.seat == action.seat \
                 and _is_safety(action.card):
-            line += f" A safety gives {who(action.seat).replace('You', 'you')} another turn."
+            line += " " + says(who(action.seat), _("A safety gives you another turn."),
+                               _("A safety gives %(name)s another turn."))
         return line
     if isinstance(action, Discard):
-        return f"{who(action.seat)} discarded {card_name(action.card, lang)}."
+        return says(who(action.seat), _("You discarded %(card)s."),
+                    _("%(name)s discarded %(card)s."), card=card_name(action.card, lang))
     if isinstance(action, FastDiscard):
         cards = ", ".join(card_name(c, lang) for c in action.cards)
-        return f"{who(action.seat)} discarded {cards} and drew back to six."
+        return says(who(action.seat), _("You discarded %(cards)s and drew back to six."),
+                    _("%(name)s discarded %(cards)s and drew back to six."), cards=cards)
     if isinstance(action, CoupFourre):
-        return (f"Coup fourré! {who(action.seat)} answered with "
-                f"{card_name(action.card, lang)} and takes the next turn.")
+        return says(who(action.seat),
+                    _("Coup fourré! You answered with %(card)s and take the next turn."),
+                    _("Coup fourré! %(name)s answered with %(card)s and takes the next "
+                      "turn."), card=card_name(action.card, lang))
     if isinstance(action, FastRemedy):
-        return f"{who(action.seat)} answered at once with {card_name(action.card, lang)}."
+        return says(who(action.seat), _("You answered at once with %(card)s."),
+                    _("%(name)s answered at once with %(card)s."),
+                    card=card_name(action.card, lang))
     if isinstance(action, Pass):
         return None  # R9: who passed says nothing, and says it for everyone alike
     if isinstance(action, Extend):
         if action.extend:
-            return f"{verb(who(action.seat), 'extends', 'extend')} the trip to 1000!"
-        return f"{verb(who(action.seat), 'stops', 'stop')} at {before.target} km."
-    return "The discard pile is shuffled into a new draw pile."
+            return says(who(action.seat), _("You extend the trip to 1000!"),
+                        _("%(name)s extends the trip to 1000!"))
+        return says(who(action.seat), _("You stop at %(km)d km."),
+                    _("%(name)s stops at %(km)d km."), km=before.target)
+    return _("The discard pile is shuffled into a new draw pile.")
 
 
 def _is_safety(card: int) -> bool:
@@ -192,53 +329,84 @@ def replay_step_text(before: HandState | None, action: Action | None, after: Han
     if before is None or action is None:
         return hand_start_line(hand_no, names[after.seat], after.target, dealt=True)
     if isinstance(action, Pass):
-        return f"{verb(names[action.seat], 'lets', 'let')} the hazard stand."
+        return says(names[action.seat], _("You let the hazard stand."),
+                    _("%(name)s lets the hazard stand."))
     seat = getattr(action, "seat", 0)
     viewer = seat if isinstance(seat, int) and seat >= 0 else 0
     text = describe(before, action, after, names, viewer, lang)
     if text is None and isinstance(action, Draw):
-        return f"{names[action.seat]} drew a card."
+        return says(names[action.seat], _("You drew a card."), _("%(name)s drew a card."))
     return text or f"{type(action).__name__}."
 
 
 def hand_start_line(hand_no: int, first: str, target: int, dealt: bool = False) -> str:
     """``dealt``: say that the cards are dealt (a replay shows the deal as a step)."""
-    return (f"Hand {hand_no}: {'the cards are dealt; ' if dealt else ''}"
-            f"{verb(first, 'plays', 'play')} first; the trip is {target} km.")
+    values = {"hand": hand_no, "name": first, "target": target}
+    if dealt:
+        return says(first, _("Hand %(hand)d: the cards are dealt; you play first; the trip "
+                             "is %(target)d km."),
+                    _("Hand %(hand)d: the cards are dealt; %(name)s plays first; the trip "
+                      "is %(target)d km."), **values)
+    return says(first, _("Hand %(hand)d: you play first; the trip is %(target)d km."),
+                _("Hand %(hand)d: %(name)s plays first; the trip is %(target)d km."), **values)
 
 
 def end_line(state: HandState, names: Sequence[str], hand_no: int) -> str:
     """How a hand ended, in words."""
-    sides = side_names(names, state.seating)
+    sides = [you_label(s) for s in side_names(names, state.seating)]
     if state.completed_by >= 0:
-        return f"Hand {hand_no} over: {sides[state.completed_by]} completed the trip."
+        return _("Hand %(hand)d over: %(side)s completed the trip.") % {
+            "hand": hand_no, "side": sides[state.completed_by]}
     w = hand_winner(state)
-    why = {"exhausted": "every hand is empty", "turn_limit": "the turn limit was reached"}
-    reason = why.get(state.end_reason, state.end_reason or "no more moves")
+    why = {"exhausted": _("every hand is empty"),
+           "turn_limit": _("the turn limit was reached")}
+    reason = why.get(state.end_reason, state.end_reason or _("no more moves"))
     if w >= 0:
-        return f"Hand {hand_no} over ({reason}): {sides[w]} got closest."
-    return f"Hand {hand_no} over ({reason}): nobody completed the trip."
+        return _("Hand %(hand)d over (%(reason)s): %(side)s got closest.") % {
+            "hand": hand_no, "reason": reason, "side": sides[w]}
+    return _("Hand %(hand)d over (%(reason)s): nobody completed the trip.") % {
+        "hand": hand_no, "reason": reason}
+
+
+def over_prefixes(hand_no: int) -> tuple[str, ...]:
+    """How the lines saying that hand ``hand_no`` or the match is over begin, in the
+    active language (the score screen picks them out of the log)."""
+    out = []
+    for template in (_("Hand %(hand)d over: %(side)s completed the trip."),
+                     _("Hand %(hand)d over (%(reason)s): %(side)s got closest."),
+                     _("Hand %(hand)d over (%(reason)s): nobody completed the trip."),
+                     _("Match over: a tie, nobody wins."), _("Match over: you win."),
+                     ngettext("Match over: %(name)s wins.", "Match over: %(name)s win.", 1)):
+        head = template.replace("%(hand)d", str(hand_no)).split("%(")[0]
+        if head.strip():
+            out.append(head)
+    return tuple(out)
 
 
 def match_over_line(match: Match, names: Sequence[str]) -> str:
     """"Match over: Bo & Di win." — or a tie."""
     w = match.winner()
     if w < 0:
-        return "Match over: a tie, nobody wins."
+        return _("Match over: a tie, nobody wins.")
     who = side_names(names, match.seating)[w]
-    return f"Match over: {verb(who, 'wins', 'win')}."
+    if who == "You":
+        return _("Match over: you win.")
+    n = len(who.split(" & "))
+    return ngettext("Match over: %(name)s wins.", "Match over: %(name)s win.", n) % {
+        "name": " & ".join(you_label(w) for w in who.split(" & "))}
 
 
 def totals_line(match: Match, names: Sequence[str]) -> str:
     """"Ann 550, Bo 1300" — the match totals by side."""
     labels = side_names(names, match.seating)
-    return ", ".join(f"{labels[i]} {t}" for i, t in enumerate(match.totals()))
+    return ", ".join(f"{you_label(labels[i])} {t}" for i, t in enumerate(match.totals()))
 
 
 def final_line(match: Match, names: Sequence[str]) -> str:
     w = match.winner()
-    winner = side_names(names, match.seating)[w] if w >= 0 else "nobody (a tie)"
-    return f"Final scores: {totals_line(match, names)}. Winner: {winner}."
+    winner = you_label(side_names(names, match.seating)[w]) if w >= 0 else _("nobody (a tie)")
+    return _("Final scores: %(totals)s. Winner: %(winner)s.") % {
+        "totals": totals_line(match, names), "winner": winner}
 
 
 def command_for(action: Action, view: HandState, seat: int, names: Sequence[str],
@@ -286,38 +454,50 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str = "
     """
     phase = view.phase
     if phase == OVER:
-        return "The hand is over."
+        return _("The hand is over.")
     if phase == RESHUFFLE:
-        return "Shuffling the discard pile into a new draw pile…"
+        return _("Shuffling the discard pile into a new draw pile…")
     if phase == RESPOND:
         att = view.attack
         assert att is not None
         hazard = card_name(att.card, lang)
         waiting = att.waiting_for()
         if seat in waiting:
-            victim = "you" if view.seating.team_size == 1 else "your side"
-            also = ", or p plays the remedy" if view.rules.fast_play else ""
-            return (f"{names[att.attacker]} played {hazard} on {victim}: "
-                    f"c for a coup fourré, n to let it stand (coup / pass){also}.")
-        who = " and ".join(names[s] for s in waiting)
-        return f"Waiting for {who} to answer the hazard ({hazard})."
+            values = {"name": names[att.attacker], "card": hazard}
+            if view.seating.team_size == 1:
+                text = (_("%(name)s played %(card)s on you: c for a coup fourré, n to let it "
+                          "stand (coup / pass), or p plays the remedy.")
+                        if view.rules.fast_play else
+                        _("%(name)s played %(card)s on you: c for a coup fourré, n to let it "
+                          "stand (coup / pass)."))
+            else:
+                text = (_("%(name)s played %(card)s on your side: c for a coup fourré, n to "
+                          "let it stand (coup / pass), or p plays the remedy.")
+                        if view.rules.fast_play else
+                        _("%(name)s played %(card)s on your side: c for a coup fourré, n to "
+                          "let it stand (coup / pass)."))
+            return text % values
+        who = ", ".join(names[s] for s in waiting)
+        return _("Waiting for %(names)s to answer the hazard (%(card)s).") % {
+            "names": who, "card": hazard}
     actor = view.seat
     if phase == DRAW:
         if actor == seat:
             if view.rules.draw_discard and view.discard and view.pending \
                     and view.pending[0] == "turn":
                 top = card_name(view.discard[-1], lang)
-                return f"Your turn: draw (space; draw) or take {top} (g; draw discard)."
-            return "Your turn: draw a card (space, or type draw)."
-        return f"{names[actor]} is drawing."
+                return _("Your turn: draw (space; draw) or take %(card)s (g; draw "
+                         "discard).") % {"card": top}
+            return _("Your turn: draw a card (space, or type draw).")
+        return _("%(name)s is drawing.") % {"name": names[actor]}
     if phase == EXTEND:
         if actor == seat:
-            return (f"You reached {view.target} km: go on to 1000 (y, extend yes) "
-                    "or stop (n, extend no)?")
-        return f"Waiting for {names[actor]} to decide on the extension."
+            return _("You reached %(km)d km: go on to 1000 (y, extend yes) or stop (n, "
+                     "extend no)?") % {"km": view.target}
+        return _("Waiting for %(name)s to decide on the extension.") % {"name": names[actor]}
     if actor == seat:
-        return "Your turn: play or discard a card (p or d; play N, discard N)."
-    return f"{names[actor]}'s turn."
+        return _("Your turn: play or discard a card (p or d; play N, discard N).")
+    return _("%(name)s's turn.") % {"name": names[actor]}
 
 
 # ----- scores ---------------------------------------------------------------------------
@@ -333,39 +513,46 @@ ITEM_WORDS = {
 
 def saved_line(path: str, short_id: str | None) -> str:
     ref = short_id or path
-    return (f"The game is saved in {path}. Anyone can check it with: "
-            f"millebornes verify {ref}")
+    return _("The game is saved in %(path)s. Anyone can check it with: millebornes verify "
+             "%(ref)s") % {"path": path, "ref": ref}
 
 
 def paused_line(short_id: str | None) -> str:
     ref = f" {short_id}" if short_id else ""
-    return (f"You left; the game is saved. Come back to it with: millebornes resume{ref} "
-            f"(millebornes verify{ref} checks it so far)")
+    return _("You left; the game is saved. Come back to it with: millebornes resume%(ref)s "
+             "(millebornes verify%(ref)s checks it so far)") % {"ref": ref}
 
 
 def left_wait_line(name: str) -> str:
     """Another player left a network game: it is a pause, not an end."""
-    return (f"{name} left; the game is saved. Waiting for {name} to come back "
-            "(millebornes resume); q leaves too, and you can resume later.")
+    return _("%(name)s left; the game is saved. Waiting for %(name)s to come back "
+             "(millebornes resume); q leaves too, and you can resume later.") % {"name": name}
 
 
 def stopped_line(reason: str) -> str:
-    return f"The match stopped: {reason}." if reason else "The match stopped."
+    return (_("The match stopped: %(reason)s.") % {"reason": reason} if reason
+            else _("The match stopped."))
 
 
 def hand_in_play_line(hand_no: int, target: int) -> str:
-    return f"Hand {hand_no}: the cards are dealt; the trip is {target} km."
+    return _("Hand %(hand)d: the cards are dealt; the trip is %(target)d km.") % {
+        "hand": hand_no, "target": target}
 
 
 def dealing_line(hand_no: int) -> str:
-    return f"Hand {hand_no}: the players shuffle and deal the cards."
+    return _("Hand %(hand)d: the players shuffle and deal the cards.") % {"hand": hand_no}
 
 
 def peer_label(name: str, kind: str, state: str) -> str:
     """A seat in the help's list: "Ben (you)", "Bo (bot)", "Ann (left)"."""
-    if kind in ("you", "bot"):
-        return f"{name} ({kind})"
-    return f"{name} ({state})"
+    word = {"you": N_("you"), "bot": N_("bot")}.get(kind) if kind in ("you", "bot") else \
+        PEER_STATES.get(state)
+    return f"{name} ({_(word) if word else state})"
+
+
+#: A peer's state as the help lists it.
+PEER_STATES = {"connected": N_("connected"), "offline": N_("offline"), "left": N_("left"),
+               "waiting": N_("waiting"), "thinking": N_("thinking"), "ready": N_("ready")}
 
 
 def side_label(names: Sequence[str], n_sides: int, side: int) -> str:
@@ -376,8 +563,8 @@ def side_label(names: Sequence[str], n_sides: int, side: int) -> str:
 
 def seat_label(names: Sequence[str], seat: int | None) -> str:
     if seat is None or not 0 <= seat < len(names):
-        return "nobody identified"
-    return f"seat {seat} ({names[seat]})"
+        return _("nobody identified")
+    return _("seat %(seat)d (%(name)s)") % {"seat": seat, "name": you_label(names[seat])}
 
 
 def verify_lines(report: GameReport) -> list[str]:
@@ -387,50 +574,77 @@ def verify_lines(report: GameReport) -> list[str]:
     sides = len(report.totals) or len(names)
 
     def scores(values: Sequence[int]) -> str:
-        return ", ".join(f"{side_label(names, sides, i)} {v}" for i, v in enumerate(values))
+        return ", ".join(f"{you_label(side_label(names, sides, i))} {v}"
+                         for i, v in enumerate(values))
 
     out: list[str] = []
     if report.ok:
-        out += wrap(f"OK: a fair game. {report.crypto.entries_checked} signed entries, "
-                    f"{len(report.hands)} hand(s): every signature, link, commitment, "
-                    "shuffle, proof and move checks out.")
+        out += wrap(ngettext("OK: a fair game. %(entries)d signed entries, %(hands)d hand: "
+                             "every signature, link, commitment, shuffle, proof and move "
+                             "checks out.",
+                             "OK: a fair game. %(entries)d signed entries, %(hands)d hands: "
+                             "every signature, link, commitment, shuffle, proof and move "
+                             "checks out.", len(report.hands))
+                    % {"entries": report.crypto.entries_checked, "hands": len(report.hands)})
     elif report.unfinished:
-        stopped = report.stopped_hand + 1
-        who = (f" when {names[report.waiting_for]} left"
-               if report.waiting_for is not None and report.waiting_for < len(names) else "")
-        out += wrap(f"Fair so far; the match stopped in hand {stopped}{who}. "
-                    f"{report.crypto.entries_checked} signed entries: every signature, link "
-                    "and move checks out, and every finished hand's shuffle and cards. "
-                    f"(The next entry, due from {seat_label(names, report.waiting_for)}, "
-                    f"is missing: {report.check}.)")
-    else:
-        where = (f"entry {report.failed_index}" if report.failed_index is not None else
-                 f"byte {report.crypto.offset}" if report.crypto.offset is not None
-                 else "the end")
-        if report.check == "bad-signature" or report.blamed_seat is None:
-            blame = ("no player can be blamed: the file was altered or damaged"
-                     if report.blamed_seat is None else
-                     f"the entry claims to be from {seat_label(names, report.blamed_seat)} "
-                     "but is not signed by it: the file was altered or forged")
+        values = {"hand": report.stopped_hand + 1, "entries": report.crypto.entries_checked,
+                  "seat": seat_label(names, report.waiting_for), "check": report.check}
+        if report.waiting_for is not None and report.waiting_for < len(names):
+            text = _("Fair so far; the match stopped in hand %(hand)d when %(name)s left. "
+                     "%(entries)d signed entries: every signature, link and move checks out, "
+                     "and every finished hand's shuffle and cards. (The next entry, due from "
+                     "%(seat)s, is missing: %(check)s.)")
+            values["name"] = you_label(names[report.waiting_for])
         else:
-            blame = f"broken by {seat_label(names, report.blamed_seat)}"
-        out += wrap(f"FAILED at {where}: check '{report.check}' — {blame}"
-                    + (f". {report.detail}" if report.detail else "."), indent="")
+            text = _("Fair so far; the match stopped in hand %(hand)d. %(entries)d signed "
+                     "entries: every signature, link and move checks out, and every finished "
+                     "hand's shuffle and cards. (The next entry, due from %(seat)s, is "
+                     "missing: %(check)s.)")
+        out += wrap(text % values)
+    else:
+        where = (_("entry %(n)d") % {"n": report.failed_index}
+                 if report.failed_index is not None else
+                 _("byte %(n)d") % {"n": report.crypto.offset}
+                 if report.crypto.offset is not None else _("the end"))
+        if report.check == "bad-signature" or report.blamed_seat is None:
+            blame = (_("no player can be blamed: the file was altered or damaged")
+                     if report.blamed_seat is None else
+                     _("the entry claims to be from %(seat)s but is not signed by it: the "
+                       "file was altered or forged")
+                     % {"seat": seat_label(names, report.blamed_seat)})
+        else:
+            blame = _("broken by %(seat)s") % {"seat": seat_label(names, report.blamed_seat)}
+        out += wrap(_("FAILED at %(where)s: check '%(check)s' — %(blame)s.")
+                    % {"where": where, "check": report.check, "blame": blame}
+                    + (f" {report.detail}" if report.detail else ""), indent="")
     for h in report.hands:
         first = h.get("first_seat")
-        head = f"  hand {h['hand'] + 1}: "
-        if isinstance(first, int) and first < len(names):
-            head += f"{names[first]} played first, "
-        if "turns" in h:
-            head += f"{h['turns']} turns, ended by {h.get('end', '?')}; "
-        out += textwrap.wrap(head + scores(h["scores"]), WIDTH, subsequent_indent="    ")
+        values = {"hand": h["hand"] + 1, "scores": scores(h["scores"]),
+                  "turns": h.get("turns", 0), "end": h.get("end", "?")}
+        known = isinstance(first, int) and first < len(names)
+        if known:
+            values["name"] = you_label(names[first])  # type: ignore[index]
+        if known and "turns" in h:
+            text = _("hand %(hand)d: %(name)s played first, %(turns)d turns, ended by "
+                     "%(end)s; %(scores)s")
+        elif known:
+            text = _("hand %(hand)d: %(name)s played first, %(scores)s")
+        elif "turns" in h:
+            text = _("hand %(hand)d: %(turns)d turns, ended by %(end)s; %(scores)s")
+        else:
+            text = _("hand %(hand)d: %(scores)s")
+        lines = i18n.wrap(text % values, WIDTH - 4)
+        out += ["  " + lines[0]] + ["    " + w for w in lines[1:]]
     if report.totals:
         w = report.winner
-        winner = side_label(names, sides, w) if report.complete and w >= 0 else \
-            ("nobody (a tie)" if report.complete else "none yet")
-        out.append(f"  totals: {scores(report.totals)}; winner: {winner}")
+        winner = you_label(side_label(names, sides, w)) if report.complete and w >= 0 else \
+            (_("nobody (a tie)") if report.complete else _("none yet"))
+        out += ["  " + w for w in i18n.wrap(_("totals: %(scores)s; winner: %(winner)s")
+                                            % {"scores": scores(report.totals),
+                                               "winner": winner}, WIDTH - 2)]
     if report.limits:
-        out += textwrap.wrap(f"  time limits: {report.limits}", WIDTH, subsequent_indent="    ")
+        out += ["  " + w for w in i18n.wrap("time limits: %(limits)s"
+                                            % {"limits": report.limits}, WIDTH - 2)]
     return out
 
 
@@ -438,55 +652,55 @@ def verify_lines(report: GameReport) -> list[str]:
 
 #: What the command language answers, by key; ``{}`` fields are filled by :func:`reply`.
 REPLIES: dict[str, str] = {
-    "own-side": "{word} is on your side: hazards go on an opponent",
-    "nobody-called": "nobody at the table is called {word} (opponents: {opponents})",
-    "ambiguous": "{word} could be {choices}: type more of the name",
-    "hand-empty": "your hand is empty",
-    "not-a-number": "{word!r} is not a card number: use 1 to {n}",
-    "no-such-card": "there is no card {n} in your hand (you hold {held})",
-    "can-play": "{card} can be played now.",
-    "cannot-play": "{card} cannot be played now: {reason}",
-    "match-over": "the match is over: type quit to leave",
-    "hand-in-play": "the hand is still in play",
-    "nothing-to-confirm": "there is nothing to confirm",
-    "hand-over": "the hand is over: type next (or press Enter) for the next hand",
-    "why-which": "why which card? e.g. why 3",
-    "unknown-command": "unknown command {word!r}: type help for the list",
-    "not-your-move": "it is not your move: wait for the others",
-    "draw-first": "draw first: type draw",
-    "answer-first": "answer the hazard first: c for a coup fourré or n to let it stand "
-                    "(coup / pass)",
-    "answer-first-not-this": "answer the hazard first: c for a coup fourré or n to let it "
-                             "stand ({card} does not answer it)",
-    "decide-first": "decide first: extend yes or extend no",
-    "play-or-discard": "play or discard a card",
-    "play-which": "play which card? e.g. play 3",
-    "on-whom": "play {n} on whom?",
-    "say-whom": "say whom to attack with {card}: {options}",
-    "not-a-hazard": "{card} is not a hazard: it goes on your own side, type play {n}",
-    "discard-which": "discard which card? e.g. discard 5",
-    "each-once": "name each card once",
-    "one-at-a-time": "discard one card at a time (several at once needs the fast_play option)",
-    "cannot-discard": "you cannot discard {card} now",
-    "confirm-safety": "{cards} is a safety: it protects you for the whole hand and is worth "
-                      "points. Discard it anyway? (yes/no)",
-    "drawn-already": "you have drawn already: play or discard a card",
-    "draw-where": "draw from where? draw or draw discard, not {word!r}",
-    "no-discard-draw": "these rules do not allow taking the discard pile: type draw",
-    "discard-empty": "the discard pile is empty: type draw",
-    "pile-only": "this draw must come from the draw pile: type draw",
-    "cannot-draw": "you cannot draw now",
-    "answer-in": "your side's answer is in: waiting for the others",
-    "no-hazard": "there is no hazard to answer now",
-    "no-hazard-hint": "there is no hazard to answer now: {hint}",
-    "no-coup": "you hold no {safety}, the safety against {hazard}: no coup fourré. "
-               "Type pass.",
-    "no-extension": "there is no extension to decide now",
-    "extend-how": "extend yes (play on to 1000) or extend no (end the hand)?",
-    "kept": "Kept it: nothing discarded.",
+    "own-side": N_("{word} is on your side: hazards go on an opponent"),
+    "nobody-called": N_("nobody at the table is called {word} (opponents: {opponents})"),
+    "ambiguous": N_("{word} could be {choices}: type more of the name"),
+    "hand-empty": N_("your hand is empty"),
+    "not-a-number": N_("{word!r} is not a card number: use 1 to {n}"),
+    "no-such-card": N_("there is no card {n} in your hand (you hold {held})"),
+    "can-play": N_("{card} can be played now."),
+    "cannot-play": N_("{card} cannot be played now: {reason}"),
+    "match-over": N_("the match is over: type quit to leave"),
+    "hand-in-play": N_("the hand is still in play"),
+    "nothing-to-confirm": N_("there is nothing to confirm"),
+    "hand-over": N_("the hand is over: type next (or press Enter) for the next hand"),
+    "why-which": N_("why which card? e.g. why 3"),
+    "unknown-command": N_("unknown command {word!r}: type help for the list"),
+    "not-your-move": N_("it is not your move: wait for the others"),
+    "draw-first": N_("draw first: type draw"),
+    "answer-first": N_("answer the hazard first: c for a coup fourré or n to let it stand "
+                    "(coup / pass)"),
+    "answer-first-not-this": N_("answer the hazard first: c for a coup fourré or n to let it "
+                             "stand ({card} does not answer it)"),
+    "decide-first": N_("decide first: extend yes or extend no"),
+    "play-or-discard": N_("play or discard a card"),
+    "play-which": N_("play which card? e.g. play 3"),
+    "on-whom": N_("play {n} on whom?"),
+    "say-whom": N_("say whom to attack with {card}: {options}"),
+    "not-a-hazard": N_("{card} is not a hazard: it goes on your own side, type play {n}"),
+    "discard-which": N_("discard which card? e.g. discard 5"),
+    "each-once": N_("name each card once"),
+    "one-at-a-time": N_("discard one card at a time (several at once needs the fast_play option)"),
+    "cannot-discard": N_("you cannot discard {card} now"),
+    "confirm-safety": N_("{cards} is a safety: it protects you for the whole hand and is worth "
+                      "points. Discard it anyway? (yes/no)"),
+    "drawn-already": N_("you have drawn already: play or discard a card"),
+    "draw-where": N_("draw from where? draw or draw discard, not {word!r}"),
+    "no-discard-draw": N_("these rules do not allow taking the discard pile: type draw"),
+    "discard-empty": N_("the discard pile is empty: type draw"),
+    "pile-only": N_("this draw must come from the draw pile: type draw"),
+    "cannot-draw": N_("you cannot draw now"),
+    "answer-in": N_("your side's answer is in: waiting for the others"),
+    "no-hazard": N_("there is no hazard to answer now"),
+    "no-hazard-hint": N_("there is no hazard to answer now: {hint}"),
+    "no-coup": N_("you hold no {safety}, the safety against {hazard}: no coup fourré. "
+               "Type pass."),
+    "no-extension": N_("there is no extension to decide now"),
+    "extend-how": N_("extend yes (play on to 1000) or extend no (end the hand)?"),
+    "kept": N_("Kept it: nothing discarded."),
 }
 
 
 def reply(key: str, **values: object) -> str:
     """One answer of the command language, in words."""
-    return REPLIES[key].format(**values)
+    return _(REPLIES[key]).format(**values)

@@ -212,3 +212,42 @@ def test_the_completion_menu_never_covers_the_status_line() -> None:
     command = next(i for i, c in enumerate(children) if c is app.command.window)
     status = next(i for i, c in enumerate(children) if c is app.status_window)
     assert command < status == len(children) - 1
+
+
+def _help_lines(app: TableApp) -> list[str]:
+    return "".join(t for _, t in app._help_fragments()).split("\n")
+
+
+def test_help_at_60_by_20_wraps_at_spaces_and_keeps_its_close_line() -> None:
+    """Bug 11: at 60×20 the help wrapped mid-word and lost its "Press Esc" line; the board
+    itself asks for a larger terminal below 80×24."""
+    from cli.i18n import cells
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=1)
+    for color in (True, False):
+        whole = _help_lines(TableApp(d, color=color, output=SizedOutput(300, 100), delay=0))
+        words = set(" ".join(whole).split())
+        for cols, rows in ((60, 20), (80, 24), (40, 12)):
+            app = TableApp(d, color=color, output=SizedOutput(cols, rows), delay=0)
+            lines = _help_lines(app)
+            assert app.too_small() == (cols < 80 or rows < 24)
+            assert all(cells(line) <= cols - 2 for line in lines), lines
+            assert len(lines) <= rows - 3, (cols, rows, len(lines))
+            assert "Press Esc" in " ".join(lines[-2:])
+            for line in lines:            # every word shown is a whole word of the help
+                assert all(w in words or w == "…" for w in line.split()), line
+    # at 80×24 nothing of the help is cut
+    app = TableApp(d, color=True, output=SizedOutput(80, 24), delay=0)
+    assert "…" not in _help_lines(app)
+    assert "DA Driving Ace." in "\n".join(_help_lines(app))
+
+
+def test_the_log_cursor_stays_on_the_lines_drawn() -> None:
+    """Found by the tmux game: the log's cursor was computed from the log as it was at the
+    second call; events added in between (a network table's thread) put it below the
+    content and prompt_toolkit ended the app with "list index out of range"."""
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=1)
+    app = TableApp(d, output=DummyOutput(), delay=0)
+    drawn = len(app._log_lines())
+    app._log_fragments()
+    d.events.extend(["one more line"] * 5)       # arrives between the two calls
+    assert app._log_cursor().y == drawn - 1

@@ -58,6 +58,7 @@ def test_games_lists_saved_games_with_short_ids(quit_game: tuple[Path, str],
     row = next(line for line in out.splitlines() if line.startswith(short))
     assert "classic" in row and "in progress (hand 1)" in row and "You*, Bo" in row
     assert "millebornes resume ID" in out
+    assert out.count(str(data)) == 1             # the data folder is said once
 
 
 def test_resume_by_short_id_and_unknown_ids(quit_game: tuple[Path, str]) -> None:
@@ -131,7 +132,7 @@ def test_a_wrong_peer_is_given_up_in_words(tmp_path: Path) -> None:
          str(tmp_path / "id.key")], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
     assert proc.stdin is not None
-    proc.stdin.write("ready\nhelp\n")       # the input stays open: no end-of-input exit
+    proc.stdin.write("sit 1\nready\nhelp\n")   # the input stays open: no end-of-input exit
     proc.stdin.flush()
     try:
         proc.wait(30)
@@ -145,7 +146,8 @@ def test_a_wrong_peer_is_given_up_in_words(tmp_path: Path) -> None:
     assert time.monotonic() - started < 20
     assert r.returncode == 2, r.stdout + r.stderr
     assert "no answer from 127.0.0.1:1 after 1.5 s" in r.stderr
-    assert "ready (once the host answers)" in r.stdout     # `ready` says something
+    assert "not connected to the host yet" in r.stdout     # `sit 1` says something
+    assert "ready (once the host answers)" in r.stdout     # so does `ready`
     assert "type 'sit N'" in r.stdout                      # so does `help`
     assert "Traceback" not in r.stderr
 

@@ -183,7 +183,7 @@ def test_score_and_match_tables() -> None:
     m = m.record(hand1).record(hand2)
     out = text(render.score_lines(hand2, m, NAMES[:3], 2))
     assert "Hand 2 scores" in out
-    assert "trip completed" in out
+    assert "Trip completed" in out
     assert "safe trip" not in out  # items nobody scored are left out
     assert "1700" in out  # match total for Ana: 1400 + 300
     chart = render.plain(render.match_lines(m, NAMES[:3]))

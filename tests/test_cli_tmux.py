@@ -154,7 +154,13 @@ def test_leave_with_confirmation_and_resume_at_80_by_24(tmp_path: Path) -> None:
     if started.returncode != 0:
         pytest.skip(f"tmux cannot start a session: {started.stderr.strip()}")
     try:
-        screen = _wait(session, "Your turn", "Nothing to play")   # the deal is random
+        screen = _wait(session, "Your turn", "Nothing to play", "c for a coup fourré")
+        for _ in range(5):      # the deal is random: a bot may attack first; let it stand
+            if "c for a coup fourré" not in screen:
+                break
+            _tmux("send-keys", "-t", session, "n")
+            time.sleep(0.5)
+            screen = _wait(session, "Your turn", "Nothing to play", "c for a coup fourré")
         assert "Your turn" in screen or "Nothing to play" in screen, screen
         lines = screen.splitlines()
         assert len(lines) <= 24 and all(len(line) <= 80 for line in lines), screen
@@ -180,5 +186,108 @@ def test_leave_with_confirmation_and_resume_at_80_by_24(tmp_path: Path) -> None:
         assert "RESUMED 0" in screen, screen
         assert "You left; the game is saved. Come back to it with: millebornes resume" \
             in " ".join(screen.split()), screen
+    finally:
+        _tmux("kill-session", "-t", session)
+
+
+HAZARDS = {"Stop": "Right of Way", "Speed Limit": "Right of Way", "Out of Gas": "Extra Tank",
+           "Flat Tire": "Puncture-Proof", "Accident": "Driving Ace"}
+
+
+def _hand_cards(screen: str) -> list[tuple[int, str, bool]]:
+    """(number, card name, playable) for each card of "Your hand" on the screen."""
+    import re
+    lines = screen.splitlines()
+    try:
+        top = next(i for i, line in enumerate(lines) if line.startswith("Your hand"))
+    except StopIteration:
+        return []
+    out = []
+    for line in lines[top + 1:]:
+        if line.startswith("─"):
+            break
+        line = line.split("  target:")[0]
+        for m in re.finditer(r"(?:^|\s)(\d)[ ★](.+?)(?=\s+\d[ ★]|\s*$)", line):
+            name = m.group(2).strip()
+            out.append((int(m.group(1)), name.rstrip("+*").strip(), "+" in name))
+    return out
+
+
+@pytest.mark.slow    # 13-20 s alone, more on a loaded machine
+def test_a_whole_hand_by_keys_with_the_target_picker_and_coup_prompt(tmp_path: Path) -> None:
+    """Issue 11's end-to-end game at 80×24, played as a person does: draw (Space), play a
+    playable card (its number, then p), a hazard on an opponent chosen with the target
+    picker (t), answer every "coup fourré or let it stand" prompt (c with the matching
+    safety in hand, else n), discard when nothing is playable, to the hand's scores; then
+    leave with confirmation."""
+    session = f"mb-hand-{os.getpid()}"
+    exports = f"MILLEBORNES_DELAY=0 TERM=xterm-256color XDG_DATA_HOME={shlex.quote(str(tmp_path))}"
+    argv = ["play", "--bots", "2", "--seed", "5", "--name", "Ana", "--data-dir",
+            str(tmp_path / "games")]
+    shell = f"cd {shlex.quote(str(ROOT))} && env {exports} {_command(*argv)}; " \
+            "echo EXITED $?; sleep 60"
+    started = _tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24", shell)
+    if started.returncode != 0:
+        pytest.skip(f"tmux cannot start a session: {started.stderr.strip()}")
+    picked = answered = 0
+    seen_fit = True
+    try:
+        screen = _wait(session, "Your turn", "Nothing to play", "coup fourré", limit=60)
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline:
+            screen = _tmux("capture-pane", "-p", "-t", session).stdout
+            lines = screen.splitlines()
+            seen_fit &= len(lines) <= 24 and all(len(line) <= 80 for line in lines)
+            if "Hand 1 scores" in screen or "EXITED" in screen or "Traceback" in screen:
+                break
+            status = " ".join(" ".join(lines[-3:]).split())
+            cards = _hand_cards(screen)
+            names = {name for _, name, _ in cards}
+            if "c for a coup fourré" in status:
+                hazard = next((h for h in HAZARDS if f"played {h} on you" in status), None)
+                key = "c" if hazard and HAZARDS[hazard] in names else "n"
+                _tmux("send-keys", "-t", session, key)
+                answered += 1
+            elif "Leave the game?" in status:
+                _tmux("send-keys", "-t", session, "n")
+            elif "is a safety" in status and "?" in status:
+                _tmux("send-keys", "-t", session, "y")
+            elif "extend no" in status:          # at 700 km: stop (n)
+                _tmux("send-keys", "-t", session, "n")
+            elif "Your turn: draw" in status or "Your turn: draw" in screen:
+                _tmux("send-keys", "-t", session, "Space")
+            elif "Your turn: play" in status or "Nothing to play" in status:
+                playable = [(n, name) for n, name, ok in cards if ok]
+                hazards = [(n, name) for n, name in playable if name in HAZARDS]
+                if hazards:
+                    n, name = hazards[0]
+                    # t moves the target to the next opponent; one of them can take it
+                    _tmux("send-keys", "-t", session, str(n))
+                    for _ in range(3):
+                        _tmux("send-keys", "-t", session, "t")
+                        time.sleep(0.4)
+                        shown = _tmux("capture-pane", "-p", "-t", session).stdout
+                        target = shown.split("Target: ", 1)[1].split(".")[0]
+                        _tmux("send-keys", "-t", session, "p")
+                        after = _wait(session, f"Ana played {name} on {target}",
+                                      "cannot be played now", limit=10)
+                        if f"Ana played {name} on {target}" in after:
+                            break
+                    assert f"Ana played {name} on {target}" in after, after
+                    picked += 1
+                elif playable:
+                    _tmux("send-keys", "-t", session, str(playable[0][0]), "p")
+                elif cards:
+                    _tmux("send-keys", "-t", session, str(cards[0][0]), "d")
+            time.sleep(0.4)
+        assert "Hand 1 scores" in screen, screen
+        assert "Traceback" not in screen and "EXITED" not in screen, screen
+        assert seen_fit
+        assert picked >= 1 and answered >= 1, (picked, answered)
+        _tmux("send-keys", "-t", session, "q")
+        screen = _wait(session, "Leave the game?")
+        _tmux("send-keys", "-t", session, "y")
+        screen = _wait(session, "EXITED", limit=20)
+        assert "EXITED 0" in screen, screen
     finally:
         _tmux("kill-session", "-t", session)

@@ -55,7 +55,9 @@ SAME_AS_ENGLISH: dict[str, dict[str, str]] = {
     },
     "af": {"Stop": "the Afrikaans seed lists the card as '5 Stop'",
            "coup fourré": "the Afrikaans seed keeps the French term ('Coup Fourre')"},
-    "sv": {"match": "Swedish 'match' (the seed: 'Matchen går till 5000')"},
+    "sv": {"match": "Swedish 'match' (the seed: 'Matchen går till 5000')",
+           "modern": "Swedish 'modern' (moderna regler)",
+           "bot": "Swedish 'bot' (a program that plays), as in English"},
     "vi": {"coup fourré": "the Vietnamese seed keeps the French term ('Coup Fourre')"},
     "ug": {"coup fourré": "the Uyghur seed keeps the French term in Latin letters"},
 }
@@ -187,7 +189,8 @@ def _forms(message: Any) -> tuple[str, ...]:
 
 
 def _same_allowed(language: str, english: str) -> bool:
-    return (english in ALWAYS_SAME or not re.search(r"[^\W\d_]", english)
+    words = _PLACEHOLDER.sub("", english.replace("%%", ""))   # placeholders are not words
+    return (english in ALWAYS_SAME or not re.search(r"[^\W\d_]", words)
             or english in SAME_AS_ENGLISH.get(language, {}))
 
 

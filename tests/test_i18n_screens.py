@@ -1,0 +1,143 @@
+"""Issue 13 on the real screens: a whole plain-mode match in Swedish (``--lang sv``) and in
+Vietnamese (chosen by ``LANG=vi_VN.UTF-8``) shows no English card name and no English
+sentence of the game, every line within 80 columns; the full-screen board (table, hand,
+status, help) fits 80×24 in every language."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from i18n_helpers import english_card_names_in, screen_faults
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.output import DummyOutput
+
+from cli import i18n, render
+from cli.app import TableApp
+from cli.driver import LocalDriver
+from engine import Seating, preset
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATE = ROOT / "cli" / "locale" / "millebornes.pot"
+
+
+def _english_phrases() -> list[str]:
+    """Every run of three or more words of fixed English text in the template's messages
+    (what an untranslated sentence would show), commands and placeholders left out."""
+    text = TEMPLATE.read_text(encoding="utf-8")
+    ids = re.findall(r'^msgid(?:_plural)? "(.*(?:"\n".*)*)"', text, flags=re.M)
+    out = set()
+    for mid in ids:
+        mid = mid.replace('"\n"', "").replace("\\n", "\n").replace('\\"', '"')
+        for piece in re.split(r"%\(\w+\)[a-z]|\{[^}]*\}|[\n:;()\[\]]", mid):
+            words = piece.strip(" .,!?'`").split()
+            if len(words) >= 3 and not any(w in ("play", "discard", "draw", "extend",
+                                                 "millebornes", "coup", "pass")
+                                           for w in words):
+                out.add(" ".join(words))
+    return sorted(out)
+
+
+def _play(env: dict[str, str], *argv: str) -> str:
+    base = {k: v for k, v in os.environ.items()
+            if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
+    base.update(PYTHONPATH=str(ROOT), MILLEBORNES_DELAY="0",
+                MILLEBORNES_CONFIG=str(ROOT / "no-such-config.toml"), **env)
+    r = subprocess.run([sys.executable, "-m", "cli", "play", "--plain", "--auto",
+                        "--in-process", "--bots", "2", "--seed", "5", *argv],
+                       capture_output=True, text=True, timeout=240, cwd=ROOT, env=base)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr
+    assert "Traceback" not in r.stderr
+    return r.stdout
+
+
+@pytest.mark.parametrize(("language", "env", "argv"), [
+    ("sv", {}, ["--lang", "sv"]),
+    ("vi", {"LANG": "vi_VN.UTF-8"}, []),
+], ids=["sv-option", "vi-LANG"])
+def test_a_plain_match_speaks_the_language_to_the_end(language: str, env: dict[str, str],
+                                                        argv: list[str]) -> None:
+    out = _play(env, *argv)
+    with i18n.using(language):
+        final = i18n._("Final scores: %(totals)s. Winner: %(winner)s.").split("%(")[0]
+    assert final.strip() and final in out             # played to the end, in the language
+    assert english_card_names_in(out, language) == []
+    leaks = [p for p in _english_phrases() if p in out]
+    assert leaks == [], leaks[:10]
+    for word in ("played", "Your turn", "Hand 1", "Match over", "drew"):
+        assert word not in out, word
+    assert screen_faults(out.splitlines(), language, 80, 10 ** 6) == []
+
+
+class SizedOutput(DummyOutput):
+    def __init__(self, columns: int, rows: int) -> None:
+        super().__init__()
+        self.size = Size(rows=rows, columns=columns)
+
+    def get_size(self) -> Size:
+        return self.size
+
+
+@pytest.mark.parametrize("language", list(i18n.LANGUAGES))
+def test_the_board_fits_80_by_24_in_every_language(language: str) -> None:
+    names = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo"]
+    with i18n.using(language):
+        d = LocalDriver(preset("modern"), Seating.solo(6), names, seed=1)
+        d.run_others()
+        app = TableApp(d, output=SizedOutput(80, 24), delay=0, lang=language)
+        assert not app.too_small()
+        table = render.plain(app._table_lines())
+        hand = render.plain(app._hand_lines())
+        status = app.status_lines()
+        help_lines = "".join(t for _, t in app._help_fragments()).split("\n")
+        rows = len(table) + 1 + max(3, len(hand)) + 1 + 1 + 1 + len(status)
+        assert rows <= 24, rows
+        assert screen_faults(table + hand + [" " + s for s in status], language) == []
+        assert screen_faults(help_lines, language, 78, 21) == []
+        close = i18n._("Press Esc, h or F1 to close this help.")
+        assert close.split()[0] in " ".join(help_lines[-2:])
+        if language != "en":
+            assert "Your hand" not in "\n".join(hand)
+            assert english_card_names_in("\n".join(table + hand), language) == []
+
+
+def test_the_engines_reasons_are_said_in_the_players_language() -> None:
+    """Every refusal the engine gives over a few bot games (each card in hand, each target)
+    matches one of the console's reason messages, so it is said in Swedish, the rule id
+    last; card names in it are Swedish too."""
+    from cli.words import rule_last
+    from engine import explain, make_bot
+    from engine.state import PLAY
+    seen: set[str] = set()
+    with i18n.using("sv"):
+        said = rule_last("R6: a battle hazard needs the target zone to be moving "
+                         "(Speed Limit is the only attack on a zone that is not)")
+        assert said == ("En stridsattack kräver att målzonen rullar (Hastighetsgräns är den "
+                        "enda attacken mot en zon som inte rullar) [R6]")
+        for seed in range(6):
+            d = LocalDriver(preset("modern" if seed % 2 else "classic"), Seating.solo(3),
+                            ["Ana", "Bo", "Cy"], seed=seed)
+            bot = make_bot("heuristic", seed)
+            for _ in range(400):
+                d.run_others()
+                if d.hand_over:
+                    break
+                view = d.view()
+                if view.phase == PLAY:
+                    for card in render.hand_cards(view, d.seat):
+                        for target in (None, 1, 2):
+                            why = explain(d.state, d.seat, card, target)
+                            if why is not None:
+                                seen.add(why)
+                d.submit(bot.choose(view, d.legal()))
+        assert len(seen) >= 5
+        for why in sorted(seen):
+            said = rule_last(why)
+            assert english_card_names_in(said, "sv") == [], (why, said)
+            with i18n.using("en"):
+                english = rule_last(why)
+            assert said != english, why
