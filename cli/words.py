@@ -643,8 +643,7 @@ def verify_lines(report: GameReport) -> list[str]:
                                             % {"scores": scores(report.totals),
                                                "winner": winner}, WIDTH - 2)]
     if report.limits:
-        out += ["  " + w for w in i18n.wrap("time limits: %(limits)s"
-                                            % {"limits": report.limits}, WIDTH - 2)]
+        out += ["  " + w for w in i18n.wrap(f"time limits: {report.limits}", WIDTH - 2)]
     return out
 
 
