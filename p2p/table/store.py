@@ -38,6 +38,7 @@ from p2p.transcript.file import (
     TranscriptHeader,
     TranscriptVersionError,
     TranscriptWriter,
+    cut_aside,
 )
 
 __all__ = ["Store", "StoreDamaged", "StoredTable", "default_data_dir", "table_dir",
@@ -374,13 +375,7 @@ def read_meta(path: Path) -> dict[str, Any]:
 
 def _cut_damaged(path: Path, exc: TranscriptCorrupt) -> str:
     """Keep the transcript's bytes from a damaged entry on aside and cut them off."""
-    with open(path, "rb") as f:
-        f.seek(exc.offset)
-        Path(str(path) + ".damaged").write_bytes(f.read())
-    with open(path, "r+b") as f:
-        f.truncate(exc.offset)
-        f.flush()
-        os.fsync(f.fileno())
+    cut_aside(path, exc.offset, ".damaged")
     return (f"{TRANSCRIPT} is damaged at byte {exc.offset} ({exc.reason}); the entries from "
             f"there (kept aside in {path.name}.damaged) are fetched again from the other "
             "peers")

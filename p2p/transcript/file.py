@@ -203,6 +203,19 @@ def _iter_objects(data: bytes) -> Iterator[tuple[int, int, object]]:
         start = end
 
 
+def cut_aside(path: str | os.PathLike[str], offset: int, suffix: str) -> None:
+    """Move a transcript's bytes from ``offset`` on into ``<path><suffix>`` (kept for
+    inspection) and cut the file there, durably: the one way a torn or damaged tail is
+    taken off."""
+    with open(path, "rb") as f:
+        f.seek(offset)
+        Path(str(path) + suffix).write_bytes(f.read())
+    with open(path, "r+b") as f:
+        f.truncate(offset)
+        f.flush()
+        os.fsync(f.fileno())
+
+
 def iter_transcript(path: str | os.PathLike[str]) -> Iterator[tuple[int, TranscriptHeader | Envelope]]:
     """Yield ``(offset, header)`` then ``(offset, envelope)`` for every entry."""
     data = Path(path).read_bytes()
@@ -277,13 +290,7 @@ class TranscriptWriter:
             if (e.offset == 0 or "truncated" not in e.reason
                     or size - e.offset > MAX_ENVELOPE_BYTES + 16):
                 raise
-            with open(p, "rb") as f:
-                f.seek(e.offset)
-                Path(str(p) + ".torn").write_bytes(f.read())
-            with open(p, "r+b") as f:
-                f.truncate(e.offset)
-                f.flush()
-                os.fsync(f.fileno())
+            cut_aside(p, e.offset, ".torn")
             t = read_transcript(p)
             cut = size - e.offset
         return cls(p, t.header, _append=True), t, cut
