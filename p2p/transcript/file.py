@@ -82,7 +82,8 @@ TRANSCRIPT_FORMAT = "millebornes-transcript"
 #: 2: side entries (timeout claims, abandons) may sit between the entries of the game log
 TRANSCRIPT_VERSION = 2
 #: Body kinds of side entries: signed like every entry but never links of the game chain.
-SIDE_KINDS = frozenset({"side.timeout", "side.abandon", "side.complaint"})
+SIDE_KINDS = frozenset({"side.timeout", "side.abandon", "side.complaint", "side.takeover",
+                        "side.end"})
 
 
 def is_side(body: object) -> bool:

@@ -1,0 +1,164 @@
+"""Issues 9 and 11: a silent seat is taken over by a bot, from the next hand, by the
+unanimous agreement of the other seats, or the match ends by agreement; ``verify`` reads
+the records. In process: real signatures, real logs, a fake clock, no sockets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_replicated_log import Seat, Table, _silent_table, _transcript, _wait_for_stop
+
+from engine.bots import make_bot
+from p2p.audit import verify_game
+from p2p.crypto.identity import Identity
+from p2p.table.replicated_log import ReplicatedLog
+from p2p.table.wire import node_id_for
+from p2p.transcript.envelope import Envelope
+from p2p.transcript.file import is_side
+
+BOT_SEED = bytes(range(32))
+
+
+def _stopped(name: bytes, silent: int = 2) -> Table:
+    """Three seats; ``silent`` says nothing from the start; the others stop at the
+    step's time limit (unresponsive) and swap their timeout claims."""
+    t = _silent_table(name, silent=silent)
+    _wait_for_stop(t, honest=tuple(s for s in range(3) if s != silent), silent=silent)
+    t.deliver(lose={silent})
+    for s in range(3):
+        if s != silent:
+            assert t.seats[s].rlog.resumable
+    return t
+
+
+def _start_bot(t: Table, runner: int, silent: int, bot: Identity) -> ReplicatedLog:
+    """The runner starts the bot peer from a copy of its own stored transcript (the
+    agreement in it names the bot's key)."""
+    rl = t.seats[runner].rlog
+    stored = t.seats[runner].persisted
+    nodes = dict(rl.seat_of_node)
+    b = ReplicatedLog(t.cfg, bot, seat_of_node=nodes, clock=t.clock, seat=silent)
+    b.replay([e for e in stored if not is_side(e.body)], [e for e in stored if is_side(e.body)])
+    b.take_output()
+    t.seats[silent] = Seat(b, make_bot("heuristic", 99))
+    t.node_of[silent] = node_id_for(bot.public_key)
+    return b
+
+
+def _agree_bot(t: Table, silent: int, signers: tuple[int, ...], bot: Identity) -> None:
+    for s in signers:
+        rl = t.seats[s].rlog
+        if s == 0:
+            rl.bot_offer = (bot.public_key, "tcp://127.0.0.1:9", None)
+        assert rl.propose_takeover(silent) is not None
+        t.collect(s)
+    t.wire = [m for m in t.wire if m[1] != silent]
+    t.deliver()
+
+
+def test_an_agreed_takeover_voids_the_hand_and_the_bot_plays_the_next_one(
+        tmp_path: Path) -> None:
+    t = _stopped(b"takeover/agreed")
+    bot = Identity.from_seed(BOT_SEED)
+    _agree_bot(t, 2, (0, 1), bot)
+    for s in (0, 1):
+        rl = t.seats[s].rlog
+        assert rl.stopped is None and rl.hand_no == 1, rl.stopped
+        assert rl.keys[2] == bot.public_key and rl.match.voided == [0]
+        assert [x.runner for x in rl.takeovers] == [0]
+    b = _start_bot(t, runner=0, silent=2, bot=bot)
+    assert b.hand_no == 1 and b.can_write
+    t.run()
+    for s in range(3):
+        assert t.seats[s].rlog.finished and t.seats[s].rlog.error is None
+    # hand 1's entries of seat 2 are signed by the bot
+    authors = {Envelope.decode(r).author for r in t.seats[0].rlog.log[1]}
+    assert bot.public_key in authors
+    for s in (0, 1):
+        rep = verify_game(_transcript(tmp_path, t, s))
+        assert rep.ok and rep.complete and rep.blamed_seat is None, rep.summary()
+        assert rep.voided == [0]
+        assert rep.takeovers == [{"hand": 0, "seat": 2, "runner": 0, "signers": [0, 1]}]
+        assert ("from hand 2, p2's seat was played by a bot run by p0 (agreed by p0 and "
+                "p1)") in rep.summary()
+
+
+def test_a_partial_agreement_changes_nothing(tmp_path: Path) -> None:
+    t = _stopped(b"takeover/partial")
+    bot = Identity.from_seed(BOT_SEED)
+    _agree_bot(t, 2, (0,), bot)
+    for s in (0, 1):
+        rl = t.seats[s].rlog
+        assert rl.hand_no == 0 and rl.keys[2] != bot.public_key and not rl.takeovers
+        assert rl.resumable and rl.unresponsive == 2
+    rep = verify_game(_transcript(tmp_path, t, 1))
+    assert rep.check == "unresponsive" and rep.blamed_seat is None and not rep.takeovers
+
+
+def test_mismatched_proposals_never_agree() -> None:
+    """Seat 1 proposes a bot for seat 0 while seat 0 proposes one for seat 2: each seat
+    signs one record per hand, so no agreement can hold; nobody is blamed."""
+    t = _stopped(b"takeover/mismatch")
+    bot = Identity.from_seed(BOT_SEED)
+    t.seats[0].rlog.bot_offer = (bot.public_key, "tcp://127.0.0.1:9", None)
+    assert t.seats[0].rlog.propose_takeover(2) is not None
+    t.collect(0)
+    other = Identity.from_seed(b"\x05" * 32)
+    t.seats[1].rlog.bot_offer = (other.public_key, "tcp://127.0.0.1:8", None)
+    assert t.seats[1].rlog.propose_takeover(0) is not None
+    t.collect(1)
+    t.deliver(lose={2})
+    assert t.seats[1].rlog.propose_takeover(2) is None      # it signed one already
+    for s in (0, 1):
+        rl = t.seats[s].rlog
+        assert rl.hand_no == 0 and not rl.takeovers and rl.error is None
+
+
+def test_a_forged_or_foreign_takeover_record_is_dropped_and_blames_nobody(
+        tmp_path: Path) -> None:
+    t = _stopped(b"takeover/forged")
+    bot = Identity.from_seed(BOT_SEED)
+    stranger = Identity.from_seed(b"\x07" * 32)
+    rl0 = t.seats[0].rlog
+    body = {"k": "side.takeover", "hand": 0, "seat": 2, "runner": 0}
+    # a stranger's record, one with seat 1's key but a broken signature, the runner's
+    # record sent by another seat, and a record naming the wrong runner
+    forged = [Envelope.create(stranger, t.cfg.table_id, 0, 0, rl0.verifier.head, body)]
+    good1 = Envelope.create(t.seats[1].rlog.identity, t.cfg.table_id, 0, 0,
+                            rl0.verifier.head, body)
+    raw = bytearray(good1.encode())
+    raw[-5] ^= 1
+    forged.append(Envelope.decode(bytes(raw)))
+    forged.append(Envelope.create(t.seats[1].rlog.identity, t.cfg.table_id, 0, 0,
+                                  rl0.verifier.head, {**body, "runner": 1}))
+    forged.append(Envelope.create(t.seats[1].rlog.identity, t.cfg.table_id, 0, 0,
+                                  rl0.verifier.head, {**body, "key": bot.public_key,
+                                                      "endpoint": "x"}))
+    from p2p.table import wire
+    for env in forged:
+        rl0.on_message(t.node_of[1], wire.encode_push([env.encode()])[0])
+    rl0.bot_offer = (bot.public_key, "tcp://127.0.0.1:9", None)
+    rl0.propose_takeover(2)
+    t.collect(0)
+    assert rl0.hand_no == 0 and not rl0.takeovers and rl0.error is None
+    assert rl0.resumable
+    assert {r for _, r, _ in rl0.drop_log} >= {"unknown-author", "bad-signature",
+                                                  "malformed"}
+    rep = verify_game(_transcript(tmp_path, t, 0))
+    assert rep.blamed_seat is None and not rep.takeovers and rep.check == "unresponsive"
+
+
+def test_the_match_ends_by_agreement_and_verify_says_so(tmp_path: Path) -> None:
+    t = _stopped(b"takeover/end")
+    for s in (0, 1):
+        assert t.seats[s].rlog.propose_end(2) is not None
+        t.collect(s)
+    t.deliver(lose={2})
+    for s in (0, 1):
+        rl = t.seats[s].rlog
+        assert rl.agreed_end is not None and not rl.resumable and rl.stopped is not None
+        assert "ended by agreement" in rl.stopped
+    rep = verify_game(_transcript(tmp_path, t, 0))
+    assert rep.ok and rep.blamed_seat is None, rep.summary()
+    assert rep.ended_by_agreement == {"hand": 0, "seat": 2, "signers": [0, 1]}
+    assert "the match was ended by agreement in hand 1 after p2 left" in rep.summary()
