@@ -223,8 +223,9 @@ class ReplicatedLog:
         self._replay_mode = False
         #: what was found damaged in this seat's own store on resume (None: nothing)
         self.local_damage: str | None = None
-        #: after local damage: write nothing until a peer answered a fetch
-        self.catching_up = False
+        self._catching_up = False
+        self._catching_up_since = 0.0
+        self._catch_up_failed = False
         #: the seat whose step timed out (the table stopped; nobody is blamed)
         self.unresponsive: int | None = None
         #: side entries (claims, abandons) written or accepted, in arrival order
@@ -248,6 +249,19 @@ class ReplicatedLog:
         return self.finished or self.stopped is not None
 
     @property
+    def catching_up(self) -> bool:
+        """After local damage: write nothing until a peer answered a fetch. The wait is
+        timed like a protocol step (``step_limit``): when no peer answers, the table stops
+        saying so (nobody is blamed)."""
+        return self._catching_up
+
+    @catching_up.setter
+    def catching_up(self, value: bool) -> None:
+        if value and not self._catching_up:
+            self._catching_up_since = self.clock()
+        self._catching_up = value
+
+    @property
     def can_write(self) -> bool:
         """Does this identity sign for its seat in the hand in play? (Not a bot before its
         first hand, nor a player whose seat a bot took over.)"""
@@ -258,7 +272,8 @@ class ReplicatedLog:
         """Stopped for a seat's silence only (no cheat, no leave record, no end): the
         remaining seats may still agree to a bot for it, or to end the match."""
         return (self.stopped is not None and not self.finished and self.error is None
-                and not self._abandoned and self.agreed_end is None)
+                and not self._abandoned and self.agreed_end is None
+                and not self._catch_up_failed)
 
     def take_output(self) -> LogOutput:
         """What to do now (see :class:`LogOutput`); the queue starts empty again."""
@@ -356,6 +371,8 @@ class ReplicatedLog:
         that (a stalled log fetches from every peer, with backoff well under the limit)."""
         if self.stopped or self.finished:
             return None
+        if self._catching_up:
+            return self.me, self._catching_up_since + self.opts.step_limit
         e = self.match.hand.expected()
         if e is None:
             return None
@@ -382,6 +399,14 @@ class ReplicatedLog:
             return
         now = self.clock()
         due = self.deadline()
+        if self._catching_up and due is not None and now >= due[1]:
+            self._catch_up_failed = True
+            self._event("catch-up-timeout", "no other player sent the entries this computer "
+                        f"lost within {self.opts.step_limit:.0f} s", seconds=self.opts.step_limit)
+            self._stop("this computer's copy of the game was damaged and no other player sent "
+                       f"the missing entries within {self.opts.step_limit:.0f} s (the table's "
+                       "time limit); resume again when they are back", None)
+            return
         if due is not None and now >= due[1] and (due[0] != self.me or not self.can_write):
             seat = due[0]
             self.unresponsive = seat
@@ -399,7 +424,8 @@ class ReplicatedLog:
             return
         if now < self.next_fetch:
             return
-        if self.match.hand.expected_writer() == self.me and self.can_write:
+        if (self.match.hand.expected_writer() == self.me and self.can_write
+                and not self._catching_up):
             self.next_fetch = now + self._stall
             return
         h, i = self.position()
