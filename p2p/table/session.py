@@ -182,7 +182,8 @@ class Peer:
             self.rlog.replay(list(replay or ()), side)
             self._drain()
         for s, ep in (endpoints or {}).items():
-            if s != self.me:
+            # a seat a bot took over is reached where the agreement says (see _on_takeover)
+            if s != self.me and self.keys[s] == cfg.players[s].key:
                 node.add_peer(node_id_for(self.keys[s]), ep)
 
     # ===================================================================== the log's state
