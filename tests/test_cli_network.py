@@ -150,6 +150,7 @@ def test_a_player_who_leaves_is_waited_for_and_comes_back(tmp_path: Path) -> Non
     assert len(paths) == 2 and paths[0].read_bytes() == paths[1].read_bytes()
 
 
+@pytest.mark.slow    # about 15 s alone
 def test_a_player_who_left_is_replaced_by_a_bot_by_agreement_and_the_match_ends(
         tmp_path: Path) -> None:
     """Issues 9 and 11: Ben's process ends in the middle of the first hand; Ann is told

@@ -4,10 +4,13 @@ the records. In process: real signatures, real logs, a fake clock, no sockets.""
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
+import pytest
 from test_replicated_log import Seat, Table, _silent_table, _transcript, _wait_for_stop
 
+from cli import verify as verify_verb
 from engine.bots import make_bot
 from p2p.audit import verify_game
 from p2p.crypto.identity import Identity
@@ -148,7 +151,8 @@ def test_a_forged_or_foreign_takeover_record_is_dropped_and_blames_nobody(
     assert rep.blamed_seat is None and not rep.takeovers and rep.check == "unresponsive"
 
 
-def test_the_match_ends_by_agreement_and_verify_says_so(tmp_path: Path) -> None:
+def test_the_match_ends_by_agreement_and_verify_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     t = _stopped(b"takeover/end")
     for s in (0, 1):
         assert t.seats[s].rlog.propose_end(2) is not None
@@ -162,3 +166,8 @@ def test_the_match_ends_by_agreement_and_verify_says_so(tmp_path: Path) -> None:
     assert rep.ok and rep.blamed_seat is None, rep.summary()
     assert rep.ended_by_agreement == {"hand": 0, "seat": 2, "signers": [0, 1]}
     assert "the match was ended by agreement in hand 1 after p2 left" in rep.summary()
+    code = verify_verb.run(argparse.Namespace(transcript=str(_transcript(tmp_path, t, 1))))
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "the match was ended by agreement in hand 1 after p2 left (agreed by p0, p1)" \
+        in " ".join(out.split()), out
