@@ -69,6 +69,7 @@ def test_an_agreed_takeover_voids_the_hand_and_the_bot_plays_the_next_one(
         assert rl.stopped is None and rl.hand_no == 1, rl.stopped
         assert rl.keys[2] == bot.public_key and rl.match.voided == [0]
         assert [x.runner for x in rl.takeovers] == [0]
+    away = t.seats[2].rlog                 # the player who left, for later
     b = _start_bot(t, runner=0, silent=2, bot=bot)
     assert b.hand_no == 1 and b.can_write
     t.run()
@@ -77,6 +78,20 @@ def test_an_agreed_takeover_voids_the_hand_and_the_bot_plays_the_next_one(
     # hand 1's entries of seat 2 are signed by the bot
     authors = {Envelope.decode(r).author for r in t.seats[0].rlog.log[1]}
     assert bot.public_key in authors
+    # the player who left comes back: a fetch brings the agreement first, then the rest;
+    # it follows the bot's hand as a spectator and never writes for the seat again
+    away.take_output()
+    for _ in range(50):
+        away.fetch_all()
+        for _dst, payload in away.take_output().messages:
+            t.seats[0].rlog.on_message(node_id_for(away.identity.public_key), payload)
+        for _dst, payload in t.seats[0].rlog.take_output().messages:
+            away.on_message(t.node_of[0], payload)
+        if away.finished:
+            break
+    assert away.finished and away.error is None and not away.can_write
+    assert away.log[1] == t.seats[0].rlog.log[1]      # (the voided hand came after the
+    #                                                 agreement: it is not needed)
     for s in (0, 1):
         rep = verify_game(_transcript(tmp_path, t, s))
         assert rep.ok and rep.complete and rep.blamed_seat is None, rep.summary()

@@ -983,6 +983,12 @@ class ReplicatedLog:
             self.send_fetch(sender)      # the asker is ahead of us: catch up from it
         out: list[bytes] = []
         size = 0
+        # agreements first: a peer that missed them (it was away) needs them to read the
+        # next hands (a bot's key) and to know a hand was voided
+        for env in self.side:
+            if env.body.get("k") in (TAKEOVER, END) and env.hand >= hand:
+                out.append(env.encode())
+                size += len(out[-1])
         more = False
         h, i = hand, index
         while h in self.log:
