@@ -156,7 +156,7 @@ class BotRunners:
 
 def run_bot(p: Peer) -> None:
     try:
-        p.run()
+        p.run(pause_wait=600.0)    # a paused table: the bot goes with the others' choice
         p.linger(1.0)
     finally:
         p.close(flush=1.0)

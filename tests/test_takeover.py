@@ -186,3 +186,80 @@ def test_the_match_ends_by_agreement_and_verify_says_so(
     assert code == 0, out
     assert "the match was ended by agreement in hand 1 after p2 left (agreed by p0, p1)" \
         in " ".join(out.split()), out
+
+
+def test_over_real_sockets_a_bot_seat_follows_the_agreement_and_the_bot_plays_on(
+        tmp_path: Path) -> None:
+    """Peers on 127.0.0.1: seat 2 never comes; the others stop at the (short) step limit,
+    paused. Seat 0 runs the bot and agrees; seat 1, a bot, signs the same record by
+    itself; the agreed takeover starts the bot peer (``on_takeover``) from seat 0's log,
+    and the match is played to its end with it."""
+    import threading
+    import time
+
+    from engine import Seating, preset
+    from p2p.net.transport import Node
+    from p2p.table.memory import make_table
+    from p2p.table.session import Peer, SessionOptions
+    from p2p.table.store import Store
+
+    cfg, ids = make_table(preset("modern", match_target=1), Seating.solo(3),
+                          ["Ann", "Bo", "Cy"], b"takeover/sockets")
+    opts = SessionOptions(response_delay=0.0, stall_after=0.3, step_limit=1.5)
+    nodes = [Node(node_id_for(ids[s].public_key)) for s in range(2)]
+    eps = {0: nodes[0].endpoint, 1: nodes[1].endpoint, 2: "tcp://127.0.0.1:9"}
+    peers = [Peer(ids[s], cfg, nodes[s], controller=make_bot("heuristic", 3 + s),
+                  endpoints=eps, options=opts,
+                  store=Store.create(tmp_path / f"s{s}", cfg.header(), s, port=nodes[s].port,
+                                     endpoints=eps))
+             for s in range(2)]
+    bot = Identity.from_seed(BOT_SEED)
+    bnode = Node(node_id_for(bot.public_key))
+    started: list[Peer] = []
+
+    def start(data: object) -> None:
+        p0 = peers[0]
+        chain = [Envelope.decode(r) for h in sorted(p0.log) for r in p0.log[h]]
+        bp = Peer(bot, cfg, bnode, controller=make_bot("heuristic", 9),
+                  endpoints={0: eps[0], 1: eps[1]}, options=opts, replay=chain,
+                  side=list(p0.rlog.side), seat=2)
+        bp.fetch()
+        started.append(bp)
+
+    peers[0].on_takeover = start
+    stop = threading.Event()
+
+    def pump(p: Peer) -> None:
+        while not stop.is_set() and not p.finished and not (p.stopped and not p.paused):
+            p.pump(0.02)
+
+    threads = [threading.Thread(target=pump, args=(p,)) for p in peers]
+    for th in threads:
+        th.start()
+    try:
+        end = time.monotonic() + 30
+        while not all(p.paused for p in peers) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert all(p.paused for p in peers), [p.stopped for p in peers]
+        peers[0].offer_bot(bot.public_key, bnode.endpoint)
+        assert peers[0].agree_bot(2)
+        while not started and time.monotonic() < end:
+            time.sleep(0.05)
+        assert started, peers[1].agreement()
+        bt = threading.Thread(target=pump, args=(started[0],))
+        bt.start()
+        threads.append(bt)
+        end = time.monotonic() + 60
+        while not all(p.finished for p in [*peers, *started]) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert all(p.finished for p in [*peers, *started]), [p.stopped for p in peers]
+        assert peers[1].takeovers[0].signers == (0, 1) and peers[1].keys[2] == bot.public_key
+    finally:
+        stop.set()
+        for th in threads:
+            th.join(10)
+        for p in [*peers, *started]:
+            p.close(flush=0.5)
+    rep = verify_game(peers[1].transcript_path)  # type: ignore[arg-type]
+    assert rep.ok and rep.takeovers == [{"hand": 0, "seat": 2, "runner": 0,
+                                         "signers": [0, 1]}], rep.summary()

@@ -454,9 +454,12 @@ class Peer:
         """Handle what arrived (waiting up to ``timeout``), write if it is our turn.
         Returns False once the match is over or stopped."""
         self._step()
-        if self.rlog.finished or self.rlog.stopped:
+        paused = self.rlog.resumable
+        if self.rlog.finished or (self.rlog.stopped and not paused):
             return False
-        wait = max(0.0, min(timeout, self._next_deadline() - time.monotonic()))
+        # paused on a silent seat: still listen (the others' agreements), without a deadline
+        wait = timeout if paused else \
+            max(0.0, min(timeout, self._next_deadline() - time.monotonic()))
         msg = self.node.recv(wait)
         n = 0
         while msg is not None:
@@ -468,12 +471,24 @@ class Peer:
         self._step()
         return not (self.rlog.finished or self.rlog.stopped)
 
-    def run(self, timeout: float | None = None) -> bool:
-        """Pump until the match is over or stopped (or ``timeout``); True if finished."""
+    def run(self, timeout: float | None = None, pause_wait: float = 0.0) -> bool:
+        """Pump until the match is over or stopped (or ``timeout``); True if finished.
+        ``pause_wait``: on a table paused on a silent seat, go on this long (a bot's seat
+        signs what the others agree on: a bot for the silent seat, or the end)."""
         deadline = None if timeout is None else time.monotonic() + timeout
-        while self.pump(0.05):
-            if deadline is not None and time.monotonic() > deadline:
+        paused_since: float | None = None
+        while self.pump(0.05) or self.paused:
+            now = time.monotonic()
+            if deadline is not None and now > deadline:
                 return False
+            if self.paused:
+                # a bot's seat waits a bounded time for the others to agree (a bot for the
+                # silent seat, or the end), signing what they propose
+                paused_since = now if paused_since is None else paused_since
+                if now - paused_since > pause_wait:
+                    return False
+            else:
+                paused_since = None
         return self.rlog.finished
 
     def linger(self, seconds: float = 1.0) -> None:
