@@ -669,6 +669,11 @@ def verify_lines(report: GameReport) -> list[str]:
         out += wrap(_("FAILED at %(where)s: check '%(check)s' — %(blame)s.")
                     % {"where": where, "check": report.check, "blame": blame}
                     + (f" {report.detail}" if report.detail else ""), indent="")
+        for t in report.takeovers:
+            if t["seat"] == report.blamed_seat:
+                out += wrap(_("(from hand %(hand)d, that seat was played by a bot run by "
+                              "%(runner)s)") % {"hand": t["hand"] + 2, "runner": you_label(
+                                  _agreement_name(names, t["runner"]))}, indent="")
     for h in report.hands:
         first = h.get("first_seat")
         values = {"hand": h["hand"] + 1, "scores": scores(h["scores"]),

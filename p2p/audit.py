@@ -94,6 +94,13 @@ class GameReport:
             # An unsigned or altered entry proves nothing about its claimed author.
             return (f"nobody identified: the entry claims to be from seat {self.blamed_seat} "
                     f"({name}) but is not signed by it, so the file was altered or forged")
+        bots = [t for t in self.takeovers if t["seat"] == self.blamed_seat]
+        if bots:
+            # the seat's key changed hands: say who signed for it from when
+            t = bots[-1]
+            runner = self.names[t["runner"]] if t["runner"] < len(self.names) else "?"
+            return (f"seat {self.blamed_seat} ({name}; from hand {t['hand'] + 2} a bot run "
+                    f"by {runner})")
         return f"seat {self.blamed_seat} ({name})"
 
     def summary(self) -> str:

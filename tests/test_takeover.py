@@ -6,9 +6,17 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 import pytest
-from test_replicated_log import Seat, Table, _silent_table, _transcript, _wait_for_stop
+from test_replicated_log import (
+    Seat,
+    Table,
+    _play_with,
+    _silent_table,
+    _transcript,
+    _wait_for_stop,
+)
 
 from cli import verify as verify_verb
 from engine.bots import make_bot
@@ -99,6 +107,34 @@ def test_an_agreed_takeover_voids_the_hand_and_the_bot_plays_the_next_one(
         assert rep.takeovers == [{"hand": 0, "seat": 2, "runner": 0, "signers": [0, 1]}]
         assert ("from hand 2, p2's seat was played by a bot run by p0 (agreed by p0 and "
                 "p1)") in rep.summary()
+
+
+def test_a_bot_that_cheats_after_a_takeover_is_blamed_and_its_runner_named(
+        tmp_path: Path) -> None:
+    """The bot signs with its own key: a bad share of its is blamed on its seat, and the
+    words say who ran the bot from which hand (never the player who left)."""
+    t = _stopped(b"takeover/botcheat")
+    bot = Identity.from_seed(BOT_SEED)
+    _agree_bot(t, 2, (0, 1), bot)
+    _start_bot(t, runner=0, silent=2, bot=bot)
+    done = [False]
+
+    def bad_share(body: dict[str, Any]) -> dict[str, Any]:
+        if not done[0] and body.get("k") == "deck.share" and body.get("to") == 0:
+            done[0] = True
+            pf = bytearray(body["proof"])
+            pf[3] ^= 1
+            return {**body, "proof": bytes(pf)}
+        return body
+
+    _play_with(t, 2, bad_share)
+    assert done[0]
+    for s in (0, 1):
+        rl = t.seats[s].rlog
+        assert rl.error is not None and rl.error.seat == 2, (s, rl.error)
+        rep = verify_game(_transcript(tmp_path, t, s))
+        assert not rep.ok and rep.blamed_seat == 2, rep.summary()
+        assert "seat 2 (p2; from hand 2 a bot run by p0)" in rep.summary()
 
 
 def test_a_partial_agreement_changes_nothing(tmp_path: Path) -> None:
