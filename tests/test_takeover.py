@@ -137,6 +137,21 @@ def test_a_bot_that_cheats_after_a_takeover_is_blamed_and_its_runner_named(
         assert "seat 2 (p2; from hand 2 a bot run by p0)" in rep.summary()
 
 
+def test_waiting_pays_off_when_the_silent_seat_comes_back() -> None:
+    """Wait is the default choice: when the silent seat comes back (it fetches what it
+    missed and writes its entry), its signed entry refutes the timeout claims and the
+    paused table goes on to the end."""
+    t = _stopped(b"takeover/back")
+    back = t.seats[2].rlog
+    back.fetch_all()
+    t.collect(2)
+    t.run()
+    for s in range(3):
+        rl = t.seats[s].rlog
+        assert rl.finished and rl.stopped is None and rl.error is None, (s, rl.stopped)
+    assert "back" in t.seats[0].events
+
+
 def test_a_partial_agreement_changes_nothing(tmp_path: Path) -> None:
     t = _stopped(b"takeover/partial")
     bot = Identity.from_seed(BOT_SEED)

@@ -336,7 +336,7 @@ class ReplicatedLog:
                     self._drop(sender, "malformed", "entry is not bytes")
                     continue
                 self._on_entry(sender, raw, solicited=isinstance(msg, wire.Entries))
-                if self.stopped:
+                if self.stopped and not self.resumable:
                     return
             self.apply_ready()
             if isinstance(msg, wire.Entries) and msg.more:
@@ -904,6 +904,11 @@ class ReplicatedLog:
         idx = len(self.log[hand])
         self.log[hand].append(raw)
         self._slots[(hand, env.author, env.seq)] = idx
+        if self.unresponsive == w and self.resumable and not self._replay_mode:
+            # the silent seat is back: its signed entry refutes the claims; go on
+            self.stopped = None
+            self.unresponsive = None
+            self._event("back", f"{self.names[w]} is back: the match goes on", seat=w)
         self._hashes[env.hash()] = (hand, idx)
         if persist:
             self._persist(env)
