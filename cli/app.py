@@ -487,6 +487,17 @@ class TableApp:
             self.confirm_quit = True
 
 
+        # a seat fell silent in a network game: b a bot by agreement, e the end by agreement
+        silent = Condition(lambda: getattr(self.driver, "silent", lambda: None)() is not None)
+
+        @kb.add("b", filter=on_hand & silent)
+        def _bot_seat(event: KeyPressEvent) -> None:
+            self.say(self.driver.agree("bot"))  # type: ignore[attr-defined]
+
+        @kb.add("e", filter=on_hand & silent)
+        def _end_match(event: KeyPressEvent) -> None:
+            self.say(self.driver.agree("end"))  # type: ignore[attr-defined]
+
         @kb.add("f1")
         def _f1(event: KeyPressEvent) -> None:
             self.show_help = not self.show_help

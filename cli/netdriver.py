@@ -22,13 +22,19 @@ from .driver import PeerStatus
 from .i18n import N_, _
 from .words import (
     PEER_STATES,
+    agreed_end_line,
+    agreement_line,
+    cannot_agree_line,
     dealing_line,
     describe,
     end_line,
     hand_in_play_line,
     left_wait_line,
     match_over_line,
+    nothing_to_agree_line,
+    silent_seat_line,
     stopped_line,
+    takeover_line,
 )
 
 log = logging.getLogger("cli.netdriver")
@@ -70,12 +76,16 @@ class NetDriver:
     """
 
     def __init__(self, peer: Peer, lang: str = "en", background: bool = False,
-                 bots: Collection[int] = ()) -> None:
+                 bots: Collection[int] = (),
+                 bot_maker: Callable[[int], None] | None = None) -> None:
         """``background``: a thread pumps the peer (the console then only reads it), so
         this seat's automatic entries (shares, shuffle) never wait for the screen.
         ``bots``: seats played by bots (shown as such)."""
         self.peer = peer
-        self.bots = frozenset(bots)
+        self.bots = set(bots)
+        #: as the seat that runs a bot for a silent seat: prepares it (a new identity and
+        #: node) and offers it to the peer, before this seat signs the takeover
+        self.bot_maker = bot_maker
         self.seat = peer.me
         self.names = peer.names
         self.rules = peer.cfg.rules
@@ -98,8 +108,10 @@ class NetDriver:
             self._thread.start()
 
     def _pump_forever(self) -> None:
-        while not self._leaving.is_set() and self.peer.pump(0.05):
-            pass
+        # a table paused on a silent seat goes on pumping: the others' agreements arrive
+        while not self._leaving.is_set() and (self.peer.pump(0.05) or self.peer.paused):
+            if self.peer.paused:
+                time.sleep(0.02)
         if not self._leaving.is_set():
             self.peer.linger(1.0)      # late peers may still fetch the last entries
 
@@ -215,6 +227,13 @@ class NetDriver:
             self._announced = self._shown_hand
             self._events.append(hand_in_play_line(self._shown_hand + 1, view.target))
         for ev in self.peer.drain_events():
+            if ev.kind == "takeover" and ev.data.get("hand") == self._shown_hand \
+                    and self._held is None:
+                # the hand was voided: hold its last view until the player moves on
+                self._held = self._last_view if self._last_view is not None else self.view()
+                self._held_scores = None
+            if ev.kind == "takeover":
+                self.bots.add(int(ev.data["seat"]))
             if ev.kind == "hand-end" and ev.data.get("hand") == self._shown_hand:
                 final = ev.data.get("final")
                 self._held = final if final is not None else (
@@ -239,7 +258,14 @@ class NetDriver:
             return ""
         if ev.kind == "match-end":
             return match_over_line(self.match, self.names) if self.peer.finished else ""
+        if ev.kind == "takeover":
+            return takeover_line(self.names[int(ev.data["seat"])],
+                                 self.names[int(ev.data["runner"])], int(ev.data["hand"]) + 2)
+        if ev.kind == "agreed-end":
+            return agreed_end_line(self.names[int(ev.data["seat"])], int(ev.data["hand"]) + 1)
         if ev.kind == "stopped":
+            if self.peer.agreed_end is not None:
+                return ""
             return stopped_line(str(ev.data.get("reason", "")))
         if ev.kind == "resumed":
             return _("You are back at the table; catching up with the others.")
@@ -249,11 +275,48 @@ class NetDriver:
 
     @property
     def hand_over(self) -> bool:
-        return self._held is not None or self.peer.stopped is not None
+        return self._held is not None or (self.peer.stopped is not None
+                                          and not self.peer.paused)
 
     @property
     def over(self) -> bool:
-        return self.peer.finished or self.peer.stopped is not None
+        return self.peer.finished or (self.peer.stopped is not None and not self.peer.paused)
+
+    # ----- a silent seat: wait, a bot by agreement, or the end by agreement ----------------
+    def silent(self) -> int | None:
+        """The seat the table waits for in vain (it left, or its step timed out)."""
+        if self.peer.finished or (self.peer.stopped is not None and not self.peer.paused):
+            return None
+        return self.peer.silent_seat()
+
+    def agree(self, choice: str) -> str:
+        """This player's choice about the silent seat: ``bot`` or ``end``; the answer in
+        words (where the agreement stands)."""
+        seat = self.silent()
+        if seat is None:
+            return nothing_to_agree_line()
+        if choice == "bot":
+            if self.peer.bot_runner(seat) == self.seat and self.bot_maker is not None:
+                self.bot_maker(seat)
+            ok = self.peer.agree_bot(seat)
+        else:
+            ok = self.peer.agree_end(seat)
+        self._collect()
+        return self.agreement_status() or "" if ok else cannot_agree_line()
+
+    def agreement_status(self) -> str | None:
+        """Who agreed to what about the silent seat, and whom we wait for."""
+        votes = self.peer.agreement()
+        for kind, word in (("side.end", "end"), ("side.takeover", "bot")):
+            v = votes.get(kind) or {}
+            if not v:
+                continue
+            silent = int(next(iter(v.values()))["seat"])
+            agreed = [self.names[s] for s in sorted(v)]
+            waiting = [self.names[s] for s in range(len(self.names))
+                       if s != silent and s not in v]
+            return agreement_line(word, self.names[silent], agreed, waiting)
+        return None
 
     def next_hand(self) -> None:
         if not self.hand_over:
@@ -285,6 +348,11 @@ class NetDriver:
 
     def activity(self) -> str | None:
         """What the table waits for besides a move the view already explains."""
+        silent = self.silent()
+        if silent is not None:
+            status = self.agreement_status()
+            line = silent_seat_line(self.names[silent])
+            return f"{line} {status}" if status else line
         if self.peer.stopped:
             return stopped_line(self.peer.stopped)
         w = self.peer.waiting_on()

@@ -27,6 +27,7 @@ from .words import (
     final_line,
     peer_label,
     rules_name,
+    silent_seat_plain_line,
     with_names,
 )
 
@@ -97,6 +98,8 @@ class PlainSession:
                     # peer, the shuffle), once each time it changes
                     self.flush_events()
                     self.show_activity()
+                    if self._silent_seat_command() is False:
+                        return 0
             self.flush_events()
             if d.hand_over:
                 self.show_scores()
@@ -131,8 +134,39 @@ class PlainSession:
             if not self._command():
                 return 0
 
+    def _silent_seat_command(self) -> bool | None:
+        """While a seat is silent in a network game, the player may type ``bot`` (a bot
+        takes the seat from the next hand, by agreement), ``end`` (end the match, by
+        agreement), ``wait`` or ``quit``. None when nothing was typed; False to leave."""
+        d = self.driver
+        silent = getattr(d, "silent", None)
+        get = getattr(self.inp, "get", None)
+        if silent is None or get is None or silent() is None:
+            return None
+        line = get(0.1)
+        if line is False:
+            return None
+        if line is None and self.auto:
+            return None                 # a spectator with no input waits
+        if line is None or str(line).strip().lower() in ("q", "quit"):
+            self.say(_("You left the table."))
+            return False
+        word = str(line).strip().lower()
+        if word in ("b", "bot"):
+            self.say(d.agree("bot"))  # type: ignore[attr-defined]
+        elif word in ("e", "end"):
+            self.say(d.agree("end"))  # type: ignore[attr-defined]
+        elif word:
+            self.say(silent_seat_plain_line(d.names[silent()]))
+        return True
+
     def show_activity(self) -> None:
         busy = self.driver.activity()
+        silent = getattr(self.driver, "silent", lambda: None)()
+        if silent is not None:
+            status = self.driver.agreement_status()  # type: ignore[attr-defined]
+            busy = silent_seat_plain_line(self.driver.names[silent]) + (
+                f" {status}" if status else "")
         if busy and busy != self.last_activity:
             self.say("* " + busy)
             self.out.flush()

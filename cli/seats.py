@@ -35,6 +35,7 @@ from p2p.table import (
 )
 from p2p.table import node_id_for as node_id_for
 from p2p.table.store import default_data_dir, read_meta, table_dir
+from p2p.transcript.envelope import Envelope
 
 from .args import bind_address, data_dir, move_delay
 from .bot_process import BotProcess
@@ -155,7 +156,7 @@ class BotRunners:
 
 def run_bot(p: Peer) -> None:
     try:
-        p.run()
+        p.run(pause_wait=600.0)    # a paused table: the bot goes with the others' choice
         p.linger(1.0)
     finally:
         p.close(flush=1.0)
@@ -183,6 +184,75 @@ def resume_bots(table_id: bytes, base: Path | None) -> BotRunners:
         except (ValueError, OSError) as exc:   # a bot's damaged copy: its seat waits
             logging.getLogger("cli.seats").warning("bot at %s not resumed: %s", d, exc)
     return BotRunners(out)
+
+
+class TakeoverBots:
+    """The bots this seat runs for silent seats, by the others' agreement (issue 9): a
+    fresh identity and node offered before this seat signs the takeover
+    (:meth:`prepare`), started from a copy of this seat's log once every other seat
+    agreed (:meth:`start`, called by the peer). Each keeps its own store beside the
+    host's bots (``bot-SEAT``), so ``resume`` brings it back like them."""
+
+    def __init__(self, peer: Peer, args: argparse.Namespace) -> None:
+        self.peer = peer
+        self.args = args
+        self.base = data_dir(args) or default_data_dir()
+        self.bind = bind_address(args)
+        self.ready: dict[int, BotSeat] = {}
+        self.runners: list[BotRunners] = []
+        peer.on_takeover = self.start
+
+    def _endpoints(self) -> dict[int, str]:
+        raw = getattr(self.peer.store, "meta", {}).get("endpoints", {}) or {}
+        return {int(k): str(v) for k, v in raw.items()}
+
+    def prepare(self, seat: int) -> None:
+        """A bot identity and node for ``seat``, offered to the peer (its key, where it
+        listens: this machine's address as the others reach it)."""
+        if seat not in self.ready:
+            self.ready[seat] = new_bot_seat("127.0.0.1" if self.bind == "127.0.0.1" else
+                                            self.bind, secure=bool(self.peer.cfg.curve))
+        ident, _seed, node = self.ready[seat]
+        mine = self._endpoints().get(self.peer.me, "tcp://127.0.0.1:0")
+        host = mine.rsplit(":", 1)[0]
+        curve = None
+        if self.peer.cfg.curve and node.curve is not None:
+            ck = ident.curve_keys()
+            curve = (ck.public, ck.certificate)
+        self.peer.offer_bot(ident.public_key, f"{host}:{node.port}", curve)
+
+    def start(self, data: Mapping[str, object]) -> None:
+        """The takeover is agreed: start the bot peer for that seat from this seat's log."""
+        seat = int(data["seat"])  # type: ignore[call-overload]
+        bot = self.ready.pop(seat, None)
+        if bot is None or bot[0].public_key != data["key"]:
+            logging.getLogger("cli.seats").warning("no bot ready for seat %d", seat)
+            return
+        ident, id_seed, node = bot
+        cfg = self.peer.cfg
+        admit_table(node, cfg)
+        for t in self.peer.takeovers:
+            if t.curve is not None and t.seat != seat:
+                node.expect_key(node_id_for(t.key), t.curve[0])
+        eps = self._endpoints()
+        chain = [Envelope.decode(raw) for h in sorted(self.peer.log)
+                 for raw in self.peer.log[h]]
+        side = list(self.peer.rlog.side)
+        store = Store.create(self.base / f"bot-{seat}", cfg.header(), seat, port=node.port,
+                             bind="127.0.0.1" if self.bind == "127.0.0.1" else "0.0.0.0",
+                             endpoints=eps, extra={"bot": "heuristic", "seed": seat,
+                                                   "identity_seed": id_seed})
+        for env in chain + side:
+            store.append(env, sync=False)
+        store.sync()
+        p = Peer(ident, cfg, node, controller=bot_controller("heuristic", seat), store=store,
+                 endpoints=eps, options=self.peer.opts, replay=chain, side=side, seat=seat)
+        p.fetch()
+        self.runners.append(BotRunners([p]))
+
+    def finish(self, timeout: float) -> None:
+        for r in self.runners:
+            r.finish(timeout)
 
 
 def lobby_lines(st: LobbyState) -> list[str]:
@@ -304,8 +374,9 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
     """The console for a networked seat until the match ends or the player leaves; then
     where the game is kept. ``out`` given (tests, scripts): the line mode on it."""
     say = out or sys.stdout
+    takeover = TakeoverBots(peer, args)
     driver = NetDriver(peer, lang=str(getattr(args, "lang", None) or "en"), background=True,
-                       bots=bots)
+                       bots=bots, bot_maker=takeover.prepare)
     try:
         if not driver.wait_ready(120, say=lambda line: print(f"* {line}", file=say,
                                                                 flush=True)):
@@ -320,6 +391,7 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
         # Leaving is a pause, not an end: nothing is signed; the others wait, and
         # `millebornes resume` brings this seat back.
         driver.close()
+        takeover.finish(5.0 if peer.finished else 0.5)
     path = peer.transcript_path
     short = path.parent.name[:8] if path is not None else None
     if peer.finished:

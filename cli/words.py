@@ -529,6 +529,58 @@ def left_wait_line(name: str) -> str:
              "(millebornes resume); q leaves too, and you can resume later.") % {"name": name}
 
 
+def silent_seat_line(name: str) -> str:
+    """A seat fell silent in a network game (its player left, or its step passed the
+    time limit): the choices of the others, by key."""
+    return _("%(name)s left; the game is saved. Waiting for %(name)s to come back "
+             "(millebornes resume). Or press b: a bot takes %(name)s's seat from the next "
+             "hand, or e: end the match (either needs everyone's agreement).") % {"name": name}
+
+
+def silent_seat_plain_line(name: str) -> str:
+    """The same choices in the line mode, by command."""
+    return _("%(name)s left; the game is saved. Waiting for %(name)s to come back "
+             "(millebornes resume). Or type bot: a bot takes %(name)s's seat from the next "
+             "hand, or end: end the match (either needs everyone's agreement).") % {
+                 "name": name}
+
+
+def _names_list(names: Sequence[str]) -> str:
+    return ", ".join(names) if names else _("nobody yet")
+
+
+def agreement_line(kind: str, name: str, agreed: Sequence[str],
+                   waiting: Sequence[str]) -> str:
+    """Where an agreement stands: who agreed, whom we wait for."""
+    values = {"name": name, "agreed": _names_list(agreed), "waiting": _names_list(waiting)}
+    if kind == "bot":
+        return _("A bot for %(name)s's seat from the next hand: agreed by %(agreed)s; "
+                 "waiting for %(waiting)s.") % values
+    return _("Ending the match after %(name)s left: agreed by %(agreed)s; waiting for "
+             "%(waiting)s.") % values
+
+
+def takeover_line(name: str, runner: str, hand_no: int) -> str:
+    """An agreed takeover (``hand_no``: 1-based, the first hand the bot plays)."""
+    return _("Agreed: hand %(void)d is left without a score; from hand %(hand)d, "
+             "%(name)s's seat is played by a bot run by %(runner)s.") % {
+                 "void": hand_no - 1, "hand": hand_no, "name": name, "runner": runner}
+
+
+def agreed_end_line(name: str, hand_no: int) -> str:
+    return _("Agreed: the match was ended in hand %(hand)d after %(name)s left.") % {
+        "hand": hand_no, "name": name}
+
+
+def nothing_to_agree_line() -> str:
+    return _("Nobody is missing at the table: there is nothing to agree on.")
+
+
+def cannot_agree_line() -> str:
+    return _("You already chose for this hand (a bot or the end, not both); waiting for "
+             "the others.")
+
+
 def stopped_line(reason: str) -> str:
     return (_("The match stopped: %(reason)s.") % {"reason": reason} if reason
             else _("The match stopped."))
@@ -617,6 +669,11 @@ def verify_lines(report: GameReport) -> list[str]:
         out += wrap(_("FAILED at %(where)s: check '%(check)s' — %(blame)s.")
                     % {"where": where, "check": report.check, "blame": blame}
                     + (f" {report.detail}" if report.detail else ""), indent="")
+        for t in report.takeovers:
+            if t["seat"] == report.blamed_seat:
+                out += wrap(_("(from hand %(hand)d, that seat was played by a bot run by "
+                              "%(runner)s)") % {"hand": t["hand"] + 2, "runner": you_label(
+                                  _agreement_name(names, t["runner"]))}, indent="")
     for h in report.hands:
         first = h.get("first_seat")
         values = {"hand": h["hand"] + 1, "scores": scores(h["scores"]),
@@ -642,9 +699,30 @@ def verify_lines(report: GameReport) -> list[str]:
         out += ["  " + w for w in i18n.wrap(_("totals: %(scores)s; winner: %(winner)s")
                                             % {"scores": scores(report.totals),
                                                "winner": winner}, WIDTH - 2)]
+    for t in report.takeovers:
+        text = _("hand %(void)d was left without a score; from hand %(hand)d, %(name)s's "
+                 "seat was played by a bot run by %(runner)s (agreed by %(signers)s)") % {
+                     "void": t["hand"] + 1, "hand": t["hand"] + 2,
+                     "name": you_label(_agreement_name(names, t["seat"])),
+                     "runner": you_label(_agreement_name(names, t["runner"])),
+                     "signers": ", ".join(you_label(_agreement_name(names, s))
+                                          for s in t["signers"])}
+        out += ["  " + w for w in i18n.wrap(text, WIDTH - 2)]
+    e = report.ended_by_agreement
+    if e is not None:
+        text = _("the match was ended by agreement in hand %(hand)d after %(name)s left "
+                 "(agreed by %(signers)s)") % {
+                     "hand": e["hand"] + 1, "name": you_label(_agreement_name(names, e["seat"])),
+                     "signers": ", ".join(you_label(_agreement_name(names, s))
+                                          for s in e["signers"])}
+        out += ["  " + w for w in i18n.wrap(text, WIDTH - 2)]
     if report.limits:
         out += ["  " + w for w in i18n.wrap(f"time limits: {report.limits}", WIDTH - 2)]
     return out
+
+
+def _agreement_name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 
 
 # ----- replies to commands (cli.commands) -----------------------------------------------

@@ -57,6 +57,31 @@ class GameReport:
     side: list[Envelope] = field(default_factory=list)
     #: the table's agreed time limits, in words (from the header)
     limits: str = ""
+    #: seats taken over by a bot by agreement: {hand (voided), seat, runner, signers}
+    takeovers: list[dict[str, Any]] = field(default_factory=list)
+    #: the match ended by agreement: {hand, seat (who left), signers}, or None
+    ended_by_agreement: dict[str, Any] | None = None
+    #: hands ended without a score by agreement (0-based)
+    voided: list[int] = field(default_factory=list)
+
+    def agreement_lines(self) -> list[str]:
+        """The agreements in words (English; the console words them in cli.words)."""
+        def name(s: int) -> str:
+            return self.names[s] if 0 <= s < len(self.names) else f"seat {s}"
+
+        def joined(seats: list[int]) -> str:
+            ns = [name(s) for s in seats]
+            return ns[0] if len(ns) == 1 else ", ".join(ns[:-1]) + " and " + ns[-1]
+        out = []
+        for t in self.takeovers:
+            out.append(f"hand {t['hand'] + 1} was left unfinished, without a score; from hand "
+                       f"{t['hand'] + 2}, {name(t['seat'])}'s seat was played by a bot run by "
+                       f"{name(t['runner'])} (agreed by {joined(t['signers'])})")
+        e = self.ended_by_agreement
+        if e is not None:
+            out.append(f"the match was ended by agreement in hand {e['hand'] + 1} after "
+                       f"{name(e['seat'])} left (agreed by {joined(e['signers'])})")
+        return out
 
     def version_unsupported(self) -> bool:
         return self.check == "unsupported-version"
@@ -69,11 +94,22 @@ class GameReport:
             # An unsigned or altered entry proves nothing about its claimed author.
             return (f"nobody identified: the entry claims to be from seat {self.blamed_seat} "
                     f"({name}) but is not signed by it, so the file was altered or forged")
+        bots = [t for t in self.takeovers if t["seat"] == self.blamed_seat]
+        if bots:
+            # the seat's key changed hands: say who signed for it from when
+            t = bots[-1]
+            runner = self.names[t["runner"]] if t["runner"] < len(self.names) else "?"
+            return (f"seat {self.blamed_seat} ({name}; from hand {t['hand'] + 2} a bot run "
+                    f"by {runner})")
         return f"seat {self.blamed_seat} ({name})"
 
     def summary(self) -> str:
         if self.version_unsupported():
             return self.detail
+        extra = self.agreement_lines()
+        return "\n".join([self._summary(), *extra]) if extra else self._summary()
+
+    def _summary(self) -> str:
         if not self.ok and self.check == "unresponsive":
             return (f"INCOMPLETE: {self.detail} (unresponsive: nobody is blamed, since "
                     "non-delivery cannot be proven)")
@@ -108,7 +144,13 @@ def verify_game(path: str | os.PathLike[str], workers: int = 0) -> GameReport:
         return _fail_from(rep, crypto.failed_index, crypto.check, crypto.blamed_seat,
                           crypto.detail)
     rep.names = tuple(p.name for p in transcript.header.players)
-    rep.side = _valid_side(transcript)
+    rep.takeovers = [{"hand": t.hand, "seat": t.seat, "runner": t.runner,
+                      "signers": list(t.signers)} for t in crypto.takeovers]
+    if crypto.agreed_end is not None:
+        e = crypto.agreed_end
+        rep.ended_by_agreement = {"hand": e.hand, "seat": e.seat, "signers": list(e.signers)}
+    rep.voided = sorted(crypto.voided)
+    rep.side = _valid_side(transcript, [t.key for t in crypto.takeovers])
     try:
         cfg = TableConfig.from_header(transcript.header)
     except ValueError as exc:
@@ -138,10 +180,22 @@ def _check(cfg: TableConfig, rep: GameReport) -> GameReport:
     # must be the one its move names.
     auditor = MatchProtocol(cfg, None, {h: r.decks for h, r in crypto.hands.items()})
     for entry in crypto.entries:
+        _agreed_until(auditor, rep, entry.hand)
         try:
             auditor.receive(entry.hand, entry.seat, entry.body)
         except ProtocolError as exc:
             return _fail_from(rep, entry.index, exc.check, exc.seat, exc.detail)
+    _agreed_until(auditor, rep, None)
+    if rep.ended_by_agreement is not None and auditor.ended_in is not None:
+        # ended by agreement: everything there holds, the match has no winner
+        rep.hands = [{"hand": i, "scores": [s.total for s in sc]}
+                     for i, sc in enumerate(auditor.scores)]
+        _describe_hands(auditor, rep)
+        if auditor.scored is not None:
+            rep.totals = auditor.scored.totals()
+        rep.ok = True
+        rep.stopped_hand = auditor.ended_in
+        return rep
     if not auditor.done:
         return _incomplete(rep, auditor)
     for i, scores in enumerate(auditor.scores):
@@ -166,6 +220,7 @@ def _check_broken(cfg: TableConfig, rep: GameReport) -> GameReport:
     for entry in crypto.entries:
         if crypto.failed_index is not None and entry.index > crypto.failed_index:
             break
+        _agreed_until(observer, rep, entry.hand)
         if isinstance(entry.deck, DecryptShare):
             m = entry.deck
             share_index[(entry.hand, m.round, m.pos, m.seat, m.recipient)] = entry.index
@@ -238,9 +293,22 @@ def _malformed_evidence(c: Envelope, seat_of: dict[bytes, int],
     return None
 
 
-def _valid_side(transcript: Transcript) -> list[Envelope]:
-    """The side entries (claims, leave records) signed by a seated player for this table."""
-    keys = {p.key for p in transcript.header.players}
+def _agreed_until(match: MatchProtocol, rep: GameReport, hand: int | None) -> None:
+    """Apply the agreements to ``match`` before an entry of ``hand`` (None: at the end):
+    a voided hand in play ends without a score; the agreed end ends the match."""
+    while match.hand_no in rep.voided and (hand is None or hand > match.hand_no):
+        e = rep.ended_by_agreement
+        if e is not None and e["hand"] == match.hand_no:
+            match.end_by_agreement(match.hand_no)
+            return
+        if not match.void(match.hand_no):
+            return
+
+
+def _valid_side(transcript: Transcript, bot_keys: list[bytes] | None = None) -> list[Envelope]:
+    """The side entries (claims, leave records) signed by a seated player for this table
+    (or by a bot that took a seat over by agreement)."""
+    keys = {p.key for p in transcript.header.players} | set(bot_keys or ())
     return [e for e in transcript.side
             if e.author in keys and e.table == transcript.header.table and e.signature_ok()]
 
@@ -259,6 +327,7 @@ def _incomplete(rep: GameReport, observer: MatchProtocol) -> GameReport:
     if observer.scored is not None:
         rep.totals = observer.scored.totals()
     seat_of = {p.key: p.seat for p in _players(rep, observer)}
+    seat_of.update({t.key: t.seat for t in rep.crypto.takeovers})
     for side in rep.side:
         if side.body.get("k") == "side.abandon":
             s = seat_of[side.author]
@@ -316,6 +385,10 @@ def replay_steps(path: str | os.PathLike[str]) -> tuple[GameReport, list[ReplayS
     match = MatchProtocol(cfg, None, {h: r.decks for h, r in rep.crypto.hands.items()})
     steps: list[ReplayStep] = []
     for entry in rep.crypto.entries:
+        _agreed_until(match, rep, entry.hand)
+        if entry.hand in rep.voided:
+            match.receive(entry.hand, entry.seat, entry.body)
+            continue        # a hand voided by agreement: never revealed, nothing to show
         if entry.hand not in rep.crypto.hands:
             break           # an unfinished hand: its deck is not revealed, nothing to show
         hp = match.hand

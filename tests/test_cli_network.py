@@ -148,3 +148,67 @@ def test_a_player_who_leaves_is_waited_for_and_comes_back(tmp_path: Path) -> Non
     assert rc == [0], host_out.getvalue()[-800:]
     paths = list(jdir.glob("*/transcript.mbt")) + list((tmp_path / "h").glob("*/transcript.mbt"))
     assert len(paths) == 2 and paths[0].read_bytes() == paths[1].read_bytes()
+
+
+@pytest.mark.slow    # about 15 s alone
+def test_a_player_who_left_is_replaced_by_a_bot_by_agreement_and_the_match_ends(
+        tmp_path: Path) -> None:
+    """Issues 9 and 11: Ben's process ends in the middle of the first hand; Ann is told
+    "Ben left" with the choices, types ``bot``; being the only other seat she agrees
+    alone and runs the bot: the hand ends without a score, the next one is dealt with the
+    bot's key in Ben's seat, and the match reaches its end. ``verify`` of Ann's copy
+    names the bot's runner and blames nobody."""
+    from p2p.audit import verify_game
+    hport, jport = _free_port(), _free_port()
+    host_out = io.StringIO()
+    rc: list[int] = []
+    host_in_r, host_in_w = os.pipe()
+    host_args = argparse.Namespace(name="Ann", bots=0, players=2, rules="modern",
+                                   bind="127.0.0.1", port=hport, no_announce=True,
+                                   data_dir=str(tmp_path / "h"),
+                                   identity=str(tmp_path / "h.key"), auto=True)
+
+    def host() -> None:
+        with os.fdopen(host_in_r) as inp:
+            rc.append(host_verb.run(host_args, out=host_out, inp=inp))
+
+    t = threading.Thread(target=host)
+    t.start()
+    jdir, jkey = tmp_path / "j", tmp_path / "j.key"
+    code = ("import argparse, io, sys; from cli import join; "
+            f"a = argparse.Namespace(name='Ben', peer=['127.0.0.1:{hport}'], bind='127.0.0.1', "
+            f"port={jport}, data_dir={str(jdir)!r}, identity={str(jkey)!r}, auto=True); "
+            "sys.exit(join.run(a, out=io.StringIO(), inp=io.StringIO('')))")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    proc = subprocess.Popen([sys.executable, "-c", code], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            ts = list(jdir.glob("*/transcript.mbt"))
+            if ts and ts[0].stat().st_size > 80_000:
+                break
+            time.sleep(0.01)
+        proc.kill()
+        proc.wait(10)
+        deadline = time.monotonic() + 30
+        while "type bot" not in host_out.getvalue() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert "Ben left; the game is saved. Waiting for Ben to come back" in \
+            host_out.getvalue() and "type bot" in host_out.getvalue(), \
+            host_out.getvalue()[-1500:]
+        os.write(host_in_w, b"bot\n")
+        t.join(90)
+    finally:
+        os.close(host_in_w)
+        if proc.poll() is None:
+            proc.kill()
+        t.join(30)
+    out = host_out.getvalue()
+    assert rc == [0], out[-1500:]
+    assert "from hand 2, Ben's seat is played by a bot run by Ann" in out, out[-1500:]
+    assert "Match over" in out
+    path = next((tmp_path / "h").glob("*/transcript.mbt"))
+    rep = verify_game(path)
+    assert rep.ok and rep.complete and rep.blamed_seat is None, rep.summary()
+    assert rep.takeovers == [{"hand": 0, "seat": 1, "runner": 0, "signers": [0]}]

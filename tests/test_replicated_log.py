@@ -222,6 +222,38 @@ def test_local_damage_on_resume_is_reported_as_such_and_repaired_from_a_peer() -
     assert back.log == t.seats[0].rlog.log
 
 
+def test_the_wait_to_catch_up_after_local_damage_is_timed_and_says_so() -> None:
+    """After local damage a peer writes nothing until another peer sends back what it
+    lost. When nobody answers, that wait is a protocol step like any other: it keeps
+    asking, shows a countdown (``deadline``) and stops at the table's time limit, in
+    words, blaming nobody; it was an unbounded silent wait."""
+    t = _table(b"rlog/damage-alone")
+    for _ in range(30):
+        t.write_turns()
+        t.deliver()
+    stored = list(t.seats[1].persisted)
+    raw = bytearray(stored[8].encode())
+    raw[-3] ^= 0x10
+    damaged = stored[:8] + [Envelope.decode(bytes(raw))] + stored[9:]
+    back = ReplicatedLog(t.cfg, t.seats[1].rlog.identity,
+                         seat_of_node={n: s for s, n in t.node_of.items()}, clock=t.clock,
+                         secrets=t.seats[1].rlog.secrets, options=LogOptions(step_limit=20.0))
+    back.replay(damaged)
+    back.fetch_all()
+    back.take_output()
+    assert back.catching_up and back.deadline() == (1, t.clock.now + 20.0)
+    start, fetches = t.clock.now, 0
+    while back.stopped is None and t.clock.now - start < 60:
+        t.clock.advance(0.5)
+        back.tick()
+        out = back.take_output()
+        fetches += sum(1 for _, p in out.messages if isinstance(wire.decode(p), wire.Fetch))
+    assert 20.0 <= t.clock.now - start <= 20.5
+    assert fetches > 3                      # it kept asking the others meanwhile
+    assert back.stopped is not None and "no other player sent the missing entries" in \
+        back.stopped and back.error is None and not back.resumable
+
+
 def test_a_peer_fetching_the_whole_log_again_and_again_gets_a_bounded_byte_rate() -> None:
     """Finding 7: a seated peer asking for the whole log every 21 ms without acknowledging
     grew an honest peer by hundreds of MB. Replies are now paid from a per-peer byte budget

@@ -21,20 +21,49 @@ class MatchProtocol:
     orders of each hand."""
 
     def __init__(self, cfg: TableConfig, me: int | None,
-                 decks: dict[int, tuple[tuple[int, ...], ...]] | None = None) -> None:
+                 decks: dict[int, tuple[tuple[int, ...], ...]] | None = None,
+                 me_from: int = 0) -> None:
         self.cfg = cfg
         self.me = me
+        #: the first hand this peer plays as ``me``; earlier hands are followed as a
+        #: spectator (a bot taking over a seat replays the match up to its first hand)
+        self.me_from = me_from
         self.decks = decks
         self.scored: Match | None = None
         self.scores: list[tuple[SideScore, ...]] = []
         self.finished: list[dict[str, Any]] = []   # a summary of each finished hand
+        #: hands that ended without a score by the remaining seats' agreement
+        self.voided: list[int] = []
+        #: the hand in which the match ended by agreement (None: it did not)
+        self.ended_in: int | None = None
         self.hand = self._new_hand(0, None)
 
     def _new_hand(self, hand_no: int, first: int | None) -> HandProtocol:
         # The auditor replays with the revealed deck orders when it has them; without
         # them (a live observer, an unfinished hand) it follows as a spectator.
-        decks = None if self.me is not None or self.decks is None else self.decks.get(hand_no)
-        return HandProtocol(self.cfg, hand_no, first, self.me, decks)
+        me = self.me if hand_no >= self.me_from else None
+        decks = None if me is not None or self.decks is None else self.decks.get(hand_no)
+        return HandProtocol(self.cfg, hand_no, first, me, decks)
+
+    def void(self, hand_no: int) -> bool:
+        """End hand ``hand_no`` (the one in play) without a score, by the remaining seats'
+        agreement, and deal the next one (its first player is the one the voided hand
+        had: the rotation counts scored hands). False when that hand is not in play."""
+        if self.done or hand_no != self.hand.hand_no or self.hand.done:
+            return False
+        self.voided.append(hand_no)
+        first = self.scored.next_first_seat() if self.scored is not None else None
+        self.hand = self._new_hand(hand_no + 1, first)
+        return True
+
+    def end_by_agreement(self, hand_no: int) -> bool:
+        """The match ends in hand ``hand_no`` (the one in play) by agreement; that hand
+        has no score. False when that hand is not in play."""
+        if self.done or hand_no != self.hand.hand_no or self.hand.done:
+            return False
+        self.voided.append(hand_no)
+        self.ended_in = hand_no
+        return True
 
     @property
     def hand_no(self) -> int:
@@ -42,6 +71,8 @@ class MatchProtocol:
 
     @property
     def done(self) -> bool:
+        if self.ended_in is not None:
+            return True
         return self.hand.done and (self.scored is not None and
                                    (self.scored.over or len(self.scored.hands) >= MAX_HANDS))
 

@@ -34,6 +34,16 @@ from p2p.table.config import TableConfig
 from p2p.table.hand_protocol import HandProtocol, ProtocolError
 from p2p.table.match import MatchProtocol
 from p2p.text import safe_text
+from p2p.transcript.agreement import (
+    END,
+    TAKEOVER,
+    Agreements,
+    MatchEnd,
+    Takeover,
+    body_problem,
+    keys_at,
+    runner_for,
+)
 from p2p.transcript.envelope import (
     MAX_ENVELOPE_BYTES,
     Envelope,
@@ -155,22 +165,37 @@ class ReplicatedLog:
     def __init__(self, cfg: TableConfig, identity: Identity, *,
                  seat_of_node: Mapping[bytes, int], clock: Callable[[], float],
                  options: LogOptions | None = None,
-                 secrets: Mapping[int, Mapping[str, Any]] | None = None) -> None:
+                 secrets: Mapping[int, Mapping[str, Any]] | None = None,
+                 seat: int | None = None) -> None:
+        """``seat``: a bot taking over that seat by agreement (its identity is not in the
+        table header: the agreement, replayed before anything else, names its key)."""
         keys = tuple(p.key for p in cfg.players)
-        if identity.public_key not in keys:
+        if identity.public_key not in keys and (seat is None or not 0 <= seat < cfg.n):
             raise ValueError("this identity has no seat at the table")
         self.cfg = cfg
         self.identity = identity
         self.table_id = cfg.table_id
         self.header = cfg.header()
+        self.base_keys = keys
+        #: the seats' signing keys in the hand in play (a takeover replaces one)
         self.keys = keys
-        self.me = keys.index(identity.public_key)
+        self.me = keys.index(identity.public_key) if identity.public_key in keys else \
+            int(seat)  # type: ignore[arg-type]
         self.names = tuple(p.name for p in cfg.players)
         self.seat_of_key = {k: s for s, k in enumerate(keys)}
         self.seat_of_node = dict(seat_of_node)
         self.clock = clock
         self.opts = options or LogOptions()
-        self.match = MatchProtocol(cfg, self.me)
+        # a bot taking over plays its seat only from the hand after the agreement
+        self.match = MatchProtocol(cfg, self.me,
+                                   me_from=0 if identity.public_key in keys else 1 << 30)
+        #: agreements of the remaining seats (takeovers, ends) and what they decided
+        self.agreements = Agreements(cfg.n)
+        self.takeovers: list[Takeover] = []
+        self.agreed_end: MatchEnd | None = None
+        self._abandoned = False
+        #: the bot's key, endpoint and transport key this seat offers when it runs a bot
+        self.bot_offer: tuple[bytes, str, tuple[bytes, bytes] | None] | None = None
         self.secrets: dict[int, Mapping[str, Any]] = dict(secrets or {})
         self._hand_obj: HandProtocol | None = None
         self.verifier = self._new_verifier(0)
@@ -198,8 +223,9 @@ class ReplicatedLog:
         self._replay_mode = False
         #: what was found damaged in this seat's own store on resume (None: nothing)
         self.local_damage: str | None = None
-        #: after local damage: write nothing until a peer answered a fetch
-        self.catching_up = False
+        self._catching_up = False
+        self._catching_up_since = 0.0
+        self._catch_up_failed = False
         #: the seat whose step timed out (the table stopped; nobody is blamed)
         self.unresponsive: int | None = None
         #: side entries (claims, abandons) written or accepted, in arrival order
@@ -222,13 +248,40 @@ class ReplicatedLog:
     def done(self) -> bool:
         return self.finished or self.stopped is not None
 
+    @property
+    def catching_up(self) -> bool:
+        """After local damage: write nothing until a peer answered a fetch. The wait is
+        timed like a protocol step (``step_limit``): when no peer answers, the table stops
+        saying so (nobody is blamed)."""
+        return self._catching_up
+
+    @catching_up.setter
+    def catching_up(self, value: bool) -> None:
+        if value and not self._catching_up:
+            self._catching_up_since = self.clock()
+        self._catching_up = value
+
+    @property
+    def can_write(self) -> bool:
+        """Does this identity sign for its seat in the hand in play? (Not a bot before its
+        first hand, nor a player whose seat a bot took over.)"""
+        return self.keys[self.me] == self.identity.public_key and self.match.hand.me is not None
+
+    @property
+    def resumable(self) -> bool:
+        """Stopped for a seat's silence only (no cheat, no leave record, no end): the
+        remaining seats may still agree to a bot for it, or to end the match."""
+        return (self.stopped is not None and not self.finished and self.error is None
+                and not self._abandoned and self.agreed_end is None
+                and not self._catch_up_failed)
+
     def take_output(self) -> LogOutput:
         """What to do now (see :class:`LogOutput`); the queue starts empty again."""
         out, self._out = self._out, LogOutput()
         return out
 
     # ===================================================================== inputs
-    def replay(self, entries: list[Envelope]) -> None:
+    def replay(self, entries: list[Envelope], side: list[Envelope] | None = None) -> None:
         """Entries read back from this seat's own store (after a restart): applied without
         being persisted again.
 
@@ -240,8 +293,13 @@ class ReplicatedLog:
         them again, differently, would be equivocation)."""
         good: list[Envelope] = []
         self._replay_mode = True
+        # agreements are replayed where they took effect: before the next hand's entries
+        pending = sorted((e for e in side or () if e.body.get("k") in (TAKEOVER, END)),
+                         key=lambda e: e.hand)
         try:
             for i, env in enumerate(entries):
+                while pending and pending[0].hand < env.hand:
+                    self._on_side(None, pending.pop(0))
                 try:
                     self._apply(env, persist=False, sender=None)
                 except _LocalDamage as exc:
@@ -257,6 +315,9 @@ class ReplicatedLog:
                 good.append(env)
                 if self.stopped:
                     break
+            else:
+                for e in pending:
+                    self._on_side(None, e)
         finally:
             self._replay_mode = False
         self._event("resumed", f"resumed from {len(good)} stored entries",
@@ -275,7 +336,7 @@ class ReplicatedLog:
                     self._drop(sender, "malformed", "entry is not bytes")
                     continue
                 self._on_entry(sender, raw, solicited=isinstance(msg, wire.Entries))
-                if self.stopped:
+                if self.stopped and not self.resumable:
                     return
             self.apply_ready()
             if isinstance(msg, wire.Entries) and msg.more:
@@ -310,6 +371,8 @@ class ReplicatedLog:
         that (a stalled log fetches from every peer, with backoff well under the limit)."""
         if self.stopped or self.finished:
             return None
+        if self._catching_up:
+            return self.me, self._catching_up_since + self.opts.step_limit
         e = self.match.hand.expected()
         if e is None:
             return None
@@ -336,7 +399,15 @@ class ReplicatedLog:
             return
         now = self.clock()
         due = self.deadline()
-        if due is not None and now >= due[1] and due[0] != self.me:
+        if self._catching_up and due is not None and now >= due[1]:
+            self._catch_up_failed = True
+            self._event("catch-up-timeout", "no other player sent the entries this computer "
+                        f"lost within {self.opts.step_limit:.0f} s", seconds=self.opts.step_limit)
+            self._stop("this computer's copy of the game was damaged and no other player sent "
+                       f"the missing entries within {self.opts.step_limit:.0f} s (the table's "
+                       "time limit); resume again when they are back", None)
+            return
+        if due is not None and now >= due[1] and (due[0] != self.me or not self.can_write):
             seat = due[0]
             self.unresponsive = seat
             e = self.match.hand.expected()
@@ -353,7 +424,8 @@ class ReplicatedLog:
             return
         if now < self.next_fetch:
             return
-        if self.match.hand.expected_writer() == self.me:
+        if (self.match.hand.expected_writer() == self.me and self.can_write
+                and not self._catching_up):
             self.next_fetch = now + self._stall
             return
         h, i = self.position()
@@ -530,7 +602,7 @@ class ReplicatedLog:
         self._out.messages.extend((None, p) for p in wire.encode_push([env.encode()]))
         return env
 
-    def _on_side(self, sender: bytes, env: Envelope) -> None:
+    def _on_side(self, sender: bytes | None, env: Envelope) -> None:
         seat = self.seat_of_key[env.author]
         kind = str(env.body.get("k"))
         key = (env.author, env.hand, kind)
@@ -542,6 +614,9 @@ class ReplicatedLog:
         if not env.signature_ok():
             self._drop(sender, "bad-signature", f"{self._who(env)} {kind}")
             return
+        if kind in (TAKEOVER, END):
+            self._on_agreement(sender, env, kind)
+            return
         bad = _side_problem(env.body, self.cfg.n)
         if bad:
             self._drop(sender, "malformed", f"{kind}: {bad}")
@@ -550,6 +625,7 @@ class ReplicatedLog:
         self.side.append(env)
         self._persist(env)
         if kind == "side.abandon":
+            self._abandoned = True
             reason = safe_text(str(env.body["reason"]), 200, placeholder="")
             self._event("abandoned", f"{self.names[seat]} left the table: {reason}",
                         seat=seat, reason=reason)
@@ -560,6 +636,116 @@ class ReplicatedLog:
             h, s, q = env.body["slot"]
             self._event("claim", f"{self.names[seat]} did not receive {env.body['step']} "
                         f"from {self.names[s]} in time", seat=seat, about=s, hand=h, seq=q)
+
+    # ----- agreements: a bot for a silent seat, or the end of the match ---------------------
+    def propose_takeover(self, seat: int) -> Envelope | None:
+        """Sign "from the next hand, a bot plays ``seat``" for the hand in play. The runner
+        (the lowest other seat) must have set :attr:`bot_offer` first (its bot's key,
+        endpoint, transport key). None when this seat signed one already in this hand, or
+        may not (it is the silent seat, or the match is over)."""
+        return self._propose(TAKEOVER, seat)
+
+    def propose_end(self, seat: int) -> Envelope | None:
+        """Sign "the match ends here, after ``seat`` left" for the hand in play."""
+        return self._propose(END, seat)
+
+    def _propose(self, kind: str, seat: int) -> Envelope | None:
+        h = self.match.hand_no
+        if (self.finished or self.agreed_end is not None or self._abandoned
+                or self.error is not None or seat == self.me or not 0 <= seat < self.cfg.n
+                or (self.identity.public_key, h, kind) in self._side_seen
+                or self.match.hand.done):
+            return None
+        other = END if kind == TAKEOVER else TAKEOVER
+        if (self.identity.public_key, h, other) in self._side_seen:
+            return None              # one choice per hand: never both a bot and an end
+        body: dict[str, Any] = {"k": kind, "hand": h, "seat": seat}
+        if kind == TAKEOVER:
+            runner = runner_for(seat, self.cfg.n)
+            body["runner"] = runner
+            if runner == self.me:
+                if self.bot_offer is None:
+                    return None
+                key, endpoint, curve = self.bot_offer
+                body.update(key=key, endpoint=endpoint)
+                if curve is not None:
+                    body["curve"] = [curve[0], curve[1]]
+        env = self.write_side(body)
+        self.agreements.add(kind, h, self.me, body)
+        self._check_agreement(h)
+        return env
+
+    def proposals(self) -> dict[str, dict[int, dict[str, Any]]]:
+        """The agreement records of the hand in play: kind -> {signer seat: body}."""
+        h = self.match.hand_no
+        return {k: self.agreements.signed(k, h) for k in (TAKEOVER, END)}
+
+    def _on_agreement(self, sender: bytes | None, env: Envelope, kind: str) -> None:
+        keys = keys_at(self.base_keys, self.takeovers, env.hand)
+        seat = keys.index(env.author) if env.author in keys else None
+        if seat is None:
+            self._drop(sender, "unknown-author", f"{kind} by a key without a seat then")
+            return
+        bad = body_problem(env.body, env.hand, seat, self.cfg.n, keys)
+        if bad:
+            self._drop(sender, "malformed", f"{kind}: {bad}")
+            return
+        self._side_seen.add((env.author, env.hand, kind))
+        self.side.append(env)
+        if not self._replay_mode:
+            self._persist(env)
+        self.agreements.add(kind, env.hand, seat, env.body)
+        self._event("agreement", f"{self.names[seat]} agrees: {kind} for "
+                    f"{self.names[int(env.body['seat'])]}", seat=seat, record=kind,
+                    about=int(env.body["seat"]), hand=env.hand)
+        self._check_agreement(env.hand)
+
+    def _check_agreement(self, hand: int) -> None:
+        """An agreement that holds for the hand in play takes effect (see
+        :mod:`p2p.transcript.agreement`): the end stops the match; a takeover voids the
+        hand and deals the next one with the bot's key in the silent seat."""
+        if hand != self.match.hand_no or self.finished or self.agreed_end is not None \
+                or self._abandoned or self.error is not None:
+            return
+        end = self.agreements.end(hand)
+        if end is not None and self.match.end_by_agreement(hand):
+            self.agreed_end = end
+            reason = (f"the match was ended by agreement in hand {hand + 1} after "
+                      f"{self.names[end.seat]} left")
+            self.stopped = None
+            self._stop(reason, None)
+            self._event("agreed-end", reason, hand=hand, seat=end.seat,
+                        signers=list(end.signers))
+            return
+        t = self.agreements.takeover(hand)
+        if t is None or self.match.hand.done:
+            return
+        keys = list(self.keys)
+        keys[t.seat] = t.key
+        self.keys = tuple(keys)
+        self.seat_of_key[t.key] = t.seat
+        self.seat_of_node[wire.node_id_for(t.key)] = t.seat
+        if t.seat == self.me:
+            if t.key == self.identity.public_key:
+                self.match.me_from = hand + 1        # the bot plays from the next hand
+            else:
+                self.match.me = None                 # replaced: follow as a spectator
+        self.takeovers.append(t)
+        self.match.void(hand)
+        if self.stopped is not None and self.error is None:
+            self.stopped = None                      # the table waited for t.seat: go on
+            self.unresponsive = None
+        self._check_hand()
+        now = self.clock()
+        self.last_progress = now
+        self._stall = self.opts.stall_after
+        self.next_fetch = now + self._stall
+        self._event("takeover", f"from hand {hand + 2}, {self.names[t.seat]}'s seat is "
+                    f"played by a bot run by {self.names[t.runner]}", hand=hand,
+                    seat=t.seat, runner=t.runner, key=t.key, endpoint=t.endpoint,
+                    curve=t.curve, signers=list(t.signers))
+        if not self._replay_mode:
+            self.apply_ready()
 
     def _complain(self, env: Envelope, check: str) -> None:
         """This seat found a cheat in ``env`` that others may not see (a private share is
@@ -718,6 +904,11 @@ class ReplicatedLog:
         idx = len(self.log[hand])
         self.log[hand].append(raw)
         self._slots[(hand, env.author, env.seq)] = idx
+        if self.unresponsive == w and self.resumable and not self._replay_mode:
+            # the silent seat is back: its signed entry refutes the claims; go on
+            self.stopped = None
+            self.unresponsive = None
+            self._event("back", f"{self.names[w]} is back: the match goes on", seat=w)
         self._hashes[env.hash()] = (hand, idx)
         if persist:
             self._persist(env)
@@ -797,6 +988,12 @@ class ReplicatedLog:
             self.send_fetch(sender)      # the asker is ahead of us: catch up from it
         out: list[bytes] = []
         size = 0
+        # agreements first: a peer that missed them (it was away) needs them to read the
+        # next hands (a bot's key) and to know a hand was voided
+        for env in self.side:
+            if env.body.get("k") in (TAKEOVER, END) and env.hand >= hand:
+                out.append(env.encode())
+                size += len(out[-1])
         more = False
         h, i = hand, index
         while h in self.log:

@@ -52,18 +52,13 @@ from p2p.table.config import DEFAULT_STEP_LIMIT, TableConfig
 from p2p.table.hand_protocol import ProtocolError
 from p2p.table.match import MatchProtocol
 from p2p.table.replicated_log import LogOptions, LogOutput, ReplicatedLog, SessionEvent
-from p2p.table.wire import ABANDON, ENTRIES, FETCH, PUSH
+from p2p.table.wire import ABANDON, ENTRIES, FETCH, PUSH, node_id_for
 from p2p.transcript.envelope import Envelope, LogVerifier
 
 __all__ = ["Peer", "PeerInfo", "SessionEvent", "SessionOptions", "Transport", "node_id_for",
            "PUSH", "FETCH", "ENTRIES", "ABANDON"]
 
 log = logging.getLogger("p2p.session")
-
-
-def node_id_for(key: bytes) -> bytes:
-    """The transport id of the player with public key ``key`` (never starts with 0x00)."""
-    return b"m" + key
 
 
 class Chooser(Protocol):
@@ -150,26 +145,29 @@ class Peer:
                  endpoints: Mapping[int, str] | None = None,
                  options: SessionOptions | None = None,
                  replay: list[Envelope] | None = None,
-                 secrets: Mapping[int, Mapping[str, Any]] | None = None) -> None:
+                 secrets: Mapping[int, Mapping[str, Any]] | None = None,
+                 side: list[Envelope] | None = None, seat: int | None = None) -> None:
+        """``side``: the stored side entries (agreements are replayed with the log);
+        ``seat``: a bot taking over that seat by agreement (see ReplicatedLog)."""
         keys = [p.key for p in cfg.players]
-        if identity.public_key not in keys:
+        if identity.public_key not in keys and seat is None:
             raise ValueError("this identity has no seat at the table")
         self.identity = identity
         self.cfg = cfg
         self.table_id = cfg.table_id
         self.header = cfg.header()
-        self.me = keys.index(identity.public_key)
         self.names = tuple(p.name for p in cfg.players)
-        self.keys = tuple(keys)
-        self.seat_of_key = {k: s for s, k in enumerate(keys)}
-        self.seat_of_node = {node_id_for(k): s for s, k in enumerate(keys)}
         self.node = node
         self.controller = controller
         self.store = store
         self.opts = options or SessionOptions()
-        self.rlog = ReplicatedLog(cfg, identity, seat_of_node=self.seat_of_node,
+        self.rlog = ReplicatedLog(cfg, identity,
+                                  seat_of_node={node_id_for(k): s for s, k in enumerate(keys)},
                                   clock=time.monotonic, options=self.opts.log_options(cfg),
-                                  secrets=secrets)
+                                  secrets=secrets, seat=seat)
+        self.me = self.rlog.me
+        #: called with each agreed takeover this seat runs the bot for (the CLI starts it)
+        self.on_takeover: Callable[[Any], None] | None = None
         self._lock = threading.RLock()
         self._events: deque[SessionEvent] = deque(maxlen=10_000)
         self._respond_at: dict[tuple[int, int], float] = {}
@@ -180,14 +178,82 @@ class Peer:
         self._synced_at = time.monotonic()
         #: test hook for cheat tests: rewrites this seat's body before it is signed
         self.tamper: Callable[[int, dict[str, Any]], dict[str, Any]] | None = None
-        if replay:
-            self.rlog.replay(replay)
+        if replay or side:
+            self.rlog.replay(list(replay or ()), side)
             self._drain()
         for s, ep in (endpoints or {}).items():
-            if s != self.me:
+            # a seat a bot took over is reached where the agreement says (see _on_takeover)
+            if s != self.me and self.keys[s] == cfg.players[s].key:
                 node.add_peer(node_id_for(self.keys[s]), ep)
 
     # ===================================================================== the log's state
+    @property
+    def keys(self) -> tuple[bytes, ...]:
+        """The seats' signing keys in the hand in play (a takeover replaces one)."""
+        return self.rlog.keys
+
+    @property
+    def seat_of_node(self) -> dict[bytes, int]:
+        return self.rlog.seat_of_node
+
+    @property
+    def paused(self) -> bool:
+        """Stopped because a seat fell silent (no cheat): the others may still agree to a
+        bot for it or to end the match (:meth:`agree_bot`, :meth:`agree_end`)."""
+        return self.rlog.resumable
+
+    # ----- agreements --------------------------------------------------------------------
+    def silent_seat(self) -> int | None:
+        """The seat the table waits for in vain: unresponsive (its step passed the time
+        limit), or gone on the transport while the log waits for it (None: nobody)."""
+        with self._lock:
+            if self.rlog.unresponsive is not None:
+                return self.rlog.unresponsive
+            if self.rlog.done:
+                return None
+            w = self.match.hand.expected_writer()
+            if w is not None and w != self.me and self._peer_state(w) == "gone":
+                return w
+            return None
+
+    def bot_runner(self, seat: int) -> int:
+        """The seat that would run a bot for ``seat`` (the lowest other seat)."""
+        from p2p.transcript.agreement import runner_for
+        return runner_for(seat, self.cfg.n)
+
+    def offer_bot(self, key: bytes, endpoint: str,
+                  curve: tuple[bytes, bytes] | None = None) -> None:
+        """As the runner: the bot this seat would run (its new key, where it listens)."""
+        with self._lock:
+            self.rlog.bot_offer = (key, endpoint, curve)
+
+    def agree_bot(self, seat: int) -> bool:
+        """Sign "from the next hand a bot plays ``seat``" (False: not possible now)."""
+        with self._lock:
+            ok = self.rlog.propose_takeover(seat) is not None
+        self._drain()
+        return ok
+
+    def agree_end(self, seat: int) -> bool:
+        """Sign "the match ends here after ``seat`` left" (False: not possible now)."""
+        with self._lock:
+            ok = self.rlog.propose_end(seat) is not None
+        self._drain()
+        return ok
+
+    def agreement(self) -> dict[str, dict[int, dict[str, Any]]]:
+        """Who signed what in the hand in play: ``{"side.takeover": {seat: body}, ...}``."""
+        with self._lock:
+            return self.rlog.proposals()
+
+    @property
+    def agreed_end(self) -> Any:
+        return self.rlog.agreed_end
+
+    @property
+    def takeovers(self) -> list[Any]:
+        return list(self.rlog.takeovers)
+
     @property
     def match(self) -> MatchProtocol:
         return self.rlog.match
@@ -388,9 +454,12 @@ class Peer:
         """Handle what arrived (waiting up to ``timeout``), write if it is our turn.
         Returns False once the match is over or stopped."""
         self._step()
-        if self.rlog.finished or self.rlog.stopped:
+        paused = self.rlog.resumable
+        if self.rlog.finished or (self.rlog.stopped and not paused):
             return False
-        wait = max(0.0, min(timeout, self._next_deadline() - time.monotonic()))
+        # paused on a silent seat: still listen (the others' agreements), without a deadline
+        wait = timeout if paused else \
+            max(0.0, min(timeout, self._next_deadline() - time.monotonic()))
         msg = self.node.recv(wait)
         n = 0
         while msg is not None:
@@ -402,12 +471,24 @@ class Peer:
         self._step()
         return not (self.rlog.finished or self.rlog.stopped)
 
-    def run(self, timeout: float | None = None) -> bool:
-        """Pump until the match is over or stopped (or ``timeout``); True if finished."""
+    def run(self, timeout: float | None = None, pause_wait: float = 0.0) -> bool:
+        """Pump until the match is over or stopped (or ``timeout``); True if finished.
+        ``pause_wait``: on a table paused on a silent seat, go on this long (a bot's seat
+        signs what the others agree on: a bot for the silent seat, or the end)."""
         deadline = None if timeout is None else time.monotonic() + timeout
-        while self.pump(0.05):
-            if deadline is not None and time.monotonic() > deadline:
+        paused_since: float | None = None
+        while self.pump(0.05) or self.paused:
+            now = time.monotonic()
+            if deadline is not None and now > deadline:
                 return False
+            if self.paused:
+                # a bot's seat waits a bounded time for the others to agree (a bot for the
+                # silent seat, or the end), signing what they propose
+                paused_since = now if paused_since is None else paused_since
+                if now - paused_since > pause_wait:
+                    return False
+            else:
+                paused_since = None
         return self.rlog.finished
 
     def linger(self, seconds: float = 1.0) -> None:
@@ -450,6 +531,7 @@ class Peer:
         with self._lock:
             self._handle_node_events()
             self.rlog.apply_ready()
+            self._follow_agreements()
             self._write_while_my_turn()
             self.rlog.tick()
         self._drain()
@@ -469,6 +551,9 @@ class Peer:
                 return
             self._persist(out)
             self._events.extend(out.events)
+            for ev in out.events:
+                if ev.kind == "takeover":
+                    self._on_takeover(ev)
             self._stopped = self.rlog.stopped
             self._finished = self.rlog.finished
             if self._stopped or self._finished:
@@ -498,6 +583,25 @@ class Peer:
         if out.evidence:
             self._keep_evidence(out.evidence)
 
+    def _on_takeover(self, ev: SessionEvent) -> None:
+        """An agreed takeover: reach the bot's node (its transport key admitted at a CURVE
+        table); the runner starts the bot (``on_takeover``)."""
+        key, endpoint, curve = ev.data["key"], ev.data["endpoint"], ev.data["curve"]
+        nid = node_id_for(key)
+        if nid != self.node.node_id:
+            try:
+                if curve is not None:
+                    self.node.expect_key(nid, curve[0])
+                if endpoint:
+                    self.node.add_peer(nid, endpoint)
+            except Exception as exc:   # a bad endpoint: that seat is silent again
+                log.warning("seat %d: cannot reach the bot at %r: %s", self.me, endpoint, exc)
+        if ev.data["runner"] == self.me and self.on_takeover is not None:
+            try:
+                self.on_takeover(ev.data)
+            except Exception as exc:  # pragma: no cover - the bot's seat waits, timed
+                log.warning("seat %d: the bot did not start: %s", self.me, exc)
+
     def _sync_store(self) -> None:
         if self.store is not None and self.store.unsynced:
             self.store.sync()
@@ -521,8 +625,22 @@ class Peer:
         self._events.append(SessionEvent(kind, text, data))
 
     # ----- writing ---------------------------------------------------------------------
+    def _follow_agreements(self) -> None:
+        """A bot's seat goes with its table: it signs the same record as a proposal of
+        the hand in play (a bot of the runner's is never the runner: see cli.seats)."""
+        if self.controller is None or self.rlog.finished:
+            return
+        for kind, votes in self.rlog.proposals().items():
+            if self.me in votes or not votes:
+                continue
+            silent = int(next(iter(votes.values()))["seat"])
+            if kind == "side.takeover":
+                self.rlog.propose_takeover(silent)
+            else:
+                self.rlog.propose_end(silent)
+
     def _write_while_my_turn(self) -> None:
-        if self.rlog.catching_up:
+        if self.rlog.catching_up or not self.rlog.can_write:
             return      # after local damage: our lost entries come back from a peer first
         while not self.rlog.stopped and not self.rlog.finished:
             hp = self.match.hand
@@ -629,7 +747,12 @@ def resume_peer(path: Any, identity: Identity, *, controller: Chooser | None = N
         except ValueError as exc:
             raise StoreDamaged(st.path, TRANSCRIPT, str(exc)) from None
         if cfg.players[st.seat].key != identity.public_key:
-            raise ValueError(f"{path} belongs to another identity (seat {st.seat})")
+            # a bot that took a seat over by agreement: its key is in the agreement
+            from p2p.transcript.agreement import agreements_of
+            agreed, _end, _void = agreements_of([p.key for p in cfg.players],
+                                                st.transcript.side, cfg.table_id)
+            if not any(t.key == identity.public_key and t.seat == st.seat for t in agreed):
+                raise ValueError(f"{path} belongs to another identity (seat {st.seat})")
         nid = node_id_for(identity.public_key)
         if node_factory is None:
             from p2p.net.transport import Node  # ZeroMQ only when a real node is made
@@ -649,7 +772,7 @@ def resume_peer(path: Any, identity: Identity, *, controller: Chooser | None = N
         admit_table(node, cfg)
         peer = Peer(identity, cfg, node, controller=controller, store=store,
                     endpoints=st.endpoints, options=options, replay=st.transcript.entries,
-                    secrets=st.secrets)
+                    secrets=st.secrets, side=st.transcript.side, seat=st.seat)
     except Exception:
         node.close()
         store.close()

@@ -27,7 +27,12 @@ from p2p.transcript.envelope import canonical_packb
 __all__ = ["PUSH", "FETCH", "ENTRIES", "ABANDON", "MAX_PAYLOAD", "BATCH_BYTES", "WireError",
            "Push", "Fetch", "Entries", "Abandon", "decode", "pack", "looks_unsigned",
            "encode_push", "encode_fetch", "encode_entries", "encode_abandon",
-           "read_abandon"]
+           "read_abandon", "node_id_for"]
+
+def node_id_for(key: bytes) -> bytes:
+    """The transport id of the player with public key ``key`` (never starts with 0x00)."""
+    return b"m" + key
+
 
 PUSH = 0
 FETCH = 1

@@ -46,6 +46,7 @@ from p2p.deck.messages import (
     message_from_body,
     message_to_body,
 )
+from p2p.transcript.agreement import agreements_of, keys_at
 from p2p.transcript.decoding import check_header_obj
 from p2p.transcript.envelope import (
     MAX_ENVELOPE_BYTES,
@@ -82,7 +83,8 @@ TRANSCRIPT_FORMAT = "millebornes-transcript"
 #: 2: side entries (timeout claims, abandons) may sit between the entries of the game log
 TRANSCRIPT_VERSION = 2
 #: Body kinds of side entries: signed like every entry but never links of the game chain.
-SIDE_KINDS = frozenset({"side.timeout", "side.abandon", "side.complaint"})
+SIDE_KINDS = frozenset({"side.timeout", "side.abandon", "side.complaint", "side.takeover",
+                        "side.end"})
 
 
 def is_side(body: object) -> bool:
@@ -389,6 +391,11 @@ class VerifyReport:
     hands: dict[int, HandResult] = field(default_factory=dict)
     entries: list[DecodedEntry] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    #: agreements in the side entries (p2p.transcript.agreement): takeovers, the end,
+    #: and the hands they voided (checked as far as they went, never revealed)
+    takeovers: list[Any] = field(default_factory=list)
+    agreed_end: Any = None
+    voided: set[int] = field(default_factory=set)
 
     @property
     def game_bodies(self) -> list[DecodedEntry]:
@@ -529,6 +536,8 @@ def _verify(transcript: Transcript | str | os.PathLike[str], rep: VerifyReport,
             rep.offset = e.offset
             return rep.fail(None, "file-corrupt", None, None, str(e))
     hdr = transcript.header
+    base = [p.key for p in hdr.players]
+    rep.takeovers, rep.agreed_end, rep.voided = agreements_of(base, transcript.side, hdr.table)
     seat_of = {p.key: p.seat for p in hdr.players}
     hand: int | None = None
     log: LogVerifier | None = None
@@ -542,7 +551,7 @@ def _verify(transcript: Transcript | str | os.PathLike[str], rep: VerifyReport,
     suspicion: list[tuple[int, CheatDetected]] = []
 
     def end_hand() -> VerifyReport | None:
-        if deck is None or hand is None or not deck.log:
+        if deck is None or hand is None or not deck.log or hand in rep.voided:
             return None
         try:
             rep.hands[hand] = deck.verify_end()
@@ -559,7 +568,9 @@ def _verify(transcript: Transcript | str | os.PathLike[str], rep: VerifyReport,
     for i, env in enumerate(transcript.entries):
         cur[0] = i
         if env.hand != hand:
-            # authenticate the entry before letting it close the previous hand
+            # authenticate the entry before letting it close the previous hand (with the
+            # keys of its hand: a takeover agreed earlier replaced one)
+            seat_of = {k: s for s, k in enumerate(keys_at(base, rep.takeovers, env.hand))}
             if env.author not in seat_of:
                 return rep.fail(i, "unknown-author", None, env.author, "not a seated player")
             if not env.signature_ok():
@@ -568,7 +579,8 @@ def _verify(transcript: Transcript | str | os.PathLike[str], rep: VerifyReport,
             if hand is not None and env.hand < hand:
                 return rep.fail(i, "hand-order", seat_of.get(env.author), env.author,
                                 f"hand {env.hand} after hand {hand}")
-            if deck is not None and hand is not None and len(deck.reveals) < n:
+            if (deck is not None and hand is not None and len(deck.reveals) < n
+                    and hand not in rep.voided):
                 # A new hand may start only once every seat has revealed the last one.
                 return rep.fail(i, "hand-order", None, None,
                                 f"an entry of hand {env.hand} inside unfinished hand {hand}")

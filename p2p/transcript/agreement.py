@@ -1,0 +1,208 @@
+"""Agreements of the remaining seats when one seat falls silent (issues 9 and 11), sans IO.
+
+When a seat S is silent (its player left, or a step of its passed the time limit), every
+other seat may sign one of two side entries for the hand H being played:
+
+* ``side.takeover`` ``{hand: H, seat: S, runner: R}``: "from hand H+1, a bot plays seat
+  S, run by seat R". The runner is the lowest seat other than S (:func:`runner_for`), so
+  every proposal names the same one. The runner's own record also carries the bot's new
+  Ed25519 public ``key`` (a fresh identity it generated), the ``endpoint`` where the bot
+  listens, and, at a table on CURVE, the bot's transport key with its certificate
+  (``curve``: ``[public, certificate]``). The other seats' records carry none of these:
+  they agree to *who* runs the bot, the runner vouches for the bot itself (it sees the
+  bot's cards anyway).
+* ``side.end`` ``{hand: H, seat: S}``: "the match ends here, in hand H, after S left".
+
+An agreement holds once *every* seat but S signed the same ``(hand, seat[, runner])``
+(and, for a takeover, the runner's record has the bot's key). Hand H then ends without a
+score (void: the silent seat's hand key is needed to finish it); for a takeover, hand H+1
+is dealt with S's key replaced by the bot's key. The verdict is a function of the set of
+valid records, never of their arrival order: each seat signs at most one record of each
+kind per hand (the first one counts; a second is a duplicate nobody honest writes), and
+when both agreements hold for one hand the end wins.
+
+Each record is checked on its own against a strict schema (:func:`body_problem`); a record
+that breaks it, names the wrong runner or is signed by the silent seat itself changes
+nothing (the live peer drops it; nobody is blamed: it is not a game entry).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from p2p.crypto.identity import verify_curve_certificate
+from p2p.transcript.decoding import DecodeError, check_map, is_bytes, is_int, is_list, is_str
+from p2p.transcript.envelope import Envelope
+
+__all__ = ["TAKEOVER", "END", "Takeover", "MatchEnd", "Agreements", "runner_for",
+           "body_problem", "keys_at", "agreements_of"]
+
+TAKEOVER = "side.takeover"
+END = "side.end"
+MAX_ENDPOINT = 200
+#: a bound on agreements of one table (each needs every remaining seat's signature)
+MAX_HANDS = 400
+
+
+def runner_for(seat: int, n: int) -> int:
+    """The seat that runs the bot taking over ``seat``: the lowest other seat."""
+    return 1 if seat == 0 and n > 1 else 0
+
+
+@dataclass(frozen=True)
+class Takeover:
+    """An agreed takeover: from ``hand + 1`` seat ``seat`` signs with ``key``."""
+
+    hand: int
+    seat: int
+    runner: int
+    key: bytes
+    endpoint: str
+    curve: tuple[bytes, bytes] | None
+    signers: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class MatchEnd:
+    """The match ended by agreement in ``hand`` after ``seat`` left."""
+
+    hand: int
+    seat: int
+    signers: tuple[int, ...]
+
+
+def body_problem(body: Mapping[str, Any], hand: int, author_seat: int, n: int,
+                 keys: Sequence[bytes]) -> str:
+    """What is wrong with a takeover or end record signed by ``author_seat`` in envelope
+    hand ``hand`` ("" when nothing). ``keys``: the seats' keys for that hand."""
+    kind = body.get("k")
+    seat_i = is_int(0, n - 1)
+    try:
+        if kind == TAKEOVER:
+            runner = body.get("runner")
+            if runner == author_seat:
+                b = check_map(body, {"k": is_str(20), "hand": is_int(0, MAX_HANDS),
+                                     "seat": seat_i, "runner": seat_i, "key": is_bytes(32),
+                                     "endpoint": is_str(MAX_ENDPOINT)},
+                              {"curve": is_list(is_bytes(min_len=1, max_len=128),
+                                                min_len=2, max_len=2)})
+                if b["key"] in keys:
+                    return "the bot's key is a seated player's"
+                curve = b.get("curve")
+                if curve is not None and not verify_curve_certificate(b["key"], curve[0],
+                                                                      curve[1]):
+                    return "the bot's transport key is not vouched for by its key"
+            else:
+                b = check_map(body, {"k": is_str(20), "hand": is_int(0, MAX_HANDS),
+                                     "seat": seat_i, "runner": seat_i})
+            if b["runner"] != runner_for(b["seat"], n):
+                return "not the seat that runs the bot"
+        elif kind == END:
+            b = check_map(body, {"k": is_str(20), "hand": is_int(0, MAX_HANDS),
+                                 "seat": seat_i})
+        else:
+            return "not an agreement"
+    except DecodeError as exc:
+        return str(exc)[:80]
+    if b["hand"] != hand:
+        return "signed in another hand than it names"
+    if b["seat"] == author_seat:
+        return "signed by the silent seat itself"
+    return ""
+
+
+class Agreements:
+    """The records seen so far and what they agree on (see the module doc)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        #: (kind, hand) -> {signer seat: body}
+        self.votes: dict[tuple[str, int], dict[int, dict[str, Any]]] = {}
+
+    def add(self, kind: str, hand: int, seat: int, body: Mapping[str, Any]) -> bool:
+        """Record a checked record (see :func:`body_problem`); False for a second record
+        of the same kind by the same seat in the same hand (ignored)."""
+        votes = self.votes.setdefault((kind, hand), {})
+        if seat in votes:
+            return False
+        votes[seat] = dict(body)
+        return True
+
+    def signed(self, kind: str, hand: int) -> dict[int, dict[str, Any]]:
+        """Who signed what of ``kind`` in ``hand`` (seat -> body)."""
+        return dict(self.votes.get((kind, hand), {}))
+
+    def end(self, hand: int) -> MatchEnd | None:
+        votes = self.votes.get((END, hand), {})
+        for silent in sorted({int(b["seat"]) for b in votes.values()}):
+            signers = sorted(s for s, b in votes.items() if b["seat"] == silent)
+            if signers == [s for s in range(self.n) if s != silent]:
+                return MatchEnd(hand, silent, tuple(signers))
+        return None
+
+    def takeover(self, hand: int) -> Takeover | None:
+        if self.end(hand) is not None:
+            return None                  # both agreed: the end wins
+        votes = self.votes.get((TAKEOVER, hand), {})
+        for silent in sorted({int(b["seat"]) for b in votes.values()}):
+            signers = sorted(s for s, b in votes.items() if b["seat"] == silent)
+            if signers != [s for s in range(self.n) if s != silent]:
+                continue
+            runner = runner_for(silent, self.n)
+            rb = votes[runner]
+            if "key" not in rb:                            # pragma: no cover - checked
+                continue
+            curve = rb.get("curve")
+            return Takeover(hand, silent, runner, bytes(rb["key"]), str(rb["endpoint"]),
+                            (bytes(curve[0]), bytes(curve[1])) if curve else None,
+                            tuple(signers))
+        return None
+
+
+def keys_at(base: Sequence[bytes], takeovers: Iterable[Takeover], hand: int) -> tuple[bytes, ...]:
+    """The seats' signing keys in ``hand``: the table's, with each takeover agreed in an
+    earlier hand applied (in hand order)."""
+    keys = list(base)
+    for t in sorted(takeovers, key=lambda t: t.hand):
+        if t.hand < hand:
+            keys[t.seat] = t.key
+    return tuple(keys)
+
+
+def agreements_of(base: Sequence[bytes], side: Iterable[Envelope],
+                  table: bytes) -> tuple[list[Takeover], MatchEnd | None, set[int]]:
+    """From a transcript's side entries: the takeovers agreed (in hand order), the end by
+    agreement (if any) and the voided hands. Records are taken hand by hand so the keys
+    that may sign in a hand follow the earlier takeovers; a record with a bad signature,
+    an unknown signer or a broken schema is ignored."""
+    n = len(base)
+    by_hand: dict[int, list[Envelope]] = {}
+    for e in side:
+        if e.body.get("k") in (TAKEOVER, END) and e.table == table and 0 <= e.hand <= MAX_HANDS:
+            by_hand.setdefault(e.hand, []).append(e)
+    takeovers: list[Takeover] = []
+    end: MatchEnd | None = None
+    voided: set[int] = set()
+    ag = Agreements(n)
+    for hand in sorted(by_hand):
+        keys = keys_at(base, takeovers, hand)
+        seat_of = {k: s for s, k in enumerate(keys)}
+        for e in by_hand[hand]:
+            s = seat_of.get(e.author)
+            if s is None or not e.signature_ok():
+                continue
+            if body_problem(e.body, e.hand, s, n, keys):
+                continue
+            ag.add(str(e.body["k"]), hand, s, e.body)
+        done = ag.end(hand)
+        if done is not None:
+            end = done
+            voided.add(hand)
+            break
+        t = ag.takeover(hand)
+        if t is not None:
+            takeovers.append(t)
+            voided.add(hand)
+    return takeovers, end, voided

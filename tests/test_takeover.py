@@ -1,0 +1,316 @@
+"""Issues 9 and 11: a silent seat is taken over by a bot, from the next hand, by the
+unanimous agreement of the other seats, or the match ends by agreement; ``verify`` reads
+the records. In process: real signatures, real logs, a fake clock, no sockets."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_replicated_log import (
+    Seat,
+    Table,
+    _play_with,
+    _silent_table,
+    _transcript,
+    _wait_for_stop,
+)
+
+from cli import verify as verify_verb
+from engine.bots import make_bot
+from p2p.audit import verify_game
+from p2p.crypto.identity import Identity
+from p2p.table.replicated_log import ReplicatedLog
+from p2p.table.wire import node_id_for
+from p2p.transcript.envelope import Envelope
+from p2p.transcript.file import is_side
+
+BOT_SEED = bytes(range(32))
+
+
+def _stopped(name: bytes, silent: int = 2) -> Table:
+    """Three seats; ``silent`` says nothing from the start; the others stop at the
+    step's time limit (unresponsive) and swap their timeout claims."""
+    t = _silent_table(name, silent=silent)
+    _wait_for_stop(t, honest=tuple(s for s in range(3) if s != silent), silent=silent)
+    t.deliver(lose={silent})
+    for s in range(3):
+        if s != silent:
+            assert t.seats[s].rlog.resumable
+    return t
+
+
+def _start_bot(t: Table, runner: int, silent: int, bot: Identity) -> ReplicatedLog:
+    """The runner starts the bot peer from a copy of its own stored transcript (the
+    agreement in it names the bot's key)."""
+    rl = t.seats[runner].rlog
+    stored = t.seats[runner].persisted
+    nodes = dict(rl.seat_of_node)
+    b = ReplicatedLog(t.cfg, bot, seat_of_node=nodes, clock=t.clock, seat=silent)
+    b.replay([e for e in stored if not is_side(e.body)], [e for e in stored if is_side(e.body)])
+    b.take_output()
+    t.seats[silent] = Seat(b, make_bot("heuristic", 99))
+    t.node_of[silent] = node_id_for(bot.public_key)
+    return b
+
+
+def _agree_bot(t: Table, silent: int, signers: tuple[int, ...], bot: Identity) -> None:
+    for s in signers:
+        rl = t.seats[s].rlog
+        if s == 0:
+            rl.bot_offer = (bot.public_key, "tcp://127.0.0.1:9", None)
+        assert rl.propose_takeover(silent) is not None
+        t.collect(s)
+    t.wire = [m for m in t.wire if m[1] != silent]
+    t.deliver()
+
+
+def test_an_agreed_takeover_voids_the_hand_and_the_bot_plays_the_next_one(
+        tmp_path: Path) -> None:
+    t = _stopped(b"takeover/agreed")
+    bot = Identity.from_seed(BOT_SEED)
+    _agree_bot(t, 2, (0, 1), bot)
+    for s in (0, 1):
+        rl = t.seats[s].rlog
+        assert rl.stopped is None and rl.hand_no == 1, rl.stopped
+        assert rl.keys[2] == bot.public_key and rl.match.voided == [0]
+        assert [x.runner for x in rl.takeovers] == [0]
+    away = t.seats[2].rlog                 # the player who left, for later
+    b = _start_bot(t, runner=0, silent=2, bot=bot)
+    assert b.hand_no == 1 and b.can_write
+    t.run()
+    for s in range(3):
+        assert t.seats[s].rlog.finished and t.seats[s].rlog.error is None
+    # hand 1's entries of seat 2 are signed by the bot
+    authors = {Envelope.decode(r).author for r in t.seats[0].rlog.log[1]}
+    assert bot.public_key in authors
+    # the player who left comes back: a fetch brings the agreement first, then the rest;
+    # it follows the bot's hand as a spectator and never writes for the seat again
+    away.take_output()
+    for _ in range(50):
+        away.fetch_all()
+        for _dst, payload in away.take_output().messages:
+            t.seats[0].rlog.on_message(node_id_for(away.identity.public_key), payload)
+        for _dst, payload in t.seats[0].rlog.take_output().messages:
+            away.on_message(t.node_of[0], payload)
+        if away.finished:
+            break
+    assert away.finished and away.error is None and not away.can_write
+    assert away.log[1] == t.seats[0].rlog.log[1]      # (the voided hand came after the
+    #                                                 agreement: it is not needed)
+    for s in (0, 1):
+        rep = verify_game(_transcript(tmp_path, t, s))
+        assert rep.ok and rep.complete and rep.blamed_seat is None, rep.summary()
+        assert rep.voided == [0]
+        assert rep.takeovers == [{"hand": 0, "seat": 2, "runner": 0, "signers": [0, 1]}]
+        assert ("from hand 2, p2's seat was played by a bot run by p0 (agreed by p0 and "
+                "p1)") in rep.summary()
+
+
+def test_a_bot_that_cheats_after_a_takeover_is_blamed_and_its_runner_named(
+        tmp_path: Path) -> None:
+    """The bot signs with its own key: a bad share of its is blamed on its seat, and the
+    words say who ran the bot from which hand (never the player who left)."""
+    t = _stopped(b"takeover/botcheat")
+    bot = Identity.from_seed(BOT_SEED)
+    _agree_bot(t, 2, (0, 1), bot)
+    _start_bot(t, runner=0, silent=2, bot=bot)
+    done = [False]
+
+    def bad_share(body: dict[str, Any]) -> dict[str, Any]:
+        if not done[0] and body.get("k") == "deck.share" and body.get("to") == 0:
+            done[0] = True
+            pf = bytearray(body["proof"])
+            pf[3] ^= 1
+            return {**body, "proof": bytes(pf)}
+        return body
+
+    _play_with(t, 2, bad_share)
+    assert done[0]
+    for s in (0, 1):
+        rl = t.seats[s].rlog
+        assert rl.error is not None and rl.error.seat == 2, (s, rl.error)
+        rep = verify_game(_transcript(tmp_path, t, s))
+        assert not rep.ok and rep.blamed_seat == 2, rep.summary()
+        assert "seat 2 (p2; from hand 2 a bot run by p0)" in rep.summary()
+
+
+def test_waiting_pays_off_when_the_silent_seat_comes_back() -> None:
+    """Wait is the default choice: when the silent seat comes back (it fetches what it
+    missed and writes its entry), its signed entry refutes the timeout claims and the
+    paused table goes on to the end."""
+    t = _stopped(b"takeover/back")
+    back = t.seats[2].rlog
+    back.fetch_all()
+    t.collect(2)
+    t.run()
+    for s in range(3):
+        rl = t.seats[s].rlog
+        assert rl.finished and rl.stopped is None and rl.error is None, (s, rl.stopped)
+    assert "back" in t.seats[0].events
+
+
+def test_a_partial_agreement_changes_nothing(tmp_path: Path) -> None:
+    t = _stopped(b"takeover/partial")
+    bot = Identity.from_seed(BOT_SEED)
+    _agree_bot(t, 2, (0,), bot)
+    for s in (0, 1):
+        rl = t.seats[s].rlog
+        assert rl.hand_no == 0 and rl.keys[2] != bot.public_key and not rl.takeovers
+        assert rl.resumable and rl.unresponsive == 2
+    rep = verify_game(_transcript(tmp_path, t, 1))
+    assert rep.check == "unresponsive" and rep.blamed_seat is None and not rep.takeovers
+
+
+def test_mismatched_proposals_never_agree() -> None:
+    """Seat 1 proposes a bot for seat 0 while seat 0 proposes one for seat 2: each seat
+    signs one record per hand, so no agreement can hold; nobody is blamed."""
+    t = _stopped(b"takeover/mismatch")
+    bot = Identity.from_seed(BOT_SEED)
+    t.seats[0].rlog.bot_offer = (bot.public_key, "tcp://127.0.0.1:9", None)
+    assert t.seats[0].rlog.propose_takeover(2) is not None
+    t.collect(0)
+    other = Identity.from_seed(b"\x05" * 32)
+    t.seats[1].rlog.bot_offer = (other.public_key, "tcp://127.0.0.1:8", None)
+    assert t.seats[1].rlog.propose_takeover(0) is not None
+    t.collect(1)
+    t.deliver(lose={2})
+    assert t.seats[1].rlog.propose_takeover(2) is None      # it signed one already
+    for s in (0, 1):
+        rl = t.seats[s].rlog
+        assert rl.hand_no == 0 and not rl.takeovers and rl.error is None
+
+
+def test_a_forged_or_foreign_takeover_record_is_dropped_and_blames_nobody(
+        tmp_path: Path) -> None:
+    t = _stopped(b"takeover/forged")
+    bot = Identity.from_seed(BOT_SEED)
+    stranger = Identity.from_seed(b"\x07" * 32)
+    rl0 = t.seats[0].rlog
+    body = {"k": "side.takeover", "hand": 0, "seat": 2, "runner": 0}
+    # a stranger's record, one with seat 1's key but a broken signature, the runner's
+    # record sent by another seat, and a record naming the wrong runner
+    forged = [Envelope.create(stranger, t.cfg.table_id, 0, 0, rl0.verifier.head, body)]
+    good1 = Envelope.create(t.seats[1].rlog.identity, t.cfg.table_id, 0, 0,
+                            rl0.verifier.head, body)
+    raw = bytearray(good1.encode())
+    raw[-5] ^= 1
+    forged.append(Envelope.decode(bytes(raw)))
+    forged.append(Envelope.create(t.seats[1].rlog.identity, t.cfg.table_id, 0, 0,
+                                  rl0.verifier.head, {**body, "runner": 1}))
+    forged.append(Envelope.create(t.seats[1].rlog.identity, t.cfg.table_id, 0, 0,
+                                  rl0.verifier.head, {**body, "key": bot.public_key,
+                                                      "endpoint": "x"}))
+    from p2p.table import wire
+    for env in forged:
+        rl0.on_message(t.node_of[1], wire.encode_push([env.encode()])[0])
+    rl0.bot_offer = (bot.public_key, "tcp://127.0.0.1:9", None)
+    rl0.propose_takeover(2)
+    t.collect(0)
+    assert rl0.hand_no == 0 and not rl0.takeovers and rl0.error is None
+    assert rl0.resumable
+    assert {r for _, r, _ in rl0.drop_log} >= {"unknown-author", "bad-signature",
+                                                  "malformed"}
+    rep = verify_game(_transcript(tmp_path, t, 0))
+    assert rep.blamed_seat is None and not rep.takeovers and rep.check == "unresponsive"
+
+
+def test_the_match_ends_by_agreement_and_verify_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    t = _stopped(b"takeover/end")
+    for s in (0, 1):
+        assert t.seats[s].rlog.propose_end(2) is not None
+        t.collect(s)
+    t.deliver(lose={2})
+    for s in (0, 1):
+        rl = t.seats[s].rlog
+        assert rl.agreed_end is not None and not rl.resumable and rl.stopped is not None
+        assert "ended by agreement" in rl.stopped
+    rep = verify_game(_transcript(tmp_path, t, 0))
+    assert rep.ok and rep.blamed_seat is None, rep.summary()
+    assert rep.ended_by_agreement == {"hand": 0, "seat": 2, "signers": [0, 1]}
+    assert "the match was ended by agreement in hand 1 after p2 left" in rep.summary()
+    code = verify_verb.run(argparse.Namespace(transcript=str(_transcript(tmp_path, t, 1))))
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "the match was ended by agreement in hand 1 after p2 left (agreed by p0, p1)" \
+        in " ".join(out.split()), out
+
+
+def test_over_real_sockets_a_bot_seat_follows_the_agreement_and_the_bot_plays_on(
+        tmp_path: Path) -> None:
+    """Peers on 127.0.0.1: seat 2 never comes; the others stop at the (short) step limit,
+    paused. Seat 0 runs the bot and agrees; seat 1, a bot, signs the same record by
+    itself; the agreed takeover starts the bot peer (``on_takeover``) from seat 0's log,
+    and the match is played to its end with it."""
+    import threading
+    import time
+
+    from engine import Seating, preset
+    from p2p.net.transport import Node
+    from p2p.table.memory import make_table
+    from p2p.table.session import Peer, SessionOptions
+    from p2p.table.store import Store
+
+    cfg, ids = make_table(preset("modern", match_target=1), Seating.solo(3),
+                          ["Ann", "Bo", "Cy"], b"takeover/sockets")
+    opts = SessionOptions(response_delay=0.0, stall_after=0.3, step_limit=1.5)
+    nodes = [Node(node_id_for(ids[s].public_key)) for s in range(2)]
+    eps = {0: nodes[0].endpoint, 1: nodes[1].endpoint, 2: "tcp://127.0.0.1:9"}
+    peers = [Peer(ids[s], cfg, nodes[s], controller=make_bot("heuristic", 3 + s),
+                  endpoints=eps, options=opts,
+                  store=Store.create(tmp_path / f"s{s}", cfg.header(), s, port=nodes[s].port,
+                                     endpoints=eps))
+             for s in range(2)]
+    bot = Identity.from_seed(BOT_SEED)
+    bnode = Node(node_id_for(bot.public_key))
+    started: list[Peer] = []
+
+    def start(data: object) -> None:
+        p0 = peers[0]
+        chain = [Envelope.decode(r) for h in sorted(p0.log) for r in p0.log[h]]
+        bp = Peer(bot, cfg, bnode, controller=make_bot("heuristic", 9),
+                  endpoints={0: eps[0], 1: eps[1]}, options=opts, replay=chain,
+                  side=list(p0.rlog.side), seat=2)
+        bp.fetch()
+        started.append(bp)
+
+    peers[0].on_takeover = start
+    stop = threading.Event()
+
+    def pump(p: Peer) -> None:
+        while not stop.is_set() and not p.finished and not (p.stopped and not p.paused):
+            p.pump(0.02)
+
+    threads = [threading.Thread(target=pump, args=(p,)) for p in peers]
+    for th in threads:
+        th.start()
+    try:
+        end = time.monotonic() + 30
+        while not all(p.paused for p in peers) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert all(p.paused for p in peers), [p.stopped for p in peers]
+        peers[0].offer_bot(bot.public_key, bnode.endpoint)
+        assert peers[0].agree_bot(2)
+        while not started and time.monotonic() < end:
+            time.sleep(0.05)
+        assert started, peers[1].agreement()
+        bt = threading.Thread(target=pump, args=(started[0],))
+        bt.start()
+        threads.append(bt)
+        end = time.monotonic() + 60
+        while not all(p.finished for p in [*peers, *started]) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert all(p.finished for p in [*peers, *started]), [p.stopped for p in peers]
+        assert peers[1].takeovers[0].signers == (0, 1) and peers[1].keys[2] == bot.public_key
+    finally:
+        stop.set()
+        for th in threads:
+            th.join(10)
+        for p in [*peers, *started]:
+            p.close(flush=0.5)
+    rep = verify_game(peers[1].transcript_path)  # type: ignore[arg-type]
+    assert rep.ok and rep.takeovers == [{"hand": 0, "seat": 2, "runner": 0,
+                                         "signers": [0, 1]}], rep.summary()
