@@ -90,6 +90,7 @@ def test_an_agreed_takeover_voids_the_hand_and_the_bot_plays_the_next_one(
     # it follows the bot's hand as a spectator and never writes for the seat again
     away.take_output()
     for _ in range(50):
+        t.clock.advance(0.1)           # (a peer serves one fetch per peer per 20 ms)
         away.fetch_all()
         for _dst, payload in away.take_output().messages:
             t.seats[0].rlog.on_message(node_id_for(away.identity.public_key), payload)
