@@ -1,9 +1,15 @@
-"""Driving a prompt_toolkit application headless: a pipe for keys, a dummy screen."""
+"""Driving a prompt_toolkit application headless (a pipe for keys, a dummy screen), and a
+joiner in its own process for the network tests."""
 
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
+import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from prompt_toolkit.input import PipeInput, create_pipe_input
@@ -37,3 +43,28 @@ async def until(cond: Callable[[], bool], timeout: float = 10.0) -> None:
         if loop.time() > end:
             raise AssertionError("timed out waiting")
         await asyncio.sleep(0.01)
+
+
+def start_joiner(hport: int, jport: int, jdir: Path, jkey: Path) -> subprocess.Popen[bytes]:
+    """``millebornes join --auto`` as Ben, in its own process (so it can be killed like a
+    player closing the terminal), joining the table at 127.0.0.1:``hport``."""
+    code = ("import argparse, io, sys; from cli import join; "
+            f"a = argparse.Namespace(name='Ben', peer=['127.0.0.1:{hport}'], bind='127.0.0.1', "
+            f"port={jport}, data_dir={str(jdir)!r}, identity={str(jkey)!r}, auto=True); "
+            "sys.exit(join.run(a, out=io.StringIO(), inp=io.StringIO('')))")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    return subprocess.Popen([sys.executable, "-c", code], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def wait_into_first_hand(jdir: Path, limit: float = 30.0) -> None:
+    """Wait (at most ``limit`` s) until the joiner's transcript is well into the first
+    hand: past the shuffle and its proofs (setup is about 55 KB); AssertionError if the
+    joiner never gets going."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        ts = list(jdir.glob("*/transcript.mbt"))
+        if ts and ts[0].stat().st_size > 80_000:
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"the joiner never got going within {limit:.0f} s")

@@ -6,13 +6,12 @@ import argparse
 import io
 import os
 import socket
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
+from cli_helpers import start_joiner, wait_into_first_hand
 
 from cli import host as host_verb
 from cli import join as join_verb
@@ -114,20 +113,9 @@ def test_a_player_who_leaves_is_waited_for_and_comes_back(tmp_path: Path) -> Non
         host_verb.run(host_args, out=host_out, inp=io.StringIO(""))))
     t.start()
     jdir, jkey = tmp_path / "j", tmp_path / "j.key"
-    code = ("import argparse, io, sys; from cli import join; "
-            f"a = argparse.Namespace(name='Ben', peer=['127.0.0.1:{hport}'], bind='127.0.0.1', "
-            f"port={jport}, data_dir={str(jdir)!r}, identity={str(jkey)!r}, auto=True); "
-            "sys.exit(join.run(a, out=io.StringIO(), inp=io.StringIO('')))")
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
-    proc = subprocess.Popen([sys.executable, "-c", code], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = start_joiner(hport, jport, jdir, jkey)
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            ts = list(jdir.glob("*/transcript.mbt"))
-            if ts and ts[0].stat().st_size > 80_000:      # into the first hand (past the
-                break                                       # shuffle and its proofs)
-            time.sleep(0.01)
+        wait_into_first_hand(jdir)
         proc.kill()
         proc.wait(10)
         deadline = time.monotonic() + 20
@@ -175,20 +163,9 @@ def test_a_player_who_left_is_replaced_by_a_bot_by_agreement_and_the_match_ends(
     t = threading.Thread(target=host)
     t.start()
     jdir, jkey = tmp_path / "j", tmp_path / "j.key"
-    code = ("import argparse, io, sys; from cli import join; "
-            f"a = argparse.Namespace(name='Ben', peer=['127.0.0.1:{hport}'], bind='127.0.0.1', "
-            f"port={jport}, data_dir={str(jdir)!r}, identity={str(jkey)!r}, auto=True); "
-            "sys.exit(join.run(a, out=io.StringIO(), inp=io.StringIO('')))")
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
-    proc = subprocess.Popen([sys.executable, "-c", code], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = start_joiner(hport, jport, jdir, jkey)
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            ts = list(jdir.glob("*/transcript.mbt"))
-            if ts and ts[0].stat().st_size > 80_000:
-                break
-            time.sleep(0.01)
+        wait_into_first_hand(jdir)
         proc.kill()
         proc.wait(10)
         deadline = time.monotonic() + 30

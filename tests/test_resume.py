@@ -6,6 +6,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from cli_helpers import start_joiner, wait_into_first_hand
 from test_session import FAST, check_transcripts, make_peers, run_all
 
 from engine import Seating, preset
@@ -96,12 +97,8 @@ def test_resume_verb_after_kill_dash_nine_of_a_joiner(tmp_path: Path) -> None:
     transcripts that verify."""
     import argparse
     import io
-    import os
     import signal
     import socket
-    import subprocess
-    import sys
-    import time
 
     from cli import host as host_verb
     from cli import resume as resume_verb
@@ -125,23 +122,9 @@ def test_resume_verb_after_kill_dash_nine_of_a_joiner(tmp_path: Path) -> None:
     th = threading.Thread(target=run_host)
     th.start()
     jdir, jkey = tmp_path / "j", tmp_path / "j.key"
-    code = (
-        "import argparse, io, sys; from cli import join; "
-        f"a = argparse.Namespace(name='Ben', peer=['127.0.0.1:{hport}'], bind='127.0.0.1', "
-        f"port={jport}, data_dir={str(jdir)!r}, identity={str(jkey)!r}, auto=True); "
-        "sys.exit(join.run(a, out=io.StringIO(), inp=io.StringIO('')))")
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
-    proc = subprocess.Popen([sys.executable, "-c", code], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = start_joiner(hport, jport, jdir, jkey)
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            ts = list(jdir.glob("*/transcript.mbt"))
-            if ts and ts[0].stat().st_size > 80_000:     # well into the hand (setup ≈ 55 KB with proofs)
-                break
-            time.sleep(0.01)
-        else:
-            raise AssertionError("the joiner never got going")
+        wait_into_first_hand(jdir)
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
     finally:
