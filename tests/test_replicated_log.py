@@ -8,6 +8,7 @@ clock, so intake, ordering, evidence and catch-up are exercised deterministicall
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -423,6 +424,22 @@ def _play_with(t: Table, cheat: int, rewrite: Any, rounds: int = 400) -> None:
             break
 
 
+def bad_share_to(seat: int) -> tuple[Callable[[dict[str, Any]], dict[str, Any]], list[bool]]:
+    """An entry mutator that spoils the proof of the first decryption share sent to
+    ``seat`` (a cheat only that seat can see), and the flag saying it was spoiled."""
+    done = [False]
+
+    def bad_share(body: dict[str, Any]) -> dict[str, Any]:
+        if not done[0] and body.get("k") == "deck.share" and body.get("to") == seat:
+            done[0] = True
+            pf = bytearray(body["proof"])
+            pf[3] ^= 1
+            return {**body, "proof": bytes(pf)}
+        return body
+
+    return bad_share, done
+
+
 def test_a_bad_share_seen_by_its_recipient_only_stops_every_peer_blaming_its_author(
         tmp_path: Path) -> None:
     """Finding 2: a bad decryption share sent to one peer stopped that peer only; the
@@ -430,16 +447,7 @@ def test_a_bad_share_seen_by_its_recipient_only_stops_every_peer_blaming_its_aut
     share's entry; every peer checks the proof itself and blames the same seat, and
     ``verify`` of any honest transcript agrees."""
     t = _table(b"rlog/badshare", n=3)
-    done = [False]
-
-    def bad_share(body: dict[str, Any]) -> dict[str, Any]:
-        if not done[0] and body.get("k") == "deck.share" and body.get("to") == 0:
-            done[0] = True
-            pf = bytearray(body["proof"])
-            pf[3] ^= 1
-            return {**body, "proof": bytes(pf)}
-        return body
-
+    bad_share, _done = bad_share_to(0)
     _play_with(t, 2, bad_share)
     for s in (0, 1):
         rl = t.seats[s].rlog

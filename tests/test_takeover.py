@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 import pytest
 from test_replicated_log import (
@@ -16,6 +15,7 @@ from test_replicated_log import (
     _silent_table,
     _transcript,
     _wait_for_stop,
+    bad_share_to,
 )
 
 from cli import verify as verify_verb
@@ -118,16 +118,7 @@ def test_a_bot_that_cheats_after_a_takeover_is_blamed_and_its_runner_named(
     bot = Identity.from_seed(BOT_SEED)
     _agree_bot(t, 2, (0, 1), bot)
     _start_bot(t, runner=0, silent=2, bot=bot)
-    done = [False]
-
-    def bad_share(body: dict[str, Any]) -> dict[str, Any]:
-        if not done[0] and body.get("k") == "deck.share" and body.get("to") == 0:
-            done[0] = True
-            pf = bytearray(body["proof"])
-            pf[3] ^= 1
-            return {**body, "proof": bytes(pf)}
-        return body
-
+    bad_share, done = bad_share_to(0)
     _play_with(t, 2, bad_share)
     assert done[0]
     for s in (0, 1):
