@@ -46,7 +46,7 @@ from engine import Action, HandState, IllegalAction
 from engine.scoring import Match, SideScore
 from engine.state import EXTEND, RESPOND
 from p2p.crypto.identity import Identity, fingerprint
-from p2p.net.interface import PeerEventKind, Transport
+from p2p.net.interface import PeerEventKind, PeerStatus, Transport
 from p2p.table import wire
 from p2p.table.config import DEFAULT_STEP_LIMIT, TableConfig
 from p2p.table.hand_protocol import ProtocolError
@@ -725,6 +725,7 @@ class Peer:
                                 status="restarted")
             elif ev.kind is PeerEventKind.STATUS and ev.status is not None:
                 self._status[seat] = ev.status.value
+                self.rlog.seat_reachable(seat, ev.status is not PeerStatus.GONE)
                 self._event("status", f"{self.names[seat]} is {ev.status.value}", seat=seat,
                             status=ev.status.value)
 
