@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_replicated_log import (
@@ -306,3 +307,117 @@ def test_over_real_sockets_a_bot_seat_follows_the_agreement_and_the_bot_plays_on
     rep = verify_game(peers[1].transcript_path)  # type: ignore[arg-type]
     assert rep.ok and rep.takeovers == [{"hand": 0, "seat": 2, "runner": 0,
                                          "signers": [0, 1]}], rep.summary()
+
+
+def _table_where_cy_dies(tmp_path: Path, name: bytes) -> tuple[Any, ...]:
+    """Ann (seat 0, the console's seat, played by its auto bot), Bo (a bot peer) and Cy,
+    a bot peer whose computer dies 10 entries into the first hand (its thread stops
+    and closes its node); a short step limit so the table pauses on Cy quickly."""
+    import threading
+
+    from engine import Seating, preset
+    from p2p.net.transport import Node
+    from p2p.table.memory import make_table
+    from p2p.table.session import Peer, SessionOptions
+    from p2p.table.store import Store
+
+    cfg, ids = make_table(preset("modern", match_target=1), Seating.solo(3),
+                          ["Ann", "Bo", "Cy"], name)
+    opts = SessionOptions(response_delay=0.0, stall_after=0.3, step_limit=1.5)
+    nodes = [Node(node_id_for(ids[s].public_key)) for s in range(3)]
+    eps = {s: nodes[s].endpoint for s in range(3)}
+    peers = [Peer(ids[s], cfg, nodes[s], controller=None if s == 0 else make_bot("heuristic", s),
+                  endpoints=eps, options=opts,
+                  store=Store.create(tmp_path / f"s{s}", cfg.header(), s, port=nodes[s].port,
+                                     endpoints=eps))
+             for s in range(3)]
+
+    def cy() -> None:
+        cy = peers[2]
+        while cy.pump(0.02) and (cy.view() is None or cy.match_so_far() is None):
+            pass
+        dealt = cy.entries_applied
+        while cy.pump(0.02) and cy.entries_applied < dealt + 10:
+            pass
+        cy.node.close()
+
+    threading.Thread(target=cy, daemon=True).start()
+    return cfg, eps, opts, peers
+
+
+@pytest.mark.parametrize("key", [pytest.param("b", marks=pytest.mark.slow), "e"])
+def test_full_screen_b_and_e_keys_answer_a_silent_seat(tmp_path: Path, key: str) -> None:
+    """Issue 11, leaving is a pause: in the full-screen console, once the table waits in
+    vain for Cy, ``b`` agrees to a bot for her seat (this seat runs it: the console
+    prepares it, the agreement starts it and the match is played to its end) and ``e``
+    agrees to end the match; Bo, a bot seat, signs what Ann proposes. Driven headless
+    (pipe input, DummyOutput) over real sockets."""
+    import threading
+
+    from cli_helpers import run_headless, until
+
+    from cli.app import TableApp
+    from cli.netdriver import NetDriver
+    from p2p.net.transport import Node
+    from p2p.table.session import Peer
+
+    cfg, eps, opts, all_peers = _table_where_cy_dies(tmp_path, b"keys/" + key.encode())
+    peers = all_peers[:2]
+    bot = Identity.from_seed(BOT_SEED)
+    bnode = Node(node_id_for(bot.public_key))
+    started: list[Peer] = []
+
+    def prepare(seat: int) -> None:
+        peers[0].offer_bot(bot.public_key, bnode.endpoint)
+
+    def start(data: object) -> None:
+        p0 = peers[0]
+        chain = [Envelope.decode(r) for h in sorted(p0.log) for r in p0.log[h]]
+        bp = Peer(bot, cfg, bnode, controller=make_bot("heuristic", 9),
+                  endpoints={0: eps[0], 1: eps[1]}, options=opts, replay=chain,
+                  side=list(p0.rlog.side), seat=2)
+        bp.fetch()
+        started.append(bp)
+        threading.Thread(target=lambda: bp.run(60), daemon=True).start()
+
+    peers[0].on_takeover = start
+    bo = threading.Thread(target=lambda: peers[1].run(90, pause_wait=60), daemon=True)
+    bo.start()
+    d = NetDriver(peers[0], background=True, bot_maker=prepare)
+    said: list[str] = []           # what the key put on the status line
+    agree = d.agree
+
+    def agree_and_keep(choice: str) -> str:
+        said.append(agree(choice))
+        return said[-1]
+
+    d.agree = agree_and_keep  # type: ignore[method-assign]
+
+    async def script(app: TableApp, inp: Any) -> None:
+        await until(lambda: d.silent() == 2 and peers[0].paused, timeout=30)
+        inp.send_text(key)
+        await until(lambda: bool(said), timeout=5)
+        if key == "b":
+            await until(lambda: bool(started) and peers[0].finished, timeout=60)
+        else:
+            await until(lambda: peers[0].agreed_end is not None, timeout=20)
+        inp.send_text("\x11")
+
+    try:
+        assert d.wait_ready(30)
+        run_headless(lambda inp, out: TableApp(d, input=inp, output=out, delay=0, auto=True),
+                     script)
+    finally:
+        d.close()
+        bo.join(10)
+        for p in [*peers, *started]:
+            p.close(flush=0.5)
+        all_peers[2].store.close()
+    assert said and "agreed by Ann" in said[0], said
+    assert ("bot" in said[0]) if key == "b" else said[0].startswith("Ending the match"), said
+    rep = verify_game(peers[0].transcript_path)  # type: ignore[arg-type]
+    assert rep.ok, rep.summary()
+    if key == "b":
+        assert rep.takeovers and rep.takeovers[0]["seat"] == 2 and rep.takeovers[0]["runner"] == 0
+    else:
+        assert "ended by agreement" in rep.summary()
