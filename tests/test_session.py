@@ -404,3 +404,43 @@ def test_abandon_stops_every_peer_and_a_forged_one_is_dropped(tmp_path: Path) ->
     for p in peers:
         p.close(flush=0)
     assert verify_game(peers[0].store.transcript_path).check == "incomplete"
+
+
+@pytest.mark.parametrize("where", ["secrets", "transcript"])
+def test_a_disk_that_fails_stops_the_peer_in_words_never_a_dead_thread(
+        tmp_path: Path, where: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full disk (or a folder gone) while a peer writes its own step used to escape from
+    the pump thread as a traceback, leaving the peer dead and silent. Now the peer stops,
+    saying what happened and how to go on; its unsaved entry is never sent."""
+    cfg, ids = make_table(preset("modern"), Seating.solo(2), ["a", "b"], b"diskfull/" +
+                          where.encode())
+    peers = make_peers(tmp_path, cfg, ids)
+    calls = [0]
+
+    def full(*args: object, **kw: object) -> bool:
+        calls[0] += 1
+        if calls[0] > 3:
+            raise OSError(28, "No space left on device")
+        return orig(*args, **kw)
+
+    if where == "secrets":
+        orig = peers[1].store.save_secrets
+        monkeypatch.setattr(peers[1].store, "save_secrets", full)
+    else:
+        orig = peers[1].store.append
+        monkeypatch.setattr(peers[1].store, "append", full)
+    t = threading.Thread(target=lambda: peers[0].run(6))
+    t.start()
+    try:
+        assert peers[1].run(10) is False             # returns: no exception, no hang
+    finally:
+        t.join(15)
+        for p in peers:
+            p.close(flush=0.2)
+    assert peers[1].stopped is not None and "No space left" in peers[1].stopped
+    assert "millebornes resume" in peers[1].stopped
+    # what seat 1 could not save never reached seat 0
+    saved = {e.hash() for e in read_transcript(peers[1].store.transcript_path).entries}
+    got_from_1 = [e for e in read_transcript(peers[0].store.transcript_path).entries
+                  if e.author == ids[1].public_key]
+    assert got_from_1 and all(e.hash() in saved for e in got_from_1)

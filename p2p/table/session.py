@@ -551,7 +551,15 @@ class Peer:
             self._handle_node_events()
             self.rlog.apply_ready()
             self._follow_agreements()
-            self._write_while_my_turn()
+            try:
+                self._write_while_my_turn()
+            except (OSError, ValueError) as exc:
+                # our own step cannot be made (a full disk, secrets this computer lost, a
+                # bot that failed): stop here in words, never a dead thread and a traceback;
+                # nothing was signed, so the others see a silent seat, and resume goes on
+                log.error("seat %d: cannot write its own step", self.me, exc_info=True)
+                self.rlog.stop(f"this computer could not write its own step ({exc}); the "
+                               "game is saved: millebornes resume continues it", None)
             self.rlog.tick()
         self._drain()
         self._sync_if_due()
@@ -568,7 +576,16 @@ class Peer:
             out = self.rlog.take_output()
             if not out:
                 return
-            self._persist(out)
+            try:
+                self._persist(out)
+            except OSError as exc:
+                # not on disk, so not sent either (an entry of ours published and then lost
+                # would look like equivocation after a restart): stop here, in words
+                log.error("seat %d: cannot save the game", self.me, exc_info=True)
+                self.rlog.stop(f"this computer could not save the game ({exc}); free some "
+                               "space or fix the folder, then millebornes resume", None)
+                out.events.extend(self.rlog.take_output().events)
+                out.messages.clear()
             self._events.extend(out.events)
             for ev in out.events:
                 if ev.kind == "takeover":
