@@ -42,8 +42,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     players = int(args.players or 0) or max(2, 1 + n_bots)
     seating = Seating.parse(players, args.teams)
     if n_bots >= seating.n_players:
-        raise ValueError(f"--bots {n_bots} leaves no seat for you at a table of "
-                         f"{seating.n_players}")
+        raise ValueError(_("--bots %(bots)d leaves no seat for you at a table of %(players)d")
+                         % {"bots": n_bots, "players": seating.n_players})
     name = player_name(args)
     node = seat_node(ident, args)
     try:

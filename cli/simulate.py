@@ -17,7 +17,7 @@ from p2p.netsim import simulate_network
 from p2p.table.memory import CHEAT_KINDS, make_table, play_fair_match, stage_cheat
 
 from . import i18n
-from .args import rules_from
+from .args import check_bot_spec, rules_from
 from .i18n import _
 from .words import rules_name
 
@@ -26,15 +26,23 @@ def table_from_args(args: argparse.Namespace) -> tuple[Rules, Seating, list[str]
     """Rules, seating and one bot name per seat from simulate's arguments, all checked
     before any game starts (shared by the in-process and the network simulation)."""
     if args.games < 1:
-        raise ValueError("--games must be at least 1")
+        raise ValueError(_("--games must be at least 1"))
     rules = rules_from(args)
     seating = Seating.parse(args.players, args.teams)
     names = [b.strip() for b in args.bots.split(",") if b.strip()]
     if not names:
-        raise ValueError("--bots needs at least one bot name")
+        raise ValueError(_("--bots needs at least one bot name"))
     bot_names = [names[s % len(names)] for s in range(seating.n_players)]
     for b in bot_names:
-        make_bot(b, 0)  # validates the name
+        try:
+            check_bot_spec(b, "--bots")
+        except argparse.ArgumentTypeError as exc:
+            raise ValueError(str(exc)) from None
+        try:
+            make_bot(b, 0)
+        except ValueError as exc:   # the options' own check: its words stay English
+            raise ValueError(_("--bots %(spec)s: bad options for this bot (%(error)s)")
+                             % {"spec": b, "error": exc}) from None
     return rules, seating, bot_names
 
 
@@ -103,13 +111,14 @@ def run_cheat(args: argparse.Namespace) -> int:
     """One match in memory where seat ``--cheater`` commits the cheat ``--cheat`` once:
     print who cheated, how, when and by whom it was caught, and what verify says."""
     if not args.fair_deck or args.network:
-        raise ValueError("--cheat needs --fair-deck (the in-memory table)")
+        raise ValueError(_("--cheat needs --fair-deck (the in-memory table)"))
     if args.cheat not in CHEAT_KINDS:
-        raise ValueError(f"unknown cheat {args.cheat!r}; one of: {', '.join(CHEAT_KINDS)}")
+        raise ValueError(_("unknown cheat %(cheat)s; one of: %(kinds)s")
+                         % {"cheat": repr(args.cheat), "kinds": ", ".join(CHEAT_KINDS)})
     rules, seating, bot_names = table_from_args(args)
     n = seating.n_players
     if not 0 <= args.cheater < n:
-        raise ValueError(f"--cheater must be a seat 0..{n - 1}")
+        raise ValueError(_("--cheater must be a seat 0..%(last)d") % {"last": n - 1})
     names = [f"{bot_names[s]}{s + 1}" for s in range(n)]
     cfg, ids = make_table(rules, seating, names, b"cheat/%d" % args.seed)
     out_dir = Path(args.transcript_dir) if args.transcript_dir else Path(tempfile.mkdtemp(
@@ -154,8 +163,8 @@ def run(args: argparse.Namespace) -> int:
                                args.transcript_dir)
     else:
         if args.transcript_dir:
-            raise ValueError("--transcript-dir needs --fair-deck or --network "
-                             "(plain simulations keep no transcript)")
+            raise ValueError(_("--transcript-dir needs --fair-deck or --network "
+                               "(plain simulations keep no transcript)"))
         result = simulate(rules, seating, bot_names, args.games, args.seed)
     failures = list(result.get("failures", []))
     if args.json:
