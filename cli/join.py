@@ -151,7 +151,8 @@ def host_key_line(client: LobbyClient, address: str) -> str:
     or trusted on first use (then how to check it next time)."""
     fp = key_fingerprint(client.host_key or b"")
     if client.host_fp is not None:
-        return f"the host's key is {fp}, as expected"
+        return _("the host's key is %(key)s, as expected") % {"key": fp}
     host = address.rpartition("@")[2]
-    return (f"the host's key is {fp} (trusted on first use: compare it with the host's "
-            f"screen; next time --peer {fp}@{host} checks it)")
+    return (_("the host's key is %(key)s (trusted on first use: compare it with the host's "
+              "screen; next time --peer %(key)s@%(host)s checks it)")
+            % {"key": fp, "host": host})

@@ -85,8 +85,8 @@ class LoopbackTable:
         self.transcript = store.transcript_path
         if not self.driver.wait_ready(60):
             self.close()
-            raise OSError("the bots' peers did not deal a hand on 127.0.0.1: "
-                          f"{self.peer.stopped or 'no answer'}")
+            raise OSError(_("the bots' peers did not deal a hand on 127.0.0.1: %(reason)s")
+                          % {"reason": self.peer.stopped or _("no answer")})
 
     def close(self) -> None:
         """Leave the table: a pause, not an end (nothing is signed; `millebornes resume`

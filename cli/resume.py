@@ -36,8 +36,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     short_id = path.name[:SHORT]
     peer = resume_peer(path, ident)
     if peer.local_damage:
-        print(f"this computer's copy of game {short_id} is damaged (local damage, not "
-              f"cheating): {peer.local_damage}", file=say)
+        print(_("this computer's copy of game %(id)s is damaged (local damage, not "
+                "cheating): %(damage)s") % {"id": short_id, "damage": peer.local_damage},
+              file=say)
     if peer.finished or peer.stopped:
         print(_("game %(id)s: %(state)s; millebornes replay %(id)s shows it") % {
             "id": short_id, "state": _("the match is over") if peer.finished else

@@ -67,16 +67,19 @@ def listen(ident: Identity, bind: str, port: int, secure: bool = False) -> Node:
                     curve=ident.curve_keys() if secure and zmq.has("curve") else None)
     except Exception as exc:
         code = getattr(exc, "errno", None)
-        where = f"{'all addresses' if bind in ('*', '') else bind} port {port}"
+        where = (_("all addresses, port %(port)d") % {"port": port} if bind in ("*", "") else
+                 _("%(address)s, port %(port)d") % {"address": bind, "port": port})
         if code in _IN_USE:
             raise OSError(_("port %(port)d is already in use on this machine (another "
                             "millebornes, or another program): choose another with --port, "
                             "or leave --port out to take any free port")
                           % {"port": port}) from None
         if code in _NO_ADDR:
-            raise OSError(f"cannot listen on {where}: this machine has no such address "
-                          "or interface (check --bind / --interface)") from None
-        raise OSError(f"cannot listen on {where}: {exc}") from None
+            raise OSError(_("cannot listen on %(where)s: this machine has no such address "
+                            "or interface (check --bind / --interface)")
+                          % {"where": where}) from None
+        raise OSError(_("cannot listen on %(where)s: %(error)s")   # the system's own words
+                      % {"where": where, "error": exc}) from None
 
 
 def seat_node(ident: Identity, args: argparse.Namespace) -> Node:

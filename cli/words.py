@@ -28,6 +28,7 @@ from engine import (
 from engine.scoring import Match, hand_winner
 from engine.state import DRAW, EXTEND, OVER, RESHUFFLE, RESPOND
 from p2p.audit import GameReport
+from p2p.table.store import TRANSCRIPT, StoreDamaged
 
 from . import i18n
 from .i18n import N_, _, ngettext, pgettext
@@ -579,6 +580,41 @@ def nothing_to_agree_line() -> str:
 def cannot_agree_line() -> str:
     return _("You already chose for this hand (a bot or the end, not both); waiting for "
              "the others.")
+
+
+def store_damaged_line(exc: StoreDamaged) -> str:
+    """This computer's damaged copy of a game in the player's language: which game and
+    file, what is wrong (the store's own technical detail, in English), and what to do."""
+    transcript = exc.path / TRANSCRIPT
+    if exc.todo_id not in ("keep", "permissions", "update", "secrets-lost"):
+        return str(exc)
+    if exc.todo_id == "permissions":
+        todo = _("check the permissions of %(path)s") % {"path": exc.path / exc.file}
+    elif exc.todo_id == "update":
+        todo = _("update millebornes, then resume again")
+    elif exc.todo_id == "secrets-lost":
+        todo = _("they exist nowhere else, so this seat cannot go on at this table (nothing "
+                 "was sent; the others' time limit stops the match, blaming nobody); "
+                 "`millebornes verify %(transcript)s` shows what was played") % {
+                     "transcript": transcript}
+    elif exc.file != TRANSCRIPT:
+        todo = _("it cannot be resumed from this copy, which is left as it is; the other "
+                 "players keep theirs (`millebornes verify %(transcript)s` shows what was "
+                 "played)") % {"transcript": transcript}
+    else:
+        todo = _("it cannot be resumed from this copy, which is left as it is; the other "
+                 "players keep theirs")
+    return _("this computer's copy of game %(id)s is damaged (%(file)s: %(what)s): local "
+             "damage, nobody cheated; %(todo)s") % {
+                 "id": exc.path.name[:8], "file": exc.file, "what": exc.what, "todo": todo}
+
+
+def error_line(exc: BaseException) -> str:
+    """An error that ends a verb, in words: the ones whose cause is known as data are said
+    in the player's language; any other keeps its own message."""
+    if isinstance(exc, StoreDamaged):
+        return store_damaged_line(exc)
+    return str(exc)
 
 
 def stopped_line(reason: str) -> str:

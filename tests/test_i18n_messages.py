@@ -5,11 +5,14 @@ who (the option, the value, the seat), whatever the language."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from cli import i18n
 from cli.main import main
+from cli.words import error_line, store_damaged_line
+from p2p.table.store import TRANSCRIPT, StoreDamaged
 
 LANGUAGES = ("en", "fr", "sv", "vi", "af", "ug")
 
@@ -78,3 +81,72 @@ def test_simulate_checks_its_bots_in_the_players_language(
                         "--games", "1"], capsys)
     assert code == 2
     assert "--bots: det finns ingen bot som heter 'robocop'" in err
+
+
+# ----- a damaged copy of a game, said from the store's data ---------------------------------
+
+def _damaged_cases(path: Path) -> list[StoreDamaged]:
+    from p2p.table.store import _secrets_todo
+    return [StoreDamaged(path, "table.msgpack", "missing"),
+            StoreDamaged(path, TRANSCRIPT, "at byte 9: bad length"),
+            StoreDamaged(path, "secrets.log", "hand 1: junk", _secrets_todo(path),
+                         "secrets-lost"),
+            StoreDamaged(path, "table.msgpack", "not readable by this account",
+                         f"check the permissions of {path / 'table.msgpack'}", "permissions"),
+            StoreDamaged(path, TRANSCRIPT, "written in a format this version cannot read",
+                         "update millebornes, then resume again", "update")]
+
+
+def test_a_damaged_copy_reads_as_the_store_says_in_english(tmp_path: Path) -> None:
+    """The words are the store's own sentence in English: nothing lost by the ids."""
+    path = tmp_path / ("0123abcd" * 4)
+    with i18n.using("en"):
+        for exc in _damaged_cases(path):
+            assert store_damaged_line(exc) == str(exc)
+            assert error_line(exc) == str(exc)
+        other = StoreDamaged(path, "secrets.log", "odd", "ask someone")
+        assert error_line(other) == str(other)
+
+
+@pytest.mark.parametrize("language", ["fr", "sv", "vi", "af", "ug"])
+def test_a_damaged_copy_names_the_game_file_and_fault_in_every_language(
+        tmp_path: Path, language: str) -> None:
+    path = tmp_path / ("0123abcd" * 4)
+    with i18n.using(language):
+        for exc in _damaged_cases(path):
+            text = store_damaged_line(exc)
+            assert "0123abcd" in text and exc.file in text and exc.what in text
+            assert "local damage" not in text and "it cannot be resumed" not in text
+
+
+def test_resume_of_a_damaged_copy_in_french(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    table = tmp_path / ("0123abcd" * 4)
+    (table / "table.msgpack").mkdir(parents=True)       # a folder where a file should be
+    code, err = _error(["resume", "--lang", "fr", "--data-dir", str(tmp_path), "0123"], capsys)
+    assert code == 2
+    assert ("la copie de la partie 0123abcd sur cet ordinateur est endommagée (table.msgpack : "
+            "a folder where a file should be) : dégât local, personne n'a triché ; ") in err
+    assert "Traceback" not in err
+
+
+# ----- network set-up lines --------------------------------------------------------------
+
+def test_cannot_listen_names_the_address_and_port_in_swedish() -> None:
+    from cli.seats import listen
+    from p2p.crypto.identity import Identity
+    with i18n.using("sv"), pytest.raises(OSError) as exc:
+        listen(Identity.from_seed(b"\x01" * 32), "192.0.2.55", 4999)
+    assert str(exc.value).startswith("kan inte lyssna på 192.0.2.55, port 4999: den här datorn "
+                                     "har ingen sådan adress")
+
+
+def test_the_host_key_line_in_vietnamese() -> None:
+    from types import SimpleNamespace
+
+    from cli.join import host_key_line
+    client = SimpleNamespace(host_key=b"\x02" * 32, host_fp=None)
+    with i18n.using("vi"):
+        line = host_key_line(client, "10.0.0.7:4770")  # type: ignore[arg-type]
+    assert line.startswith("khóa của chủ bàn là ")
+    assert "--peer " in line and "@10.0.0.7:4770" in line
