@@ -42,7 +42,14 @@ from .bot_process import BotProcess
 from .console import run_console
 from .i18n import _
 from .netdriver import NetDriver
-from .words import paused_line, rules_name, saved_line
+from .words import (
+    key_change_line,
+    known_problem_line,
+    lobby_seat_lines,
+    paused_line,
+    rules_name,
+    saved_line,
+)
 
 #: the error numbers ZeroMQ reports for an address that cannot be listened on
 _IN_USE = {errno.EADDRINUSE}
@@ -262,7 +269,7 @@ def lobby_lines(st: LobbyState) -> list[str]:
     return [_("table %(name)s: %(rules)s, %(n)d seats (%(seating)s)")
             % {"name": repr(st.table_name), "rules": rules_name(st.rules.preset),
                "n": st.seating.n_players, "seating": st.seating.label()},
-            *("  " + line for line in st.describe())]
+            *("  " + line for line in lobby_seat_lines(st))]
 
 
 def players_lines(cfg: TableConfig, me: int) -> list[str]:
@@ -283,12 +290,13 @@ def known_lines(args: argparse.Namespace, cfg: TableConfig, me: int,
     ident = getattr(args, "identity", None)
     known = KnownPlayers(Path(ident).with_name("known_players") if ident
                          else default_known_path())
-    out = [f"({known.problem})"] if known.problem else []
+    problem = known_problem_line(known)
+    out = [problem] if problem else []
     for p in cfg.players:
         if p.seat != me and p.seat not in bots:
-            warning = known.observe(p.name, p.key)
-            if warning is not None:
-                out.append(f"warning: {warning}")
+            change = known.meet(p.name, p.key)
+            if change is not None:
+                out.append(key_change_line(change))
     return out
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from engine import (
     Action,
@@ -28,10 +29,16 @@ from engine import (
 from engine.scoring import Match, hand_winner
 from engine.state import DRAW, EXTEND, OVER, RESHUFFLE, RESPOND
 from p2p.audit import GameReport
+from p2p.crypto.identity import fingerprint
 from p2p.table.store import TRANSCRIPT, StoreDamaged
+from p2p.text import safe_text
 
 from . import i18n
 from .i18n import N_, _, ngettext, pgettext
+
+if TYPE_CHECKING:
+    from p2p.crypto.known import KeyChange, KnownPlayers
+    from p2p.table.lobby import LobbyState
 
 
 def card_name(card: int, lang: str | None = None) -> str:
@@ -617,6 +624,45 @@ def error_line(exc: BaseException) -> str:
     return str(exc)
 
 
+def key_change_line(change: KeyChange) -> str:
+    """A known name with a key we have not seen for it: both fingerprints, and the two
+    explanations only the player can choose between."""
+    return _("warning: %(name)s [%(key)s] has a key we have not seen for this name (known: "
+             "%(known)s): a new machine, or someone else using the name") % {
+                 "name": change.name, "key": fingerprint(change.key),
+                 "known": ", ".join(fingerprint(k) for k in change.known)}
+
+
+def known_problem_line(known: KnownPlayers) -> str | None:
+    """Why the known-players file could not be read (None: it could, or there is none)."""
+    if known.problem_id == "unreadable":
+        return _("(cannot read %(path)s: %(error)s)") % {"path": known.path,
+                                                          "error": known.problem_detail}
+    if known.problem_id == "damaged":
+        return _("(%(path)s was damaged (%(error)s); kept as .bad)") % {
+            "path": known.path, "error": known.problem_detail}
+    return f"({known.problem})" if known.problem else None
+
+
+def lobby_seat_lines(state: LobbyState) -> list[str]:
+    """The lobby's seats: who sits where (with key), free seats, bots, who is ready."""
+    teams = state.seating.n_teams != state.seating.n_players
+    out = []
+    for i, s in enumerate(state.seats):
+        seat = (_("seat %(seat)d, team %(team)d") % {"seat": i,
+                                                     "team": state.seating.side_of(i) + 1}
+                if teams else _("seat %(seat)d") % {"seat": i})
+        if s is None:
+            out.append(_("%(seat)s: free") % {"seat": seat})
+            continue
+        marks = [_(word) for word, on in ((PEER_STATES_BOT, s.bot), (PEER_STATES["ready"],
+                                                                     s.ready)) if on]
+        out.append(_("%(seat)s: %(name)s [%(key)s]") % {
+            "seat": seat, "name": safe_text(s.name), "key": fingerprint(s.key)}
+            + (f" ({', '.join(marks)})" if marks else ""))
+    return out
+
+
 def stopped_line(reason: str) -> str:
     return (_("The match stopped: %(reason)s.") % {"reason": reason} if reason
             else _("The match stopped."))
@@ -637,6 +683,8 @@ def peer_label(name: str, kind: str, state: str) -> str:
         PEER_STATES.get(state)
     return f"{name} ({_(word) if word else state})"
 
+
+PEER_STATES_BOT = N_("bot")
 
 #: A peer's state as the help lists it.
 PEER_STATES = {"connected": N_("connected"), "offline": N_("offline"), "left": N_("left"),

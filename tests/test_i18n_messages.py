@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -13,6 +14,9 @@ from cli import i18n
 from cli.main import main
 from cli.words import error_line, store_damaged_line
 from p2p.table.store import TRANSCRIPT, StoreDamaged
+
+if TYPE_CHECKING:
+    from p2p.table.lobby import LobbyState
 
 LANGUAGES = ("en", "fr", "sv", "vi", "af", "ug")
 
@@ -150,3 +154,67 @@ def test_the_host_key_line_in_vietnamese() -> None:
         line = host_key_line(client, "10.0.0.7:4770")  # type: ignore[arg-type]
     assert line.startswith("khóa của chủ bàn là ")
     assert "--peer " in line and "@10.0.0.7:4770" in line
+
+
+# ----- known players and the lobby: data in p2p, words in cli -------------------------------
+
+def test_a_changed_key_is_data_in_p2p_and_words_in_every_language(tmp_path: Path) -> None:
+    from cli.words import key_change_line
+    from p2p.crypto.identity import Identity, fingerprint
+    from p2p.crypto.known import KnownPlayers
+    bob, mallory = Identity.generate(), Identity.generate()
+    KnownPlayers(tmp_path / "known").observe("Bob", bob.public_key)
+    change = KnownPlayers(tmp_path / "known").meet("Bob", mallory.public_key)
+    assert change is not None and change.known == (bob.public_key,)
+    with i18n.using("en"):
+        assert key_change_line(change) == f"warning: {change.english()}"
+    for language in ("fr", "sv", "vi", "af", "ug"):
+        with i18n.using(language):
+            line = key_change_line(change)
+        assert "Bob" in line and fingerprint(mallory.public_key) in line \
+            and fingerprint(bob.public_key) in line and "warning" not in line
+    with i18n.using("sv"):
+        assert key_change_line(change).startswith("varning: Bob [")
+
+
+def test_a_damaged_known_players_file_in_french(tmp_path: Path) -> None:
+    from cli.words import known_problem_line
+    from p2p.crypto.known import KnownPlayers
+    (tmp_path / "known").write_bytes(b"\xc1\xc1 damaged")
+    known = KnownPlayers(tmp_path / "known")
+    assert known.problem_id == "damaged"
+    with i18n.using("en"):
+        assert known_problem_line(known) == f"({known.problem})"
+    with i18n.using("fr"):
+        line = known_problem_line(known)
+    assert line is not None and "était endommagé" in line and str(tmp_path / "known") in line
+
+
+def _lobby_state(teams: bool) -> LobbyState:
+    from engine import Seating, preset
+    from p2p.crypto.identity import Identity
+    from p2p.table.lobby import LobbyState, SeatInfo
+    seating = Seating.parse(4, "2x2") if teams else Seating.solo(3)
+    seats: list[SeatInfo | None] = [
+        SeatInfo("Ann", Identity.generate().public_key, ready=True),
+        SeatInfo("Bo", Identity.generate().public_key, bot=True, ready=True), None]
+    seats += [None] * (seating.n_players - len(seats))
+    return LobbyState("t", preset("classic"), seating, seats, b"h" * 32, b"l" * 16)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("teams", [False, True])
+def test_the_lobby_seats_in_every_language(language: str, teams: bool) -> None:
+    from cli.words import lobby_seat_lines
+    st = _lobby_state(teams)
+    with i18n.using(language):
+        lines = lobby_seat_lines(st)
+        ready, bot = i18n._("ready"), i18n._("bot")
+    assert len(lines) == st.seating.n_players
+    assert "Ann" in lines[0] and st.seats[0].fingerprint in lines[0]  # type: ignore[union-attr]
+    assert ready in lines[0] and bot not in lines[0]
+    assert bot in lines[1] and ready in lines[1]
+    assert ("free" in lines[2]) == (language == "en")
+    assert ("team" in " ".join(lines)) == (teams and language == "en")
+    assert lines[0].startswith({"en": "seat 0", "fr": "place 0", "sv": "plats 0", "vi": "chỗ 0",
+                                "af": "plek 0", "ug": "ئورۇن 0"}[language])
