@@ -27,7 +27,7 @@ from .driver import LocalDriver, TableDriver
 from .i18n import _
 from .netdriver import NetDriver
 from .seats import listen, new_bot_seat, start_bots
-from .words import paused_line, saved_line
+from .words import paused_line, peer_stop_reason, saved_line
 
 
 def run(args: argparse.Namespace) -> int:
@@ -86,7 +86,7 @@ class LoopbackTable:
         if not self.driver.wait_ready(60):
             self.close()
             raise OSError(_("the bots' peers did not deal a hand on 127.0.0.1: %(reason)s")
-                          % {"reason": self.peer.stopped or _("no answer")})
+                          % {"reason": peer_stop_reason(self.peer) or _("no answer")})
 
     def close(self) -> None:
         """Leave the table: a pause, not an end (nothing is signed; `millebornes resume`

@@ -47,6 +47,7 @@ from .words import (
     known_problem_line,
     lobby_seat_lines,
     paused_line,
+    peer_stop_reason,
     rules_name,
     saved_line,
 )
@@ -392,7 +393,7 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
         if not driver.wait_ready(120, say=lambda line: print(f"* {line}", file=say,
                                                                 flush=True)):
             print(_("the match did not start: %(reason)s")
-                  % {"reason": peer.stopped or _("no deal from the others")},
+                  % {"reason": peer_stop_reason(peer) or _("no deal from the others")},
                   file=say)
             return 1
         inp = reader if out is not None or not sys.stdin.isatty() else None
@@ -410,7 +411,8 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
               file=say)
         return 0
     if peer.stopped:
-        print(_("the match stopped: %(reason)s") % {"reason": peer.stopped}, file=say)
+        print(_("the match stopped: %(reason)s") % {"reason": peer_stop_reason(peer)},
+              file=say)
         return code if code else 1
     print(paused_line(short), file=say)
     return code

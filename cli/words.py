@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from engine import (
     Action,
@@ -663,7 +663,96 @@ def lobby_seat_lines(state: LobbyState) -> list[str]:
     return out
 
 
-def stopped_line(reason: str) -> str:
+def stop_reason(why: Mapping[str, Any] | None, names: Sequence[str],
+                fallback: str = "") -> str:
+    """Why the match stopped, from the replicated log's reason id and data
+    (``ReplicatedLog.stop_why``): who, and what they did or failed to do. A reason without
+    an id (or one this version does not know) is ``fallback``, the log's English."""
+    if not why:
+        return fallback
+
+    def seat(key: str = "seat") -> str:
+        s = why.get(key)
+        return seat_label(names, s if isinstance(s, int) else None)
+
+    kind = why.get("id")
+    if kind == "catch-up-failed":
+        return _("this computer's copy of the game was damaged and no other player sent the "
+                 "missing entries within %(seconds)d s (the table's time limit); resume "
+                 "again when they are back") % {"seconds": round(float(why["seconds"]))}
+    if kind == "unresponsive":
+        return _("%(seat)s is unresponsive: no %(step)s within the table's time limit") % {
+            "seat": seat(), "step": why.get("step", "?")}
+    if kind == "abandoned":
+        text = str(why.get("text") or "")
+        return (_("%(seat)s abandoned the match: %(text)s") % {"seat": seat(), "text": text}
+                if text else _("%(seat)s abandoned the match") % {"seat": seat()})
+    if kind == "agreed-end":
+        s = why.get("seat")
+        return _("the match was ended by agreement in hand %(hand)d after %(name)s left") % {
+            "hand": int(why["hand"]) + 1,
+            "name": you_label(names[s]) if isinstance(s, int) and 0 <= s < len(names)
+            else _("nobody identified")}
+    if kind == "unfounded-complaint":
+        return _("%(seat)s complained without evidence") % {"seat": seat()}
+    if kind == "valid-share-complaint":
+        return _("%(seat)s complained about a valid share (unfounded complaint)") % {
+            "seat": seat()}
+    if kind == "equivocation":
+        return _("%(seat)s signed two different entries for one slot (equivocation)") % {
+            "seat": seat()}
+    if kind == "protocol":
+        by = why.get("by")
+        if isinstance(by, int) and 0 <= by < len(names):
+            return _("%(seat)s broke the rules of the protocol (%(check)s, shown by "
+                     "%(name)s's complaint)") % {"seat": seat(), "check": why.get("check"),
+                                                 "name": you_label(names[by])}
+        return _("%(seat)s broke the rules of the protocol (%(check)s)") % {
+            "seat": seat(), "check": why.get("check")}
+    if kind == "malformed-share":
+        return _("%(seat)s sent a malformed share") % {"seat": seat()}
+    if kind == "broken-log":
+        return _("%(seat)s broke the log (%(check)s)") % {"seat": seat(),
+                                                          "check": why.get("check")}
+    return fallback
+
+
+def local_damage_text(why: Mapping[str, Any] | None, fallback: str = "") -> str:
+    """What was found damaged in this seat's own stored copy on resume
+    (``ReplicatedLog.local_damage_why``); ``fallback``: the log's English."""
+    if not why:
+        return fallback
+    rest = int(why["count"]) - int(why["index"])
+    return ngettext("stored entry %(index)d of %(count)d is damaged (%(check)s); the "
+                    "%(rest)d entry from there is fetched again from the other peers",
+                    "stored entry %(index)d of %(count)d is damaged (%(check)s); the "
+                    "%(rest)d entries from there are fetched again from the other peers",
+                    rest) % {"index": why["index"], "count": why["count"],
+                             "check": why.get("check"), "rest": rest}
+
+
+def peer_stop_reason(peer: Any) -> str:
+    """Why ``peer`` (a ``p2p.table.Peer``) stopped, in words; "" when it did not."""
+    if not peer.stopped:
+        return ""
+    rlog = getattr(peer, "rlog", None)
+    return stop_reason(getattr(rlog, "stop_why", None), list(getattr(rlog, "names", ())),
+                       str(peer.stopped))
+
+
+def peer_local_damage(peer: Any) -> str:
+    """What ``peer`` found damaged in its own stored copy, in words; "" when nothing."""
+    if not peer.local_damage:
+        return ""
+    return local_damage_text(getattr(getattr(peer, "rlog", None), "local_damage_why", None),
+                             str(peer.local_damage))
+
+
+def stopped_line(reason: str, why: Mapping[str, Any] | None = None,
+                 names: Sequence[str] = ()) -> str:
+    """The match stopped: ``why`` (the log's reason id and data) in words when given, else
+    ``reason`` as the log said it."""
+    reason = stop_reason(why, names, reason)
     return (_("The match stopped: %(reason)s.") % {"reason": reason} if reason
             else _("The match stopped."))
 

@@ -218,3 +218,46 @@ def test_the_lobby_seats_in_every_language(language: str, teams: bool) -> None:
     assert ("team" in " ".join(lines)) == (teams and language == "en")
     assert lines[0].startswith({"en": "seat 0", "fr": "place 0", "sv": "plats 0", "vi": "chỗ 0",
                                 "af": "plek 0", "ug": "ئورۇن 0"}[language])
+
+
+# ----- why the match stopped: reason ids from the replicated log, words here ----------------
+
+STOPS = [{"id": "catch-up-failed", "seconds": 20.0},
+         {"id": "unresponsive", "seat": 1, "step": "deck.share"},
+         {"id": "abandoned", "seat": 1, "text": "dinner"},
+         {"id": "abandoned", "seat": 1, "text": ""},
+         {"id": "agreed-end", "hand": 2, "seat": 1},
+         {"id": "unfounded-complaint", "seat": 1},
+         {"id": "valid-share-complaint", "seat": 1},
+         {"id": "equivocation", "seat": 1},
+         {"id": "protocol", "seat": 1, "check": "share-proof", "by": 0},
+         {"id": "protocol", "seat": 1, "check": "card-not-held", "by": None},
+         {"id": "malformed-share", "seat": 1},
+         {"id": "broken-log", "seat": 1, "check": "bad-link"}]
+
+
+def test_a_stop_reason_id_in_french() -> None:
+    from cli.words import stop_reason, stopped_line
+    why = {"id": "protocol", "seat": 1, "check": "share-proof", "by": 0}
+    with i18n.using("fr"):
+        assert stop_reason(why, ["Ann", "Bo"]) == ("place 1 (Bo) a enfreint les règles du "
+                                                   "protocole (share-proof, montré par la "
+                                                   "plainte de Ann)")
+        assert stopped_line("English from the log", why, ["Ann", "Bo"]).startswith(
+            "La partie s'est arrêtée : place 1 (Bo) a enfreint")
+        # no id (a stop by a caller that gave none): the log's own text, never nothing
+        assert stop_reason(None, ["Ann", "Bo"], "I left") == "I left"
+        assert stop_reason({"id": "from-a-newer-version"}, ["Ann"], "x") == "x"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_stop_reason_names_who_in_every_language(language: str) -> None:
+    from cli.words import stop_reason
+    with i18n.using(language):
+        for why in STOPS:
+            text = stop_reason(why, ["You", "Bo"], "FALLBACK")
+            assert text and text != "FALLBACK", why
+            if why["id"] != "catch-up-failed":
+                assert "Bo" in text, (why, text)
+            for key in ("check", "step", "text"):
+                assert str(why.get(key) or "") in text
