@@ -24,6 +24,7 @@ from .seats import (
     players_lines,
     seat_node,
 )
+from .words import lobby_refusal
 
 SAME_KEY = N_("this key is already seated at the table; use --identity FILE for a second "
             "player on one account")
@@ -58,9 +59,12 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     reader = LineReader(inp)
     client: LobbyClient | None = None
     try:
-        client = LobbyClient(ident, player_name(args), node, peers[0],
-                             host_fingerprint=fingerprint, seat=args.seat,
-                             host_curve_key=host_curve_key)
+        try:
+            client = LobbyClient(ident, player_name(args), node, peers[0],
+                                 host_fingerprint=fingerprint, seat=args.seat,
+                                 host_curve_key=host_curve_key)
+        except LobbyError as exc:     # e.g. two fingerprints for the host: said, no traceback
+            raise OSError(lobby_refusal(exc.why, exc.data, str(exc))) from None
         start = _lobby(client, args, peers[0], say, reader)
     except BaseException:
         node.close()
@@ -100,7 +104,8 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
         try:
             start = client.pump(0.1)
         except LobbyError as exc:
-            raise OSError(_("the host refused: %(reason)s") % {"reason": exc}) from None
+            raise OSError(_("the host refused: %(reason)s") % {
+                "reason": lobby_refusal(exc.why, exc.data, str(exc))}) from None
         except TransportError as exc:
             raise OSError(f"{_(SAME_KEY)} ({exc})") from None
         if start is not None:

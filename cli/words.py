@@ -748,6 +748,45 @@ def peer_local_damage(peer: Any) -> str:
                              str(peer.local_damage))
 
 
+def lobby_refusal(why: str, data: Mapping[str, Any], fallback: str) -> str:
+    """Why the lobby turned us away (``LobbyError.why`` and ``data``), in words;
+    ``fallback``: the lobby's English, for a reason without an id."""
+    if why == "table-full":
+        return _("the table is full")
+    if why == "started-without-you":
+        return _("the table started without you")
+    if why == "asked-to-leave":
+        return _("the host asked you to leave")
+    if why == "transport-key-mismatch":
+        return _("your transport key does not match your connection")
+    if why in ("host-version", "version"):
+        return _("the table speaks lobby protocol version %(host)s and this millebornes "
+                 "speaks %(ours)s: both players need the same millebornes version") % {
+                     "host": data.get("host"), "ours": data.get("ours")}
+    if why == "host-said":
+        return _("in the host's own words: %(text)s") % {"text": data.get("text")}
+    if why == "host-key-mismatch":
+        return _("the table at %(endpoint)s has key %(key)s, not the expected %(expected)s: "
+                 "not joining") % {"endpoint": data.get("endpoint"), "key": data.get("key"),
+                                   "expected": data.get("expected")}
+    if why == "no-answer":
+        values = {"endpoint": data.get("endpoint"),
+                  "seconds": round(float(data.get("seconds") or 0))}
+        return (_("no table answered at %(endpoint)s within %(seconds)d s with the announced "
+                  "key: is the table still open? (check HOST:PORT)") if data.get("with_key")
+                else _("no table answered at %(endpoint)s within %(seconds)d s: is the table "
+                       "still open? (check HOST:PORT)")) % values
+    if why == "invalid-message":
+        return _("the host sent an invalid message (%(wrong)s)") % {"wrong": data.get("wrong")}
+    if why == "bad-start":
+        return _("the host started another table than the one agreed: %(detail)s") % {
+            "detail": data.get("detail")}
+    if why == "two-fingerprints":
+        return _("two fingerprints for the host: %(first)s and %(second)s") % {
+            "first": data.get("first"), "second": data.get("second")}
+    return fallback
+
+
 def stopped_line(reason: str, why: Mapping[str, Any] | None = None,
                  names: Sequence[str] = ()) -> str:
     """The match stopped: ``why`` (the log's reason id and data) in words when given, else

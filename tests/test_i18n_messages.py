@@ -261,3 +261,58 @@ def test_every_stop_reason_names_who_in_every_language(language: str) -> None:
                 assert "Bo" in text, (why, text)
             for key in ("check", "step", "text"):
                 assert str(why.get(key) or "") in text
+
+
+# ----- the lobby's refusals: fixed English codes on the wire, words here --------------------
+
+REFUSALS = [("table-full", {}, "the table is full"),
+            ("started-without-you", {}, "the table started without you"),
+            ("asked-to-leave", {}, "the host asked you to leave"),
+            ("transport-key-mismatch", {}, "your transport key does not match your connection"),
+            ("host-said", {"text": "no strangers"}, "no strangers"),
+            ("host-key-mismatch", {"endpoint": "tcp://10.0.0.7:4770", "key": "AAAAA-BBBBB",
+                                   "expected": "CCCCC-DDDDD"}, "10.0.0.7"),
+            ("no-answer", {"endpoint": "tcp://10.0.0.7:4770", "seconds": 10.0,
+                           "with_key": True}, "10.0.0.7"),
+            ("no-answer", {"endpoint": "tcp://10.0.0.7:4770", "seconds": 10.0,
+                           "with_key": False}, "10.0.0.7"),
+            ("invalid-message", {"wrong": "bad-signature"}, "bad-signature"),
+            ("bad-start", {"detail": "the host changed our name"}, "the host changed our name"),
+            ("two-fingerprints", {"first": "AAAAA-BBBBB", "second": "CCCCC-DDDDD"},
+             "CCCCC-DDDDD"),
+            ("version", {"host": 2, "ours": 1}, "2"),
+            ("host-version", {"host": "1", "ours": "99"}, "99")]
+
+
+def test_a_hosts_refusal_sentence_is_a_stable_code() -> None:
+    from p2p.table.lobby import HOST_REFUSALS, refusal_why
+    for sentence, why in HOST_REFUSALS.items():
+        assert refusal_why(sentence) == (why, {})
+    assert refusal_why("this table speaks lobby protocol version 1 and you speak 99: both "
+                       "players need the same millebornes version") == \
+        ("host-version", {"host": "1", "ours": "99"})
+    assert refusal_why("go away") == ("host-said", {"text": "go away"})
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_lobby_refusal_is_said_with_its_names_in_every_language(language: str) -> None:
+    from cli.words import lobby_refusal
+    with i18n.using(language):
+        for why, data, kept in REFUSALS:
+            text = lobby_refusal(why, data, "FALLBACK")
+            assert text and text != "FALLBACK", why
+            fixed = why in ("table-full", "started-without-you", "asked-to-leave",
+                            "transport-key-mismatch")
+            if language == "en" and fixed:
+                assert text == kept                  # the host's very sentence
+            elif not fixed:
+                assert kept in text, (why, text)     # the names, addresses and keys kept
+        assert lobby_refusal("", {}, "FALLBACK") == "FALLBACK"
+
+
+def test_a_full_table_in_swedish() -> None:
+    from cli.words import lobby_refusal
+    with i18n.using("sv"):
+        assert i18n._("the host refused: %(reason)s") % {
+            "reason": lobby_refusal("table-full", {}, "the table is full")} == \
+            "värden vägrade: bordet är fullt"
