@@ -186,14 +186,22 @@ def run(args: argparse.Namespace) -> int:
     print(i18n.display(_("average turns per hand %(turns)s, %(speed)s hands/s")
                        % {"turns": result["avg_turns_per_hand"],
                           "speed": result["hands_per_second"]}))
-    where = f", in {args.transcript_dir}" if args.transcript_dir else ""
+    values = {"entries": result.get("entries", 0), "dir": args.transcript_dir}
     if args.network:
-        print(f"network: {result['entries']} signed entries; transcripts of each game "
-              + ("identical on every peer and verified" if not failures else "FAILED")
-              + where)
+        if failures:
+            line = (_("network: %(entries)d signed entries; transcripts of each game FAILED, "
+                      "in %(dir)s") if args.transcript_dir else
+                    _("network: %(entries)d signed entries; transcripts of each game FAILED"))
+        else:
+            line = (_("network: %(entries)d signed entries; transcripts of each game identical "
+                      "on every peer and verified, in %(dir)s") if args.transcript_dir else
+                    _("network: %(entries)d signed entries; transcripts of each game identical "
+                      "on every peer and verified"))
+        print(i18n.display(line % values))
     elif result.get("fair_deck"):
-        print(f"fair deck: {result['entries']} signed entries"
-              + (f"; transcripts{where}" if where else ""))
+        print(i18n.display((_("fair deck: %(entries)d signed entries; transcripts, in %(dir)s")
+                            if args.transcript_dir else
+                            _("fair deck: %(entries)d signed entries")) % values))
     for f in failures:
         print(f"  {f}", file=sys.stderr)
     return 0 if not failures else 1

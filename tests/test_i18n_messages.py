@@ -316,3 +316,25 @@ def test_a_full_table_in_swedish() -> None:
         assert i18n._("the host refused: %(reason)s") % {
             "reason": lobby_refusal("table-full", {}, "the table is full")} == \
             "värden vägrade: bordet är fullt"
+
+
+# ----- simulate and tournament ------------------------------------------------------------
+
+def test_tournament_progress_and_errors_in_swedish(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["tournament", "--lang", "sv", "--bots", "random,heuristic", "--deals", "1",
+                 "--jobs", "1"])
+    out = capsys.readouterr()
+    assert code == 0
+    assert "2/2 matcher" in out.err and "s kvar" in out.err and "matches" not in out.err
+    code, err = _error(["tournament", "--lang", "sv", "--bots", "random,random"], capsys)
+    assert code == 2 and "--bots anger en bot två gånger" in err
+    code, err = _error(["tournament", "--lang", "sv", "--bots", "random,genius"], capsys)
+    assert code == 2 and "det finns ingen bot som heter 'genius'" in err
+
+
+def test_simulate_fair_deck_line_in_french(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["simulate", "--lang", "fr", "--fair-deck", "--games", "1",
+                 "--bots", "random"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "jeu équitable : " in out and " entrées signées" in out and "fair deck" not in out
