@@ -19,7 +19,7 @@ from p2p.table.memory import CHEAT_KINDS, make_table, play_fair_match, stage_che
 from . import i18n
 from .args import check_bot_spec, rules_from
 from .i18n import _
-from .words import rules_name
+from .words import cheat_demo_lines, rules_name
 
 
 def table_from_args(args: argparse.Namespace) -> tuple[Rules, Seating, list[str]]:
@@ -93,20 +93,6 @@ def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: i
             **tally.summary(bot_names, time.perf_counter() - started, rate_digits=2)}
 
 
-_CAUGHT_AS = {
-    "pass-length": "'s shuffle pass has a card missing",
-    "shuffle-proof": "'s shuffle pass fails its proof",
-    "share-proof": "'s decryption share fails its proof",
-    "wrong-card": "'s open shows another card than the one it names",
-    "card-not-held": " played a card it does not hold",
-    "equivocation": " signed two different entries for one place in the log",
-    "reveal-missing": " never revealed its hand secrets: the table times out on it",
-    "reveal-commitment": "'s revealed shuffle seed is not the one it committed to",
-}
-_WHEN = {"shuffle": "before the deal", "deal": "during the deal", "play": "during play",
-         "reveal": "at the end-of-hand reveal"}
-
-
 def run_cheat(args: argparse.Namespace) -> int:
     """One match in memory where seat ``--cheater`` commits the cheat ``--cheat`` once:
     print who cheated, how, when and by whom it was caught, and what verify says."""
@@ -131,24 +117,10 @@ def run_cheat(args: argparse.Namespace) -> int:
         print(json.dumps(o.as_dict()))
         return 0
 
-    def who(s: int) -> str:
-        return f"seat {s} ({names[s]})"
-
-    print(f"{who(args.cheater)} {CHEAT_KINDS[args.cheat]}.")
-    if not o.caught:
-        print("not caught: the match ended without the cheat taking place")
-        return 1
-    blamed = ", ".join(who(s) for s in o.blamed) or "nobody"
-    how = _CAUGHT_AS.get(o.check or "", f" broke check {o.check!r}")
-    at_once = "caught" if o.verdict == "unresponsive" else "caught at once"
-    print(f"{at_once}: {blamed}{how}, {_WHEN.get(o.stage or '', '')} "
-          f"(hand {(o.hand or 0) + 1}); verdict: {o.verdict}.")
-    print(f"detected by {', '.join(who(s) for s in o.detected_by)}"
-          + (f": {o.detail}" if o.detail else ""))
     same = (not o.verify_ok) and [o.verify_blamed] == o.blamed
-    print(f"transcript kept in {o.transcript}; verify: {o.verify_summary}")
-    print("verify names the same seat." if same else "verify does NOT agree with the table!")
-    return 0 if same else 1
+    for line in cheat_demo_lines(o, names, same):
+        print(i18n.display(line))
+    return 0 if same and o.caught else 1
 
 
 def run(args: argparse.Namespace) -> int:

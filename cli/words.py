@@ -787,6 +787,72 @@ def lobby_refusal(why: str, data: Mapping[str, Any], fallback: str) -> str:
     return fallback
 
 
+#: A staged cheat (``simulate --cheat``), by kind: what the cheating seat does.
+CHEAT_WORDS = {
+    "shuffle-drop": N_("%(seat)s drops a card from its shuffle pass."),
+    "shuffle-substitute": N_("%(seat)s swaps a card of its shuffle pass for a fresh encryption "
+                             "of a card of its choice."),
+    "shuffle-duplicate": N_("%(seat)s copies one card of its shuffle pass over another."),
+    "bad-shuffle-proof": N_("%(seat)s shuffles honestly but publishes a forged proof of "
+                            "shuffle."),
+    "bad-share": N_("%(seat)s sends a wrong decryption share for a card dealt to another "
+                    "seat."),
+    "card-not-held": N_("%(seat)s plays or discards a card it does not hold."),
+    "equivocation": N_("%(seat)s signs two different entries for one place in the log."),
+    "withheld-reveal": N_("%(seat)s never reveals its hand secrets after the hand."),
+    "bad-reveal": N_("%(seat)s reveals a shuffle seed other than the one it committed to."),
+}
+#: How the table caught it, by the check that failed.
+CAUGHT_AS = {
+    "pass-length": N_("%(seat)s's shuffle pass has a card missing"),
+    "shuffle-proof": N_("%(seat)s's shuffle pass fails its proof"),
+    "share-proof": N_("%(seat)s's decryption share fails its proof"),
+    "wrong-card": N_("%(seat)s's open shows another card than the one it names"),
+    "card-not-held": N_("%(seat)s played a card it does not hold"),
+    "equivocation": N_("%(seat)s signed two different entries for one place in the log"),
+    "reveal-missing": N_("%(seat)s never revealed its hand secrets: the table times out on it"),
+    "reveal-commitment": N_("%(seat)s's revealed shuffle seed is not the one it committed to"),
+}
+#: When, by protocol stage.
+CAUGHT_WHEN = {"shuffle": N_("before the deal"), "deal": N_("during the deal"),
+               "play": N_("during play"), "reveal": N_("at the end-of-hand reveal")}
+
+
+def cheat_demo_lines(o: Any, names: Sequence[str], same: bool) -> list[str]:
+    """``simulate --cheat``'s report (``o``: a ``p2p.table.memory.CheatOutcome``): who
+    cheated and how, who caught it, when, and whether ``verify`` names the same seat."""
+    def who(s: int) -> str:
+        return _("seat %(seat)d (%(name)s)") % {"seat": s, "name": names[s]}
+
+    out = [_(CHEAT_WORDS[o.kind]) % {"seat": who(o.cheater)}]
+    if not o.caught:
+        return out + [_("not caught: the match ended without the cheat taking place")]
+    blamed = ", ".join(who(s) for s in o.blamed) or _("nobody")
+    how = (_(CAUGHT_AS[o.check]) % {"seat": blamed} if o.check in CAUGHT_AS else
+           _("%(seat)s broke check %(check)s") % {"seat": blamed, "check": repr(o.check)})
+    verdict = {"cheat": pgettext("verdict", "cheat"),
+               "unresponsive": pgettext("verdict", "unresponsive")}.get(o.verdict, o.verdict)
+    values = {"how": how, "hand": (o.hand or 0) + 1, "verdict": verdict,
+              "when": _(CAUGHT_WHEN[o.stage]) if o.stage in CAUGHT_WHEN else ""}
+    if o.verdict == "unresponsive":
+        line = (_("caught: %(how)s, %(when)s (hand %(hand)d); verdict: %(verdict)s.")
+                if values["when"] else
+                _("caught: %(how)s (hand %(hand)d); verdict: %(verdict)s."))
+    else:
+        line = (_("caught at once: %(how)s, %(when)s (hand %(hand)d); verdict: %(verdict)s.")
+                if values["when"] else
+                _("caught at once: %(how)s (hand %(hand)d); verdict: %(verdict)s."))
+    seats = ", ".join(who(s) for s in o.detected_by)
+    out += [line % values,
+            (_("detected by %(seats)s: %(detail)s") if o.detail else _("detected by %(seats)s"))
+            % {"seats": seats, "detail": o.detail},
+            _("transcript kept in %(path)s; verify: %(summary)s")
+            % {"path": o.transcript, "summary": o.verify_summary},
+            _("verify names the same seat.") if same else
+            _("verify does NOT agree with the table!")]
+    return out
+
+
 def stopped_line(reason: str, why: Mapping[str, Any] | None = None,
                  names: Sequence[str] = ()) -> str:
     """The match stopped: ``why`` (the log's reason id and data) in words when given, else

@@ -338,3 +338,21 @@ def test_simulate_fair_deck_line_in_french(capsys: pytest.CaptureFixture[str]) -
     out = capsys.readouterr().out
     assert code == 0
     assert "jeu équitable : " in out and " entrées signées" in out and "fair deck" not in out
+
+
+def test_every_staged_cheat_has_its_words_the_same_in_english() -> None:
+    from cli.words import CHEAT_WORDS
+    from p2p.table.memory import CHEAT_KINDS
+    assert set(CHEAT_WORDS) == set(CHEAT_KINDS)
+    for kind, english in CHEAT_KINDS.items():
+        assert CHEAT_WORDS[kind] == f"%(seat)s {english}."
+
+
+def test_the_cheat_demo_in_vietnamese(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["simulate", "--lang", "vi", "--fair-deck", "--cheat", "withheld-reveal",
+                 "--cheater", "1", "--transcript-dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out.startswith("chỗ 1 (random2) không bao giờ tiết lộ bí mật của ván")
+    assert "bị bắt: chỗ 1 (random2)" in out and "phán quyết: không phản hồi." in out
+    assert "verify chỉ ra cùng chỗ đó." in out and "caught" not in out
