@@ -995,12 +995,26 @@ def verify_lines(report: GameReport) -> list[str]:
                                           for s in e["signers"])}
         out += ["  " + w for w in i18n.wrap(text, WIDTH - 2)]
     if report.limits:
-        out += ["  " + w for w in i18n.wrap(f"time limits: {report.limits}", WIDTH - 2)]
+        out += ["  " + w for w in i18n.wrap(limits_text(report), WIDTH - 2)]
     return out
 
 
+def limits_text(report: GameReport) -> str:
+    """The table's agreed time limits, as ``verify`` shows them."""
+    if report.step_limit is None:
+        return f"time limits: {report.limits}"
+    values = {"step": f"{report.step_limit:g}",
+              "move": f"{report.decision_limit:g}" if report.decision_limit is not None else ""}
+    text = (_("time limits: %(step)s s per protocol step, %(move)s s per move") % values
+            if report.decision_limit is not None else
+            _("time limits: %(step)s s per protocol step, moves untimed") % values)
+    if not report.limits_recorded:
+        text += " " + _("(not recorded: this table's version's defaults)")
+    return text
+
+
 def _agreement_name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+    return names[seat] if 0 <= seat < len(names) else _("seat %(seat)d") % {"seat": seat}
 
 
 # ----- replies to commands (cli.commands) -----------------------------------------------
