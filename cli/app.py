@@ -533,8 +533,8 @@ class TableApp:
                     self.selected = i - 1
                     self.say("")
                 else:
-                    self.say(reply("no-such-card", n=i, held=len(self.cards())),
-                             error=True)
+                    text = reply("no-such-card", n=i, held=len(self.cards()))
+                    self.say(text[:1].upper() + text[1:] + ".", error=True)
 
         @kb.add("left", filter=on_hand)
         @kb.add("up", filter=on_hand)
@@ -645,7 +645,8 @@ class TableApp:
                     await asyncio.sleep(self.delay)
                     view = d.view()
                     action = self.bot.choose(view, d.legal())
-                    self.say(f"(auto) {command_for(action, view, d.seat, d.names, self.cards())}")
+                    self.say(_("(auto) %(command)s") % {
+                        "command": command_for(action, view, d.seat, d.names, self.cards())})
                     d.submit(action)
                     self.moves += 1
                     self.app.invalidate()

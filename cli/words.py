@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine import (
@@ -92,6 +92,12 @@ Each card's family is said in brackets; "playable" marks what you can play now."
 def help_text(color: bool) -> str:
     """The help, explaining colours or the letters that replace them."""
     return _(HELP) + "\n" + _(HELP_COLOR if color else HELP_MONO)
+
+
+def or_list(items: Iterable[str]) -> str:
+    """Choices joined by "or" in the player's language ("play 2 on Bo or play 2 on Di")."""
+    # Translators: the separator between choices, with its spaces: "A or B or C".
+    return _(" or ").join(items)
 
 
 def you_label(name: str) -> str:
