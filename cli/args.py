@@ -12,11 +12,12 @@ import argparse
 import getpass
 import os
 from collections.abc import Callable
+from dataclasses import fields
 from importlib import metadata
 from pathlib import Path
 from typing import NoReturn
 
-from engine import Rules, make_bot, parse_option, preset
+from engine import Rules, Seating, make_bot, parse_option, preset
 from engine.bots import bot_names, parse_bot_spec
 
 from . import i18n
@@ -358,8 +359,35 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
 # ----- helpers on parsed arguments ------------------------------------------------------
 
 def rules_from(args: argparse.Namespace) -> Rules:
+    """The preset with each ``--option``; a malformed option or an unknown name is said in
+    the player's language (a bad value keeps the engine's English check)."""
+    known = sorted(f.name for f in fields(Rules) if f.name != "preset")
+    for text in args.option or []:
+        name = text.split("=", 1)[0].strip().lower().replace("-", "_").removeprefix("o_")
+        if "=" not in text:
+            raise ValueError(_("option %(option)s must look like NAME=VALUE")
+                             % {"option": repr(text)})
+        if name not in known:
+            raise ValueError(_("unknown rule option %(name)s; known: %(known)s")
+                             % {"name": repr(name), "known": ", ".join(known)})
     options = dict(parse_option(o) for o in (args.option or []))
     return preset(args.rules, **options)
+
+
+def seating_from(players: int, teams: str | None) -> Seating:
+    """``--players`` and ``--teams AxB`` as a seating, checked in the player's language."""
+    if teams:
+        a, x, b = teams.lower().partition("x")
+        if not (x and a.isdigit() and b.isdigit()):
+            raise ValueError(_("--teams takes 2x2, 2x3 or 3x2, not %(teams)s")
+                             % {"teams": repr(teams)})
+        if int(a) * int(b) != players:
+            raise ValueError(_("--teams %(teams)s needs %(need)d players, not %(n)d")
+                             % {"teams": teams, "need": int(a) * int(b), "n": players})
+        if (int(a), int(b)) not in ((2, 2), (2, 3), (3, 2)):
+            raise ValueError(_("--teams takes 2x2, 2x3 or 3x2, not %(teams)s")
+                             % {"teams": repr(teams)})
+    return Seating.parse(players, teams)
 
 
 def check_name(name: str) -> str:

@@ -14,7 +14,7 @@ from p2p.net.interface import TransportError
 from p2p.net.transport import Node
 from p2p.table import LobbyHost, LobbyState, Peer, SessionOptions, TableStart
 
-from .args import bind_address, data_dir, player_name, rules_from, with_defaults
+from .args import bind_address, data_dir, player_name, rules_from, seating_from, with_defaults
 from .i18n import _
 from .seats import (
     LineReader,
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     rules = rules_from(args)
     n_bots = int(args.bots or 0)
     players = int(args.players or 0) or max(2, 1 + n_bots)
-    seating = Seating.parse(players, args.teams)
+    seating = seating_from(players, args.teams)
     if n_bots >= seating.n_players:
         raise ValueError(_("--bots %(bots)d leaves no seat for you at a table of %(players)d")
                          % {"bots": n_bots, "players": seating.n_players})

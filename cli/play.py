@@ -21,7 +21,7 @@ from p2p.crypto.identity import Identity
 from p2p.table import Peer, SessionOptions, Store, TableConfig, TableStart, admit_table
 from p2p.transcript.file import Player
 
-from .args import data_dir, rules_from, table_names
+from .args import data_dir, rules_from, seating_from, table_names
 from .console import run_console
 from .driver import LocalDriver, TableDriver
 from .i18n import _
@@ -32,7 +32,7 @@ from .words import paused_line, peer_stop_reason, saved_line
 
 def run(args: argparse.Namespace) -> int:
     players = 1 + args.bots
-    seating = Seating.parse(players, args.teams)
+    seating = seating_from(players, args.teams)
     rules = rules_from(args)
     names = table_names(args.name, players)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)

@@ -17,7 +17,7 @@ from p2p.netsim import simulate_network
 from p2p.table.memory import CHEAT_KINDS, make_table, play_fair_match, stage_cheat
 
 from . import i18n
-from .args import check_bot_spec, rules_from
+from .args import check_bot_spec, rules_from, seating_from
 from .i18n import _
 from .words import cheat_demo_lines, rules_name
 
@@ -28,7 +28,7 @@ def table_from_args(args: argparse.Namespace) -> tuple[Rules, Seating, list[str]
     if args.games < 1:
         raise ValueError(_("--games must be at least 1"))
     rules = rules_from(args)
-    seating = Seating.parse(args.players, args.teams)
+    seating = seating_from(args.players, args.teams)
     names = [b.strip() for b in args.bots.split(",") if b.strip()]
     if not names:
         raise ValueError(_("--bots needs at least one bot name"))

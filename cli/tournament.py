@@ -20,13 +20,13 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations
 from typing import Any, NamedTuple
 
-from engine import Rules, Seating, parse_option, preset
+from engine import Rules, Seating
 from engine.bots import make_bot
 from engine.scoring import SideScore
 from engine.simulate import play_match
 
 from . import i18n
-from .args import check_bot_spec
+from .args import check_bot_spec, rules_from, seating_from
 from .i18n import _
 from .words import rules_name
 
@@ -262,9 +262,8 @@ def run_tournament(args: argparse.Namespace) -> int:
         raise ValueError(_("--deals must be from 1 to 1000000"))
     if not 0 <= args.jobs <= 256:
         raise ValueError(_("--jobs must be from 0 (one per core) to 256"))
-    options = dict(parse_option(o) for o in args.option)
-    rules = preset(args.rules, **options)
-    seating = Seating.parse(args.players, args.teams)
+    rules = rules_from(args)
+    seating = seating_from(args.players, args.teams)
     if seating.n_teams < 2:
         raise ValueError(_("a tournament needs at least two sides"))
     tasks = schedule(specs, rules, seating, args.deals, args.seed)

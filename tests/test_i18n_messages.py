@@ -356,3 +356,18 @@ def test_the_cheat_demo_in_vietnamese(tmp_path: Path, capsys: pytest.CaptureFixt
     assert out.startswith("chỗ 1 (random2) không bao giờ tiết lộ bí mật của ván")
     assert "bị bắt: chỗ 1 (random2)" in out and "phán quyết: không phản hồi." in out
     assert "verify chỉ ra cùng chỗ đó." in out and "caught" not in out
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["play", "--lang", "sv", "--bots", "3", "--teams", "3x3"],
+     "--teams 3x3 behöver 9 spelare, inte 4"),
+    (["play", "--lang", "fr", "--teams", "2y2"], "--teams prend 2x2, 2x3 ou 3x2, pas '2y2'"),
+    (["simulate", "--lang", "af", "--option", "fastplay=yes"],
+     "onbekende reëlkeuse 'fastplay'; bekend: "),
+    (["tournament", "--lang", "vi", "--option", "fast_play"],
+     "tùy chọn 'fast_play' phải có dạng TÊN=GIÁTRỊ"),
+])
+def test_rule_and_team_options_in_the_players_language(
+        argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = _error(argv, capsys)
+    assert code == 2 and needle in err, err
