@@ -12,6 +12,7 @@ from p2p.crypto.identity import fingerprint as key_fingerprint
 from p2p.net.interface import TransportError
 from p2p.table import LobbyClient, LobbyError, Peer, TableStart
 
+from . import i18n
 from .args import player_name, with_defaults
 from .i18n import N_, _
 from .seats import (
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     if not peers:
         from p2p.net.discovery import browse_tables
         want = args.table
-        print(_("looking for tables on the LAN..."), file=say)
+        print(i18n.display(_("looking for tables on the LAN...")), file=say)
         with browse_tables(interfaces=args.mdns) as b:
             tables = b.wait_for(lambda ts: any(want in (None, t.name, t.fingerprint)
                                                for t in ts), 10.0)
@@ -53,8 +54,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
                             "HOST:PORT"))
         t = tables[0]
         peers, fingerprint, host_curve_key = [t.endpoint], t.fingerprint, t.curve_key
-        print(_("joining %(table)s at %(address)s") % {"table": repr(t.name),
-                                                      "address": t.endpoint}, file=say)
+        print(i18n.display(_("joining %(table)s at %(address)s") % {"table": repr(t.name),
+                                                      "address": t.endpoint}), file=say)
     node = seat_node(ident, args)
     reader = LineReader(inp)
     client: LobbyClient | None = None
@@ -80,9 +81,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     bot_seats = [i for i, seat in enumerate(st.seats) if seat is not None and seat.bot] \
         if st is not None else []
     for line in players_lines(start.cfg, start.seat):
-        print(line, file=say)
+        print(i18n.display(line), file=say)
     for line in known_lines(args, start.cfg, start.seat, bots=bot_seats):
-        print(line, file=say)
+        print(i18n.display(line), file=say)
     peer = Peer(ident, start.cfg, node, store=my_store(start, node, args),
                 endpoints=start.endpoints)
     try:
@@ -96,7 +97,7 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
     """Seat and readiness until the host starts the match; None if we leave."""
     shown = None
     shown_key = False
-    print(_(LOBBY_HELP), file=say)
+    print(i18n.display(_(LOBBY_HELP)), file=say)
     auto_ready = not args.not_ready
     limit = float(args.connect_timeout)
     asked = time.monotonic()
@@ -112,7 +113,7 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             return start
         if client.host_key is not None and not shown_key:
             shown_key = True
-            print(host_key_line(client, address), file=say)
+            print(i18n.display(host_key_line(client, address)), file=say)
         st = client.state
         if st is None and time.monotonic() - asked > limit:
             raise OSError(_("no answer from %(address)s after %(seconds)s s: is the table "
@@ -123,13 +124,13 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
         if st is not None and st.to_obj() != shown:
             shown = st.to_obj()
             for line in lobby_lines(st):
-                print(line, file=say)
+                print(i18n.display(line), file=say)
             if auto_ready and client.seat is not None and not client.ready:
                 client.set_ready(True)
         typed = reader.get()
         if typed in ("leave", "quit") or (typed is None and not args.auto):
             client.leave()
-            print(_("left the table"), file=say)
+            print(i18n.display(_("left the table")), file=say)
             return None
         if not isinstance(typed, str) or not typed.strip():
             continue
@@ -137,18 +138,18 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
         words = line.split()
         if words[0] == "sit" and len(words) == 2 and words[1].isdigit():
             if st is None:
-                print(_("not connected to the host yet: wait a moment"), file=say)
+                print(i18n.display(_("not connected to the host yet: wait a moment")), file=say)
             client.sit(int(words[1]))
         elif line == "ready":
             client.set_ready(True)
-            print(_("ready") if st is not None else _("ready (once the host answers)"),
+            print(i18n.display(_("ready") if st is not None else _("ready (once the host answers)")),
                   file=say)
         elif line == "unready":
             auto_ready = False
             client.set_ready(False)
-            print(_("not ready"), file=say)
+            print(i18n.display(_("not ready")), file=say)
         else:
-            print(_(LOBBY_HELP), file=say)
+            print(i18n.display(_(LOBBY_HELP)), file=say)
 
 
 def host_key_line(client: LobbyClient, address: str) -> str:

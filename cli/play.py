@@ -21,6 +21,7 @@ from p2p.crypto.identity import Identity
 from p2p.table import Peer, SessionOptions, Store, TableConfig, TableStart, admit_table
 from p2p.transcript.file import Player
 
+from . import i18n
 from .args import data_dir, rules_from, seating_from, table_names
 from .console import run_console
 from .driver import LocalDriver, TableDriver
@@ -37,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     names = table_names(args.name, players)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     if args.plain and args.seed is None:
-        print(_("(seed %(seed)d: --seed %(seed)d replays this deal)") % {"seed": seed})
+        print(i18n.display(_("(seed %(seed)d: --seed %(seed)d replays this deal)") % {"seed": seed}))
     if args.in_process:
         driver: TableDriver = LocalDriver(rules, seating, names, seat=0, seed=seed,
                                           lang=args.lang)
@@ -50,9 +51,9 @@ def run(args: argparse.Namespace) -> int:
         table.close()
     short = table.transcript.parent.name[:8]
     if table.peer.finished:
-        print(saved_line(str(table.transcript), short))
+        print(i18n.display(saved_line(str(table.transcript), short)))
     else:
-        print(paused_line(short))
+        print(i18n.display(paused_line(short)))
     return code
 
 

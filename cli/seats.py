@@ -37,6 +37,7 @@ from p2p.table import node_id_for as node_id_for
 from p2p.table.store import default_data_dir, read_meta, table_dir
 from p2p.transcript.envelope import Envelope
 
+from . import i18n
 from .args import bind_address, data_dir, move_delay
 from .bot_process import BotProcess
 from .console import run_console
@@ -390,10 +391,10 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
     driver = NetDriver(peer, lang=str(getattr(args, "lang", None) or "en"), background=True,
                        bots=bots, bot_maker=takeover.prepare)
     try:
-        if not driver.wait_ready(120, say=lambda line: print(f"* {line}", file=say,
+        if not driver.wait_ready(120, say=lambda line: print(i18n.display(f"* {line}"), file=say,
                                                                 flush=True)):
-            print(_("the match did not start: %(reason)s")
-                  % {"reason": peer_stop_reason(peer) or _("no deal from the others")},
+            print(i18n.display(_("the match did not start: %(reason)s")
+                  % {"reason": peer_stop_reason(peer) or _("no deal from the others")}),
                   file=say)
             return 1
         inp = reader if out is not None or not sys.stdin.isatty() else None
@@ -407,12 +408,12 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
     path = peer.transcript_path
     short = path.parent.name[:8] if path is not None else None
     if peer.finished:
-        print(_("the match is over; %(saved)s") % {"saved": saved_line(str(path), short)},
+        print(i18n.display(_("the match is over; %(saved)s") % {"saved": saved_line(str(path), short)}),
               file=say)
         return 0
     if peer.stopped:
-        print(_("the match stopped: %(reason)s") % {"reason": peer_stop_reason(peer)},
+        print(i18n.display(_("the match stopped: %(reason)s") % {"reason": peer_stop_reason(peer)}),
               file=say)
         return code if code else 1
-    print(paused_line(short), file=say)
+    print(i18n.display(paused_line(short)), file=say)
     return code

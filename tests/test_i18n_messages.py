@@ -371,3 +371,19 @@ def test_rule_and_team_options_in_the_players_language(
         argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, err = _error(argv, capsys)
     assert code == 2 and needle in err, err
+
+
+def test_lobby_lines_are_shaped_for_uyghur(tmp_path: Path) -> None:
+    """Lines printed outside the board (lobby, host, join, resume) go through
+    ``i18n.display`` like the board's: shaped and ordered for a terminal without bidi."""
+    import argparse
+    import io
+
+    from cli import join
+    out = io.StringIO()
+    args = argparse.Namespace(peer=["127.0.0.1:9"], auto=True, connect_timeout=0.3,
+                              identity=str(tmp_path / "id.key"), lang="ug")
+    with i18n.using("ug") as tr, pytest.raises(OSError):
+        join.run(args, out=out, inp=io.StringIO(""))
+    logical = tr.gettext(join.LOBBY_HELP)
+    assert out.getvalue().splitlines()[0] == tr.display(logical) != logical
