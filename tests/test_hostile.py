@@ -556,10 +556,12 @@ def test_the_host_can_kick_a_seat_squatter_for_good() -> None:
                 break
         assert c.seat is not None
         host.kick(c.seat, "no strangers\x1b[2J")
-        with pytest.raises(LobbyError, match="no strangers"):
+        with pytest.raises(LobbyError, match="no strangers") as kicked:
             for _ in range(100):
                 host.pump(0.01)
                 c.pump(0.01)
+        # the host's own words, sanitised, as data for the joiner's console
+        assert (kicked.value.why, kicked.value.data) == ("host-said", {"text": "no strangers[2J"})
         c.refused = None
         c.join()                                   # and it cannot come back
         for _ in range(50):

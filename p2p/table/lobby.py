@@ -125,7 +125,7 @@ class LobbyError(Exception):
     ``bad-start`` (detail: how the start differs from what was agreed, English),
     ``two-fingerprints`` (first, second); "" for the rest."""
 
-    def __init__(self, message: str, why: str = "", **data: Any) -> None:
+    def __init__(self, message: str, why: str = "", /, **data: Any) -> None:
         super().__init__(message)
         self.why = why
         self.data = data
@@ -726,7 +726,7 @@ class LobbyClient:
                          with_key=self.host_fp is not None)
             raise self._error()
 
-    def _refuse(self, text: str, why: str, **data: Any) -> None:
+    def _refuse(self, text: str, why: str, /, **data: Any) -> None:
         self.refused = text
         self.refused_why = (why, data)
 
