@@ -25,7 +25,7 @@ from .seats import (
     players_lines,
     seat_node,
 )
-from .words import lobby_refusal
+from .words import lobby_error_line, lobby_refusal
 
 SAME_KEY = N_("this key is already seated at the table; use --identity FILE for a second "
             "player on one account")
@@ -105,8 +105,7 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
         try:
             start = client.pump(0.1)
         except LobbyError as exc:
-            raise OSError(_("the host refused: %(reason)s") % {
-                "reason": lobby_refusal(exc.why, exc.data, str(exc))}) from None
+            raise OSError(lobby_error_line(exc.why, exc.data, str(exc))) from None
         except TransportError as exc:
             raise OSError(f"{_(SAME_KEY)} ({exc})") from None
         if start is not None:

@@ -770,7 +770,7 @@ def lobby_refusal(why: str, data: Mapping[str, Any], fallback: str) -> str:
                  "speaks %(ours)s: both players need the same millebornes version") % {
                      "host": data.get("host"), "ours": data.get("ours")}
     if why == "host-said":
-        return _("in the host's own words: %(text)s") % {"text": data.get("text")}
+        return _('"%(text)s" (its own words)') % {"text": data.get("text")}
     if why == "host-key-mismatch":
         return _("the table at %(endpoint)s has key %(key)s, not the expected %(expected)s: "
                  "not joining") % {"endpoint": data.get("endpoint"), "key": data.get("key"),
@@ -857,6 +857,19 @@ def cheat_demo_lines(o: Any, names: Sequence[str], same: bool) -> list[str]:
             _("verify names the same seat.") if same else
             _("verify does NOT agree with the table!")]
     return out
+
+
+#: Lobby errors that are the host's answer (the rest are found on this side: no answer,
+#: a wrong key, a start other than agreed).
+HOST_REFUSAL_IDS = frozenset({"table-full", "started-without-you", "asked-to-leave",
+                              "transport-key-mismatch", "host-version", "host-said"})
+
+
+def lobby_error_line(why: str, data: Mapping[str, Any], fallback: str) -> str:
+    """A lobby error as ``join`` says it: "the host refused: …" only when the host did."""
+    text = lobby_refusal(why, data, fallback)
+    return (_("the host refused: %(reason)s") % {"reason": text}
+            if why in HOST_REFUSAL_IDS or not why else text)
 
 
 def stopped_line(reason: str, why: Mapping[str, Any] | None = None,

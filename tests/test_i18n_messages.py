@@ -387,3 +387,16 @@ def test_lobby_lines_are_shaped_for_uyghur(tmp_path: Path) -> None:
         join.run(args, out=out, inp=io.StringIO(""))
     logical = tr.gettext(join.LOBBY_HELP)
     assert out.getvalue().splitlines()[0] == tr.display(logical) != logical
+
+
+def test_only_the_hosts_own_answers_read_as_a_refusal() -> None:
+    from cli.words import lobby_error_line
+    with i18n.using("en"):
+        assert lobby_error_line("table-full", {}, "x") == "the host refused: the table is full"
+        assert lobby_error_line("", {}, "odd") == "the host refused: odd"
+        line = lobby_error_line("no-answer", {"endpoint": "tcp://10.0.0.7:4770",
+                                              "seconds": 10.0, "with_key": False}, "x")
+        assert line.startswith("no table answered at tcp://10.0.0.7:4770 within 10 s")
+    with i18n.using("fr"):
+        assert lobby_error_line("host-said", {"text": "complet"}, "x") == \
+            "l'hôte a refusé : « complet » (ses propres mots)"
