@@ -349,10 +349,12 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     _data_args(rep)
 
     bench = verb("bench", _("benchmarks"))
-    bench.add_argument("what", choices=["engine", "deck", "net"])
+    bench.add_argument("what", choices=["engine", "deck", "net", "trust"])
     bench.add_argument("--json", action="store_true")
     bench.add_argument("--seconds", type=float, default=3.0,
                        help=_("time budget per measurement (engine)"))
+    bench.add_argument("--trials", type=int, default=3,
+                       help=_("runs of each cheat (trust)"))
     return parser, sub
 
 

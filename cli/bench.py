@@ -12,6 +12,7 @@ import engine.game
 from engine import CLASSIC, MODERN, RandomBot, Rules, Seating, play_hand
 from p2p.deck.bench import run as deck_bench
 from p2p.netsim import run_net_bench
+from p2p.trustbench import run_trust_bench
 
 
 def engine_build() -> str:
@@ -46,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
     if args.what == "net":
         run_net_bench(args.json)
         return 0
+    if args.what == "trust":
+        return run_trust_bench(trials=max(1, args.trials), json_out=args.json)
     results: dict[str, Any] = {
         "classic_2p": engine_hands_per_second(CLASSIC, Seating.solo(2), args.seconds),
         "modern_4p": engine_hands_per_second(MODERN, Seating.solo(4), args.seconds),

@@ -81,11 +81,13 @@ class TableDriver(Protocol):
         """Is there a move by another seat (or chance) to wait for?"""
         ...
 
-    def step_others(self) -> bool:
+    def step_others(self, wait: float = 0.0) -> bool:
         """Advance one move of another seat; ``False`` when nothing was to do.
 
-        Must not block for long: a network driver applies a move that has arrived, or
-        returns ``False`` at once while ``others_pending()`` stays true; the console polls.
+        Blocks at most ``wait`` seconds: a network driver applies a move that has arrived
+        (waiting that long for one), or returns ``False`` while ``others_pending()`` stays
+        true; the console polls. A line-mode loop with nothing else to do passes a wait
+        (it then hears a move the moment it lands); the full-screen loop passes none.
         """
         ...
 
@@ -218,7 +220,7 @@ class LocalDriver:
             return True
         return self._forced_draw() is not None
 
-    def step_others(self) -> bool:
+    def step_others(self, wait: float = 0.0) -> bool:
         st = self.state
         if st.over:
             return False

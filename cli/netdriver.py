@@ -100,6 +100,7 @@ class NetDriver:
         self._held_scores: Any = None
         self._last_view: Any = None
         self._seen = 0
+        self._news = 0                           # the peer's news count last seen
         self._thread: threading.Thread | None = None
         self._leaving = threading.Event()
         if background:
@@ -136,7 +137,7 @@ class NetDriver:
                     say(busy)
                 last = busy
             if self._thread is not None:
-                time.sleep(0.02)
+                self._news = self.peer.wait_for_news(self._news, 0.05)
                 if self.peer.stopped or self.peer.finished:
                     break
             elif not self.peer.pump(0.05):
@@ -207,14 +208,15 @@ class NetDriver:
             return False
         return not self.my_move() or self._forced_draw() is not None
 
-    def step_others(self) -> bool:
+    def step_others(self, wait: float = 0.0) -> bool:
         forced = self._forced_draw()
         if forced is not None:
             self.peer.submit(forced)
         if self._thread is None:
-            self.peer.pump(0.01)     # returns as soon as something arrives
+            self.peer.pump(max(wait, 0.01))     # returns as soon as something arrives
         else:
-            time.sleep(0.005)
+            # the pump thread tells when the log moved (no polling delay on every turn)
+            self._news = self.peer.wait_for_news(self._news, wait)
         self._collect()
         now = self.peer.entries_applied
         moved, self._seen = now != self._seen, now

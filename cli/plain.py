@@ -93,7 +93,7 @@ class PlainSession:
             self.say(line)
         while True:
             while d.others_pending():
-                if not d.step_others():
+                if not d.step_others(wait=0.05):
                     # a network table waits: say what for (a player who left, a slow
                     # peer, the shuffle), once each time it changes
                     self.flush_events()

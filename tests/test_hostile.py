@@ -612,11 +612,8 @@ def test_join_with_fingerprint_at_host_port_checks_the_host() -> None:
             n.close()
 
 
-# ------------------------------------------------- routing id bound to its first key
+# ------------------------------------------- a routing id nobody else can present
 @pytest.mark.hostile
-@pytest.mark.xfail(strict=True, reason="open finding of issue 9: with ROUTER_HANDOVER a "
-                   "stranger admitted to the open lobby takes a member's pipe over for ~3 s "
-                   "per connection (not fixed yet; ZAP does not see the peer's routing id)")
 @pytest.mark.skipif(not zmq.has("curve"), reason="libzmq without CURVE")
 @pytest.mark.parametrize("victim", ["member-at-host", "host-at-member"])
 def test_a_stranger_cannot_take_over_a_pipe_while_the_lobby_is_open(victim: str) -> None:
@@ -624,10 +621,10 @@ def test_a_stranger_cannot_take_over_a_pipe_while_the_lobby_is_open(victim: str)
     only), a stranger connecting under a member's routing id (at the host) or the host's
     (at a joiner) took that pipe over (ROUTER_HANDOVER): its own frames were dropped as
     spoofed, but the victim's traffic was cut until its node re-opened the connection
-    (3 s), again at each reconnect of the stranger.  Now a routing id stays with the
-    connection and key first seen with it: the stranger's frames are dropped and every
-    lobby change still arrives at once.  Today it fails (a lobby change takes ~4.6 s):
-    kept as a strict xfail until the transport binds a routing id to its first key."""
+    (3 s), again at each reconnect of the stranger.  Now a member's routing id carries a
+    nonce the stranger cannot know: the stranger's frames are dropped and every
+    lobby change still arrives at once (it took ~4.6 s before each DEALER's routing id
+    carried a nonce of its own)."""
     ids = [Identity.generate(), Identity.generate()]
     nodes = [Node(node_id_for(i.public_key), curve=i.curve_keys()) for i in ids]
     try:

@@ -361,6 +361,34 @@ def test_a_players_own_decision_is_not_timed_out_unless_the_table_chose_so() -> 
     assert other.stopped is None
 
 
+def test_a_decision_of_a_seat_whose_computer_is_gone_is_timed_like_a_step() -> None:
+    """A player thinking is not timed, but a peer that died on its own move (kill -9, a
+    dead laptop) left every other peer — bots and ``--auto`` seats included — waiting
+    forever (found by ``millebornes bench trust``: 3 runs in 4). Once the transport
+    reports the seat gone, its move is timed like any step from that moment; the table
+    stops with the seat named unresponsive, nobody blamed. Heard again: untimed again."""
+    t = _table(b"rlog/gone-deciding", options=LogOptions(step_limit=20.0))
+    while not any(s.rlog.match.hand.needs_decision() for s in t.seats):
+        t.write_turns()
+        t.deliver()
+    w = next(i for i, s in enumerate(t.seats) if s.rlog.match.hand.needs_decision())
+    other = t.seats[1 - w].rlog
+    assert other.deadline() is None
+    t.clock.advance(100)
+    other.seat_reachable(w, False)           # the transport: no heartbeat from w
+    gone_at = t.clock.now
+    assert other.deadline() == (w, gone_at + 20.0)
+    other.seat_reachable(w, True)            # heard again (it was only slow): untimed
+    assert other.deadline() is None
+    other.seat_reachable(w, False)
+    t.clock.advance(19.5)
+    other.tick()
+    assert other.stopped is None
+    t.clock.advance(1.0)
+    other.tick()
+    assert other.stopped is not None and other.unresponsive == w and other.error is None
+
+
 def _transcript(tmp_path: Path, t: Table, seat: int) -> Path:
     path = tmp_path / f"seat{seat}.mbt"
     with TranscriptWriter(path, t.cfg.header()) as w:

@@ -317,6 +317,41 @@ def test_plain_console_plays_a_networked_seat(tmp_path: Path) -> None:
     check_transcripts(peers)
 
 
+def test_a_waiting_console_hears_the_other_seat_at_once(tmp_path: Path) -> None:
+    """``step_others(wait=...)`` on a background-pumped driver returns when the log moves,
+    not when its wait runs out (a line-mode console no longer polls with sleeps)."""
+    from cli.netdriver import NetDriver
+
+    cfg, ids = make_table(preset("classic"), Seating.solo(2), ["You", "Bo"], b"news")
+    peers = make_peers(tmp_path, cfg, ids)
+    peers[0].controller = None
+    t = threading.Thread(target=lambda: (peers[1].run(60), peers[1].linger(0.3)))
+    t.start()
+    d = NetDriver(peers[0], background=True)
+    try:
+        assert d.wait_ready(30)
+        human = make_bot("heuristic", 5)
+        waits = []
+        while len(waits) < 5 and not d.hand_over:
+            if d.my_move():
+                d.submit(human.choose(d.view(), d.legal()))
+                continue
+            t0 = time.monotonic()
+            calls = 0
+            while not (d.step_others(wait=30.0) or d.my_move() or d.hand_over):
+                calls += 1          # news of our own entry going out: wait again
+                assert calls < 50
+            waits.append(time.monotonic() - t0)
+        # each wait ended with the bot's entry, far before the 30 s it was allowed
+        assert waits and max(waits) < 10.0, waits
+    finally:
+        d.close()
+        peers[0].abandon("test over")
+        t.join()
+        for p in peers:
+            p.close(flush=1.0)
+
+
 def test_bot_answers_in_response_windows_take_a_fixed_time(tmp_path: Path) -> None:
     """Every answer of a bot in a coup-fourré / fast-remedy window (R9, R10a) leaves
     ``response_delay`` after the window reached it, whether it passes or plays."""

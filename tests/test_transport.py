@@ -565,3 +565,18 @@ def test_a_spoofed_restart_undone_delivers_nothing_twice() -> None:
     while (m := b.pop_message()) is not None:
         got.append(m[1])
     assert got == [b"two"]
+
+
+def test_routing_ids_carry_a_nonce_and_name_their_node() -> None:
+    """Each DEALER presents ``node id # nonce``: the receiver reads the node id back, two
+    sockets of one node never present the same routing id (so ROUTER_HANDOVER cannot be
+    aimed at a member's pipe), and a raw client's routing id names itself."""
+    from p2p.net.transport import _routing_id, node_of_routing_id
+
+    a, b = _routing_id(b"node-a"), _routing_id(b"node-a")
+    assert a != b and len(a) == len(b"node-a") + 9
+    assert node_of_routing_id(a) == node_of_routing_id(b) == b"node-a"
+    assert node_of_routing_id(b"raw-client-id") == b"raw-client-id"
+    assert node_of_routing_id(b"#") == b"#"
+    with pytest.raises(TransportError):
+        Node(b"x" * 250)

@@ -13,13 +13,16 @@ screen code strips them before display, and a width helper must not return a neg
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 from wcwidth import wcwidth
 
 ELLIPSIS = "…"
 
 
+@lru_cache(maxsize=8192)
 def _char_cells(ch: str) -> int:
+    # cached: a board redraw measures the same few hundred characters thousands of times
     w = wcwidth(ch)
     return w if w > 0 else 0
 
@@ -42,7 +45,9 @@ def clusters(text: str) -> Iterator[str]:
 
 def cells(text: str) -> int:
     """How many terminal cells ``text`` covers."""
-    return sum(_char_cells(ch) for ch in text)
+    if text.isascii() and text.isprintable():
+        return len(text)        # the common case, without a lookup per character
+    return sum(map(_char_cells, text))
 
 
 def fit(text: str, width: int, ellipsis: str = ELLIPSIS) -> str:
@@ -98,29 +103,33 @@ def wrap(text: str, width: int) -> list[str]:
 
 
 def _wrap_paragraph(paragraph: str, width: int) -> list[str]:
+    # the line's width is carried along, so a paragraph is measured once (not once per word)
     lines: list[str] = []
-    line = ""
+    line, used = "", 0
     for word in paragraph.split():
-        while cells(word) > width:
+        w = cells(word)
+        while w > width:
             if line:
                 lines.append(line)
-                line = ""
+                line, used = "", 0
             head = _take(word, width)
             if not head:  # one cluster wider than the whole line (a wide char, width 1)
                 first = next(clusters(word))
                 lines.append(fit(first, width))
                 word = word[len(first):]
-                continue
-            lines.append(head)
-            word = word[len(head):]
+            else:
+                lines.append(head)
+                word = word[len(head):]
+            w = cells(word)
         if not word:
             continue
-        candidate = f"{line} {word}" if line else word
-        if cells(candidate) <= width:
-            line = candidate
+        if not line:
+            line, used = word, w
+        elif used + 1 + w <= width:
+            line, used = f"{line} {word}", used + 1 + w
         else:
             lines.append(line)
-            line = word
+            line, used = word, w
     lines.append(line)
     return lines
 

@@ -1,8 +1,10 @@
 """Reliable peer-to-peer byte transport over ZeroMQ: :class:`Node`.
 
 Every node binds one ROUTER socket and opens one DEALER per remote peer; the
-DEALER's ``ROUTING_ID`` is our node id, so the remote ROUTER knows who sent each
-frame.  All inbound traffic arrives on the ROUTER, all outbound traffic leaves
+DEALER's ``ROUTING_ID`` is our node id followed by ``#`` and 8 random bytes drawn for that
+socket, so the remote ROUTER knows who sent each frame, and nobody else can present the same
+routing id (under CURVE it travels encrypted): ``ROUTER_HANDOVER`` then hands a pipe only
+to the same DEALER reconnecting, never to a stranger claiming a member's node id.  All inbound traffic arrives on the ROUTER, all outbound traffic leaves
 through the DEALERs (acknowledgements included).  No PUB/SUB.  Reliability (sequence
 numbers, acknowledgements, resends, heartbeats) is :class:`p2p.net.reliable.ReliableCore`.
 
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import select
 import socket
 import threading
@@ -57,6 +60,24 @@ from p2p.net.reliable import ReliableCore
 log = logging.getLogger("p2p.transport")
 
 
+_RID_MARK = b"#"
+_RID_NONCE = 8
+
+
+def _routing_id(node_id: bytes) -> bytes:
+    """A DEALER's routing id: the node id, ``#`` and a nonce of its own (why: see the
+    module docstring)."""
+    return node_id + _RID_MARK + os.urandom(_RID_NONCE)
+
+
+def node_of_routing_id(rid: bytes) -> bytes:
+    """The node id a routing id names: ``_routing_id``'s form without its nonce; any other
+    routing id (a raw ZeroMQ client) names itself, and its frames are checked as such."""
+    if len(rid) > _RID_NONCE + 1 and rid[-_RID_NONCE - 1:-_RID_NONCE] == _RID_MARK:
+        return rid[:-_RID_NONCE - 1]
+    return rid
+
+
 class Node:
     """A transport endpoint: one ROUTER bound, one DEALER per remote peer.
 
@@ -79,6 +100,8 @@ class Node:
         curve: CurveKeys | None = None,
     ) -> None:
         validate_peer_id(node_id)
+        if len(node_id) > 255 - len(_RID_MARK) - _RID_NONCE:
+            raise TransportError("a node id must be at most 246 bytes (its routing id adds 9)")
         self.node_id = node_id
         self.config = config or TransportConfig()
         self.curve = curve
@@ -105,10 +128,11 @@ class Node:
                 r.setsockopt(zmq.CURVE_SERVER, 1)
                 r.setsockopt(zmq.CURVE_SECRETKEY, curve.secret)
             r.setsockopt(zmq.LINGER, 0)
-            # ROUTER_HANDOVER: a peer reconnecting under its id (a restart, a re-pointed
-            # DEALER) takes over its pipe.  Without it libzmq keeps the old pipe and leaves
-            # the new connection a silent zombie.  Under CURVE the ZAP handler admits an id
-            # only with the key bound to it, so nobody else can take a pipe over.
+            # ROUTER_HANDOVER: a DEALER reconnecting under its routing id (a network blip)
+            # takes over its pipe.  Without it libzmq keeps the old pipe and leaves the new
+            # connection a silent zombie.  The routing id carries a nonce drawn per DEALER
+            # socket (see _routing_id), so a stranger admitted to an open lobby cannot name
+            # a member's pipe and take it over (it used to cut the member for ~3 s).
             r.setsockopt(zmq.ROUTER_HANDOVER, 1)
             r.setsockopt(zmq.MAXMSGSIZE, self.config.zmq_maxmsgsize)
             r.setsockopt(zmq.RCVHWM, self.config.rcvhwm)
@@ -355,7 +379,7 @@ class Node:
         try:
             d = self._ctx.socket(zmq.DEALER)
             d.setsockopt(zmq.LINGER, 0)
-            d.setsockopt(zmq.ROUTING_ID, self.node_id)
+            d.setsockopt(zmq.ROUTING_ID, _routing_id(self.node_id))
             d.setsockopt(zmq.SNDHWM, self.config.sndhwm)
             d.setsockopt(zmq.RCVHWM, 1)
             d.setsockopt(zmq.IMMEDIATE, 1)  # never queue for a dead connection
@@ -474,10 +498,10 @@ class Node:
         User-Id is the hex CURVE key our ZAP handler authenticated for that connection."""
         fl = list(parts)
         if len(fl) != 2:
-            src = fl[0].bytes if fl else b"?"
+            src = node_of_routing_id(fl[0].bytes) if fl else b"?"
             # Deliberately malformed: hand the core a frame it will reject.
             return src, b"\xc1", None, None
-        src = fl[0].bytes
+        src = node_of_routing_id(fl[0].bytes)
         host: str | None = None
         if src not in self._dealers:  # only unknown senders need their address
             try:

@@ -238,6 +238,8 @@ class ReplicatedLog:
         self._catch_up_failed = False
         #: the seat whose step timed out (the table stopped; nobody is blamed)
         self.unresponsive: int | None = None
+        #: seats the transport reports gone (no heartbeat), with the clock time they went
+        self._gone_since: dict[int, float] = {}
         #: side entries (claims, abandons) written or accepted, in arrival order
         self.side: list[Envelope] = []
         self._side_seen: set[tuple[bytes, int, str]] = set()
@@ -381,7 +383,8 @@ class ReplicatedLog:
         """(seat, clock time) by which the seat the log waits for must have written its
         entry, or None when the step is untimed (a player's decision, unless the table set
         ``decision_limit``; once a later entry of the hand has arrived the decision was
-        made, and the wait for its delivery is timed like any step) or the match is over. Every peer relays what it holds before
+        made, and the wait for its delivery is timed like any step; so is the decision of
+        a seat whose transport is gone, see :meth:`seat_reachable`) or the match is over. Every peer relays what it holds before
         that (a stalled log fetches from every peer, with backoff well under the limit)."""
         if self.stopped or self.finished:
             return None
@@ -391,10 +394,25 @@ class ReplicatedLog:
         if e is None:
             return None
         decision = e.kind == "game.act" and not self._holds_later_entries()
+        gone = self._gone_since.get(e.seat)
+        if decision and gone is not None:
+            # a player is given time to think, not a peer that stopped answering: once
+            # its transport is gone the move is timed like any step, from that moment
+            return e.seat, max(self.last_progress, gone) + self.opts.step_limit
         limit = self.opts.decision_limit if decision else self.opts.step_limit
         if limit is None:
             return None
         return e.seat, self.last_progress + limit
+
+    def seat_reachable(self, seat: int, reachable: bool) -> None:
+        """The transport's word on ``seat`` (heartbeats lost: False; heard again: True).
+        An untimed decision of a seat whose peer is gone becomes a timed step, so a table
+        whose player's computer died stops (paused, nobody blamed) instead of waiting
+        forever; a player who is only thinking keeps the heartbeats going."""
+        if reachable:
+            self._gone_since.pop(seat, None)
+        elif seat not in self._gone_since:
+            self._gone_since[seat] = self.clock()
 
     def _holds_later_entries(self) -> bool:
         """Entries of this hand already arrived beyond the slot we wait for: whoever wrote

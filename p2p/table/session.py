@@ -46,7 +46,7 @@ from engine import Action, HandState, IllegalAction
 from engine.scoring import Match, SideScore
 from engine.state import EXTEND, RESPOND
 from p2p.crypto.identity import Identity, fingerprint
-from p2p.net.interface import PeerEventKind, Transport
+from p2p.net.interface import PeerEventKind, PeerStatus, Transport
 from p2p.table import wire
 from p2p.table.config import DEFAULT_STEP_LIMIT, TableConfig
 from p2p.table.hand_protocol import ProtocolError
@@ -169,6 +169,9 @@ class Peer:
         #: called with each agreed takeover this seat runs the bot for (the CLI starts it)
         self.on_takeover: Callable[[Any], None] | None = None
         self._lock = threading.RLock()
+        # "the log moved": a console thread waits on it instead of polling the pump thread
+        self._news = threading.Condition(threading.Lock())
+        self._news_count = 0
         self._events: deque[SessionEvent] = deque(maxlen=10_000)
         self._respond_at: dict[tuple[int, int], float] = {}
         self._status: dict[int, str] = {}
@@ -428,6 +431,22 @@ class Peer:
     def winner(self) -> int:
         return self.match.winner()
 
+    def wait_for_news(self, seen: int, timeout: float) -> int:
+        """Block until something happened past ``seen`` (a count an earlier call
+        returned; 0 at first) or ``timeout`` seconds passed; returns the count now.
+
+        Why: a console whose peer is pumped by another thread learns of the other seats'
+        moves at once, instead of a sleep-and-poll that adds its period to every turn."""
+        with self._news:
+            if self._news_count == seen:
+                self._news.wait(timeout)
+            return self._news_count
+
+    def _tell_news(self) -> None:
+        with self._news:
+            self._news_count += 1
+            self._news.notify_all()
+
     def drain_events(self) -> list[SessionEvent]:
         with self._lock:
             out = list(self._events)
@@ -563,6 +582,7 @@ class Peer:
                 self._broadcast(payload)
             else:
                 self._send(peer, payload)
+        self._tell_news()
 
     def _persist(self, out: LogOutput) -> None:
         """Group commit: every entry goes to the OS at once (a kill -9 loses nothing), but
@@ -705,6 +725,7 @@ class Peer:
                                 status="restarted")
             elif ev.kind is PeerEventKind.STATUS and ev.status is not None:
                 self._status[seat] = ev.status.value
+                self.rlog.seat_reachable(seat, ev.status is not PeerStatus.GONE)
                 self._event("status", f"{self.names[seat]} is {ev.status.value}", seat=seat,
                             status=ev.status.value)
 

@@ -126,8 +126,13 @@ class Envelope:
         if len(prev) != 32:
             raise EnvelopeError("prev must be 32 bytes")
         unsigned = cls(table, hand, identity.public_key, seq, prev, body, b"")
-        env = cls(table, hand, identity.public_key, seq, prev, body,
-                  identity.sign(unsigned.signed_bytes()))
+        fields = canonical_packb(unsigned._fields())     # the fixarray of the 7 fields
+        sig = identity.sign(_SIGN_TAG + fields)
+        env = cls(table, hand, identity.public_key, seq, prev, body, sig)
+        # encode() would give the same bytes: the 8-item fixarray is the 7 fields and the
+        # signature as bin8 (one canonical encoding per entry instead of two)
+        if len(sig) == 64 and fields[:1] == b"\x97":
+            object.__setattr__(env, "_encoded", b"\x98" + fields[1:] + b"\xc4\x40" + sig)
         if len(env.encode()) > MAX_ENVELOPE_BYTES:
             raise EnvelopeError("envelope too large")
         return env
