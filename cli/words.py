@@ -617,9 +617,14 @@ def store_damaged_line(exc: StoreDamaged) -> str:
     else:
         todo = _("it cannot be resumed from this copy, which is left as it is; the other "
                  "players keep theirs")
+    what = {"missing": pgettext("file", "missing"),
+            "folder": _("a folder where a file should be"),
+            "unreadable": _("not readable by this account"),
+            "too-large": _("too large (%(size)d bytes)") % {"size": exc.size},
+            }.get(exc.what_id, exc.what)
     return _("this computer's copy of game %(id)s is damaged (%(file)s: %(what)s): local "
              "damage, nobody cheated; %(todo)s") % {
-                 "id": exc.path.name[:8], "file": exc.file, "what": exc.what, "todo": todo}
+                 "id": exc.path.name[:8], "file": exc.file, "what": what, "todo": todo}
 
 
 def error_line(exc: BaseException) -> str:

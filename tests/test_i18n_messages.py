@@ -91,12 +91,15 @@ def test_simulate_checks_its_bots_in_the_players_language(
 
 def _damaged_cases(path: Path) -> list[StoreDamaged]:
     from p2p.table.store import _secrets_todo
-    return [StoreDamaged(path, "table.msgpack", "missing"),
+    return [StoreDamaged(path, "table.msgpack", "missing", what_id="missing"),
+            StoreDamaged(path, "secrets.log", "too large (99 bytes)", what_id="too-large",
+                         size=99),
             StoreDamaged(path, TRANSCRIPT, "at byte 9: bad length"),
             StoreDamaged(path, "secrets.log", "hand 1: junk", _secrets_todo(path),
                          "secrets-lost"),
             StoreDamaged(path, "table.msgpack", "not readable by this account",
-                         f"check the permissions of {path / 'table.msgpack'}", "permissions"),
+                         f"check the permissions of {path / 'table.msgpack'}", "permissions",
+                         what_id="unreadable"),
             StoreDamaged(path, TRANSCRIPT, "written in a format this version cannot read",
                          "update millebornes, then resume again", "update")]
 
@@ -119,7 +122,10 @@ def test_a_damaged_copy_names_the_game_file_and_fault_in_every_language(
     with i18n.using(language):
         for exc in _damaged_cases(path):
             text = store_damaged_line(exc)
-            assert "0123abcd" in text and exc.file in text and exc.what in text
+            assert "0123abcd" in text and exc.file in text
+            # a usual fault is said in the language, a technical detail kept as it is
+            assert (exc.what in text) == (not exc.what_id), text
+            assert str(exc.size or "") in text
             assert "local damage" not in text and "it cannot be resumed" not in text
 
 
@@ -130,7 +136,7 @@ def test_resume_of_a_damaged_copy_in_french(tmp_path: Path,
     code, err = _error(["resume", "--lang", "fr", "--data-dir", str(tmp_path), "0123"], capsys)
     assert code == 2
     assert ("la copie de la partie 0123abcd sur cet ordinateur est endommagée (table.msgpack : "
-            "a folder where a file should be) : dégât local, personne n'a triché ; ") in err
+            "un dossier à la place d'un fichier) : dégât local, personne n'a triché ; ") in err
     assert "Traceback" not in err
 
 

@@ -62,13 +62,17 @@ class StoreDamaged(ValueError):
 
     ``todo_id`` names the advice for a console that words it in the player's language
     (nothing language-dependent is decided here): ``keep`` (the default: the copy is left
-    as it is), ``permissions``, ``update`` or ``secrets-lost``."""
+    as it is), ``permissions``, ``update`` or ``secrets-lost``; ``what_id`` the fault when
+    it is one of a file's usual ones (``missing``, ``folder``, ``unreadable``, ``too-large``
+    with ``size``), "" when ``what`` is a technical detail."""
 
     def __init__(self, path: Path, file: str, what: str, todo: str = "",
-                 todo_id: str = "") -> None:
+                 todo_id: str = "", what_id: str = "", size: int = 0) -> None:
         self.path = path
         self.file = file
         self.what = what
+        self.what_id = what_id
+        self.size = size
         self.todo_id = todo_id or ("keep" if not todo else "other")
         if not todo:
             todo = ("it cannot be resumed from this copy, which is left as it is; the other "
@@ -86,9 +90,11 @@ def _read_file(path: Path, name: str, limit: int, missing_ok: bool = False,
     f = path / name
     try:
         if f.is_dir():
-            raise StoreDamaged(path, name, "a folder where a file should be")
+            raise StoreDamaged(path, name, "a folder where a file should be",
+                               what_id="folder")
         if f.stat().st_size > limit:
-            raise StoreDamaged(path, name, f"too large ({f.stat().st_size} bytes)")
+            raise StoreDamaged(path, name, f"too large ({f.stat().st_size} bytes)",
+                               what_id="too-large", size=f.stat().st_size)
         if not read:
             with open(f, "rb"):
                 return b""
@@ -96,10 +102,11 @@ def _read_file(path: Path, name: str, limit: int, missing_ok: bool = False,
     except FileNotFoundError:
         if missing_ok:
             return None
-        raise StoreDamaged(path, name, "missing") from None
+        raise StoreDamaged(path, name, "missing", what_id="missing") from None
     except PermissionError:
         raise StoreDamaged(path, name, "not readable by this account",
-                           f"check the permissions of {f}", "permissions") from None
+                           f"check the permissions of {f}", "permissions",
+                           what_id="unreadable") from None
     except OSError as exc:
         raise StoreDamaged(path, name, f"cannot be read ({exc.strerror or exc})") from None
 
