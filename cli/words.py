@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine import (
@@ -829,6 +829,20 @@ CAUGHT_WHEN = {"shuffle": N_("before the deal"), "deal": N_("during the deal"),
                "play": N_("during play"), "reveal": N_("at the end-of-hand reveal")}
 
 
+def _cheat_verify_line(o: Any, who: Callable[[int], str]) -> str:
+    """Where the demo's transcript is and what ``verify`` says of it, from its data."""
+    if o.verify_ok:
+        return _("transcript kept in %(path)s; verify: OK, a fair game") % {"path": o.transcript}
+    if o.verify_blamed is not None and o.verify_check:
+        where = (_("entry %(n)d") % {"n": o.verify_index} if o.verify_index is not None
+                 else _("the end"))
+        return _("transcript kept in %(path)s; verify: FAILED at %(where)s, check '%(check)s' "
+                 "broken by %(seat)s") % {"path": o.transcript, "where": where,
+                                          "check": o.verify_check, "seat": who(o.verify_blamed)}
+    return _("transcript kept in %(path)s; verify: %(summary)s") % {
+        "path": o.transcript, "summary": o.verify_summary}
+
+
 def cheat_demo_lines(o: Any, names: Sequence[str], same: bool) -> list[str]:
     """``simulate --cheat``'s report (``o``: a ``p2p.table.memory.CheatOutcome``): who
     cheated and how, who caught it, when, and whether ``verify`` names the same seat."""
@@ -857,8 +871,7 @@ def cheat_demo_lines(o: Any, names: Sequence[str], same: bool) -> list[str]:
     out += [line % values,
             (_("detected by %(seats)s: %(detail)s") if o.detail else _("detected by %(seats)s"))
             % {"seats": seats, "detail": o.detail},
-            _("transcript kept in %(path)s; verify: %(summary)s")
-            % {"path": o.transcript, "summary": o.verify_summary},
+            _cheat_verify_line(o, who),
             _("verify names the same seat.") if same else
             _("verify does NOT agree with the table!")]
     return out

@@ -362,6 +362,8 @@ def test_the_cheat_demo_in_vietnamese(tmp_path: Path, capsys: pytest.CaptureFixt
     assert out.startswith("chỗ 1 (random2) không bao giờ tiết lộ bí mật của ván")
     assert "bị bắt: chỗ 1 (random2)" in out and "phán quyết: không phản hồi." in out
     assert "verify chỉ ra cùng chỗ đó." in out and "caught" not in out
+    assert "; verify: THẤT BẠI ở cuối tệp, kiểm tra 'reveal-missing' bị chỗ 1 (random2) vi " \
+        "phạm" in out and "FAILED" not in out
 
 
 @pytest.mark.parametrize("argv, needle", [
