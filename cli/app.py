@@ -53,6 +53,7 @@ from .words import (
     match_over_line,
     over_prefixes,
     peer_label,
+    reply,
     rules_name,
     side_names,
     totals_line,
@@ -390,7 +391,7 @@ class TableApp:
         try:
             self._execute(text)
         except Exception as exc:  # never a traceback on screen
-            self.say(f"Error: {exc}", error=True)
+            self.say(_("Error: %(error)s") % {"error": exc}, error=True)
         self.app.invalidate()
 
     def _execute(self, text: str) -> None:
@@ -532,8 +533,8 @@ class TableApp:
                     self.selected = i - 1
                     self.say("")
                 else:
-                    self.say(f"There is no card {i} in your hand (you hold "
-                             f"{len(self.cards())}).", error=True)
+                    text = reply("no-such-card", n=i, held=len(self.cards()))
+                    self.say(text[:1].upper() + text[1:] + ".", error=True)
 
         @kb.add("left", filter=on_hand)
         @kb.add("up", filter=on_hand)
@@ -554,7 +555,8 @@ class TableApp:
             opp = self.opponents()
             i = opp.index(self.current_target())
             self.target_side = opp[(i + 1) % len(opp)]
-            self.say(f"Target: {side_names(self.driver.names, self.driver.seating)[self.target_side]}.")
+            self.say(_("Target: %(name)s.") % {
+                "name": side_names(self.driver.names, self.driver.seating)[self.target_side]})
 
         @kb.add("y", filter=on_hand)
         def _yes(event: KeyPressEvent) -> None:
@@ -643,7 +645,8 @@ class TableApp:
                     await asyncio.sleep(self.delay)
                     view = d.view()
                     action = self.bot.choose(view, d.legal())
-                    self.say(f"(auto) {command_for(action, view, d.seat, d.names, self.cards())}")
+                    self.say(_("(auto) %(command)s") % {
+                        "command": command_for(action, view, d.seat, d.names, self.cards())})
                     d.submit(action)
                     self.moves += 1
                     self.app.invalidate()

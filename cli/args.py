@@ -12,11 +12,13 @@ import argparse
 import getpass
 import os
 from collections.abc import Callable
+from dataclasses import fields
 from importlib import metadata
 from pathlib import Path
 from typing import NoReturn
 
-from engine import Rules, make_bot, parse_option, preset
+from engine import Rules, Seating, make_bot, parse_option, preset
+from engine.bots import bot_names, parse_bot_spec
 
 from . import i18n
 from .i18n import N_, _
@@ -47,10 +49,11 @@ def port_number(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a port is a number from 1 to 65535, not {text!r}")\
-            from None
+        raise argparse.ArgumentTypeError(_("a port is a number from 1 to 65535, not %(text)s")
+                                         % {"text": repr(text)}) from None
     if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is a number from 1 to 65535, not {value}")
+        raise argparse.ArgumentTypeError(_("a port is a number from 1 to 65535, not %(text)s")
+                                         % {"text": value})
     return value
 
 
@@ -60,13 +63,14 @@ def peer_address(text: str) -> str:
     host, sep, port = text.strip().rpartition(":")
     host = host.strip("[]")
     if not sep or not host or not port:
-        raise argparse.ArgumentTypeError(f"--peer takes HOST:PORT, e.g. 192.168.1.7:4770, "
-                                         f"not {text!r}")
+        raise argparse.ArgumentTypeError(_("--peer takes HOST:PORT, e.g. 192.168.1.7:4770, "
+                                           "not %(text)s") % {"text": repr(text)})
     if port_number(port) == 0:
-        raise argparse.ArgumentTypeError(f"--peer needs the table's port (1-65535), not 0 "
-                                         f"in {text!r}")
+        raise argparse.ArgumentTypeError(_("--peer needs the table's port (1-65535), not 0 "
+                                           "in %(text)s") % {"text": repr(text)})
     if any(ch.isspace() for ch in host):
-        raise argparse.ArgumentTypeError(f"{host!r} is not a host name or address")
+        raise argparse.ArgumentTypeError(_("%(host)s is not a host name or address")
+                                         % {"host": repr(host)})
     return f"{host}:{int(port)}"
 
 
@@ -78,8 +82,10 @@ def count(low: int, high: int, what: str, why: str = "") -> Callable[[str], int]
         except ValueError:
             value = None
         if value is None or not low <= value <= high:
+            values = {"what": what, "low": low, "high": high, "why": why, "text": text}
             raise argparse.ArgumentTypeError(
-                f"{what} must be {low} to {high}{f' ({why})' if why else ''}, not {text}")
+                (_("%(what)s must be %(low)d to %(high)d (%(why)s), not %(text)s") if why else
+                 _("%(what)s must be %(low)d to %(high)d, not %(text)s")) % values)
         return value
     return parse
 
@@ -98,21 +104,41 @@ def bot_seats(low: int, high: int, default_bot: str = "heuristic") -> Callable[[
     def parse(text: str) -> BotsArg:
         text = text.strip()
         if text.isdigit():
-            specs = [default_bot] * count(low, high, "--bots", "a table seats 2 to 6 players")(text)
+            specs = [default_bot] * count(low, high, "--bots",
+                                          _("a table seats 2 to 6 players"))(text)
         else:
             specs = [s.strip() for s in text.split(",") if s.strip()]
             if not low <= len(specs) <= high:
                 raise argparse.ArgumentTypeError(
-                    f"--bots names {low} to {high} bots, not {len(specs)}")
+                    _("--bots names %(low)d to %(high)d bots, not %(n)d")
+                    % {"low": low, "high": high, "n": len(specs)})
             for spec in specs:
+                check_bot_spec(spec, "--bots")
                 try:
                     make_bot(spec, 0)
-                except ValueError as exc:
-                    raise argparse.ArgumentTypeError(str(exc)) from None
+                except ValueError as exc:   # the options' own check: its words stay English
+                    raise argparse.ArgumentTypeError(
+                        _("--bots %(spec)s: bad options for this bot (%(error)s)")
+                        % {"spec": spec, "error": exc}) from None
         value = BotsArg(len(specs))
         value.specs = tuple(specs)
         return value
     return parse
+
+
+def check_bot_spec(spec: str, flag: str) -> None:
+    """A spec's shape and bot name, said in the player's language (the engine's own
+    ``ValueError`` is English): which flag, which spec, what to write instead."""
+    try:
+        name, _options = parse_bot_spec(spec)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            _("%(flag)s %(spec)s: a bot spec is a name, then options as :NAME=VALUE "
+              "(e.g. search:ms=200)") % {"flag": flag, "spec": repr(spec)}) from None
+    if name not in bot_names():
+        raise argparse.ArgumentTypeError(
+            _("%(flag)s: there is no bot called %(name)s; choose from %(names)s")
+            % {"flag": flag, "name": repr(name), "names": ", ".join(bot_names())})
 
 
 #: argparse's own words, translated through our catalogs (argparse looks its ``_`` up at
@@ -121,7 +147,9 @@ ARGPARSE_WORDS = (N_("usage: "), N_("options"), N_("positional arguments"),
                   N_("show this help message and exit"),
                   N_("show program's version number and exit"),
                   N_("the following arguments are required: %s"),
-                  N_("expected one argument"))
+                  N_("expected one argument"), N_("invalid %(type)s value: %(value)r"),
+                  N_("invalid choice: %(value)r (choose from %(choices)s)"),
+                  N_("ambiguous option: %(option)s could match %(matches)s"))
 
 
 def _argparse_gettext(message: str) -> str:
@@ -333,19 +361,47 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
 # ----- helpers on parsed arguments ------------------------------------------------------
 
 def rules_from(args: argparse.Namespace) -> Rules:
+    """The preset with each ``--option``; a malformed option or an unknown name is said in
+    the player's language (a bad value keeps the engine's English check)."""
+    known = sorted(f.name for f in fields(Rules) if f.name != "preset")
+    for text in args.option or []:
+        name = text.split("=", 1)[0].strip().lower().replace("-", "_").removeprefix("o_")
+        if "=" not in text:
+            raise ValueError(_("option %(option)s must look like NAME=VALUE")
+                             % {"option": repr(text)})
+        if name not in known:
+            raise ValueError(_("unknown rule option %(name)s; known: %(known)s")
+                             % {"name": repr(name), "known": ", ".join(known)})
     options = dict(parse_option(o) for o in (args.option or []))
     return preset(args.rules, **options)
+
+
+def seating_from(players: int, teams: str | None) -> Seating:
+    """``--players`` and ``--teams AxB`` as a seating, checked in the player's language."""
+    if teams:
+        a, x, b = teams.lower().partition("x")
+        if not (x and a.isdigit() and b.isdigit()):
+            raise ValueError(_("--teams takes 2x2, 2x3 or 3x2, not %(teams)s")
+                             % {"teams": repr(teams)})
+        if int(a) * int(b) != players:
+            raise ValueError(_("--teams %(teams)s needs %(need)d players, not %(n)d")
+                             % {"teams": teams, "need": int(a) * int(b), "n": players})
+        if (int(a), int(b)) not in ((2, 2), (2, 3), (3, 2)):
+            raise ValueError(_("--teams takes 2x2, 2x3 or 3x2, not %(teams)s")
+                             % {"teams": repr(teams)})
+    return Seating.parse(players, teams)
 
 
 def check_name(name: str) -> str:
     me = name.strip()
     if not me:
-        raise ValueError("--name must not be empty")
+        raise ValueError(_("--name must not be empty"))
     if len(me) > MAX_NAME:
-        raise ValueError(f"--name is at most {MAX_NAME} characters, not {len(me)}")
+        raise ValueError(_("--name is at most %(max)d characters, not %(n)d")
+                         % {"max": MAX_NAME, "n": len(me)})
     if not all(ch.isalnum() or ch in "-_'." for ch in me):
-        raise ValueError("--name takes one word (letters, digits, - _ ' .), "
-                         f"not {me!r}")
+        raise ValueError(_("--name takes one word (letters, digits, - _ ' .), not %(name)s")
+                         % {"name": repr(me)})
     return me
 
 
@@ -384,10 +440,10 @@ def move_delay(auto: bool) -> float:
         try:
             value = float(raw)
         except ValueError:
-            raise ValueError(f"MILLEBORNES_DELAY must be a number of seconds, not {raw!r}")\
-                from None
+            raise ValueError(_("MILLEBORNES_DELAY must be a number of seconds, not %(text)s")
+                             % {"text": repr(raw)}) from None
         if not 0 <= value <= 10:
-            raise ValueError("MILLEBORNES_DELAY must be between 0 and 10 seconds")
+            raise ValueError(_("MILLEBORNES_DELAY must be between 0 and 10 seconds"))
         return value
     return 0.25 if auto else 0.4
 

@@ -36,7 +36,7 @@ from engine.state import DRAW, EXTEND, OVER, PLAY, RESPOND
 
 from . import i18n
 from .render import hand_cards
-from .words import card_name, help_text, reply, rule_last, side_names, with_names
+from .words import card_name, help_text, or_list, reply, rule_last, side_names, with_names
 
 VERBS = ("play", "discard", "draw", "pass", "coup", "extend", "why", "help", "next", "quit",
          "yes", "no")
@@ -91,7 +91,7 @@ def resolve_target(ctx: Context, word: str) -> int | str:
     if len(sides) > 1:
         labels = side_names(ctx.names, seating)
         return reply("ambiguous", word=word,
-                     choices=" or ".join(labels[s] for s in sorted(sides)))
+                     choices=or_list(labels[s] for s in sorted(sides)))
     return sides.pop()
 
 
@@ -242,8 +242,8 @@ def _play(ctx: Context, args: list[str]) -> Outcome:
         if len(plays) == 1:
             return Outcome("action", action=plays[0])
         labels = side_names(ctx.names, ctx.view.seating)
-        opts = " or ".join(f"play {args[0]} on {labels[a.target].split(' & ')[0]}"
-                           for a in plays if a.target is not None)
+        opts = or_list(f"play {args[0]} on {labels[a.target].split(' & ')[0]}"
+                       for a in plays if a.target is not None)
         return _err(reply("say-whom", card=name, options=opts))
     if target_word is not None:
         return _err(reply("not-a-hazard", card=name, n=args[0]))

@@ -11,9 +11,11 @@ import argparse
 import sys
 from typing import TextIO
 
+from . import i18n
 from .app import run_app
 from .args import move_delay, plain_wanted, use_color
 from .driver import TableDriver
+from .i18n import _
 from .plain import run_plain
 
 
@@ -27,8 +29,8 @@ def run_console(driver: TableDriver, args: argparse.Namespace, *, seed: int = 0,
     tty = out is None and inp is None and sys.stdin.isatty() and sys.stdout.isatty()
     if plain_wanted(args) or not tty:
         if not plain_wanted(args) and out is None:
-            print(f"millebornes {args.verb}: not a terminal, using --plain line mode",
-                  file=sys.stderr)
+            print(i18n.display(_("millebornes %(verb)s: not a terminal, using --plain line "
+                                 "mode") % {"verb": args.verb}), file=sys.stderr)
         return run_plain(driver, auto=auto, lang=lang, seed=seed, out=out, inp=inp)
     return run_app(driver, auto=auto, lang=lang, seed=seed, color=use_color(args),
                    delay=move_delay(auto) if delay is None else delay)

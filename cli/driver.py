@@ -31,6 +31,7 @@ from engine.bots import SeatController, make_bot
 from engine.scoring import Match, SideScore, score_hand
 from engine.state import DRAW, RESHUFFLE
 
+from .i18n import _
 from .words import describe, end_line, hand_start_line, match_over_line
 
 MAX_HANDS = 200  # a match of ties must still end
@@ -167,9 +168,9 @@ class LocalDriver:
 
     def next_hand(self) -> None:
         if not self.hand_over:
-            raise ValueError("the hand is still in play")
+            raise ValueError(_("the hand is still in play"))
         if self.over:
-            raise ValueError("the match is over")
+            raise ValueError(_("the match is over"))
         self.state = self._deal()
 
     @property

@@ -14,7 +14,8 @@ from p2p.net.interface import TransportError
 from p2p.net.transport import Node
 from p2p.table import LobbyHost, LobbyState, Peer, SessionOptions, TableStart
 
-from .args import bind_address, data_dir, player_name, rules_from, with_defaults
+from . import i18n
+from .args import bind_address, data_dir, player_name, rules_from, seating_from, with_defaults
 from .i18n import _
 from .seats import (
     LineReader,
@@ -40,10 +41,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     rules = rules_from(args)
     n_bots = int(args.bots or 0)
     players = int(args.players or 0) or max(2, 1 + n_bots)
-    seating = Seating.parse(players, args.teams)
+    seating = seating_from(players, args.teams)
     if n_bots >= seating.n_players:
-        raise ValueError(f"--bots {n_bots} leaves no seat for you at a table of "
-                         f"{seating.n_players}")
+        raise ValueError(_("--bots %(bots)d leaves no seat for you at a table of %(players)d")
+                         % {"bots": n_bots, "players": seating.n_players})
     name = player_name(args)
     node = seat_node(ident, args)
     try:
@@ -67,9 +68,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         node.close()
         return 1
     for line in players_lines(start.cfg, start.seat):
-        print(line, file=say)
+        print(i18n.display(line), file=say)
     for line in known_lines(args, start.cfg, start.seat, bots=start.bots):
-        print(line, file=say)
+        print(i18n.display(line), file=say)
     opts = SessionOptions()
     bind = bind_address(args)
     runners = start_bots(start, bots, data_dir(args), opts, seed,
@@ -97,12 +98,12 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
                 seats_free=len(host.state.free()), port=port, interfaces=args.mdns,
                 curve_key=host.node.curve_key)
         except Exception as exc:  # no multicast here: --peer still works
-            print(_("(not announced on the LAN: %(error)s; others can still join with --peer)")
-                  % {"error": exc}, file=say)
+            print(i18n.display(_("(not announced on the LAN: %(error)s; others can still join with --peer)")
+                  % {"error": exc}), file=say)
 
     def changed(st: LobbyState) -> None:
         for line in lobby_lines(st):
-            print(line, file=say)
+            print(i18n.display(line), file=say)
         if announcement is not None:
             try:
                 announcement.update_seats(seating.n_players - len(st.free()), len(st.free()))
@@ -111,13 +112,13 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
 
     host.on_change = changed
     addresses = reachable_addresses(bind_address(args))
-    print(_("hosting on port %(port)d as %(name)s [%(key)s]; others join with: millebornes "
+    print(i18n.display(_("hosting on port %(port)d as %(name)s [%(key)s]; others join with: millebornes "
             "join --peer %(address)s")
           % {"port": port, "name": host.state.seats[0].name,  # type: ignore[union-attr]
              "key": ident.fingerprint, "address": f"{addresses[0]}:{port}"}
           + "".join(_(" (or --peer %(address)s)") % {"address": f"{a}:{port}"}
-                    for a in addresses[1:3]), file=say)
-    print(_("type 'ready' / 'unready', 'quit' to close the table"), file=say)
+                    for a in addresses[1:3])), file=say)
+    print(i18n.display(_("type 'ready' / 'unready', 'quit' to close the table")), file=say)
     host.set_ready(not args.not_ready)
     warned = False
     try:
@@ -127,9 +128,9 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
             except TransportError as exc:
                 # a joiner with our own key: the transport refuses to add ourselves
                 if not warned:
-                    print(_("(refused a player who uses your own key: %(error)s. A second "
+                    print(i18n.display(_("(refused a player who uses your own key: %(error)s. A second "
                             "player on one account needs its own: millebornes join "
-                            "--identity FILE)") % {"error": exc}, file=say)
+                            "--identity FILE)") % {"error": exc}), file=say)
                     warned = True
                 log.warning("lobby: %s", exc)
                 continue
@@ -137,7 +138,7 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
                 return start
             line = reader.get()
             if line == "quit" or (line is None and not args.auto):
-                print(_("table closed"), file=say)
+                print(i18n.display(_("table closed")), file=say)
                 return None
             if line == "ready":
                 host.set_ready(True)

@@ -12,6 +12,7 @@ from p2p.crypto.identity import fingerprint as key_fingerprint
 from p2p.net.interface import TransportError
 from p2p.table import LobbyClient, LobbyError, Peer, TableStart
 
+from . import i18n
 from .args import player_name, with_defaults
 from .i18n import N_, _
 from .seats import (
@@ -24,6 +25,7 @@ from .seats import (
     players_lines,
     seat_node,
 )
+from .words import lobby_error_line, lobby_refusal
 
 SAME_KEY = N_("this key is already seated at the table; use --identity FILE for a second "
             "player on one account")
@@ -41,7 +43,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     if not peers:
         from p2p.net.discovery import browse_tables
         want = args.table
-        print(_("looking for tables on the LAN..."), file=say)
+        print(i18n.display(_("looking for tables on the LAN...")), file=say)
         with browse_tables(interfaces=args.mdns) as b:
             tables = b.wait_for(lambda ts: any(want in (None, t.name, t.fingerprint)
                                                for t in ts), 10.0)
@@ -52,15 +54,18 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
                             "HOST:PORT"))
         t = tables[0]
         peers, fingerprint, host_curve_key = [t.endpoint], t.fingerprint, t.curve_key
-        print(_("joining %(table)s at %(address)s") % {"table": repr(t.name),
-                                                      "address": t.endpoint}, file=say)
+        print(i18n.display(_("joining %(table)s at %(address)s") % {"table": repr(t.name),
+                                                      "address": t.endpoint}), file=say)
     node = seat_node(ident, args)
     reader = LineReader(inp)
     client: LobbyClient | None = None
     try:
-        client = LobbyClient(ident, player_name(args), node, peers[0],
-                             host_fingerprint=fingerprint, seat=args.seat,
-                             host_curve_key=host_curve_key)
+        try:
+            client = LobbyClient(ident, player_name(args), node, peers[0],
+                                 host_fingerprint=fingerprint, seat=args.seat,
+                                 host_curve_key=host_curve_key)
+        except LobbyError as exc:     # e.g. two fingerprints for the host: said, no traceback
+            raise OSError(lobby_refusal(exc.why, exc.data, str(exc))) from None
         start = _lobby(client, args, peers[0], say, reader)
     except BaseException:
         node.close()
@@ -76,9 +81,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     bot_seats = [i for i, seat in enumerate(st.seats) if seat is not None and seat.bot] \
         if st is not None else []
     for line in players_lines(start.cfg, start.seat):
-        print(line, file=say)
+        print(i18n.display(line), file=say)
     for line in known_lines(args, start.cfg, start.seat, bots=bot_seats):
-        print(line, file=say)
+        print(i18n.display(line), file=say)
     peer = Peer(ident, start.cfg, node, store=my_store(start, node, args),
                 endpoints=start.endpoints)
     try:
@@ -92,7 +97,7 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
     """Seat and readiness until the host starts the match; None if we leave."""
     shown = None
     shown_key = False
-    print(_(LOBBY_HELP), file=say)
+    print(i18n.display(_(LOBBY_HELP)), file=say)
     auto_ready = not args.not_ready
     limit = float(args.connect_timeout)
     asked = time.monotonic()
@@ -100,14 +105,14 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
         try:
             start = client.pump(0.1)
         except LobbyError as exc:
-            raise OSError(_("the host refused: %(reason)s") % {"reason": exc}) from None
+            raise OSError(lobby_error_line(exc.why, exc.data, str(exc))) from None
         except TransportError as exc:
             raise OSError(f"{_(SAME_KEY)} ({exc})") from None
         if start is not None:
             return start
         if client.host_key is not None and not shown_key:
             shown_key = True
-            print(host_key_line(client, address), file=say)
+            print(i18n.display(host_key_line(client, address)), file=say)
         st = client.state
         if st is None and time.monotonic() - asked > limit:
             raise OSError(_("no answer from %(address)s after %(seconds)s s: is the table "
@@ -118,13 +123,13 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
         if st is not None and st.to_obj() != shown:
             shown = st.to_obj()
             for line in lobby_lines(st):
-                print(line, file=say)
+                print(i18n.display(line), file=say)
             if auto_ready and client.seat is not None and not client.ready:
                 client.set_ready(True)
         typed = reader.get()
         if typed in ("leave", "quit") or (typed is None and not args.auto):
             client.leave()
-            print(_("left the table"), file=say)
+            print(i18n.display(_("left the table")), file=say)
             return None
         if not isinstance(typed, str) or not typed.strip():
             continue
@@ -132,18 +137,18 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
         words = line.split()
         if words[0] == "sit" and len(words) == 2 and words[1].isdigit():
             if st is None:
-                print(_("not connected to the host yet: wait a moment"), file=say)
+                print(i18n.display(_("not connected to the host yet: wait a moment")), file=say)
             client.sit(int(words[1]))
         elif line == "ready":
             client.set_ready(True)
-            print(_("ready") if st is not None else _("ready (once the host answers)"),
+            print(i18n.display(_("ready") if st is not None else _("ready (once the host answers)")),
                   file=say)
         elif line == "unready":
             auto_ready = False
             client.set_ready(False)
-            print(_("not ready"), file=say)
+            print(i18n.display(_("not ready")), file=say)
         else:
-            print(_(LOBBY_HELP), file=say)
+            print(i18n.display(_(LOBBY_HELP)), file=say)
 
 
 def host_key_line(client: LobbyClient, address: str) -> str:
@@ -151,7 +156,8 @@ def host_key_line(client: LobbyClient, address: str) -> str:
     or trusted on first use (then how to check it next time)."""
     fp = key_fingerprint(client.host_key or b"")
     if client.host_fp is not None:
-        return f"the host's key is {fp}, as expected"
+        return _("the host's key is %(key)s, as expected") % {"key": fp}
     host = address.rpartition("@")[2]
-    return (f"the host's key is {fp} (trusted on first use: compare it with the host's "
-            f"screen; next time --peer {fp}@{host} checks it)")
+    return (_("the host's key is %(key)s (trusted on first use: compare it with the host's "
+              "screen; next time --peer %(key)s@%(host)s checks it)")
+            % {"key": fp, "host": host})

@@ -9,6 +9,7 @@ from typing import TextIO
 
 from p2p.net.discovery import TableChange, TableInfo, browse_tables
 
+from . import i18n
 from .args import with_defaults
 from .i18n import _
 
@@ -20,13 +21,13 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
     def show(change: TableChange, t: TableInfo) -> None:
         sign = {"added": "+", "updated": "~", "removed": "-"}[change.value]
-        print(sign + " " + _("%(name)s %(rules)s seats %(taken)d taken, %(free)d free, host "
+        print(i18n.display(sign + " " + _("%(name)s %(rules)s seats %(taken)d taken, %(free)d free, host "
                              "[%(key)s]: millebornes join --peer %(address)s")
               % {"name": repr(t.name), "rules": t.rules, "taken": t.seats_taken,
                  "free": t.seats_free, "key": t.fingerprint,
-                 "address": _host_port(t.endpoint)}, file=say, flush=True)
+                 "address": _host_port(t.endpoint)}), file=say, flush=True)
 
-    print(_("tables on the LAN (Ctrl-C to stop):"), file=say)
+    print(i18n.display(_("tables on the LAN (Ctrl-C to stop):")), file=say)
     with browse_tables(show, interfaces=args.mdns):
         end = time.monotonic() + seconds if seconds > 0 else None
         try:

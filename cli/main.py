@@ -18,6 +18,7 @@ from . import i18n
 from .args import VERB_MODULES, UsageError, build_parser
 from .i18n import _
 from .logs import setup_logging
+from .words import error_line
 
 
 def _early_option(argv: Sequence[str], name: str) -> str | None:
@@ -61,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         module = importlib.import_module(f"cli.{VERB_MODULES[args.verb]}")
         return int(module.run(args))
     except (ValueError, OSError) as exc:
-        print(i18n.display(f"millebornes {args.verb}: {exc}"), file=sys.stderr)
+        print(i18n.display(f"millebornes {args.verb}: {error_line(exc)}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(i18n.display(_("interrupted; the game is saved (millebornes resume)")),

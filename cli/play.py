@@ -21,23 +21,24 @@ from p2p.crypto.identity import Identity
 from p2p.table import Peer, SessionOptions, Store, TableConfig, TableStart, admit_table
 from p2p.transcript.file import Player
 
-from .args import data_dir, rules_from, table_names
+from . import i18n
+from .args import data_dir, rules_from, seating_from, table_names
 from .console import run_console
 from .driver import LocalDriver, TableDriver
 from .i18n import _
 from .netdriver import NetDriver
 from .seats import listen, new_bot_seat, start_bots
-from .words import paused_line, saved_line
+from .words import paused_line, peer_stop_reason, saved_line
 
 
 def run(args: argparse.Namespace) -> int:
     players = 1 + args.bots
-    seating = Seating.parse(players, args.teams)
+    seating = seating_from(players, args.teams)
     rules = rules_from(args)
     names = table_names(args.name, players)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     if args.plain and args.seed is None:
-        print(_("(seed %(seed)d: --seed %(seed)d replays this deal)") % {"seed": seed})
+        print(i18n.display(_("(seed %(seed)d: --seed %(seed)d replays this deal)") % {"seed": seed}))
     if args.in_process:
         driver: TableDriver = LocalDriver(rules, seating, names, seat=0, seed=seed,
                                           lang=args.lang)
@@ -50,9 +51,9 @@ def run(args: argparse.Namespace) -> int:
         table.close()
     short = table.transcript.parent.name[:8]
     if table.peer.finished:
-        print(saved_line(str(table.transcript), short))
+        print(i18n.display(saved_line(str(table.transcript), short)))
     else:
-        print(paused_line(short))
+        print(i18n.display(paused_line(short)))
     return code
 
 
@@ -85,8 +86,8 @@ class LoopbackTable:
         self.transcript = store.transcript_path
         if not self.driver.wait_ready(60):
             self.close()
-            raise OSError("the bots' peers did not deal a hand on 127.0.0.1: "
-                          f"{self.peer.stopped or 'no answer'}")
+            raise OSError(_("the bots' peers did not deal a hand on 127.0.0.1: %(reason)s")
+                          % {"reason": peer_stop_reason(self.peer) or _("no answer")})
 
     def close(self) -> None:
         """Leave the table: a pause, not an end (nothing is signed; `millebornes resume`

@@ -10,10 +10,12 @@ from typing import TextIO
 
 from p2p.table import resume_peer
 
+from . import i18n
 from .args import data_dir, with_defaults
 from .games import SHORT, find_game, saved_games
 from .i18n import _
 from .seats import LineReader, base_dir, identity, play_seat, resume_bots
+from .words import peer_local_damage, peer_stop_reason
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None,
@@ -36,16 +38,18 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     short_id = path.name[:SHORT]
     peer = resume_peer(path, ident)
     if peer.local_damage:
-        print(f"this computer's copy of game {short_id} is damaged (local damage, not "
-              f"cheating): {peer.local_damage}", file=say)
+        print(i18n.display(_("this computer's copy of game %(id)s is damaged (local damage, not "
+                "cheating): %(damage)s") % {"id": short_id, "damage": peer_local_damage(peer)}),
+              file=say)
     if peer.finished or peer.stopped:
-        print(_("game %(id)s: %(state)s; millebornes replay %(id)s shows it") % {
+        print(i18n.display(_("game %(id)s: %(state)s; millebornes replay %(id)s shows it") % {
             "id": short_id, "state": _("the match is over") if peer.finished else
-            _("the match stopped: %(reason)s") % {"reason": peer.stopped}}, file=say)
+            _("the match stopped: %(reason)s") % {"reason": peer_stop_reason(peer)}}),
+              file=say)
         peer.close(flush=0)
         return 0 if peer.finished else 1
-    print(_("resumed table %(id)s at entry %(entry)d; catching up with the others")
-          % {"id": short_id, "entry": peer.entries_applied}, file=say)
+    print(i18n.display(_("resumed table %(id)s at entry %(entry)d; catching up with the others")
+          % {"id": short_id, "entry": peer.entries_applied}), file=say)
     runners = resume_bots(peer.table_id, base)
     try:
         return play_seat(peer, args, LineReader(inp), out,

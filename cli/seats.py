@@ -37,12 +37,21 @@ from p2p.table import node_id_for as node_id_for
 from p2p.table.store import default_data_dir, read_meta, table_dir
 from p2p.transcript.envelope import Envelope
 
+from . import i18n
 from .args import bind_address, data_dir, move_delay
 from .bot_process import BotProcess
 from .console import run_console
 from .i18n import _
 from .netdriver import NetDriver
-from .words import paused_line, rules_name, saved_line
+from .words import (
+    key_change_line,
+    known_problem_line,
+    lobby_seat_lines,
+    paused_line,
+    peer_stop_reason,
+    rules_name,
+    saved_line,
+)
 
 #: the error numbers ZeroMQ reports for an address that cannot be listened on
 _IN_USE = {errno.EADDRINUSE}
@@ -67,16 +76,19 @@ def listen(ident: Identity, bind: str, port: int, secure: bool = False) -> Node:
                     curve=ident.curve_keys() if secure and zmq.has("curve") else None)
     except Exception as exc:
         code = getattr(exc, "errno", None)
-        where = f"{'all addresses' if bind in ('*', '') else bind} port {port}"
+        where = (_("all addresses, port %(port)d") % {"port": port} if bind in ("*", "") else
+                 _("%(address)s, port %(port)d") % {"address": bind, "port": port})
         if code in _IN_USE:
             raise OSError(_("port %(port)d is already in use on this machine (another "
                             "millebornes, or another program): choose another with --port, "
                             "or leave --port out to take any free port")
                           % {"port": port}) from None
         if code in _NO_ADDR:
-            raise OSError(f"cannot listen on {where}: this machine has no such address "
-                          "or interface (check --bind / --interface)") from None
-        raise OSError(f"cannot listen on {where}: {exc}") from None
+            raise OSError(_("cannot listen on %(where)s: this machine has no such address "
+                            "or interface (check --bind / --interface)")
+                          % {"where": where}) from None
+        raise OSError(_("cannot listen on %(where)s: %(error)s")   # the system's own words
+                      % {"where": where, "error": exc}) from None
 
 
 def seat_node(ident: Identity, args: argparse.Namespace) -> Node:
@@ -259,7 +271,7 @@ def lobby_lines(st: LobbyState) -> list[str]:
     return [_("table %(name)s: %(rules)s, %(n)d seats (%(seating)s)")
             % {"name": repr(st.table_name), "rules": rules_name(st.rules.preset),
                "n": st.seating.n_players, "seating": st.seating.label()},
-            *("  " + line for line in st.describe())]
+            *("  " + line for line in lobby_seat_lines(st))]
 
 
 def players_lines(cfg: TableConfig, me: int) -> list[str]:
@@ -280,12 +292,13 @@ def known_lines(args: argparse.Namespace, cfg: TableConfig, me: int,
     ident = getattr(args, "identity", None)
     known = KnownPlayers(Path(ident).with_name("known_players") if ident
                          else default_known_path())
-    out = [f"({known.problem})"] if known.problem else []
+    problem = known_problem_line(known)
+    out = [problem] if problem else []
     for p in cfg.players:
         if p.seat != me and p.seat not in bots:
-            warning = known.observe(p.name, p.key)
-            if warning is not None:
-                out.append(f"warning: {warning}")
+            change = known.meet(p.name, p.key)
+            if change is not None:
+                out.append(key_change_line(change))
     return out
 
 
@@ -378,10 +391,10 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
     driver = NetDriver(peer, lang=str(getattr(args, "lang", None) or "en"), background=True,
                        bots=bots, bot_maker=takeover.prepare)
     try:
-        if not driver.wait_ready(120, say=lambda line: print(f"* {line}", file=say,
+        if not driver.wait_ready(120, say=lambda line: print(i18n.display(f"* {line}"), file=say,
                                                                 flush=True)):
-            print(_("the match did not start: %(reason)s")
-                  % {"reason": peer.stopped or _("no deal from the others")},
+            print(i18n.display(_("the match did not start: %(reason)s")
+                  % {"reason": peer_stop_reason(peer) or _("no deal from the others")}),
                   file=say)
             return 1
         inp = reader if out is not None or not sys.stdin.isatty() else None
@@ -395,11 +408,12 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
     path = peer.transcript_path
     short = path.parent.name[:8] if path is not None else None
     if peer.finished:
-        print(_("the match is over; %(saved)s") % {"saved": saved_line(str(path), short)},
+        print(i18n.display(_("the match is over; %(saved)s") % {"saved": saved_line(str(path), short)}),
               file=say)
         return 0
     if peer.stopped:
-        print(_("the match stopped: %(reason)s") % {"reason": peer.stopped}, file=say)
+        print(i18n.display(_("the match stopped: %(reason)s") % {"reason": peer_stop_reason(peer)}),
+              file=say)
         return code if code else 1
-    print(paused_line(short), file=say)
+    print(i18n.display(paused_line(short)), file=say)
     return code

@@ -17,24 +17,32 @@ from p2p.netsim import simulate_network
 from p2p.table.memory import CHEAT_KINDS, make_table, play_fair_match, stage_cheat
 
 from . import i18n
-from .args import rules_from
+from .args import check_bot_spec, rules_from, seating_from
 from .i18n import _
-from .words import rules_name
+from .words import cheat_demo_lines, rules_name
 
 
 def table_from_args(args: argparse.Namespace) -> tuple[Rules, Seating, list[str]]:
     """Rules, seating and one bot name per seat from simulate's arguments, all checked
     before any game starts (shared by the in-process and the network simulation)."""
     if args.games < 1:
-        raise ValueError("--games must be at least 1")
+        raise ValueError(_("--games must be at least 1"))
     rules = rules_from(args)
-    seating = Seating.parse(args.players, args.teams)
+    seating = seating_from(args.players, args.teams)
     names = [b.strip() for b in args.bots.split(",") if b.strip()]
     if not names:
-        raise ValueError("--bots needs at least one bot name")
+        raise ValueError(_("--bots needs at least one bot name"))
     bot_names = [names[s % len(names)] for s in range(seating.n_players)]
     for b in bot_names:
-        make_bot(b, 0)  # validates the name
+        try:
+            check_bot_spec(b, "--bots")
+        except argparse.ArgumentTypeError as exc:
+            raise ValueError(str(exc)) from None
+        try:
+            make_bot(b, 0)
+        except ValueError as exc:   # the options' own check: its words stay English
+            raise ValueError(_("--bots %(spec)s: bad options for this bot (%(error)s)")
+                             % {"spec": b, "error": exc}) from None
     return rules, seating, bot_names
 
 
@@ -85,31 +93,18 @@ def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: i
             **tally.summary(bot_names, time.perf_counter() - started, rate_digits=2)}
 
 
-_CAUGHT_AS = {
-    "pass-length": "'s shuffle pass has a card missing",
-    "shuffle-proof": "'s shuffle pass fails its proof",
-    "share-proof": "'s decryption share fails its proof",
-    "wrong-card": "'s open shows another card than the one it names",
-    "card-not-held": " played a card it does not hold",
-    "equivocation": " signed two different entries for one place in the log",
-    "reveal-missing": " never revealed its hand secrets: the table times out on it",
-    "reveal-commitment": "'s revealed shuffle seed is not the one it committed to",
-}
-_WHEN = {"shuffle": "before the deal", "deal": "during the deal", "play": "during play",
-         "reveal": "at the end-of-hand reveal"}
-
-
 def run_cheat(args: argparse.Namespace) -> int:
     """One match in memory where seat ``--cheater`` commits the cheat ``--cheat`` once:
     print who cheated, how, when and by whom it was caught, and what verify says."""
     if not args.fair_deck or args.network:
-        raise ValueError("--cheat needs --fair-deck (the in-memory table)")
+        raise ValueError(_("--cheat needs --fair-deck (the in-memory table)"))
     if args.cheat not in CHEAT_KINDS:
-        raise ValueError(f"unknown cheat {args.cheat!r}; one of: {', '.join(CHEAT_KINDS)}")
+        raise ValueError(_("unknown cheat %(cheat)s; one of: %(kinds)s")
+                         % {"cheat": repr(args.cheat), "kinds": ", ".join(CHEAT_KINDS)})
     rules, seating, bot_names = table_from_args(args)
     n = seating.n_players
     if not 0 <= args.cheater < n:
-        raise ValueError(f"--cheater must be a seat 0..{n - 1}")
+        raise ValueError(_("--cheater must be a seat 0..%(last)d") % {"last": n - 1})
     names = [f"{bot_names[s]}{s + 1}" for s in range(n)]
     cfg, ids = make_table(rules, seating, names, b"cheat/%d" % args.seed)
     out_dir = Path(args.transcript_dir) if args.transcript_dir else Path(tempfile.mkdtemp(
@@ -122,24 +117,10 @@ def run_cheat(args: argparse.Namespace) -> int:
         print(json.dumps(o.as_dict()))
         return 0
 
-    def who(s: int) -> str:
-        return f"seat {s} ({names[s]})"
-
-    print(f"{who(args.cheater)} {CHEAT_KINDS[args.cheat]}.")
-    if not o.caught:
-        print("not caught: the match ended without the cheat taking place")
-        return 1
-    blamed = ", ".join(who(s) for s in o.blamed) or "nobody"
-    how = _CAUGHT_AS.get(o.check or "", f" broke check {o.check!r}")
-    at_once = "caught" if o.verdict == "unresponsive" else "caught at once"
-    print(f"{at_once}: {blamed}{how}, {_WHEN.get(o.stage or '', '')} "
-          f"(hand {(o.hand or 0) + 1}); verdict: {o.verdict}.")
-    print(f"detected by {', '.join(who(s) for s in o.detected_by)}"
-          + (f": {o.detail}" if o.detail else ""))
     same = (not o.verify_ok) and [o.verify_blamed] == o.blamed
-    print(f"transcript kept in {o.transcript}; verify: {o.verify_summary}")
-    print("verify names the same seat." if same else "verify does NOT agree with the table!")
-    return 0 if same else 1
+    for line in cheat_demo_lines(o, names, same):
+        print(i18n.display(line))
+    return 0 if same and o.caught else 1
 
 
 def run(args: argparse.Namespace) -> int:
@@ -154,8 +135,8 @@ def run(args: argparse.Namespace) -> int:
                                args.transcript_dir)
     else:
         if args.transcript_dir:
-            raise ValueError("--transcript-dir needs --fair-deck or --network "
-                             "(plain simulations keep no transcript)")
+            raise ValueError(_("--transcript-dir needs --fair-deck or --network "
+                               "(plain simulations keep no transcript)"))
         result = simulate(rules, seating, bot_names, args.games, args.seed)
     failures = list(result.get("failures", []))
     if args.json:
@@ -177,14 +158,22 @@ def run(args: argparse.Namespace) -> int:
     print(i18n.display(_("average turns per hand %(turns)s, %(speed)s hands/s")
                        % {"turns": result["avg_turns_per_hand"],
                           "speed": result["hands_per_second"]}))
-    where = f", in {args.transcript_dir}" if args.transcript_dir else ""
+    values = {"entries": result.get("entries", 0), "dir": args.transcript_dir}
     if args.network:
-        print(f"network: {result['entries']} signed entries; transcripts of each game "
-              + ("identical on every peer and verified" if not failures else "FAILED")
-              + where)
+        if failures:
+            line = (_("network: %(entries)d signed entries; transcripts of each game FAILED, "
+                      "in %(dir)s") if args.transcript_dir else
+                    _("network: %(entries)d signed entries; transcripts of each game FAILED"))
+        else:
+            line = (_("network: %(entries)d signed entries; transcripts of each game identical "
+                      "on every peer and verified, in %(dir)s") if args.transcript_dir else
+                    _("network: %(entries)d signed entries; transcripts of each game identical "
+                      "on every peer and verified"))
+        print(i18n.display(line % values))
     elif result.get("fair_deck"):
-        print(f"fair deck: {result['entries']} signed entries"
-              + (f"; transcripts{where}" if where else ""))
+        print(i18n.display((_("fair deck: %(entries)d signed entries; transcripts, in %(dir)s")
+                            if args.transcript_dir else
+                            _("fair deck: %(entries)d signed entries")) % values))
     for f in failures:
         print(f"  {f}", file=sys.stderr)
     return 0 if not failures else 1

@@ -20,12 +20,13 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations
 from typing import Any, NamedTuple
 
-from engine import Rules, Seating, parse_option, preset
+from engine import Rules, Seating
 from engine.bots import make_bot
 from engine.scoring import SideScore
 from engine.simulate import play_match
 
 from . import i18n
+from .args import check_bot_spec, rules_from, seating_from
 from .i18n import _
 from .words import rules_name
 
@@ -235,27 +236,36 @@ def _progress(done: int, total: int, started: float) -> str:
     filled = width * done // total
     elapsed = time.monotonic() - started
     eta = elapsed / done * (total - done) if done else 0.0
-    return (f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} matches "
-            f"{elapsed:.0f}s elapsed, ~{eta:.0f}s left ")
+    return (f"\r[{'#' * filled}{'.' * (width - filled)}] "
+            + i18n.display(_("%(done)d/%(total)d matches %(elapsed)d s elapsed, ~%(left)d s "
+                             "left") % {"done": done, "total": total, "elapsed": round(elapsed),
+                                        "left": round(eta)}) + " ")
 
 
 def run_tournament(args: argparse.Namespace) -> int:
     specs = [b.strip() for b in args.bots.split(",") if b.strip()]
     if len(specs) < 2:
-        raise ValueError("--bots needs at least two bots for a round robin")
+        raise ValueError(_("--bots needs at least two bots for a round robin"))
     if len(set(specs)) != len(specs):
-        raise ValueError("--bots names a bot twice; give each entrant once")
-    for spec in specs:
-        make_bot(spec, 0)  # validates names and options before any match starts
+        raise ValueError(_("--bots names a bot twice; give each entrant once"))
+    for spec in specs:   # names and options checked before any match starts
+        try:
+            check_bot_spec(spec, "--bots")
+        except argparse.ArgumentTypeError as exc:
+            raise ValueError(str(exc)) from None
+        try:
+            make_bot(spec, 0)
+        except ValueError as exc:   # the options' own check: its words stay English
+            raise ValueError(_("--bots %(spec)s: bad options for this bot (%(error)s)")
+                             % {"spec": spec, "error": exc}) from None
     if not 1 <= args.deals <= 1_000_000:
-        raise ValueError("--deals must be from 1 to 1000000")
+        raise ValueError(_("--deals must be from 1 to 1000000"))
     if not 0 <= args.jobs <= 256:
-        raise ValueError("--jobs must be from 0 (one per core) to 256")
-    options = dict(parse_option(o) for o in args.option)
-    rules = preset(args.rules, **options)
-    seating = Seating.parse(args.players, args.teams)
+        raise ValueError(_("--jobs must be from 0 (one per core) to 256"))
+    rules = rules_from(args)
+    seating = seating_from(args.players, args.teams)
     if seating.n_teams < 2:
-        raise ValueError("a tournament needs at least two sides")
+        raise ValueError(_("a tournament needs at least two sides"))
     tasks = schedule(specs, rules, seating, args.deals, args.seed)
     jobs = args.jobs or (multiprocessing.cpu_count() or 1)
     started = time.monotonic()
@@ -301,9 +311,9 @@ def run_tournament(args: argparse.Namespace) -> int:
               f"{b['elo']:>6.0f} {b['points_per_hand']['total']:>9.1f}")
     print(i18n.display(_("points per hand by source:")))
     for b in report["bots"]:
-        items = ", ".join(f"{src} {v}" for src, v in b["points_per_hand"].items()
-                          if v and src != "total")
-        print(f"  {b['bot']:<{w}} {items}")
+        items = ", ".join(f"{i18n.score_item_name(src) if src in i18n.SCORE_ITEMS else src} {v}"
+                          for src, v in b["points_per_hand"].items() if v and src != "total")
+        print(i18n.display(f"  {b['bot']:<{w}} {items}"))
     print(i18n.display(_("pairs (first bot's share of match wins):")))
     for p in report["pairs"]:
         lo, hi = p["ci95"]
@@ -315,9 +325,11 @@ def run_tournament(args: argparse.Namespace) -> int:
     for b in report["bots"]:
         if "decision_seconds" in b:
             d = b["decision_seconds"]
-            print(f"  {b['bot']} decision time: p50 {1000 * d['p50']:.0f} ms, "
-                  f"p95 {1000 * d['p95']:.0f} ms, p99 {1000 * d['p99']:.0f} ms, "
-                  f"max {1000 * d['max']:.0f} ms ({b['decisions']} searched decisions)")
+            print(i18n.display("  " + _(
+                "%(bot)s decision time: p50 %(p50)d ms, p95 %(p95)d ms, p99 %(p99)d ms, max "
+                "%(max)d ms (%(n)d searched decisions)") % {
+                    "bot": b["bot"], "n": b["decisions"],
+                    **{k: round(1000 * d[k]) for k in ("p50", "p95", "p99", "max")}}))
     return 0
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from engine import (
     Action,
@@ -28,9 +29,16 @@ from engine import (
 from engine.scoring import Match, hand_winner
 from engine.state import DRAW, EXTEND, OVER, RESHUFFLE, RESPOND
 from p2p.audit import GameReport
+from p2p.crypto.identity import fingerprint
+from p2p.table.store import TRANSCRIPT, StoreDamaged
+from p2p.text import safe_text
 
 from . import i18n
 from .i18n import N_, _, ngettext, pgettext
+
+if TYPE_CHECKING:
+    from p2p.crypto.known import KeyChange, KnownPlayers
+    from p2p.table.lobby import LobbyState
 
 
 def card_name(card: int, lang: str | None = None) -> str:
@@ -84,6 +92,12 @@ Each card's family is said in brackets; "playable" marks what you can play now."
 def help_text(color: bool) -> str:
     """The help, explaining colours or the letters that replace them."""
     return _(HELP) + "\n" + _(HELP_COLOR if color else HELP_MONO)
+
+
+def or_list(items: Iterable[str]) -> str:
+    """Choices joined by "or" in the player's language ("play 2 on Bo or play 2 on Di")."""
+    # Translators: the separator between choices, with its spaces: "A or B or C".
+    return _(" or ").join(items)
 
 
 def you_label(name: str) -> str:
@@ -581,7 +595,306 @@ def cannot_agree_line() -> str:
              "the others.")
 
 
-def stopped_line(reason: str) -> str:
+def store_damaged_line(exc: StoreDamaged) -> str:
+    """This computer's damaged copy of a game in the player's language: which game and
+    file, what is wrong (the store's own technical detail, in English), and what to do."""
+    transcript = exc.path / TRANSCRIPT
+    if exc.todo_id not in ("keep", "permissions", "update", "secrets-lost"):
+        return str(exc)
+    if exc.todo_id == "permissions":
+        todo = _("check the permissions of %(path)s") % {"path": exc.path / exc.file}
+    elif exc.todo_id == "update":
+        todo = _("update millebornes, then resume again")
+    elif exc.todo_id == "secrets-lost":
+        todo = _("they exist nowhere else, so this seat cannot go on at this table (nothing "
+                 "was sent; the others' time limit stops the match, blaming nobody); "
+                 "`millebornes verify %(transcript)s` shows what was played") % {
+                     "transcript": transcript}
+    elif exc.file != TRANSCRIPT:
+        todo = _("it cannot be resumed from this copy, which is left as it is; the other "
+                 "players keep theirs (`millebornes verify %(transcript)s` shows what was "
+                 "played)") % {"transcript": transcript}
+    else:
+        todo = _("it cannot be resumed from this copy, which is left as it is; the other "
+                 "players keep theirs")
+    what = {"missing": pgettext("file", "missing"),
+            "folder": _("a folder where a file should be"),
+            "unreadable": _("not readable by this account"),
+            "too-large": _("too large (%(size)d bytes)") % {"size": exc.size},
+            }.get(exc.what_id, exc.what)
+    return _("this computer's copy of game %(id)s is damaged (%(file)s: %(what)s): local "
+             "damage, nobody cheated; %(todo)s") % {
+                 "id": exc.path.name[:8], "file": exc.file, "what": what, "todo": todo}
+
+
+def error_line(exc: BaseException) -> str:
+    """An error that ends a verb, in words: the ones whose cause is known as data are said
+    in the player's language; any other keeps its own message."""
+    if isinstance(exc, StoreDamaged):
+        return store_damaged_line(exc)
+    return str(exc)
+
+
+def key_change_line(change: KeyChange) -> str:
+    """A known name with a key we have not seen for it: both fingerprints, and the two
+    explanations only the player can choose between."""
+    return _("warning: %(name)s [%(key)s] has a key we have not seen for this name (known: "
+             "%(known)s): a new machine, or someone else using the name") % {
+                 "name": change.name, "key": fingerprint(change.key),
+                 "known": ", ".join(fingerprint(k) for k in change.known)}
+
+
+def known_problem_line(known: KnownPlayers) -> str | None:
+    """Why the known-players file could not be read (None: it could, or there is none)."""
+    if known.problem_id == "unreadable":
+        return _("(cannot read %(path)s: %(error)s)") % {"path": known.path,
+                                                          "error": known.problem_detail}
+    if known.problem_id == "damaged":
+        return _("(%(path)s was damaged (%(error)s); kept as .bad)") % {
+            "path": known.path, "error": known.problem_detail}
+    return f"({known.problem})" if known.problem else None
+
+
+def lobby_seat_lines(state: LobbyState) -> list[str]:
+    """The lobby's seats: who sits where (with key), free seats, bots, who is ready."""
+    teams = state.seating.n_teams != state.seating.n_players
+    out = []
+    for i, s in enumerate(state.seats):
+        seat = (_("seat %(seat)d, team %(team)d") % {"seat": i,
+                                                     "team": state.seating.side_of(i) + 1}
+                if teams else _("seat %(seat)d") % {"seat": i})
+        if s is None:
+            out.append(_("%(seat)s: free") % {"seat": seat})
+            continue
+        marks = [_(word) for word, on in ((PEER_STATES_BOT, s.bot), (PEER_STATES["ready"],
+                                                                     s.ready)) if on]
+        out.append(_("%(seat)s: %(name)s [%(key)s]") % {
+            "seat": seat, "name": safe_text(s.name), "key": fingerprint(s.key)}
+            + (f" ({', '.join(marks)})" if marks else ""))
+    return out
+
+
+def stop_reason(why: Mapping[str, Any] | None, names: Sequence[str],
+                fallback: str = "") -> str:
+    """Why the match stopped, from the replicated log's reason id and data
+    (``ReplicatedLog.stop_why``): who, and what they did or failed to do. A reason without
+    an id (or one this version does not know) is ``fallback``, the log's English."""
+    if not why:
+        return fallback
+
+    def seat(key: str = "seat") -> str:
+        s = why.get(key)
+        return seat_label(names, s if isinstance(s, int) else None)
+
+    kind = why.get("id")
+    if kind == "catch-up-failed":
+        return _("this computer's copy of the game was damaged and no other player sent the "
+                 "missing entries within %(seconds)d s (the table's time limit); resume "
+                 "again when they are back") % {"seconds": round(float(why["seconds"]))}
+    if kind == "unresponsive":
+        return _("%(seat)s is unresponsive: no %(step)s within the table's time limit") % {
+            "seat": seat(), "step": why.get("step", "?")}
+    if kind == "abandoned":
+        text = str(why.get("text") or "")
+        return (_("%(seat)s abandoned the match: %(text)s") % {"seat": seat(), "text": text}
+                if text else _("%(seat)s abandoned the match") % {"seat": seat()})
+    if kind == "agreed-end":
+        s = why.get("seat")
+        return _("the match was ended by agreement in hand %(hand)d after %(name)s left") % {
+            "hand": int(why["hand"]) + 1,
+            "name": you_label(names[s]) if isinstance(s, int) and 0 <= s < len(names)
+            else _("nobody identified")}
+    if kind == "unfounded-complaint":
+        return _("%(seat)s complained without evidence") % {"seat": seat()}
+    if kind == "valid-share-complaint":
+        return _("%(seat)s complained about a valid share (unfounded complaint)") % {
+            "seat": seat()}
+    if kind == "equivocation":
+        return _("%(seat)s signed two different entries for one slot (equivocation)") % {
+            "seat": seat()}
+    if kind == "protocol":
+        by = why.get("by")
+        if isinstance(by, int) and 0 <= by < len(names):
+            return _("%(seat)s broke the rules of the protocol (%(check)s, shown by "
+                     "%(name)s's complaint)") % {"seat": seat(), "check": why.get("check"),
+                                                 "name": you_label(names[by])}
+        return _("%(seat)s broke the rules of the protocol (%(check)s)") % {
+            "seat": seat(), "check": why.get("check")}
+    if kind == "malformed-share":
+        return _("%(seat)s sent a malformed share") % {"seat": seat()}
+    if kind == "broken-log":
+        return _("%(seat)s broke the log (%(check)s)") % {"seat": seat(),
+                                                          "check": why.get("check")}
+    return fallback
+
+
+def local_damage_text(why: Mapping[str, Any] | None, fallback: str = "") -> str:
+    """What was found damaged in this seat's own stored copy on resume
+    (``ReplicatedLog.local_damage_why``); ``fallback``: the log's English."""
+    if not why:
+        return fallback
+    rest = int(why["count"]) - int(why["index"])
+    return ngettext("stored entry %(index)d of %(count)d is damaged (%(check)s); the "
+                    "%(rest)d entry from there is fetched again from the other peers",
+                    "stored entry %(index)d of %(count)d is damaged (%(check)s); the "
+                    "%(rest)d entries from there are fetched again from the other peers",
+                    rest) % {"index": why["index"], "count": why["count"],
+                             "check": why.get("check"), "rest": rest}
+
+
+def peer_stop_reason(peer: Any) -> str:
+    """Why ``peer`` (a ``p2p.table.Peer``) stopped, in words; "" when it did not."""
+    if not peer.stopped:
+        return ""
+    rlog = getattr(peer, "rlog", None)
+    return stop_reason(getattr(rlog, "stop_why", None), list(getattr(rlog, "names", ())),
+                       str(peer.stopped))
+
+
+def peer_local_damage(peer: Any) -> str:
+    """What ``peer`` found damaged in its own stored copy, in words; "" when nothing."""
+    if not peer.local_damage:
+        return ""
+    return local_damage_text(getattr(getattr(peer, "rlog", None), "local_damage_why", None),
+                             str(peer.local_damage))
+
+
+def lobby_refusal(why: str, data: Mapping[str, Any], fallback: str) -> str:
+    """Why the lobby turned us away (``LobbyError.why`` and ``data``), in words;
+    ``fallback``: the lobby's English, for a reason without an id."""
+    if why == "table-full":
+        return _("the table is full")
+    if why == "started-without-you":
+        return _("the table started without you")
+    if why == "asked-to-leave":
+        return _("the host asked you to leave")
+    if why == "transport-key-mismatch":
+        return _("your transport key does not match your connection")
+    if why in ("host-version", "version"):
+        return _("the table speaks lobby protocol version %(host)s and this millebornes "
+                 "speaks %(ours)s: both players need the same millebornes version") % {
+                     "host": data.get("host"), "ours": data.get("ours")}
+    if why == "host-said":
+        return _('"%(text)s" (its own words)') % {"text": data.get("text")}
+    if why == "host-key-mismatch":
+        return _("the table at %(endpoint)s has key %(key)s, not the expected %(expected)s: "
+                 "not joining") % {"endpoint": data.get("endpoint"), "key": data.get("key"),
+                                   "expected": data.get("expected")}
+    if why == "no-answer":
+        values = {"endpoint": data.get("endpoint"),
+                  "seconds": round(float(data.get("seconds") or 0))}
+        return (_("no table answered at %(endpoint)s within %(seconds)d s with the announced "
+                  "key: is the table still open? (check HOST:PORT)") if data.get("with_key")
+                else _("no table answered at %(endpoint)s within %(seconds)d s: is the table "
+                       "still open? (check HOST:PORT)")) % values
+    if why == "invalid-message":
+        return _("the host sent an invalid message (%(wrong)s)") % {"wrong": data.get("wrong")}
+    if why == "bad-start":
+        return _("the host started another table than the one agreed: %(detail)s") % {
+            "detail": data.get("detail")}
+    if why == "two-fingerprints":
+        return _("two fingerprints for the host: %(first)s and %(second)s") % {
+            "first": data.get("first"), "second": data.get("second")}
+    return fallback
+
+
+#: A staged cheat (``simulate --cheat``), by kind: what the cheating seat does.
+CHEAT_WORDS = {
+    "shuffle-drop": N_("%(seat)s drops a card from its shuffle pass."),
+    "shuffle-substitute": N_("%(seat)s swaps a card of its shuffle pass for a fresh encryption "
+                             "of a card of its choice."),
+    "shuffle-duplicate": N_("%(seat)s copies one card of its shuffle pass over another."),
+    "bad-shuffle-proof": N_("%(seat)s shuffles honestly but publishes a forged proof of "
+                            "shuffle."),
+    "bad-share": N_("%(seat)s sends a wrong decryption share for a card dealt to another "
+                    "seat."),
+    "card-not-held": N_("%(seat)s plays or discards a card it does not hold."),
+    "equivocation": N_("%(seat)s signs two different entries for one place in the log."),
+    "withheld-reveal": N_("%(seat)s never reveals its hand secrets after the hand."),
+    "bad-reveal": N_("%(seat)s reveals a shuffle seed other than the one it committed to."),
+}
+#: How the table caught it, by the check that failed.
+CAUGHT_AS = {
+    "pass-length": N_("%(seat)s's shuffle pass has a card missing"),
+    "shuffle-proof": N_("%(seat)s's shuffle pass fails its proof"),
+    "share-proof": N_("%(seat)s's decryption share fails its proof"),
+    "wrong-card": N_("%(seat)s's open shows another card than the one it names"),
+    "card-not-held": N_("%(seat)s played a card it does not hold"),
+    "equivocation": N_("%(seat)s signed two different entries for one place in the log"),
+    "reveal-missing": N_("%(seat)s never revealed its hand secrets: the table times out on it"),
+    "reveal-commitment": N_("%(seat)s's revealed shuffle seed is not the one it committed to"),
+}
+#: When, by protocol stage.
+CAUGHT_WHEN = {"shuffle": N_("before the deal"), "deal": N_("during the deal"),
+               "play": N_("during play"), "reveal": N_("at the end-of-hand reveal")}
+
+
+def _cheat_verify_line(o: Any, who: Callable[[int], str]) -> str:
+    """Where the demo's transcript is and what ``verify`` says of it, from its data."""
+    if o.verify_ok:
+        return _("transcript kept in %(path)s; verify: OK, a fair game") % {"path": o.transcript}
+    if o.verify_blamed is not None and o.verify_check:
+        where = (_("entry %(n)d") % {"n": o.verify_index} if o.verify_index is not None
+                 else _("the end"))
+        return _("transcript kept in %(path)s; verify: FAILED at %(where)s, check '%(check)s' "
+                 "broken by %(seat)s") % {"path": o.transcript, "where": where,
+                                          "check": o.verify_check, "seat": who(o.verify_blamed)}
+    return _("transcript kept in %(path)s; verify: %(summary)s") % {
+        "path": o.transcript, "summary": o.verify_summary}
+
+
+def cheat_demo_lines(o: Any, names: Sequence[str], same: bool) -> list[str]:
+    """``simulate --cheat``'s report (``o``: a ``p2p.table.memory.CheatOutcome``): who
+    cheated and how, who caught it, when, and whether ``verify`` names the same seat."""
+    def who(s: int) -> str:
+        return _("seat %(seat)d (%(name)s)") % {"seat": s, "name": names[s]}
+
+    out = [_(CHEAT_WORDS[o.kind]) % {"seat": who(o.cheater)}]
+    if not o.caught:
+        return out + [_("not caught: the match ended without the cheat taking place")]
+    blamed = ", ".join(who(s) for s in o.blamed) or _("nobody")
+    how = (_(CAUGHT_AS[o.check]) % {"seat": blamed} if o.check in CAUGHT_AS else
+           _("%(seat)s broke check %(check)s") % {"seat": blamed, "check": repr(o.check)})
+    verdict = {"cheat": pgettext("verdict", "cheat"),
+               "unresponsive": pgettext("verdict", "unresponsive")}.get(o.verdict, o.verdict)
+    values = {"how": how, "hand": (o.hand or 0) + 1, "verdict": verdict,
+              "when": _(CAUGHT_WHEN[o.stage]) if o.stage in CAUGHT_WHEN else ""}
+    if o.verdict == "unresponsive":
+        line = (_("caught: %(how)s, %(when)s (hand %(hand)d); verdict: %(verdict)s.")
+                if values["when"] else
+                _("caught: %(how)s (hand %(hand)d); verdict: %(verdict)s."))
+    else:
+        line = (_("caught at once: %(how)s, %(when)s (hand %(hand)d); verdict: %(verdict)s.")
+                if values["when"] else
+                _("caught at once: %(how)s (hand %(hand)d); verdict: %(verdict)s."))
+    seats = ", ".join(who(s) for s in o.detected_by)
+    out += [line % values,
+            (_("detected by %(seats)s: %(detail)s") if o.detail else _("detected by %(seats)s"))
+            % {"seats": seats, "detail": o.detail},
+            _cheat_verify_line(o, who),
+            _("verify names the same seat.") if same else
+            _("verify does NOT agree with the table!")]
+    return out
+
+
+#: Lobby errors that are the host's answer (the rest are found on this side: no answer,
+#: a wrong key, a start other than agreed).
+HOST_REFUSAL_IDS = frozenset({"table-full", "started-without-you", "asked-to-leave",
+                              "transport-key-mismatch", "host-version", "host-said"})
+
+
+def lobby_error_line(why: str, data: Mapping[str, Any], fallback: str) -> str:
+    """A lobby error as ``join`` says it: "the host refused: …" only when the host did."""
+    text = lobby_refusal(why, data, fallback)
+    return (_("the host refused: %(reason)s") % {"reason": text}
+            if why in HOST_REFUSAL_IDS or not why else text)
+
+
+def stopped_line(reason: str, why: Mapping[str, Any] | None = None,
+                 names: Sequence[str] = ()) -> str:
+    """The match stopped: ``why`` (the log's reason id and data) in words when given, else
+    ``reason`` as the log said it."""
+    reason = stop_reason(why, names, reason)
     return (_("The match stopped: %(reason)s.") % {"reason": reason} if reason
             else _("The match stopped."))
 
@@ -601,6 +914,8 @@ def peer_label(name: str, kind: str, state: str) -> str:
         PEER_STATES.get(state)
     return f"{name} ({_(word) if word else state})"
 
+
+PEER_STATES_BOT = N_("bot")
 
 #: A peer's state as the help lists it.
 PEER_STATES = {"connected": N_("connected"), "offline": N_("offline"), "left": N_("left"),
@@ -717,12 +1032,26 @@ def verify_lines(report: GameReport) -> list[str]:
                                           for s in e["signers"])}
         out += ["  " + w for w in i18n.wrap(text, WIDTH - 2)]
     if report.limits:
-        out += ["  " + w for w in i18n.wrap(f"time limits: {report.limits}", WIDTH - 2)]
+        out += ["  " + w for w in i18n.wrap(limits_text(report), WIDTH - 2)]
     return out
 
 
+def limits_text(report: GameReport) -> str:
+    """The table's agreed time limits, as ``verify`` shows them."""
+    if report.step_limit is None:
+        return f"time limits: {report.limits}"
+    values = {"step": f"{report.step_limit:g}",
+              "move": f"{report.decision_limit:g}" if report.decision_limit is not None else ""}
+    text = (_("time limits: %(step)s s per protocol step, %(move)s s per move") % values
+            if report.decision_limit is not None else
+            _("time limits: %(step)s s per protocol step, moves untimed") % values)
+    if not report.limits_recorded:
+        text += " " + _("(not recorded: this table's version's defaults)")
+    return text
+
+
 def _agreement_name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+    return names[seat] if 0 <= seat < len(names) else _("seat %(seat)d") % {"seat": seat}
 
 
 # ----- replies to commands (cli.commands) -----------------------------------------------

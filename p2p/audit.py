@@ -55,8 +55,14 @@ class GameReport:
     #: the seat whose signed leave record the transcript holds
     abandoned_by: int | None = None
     side: list[Envelope] = field(default_factory=list)
-    #: the table's agreed time limits, in words (from the header)
+    #: the table's agreed time limits, in words (from the header; English)
     limits: str = ""
+    #: the same as data, for a console's own words: seconds per protocol step, per move
+    #: (None: moves untimed), and whether the header recorded them (else: the defaults of
+    #: the version that wrote it). ``step_limit`` None: no readable header.
+    step_limit: float | None = None
+    decision_limit: float | None = None
+    limits_recorded: bool = True
     #: seats taken over by a bot by agreement: {hand (voided), seat, runner, signers}
     takeovers: list[dict[str, Any]] = field(default_factory=list)
     #: the match ended by agreement: {hand, seat (who left), signers}, or None
@@ -157,6 +163,8 @@ def verify_game(path: str | os.PathLike[str], workers: int = 0) -> GameReport:
         return _fail_from(rep, None, "header", None, str(exc))
     rep.limits = cfg.limits_text() + ("" if cfg.limits_recorded else
                                       " (not recorded: this table's version's defaults)")
+    rep.step_limit, rep.decision_limit = cfg.step_limit, cfg.decision_limit
+    rep.limits_recorded = cfg.limits_recorded
     try:
         return _check(cfg, rep)
     except Exception as exc:  # a verifier must not crash on a crafted file

@@ -108,6 +108,9 @@ def test_hazard_target_by_name_prefix() -> None:
     assert many.kind == "error"
     assert many.text == "say whom to attack with Stop: play 3 on Bo or play 3 on Cy" \
         .replace("3", str(n))
+    from cli import i18n
+    with i18n.using("sv"):      # the choices joined in the player's language, commands as typed
+        assert parse(f"play {n}", ctx).text.endswith(f": play {n} on Bo eller play {n} on Cy")
     nobody = parse(f"play {n} on zed", ctx)
     assert nobody.text == "nobody at the table is called zed (opponents: Bo, Cy)"
     me = parse(f"play {n} on ana", ctx)

@@ -173,10 +173,11 @@ def test_joiner_with_bad_or_dead_host_endpoint_fails_in_words() -> None:
             dead = s.getsockname()[1]
         c = LobbyClient(ident, "Ben", node, f"127.0.0.1:{dead}", host_timeout=0.5)
         t = time.monotonic()
-        with pytest.raises(LobbyError, match="no table answered"):
+        with pytest.raises(LobbyError, match="no table answered") as err:
             while time.monotonic() - t < 5:
                 c.pump(0.05)
         assert time.monotonic() - t < 2
+        assert err.value.why == "no-answer" and err.value.data["seconds"] == 0.5
 
 
 def test_peer_provided_endpoints_must_be_ip_literals() -> None:
@@ -205,10 +206,11 @@ def test_protocol_version_mismatch_is_refused_in_words() -> None:
     try:
         c = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
         c.version = 99   # the joiner runs a newer millebornes
-        with pytest.raises(LobbyError, match="protocol version"):
+        with pytest.raises(LobbyError, match="protocol version") as err:
             for _ in range(300):
                 host.pump(0.01)
                 c.pump(0.01)
+        assert (err.value.why, err.value.data) == ("version", {"host": 1, "ours": 99})
     finally:
         for n in nodes:
             n.close()
@@ -554,10 +556,12 @@ def test_the_host_can_kick_a_seat_squatter_for_good() -> None:
                 break
         assert c.seat is not None
         host.kick(c.seat, "no strangers\x1b[2J")
-        with pytest.raises(LobbyError, match="no strangers"):
+        with pytest.raises(LobbyError, match="no strangers") as kicked:
             for _ in range(100):
                 host.pump(0.01)
                 c.pump(0.01)
+        # the host's own words, sanitised, as data for the joiner's console
+        assert (kicked.value.why, kicked.value.data) == ("host-said", {"text": "no strangers[2J"})
         c.refused = None
         c.join()                                   # and it cannot come back
         for _ in range(50):

@@ -142,10 +142,11 @@ def test_lobby_refuses_when_full_and_checks_signatures() -> None:
             if a.seat == 1:
                 break
         late = LobbyClient(ids[2], "Cat", nodes[2], f"127.0.0.1:{port}")
-        with pytest.raises(LobbyError, match="full"):
+        with pytest.raises(LobbyError, match="full") as refused:
             for _ in range(300):
                 host.pump(0.01)
                 late.pump(0.01)
+        assert refused.value.why == "table-full"      # said in each joiner's own language
         # a lobby message signed by another key than the sender's id is refused
         from p2p.table.lobby import _sign
         forged = _sign(ids[2], {"k": "ready", "ready": True, "key": ids[2].public_key,

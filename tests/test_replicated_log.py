@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cli import i18n
+from cli.words import local_damage_text, stop_reason
 from engine import Seating, preset
 from engine.bots import make_bot
 from p2p.audit import verify_game
@@ -93,6 +95,18 @@ class Table:
             self.deliver(shuffle)
 
 
+def _said(rl: ReplicatedLog, french: str) -> None:
+    """The stop's reason id and data (``stop_why``) say, in English, exactly what the log
+    says (``stopped``), and in French what ``french`` holds (issue 13: the log decides
+    nothing in a language; each console words the id in its own)."""
+    assert rl.stopped is not None and rl.stop_why is not None, rl.stopped
+    with i18n.using("en"):
+        assert stop_reason(rl.stop_why, rl.names) == rl.stopped
+    with i18n.using("fr"):
+        said = stop_reason(rl.stop_why, rl.names)
+    assert french in said, said
+
+
 def _table(name: bytes, n: int = 2, **kw: object) -> Table:
     cfg, ids = make_table(preset("modern", match_target=1), Seating.solo(n),
                           [f"p{s}" for s in range(n)], name)
@@ -141,6 +155,7 @@ def test_equivocation_is_caught_with_both_entries_kept_as_evidence() -> None:
     rl = t.seats[1].rlog
     assert rl.stopped is not None and rl.error is not None
     assert (rl.error.seat, rl.error.check) == (0, "equivocation")
+    _said(rl, "place 0 (p0) a signé deux entrées différentes pour une même place")
     assert {e.encode() for e in t.seats[1].evidence} == {first, other.encode()}
 
 
@@ -253,6 +268,12 @@ def test_the_wait_to_catch_up_after_local_damage_is_timed_and_says_so() -> None:
     assert fetches > 3                      # it kept asking the others meanwhile
     assert back.stopped is not None and "no other player sent the missing entries" in \
         back.stopped and back.error is None and not back.resumable
+    _said(back, "aucun autre joueur n'a envoyé les entrées manquantes en 20 s")
+    with i18n.using("en"):
+        assert local_damage_text(back.local_damage_why) == back.local_damage
+    with i18n.using("sv"):
+        assert local_damage_text(back.local_damage_why).startswith(
+            "den sparade posten 8 av ")
 
 
 def test_a_peer_fetching_the_whole_log_again_and_again_gets_a_bounded_byte_rate() -> None:
@@ -324,6 +345,7 @@ def test_silence_ends_in_a_bounded_stop_naming_the_seat_unresponsive() -> None:
     for rl in (t.seats[0].rlog, t.seats[2].rlog):
         assert rl.unresponsive == 1 and rl.error is None
         assert rl.stopped is not None and "unresponsive" in rl.stopped
+        _said(rl, "place 1 (p1) ne répond pas : aucun ")
 
 
 def test_a_players_own_decision_is_not_timed_out_unless_the_table_chose_so() -> None:
@@ -416,6 +438,7 @@ def test_a_leave_record_is_kept_in_every_transcript_and_blames_nobody(tmp_path: 
     t.deliver()
     for s in (0, 1):
         assert t.seats[s].rlog.stopped == "seat 2 (p2) abandoned the match: dinner"
+        _said(t.seats[s].rlog, "place 2 (p2) a abandonné la partie : dinner")
         rep = verify_game(_transcript(tmp_path, t, s))
         assert rep.check == "incomplete" and rep.blamed_seat is None, rep.summary()
         assert rep.abandoned_by == 2 and "dinner" in rep.summary()
@@ -480,6 +503,7 @@ def test_a_bad_share_seen_by_its_recipient_only_stops_every_peer_blaming_its_aut
     for s in (0, 1):
         rl = t.seats[s].rlog
         assert rl.error is not None and rl.error.seat == 2, (s, rl.error)
+        _said(rl, "place 2 (p2) a enfreint les règles du protocole (share-proof")
         rep = verify_game(_transcript(tmp_path, t, s))
         assert not rep.ok and rep.blamed_seat == 2, rep.summary()
     assert [e.body["k"] for e in t.seats[1].rlog.side] == ["side.complaint"]
@@ -503,6 +527,7 @@ def test_a_false_complaint_is_blamed_on_the_complainer(tmp_path: Path) -> None:
         rl = t.seats[s].rlog
         assert rl.error is not None and (rl.error.seat, rl.error.check) == \
             (1, "unfounded-complaint"), rl.error
+        _said(rl, "place 1 (p1) s'est plaint d'une part de déchiffrement valide")
         rep = verify_game(_transcript(tmp_path, t, s))
         assert (rep.blamed_seat, rep.check) == (1, "unfounded-complaint"), rep.summary()
 

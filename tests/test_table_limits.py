@@ -92,6 +92,10 @@ def test_every_peer_stops_within_the_tables_limit(tmp_path: Path) -> None:
         assert rep.blamed_seat is None
         from cli.words import verify_lines
         assert "  time limits: 1 s per protocol step, moves untimed" in verify_lines(rep)
+        from cli import i18n
+        with i18n.using("fr"):       # said from the report's data, in the player's language
+            assert "  délais : 1 s par étape du protocole, coups sans limite de temps" in \
+                verify_lines(rep)
     finally:
         nodes[1].close()
 

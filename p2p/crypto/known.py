@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import logging
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import msgpack
 
 from p2p.crypto.identity import default_identity_path, fingerprint
 
-__all__ = ["KnownPlayers", "default_known_path"]
+__all__ = ["KeyChange", "KnownPlayers", "default_known_path"]
 
 log = logging.getLogger("p2p.known")
 
@@ -29,19 +30,42 @@ def default_known_path() -> Path:
     return default_identity_path().with_name("known_players")
 
 
+@dataclass(frozen=True)
+class KeyChange:
+    """A name met before with other keys only, as data: a console says it in the player's
+    language (nothing here depends on one); :meth:`english` is the text for logs."""
+
+    name: str
+    key: bytes
+    known: tuple[bytes, ...]
+
+    def english(self) -> str:
+        return (f"{self.name} [{fingerprint(self.key)}] has a key we have not seen for this "
+                f"name (known: {', '.join(fingerprint(k) for k in self.known)}): a new "
+                f"machine, or someone else using the name")
+
+
 class KnownPlayers:
-    """The players this identity has met, by name."""
+    """The players this identity has met, by name.
+
+    Why an existing file could not be read is ``problem`` (English, for logs) and, as data
+    for a console's words, ``problem_id`` (``unreadable``: ``problem_detail`` is the
+    system's reason; ``damaged``: ``problem_detail`` is the error's type, the file is kept
+    as ``.bad``)."""
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path) if path is not None else default_known_path()
         self.keys: dict[str, list[bytes]] = {}
         self.problem: str | None = None       # why an existing file could not be read
+        self.problem_id: str | None = None
+        self.problem_detail = ""
         try:
             raw = self.path.read_bytes()
         except FileNotFoundError:
             return
         except OSError as exc:
-            self.problem = f"cannot read {self.path}: {exc.strerror or exc}"
+            self.problem_id, self.problem_detail = "unreadable", str(exc.strerror or exc)
+            self.problem = f"cannot read {self.path}: {self.problem_detail}"
             return
         try:
             v = msgpack.unpackb(raw, raw=False, max_bin_len=32, max_str_len=256,
@@ -54,7 +78,8 @@ class KnownPlayers:
                         and all(isinstance(k, bytes) and len(k) == 32 for k in keys)):
                     self.keys[name] = keys[-_MAX_KEYS_PER_NAME:]
         except Exception as exc:   # a damaged file: keep it aside, start afresh
-            self.problem = f"{self.path} was damaged ({type(exc).__name__}); kept as .bad"
+            self.problem_id, self.problem_detail = "damaged", type(exc).__name__
+            self.problem = f"{self.path} was damaged ({self.problem_detail}); kept as .bad"
             try:
                 os.replace(self.path, self.path.with_name(self.path.name + ".bad"))
             except OSError:
@@ -62,16 +87,17 @@ class KnownPlayers:
             self.keys = {}
 
     def observe(self, name: str, key: bytes) -> str | None:
-        """Remember that ``name`` came with ``key``; a warning in words when this name was
+        """:meth:`meet`, the warning in English (logs, scripts)."""
+        change = self.meet(name, key)
+        return change.english() if change is not None else None
+
+    def meet(self, name: str, key: bytes) -> KeyChange | None:
+        """Remember that ``name`` came with ``key``; a :class:`KeyChange` when this name was
         known with other keys only (None: first meeting, or a key we know)."""
         known = self.keys.get(name)
         if known is not None and key in known:
             return None
-        warning = None
-        if known:
-            warning = (f"{name} [{fingerprint(key)}] has a key we have not seen for this name "
-                       f"(known: {', '.join(fingerprint(k) for k in known)}): a new machine, "
-                       f"or someone else using the name")
+        warning = KeyChange(name, key, tuple(known)) if known else None
         if len(self.keys) >= _MAX_NAMES and name not in self.keys:
             return warning
         self.keys[name] = ([*known, key] if known else [key])[-_MAX_KEYS_PER_NAME:]

@@ -39,6 +39,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -113,7 +114,43 @@ _LOCAL_ADDRS = ("127.0.0.1", "[::1]", "0.0.0.0", "[::]", "*", "localhost")
 
 
 class LobbyError(Exception):
-    """The host refused us, or the start does not match what was agreed."""
+    """The host refused us, or the start does not match what was agreed.
+
+    The message is English (logs); ``why`` and ``data`` say the same as data, for a console
+    that words it in the player's language: ``table-full``, ``started-without-you``,
+    ``asked-to-leave``, ``transport-key-mismatch``, ``host-version`` (host, ours: the host
+    refused our version), ``version`` (host, ours: we refuse the host's), ``host-said``
+    (text: a refusal in the host's own words), ``host-key-mismatch`` (endpoint, key,
+    expected), ``no-answer`` (endpoint, seconds, with_key), ``invalid-message`` (wrong),
+    ``bad-start`` (detail: how the start differs from what was agreed, English),
+    ``two-fingerprints`` (first, second); "" for the rest."""
+
+    def __init__(self, message: str, why: str = "", /, **data: Any) -> None:
+        super().__init__(message)
+        self.why = why
+        self.data = data
+
+
+#: The host's refusals are fixed English sentences on the wire (protocol version 1): each
+#: is a stable code, so a joiner can say it in its player's language (nothing else on the
+#: wire depends on a language).
+HOST_REFUSALS = {"the table is full": "table-full",
+                 "the table started without you": "started-without-you",
+                 "the host asked you to leave": "asked-to-leave",
+                 "your transport key does not match your connection":
+                     "transport-key-mismatch"}
+_HOST_VERSION = re.compile(r"this table speaks lobby protocol version (\S+) and you speak "
+                           r"(\S+): both players need the same millebornes version")
+
+
+def refusal_why(reason: str) -> tuple[str, dict[str, Any]]:
+    """A host's refusal (its fixed English sentence) as a reason id and data."""
+    if reason in HOST_REFUSALS:
+        return HOST_REFUSALS[reason], {}
+    m = _HOST_VERSION.fullmatch(reason)
+    if m:
+        return "host-version", {"host": m.group(1), "ours": m.group(2)}
+    return "host-said", {"text": reason}
 
 
 @dataclass
@@ -559,13 +596,16 @@ class LobbyClient:
         self.node = node
         fp, self.host_endpoint = parse_peer(host)     # [FINGERPRINT@]HOST:PORT
         if fp is not None and host_fingerprint is not None and fp != host_fingerprint:
-            raise LobbyError(f"two fingerprints for the host: {fp} and {host_fingerprint}")
+            raise LobbyError(f"two fingerprints for the host: {fp} and {host_fingerprint}",
+                             "two-fingerprints", first=fp, second=host_fingerprint)
         self.host_fp = host_fingerprint or fp
         self.want_seat = seat
         self.host_id: bytes | None = None
         self.state: LobbyState | None = None
         self.start: TableStart | None = None
         self.refused: str | None = None
+        #: why, as data (see :class:`LobbyError`)
+        self.refused_why: tuple[str, dict[str, Any]] = ("", {})
         self.ready = False
         self.log: list[str] = []
         self.clock = clock
@@ -608,9 +648,11 @@ class LobbyClient:
             return False
         signing, curve = card
         if self.host_fp is not None and fingerprint(signing) != self.host_fp:
-            self.refused = (f"the table at {self.host_endpoint} has key {fingerprint(signing)}, "
-                            f"not the expected {self.host_fp}: not joining")
-            raise LobbyError(self.refused)
+            self._refuse(f"the table at {self.host_endpoint} has key {fingerprint(signing)}, "
+                         f"not the expected {self.host_fp}: not joining", "host-key-mismatch",
+                         endpoint=self.host_endpoint, key=fingerprint(signing),
+                         expected=self.host_fp)
+            raise self._error()
         self._door.close()
         self._door = None
         self.host_signing_key, self.host_curve_key = signing, curve
@@ -634,7 +676,7 @@ class LobbyClient:
         if self.start is not None:
             return self.start
         if self.refused is not None:
-            raise LobbyError(self.refused)
+            raise self._error()
         if self._door is not None:
             if not self._ask_key_door(timeout):
                 self._check_timeout()
@@ -670,17 +712,26 @@ class LobbyClient:
                 break
             msg = self.node.recv(0)
         if self.refused is not None:
-            raise LobbyError(self.refused)
+            raise self._error()
         return self.start
 
     def _check_timeout(self) -> None:
         if self.state is None and self.clock() - self._since > self.host_timeout:
             self.close()
-            self.refused = (f"no table answered at {self.host_endpoint} within "
-                            f"{self.host_timeout:.0f} s"
-                            + (" with the announced key" if self.host_fp else "")
-                            + ": is the table still open? (check HOST:PORT)")
-            raise LobbyError(self.refused)
+            self._refuse(f"no table answered at {self.host_endpoint} within "
+                         f"{self.host_timeout:.0f} s"
+                         + (" with the announced key" if self.host_fp else "")
+                         + ": is the table still open? (check HOST:PORT)", "no-answer",
+                         endpoint=self.host_endpoint, seconds=self.host_timeout,
+                         with_key=self.host_fp is not None)
+            raise self._error()
+
+    def _refuse(self, text: str, why: str, /, **data: Any) -> None:
+        self.refused = text
+        self.refused_why = (why, data)
+
+    def _error(self) -> LobbyError:
+        return LobbyError(self.refused or "refused", self.refused_why[0], **self.refused_why[1])
 
     def join(self) -> None:
         """Ask the host for a seat (again: a repeated join keeps the seat)."""
@@ -722,16 +773,18 @@ class LobbyClient:
             return False
         obj, wrong = _parse_lobby(sender, payload)
         if wrong is not None:
-            self.refused = f"the host sent an invalid message ({wrong})"
+            self._refuse(f"the host sent an invalid message ({wrong})", "invalid-message",
+                         wrong=wrong)
             return True
         if obj is None:
             return False
         k = obj["k"]
         if k == "welcome":
             if obj["v"] != self.version:
-                self.refused = (f"the host speaks lobby protocol version {obj['v']} and we "
-                                f"speak {self.version}: both players need the same "
-                                f"millebornes version")
+                self._refuse(f"the host speaks lobby protocol version {obj['v']} and we "
+                             f"speak {self.version}: both players need the same "
+                             f"millebornes version", "version", host=obj["v"],
+                             ours=self.version)
                 return True
         elif k == "state":
             try:
@@ -745,13 +798,15 @@ class LobbyClient:
             self.state = state
             self.log.append("state")
         elif k == "refused":
-            self.refused = safe_text(obj["reason"], _MAX_REASON, placeholder="refused")
+            reason = safe_text(obj["reason"], _MAX_REASON, placeholder="refused")
+            why, data = refusal_why(reason)
+            self._refuse(reason, why, **data)
             return True
         elif k == "start":
             try:
                 self.start = self._check_start(obj)
             except LobbyError as exc:
-                self.refused = str(exc)
+                self._refuse(str(exc), "bad-start", detail=str(exc))
             return True
         return False
 

@@ -133,6 +133,8 @@ class CheatOutcome:
     verify_blamed: int | None = None
     verify_check: str | None = None
     verify_summary: str = ""
+    #: where verify found the break (None: at the end, or nowhere), for a console's words
+    verify_index: int | None = None
 
     def as_dict(self) -> dict[str, object]:
         return {"cheat": self.kind, "cheater": self.cheater, "caught": self.caught,
@@ -307,4 +309,5 @@ def stage_cheat(cfg: TableConfig, ids: Sequence[Identity], choosers: Sequence[Ch
     rep = verify_game(path)
     out.verify_ok, out.verify_blamed, out.verify_check = rep.ok, rep.blamed_seat, rep.check
     out.verify_summary = rep.summary()
+    out.verify_index = rep.failed_index
     return out

@@ -113,8 +113,8 @@ class SessionEvent:
 
     Kinds: ``action`` (data: hand, seat, action, before, after), ``hand-start``,
     ``hand-end`` (scores), ``match-end`` (winner), ``status`` (seat, status), ``dropped``
-    (sender, reason), ``stopped`` (reason, seat), ``resumed``,
-    ``local-damage`` (index, check: this seat's own stored copy was damaged), ``timeout``
+    (sender, reason), ``stopped`` (reason, seat, why), ``resumed``,
+    ``local-damage`` (index, check, count: this seat's own stored copy was damaged), ``timeout``
     (seat, step, hand, index: that seat's step passed its time limit; ``stopped`` follows)."""
 
     kind: str
@@ -208,6 +208,14 @@ class ReplicatedLog:
         self.drop_log: deque[tuple[str, str, str]] = deque(maxlen=1000)
         self.error: ProtocolError | None = None
         self.stopped: str | None = None
+        #: why, as data for a console's own words (``stopped`` is the English, for logs):
+        #: ``{"id": ..., **values}``; ids: catch-up-failed (seconds), unresponsive (seat,
+        #: step), abandoned (seat, text: the peer's own words), agreed-end (hand, seat),
+        #: unfounded-complaint (seat), valid-share-complaint (seat), equivocation (seat),
+        #: protocol (seat, check, by: the complainer's seat or None), malformed-share
+        #: (seat), broken-log (seat, check). None: not stopped, or stopped by a caller of
+        #: :meth:`stop` that gave no id.
+        self.stop_why: dict[str, Any] | None = None
         self.finished = False
         now = clock()
         self.last_progress = now
@@ -223,6 +231,8 @@ class ReplicatedLog:
         self._replay_mode = False
         #: what was found damaged in this seat's own store on resume (None: nothing)
         self.local_damage: str | None = None
+        #: the same as data: {"index": i, "count": n, "check": check}
+        self.local_damage_why: dict[str, Any] | None = None
         self._catching_up = False
         self._catching_up_since = 0.0
         self._catch_up_failed = False
@@ -308,10 +318,13 @@ class ReplicatedLog:
                     self.local_damage = (f"stored entry {i} of {len(entries)} is damaged "
                                          f"({exc.check}); the {len(entries) - i} entries "
                                          "from there are fetched again from the other peers")
+                    self.local_damage_why = {"index": i, "count": len(entries),
+                                             "check": exc.check}
                     self.catching_up = True
                     self._out.rewrite = good
                     self._event("local-damage", f"this computer's copy of the game is "
-                                f"damaged: {self.local_damage}", index=i, check=exc.check)
+                                f"damaged: {self.local_damage}", index=i, check=exc.check,
+                                count=len(entries))
                     log.warning("seat %d: local damage: %s", self.me, self.local_damage)
                     break
                 good.append(env)
@@ -361,9 +374,10 @@ class ReplicatedLog:
         self._out.messages.extend((None, p) for p in wire.encode_push([env.encode()]))
         return env
 
-    def stop(self, reason: str, seat: int | None) -> None:
-        """Stop the match here for good (e.g. this seat abandons)."""
-        self._stop(reason, seat)
+    def stop(self, reason: str, blamed: int | None, why: str = "", /, **data: Any) -> None:
+        """Stop the match here for good (e.g. this seat abandons); ``why``: the reason's id
+        (see :attr:`stop_why`)."""
+        self._stop(reason, blamed, why, **data)
 
     def deadline(self) -> tuple[int, float] | None:
         """(seat, clock time) by which the seat the log waits for must have written its
@@ -423,7 +437,8 @@ class ReplicatedLog:
                         f"lost within {self.opts.step_limit:.0f} s", seconds=self.opts.step_limit)
             self._stop("this computer's copy of the game was damaged and no other player sent "
                        f"the missing entries within {self.opts.step_limit:.0f} s (the table's "
-                       "time limit); resume again when they are back", None)
+                       "time limit); resume again when they are back", None,
+                       "catch-up-failed", seconds=self.opts.step_limit)
             return
         if due is not None and now >= due[1] and (due[0] != self.me or not self.can_write):
             seat = due[0]
@@ -438,7 +453,7 @@ class ReplicatedLog:
                         f"{now - self.last_progress:.0f} s", seat=seat, step=what,
                         hand=self.match.hand_no, index=self.position()[1])
             self._stop(f"{self.seat_name(seat)} is unresponsive: no {what} within the "
-                       "table's time limit", None)
+                       "table's time limit", None, "unresponsive", seat=seat, step=what)
             return
         if now < self.next_fetch:
             return
@@ -519,11 +534,13 @@ class ReplicatedLog:
             self._event("dropped", f"dropped a message from {label}: {reason}",
                         sender=label, reason=reason, detail=detail)
 
-    def _stop(self, reason: str, seat: int | None) -> None:
+    def _stop(self, reason: str, blamed: int | None, why: str = "", /, **data: Any) -> None:
         if self.stopped or self.finished:
             return
         self.stopped = reason
-        self._event("stopped", f"the match stopped: {reason}", reason=reason, seat=seat)
+        self.stop_why = {"id": why, **data} if why else None
+        self._event("stopped", f"the match stopped: {reason}", reason=reason, seat=blamed,
+                    why=self.stop_why)
         log.warning("seat %d: match stopped: %s", self.me, reason)
 
     def seat_name(self, seat: int | None) -> str:
@@ -647,7 +664,8 @@ class ReplicatedLog:
             reason = safe_text(str(env.body["reason"]), 200, placeholder="")
             self._event("abandoned", f"{self.names[seat]} left the table: {reason}",
                         seat=seat, reason=reason)
-            self._stop(f"{self.seat_name(seat)} abandoned the match: {reason}", None)
+            self._stop(f"{self.seat_name(seat)} abandoned the match: {reason}", None,
+                       "abandoned", seat=seat, text=reason)
         elif kind == "side.complaint":
             self._on_complaint(seat, env)
         elif kind == "side.timeout":
@@ -731,7 +749,7 @@ class ReplicatedLog:
             reason = (f"the match was ended by agreement in hand {hand + 1} after "
                       f"{self.names[end.seat]} left")
             self.stopped = None
-            self._stop(reason, None)
+            self._stop(reason, None, "agreed-end", hand=hand, seat=end.seat)
             self._event("agreed-end", reason, hand=hand, seat=end.seat,
                         signers=list(end.signers))
             return
@@ -787,11 +805,11 @@ class ReplicatedLog:
                 self.error = ProtocolError(complainer, "unfounded-complaint",
                                            "its evidence shows no equivocation")
                 self._stop(f"{self.seat_name(complainer)} complained without evidence",
-                           complainer)
+                           complainer, "unfounded-complaint", seat=complainer)
             else:
                 self.error = ProtocolError(eq, "equivocation", "shown by a complaint")
                 self._stop(f"{self.seat_name(eq)} signed two different entries for one "
-                           "slot (equivocation)", eq)
+                           "slot (equivocation)", eq, "equivocation", seat=eq)
             return
         try:
             ev = Envelope.decode(complaint.body["entry"])
@@ -801,7 +819,8 @@ class ReplicatedLog:
                 or not ev.signature_ok()):
             self.error = ProtocolError(complainer, "unfounded-complaint",
                                        "its evidence is not an entry signed at this table")
-            self._stop(f"{self.seat_name(complainer)} complained without evidence", complainer)
+            self._stop(f"{self.seat_name(complainer)} complained without evidence", complainer,
+                       "unfounded-complaint", seat=complainer)
             return
         accused = self.seat_of_key[ev.author]
         if ev.hand != self.match.hand_no:
@@ -815,7 +834,8 @@ class ReplicatedLog:
                 self._out.evidence.extend((ev, complaint))
                 self._stop(f"{self.seat_name(accused)} broke the rules of the protocol "
                            f"(malformed-body, shown by {self.names[complainer]}'s complaint)",
-                           accused)
+                           accused, "protocol", seat=accused, check="malformed-body",
+                           by=complainer)
                 return
         if ev.body.get("k") != "deck.share":
             return
@@ -829,7 +849,7 @@ class ReplicatedLog:
             self._out.evidence.extend((ev, complaint))
             self._stop(f"{self.seat_name(accused)} broke the rules of the protocol "
                        f"({cheat.check}, shown by {self.names[complainer]}'s complaint)",
-                       accused)
+                       accused, "protocol", seat=accused, check=cheat.check, by=complainer)
             return
         except (ValueError, KeyError, TypeError):
             pass
@@ -839,10 +859,12 @@ class ReplicatedLog:
                                        "valid")
             self._out.evidence.append(complaint)
             self._stop(f"{self.seat_name(complainer)} complained about a valid share "
-                       "(unfounded complaint)", complainer)
+                       "(unfounded complaint)", complainer, "valid-share-complaint",
+                       seat=complainer)
             return
         self.error = ProtocolError(accused, "malformed-body", "the complained-of share")
-        self._stop(f"{self.seat_name(accused)} sent a malformed share", accused)
+        self._stop(f"{self.seat_name(accused)} sent a malformed share", accused,
+                   "malformed-share", seat=accused)
 
     def _on_abandon(self, sender: bytes, msg: wire.Abandon) -> None:
         seat = self.seat_of_node.get(sender)
@@ -855,7 +877,8 @@ class ReplicatedLog:
         except wire.WireError as exc:
             self._drop(sender, exc.reason, exc.detail)
             return
-        self._stop(f"{self.seat_name(seat)} abandoned the match: {reason}", None)
+        self._stop(f"{self.seat_name(seat)} abandoned the match: {reason}", None,
+                   "abandoned", seat=seat, text=reason)
 
     def _is_next(self, env: Envelope) -> bool:
         hp = self.match.hand
@@ -894,7 +917,8 @@ class ReplicatedLog:
                 self._out.messages.append((sender, fetch))
             else:
                 seat = self.seat_of_key.get(env.author)
-                self._stop(f"{self.seat_name(seat)} broke the log ({exc.check})", seat)
+                self._stop(f"{self.seat_name(seat)} broke the log ({exc.check})", seat,
+                           "broken-log", seat=seat, check=exc.check)
                 self.error = ProtocolError(seat, exc.check, exc.detail)
             return
         hp = self.match.hand
@@ -916,7 +940,8 @@ class ReplicatedLog:
                     and exc.seat != self.me and not self._replay_mode):
                 self._complain(env, exc.check)
             self._stop(f"{self.seat_name(exc.seat)} broke the rules of the protocol "
-                       f"({exc.check})", exc.seat)
+                       f"({exc.check})", exc.seat, "protocol", seat=exc.seat, check=exc.check,
+                       by=None)
             return
         raw = env.encode()
         idx = len(self.log[hand])
@@ -971,7 +996,7 @@ class ReplicatedLog:
             self.write_side({"k": "side.complaint", "check": "equivocation",
                              "entry": exc.first.encode(), "other": exc.second.encode()})
         self._stop(f"{self.seat_name(seat)} signed two different entries for one slot "
-                   "(equivocation)", seat)
+                   "(equivocation)", seat, "equivocation", seat=seat)
 
     # ----- catching up -------------------------------------------------------------------
     def _on_fetch(self, sender: bytes, table: object, hand: object, index: object) -> None:

@@ -58,12 +58,22 @@ _MAX_HANDS = 100_000
 class StoreDamaged(ValueError):
     """This computer's own copy of a game is damaged or unreadable: local damage, never an
     accusation.  The message is one plain sentence: which file, what is wrong, what to
-    do."""
+    do.
 
-    def __init__(self, path: Path, file: str, what: str, todo: str = "") -> None:
+    ``todo_id`` names the advice for a console that words it in the player's language
+    (nothing language-dependent is decided here): ``keep`` (the default: the copy is left
+    as it is), ``permissions``, ``update`` or ``secrets-lost``; ``what_id`` the fault when
+    it is one of a file's usual ones (``missing``, ``folder``, ``unreadable``, ``too-large``
+    with ``size``), "" when ``what`` is a technical detail."""
+
+    def __init__(self, path: Path, file: str, what: str, todo: str = "",
+                 todo_id: str = "", what_id: str = "", size: int = 0) -> None:
         self.path = path
         self.file = file
         self.what = what
+        self.what_id = what_id
+        self.size = size
+        self.todo_id = todo_id or ("keep" if not todo else "other")
         if not todo:
             todo = ("it cannot be resumed from this copy, which is left as it is; the other "
                     "players keep theirs"
@@ -80,9 +90,11 @@ def _read_file(path: Path, name: str, limit: int, missing_ok: bool = False,
     f = path / name
     try:
         if f.is_dir():
-            raise StoreDamaged(path, name, "a folder where a file should be")
+            raise StoreDamaged(path, name, "a folder where a file should be",
+                               what_id="folder")
         if f.stat().st_size > limit:
-            raise StoreDamaged(path, name, f"too large ({f.stat().st_size} bytes)")
+            raise StoreDamaged(path, name, f"too large ({f.stat().st_size} bytes)",
+                               what_id="too-large", size=f.stat().st_size)
         if not read:
             with open(f, "rb"):
                 return b""
@@ -90,10 +102,11 @@ def _read_file(path: Path, name: str, limit: int, missing_ok: bool = False,
     except FileNotFoundError:
         if missing_ok:
             return None
-        raise StoreDamaged(path, name, "missing") from None
+        raise StoreDamaged(path, name, "missing", what_id="missing") from None
     except PermissionError:
         raise StoreDamaged(path, name, "not readable by this account",
-                           f"check the permissions of {f}") from None
+                           f"check the permissions of {f}", "permissions",
+                           what_id="unreadable") from None
     except OSError as exc:
         raise StoreDamaged(path, name, f"cannot be read ({exc.strerror or exc})") from None
 
@@ -230,7 +243,7 @@ class Store:
         except TranscriptVersionError as exc:
             raise StoreDamaged(p, TRANSCRIPT, f"written in a format this version cannot "
                                f"read ({exc.plain})", "update millebornes, then resume "
-                               "again") from None
+                               "again", "update") from None
         except TranscriptCorrupt as exc:
             raise StoreDamaged(p, TRANSCRIPT, exc.reason if exc.offset == 0 else
                                f"at byte {exc.offset}: {exc.reason}") from None
@@ -395,7 +408,7 @@ def read_secrets(path: Path, header: TranscriptHeader | None = None,
     todo = _secrets_todo(path)
 
     def bad(what: str) -> StoreDamaged:
-        return StoreDamaged(path, SECRETS, what, todo)
+        return StoreDamaged(path, SECRETS, what, todo, "secrets-lost")
 
     unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=len(data),
                                 max_ext_len=0)
@@ -489,7 +502,8 @@ def _check_secrets_cover(path: Path, transcript: Transcript, my_key: bytes,
         rec = secrets.get(env.hand)
         if rec is None:
             raise StoreDamaged(path, SECRETS, f"this seat's card keys for hand "
-                               f"{env.hand + 1} are missing", _secrets_todo(path))
+                               f"{env.hand + 1} are missing", _secrets_todo(path),
+                               "secrets-lost")
         deck = rec["deck"]
         wrong = None
         if k == "deck.key":
@@ -505,7 +519,7 @@ def _check_secrets_cover(path: Path, transcript: Transcript, my_key: bytes,
             wrong = "it does not know that this seat revealed its secrets"
         if wrong is not None:
             raise StoreDamaged(path, SECRETS, f"hand {env.hand + 1}: {wrong}",
-                               _secrets_todo(path))
+                               _secrets_todo(path), "secrets-lost")
 
 
 def _secrets_todo(path: Path) -> str:
