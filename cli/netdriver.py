@@ -268,7 +268,7 @@ class NetDriver:
         if ev.kind == "stopped":
             if self.peer.agreed_end is not None:
                 return ""
-            return stopped_line(str(ev.data.get("reason", "")))
+            return stopped_line(str(ev.data.get("reason", "")), ev.data.get("why"), self.names)
         if ev.kind == "resumed":
             return _("You are back at the table; catching up with the others.")
         if ev.kind == "dropped":
@@ -322,9 +322,9 @@ class NetDriver:
 
     def next_hand(self) -> None:
         if not self.hand_over:
-            raise ValueError("the hand is still in play")
+            raise ValueError(_("the hand is still in play"))
         if self.over:
-            raise ValueError("the match is over")
+            raise ValueError(_("the match is over"))
         self._held = None
         self._held_scores = None
         self._shown_hand += 1
@@ -356,7 +356,7 @@ class NetDriver:
             line = silent_seat_line(self.names[silent])
             return f"{line} {status}" if status else line
         if self.peer.stopped:
-            return stopped_line(self.peer.stopped)
+            return stopped_line(self.peer.stopped, self.peer.stop_why, self.names)
         w = self.peer.waiting_on()
         if w is None or self.over:
             return None

@@ -725,6 +725,12 @@ def stop_reason(why: Mapping[str, Any] | None, names: Sequence[str],
     if kind == "broken-log":
         return _("%(seat)s broke the log (%(check)s)") % {"seat": seat(),
                                                           "check": why.get("check")}
+    if kind == "own-step-failed":
+        return _("this computer could not write its own step (%(error)s); the game is "
+                 "saved: millebornes resume continues it") % {"error": why.get("error", "?")}
+    if kind == "save-failed":
+        return _("this computer could not save the game (%(error)s); free some space or fix "
+                 "the folder, then millebornes resume") % {"error": why.get("error", "?")}
     return fallback
 
 

@@ -269,6 +269,19 @@ def test_every_stop_reason_names_who_in_every_language(language: str) -> None:
                 assert str(why.get(key) or "") in text
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_local_failure_to_write_or_save_is_said_with_what_to_do(language: str) -> None:
+    """The stops of a peer that cannot write or save its own step (a full disk): the
+    system's error kept, and the command that goes on."""
+    from cli.words import stop_reason
+    with i18n.using(language):
+        for kind in ("own-step-failed", "save-failed"):
+            text = stop_reason({"id": kind, "error": "[Errno 28] No space left on device"},
+                               ["You", "Bo"], "FALLBACK")
+            assert text != "FALLBACK" and "No space left" in text, (kind, text)
+            assert "millebornes resume" in text, (kind, text)
+
+
 # ----- the lobby's refusals: fixed English codes on the wire, words here --------------------
 
 REFUSALS = [("table-full", {}, "the table is full"),

@@ -375,6 +375,12 @@ class Peer:
             return due[0], max(0.0, due[1] - time.monotonic())
 
     @property
+    def stop_why(self) -> dict[str, Any] | None:
+        """Why the match stopped as a reason id and data (for a console to put in its own
+        words; :attr:`stopped` is the same in English)."""
+        return self.rlog.stop_why
+
+    @property
     def unresponsive(self) -> int | None:
         """The seat whose step passed its time limit (the table stopped; not a blame)."""
         return self.rlog.unresponsive
@@ -559,7 +565,8 @@ class Peer:
                 # nothing was signed, so the others see a silent seat, and resume goes on
                 log.error("seat %d: cannot write its own step", self.me, exc_info=True)
                 self.rlog.stop(f"this computer could not write its own step ({exc}); the "
-                               "game is saved: millebornes resume continues it", None)
+                               "game is saved: millebornes resume continues it", None,
+                               "own-step-failed", error=str(exc)[:300])
             self.rlog.tick()
         self._drain()
         self._sync_if_due()
@@ -583,7 +590,8 @@ class Peer:
                 # would look like equivocation after a restart): stop here, in words
                 log.error("seat %d: cannot save the game", self.me, exc_info=True)
                 self.rlog.stop(f"this computer could not save the game ({exc}); free some "
-                               "space or fix the folder, then millebornes resume", None)
+                               "space or fix the folder, then millebornes resume", None,
+                               "save-failed", error=str(exc)[:300])
                 out.events.extend(self.rlog.take_output().events)
                 out.messages.clear()
             self._events.extend(out.events)
