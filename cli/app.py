@@ -226,6 +226,11 @@ class TableApp:
         height = max(3, rows - 1 - 2)             # the float leaves a row; the frame's two
         body: list[tuple[str, str]] = []
         for line in help_text(self.color).splitlines():
+            if i18n.cells(line) <= width:
+                # kept as written: the spaces between a key and the next are its columns
+                # (wrapping collapsed them into "select a card p play it d discard it")
+                body.append(("class:help", line))
+                continue
             indent = line[:len(line) - len(line.lstrip())]
             body += [("class:help", w) for w in wrap(line.strip(), width, indent)]
         body += [("class:title", w) for w in wrap(_("At this table: %(seats)s")
