@@ -736,6 +736,9 @@ def run_app(driver: TableDriver, *, auto: bool = False, lang: str = "en", seed: 
     app = TableApp(driver, auto=auto, lang=lang, seed=seed, color=color, delay=delay)
     rc = app.run()
     d = driver
+    if not d.match.hands:       # left during the first hand: no totals to speak of
+        print(i18n.display(_("No hand was finished yet.")))
+        return rc
     print(i18n.display(ngettext("Match totals after %(n)d hand: %(totals)s",
                                 "Match totals after %(n)d hands: %(totals)s",
                                 len(d.match.hands))
