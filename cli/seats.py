@@ -35,7 +35,6 @@ from p2p.table import (
 )
 from p2p.table import node_id_for as node_id_for
 from p2p.table.store import default_data_dir, read_meta, table_dir
-from p2p.transcript.envelope import Envelope
 
 from . import i18n
 from .args import bind_address, data_dir, move_delay
@@ -247,9 +246,7 @@ class TakeoverBots:
             if t.curve is not None and t.seat != seat:
                 node.expect_key(node_id_for(t.key), t.curve[0])
         eps = self._endpoints()
-        chain = [Envelope.decode(raw) for h in sorted(self.peer.log)
-                 for raw in self.peer.log[h]]
-        side = list(self.peer.rlog.side)
+        chain, side = self.peer.log_so_far()
         store = Store.create(self.base / f"bot-{seat}", cfg.header(), seat, port=node.port,
                              bind="127.0.0.1" if self.bind == "127.0.0.1" else "0.0.0.0",
                              endpoints=eps, extra={"bot": "heuristic", "seed": seat,

@@ -157,7 +157,6 @@ def rule_last(text: str) -> str:
 
     The engine leads its explanations with rule ids (``R9: …``, with ``(or, R10, …)``
     inside); a first-time player needs the words first."""
-    import re
     ids: list[str] = []
     m = re.match(r"^\s*(R\d+[a-z]?)\s*:\s*", text)
     if m:
@@ -248,7 +247,6 @@ def reason_words(text: str) -> str:
 
 def with_names(text: str, names: Sequence[str]) -> str:
     """The engine speaks of "seat 2"; people have names."""
-    import re
 
     def name(m: re.Match[str]) -> str:
         i = int(m.group(1))
