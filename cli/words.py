@@ -894,6 +894,13 @@ def lobby_error_line(why: str, data: Mapping[str, Any], fallback: str) -> str:
             if why in HOST_REFUSAL_IDS or not why else text)
 
 
+def bot_failed_line(name: str, reason: str) -> str:
+    """A bot (perhaps someone's plug-in) did not make a legal move; a built-in move was
+    played for it instead."""
+    return _("%(name)s's bot failed to move (%(reason)s); a built-in bot moved for it.") % {
+        "name": you_label(name), "reason": safe_text(reason, 200)}
+
+
 def stopped_line(reason: str, why: Mapping[str, Any] | None = None,
                  names: Sequence[str] = ()) -> str:
     """The match stopped: ``why`` (the log's reason id and data) in words when given, else
