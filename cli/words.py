@@ -1119,5 +1119,8 @@ REPLIES: dict[str, str] = {
 
 
 def reply(key: str, **values: object) -> str:
-    """One answer of the command language, in words."""
+    """One answer of the command language, in words. A ``word`` is what the player
+    typed: shown as a short single line without control or bidi characters."""
+    if "word" in values:
+        values["word"] = safe_text(str(values["word"]), 40)
     return _(REPLIES[key]).format(**values)
