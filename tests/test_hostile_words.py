@@ -1,0 +1,216 @@
+"""Hostile values on their way into words (issue 9 under issue 13's i18n): reason ids and
+data from another peer, a stored file or a hand-edited one must never raise, never carry a
+terminal escape, bidi override or zero-width character to the screen, and never make an
+unbounded line.  Real sockets where the data crosses the wire (the hostile host is a real
+:class:`LobbyHost` whose messages are rewritten), unit tests on ``cli.words`` for data
+made on this side.  Each test failed before its fix."""
+
+from __future__ import annotations
+
+import os
+import threading
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import pytest
+from test_hostile import _header_file, _lobby
+
+from cli import i18n, words
+from cli.seats import lobby_lines
+from engine import Rules, preset
+from p2p.audit import verify_game
+from p2p.crypto.identity import Identity
+from p2p.crypto.known import KeyChange, KnownPlayers
+from p2p.table.lobby import LobbyClient, LobbyError
+from p2p.table.session import node_id_for
+
+#: what a terminal obeys or hides: ESC (CSI, OSC), BEL, C1 CSI, bidi override, zero width
+INVISIBLE = ("\x1b", "\x07", "\x9b", "\u202e", "\u200b", "\n", "\r")
+EVIL = "x\x1b[2J\x1b]0;pwned\x07\u202e\u200b\x9b31m\nforged line %(seat)s %s"
+
+
+def _clean(text: str) -> bool:
+    return not any(c in text for c in INVISIBLE)
+
+
+# ------------------------------------------------------------- the host's rule preset
+def test_a_hostile_hosts_rule_preset_reaches_no_screen_raw() -> None:
+    """The preset is a free string in the lobby state and the table header (the engine
+    only checks the options it plays by): the joiner printed it raw in its lobby lines,
+    and the board, plain mode and `games` show it too."""
+    ids, nodes, host = _lobby()
+    try:
+        host.state.rules = Rules.from_dict({**preset("classic").to_dict(),
+                                            "preset": EVIL + "y" * 900})
+        c = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
+        for _ in range(300):
+            host.pump(0.01)
+            c.pump(0.01)
+            if c.state is not None and c.seat is not None:
+                break
+        assert c.state is not None and c.state.rules.preset.startswith("x\x1b")
+        shown = lobby_lines(c.state)
+        assert _clean("".join(shown)) and len(shown[0]) < 200, shown[0][:300]
+    finally:
+        for n in nodes:
+            n.close()
+    # every screen that names a preset: the board's first line, plain mode, `games`
+    for name in (words.rules_name, words.rules_short):
+        assert _clean(name(EVIL)) and len(name(EVIL + "y" * 900)) <= 40
+        assert isinstance(name(5), str) and isinstance(name(None), str)   # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------ the host's start
+def test_a_version_refusal_says_our_version_not_the_hosts_claim() -> None:
+    """The host's refusal sentence names a version for us: the joiner knows its own and
+    says that one (a host could otherwise make the player's program claim any version)."""
+    ids, nodes, host = _lobby()
+    try:
+        c = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
+        for _ in range(300):
+            host.pump(0.01)
+            c.pump(0.01)
+            if c.seat is not None:
+                break
+        host._send(node_id_for(ids[1].public_key),
+                   {"k": "refused", "reason": "this table speaks lobby protocol version "
+                    "%(host)s and you speak 777\x1b[2J: both players need the same millebornes "
+                    "version"})
+        with pytest.raises(LobbyError) as err:
+            for _ in range(100):
+                c.pump(0.01)
+        assert err.value.why == "host-version"
+        assert err.value.data["ours"] == c.version
+        line = words.lobby_error_line(err.value.why, err.value.data, str(err.value))
+        assert "777" not in line and _clean(line) and "%(host)s" in line
+    finally:
+        for n in nodes:
+            n.close()
+
+
+# ------------------------------------------------------------ a transcript to verify
+def test_verify_of_a_header_with_an_escape_in_a_rule_name_shows_it_clean(
+        tmp_path: Path) -> None:
+    """A rule option's name in a transcript header reached verify's output raw (the
+    engine's "unknown rule option(s): ..." sentence)."""
+    def mutate(h: dict[str, Any]) -> None:
+        h["rules"]["rules"][EVIL] = 1
+    rep = verify_game(_header_file(tmp_path, mutate))
+    assert not rep.ok and rep.check == "header"
+    text = rep.summary() + " ".join(words.verify_lines(rep)).replace("\n", " ")
+    assert "unknown rule option" in text and _clean(text), text
+
+
+# ------------------------------------------------------------ words of reasons (local)
+STOPS: list[dict[str, Any]] = [
+    {"id": "catch-up-failed"}, {"id": "catch-up-failed", "seconds": "x"},
+    {"id": "catch-up-failed", "seconds": float("nan")},
+    {"id": "catch-up-failed", "seconds": float("inf")},
+    {"id": "agreed-end"}, {"id": "agreed-end", "hand": "x", "seat": 0},
+    {"id": "agreed-end", "hand": 10 ** 400, "seat": 0}, {"id": "agreed-end", "hand": None},
+    {"id": "abandoned", "seat": 0, "text": EVIL}, {"id": "abandoned", "seat": 1, "text": 7},
+    {"id": "abandoned", "seat": 0, "text": "y" * 100_000},
+    {"id": "protocol", "seat": 1, "check": EVIL, "by": 0},
+    {"id": "broken-log", "seat": "0", "check": ["a"]},
+    {"id": "unresponsive", "seat": -1, "step": EVIL},
+    {"id": "own-step-failed", "error": EVIL}, {"id": "save-failed", "error": None},
+    {"id": "unfounded-complaint", "seat": 10 ** 30}, {"id": ["x"]}, {"id": None},
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ug"])
+@pytest.mark.parametrize("why", STOPS, ids=lambda w: str(w)[:40])
+def test_a_stop_reason_from_odd_data_is_one_clean_bounded_line(why: dict[str, Any],
+                                                                lang: str) -> None:
+    """The log's reason data is made on this side, but a reason id whose data is missing,
+    of another type or out of range raised KeyError/ValueError/OverflowError inside the
+    board's loop, and text fields went to the terminal as they were."""
+    with i18n.using(lang):
+        line = words.stop_reason(why, ["Ann", "Bob"], "fallback")
+        full = words.stopped_line("fallback", why, ["Ann", "Bob"])
+    for text in (line, full):
+        assert text and _clean(text) and len(text) < 700, text[:300]
+
+
+@pytest.mark.parametrize("why", [{"count": 3}, {"count": "x", "index": 1},
+                                 {"count": 3, "index": 1, "check": EVIL},
+                                 {"count": 10 ** 400, "index": -5}, {"index": None}],
+                         ids=str)
+def test_local_damage_from_odd_data_is_one_clean_line(why: dict[str, Any]) -> None:
+    line = words.local_damage_text(why, "fallback")
+    assert line and _clean(line) and len(line) < 700
+
+
+REFUSALS: list[tuple[str, dict[str, Any]]] = [
+    ("host-said", {}), ("host-said", {"text": EVIL}), ("host-said", {"text": "y" * 100_000}),
+    ("no-answer", {"seconds": "x"}), ("no-answer", {"seconds": float("nan")}),
+    ("no-answer", {"seconds": float("inf"), "endpoint": EVIL}),
+    ("host-version", {"host": EVIL}), ("version", {}), ("invalid-message", {"wrong": EVIL}),
+    ("bad-start", {"detail": EVIL}), ("host-key-mismatch", {"endpoint": EVIL, "key": 5}),
+    ("two-fingerprints", {"first": EVIL}), ("", {}), ("unknown-id", {"x": 1}),
+]
+
+
+@pytest.mark.parametrize("why,data", REFUSALS, ids=lambda v: str(v)[:30])
+def test_a_lobby_refusal_from_odd_data_is_one_clean_bounded_line(why: str,
+                                                                  data: dict[str, Any]) -> None:
+    for text in (words.lobby_refusal(why, data, EVIL), words.lobby_error_line(why, data, EVIL)):
+        assert text and _clean(text) and len(text) < 700, text[:300]
+
+
+def test_a_key_change_names_the_player_cleanly() -> None:
+    """``KeyChange.name`` is a header name (clean) today, but words put a peer's name on
+    the screen only through the sanitiser."""
+    change = KeyChange(EVIL + "y" * 1000, os.urandom(32), (os.urandom(32),) * 50)
+    line = words.key_change_line(change)
+    assert _clean(line) and len(line) < 1200
+
+
+# ------------------------------------------------------------ the known-players file
+def test_a_huge_known_players_file_is_not_read_whole(tmp_path: Path) -> None:
+    """The file was read whole, whatever its size (a file swapped for a huge one filled
+    the memory); a file far larger than 1,000 names with 8 keys each is damaged."""
+    path = tmp_path / "known_players"
+    with open(path, "wb") as f:
+        f.write(msgpack.packb({"a": [b"k" * 32]}))
+        f.truncate(64 * 1024 * 1024)           # sparse: 64 MiB that take no disk
+    tracemalloc.start()
+    try:
+        known = KnownPlayers(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * 1024 * 1024, peak
+    assert known.problem_id == "damaged" and known.keys == {}
+    line = words.known_problem_line(known)
+    assert line is not None and _clean(line)
+    assert (tmp_path / "known_players.bad").exists()
+
+
+def test_a_known_players_fifo_does_not_block(tmp_path: Path) -> None:
+    """A FIFO in the file's place blocked ``join``/``host`` forever at the start."""
+    path = tmp_path / "known_players"
+    os.mkfifo(path)
+    got: list[KnownPlayers] = []
+    t = threading.Thread(target=lambda: got.append(KnownPlayers(path)), daemon=True)
+    t.start()
+    t.join(3.0)
+    blocked = not got
+    if blocked:        # unblock the reader so the test process can end
+        with open(path, "wb"):
+            pass
+        t.join(3.0)
+    assert not blocked
+    assert got[0].problem_id == "damaged" and got[0].keys == {}
+    assert words.known_problem_line(got[0]) is not None
+
+
+def test_known_players_round_trip_still_works(tmp_path: Path) -> None:
+    path = tmp_path / "known_players"
+    a, b = Identity.generate().public_key, Identity.generate().public_key
+    assert KnownPlayers(path).meet("Ann", a) is None
+    change = KnownPlayers(path).meet("Ann", b)
+    assert change is not None and change.known == (a,)
+    assert KnownPlayers(path).problem_id is None
