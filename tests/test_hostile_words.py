@@ -214,3 +214,15 @@ def test_known_players_round_trip_still_works(tmp_path: Path) -> None:
     change = KnownPlayers(path).meet("Ann", b)
     assert change is not None and change.known == (a,)
     assert KnownPlayers(path).problem_id is None
+
+
+# ------------------------------------------------------------------ the keyboard
+@pytest.mark.parametrize("teams", ["²x2", "2x²", "1" * 5000 + "x2"])
+def test_odd_teams_are_refused_in_the_players_language(teams: str) -> None:
+    """``isdigit()`` let "²" and 5,000-digit numbers through to ``int()``, whose English
+    ValueError was said instead of the sentence the catalogs translate."""
+    from cli.args import seating_from
+    with i18n.using("fr"), pytest.raises(ValueError) as err:
+        seating_from(4, teams)
+    assert "--teams" in str(err.value) and "invalid literal" not in str(err.value)
+    assert "Exceeds" not in str(err.value)
