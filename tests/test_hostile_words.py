@@ -226,3 +226,50 @@ def test_odd_teams_are_refused_in_the_players_language(teams: str) -> None:
         seating_from(4, teams)
     assert "--teams" in str(err.value) and "invalid literal" not in str(err.value)
     assert "Exceeds" not in str(err.value)
+
+
+@pytest.mark.hostile
+def test_a_real_joiner_prints_a_hostile_hosts_lobby_clean(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real `millebornes join` process against a hostile host (its lobby state names a
+    rule preset full of escapes, 900 characters long): the joiner's screen gets one
+    clean, short line for it."""
+    import subprocess
+    import time
+
+    import zmq
+    from test_hostile import _cli
+
+    from engine import Seating
+    from p2p.net.transport import Node
+    from p2p.table.lobby import LobbyHost
+
+    monkeypatch.setenv("PYTHONUNBUFFERED", "1")      # its lines, though it is stopped
+    ident = Identity.generate()
+    curve = ident.curve_keys() if zmq.has("curve") else None
+    node = Node(node_id_for(ident.public_key), bind="127.0.0.1", curve=curve)
+    host = LobbyHost(ident, "Ann", node, Rules.from_dict(
+        {**preset("classic").to_dict(), "preset": EVIL + "y" * 900}), Seating.solo(3))
+    join = _cli(tmp_path, "join", "--auto", "--plain", "--bind", "127.0.0.1", "--peer",
+                f"127.0.0.1:{node.port}", "--name", "Ben", "--data-dir", str(tmp_path / "j"),
+                "--identity", str(tmp_path / "j.key"))
+    try:
+        end = time.monotonic() + 30
+        while time.monotonic() < end and not (host.state.seats[1] is not None
+                                               and host.state.seats[1].ready):
+            host.pump(0.05)
+        assert host.state.seats[1] is not None, "the joiner never sat"
+        for _ in range(20):
+            host.pump(0.05)
+    finally:
+        join.terminate()
+        try:
+            out, err = join.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            join.kill()
+            out, err = join.communicate()
+        node.close()
+    lines = [line for line in out.splitlines() if "Ann's table" in line]
+    assert lines, out[-1500:]
+    assert all(_clean(line) and len(line) < 200 for line in lines), lines[0][:300]
+    assert "Traceback" not in err
