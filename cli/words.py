@@ -1022,7 +1022,8 @@ def verify_lines(report: GameReport) -> list[str]:
                     % {"entries": report.crypto.entries_checked, "hands": len(report.hands)})
     elif report.unfinished:
         values = {"hand": report.stopped_hand + 1, "entries": report.crypto.entries_checked,
-                  "seat": seat_label(names, report.waiting_for), "check": report.check}
+                  "seat": seat_label(names, report.waiting_for),
+                  "check": _data(report.check, 60)}
         if report.waiting_for is not None and report.waiting_for < len(names):
             text = _("Fair so far; the match stopped in hand %(hand)d when %(name)s left. "
                      "%(entries)d signed entries: every signature, link and move checks out, "
@@ -1048,9 +1049,11 @@ def verify_lines(report: GameReport) -> list[str]:
                      % {"seat": seat_label(names, report.blamed_seat)})
         else:
             blame = _("broken by %(seat)s") % {"seat": seat_label(names, report.blamed_seat)}
+        # the check's name and the detail can quote the file (a transcript from anyone)
         out += wrap(_("FAILED at %(where)s: check '%(check)s' — %(blame)s.")
-                    % {"where": where, "check": report.check, "blame": blame}
-                    + (f" {report.detail}" if report.detail else ""), indent="")
+                    % {"where": where, "check": _data(report.check, 60), "blame": blame}
+                    + (f" {_data(report.detail, 2 * _DATA_LEN)}" if report.detail else ""),
+                    indent="")
         for t in report.takeovers:
             if t["seat"] == report.blamed_seat:
                 out += wrap(_("(from hand %(hand)d, that seat was played by a bot run by "

@@ -273,3 +273,15 @@ def test_a_real_joiner_prints_a_hostile_hosts_lobby_clean(tmp_path: Path,
     assert lines, out[-1500:]
     assert all(_clean(line) and len(line) < 200 for line in lines), lines[0][:300]
     assert "Traceback" not in err
+
+
+def test_verify_lines_never_show_a_reports_detail_raw() -> None:
+    """A report's check and detail can quote a crafted transcript (an unexpected error's
+    text, an engine sentence naming the file's values): verify's words are the last gate."""
+    from p2p.audit import GameReport
+    from p2p.transcript.file import VerifyReport
+
+    rep = GameReport(crypto=VerifyReport(), ok=False, check=EVIL, detail=EVIL + "y" * 5000)
+    rep.names = ("Ann", "Bob")
+    text = " ".join(words.verify_lines(rep)).replace("\n", " ")
+    assert "forged line" in text and _clean(text) and len(text) < 1200, text[:300]
