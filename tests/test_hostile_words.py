@@ -285,3 +285,30 @@ def test_verify_lines_never_show_a_reports_detail_raw() -> None:
     rep.names = ("Ann", "Bob")
     text = " ".join(words.verify_lines(rep)).replace("\n", " ")
     assert "forged line" in text and _clean(text) and len(text) < 1200, text[:300]
+
+
+# ------------------------------------------------------------------ zeroconf records
+@pytest.mark.parametrize("resolve", ["none", "raises"])
+def test_an_announced_service_name_reaches_the_log_clean(
+        resolve: str, caplog: pytest.LogCaptureFixture) -> None:
+    """A service name is any machine's on the LAN; one that did not resolve, or not to
+    one of our tables, was logged raw (a forged log line, escapes for `tail -f`)."""
+    pytest.importorskip("zeroconf")
+    from zeroconf import ServiceStateChange
+
+    from p2p.net.discovery import SERVICE_TYPE, TableBrowser
+
+    class FakeZeroconf:
+        def get_service_info(self, *_: object, **__: object) -> None:
+            if resolve == "raises":
+                raise ValueError("no")
+            return None
+
+    b = TableBrowser.__new__(TableBrowser)
+    b._callback, b._tables, b._cond = None, {}, threading.Condition()
+    b._timeout_ms, b._closed = 1, False
+    caplog.set_level("INFO", logger="p2p.discovery")
+    b._on_change(FakeZeroconf(), SERVICE_TYPE,  # type: ignore[arg-type]
+                 EVIL + "." + SERVICE_TYPE, ServiceStateChange.Added)
+    logged = [r.getMessage() for r in caplog.records]
+    assert logged and all(_clean(m) for m in logged), logged
