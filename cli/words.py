@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
 from engine import (
@@ -24,8 +25,10 @@ from engine import (
     HandState,
     Pass,
     Play,
+    Rules,
     Seating,
 )
+from engine.rules import PRESETS
 from engine.scoring import Match, hand_winner
 from engine.state import DRAW, EXTEND, OVER, RESHUFFLE, RESPOND
 from p2p.audit import GameReport
@@ -112,6 +115,24 @@ def rules_name(preset: str) -> str:
     if preset == "modern":
         return i18n.rule_term("modern rules")
     return _preset_text(preset)
+
+
+def rules_label(rules: Rules) -> str:
+    """A table's rules as a lobby shows them before anyone agrees: the preset's name and,
+    in ``--option`` syntax, every option that differs from that preset (a host could
+    otherwise present other rules, e.g. ``max_turns=10``, under the name "classic")."""
+    ref = PRESETS.get(rules.preset) if isinstance(rules.preset, str) else None
+    ref = ref or PRESETS["classic"]
+    changed = [f"{f.name}={_option_value(getattr(rules, f.name))}" for f in fields(Rules)
+               if f.name != "preset" and getattr(rules, f.name) != getattr(ref, f.name)]
+    name = rules_name(rules.preset)
+    return f"{name} ({', '.join(changed)})" if changed else name
+
+
+def _option_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return safe_text(str(value), 24)
 
 
 def _preset_text(preset: object) -> str:

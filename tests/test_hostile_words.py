@@ -63,6 +63,31 @@ def test_a_hostile_hosts_rule_preset_reaches_no_screen_raw() -> None:
 
 
 # ------------------------------------------------------------------ the host's start
+def test_a_host_cannot_present_other_rules_under_a_presets_name() -> None:
+    """The lobby said only the preset's name ("classic rules"): a host could change any
+    option (a 10-turn hand, stacked hazards, even a truthy "no") and the joiner agreed to
+    "classic rules" all the same. Every option that differs from the preset is shown."""
+    ids, nodes, host = _lobby()
+    try:
+        host.state.rules = Rules.from_dict({**preset("classic").to_dict(), "max_turns": 10,
+                                            "stack_hazards": True, "draw_discard": "no"})
+        c = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
+        for _ in range(300):
+            host.pump(0.01)
+            c.pump(0.01)
+            if c.state is not None and c.seat is not None:
+                break
+        assert c.state is not None
+        with i18n.using("fr"):
+            line = lobby_lines(c.state)[0]
+        assert "max_turns=10" in line and "stack_hazards=true" in line, line
+        assert "draw_discard=no" in line and _clean(line)
+        assert words.rules_label(preset("modern")) == words.rules_name("modern")
+    finally:
+        for n in nodes:
+            n.close()
+
+
 def test_a_version_refusal_says_our_version_not_the_hosts_claim() -> None:
     """The host's refusal sentence names a version for us: the joiner knows its own and
     says that one (a host could otherwise make the player's program claim any version)."""
