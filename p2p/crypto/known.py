@@ -36,7 +36,7 @@ def _read_bounded(path: Path) -> bytes | None:
     """The file's bytes, at most one more than :data:`_MAX_FILE` (so a huge file is never
     read whole); None for something other than a regular file (a FIFO would block the
     start of ``join`` and ``host`` for good; opened without waiting, it is not read)."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     with os.fdopen(fd, "rb") as f:
         mode = os.fstat(f.fileno()).st_mode
         if stat.S_ISDIR(mode):
