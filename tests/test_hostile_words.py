@@ -337,3 +337,49 @@ def test_an_announced_service_name_reaches_the_log_clean(
                  EVIL + "." + SERVICE_TYPE, ServiceStateChange.Added)
     logged = [r.getMessage() for r in caplog.records]
     assert logged and all(_clean(m) for m in logged), logged
+
+
+# ------------------------------------------------------------------ unbounded output
+def test_a_flood_of_lobby_states_prints_a_bounded_number_of_lines() -> None:
+    """`join` printed the lobby's seats at every state the host sent: a host toggling its
+    ready flag in a loop scrolled thousands of lines a second through the joiner's
+    terminal (and the host-key line out of sight). Now at most two a second."""
+    import argparse
+    import io
+    import time
+
+    from cli import join as join_mod
+    from cli.seats import LineReader
+
+    ids, nodes, host = _lobby(3)
+    try:
+        c = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
+        for _ in range(300):
+            host.pump(0.01)
+            c.pump(0.01)
+            if c.state is not None and c.seat is not None:
+                break
+        assert c.seat is not None
+
+        def flood() -> None:
+            end, i = time.monotonic() + 2.0, 0
+            while time.monotonic() < end:
+                host.set_ready(i % 2 == 0)
+                i += 1
+                host.pump(0.001)
+            host.kick(1, "enough")
+            for _ in range(50):
+                host.pump(0.01)
+
+        th = threading.Thread(target=flood, daemon=True)
+        th.start()
+        out = io.StringIO()
+        args = argparse.Namespace(not_ready=True, connect_timeout=10.0, auto=True)
+        with pytest.raises(OSError, match="enough"):
+            join_mod._lobby(c, args, f"127.0.0.1:{nodes[0].port}", out, LineReader(io.StringIO()))
+        th.join(5.0)
+        shown = [line for line in out.getvalue().splitlines() if "Ann's table" in line]
+        assert 1 <= len(shown) <= 8, len(shown)
+    finally:
+        for n in nodes:
+            n.close()
