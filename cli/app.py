@@ -226,6 +226,11 @@ class TableApp:
         height = max(3, rows - 1 - 2)             # the float leaves a row; the frame's two
         body: list[tuple[str, str]] = []
         for line in help_text(self.color).splitlines():
+            if i18n.cells(line) <= width:
+                # kept as written: the spaces between a key and the next are its columns
+                # (wrapping collapsed them into "select a card p play it d discard it")
+                body.append(("class:help", line))
+                continue
             indent = line[:len(line) - len(line.lstrip())]
             body += [("class:help", w) for w in wrap(line.strip(), width, indent)]
         body += [("class:title", w) for w in wrap(_("At this table: %(seats)s")
@@ -731,6 +736,9 @@ def run_app(driver: TableDriver, *, auto: bool = False, lang: str = "en", seed: 
     app = TableApp(driver, auto=auto, lang=lang, seed=seed, color=color, delay=delay)
     rc = app.run()
     d = driver
+    if not d.match.hands:       # left during the first hand: no totals to speak of
+        print(i18n.display(_("No hand was finished yet.")))
+        return rc
     print(i18n.display(ngettext("Match totals after %(n)d hand: %(totals)s",
                                 "Match totals after %(n)d hands: %(totals)s",
                                 len(d.match.hands))

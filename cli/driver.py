@@ -28,11 +28,13 @@ from engine import (
     view_of,
 )
 from engine.bots import SeatController, make_bot
+from engine.errors import BotFailed
 from engine.scoring import Match, SideScore, score_hand
+from engine.simulate import choose_checked
 from engine.state import DRAW, RESHUFFLE
 
 from .i18n import _
-from .words import describe, end_line, hand_start_line, match_over_line
+from .words import bot_failed_line, describe, end_line, hand_start_line, match_over_line
 
 MAX_HANDS = 200  # a match of ties must still end
 
@@ -150,6 +152,7 @@ class LocalDriver:
             if len(self.bots) != n:
                 raise ValueError(f"{n} seats need {n} controllers (None for the human)")
         self.events: list[str] = []
+        self._fallback: SeatController | None = None   # moves for a bot that failed
         self.match = Match(rules, seating, self.dealer.randrange(n))
         self.hand_no = 0
         self._scores: tuple[SideScore, ...] | None = None
@@ -234,9 +237,13 @@ class LocalDriver:
             if bot is None:
                 raise ValueError(f"seat {s} has no controller")
             view = view_of(st, s)
-            action = bot.choose(view, legal_actions(view, s))
-            if action.seat != s:
-                raise ValueError(f"the bot of seat {s} chose a move for seat {action.seat}")
+            try:
+                action = choose_checked(bot, view, s)
+            except BotFailed as exc:
+                # someone's bot broke: the game goes on with a built-in move for it, said
+                self.events.append(bot_failed_line(self.names[s], exc.reason))
+                self._fallback = self._fallback or make_bot("heuristic", self.seed)
+                action = self._fallback.choose(view, legal_actions(view, s))
             self._apply(action)
             return True
         forced = self._forced_draw()

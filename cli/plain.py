@@ -31,6 +31,9 @@ from .words import (
     with_names,
 )
 
+#: The longest command line read (characters); the rest of a longer line is dropped.
+MAX_LINE = 4096
+
 
 class PlainSession:
     def __init__(self, driver: TableDriver, *, auto: bool = False, lang: str = "en",
@@ -61,9 +64,16 @@ class PlainSession:
     def read(self) -> str | None:
         self.out.write("> ")
         self.out.flush()
-        line = self.inp.readline()
+        line = self.inp.readline(MAX_LINE)
         if not line:
             return None
+        if not line.endswith("\n"):
+            # a line longer than any command: its end is read and dropped, so a pasted
+            # megabyte (or a stream with no newline) never grows without bound
+            while True:
+                rest = self.inp.readline(MAX_LINE)
+                if not rest or rest.endswith("\n"):
+                    break
         return line.rstrip("\n")
 
     def show_scores(self) -> None:

@@ -35,7 +35,6 @@ from p2p.table import (
 )
 from p2p.table import node_id_for as node_id_for
 from p2p.table.store import default_data_dir, read_meta, table_dir
-from p2p.transcript.envelope import Envelope
 
 from . import i18n
 from .args import bind_address, data_dir, move_delay
@@ -247,9 +246,7 @@ class TakeoverBots:
             if t.curve is not None and t.seat != seat:
                 node.expect_key(node_id_for(t.key), t.curve[0])
         eps = self._endpoints()
-        chain = [Envelope.decode(raw) for h in sorted(self.peer.log)
-                 for raw in self.peer.log[h]]
-        side = list(self.peer.rlog.side)
+        chain, side = self.peer.log_so_far()
         store = Store.create(self.base / f"bot-{seat}", cfg.header(), seat, port=node.port,
                              bind="127.0.0.1" if self.bind == "127.0.0.1" else "0.0.0.0",
                              endpoints=eps, extra={"bot": "heuristic", "seed": seat,
@@ -302,6 +299,10 @@ def known_lines(args: argparse.Namespace, cfg: TableConfig, me: int,
     return out
 
 
+#: The longest line kept from stdin (bytes); the rest of a longer line is dropped.
+MAX_LINE_BYTES = 4096
+
+
 class LineReader:
     """Lines typed on stdin without ever blocking the loops.
 
@@ -315,6 +316,7 @@ class LineReader:
         self.inp = inp if inp is not None else _stdin()
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._buffer = b""
+        self._skipping = False
         self._eof = False
         self._fd: int | None
         try:
@@ -325,7 +327,15 @@ class LineReader:
             threading.Thread(target=self._read_stream, daemon=True).start()
 
     def _read_stream(self) -> None:
-        for line in self.inp:
+        while True:
+            line = self.inp.readline(MAX_LINE_BYTES)
+            if not line:
+                break
+            if not line.endswith("\n"):
+                while True:     # the end of an over-long line: dropped
+                    rest = self.inp.readline(MAX_LINE_BYTES)
+                    if not rest or rest.endswith("\n"):
+                        break
             self._lines.put(line.rstrip("\r\n"))
         self._lines.put(None)
 
@@ -348,10 +358,19 @@ class LineReader:
             self._lines.put(None)
             self._eof = True
             return
+        if self._skipping:
+            # the end of an over-long line: dropped up to its newline
+            nl = chunk.find(b"\n")
+            if nl < 0:
+                return
+            chunk, self._skipping = chunk[nl:], False
         self._buffer += chunk
         *lines, self._buffer = self._buffer.split(b"\n")
         for line in lines:
             self._lines.put(line.decode(errors="replace").rstrip("\r"))
+        if len(self._buffer) > MAX_LINE_BYTES:
+            # no newline in sight: keep a command's worth, never a growing buffer
+            self._buffer, self._skipping = self._buffer[:MAX_LINE_BYTES], True
 
     def get(self, timeout: float = 0.0) -> str | None | bool:
         """A line, None at end of input (then always), False when nothing was typed
@@ -368,14 +387,15 @@ class LineReader:
             self._lines.put(None)          # end of input stays the end
         return line
 
-    def readline(self) -> str:
-        """A line with its newline, ``""`` at end of input (a file's ``readline``)."""
+    def readline(self, limit: int = -1) -> str:
+        """A line with its newline, ``""`` at end of input (a file's ``readline``); the
+        lines are already bounded (:data:`MAX_LINE_BYTES`), ``limit`` cuts them further."""
         while True:
             line = self.get(0.2)
             if line is None:
                 return ""
             if isinstance(line, str):
-                return line + "\n"
+                return (line[:limit] if limit >= 0 else line) + "\n"
 
 
 def _stdin() -> TextIO:

@@ -10,11 +10,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine import Rules, Seating
+from engine import BotFailed, Rules, Seating
 from engine.bots import make_bot
 from engine.simulate import MatchTally, play_match
 from p2p.netsim import simulate_network
 from p2p.table.memory import CHEAT_KINDS, make_table, play_fair_match, stage_cheat
+from p2p.text import safe_text
 
 from . import i18n
 from .args import check_bot_spec, rules_from, seating_from
@@ -54,7 +55,13 @@ def simulate(rules: Rules, seating: Seating, bot_names: list[str], games: int,
     started = time.perf_counter()
     for g in range(games):
         bots = [make_bot(bot_names[s], seed * 1_000_003 + g * 17 + s) for s in range(n)]
-        rec = play_match(rules, seating, bots, seed * 1_000_003 + g)
+        try:
+            rec = play_match(rules, seating, bots, seed * 1_000_003 + g)
+        except BotFailed as exc:
+            raise ValueError(_("bot %(bot)s at seat %(seat)d failed to move in game %(game)d "
+                               "of %(games)d: %(reason)s")
+                             % {"bot": bot_names[exc.seat], "seat": exc.seat, "game": g + 1,
+                                "games": games, "reason": safe_text(exc.reason, 200)}) from None
         tally.add(rec.match.totals(), rec.winner, len(rec.hands),
                   sum(h.final.turns for h in rec.hands))
     return {"rules": rules.to_dict(), "seating": seating.label(), "games": games,

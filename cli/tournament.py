@@ -20,14 +20,15 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations
 from typing import Any, NamedTuple
 
-from engine import Rules, Seating
+from engine import BotFailed, Rules, Seating
 from engine.bots import make_bot
 from engine.scoring import SideScore
 from engine.simulate import play_match
+from p2p.text import safe_text
 
 from . import i18n
 from .args import check_bot_spec, rules_from, seating_from
-from .i18n import _
+from .i18n import _, ngettext
 from .words import rules_name
 
 Z95 = 1.959963984540054
@@ -141,6 +142,10 @@ class MatchResult(NamedTuple):
     side_points: tuple[tuple[int, ...], ...]   # per side: summed SideScore items
     hands: int
     decision_seconds: tuple[tuple[float, ...], ...]  # per seat
+    #: a bot that failed to move (raised, or chose an illegal action) forfeits the match:
+    #: its index in the entrants, and what it did (-1, "": no fault)
+    faulty_bot: int = -1
+    fault: str = ""
 
 
 def play_task(task: Task) -> MatchResult:
@@ -149,7 +154,15 @@ def play_task(task: Task) -> MatchResult:
     seating = Seating(*task.seating)
     bots = [make_bot(task.specs[b], task.seed * 7919 + 104729 * task.rotation + s)
             for s, b in enumerate(task.seat_bots)]
-    rec = play_match(rules, seating, bots, task.seed)
+    try:
+        rec = play_match(rules, seating, bots, task.seed)
+    except BotFailed as exc:
+        # someone's bot broke: it loses this match (no points counted), the rest goes on
+        faulty = task.seat_bots[exc.seat]
+        other = next(s for s, b in enumerate(task.seat_bots) if b != faulty)
+        return MatchResult(task, seating.side_of(other),
+                           tuple((0,) * len(SOURCES) for _ in range(seating.n_teams)), 0,
+                           tuple(() for _ in bots), faulty, exc.reason)
     points = []
     for side in range(seating.n_teams):
         items = [0] * len(SOURCES)
@@ -182,10 +195,13 @@ def summarise(specs: Sequence[str], seating: Seating,
     hands = [0] * k
     points = [[0] * len(SOURCES) for _ in range(k)]
     times: list[list[float]] = [[] for _ in range(k)]
+    faults: list[list[str]] = [[] for _ in range(k)]
     pair_stats: dict[tuple[int, int], list[float]] = {}
     elo_games: list[tuple[int, int, float]] = []
     for res in results:
         t = res.task
+        if res.faulty_bot >= 0:
+            faults[res.faulty_bot].append(res.fault)
         side_bot = {seating.side_of(s): b for s, b in enumerate(t.seat_bots)}
         a, b = t.pair
         winner_bot = side_bot.get(res.winner_side, -1) if res.winner_side >= 0 else -1
@@ -218,6 +234,9 @@ def summarise(specs: Sequence[str], seating: Seating,
             "ci95": [round(lo, 4), round(hi, 4)], "elo": round(elo[i], 1),
             "points_per_hand": per_hand,
         }
+        if faults[i]:
+            entry["forfeits"] = len(faults[i])
+            entry["first_fault"] = faults[i][0]
         if times[i]:
             entry["decision_seconds"] = {k2: round(v, 4) for k2, v in
                                          percentiles(times[i]).items()}
@@ -330,6 +349,13 @@ def run_tournament(args: argparse.Namespace) -> int:
                 "%(max)d ms (%(n)d searched decisions)") % {
                     "bot": b["bot"], "n": b["decisions"],
                     **{k: round(1000 * d[k]) for k in ("p50", "p95", "p99", "max")}}))
+    for b in report["bots"]:
+        if b.get("forfeits"):
+            print(i18n.display("  " + ngettext(
+                "%(bot)s failed to move and forfeited %(n)d match (first: %(fault)s)",
+                "%(bot)s failed to move and forfeited %(n)d matches (first: %(fault)s)",
+                b["forfeits"]) % {"bot": b["bot"], "n": b["forfeits"],
+                                  "fault": safe_text(b["first_fault"], 200)}))
     return 0
 
 

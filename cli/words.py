@@ -184,7 +184,6 @@ def rule_last(text: str) -> str:
 
     The engine leads its explanations with rule ids (``R9: …``, with ``(or, R10, …)``
     inside); a first-time player needs the words first."""
-    import re
     ids: list[str] = []
     m = re.match(r"^\s*(R\d+[a-z]?)\s*:\s*", text)
     if m:
@@ -275,7 +274,6 @@ def reason_words(text: str) -> str:
 
 def with_names(text: str, names: Sequence[str]) -> str:
     """The engine speaks of "seat 2"; people have names."""
-    import re
 
     def name(m: re.Match[str]) -> str:
         i = int(m.group(1))
@@ -978,6 +976,13 @@ def lobby_error_line(why: str, data: Mapping[str, Any], fallback: str) -> str:
             if why in HOST_REFUSAL_IDS or not why else text)
 
 
+def bot_failed_line(name: str, reason: str) -> str:
+    """A bot (perhaps someone's plug-in) did not make a legal move; a built-in move was
+    played for it instead."""
+    return _("%(name)s's bot failed to move (%(reason)s); a built-in bot moved for it.") % {
+        "name": you_label(name), "reason": safe_text(reason, 200)}
+
+
 def stopped_line(reason: str, why: Mapping[str, Any] | None = None,
                  names: Sequence[str] = ()) -> str:
     """The match stopped: ``why`` (the log's reason id and data) in words when given, else
@@ -1199,5 +1204,8 @@ REPLIES: dict[str, str] = {
 
 
 def reply(key: str, **values: object) -> str:
-    """One answer of the command language, in words."""
+    """One answer of the command language, in words. A ``word`` is what the player
+    typed: shown as a short single line without control or bidi characters."""
+    if "word" in values:
+        values["word"] = safe_text(str(values["word"]), 40)
     return _(REPLIES[key]).format(**values)

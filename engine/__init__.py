@@ -33,6 +33,7 @@ from .cards import card_name as card_name
 from .cards import family as family
 from .cards import kind as kind
 from .cards import kind_name as kind_name
+from .errors import BotFailed as BotFailed
 from .errors import IllegalAction as IllegalAction
 from .game import apply_action as apply_action
 from .game import explain as explain

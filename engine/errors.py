@@ -1,4 +1,4 @@
-"""The one error the engine raises for a move the rules forbid."""
+"""The errors the engine raises: a move the rules forbid, and a bot that failed to move."""
 
 from __future__ import annotations
 
@@ -14,3 +14,15 @@ class IllegalAction(ValueError):
         self.reason = message
         self.action = action
         super().__init__(f"{rule}: {message}")
+
+
+class BotFailed(ValueError):
+    """A bot (a seat controller, perhaps someone else's plug-in) did not make a legal move:
+    it raised, or chose an action that is not in the legal list. ``seat`` is its seat,
+    ``reason`` what went wrong; the state is unchanged. Callers decide what a fault costs
+    (a tournament forfeits that match), and say which bot it was."""
+
+    def __init__(self, seat: int, reason: str) -> None:
+        self.seat = seat
+        self.reason = reason
+        super().__init__(f"the bot at seat {seat} {reason}")

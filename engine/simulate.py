@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from .actions import Action
 from .bots import SeatController
+from .errors import BotFailed
 from .game import apply_action, legal_actions, new_hand, reshuffle_action
 from .rules import Rules, Seating
 from .scoring import Match, SideScore, hand_winner, score_hand
@@ -28,6 +29,20 @@ class HandRecord(NamedTuple):
     winner: int
 
 
+def choose_checked(bot: SeatController, view: HandState, seat: int) -> Action:
+    """``bot``'s move for ``seat``, which must be one of the legal actions: a bot that
+    raises or answers anything else raises :class:`BotFailed` (a plug-in's bug is named
+    as such, never taken for a rule of the game)."""
+    legal = legal_actions(view, seat)
+    try:
+        action = bot.choose(view, legal)
+    except Exception as exc:
+        raise BotFailed(seat, f"raised {type(exc).__name__}: {exc}") from exc
+    if action not in legal:
+        raise BotFailed(seat, f"chose {action!r}, which is not a legal move now")
+    return action
+
+
 def play_hand(rules: Rules, seating: Seating, bots: Sequence[SeatController],
               dealer: random.Random, first_seat: int) -> HandRecord:
     deck = list(rules.deck(seating))
@@ -40,9 +55,7 @@ def play_hand(rules: Rules, seating: Seating, bots: Sequence[SeatController],
         else:
             seat = state.actors()[0]
             view = view_of(state, seat)
-            action = bots[seat].choose(view, legal_actions(view, seat))
-            if action.seat != seat:
-                raise ValueError(f"bot for seat {seat} chose an action for seat {action.seat}")
+            action = choose_checked(bots[seat], view, seat)
         state = apply_action(state, action)
         history.append(action)
     return HandRecord(tuple(deck), first_seat, tuple(history), state, score_hand(state),

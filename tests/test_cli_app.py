@@ -86,6 +86,8 @@ def test_help_toggles_with_h() -> None:
         await until(lambda: app.show_help)
         shown = "".join(t for _, t in app._help_fragments())
         assert "play N on NAME" in shown and "Bo (bot)" in shown and "seed 0" in shown
+        # the keys keep their columns (wrapping used to run them together)
+        assert "select a card      p  play it      d  discard it" in shown
         inp.send_text("h")
         await until(lambda: not app.show_help)
         inp.send_text(":help\r")

@@ -215,3 +215,46 @@ def test_driver_refuses_illegal_moves_and_keeps_state() -> None:
     with pytest.raises(ValueError):
         d.submit(Discard(1, not_mine))
     assert d.state == before
+
+
+def test_keyboard_input_is_bounded_and_echoed_safely() -> None:
+    """No input stops a peer (issue 9), the keyboard included: a line of megabytes (or a
+    stream with no newline) is read in bounded pieces, and what the player typed comes
+    back as one short line without control or bidi characters."""
+    import io
+    import os
+    import threading
+
+    from cli.driver import LocalDriver
+    from cli.plain import run_plain
+    from cli.seats import MAX_LINE_BYTES, LineReader
+    from engine import Seating, preset
+
+    huge = "x" * 3_000_000
+    typed = (huge + "\n" + "\x1b[2Jplay 1 on \u202eBo\x07\n" + "quit\nyes\n")
+    d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=3)
+    out = io.StringIO()
+    assert run_plain(d, out=out, inp=io.StringIO(typed)) == 0
+    text = out.getvalue()
+    assert "\x1b" not in text and "\u202e" not in text and "\x07" not in text
+    assert max(len(line) for line in text.splitlines()) < 400
+    assert "unknown command 'xxxx" in text
+
+    # the non-blocking reader of host/join/resume: a pipe with no newline at all
+    r, w = os.pipe()
+    reader = LineReader(os.fdopen(r, "r"))
+
+    def write() -> None:
+        with os.fdopen(w, "wb") as f:
+            f.write(b"y" * 2_000_000 + b"\nhello\n")
+
+    t = threading.Thread(target=write)
+    t.start()
+    lines = []
+    while len(lines) < 2:
+        got = reader.get(1.0)
+        if isinstance(got, str):
+            lines.append(got)
+        assert len(reader._buffer) <= 2 * MAX_LINE_BYTES
+    t.join()
+    assert lines == ["y" * MAX_LINE_BYTES, "hello"]

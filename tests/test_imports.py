@@ -156,6 +156,25 @@ def test_cli_has_no_function_local_import_of_its_own_modules() -> None:
     assert not bad, bad
 
 
+def test_cli_reads_a_peer_only_through_its_read_api() -> None:
+    """Issue 8: the console never reaches into protocol internals — no ``.rlog``, and no
+    ``peer.log`` / ``peer.match`` (the Peer offers typed reads: scores, what the table
+    waits for, ``log_so_far``, ``stop_why``…)."""
+    bad = []
+    for name, path in modules().items():
+        if package_of(name) != "cli":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Attribute):
+                continue
+            inner = node.value
+            if node.attr == "rlog" or (
+                    node.attr in ("log", "match") and isinstance(inner, ast.Attribute)
+                    and inner.attr == "peer"):
+                bad.append(f"{name}: line {node.lineno}: .{node.attr}")
+    assert not bad, bad
+
+
 def test_cycle_finder_finds_a_cycle() -> None:
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) is None

@@ -374,6 +374,15 @@ class Peer:
                 return None
             return due[0], max(0.0, due[1] - time.monotonic())
 
+    def log_so_far(self) -> tuple[list[Envelope], list[Envelope]]:
+        """Every game entry applied so far (hand by hand, in log order) and the side
+        entries (claims, agreements): what a bot started for a seat this peer runs replays
+        to catch up, without the console reading the log's insides."""
+        with self._lock:
+            chain = [Envelope.decode(raw) for h in sorted(self.rlog.log)
+                     for raw in self.rlog.log[h]]
+            return chain, list(self.rlog.side)
+
     @property
     def stop_why(self) -> dict[str, Any] | None:
         """Why the match stopped as a reason id and data (for a console to put in its own
