@@ -383,3 +383,22 @@ def test_a_flood_of_lobby_states_prints_a_bounded_number_of_lines() -> None:
     finally:
         for n in nodes:
             n.close()
+
+
+@pytest.mark.parametrize("preset_value", [5, EVIL])
+def test_games_lists_a_table_whose_host_chose_an_odd_preset(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], preset_value: object) -> None:
+    """The preset is in the signed header every seat stores: a number there made
+    `millebornes games` fail ("unexpected error: AttributeError", in i18n.pad), escapes
+    went to the terminal as they were."""
+    from cli.main import main
+    from engine import Seating
+    from p2p.table.memory import make_table
+    from p2p.table.store import Store
+
+    rules = Rules.from_dict({**preset("classic").to_dict(), "preset": preset_value})
+    cfg, _ids = make_table(rules, Seating.solo(2), ["Ann", "Bob"], b"odd-preset")
+    Store.create(tmp_path, cfg.header(), 1, port=0).close()
+    assert main(["games", "--data-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "Ann, Bob*" in out and _clean(out.replace("\n", " ")), out
