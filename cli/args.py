@@ -380,7 +380,9 @@ def seating_from(players: int, teams: str | None) -> Seating:
     """``--players`` and ``--teams AxB`` as a seating, checked in the player's language."""
     if teams:
         a, x, b = teams.lower().partition("x")
-        if not (x and a.isdigit() and b.isdigit()):
+        # decimal digits only ("²" is a digit int() refuses), a few of them (int() of
+        # thousands of digits refuses too): else Python's English, not this sentence
+        if not (x and a.isdecimal() and b.isdecimal() and len(a) + len(b) <= 4):
             raise ValueError(_("--teams takes 2x2, 2x3 or 3x2, not %(teams)s")
                              % {"teams": repr(teams)})
         if int(a) * int(b) != players:

@@ -29,6 +29,8 @@ from .words import lobby_error_line, lobby_refusal
 
 SAME_KEY = N_("this key is already seated at the table; use --identity FILE for a second "
             "player on one account")
+#: Seconds between two prints of the lobby's seats (the latest state is shown).
+SHOW_EVERY = 0.5
 LOBBY_HELP = N_("type 'sit N' to take seat N, 'ready', 'unready', 'leave'")
 
 
@@ -96,6 +98,7 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
            reader: LineReader) -> TableStart | None:
     """Seat and readiness until the host starts the match; None if we leave."""
     shown = None
+    shown_at = -SHOW_EVERY
     shown_key = False
     print(i18n.display(_(LOBBY_HELP)), file=say)
     auto_ready = not args.not_ready
@@ -120,12 +123,15 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
                             "the host plays on this account, a second player needs its own "
                             "key: --identity FILE") % {"address": address,
                                                        "seconds": f"{limit:g}"})
-        if st is not None and st.to_obj() != shown:
-            shown = st.to_obj()
+        now = time.monotonic()
+        if st is not None and now - shown_at >= SHOW_EVERY and st.to_obj() != shown:
+            # the latest state, at most every SHOW_EVERY s: a host sending states in a
+            # loop cannot scroll the joiner's terminal (and the host's key) out of sight
+            shown, shown_at = st.to_obj(), now
             for line in lobby_lines(st):
                 print(i18n.display(line), file=say)
-            if auto_ready and client.seat is not None and not client.ready:
-                client.set_ready(True)
+        if st is not None and auto_ready and client.seat is not None and not client.ready:
+            client.set_ready(True)
         typed = reader.get()
         if typed in ("leave", "quit") or (typed is None and not args.auto):
             client.leave()

@@ -48,7 +48,7 @@ from .words import (
     lobby_seat_lines,
     paused_line,
     peer_stop_reason,
-    rules_name,
+    rules_label,
     saved_line,
 )
 
@@ -266,7 +266,7 @@ class TakeoverBots:
 
 def lobby_lines(st: LobbyState) -> list[str]:
     return [_("table %(name)s: %(rules)s, %(n)d seats (%(seating)s)")
-            % {"name": repr(st.table_name), "rules": rules_name(st.rules.preset),
+            % {"name": repr(st.table_name), "rules": rules_label(st.rules),
                "n": st.seating.n_players, "seating": st.seating.label()},
             *("  " + line for line in lobby_seat_lines(st))]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
 from engine import (
@@ -24,8 +25,10 @@ from engine import (
     HandState,
     Pass,
     Play,
+    Rules,
     Seating,
 )
+from engine.rules import PRESETS
 from engine.scoring import Match, hand_winner
 from engine.state import DRAW, EXTEND, OVER, RESHUFFLE, RESPOND
 from p2p.audit import GameReport
@@ -111,7 +114,31 @@ def rules_name(preset: str) -> str:
         return i18n.rule_term("classic rules")
     if preset == "modern":
         return i18n.rule_term("modern rules")
-    return preset
+    return _preset_text(preset)
+
+
+def rules_label(rules: Rules) -> str:
+    """A table's rules as a lobby shows them before anyone agrees: the preset's name and,
+    in ``--option`` syntax, every option that differs from that preset (a host could
+    otherwise present other rules, e.g. ``max_turns=10``, under the name "classic")."""
+    ref = PRESETS.get(rules.preset) if isinstance(rules.preset, str) else None
+    ref = ref or PRESETS["classic"]
+    changed = [f"{f.name}={_option_value(getattr(rules, f.name))}" for f in fields(Rules)
+               if f.name != "preset" and getattr(rules, f.name) != getattr(ref, f.name)]
+    name = rules_name(rules.preset)
+    return f"{name} ({', '.join(changed)})" if changed else name
+
+
+def _option_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return safe_text(str(value), 24)
+
+
+def _preset_text(preset: object) -> str:
+    """A preset this version does not know, as the table's header names it: another
+    player's text (a host chooses it), so one short clean word on every screen."""
+    return safe_text(preset, 24)
 
 
 def rules_short(preset: str) -> str:
@@ -120,7 +147,7 @@ def rules_short(preset: str) -> str:
         return pgettext("preset", "classic")
     if preset == "modern":
         return pgettext("preset", "modern")
-    return preset
+    return _preset_text(preset)
 
 
 def says(subject: str, you: str, one: str, **values: object) -> str:
@@ -638,7 +665,7 @@ def key_change_line(change: KeyChange) -> str:
     explanations only the player can choose between."""
     return _("warning: %(name)s [%(key)s] has a key we have not seen for this name (known: "
              "%(known)s): a new machine, or someone else using the name") % {
-                 "name": change.name, "key": fingerprint(change.key),
+                 "name": safe_text(change.name), "key": fingerprint(change.key),
                  "known": ", ".join(fingerprint(k) for k in change.known)}
 
 
@@ -672,35 +699,73 @@ def lobby_seat_lines(state: LobbyState) -> list[str]:
     return out
 
 
+#: Longest piece of data (a peer's reason, a system error, an English fallback) put in a
+#: sentence: a line of a screen, not a page.
+_DATA_LEN = 300
+
+
+def _data(value: object, max_len: int = _DATA_LEN) -> str:
+    """A value carried as data into a sentence (a reason id's text, a check's name, an
+    address): one clean line, whatever its type, ``?`` when there is nothing.  Peers'
+    text is cleaned where it is received too; this is the last gate before a screen."""
+    if value is None:
+        return "?"
+    return safe_text(value if isinstance(value, str) else str(value), max_len)
+
+
+def _number(value: object, lo: int = 0, hi: int = 10**9) -> int:
+    """A count or a number of seconds from data; ValueError when it is not a plain
+    number within ``lo``..``hi`` (the caller then says its fallback)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"not a number: {type(value).__name__}")
+    if value != value or not lo <= value <= hi:      # NaN, infinities, out of range
+        raise ValueError("out of range")
+    return round(value)
+
+
+def _seat_of(value: object) -> int | None:
+    """A seat number from data (a bool or a text is no seat)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def stop_reason(why: Mapping[str, Any] | None, names: Sequence[str],
                 fallback: str = "") -> str:
     """Why the match stopped, from the replicated log's reason id and data
     (``ReplicatedLog.stop_why``): who, and what they did or failed to do. A reason without
-    an id (or one this version does not know) is ``fallback``, the log's English."""
-    if not why:
+    an id (or one this version does not know, or whose data does not hold) is
+    ``fallback``, the log's English. Never raises, and every piece of data is one clean
+    line: the board's loop says this while the match is shown."""
+    fallback = _data(fallback, 2 * _DATA_LEN) if fallback else ""
+    if not why or not isinstance(why, Mapping):
+        return fallback
+    try:
+        return _stop_reason(why, names, fallback)
+    except (LookupError, TypeError, ValueError, OverflowError):
         return fallback
 
+
+def _stop_reason(why: Mapping[str, Any], names: Sequence[str], fallback: str) -> str:
+
     def seat(key: str = "seat") -> str:
-        s = why.get(key)
-        return seat_label(names, s if isinstance(s, int) else None)
+        return seat_label(names, _seat_of(why.get(key)))
 
     kind = why.get("id")
     if kind == "catch-up-failed":
         return _("this computer's copy of the game was damaged and no other player sent the "
                  "missing entries within %(seconds)d s (the table's time limit); resume "
-                 "again when they are back") % {"seconds": round(float(why["seconds"]))}
+                 "again when they are back") % {"seconds": _number(why["seconds"])}
     if kind == "unresponsive":
         return _("%(seat)s is unresponsive: no %(step)s within the table's time limit") % {
-            "seat": seat(), "step": why.get("step", "?")}
+            "seat": seat(), "step": _data(why.get("step"))}
     if kind == "abandoned":
-        text = str(why.get("text") or "")
+        text = _data(why.get("text")) if why.get("text") else ""
         return (_("%(seat)s abandoned the match: %(text)s") % {"seat": seat(), "text": text}
                 if text else _("%(seat)s abandoned the match") % {"seat": seat()})
     if kind == "agreed-end":
-        s = why.get("seat")
+        s = _seat_of(why.get("seat"))
         return _("the match was ended by agreement in hand %(hand)d after %(name)s left") % {
-            "hand": int(why["hand"]) + 1,
-            "name": you_label(names[s]) if isinstance(s, int) and 0 <= s < len(names)
+            "hand": _number(why["hand"]) + 1,
+            "name": you_label(names[s]) if s is not None and 0 <= s < len(names)
             else _("nobody identified")}
     if kind == "unfounded-complaint":
         return _("%(seat)s complained without evidence") % {"seat": seat()}
@@ -711,39 +776,46 @@ def stop_reason(why: Mapping[str, Any] | None, names: Sequence[str],
         return _("%(seat)s signed two different entries for one slot (equivocation)") % {
             "seat": seat()}
     if kind == "protocol":
-        by = why.get("by")
-        if isinstance(by, int) and 0 <= by < len(names):
+        by = _seat_of(why.get("by"))
+        if by is not None and 0 <= by < len(names):
             return _("%(seat)s broke the rules of the protocol (%(check)s, shown by "
-                     "%(name)s's complaint)") % {"seat": seat(), "check": why.get("check"),
+                     "%(name)s's complaint)") % {"seat": seat(), "check": _data(why.get("check")),
                                                  "name": you_label(names[by])}
         return _("%(seat)s broke the rules of the protocol (%(check)s)") % {
-            "seat": seat(), "check": why.get("check")}
+            "seat": seat(), "check": _data(why.get("check"))}
     if kind == "malformed-share":
         return _("%(seat)s sent a malformed share") % {"seat": seat()}
     if kind == "broken-log":
         return _("%(seat)s broke the log (%(check)s)") % {"seat": seat(),
-                                                          "check": why.get("check")}
+                                                          "check": _data(why.get("check"))}
     if kind == "own-step-failed":
         return _("this computer could not write its own step (%(error)s); the game is "
-                 "saved: millebornes resume continues it") % {"error": why.get("error", "?")}
+                 "saved: millebornes resume continues it") % {"error": _data(why.get("error"))}
     if kind == "save-failed":
         return _("this computer could not save the game (%(error)s); free some space or fix "
-                 "the folder, then millebornes resume") % {"error": why.get("error", "?")}
+                 "the folder, then millebornes resume") % {"error": _data(why.get("error"))}
     return fallback
 
 
 def local_damage_text(why: Mapping[str, Any] | None, fallback: str = "") -> str:
     """What was found damaged in this seat's own stored copy on resume
     (``ReplicatedLog.local_damage_why``); ``fallback``: the log's English."""
-    if not why:
+    fallback = _data(fallback, 2 * _DATA_LEN) if fallback else ""
+    if not why or not isinstance(why, Mapping):
         return fallback
-    rest = int(why["count"]) - int(why["index"])
+    try:
+        index, count = _number(why["index"]), _number(why["count"])
+    except (LookupError, TypeError, ValueError):
+        return fallback
+    if index > count:
+        return fallback
+    rest = count - index
     return ngettext("stored entry %(index)d of %(count)d is damaged (%(check)s); the "
                     "%(rest)d entry from there is fetched again from the other peers",
                     "stored entry %(index)d of %(count)d is damaged (%(check)s); the "
                     "%(rest)d entries from there are fetched again from the other peers",
-                    rest) % {"index": why["index"], "count": why["count"],
-                             "check": why.get("check"), "rest": rest}
+                    rest) % {"index": index, "count": count,
+                             "check": _data(why.get("check")), "rest": rest}
 
 
 def peer_stop_reason(peer: Any) -> str:
@@ -765,7 +837,12 @@ def peer_local_damage(peer: Any) -> str:
 
 def lobby_refusal(why: str, data: Mapping[str, Any], fallback: str) -> str:
     """Why the lobby turned us away (``LobbyError.why`` and ``data``), in words;
-    ``fallback``: the lobby's English, for a reason without an id."""
+    ``fallback``: the lobby's English, for a reason without an id (or whose data does not
+    hold). Much of the data is the host's (its own words, its version): each piece is one
+    clean line, and nothing here raises."""
+    fallback = _data(fallback, 2 * _DATA_LEN) if fallback else "?"
+    if not isinstance(data, Mapping):
+        data = {}
     if why == "table-full":
         return _("the table is full")
     if why == "started-without-you":
@@ -777,28 +854,33 @@ def lobby_refusal(why: str, data: Mapping[str, Any], fallback: str) -> str:
     if why in ("host-version", "version"):
         return _("the table speaks lobby protocol version %(host)s and this millebornes "
                  "speaks %(ours)s: both players need the same millebornes version") % {
-                     "host": data.get("host"), "ours": data.get("ours")}
+                     "host": _data(data.get("host"), 20), "ours": _data(data.get("ours"), 20)}
     if why == "host-said":
-        return _('"%(text)s" (its own words)') % {"text": data.get("text")}
+        return _('"%(text)s" (its own words)') % {"text": _data(data.get("text"))}
     if why == "host-key-mismatch":
         return _("the table at %(endpoint)s has key %(key)s, not the expected %(expected)s: "
-                 "not joining") % {"endpoint": data.get("endpoint"), "key": data.get("key"),
-                                   "expected": data.get("expected")}
+                 "not joining") % {"endpoint": _data(data.get("endpoint")),
+                                   "key": _data(data.get("key")),
+                                   "expected": _data(data.get("expected"))}
     if why == "no-answer":
-        values = {"endpoint": data.get("endpoint"),
-                  "seconds": round(float(data.get("seconds") or 0))}
+        try:
+            seconds = _number(data.get("seconds") or 0)
+        except ValueError:
+            return fallback
+        values = {"endpoint": _data(data.get("endpoint")), "seconds": seconds}
         return (_("no table answered at %(endpoint)s within %(seconds)d s with the announced "
                   "key: is the table still open? (check HOST:PORT)") if data.get("with_key")
                 else _("no table answered at %(endpoint)s within %(seconds)d s: is the table "
                        "still open? (check HOST:PORT)")) % values
     if why == "invalid-message":
-        return _("the host sent an invalid message (%(wrong)s)") % {"wrong": data.get("wrong")}
+        return _("the host sent an invalid message (%(wrong)s)") % {
+            "wrong": _data(data.get("wrong"))}
     if why == "bad-start":
         return _("the host started another table than the one agreed: %(detail)s") % {
-            "detail": data.get("detail")}
+            "detail": _data(data.get("detail"))}
     if why == "two-fingerprints":
         return _("two fingerprints for the host: %(first)s and %(second)s") % {
-            "first": data.get("first"), "second": data.get("second")}
+            "first": _data(data.get("first")), "second": _data(data.get("second"))}
     return fallback
 
 
@@ -966,7 +1048,8 @@ def verify_lines(report: GameReport) -> list[str]:
                     % {"entries": report.crypto.entries_checked, "hands": len(report.hands)})
     elif report.unfinished:
         values = {"hand": report.stopped_hand + 1, "entries": report.crypto.entries_checked,
-                  "seat": seat_label(names, report.waiting_for), "check": report.check}
+                  "seat": seat_label(names, report.waiting_for),
+                  "check": _data(report.check, 60)}
         if report.waiting_for is not None and report.waiting_for < len(names):
             text = _("Fair so far; the match stopped in hand %(hand)d when %(name)s left. "
                      "%(entries)d signed entries: every signature, link and move checks out, "
@@ -992,9 +1075,11 @@ def verify_lines(report: GameReport) -> list[str]:
                      % {"seat": seat_label(names, report.blamed_seat)})
         else:
             blame = _("broken by %(seat)s") % {"seat": seat_label(names, report.blamed_seat)}
+        # the check's name and the detail can quote the file (a transcript from anyone)
         out += wrap(_("FAILED at %(where)s: check '%(check)s' — %(blame)s.")
-                    % {"where": where, "check": report.check, "blame": blame}
-                    + (f" {report.detail}" if report.detail else ""), indent="")
+                    % {"where": where, "check": _data(report.check, 60), "blame": blame}
+                    + (f" {_data(report.detail, 2 * _DATA_LEN)}" if report.detail else ""),
+                    indent="")
         for t in report.takeovers:
             if t["seat"] == report.blamed_seat:
                 out += wrap(_("(from hand %(hand)d, that seat was played by a bot run by "

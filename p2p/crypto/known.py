@@ -9,8 +9,10 @@ msgpack map ``{name: [key, ...]}``; a damaged file is set aside, never a traceba
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +26,24 @@ log = logging.getLogger("p2p.known")
 
 _MAX_NAMES = 1000
 _MAX_KEYS_PER_NAME = 8
+
+
+#: The largest file :data:`_MAX_NAMES` names with their keys make, with room to spare.
+_MAX_FILE = 1 << 20
+
+
+def _read_bounded(path: Path) -> bytes | None:
+    """The file's bytes, at most one more than :data:`_MAX_FILE` (so a huge file is never
+    read whole); None for something other than a regular file (a FIFO would block the
+    start of ``join`` and ``host`` for good; opened without waiting, it is not read)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as f:
+        mode = os.fstat(f.fileno()).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        if not stat.S_ISREG(mode):
+            return None
+        return f.read(_MAX_FILE + 1)
 
 
 def default_known_path() -> Path:
@@ -60,7 +80,7 @@ class KnownPlayers:
         self.problem_id: str | None = None
         self.problem_detail = ""
         try:
-            raw = self.path.read_bytes()
+            raw = _read_bounded(self.path)
         except FileNotFoundError:
             return
         except OSError as exc:
@@ -68,6 +88,10 @@ class KnownPlayers:
             self.problem = f"cannot read {self.path}: {self.problem_detail}"
             return
         try:
+            if raw is None:        # a FIFO, a device: kept aside like any damaged file
+                raise ValueError("not a regular file")
+            if len(raw) > _MAX_FILE:
+                raise ValueError("too large")
             v = msgpack.unpackb(raw, raw=False, max_bin_len=32, max_str_len=256,
                                 max_array_len=_MAX_NAMES * _MAX_KEYS_PER_NAME,
                                 max_map_len=_MAX_NAMES, max_ext_len=0)

@@ -381,11 +381,12 @@ class TableBrowser:
             try:
                 info = zeroconf.get_service_info(service_type, name, timeout=self._timeout_ms)
             except Exception:
-                log.exception("could not resolve %s", name)
+                # the name is any machine's on the LAN: one clean line in the log
+                log.exception("could not resolve %s", safe_text(name, 120))
                 return
             table = parse_service_info(info) if info is not None else None
             if table is None:
-                log.info("ignoring unresolvable or foreign service %s", name)
+                log.info("ignoring unresolvable or foreign service %s", safe_text(name, 120))
                 return
             with self._cond:
                 if name not in self._tables and len(self._tables) >= MAX_TABLES:

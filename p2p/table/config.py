@@ -13,6 +13,7 @@ from typing import Any
 
 from engine import Rules, Seating
 from p2p.crypto.identity import verify_curve_certificate
+from p2p.text import safe_text
 from p2p.transcript.decoding import (
     HEADER_LIMITS,
     TABLE_META_FIELDS,
@@ -140,7 +141,10 @@ class TableConfig:
             curve = tuple((c[0], c[1]) for c in meta.get("curve", []))
             limits = meta.get("limits")
         except (KeyError, TypeError, ValueError) as exc:
-            raise ValueError(f"transcript header has no valid rule set: {exc}") from None
+            # the engine's sentence can quote the header's own text (an unknown option's
+            # name): a file from elsewhere, so one clean line
+            raise ValueError(f"transcript header has no valid rule set: "
+                             f"{safe_text(str(exc), 300)}") from None
         if limits is None:        # written before the limits were recorded
             cfg = cls(rules, seating, header.players, nonce, curve, limits_recorded=False)
         else:

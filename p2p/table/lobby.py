@@ -800,6 +800,10 @@ class LobbyClient:
         elif k == "refused":
             reason = safe_text(obj["reason"], _MAX_REASON, placeholder="refused")
             why, data = refusal_why(reason)
+            if why == "host-version":
+                # the host's sentence names a version for us: we know our own, and a
+                # console says that one, never the host's claim about us
+                data["ours"] = self.version
             self._refuse(reason, why, **data)
             return True
         elif k == "start":
