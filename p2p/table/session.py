@@ -53,6 +53,7 @@ from p2p.table.hand_protocol import ProtocolError
 from p2p.table.match import MatchProtocol
 from p2p.table.replicated_log import LogOptions, LogOutput, ReplicatedLog, SessionEvent
 from p2p.table.wire import ABANDON, ENTRIES, FETCH, PUSH, node_id_for
+from p2p.text import safe_text
 from p2p.transcript.envelope import Envelope, LogVerifier
 
 __all__ = ["Peer", "PeerInfo", "SessionEvent", "SessionOptions", "Transport", "node_id_for",
@@ -573,9 +574,10 @@ class Peer:
                 # bot that failed): stop here in words, never a dead thread and a traceback;
                 # nothing was signed, so the others see a silent seat, and resume goes on
                 log.error("seat %d: cannot write its own step", self.me, exc_info=True)
-                self.rlog.stop(f"this computer could not write its own step ({exc}); the "
+                why = safe_text(str(exc), 300)
+                self.rlog.stop(f"this computer could not write its own step ({why}); the "
                                "game is saved: millebornes resume continues it", None,
-                               "own-step-failed", error=str(exc)[:300])
+                               "own-step-failed", error=why)
             self.rlog.tick()
         self._drain()
         self._sync_if_due()
@@ -598,9 +600,10 @@ class Peer:
                 # not on disk, so not sent either (an entry of ours published and then lost
                 # would look like equivocation after a restart): stop here, in words
                 log.error("seat %d: cannot save the game", self.me, exc_info=True)
-                self.rlog.stop(f"this computer could not save the game ({exc}); free some "
+                why = safe_text(str(exc), 300)
+                self.rlog.stop(f"this computer could not save the game ({why}); free some "
                                "space or fix the folder, then millebornes resume", None,
-                               "save-failed", error=str(exc)[:300])
+                               "save-failed", error=why)
                 out.events.extend(self.rlog.take_output().events)
                 out.messages.clear()
             self._events.extend(out.events)
