@@ -6,6 +6,7 @@ round-trips through plain data so peers can agree on it and transcripts can reco
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Final
 
@@ -15,6 +16,9 @@ from .cards import ALL_CARDS, REMOVED_FOR_SMALL_TABLE
 #: (a tie), no side has won the match yet. Sides are ``0 .. n_teams - 1``, so a test for a
 #: side reads ``side >= 0`` or ``side != NO_SIDE``; the value is -1 on the wire and on disk.
 NO_SIDE: Final = -1
+
+#: What a preset's name may look like (it is shown to every player at the table).
+_PRESET_NAME: Final = re.compile(r"[a-z0-9_-]{1,24}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,14 +44,28 @@ class Rules:
     max_turns: int = 1000               # R4b bound: a hand ends after this many turns
 
     def __post_init__(self) -> None:
+        # Rules arrive from other players (a host's lobby, a transcript header): every
+        # field is checked for its type and range, so a truthy "no" or a 10**9-turn hand
+        # is refused here in words rather than played.
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.type in ("bool", bool) and type(value) is not bool:
+                raise ValueError(f"{f.name} must be yes or no (true/false), not {value!r:.40}")
+            if f.type in ("int", int) and type(value) is not int:
+                raise ValueError(f"{f.name} must be a whole number, not {value!r:.40}")
+        if not (isinstance(self.preset, str) and _PRESET_NAME.fullmatch(self.preset)):
+            raise ValueError(f"preset must be a short name (letters, digits, - or _), not "
+                             f"{self.preset!r:.40}")
         if self.exhaustion not in ("play_out", "reshuffle"):
             raise ValueError(f"exhaustion must be play_out or reshuffle, not {self.exhaustion!r}")
         if self.scoring not in ("classic", "modern"):
             raise ValueError(f"scoring must be classic or modern, not {self.scoring!r}")
         if self.target not in (0, 700, 1000):
             raise ValueError(f"target must be 0 (automatic), 700 or 1000, not {self.target!r}")
-        if self.match_target < 0 or self.max_turns < 10 or self.reshuffle_limit < 0:
-            raise ValueError("match_target, max_turns and reshuffle_limit must be sensible")
+        if not (0 <= self.match_target <= 1_000_000 and 10 <= self.max_turns <= 100_000
+                and 0 <= self.reshuffle_limit <= 100):
+            raise ValueError("match_target (0 to 1000000), max_turns (10 to 100000) and "
+                             "reshuffle_limit (0 to 100) must be in their ranges")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

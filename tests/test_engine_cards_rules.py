@@ -434,3 +434,23 @@ def test_R3_new_view_rejects_seats_that_are_not_seats(seat, first):
     mine = CLASSIC.deck(seating)[:6]
     with pytest.raises(ValueError):
         engine.new_view(CLASSIC, seating, seat, mine, first)
+
+
+def test_rules_from_other_players_are_checked_for_type_and_range() -> None:
+    """Rules come from a host's lobby and a transcript header: a truthy "no", a
+    billion-turn hand, a preset name full of escapes were accepted (hostile review of
+    issue 9); each is refused in words naming the field."""
+    from engine import Rules
+    base = preset("classic").to_dict()
+    for bad, field in (({"draw_discard": "no"}, "draw_discard"),
+                       ({"fast_play": 1}, "fast_play"),
+                       ({"max_turns": 10**9}, "max_turns"),
+                       ({"max_turns": True}, "max_turns"),
+                       ({"reshuffle_limit": 10**6}, "reshuffle_limit"),
+                       ({"match_target": 2.5}, "match_target"),
+                       ({"preset": "x\x1b[2J"}, "preset"),
+                       ({"preset": 5}, "preset"),
+                       ({"preset": "y" * 25}, "preset")):
+        with pytest.raises(ValueError, match=field):
+            Rules.from_dict({**base, **bad})
+    assert Rules.from_dict({**base, "max_turns": 100_000, "preset": "my-house_rules2"})

@@ -790,8 +790,13 @@ class LobbyClient:
             try:
                 state = LobbyState.from_obj(obj["state"])
             except (KeyError, TypeError, ValueError) as exc:
-                log.warning("bad lobby state from the host: %s", safe_text(str(exc)))
-                return False
+                # the host's own signed word for its table, and nothing we can sit at (rules
+                # this program refuses, a malformed seat list): say so now, not "no answer"
+                wrong = f"lobby state: {safe_text(str(exc), 160)}"
+                log.warning("bad lobby state from the host: %s", wrong)
+                self._refuse(f"the host sent an invalid message ({wrong})", "invalid-message",
+                             wrong=wrong)
+                return True
             if state.host_key != self.host_key:
                 log.warning("a lobby state names another host key")
                 return False
