@@ -37,7 +37,7 @@ DRAW, PLAY, RESPOND, EXTEND = "draw", "play", "respond", "extend"
 W: dict[str, float] = {
     "safety_idle": 5.0,
     "end_near": 200.0,      # lay safeties when an opponent moving is this close to the end     # a safety laid when the cheapest discard is worth more than 15
-    "attack": 93.0, "stop": 85.0, "limit": 55.0,         # playing a hazard
+    "attack": 93.0, "stop": 85.0, "limit": 85.0,        # playing a hazard
     "coup_risk": 120.0,     # times the chance that the victim holds the safety
     "cure": 75.0,           # a remedy that lets us move again (below an attack: attack first)
     "km": 40.0, "km_div": 5.0,                           # playing distance
@@ -45,7 +45,7 @@ W: dict[str, float] = {
     "roll1": 55.0, "roll2": 30.0, "remedy_keep": 42.0, "eol_keep": 25.0,
     "ext_hand_km": 200, "ext_pile": 15, "ext_opp": 500, "ext_prot": 0, "ext_threats": 0.08,
     "attack_keep": 58.0, "stop_keep": 50.0, "limit_keep": 28.0,
-    "endgame": 300, "waste": 12.0, "finish_keep": 12.0,
+    "scarce": 30.0, "endgame": 300, "waste": 12.0, "finish_keep": 12.0,
 }
 
 #: The hazards each safety protects against (Right of Way covers Stop and Speed Limit).
@@ -126,6 +126,13 @@ def turns_to_finish(left: int, values: list[int], finish: tuple[float, ...]) -> 
                 fewest[s + v] = n + 1
     return min(n + finish[(left - s) // 25] if (left - s) // 25 < len(finish) else n + NEVER
                for s, n in fewest.items())
+
+
+def lacks_remedy(view: HandState, know: Knowledge, remedy: Kind, side: int) -> float:
+    """The chance that ``side`` holds no ``remedy`` now: every unseen copy lies elsewhere
+    (1 when every copy is in sight, so only drawing the safety can save them)."""
+    share = cards_held_by_side(view, side) / max(1, know.hidden_total)
+    return float((1.0 - min(1.0, share)) ** know.unseen[remedy])
 
 
 def cards_held_by_side(view: HandState, side: int) -> int:
@@ -238,8 +245,7 @@ class HeuristicBot:
         others = [view.zones[s].km for s in know.opponents if s != a.target]
         score += target.km / 25 + (target.km - max(others, default=target.km)) / 50
         remedy = REMEDY_FOR[k]
-        if know.unseen[remedy] == 0 and not target.has_safety(SAFETY_FOR[k]):
-            score += 15.0  # every remedy is in sight: only the safety can save them
+        score += W["scarce"] * lacks_remedy(view, know, remedy, a.target)
         safety = SAFETY_FOR[k]
         if know.unseen[safety]:
             # The chance that the victim holds the safety (a coup fourré: the victim scores
