@@ -45,7 +45,7 @@ W: dict[str, float] = {
     "roll1": 55.0, "roll2": 30.0, "remedy_keep": 42.0, "eol_keep": 25.0,
     "ext_hand_km": 200, "ext_pile": 15, "ext_opp": 500, "ext_prot": 0, "ext_threats": 0.08,
     "attack_keep": 58.0, "stop_keep": 50.0, "limit_keep": 28.0,
-    "scarce": 30.0, "safe_trip": 8.0, "endgame": 300, "waste": 12.0, "finish_keep": 12.0,
+    "scarce": 30.0, "safe_trip": 8.0, "endgame": 300, "waste": 40.0, "finish_keep": 12.0,
 }
 
 #: The hazards each safety protects against (Right of Way covers Stop and Speed Limit).
