@@ -35,8 +35,8 @@ DRAW, PLAY, RESPOND, EXTEND = "draw", "play", "respond", "extend"
 
 #: The weights of the rules of thumb (tuned against heuristic-v1 with ``tournament``).
 W: dict[str, float] = {
-    "safety_idle": 5.0,
-    "end_near": 200.0,      # lay safeties when an opponent moving is this close to the end     # a safety laid when the cheapest discard is worth more than 15
+    "safety_idle": 5.0,     # a safety laid when the cheapest discard is worth more than 15
+    "end_near": 200.0,      # lay safeties when an opponent moving is this close to the end
     "attack": 93.0, "stop": 85.0, "limit": 85.0,        # playing a hazard
     "coup_risk": 120.0,     # times the chance that the victim holds the safety
     "cure": 75.0,           # a remedy that lets us move again (below an attack: attack first)
@@ -45,7 +45,11 @@ W: dict[str, float] = {
     "roll1": 55.0, "roll2": 30.0, "remedy_keep": 42.0, "eol_keep": 25.0,
     "ext_hand_km": 200, "ext_pile": 15, "ext_opp": 500, "ext_prot": 0, "ext_threats": 0.08,
     "attack_keep": 58.0, "stop_keep": 50.0, "limit_keep": 28.0,
-    "scarce": 30.0, "safe_trip": 8.0, "endgame": 300, "waste": 40.0, "finish_keep": 12.0,
+    "scarce": 30.0,         # times the chance that the victim holds no remedy
+    "safe_trip": 8.0,       # reluctance to play a first 200 (classic safe trip bonus)
+    "endgame": 300,         # km from the end where the exact finish (R5d) is planned
+    "waste": 40.0,          # per turn a distance play adds to the expected finish
+    "finish_keep": 12.0,    # per turn a distance card in hand takes off the finish
 }
 
 #: The hazards each safety protects against (Right of Way covers Stop and Speed Limit).
