@@ -35,9 +35,9 @@ DRAW, PLAY, RESPOND, EXTEND = "draw", "play", "respond", "extend"
 
 #: The weights of the rules of thumb (tuned against heuristic-v1 with ``tournament``).
 W: dict[str, float] = {
-    "safety_idle": 5.0,
-    "end_near": 200.0,      # lay safeties when an opponent moving is this close to the end     # a safety laid when the cheapest discard is worth more than 15
-    "attack": 93.0, "stop": 85.0, "limit": 55.0,         # playing a hazard
+    "safety_idle": 5.0,     # a safety laid when the cheapest discard is worth more than 15
+    "end_near": 200.0,      # lay safeties when an opponent moving is this close to the end
+    "attack": 93.0, "stop": 85.0, "limit": 85.0,        # playing a hazard
     "coup_risk": 120.0,     # times the chance that the victim holds the safety
     "cure": 75.0,           # a remedy that lets us move again (below an attack: attack first)
     "km": 40.0, "km_div": 5.0,                           # playing distance
@@ -45,6 +45,11 @@ W: dict[str, float] = {
     "roll1": 55.0, "roll2": 30.0, "remedy_keep": 42.0, "eol_keep": 25.0,
     "ext_hand_km": 200, "ext_pile": 15, "ext_opp": 500, "ext_prot": 0, "ext_threats": 0.08,
     "attack_keep": 58.0, "stop_keep": 50.0, "limit_keep": 28.0,
+    "scarce": 30.0,         # times the chance that the victim holds no remedy
+    "safe_trip": 8.0,       # reluctance to play a first 200 (classic safe trip bonus)
+    "endgame": 300,         # km from the end where the exact finish (R5d) is planned
+    "waste": 40.0,          # per turn a distance play adds to the expected finish
+    "finish_keep": 12.0,    # per turn a distance card in hand takes off the finish
 }
 
 #: The hazards each safety protects against (Right of Way covers Stop and Speed Limit).
@@ -63,6 +68,7 @@ class Knowledge(NamedTuple):
     hidden_total: int            # cards in hidden hands and the draw pile
     zone: Zone
     opponents: tuple[int, ...]   # opposing sides
+    finish: tuple[float, ...]    # finish[i]: turns to cover 25*i km exactly from draws alone
 
 
 def knowledge(view: HandState, seat: int) -> Knowledge:
@@ -78,16 +84,59 @@ def knowledge(view: HandState, seat: int) -> Knowledge:
         unseen[KIND_OF[c]] -= 1
         held[KIND_OF[c]] += 1
     side = view.side_of(seat)
-    return Knowledge(seat, side, hand, held, unseen, sum(unseen.values()), view.zones[side],
-                     tuple(s for s in range(view.seating.n_teams) if s != side))
+    zone = view.zones[side]
+    hidden = sum(unseen.values())
+    left = max(0, view.target - zone.km) if view.rules.exact_finish else 0
+    return Knowledge(seat, side, hand, held, unseen, hidden, zone,
+                     tuple(s for s in range(view.seating.n_teams) if s != side),
+                     draws_to_finish(unseen, hidden, zone.n200, min(left, int(W["endgame"]))))
 
 
-def reachable(left: int, values: list[int]) -> bool:
-    """Whether some of ``values`` (distance cards in hand) add up to exactly ``left``."""
-    sums = {0}
-    for v in values:
-        sums |= {x + v for x in sums if x + v <= left}
-    return left in sums
+#: Turns counted for a distance no card left unseen can cover (the hand will end first).
+NEVER = 30.0
+
+
+def draws_to_finish(unseen: dict[Kind, int], hidden_total: int, n200: int,
+                    max_left: int) -> tuple[float, ...]:
+    """Expected turns to cover exactly 0, 25, 50, ... ``max_left`` km (R5d) with no distance
+    card in hand, drawing one unseen card a turn and playing it only when that brings the
+    finish closer (optimal stopping: accept the draws that lead somewhere better).
+
+    A crude model (cards drawn are never kept for later), but it ranks remainders the way
+    a player does: 25 short with few 25s unseen is a trap, 100 short is easy."""
+    share = {v: unseen[k] / max(1, hidden_total) for k, v in DISTANCE_VALUE.items()
+             if unseen[k] and not (k is Kind.D200 and n200 >= 2)}
+    turns = [0.0]
+    for i in range(1, max_left // 25 + 1):
+        options = sorted((turns[i - v // 25], q) for v, q in share.items() if v <= 25 * i)
+        best, spent, chance = NEVER, 1.0, 0.0
+        for after, q in options:
+            if after >= best:
+                break
+            spent += q * after
+            chance += q
+            best = min(NEVER, spent / chance)
+        turns.append(best)
+    return tuple(turns)
+
+
+def turns_to_finish(left: int, values: list[int], finish: tuple[float, ...]) -> float:
+    """Expected turns to cover exactly ``left`` km with the distance ``values`` in hand:
+    play some of them (a turn each), then draw for the rest (:func:`draws_to_finish`)."""
+    fewest = {0: 0}
+    for v in sorted(values):
+        for s, n in list(fewest.items()):
+            if s + v <= left and fewest.get(s + v, 99) > n + 1:
+                fewest[s + v] = n + 1
+    return min(n + finish[(left - s) // 25] if (left - s) // 25 < len(finish) else n + NEVER
+               for s, n in fewest.items())
+
+
+def lacks_remedy(view: HandState, know: Knowledge, remedy: Kind, side: int) -> float:
+    """The chance that ``side`` holds no ``remedy`` now: every unseen copy lies elsewhere
+    (1 when every copy is in sight, so only drawing the safety can save them)."""
+    share = cards_held_by_side(view, side) / max(1, know.hidden_total)
+    return float((1.0 - min(1.0, share)) ** know.unseen[remedy])
 
 
 def cards_held_by_side(view: HandState, side: int) -> int:
@@ -180,17 +229,10 @@ class HeuristicBot:
             if left == 0:
                 return 200.0
             score = W["km"] + v / W["km_div"]
-            if rules.exact_finish and left <= 300:
-                rest = [DISTANCE_VALUE[KIND_OF[c]] for c in know.hand
-                        if c != a.card and FAMILY[KIND_OF[c]] is Family.DISTANCE]
-                if reachable(left, rest):
-                    score += 25.0  # the cards in hand finish the trip exactly after this
-                elif left % 50 == 25 and Kind.D25 not in [KIND_OF[c] for c in know.hand
-                                                          if c != a.card] \
-                        and know.unseen[Kind.D25] + know.unseen[Kind.D75] < 4:
-                    score -= 30.0  # would strand us at an odd 25 short of the finish
+            if rules.exact_finish and left + v <= W["endgame"]:
+                score -= W["waste"] * finish_waste(view, know, a.card)
             if k is Kind.D200 and rules.scoring == "classic" and zone.n200 == 0:
-                score -= 8.0  # the 300-point safe trip bonus is gone
+                score -= W["safe_trip"]  # the 300-point safe trip bonus is gone
             return score
         # A hazard on side a.target.
         assert a.target is not None
@@ -207,8 +249,7 @@ class HeuristicBot:
         others = [view.zones[s].km for s in know.opponents if s != a.target]
         score += target.km / 25 + (target.km - max(others, default=target.km)) / 50
         remedy = REMEDY_FOR[k]
-        if know.unseen[remedy] == 0 and not target.has_safety(SAFETY_FOR[k]):
-            score += 15.0  # every remedy is in sight: only the safety can save them
+        score += W["scarce"] * lacks_remedy(view, know, remedy, a.target)
         safety = SAFETY_FOR[k]
         if know.unseen[safety]:
             # The chance that the victim holds the safety (a coup fourré: the victim scores
@@ -235,13 +276,8 @@ class HeuristicBot:
                 return 2.0  # a third 200 (R5c)
             value = W["km_keep"] + v / W["km_keep_div"]
             left = view.target - zone.km
-            if rules.exact_finish and left <= 300:
-                rest = [DISTANCE_VALUE[KIND_OF[c]] for c in know.hand
-                        if c != card and FAMILY[KIND_OF[c]] is Family.DISTANCE]
-                if not reachable(left, rest) and reachable(left, [*rest, v]):
-                    value += 30.0  # this card completes an exact finish in hand
-                elif left <= 100 and k is Kind.D25:
-                    value += 15.0
+            if rules.exact_finish and left <= W["endgame"]:
+                value += W["finish_keep"] * finish_loss(view, know, card)
             n_distance = sum(know.held[d] for d in DISTANCE_VALUE)
             if n_distance >= W["many_km"]:
                 value -= W["many_km_cut"]
@@ -312,6 +348,29 @@ class HeuristicBot:
         return (hand_km >= W["ext_hand_km"] and view.pile_size() >= W["ext_pile"]
                 and opp_best < W["ext_opp"]
                 and (protection >= W["ext_prot"] or threats < W["ext_threats"]))
+
+
+def _distance_in_hand(know: Knowledge, without: int = -1) -> list[int]:
+    return [DISTANCE_VALUE[KIND_OF[c]] for c in know.hand
+            if c != without and FAMILY[KIND_OF[c]] is Family.DISTANCE]
+
+
+def finish_waste(view: HandState, know: Knowledge, card: int) -> float:
+    """Turns a distance play near the end (R5d exact finish) costs over a perfect one: how
+    much longer the finish will take than if this play were one step of the quickest way.
+    Playing a 75 when 100 short with a 50 and no 25 in hand strands us 25 short."""
+    left = view.target - know.zone.km
+    v = DISTANCE_VALUE[KIND_OF[card]]
+    before = turns_to_finish(left, _distance_in_hand(know), know.finish)
+    after = turns_to_finish(left - v, _distance_in_hand(know, card), know.finish)
+    return max(0.0, 1.0 + after - before)
+
+
+def finish_loss(view: HandState, know: Knowledge, card: int) -> float:
+    """Turns the finish (R5d) would take longer without this distance card in hand."""
+    left = view.target - know.zone.km
+    return (turns_to_finish(left, _distance_in_hand(know, card), know.finish)
+            - turns_to_finish(left, _distance_in_hand(know), know.finish))
 
 
 def _order(a: Action) -> tuple[int, int, int]:

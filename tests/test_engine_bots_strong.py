@@ -9,7 +9,7 @@ import textwrap
 from importlib.metadata import entry_points
 
 import pytest
-from engine_helpers import K, build, card
+from engine_helpers import K, build, card, kinds
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -192,6 +192,27 @@ def test_heuristic_attacks_before_it_cures():
     assert Play(0, card(st0, 0, K.ROLL)) in legal
     choice = HeuristicBot(0).choose(view, legal)
     assert choice == Play(0, card(st0, 0, K.OUT_OF_GAS), 1)
+
+
+def test_heuristic_plans_the_exact_finish():
+    """R5d: 100 km short with a 75 and a 50 and seven 25s already discarded, the 75 would
+    strand the zone 25 short with three 25s left in the deck: never that (the previous
+    version played it, the bigger card). With a second 50 in hand, 50 + 50 finishes."""
+    zones = {0: dict(battle=[K.ROLL], distance=[K.D200, K.D200, K.D100, K.D100]),
+             1: dict(battle=[K.ROLL, K.STOP])}
+    rest = [K.GASOLINE, K.SPARE_TIRE, K.REPAIRS, K.END_OF_LIMIT, K.ROLL]
+    st0 = build(CLASSIC, TWO, hands={0: [K.D75, K.D50, *rest]}, zones=zones,
+                discard=[K.D25] * 7, seat=0, fill_hands=True)
+    view = view_of(st0, 0)
+    assert view.target - view.zones[0].km == 100
+    legal = legal_actions(view, 0)
+    assert Play(0, card(st0, 0, K.D75)) in legal
+    assert HeuristicBot(0).choose(view, legal) != Play(0, card(st0, 0, K.D75))
+    st1 = build(CLASSIC, TWO, hands={0: [K.D75, K.D50, K.D50, *rest[:4]]}, zones=zones,
+                discard=[K.D25] * 7, seat=0, fill_hands=True)
+    view = view_of(st1, 0)
+    choice = HeuristicBot(0).choose(view, legal_actions(view, 0))
+    assert isinstance(choice, Play) and kinds([choice.card]) == [K.D50]
 
 
 def test_search_rollouts_throw_dead_cards_away_first():
