@@ -141,6 +141,21 @@ def check_bot_spec(spec: str, flag: str) -> None:
             % {"flag": flag, "name": repr(name), "names": ", ".join(bot_names())})
 
 
+def check_bot_entrant(spec: str) -> None:
+    """A bot named in ``--bots`` of simulate or tournament, checked before any match
+    starts: its name (:func:`check_bot_spec`) and its options (the bot's own check, whose
+    words stay English), as a ``ValueError`` in the player's language."""
+    try:
+        check_bot_spec(spec, "--bots")
+    except argparse.ArgumentTypeError as exc:
+        raise ValueError(str(exc)) from None
+    try:
+        make_bot(spec, 0)
+    except ValueError as exc:
+        raise ValueError(_("--bots %(spec)s: bad options for this bot (%(error)s)")
+                         % {"spec": spec, "error": exc}) from None
+
+
 #: argparse's own words, translated through our catalogs (argparse looks its ``_`` up at
 #: call time; a message not listed here stays as argparse wrote it).
 ARGPARSE_WORDS = (N_("usage: "), N_("options"), N_("positional arguments"),

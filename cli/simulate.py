@@ -18,7 +18,7 @@ from p2p.table.memory import CHEAT_KINDS, make_table, play_fair_match, stage_che
 from p2p.text import safe_text
 
 from . import i18n
-from .args import check_bot_spec, rules_from, seating_from
+from .args import check_bot_entrant, rules_from, seating_from
 from .i18n import _
 from .words import cheat_demo_lines, rules_name
 
@@ -35,15 +35,7 @@ def table_from_args(args: argparse.Namespace) -> tuple[Rules, Seating, list[str]
         raise ValueError(_("--bots needs at least one bot name"))
     bot_names = [names[s % len(names)] for s in range(seating.n_players)]
     for b in bot_names:
-        try:
-            check_bot_spec(b, "--bots")
-        except argparse.ArgumentTypeError as exc:
-            raise ValueError(str(exc)) from None
-        try:
-            make_bot(b, 0)
-        except ValueError as exc:   # the options' own check: its words stay English
-            raise ValueError(_("--bots %(spec)s: bad options for this bot (%(error)s)")
-                             % {"spec": b, "error": exc}) from None
+        check_bot_entrant(b)
     return rules, seating, bot_names
 
 

@@ -27,7 +27,7 @@ from engine.simulate import play_match
 from p2p.text import safe_text
 
 from . import i18n
-from .args import check_bot_spec, rules_from, seating_from
+from .args import check_bot_entrant, rules_from, seating_from
 from .i18n import _, ngettext
 from .words import rules_name
 
@@ -268,15 +268,7 @@ def run_tournament(args: argparse.Namespace) -> int:
     if len(set(specs)) != len(specs):
         raise ValueError(_("--bots names a bot twice; give each entrant once"))
     for spec in specs:   # names and options checked before any match starts
-        try:
-            check_bot_spec(spec, "--bots")
-        except argparse.ArgumentTypeError as exc:
-            raise ValueError(str(exc)) from None
-        try:
-            make_bot(spec, 0)
-        except ValueError as exc:   # the options' own check: its words stay English
-            raise ValueError(_("--bots %(spec)s: bad options for this bot (%(error)s)")
-                             % {"spec": spec, "error": exc}) from None
+        check_bot_entrant(spec)
     if not 1 <= args.deals <= 1_000_000:
         raise ValueError(_("--deals must be from 1 to 1000000"))
     if not 0 <= args.jobs <= 256:
