@@ -439,9 +439,13 @@ def match_lines(match: Match, names: Sequence[str], last: int = 12) -> list[Line
             line.append(("", " "))
             line += progress_bar(totals[side], target, 16)
         nums = ", ".join(str(v) for v in per_hand[-5:])
-        line.append(("class:dim", f" {_fit(nums, 24)}"))
-        if side == winner:
-            line.append(("class:turn", " " + _("wins")))
+        wins = " " + _("wins") if side == winner else ""
+        # the hands' points take what the line has left: "wins" is longer in some
+        # languages (sv "vinner"), and the line must stay within the 80 columns
+        room = min(24, WIDTH - width(line) - 1 - i18n.cells(wins))
+        line.append(("class:dim", f" {_fit(nums, room)}"))
+        if wins:
+            line.append(("class:turn", wins))
         out.append(line)
     return out
 

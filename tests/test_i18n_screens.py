@@ -141,3 +141,19 @@ def test_the_engines_reasons_are_said_in_the_players_language() -> None:
             with i18n.using("en"):
                 english = rule_last(why)
             assert said != english, why
+
+
+@pytest.mark.parametrize("language", list(i18n.LANGUAGES))
+def test_the_match_standings_fit_80_columns_with_long_scores(language: str) -> None:
+    """The standings line (name, bars, total, progress, the last hands' points, "wins")
+    was 81 cells in Swedish after four hands of four-digit scores ("vinner" is longer
+    than "wins"): the hands' points now take what the line has left."""
+    from engine import CLASSIC, Match, Seating
+    from engine.scoring import SideScore
+
+    match = Match(CLASSIC, Seating.solo(2), 0)
+    for a, b in ((2500, 300), (1150, 1200), (650, 1100), (700, 1400)):
+        match = match.record((SideScore(distance=a), SideScore(distance=b)))
+    with i18n.using(language):
+        lines = render.plain(render.match_lines(match, ["You", "Bo"]))
+    assert not screen_faults(lines, language, height=99), lines
