@@ -21,6 +21,19 @@ NO_SIDE: Final = -1
 _PRESET_NAME: Final = re.compile(r"[a-z0-9_-]{1,24}")
 
 
+def _check_types(values: dict[str, Any]) -> None:
+    """Each option's type, named when wrong: yes/no options are bools (a truthy "no" is
+    not one), counts are whole numbers (a bool is not one)."""
+    for f in fields(Rules):
+        if f.name not in values:
+            continue
+        value = values[f.name]
+        if f.type in ("bool", bool) and type(value) is not bool:
+            raise ValueError(f"{f.name} must be yes or no (true/false), not {value!r:.40}")
+        if f.type in ("int", int) and type(value) is not int:
+            raise ValueError(f"{f.name} must be a whole number, not {value!r:.40}")
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """All options; field comments give the RULES.md id each one implements."""
@@ -47,12 +60,7 @@ class Rules:
         # Rules arrive from other players (a host's lobby, a transcript header): every
         # field is checked for its type and range, so a truthy "no" or a 10**9-turn hand
         # is refused here in words rather than played.
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.type in ("bool", bool) and type(value) is not bool:
-                raise ValueError(f"{f.name} must be yes or no (true/false), not {value!r:.40}")
-            if f.type in ("int", int) and type(value) is not int:
-                raise ValueError(f"{f.name} must be a whole number, not {value!r:.40}")
+        _check_types({f.name: getattr(self, f.name) for f in fields(self)})
         if not (isinstance(self.preset, str) and _PRESET_NAME.fullmatch(self.preset)):
             raise ValueError(f"preset must be a short name (letters, digits, - or _), not "
                              f"{self.preset!r:.40}")
@@ -76,6 +84,9 @@ class Rules:
         unknown = set(data) - known
         if unknown:
             raise ValueError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
+        # before construction: the compiled build (mypyc) checks types itself, with a
+        # TypeError that does not name the option
+        _check_types(data)
         return cls(**data)
 
     def with_options(self, **options: Any) -> Rules:
