@@ -23,7 +23,7 @@ _PRESET_NAME: Final = re.compile(r"[a-z0-9_-]{1,24}")
 
 def _check_types(values: dict[str, Any]) -> None:
     """Each option's type, named when wrong: yes/no options are bools (a truthy "no" is
-    not one), counts are whole numbers (a bool is not one)."""
+    not one), counts are whole numbers (a bool is not one), names are strings."""
     for f in fields(Rules):
         if f.name not in values:
             continue
@@ -32,6 +32,8 @@ def _check_types(values: dict[str, Any]) -> None:
             raise ValueError(f"{f.name} must be yes or no (true/false), not {value!r:.40}")
         if f.type in ("int", int) and type(value) is not int:
             raise ValueError(f"{f.name} must be a whole number, not {value!r:.40}")
+        if f.type in ("str", str) and type(value) is not str:
+            raise ValueError(f"{f.name} must be a name, not {value!r:.40}")
 
 
 @dataclass(frozen=True, slots=True)
