@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import threading
+import time
 import tracemalloc
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,15 @@ def _clean(text: str) -> bool:
 
 
 # ------------------------------------------------------------- the host's rule preset
+def _until_seated(host: Any, c: LobbyClient, limit: float = 10.0) -> None:
+    """Pump the host and the client until the client has a seat and the lobby's state
+    (at most ``limit`` s: a loaded machine is slow, a broken one fails the asserts)."""
+    end = time.monotonic() + limit
+    while time.monotonic() < end and (c.state is None or c.seat is None):
+        host.pump(0.01)
+        c.pump(0.01)
+
+
 def _unchecked_rules(**fields: object) -> Rules:
     """Rules as a hostile host's own software may send them: ``Rules`` checks every field
     (types, ranges, the preset's name) since the hostile review, so the fields are set
@@ -86,11 +96,7 @@ def test_a_host_cannot_present_other_rules_under_a_presets_name() -> None:
         host.state.rules = Rules.from_dict({**preset("classic").to_dict(), "max_turns": 10,
                                             "stack_hazards": True, "draw_discard": True})
         c = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
-        for _ in range(300):
-            host.pump(0.01)
-            c.pump(0.01)
-            if c.state is not None and c.seat is not None:
-                break
+        _until_seated(host, c)
         assert c.state is not None
         with i18n.using("fr"):
             line = lobby_lines(c.state)[0]
@@ -372,11 +378,7 @@ def test_a_flood_of_lobby_states_prints_a_bounded_number_of_lines() -> None:
     ids, nodes, host = _lobby(3)
     try:
         c = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
-        for _ in range(300):
-            host.pump(0.01)
-            c.pump(0.01)
-            if c.state is not None and c.seat is not None:
-                break
+        _until_seated(host, c)
         assert c.seat is not None
 
         def flood() -> None:
