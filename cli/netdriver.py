@@ -30,6 +30,7 @@ from .words import (
     end_line,
     hand_in_play_line,
     left_wait_line,
+    local_names,
     match_over_line,
     nothing_to_agree_line,
     silent_seat_line,
@@ -59,7 +60,7 @@ def event_words(peer: Peer, ev: SessionEvent) -> str:
     if ev.kind == "action" and ev.data.get("before") is not None:
         try:
             line = describe(ev.data["before"], ev.data["action"], ev.data["after"],
-                            peer.names, peer.me)
+                            local_names(peer.names, peer.me), peer.me)
             return line or ""
         except Exception:  # the words are a nicety; the structured event is the truth
             pass
@@ -87,7 +88,7 @@ class NetDriver:
         #: node) and offers it to the peer, before this seat signs the takeover
         self.bot_maker = bot_maker
         self.seat = peer.me
-        self.names = peer.names
+        self.names = local_names(peer.names, peer.me)
         self.rules = peer.cfg.rules
         self.seating = peer.cfg.seating
         self.lang = lang

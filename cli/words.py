@@ -108,6 +108,15 @@ def you_label(name: str) -> str:
     return _("You") if name == "You" else name
 
 
+def local_names(names: Sequence[str], me: int) -> tuple[str, ...]:
+    """The table's names as this seat shows them: another player who chose the name "You"
+    keeps it with the seat's number ("You 2"), so that "You" (and its translation) on this
+    screen only ever means this seat — "seat 2 (You) broke the rules" must not read as if
+    the player at this screen were blamed."""
+    return tuple(n if s == me or n.casefold() != "you" else f"{n} {s + 1}"
+                 for s, n in enumerate(names))
+
+
 def rules_name(preset: str) -> str:
     """A rule preset in words ("classic rules")."""
     if preset == "classic":

@@ -68,3 +68,19 @@ def test_a_safety_says_it_gives_another_turn() -> None:
         assert command_for(plays[0], st, 0, ["You", "Bo"]).startswith("play ")
         return
     raise AssertionError("no seed lets the human play a safety")
+
+
+def test_another_player_called_you_never_reads_as_this_seat() -> None:
+    """Hostile review: a remote player who named himself "You" was shown as the local
+    "You" ("Vous", "Du"): "seat 2 (Vous) broke the rules" read as if the player at this
+    screen were blamed. "You" now only ever names this seat."""
+    from cli import i18n
+    from cli.words import local_names, stop_reason
+
+    names = local_names(["Ann", "You", "you"], 0)
+    assert names == ("Ann", "You 2", "you 3")
+    assert local_names(["You", "Bo"], 0) == ("You", "Bo")       # this seat keeps it
+    why = {"id": "protocol", "seat": 1, "check": "share-proof", "by": None}
+    with i18n.using("fr"):
+        said = stop_reason(why, names)
+    assert "You 2" in said and "Vous" not in said, said
