@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from engine import Action, Draw, IllegalAction
@@ -54,13 +54,14 @@ STEP_WORDS = {
 }
 
 
-def event_words(peer: Peer, ev: SessionEvent) -> str:
+def event_words(names: Sequence[str], me: int, ev: SessionEvent) -> str:
     """A session event in the console's words (moves as :func:`cli.words.describe` says
-    them, from this seat's view); the peer's own text otherwise."""
+    them, from seat ``me``'s view, with the names this seat shows); the peer's own text
+    otherwise."""
     if ev.kind == "action" and ev.data.get("before") is not None:
         try:
             line = describe(ev.data["before"], ev.data["action"], ev.data["after"],
-                            local_names(peer.names, peer.me), peer.me)
+                            names, me)
             return line or ""
         except Exception:  # the words are a nicety; the structured event is the truth
             pass
@@ -252,7 +253,7 @@ class NetDriver:
     def _words(self, ev: SessionEvent) -> str:
         """A session event in the console's words ("" for what is not worth a line)."""
         if ev.kind == "action":
-            return event_words(self.peer, ev)
+            return event_words(self.names, self.seat, ev)
         if ev.kind == "hand-start":
             return dealing_line(int(ev.data.get("hand", 0)) + 1)
         if ev.kind == "hand-end":

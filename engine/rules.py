@@ -63,7 +63,7 @@ class Rules:
         # field is checked for its type and range, so a truthy "no" or a 10**9-turn hand
         # is refused here in words rather than played.
         _check_types({f.name: getattr(self, f.name) for f in fields(self)})
-        if not (isinstance(self.preset, str) and _PRESET_NAME.fullmatch(self.preset)):
+        if not _PRESET_NAME.fullmatch(self.preset):
             raise ValueError(f"preset must be a short name (letters, digits, - or _), not "
                              f"{self.preset!r:.40}")
         if self.exhaustion not in ("play_out", "reshuffle"):

@@ -438,7 +438,8 @@ def test_R3_new_view_rejects_seats_that_are_not_seats(seat, first):
 
 def test_rules_from_other_players_are_checked_for_type_and_range() -> None:
     """Rules come from a host's lobby and a transcript header: a truthy "no", a
-    billion-turn hand, a preset name full of escapes were accepted (hostile review of
+    billion-turn hand (the R4b bound `max_turns`), endless idle reshuffles (R4b
+    `reshuffle_limit`), a preset name full of escapes were accepted (hostile review of
     issue 9); each is refused in words naming the field."""
     from engine import Rules
     base = preset("classic").to_dict()
