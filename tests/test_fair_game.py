@@ -932,3 +932,45 @@ def test_withheld_reveal_names_the_seat(tmp_path: Path, honest: dict[str, Any],
     path = _write(tmp_path / f"withheld{seat}.mbt", header, envs[:k])
     rep = verify_game(path)
     _assert_blames(rep, None, seat, ("reveal-missing", "incomplete"))
+
+
+# --------------------------------------------------------------------------- forced draws
+
+@pytest.mark.parametrize(("rules", "n"), [(CLASSIC_ONE, 2), (MODERN, 2), (MODERN, 3)],
+                         ids=["classic-2", "modern-2", "modern-3"])
+def test_shares_of_a_forced_draw_come_first_and_never_from_its_drawer(
+        tmp_path: Path, rules: Any, n: int) -> None:
+    """Transcript v3: a pile position's shares all go to one seat, never come from it (a
+    share is the same whoever it names, so its author drawing that card would open it to
+    everyone), and when the draw was forced (no R4a choice) they were all written before
+    it, so the drawer's next entry is its own: its move, with no wait for the others."""
+    cfg, ids = _table(rules, n, seed=b"forced-%d" % n)
+    log: list[tuple[int, int, Body]] = []
+
+    def record(hand: int, seat: int, body: Body) -> Body:
+        log.append((hand, seat, body))
+        return body
+
+    play_fair_match(cfg, ids, _bots(n, 3), transcript=tmp_path / "g.mbt", tamper=record)
+    authors: dict[tuple[int, int, int], set[int]] = {}
+    recipient: dict[tuple[int, int, int], int] = {}
+    forced = after = 0
+    for i, (hand, seat, body) in enumerate(log):
+        if body["k"] == "deck.share" and body["to"] != PUBLIC:
+            key = (hand, body["round"], body["pos"])
+            assert seat != body["to"]
+            assert recipient.setdefault(key, body["to"]) == body["to"]
+            authors.setdefault(key, set()).add(seat)
+        if body["k"] == "game.act" and isinstance(action_from_data(body["a"]), Draw) \
+                and action_from_data(body["a"]).source == "pile":
+            nxt = log[i + 1]
+            if nxt[1] == seat:
+                forced += 1
+            else:                     # R4a's choice: the shares answer the draw
+                assert rules.draw_discard and nxt[2]["k"] == "deck.share"
+                after += 1
+    for key, who in authors.items():
+        assert recipient[key] not in who and len(who) == n - 1, key
+    assert forced + after > 10
+    if not rules.draw_discard:
+        assert after == 0      # classic: every draw is forced

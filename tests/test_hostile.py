@@ -26,7 +26,14 @@ from p2p.hostile import HostileSocket, hello_frame
 from p2p.net.interface import parse_endpoint, parse_peer
 from p2p.net.transport import Node
 from p2p.table import lobby as lobby_mod
-from p2p.table.lobby import MAX_WAITING, LobbyClient, LobbyError, LobbyHost, TableStart
+from p2p.table.lobby import (
+    MAX_WAITING,
+    PROTOCOL_VERSION,
+    LobbyClient,
+    LobbyError,
+    LobbyHost,
+    TableStart,
+)
 from p2p.table.memory import make_table
 from p2p.table.session import PUSH, Peer, SessionOptions, node_id_for
 from p2p.table.store import Store
@@ -210,7 +217,8 @@ def test_protocol_version_mismatch_is_refused_in_words() -> None:
             for _ in range(300):
                 host.pump(0.01)
                 c.pump(0.01)
-        assert (err.value.why, err.value.data) == ("version", {"host": 1, "ours": 99})
+        assert (err.value.why, err.value.data) == ("version",
+                                                   {"host": PROTOCOL_VERSION, "ours": 99})
     finally:
         for n in nodes:
             n.close()

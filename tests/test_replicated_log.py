@@ -456,7 +456,7 @@ def test_a_transcript_of_another_version_is_refused_in_plain_words(tmp_path: Pat
     rep = verify_game(path)
     assert not rep.ok and rep.check == "unsupported-version"
     assert rep.summary() == ("this transcript is version 1; this release of millebornes "
-                             "reads version 2 only and cannot check it")
+                             "reads version 3 only and cannot check it")
 
 
 def _play_with(t: Table, cheat: int, rewrite: Any, rounds: int = 400) -> None:

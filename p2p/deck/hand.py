@@ -188,6 +188,10 @@ class DeckHand:
     def public_card(self, r: int, pos: int) -> int | None:
         return self._round(r).public.get(pos)
 
+    def share_authors(self, r: int, pos: int) -> frozenset[int]:
+        """The seats whose share of (r, pos) for its drawer was received."""
+        return frozenset(self._round(r).shares.get(pos, {}))
+
     def holder(self, r: int, pos: int) -> int | None:
         return self._round(r).assigned.get(pos)
 

@@ -8,10 +8,16 @@ write next, and what, is a pure function of the log so far (:meth:`HandProtocol.
 2. every seat shuffles in seat order (``deck.pass``), then reveals its random seed
    (``game.rreveal``): the first player of the match comes from those seeds;
 3. the deal: each seat publishes its decryption shares for the other seats' six cards;
-4. play: the seat the engine waits for writes ``game.act`` (a draw from the pile is then
-   answered by the other seats' shares, in seat order; a card leaving a hand is opened by
-   its holder's share, ``deck.share`` to PUBLIC, naming the card); a reshuffle (R4b) is a new
-   shuffle round (``deck.reshuffle``, commits, passes);
+4. play: the seat the engine waits for writes ``game.act``; a card leaving a hand is opened
+   by its holder's share (``deck.share`` to PUBLIC, naming the card); a reshuffle (R4b) is a
+   new shuffle round (``deck.reshuffle``, commits, passes). A draw from the pile needs the
+   other seats' decryption shares of the next pile position for the drawer. When the rules
+   leave the seat due to draw no other choice (:func:`forced_pile_draw`), those shares are
+   written *before* its draw, starting with the seat that wrote last (it is still writing:
+   no wait), so the drawer reads its card the moment it draws and plays on at once: one
+   network round trip per turn instead of two. Otherwise (R4a's choice of the discard pile)
+   they answer the draw, in seat order. A share is only ever published for a position its
+   author cannot draw, so no card is opened to more than its drawer;
 5. after the hand every seat reveals its secrets (``deck.reveal``) and the whole deck is
    verified.
 
@@ -54,7 +60,7 @@ from engine import (
     new_hand,
     new_view,
 )
-from engine.state import DRAW, OVER, RESHUFFLE, SPECTATOR
+from engine.state import DRAW, OVER, RESHUFFLE, SPECTATOR, TURN_DRAW
 from p2p.deck.ciphers import joint_random, random_commitment
 from p2p.deck.hand import DeckHand, HandResult
 from p2p.deck.messages import PUBLIC, CheatDetected, DecryptShare, message_to_body
@@ -85,6 +91,18 @@ class Expect:
     pos: int = -1
     recipient: int = -1
     card: int = -1
+
+
+def forced_pile_draw(st: HandState) -> int | None:
+    """The seat whose next move can only be a draw from the pile (None if there is none):
+    the shares of that pile card may then be published before the draw, since nobody else
+    can draw it. Not when R4a lets the seat take the discard instead (the card would stay
+    in the pile for a later drawer, possibly one who had published its share)."""
+    if st.phase != DRAW or st.pile_size() == 0:
+        return None
+    if st.pending and st.pending[0] == TURN_DRAW and st.rules.draw_discard and st.discard:
+        return None
+    return st.seat
 
 
 def _cards_leaving_hand(action: Action) -> tuple[int, ...]:
@@ -124,6 +142,7 @@ class HandProtocol:
         self._pending_state: HandState | None = None             # after opens complete
         self._deferred_illegal: ProtocolError | None = None  # refused, until its card opens
         self.actions: list[Action] = []                            # public actions, in order
+        self._last_writer = 0                                      # author of the last entry
         q: deque[Expect] = deque()
         for kind in ("deck.key", "game.rcommit", "deck.commit"):
             q.extend(Expect(s, kind) for s in range(self.n))
@@ -259,6 +278,7 @@ class HandProtocol:
             # forged: the hand stops with nobody blamed rather than guess.
             raise ProtocolError(exc.seat, exc.check, str(exc)) from None
         self.queue.popleft()
+        self._last_writer = seat
         if not self.queue:
             self._advance()
 
@@ -300,12 +320,12 @@ class HandProtocol:
                 raise ProtocolError(seat, "leaked-draw", "a pile draw never names its card")
             if st.phase != DRAW or st.seat != seat or st.pile_size() == 0:
                 raise ProtocolError(seat, "illegal-move", "R4: no draw from the pile is due")
-            r = self.round
-            pos = (HAND_SIZE * self.n if r == 0 else 0) + st.pile_drawn
+            r, pos = self._pile_position(st)
             self._pending_draw = (seat, r, pos)
             self.actions.append(action)
+            given = self.deck.share_authors(r, pos)   # written before the draw, if forced
             self.queue.extend(Expect(s, "deck.share", r, pos, seat)
-                              for s in range(self.n) if s != seat)
+                              for s in range(self.n) if s != seat and s not in given)
             return
         try:
             after = apply_action(st, action)
@@ -341,6 +361,11 @@ class HandProtocol:
             self.queue.extend(opens)
         else:
             self.state = after
+
+    def _pile_position(self, st: HandState) -> tuple[int, int]:
+        """(round, deck position) of the next card of the pile."""
+        r = self.round
+        return r, (HAND_SIZE * self.n if r == 0 else 0) + st.pile_drawn
 
     # ----- moving on -----------------------------------------------------------------
     def _advance(self) -> None:
@@ -417,4 +442,10 @@ class HandProtocol:
             self.queue.extend(Expect(s, "deck.commit", r) for s in range(self.n))
             self.queue.extend(Expect(s, "deck.pass", r) for s in range(self.n))
             return
+        drawer = forced_pile_draw(st)
+        if drawer is not None:
+            r, pos = self._pile_position(st)
+            self.queue.extend(Expect(s, "deck.share", r, pos, drawer)
+                              for s in ((self._last_writer + i) % self.n for i in range(self.n))
+                              if s != drawer)
         self.queue.append(Expect(st.actors()[0], "game.act"))

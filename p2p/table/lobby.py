@@ -98,7 +98,9 @@ _NONCE_TAG = b"millebornes/nonce/v1\x00"
 _PLACEHOLDER = b"?host"
 MAX_NAME = 24
 #: The lobby protocol spoken; a joiner with another version is refused in words.
-PROTOCOL_VERSION = 1
+#: 2: the shares of a forced pile draw come before the draw (transcript version 3): peers
+#: of version 1 would find each other's entries out of turn, so they must not sit together
+PROTOCOL_VERSION = 2
 #: Random bytes every member adds to the table nonce (see :func:`table_nonce`).
 CONTRIB_BYTES = 16
 #: Joiners the host keeps without a seat, and how long one may stay without joining.

@@ -80,8 +80,9 @@ __all__ = [
 ]
 
 TRANSCRIPT_FORMAT = "millebornes-transcript"
-#: 2: side entries (timeout claims, abandons) may sit between the entries of the game log
-TRANSCRIPT_VERSION = 2
+#: 2: side entries (timeout claims, abandons) may sit between the entries of the game log;
+#: 3: the shares of a forced pile draw come before the draw (hand_protocol.forced_pile_draw)
+TRANSCRIPT_VERSION = 3
 #: Body kinds of side entries: signed like every entry but never links of the game chain.
 SIDE_KINDS = frozenset({"side.timeout", "side.abandon", "side.complaint", "side.takeover",
                         "side.end"})
