@@ -13,8 +13,9 @@ Figures (``--what``, comma-separated, default all):
 * ``play``   — ``millebornes play --plain --auto`` (a classic match against one bot, both
   peers with sockets and cryptography): wall seconds and CPU seconds (user+sys, children
   included);
-* ``verify`` — ``millebornes verify`` of one classic 2-player transcript (made by the
-  first ``play`` run of the base tree): wall and CPU seconds;
+* ``verify`` — ``millebornes verify`` of one classic 2-player transcript (each tree
+  verifies the one its own first ``play`` run made: the trees may write different
+  transcript versions): wall and CPU seconds;
 * ``net4``, ``net6`` — a bot match over loopback with 4 (6) peer processes
   (``p2p.netsim``, as ``millebornes bench net``): wall seconds of the match (process start
   included) and of its first shuffle (from the first key entry sent to the last pass
@@ -117,9 +118,10 @@ def main(argv: list[str] | None = None) -> int:
             if value is not None:
                 figures.setdefault(name, {"base": [], "new": []})[side].append(value)
 
-        transcript: Path | None = None
+        transcripts: dict[str, Path] = {}
         for i in range(a.repeat):
             for side, tree in trees.items():
+                transcript = transcripts.get(side)
                 if "play" in what or ("verify" in what and transcript is None):
                     d = tmp / f"play-{side}-{i}"
                     wall, cpu, _ = timed(tree, ["-m", "cli", "play", "--plain", "--auto",
@@ -130,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
                     if transcript is None:
                         found = sorted(p for p in d.glob("*/transcript.mbt"))
                         if found:
-                            transcript = tmp / "classic-2p.mbt"
+                            transcript = transcripts[side] = tmp / f"classic-2p-{side}.mbt"
                             shutil.copy(found[0], transcript)
                 if "verify" in what and transcript is not None:
                     wall, cpu, _ = timed(tree, ["-m", "cli", "verify", str(transcript)])

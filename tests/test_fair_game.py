@@ -974,3 +974,41 @@ def test_shares_of_a_forced_draw_come_first_and_never_from_its_drawer(
     assert forced + after > 10
     if not rules.draw_discard:
         assert after == 0      # classic: every draw is forced
+
+
+def test_every_reproducible_entry_is_made_again_byte_for_byte_after_a_restart() -> None:
+    """The group commit sends a seat's automatic steps and forced moves before they are
+    fsynced (issue 10): that is only safe if a peer restarted from its saved secrets and
+    the log makes exactly the same body again (derived proof nonces, no fresh randomness),
+    whatever its bot would choose. A move with a choice is not reproducible."""
+    cfg, ids = _table(CLASSIC_ONE, 3, seed=b"reproducible")
+    peers = [MatchProtocol(cfg, s) for s in range(3)]
+    choosers = _bots(3, 5)
+    other = [make_bot("random", 99 + s).choose for s in range(3)]
+    log: list[tuple[int, dict[str, Any]]] = []
+    checked: set[str] = set()
+    choices = 0
+    for i in range(400):
+        hp = peers[0].hand
+        if hp.hand_no != 0 or hp.expected() is None:
+            break
+        w = hp.expected_writer()
+        assert w is not None
+        body = peers[w].hand.next_body(choosers[w])
+        if peers[w].hand.reproducible(body):
+            if i % 5 == 0 or body["k"] not in checked:
+                again = MatchProtocol(cfg, w)
+                again.hand.import_secrets(peers[w].hand.export_secrets())
+                for seat, b in log:
+                    again.receive(0, seat, b)
+                assert again.hand.next_body(other[w]) == body, (i, body["k"])
+                checked.add(body["k"])
+        else:
+            assert body["k"] == "game.act" and len(peers[w].hand.legal()) > 1
+            choices += 1
+        log.append((w, body))
+        for p in peers:
+            p.receive(0, w, body)
+    assert {"deck.key", "game.rcommit", "deck.commit", "deck.pass", "game.rreveal",
+            "deck.share", "game.act"} <= checked
+    assert choices > 10

@@ -14,6 +14,12 @@ include G, so the proof is bound to the domain tag, the whole statement, the pro
 commitments and the caller's context bytes (table id, hand, deck position, recipient…);
 a proof made for one context never verifies for another.
 
+The prover's nonce ``k`` is derived, as Ed25519's is (RFC 8032 §5.1.6), from the secret and
+the statement: ``k = HMAC-SHA-512(x, "millebornes/nonce/v1" ‖ lp(tag) ‖ lp(context) ‖
+statement points) mod L`` (:func:`derived_nonce`). Making the same proof again (a peer that
+lost an entry it had sent, in a power cut) gives the same bytes, so it can never look like
+two different entries; two different statements never share a nonce.
+
 A proof is the pair ``(c, z)`` (64 bytes).  The verifier recomputes the commitments
 from ``(c, z)`` and checks the challenge, so commitments are never parsed from the wire.
 """
@@ -21,6 +27,7 @@ from ``(c, z)`` and checks the challenge, so commitments are never parsed from t
 from __future__ import annotations
 
 import hashlib
+import hmac
 import struct
 from dataclasses import dataclass
 
@@ -38,11 +45,13 @@ __all__ = [
     "dleq_check",
     "SCHNORR_TAG",
     "DLEQ_TAG",
+    "derived_nonce",
 ]
 
 SCHNORR_TAG = b"millebornes/schnorr/v1"
 DLEQ_TAG = b"millebornes/dleq/v1"
 _FS = b"millebornes/fs/v1"
+_NONCE = b"millebornes/nonce/v1"
 
 
 class ProofError(ValueError):
@@ -80,10 +89,26 @@ def _challenge(tag: bytes, context: bytes, points: tuple[bytes, ...]) -> int:
     return g.scalar_from_hash(h.digest())
 
 
+def derived_nonce(x: int, tag: bytes, context: bytes, points: tuple[bytes, ...]) -> int:
+    """The nonce of a proof by the holder of ``x`` of the statement ``points`` in
+    ``context``: secret (keyed by ``x``), never zero, and the same every time."""
+    mac = hmac.new(g.scalar_to_bytes(x), _NONCE + _lp(tag) + _lp(context), hashlib.sha512)
+    for p in points:
+        mac.update(_lp(p))
+    counter = 0
+    while True:
+        m = mac.copy()
+        m.update(struct.pack(">I", counter))
+        k = g.scalar_from_hash(m.digest())
+        if k:
+            return k
+        counter += 1      # pragma: no cover - probability 2^-252
+
+
 def schnorr_prove(x: int, h: bytes, context: bytes, ops: g.OpCounter | None = None,
                   nonce: int | None = None) -> Proof:
     """Prove knowledge of x with h = x·G."""
-    k = nonce if nonce is not None else g.random_scalar()
+    k = nonce if nonce is not None else derived_nonce(x, SCHNORR_TAG, context, (g.G, h))
     a = g.base(k, ops)
     c = _challenge(SCHNORR_TAG, context, (g.G, h, a))
     return Proof(c, (k + c * x) % g.L)
@@ -110,7 +135,7 @@ def schnorr_check(h: bytes, proof: Proof, context: bytes,
 def dleq_prove(x: int, h: bytes, c1: bytes, d: bytes, context: bytes,
                ops: g.OpCounter | None = None, nonce: int | None = None) -> Proof:
     """Prove log_G h = log_C1 D (= x)."""
-    k = nonce if nonce is not None else g.random_scalar()
+    k = nonce if nonce is not None else derived_nonce(x, DLEQ_TAG, context, (g.G, h, c1, d))
     a1 = g.base(k, ops)
     a2 = g.mul(k, c1, ops)
     c = _challenge(DLEQ_TAG, context, (g.G, h, c1, d, a1, a2))

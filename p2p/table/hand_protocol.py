@@ -68,6 +68,13 @@ from p2p.table.config import TableConfig
 
 HAND_SIZE = 6
 
+#: Entry kinds a peer makes again byte for byte from the log so far and the secrets it
+#: saved before making them (proofs with derived nonces, Ed25519's deterministic
+#: signatures): publishing one before it is fsynced cannot make the peer equivocate after
+#: a power cut, so the session's group commit need not wait for the disk (issue 10 item 4).
+REPRODUCIBLE_KINDS = frozenset({"deck.key", "deck.commit", "deck.pass", "deck.reshuffle",
+                                "deck.share", "deck.reveal", "game.rcommit", "game.rreveal"})
+
 
 class ProtocolError(Exception):
     """An entry broke the protocol; ``seat`` is the author to blame (None: unknown)."""
@@ -211,6 +218,15 @@ class HandProtocol:
         if isinstance(action, Draw) and action.source == "pile":
             action = Draw(action.seat, "pile", None)  # never publish a drawn card
         return {"k": "game.act", "a": action_to_data(action)}
+
+    def reproducible(self, body: dict[str, Any]) -> bool:
+        """Would this peer write exactly ``body`` again at this point after losing it? True
+        for the automatic steps (:data:`REPRODUCIBLE_KINDS`) and for a move that was the
+        only legal one (a forced draw); a choice could come out differently next time, so
+        it must be on disk before anyone sees it. Ask before the body is applied."""
+        if body.get("k") in REPRODUCIBLE_KINDS:
+            return True
+        return body.get("k") == "game.act" and self.needs_decision() and len(self.legal()) == 1
 
     def next_body(self, choose: Callable[[HandState, list[Action]], Action]) -> dict[str, Any]:
         """This peer's next body, asking ``choose(view, legal)`` when it is a move."""

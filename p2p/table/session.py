@@ -55,6 +55,7 @@ from p2p.table.replicated_log import LogOptions, LogOutput, ReplicatedLog, Sessi
 from p2p.table.wire import ABANDON, ENTRIES, FETCH, PUSH, node_id_for
 from p2p.text import safe_text
 from p2p.transcript.envelope import Envelope, LogVerifier
+from p2p.transcript.file import is_side
 
 __all__ = ["Peer", "PeerInfo", "SessionEvent", "SessionOptions", "Transport", "node_id_for",
            "PUSH", "FETCH", "ENTRIES", "ABANDON"]
@@ -180,6 +181,7 @@ class Peer:
         self._stopped: str | None = None
         self._finished = False
         self._synced_at = time.monotonic()
+        self._sync_before_send = False      # an entry of ours that is not reproducible
         #: test hook for cheat tests: rewrites this seat's body before it is signed
         self.tamper: Callable[[int, dict[str, Any]], dict[str, Any]] | None = None
         if replay or side:
@@ -623,20 +625,23 @@ class Peer:
 
     def _persist(self, out: LogOutput) -> None:
         """Group commit: every entry goes to the OS at once (a kill -9 loses nothing), but
-        one fsync covers a batch. A batch holding an entry of ours is fsynced before
-        ``_drain`` sends it; others' entries wait at most ``sync_interval`` (a power cut
-        may lose them: they are fetched again)."""
+        one fsync covers a batch. A batch holding a move of ours that was a choice, or a
+        side record of ours, is fsynced before ``_drain`` sends it; our reproducible
+        entries (``HandProtocol.reproducible``: made again byte for byte after a power cut)
+        and others' entries wait at most ``sync_interval`` (what a power cut loses is made
+        again or fetched again)."""
         if self.store is None:
             return
         if out.rewrite is not None:
             self.store.rewrite(out.rewrite)
         mine = self.identity.public_key
-        own = False
+        own = self._sync_before_send
         for env in out.persist:
             self.store.append(env, sync=False)
-            own = own or env.author == mine
+            own = own or (env.author == mine and is_side(env.body))
         if own or self.rlog.done:
             self._sync_store()
+        self._sync_before_send = False
         if out.evidence:
             self._keep_evidence(out.evidence)
 
@@ -729,6 +734,10 @@ class Peer:
         if self.store is not None:
             self.store.save_secrets(hand, secrets)
         idx = len(self.log[hand])
+        # an entry this peer could not make again identically is on disk before it is sent
+        # (it would otherwise equivocate after a power cut); a reproducible one goes with
+        # the next group commit (``_persist``)
+        self._sync_before_send |= not hp.reproducible(body)
         self.rlog.write(body)
         if self.opts.record_times:
             self.sent_at[(hand, idx)] = time.monotonic()

@@ -12,8 +12,11 @@ The ordering rules that make ``resume`` lose nothing (see docs/network.md, "Sess
 
 * my own secrets are appended to ``secrets.log`` *before* any entry that depends on them
   is signed and published;
-* my own entry is appended to ``transcript.mbt`` *before* it is broadcast, so a restarted
+* my own entry is appended to ``transcript.mbt`` *before* it is broadcast, and fsynced
+  first too when it was a choice (a move with alternatives, a side record), so a restarted
   peer never signs a second, different entry for the same slot (that would be equivocation);
+  an automatic step is reproducible (the same bytes again from the log and the saved
+  secrets: ``HandProtocol.reproducible``) and goes with the next group commit;
 * entries of others are appended (handed to the OS) as they are accepted but fsynced in
   groups (group commit: at the latest with this seat's next own entry, or after a short
   delay); a kill -9 loses none of them, and anything a power cut loses is fetched again
