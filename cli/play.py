@@ -23,11 +23,12 @@ from p2p.transcript.file import Player
 
 from . import i18n
 from .args import data_dir, rules_from, seating_from, table_names
+from .bot_peers import BotPeerProcesses, bot_identities
 from .console import run_console
 from .driver import LocalDriver, TableDriver
 from .i18n import _
 from .netdriver import NetDriver
-from .seats import listen, new_bot_seat, start_bots
+from .seats import listen
 from .words import paused_line, peer_stop_reason, saved_line
 
 
@@ -59,30 +60,45 @@ def run(args: argparse.Namespace) -> int:
 
 class LoopbackTable:
     """The human's seat and one bot peer per other seat, each with its own node on
-    127.0.0.1; the bots run in background threads, the console drives the human's peer
-    through :class:`cli.netdriver.NetDriver`."""
+    127.0.0.1; each bot's peer runs in a child process (:mod:`cli.bot_peers`: the peers'
+    work overlaps on two cores), the console drives the human's peer through
+    :class:`cli.netdriver.NetDriver`."""
 
     def __init__(self, rules: Rules, seating: Seating, names: list[str], seed: int,
                  base: Path | None = None, bot_specs: Sequence[str] = ()) -> None:
+        bot_seats = range(1, seating.n_players)
+        seeds = bot_identities(bot_seats)
+        # first, while this process has no other thread: the children may be forked
+        self.bots = BotPeerProcesses(seeds, "127.0.0.1", secure=True)
+        try:
+            self._seat(rules, seating, names, seed, base, bot_specs, seeds)
+        except BaseException:
+            self.bots.finish(0.0)
+            raise
+
+    def _seat(self, rules: Rules, seating: Seating, names: list[str], seed: int,
+              base: Path | None, bot_specs: Sequence[str], seeds: dict[int, bytes]) -> None:
+        bot_seats = range(1, seating.n_players)
         me = Identity.load_or_create()
         node = listen(me, "127.0.0.1", 0, secure=True)
-        bots = {seat: new_bot_seat("127.0.0.1", secure=True) for seat in range(1, seating.n_players)}
-        keys = [me.public_key] + [bots[s][0].public_key for s in range(1, seating.n_players)]
-        players = tuple(Player(s, names[s], keys[s]) for s in range(seating.n_players))
-        idents = [me] + [bots[s][0] for s in range(1, seating.n_players)]
+        self.bots.wait_ready()
+        bot_ids = {s: Identity.from_seed(seeds[s]) for s in bot_seats}
+        idents = [me] + [bot_ids[s] for s in bot_seats]
+        players = tuple(Player(s, names[s], idents[s].public_key)
+                        for s in range(seating.n_players))
         curve = tuple((i.curve_keys().public, i.curve_keys().certificate) for i in idents) \
             if node.curve_key is not None else ()
         cfg = TableConfig(rules, seating, players, os.urandom(8), curve)
         admit_table(node, cfg)
-        endpoints = {0: node.endpoint, **{s: b[2].endpoint for s, b in bots.items()}}
-        start = TableStart(cfg, 0, endpoints, sorted(bots))
+        endpoints = {0: node.endpoint, **self.bots.endpoints}
+        start = TableStart(cfg, 0, endpoints, list(bot_seats))
         opts = SessionOptions()
-        specs = {seat: spec for seat, spec in zip(range(1, seating.n_players), bot_specs, strict=False)}
-        self.bots = start_bots(start, bots, base, opts, seed, specs=specs)
+        specs = {seat: spec for seat, spec in zip(bot_seats, bot_specs, strict=False)}
+        self.bots.start(start, base, opts, seed, specs)
         store = Store.create(base, cfg.header(), 0, port=node.port, bind="127.0.0.1",
                              endpoints=endpoints)
         self.peer = Peer(me, cfg, node, store=store, endpoints=endpoints, options=opts)
-        self.driver = NetDriver(self.peer, background=True, bots=bots)
+        self.driver = NetDriver(self.peer, background=True, bots=bot_seats)
         self.transcript = store.transcript_path
         if not self.driver.wait_ready(60):
             self.close()

@@ -165,10 +165,13 @@ class BotRunners:
                 close()
 
 
-def run_bot(p: Peer) -> None:
+def run_bot(p: Peer, until: threading.Event | None = None) -> None:
+    """Pump a bot's peer to the end of its match (or until ``until`` is set: its player
+    left), then serve late requests a moment and close it."""
     try:
-        p.run(pause_wait=600.0)    # a paused table: the bot goes with the others' choice
-        p.linger(1.0)
+        p.run(pause_wait=600.0, until=until)  # paused: the bot goes with the others' choice
+        if until is None or not until.is_set():
+            p.linger(1.0)
     finally:
         p.close(flush=1.0)
 

@@ -508,15 +508,17 @@ class Peer:
         self._step()
         return not (self.rlog.finished or self.rlog.stopped)
 
-    def run(self, timeout: float | None = None, pause_wait: float = 0.0) -> bool:
-        """Pump until the match is over or stopped (or ``timeout``); True if finished.
-        ``pause_wait``: on a table paused on a silent seat, go on this long (a bot's seat
-        signs what the others agree on: a bot for the silent seat, or the end)."""
+    def run(self, timeout: float | None = None, pause_wait: float = 0.0,
+            until: threading.Event | None = None) -> bool:
+        """Pump until the match is over or stopped (or ``timeout``, or ``until`` is set);
+        True if finished. ``pause_wait``: on a table paused on a silent seat, go on this
+        long (a bot's seat signs what the others agree on: a bot for the silent seat, or
+        the end)."""
         deadline = None if timeout is None else time.monotonic() + timeout
         paused_since: float | None = None
         while self.pump(0.05) or self.paused:
             now = time.monotonic()
-            if deadline is not None and now > deadline:
+            if (deadline is not None and now > deadline) or (until is not None and until.is_set()):
                 return False
             if self.paused:
                 # a bot's seat waits a bounded time for the others to agree (a bot for the

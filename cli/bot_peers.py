@@ -1,0 +1,160 @@
+"""The bots of ``millebornes play`` as peers in child processes.
+
+A bot's whole peer (node, store, protocol, engine, bot) is as busy as the player's own:
+every entry of the table is signed by one and checked by the other. Run as threads of one
+interpreter, the two peers take turns on its lock and a match uses one core of two; in
+their own processes the checking of one entry overlaps the signing of the next (issue 10:
+a `play --plain --auto` match about a third faster). Nothing else changes: a child is a
+peer like any other, on 127.0.0.1 with its own CURVE key and store, and
+``millebornes resume`` restarts it from that store (in a thread: :func:`cli.seats.resume_bots`).
+
+The child is forked (no new interpreter to start) when this process has no other thread
+yet, else spawned. It ignores Ctrl-C (the terminal sends it to the whole process group;
+the player's process decides), and it leaves with its parent: when the parent says
+``stop``, or is gone (killed: the child finds itself adopted by another process; a forked
+child's copy of the pipe would hide the end of the pipe), it closes its peer and exits.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import threading
+import time
+from collections.abc import Mapping
+from multiprocessing.process import BaseProcess
+from pathlib import Path
+from typing import Any
+
+from p2p.crypto.identity import Identity
+from p2p.table import Peer, SessionOptions, Store, TableStart, admit_table
+from p2p.table.store import default_data_dir
+
+from .i18n import _
+
+log = logging.getLogger("cli.bot_peers")
+
+#: How long a child may take to listen (a spawned one starts a new interpreter).
+READY_WAIT = 30.0
+
+
+def _from_parent(conn: multiprocessing.connection.Connection, parent: int) -> Any:
+    """The parent's next message, or None once the parent is gone."""
+    while os.getppid() == parent:
+        if conn.poll(0.2):
+            return conn.recv()
+    return None
+
+
+def _child(conn: multiprocessing.connection.Connection, seat: int, id_seed: bytes,
+           bind: str, secure: bool, parent: int) -> None:
+    """A bot's peer: listen, say where, wait for the table, play it, leave."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from .seats import bot_controller, listen, run_bot
+    try:
+        ident = Identity.from_seed(id_seed)
+        node = listen(ident, bind, 0, secure)
+        conn.send(("ready", node.port, node.endpoint))
+        msg = _from_parent(conn, parent)
+        if msg is None or msg[0] != "start":
+            node.close()
+            return
+        start, base, opts, seed, spec = msg[1:]
+        admit_table(node, start.cfg)
+        bbase = Path(base or default_data_dir()) / f"bot-{seat}"
+        store = Store.create(bbase, start.cfg.header(), seat, port=node.port, bind=bind,
+                             endpoints=start.endpoints,
+                             extra={"bot": spec, "seed": seed + seat, "identity_seed": id_seed})
+        peer = Peer(ident, start.cfg, node, controller=bot_controller(spec, seed + seat),
+                    store=store, endpoints=start.endpoints, options=opts)
+        leave = threading.Event()
+
+        def watch() -> None:          # the parent says stop, or is gone
+            try:
+                _from_parent(conn, parent)
+            except (EOFError, OSError):
+                pass
+            leave.set()
+
+        threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+        run_bot(peer, until=leave)
+        close = getattr(peer.controller, "close", None)
+        if close is not None:
+            close()
+    except (EOFError, OSError):
+        pass                           # the parent left before the table started
+    except Exception:                  # its seat falls silent: the table says so, timed
+        log.exception("the bot's peer of seat %d failed", seat)
+    finally:
+        conn.close()
+        os._exit(0)   # nothing inherited from the parent runs at exit (forked ZeroMQ state)
+
+
+class BotPeerProcesses:
+    """One child process per bot seat: started first (listening), then given the table."""
+
+    def __init__(self, seats: Mapping[int, bytes], bind: str = "127.0.0.1",
+                 secure: bool = True) -> None:
+        fork = threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("fork") if fork else multiprocessing.get_context("spawn")
+        self.bind = bind
+        self.seats = dict(seats)
+        self.conns: dict[int, multiprocessing.connection.Connection] = {}
+        self.procs: dict[int, BaseProcess] = {}
+        self.endpoints: dict[int, str] = {}
+        self.ports: dict[int, int] = {}
+        for seat, id_seed in self.seats.items():
+            mine, theirs = ctx.Pipe()
+            p = ctx.Process(target=_child,
+                            args=(theirs, seat, id_seed, bind, secure, os.getpid()),
+                            daemon=True, name=f"bot-{seat}")
+            p.start()
+            theirs.close()
+            self.conns[seat], self.procs[seat] = mine, p
+
+    def wait_ready(self, timeout: float = READY_WAIT) -> None:
+        """Every child's endpoint, or OSError in words."""
+        end = time.monotonic() + timeout
+        for seat, conn in self.conns.items():
+            try:
+                if not conn.poll(max(0.0, end - time.monotonic())):
+                    raise OSError(_("a bot's peer did not start within %(seconds)d s")
+                                  % {"seconds": int(timeout)})
+                msg = conn.recv()
+            except EOFError:
+                raise OSError(_("a bot's peer stopped before it could listen on %(address)s")
+                              % {"address": self.bind}) from None
+            self.ports[seat], self.endpoints[seat] = int(msg[1]), str(msg[2])
+
+    def start(self, start: TableStart, base: Path | None, opts: SessionOptions, seed: int,
+              specs: Mapping[int, str]) -> None:
+        for seat, conn in self.conns.items():
+            conn.send(("start", start, base, opts, seed, specs.get(seat, "heuristic")))
+
+    def finish(self, timeout: float) -> None:
+        """Let the bots write their last entries for up to ``timeout`` seconds, then tell
+        any still running to leave (a pause: each has its store for resume)."""
+        end = time.monotonic() + timeout
+        for p in self.procs.values():
+            p.join(max(0.0, end - time.monotonic()))
+        for seat, conn in self.conns.items():
+            if self.procs[seat].is_alive():
+                try:
+                    conn.send(("stop",))
+                except OSError:
+                    pass
+        for p in self.procs.values():
+            p.join(3.0)
+            if p.is_alive():
+                p.kill()
+                p.join(1.0)
+        for conn in self.conns.values():
+            conn.close()
+
+
+def bot_identities(seats: range) -> dict[int, bytes]:
+    """A fresh identity seed per bot seat (kept in its store so it can resume)."""
+    return {seat: os.urandom(32) for seat in seats}
