@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from engine import MatchTally, Rules, Seating
+from p2p.table.config import DEFAULT_RESPONSE_DELAY
 
 __all__ = ["GameRun", "run_network_game", "run_net_bench", "percentile", "main"]
 
@@ -86,7 +87,7 @@ def _child(spec_path: str, seat: int, resume: bool) -> int:
     ident = _identity_for(bytes.fromhex(spec["key_seed"]), seat)
     bot = make_bot(spec["bots"][seat], int(spec["bot_seeds"][seat]) + (1000 if resume else 0))
     opts = SessionOptions(record_times=bool(spec.get("record_times")),
-                          response_delay=float(spec.get("response_delay", 0.03)))
+                          response_delay=float(spec.get("response_delay", DEFAULT_RESPONSE_DELAY)))
     base = Path(spec["data_dir"]) / f"seat-{seat}"
     every = int(spec.get("progress_every", 0))
     out = sys.stdout
@@ -180,7 +181,7 @@ def run_network_game(rules: Rules, seating: Seating, bot_names: list[str], seed:
                      game: int = 0, work_dir: str | os.PathLike[str] | None = None,
                      transcript_dir: str | os.PathLike[str] | None = None,
                      kill: tuple[int, int] | None = None, timeout: float = 300.0,
-                     record_times: bool = False, response_delay: float = 0.03,
+                     record_times: bool = False, response_delay: float = DEFAULT_RESPONSE_DELAY,
                      keep_work: bool = False) -> GameRun:
     """One match of bots, one OS process per seat over 127.0.0.1 (see the module doc).
 

@@ -29,6 +29,9 @@ from p2p.transcript.file import Player, TranscriptHeader
 _TABLE_TAG = b"millebornes/table/v1\x00"
 #: The time limit of every protocol step (seconds), unless the table chose another.
 DEFAULT_STEP_LIMIT = 20.0
+#: A bot's answer in a response window (R9, R10a) and its R12 decision are sent this long
+#: after the window reached it, whatever it holds (docs/network.md: why 10 ms is enough).
+DEFAULT_RESPONSE_DELAY = 0.01
 #: Bounds of a table's limits (seconds): a step, a player's move.
 STEP_LIMITS = (1.0, 3600.0)
 DECISION_LIMITS = (1.0, 86400.0)

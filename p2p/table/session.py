@@ -48,7 +48,7 @@ from engine.state import EXTEND, RESPOND
 from p2p.crypto.identity import Identity, fingerprint
 from p2p.net.interface import PeerEventKind, PeerStatus, Transport
 from p2p.table import wire
-from p2p.table.config import DEFAULT_STEP_LIMIT, TableConfig
+from p2p.table.config import DEFAULT_RESPONSE_DELAY, DEFAULT_STEP_LIMIT, TableConfig
 from p2p.table.hand_protocol import ProtocolError
 from p2p.table.match import MatchProtocol
 from p2p.table.replicated_log import LogOptions, LogOutput, ReplicatedLog, SessionEvent
@@ -69,7 +69,7 @@ class Chooser(Protocol):
 
 @dataclass(frozen=True)
 class SessionOptions:
-    response_delay: float = 0.03    # a bot's answer in a response window, after this long
+    response_delay: float = DEFAULT_RESPONSE_DELAY  # a bot's answer in a window, this late
     stall_after: float = 0.5        # no progress for this long: ask peers for entries
     stall_max: float = 4.0          # backoff ceiling of those requests
     fetch_min_interval: float = 0.02  # serve at most one FETCH per peer per this long
