@@ -34,6 +34,7 @@ from p2p.table import Peer, SessionOptions, Store, TableStart, admit_table
 from p2p.table.store import default_data_dir
 
 from .i18n import _
+from .seats import bot_controller, listen, run_bot
 
 log = logging.getLogger("cli.bot_peers")
 
@@ -53,7 +54,6 @@ def _child(conn: multiprocessing.connection.Connection, seat: int, id_seed: byte
            bind: str, secure: bool, parent: int) -> None:
     """A bot's peer: listen, say where, wait for the table, play it, leave."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    from .seats import bot_controller, listen, run_bot
     try:
         ident = Identity.from_seed(id_seed)
         node = listen(ident, bind, 0, secure)

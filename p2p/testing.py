@@ -10,8 +10,10 @@
   reliability layer) that drops, duplicates, delays and reorders.  It plugs
   into both transports: ``Node(..., wire_filter=shim)`` or
   ``MemoryNode(..., wire_filter=shim)`` (or ``node.set_wire_filter(shim)``).
+* :func:`socket_peers`: a table of real peers (ZeroMQ on 127.0.0.1, stores on disk, a
+  heuristic bot per seat), for session tests and the trust bench.
 
-For unit tests only.
+For tests and benchmarks only.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from p2p.net.interface import (
     PeerEvent,
@@ -34,7 +38,31 @@ from p2p.net.interface import (
 )
 from p2p.net.reliable import ReliableCore, log
 
-__all__ = ["FakeClock", "FaultShim", "MemoryNetwork", "MemoryNode"]
+if TYPE_CHECKING:
+    from p2p.crypto.identity import Identity
+    from p2p.table.config import TableConfig
+    from p2p.table.session import Peer, SessionOptions
+
+
+def socket_peers(tmp: Path, cfg: TableConfig, ids: list[Identity], opts: SessionOptions,
+                 shims: list[FaultShim] | None = None) -> list[Peer]:
+    """One real peer per seat of ``cfg``: a ZeroMQ node on 127.0.0.1 (through ``shims[s]``
+    if given), a store under ``tmp/seat<s>`` and a heuristic bot (seed 11 + seat)."""
+    from engine.bots import make_bot
+    from p2p.net.transport import Node
+    from p2p.table.session import Peer, node_id_for
+    from p2p.table.store import Store
+
+    nodes = [Node(node_id_for(ids[s].public_key),
+                  wire_filter=shims[s] if shims is not None else None) for s in range(cfg.n)]
+    eps = {s: nodes[s].endpoint for s in range(cfg.n)}
+    return [Peer(ids[s], cfg, nodes[s], controller=make_bot("heuristic", 11 + s),
+                 endpoints=eps, options=opts,
+                 store=Store.create(tmp / f"seat{s}", cfg.header(), s, port=nodes[s].port,
+                                    endpoints=eps))
+            for s in range(cfg.n)]
+
+__all__ = ["FakeClock", "FaultShim", "MemoryNetwork", "MemoryNode", "socket_peers"]
 
 
 class FakeClock:

@@ -34,12 +34,9 @@ from typing import Any
 
 from engine import Seating, preset
 from engine.actions import Play, action_to_data
-from engine.bots import make_bot
-from p2p.net.transport import Node
-from p2p.table.config import TableConfig
 from p2p.table.memory import make_table
-from p2p.table.session import Peer, SessionOptions, node_id_for
-from p2p.table.store import Store
+from p2p.table.session import Peer, SessionOptions
+from p2p.testing import socket_peers
 
 Body = dict[str, Any]
 CHEATS = ("bad-share-to-one", "bad-shuffle", "illegal-move")
@@ -54,16 +51,6 @@ class StopTime:
     seconds: float | None        # None: some honest peer never stopped within the bound
     right_blame: bool
     detail: str
-
-
-def _peers(tmp: Path, cfg: TableConfig, ids: list[Any], opts: SessionOptions) -> list[Peer]:
-    nodes = [Node(node_id_for(ids[s].public_key)) for s in range(cfg.n)]
-    eps = {s: nodes[s].endpoint for s in range(cfg.n)}
-    return [Peer(ids[s], cfg, nodes[s], controller=make_bot("heuristic", 11 + s),
-                 endpoints=eps, options=opts,
-                 store=Store.create(tmp / f"seat{s}", cfg.header(), s, port=nodes[s].port,
-                                    endpoints=eps))
-            for s in range(cfg.n)]
 
 
 def _tamper(kind: str, cheater: Peer, mark: list[float]) -> Callable[[int, Body], Body]:
@@ -127,7 +114,7 @@ def cheat_to_stop(kind: str, n: int, trial: int, bound: float = 60.0) -> StopTim
     cfg, ids = make_table(preset("modern"), Seating.solo(n), [f"p{s}" for s in range(n)],
                           b"trustbench/%s/%d/%d" % (kind.encode(), n, trial))
     with tempfile.TemporaryDirectory() as tmp:
-        peers = _peers(Path(tmp), cfg, ids, SessionOptions())
+        peers = socket_peers(Path(tmp), cfg, ids, SessionOptions())
         cheater = peers[-1]
         mark: list[float] = []
         cheater.tamper = _tamper(kind, cheater, mark)
@@ -159,7 +146,7 @@ def silence_to_stop(n: int, trial: int, step_limit: float, after: int = 60,
         p.node.close()
 
     with tempfile.TemporaryDirectory() as tmp:
-        peers = _peers(Path(tmp), cfg, ids, SessionOptions())
+        peers = socket_peers(Path(tmp), cfg, ids, SessionOptions())
         done = _run(peers, bound, stopper=die)
         named = [p.unresponsive for p in peers[:-1]]
         errors = [p.rlog.error for p in peers[:-1]]

@@ -18,12 +18,11 @@ from engine import Seating, preset
 from engine.bots import make_bot
 from p2p.audit import verify_game
 from p2p.crypto.identity import Identity
-from p2p.net.transport import Node
 from p2p.table.config import TableConfig
 from p2p.table.memory import make_table
 from p2p.table.session import ENTRIES, PUSH, Peer, SessionOptions, node_id_for
 from p2p.table.store import Store
-from p2p.testing import FaultShim, MemoryNetwork, MemoryNode
+from p2p.testing import FaultShim, MemoryNetwork, MemoryNode, socket_peers
 from p2p.transcript.envelope import Envelope, LogVerifier
 from p2p.transcript.file import read_transcript
 
@@ -39,15 +38,7 @@ def _pack(v: object) -> bytes:
 def make_peers(tmp: Path, cfg: TableConfig, ids: list[Identity],
                shims: list[FaultShim] | None = None,
                opts: SessionOptions = FAST) -> list[Peer]:
-    n = cfg.n
-    nodes = [Node(node_id_for(ids[s].public_key),
-                  wire_filter=shims[s] if shims is not None else None) for s in range(n)]
-    eps = {s: nodes[s].endpoint for s in range(n)}
-    return [Peer(ids[s], cfg, nodes[s], controller=make_bot("heuristic", 11 + s),
-                 endpoints=eps, options=opts,
-                 store=Store.create(tmp / f"seat{s}", cfg.header(), s, port=nodes[s].port,
-                                    endpoints=eps))
-            for s in range(n)]
+    return socket_peers(tmp, cfg, ids, opts, shims)
 
 
 def run_all(peers: list[Peer], timeout: float = 90.0) -> list[bool]:
