@@ -92,14 +92,11 @@ def _challenge(tag: bytes, context: bytes, points: tuple[bytes, ...]) -> int:
 def derived_nonce(x: int, tag: bytes, context: bytes, points: tuple[bytes, ...]) -> int:
     """The nonce of a proof by the holder of ``x`` of the statement ``points`` in
     ``context``: secret (keyed by ``x``), never zero, and the same every time."""
-    mac = hmac.new(g.scalar_to_bytes(x), _NONCE + _lp(tag) + _lp(context), hashlib.sha512)
-    for p in points:
-        mac.update(_lp(p))
+    key = g.scalar_to_bytes(x)
+    msg = b"".join((_NONCE, _lp(tag), _lp(context), *map(_lp, points)))
     counter = 0
     while True:
-        m = mac.copy()
-        m.update(struct.pack(">I", counter))
-        k = g.scalar_from_hash(m.digest())
+        k = g.scalar_from_hash(hmac.digest(key, msg + struct.pack(">I", counter), "sha512"))
         if k:
             return k
         counter += 1      # pragma: no cover - probability 2^-252
