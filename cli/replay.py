@@ -107,12 +107,12 @@ def run(args: argparse.Namespace) -> int:
         plain = True
     if plain:
         try:
-            return run_plain_replay(model, summary)
+            return run_plain_replay(model, summary, lang=i18n.active().language)
         except BrokenPipeError:  # `millebornes replay --plain F | head`: the reader left
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             return 0
-    rc = ReplayApp(model, color=use_color(args)).run()
+    rc = ReplayApp(model, lang=i18n.active().language, color=use_color(args)).run()
     print(i18n.display(summary))
     return rc
 

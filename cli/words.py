@@ -117,6 +117,13 @@ def local_names(names: Sequence[str], me: int) -> tuple[str, ...]:
                  for s, n in enumerate(names))
 
 
+def written_names(names: Sequence[str]) -> tuple[str, ...]:
+    """The table's names where no seat is this screen's (``verify``, ``replay``): every
+    player who chose the name "You" keeps it with the seat's number ("You 1"), so that no
+    sentence takes the "You" form or translates it ("Vous a commencé" about a stranger)."""
+    return local_names(names, -1)
+
+
 def rules_name(preset: str) -> str:
     """A rule preset in words ("classic rules")."""
     if preset == "classic":
@@ -1030,20 +1037,24 @@ def side_label(names: Sequence[str], n_sides: int, side: int) -> str:
     return " & ".join(name for s, name in enumerate(names) if s % n == side)
 
 
-def seat_label(names: Sequence[str], seat: int | None) -> str:
+def seat_label(names: Sequence[str], seat: int | None, as_written: bool = False) -> str:
+    """"seat 2 (Bo)"; ``as_written``: the name as its player wrote it, even "You" (a
+    report with no seat of this screen's, e.g. ``verify``)."""
     if seat is None or not 0 <= seat < len(names):
         return _("nobody identified")
-    return _("seat %(seat)d (%(name)s)") % {"seat": seat, "name": you_label(names[seat])}
+    name = names[seat] if as_written else you_label(names[seat])
+    return _("seat %(seat)d (%(name)s)") % {"seat": seat, "name": name}
 
 
 def verify_lines(report: GameReport) -> list[str]:
     """``verify``'s report in words: a fair game, a fair game so far, or where it breaks
-    and whom it blames. Every line fits 80 columns."""
+    and whom it blames. Every line fits 80 columns. A transcript has no seat of this
+    screen's: every name is shown as its player wrote it ("You" too, never translated)."""
     names = report.names
     sides = len(report.totals) or len(names)
 
     def scores(values: Sequence[int]) -> str:
-        return ", ".join(f"{you_label(side_label(names, sides, i))} {v}"
+        return ", ".join(f"{side_label(names, sides, i)} {v}"
                          for i, v in enumerate(values))
 
     out: list[str] = []
@@ -1057,14 +1068,14 @@ def verify_lines(report: GameReport) -> list[str]:
                     % {"entries": report.crypto.entries_checked, "hands": len(report.hands)})
     elif report.unfinished:
         values = {"hand": report.stopped_hand + 1, "entries": report.crypto.entries_checked,
-                  "seat": seat_label(names, report.waiting_for),
+                  "seat": seat_label(names, report.waiting_for, True),
                   "check": _data(report.check, 60)}
         if report.waiting_for is not None and report.waiting_for < len(names):
             text = _("Fair so far; the match stopped in hand %(hand)d when %(name)s left. "
                      "%(entries)d signed entries: every signature, link and move checks out, "
                      "and every finished hand's shuffle and cards. (The next entry, due from "
                      "%(seat)s, is missing: %(check)s.)")
-            values["name"] = you_label(names[report.waiting_for])
+            values["name"] = names[report.waiting_for]
         else:
             text = _("Fair so far; the match stopped in hand %(hand)d. %(entries)d signed "
                      "entries: every signature, link and move checks out, and every finished "
@@ -1081,9 +1092,9 @@ def verify_lines(report: GameReport) -> list[str]:
                      if report.blamed_seat is None else
                      _("the entry claims to be from %(seat)s but is not signed by it: the "
                        "file was altered or forged")
-                     % {"seat": seat_label(names, report.blamed_seat)})
+                     % {"seat": seat_label(names, report.blamed_seat, True)})
         else:
-            blame = _("broken by %(seat)s") % {"seat": seat_label(names, report.blamed_seat)}
+            blame = _("broken by %(seat)s") % {"seat": seat_label(names, report.blamed_seat, True)}
         # the check's name and the detail can quote the file (a transcript from anyone)
         out += wrap(_("FAILED at %(where)s: check '%(check)s' — %(blame)s.")
                     % {"where": where, "check": _data(report.check, 60), "blame": blame}
@@ -1092,7 +1103,7 @@ def verify_lines(report: GameReport) -> list[str]:
         for t in report.takeovers:
             if t["seat"] == report.blamed_seat:
                 out += wrap(_("(from hand %(hand)d, that seat was played by a bot run by "
-                              "%(runner)s)") % {"hand": t["hand"] + 2, "runner": you_label(
+                              "%(runner)s)") % {"hand": t["hand"] + 2, "runner": (
                                   _agreement_name(names, t["runner"]))}, indent="")
     for h in report.hands:
         first = h.get("first_seat")
@@ -1100,7 +1111,7 @@ def verify_lines(report: GameReport) -> list[str]:
                   "turns": h.get("turns", 0), "end": h.get("end", "?")}
         known = isinstance(first, int) and first < len(names)
         if known:
-            values["name"] = you_label(names[first])  # type: ignore[index]
+            values["name"] = names[first]  # type: ignore[index]
         if known and "turns" in h:
             text = _("hand %(hand)d: %(name)s played first, %(turns)d turns, ended by "
                      "%(end)s; %(scores)s")
@@ -1114,7 +1125,7 @@ def verify_lines(report: GameReport) -> list[str]:
         out += ["  " + lines[0]] + ["    " + w for w in lines[1:]]
     if report.totals:
         w = report.winner
-        winner = you_label(side_label(names, sides, w)) if report.complete and w >= 0 else \
+        winner = side_label(names, sides, w) if report.complete and w >= 0 else \
             (_("nobody (a tie)") if report.complete else _("none yet"))
         out += ["  " + w for w in i18n.wrap(_("totals: %(scores)s; winner: %(winner)s")
                                             % {"scores": scores(report.totals),
@@ -1123,17 +1134,17 @@ def verify_lines(report: GameReport) -> list[str]:
         text = _("hand %(void)d was left without a score; from hand %(hand)d, %(name)s's "
                  "seat was played by a bot run by %(runner)s (agreed by %(signers)s)") % {
                      "void": t["hand"] + 1, "hand": t["hand"] + 2,
-                     "name": you_label(_agreement_name(names, t["seat"])),
-                     "runner": you_label(_agreement_name(names, t["runner"])),
-                     "signers": ", ".join(you_label(_agreement_name(names, s))
+                     "name": _agreement_name(names, t["seat"]),
+                     "runner": _agreement_name(names, t["runner"]),
+                     "signers": ", ".join(_agreement_name(names, s)
                                           for s in t["signers"])}
         out += ["  " + w for w in i18n.wrap(text, WIDTH - 2)]
     e = report.ended_by_agreement
     if e is not None:
         text = _("the match was ended by agreement in hand %(hand)d after %(name)s left "
                  "(agreed by %(signers)s)") % {
-                     "hand": e["hand"] + 1, "name": you_label(_agreement_name(names, e["seat"])),
-                     "signers": ", ".join(you_label(_agreement_name(names, s))
+                     "hand": e["hand"] + 1, "name": _agreement_name(names, e["seat"]),
+                     "signers": ", ".join(_agreement_name(names, s)
                                           for s in e["signers"])}
         out += ["  " + w for w in i18n.wrap(text, WIDTH - 2)]
     if report.limits:
