@@ -12,13 +12,13 @@ import argparse
 import getpass
 import os
 from collections.abc import Callable
-from dataclasses import fields
 from importlib import metadata
 from pathlib import Path
 from typing import NoReturn
 
 from engine import Rules, Seating, make_bot, parse_option, preset
 from engine.bots import bot_names, parse_bot_spec
+from engine.rules import RuleOptionError
 
 from . import i18n
 from .i18n import N_, _
@@ -376,19 +376,15 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
 # ----- helpers on parsed arguments ------------------------------------------------------
 
 def rules_from(args: argparse.Namespace) -> Rules:
-    """The preset with each ``--option``; a malformed option or an unknown name is said in
-    the player's language (a bad value keeps the engine's English check)."""
-    known = sorted(f.name for f in fields(Rules) if f.name != "preset")
-    for text in args.option or []:
-        name = text.split("=", 1)[0].strip().lower().replace("-", "_").removeprefix("o_")
-        if "=" not in text:
-            raise ValueError(_("option %(option)s must look like NAME=VALUE")
-                             % {"option": repr(text)})
-        if name not in known:
-            raise ValueError(_("unknown rule option %(name)s; known: %(known)s")
-                             % {"name": repr(name), "known": ", ".join(known)})
-    options = dict(parse_option(o) for o in (args.option or []))
-    return preset(args.rules, **options)
+    """The preset with each ``--option``; every fault (a malformed option, an unknown
+    name, a value of the wrong kind or out of range) said in the player's language from
+    the engine's id and data (``RuleOptionError``)."""
+    try:
+        options = dict(parse_option(o) for o in (args.option or []))
+        return preset(args.rules, **options)
+    except RuleOptionError as exc:
+        from .words import rule_fault_text  # here: words imports p2p, slow for --help
+        raise ValueError(rule_fault_text(exc.why, exc.data, str(exc))) from None
 
 
 def seating_from(players: int, teams: str | None) -> Seating:

@@ -45,7 +45,7 @@ from .args import plain_wanted, use_color, with_defaults
 from .games import transcript_of
 from .i18n import N_, _, ngettext
 from .replay_view import ReplayModel, all_hands_lines, step_lines
-from .words import verify_lines
+from .words import error_line, verify_lines
 
 REPLAY_HELP = N_("""\
 Replay of a finished game: every hand is shown face up.
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         report, steps = replay_steps(path)
     except Exception as exc:  # the verifier should not raise; never show a traceback
         print(i18n.display(_("millebornes replay: cannot read %(path)s: %(error)s")
-                           % {"path": path, "error": exc}), file=sys.stderr)
+                           % {"path": path, "error": error_line(exc)}), file=sys.stderr)
         return 1
     summary = "\n".join(verify_lines(report))
     if report.unfinished and not steps:

@@ -42,7 +42,8 @@ def run(args: argparse.Namespace) -> int:
         print(i18n.display(line))
     if report.ok or report.unfinished:
         return 0
-    print(i18n.display(_("This transcript does not prove a fair game: the entry and the seat "
-                         "named above are where it breaks (an altered copy blames nobody: ask "
-                         "the players for theirs).")), file=sys.stderr)
+    for line in i18n.wrap(_("This transcript does not prove a fair game: the entry and the "
+                            "seat named above are where it breaks (an altered copy blames "
+                            "nobody: ask the players for theirs)."), 80):
+        print(i18n.display(line), file=sys.stderr)
     return 1
