@@ -107,3 +107,160 @@ def test_replay_speaks_the_players_language_and_names_you_as_a_player(
     assert "You 1" in out
     assert not any(line.startswith(("* " + you_drew, "* " + you + " ")) for line in lines)
     assert i18n.overflowing(lines, 80, 10**6) == []   # as the terminal gets them
+
+
+# ----- rule faults: the engine's id and data, the console's words --------------------------
+
+#: a bad --option, what the engine's English said, and what must still be named
+BAD_OPTIONS = [
+    ("fast_play=maybe", "takes yes/no", ("fast_play", "'maybe'")),
+    ("max_turns=five", "takes a number", ("max_turns", "'five'")),
+    ("target=5", "must be 0 (automatic), 700 or 1000", ("target", "5", "700", "1000")),
+    ("max_turns=5", "must be", ("max_turns", "10", "100000", "5")),
+    ("reshuffle_limit=101", "must be", ("reshuffle_limit", "0", "100", "101")),
+    ("match_target=-1", "must be", ("match_target", "1000000", "-1")),
+    ("exhaustion=never", "must be play_out or reshuffle", ("exhaustion", "play_out",
+                                                           "reshuffle", "'never'")),
+    ("scoring=odd", "must be classic or modern", ("scoring", "classic", "modern", "'odd'")),
+    ("bogus=1", "unknown rule option", ("'bogus'", "fast_play", "max_turns")),
+    ("nope", "must look like", ("'nope'", "=")),
+]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("option, english, named", BAD_OPTIONS, ids=[o[0] for o in BAD_OPTIONS])
+def test_a_bad_option_is_said_in_the_players_language(
+        option: str, english: str, named: tuple[str, ...], language: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``play --option fast_play=maybe --lang fr`` said the engine's English ("option
+    fast_play takes yes/no, not 'maybe'") inside the French frame."""
+    code, _out, err = _run(["play", "--lang", language, "--bidi", "terminal", "--option",
+                            option], capsys)
+    assert code == 2
+    assert english not in err and " not " not in err and "must" not in err, err
+    for piece in named:
+        assert piece in err, (piece, err)
+
+
+def test_a_bad_option_in_english_is_the_engines_sentence(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The console's English words for each fault are the engine's own sentence."""
+    from engine.rules import RuleOptionError, parse_option
+    for option, english, _named in BAD_OPTIONS:
+        code, _out, err = _run(["play", "--option", option], capsys)
+        assert code == 2 and english in err, err
+        with pytest.raises(RuleOptionError) as exc:
+            preset("classic", **dict([parse_option(option)]))
+        assert err == f"millebornes play: {exc.value}\n"
+
+
+def test_the_engine_hands_over_an_id_and_data() -> None:
+    from engine import Rules
+    from engine.rules import RuleOptionError
+    cases = [({"max_turns": 5}, "range", {"option": "max_turns", "value": 5, "low": 10,
+                                          "high": 100_000}),
+             ({"fast_play": "no"}, "not-bool", {"option": "fast_play", "value": "no"}),
+             ({"target": 5}, "target", {"value": 5}),
+             ({"preset": "x y"}, "preset-name", {"value": "x y"}),
+             ({"bogus": 1, "alpha": 2}, "unknown-options", {"options": ["alpha", "bogus"]})]
+    for change, why, data in cases:
+        with pytest.raises(RuleOptionError) as exc:
+            Rules.from_dict({**preset("classic").to_dict(), **change})
+        assert (exc.value.why, exc.value.data) == (why, data)
+        assert isinstance(exc.value, ValueError)      # callers that catch ValueError still do
+    with pytest.raises(RuleOptionError) as exc:
+        Seating(5, 2)
+    assert (exc.value.why, exc.value.data) == ("teams", {"players": 5, "teams": 2})
+
+
+@pytest.mark.parametrize("language", ["en", *LANGUAGES])
+def test_rule_faults_from_odd_data_never_raise_and_stay_clean(language: str) -> None:
+    """The data can be another player's (a host's rules, a transcript header)."""
+    from cli.words import rule_fault_text
+    evil = "x\x1b[2J\u202e%(option)s\n" + "y" * 5000
+    odd: list[tuple[str, Any]] = [
+        ("range", {"option": evil, "value": 10 ** 5000, "low": "a", "high": None}),
+        ("range", {"option": "max_turns", "value": evil, "low": 10, "high": 100}),
+        ("choice", {"option": "x", "value": 1, "choices": "ab"}),
+        ("choice", {"option": "x", "value": 1, "choices": 7}),
+        ("unknown-options", {"options": [evil] * 1000}), ("unknown-option", {}),
+        ("not-bool", {"option": None, "value": evil}), ("teams", {}), ("new-id", {}),
+        ("preset-name", {"value": 10 ** 5000}), ("not-int", "not a map")]
+    with i18n.using(language):
+        for why, data in odd:
+            text = rule_fault_text(why, data, "FALLBACK")
+            assert text and len(text) < 700, (why, text)
+            assert not any(c in text for c in "\x1b\u202e\n"), (why, text)
+
+
+# ----- verify: checks, steps and the header in words ---------------------------------------
+
+def test_verify_of_a_header_with_bad_rules_in_french(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """The header's fault was the engine's English ("target must be 0 (automatic), 700 or
+    1000, not 5") after a French sentence."""
+    from test_hostile import _header_file
+
+    def mutate(h: dict[str, Any]) -> None:
+        h["rules"]["rules"]["target"] = 5
+    code, out, _err = _run(["verify", "--lang", "fr", str(_header_file(tmp_path, mutate))],
+                           capsys)
+    assert code == 1
+    text = " ".join(out.split())
+    assert "target doit valoir 0 (automatique), 700 ou 1000, pas 5" in text, text
+    assert "must be" not in text and "[header]" in text
+
+
+def test_verify_names_the_broken_check_in_words(
+        tmp_path: Path, game: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
+    """"ÉCHEC à entrée 5 : contrôle 'equivocation'" named the check by its English id only."""
+    envs = list(read_transcript(game["path"]).entries)
+    e = envs[4]
+    twin = Envelope.create(game["ids"][0], e.table, e.hand, e.seq, e.prev,
+                           {**e.body, "note": "second version"})
+    bad = _rewrite(game["path"], tmp_path / "equiv.mbt", envs[:5] + [twin] + envs[5:])
+    code, out, _err = _run(["verify", "--lang", "sv", str(bad)], capsys)
+    assert code == 1
+    text = " ".join(out.split())
+    assert ("två olika poster signerade för samma plats i loggen [equivocation] — bruten av "
+            "plats 0 (You)") in text, text
+    assert "kontroll 'equivocation'" not in text
+
+
+def test_verify_of_a_transcript_that_stops_says_the_missing_step_in_words(
+        tmp_path: Path, game: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
+    envs = list(read_transcript(game["path"]).entries)
+    k = max(i for i, e in enumerate(envs) if e.body.get("k") == "deck.reveal")
+    code, out, _err = _run(["verify", "--lang", "fr", str(_rewrite(
+        game["path"], tmp_path / "cut.mbt", envs[:k]))], capsys)
+    assert code == 0
+    text = " ".join(out.split())
+    assert "manque : révélation de fin de manche [reveal-missing].)" in text, text
+    assert "finie par un voyage terminé" not in text      # the hand did not end
+    code, out, _err = _run(["verify", "--lang", "fr", str(game["path"])], capsys)
+    assert "finie par un voyage terminé" in " ".join(out.split()), out
+
+
+def test_every_check_p2p_names_has_words() -> None:
+    """A check id p2p raises (``CheatDetected``, ``ProtocolError``, a verifier's failure,
+    a log error) is said in words: a new check needs its words in ``CHECK_WORDS``."""
+    import re
+
+    from cli.words import CHECK_WORDS
+    root = Path(__file__).resolve().parent.parent / "p2p"
+    pattern = re.compile(r"(?:_cheat|CheatDetected|ProtocolError|LogError|OutOfOrder|\.fail"
+                         r"|_fail_from)\([^\"()]*?\"([a-z]+(?:-[a-z]+)*)\"")
+    found = {m.group(1) for path in root.rglob("*.py") if path.name not in ("hostile.py",)
+             for m in pattern.finditer(path.read_text(encoding="utf-8"))}
+    assert len(found) > 40, found
+    assert found - set(CHECK_WORDS) == set(), sorted(found - set(CHECK_WORDS))
+
+
+def test_a_system_error_keeps_the_systems_words_inside_ours() -> None:
+    from cli.words import error_line
+    exc = PermissionError(13, "Permission denied", "/x/game.mbt")
+    with i18n.using("fr"):
+        assert error_line(exc) == "/x/game.mbt : le système dit « Permission denied »"
+        # an OSError the console raised in its own words is not framed again
+        assert error_line(OSError("impossible d'écouter")) == "impossible d'écouter"
+    assert error_line(exc) == '/x/game.mbt: the system says "Permission denied"'
