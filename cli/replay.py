@@ -67,6 +67,7 @@ reversed; ▶ marks who moves next.""")
 def run(args: argparse.Namespace) -> int:
     args = with_defaults("replay", args)
     path = transcript_of(args.transcript, args)
+    # a message naming a path stays one line (a path is not cut: it is copied, grepped)
     if not os.path.exists(path):
         print(i18n.display(_("millebornes replay: no such file: %(path)s. Transcripts are "
                              "written by network games and by `millebornes simulate "
@@ -86,24 +87,23 @@ def run(args: argparse.Namespace) -> int:
         return 1
     summary = "\n".join(verify_lines(report))
     if report.unfinished and not steps:
-        print(i18n.display(summary))
-        print(i18n.display(_("millebornes replay: the match stopped during its first hand: "
-                             "there is no finished hand to show yet (`millebornes resume` "
-                             "plays on)")), file=sys.stderr)
+        for line in summary.split("\n"):
+            print(i18n.display(line))
+        _say(_("millebornes replay: the match stopped during its first hand: there is no "
+               "finished hand to show yet (`millebornes resume` plays on)"))
         return 1
     if not steps:
-        print(i18n.display(summary))
-        print(i18n.display(_("millebornes replay: this transcript does not verify, so it is "
-                             "not replayed: the moves after the failure cannot be trusted. The "
-                             "entry and the seat named above are where it breaks; run "
-                             "`millebornes verify` on it for the report, and ask the players "
-                             "for an intact copy of the file.")), file=sys.stderr)
+        for line in summary.split("\n"):
+            print(i18n.display(line))
+        _say(_("millebornes replay: this transcript does not verify, so it is not replayed: "
+               "the moves after the failure cannot be trusted. The entry and the seat named "
+               "above are where it breaks; run `millebornes verify` on it for the report, and "
+               "ask the players for an intact copy of the file."))
         return 1
     model = ReplayModel(steps, report.names)
     plain = plain_wanted(args)
     if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print(i18n.display(_("millebornes replay: not a terminal, using --plain line mode")),
-              file=sys.stderr)
+        _say(_("millebornes replay: not a terminal, using --plain line mode"))
         plain = True
     if plain:
         try:
@@ -115,6 +115,12 @@ def run(args: argparse.Namespace) -> int:
     rc = ReplayApp(model, lang=i18n.active().language, color=use_color(args)).run()
     print(i18n.display(summary))
     return rc
+
+
+def _say(text: str) -> None:
+    """A message to stderr, wrapped to the 80 columns every screen fits."""
+    for line in i18n.wrap(text, 80):
+        print(i18n.display(line), file=sys.stderr)
 
 
 def run_plain_replay(model: ReplayModel, summary: str, out: TextIO | None = None,
