@@ -1086,6 +1086,10 @@ def lobby_refusal(why: str, data: Mapping[str, Any], fallback: str) -> str:
                 else _("no table answered at %(endpoint)s within %(seconds)d s: is the table "
                        "still open? (check HOST:PORT)")) % values
     if why == "invalid-message":
+        if isinstance(data.get("rule"), str):    # the engine refuses the host's rules
+            return _("the host's rules cannot be played: %(fault)s") % {
+                "fault": rule_fault_text(data["rule"], data.get("rule_data") or {},
+                                         _data(data.get("wrong")))}
         return _("the host sent an invalid message (%(wrong)s)") % {
             "wrong": _data(data.get("wrong"))}
     if why == "bad-start":

@@ -264,3 +264,23 @@ def test_a_system_error_keeps_the_systems_words_inside_ours() -> None:
         # an OSError the console raised in its own words is not framed again
         assert error_line(OSError("impossible d'écouter")) == "impossible d'écouter"
     assert error_line(exc) == '/x/game.mbt: the system says "Permission denied"'
+
+
+def test_a_hosts_unplayable_rules_are_said_from_the_engines_id(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A lobby refusal that carries the engine's fault (``rule``, ``rule_data``) is said in
+    the player's words; without it, the lobby's English detail as before."""
+    from cli.words import lobby_refusal
+    from engine.rules import RuleOptionError
+    with pytest.raises(RuleOptionError) as exc:
+        preset("classic", max_turns=5)
+    data = {"wrong": f"lobby state: {exc.value}", "rule": exc.value.why,
+            "rule_data": exc.value.data}
+    with i18n.using("fr"):
+        assert lobby_refusal("invalid-message", data, "x") == (
+            "les règles de l'hôte ne peuvent pas être jouées : max_turns doit aller de 10 à "
+            "100000, pas 5")
+        assert "lobby state: max_turns must be" in lobby_refusal(
+            "invalid-message", {"wrong": data["wrong"]}, "x")
+        odd = lobby_refusal("invalid-message", {**data, "rule_data": {"option": "\x1b[2J"}}, "x")
+        assert "\x1b" not in odd and odd.startswith("les règles de l'hôte")
