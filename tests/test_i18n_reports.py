@@ -284,3 +284,14 @@ def test_a_hosts_unplayable_rules_are_said_from_the_engines_id(
             "invalid-message", {"wrong": data["wrong"]}, "x")
         odd = lobby_refusal("invalid-message", {**data, "rule_data": {"option": "\x1b[2J"}}, "x")
         assert "\x1b" not in odd and odd.startswith("les règles de l'hôte")
+
+
+@pytest.mark.parametrize("language, head", [
+    ("en", "1 match, 1 hand, modern rules"), ("fr", "1 partie, 1 manche, règles modernes"),
+    ("sv", "1 match, 1 giv, moderna regler")])
+def test_simulate_counts_take_their_own_plural(language: str, head: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """"1 parties, 1 manches": one sentence carried both counts in the plural."""
+    code, out, _err = _run(["simulate", "--lang", language, "--games", "1", "--rules",
+                            "modern"], capsys)
+    assert code == 0 and out.startswith(head), out
