@@ -295,3 +295,19 @@ def test_simulate_counts_take_their_own_plural(language: str, head: str,
     code, out, _err = _run(["simulate", "--lang", language, "--games", "1", "--rules",
                             "modern"], capsys)
     assert code == 0 and out.startswith(head), out
+
+
+@pytest.mark.parametrize("language", ["en", *LANGUAGES])
+def test_the_tournament_table_headings_are_whole(language: str,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """"% vic…", "pts/manc…": a heading longer in French than its column was cut."""
+    code, out, _err = _run(["tournament", "--lang", language, "--bidi", "terminal", "--deals",
+                            "1", "--bots", "easy,normal"], capsys)
+    assert code == 0
+    lines = out.splitlines()
+    head = next(line for line in lines if "Elo" in line)
+    with i18n.using(language):
+        for label in ("matches", "win%", "95% CI", "pts/hand"):
+            assert i18n._(label) in head, (label, head)
+    rows = lines[lines.index(head) + 1:][:2]
+    assert all(i18n.cells(r) == i18n.cells(head) for r in rows), [head, *rows]
