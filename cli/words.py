@@ -692,6 +692,12 @@ def os_error_text(exc: OSError) -> str:
     return _('the system says "%(error)s"') % {"error": error}
 
 
+def detail_text(detail: object) -> str:
+    """A technical detail (p2p's or the system's own English note), framed in the player's
+    language: "(detail: ...)", one clean bounded line."""
+    return _("(detail: %(detail)s)") % {"detail": _data(detail, 2 * _DATA_LEN)}
+
+
 def _shown(value: object) -> str:
     """An option's value as Python writes it (``'maybe'``, ``5``), one short clean line; a
     value that cannot be written (an int of 5,000 digits) is ``…``."""
@@ -1306,7 +1312,7 @@ def verify_lines(report: GameReport) -> list[str]:
             detail = rule_fault_text(_data(fault.get("why")), fault.get("data") or {}, detail)
         out += wrap(_("FAILED at %(where)s: %(check)s — %(blame)s.")
                     % {"where": where, "check": check_words(report.check), "blame": blame}
-                    + (" " + _("(detail: %(detail)s)") % {"detail": detail} if detail else ""),
+                    + (" " + detail_text(detail) if detail else ""),
                     indent="")
         for t in report.takeovers:
             if t["seat"] == report.blamed_seat:
