@@ -18,7 +18,6 @@ from typing import NoReturn
 
 from engine import Rules, Seating, make_bot, parse_option, preset
 from engine.bots import bot_names, parse_bot_spec
-from engine.rules import RuleOptionError
 
 from . import i18n
 from .i18n import N_, _
@@ -376,15 +375,11 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
 # ----- helpers on parsed arguments ------------------------------------------------------
 
 def rules_from(args: argparse.Namespace) -> Rules:
-    """The preset with each ``--option``; every fault (a malformed option, an unknown
-    name, a value of the wrong kind or out of range) said in the player's language from
-    the engine's id and data (``RuleOptionError``)."""
-    try:
-        options = dict(parse_option(o) for o in (args.option or []))
-        return preset(args.rules, **options)
-    except RuleOptionError as exc:
-        from .words import rule_fault_text  # here: words imports p2p, slow for --help
-        raise ValueError(rule_fault_text(exc.why, exc.data, str(exc))) from None
+    """The preset with each ``--option``. Every fault (a malformed option, an unknown name,
+    a value of the wrong kind or out of range) is the engine's ``RuleOptionError``, an id and
+    data that ``cli.main`` says in the player's language (``words.error_line``)."""
+    options = dict(parse_option(o) for o in (args.option or []))
+    return preset(args.rules, **options)
 
 
 def seating_from(players: int, teams: str | None) -> Seating:
