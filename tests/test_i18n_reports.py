@@ -311,3 +311,33 @@ def test_the_tournament_table_headings_are_whole(language: str,
             assert i18n._(label) in head, (label, head)
     rows = lines[lines.index(head) + 1:][:2]
     assert all(i18n.cells(r) == i18n.cells(head) for r in rows), [head, *rows]
+
+
+@pytest.mark.xfail(strict=True, reason="p2p.table.lobby does not hand the engine's fault over "
+                   "yet (another helper's file; the two-line patch is in the i18n4 report)")
+def test_a_host_sending_unplayable_rules_is_refused_in_the_joiners_words() -> None:
+    """A real host (sockets) whose lobby state carries a 5-turn hand: the joiner refuses it
+    and says why in French, from the engine's id and data, not its English."""
+    import dataclasses
+
+    from test_hostile import _lobby
+
+    from cli.words import lobby_error_line
+    from p2p.table.lobby import LobbyClient, LobbyError
+    ids, nodes, host = _lobby()
+    try:
+        rules = dataclasses.replace(preset("classic"))
+        object.__setattr__(rules, "max_turns", 5)      # behind Rules' own check
+        host.state.rules = rules
+        c = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
+        with pytest.raises(LobbyError) as err:
+            for _ in range(300):
+                host.pump(0.01)
+                c.pump(0.01)
+        with i18n.using("fr"):
+            said = lobby_error_line(err.value.why, err.value.data, str(err.value))
+        assert said == ("les règles de l'hôte ne peuvent pas être jouées : max_turns doit "
+                        "aller de 10 à 100000, pas 5"), said
+    finally:
+        for n in nodes:
+            n.close()
