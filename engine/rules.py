@@ -45,16 +45,16 @@ def _check_types(values: dict[str, Any]) -> None:
         if f.name not in values:
             continue
         value = values[f.name]
-        data = {"option": f.name, "value": value}
         if f.type in ("bool", bool) and type(value) is not bool:
             raise RuleOptionError(f"{f.name} must be yes or no (true/false), not "
-                                  f"{value!r:.40}", "not-bool", data)
+                                  f"{value!r:.40}", "not-bool",
+                                  {"option": f.name, "value": value})
         if f.type in ("int", int) and type(value) is not int:
             raise RuleOptionError(f"{f.name} must be a whole number, not {value!r:.40}",
-                                  "not-int", data)
+                                  "not-int", {"option": f.name, "value": value})
         if f.type in ("str", str) and type(value) is not str:
             raise RuleOptionError(f"{f.name} must be a name, not {value!r:.40}", "not-str",
-                                  data)
+                                  {"option": f.name, "value": value})
 
 
 @dataclass(frozen=True, slots=True)
