@@ -819,7 +819,7 @@ CHECK_WORDS = {
     "hand-order": N_("an entry out of the order of the hands"),
     "broken-link": N_("an entry that does not link to the log before it"),
     "replayed-seq": N_("an entry number used twice"),
-    "duplicate-entry": N_("the same entry twice"),
+    "duplicate": N_("the same entry twice"),
     "out-of-order": N_("an entry out of order"),
     "wrong-table": N_("an entry from another table"),
     "wrong-hand": N_("an entry for another hand"),

@@ -248,7 +248,7 @@ def test_every_check_p2p_names_has_words() -> None:
 
     from cli.words import CHECK_WORDS
     root = Path(__file__).resolve().parent.parent / "p2p"
-    pattern = re.compile(r"(?:_cheat|CheatDetected|ProtocolError|LogError|OutOfOrder|\.fail"
+    pattern = re.compile(r"(?:_cheat|CheatDetected|ProtocolError|LogError|OutOfOrder|DuplicateEntry|\.fail"
                          r"|_fail_from)\([^\"()]*?\"([a-z]+(?:-[a-z]+)*)\"")
     found = {m.group(1) for path in root.rglob("*.py") if path.name not in ("hostile.py",)
              for m in pattern.finditer(path.read_text(encoding="utf-8"))}
