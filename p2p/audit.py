@@ -358,6 +358,7 @@ def _incomplete(rep: GameReport, observer: MatchProtocol) -> GameReport:
     rep.unfinished = True
     rep.stopped_hand = observer.hand_no
     rep.waiting_for = e.seat if e is not None else None
+    rep.waiting_step = e.kind if e is not None else ""
     rep.hands = [{"hand": i, "scores": [s.total for s in sc]}
                  for i, sc in enumerate(observer.scores)]
     _describe_hands(observer, rep)
@@ -378,7 +379,6 @@ def _incomplete(rep: GameReport, observer: MatchProtocol) -> GameReport:
                   if x.hand == observer.hand_no and x.seat == e.seat)
     claims = [seat_of[c.author] for c in rep.side if c.body.get("k") == "side.timeout"
               and c.body.get("slot") == [observer.hand_no, e.seat, written]]
-    rep.waiting_step = e.kind
     if claims:
         rep.unresponsive = e.seat
         return _fail_from(rep, None, "unresponsive", None,
