@@ -49,6 +49,7 @@ from .i18n import _, ngettext
 from .words import (
     card_name,
     command_for,
+    error_line,
     help_text,
     match_over_line,
     over_prefixes,
@@ -396,7 +397,7 @@ class TableApp:
         try:
             self._execute(text)
         except Exception as exc:  # never a traceback on screen
-            self.say(_("Error: %(error)s") % {"error": exc}, error=True)
+            self.say(_("Error: %(error)s") % {"error": error_line(exc)}, error=True)
         self.app.invalidate()
 
     def _execute(self, text: str) -> None:
@@ -675,7 +676,7 @@ class TableApp:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # shown, never a traceback
-                self.say(_("Error: %(error)s") % {"error": exc}, error=True)
+                self.say(_("Error: %(error)s") % {"error": error_line(exc)}, error=True)
                 self.app.invalidate()
                 await asyncio.sleep(0.5)
 

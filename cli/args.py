@@ -12,7 +12,6 @@ import argparse
 import getpass
 import os
 from collections.abc import Callable
-from dataclasses import fields
 from importlib import metadata
 from pathlib import Path
 from typing import NoReturn
@@ -376,17 +375,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
 # ----- helpers on parsed arguments ------------------------------------------------------
 
 def rules_from(args: argparse.Namespace) -> Rules:
-    """The preset with each ``--option``; a malformed option or an unknown name is said in
-    the player's language (a bad value keeps the engine's English check)."""
-    known = sorted(f.name for f in fields(Rules) if f.name != "preset")
-    for text in args.option or []:
-        name = text.split("=", 1)[0].strip().lower().replace("-", "_").removeprefix("o_")
-        if "=" not in text:
-            raise ValueError(_("option %(option)s must look like NAME=VALUE")
-                             % {"option": repr(text)})
-        if name not in known:
-            raise ValueError(_("unknown rule option %(name)s; known: %(known)s")
-                             % {"name": repr(name), "known": ", ".join(known)})
+    """The preset with each ``--option``. Every fault (a malformed option, an unknown name,
+    a value of the wrong kind or out of range) is the engine's ``RuleOptionError``, an id and
+    data that ``cli.main`` says in the player's language (``words.error_line``)."""
     options = dict(parse_option(o) for o in (args.option or []))
     return preset(args.rules, **options)
 

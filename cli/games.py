@@ -23,7 +23,7 @@ from p2p.transcript.file import TranscriptHeader
 from . import i18n
 from .args import data_dir
 from .i18n import _
-from .words import rules_short, you_label
+from .words import local_names, rules_short, you_label
 
 
 def base_dir(args: argparse.Namespace) -> Path:
@@ -122,8 +122,10 @@ def run(args: argparse.Namespace) -> int:
     print(i18n.display("  ".join(head)))
     for g in games:
         state = game_state(g)
+        # "You" (translated) only for this computer's seat; another player so named
+        # is "You N"
         players = ", ".join(you_label(n) + ("*" if s == g.seat else "")
-                            for s, n in enumerate(g.players))
+                            for s, n in enumerate(local_names(g.players, g.seat)))
         print(i18n.display(f"{g.short_id:<{SHORT}}  {g.when:%Y-%m-%d %H:%M}  "
                            f"{pad(rules_short(g.rules), 9)}  {pad(state, 24)}  {players}"))
     for line in i18n.wrap(_("(* you) Saved in %(path)s. Use an id with: millebornes verify ID, "

@@ -25,7 +25,7 @@ from .seats import (
     players_lines,
     seat_node,
 )
-from .words import lobby_error_line, lobby_refusal
+from .words import detail_text, lobby_error_line, lobby_refusal
 
 SAME_KEY = N_("this key is already seated at the table; use --identity FILE for a second "
             "player on one account")
@@ -110,7 +110,7 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
         except LobbyError as exc:
             raise OSError(lobby_error_line(exc.why, exc.data, str(exc))) from None
         except TransportError as exc:
-            raise OSError(f"{_(SAME_KEY)} ({exc})") from None
+            raise OSError(_(SAME_KEY) + " " + detail_text(exc)) from None
         if start is not None:
             return start
         if client.host_key is not None and not shown_key:

@@ -45,7 +45,7 @@ from .args import plain_wanted, use_color, with_defaults
 from .games import transcript_of
 from .i18n import N_, _, ngettext
 from .replay_view import ReplayModel, all_hands_lines, step_lines
-from .words import verify_lines
+from .words import error_line, verify_lines
 
 REPLAY_HELP = N_("""\
 Replay of a finished game: every hand is shown face up.
@@ -67,6 +67,7 @@ reversed; ▶ marks who moves next.""")
 def run(args: argparse.Namespace) -> int:
     args = with_defaults("replay", args)
     path = transcript_of(args.transcript, args)
+    # a message naming a path stays one line (a path is not cut: it is copied, grepped)
     if not os.path.exists(path):
         print(i18n.display(_("millebornes replay: no such file: %(path)s. Transcripts are "
                              "written by network games and by `millebornes simulate "
@@ -82,39 +83,44 @@ def run(args: argparse.Namespace) -> int:
         report, steps = replay_steps(path)
     except Exception as exc:  # the verifier should not raise; never show a traceback
         print(i18n.display(_("millebornes replay: cannot read %(path)s: %(error)s")
-                           % {"path": path, "error": exc}), file=sys.stderr)
+                           % {"path": path, "error": error_line(exc)}), file=sys.stderr)
         return 1
     summary = "\n".join(verify_lines(report))
     if report.unfinished and not steps:
-        print(i18n.display(summary))
-        print(i18n.display(_("millebornes replay: the match stopped during its first hand: "
-                             "there is no finished hand to show yet (`millebornes resume` "
-                             "plays on)")), file=sys.stderr)
+        for line in summary.split("\n"):
+            print(i18n.display(line))
+        _say(_("millebornes replay: the match stopped during its first hand: there is no "
+               "finished hand to show yet (`millebornes resume` plays on)"))
         return 1
     if not steps:
-        print(i18n.display(summary))
-        print(i18n.display(_("millebornes replay: this transcript does not verify, so it is "
-                             "not replayed: the moves after the failure cannot be trusted. The "
-                             "entry and the seat named above are where it breaks; run "
-                             "`millebornes verify` on it for the report, and ask the players "
-                             "for an intact copy of the file.")), file=sys.stderr)
+        for line in summary.split("\n"):
+            print(i18n.display(line))
+        _say(_("millebornes replay: this transcript does not verify, so it is not replayed: "
+               "the moves after the failure cannot be trusted. The entry and the seat named "
+               "above are where it breaks; run `millebornes verify` on it for the report, and "
+               "ask the players for an intact copy of the file."))
         return 1
     model = ReplayModel(steps, report.names)
     plain = plain_wanted(args)
     if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print(i18n.display(_("millebornes replay: not a terminal, using --plain line mode")),
-              file=sys.stderr)
+        _say(_("millebornes replay: not a terminal, using --plain line mode"))
         plain = True
     if plain:
         try:
-            return run_plain_replay(model, summary)
+            return run_plain_replay(model, summary, lang=i18n.active().language)
         except BrokenPipeError:  # `millebornes replay --plain F | head`: the reader left
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             return 0
-    rc = ReplayApp(model, color=use_color(args)).run()
+    rc = ReplayApp(model, lang=i18n.active().language, color=use_color(args)).run()
     print(i18n.display(summary))
     return rc
+
+
+def _say(text: str) -> None:
+    """A message to stderr, wrapped to the 80 columns every screen fits."""
+    for line in i18n.wrap(text, 80):
+        print(i18n.display(line), file=sys.stderr)
 
 
 def run_plain_replay(model: ReplayModel, summary: str, out: TextIO | None = None,

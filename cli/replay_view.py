@@ -17,7 +17,14 @@ from engine.scoring import Match, SideScore, score_hand
 from . import i18n, render
 from .i18n import _, ngettext
 from .render import Line, family_words
-from .words import card_name, end_line, match_over_line, replay_step_text, you_label
+from .words import (
+    card_name,
+    end_line,
+    match_over_line,
+    replay_step_text,
+    written_names,
+    you_label,
+)
 
 
 class ReplayModel:
@@ -27,7 +34,9 @@ class ReplayModel:
         if not steps:
             raise ValueError("a replay needs at least one step")
         self.steps = list(steps)
-        self.names = tuple(names)
+        # a transcript has no seat of this screen's: a player who chose the name "You" is
+        # "You 1" (never the "You" form, never translated)
+        self.names = written_names(names)
         self.hand_ids: list[int] = []          # transcript hand numbers, in order
         self.starts: list[int] = []            # index of each hand's first step
         for i, st in enumerate(self.steps):
@@ -198,7 +207,9 @@ def step_lines(model: ReplayModel, i: int, lang: str = "en") -> list[Line]:
     every hand, and the scores when the hand ends."""
     state = model.state(i)
     lines: list[Line] = [[("class:title", f"--- {model.status(i)} ---")]]
-    lines += [[("class:log", "* " + t)] for t in model.action_lines(i, lang)]
+    for t in model.action_lines(i, lang):     # wrapped: a French step line is 83 cells
+        lines += [[("class:log", ("* " if k == 0 else "  ") + w)]
+                  for k, w in enumerate(i18n.wrap(t, render.WIDTH - 2))]
     lines += render.table_lines(state, model.names, None, model.hand_no(i), lang,
                                 verbose=True)
     lines += all_hands_lines(state, model.names, lang, color=False, verbose=True,

@@ -19,7 +19,7 @@ from p2p.text import safe_text
 
 from . import i18n
 from .args import check_bot_entrant, rules_from, seating_from
-from .i18n import _
+from .i18n import _, ngettext
 from .words import cheat_demo_lines, rules_name
 
 
@@ -141,8 +141,11 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result))
         return 0 if not failures else 1
-    head = (_("%(games)d matches, %(hands)d hands, %(rules)s (%(players)d players, %(seating)s)")
-            % {"games": result["games"], "hands": result["hands"],
+    # each count with its own plural ("1 parties" in French said one sentence for both)
+    games = ngettext("%(n)d match", "%(n)d matches", result["games"]) % {"n": result["games"]}
+    hands = ngettext("%(n)d hand", "%(n)d hands", result["hands"]) % {"n": result["hands"]}
+    head = (_("%(games)s, %(hands)s, %(rules)s (%(players)d players, %(seating)s)")
+            % {"games": games, "hands": hands,
                "rules": rules_name(args.rules), "players": seating.n_players,
                "seating": seating.label()})
     if args.network:

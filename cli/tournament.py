@@ -311,15 +311,23 @@ def run_tournament(args: argparse.Namespace) -> int:
                           "deals": args.deals, "seconds": report["seconds"]}))
     w = max(len(s) for s in specs)
     pad = i18n.pad
-    head = [pad(_("bot"), w), pad(_("matches"), 7, "right"), pad(_("win%"), 6, "right"),
-            pad(_("95% CI"), 13, "right"), pad("Elo", 6, "right"),
-            pad(_("pts/hand"), 9, "right")]
+    labels = [_("bot"), _("matches"), _("win%"), _("95% CI"), "Elo", _("pts/hand")]
+    # each column as wide as its heading in this language ("pts/manche" was cut to
+    # "pts/manc…" in French), at least as wide as its numbers
+    widths = [max(n, i18n.cells(label)) for n, label in zip((w, 7, 6, 13, 6, 9), labels,
+                                                            strict=True)]
+    head = [pad(labels[0], widths[0])] + [pad(label, n, "right")
+                                          for label, n in zip(labels[1:], widths[1:],
+                                                              strict=True)]
     print(i18n.display(" ".join(head)))
     for b in sorted(report["bots"], key=lambda e: -e["elo"]):
         lo, hi = b["ci95"]
-        ci = f"{100 * lo:.1f}-{100 * hi:.1f}%"
-        print(f"{b['bot']:<{w}} {b['matches']:>7} {100 * b['win_rate']:>5.1f}% {ci:>13} "
-              f"{b['elo']:>6.0f} {b['points_per_hand']['total']:>9.1f}")
+        cells = (b["bot"], str(b["matches"]), f"{100 * b['win_rate']:.1f}%",
+                 f"{100 * lo:.1f}-{100 * hi:.1f}%", f"{b['elo']:.0f}",
+                 f"{b['points_per_hand']['total']:.1f}")
+        print(" ".join([f"{cells[0]:<{widths[0]}}"] + [f"{c:>{n}}" for c, n in
+                                                        zip(cells[1:], widths[1:],
+                                                            strict=True)]))
     print(i18n.display(_("points per hand by source:")))
     for b in report["bots"]:
         items = ", ".join(f"{i18n.score_item_name(src) if src in i18n.SCORE_ITEMS else src} {v}"

@@ -23,6 +23,7 @@ from .words import verify_lines
 def run(args: argparse.Namespace) -> int:
     args = with_defaults("verify", args)
     path = transcript_of(args.transcript, args)
+    # a message naming a path stays one line (a path is not cut: it is copied, grepped)
     if not os.path.exists(path):
         print(i18n.display(_("millebornes verify: no such file: %(path)s") % {"path": path}),
               file=sys.stderr)
@@ -42,7 +43,12 @@ def run(args: argparse.Namespace) -> int:
         print(i18n.display(line))
     if report.ok or report.unfinished:
         return 0
-    print(i18n.display(_("This transcript does not prove a fair game: the entry and the seat "
-                         "named above are where it breaks (an altered copy blames nobody: ask "
-                         "the players for theirs).")), file=sys.stderr)
+    _say(_("This transcript does not prove a fair game: the entry and the seat named above "
+           "are where it breaks (an altered copy blames nobody: ask the players for theirs)."))
     return 1
+
+
+def _say(text: str) -> None:
+    """A message to stderr, wrapped to the 80 columns every screen fits."""
+    for line in i18n.wrap(text, 80):
+        print(i18n.display(line), file=sys.stderr)

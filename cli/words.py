@@ -9,6 +9,7 @@ does I/O or keeps state.
 from __future__ import annotations
 
 import functools
+import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import fields
@@ -28,7 +29,7 @@ from engine import (
     Rules,
     Seating,
 )
-from engine.rules import PRESETS
+from engine.rules import PRESETS, RuleOptionError
 from engine.scoring import Match, hand_winner
 from engine.state import DRAW, EXTEND, OVER, RESHUFFLE, RESPOND
 from p2p.audit import GameReport
@@ -115,6 +116,13 @@ def local_names(names: Sequence[str], me: int) -> tuple[str, ...]:
     the player at this screen were blamed."""
     return tuple(n if s == me or n.casefold() != "you" else f"{n} {s + 1}"
                  for s, n in enumerate(names))
+
+
+def written_names(names: Sequence[str]) -> tuple[str, ...]:
+    """The table's names where no seat is this screen's (``verify``, ``replay``): every
+    player who chose the name "You" keeps it with the seat's number ("You 1"), so that no
+    sentence takes the "You" form or translates it ("Vous a commencé" about a stranger)."""
+    return local_names(names, -1)
 
 
 def rules_name(preset: str) -> str:
@@ -663,10 +671,99 @@ def store_damaged_line(exc: StoreDamaged) -> str:
 
 def error_line(exc: BaseException) -> str:
     """An error that ends a verb, in words: the ones whose cause is known as data are said
-    in the player's language; any other keeps its own message."""
+    in the player's language, a system error in the system's own words inside ours; any
+    other keeps its own message."""
     if isinstance(exc, StoreDamaged):
         return store_damaged_line(exc)
+    if isinstance(exc, RuleOptionError):
+        return rule_fault_text(exc.why, exc.data, str(exc))
+    if isinstance(exc, OSError) and exc.strerror:    # else our own words, already said
+        return os_error_text(exc)
     return str(exc)
+
+
+def os_error_text(exc: OSError) -> str:
+    """A system error: the system's own message (in the system's language, often English)
+    framed in the player's, with the file it concerns."""
+    error = _data(exc.strerror or exc, 200)
+    if exc.filename is not None:
+        return _('%(path)s: the system says "%(error)s"') % {
+            "path": _data(os.fsdecode(exc.filename), 200), "error": error}
+    return _('the system says "%(error)s"') % {"error": error}
+
+
+def detail_text(detail: object) -> str:
+    """A technical detail (p2p's or the system's own English note), framed in the player's
+    language: "(detail: ...)", one clean bounded line."""
+    return _("(detail: %(detail)s)") % {"detail": _data(detail, 2 * _DATA_LEN)}
+
+
+def _shown(value: object) -> str:
+    """An option's value as Python writes it (``'maybe'``, ``5``), one short clean line; a
+    value that cannot be written (an int of 5,000 digits) is ``…``."""
+    try:
+        return safe_text(repr(value), 40)
+    except ValueError:
+        return "…"
+
+
+def rule_fault_text(why: str, data: Mapping[str, Any], fallback: str = "") -> str:
+    """Why a rule set or a seating was refused (``engine.rules.RuleOptionError``'s id and
+    data), in words: a bad ``--option``, a host's rules, a transcript header's. Option
+    names and values stay as they are typed (``fast_play=yes``); ``fallback`` (the
+    engine's English) for an id this version does not know or data that does not hold.
+    Never raises: the data can be another player's."""
+    fallback = _data(fallback) if fallback else "?"
+    try:
+        return _rule_fault_text(why, data, fallback)
+    except (LookupError, TypeError, ValueError, AttributeError):
+        return fallback
+
+
+def _rule_fault_text(why: str, data: Mapping[str, Any], fallback: str) -> str:
+    values = {"option": _data(data.get("option"), 40), "value": _shown(data.get("value"))}
+    if why == "not-bool":
+        return _("%(option)s must be yes or no (true/false), not %(value)s") % values
+    if why == "not-int":
+        return _("%(option)s must be a whole number, not %(value)s") % values
+    if why == "not-str":
+        return _("%(option)s must be a name, not %(value)s") % values
+    if why == "preset-name":
+        return _("preset must be a short name (letters, digits, - or _), not %(value)s") % values
+    if why == "choice":
+        first, second = (_data(c, 24) for c in data["choices"])
+        return _("%(option)s must be %(first)s or %(second)s, not %(value)s") % {
+            **values, "first": first, "second": second}
+    if why == "target":
+        return _("%(option)s must be 0 (automatic), 700 or 1000, not %(value)s") % {
+            **values, "option": "target"}
+    if why == "range":
+        return _("%(option)s must be from %(low)d to %(high)d, not %(value)s") % {
+            **values, "low": _number(data["low"]), "high": _number(data["high"])}
+    if why == "unknown-options":
+        names = [_data(n, 40) for n in data["options"]][:10]
+        return ngettext("unknown rule option: %(options)s", "unknown rule options: %(options)s",
+                        len(names)) % {"options": ", ".join(names)}
+    if why == "unknown-preset":
+        return _("unknown preset %(value)s; choose classic or modern") % values
+    if why == "option-syntax":
+        return _("option %(option)s must look like NAME=VALUE") % {
+            "option": _shown(data["text"])}
+    if why == "unknown-option":
+        return _("unknown rule option %(name)s; known: %(known)s") % {
+            "name": _shown(data["option"]),
+            "known": ", ".join(_data(n, 40) for n in data["known"])}
+    if why == "not-yes-no":
+        return _("option %(option)s takes yes/no, not %(value)s") % values
+    if why == "not-number":
+        return _("option %(option)s takes a number, not %(value)s") % values
+    if why == "players":
+        return _("a table seats 2 to 6 players, not %(value)s") % values
+    if why == "teams":
+        return _("teams are 2x2 (4 players), 2x3 or 3x2 (6 players), not %(players)s players "
+                 "in %(teams)s teams") % {"players": _shown(data["players"]),
+                                          "teams": _shown(data["teams"])}
+    return fallback
 
 
 def key_change_line(change: KeyChange) -> str:
@@ -706,6 +803,118 @@ def lobby_seat_lines(state: LobbyState) -> list[str]:
             "seat": seat, "name": safe_text(s.name), "key": fingerprint(s.key)}
             + (f" ({', '.join(marks)})" if marks else ""))
     return out
+
+
+#: What each protocol check of p2p found wrong (the check's id, as ``verify``, a stop and
+#: a complaint name it), in words; the id itself is shown beside them, in brackets, for a
+#: bug report. An id this version does not know is shown alone.
+CHECK_WORDS = {
+    # the file and its entries
+    "file-corrupt": N_("the file is damaged or cut short"),
+    "unsupported-version": N_("a transcript of another version of the format"),
+    "header": N_("the transcript's header (the table's rules and players) does not hold"),
+    "unexpected-error": N_("the check itself failed on this file"),
+    "unknown-author": N_("an entry signed by someone not seated at the table"),
+    "bad-signature": N_("an entry whose signature does not verify"),
+    "hand-order": N_("an entry out of the order of the hands"),
+    "broken-link": N_("an entry that does not link to the log before it"),
+    "replayed-seq": N_("an entry number used twice"),
+    "duplicate": N_("the same entry twice"),
+    "out-of-order": N_("an entry out of order"),
+    "wrong-table": N_("an entry from another table"),
+    "wrong-hand": N_("an entry for another hand"),
+    "equivocation": N_("two different entries signed for one place in the log"),
+    "malformed-body": N_("an entry that no honest player writes (malformed)"),
+    "seat-mismatch": N_("a deck message written for another seat"),
+    "seat-range": N_("a message for a seat that does not exist"),
+    # the shuffle and the deal
+    "key-proof": N_("a hand key that fails its proof"),
+    "duplicate-key": N_("a hand key sent twice"),
+    "joint-key": N_("a joint key that cannot encrypt"),
+    "phase": N_("a step at the wrong point of the protocol"),
+    "duplicate-commit": N_("a commitment sent twice"),
+    "commit-missing": N_("a missing commitment"),
+    "round": N_("a shuffle round that does not exist"),
+    "pass-order": N_("a shuffle pass out of turn"),
+    "pass-length": N_("a shuffle pass with cards missing"),
+    "pass-points": N_("a shuffle pass with invalid cards"),
+    "shuffle-proof": N_("a shuffle pass that fails its proof"),
+    "pass-mismatch": N_("a shuffle pass other than its revealed seed gives"),
+    "reshuffle-cards": N_("a reshuffle of other cards than the discard pile"),
+    "position": N_("a card position that does not exist"),
+    "position-reassigned": N_("a card position dealt twice"),
+    "not-holder": N_("a decryption share for a card its sender must not open"),
+    "duplicate-share": N_("a decryption share sent twice"),
+    "recipient": N_("a decryption share for a seat that does not exist"),
+    "share-proof": N_("a decryption share that fails its proof"),
+    "share-point": N_("a malformed decryption share"),
+    "share-mismatch": N_("a decryption share other than its revealed key gives"),
+    "wrong-share": N_("a decryption share other than the one due"),
+    "duplicate-card": N_("a card seen twice in one deck"),
+    "wrong-card": N_("an opened card other than the one its move names"),
+    "inconsistent-open": N_("an opened card that its shares do not give"),
+    "open-mismatch": N_("an opened card other than the revealed deck holds"),
+    "deal-incomplete": N_("a dealt card that does not decrypt"),
+    "card-not-in-deck": N_("an opened card that is not in the deck"),
+    "duplicate-reveal": N_("a hand's secrets revealed twice"),
+    "reveal-key": N_("a revealed secret that does not match its hand key"),
+    "reveal-seeds": N_("a reveal with the wrong number of shuffle seeds"),
+    "reveal-commitment": N_("a revealed shuffle seed other than the one committed to"),
+    "reveal-missing": N_("a hand's secrets never revealed"),
+    "incomplete": N_("the transcript stops early"),
+    "random-reveal": N_("a random value other than the one committed to"),
+    # the moves
+    "after-end": N_("an entry after the end"),
+    "out-of-turn": N_("an entry out of turn"),
+    "wrong-entry": N_("an entry of the wrong kind"),
+    "wrong-round": N_("a step of the wrong round"),
+    "card-not-held": N_("a card played by someone who does not hold it"),
+    "malformed-action": N_("a malformed move"),
+    "wrong-seat": N_("a move written for another seat"),
+    "leaked-draw": N_("a draw from the pile that names its card"),
+    "illegal-move": N_("a move the rules forbid"),
+    # the table
+    "unfounded-complaint": N_("a complaint without evidence"),
+    "unresponsive": N_("a step not written within the table's time limit"),
+}
+
+
+def check_words(check: object) -> str:
+    """A protocol check's id in words, the id in brackets ("a decryption share that fails
+    its proof [share-proof]"); ``illegal-move R9`` carries the rule's id. An id this
+    version does not know (the data can come from a file) is shown alone, clean."""
+    text = _data(check, 60)
+    if not isinstance(check, str):
+        return text
+    key = check.split(" ", 1)[0]
+    return f"{_(CHECK_WORDS[key])} [{text}]" if key in CHECK_WORDS else text
+
+
+#: The protocol's steps (an entry's kind, as a timeout or a transcript that stops names
+#: it), in words: a noun without article, shown inside a sentence.
+STEP_WORDS = {
+    "deck.key": N_("hand key"),
+    "deck.commit": N_("shuffle commitment"),
+    "deck.pass": N_("shuffle pass"),
+    "deck.reshuffle": N_("reshuffle pass"),
+    "deck.share": N_("decryption share"),
+    "deck.reveal": N_("end-of-hand reveal"),
+    "game.act": N_("move"),
+    "game.rcommit": N_("commitment to a random value"),
+    "game.rreveal": N_("random value"),
+}
+
+
+def step_words(step: object) -> str:
+    """A protocol step in words (an unknown step as it is, one clean short line)."""
+    if isinstance(step, str) and step in STEP_WORDS:
+        return _(STEP_WORDS[step])
+    return _data(step, 60)
+
+
+#: How a hand ended (``HandState.end_reason``), as ``verify`` says "ended by ...".
+END_WORDS = {"trip": N_("a completed trip"), "exhausted": N_("empty hands"),
+             "turn_limit": N_("the turn limit")}
 
 
 #: Longest piece of data (a peer's reason, a system error, an English fallback) put in a
@@ -764,8 +973,8 @@ def _stop_reason(why: Mapping[str, Any], names: Sequence[str], fallback: str) ->
                  "missing entries within %(seconds)d s (the table's time limit); resume "
                  "again when they are back") % {"seconds": _number(why["seconds"])}
     if kind == "unresponsive":
-        return _("%(seat)s is unresponsive: no %(step)s within the table's time limit") % {
-            "seat": seat(), "step": _data(why.get("step"))}
+        return _("%(seat)s is unresponsive: its next step (%(step)s) did not come within the "
+                 "table's time limit") % {"seat": seat(), "step": step_words(why.get("step"))}
     if kind == "abandoned":
         text = _data(why.get("text")) if why.get("text") else ""
         return (_("%(seat)s abandoned the match: %(text)s") % {"seat": seat(), "text": text}
@@ -788,15 +997,16 @@ def _stop_reason(why: Mapping[str, Any], names: Sequence[str], fallback: str) ->
         by = _seat_of(why.get("by"))
         if by is not None and 0 <= by < len(names):
             return _("%(seat)s broke the rules of the protocol (%(check)s, shown by "
-                     "%(name)s's complaint)") % {"seat": seat(), "check": _data(why.get("check")),
+                     "%(name)s's complaint)") % {"seat": seat(),
+                                                 "check": check_words(why.get("check")),
                                                  "name": you_label(names[by])}
         return _("%(seat)s broke the rules of the protocol (%(check)s)") % {
-            "seat": seat(), "check": _data(why.get("check"))}
+            "seat": seat(), "check": check_words(why.get("check"))}
     if kind == "malformed-share":
         return _("%(seat)s sent a malformed share") % {"seat": seat()}
     if kind == "broken-log":
         return _("%(seat)s broke the log (%(check)s)") % {"seat": seat(),
-                                                          "check": _data(why.get("check"))}
+                                                          "check": check_words(why.get("check"))}
     if kind == "own-step-failed":
         return _("this computer could not write its own step (%(error)s); the game is "
                  "saved: millebornes resume continues it") % {"error": _data(why.get("error"))}
@@ -824,7 +1034,7 @@ def local_damage_text(why: Mapping[str, Any] | None, fallback: str = "") -> str:
                     "stored entry %(index)d of %(count)d is damaged (%(check)s); the "
                     "%(rest)d entries from there are fetched again from the other peers",
                     rest) % {"index": index, "count": count,
-                             "check": _data(why.get("check")), "rest": rest}
+                             "check": check_words(why.get("check")), "rest": rest}
 
 
 def peer_stop_reason(peer: Any) -> str:
@@ -882,6 +1092,10 @@ def lobby_refusal(why: str, data: Mapping[str, Any], fallback: str) -> str:
                 else _("no table answered at %(endpoint)s within %(seconds)d s: is the table "
                        "still open? (check HOST:PORT)")) % values
     if why == "invalid-message":
+        if isinstance(data.get("rule"), str):    # the engine refuses the host's rules
+            return _("the host's rules cannot be played: %(fault)s") % {
+                "fault": rule_fault_text(data["rule"], data.get("rule_data") or {},
+                                         _data(data.get("wrong")))}
         return _("the host sent an invalid message (%(wrong)s)") % {
             "wrong": _data(data.get("wrong"))}
     if why == "bad-start":
@@ -931,9 +1145,10 @@ def _cheat_verify_line(o: Any, who: Callable[[int], str]) -> str:
     if o.verify_blamed is not None and o.verify_check:
         where = (_("entry %(n)d") % {"n": o.verify_index} if o.verify_index is not None
                  else _("the end"))
-        return _("transcript kept in %(path)s; verify: FAILED at %(where)s, check '%(check)s' "
+        return _("transcript kept in %(path)s; verify: FAILED at %(where)s: %(check)s, "
                  "broken by %(seat)s") % {"path": o.transcript, "where": where,
-                                          "check": o.verify_check, "seat": who(o.verify_blamed)}
+                                          "check": check_words(o.verify_check),
+                                          "seat": who(o.verify_blamed)}
     return _("transcript kept in %(path)s; verify: %(summary)s") % {
         "path": o.transcript, "summary": o.verify_summary}
 
@@ -949,7 +1164,8 @@ def cheat_demo_lines(o: Any, names: Sequence[str], same: bool) -> list[str]:
         return out + [_("not caught: the match ended without the cheat taking place")]
     blamed = ", ".join(who(s) for s in o.blamed) or _("nobody")
     how = (_(CAUGHT_AS[o.check]) % {"seat": blamed} if o.check in CAUGHT_AS else
-           _("%(seat)s broke check %(check)s") % {"seat": blamed, "check": repr(o.check)})
+           _("%(seat)s was caught: %(check)s") % {"seat": blamed,
+                                                   "check": check_words(o.check)})
     verdict = {"cheat": pgettext("verdict", "cheat"),
                "unresponsive": pgettext("verdict", "unresponsive")}.get(o.verdict, o.verdict)
     values = {"how": how, "hand": (o.hand or 0) + 1, "verdict": verdict,
@@ -1030,20 +1246,24 @@ def side_label(names: Sequence[str], n_sides: int, side: int) -> str:
     return " & ".join(name for s, name in enumerate(names) if s % n == side)
 
 
-def seat_label(names: Sequence[str], seat: int | None) -> str:
+def seat_label(names: Sequence[str], seat: int | None, as_written: bool = False) -> str:
+    """"seat 2 (Bo)"; ``as_written``: the name as its player wrote it, even "You" (a
+    report with no seat of this screen's, e.g. ``verify``)."""
     if seat is None or not 0 <= seat < len(names):
         return _("nobody identified")
-    return _("seat %(seat)d (%(name)s)") % {"seat": seat, "name": you_label(names[seat])}
+    name = names[seat] if as_written else you_label(names[seat])
+    return _("seat %(seat)d (%(name)s)") % {"seat": seat, "name": name}
 
 
 def verify_lines(report: GameReport) -> list[str]:
     """``verify``'s report in words: a fair game, a fair game so far, or where it breaks
-    and whom it blames. Every line fits 80 columns."""
+    and whom it blames. Every line fits 80 columns. A transcript has no seat of this
+    screen's: every name is shown as its player wrote it ("You" too, never translated)."""
     names = report.names
     sides = len(report.totals) or len(names)
 
     def scores(values: Sequence[int]) -> str:
-        return ", ".join(f"{you_label(side_label(names, sides, i))} {v}"
+        return ", ".join(f"{side_label(names, sides, i)} {v}"
                          for i, v in enumerate(values))
 
     out: list[str] = []
@@ -1057,14 +1277,15 @@ def verify_lines(report: GameReport) -> list[str]:
                     % {"entries": report.crypto.entries_checked, "hands": len(report.hands)})
     elif report.unfinished:
         values = {"hand": report.stopped_hand + 1, "entries": report.crypto.entries_checked,
-                  "seat": seat_label(names, report.waiting_for),
-                  "check": _data(report.check, 60)}
+                  "seat": seat_label(names, report.waiting_for, True),
+                  "check": (f"{step_words(report.waiting_step)} [{_data(report.check, 60)}]"
+                            if report.waiting_step else check_words(report.check))}
         if report.waiting_for is not None and report.waiting_for < len(names):
             text = _("Fair so far; the match stopped in hand %(hand)d when %(name)s left. "
                      "%(entries)d signed entries: every signature, link and move checks out, "
                      "and every finished hand's shuffle and cards. (The next entry, due from "
                      "%(seat)s, is missing: %(check)s.)")
-            values["name"] = you_label(names[report.waiting_for])
+            values["name"] = names[report.waiting_for]
         else:
             text = _("Fair so far; the match stopped in hand %(hand)d. %(entries)d signed "
                      "entries: every signature, link and move checks out, and every finished "
@@ -1081,26 +1302,32 @@ def verify_lines(report: GameReport) -> list[str]:
                      if report.blamed_seat is None else
                      _("the entry claims to be from %(seat)s but is not signed by it: the "
                        "file was altered or forged")
-                     % {"seat": seat_label(names, report.blamed_seat)})
+                     % {"seat": seat_label(names, report.blamed_seat, True)})
         else:
-            blame = _("broken by %(seat)s") % {"seat": seat_label(names, report.blamed_seat)}
+            blame = _("broken by %(seat)s") % {"seat": seat_label(names, report.blamed_seat, True)}
         # the check's name and the detail can quote the file (a transcript from anyone)
-        out += wrap(_("FAILED at %(where)s: check '%(check)s' — %(blame)s.")
-                    % {"where": where, "check": _data(report.check, 60), "blame": blame}
-                    + (f" {_data(report.detail, 2 * _DATA_LEN)}" if report.detail else ""),
+        detail = _data(report.detail, 2 * _DATA_LEN) if report.detail else ""
+        if report.detail_why == "rule-option" and isinstance(report.detail_data, Mapping):
+            fault = report.detail_data
+            detail = rule_fault_text(_data(fault.get("why")), fault.get("data") or {}, detail)
+        out += wrap(_("FAILED at %(where)s: %(check)s — %(blame)s.")
+                    % {"where": where, "check": check_words(report.check), "blame": blame}
+                    + (" " + detail_text(detail) if detail else ""),
                     indent="")
         for t in report.takeovers:
             if t["seat"] == report.blamed_seat:
                 out += wrap(_("(from hand %(hand)d, that seat was played by a bot run by "
-                              "%(runner)s)") % {"hand": t["hand"] + 2, "runner": you_label(
+                              "%(runner)s)") % {"hand": t["hand"] + 2, "runner": (
                                   _agreement_name(names, t["runner"]))}, indent="")
     for h in report.hands:
         first = h.get("first_seat")
+        end = h.get("end", "?")
         values = {"hand": h["hand"] + 1, "scores": scores(h["scores"]),
-                  "turns": h.get("turns", 0), "end": h.get("end", "?")}
+                  "turns": h.get("turns", 0),
+                  "end": _(END_WORDS[end]) if end in END_WORDS else _data(end, 40)}
         known = isinstance(first, int) and first < len(names)
         if known:
-            values["name"] = you_label(names[first])  # type: ignore[index]
+            values["name"] = names[first]  # type: ignore[index]
         if known and "turns" in h:
             text = _("hand %(hand)d: %(name)s played first, %(turns)d turns, ended by "
                      "%(end)s; %(scores)s")
@@ -1114,7 +1341,7 @@ def verify_lines(report: GameReport) -> list[str]:
         out += ["  " + lines[0]] + ["    " + w for w in lines[1:]]
     if report.totals:
         w = report.winner
-        winner = you_label(side_label(names, sides, w)) if report.complete and w >= 0 else \
+        winner = side_label(names, sides, w) if report.complete and w >= 0 else \
             (_("nobody (a tie)") if report.complete else _("none yet"))
         out += ["  " + w for w in i18n.wrap(_("totals: %(scores)s; winner: %(winner)s")
                                             % {"scores": scores(report.totals),
@@ -1123,17 +1350,17 @@ def verify_lines(report: GameReport) -> list[str]:
         text = _("hand %(void)d was left without a score; from hand %(hand)d, %(name)s's "
                  "seat was played by a bot run by %(runner)s (agreed by %(signers)s)") % {
                      "void": t["hand"] + 1, "hand": t["hand"] + 2,
-                     "name": you_label(_agreement_name(names, t["seat"])),
-                     "runner": you_label(_agreement_name(names, t["runner"])),
-                     "signers": ", ".join(you_label(_agreement_name(names, s))
+                     "name": _agreement_name(names, t["seat"]),
+                     "runner": _agreement_name(names, t["runner"]),
+                     "signers": ", ".join(_agreement_name(names, s)
                                           for s in t["signers"])}
         out += ["  " + w for w in i18n.wrap(text, WIDTH - 2)]
     e = report.ended_by_agreement
     if e is not None:
         text = _("the match was ended by agreement in hand %(hand)d after %(name)s left "
                  "(agreed by %(signers)s)") % {
-                     "hand": e["hand"] + 1, "name": you_label(_agreement_name(names, e["seat"])),
-                     "signers": ", ".join(you_label(_agreement_name(names, s))
+                     "hand": e["hand"] + 1, "name": _agreement_name(names, e["seat"]),
+                     "signers": ", ".join(_agreement_name(names, s)
                                           for s in e["signers"])}
         out += ["  " + w for w in i18n.wrap(text, WIDTH - 2)]
     if report.limits:

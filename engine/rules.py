@@ -21,6 +21,23 @@ NO_SIDE: Final = -1
 _PRESET_NAME: Final = re.compile(r"[a-z0-9_-]{1,24}")
 
 
+class RuleOptionError(ValueError):
+    """A rule option (or preset) refused. The message is English (logs, tracebacks);
+    ``why`` (an id) and ``data`` say the same as data, for a console that words it in its
+    player's language: ``not-bool``, ``not-int``, ``not-str`` (option, value),
+    ``preset-name`` (value), ``choice`` (option, value, choices), ``target`` (value),
+    ``range`` (option, value, low, high), ``unknown-options`` (options),
+    ``unknown-preset`` (value), ``option-syntax`` (text), ``unknown-option`` (option,
+    known), ``not-yes-no`` and ``not-number`` (option, value: the text given); a seating's
+    ``players`` (value) and ``teams`` (players, teams). A value
+    that came from elsewhere is in ``data`` as it came: the console cleans it."""
+
+    def __init__(self, message: str, why: str, data: dict[str, Any]) -> None:
+        super().__init__(message)
+        self.why = why
+        self.data = data
+
+
 def _check_types(values: dict[str, Any]) -> None:
     """Each option's type, named when wrong: yes/no options are bools (a truthy "no" is
     not one), counts are whole numbers (a bool is not one), names are strings."""
@@ -29,11 +46,15 @@ def _check_types(values: dict[str, Any]) -> None:
             continue
         value = values[f.name]
         if f.type in ("bool", bool) and type(value) is not bool:
-            raise ValueError(f"{f.name} must be yes or no (true/false), not {value!r:.40}")
+            raise RuleOptionError(f"{f.name} must be yes or no (true/false), not "
+                                  f"{value!r:.40}", "not-bool",
+                                  {"option": f.name, "value": value})
         if f.type in ("int", int) and type(value) is not int:
-            raise ValueError(f"{f.name} must be a whole number, not {value!r:.40}")
+            raise RuleOptionError(f"{f.name} must be a whole number, not {value!r:.40}",
+                                  "not-int", {"option": f.name, "value": value})
         if f.type in ("str", str) and type(value) is not str:
-            raise ValueError(f"{f.name} must be a name, not {value!r:.40}")
+            raise RuleOptionError(f"{f.name} must be a name, not {value!r:.40}", "not-str",
+                                  {"option": f.name, "value": value})
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,18 +85,26 @@ class Rules:
         # is refused here in words rather than played.
         _check_types({f.name: getattr(self, f.name) for f in fields(self)})
         if not _PRESET_NAME.fullmatch(self.preset):
-            raise ValueError(f"preset must be a short name (letters, digits, - or _), not "
-                             f"{self.preset!r:.40}")
-        if self.exhaustion not in ("play_out", "reshuffle"):
-            raise ValueError(f"exhaustion must be play_out or reshuffle, not {self.exhaustion!r}")
-        if self.scoring not in ("classic", "modern"):
-            raise ValueError(f"scoring must be classic or modern, not {self.scoring!r}")
+            raise RuleOptionError(f"preset must be a short name (letters, digits, - or _), "
+                                  f"not {self.preset!r:.40}", "preset-name",
+                                  {"value": self.preset})
+        for name, choices in (("exhaustion", ("play_out", "reshuffle")),
+                              ("scoring", ("classic", "modern"))):
+            value = getattr(self, name)
+            if value not in choices:
+                raise RuleOptionError(f"{name} must be {choices[0]} or {choices[1]}, not "
+                                      f"{value!r:.40}", "choice",
+                                      {"option": name, "value": value, "choices": choices})
         if self.target not in (0, 700, 1000):
-            raise ValueError(f"target must be 0 (automatic), 700 or 1000, not {self.target!r}")
-        if not (0 <= self.match_target <= 1_000_000 and 10 <= self.max_turns <= 100_000
-                and 0 <= self.reshuffle_limit <= 100):
-            raise ValueError("match_target (0 to 1000000), max_turns (10 to 100000) and "
-                             "reshuffle_limit (0 to 100) must be in their ranges")
+            raise RuleOptionError(f"target must be 0 (automatic), 700 or 1000, not "
+                                  f"{self.target!r}", "target", {"value": self.target})
+        for name, low, high in (("match_target", 0, 1_000_000), ("max_turns", 10, 100_000),
+                                ("reshuffle_limit", 0, 100)):
+            value = getattr(self, name)
+            if not low <= value <= high:
+                raise RuleOptionError(f"{name} must be from {low} to {high}, not {value}",
+                                      "range", {"option": name, "value": value, "low": low,
+                                                "high": high})
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -85,7 +114,9 @@ class Rules:
         known = {f.name for f in fields(cls)}
         unknown = set(data) - known
         if unknown:
-            raise ValueError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
+            names = sorted(map(str, unknown))
+            raise RuleOptionError(f"unknown rule option(s): {', '.join(names)}",
+                                  "unknown-options", {"options": names})
         # before construction: the compiled build (mypyc) checks types itself, with a
         # TypeError that does not name the option
         _check_types(data)
@@ -125,22 +156,25 @@ def preset(name: str, **options: Any) -> Rules:
     try:
         base = PRESETS[name]
     except KeyError:
-        raise ValueError(f"unknown preset {name!r}; choose classic or modern") from None
+        raise RuleOptionError(f"unknown preset {name!r}; choose classic or modern",
+                              "unknown-preset", {"value": name}) from None
     return base.with_options(**options) if options else base
 
 
 def parse_option(text: str) -> tuple[str, Any]:
     """Parse ``NAME=VALUE`` from a command line (``fast-play=yes`` works too)."""
     if "=" not in text:
-        raise ValueError(f"option {text!r} must look like NAME=VALUE")
+        raise RuleOptionError(f"option {text!r} must look like NAME=VALUE", "option-syntax",
+                              {"text": text})
     name, raw = text.split("=", 1)
     name = name.strip().lower().replace("-", "_")
     if name.startswith("o_"):
         name = name[2:]
     ftypes = {f.name: f.type for f in fields(Rules)}
     if name not in ftypes or name == "preset":
-        raise ValueError(f"unknown rule option {name!r}; known: "
-                         + ", ".join(sorted(n for n in ftypes if n != "preset")))
+        known = sorted(n for n in ftypes if n != "preset")
+        raise RuleOptionError(f"unknown rule option {name!r}; known: " + ", ".join(known),
+                              "unknown-option", {"option": name, "known": known})
     default = getattr(CLASSIC, name)
     raw = raw.strip()
     value: Any
@@ -151,12 +185,14 @@ def parse_option(text: str) -> tuple[str, Any]:
         elif low in ("0", "no", "false", "off"):
             value = False
         else:
-            raise ValueError(f"option {name} takes yes/no, not {raw!r}")
+            raise RuleOptionError(f"option {name} takes yes/no, not {raw!r}", "not-yes-no",
+                                  {"option": name, "value": raw})
     elif isinstance(default, int):
         try:
             value = int(raw)
         except ValueError:
-            raise ValueError(f"option {name} takes a number, not {raw!r}") from None
+            raise RuleOptionError(f"option {name} takes a number, not {raw!r}",
+                                  "not-number", {"option": name, "value": raw}) from None
     else:
         value = raw.replace("-", "_")
     return name, value
@@ -175,12 +211,14 @@ class Seating:
 
     def __post_init__(self) -> None:
         if not 2 <= self.n_players <= 6:
-            raise ValueError(f"R2: 2 to 6 players, not {self.n_players}")
+            raise RuleOptionError(f"R2: 2 to 6 players, not {self.n_players}", "players",
+                                  {"value": self.n_players})
         if self.n_teams != self.n_players:
             if (self.n_players, self.n_teams) not in ((4, 2), (6, 2), (6, 3)):
-                raise ValueError(
+                raise RuleOptionError(
                     f"R2a: teams are 4 = 2x2, 6 = 2x3 or 3x2, not {self.n_players} players "
-                    f"in {self.n_teams} teams")
+                    f"in {self.n_teams} teams", "teams",
+                    {"players": self.n_players, "teams": self.n_teams})
 
     @property
     def team_size(self) -> int:

@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.rules import RuleOptionError, Rules, Seating
 from p2p.deck.messages import CheatDetected, DecryptShare, is_deck_body, message_from_body
 from p2p.table.config import TableConfig
 from p2p.table.hand_protocol import ProtocolError
@@ -63,6 +64,14 @@ class GameReport:
     step_limit: float | None = None
     decision_limit: float | None = None
     limits_recorded: bool = True
+    #: the step due when the transcript stops (``deck.reveal``, ``game.act``; "" when
+    #: none is, or it does not stop early), for a console's own words
+    waiting_step: str = ""
+    #: ``detail`` as an id and data, for a console's own words, when it has them: a
+    #: header whose rule set or seating the engine refuses (``rule-option``; data:
+    #: ``why`` and ``data`` of :class:`engine.rules.RuleOptionError`)
+    detail_why: str = ""
+    detail_data: dict[str, Any] = field(default_factory=dict)
     #: seats taken over by a bot by agreement: {hand (voided), seat, runner, signers}
     takeovers: list[dict[str, Any]] = field(default_factory=list)
     #: the match ended by agreement: {hand, seat (who left), signers}, or None
@@ -160,7 +169,12 @@ def verify_game(path: str | os.PathLike[str], workers: int = 0) -> GameReport:
     try:
         cfg = TableConfig.from_header(transcript.header)
     except ValueError as exc:
-        return _fail_from(rep, None, "header", None, str(exc))
+        _fail_from(rep, None, "header", None, str(exc))
+        fault = _rules_fault(transcript.header.rules)
+        if fault is not None:
+            rep.detail_why, rep.detail_data = "rule-option", {"why": fault.why,
+                                                              "data": fault.data}
+        return rep
     rep.limits = cfg.limits_text() + ("" if cfg.limits_recorded else
                                       " (not recorded: this table's version's defaults)")
     rep.step_limit, rep.decision_limit = cfg.step_limit, cfg.decision_limit
@@ -169,6 +183,21 @@ def verify_game(path: str | os.PathLike[str], workers: int = 0) -> GameReport:
         return _check(cfg, rep)
     except Exception as exc:  # a verifier must not crash on a crafted file
         return _fail_from(rep, None, "unexpected-error", None, f"{type(exc).__name__}: {exc}")
+
+
+def _rules_fault(meta: object) -> RuleOptionError | None:
+    """Why the engine refuses a header's rule set or seating (None: it does not, or the
+    header is not even a map of them), as its id and data: the same check as
+    ``TableConfig.from_header``'s, whose English sentence is all a report had."""
+    try:
+        if isinstance(meta, dict):
+            Rules.from_dict(dict(meta["rules"]))
+            Seating(*meta["seating"])
+    except RuleOptionError as exc:
+        return exc
+    except Exception:       # another fault: the header's English detail says it
+        return None
+    return None
 
 
 def _fail_from(rep: GameReport, index: int | None, check: str | None, seat: int | None,
@@ -329,6 +358,7 @@ def _incomplete(rep: GameReport, observer: MatchProtocol) -> GameReport:
     rep.unfinished = True
     rep.stopped_hand = observer.hand_no
     rep.waiting_for = e.seat if e is not None else None
+    rep.waiting_step = e.kind if e is not None else ""
     rep.hands = [{"hand": i, "scores": [s.total for s in sc]}
                  for i, sc in enumerate(observer.scores)]
     _describe_hands(observer, rep)

@@ -246,9 +246,11 @@ def test_a_stop_reason_id_in_french() -> None:
     from cli.words import stop_reason, stopped_line
     why = {"id": "protocol", "seat": 1, "check": "share-proof", "by": 0}
     with i18n.using("fr"):
+        # the check in words, its id in brackets (issue 13: the id alone was English)
         assert stop_reason(why, ["Ann", "Bo"]) == ("place 1 (Bo) a enfreint les règles du "
-                                                   "protocole (share-proof, montré par la "
-                                                   "plainte de Ann)")
+                                                   "protocole (une part de déchiffrement qui "
+                                                   "échoue à sa preuve [share-proof], montré "
+                                                   "par la plainte de Ann)")
         assert stopped_line("English from the log", why, ["Ann", "Bo"]).startswith(
             "La partie s'est arrêtée : place 1 (Bo) a enfreint")
         # no id (a stop by a caller that gave none): the log's own text, never nothing
@@ -258,15 +260,17 @@ def test_a_stop_reason_id_in_french() -> None:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_stop_reason_names_who_in_every_language(language: str) -> None:
-    from cli.words import stop_reason
+    from cli.words import step_words, stop_reason
     with i18n.using(language):
         for why in STOPS:
             text = stop_reason(why, ["You", "Bo"], "FALLBACK")
             assert text and text != "FALLBACK", why
             if why["id"] != "catch-up-failed":
                 assert "Bo" in text, (why, text)
-            for key in ("check", "step", "text"):
+            for key in ("check", "text"):     # a check's id stays, in brackets
                 assert str(why.get(key) or "") in text
+            if "step" in why:                   # a step is said in words (issue 13)
+                assert step_words(why["step"]) in text and why["step"] not in text
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -375,8 +379,8 @@ def test_the_cheat_demo_in_vietnamese(tmp_path: Path, capsys: pytest.CaptureFixt
     assert out.startswith("chỗ 1 (random2) không bao giờ tiết lộ bí mật của ván")
     assert "bị bắt: chỗ 1 (random2)" in out and "phán quyết: không phản hồi." in out
     assert "verify chỉ ra cùng chỗ đó." in out and "caught" not in out
-    assert "; verify: THẤT BẠI ở cuối tệp, kiểm tra 'reveal-missing' bị chỗ 1 (random2) vi " \
-        "phạm" in out and "FAILED" not in out
+    assert "; verify: THẤT BẠI ở cuối tệp: bí mật của một ván không bao giờ được tiết lộ " \
+        "[reveal-missing], bị chỗ 1 (random2) vi phạm" in out and "FAILED" not in out
 
 
 @pytest.mark.parametrize("argv, needle", [

@@ -59,6 +59,7 @@ SAME_AS_ENGLISH: dict[str, dict[str, str]] = {
     "sv": {"match": "Swedish 'match' (the seed: 'Matchen går till 5000')",
            "modern": "Swedish 'modern' (moderna regler)",
            "bot": "Swedish 'bot' (a program that plays), as in English",
+           "%(n)d match": "Swedish 'match', one of them ('matcher' for more)",
            "%(address)s, port %(port)d": "Swedish 'port' (a network port)"},
     "vi": {"coup fourré": "the Vietnamese seed keeps the French term ('Coup Fourre')"},
     "ug": {"coup fourré": "the Uyghur seed keeps the French term in Latin letters"},
