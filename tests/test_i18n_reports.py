@@ -313,8 +313,6 @@ def test_the_tournament_table_headings_are_whole(language: str,
     assert all(i18n.cells(r) == i18n.cells(head) for r in rows), [head, *rows]
 
 
-@pytest.mark.xfail(strict=True, reason="p2p.table.lobby does not hand the engine's fault over "
-                   "yet (another helper's file; the two-line patch is in the i18n4 report)")
 def test_a_host_sending_unplayable_rules_is_refused_in_the_joiners_words() -> None:
     """A real host (sockets) whose lobby state carries a 5-turn hand: the joiner refuses it
     and says why in French, from the engine's id and data, not its English."""

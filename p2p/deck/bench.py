@@ -201,7 +201,7 @@ def _bench_peers(n: int, unit: dict[str, float], draws_sample: int = 24,
 def _best(runs: list[dict[str, float]]) -> dict[str, float]:
     """Each timed figure's minimum over ``runs`` (counts are the same in every run)."""
     best = dict(runs[0])
-    for key, value in best.items():
+    for key in list(best):
         if key.endswith(("_ms", "_ratio")):
             best[key] = min(r[key] for r in runs)
     return best

@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 import msgpack
 
 from engine import Rules, Seating
+from engine.rules import RuleOptionError
 from p2p.crypto.identity import (
     Identity,
     fingerprint,
@@ -796,8 +797,11 @@ class LobbyClient:
                 # this program refuses, a malformed seat list): say so now, not "no answer"
                 wrong = f"lobby state: {safe_text(str(exc), 160)}"
                 log.warning("bad lobby state from the host: %s", wrong)
+                # the engine's id and data too, so the console says the fault in its words
+                fault = ({"rule": exc.why, "rule_data": exc.data}
+                         if isinstance(exc, RuleOptionError) else {})
                 self._refuse(f"the host sent an invalid message ({wrong})", "invalid-message",
-                             wrong=wrong)
+                             wrong=wrong, **fault)
                 return True
             if state.host_key != self.host_key:
                 log.warning("a lobby state names another host key")
