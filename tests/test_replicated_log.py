@@ -95,13 +95,14 @@ class Table:
             self.deliver(shuffle)
 
 
-def _said(rl: ReplicatedLog, french: str) -> None:
-    """The stop's reason id and data (``stop_why``) say, in English, exactly what the log
-    says (``stopped``), and in French what ``french`` holds (issue 13: the log decides
-    nothing in a language; each console words the id in its own)."""
+def _said(rl: ReplicatedLog, french: str, english: str | None = None) -> None:
+    """The stop's reason id and data (``stop_why``) say in English exactly ``english``
+    (by default what the log says, ``stopped``; a console says a protocol check or step
+    in words where the log names its id), and in French what ``french`` holds (issue 13:
+    the log decides nothing in a language; each console words the id in its own)."""
     assert rl.stopped is not None and rl.stop_why is not None, rl.stopped
     with i18n.using("en"):
-        assert stop_reason(rl.stop_why, rl.names) == rl.stopped
+        assert stop_reason(rl.stop_why, rl.names) == (english or rl.stopped)
     with i18n.using("fr"):
         said = stop_reason(rl.stop_why, rl.names)
     assert french in said, said
@@ -269,8 +270,10 @@ def test_the_wait_to_catch_up_after_local_damage_is_timed_and_says_so() -> None:
     assert back.stopped is not None and "no other player sent the missing entries" in \
         back.stopped and back.error is None and not back.resumable
     _said(back, "aucun autre joueur n'a envoyé les entrées manquantes en 20 s")
-    with i18n.using("en"):
-        assert local_damage_text(back.local_damage_why) == back.local_damage
+    with i18n.using("en"):    # the log names the check, the console says it in words
+        assert back.local_damage is not None and "(bad-signature)" in back.local_damage
+        assert local_damage_text(back.local_damage_why) == back.local_damage.replace(
+            "(bad-signature)", "(an entry whose signature does not verify [bad-signature])")
     with i18n.using("sv"):
         assert local_damage_text(back.local_damage_why).startswith(
             "den sparade posten 8 av ")
@@ -345,7 +348,8 @@ def test_silence_ends_in_a_bounded_stop_naming_the_seat_unresponsive() -> None:
     for rl in (t.seats[0].rlog, t.seats[2].rlog):
         assert rl.unresponsive == 1 and rl.error is None
         assert rl.stopped is not None and "unresponsive" in rl.stopped
-        _said(rl, "place 1 (p1) ne répond pas : aucun ")
+        _said(rl, "place 1 (p1) ne répond pas : ", "seat 1 (p1) is unresponsive: its next step "
+              "(hand key) did not come within the table's time limit")
 
 
 def test_a_players_own_decision_is_not_timed_out_unless_the_table_chose_so() -> None:
@@ -503,7 +507,10 @@ def test_a_bad_share_seen_by_its_recipient_only_stops_every_peer_blaming_its_aut
     for s in (0, 1):
         rl = t.seats[s].rlog
         assert rl.error is not None and rl.error.seat == 2, (s, rl.error)
-        _said(rl, "place 2 (p2) a enfreint les règles du protocole (share-proof")
+        how = "" if s == 0 else ", shown by p0's complaint"     # seat 1 learns it from 0
+        _said(rl, "place 2 (p2) a enfreint les règles du protocole (",
+              "seat 2 (p2) broke the rules of the protocol (a decryption share that fails its "
+              f"proof [share-proof]{how})")
         rep = verify_game(_transcript(tmp_path, t, s))
         assert not rep.ok and rep.blamed_seat == 2, rep.summary()
     assert [e.body["k"] for e in t.seats[1].rlog.side] == ["side.complaint"]
