@@ -35,6 +35,9 @@ CASES = {
     "modern-3p-heuristic-v1": ("modern", (3, 3), "heuristic-v1", 13),
     "modern-2p-random": ("modern", (2, 2), "random", 17),
     "classic-4p-2sides-heuristic-v1": ("classic", (4, 2), "heuristic-v1", 19),
+    # O-fast-play (R10) and O-draw-discard (R4a): fast discards, fast remedies, discard draws.
+    "fast-play-3p-random": ("classic+fast_play+draw_discard", (3, 3), "random", 23),
+    "fast-play-4p-2sides-heuristic-v1": ("modern+fast_play", (4, 2), "heuristic-v1", 29),
 }
 
 PINNED = {
@@ -46,6 +49,10 @@ PINNED = {
         '31c83b1276027171e9e22c7ecbf038e0a08dbf3d99dea840a9589ab3b0765017',
     'classic-6p-3sides-random':
         'f2ff390175b4c9d45e8d14e0cdc4dc1809e9acf3131af3c5fac86dc7cc50f355',
+    'fast-play-3p-random':
+        'fd11764f9b49f0da9d3e6f0f0de5ee01cc4dc35ee738c102bdf2286f24ab4bf9',
+    'fast-play-4p-2sides-heuristic-v1':
+        'c2861247826998979b4a0759cf79a373b115273a85d8f3c3a9a1ab8a7f65bb72',
     'modern-2p-random':
         'b66dc4a6e05af557547306dd94e436da47bcc6ba8356b64ac056223d81ed048d',
     'modern-3p-heuristic-v1':
@@ -57,9 +64,11 @@ PINNED = {
 
 def _play(case: str) -> MatchRecord:
     preset, (n, teams), bot, seed = CASES[case]
+    name, *options = preset.split("+")
+    rules = e.preset(name, **{option: True for option in options})
     seating = e.Seating(n, teams)
     make = e.RandomBot if bot == "random" else HeuristicV1Bot
-    return play_match(e.preset(preset), seating, [make(seed * 10 + s) for s in range(n)],
+    return play_match(rules, seating, [make(seed * 10 + s) for s in range(n)],
                       seed, max_hands=6)
 
 
