@@ -72,8 +72,9 @@ def distance_limits(state: HandState, zone: Zone) -> tuple[DistanceLimit, ...]:
     RULES.md gives them: R5 or R5a (not moving: nothing), R5b (Speed Limit: 50), R5c (two
     200s played: 100), R5d (exact finish: what is left of the trip). Empty: any card."""
     rules = state.rules
-    if not zone.moving(rules):
-        if zone.hazard_in_force() is None and not zone.started and not rules.start_rolling:
+    in_force = zone.hazard_in_force()
+    if in_force is not None or not zone.rolling(rules):  # not moving (R5)
+        if in_force is None and not zone.started and not rules.start_rolling:
             return _NOT_STARTED
         return _NOT_MOVING
     limits: tuple[DistanceLimit, ...] = ()
@@ -138,8 +139,8 @@ def remedy_objection(zone: Zone, rules: Rules, k: Kind) -> Objection:
         if in_force is _STOP:
             return None
         if rules.roll_after_remedy:
-            if zone.moving(rules) and not (zone.has_safety(_RIGHT_OF_WAY) and zone.battle
-                                           and KIND_OF[zone.battle[-1]] is not _ROLL):
+            if zone.rolling(rules) and not (zone.has_safety(_RIGHT_OF_WAY) and zone.battle
+                                            and KIND_OF[zone.battle[-1]] is not _ROLL):
                 return ("R7", "you are already rolling", ())
             return None
         if zone.started:
@@ -180,7 +181,7 @@ def hazard_objection(zone: Zone, rules: Rules, k: Kind,
         if in_force is k:
             return ("R6", "that zone already shows {0}", (k,))
         return None
-    if not zone.moving(rules):
+    if not zone.rolling(rules):  # (no hazard in force: moving, R5)
         return ("R6", "a battle hazard needs the target zone to be moving "
                       "(Speed Limit is the only attack on a zone that is not)", ())
     return None

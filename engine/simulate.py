@@ -17,7 +17,7 @@ from .errors import BotFailed
 from .game import apply_action, legal_actions, new_hand, reshuffle_action
 from .rules import Rules, Seating
 from .scoring import Match, SideScore, hand_winner, score_hand
-from .state import RESHUFFLE, HandState, view_of
+from .state import OVER, RESHUFFLE, RESPOND, HandState, view_of
 
 
 class HandRecord(NamedTuple):
@@ -49,11 +49,15 @@ def play_hand(rules: Rules, seating: Seating, bots: Sequence[SeatController],
     dealer.shuffle(deck)
     state = new_hand(rules, seating, deck, first_seat)
     history: list[Action] = []
-    while not state.over:
-        if state.phase == RESHUFFLE:
+    while True:
+        phase = state.phase
+        if phase == OVER:
+            break
+        if phase == RESHUFFLE:
             action: Action = reshuffle_action(state, dealer)
         else:
-            seat = state.actors()[0]
+            # One seat acts at a time; answers to a hazard are asked in ``actors`` order.
+            seat = state.actors()[0] if phase == RESPOND else state.seat
             view = view_of(state, seat)
             action = choose_checked(bots[seat], view, seat)
         state = apply_action(state, action)

@@ -111,8 +111,12 @@ class Zone(NamedTuple):
 
     def moving(self, rules: Rules) -> bool:
         """R5: may this zone play distance (and, R6, be attacked by a battle hazard)?"""
-        if self.hazard_in_force() is not None:
-            return False
+        return self.hazard_in_force() is None and self.rolling(rules)
+
+    def rolling(self, rules: Rules) -> bool:
+        """R5 once no battle hazard is in force: Right of Way, or a Roll on top (under
+        O-roll-after-remedy), or started. The legality checks that have just asked
+        :meth:`hazard_in_force` ask this rather than :meth:`moving`, which would ask again."""
         if _RIGHT_OF_WAY_CARD in self.safeties:
             return True
         if rules.roll_after_remedy:
