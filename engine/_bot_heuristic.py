@@ -147,6 +147,7 @@ class HeuristicBot:
     """Rule-of-thumb play from card counting (see the module docstring and docs/bots.md)."""
 
     name = "heuristic"
+    pure = True      # a function of (view, legal): see engine.bots.SeatController
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)  # kept for symmetry with other bots: choices are pure

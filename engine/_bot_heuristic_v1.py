@@ -30,6 +30,7 @@ class HeuristicV1Bot:
     coup fourre, decides extensions and avoids stranding itself short of the finish."""
 
     name = "heuristic-v1"
+    pure = True      # a function of (view, legal): see engine.bots.SeatController
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)

@@ -36,6 +36,11 @@ class SeatController(Protocol):
     ``choose`` is called whenever the seat must act: to draw, to play or discard, to answer
     a hazard (coup fourré, R9; fast remedy, R10a) and to decide on the extension (R12). It
     sees only the seat's view and must return one of ``legal``.
+
+    A controller may say ``pure = True`` (a class attribute) when ``choose`` is a function of
+    ``(view, legal)`` alone — no random state, no memory of earlier calls. A networked
+    table then sends its moves without waiting for the disk: after a power cut the same
+    bot makes the same move again, so it can never sign two different ones (docs/bots.md).
     """
 
     def choose(self, view: HandState, legal: list[Action]) -> Action: ...

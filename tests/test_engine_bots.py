@@ -19,8 +19,11 @@ from engine import (
     HandState,
     Pass,
     Seating,
+    apply_action,
     legal_actions,
+    new_hand,
     preset,
+    reshuffle_action,
     view_of,
 )
 from engine.bots import HeuristicBot, RandomBot, make_bot
@@ -215,3 +218,32 @@ def test_cli_bad_option_subprocess_no_traceback():
                         timeout=60, check=False)
     assert ok.returncode == 0, ok.stderr
     assert json.loads(ok.stdout)["games"] == 2
+
+
+@pytest.mark.parametrize("name", ["heuristic", "heuristic-v1"])
+def test_bots_that_say_they_are_pure_choose_from_the_view_alone(name: str) -> None:
+    """``pure = True`` lets a networked peer send the bot's moves before they are on disk
+    (after a power cut the same bot must make the same move again): at every decision of
+    a few hands, a fresh instance with another seed, and one that has answered other
+    questions before, choose exactly what the playing instance chose."""
+    playing, fresh_seed, busy = make_bot(name, 1), 999, make_bot(name, 7)
+    assert getattr(playing, "pure", False)
+    rng = random.Random(3)
+    checked = 0
+    for rules in (CLASSIC, MODERN):
+        for _ in range(3):
+            deck = list(rules.deck(Seating.solo(3)))
+            rng.shuffle(deck)
+            st = new_hand(rules, Seating.solo(3), deck, rng.randrange(3))
+            while st.actors():
+                seat = st.actors()[0]
+                if seat < 0:
+                    st = apply_action(st, reshuffle_action(st, rng))
+                    continue
+                view, legal = view_of(st, seat), legal_actions(st, seat)
+                a = playing.choose(view, legal)
+                assert make_bot(name, fresh_seed).choose(view, legal) == a
+                assert busy.choose(view, legal) == a
+                checked += 1
+                st = apply_action(st, a)
+    assert checked > 300

@@ -722,11 +722,13 @@ class Peer:
                         return
                     self._respond_at.pop(key, None)
                 body = hp.act_body(self.controller.choose(hp.state, hp.legal()))
+                # a pure controller (its move a function of the view alone, e.g. the
+                # heuristic bot) makes the same move again after a restart
+                self._write(body, reproducible=bool(getattr(self.controller, "pure", False)))
             else:
-                body = hp.auto_body()
-            self._write(body)
+                self._write(hp.auto_body())
 
-    def _write(self, body: dict[str, Any]) -> None:
+    def _write(self, body: dict[str, Any], reproducible: bool = False) -> None:
         hp = self.match.hand
         hand = hp.hand_no
         if self.tamper is not None:
@@ -739,7 +741,7 @@ class Peer:
         # an entry this peer could not make again identically is on disk before it is sent
         # (it would otherwise equivocate after a power cut); a reproducible one goes with
         # the next group commit (``_persist``)
-        self._sync_before_send |= not hp.reproducible(body)
+        self._sync_before_send |= not (reproducible or hp.reproducible(body))
         self.rlog.write(body)
         if self.opts.record_times:
             self.sent_at[(hand, idx)] = time.monotonic()
