@@ -26,6 +26,7 @@ from . import (
     Extend,
     HandState,
     Play,
+    Zone,
     apply_action,
     legal_actions,
     reshuffle_action,
@@ -57,9 +58,15 @@ ROLLOUT_ACTIONS = 600
 HORIZON_PER_PLAYER = 10
 
 
-def determinize(view: HandState, seat: int, rng: random.Random) -> HandState:
+def determinize(view: HandState, seat: int, rng: random.Random,
+                lacks: dict[int, dict[Kind, int]] | None = None) -> HandState:
     """A full-information state that ``seat``'s view could be: the cards it has not seen
     are dealt at random to the hidden hands (their sizes kept) and the draw pile.
+
+    ``lacks`` narrows the deal to what the seat has inferred (:class:`Inference`): hidden
+    seat ``s`` holds at most ``lacks[s][kind]`` cards of ``kind`` (the cards it may have
+    drawn since it showed it had none); when the unseen cards cannot satisfy that (an
+    inference was wrong), the hand is filled with what is left.
 
     The one place a full state is built from a view (re-point it here if the engine's
     state changes shape)."""
@@ -69,18 +76,125 @@ def determinize(view: HandState, seat: int, rng: random.Random) -> HandState:
     pool = [c for c in view.deck if c not in seen]
     rng.shuffle(pool)
     hands: list[tuple[int, ...]] = []
-    at = 0
     for s, h in enumerate(view.hands):
         if s == seat:
             hands.append(mine)
             continue
         n = h if isinstance(h, int) else len(h)
-        hands.append(tuple(sorted(pool[at:at + n])))
-        at += n
-    pile = tuple(pool[at:])
+        limits = lacks.get(s) if lacks else None
+        if not limits:
+            hands.append(tuple(sorted(pool[:n])))
+            del pool[:n]
+            continue
+        taken: list[int] = []
+        left: list[int] = []
+        count: dict[Kind, int] = {}
+        for c in pool:
+            k = KIND_OF[c]
+            cap = limits.get(k)
+            if len(taken) < n and (cap is None or count.get(k, 0) < cap):
+                taken.append(c)
+                count[k] = count.get(k, 0) + 1
+            else:
+                left.append(c)
+        if len(taken) < n:  # an inference the unseen cards contradict: fill the hand
+            more = n - len(taken)
+            taken.extend(left[:more])
+            del left[:more]
+        hands.append(tuple(sorted(taken)))
+        pool = left
+    pile = tuple(pool)
     if len(pile) != view.pile_size():
         raise ValueError("the view's card counts do not add up to its deck")
     return view._replace(hands=tuple(hands), pile=pile, viewer=None)
+
+
+class Inference:
+    """What a seat has learnt about hidden hands from the play it has seen, hand by hand.
+
+    Two things betray a hand's contents to a watcher, assuming (as every built-in bot
+    does, and any sensible player) that a coup fourré is never refused and that a stopped
+    player cures itself unless it would rather attack:
+
+    * a hazard played on a side and **not answered by a coup fourré**: none of that
+      side's seats held the safety then;
+    * a side that was stopped (a hazard in force, or waiting for its Roll) and whose turn
+      went by **without any change to its zone and without an attack** (a discard): that
+      seat held neither the remedy nor the safety that would have got it moving.
+
+    Each such fact is kept per hidden seat and kind as "at most N such cards", N counting
+    the cards the seat has drawn since (any of which may be one); it is forgotten when N
+    reaches a hand. The search deals the hidden cards accordingly (:func:`determinize`).
+    Only the seat's own views (and its own moves) are used."""
+
+    def __init__(self) -> None:
+        self.lacks: dict[int, dict[Kind, int]] = {}
+        self._last: HandState | None = None   # my view at my last play...
+        self._move: Action | None = None      # ... and what I played then
+
+    def observe(self, view: HandState, seat: int) -> None:
+        """Update from ``seat``'s view at a play decision (call once per decision)."""
+        last, move = self._last, self._move
+        self._last, self._move = view, None
+        if last is None or view.turns < last.turns or view.deck != last.deck \
+                or view.first_seat != last.first_seat:
+            self.lacks = {}  # a new hand
+            return
+        n = view.seating.n_players
+        drawn = last.pile_size() - view.pile_size() - 1  # my own draw this turn
+        if drawn < 0 or view.reshuffles != last.reshuffles:
+            self.lacks = {}  # the pile was rebuilt (R4b): counting draws is lost
+            return
+        per_seat = -(-drawn // max(1, n - 1))
+        for s in list(self.lacks):
+            limits = {k: m + per_seat for k, m in self.lacks[s].items()
+                      if m + per_seat < view.hand_size(s)}
+            if limits:
+                self.lacks[s] = limits
+            else:
+                del self.lacks[s]
+        if move is None or type(move) is not Play:
+            return
+        my_side = view.side_of(seat)
+        rules = view.rules
+        after = list(last.zones)  # the zones just after my move
+        hazard_on = move.target if FAMILY_OF[move.card] is _HAZARD else None
+        if hazard_on is not None:
+            after[hazard_on] = after[hazard_on].lay(move.card)
+            if len(view.zones[hazard_on].coups) == len(after[hazard_on].coups):
+                for s in view.seating.seats_of(hazard_on):
+                    self._lack(s, SAFETY_FOR[KIND_OF[move.card]], per_seat)
+        else:
+            after[my_side] = after[my_side].lay(move.card)
+        if FAMILY_OF[move.card] is _SAFETY:
+            return  # my extra turn (R8): nobody else has played since
+        if any(_hazards(view.zones[x]) > _hazards(after[x]) for x in range(len(after))):
+            return  # someone attacked: a stopped side may have preferred that to its cure
+        for x in range(len(after)):
+            now, then = view.zones[x], after[x]
+            if x == my_side or now.moving(rules) or now.battle != then.battle \
+                    or now.speed != then.speed or now.distance != then.distance \
+                    or now.safeties != then.safeties:
+                continue
+            hazard = now.hazard_in_force()
+            need = REMEDY_FOR[hazard] if hazard is not None else _ROLL
+            guard = SAFETY_FOR[hazard] if hazard is not None else _RIGHT_OF_WAY
+            for s in view.seating.seats_of(x):
+                self._lack(s, need, 0)
+                self._lack(s, guard, 0)
+
+    def played(self, action: Action) -> None:
+        """Remember my move at the play just observed."""
+        self._move = action
+
+    def _lack(self, s: int, kind: Kind, most: int) -> None:
+        limits = self.lacks.setdefault(s, {})
+        limits[kind] = min(most, limits.get(kind, most))
+
+
+def _hazards(zone: Zone) -> int:
+    """Hazard cards showing in a zone (a coup fourré takes its hazard away)."""
+    return sum(1 for c in zone.battle + zone.speed if FAMILY_OF[c] is _HAZARD)
 
 
 # ----- the rollout policy: cheap, greedy, a little noisy ------------------------------
@@ -161,7 +275,7 @@ def rollout_choice(state: HandState, legal: list[Action], rng: random.Random) ->
 
 
 def rollout(state: HandState, side: int, rng: random.Random,
-            horizon: int = ROLLOUT_ACTIONS) -> float:
+            horizon: int = ROLLOUT_ACTIONS, fitted: bool = False) -> float:
     """Play the hand on for at most ``horizon`` actions; ``side``'s points minus the best
     other side's (the hand's score if it ended, else :func:`standing`)."""
     n = 0
@@ -183,9 +297,65 @@ def rollout(state: HandState, side: int, rng: random.Random,
     if state.phase == OVER:
         totals: list[float] = [float(s.total) for s in score_hand(state)]
     else:
-        totals = standing(state)
+        totals = fitted_value(state) if fitted else standing(state)
     mine = totals[side]
     return float(mine - max(t for i, t in enumerate(totals) if i != side))
+
+
+#: Weights of :func:`fitted_value` (classic scoring), fitted by least squares to the final
+#: point difference of ~20,000 rollout positions (classic, 2 players; positions from
+#: heuristic games played on by the rollout policy; ``benchmarks/fit_search_leaf.py``).
+#: Read per feature of one side: per 100 km; near the end (200 km or less to go); per
+#: safety laid (on top of its 100 points... the fit counts them once); per coup fourré;
+#: per safety held early, the part of it lost as the pile empties; stopped, and the part
+#: of that a cure in hand gives back; limited; per hazard and per remedy in hand; no 200
+#: played yet (the safe trip); per 100 km scaled by how much of the pile is gone.
+FITTED_CLASSIC: tuple[float, ...] = (
+    196.9, 55.6, 211.3, 213.1, 256.3, -177.9, -327.7, 209.0, -204.0, -9.9, -12.5, 144.4,
+    -89.3)
+FITTED_MODERN: tuple[float, ...] = FITTED_CLASSIC
+
+
+def fitted_value(state: HandState) -> list[float]:
+    """Each side's expected final points in an unfinished hand, up to a constant: a linear
+    function of a few features (weights :data:`FITTED_CLASSIC`) fitted to the points the
+    rollout policy goes on to score from such positions (a short rollout's evaluation, on
+    the same scale as :func:`engine.scoring.score_hand`)."""
+    rules = state.rules
+    w = FITTED_CLASSIC if rules.scoring == "classic" else FITTED_MODERN
+    n_teams = state.seating.n_teams
+    gone = 1.0 - state.pile_size() / 100.0
+    out = []
+    for side, z in enumerate(state.zones):
+        hazard = z.hazard_in_force()
+        need = (_ROLL, _RIGHT_OF_WAY) if hazard is None else (REMEDY_FOR[hazard],
+                                                               SAFETY_FOR[hazard])
+        held = hazards = remedies = 0
+        cure = False
+        for seat in range(side, len(state.hands), n_teams):
+            hand = state.hands[seat]
+            if isinstance(hand, int):
+                continue
+            for c in hand:
+                fam = FAMILY_OF[c]
+                if fam is _SAFETY:
+                    held += 1
+                elif fam is _HAZARD:
+                    hazards += 1
+                elif fam is _REMEDY:
+                    remedies += 1
+                if not cure and KIND_OF[c] in need:
+                    cure = True
+        stopped = not z.moving(rules)
+        km = z.km / 100.0
+        out.append(w[0] * km + (w[1] if state.target - z.km <= 200 else 0.0)
+                   + w[2] * len(z.safeties) + w[3] * len(z.coups)
+                   + held * (w[4] + w[5] * gone)
+                   + ((w[6] + (w[7] if cure else 0.0)) if stopped else 0.0)
+                   + (w[8] if z.limited() else 0.0)
+                   + w[9] * hazards + w[10] * remedies
+                   + (w[11] if z.n200 == 0 else 0.0) + w[12] * km * gone)
+    return out
 
 
 def standing(state: HandState) -> list[float]:
@@ -231,10 +401,12 @@ class SearchBot:
 
     def __init__(self, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS, ms: float = 0,
                  candidates: int = DEFAULT_CANDIDATES,
-                 margin: float = 1.0, horizon: int = 0, **unknown: Any) -> None:
+                 margin: float = 1.0, horizon: int = 0, infer: int = 1, leaf: int = 0,
+                 **unknown: Any) -> None:
         if unknown:
             raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))}; "
-                             "search takes playouts=N, ms=N, candidates=N, margin=X, horizon=N")
+                             "search takes playouts=N, ms=N, candidates=N, margin=X, horizon=N, "
+                             "infer=0|1, leaf=0|1")
         if not isinstance(playouts, int) or not 1 <= playouts <= 1_000_000:
             raise ValueError(f"playouts must be a whole number from 1 to 1000000, "
                              f"not {playouts!r}")
@@ -252,11 +424,27 @@ class SearchBot:
             raise ValueError(f"horizon must be a whole number from 0 (automatic: "
                              f"{HORIZON_PER_PLAYER} per player) to {ROLLOUT_ACTIONS}")
         self.horizon = horizon
+        if infer not in (0, 1):
+            raise ValueError(f"infer must be 0 or 1, not {infer!r}")
+        #: What the seat has inferred about hidden hands (used when ``infer`` is 1).
+        self.inference = Inference()
+        self.infer = bool(infer)
+        if leaf not in (0, 1):
+            raise ValueError(f"leaf must be 0 (the standing) or 1 (fitted), not {leaf!r}")
+        self.fitted = bool(leaf)
         self.heuristic = HeuristicBot(seed)
         #: Seconds spent on each searched decision (for percentiles; never read by the bot).
         self.decision_seconds: list[float] = []
 
     def choose(self, view: HandState, legal: list[Action]) -> Action:
+        if view.phase != PLAY:
+            return self._choose(view, legal)
+        self.inference.observe(view, legal[0].seat)
+        action = self._choose(view, legal)
+        self.inference.played(action)
+        return action
+
+    def _choose(self, view: HandState, legal: list[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
         seat = legal[0].seat
@@ -314,9 +502,10 @@ class SearchBot:
     def _round(self, view: HandState, seat: int, side: int, shortlist: list[Action],
                results: list[list[float]]) -> None:
         """One deal of the hidden cards; every candidate played out on it."""
-        deal = determinize(view, seat, self.rng)
+        deal = determinize(view, seat, self.rng, self.inference.lacks if self.infer else None)
         horizon = self.horizon or HORIZON_PER_PLAYER * view.seating.n_players
         rollout_seed = self.rng.getrandbits(64)
         for i, action in enumerate(shortlist):
             state = apply_action(deal, action)
-            results[i].append(rollout(state, side, random.Random(rollout_seed), horizon))
+            results[i].append(rollout(state, side, random.Random(rollout_seed), horizon,
+                                     self.fitted))
