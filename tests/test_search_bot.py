@@ -1,0 +1,153 @@
+"""The search bot's determinization: it deals only cards the seat has not seen, and what
+it has inferred about hidden hands (:class:`engine._bot_search.Inference`) narrows it."""
+
+from __future__ import annotations
+
+import random
+
+from engine_helpers import K, build, card
+
+from engine import (
+    CLASSIC,
+    MODERN,
+    Discard,
+    HandState,
+    Pass,
+    Play,
+    Seating,
+    apply_action,
+    legal_actions,
+    new_hand,
+    reshuffle_action,
+    view_of,
+)
+from engine._bot_search import Inference, determinize
+from engine.bots import make_bot
+from engine.cards import KIND_OF
+
+TWO = Seating.solo(2)
+
+
+def _states(rules, seating, seed: int, n: int) -> list[HandState]:
+    """Play positions of heuristic hands (full states)."""
+    rng = random.Random(seed)
+    deck = list(rules.deck(seating))
+    rng.shuffle(deck)
+    state = new_hand(rules, seating, deck, 0)
+    bots = [make_bot("heuristic", s) for s in range(seating.n_players)]
+    out = []
+    while not state.over and len(out) < n:
+        if state.phase == "reshuffle":
+            state = apply_action(state, reshuffle_action(state, rng))
+            continue
+        seat = state.actors()[0]
+        if state.phase == "play":
+            out.append(state)
+        view = view_of(state, seat)
+        state = apply_action(state, bots[seat].choose(view, legal_actions(view, seat)))
+    return out
+
+
+def test_determinize_deals_only_unseen_cards_and_keeps_every_count():
+    """Never a card the seat holds or has seen face up (zones, discard pile) in a hidden
+    hand or the pile; every hidden hand keeps its size; the seat's own hand is untouched."""
+    rng = random.Random(5)
+    for rules, seating in [(CLASSIC, TWO), (MODERN, TWO), (CLASSIC, Seating(4, 2))]:
+        for state in _states(rules, seating, 7, 40):
+            seat = state.seat
+            view = view_of(state, seat)
+            seen = set(view.public_cards()) | set(view.hand(seat))
+            unseen = sorted(c for c in view.deck if c not in seen)
+            for _ in range(3):
+                deal = determinize(view, seat, rng)
+                assert deal.viewer is None and deal.hands[seat] == view.hand(seat)
+                dealt = [c for s, h in enumerate(deal.hands) if s != seat for c in h]
+                dealt += list(deal.pile)
+                assert sorted(dealt) == unseen
+                for s, h in enumerate(deal.hands):
+                    assert len(h) == view.hand_size(s)
+                    if s != seat:
+                        assert not seen & set(h)
+
+
+def test_determinize_respects_what_a_hidden_hand_lacks():
+    """``lacks[s][kind] = m``: seat s is dealt at most m cards of that kind."""
+    state = _states(CLASSIC, TWO, 3, 6)[-1]
+    view = view_of(state, state.seat)
+    other = 1 - state.seat
+    rng = random.Random(1)
+    for _ in range(200):
+        deal = determinize(view, state.seat, rng, {other: {K.ROLL: 0, K.D25: 1}})
+        kinds = [KIND_OF[c] for c in deal.hands[other]]
+        assert K.ROLL not in kinds and kinds.count(K.D25) <= 1
+        assert len(deal.hands[other]) == view.hand_size(other)
+
+
+def _after_stop(seat1_hand, answer_with_roll: bool) -> tuple[Inference, HandState]:
+    """Seat 0 stops seat 1, who does not make a coup fourré; at its turn seat 1 either
+    cures with a Roll or discards; seat 0 draws and observes."""
+    st = build(CLASSIC, TWO,
+               hands={0: [K.STOP, K.D25, K.D50, K.D75, K.D100, K.GASOLINE, K.SPARE_TIRE],
+                      1: seat1_hand},
+               zones={0: dict(battle=[K.ROLL]), 1: dict(battle=[K.ROLL])},
+               pile_top=[K.D25, K.D50, K.D75], seat=0)
+    inference = Inference()
+    inference.observe(view_of(st, 0), 0)
+    move = Play(0, card(st, 0, K.STOP), 1)
+    inference.played(move)
+    st = apply_action(st, move)
+    st = apply_action(st, Pass(1))                       # no coup fourré
+    st = apply_action(st, legal_actions(st, 1)[0])       # seat 1 draws
+    if answer_with_roll:
+        st = apply_action(st, Play(1, card(st, 1, K.ROLL)))
+    else:
+        st = apply_action(st, Discard(1, card(st, 1, K.D25)))
+    st = apply_action(st, legal_actions(st, 0)[0])       # seat 0 draws
+    assert st.phase == "play" and st.seat == 0
+    inference.observe(view_of(st, 0), 0)
+    return inference, st
+
+
+def test_inference_a_stop_not_answered_and_a_stopped_seat_that_discards():
+    inference, st = _after_stop([K.D25, K.D50, K.D75, K.D100, K.GASOLINE, K.REPAIRS], False)
+    # no Right of Way then (the coup fourré was not made), none now (it would have cured),
+    # and no Roll (it would have played it)
+    assert inference.lacks == {1: {K.RIGHT_OF_WAY: 0, K.ROLL: 0}}
+    view = view_of(st, 0)
+    rng = random.Random(2)
+    for _ in range(100):
+        deal = determinize(view, 0, rng, inference.lacks)
+        assert not {KIND_OF[c] for c in deal.hands[1]} & {K.ROLL, K.RIGHT_OF_WAY}
+
+
+def test_inference_a_cured_seat_only_showed_it_had_no_safety_then():
+    inference, _ = _after_stop([K.ROLL, K.D50, K.D75, K.D100, K.GASOLINE, K.REPAIRS], True)
+    # it has drawn one card since it passed the coup fourré: at most one Right of Way
+    assert inference.lacks == {1: {K.RIGHT_OF_WAY: 1}}
+
+
+def test_inference_is_never_wrong_about_the_built_in_bots():
+    """Every fact inferred during search-vs-heuristic hands holds in the full state."""
+    for rules, seating, opponent in [(CLASSIC, TWO, "heuristic"), (MODERN, TWO, "heuristic-v1"),
+                                     (CLASSIC, Seating(4, 2), "heuristic")]:
+        rng = random.Random(11)
+        deck = list(rules.deck(seating))
+        rng.shuffle(deck)
+        state = new_hand(rules, seating, deck, 1)
+        bots = [make_bot("search:playouts=4" if s % 2 == 0 else opponent, s)
+                for s in range(seating.n_players)]
+        facts = 0
+        while not state.over:
+            if state.phase == "reshuffle":
+                state = apply_action(state, reshuffle_action(state, rng))
+                continue
+            seat = state.actors()[0]
+            view = view_of(state, seat)
+            action = bots[seat].choose(view, legal_actions(view, seat))
+            if seat % 2 == 0 and state.phase == "play":
+                for s, limits in bots[seat].inference.lacks.items():
+                    for kind, most in limits.items():
+                        facts += 1
+                        assert sum(KIND_OF[c] is kind for c in state.hands[s]) <= most
+            state = apply_action(state, action)
+        assert facts > 0
