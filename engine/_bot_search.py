@@ -313,7 +313,10 @@ def rollout(state: HandState, side: int, rng: random.Random,
 FITTED_CLASSIC: tuple[float, ...] = (
     196.9, 55.6, 211.3, 213.1, 256.3, -177.9, -327.7, 209.0, -204.0, -9.9, -12.5, 144.4,
     -89.3)
-FITTED_MODERN: tuple[float, ...] = FITTED_CLASSIC
+#: The same for modern scoring (R14: no trip bonuses, so distance weighs less and a side
+#: is hurt less by a stop).
+FITTED_MODERN: tuple[float, ...] = (
+    75.3, -11.9, 251.1, 18.2, 249.7, -212.0, -173.0, 145.1, -145.0, 8.0, -18.4, -4.1, 9.4)
 
 
 def fitted_value(state: HandState) -> list[float]:
@@ -402,11 +405,12 @@ class SearchBot:
     def __init__(self, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS, ms: float = 0,
                  candidates: int = DEFAULT_CANDIDATES,
                  margin: float = 1.0, horizon: int = 0, infer: int = 1, leaf: int = 0,
+                 halve: int = 0,
                  **unknown: Any) -> None:
         if unknown:
             raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))}; "
                              "search takes playouts=N, ms=N, candidates=N, margin=X, horizon=N, "
-                             "infer=0|1, leaf=0|1")
+                             "infer=0|1, leaf=0|1, halve=0|1")
         if not isinstance(playouts, int) or not 1 <= playouts <= 1_000_000:
             raise ValueError(f"playouts must be a whole number from 1 to 1000000, "
                              f"not {playouts!r}")
@@ -432,6 +436,9 @@ class SearchBot:
         if leaf not in (0, 1):
             raise ValueError(f"leaf must be 0 (the standing) or 1 (fitted), not {leaf!r}")
         self.fitted = bool(leaf)
+        if halve not in (0, 1):
+            raise ValueError(f"halve must be 0 or 1, not {halve!r}")
+        self.halve = bool(halve)
         self.heuristic = HeuristicBot(seed)
         #: Seconds spent on each searched decision (for percentiles; never read by the bot).
         self.decision_seconds: list[float] = []
@@ -477,19 +484,29 @@ class SearchBot:
         side = view.side_of(seat)
         k = len(shortlist)
         results: list[list[float]] = [[] for _ in range(k)]
+        active = list(range(k))
         if self.ms > 0:
             deadline = started + self.ms / 1000
             while True:
-                self._round(view, seat, side, shortlist, results)
+                self._round(view, seat, side, shortlist, active, results)
                 if time.perf_counter() >= deadline:
                     break
+        elif self.halve and k > 2:
+            # Sequential halving: half the budget on every candidate, the other half on
+            # the heuristic's choice and the best challenger so far.
+            for _ in range(max(2, self.playouts // (2 * k))):
+                self._round(view, seat, side, shortlist, active, results)
+            means = [sum(r) / len(r) for r in results]
+            active = [0, max(range(1, k), key=lambda i: (means[i], -i))]
+            for _ in range(max(2, self.playouts // 4)):
+                self._round(view, seat, side, shortlist, active, results)
         else:
             for _ in range(max(2, self.playouts // k)):
-                self._round(view, seat, side, shortlist, results)
-        n = len(results[0])
-        best, best_z = 0, 0.0
+                self._round(view, seat, side, shortlist, active, results)
         base = results[0]
-        for i in range(1, k):
+        n = len(base)
+        best, best_z = 0, 0.0
+        for i in active[1:]:
             diffs = [x - y for x, y in zip(results[i], base, strict=True)]
             mean = sum(diffs) / n
             var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
@@ -500,12 +517,12 @@ class SearchBot:
         return shortlist[best]
 
     def _round(self, view: HandState, seat: int, side: int, shortlist: list[Action],
-               results: list[list[float]]) -> None:
+               active: list[int], results: list[list[float]]) -> None:
         """One deal of the hidden cards; every candidate played out on it."""
         deal = determinize(view, seat, self.rng, self.inference.lacks if self.infer else None)
         horizon = self.horizon or HORIZON_PER_PLAYER * view.seating.n_players
         rollout_seed = self.rng.getrandbits(64)
-        for i, action in enumerate(shortlist):
-            state = apply_action(deal, action)
+        for i in active:
+            state = apply_action(deal, shortlist[i])
             results[i].append(rollout(state, side, random.Random(rollout_seed), horizon,
                                      self.fitted))
