@@ -520,7 +520,12 @@ class SearchBot:
                active: list[int], results: list[list[float]]) -> None:
         """One deal of the hidden cards; every candidate played out on it."""
         deal = determinize(view, seat, self.rng, self.inference.lacks if self.infer else None)
-        horizon = self.horizon or HORIZON_PER_PLAYER * view.seating.n_players
+        if view.phase == EXTEND:
+            # Extending (R12) stakes the trip bonuses on the next 300 km: only playing the
+            # hand out shows whether that pays (the leaf evaluation knows nothing of it).
+            horizon = ROLLOUT_ACTIONS
+        else:
+            horizon = self.horizon or HORIZON_PER_PLAYER * view.seating.n_players
         rollout_seed = self.rng.getrandbits(64)
         for i in active:
             state = apply_action(deal, shortlist[i])
