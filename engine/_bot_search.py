@@ -59,20 +59,27 @@ HORIZON_PER_PLAYER = 10
 
 
 def determinize(view: HandState, seat: int, rng: random.Random,
-                lacks: dict[int, dict[Kind, int]] | None = None) -> HandState:
+                lacks: dict[int, dict[Kind, int]] | None = None,
+                holds: dict[int, set[int]] | None = None) -> HandState:
     """A full-information state that ``seat``'s view could be: the cards it has not seen
     are dealt at random to the hidden hands (their sizes kept) and the draw pile.
 
     ``lacks`` narrows the deal to what the seat has inferred (:class:`Inference`): hidden
     seat ``s`` holds at most ``lacks[s][kind]`` cards of ``kind`` (the cards it may have
     drawn since it showed it had none); when the unseen cards cannot satisfy that (an
-    inference was wrong), the hand is filled with what is left.
+    inference was wrong), the hand is filled with what is left. ``holds[s]`` are cards the
+    seat saw ``s`` take (from the discard pile, R4a): they are dealt to ``s`` first.
 
     The one place a full state is built from a view (re-point it here if the engine's
     state changes shape)."""
     mine = view.hand(seat)
     seen = set(view.public_cards())
     seen.update(mine)
+    pinned: dict[int, list[int]] = {}
+    if holds:
+        for s, cards in holds.items():
+            pinned[s] = sorted(c for c in cards if c not in seen)[:view.hand_size(s)]
+            seen.update(pinned[s])
     pool = [c for c in view.deck if c not in seen]
     rng.shuffle(pool)
     hands: list[tuple[int, ...]] = []
@@ -80,13 +87,15 @@ def determinize(view: HandState, seat: int, rng: random.Random,
         if s == seat:
             hands.append(mine)
             continue
-        n = h if isinstance(h, int) else len(h)
+        known = pinned.get(s, [])
+        n = (h if isinstance(h, int) else len(h)) - len(known)
         limits = lacks.get(s) if lacks else None
         if not limits:
-            hands.append(tuple(sorted(pool[:n])))
+            hands.append(tuple(sorted(known + pool[:n])))
             del pool[:n]
             continue
-        taken: list[int] = []
+        taken: list[int] = list(known)
+        n += len(known)
         left: list[int] = []
         count: dict[Kind, int] = {}
         for c in pool:
@@ -124,11 +133,14 @@ class Inference:
 
     Each such fact is kept per hidden seat and kind as "at most N such cards", N counting
     the cards the seat has drawn since (any of which may be one); it is forgotten when N
-    reaches a hand. The search deals the hidden cards accordingly (:func:`determinize`).
-    Only the seat's own views (and its own moves) are used."""
+    reaches a hand. At two players, a card that left the discard pile for no zone was
+    drawn by the opponent (R4a): it is in its hand until it shows up again. The search
+    deals the hidden cards accordingly (:func:`determinize`). Only the seat's own views
+    (and its own moves) are used."""
 
     def __init__(self) -> None:
         self.lacks: dict[int, dict[Kind, int]] = {}
+        self.holds: dict[int, set[int]] = {}
         self._last: HandState | None = None   # my view at my last play...
         self._move: Action | None = None      # ... and what I played then
 
@@ -138,14 +150,27 @@ class Inference:
         self._last, self._move = view, None
         if last is None or view.turns < last.turns or view.deck != last.deck \
                 or view.first_seat != last.first_seat:
-            self.lacks = {}  # a new hand
+            self.lacks, self.holds = {}, {}  # a new hand
             return
         n = view.seating.n_players
         drawn = last.pile_size() - view.pile_size() - 1  # my own draw this turn
         if drawn < 0 or view.reshuffles != last.reshuffles:
-            self.lacks = {}  # the pile was rebuilt (R4b): counting draws is lost
+            self.lacks, self.holds = {}, {}  # the pile was rebuilt (R4b): draws are lost
             return
         per_seat = -(-drawn // max(1, n - 1))
+        visible = set(view.public_cards())
+        visible.update(view.hand(seat))
+        for s in list(self.holds):
+            self.holds[s] -= visible
+            if not self.holds[s]:
+                del self.holds[s]
+        if n == 2:
+            thrown = set(last.discard)
+            if type(move) is Discard:
+                thrown.add(move.card)
+            taken = thrown - visible
+            if taken:
+                self.holds.setdefault(1 - seat, set()).update(taken)
         for s in list(self.lacks):
             limits = {k: m + per_seat for k, m in self.lacks[s].items()
                       if m + per_seat < view.hand_size(s)}
@@ -519,7 +544,9 @@ class SearchBot:
     def _round(self, view: HandState, seat: int, side: int, shortlist: list[Action],
                active: list[int], results: list[list[float]]) -> None:
         """One deal of the hidden cards; every candidate played out on it."""
-        deal = determinize(view, seat, self.rng, self.inference.lacks if self.infer else None)
+        inf = self.inference
+        deal = (determinize(view, seat, self.rng, inf.lacks, inf.holds) if self.infer
+                else determinize(view, seat, self.rng))
         if view.phase == EXTEND:
             # Extending (R12) stakes the trip bonuses on the next 300 km: only playing the
             # hand out shows whether that pays (the leaf evaluation knows nothing of it).

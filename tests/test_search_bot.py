@@ -70,8 +70,9 @@ def test_determinize_deals_only_unseen_cards_and_keeps_every_count():
                         assert not seen & set(h)
 
 
-def test_determinize_respects_what_a_hidden_hand_lacks():
-    """``lacks[s][kind] = m``: seat s is dealt at most m cards of that kind."""
+def test_determinize_respects_what_a_hidden_hand_lacks_and_holds():
+    """``lacks[s][kind] = m``: seat s is dealt at most m cards of that kind; ``holds[s]``:
+    seat s is dealt those cards."""
     state = _states(CLASSIC, TWO, 3, 6)[-1]
     view = view_of(state, state.seat)
     other = 1 - state.seat
@@ -81,6 +82,13 @@ def test_determinize_respects_what_a_hidden_hand_lacks():
         kinds = [KIND_OF[c] for c in deal.hands[other]]
         assert K.ROLL not in kinds and kinds.count(K.D25) <= 1
         assert len(deal.hands[other]) == view.hand_size(other)
+    pool = [c for c in view.deck if c not in set(view.public_cards()) | set(view.hand(state.seat))]
+    pins = {pool[0], pool[-1]}
+    for _ in range(50):
+        deal = determinize(view, state.seat, rng, {other: {K.ROLL: 0}}, {other: pins})
+        assert pins <= set(deal.hands[other])
+        assert len(deal.hands[other]) == view.hand_size(other)
+        assert sorted(deal.hands[other] + deal.pile) == sorted(pool)
 
 
 def _after_stop(seat1_hand, answer_with_roll: bool) -> tuple[Inference, HandState]:
@@ -127,7 +135,8 @@ def test_inference_a_cured_seat_only_showed_it_had_no_safety_then():
 
 
 def test_inference_is_never_wrong_about_the_built_in_bots():
-    """Every fact inferred during search-vs-heuristic hands holds in the full state."""
+    """Every fact inferred during search-vs-heuristic hands holds in the full state: what
+    a hidden hand lacks, and the cards it took from the discard pile (modern, R4a)."""
     for rules, seating, opponent in [(CLASSIC, TWO, "heuristic"), (MODERN, TWO, "heuristic-v1"),
                                      (CLASSIC, Seating(4, 2), "heuristic")]:
         rng = random.Random(11)
@@ -149,5 +158,33 @@ def test_inference_is_never_wrong_about_the_built_in_bots():
                     for kind, most in limits.items():
                         facts += 1
                         assert sum(KIND_OF[c] is kind for c in state.hands[s]) <= most
+                for s, cards in bots[seat].inference.holds.items():
+                    assert cards <= set(state.hands[s])
             state = apply_action(state, action)
         assert facts > 0
+
+
+def test_inference_a_card_taken_from_the_discard_pile_is_in_that_hand():
+    """R4a (modern): seat 1 takes the card seat 0 threw away; seat 0 deals it to seat 1
+    until it shows up again."""
+    st = build(MODERN, TWO,
+               hands={0: [K.D50, K.D25, K.D75, K.D100, K.GASOLINE, K.SPARE_TIRE, K.REPAIRS],
+                      1: [K.D25, K.D75, K.D100, K.GASOLINE, K.REPAIRS, K.SPARE_TIRE]},
+               zones={0: dict(battle=[K.ROLL]), 1: dict(battle=[K.ROLL])},
+               pile_top=[K.D25, K.D50, K.D75], seat=0)
+    inference = Inference()
+    inference.observe(view_of(st, 0), 0)
+    fifty = card(st, 0, K.D50)
+    inference.played(Discard(0, fifty))
+    st = apply_action(st, Discard(0, fifty))
+    take = next(a for a in legal_actions(st, 1) if getattr(a, "source", "") == "discard")
+    st = apply_action(st, take)
+    assert fifty in st.hands[1]
+    st = apply_action(st, Discard(1, card(st, 1, K.REPAIRS)))
+    st = apply_action(st, legal_actions(st, 0)[0])
+    inference.observe(view_of(st, 0), 0)
+    assert inference.holds == {1: {fifty}}
+    rng = random.Random(4)
+    for _ in range(20):
+        assert fifty in determinize(view_of(st, 0), 0, rng, inference.lacks,
+                                    inference.holds).hands[1]
