@@ -101,8 +101,10 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    rows = list(samples(args.rules, args.games, args.seed))
-    k = len(FITTED_CLASSIC)
+    # features the engine leaves out (weight 0: hazards and remedies in hand) stay out
+    use = [i for i, v in enumerate(FITTED_CLASSIC) if v]
+    rows = [([x[i] for i in use], s, y) for x, s, y in samples(args.rules, args.games, args.seed)]
+    k = len(use)
     a = [[1e-3 * (i == j) for j in range(k)] for i in range(k)]
     b = [0.0] * k
     for n, (x, _, y) in enumerate(rows):
@@ -118,7 +120,10 @@ def main() -> None:
     fit = 1 - sum((y - sum(p * q for p, q in zip(w, x, strict=True))) ** 2 for x, _, y in test) / var
     std = 1 - sum((y - s) ** 2 for _, s, y in test) / var
     print(f"{len(rows)} positions; held-out R2: fitted {fit:.3f}, standing {std:.3f}")
-    print("(" + ", ".join(f"{v:.1f}" for v in w) + ")")
+    weights = [0.0] * len(FITTED_CLASSIC)
+    for i, v in zip(use, w, strict=True):
+        weights[i] = v
+    print("(" + ", ".join(f"{v:.1f}" for v in weights) + ")")
 
 
 if __name__ == "__main__":
