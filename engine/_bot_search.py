@@ -3,11 +3,13 @@
 At a play (and at the extension question) the bot lets :class:`HeuristicBot` shortlist a
 few candidate moves, then repeatedly *determinizes* its view (deals the cards it cannot
 see at random among the hidden hands and the draw pile, consistently with everything face
-up and its own hand), tries every candidate on that same deal (common random numbers:
-the candidates are compared on identical futures), plays the hand out with a cheap
-rollout policy and scores it with :func:`engine.scoring.score_hand`. Sequential halving
-spends the budget on the candidates still in contention. Draws and answers to hazards
-(always a coup fourré, R9) are left to the heuristic.
+up, its own hand and what it has inferred about the hidden hands, :class:`Inference`),
+tries every candidate on that same deal (common random numbers: the candidates are
+compared on identical futures), plays the hand on with a cheap rollout policy for a few
+turns and scores it with :func:`engine.scoring.score_hand` if it ended, else with a leaf
+evaluation fitted to final scores (:func:`fitted_value`). Sequential halving spends the
+second half of the budget on the heuristic's choice and the best challenger. Draws and
+answers to hazards (always a coup fourré, R9) are left to the heuristic.
 
 The budget is per decision: ``playouts`` rollouts (deterministic for a given seed), or
 ``ms`` milliseconds of thinking (then the number of rollouts depends on the machine).
@@ -431,8 +433,8 @@ class SearchBot:
 
     def __init__(self, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS, ms: float = 0,
                  candidates: int = DEFAULT_CANDIDATES,
-                 margin: float = 1.0, horizon: int = 0, infer: int = 1, leaf: int = 0,
-                 halve: int = 0,
+                 margin: float = 1.0, horizon: int = 0, infer: int = 1, leaf: int = 1,
+                 halve: int = 1,
                  **unknown: Any) -> None:
         if unknown:
             raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))}; "
