@@ -17,17 +17,17 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 
 from engine import Seating, apply_action, legal_actions, new_hand, reshuffle_action, view_of
-from engine._bot_search import FITTED_CLASSIC, fitted_value, rollout_choice, standing
-from engine.bots import make_bot
+from engine.bots import FITTED_CLASSIC, fitted_value, make_bot, rollout_choice, standing
 from engine.rules import preset
 from engine.scoring import score_hand
 
 
 def features(state, side):  # type: ignore[no-untyped-def]
     """fitted_value's features, read back by probing it with unit weights."""
-    import engine._bot_search as s
+    s = sys.modules[fitted_value.__module__]  # the module that holds the weights
     saved = s.FITTED_CLASSIC, s.FITTED_MODERN
     out = []
     try:

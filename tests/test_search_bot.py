@@ -21,8 +21,7 @@ from engine import (
     reshuffle_action,
     view_of,
 )
-from engine._bot_search import Inference, determinize
-from engine.bots import make_bot
+from engine.bots import Inference, determinize, make_bot
 from engine.cards import KIND_OF
 
 TWO = Seating.solo(2)
