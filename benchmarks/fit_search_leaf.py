@@ -9,7 +9,9 @@ those rollouts are described by the features of :func:`engine._bot_search.fitted
 (one side minus the other) and fitted by least squares, without an intercept, to the final
 point difference (:func:`engine.scoring.score_hand`). Prints the R² on held-out positions
 (every fifth), the standing's for comparison, and the weights in the engine's order.
-The weights in the engine came from ``--games 400 --seed 1`` (classic) and
+The engine then sets the weights of safeties in hand by hand (a laid safety's weight plus a
+fading coup-fourré premium: the comment above ``FITTED_CLASSIC`` says why). The fitted
+weights in the engine came from ``--games 400 --seed 1`` (classic) and
 ``--games 300 --seed 2`` (modern), about 21,000 positions each.
 """
 

@@ -339,13 +339,21 @@ def rollout(state: HandState, side: int, rng: random.Random,
 #: safe trip); per 100 km, scaled by how much of the pile is gone. Held-out R² 0.54 against
 #: the hand-made :func:`standing`'s 0.46. Hazards and remedies in hand are left out (0):
 #: the fit gave them small negative weights (a hand that holds them was held back), which
-#: would teach the search to throw cures away.
+#: would teach the search to throw cures away. Safeties in hand are not fitted either: the
+#: rollout policy lays a safety only when it has nothing else to do, so the fit saw held
+#: safeties die in hand (262 early, 90 at the end, below a laid one's 216) and the search
+#: laid its safeties instead of keeping them for a coup fourré (in modern rules its coups
+#: fell to a quarter of the heuristic's). The bots themselves lay a safety before the hand
+#: ends, so one in hand is worth a laid one plus a coup-fourré premium (60 points, 30 in
+#: modern scoring, the coup's extra points times a guessed one chance in five) that fades
+#: as the pile empties.
 FITTED_CLASSIC: tuple[float, ...] = (
-    192.8, 57.1, 216.2, 210.9, 262.5, -172.5, -323.3, 202.1, -203.6, 0.0, 0.0, 141.9, -85.0)
+    192.8, 57.1, 216.2, 210.9, 216.2 + 60.0, -60.0, -323.3, 202.1, -203.6, 0.0, 0.0, 141.9,
+    -85.0)
 #: The same for modern scoring (R14: no trip bonuses, so distance weighs less and a side
 #: is hurt less by a stop), ~23,000 positions.
 FITTED_MODERN: tuple[float, ...] = (
-    75.6, -11.4, 262.1, 15.0, 257.9, -207.1, -174.0, 116.8, -138.9, 0.0, 0.0, -8.3, 10.9)
+    75.6, -11.4, 262.1, 15.0, 262.1 + 30.0, -30.0, -174.0, 116.8, -138.9, 0.0, 0.0, -8.3, 10.9)
 
 
 def fitted_value(state: HandState) -> list[float]:
