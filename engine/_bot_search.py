@@ -477,8 +477,11 @@ class SearchBot:
             raise ValueError(f"halve must be 0 or 1, not {halve!r}")
         self.halve = bool(halve)
         self.heuristic = HeuristicBot(seed)
+        self._rollouts = 0
         #: Seconds spent on each searched decision (for percentiles; never read by the bot).
         self.decision_seconds: list[float] = []
+        #: (rollouts, horizon) of each searched decision (statistics; never read by the bot).
+        self.decision_rollouts: list[tuple[int, int]] = []
 
     def choose(self, view: HandState, legal: list[Action]) -> Action:
         if view.phase != PLAY:
@@ -511,6 +514,7 @@ class SearchBot:
         started = time.perf_counter()
         choice = self._search(view, seat, shortlist, started)
         self.decision_seconds.append(time.perf_counter() - started)
+        self.decision_rollouts.append((self._rollouts, self._horizon(view)))
         return choice
 
     def _search(self, view: HandState, seat: int, shortlist: list[Action],
@@ -522,6 +526,7 @@ class SearchBot:
         k = len(shortlist)
         results: list[list[float]] = [[] for _ in range(k)]
         active = list(range(k))
+        self._rollouts = 0
         if self.ms > 0:
             deadline = started + self.ms / 1000
             while True:
@@ -553,19 +558,23 @@ class SearchBot:
                 best, best_z = i, z
         return shortlist[best]
 
+    def _horizon(self, view: HandState) -> int:
+        """Actions per rollout before the leaf evaluation."""
+        if view.phase == EXTEND:
+            # Extending (R12) stakes the trip bonuses on the next 300 km: only playing the
+            # hand out shows whether that pays (the leaf evaluation knows nothing of it).
+            return ROLLOUT_ACTIONS
+        return self.horizon or HORIZON_PER_PLAYER * view.seating.n_players
+
     def _round(self, view: HandState, seat: int, side: int, shortlist: list[Action],
                active: list[int], results: list[list[float]]) -> None:
         """One deal of the hidden cards; every candidate played out on it."""
         inf = self.inference
         deal = (determinize(view, seat, self.rng, inf.lacks, inf.holds) if self.infer
                 else determinize(view, seat, self.rng))
-        if view.phase == EXTEND:
-            # Extending (R12) stakes the trip bonuses on the next 300 km: only playing the
-            # hand out shows whether that pays (the leaf evaluation knows nothing of it).
-            horizon = ROLLOUT_ACTIONS
-        else:
-            horizon = self.horizon or HORIZON_PER_PLAYER * view.seating.n_players
+        horizon = self._horizon(view)
         rollout_seed = self.rng.getrandbits(64)
+        self._rollouts += len(active)
         for i in active:
             state = apply_action(deal, shortlist[i])
             results[i].append(rollout(state, side, random.Random(rollout_seed), horizon,

@@ -187,3 +187,52 @@ def test_inference_a_card_taken_from_the_discard_pile_is_in_that_hand():
     for _ in range(20):
         assert fifty in determinize(view_of(st, 0), 0, rng, inference.lacks,
                                     inference.holds).hands[1]
+
+
+def test_fitted_value_keeps_a_safety_for_the_coup_fourre():
+    """The leaf evaluation values a safety in hand at least as much as laid (a coup fourré
+    may come; the bot lays it before the hand ends), more so early; and being stopped
+    costs, less with the cure in hand."""
+    from engine.bots import fitted_value
+    for rules in (CLASSIC, MODERN):
+        moving = dict(battle=[K.ROLL])
+        held = build(rules, TWO, hands={0: [K.RIGHT_OF_WAY, K.D25, K.D50, K.D75, K.D100,
+                                            K.GASOLINE, K.REPAIRS]},
+                     zones={0: moving, 1: moving}, seat=0)
+        laid = build(rules, TWO, hands={0: [K.D25, K.D25, K.D50, K.D75, K.D100,
+                                            K.GASOLINE, K.REPAIRS]},
+                     zones={0: dict(battle=[K.ROLL], safeties=[K.RIGHT_OF_WAY]), 1: moving},
+                     seat=0)
+        assert fitted_value(held)[0] > fitted_value(laid)[0]
+        stopped = build(rules, TWO, hands={0: [K.D25, K.D50, K.D75, K.D100, K.GASOLINE,
+                                               K.REPAIRS, K.D25]},
+                        zones={0: dict(battle=[K.ROLL, K.STOP]), 1: moving}, seat=0)
+        cure = build(rules, TWO, hands={0: [K.D25, K.D50, K.D75, K.D100, K.GASOLINE,
+                                            K.REPAIRS, K.ROLL]},
+                     zones={0: dict(battle=[K.ROLL, K.STOP]), 1: moving}, seat=0)
+        assert fitted_value(stopped)[0] < fitted_value(cure)[0] < fitted_value(laid)[0]
+
+
+def test_search_budget_halving_and_full_rollouts_at_the_extension():
+    """``playouts=N`` spends about N rollouts on a searched play, with sequential halving
+    (half on every candidate, half on the heuristic's choice and one challenger) or
+    without; at the extension question (R12) every rollout plays the hand to its end."""
+    searched = 0
+    for state in _states(CLASSIC, TWO, 3, 30):
+        view = view_of(state, state.seat)
+        legal = legal_actions(view, state.seat)
+        for halve in (0, 1):
+            bot = make_bot(f"search:playouts=80:halve={halve}", 1)
+            bot.choose(view, legal)
+            for rollouts, horizon in bot.decision_rollouts:
+                searched += 1
+                assert 70 <= rollouts <= 80 and horizon == 20
+    assert searched
+    st = build(CLASSIC, TWO, hands={0: [K.D25, K.D50, K.D75, K.D100, K.GASOLINE, K.REPAIRS]},
+               zones={0: dict(battle=[K.ROLL], distance=[K.D200, K.D200, K.D100, K.D100,
+                                                         K.D100]),
+                      1: dict(battle=[K.ROLL])}, phase="extend", seat=0)
+    view = view_of(st, 0)
+    bot = make_bot("search:playouts=8", 1)
+    bot.choose(view, legal_actions(view, 0))
+    assert [h for _, h in bot.decision_rollouts] == [600]
