@@ -19,6 +19,7 @@ from p2p.text import safe_text
 
 from . import i18n
 from .args import check_bot_entrant, rules_from, seating_from
+from .bot_limit import make_bounded_bot
 from .i18n import _, ngettext
 from .words import cheat_demo_lines, rules_name
 
@@ -46,7 +47,8 @@ def simulate(rules: Rules, seating: Seating, bot_names: list[str], games: int,
     tally = MatchTally(seating)
     started = time.perf_counter()
     for g in range(games):
-        bots = [make_bot(bot_names[s], seed * 1_000_003 + g * 17 + s) for s in range(n)]
+        bots = [make_bounded_bot(bot_names[s], seed * 1_000_003 + g * 17 + s)
+                for s in range(n)]
         try:
             rec = play_match(rules, seating, bots, seed * 1_000_003 + g)
         except BotFailed as exc:

@@ -21,13 +21,13 @@ from itertools import combinations
 from typing import Any, NamedTuple
 
 from engine import BotFailed, Rules, Seating
-from engine.bots import make_bot
 from engine.scoring import SideScore
 from engine.simulate import play_match
 from p2p.text import safe_text
 
 from . import i18n
 from .args import check_bot_entrant, rules_from, seating_from
+from .bot_limit import make_bounded_bot
 from .i18n import _, ngettext
 from .words import rules_name
 
@@ -152,7 +152,7 @@ def play_task(task: Task) -> MatchResult:
     """Play one match of the schedule (in a worker process or in this one)."""
     rules = Rules.from_dict(task.rules)
     seating = Seating(*task.seating)
-    bots = [make_bot(task.specs[b], task.seed * 7919 + 104729 * task.rotation + s)
+    bots = [make_bounded_bot(task.specs[b], task.seed * 7919 + 104729 * task.rotation + s)
             for s, b in enumerate(task.seat_bots)]
     try:
         rec = play_match(rules, seating, bots, task.seed)

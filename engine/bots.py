@@ -24,8 +24,13 @@ from typing import Any, Protocol
 from . import Action, HandState
 from ._bot_heuristic import HeuristicBot as HeuristicBot
 from ._bot_heuristic_v1 import HeuristicV1Bot as HeuristicV1Bot
+from ._bot_search import FITTED_CLASSIC as FITTED_CLASSIC  # the search's leaf weights
+from ._bot_search import Inference as Inference  # what the search bot infers
 from ._bot_search import SearchBot as SearchBot
+from ._bot_search import determinize as determinize  # the search's deals of hidden cards
+from ._bot_search import fitted_value as fitted_value  # the search's leaf evaluation
 from ._bot_search import rollout_choice as rollout_choice  # the search's rollout policy
+from ._bot_search import standing as standing  # the search's earlier leaf evaluation
 
 ENTRY_POINT_GROUP = "millebornes.bots"
 

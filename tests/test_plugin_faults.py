@@ -38,6 +38,22 @@ class Crashy:
         raise KeyError("boom")
 
 
+class Hangs:
+    """Never answers a play (a busy loop that swallows ordinary exceptions)."""
+
+    def choose(self, view, legal):
+        while view.phase == "play":
+            try:
+                pass
+            except Exception:
+                pass
+        return legal[0]
+
+
+def make_hangs(seed, **options):
+    return Hangs()
+
+
 def make_illegal(seed, **options):
     return Illegal()
 
@@ -54,7 +70,8 @@ def faulty_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     dist.mkdir()
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: mb-faulty\nVersion: 1.0\n")
     (dist / "entry_points.txt").write_text(
-        "[millebornes.bots]\nillegal = mb_faulty:make_illegal\ncrashy = mb_faulty:make_crashy\n")
+        "[millebornes.bots]\nillegal = mb_faulty:make_illegal\ncrashy = mb_faulty:make_crashy\n"
+        "hangs = mb_faulty:make_hangs\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     yield
     monkeypatch.delitem(sys.modules, "mb_faulty", raising=False)
@@ -108,3 +125,31 @@ def test_the_console_plays_a_built_in_move_for_a_bot_that_fails(faulty_plugins: 
             d.step_others()
     said = [e for e in d.events if "Bo's bot failed to move" in e]
     assert said and "a built-in bot moved for it" in said[0], d.events[-5:]
+
+
+def test_a_plugin_that_hangs_forfeits_its_tournament_match(faulty_plugins: None,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plug-in bot that never answers is bounded per decision (cli.bot_limit, as a
+    networked table bounds it by its child process): the match is forfeited, the
+    tournament goes on, and built-in bots are never wrapped."""
+    import time
+
+    from cli import bot_limit
+    monkeypatch.setattr(bot_limit, "DECISION_LIMIT", 0.2)
+    specs = ["hangs", "heuristic"]
+    started = time.monotonic()
+    results = [play_task(t) for t in schedule(specs, CLASSIC, TWO, 1, 5)]
+    assert time.monotonic() - started < 10
+    report = summarise(specs, TWO, results)
+    by = {b["bot"]: b for b in report["bots"]}
+    assert by["hangs"]["forfeits"] == 2 and "no move within 0.2 s" in by["hangs"]["first_fault"]
+    assert not isinstance(bot_limit.make_bounded_bot("expert", 1), bot_limit.Bounded)
+
+
+def test_simulate_names_a_plugin_that_hangs(faulty_plugins: None,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from cli import bot_limit, simulate
+    monkeypatch.setattr(bot_limit, "DECISION_LIMIT", 0.2)
+    with pytest.raises(ValueError) as ei:
+        simulate.simulate(CLASSIC, TWO, ["heuristic", "hangs"], 2, 1)
+    assert "hangs" in str(ei.value) and "DecisionTimeout" in str(ei.value)
