@@ -12,7 +12,8 @@ Figures (``--what``, comma-separated, default all):
 
 * ``play``   — ``millebornes play --plain --auto`` (a classic match against one bot, both
   peers with sockets and cryptography): wall seconds and CPU seconds (user+sys, children
-  included);
+  included), and wall milliseconds per entry of its transcript (the deal is random, so
+  matches differ in length: per entry compares like with like);
 * ``verify`` — ``millebornes verify`` of one classic 2-player transcript (each tree
   verifies the one its own first ``play`` run made: the trees may write different
   transcript versions): wall and CPU seconds;
@@ -94,6 +95,16 @@ def timed(tree: Path, args: list[str], timeout: float = 600) -> tuple[float, flo
     return wall, cpu, out.stdout
 
 
+def entries(data_dir: Path) -> int:
+    """Signed entries in the transcript of the one game under ``data_dir`` (read as
+    msgpack objects: the format version does not matter)."""
+    import msgpack
+
+    path = next(p for p in data_dir.glob("*/transcript.mbt"))
+    with open(path, "rb") as f:
+        return sum(1 for _ in msgpack.Unpacker(f, raw=False)) - 1   # minus the header
+
+
 def summary(xs: list[float]) -> dict[str, float]:
     return {"median": round(statistics.median(xs), 3), "min": round(min(xs), 3),
             "runs": [round(x, 3) for x in xs]}
@@ -129,6 +140,7 @@ def main(argv: list[str] | None = None) -> int:
                     if "play" in what:
                         add("play_wall_s", side, wall)
                         add("play_cpu_s", side, cpu)
+                        add("play_wall_ms_per_entry", side, wall * 1000 / entries(d))
                     if transcript is None:
                         found = sorted(p for p in d.glob("*/transcript.mbt"))
                         if found:
