@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from i18n_helpers import english_card_names_in
+from test_verify_cli import _rewrite
 
 from cli import i18n
 from cli.main import main
@@ -42,13 +43,6 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return {"cfg": cfg, "ids": ids, "path": path}
 
 
-def _rewrite(src: Path, dst: Path, envs: list[Envelope]) -> Path:
-    t = read_transcript(src)
-    with open(dst, "wb") as f:
-        f.write(t.header_bytes)
-        for e in envs:
-            f.write(e.encode())
-    return dst
 
 
 def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
