@@ -439,10 +439,15 @@ def test_bench_round_trip_latency(nodes: Callable[..., Node]) -> None:
 
 
 # ------------------------------------------------- property: any faults
-from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import HealthCheck, example, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 
+@example(seed=0, drop=0.0, duplicate=0.109375, delay=0.11328125, reorder=0.125, n=115,
+         window=20, restart_at=106)   # found by hypothesis: the last payload never came
+@example(seed=1914497297, drop=0.3648203707103906, duplicate=0.4552474816357257,
+         delay=0.5419881967551243, reorder=0.06256393980605063, n=2, window=26,
+         restart_at=98)   # a frame buffered before a skip forward was never delivered
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**32 - 1),
@@ -512,8 +517,8 @@ def test_property_exactly_once_in_order_under_faults(
         if a.pending() == 0:
             break
         clock.advance(0.01)
-    for _ in range(100):  # let the last heartbeats and stragglers land
-        clock.advance(0.02)
+    for _ in range(500):  # let the last heartbeats and stragglers land (10 s: with half the
+        clock.advance(0.02)   # frames dropped, a restarted peer's first heartbeats may be lost)
         m = cur.recv(0)
         if m is not None:
             out.append(int.from_bytes(m[1], "big"))

@@ -379,6 +379,9 @@ class ReliableCore:
             p.expected = base
             if skipped > 0:
                 self._events.append(PeerEvent(PeerEventKind.GAP, p.peer_id, detail=skipped))
+            # frames buffered at or above the new base may now be in order (else one that
+            # arrived before the skip would wait forever: found by the property test)
+            self._promote(p)
         p.ack_due = True
         if seq < p.expected or seq in p.ooo:
             self._stats.setdefault(p.peer_id, {})
@@ -529,7 +532,12 @@ class ReliableCore:
         top = min(p.next_seq, p.base + c.window)
         for seq in range(p.base, top):
             o = p.unacked.get(seq)
-            if o is None or o.sacked:
+            # A selectively acked frame is not sent again, except the first one we hold,
+            # at its timeout: the receiver may be waiting for frames below it that an
+            # earlier incarnation of it acknowledged, and only a data frame tells it our
+            # base so that it skips forward (else both sides wait forever: found by the
+            # property test). Its timeout backs off like any resend.
+            if o is None or (o.sacked and seq != p.base):
                 continue
             if o.due <= now:
                 frame = pack_frame([DATA, self.session, seq, p.base, o.payload])
