@@ -943,7 +943,7 @@ def test_shares_of_a_forced_draw_come_first_and_never_from_its_drawer(
     """Transcript v3: a pile position's shares all go to one seat, never come from it (a
     share is the same whoever it names, so its author drawing that card would open it to
     everyone), and when the draw was forced (no R4a choice) they were all written before
-    it, so the drawer's next entry is its own: its move, with no wait for the others."""
+    it, so the drawer reads its card at once; otherwise all of them answer the draw."""
     cfg, ids = _table(rules, n, seed=b"forced-%d" % n)
     log: list[tuple[int, int, Body]] = []
 
@@ -952,25 +952,33 @@ def test_shares_of_a_forced_draw_come_first_and_never_from_its_drawer(
         return body
 
     play_fair_match(cfg, ids, _bots(n, 3), transcript=tmp_path / "g.mbt", tamper=record)
-    authors: dict[tuple[int, int, int], set[int]] = {}
-    recipient: dict[tuple[int, int, int], int] = {}
-    forced = after = 0
+    shares: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}  # (index, author, to)
+    draws: list[tuple[int, int, tuple[int, int, int]]] = []   # (index, drawer, position)
+    hand_no, rnd, drawn = -1, 0, 0
     for i, (hand, seat, body) in enumerate(log):
+        if hand != hand_no:
+            hand_no, rnd, drawn = hand, 0, 0
+        if body["k"] == "deck.reshuffle":
+            rnd, drawn = body["round"], 0
         if body["k"] == "deck.share" and body["to"] != PUBLIC:
-            key = (hand, body["round"], body["pos"])
-            assert seat != body["to"]
-            assert recipient.setdefault(key, body["to"]) == body["to"]
-            authors.setdefault(key, set()).add(seat)
+            shares.setdefault((hand, body["round"], body["pos"]), []).append(
+                (i, seat, body["to"]))
         if body["k"] == "game.act" and isinstance(action_from_data(body["a"]), Draw) \
                 and action_from_data(body["a"]).source == "pile":
-            nxt = log[i + 1]
-            if nxt[1] == seat:
-                forced += 1
-            else:                     # R4a's choice: the shares answer the draw
-                assert rules.draw_discard and nxt[2]["k"] == "deck.share"
-                after += 1
-    for key, who in authors.items():
-        assert recipient[key] not in who and len(who) == n - 1, key
+            draws.append((i, seat, (hand, rnd, (6 * n if rnd == 0 else 0) + drawn)))
+            drawn += 1
+    for key, given in shares.items():
+        assert len({to for _, _, to in given}) == 1, key          # one recipient
+        assert sorted(a for _, a, _ in given) == sorted(set(range(n)) - {given[0][2]}), key
+    forced = after = 0
+    for i, drawer, key in draws:
+        given = shares[key]
+        assert given[0][2] == drawer, key
+        if all(j < i for j, _, _ in given):
+            forced += 1
+        else:                          # R4a's choice: every share answers the draw
+            assert rules.draw_discard and all(j > i for j, _, _ in given), key
+            after += 1
     assert forced + after > 10
     if not rules.draw_discard:
         assert after == 0      # classic: every draw is forced
