@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -242,8 +243,16 @@ def test_a_whole_hand_by_keys_with_the_target_picker_and_coup_prompt(tmp_path: P
             screen = _tmux("capture-pane", "-p", "-t", session).stdout
             lines = screen.splitlines()
             seen_fit &= len(lines) <= 24 and all(len(line) <= 80 for line in lines)
-            if "Hand 1 scores" in screen or "EXITED" in screen or "Traceback" in screen:
+            if "EXITED" in screen or "Traceback" in screen:
                 break
+            if re.search(r"Hand \d+ scores", screen):
+                if picked and answered:
+                    break
+                # the deal is random (mental poker; --seed does not fix it): a hand may
+                # give Ana no hazard she can play, or no attack to answer: play another
+                _tmux("send-keys", "-t", session, "Enter")
+                time.sleep(0.6)
+                continue
             status = " ".join(" ".join(lines[-3:]).split())
             cards = _hand_cards(screen)
             names = {name for _, name, _ in cards}
@@ -284,7 +293,7 @@ def test_a_whole_hand_by_keys_with_the_target_picker_and_coup_prompt(tmp_path: P
                 elif cards:
                     _tmux("send-keys", "-t", session, str(cards[0][0]), "d")
             time.sleep(0.4)
-        assert "Hand 1 scores" in screen, screen
+        assert re.search(r"Hand \d+ scores", screen), screen
         assert "Traceback" not in screen and "EXITED" not in screen, screen
         assert seen_fit
         assert picked >= 1 and answered >= 1, (picked, answered)
