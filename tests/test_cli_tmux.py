@@ -201,7 +201,6 @@ HAZARDS = {"Stop": "Right of Way", "Speed Limit": "Right of Way", "Out of Gas": 
 
 def _hand_cards(screen: str) -> list[tuple[int, str, bool]]:
     """(number, card name, playable) for each card of "Your hand" on the screen."""
-    import re
     lines = screen.splitlines()
     try:
         top = next(i for i, line in enumerate(lines) if line.startswith("Your hand"))
