@@ -101,12 +101,10 @@ class BotPeerProcesses:
         fork = threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork") if fork else multiprocessing.get_context("spawn")
         self.bind = bind
-        self.seats = dict(seats)
         self.conns: dict[int, multiprocessing.connection.Connection] = {}
         self.procs: dict[int, BaseProcess] = {}
         self.endpoints: dict[int, str] = {}
-        self.ports: dict[int, int] = {}
-        for seat, id_seed in self.seats.items():
+        for seat, id_seed in seats.items():
             mine, theirs = ctx.Pipe()
             p = ctx.Process(target=_child,
                             args=(theirs, seat, id_seed, bind, secure, os.getpid()),
@@ -127,7 +125,7 @@ class BotPeerProcesses:
             except EOFError:
                 raise OSError(_("a bot's peer stopped before it could listen on %(address)s")
                               % {"address": self.bind}) from None
-            self.ports[seat], self.endpoints[seat] = int(msg[1]), str(msg[2])
+            self.endpoints[seat] = str(msg[2])
 
     def start(self, start: TableStart, base: Path | None, opts: SessionOptions, seed: int,
               specs: Mapping[int, str]) -> None:
