@@ -453,13 +453,22 @@ def test_card_not_held_written_into_a_transcript(tmp_path: Path, honest: dict[st
     # a discard, its open, and a card never dealt nor drawn in round 0 — or, when the
     # match drew the whole pile, a card another seat held (it was flaky on an empty list)
     undrawn = [c for pos, c in enumerate(decks[0]) if pos not in recips[0]]
-    opens = {b["card"]: k for k, (_, _, b) in enumerate(triples)
-             if _kind(b) == "deck.share" and b["to"] == PUBLIC}
-    i = next(k for k, (_, _, b) in enumerate(triples)
-             if _kind(b) == "game.act" and isinstance(_act(b), Discard)
-             and _act(b).card in opens)
+    # the open of a discard is the first public share of its card after it, in that hand
+    # (a match of several hands, or a reshuffle, opens the same card again later: taking the
+    # last open of the card, as this test once did, edited another seat's open)
+    first_hand = triples[0][0]
+
+    def open_after(k: int, card: int) -> int | None:
+        return next((m for m in range(k + 1, len(triples))
+                     if triples[m][0] == first_hand and _kind(triples[m][2]) == "deck.share"
+                     and triples[m][2]["to"] == PUBLIC and triples[m][2]["card"] == card),
+                    None)
+
+    i, j = next((k, m) for k, (hk, _, b) in enumerate(triples)
+                if hk == first_hand and _kind(b) == "game.act"
+                and isinstance(_act(b), Discard)
+                and (m := open_after(k, _act(b).card)) is not None)
     h, seat, b = triples[i]
-    j = opens[_act(b).card]
     others = [c for pos, c in enumerate(decks[0])
               if recips[0].get(pos) not in (None, seat, PUBLIC)]
     fake = (undrawn + others)[0]
