@@ -7,6 +7,7 @@ import asyncio
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -68,3 +69,37 @@ def wait_into_first_hand(jdir: Path, limit: float = 30.0) -> None:
             return
         time.sleep(0.01)
     raise AssertionError(f"the joiner never got going within {limit:.0f} s")
+
+
+class Logged:
+    """A child process whose output goes to files, not pipes. A pipe read only at the end
+    fills (64 KiB) during a long match and blocks the writer mid-game: a host whose own
+    seat stopped in a print left its joiner waiting for its move (failed in CI)."""
+
+    def __init__(self, args: list[str], **popen: Any) -> None:
+        self._out = tempfile.TemporaryFile("w+", encoding="utf-8")
+        self._err = tempfile.TemporaryFile("w+", encoding="utf-8")
+        self.proc = subprocess.Popen(args, stdout=self._out, stderr=self._err, text=True,
+                                     **popen)
+
+    def poll(self) -> int | None:
+        return self.proc.poll()
+
+    def finish(self, timeout: float) -> tuple[int, str, str]:
+        """Wait at most ``timeout`` s (then kill); the exit code and both outputs."""
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        texts = []
+        for f in (self._out, self._err):
+            f.seek(0)
+            texts.append(f.read())
+            f.close()
+        return self.proc.returncode, texts[0], texts[1]
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()

@@ -17,6 +17,7 @@ from typing import Any
 import msgpack
 import pytest
 import zmq
+from cli_helpers import Logged
 
 from engine import Seating, preset
 from engine.bots import make_bot
@@ -297,11 +298,10 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _cli(tmp: Path, *args: str) -> subprocess.Popen[str]:
+def _cli(tmp: Path, *args: str) -> Logged:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.Popen([sys.executable, "-m", "cli", *args], cwd=tmp, env=env,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    return Logged([sys.executable, "-m", "cli", *args], cwd=tmp, env=env,
+                  stdin=subprocess.DEVNULL)
 
 
 def _hostile(*args: str) -> str:
@@ -333,27 +333,20 @@ def test_attacks_on_a_real_host_process_then_a_real_joiner_plays(tmp_path: Path)
         _hostile(*curve, "hello-own-id", ep, node_id_for(ident.public_key).hex())
         _hostile(*curve, "hello-endpoint", ep, "a b c", "5")
         _hostile(*curve, "hello-flood", ep, "1100")
-        assert host.poll() is None, host.communicate()[1][-1500:]
+        assert host.poll() is None, host.finish(0)[2][-1500:]
         join = _cli(tmp_path, "join", *common, "--peer", f"127.0.0.1:{port}", "--name", "Ben",
                     "--data-dir", str(tmp_path / "j"), "--identity", str(tmp_path / "j.key"))
         try:
-            out, err = join.communicate(timeout=90)
-        except subprocess.TimeoutExpired:
+            rc, out, err = join.finish(90)
+            assert rc == 0, (out[-1500:], err[-1500:])
+            assert "the match starts" in out
+            hrc, hout, herr = host.finish(30)
+            assert hrc == 0, (hout[-1500:], herr[-1500:])
+            assert "Traceback" not in herr + err
+        finally:
             join.kill()
-            out, err = join.communicate()
-        assert join.returncode == 0, (out[-1500:], err[-1500:])
-        assert "the match starts" in out
-        try:
-            hout, herr = host.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            host.kill()
-            hout, herr = host.communicate()
-        assert host.returncode == 0, (hout[-1500:], herr[-1500:])
-        assert "Traceback" not in herr + err
     finally:
-        if host.poll() is None:
-            host.kill()
-            host.communicate()
+        host.kill()
 
 
 # ------------------------------------------------------------------- finding 8

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import zmq
+from cli_helpers import Logged
 
 from engine import Seating, preset
 from engine.bots import make_bot
@@ -246,22 +247,16 @@ def _free_port() -> int:
 
 
 # ------------------------------------------------------------------ across "hosts" (root)
-def _ns_verb(ns: str, verb: str, **kw: object) -> subprocess.Popen[str]:
+def _ns_verb(ns: str, verb: str, **kw: object) -> Logged:
     code = (f"import argparse, sys; from cli import {verb}; "
             f"a = argparse.Namespace(**{kw!r}); sys.exit({verb}.run(a))")
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
-    return subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, "-c", code],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env)
+    return Logged(["ip", "netns", "exec", ns, sys.executable, "-c", code], env=env)
 
 
-def _finish(p: subprocess.Popen[str], timeout: float = 60) -> str:
-    try:
-        out, err = p.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        out, err = p.communicate()
-    assert p.returncode == 0, f"rc={p.returncode}\n{out[-1500:]}\n{err[-1500:]}"
+def _finish(p: Logged, timeout: float = 60) -> str:
+    rc, out, err = p.finish(timeout)
+    assert rc == 0, f"rc={rc}\n{out[-1500:]}\n{err[-1500:]}"
     return out
 
 
