@@ -29,11 +29,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from p2p.crypto import group as g
+from p2p.crypto.parallel import both
 from p2p.crypto.proofs import ProofError
 
 __all__ = [
@@ -225,23 +226,29 @@ def prove_shuffle(inp: Sequence[Ciphertext], out: Sequence[Ciphertext], perm: Se
         counter += 1
         return g.scalar_from_hash(m.digest())
 
-    # permutation commitment: c_{π(i)} = r_{π(i)}·G + h_i
+    # Every nonce is drawn first, in a fixed order (r by output position, r̂, ω1..ω4, ω̂,
+    # ω'), so that the group arithmetic below may run in two threads (see crypto.parallel).
     r = [0] * n
-    c = [b""] * n
     for i in range(n):
-        j = perm[i]
-        r[j] = rnd()
-        c[j] = g.add(g.base(r[j], ops), hs[i], ops)
+        r[perm[i]] = rnd()
+    r_hat = [rnd() for _ in range(n)]
+    w1, w2, w3, w4 = rnd(), rnd(), rnd(), rnd()
+    w_hat = [rnd() for _ in range(n)]
+    w_p = [rnd() for _ in range(n)]
+    # permutation commitment: c_{π(i)} = r_{π(i)}·G + h_i
+    c = [b""] * n
+
+    def commit(lo: int, hi: int) -> Callable[[g.OpCounter | None], None]:
+        def run(o: g.OpCounter | None) -> None:
+            for i in range(lo, hi):
+                j = perm[i]
+                c[j] = g.add(g.base(r[j], o), hs[i], o)
+        return run
+
+    both(commit(0, n // 2), commit(n // 2, n), ops)
     seed = _seed_u(context, joint, inp, out, c)
     u = _challenges_u(seed, n)
     u_p = [u[perm[i]] for i in range(n)]
-    # commitment chain: ĉ_i = r̂_i·G + u'_i·ĉ_{i-1}, ĉ_{-1} = h
-    r_hat = [rnd() for _ in range(n)]
-    c_hat: list[bytes] = []
-    prev = h0
-    for i in range(n):
-        prev = g.add(g.base(r_hat[i], ops), g.mul(u_p[i], prev, ops), ops)
-        c_hat.append(prev)
     r_bar = sum(r) % L
     v = [1] * n
     for i in range(n - 2, -1, -1):
@@ -249,19 +256,31 @@ def prove_shuffle(inp: Sequence[Ciphertext], out: Sequence[Ciphertext], perm: Se
     r_hat_sum = sum(a * b for a, b in zip(r_hat, v, strict=True)) % L
     r_tilde = sum(a * b for a, b in zip(r, u, strict=True)) % L
     r_prime = sum(a * b for a, b in zip(rhos, u_p, strict=True)) % L
-    w1, w2, w3, w4 = rnd(), rnd(), rnd(), rnd()
-    w_hat = [rnd() for _ in range(n)]
-    w_p = [rnd() for _ in range(n)]
+
+    def chain(o: g.OpCounter | None) -> tuple[list[bytes], list[bytes]]:
+        # commitment chain ĉ_i = r̂_i·G + u'_i·ĉ_{i-1} (ĉ_{-1} = h), then its links'
+        # commitments t̂_i = ω̂_i·G + ω'_i·ĉ_{i-1}
+        c_hat: list[bytes] = []
+        prev = h0
+        for i in range(n):
+            prev = g.add(g.base(r_hat[i], o), g.mul(u_p[i], prev, o), o)
+            c_hat.append(prev)
+        t_hat = []
+        prev = h0
+        for i in range(n):
+            t_hat.append(g.add(g.base(w_hat[i], o), g.mul(w_p[i], prev, o), o))
+            prev = c_hat[i]
+        return c_hat, t_hat
+
+    def sums(o: g.OpCounter | None) -> tuple[bytes, bytes, bytes]:
+        t3 = g.add(g.base(w3, o), _msum(list(zip(w_p, hs, strict=True)), o), o)
+        t4a = g.sub(_msum([(w_p[i], out[i][0]) for i in range(n)], o), g.base(w4, o), o)
+        t4b = g.sub(_msum([(w_p[i], out[i][1]) for i in range(n)], o), g.mul(w4, joint, o), o)
+        return t3, t4a, t4b
+
+    (c_hat, t_hat), (t3, t4a, t4b) = both(chain, sums, ops)
     t1 = g.base(w1, ops)
     t2 = g.base(w2, ops)
-    t3 = g.add(g.base(w3, ops), _msum(list(zip(w_p, hs, strict=True)), ops), ops)
-    t4a = g.sub(_msum([(w_p[i], out[i][0]) for i in range(n)], ops), g.base(w4, ops), ops)
-    t4b = g.sub(_msum([(w_p[i], out[i][1]) for i in range(n)], ops), g.mul(w4, joint, ops), ops)
-    t_hat = []
-    prev = h0
-    for i in range(n):
-        t_hat.append(g.add(g.base(w_hat[i], ops), g.mul(w_p[i], prev, ops), ops))
-        prev = c_hat[i]
     ch = _challenge_c(seed, c_hat, (t1, t2, t3, t4a, t4b), t_hat)
     return ShuffleProof(
         c=tuple(c), c_hat=tuple(c_hat), t1=t1, t2=t2, t3=t3, t4a=t4a, t4b=t4b,
@@ -319,29 +338,41 @@ def _verify(inp: Sequence[Ciphertext], out: Sequence[Ciphertext], p: ShuffleProo
     c_hat_end = sub(p.c_hat[-1], mul(u_prod, h0, ops), ops)
     if add(base(p.s2, ops), mul(neg_c, c_hat_end, ops), ops) != p.t2:
         raise ShuffleProofError("check t2 fails (commitment chain end)")
-    # c̃ = Σ u_j·c_j:  t3 = s3·G + Σ s'_i·h_i − c·c̃
-    c_tilde = _msum(list(zip(u, p.c, strict=True)), ops)
-    t3 = add(add(base(p.s3, ops), _msum(list(zip(p.s_prime, hs, strict=True)), ops), ops),
-             mul(neg_c, c_tilde, ops), ops)
+    # The remaining sums are independent: computed in two threads (see crypto.parallel), then
+    # checked in a fixed order, so the first failing check is always the same one.
+
+    def over_inputs(o: g.OpCounter | None) -> tuple[bytes, bytes, bytes, bytes]:
+        # c̃ = Σ u_j·c_j, Σ s'_i·h_i, and (A*, B*) = Σ u_j·e_j
+        return (_msum(list(zip(u, p.c, strict=True)), o),
+                _msum(list(zip(p.s_prime, hs, strict=True)), o),
+                _msum([(u[j], inp[j][0]) for j in range(n)], o),
+                _msum([(u[j], inp[j][1]) for j in range(n)], o))
+
+    def over_outputs(o: g.OpCounter | None) -> tuple[bytes, bytes, list[bytes]]:
+        # Σ s'_i·e'_i, and every link ŝ_i·G + s'_i·ĉ_{i-1} − c·ĉ_i
+        links = []
+        prev = h0
+        for i in range(n):
+            links.append(add(add(base(p.s_hat[i], o), mul(p.s_prime[i], prev, o), o),
+                             mul(neg_c, p.c_hat[i], o), o))
+            prev = p.c_hat[i]
+        return (_msum([(p.s_prime[i], out[i][0]) for i in range(n)], o),
+                _msum([(p.s_prime[i], out[i][1]) for i in range(n)], o), links)
+
+    (c_tilde, s_h, a_star, b_star), (s_out_a, s_out_b, links) = both(over_inputs,
+                                                                    over_outputs, ops)
+    # t3 = s3·G + Σ s'_i·h_i − c·c̃
+    t3 = add(add(base(p.s3, ops), s_h, ops), mul(neg_c, c_tilde, ops), ops)
     if t3 != p.t3:
         raise ShuffleProofError("check t3 fails (permutation commitment opening)")
-    # (A*, B*) = Σ u_j·e_j:  t4 = Σ s'_i·e'_i − s4·(G, H) − c·(A*, B*)
-    a_star = _msum([(u[j], inp[j][0]) for j in range(n)], ops)
-    b_star = _msum([(u[j], inp[j][1]) for j in range(n)], ops)
-    t4a = sub(_msum([(p.s_prime[i], out[i][0]) for i in range(n)], ops), base(p.s4, ops), ops)
-    t4a = add(t4a, mul(neg_c, a_star, ops), ops)
+    # t4 = Σ s'_i·e'_i − s4·(G, H) − c·(A*, B*)
+    t4a = add(sub(s_out_a, base(p.s4, ops), ops), mul(neg_c, a_star, ops), ops)
     if t4a != p.t4a:
         raise ShuffleProofError("check t4a fails (re-encryption, first components)")
-    t4b = sub(_msum([(p.s_prime[i], out[i][1]) for i in range(n)], ops), mul(p.s4, joint, ops),
-              ops)
-    t4b = add(t4b, mul(neg_c, b_star, ops), ops)
+    t4b = add(sub(s_out_b, mul(p.s4, joint, ops), ops), mul(neg_c, b_star, ops), ops)
     if t4b != p.t4b:
         raise ShuffleProofError("check t4b fails (re-encryption, second components)")
     # t̂_i = ŝ_i·G + s'_i·ĉ_{i-1} − c·ĉ_i
-    prev = h0
     for i in range(n):
-        t = add(add(base(p.s_hat[i], ops), mul(p.s_prime[i], prev, ops), ops),
-                mul(neg_c, p.c_hat[i], ops), ops)
-        if t != p.t_hat[i]:
+        if links[i] != p.t_hat[i]:
             raise ShuffleProofError(f"check t̂_{i} fails (commitment chain link)")
-        prev = p.c_hat[i]
