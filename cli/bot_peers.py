@@ -50,10 +50,12 @@ def _from_parent(conn: multiprocessing.connection.Connection, parent: int) -> An
     return None
 
 
-def _child(conn: multiprocessing.connection.Connection, seat: int, id_seed: bytes,
+def _child(conn: multiprocessing.connection.Connection, label: object, id_seed: bytes,
            bind: str, secure: bool, parent: int) -> None:
-    """A bot's peer: listen, say where, wait for the table, play it, leave."""
+    """A bot's peer: listen, say where, wait for the table, find its seat in it (by its
+    key: a host's lobby seats it wherever a seat is free), play it, leave."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    seat: object = label
     try:
         ident = Identity.from_seed(id_seed)
         node = listen(ident, bind, 0, secure)
@@ -62,13 +64,17 @@ def _child(conn: multiprocessing.connection.Connection, seat: int, id_seed: byte
         if msg is None or msg[0] != "start":
             node.close()
             return
-        start, base, opts, seed, spec = msg[1:]
+        start, base, opts, seed, specs = msg[1:]
+        mine = next(p.seat for p in start.cfg.players if p.key == ident.public_key)
+        seat = mine
+        spec = specs.get(mine, "heuristic")
         admit_table(node, start.cfg)
-        bbase = Path(base or default_data_dir()) / f"bot-{seat}"
-        store = Store.create(bbase, start.cfg.header(), seat, port=node.port, bind=bind,
+        bbase = Path(base or default_data_dir()) / f"bot-{mine}"
+        store = Store.create(bbase, start.cfg.header(), mine, port=node.port,
+                             bind="0.0.0.0" if bind == "*" else bind,
                              endpoints=start.endpoints,
-                             extra={"bot": spec, "seed": seed + seat, "identity_seed": id_seed})
-        peer = Peer(ident, start.cfg, node, controller=bot_controller(spec, seed + seat),
+                             extra={"bot": spec, "seed": seed + mine, "identity_seed": id_seed})
+        peer = Peer(ident, start.cfg, node, controller=bot_controller(spec, seed + mine),
                     store=store, endpoints=start.endpoints, options=opts)
         leave = threading.Event()
 
@@ -87,14 +93,16 @@ def _child(conn: multiprocessing.connection.Connection, seat: int, id_seed: byte
     except (EOFError, OSError):
         pass                           # the parent left before the table started
     except Exception:                  # its seat falls silent: the table says so, timed
-        log.exception("the bot's peer of seat %d failed", seat)
+        log.exception("the bot's peer of seat %s failed", seat)
     finally:
         conn.close()
         os._exit(0)   # nothing inherited from the parent runs at exit (forked ZeroMQ state)
 
 
 class BotPeerProcesses:
-    """One child process per bot seat: started first (listening), then given the table."""
+    """One child process per bot: started first (listening), then given the table. Keyed by
+    the caller's labels (``play``: the seats; ``host``: 0, 1, … until its lobby seats
+    them); a child finds its own seat in the table by its key."""
 
     def __init__(self, seats: Mapping[int, bytes], bind: str = "127.0.0.1",
                  secure: bool = True) -> None:
@@ -129,8 +137,9 @@ class BotPeerProcesses:
 
     def start(self, start: TableStart, base: Path | None, opts: SessionOptions, seed: int,
               specs: Mapping[int, str]) -> None:
-        for seat, conn in self.conns.items():
-            conn.send(("start", start, base, opts, seed, specs.get(seat, "heuristic")))
+        """The table to every child; each finds its seat by its key (``specs`` by seat)."""
+        for conn in self.conns.values():
+            conn.send(("start", start, base, opts, seed, dict(specs)))
 
     def finish(self, timeout: float) -> None:
         """Let the bots write their last entries for up to ``timeout`` seconds, then tell

@@ -11,11 +11,11 @@ from typing import TextIO
 from engine import Seating
 from p2p.crypto.identity import Identity
 from p2p.net.interface import TransportError
-from p2p.net.transport import Node
 from p2p.table import LobbyHost, LobbyState, Peer, SessionOptions, TableStart
 
 from . import i18n
 from .args import bind_address, data_dir, player_name, rules_from, seating_from, with_defaults
+from .bot_peers import BotPeerProcesses, bot_identities
 from .i18n import _
 from .seats import (
     LineReader,
@@ -23,11 +23,9 @@ from .seats import (
     known_lines,
     lobby_lines,
     my_store,
-    new_bot_seat,
     play_seat,
     players_lines,
     seat_node,
-    start_bots,
 )
 
 log = logging.getLogger("cli.host")
@@ -46,41 +44,50 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         raise ValueError(_("--bots %(bots)d leaves no seat for you at a table of %(players)d")
                          % {"bots": n_bots, "players": seating.n_players})
     name = player_name(args)
-    node = seat_node(ident, args)
+    seeds = bot_identities(range(n_bots))
+    # The bots' peers in child processes (their work overlaps ours on another core, and a
+    # bot's thinking never holds our interpreter lock), started first, while this process
+    # has no other thread: they may be forked.
+    bot_peers = BotPeerProcesses(seeds, bind_address(args), secure=True)
+    try:
+        node = seat_node(ident, args)
+    except BaseException:
+        bot_peers.finish(0.0)
+        raise
     try:
         host = LobbyHost(ident, name, node, rules, seating, args.table_name or "")
         seed = int(args.seed or 0)
-        bots: dict[int, tuple[Identity, bytes, Node]] = {}
+        bot_peers.wait_ready()
+        bot_seats: list[int] = []
         specs: dict[int, str] = {}
         bot_specs = tuple(getattr(args.bots, "specs", ()))
         for i in range(n_bots):
-            bot = new_bot_seat(bind_address(args), secure=node.curve_key is not None)
-            seat = host.add_bot(bot[0], f"Bot{i + 1}", reachable(bot[2].endpoint,
-                                                                  node.endpoint))
-            bots[seat] = bot
+            seat = host.add_bot(Identity.from_seed(seeds[i]), f"Bot{i + 1}",
+                                reachable(bot_peers.endpoints[i], node.endpoint))
+            bot_seats.append(seat)
             specs[seat] = bot_specs[i] if i < len(bot_specs) else "heuristic"
         reader = LineReader(inp)
         start = _gather(host, args, ident, node.port, seating, say, reader)
     except BaseException:
         node.close()
+        bot_peers.finish(0.0)
         raise
     if start is None:
         node.close()
+        bot_peers.finish(0.0)
         return 1
     for line in players_lines(start.cfg, start.seat):
         print(i18n.display(line), file=say)
     for line in known_lines(args, start.cfg, start.seat, bots=start.bots):
         print(i18n.display(line), file=say)
     opts = SessionOptions()
-    bind = bind_address(args)
-    runners = start_bots(start, bots, data_dir(args), opts, seed,
-                         "0.0.0.0" if bind == "*" else bind, specs=specs)
+    bot_peers.start(start, data_dir(args), opts, seed, specs)
     peer = Peer(ident, start.cfg, node, store=my_store(start, node, args),
                 endpoints=start.endpoints, options=opts)
     try:
-        return play_seat(peer, args, reader, out, bots=bots)
+        return play_seat(peer, args, reader, out, bots=bot_seats)
     finally:
-        runners.finish(10.0 if peer.finished else 0.5)
+        bot_peers.finish(10.0 if peer.finished else 0.5)
         peer.close(flush=1.0)
 
 

@@ -26,7 +26,6 @@ from p2p.net.transport import Node
 from p2p.table import (
     LobbyState,
     Peer,
-    SessionOptions,
     Store,
     TableConfig,
     TableStart,
@@ -124,27 +123,9 @@ def bot_controller(spec: str, seed: int) -> SeatController:
     return BotProcess(spec, seed)
 
 
-def start_bots(start: TableStart, bots: Mapping[int, BotSeat], base: Path | None,
-               opts: SessionOptions, seed: int, bind: str = "127.0.0.1",
-               specs: Mapping[int, str] | None = None) -> BotRunners:
-    """One bot peer per seat in ``bots`` (its kind from ``specs``, by default the
-    heuristic), each with its own store, run in a thread."""
-    peers: list[Peer] = []
-    for seat, (ident, id_seed, node) in bots.items():
-        admit_table(node, start.cfg)
-        spec = (specs or {}).get(seat, "heuristic")
-        bbase = (base or default_data_dir()) / f"bot-{seat}"
-        store = Store.create(bbase, start.cfg.header(), seat, port=node.port, bind=bind,
-                             endpoints=start.endpoints,
-                             extra={"bot": spec, "seed": seed + seat,
-                                    "identity_seed": id_seed})
-        peers.append(Peer(ident, start.cfg, node, controller=bot_controller(spec, seed + seat),
-                          store=store, endpoints=start.endpoints, options=opts))
-    return BotRunners(peers)
-
-
 class BotRunners:
-    """The host's bot peers, each pumped by a daemon thread until its match ends."""
+    """Bot peers in this process (resumed ones, and bots that take a silent seat), each
+    pumped by a daemon thread until its match ends."""
 
     def __init__(self, peers: list[Peer]) -> None:
         self.peers = peers

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import multiprocessing
 import os
 import socket
 import subprocess
@@ -185,11 +186,17 @@ def test_host_and_join_verbs_play_a_match(tmp_path: Path) -> None:
     outs = [io.StringIO(), io.StringIO()]
     rc: list[int | None] = [None, None]
     t1 = _run(lambda: host_verb.run(host, out=outs[0], inp=io.StringIO("")), rc, 0)
-    time.sleep(0.3)
+    # the host's bot is a peer in a child process of the host's (as in `play`): its work
+    # and thinking never share the host's interpreter lock
+    deadline = time.monotonic() + 30
+    while not any(c.name == "bot-0" for c in multiprocessing.active_children()):
+        assert time.monotonic() < deadline, "the host's bot never started in a child process"
+        time.sleep(0.01)
     t2 = _run(lambda: join_verb.run(join, out=outs[1], inp=io.StringIO("")), rc, 1)
     t1.join(60)
     t2.join(60)
     assert rc == [0, 0], (outs[0].getvalue()[-800:], outs[1].getvalue()[-800:])
+    assert not any(c.name == "bot-0" for c in multiprocessing.active_children())
     for o in outs:
         text = o.getvalue()
         assert "the match starts" in text and "Ben [" in text and "Bot1 [" in text
