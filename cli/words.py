@@ -664,6 +664,9 @@ def store_damaged_line(exc: StoreDamaged) -> str:
             "unreadable": _("not readable by this account"),
             "too-large": _("too large (%(size)d bytes)") % {"size": exc.size},
             }.get(exc.what_id, exc.what)
+    if exc.what_id == "rules" and exc.rule_fault is not None:
+        what = _("its rules cannot be played: %(why)s") % {
+            "why": rule_fault_text(exc.rule_fault[0], exc.rule_fault[1], exc.what)}
     return _("this computer's copy of game %(id)s is damaged (%(file)s: %(what)s): local "
              "damage, nobody cheated; %(todo)s") % {
                  "id": exc.path.name[:8], "file": exc.file, "what": what, "todo": todo}

@@ -14,9 +14,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.rules import RuleOptionError, Rules, Seating
 from p2p.deck.messages import CheatDetected, DecryptShare, is_deck_body, message_from_body
-from p2p.table.config import TableConfig
+from p2p.table.config import TableConfig, rules_fault
 from p2p.table.hand_protocol import ProtocolError
 from p2p.table.match import MatchProtocol
 from p2p.table.replicated_log import equivocator
@@ -170,7 +169,7 @@ def verify_game(path: str | os.PathLike[str], workers: int = 0) -> GameReport:
         cfg = TableConfig.from_header(transcript.header)
     except ValueError as exc:
         _fail_from(rep, None, "header", None, str(exc))
-        fault = _rules_fault(transcript.header.rules)
+        fault = rules_fault(transcript.header.rules)
         if fault is not None:
             rep.detail_why, rep.detail_data = "rule-option", {"why": fault.why,
                                                               "data": fault.data}
@@ -183,21 +182,6 @@ def verify_game(path: str | os.PathLike[str], workers: int = 0) -> GameReport:
         return _check(cfg, rep)
     except Exception as exc:  # a verifier must not crash on a crafted file
         return _fail_from(rep, None, "unexpected-error", None, f"{type(exc).__name__}: {exc}")
-
-
-def _rules_fault(meta: object) -> RuleOptionError | None:
-    """Why the engine refuses a header's rule set or seating (None: it does not, or the
-    header is not even a map of them), as its id and data: the same check as
-    ``TableConfig.from_header``'s, whose English sentence is all a report had."""
-    try:
-        if isinstance(meta, dict):
-            Rules.from_dict(dict(meta["rules"]))
-            Seating(*meta["seating"])
-    except RuleOptionError as exc:
-        return exc
-    except Exception:       # another fault: the header's English detail says it
-        return None
-    return None
 
 
 def _fail_from(rep: GameReport, index: int | None, check: str | None, seat: int | None,

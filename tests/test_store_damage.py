@@ -211,6 +211,40 @@ def test_resume_from_a_damaged_copy_says_so_in_one_line(played: Path, tmp_path: 
         peer.close(flush=0)
 
 
+def test_a_header_whose_rules_this_engine_refuses_is_said_in_the_players_language(
+        played: Path, tmp_path: Path) -> None:
+    """A copy whose transcript header carries rules the engine refuses (here a yes/no
+    option written as text): the damage names the option and value, and a console says
+    why in the player's language, not in the engine's English sentence."""
+    import dataclasses
+
+    from cli import i18n
+    from cli.words import store_damaged_line
+    from p2p.transcript.file import TranscriptWriter
+
+    shutil.copytree(played, tmp_path / "g")
+    table = next(d for d in (tmp_path / "g" / "d0").iterdir() if d.is_dir())
+    header = read_transcript(table / TRANSCRIPT).header
+    meta = dict(header.rules)
+    meta["rules"] = {**meta["rules"], "fast_play": "yes"}
+    (table / TRANSCRIPT).unlink()
+    TranscriptWriter(table / TRANSCRIPT, dataclasses.replace(header, rules=meta)).close()
+    ident = Identity.load_or_create(tmp_path / "g" / "s0.key")
+    with pytest.raises(StoreDamaged) as err:
+        resume_peer(table, ident, node_factory=_local_node)
+    exc = err.value
+    assert exc.what_id == "rules" and exc.rule_fault is not None
+    assert exc.rule_fault[0] == "not-bool" and exc.rule_fault[1]["option"] == "fast_play"
+    with i18n.using("en"):
+        english = store_damaged_line(exc)
+    assert "fast_play" in english and "'yes'" in english
+    with i18n.using("fr"):
+        french = store_damaged_line(exc)
+    assert "fast_play" in french and "'yes'" in french
+    assert "must be yes or no" not in french and "transcript header" not in french
+    assert "la copie de la partie" in french and "ses règles ne peuvent pas être jouées" in french
+
+
 def test_old_secrets_files_without_checksums_stay_readable(played: Path, tmp_path: Path) -> None:
     """A secrets.log written before records carried a checksum resumes as before."""
     shutil.copytree(played, tmp_path / "g")

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import Rules, Seating
+from engine.rules import RuleOptionError
 from p2p.crypto.identity import verify_curve_certificate
 from p2p.text import safe_text
 from p2p.transcript.decoding import (
@@ -158,6 +159,22 @@ class TableConfig:
         if cfg.cards != header.cards:
             raise ValueError("the header's card list does not match the rules")
         return cfg
+
+
+def rules_fault(meta: object) -> RuleOptionError | None:
+    """Why the engine refuses a header's rule set or seating (None: it does not, or the
+    header is not even a map of them), as its id and data: the same check as
+    :meth:`TableConfig.from_header`'s, whose English sentence is all a caller had, so that a
+    report or a damaged game can say it in the player's language."""
+    try:
+        if isinstance(meta, dict):
+            Rules.from_dict(dict(meta["rules"]))
+            Seating(*meta["seating"])
+    except RuleOptionError as exc:
+        return exc
+    except Exception:       # another fault: the header's English detail says it
+        return None
+    return None
 
 
 def parse_header_bytes(raw: object) -> tuple[TranscriptHeader, TableConfig]:

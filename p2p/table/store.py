@@ -67,7 +67,8 @@ class StoreDamaged(ValueError):
     (nothing language-dependent is decided here): ``keep`` (the default: the copy is left
     as it is), ``permissions``, ``update`` or ``secrets-lost``; ``what_id`` the fault when
     it is one of a file's usual ones (``missing``, ``folder``, ``unreadable``, ``too-large``
-    with ``size``), "" when ``what`` is a technical detail."""
+    with ``size``) or ``rules`` (the header's rules, refused by this version's engine, with
+    ``rule_fault``), "" when ``what`` is a technical detail."""
 
     def __init__(self, path: Path, file: str, what: str, todo: str = "",
                  todo_id: str = "", what_id: str = "", size: int = 0) -> None:
@@ -76,6 +77,8 @@ class StoreDamaged(ValueError):
         self.what = what
         self.what_id = what_id
         self.size = size
+        #: with ``what_id`` "rules": the engine's refusal of the header's rules (id, data)
+        self.rule_fault: tuple[str, dict[str, Any]] | None = None
         self.todo_id = todo_id or ("keep" if not todo else "other")
         if not todo:
             todo = ("it cannot be resumed from this copy, which is left as it is; the other "
@@ -255,11 +258,15 @@ class Store:
                                f"({exc.strerror or exc})") from None
         if transcript.header.to_bytes() != meta["header"]:
             writer.close()
-            from p2p.table.config import TableConfig
+            from p2p.table.config import TableConfig, rules_fault
             try:      # which one is damaged: the one whose table id does not add up
                 TableConfig.from_header(transcript.header)
             except ValueError as exc:
-                raise StoreDamaged(p, TRANSCRIPT, f"bad header: {exc}") from None
+                damaged = StoreDamaged(p, TRANSCRIPT, f"bad header: {exc}")
+                fault = rules_fault(transcript.header.rules)
+                if fault is not None:   # said in the player's language by a console
+                    damaged.what_id, damaged.rule_fault = "rules", (fault.why, fault.data)
+                raise damaged from None
             raise StoreDamaged(p, META, "its table header does not match the transcript's")
         header = transcript.header
         seat = meta["seat"]
