@@ -81,7 +81,11 @@ def play_both(rules: Rules, seating: Seating, seed: int, how: str) -> tuple[int,
     rng = random.Random(seed)
     deck = list(rules.deck(seating))
     rng.shuffle(deck)
-    state = new_hand(rules, seating, deck, seed % seating.n_players)
+    return play_on_both(new_hand(rules, seating, deck, seed % seating.n_players), how, rng)
+
+
+def play_on_both(state: HandState, how: str, rng: random.Random) -> tuple[int, HandState]:
+    """The hand from ``state`` to its end through both, compared at every move."""
     assert supported(state)
     sim = Sim(state)
     bots: dict[int, object] = {}
@@ -222,3 +226,32 @@ def test_what_the_fast_path_leaves_to_the_engine() -> None:
     assert not supported(fast)
     with pytest.raises(ValueError):
         Sim(fast)
+
+
+def test_exhausted_piles_play_on_as_the_engine() -> None:
+    """Positions with the draw pile nearly gone (its cards moved under the discard pile),
+    with and without progress since the last reshuffle and at every count of idle
+    reshuffles: the pile runs out, is reshuffled or not (R4b), and hands end exhausted."""
+    rng = random.Random(77)
+    ends: set[str] = set()
+    reshuffled = 0
+    for i in range(80):
+        rules = MODERN.with_options(reshuffle_limit=rng.choice([0, 1, 2]),
+                                    exhaustion=rng.choice(["reshuffle", "reshuffle",
+                                                           "play_out"]))
+        seating = rng.choice(SEATINGS)
+        states = [s for s in _positions(rules, seating, 300 + i) if s.phase in ("draw", "play")]
+        state = rng.choice(states[: len(states) // 2 + 1])
+        pile = state.pile
+        assert isinstance(pile, tuple)
+        keep = rng.randrange(0, 3)
+        state = state._replace(
+            pile=pile[len(pile) - keep:], discard=pile[:len(pile) - keep] + state.discard,
+            progress=rng.random() < 0.3,
+            idle_reshuffles=rng.randrange(0, rules.reshuffle_limit + 2))
+        if not state.pile and state.phase == "draw":
+            continue  # (the engine settles such a state before anyone sees it)
+        _, final = play_on_both(state, rng.choice(["random", "rollout"]), rng)
+        ends.add(final.end_reason)
+        reshuffled += final.reshuffles > state.reshuffles
+    assert "exhausted" in ends and reshuffled > 10
