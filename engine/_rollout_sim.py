@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from ._rollout_policy import DEAD_WITH, KEEP, PLAY_SCORE
@@ -38,7 +38,8 @@ from .cards import (
     Family,
     Kind,
 )
-from .rules import NO_SIDE
+from .game import new_hand
+from .rules import NO_SIDE, Rules, Seating
 from .state import (
     DRAW,
     EXTEND,
@@ -639,3 +640,27 @@ class Sim:
         if worst >= 0:
             return DISCARD + worst
         return self.legal_moves(seat)[0]
+
+
+def random_hand(rules: Rules, seating: Seating, rngs: Sequence[random.Random],
+                dealer: random.Random, first_seat: int) -> tuple[HandState, int]:
+    """A hand of uniformly random moves played through the fast path, and its number of
+    moves: the hand ``engine.simulate.play_hand`` plays with ``RandomBot``s whose
+    generators are ``rngs`` (the same deal, moves and reshuffles, drawn from the same
+    generators), so that ``millebornes bench engine`` times both on the same hands."""
+    deck = list(rules.deck(seating))
+    dealer.shuffle(deck)
+    sim = Sim(new_hand(rules, seating, deck, first_seat))
+    moves = 0
+    while True:
+        seat = sim.actor()
+        if seat >= 0:
+            legal = sim.legal_moves(seat)
+            sim.apply(seat, legal[rngs[seat].randrange(len(legal))])
+        elif sim.phase == OVER:
+            return sim.to_state(), moves
+        else:  # R4b: chance reshuffles with the dealer's generator (``reshuffle_action``)
+            order = list(sim.discard)
+            dealer.shuffle(order)
+            sim.reshuffle(order)
+        moves += 1

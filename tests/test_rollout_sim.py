@@ -33,8 +33,9 @@ from engine import (
     view_of,
 )
 from engine._bot_search import play_on, rollout, rollout_choice
-from engine._rollout_sim import Sim, move_of, supported, to_action
-from engine.bots import make_bot
+from engine._rollout_sim import Sim, move_of, random_hand, supported, to_action
+from engine.bots import RandomBot, make_bot
+from engine.simulate import play_hand
 
 SEATINGS = [Seating.solo(2), Seating.solo(3), Seating(4, 2)]
 #: The options neither preset uses, switched on at random in the "mixed" rule sets.
@@ -255,3 +256,17 @@ def test_exhausted_piles_play_on_as_the_engine() -> None:
         ends.add(final.end_reason)
         reshuffled += final.reshuffles > state.reshuffles
     assert "exhausted" in ends and reshuffled > 10
+
+
+@pytest.mark.parametrize(("rules", "seating"), [(CLASSIC, Seating.solo(2)),
+                                                (MODERN, Seating.solo(4)), (MODERN, Seating(4, 2))])
+def test_the_benchmark_plays_the_engine_benchmark_hands(rules: Rules, seating: Seating) -> None:
+    """``random_hand`` (the fast path's figure in ``millebornes bench engine``) plays the
+    very hands ``play_hand`` plays with random bots from the same generators."""
+    dealer, dealer2 = random.Random(1), random.Random(1)
+    bots = [RandomBot(1 + s) for s in range(seating.n_players)]
+    rngs = [random.Random(1 + s) for s in range(seating.n_players)]
+    for i in range(8):
+        rec = play_hand(rules, seating, bots, dealer, i % seating.n_players)
+        final, moves = random_hand(rules, seating, rngs, dealer2, i % seating.n_players)
+        assert final == rec.final and moves == len(rec.actions)
