@@ -7,7 +7,7 @@ The base revision (default ``1bd48d0``, the issue's yardstick) is exported with 
 archive`` into a temporary folder. Each round runs, in a rotated order so that every
 figure sees every slot of the machine's load: the base tree's engine, this tree's engine
 (both ``play_hand`` with random bots, as ``millebornes bench engine``) and this tree's fast
-path (``engine._rollout_sim.random_hand``: the same hands). Each run is a fresh pure-Python
+path (``engine.bots.random_hand``: the same hands). Each run is a fresh pure-Python
 interpreter measuring CPU seconds for ``--seconds``; the figures are the medians over the
 rounds and their ratios to the base engine. One core at a time.
 """
@@ -36,7 +36,7 @@ seconds, fast = float(sys.argv[1]), sys.argv[2] == "fast"
 rules, seating, seed = CLASSIC, Seating.solo(2), 1
 dealer = random.Random(seed)
 if fast:
-    from engine._rollout_sim import random_hand
+    from engine.bots import random_hand
     rngs = [random.Random(seed + s) for s in range(2)]
     hand = lambda i: random_hand(rules, seating, rngs, dealer, i % 2)[1]
 else:

@@ -10,7 +10,7 @@ from typing import Any
 
 import engine.game
 from engine import CLASSIC, MODERN, RandomBot, Rules, Seating, play_hand
-from engine._rollout_sim import random_hand
+from engine.bots import random_hand
 from p2p.deck.bench import run as deck_bench
 from p2p.netsim import run_net_bench
 from p2p.trustbench import run_trust_bench

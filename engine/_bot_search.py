@@ -35,7 +35,7 @@ from . import (
 )
 from ._bot_heuristic import HeuristicBot
 from ._rollout_policy import DEAD_WITH, KEEP, PLAY_SCORE
-from ._rollout_sim import Sim, supported
+from ._rollout_sim import RolloutSim, supported
 from .cards import (
     FAMILY_OF,
     KIND_OF,
@@ -293,11 +293,17 @@ def rollout(state: HandState, side: int, rng: random.Random,
     there; the others go through the engine (:func:`play_on`). Both make the same moves
     and draw the same random numbers, so the choice never changes a decision."""
     if supported(state):
-        sim = Sim(state)
+        sim = RolloutSim(state)
         sim.rollout(rng, horizon)
         state = sim.to_state()
     else:
         state = play_on(state, rng, horizon)
+    return outcome(state, side, fitted)
+
+
+def outcome(state: HandState, side: int, fitted: bool = False) -> float:
+    """Where a rollout stopped, for ``side``: its points minus the best other side's (the
+    hand's score if it ended, else :func:`fitted_value` or :func:`standing`)."""
     if state.phase == OVER:
         totals: list[float] = [float(s.total) for s in score_hand(state)]
     else:

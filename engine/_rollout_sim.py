@@ -4,8 +4,8 @@ The engine (:mod:`engine.game`) is written to be read: every action builds a new
 :class:`~engine.state.HandState`, checks the action and names the rule it breaks. The
 search bot's rollouts need none of that (the actions come from the rules themselves, no
 one watches the states in between) and spend nearly all its thinking time in it. So a
-rollout copies the full-information state once into a :class:`Sim` (hands, piles and
-zones as lists, kinds and families as ints, safeties as a bit mask per side), plays on by
+rollout copies the full-information state once into a :class:`RolloutSim` (hands, piles
+and zones as lists, kinds and families as ints, safeties as a bit mask per side), plays on by
 changing it in place, and turns it back into a ``HandState`` only at the end for the
 evaluation. The same rules, written a second time for speed: ``tests/test_rollout_sim.py``
 plays random and heuristic hands of every supported rule set through both, step by step,
@@ -112,7 +112,7 @@ _AFTER_COUP: Final = (REPLACEMENT_DRAW, TURN_DRAW)
 
 
 def supported(state: HandState) -> bool:
-    """Whether :class:`Sim` plays this state by the engine's rules: a full-information
+    """Whether :class:`RolloutSim` plays this state by the engine's rules: a full-information
     state of a rule set without O-fast-play (its out-of-turn remedies and multi-card
     discards, R10, are left to the engine)."""
     return state.viewer is None and not state.rules.fast_play and not isinstance(state.pile, int)
@@ -151,7 +151,7 @@ def move_of(action: Action) -> int:
     raise ValueError(f"{action!r} has no move in the fast path")
 
 
-class Sim:
+class RolloutSim:
     """One hand, changed in place. The fields mirror :class:`HandState`'s (see there);
     a zone is spread over per-side lists (``battle[side]`` ...), with ``safe[side]`` the
     mask of its safeties; the hazard waiting for answers is ``attack_card`` (-1: none),
@@ -650,7 +650,7 @@ def random_hand(rules: Rules, seating: Seating, rngs: Sequence[random.Random],
     generators), so that ``millebornes bench engine`` times both on the same hands."""
     deck = list(rules.deck(seating))
     dealer.shuffle(deck)
-    sim = Sim(new_hand(rules, seating, deck, first_seat))
+    sim = RolloutSim(new_hand(rules, seating, deck, first_seat))
     moves = 0
     while True:
         seat = sim.actor()

@@ -32,9 +32,19 @@ from engine import (
     score_hand,
     view_of,
 )
-from engine._bot_search import play_on, rollout, rollout_choice
-from engine._rollout_sim import Sim, move_of, random_hand, supported, to_action
-from engine.bots import RandomBot, make_bot
+from engine.bots import (
+    RandomBot,
+    RolloutSim,
+    make_bot,
+    move_of,
+    outcome,
+    play_on,
+    random_hand,
+    rollout,
+    rollout_choice,
+    supported,
+    to_action,
+)
 from engine.simulate import play_hand
 
 SEATINGS = [Seating.solo(2), Seating.solo(3), Seating(4, 2)]
@@ -88,7 +98,7 @@ def play_both(rules: Rules, seating: Seating, seed: int, how: str) -> tuple[int,
 def play_on_both(state: HandState, how: str, rng: random.Random) -> tuple[int, HandState]:
     """The hand from ``state`` to its end through both, compared at every move."""
     assert supported(state)
-    sim = Sim(state)
+    sim = RolloutSim(state)
     bots: dict[int, object] = {}
     steps = 0
     while state.phase != OVER:
@@ -109,7 +119,7 @@ def play_on_both(state: HandState, how: str, rng: random.Random) -> tuple[int, H
         state = apply_action(state, action)
         assert sim.to_state() == state, (steps, action)
         if steps % 7 == 0:  # a simulator started anywhere in the hand agrees too
-            assert Sim(state).to_state() == state
+            assert RolloutSim(state).to_state() == state
         steps += 1
     assert score_hand(sim.to_state()) == score_hand(state)
     return steps, state
@@ -181,7 +191,7 @@ def test_the_policy_chooses_and_draws_as_rollout_choice() -> None:
                     continue
                 a, b = random.Random(plays), random.Random(plays)
                 expected = rollout_choice(state, legal_actions(state, state.seat), a)
-                move = Sim(state).policy_play(state.seat, b.random)
+                move = RolloutSim(state).policy_play(state.seat, b.random)
                 assert to_action(state.seat, move) == expected
                 assert a.getstate() == b.getstate()
                 plays += 1
@@ -195,27 +205,15 @@ def test_rollouts_end_where_the_engine_rollout_ends() -> None:
         for state in _positions(rules, seating, 7 + i)[::5]:
             for horizon in (20, 30, 600):
                 a, b = random.Random(horizon), random.Random(horizon)
-                sim = Sim(state)
+                sim = RolloutSim(state)
                 sim.rollout(b, horizon)
                 assert sim.to_state() == play_on(state, a, horizon)
                 assert a.getstate() == b.getstate()
                 side = state.seat % seating.n_teams
                 for fitted in (False, True):
+                    a = random.Random(1)
                     assert rollout(state, side, random.Random(1), horizon, fitted) == \
-                        _engine_rollout_value(state, side, random.Random(1), horizon, fitted)
-
-
-def _engine_rollout_value(state: HandState, side: int, rng: random.Random, horizon: int,
-                          fitted: bool) -> float:
-    """``rollout`` with the fast path switched off."""
-    import engine._bot_search as search
-
-    saved = search.supported
-    search.supported = lambda s: False
-    try:
-        return search.rollout(state, side, rng, horizon, fitted)
-    finally:
-        search.supported = saved
+                        outcome(play_on(state, a, horizon), side, fitted)
 
 
 def test_what_the_fast_path_leaves_to_the_engine() -> None:
@@ -226,7 +224,7 @@ def test_what_the_fast_path_leaves_to_the_engine() -> None:
     fast = _positions(CLASSIC.with_options(fast_play=True), Seating.solo(2), 1)[3]
     assert not supported(fast)
     with pytest.raises(ValueError):
-        Sim(fast)
+        RolloutSim(fast)
 
 
 def test_exhausted_piles_play_on_as_the_engine() -> None:
