@@ -3,7 +3,7 @@
 The engine (:mod:`engine.game`) is written to be read: every action builds a new immutable
 :class:`~engine.state.HandState`, checks the action and names the rule it breaks. The
 search bot's rollouts need none of that (the actions come from the rules themselves, no
-one watches the states in between) and spend nearly all its thinking time in it. So a
+one watches the states in between), and they are nearly all of its thinking time. So a
 rollout copies the full-information state once into a :class:`RolloutSim` (hands, piles
 and zones as lists, kinds and families as ints, safeties as a bit mask per side), plays on by
 changing it in place, and turns it back into a ``HandState`` only at the end for the
