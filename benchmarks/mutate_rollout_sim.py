@@ -7,8 +7,9 @@ Each entry changes one rule (or one step of the rollout policy) in
 back afterwards. Left out because they change nothing reachable: ``_settle``'s
 "and nothing can be reshuffled" before ending an exhausted hand (all hands are empty only
 after a refused reshuffle, and nothing in between makes one possible), the
-``extended_by`` test of R12 (the target is 1000 once extended), and ``>`` against ``>=``
-between the policy's noisy float scores (they never tie).
+``extended_by`` test of R12 (the target is 1000 once extended), R7's check of a fast
+remedy (R10a: the hazard just laid is the one in force, so its remedy always may go on it),
+and ``>`` against ``>=`` between the policy's noisy float scores (they never tie).
 """
 
 import subprocess
@@ -39,6 +40,10 @@ MUTS = [  # (name, text, replacement)
  ("policy dead", "keep = rand()  # a dead card", "keep = 0.0  # a dead card"),
  ("policy greed", "worst_keep > 60.0", "worst_keep > 50.0"),
  ("start rolling", "return _KIND[battle[-1]] == _ROLL if battle else self.start_rolling", "return _KIND[battle[-1]] == _ROLL if battle else False"),
+ ("R10a order", "key=lambda s: (s - attacker) % n))", "key=lambda s: s))"),
+ ("R10a turn", "self.turn_seat = self.attacker\n", "self.turn_seat = seat\n"),
+ ("R10b refill", "need = HAND_SIZE - len(hand)", "need = HAND_SIZE - len(hand) - 1"),
+ ("R10b then", "            self._next_turn(self.turn_seat + 1)\n        else:\n            self.phase = PLAY", "            self.phase = PLAY\n        else:\n            self.phase = PLAY"),
  ("ROW starts", "if _SAFE_BIT[card] == _ROW_BIT:\n                self.started[side] = True", "if False:\n                self.started[side] = True"),
 ]
 only = sys.argv[1:]

@@ -12,8 +12,8 @@ plays random and heuristic hands of every supported rule set through both, step 
 and checks that the legal moves (same list, same order) and the whole state after each
 move are the engine's.
 
-Supported (:func:`supported`): full-information states of every rule set but O-fast-play
-(R10), any seating. Anything else goes through the engine.
+Supported (:func:`supported`): full-information states of every rule set and seating.
+Seats' views (hidden hands, a pile of unknown order) go through the engine.
 
 A move is an ``int`` (:data:`DISCARD`, :data:`ATTACK` ... plus a card id); it converts
 to and from the engine's actions with :func:`to_action` and :func:`move_of`.
@@ -24,16 +24,18 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Callable, Sequence
+from itertools import combinations
 from typing import Final
 
 from ._rollout_policy import DEAD_WITH, KEEP, PLAY_SCORE
-from .actions import Action, CoupFourre, Discard, Draw, Extend, Pass, Play
+from .actions import Action, CoupFourre, Discard, Draw, Extend, FastDiscard, FastRemedy, Pass, Play
 from .cards import (
     BATTLE_HAZARD_GUARD,
     DISTANCE_OF,
     FAMILY_OF,
     HAZARD_FOR_REMEDY,
     KIND_OF,
+    REMEDY_FOR,
     SAFETY_FOR,
     Family,
     Kind,
@@ -43,6 +45,8 @@ from .rules import NO_SIDE, Rules, Seating
 from .state import (
     DRAW,
     EXTEND,
+    HAND_SIZE,
+    NEXT_TURN,
     OVER,
     PLAY,
     REPLACEMENT_DRAW,
@@ -90,6 +94,9 @@ _CURES: Final = tuple(int(HAZARD_FOR_REMEDY[Kind(k)]) if Kind(k) in HAZARD_FOR_R
 #: Hazard kind -> the kind of the safety that answers it as a coup fourre (R9); -1 else.
 _ANSWER: Final = tuple(int(SAFETY_FOR[Kind(k)]) if Kind(k) in SAFETY_FOR else -1
                        for k in range(len(Kind)))
+#: Hazard kind -> the kind of the remedy that answers it out of turn (R10a); -1 else.
+_REMEDY: Final = tuple(int(REMEDY_FOR[Kind(k)]) if Kind(k) in REMEDY_FOR else -1
+                       for k in range(len(Kind)))
 #: Card id -> the bit of the safety that makes it dead to the rollout policy, 0 for none.
 _DEAD_BIT: Final = tuple(_bit(k) for k in DEAD_WITH)
 _LONGEST: Final = max(DISTANCE_OF)
@@ -104,8 +111,14 @@ DRAW_PILE: Final = 2048
 DRAW_DISCARD: Final = 2049
 PASS: Final = 3072
 COUP: Final = 3200
+FAST_REMEDY: Final = 3328
 EXTEND_NO: Final = 4096
 EXTEND_YES: Final = 4097
+#: R10b: a fast discard is ``FAST_DISCARD`` plus its cards, 7 bits each (card id + 1),
+#: the first card lowest.
+FAST_DISCARD: Final = 1 << 64
+_CARD_BITS: Final = 7
+_CARD_MASK: Final = (1 << _CARD_BITS) - 1
 
 _TURN_START: Final = (TURN_DRAW,)
 _AFTER_COUP: Final = (REPLACEMENT_DRAW, TURN_DRAW)
@@ -113,9 +126,27 @@ _AFTER_COUP: Final = (REPLACEMENT_DRAW, TURN_DRAW)
 
 def supported(state: HandState) -> bool:
     """Whether :class:`RolloutSim` plays this state by the engine's rules: a full-information
-    state of a rule set without O-fast-play (its out-of-turn remedies and multi-card
-    discards, R10, are left to the engine)."""
-    return state.viewer is None and not state.rules.fast_play and not isinstance(state.pile, int)
+    state (in a seat's view the hidden hands and pile are counts, which only the engine
+    follows)."""
+    return state.viewer is None and not isinstance(state.pile, int)
+
+
+def _fast_discard(cards: tuple[int, ...]) -> int:
+    """The move that throws ``cards`` away at once (R10b)."""
+    packed = 0
+    for i, c in enumerate(cards):
+        packed |= (c + 1) << (_CARD_BITS * i)
+    return FAST_DISCARD + packed
+
+
+def _fast_discarded(move: int) -> tuple[int, ...]:
+    """The cards of a fast discard move (the inverse of :func:`_fast_discard`)."""
+    packed = move - FAST_DISCARD
+    cards: list[int] = []
+    while packed:
+        cards.append((packed & _CARD_MASK) - 1)
+        packed >>= _CARD_BITS
+    return tuple(cards)
 
 
 def to_action(seat: int, move: int) -> Action:
@@ -129,9 +160,13 @@ def to_action(seat: int, move: int) -> Action:
         return Draw(seat, "pile" if move == DRAW_PILE else "discard")
     if move == PASS:
         return Pass(seat)
-    if move < EXTEND_NO:
+    if move < FAST_REMEDY:
         return CoupFourre(seat, move - COUP)
-    return Extend(seat, move == EXTEND_YES)
+    if move < EXTEND_NO:
+        return FastRemedy(seat, move - FAST_REMEDY)
+    if move < FAST_DISCARD:
+        return Extend(seat, move == EXTEND_YES)
+    return FastDiscard(seat, _fast_discarded(move))
 
 
 def move_of(action: Action) -> int:
@@ -146,8 +181,12 @@ def move_of(action: Action) -> int:
         return PASS
     if isinstance(action, CoupFourre):
         return COUP + action.card
+    if isinstance(action, FastRemedy):
+        return FAST_REMEDY + action.card
     if isinstance(action, Extend):
         return EXTEND_YES if action.extend else EXTEND_NO
+    if isinstance(action, FastDiscard):
+        return _fast_discard(action.cards)
     raise ValueError(f"{action!r} has no move in the fast path")
 
 
@@ -156,23 +195,21 @@ class RolloutSim:
     a zone is spread over per-side lists (``battle[side]`` ...), with ``safe[side]`` the
     mask of its safeties; the hazard waiting for answers is ``attack_card`` (-1: none),
     played by ``attacker`` on ``attack_side`` (whose seats are ``responders``; those that
-    passed are in ``passed``)."""
+    passed are in ``passed``; ``stage`` 2 is O-fast-play's remedy round, R10a)."""
 
     __slots__ = ("state", "rules", "n", "n_teams", "target", "hands", "pile", "discard",
                  "battle", "speed", "distance", "safeties", "coups", "started", "km", "n200",
-                 "safe", "phase", "seat", "turn_seat", "pending", "attacker", "attack_card",
-                 "attack_side", "responders", "passed", "turns",
+                 "safe", "phase", "seat", "turn_seat", "pending", "after", "attacker",
+                 "attack_card", "attack_side", "responders", "passed", "stage", "turns",
                  "pile_drawn", "reshuffles", "idle_reshuffles", "progress", "extended_by",
                  "completed_by", "completed_after_exhaustion", "end_reason",
                  "roll_after_remedy", "start_rolling", "exact_finish", "stack_hazards",
                  "attacker_started", "draw_discard", "may_reshuffle", "reshuffle_limit",
-                 "max_turns", "extension")
+                 "max_turns", "extension", "fast_play")
 
     def __init__(self, state: HandState) -> None:
         if not supported(state):
-            raise ValueError("the fast path plays full-information states without O-fast-play")
-        if state.after != PLAY:
-            raise ValueError("only O-fast-play draws back up before the turn passes")
+            raise ValueError("the fast path plays full-information states only")
         self.state = state  # for what never changes (rules, seating, deck...) in to_state
         rules = self.rules = state.rules
         self.n = state.seating.n_players
@@ -195,17 +232,19 @@ class RolloutSim:
         self.seat = state.seat
         self.turn_seat = state.turn_seat
         self.pending = state.pending
+        self.after = state.after
         a = state.attack
         if a is None:
             self.attacker = self.attack_card = self.attack_side = -1
             self.responders: tuple[int, ...] = ()
             self.passed: list[int] = []
+            self.stage = 1
         else:
-            if a.stage != 1 or any(type(x) is not Pass for x in a.answers):
-                raise ValueError("only O-fast-play's remedy round answers otherwise than Pass")
+            # (any other answer settles the window at once: only passes are ever stored)
             self.attacker, self.attack_card, self.attack_side = a.attacker, a.card, a.side
             self.responders = a.responders
             self.passed = [x.seat for x in a.answers]
+            self.stage = a.stage
         self.turns = state.turns
         self.pile_drawn = state.pile_drawn
         self.reshuffles = state.reshuffles
@@ -226,6 +265,7 @@ class RolloutSim:
         self.reshuffle_limit = rules.reshuffle_limit
         self.max_turns = rules.max_turns
         self.extension = rules.extension
+        self.fast_play = rules.fast_play
 
     def to_state(self) -> HandState:
         """The engine's state for where the hand is now."""
@@ -235,11 +275,12 @@ class RolloutSim:
                  self.n200[s]) for s in range(self.n_teams))
         attack = None if self.attack_card < 0 else Attack(
             self.attacker, self.attack_card, self.attack_side, self.responders,
-            tuple(Pass(s) for s in self.passed))
+            tuple(Pass(s) for s in self.passed), self.stage)
         return self.state._replace(
             target=self.target, hands=tuple(tuple(h) for h in self.hands),
             pile=tuple(self.pile), discard=tuple(self.discard), zones=zones, phase=self.phase,
-            seat=self.seat, turn_seat=self.turn_seat, pending=self.pending, attack=attack,
+            seat=self.seat, turn_seat=self.turn_seat, pending=self.pending, after=self.after,
+            attack=attack,
             turns=self.turns, pile_drawn=self.pile_drawn, reshuffles=self.reshuffles,
             idle_reshuffles=self.idle_reshuffles, progress=self.progress,
             extended_by=self.extended_by, completed_by=self.completed_by,
@@ -337,8 +378,10 @@ class RolloutSim:
 
     def legal_moves(self, seat: int) -> list[int]:
         """``seat``'s legal moves (it must be :meth:`actor`), in ``legal_actions``' order:
-        plays in hand order (a hazard by target side), then discards; a draw from the pile,
-        then from the discard pile (R4a); pass, then coup fourre (R9); extend, then not."""
+        plays in hand order (a hazard by target side), then discards, then (R10b) fast
+        discards, smallest first; a draw from the pile, then from the discard pile (R4a);
+        pass, then coup fourre (R9) or, in the second round, remedy (R10a); extend, then
+        not."""
         phase = self.phase
         hand = self.hands[seat]
         if phase == PLAY:
@@ -370,6 +413,9 @@ class RolloutSim:
                                    if t != side and self._hazard_ok(t, c, may_attack)]
                     out.extend(t + c for t in targets)
             out.extend(DISCARD + c for c in hand)
+            if self.fast_play:
+                out.extend(_fast_discard(cards) for size in range(2, len(hand) + 1)
+                           for cards in combinations(hand, size))
             return out
         if phase == DRAW:
             if self.pending[0] == TURN_DRAW and self.draw_discard and self.discard:
@@ -377,8 +423,13 @@ class RolloutSim:
             return [DRAW_PILE]
         if phase == EXTEND:
             return [EXTEND_YES, EXTEND_NO]
-        safety = _ANSWER[_KIND[self.attack_card]]  # RESPOND
-        return [PASS] + [COUP + c for c in hand if _KIND[c] == safety]
+        hazard = _KIND[self.attack_card]  # RESPOND
+        if self.stage == 1:
+            return [PASS] + [COUP + c for c in hand if _KIND[c] == _ANSWER[hazard]]
+        remedy = _REMEDY[hazard]
+        side = seat % self.n_teams
+        return [PASS] + [FAST_REMEDY + c for c in hand
+                         if _KIND[c] == remedy and self._remedy_ok(side, remedy)]
 
     # ----- moves -----------------------------------------------------------------------
 
@@ -396,8 +447,12 @@ class RolloutSim:
             self._draw(seat, move == DRAW_DISCARD)
         elif move == PASS:
             self._pass(seat)
-        elif move < EXTEND_NO:
+        elif move < FAST_REMEDY:
             self._coup_fourre(seat, move - COUP)
+        elif move < EXTEND_NO:
+            self._fast_remedy(seat, move - FAST_REMEDY)
+        elif move >= FAST_DISCARD:
+            self._fast_discard(seat, _fast_discarded(move))
         elif move == EXTEND_YES:
             self.target = 1000
             self.extended_by = seat % self.n_teams
@@ -426,8 +481,10 @@ class RolloutSim:
             self.pile_drawn += 1
         insort(self.hands[seat], card)  # hands are kept sorted
         pending = self.pending = self.pending[1:]
-        if pending:  # a coup fourre's two draws: the pile may have run out (R4b)
+        if pending:  # more draws due: the pile may have run out (R4b)
             self._settle()
+        elif self.after == NEXT_TURN:  # R10: drawn back up, the turn passes on
+            self._next_turn(self.turn_seat + 1)
         else:
             self.phase = PLAY
 
@@ -440,6 +497,7 @@ class RolloutSim:
             self.attacker, self.attack_card, self.attack_side = seat, card, target
             self.responders = tuple(range(target, self.n, self.n_teams))
             self.passed = []
+            self.stage = 1
             return
         side = seat % self.n_teams
         self._lay(side, card)
@@ -485,7 +543,42 @@ class RolloutSim:
         self.passed.append(seat)
         if len(self.passed) < len(self.responders):
             return
+        if self.stage == 1 and self.fast_play:
+            # R10a: the remedy round asks one seat at a time, from the attacker's left.
+            n, attacker = self.n, self.attacker
+            self.responders = tuple(sorted(self.responders, key=lambda s: (s - attacker) % n))
+            self.passed = []
+            self.stage = 2
+            return
         self._next_turn(self.attacker + 1)  # the hazard stands
+
+    def _fast_remedy(self, seat: int, card: int) -> None:
+        """R10a: the remedy lies on the hazard, its player draws a replacement card, and play
+        goes on from the attacker's left."""
+        self.hands[seat].remove(card)
+        self._lay(self.attack_side, card)
+        self.attack_card = -1
+        self.phase = DRAW
+        self.seat = seat
+        self.turn_seat = self.attacker
+        self.pending = (REPLACEMENT_DRAW,)
+        self.after = NEXT_TURN
+        self._settle()
+
+    def _fast_discard(self, seat: int, cards: tuple[int, ...]) -> None:
+        """R10b: several cards to the discard pile, then draw back up to six; the turn ends."""
+        hand = self.hands[seat]
+        for c in cards:
+            hand.remove(c)
+        self.discard.extend(cards)
+        need = HAND_SIZE - len(hand)
+        if need <= 0:
+            self._next_turn(seat + 1)
+            return
+        self.phase = DRAW
+        self.pending = (REPLACEMENT_DRAW,) * need
+        self.after = NEXT_TURN
+        self._settle()
 
     def _coup_fourre(self, seat: int, card: int) -> None:
         """R9: the hazard goes to the discard pile, the safety lies sideways, and the turn
@@ -513,6 +606,7 @@ class RolloutSim:
         self.phase = DRAW
         self.seat = self.turn_seat = seat
         self.pending = pending
+        self.after = PLAY
         self.attack_card = -1  # no hazard waiting (the other attack fields are stale)
         self.turns += 1
         if not self.pile:
@@ -528,8 +622,11 @@ class RolloutSim:
                 if self._can_reshuffle():
                     self.phase = RESHUFFLE
                     return
-                self.pending = ()  # R4b: no more drawing; the pending draws lapse
-                self.phase = PLAY
+                if self.after == PLAY:  # R4b: no more drawing; the pending draws lapse
+                    self.pending = ()
+                    self.phase = PLAY
+                else:
+                    self._next_turn(self.turn_seat + 1)
                 continue
             if phase == PLAY and not self.hands[self.seat]:
                 if not any(self.hands) and not self._can_reshuffle():

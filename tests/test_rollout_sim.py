@@ -57,6 +57,9 @@ def _mixed(rng: random.Random) -> Rules:
     and then, so that hands end at it)."""
     base = rng.choice([CLASSIC, MODERN])
     changes: dict[str, object] = {name: rng.random() < 0.5 for name in OPTIONS}
+    # (random moves under O-fast-play are mostly fast discards, R10b: hands that rarely
+    # reach the trip; a third of the rule sets is enough)
+    changes["fast_play"] = rng.random() < 0.3
     for name in ("draw_discard", "roll_after_remedy", "exact_finish", "extension",
                  "remove_hazards"):
         changes[name] = rng.random() < 0.5
@@ -86,7 +89,8 @@ def _blank(action: object) -> object:
     return action
 
 
-def play_both(rules: Rules, seating: Seating, seed: int, how: str) -> tuple[int, HandState]:
+def play_both(rules: Rules, seating: Seating, seed: int,
+              how: str) -> tuple[int, HandState, set[str]]:
     """One hand through the engine and the fast simulator side by side (see the module
     docstring); the number of moves compared and the final state."""
     rng = random.Random(seed)
@@ -95,12 +99,15 @@ def play_both(rules: Rules, seating: Seating, seed: int, how: str) -> tuple[int,
     return play_on_both(new_hand(rules, seating, deck, seed % seating.n_players), how, rng)
 
 
-def play_on_both(state: HandState, how: str, rng: random.Random) -> tuple[int, HandState]:
-    """The hand from ``state`` to its end through both, compared at every move."""
+def play_on_both(state: HandState, how: str,
+                 rng: random.Random) -> tuple[int, HandState, set[str]]:
+    """The hand from ``state`` to its end through both, compared at every move; the number
+    of moves, the final state and the kinds of action played."""
     assert supported(state)
     sim = RolloutSim(state)
     bots: dict[int, object] = {}
     steps = 0
+    kinds: set[str] = set()
     while state.phase != OVER:
         if state.phase == "reshuffle":
             assert sim.actor() == -1
@@ -117,16 +124,18 @@ def play_on_both(state: HandState, how: str, rng: random.Random) -> tuple[int, H
             action = _engine_move(state, seat, how, rng, bots)  # type: ignore[assignment]
             sim.apply(seat, move_of(action))
         state = apply_action(state, action)
+        kinds.add(type(action).__name__)
         assert sim.to_state() == state, (steps, action)
         if steps % 7 == 0:  # a simulator started anywhere in the hand agrees too
             assert RolloutSim(state).to_state() == state
         steps += 1
     assert score_hand(sim.to_state()) == score_hand(state)
-    return steps, state
+    return steps, state, kinds
 
 
-CASES = [(name, rules, seating) for name, rules in (("classic", CLASSIC), ("modern", MODERN))
-         for seating in SEATINGS]
+CASES = [(name, rules, seating) for name, rules in (
+    ("classic", CLASSIC), ("modern", MODERN),
+    ("modern-fast", MODERN.with_options(fast_play=True))) for seating in SEATINGS]
 
 
 @pytest.mark.parametrize(("name", "rules", "seating"), CASES,
@@ -134,10 +143,11 @@ CASES = [(name, rules, seating) for name, rules in (("classic", CLASSIC), ("mode
 @pytest.mark.parametrize("how", ["random", "heuristic", "rollout"])
 def test_the_presets_play_move_by_move_as_the_engine(name: str, rules: Rules,
                                                      seating: Seating, how: str) -> None:
-    """Every move of whole hands of both presets, in 2, 3 and 4 (2x2) player games."""
+    """Every move of whole hands of both presets (and modern with O-fast-play), in 2, 3 and
+    4 (2x2) player games."""
     ends: set[str] = set()
     for seed in range(6 if how != "heuristic" else 2):
-        steps, final = play_both(rules, seating, seed, how)
+        steps, final, _ = play_both(rules, seating, seed, how)
         assert steps > 20
         ends.add(final.end_reason)
     assert ends <= {"trip", "exhausted", "turn_limit"}
@@ -152,15 +162,17 @@ def test_mixed_rule_sets_play_move_by_move_as_the_engine() -> None:
         rules = _mixed(rng)
         seating = rng.choice(SEATINGS)
         how = rng.choice(["random", "random", "rollout"])
-        _, final = play_both(rules, seating, seed, how)
+        _, final, kinds = play_both(rules, seating, seed, how)
         seen.add(final.end_reason)
+        seen.update(kinds)
         if final.extended_by >= 0:
             seen.add("extended")
         if final.reshuffles:
             seen.add("reshuffled")
         if any(z.coups for z in final.zones):
             seen.add("coup")
-    assert seen >= {"trip", "exhausted", "turn_limit", "extended", "reshuffled", "coup"}
+    assert seen >= {"trip", "exhausted", "turn_limit", "extended", "reshuffled", "coup",
+                    "FastRemedy", "FastDiscard"}
 
 
 def _positions(rules: Rules, seating: Seating, seed: int) -> list[HandState]:
@@ -217,14 +229,27 @@ def test_rollouts_end_where_the_engine_rollout_ends() -> None:
 
 
 def test_what_the_fast_path_leaves_to_the_engine() -> None:
-    """A seat's view, and O-fast-play, are not played by the simulator."""
+    """A seat's view (hidden hands, a pile of unknown order) is not played by the
+    simulator."""
     state = _positions(CLASSIC, Seating.solo(2), 1)[3]
     assert supported(state)
     assert not supported(view_of(state, 0))
-    fast = _positions(CLASSIC.with_options(fast_play=True), Seating.solo(2), 1)[3]
-    assert not supported(fast)
     with pytest.raises(ValueError):
-        RolloutSim(fast)
+        RolloutSim(view_of(state, 0))
+
+
+@pytest.mark.parametrize(("rules", "seating"), [(CLASSIC, Seating.solo(2)),
+                                                (MODERN, Seating.solo(4)), (MODERN, Seating(4, 2))])
+def test_the_benchmark_plays_the_engine_benchmark_hands(rules: Rules, seating: Seating) -> None:
+    """``random_hand`` (the fast path's figure in ``millebornes bench engine``) plays the
+    very hands ``play_hand`` plays with random bots from the same generators."""
+    dealer, dealer2 = random.Random(1), random.Random(1)
+    bots = [RandomBot(1 + s) for s in range(seating.n_players)]
+    rngs = [random.Random(1 + s) for s in range(seating.n_players)]
+    for i in range(8):
+        rec = play_hand(rules, seating, bots, dealer, i % seating.n_players)
+        final, moves = random_hand(rules, seating, rngs, dealer2, i % seating.n_players)
+        assert final == rec.final and moves == len(rec.actions)
 
 
 def test_exhausted_piles_play_on_as_the_engine() -> None:
@@ -250,21 +275,7 @@ def test_exhausted_piles_play_on_as_the_engine() -> None:
             idle_reshuffles=rng.randrange(0, rules.reshuffle_limit + 2))
         if not state.pile and state.phase == "draw":
             continue  # (the engine settles such a state before anyone sees it)
-        _, final = play_on_both(state, rng.choice(["random", "rollout"]), rng)
+        _, final, _ = play_on_both(state, rng.choice(["random", "rollout"]), rng)
         ends.add(final.end_reason)
         reshuffled += final.reshuffles > state.reshuffles
     assert "exhausted" in ends and reshuffled > 10
-
-
-@pytest.mark.parametrize(("rules", "seating"), [(CLASSIC, Seating.solo(2)),
-                                                (MODERN, Seating.solo(4)), (MODERN, Seating(4, 2))])
-def test_the_benchmark_plays_the_engine_benchmark_hands(rules: Rules, seating: Seating) -> None:
-    """``random_hand`` (the fast path's figure in ``millebornes bench engine``) plays the
-    very hands ``play_hand`` plays with random bots from the same generators."""
-    dealer, dealer2 = random.Random(1), random.Random(1)
-    bots = [RandomBot(1 + s) for s in range(seating.n_players)]
-    rngs = [random.Random(1 + s) for s in range(seating.n_players)]
-    for i in range(8):
-        rec = play_hand(rules, seating, bots, dealer, i % seating.n_players)
-        final, moves = random_hand(rules, seating, rngs, dealer2, i % seating.n_players)
-        assert final == rec.final and moves == len(rec.actions)
