@@ -48,6 +48,7 @@ from engine.bots import (
 from engine.simulate import play_hand
 
 SEATINGS = [Seating.solo(2), Seating.solo(3), Seating(4, 2)]
+RULE_SETS = [CLASSIC, MODERN, MODERN.with_options(fast_play=True)]
 #: The options neither preset uses, switched on at random in the "mixed" rule sets.
 OPTIONS = ("stack_hazards", "attacker_started", "start_rolling", "extension_official")
 
@@ -134,8 +135,8 @@ def play_on_both(state: HandState, how: str,
 
 
 CASES = [(name, rules, seating) for name, rules in (
-    ("classic", CLASSIC), ("modern", MODERN),
-    ("modern-fast", MODERN.with_options(fast_play=True))) for seating in SEATINGS]
+    ("classic", CLASSIC), ("modern", MODERN), ("modern-fast", RULE_SETS[2]))
+    for seating in SEATINGS]
 
 
 @pytest.mark.parametrize(("name", "rules", "seating"), CASES,
@@ -196,7 +197,7 @@ def test_the_policy_chooses_and_draws_as_rollout_choice() -> None:
     """At every play of many hands the fast policy picks ``rollout_choice``'s move and
     leaves the random generator in the same state."""
     plays = 0
-    for i, (rules, seating) in enumerate([(r, s) for r in (CLASSIC, MODERN) for s in SEATINGS]):
+    for i, (rules, seating) in enumerate([(r, s) for r in RULE_SETS for s in SEATINGS]):
         for seed in range(4):
             for state in _positions(rules, seating, 100 * i + seed):
                 if state.phase != "play":
@@ -213,7 +214,7 @@ def test_the_policy_chooses_and_draws_as_rollout_choice() -> None:
 def test_rollouts_end_where_the_engine_rollout_ends() -> None:
     """The search's rollout from a state: the fast path and the engine path reach the same
     state with the same random generator state, at every horizon the search uses."""
-    for i, (rules, seating) in enumerate([(r, s) for r in (CLASSIC, MODERN) for s in SEATINGS]):
+    for i, (rules, seating) in enumerate([(r, s) for r in RULE_SETS for s in SEATINGS]):
         for state in _positions(rules, seating, 7 + i)[::5]:
             for horizon in (20, 30, 600):
                 a, b = random.Random(horizon), random.Random(horizon)
