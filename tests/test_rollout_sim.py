@@ -280,3 +280,16 @@ def test_exhausted_piles_play_on_as_the_engine() -> None:
         ends.add(final.end_reason)
         reshuffled += final.reshuffles > state.reshuffles
     assert "exhausted" in ends and reshuffled > 10
+
+
+def test_bench_engine_reports_the_fast_path_beside_the_engine(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``millebornes bench engine --json`` keeps its keys and adds the fast path's figure."""
+    import json
+
+    from cli.main import main
+
+    assert main(["bench", "engine", "--seconds", "0.05", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {"classic_2p", "modern_4p", "classic_2p_fast_path", "engine_build"} <= set(data)
+    assert data["classic_2p_fast_path"]["hands_per_second"] > 0
