@@ -49,6 +49,8 @@ from engine.simulate import play_hand
 
 SEATINGS = [Seating.solo(2), Seating.solo(3), Seating(4, 2)]
 RULE_SETS = [CLASSIC, MODERN, MODERN.with_options(fast_play=True)]
+#: Tables the search bot rarely sits at, played in the mixed rule sets.
+BIG_TABLES = [Seating.solo(5), Seating.solo(6), Seating(6, 2), Seating(6, 3)]
 #: The options neither preset uses, switched on at random in the "mixed" rule sets.
 OPTIONS = ("stack_hazards", "attacker_started", "start_rolling", "extension_official")
 
@@ -155,13 +157,14 @@ def test_the_presets_play_move_by_move_as_the_engine(name: str, rules: Rules,
 
 
 def test_mixed_rule_sets_play_move_by_move_as_the_engine() -> None:
-    """Rule sets with the options drawn at random; between them they reach coups fourres,
-    extensions, reshuffles and every way a hand ends."""
+    """Rule sets with the options drawn at random, at every table size (teams of 2 and 3
+    too); between them they reach coups fourres, fast remedies and discards, extensions,
+    reshuffles and every way a hand ends."""
     rng = random.Random(2024)
     seen: set[str] = set()
     for seed in range(60):
         rules = _mixed(rng)
-        seating = rng.choice(SEATINGS)
+        seating = rng.choice(SEATINGS + BIG_TABLES)
         how = rng.choice(["random", "random", "rollout"])
         _, final, kinds = play_both(rules, seating, seed, how)
         seen.add(final.end_reason)
