@@ -719,17 +719,18 @@ class RolloutSim:
                 best, best_score = c, score
         worst = -1
         worst_keep = 1e9
-        safe = self.safe
+        # A remedy is dead once its safety is in its own zone; a hazard once every
+        # opponent has the safety against it (the safeties all opponents have, as a mask).
+        mine = self.safe[side]
+        theirs = -1
+        for t, mask in enumerate(self.safe):
+            if t != side:
+                theirs &= mask
         for c in hand:
             keep = KEEP[c] + 10.0 * rand()
             dead = _DEAD_BIT[c]
-            if keep > 20.0 and dead:
-                if _FAM[c] == _D_REMEDY:
-                    is_dead = bool(safe[side] & dead)
-                else:
-                    is_dead = all(safe[t] & dead for t in range(self.n_teams) if t != side)
-                if is_dead:
-                    keep = rand()  # a dead card goes first
+            if keep > 20.0 and dead & (mine if _FAM[c] == _D_REMEDY else theirs):
+                keep = rand()  # a dead card goes first
             if keep < worst_keep:
                 worst, worst_keep = c, keep
         if best >= 0 and (best_score > 20.0 or worst < 0 or worst_keep > 60.0):
