@@ -11,9 +11,10 @@ import os
 
 from setuptools import setup
 
-#: The engine modules that are compiled: all but the bots, which are a plug-in point.
+#: The engine modules that are compiled: all but the bots, which are a plug-in point (the
+#: search bot's rollout simulator and its policy tables are none: they are compiled).
 COMPILED = ["actions", "cards", "errors", "rules", "state", "legality", "game", "scoring",
-            "position", "simulate"]
+            "position", "simulate", "_rollout_policy", "_rollout_sim"]
 
 ext_modules = []
 if os.environ.get("MILLEBORNES_MYPYC") == "1":

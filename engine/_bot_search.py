@@ -34,10 +34,10 @@ from . import (
     reshuffle_action,
 )
 from ._bot_heuristic import HeuristicBot
+from ._rollout_policy import DEAD_WITH, KEEP, PLAY_SCORE
+from ._rollout_sim import RolloutSim, supported
 from .cards import (
-    DISTANCE_OF,
     FAMILY_OF,
-    HAZARD_FOR_REMEDY,
     KIND_OF,
     REMEDY_FOR,
     SAFETY_FOR,
@@ -228,27 +228,9 @@ def _hazards(zone: Zone) -> int:
 
 _DISTANCE, _HAZARD, _REMEDY, _SAFETY = Family.DISTANCE, Family.HAZARD, Family.REMEDY, Family.SAFETY
 _ROLL, _RIGHT_OF_WAY, _SPEED_LIMIT = Kind.ROLL, Kind.RIGHT_OF_WAY, Kind.SPEED_LIMIT
-_PLAY_SCORE: tuple[float, ...] = tuple(
-    (40.0 + DISTANCE_OF[c] / 5) if FAMILY_OF[c] is _DISTANCE
-    else (60.0 if KIND_OF[c] is _SPEED_LIMIT else 85.0) if FAMILY_OF[c] is _HAZARD
-    else 90.0 if FAMILY_OF[c] is _REMEDY
-    else 5.0
-    for c in range(len(KIND_OF)))
-#: How readily a card is thrown away when nothing is played (lower goes first).
-_KEEP: tuple[float, ...] = tuple(
-    100.0 if FAMILY_OF[c] is _SAFETY
-    else (40.0 if KIND_OF[c] is not _SPEED_LIMIT else 20.0) if FAMILY_OF[c] is _HAZARD
-    else (45.0 if KIND_OF[c] is _ROLL else 30.0) if FAMILY_OF[c] is _REMEDY
-    else 5.0 + DISTANCE_OF[c] / 10
-    for c in range(len(KIND_OF)))
-#: The safety that makes a card dead in the rollout policy's eyes: for a remedy, the safety
-#: that cures what it cures (useless once that safety is in its own zone); for a hazard, the
-#: safety that protects against it (useless once every opponent has it). None otherwise.
-_DEAD_WITH: tuple[Kind | None, ...] = tuple(
-    SAFETY_FOR[HAZARD_FOR_REMEDY[KIND_OF[c]]] if FAMILY_OF[c] is _REMEDY
-    else SAFETY_FOR[KIND_OF[c]] if FAMILY_OF[c] is _HAZARD
-    else None
-    for c in range(len(KIND_OF)))
+# The policy's numbers (how much it wants to play a card, how readily it throws one away,
+# which safety kills a card) live in ``_rollout_policy``, shared with the fast simulator.
+_PLAY_SCORE, _KEEP, _DEAD_WITH = PLAY_SCORE, KEEP, DEAD_WITH
 
 
 def _dead(state: HandState, seat: int, card: int) -> bool:
@@ -304,7 +286,35 @@ def rollout_choice(state: HandState, legal: list[Action], rng: random.Random) ->
 def rollout(state: HandState, side: int, rng: random.Random,
             horizon: int = ROLLOUT_ACTIONS, fitted: bool = False) -> float:
     """Play the hand on for at most ``horizon`` actions; ``side``'s points minus the best
-    other side's (the hand's score if it ended, else :func:`standing`)."""
+    other side's (the hand's score if it ended, else :func:`standing`).
+
+    The rollouts are nearly all of the search's time, so a state the fast simulator
+    supports (:mod:`engine._rollout_sim`: the same rules in place, on ints) is played on
+    there; the others go through the engine (:func:`play_on`). Both make the same moves
+    and draw the same random numbers, so the choice never changes a decision."""
+    if supported(state):
+        sim = RolloutSim(state)
+        sim.rollout(rng, horizon)
+        state = sim.to_state()
+    else:
+        state = play_on(state, rng, horizon)
+    return outcome(state, side, fitted)
+
+
+def outcome(state: HandState, side: int, fitted: bool = False) -> float:
+    """Where a rollout stopped, for ``side``: its points minus the best other side's (the
+    hand's score if it ended, else :func:`fitted_value` or :func:`standing`)."""
+    if state.phase == OVER:
+        totals: list[float] = [float(s.total) for s in score_hand(state)]
+    else:
+        totals = fitted_value(state) if fitted else standing(state)
+    mine = totals[side]
+    return float(mine - max(t for i, t in enumerate(totals) if i != side))
+
+
+def play_on(state: HandState, rng: random.Random, horizon: int = ROLLOUT_ACTIONS) -> HandState:
+    """The rollout through the engine: at most ``horizon`` actions of :func:`rollout_choice`
+    (every state, and the reference the fast simulator is tested against)."""
     n = 0
     pile_only = not state.rules.draw_discard
     while n < horizon:
@@ -321,12 +331,7 @@ def rollout(state: HandState, side: int, rng: random.Random,
             action = rollout_choice(state, legal_actions(state, seat), rng)
         state = apply_action(state, action)
         n += 1
-    if state.phase == OVER:
-        totals: list[float] = [float(s.total) for s in score_hand(state)]
-    else:
-        totals = fitted_value(state) if fitted else standing(state)
-    mine = totals[side]
-    return float(mine - max(t for i, t in enumerate(totals) if i != side))
+    return state
 
 
 #: Weights of :func:`fitted_value` (classic scoring), fitted by least squares to the final

@@ -29,8 +29,16 @@ from ._bot_search import Inference as Inference  # what the search bot infers
 from ._bot_search import SearchBot as SearchBot
 from ._bot_search import determinize as determinize  # the search's deals of hidden cards
 from ._bot_search import fitted_value as fitted_value  # the search's leaf evaluation
+from ._bot_search import outcome as outcome  # a rollout's value for a side
+from ._bot_search import play_on as play_on  # the search's rollout through the engine
+from ._bot_search import rollout as rollout  # a rollout (fast path when supported)
 from ._bot_search import rollout_choice as rollout_choice  # the search's rollout policy
 from ._bot_search import standing as standing  # the search's earlier leaf evaluation
+from ._rollout_sim import RolloutSim as RolloutSim  # the rollouts' fast path: same rules
+from ._rollout_sim import move_of as move_of
+from ._rollout_sim import random_hand as random_hand
+from ._rollout_sim import supported as supported  # which states the fast path plays
+from ._rollout_sim import to_action as to_action
 
 ENTRY_POINT_GROUP = "millebornes.bots"
 

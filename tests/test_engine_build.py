@@ -20,7 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 #: The modules setup.py compiles.
 COMPILED = ("actions", "cards", "errors", "rules", "state", "legality", "game", "scoring",
-            "position", "simulate")
+            "position", "simulate", "_rollout_policy", "_rollout_sim")
 WANT_COMPILED = os.environ.get("MILLEBORNES_MYPYC") == "1"
 
 
