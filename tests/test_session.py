@@ -477,7 +477,7 @@ def test_a_pure_bots_moves_skip_the_wait_for_the_disk_and_others_do_not(
             not getattr(peers[1].controller, "pure", False)
         syncs = [0, 0]
         for s, p in enumerate(peers):
-            def counted(orig: Any = p.store.sync, s: int = s) -> None:
+            def counted(orig: Any = p.store.sync, s: int = s, syncs: list[int] = syncs) -> None:
                 syncs[s] += 1
                 orig()
             monkeypatch.setattr(p.store, "sync", counted)
