@@ -6,6 +6,7 @@ import argparse
 import json
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 import engine.game
@@ -22,23 +23,30 @@ def engine_build() -> str:
     return "pure" if (engine.game.__file__ or "").endswith(".py") else "compiled"
 
 
-def engine_hands_per_second(rules: Rules, seating: Seating, seconds: float,
-                            seed: int = 1) -> dict[str, Any]:
-    """Complete random-bot hands, one core, until ``seconds`` of CPU are spent."""
-    dealer = random.Random(seed)
-    bots = [RandomBot(seed + s) for s in range(seating.n_players)]
+def _hands_per_cpu_second(play: Callable[[int], int], seconds: float) -> dict[str, Any]:
+    """Call ``play(hand number)`` (it returns the hand's number of moves) until ``seconds``
+    of CPU are spent (and at least 5 hands)."""
     hands = actions = 0
     start = time.process_time()
     while True:
-        rec = play_hand(rules, seating, bots, dealer, hands % seating.n_players)
+        actions += play(hands)
         hands += 1
-        actions += len(rec.actions)
         elapsed = time.process_time() - start
         if elapsed >= seconds and hands >= 5:
             break
     return {"hands": hands, "cpu_seconds": round(elapsed, 3),
             "hands_per_second": round(hands / elapsed, 1),
             "actions_per_second": round(actions / elapsed, 1)}
+
+
+def engine_hands_per_second(rules: Rules, seating: Seating, seconds: float,
+                            seed: int = 1) -> dict[str, Any]:
+    """Complete random-bot hands, one core, until ``seconds`` of CPU are spent."""
+    dealer = random.Random(seed)
+    bots = [RandomBot(seed + s) for s in range(seating.n_players)]
+    return _hands_per_cpu_second(
+        lambda k: len(play_hand(rules, seating, bots, dealer, k % seating.n_players).actions),
+        seconds)
 
 
 def fast_path_hands_per_second(rules: Rules, seating: Seating, seconds: float,
@@ -49,18 +57,8 @@ def fast_path_hands_per_second(rules: Rules, seating: Seating, seconds: float,
     how fast the search bot can think, next to how fast the engine plays."""
     dealer = random.Random(seed)
     rngs = [random.Random(seed + s) for s in range(seating.n_players)]
-    hands = actions = 0
-    start = time.process_time()
-    while True:
-        _, moves = random_hand(rules, seating, rngs, dealer, hands % seating.n_players)
-        hands += 1
-        actions += moves
-        elapsed = time.process_time() - start
-        if elapsed >= seconds and hands >= 5:
-            break
-    return {"hands": hands, "cpu_seconds": round(elapsed, 3),
-            "hands_per_second": round(hands / elapsed, 1),
-            "actions_per_second": round(actions / elapsed, 1)}
+    return _hands_per_cpu_second(
+        lambda k: random_hand(rules, seating, rngs, dealer, k % seating.n_players)[1], seconds)
 
 
 def run(args: argparse.Namespace) -> int:
