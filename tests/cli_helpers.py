@@ -85,6 +85,11 @@ class Logged:
     def poll(self) -> int | None:
         return self.proc.poll()
 
+    def wait(self, timeout: float) -> int:
+        """The exit code; ``subprocess.TimeoutExpired`` if still running after ``timeout``
+        s (it keeps running: :meth:`finish` or :meth:`kill` ends it)."""
+        return self.proc.wait(timeout=timeout)
+
     def finish(self, timeout: float) -> tuple[int, str, str]:
         """Wait at most ``timeout`` s (then kill); the exit code and both outputs."""
         try:
