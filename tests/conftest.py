@@ -1,7 +1,12 @@
-"""Shared test setup: no test writes into the real home directory.
+"""Shared test setup: no test writes into the real home directory, and none reads the
+tester's own language or settings.
 
 Identities (``$XDG_CONFIG_HOME/millebornes``) and game logs (``$XDG_DATA_HOME/millebornes``)
 go to a temporary directory for the whole run, subprocesses included (they inherit it).
+The locale variables say English (``C.UTF-8``) and the game's own variables (a config file,
+a delay, plain mode, no colour) are unset: with ``LANG=fr_FR.UTF-8`` in the tester's shell,
+every test that reads a report in English failed (``main`` speaks the locale's language).
+A test that wants a language or a setting says so itself.
 """
 
 from __future__ import annotations
@@ -11,13 +16,24 @@ from collections.abc import Iterator
 
 import pytest
 
+#: Set for the whole run (the XDG folders are set to temporary ones below).
+_SET = {"LANG": "C.UTF-8"}
+#: Unset for the whole run: the other locale variables, which gettext reads before LANG,
+#: and what the game reads from its environment.
+_UNSET = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "MILLEBORNES_CONFIG", "MILLEBORNES_DELAY",
+          "MILLEBORNES_PLAIN", "NO_COLOR")
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _private_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     base = tmp_path_factory.mktemp("home")
-    saved = {k: os.environ.get(k) for k in ("XDG_CONFIG_HOME", "XDG_DATA_HOME")}
+    names = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", *_SET, *_UNSET)
+    saved = {k: os.environ.get(k) for k in names}
     os.environ["XDG_CONFIG_HOME"] = str(base / "config")
     os.environ["XDG_DATA_HOME"] = str(base / "data")
+    os.environ.update(_SET)
+    for k in _UNSET:
+        os.environ.pop(k, None)
     yield
     for k, v in saved.items():
         if v is None:

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from cli_helpers import run_headless, until
 from prompt_toolkit.input.base import PipeInput
+from test_verify_cli import _torn
 
 from cli import render
 from cli.main import main
@@ -116,9 +117,8 @@ def test_a_corrupted_transcript_is_refused_with_its_failure(
 
 def test_a_truncated_transcript_is_refused(transcript: Path, tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
-    data = transcript.read_bytes()
     bad = tmp_path / "short.mbt"
-    bad.write_bytes(data[:len(data) * 2 // 3])
+    bad.write_bytes(_torn(transcript))        # (not between two entries: that only stops)
     assert main(["replay", str(bad)]) == 1
     cap = capsys.readouterr()
     assert "FAILED" in cap.out and "does not verify" in cap.err

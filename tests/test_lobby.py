@@ -284,6 +284,7 @@ def test_host_and_join_across_network_namespaces(tmp_path: Path, how: str) -> No
     if tn._REASON is not None:
         pytest.skip(tn._REASON)
     made: list[str] = []
+    children: list[Logged] = []    # killed before their namespaces go, whatever failed
     try:
         a = tn.make_ns(made, f"mbsA{tn.TAG}")
         b = tn.make_ns(made, f"mbsB{tn.TAG}")
@@ -306,6 +307,7 @@ def test_host_and_join_across_network_namespaces(tmp_path: Path, how: str) -> No
                         teams=None, bind=ipa, port=port, table_name=table, mdns=[ipa],
                         data_dir=str(tmp_path / "h"), identity=str(tmp_path / "h.key"),
                         auto=True, peer=[])
+        children.append(host)
         time.sleep(1.0)
         if how == "discovery-same-link":
             join = _ns_verb(b, "join", name="Ben", peer=[], table=table, mdns=[ipb],
@@ -313,10 +315,12 @@ def test_host_and_join_across_network_namespaces(tmp_path: Path, how: str) -> No
                             identity=str(tmp_path / "j.key"), auto=True)
         else:
             blind = _ns_verb(b, "lobby", seconds=2.0, mdns=[ipb])
+            children.append(blind)
             assert table not in _finish(blind)
             join = _ns_verb(b, "join", name="Ben", peer=[f"{ipa}:{port}"], bind=ipb, port=0,
                             data_dir=str(tmp_path / "j"), identity=str(tmp_path / "j.key"),
                             auto=True)
+        children.append(join)
         jout = _finish(join)
         hout = _finish(host)
         assert "the match is over" in jout and "the match is over" in hout
@@ -324,6 +328,8 @@ def test_host_and_join_across_network_namespaces(tmp_path: Path, how: str) -> No
             assert f"joining {table!r} at tcp://{ipa}:{port}" in jout
         _same_transcripts(tmp_path)
     finally:
+        for child in children:
+            child.kill()
         for ns in made:
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
 

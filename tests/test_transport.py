@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import inspect
 import statistics
 import time
@@ -357,12 +358,17 @@ def test_flooding_peer_does_not_stall_another(nodes: Callable[..., Node]) -> Non
 
 # ---------------------------------------------------------- heartbeats
 def test_heartbeat_connected_then_gone(nodes: Callable[..., Node]) -> None:
-    a, b = nodes(b"A"), nodes(b"B")
+    """CONNECTED, SLOW, GONE. A's status of B is updated at its ticks: with FAST's
+    0.35 s between slow and gone, a process that did not run for about a second after
+    ``b.close()`` (a loaded machine; shown with SIGSTOP) went from connected to gone
+    at its next tick. Slow lasts 1.75 s here."""
+    a = nodes(b"A", config=dataclasses.replace(FAST, gone_after=2.0))
+    b = nodes(b"B")
     mesh([a, b])
     assert a.peer_status(b"B") in (PeerStatus.CONNECTING, PeerStatus.CONNECTED)
     assert wait_until(lambda: a.peer_status(b"B") is PeerStatus.CONNECTED)
     b.close()
-    assert wait_until(lambda: a.peer_status(b"B") is PeerStatus.GONE, timeout=3)
+    assert wait_until(lambda: a.peer_status(b"B") is PeerStatus.GONE, timeout=6)
     kinds = [e.status for e in a.events() if e.kind is PeerEventKind.STATUS]
     assert kinds[-3:] == [PeerStatus.CONNECTED, PeerStatus.SLOW, PeerStatus.GONE]
 
