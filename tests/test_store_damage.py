@@ -134,6 +134,19 @@ def _entry(k: int, how: str) -> Callable[[Path], None]:
     return go
 
 
+def _own_key_changed(p: Path) -> None:
+    """Flip a byte inside the deck key that seat 0's first ``deck.key`` entry published: the
+    entry still decodes, its signature fails, and its key no longer matches secrets.log."""
+    t = read_transcript(p)
+    mine = t.header.players[0].key
+    k = next(i for i, e in enumerate(t.entries)
+             if e.author == mine and e.body.get("k") == "deck.key")
+    b = bytearray(p.read_bytes())
+    at = b.index(t.entries[k].body["h"], t.offsets[k], t.offsets[k + 1]) + 10
+    b[at] ^= 0x01
+    p.write_bytes(bytes(b))
+
+
 META, TRANSCRIPT, SECRETS = "table.msgpack", "transcript.mbt", "secrets.log"
 
 #: name -> (file, damage, the file named in the sentence; None: repaired from the peers)
@@ -168,6 +181,8 @@ CASES: dict[str, tuple[str, Callable[[Path], None], str | None]] = {
     "transcript-entry-signature": (TRANSCRIPT, _entry(5, "sig"), None),
     "transcript-entry-undecodable": (TRANSCRIPT, _entry(5, "byte"), None),
     "transcript-junk-after": (TRANSCRIPT, _junk_after, None),
+    # damage in our own published key is the transcript's, not lost secrets: repaired
+    "transcript-own-deck-key-changed": (TRANSCRIPT, _own_key_changed, None),
     "secrets-missing": (SECRETS, _missing, SECRETS),
     "secrets-empty": (SECRETS, _empty, SECRETS),
     "secrets-folder": (SECRETS, _folder, SECRETS),

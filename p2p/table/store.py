@@ -507,7 +507,9 @@ def _check_secrets_cover(path: Path, transcript: Transcript, my_key: bytes,
         if env.author != my_key or not isinstance(body, dict):
             continue
         k = str(body.get("k", ""))
-        if not k.startswith("deck."):
+        if not k.startswith("deck.") or not env.signature_ok():
+            # an entry whose signature fails is damage on this disk, not what this seat
+            # published: the resume cuts it and fetches it again from the others
             continue
         rec = secrets.get(env.hand)
         if rec is None:
