@@ -278,7 +278,10 @@ def test_a_whole_hand_by_keys_with_the_target_picker_and_coup_prompt(tmp_path: P
                     for _ in range(3):
                         _tmux("send-keys", "-t", session, "t")
                         time.sleep(0.4)
-                        shown = _tmux("capture-pane", "-p", "-t", session).stdout
+                        # the card's aim is shown once the screen has redrawn (a loaded
+                        # machine may take longer than the 0.4 s above)
+                        shown = _wait(session, "Target: ", limit=10)
+                        assert "Target: " in shown, shown
                         target = shown.split("Target: ", 1)[1].split(".")[0]
                         _tmux("send-keys", "-t", session, "p")
                         after = _wait(session, f"Ana played {name} on {target}",
