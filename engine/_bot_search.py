@@ -447,12 +447,12 @@ class SearchBot:
     def __init__(self, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS, ms: float = 0,
                  candidates: int = DEFAULT_CANDIDATES,
                  margin: float = 1.0, horizon: int = 0, infer: int = 1, leaf: int = 1,
-                 halve: int = 1,
+                 halve: int = 1, discards: int = 1,
                  **unknown: Any) -> None:
         if unknown:
             raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))}; "
                              "search takes playouts=N, ms=N, candidates=N, margin=X, horizon=N, "
-                             "infer=0|1, leaf=0|1, halve=0|1")
+                             "infer=0|1, leaf=0|1, halve=0|1, discards=0|1")
         if not isinstance(playouts, int) or not 1 <= playouts <= 1_000_000:
             raise ValueError(f"playouts must be a whole number from 1 to 1000000, "
                              f"not {playouts!r}")
@@ -481,6 +481,9 @@ class SearchBot:
         if halve not in (0, 1):
             raise ValueError(f"halve must be 0 or 1, not {halve!r}")
         self.halve = bool(halve)
+        if discards not in (0, 1):
+            raise ValueError(f"discards must be 0 or 1, not {discards!r}")
+        self.discards = bool(discards)
         self.heuristic = HeuristicBot(seed)
         self._rollouts = 0
         #: Seconds spent on each searched decision (for percentiles; never read by the bot).
@@ -507,6 +510,8 @@ class SearchBot:
             if ranked[0][0] >= 150.0:
                 return ranked[0][1]  # completing the trip (or a safety just before): no doubt
             shortlist = [a for v, a in ranked if v > -50.0][:self.candidates]
+            if not self.discards and shortlist:
+                shortlist = shortlist[:1] + [a for a in shortlist[1:] if type(a) is not Discard]
             if not shortlist:
                 return ranked[0][1]
         elif view.phase == EXTEND:
