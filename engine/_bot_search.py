@@ -447,12 +447,13 @@ class SearchBot:
     def __init__(self, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS, ms: float = 0,
                  candidates: int = DEFAULT_CANDIDATES,
                  margin: float = 1.0, horizon: int = 0, infer: int = 1, leaf: int = 1,
-                 halve: int = 1, discards: int = 1,
+                 halve: int = 1, discards: int = 1, fresh: int = 0,
                  **unknown: Any) -> None:
         if unknown:
             raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))}; "
                              "search takes playouts=N, ms=N, candidates=N, margin=X, horizon=N, "
-                             "infer=0|1, leaf=0|1, halve=0|1, discards=0|1")
+                             "infer=0|1, leaf=0|1, halve=0|1, discards=0|1, "
+                             "fresh=0|1")
         if not isinstance(playouts, int) or not 1 <= playouts <= 1_000_000:
             raise ValueError(f"playouts must be a whole number from 1 to 1000000, "
                              f"not {playouts!r}")
@@ -484,6 +485,9 @@ class SearchBot:
         if discards not in (0, 1):
             raise ValueError(f"discards must be 0 or 1, not {discards!r}")
         self.discards = bool(discards)
+        if fresh not in (0, 1):
+            raise ValueError(f"fresh must be 0 or 1, not {fresh!r}")
+        self.fresh = bool(fresh)
         self.heuristic = HeuristicBot(seed)
         self._rollouts = 0
         #: Seconds spent on each searched decision (for percentiles; never read by the bot).
@@ -537,6 +541,7 @@ class SearchBot:
         results: list[list[float]] = [[] for _ in range(k)]
         active = list(range(k))
         self._rollouts = 0
+        first = 0  # the rounds the challenger was picked on (left out of its test if fresh)
         if self.ms > 0:
             deadline = started + self.ms / 1000
             while True:
@@ -550,16 +555,18 @@ class SearchBot:
                 self._round(view, seat, side, shortlist, active, results)
             means = [sum(r) / len(r) for r in results]
             active = [0, max(range(1, k), key=lambda i: (means[i], -i))]
+            if self.fresh:
+                first = len(results[0])
             for _ in range(max(2, self.playouts // 4)):
                 self._round(view, seat, side, shortlist, active, results)
         else:
             for _ in range(max(2, self.playouts // k)):
                 self._round(view, seat, side, shortlist, active, results)
-        base = results[0]
+        base = results[0][first:]
         n = len(base)
         best, best_z = 0, 0.0
         for i in active[1:]:
-            diffs = [x - y for x, y in zip(results[i], base, strict=True)]
+            diffs = [x - y for x, y in zip(results[i][first:], base, strict=True)]
             mean = sum(diffs) / n
             var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
             stderr = (var / n) ** 0.5
