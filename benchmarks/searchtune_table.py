@@ -25,7 +25,10 @@ def main() -> int:
         t = a.get("decision_seconds", {})
         rules = d["rules"]["preset"] + (f" {d['players']}p" if d["seating"] == "solo"
                                         else f" {d['seating']}")
-        print(f"| `{p['bot']}` | {p['opponent']} | {rules} | {d['seed']} | {p['matches']} "
+        name = f"`{p['bot']}`"
+        if p["bot"] == "search":  # every such run here predates the new default
+            name = "`search` (old default: 200 playouts, margin 1, discards searched)"
+        print(f"| {name} | {p['opponent']} | {rules} | {d['seed']} | {p['matches']} "
               f"| {100 * p['win_rate']:.1f}% | {100 * p['ci95'][0]:.1f}–{100 * p['ci95'][1]:.1f}% "
               f"| {diff:+.0f} | {d['cpu_user_s'] / d['matches']:.2f} "
               f"| {1000 * t.get('p50', 0):.0f}/{1000 * t.get('p95', 0):.0f} |")
