@@ -8,8 +8,9 @@ tries every candidate on that same deal (common random numbers: the candidates a
 compared on identical futures), plays the hand on with a cheap rollout policy for a few
 turns and scores it with :func:`engine.scoring.score_hand` if it ended, else with a leaf
 evaluation fitted to final scores (:func:`fitted_value`). Sequential halving spends the
-second half of the budget on the heuristic's choice and the best challenger. Draws and
-answers to hazards (always a coup fourré, R9) are left to the heuristic.
+second half of the budget on the heuristic's choice and the best challenger. Draws,
+answers to hazards (always a coup fourré, R9) and, by default, which card to throw away
+are left to the heuristic.
 
 The budget is per decision: ``playouts`` rollouts (deterministic for a given seed), or
 ``ms`` milliseconds of thinking (then the number of rollouts depends on the machine).
@@ -49,9 +50,13 @@ from .scoring import score_hand
 PLAY, EXTEND, RESHUFFLE, RESPOND, DRAW, OVER = (
     "play", "extend", "reshuffle", "respond", "draw", "over")
 
-DEFAULT_PLAYOUTS = 200
+DEFAULT_PLAYOUTS = 400
 #: Candidates the heuristic shortlists for the search (the rest are never tried).
 DEFAULT_CANDIDATES = 4
+#: Standard errors by which a candidate must beat the heuristic's first choice. At 400
+#: playouts a margin of 2 measured no worse than 1 (and than 0.5) and overrides the
+#: heuristic less often on noise: benchmarks/searchtune.md.
+DEFAULT_MARGIN = 2.0
 #: A rollout that has not ended after this many actions is scored as it stands.
 ROLLOUT_ACTIONS = 600
 #: Actions a rollout simulates per player by default before scoring the hand as it stands
@@ -446,13 +451,14 @@ class SearchBot:
 
     def __init__(self, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS, ms: float = 0,
                  candidates: int = DEFAULT_CANDIDATES,
-                 margin: float = 1.0, horizon: int = 0, infer: int = 1, leaf: int = 1,
-                 halve: int = 1,
+                 margin: float = DEFAULT_MARGIN, horizon: int = 0, infer: int = 1, leaf: int = 1,
+                 halve: int = 1, discards: int = 0, fresh: int = 0,
                  **unknown: Any) -> None:
         if unknown:
             raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))}; "
                              "search takes playouts=N, ms=N, candidates=N, margin=X, horizon=N, "
-                             "infer=0|1, leaf=0|1, halve=0|1")
+                             "infer=0|1, leaf=0|1, halve=0|1, discards=0|1, "
+                             "fresh=0|1")
         if not isinstance(playouts, int) or not 1 <= playouts <= 1_000_000:
             raise ValueError(f"playouts must be a whole number from 1 to 1000000, "
                              f"not {playouts!r}")
@@ -481,6 +487,12 @@ class SearchBot:
         if halve not in (0, 1):
             raise ValueError(f"halve must be 0 or 1, not {halve!r}")
         self.halve = bool(halve)
+        if discards not in (0, 1):
+            raise ValueError(f"discards must be 0 or 1, not {discards!r}")
+        self.discards = bool(discards)
+        if fresh not in (0, 1):
+            raise ValueError(f"fresh must be 0 or 1, not {fresh!r}")
+        self.fresh = bool(fresh)
         self.heuristic = HeuristicBot(seed)
         self._rollouts = 0
         #: Seconds spent on each searched decision (for percentiles; never read by the bot).
@@ -507,6 +519,11 @@ class SearchBot:
             if ranked[0][0] >= 150.0:
                 return ranked[0][1]  # completing the trip (or a safety just before): no doubt
             shortlist = [a for v, a in ranked if v > -50.0][:self.candidates]
+            if not self.discards and shortlist:
+                # Which card to throw away is the heuristic's call (discards=0, the default):
+                # two thirds of the search's overrides were one discard for another, and
+                # searching them spent 60% of its time for no measured gain.
+                shortlist = shortlist[:1] + [a for a in shortlist[1:] if type(a) is not Discard]
             if not shortlist:
                 return ranked[0][1]
         elif view.phase == EXTEND:
@@ -532,6 +549,7 @@ class SearchBot:
         results: list[list[float]] = [[] for _ in range(k)]
         active = list(range(k))
         self._rollouts = 0
+        first = 0  # the rounds the challenger was picked on (left out of its test if fresh)
         if self.ms > 0:
             deadline = started + self.ms / 1000
             while True:
@@ -545,16 +563,18 @@ class SearchBot:
                 self._round(view, seat, side, shortlist, active, results)
             means = [sum(r) / len(r) for r in results]
             active = [0, max(range(1, k), key=lambda i: (means[i], -i))]
+            if self.fresh:
+                first = len(results[0])
             for _ in range(max(2, self.playouts // 4)):
                 self._round(view, seat, side, shortlist, active, results)
         else:
             for _ in range(max(2, self.playouts // k)):
                 self._round(view, seat, side, shortlist, active, results)
-        base = results[0]
+        base = results[0][first:]
         n = len(base)
         best, best_z = 0, 0.0
         for i in active[1:]:
-            diffs = [x - y for x, y in zip(results[i], base, strict=True)]
+            diffs = [x - y for x, y in zip(results[i][first:], base, strict=True)]
             mean = sum(diffs) / n
             var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
             stderr = (var / n) ** 0.5

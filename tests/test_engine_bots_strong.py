@@ -278,7 +278,7 @@ def test_bot_specs_parse_options_and_levels():
     ("genius", "genius"), ("search:playouts", "NAME=VALUE"),
     ("search:playouts=many", "playouts"), ("search:playouts=0", "playouts"),
     ("search:depth=3", "depth"), ("heuristic:x=1", "heuristic"), (":x=1", "name"),
-    ("search:ms=-5", "ms"),
+    ("search:ms=-5", "ms"), ("search:discards=2", "discards"), ("search:fresh=2", "fresh"),
 ])
 def test_bad_bot_specs_are_one_clear_error(spec, needle):
     with pytest.raises(ValueError, match=needle):

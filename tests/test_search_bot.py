@@ -236,3 +236,39 @@ def test_search_budget_halving_and_full_rollouts_at_the_extension():
     bot = make_bot("search:playouts=8", 1)
     bot.choose(view, legal_actions(view, 0))
     assert [h for _, h in bot.decision_rollouts] == [600]
+
+
+def test_search_without_discard_candidates_keeps_the_heuristics_discard():
+    """``discards=0``: no discard challenges the heuristic's choice, so when that choice is
+    a discard and nothing else made the shortlist, it is played without a search; when it
+    is a play, the search never picks a discard instead."""
+    from engine._bot_heuristic import HeuristicBot
+
+    checked = {"discard": 0, "play": 0}
+    for state in _states(CLASSIC, TWO, 5, 60):
+        view = view_of(state, state.seat)
+        legal = legal_actions(view, state.seat)
+        ranked = [(v, a) for v, a in HeuristicBot(1).ranked(view, legal) if v > -50.0][:4]
+        if not ranked or ranked[0][0] >= 150.0:
+            continue
+        bot = make_bot("search:playouts=16:discards=0", 1)
+        choice = bot.choose(view, legal)
+        top = ranked[0][1]
+        if type(top) is Discard and all(type(a) is Discard for _, a in ranked):
+            checked["discard"] += 1
+            assert choice == top and bot.decision_rollouts == []
+        elif type(top) is Play:
+            checked["play"] += 1
+            assert type(choice) is Play
+    assert checked["discard"] and checked["play"]
+
+
+def test_search_fresh_test_is_deterministic_and_within_budget():
+    """``fresh=1`` only changes which rounds the challenger is tested on: the same budget,
+    and the same choice for the same seed."""
+    for state in _states(CLASSIC, TWO, 7, 12):
+        view = view_of(state, state.seat)
+        legal = legal_actions(view, state.seat)
+        a, b = make_bot("search:playouts=40:fresh=1", 3), make_bot("search:playouts=40:fresh=1", 3)
+        assert a.choose(view, legal) == b.choose(view, legal)
+        assert all(30 <= r <= 40 for r, _ in a.decision_rollouts)
