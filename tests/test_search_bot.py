@@ -242,7 +242,7 @@ def test_search_without_discard_candidates_keeps_the_heuristics_discard():
     """``discards=0``: no discard challenges the heuristic's choice, so when that choice is
     a discard and nothing else made the shortlist, it is played without a search; when it
     is a play, the search never picks a discard instead."""
-    from engine._bot_heuristic import HeuristicBot
+    from engine.bots import HeuristicBot
 
     checked = {"discard": 0, "play": 0}
     for state in _states(CLASSIC, TWO, 5, 60):
