@@ -55,7 +55,7 @@ DEFAULT_PLAYOUTS = 400
 DEFAULT_CANDIDATES = 4
 #: Standard errors by which a candidate must beat the heuristic's first choice. At 400
 #: playouts a margin of 2 measured no worse than 1 (and than 0.5) and overrides the
-#: heuristic less often on noise: benchmarks/searchtune.md.
+#: heuristic less often on noise (docs/bots.md, the search's results).
 DEFAULT_MARGIN = 2.0
 #: A rollout that has not ended after this many actions is scored as it stands.
 ROLLOUT_ACTIONS = 600
@@ -235,12 +235,11 @@ _DISTANCE, _HAZARD, _REMEDY, _SAFETY = Family.DISTANCE, Family.HAZARD, Family.RE
 _ROLL, _RIGHT_OF_WAY, _SPEED_LIMIT = Kind.ROLL, Kind.RIGHT_OF_WAY, Kind.SPEED_LIMIT
 # The policy's numbers (how much it wants to play a card, how readily it throws one away,
 # which safety kills a card) live in ``_rollout_policy``, shared with the fast simulator.
-_PLAY_SCORE, _KEEP, _DEAD_WITH = PLAY_SCORE, KEEP, DEAD_WITH
 
 
 def _dead(state: HandState, seat: int, card: int) -> bool:
     """A remedy whose safety is in its own zone, or a hazard every opponent is safe from."""
-    safety = _DEAD_WITH[card]
+    safety = DEAD_WITH[card]
     if safety is None:
         return False
     n_teams = state.seating.n_teams
@@ -269,15 +268,15 @@ def rollout_choice(state: HandState, legal: list[Action], rng: random.Random) ->
     for a in legal:
         if type(a) is Play:
             c = a.card
-            score = _PLAY_SCORE[c] + 10.0 * rand()
+            score = PLAY_SCORE[c] + 10.0 * rand()
             if KIND_OF[c] is _ROLL and state.zones[a.seat % state.seating.n_teams].has_safety(
                     _RIGHT_OF_WAY):
                 continue  # a Roll that changes nothing
             if score > best_score:
                 best, best_score = a, score
         elif type(a) is Discard:
-            keep = _KEEP[a.card] + 10.0 * rand()
-            if keep > 20.0 and _DEAD_WITH[a.card] is not None and _dead(state, a.seat, a.card):
+            keep = KEEP[a.card] + 10.0 * rand()
+            if keep > 20.0 and DEAD_WITH[a.card] is not None and _dead(state, a.seat, a.card):
                 keep = rand()  # a dead card goes first
             if keep < worst_keep:
                 worst, worst_keep = a, keep
@@ -452,13 +451,12 @@ class SearchBot:
     def __init__(self, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS, ms: float = 0,
                  candidates: int = DEFAULT_CANDIDATES,
                  margin: float = DEFAULT_MARGIN, horizon: int = 0, infer: int = 1, leaf: int = 1,
-                 halve: int = 1, discards: int = 0, fresh: int = 0,
+                 halve: int = 1, discards: int = 0,
                  **unknown: Any) -> None:
         if unknown:
             raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))}; "
                              "search takes playouts=N, ms=N, candidates=N, margin=X, horizon=N, "
-                             "infer=0|1, leaf=0|1, halve=0|1, discards=0|1, "
-                             "fresh=0|1")
+                             "infer=0|1, leaf=0|1, halve=0|1, discards=0|1")
         if not isinstance(playouts, int) or not 1 <= playouts <= 1_000_000:
             raise ValueError(f"playouts must be a whole number from 1 to 1000000, "
                              f"not {playouts!r}")
@@ -490,9 +488,6 @@ class SearchBot:
         if discards not in (0, 1):
             raise ValueError(f"discards must be 0 or 1, not {discards!r}")
         self.discards = bool(discards)
-        if fresh not in (0, 1):
-            raise ValueError(f"fresh must be 0 or 1, not {fresh!r}")
-        self.fresh = bool(fresh)
         self.heuristic = HeuristicBot(seed)
         self._rollouts = 0
         #: Seconds spent on each searched decision (for percentiles; never read by the bot).
@@ -549,7 +544,6 @@ class SearchBot:
         results: list[list[float]] = [[] for _ in range(k)]
         active = list(range(k))
         self._rollouts = 0
-        first = 0  # the rounds the challenger was picked on (left out of its test if fresh)
         if self.ms > 0:
             deadline = started + self.ms / 1000
             while True:
@@ -563,18 +557,16 @@ class SearchBot:
                 self._round(view, seat, side, shortlist, active, results)
             means = [sum(r) / len(r) for r in results]
             active = [0, max(range(1, k), key=lambda i: (means[i], -i))]
-            if self.fresh:
-                first = len(results[0])
             for _ in range(max(2, self.playouts // 4)):
                 self._round(view, seat, side, shortlist, active, results)
         else:
             for _ in range(max(2, self.playouts // k)):
                 self._round(view, seat, side, shortlist, active, results)
-        base = results[0][first:]
+        base = results[0]
         n = len(base)
         best, best_z = 0, 0.0
         for i in active[1:]:
-            diffs = [x - y for x, y in zip(results[i][first:], base, strict=True)]
+            diffs = [x - y for x, y in zip(results[i], base, strict=True)]
             mean = sum(diffs) / n
             var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
             stderr = (var / n) ** 0.5

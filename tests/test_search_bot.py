@@ -261,14 +261,3 @@ def test_search_without_discard_candidates_keeps_the_heuristics_discard():
             checked["play"] += 1
             assert type(choice) is Play
     assert checked["discard"] and checked["play"]
-
-
-def test_search_fresh_test_is_deterministic_and_within_budget():
-    """``fresh=1`` only changes which rounds the challenger is tested on: the same budget,
-    and the same choice for the same seed."""
-    for state in _states(CLASSIC, TWO, 7, 12):
-        view = view_of(state, state.seat)
-        legal = legal_actions(view, state.seat)
-        a, b = make_bot("search:playouts=40:fresh=1", 3), make_bot("search:playouts=40:fresh=1", 3)
-        assert a.choose(view, legal) == b.choose(view, legal)
-        assert all(30 <= r <= 40 for r, _ in a.decision_rollouts)
