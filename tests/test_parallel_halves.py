@@ -9,7 +9,7 @@ import time
 import pytest
 
 from p2p.crypto import group as g
-from p2p.crypto.parallel import both
+from p2p.crypto.parallel import both, each_half
 
 
 def test_both_halves_run_and_the_left_one_in_another_thread() -> None:
@@ -30,6 +30,19 @@ def test_every_operation_is_counted_once() -> None:
 
     both(half, half, ops)
     assert (ops.var, ops.base) == (2 * 199, 2 * 199)
+
+
+def test_each_half_runs_every_step_once_for_any_size() -> None:
+    for n in (0, 1, 2, 7, 106):
+        seen: list[int] = []
+        ops = g.OpCounter()
+
+        def step(i: int, o: g.OpCounter | None, seen: list[int] = seen) -> None:
+            g.base(i + 1, o)
+            seen.append(i)
+
+        each_half(n, step, ops)
+        assert sorted(seen) == list(range(n)) and ops.base == n
 
 
 def test_the_left_error_wins_and_both_halves_finish() -> None:

@@ -77,3 +77,16 @@ def both(left: Callable[[g.OpCounter | None], A], right: Callable[[g.OpCounter |
     finally:
         count()
     return a, b
+
+
+def each_half(n: int, step: Callable[[int, g.OpCounter | None], None],
+              ops: g.OpCounter | None) -> None:
+    """``step(i, ops)`` for every ``i`` in ``range(n)``, the first half in the worker thread
+    and the second here (the steps must be independent of each other)."""
+    def over(lo: int, hi: int) -> Callable[[g.OpCounter | None], None]:
+        def run(o: g.OpCounter | None) -> None:
+            for i in range(lo, hi):
+                step(i, o)
+        return run
+
+    both(over(0, n // 2), over(n // 2, n), ops)

@@ -29,12 +29,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from p2p.crypto import group as g
-from p2p.crypto.parallel import both
+from p2p.crypto.parallel import both, each_half
 from p2p.crypto.proofs import ProofError
 
 __all__ = [
@@ -238,14 +238,11 @@ def prove_shuffle(inp: Sequence[Ciphertext], out: Sequence[Ciphertext], perm: Se
     # permutation commitment: c_{π(i)} = r_{π(i)}·G + h_i
     c = [b""] * n
 
-    def commit(lo: int, hi: int) -> Callable[[g.OpCounter | None], None]:
-        def run(o: g.OpCounter | None) -> None:
-            for i in range(lo, hi):
-                j = perm[i]
-                c[j] = g.add(g.base(r[j], o), hs[i], o)
-        return run
+    def commit(i: int, o: g.OpCounter | None) -> None:
+        j = perm[i]
+        c[j] = g.add(g.base(r[j], o), hs[i], o)
 
-    both(commit(0, n // 2), commit(n // 2, n), ops)
+    each_half(n, commit, ops)
     seed = _seed_u(context, joint, inp, out, c)
     u = _challenges_u(seed, n)
     u_p = [u[perm[i]] for i in range(n)]

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 
 from p2p.crypto import group as g
-from p2p.crypto.parallel import both
+from p2p.crypto.parallel import each_half
 from p2p.crypto.shuffle_proof import ShuffleProof, prove_shuffle, verify_shuffle
 from p2p.deck.messages import CARD_DOMAIN, Ciphertext, Deck
 
@@ -65,17 +65,14 @@ def shuffle_pass_witness(deck: Sequence[Ciphertext], seed: bytes, joint_key: byt
     n = len(deck)
     out: list[Ciphertext] = [(b"", b"")] * n
 
-    def encrypt(lo: int, hi: int) -> Callable[[g.OpCounter | None], None]:
-        def run(o: g.OpCounter | None) -> None:
-            for j in range(lo, hi):
-                c1, c2 = deck[perm[j]]
-                r = rhos[j]
-                rg = g.base(r, o)
-                out[j] = (rg if c1 == g.IDENTITY else g.add(c1, rg, o),
-                          g.add(c2, g.mul(r, joint_key, o), o))
-        return run
+    def encrypt(j: int, o: g.OpCounter | None) -> None:
+        c1, c2 = deck[perm[j]]
+        r = rhos[j]
+        rg = g.base(r, o)
+        out[j] = (rg if c1 == g.IDENTITY else g.add(c1, rg, o),
+                  g.add(c2, g.mul(r, joint_key, o), o))
 
-    both(encrypt(0, n // 2), encrypt(n // 2, n), ops)  # two threads: see crypto.parallel
+    each_half(n, encrypt, ops)  # two threads: see crypto.parallel
     return tuple(out), perm, rhos
 
 
