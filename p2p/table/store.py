@@ -71,14 +71,15 @@ class StoreDamaged(ValueError):
     ``rule_fault``), "" when ``what`` is a technical detail."""
 
     def __init__(self, path: Path, file: str, what: str, todo: str = "",
-                 todo_id: str = "", what_id: str = "", size: int = 0) -> None:
+                 todo_id: str = "", what_id: str = "", size: int = 0,
+                 rule_fault: tuple[str, dict[str, Any]] | None = None) -> None:
         self.path = path
         self.file = file
         self.what = what
         self.what_id = what_id
         self.size = size
         #: with ``what_id`` "rules": the engine's refusal of the header's rules (id, data)
-        self.rule_fault: tuple[str, dict[str, Any]] | None = None
+        self.rule_fault = rule_fault
         self.todo_id = todo_id or ("keep" if not todo else "other")
         if not todo:
             todo = ("it cannot be resumed from this copy, which is left as it is; the other "
@@ -262,11 +263,11 @@ class Store:
             try:      # which one is damaged: the one whose table id does not add up
                 TableConfig.from_header(transcript.header)
             except ValueError as exc:
-                damaged = StoreDamaged(p, TRANSCRIPT, f"bad header: {exc}")
-                fault = rules_fault(transcript.header.rules)
-                if fault is not None:   # said in the player's language by a console
-                    damaged.what_id, damaged.rule_fault = "rules", (fault.why, fault.data)
-                raise damaged from None
+                fault = rules_fault(transcript.header.rules)  # said in words by a console
+                raise StoreDamaged(p, TRANSCRIPT, f"bad header: {exc}",
+                                   what_id="" if fault is None else "rules",
+                                   rule_fault=None if fault is None else (fault.why, fault.data)
+                                   ) from None
             raise StoreDamaged(p, META, "its table header does not match the transcript's")
         header = transcript.header
         seat = meta["seat"]
