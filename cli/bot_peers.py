@@ -55,7 +55,6 @@ def _child(conn: multiprocessing.connection.Connection, label: object, id_seed: 
     """A bot's peer: listen, say where, wait for the table, find its seat in it (by its
     key: a host's lobby seats it wherever a seat is free), play it, leave."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    seat: object = label
     try:
         ident = Identity.from_seed(id_seed)
         node = listen(ident, bind, 0, secure)
@@ -66,7 +65,6 @@ def _child(conn: multiprocessing.connection.Connection, label: object, id_seed: 
             return
         start, base, opts, seed, specs = msg[1:]
         mine = next(p.seat for p in start.cfg.players if p.key == ident.public_key)
-        seat = mine
         spec = specs.get(mine, "heuristic")
         admit_table(node, start.cfg)
         bbase = Path(base or default_data_dir()) / f"bot-{mine}"
@@ -93,7 +91,7 @@ def _child(conn: multiprocessing.connection.Connection, label: object, id_seed: 
     except (EOFError, OSError):
         pass                           # the parent left before the table started
     except Exception:                  # its seat falls silent: the table says so, timed
-        log.exception("the bot's peer of seat %s failed", seat)
+        log.exception("the bot peer %s failed", label)
     finally:
         conn.close()
         os._exit(0)   # nothing inherited from the parent runs at exit (forked ZeroMQ state)
