@@ -64,8 +64,15 @@ def test_full_screen_auto_game_reaches_the_end_of_a_hand() -> None:
     assert "/1000 [" in screen  # the zones are still shown above the scores
     assert "hand total" in screen and "match total" in screen
     assert "Match (hand 1, one hand)" in screen
-    assert "wins" in screen or "win." in screen
-    assert "Match over:" in screen or "Hand 1 over" in screen
+    totals = re.search(r"Match: You (\d+) · Bo (\d+)", screen)
+    assert totals is not None, screen
+    if totals[1] == totals[2]:
+        # the deal is random (mental poker): a tied hand has no winner, the match goes on
+        # (failed once in CI on a 1250-1250 hand that expected a winner)
+        assert "Hand 1 over. Next hand" in screen, screen
+    else:
+        assert "wins" in screen or "win." in screen
+        assert "Match over:" in screen or "Hand 1 over" in screen
     assert all(len(line) <= 100 for line in lines)
 
 
