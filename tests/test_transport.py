@@ -117,6 +117,48 @@ def test_four_nodes_full_mesh(nodes: Callable[..., Node]) -> None:
             assert seq == [other.node_id + b":%d" % i for i in range(50)]
 
 
+def test_senders_in_many_threads_while_frames_arrive(nodes: Callable[..., Node]) -> None:
+    """``send`` and ``broadcast`` put frames on the DEALERs from the calling thread, under
+    the node's lock, while its I/O thread receives and opens and closes DEALERs: four
+    threads sending at once, with traffic coming the other way and a peer added and
+    removed meanwhile, still deliver every payload once and in each thread's order."""
+    import threading
+
+    a, b, c = nodes(b"A"), nodes(b"B"), nodes(b"C")
+    mesh([a, b])
+    b.add_peer(b"C", c.endpoint)
+    c.add_peer(b"B", b.endpoint)
+    n = 150
+
+    def sender(tag: bytes) -> None:
+        for i in range(n):
+            if i % 2:
+                a.send(b"B", tag + b"%d" % i)
+            else:
+                a.broadcast(tag + b"%d" % i)
+
+    def churn() -> None:
+        for _ in range(20):
+            a.add_peer(b"X", c.endpoint)   # a peer that never answers, opened and closed
+            a.remove_peer(b"X")
+            b.send(b"A", b"back")
+
+    threads = [threading.Thread(target=sender, args=(t,)) for t in (b"p", b"q", b"r", b"s")]
+    threads.append(threading.Thread(target=churn))
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    got = recv_n(b, 4 * n)
+    assert len(got) == 4 * n
+    for tag in (b"p", b"q", b"r", b"s"):
+        mine = [int(p[1:]) for src, p in got if p[:1] == tag]
+        assert mine == list(range(n)), tag
+    assert [p for _, p in recv_n(a, 20)] == [b"back"] * 20
+    assert a.flush(5)
+    assert b.recv(0.1) is None
+
+
 def test_send_errors(nodes: Callable[..., Node]) -> None:
     cfg = TransportConfig(max_payload=100, max_send_queue=3)
     a = nodes(b"A", config=cfg)

@@ -9,8 +9,11 @@ through the DEALERs (acknowledgements included).  No PUB/SUB.  Reliability (sequ
 numbers, acknowledgements, resends, heartbeats) is :class:`p2p.net.reliable.ReliableCore`.
 
 Threading model: :class:`Node` owns one background I/O thread that alone
-touches the ZeroMQ sockets.  The public methods are thread-safe; they share the
-core with the I/O thread under one lock.  ``recv(timeout)`` blocks on a
+receives from the ZeroMQ sockets and opens and closes them.  The public methods are
+thread-safe; they share the core with the I/O thread under one lock, and ``send`` and
+``broadcast`` put their frames on the DEALERs at once, under that lock (a ZeroMQ socket may
+change threads behind a full memory barrier, which the lock is), instead of waking the I/O
+thread to do it: that hand-over cost a quarter of a round trip between two processes.  ``recv(timeout)`` blocks on a
 condition variable; an asyncio application can instead register
 ``set_wakeup(callback)`` (called from the I/O thread whenever messages become
 available, e.g. ``lambda: loop.call_soon_threadsafe(event.set)``) and then call
@@ -171,6 +174,7 @@ class Node:
         self._wake_w.setblocking(False)
         self._wakeup_cb: Callable[[], None] | None = None
         self._closed = False
+        self._io_due = 0.0  # when the I/O thread wakes by itself at the latest
         self._thread = threading.Thread(
             target=self._run, name=f"p2p-node-{node_id.hex()[:8]}", daemon=True
         )
@@ -244,7 +248,9 @@ class Node:
         with self._lock:
             self._check_open()
             seq = self._core.enqueue(peer_id, payload)
-        self._wake()
+            wake = self._send_due()
+        if wake:
+            self._wake()
         return seq
 
     def broadcast(self, payload: bytes) -> dict[bytes, int]:
@@ -258,7 +264,9 @@ class Node:
                     out[pid] = self._core.enqueue(pid, payload)
                 except QueueFull:
                     log.warning("broadcast: queue to %s full, skipped", pid.hex())
-        self._wake()
+            wake = self._send_due()
+        if wake:
+            self._wake()
         return out
 
     def recv(self, timeout: float | None = None) -> tuple[bytes, bytes] | None:
@@ -270,6 +278,7 @@ class Node:
             while True:
                 msg = self._core.pop_message()
                 if msg is not None:
+                    wake = self._send_due()  # acks for freshly promoted frames
                     break
                 if self._closed:
                     return None
@@ -280,7 +289,8 @@ class Node:
                     if left <= 0:
                         return None
                     self._cond.wait(left)
-        self._wake()  # acks for freshly promoted frames
+        if wake:
+            self._wake()
         return msg
 
     def events(self) -> list[PeerEvent]:
@@ -349,6 +359,13 @@ class Node:
     def _check_open(self) -> None:
         if self._closed:
             raise TransportError("node is closed")
+
+    def _send_due(self) -> bool:
+        """Put what is due on the wire now, from the calling thread (the lock is held).
+        True when the I/O thread must wake to keep a deadline earlier than the one it
+        sleeps towards; usually the next deadline (a resend, a heartbeat) is later."""
+        nxt = self._core.tick(time.monotonic())
+        return nxt < self._io_due
 
     def _wake(self) -> None:
         try:
@@ -430,13 +447,15 @@ class Node:
                     self._serve_zap()
                 if self._door is not None and self._door.fileno() in ready:
                     self._serve_door()
-                for cmd, pid, ep, server_key in cmds:
-                    if cmd == "add":
-                        self._open_dealer(pid, ep, server_key)
-                    else:
-                        d = self._dealers.pop(pid, None)
-                        if d is not None:
-                            d.close(0)
+                if cmds:
+                    with self._lock:  # senders use the DEALERs under the lock too
+                        for cmd, pid, ep, server_key in cmds:
+                            if cmd == "add":
+                                self._open_dealer(pid, ep, server_key)
+                            else:
+                                d = self._dealers.pop(pid, None)
+                                if d is not None:
+                                    d.close(0)
                 frames: list[tuple[bytes, bytes, str | None, str | None]] = []
                 if self._router in ready:
                     for _ in range(self.config.max_recv_batch):
@@ -462,6 +481,7 @@ class Node:
                         except Exception:  # a bug must not silently kill the transport
                             log.exception("frame from %s could not be handled", src.hex()[:16])
                     next_due = self._core.tick(now)
+                    self._io_due = min(next_due, now + 0.1)
                     stalled = [(pid, self._core.endpoint_of(pid), self._keys.get(pid))
                                for pid in self._core.stalled(now, self.config.reopen_after)
                                if now - self._reopened.get(pid, -1e18)
@@ -472,7 +492,8 @@ class Node:
                     self._reopened[pid] = now
                     log.info("no ack from %s for %.1f s: reconnecting", pid.hex()[:16],
                              self.config.reopen_after)
-                    self._open_dealer(pid, ep, key)
+                    with self._lock:
+                        self._open_dealer(pid, ep, key)
                 cb = self._wakeup_cb
                 if cb is not None and (got_msgs or frames):
                     try:
@@ -480,9 +501,11 @@ class Node:
                     except Exception:
                         log.exception("wakeup callback failed")
         finally:
-            for d in self._dealers.values():
-                d.close(0)
-            self._dealers.clear()
+            with self._lock:
+                self._closed = True  # no sender touches a DEALER from here on
+                for d in self._dealers.values():
+                    d.close(0)
+                self._dealers.clear()
             self._router.close(0)
             if self._zap is not None:
                 self._zap.close(0)
