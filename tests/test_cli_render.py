@@ -198,3 +198,26 @@ def test_render_a_real_driver_state_fits() -> None:
     d.run_others()
     lines = render.screen_lines(d.view(), d.names, 0, d.legal(), d.hand_no, verbose=False)
     assert all(len(line) <= 80 for line in render.plain(lines))
+
+
+def test_in_language_takes_lang_by_position_keyword_or_default():
+    """``in_language`` finds the ``lang`` argument however it is passed (it once bound the
+    whole signature on every call; now the position is found once)."""
+    from cli import i18n
+    from cli.render import in_language
+
+    @in_language
+    def active_lang(x: int, lang: str = "en", *, extra: int = 0) -> str:
+        return i18n.active().language
+
+    @in_language
+    def kw_only(x: int, *, lang: str = "sv") -> str:
+        return i18n.active().language
+
+    before = i18n.active().language
+    assert active_lang(1, "fr") == "fr"
+    assert active_lang(1, lang="vi") == "vi"
+    assert active_lang(1) == before            # "en" is English: active when nothing is set
+    assert kw_only(1) == "sv"
+    assert kw_only(1, lang="af") == "af"
+    assert i18n.active().language == before
