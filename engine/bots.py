@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from importlib.metadata import entry_points
 from typing import Any, Protocol
 
 from . import Action, HandState
@@ -95,6 +94,8 @@ def plugin_bots() -> dict[str, BotFactory]:
 
     Read at every call (not cached), so a distribution installed while running counts; a
     plug-in cannot shadow a built-in name or a level."""
+    from importlib.metadata import entry_points  # 25 ms at start-up: only when asked
+
     out: dict[str, BotFactory] = {}
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         if ep.name in BOTS or ep.name in LEVELS or ep.name in out:
