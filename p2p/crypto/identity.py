@@ -8,6 +8,7 @@ The key lives in ``$XDG_CONFIG_HOME/millebornes/identity.key`` (default
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import os
 from dataclasses import dataclass, field
@@ -72,11 +73,18 @@ def fingerprint(public_key: bytes) -> str:
     return f"{b32[:5]}-{b32[5:]}"
 
 
+@functools.lru_cache(maxsize=64)
+def _public_key(public_key: bytes) -> Ed25519PublicKey:
+    """A table has a few authors and checks every entry's signature: decoding the same key
+    each time was a fifth of a check (bounded cache; a hostile stream of keys only evicts)."""
+    return Ed25519PublicKey.from_public_bytes(public_key)
+
+
 def verify_signature(public_key: bytes, signature: bytes, data: bytes) -> bool:
     if len(public_key) != PUBLIC_KEY_BYTES or len(signature) != SIGNATURE_BYTES:
         return False
     try:
-        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, data)
+        _public_key(bytes(public_key)).verify(signature, data)
     except (InvalidSignature, ValueError):
         return False
     return True
