@@ -10,6 +10,8 @@ extraction finds it; a test checks the card names against the engine's. The cont
 
 from __future__ import annotations
 
+import weakref
+
 from engine.cards import KIND_OF, Family, Kind
 
 from ._catalog import Translator, active
@@ -19,10 +21,22 @@ def _tr(translator: Translator | None) -> Translator:
     return translator if translator is not None else active()
 
 
+#: Card names per translator, made once: every line of the board names cards, and making
+#: the 19 names for each one was most of plain mode's translating.
+_KIND_NAMES: weakref.WeakKeyDictionary[Translator, dict[Kind, str]] = weakref.WeakKeyDictionary()
+
+
 def kind_name(kind: Kind, translator: Translator | None = None) -> str:
     """A card kind's name as printed on the card in this language."""
     t = _tr(translator)
-    names = {
+    names = _KIND_NAMES.get(t)
+    if names is None:
+        names = _KIND_NAMES[t] = _kind_names(t)
+    return names[kind]
+
+
+def _kind_names(t: Translator) -> dict[Kind, str]:
+    return {
         Kind.D25: t.pgettext("card", "25"),
         Kind.D50: t.pgettext("card", "50"),
         Kind.D75: t.pgettext("card", "75"),
@@ -43,7 +57,6 @@ def kind_name(kind: Kind, translator: Translator | None = None) -> str:
         Kind.PUNCTURE_PROOF: t.pgettext("card", "Puncture-Proof"),
         Kind.DRIVING_ACE: t.pgettext("card", "Driving Ace"),
     }
-    return names[kind]
 
 
 def card_name(card: int, translator: Translator | None = None) -> str:
