@@ -20,7 +20,9 @@ Figures (``--what``, comma-separated, default all):
 * ``net4``, ``net6`` — a bot match over loopback with 4 (6) peer processes
   (``p2p.netsim``, as ``millebornes bench net``): wall seconds of the match (process start
   included) and of its first shuffle (from the first key entry sent to the last pass
-  applied by every peer).
+  applied by every peer), and, since the deck is random and matches differ in length, the
+  match's wall seconds per hand (first entry sent to last entry applied) and the process's
+  wall milliseconds per entry.
 
 The interpreter is the one running this script (its environment must have the project's
 dependencies); the trees are put first on ``PYTHONPATH``.
@@ -59,7 +61,14 @@ for r in run.results:
 last_pass = 4 * n - 1      # keys, random commits, shuffle commits, then the n passes
 done = applied.get((0, last_pass), [])
 shuffle = max(done) - sent[(0, 0)] if (0, 0) in sent and len(done) == n else None
-print(json.dumps({"ok": run.ok, "wall": run.seconds, "shuffle": shuffle}))
+# the deck is random, so matches differ in length: per hand (first entry sent to the last
+# entry applied, across the peers) compares like with like
+first = min(sent.values()) if sent else None
+last = max(max(ts) for ts in applied.values()) if applied else None
+hands = len({h for h, _ in applied})
+per_hand = (last - first) / hands if first is not None and last is not None and hands else None
+print(json.dumps({"ok": run.ok, "wall": run.seconds, "shuffle": shuffle, "per_hand": per_hand,
+                  "entries": len(applied)}))
 """
 
 
@@ -156,6 +165,10 @@ def main(argv: list[str] | None = None) -> int:
                         r = json.loads(out.strip().splitlines()[-1])
                         add(f"net{n}_match_wall_s", side, r["wall"])
                         add(f"net{n}_shuffle_wall_s", side, r["shuffle"])
+                        add(f"net{n}_wall_s_per_hand", side, r.get("per_hand"))
+                        if r.get("entries"):
+                            add(f"net{n}_wall_ms_per_entry", side,
+                                r["wall"] * 1000 / r["entries"])
         result: dict[str, Any] = {"base": a.base, "new": a.new or "work tree",
                                   "cores": os.cpu_count(), "repeat": a.repeat, "figures": {}}
         for name, sides in figures.items():
