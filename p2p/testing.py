@@ -10,6 +10,9 @@
   reliability layer) that drops, duplicates, delays and reorders.  It plugs
   into both transports: ``Node(..., wire_filter=shim)`` or
   ``MemoryNode(..., wire_filter=shim)`` (or ``node.set_wire_filter(shim)``).
+* :func:`seeded_entropy`: every seat secret drawn inside it (deck keys, shuffle and
+  randomness seeds, a memory table's nonce) follows from one seed, so a property test's
+  failing example replays the same deal.
 * :func:`socket_peers`: a table of real peers (ZeroMQ on 127.0.0.1, stores on disk, a
   heuristic bot per seat), for session tests and the trust bench.
 
@@ -18,15 +21,18 @@ For tests and benchmarks only.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import heapq
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from p2p.crypto import group as g
 from p2p.net.interface import (
     PeerEvent,
     PeerStatus,
@@ -42,6 +48,18 @@ if TYPE_CHECKING:
     from p2p.crypto.identity import Identity
     from p2p.table.config import TableConfig
     from p2p.table.session import Peer, SessionOptions
+
+
+@contextlib.contextmanager
+def seeded_entropy(seed: bytes) -> Iterator[None]:
+    """Within the block, :func:`p2p.crypto.group.entropy` reads from a deterministic
+    generator seeded by ``seed`` (the OS's generator again afterwards, also on error)."""
+    drbg = g.Drbg(hashlib.sha256(seed).digest(), b"millebornes/testing/entropy")
+    previous = g.use_entropy_source(drbg.read)
+    try:
+        yield
+    finally:
+        g.use_entropy_source(previous)
 
 
 def socket_peers(tmp: Path, cfg: TableConfig, ids: list[Identity], opts: SessionOptions,

@@ -33,6 +33,7 @@ import importlib.util
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -139,6 +140,8 @@ __all__ = [
     "check_point",
     "hash_to_point",
     "random_scalar",
+    "entropy",
+    "use_entropy_source",
     "scalar_from_hash",
     "scalar_to_bytes",
     "scalar_from_bytes",
@@ -311,10 +314,30 @@ def scalar_from_hash(data: bytes) -> int:
     return int.from_bytes(data, "little") % L
 
 
+_entropy_source: Callable[[int], bytes] = os.urandom
+
+
+def entropy(n: int) -> bytes:
+    """``n`` fresh random bytes for a seat's secrets (its deck key, its shuffle and
+    randomness seeds): the OS's generator, except inside ``p2p.testing.seeded_entropy``,
+    where a test's whole deal follows from its seed so that a failing example replays."""
+    return _entropy_source(n)
+
+
+def use_entropy_source(source: Callable[[int], bytes] | None) -> Callable[[int], bytes]:
+    """Replace where :func:`entropy` reads from (None: the OS's generator again); returns
+    the previous source. For ``p2p.testing`` only: a seat's secrets must never be
+    predictable in play."""
+    global _entropy_source
+    previous = _entropy_source
+    _entropy_source = os.urandom if source is None else source
+    return previous
+
+
 def random_scalar() -> int:
-    """Fresh non-zero scalar from the OS random generator."""
+    """Fresh non-zero scalar from :func:`entropy`."""
     while True:
-        s = int.from_bytes(os.urandom(64), "little") % L
+        s = int.from_bytes(entropy(64), "little") % L
         if s:
             return s
 

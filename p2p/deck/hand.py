@@ -15,7 +15,6 @@ the check that failed and the step.  See docs/protocol.md for the full protocol.
 from __future__ import annotations
 
 import contextlib
-import os
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -209,7 +208,7 @@ class DeckHand:
         r = len(self.rounds) - 1 if r is None else r
         self._round(r)
         if r not in self._seeds:
-            self._seeds[r] = os.urandom(32)
+            self._seeds[r] = g.entropy(32)
         return ShuffleCommit(me, r, shuffle_commitment(self._seeds[r], me, self.table_id,
                                                        self.hand_no, r))
 

@@ -36,7 +36,6 @@ be blamed for stops the hand with nobody blamed.
 
 from __future__ import annotations
 
-import os
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -61,6 +60,7 @@ from engine import (
     new_view,
 )
 from engine.state import DRAW, OVER, RESHUFFLE, SPECTATOR, TURN_DRAW
+from p2p.crypto import group as g
 from p2p.deck.ciphers import joint_random, random_commitment
 from p2p.deck.hand import DeckHand, HandResult
 from p2p.deck.messages import PUBLIC, CheatDetected, DecryptShare, message_to_body
@@ -143,7 +143,7 @@ class HandProtocol:
         self.taken: list[set[int]] = [set() for _ in range(self.n)]
         self.rand_commits: dict[int, bytes] = {}
         self.rand_seeds: dict[int, bytes] = {}
-        self._my_rand_seed = os.urandom(32)
+        self._my_rand_seed = g.entropy(32)
         self._stage = "setup"
         self._pending_draw: tuple[int, int, int] | None = None   # (seat, round, pos)
         self._pending_state: HandState | None = None             # after opens complete

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import Action, HandState, Rules, Seating
+from p2p.crypto import group as g
 from p2p.crypto.identity import Identity
 from p2p.table.config import TableConfig
 from p2p.table.match import MatchProtocol
@@ -41,7 +42,7 @@ def make_table(rules: Rules, seating: Seating, names: Sequence[str], key_seed: b
     ids = [Identity.from_seed(hashlib.sha256(key_seed + bytes([s])).digest())
            for s in range(seating.n_players)]
     players = tuple(Player(s, names[s], ids[s].public_key) for s in range(seating.n_players))
-    cfg = TableConfig(rules, seating, players, os.urandom(8) if nonce is None else nonce)
+    cfg = TableConfig(rules, seating, players, g.entropy(8) if nonce is None else nonce)
     return cfg, ids
 
 
@@ -161,7 +162,6 @@ class _Cheat:
         """The body the cheater publishes instead of ``body`` (None: no cheat here)."""
         from engine.actions import Discard, Play, action_from_data, action_to_data
         from engine.cards import Kind, kind
-        from p2p.crypto import group as g
         from p2p.deck.ciphers import card_point
         from p2p.deck.messages import PUBLIC
 
