@@ -43,7 +43,8 @@ from engine.bots import make_bot
 from engine.state import DRAW, EXTEND, PLAY, RESPOND
 
 from . import i18n, render
-from .commands import CommandCompleter, Commander, Context
+from .commands import Commander, Context
+from .completion import CommandCompleter
 from .driver import TableDriver
 from .i18n import _, ngettext
 from .words import (

@@ -9,11 +9,8 @@ sentence saying what was wrong.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from typing import NamedTuple
-
-from prompt_toolkit.completion import CompleteEvent, Completer, Completion
-from prompt_toolkit.document import Document
 
 from engine import (
     Action,
@@ -365,52 +362,3 @@ class Commander:
         if out.kind == "confirm":
             self.pending = out
         return out
-
-
-# ----- completion -----------------------------------------------------------------------
-
-class CommandCompleter(Completer):
-    """Completes verbs, card numbers (with the card's name) and opponents' names."""
-
-    def __init__(self, context: Callable[[], Context | None]) -> None:
-        self.context = context
-
-    def get_completions(self, document: Document,
-                        complete_event: CompleteEvent) -> Iterable[Completion]:
-        text = document.text_before_cursor
-        words = text.split()
-        if text.endswith(" ") or not words:
-            words.append("")
-        current = words[-1]
-        ctx = self.context()
-        if len(words) == 1:
-            for v in VERBS:
-                if v.startswith(current.lower()):
-                    yield Completion(v, -len(current))
-            return
-        verb = words[0].lower()
-        cards = numbered(ctx) if ctx else ()
-        if verb in ("play", "discard", "why", "?") and len(words) == 2:
-            for i, c in enumerate(cards, 1):
-                if str(i).startswith(current):
-                    yield Completion(str(i), -len(current),
-                                     display_meta=card_name(c, ctx.lang if ctx else "en"))
-            return
-        if verb == "play" and len(words) == 3 and "on".startswith(current.lower()):
-            yield Completion("on", -len(current))
-            return
-        if verb == "play" and len(words) == 4 and ctx is not None:
-            mine = ctx.view.seating.side_of(ctx.seat)
-            for s, n in enumerate(ctx.names):
-                if ctx.view.seating.side_of(s) != mine and n.lower().startswith(current.lower()):
-                    yield Completion(n, -len(current))
-            return
-        if verb == "draw" and len(words) == 2:
-            for w in ("pile", "discard"):
-                if w.startswith(current.lower()):
-                    yield Completion(w, -len(current))
-            return
-        if verb == "extend" and len(words) == 2:
-            for w in ("yes", "no"):
-                if w.startswith(current.lower()):
-                    yield Completion(w, -len(current))

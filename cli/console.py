@@ -12,7 +12,6 @@ import sys
 from typing import TextIO
 
 from . import i18n
-from .app import run_app
 from .args import move_delay, plain_wanted, use_color
 from .driver import TableDriver
 from .i18n import _
@@ -32,5 +31,7 @@ def run_console(driver: TableDriver, args: argparse.Namespace, *, seed: int = 0,
             print(i18n.display(_("millebornes %(verb)s: not a terminal, using --plain line "
                                  "mode") % {"verb": args.verb}), file=sys.stderr)
         return run_plain(driver, auto=auto, lang=lang, seed=seed, out=out, inp=inp)
+    from .app import run_app  # prompt_toolkit only for the full screen (see test_imports)
+
     return run_app(driver, auto=auto, lang=lang, seed=seed, color=use_color(args),
                    delay=move_delay(auto) if delay is None else delay)

@@ -6,7 +6,8 @@ import pytest
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
-from cli.commands import CommandCompleter, Commander, Context, parse
+from cli.commands import Commander, Context, parse
+from cli.completion import CommandCompleter
 from cli.driver import LocalDriver
 from cli.words import command_for
 from engine import (
