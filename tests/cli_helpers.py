@@ -1,10 +1,12 @@
-"""Driving a prompt_toolkit application headless (a pipe for keys, a dummy screen), and a
-joiner in its own process for the network tests."""
+"""Driving a prompt_toolkit application headless (a pipe for keys, a dummy screen), a
+joiner in its own process for the network tests, and free ports for processes to bind."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import random
+import socket
 import subprocess
 import sys
 import tempfile
@@ -17,6 +19,36 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 A = TypeVar("A")
+
+_port_rng = random.Random(os.getpid())
+
+
+def _ephemeral_range() -> tuple[int, int]:
+    try:
+        lo, hi = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(lo), int(hi)
+    except (OSError, ValueError):
+        return 32768, 60999
+
+
+def free_port() -> int:
+    """A port free on 127.0.0.1 for TCP and UDP (a table's key door uses the same number),
+    for a process under test to bind. Drawn below the kernel's ephemeral range: a port taken
+    with bind(0) and closed could be handed to some outgoing connection again before the
+    process binds it (about 1 bind in 28,000)."""
+    lo = _ephemeral_range()[0]
+    for _ in range(200):
+        port = _port_rng.randrange(max(1024, lo - 12000), lo)
+        try:
+            with socket.socket() as t, socket.socket(type=socket.SOCK_DGRAM) as u:
+                t.bind(("127.0.0.1", port))
+                u.bind(("127.0.0.1", port))
+            return port
+        except OSError:
+            continue
+    with socket.socket() as t:
+        t.bind(("127.0.0.1", 0))
+        return int(t.getsockname()[1])
 
 
 def run_headless(make_app: Callable[[PipeInput, DummyOutput], A],

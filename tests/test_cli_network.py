@@ -5,13 +5,12 @@ from __future__ import annotations
 import argparse
 import io
 import os
-import socket
 import threading
 import time
 from pathlib import Path
 
 import pytest
-from cli_helpers import start_joiner, wait_into_first_hand
+from cli_helpers import free_port, start_joiner, wait_into_first_hand
 
 from cli import host as host_verb
 from cli import join as join_verb
@@ -51,17 +50,11 @@ def test_a_console_opened_mid_match_shows_the_hand_in_play(tmp_path: Path) -> No
         table.peer.close(flush=0.2)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def test_two_players_on_one_account_are_told_what_to_do(tmp_path: Path) -> None:
     """Bug 4: a joiner with the host's own key crashed the host (TransportError: cannot
     add ourselves as a peer) and the joiner waited forever."""
     key = str(tmp_path / "same.key")
-    port = _free_port()
+    port = free_port()
     host_in_r, host_in_w = os.pipe()
     host_out = io.StringIO()
     rc: list[int | BaseException] = []
@@ -103,7 +96,7 @@ def test_a_player_who_leaves_is_waited_for_and_comes_back(tmp_path: Path) -> Non
     """Leaving is a pause: Ben's process ends in the middle of a hand (nothing signed);
     Ann's console says "Ben left; the game is saved" and waits; `resume` brings Ben back
     and the match ends with one transcript on both sides."""
-    hport, jport = _free_port(), _free_port()
+    hport, jport = free_port(), free_port()
     host_out = io.StringIO()
     rc: list[int] = []
     host_args = argparse.Namespace(name="Ann", bots=0, players=2, rules="modern", bind="127.0.0.1",
@@ -147,7 +140,7 @@ def test_a_player_who_left_is_replaced_by_a_bot_by_agreement_and_the_match_ends(
     bot's key in Ben's seat, and the match reaches its end. ``verify`` of Ann's copy
     names the bot's runner and blames nobody."""
     from p2p.audit import verify_game
-    hport, jport = _free_port(), _free_port()
+    hport, jport = free_port(), free_port()
     host_out = io.StringIO()
     rc: list[int] = []
     host_in_r, host_in_w = os.pipe()

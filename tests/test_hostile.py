@@ -17,7 +17,7 @@ from typing import Any
 import msgpack
 import pytest
 import zmq
-from cli_helpers import Logged
+from cli_helpers import Logged, free_port
 
 from engine import Seating, preset
 from engine.bots import make_bot
@@ -292,12 +292,6 @@ def test_table_nonce_mixes_every_members_share() -> None:
             n.close()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _cli(tmp: Path, *args: str) -> Logged:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return Logged([sys.executable, "-m", "cli", *args], cwd=tmp, env=env,
@@ -316,7 +310,7 @@ def test_attacks_on_a_real_host_process_then_a_real_joiner_plays(tmp_path: Path)
     """`millebornes host` in its own process is hit by HELLOs with its own routing id,
     an endpoint "a b c" and 1,100 fake identities; a real `millebornes join` then still
     joins and the match is played to the end."""
-    port = _free_port()
+    port = free_port()
     common = ["--auto", "--plain", "--bind", "127.0.0.1"]
     host = _cli(tmp_path, "host", *common, "--rules", "classic", "--option", "match_target=1",
                 "--players", "2", "--no-announce",
@@ -522,7 +516,7 @@ def test_join_gives_up_on_a_spoofed_announcement_in_words(tmp_path: Path) -> Non
     from p2p.net.discovery import announce_table
     name = f"ghost{os.getpid()}"
     with announce_table(name=name, rules="classic", seats_taken=1, seats_free=1,
-                        fingerprint=Identity.generate().fingerprint, port=_free_port(),
+                        fingerprint=Identity.generate().fingerprint, port=free_port(),
                         interfaces="loopback"):
         t = time.monotonic()
         # the input stays open (an end of input would make the joiner leave at once)

@@ -6,7 +6,6 @@ import argparse
 import io
 import multiprocessing
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -16,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import zmq
-from cli_helpers import Logged
+from cli_helpers import Logged, free_port
 
 from engine import Seating, preset
 from engine.bots import make_bot
@@ -177,7 +176,7 @@ def test_host_and_join_verbs_play_a_match(tmp_path: Path) -> None:
     from cli import host as host_verb
     from cli import join as join_verb
 
-    port = _free_port()
+    port = free_port()
     host = _ns(name="Ann", bots=1, players=3, rules="modern", option=[], teams=None,
                bind="127.0.0.1", port=port, no_announce=True, data_dir=str(tmp_path / "h"),
                identity=str(tmp_path / "h.key"), auto=True, peer=[])
@@ -245,12 +244,6 @@ def test_join_by_discovery_and_lobby_lists_the_table(tmp_path: Path) -> None:
     t2.join(60)
     assert rc == [0, 0, 0], (outs[0].getvalue()[-800:], outs[1].getvalue()[-800:])
     assert f"joining {table!r}" in outs[1].getvalue()
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 # ------------------------------------------------------------------ across "hosts" (root)

@@ -6,7 +6,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from cli_helpers import start_joiner, wait_into_first_hand
+from cli_helpers import free_port, start_joiner, wait_into_first_hand
 from test_session import FAST, check_transcripts, make_peers, run_all
 
 from engine import Seating, preset
@@ -98,15 +98,9 @@ def test_resume_verb_after_kill_dash_nine_of_a_joiner(tmp_path: Path) -> None:
     import argparse
     import io
     import signal
-    import socket
 
     from cli import host as host_verb
     from cli import resume as resume_verb
-
-    def free_port() -> int:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            return int(s.getsockname()[1])
 
     hport, jport = free_port(), free_port()
     host = argparse.Namespace(name="Ann", bots=0, players=2, rules="modern", option=[],
