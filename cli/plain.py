@@ -13,7 +13,7 @@ import sys
 import time
 from typing import TextIO
 
-from engine import IllegalAction
+from engine import Action, HandState, IllegalAction
 from engine.bots import make_bot
 
 from . import i18n, render
@@ -130,19 +130,29 @@ class PlainSession:
                 self.show_activity()
                 time.sleep(0.05)
                 continue
-            self.say("")
-            view = d.view()
-            for line in render.plain(render.screen_lines(view, d.names, d.seat, d.legal(),
-                                                         d.hand_no, self.lang)):
-                self.say(line)
+            view, legal, hand_no = d.view(), d.legal(), d.hand_no
             if self.bot is not None:
-                action = self.bot.choose(view, d.legal())
-                self.say("> " + command_for(action, view, d.seat, d.names) + "   "
-                         + _("(auto)"))
-                d.submit(action)
+                # the move goes to the table first, then the board it was chosen on is
+                # printed (a render is a pure function of the view): the peers play on
+                # while this seat writes its lines
+                action = self.bot.choose(view, legal)
+                try:
+                    d.submit(action)
+                finally:
+                    self._show_board(view, legal, hand_no)
+                    self.say("> " + command_for(action, view, d.seat, d.names) + "   "
+                             + _("(auto)"))
                 continue
+            self._show_board(view, legal, hand_no)
             if not self._command():
                 return 0
+
+    def _show_board(self, view: HandState, legal: list[Action], hand_no: int) -> None:
+        self.say("")
+        for line in render.plain(render.screen_lines(view, self.driver.names,
+                                                     self.driver.seat, legal, hand_no,
+                                                     self.lang)):
+            self.say(line)
 
     def _silent_seat_command(self) -> bool | None:
         """While a seat is silent in a network game, the player may type ``bot`` (a bot
