@@ -100,9 +100,12 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
     shown = None
     shown_at = -SHOW_EVERY
     shown_key = False
+    limit = float(args.connect_timeout)
+    # the first wait says what it waits for and for how long, before any lobby line
+    print(i18n.display(_("asking the table at %(address)s (waiting up to %(seconds)s s)")
+                       % {"address": address, "seconds": f"{limit:g}"}), file=say)
     print(i18n.display(_(LOBBY_HELP)), file=say)
     auto_ready = not args.not_ready
-    limit = float(args.connect_timeout)
     asked = time.monotonic()
     while True:
         try:
