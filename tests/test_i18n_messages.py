@@ -410,8 +410,12 @@ def test_lobby_lines_are_shaped_for_uyghur(tmp_path: Path) -> None:
                               identity=str(tmp_path / "id.key"), lang="ug")
     with i18n.using("ug") as tr, pytest.raises(OSError):
         join.run(args, out=out, inp=io.StringIO(""))
+    lines = out.getvalue().splitlines()
+    asking = tr.gettext("asking the table at %(address)s (waiting up to %(seconds)s s)") \
+        % {"address": "127.0.0.1:9", "seconds": "0.3"}
+    assert lines[0] == tr.display(asking) != asking      # what the first wait is for
     logical = tr.gettext(join.LOBBY_HELP)
-    assert out.getvalue().splitlines()[0] == tr.display(logical) != logical
+    assert lines[1] == tr.display(logical) != logical
 
 
 def test_only_the_hosts_own_answers_read_as_a_refusal() -> None:
