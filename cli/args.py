@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from engine import Rules, Seating, make_bot, parse_option, preset
-from engine.bots import BOTS, LEVELS, bot_names, parse_bot_spec
+from engine.bots import bot_names, is_bot_name, parse_bot_spec
 
 from . import i18n
 from .i18n import N_, _
@@ -150,7 +150,7 @@ def check_bot_spec(spec: str, flag: str) -> None:
         raise argparse.ArgumentTypeError(
             _("%(flag)s %(spec)s: a bot spec is a name, then options as :NAME=VALUE "
               "(e.g. search:ms=200)") % {"flag": flag, "spec": repr(spec)}) from None
-    if name not in BOTS and name not in LEVELS and name not in bot_names():
+    if not is_bot_name(name):
         raise argparse.ArgumentTypeError(
             _("%(flag)s: there is no bot called %(name)s; choose from %(names)s")
             % {"flag": flag, "name": repr(name), "names": ", ".join(bot_names())})

@@ -122,6 +122,12 @@ class _LazyFactory:
         return bot
 
 
+def is_bot_name(name: str) -> bool:
+    """Whether a spec may start with ``name``: a built-in or a level is known without
+    reading the installed distributions' entry points (slow at start-up)."""
+    return name in BOTS or name in LEVELS or name in plugin_bots()
+
+
 def bot_names() -> list[str]:
     """Every name a spec may start with: built-ins, levels, then plug-ins."""
     return [*BOTS, *LEVELS, *sorted(plugin_bots())]

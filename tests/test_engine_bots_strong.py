@@ -365,3 +365,11 @@ def test_search_with_a_time_budget_thinks_about_that_long():
     assert choice in legal_actions(view, 0)
     assert 0.04 <= elapsed < 1.0
     assert bot.decision_seconds and bot.decision_seconds[-1] >= 0.04
+
+
+def test_is_bot_name_knows_built_ins_levels_and_nothing_else() -> None:
+    from engine.bots import BOTS, LEVELS, is_bot_name, plugin_bots
+
+    assert all(is_bot_name(n) for n in [*BOTS, *LEVELS, *plugin_bots()])
+    assert not is_bot_name("no-such-bot")
+    assert not is_bot_name("")
