@@ -13,7 +13,7 @@ receives from the ZeroMQ sockets and opens and closes them.  The public methods 
 thread-safe; they share the core with the I/O thread under one lock, and ``send`` and
 ``broadcast`` put their frames on the DEALERs at once, under that lock (a ZeroMQ socket may
 change threads behind a full memory barrier, which the lock is), instead of waking the I/O
-thread to do it: that hand-over cost a quarter of a round trip between two processes.  ``recv(timeout)`` blocks on a
+thread to do it (see docs/network.md, "Threading").  ``recv(timeout)`` blocks on a
 condition variable; an asyncio application can instead register
 ``set_wakeup(callback)`` (called from the I/O thread whenever messages become
 available, e.g. ``lambda: loop.call_soon_threadsafe(event.set)``) and then call
@@ -501,20 +501,18 @@ class Node:
                     except Exception:
                         log.exception("wakeup callback failed")
         finally:
-            with self._lock:
+            with self._cond:
                 self._closed = True  # no sender touches a DEALER from here on
                 for d in self._dealers.values():
                     d.close(0)
                 self._dealers.clear()
+                self._cond.notify_all()
             self._router.close(0)
             if self._zap is not None:
                 self._zap.close(0)
             if self._door is not None:
                 self._door.close()
             self._ctx.term()
-            with self._cond:
-                self._closed = True
-                self._cond.notify_all()
 
     def _split(self, parts: Iterable[zmq.Frame]) -> tuple[bytes, bytes, str | None, str | None]:
         """``(routing id, frame, observed address of an unknown sender, User-Id)``; the
