@@ -162,7 +162,7 @@ def test_op_counter_counts() -> None:
     ops = g.OpCounter()
     g.add(g.base(2, ops), g.mul(3, g.G, ops), ops)
     g.is_valid_point(g.G, ops)
-    assert ops.as_dict() == {"base": 1, "var": 1, "add": 1, "valid": 1, "h2p": 0}
+    assert ops.as_dict() == {"base": 1, "var": 1, "add": 1, "valid": 1, "h2p": 0, "msm": 0}
     total = g.OpCounter()
     total += ops
     total += ops
@@ -281,3 +281,19 @@ def test_library_cache_is_used_checked_and_gives_the_same_group(tmp_path: object
     data[-1] ^= 1
     copies[0].write_bytes(bytes(data))
     assert run() == [want, "True"]           # damaged copy ignored
+
+
+def test_an_encoding_with_its_top_bit_set_is_refused_everywhere() -> None:
+    """RFC 9496 §4.3.1: only the canonical encoding decodes.  The bundled libsodium ignores
+    the top bit, which gave every point a second encoding (a peer could send either, and
+    hashes and byte comparisons would disagree with the group)."""
+    p = g.base(12345)
+    twin = p[:31] + bytes([p[31] | 0x80])
+    assert g._lib.crypto_core_ristretto255_is_valid_point(twin) == 1  # the library's view
+    assert not g.is_element(twin) and not g.is_valid_point(twin)
+    for op in (lambda: g.add(twin, p), lambda: g.sub(p, twin), lambda: g.mul(3, twin),
+               lambda: g.public_sum([(2, twin)])):
+        with pytest.raises(g.GroupError):
+            op()
+    with g.use_native_sums(False), pytest.raises(g.GroupError):
+        g.public_sum([(2, twin)])

@@ -33,7 +33,7 @@ import importlib.util
 import os
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -145,6 +145,9 @@ __all__ = [
     "scalar_from_hash",
     "scalar_to_bytes",
     "scalar_from_bytes",
+    "public_sum",
+    "native_sums",
+    "use_native_sums",
 ]
 
 #: Order of ristretto255 (the prime order of the edwards25519 main subgroup).
@@ -168,10 +171,11 @@ class OpCounter:
     add: int = 0  #: point additions and subtractions
     valid: int = 0  #: point validations (a ristretto255 decode)
     h2p: int = 0  #: hash-to-point (crypto_core_ristretto255_from_hash)
+    msm: int = 0  #: terms of public sums computed at once (:func:`public_sum`, native)
 
     def as_dict(self) -> dict[str, int]:
         return {"base": self.base, "var": self.var, "add": self.add,
-                "valid": self.valid, "h2p": self.h2p}
+                "valid": self.valid, "h2p": self.h2p, "msm": self.msm}
 
     def __iadd__(self, other: OpCounter) -> OpCounter:
         self.base += other.base
@@ -179,6 +183,7 @@ class OpCounter:
         self.add += other.add
         self.valid += other.valid
         self.h2p += other.h2p
+        self.msm += other.msm
         return self
 
 
@@ -201,14 +206,17 @@ def _buf() -> ctypes.Array[ctypes.c_char]:
 
 
 def _decodes(p: bytes) -> bool:
-    return bool(_lib.crypto_core_ristretto255_is_valid_point(p) == 1)
+    # The bundled libsodium ignores the top bit of an encoding (it decodes s and s + 2^255
+    # alike); RFC 9496 §4.3.1 refuses any non-canonical s, and so does everything here,
+    # the compiled sums included: one point, one encoding.
+    return p[31] < 0x80 and bool(_lib.crypto_core_ristretto255_is_valid_point(p) == 1)
 
 
 def add(p: bytes, q: bytes, ops: OpCounter | None = None) -> bytes:
     if ops is not None:
         ops.add += 1
-    if len(p) != 32 or len(q) != 32:
-        raise GroupError("point must be 32 bytes")
+    if len(p) != 32 or len(q) != 32 or p[31] >= 0x80 or q[31] >= 0x80:
+        raise GroupError("point must be a canonical 32-byte encoding")
     out = _buf()
     if _lib.crypto_core_ristretto255_add(out, p, q) != 0:
         raise GroupError("point addition on an invalid encoding")
@@ -218,8 +226,8 @@ def add(p: bytes, q: bytes, ops: OpCounter | None = None) -> bytes:
 def sub(p: bytes, q: bytes, ops: OpCounter | None = None) -> bytes:
     if ops is not None:
         ops.add += 1
-    if len(p) != 32 or len(q) != 32:
-        raise GroupError("point must be 32 bytes")
+    if len(p) != 32 or len(q) != 32 or p[31] >= 0x80 or q[31] >= 0x80:
+        raise GroupError("point must be a canonical 32-byte encoding")
     out = _buf()
     if _lib.crypto_core_ristretto255_sub(out, p, q) != 0:
         raise GroupError("point subtraction on an invalid encoding")
@@ -236,8 +244,8 @@ def mul(s: int, p: bytes, ops: OpCounter | None = None) -> bytes:
     P = identity).  Raises GroupError only when P is not a valid encoding."""
     if ops is not None:
         ops.var += 1
-    if not isinstance(p, bytes) or len(p) != 32:
-        raise GroupError("point must be 32 bytes")
+    if not isinstance(p, bytes) or len(p) != 32 or p[31] >= 0x80:
+        raise GroupError("point must be a canonical 32-byte encoding")
     out = _buf()
     if _lib.crypto_scalarmult_ristretto255(out, (s % L).to_bytes(32, "little"), p) != 0:
         # libsodium returns -1 both for an undecodable P and for an identity result
@@ -259,6 +267,69 @@ def base(s: int, ops: OpCounter | None = None) -> bytes:
 
 #: The standard base point (RFC 9496).
 G = base(1)
+
+
+def _load_native_sums() -> Callable[[bytes, bytes], bytes] | None:
+    if os.environ.get("MILLEBORNES_NO_NATIVE") == "1":
+        return None
+    try:
+        from p2p.crypto import _msm
+    except ImportError:  # no C compiler at install time: libsodium does it, slower
+        return None
+    fn: Callable[[bytes, bytes], bytes] = _msm.msm
+    return fn
+
+
+_native_sum = _load_native_sums()
+
+
+def native_sums() -> bool:
+    """Whether :func:`public_sum` runs the compiled multi-scalar multiplication."""
+    return _native_sum is not None
+
+
+@contextlib.contextmanager
+def use_native_sums(on: bool) -> Iterator[None]:
+    """Switch the compiled sums off (or back on, if built) for a test that compares both."""
+    global _native_sum
+    saved = _native_sum
+    _native_sum = _load_native_sums() if on else None
+    try:
+        yield
+    finally:
+        _native_sum = saved
+
+
+def public_sum(pairs: Sequence[tuple[int, bytes]], ops: OpCounter | None = None) -> bytes:
+    """Σ k·P for **public** scalars and points: a verifier's checks, never a secret.
+
+    Why: a shuffle proof's checks are sums of a hundred terms or more.  The compiled
+    routine (``p2p/crypto/_msm.c``: points decoded once, Pippenger's bucket method sharing
+    the doublings, the interpreter lock released) computes one about 3.5 times faster than
+    a libsodium multiplication and addition per term, but in variable time, hence public
+    inputs only.  Without it (no C compiler at install, or ``MILLEBORNES_NO_NATIVE=1``)
+    the same sum is made with libsodium: the same result either way.  Raises
+    :class:`GroupError` if a point is not a valid encoding.
+    """
+    native = _native_sum
+    if native is None or len(pairs) == 1:  # one term: libsodium's multiplication is faster
+        acc = IDENTITY
+        for k, p in pairs:
+            if p == IDENTITY or k % L == 0:
+                if not is_element(p):
+                    raise GroupError("public sum of an invalid encoding")
+                continue
+            term = p if k % L == 1 else mul(k, p, ops)
+            acc = term if acc == IDENTITY else add(acc, term, ops)
+        return acc
+    if ops is not None:
+        ops.msm += len(pairs)
+    try:
+        return native(b"".join([(k % L).to_bytes(32, "little") for k, _ in pairs]),
+                      b"".join([p if isinstance(p, bytes) and len(p) == 32 else b""
+                               for _, p in pairs]))
+    except ValueError as e:
+        raise GroupError(str(e)) from None
 
 
 def is_valid_point(p: object, ops: OpCounter | None = None) -> bool:

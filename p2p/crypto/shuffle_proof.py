@@ -309,11 +309,30 @@ def verify_shuffle(inp: Sequence[Ciphertext], out: Sequence[Ciphertext], proof: 
         raise ShuffleProofError(f"undecodable point ({e})") from None
 
 
+def _link_weights(seed: bytes, ch: int, p: ShuffleProof) -> list[int]:
+    """Weights of the batched chain-link check, from a hash of the whole proof.
+
+    They must depend on everything the prover chose, the responses included: with weights
+    known before ŝ and s' are fixed, a prover could make two wrong links cancel in the sum.
+    Derived like this, a wrong link passes the sum with probability about 2^-252 per
+    attempt (Bellare, Garay, Rabin, "Fast batch verification", EUROCRYPT 1998, with the
+    random weights made by a hash as in Fiat–Shamir)."""
+    h = hashlib.sha512(PROOF_TAG + b"/link-weights")
+    h.update(seed)
+    h.update(g.scalar_to_bytes(ch))
+    for a, b in zip(p.s_hat, p.s_prime, strict=True):
+        h.update(g.scalar_to_bytes(a))
+        h.update(g.scalar_to_bytes(b))
+    d = h.digest()
+    return [g.scalar_from_hash(hashlib.sha512(d + struct.pack(">I", i)).digest())
+            for i in range(len(p.s_hat))]
+
+
 def _verify(inp: Sequence[Ciphertext], out: Sequence[Ciphertext], p: ShuffleProof,
             joint: bytes, context: bytes, ops: g.OpCounter | None) -> None:
     n = len(inp)
     L = g.L
-    add, sub, mul, base = g.add, g.sub, g.mul, g.base
+    add, sub, mul, base, public_sum = g.add, g.sub, g.mul, g.base, g.public_sum
     hs, h0, h_sum = _gens(n)
     seed = _seed_u(context, joint, inp, out, p.c)
     u = _challenges_u(seed, n)
@@ -321,11 +340,10 @@ def _verify(inp: Sequence[Ciphertext], out: Sequence[Ciphertext], p: ShuffleProo
     if ch == 0:  # pragma: no cover - probability 2^-252
         raise ShuffleProofError("zero challenge")
     neg_c = (-ch) % L
+    # Everything checked here is public, so the sums are made by g.public_sum (variable
+    # time, compiled when built).
     # c̄ = Σ c_j − Σ h_i  (= r̄·G):  t1 = s1·G − c·c̄
-    c_sum = g.IDENTITY
-    for cj in p.c:
-        c_sum = add(c_sum, cj, ops)
-    c_bar = sub(c_sum, h_sum, ops)
+    c_bar = sub(public_sum([(1, cj) for cj in p.c], ops), h_sum, ops)
     if add(base(p.s1, ops), mul(neg_c, c_bar, ops), ops) != p.t1:
         raise ShuffleProofError("check t1 fails (permutation commitment sum)")
     # ĉ = ĉ_{N-1} − (Π u_j)·h  (= r̂·G):  t2 = s2·G − c·ĉ
@@ -340,24 +358,28 @@ def _verify(inp: Sequence[Ciphertext], out: Sequence[Ciphertext], p: ShuffleProo
 
     def over_inputs(o: g.OpCounter | None) -> tuple[bytes, bytes, bytes, bytes]:
         # c̃ = Σ u_j·c_j, Σ s'_i·h_i, and (A*, B*) = Σ u_j·e_j
-        return (_msum(list(zip(u, p.c, strict=True)), o),
-                _msum(list(zip(p.s_prime, hs, strict=True)), o),
-                _msum([(u[j], inp[j][0]) for j in range(n)], o),
-                _msum([(u[j], inp[j][1]) for j in range(n)], o))
+        return (public_sum(list(zip(u, p.c, strict=True)), o),
+                public_sum(list(zip(p.s_prime, hs, strict=True)), o),
+                public_sum([(u[j], inp[j][0]) for j in range(n)], o),
+                public_sum([(u[j], inp[j][1]) for j in range(n)], o))
 
-    def over_outputs(o: g.OpCounter | None) -> tuple[bytes, bytes, list[bytes]]:
-        # Σ s'_i·e'_i, and every link ŝ_i·G + s'_i·ĉ_{i-1} − c·ĉ_i
-        links = []
-        prev = h0
+    def over_outputs(o: g.OpCounter | None) -> tuple[bytes, bytes, bool]:
+        # Σ s'_i·e'_i, and every link t̂_i = ŝ_i·G + s'_i·ĉ_{i-1} − c·ĉ_i checked at once:
+        # Σ z_i·(ŝ_i·G + s'_i·ĉ_{i-1} − c·ĉ_i − t̂_i) = 0 with the weights z_i of
+        # _link_weights (one sum of 2N + 2 terms instead of N sums of three).
+        z = _link_weights(seed, ch, p)
+        terms = [(sum(zi * si for zi, si in zip(z, p.s_hat, strict=True)) % L, g.G),
+                 (z[0] * p.s_prime[0] % L, h0)]
         for i in range(n):
-            links.append(add(add(base(p.s_hat[i], o), mul(p.s_prime[i], prev, o), o),
-                             mul(neg_c, p.c_hat[i], o), o))
-            prev = p.c_hat[i]
-        return (_msum([(p.s_prime[i], out[i][0]) for i in range(n)], o),
-                _msum([(p.s_prime[i], out[i][1]) for i in range(n)], o), links)
+            after = z[i + 1] * p.s_prime[i + 1] if i + 1 < n else 0
+            terms.append(((after - z[i] * ch) % L, p.c_hat[i]))
+        terms.extend(((-z[i]) % L, p.t_hat[i]) for i in range(n))
+        links_hold = public_sum(terms, o) == g.IDENTITY
+        return (public_sum([(p.s_prime[i], out[i][0]) for i in range(n)], o),
+                public_sum([(p.s_prime[i], out[i][1]) for i in range(n)], o), links_hold)
 
-    (c_tilde, s_h, a_star, b_star), (s_out_a, s_out_b, links) = both(over_inputs,
-                                                                    over_outputs, ops)
+    (c_tilde, s_h, a_star, b_star), (s_out_a, s_out_b, links_hold) = both(
+        over_inputs, over_outputs, ops)
     # t3 = s3·G + Σ s'_i·h_i − c·c̃
     t3 = add(add(base(p.s3, ops), s_h, ops), mul(neg_c, c_tilde, ops), ops)
     if t3 != p.t3:
@@ -369,7 +391,13 @@ def _verify(inp: Sequence[Ciphertext], out: Sequence[Ciphertext], p: ShuffleProo
     t4b = add(sub(s_out_b, mul(p.s4, joint, ops), ops), mul(neg_c, b_star, ops), ops)
     if t4b != p.t4b:
         raise ShuffleProofError("check t4b fails (re-encryption, second components)")
-    # t̂_i = ŝ_i·G + s'_i·ĉ_{i-1} − c·ĉ_i
+    if links_hold:
+        return
+    # t̂_i = ŝ_i·G + s'_i·ĉ_{i-1} − c·ĉ_i, one by one to name the first link that fails
+    prev = h0
     for i in range(n):
-        if links[i] != p.t_hat[i]:
+        link = public_sum([(p.s_hat[i], g.G), (p.s_prime[i], prev), (neg_c, p.c_hat[i])], ops)
+        if link != p.t_hat[i]:
             raise ShuffleProofError(f"check t̂_{i} fails (commitment chain link)")
+        prev = p.c_hat[i]
+    raise ShuffleProofError("check t̂ fails (commitment chain links)")  # pragma: no cover
