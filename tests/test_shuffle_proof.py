@@ -207,8 +207,8 @@ def test_generators_are_fixed_distinct_and_independent_of_the_deck_size() -> Non
 @pytest.mark.parametrize("native", [True, False])
 @pytest.mark.parametrize("first", [True, False])
 def test_operation_counts_match_the_documented_cost(first: bool, native: bool) -> None:
-    """docs/protocol.md §8: prove 3N+4 base, 5N+1 var; verify 4 base and 7 var, plus its
-    public sums: 9N+2 terms of the compiled sum, or with libsodium 8N+2 var (7N+2 on the
+    """docs/protocol.md §8: prove 3N+4 base, 5N+1 var; verify 5 base and 7 var, plus its
+    public sums: 9N+1 terms of the compiled sum, or with libsodium 8N+1 var (7N+1 on the
     first pass, whose input components A_j are the identity)."""
     if native and not g.native_sums():
         pytest.skip("the compiled sums (p2p/crypto/_msm.c) are not built here")
@@ -225,6 +225,6 @@ def test_operation_counts_match_the_documented_cost(first: bool, native: bool) -
     with g.use_native_sums(native):
         verify_shuffle(inp, out, proof, joint, b"ctx", ops)
     if native:
-        assert (ops.base, ops.var, ops.msm) == (4, 7, 9 * n + 2)
+        assert (ops.base, ops.var, ops.msm) == (5, 7, 9 * n + 1)
     else:
-        assert (ops.base, ops.var, ops.msm) == (4, 7 + (7 if first else 8) * n + 2, 0)
+        assert (ops.base, ops.var, ops.msm) == (5, 7 + (7 if first else 8) * n + 1, 0)

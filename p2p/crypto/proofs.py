@@ -116,8 +116,8 @@ def schnorr_verify(h: bytes, proof: Proof, context: bytes,
     """True iff proof shows knowledge of log_G h.  h must be a valid point."""
     if not g.is_valid_point(h, ops) or proof.c == 0 or proof.z == 0:
         return False
-    try:
-        a = g.sub(g.base(proof.z, ops), g.mul(proof.c, h, ops), ops)
+    try:  # public values: the verifier's compiled two-term sum (g.public_sum)
+        a = g.public_sum([(proof.z, g.G), (-proof.c, h)], ops)
     except g.GroupError:
         return False
     return _challenge(SCHNORR_TAG, context, (g.G, h, a)) == proof.c
@@ -151,9 +151,9 @@ def dleq_verify(h: bytes, c1: bytes, d: bytes, proof: Proof, context: bytes,
         return False
     if validate_d and not g.is_valid_point(d, ops):
         return False
-    try:
-        a1 = g.sub(g.base(proof.z, ops), g.mul(proof.c, h, ops), ops)
-        a2 = g.sub(g.mul(proof.z, c1, ops), g.mul(proof.c, d, ops), ops)
+    try:  # public values: the verifier's compiled two-term sums (g.public_sum)
+        a1 = g.public_sum([(proof.z, g.G), (-proof.c, h)], ops)
+        a2 = g.public_sum([(proof.z, c1), (-proof.c, d)], ops)
     except g.GroupError:
         return False
     return _challenge(DLEQ_TAG, context, (g.G, h, c1, d, a1, a2)) == proof.c

@@ -35,6 +35,10 @@ PEERS = (2, 4, 6)
 GROUP = "ristretto255 (libsodium through rbcl)"
 
 
+def _group() -> str:
+    return GROUP + ("; verifiers' sums compiled (p2p/crypto/_msm.c)" if g.native_sums() else "")
+
+
 def unit_costs(reps: int = 2000) -> dict[str, float]:
     """Seconds of CPU per group operation, measured now."""
     s = g.random_scalar()
@@ -50,12 +54,23 @@ def unit_costs(reps: int = 2000) -> dict[str, float]:
             best = min(best, (time.process_time() - t0) / (reps // 3))
         return best
 
+    terms = [(g.random_scalar(), g.base(g.random_scalar())) for _ in range(N_CARDS)]
+    per_sum = 0.0
+    if g.native_sums():
+        per_sum = float("inf")
+        for _ in range(3):
+            t0 = time.process_time()
+            for _ in range(max(1, reps // 200)):
+                g.public_sum(terms)
+            per_sum = min(per_sum, (time.process_time() - t0) / max(1, reps // 200))
     return {
         "base": timeit(lambda: g.base(s)),
         "var": timeit(lambda: g.mul(s, p)),
         "add": timeit(lambda: g.add(p, q)),
         "valid": timeit(lambda: g.is_valid_point(p)),
         "h2p": timeit(lambda: g.hash_to_point(b"bench", b"x")),
+        # one term of a compiled public sum, in a sum of N_CARDS terms (0: not built)
+        "msm": per_sum / N_CARDS,
     }
 
 
@@ -66,7 +81,7 @@ def _floor(ops: g.OpCounter, unit: dict[str, float]) -> float:
 def _diff(a: dict[str, int], b: dict[str, int]) -> g.OpCounter:
     d = {k: b[k] - a[k] for k in a}
     return g.OpCounter(base=d["base"], var=d["var"], add=d["add"], valid=d["valid"],
-                       h2p=d["h2p"])
+                       h2p=d["h2p"], msm=d["msm"])
 
 
 def _snap(t: DeckTable) -> tuple[list[float], list[dict[str, int]]]:
@@ -210,7 +225,7 @@ def _best(runs: list[dict[str, float]]) -> dict[str, float]:
 def run(json: bool = False, repeat: int = 3) -> dict[str, object]:
     unit = unit_costs()
     rows = [_best([_bench_peers(n, unit) for _ in range(max(1, repeat))]) for n in PEERS]
-    out: dict[str, object] = {"group": GROUP,
+    out: dict[str, object] = {"group": _group(),
                               "unit_cost_us": {k: v * 1e6 for k, v in unit.items()},
                               "results": rows}
     if json:
@@ -218,7 +233,7 @@ def run(json: bool = False, repeat: int = 3) -> dict[str, object]:
         return out
     u = out["unit_cost_us"]
     assert isinstance(u, dict)
-    print(f"group: {GROUP}; op cost (us): " + ", ".join(f"{k} {v:.1f}" for k, v in u.items()))
+    print(f"group: {_group()}; op cost (us): " + ", ".join(f"{k} {v:.1f}" for k, v in u.items()))
     print(f"{'peers':>5} {'shuffle+proofs ms/peer':>23} {'x floor':>7} {'prove ms':>9}"
           f" {'verify ms':>10}")
     for r in rows:
