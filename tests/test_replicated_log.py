@@ -579,3 +579,28 @@ def test_a_later_entry_makes_the_wait_for_a_withheld_move_timed_and_fetched() ->
         t.deliver()
     assert blind_rl.stopped is None
     assert blind_rl.position()[1] >= before[1] + 2   # the move, then the held entry
+
+
+def test_own_entries_are_not_verified_again_but_received_ones_are(monkeypatch: Any) -> None:
+    """A seat's own entry was signed a moment ago by its own key: checking that signature
+    again was an Ed25519 verification per own entry for nothing.  Every entry that comes
+    from another seat is still checked, each once."""
+    checked: list[bytes] = []
+    real = Envelope.signature_ok
+
+    def counting(self: Envelope) -> bool:
+        checked.append(self.author)
+        return real(self)
+
+    monkeypatch.setattr(Envelope, "signature_ok", counting)
+    t = _table(b"rlog/own-signatures", n=2, seed=1)
+    for _ in range(6):
+        t.write_turns()
+        t.deliver()
+    keys = [s.rlog.identity.public_key for s in t.seats]
+    log = t.seats[0].rlog.log
+    entries = [Envelope.decode(r) for h in sorted(log) for r in log[h]]
+    assert entries
+    by_author = {k: sum(1 for e in entries if e.author == k) for k in keys}
+    # seat 0 checked only seat 1's entries and seat 1 only seat 0's: each entry once
+    assert sorted(checked) == sorted(k for k in keys for _ in range(by_author[k]))

@@ -370,7 +370,7 @@ class ReplicatedLog:
         env = Envelope.create(self.identity, self.table_id, hand,
                               self.verifier.next_seq(self.identity.public_key),
                               self.verifier.head, body)
-        self._apply(env, persist=True, sender=None)
+        self._apply(env, persist=True, sender=None, signed_here=True)
         self._out.messages.extend((None, p) for p in wire.encode_push([env.encode()]))
         return env
 
@@ -892,11 +892,13 @@ class ReplicatedLog:
     def _persist(self, env: Envelope) -> None:
         self._out.persist.append(env)
 
-    def _apply(self, env: Envelope, persist: bool, sender: bytes | None) -> None:
-        """Verify and apply the next entry of the log (it must be the expected one)."""
+    def _apply(self, env: Envelope, persist: bool, sender: bytes | None,
+               signed_here: bool = False) -> None:
+        """Verify and apply the next entry of the log (it must be the expected one);
+        ``signed_here``: this seat's own entry, just signed (see LogVerifier.accept)."""
         hand = self.match.hand_no
         try:
-            self.verifier.accept(env)
+            self.verifier.accept(env, signed_here=signed_here)
         except Equivocation as exc:
             if self._replay_mode:
                 raise _LocalDamage("equivocation") from None
