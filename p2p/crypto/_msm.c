@@ -80,6 +80,20 @@ static void fe_sub(fe h, const fe f, const fe g) {
 
 static void fe_neg(fe h, const fe f) { fe_sub(h, FE_ZERO, f); }
 
+/* Carries a product's five 128-bit column sums (each below 2^115) into loose limbs. */
+static inline void fe_from_wide(fe h, u128 r0, u128 r1, u128 r2, u128 r3, u128 r4) {
+    uint64_t h0, h1, h2, h3, h4;
+    r1 += (uint64_t)(r0 >> 51); h0 = (uint64_t)r0 & M51;
+    r2 += (uint64_t)(r1 >> 51); h1 = (uint64_t)r1 & M51;
+    r3 += (uint64_t)(r2 >> 51); h2 = (uint64_t)r2 & M51;
+    r4 += (uint64_t)(r3 >> 51); h3 = (uint64_t)r3 & M51;
+    u128 top = r4 >> 51; h4 = (uint64_t)r4 & M51;
+    u128 t = top * 19 + h0;
+    h0 = (uint64_t)t & M51;
+    h1 += (uint64_t)(t >> 51);
+    h[0] = h0; h[1] = h1; h[2] = h2; h[3] = h3; h[4] = h4;
+}
+
 static void fe_mul(fe h, const fe f, const fe g) {
     uint64_t f0 = f[0], f1 = f[1], f2 = f[2], f3 = f[3], f4 = f[4];
     uint64_t g0 = g[0], g1 = g[1], g2 = g[2], g3 = g[3], g4 = g[4];
@@ -93,16 +107,7 @@ static void fe_mul(fe h, const fe f, const fe g) {
     u128 r3 = (u128)f0 * g3 + (u128)f1 * g2 + (u128)f2 * g1 + (u128)f3 * g0
               + (u128)f4 * g4_19;
     u128 r4 = (u128)f0 * g4 + (u128)f1 * g3 + (u128)f2 * g2 + (u128)f3 * g1 + (u128)f4 * g0;
-    uint64_t h0, h1, h2, h3, h4;
-    r1 += (uint64_t)(r0 >> 51); h0 = (uint64_t)r0 & M51;
-    r2 += (uint64_t)(r1 >> 51); h1 = (uint64_t)r1 & M51;
-    r3 += (uint64_t)(r2 >> 51); h2 = (uint64_t)r2 & M51;
-    r4 += (uint64_t)(r3 >> 51); h3 = (uint64_t)r3 & M51;
-    u128 top = r4 >> 51; h4 = (uint64_t)r4 & M51;
-    u128 t = top * 19 + h0;
-    h0 = (uint64_t)t & M51;
-    h1 += (uint64_t)(t >> 51);
-    h[0] = h0; h[1] = h1; h[2] = h2; h[3] = h3; h[4] = h4;
+    fe_from_wide(h, r0, r1, r2, r3, r4);
 }
 
 static void fe_sq(fe h, const fe f) {
@@ -115,16 +120,7 @@ static void fe_sq(fe h, const fe f) {
     u128 r2 = (u128)f0_2 * f2 + (u128)f1 * f1 + (u128)f3_38 * f4;
     u128 r3 = (u128)f0_2 * f3 + (u128)f1_2 * f2 + (u128)f4_19 * f4;
     u128 r4 = (u128)f0_2 * f4 + (u128)f1_2 * f3 + (u128)f2 * f2;
-    uint64_t h0, h1, h2, h3, h4;
-    r1 += (uint64_t)(r0 >> 51); h0 = (uint64_t)r0 & M51;
-    r2 += (uint64_t)(r1 >> 51); h1 = (uint64_t)r1 & M51;
-    r3 += (uint64_t)(r2 >> 51); h2 = (uint64_t)r2 & M51;
-    r4 += (uint64_t)(r3 >> 51); h3 = (uint64_t)r3 & M51;
-    u128 top = r4 >> 51; h4 = (uint64_t)r4 & M51;
-    u128 t = top * 19 + h0;
-    h0 = (uint64_t)t & M51;
-    h1 += (uint64_t)(t >> 51);
-    h[0] = h0; h[1] = h1; h[2] = h2; h[3] = h3; h[4] = h4;
+    fe_from_wide(h, r0, r1, r2, r3, r4);
 }
 
 static void fe_sqn(fe h, const fe f, int n) {
