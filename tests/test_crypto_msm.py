@@ -131,3 +131,20 @@ def test_a_wrong_link_is_named_after_the_batched_check_fails(native: bool) -> No
     bad = dataclasses.replace(parsed, s_hat=tuple(s_hat))
     with g.use_native_sums(native), pytest.raises(ShuffleProofError, match="t̂_2"):
         verify_shuffle(deck, out, bad, joint, ctx)
+
+
+@pytest.mark.parametrize("n", [3, 4, 17, 106])
+def test_secret_sums_equal_libsodium(n: int) -> None:
+    """The prover's constant-time sums: every digit pattern of the signed radix-16
+    recoding (0, ±8, carries through 15 and 16), the largest scalar, identity points."""
+    rng = random.Random(100 + n)
+    specials = [0, 1, 8, 9, 15, 16, 17, 0x88, 0xF8, 2**252, g.L - 1, 2**252 - 1]
+    for trial in range(4):
+        ks = [rng.randrange(g.L) if trial == 0 else rng.choice(specials) for _ in range(n)]
+        ps = [_point(rng) if rng.random() < 0.9 else g.IDENTITY for _ in range(n)]
+        pairs = list(zip(ks, ps, strict=True))
+        with g.use_native_sums(False):
+            want = g.secret_sum(pairs)
+        assert g.secret_sum(pairs) == want
+    with pytest.raises(g.GroupError, match="point 2"):
+        g.secret_sum([(1, g.G), (2, g.G), (3, bytes([0xFF] * 32))])

@@ -465,6 +465,83 @@ static double pippenger_cost(size_t n, unsigned c) {
     return (double)((SCALAR_BITS + c - 1) / c) * ((double)n + (double)(2u << c)) + SCALAR_BITS;
 }
 
+/* ------------------------------------------------------------------ constant time (secrets) */
+/* For a prover's sums, whose scalars are secret: every scalar is recoded into 64 signed
+ * radix-16 digits in [-8, 8), every digit selects its multiple from an 8-entry table by
+ * scanning all entries with masks, and every term is added at every window, so neither
+ * the branches nor the memory addresses depend on a scalar (the structure of ref10's and
+ * libsodium's constant-time multiplication, here for several terms sharing the doublings).
+ * The points are public (decoded in variable time) and so is the result. */
+
+static void fe_cmov(fe f, const fe g, uint64_t mask) {
+    for (int i = 0; i < 5; i++) f[i] ^= mask & (f[i] ^ g[i]);
+}
+
+static void ge_cmov(ge *t, const ge *u, unsigned char b) {
+    uint64_t mask = (uint64_t)0 - (uint64_t)b;
+    fe_cmov(t->X, u->X, mask); fe_cmov(t->Y, u->Y, mask);
+    fe_cmov(t->Z, u->Z, mask); fe_cmov(t->T, u->T, mask);
+}
+
+static unsigned char ct_equal(signed char b, signed char c) {
+    uint32_t y = (unsigned char)(b ^ c);
+    y -= 1;
+    return (unsigned char)(y >> 31);
+}
+
+static unsigned char ct_negative(signed char b) {
+    uint64_t x = (uint64_t)(int64_t)b;
+    return (unsigned char)(x >> 63);
+}
+
+/* t = b * P from the table P, 2P, ..., 8P, for b in [-8, 8]. */
+static void ct_select(ge *t, const ge table[8], signed char b) {
+    unsigned char bneg = ct_negative(b);
+    signed char babs = (signed char)(b - (((-bneg) & b) * 2));
+    ge minus;
+    ge_identity(t);
+    for (int k = 1; k <= 8; k++) ge_cmov(t, &table[k - 1], ct_equal(babs, (signed char)k));
+    ge_neg(&minus, t);
+    ge_cmov(t, &minus, bneg);
+}
+
+/* 64 digits e_i in [-8, 8) with k = sum e_i 16^i, for k < 2^255. */
+static void recode16(signed char e[64], const unsigned char *k) {
+    signed char carry = 0;
+    for (int i = 0; i < 32; i++) {
+        e[2 * i] = (signed char)(k[i] & 15);
+        e[2 * i + 1] = (signed char)((k[i] >> 4) & 15);
+    }
+    for (int i = 0; i < 63; i++) {
+        e[i] = (signed char)(e[i] + carry);
+        carry = (signed char)((e[i] + 8) >> 4);
+        e[i] = (signed char)(e[i] - carry * 16);
+    }
+    e[63] = (signed char)(e[63] + carry);
+}
+
+static void ct_sum(ge *out, const unsigned char *scalars, const ge *points, size_t n,
+                   ge *tables, signed char *digits) {
+    ge acc, t;
+    for (size_t i = 0; i < n; i++) {
+        ge *tab = tables + 8 * i;
+        tab[0] = points[i];
+        ge_dbl(&tab[1], &points[i]);
+        for (int j = 2; j < 8; j++) ge_add(&tab[j], &tab[j - 1], &points[i]);
+        recode16(digits + 64 * i, scalars + 32 * i);
+    }
+    ge_identity(&acc);
+    for (int w = 63; w >= 0; w--) {
+        if (w != 63)
+            for (int j = 0; j < 4; j++) ge_dbl(&acc, &acc);
+        for (size_t i = 0; i < n; i++) {
+            ct_select(&t, tables + 8 * i, digits[64 * i + w]);
+            ge_add(&acc, &acc, &t);
+        }
+    }
+    *out = acc;
+}
+
 /* ------------------------------------------------------------------ Python binding */
 
 #define MAX_TERMS ((Py_ssize_t)1 << 20)
@@ -476,26 +553,74 @@ PyDoc_STRVAR(msm_doc,
 "32-byte encodings.  Raises ValueError naming the first point that does not decode.\n"
 "Variable time: public inputs only.  Releases the GIL while it computes.");
 
-static PyObject *py_msm(PyObject *self, PyObject *args) {
-    const unsigned char *scalars, *points;
+/* Parses (scalars, points) as n 32-byte scalars below 2^253 and n 32-byte strings. */
+static int parse_terms(PyObject *args, const char *format, const unsigned char **scalars,
+                       const unsigned char **points, Py_ssize_t *n) {
     Py_ssize_t ns, np;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "y#y#:msm", &scalars, &ns, &points, &np)) return NULL;
+    if (!PyArg_ParseTuple(args, format, scalars, &ns, points, &np)) return -1;
     if (ns % 32 != 0 || np % 32 != 0 || ns != np) {
-        PyErr_SetString(PyExc_ValueError, "msm: scalars and points must be n 32-byte strings each");
-        return NULL;
+        PyErr_SetString(PyExc_ValueError, "scalars and points must be n 32-byte strings each");
+        return -1;
     }
-    Py_ssize_t n = np / 32;
-    if (n > MAX_TERMS) {
-        PyErr_SetString(PyExc_ValueError, "msm: too many terms");
-        return NULL;
+    *n = np / 32;
+    if (*n > MAX_TERMS) {
+        PyErr_SetString(PyExc_ValueError, "too many terms");
+        return -1;
     }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (scalars[32 * i + 31] & 0xe0) {
-            PyErr_Format(PyExc_ValueError, "msm: scalar %zd is not below 2^253", i);
-            return NULL;
+    for (Py_ssize_t i = 0; i < *n; i++) {
+        if ((*scalars)[32 * i + 31] & 0xe0) {
+            PyErr_Format(PyExc_ValueError, "scalar %zd is not below 2^253", i);
+            return -1;
         }
     }
+    return 0;
+}
+
+static PyObject *bad_point(Py_ssize_t i) {
+    PyErr_Format(PyExc_ValueError, "point %zd is not a valid ristretto255 encoding", i);
+    return NULL;
+}
+
+PyDoc_STRVAR(ct_sum_doc,
+"ct_sum(scalars, points) -> bytes\n\n"
+"Like msm, in time independent of the scalars (a prover's secret nonces and witnesses);\n"
+"the points and the result are public.  Releases the GIL while it computes.");
+
+static PyObject *py_ct_sum(PyObject *self, PyObject *args) {
+    const unsigned char *scalars, *points;
+    Py_ssize_t n;
+    (void)self;
+    if (parse_terms(args, "y#y#:ct_sum", &scalars, &points, &n) != 0) return NULL;
+    size_t m = (size_t)(n > 0 ? n : 1);
+    ge *decoded = PyMem_RawMalloc(sizeof(ge) * m);
+    ge *tables = PyMem_RawMalloc(sizeof(ge) * 8 * m);
+    signed char *digits = PyMem_RawMalloc(64 * m);
+    if (decoded == NULL || tables == NULL || digits == NULL) {
+        PyMem_RawFree(decoded); PyMem_RawFree(tables); PyMem_RawFree(digits);
+        return PyErr_NoMemory();
+    }
+    Py_ssize_t bad = -1;
+    unsigned char enc[32];
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (ge_decode(&decoded[i], points + 32 * i) != 0) { bad = i; break; }
+    }
+    if (bad < 0) {
+        ge result;
+        ct_sum(&result, scalars, decoded, (size_t)n, tables, digits);
+        ge_encode(enc, &result);
+    }
+    Py_END_ALLOW_THREADS
+    PyMem_RawFree(decoded); PyMem_RawFree(tables); PyMem_RawFree(digits);
+    if (bad >= 0) return bad_point(bad);
+    return PyBytes_FromStringAndSize((const char *)enc, 32);
+}
+
+static PyObject *py_msm(PyObject *self, PyObject *args) {
+    const unsigned char *scalars, *points;
+    Py_ssize_t n;
+    (void)self;
+    if (parse_terms(args, "y#y#:msm", &scalars, &points, &n) != 0) return NULL;
     size_t m = (size_t)(n > 0 ? n : 1);
     unsigned width = 0;   /* 0: Straus */
     double best = straus_cost(m);
@@ -525,16 +650,13 @@ static PyObject *py_msm(PyObject *self, PyObject *args) {
     }
     Py_END_ALLOW_THREADS
     PyMem_RawFree(decoded); PyMem_RawFree(buckets); PyMem_RawFree(used);
-    if (bad >= 0) {
-        PyErr_Format(PyExc_ValueError, "msm: point %zd is not a valid ristretto255 encoding",
-                     bad);
-        return NULL;
-    }
+    if (bad >= 0) return bad_point(bad);
     return PyBytes_FromStringAndSize((const char *)enc, 32);
 }
 
 static PyMethodDef methods[] = {
     {"msm", py_msm, METH_VARARGS, msm_doc},
+    {"ct_sum", py_ct_sum, METH_VARARGS, ct_sum_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -146,6 +146,7 @@ __all__ = [
     "scalar_to_bytes",
     "scalar_from_bytes",
     "public_sum",
+    "secret_sum",
     "native_sums",
     "use_native_sums",
 ]
@@ -172,10 +173,11 @@ class OpCounter:
     valid: int = 0  #: point validations (a ristretto255 decode)
     h2p: int = 0  #: hash-to-point (crypto_core_ristretto255_from_hash)
     msm: int = 0  #: terms of public sums computed at once (:func:`public_sum`, native)
+    ct: int = 0  #: terms of secret sums computed at once (:func:`secret_sum`, native)
 
     def as_dict(self) -> dict[str, int]:
         return {"base": self.base, "var": self.var, "add": self.add,
-                "valid": self.valid, "h2p": self.h2p, "msm": self.msm}
+                "valid": self.valid, "h2p": self.h2p, "msm": self.msm, "ct": self.ct}
 
     def __iadd__(self, other: OpCounter) -> OpCounter:
         self.base += other.base
@@ -184,6 +186,7 @@ class OpCounter:
         self.valid += other.valid
         self.h2p += other.h2p
         self.msm += other.msm
+        self.ct += other.ct
         return self
 
 
@@ -269,35 +272,38 @@ def base(s: int, ops: OpCounter | None = None) -> bytes:
 G = base(1)
 
 
-def _load_native_sums() -> Callable[[bytes, bytes], bytes] | None:
+_Sum = Callable[[bytes, bytes], bytes]
+
+
+def _load_native_sums() -> tuple[_Sum, _Sum] | None:
+    """(variable-time sum, constant-time sum) of the compiled module, if built."""
     if os.environ.get("MILLEBORNES_NO_NATIVE") == "1":
         return None
     try:
         from p2p.crypto import _msm
     except ImportError:  # no C compiler at install time: libsodium does it, slower
         return None
-    fn: Callable[[bytes, bytes], bytes] = _msm.msm
-    return fn
+    return _msm.msm, _msm.ct_sum
 
 
-_native_sum = _load_native_sums()
+_native = _load_native_sums()
 
 
 def native_sums() -> bool:
     """Whether :func:`public_sum` runs the compiled multi-scalar multiplication."""
-    return _native_sum is not None
+    return _native is not None
 
 
 @contextlib.contextmanager
 def use_native_sums(on: bool) -> Iterator[None]:
     """Switch the compiled sums off (or back on, if built) for a test that compares both."""
-    global _native_sum
-    saved = _native_sum
-    _native_sum = _load_native_sums() if on else None
+    global _native
+    saved = _native
+    _native = _load_native_sums() if on else None
     try:
         yield
     finally:
-        _native_sum = saved
+        _native = saved
 
 
 def public_sum(pairs: Sequence[tuple[int, bytes]], ops: OpCounter | None = None) -> bytes:
@@ -327,8 +333,41 @@ def public_sum(pairs: Sequence[tuple[int, bytes]], ops: OpCounter | None = None)
     return acc
 
 
+def secret_sum(pairs: Sequence[tuple[int, bytes]], ops: OpCounter | None = None) -> bytes:
+    """Σ k·P for **secret** scalars (a prover's nonces) and public points.
+
+    The compiled routine (``ct_sum`` in ``p2p/crypto/_msm.c``) runs in time independent of
+    the scalars (fixed signed windows, tables read whole with masks) and shares the
+    doublings between the terms: a 106-term sum about 2.5 times faster than a libsodium
+    multiplication and addition per term; under three terms libsodium is as fast and does
+    it.  Same result either way.  Raises :class:`GroupError` if a point does not decode."""
+    native = _native
+    if native is None or len(pairs) < 3:
+        acc = IDENTITY
+        for k, p in pairs:
+            if p == IDENTITY:
+                if not is_element(p):  # pragma: no cover - the identity decodes
+                    raise GroupError("secret sum of an invalid encoding")
+                continue
+            term = mul(k, p, ops)
+            acc = term if acc == IDENTITY else add(acc, term, ops)
+        return acc
+    if ops is not None:
+        ops.ct += len(pairs)
+    return _call_native(native[1], pairs)
+
+
+def _call_native(fn: _Sum, pairs: Sequence[tuple[int, bytes]]) -> bytes:
+    try:
+        return fn(b"".join([(k % L).to_bytes(32, "little") for k, _ in pairs]),
+                  b"".join([p if isinstance(p, bytes) and len(p) == 32 else b""
+                            for _, p in pairs]))
+    except ValueError as e:
+        raise GroupError(str(e)) from None
+
+
 def _sum_of_terms(pairs: list[tuple[int, bytes]], ops: OpCounter | None) -> bytes:
-    native = _native_sum
+    native = _native
     if native is None or len(pairs) == 1:  # one term: libsodium's multiplication is faster
         acc = IDENTITY
         for k, p in pairs:
@@ -342,12 +381,7 @@ def _sum_of_terms(pairs: list[tuple[int, bytes]], ops: OpCounter | None) -> byte
         return acc
     if ops is not None:
         ops.msm += len(pairs)
-    try:
-        return native(b"".join([(k % L).to_bytes(32, "little") for k, _ in pairs]),
-                      b"".join([p if isinstance(p, bytes) and len(p) == 32 else b""
-                               for _, p in pairs]))
-    except ValueError as e:
-        raise GroupError(str(e)) from None
+    return _call_native(native[0], pairs)
 
 
 def is_valid_point(p: object, ops: OpCounter | None = None) -> bool:

@@ -190,17 +190,6 @@ def _challenge_c(seed: bytes, c_hat: Sequence[bytes], t: Sequence[bytes],
 
 # --------------------------------------------------------------------------- prove
 
-def _msum(pairs: Sequence[tuple[int, bytes]], ops: g.OpCounter | None) -> bytes:
-    """Σ k·P (skipping identity points, which contribute nothing)."""
-    acc = g.IDENTITY
-    for k, p in pairs:
-        if p == g.IDENTITY:
-            continue
-        term = g.mul(k, p, ops)
-        acc = term if acc == g.IDENTITY else g.add(acc, term, ops)
-    return acc
-
-
 def prove_shuffle(inp: Sequence[Ciphertext], out: Sequence[Ciphertext], perm: Sequence[int],
                   rhos: Sequence[int], joint: bytes, context: bytes, nonce_key: bytes,
                   ops: g.OpCounter | None = None) -> ShuffleProof:
@@ -270,9 +259,11 @@ def prove_shuffle(inp: Sequence[Ciphertext], out: Sequence[Ciphertext], perm: Se
         return c_hat, t_hat
 
     def sums(o: g.OpCounter | None) -> tuple[bytes, bytes, bytes]:
-        t3 = g.add(g.base(w3, o), _msum(list(zip(w_p, hs, strict=True)), o), o)
-        t4a = g.sub(_msum([(w_p[i], out[i][0]) for i in range(n)], o), g.base(w4, o), o)
-        t4b = g.sub(_msum([(w_p[i], out[i][1]) for i in range(n)], o), g.mul(w4, joint, o), o)
+        # the nonces ω' are secret: constant-time sums (g.secret_sum)
+        t3 = g.add(g.base(w3, o), g.secret_sum(list(zip(w_p, hs, strict=True)), o), o)
+        t4a = g.sub(g.secret_sum([(w_p[i], out[i][0]) for i in range(n)], o), g.base(w4, o), o)
+        t4b = g.sub(g.secret_sum([(w_p[i], out[i][1]) for i in range(n)], o),
+                    g.mul(w4, joint, o), o)
         return t3, t4a, t4b
 
     (c_hat, t_hat), (t3, t4a, t4b) = both(chain, sums, ops)
