@@ -148,3 +148,20 @@ def test_secret_sums_equal_libsodium(n: int) -> None:
         assert g.secret_sum(pairs) == want
     with pytest.raises(g.GroupError, match="point 2"):
         g.secret_sum([(1, g.G), (2, g.G), (3, bytes([0xFF] * 32))])
+
+
+def test_fixed_base_reencryption_equals_libsodium() -> None:
+    """A pass's C2 + r·H through the precomputed table of H (a hand's joint key): the same
+    points as libsodium's, for edge scalars, the identity as addend and a second key."""
+    rng = random.Random(11)
+    for _ in range(2):
+        h = _point(rng)
+        ks = [0, 1, 8, 16, g.L - 1, 2**252] + [rng.randrange(g.L) for _ in range(30)]
+        adds = [g.IDENTITY] + [_point(rng) for _ in range(len(ks) - 1)]
+        with g.use_native_sums(False):
+            want = g.add_multiples(h, ks, adds)
+        assert g.add_multiples(h, ks, adds) == want
+    with pytest.raises(g.GroupError, match="point 1"):
+        g.add_multiples(h, [1, 2], [g.G, bytes([0xFF] * 32)])
+    with pytest.raises(g.GroupError):
+        g.add_multiples(bytes([0xFF] * 32), [1], [g.G])

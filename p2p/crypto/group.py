@@ -33,6 +33,7 @@ import importlib.util
 import os
 import sys
 import tempfile
+import types
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -147,6 +148,7 @@ __all__ = [
     "scalar_from_bytes",
     "public_sum",
     "secret_sum",
+    "add_multiples",
     "native_sums",
     "use_native_sums",
 ]
@@ -174,10 +176,11 @@ class OpCounter:
     h2p: int = 0  #: hash-to-point (crypto_core_ristretto255_from_hash)
     msm: int = 0  #: terms of public sums computed at once (:func:`public_sum`, native)
     ct: int = 0  #: terms of secret sums computed at once (:func:`secret_sum`, native)
+    fixed: int = 0  #: A + k·H with H's table precomputed (:func:`add_multiples`, native)
 
     def as_dict(self) -> dict[str, int]:
-        return {"base": self.base, "var": self.var, "add": self.add,
-                "valid": self.valid, "h2p": self.h2p, "msm": self.msm, "ct": self.ct}
+        return {"base": self.base, "var": self.var, "add": self.add, "valid": self.valid,
+                "h2p": self.h2p, "msm": self.msm, "ct": self.ct, "fixed": self.fixed}
 
     def __iadd__(self, other: OpCounter) -> OpCounter:
         self.base += other.base
@@ -187,6 +190,7 @@ class OpCounter:
         self.h2p += other.h2p
         self.msm += other.msm
         self.ct += other.ct
+        self.fixed += other.fixed
         return self
 
 
@@ -272,18 +276,15 @@ def base(s: int, ops: OpCounter | None = None) -> bytes:
 G = base(1)
 
 
-_Sum = Callable[[bytes, bytes], bytes]
-
-
-def _load_native_sums() -> tuple[_Sum, _Sum] | None:
-    """(variable-time sum, constant-time sum) of the compiled module, if built."""
+def _load_native_sums() -> types.ModuleType | None:
+    """The compiled module (p2p/crypto/_msm.c), if it was built and is not switched off."""
     if os.environ.get("MILLEBORNES_NO_NATIVE") == "1":
         return None
     try:
         from p2p.crypto import _msm
     except ImportError:  # no C compiler at install time: libsodium does it, slower
         return None
-    return _msm.msm, _msm.ct_sum
+    return _msm
 
 
 _native = _load_native_sums()
@@ -354,10 +355,51 @@ def secret_sum(pairs: Sequence[tuple[int, bytes]], ops: OpCounter | None = None)
         return acc
     if ops is not None:
         ops.ct += len(pairs)
-    return _call_native(native[1], pairs)
+    return _call_native(native.ct_sum, pairs)
 
 
-def _call_native(fn: _Sum, pairs: Sequence[tuple[int, bytes]]) -> bytes:
+_fixed_tables: dict[bytes, bytes] = {}
+_FIXED_TABLES_KEPT = 4  # a table is 80 KB; a hand has one joint key
+
+
+def add_multiples(h: bytes, scalars: Sequence[int], addends: Sequence[bytes],
+                  ops: OpCounter | None = None) -> list[bytes]:
+    """``[A_i + k_i·H]`` for secret ``k_i`` (a pass's re-encryption randomness) and one
+    point ``H`` (the hand's joint key).
+
+    The compiled routine precomputes 512 multiples of ``H`` once (0.1 ms, kept for the
+    last few points) and then needs no doubling: each term is 64 masked table reads and 64
+    additions, in time independent of ``k_i``, about 2.4 times faster than libsodium's
+    multiplication and addition.  Same results without it.  Raises :class:`GroupError` if
+    ``H`` or an ``A_i`` does not decode."""
+    if len(scalars) != len(addends):
+        raise ValueError("as many scalars as addends")
+    native = _native
+    if native is None:
+        return [add(a, mul(k, h, ops), ops) for k, a in zip(scalars, addends, strict=True)]
+    table = _fixed_tables.get(h)
+    if table is None:
+        try:
+            table = native.fixed_table(h)
+        except (ValueError, TypeError) as e:
+            raise GroupError(f"fixed-base point: {e}") from None
+        if len(_fixed_tables) >= _FIXED_TABLES_KEPT:
+            _fixed_tables.pop(next(iter(_fixed_tables)))
+        _fixed_tables[h] = table
+    if ops is not None:
+        ops.fixed += len(scalars)
+    try:
+        raw = native.fixed_mul_add(table, b"".join([(k % L).to_bytes(32, "little")
+                                                  for k in scalars]),
+                                 b"".join([a if isinstance(a, bytes) and len(a) == 32
+                                           else b"" for a in addends]))
+    except ValueError as e:
+        raise GroupError(str(e)) from None
+    return [raw[i:i + 32] for i in range(0, len(raw), 32)]
+
+
+def _call_native(fn: Callable[[bytes, bytes], bytes],
+                 pairs: Sequence[tuple[int, bytes]]) -> bytes:
     try:
         return fn(b"".join([(k % L).to_bytes(32, "little") for k, _ in pairs]),
                   b"".join([p if isinstance(p, bytes) and len(p) == 32 else b""
@@ -381,7 +423,7 @@ def _sum_of_terms(pairs: list[tuple[int, bytes]], ops: OpCounter | None) -> byte
         return acc
     if ops is not None:
         ops.msm += len(pairs)
-    return _call_native(native[0], pairs)
+    return _call_native(native.msm, pairs)
 
 
 def is_valid_point(p: object, ops: OpCounter | None = None) -> bool:

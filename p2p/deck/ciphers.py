@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from p2p.crypto import group as g
-from p2p.crypto.parallel import each_half
+from p2p.crypto.parallel import both
 from p2p.crypto.shuffle_proof import ShuffleProof, prove_shuffle, verify_shuffle
 from p2p.deck.messages import CARD_DOMAIN, Ciphertext, Deck
 
@@ -62,18 +62,21 @@ def shuffle_pass_witness(deck: Sequence[Ciphertext], seed: bytes, joint_key: byt
     """:func:`shuffle_pass` with its witness (the permutation and the re-randomisation
     scalars), which the shuffler needs to prove the pass."""
     perm, rhos = pass_witness(len(deck), seed)
-    n = len(deck)
-    out: list[Ciphertext] = [(b"", b"")] * n
+    moved = [deck[i] for i in perm]
 
-    def encrypt(j: int, o: g.OpCounter | None) -> None:
-        c1, c2 = deck[perm[j]]
-        r = rhos[j]
-        rg = g.base(r, o)
-        out[j] = (rg if c1 == g.IDENTITY else g.add(c1, rg, o),
-                  g.add(c2, g.mul(r, joint_key, o), o))
+    def firsts(o: g.OpCounter | None) -> list[bytes]:
+        out = []
+        for (c1, _), r in zip(moved, rhos, strict=True):
+            rg = g.base(r, o)
+            out.append(rg if c1 == g.IDENTITY else g.add(c1, rg, o))
+        return out
 
-    each_half(n, encrypt, ops)  # two threads: see crypto.parallel
-    return tuple(out), perm, rhos
+    def seconds(o: g.OpCounter | None) -> list[bytes]:
+        # C2 + r·H for the one joint key H: a fixed-base table (group.add_multiples)
+        return g.add_multiples(joint_key, rhos, [c2 for _, c2 in moved], o)
+
+    a, b = both(firsts, seconds, ops)  # two threads: see crypto.parallel
+    return tuple(zip(a, b, strict=True)), perm, rhos
 
 
 def shuffle_proof_context(table_id: bytes, hand_no: int, round_no: int, seat: int) -> bytes:
