@@ -162,8 +162,8 @@ def test_op_counter_counts() -> None:
     ops = g.OpCounter()
     g.add(g.base(2, ops), g.mul(3, g.G, ops), ops)
     g.is_valid_point(g.G, ops)
-    assert ops.as_dict() == {"base": 1, "var": 1, "add": 1, "valid": 1, "h2p": 0, "msm": 0, "ct": 0,
-                              "fixed": 0}
+    assert ops.as_dict() == {"base": 1, "var": 1, "add": 1, "valid": 1, "h2p": 0, "msm": 0,
+                             "msm_small": 0, "ct": 0, "fixed": 0}
     total = g.OpCounter()
     total += ops
     total += ops
