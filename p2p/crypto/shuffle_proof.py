@@ -224,12 +224,16 @@ def prove_shuffle(inp: Sequence[Ciphertext], out: Sequence[Ciphertext], perm: Se
     w1, w2, w3, w4 = rnd(), rnd(), rnd(), rnd()
     w_hat = [rnd() for _ in range(n)]
     w_p = [rnd() for _ in range(n)]
-    # permutation commitment: c_{π(i)} = r_{π(i)}·G + h_i
+    # permutation commitment: c_{π(i)} = r_{π(i)}·G + h_i; with it, the fixed-base parts
+    # r̂_i·G of the chain (independent of everything else), so that the chain below is
+    # only its sequential multiplications
     c = [b""] * n
+    r_hat_g = [b""] * n
 
     def commit(i: int, o: g.OpCounter | None) -> None:
         j = perm[i]
         c[j] = g.add(g.base(r[j], o), hs[i], o)
+        r_hat_g[i] = g.base(r_hat[i], o)
 
     each_half(n, commit, ops)
     seed = _seed_u(context, joint, inp, out, c)
@@ -243,30 +247,33 @@ def prove_shuffle(inp: Sequence[Ciphertext], out: Sequence[Ciphertext], perm: Se
     r_tilde = sum(a * b for a, b in zip(r, u, strict=True)) % L
     r_prime = sum(a * b for a, b in zip(rhos, u_p, strict=True)) % L
 
-    def chain(o: g.OpCounter | None) -> tuple[list[bytes], list[bytes]]:
-        # commitment chain ĉ_i = r̂_i·G + u'_i·ĉ_{i-1} (ĉ_{-1} = h), then its links'
-        # commitments t̂_i = ω̂_i·G + ω'_i·ĉ_{i-1}
+    def chain(o: g.OpCounter | None) -> list[bytes]:
+        # commitment chain ĉ_i = r̂_i·G + u'_i·ĉ_{i-1} (ĉ_{-1} = h): one multiplication
+        # after another, the longest sequence of the proof
         c_hat: list[bytes] = []
         prev = h0
         for i in range(n):
-            prev = g.add(g.base(r_hat[i], o), g.mul(u_p[i], prev, o), o)
+            prev = g.add(r_hat_g[i], g.mul(u_p[i], prev, o), o)
             c_hat.append(prev)
-        t_hat = []
-        prev = h0
-        for i in range(n):
-            t_hat.append(g.add(g.base(w_hat[i], o), g.mul(w_p[i], prev, o), o))
-            prev = c_hat[i]
-        return c_hat, t_hat
+        return c_hat
 
-    def sums(o: g.OpCounter | None) -> tuple[bytes, bytes, bytes]:
-        # the nonces ω' are secret: constant-time sums (g.secret_sum)
+    def sums(o: g.OpCounter | None) -> tuple[bytes, bytes, bytes, list[bytes]]:
+        # the nonces ω' are secret: constant-time sums (g.secret_sum); and the fixed-base
+        # parts ω̂_i·G of the links' commitments
         t3 = g.add(g.base(w3, o), g.secret_sum(list(zip(w_p, hs, strict=True)), o), o)
         t4a = g.sub(g.secret_sum([(w_p[i], out[i][0]) for i in range(n)], o), g.base(w4, o), o)
         t4b = g.sub(g.secret_sum([(w_p[i], out[i][1]) for i in range(n)], o),
                     g.mul(w4, joint, o), o)
-        return t3, t4a, t4b
+        return t3, t4a, t4b, [g.base(w, o) for w in w_hat]
 
-    (c_hat, t_hat), (t3, t4a, t4b) = both(chain, sums, ops)
+    c_hat, (t3, t4a, t4b, w_hat_g) = both(chain, sums, ops)
+    # the links' commitments t̂_i = ω̂_i·G + ω'_i·ĉ_{i-1}, independent once ĉ is known
+    t_hat = [b""] * n
+
+    def link(i: int, o: g.OpCounter | None) -> None:
+        t_hat[i] = g.add(w_hat_g[i], g.mul(w_p[i], c_hat[i - 1] if i else h0, o), o)
+
+    each_half(n, link, ops)
     t1 = g.base(w1, ops)
     t2 = g.base(w2, ops)
     ch = _challenge_c(seed, c_hat, (t1, t2, t3, t4a, t4b), t_hat)
