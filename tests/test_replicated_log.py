@@ -604,3 +604,33 @@ def test_own_entries_are_not_verified_again_but_received_ones_are(monkeypatch: A
     by_author = {k: sum(1 for e in entries if e.author == k) for k in keys}
     # seat 0 checked only seat 1's entries and seat 1 only seat 0's: each entry once
     assert sorted(checked) == sorted(k for k in keys for _ in range(by_author[k]))
+
+
+def test_each_seat_says_it_is_done_and_stops_waiting_for_the_others() -> None:
+    """At the end every seat sends DONE ("I hold the whole match"); once every other seat
+    said so, nobody can need an entry from it any more, so it stops serving late fetches
+    at once instead of lingering (a second at the end of every game, before)."""
+    t = _table(b"rlog/done", n=3, seed=5)
+    t.run()
+    assert all(s.rlog.finished for s in t.seats)
+    assert all(s.rlog.everyone_done() for s in t.seats)
+    # a DONE from someone not seated, or for another table, changes nothing
+    fresh = _table(b"rlog/done", n=3, seed=5)
+    fresh.run()
+    rl = fresh.seats[0].rlog
+    rl._done_from.clear()
+    rl.on_message(b"stranger-node-id-000000000000000", wire.encode_done(rl.table_id))
+    rl.on_message(fresh.node_of[1], wire.encode_done(b"another table"))
+    assert not rl.everyone_done()
+    assert ("malformed", "done") in {(r, d) for _, r, d in rl.drop_log}
+    rl.on_message(fresh.node_of[1], wire.encode_done(rl.table_id))
+    assert not rl.everyone_done()  # seat 2 has not said it
+    rl.on_message(fresh.node_of[2], wire.encode_done(rl.table_id))
+    assert rl.everyone_done()
+
+
+def test_a_seat_not_finished_is_not_done_whatever_the_others_say() -> None:
+    t = _table(b"rlog/done-early", n=2, seed=2)
+    rl = t.seats[0].rlog
+    rl.on_message(t.node_of[1], wire.encode_done(rl.table_id))
+    assert not rl.finished and not rl.everyone_done()

@@ -490,3 +490,30 @@ def test_a_pure_bots_moves_skip_the_wait_for_the_disk_and_others_do_not(
         assert syncs[1] >= choices[1], (table, syncs, choices)
     assert min(choices) > 10, choices
     assert syncs[0] < choices[0] // 2, (syncs, choices)
+
+
+def test_peers_stop_lingering_once_everyone_holds_the_match(tmp_path: Path) -> None:
+    """After the end a peer serves late fetches for a while; once every other seat sent
+    DONE (it holds the whole match) there is nobody left to serve, and linger returns at
+    once instead of taking its whole allowance (here 60 s)."""
+    cfg, ids = make_table(preset("modern", match_target=1), Seating.parse(2, None),
+                          ["p0", "p1"], b"session/done")
+    peers = make_peers(tmp_path, cfg, ids)
+    lingered = [0.0, 0.0]
+
+    def go(i: int) -> None:
+        peers[i].run(90.0)
+        t0 = time.monotonic()
+        peers[i].linger(60.0)
+        lingered[i] = time.monotonic() - t0
+
+    th = [threading.Thread(target=go, args=(i,)) for i in range(2)]
+    for t in th:
+        t.start()
+    for t in th:
+        t.join(120.0)
+    for p in peers:
+        p.close(flush=1.0)
+    check_transcripts(peers)
+    assert all(p.rlog.everyone_done() for p in peers)
+    assert max(lingered) < 30.0, lingered

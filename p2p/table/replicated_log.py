@@ -217,6 +217,7 @@ class ReplicatedLog:
         #: :meth:`stop` that gave no id.
         self.stop_why: dict[str, Any] | None = None
         self.finished = False
+        self._done_from: set[int] = set()   # seats that said they hold the whole match
         now = clock()
         self.last_progress = now
         self._stall = self.opts.stall_after
@@ -360,8 +361,21 @@ class ReplicatedLog:
                 self.catching_up = False
         elif isinstance(msg, wire.Fetch):
             self._on_fetch(sender, msg.table, msg.hand, msg.index)
+        elif isinstance(msg, wire.Done):
+            seat = self.seat_of_node.get(sender)
+            if seat is None or msg.table != self.table_id:
+                self._drop(sender, "malformed", "done")
+            else:
+                self._done_from.add(seat)
         else:
             self._on_abandon(sender, msg)
+
+    def everyone_done(self) -> bool:
+        """The match is over here and every other seat said it holds the whole match too:
+        nobody can still need an entry from this peer.  (A seat that says so falsely only
+        loses its own chance to fetch from us.)"""
+        return self.finished and all(s in self._done_from
+                                     for s in range(len(self.keys)) if s != self.me)
 
     def write(self, body: dict[str, Any]) -> Envelope:
         """Sign ``body`` as this seat's next entry, apply it, queue it for persisting and
@@ -983,6 +997,7 @@ class ReplicatedLog:
                             final=hp.state)
             if self.match.done:
                 self.finished = True
+                self._out.messages.append((None, wire.encode_done(self.table_id)))
                 win = self.match.winner()
                 self._event("match-end", "the match is over: "
                             + (f"side {win} wins" if win >= 0 else "no winner"), winner=win)

@@ -531,9 +531,14 @@ class Peer:
         return self.rlog.finished
 
     def linger(self, seconds: float = 1.0) -> None:
-        """After the end: keep serving late FETCH requests while our frames drain."""
+        """After the end: keep serving late FETCH requests while our frames drain, for
+        ``seconds`` at most — less once every other seat said it holds the whole match
+        (it sends DONE when its match is over): then nobody can need us any more."""
         end = time.monotonic() + seconds
         while time.monotonic() < end:
+            with self._lock:
+                if self.rlog.everyone_done():
+                    return
             msg = self.node.recv(min(0.05, max(0.0, end - time.monotonic())))
             if msg is not None:
                 self._on_payload(msg[0], msg[1])
@@ -542,6 +547,9 @@ class Peer:
             self._drain()
 
     def close(self, flush: float = 2.0) -> None:
+        with self._lock:
+            if self.rlog.everyone_done():  # our last frames matter little: wait less
+                flush = min(flush, 0.2)
         if flush > 0:
             self.node.flush(flush)
         self.node.close()

@@ -38,6 +38,9 @@ PUSH = 0
 FETCH = 1
 ENTRIES = 2
 ABANDON = 3
+#: "I hold the whole match": sent by a peer once its match is over, so that the others
+#: stop serving late fetches as soon as every seat has it (see Peer.linger)
+DONE = 4
 ABANDON_TAG = b"millebornes/abandon/v1\x00"
 
 #: Messages this layer refuses outright, before any decoding (a PUSH or ENTRIES reply).
@@ -81,7 +84,12 @@ class Abandon:
     sig: bytes
 
 
-Message = Push | Entries | Fetch | Abandon
+@dataclass(frozen=True)
+class Done:
+    table: object
+
+
+Message = Push | Entries | Fetch | Abandon | Done
 
 
 def pack(v: Any) -> bytes:
@@ -113,6 +121,8 @@ def decode(payload: bytes) -> Message:
         if not isinstance(msg[1], bytes) or not isinstance(msg[2], bytes):
             raise WireError("malformed", "abandon")
         return Abandon(msg[1], msg[2])
+    if kind == DONE and len(msg) == 2:
+        return Done(msg[1])
     raise WireError("malformed", f"unknown message kind {kind}")
 
 
@@ -150,6 +160,10 @@ def encode_fetch(table: bytes, hand: int, index: int) -> bytes:
 
 def encode_entries(entries: list[bytes], more: bool) -> bytes:
     return pack([ENTRIES, entries, more])
+
+
+def encode_done(table: bytes) -> bytes:
+    return pack([DONE, table])
 
 
 def encode_abandon(identity: Identity, table: bytes, reason: str) -> bytes:
