@@ -437,7 +437,7 @@ static void straus(ge *out, const unsigned char *scalars, const ge *points, size
         for (int j = 1; j < STRAUS_TABLE; j++) ge_add(&t[j], &t[j - 1], &two);
         slide(digits + 256 * i, scalars + 32 * i);
         for (int p = 255; p > top; p--)
-            if (digits[256 * i + p]) { top = p; break; }
+            if (digits[256 * i + (size_t)p]) { top = p; break; }
     }
     ge acc;
     int acc_set = 0;
@@ -445,7 +445,7 @@ static void straus(ge *out, const unsigned char *scalars, const ge *points, size
     for (int p = top; p >= 0; p--) {
         if (acc_set) ge_dbl(&acc, &acc);
         for (size_t i = 0; i < n; i++) {
-            int d = digits[256 * i + p];
+            int d = digits[256 * i + (size_t)p];
             if (d == 0) continue;
             const ge *t = table + STRAUS_TABLE * i;
             const ge *term;
@@ -535,7 +535,7 @@ static void ct_sum(ge *out, const unsigned char *scalars, const ge *points, size
         if (w != 63)
             for (int j = 0; j < 4; j++) ge_dbl(&acc, &acc);
         for (size_t i = 0; i < n; i++) {
-            ct_select(&t, tables + 8 * i, digits[64 * i + w]);
+            ct_select(&t, tables + 8 * i, digits[64 * i + (size_t)w]);
             ge_add(&acc, &acc, &t);
         }
     }
@@ -615,17 +615,30 @@ PyDoc_STRVAR(ct_sum_doc,
 "Like msm, in time independent of the scalars (a prover's secret nonces and witnesses);\n"
 "the points and the result are public.  Releases the GIL while it computes.");
 
-static PyObject *py_ct_sum(PyObject *self, PyObject *args) {
+/* The sum of the terms in ``args``: public (variable time: Straus or Pippenger, whichever
+ * is estimated cheaper) or secret (constant time in the scalars: ct_sum). */
+static PyObject *sum_terms(PyObject *args, const char *format, int secret) {
     const unsigned char *scalars, *points;
     Py_ssize_t n;
-    (void)self;
-    if (parse_terms(args, "y#y#:ct_sum", &scalars, &points, &n) != 0) return NULL;
+    if (parse_terms(args, format, &scalars, &points, &n) != 0) return NULL;
     size_t m = (size_t)(n > 0 ? n : 1);
+    unsigned width = 0;   /* public: 0 for Straus, else Pippenger's window */
+    size_t table_points = 8 * m, scratch_bytes = 64 * m;   /* secret: tables, digits */
+    if (!secret) {
+        double best = straus_cost(m);
+        for (unsigned c = 2; c <= 16; c++) {
+            double cost = pippenger_cost(m, c);
+            if (cost < best) { best = cost; width = c; }
+        }
+        size_t nb = ((size_t)1 << width) - 1;
+        table_points = width ? nb : STRAUS_TABLE * m;   /* buckets, or Straus's tables */
+        scratch_bytes = width ? nb : 256 * m;           /* bucket flags, or digits */
+    }
     ge *decoded = PyMem_RawMalloc(sizeof(ge) * m);
-    ge *tables = PyMem_RawMalloc(sizeof(ge) * 8 * m);
-    signed char *digits = PyMem_RawMalloc(64 * m);
-    if (decoded == NULL || tables == NULL || digits == NULL) {
-        PyMem_RawFree(decoded); PyMem_RawFree(tables); PyMem_RawFree(digits);
+    ge *table = PyMem_RawMalloc(sizeof(ge) * table_points);
+    unsigned char *scratch = PyMem_RawMalloc(scratch_bytes);
+    if (decoded == NULL || table == NULL || scratch == NULL) {
+        PyMem_RawFree(decoded); PyMem_RawFree(table); PyMem_RawFree(scratch);
         return PyErr_NoMemory();
     }
     Py_ssize_t bad = -1;
@@ -636,51 +649,25 @@ static PyObject *py_ct_sum(PyObject *self, PyObject *args) {
     }
     if (bad < 0) {
         ge result;
-        ct_sum(&result, scalars, decoded, (size_t)n, tables, digits);
+        if (secret) ct_sum(&result, scalars, decoded, (size_t)n, table, (signed char *)scratch);
+        else if (width) msm(&result, scalars, decoded, (size_t)n, table, scratch, width);
+        else straus(&result, scalars, decoded, (size_t)n, table, (signed char *)scratch);
         ge_encode(enc, &result);
     }
     Py_END_ALLOW_THREADS
-    PyMem_RawFree(decoded); PyMem_RawFree(tables); PyMem_RawFree(digits);
+    PyMem_RawFree(decoded); PyMem_RawFree(table); PyMem_RawFree(scratch);
     if (bad >= 0) return bad_point(bad);
     return PyBytes_FromStringAndSize((const char *)enc, 32);
 }
 
-static PyObject *py_msm(PyObject *self, PyObject *args) {
-    const unsigned char *scalars, *points;
-    Py_ssize_t n;
+static PyObject *py_ct_sum(PyObject *self, PyObject *args) {
     (void)self;
-    if (parse_terms(args, "y#y#:msm", &scalars, &points, &n) != 0) return NULL;
-    size_t m = (size_t)(n > 0 ? n : 1);
-    unsigned width = 0;   /* 0: Straus */
-    double best = straus_cost(m);
-    for (unsigned c = 2; c <= 16; c++) {
-        double cost = pippenger_cost(m, c);
-        if (cost < best) { best = cost; width = c; }
-    }
-    size_t nb = width ? ((size_t)1 << width) - 1 : STRAUS_TABLE * m;
-    ge *decoded = PyMem_RawMalloc(sizeof(ge) * m);
-    ge *buckets = PyMem_RawMalloc(sizeof(ge) * nb);   /* Straus: the tables */
-    unsigned char *used = PyMem_RawMalloc(width ? nb : 256 * m);   /* Straus: digits */
-    if (decoded == NULL || buckets == NULL || used == NULL) {
-        PyMem_RawFree(decoded); PyMem_RawFree(buckets); PyMem_RawFree(used);
-        return PyErr_NoMemory();
-    }
-    Py_ssize_t bad = -1;
-    unsigned char enc[32];
-    Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (ge_decode(&decoded[i], points + 32 * i) != 0) { bad = i; break; }
-    }
-    if (bad < 0) {
-        ge result;
-        if (width) msm(&result, scalars, decoded, (size_t)n, buckets, used, width);
-        else straus(&result, scalars, decoded, (size_t)n, buckets, (signed char *)used);
-        ge_encode(enc, &result);
-    }
-    Py_END_ALLOW_THREADS
-    PyMem_RawFree(decoded); PyMem_RawFree(buckets); PyMem_RawFree(used);
-    if (bad >= 0) return bad_point(bad);
-    return PyBytes_FromStringAndSize((const char *)enc, 32);
+    return sum_terms(args, "y#y#:ct_sum", 1);
+}
+
+static PyObject *py_msm(PyObject *self, PyObject *args) {
+    (void)self;
+    return sum_terms(args, "y#y#:msm", 0);
 }
 
 PyDoc_STRVAR(fixed_table_doc,
