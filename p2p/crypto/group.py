@@ -33,6 +33,7 @@ import importlib.util
 import os
 import sys
 import tempfile
+import threading
 import types
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -350,8 +351,6 @@ def secret_sum(pairs: Sequence[tuple[int, bytes]], ops: OpCounter | None = None)
         acc = IDENTITY
         for k, p in pairs:
             if p == IDENTITY:
-                if not is_element(p):  # pragma: no cover - the identity decodes
-                    raise GroupError("secret sum of an invalid encoding")
                 continue
             term = mul(k, p, ops)
             acc = term if acc == IDENTITY else add(acc, term, ops)
@@ -362,7 +361,18 @@ def secret_sum(pairs: Sequence[tuple[int, bytes]], ops: OpCounter | None = None)
 
 
 _fixed_tables: dict[bytes, bytes] = {}
+_fixed_tables_lock = threading.Lock()  # the two halves of a pass may ask at once
 _FIXED_TABLES_KEPT = 4  # a table is 80 KB; a hand has one joint key
+
+
+def _fresh_fixed_tables_lock() -> None:
+    """A forked child gets a free lock (the parent's might be held by a thread the child
+    does not have)."""
+    global _fixed_tables_lock
+    _fixed_tables_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_fresh_fixed_tables_lock)
 
 
 def add_multiples(h: bytes, scalars: Sequence[int], addends: Sequence[bytes],
@@ -380,15 +390,16 @@ def add_multiples(h: bytes, scalars: Sequence[int], addends: Sequence[bytes],
     native = _native
     if native is None:
         return [add(a, mul(k, h, ops), ops) for k, a in zip(scalars, addends, strict=True)]
-    table = _fixed_tables.get(h)
-    if table is None:
-        try:
-            table = native.fixed_table(h)
-        except (ValueError, TypeError) as e:
-            raise GroupError(f"fixed-base point: {e}") from None
-        if len(_fixed_tables) >= _FIXED_TABLES_KEPT:
-            _fixed_tables.pop(next(iter(_fixed_tables)))
-        _fixed_tables[h] = table
+    with _fixed_tables_lock:
+        table = _fixed_tables.get(h)
+        if table is None:
+            try:
+                table = native.fixed_table(h)
+            except (ValueError, TypeError) as e:
+                raise GroupError(f"fixed-base point: {e}") from None
+            if len(_fixed_tables) >= _FIXED_TABLES_KEPT:
+                _fixed_tables.pop(next(iter(_fixed_tables)))
+            _fixed_tables[h] = table
     if ops is not None:
         ops.fixed += len(scalars)
     try:
