@@ -21,7 +21,11 @@ knows a relation between them and ``G``.
 
 Cost for ``N`` ciphertexts (var = variable-base multiplication): prove ``3N`` base + ``5N``
 var; verify ``N`` base + ``8N`` var (``7N`` on the first pass, whose ``A_j`` are the
-identity); proof size ``160·N + 288`` bytes.
+identity); proof size ``160·N + 288`` bytes.  With the compiled sums of
+:mod:`p2p.crypto.group` the prover's three sums over its secret nonces are constant-time
+multi-scalar sums (``secret_sum``) and the verifier's checks are public ones
+(``public_sum``, the chain links batched into one): a 106-card verification about a third
+of the cost, same verdicts.
 """
 
 from __future__ import annotations
