@@ -137,7 +137,7 @@ def _one_proof(t: DeckTable, unit: dict[str, float]) -> tuple[float, float]:
     return t1 - t0, t2 - t1
 
 
-def _bench_peers(n: int, unit: dict[str, float], draws_sample: int = 24,
+def _bench_peers(n: int, unit: dict[str, float], draws_sample: int = 96,
                  plays: int = 30) -> dict[str, float]:
     cards = list(range(N_CARDS))
     bare_cpu, bare_floor = _shuffle_without_proofs(n, unit)
