@@ -298,3 +298,16 @@ def test_an_encoding_with_its_top_bit_set_is_refused_everywhere() -> None:
             op()
     with g.use_native_sums(False), pytest.raises(g.GroupError):
         g.public_sum([(2, twin)])
+
+
+def test_a_point_that_is_not_bytes_is_a_group_error_in_every_operation() -> None:
+    """Before, add and sub handed any 32-long object to libsodium (a str went through
+    ctypes as a wide string); every operation now refuses it the same way."""
+    for bad in ("x" * 32, [0] * 32, bytearray(32)):
+        with pytest.raises(g.GroupError):
+            g.add(bad, g.G)  # type: ignore[arg-type]
+        with pytest.raises(g.GroupError):
+            g.sub(g.G, bad)  # type: ignore[arg-type]
+        with pytest.raises(g.GroupError):
+            g.mul(2, bad)  # type: ignore[arg-type]
+        assert not g.is_element(bad)

@@ -35,7 +35,7 @@ import sys
 import tempfile
 import threading
 import types
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -216,17 +216,22 @@ def _buf() -> ctypes.Array[ctypes.c_char]:
     return ctypes.create_string_buffer(32)  # per call: thread-safe
 
 
+def _shaped(p: object) -> bool:
+    """32 bytes with the top bit clear: what may go to libsodium as a point.  The bundled
+    libsodium ignores that bit (it decodes s and s + 2^255 alike); RFC 9496 §4.3.1 refuses
+    any non-canonical s, and so does everything here, the compiled sums included: one
+    point, one encoding."""
+    return isinstance(p, bytes) and len(p) == 32 and p[31] < 0x80
+
+
 def _decodes(p: bytes) -> bool:
-    # The bundled libsodium ignores the top bit of an encoding (it decodes s and s + 2^255
-    # alike); RFC 9496 §4.3.1 refuses any non-canonical s, and so does everything here,
-    # the compiled sums included: one point, one encoding.
-    return p[31] < 0x80 and bool(_lib.crypto_core_ristretto255_is_valid_point(p) == 1)
+    return _shaped(p) and bool(_lib.crypto_core_ristretto255_is_valid_point(p) == 1)
 
 
 def add(p: bytes, q: bytes, ops: OpCounter | None = None) -> bytes:
     if ops is not None:
         ops.add += 1
-    if len(p) != 32 or len(q) != 32 or p[31] >= 0x80 or q[31] >= 0x80:
+    if not (_shaped(p) and _shaped(q)):
         raise GroupError("point must be a canonical 32-byte encoding")
     out = _buf()
     if _lib.crypto_core_ristretto255_add(out, p, q) != 0:
@@ -237,7 +242,7 @@ def add(p: bytes, q: bytes, ops: OpCounter | None = None) -> bytes:
 def sub(p: bytes, q: bytes, ops: OpCounter | None = None) -> bytes:
     if ops is not None:
         ops.add += 1
-    if len(p) != 32 or len(q) != 32 or p[31] >= 0x80 or q[31] >= 0x80:
+    if not (_shaped(p) and _shaped(q)):
         raise GroupError("point must be a canonical 32-byte encoding")
     out = _buf()
     if _lib.crypto_core_ristretto255_sub(out, p, q) != 0:
@@ -255,7 +260,7 @@ def mul(s: int, p: bytes, ops: OpCounter | None = None) -> bytes:
     P = identity).  Raises GroupError only when P is not a valid encoding."""
     if ops is not None:
         ops.var += 1
-    if not isinstance(p, bytes) or len(p) != 32 or p[31] >= 0x80:
+    if not _shaped(p):
         raise GroupError("point must be a canonical 32-byte encoding")
     out = _buf()
     if _lib.crypto_scalarmult_ristretto255(out, (s % L).to_bytes(32, "little"), p) != 0:
@@ -348,13 +353,7 @@ def secret_sum(pairs: Sequence[tuple[int, bytes]], ops: OpCounter | None = None)
     it.  Same result either way.  Raises :class:`GroupError` if a point does not decode."""
     native = _native
     if native is None or len(pairs) < 3:
-        acc = IDENTITY
-        for k, p in pairs:
-            if p == IDENTITY:
-                continue
-            term = mul(k, p, ops)
-            acc = term if acc == IDENTITY else add(acc, term, ops)
-        return acc
+        return _libsodium_sum(pairs, ops, public=False)
     if ops is not None:
         ops.ct += len(pairs)
     return _call_native(native.ct_sum, pairs)
@@ -403,38 +402,50 @@ def add_multiples(h: bytes, scalars: Sequence[int], addends: Sequence[bytes],
     if ops is not None:
         ops.fixed += len(scalars)
     try:
-        raw = native.fixed_mul_add(table, b"".join([(k % L).to_bytes(32, "little")
-                                                  for k in scalars]),
-                                 b"".join([a if isinstance(a, bytes) and len(a) == 32
-                                           else b"" for a in addends]))
+        raw = native.fixed_mul_add(table, _scalars_bytes(scalars), _points_bytes(addends))
     except ValueError as e:
         raise GroupError(str(e)) from None
     return [raw[i:i + 32] for i in range(0, len(raw), 32)]
 
 
+def _scalars_bytes(scalars: Iterable[int]) -> bytes:
+    return b"".join([(k % L).to_bytes(32, "little") for k in scalars])
+
+
+def _points_bytes(points: Iterable[object]) -> bytes:
+    # a malformed item becomes b"": the lengths then disagree and the module refuses
+    return b"".join([p if isinstance(p, bytes) and len(p) == 32 else b"" for p in points])
+
+
 def _call_native(fn: Callable[[bytes, bytes], bytes],
                  pairs: Sequence[tuple[int, bytes]]) -> bytes:
     try:
-        return fn(b"".join([(k % L).to_bytes(32, "little") for k, _ in pairs]),
-                  b"".join([p if isinstance(p, bytes) and len(p) == 32 else b""
-                            for _, p in pairs]))
+        return fn(_scalars_bytes(k for k, _ in pairs), _points_bytes(p for _, p in pairs))
     except ValueError as e:
         raise GroupError(str(e)) from None
+
+
+def _libsodium_sum(pairs: Sequence[tuple[int, bytes]], ops: OpCounter | None,
+                   public: bool) -> bytes:
+    """Σ k·P a term at a time.  Public scalars may skip the multiplication by 0 or 1 (the
+    point is then checked here); a secret one is always multiplied (no branch on it)."""
+    acc = IDENTITY
+    for k, p in pairs:
+        trivial = public and k % L in (0, 1)
+        if p == IDENTITY or trivial:
+            if not is_element(p):
+                raise GroupError("sum of an invalid encoding")
+            if p == IDENTITY or k % L == 0:
+                continue
+        term = p if trivial else mul(k, p, ops)
+        acc = term if acc == IDENTITY else add(acc, term, ops)
+    return acc
 
 
 def _sum_of_terms(pairs: list[tuple[int, bytes]], ops: OpCounter | None) -> bytes:
     native = _native
     if native is None or len(pairs) == 1:  # one term: libsodium's multiplication is faster
-        acc = IDENTITY
-        for k, p in pairs:
-            if p == IDENTITY or k % L in (0, 1):  # no multiplication, so check p here
-                if not is_element(p):
-                    raise GroupError("public sum of an invalid encoding")
-                if p == IDENTITY or k % L == 0:
-                    continue
-            term = p if k % L == 1 else mul(k, p, ops)
-            acc = term if acc == IDENTITY else add(acc, term, ops)
-        return acc
+        return _libsodium_sum(pairs, ops, public=True)
     if ops is not None:
         if len(pairs) >= 8:
             ops.msm += len(pairs)
