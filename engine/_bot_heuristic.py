@@ -73,13 +73,11 @@ class Knowledge(NamedTuple):
 
 def knowledge(view: HandState, seat: int) -> Knowledge:
     """Card counting from the view: the deck minus everything face up minus my hand."""
-    unseen = {k: 0 for k in Kind}
-    for c in view.deck:
-        unseen[KIND_OF[c]] += 1
+    unseen = dict(_deck_kinds(view.deck))
     for c in view.public_cards():
         unseen[KIND_OF[c]] -= 1
     hand = view.hand(seat)
-    held = {k: 0 for k in Kind}
+    held = dict.fromkeys(_KINDS, 0)
     for c in hand:
         unseen[KIND_OF[c]] -= 1
         held[KIND_OF[c]] += 1
@@ -87,9 +85,31 @@ def knowledge(view: HandState, seat: int) -> Knowledge:
     zone = view.zones[side]
     hidden = sum(unseen.values())
     left = max(0, view.target - zone.km) if view.rules.exact_finish else 0
+    # The finish is planned only within W["endgame"] km of the target (finish_waste,
+    # finish_loss): farther away it is never read, so it is not worked out (the search
+    # bot's rollouts ask the heuristic thousands of times a decision).
+    finish = (draws_to_finish(unseen, hidden, zone.n200, left)
+              if left <= W["endgame"] else ())
     return Knowledge(seat, side, hand, held, unseen, hidden, zone,
-                     tuple(s for s in range(view.seating.n_teams) if s != side),
-                     draws_to_finish(unseen, hidden, zone.n200, min(left, int(W["endgame"]))))
+                     tuple(s for s in range(view.seating.n_teams) if s != side), finish)
+
+
+_KINDS: tuple[Kind, ...] = tuple(Kind)
+_DECK_KINDS: dict[tuple[int, ...], dict[Kind, int]] = {}
+
+
+def _deck_kinds(deck: tuple[int, ...]) -> dict[Kind, int]:
+    """How many cards of each kind ``deck`` holds (a deck depends on the rules and seating
+    only, so a handful are ever seen: remembered, at most 32)."""
+    counts = _DECK_KINDS.get(deck)
+    if counts is None:
+        counts = dict.fromkeys(_KINDS, 0)
+        for c in deck:
+            counts[KIND_OF[c]] += 1
+        if len(_DECK_KINDS) >= 32:
+            _DECK_KINDS.clear()
+        _DECK_KINDS[deck] = counts
+    return counts
 
 
 #: Turns counted for a distance no card left unseen can cover (the hand will end first).
