@@ -146,6 +146,9 @@ LAZY_IMPORTS = {
     ("cli.console", "cli.app"):
         "the full screen's prompt_toolkit takes 0.1-0.4 s to import (more with a cold disk "
         "cache): the line mode and every other verb start without it",
+    ("cli", "cli.main"):
+        "the package's entry point is imported when asked for: imported with the package, "
+        "`python -m cli.main` warned that the module it runs was already imported",
 }
 
 

@@ -58,3 +58,14 @@ def test_ci_runs_the_readme_test_command() -> None:
     blocks = [b.split("```", 1)[0].strip() for b in readme.split("```sh\n")[1:]]
     test_command = next(b for b in blocks if "pytest" in b)
     assert test_command in ci.splitlines()
+
+
+@pytest.mark.parametrize("module", ["cli", "cli.main"])
+def test_the_command_runs_as_a_module_without_warnings(module: str) -> None:
+    """``python -m cli.main`` once warned (RuntimeWarning) that the package had imported
+    the module it was about to run; every way of starting the command must be silent."""
+    done = subprocess.run([sys.executable, "-W", "error", "-m", module, "--help"],
+                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "usage" in done.stdout
+    assert done.stderr == ""
