@@ -86,8 +86,8 @@ def knowledge(view: HandState, seat: int) -> Knowledge:
     hidden = sum(unseen.values())
     left = max(0, view.target - zone.km) if view.rules.exact_finish else 0
     # The finish is planned only within W["endgame"] km of the target (finish_waste,
-    # finish_loss): farther away it is never read, so it is not worked out (the search
-    # bot's rollouts ask the heuristic thousands of times a decision).
+    # finish_loss): farther away it is never read, so it is not worked out (this runs at
+    # every move of the bot, of the search bot's shortlists and of every tournament).
     finish = (draws_to_finish(unseen, hidden, zone.n200, left)
               if left <= W["endgame"] else ())
     return Knowledge(seat, side, hand, held, unseen, hidden, zone,
