@@ -28,13 +28,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing
 import random
 import time
 from typing import Any
 
 import engine._bot_search as bs
+from cli.tournament import wilson
 from engine import (
     CLASSIC,
     HandState,
@@ -125,25 +125,19 @@ def _match(job: tuple[int, int, dict[str, Any]]) -> tuple[bool, int, int, float]
     return match.winner() == swap, hands, diff, time.process_time() - started
 
 
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sees", choices=("view", "hands", "deck"), default="view")
     ap.add_argument("--rollouts", choices=("policy", "heuristic", "heuristic-full"),
                     default="policy")
     ap.add_argument("--argmax", action="store_true")
-    ap.add_argument("--spec", default="{}", help="the search's options, as JSON")
+    ap.add_argument("--spec", default={}, type=json.loads,
+                    help="the search's options, as JSON")
     ap.add_argument("--deals", type=int, default=50)
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
-    spec = json.loads(args.spec)
+    spec = args.spec
     _TRUTH["sees"] = args.sees
     bs.determinize = _oracle_deal  # type: ignore[assignment]
     _TRUTH["full"] = args.rollouts == "heuristic-full"
