@@ -111,12 +111,22 @@ class Task(NamedTuple):
     specs: tuple[str, ...]
 
 
+def rotations(n_teams: int) -> int:
+    """Matches per deal and pair. With an even number of sides the two bots alternate
+    (AB, BA; ABAB, BABA): each holds every place once. With an odd number one bot holds a
+    side more, so the alternation and its mirror are played at every cyclic shift (ABA,
+    BAA, AAB, BAB, ABB, BBA): each bot holds as many sides as the other, as often at
+    every place (alternating three sides the first bot held five sides of nine and won
+    55% against itself)."""
+    return 2 if n_teams % 2 == 0 else 2 * n_teams
+
+
 def seat_pattern(pair: tuple[int, int], n_teams: int, seating: Seating,
                  rotation: int) -> tuple[int, ...]:
-    """Bot index per seat: sides alternate between the pair's two bots, shifted by the
-    rotation (partners, R2a, always play the same bot)."""
-    a, b = pair
-    sides = [(a, b)[(side + rotation) % 2] for side in range(n_teams)]
+    """Bot index per seat for one of the deal's :func:`rotations` (partners, R2a, always
+    play the same bot)."""
+    mirror = int(rotation >= n_teams)
+    sides = [pair[(side + rotation) % n_teams % 2 ^ mirror] for side in range(n_teams)]
     return tuple(sides[seating.side_of(s)] for s in range(seating.n_players))
 
 
@@ -124,12 +134,11 @@ def schedule(specs: Sequence[str], rules: Rules, seating: Seating, deals: int,
              seed: int) -> list[Task]:
     """Every pair, every deal, every rotation; a deal's rotations share one match seed."""
     n_teams = seating.n_teams
-    rotations = 2 if n_teams == 2 else n_teams
     tasks = []
     for pair in combinations(range(len(specs)), 2):
         for d in range(deals):
             match_seed = seed * 1_000_003 + d
-            for r in range(rotations):
+            for r in range(rotations(n_teams)):
                 tasks.append(Task(pair, d, r, seat_pattern(pair, n_teams, seating, r),
                                   match_seed, rules.to_dict(),
                                   (seating.n_players, seating.n_teams), tuple(specs)))
