@@ -108,7 +108,8 @@ def _match(job: tuple[int, int, dict[str, Any]]) -> tuple[bool, int, int, float]
     while not match.over and hands < 200:
         deck = list(CLASSIC.deck(seating))
         dealer.shuffle(deck)
-        state = new_hand(CLASSIC, seating, tuple(deck), match.next_first_seat())
+        state = new_hand(CLASSIC, seating, tuple(deck), match.next_first_seat(),
+                         match.totals())
         while state.phase != OVER:
             if state.phase == RESHUFFLE:
                 action = reshuffle_action(state, dealer)

@@ -165,7 +165,7 @@ class LocalDriver:
         first = self.match.next_first_seat()
         self.hand_no += 1
         self._scores = None
-        state = new_hand(self.rules, self.seating, deck, first)
+        state = new_hand(self.rules, self.seating, deck, first, self.match.totals())
         self.events.append(hand_start_line(self.hand_no, self.names[first], state.target))
         return state
 

@@ -53,6 +53,7 @@ from .rules import preset as preset
 from .scoring import Match as Match
 from .scoring import SideScore as SideScore
 from .scoring import hand_winner as hand_winner
+from .scoring import match_winner as match_winner
 from .scoring import score_hand as score_hand
 from .state import DRAW as DRAW
 from .state import EXTEND as EXTEND

@@ -4,8 +4,9 @@ It counts cards (what is unseen, which safeties may still be out, how many remed
 each kind remain), keeps the attacks and remedies it will need and throws dead cards away
 first, holds safeties for the coup fourré (R9) and lays them when no coup can come any
 more, when the pile runs short, when it is about to win the hand (a safety gives an extra
-turn, R8) or when it has nothing better; it attacks the leader and never makes a move that
-changes nothing. docs/bots.md describes the behaviour in prose.
+turn, R8) or when it has nothing better; it attacks the leader (and the match leader),
+decides the extension from the match score first and never makes a move that changes
+nothing. docs/bots.md describes the behaviour in prose.
 
 Only the public engine API is used, so the bot keeps working while the engine's insides
 change.
@@ -16,7 +17,21 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
-from . import Action, CoupFourre, Discard, Draw, Extend, FastRemedy, HandState, Pass, Play, Zone
+from . import (
+    Action,
+    CoupFourre,
+    Discard,
+    Draw,
+    Extend,
+    FastRemedy,
+    HandState,
+    Pass,
+    Play,
+    Zone,
+    apply_action,
+    match_winner,
+    score_hand,
+)
 from .cards import (
     BATTLE_HAZARDS,
     DISTANCE_VALUE,
@@ -44,6 +59,7 @@ W: dict[str, float] = {
     "km_keep": 10.0, "km_keep_div": 5.0, "many_km": 4, "many_km_cut": 6.0,
     "roll1": 55.0, "roll2": 30.0, "remedy_keep": 42.0, "eol_keep": 25.0,
     "ext_hand_km": 200, "ext_pile": 15, "ext_opp": 500, "ext_prot": 0, "ext_threats": 0.08,
+    "match_lead": 20.0,     # attack merit per 1000 points the victim leads the match by
     "attack_keep": 58.0, "stop_keep": 50.0, "limit_keep": 28.0,
     "scarce": 30.0,         # times the chance that the victim holds no remedy
     "safe_trip": 8.0,       # reluctance to play a first 200 (classic safe trip bonus)
@@ -169,10 +185,16 @@ class HeuristicBot:
     name = "heuristic"
     pure = True      # a function of (view, legal): see engine.bots.SeatController
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, match: int = 1) -> None:
         self.rng = random.Random(seed)  # kept for symmetry with other bots: choices are pure
+        if match not in (0, 1):
+            raise TypeError(f"match must be 0 or 1, not {match!r}")
+        #: weigh the match score (1) or play every hand as if it stood alone (0, to measure)
+        self.match = bool(match)
 
     def choose(self, view: HandState, legal: list[Action]) -> Action:
+        if not self.match and view.match_scores:
+            view = view._replace(match_scores=())
         seat = legal[0].seat
         if view.phase == RESPOND:
             for a in legal:
@@ -267,8 +289,13 @@ class HeuristicBot:
         if k in BATTLE_HAZARDS and not target.moving(rules):
             score -= 40.0
         # Attack the leader: the farther ahead, the more it pays to slow them down.
-        others = [view.zones[s].km for s in know.opponents if s != a.target]
-        score += target.km / 25 + (target.km - max(others, default=target.km)) / 50
+        others = [s for s in know.opponents if s != a.target]
+        score += target.km / 25 + (target.km - max((view.zones[s].km for s in others),
+                                                   default=target.km)) / 50
+        if others and view.match_scores and view.rules.match_target:
+            # the match leader too (three sides or more): its lead is the danger
+            ms = view.match_scores
+            score += W["match_lead"] * (ms[a.target] - max(ms[s] for s in others)) / 1000
         remedy = REMEDY_FOR[k]
         score += W["scarce"] * lacks_remedy(view, know, remedy, a.target)
         safety = SAFETY_FOR[k]
@@ -357,7 +384,12 @@ class HeuristicBot:
 
     def extend(self, view: HandState, seat: int) -> bool:
         """R12: extend to 1000 only when the remaining 300 look safe: the sure points of
-        completing now (trip, safe trip, shut-out) are lost if nobody completes."""
+        completing now (trip, safe trip, shut-out) are lost if nobody completes. The match
+        score decides first: never extend when ending the hand now wins the match, always
+        when ending it now loses it."""
+        settled = self.match_if_ended(view, seat)
+        if settled is not None:
+            return not settled
         know = knowledge(view, seat)
         zone = know.zone
         if not zone.moving(view.rules):
@@ -369,6 +401,19 @@ class HeuristicBot:
         return (hand_km >= W["ext_hand_km"] and view.pile_size() >= W["ext_pile"]
                 and opp_best < W["ext_opp"]
                 and (protection >= W["ext_prot"] or threats < W["ext_threats"]))
+
+
+    def match_if_ended(self, view: HandState, seat: int) -> bool | None:
+        """At the extension question (R12): ``True`` when ending the hand now wins the
+        match for ``seat``'s side (R15), ``False`` when it makes another side the winner,
+        ``None`` when the match would go on (or the view keeps no match score)."""
+        if not view.match_scores or not view.rules.match_target:
+            return None
+        final = apply_action(view, Extend(seat, False))
+        totals = [t + s.total for t, s in zip(view.match_scores, score_hand(final),
+                                               strict=True)]
+        winner = match_winner(view.rules, totals)
+        return None if winner < 0 else winner == view.side_of(seat)
 
 
 def _distance_in_hand(know: Knowledge, without: int = -1) -> list[int]:

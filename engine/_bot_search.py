@@ -522,8 +522,10 @@ class SearchBot:
             if not shortlist:
                 return ranked[0][1]
         elif view.phase == EXTEND:
-            shortlist = [Extend(seat, self.heuristic.extend(view, seat)),
-                         Extend(seat, not self.heuristic.extend(view, seat))]
+            first = self.heuristic.extend(view, seat)
+            shortlist = [Extend(seat, first)]
+            if self.heuristic.match_if_ended(view, seat) is None:
+                shortlist.append(Extend(seat, not first))  # the match score does not decide
         else:
             return self.heuristic.choose(view, legal)
         if len(shortlist) == 1:

@@ -8,6 +8,7 @@ states and on a seat's view.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 from typing import Any, Final, TypeVar
 
@@ -61,11 +62,12 @@ _TURN_START: Final = (TURN_DRAW,)
 # ----- starting a hand -----------------------------------------------------------------
 
 def new_hand(rules: Rules, seating: Seating, deck_order: tuple[int, ...] | list[int],
-             first_seat: int) -> HandState:
+             first_seat: int, match_scores: Sequence[int] = ()) -> HandState:
     """R3: deal six cards each, one at a time from ``first_seat``; ``deck_order[0]`` is the top.
 
     Card ``deck_order[i]`` for ``i < 6n`` goes to seat ``(first_seat + i) % n``; the rest
     is the draw pile, drawn in order (deck position ``6n``, ``6n+1``, ...).
+    ``match_scores``: each side's match total before this hand (none for a lone hand).
     """
     deck = rules.deck(seating)
     order = tuple(deck_order)
@@ -79,11 +81,11 @@ def new_hand(rules: Rules, seating: Seating, deck_order: tuple[int, ...] | list[
         dealt[(first_seat + i) % n].append(order[i])
     pile = tuple(reversed(order[HAND_SIZE * n:]))
     return _initial(rules, seating, first_seat, tuple(tuple(sorted(h)) for h in dealt), pile,
-                    None, deck)
+                    None, deck, match_scores)
 
 
 def new_view(rules: Rules, seating: Seating, seat: int, my_cards: tuple[int, ...] | list[int],
-             first_seat: int) -> HandState:
+             first_seat: int, match_scores: Sequence[int] = ()) -> HandState:
     """A seat's view at the deal: its own six cards, counts for everything hidden.
 
     ``seat=SPECTATOR`` (with no cards) gives the view of someone who holds no hand."""
@@ -99,18 +101,24 @@ def new_view(rules: Rules, seating: Seating, seat: int, my_cards: tuple[int, ...
         raise ValueError("R3: a hand is dealt six distinct cards of the deck")
     n = seating.n_players
     hands = tuple(mine if s == seat else HAND_SIZE for s in range(n))
-    return _initial(rules, seating, first_seat, hands, len(deck) - HAND_SIZE * n, seat, deck)
+    return _initial(rules, seating, first_seat, hands, len(deck) - HAND_SIZE * n, seat, deck,
+                    match_scores)
 
 
 def _initial(rules: Rules, seating: Seating, first_seat: int, hands: Hands,
              pile: tuple[int, ...] | int, viewer: int | None,
-             deck: tuple[int, ...]) -> HandState:
+             deck: tuple[int, ...], match_scores: Sequence[int]) -> HandState:
+    scores = tuple(match_scores)
+    if scores and (len(scores) != seating.n_teams
+                   or not all(type(x) is int for x in scores)):
+        raise ValueError(f"match scores {scores!r} must be one whole number per side "
+                         f"({seating.n_teams} sides)")
     zone = Zone(started=rules.start_rolling)
     return HandState(
         rules=rules, seating=seating, target=rules.target_for(seating), first_seat=first_seat,
         hands=hands, pile=pile, discard=(), zones=(zone,) * seating.n_teams, phase=DRAW,
         seat=first_seat, turn_seat=first_seat, pending=_TURN_START, after=PLAY,
-        viewer=viewer, deck=deck)
+        viewer=viewer, deck=deck, match_scores=scores)
 
 
 # ----- legal actions -------------------------------------------------------------------

@@ -6,6 +6,7 @@ the next hand (R3: the first player rotates left) and when the match is won.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from .cards import KIND_OF, Kind
@@ -132,13 +133,18 @@ class Match(NamedTuple):
         """
         if not self.hands:
             return NO_SIDE
-        totals = self.totals()
-        best = max(totals)
-        if self.rules.match_target and best < self.rules.match_target:
-            return NO_SIDE
-        leaders = [i for i, t in enumerate(totals) if t == best]
-        return leaders[0] if len(leaders) == 1 else NO_SIDE
+        return match_winner(self.rules, self.totals())
 
     @property
     def over(self) -> bool:
         return self.winner() != NO_SIDE
+
+
+def match_winner(rules: Rules, totals: Sequence[int]) -> int:
+    """The side that has won a match with these totals after a hand, or ``NO_SIDE``: below
+    the match target (R15) or tied for the highest total, another hand is played."""
+    best = max(totals)
+    if rules.match_target and best < rules.match_target:
+        return NO_SIDE
+    leaders = [i for i, t in enumerate(totals) if t == best]
+    return leaders[0] if len(leaders) == 1 else NO_SIDE

@@ -44,10 +44,13 @@ def choose_checked(bot: SeatController, view: HandState, seat: int) -> Action:
 
 
 def play_hand(rules: Rules, seating: Seating, bots: Sequence[SeatController],
-              dealer: random.Random, first_seat: int) -> HandRecord:
+              dealer: random.Random, first_seat: int,
+              match_scores: Sequence[int] = ()) -> HandRecord:
+    """One hand with ``dealer``'s shuffle; the bots see ``match_scores`` (the totals before
+    this hand, when it is part of a match)."""
     deck = list(rules.deck(seating))
     dealer.shuffle(deck)
-    state = new_hand(rules, seating, deck, first_seat)
+    state = new_hand(rules, seating, deck, first_seat, match_scores)
     history: list[Action] = []
     while True:
         phase = state.phase
@@ -84,16 +87,16 @@ def play_match(rules: Rules, seating: Seating, bots: Sequence[SeatController],
     match = Match(rules, seating, dealer.randrange(seating.n_players))
     hands: list[HandRecord] = []
     while not match.over and len(hands) < max_hands:
-        rec = play_hand(rules, seating, bots, dealer, match.next_first_seat())
+        rec = play_hand(rules, seating, bots, dealer, match.next_first_seat(), match.totals())
         hands.append(rec)
         match = match.record(rec.scores)
     return MatchRecord(match, tuple(hands))
 
 
 def replay_hand(rules: Rules, seating: Seating, deck_order: Sequence[int], first_seat: int,
-                actions: Sequence[Action]) -> HandState:
+                actions: Sequence[Action], match_scores: Sequence[int] = ()) -> HandState:
     """A hand is reproducible from its initial deck order and its action list."""
-    state = new_hand(rules, seating, tuple(deck_order), first_seat)
+    state = new_hand(rules, seating, tuple(deck_order), first_seat, match_scores)
     for a in actions:
         state = apply_action(state, a)
     return state

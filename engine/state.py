@@ -196,6 +196,9 @@ class HandState(NamedTuple):
     end_reason: str = ""
     viewer: int | None = None
     deck: tuple[int, ...] = ()           # the card ids in play (R1, R1a)
+    #: Each side's match total before this hand (R15), as the score sheet shows it to
+    #: everyone; ``()`` for a hand played on its own. No rule reads it: bots weigh it.
+    match_scores: tuple[int, ...] = ()
 
     # ----- small queries -------------------------------------------------------------
     @property
@@ -263,6 +266,8 @@ class HandState(NamedTuple):
             "completed_by": self.completed_by,
             "completed_after_exhaustion": self.completed_after_exhaustion,
             "end_reason": self.end_reason, "viewer": self.viewer, "deck": list(self.deck),
+            # only when kept, so a hand on its own encodes (and digests) as it always has
+            **({"match_scores": list(self.match_scores)} if self.match_scores else {}),
         }
 
     @classmethod
@@ -286,6 +291,7 @@ class HandState(NamedTuple):
             extended_by=d["extended_by"], completed_by=d["completed_by"],
             completed_after_exhaustion=d["completed_after_exhaustion"],
             end_reason=d["end_reason"], viewer=d["viewer"], deck=tuple(d["deck"]),
+            match_scores=tuple(d.get("match_scores", ())),
         )
 
     def digest(self) -> str:

@@ -195,6 +195,9 @@ def test_driver_is_deterministic_and_rotates_the_first_player() -> None:
     start = a.match.first_seat
     assert firsts == [NAMES[(start + i) % 3] for i in range(len(firsts))]
     assert len(firsts) >= 2
+    # the last hand shows everyone the score sheet as it stood at its deal
+    before = a.match._replace(hands=a.match.hands[:-1]).totals()
+    assert len(a.match.hands) == 3 and a.view().match_scores == before != (0, 0, 0)
 
 
 def test_driver_log_never_shows_a_bot_s_hidden_draw() -> None:

@@ -333,6 +333,63 @@ def test_search_considers_the_extension():
     assert isinstance(choice, Extend) and choice.seat == 0
 
 
+def _at_the_extension(opponent_km: int, match_scores: tuple[int, ...]) -> HandState:
+    """Seat 0 has just reached 700 km (classic, no shut-out, no safe trip) holding 300 km."""
+    opponent = {100: [K.D100], 600: [K.D200, K.D200, K.D100, K.D100]}[opponent_km]
+    st0 = build(CLASSIC, TWO, hands={0: [K.D25, K.D50, K.D75, K.D100, K.D100, K.ROLL]},
+                zones={0: dict(battle=[K.ROLL], distance=[K.D200, K.D200, K.D100, K.D100,
+                                                          K.D100]),
+                       1: dict(battle=[K.ROLL], distance=opponent)},
+                seat=0, phase="extend")
+    return view_of(st0._replace(match_scores=match_scores), 0)
+
+
+@pytest.mark.parametrize(("opponent_km", "match_scores", "extends"), [
+    # the hand alone: 300 km in hand, the opponent far behind: worth extending
+    (100, (), True),
+    (100, (0, 0), True),
+    # ending now (700 + 400 trip) takes seat 0 past 5000 ahead: the match is won, end it
+    (100, (4000, 0), False),
+    # ending now gives the opponent 4950 + 100 > 5000 and the match: extend, however risky
+    (600, (0, 4950), True),
+    # the same hand without the match at stake: the opponent at 600 km, too close to extend
+    (600, (0, 0), False),
+    # ending now leaves both under 5000: the hand decides as usual
+    (600, (0, 4000), False),
+])
+@pytest.mark.parametrize("spec", ["heuristic", "search:playouts=8"])
+def test_the_extension_weighs_the_match_score(spec, opponent_km, match_scores, extends):
+    """R12 and R15: the extension is decided from the match score first (issue 12)."""
+    view = _at_the_extension(opponent_km, match_scores)
+    choice = make_bot(spec, 3).choose(view, legal_actions(view, 0))
+    if spec.startswith("search") and HeuristicBot().match_if_ended(view, 0) is None:
+        assert isinstance(choice, Extend)  # searched: either answer may win
+    else:
+        assert choice == Extend(0, extends)
+
+
+def test_heuristic_match_option_plays_each_hand_alone():
+    """``heuristic:match=0`` ignores the score (to measure what weighing it is worth)."""
+    view = _at_the_extension(100, (4000, 0))
+    assert make_bot("heuristic:match=0").choose(view, legal_actions(view, 0)) == Extend(0, True)
+    with pytest.raises(ValueError, match="match must be 0 or 1"):
+        make_bot("heuristic:match=2")
+
+
+def test_heuristic_attacks_the_match_leader_between_equal_hands():
+    """Three players, the two opponents level in the hand: the attack goes to the one
+    leading the match (with the match score unknown, to the first in seat order)."""
+    st0 = build(CLASSIC, Seating.solo(3),
+                hands={0: [K.ACCIDENT, K.D25, K.D25, K.D25, K.D25, K.D25, K.D25]},
+                zones={0: dict(battle=[K.ROLL, K.STOP]),
+                       1: dict(battle=[K.ROLL], distance=[K.D100, K.D100]),
+                       2: dict(battle=[K.ROLL], distance=[K.D100, K.D100])}, seat=0)
+    accident = card(st0, 0, K.ACCIDENT)
+    for scores, victim in [((0, 3000, 1000), 1), ((0, 1000, 3000), 2)]:
+        view = view_of(st0._replace(match_scores=scores), 0)
+        assert HeuristicBot(0).choose(view, legal_actions(view, 0)) == Play(0, accident, victim)
+
+
 def test_docs_example_plugin_bot_is_short_and_plays(tmp_path, monkeypatch):
     """docs/bots.md's example bot is under 30 lines and enters a game as a plug-in."""
     from pathlib import Path

@@ -19,9 +19,13 @@ from engine.simulate import MatchRecord, play_match
 
 
 def match_digest(rec: MatchRecord) -> str:
-    """SHA-256 over every hand's deal, actions, final state digest and scores."""
+    """SHA-256 over every hand's deal, actions, final state digest and scores.
+
+    The final states are digested without the match score they carry (it came later than
+    these pins, and the bots pinned here never read it); the test below checks it."""
     blob = json.dumps([[list(h.deck_order), h.first_seat,
-                        [e.action_to_data(a) for a in h.actions], h.final.digest(),
+                        [e.action_to_data(a) for a in h.actions],
+                        h.final._replace(match_scores=()).digest(),
                         [s.total for s in h.scores], h.winner] for h in rec.hands]
                       + [list(rec.match.totals()), rec.winner], separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()
@@ -75,3 +79,14 @@ def _play(case: str) -> MatchRecord:
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_seeded_match_is_pinned(case: str) -> None:
     assert match_digest(_play(case)) == PINNED[case]
+
+
+def test_every_hand_of_a_match_carries_the_totals_before_it() -> None:
+    rec = _play("classic-2p-heuristic-v1")
+    assert len(rec.hands) > 1
+    totals = [0, 0]
+    for h in rec.hands:
+        assert h.final.match_scores == tuple(totals)
+        assert e.view_of(h.final, 0).match_scores == tuple(totals)  # every seat sees it
+        totals = [t + s.total for t, s in zip(totals, h.scores, strict=True)]
+    assert tuple(totals) == rec.match.totals()

@@ -275,6 +275,13 @@ def test_honest_match_peers_agree_views_stay_private_and_transcript_verifies(
     assert all(sc == scores[0] for sc in scores), scores
     assert len({p.scored.totals() for p in peers if p.scored is not None}) == 1
     assert len({p.winner() for p in peers}) == 1
+    # every seat's view shows the match score as it stood at its hand's deal (bots weigh it)
+    running = [(0,) * teams]
+    for hand_scores in peers[0].scores:
+        running.append(tuple(t + s.total for t, s in zip(running[-1], hand_scores, strict=True)))
+    for seat_views in views:
+        seen = list(dict.fromkeys(v.match_scores for v in seat_views))
+        assert seen == list(dict.fromkeys(running[:len(peers[0].scores)])), (seen, running)
     for h in range(len(peers[0].finished)):
         pub = {(f["first_seat"], f["turns"], f["end"]) for f in (p.finished[h] for p in peers)}
         assert len(pub) == 1, pub

@@ -124,9 +124,12 @@ class HandProtocol:
     """The log-driven state of one hand, for one peer or for the auditor."""
 
     def __init__(self, cfg: TableConfig, hand_no: int, first_seat: int | None,
-                 me: int | None, decks: tuple[tuple[int, ...], ...] | None = None) -> None:
+                 me: int | None, decks: tuple[tuple[int, ...], ...] | None = None,
+                 match_scores: tuple[int, ...] = ()) -> None:
         self.cfg = cfg
         self.hand_no = hand_no
+        #: each side's match total before this hand: part of every seat's view (bots weigh it)
+        self.match_scores = match_scores
         self.me = me
         self.decks = decks
         self.n = cfg.n
@@ -400,16 +403,19 @@ class HandProtocol:
             assert self.first_seat is not None
             first = self.first_seat
             if self.me is None and self.decks is not None:
-                self.state = new_hand(self.cfg.rules, self.cfg.seating, self.decks[0], first)
+                self.state = new_hand(self.cfg.rules, self.cfg.seating, self.decks[0], first,
+                                      self.match_scores)
             elif self.me is None:
-                self.state = new_view(self.cfg.rules, self.cfg.seating, SPECTATOR, (), first)
+                self.state = new_view(self.cfg.rules, self.cfg.seating, SPECTATOR, (), first,
+                                      self.match_scores)
             else:
                 mine = [self.deck.my_card(0, p) for p in range(HAND_SIZE * self.n)
                         if (first + p) % self.n == self.me]
                 if any(c is None for c in mine):
                     raise ProtocolError(None, "deal-incomplete", "a dealt card did not decrypt")
                 self.state = new_view(self.cfg.rules, self.cfg.seating, self.me,
-                                      [c for c in mine if c is not None], first)
+                                      [c for c in mine if c is not None], first,
+                                      self.match_scores)
             self._stage = "play"
             self._next_move()
             return

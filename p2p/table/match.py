@@ -43,7 +43,9 @@ class MatchProtocol:
         # them (a live observer, an unfinished hand) it follows as a spectator.
         me = self.me if hand_no >= self.me_from else None
         decks = None if me is not None or self.decks is None else self.decks.get(hand_no)
-        return HandProtocol(self.cfg, hand_no, first, me, decks)
+        totals = (self.scored.totals() if self.scored is not None
+                  else (0,) * self.cfg.seating.n_teams)
+        return HandProtocol(self.cfg, hand_no, first, me, decks, totals)
 
     def void(self, hand_no: int) -> bool:
         """End hand ``hand_no`` (the one in play) without a score, by the remaining seats'
