@@ -402,7 +402,6 @@ class HeuristicBot:
                 and opp_best < W["ext_opp"]
                 and (protection >= W["ext_prot"] or threats < W["ext_threats"]))
 
-
     def match_if_ended(self, view: HandState, seat: int) -> bool | None:
         """At the extension question (R12): ``True`` when ending the hand now wins the
         match for ``seat``'s side (R15), ``False`` when it makes another side the winner,
@@ -414,6 +413,7 @@ class HeuristicBot:
                                                strict=True)]
         winner = match_winner(view.rules, totals)
         return None if winner < 0 else winner == view.side_of(seat)
+
 
 
 def _distance_in_hand(know: Knowledge, without: int = -1) -> list[int]:
