@@ -415,7 +415,6 @@ class HeuristicBot:
         return None if winner < 0 else winner == view.side_of(seat)
 
 
-
 def _distance_in_hand(know: Knowledge, without: int = -1) -> list[int]:
     return [DISTANCE_VALUE[KIND_OF[c]] for c in know.hand
             if c != without and FAMILY[KIND_OF[c]] is Family.DISTANCE]
