@@ -103,6 +103,17 @@ def test_R1_new_hand_rejects_a_wrong_deck(rules):
         new_hand(rules, seating, deck, 2)
 
 
+@pytest.mark.parametrize("scores", [(0,), (0, 0, 0), (0, "5000"), (0, 1.5), (0, None)])
+def test_R15_a_hand_rejects_match_scores_that_are_not_one_number_per_side(scores):
+    seating = Seating.solo(2)
+    deck = list(CLASSIC.deck(seating))
+    with pytest.raises(ValueError, match="one whole number per side"):
+        new_hand(CLASSIC, seating, deck, 0, scores)
+    with pytest.raises(ValueError, match="one whole number per side"):
+        engine.new_view(CLASSIC, seating, 0, deck[:6], 0, scores)
+    assert new_hand(CLASSIC, seating, deck, 0, [1200, 0]).match_scores == (1200, 0)
+
+
 # ----- R2 / R2a ----------------------------------------------------------------------------
 
 def test_R2_two_to_six_players():
