@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, cast
 
 from .actions import (
     CHANCE,
@@ -108,11 +108,12 @@ def new_view(rules: Rules, seating: Seating, seat: int, my_cards: tuple[int, ...
 def _initial(rules: Rules, seating: Seating, first_seat: int, hands: Hands,
              pile: tuple[int, ...] | int, viewer: int | None,
              deck: tuple[int, ...], match_scores: Sequence[int]) -> HandState:
-    scores = tuple(match_scores)
-    if scores and (len(scores) != seating.n_teams
-                   or not all(type(x) is int for x in scores)):
-        raise ValueError(f"match scores {scores!r} must be one whole number per side "
+    given: tuple[object, ...] = tuple(match_scores)  # untyped: mypyc checks int elements
+    if given and (len(given) != seating.n_teams
+                  or not all(type(x) is int for x in given)):
+        raise ValueError(f"match scores {given!r} must be one whole number per side "
                          f"({seating.n_teams} sides)")
+    scores = cast(tuple[int, ...], given)
     zone = Zone(started=rules.start_rolling)
     return HandState(
         rules=rules, seating=seating, target=rules.target_for(seating), first_seat=first_seat,
