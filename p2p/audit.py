@@ -285,9 +285,11 @@ def _check_broken(cfg: TableConfig, rep: GameReport) -> GameReport:
             if c.body.get("k") == "side.complaint":
                 # every share checks out, so a complaint about one is unfounded
                 s = seat_of[c.author]
+                check = str(c.body.get("check"))[:60]
+                found = ("its evidence shows none" if check == "equivocation"
+                         else "every share in the hand checks out")
                 return _fail_from(rep, None, "unfounded-complaint", s,
-                                  f"seat {s} complained ({str(c.body.get('check'))[:60]}) "
-                                  "but every share in the hand checks out")
+                                  f"seat {s} complained ({check}) but {found}")
         return _incomplete(rep, observer)
     return _fail_from(rep, crypto.failed_index, crypto.check, crypto.blamed_seat,
                       crypto.detail)

@@ -634,3 +634,114 @@ def test_a_seat_not_finished_is_not_done_whatever_the_others_say() -> None:
     rl = t.seats[0].rlog
     rl.on_message(t.node_of[1], wire.encode_done(rl.table_id))
     assert not rl.finished and not rl.everyone_done()
+
+
+# ----- framing an honest seat (hostile review of stop 24) ------------------------------
+
+def test_a_side_entry_and_a_game_entry_of_one_seat_are_no_equivocation(
+        tmp_path: Path) -> None:
+    """Side entries all carry seq 0, as does a seat's first game entry of the hand. A
+    complaint pairing the two (both honestly signed by the seat) named that honest seat
+    an equivocator, live and in ``verify``: now the complaint is unfounded, and it is its
+    author who is named."""
+    t = _silent_table(b"rlog/fake-equivocation", silent=2)
+    _wait_for_stop(t, honest=(0, 1), silent=2)      # 0 and 1 sign timeout claims
+    t.deliver(lose={2})
+    rl0 = t.seats[0].rlog
+    first = Envelope.decode(rl0.log[0][0])          # seat 0's deck.key: hand 0, seq 0
+    claim = next(e for e in rl0.side if e.author == rl0.identity.public_key)
+    assert (first.author, first.hand, first.seq) == (claim.author, claim.hand, claim.seq)
+    t.seats[2].rlog.write_side({"k": "side.complaint", "check": "equivocation",
+                                "entry": first.encode(), "other": claim.encode()})
+    t.collect(2)
+    t.deliver()
+    for s in (0, 1):
+        rl = t.seats[s].rlog
+        assert rl.error is not None and rl.error.seat == 2, rl.error
+        assert rl.error.check == "unfounded-complaint"
+        report = verify_game(_transcript(tmp_path, t, s))
+        assert report.blamed_seat == 2 and report.check == "unfounded-complaint", \
+            report.summary()
+
+
+def _late_pass_push(payload: bytes) -> bool:
+    msg = wire.decode(payload)
+    return isinstance(msg, wire.Push) and any(
+        Envelope.decode(r).body.get("k") == "deck.pass"
+        and Envelope.decode(r).body.get("round", 0) >= 1 for r in msg.entries)
+
+
+def test_a_complaint_reaching_a_peer_that_lags_waits_until_it_can_be_judged() -> None:
+    """Modern rules, three seats: the last shuffler of a reshuffle round (R4b) sends its
+    pass to everybody but P, then complains to P about X's valid share of that round. P
+    had not shuffled the round yet, so the share looked like one "for no shuffled
+    position" and P blamed honest X. Now P sets the complaint aside, fetches the pass,
+    and then finds the share valid: the complainer is named."""
+    X, P, Y = 0, 1, 2
+    share = None
+    for seed in range(30):
+        t = _table(b"rlog/lagging-complaint-%d" % seed, n=3)
+        x_key = t.seats[X].rlog.identity.public_key
+        rl_p = t.seats[P].rlog
+        for _ in range(3000):
+            t.write_turns()
+            t.wire = [m for m in t.wire if not (m[0] == Y and m[1] == P
+                                               and _late_pass_push(m[2]))]
+            for raw in t.seats[Y].rlog.log.get(t.seats[Y].rlog.hand_no, []):
+                e = Envelope.decode(raw)
+                if (e.author == x_key and e.body.get("k") == "deck.share"
+                        and e.body["round"] >= 1 and rl_p.hand_no == e.hand
+                        and len(rl_p.match.hand.deck.rounds) > e.body["round"]
+                        and rl_p.match.hand.deck.rounds[e.body["round"]].final is None):
+                    share = e
+            if share or not t.deliver():
+                break
+        if share:
+            break
+    assert share is not None, "no reshuffle round found whose pass P lacks"
+    t.seats[Y].rlog.write_side({"k": "side.complaint", "check": "share-proof",
+                                "entry": share.encode()})
+    for dst, payload in t.seats[Y].rlog.take_output().messages:
+        if dst is None:
+            rl_p.on_message(t.node_of[Y], payload)
+    assert rl_p.error is None and rl_p.stopped is None      # not judged yet
+    for _ in range(20):                                      # P stalls and fetches
+        t.clock.advance(0.5)
+        rl_p.tick()
+        t.collect(P)
+        t.deliver()
+        if rl_p.stopped:
+            break
+    assert rl_p.error is not None and rl_p.error.seat == Y, rl_p.error
+    assert rl_p.error.check == "unfounded-complaint"
+
+
+def test_after_local_damage_an_answer_without_the_lost_entries_does_not_end_the_wait(
+        ) -> None:
+    """After local damage a peer writes nothing until its lost entries are back (its own
+    last move among them: a different one for that slot would be equivocation). Any
+    ENTRIES message ended that wait, even an empty one: the other seat could keep the lost
+    move, let the peer write its slot again and show both. Now the wait ends only once as
+    many entries as the damaged store held are back and every other seat has answered."""
+    t = _table(b"rlog/empty-answer")
+    mine = t.seats[0].rlog.identity.public_key
+    for _ in range(400):
+        t.write_turns()
+        t.deliver()
+        p = t.seats[0].persisted
+        if len(p) > 8 and p[-1].author == mine and p[-1].body.get("k") == "game.act" \
+                and t.seats[1].rlog.position() == t.seats[0].rlog.position():
+            break
+    stored = list(t.seats[0].persisted)
+    raw = bytearray(stored[-1].encode())
+    raw[-3] ^= 0x10                                   # our last move, damaged on disk
+    back = ReplicatedLog(t.cfg, t.seats[0].rlog.identity,
+                         seat_of_node={n: s for s, n in t.node_of.items()}, clock=t.clock,
+                         secrets=t.seats[0].rlog.secrets)
+    back.replay(stored[:-1] + [Envelope.decode(bytes(raw))])
+    back.take_output()
+    assert back.catching_up and back.match.hand.expected_writer() == 0
+    back.on_message(t.node_of[1], wire.encode_entries([], False))
+    assert back.catching_up                          # the lost move is not back
+    back.on_message(t.node_of[1], wire.encode_entries([stored[-1].encode()], False))
+    assert not back.catching_up and back.position() == t.seats[1].rlog.position()

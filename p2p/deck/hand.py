@@ -302,6 +302,13 @@ class DeckHand:
         self.receive(m)
         return m
 
+    def can_judge_share(self, m: DecryptShare) -> bool:
+        """Does this peer hold what :meth:`verify_share` needs (the share's round shuffled
+        here and its author's key)? A peer that lags must wait, not judge: "no shuffled
+        position" here may only mean the pass has not reached it yet."""
+        return (0 <= m.round < len(self.rounds) and self.rounds[m.round].final is not None
+                and 0 <= m.seat < self.n and m.seat in self.keys)
+
     def verify_share(self, m: DecryptShare) -> None:
         """Check any share's proof now (e.g. when its recipient complains about it).
         Raises CheatDetected naming its author."""

@@ -92,6 +92,8 @@ def equivocator(body: dict[str, Any], seat_of_key: dict[bytes, int],
         b = Envelope.decode(body["other"])
     except (EnvelopeError, KeyError, TypeError):
         return None
+    if is_side(a.body) or is_side(b.body):
+        return None  # side entries all carry seq 0: they never share a slot of the log
     if (a.table != table or b.table != table or a.author != b.author
             or (a.hand, a.seq) != (b.hand, b.seq) or a.encode() == b.encode()
             or a.author not in seat_of_key or not a.signature_ok() or not b.signature_ok()):
@@ -202,6 +204,8 @@ class ReplicatedLog:
         self.log: dict[int, list[bytes]] = {0: []}
         self._slots: dict[tuple[int, bytes, int], int] = {}
         self._early: dict[tuple[int, bytes, int], Envelope] = {}
+        #: complaints this peer could not judge yet (it lags): (complainer seat, complaint)
+        self._pending_complaints: list[tuple[int, Envelope]] = []
         self._early_count: dict[bytes, int] = {}
         self._early_bytes: dict[bytes, int] = {}
         self.drops: dict[tuple[str, str], int] = {}
@@ -236,6 +240,8 @@ class ReplicatedLog:
         self.local_damage_why: dict[str, Any] | None = None
         self._catching_up = False
         self._catching_up_since = 0.0
+        self._fetch_answers: set[int] = set()   # seats that answered a catch-up fetch
+        self._catch_up_target = 0     # entries the damaged store held (when it knows)
         self._catch_up_failed = False
         #: the seat whose step timed out (the table stopped; nobody is blamed)
         self.unresponsive: int | None = None
@@ -272,6 +278,7 @@ class ReplicatedLog:
     def catching_up(self, value: bool) -> None:
         if value and not self._catching_up:
             self._catching_up_since = self.clock()
+            self._fetch_answers = set()
         self._catching_up = value
 
     @property
@@ -322,6 +329,9 @@ class ReplicatedLog:
                     self.local_damage_why = {"index": i, "count": len(entries),
                                              "check": exc.check}
                     self.catching_up = True
+                    # our lost entries are among these: none is written again before
+                    # as many entries as the store held are back (signed: none is forged)
+                    self._catch_up_target = len(entries)
                     self._out.rewrite = good
                     self._event("local-damage", f"this computer's copy of the game is "
                                 f"damaged: {self.local_damage}", index=i, check=exc.check,
@@ -358,7 +368,7 @@ class ReplicatedLog:
             if isinstance(msg, wire.Entries) and msg.more:
                 self.send_fetch(sender)
             elif isinstance(msg, wire.Entries):
-                self.catching_up = False
+                self._answered_fetch(sender)
         elif isinstance(msg, wire.Fetch):
             self._on_fetch(sender, msg.table, msg.hand, msg.index)
         elif isinstance(msg, wire.Done):
@@ -369,6 +379,22 @@ class ReplicatedLog:
                 self._done_from.add(seat)
         else:
             self._on_abandon(sender, msg)
+
+    def _answered_fetch(self, sender: bytes) -> None:
+        """A seat sent the last batch of its answer to our fetch. After local damage this
+        seat writes again only once every other seat whose transport is up has answered:
+        one answer alone (an empty one, say) may come from a seat that keeps our lost entry
+        to show it beside the one we would write again (equivocation)."""
+        seat = self.seat_of_node.get(sender)
+        if seat is None or not self._catching_up:
+            return
+        self._fetch_answers.add(seat)
+        if self.entries_applied < self._catch_up_target:
+            return      # a seat that answers without our lost entries holds them back
+        waiting = [s for s in range(len(self.keys))
+                   if s != self.me and s not in self._fetch_answers and s not in self._gone_since]
+        if not waiting:
+            self.catching_up = False
 
     def everyone_done(self) -> bool:
         """The match is over here and every other seat said it holds the whole match too:
@@ -837,6 +863,11 @@ class ReplicatedLog:
                        "unfounded-complaint", seat=complainer)
             return
         accused = self.seat_of_key[ev.author]
+        if ev.hand > self.match.hand_no:
+            # about a hand this peer has not reached: judged when it gets there (one
+            # complaint per seat and hand is kept, so this stays small)
+            self._pending_complaints.append((complainer, complaint))
+            return
         if ev.hand != self.match.hand_no:
             return
         if is_deck_body(ev.body):
@@ -857,6 +888,17 @@ class ReplicatedLog:
             m = message_from_body(ev.body)
             if not isinstance(m, DecryptShare) or m.seat != accused:
                 raise ValueError("not a decryption share of its author")
+        except (ValueError, KeyError, TypeError):
+            self.error = ProtocolError(accused, "malformed-body", "the complained-of share")
+            self._stop(f"{self.seat_name(accused)} sent a malformed share", accused,
+                       "malformed-share", seat=accused)
+            return
+        if not self.match.hand.deck.can_judge_share(m):
+            # this peer lags (the share's round is not shuffled here yet): "no such
+            # position" would blame an honest author; judge once the log gets there
+            self._pending_complaints.append((complainer, complaint))
+            return
+        try:
             self.match.hand.deck.verify_share(m)
         except CheatDetected as cheat:
             self.error = ProtocolError(accused, cheat.check, str(cheat))
@@ -865,20 +907,20 @@ class ReplicatedLog:
                        f"({cheat.check}, shown by {self.names[complainer]}'s complaint)",
                        accused, "protocol", seat=accused, check=cheat.check, by=complainer)
             return
-        except (ValueError, KeyError, TypeError):
-            pass
-        else:
-            self.error = ProtocolError(complainer, "unfounded-complaint",
-                                       f"the share of seat {accused} it complains about is "
-                                       "valid")
-            self._out.evidence.append(complaint)
-            self._stop(f"{self.seat_name(complainer)} complained about a valid share "
-                       "(unfounded complaint)", complainer, "valid-share-complaint",
-                       seat=complainer)
-            return
-        self.error = ProtocolError(accused, "malformed-body", "the complained-of share")
-        self._stop(f"{self.seat_name(accused)} sent a malformed share", accused,
-                   "malformed-share", seat=accused)
+        self.error = ProtocolError(complainer, "unfounded-complaint",
+                                   f"the share of seat {accused} it complains about is valid")
+        self._out.evidence.append(complaint)
+        self._stop(f"{self.seat_name(complainer)} complained about a valid share "
+                   "(unfounded complaint)", complainer, "valid-share-complaint",
+                   seat=complainer)
+
+    def _judge_pending_complaints(self) -> None:
+        """Complaints set aside because this peer lagged: judge those it can now (called
+        after each entry applied, before the hand may end: every round a hand used is
+        shuffled here by then)."""
+        waiting, self._pending_complaints = self._pending_complaints, []
+        for complainer, complaint in waiting:
+            self._on_complaint(complainer, complaint)
 
     def _on_abandon(self, sender: bytes, msg: wire.Abandon) -> None:
         seat = self.seat_of_node.get(sender)
@@ -1003,6 +1045,8 @@ class ReplicatedLog:
                             + (f"side {win} wins" if win >= 0 else "no winner"), winner=win)
             else:
                 self._check_hand()
+        if self._pending_complaints:
+            self._judge_pending_complaints()
 
     def _equivocation(self, exc: Equivocation) -> None:
         seat = self.seat_of_key.get(exc.first.author)

@@ -327,11 +327,12 @@ class Peer:
         """Does the table wait for a move from this seat's (human) controller?"""
         with self._lock:
             return (self.controller is None and not self.rlog.finished and not self.rlog.stopped
-                    and self.match.hand.needs_decision())
+                    and not self.rlog.catching_up and self.match.hand.needs_decision())
 
     def legal(self) -> list[Action]:
         with self._lock:
-            if not self.match.hand.needs_decision() or self.rlog.stopped or self.rlog.finished:
+            if (not self.match.hand.needs_decision() or self.rlog.stopped
+                    or self.rlog.finished or self.rlog.catching_up):
                 return []
             return self.match.hand.legal()
 
@@ -340,6 +341,11 @@ class Peer:
         with self._lock:
             if not self.match.hand.needs_decision() or self.rlog.stopped:
                 raise IllegalAction("R0", "it is not your move", action)
+            if self.rlog.catching_up:
+                # after local damage our last move may be among the entries being fetched
+                # again: a different one for the same slot would be equivocation
+                raise IllegalAction("R0", "this computer is still getting back the moves its "
+                                    "damaged copy lost from the other players; wait", action)
             if action not in self.match.hand.legal():
                 raise IllegalAction("R0", "that move is not legal now", action)
             self._write(self.match.hand.act_body(action))
