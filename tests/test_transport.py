@@ -633,3 +633,25 @@ def test_routing_ids_carry_a_nonce_and_name_their_node() -> None:
     assert node_of_routing_id(b"#") == b"#"
     with pytest.raises(TransportError):
         Node(b"x" * 250)
+
+
+def test_a_sender_moving_its_base_up_cannot_grow_the_inbox_past_its_bound() -> None:
+    """Hostile review: a DATA frame whose ``base`` jumps forward delivered every frame
+    buffered below it without looking at ``max_inbox``; a peer sending (seq k+1, base k),
+    (k+2, k+1), ... while the application did not read grew the inbox by one payload (up
+    to 1 MiB) a frame. Now the skip waits while the inbox is full (the frame is not
+    acknowledged, so an honest sender sends it again)."""
+    from p2p.net.frames import DATA, pack_frame
+    from p2p.net.reliable import ReliableCore
+
+    cfg = TransportConfig(max_inbox=16)
+    core = ReliableCore(b"victim", cfg, lambda dst, f: True)
+    core.add_peer(b"attacker", "tcp://127.0.0.1:1", 0.0)
+    session, payload = b"S" * 8, b"x" * 4096
+    for seq in range(1, 200):                  # fill the inbox; the app does not read
+        core.on_frame(b"attacker", pack_frame([DATA, session, seq, 1, payload]), 0.0)
+    for seq in range(1000, 6000):
+        core.on_frame(b"attacker", pack_frame([DATA, session, seq + 1, seq, payload]), 0.0)
+    peer = core._peers[b"attacker"]
+    assert len(peer.inbox) <= cfg.max_inbox + cfg.window
+    assert core.stats()[b"attacker"]["inbox_full"] > 0

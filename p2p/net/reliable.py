@@ -370,6 +370,12 @@ class ReliableCore:
     def _on_data(self, p: _Peer, seq: int, base: int, payload: bytes) -> None:
         if p.expected is None:
             p.expected = base
+        if base > p.expected and len(p.inbox) >= self.config.max_inbox:
+            # Not while the application is behind: the skip delivers what is buffered
+            # below ``base``, and a sender moving ``base`` up one frame at a time would
+            # grow the inbox past its bound. Unacknowledged, the frame comes again.
+            self._count(p.peer_id, "inbox_full", f"base {base} expected {p.expected}")
+            return
         if base > p.expected:
             # The sender had every frame below ``base`` acknowledged (by an
             # earlier incarnation of us): skip forward, tell the layer above.
