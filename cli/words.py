@@ -1073,6 +1073,9 @@ def lobby_refusal(why: str, data: Mapping[str, Any], fallback: str) -> str:
         return _("the host asked you to leave")
     if why == "transport-key-mismatch":
         return _("your transport key does not match your connection")
+    if why == "transport-key-taken":
+        return _("your transport key is already another seat's (one computer's key, two "
+                 "players?)")
     if why in ("host-version", "version"):
         return _("the table speaks lobby protocol version %(host)s and this millebornes "
                  "speaks %(ours)s: both players need the same millebornes version") % {

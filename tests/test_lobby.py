@@ -350,3 +350,39 @@ def test_sit_moves_to_a_free_seat_and_unreadies() -> None:
     finally:
         for n in nodes:
             n.close()
+
+
+@pytest.mark.skipif(not zmq.has("curve"), reason="libzmq without CURVE")
+def test_a_second_seat_on_a_transport_key_already_seated_is_refused() -> None:
+    """Hostile review: two signing identities certifying one CURVE key pair (valid
+    certificates: the same attacker) both sat; once all were ready the table's config
+    refused the pair and the ValueError left ``LobbyHost.pump``: the host's lobby ended.
+    Now the second join is refused in words and the lobby goes on."""
+    from p2p.crypto.identity import _CURVE_CERT_TAG, CurveKeys
+
+    host_id, a1, a2 = Identity.generate(), Identity.generate(), Identity.generate()
+    shared = a1.curve_keys()
+    a2._curve = CurveKeys(shared.public, shared.secret, a2.public_key,
+                          a2.sign(_CURVE_CERT_TAG + shared.public))
+    nodes = [Node(node_id_for(i.public_key), curve=i.curve_keys()) for i in (host_id, a1, a2)]
+    try:
+        host = LobbyHost(host_id, "Host", nodes[0], preset("classic"), Seating.solo(3))
+        host.set_ready(True)
+        c1 = LobbyClient(a1, "One", nodes[1], f"127.0.0.1:{nodes[0].port}")
+        c2 = LobbyClient(a2, "Two", nodes[2], f"127.0.0.1:{nodes[0].port}")
+        refused: list[str] = []
+        end = time.monotonic() + 10
+        while time.monotonic() < end and not refused:
+            assert host.pump(0.01) is None
+            for c in (c1, c2):
+                try:
+                    c.pump(0.01)
+                except LobbyError as exc:
+                    refused.append(str(exc))
+                if c.seat is not None and not c.ready:
+                    c.set_ready(True)
+        assert refused and "transport key is already another seat's" in refused[0]
+        assert sum(1 for s in host.state.seats if s is not None) == 2
+    finally:
+        for n in nodes:
+            n.close()

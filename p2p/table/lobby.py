@@ -121,7 +121,7 @@ class LobbyError(Exception):
 
     The message is English (logs); ``why`` and ``data`` say the same as data, for a console
     that words it in the player's language: ``table-full``, ``started-without-you``,
-    ``asked-to-leave``, ``transport-key-mismatch``, ``host-version`` (host, ours: the host
+    ``asked-to-leave``, ``transport-key-mismatch``, ``transport-key-taken``, ``host-version`` (host, ours: the host
     refused our version), ``version`` (host, ours: we refuse the host's), ``host-said``
     (text: a refusal in the host's own words), ``host-key-mismatch`` (endpoint, key,
     expected), ``no-answer`` (endpoint, seconds, with_key), ``invalid-message`` (wrong),
@@ -141,7 +141,8 @@ HOST_REFUSALS = {"the table is full": "table-full",
                  "the table started without you": "started-without-you",
                  "the host asked you to leave": "asked-to-leave",
                  "your transport key does not match your connection":
-                     "transport-key-mismatch"}
+                     "transport-key-mismatch",
+                 "your transport key is already another seat's": "transport-key-taken"}
 _HOST_VERSION = re.compile(r"this table speaks lobby protocol version (\S+) and you speak "
                            r"(\S+): both players need the same millebornes version")
 
@@ -406,7 +407,15 @@ class LobbyHost:
                 break
             msg = self.node.recv(0)
         if self.all_ready():
-            return self._start()
+            try:
+                return self._start()
+            except ValueError as exc:
+                # seats this table cannot be made of (checked by TableConfig): nobody
+                # starts, everyone is asked to get ready again, the host says why
+                for info in self.state.seats:
+                    if info is not None and info.key != self.identity.public_key:
+                        info.ready = False
+                self._changed(f"the table cannot start: {exc}")
         return None
 
     def _ignore(self, why: str) -> None:
@@ -484,6 +493,12 @@ class LobbyHost:
                         or not verify_curve_certificate(key, c[0], c[1])):
                     self._send(sender, {"k": "refused", "reason":
                                         "your transport key does not match your connection"})
+                    return
+                if any(s is not None and s.key != key and s.curve is not None
+                       and s.curve[0] == c[0] for s in self.state.seats):
+                    # two seats on one transport key make no table (TableConfig refuses it)
+                    self._send(sender, {"k": "refused", "reason":
+                                        "your transport key is already another seat's"})
                     return
                 curve = (c[0], c[1])
             if seat is None:
