@@ -745,3 +745,35 @@ def test_after_local_damage_an_answer_without_the_lost_entries_does_not_end_the_
     assert back.catching_up                          # the lost move is not back
     back.on_message(t.node_of[1], wire.encode_entries([stored[-1].encode()], False))
     assert not back.catching_up and back.position() == t.seats[1].rlog.position()
+
+
+def test_an_entry_signed_far_ahead_does_not_time_a_player_who_is_thinking() -> None:
+    """Hostile review: one entry of the hand in play from another seat, signed with a seq
+    far ahead (any body, any link), made every peer treat a thinking player's untimed
+    decision as a delivery wait: 20 s later they stopped, naming the player unresponsive.
+    Such an entry cannot follow the awaited move; another seat's very next entry can (and
+    still times the wait, as the split-delivery test above needs)."""
+    t = _table(b"rlog/far-ahead", n=3, options=LogOptions(step_limit=20.0))
+    while True:
+        t.write_turns()
+        t.deliver()
+        e = t.seats[0].rlog.match.hand.expected()
+        if e is not None and e.kind == "game.act" and not t.wire and all(
+                s.rlog.match.hand.expected() == e for s in t.seats):
+            break
+    a = e.seat
+    b, c = (a + 1) % 3, (a + 2) % 3
+    rl_b, rl_c = t.seats[b].rlog, t.seats[c].rlog
+    seq_b = rl_b.verifier.next_seq(rl_b.identity.public_key)
+    far = Envelope.create(rl_b.identity, rl_b.table_id, rl_b.match.hand_no, seq_b + 7,
+                          b"\x00" * 32, {"k": "game.act", "a": ["pass", b]})
+    rl_c.on_message(t.node_of[b], wire.encode_push([far.encode()])[0])
+    assert rl_c.deadline() is None                  # still the player's own time
+    t.clock.advance(60)
+    rl_c.tick()
+    assert rl_c.stopped is None and rl_c.unresponsive is None
+    nxt = Envelope.create(rl_b.identity, rl_b.table_id, rl_b.match.hand_no, seq_b,
+                          b"\x00" * 32, {"k": "game.act", "a": ["pass", b]})
+    rl_c.on_message(t.node_of[b], wire.encode_push([nxt.encode()])[0])
+    due = rl_c.deadline()
+    assert due is not None and due[0] == a           # a next entry: a delivery wait

@@ -458,9 +458,18 @@ class ReplicatedLog:
         """Entries of this hand already arrived beyond the slot we wait for: whoever wrote
         them saw the missing entry, so the wait is for its delivery (timed like any step),
         not for a player's decision (an adversary's split delivery would otherwise leave
-        this peer waiting, untimed, on a move already made)."""
+        this peer waiting, untimed, on a move already made).
+
+        Only entries that can follow the awaited one count: later ones of its writer, or
+        another seat's very next entry (a forgery of that one becomes evidence against its
+        author: its real next entry will be a second version of the slot). A lone entry
+        signed far ahead, whose author may have made it up, does not time a player who is
+        still thinking."""
         hand = self.match.hand_no
-        return any(h == hand for h, _, _ in self._early)
+        w = self.match.hand.expected_writer()
+        awaited = self.keys[w] if w is not None else None
+        return any(h == hand and (author == awaited or seq == self.verifier.next_seq(author))
+                   for h, author, seq in self._early)
 
     def tick(self) -> None:
         """Time passed: when the log has stalled, ask every peer for what follows it
