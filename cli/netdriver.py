@@ -266,7 +266,8 @@ class NetDriver:
             return takeover_line(self.names[int(ev.data["seat"])],
                                  self.names[int(ev.data["runner"])], int(ev.data["hand"]) + 2)
         if ev.kind == "agreed-end":
-            return agreed_end_line(self.names[int(ev.data["seat"])], int(ev.data["hand"]) + 1)
+            return agreed_end_line(self.names[int(ev.data["seat"])], int(ev.data["hand"]) + 1,
+                                   [self.names[int(x)] for x in ev.data.get("signers", ())])
         if ev.kind == "stopped":
             if self.peer.agreed_end is not None:
                 return ""

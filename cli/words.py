@@ -623,9 +623,11 @@ def takeover_line(name: str, runner: str, hand_no: int) -> str:
                  "void": hand_no - 1, "hand": hand_no, "name": name, "runner": runner}
 
 
-def agreed_end_line(name: str, hand_no: int) -> str:
-    return _("Agreed: the match was ended in hand %(hand)d after %(name)s left.") % {
-        "hand": hand_no, "name": name}
+def agreed_end_line(name: str, hand_no: int, signers: Sequence[str]) -> str:
+    """An agreed end of the match: who signed it and whom they said had left (their word:
+    the seat they name signed nothing, and may be the one reading this)."""
+    return _("%(signers)s ended the match in hand %(hand)d, saying %(name)s had left.") % {
+        "signers": ", ".join(signers), "hand": hand_no, "name": name}
 
 
 def nothing_to_agree_line() -> str:
@@ -984,10 +986,16 @@ def _stop_reason(why: Mapping[str, Any], names: Sequence[str], fallback: str) ->
                 if text else _("%(seat)s abandoned the match") % {"seat": seat()})
     if kind == "agreed-end":
         s = _seat_of(why.get("seat"))
-        return _("the match was ended by agreement in hand %(hand)d after %(name)s left") % {
-            "hand": _number(why["hand"]) + 1,
-            "name": you_label(names[s]) if s is not None and 0 <= s < len(names)
-            else _("nobody identified")}
+        name = (you_label(names[s]) if s is not None and 0 <= s < len(names)
+                else _("nobody identified"))
+        signers = [_agreement_name(names, x) for x in why.get("signers") or ()
+                   if isinstance(x, int)]
+        if not signers:
+            return _("the match was ended by agreement in hand %(hand)d after %(name)s "
+                     "left") % {"hand": _number(why["hand"]) + 1, "name": name}
+        return _("the match was ended in hand %(hand)d by %(signers)s, saying %(name)s had "
+                 "left") % {"hand": _number(why["hand"]) + 1, "name": name,
+                            "signers": ", ".join(signers)}
     if kind == "unfounded-complaint":
         return _("%(seat)s complained without evidence") % {"seat": seat()}
     if kind == "valid-share-complaint":
@@ -1363,8 +1371,8 @@ def verify_lines(report: GameReport) -> list[str]:
         out += ["  " + w for w in i18n.wrap(text, WIDTH - 2)]
     e = report.ended_by_agreement
     if e is not None:
-        text = _("the match was ended by agreement in hand %(hand)d after %(name)s left "
-                 "(agreed by %(signers)s)") % {
+        text = _("the match was ended in hand %(hand)d by %(signers)s, saying %(name)s had "
+                 "left") % {
                      "hand": e["hand"] + 1, "name": _agreement_name(names, e["seat"]),
                      "signers": ", ".join(_agreement_name(names, s)
                                           for s in e["signers"])}

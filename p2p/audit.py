@@ -93,8 +93,8 @@ class GameReport:
                        f"{name(t['runner'])} (agreed by {joined(t['signers'])})")
         e = self.ended_by_agreement
         if e is not None:
-            out.append(f"the match was ended by agreement in hand {e['hand'] + 1} after "
-                       f"{name(e['seat'])} left (agreed by {joined(e['signers'])})")
+            out.append(f"the match was ended in hand {e['hand'] + 1} by "
+                       f"{joined(e['signers'])}, saying {name(e['seat'])} had left")
         return out
 
     def version_unsupported(self) -> bool:

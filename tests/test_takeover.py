@@ -220,15 +220,15 @@ def test_the_match_ends_by_agreement_and_verify_says_so(
     for s in (0, 1):
         rl = t.seats[s].rlog
         assert rl.agreed_end is not None and not rl.resumable and rl.stopped is not None
-        assert "ended by agreement" in rl.stopped
+        assert "the match was ended in hand 1 by p0, p1, saying p2 had left" in rl.stopped
     rep = verify_game(_transcript(tmp_path, t, 0))
     assert rep.ok and rep.blamed_seat is None, rep.summary()
     assert rep.ended_by_agreement == {"hand": 0, "seat": 2, "signers": [0, 1]}
-    assert "the match was ended by agreement in hand 1 after p2 left" in rep.summary()
+    assert "the match was ended in hand 1 by p0 and p1, saying p2 had left" in rep.summary()
     code = verify_verb.run(argparse.Namespace(transcript=str(_transcript(tmp_path, t, 1))))
     out = capsys.readouterr().out
     assert code == 0, out
-    assert "the match was ended by agreement in hand 1 after p2 left (agreed by p0, p1)" \
+    assert "the match was ended in hand 1 by p0, p1, saying p2 had left" \
         in " ".join(out.split()), out
 
 
@@ -420,4 +420,56 @@ def test_full_screen_b_and_e_keys_answer_a_silent_seat(tmp_path: Path, key: str)
     if key == "b":
         assert rep.takeovers and rep.takeovers[0]["seat"] == 2 and rep.takeovers[0]["runner"] == 0
     else:
-        assert "ended by agreement" in rep.summary()
+        assert "saying Cy had left" in rep.summary(), rep.summary()
+
+
+def test_a_bot_seat_does_not_cosign_an_end_naming_a_player_it_saw_active(
+        tmp_path: Path) -> None:
+    """Hostile review: bot seats signed any proposal they saw, so one player and a bot
+    made "every seat but S": the match ended "after" S "left" while S was thinking over
+    its move. A bot seat now signs only about a seat it saw go silent itself (its step
+    timed out there, or it abandoned). Peers on 127.0.0.1; seat 0 is a player who has
+    not moved yet (its decision is untimed)."""
+    import threading
+    import time
+
+    from engine import Seating, preset
+    from p2p.net.transport import Node
+    from p2p.table.memory import make_table
+    from p2p.table.session import Peer, SessionOptions
+
+    cfg, ids = make_table(preset("modern", match_target=1), Seating.solo(3),
+                          ["Ann", "Bo", "Cy"], b"takeover/active-player")
+    opts = SessionOptions(response_delay=0.0, stall_after=0.3, step_limit=1.5)
+    nodes = [Node(node_id_for(ids[s].public_key)) for s in range(3)]
+    eps = {s: nodes[s].endpoint for s in range(3)}
+    peers = [Peer(ids[s], cfg, nodes[s], endpoints=eps, options=opts,
+                  controller=None if s == 0 else make_bot("heuristic", 3 + s))
+             for s in range(3)]
+    stop = threading.Event()
+
+    def pump(p: Peer) -> None:
+        while not stop.is_set() and not p.finished and not p.stopped:
+            p.pump(0.02)
+
+    threads = [threading.Thread(target=pump, args=(p,)) for p in peers]
+    for th in threads:
+        th.start()
+    try:
+        end = time.monotonic() + 30
+        while not peers[0].needs_decision() and time.monotonic() < end:
+            time.sleep(0.02)
+        assert peers[0].needs_decision()
+        with peers[1]._lock:
+            assert peers[1].rlog.propose_end(0) is not None    # Bo's word alone
+        time.sleep(3.0)                    # twice the step limit: Ann is only thinking
+        assert peers[0].agreed_end is None and peers[0].stopped is None, peers[0].stopped
+        with peers[2]._lock:
+            assert 2 not in peers[2].rlog.proposals()["side.end"]
+        assert peers[0].needs_decision()   # Ann still plays her move
+    finally:
+        stop.set()
+        for th in threads:
+            th.join(10)
+        for p in peers:
+            p.close(flush=0.2)

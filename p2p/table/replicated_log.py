@@ -760,6 +760,16 @@ class ReplicatedLog:
         self._check_agreement(h)
         return env
 
+    def saw_silent(self, seat: int) -> bool:
+        """Has this peer itself seen ``seat`` go silent in the hand in play (its step timed
+        out here, or it said it abandoned)? What an honest seat needs before it signs a
+        takeover or an end naming it: another seat's word alone would let one player, with
+        the bots co-signing, end the match "after" an active player "left"."""
+        why = self.stop_why or {}
+        return self.stopped is not None and (
+            self.unresponsive == seat
+            or (why.get("id") == "abandoned" and why.get("seat") == seat))
+
     def proposals(self) -> dict[str, dict[int, dict[str, Any]]]:
         """The agreement records of the hand in play: kind -> {signer seat: body}."""
         h = self.match.hand_no
@@ -795,10 +805,12 @@ class ReplicatedLog:
         end = self.agreements.end(hand)
         if end is not None and self.match.end_by_agreement(hand):
             self.agreed_end = end
-            reason = (f"the match was ended by agreement in hand {hand + 1} after "
-                      f"{self.names[end.seat]} left")
+            reason = (f"the match was ended in hand {hand + 1} by "
+                      f"{', '.join(self.names[x] for x in end.signers)}, saying "
+                      f"{self.names[end.seat]} had left")
             self.stopped = None
-            self._stop(reason, None, "agreed-end", hand=hand, seat=end.seat)
+            self._stop(reason, None, "agreed-end", hand=hand, seat=end.seat,
+                       signers=list(end.signers))
             self._event("agreed-end", reason, hand=hand, seat=end.seat,
                         signers=list(end.signers))
             return

@@ -705,13 +705,16 @@ class Peer:
     # ----- writing ---------------------------------------------------------------------
     def _follow_agreements(self) -> None:
         """A bot's seat goes with its table: it signs the same record as a proposal of
-        the hand in play (a bot of the runner's is never the runner: see cli.seats)."""
+        the hand in play, once it saw the named seat go silent itself (a bot of the
+        runner's is never the runner: see cli.seats)."""
         if self.controller is None or self.rlog.finished:
             return
         for kind, votes in self.rlog.proposals().items():
             if self.me in votes or not votes:
                 continue
             silent = int(next(iter(votes.values()))["seat"])
+            if not self.rlog.saw_silent(silent):
+                continue         # only what this seat saw itself: never another's word alone
             if kind == "side.takeover":
                 self.rlog.propose_takeover(silent)
             else:
