@@ -17,6 +17,7 @@ child's copy of the pipe would hide the end of the pipe), it closes its peer and
 
 from __future__ import annotations
 
+import atexit
 import logging
 import multiprocessing
 import multiprocessing.connection
@@ -112,12 +113,24 @@ class BotPeerProcesses:
         self.endpoints: dict[int, str] = {}
         for seat, id_seed in seats.items():
             mine, theirs = ctx.Pipe()
+            # not a daemon: a bot that thinks in a process of its own (the search bot,
+            # a plug-in: cli.bot_process) is that process's child, which a daemon may not
+            # have; _kill_left_over stops any child still running when this one exits
             p = ctx.Process(target=_child,
                             args=(theirs, seat, id_seed, bind, secure, os.getpid()),
-                            daemon=True, name=f"bot-{seat}")
+                            daemon=False, name=f"bot-{seat}")
             p.start()
             theirs.close()
             self.conns[seat], self.procs[seat] = mine, p
+        # runs before multiprocessing's own exit handler (registered earlier), which
+        # would wait for every child that is not a daemon
+        atexit.register(self._kill_left_over)
+
+    def _kill_left_over(self) -> None:
+        for p in self.procs.values():
+            if p.is_alive():
+                p.kill()
+                p.join(1.0)
 
     def wait_ready(self, timeout: float = READY_WAIT) -> None:
         """Every child's endpoint, or OSError in words."""

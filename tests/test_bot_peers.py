@@ -78,3 +78,21 @@ def test_bots_leave_when_their_player_is_killed(tmp_path: Path) -> None:
         assert not any(_alive(p) for p in pids)
     finally:
         player.kill()
+
+
+def test_a_bot_that_thinks_in_its_own_process_can_sit_at_a_loopback_table(
+        tmp_path: Path) -> None:
+    """Hostile review: the bots' peers were daemon processes, and a daemon may not start a
+    process, so every bot that thinks in a process of its own (the search bot behind
+    ``hard`` and ``expert``, any plug-in) failed to start: the player read "Bo is
+    unresponsive" twenty seconds later. The peer processes are no daemons now (an exit
+    handler stops any left over)."""
+    table = LoopbackTable(preset("modern"), Seating.solo(2), ["Ana", "Bo"], seed=5,
+                          base=tmp_path, bot_specs=["search:playouts=20"])
+    procs = list(table.bots.procs.values())
+    try:
+        assert table.peer.view() is not None         # the search bot's peer dealt a hand
+    finally:
+        table.close()
+        table.peer.close(flush=0.2)
+    assert not any(p.is_alive() for p in procs)
