@@ -16,13 +16,14 @@ import random
 from collections.abc import Sequence
 from pathlib import Path
 
-from engine import Rules, Seating
+from engine import Rules, SeatController, Seating
 from p2p.crypto.identity import Identity
 from p2p.table import Peer, SessionOptions, Store, TableConfig, TableStart, admit_table
 from p2p.transcript.file import Player
 
 from . import i18n
 from .args import data_dir, rules_from, seating_from, table_names
+from .bot_limit import make_bounded_bot
 from .bot_peers import BotPeerProcesses, bot_identities
 from .console import run_console
 from .driver import LocalDriver, TableDriver
@@ -41,8 +42,13 @@ def run(args: argparse.Namespace) -> int:
     if args.plain and args.seed is None:
         print(i18n.display(_("(seed %(seed)d: --seed %(seed)d replays this deal)") % {"seed": seed}))
     if args.in_process:
+        specs = tuple(getattr(args.bots, "specs", ()))
+        bots: list[SeatController | None] = [None] + [
+            make_bounded_bot(specs[s - 1] if s - 1 < len(specs) else "heuristic",
+                             seed * 1_000_003 + 17 * s + 1)
+            for s in range(1, players)]
         driver: TableDriver = LocalDriver(rules, seating, names, seat=0, seed=seed,
-                                          lang=args.lang)
+                                          bots=bots, lang=args.lang)
         return run_console(driver, args, seed=seed)
     table = LoopbackTable(rules, seating, names, seed, data_dir(args),
                           bot_specs=getattr(args.bots, "specs", ()))

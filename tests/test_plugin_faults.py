@@ -153,3 +153,16 @@ def test_simulate_names_a_plugin_that_hangs(faulty_plugins: None,
     with pytest.raises(ValueError) as ei:
         simulate.simulate(CLASSIC, TWO, ["heuristic", "hangs"], 2, 1)
     assert "hangs" in str(ei.value) and "DecisionTimeout" in str(ei.value)
+
+
+def test_play_in_process_seats_the_bots_it_is_given(faulty_plugins: None,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """Hostile review: ``play --in-process`` ignored ``--bots`` (every seat got the
+    heuristic), so a plug-in entered there never moved. The failing plug-in's seat is
+    now played, and named when it fails."""
+    from cli.main import main
+    code = main(["play", "--in-process", "--plain", "--auto", "--bots", "crashy",
+                 "--seed", "3", "--rules", "modern"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "Bo's bot failed to move" in out and "KeyError" in out, out[-2000:]
