@@ -7,13 +7,17 @@ At a networked table a bot already thinks in a child process that must answer wi
 process, where a child per bot would cost more than the games. Here the limit is a
 ``SIGALRM`` interval timer around each ``choose`` (POSIX, main thread only; elsewhere the
 bot runs unbounded, as before). It interrupts Python code, ``time.sleep`` and most blocking
-calls, not a C extension that never returns to the interpreter. Built-in bots are not
+calls, not a C extension that never returns to the interpreter. The timer rings again
+every second after the limit; a bot that catches every one (a bare ``except:`` around a
+wait) ends the process after :data:`GRACE_RINGS` of them, saying so on stderr (nothing
+else can stop it, and a run that never ends is worse). Built-in bots are not
 wrapped: their budgets are their own (``search:ms=N``), and a large ``playouts`` budget is
 the user's choice.
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 from typing import Any
@@ -25,6 +29,10 @@ from .bot_process import ANSWER_WITHIN
 
 #: Seconds a plug-in bot may think about one decision (the networked table's bound).
 DECISION_LIMIT = ANSWER_WITHIN
+
+
+#: Stops (one a second after the limit) a bot may catch before the process ends.
+GRACE_RINGS = 5
 
 
 class DecisionTimeout(Exception):
@@ -44,14 +52,23 @@ class Bounded:
         self.bot = bot
         self.seconds = seconds
         self._armed = False
+        self._rings = 0
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.bot, name)
 
     def _ring(self, signum: int, frame: Any) -> None:
-        if self._armed:
-            self._armed = False
-            raise _Alarm
+        if not self._armed:
+            return
+        self._rings += 1
+        if self._rings > GRACE_RINGS:
+            # it caught every stop (a bare ``except:`` around a wait): nothing in Python
+            # can end it, and a wait without end is worse than the end of this run
+            name = getattr(self.bot, "name", type(self.bot).__name__)
+            os.write(2, (f"millebornes: the bot {name} ignored its time limit "
+                         f"({self.seconds:g} s) {GRACE_RINGS} times; stopping\n").encode())
+            os._exit(3)
+        raise _Alarm
 
     def choose(self, view: HandState, legal: list[Action]) -> Action:
         if not hasattr(signal, "setitimer") or \
@@ -61,7 +78,10 @@ class Bounded:
         try:
             try:
                 self._armed = True
-                signal.setitimer(signal.ITIMER_REAL, self.seconds)
+                self._rings = 0
+                # rings again every second after the limit: a bot that catches the first
+                # stop gets another, and another (see _ring)
+                signal.setitimer(signal.ITIMER_REAL, self.seconds, 1.0)
                 return self.bot.choose(view, legal)
             finally:
                 self._armed = False

@@ -7,19 +7,23 @@ peer's threads (its own and the human's, in ``play``) miss their turns. :class:`
 runs the bot's ``choose`` in a child process: the parent only waits on a pipe, which releases
 the GIL, so every other thread keeps running.
 
-Every wait has a limit: a child that does not answer within ``answer_within`` seconds, or
-dies, is replaced for that decision by a quick in-process bot (the heuristic), and the
-failure is logged; a move is always made.
+Every wait has a limit: a child that does not answer within ``answer_within`` seconds,
+answers a move that is not legal, raises or dies is stopped, and a quick in-process bot
+(the heuristic) makes that move and every later one of the match; the failure is logged
+(with the bot's own error), never printed on the player's screen, and a move is always
+made. What the bot prints goes nowhere: the child's stdout and stderr are the null device.
 """
 
 from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 from multiprocessing.connection import Connection
 from typing import Any
 
 from engine import Action, HandState, make_bot
+from engine.simulate import legal_choice
 
 log = logging.getLogger("cli.bots")
 
@@ -28,8 +32,16 @@ ANSWER_WITHIN = 30.0
 
 
 def _serve(conn: Connection, spec: str, seed: int) -> None:
-    """The child: build the bot once, then answer ``(view, legal)`` with an action."""
-    bot = make_bot(spec, seed)
+    """The child: build the bot once, then answer each ``(view, legal)`` with
+    ``("move", action)``, or ``("error", text)`` when the bot cannot be made or raises."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)            # a bot's prints must not reach the player's screen
+    os.dup2(devnull, 2)
+    try:
+        bot = make_bot(spec, seed)
+    except BaseException as exc:   # noqa: BLE001 - reported to the parent, in words
+        bot = None
+        failure = f"could not be made ({type(exc).__name__}: {exc})"
     while True:
         try:
             request = conn.recv()
@@ -38,7 +50,17 @@ def _serve(conn: Connection, spec: str, seed: int) -> None:
         if request is None:
             return
         view, legal = request
-        conn.send(bot.choose(view, legal))
+        if bot is None:
+            conn.send(("error", failure))
+            continue
+        try:
+            answer = bot.choose(view, legal)
+            conn.send(("move", answer))
+        except BaseException as exc:   # noqa: BLE001 - a plug-in's own bug, named
+            try:
+                conn.send(("error", f"raised {type(exc).__name__}: {exc}"[:500]))
+            except Exception:          # noqa: BLE001 - an answer that does not pickle
+                return
 
 
 class BotProcess:
@@ -60,21 +82,35 @@ class BotProcess:
     def choose(self, view: HandState, legal: list[Action]) -> Action:
         if not self._broken:
             try:
-                self._conn.send((view, legal))
+                self._conn.send((view, list(legal)))
                 if self._conn.poll(self.answer_within):
-                    action: Any = self._conn.recv()
-                    if action in legal:
-                        return action  # type: ignore[no-any-return]
-                    log.warning("bot %s answered an action that is not legal: %r",
-                                self.spec, action)
+                    reply: Any = self._conn.recv()
+                    kind, answer = reply if isinstance(reply, tuple) and len(reply) == 2 \
+                        else ("?", reply)
+                    action = legal_choice(answer, legal) if kind == "move" else None
+                    if action is not None:
+                        return action
+                    if kind == "error":
+                        log.warning("bot %s %s; a quick bot moves for it from now on",
+                                    self.spec, answer)
+                    else:
+                        log.warning("bot %s answered %.200r, which is not a legal move; a "
+                                    "quick bot moves for it from now on", self.spec, answer)
                 else:
-                    log.warning("bot %s did not answer within %.0f s; a quick bot moves",
-                                self.spec, self.answer_within)
-                self._broken = True  # its pipe may hold a late answer: never trust it again
-            except (EOFError, OSError) as exc:
-                log.warning("bot %s stopped (%s); a quick bot moves", self.spec, exc)
-                self._broken = True
+                    log.warning("bot %s did not answer within %.0f s; a quick bot moves for "
+                                "it from now on", self.spec, self.answer_within)
+            except Exception as exc:   # noqa: BLE001 - a dead pipe, an answer that won't unpickle
+                log.warning("bot %s stopped (%s: %s); a quick bot moves for it from now on",
+                            self.spec, type(exc).__name__, exc)
+            # its pipe may hold a late answer, and it may still be busy: never trust it again
+            self._broken = True
+            self._stop_child()
         return self._fallback.choose(view, legal)
+
+    def _stop_child(self) -> None:
+        if self._proc.is_alive():
+            self._proc.kill()
+            self._proc.join(timeout=1.0)
 
     def close(self) -> None:
         """Stop the child (it also dies with its parent: it is a daemon)."""

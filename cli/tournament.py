@@ -11,16 +11,22 @@ decision-time percentiles. ``--jobs`` spreads matches over processes (one per co
 from __future__ import annotations
 
 import argparse
+import contextlib
+import itertools
 import json
 import math
 import multiprocessing
 import sys
 import time
+from collections import deque
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from itertools import combinations
 from typing import Any, NamedTuple
 
-from engine import BotFailed, Rules, Seating
+from engine import BotFailed, Rules, SeatController, Seating
+from engine.bots import BOTS, parse_bot_spec
 from engine.scoring import SideScore
 from engine.simulate import play_match
 from p2p.text import safe_text
@@ -158,20 +164,28 @@ class MatchResult(NamedTuple):
 
 
 def play_task(task: Task) -> MatchResult:
-    """Play one match of the schedule (in a worker process or in this one)."""
+    """Play one match of the schedule (in a worker process or in this one). Whatever the
+    bots print goes to stderr (the report, ``--json`` too, is stdout's alone)."""
     rules = Rules.from_dict(task.rules)
     seating = Seating(*task.seating)
-    bots = [make_bounded_bot(task.specs[b], task.seed * 7919 + 104729 * task.rotation + s)
-            for s, b in enumerate(task.seat_bots)]
+    bots: list[SeatController] = []
     try:
-        rec = play_match(rules, seating, bots, task.seed)
+        with contextlib.redirect_stdout(sys.stderr):
+            for s, b in enumerate(task.seat_bots):
+                try:
+                    bots.append(make_bounded_bot(
+                        task.specs[b], task.seed * 7919 + 104729 * task.rotation + s))
+                except Exception as exc:  # a plug-in's factory may fail for some seeds only
+                    raise BotFailed(s, f"could not be made ({type(exc).__name__}: "
+                                       f"{exc})") from exc
+            rec = play_match(rules, seating, bots, task.seed)
     except BotFailed as exc:
         # someone's bot broke: it loses this match (no points counted), the rest goes on
         faulty = task.seat_bots[exc.seat]
         other = next(s for s, b in enumerate(task.seat_bots) if b != faulty)
         return MatchResult(task, seating.side_of(other),
                            tuple((0,) * len(SOURCES) for _ in range(seating.n_teams)), 0,
-                           tuple(() for _ in bots), faulty, exc.reason)
+                           tuple(() for _ in task.seat_bots), faulty, exc.reason)
     points = []
     for side in range(seating.n_teams):
         items = [0] * len(SOURCES)
@@ -179,18 +193,45 @@ def play_task(task: Task) -> MatchResult:
             for i, v in enumerate(hand.scores[side]):
                 items[i] += v
         points.append(tuple(items))
-    times = tuple(tuple(getattr(b, "decision_seconds", ())) for b in bots)
+    times = tuple(_decision_seconds(task.specs[b], bot)
+                  for b, bot in zip(task.seat_bots, bots, strict=True))
     return MatchResult(task, rec.winner, tuple(points), len(rec.hands), times)
 
 
+def _decision_seconds(spec: str, bot: SeatController) -> tuple[float, ...]:
+    """The decision times a built-in bot kept (the search bot's ``decision_seconds``); a
+    plug-in's attribute of that name is its own business, never read."""
+    if parse_bot_spec(spec)[0] not in BOTS:
+        return ()
+    seconds = getattr(bot, "decision_seconds", ())
+    return tuple(float(x) for x in seconds) if isinstance(seconds, list) else ()
+
+
 def run_matches(tasks: Sequence[Task], jobs: int) -> Iterator[MatchResult]:
-    """Results in schedule order (so the report does not depend on ``jobs``)."""
+    """Results in schedule order (so the report does not depend on ``jobs``). A worker
+    that dies (a bot called ``os._exit``, or crashed the interpreter) ends the run with an
+    error in words instead of a wait without end."""
     if jobs <= 1:
         yield from map(play_task, tasks)
         return
     ctx = multiprocessing.get_context("spawn" if sys.platform == "darwin" else "fork")
-    with ctx.Pool(jobs) as pool:
-        yield from pool.imap(play_task, tasks, chunksize=1)
+    pool = ProcessPoolExecutor(jobs, mp_context=ctx)
+    todo = iter(tasks)
+    # a few matches in flight per worker, never the whole schedule at once (a million
+    # deals would be millions of futures)
+    pending = deque(pool.submit(play_task, t) for t in itertools.islice(todo, 4 * jobs))
+    try:
+        while pending:
+            result = pending.popleft().result()
+            for t in itertools.islice(todo, 1):
+                pending.append(pool.submit(play_task, t))
+            yield result
+    except BrokenProcessPool:
+        raise ValueError(_("a worker process ended in the middle of a match (a bot left "
+                           "the process, or crashed it): the tournament cannot go "
+                           "on")) from None
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 # ----- the report ----------------------------------------------------------------------

@@ -15,6 +15,10 @@ class IllegalAction(ValueError):
         self.action = action
         super().__init__(f"{rule}: {message}")
 
+    def __reduce__(self) -> tuple[type[IllegalAction], tuple[str, str, object]]:
+        # sent between processes (a tournament's workers): rebuilt from its fields
+        return (IllegalAction, (self.rule, self.reason, self.action))
+
 
 class BotFailed(ValueError):
     """A bot (a seat controller, perhaps someone else's plug-in) did not make a legal move:
@@ -26,3 +30,6 @@ class BotFailed(ValueError):
         self.seat = seat
         self.reason = reason
         super().__init__(f"the bot at seat {seat} {reason}")
+
+    def __reduce__(self) -> tuple[type[BotFailed], tuple[int, str]]:
+        return (BotFailed, (self.seat, self.reason))

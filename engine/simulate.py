@@ -29,18 +29,41 @@ class HandRecord(NamedTuple):
     winner: int
 
 
+def legal_choice(answer: object, legal: Sequence[Action]) -> Action | None:
+    """The action of ``legal`` that ``answer`` is, or None. Compared by type as well as
+    value: actions are named tuples, so a ``CoupFourre`` equals a ``Discard`` with the same
+    fields and a plain tuple equals either; the legal action itself is returned, never the
+    object a bot made."""
+    for action in legal:
+        if type(answer) is type(action) and answer == action:
+            return action
+    return None
+
+
 def choose_checked(bot: SeatController, view: HandState, seat: int) -> Action:
     """``bot``'s move for ``seat``, which must be one of the legal actions: a bot that
-    raises or answers anything else raises :class:`BotFailed` (a plug-in's bug is named
-    as such, never taken for a rule of the game)."""
+    raises (``sys.exit`` too) or answers anything else raises :class:`BotFailed` (a
+    plug-in's bug is named as such, never taken for a rule of the game). The bot gets a
+    copy of the legal list: what it does to it changes nothing here."""
     legal = legal_actions(view, seat)
     try:
-        action = bot.choose(view, legal)
-    except Exception as exc:
+        answer = bot.choose(view, list(legal))
+    except (Exception, SystemExit) as exc:
         raise BotFailed(seat, f"raised {type(exc).__name__}: {exc}") from exc
-    if action not in legal:
-        raise BotFailed(seat, f"chose {action!r}, which is not a legal move now")
+    action = legal_choice(answer, legal)
+    if action is None:
+        raise BotFailed(seat, f"chose {_shown(answer)}, which is not a legal move now")
     return action
+
+
+def _shown(answer: object) -> str:
+    """A bot's answer in a message: its repr, bounded (the repr of someone else's object
+    may be huge, or raise)."""
+    try:
+        text = repr(answer)
+    except Exception as exc:   # noqa: BLE001 - a plug-in's __repr__ may fail
+        text = f"<{type(answer).__name__} whose repr raised {type(exc).__name__}>"
+    return text if len(text) <= 200 else text[:197] + "..."
 
 
 def play_hand(rules: Rules, seating: Seating, bots: Sequence[SeatController],

@@ -54,6 +54,100 @@ def make_hangs(seed, **options):
     return Hangs()
 
 
+class Swapped:
+    """Answers a discard as a coup fourré with the same fields (equal as tuples)."""
+
+    def choose(self, view, legal):
+        from engine import CoupFourre, Discard
+        for a in legal:
+            if isinstance(a, Discard):
+                return CoupFourre(*a)
+        return legal[0]
+
+
+class AppendsIllegal:
+    """Adds a move of its own to the legal list it was given, and plays it."""
+
+    def choose(self, view, legal):
+        from engine import Play
+        if view.phase == "play":
+            legal.append(Play(legal[0].seat, 999, None))
+            return legal[-1]
+        return legal[0]
+
+
+class PlainTuple:
+    def choose(self, view, legal):
+        return tuple(legal[0]) if view.phase == "play" else legal[0]
+
+
+class Exits:
+    def choose(self, view, legal):
+        import sys
+        sys.exit(3)
+
+
+class Swallows:
+    """Catches every stop, forever."""
+
+    def choose(self, view, legal):
+        import time
+        while view.phase == "play":
+            try:
+                time.sleep(3600)
+            except BaseException:
+                pass
+        return legal[0]
+
+
+class Chatty:
+    def __init__(self):
+        self.decision_seconds = 0.5       # its own budget: not a list of times
+
+    def choose(self, view, legal):
+        print("BOT SAYS", view.phase)
+        return legal[0]
+
+
+class Picky:
+    """Made only for seed 0."""
+
+    def __init__(self, seed):
+        if seed != 0:
+            raise RuntimeError(f"cannot be made for seed {seed}")
+
+    def choose(self, view, legal):
+        return legal[0]
+
+
+def make_swapped(seed, **options):
+    return Swapped()
+
+
+def make_appends(seed, **options):
+    return AppendsIllegal()
+
+
+def make_tuple(seed, **options):
+    return PlainTuple()
+
+
+def make_exits(seed, **options):
+    return Exits()
+
+
+def make_swallows(seed, **options):
+    return Swallows()
+
+
+def make_chatty(seed, **options):
+    return Chatty()
+
+
+def make_picky(seed, **options):
+    return Picky(seed)
+
+
 def make_illegal(seed, **options):
     return Illegal()
 
@@ -71,7 +165,10 @@ def faulty_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: mb-faulty\nVersion: 1.0\n")
     (dist / "entry_points.txt").write_text(
         "[millebornes.bots]\nillegal = mb_faulty:make_illegal\ncrashy = mb_faulty:make_crashy\n"
-        "hangs = mb_faulty:make_hangs\n")
+        "hangs = mb_faulty:make_hangs\nswapped = mb_faulty:make_swapped\n"
+        "appends = mb_faulty:make_appends\ntuple = mb_faulty:make_tuple\n"
+        "exits = mb_faulty:make_exits\nswallows = mb_faulty:make_swallows\n"
+        "chatty = mb_faulty:make_chatty\npicky = mb_faulty:make_picky\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     yield
     monkeypatch.delitem(sys.modules, "mb_faulty", raising=False)
@@ -166,3 +263,78 @@ def test_play_in_process_seats_the_bots_it_is_given(faulty_plugins: None,
     out = capsys.readouterr().out
     assert code == 0
     assert "Bo's bot failed to move" in out and "KeyError" in out, out[-2000:]
+
+
+@pytest.mark.parametrize("name", ["swapped", "appends", "tuple", "exits"])
+def test_an_answer_equal_to_a_legal_move_but_not_one_is_a_bot_fault(
+        faulty_plugins: None, name: str) -> None:
+    """Hostile review: actions are named tuples, so a coup fourré with a discard's fields,
+    a plain tuple, or a move the bot added to the list it was given passed the legality
+    check and surfaced as a rule error, or an internal one; ``sys.exit`` in a bot ended
+    the whole run. Each is a bot fault now, named with its seat."""
+    with pytest.raises(BotFailed) as ei:
+        play_hand(CLASSIC, TWO, [make_bot("heuristic", 1), make_bot(name, 2)],
+                  random.Random(3), 0)
+    assert ei.value.seat == 1
+    assert "not a legal move" in ei.value.reason or "SystemExit" in ei.value.reason
+
+
+def test_a_tournament_in_worker_processes_forfeits_faulty_bots_and_never_hangs(
+        faulty_plugins: None, capfd: pytest.CaptureFixture[str]) -> None:
+    """Hostile review: with ``--jobs 2`` a bot fault could not be sent back from the
+    worker (the errors did not pickle) and the tournament waited forever; a bot that
+    printed broke ``--json``; a factory that fails for some seeds only, or a plug-in's own
+    ``decision_seconds`` attribute, ended the run with an internal error."""
+    import json
+
+    from cli.main import main
+    code = main(["tournament", "--bots", "swapped,picky,chatty,heuristic", "--deals", "1",
+                 "--seed", "2", "--jobs", "2", "--json", "--quiet"])
+    captured = capfd.readouterr()
+    assert code == 0, captured.err
+    report = json.loads(captured.out)            # stdout holds the report alone
+    by = {b["bot"]: b for b in report["bots"]}
+    assert "not a legal move" in by["swapped"]["first_fault"]
+    assert "could not be made" in by["picky"]["first_fault"]
+    assert "forfeits" not in by["chatty"] and "BOT SAYS" in captured.err
+
+
+def test_a_worker_that_dies_ends_the_tournament_in_words(faulty_plugins: None) -> None:
+    """A bot that ends its worker process outright (``os._exit``) ends the tournament with
+    an error in words: the pool used to wait for that match forever."""
+    from cli.tournament import run_matches
+    tasks = schedule(["swallows", "heuristic"], CLASSIC, TWO, 1, 5)
+    from cli import bot_limit
+    old = bot_limit.DECISION_LIMIT
+    bot_limit.DECISION_LIMIT = 0.2               # inherited by the forked workers
+    try:
+        with pytest.raises(ValueError, match="worker process ended"):
+            list(run_matches(tasks, 2))
+    finally:
+        bot_limit.DECISION_LIMIT = old
+
+
+def test_a_child_process_bot_that_fails_is_stopped_and_a_quick_bot_moves(
+        faulty_plugins: None, capfd: pytest.CaptureFixture[str],
+        caplog: pytest.LogCaptureFixture) -> None:
+    """At a networked table: a plug-in that raises had its traceback printed over the
+    player's screen and its prints too; one that answered late kept a core busy."""
+    from cli.bot_process import BotProcess
+    from engine import apply_action, legal_actions, new_hand, view_of
+    order = list(CLASSIC.deck(TWO))
+    random.Random(4).shuffle(order)
+    state = new_hand(CLASSIC, TWO, order, 0)
+    state = apply_action(state, legal_actions(state, 0)[0])      # drawn: now a play
+    view, legal = view_of(state, 0), legal_actions(state, 0)
+    for name in ("crashy", "chatty", "swapped"):
+        bot = BotProcess(name, 1, answer_within=10.0)
+        try:
+            assert bot.choose(view, legal) in legal
+            assert bot._broken == (name != "chatty")
+            if name != "chatty":
+                assert not bot._proc.is_alive()
+        finally:
+            bot.close()
+    out, err = capfd.readouterr()
+    assert "BOT SAYS" not in out + err and "Traceback" not in out + err
+    assert "raised KeyError" in caplog.text and "not a legal move" in caplog.text
