@@ -465,6 +465,9 @@ class SearchBot:
         if not isinstance(candidates, int) or not 2 <= candidates <= 64:
             raise ValueError(f"candidates must be a whole number from 2 to 64, "
                              f"not {candidates!r}")
+        if not isinstance(margin, (int, float)) or not 0 <= margin <= 100:
+            raise ValueError(f"margin must be a number of standard errors from 0 to 100, "
+                             f"not {margin!r}")
         self.rng = random.Random(seed)
         self.playouts = playouts
         self.ms = float(ms)

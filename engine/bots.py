@@ -16,6 +16,8 @@ Bots are named by a *spec*: ``NAME`` or ``NAME:OPTION=VALUE[:OPTION=VALUE...]``,
 
 from __future__ import annotations
 
+import inspect
+import logging
 import random
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -40,6 +42,7 @@ from ._rollout_sim import supported as supported  # which states the fast path p
 from ._rollout_sim import to_action as to_action
 
 ENTRY_POINT_GROUP = "millebornes.bots"
+log = logging.getLogger("engine.bots")
 
 
 class SeatController(Protocol):
@@ -97,10 +100,19 @@ def plugin_bots() -> dict[str, BotFactory]:
     from importlib.metadata import entry_points  # 25 ms at start-up: only when asked
 
     out: dict[str, BotFactory] = {}
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        if ep.name in BOTS or ep.name in LEVELS or ep.name in out:
+    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: (e.name, e.value)):
+        # names are matched without case (as specs are read); one with a character a spec
+        # cannot hold could never be chosen
+        name = ep.name.lower()
+        if not name or any(c in name for c in ":,= \t") or name in BOTS or name in LEVELS:
+            log.warning("bot plug-in %r (%s) is not offered: its name is a built-in's or "
+                        "cannot be written in a bot spec", ep.name, ep.value)
             continue
-        out[ep.name] = _LazyFactory(ep)
+        if name in out:
+            log.warning("two bot plug-ins are called %r: %s is offered, %s is not", name,
+                        out[name].ep.value, ep.value)  # type: ignore[attr-defined]
+            continue
+        out[name] = _LazyFactory(ep)
     return out
 
 
@@ -116,7 +128,13 @@ class _LazyFactory:
         except Exception as exc:  # any import error of third-party code: one clear message
             raise ValueError(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
                              f"load: {exc}") from None
-        bot: SeatController = factory(seed, **options)
+        try:
+            bot: SeatController = factory(seed, **options)
+        except TypeError:
+            raise                    # its options: make_bot says "bad options"
+        except Exception as exc:     # third-party code: one clear message naming it
+            raise ValueError(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
+                             f"make its bot: {type(exc).__name__}: {exc}") from None
         if not callable(getattr(bot, "choose", None)):
             raise ValueError(f"bot plug-in {self.ep.name!r} made no object with choose()")
         return bot
@@ -153,11 +171,18 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     options: dict[str, Any] = {}
     if name in LEVELS:
         name, options = parse_bot_spec(LEVELS[name])
+    given: set[str] = set()
     for part in parts[1:]:
         key, sep, value = part.partition("=")
         key = key.strip().lower().replace("-", "_")
         if not sep or not key.isidentifier():
             raise ValueError(f"bot option {part!r} in {spec!r} must look like NAME=VALUE")
+        if key == "seed":
+            raise ValueError(f"a bot's seed is not an option (in {spec!r}): the seed comes "
+                             "from --seed")
+        if key in given:
+            raise ValueError(f"bot option {key!r} is given twice in {spec!r}")
+        given.add(key)
         options[key] = _parse_value(value.strip())
     return name, options
 
@@ -170,7 +195,22 @@ def make_bot(spec: str, seed: int = 0) -> SeatController:
         factory = plugin_bots().get(name)
     if factory is None:
         raise ValueError(f"unknown bot {name!r}; choose from {', '.join(bot_names())}")
+    takes = _options_of(factory) if name in BOTS else None
+    if takes is not None:
+        unknown = sorted(set(options) - set(takes))
+        if unknown:
+            raise ValueError(f"bot {name!r} has no option {', '.join(unknown)} (in {spec!r}); "
+                             + (f"it takes {', '.join(takes)}" if takes else "it takes none"))
     try:
         return factory(seed, **options)
     except TypeError as exc:
         raise ValueError(f"bad options for bot {name!r} in {spec!r}: {exc}") from None
+
+
+def _options_of(factory: BotFactory) -> list[str] | None:
+    """The options a built-in bot's constructor takes (every parameter but the seed), or
+    None when it takes any (``**options``: it checks them itself, in words)."""
+    params = inspect.signature(factory).parameters.values()
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        return None
+    return [p.name for p in params if p.name != "seed"]

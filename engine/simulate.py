@@ -8,7 +8,7 @@ Randomness (the deck order, the first player, R4b reshuffles) comes from one
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from .actions import Action
@@ -45,9 +45,15 @@ def choose_checked(bot: SeatController, view: HandState, seat: int) -> Action:
     raises (``sys.exit`` too) or answers anything else raises :class:`BotFailed` (a
     plug-in's bug is named as such, never taken for a rule of the game). The bot gets a
     copy of the legal list: what it does to it changes nothing here."""
-    legal = legal_actions(view, seat)
+    return checked_choice(bot.choose, view, legal_actions(view, seat), seat)
+
+
+def checked_choice(choose: Callable[[HandState, list[Action]], object], view: HandState,
+                   legal: Sequence[Action], seat: int) -> Action:
+    """:func:`choose_checked` for a caller that has the legal actions already (a table
+    that runs the protocol) and a ``choose`` function."""
     try:
-        answer = bot.choose(view, list(legal))
+        answer = choose(view, list(legal))
     except (Exception, SystemExit) as exc:
         raise BotFailed(seat, f"raised {type(exc).__name__}: {exc}") from exc
     action = legal_choice(answer, legal)

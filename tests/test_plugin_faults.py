@@ -338,3 +338,34 @@ def test_a_child_process_bot_that_fails_is_stopped_and_a_quick_bot_moves(
     out, err = capfd.readouterr()
     assert "BOT SAYS" not in out + err and "Traceback" not in out + err
     assert "raised KeyError" in caplog.text and "not a legal move" in caplog.text
+
+
+@pytest.mark.parametrize("name", ["crashy", "swapped"])
+def test_simulate_with_the_fair_deck_names_the_bot_that_failed(faulty_plugins: None,
+                                                             name: str) -> None:
+    """Hostile review: ``simulate --fair-deck`` called the bots bare: a plug-in that raised
+    was an "unexpected error", one that answered a wrong move was a protocol break of its
+    seat. Its seat now signs nothing for it, and simulate names the bot."""
+    from cli import simulate
+    with pytest.raises(ValueError) as ei:
+        simulate.simulate_fair(CLASSIC, TWO, ["heuristic", name], 1, 4, None)
+    text = str(ei.value)
+    assert f"bot {name} at seat 1 failed to move in game 1 of 1" in text, text
+
+
+@pytest.mark.parametrize(("spec", "said"), [
+    ("random:seed=abc", "the seed comes from --seed"),
+    ("heuristic:x=1", "bot 'heuristic' has no option x (in 'heuristic:x=1'); it takes match"),
+    ("heuristic-v1:a=2", "it takes none"),
+    ("search:ms=1:ms=2", "bot option 'ms' is given twice"),
+    ("search:margin=nan", "margin must be a number of standard errors from 0 to 100"),
+    ("picky", "bot plug-in 'picky' (mb_faulty:make_picky) failed to make its bot: "
+              "RuntimeError"),
+])
+def test_a_bad_bot_spec_is_named_in_words(faulty_plugins: None, spec: str, said: str) -> None:
+    """Hostile review: bot options surfaced Python's own messages ("RandomBot.__init__() got
+    multiple values for argument 'seed'"), a repeated option or a margin of nan passed
+    unnoticed, and a plug-in's failing constructor was an "unexpected error"."""
+    with pytest.raises(ValueError) as ei:
+        make_bot(spec, 7)
+    assert said in str(ei.value), str(ei.value)

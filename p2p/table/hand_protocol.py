@@ -59,6 +59,7 @@ from engine import (
     new_hand,
     new_view,
 )
+from engine.simulate import checked_choice
 from engine.state import DRAW, OVER, RESHUFFLE, SPECTATOR, TURN_DRAW
 from p2p.crypto import group as g
 from p2p.deck.ciphers import joint_random, random_commitment
@@ -231,11 +232,18 @@ class HandProtocol:
             return True
         return body.get("k") == "game.act" and self.needs_decision() and len(self.legal()) == 1
 
-    def next_body(self, choose: Callable[[HandState, list[Action]], Action]) -> dict[str, Any]:
-        """This peer's next body, asking ``choose(view, legal)`` when it is a move."""
+    def next_body(self, choose: Callable[[HandState, list[Action]], Action],
+                  check: bool = True) -> dict[str, Any]:
+        """This peer's next body, asking ``choose(view, legal)`` when it is a move. A
+        chooser that raises or answers anything but one of the legal moves (someone's
+        plug-in bot) raises :class:`engine.BotFailed`, a ValueError: this seat signs
+        nothing for it (it would be an illegal move of its own). ``check=False`` signs
+        whatever it answers: a cheater's software, for the tests and demos that stage one."""
         if self.needs_decision():
-            assert self.state is not None
-            return self.act_body(choose(self.state, self.legal()))
+            assert self.state is not None and self.me is not None
+            if not check:
+                return self.act_body(choose(self.state, self.legal()))
+            return self.act_body(checked_choice(choose, self.state, self.legal(), self.me))
         return self.auto_body()
 
     # ----- persistence ----------------------------------------------------------------

@@ -49,10 +49,12 @@ def make_table(rules: Rules, seating: Seating, names: Sequence[str], key_seed: b
 def play_fair_match(cfg: TableConfig, ids: Sequence[Identity], choosers: Sequence[Chooser],
                     transcript: str | os.PathLike[str] | None = None,
                     tamper: Callable[[int, int, dict[str, object]], dict[str, object]] | None
-                    = None) -> FairMatchResult:
+                    = None, check_moves: bool = True) -> FairMatchResult:
     """Play a whole match through the fair-deck protocol, one protocol object per seat.
 
-    ``tamper(hand, seat, body)`` may rewrite a body before it is signed (cheat tests).
+    ``tamper(hand, seat, body)`` may rewrite a body before it is signed (cheat tests);
+    ``check_moves=False`` lets a chooser's illegal move be signed (a cheater's software:
+    see :meth:`HandProtocol.next_body`).
     Raises :class:`~p2p.hand.ProtocolError` naming the seat when a check fails.
     """
     n = cfg.n
@@ -75,7 +77,7 @@ def play_fair_match(cfg: TableConfig, ids: Sequence[Identity], choosers: Sequenc
                 prev = header.genesis(hand_no)
             w = hp.expected_writer()
             assert w is not None and verifier is not None
-            body = peers[w].hand.next_body(choosers[w])
+            body = peers[w].hand.next_body(choosers[w], check_moves)
             if tamper is not None:
                 body = tamper(hand_no, w, body)
             env = Envelope.create(ids[w], cfg.table_id, hand_no, seqs[w], prev, body)
@@ -256,7 +258,7 @@ def stage_cheat(cfg: TableConfig, ids: Sequence[Identity], choosers: Sequence[Ch
             w = hp.expected_writer()
             assert w is not None
             stage = _STAGES.get(watch.hand._stage, "play")
-            meant = peers[w].hand.next_body(choosers[w])
+            meant = peers[w].hand.next_body(choosers[w], check=w != cheater)
             body = meant
             second: dict[str, Any] | None = None
             if w == cheater and not cheat.done:
