@@ -51,6 +51,15 @@ def _from_parent(conn: multiprocessing.connection.Connection, parent: int) -> An
     return None
 
 
+def on_this_machine(endpoint: str) -> str:
+    """A seat's endpoint as a bot on the host's machine reaches it: one bound to every
+    address (``tcp://0.0.0.0:PORT``, the host's default) is reached on the loopback (a
+    wildcard is no address to connect to)."""
+    addr, sep, port = endpoint.removeprefix("tcp://").rpartition(":")
+    local = {"0.0.0.0": "127.0.0.1", "*": "127.0.0.1", "[::]": "[::1]"}.get(addr)
+    return f"tcp://{local}:{port}" if sep and local else endpoint
+
+
 def _child(conn: multiprocessing.connection.Connection, label: object, id_seed: bytes,
            bind: str, secure: bool, parent: int) -> None:
     """A bot's peer: listen, say where, wait for the table, find its seat in it (by its
@@ -65,16 +74,17 @@ def _child(conn: multiprocessing.connection.Connection, label: object, id_seed: 
             node.close()
             return
         start, base, opts, seed, specs = msg[1:]
+        endpoints = {s: on_this_machine(ep) for s, ep in start.endpoints.items()}
         mine = next(p.seat for p in start.cfg.players if p.key == ident.public_key)
         spec = specs.get(mine, "heuristic")
         admit_table(node, start.cfg)
         bbase = Path(base or default_data_dir()) / f"bot-{mine}"
         store = Store.create(bbase, start.cfg.header(), mine, port=node.port,
                              bind="0.0.0.0" if bind == "*" else bind,
-                             endpoints=start.endpoints,
+                             endpoints=endpoints,
                              extra={"bot": spec, "seed": seed + mine, "identity_seed": id_seed})
         peer = Peer(ident, start.cfg, node, controller=bot_controller(spec, seed + mine),
-                    store=store, endpoints=start.endpoints, options=opts)
+                    store=store, endpoints=endpoints, options=opts)
         leave = threading.Event()
 
         def watch() -> None:          # the parent says stop, or is gone

@@ -386,3 +386,26 @@ def test_a_second_seat_on_a_transport_key_already_seated_is_refused() -> None:
     finally:
         for n in nodes:
             n.close()
+
+
+def test_host_with_the_default_bind_and_a_bot_plays_a_match(tmp_path: Path) -> None:
+    """Hostile review: with the default bind (every address) the host's own seat was
+    given to its bots as ``tcp://0.0.0.0:PORT``, which is no address to connect to: each
+    bot's peer failed and the player read that the bot had left. A bot on the host's
+    machine reaches a wildcard endpoint on the loopback."""
+    from cli import host as host_verb
+    from cli.bot_peers import on_this_machine
+
+    assert on_this_machine("tcp://0.0.0.0:4100") == "tcp://127.0.0.1:4100"
+    assert on_this_machine("tcp://[::]:4100") == "tcp://[::1]:4100"
+    assert on_this_machine("tcp://192.168.1.5:4100") == "tcp://192.168.1.5:4100"
+    host = _ns(name="Ann", bots=1, players=2, rules="modern", option=[], teams=None,
+               bind="0.0.0.0", port=free_port(), no_announce=True,
+               data_dir=str(tmp_path / "h"), identity=str(tmp_path / "h.key"), auto=True,
+               peer=[])
+    out = io.StringIO()
+    rc: list[int | None] = [None]
+    t = _run(lambda: host_verb.run(host, out=out, inp=io.StringIO("")), rc, 0)
+    t.join(90)
+    assert rc == [0], out.getvalue()[-800:]
+    assert "the match is over" in out.getvalue()
