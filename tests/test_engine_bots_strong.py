@@ -405,6 +405,10 @@ def test_docs_example_plugin_bot_is_short_and_plays(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path))
     rec = play_match(CLASSIC, TWO, [make_bot("mybot", 1), make_bot("heuristic", 2)], seed=1)
     assert rec.match.over
+    # and it plays the game (the first example never rolled, so it scored 0 every match)
+    wins = sum(play_match(CLASSIC, TWO, [make_bot("mybot", g), make_bot("random", g)],
+                          seed=g).winner == 0 for g in range(6))
+    assert wins >= 5
     monkeypatch.delitem(sys.modules, "mybot", raising=False)
 
 
