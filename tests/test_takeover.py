@@ -473,3 +473,16 @@ def test_a_bot_seat_does_not_cosign_an_end_naming_a_player_it_saw_active(
             th.join(10)
         for p in peers:
             p.close(flush=0.2)
+
+
+def test_the_runners_record_must_give_the_bot_an_address_not_a_name() -> None:
+    """Hostile review: every peer connects to the bot's endpoint from the runner's record;
+    a host name there made each peer resolve a name the runner picked (a wait on DNS, a
+    lookup an adversary can watch). Only an IP address and port is accepted."""
+    from p2p.transcript.agreement import body_problem
+    keys = [bytes([s]) * 32 for s in range(3)]
+    body = {"k": "side.takeover", "hand": 0, "seat": 2, "runner": 0,
+            "key": bytes([9]) * 32, "endpoint": "tcp://bots.example.com:4000"}
+    assert body_problem(body, 0, 0, 3, keys) == \
+        "the bot's endpoint is not an IP address and port"
+    assert body_problem({**body, "endpoint": "tcp://192.168.1.20:4000"}, 0, 0, 3, keys) == ""

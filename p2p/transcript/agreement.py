@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from p2p.crypto.identity import verify_curve_certificate
+from p2p.net.interface import parse_endpoint
 from p2p.transcript.decoding import DecodeError, check_map, is_bytes, is_int, is_list, is_str
 from p2p.transcript.envelope import Envelope
 
@@ -90,6 +91,10 @@ def body_problem(body: Mapping[str, Any], hand: int, author_seat: int, n: int,
                                                 min_len=2, max_len=2)})
                 if b["key"] in keys:
                     return "the bot's key is a seated player's"
+                try:    # every peer connects there: an address, never a name to resolve
+                    parse_endpoint(b["endpoint"], literal_only=True)
+                except ValueError:
+                    return "the bot's endpoint is not an IP address and port"
                 curve = b.get("curve")
                 if curve is not None and not verify_curve_certificate(b["key"], curve[0],
                                                                       curve[1]):
