@@ -409,3 +409,30 @@ def test_host_with_the_default_bind_and_a_bot_plays_a_match(tmp_path: Path) -> N
     t.join(90)
     assert rc == [0], out.getvalue()[-800:]
     assert "the match is over" in out.getvalue()
+
+
+def test_a_seated_joiner_says_so_when_the_host_is_gone() -> None:
+    """Hostile review: once seated, a joiner waited for the start without end, even when
+    the host's computer was gone. Waiting for the others to sit is the players' time; a
+    host the transport lost for ``host_lost`` seconds is said in words."""
+    from p2p.net.interface import TransportConfig
+
+    ids = [Identity.generate() for _ in range(2)]
+    quick = TransportConfig(slow_after=0.3, gone_after=0.8)
+    nodes = [Node(node_id_for(i.public_key), config=quick) for i in ids]
+    try:
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(3))
+        port = nodes[0].endpoint.rsplit(":", 1)[1]
+        a = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{port}")
+        a.host_lost = 1.0
+        _drive(host, [a], until="seated")
+        nodes[0].close()                              # the host's computer is gone
+        started = time.monotonic()
+        with pytest.raises(LobbyError) as gone:
+            while time.monotonic() - started < 10:
+                a.pump(0.05)
+        assert gone.value.why == "host-gone" and "stopped answering" in str(gone.value)
+        assert time.monotonic() - started < 5
+    finally:
+        for n in nodes:
+            n.close()

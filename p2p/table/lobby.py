@@ -57,6 +57,7 @@ from p2p.crypto.identity import (
 )
 from p2p.net.interface import (
     PeerEventKind,
+    PeerStatus,
     Transport,
     TransportError,
     parse_endpoint,
@@ -109,6 +110,10 @@ MAX_WAITING = 8
 WAIT_FOR_JOIN = 5.0
 #: How long a joiner waits for the host to answer before saying so.
 HOST_TIMEOUT = 15.0
+#: How long a seated joiner waits for a host its transport lost (no heartbeat: its player
+#: left, or its computer is gone) before saying so; waiting for the others to sit and get
+#: ready is the players' own time, but a host that is gone will never start the match.
+HOST_LOST = 30.0
 
 _LOBBY_LIMITS = Limits(max_bytes=128 * 1024, max_depth=8, max_str=1024, max_bin=64 * 1024,
                        max_array=64, max_map=64, max_items=4096)
@@ -125,7 +130,8 @@ class LobbyError(Exception):
     refused our version), ``version`` (host, ours: we refuse the host's), ``host-said``
     (text: a refusal in the host's own words), ``host-key-mismatch`` (endpoint, key,
     expected), ``no-answer`` (endpoint, seconds, with_key), ``invalid-message`` (wrong),
-    ``bad-start`` (detail: how the start differs from what was agreed, English),
+    ``bad-start`` (detail: how the start differs from what was agreed, English), ``host-gone``
+(endpoint, seconds: the seated joiner's transport lost the host),
     ``two-fingerprints`` (first, second); "" for the rest."""
 
     def __init__(self, message: str, why: str = "", /, **data: Any) -> None:
@@ -628,7 +634,9 @@ class LobbyClient:
         self.log: list[str] = []
         self.clock = clock
         self.host_timeout = host_timeout
+        self.host_lost = HOST_LOST
         self._since = clock()
+        self._host_gone_since: float | None = None   # the host's transport said GONE
         self.contrib = os.urandom(CONTRIB_BYTES)   # my share of the table nonce
         self.version = PROTOCOL_VERSION
         #: the host's signing key as its key door told us (CURVE; None: not asked)
@@ -701,6 +709,14 @@ class LobbyClient:
                 return None
             timeout = 0.0
         for ev in self.node.events():
+            if (ev.kind is PeerEventKind.STATUS and self.host_id is not None
+                    and ev.peer_id == self.host_id):
+                gone = ev.status is PeerStatus.GONE
+                if gone and self._host_gone_since is None:
+                    self._host_gone_since = self.clock()
+                elif not gone and ev.status is PeerStatus.CONNECTED:
+                    self._host_gone_since = None
+                continue
             if (self.host_id is None and ev.kind is PeerEventKind.HELLO and ev.endpoint
                     and len(ev.peer_id) == 33 and ev.peer_id[:1] == b"m"
                     and ev.peer_id != self.node.node_id
@@ -734,6 +750,15 @@ class LobbyClient:
         return self.start
 
     def _check_timeout(self) -> None:
+        gone = self._host_gone_since
+        if self.state is not None and gone is not None \
+                and self.clock() - gone > self.host_lost:
+            self.close()
+            self._refuse(f"the table at {self.host_endpoint} stopped answering: nothing "
+                         f"from it for {self.host_lost:.0f} s (its player left, or its "
+                         "computer is gone)", "host-gone", endpoint=self.host_endpoint,
+                         seconds=self.host_lost)
+            raise self._error()
         if self.state is None and self.clock() - self._since > self.host_timeout:
             self.close()
             self._refuse(f"no table answered at {self.host_endpoint} within "
