@@ -26,6 +26,7 @@ from engine import Action, HandState, SeatController
 from engine.bots import BOTS, make_bot, parse_bot_spec
 
 from .bot_process import ANSWER_WITHIN
+from .i18n import _
 
 #: Seconds a plug-in bot may think about one decision (the networked table's bound).
 DECISION_LIMIT = ANSWER_WITHIN
@@ -64,9 +65,11 @@ class Bounded:
         if self._rings > GRACE_RINGS:
             # it caught every stop (a bare ``except:`` around a wait): nothing in Python
             # can end it, and a wait without end is worse than the end of this run
-            name = getattr(self.bot, "name", type(self.bot).__name__)
-            os.write(2, (f"millebornes: the bot {name} ignored its time limit "
-                         f"({self.seconds:g} s) {GRACE_RINGS} times; stopping\n").encode())
+            name = str(getattr(self.bot, "name", type(self.bot).__name__))[:40]
+            line = _("millebornes: the bot %(bot)s went on past its time limit (%(seconds)s s) "
+                     "and ignored %(times)d stops; the run ends here") % {
+                         "bot": name, "seconds": f"{self.seconds:g}", "times": GRACE_RINGS}
+            os.write(2, (line + "\n").encode("utf-8", "replace"))
             os._exit(3)
         raise _Alarm
 
