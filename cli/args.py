@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import math
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +25,10 @@ from .i18n import N_, _
 #: Bot names offered at a local table, in seat order after the human.
 BOT_NAMES = ("Bo", "Cy", "Di", "Ed", "Flo")
 MAX_NAME = 12
+#: The most matches one command plays (``simulate --games``, ``tournament --deals``).
+MAX_MATCHES = 1_000_000
+#: ``join --connect-timeout``: from a fast LAN to a slow VPN, and never forever.
+CONNECT_TIMEOUT = (0.1, 3600.0)
 
 #: verb -> module (``cli.<module>``) that runs it with ``run(args)``.
 VERB_MODULES: dict[str, str] = {
@@ -101,6 +106,22 @@ def count(low: int, high: int, what: str, why: str = "") -> Callable[[str], int]
             raise argparse.ArgumentTypeError(
                 (_("%(what)s must be %(low)d to %(high)d (%(why)s), not %(text)s") if why else
                  _("%(what)s must be %(low)d to %(high)d, not %(text)s")) % values)
+        return value
+    return parse
+
+
+def seconds(low: float, high: float, what: str) -> Callable[[str], float]:
+    """A finite number of seconds from ``low`` to ``high`` (``nan``, ``inf`` and ``1e400``
+    are refused: a wait must end, and when it was asked to)."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and low <= value <= high):
+            raise argparse.ArgumentTypeError(
+                _("%(what)s must be a number of seconds from %(low)s to %(high)s, not %(text)s")
+                % {"what": what, "low": f"{low:g}", "high": f"{high:g}", "text": text})
         return value
     return parse
 
@@ -251,8 +272,6 @@ def _seat_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--peer", action="append", default=[], metavar="HOST:PORT",
                    type=peer_address,
                    help=_("reach a peer by address (VPNs: no discovery needed; repeatable)"))
-    p.add_argument("--connect-timeout", type=float, default=10.0, metavar="SECONDS",
-                   help=_("give up on a peer that does not answer for this long (default 10)"))
     _console_args(p)
 
 
@@ -306,13 +325,18 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     join = verb("join", _("join a table"))
     _seat_args(join)
     _net_args(join)
-    join.add_argument("--seat", type=int, default=None, help=_("the seat to take"))
+    join.add_argument("--seat", type=count(1, 5, "--seat",
+                                           _("seat 0 is the host's; a table has 6 seats at most")),
+                      default=None, help=_("the seat to take"))
+    join.add_argument("--connect-timeout", type=seconds(*CONNECT_TIMEOUT, "--connect-timeout"),
+                      default=10.0, metavar="SECONDS",
+                      help=_("give up on a peer that does not answer for this long (default 10)"))
     join.add_argument("--table", default=None, help=_("table name or host fingerprint"))
     join.add_argument("--seed", type=int, default=0, help=_("seed for --auto's bot"))
 
     lobby = verb("lobby", _("browse tables on the LAN"))
     _net_args(lobby)
-    lobby.add_argument("--seconds", type=float, default=0.0,
+    lobby.add_argument("--seconds", type=seconds(0, 86400, "--seconds"), default=0.0,
                        help=_("browse this long (0: until Ctrl-C)"))
 
     resume = verb("resume", _("resume a saved game"))
@@ -336,7 +360,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
                      help=_("bot per seat, comma-separated, cycled: random, heuristic-v1, "
                           "heuristic, search[:playouts=N|:ms=N], a level (easy, normal, "
                           "hard, expert) or a plug-in bot"))
-    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--games", type=count(1, MAX_MATCHES, "--games"), default=100)
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--json", action="store_true", help=_("one JSON object on stdout"))
     sim.add_argument("--fair-deck", action="store_true",
@@ -360,10 +384,10 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
                    help=_("change one rule option (repeatable)"))
     p.add_argument("--players", type=int, default=2, help=_("players at each table (2-6)"))
     p.add_argument("--teams", default=None, metavar="AxB", help=_("teams: 2x2, 2x3 or 3x2"))
-    p.add_argument("--deals", type=int, default=50,
+    p.add_argument("--deals", type=count(1, MAX_MATCHES, "--deals"), default=50,
                    help=_("deals per pair of bots; each is played once per seat rotation"))
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--jobs", type=int, default=0,
+    p.add_argument("--jobs", type=count(0, 256, "--jobs"), default=0,
                    help=_("processes (default: one per core; 1 plays in this process)"))
     p.add_argument("--json", action="store_true", help=_("one JSON object on stdout"))
     p.add_argument("--quiet", action="store_true", help=_("no progress line on stderr"))
@@ -382,9 +406,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     bench = verb("bench", _("benchmarks"))
     bench.add_argument("what", choices=["engine", "deck", "net", "trust"])
     bench.add_argument("--json", action="store_true")
-    bench.add_argument("--seconds", type=float, default=3.0,
+    bench.add_argument("--seconds", type=seconds(0.01, 3600, "--seconds"), default=3.0,
                        help=_("time budget per measurement (engine)"))
-    bench.add_argument("--trials", type=int, default=3,
+    bench.add_argument("--trials", type=count(1, 1000, "--trials"), default=3,
                        help=_("runs of each cheat (trust)"))
     return parser, sub
 
@@ -408,12 +432,12 @@ def seating_from(players: int, teams: str | None) -> Seating:
         if not (x and a.isdecimal() and b.isdecimal() and len(a) + len(b) <= 4):
             raise ValueError(_("--teams takes 2x2, 2x3 or 3x2, not %(teams)s")
                              % {"teams": repr(teams)})
-        if int(a) * int(b) != players:
-            raise ValueError(_("--teams %(teams)s needs %(need)d players, not %(n)d")
-                             % {"teams": teams, "need": int(a) * int(b), "n": players})
         if (int(a), int(b)) not in ((2, 2), (2, 3), (3, 2)):
             raise ValueError(_("--teams takes 2x2, 2x3 or 3x2, not %(teams)s")
                              % {"teams": repr(teams)})
+        if int(a) * int(b) != players:
+            raise ValueError(_("--teams %(teams)s needs %(need)d players, not %(n)d")
+                             % {"teams": teams, "need": int(a) * int(b), "n": players})
     return Seating.parse(players, teams)
 
 
@@ -432,7 +456,7 @@ def check_name(name: str) -> str:
 
 def table_names(name: str | None, n: int) -> list[str]:
     """The human's name first, then bot names that no prefix of it could confuse."""
-    me = check_name(name or "You")
+    me = check_name("You" if name is None else name)
     low = me.lower()
     pool = [b for b in BOT_NAMES if not (b.lower().startswith(low) or
                                          low.startswith(b.lower()))]
@@ -441,8 +465,9 @@ def table_names(name: str | None, n: int) -> list[str]:
 
 
 def player_name(args: argparse.Namespace) -> str:
-    """``--name``, else the account's login name (cut to fit), else "player"."""
-    if getattr(args, "name", None):
+    """``--name``, else the account's login name (cut to fit), else "player". An empty
+    ``--name ''`` is an error, not a way to ask for the login name."""
+    if getattr(args, "name", None) is not None:
         return check_name(str(args.name))
     try:
         login = getpass.getuser()

@@ -32,49 +32,90 @@ def _early_option(argv: Sequence[str], name: str) -> str | None:
 
 
 def setup_language(argv: Sequence[str]) -> i18n.Translator:
-    """The language of every screen: ``--lang``, else the config file, else the locale."""
+    """The language of every screen: ``--lang``, else the config file, else the locale.
+    What is wrong with the config file is said on stderr, one line per problem."""
     try:
         settings = i18n.resolve(_early_option(argv, "--lang"), _early_option(argv, "--bidi"))
     except ValueError:
         settings = i18n.resolve(None, None)      # the parser reports the bad option
-    return i18n.setup(settings)
+    translator = i18n.setup(settings)
+    for problem in settings.problems:
+        print(i18n.display(_("millebornes: config file: %(problem)s (ignored)")
+                           % {"problem": problem}), file=sys.stderr)
+    return translator
+
+
+#: Verbs that keep the game they play: stopped, it can be resumed.
+SAVING_VERBS = ("play", "host", "join", "resume")
+
+
+def interrupted_line(args: argparse.Namespace | None) -> str:
+    """What Ctrl-C leaves behind, said truly: a game kept for ``resume``, nothing kept
+    (``play --in-process``), or no game at all (the other verbs)."""
+    verb = getattr(args, "verb", None)
+    if verb == "play" and getattr(args, "in_process", False):
+        return _("interrupted; nothing was saved (play --in-process keeps no game)")
+    if verb in SAVING_VERBS:
+        return _("interrupted; the game is saved (millebornes resume)")
+    return _("interrupted")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    i18n.protect_streams()    # a Latin-1 or ASCII terminal: stand-ins, not a traceback
     words = list(sys.argv[1:] if argv is None else argv)
-    setup_language(words)
-    parser, verbs = build_parser()
+    args: argparse.Namespace | None = None
+    logged = False
     try:
-        args, extra = parser.parse_known_args(words)
-        if extra:
-            (verbs.get(args.verb) or parser).error(
-                _("unrecognized arguments: %(args)s") % {"args": " ".join(extra)})
-    except UsageError as exc:
-        print(i18n.display(_("%(prog)s: %(error)s (`%(prog)s --help` shows the usage)")
-                           % {"prog": exc.prog, "error": exc}), file=sys.stderr)
-        return 2
-    args.lang = i18n.active().language
-    if args.verb is None:
-        parser.print_help()
-        return 0
-    try:
+        setup_language(words)
+        parser, verbs = build_parser()
+        try:
+            args, extra = parser.parse_known_args(words)
+            if extra:
+                (verbs.get(args.verb) or parser).error(
+                    _("unrecognized arguments: %(args)s") % {"args": " ".join(extra)})
+        except UsageError as exc:
+            print(i18n.display(_("%(prog)s: %(error)s (`%(prog)s --help` shows the usage)")
+                               % {"prog": exc.prog, "error": exc}), file=sys.stderr)
+            return 2
+        args.lang = i18n.active().language
+        if args.verb is None:
+            parser.print_help()
+            return 0
         setup_logging(args)
+        logged = True
         module = importlib.import_module(f"cli.{VERB_MODULES[args.verb]}")
         return int(module.run(args))
     except (ValueError, OSError) as exc:
-        print(i18n.display(f"millebornes {args.verb}: {error_line(exc)}"), file=sys.stderr)
+        print(i18n.display(f"{_prog(args)}: {error_line(exc)}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(i18n.display(_("interrupted; the game is saved (millebornes resume)")),
-              file=sys.stderr)
+        print(i18n.display(interrupted_line(args)), file=sys.stderr)
         return 130
     except Exception as exc:   # a bug: one sentence here, the traceback in the log file
-        logging.getLogger("cli").exception("millebornes %s failed", args.verb)
+        _log_bug(args, logged)
         print(i18n.display(
             _("millebornes %(verb)s: unexpected error: %(error)s (the details are in "
               "millebornes.log in the data folder)")
-            % {"verb": args.verb, "error": f"{type(exc).__name__}: {exc}"}), file=sys.stderr)
+            % {"verb": getattr(args, "verb", None) or "", "error":
+               f"{type(exc).__name__}: {exc}"}).replace("millebornes :", "millebornes:", 1),
+            file=sys.stderr)
         return 1
+
+
+def _log_bug(args: argparse.Namespace | None, logged: bool) -> None:
+    """The traceback of the exception being handled, to the log file only (set up here
+    when the bug came before the verb's own logging was)."""
+    try:
+        if not logged:
+            setup_logging(args or argparse.Namespace())
+        logging.getLogger("cli").exception("%s failed", _prog(args))
+    except Exception:   # the log cannot be written: the sentence on stderr still is
+        pass
+
+
+def _prog(args: argparse.Namespace | None) -> str:
+    verb = getattr(args, "verb", None)
+    return f"millebornes {verb}" if verb else "millebornes"
 
 
 def verb_parser(verb: str) -> argparse.ArgumentParser:

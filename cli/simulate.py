@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import tempfile
@@ -10,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine import BotFailed, Rules, Seating
+from engine import BotFailed, Rules, SeatController, Seating
 from engine.bots import make_bot
 from engine.simulate import MatchTally, play_match
 from p2p.netsim import simulate_network
@@ -18,7 +19,7 @@ from p2p.table.memory import CHEAT_KINDS, make_table, play_fair_match, stage_che
 from p2p.text import safe_text
 
 from . import i18n
-from .args import check_bot_entrant, rules_from, seating_from
+from .args import MAX_MATCHES, check_bot_entrant, rules_from, seating_from
 from .bot_limit import make_bounded_bot
 from .i18n import _, ngettext
 from .words import cheat_demo_lines, rules_name
@@ -27,8 +28,9 @@ from .words import cheat_demo_lines, rules_name
 def table_from_args(args: argparse.Namespace) -> tuple[Rules, Seating, list[str]]:
     """Rules, seating and one bot name per seat from simulate's arguments, all checked
     before any game starts (shared by the in-process and the network simulation)."""
-    if args.games < 1:
-        raise ValueError(_("--games must be at least 1"))
+    if not 1 <= args.games <= MAX_MATCHES:   # the parser's bound, for a Namespace built in code
+        raise ValueError(_("%(what)s must be %(low)d to %(high)d, not %(text)s")
+                         % {"what": "--games", "low": 1, "high": MAX_MATCHES, "text": args.games})
     rules = rules_from(args)
     seating = seating_from(args.players, args.teams)
     names = [b.strip() for b in args.bots.split(",") if b.strip()]
@@ -43,23 +45,39 @@ def table_from_args(args: argparse.Namespace) -> tuple[Rules, Seating, list[str]
 def simulate(rules: Rules, seating: Seating, bot_names: list[str], games: int,
              seed: int) -> dict[str, Any]:
     """Play ``games`` matches; seat ``s`` gets ``bot_names[s]``. Pure statistics, no printing."""
-    n = seating.n_players
     tally = MatchTally(seating)
     started = time.perf_counter()
     for g in range(games):
-        bots = [make_bounded_bot(bot_names[s], seed * 1_000_003 + g * 17 + s)
-                for s in range(n)]
         try:
-            rec = play_match(rules, seating, bots, seed * 1_000_003 + g)
+            bots = _make_bots(bot_names, seed * 1_000_003 + g * 17)
+            with contextlib.redirect_stdout(sys.stderr):   # stdout is the report's
+                rec = play_match(rules, seating, bots, seed * 1_000_003 + g)
         except BotFailed as exc:
-            raise ValueError(_("bot %(bot)s at seat %(seat)d failed to move in game %(game)d "
-                               "of %(games)d: %(reason)s")
-                             % {"bot": bot_names[exc.seat], "seat": exc.seat, "game": g + 1,
-                                "games": games, "reason": safe_text(exc.reason, 200)}) from None
+            raise _bot_fault(exc, bot_names, g, games) from None
         tally.add(rec.match.totals(), rec.winner, len(rec.hands),
                   sum(h.final.turns for h in rec.hands))
     return {"rules": rules.to_dict(), "seating": seating.label(), "games": games,
             **tally.summary(bot_names, time.perf_counter() - started)}
+
+
+def _make_bots(bot_names: list[str], seed: int) -> list[SeatController]:
+    """One bot per seat (seat ``s`` gets seed ``seed + s``); a plug-in whose factory fails
+    for this seed is a fault of that seat's bot."""
+    bots: list[SeatController] = []
+    for s, name in enumerate(bot_names):
+        try:
+            bots.append(make_bounded_bot(name, seed + s))
+        except Exception as exc:   # a plug-in's factory may fail for some seeds only
+            raise BotFailed(s, f"could not be made ({type(exc).__name__}: {exc})") from exc
+    return bots
+
+
+def _bot_fault(exc: BotFailed, bot_names: list[str], game: int, games: int) -> ValueError:
+    """A bot's fault in words, naming the bot, its seat and the game."""
+    return ValueError(_("bot %(bot)s at seat %(seat)d failed to move in game %(game)d of "
+                        "%(games)d: %(reason)s")
+                      % {"bot": bot_names[exc.seat], "seat": exc.seat, "game": game + 1,
+                         "games": games, "reason": safe_text(exc.reason, 200)})
 
 
 def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: int,
@@ -76,14 +94,21 @@ def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: i
     files: list[str] = []
     started = time.perf_counter()
     for g in range(games):
-        bots = [make_bot(bot_names[s], seed * 1_000_003 + g * 17 + s) for s in range(n)]
+        try:
+            bots = _make_bots(bot_names, seed * 1_000_003 + g * 17)
+        except BotFailed as exc:
+            raise _bot_fault(exc, bot_names, g, games) from None
         names = [f"{bot_names[s]}{s + 1}" for s in range(n)]
         cfg, ids = make_table(rules, seating, names, b"simulate/%d/%d" % (seed, g))
         path = None
         if out_dir is not None:
             path = out_dir / f"game-{seed}-{g:04d}-{cfg.table_id.hex()[:12]}.mbt"
             files.append(str(path))
-        res = play_fair_match(cfg, ids, [b.choose for b in bots], path)
+        try:
+            with contextlib.redirect_stdout(sys.stderr):
+                res = play_fair_match(cfg, ids, [b.choose for b in bots], path)
+        except BotFailed as exc:
+            raise _bot_fault(exc, bot_names, g, games) from None
         proto = res.protocols[0]
         assert proto.scored is not None
         tally.add(proto.scored.totals(), res.winner, len(proto.scores),

@@ -121,6 +121,8 @@ def test_not_a_terminal_falls_back_to_plain() -> None:
     (["--option", "nonsense=1"], "unknown rule option 'nonsense'"),
     (["--option", "fast_play=maybe"], "option fast_play takes yes/no"),
     (["--name", "two words"], "--name takes one word"),
+    (["--name", ""], "--name must not be empty"),     # not silently "You"
+    (["--bots", "3", "--teams", "0x4"], "--teams takes 2x2, 2x3 or 3x2, not '0x4'"),
 ])
 def test_argument_errors_are_sentences(argv: list[str], message: str,
                                        capsys: pytest.CaptureFixture[str]) -> None:
@@ -261,3 +263,117 @@ def test_keyboard_input_is_bounded_and_echoed_safely() -> None:
         assert len(reader._buffer) <= 2 * MAX_LINE_BYTES
     t.join()
     assert lines == ["y" * MAX_LINE_BYTES, "hello"]
+
+
+# ----- bounds of every number on the command line ----------------------------------------------
+
+@pytest.mark.parametrize("argv, message", [
+    (["join", "--connect-timeout", "nan"],
+     "--connect-timeout must be a number of seconds from 0.1 to 3600, not nan"),
+    (["join", "--connect-timeout", "1e400"], "from 0.1 to 3600, not 1e400"),
+    (["join", "--connect-timeout", "-5"], "from 0.1 to 3600, not -5"),
+    (["host", "--connect-timeout", "5"], "unrecognized arguments: --connect-timeout 5"),
+    (["bench", "engine", "--seconds", "nan"],
+     "--seconds must be a number of seconds from 0.01 to 3600, not nan"),
+    (["bench", "engine", "--seconds", "inf"], "from 0.01 to 3600, not inf"),
+    (["bench", "engine", "--seconds", "-1"], "from 0.01 to 3600, not -1"),
+    (["bench", "trust", "--trials", "999999999"], "--trials must be 1 to 1000, not 999999999"),
+    (["simulate", "--games", "99999999999999999999"],
+     "--games must be 1 to 1000000, not 99999999999999999999"),
+    (["simulate", "--games", "0"], "--games must be 1 to 1000000, not 0"),
+    (["tournament", "--deals", "0"], "--deals must be 1 to 1000000, not 0"),
+    (["tournament", "--jobs", "300"], "--jobs must be 0 to 256, not 300"),
+    (["lobby", "--seconds", "-1"], "--seconds must be a number of seconds from 0 to 86400, not -1"),
+    (["lobby", "--seconds", "nan"], "from 0 to 86400, not nan"),
+    (["join", "--seat", "-1"], "--seat must be 1 to 5 (seat 0 is the host's"),
+    (["join", "--seat", "99999"], "not 99999"),
+    (["simulate", "--players", "4", "--teams", "0x4"],
+     "--teams takes 2x2, 2x3 or 3x2, not '0x4'"),
+])
+def test_numbers_out_of_bounds_are_refused_naming_the_range_and_the_value(
+        argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err, err
+    assert err.startswith(f"millebornes {argv[0]}: ") and err.count("\n") == 1
+
+
+def test_the_bounds_keep_the_values_they_allow() -> None:
+    from cli.main import verb_parser
+    assert verb_parser("join").parse_args(["--connect-timeout", "0.5"]).connect_timeout == 0.5
+    assert verb_parser("join").parse_args(["--seat", "5"]).seat == 5
+    assert verb_parser("lobby").parse_args(["--seconds", "0"]).seconds == 0
+    assert verb_parser("simulate").parse_args(["--games", "1000000"]).games == 1_000_000
+    assert verb_parser("bench").parse_args(["engine", "--seconds", "0.05"]).seconds == 0.05
+
+
+def test_an_empty_name_is_refused_not_replaced_by_the_login_name() -> None:
+    import argparse
+
+    from cli.args import player_name
+    with pytest.raises(ValueError, match="--name must not be empty"):
+        player_name(argparse.Namespace(name=""))
+    with pytest.raises(ValueError, match="--name must not be empty"):
+        player_name(argparse.Namespace(name="  "))
+    assert player_name(argparse.Namespace(name=None))   # no --name: the login name
+
+
+# ----- Ctrl-C says what was kept ---------------------------------------------------------------
+
+@pytest.mark.parametrize("argv, said", [
+    (["play", "--in-process", "--plain"], "interrupted; nothing was saved"),
+    (["play", "--plain"], "interrupted; the game is saved (millebornes resume)"),
+    (["join", "--peer", "127.0.0.1:9"], "interrupted; the game is saved (millebornes resume)"),
+    (["simulate"], "interrupted\n"),
+    (["verify", "x.mbt"], "interrupted\n"),
+])
+def test_ctrl_c_says_what_was_kept(argv: list[str], said: str, tmp_path: Path,
+                                   monkeypatch: pytest.MonkeyPatch,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib
+
+    from cli.args import VERB_MODULES
+
+    def stop(args: object) -> int:
+        raise KeyboardInterrupt
+    monkeypatch.setattr(importlib.import_module(f"cli.{VERB_MODULES[argv[0]]}"), "run", stop)
+    assert main([*argv, "--data-dir", str(tmp_path)] if argv[0] != "simulate" else argv) == 130
+    err = capsys.readouterr().err
+    assert err.startswith(said) or err == said, err
+    if argv[0] in ("simulate", "verify"):
+        assert err == "interrupted\n"
+
+
+# ----- a terminal that is not UTF-8 --------------------------------------------------------------
+
+@pytest.mark.parametrize("env", [{"PYTHONIOENCODING": "ascii"},
+                                 {"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONIOENCODING": ""}])
+def test_help_on_a_terminal_that_is_not_utf8(env: dict[str, str]) -> None:
+    proc = _cli("--help", env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "vi (Tieng Viet)" in proc.stdout and "fr (Francais)" in proc.stdout
+
+
+def test_a_game_on_an_ascii_terminal_draws_ascii_stand_ins(tmp_path: Path) -> None:
+    """It stopped at the end of hand 1 on the bar chart's "█" ('ascii' codec can't
+    encode); now each glyph the screens draw has a stand-in."""
+    from cli.i18n import ascii_fallback
+    argv = ("play", "--in-process", "--auto", "--plain", "--bots", "1", "--seed", "3",
+            "--option", "match_target=0", "--data-dir", str(tmp_path))
+    proc = _cli(*argv, env={"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONIOENCODING": ""})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert "Final scores:" in proc.stdout and proc.stdout.isascii()
+    utf8 = _cli(*argv)
+    assert utf8.returncode == 0 and not utf8.stdout.isascii()
+    assert proc.stdout == "".join(c if c.isascii() else ascii_fallback(c) for c in utf8.stdout)
+
+
+def test_ascii_stand_ins() -> None:
+    from cli.i18n import ascii_fallback
+    from cli.render import BLOCKS
+    bars = [ascii_fallback(ch) for ch in BLOCKS[1:]]
+    assert len(set(bars)) == len(bars) and all(b.isascii() and len(b) == 1 for b in bars)
+    assert [ascii_fallback(ch) for ch in "▶★─│é…"] == [">", "*", "-", "|", "e", "..."]
+    assert ascii_fallback("ئ") == "?" and ascii_fallback("\udcff") == "?"

@@ -384,8 +384,10 @@ def test_the_cheat_demo_in_vietnamese(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 @pytest.mark.parametrize("argv, needle", [
-    (["play", "--lang", "sv", "--bots", "3", "--teams", "3x3"],
-     "--teams 3x3 behöver 9 spelare, inte 4"),
+    (["play", "--lang", "sv", "--bots", "3", "--teams", "2x3"],
+     "--teams 2x3 behöver 6 spelare, inte 4"),
+    (["play", "--lang", "sv", "--bots", "3", "--teams", "3x3"],   # not "behöver 9 spelare"
+     "--teams tar 2x2, 2x3 eller 3x2, inte '3x3'"),
     (["play", "--lang", "fr", "--teams", "2y2"], "--teams prend 2x2, 2x3 ou 3x2, pas '2y2'"),
     (["simulate", "--lang", "af", "--option", "fastplay=yes"],
      "onbekende reëlkeuse 'fastplay'; bekend: "),
@@ -429,3 +431,41 @@ def test_only_the_hosts_own_answers_read_as_a_refusal() -> None:
     with i18n.using("fr"):
         assert lobby_error_line("host-said", {"text": "complet"}, "x") == \
             "l'hôte a refusé : « complet » (ses propres mots)"
+
+
+# ----- the config file -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("content, said", [
+    (b'language = "german"\n', "unknown language 'german'"),
+    (b"language = \n", "not a TOML file"),
+    (b'bidi = "x"\n', "bidi must be one of shape, terminal, not 'x'"),
+    (b"language = 5\n", "unknown language 5"),
+    (b'language = "\xff"\n', "not a TOML file"),
+    (None, ""),                                     # a folder where the file should be
+])
+def test_a_bad_config_file_is_said_once_on_stderr(
+        content: bytes | None, said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """It fell back to English in silence: the problems were collected, never shown."""
+    config = tmp_path / "config.toml"
+    if content is None:
+        config.mkdir()
+    else:
+        config.write_bytes(content)
+    monkeypatch.setenv("MILLEBORNES_CONFIG", str(config))
+    assert main(["games", "--data-dir", str(tmp_path / "data")]) == 0
+    out, err = capsys.readouterr()
+    lines = err.splitlines()
+    assert len(lines) == 1, err                     # once, one line
+    assert lines[0].startswith(f"millebornes: config file: {config}: ") and said in lines[0]
+    assert lines[0].endswith("(ignored)")
+    assert str(config) not in out                   # never in the game's output
+
+
+def test_a_good_config_file_says_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('language = "sv"\n')
+    monkeypatch.setenv("MILLEBORNES_CONFIG", str(config))
+    assert main(["games", "--data-dir", str(tmp_path / "data")]) == 0
+    assert capsys.readouterr().err == ""

@@ -10,7 +10,9 @@ How the console uses this package (see docs/translating.md for translators):
 - game words: ``card_name``, ``kind_name``, ``family_name``, ``phase_name``,
   ``score_item_name``, ``rule_term``, ``safety_abbreviation``, ``points``, ``cards_count``;
 - layout in terminal cells: ``cells``, ``fit``, ``pad``, ``wrap``;
-- the last step of every line to the terminal: ``display(line)`` (Uyghur shaping and order).
+- the last step of every line to the terminal: ``display(line)`` (Uyghur shaping and order);
+  ``protect_streams()`` at start-up: a terminal whose encoding lacks a character gets an
+  ASCII stand-in for it, never an error.
 """
 
 from ._args import add_arguments as add_arguments
@@ -33,6 +35,8 @@ from ._settings import Settings as Settings
 from ._settings import config_path as config_path
 from ._settings import normalize_language as normalize_language
 from ._settings import resolve as resolve
+from ._terminal import ascii_fallback as ascii_fallback
+from ._terminal import protect_streams as protect_streams
 from ._terms import PHASES as PHASES
 from ._terms import RULE_TERMS as RULE_TERMS
 from ._terms import SCORE_ITEMS as SCORE_ITEMS
