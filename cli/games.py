@@ -50,7 +50,12 @@ class SavedGame:
 
 def saved_games(base: Path | None) -> list[SavedGame]:
     """This account's games in the data folder, most recent first (unreadable folders
-    are skipped: ``verify`` reports on them when named)."""
+    are skipped: ``verify`` reports on them when named). ValueError when the data folder
+    is a file."""
+    root = base if base is not None else default_data_dir()
+    if root.exists() and not root.is_dir():
+        raise ValueError(_("%(path)s is not a folder: the data folder (--data-dir) is the "
+                           "folder that holds the saved games") % {"path": root})
     out = []
     for path in find_tables(base):
         try:
@@ -87,7 +92,9 @@ def find_game(ref: str, base: Path | None) -> SavedGame:
 
 def transcript_of(ref: str, args: argparse.Namespace) -> str:
     """A transcript path, or a saved game's short id turned into its transcript's path."""
-    if os.path.exists(ref) or os.sep in ref or ref.endswith(".mbt"):
+    # lexists: a symbolic link that loops or leads nowhere is a file the user named,
+    # said as such (never "no saved game has the id")
+    if os.path.lexists(ref) or os.sep in ref or ref.endswith(".mbt"):
         return ref
     return str(find_game(ref, data_dir(args)).transcript)
 

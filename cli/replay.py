@@ -3,7 +3,8 @@
 The transcript is verified first (:func:`p2p.audit.replay_steps`); of a game that stopped
 (a player left) every finished hand is shown; a transcript that does not verify is not
 replayed: its report is printed and the exit status is 1. A missing
-file exits 2. Full screen by default (the table's look, every hand face up); ``--plain``,
+file, or one that is not a transcript (or of another format version), exits 2, as with
+``verify``. Full screen by default (the table's look, every hand face up); ``--plain``,
 ``MILLEBORNES_PLAIN=1`` or output that is not a terminal print every step as text lines
 and the final report, then exit 0.
 
@@ -45,6 +46,7 @@ from .args import plain_wanted, use_color, with_defaults
 from .games import transcript_of
 from .i18n import N_, _, ngettext
 from .replay_view import ReplayModel, all_hands_lines, step_lines
+from .verify import refused, unreadable_path
 from .words import error_line, verify_lines
 
 REPLAY_HELP = N_("""\
@@ -68,11 +70,13 @@ def run(args: argparse.Namespace) -> int:
     args = with_defaults("replay", args)
     path = transcript_of(args.transcript, args)
     # a message naming a path stays one line (a path is not cut: it is copied, grepped)
-    if not os.path.exists(path):
+    if not os.path.lexists(path):
         print(i18n.display(_("millebornes replay: no such file: %(path)s. Transcripts are "
                              "written by network games and by `millebornes simulate "
                              "--fair-deck --transcript-dir DIR`.") % {"path": path}),
               file=sys.stderr)
+        return 2
+    if unreadable_path(path, "replay"):
         return 2
     if not os.path.isfile(path):
         print(i18n.display(_("millebornes replay: %(path)s is not a file: give one transcript "
@@ -85,6 +89,8 @@ def run(args: argparse.Namespace) -> int:
         print(i18n.display(_("millebornes replay: cannot read %(path)s: %(error)s")
                            % {"path": path, "error": error_line(exc)}), file=sys.stderr)
         return 1
+    if refused(report, path, "replay"):   # not a transcript, another version: as verify
+        return 2
     summary = "\n".join(verify_lines(report))
     if report.unfinished and not steps:
         for line in summary.split("\n"):

@@ -2,7 +2,7 @@
 
 Exit 0 when everything that is there holds (a finished match, or an unfinished one that
 is fair so far), 1 for a cheat or a damaged file, 2 for a usage error or a file that is
-not a transcript.
+not a transcript (or one of another format version, too large, unreadable).
 """
 
 from __future__ import annotations
@@ -11,22 +11,24 @@ import argparse
 import os
 import sys
 
-from p2p.audit import verify_game
+from p2p.audit import GameReport, verify_game
 
 from . import i18n
 from .args import with_defaults
 from .games import transcript_of
 from .i18n import _
-from .words import verify_lines
+from .words import file_refusal, verify_lines
 
 
 def run(args: argparse.Namespace) -> int:
     args = with_defaults("verify", args)
     path = transcript_of(args.transcript, args)
     # a message naming a path stays one line (a path is not cut: it is copied, grepped)
-    if not os.path.exists(path):
+    if not os.path.lexists(path):
         print(i18n.display(_("millebornes verify: no such file: %(path)s") % {"path": path}),
               file=sys.stderr)
+        return 2
+    if unreadable_path(path, "verify"):
         return 2
     if not os.path.isfile(path):
         print(i18n.display(_("millebornes verify: %(path)s is not a file: give one transcript "
@@ -35,9 +37,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     # the proofs of shuffle are checked in worker processes beside the rest (same verdict)
     report = verify_game(path, workers=min(3, (os.cpu_count() or 1) - 1))
-    if report.check == "file-corrupt" and report.crypto.offset == 0:
-        print(i18n.display(_("millebornes verify: %(path)s is not a Mille Bornes transcript")
-                           % {"path": path}), file=sys.stderr)
+    if refused(report, path, "verify"):
         return 2
     for line in verify_lines(report):
         print(i18n.display(line))
@@ -46,6 +46,33 @@ def run(args: argparse.Namespace) -> int:
     _say(_("This transcript does not prove a fair game: the entry and the seat named above "
            "are where it breaks (an altered copy blames nobody: ask the players for theirs)."))
     return 1
+
+
+def unreadable_path(path: str, command: str) -> bool:
+    """Say so (one line on stderr) when ``path`` cannot even be looked at: a symbolic link
+    that loops or leads nowhere, a folder on the way this account may not enter. For
+    ``verify`` and ``replay``, which then exit 2."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        print(i18n.display(_("millebornes %(command)s: cannot read %(path)s: %(error)s")
+                           % {"command": command, "path": path,
+                              "error": exc.strerror or exc}), file=sys.stderr)
+        return True
+    return False
+
+
+def refused(report: GameReport, path: str, command: str) -> bool:
+    """Say so (one line on stderr) when the file named ``path`` could not be checked at
+    all: not a transcript, a transcript of another format version (and what to do), too
+    large, unreadable (:func:`cli.words.file_refusal`). ``verify`` and ``replay`` then
+    exit 2, as for a usage error: nothing in it was checked, nobody is blamed."""
+    why = file_refusal(report)
+    if why is None:
+        return False
+    print(i18n.display(_("millebornes %(command)s: %(path)s: %(why)s")
+                       % {"command": command, "path": path, "why": why}), file=sys.stderr)
+    return True
 
 
 def _say(text: str) -> None:

@@ -36,6 +36,7 @@ from p2p.audit import GameReport
 from p2p.crypto.identity import fingerprint
 from p2p.table.store import TRANSCRIPT, StoreDamaged
 from p2p.text import safe_text
+from p2p.transcript.file import MAX_TRANSCRIPT_BYTES, TRANSCRIPT_VERSION
 
 from . import i18n
 from .i18n import N_, _, ngettext, pgettext
@@ -817,6 +818,8 @@ CHECK_WORDS = {
     # the file and its entries
     "file-corrupt": N_("the file is damaged or cut short"),
     "unsupported-version": N_("a transcript of another version of the format"),
+    "file-too-large": N_("a file too large for a transcript"),
+    "file-unreadable": N_("a file that cannot be read"),
     "header": N_("the transcript's header (the table's rules and players) does not hold"),
     "unexpected-error": N_("the check itself failed on this file"),
     "unknown-author": N_("an entry signed by someone not seated at the table"),
@@ -1269,6 +1272,33 @@ def seat_label(names: Sequence[str], seat: int | None, as_written: bool = False)
     return _("seat %(seat)d (%(name)s)") % {"seat": seat, "name": name}
 
 
+def file_refusal(report: GameReport) -> str | None:
+    """Why ``verify`` and ``replay`` cannot check a file at all, in words (they show it
+    after the file's name and exit 2): not a transcript, a transcript of another format
+    version (and what to do), too large, not readable; None when the report says what
+    holds and where it breaks."""
+    check, crypto = report.check, report.crypto
+    if check == "file-corrupt" and crypto.offset == 0:
+        return _("not a Mille Bornes transcript")
+    if report.version_unsupported():
+        v = crypto.version
+        values = {"version": _data(v), "ours": TRANSCRIPT_VERSION}
+        if isinstance(v, int) and v < TRANSCRIPT_VERSION:
+            return _("a transcript written by an older version of millebornes (transcript "
+                     "format %(version)s; this one reads format %(ours)d only): check it "
+                     "with the version of millebornes that wrote it") % values
+        return _("a transcript written by a newer version of millebornes (transcript "
+                 "format %(version)s; this one reads format %(ours)d): update millebornes "
+                 "to check it") % values
+    if check == "file-too-large":
+        return _("too large for a transcript: %(size)d bytes, more than any game writes "
+                 "(%(limit)d at most); it was not read") % {
+                     "size": crypto.file_size or 0, "limit": MAX_TRANSCRIPT_BYTES}
+    if check == "file-unreadable":
+        return _("cannot be read: %(error)s") % {"error": _data(report.detail, 200)}
+    return None
+
+
 def verify_lines(report: GameReport) -> list[str]:
     """``verify``'s report in words: a fair game, a fair game so far, or where it breaks
     and whom it blames. Every line fits 80 columns. A transcript has no seat of this
@@ -1281,6 +1311,10 @@ def verify_lines(report: GameReport) -> list[str]:
                          for i, v in enumerate(values))
 
     out: list[str] = []
+    refused = file_refusal(report)
+    if refused is not None:
+        # nothing was checked: no entry, no seat, no "altered or damaged" verdict
+        return wrap(_("This file was not checked: %(why)s.") % {"why": refused})
     if report.ok:
         out += wrap(ngettext("OK: a fair game. %(entries)d signed entries, %(hands)d hand: "
                              "every signature, link, commitment, shuffle, proof and move "

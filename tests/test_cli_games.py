@@ -5,12 +5,15 @@ verb, network errors in plain words with a time limit, logs kept off the termina
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
+import signal
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -190,3 +193,65 @@ def test_logs_go_to_a_file_not_the_terminal(tmp_path: Path,
             root.addHandler(h)
         root.setLevel(saved[1])
         logging.lastResort = saved[2]
+
+
+def _saved_game(data: Path) -> Path:
+    """A saved game in the data folder ``data`` (its header, no entry yet): its folder."""
+    from engine import Seating, preset
+    from p2p.table.memory import make_table
+    from p2p.table.store import Store
+    cfg, _ids = make_table(preset("classic"), Seating(2, 2), ["Al", "Bo"], b"games-fifo")
+    store = Store.create(data, cfg.header(), 0, port=0)
+    store.close()
+    return store.path
+
+
+class _StillWaiting(BaseException):
+    """Raised out of a block that hangs (no ``except Exception`` of the code swallows it)."""
+
+
+@contextlib.contextmanager
+def _within(seconds: int) -> Iterator[None]:
+    """Fail (instead of waiting forever) when the block takes longer than ``seconds``."""
+    def timeout(signum: int, frame: object) -> None:
+        raise _StillWaiting(f"still waiting after {seconds} s")
+    old = signal.signal(signal.SIGALRM, timeout)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def test_a_named_pipe_for_a_transcript_is_damage_not_a_hang(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`rm T/transcript.mbt; mkfifo T/transcript.mbt` made `games` and `resume ID` wait
+    forever (the pipe was opened and read)."""
+    data = tmp_path / "data"
+    table = _saved_game(data)
+    short = table.name[:8]
+    (table / "transcript.mbt").unlink()
+    os.mkfifo(table / "transcript.mbt")
+    with _within(10):
+        assert main(["games", "--data-dir", str(data)]) == 0
+        out = capsys.readouterr().out
+        row = next(line for line in out.splitlines() if line.startswith(short))
+        assert "damaged (see verify)" in row
+        assert main(["resume", short, "--data-dir", str(data), "--plain"]) == 2
+        err = capsys.readouterr().err
+        assert f"this computer's copy of game {short} is damaged (transcript.mbt: not a " \
+               "regular file (a named pipe)" in err, err
+        assert main(["verify", short, "--data-dir", str(data)]) == 2
+        assert "is not a file" in capsys.readouterr().err
+
+
+def test_games_in_a_data_dir_that_is_a_file(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """It said "No saved games in /etc/passwd"."""
+    f = tmp_path / "passwd"
+    f.write_text("root:x:0:0::/root:/bin/sh\n")
+    assert main(["games", "--data-dir", str(f)]) == 2
+    cap = capsys.readouterr()
+    assert f"millebornes games: {f} is not a folder" in cap.err
+    assert "No saved games" not in cap.out

@@ -320,3 +320,32 @@ def test_verify_not_a_transcript_is_a_usage_error(tmp_path: Path,
     p.write_text("hello")
     assert main(["verify", str(p)]) == 2
     assert "not a Mille Bornes transcript" in capsys.readouterr().err
+
+
+def test_replay_of_a_file_that_is_not_a_transcript_is_said_as_verify_says_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`replay --plain /etc/passwd` said "FAILED at byte 0: the file is damaged or cut
+    short … ask the players for an intact copy" (exit 1); verify says it is not a
+    transcript (exit 2)."""
+    p = tmp_path / "passwd"
+    p.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    assert main(["replay", "--plain", str(p)]) == 2
+    cap = capsys.readouterr()
+    assert f"millebornes replay: {p}: not a Mille Bornes transcript" in cap.err
+    assert "FAILED" not in cap.out + cap.err and "intact copy" not in cap.err
+    assert main(["verify", str(p)]) == 2
+    assert f"millebornes verify: {p}: not a Mille Bornes transcript" in capsys.readouterr().err
+
+
+def test_replay_of_another_versions_transcript_says_update(
+        transcript: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import dataclasses
+    t = read_transcript(transcript)
+    p = tmp_path / "v4.mbt"
+    p.write_bytes(dataclasses.replace(t.header, version=4).to_bytes()
+                  + b"".join(e.encode() for e in t.entries))
+    assert main(["replay", "--plain", str(p)]) == 2
+    cap = capsys.readouterr()
+    assert f"millebornes replay: {p}: a transcript written by a newer version" in cap.err
+    assert "update millebornes" in cap.err
+    assert "altered" not in cap.out + cap.err and "intact copy" not in cap.err

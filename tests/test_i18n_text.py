@@ -4,7 +4,11 @@ Latin transliteration, and how the language is chosen (option, config file, envi
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import signal
 import unicodedata
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -208,6 +212,45 @@ def test_a_bad_config_file_is_reported_and_ignored(tmp_path: Path, content: byte
 def test_a_config_directory_instead_of_a_file_is_reported(tmp_path: Path) -> None:
     got = i18n.resolve(None, environ={}, config=tmp_path)
     assert got.language == "en" and got.problems
+
+
+class _StillWaiting(BaseException):
+    """Raised out of a block that hangs (no ``except Exception`` of the code swallows it)."""
+
+
+@contextlib.contextmanager
+def _within(seconds: int) -> Iterator[None]:
+    """Fail (instead of waiting forever) when the block takes longer than ``seconds``."""
+    def timeout(signum: int, frame: object) -> None:
+        raise _StillWaiting(f"still waiting after {seconds} s")
+    old = signal.signal(signal.SIGALRM, timeout)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def test_a_named_pipe_or_a_device_as_config_is_reported_never_waited_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`mkfifo f; MILLEBORNES_CONFIG=f millebornes --version` waited forever: the pipe was
+    opened and read (so was /dev/tty)."""
+    fifo = tmp_path / "config.toml"
+    os.mkfifo(fifo)
+    with _within(5):
+        got = i18n.resolve(None, environ={"LANG": "sv_SE"}, config=fifo)
+        assert (got.language, got.bidi) == ("sv", "shape")
+        assert got.problems == (f"{fifo}: not a regular file (a named pipe)",)
+        got = i18n.resolve(None, environ={}, config=Path(os.devnull))
+        assert got.problems == (f"{os.devnull}: not a regular file (a device)",)
+        from cli.main import main
+        monkeypatch.setenv("MILLEBORNES_CONFIG", str(fifo))
+        with pytest.raises(SystemExit) as done:
+            main(["--version"])
+        assert done.value.code in (0, None)
+    assert "millebornes" in capsys.readouterr().out
 
 
 def test_unknown_option_values_stop_with_a_sentence() -> None:

@@ -7,12 +7,14 @@ Real files from a real match over 127.0.0.1, and the real `millebornes resume` C
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import msgpack
@@ -114,6 +116,12 @@ def _folder(p: Path) -> None:
     p.mkdir()
 
 
+def _fifo(p: Path) -> None:
+    """A named pipe in the file's place: reading it waited forever."""
+    p.unlink()
+    os.mkfifo(p)
+
+
 def _junk_after(p: Path) -> None:
     p.write_bytes(p.read_bytes() + b"\xc1\xc1 junk")
 
@@ -156,6 +164,7 @@ CASES: dict[str, tuple[str, Callable[[Path], None], str | None]] = {
     "meta-truncated": (META, _truncate(0.5), META),
     "meta-flipped": (META, _flip(0.5), META),
     "meta-folder": (META, _folder, META),
+    "meta-fifo": (META, _fifo, META),
     "meta-junk": (META, lambda p: p.write_bytes(b"\xc1" * 40), META),
     "meta-a-list": (META, lambda p: p.write_bytes(_pack([1, 2])), META),
     "meta-seat-text": (META, _meta(lambda m: m.update(seat="x")), META),
@@ -174,6 +183,7 @@ CASES: dict[str, tuple[str, Callable[[Path], None], str | None]] = {
     "transcript-missing": (TRANSCRIPT, _missing, TRANSCRIPT),
     "transcript-empty": (TRANSCRIPT, _empty, TRANSCRIPT),
     "transcript-folder": (TRANSCRIPT, _folder, TRANSCRIPT),
+    "transcript-fifo": (TRANSCRIPT, _fifo, TRANSCRIPT),
     "transcript-header-cut": (TRANSCRIPT, _truncate(100), TRANSCRIPT),
     # the middle of the ~600-byte header (0.2% of the file was there only while the
     # random deal kept the match under 300 KB: a tie replays the hand)
@@ -186,6 +196,7 @@ CASES: dict[str, tuple[str, Callable[[Path], None], str | None]] = {
     "secrets-missing": (SECRETS, _missing, SECRETS),
     "secrets-empty": (SECRETS, _empty, SECRETS),
     "secrets-folder": (SECRETS, _folder, SECRETS),
+    "secrets-fifo": (SECRETS, _fifo, SECRETS),
     "secrets-flipped": (SECRETS, _flip(0.5), SECRETS),
     "secrets-flipped-early": (SECRETS, _flip(0.2), SECRETS),
     "secrets-junk": (SECRETS, _junk_after, SECRETS),
@@ -207,6 +218,24 @@ def _damaged_copy(played: Path, tmp: Path, name: str) -> tuple[Path, Path]:
     return data, table
 
 
+class _StillWaiting(BaseException):
+    """Raised out of a block that hangs (no ``except Exception`` of the code swallows it)."""
+
+
+@contextlib.contextmanager
+def _within(seconds: int) -> Iterator[None]:
+    """Fail (instead of waiting forever) when the block takes longer than ``seconds``."""
+    def timeout(signum: int, frame: object) -> None:
+        raise _StillWaiting(f"still waiting after {seconds} s")
+    old = signal.signal(signal.SIGALRM, timeout)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
 def _local_node(nid: bytes, bind: str, port: int) -> Node:
     return Node(nid, bind="127.0.0.1")
 
@@ -218,7 +247,7 @@ def test_resume_from_a_damaged_copy_says_so_in_one_line(played: Path, tmp_path: 
     named = CASES[name][2]
     ident = Identity.load_or_create(tmp_path / "g" / "s0.key")
     if named is not None:
-        with pytest.raises(StoreDamaged) as err:
+        with _within(10), pytest.raises(StoreDamaged) as err:
             resume_peer(table, ident, node_factory=_local_node)
         text = str(err.value)
         assert "\n" not in text and f"({named}:" in text
@@ -320,3 +349,37 @@ def test_no_flipped_byte_in_secrets_is_ever_used(played: Path, tmp_path: Path) -
             (table / SECRETS).write_bytes(bytes(b))
             with pytest.raises(StoreDamaged, match="secrets.log"):
                 load_secrets(table, transcript, 0)
+
+
+def test_a_transcript_too_large_is_refused_before_it_is_read(
+        played: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store allowed a 1 TB transcript and read it whole: one bigger than any game
+    writes is damage now, said before a byte is read (the limit is made small here)."""
+    from p2p.table import store
+    from p2p.transcript import file
+    data, table = _damaged_copy(played, tmp_path, "transcript-junk-after")
+    size = (table / TRANSCRIPT).stat().st_size
+    monkeypatch.setattr(store, "MAX_TRANSCRIPT_BYTES", size - 1)
+    monkeypatch.setattr(file, "MAX_TRANSCRIPT_BYTES", size - 1)
+    with pytest.raises(StoreDamaged) as err:
+        resume_peer(table, Identity.load_or_create(tmp_path / "g" / "s0.key"),
+                    node_factory=_local_node)
+    assert err.value.what_id == "too-large" and err.value.size == size
+    assert f"({TRANSCRIPT}: too large ({size} bytes))" in str(err.value)
+    assert not (table / (TRANSCRIPT + ".damaged")).exists()       # nothing was cut
+
+
+def test_a_second_repair_keeps_what_the_first_kept_aside(played: Path, tmp_path: Path) -> None:
+    """cut_aside wrote transcript.mbt.damaged over the one an earlier repair had kept."""
+    data, table = _damaged_copy(played, tmp_path, "transcript-junk-after")
+    ident = Identity.load_or_create(tmp_path / "g" / "s0.key")
+    for _ in range(2):
+        peer = resume_peer(table, ident, node_factory=_local_node, options=FAST)
+        assert peer.local_damage is not None
+        peer.close(flush=0)
+        _junk_after(table / TRANSCRIPT)
+    peer = resume_peer(table, ident, node_factory=_local_node, options=FAST)
+    peer.close(flush=0)
+    kept = [table / (TRANSCRIPT + s) for s in (".damaged", ".damaged.2", ".damaged.3")]
+    assert [p.read_bytes() for p in kept] == [b"\xc1\xc1 junk"] * 3
+    assert "kept aside in transcript.mbt.damaged.3" in str(peer.local_damage)

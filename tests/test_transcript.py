@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-from collections.abc import Callable
+import os
+import signal
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -13,12 +16,14 @@ from p2p.deck.memory import DeckTable
 from p2p.deck.messages import CheatDetected, DeckMessage, SecretReveal, ShufflePass
 from p2p.transcript.envelope import Envelope
 from p2p.transcript.file import (
+    TRANSCRIPT_VERSION,
     LogRecorder,
     Player,
     Transcript,
     TranscriptCorrupt,
     TranscriptHeader,
     TranscriptWriter,
+    cut_aside,
     iter_transcript,
     read_transcript,
     verify_crypto,
@@ -204,3 +209,98 @@ def test_resume_after_torn_write(tmp_path: Path) -> None:
     path.write_bytes(bytes(b))
     with pytest.raises(TranscriptCorrupt):
         TranscriptWriter.resume(path)
+
+
+def test_a_second_repair_keeps_what_the_first_set_aside(tmp_path: Path) -> None:
+    """cut_aside wrote ``<path>.torn`` over an earlier one: what the first repair had
+    set aside was lost. Each one is kept now, numbered."""
+    path = _write(tmp_path)
+    full = read_transcript(path)
+    data = path.read_bytes()
+    path.write_bytes(data[:-7])                       # a torn last entry
+    w, _t, _cut = TranscriptWriter.resume(path)
+    w.close()
+    first = data[full.offsets[-1]:-7]
+    assert (tmp_path / "game.mbt.torn").read_bytes() == first
+    path.write_bytes(data[:-11])                      # torn again, differently
+    w, _t, _cut = TranscriptWriter.resume(path)
+    w.close()
+    assert (tmp_path / "game.mbt.torn").read_bytes() == first
+    assert (tmp_path / "game.mbt.torn.2").read_bytes() == data[full.offsets[-1]:-11]
+    assert cut_aside(path, full.offsets[-2], ".torn") == tmp_path / "game.mbt.torn.3"
+    assert (tmp_path / "game.mbt.torn.3").read_bytes() == data[full.offsets[-2]:full.offsets[-1]]
+    assert path.read_bytes() == data[:full.offsets[-2]]
+
+
+def test_the_reader_streams_the_file(tmp_path: Path) -> None:
+    """The whole file was read into memory (a 3 GB file took 6 GB): the reader holds one
+    object's bytes at a time, and stops at the first bad one."""
+    import tracemalloc
+    path = _write(tmp_path)
+    good = path.stat().st_size
+    os.truncate(path, good + (48 << 20))              # 48 MB of zeros after the game (sparse)
+    tracemalloc.start()
+    try:
+        with pytest.raises(TranscriptCorrupt) as e:
+            read_transcript(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert e.value.offset == good and "bad entry" in e.value.reason
+    assert peak < (8 << 20), peak
+
+
+def test_a_file_bigger_than_any_transcript_is_refused_unread(tmp_path: Path) -> None:
+    from p2p.transcript.file import MAX_TRANSCRIPT_BYTES, TranscriptUnreadable
+    path = _write(tmp_path)
+    good = path.stat().st_size
+    os.truncate(path, MAX_TRANSCRIPT_BYTES + 1)        # sparse: nothing is written
+    with pytest.raises(TranscriptUnreadable) as e:
+        read_transcript(path)
+    assert e.value.what_id == "too-large" and e.value.size == MAX_TRANSCRIPT_BYTES + 1
+    rep = verify_crypto(path)
+    assert not rep.ok and rep.check == "file-too-large"
+    assert rep.file_size == MAX_TRANSCRIPT_BYTES + 1 and rep.offset is None
+    os.truncate(path, good)
+    assert verify_crypto(path).ok
+
+
+def test_a_named_pipe_is_refused_without_waiting(tmp_path: Path) -> None:
+    """A named pipe in place of a transcript was opened and read: it waited forever."""
+    path = tmp_path / "game.mbt"
+    os.mkfifo(path)
+    with _within(5):
+        with pytest.raises(TranscriptCorrupt) as e:
+            read_transcript(path)
+        assert getattr(e.value, "what_id", None) == "not-regular"
+        assert "named pipe" in e.value.reason
+        rep = verify_crypto(path)
+    assert not rep.ok and rep.check == "file-unreadable" and "named pipe" in rep.detail
+
+
+@pytest.mark.parametrize("version", [TRANSCRIPT_VERSION - 1, TRANSCRIPT_VERSION + 1])
+def test_another_versions_transcript_names_its_version(tmp_path: Path, version: int) -> None:
+    path = _write(tmp_path)
+    t = read_transcript(path)
+    other = dataclasses.replace(t.header, version=version)
+    path.write_bytes(other.to_bytes() + b"".join(e.encode() for e in t.entries))
+    rep = verify_crypto(path)
+    assert rep.check == "unsupported-version" and rep.version == version
+
+
+class _StillWaiting(BaseException):
+    """Raised out of a block that hangs (no ``except Exception`` of the code swallows it)."""
+
+
+@contextlib.contextmanager
+def _within(seconds: int) -> Iterator[None]:
+    """Fail (instead of waiting forever) when the block takes longer than ``seconds``."""
+    def timeout(signum: int, frame: object) -> None:
+        raise _StillWaiting(f"still waiting after {seconds} s")
+    old = signal.signal(signal.SIGALRM, timeout)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)

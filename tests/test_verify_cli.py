@@ -214,3 +214,66 @@ def test_simulate_fair_deck_json_lists_its_transcripts(tmp_path: Path,
     assert listed == sorted(out_dir.iterdir())
     code, text = _verify(listed[0], capsys)
     assert code == 0 and text.startswith("OK")
+
+
+def test_a_file_bigger_than_any_transcript_is_refused_before_it_is_read(
+        tmp_path: Path, game: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
+    """`cp good.mbt huge.mbt; truncate -s 3G huge.mbt; millebornes verify huge.mbt` took
+    6.3 GB and 27 s: the whole file was read. Its size is checked first now."""
+    from p2p.transcript.file import MAX_TRANSCRIPT_BYTES
+    p = tmp_path / "huge.mbt"
+    p.write_bytes(game["path"].read_bytes())
+    os.truncate(p, MAX_TRANSCRIPT_BYTES + 1)          # sparse: nothing is written
+    code, out = _verify(p, capsys)
+    assert code == 2, out
+    assert f"millebornes verify: {p}: too large for a transcript: " \
+           f"{MAX_TRANSCRIPT_BYTES + 1} bytes" in out and str(MAX_TRANSCRIPT_BYTES) in out
+    assert "FAILED" not in out and "Traceback" not in out
+
+
+@pytest.mark.parametrize("version,words", [(4, "newer version"), (2, "older version")])
+def test_a_transcript_of_another_version_is_not_called_damaged(
+        tmp_path: Path, game: dict[str, Any], capsys: pytest.CaptureFixture[str],
+        version: int, words: str) -> None:
+    """verify said "no player can be blamed: the file was altered or damaged … ask the
+    players for an intact copy" of a transcript another version wrote (resume said
+    "update millebornes")."""
+    import dataclasses
+    t = read_transcript(game["path"])
+    p = tmp_path / f"v{version}.mbt"
+    p.write_bytes(dataclasses.replace(t.header, version=version).to_bytes()
+                  + b"".join(e.encode() for e in t.entries))
+    code, out = _verify(p, capsys)
+    assert code == 2, out
+    assert f"millebornes verify: {p}: a transcript written by an {words}" in out \
+        or f"millebornes verify: {p}: a transcript written by a {words}" in out, out
+    assert f"transcript format {version}" in out
+    assert ("update millebornes" in out) == (version == 4)
+    assert "altered" not in out and "damaged" not in out and "FAILED" not in out
+
+
+def test_verify_lines_of_another_versions_transcript_blame_nothing(
+        tmp_path: Path, game: dict[str, Any]) -> None:
+    import dataclasses
+
+    from cli.words import verify_lines
+    from p2p.audit import verify_game
+    t = read_transcript(game["path"])
+    p = tmp_path / "v4.mbt"
+    p.write_bytes(dataclasses.replace(t.header, version=4).to_bytes()
+                  + b"".join(e.encode() for e in t.entries))
+    text = " ".join(" ".join(verify_lines(verify_game(p))).split())
+    assert text.startswith("This file was not checked: a transcript written by a newer "
+                           "version of millebornes"), text
+    assert "update millebornes" in text and "altered" not in text and "FAILED" not in text
+
+
+def test_a_symlink_loop_is_said_as_such(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """It was "no saved game has the id 'loop1'"."""
+    monkeypatch.chdir(tmp_path)
+    os.symlink("loop1", "loop1")
+    code, out = _verify("loop1", capsys)
+    assert code == 2
+    assert "millebornes verify: cannot read loop1: " in out and "symbolic links" in out, out
+    assert "no saved game" not in out and "Traceback" not in out

@@ -11,7 +11,8 @@ Order of precedence, first found wins:
 The config file is per player: it sits beside the player's identity key, in
 ``$XDG_CONFIG_HOME/millebornes/config.toml`` (``~/.config/millebornes/config.toml``), or
 wherever ``MILLEBORNES_CONFIG`` points (two players sharing one account each keep their own).
-A file that is missing is normal; a file that is unreadable, too big, not TOML or holds an
+A file that is missing is normal; a file that is unreadable, too big, not a regular file (a
+named pipe or a device is never read: it could block every command), not TOML or holds an
 unknown value is reported in ``Settings.problems`` and otherwise ignored, never a traceback.
 Nothing here goes on the wire or into a transcript: each peer shows its own language.
 """
@@ -19,6 +20,7 @@ Nothing here goes on the wire or into a transcript: each peer shows its own lang
 from __future__ import annotations
 
 import os
+import stat
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -95,17 +97,47 @@ def config_path(environ: Mapping[str, str]) -> Path:
     return Path(base) / "millebornes" / "config.toml"
 
 
+class _NotRegular(OSError):
+    """The config path names a folder, a named pipe, a device: never read (reading one
+    can wait forever or never end)."""
+
+
+def _kind(mode: int) -> str:
+    return ("a folder" if stat.S_ISDIR(mode) else "a named pipe" if stat.S_ISFIFO(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "a special file")
+
+
+def _read_regular(path: Path) -> bytes:
+    """At most ``MAX_CONFIG_BYTES + 1`` bytes of a regular file; :class:`_NotRegular` for
+    anything else, checked before opening and on what was opened (without waiting)."""
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        raise _NotRegular(_kind(mode))
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise _NotRegular(_kind(mode))
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read(MAX_CONFIG_BYTES + 1)
+    finally:
+        os.close(fd)
+
+
 def read_config(path: Path) -> tuple[dict[str, str], list[str]]:
     """The ``language`` and ``bidi`` keys of a config file, and what was wrong with it."""
     try:
-        with path.open("rb") as f:
-            raw = f.read(MAX_CONFIG_BYTES + 1)
+        raw = _read_regular(path)
     except FileNotFoundError:
         return {}, []
+    except _NotRegular as exc:
+        return {}, [f"{path}: not a regular file ({exc})"]
     except OSError as exc:
         return {}, [f"{path}: {exc.strerror or exc}"]
     if len(raw) > MAX_CONFIG_BYTES:
-        return {}, [f"{path}: larger than {MAX_CONFIG_BYTES} bytes, ignored"]
+        return {}, [f"{path}: larger than {MAX_CONFIG_BYTES} bytes"]
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

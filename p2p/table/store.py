@@ -36,12 +36,15 @@ import msgpack
 from p2p.transcript.decoding import MAX_PLAYERS
 from p2p.transcript.envelope import Envelope, EnvelopeError, canonical_packb
 from p2p.transcript.file import (
+    MAX_TRANSCRIPT_BYTES,
+    NotRegularFile,
     Transcript,
     TranscriptCorrupt,
     TranscriptHeader,
     TranscriptVersionError,
     TranscriptWriter,
     cut_aside,
+    open_regular,
 )
 
 __all__ = ["Store", "StoreDamaged", "StoredTable", "default_data_dir", "table_dir",
@@ -93,19 +96,25 @@ class StoreDamaged(ValueError):
 def _read_file(path: Path, name: str, limit: int, missing_ok: bool = False,
                read: bool = True) -> bytes | None:
     """The file's bytes (None: missing and ``missing_ok``); ``read=False``: only check
-    that it is a readable file."""
+    that it is a readable regular file of at most ``limit`` bytes. A named pipe or a device
+    in its place is refused without being waited on."""
     f = path / name
     try:
         if f.is_dir():
             raise StoreDamaged(path, name, "a folder where a file should be",
                                what_id="folder")
-        if f.stat().st_size > limit:
-            raise StoreDamaged(path, name, f"too large ({f.stat().st_size} bytes)",
-                               what_id="too-large", size=f.stat().st_size)
-        if not read:
-            with open(f, "rb"):
+        with open_regular(f) as fh:
+            size = os.fstat(fh.fileno()).st_size
+            if size > limit:
+                raise StoreDamaged(path, name, f"too large ({size} bytes)",
+                                   what_id="too-large", size=size)
+            if not read:
                 return b""
-        return f.read_bytes()
+            data = fh.read(limit + 1)
+        if len(data) > limit:       # it grew meanwhile
+            raise StoreDamaged(path, name, f"too large ({len(data)} bytes)",
+                               what_id="too-large", size=len(data))
+        return data
     except FileNotFoundError:
         if missing_ok:
             return None
@@ -114,6 +123,9 @@ def _read_file(path: Path, name: str, limit: int, missing_ok: bool = False,
         raise StoreDamaged(path, name, "not readable by this account",
                            f"check the permissions of {f}", "permissions",
                            what_id="unreadable") from None
+    except NotRegularFile as exc:
+        raise StoreDamaged(path, name, f"not a regular file ({exc.kind}) where a file "
+                           "should be") from None
     except OSError as exc:
         raise StoreDamaged(path, name, f"cannot be read ({exc.strerror or exc})") from None
 
@@ -238,7 +250,8 @@ class Store:
         p = Path(path)
         meta = read_meta(p)
         damage: str | None = None
-        _read_file(p, TRANSCRIPT, 1 << 40, read=False)   # missing, a folder, unreadable
+        # missing, a folder, a named pipe, unreadable, too large: said before it is read
+        _read_file(p, TRANSCRIPT, MAX_TRANSCRIPT_BYTES, read=False)
         try:
             try:
                 writer, transcript, cut = TranscriptWriter.resume(p / TRANSCRIPT)
@@ -399,9 +412,9 @@ def read_meta(path: Path) -> dict[str, Any]:
 
 def _cut_damaged(path: Path, exc: TranscriptCorrupt) -> str:
     """Keep the transcript's bytes from a damaged entry on aside and cut them off."""
-    cut_aside(path, exc.offset, ".damaged")
+    aside = cut_aside(path, exc.offset, ".damaged")
     return (f"{TRANSCRIPT} is damaged at byte {exc.offset} ({exc.reason}); the entries from "
-            f"there (kept aside in {path.name}.damaged) are fetched again from the other "
+            f"there (kept aside in {aside.name}) are fetched again from the other "
             "peers")
 
 

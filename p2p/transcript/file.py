@@ -18,6 +18,11 @@ header is bound to the log: the first entry of hand ``h`` has
 breaks the chain.  The writer fsyncs after every entry unless asked to batch (group
 commit: :meth:`TranscriptWriter.sync`); the reader reports a truncated
 or corrupt file with the byte offset of the bad object.
+
+The reader streams the file (one object's bytes in memory at a time, besides what it
+returns) and reads only a regular file of at most :data:`MAX_TRANSCRIPT_BYTES`: a named
+pipe, a device or a bigger file is refused before a byte is read
+(:class:`TranscriptUnreadable`), never waited on or loaded whole.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import stat
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -47,7 +53,7 @@ from p2p.deck.messages import (
     message_to_body,
 )
 from p2p.transcript.agreement import agreements_of, keys_at
-from p2p.transcript.decoding import check_header_obj
+from p2p.transcript.decoding import MAX_CARDS, MAX_PLAYERS, check_header_obj
 from p2p.transcript.envelope import (
     MAX_ENVELOPE_BYTES,
     DuplicateEntry,
@@ -66,6 +72,10 @@ __all__ = [
     "is_side",
     "UnsupportedVersion",
     "TranscriptVersionError",
+    "TranscriptUnreadable",
+    "NotRegularFile",
+    "MAX_TRANSCRIPT_BYTES",
+    "open_regular",
     "Player",
     "TranscriptHeader",
     "Transcript",
@@ -100,7 +110,60 @@ class UnsupportedVersion(ValueError):
         self.version = version
         super().__init__(f"this transcript is version {version!r}; this release of millebornes "
                          f"reads version {TRANSCRIPT_VERSION} only and cannot check it")
+
+
 _MAX_HEADER_BYTES = 1 << 20
+#: The biggest transcript file read, checked before a byte of it is: 512 MiB. The longest
+#: match is 200 scored hands (p2p.table.match.MAX_HANDS), 400 counting the hands voided by
+#: agreement (p2p.transcript.agreement.MAX_HANDS); a hand at the biggest table (six seats)
+#: takes under 1 MB (~750 KB), so a real transcript stays under 400 MB, and most are
+#: under 2 MB. A bigger file is no game's: it is refused, never loaded.
+MAX_TRANSCRIPT_BYTES = 512 << 20
+#: No object of a transcript is bigger (the header is at most this, an entry at most
+#: MAX_ENVELOPE_BYTES): a longer one is refused as it is read, never buffered whole.
+_MAX_OBJECT_BYTES = _MAX_HEADER_BYTES
+_READ_CHUNK = 1 << 16
+
+
+def _file_kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a special file"
+
+
+class NotRegularFile(OSError):
+    """A path that names no regular file (a folder, a named pipe, a device, a socket): it
+    is never read, since reading one can wait forever or never end. ``kind`` says which, in
+    English ("a named pipe")."""
+
+    def __init__(self, path: str | os.PathLike[str], mode: int) -> None:
+        self.kind = _file_kind(mode)
+        super().__init__(f"{os.fspath(path)!s} is not a regular file ({self.kind})")
+        self.filename = os.fspath(path)
+
+
+def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
+    """``path`` opened for reading when it is a regular file; :class:`NotRegularFile`
+    otherwise (checked before it is opened, and again on what was opened, without waiting:
+    a named pipe put there meanwhile is opened non-blocking, then refused)."""
+    if not stat.S_ISREG(st_mode := os.stat(path).st_mode):
+        raise NotRegularFile(path, st_mode)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st_mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(st_mode):
+            raise NotRegularFile(path, st_mode)
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 class TranscriptCorrupt(ValueError):
@@ -113,11 +176,26 @@ class TranscriptCorrupt(ValueError):
 
 
 class TranscriptVersionError(TranscriptCorrupt):
-    """The file is a transcript of a format version this release cannot check."""
+    """The file is a transcript of a format version this release cannot check
+    (``version``: the one its header says, when it says one)."""
 
     def __init__(self, exc: ValueError) -> None:
         super().__init__(0, str(exc))
         self.plain = str(exc)
+        v = getattr(exc, "version", None)
+        self.version = v if type(v) is int else None
+
+
+class TranscriptUnreadable(TranscriptCorrupt):
+    """The file is not read at all: ``what_id`` ``too-large`` (``size`` bytes, more than
+    :data:`MAX_TRANSCRIPT_BYTES`) or ``not-regular`` (a named pipe, a device: ``plain``
+    says which). Never a cheat, never "damaged at byte 0"."""
+
+    def __init__(self, what_id: str, plain: str, size: int = 0) -> None:
+        super().__init__(0, plain)
+        self.what_id = what_id
+        self.plain = plain
+        self.size = size
 
 
 @dataclass(frozen=True)
@@ -189,61 +267,126 @@ class Transcript:
     side: list[Envelope] = field(default_factory=list)   #: side entries (claims, abandons)
 
 
-def _iter_objects(data: bytes) -> Iterator[tuple[int, int, object]]:
+def _iter_objects(f: BinaryIO, limit: int) -> Iterator[tuple[int, bytes, object]]:
+    """``(offset, bytes, object)`` of every msgpack object of ``f``, read in chunks: at
+    most one object's bytes (:data:`_MAX_OBJECT_BYTES`) are held, and at most ``limit``
+    bytes are read in all (a file that grows past it is refused)."""
     unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, use_list=True,
-                                max_buffer_size=max(len(data), 1))
-    unpacker.feed(data)
+                                max_buffer_size=_MAX_OBJECT_BYTES + _READ_CHUNK)
+    buf = bytearray()      # the file's bytes from ``start`` on (the object being read)
     start = 0
-    while start < len(data):
+    eof = False
+    while True:
         try:
             obj = unpacker.unpack()
         except msgpack.OutOfData:
-            raise TranscriptCorrupt(start, "truncated object at end of file") from None
+            if eof:
+                if buf:
+                    raise TranscriptCorrupt(start, "truncated object at end of file") from None
+                return
+            chunk = f.read(_READ_CHUNK)
+            if not chunk:
+                eof = True
+                continue
+            if start + len(buf) + len(chunk) > limit:
+                raise TranscriptUnreadable(
+                    "too-large", f"larger than {limit} bytes, the most a transcript may "
+                    "have", start + len(buf) + len(chunk)) from None
+            if len(buf) + len(chunk) > _MAX_OBJECT_BYTES + _READ_CHUNK:
+                raise TranscriptCorrupt(start, f"an object of more than {_MAX_OBJECT_BYTES} "
+                                        "bytes (no transcript has one)") from None
+            unpacker.feed(chunk)
+            buf += chunk
+            continue
         except Exception as e:
             raise TranscriptCorrupt(start, f"undecodable object: {e}") from None
         end = unpacker.tell()
-        yield start, end, obj
+        raw = bytes(buf[:end - start])
+        del buf[:end - start]
+        yield start, raw, obj
         start = end
 
 
-def cut_aside(path: str | os.PathLike[str], offset: int, suffix: str) -> None:
+def cut_aside(path: str | os.PathLike[str], offset: int, suffix: str) -> Path:
     """Move a transcript's bytes from ``offset`` on into ``<path><suffix>`` (kept for
     inspection) and cut the file there, durably: the one way a torn or damaged tail is
-    taken off."""
-    with open(path, "rb") as f:
+    taken off. A file set aside before is kept: the next one is ``<path><suffix>.2``,
+    ``.3``... Returns the file the bytes went to."""
+    aside = Path(str(path) + suffix)
+    n = 1
+    while True:
+        try:
+            out = open(aside, "xb")  # noqa: SIM115 - closed below
+            break
+        except FileExistsError:
+            n += 1
+            aside = Path(f"{path}{suffix}.{n}")
+    with out, open(path, "rb") as f:
         f.seek(offset)
-        Path(str(path) + suffix).write_bytes(f.read())
+        while chunk := f.read(1 << 20):
+            out.write(chunk)
+        out.flush()
+        os.fsync(out.fileno())
     with open(path, "r+b") as f:
         f.truncate(offset)
         f.flush()
         os.fsync(f.fileno())
+    return aside
+
+
+def _header_first(objects: Iterator[tuple[int, bytes, object]]
+                  ) -> Iterator[tuple[int, bytes, object]]:
+    """``objects``, a first one that cannot be decoded said as a bad header (one that
+    announces more items than any header has is refused by its length, unread)."""
+    try:
+        yield next(objects)
+    except StopIteration:
+        return
+    except TranscriptCorrupt as e:
+        if isinstance(e, TranscriptUnreadable) or "truncated" in e.reason:
+            raise
+        raise TranscriptCorrupt(0, f"bad header: {e.reason} (a header holds at most "
+                                f"{MAX_PLAYERS} players and {MAX_CARDS} cards)") from None
+    yield from objects
 
 
 def iter_transcript(path: str | os.PathLike[str]) -> Iterator[tuple[int, TranscriptHeader | Envelope]]:
-    """Yield ``(offset, header)`` then ``(offset, envelope)`` for every entry."""
-    data = Path(path).read_bytes()
-    if not data:
-        raise TranscriptCorrupt(0, "empty file")
-    first = True
-    for start, end, obj in _iter_objects(data):
-        raw = data[start:end]
-        if first:
-            first = False
+    """Yield ``(offset, header)`` then ``(offset, envelope)`` for every entry, reading the
+    file as a stream. A file that is not a regular one, or is bigger than
+    :data:`MAX_TRANSCRIPT_BYTES`, is refused before a byte is read
+    (:class:`TranscriptUnreadable`)."""
+    try:
+        f = open_regular(path)
+    except NotRegularFile as e:
+        raise TranscriptUnreadable("not-regular", f"not a regular file ({e.kind})") from None
+    with f:
+        size = os.fstat(f.fileno()).st_size
+        if size > MAX_TRANSCRIPT_BYTES:
+            raise TranscriptUnreadable("too-large", f"{size} bytes, more than the "
+                                       f"{MAX_TRANSCRIPT_BYTES} a transcript may have", size)
+        if size == 0:
+            raise TranscriptCorrupt(0, "empty file")
+        first = True
+        for start, raw, obj in _header_first(_iter_objects(f, MAX_TRANSCRIPT_BYTES)):
+            if first:
+                first = False
+                try:
+                    header = TranscriptHeader.from_obj(obj)
+                except UnsupportedVersion as e:
+                    raise TranscriptVersionError(e) from None
+                except (ValueError, TypeError, KeyError) as e:
+                    raise TranscriptCorrupt(start, f"bad header: {e}") from None
+                if header.to_bytes() != raw:
+                    raise TranscriptCorrupt(start, "non-canonical header")
+                yield start, header
+                continue
             try:
-                header = TranscriptHeader.from_obj(obj)
-            except UnsupportedVersion as e:
-                raise TranscriptVersionError(e) from None
-            except (ValueError, TypeError, KeyError) as e:
-                raise TranscriptCorrupt(start, f"bad header: {e}") from None
-            if header.to_bytes() != raw:
-                raise TranscriptCorrupt(start, "non-canonical header")
-            yield start, header
-            continue
-        try:
-            env = Envelope.decode(raw)
-        except EnvelopeError as e:
-            raise TranscriptCorrupt(start, f"bad entry: {e}") from None
-        yield start, env
+                env = Envelope.decode(raw)
+            except EnvelopeError as e:
+                raise TranscriptCorrupt(start, f"bad entry: {e}") from None
+            yield start, env
+        if first:
+            raise TranscriptCorrupt(0, "empty file")
 
 
 def read_transcript(path: str | os.PathLike[str]) -> Transcript:
@@ -389,6 +532,10 @@ class VerifyReport:
     blamed_key: bytes | None = None
     detail: str = ""
     offset: int | None = None  #: byte offset, for a corrupt file
+    #: check ``unsupported-version``: the format version the file's header says
+    version: int | None = None
+    #: check ``file-too-large``: the file's size (more than MAX_TRANSCRIPT_BYTES)
+    file_size: int | None = None
     hands: dict[int, HandResult] = field(default_factory=dict)
     entries: list[DecodedEntry] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
@@ -532,7 +679,15 @@ def _verify(transcript: Transcript | str | os.PathLike[str], rep: VerifyReport,
         try:
             transcript = read_transcript(transcript)
         except TranscriptVersionError as e:
+            rep.version = e.version
             return rep.fail(None, "unsupported-version", None, None, e.plain)
+        except TranscriptUnreadable as e:
+            if e.what_id == "too-large":
+                rep.file_size = e.size
+                return rep.fail(None, "file-too-large", None, None, e.plain)
+            return rep.fail(None, "file-unreadable", None, None, e.plain)
+        except OSError as e:   # gone meanwhile, no permission: said, never a crash
+            return rep.fail(None, "file-unreadable", None, None, e.strerror or str(e))
         except TranscriptCorrupt as e:
             rep.offset = e.offset
             return rep.fail(None, "file-corrupt", None, None, str(e))
