@@ -70,8 +70,8 @@ def refused(report: GameReport, path: str, command: str) -> bool:
     why = file_refusal(report)
     if why is None:
         return False
-    print(i18n.display(_("millebornes %(command)s: %(path)s: %(why)s")
-                       % {"command": command, "path": path, "why": why}), file=sys.stderr)
+    # no words of its own to translate: the program, the verb, the file, then why
+    print(i18n.display(f"millebornes {command}: {path}: {why}"), file=sys.stderr)
     return True
 
 

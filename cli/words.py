@@ -1084,6 +1084,14 @@ def lobby_refusal(why: str, data: Mapping[str, Any], fallback: str) -> str:
         return _("the host asked you to leave")
     if why == "transport-key-mismatch":
         return _("your transport key does not match your connection")
+    if why == "host-gone":
+        try:
+            seconds = _number(data.get("seconds") or 0)
+        except ValueError:
+            return fallback
+        return _("the table at %(endpoint)s stopped answering: nothing from it for "
+                 "%(seconds)d s (its player left, or its computer is gone)") % {
+                     "endpoint": _data(data.get("endpoint")), "seconds": seconds}
     if why == "transport-key-taken":
         return _("your transport key is already another seat's (one computer's key, two "
                  "players?)")

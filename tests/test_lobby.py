@@ -432,6 +432,11 @@ def test_a_seated_joiner_says_so_when_the_host_is_gone() -> None:
             while time.monotonic() - started < 10:
                 a.pump(0.05)
         assert gone.value.why == "host-gone" and "stopped answering" in str(gone.value)
+        from cli import i18n
+        from cli.words import lobby_refusal
+        with i18n.using("fr"):
+            said = lobby_refusal(gone.value.why, gone.value.data, str(gone.value))
+        assert "ne répond plus" in said and "1 s" in said, said
         assert time.monotonic() - started < 5
     finally:
         for n in nodes:
