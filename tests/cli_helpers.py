@@ -4,14 +4,16 @@ joiner in its own process for the network tests, and free ports for processes to
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -143,3 +145,21 @@ class Logged:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+
+
+class StillWaiting(BaseException):
+    """Raised out of a block that hangs (no ``except Exception`` of the code swallows it)."""
+
+
+@contextlib.contextmanager
+def within(seconds: int) -> Iterator[None]:
+    """Fail (instead of waiting forever) when the block takes longer than ``seconds``."""
+    def timeout(signum: int, frame: object) -> None:
+        raise StillWaiting(f"still waiting after {seconds} s")
+    old = signal.signal(signal.SIGALRM, timeout)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)

@@ -5,18 +5,16 @@ verb, network errors in plain words with a time limit, logs kept off the termina
 from __future__ import annotations
 
 import argparse
-import contextlib
 import logging
 import os
-import signal
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cli_helpers import within as _within
 
 from cli.logs import LOG_NAME, setup_logging
 from cli.main import main
@@ -204,24 +202,6 @@ def _saved_game(data: Path) -> Path:
     store = Store.create(data, cfg.header(), 0, port=0)
     store.close()
     return store.path
-
-
-class _StillWaiting(BaseException):
-    """Raised out of a block that hangs (no ``except Exception`` of the code swallows it)."""
-
-
-@contextlib.contextmanager
-def _within(seconds: int) -> Iterator[None]:
-    """Fail (instead of waiting forever) when the block takes longer than ``seconds``."""
-    def timeout(signum: int, frame: object) -> None:
-        raise _StillWaiting(f"still waiting after {seconds} s")
-    old = signal.signal(signal.SIGALRM, timeout)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def test_a_named_pipe_for_a_transcript_is_damage_not_a_hang(

@@ -4,14 +4,12 @@ Latin transliteration, and how the language is chosen (option, config file, envi
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
-import signal
 import unicodedata
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cli_helpers import within as _within
 
 from cli import i18n
 from cli.i18n import cells, fit, pad, rtl, wrap
@@ -212,24 +210,6 @@ def test_a_bad_config_file_is_reported_and_ignored(tmp_path: Path, content: byte
 def test_a_config_directory_instead_of_a_file_is_reported(tmp_path: Path) -> None:
     got = i18n.resolve(None, environ={}, config=tmp_path)
     assert got.language == "en" and got.problems
-
-
-class _StillWaiting(BaseException):
-    """Raised out of a block that hangs (no ``except Exception`` of the code swallows it)."""
-
-
-@contextlib.contextmanager
-def _within(seconds: int) -> Iterator[None]:
-    """Fail (instead of waiting forever) when the block takes longer than ``seconds``."""
-    def timeout(signum: int, frame: object) -> None:
-        raise _StillWaiting(f"still waiting after {seconds} s")
-    old = signal.signal(signal.SIGALRM, timeout)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def test_a_named_pipe_or_a_device_as_config_is_reported_never_waited_on(

@@ -7,18 +7,17 @@ Real files from a real match over 127.0.0.1, and the real `millebornes resume` C
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import msgpack
 import pytest
+from cli_helpers import within as _within
 
 from engine import Seating, preset
 from engine.bots import make_bot
@@ -216,24 +215,6 @@ def _damaged_copy(played: Path, tmp: Path, name: str) -> tuple[Path, Path]:
     file, damage, _ = CASES[name]
     damage(table / file)
     return data, table
-
-
-class _StillWaiting(BaseException):
-    """Raised out of a block that hangs (no ``except Exception`` of the code swallows it)."""
-
-
-@contextlib.contextmanager
-def _within(seconds: int) -> Iterator[None]:
-    """Fail (instead of waiting forever) when the block takes longer than ``seconds``."""
-    def timeout(signum: int, frame: object) -> None:
-        raise _StillWaiting(f"still waiting after {seconds} s")
-    old = signal.signal(signal.SIGALRM, timeout)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def _local_node(nid: bytes, bind: str, port: int) -> Node:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import os
-import signal
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from cli_helpers import within as _within
 
 from p2p.crypto.identity import Identity
 from p2p.deck.memory import DeckTable
@@ -286,21 +285,3 @@ def test_another_versions_transcript_names_its_version(tmp_path: Path, version: 
     path.write_bytes(other.to_bytes() + b"".join(e.encode() for e in t.entries))
     rep = verify_crypto(path)
     assert rep.check == "unsupported-version" and rep.version == version
-
-
-class _StillWaiting(BaseException):
-    """Raised out of a block that hangs (no ``except Exception`` of the code swallows it)."""
-
-
-@contextlib.contextmanager
-def _within(seconds: int) -> Iterator[None]:
-    """Fail (instead of waiting forever) when the block takes longer than ``seconds``."""
-    def timeout(signum: int, frame: object) -> None:
-        raise _StillWaiting(f"still waiting after {seconds} s")
-    old = signal.signal(signal.SIGALRM, timeout)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
