@@ -6,7 +6,8 @@ import argparse
 import logging
 import socket
 import sys
-from typing import TextIO
+import threading
+from typing import Any, TextIO
 
 from engine import Seating
 from p2p.crypto.identity import Identity
@@ -108,14 +109,13 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
             print(i18n.display(_("(not announced on the LAN: %(error)s; others can still join with --peer)")
                   % {"error": exc}), file=say)
 
+    seats_update = _SeatsAnnouncer(announcement) if announcement is not None else None
+
     def changed(st: LobbyState) -> None:
         for line in lobby_lines(st):
             print(i18n.display(line), file=say)
-        if announcement is not None:
-            try:
-                announcement.update_seats(seating.n_players - len(st.free()), len(st.free()))
-            except Exception as exc:
-                log.info("could not update the LAN announcement: %s", exc)
+        if seats_update is not None:
+            seats_update.set(seating.n_players - len(st.free()), len(st.free()))
 
     host.on_change = changed
     addresses = reachable_addresses(bind_address(args))
@@ -152,8 +152,48 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
             elif line == "unready":
                 host.set_ready(False)
     finally:
+        if seats_update is not None:
+            seats_update.stop()
         if announcement is not None:
             announcement.close()
+
+
+class _SeatsAnnouncer:
+    """Keeps the LAN announcement's seat counts up to date from a thread of its own: an
+    update waits on the network (about half a second), and the lobby must not (a joiner
+    sitting down and up again would hold the host's keyboard). Only the latest counts are
+    sent, and only when they changed."""
+
+    def __init__(self, announcement: Any) -> None:
+        self._announcement = announcement
+        self._wanted: tuple[int, int] | None = None
+        self._sent: tuple[int, int] | None = None
+        self._wake = threading.Event()
+        self._done = False
+        self._thread = threading.Thread(target=self._run, daemon=True, name="announce-seats")
+        self._thread.start()
+
+    def set(self, taken: int, free: int) -> None:
+        self._wanted = (taken, free)
+        self._wake.set()
+
+    def stop(self) -> None:
+        self._done = True
+        self._wake.set()
+        self._thread.join(2.0)
+
+    def _run(self) -> None:
+        while not self._done:
+            self._wake.wait()
+            self._wake.clear()
+            wanted = self._wanted
+            if self._done or wanted is None or wanted == self._sent:
+                continue
+            try:
+                self._announcement.update_seats(*wanted)
+                self._sent = wanted
+            except Exception as exc:
+                log.info("could not update the LAN announcement: %s", exc)
 
 
 def reachable_addresses(bind: str) -> list[str]:

@@ -441,3 +441,35 @@ def test_a_seated_joiner_says_so_when_the_host_is_gone() -> None:
     finally:
         for n in nodes:
             n.close()
+
+
+def test_one_member_cannot_flood_the_hosts_lobby_with_changes() -> None:
+    """Hostile review: every "ready" message, even the same one again, made the host redraw
+    its lobby, re-announce the table (half a second on the network each) and log a line:
+    2000 of them held the host's keyboard and grew its log without bound. The same again
+    changes nothing now, a member's changes have a budget, and the log is bounded."""
+    from p2p.table.lobby import CHANGES_BURST, LOG_KEPT
+
+    ids = [Identity.generate() for _ in range(2)]
+    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    try:
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(3))
+        changes: list[object] = []
+        host.on_change = changes.append
+        port = nodes[0].endpoint.rsplit(":", 1)[1]
+        a = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{port}")
+        _drive(host, [a], until="seated")
+        changes.clear()
+        started = time.monotonic()
+        for i in range(600):
+            a.set_ready(i % 2 == 0)          # ready, not ready, ready, ...
+        for _ in range(200):
+            host.pump(0.01)
+            a.pump(0.0)
+        seconds = time.monotonic() - started
+        assert len(changes) <= CHANGES_BURST + 2.0 * seconds + 2, (len(changes), seconds)
+        assert host.ignored.get("too many changes", 0) > 400
+        assert len(host.log) <= LOG_KEPT
+    finally:
+        for n in nodes:
+            n.close()

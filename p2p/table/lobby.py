@@ -41,6 +41,7 @@ import logging
 import os
 import re
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -108,6 +109,11 @@ CONTRIB_BYTES = 16
 #: Joiners the host keeps without a seat, and how long one may stay without joining.
 MAX_WAITING = 8
 WAIT_FOR_JOIN = 5.0
+#: Lobby changes (sit, ready, leave) one member may make: a burst, then so many a second.
+CHANGES_BURST = 10
+CHANGES_PER_S = 2.0
+#: Lines of a lobby's log kept (for whoever investigates; the screen shows the state).
+LOG_KEPT = 200
 #: How long a joiner waits for the host to answer before saying so.
 HOST_TIMEOUT = 15.0
 #: How long a seated joiner waits for a host its transport lost (no heartbeat: its player
@@ -355,7 +361,9 @@ class LobbyHost:
         self.members: dict[bytes, str] = {}     # node id -> endpoint (joiners not yet seated too)
         self._member_keys: dict[bytes, bytes] = {}   # node id -> CURVE key its connection proved
         self._waiting_since: dict[bytes, float] = {}   # members without a seat yet
-        self.log: list[str] = []
+        #: the latest things that happened, for whoever investigates (bounded)
+        self.log: deque[str] = deque(maxlen=LOG_KEPT)
+        self._budget: dict[bytes, tuple[float, float]] = {}   # member -> (tokens, at)
         self.ignored: dict[str, int] = {}   # strangers turned away, by reason
         self.banned: set[bytes] = set()      # keys kicked out of this lobby
         self.started: TableStart | None = None
@@ -470,6 +478,7 @@ class LobbyHost:
         self._waiting_since.pop(nid, None)
         self.members.pop(nid, None)
         self._member_keys.pop(nid, None)
+        self._budget.pop(nid, None)
         try:
             self.node.remove_peer(nid)
         except (TransportError, ValueError):
@@ -484,6 +493,9 @@ class LobbyHost:
         if key in self.banned:
             return
         seat = self._seat_of(key)
+        if k != "join" and not self._spend(sender):
+            self._ignore("too many changes")   # the host's screen and announcement follow
+            return                            # every change: one member may not flood them
         if k == "join":
             if obj["v"] != PROTOCOL_VERSION:
                 self._send(sender, {"k": "refused", "reason":
@@ -539,13 +551,26 @@ class LobbyHost:
         elif k == "ready" and seat is not None:
             info = self.state.seats[seat]
             assert info is not None
-            info.ready = obj["ready"]
-            self._changed(f"{info.name} is {'ready' if info.ready else 'not ready'}")
+            if info.ready != obj["ready"]:     # the same again changes nothing
+                info.ready = obj["ready"]
+                self._changed(f"{info.name} is {'ready' if info.ready else 'not ready'}")
         elif k == "leave" and seat is not None and seat != 0:
             info = self.state.seats[seat]
             self.state.seats[seat] = None
             self._waiting_since[sender] = self.clock()   # may join again, else expires
             self._changed(f"{info.name if info else '?'} leaves")
+
+    def _spend(self, sender: bytes) -> bool:
+        """One lobby change from ``sender`` if its budget allows (a burst of
+        :data:`CHANGES_BURST`, then :data:`CHANGES_PER_S` a second)."""
+        now = self.clock()
+        tokens, at = self._budget.get(sender, (float(CHANGES_BURST), now))
+        tokens = min(float(CHANGES_BURST), tokens + (now - at) * CHANGES_PER_S)
+        if tokens < 1.0:
+            self._budget[sender] = (tokens, now)
+            return False
+        self._budget[sender] = (tokens - 1.0, now)
+        return True
 
     def _seat_of(self, key: bytes) -> int | None:
         for i, s in enumerate(self.state.seats):
@@ -631,7 +656,7 @@ class LobbyClient:
         #: why, as data (see :class:`LobbyError`)
         self.refused_why: tuple[str, dict[str, Any]] = ("", {})
         self.ready = False
-        self.log: list[str] = []
+        self.log: deque[str] = deque(maxlen=LOG_KEPT)
         self.clock = clock
         self.host_timeout = host_timeout
         self.host_lost = HOST_LOST
@@ -847,7 +872,7 @@ class LobbyClient:
                 log.warning("a lobby state names another host key")
                 return False
             self.state = state
-            self.log.append("state")
+            self.log.append("state")   # (bounded: a host sending states in a loop)
         elif k == "refused":
             reason = safe_text(obj["reason"], _MAX_REASON, placeholder="refused")
             why, data = refusal_why(reason)
