@@ -4,9 +4,10 @@ seat, get ready, then play."""
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
-from typing import TextIO
+from typing import Any, TextIO
 
 from p2p.crypto.identity import fingerprint as key_fingerprint
 from p2p.net.interface import TransportError
@@ -29,6 +30,8 @@ from .words import detail_text, lobby_error_line, lobby_refusal
 
 SAME_KEY = N_("this key is already seated at the table; use --identity FILE for a second "
             "player on one account")
+#: A key's fingerprint as players read it (p2p.crypto.identity.fingerprint: XXXXX-XXXXX).
+FINGERPRINT = re.compile(r"[A-Z2-7]{5}-[A-Z2-7]{5}")
 #: Seconds between two prints of the lobby's seats (the latest state is shown).
 SHOW_EVERY = 0.5
 LOBBY_HELP = N_("type 'sit N' to take seat N, 'ready', 'unready', 'leave'")
@@ -41,15 +44,21 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     ident = identity(args)
     peers = list(args.peer or [])
     fingerprint = None
+    user_fp: str | None = None      # a fingerprint the player gave (--table FP, FP@HOST)
     host_curve_key: bytes | None = None
     if not peers:
         from p2p.net.discovery import browse_tables
         want = args.table
+        if want is not None and is_fingerprint(want):
+            user_fp = want
+
+        def wanted(t: Any) -> bool:
+            return table_matches(t, want)
+
         print(i18n.display(_("looking for tables on the LAN...")), file=say)
         with browse_tables(interfaces=args.mdns) as b:
-            tables = b.wait_for(lambda ts: any(want in (None, t.name, t.fingerprint)
-                                               for t in ts), 10.0)
-        tables = [t for t in (tables or []) if want in (None, t.name, t.fingerprint)]
+            tables = b.wait_for(lambda ts: any(wanted(t) for t in ts), 10.0)
+        tables = [t for t in (tables or []) if wanted(t)]
         if not tables:
             raise OSError(_("no table found on the LAN after 10 s: is a table hosted, is "
                             "multicast allowed here? Or give its address with --peer "
@@ -68,7 +77,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
                                  host_curve_key=host_curve_key)
         except LobbyError as exc:     # e.g. two fingerprints for the host: said, no traceback
             raise OSError(lobby_refusal(exc.why, exc.data, str(exc))) from None
-        start = _lobby(client, args, peers[0], say, reader)
+        if "@" in peers[0]:
+            user_fp = peers[0].partition("@")[0]
+        start = _lobby(client, args, peers[0], say, reader, user_fp is not None)
     except BaseException:
         node.close()
         raise
@@ -94,8 +105,23 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         peer.close(flush=1.0)
 
 
+def is_fingerprint(text: str) -> bool:
+    return FINGERPRINT.fullmatch(text.strip().upper()) is not None
+
+
+def table_matches(table: Any, want: str | None) -> bool:
+    """Is ``table`` (a discovered one) the one ``--table`` names? A fingerprint names the
+    host's key, anything else the table's name: a table that calls itself by a friend's
+    fingerprint must not pass for the friend's."""
+    if want is None:
+        return True
+    if is_fingerprint(want):
+        return bool(table.fingerprint == want.strip().upper())
+    return bool(table.name == want)
+
+
 def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: TextIO,
-           reader: LineReader) -> TableStart | None:
+           reader: LineReader, checked: bool = False) -> TableStart | None:
     """Seat and readiness until the host starts the match; None if we leave."""
     shown = None
     shown_at = -SHOW_EVERY
@@ -116,9 +142,11 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             raise OSError(_(SAME_KEY) + " " + detail_text(exc)) from None
         if start is not None:
             return start
-        if client.host_key is not None and not shown_key:
+        if client.host_key is not None and client.state is not None and not shown_key:
+            # only once a lobby state signed with that key came: the key a connection
+            # claims is no key until it signed something
             shown_key = True
-            print(i18n.display(host_key_line(client, address)), file=say)
+            print(i18n.display(host_key_line(client, address, checked)), file=say)
         st = client.state
         if st is None and time.monotonic() - asked > limit:
             raise OSError(_("no answer from %(address)s after %(seconds)s s: is the table "
@@ -160,11 +188,12 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             print(i18n.display(_(LOBBY_HELP)), file=say)
 
 
-def host_key_line(client: LobbyClient, address: str) -> str:
-    """The host's key as the player should see it: checked against the fingerprint given,
-    or trusted on first use (then how to check it next time)."""
+def host_key_line(client: LobbyClient, address: str, checked: bool = True) -> str:
+    """The host's key as the player should see it: checked against the fingerprint the
+    player gave (``checked``), or trusted on first use (then how to check it next time): a
+    fingerprint from a LAN announcement is the announcer's word, not the player's."""
     fp = key_fingerprint(client.host_key or b"")
-    if client.host_fp is not None:
+    if client.host_fp is not None and checked:
         return _("the host's key is %(key)s, as expected") % {"key": fp}
     host = address.rpartition("@")[2]
     return (_("the host's key is %(key)s (trusted on first use: compare it with the host's "

@@ -473,3 +473,22 @@ def test_one_member_cannot_flood_the_hosts_lobby_with_changes() -> None:
     finally:
         for n in nodes:
             n.close()
+
+
+def test_join_by_fingerprint_matches_keys_only_and_only_a_given_key_is_as_expected() -> None:
+    """Hostile review: ``join --table S4SE5-YZL6Q`` also matched a table *named*
+    S4SE5-YZL6Q, and the key of whatever answered was shown "as expected" because the
+    expected fingerprint came from the same (untrusted) announcement."""
+    from types import SimpleNamespace
+
+    from cli.join import host_key_line, table_matches
+    friend = SimpleNamespace(name="Alice's table", fingerprint="S4SE5-YZL6Q")
+    mallory = SimpleNamespace(name="S4SE5-YZL6Q", fingerprint="27D3Q-R4U7Z")
+    assert table_matches(friend, "S4SE5-YZL6Q") and table_matches(friend, "s4se5-yzl6q")
+    assert not table_matches(mallory, "S4SE5-YZL6Q")
+    assert table_matches(friend, "Alice's table") and not table_matches(mallory, "Alice's table")
+    key = Identity.generate().public_key
+    client = SimpleNamespace(host_key=key, host_fp="27D3Q-R4U7Z")
+    assert "as expected" in host_key_line(client, "10.0.0.7:4770", checked=True)  # type: ignore[arg-type]
+    said = host_key_line(client, "10.0.0.7:4770", checked=False)  # type: ignore[arg-type]
+    assert "as expected" not in said and "trusted on first use" in said
