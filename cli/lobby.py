@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
 import time
 from typing import TextIO
 
@@ -13,29 +14,70 @@ from . import i18n
 from .args import with_defaults
 from .i18n import _
 
+#: Seconds between two lines about the same table when only its details changed: a
+#: machine changing its records all the time must not scroll the other tables away.
+UPDATE_EVERY = 5.0
+#: Seconds between two looks at what changed.
+FLUSH_EVERY = 0.5
+
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     args = with_defaults("lobby", args)
     say = out or sys.stdout
     seconds = float(args.seconds or 0)
+    lock = threading.Lock()
+    pending: dict[str, tuple[TableChange, TableInfo]] = {}   # the latest change per table
+    shown: dict[str, tuple[str, float]] = {}                  # the line shown, and when
 
-    def show(change: TableChange, t: TableInfo) -> None:
-        sign = {"added": "+", "updated": "~", "removed": "-"}[change.value]
-        print(i18n.display(sign + " " + _("%(name)s %(rules)s seats %(taken)d taken, %(free)d free, host "
-                             "[%(key)s]: millebornes join --peer %(address)s")
-              % {"name": repr(t.name), "rules": t.rules, "taken": t.seats_taken,
-                 "free": t.seats_free, "key": t.fingerprint,
-                 "address": _host_port(t.endpoint)}), file=say, flush=True)
+    def seen(change: TableChange, t: TableInfo) -> None:      # zeroconf's thread
+        with lock:
+            before = pending.get(t.service_name)
+            if before is not None and before[0] is TableChange.ADDED \
+                    and change is TableChange.UPDATED:
+                change = TableChange.ADDED
+            pending[t.service_name] = (change, t)
+
+    def flush(now: float) -> None:
+        with lock:
+            changes = sorted(pending.items())
+            pending.clear()
+        for key, (change, t) in changes:
+            line = _line(t)
+            last = shown.get(key)
+            if change is TableChange.UPDATED and last is not None:
+                if last[0] == line:
+                    continue                       # nothing a player sees changed
+                if now - last[1] < UPDATE_EVERY:
+                    with lock:                     # said again later, if still so
+                        pending.setdefault(key, (change, t))
+                    continue
+            sign = {"added": "+", "updated": "~", "removed": "-"}[change.value]
+            print(i18n.display(sign + " " + line), file=say, flush=True)
+            if change is TableChange.REMOVED:
+                shown.pop(key, None)
+            else:
+                shown[key] = (line, now)
 
     print(i18n.display(_("tables on the LAN (Ctrl-C to stop):")), file=say)
-    with browse_tables(show, interfaces=args.mdns):
+    with browse_tables(seen, interfaces=args.mdns):
         end = time.monotonic() + seconds if seconds > 0 else None
         try:
             while end is None or time.monotonic() < end:
-                time.sleep(0.2)
+                time.sleep(FLUSH_EVERY if end is None else
+                           max(0.0, min(FLUSH_EVERY, end - time.monotonic())))
+                flush(time.monotonic())
         except KeyboardInterrupt:
             pass
     return 0
+
+
+def _line(t: TableInfo) -> str:
+    """A table in words, with the command that joins it and checks its key."""
+    return _("%(name)s %(rules)s seats %(taken)d taken, %(free)d free, host "
+             "[%(key)s]: millebornes join --peer %(address)s") % {
+                 "name": repr(t.name), "rules": t.rules, "taken": t.seats_taken,
+                 "free": t.seats_free, "key": t.fingerprint,
+                 "address": f"{t.fingerprint}@{_host_port(t.endpoint)}"}
 
 
 def _host_port(endpoint: str) -> str:

@@ -492,3 +492,40 @@ def test_join_by_fingerprint_matches_keys_only_and_only_a_given_key_is_as_expect
     assert "as expected" in host_key_line(client, "10.0.0.7:4770", checked=True)  # type: ignore[arg-type]
     said = host_key_line(client, "10.0.0.7:4770", checked=False)  # type: ignore[arg-type]
     assert "as expected" not in said and "trusted on first use" in said
+
+
+def test_lobby_prints_each_table_at_a_bounded_rate_with_its_key_pinned(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hostile review: ``lobby`` printed a line for every record change, so a machine
+    changing 100 records twice a second printed a thousand lines in 10 s and the friend's
+    table scrolled away; and the command it printed did not pin the host's key."""
+    import contextlib
+
+    from cli import lobby as lobby_verb
+    from p2p.net.discovery import TableChange, TableInfo
+
+    def table(name: str, taken: int) -> TableInfo:
+        return TableInfo(f"{name}._millebornes._tcp.local.", name, "classic", taken, 4 - taken,
+                         "S4SE5-YZL6Q" if name == "friend" else "27D3Q-R4U7Z", 4321,
+                         ("10.0.0.7",))
+
+    @contextlib.contextmanager
+    def fake_browse(callback: Callable[..., None], interfaces: object = None):  # type: ignore[no-untyped-def]
+        def flood() -> None:
+            callback(TableChange.ADDED, table("friend", 1))
+            for i in range(400):
+                callback(TableChange.ADDED if i == 0 else TableChange.UPDATED,
+                         table(f"noise{i % 20}", i % 3))
+                time.sleep(0.003)
+        th = threading.Thread(target=flood)
+        th.start()
+        yield None
+        th.join()
+
+    monkeypatch.setattr(lobby_verb, "browse_tables", fake_browse)
+    out = io.StringIO()
+    assert lobby_verb.run(_ns(seconds=2.0, mdns="loopback"), out=out) == 0
+    lines = out.getvalue().splitlines()[1:]
+    assert any(line.startswith("+ 'friend'") for line in lines)
+    assert "millebornes join --peer S4SE5-YZL6Q@10.0.0.7:4321" in out.getvalue()
+    assert len(lines) <= 1 + 20 * 2, len(lines)    # each table added, then at most one ~
