@@ -69,6 +69,12 @@ MIN_COLS, MIN_ROWS = 80, 24
 MAX_STATUS = 3
 
 
+
+def sentence(text: str) -> str:
+    """``text`` as a sentence: a capital first, one full stop last (never "..")."""
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?", "…")) else text + "."
+
 class TableApp:
     def __init__(self, driver: TableDriver, *, auto: bool = False, lang: str = "en",
                  seed: int = 0, color: bool = True, delay: float = 0.4,
@@ -183,11 +189,19 @@ class TableApp:
 
     def _too_small_fragments(self) -> StyleAndTextTuples:
         rows, cols = self._size()
+        text = (_("The board needs a terminal of at least %(need)s; this one is %(size)s. "
+                  "Please make it larger (the game goes on meanwhile). q leaves; the game "
+                  "is saved.") if self.saved else
+                _("The board needs a terminal of at least %(need)s; this one is %(size)s. "
+                  "Please make it larger (the game goes on meanwhile). q leaves (this game "
+                  "is not saved)."))
         return [("class:title", "Mille Bornes\n\n"),
-                ("", _("The board needs a terminal of at least %(need)s; this one is "
-                       "%(size)s. Please make it larger (the game goes on meanwhile). q "
-                       "leaves; the game is saved.")
-                 % {"need": f"{MIN_COLS}×{MIN_ROWS}", "size": f"{cols}×{rows}"})]
+                ("", text % {"need": f"{MIN_COLS}×{MIN_ROWS}", "size": f"{cols}×{rows}"})]
+
+    @property
+    def saved(self) -> bool:
+        """Is the game kept (a table's store: ``millebornes resume``)? Not in-process."""
+        return bool(getattr(self.driver, "saves_game", True))
 
     def _size(self) -> tuple[int, int]:
         try:
@@ -227,7 +241,7 @@ class TableApp:
         width = max(20, cols - 2)                 # the frame's two sides
         height = max(3, rows - 1 - 2)             # the float leaves a row; the frame's two
         body: list[tuple[str, str]] = []
-        for line in help_text(self.color).splitlines():
+        for line in help_text(self.color, self.saved).splitlines():
             if i18n.cells(line) <= width:
                 # kept as written: the spaces between a key and the next are its columns
                 # (wrapping collapsed them into "select a card p play it d discard it")
@@ -331,10 +345,20 @@ class TableApp:
     def status_text(self) -> str:
         d = self.driver
         if self.confirm_quit:
+            if not self.saved:
+                return _("Leave the game? It is not saved (play --in-process): leaving ends "
+                         "it. y leave · n stay")
+            if d.over:
+                return _("Leave? The match is over. y leave · n stay")
             return _("Leave the game? It is saved: `millebornes resume` brings you back. "
                      "y leave · n stay")
         if self.message:
             return self.message
+        return self._table_status()
+
+    def _table_status(self) -> str:
+        """What the table is at, without the last message."""
+        d = self.driver
         if d.over:
             return match_over_line(d.match, d.names) + " " + _("Press q to leave.")
         if d.hand_over:
@@ -365,9 +389,13 @@ class TableApp:
         d = self.driver
         _rows, cols = self._size()
         lines = wrap(self.status_text(), max(20, cols - 2))
-        if (self.message and not self.confirm_quit and not d.hand_over and d.my_move()
-                and not self.auto):
-            lines += wrap(self._waiting(), max(20, cols - 2))
+        if self.message and not self.confirm_quit:
+            if d.hand_over or d.over:
+                # a message left over from the last move must not hide that the hand (or
+                # the match) is over and what to press
+                lines += wrap(self._table_status(), max(20, cols - 2))
+            elif d.my_move() and not self.auto:
+                lines += wrap(self._waiting(), max(20, cols - 2))
         return lines[:MAX_STATUS]
 
     def _status_height(self) -> Dimension:
@@ -416,7 +444,7 @@ class TableApp:
             self.say(out.text)
             return
         if out.kind == "error":
-            self.say(out.text[:1].upper() + out.text[1:] + ".", error=True)
+            self.say(sentence(out.text), error=True)
             return
         if out.kind == "next":
             self.driver.next_hand()
@@ -536,16 +564,23 @@ class TableApp:
         for i in range(1, 10):
             @kb.add(str(i), filter=on_hand)
             def _select(event: KeyPressEvent, i: int = i) -> None:
+                if self.commander.pending is not None:
+                    self.execute("no")     # another card: the question is answered no
+                    if i <= len(self.cards()):
+                        self.selected = i - 1
+                    return
                 if i <= len(self.cards()):
                     self.selected = i - 1
                     self.say("")
                 else:
                     text = reply("no-such-card", n=i, held=len(self.cards()))
-                    self.say(text[:1].upper() + text[1:] + ".", error=True)
+                    self.say(sentence(text), error=True)
 
         @kb.add("left", filter=on_hand)
         @kb.add("up", filter=on_hand)
         def _prev(event: KeyPressEvent) -> None:
+            if self.commander.pending is not None:
+                self.execute("no")
             n = len(self.cards())
             if n:
                 self.selected = (self.selected - 1) % n
@@ -553,6 +588,8 @@ class TableApp:
         @kb.add("right", filter=on_hand)
         @kb.add("down", filter=on_hand)
         def _next(event: KeyPressEvent) -> None:
+            if self.commander.pending is not None:
+                self.execute("no")
             n = len(self.cards())
             if n:
                 self.selected = (self.selected + 1) % n
@@ -609,7 +646,7 @@ class TableApp:
         def _enter(event: KeyPressEvent) -> None:
             d = self.driver
             if self.commander.pending is not None:
-                self.execute("yes")
+                self.execute("no")         # only y throws a safety away, never a stray Enter
             elif d.hand_over:
                 self.execute("next")
             elif phase() == DRAW:

@@ -127,6 +127,9 @@ class LocalDriver:
     source (classic draws, replacement draws): there is nothing to decide.
     """
 
+    #: kept nowhere: leaving ends it (the console says so, never "it is saved")
+    saves_game = False
+
     def __init__(self, rules: Rules, seating: Seating, names: Sequence[str], seat: int = 0,
                  seed: int = 0, bots: Sequence[SeatController | None] | str = "heuristic",
                  auto_draw: bool = True, lang: str = "en") -> None:

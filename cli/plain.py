@@ -21,6 +21,7 @@ from .commands import Commander, Context
 from .driver import TableDriver
 from .i18n import _
 from .words import (
+    NOT_SAVED,
     PLAIN_HELP,
     WIDTH,
     command_for,
@@ -208,7 +209,8 @@ class PlainSession:
                 self.say(_("You left the table."))
                 return False
             if out.kind == "help":
-                self.say(_(PLAIN_HELP))
+                self.say(_(PLAIN_HELP) if getattr(self.driver, "saves_game", True)
+                         else _(PLAIN_HELP) + "\n" + _(NOT_SAVED))
                 continue
             if out.kind in ("message", "confirm"):
                 self.say(out.text)

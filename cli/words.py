@@ -94,9 +94,16 @@ Commands (N = a card's number in your hand, as listed):
 Each card's family is said in brackets; "playable" marks what you can play now.""")
 
 
-def help_text(color: bool) -> str:
-    """The help, explaining colours or the letters that replace them."""
-    return _(HELP) + "\n" + _(HELP_COLOR if color else HELP_MONO)
+#: Said under the help when the game is kept nowhere (``play --in-process``).
+NOT_SAVED = N_("This game is not saved: it runs in this process only (play --in-process), "
+               "and leaving ends it.")
+
+
+def help_text(color: bool, saved: bool = True) -> str:
+    """The help, explaining colours or the letters that replace them (and, for a game kept
+    nowhere, that leaving ends it: the keys' line says a game is saved)."""
+    return _(HELP) + "\n" + _(HELP_COLOR if color else HELP_MONO) + (
+        "" if saved else "\n" + _(NOT_SAVED))
 
 
 def or_list(items: Iterable[str]) -> str:

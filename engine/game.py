@@ -588,6 +588,8 @@ def explain(state: HandState, seat: int, card: int, target: int | None = None) -
         return f"R4: {_not_your_turn(state, seat)}"
     if state.phase == DRAW:
         return "R4: draw first"
+    if state.phase == EXTEND:
+        return "R12: decide first whether to extend the trip to 1000"
     if state.phase != PLAY:
         return None if any(getattr(a, "card", None) == card
                            for a in legal_actions(state, seat)) else \

@@ -284,3 +284,76 @@ def test_extension_answered_with_y() -> None:
         inp.send_text("q")
 
     assert run(d, script) == 0
+
+
+def test_a_pending_safety_question_is_answered_no_by_another_card_or_enter() -> None:
+    """New-player review: "discard this safety?" was hidden by pressing a number, p and d
+    went dead, and Enter (meant as "play the selected card") answered the hidden question
+    yes: the safety was thrown away. Choosing another card, or Enter, keeps the safety."""
+    d, i = _with_safety_in_hand()
+    safety = d.view().hand(0)[i]
+    other = 1 if i == 0 else 0
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: my_play_phase(d))
+        n = len(d.events)
+        inp.send_text(f"{i + 1}d")
+        await until(lambda: "is a safety" in app.message)
+        inp.send_text(f"{other + 1}")
+        await until(lambda: "nothing discarded" in app.message)
+        assert app.commander.pending is None and app.selected == other
+        inp.send_text(f"{i + 1}d")
+        await until(lambda: "is a safety" in app.message)
+        inp.send_text("\r")
+        await until(lambda: "nothing discarded" in app.message)
+        assert safety in d.view().hand(0) and len(d.events) == n
+        inp.send_text("q")
+
+    assert run(d, script) == 0
+
+
+def test_leaving_a_game_kept_nowhere_says_so() -> None:
+    """New-player review: ``play --in-process`` keeps no game, yet the leave question, the
+    help and the too-small screen said "the game is saved"."""
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=3)
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        inp.send_text("q")
+        await until(lambda: app.confirm_quit)
+        assert "not saved" in app.status_text() and "resume" not in app.status_text()
+        from cli.words import help_text
+        assert "This game is not saved" in help_text(True, app.saved)
+        inp.send_text("y")
+
+    assert run(d, script) == 0
+
+
+def test_the_end_of_a_hand_shows_under_a_message_left_from_the_last_move() -> None:
+    """New-player review: a message shown just before the hand ended hid "Hand 1 over.
+    Press Enter for hand 2": the player waited for nothing."""
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=6)
+    from engine.bots import make_bot
+    bot = make_bot("heuristic", 0)
+    while not d.hand_over:
+        if not d.step_others():
+            d.submit(bot.choose(d.view(), d.legal()))
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        app.say("It is not your move: wait for the others.", error=True)
+        assert any("Press Enter for hand 2" in line for line in app.status_lines())
+        inp.send_text("q")
+
+    assert run(d, script) == 0
+
+
+def test_why_during_the_extension_question_says_to_answer_it() -> None:
+    from engine import EXTEND, explain
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=3)
+    v = d.view()._replace(phase=EXTEND, seat=0)
+    assert explain(v, 0, v.hand(0)[0]) == "R12: decide first whether to extend the trip to 1000"
+
+
+def test_a_reason_ending_in_a_full_stop_gets_no_second_one() -> None:
+    from cli.app import sentence
+    assert sentence("no coup fourré. Type pass.") == "No coup fourré. Type pass."
+    assert sentence("draw first") == "Draw first."

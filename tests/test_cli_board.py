@@ -118,7 +118,8 @@ def test_quitting_asks_first() -> None:
     async def script(app: TableApp, inp: PipeInput) -> None:
         await until(lambda: d.my_move() and not d.others_pending())
         inp.send_text("q")
-        await until(lambda: app.status_text().startswith("Leave the game? It is saved"))
+        # (in this process the game is kept nowhere, and the question says so)
+        await until(lambda: app.status_text().startswith("Leave the game? It is not saved"))
         inp.send_text("n")
         await until(lambda: not app.confirm_quit)
         assert not app.app.is_done
