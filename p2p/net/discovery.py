@@ -12,7 +12,7 @@ name    table name (UTF-8, at most 60 bytes)
 rules   rules preset and options, e.g. ``classic`` or ``modern;…``
 taken   seats taken (decimal)
 free    seats free (decimal)
-fp      host key fingerprint (hex)
+fp      host key fingerprint (``XXXXX-XXXXX``, as the game prints it)
 id      table id (hex, optional)
 ======  ==========================================================
 
@@ -28,17 +28,30 @@ or an explicit list of local IPv4 addresses.  Multicast does not cross VPNs and
 routers: there, peers connect by address (``--peer HOST:PORT``) and this module
 is simply not needed.  Discovery is a convenience, never trusted: everything it
 reports (fingerprint included) is checked by the session's signed handshake.
+
+Every record is another machine's: a browser lists no loopback, unspecified,
+multicast or reserved address (nor a link-local one, unless this host has one),
+except when it browses on the loopback only; it never waits on the network on
+its own thread (names that are not complete in zeroconf's cache are resolved by
+a few resolver threads, a bounded number at a time, and a name that did not
+resolve is not asked again for :data:`RETRY_AFTER` seconds); it lists at most
+:data:`MAX_TABLES` tables and :data:`MAX_TABLES_PER_ADDRESS` per host address,
+and counts the rest (:attr:`TableBrowser.ignored`).
 """
 
 from __future__ import annotations
 
+import collections
+import dataclasses
 import enum
 import ipaddress
 import logging
+import queue
 import re
 import socket
 import threading
 import time
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -90,6 +103,8 @@ class TableInfo:
     seats_free: int
     fingerprint: str
     port: int
+    #: every usable address of the record (at most MAX_ADDRESSES), first seen first: an
+    #: address another machine adds later comes after the ones already listed
     addresses: tuple[str, ...]
     table_id: str = ""
     curve_key: bytes | None = None   # TXT "ck": the host's CURVE key (a hint, like fp)
@@ -103,12 +118,39 @@ class TableInfo:
         return f"tcp://{self.addresses[0]}:{self.port}"
 
     @property
-    def endpoints(self) -> list[str]:
-        return [f"tcp://{a}:{self.port}" for a in self.addresses]
+    def endpoints(self) -> tuple[str, ...]:
+        """Every address as an endpoint, :attr:`endpoint` first: any machine on the LAN can
+        add an address to a record, so a joiner tries each in turn (the handshake checks
+        the host's key at each)."""
+        return tuple(f"tcp://{a}:{self.port}" for a in self.addresses)
+
+
+#: Zeroconf instances made by :func:`make_zeroconf` on loopback interfaces only: a browser
+#: on one of them accepts loopback addresses in records (they come from this host).
+_LOOPBACK_ZC: weakref.WeakSet[Zeroconf] = weakref.WeakSet()
+
+
+def _loopback_only(interfaces: Interfaces) -> bool:
+    if isinstance(interfaces, str):
+        if interfaces in ("all", "default"):
+            return False
+        if interfaces == "loopback":
+            return True
+        interfaces = [interfaces]
+    addrs = list(interfaces)
+    return bool(addrs) and all(is_ipv4(a) and ipaddress.IPv4Address(a).is_loopback
+                               for a in addrs)
 
 
 def make_zeroconf(interfaces: Interfaces = "all") -> Zeroconf:
     """A Zeroconf instance on the chosen interfaces (see module docstring)."""
+    zc = _make_zeroconf(interfaces)
+    if _loopback_only(interfaces):
+        _LOOPBACK_ZC.add(zc)
+    return zc
+
+
+def _make_zeroconf(interfaces: Interfaces) -> Zeroconf:
     if isinstance(interfaces, str):
         if interfaces == "all":
             return Zeroconf(interfaces=InterfaceChoice.All, ip_version=IPVersion.V4Only)
@@ -121,8 +163,6 @@ def make_zeroconf(interfaces: Interfaces = "all") -> Zeroconf:
     if not addrs or not all(is_ipv4(a) for a in addrs):
         raise ValueError(f"interfaces must be 'all', 'default', 'loopback' or IPv4s: {addrs}")
     return Zeroconf(interfaces=addrs, ip_version=IPVersion.V4Only)
-
-
 def _announce_addresses(interfaces: Interfaces, addresses: Sequence[str] | None) -> list[str]:
     if addresses:
         return list(addresses)
@@ -276,6 +316,7 @@ def announce_table(
     )
 
 
+
 def _decode(props: dict[Any, Any]) -> dict[str, str]:
     out: dict[str, str] = {}
     for k, v in props.items():
@@ -295,15 +336,21 @@ def _to_int(text: str | None) -> int:
     return int(t) if t.isascii() and t.isdigit() else 0
 
 
-def parse_service_info(info: ServiceInfo) -> TableInfo | None:
-    """TableInfo from a resolved ServiceInfo, or None if it is not one of ours."""
+def parse_service_info(
+    info: ServiceInfo, *, loopback: bool = False, link_local: bool = False
+) -> TableInfo | None:
+    """TableInfo from a resolved ServiceInfo, or None if it is not one of ours (or has no
+    usable address).  ``loopback``/``link_local``: accept those addresses (a browser on
+    the loopback only, a host with a link-local address); addresses keep zeroconf's
+    order."""
     if info.port is None:
         return None
     txt = _decode(info.properties or {})
     if txt.get("v") != TXT_VERSION:
         return None
     # every TXT field is another machine's text: sanitised here, once, for every screen
-    addrs = tuple(a for a in info.parsed_addresses() if is_ipv4(a) and _usable(a))
+    addrs = tuple(a for a in info.parsed_addresses(IPVersion.V4Only)
+                  if is_ipv4(a) and _usable(a, loopback=loopback, link_local=link_local))
     if not addrs or not 0 < int(info.port) < 65536:
         return None          # no address we could connect to: not a table we can join
     fp = txt.get("fp", "")
@@ -323,26 +370,93 @@ def parse_service_info(info: ServiceInfo) -> TableInfo | None:
     )
 
 
-_FP = re.compile(r"[A-Z2-7]{5}-[A-Z2-7]{5}|[0-9a-f]{8,64}")
+#: The fingerprint as p2p.crypto.identity.fingerprint makes it (base32, ``XXXXX-XXXXX``).
+_FP = re.compile(r"[A-Z2-7]{5}-[A-Z2-7]{5}")
 #: A browser lists at most this many tables (a flood of announcements stays bounded).
 MAX_TABLES = 256
+#: ... and at most this many with the same (first) address: one machine cannot fill the
+#: list.  Loopback addresses (a browser on the loopback only: this host) are not counted.
+MAX_TABLES_PER_ADDRESS = 4
+#: Valid tables left out by those limits are remembered (and listed when room is made),
+#: up to this many; :attr:`TableBrowser.ignored` counts them.
+MAX_IGNORED = 1024
+#: A table keeps at most this many addresses (the first seen).
+MAX_ADDRESSES = 8
+#: Names resolved on the network (not complete in the cache) at most at once; the others
+#: wait for their next record (zeroconf reports a name again when a record of it arrives).
+MAX_RESOLVING = 16
+#: Threads resolving those names (each waits at most the browser's resolve_timeout).
+RESOLVERS = 4
+#: A name that did not resolve is not asked on the network again for this long (seconds).
+RETRY_AFTER = 30.0
+#: Names remembered as not resolving (the oldest forgotten first).
+MAX_FAILED = 1024
 _HEX_ID = re.compile(r"[0-9a-f]{1,64}")
 _CURVE_HEX = re.compile(r"[0-9a-f]{64}")
+_THIS_NETWORK = ipaddress.IPv4Network("0.0.0.0/8")
 
 
-def _usable(addr: str) -> bool:
+def _usable(addr: str, *, loopback: bool = False, link_local: bool = False) -> bool:
+    """An address a joiner may connect to.  A record announced by another machine with
+    127.0.0.1 (or 169.254.169.254) would send the joiner to its own host."""
     ip = ipaddress.IPv4Address(addr)
-    return not (ip.is_multicast or ip.is_unspecified or ip.is_reserved)
+    if ip.is_loopback:
+        return loopback
+    if ip.is_link_local:
+        return link_local
+    return not (ip.is_multicast or ip.is_unspecified or ip.is_reserved or ip in _THIS_NETWORK)
+
+
+def _first_seen_first(old: tuple[str, ...], new: tuple[str, ...]) -> tuple[str, ...]:
+    """The addresses of ``new`` with those of ``old`` first, in their old order."""
+    kept = [a for a in old if a in new]
+    return tuple(kept + [a for a in new if a not in kept])[:MAX_ADDRESSES]
 
 
 TableCallback = Callable[[TableChange, TableInfo], None]
 
 
+class _Resolvers:
+    """A few daemon threads running jobs (network look-ups); never the browser's thread.
+    Daemon threads: a look-up still waiting when the program ends does not hold it."""
+
+    def __init__(self, workers: int) -> None:
+        self._jobs: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
+        self._workers = workers
+        self._threads: list[threading.Thread] = []
+
+    def submit(self, job: Callable[[], None]) -> None:
+        if len(self._threads) < self._workers:
+            t = threading.Thread(target=self._run, name="mb-discovery-resolve", daemon=True)
+            self._threads.append(t)
+            t.start()
+        self._jobs.put(job)
+
+    def _run(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            try:
+                job()
+            except Exception:  # pragma: no cover - jobs catch their own errors
+                log.exception("discovery resolver failed")
+
+    def close(self) -> None:
+        for _ in self._threads:
+            self._jobs.put(None)
+
+
 class TableBrowser:
     """Live view of the tables announced on the network.
 
-    ``callback(change, table)`` runs on zeroconf's browser thread; keep it short
-    (e.g. hand over to the UI with ``loop.call_soon_threadsafe``)."""
+    ``callback(change, table)`` runs on a discovery thread (zeroconf's browser thread or a
+    resolver thread), one call at a time, in the order of the changes; keep it short
+    (e.g. hand over to the UI with ``loop.call_soon_threadsafe``).
+
+    :attr:`ignored` counts the valid tables not listed because of :data:`MAX_TABLES` or
+    :data:`MAX_TABLES_PER_ADDRESS`."""
+
+    #: None once closed (and on an object not made by __init__): names that are not in the
+    #: cache are then ignored
+    _resolvers: _Resolvers | None = None
 
     def __init__(
         self,
@@ -351,15 +465,39 @@ class TableBrowser:
         interfaces: Interfaces = "all",
         zeroconf: Zeroconf | None = None,
         resolve_timeout: float = 2.0,
+        max_tables: int | None = None,
+        max_per_address: int | None = None,
     ) -> None:
         self._callback = callback
         self._own_zc = zeroconf is None
         self._zc = zeroconf if zeroconf is not None else make_zeroconf(interfaces)
+        # loopback addresses come from this host only when we listen on the loopback only
+        self._loopback = self._zc in _LOOPBACK_ZC
+        self._link_local = self._loopback or any(
+            ipaddress.IPv4Address(a).is_link_local for a in local_ipv4_addresses())
+        self._max_tables = MAX_TABLES if max_tables is None else max_tables
+        self._max_per_address = (MAX_TABLES_PER_ADDRESS if max_per_address is None
+                                 else max_per_address)
         self._tables: dict[str, TableInfo] = {}
+        self._per_address: collections.Counter[str] = collections.Counter()
+        self._ignored: collections.OrderedDict[str, TableInfo] = collections.OrderedDict()
+        self._pending: dict[str, object] = {}          # name -> token of its look-up
+        self._failed: collections.OrderedDict[str, float] = collections.OrderedDict()
         self._cond = threading.Condition()
+        # one change (state and callback) at a time, whichever thread found it
+        self._emit = threading.RLock()
         self._timeout_ms = int(resolve_timeout * 1000)
         self._closed = False
+        self._said_full = self._said_busy = False
+        self._resolvers = _Resolvers(RESOLVERS)
         self._browser = ServiceBrowser(self._zc, SERVICE_TYPE, handlers=[self._on_change])
+
+    @property
+    def ignored(self) -> int:
+        """How many valid tables are not listed because of the limits (one machine
+        announcing many tables, or more than MAX_TABLES); at most MAX_IGNORED.  Takes no
+        lock (a callback may read it)."""
+        return len(self._ignored)
 
     def _on_change(
         self,
@@ -370,33 +508,162 @@ class TableBrowser:
     ) -> None:
         if self._closed:
             return
-        change: TableChange
-        table: TableInfo | None
         if state_change is ServiceStateChange.Removed:
-            with self._cond:
-                table = self._tables.pop(name, None)
-                self._cond.notify_all()
-            change = TableChange.REMOVED
-        else:
-            try:
-                info = zeroconf.get_service_info(service_type, name, timeout=self._timeout_ms)
-            except Exception:
-                # the name is any machine's on the LAN: one clean line in the log
+            with self._emit:
+                self._pending.pop(name, None)
+                self._ignored.pop(name, None)
+                self._drop(name)
+            return
+        try:
+            # from the cache only (timeout 0): this thread never waits on the network
+            info = zeroconf.get_service_info(service_type, name, timeout=0)
+        except Exception:
+            # the name is any machine's on the LAN: one clean line in the log
+            log.exception("could not resolve %s", safe_text(name, 120))
+            return
+        if info is None:
+            self._resolve_later(zeroconf, service_type, name)
+            return
+        with self._emit:
+            if self._closed:
+                return
+            self._pending.pop(name, None)   # a look-up under way is now out of date
+            self._apply(name, info)
+
+    def _resolve_later(self, zeroconf: Zeroconf, service_type: str, name: str) -> None:
+        """Ask the network for a name the cache cannot complete, on a resolver thread."""
+        resolvers = self._resolvers
+        if resolvers is None:
+            log.info("ignoring unresolvable or foreign service %s", safe_text(name, 120))
+            return
+        with self._emit:
+            if self._closed or name in self._pending:
+                return
+            failed = self._failed.get(name)
+            if failed is not None and time.monotonic() - failed < RETRY_AFTER:
+                log.debug("not asking again yet for %s", safe_text(name, 120))
+                return
+            if len(self._pending) >= MAX_RESOLVING:
+                if not self._said_busy:
+                    self._said_busy = True
+                    log.info("%d names being resolved: ignoring %s (and others) until "
+                             "their next record", MAX_RESOLVING, safe_text(name, 60))
+                return
+            token = self._pending[name] = object()
+        resolvers.submit(lambda: self._resolve(zeroconf, service_type, name, token))
+
+    def _resolve(self, zeroconf: Zeroconf, service_type: str, name: str,
+                 token: object) -> None:
+        info: ServiceInfo | None = None
+        try:
+            info = zeroconf.get_service_info(service_type, name, timeout=self._timeout_ms)
+        except Exception:
+            if not self._closed:
                 log.exception("could not resolve %s", safe_text(name, 120))
+        with self._emit:
+            if self._closed or self._pending.get(name) is not token:
+                return            # removed, closed, or answered from the cache meanwhile
+            del self._pending[name]
+            if info is not None:
+                self._apply(name, info)
                 return
-            table = parse_service_info(info) if info is not None else None
-            if table is None:
+            self._failed[name] = time.monotonic()
+            self._failed.move_to_end(name)
+            while len(self._failed) > MAX_FAILED:
+                self._failed.popitem(last=False)
+            log.info("%s did not resolve within %.1f s: not asked again for %d s",
+                     safe_text(name, 120), self._timeout_ms / 1000, int(RETRY_AFTER))
+            self._ignored.pop(name, None)
+            self._drop(name)      # a listed table whose record is incomplete is gone
+
+    def _apply(self, name: str, info: ServiceInfo) -> None:
+        """A resolved record of ``name``: list, update, leave out or remove it (under
+        ``_emit``)."""
+        self._failed.pop(name, None)
+        table = parse_service_info(info, loopback=self._loopback, link_local=self._link_local)
+        old = self._tables.get(name)
+        if table is None:
+            self._ignored.pop(name, None)
+            if old is not None:
+                log.info("%s no longer describes a table: removed", safe_text(name, 120))
+                self._drop(name)
+            else:
                 log.info("ignoring unresolvable or foreign service %s", safe_text(name, 120))
+            return
+        # zeroconf lists the newest address first: the first seen stay first
+        addrs = _first_seen_first(old.addresses if old is not None else (),
+                                  table.addresses[::-1])
+        table = dataclasses.replace(table, addresses=addrs)
+        if old == table:
+            return
+        if not self._fits(name, table):
+            self._drop(name)
+            self._ignore(name, table)
+            return
+        self._ignored.pop(name, None)
+        self._put(name, table, TableChange.ADDED if old is None else TableChange.UPDATED)
+
+    def _source(self, table: TableInfo) -> str | None:
+        """The address a table counts against (None: not counted)."""
+        a = table.addresses[0]
+        return None if ipaddress.IPv4Address(a).is_loopback else a
+
+    def _fits(self, name: str, table: TableInfo) -> bool:
+        old = self._tables.get(name)
+        others = len(self._tables) - (old is not None)
+        if others >= self._max_tables:
+            return False
+        src = self._source(table)
+        if src is None:
+            return True
+        same = self._per_address[src] - (old is not None and self._source(old) == src)
+        return same < self._max_per_address
+
+    def _ignore(self, name: str, table: TableInfo) -> None:
+        self._ignored[name] = table
+        self._ignored.move_to_end(name)
+        while len(self._ignored) > MAX_IGNORED:
+            self._ignored.popitem(last=False)
+        if not self._said_full:
+            self._said_full = True
+            log.warning("too many tables (at most %d, %d per address): ignoring %s and "
+                        "any more", self._max_tables, self._max_per_address,
+                        safe_text(name, 60))
+        else:
+            log.debug("ignoring table %s (limits)", safe_text(name, 60))
+
+    def _put(self, name: str, table: TableInfo, change: TableChange) -> None:
+        with self._cond:
+            old = self._tables.get(name)
+            if old is not None and (src := self._source(old)) is not None:
+                self._per_address[src] -= 1
+            self._tables[name] = table
+            if (src := self._source(table)) is not None:
+                self._per_address[src] += 1
+            self._cond.notify_all()
+        self._tell(change, table)
+
+    def _drop(self, name: str) -> None:
+        """Unlist ``name`` if listed (REMOVED), then list what now fits of the left out."""
+        with self._cond:
+            table = self._tables.pop(name, None)
+            if table is None:
                 return
-            with self._cond:
-                if name not in self._tables and len(self._tables) >= MAX_TABLES:
-                    log.warning("more than %d tables announced: ignoring %s", MAX_TABLES,
-                                safe_text(name, 60))
-                    return
-                change = TableChange.UPDATED if name in self._tables else TableChange.ADDED
-                self._tables[name] = table
-                self._cond.notify_all()
-        if table is not None and self._callback is not None:
+            if (src := self._source(table)) is not None:
+                self._per_address[src] -= 1
+                if self._per_address[src] <= 0:
+                    del self._per_address[src]
+            self._cond.notify_all()
+        self._tell(TableChange.REMOVED, table)
+        for other, t in list(self._ignored.items()):
+            if len(self._tables) >= self._max_tables:
+                break
+            if other != name and self._fits(other, t):
+                del self._ignored[other]
+                self._put(other, t, TableChange.ADDED)
+
+    def _tell(self, change: TableChange, table: TableInfo) -> None:
+        if self._callback is not None and not self._closed:
             try:
                 self._callback(change, table)
             except Exception:
@@ -426,6 +693,9 @@ class TableBrowser:
         if self._closed:
             return
         self._closed = True
+        resolvers, self._resolvers = self._resolvers, None
+        if resolvers is not None:
+            resolvers.close()
         self._browser.cancel()
         if self._own_zc:
             self._zc.close()
