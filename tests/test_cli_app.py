@@ -224,13 +224,19 @@ def test_background_errors_show_in_the_status_line() -> None:
     assert run(d, script) == 0
 
 
-def test_hand_over_then_enter_deals_the_next_hand() -> None:
-    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=6)
+def _first_hand_played(seed: int) -> LocalDriver:
+    """A two-player classic driver whose first hand the heuristic played to its end."""
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=seed)
     from engine.bots import make_bot
     bot = make_bot("heuristic", 0)
     while not d.hand_over:
         if not d.step_others():
             d.submit(bot.choose(d.view(), d.legal()))
+    return d
+
+
+def test_hand_over_then_enter_deals_the_next_hand() -> None:
+    d = _first_hand_played(seed=6)
 
     async def script(app: TableApp, inp: PipeInput) -> None:
         assert "Press Enter for hand 2" in app.status_text()
@@ -331,12 +337,7 @@ def test_leaving_a_game_kept_nowhere_says_so() -> None:
 def test_the_end_of_a_hand_shows_under_a_message_left_from_the_last_move() -> None:
     """New-player review: a message shown just before the hand ended hid "Hand 1 over.
     Press Enter for hand 2": the player waited for nothing."""
-    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=6)
-    from engine.bots import make_bot
-    bot = make_bot("heuristic", 0)
-    while not d.hand_over:
-        if not d.step_others():
-            d.submit(bot.choose(d.view(), d.legal()))
+    d = _first_hand_played(seed=6)
 
     async def script(app: TableApp, inp: PipeInput) -> None:
         app.say("It is not your move: wait for the others.", error=True)
