@@ -20,9 +20,10 @@ from __future__ import annotations
 import os
 import signal
 import threading
+from collections.abc import Sequence
 from typing import Any
 
-from engine import Action, HandState, SeatController
+from engine import Action, BotFailed, HandState, SeatController
 from engine.bots import BOTS, make_bot, parse_bot_spec
 
 from .bot_process import ANSWER_WITHIN
@@ -102,3 +103,16 @@ def make_bounded_bot(spec: str, seed: int, seconds: float | None = None) -> Seat
     if name in BOTS:
         return bot
     return Bounded(bot, DECISION_LIMIT if seconds is None else seconds)
+
+
+def make_seat_bots(specs: Sequence[str], seed: int) -> list[SeatController]:
+    """One bounded bot per seat (seat ``s`` plays ``specs[s]`` with seed ``seed + s``); a
+    plug-in whose factory fails (perhaps for this seed only) is a fault of that seat's bot
+    (:class:`engine.BotFailed`), as a bad move would be."""
+    bots: list[SeatController] = []
+    for s, spec in enumerate(specs):
+        try:
+            bots.append(make_bounded_bot(spec, seed + s))
+        except Exception as exc:   # a plug-in's factory may fail for some seeds only
+            raise BotFailed(s, f"could not be made ({type(exc).__name__}: {exc})") from exc
+    return bots

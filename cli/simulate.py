@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine import BotFailed, Rules, SeatController, Seating
+from engine import BotFailed, Rules, Seating
 from engine.bots import make_bot
 from engine.simulate import MatchTally, play_match
 from p2p.netsim import simulate_network
@@ -20,7 +20,7 @@ from p2p.text import safe_text
 
 from . import i18n
 from .args import MAX_MATCHES, check_bot_entrant, rules_from, seating_from
-from .bot_limit import make_bounded_bot
+from .bot_limit import make_seat_bots
 from .i18n import _, ngettext
 from .words import cheat_demo_lines, rules_name
 
@@ -49,7 +49,7 @@ def simulate(rules: Rules, seating: Seating, bot_names: list[str], games: int,
     started = time.perf_counter()
     for g in range(games):
         try:
-            bots = _make_bots(bot_names, seed * 1_000_003 + g * 17)
+            bots = make_seat_bots(bot_names, seed * 1_000_003 + g * 17)
             with contextlib.redirect_stdout(sys.stderr):   # stdout is the report's
                 rec = play_match(rules, seating, bots, seed * 1_000_003 + g)
         except BotFailed as exc:
@@ -58,18 +58,6 @@ def simulate(rules: Rules, seating: Seating, bot_names: list[str], games: int,
                   sum(h.final.turns for h in rec.hands))
     return {"rules": rules.to_dict(), "seating": seating.label(), "games": games,
             **tally.summary(bot_names, time.perf_counter() - started)}
-
-
-def _make_bots(bot_names: list[str], seed: int) -> list[SeatController]:
-    """One bot per seat (seat ``s`` gets seed ``seed + s``); a plug-in whose factory fails
-    for this seed is a fault of that seat's bot."""
-    bots: list[SeatController] = []
-    for s, name in enumerate(bot_names):
-        try:
-            bots.append(make_bounded_bot(name, seed + s))
-        except Exception as exc:   # a plug-in's factory may fail for some seeds only
-            raise BotFailed(s, f"could not be made ({type(exc).__name__}: {exc})") from exc
-    return bots
 
 
 def _bot_fault(exc: BotFailed, bot_names: list[str], game: int, games: int) -> ValueError:
@@ -95,7 +83,7 @@ def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: i
     started = time.perf_counter()
     for g in range(games):
         try:
-            bots = _make_bots(bot_names, seed * 1_000_003 + g * 17)
+            bots = make_seat_bots(bot_names, seed * 1_000_003 + g * 17)
         except BotFailed as exc:
             raise _bot_fault(exc, bot_names, g, games) from None
         names = [f"{bot_names[s]}{s + 1}" for s in range(n)]

@@ -33,7 +33,7 @@ from p2p.text import safe_text
 
 from . import i18n
 from .args import check_bot_entrant, rules_from, seating_from
-from .bot_limit import make_bounded_bot
+from .bot_limit import make_seat_bots
 from .i18n import _, ngettext
 from .words import rules_name
 
@@ -168,16 +168,10 @@ def play_task(task: Task) -> MatchResult:
     bots print goes to stderr (the report, ``--json`` too, is stdout's alone)."""
     rules = Rules.from_dict(task.rules)
     seating = Seating(*task.seating)
-    bots: list[SeatController] = []
     try:
         with contextlib.redirect_stdout(sys.stderr):
-            for s, b in enumerate(task.seat_bots):
-                try:
-                    bots.append(make_bounded_bot(
-                        task.specs[b], task.seed * 7919 + 104729 * task.rotation + s))
-                except Exception as exc:  # a plug-in's factory may fail for some seeds only
-                    raise BotFailed(s, f"could not be made ({type(exc).__name__}: "
-                                       f"{exc})") from exc
+            bots = make_seat_bots([task.specs[b] for b in task.seat_bots],
+                                  task.seed * 7919 + 104729 * task.rotation)
             rec = play_match(rules, seating, bots, task.seed)
     except BotFailed as exc:
         # someone's bot broke: it loses this match (no points counted), the rest goes on

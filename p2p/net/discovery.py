@@ -163,6 +163,8 @@ def _make_zeroconf(interfaces: Interfaces) -> Zeroconf:
     if not addrs or not all(is_ipv4(a) for a in addrs):
         raise ValueError(f"interfaces must be 'all', 'default', 'loopback' or IPv4s: {addrs}")
     return Zeroconf(interfaces=addrs, ip_version=IPVersion.V4Only)
+
+
 def _announce_addresses(interfaces: Interfaces, addresses: Sequence[str] | None) -> list[str]:
     if addresses:
         return list(addresses)
@@ -314,7 +316,6 @@ def announce_table(
         zeroconf=zeroconf,
         curve_key=curve_key,
     )
-
 
 
 def _decode(props: dict[Any, Any]) -> dict[str, str]:
