@@ -369,3 +369,21 @@ def test_a_bad_bot_spec_is_named_in_words(faulty_plugins: None, spec: str, said:
     with pytest.raises(ValueError) as ei:
         make_bot(spec, 7)
     assert said in str(ei.value), str(ei.value)
+
+
+def test_an_answer_whose_comparison_raises_is_no_legal_move() -> None:
+    """A bot's object may make ``==`` raise: the check says "not a legal move", it does
+    not raise itself."""
+    from engine import Discard
+    from engine.simulate import legal_choice
+
+    class Rude:
+        def __eq__(self, other: object) -> bool:
+            raise RuntimeError("no")
+
+        __hash__ = object.__hash__
+
+    legal = [Discard(0, 5), Discard(0, 6)]
+    assert legal_choice(Discard(0, Rude()), legal) is None   # type: ignore[arg-type]
+    assert legal_choice(Rude(), legal) is None
+    assert legal_choice(Discard(0, 6), legal) is legal[1]
