@@ -27,6 +27,8 @@ BOT_NAMES = ("Bo", "Cy", "Di", "Ed", "Flo")
 MAX_NAME = 12
 #: The most matches one command plays (``simulate --games``, ``tournament --deals``).
 MAX_MATCHES = 1_000_000
+#: The most worker processes ``tournament --jobs`` starts.
+MAX_JOBS = 256
 #: ``join --connect-timeout``: from a fast LAN to a slow VPN, and never forever.
 CONNECT_TIMEOUT = (0.1, 3600.0)
 
@@ -387,7 +389,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     p.add_argument("--deals", type=count(1, MAX_MATCHES, "--deals"), default=50,
                    help=_("deals per pair of bots; each is played once per seat rotation"))
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--jobs", type=count(0, 256, "--jobs"), default=0,
+    p.add_argument("--jobs", type=count(0, MAX_JOBS, "--jobs"), default=0,
                    help=_("processes (default: one per core; 1 plays in this process)"))
     p.add_argument("--json", action="store_true", help=_("one JSON object on stdout"))
     p.add_argument("--quiet", action="store_true", help=_("no progress line on stderr"))

@@ -32,7 +32,7 @@ from engine.simulate import play_match
 from p2p.text import safe_text
 
 from . import i18n
-from .args import check_bot_entrant, rules_from, seating_from
+from .args import MAX_JOBS, MAX_MATCHES, check_bot_entrant, rules_from, seating_from
 from .bot_limit import make_seat_bots
 from .i18n import _, ngettext
 from .words import rules_name
@@ -313,10 +313,12 @@ def run_tournament(args: argparse.Namespace) -> int:
         raise ValueError(_("--bots names a bot twice; give each entrant once"))
     for spec in specs:   # names and options checked before any match starts
         check_bot_entrant(spec)
-    if not 1 <= args.deals <= 1_000_000:
-        raise ValueError(_("--deals must be from 1 to 1000000"))
-    if not 0 <= args.jobs <= 256:
-        raise ValueError(_("--jobs must be from 0 (one per core) to 256"))
+    # the parser's bounds, for a Namespace built in code
+    for what, value, low, high in (("--deals", args.deals, 1, MAX_MATCHES),
+                                   ("--jobs", args.jobs, 0, MAX_JOBS)):
+        if not low <= value <= high:
+            raise ValueError(_("%(what)s must be %(low)d to %(high)d, not %(text)s")
+                             % {"what": what, "low": low, "high": high, "text": value})
     rules = rules_from(args)
     seating = seating_from(args.players, args.teams)
     if seating.n_teams < 2:
