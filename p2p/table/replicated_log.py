@@ -937,8 +937,9 @@ class ReplicatedLog:
 
     def _judge_pending_complaints(self) -> None:
         """Complaints set aside because this peer lagged: judge those it can now (called
-        after each entry applied, before the hand may end: every round a hand used is
-        shuffled here by then)."""
+        after each entry applied; a round is shuffled here before its hand can end, so a
+        complaint is judged in its hand; one left about a hand now over is dropped, and
+        the auditor still judges it from the transcript)."""
         waiting, self._pending_complaints = self._pending_complaints, []
         for complainer, complaint in waiting:
             self._on_complaint(complainer, complaint)
