@@ -23,6 +23,7 @@ from prompt_toolkit.data_structures import Point
 from prompt_toolkit.filters import Condition, has_focus
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import (
     ConditionalContainer,
     Dimension,
@@ -57,8 +58,10 @@ from .words import (
     peer_label,
     reply,
     rules_name,
+    sentence,
     side_names,
     totals_line,
+    unknown_key_line,
     with_names,
     wrap,
 )
@@ -68,12 +71,6 @@ MIN_COLS, MIN_ROWS = 80, 24
 #: status lines at most (a long explanation is wrapped, never cut)
 MAX_STATUS = 3
 
-
-
-def sentence(text: str) -> str:
-    """``text`` as a sentence: a capital first, one full stop last (never "..")."""
-    text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "!", "?", "…")) else text + "."
 
 class TableApp:
     def __init__(self, driver: TableDriver, *, auto: bool = False, lang: str = "en",
@@ -654,6 +651,16 @@ class TableApp:
             elif phase() == PLAY:
                 self.play_selected()
 
+        # any other key says it does nothing (prompt_toolkit prefers a binding naming the
+        # key to this one, whatever the order); the terminal's own reports stay silent
+        @kb.add("<any>", filter=on_hand)
+        def _unknown(event: KeyPressEvent) -> None:
+            key = event.key_sequence[0].key
+            if key in _TERMINAL_REPORTS or self.commander.pending is not None:
+                return                     # a question on the screen stays, unanswered
+            self.say(unknown_key_line(str(getattr(key, "value", key)), BOARD_LETTERS),
+                     error=True)
+
         # added last, so they win over the same keys above while the question is open
         @kb.add("y", filter=quitting)
         def _leave(event: KeyPressEvent) -> None:
@@ -744,6 +751,15 @@ class TableApp:
 
     def run(self) -> int:
         return asyncio.run(self.run_async())
+
+
+#: The letters the board answers to (``Caps Lock`` turns them into ones it does not).
+BOARD_LETTERS = "qbehtynpdcg"
+
+#: Key presses that are the terminal's reports, not the player's keys.
+_TERMINAL_REPORTS = frozenset({Keys.Ignore, Keys.SIGINT, Keys.CPRResponse,
+                               Keys.Vt100MouseEvent, Keys.WindowsMouseEvent,
+                               Keys.BracketedPaste, Keys.ScrollUp, Keys.ScrollDown})
 
 
 def _safe(fn: Callable[[], StyleAndTextTuples]) -> Callable[[], StyleAndTextTuples]:

@@ -37,10 +37,9 @@ from .words import (
     card_name,
     rules_name,
     rules_short,
-    side_names,
+    side_labels,
     waiting_text,
     wrap,
-    you_label,
 )
 
 Fragment = tuple[str, str]
@@ -164,7 +163,7 @@ def card_label(card: int, lang: str = "en", color: bool = True) -> str:
 def match_line(match: Match, names: Sequence[str]) -> Line:
     """The match so far in one line: "Match to 5000: You 300 · Bo 450"."""
     target = match.rules.match_target
-    labels = side_names(names, match.seating)
+    labels = side_labels(names, match.seating)
     totals = " · ".join(f"{_fit(labels[i], 16)} {t}" for i, t in enumerate(match.totals()))
     head = (_("Match to %(target)d: ") % {"target": target}) if target else _("Match: ")
     return [("class:dim", _fit(head + totals, WIDTH))]
@@ -225,18 +224,17 @@ def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int | Non
     zone = view.zones[side]
     mine = seat is not None and view.side_of(seat) == side
     acting = set(view.actors())
-    label = " & ".join(names[s] for s in seats)
-    label = you_label(label)
-    if mine and not (seating.team_size == 1 and label == _("You")):
+    label = side_labels(names, seating)[side]
+    if mine and names[seat] != "You":      # "You" (translated) says it already
         label += _(" (you)") if seating.team_size == 1 else _(" (your side)")
     cards = "/".join(str(view.hand_size(s)) for s in seats)
     marker = "▶ " if acting & set(seats) else "  "
     battle = zone.battle[-1] if zone.battle else None
     speed = zone.speed[-1] if zone.speed else None
     line1: Line = [("class:turn", marker),
-                   ("class:you" if mine else "", _pad(label, 21)),
-                   ("class:dim", " " + _pad(_("%(cards)s cards") % {"cards": f"{cards:>5}"},
-                                            11) + " "),
+                   ("class:you" if mine else "", _pad(label, 22)),
+                   ("class:dim", " " + _pad(_("%(cards)s cards") % {"cards": cards}, 12)
+                    + " "),
                    ("", "│ ")]
     if battle is None:
         line1.append(("class:dim", _pad(_("not started") if not zone.started else "—", 17)))
@@ -271,10 +269,9 @@ def zone_sentences(view: HandState, side: int, names: Sequence[str], seat: int |
     seating = view.seating
     seats = seating.seats_of(side)
     zone = view.zones[side]
-    label = " & ".join(names[s] for s in seats)
+    label = side_labels(names, seating)[side]
     mine = seat is not None and view.side_of(seat) == side
-    label = you_label(label)
-    if mine and label != _("You"):
+    if mine and names[seat] != "You":      # "You" (translated) says it already
         label += _(" (you)") if seating.team_size == 1 else _(" (your side)")
     moving = bool(set(view.actors()) & set(seats))
     parts = [(_("%(side)s, to move:") if moving else _("%(side)s:")) % {"side": label}]
@@ -398,11 +395,11 @@ def hand_lines(view: HandState, seat: int, legal: Sequence[Action], lang: str = 
 def score_lines(scores: Sequence[SideScore], match: Match, names: Sequence[str],
                 hand_no: int) -> list[Line]:
     """The hand's points item by item, per side, with the match totals."""
-    labels = side_names(names, match.seating)
+    labels = side_labels(names, match.seating)
     colw = max(8, min(12, (WIDTH - 24) // max(1, len(labels))))
     out: list[Line] = [[("class:title", _pad(_("Hand %(hand)d scores") % {"hand": hand_no},
                                              24)),
-                        ("class:title", "".join(i18n.pad(_fit(you_label(n), colw - 1), colw,
+                        ("class:title", "".join(i18n.pad(_fit(n, colw - 1), colw,
                                                          "right") for n in labels))]]
     for item in SideScore._fields:
         vals = [getattr(s, item) for s in scores]
@@ -428,7 +425,7 @@ def sparkline(values: Sequence[int], top: int) -> str:
 def match_lines(match: Match, names: Sequence[str], last: int = 12) -> list[Line]:
     """Totals per side with a bar chart of the last hands (one block per hand) and a
     progress bar to the match target."""
-    labels = side_names(names, match.seating)
+    labels = side_labels(names, match.seating)
     hands = match.hands[-last:]
     top = max((s.total for h in hands for s in h), default=0)
     target = match.rules.match_target
@@ -442,7 +439,7 @@ def match_lines(match: Match, names: Sequence[str], last: int = 12) -> list[Line
     winner = match.winner()
     for side, label in enumerate(labels):
         per_hand = [h[side].total for h in hands]
-        line: Line = [("class:you" if side == winner else "", _pad(you_label(label), 14)),
+        line: Line = [("class:you" if side == winner else "", _pad(label, 14)),
                       ("class:bar", " " + sparkline(per_hand, top).ljust(last) + " "),
                       ("", f"{totals[side]:>6}")]
         if target:

@@ -193,8 +193,16 @@ def verb(subject: str, singular: str, plural: str) -> str:
 
 
 def side_names(names: Sequence[str], seating: Seating) -> tuple[str, ...]:
-    """One label per side: a player's name, or partners joined with ``&``."""
+    """One label per side: a player's name, or partners joined with ``&``, as written
+    (``"You"`` untranslated, so that sentences can pick their "you" form)."""
     return tuple(" & ".join(names[s] for s in seating.seats_of(side))
+                 for side in range(seating.n_teams))
+
+
+def side_labels(names: Sequence[str], seating: Seating) -> tuple[str, ...]:
+    """One label per side as the screen shows it: :func:`side_names` with this seat's
+    "You" in the player's language, partners too ("Vous & Cy")."""
+    return tuple(" & ".join(you_label(names[s]) for s in seating.seats_of(side))
                  for side in range(seating.n_teams))
 
 
@@ -417,7 +425,7 @@ def hand_start_line(hand_no: int, first: str, target: int, dealt: bool = False) 
 
 def end_line(state: HandState, names: Sequence[str], hand_no: int) -> str:
     """How a hand ended, in words."""
-    sides = [you_label(s) for s in side_names(names, state.seating)]
+    sides = list(side_labels(names, state.seating))
     if state.completed_by >= 0:
         return _("Hand %(hand)d over: %(side)s completed the trip.") % {
             "hand": hand_no, "side": sides[state.completed_by]}
@@ -462,13 +470,13 @@ def match_over_line(match: Match, names: Sequence[str]) -> str:
 
 def totals_line(match: Match, names: Sequence[str]) -> str:
     """"Ann 550, Bo 1300" — the match totals by side."""
-    labels = side_names(names, match.seating)
-    return ", ".join(f"{you_label(labels[i])} {t}" for i, t in enumerate(match.totals()))
+    labels = side_labels(names, match.seating)
+    return ", ".join(f"{labels[i]} {t}" for i, t in enumerate(match.totals()))
 
 
 def final_line(match: Match, names: Sequence[str]) -> str:
     w = match.winner()
-    winner = you_label(side_names(names, match.seating)[w]) if w >= 0 else _("nobody (a tie)")
+    winner = side_labels(names, match.seating)[w] if w >= 0 else _("nobody (a tie)")
     return _("Final scores: %(totals)s. Winner: %(winner)s.") % {
         "totals": totals_line(match, names), "winner": winner}
 
@@ -1499,7 +1507,33 @@ REPLIES: dict[str, str] = {
     "no-extension": N_("there is no extension to decide now"),
     "extend-how": N_("extend yes (play on to 1000) or extend no (end the hand)?"),
     "kept": N_("Kept it: nothing discarded."),
+    "unknown-key": N_("the key {name} does nothing here: press h for the keys"),
+    "caps-lock": N_("the key {name} does nothing: the keys are lower case (is Caps Lock on?)"),
 }
+
+
+def sentence(text: str) -> str:
+    """``text`` as a sentence: a capital first, one full stop last (never "..")."""
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?", "…")) else text + "."
+
+
+def key_name(key: str) -> str:
+    """A key as a keyboard labels it: ``c-x`` is Ctrl-X, ``f5`` F5, ``A`` A."""
+    if len(key) == 1:
+        return safe_text(key, 4) if key.isprintable() else repr(key)
+    for prefix, word in (("c-s-", "Ctrl-Shift-"), ("c-", "Ctrl-"), ("s-", "Shift-")):
+        if key.startswith(prefix):
+            return word + key_name(key[len(prefix):]).capitalize()
+    return key.upper() if key[:1] == "f" and key[1:].isdigit() else key.capitalize()
+
+
+def unknown_key_line(key: str, letters: str) -> str:
+    """What a key that means nothing on the board says (it used to say nothing): an
+    upper-case letter whose lower case is one of ``letters`` asks about Caps Lock."""
+    if len(key) == 1 and key.isupper() and key.lower() in letters:
+        return sentence(reply("caps-lock", name=key))
+    return sentence(reply("unknown-key", name=key_name(key)))
 
 
 def reply(key: str, **values: object) -> str:

@@ -80,6 +80,36 @@ def test_command_line_discard_and_errors_in_status() -> None:
     assert run(d, script) == 0
 
 
+def test_a_key_that_does_nothing_says_so() -> None:
+    """A first-time player pressing a key the board does not know saw nothing happen
+    (was it taken? is the game stuck?): it now says the key does nothing and where the
+    keys are, and an upper-case letter asks about Caps Lock. Nothing is played."""
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=3)
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: my_play_phase(d))
+        n = len(d.events)
+        inp.send_text("x")
+        await until(lambda: "does nothing" in app.message)
+        assert app.message == "The key x does nothing here: press h for the keys."
+        assert "class:error" in app.message_style
+        inp.send_text("P")
+        await until(lambda: "Caps Lock" in app.message)
+        assert app.message == ("The key P does nothing: the keys are lower case "
+                               "(is Caps Lock on?).")
+        inp.send_text("\x1b[15~")          # F5
+        await until(lambda: "F5" in app.message)
+        inp.send_text("\x06")              # Ctrl-F
+        await until(lambda: "Ctrl-F" in app.message)
+        assert len(d.events) == n and my_play_phase(d)
+        inp.send_text("2")                  # a known key still does what it did
+        await until(lambda: app.selected == 1)
+        assert app.message == ""
+        inp.send_text("q")
+
+    assert run(d, script) == 0
+
+
 def test_help_toggles_with_h() -> None:
     d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=1)
 
@@ -355,6 +385,6 @@ def test_why_during_the_extension_question_says_to_answer_it() -> None:
 
 
 def test_a_reason_ending_in_a_full_stop_gets_no_second_one() -> None:
-    from cli.app import sentence
+    from cli.words import sentence
     assert sentence("no coup fourré. Type pass.") == "No coup fourré. Type pass."
     assert sentence("draw first") == "Draw first."

@@ -157,3 +157,33 @@ def test_the_match_standings_fit_80_columns_with_long_scores(language: str) -> N
     with i18n.using(language):
         lines = render.plain(render.match_lines(match, ["You", "Bo"]))
     assert not screen_faults(lines, language, height=99), lines
+
+
+@pytest.mark.parametrize("language", [lang for lang in i18n.LANGUAGES if lang != "en"])
+@pytest.mark.parametrize("teams", [False, True])
+def test_the_players_own_name_you_is_said_in_their_language(language: str,
+                                                             teams: bool) -> None:
+    """A player who kept the default name saw "Match to 5000: You 0 · Bo 0" on a French
+    board (the match line took the name as written), and "You & Cy" for a team; every
+    label of the board now says "You" in the player's language, and no count is cut
+    ("7 cart…": the cards column was narrower than the French words)."""
+    from engine import Match
+    from engine.scoring import SideScore
+
+    names = ["You", "Bo", "Cy", "Di"] if teams else ["You", "Bo"]
+    seating = Seating(4, 2) if teams else Seating.solo(2)
+    with i18n.using(language):
+        d = LocalDriver(preset("classic"), seating, names, seed=3)
+        d.run_others()
+        app = TableApp(d, output=SizedOutput(80, 24), delay=0, lang=language)
+        match = Match(preset("classic"), seating, 0).record(
+            (SideScore(distance=300), SideScore(distance=450)))
+        lines = (render.plain(app._table_lines())
+                 + render.plain(render.match_lines(match, names))
+                 + render.plain(render.score_lines(match.hands[-1], match, names, 1)))
+        you = i18n._("You")
+    assert you != "You"
+    board = "\n".join(lines)
+    assert not re.search(r"\bYou\b", board), board
+    assert you in lines[0] + lines[1] + lines[2], lines[:3]
+    assert "…" not in board, board
