@@ -225,7 +225,7 @@ def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int | Non
     mine = seat is not None and view.side_of(seat) == side
     acting = set(view.actors())
     label = side_labels(names, seating)[side]
-    if mine and names[seat] != "You":      # "You" (translated) says it already
+    if seat is not None and mine and names[seat] != "You":   # "You" says it already
         label += _(" (you)") if seating.team_size == 1 else _(" (your side)")
     cards = "/".join(str(view.hand_size(s)) for s in seats)
     marker = "▶ " if acting & set(seats) else "  "
@@ -271,7 +271,7 @@ def zone_sentences(view: HandState, side: int, names: Sequence[str], seat: int |
     zone = view.zones[side]
     label = side_labels(names, seating)[side]
     mine = seat is not None and view.side_of(seat) == side
-    if mine and names[seat] != "You":      # "You" (translated) says it already
+    if seat is not None and mine and names[seat] != "You":   # "You" says it already
         label += _(" (you)") if seating.team_size == 1 else _(" (your side)")
     moving = bool(set(view.actors()) & set(seats))
     parts = [(_("%(side)s, to move:") if moving else _("%(side)s:")) % {"side": label}]
