@@ -95,6 +95,9 @@ class NetDriver:
         self.lang = lang
         self._events: list[str] = []
         self._announced = -1                     # the hand whose start the log has said
+        # moves of a hand the player has not moved on to yet (they still read the last
+        # one's scores): said after that hand's "the cards are dealt", not before it
+        self._later: list[tuple[int, str]] = []
         # protocol hand number on screen: the peer's own (a resumed peer may be in the
         # middle of hand 2 — showing hand 1's end there was bug 8 of issue 11)
         self._shown_hand = peer.hand_no
@@ -230,6 +233,10 @@ class NetDriver:
                 and self._announced != self._shown_hand:
             self._announced = self._shown_hand
             self._events.append(hand_in_play_line(self._shown_hand + 1, view.target))
+        if self._later:
+            due = [(h, w) for h, w in self._later if self._said_start_of(h)]
+            self._events.extend(w for _, w in due)
+            self._later = [item for item in self._later if item not in due]
         for ev in self.peer.drain_events():
             if ev.kind == "takeover" and ev.data.get("hand") == self._shown_hand \
                     and self._held is None:
@@ -247,8 +254,15 @@ class NetDriver:
                 if ev.data.get("hand") == self._shown_hand and self._held is None:
                     self._last_view = ev.data["after"]
             words = self._words(ev)
-            if words:
+            if words and ev.kind == "action" and not self._said_start_of(
+                    int(ev.data.get("hand", self._shown_hand))):
+                self._later.append((int(ev.data.get("hand", self._shown_hand)), words))
+            elif words:
                 self._events.append(words)
+
+    def _said_start_of(self, hand: int) -> bool:
+        """Whether the log has come to ``hand`` (said its start, or moved past it)."""
+        return hand < self._shown_hand or hand == self._announced
 
     def _words(self, ev: SessionEvent) -> str:
         """A session event in the console's words ("" for what is not worth a line)."""

@@ -50,6 +50,50 @@ def test_a_console_opened_mid_match_shows_the_hand_in_play(tmp_path: Path) -> No
         table.peer.close(flush=0.2)
 
 
+def test_the_next_hands_moves_are_said_after_its_deal(tmp_path: Path) -> None:
+    """While the player read a hand's scores, the table dealt the next one and the bot,
+    first to move, played: the log said "Bo played ..." before "Hand 2: the cards are
+    dealt". The next hand's moves now wait for the player to move on, then follow its
+    deal."""
+    table = LoopbackTable(preset("modern", match_target=10000), Seating.solo(2),
+                          ["Ana", "Bo"], seed=3, base=tmp_path)
+    try:
+        d = table.driver
+        me = make_bot("heuristic", 1)
+        deadline = time.monotonic() + 120
+        for _ in range(2):      # first seats alternate: Bo begins hand 2 or hand 3
+            while not d.hand_over and time.monotonic() < deadline:
+                if d.my_move():
+                    d.submit(me.choose(d.view(), d.legal()))
+                elif not d.step_others():
+                    time.sleep(0.002)
+            assert d.hand_over and not d.over
+            if d.match.next_first_seat() == 1:
+                break
+            d.next_hand()
+        done = len(d.match.hands)
+        assert d.match.next_first_seat() == 1
+        # Bo moves while Ana still reads the scores, until it is Ana's turn
+        while time.monotonic() < deadline and not (
+                table.peer.hand_no == done and table.peer.view() is not None
+                and table.peer.needs_decision()):
+            d.step_others(0.01)
+        assert table.peer.needs_decision()
+        before = list(d.events)
+        over = max(i for i, x in enumerate(before) if x.startswith(f"Hand {done} over"))
+        assert not any(x.startswith("Bo ") for x in before[over:]), before[over:]
+        d.next_hand()
+        log = d.events
+        assert log[:len(before)] == before
+        dealt = log.index(next(x for x in log
+                               if x.startswith(f"Hand {done + 1}: the cards are dealt")))
+        moves = log[dealt + 1:]
+        assert moves and all(x.startswith("Bo ") for x in moves), log[over:]
+    finally:
+        table.close()
+        table.peer.close(flush=0.2)
+
+
 def test_two_players_on_one_account_are_told_what_to_do(tmp_path: Path) -> None:
     """Bug 4: a joiner with the host's own key crashed the host (TransportError: cannot
     add ourselves as a peer) and the joiner waited forever."""
