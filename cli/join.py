@@ -34,6 +34,9 @@ SAME_KEY = N_("this key is already seated at the table; use --identity FILE for 
 FINGERPRINT = re.compile(r"[A-Z2-7]{5}-[A-Z2-7]{5}")
 #: Seconds between two prints of the lobby's seats (the latest state is shown).
 SHOW_EVERY = 0.5
+#: The most addresses of one announced table that ``join`` tries, each for the
+#: ``--connect-timeout``.
+MAX_TRIED = 4
 LOBBY_HELP = N_("type 'sit N' to take seat N, 'ready', 'unready', 'leave'")
 
 
@@ -64,32 +67,45 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
                             "multicast allowed here? Or give its address with --peer "
                             "HOST:PORT"))
         t = tables[0]
-        peers, fingerprint, host_curve_key = [t.endpoint], t.fingerprint, t.curve_key
+        # every address the host announced, in turn: a host on a LAN and a VPN (or with
+        # a container bridge) announces some this computer cannot reach
+        peers = list(t.endpoints[:MAX_TRIED]) or [t.endpoint]
+        fingerprint, host_curve_key = t.fingerprint, t.curve_key
         print(i18n.display(_("joining %(table)s at %(address)s") % {"table": repr(t.name),
-                                                      "address": t.endpoint}), file=say)
-    node = seat_node(ident, args)
+                                                      "address": peers[0]}), file=say)
     reader = LineReader(inp)
-    client: LobbyClient | None = None
-    try:
+    if "@" in peers[0]:
+        user_fp = peers[0].partition("@")[0]
+    for i, address in enumerate(peers):
+        node = seat_node(ident, args)
+        client: LobbyClient | None = None
         try:
-            client = LobbyClient(ident, player_name(args), node, peers[0],
-                                 host_fingerprint=fingerprint, seat=args.seat,
-                                 host_curve_key=host_curve_key)
-        except LobbyError as exc:     # e.g. two fingerprints for the host: said, no traceback
-            raise OSError(lobby_refusal(exc.why, exc.data, str(exc))) from None
-        if "@" in peers[0]:
-            user_fp = peers[0].partition("@")[0]
-        start = _lobby(client, args, peers[0], say, reader, user_fp is not None)
-    except BaseException:
-        node.close()
-        raise
-    finally:
-        if client is not None:
-            client.close()
+            try:
+                client = LobbyClient(ident, player_name(args), node, address,
+                                     host_fingerprint=fingerprint, seat=args.seat,
+                                     host_curve_key=host_curve_key)
+            except LobbyError as exc:  # e.g. two fingerprints for the host: said, no traceback
+                raise OSError(lobby_refusal(exc.why, exc.data, str(exc))) from None
+            start = _lobby(client, args, address, say, reader, user_fp is not None)
+            break
+        except NoAnswer as exc:
+            node.close()
+            if i + 1 == len(peers):
+                raise
+            print(i18n.display(str(exc)), file=say)
+            print(i18n.display(_("trying the table's next address, %(address)s")
+                               % {"address": peers[i + 1]}), file=say)
+        except BaseException:
+            node.close()
+            raise
+        finally:
+            if client is not None:
+                client.close()
     if start is None:
         node.flush(1.0)
         node.close()
         return 1
+    assert client is not None
     st = client.state
     bot_seats = [i for i, seat in enumerate(st.seats) if seat is not None and seat.bot] \
         if st is not None else []
@@ -103,6 +119,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         return play_seat(peer, args, reader, out, bots=bot_seats)
     finally:
         peer.close(flush=1.0)
+
+
+class NoAnswer(OSError):
+    """Nobody answered at an address within the limit (the next one may answer)."""
 
 
 def is_fingerprint(text: str) -> bool:
@@ -137,7 +157,8 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
         try:
             start = client.pump(0.1)
         except LobbyError as exc:
-            raise OSError(lobby_error_line(exc.why, exc.data, str(exc))) from None
+            line = lobby_error_line(exc.why, exc.data, str(exc))
+            raise (NoAnswer(line) if exc.why == "no-answer" else OSError(line)) from None
         except TransportError as exc:
             raise OSError(_(SAME_KEY) + " " + detail_text(exc)) from None
         if start is not None:
@@ -149,7 +170,7 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             print(i18n.display(host_key_line(client, address, checked)), file=say)
         st = client.state
         if st is None and time.monotonic() - asked > limit:
-            raise OSError(_("no answer from %(address)s after %(seconds)s s: is the table "
+            raise NoAnswer(_("no answer from %(address)s after %(seconds)s s: is the table "
                             "open, is the address and port right? (the host prints them) If "
                             "the host plays on this account, a second player needs its own "
                             "key: --identity FILE") % {"address": address,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import io
 import multiprocessing
 import os
@@ -244,6 +245,71 @@ def test_join_by_discovery_and_lobby_lists_the_table(tmp_path: Path) -> None:
     t2.join(60)
     assert rc == [0, 0, 0], (outs[0].getvalue()[-800:], outs[1].getvalue()[-800:])
     assert f"joining {table!r}" in outs[1].getvalue()
+
+
+def test_join_tries_each_announced_address_in_turn(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A host on a LAN and a VPN (or with a container bridge) announces addresses this
+    computer cannot reach; `join` asked the first one only and gave up. It now tries the
+    next address once the first says nothing for --connect-timeout, and says so."""
+    from test_discovery import _REASON
+
+    if _REASON is not None:
+        pytest.skip(_REASON)
+    from cli import host as host_verb
+    from cli import join as join_verb
+    from p2p.net import discovery
+    from p2p.net.discovery import announce_table, browse_tables
+
+    class DeadFirst:
+        """The real browser, its table's addresses put dead one first (zeroconf gives
+        the addresses of a record in no fixed order)."""
+
+        def __init__(self, **kw: object) -> None:
+            self.real = browse_tables(**kw)  # type: ignore[arg-type]
+
+        def __enter__(self) -> DeadFirst:
+            self.real.__enter__()
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.real.__exit__(*exc)
+
+        def wait_for(self, cond: Callable[[list[object]], bool], timeout: float) -> list:
+            got = self.real.wait_for(cond, timeout) or []
+            return [dataclasses.replace(t, addresses=tuple(
+                sorted(t.addresses, key=lambda a: a != "127.0.0.2"))) for t in got]
+
+    monkeypatch.setattr(discovery, "browse_tables", DeadFirst)
+    table = f"a{os.getpid()}{int(time.time() * 1000) % 100000}"
+    port = free_port()
+    ident = Identity.load_or_create(str(tmp_path / "h.key"))
+    host = _ns(name="Ann", bots=0, players=2, rules="classic",
+               option=["match_target=1"], teams=None, bind="127.0.0.1", port=port,
+               table_name="not-announced", mdns="127.0.0.9", data_dir=str(tmp_path / "h"),
+               identity=str(tmp_path / "h.key"), auto=True, peer=[])
+    outs = [io.StringIO(), io.StringIO()]
+    rc: list[int | None] = [None, None]
+    # nothing listens on 127.0.0.2 (the host is bound to 127.0.0.1): a dead address first
+    with announce_table(name=table, rules="classic", seats_taken=1, seats_free=1,
+                        fingerprint=ident.fingerprint, port=port, interfaces="loopback",
+                        addresses=["127.0.0.2", "127.0.0.1"],
+                        curve_key=ident.curve_keys().public):
+        with browse_tables(interfaces="loopback") as b:
+            seen = b.wait_for(lambda ts: any(t.name == table for t in ts), 10.0) or []
+        mine = [t for t in seen if t.name == table]
+        assert mine and sorted(mine[0].addresses) == ["127.0.0.1", "127.0.0.2"], mine
+        t1 = _run(lambda: host_verb.run(host, out=outs[0], inp=io.StringIO("")), rc, 0)
+        join = _ns(name="Ben", peer=[], table=table, mdns="loopback", bind="127.0.0.1",
+                   port=0, data_dir=str(tmp_path / "j"), identity=str(tmp_path / "j.key"),
+                   auto=True, connect_timeout=2.0)
+        t2 = _run(lambda: join_verb.run(join, out=outs[1], inp=io.StringIO("")), rc, 1)
+        t1.join(60)
+        t2.join(60)
+    said = outs[1].getvalue()
+    assert rc == [0, 0], (outs[0].getvalue()[-800:], said[-800:])
+    assert f"no answer from tcp://127.0.0.2:{port} after 2 s" in said, said
+    assert f"trying the table's next address, tcp://127.0.0.1:{port}" in said, said
 
 
 # ------------------------------------------------------------------ across "hosts" (root)
