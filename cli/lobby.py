@@ -8,11 +8,16 @@ import threading
 import time
 from typing import TextIO
 
-from p2p.net.discovery import TableChange, TableInfo, browse_tables
+from p2p.net.discovery import (
+    MAX_TABLES_PER_ADDRESS,
+    TableChange,
+    TableInfo,
+    browse_tables,
+)
 
 from . import i18n
 from .args import with_defaults
-from .i18n import _
+from .i18n import _, ngettext
 
 #: Seconds between two lines about the same table when only its details changed: a
 #: machine changing its records all the time must not scroll the other tables away.
@@ -58,14 +63,31 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             else:
                 shown[key] = (line, now)
 
+    said_ignored = 0
+
+    def flush_ignored(ignored: int, now: float) -> None:
+        """How many announcements are not listed (one machine announcing many tables),
+        when that changes, at most every UPDATE_EVERY s: a flood hides no table silently."""
+        nonlocal said_ignored
+        last = shown.get("\0ignored")
+        if ignored == said_ignored or (last is not None and now - last[1] < UPDATE_EVERY):
+            return
+        said_ignored = ignored
+        shown["\0ignored"] = ("", now)
+        print(i18n.display(ngettext(
+            "(%(n)d announced table not listed: at most %(most)d tables from one address)",
+            "(%(n)d announced tables not listed: at most %(most)d tables from one address)",
+            ignored) % {"n": ignored, "most": MAX_TABLES_PER_ADDRESS}), file=say, flush=True)
+
     print(i18n.display(_("tables on the LAN (Ctrl-C to stop):")), file=say)
-    with browse_tables(seen, interfaces=args.mdns):
+    with browse_tables(seen, interfaces=args.mdns) as browser:
         end = time.monotonic() + seconds if seconds > 0 else None
         try:
             while end is None or time.monotonic() < end:
                 time.sleep(FLUSH_EVERY if end is None else
                            max(0.0, min(FLUSH_EVERY, end - time.monotonic())))
                 flush(time.monotonic())
+                flush_ignored(browser.ignored, time.monotonic())
         except KeyboardInterrupt:
             pass
     return 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import socket
 import struct
@@ -264,6 +265,36 @@ def test_names_that_never_resolve_do_not_delay_a_real_table() -> None:
             assert snap is not None, "the real table waited behind names that never resolve"
     finally:
         forger.close()
+
+
+def test_lobby_says_how_many_tables_it_does_not_list() -> None:
+    """The browser left out one machine's flood of tables silently: ``lobby`` now says
+    how many announced tables it does not list, and why."""
+    import io
+    import re
+
+    from cli import lobby as lobby_verb
+
+    tag = unique("many")
+    fakes = [record(f"{tag}-{k}.{SERVICE_TYPE}", f"{tag}-{k}.local.", ["10.99.0.3"], 4000,
+                    {"v": "1", "name": f"{tag}-{k}"}) for k in range(12)]
+    out = io.StringIO()
+    forger = Forger()
+    try:
+        th = threading.Thread(target=lobby_verb.run, args=(
+            argparse.Namespace(seconds=4.0, mdns="loopback"), out))
+        th.start()
+        time.sleep(0.5)
+        forger.send(*fakes)
+        th.join(30)
+    finally:
+        forger.close()
+    said = out.getvalue()
+    counts = [int(n) for n in re.findall(
+        r"\((\d+) announced tables? not listed: at most 4 tables from one address\)", said)]
+    assert counts and 0 < counts[-1] <= 12 - discovery.MAX_TABLES_PER_ADDRESS, said
+    assert len([line for line in said.splitlines() if tag in line]) == \
+        discovery.MAX_TABLES_PER_ADDRESS, said
 
 
 def test_one_address_cannot_fill_the_list(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -585,7 +585,7 @@ def test_lobby_prints_each_table_at_a_bounded_rate_with_its_key_pinned(
                 time.sleep(0.003)
         th = threading.Thread(target=flood)
         th.start()
-        yield None
+        yield argparse.Namespace(ignored=0)
         th.join()
 
     monkeypatch.setattr(lobby_verb, "browse_tables", fake_browse)
