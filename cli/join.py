@@ -37,6 +37,11 @@ SHOW_EVERY = 0.5
 #: The most addresses of one announced table that ``join`` tries, each for the
 #: ``--connect-timeout``.
 MAX_TRIED = 4
+#: Seconds ``join`` (without ``--table``) goes on listening once a first table answered,
+#: to learn whether it is the only one.
+GATHER_SECONDS = 1.5
+#: The most tables listed when the player must choose.
+MAX_LISTED = 12
 LOBBY_HELP = N_("type 'sit N' to take seat N, 'ready', 'unready', 'leave'")
 
 
@@ -61,11 +66,19 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         print(i18n.display(_("looking for tables on the LAN...")), file=say)
         with browse_tables(interfaces=args.mdns) as b:
             tables = b.wait_for(lambda ts: any(wanted(t) for t in ts), 10.0)
+            if tables and user_fp is None:
+                # the other tables answer within moments of the first: joining whichever
+                # answered first would seat the player at a stranger's table (or at one
+                # that took a friend's table's name)
+                time.sleep(GATHER_SECONDS)
+                tables = b.wait_for(lambda ts: True, 0.0)
         tables = [t for t in (tables or []) if wanted(t)]
         if not tables:
             raise OSError(_("no table found on the LAN after 10 s: is a table hosted, is "
                             "multicast allowed here? Or give its address with --peer "
                             "HOST:PORT"))
+        if len({t.service_name for t in tables}) > 1 and user_fp is None:
+            raise OSError(several_tables_text(tables))
         t = tables[0]
         # every address the host announced, in turn: a host on a LAN and a VPN (or with
         # a container bridge) announces some this computer cannot reach
@@ -119,6 +132,19 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         return play_seat(peer, args, reader, out, bots=bot_seats)
     finally:
         peer.close(flush=1.0)
+
+
+def several_tables_text(tables: list[Any]) -> str:
+    """More than one table answers to what the player asked: which one to join is theirs
+    to say (by name, or by the host's key when two tables share a name)."""
+    shown = tables[:MAX_LISTED]
+    lines = [_("%(n)d tables on the LAN; choose one with --table NAME or --table "
+               "FINGERPRINT:") % {"n": len(tables)}]
+    lines += [f"  {t.name!r} [{t.fingerprint}]: millebornes join --table {t.fingerprint}"
+              for t in shown]
+    if len(tables) > len(shown):
+        lines.append(f"  (+{len(tables) - len(shown)})")
+    return "\n".join(lines)
 
 
 class NoAnswer(OSError):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import io
 import multiprocessing
@@ -310,6 +311,43 @@ def test_join_tries_each_announced_address_in_turn(tmp_path: Path,
     assert rc == [0, 0], (outs[0].getvalue()[-800:], said[-800:])
     assert f"no answer from tcp://127.0.0.2:{port} after 2 s" in said, said
     assert f"trying the table's next address, tcp://127.0.0.1:{port}" in said, said
+
+
+def test_join_without_a_table_name_asks_which_when_several_answer(tmp_path: Path) -> None:
+    """`join` with no --table joined whichever table answered first: with a neighbour's
+    table on the LAN, a player sat down with strangers. Several tables now make it list
+    them, each with the command that joins it, and join none; two tables of one name are
+    told apart by the host's key."""
+    from test_discovery import _REASON
+
+    if _REASON is not None:
+        pytest.skip(_REASON)
+    from cli import join as join_verb
+    from p2p.net.discovery import announce_table, browse_tables
+
+    tag = f"s{os.getpid()}{int(time.time() * 1000) % 100000}"
+    keys = [Identity.load_or_create(str(tmp_path / f"{i}.key")) for i in range(3)]
+    names = [f"{tag}-ann", f"{tag}-bo", f"{tag}-bo"]
+    with contextlib.ExitStack() as stack:
+        for name, key in zip(names, keys, strict=True):
+            stack.enter_context(announce_table(
+                name=name, rules="classic", seats_taken=1, seats_free=1,
+                fingerprint=key.fingerprint, port=free_port(), interfaces="loopback",
+                addresses=["127.0.0.1"], curve_key=key.curve_keys().public))
+        with browse_tables(interfaces="loopback") as b:     # all three are announced
+            assert b.wait_for(lambda ts: sum(t.name.startswith(tag) for t in ts) == 3, 10)
+        for table, shown in ((None, 3), (f"{tag}-bo", 2)):
+            out = io.StringIO()
+            join = _ns(name="Ben", peer=[], table=table, mdns="loopback", bind="127.0.0.1",
+                       port=0, data_dir=str(tmp_path / "j"), identity=str(tmp_path / "j.key"),
+                       auto=True, connect_timeout=2.0)
+            with pytest.raises(OSError) as err:
+                join_verb.run(join, out=out, inp=io.StringIO(""))
+            text = str(err.value)
+            assert "choose one with --table NAME or --table FINGERPRINT" in text, text
+            listed = [k.fingerprint for k in keys if f"join --table {k.fingerprint}" in text]
+            assert len(listed) == shown, text
+            assert "joining" not in out.getvalue()
 
 
 # ------------------------------------------------------------------ across "hosts" (root)
