@@ -21,6 +21,17 @@ from engine import Seating, preset
 from engine.bots import make_bot
 
 
+def _play_out_hand(d: NetDriver, deadline: float) -> None:
+    """The human's seat played by a heuristic bot to the end of the hand (not the match)."""
+    me = make_bot("heuristic", 1)
+    while not d.hand_over and time.monotonic() < deadline:
+        if d.my_move():
+            d.submit(me.choose(d.view(), d.legal()))
+        elif not d.step_others():
+            time.sleep(0.002)
+    assert d.hand_over and not d.over
+
+
 def test_a_console_opened_mid_match_shows_the_hand_in_play(tmp_path: Path) -> None:
     """Bug 8: `resume` in the middle of hand 2 opened on hand 1's scores and "Press Enter
     for hand 2". A driver made for a peer already in hand 2 shows hand 2."""
@@ -28,14 +39,8 @@ def test_a_console_opened_mid_match_shows_the_hand_in_play(tmp_path: Path) -> No
                           seed=3, base=tmp_path)
     try:
         d = table.driver
-        me = make_bot("heuristic", 1)
         deadline = time.monotonic() + 90
-        while not d.hand_over and time.monotonic() < deadline:
-            if d.my_move():
-                d.submit(me.choose(d.view(), d.legal()))
-            elif not d.step_others():
-                time.sleep(0.002)
-        assert d.hand_over and not d.over
+        _play_out_hand(d, deadline)
         d.next_hand()
         while table.peer.view() is None and time.monotonic() < deadline:
             time.sleep(0.01)
@@ -59,15 +64,9 @@ def test_the_next_hands_moves_are_said_after_its_deal(tmp_path: Path) -> None:
                           ["Ana", "Bo"], seed=3, base=tmp_path)
     try:
         d = table.driver
-        me = make_bot("heuristic", 1)
         deadline = time.monotonic() + 120
         for _ in range(2):      # first seats alternate: Bo begins hand 2 or hand 3
-            while not d.hand_over and time.monotonic() < deadline:
-                if d.my_move():
-                    d.submit(me.choose(d.view(), d.legal()))
-                elif not d.step_others():
-                    time.sleep(0.002)
-            assert d.hand_over and not d.over
+            _play_out_hand(d, deadline)
             if d.match.next_first_seat() == 1:
                 break
             d.next_hand()
