@@ -302,9 +302,10 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
 
     play = verb("play", _("play against bots on this machine"))
     _rules_args(play)
-    play.add_argument("--bots", type=bot_seats(1, 5), default=bot_seats(1, 5)("1"),
+    play.add_argument("--bots", type=bot_seats(1, 5), default=None,
                       help=_("bot opponents: a number (1-5), or a level per opponent (easy, "
-                           "normal, hard, expert) or bot specs, comma-separated"))
+                           "normal, hard, expert) or bot specs, comma-separated (default: "
+                           "1, or every other seat of --teams)"))
     play.add_argument("--name", default=None, help=_("your name at the table"))
     play.add_argument("--seed", type=int, default=None, help=_("seed for the bots"))
     _console_args(play)
@@ -317,7 +318,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     _seat_args(host)
     _net_args(host)
     host.add_argument("--players", type=count(2, 6, "--players"), default=None,
-                      help=_("seats at the table (2-6)"))
+                      help=_("seats at the table (2-6; default: those of --teams, else 2)"))
     host.add_argument("--bots", type=bot_seats(0, 5), default=bot_seats(0, 5)("0"),
                       help=_("seats filled by bots: a number, or a level or bot spec per seat"))
     host.add_argument("--table-name", default=None, help=_("the name shown in the lobby"))
@@ -423,6 +424,25 @@ def rules_from(args: argparse.Namespace) -> Rules:
     data that ``cli.main`` says in the player's language (``words.error_line``)."""
     options = dict(parse_option(o) for o in (args.option or []))
     return preset(args.rules, **options)
+
+
+def play_bots(bots: BotsArg | None, teams: str | None) -> BotsArg:
+    """``play --bots``, or when it is left out one bot, or a bot in every other seat of
+    ``--teams AxB`` (``play --teams 2x2`` is three bots, not an error)."""
+    if bots is not None:
+        return bots
+    seats = teams_players(teams)
+    return bot_seats(1, 5)(str(seats - 1 if seats else 1))
+
+
+def teams_players(teams: str | None) -> int | None:
+    """The players ``--teams AxB`` seats (None for no teams, or a shape
+    :func:`seating_from` refuses in words)."""
+    a, x, b = (teams or "").lower().partition("x")
+    if x and a.isdecimal() and b.isdecimal() and len(a) + len(b) <= 4 \
+            and (int(a), int(b)) in ((2, 2), (2, 3), (3, 2)):
+        return int(a) * int(b)
+    return None
 
 
 def seating_from(players: int, teams: str | None) -> Seating:

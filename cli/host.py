@@ -15,7 +15,15 @@ from p2p.net.interface import TransportError
 from p2p.table import LobbyHost, LobbyState, Peer, SessionOptions, TableStart
 
 from . import i18n
-from .args import bind_address, data_dir, player_name, rules_from, seating_from, with_defaults
+from .args import (
+    bind_address,
+    data_dir,
+    player_name,
+    rules_from,
+    seating_from,
+    teams_players,
+    with_defaults,
+)
 from .bot_peers import BotPeerProcesses, bot_identities
 from .i18n import _
 from .seats import (
@@ -39,7 +47,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     ident = identity(args)
     rules = rules_from(args)
     n_bots = int(args.bots or 0)
-    players = int(args.players or 0) or max(2, 1 + n_bots)
+    players = int(args.players or 0) or teams_players(args.teams) or max(2, 1 + n_bots)
     seating = seating_from(players, args.teams)
     if n_bots >= seating.n_players:
         raise ValueError(_("--bots %(bots)d leaves no seat for you at a table of %(players)d")

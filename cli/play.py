@@ -22,7 +22,7 @@ from p2p.table import Peer, SessionOptions, Store, TableConfig, TableStart, admi
 from p2p.transcript.file import Player
 
 from . import i18n
-from .args import data_dir, rules_from, seating_from, table_names
+from .args import data_dir, play_bots, rules_from, seating_from, table_names
 from .bot_limit import make_bounded_bot
 from .bot_peers import BotPeerProcesses, bot_identities
 from .console import run_console
@@ -34,6 +34,7 @@ from .words import paused_line, peer_stop_reason, saved_line
 
 
 def run(args: argparse.Namespace) -> int:
+    args.bots = play_bots(args.bots, args.teams)
     players = 1 + args.bots
     seating = seating_from(players, args.teams)
     rules = rules_from(args)

@@ -107,6 +107,19 @@ def test_end_to_end_plain_auto_modern_teams() -> None:
     assert "Zoe & Cy" in proc.stdout and "Final scores:" in proc.stdout
 
 
+def test_teams_alone_seat_a_bot_in_every_other_seat() -> None:
+    """`play --teams 2x2` said "--teams 2x2 needs 4 players, not 2": a newcomer asking
+    for teams had to work out --bots 3. Left out, --bots fills every other seat."""
+    proc = _cli("play", "--plain", "--auto", "--seed", "3", "--teams", "2x2",
+                "--name", "Zoe", "--option", "match_target=1")
+    assert proc.returncode == 0, proc.stderr
+    assert "Zoe & Cy" in proc.stdout and "Final scores:" in proc.stdout
+    proc = _cli("play", "--plain", "--auto", "--seed", "3", "--teams", "3x2",
+                "--option", "match_target=1")
+    assert proc.returncode == 0, proc.stderr
+    assert "Final scores:" in proc.stdout
+
+
 def test_not_a_terminal_falls_back_to_plain() -> None:
     proc = _cli("play", "--seed", "1", stdin="quit\n")
     assert proc.returncode == 0
@@ -117,7 +130,7 @@ def test_not_a_terminal_falls_back_to_plain() -> None:
 @pytest.mark.parametrize("argv, message", [
     (["--bots", "0"], "--bots must be 1 to 5 (a table seats 2 to 6 players), not 0"),
     (["--bots", "6"], "--bots must be 1 to 5"),
-    (["--teams", "2x2"], "--teams 2x2 needs 4 players, not 2"),
+    (["--bots", "1", "--teams", "2x2"], "--teams 2x2 needs 4 players, not 2"),
     (["--option", "nonsense=1"], "unknown rule option 'nonsense'"),
     (["--option", "fast_play=maybe"], "option fast_play takes yes/no"),
     (["--name", "two words"], "--name takes one word"),

@@ -515,6 +515,23 @@ def test_host_with_the_default_bind_and_a_bot_plays_a_match(tmp_path: Path) -> N
     assert "the match is over" in out.getvalue()
 
 
+def test_host_teams_alone_sets_the_seats(tmp_path: Path) -> None:
+    """`host --teams 2x2` said "--teams 2x2 needs 4 players, not 2": --players left out
+    is the seats of --teams (here three open for friends; the host then closes)."""
+    from cli import host as host_verb
+
+    host = _ns(name="Ann", bots=0, players=None, rules="classic", option=[], teams="2x2",
+               bind="127.0.0.1", port=free_port(), no_announce=True,
+               data_dir=str(tmp_path / "h"), identity=str(tmp_path / "h.key"), auto=False,
+               peer=[])
+    out = io.StringIO()
+    rc: list[int | None] = [None]
+    t = _run(lambda: host_verb.run(host, out=out, inp=io.StringIO("quit\n")), rc, 0)
+    t.join(60)
+    assert "4 seats (2x2)" in out.getvalue(), out.getvalue()[:800]
+    assert "seat 3, team 2: free" in out.getvalue(), out.getvalue()[:800]
+
+
 def test_a_seated_joiner_says_so_when_the_host_is_gone() -> None:
     """Hostile review: once seated, a joiner waited for the start without end, even when
     the host's computer was gone. Waiting for the others to sit is the players' time; a
