@@ -392,5 +392,8 @@ class NetDriver:
             return _("Waiting for %(name)s's share of a card%(state)s.") % {
                 "name": who, "state": slow}
         step = _(STEP_WORDS[w.step]) if w.step in STEP_WORDS else w.step.value
+        if w.seat == self.seat:       # "waiting for Ann" on Ann's own screen read as a fault
+            return _("%(step)s: this computer is working on it.") % {
+                "step": step[:1].upper() + step[1:]}
         return _("%(step)s: waiting for %(name)s%(state)s.") % {
             "step": step[:1].upper() + step[1:], "name": who, "state": slow}

@@ -93,6 +93,28 @@ def test_the_next_hands_moves_are_said_after_its_deal(tmp_path: Path) -> None:
         table.peer.close(flush=0.2)
 
 
+def test_a_step_of_this_seats_own_is_not_a_wait_for_its_player(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host's screen said "Drawing the first player: waiting for Ann." to Ann while
+    her own computer worked out its part: as if she held the table up. Her own step is
+    said as this computer's work; another seat's stays a wait for that player."""
+    from p2p.table import TableStep
+    from p2p.table.session import Waiting
+
+    table = LoopbackTable(preset("classic"), Seating.solo(2), ["Ana", "Bo"], seed=3,
+                          base=tmp_path)
+    try:
+        d = table.driver
+        for seat, said in ((0, "Drawing the first player: this computer is working on it."),
+                           (1, "Drawing the first player: waiting for Bo")):
+            monkeypatch.setattr(table.peer, "waiting_on",
+                                lambda seat=seat: Waiting(seat, TableStep.FIRST_PLAYER))
+            assert (d.activity() or "").startswith(said), d.activity()
+    finally:
+        table.close()
+        table.peer.close(flush=0.2)
+
+
 def test_two_players_on_one_account_are_told_what_to_do(tmp_path: Path) -> None:
     """Bug 4: a joiner with the host's own key crashed the host (TransportError: cannot
     add ourselves as a peer) and the joiner waited forever."""
