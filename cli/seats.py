@@ -311,17 +311,24 @@ class LineReader:
             threading.Thread(target=self._read_stream, daemon=True).start()
 
     def _read_stream(self) -> None:
-        while True:
-            line = self.inp.readline(MAX_LINE_BYTES)
-            if not line:
-                break
-            if not line.endswith("\n"):
-                while True:     # the end of an over-long line: dropped
-                    rest = self.inp.readline(MAX_LINE_BYTES)
-                    if not rest or rest.endswith("\n"):
-                        break
-            self._lines.put(line.rstrip("\r\n"))
-        self._lines.put(None)
+        """Read lines until the end; a stream that fails to read (a closed terminal, a
+        capture refusing reads) has ended, as at end of file, rather than raising in a
+        thread nobody joins."""
+        try:
+            while True:
+                line = self.inp.readline(MAX_LINE_BYTES)
+                if not line:
+                    break
+                if not line.endswith("\n"):
+                    while True:     # the end of an over-long line: dropped
+                        rest = self.inp.readline(MAX_LINE_BYTES)
+                        if not rest or rest.endswith("\n"):
+                            break
+                self._lines.put(line.rstrip("\r\n"))
+        except (OSError, ValueError, UnicodeDecodeError):
+            pass
+        finally:
+            self._lines.put(None)
 
     def _fill(self, timeout: float) -> None:
         assert self._fd is not None

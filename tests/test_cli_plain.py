@@ -390,3 +390,30 @@ def test_ascii_stand_ins() -> None:
     assert len(set(bars)) == len(bars) and all(b.isascii() and len(b) == 1 for b in bars)
     assert [ascii_fallback(ch) for ch in "▶★─│é…"] == [">", "*", "-", "|", "e", "..."]
     assert ascii_fallback("ئ") == "?" and ascii_fallback("\udcff") == "?"
+
+
+def test_an_input_stream_that_fails_to_read_is_the_end_of_input() -> None:
+    """A stream without a file descriptor that raises on reading (a closed terminal, or
+    pytest's capture) ends the input, as end of file does, instead of raising in the
+    reader's thread and leaving the seat waiting for a line that never comes."""
+    import threading
+
+    from cli.seats import LineReader
+
+    class Broken:
+        def fileno(self) -> int:
+            raise OSError("no descriptor")
+
+        def readline(self, limit: int = -1) -> str:
+            raise OSError("input/output error")
+
+    errors: list[BaseException] = []
+    old_hook = threading.excepthook
+    threading.excepthook = lambda a: errors.append(a.exc_value)  # type: ignore[assignment]
+    try:
+        reader = LineReader(Broken())  # type: ignore[arg-type]
+        assert reader.get(2.0) is None
+        assert reader.readline() == ""
+    finally:
+        threading.excepthook = old_hook
+    assert errors == []
