@@ -25,6 +25,7 @@ from .words import (
     agreed_end_line,
     agreement_line,
     cannot_agree_line,
+    cannot_run_bot_line,
     dealing_line,
     describe,
     end_line,
@@ -316,7 +317,10 @@ class NetDriver:
             return nothing_to_agree_line()
         if choice == "bot":
             if self.peer.bot_runner(seat) == self.seat and self.bot_maker is not None:
-                self.bot_maker(seat)
+                try:
+                    self.bot_maker(seat)
+                except (OSError, ValueError) as exc:   # no address, no port: nothing signed
+                    return cannot_run_bot_line(str(exc))
             ok = self.peer.agree_bot(seat)
         else:
             ok = self.peer.agree_end(seat)

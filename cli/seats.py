@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import argparse
 import errno
+import ipaddress
 import logging
 import os
 import queue
 import select
+import socket
 import sys
 import threading
 import time
@@ -181,6 +183,58 @@ def resume_bots(table_id: bytes, base: Path | None) -> BotRunners:
     return BotRunners(out)
 
 
+def _ip_host(text: str) -> str | None:
+    """``text``'s host part (``tcp://HOST:PORT``, ``HOST:PORT`` or a bare address) when it
+    is an address another machine can connect to (not a wildcard, a name or a multicast
+    group), bracketed for IPv6; otherwise None."""
+    bare = text.removeprefix("tcp://")
+    if bare.count(":") == 1 or bare.startswith("["):
+        bare = bare.rsplit(":", 1)[0]
+    bare = bare.strip("[]")
+    try:
+        ip = ipaddress.ip_address(bare)
+    except ValueError:
+        return None
+    if ip.is_unspecified or ip.is_multicast:
+        return None
+    return f"[{ip}]" if ip.version == 6 else str(ip)
+
+
+def _route_source(endpoint: str) -> str | None:
+    """The local address this machine sends from to reach ``endpoint`` (a datagram
+    socket's connect picks the route; nothing is sent)."""
+    host = _ip_host(endpoint)
+    if host is None:
+        return None
+    bare = host.strip("[]")
+    family = socket.AF_INET6 if ":" in bare else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as s:
+            s.connect((bare, 9))
+            return _ip_host(str(s.getsockname()[0]))
+    except OSError:
+        return None
+
+
+def address_others_reach(bind: str, own: str, others: Collection[str]) -> str:
+    """The address of this machine that the other seats can connect to, for a node bound to
+    ``bind`` (an address, or ``*``/``0.0.0.0``: every address): the bound address itself,
+    else the one this machine reaches the others from (a LAN address rather than the
+    loopback when some seat is elsewhere), else this seat's own recorded endpoint. A
+    wildcard is never an answer: no peer may connect to tcp://0.0.0.0 (it was offered as
+    a bot's address, every peer refused it and the match stopped). OSError when there is
+    none."""
+    fixed = _ip_host(bind)
+    if fixed is not None:
+        return fixed
+    routes = [r for r in (_route_source(ep) for ep in others) if r is not None]
+    outside = [r for r in routes if not ipaddress.ip_address(r.strip("[]")).is_loopback]
+    for found in (outside, routes, [h for h in [_ip_host(own)] if h is not None]):
+        if found:
+            return found[0]
+    raise OSError(_("this computer has no address the other players can reach a bot at"))
+
+
 class TakeoverBots:
     """The bots this seat runs for silent seats, by the others' agreement (issue 9): a
     fresh identity and node offered before this seat signs the takeover
@@ -203,18 +257,20 @@ class TakeoverBots:
 
     def prepare(self, seat: int) -> None:
         """A bot identity and node for ``seat``, offered to the peer (its key, where it
-        listens: this machine's address as the others reach it)."""
+        listens: this machine's address as the others reach it). OSError when this
+        machine has no address the others can reach."""
+        eps = self._endpoints()
+        host = address_others_reach(self.bind, eps.get(self.peer.me, ""),
+                                    [ep for s, ep in sorted(eps.items()) if s != self.peer.me])
         if seat not in self.ready:
             self.ready[seat] = new_bot_seat("127.0.0.1" if self.bind == "127.0.0.1" else
                                             self.bind, secure=bool(self.peer.cfg.curve))
         ident, _seed, node = self.ready[seat]
-        mine = self._endpoints().get(self.peer.me, "tcp://127.0.0.1:0")
-        host = mine.rsplit(":", 1)[0]
         curve = None
         if self.peer.cfg.curve and node.curve is not None:
             ck = ident.curve_keys()
             curve = (ck.public, ck.certificate)
-        self.peer.offer_bot(ident.public_key, f"{host}:{node.port}", curve)
+        self.peer.offer_bot(ident.public_key, f"tcp://{host}:{node.port}", curve)
 
     def start(self, data: Mapping[str, object]) -> None:
         """The takeover is agreed: start the bot peer for that seat from this seat's log."""
@@ -230,6 +286,10 @@ class TakeoverBots:
             if t.curve is not None and t.seat != seat:
                 node.expect_key(node_id_for(t.key), t.curve[0])
         eps = self._endpoints()
+        mine = eps.get(self.peer.me, "")
+        if mine and _ip_host(mine) is None:   # this seat listens on every address
+            port = mine.rsplit(":", 1)[-1]
+            eps[self.peer.me] = f"tcp://{'[::1]' if '[' in mine else '127.0.0.1'}:{port}"
         chain, side = self.peer.log_so_far()
         store = Store.create(self.base / f"bot-{seat}", cfg.header(), seat, port=node.port,
                              bind="127.0.0.1" if self.bind == "127.0.0.1" else "0.0.0.0",

@@ -655,6 +655,13 @@ def cannot_agree_line() -> str:
              "the others.")
 
 
+def cannot_run_bot_line(reason: str) -> str:
+    """This seat would run the bot but cannot (``reason``: already in the player's
+    language); nothing was signed, the choice can be made again or be ``end``."""
+    return _("A bot cannot run on this computer: %(reason)s. Nothing was agreed; type bot "
+             "to try again, or end.") % {"reason": reason}
+
+
 def store_damaged_line(exc: StoreDamaged) -> str:
     """This computer's damaged copy of a game in the player's language: which game and
     file, what is wrong (the store's own technical detail, in English), and what to do."""

@@ -197,20 +197,23 @@ def test_a_player_who_leaves_is_waited_for_and_comes_back(tmp_path: Path) -> Non
 
 
 @pytest.mark.slow    # about 15 s alone
+@pytest.mark.parametrize("bind", ["127.0.0.1", "*"])
 def test_a_player_who_left_is_replaced_by_a_bot_by_agreement_and_the_match_ends(
-        tmp_path: Path) -> None:
+        tmp_path: Path, bind: str) -> None:
     """Issues 9 and 11: Ben's process ends in the middle of the first hand; Ann is told
     "Ben left" with the choices, types ``bot``; being the only other seat she agrees
     alone and runs the bot: the hand ends without a score, the next one is dealt with the
     bot's key in Ben's seat, and the match reaches its end. ``verify`` of Ann's copy
-    names the bot's runner and blames nobody."""
+    names the bot's runner and blames nobody. With the default bind (every address:
+    ``*``) too: the bot was offered at tcp://0.0.0.0:PORT, which no peer may connect to,
+    and the match stopped."""
     from p2p.audit import verify_game
     hport, jport = free_port(), free_port()
     host_out = io.StringIO()
     rc: list[int] = []
     host_in_r, host_in_w = os.pipe()
     host_args = argparse.Namespace(name="Ann", bots=0, players=2, rules="modern",
-                                   bind="127.0.0.1", port=hport, no_announce=True,
+                                   bind=bind, port=hport, no_announce=True,
                                    data_dir=str(tmp_path / "h"),
                                    identity=str(tmp_path / "h.key"), auto=True)
 
@@ -247,3 +250,43 @@ def test_a_player_who_left_is_replaced_by_a_bot_by_agreement_and_the_match_ends(
     rep = verify_game(path)
     assert rep.ok and rep.complete and rep.blamed_seat is None, rep.summary()
     assert rep.takeovers == [{"hand": 0, "seat": 1, "runner": 0, "signers": [0]}]
+
+
+def test_a_bot_is_offered_at_an_address_the_others_can_connect_to() -> None:
+    """The runner of a bot taking a silent seat offers the others an address they can
+    connect to: the bound one, else the address this machine reaches them from; never the
+    wildcard it listens on (tcp://0.0.0.0:PORT was signed into the takeover, every peer
+    refused it and the match stopped)."""
+    from cli.seats import address_others_reach
+
+    assert address_others_reach("192.0.2.7", "tcp://192.0.2.7:4000", []) == "192.0.2.7"
+    assert address_others_reach("*", "tcp://0.0.0.0:4000", ["tcp://127.0.0.1:5000"]) == \
+        "127.0.0.1"
+    assert address_others_reach("0.0.0.0", "tcp://0.0.0.0:4000",
+                                ["tcp://127.0.0.1:5000", "tcp://0.0.0.0:1"]) == "127.0.0.1"
+    # nothing to route to: the seat's own recorded address, if it is one
+    assert address_others_reach("*", "tcp://10.1.2.3:4000", []) == "10.1.2.3"
+    with pytest.raises(OSError, match="no address the other players can reach"):
+        address_others_reach("*", "tcp://0.0.0.0:4000", ["tcp://0.0.0.0:5000"])
+
+
+def test_a_takeover_offer_at_a_wildcard_address_is_refused_before_it_is_signed(
+        tmp_path: Path) -> None:
+    """The session refuses to offer a bot at an address no peer may connect to (a
+    wildcard, a name), so no such takeover record is ever signed."""
+    from engine import Seating, preset
+    from p2p.table.memory import make_table
+    from p2p.table.session import SessionOptions
+    from p2p.testing import socket_peers
+
+    cfg, ids = make_table(preset("classic"), Seating.solo(2), ["Ann", "Ben"], b"offer")
+    peers = socket_peers(tmp_path, cfg, ids, SessionOptions())
+    try:
+        with pytest.raises(ValueError, match="not an IP address"):
+            peers[0].offer_bot(b"\x01" * 32, "tcp://0.0.0.0:4000")
+        with pytest.raises(ValueError):
+            peers[0].offer_bot(b"\x01" * 32, "tcp://example.org:4000")
+        peers[0].offer_bot(b"\x01" * 32, "tcp://127.0.0.1:4000")
+    finally:
+        for p in peers:
+            p.close()

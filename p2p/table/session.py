@@ -46,7 +46,7 @@ from engine import Action, HandState, IllegalAction
 from engine.scoring import Match, SideScore
 from engine.state import EXTEND, RESPOND
 from p2p.crypto.identity import Identity, fingerprint
-from p2p.net.interface import PeerEventKind, PeerStatus, Transport
+from p2p.net.interface import PeerEventKind, PeerStatus, Transport, parse_endpoint
 from p2p.table import wire
 from p2p.table.config import DEFAULT_RESPONSE_DELAY, DEFAULT_STEP_LIMIT, TableConfig
 from p2p.table.hand_protocol import ProtocolError
@@ -229,7 +229,10 @@ class Peer:
 
     def offer_bot(self, key: bytes, endpoint: str,
                   curve: tuple[bytes, bytes] | None = None) -> None:
-        """As the runner: the bot this seat would run (its new key, where it listens)."""
+        """As the runner: the bot this seat would run (its new key, where it listens).
+        ValueError when ``endpoint`` is not an IP address and port every peer may connect
+        to (the others would refuse the takeover record that carries it)."""
+        parse_endpoint(endpoint, literal_only=True)
         with self._lock:
             self.rlog.bot_offer = (key, endpoint, curve)
 
