@@ -346,10 +346,12 @@ class NetDriver:
             raise ValueError(_("the hand is still in play"))
         if self.over:
             raise ValueError(_("the match is over"))
+        # the last hand's board stays on screen until the next one is dealt (the
+        # shuffle takes a moment; with no view the board could not be drawn at all)
+        self._last_view = self._held if self._held is not None else self._last_view
         self._held = None
         self._held_scores = None
         self._shown_hand += 1
-        self._last_view = None
 
     def last_scores(self) -> Any:
         return self._held_scores

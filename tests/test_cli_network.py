@@ -32,6 +32,32 @@ def _play_out_hand(d: NetDriver, deadline: float) -> None:
     assert d.hand_over and not d.over
 
 
+def test_enter_before_the_next_deal_keeps_a_board_to_show(tmp_path: Path) -> None:
+    """Enter right after a hand ends, while the next hand is still being shuffled: the
+    driver showed no view at all and the board said "(display error: 'NoneType' object
+    has no attribute 'discard')" until the deal. The last hand's board stays until the
+    next one is dealt."""
+    table = LoopbackTable(preset("modern", match_target=2000), Seating.solo(2), ["Ana", "Bo"],
+                          seed=5, base=tmp_path)
+    try:
+        d = table.driver
+        deadline = time.monotonic() + 90
+        _play_out_hand(d, deadline)
+        d.next_hand()
+        undealt = 0
+        while table.peer.view() is None and time.monotonic() < deadline:
+            undealt += 1
+            assert d.view() is not None
+            assert d.legal() == [] and not d.my_move()
+            time.sleep(0.001)
+        assert undealt > 0          # the shuffle takes a while: the case was met
+        while d.view() is not table.peer.view() and time.monotonic() < deadline:
+            d.step_others(0.01)
+        assert d.view() is table.peer.view() and d.hand_no == 2
+    finally:
+        table.close()
+
+
 def test_a_console_opened_mid_match_shows_the_hand_in_play(tmp_path: Path) -> None:
     """Bug 8: `resume` in the middle of hand 2 opened on hand 1's scores and "Press Enter
     for hand 2". A driver made for a peer already in hand 2 shows hand 2."""
