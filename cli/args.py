@@ -112,6 +112,12 @@ def count(low: int, high: int, what: str, why: str = "") -> Callable[[str], int]
     return parse
 
 
+#: The largest ``--seed``: a seed goes into stores and bot seeds as a 64-bit number
+#: (seed × 1,000,003 + …), so a larger one stopped the table with an OverflowError.
+MAX_SEED = 2 ** 32 - 1
+SEED = count(0, MAX_SEED, "--seed")
+
+
 def seconds(low: float, high: float, what: str) -> Callable[[str], float]:
     """A finite number of seconds from ``low`` to ``high`` (``nan``, ``inf`` and ``1e400``
     are refused: a wait must end, and when it was asked to)."""
@@ -307,7 +313,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
                            "normal, hard, expert) or bot specs, comma-separated (default: "
                            "1, or every other seat of --teams)"))
     play.add_argument("--name", default=None, help=_("your name at the table"))
-    play.add_argument("--seed", type=int, default=None, help=_("seed for the bots"))
+    play.add_argument("--seed", type=SEED, default=None, help=_("seed for the bots"))
     _console_args(play)
     _data_args(play)
     play.add_argument("--in-process", action="store_true",
@@ -322,7 +328,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     host.add_argument("--bots", type=bot_seats(0, 5), default=bot_seats(0, 5)("0"),
                       help=_("seats filled by bots: a number, or a level or bot spec per seat"))
     host.add_argument("--table-name", default=None, help=_("the name shown in the lobby"))
-    host.add_argument("--seed", type=int, default=0, help=_("seed for the bots"))
+    host.add_argument("--seed", type=SEED, default=0, help=_("seed for the bots"))
     host.add_argument("--no-announce", action="store_true", help=_("do not announce on the LAN"))
 
     join = verb("join", _("join a table"))
@@ -335,7 +341,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
                       default=10.0, metavar="SECONDS",
                       help=_("give up on a peer that does not answer for this long (default 10)"))
     join.add_argument("--table", default=None, help=_("table name or host fingerprint"))
-    join.add_argument("--seed", type=int, default=0, help=_("seed for --auto's bot"))
+    join.add_argument("--seed", type=SEED, default=0, help=_("seed for --auto's bot"))
 
     lobby = verb("lobby", _("browse tables on the LAN"))
     _net_args(lobby)
@@ -351,7 +357,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     resume.add_argument("--table", default=None, help=argparse.SUPPRESS)
     resume.add_argument("--peer", action="append", default=[], metavar="HOST:PORT",
                         type=peer_address)
-    resume.add_argument("--seed", type=int, default=0, help=_("seed for --auto's bot"))
+    resume.add_argument("--seed", type=SEED, default=0, help=_("seed for --auto's bot"))
 
     games = verb("games", _("list saved games"))
     _data_args(games)
@@ -364,7 +370,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
                           "heuristic, search[:playouts=N|:ms=N], a level (easy, normal, "
                           "hard, expert) or a plug-in bot"))
     sim.add_argument("--games", type=count(1, MAX_MATCHES, "--games"), default=100)
-    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--seed", type=SEED, default=0)
     sim.add_argument("--json", action="store_true", help=_("one JSON object on stdout"))
     sim.add_argument("--fair-deck", action="store_true",
                      help=_("deal through the mental-poker protocol (in memory)"))
@@ -389,7 +395,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     p.add_argument("--teams", default=None, metavar="AxB", help=_("teams: 2x2, 2x3 or 3x2"))
     p.add_argument("--deals", type=count(1, MAX_MATCHES, "--deals"), default=50,
                    help=_("deals per pair of bots; each is played once per seat rotation"))
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=SEED, default=0)
     p.add_argument("--jobs", type=count(0, MAX_JOBS, "--jobs"), default=0,
                    help=_("processes (default: one per core; 1 plays in this process)"))
     p.add_argument("--json", action="store_true", help=_("one JSON object on stdout"))

@@ -30,7 +30,7 @@ from .driver import LocalDriver, TableDriver
 from .i18n import _
 from .netdriver import NetDriver
 from .seats import listen
-from .words import paused_line, peer_stop_reason, saved_line
+from .words import paragraph, paused_line, peer_stop_reason, saved_line
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,7 +40,8 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from(args)
     names = table_names(args.name, players)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-    if args.plain and args.seed is None:
+    if args.plain and args.seed is None and args.in_process:
+        # only this process's deal follows the seed; a networked table's shuffle is fresh
         print(i18n.display(_("(seed %(seed)d: --seed %(seed)d replays this deal)") % {"seed": seed}))
     if args.in_process:
         specs = tuple(getattr(args.bots, "specs", ()))
@@ -59,9 +60,9 @@ def run(args: argparse.Namespace) -> int:
         table.close()
     short = table.transcript.parent.name[:8]
     if table.peer.finished:
-        print(i18n.display(saved_line(str(table.transcript), short)))
+        print(paragraph(saved_line(str(table.transcript), short)))
     else:
-        print(i18n.display(paused_line(short)))
+        print(paragraph(paused_line(short)))
     return code
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -98,6 +99,20 @@ def test_end_to_end_plain_auto_whole_classic_match() -> None:
     assert "Final scores:" in proc.stdout
     assert "Match over:" in proc.stdout
     assert "Traceback" not in proc.stderr
+
+
+def test_the_seed_is_said_to_replay_the_deal_only_where_it_does() -> None:
+    """``play --plain`` said "--seed N replays this deal" at a networked table too, where
+    the deal comes from the players' shuffle and a seed only steers the bots."""
+    networked = _cli("play", "--plain", "--auto", "--bots", "1")
+    assert networked.returncode == 0, networked.stderr
+    assert "replays this deal" not in networked.stdout
+    local = _cli("play", "--plain", "--auto", "--bots", "1", "--in-process")
+    assert local.returncode == 0, local.stderr
+    seed = re.search(r"\(seed (\d+): --seed \1 replays this deal\)", local.stdout)
+    assert seed is not None, local.stdout[:300]
+    again = _cli("play", "--plain", "--auto", "--bots", "1", "--in-process", "--seed", seed[1])
+    assert again.stdout == local.stdout.split("\n", 1)[1]     # the same deal and play
 
 
 def test_end_to_end_plain_auto_modern_teams() -> None:
@@ -302,6 +317,13 @@ def test_keyboard_input_is_bounded_and_echoed_safely() -> None:
     (["join", "--seat", "99999"], "not 99999"),
     (["simulate", "--players", "4", "--teams", "0x4"],
      "--teams takes 2x2, 2x3 or 3x2, not '0x4'"),
+    # a seed past 64 bits stopped the table ("unresponsive") with an OverflowError
+    (["play", "--seed", str(2 ** 64)], f"--seed must be 0 to 4294967295, not {2 ** 64}"),
+    (["host", "--seed", "-1"], "--seed must be 0 to 4294967295, not -1"),
+    (["join", "--seed", "x"], "--seed must be 0 to 4294967295, not x"),
+    (["resume", "--seed", str(2 ** 40)], "not 1099511627776"),
+    (["simulate", "--seed", str(2 ** 64)], "--seed must be 0 to 4294967295"),
+    (["tournament", "--seed", str(2 ** 64)], "--seed must be 0 to 4294967295"),
 ])
 def test_numbers_out_of_bounds_are_refused_naming_the_range_and_the_value(
         argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -317,6 +339,8 @@ def test_the_bounds_keep_the_values_they_allow() -> None:
     assert verb_parser("join").parse_args(["--seat", "5"]).seat == 5
     assert verb_parser("lobby").parse_args(["--seconds", "0"]).seconds == 0
     assert verb_parser("simulate").parse_args(["--games", "1000000"]).games == 1_000_000
+    assert verb_parser("play").parse_args(["--seed", "4294967295"]).seed == 2 ** 32 - 1
+    assert verb_parser("host").parse_args(["--seed", "0"]).seed == 0
     assert verb_parser("bench").parse_args(["engine", "--seconds", "0.05"]).seconds == 0.05
 
 
