@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,15 +20,35 @@ TMUX = shutil.which("tmux")
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
 
 
+#: This run's own tmux server: on the tester's default server, the games started in the
+#: tester's environment (their real data folder, their language), not the test run's.
+SOCKET = f"mb-tests-{os.getpid()}"
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _own_tmux_server() -> Iterator[None]:
+    yield
+    if TMUX is not None:
+        subprocess.run([TMUX, "-L", SOCKET, "kill-server"], capture_output=True, timeout=10)
+
+
 def _tmux(*args: str) -> subprocess.CompletedProcess[str]:
     assert TMUX is not None
-    return subprocess.run([TMUX, *args], capture_output=True, text=True, timeout=10)
+    return subprocess.run([TMUX, "-L", SOCKET, "-f", os.devnull, *args], capture_output=True,
+                          text=True, timeout=10)
 
 
 def _command(*argv: str) -> str:
-    exe = shutil.which("millebornes")
-    base = [exe] if exe else [sys.executable, "-m", "cli"]
-    return " ".join(shlex.quote(a) for a in [*base, *argv])
+    """The command line for ``millebornes ARGV`` from this checkout, in the test run's
+    private folders (its XDG variables, set by conftest) and language: the installed
+    ``millebornes`` found on PATH could be another copy, and a tmux session does not get
+    the test's environment."""
+    private = {k: os.environ[k] for k in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "LANG")
+               if k in os.environ}
+    exe = Path(sys.executable).parent / "millebornes"
+    base = [str(exe)] if exe.is_file() else [sys.executable, "-m", "cli"]
+    return " ".join(shlex.quote(a) for a in
+                    ["env", *(f"{k}={v}" for k, v in private.items()), *base, *argv])
 
 
 def _run_until(session: str, argv: list[str], want: str, env: dict[str, str],
