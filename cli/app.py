@@ -73,7 +73,7 @@ MAX_STATUS = 3
 
 
 class TableApp:
-    def __init__(self, driver: TableDriver, *, auto: bool = False, lang: str = "en",
+    def __init__(self, driver: TableDriver, *, auto: bool = False, lang: str | None = None,
                  seed: int = 0, color: bool = True, delay: float = 0.4,
                  hand_pause: float = 4.0, input: Any = None, output: Any = None) -> None:
         self.driver = driver
@@ -786,7 +786,7 @@ def _join(lines: list[render.Line]) -> StyleAndTextTuples:
             for style, text in render.join_lines(lines)]
 
 
-def run_app(driver: TableDriver, *, auto: bool = False, lang: str = "en", seed: int = 0,
+def run_app(driver: TableDriver, *, auto: bool = False, lang: str | None = None, seed: int = 0,
             color: bool = True, delay: float = 0.4) -> int:
     app = TableApp(driver, auto=auto, lang=lang, seed=seed, color=color, delay=delay)
     rc = app.run()

@@ -61,7 +61,7 @@ class Context(NamedTuple):
     seat: int
     legal: Sequence[Action]
     names: Sequence[str]
-    lang: str = "en"
+    lang: str | None = None
     hand_over: bool = False
     match_over: bool = False
     order: tuple[int, ...] | None = None     # the hand as numbered on screen

@@ -132,7 +132,7 @@ class LocalDriver:
 
     def __init__(self, rules: Rules, seating: Seating, names: Sequence[str], seat: int = 0,
                  seed: int = 0, bots: Sequence[SeatController | None] | str = "heuristic",
-                 auto_draw: bool = True, lang: str = "en") -> None:
+                 auto_draw: bool = True, lang: str | None = None) -> None:
         n = seating.n_players
         if len(names) != n:
             raise ValueError(f"{n} seats need {n} names")

@@ -78,7 +78,7 @@ class NetDriver:
     :meth:`next_hand`. ``step_others`` never blocks: it handles what has arrived.
     """
 
-    def __init__(self, peer: Peer, lang: str = "en", background: bool = False,
+    def __init__(self, peer: Peer, lang: str | None = None, background: bool = False,
                  bots: Collection[int] = (),
                  bot_maker: Callable[[int], None] | None = None) -> None:
         """``background``: a thread pumps the peer (the console then only reads it), so

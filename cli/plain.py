@@ -30,6 +30,7 @@ from .words import (
     rules_name,
     silent_seat_plain_line,
     with_names,
+    wrap,
 )
 
 #: The longest command line read (characters); the rest of a longer line is dropped.
@@ -37,7 +38,7 @@ MAX_LINE = 4096
 
 
 class PlainSession:
-    def __init__(self, driver: TableDriver, *, auto: bool = False, lang: str = "en",
+    def __init__(self, driver: TableDriver, *, auto: bool = False, lang: str | None = None,
                  seed: int = 0, out: TextIO | None = None, inp: TextIO | None = None) -> None:
         self.driver = driver
         self.auto = auto
@@ -50,7 +51,24 @@ class PlainSession:
         self.last_activity: str | None = None
 
     def say(self, text: str = "") -> None:
-        self.out.write("\n".join(i18n.display(line) for line in text.split("\n")) + "\n")
+        """Lines to the terminal, each within :data:`WIDTH`: a longer one (an event, a
+        reason in a wordy language) is wrapped at spaces under its own indent or ``* ``
+        (the boards are laid out to fit and pass untouched)."""
+        out: list[str] = []
+        for line in text.split("\n"):
+            if i18n.cells(line) <= WIDTH:
+                out.append(line)
+                continue
+            body = line.lstrip(" ")
+            indent = " " * (len(line) - len(body))
+            if body.startswith("* "):
+                indent, body = indent + "  ", body[2:]
+                first = line[:len(indent) - 2] + "* "
+            else:
+                first = indent
+            wrapped = wrap(body, WIDTH, indent)
+            out += [first + wrapped[0][len(indent):], *wrapped[1:]]
+        self.out.write("\n".join(i18n.display(line) for line in out) + "\n")
 
     def flush_events(self) -> None:
         events = self.driver.events
@@ -230,6 +248,6 @@ class PlainSession:
             return True
 
 
-def run_plain(driver: TableDriver, *, auto: bool = False, lang: str = "en", seed: int = 0,
+def run_plain(driver: TableDriver, *, auto: bool = False, lang: str | None = None, seed: int = 0,
               out: TextIO | None = None, inp: TextIO | None = None) -> int:
     return PlainSession(driver, auto=auto, lang=lang, seed=seed, out=out, inp=inp).run()

@@ -152,7 +152,7 @@ def card_class(card: int) -> str:
 
 
 @in_language
-def card_label(card: int, lang: str = "en", color: bool = True) -> str:
+def card_label(card: int, lang: str | None = None, color: bool = True) -> str:
     """A card's name; without colour the family letter goes first (``H Stop``)."""
     name = card_name(card, lang)
     return name if color else f"{FAMILY_LETTER[family(card)]} {name}"
@@ -170,7 +170,7 @@ def match_line(match: Match, names: Sequence[str]) -> Line:
 
 
 @in_language
-def header_line(view: HandState, hand_no: int = 1, lang: str = "en") -> Line:
+def header_line(view: HandState, hand_no: int = 1, lang: str | None = None) -> Line:
     top = view.discard[-1] if view.discard else None
     line: Line = [("class:title", "Mille Bornes"),
                   ("", " · " + _("%(rules)s · hand %(hand)d · pile %(pile)d · discard: ")
@@ -197,7 +197,7 @@ def distance_summary(distance: Sequence[int]) -> str:
 
 
 @in_language
-def safeties_text(view: HandState, side: int, lang: str = "en", short: bool = True) -> str:
+def safeties_text(view: HandState, side: int, lang: str | None = None, short: bool = True) -> str:
     """Safeties of a side; ``*`` (short) or ``(coup fourré)`` marks a coup fourré."""
     zone = view.zones[side]
     out = []
@@ -212,7 +212,7 @@ def safeties_text(view: HandState, side: int, lang: str = "en", short: bool = Tr
 
 @in_language
 def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int | None,
-               lang: str = "en", verbose: bool = False,
+               lang: str | None = None, verbose: bool = False,
                peers: Sequence[PeerStatus] | None = None) -> list[Line]:
     """Two lines for one side; in verbose mode (plain, screen readers) sentences.
 
@@ -264,7 +264,7 @@ def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int | Non
 
 @in_language
 def zone_sentences(view: HandState, side: int, names: Sequence[str], seat: int | None,
-                   lang: str = "en", peers: Sequence[PeerStatus] | None = None) -> list[Line]:
+                   lang: str | None = None, peers: Sequence[PeerStatus] | None = None) -> list[Line]:
     """One side in words, wrapped to 80 columns: for screen readers and scripts."""
     seating = view.seating
     seats = seating.seats_of(side)
@@ -304,7 +304,7 @@ def zone_sentences(view: HandState, side: int, names: Sequence[str], seat: int |
 
 @in_language
 def table_lines(view: HandState, names: Sequence[str], seat: int | None, hand_no: int = 1,
-                lang: str = "en", verbose: bool = False,
+                lang: str | None = None, verbose: bool = False,
                 peers: Sequence[PeerStatus] | None = None) -> list[Line]:
     """The header, then every side, the human's side first (side 0 first when ``seat``
     is ``None``)."""
@@ -344,7 +344,7 @@ def hand_cards(view: HandState, seat: int) -> tuple[int, ...]:
 
 
 @in_language
-def hand_lines(view: HandState, seat: int, legal: Sequence[Action], lang: str = "en",
+def hand_lines(view: HandState, seat: int, legal: Sequence[Action], lang: str | None = None,
                selected: int | None = None, color: bool = True, verbose: bool = False,
                per_row: int = 4, cards: Sequence[int] | None = None,
                fresh: int | None = None) -> list[Line]:
@@ -461,7 +461,7 @@ def match_lines(match: Match, names: Sequence[str], last: int = 12) -> list[Line
 
 @in_language
 def screen_lines(view: HandState, names: Sequence[str], seat: int, legal: Sequence[Action],
-                 hand_no: int = 1, lang: str = "en", verbose: bool = True) -> list[Line]:
+                 hand_no: int = 1, lang: str | None = None, verbose: bool = True) -> list[Line]:
     """The table, the hand and what is expected: what the plain mode prints."""
     lines = table_lines(view, names, seat, hand_no, lang, verbose)
     lines += hand_lines(view, seat, legal, lang, color=False, verbose=verbose)

@@ -130,7 +130,7 @@ def _say(text: str) -> None:
 
 
 def run_plain_replay(model: ReplayModel, summary: str, out: TextIO | None = None,
-                     lang: str = "en") -> int:
+                     lang: str | None = None) -> int:
     out = out or sys.stdout
     names = ", ".join(model.names)
     head = ngettext("Replay of a verified game: %(names)s; %(hands)d hand, %(steps)d steps, "
@@ -151,7 +151,7 @@ def run_plain_replay(model: ReplayModel, summary: str, out: TextIO | None = None
 class ReplayApp:
     """The full-screen replay: the table, every hand, the log, a status line."""
 
-    def __init__(self, model: ReplayModel, *, lang: str = "en", color: bool = True,
+    def __init__(self, model: ReplayModel, *, lang: str | None = None, color: bool = True,
                  input: Any = None, output: Any = None) -> None:
         self.model = model
         self.lang = lang

@@ -105,7 +105,7 @@ class ReplayModel:
                 % {"hand": self.hand_no(i), "hands": self.n_hands, "step": i + 1,
                    "steps": len(self.steps), "entry": step.index})
 
-    def action_lines(self, i: int, lang: str = "en") -> list[str]:
+    def action_lines(self, i: int, lang: str | None = None) -> list[str]:
         """What step ``i`` did, in words; the end of the hand is said too."""
         out = [replay_step_text(self.before(i), self.steps[i].action, self.state(i), self.names,
                            self.hand_no(i), lang)]
@@ -118,7 +118,7 @@ class ReplayModel:
                 out.append(match_over_line(self.matches[k], self.names))
         return out
 
-    def log_lines(self, i: int, lang: str = "en", last: int = 200) -> list[str]:
+    def log_lines(self, i: int, lang: str | None = None, last: int = 200) -> list[str]:
         """The hand's log up to step ``i``, oldest first (at most ``last`` steps)."""
         start = max(self.starts[self.hand_pos(i)], i - last + 1)
         out: list[str] = []
@@ -146,7 +146,7 @@ def new_cards(before: HandState | None, after: HandState, seat: int) -> set[int]
     return set(now) - set(was)
 
 
-def all_hands_lines(state: HandState, names: Sequence[str], lang: str = "en",
+def all_hands_lines(state: HandState, names: Sequence[str], lang: str | None = None,
                     color: bool = True, verbose: bool = False, per_row: int = 4,
                     before: HandState | None = None) -> list[Line]:
     """Every seat's cards, face up, with its owner's name; a card just drawn is shown
@@ -202,7 +202,7 @@ def all_hands_lines(state: HandState, names: Sequence[str], lang: str = "en",
     return out
 
 
-def step_lines(model: ReplayModel, i: int, lang: str = "en") -> list[Line]:
+def step_lines(model: ReplayModel, i: int, lang: str | None = None) -> list[Line]:
     """One step for the plain mode: where we are, what happened, the table in words,
     every hand, and the scores when the hand ends."""
     state = model.state(i)

@@ -47,6 +47,7 @@ from .words import (
     key_change_line,
     known_problem_line,
     lobby_seat_lines,
+    paragraph,
     paused_line,
     peer_stop_reason,
     rules_label,
@@ -479,12 +480,12 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
     path = peer.transcript_path
     short = path.parent.name[:8] if path is not None else None
     if peer.finished:
-        print(i18n.display(_("the match is over; %(saved)s") % {"saved": saved_line(str(path), short)}),
-              file=say)
+        print(paragraph(_("the match is over; %(saved)s")
+                        % {"saved": saved_line(str(path), short)}), file=say)
         return 0
     if peer.stopped:
-        print(i18n.display(_("the match stopped: %(reason)s") % {"reason": peer_stop_reason(peer)}),
-              file=say)
+        print(paragraph(_("the match stopped: %(reason)s")
+                        % {"reason": peer_stop_reason(peer)}), file=say)
         return code if code else 1
-    print(i18n.display(paused_line(short)), file=say)
+    print(paragraph(paused_line(short)), file=say)
     return code

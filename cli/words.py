@@ -212,6 +212,12 @@ def wrap(text: str, width: int = WIDTH, indent: str = "") -> list[str]:
     return [indent + w for w in i18n.wrap(text, max(1, width - i18n.cells(indent)))]
 
 
+def paragraph(text: str) -> str:
+    """``text`` wrapped at :data:`WIDTH` for the terminal, as one string to print (the
+    lines said after the console closes: a long path stays readable in 80 columns)."""
+    return "\n".join(i18n.display(line) for line in wrap(text))
+
+
 def rule_last(text: str) -> str:
     """Plain words first, the rule id last: "R9: only the safety…" → "Only the safety… [R9]".
 
@@ -317,7 +323,7 @@ def with_names(text: str, names: Sequence[str]) -> str:
 # ----- moves ---------------------------------------------------------------------------
 
 def describe(before: HandState, action: Action, after: HandState, names: Sequence[str],
-             viewer: int, lang: str = "en") -> str | None:
+             viewer: int, lang: str | None = None) -> str | None:
     """A log line for ``action`` as ``viewer`` may see it (others' draws stay hidden)."""
     def who(seat: int) -> str:
         return names[seat]
@@ -395,7 +401,7 @@ def drawn_card(before: HandState, after: HandState, seat: int) -> int | None:
 
 
 def replay_step_text(before: HandState | None, action: Action | None, after: HandState,
-                     names: Sequence[str], hand_no: int, lang: str = "en") -> str:
+                     names: Sequence[str], hand_no: int, lang: str | None = None) -> str:
     """One step of a replay in words. With every hand shown, draws name their card and
     passes are said (the game is over: nothing is secret any more)."""
     if before is None or action is None:
@@ -518,7 +524,7 @@ def command_for(action: Action, view: HandState, seat: int, names: Sequence[str]
 
 # ----- what the table waits for ---------------------------------------------------------
 
-def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str = "en") -> str:
+def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | None = None) -> str:
     """One sentence: whose move it is and what is expected, naming the keys.
 
     When a hazard hits the human's side the sentence depends only on the attack, never on

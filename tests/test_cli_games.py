@@ -35,7 +35,10 @@ def quit_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     r = cli("play", "--plain", "--seed", "4", "--data-dir", str(data), stdin="quit\n")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "Traceback" not in r.stdout + r.stderr
-    line = r.stdout.strip().splitlines()[-1]
+    lines = r.stdout.strip().splitlines()
+    start = max(i for i, text in enumerate(lines) if text.startswith("You left;"))
+    line = " ".join(lines[start:])         # the last paragraph, wrapped at 80 columns
+    assert all(len(text) <= 80 for text in lines[start:]), lines[start:]
     assert line.startswith("You left; the game is saved. Come back to it with: "
                            "millebornes resume "), line
     short = line.split("millebornes resume ", 1)[1].split()[0]

@@ -42,26 +42,34 @@ def _english_phrases() -> list[str]:
     return sorted(out)
 
 
-def _play(env: dict[str, str], *argv: str) -> str:
+def _play(env: dict[str, str], *argv: str, tmp: Path | None = None) -> str:
+    """A plain auto match: in this process's bots, or (``tmp``: its data folder) a
+    networked table of real peers, as ``millebornes play`` alone starts."""
     base = {k: v for k, v in os.environ.items()
             if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
     base.update(PYTHONPATH=str(ROOT), MILLEBORNES_DELAY="0",
                 MILLEBORNES_CONFIG=str(ROOT / "no-such-config.toml"), **env)
+    where = ["--in-process", "--bots", "2"] if tmp is None else \
+        ["--bots", "1", "--data-dir", str(tmp)]
     r = subprocess.run([sys.executable, "-m", "cli", "play", "--plain", "--auto",
-                        "--in-process", "--bots", "2", "--seed", "5", *argv],
+                        *where, "--seed", "5", *argv],
                        capture_output=True, text=True, timeout=240, cwd=ROOT, env=base)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr
     assert "Traceback" not in r.stderr
     return r.stdout
 
 
-@pytest.mark.parametrize(("language", "env", "argv"), [
-    ("sv", {}, ["--lang", "sv"]),
-    ("vi", {"LANG": "vi_VN.UTF-8"}, []),
-], ids=["sv-option", "vi-LANG"])
+@pytest.mark.parametrize(("language", "env", "argv", "networked"), [
+    ("sv", {}, ["--lang", "sv"], False),
+    ("vi", {"LANG": "vi_VN.UTF-8"}, [], False),
+    ("fr", {}, ["--lang", "fr"], True),
+], ids=["sv-option", "vi-LANG", "fr-networked"])
 def test_a_plain_match_speaks_the_language_to_the_end(language: str, env: dict[str, str],
-                                                        argv: list[str]) -> None:
-    out = _play(env, *argv)
+                                                        argv: list[str], networked: bool,
+                                                        tmp_path: Path) -> None:
+    """In the player's language to the end, the moves of the log too: at a networked table
+    (``play`` alone) they named the cards in English ("Bo a joué Speed Limit")."""
+    out = _play(env, *argv, tmp=tmp_path if networked else None)
     with i18n.using(language):
         final = i18n._("Final scores: %(totals)s. Winner: %(winner)s.").split("%(")[0]
     assert final.strip() and final in out             # played to the end, in the language
