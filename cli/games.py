@@ -106,6 +106,10 @@ def game_state(game: SavedGame) -> str:
         w = report.winner
         return (_("finished, %(side)s won") % {"side": side_label(report, w)} if w >= 0
                 else _("finished, a tie"))
+    if report.ok and report.ended_by_agreement is not None:   # not to be resumed: over
+        e = report.ended_by_agreement
+        return _("ended in hand %(hand)d by agreement (%(name)s had left)") % {
+            "hand": int(e["hand"]) + 1, "name": report.names[int(e["seat"])]}
     if report.ok or report.check in ("incomplete", "reveal-missing"):
         return _("in progress (hand %(hand)d)") % {"hand": len(report.hands) + 1}
     return _("damaged (see verify)")

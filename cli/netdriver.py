@@ -36,6 +36,7 @@ from .words import (
     nothing_to_agree_line,
     silent_seat_line,
     stopped_line,
+    table_paused_line,
     takeover_line,
 )
 
@@ -286,6 +287,9 @@ class NetDriver:
         if ev.kind == "stopped":
             if self.peer.agreed_end is not None:
                 return ""
+            if self.peer.paused:     # a silent seat: the game waits for it, not over
+                return table_paused_line(str(ev.data.get("reason", "")), ev.data.get("why"),
+                                   self.names)
             return stopped_line(str(ev.data.get("reason", "")), ev.data.get("why"), self.names)
         if ev.kind == "resumed":
             return _("You are back at the table; catching up with the others.")

@@ -98,6 +98,12 @@ def run(args: argparse.Namespace) -> int:
         _say(_("millebornes replay: the match stopped during its first hand: there is no "
                "finished hand to show yet (`millebornes resume` plays on)"))
         return 1
+    if report.ok and not steps:     # ended by the players' agreement before a hand ended
+        for line in summary.split("\n"):
+            print(i18n.display(line))
+        _say(_("millebornes replay: the match ended before any hand was finished: there is "
+               "no hand to show"))
+        return 1
     if not steps:
         for line in summary.split("\n"):
             print(i18n.display(line))

@@ -1270,6 +1270,14 @@ def stopped_line(reason: str, why: Mapping[str, Any] | None = None,
             else _("The match stopped."))
 
 
+def table_paused_line(reason: str, why: Mapping[str, Any] | None = None,
+                names: Sequence[str] = ()) -> str:
+    """The table paused on a seat that did not answer in time: the match is not over (it
+    goes on when the seat comes back, or with a bot, or ends, by agreement)."""
+    reason = stop_reason(why, names, reason)
+    return (_("Paused: %(reason)s.") % {"reason": reason} if reason else _("Paused."))
+
+
 def hand_in_play_line(hand_no: int, target: int) -> str:
     return _("Hand %(hand)d: the cards are dealt; the trip is %(target)d km.") % {
         "hand": hand_no, "target": target}
@@ -1365,7 +1373,9 @@ def verify_lines(report: GameReport) -> list[str]:
                   "check": (f"{step_words(report.waiting_step)} [{_data(report.check, 60)}]"
                             if report.waiting_step else check_words(report.check))}
         if report.waiting_for is not None and report.waiting_for < len(names):
-            text = _("Fair so far; the match stopped in hand %(hand)d when %(name)s left. "
+            # "waiting for", not "when Ann left": the file shows whose entry is missing,
+            # not why (she may have left, or her connection, or another seat, failed)
+            text = _("Fair so far; the match stopped in hand %(hand)d, waiting for %(name)s. "
                      "%(entries)d signed entries: every signature, link and move checks out, "
                      "and every finished hand's shuffle and cards. (The next entry, due from "
                      "%(seat)s, is missing: %(check)s.)")

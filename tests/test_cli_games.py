@@ -50,7 +50,7 @@ def test_a_quit_game_is_fair_so_far(quit_game: tuple[Path, str]) -> None:
     data, short = quit_game
     r = cli("verify", short, "--data-dir", str(data))
     assert r.returncode == 0, r.stdout + r.stderr
-    assert r.stdout.startswith("Fair so far; the match stopped in hand 1 when You left.")
+    assert r.stdout.startswith("Fair so far; the match stopped in hand 1, waiting for You.")
     assert "FAILED" not in r.stdout
 
 

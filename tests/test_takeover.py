@@ -486,3 +486,85 @@ def test_the_runners_record_must_give_the_bot_an_address_not_a_name() -> None:
     assert body_problem(body, 0, 0, 3, keys) == \
         "the bot's endpoint is not an IP address and port"
     assert body_problem({**body, "endpoint": "tcp://192.168.1.20:4000"}, 0, 0, 3, keys) == ""
+
+
+def test_a_match_ended_by_agreement_before_any_hand_is_said_so_by_replay_and_games(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`replay` printed "OK: a fair game" and then "this transcript does not verify";
+    `games` listed the match as "in progress" though it is over by agreement."""
+    import datetime
+    import shutil
+
+    from cli import replay as replay_verb
+    from cli.games import SavedGame, game_state
+
+    t = _stopped(b"takeover/end-replay")
+    for s in (0, 1):
+        assert t.seats[s].rlog.propose_end(2) is not None
+        t.collect(s)
+    t.deliver(lose={2})
+    path = _transcript(tmp_path, t, 0)
+    code = replay_verb.run(argparse.Namespace(transcript=str(path), plain=True))
+    captured = capsys.readouterr()
+    assert code == 1
+    assert "does not verify" not in captured.out + captured.err
+    assert "the match ended before any hand was finished: there is no hand to show" \
+        in " ".join(captured.err.split())
+    folder = tmp_path / "game"
+    folder.mkdir()
+    shutil.copy(path, folder / "transcript.mbt")
+    game = SavedGame(folder, "abcd", datetime.datetime(2026, 1, 1), ("p0", "p1", "p2"), 0,
+                     "modern")
+    assert game_state(game) == "ended in hand 1 by agreement (p2 had left)"
+
+
+def test_a_seat_that_times_out_pauses_the_table_and_the_console_says_paused(
+        tmp_path: Path) -> None:
+    """Seat 2 never comes: the table pauses (resumable) and waits for it, a bot or the
+    end by agreement. The console's log said "The match stopped: seat 2 (Cy) is
+    unresponsive…", though the match goes on when Cy comes back."""
+    import threading
+    import time
+
+    from cli.netdriver import NetDriver
+    from engine import Seating, preset
+    from p2p.net.transport import Node
+    from p2p.table.memory import make_table
+    from p2p.table.session import Peer, SessionOptions
+    from p2p.table.store import Store
+
+    cfg, ids = make_table(preset("modern", match_target=1), Seating.solo(3),
+                          ["Ann", "Bo", "Cy"], b"takeover/paused-words")
+    opts = SessionOptions(response_delay=0.0, stall_after=0.3, step_limit=1.0)
+    nodes = [Node(node_id_for(ids[s].public_key)) for s in range(2)]
+    eps = {0: nodes[0].endpoint, 1: nodes[1].endpoint, 2: "tcp://127.0.0.1:9"}
+    peers = [Peer(ids[s], cfg, nodes[s], controller=make_bot("heuristic", 3 + s),
+                  endpoints=eps, options=opts,
+                  store=Store.create(tmp_path / f"s{s}", cfg.header(), s, port=nodes[s].port,
+                                     endpoints=eps))
+             for s in range(2)]
+    stop = threading.Event()
+
+    def pump_other() -> None:
+        while not stop.is_set() and not peers[1].paused:
+            peers[1].pump(0.02)
+
+    other = threading.Thread(target=pump_other)
+    other.start()
+    d = NetDriver(peers[0])
+    try:
+        end = time.monotonic() + 30
+        while not peers[0].paused and time.monotonic() < end:
+            d.step_others(0.02)
+        d.step_others(0.05)
+        assert peers[0].paused, peers[0].stopped
+        words = " ".join(d.events)
+        assert "Paused: seat 2 (Cy) is unresponsive" in words, d.events
+        assert "The match stopped" not in words
+        assert d.silent() == 2 and not d.over
+    finally:
+        stop.set()
+        other.join(10)
+        d.close()
+        for p in peers:
+            p.close()
