@@ -213,12 +213,24 @@ class TableApp:
         return [s for s in range(seating.n_teams) if s != mine]
 
     def current_target(self) -> int:
+        """The side a hazard goes on: the one chosen with ``t``, else the opponent furthest
+        ahead among those the selected card can go on now (furthest ahead of all when it
+        can go on none: the default was a side the card could not go on, and ``p``
+        refused)."""
         opp = self.opponents()
-        if self.target_side not in opp:
-            # default: the opponent furthest ahead
-            zones = self.driver.view().zones
-            self.target_side = max(opp, key=lambda s: (zones[s].km, -s))
-        return self.target_side
+        if self.target_side in opp:
+            return self.target_side
+        zones = self.driver.view().zones
+        can = self._legal_targets() or opp
+        return max(can, key=lambda s: (zones[s].km, -s))
+
+    def _legal_targets(self) -> list[int]:
+        """The sides the selected card can be played on now (none unless a hazard)."""
+        card = self._selected_card()
+        if card is None:
+            return []
+        return sorted({a.target for a in self.driver.legal() if isinstance(a, Play)
+                       and a.card == card and a.target is not None})
 
     def _target_name(self, side: int) -> str:
         return side_names(self.driver.names, self.driver.seating)[side].split(" & ")[0]
@@ -306,14 +318,17 @@ class TableApp:
         card = self._selected_card()
         if len(self.opponents()) > 1 and card is not None and family(card) is Family.HAZARD \
                 and view.phase == PLAY:
-            can = sorted({a.target for a in d.legal() if isinstance(a, Play) and a.card == card
-                          and a.target is not None})
             labels = side_names(d.names, d.seating)
-            lines[0] = lines[0] + [
-                ("class:dim", "  target: "),
+            can = ", ".join(labels[t] for t in self._legal_targets()) or _("nobody now")
+            target: render.Line = [
+                ("class:dim", _("target:") + " "),
                 ("class:you", self._target_name(self.current_target())),
-                ("class:dim", " (t changes; can go on: "
-                              + (", ".join(labels[t] for t in can) or _("nobody now")) + ")")]
+                ("class:dim", " " + _("(t changes; can go on: %(names)s)") % {"names": can})]
+            width = self._size()[1]
+            if i18n.cells("".join(frag[1] for frag in lines[0] + target)) + 2 <= width:
+                lines[0] = lines[0] + [("class:dim", "  ")] + target
+            else:                  # its own line rather than cut at the screen's edge
+                lines.insert(1, [("class:dim", "  ")] + target)
         return lines
 
     def _hand_height(self) -> Dimension:

@@ -110,6 +110,34 @@ def test_the_target_picker_is_obeyed() -> None:
     assert run(d, script) == 0
 
 
+def test_the_default_target_is_one_the_hazard_can_go_on() -> None:
+    """The default target was the opponent furthest ahead even when the selected hazard
+    could not go on them (Di, stopped, 500 km ahead): `p` was refused until the player
+    found `t`. The default is the furthest ahead of those it can go on (Bo); the words
+    around it are in the player's language and kept within the screen's width."""
+    d = _stop_with_one_target()
+    zones = list(d.state.zones)
+    zones[3] = zones[3]._replace(km=500)             # Di leads, but is not rolling
+    d.state = d.state._replace(zones=tuple(zones))  # type: ignore[union-attr]
+    stop = next(c for c in d.view().hand(0) if KIND_OF[c] is Kind.STOP)
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: d.my_move() and not d.others_pending())
+        inp.send_text(str(app.cards().index(stop) + 1))
+        await until(lambda: app._selected_card() == stop)
+        assert app._target_name(app.current_target()) == "Bo"
+        shown = text(app._hand_lines())
+        assert "target: Bo (t changes; can go on: Bo)" in shown
+        assert max(len(line) for line in shown.splitlines()) <= 80
+        n = len(d.events)
+        inp.send_text("p")
+        await until(lambda: len(d.events) > n)
+        assert "Ana played Stop on Bo." in d.events[n:], d.events[n:]
+        inp.send_text("\x11")
+
+    assert run(d, script) == 0
+
+
 def test_quitting_asks_first() -> None:
     """q and Ctrl-C left at once (and, on a network, ended the match for everyone)."""
     d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=3)
