@@ -196,6 +196,11 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             print(i18n.display(host_key_line(client, address, checked)), file=say)
         st = client.state
         if st is None and time.monotonic() - asked > limit:
+            if client.secure and client.host_signing_key is not None:
+                # its key door answered, its lobby never let us in: the table is there,
+                # playing its match with its own players (another address will not help)
+                raise OSError(lobby_error_line("no-answer", {
+                    "endpoint": address, "seconds": limit, "door": True}, ""))
             raise NoAnswer(_("no answer from %(address)s after %(seconds)s s: is the table "
                             "open, is the address and port right? (the host prints them) If "
                             "the host plays on this account, a second player needs its own "

@@ -1140,6 +1140,10 @@ def lobby_refusal(why: str, data: Mapping[str, Any], fallback: str) -> str:
         except ValueError:
             return fallback
         values = {"endpoint": _data(data.get("endpoint")), "seconds": seconds}
+        if data.get("door"):
+            return _("the table at %(endpoint)s gave its key but did not let this computer "
+                     "in within %(seconds)d s: its match has probably started (a started "
+                     "table takes no one new)") % values
         return (_("no table answered at %(endpoint)s within %(seconds)d s with the announced "
                   "key: is the table still open? (check HOST:PORT)") if data.get("with_key")
                 else _("no table answered at %(endpoint)s within %(seconds)d s: is the table "

@@ -650,3 +650,50 @@ def test_lobby_prints_each_table_at_a_bounded_rate_with_its_key_pinned(
     assert any(line.startswith("+ 'friend'") for line in lines)
     assert "millebornes join --peer S4SE5-YZL6Q@10.0.0.7:4321" in out.getvalue()
     assert len(lines) <= 1 + 20 * 2, len(lines)    # each table added, then at most one ~
+
+
+def test_joining_a_table_whose_match_started_says_so(tmp_path: Path) -> None:
+    """Ann's match with a bot is under way; Ben joins her address. Her key door gives
+    the key but the table admits its own players only: Ben was told "no table answered
+    … is the table still open?", though it is, and plays on without him."""
+    from cli import host as host_verb
+    from cli import join as join_verb
+
+    port = free_port()
+    host = _ns(name="Ann", bots=1, players=2, rules="modern", option=[], teams=None,
+               bind="127.0.0.1", port=port, no_announce=True, data_dir=str(tmp_path / "h"),
+               identity=str(tmp_path / "h.key"), auto=False, peer=[])
+    r, w = os.pipe()
+    out = io.StringIO()
+    rc: list[int | None] = [None]
+
+    def run_host() -> int:
+        with os.fdopen(r) as inp:
+            return host_verb.run(host, out=out, inp=inp)
+
+    t = _run(run_host, rc, 0)
+    try:
+        deadline = time.monotonic() + 60
+        while "the match starts" not in out.getvalue():
+            assert time.monotonic() < deadline and t.is_alive(), out.getvalue()[-800:]
+            time.sleep(0.05)
+        join = _ns(name="Ben", peer=[f"127.0.0.1:{port}"], bind="127.0.0.1", port=0,
+                   data_dir=str(tmp_path / "j"), identity=str(tmp_path / "j.key"),
+                   connect_timeout=2.0)
+        jr, jw = os.pipe()          # Ben types nothing: the answer is the table's
+        try:
+            with os.fdopen(jr) as jinp, pytest.raises(OSError) as err:
+                join_verb.run(join, out=io.StringIO(), inp=jinp)
+        finally:
+            os.close(jw)
+        said = " ".join(str(err.value).split())
+        if zmq.has("curve"):
+            assert f"the table at 127.0.0.1:{port} gave its key but did not let this " \
+                   "computer in within 2 s: its match has probably started" in said, said
+        else:
+            assert "no table answered" in said, said
+    finally:
+        os.write(w, b"quit\nyes\n")
+        os.close(w)
+        t.join(30)
+    assert not t.is_alive()

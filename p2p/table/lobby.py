@@ -786,6 +786,16 @@ class LobbyClient:
             raise self._error()
         if self.state is None and self.clock() - self._since > self.host_timeout:
             self.close()
+            if self.secure and self.host_signing_key is not None:
+                # its key door answered, its lobby did not let us in: a table whose match
+                # started (or a game, not a lobby) admits its own players' keys only
+                self._refuse(f"the table at {self.host_endpoint} gave its key but did not "
+                             f"let this computer in within {self.host_timeout:.0f} s: its "
+                             "match has probably started (a started table takes no one new)",
+                             "no-answer", endpoint=self.host_endpoint,
+                             seconds=self.host_timeout, with_key=self.host_fp is not None,
+                             door=True)
+                raise self._error()
             self._refuse(f"no table answered at {self.host_endpoint} within "
                          f"{self.host_timeout:.0f} s"
                          + (" with the announced key" if self.host_fp else "")
