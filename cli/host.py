@@ -13,6 +13,7 @@ from engine import Seating
 from p2p.crypto.identity import Identity
 from p2p.net.interface import TransportError
 from p2p.table import LobbyHost, LobbyState, Peer, SessionOptions, TableStart
+from p2p.text import safe_text
 
 from . import i18n
 from .args import (
@@ -152,6 +153,8 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
             if start is not None:
                 return start
             line = reader.get()
+            if isinstance(line, str):
+                line = line.strip()
             if line == "quit" or (line is None and not args.auto):
                 print(i18n.display(_("table closed")), file=say)
                 return None
@@ -159,6 +162,10 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
                 host.set_ready(True)
             elif line == "unready":
                 host.set_ready(False)
+            elif isinstance(line, str) and line:     # said, never ignored in silence
+                print(i18n.display(_("unknown command %(command)s: type 'ready' / 'unready', "
+                                     "'quit' to close the table")
+                                   % {"command": repr(safe_text(line, 40))}), file=say)
     finally:
         if seats_update is not None:
             seats_update.stop()

@@ -11,7 +11,8 @@ from typing import Any, TextIO
 
 from p2p.crypto.identity import fingerprint as key_fingerprint
 from p2p.net.interface import TransportError
-from p2p.table import LobbyClient, LobbyError, Peer, TableStart
+from p2p.table import LobbyClient, LobbyError, LobbyState, Peer, TableStart
+from p2p.text import safe_text
 
 from . import i18n
 from .args import player_name, with_defaults
@@ -178,6 +179,7 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
                        % {"address": address, "seconds": f"{limit:g}"}), file=say)
     print(i18n.display(_(LOBBY_HELP)), file=say)
     auto_ready = not args.not_ready
+    seat_said = False
     asked = time.monotonic()
     while True:
         try:
@@ -213,6 +215,12 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             shown, shown_at = st.to_obj(), now
             for line in lobby_lines(st):
                 print(i18n.display(line), file=say)
+        if st is not None and client.seat is not None and not seat_said:
+            seat_said = True
+            if args.seat is not None and client.seat != args.seat:
+                print(i18n.display(_("seat %(wanted)d was not free: you sit at seat "
+                                     "%(seat)d (sit N moves you to a free seat)")
+                                   % {"wanted": args.seat, "seat": client.seat}), file=say)
         if st is not None and auto_ready and client.seat is not None and not client.ready:
             client.set_ready(True)
         typed = reader.get()
@@ -227,7 +235,13 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
         if words[0] == "sit" and len(words) == 2 and words[1].isdigit():
             if st is None:
                 print(i18n.display(_("not connected to the host yet: wait a moment")), file=say)
-            client.sit(int(words[1]))
+                client.sit(int(words[1]))
+                continue
+            refusal = sit_refusal(st, int(words[1]), client.seat)
+            if refusal:          # the host would ignore it: said here, nothing sent
+                print(i18n.display(refusal), file=say)
+            else:
+                client.sit(int(words[1]))
         elif line == "ready":
             client.set_ready(True)
             print(i18n.display(_("ready") if st is not None else _("ready (once the host answers)")),
@@ -238,6 +252,23 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             print(i18n.display(_("not ready")), file=say)
         else:
             print(i18n.display(_(LOBBY_HELP)), file=say)
+
+
+def sit_refusal(state: LobbyState, wanted: int, mine: int | None) -> str:
+    """Why ``sit WANTED`` cannot be done at this lobby ("" when it can): the host ignores a
+    move to a seat that is not there or not free, and the player heard nothing."""
+    n = len(state.seats)
+    if wanted == mine:
+        return _("you sit at seat %(seat)d already") % {"seat": wanted}
+    if not 0 < wanted < n:
+        return _("there is no seat %(seat)d to sit at: seats 1 to %(last)d are the "
+                 "players' (seat 0 is the host's)") % {"seat": wanted, "last": n - 1}
+    taken = state.seats[wanted]
+    if taken is not None:
+        free = ", ".join(str(i) for i in state.free()) or _("none")
+        return _("seat %(seat)d is taken by %(name)s; free seats: %(free)s") % {
+            "seat": wanted, "name": safe_text(taken.name), "free": free}
+    return ""
 
 
 def host_key_line(client: LobbyClient, address: str, checked: bool = True) -> str:

@@ -697,3 +697,74 @@ def test_joining_a_table_whose_match_started_says_so(tmp_path: Path) -> None:
         os.close(w)
         t.join(30)
     assert not t.is_alive()
+
+
+def test_sit_to_a_seat_that_cannot_be_had_is_said_not_ignored() -> None:
+    """`sit 7` at a 3-seat table, `sit 1` when Cy sits there, `sit 0` (the host's): the
+    host ignores them and the joiner heard nothing."""
+    from cli.join import sit_refusal
+    from engine import Seating, preset
+    from p2p.table.lobby import LobbyState, SeatInfo
+
+    key = bytes(32)
+    cy = SeatInfo("Cy", b"\x02" * 32, False, False, "", b"", None)
+    ann = SeatInfo("Ann", b"\x01" * 32, False, False, "", b"", None)
+    st = LobbyState("t", preset("classic"), Seating.solo(3), [ann, cy, None], key,
+                    b"\x00" * 16)
+    assert sit_refusal(st, 7, None) == \
+        "there is no seat 7 to sit at: seats 1 to 2 are the players' (seat 0 is the host's)"
+    assert sit_refusal(st, 0, 2).startswith("there is no seat 0 to sit at")
+    assert sit_refusal(st, 1, None) == "seat 1 is taken by Cy; free seats: 2"
+    assert sit_refusal(st, 2, 2) == "you sit at seat 2 already"
+    assert sit_refusal(st, 2, None) == ""
+
+
+def test_the_host_says_a_command_it_does_not_know(tmp_path: Path) -> None:
+    from cli import host as host_verb
+
+    out = io.StringIO()
+    host = _ns(name="Ann", bots=0, players=2, rules="classic", option=[], teams=None,
+               bind="127.0.0.1", port=free_port(), no_announce=True,
+               data_dir=str(tmp_path / "h"), identity=str(tmp_path / "h.key"), peer=[])
+    assert host_verb.run(host, out=out, inp=io.StringIO("strat\n  ready  \nquit\n")) == 1
+    text = out.getvalue()
+    assert "unknown command 'strat': type 'ready' / 'unready', 'quit' to close the table" \
+        in text, text
+    assert "unknown command '  ready" not in text and "table closed" in text
+
+
+def test_a_joiner_whose_seat_was_taken_is_told_where_it_sits(tmp_path: Path) -> None:
+    """Ben asks for seat 1 (`--seat 1`), which Cy holds: the host seats him at seat 2 and
+    he was not told."""
+    from cli import host as host_verb
+    from cli import join as join_verb
+
+    port = free_port()
+    host = _ns(name="Ann", bots=0, players=3, rules="classic", option=["match_target=1"],
+               teams=None, bind="127.0.0.1", port=port, no_announce=True,
+               data_dir=str(tmp_path / "h"), identity=str(tmp_path / "h.key"), auto=True,
+               peer=[])
+    outs = [io.StringIO(), io.StringIO(), io.StringIO()]
+    rc: list[int | None] = [None, None, None]
+    threads = [_run(lambda: host_verb.run(host, out=outs[0], inp=io.StringIO("")), rc, 0)]
+
+    def join(i: int, name: str) -> None:
+        ns = _ns(name=name, peer=[f"127.0.0.1:{port}"], bind="127.0.0.1", port=0, seat=1,
+                 data_dir=str(tmp_path / name), identity=str(tmp_path / f"{name}.key"),
+                 auto=True)
+        threads.append(_run(lambda: join_verb.run(ns, out=outs[i], inp=io.StringIO("")),
+                            rc, i))
+
+    join(1, "Cy")
+    deadline = time.monotonic() + 30
+    while "Cy sits at seat 1" not in " ".join(outs[0].getvalue().split()) \
+            and "Cy [" not in outs[0].getvalue():
+        assert time.monotonic() < deadline, outs[0].getvalue()[-800:]
+        time.sleep(0.05)
+    join(2, "Ben")
+    for t in threads:
+        t.join(120)
+    assert rc == [0, 0, 0], [o.getvalue()[-600:] for o in outs]
+    assert "seat 1 was not free: you sit at seat 2 (sit N moves you to a free seat)" in \
+        outs[2].getvalue()
+    assert "was not free" not in outs[1].getvalue()
