@@ -34,6 +34,7 @@ from .words import (
     local_names,
     match_over_line,
     nothing_to_agree_line,
+    seat_taken_line,
     silent_seat_line,
     stopped_line,
     table_paused_line,
@@ -375,8 +376,20 @@ class NetDriver:
                                   state))
         return out
 
+    def replaced(self) -> tuple[int, int] | None:
+        """``(hand, runner)`` when a bot took this player's seat by the others' agreement
+        while they were away: the 1-based first hand the bot plays, the seat running it."""
+        for t in self.peer.takeovers:
+            if t.seat == self.seat:
+                return t.hand + 2, t.runner
+        return None
+
     def activity(self) -> str | None:
-        """What the table waits for besides a move the view already explains."""
+        """What the table waits for besides a move the view already explains; for a
+        player whose seat a bot took, that they watch (their hand shows empty)."""
+        taken = self.replaced()
+        if taken is not None and not self.over and self.hand_no >= taken[0]:
+            return seat_taken_line(taken[0], self.names[taken[1]])
         silent = self.silent()
         if silent is not None:
             status = self.agreement_status()

@@ -661,6 +661,13 @@ def cannot_agree_line() -> str:
              "the others.")
 
 
+def seat_taken_line(hand_no: int, runner: str) -> str:
+    """To a player back at a table where a bot took their seat while they were away."""
+    return _("A bot plays your seat from hand %(hand)d, run by %(runner)s: the others "
+             "agreed while you were away. You are watching the match.") % {
+        "hand": hand_no, "runner": runner}
+
+
 def cannot_run_bot_line(reason: str) -> str:
     """This seat would run the bot but cannot (``reason``: already in the player's
     language); nothing was signed, the choice can be made again or be ``end``."""

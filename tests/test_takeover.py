@@ -568,3 +568,78 @@ def test_a_seat_that_times_out_pauses_the_table_and_the_console_says_paused(
         d.close()
         for p in peers:
             p.close()
+
+
+def test_a_player_back_after_a_bot_took_the_seat_is_told_they_watch(
+        tmp_path: Path) -> None:
+    """Cy never comes; Ann and Bo agree that a bot (run by Ann) plays Cy's seat from hand
+    2. Cy's console, opened later from the table's log, showed "Your hand is empty" and
+    nothing else: it now says a bot plays the seat, who runs it, and that Cy watches."""
+    import threading
+    import time
+
+    from cli.netdriver import NetDriver
+    from engine import Seating, preset
+    from p2p.net.transport import Node
+    from p2p.table.memory import make_table
+    from p2p.table.session import Peer, SessionOptions
+
+    cfg, ids = make_table(preset("modern", match_target=2000), Seating.solo(3),
+                          ["Ann", "Bo", "Cy"], b"takeover/watching")
+    opts = SessionOptions(response_delay=0.0, stall_after=0.3, step_limit=1.0)
+    nodes = [Node(node_id_for(ids[s].public_key)) for s in range(2)]
+    eps = {0: nodes[0].endpoint, 1: nodes[1].endpoint, 2: "tcp://127.0.0.1:9"}
+    peers = [Peer(ids[s], cfg, nodes[s], controller=make_bot("heuristic", 3 + s),
+                  endpoints=eps, options=opts) for s in range(2)]
+    bot = Identity.from_seed(BOT_SEED)
+    bnode = Node(node_id_for(bot.public_key))
+    started: list[Peer] = []
+
+    def start(data: object) -> None:
+        p0 = peers[0]
+        chain = [Envelope.decode(r) for h in sorted(p0.log) for r in p0.log[h]]
+        bp = Peer(bot, cfg, bnode, controller=make_bot("heuristic", 9),
+                  endpoints={0: eps[0], 1: eps[1]}, options=opts, replay=chain,
+                  side=list(p0.rlog.side), seat=2)
+        started.append(bp)
+
+    peers[0].on_takeover = start
+    stop = threading.Event()
+
+    def pump(p: Peer) -> None:
+        while not stop.is_set() and not p.finished and not (p.stopped and not p.paused):
+            p.pump(0.02)
+
+    threads = [threading.Thread(target=pump, args=(p,)) for p in peers]
+    for th in threads:
+        th.start()
+    cy: Peer | None = None
+    try:
+        end = time.monotonic() + 30
+        while not all(p.paused for p in peers) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert all(p.paused for p in peers), [p.stopped for p in peers]
+        peers[0].offer_bot(bot.public_key, bnode.endpoint)
+        assert peers[0].agree_bot(2) and peers[1].agree_bot(2)
+        while not (started and peers[0].takeovers) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert started and peers[0].takeovers
+        stop.set()                      # the match stays in hand 2 while Cy looks
+        for th in threads:
+            th.join(10)
+        p0 = peers[0]
+        chain = [Envelope.decode(r) for h in sorted(p0.log) for r in p0.log[h]]
+        cynode = Node(node_id_for(ids[2].public_key))
+        cy = Peer(ids[2], cfg, cynode, controller=None, endpoints=eps, options=opts,
+                  replay=chain, side=list(p0.rlog.side), seat=2)
+        d = NetDriver(cy)
+        assert d.replaced() == (2, 0)
+        assert d.activity() == ("A bot plays your seat from hand 2, run by Ann: the others "
+                                "agreed while you were away. You are watching the match.")
+        assert not d.my_move() and d.legal() == []
+    finally:
+        stop.set()
+        for th in threads:
+            th.join(10)
+        for p in [*peers, *started, *([cy] if cy is not None else [])]:
+            p.close(flush=0.2)
