@@ -238,11 +238,16 @@ def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int | Non
                    ("", "│ ")]
     if battle is None:
         line1.append(("class:dim", _pad(_("not started") if not zone.started else "—", 17)))
+    elif cured_hazard(view, side):
+        # a hazard its safety cancelled still lies on top: "Stop" under Right of Way read
+        # as stopped; what counts is whether the side rolls
+        line1.append(("class:dim", _pad(_("rolling") if zone.rolling(view.rules)
+                                        else _("needs a Roll"), 17)))
     else:
         line1.append((card_class(battle), _pad(card_name(battle, lang), 17)))
     line1.append(("", " │ "))
-    if speed is None:
-        line1.append(("class:dim", _pad(_("no limit"), 17)))
+    if speed is None or (kind(speed) is Kind.SPEED_LIMIT and not zone.limited()):
+        line1.append(("class:dim", _pad(_("no limit"), 17)))    # Right of Way: no limit
     else:
         line1.append((card_class(speed), _pad(card_name(speed, lang), 17)))
     if peers:
@@ -260,6 +265,14 @@ def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int | Non
         line2.append(("", " "))
         line2.append(("class:safety", safe))
     return [line1, line2]
+
+
+def cured_hazard(view: HandState, side: int) -> bool:
+    """Is the card on top of ``side``'s battle pile a hazard that its safety, now in
+    play, cancelled (R8: it lies there without effect)?"""
+    zone = view.zones[side]
+    return bool(zone.battle) and family(zone.battle[-1]) is Family.HAZARD \
+        and zone.hazard_in_force() is None
 
 
 @in_language
@@ -280,12 +293,19 @@ def zone_sentences(view: HandState, side: int, names: Sequence[str], seat: int |
                            for s in seats) + ".")
     if peers and any(p.seat in seats and p.state in ("offline", "left") for p in peers):
         parts.append(_("Left the table (the game waits)."))
-    if zone.battle:
+    if zone.battle and cured_hazard(view, side):
+        values = {"card": card_name(zone.battle[-1], lang)}
+        parts.append((_("Battle: rolling (the %(card)s on top has no effect: its safety is "
+                        "out).") if zone.rolling(view.rules) else
+                      _("Battle: a Roll is needed (the %(card)s on top has no effect: its "
+                        "safety is out).")) % values)
+    elif zone.battle:
         parts.append(_("Battle: %(card)s.") % {"card": card_name(zone.battle[-1], lang)})
     else:
         parts.append(_("Battle: empty.") if zone.started else _("Battle: not started."))
+    limit = zone.speed and not (kind(zone.speed[-1]) is Kind.SPEED_LIMIT and not zone.limited())
     parts.append(_("Speed: %(card)s.") % {
-        "card": card_name(zone.speed[-1], lang) if zone.speed else _("no limit")})
+        "card": card_name(zone.speed[-1], lang) if limit else _("no limit")})
     if zone.distance:
         dist = distance_summary(zone.distance).replace(" ", ", ")
         parts.append(_("%(km)d of %(target)d km (%(cards)s); 200s used %(used)d of 2.")

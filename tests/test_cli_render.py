@@ -221,3 +221,37 @@ def test_in_language_takes_lang_by_position_keyword_or_default():
     assert kw_only(1) == "sv"
     assert kw_only(1, lang="af") == "af"
     assert i18n.active().language == before
+
+
+def test_a_hazard_its_safety_cancelled_is_not_shown_as_in_force() -> None:
+    """Right of Way laid on a Stop: the Stop stays on top of the battle pile without
+    effect, and the board said "Stop" (a newcomer read it as stopped). Puncture-Proof on
+    a Flat Tire in classic: the side still needs a Roll, and the board says so."""
+    v = base_view(2)
+    stop, row = cards_of(Kind.STOP)[0], cards_of(Kind.RIGHT_OF_WAY)[0]
+    z = v.zones[0]._replace(battle=(stop,), safeties=(row,), started=True)
+    v = v._replace(zones=(z, v.zones[1]))
+    grid = text(render.zone_lines(v, 0, NAMES, 0))
+    assert "rolling" in grid and "Stop" not in grid
+    words = " ".join(text(render.zone_lines(v, 0, NAMES, 0, verbose=True)).split())
+    assert "Battle: rolling (the Stop on top has no effect: its safety is out)." in words
+    flat, proof = cards_of(Kind.FLAT_TIRE)[0], cards_of(Kind.PUNCTURE_PROOF)[0]
+    z = v.zones[0]._replace(battle=(flat,), safeties=(proof,), started=True)
+    v = v._replace(zones=(z, v.zones[1]))
+    assert not v.zones[0].rolling(v.rules)
+    grid = text(render.zone_lines(v, 0, NAMES, 0))
+    assert "needs a Roll" in grid and "Flat Tire" not in grid
+    words = " ".join(text(render.zone_lines(v, 0, NAMES, 0, verbose=True)).split())
+    assert "Battle: a Roll is needed (the Flat Tire on top has no effect: its safety is " \
+           "out)." in words
+    # nor a Speed Limit under Right of Way
+    limit = cards_of(Kind.SPEED_LIMIT)[0]
+    z = v.zones[0]._replace(battle=(), speed=(limit,), safeties=(row,), started=True)
+    v = v._replace(zones=(z, v.zones[1]))
+    assert "Speed Limit" not in text(render.zone_lines(v, 0, NAMES, 0))
+    assert "Speed: no limit." in text(render.zone_lines(v, 0, NAMES, 0, verbose=True))
+    # a hazard in force is still named
+    z = v.zones[0]._replace(battle=(stop,), speed=(limit,), safeties=(), started=True)
+    v = v._replace(zones=(z, v.zones[1]))
+    assert "Stop" in text(render.zone_lines(v, 0, NAMES, 0))
+    assert "Speed Limit" in text(render.zone_lines(v, 0, NAMES, 0))
