@@ -112,6 +112,18 @@ def count(low: int, high: int, what: str, why: str = "") -> Callable[[str], int]
     return parse
 
 
+def folder(flag: str) -> Callable[[str], str]:
+    """A folder to write into: one that exists, or none yet (it is made); a file there
+    is refused up front, naming the flag ("File exists" came from deep inside)."""
+    def parse(text: str) -> str:
+        if os.path.lexists(text) and not os.path.isdir(text):
+            raise argparse.ArgumentTypeError(
+                _("%(flag)s %(path)s is a file, not a folder: give a folder (it is made "
+                  "if it does not exist)") % {"flag": flag, "path": text})
+        return text
+    return parse
+
+
 #: The largest ``--seed``: a seed goes into stores and bot seeds as a 64-bit number
 #: (seed × 1,000,003 + …), so a larger one stopped the table with an OverflowError.
 MAX_SEED = 2 ** 32 - 1
@@ -147,7 +159,7 @@ def bot_seats(low: int, high: int, default_bot: str = "heuristic") -> Callable[[
     (a level — easy, normal, hard, expert — or any bot name, options after a colon)."""
     def parse(text: str) -> BotsArg:
         text = text.strip()
-        if text.isdigit():
+        if text.lstrip("+-").isdigit():   # a number, "-1" too: said as a number
             specs = [default_bot] * count(low, high, "--bots",
                                           _("a table seats 2 to 6 players"))(text)
         else:
@@ -375,7 +387,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     sim.add_argument("--fair-deck", action="store_true",
                      help=_("deal through the mental-poker protocol (in memory)"))
     sim.add_argument("--network", action="store_true", help=_("one peer process per seat"))
-    sim.add_argument("--transcript-dir", default=None)
+    sim.add_argument("--transcript-dir", type=folder("--transcript-dir"), default=None,
+                     metavar="DIR", help=_("write each match's transcript into DIR"))
     sim.add_argument("--cheat", default=None, metavar="KIND",
                      help=_("with --fair-deck: one seat cheats once (shuffle-drop, "
                           "shuffle-substitute, shuffle-duplicate, bad-shuffle-proof, bad-share, "

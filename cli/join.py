@@ -226,7 +226,9 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
         typed = reader.get()
         if typed in ("leave", "quit") or (typed is None and not args.auto):
             client.leave()
-            print(i18n.display(_("left the table")), file=say)
+            print(i18n.display(_("left the table") if typed is not None else
+                               _("the input ended (nothing more to read): left the table; "
+                                 "--auto joins and plays without a keyboard")), file=say)
             return None
         if not isinstance(typed, str) or not typed.strip():
             continue

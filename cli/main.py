@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
 
@@ -85,6 +86,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         logged = True
         module = importlib.import_module(f"cli.{VERB_MODULES[args.verb]}")
         return int(module.run(args))
+    except BrokenPipeError:
+        # `millebornes games | head`: the reader has what it wanted and left; nothing to
+        # say (and stdout must not be flushed into the closed pipe again at exit)
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 0
     except (ValueError, OSError) as exc:
         print(i18n.display(f"{_prog(args)}: {error_line(exc)}"), file=sys.stderr)
         return 2

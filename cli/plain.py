@@ -29,6 +29,7 @@ from .words import (
     peer_label,
     rules_name,
     silent_seat_plain_line,
+    sorry_line,
     with_names,
     wrap,
 )
@@ -234,7 +235,7 @@ class PlainSession:
                 self.say(out.text)
                 continue
             if out.kind == "error":
-                self.say(_("Sorry: %(reason)s.") % {"reason": out.text})
+                self.say(sorry_line(out.text))
                 continue
             if out.kind == "next":
                 d.next_hand()
@@ -243,7 +244,7 @@ class PlainSession:
             try:
                 d.submit(out.action)
             except (IllegalAction, ValueError) as exc:
-                self.say(_("Sorry: %(reason)s.") % {"reason": with_names(str(exc), d.names)})
+                self.say(sorry_line(with_names(str(exc), d.names)))
                 continue
             return True
 

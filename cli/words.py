@@ -1546,6 +1546,16 @@ REPLIES: dict[str, str] = {
 }
 
 
+def sorry_line(reason: str) -> str:
+    """A refused command: "Sorry: REASON." with one mark at the end ("play 1 on whom?"
+    was said "…whom?.")."""
+    reason = reason.rstrip()
+    text = _("Sorry: %(reason)s.") % {"reason": reason}
+    if reason.endswith((".", "!", "?", "…")) and reason + "." in text:
+        text = text.replace(reason + ".", reason, 1)
+    return text
+
+
 def sentence(text: str) -> str:
     """``text`` as a sentence: a capital first, one full stop last (never "..")."""
     text = text[:1].upper() + text[1:]

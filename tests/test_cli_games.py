@@ -166,6 +166,9 @@ def test_end_of_input_leaves_the_lobby(tmp_path: Path) -> None:
     r = cli("join", "--peer", "127.0.0.1:1", "--bind", "127.0.0.1", "--data-dir",
             str(tmp_path), "--identity", str(tmp_path / "id.key"), stdin="", timeout=30)
     assert r.returncode == 1 and "left the table" in r.stdout
+    # why, and how to join without a keyboard: it said only "left the table"
+    assert "the input ended (nothing more to read): left the table; --auto joins and " \
+        "plays without a keyboard" in " ".join(r.stdout.split())
 
 
 def test_logs_go_to_a_file_not_the_terminal(tmp_path: Path,
@@ -238,3 +241,17 @@ def test_games_in_a_data_dir_that_is_a_file(tmp_path: Path,
     cap = capsys.readouterr()
     assert f"millebornes games: {f} is not a folder" in cap.err
     assert "No saved games" not in cap.out
+
+
+def test_a_reader_that_leaves_early_is_no_error(quit_game: tuple[Path, str]) -> None:
+    """`millebornes games | head -0`: the pipe closes before the list is written, and
+    the command said 'the system says "Broken pipe"' and failed."""
+    data, _short = quit_game
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "games", "--data-dir", str(data)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()                 # the reader is gone before a line is written
+    err = proc.stderr.read().decode()
+    assert proc.wait(60) == 0, err
+    assert "Broken pipe" not in err and "Traceback" not in err, err

@@ -324,6 +324,11 @@ def test_keyboard_input_is_bounded_and_echoed_safely() -> None:
     (["resume", "--seed", str(2 ** 40)], "not 1099511627776"),
     (["simulate", "--seed", str(2 ** 64)], "--seed must be 0 to 4294967295"),
     (["tournament", "--seed", str(2 ** 64)], "--seed must be 0 to 4294967295"),
+    # "there is no bot called '-1'" for a number out of bounds
+    (["play", "--bots", "-1"], "--bots must be 1 to 5 (a table seats 2 to 6 players), not -1"),
+    # 'the system says "File exists"' from deep inside the simulation
+    (["simulate", "--transcript-dir", os.devnull],
+     f"--transcript-dir {os.devnull} is a file, not a folder"),
 ])
 def test_numbers_out_of_bounds_are_refused_naming_the_range_and_the_value(
         argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

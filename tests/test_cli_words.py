@@ -84,3 +84,15 @@ def test_another_player_called_you_never_reads_as_this_seat() -> None:
     with i18n.using("fr"):
         said = stop_reason(why, names)
     assert "You 2" in said and "Vous" not in said, said
+
+
+def test_a_refusal_ends_with_one_mark() -> None:
+    """`play 1 on` was answered "Sorry: play 1 on whom?." in plain mode."""
+    from cli import i18n
+    from cli.words import sorry_line
+
+    assert sorry_line("play 1 on whom?") == "Sorry: play 1 on whom?"
+    assert sorry_line("no such card") == "Sorry: no such card."
+    assert sorry_line("the hand is over.") == "Sorry: the hand is over."
+    with i18n.using("fr"):
+        assert sorry_line("jouer 1 sur qui ?") == "Désolé : jouer 1 sur qui ?"
