@@ -22,7 +22,7 @@ from p2p.transcript.file import TranscriptHeader
 
 from . import i18n
 from .args import data_dir
-from .i18n import _
+from .i18n import _, ngettext
 from .words import local_names, rules_short, you_label
 
 
@@ -48,10 +48,10 @@ class SavedGame:
         return self.path / "transcript.mbt"
 
 
-def saved_games(base: Path | None) -> list[SavedGame]:
-    """This account's games in the data folder, most recent first (unreadable folders
-    are skipped: ``verify`` reports on them when named). ValueError when the data folder
-    is a file."""
+def saved_games(base: Path | None, skipped: list[Path] | None = None) -> list[SavedGame]:
+    """This account's games in the data folder, most recent first. Unreadable folders
+    are left out, and added to ``skipped`` when given (``games`` says how many; ``verify``
+    reports on one when named). ValueError when the data folder is a file."""
     root = base if base is not None else default_data_dir()
     if root.exists() and not root.is_dir():
         raise ValueError(_("%(path)s is not a folder: the data folder (--data-dir) is the "
@@ -62,10 +62,13 @@ def saved_games(base: Path | None) -> list[SavedGame]:
             meta = read_meta(path)
             header = TranscriptHeader.from_obj(msgpack.unpackb(meta["header"], raw=False))
             cfg = TableConfig.from_header(header)
+            t = path / "transcript.mbt"
+            stamp = t.stat().st_mtime if t.exists() else \
+                (path / "table.msgpack").stat().st_mtime
         except Exception:
+            if skipped is not None:
+                skipped.append(path)
             continue
-        t = path / "transcript.mbt"
-        stamp = t.stat().st_mtime if t.exists() else (path / "table.msgpack").stat().st_mtime
         out.append(SavedGame(path, path.name[:SHORT],
                              datetime.datetime.fromtimestamp(stamp),
                              tuple(p.name for p in cfg.players), int(meta.get("seat", 0)),
@@ -122,7 +125,19 @@ def side_label(report: GameReport, side: int) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    games = saved_games(data_dir(args))
+    skipped: list[Path] = []
+    games = saved_games(data_dir(args), skipped)
+    if skipped:
+        # said, not left out in silence: a damaged game is still the player's
+        for line in i18n.wrap(ngettext(
+                "(%(n)d folder in %(path)s is not a readable game, left out: %(names)s; "
+                "millebornes verify FOLDER/transcript.mbt says what is wrong with it)",
+                "(%(n)d folders in %(path)s are not readable games, left out: %(names)s; "
+                "millebornes verify FOLDER/transcript.mbt says what is wrong with them)",
+                len(skipped)) % {"n": len(skipped), "path": base_dir(args),
+                                 "names": ", ".join(p.name[:SHORT] for p in skipped[:5])
+                                 + (", …" if len(skipped) > 5 else "")}, 80):
+            print(i18n.display(line))
     if not games:
         print(i18n.display(_("No saved games in %(path)s. Play one with `millebornes play`.")
                            % {"path": base_dir(args)}))

@@ -255,3 +255,23 @@ def test_a_reader_that_leaves_early_is_no_error(quit_game: tuple[Path, str]) -> 
     err = proc.stderr.read().decode()
     assert proc.wait(60) == 0, err
     assert "Broken pipe" not in err and "Traceback" not in err, err
+
+
+def test_games_says_how_many_folders_it_leaves_out(
+        tmp_path: Path, quit_game: tuple[Path, str],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A game folder whose table file is damaged was left out of `games` in silence:
+    the player's game seemed lost."""
+    import shutil
+
+    data, short = quit_game
+    copy = tmp_path / "data"
+    shutil.copytree(data, copy)
+    broken = copy / ("ab" * 16)
+    shutil.copytree(next(p for p in copy.iterdir() if p.name.startswith(short)), broken)
+    (broken / "table.msgpack").write_bytes(b"\x00garbage")
+    assert main(["games", "--data-dir", str(copy)]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"(1 folder in {copy} is not a readable game, left out: abababab; millebornes " \
+        "verify FOLDER/transcript.mbt says what is wrong with it)" in out, out
+    assert short in out
