@@ -129,6 +129,8 @@ def parse(text: str, ctx: Context) -> Outcome:
     aliases = {"h": "help", "q": "quit", "exit": "quit", "p": "play", "d": "discard",
                "c": "coup", "coup-fourre": "coup", "fourre": "coup", "n": "next",
                "explain": "why", "continue": "next"}
+    if verb == "n" and ctx.view.phase == RESPOND and not ctx.hand_over:
+        verb = "pass"      # the prompt says "n to let it stand": n is "next" elsewhere
     verb = aliases.get(verb, verb)
     matches = [v for v in VERBS if v.startswith(verb)] if len(verb) >= 2 else []
     if verb not in VERBS and len(matches) == 1:

@@ -451,7 +451,8 @@ def match_lines(match: Match, names: Sequence[str], last: int = 12) -> list[Line
     target = match.rules.match_target
     totals = match.totals()
     first = len(match.hands) - len(hands) + 1
-    span = (_("hand %(first)d") % {"first": first} if len(hands) == 1 else
+    span = (_("no hand scored yet") if not hands else    # a voided first hand: "1-0"
+            _("hand %(first)d") % {"first": first} if len(hands) == 1 else
             _("hands %(first)d-%(last)d") % {"first": first, "last": len(match.hands)})
     title = (_("Match (%(span)s, to %(target)d)") % {"span": span, "target": target}
              if target else _("Match (%(span)s, one hand)") % {"span": span})

@@ -1537,7 +1537,7 @@ REPLIES: dict[str, str] = {
     "no-hazard": N_("there is no hazard to answer now"),
     "no-hazard-hint": N_("there is no hazard to answer now: {hint}"),
     "no-coup": N_("you hold no {safety}, the safety against {hazard}: no coup fourré. "
-               "Type pass."),
+               "n (or pass) lets it stand."),
     "no-extension": N_("there is no extension to decide now"),
     "extend-how": N_("extend yes (play on to 1000) or extend no (end the hand)?"),
     "kept": N_("Kept it: nothing discarded."),

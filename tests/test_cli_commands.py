@@ -187,11 +187,14 @@ def test_coup_fourre_prompt_behaves_alike_with_or_without_safety() -> None:
     without = sorted(cards_of(Kind.D50) + cards_of(Kind.D25, 5))
     a, b = respond_ctx(with_row), respond_ctx(without)
     assert parse("pass", a).action == Pass(0) and parse("pass", b).action == Pass(0)
+    # "n to let it stand", as the prompt says: typed n was "next", "the hand is still
+    # in play"
+    assert parse("n", a).action == Pass(0) and parse("N", b).action == Pass(0)
     assert parse("coup", a).action == CoupFourre(0, cards_of(Kind.RIGHT_OF_WAY)[0])
     refused = parse("coup", b)
     assert refused.kind == "error"
     assert refused.text == ("you hold no Right of Way, the safety against Stop: "
-                            "no coup fourré. Type pass.")
+                            "no coup fourré. n (or pass) lets it stand.")
     # the same completions and the same refusal of other commands in both cases
     for ctx in (a, b):
         assert parse("play 2", ctx).kind == "error"

@@ -191,6 +191,9 @@ def test_score_and_match_tables() -> None:
     assert "Ana" in chart[1] and "1700" in chart[1] and "1400, 300" in chart[1]
     assert render.sparkline([1400, 300], 1400) == "█▂"
     assert render.sparkline([0, 1], 1400) == " ▁"
+    # no hand scored yet (the first was left without a score by agreement): "hands 1-0"
+    empty = render.plain(render.match_lines(Match(rules, seating, 0), NAMES[:3]))
+    assert empty[0].startswith("Match (no hand scored yet, to 5000)"), empty[0]
 
 
 def test_render_a_real_driver_state_fits() -> None:
