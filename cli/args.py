@@ -368,7 +368,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
                              "latest in progress)"))
     resume.add_argument("--table", default=None, help=argparse.SUPPRESS)
     resume.add_argument("--peer", action="append", default=[], metavar="HOST:PORT",
-                        type=peer_address)
+                        type=peer_address,
+                        help=_("a player of this game now at another address (theirs "
+                               "changed since); repeatable"))
     resume.add_argument("--seed", type=SEED, default=0, help=_("seed for --auto's bot"))
 
     games = verb("games", _("list saved games"))
@@ -376,13 +378,16 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
 
     sim = verb("simulate", _("bot-only matches with statistics"))
     _rules_args(sim)
-    sim.add_argument("--players", type=count(2, 6, "--players"), default=2)
+    sim.add_argument("--players", type=count(2, 6, "--players"), default=2,
+                     help=_("players at each table (2-6)"))
     sim.add_argument("--bots", default="heuristic,random",
                      help=_("bot per seat, comma-separated, cycled: random, heuristic-v1, "
                           "heuristic, search[:playouts=N|:ms=N], a level (easy, normal, "
                           "hard, expert) or a plug-in bot"))
-    sim.add_argument("--games", type=count(1, MAX_MATCHES, "--games"), default=100)
-    sim.add_argument("--seed", type=SEED, default=0)
+    sim.add_argument("--games", type=count(1, MAX_MATCHES, "--games"), default=100,
+                     help=_("matches to play (default: 100)"))
+    sim.add_argument("--seed", type=SEED, default=0,
+                     help=_("seed of the deals and the bots (the same seed, the same games)"))
     sim.add_argument("--json", action="store_true", help=_("one JSON object on stdout"))
     sim.add_argument("--fair-deck", action="store_true",
                      help=_("deal through the mental-poker protocol (in memory)"))
@@ -408,7 +413,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     p.add_argument("--teams", default=None, metavar="AxB", help=_("teams: 2x2, 2x3 or 3x2"))
     p.add_argument("--deals", type=count(1, MAX_MATCHES, "--deals"), default=50,
                    help=_("deals per pair of bots; each is played once per seat rotation"))
-    p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument("--seed", type=SEED, default=0,
+                   help=_("seed of the deals (the same seed, the same deals)"))
     p.add_argument("--jobs", type=count(0, MAX_JOBS, "--jobs"), default=0,
                    help=_("processes (default: one per core; 1 plays in this process)"))
     p.add_argument("--json", action="store_true", help=_("one JSON object on stdout"))
@@ -426,8 +432,10 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     _data_args(rep)
 
     bench = verb("bench", _("benchmarks"))
-    bench.add_argument("what", choices=["engine", "deck", "net", "trust"])
-    bench.add_argument("--json", action="store_true")
+    bench.add_argument("what", choices=["engine", "deck", "net", "trust"],
+                       help=_("what to measure: the rules engine, the fair deck, the "
+                              "network transport, or the protocol's trust checks"))
+    bench.add_argument("--json", action="store_true", help=_("one JSON object on stdout"))
     bench.add_argument("--seconds", type=seconds(0.01, 3600, "--seconds"), default=3.0,
                        help=_("time budget per measurement (engine)"))
     bench.add_argument("--trials", type=count(1, 1000, "--trials"), default=3,

@@ -198,6 +198,11 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             print(i18n.display(host_key_line(client, address, checked)), file=say)
         st = client.state
         if st is None and time.monotonic() - asked > limit:
+            if client.host_signing_key == client.identity.public_key:
+                # the table is this very key's: a second player on this account
+                raise OSError(_("the table at %(address)s is hosted with your own key; a "
+                                "second player on one account needs its own: "
+                                "--identity FILE") % {"address": address})
             if client.secure and client.host_signing_key is not None:
                 # its key door answered, its lobby never let us in: the table is there,
                 # playing its match with its own players (another address will not help)

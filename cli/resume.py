@@ -8,14 +8,37 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from p2p.table import resume_peer
+from p2p.net.interface import TransportError, parse_endpoint
+from p2p.net.transport import fetch_key_card
+from p2p.table import Peer, resume_peer
 
 from . import i18n
 from .args import data_dir, with_defaults
 from .games import SHORT, find_game, saved_games
 from .i18n import _
 from .seats import LineReader, base_dir, identity, play_seat, resume_bots
-from .words import peer_local_damage, peer_stop_reason
+from .words import error_line, peer_local_damage, peer_stop_reason
+
+#: How long ``--peer HOST:PORT`` waits for the key door there.
+REACH_SECONDS = 3.0
+
+
+def reach_line(peer: Peer, address: str, timeout: float) -> str:
+    """``--peer HOST:PORT``: a player of the table now at that address (theirs changed
+    since the game was stored). Who it is comes from its key door (a CURVE table): the
+    key must be a seat's, so a stranger there is refused. The outcome in words."""
+    if not peer.cfg.curve:
+        return _("--peer %(address)s: this table runs without transport keys, so the "
+                 "player there cannot be recognized; the others find this computer again "
+                 "when they resume") % {"address": address}
+    try:
+        signing, _curve = fetch_key_card(parse_endpoint(address), timeout)
+        seat = peer.reach(signing, address)
+    except (TransportError, ValueError) as exc:
+        return _("--peer %(address)s: not used (%(error)s)") % {
+            "address": address, "error": error_line(exc)}
+    return _("reaching %(name)s at %(address)s") % {
+        "name": peer.cfg.players[seat].name, "address": address}
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None,
@@ -50,6 +73,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         return 0 if peer.finished else 1
     print(i18n.display(_("resumed table %(id)s at entry %(entry)d; catching up with the others")
           % {"id": short_id, "entry": peer.entries_applied}), file=say)
+    for address in args.peer or ():
+        print(i18n.display(reach_line(peer, address, REACH_SECONDS)), file=say)
     runners = resume_bots(peer.table_id, base)
     try:
         return play_seat(peer, args, LineReader(inp), out,

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+import zmq
 from cli_helpers import free_port, start_joiner, wait_into_first_hand
 
 from cli import host as host_verb
@@ -210,9 +211,12 @@ def test_a_player_who_leaves_is_waited_for_and_comes_back(tmp_path: Path) -> Non
             host_out.getvalue(), host_out.getvalue()[-1500:]
         assert "Match over" not in host_out.getvalue()
         out = io.StringIO()
+        # --peer: where Ann is now (asked at her key door, known by her key)
         assert resume_verb.run(argparse.Namespace(data_dir=str(jdir), identity=str(jkey),
-                                                  auto=True), out=out,
-                               inp=io.StringIO("")) == 0, out.getvalue()[-800:]
+                                                  auto=True, peer=[f"127.0.0.1:{hport}"]),
+                               out=out, inp=io.StringIO("")) == 0, out.getvalue()[-800:]
+        if zmq.has("curve"):
+            assert f"reaching Ann at 127.0.0.1:{hport}" in out.getvalue(), out.getvalue()
     finally:
         if proc.poll() is None:
             proc.kill()

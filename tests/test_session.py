@@ -517,3 +517,28 @@ def test_peers_stop_lingering_once_everyone_holds_the_match(tmp_path: Path) -> N
     check_transcripts(peers)
     assert all(p.rlog.everyone_done() for p in peers)
     assert max(lingered) < 30.0, lingered
+
+
+def test_reach_repoints_a_seat_known_by_its_key_and_refuses_others(tmp_path: Path) -> None:
+    """`resume --peer HOST:PORT`: the player found there is reached there from now on,
+    known by the key its key door gave; a key no seat signs with, or this seat's own, is
+    refused (a stranger at that address takes no seat's place)."""
+    from engine import Seating, preset
+    from p2p.crypto.identity import Identity
+    from p2p.table.memory import make_table
+    from p2p.table.session import SessionOptions
+    from p2p.testing import socket_peers
+
+    cfg, ids = make_table(preset("classic"), Seating.solo(2), ["Ann", "Ben"], b"reach")
+    peers = socket_peers(tmp_path, cfg, ids, SessionOptions())
+    try:
+        assert peers[0].reach(ids[1].public_key, peers[1].node.endpoint) == 1
+        with pytest.raises(ValueError, match="no player of this table"):
+            peers[0].reach(Identity.from_seed(b"\x09" * 32).public_key, "127.0.0.1:5")
+        with pytest.raises(ValueError, match="own key"):
+            peers[0].reach(ids[0].public_key, "127.0.0.1:5")
+        with pytest.raises(ValueError):
+            peers[0].reach(ids[1].public_key, "not an address")
+    finally:
+        for p in peers:
+            p.close()

@@ -192,6 +192,22 @@ class Peer:
             if s != self.me and self.keys[s] == cfg.players[s].key:
                 node.add_peer(node_id_for(self.keys[s]), ep)
 
+    def reach(self, key: bytes, endpoint: str) -> int:
+        """Reach the seat that signs with ``key`` at ``endpoint`` from now on (its player
+        is at another address than the one this seat stored: ``resume --peer``), and ask
+        it for what this seat missed. Returns the seat; ValueError when no seat of the
+        table signs with ``key``, or it is this seat's own, or ``endpoint`` is no address."""
+        endpoint = parse_endpoint(endpoint)
+        keys = self.keys
+        if key not in keys:
+            raise ValueError("no player of this table has that key")
+        seat = keys.index(key)
+        if seat == self.me:
+            raise ValueError("that is this seat's own key")
+        self.node.add_peer(node_id_for(key), endpoint)
+        self.fetch()
+        return seat
+
     # ===================================================================== the log's state
     @property
     def keys(self) -> tuple[bytes, ...]:
