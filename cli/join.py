@@ -79,7 +79,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
                             "multicast allowed here? Or give its address with --peer "
                             "HOST:PORT"))
         if len({t.service_name for t in tables}) > 1 and user_fp is None:
-            raise OSError(several_tables_text(tables))
+            raise OSError(several_tables_text(tables, args.mdns))
         t = tables[0]
         # every address the host announced, in turn: a host on a LAN and a VPN (or with
         # a container bridge) announces some this computer cannot reach
@@ -135,14 +135,23 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         peer.close(flush=1.0)
 
 
-def several_tables_text(tables: list[Any]) -> str:
+def several_tables_text(tables: list[Any], mdns: str | None = None) -> str:
     """More than one table answers to what the player asked: which one to join is theirs
-    to say (by name, or by the host's key when two tables share a name)."""
+    to say (by name, or by the host's key when two tables share a name). Each with what
+    tells them apart (rules, seats, address) and the command that joins it, with the
+    player's own ``--mdns`` (without it, that command would not find the table)."""
     shown = tables[:MAX_LISTED]
+    extra = f" --mdns {mdns}" if mdns and mdns != "default" else ""
     lines = [_("%(n)d tables on the LAN; choose one with --table NAME or --table "
                "FINGERPRINT:") % {"n": len(tables)}]
-    lines += [f"  {t.name!r} [{t.fingerprint}]: millebornes join --table {t.fingerprint}"
-              for t in shown]
+    for t in shown:
+        where = t.addresses[0] if t.addresses else "?"
+        lines.append("  " + _("%(name)s [%(key)s], %(rules)s, %(free)d of %(seats)d seats "
+                              "free, at %(address)s:") % {
+            "name": repr(safe_text(t.name, 40)), "key": t.fingerprint,
+            "rules": safe_text(t.rules, 20), "free": t.seats_free,
+            "seats": t.seats_taken + t.seats_free, "address": f"{where}:{t.port}"})
+        lines.append(f"    millebornes join --table {t.fingerprint}{extra}")
     if len(tables) > len(shown):
         lines.append(f"  (+{len(tables) - len(shown)})")
     return "\n".join(lines)
@@ -222,10 +231,11 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
                 print(i18n.display(line), file=say)
         if st is not None and client.seat is not None and not seat_said:
             seat_said = True
-            if args.seat is not None and client.seat != args.seat:
+            wanted = getattr(args, "seat", None)
+            if wanted is not None and client.seat != wanted:
                 print(i18n.display(_("seat %(wanted)d was not free: you sit at seat "
                                      "%(seat)d (sit N moves you to a free seat)")
-                                   % {"wanted": args.seat, "seat": client.seat}), file=say)
+                                   % {"wanted": wanted, "seat": client.seat}), file=say)
         if st is not None and auto_ready and client.seat is not None and not client.ready:
             client.set_ready(True)
         typed = reader.get()

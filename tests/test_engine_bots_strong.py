@@ -409,6 +409,11 @@ def test_docs_example_plugin_bot_is_short_and_plays(tmp_path, monkeypatch):
     wins = sum(play_match(CLASSIC, TWO, [make_bot("mybot", g), make_bot("random", g)],
                           seed=g).winner == 0 for g in range(6))
     assert wins >= 5
+    # its option, after a colon as for every bot; an unknown one is said, not a crash
+    assert play_match(CLASSIC, TWO, [make_bot("mybot:coups=no", 1), make_bot("heuristic", 2)],
+                      seed=1).match.over
+    with pytest.raises(ValueError, match="bad options for bot 'mybot'"):
+        make_bot("mybot:speed=9", 1)
     monkeypatch.delitem(sys.modules, "mybot", raising=False)
 
 

@@ -345,8 +345,13 @@ def test_join_without_a_table_name_asks_which_when_several_answer(tmp_path: Path
                 join_verb.run(join, out=out, inp=io.StringIO(""))
             text = str(err.value)
             assert "choose one with --table NAME or --table FINGERPRINT" in text, text
-            listed = [k.fingerprint for k in keys if f"join --table {k.fingerprint}" in text]
+            # with the player's --mdns (without it the command finds nothing here) and
+            # what tells the tables apart
+            listed = [k.fingerprint for k in keys
+                      if f"join --table {k.fingerprint} --mdns loopback" in text]
             assert len(listed) == shown, text
+            assert f"'{tag}-bo' [{keys[1].fingerprint}], classic, 1 of 2 seats free, at " \
+                   "127.0.0.1:" in text, text
             assert "joining" not in out.getvalue()
 
 
