@@ -98,6 +98,8 @@ class TableApp:
         # card goes last and is marked (``fresh``) until the next one is played
         self.order: list[int] = []
         self.fresh: int | None = None
+        #: where the selection was left when its card went (the next card drawn takes it)
+        self._lost_at: int | None = None
         self._order_of: tuple[int, int] | None = None
         self._log_shown = 1
 
@@ -167,13 +169,28 @@ class TableApp:
         if key != self._order_of:
             self._order_of = key
             self.order = list(held)
-            self.fresh = None
+            self.fresh = self._lost_at = None
             return
         kept = [c for c in self.order if c in held]
         new = [c for c in held if c not in kept]
+        chosen = self.order[self.selected] if 0 <= self.selected < len(self.order) else None
         if len(kept) < len(self.order):
             self.fresh = None           # a card was played: the mark has done its job
         self.order = kept + new
+        # the selection stays on its card, not on its place: once the selected card was
+        # played, the cards after it moved up and `p` played the next one unasked
+        if self._lost_at is not None and self._lost_at != self.selected:
+            self._lost_at = None     # the player chose another card meanwhile
+        if self._lost_at is not None:
+            if not new:
+                return               # still waiting for the draw
+            chosen, self._lost_at = None, None    # the card just drawn takes the selection
+        if chosen in self.order:
+            self.selected = self.order.index(chosen)
+        elif new:
+            self.selected = len(self.order) - 1      # the card just drawn
+        elif chosen is not None:
+            self._lost_at = self.selected = max(0, min(self.selected, len(self.order) - 1))
         if new and kept:
             self.fresh = new[-1]
             if not self.auto:

@@ -388,3 +388,46 @@ def test_a_reason_ending_in_a_full_stop_gets_no_second_one() -> None:
     from cli.words import sentence
     assert sentence("no coup fourré. Type pass.") == "No coup fourré. Type pass."
     assert sentence("draw first") == "Draw first."
+
+
+def test_the_selection_follows_its_card_not_its_place() -> None:
+    """After the selected card is discarded, the cards after it moved up: the selection
+    stayed at its place, on a card the player never chose, and the next `p` or `d` took
+    it. It goes to the card just drawn; a selected card still held keeps it."""
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=3)
+
+    async def my_turn_again() -> None:
+        for _ in range(50):
+            if my_play_phase(d):
+                return
+            if d.my_move() and d.view().phase == RESPOND:
+                app_ref[0].execute("pass")      # Bo attacked: let it stand
+            await asyncio.sleep(0.05)
+        raise AssertionError("the turn never came back")
+
+    app_ref: list[TableApp] = []
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        app_ref.append(app)
+        await until(lambda: my_play_phase(d))
+        hand = app.cards()
+        assert family(hand[0]) is not Family.SAFETY
+        n = len(d.events)
+        inp.send_text("1d")                       # select card 1 and discard it
+        await until(lambda: len(d.events) > n)
+        await my_turn_again()
+        cards = app.cards()
+        assert hand[0] not in cards and app.fresh == cards[-1]
+        assert app._selected_card() == cards[-1]  # the drawn card, not the old card 2
+        # select card 2, discard card 1 by command: the selection stays on its card
+        keep = cards[1]
+        inp.send_text("2")
+        await until(lambda: app._selected_card() == keep)
+        n = len(d.events)
+        app.execute("discard 1")
+        await until(lambda: len(d.events) > n)
+        app.cards()
+        assert app._selected_card() == keep
+        inp.send_text("q")
+
+    assert run(d, script) == 0
