@@ -98,6 +98,8 @@ class TableApp:
         # card goes last and is marked (``fresh``) until the next one is played
         self.order: list[int] = []
         self.fresh: int | None = None
+        #: the agreement line last said (b / e / :bot / :end), cleared once it is stale
+        self._agreement_said: str | None = None
         #: where the selection was left when its card went (the next card drawn takes it)
         self._lost_at: int | None = None
         self._order_of: tuple[int, int] | None = None
@@ -446,6 +448,23 @@ class TableApp:
         return out
 
     # ----- commands ------------------------------------------------------------------
+    def say_agreement(self, text: str) -> None:
+        """Where the agreement about a silent seat stands: said until the table stops
+        waiting for that seat (then it is over, and the line would be stale)."""
+        self.say(text)
+        self._agreement_said = text
+
+    def drop_stale_agreement(self) -> bool:
+        """Clear the agreement's line once no seat is silent any more; True if cleared."""
+        if self._agreement_said is None:
+            return False
+        if getattr(self.driver, "silent", lambda: None)() is not None:
+            return False
+        if self.message == self._agreement_said:
+            self.say("")
+        self._agreement_said = None
+        return True
+
     def say(self, text: str, error: bool = False) -> None:
         self.message = text
         self.message_style = "class:status class:error" if error else ""
@@ -557,11 +576,11 @@ class TableApp:
 
         @kb.add("b", filter=on_hand & silent)
         def _bot_seat(event: KeyPressEvent) -> None:
-            self.say(self.driver.agree("bot"))  # type: ignore[attr-defined]
+            self.say_agreement(self.driver.agree("bot"))  # type: ignore[attr-defined]
 
         @kb.add("e", filter=on_hand & silent)
         def _end_match(event: KeyPressEvent) -> None:
-            self.say(self.driver.agree("end"))  # type: ignore[attr-defined]
+            self.say_agreement(self.driver.agree("end"))  # type: ignore[attr-defined]
 
         @kb.add("f1")
         def _f1(event: KeyPressEvent) -> None:
@@ -715,6 +734,8 @@ class TableApp:
                 d = self.driver
                 # A networked table moves on in the background (a draw's shares arrive,
                 # the next hand is dealt): redraw whenever what the screen shows changed.
+                if self.drop_stale_agreement():
+                    self.app.invalidate()
                 now_showing = self.screen_key()
                 if now_showing != shown:
                     shown = now_showing

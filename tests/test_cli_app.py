@@ -431,3 +431,35 @@ def test_the_selection_follows_its_card_not_its_place() -> None:
         inp.send_text("q")
 
     assert run(d, script) == 0
+
+
+class _SilentSeatDriver(LocalDriver):
+    """A local table where seat 1 is "silent" until the test says otherwise (what a
+    network driver reports while a player is away), and agreeing says where it stands."""
+
+    silent_seat: int | None = 1
+
+    def silent(self) -> int | None:
+        return self.silent_seat
+
+    def agree(self, choice: str) -> str:
+        return f"You chose {choice} for Bo; waiting for Cy."
+
+
+def test_the_agreement_line_goes_once_no_seat_is_silent() -> None:
+    """`b` said "You chose bot for Bo; waiting for Cy." and the line stayed on after Bo
+    came back (or the bot took the seat): a stale wait on the status line."""
+    d = _SilentSeatDriver(preset("classic"), Seating.solo(3), NAMES, seed=3)
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: my_play_phase(d))
+        app.cards()                     # the draw is said first ("You drew …")
+        inp.send_text("b")
+        await until(lambda: app.message == "You chose bot for Bo; waiting for Cy.")
+        await asyncio.sleep(0.2)
+        assert app.message == "You chose bot for Bo; waiting for Cy."   # still silent
+        d.silent_seat = None                                             # Bo is back
+        await until(lambda: app.message == "")
+        inp.send_text("q")
+
+    assert run(d, script) == 0
