@@ -166,7 +166,10 @@ class TableApp:
         """Keep each card's number while it stays in the hand; a drawn card goes last,
         is marked, and is said ("You drew 75 km") — nothing shifts under the finger."""
         d = self.driver
-        held = render.hand_cards(d.view(), d.seat)
+        view = d.view()
+        if view is None:            # a network table before its first deal: nothing held
+            return
+        held = render.hand_cards(view, d.seat)
         key = (d.hand_no, 0)
         if key != self._order_of:
             self._order_of = key
@@ -736,6 +739,9 @@ class TableApp:
                 # the next hand is dealt): redraw whenever what the screen shows changed.
                 if self.drop_stale_agreement():
                     self.app.invalidate()
+                # the hand as numbered, and "You drew …" said, as soon as the draw lands:
+                # said at the next redraw, it overwrote the answer to a key pressed since
+                self.sync_hand()
                 now_showing = self.screen_key()
                 if now_showing != shown:
                     shown = now_showing
@@ -743,6 +749,7 @@ class TableApp:
                 if d.others_pending():
                     await asyncio.sleep(self.delay)
                     d.step_others()
+                    self.sync_hand()
                     self.app.invalidate()
                     continue
                 if self.bot is not None and d.my_move() and not d.hand_over:
