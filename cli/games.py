@@ -113,7 +113,9 @@ def game_state(game: SavedGame) -> str:
         e = report.ended_by_agreement
         return _("ended in hand %(hand)d by agreement (%(name)s had left)") % {
             "hand": int(e["hand"]) + 1, "name": report.names[int(e["seat"])]}
-    if report.ok or report.check in ("incomplete", "reveal-missing"):
+    if report.ok or report.unfinished or report.check in ("incomplete", "reveal-missing"):
+        # fair so far, waiting for a seat's next entry (someone left): resumable, not
+        # "damaged" (it said so of every game a player had left)
         return _("in progress (hand %(hand)d)") % {"hand": len(report.hands) + 1}
     return _("damaged (see verify)")
 

@@ -830,7 +830,9 @@ def test_equivocation_names_the_author(tmp_path: Path, honest: dict[str, Any]) -
 
 
 def test_entry_replayed_from_another_table(tmp_path: Path, honest: dict[str, Any]) -> None:
-    """Same players, another table (another nonce): its entries carry another table id."""
+    """Same players, another table (another nonce): its entries carry another table id.
+    Its author signed it there, honestly: whoever spliced it into this file is not known,
+    so nobody is blamed (it named the author, an honest player framed by an edit)."""
     cfg_b, ids_b = _table(MODERN, 2, seed=b"honest", nonce=b"other-table")
     assert ids_b[0].public_key == honest["ids"][0].public_key
     assert cfg_b.table_id != honest["cfg"].table_id
@@ -842,11 +844,31 @@ def test_entry_replayed_from_another_table(tmp_path: Path, honest: dict[str, Any
     for i in (0, 5, 40):
         path = _write(tmp_path / f"foreign{i}.mbt", header, envs[:i] + [envs_b[i]] + envs[i + 1:])
         rep = verify_game(path)
-        _assert_blames(rep, i, seat_of[envs_b[i].author], ("wrong-table", "broken-link"))
+        _assert_blames(rep, i, None, ("wrong-table", "broken-link"))
+        assert envs_b[i].author in seat_of     # a seated player's genuine signature
     # the table id of a transcript is bound to its header too
     path = _write(tmp_path / "foreign-all.mbt", header, envs_b)
     rep = verify_game(path)
     assert not rep.ok and rep.failed_index == 0, rep.summary()
+
+
+def test_entries_left_out_or_moved_blame_nobody(tmp_path: Path,
+                                               honest: dict[str, Any]) -> None:
+    """An honest transcript edited by whoever holds it: an entry left out, two entries
+    swapped, an entry of an earlier hand moved late. Every entry left carries its
+    author's genuine signature; peers check each link on receipt, so no honest writer
+    stores such a file. verify named an honest seat ("broken by seat 1") for the
+    dangling link or the gap: the file is said altered, nobody blamed."""
+    header, envs = honest["header"], honest["envs"]
+    cases = {
+        "left-out": envs[:40] + envs[41:],
+        "swapped": envs[:3] + [envs[4], envs[3]] + envs[5:],
+        "moved-late": envs[:30] + envs[31:] + [envs[30]],
+    }
+    for name, edited in cases.items():
+        rep = verify_game(_write(tmp_path / f"{name}.mbt", header, edited))
+        assert not rep.ok and rep.blamed_seat is None, (name, rep.summary())
+        assert "broken by nobody identified" in rep.summary(), (name, rep.summary())
 
 
 def test_entry_replayed_from_the_same_hand(tmp_path: Path, honest: dict[str, Any]) -> None:

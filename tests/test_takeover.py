@@ -643,3 +643,23 @@ def test_a_player_back_after_a_bot_took_the_seat_is_told_they_watch(
             th.join(10)
         for p in [*peers, *started, *([cy] if cy is not None else [])]:
             p.close(flush=0.2)
+
+
+def test_a_game_waiting_for_a_silent_seat_is_listed_in_progress(tmp_path: Path) -> None:
+    """A player stopped answering mid-hand and nothing was agreed: verify says "fair so
+    far", and `games` listed the game as "damaged (see verify)"."""
+    import datetime
+    import shutil
+
+    from cli.games import SavedGame, game_state
+
+    t = _stopped(b"takeover/games-paused")
+    path = _transcript(tmp_path, t, 0)
+    rep = verify_game(path)
+    assert rep.unfinished and rep.blamed_seat is None, rep.summary()
+    folder = tmp_path / "game"
+    folder.mkdir()
+    shutil.copy(path, folder / "transcript.mbt")
+    game = SavedGame(folder, "abcd", datetime.datetime(2026, 1, 1), ("p0", "p1", "p2"), 0,
+                     "modern")
+    assert game_state(game) == "in progress (hand 1)"

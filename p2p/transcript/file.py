@@ -57,6 +57,7 @@ from p2p.transcript.decoding import MAX_CARDS, MAX_PLAYERS, check_header_obj
 from p2p.transcript.envelope import (
     MAX_ENVELOPE_BYTES,
     DuplicateEntry,
+    Equivocation,
     Envelope,
     EnvelopeError,
     LogError,
@@ -733,7 +734,9 @@ def _verify(transcript: Transcript | str | os.PathLike[str], rep: VerifyReport,
                 return rep.fail(i, "bad-signature", seat_of[env.author], env.author,
                                 "signature does not verify")
             if hand is not None and env.hand < hand:
-                return rep.fail(i, "hand-order", seat_of.get(env.author), env.author,
+                # a genuinely signed entry of an earlier hand, placed here: an honest
+                # writer never stores it so, its author signed it only there; nobody
+                return rep.fail(i, "hand-order", None, None,
                                 f"hand {env.hand} after hand {hand}")
             if (deck is not None and hand is not None and len(deck.reveals) < n
                     and hand not in rep.voided):
@@ -754,8 +757,17 @@ def _verify(transcript: Transcript | str | os.PathLike[str], rep: VerifyReport,
         except DuplicateEntry as e:
             # the very same signed entry again: a replay by whoever wrote the file
             return rep.fail(i, e.check, None, None, str(e))
-        except LogError as e:
+        except Equivocation as e:
+            # two different entries signed for one slot: only their author can make that
             return rep.fail(i, e.check, seat_of.get(env.author), env.author, str(e))
+        except LogError as e:
+            if e.check == "bad-signature":   # the seat it claims is shown; nobody blamed
+                return rep.fail(i, e.check, seat_of.get(env.author), env.author, str(e))
+            # a genuinely signed entry out of place (another table's, a gap before it, a
+            # `prev` naming no entry here): peers check each link on receipt, so no honest
+            # writer stores one; the file was edited (entries left out, moved or spliced
+            # in) and its author, who signed it where it belonged, is not blamed
+            return rep.fail(i, e.check, None, None, str(e))
         seat = seat_of[env.author]
         msg: DeckMessage | None = None
         if is_deck_body(env.body):
