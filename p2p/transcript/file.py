@@ -57,9 +57,9 @@ from p2p.transcript.decoding import MAX_CARDS, MAX_PLAYERS, check_header_obj
 from p2p.transcript.envelope import (
     MAX_ENVELOPE_BYTES,
     DuplicateEntry,
-    Equivocation,
     Envelope,
     EnvelopeError,
+    Equivocation,
     LogError,
     LogVerifier,
     canonical_packb,
