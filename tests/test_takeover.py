@@ -307,6 +307,9 @@ def test_over_real_sockets_a_bot_seat_follows_the_agreement_and_the_bot_plays_on
     rep = verify_game(peers[1].transcript_path)  # type: ignore[arg-type]
     assert rep.ok and rep.takeovers == [{"hand": 0, "seat": 2, "runner": 0,
                                          "signers": [0, 1]}], rep.summary()
+    # the scored hand is hand 2 (hand 1 was left without a score): it was listed "hand 1"
+    assert [h["hand"] for h in rep.hands] == [1], rep.hands
+    assert "hand 2:" in rep.summary() and "hand 1:" not in rep.summary(), rep.summary()
 
 
 def _table_where_cy_dies(tmp_path: Path, name: bytes) -> tuple[Any, ...]:

@@ -98,7 +98,9 @@ class MatchProtocol:
             self.scored = Match(self.cfg.rules, self.cfg.seating, hp.first_seat)
         scores = score_hand(hp.state)
         self.scores.append(scores)
-        self.finished.append({"first_seat": hp.first_seat, "turns": hp.state.turns,
+        # "hand": the hand's own number (a voided hand takes one: scored hands skip it)
+        self.finished.append({"hand": hp.hand_no, "first_seat": hp.first_seat,
+                              "turns": hp.state.turns,
                               "end": hp.state.end_reason, "digest": hp.state.digest()})
         self.scored = self.scored.record(scores)
         if not self.scored.over and len(self.scored.hands) < MAX_HANDS:
