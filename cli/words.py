@@ -664,7 +664,7 @@ def cannot_agree_line() -> str:
 def seat_taken_line(hand_no: int, runner: str) -> str:
     """To a player back at a table where a bot took their seat while they were away."""
     return _("A bot plays your seat from hand %(hand)d, run by %(runner)s: the others "
-             "agreed while you were away. You are watching the match.") % {
+             "agreed, saying you had left. You are watching the match.") % {
         "hand": hand_no, "runner": runner}
 
 

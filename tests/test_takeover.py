@@ -638,7 +638,7 @@ def test_a_player_back_after_a_bot_took_the_seat_is_told_they_watch(
         d = NetDriver(cy)
         assert d.replaced() == (2, 0)
         assert d.activity() == ("A bot plays your seat from hand 2, run by Ann: the others "
-                                "agreed while you were away. You are watching the match.")
+                                "agreed, saying you had left. You are watching the match.")
         assert not d.my_move() and d.legal() == []
     finally:
         stop.set()
