@@ -178,6 +178,10 @@ class TableApp:
             return
         kept = [c for c in self.order if c in held]
         new = [c for c in held if c not in kept]
+        if new or len(kept) < len(self.order):
+            # a target chosen with t was for that turn's card: it stayed on a side the
+            # next hazard could not go on (p refused); each turn starts from the default
+            self.target_side = None
         chosen = self.order[self.selected] if 0 <= self.selected < len(self.order) else None
         if len(kept) < len(self.order):
             self.fresh = None           # a card was played: the mark has done its job
@@ -363,7 +367,14 @@ class TableApp:
         intro = (_("Spectating: a bot plays your seat. h help, q quit.") if self.auto else
                  _("Welcome! 1-7 or arrows pick a card, p plays it, d discards, ? why not, "
                    "h help."))
-        return [[("class:dim", intro)]] + [[("class:log", e)] for e in self.driver.events[-200:]]
+        # wrapped at spaces here: the window's own wrapping cut words in two ("by a b/ot")
+        width = max(20, self._size()[1] - 1)
+        out: list[render.Line] = [[("class:dim", line)] for line in wrap(intro, width)]
+        for e in self.driver.events[-200:]:
+            lines = wrap(e, width, "  ")        # the lines after the first are indented
+            lines[0] = lines[0][2:]
+            out += [[("class:log", line)] for line in lines]
+        return out
 
     def _log_fragments(self) -> StyleAndTextTuples:
         lines = self._log_lines()
@@ -423,14 +434,22 @@ class TableApp:
         d = self.driver
         _rows, cols = self._size()
         lines = wrap(self.status_text(), max(20, cols - 2))
+        below: list[str] = []
         if self.message and not self.confirm_quit:
             if d.hand_over or d.over:
                 # a message left over from the last move must not hide that the hand (or
                 # the match) is over and what to press
-                lines += wrap(self._table_status(), max(20, cols - 2))
+                below = wrap(self._table_status(), max(20, cols - 2))
             elif d.my_move() and not self.auto:
-                lines += wrap(self._waiting(), max(20, cols - 2))
-        return lines[:MAX_STATUS]
+                below = wrap(self._waiting(), max(20, cols - 2))
+        below = below[:MAX_STATUS - 1]
+        room = MAX_STATUS - len(below)
+        if len(lines) > room:
+            # the message gives way, never what the table waits for (whose turn it is
+            # was cut off below a three-line reason)
+            lines = lines[:room]
+            lines[-1] = lines[-1][:max(1, cols - 4)].rstrip() + "…"
+        return lines + below
 
     def _status_height(self) -> Dimension:
         return Dimension.exact(len(self.status_lines()))
@@ -654,6 +673,8 @@ class TableApp:
                 "name": side_names(self.driver.names, self.driver.seating)[self.target_side]})
 
         @kb.add("y", filter=on_hand)
+        @kb.add("o", filter=on_hand)     # "oui": French players answer o
+        @kb.add("j", filter=on_hand)     # "ja": Swedish and Afrikaans players answer j
         def _yes(event: KeyPressEvent) -> None:
             if self.commander.pending is not None:
                 self.execute("yes")

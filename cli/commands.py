@@ -341,9 +341,15 @@ def _extend(ctx: Context, args: list[str]) -> Outcome:
         return _err(busy)
     if ctx.view.phase != EXTEND:
         return _err(reply("no-extension"))
-    if not args or args[0].lower() not in ("yes", "y", "no", "n", "oui", "non"):
+    if not args or args[0].lower() not in (*YES, *NO):
         return _err(reply("extend-how"))
-    return Outcome("action", action=Extend(ctx.seat, args[0].lower() in ("yes", "y", "oui")))
+    return Outcome("action", action=Extend(ctx.seat, args[0].lower() in YES))
+
+
+#: Answers to a yes/no question, in English and as players of the other languages type
+#: them (French "o"/"oui" did nothing); "nej" and "nee" stay out: n covers them.
+YES = ("y", "yes", "o", "oui", "j", "ja")
+NO = ("n", "no", "non", "nej", "nee")
 
 
 class Commander:
@@ -356,9 +362,9 @@ class Commander:
         if self.pending is not None:
             pending, self.pending = self.pending, None
             w = text.strip().lower()
-            if w in ("y", "yes", "oui"):
+            if w in YES:
                 return Outcome("action", action=pending.action)
-            if w in ("", "n", "no", "non"):
+            if w in ("", *NO):
                 return Outcome("message", reply("kept"))
         out = parse(text, ctx)
         if out.kind == "confirm":

@@ -37,6 +37,7 @@ from .seats import (
     players_lines,
     seat_node,
 )
+from .words import paragraph
 
 log = logging.getLogger("cli.host")
 
@@ -128,12 +129,13 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
 
     host.on_change = changed
     addresses = reachable_addresses(bind_address(args))
-    print(i18n.display(_("hosting on port %(port)d as %(name)s [%(key)s]; others join with: millebornes "
-            "join --peer %(address)s")
-          % {"port": port, "name": host.state.seats[0].name,  # type: ignore[union-attr]
-             "key": ident.fingerprint, "address": f"{addresses[0]}:{port}"}
-          + "".join(_(" (or --peer %(address)s)") % {"address": f"{a}:{port}"}
-                    for a in addresses[1:3])), file=say)
+    print(paragraph(_("hosting on port %(port)d as %(name)s [%(key)s]; others join with:")
+                    % {"port": port, "key": ident.fingerprint,
+                       "name": host.state.seats[0].name}), file=say)  # type: ignore[union-attr]
+    # the command on a line of its own: wrapped inside a sentence, it could not be copied
+    print(i18n.display(f"  millebornes join --peer {addresses[0]}:{port}"
+                       + "".join(_(" (or --peer %(address)s)") % {"address": f"{a}:{port}"}
+                                 for a in addresses[1:3])), file=say)
     print(i18n.display(_("type 'ready' / 'unready', 'quit' to close the table")), file=say)
     host.set_ready(not args.not_ready)
     warned = False

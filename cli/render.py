@@ -236,18 +236,20 @@ def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int | Non
                    ("class:dim", " " + _pad(_("%(cards)s cards") % {"cards": cards}, 12)
                     + " "),
                    ("", "│ ")]
-    if battle is None:
+    if battle is None and not zone.rolling(view.rules):
         line1.append(("class:dim", _pad(_("not started") if not zone.started else "—", 17)))
-    elif cured_hazard(view, side):
-        # a hazard its safety cancelled still lies on top: "Stop" under Right of Way read
-        # as stopped; what counts is whether the side rolls
+    elif battle is not None and zone.hazard_in_force() is not None:
+        line1.append((card_class(battle), _pad(card_name(battle, lang), 17)))
+    elif battle is not None and kind(battle) is Kind.ROLL:
+        line1.append((card_class(battle), _pad(card_name(battle, lang), 17)))
+    else:
+        # what counts is whether the side rolls: a cured hazard ("Stop" under Right of
+        # Way) or a remedy on top ("Gasoline", still stopped in classic) read otherwise
         line1.append(("class:dim", _pad(_("rolling") if zone.rolling(view.rules)
                                         else _("needs a Roll"), 17)))
-    else:
-        line1.append((card_class(battle), _pad(card_name(battle, lang), 17)))
     line1.append(("", " │ "))
-    if speed is None or (kind(speed) is Kind.SPEED_LIMIT and not zone.limited()):
-        line1.append(("class:dim", _pad(_("no limit"), 17)))    # Right of Way: no limit
+    if speed is None or not zone.limited():   # End of Limit, or Right of Way: no limit
+        line1.append(("class:dim", _pad(_("no limit"), 17)))
     else:
         line1.append((card_class(speed), _pad(card_name(speed, lang), 17)))
     if peers:
@@ -299,11 +301,15 @@ def zone_sentences(view: HandState, side: int, names: Sequence[str], seat: int |
                         "out).") if zone.rolling(view.rules) else
                       _("Battle: a Roll is needed (the %(card)s on top has no effect: its "
                         "safety is out).")) % values)
+    elif zone.battle and zone.hazard_in_force() is None and not zone.rolling(view.rules):
+        # a remedy on top does not set a side rolling (classic): say what it still needs
+        parts.append(_("Battle: %(card)s; a Roll is needed.")
+                     % {"card": card_name(zone.battle[-1], lang)})
     elif zone.battle:
         parts.append(_("Battle: %(card)s.") % {"card": card_name(zone.battle[-1], lang)})
     else:
         parts.append(_("Battle: empty.") if zone.started else _("Battle: not started."))
-    limit = zone.speed and not (kind(zone.speed[-1]) is Kind.SPEED_LIMIT and not zone.limited())
+    limit = zone.speed and zone.limited()
     parts.append(_("Speed: %(card)s.") % {
         "card": card_name(zone.speed[-1], lang) if limit else _("no limit")})
     if zone.distance:

@@ -280,3 +280,42 @@ def test_the_log_cursor_stays_on_the_lines_drawn() -> None:
     app._log_fragments()
     d.events.extend(["one more line"] * 5)       # arrives between the two calls
     assert app._log_cursor().y == drawn - 1
+
+
+def test_a_target_chosen_with_t_lasts_for_that_turn_only() -> None:
+    """t chose Bo for Out of Gas; next turn an Accident, which only Cy could take, still
+    showed "target: Bo" and p was refused. Each turn starts from the default."""
+    d = _stop_with_one_target()
+    app = TableApp(d, output=DummyOutput(), delay=0)
+    app.cards()
+    app.target_side = 3                                   # Di, chosen with t
+    assert app._target_name(app.current_target()) == "Di"
+    hand = list(d.state.hands[0])                         # the turn moves on: a card goes
+    d.state = d.state._replace(hands=(tuple(hand[1:]),) + d.state.hands[1:])  # type: ignore[union-attr]
+    app.cards()
+    assert app.target_side is None
+
+
+def test_whose_turn_stays_on_the_status_line_under_a_long_message() -> None:
+    """A three-line reason took every status row: "Your turn…" was cut off."""
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=3)
+    d.run_others()
+    assert d.my_move()
+    app = TableApp(d, output=SizedOutput(80, 24), delay=0)
+    app.say("word " * 60)
+    lines = app.status_lines()
+    assert len(lines) <= 3 and lines[-1] == app._waiting(), lines
+    assert lines[-2].endswith("…")
+
+
+def test_the_log_is_wrapped_at_spaces() -> None:
+    """The log window wrapped long events mid-word ("within t / he table's")."""
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=3)
+    app = TableApp(d, output=SizedOutput(40, 24), delay=0)
+    d.events.append("The match stopped: seat 0 (Ann) is unresponsive: its next step "
+                    "(move) did not come within the table's time limit.")
+    lines = render.plain(app._log_lines())
+    assert all(len(line) <= 39 for line in lines), lines
+    tail = lines[-4:]
+    words = " ".join(" ".join(tail).split())
+    assert "within the table's time limit." in words, tail   # no word cut in two

@@ -281,3 +281,17 @@ def test_command_for_round_trips_through_parse() -> None:
             checked += 1
         d.submit(bot.choose(d.view(), d.legal()))
     assert checked > 50
+
+
+def test_yes_and_no_in_the_players_words() -> None:
+    """A French player answered the safety question with "o" (oui): nothing happened."""
+    ctx = make(HAND)
+    ace = pos(ctx, Kind.DRIVING_ACE)
+    for word in ("o", "oui", "j", "ja", "Y"):
+        cmd = Commander()
+        assert cmd.handle(f"discard {ace}", ctx).kind == "confirm"
+        assert cmd.handle(word, ctx).action == Discard(0, cards_of(Kind.DRIVING_ACE)[0])
+    for word in ("non", "nej", "nee"):
+        cmd = Commander()
+        assert cmd.handle(f"discard {ace}", ctx).kind == "confirm"
+        assert cmd.handle(word, ctx).kind == "message"

@@ -258,3 +258,25 @@ def test_a_hazard_its_safety_cancelled_is_not_shown_as_in_force() -> None:
     v = v._replace(zones=(z, v.zones[1]))
     assert "Stop" in text(render.zone_lines(v, 0, NAMES, 0))
     assert "Speed Limit" in text(render.zone_lines(v, 0, NAMES, 0))
+
+
+def test_the_board_says_whether_a_side_rolls_not_just_the_top_card() -> None:
+    """Classic: Gasoline on Out of Gas leaves the side stopped until a Roll; the board
+    said "Gasoline" (a newcomer read it as moving). End of Limit showed as a card while
+    another side showed "no limit" for the same state."""
+    v = base_view(2, "classic")
+    gas, end = cards_of(Kind.GASOLINE)[0], cards_of(Kind.END_OF_LIMIT)[0]
+    z = v.zones[0]._replace(battle=(cards_of(Kind.OUT_OF_GAS)[0], gas), speed=(end,),
+                            started=True)
+    v = v._replace(zones=(z, v.zones[1]))
+    assert v.rules.roll_after_remedy and not v.zones[0].rolling(v.rules)
+    grid = text(render.zone_lines(v, 0, NAMES, 0))
+    assert "needs a Roll" in grid and "Gasoline" not in grid
+    assert "End of Limit" not in grid and "no limit" in grid
+    words = " ".join(text(render.zone_lines(v, 0, NAMES, 0, verbose=True)).split())
+    assert "Battle: Gasoline; a Roll is needed. Speed: no limit." in words, words
+    # a Roll on top is still said as the card
+    roll = cards_of(Kind.ROLL)[0]
+    z = z._replace(battle=(roll,))
+    v = v._replace(zones=(z, v.zones[1]))
+    assert "Roll" in text(render.zone_lines(v, 0, NAMES, 0))
