@@ -312,6 +312,8 @@ class NetDriver:
         """The seat the table waits for in vain (it left, or its step timed out)."""
         if self.peer.finished or (self.peer.stopped is not None and not self.peer.paused):
             return None
+        if self.replaced() is not None:   # no seat of one's own: nothing to agree to
+            return None
         return self.peer.silent_seat()
 
     def agree(self, choice: str) -> str:
@@ -389,7 +391,14 @@ class NetDriver:
         player whose seat a bot took, that they watch (their hand shows empty)."""
         taken = self.replaced()
         if taken is not None and not self.over and self.hand_no >= taken[0]:
-            return seat_taken_line(taken[0], self.names[taken[1]])
+            line = seat_taken_line(taken[0], self.names[taken[1]])
+            gone = self.peer.silent_seat()
+            if gone is not None:         # the table waits, and this player cannot act
+                # this seat's silence is the bot's: its runner's computer is gone
+                who = self.names[taken[1]] if gone == self.seat else self.names[gone]
+                line += " " + _("The table waits for %(name)s to come back (millebornes "
+                                "resume on their computer).") % {"name": who}
+            return line
         silent = self.silent()
         if silent is not None:
             status = self.agreement_status()

@@ -640,6 +640,17 @@ def test_a_player_back_after_a_bot_took_the_seat_is_told_they_watch(
         assert d.activity() == ("A bot plays your seat from hand 2, run by Ann: the others "
                                 "agreed, saying you had left. You are watching the match.")
         assert not d.my_move() and d.legal() == []
+        # the hand the bot plays, as Cy's peer sees it: never Cy's move ("Error: R0: it
+        # is not your move" showed after resume)
+        end = time.monotonic() + 10
+        while cy.silent_seat() is None and time.monotonic() < end:
+            cy.pump(0.02)                # nobody answers: past the 1 s step limit
+            assert not cy.needs_decision() and cy.legal() == []
+        assert cy.silent_seat() is not None
+        # Cy has no seat to agree with: no bot/end choice is offered (it was, and failed),
+        # and the line says whom the table waits for
+        assert d.silent() is None
+        assert "The table waits for" in (d.activity() or ""), d.activity()
     finally:
         stop.set()
         for th in threads:

@@ -343,14 +343,17 @@ class Peer:
             return self.match.hand.state
 
     def needs_decision(self) -> bool:
-        """Does the table wait for a move from this seat's (human) controller?"""
+        """Does the table wait for a move from this seat's (human) controller? Never for a
+        player whose seat a bot took over: they watch."""
         with self._lock:
             return (self.controller is None and not self.rlog.finished and not self.rlog.stopped
+                    and self.rlog.can_write
                     and not self.rlog.catching_up and self.match.hand.needs_decision())
 
     def legal(self) -> list[Action]:
         with self._lock:
             if (not self.match.hand.needs_decision() or self.rlog.stopped
+                    or not self.rlog.can_write
                     or self.rlog.finished or self.rlog.catching_up):
                 return []
             return self.match.hand.legal()
