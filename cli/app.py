@@ -276,7 +276,8 @@ class TableApp:
         width = max(20, cols - 2)                 # the frame's two sides
         height = max(3, rows - 1 - 2)             # the float leaves a row; the frame's two
         body: list[tuple[str, str]] = []
-        for line in help_text(self.color, self.saved).splitlines():
+        network = hasattr(self.driver, "silent")       # a network table can pause
+        for line in help_text(self.color, self.saved, network).splitlines():
             if i18n.cells(line) <= width:
                 # kept as written: the spaces between a key and the next are its columns
                 # (wrapping collapsed them into "select a card p play it d discard it")

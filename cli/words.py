@@ -99,11 +99,19 @@ NOT_SAVED = N_("This game is not saved: it runs in this process only (play --in-
                "and leaving ends it.")
 
 
-def help_text(color: bool, saved: bool = True) -> str:
+#: The keys of a network game's pause (said on the status line when a player left; the
+#: help listed them nowhere).
+NETWORK_KEYS = N_("b, e: when a player has left a network game, b asks for a bot in their "
+                  "seat and e for the end of the match (everyone must agree; the hand in "
+                  "play is then left without a score).")
+
+
+def help_text(color: bool, saved: bool = True, network: bool = False) -> str:
     """The help, explaining colours or the letters that replace them (and, for a game kept
-    nowhere, that leaving ends it: the keys' line says a game is saved)."""
-    return _(HELP) + "\n" + _(HELP_COLOR if color else HELP_MONO) + (
-        "" if saved else "\n" + _(NOT_SAVED))
+    nowhere, that leaving ends it: the keys' line says a game is saved; for a network
+    game, the keys of a pause)."""
+    return _(HELP) + ("\n" + _(NETWORK_KEYS) if network else "") + "\n" + _(
+        HELP_COLOR if color else HELP_MONO) + ("" if saved else "\n" + _(NOT_SAVED))
 
 
 def or_list(items: Iterable[str]) -> str:
@@ -607,12 +615,18 @@ def left_wait_line(name: str) -> str:
              "(millebornes resume); q leaves too, and you can resume later.") % {"name": name}
 
 
+#: What a bot or the end by agreement costs: said before the key is pressed (one key
+#: left the hand in play without a score, unannounced).
+NO_SCORE = N_("Either leaves the hand in play without a score.")
+
+
 def silent_seat_line(name: str) -> str:
     """A seat fell silent in a network game (its player left, or its step passed the
     time limit): the choices of the others, by key."""
     return _("%(name)s left; the game is saved. Waiting for %(name)s to come back "
              "(millebornes resume). Or press b: a bot takes %(name)s's seat from the next "
-             "hand, or e: end the match (either needs everyone's agreement).") % {"name": name}
+             "hand, or e: end the match (either needs everyone's agreement).") % {
+                 "name": name} + " " + _(NO_SCORE)
 
 
 def silent_seat_plain_line(name: str) -> str:
@@ -620,7 +634,7 @@ def silent_seat_plain_line(name: str) -> str:
     return _("%(name)s left; the game is saved. Waiting for %(name)s to come back "
              "(millebornes resume). Or type bot: a bot takes %(name)s's seat from the next "
              "hand, or end: end the match (either needs everyone's agreement).") % {
-                 "name": name}
+                 "name": name} + " " + _(NO_SCORE)
 
 
 def _names_list(names: Sequence[str]) -> str:

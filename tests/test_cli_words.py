@@ -96,3 +96,14 @@ def test_a_refusal_ends_with_one_mark() -> None:
     assert sorry_line("the hand is over.") == "Sorry: the hand is over."
     with i18n.using("fr"):
         assert sorry_line("jouer 1 sur qui ?") == "Désolé : jouer 1 sur qui ?"
+
+
+def test_the_help_of_a_network_game_names_the_pause_keys() -> None:
+    """b and e were said on the status line when a player left, and nowhere in the help;
+    a local game's help does not mention them."""
+    from cli.words import help_text, silent_seat_line
+
+    assert "b asks for a bot in their seat" in " ".join(help_text(True, True, True).split())
+    assert "b asks for a bot" not in " ".join(help_text(True).split())
+    # what b or e costs is said before the key is pressed
+    assert silent_seat_line("Ben").endswith("Either leaves the hand in play without a score.")
