@@ -116,7 +116,10 @@ def game_state(game: SavedGame) -> str:
     if report.ok or report.unfinished or report.check in ("incomplete", "reveal-missing"):
         # fair so far, waiting for a seat's next entry (someone left): resumable, not
         # "damaged" (it said so of every game a player had left)
-        return _("in progress (hand %(hand)d)") % {"hand": len(report.hands) + 1}
+        # the hand it stopped in (a hand left without a score counts: "hand 1" was said
+        # of a game in hand 3)
+        hand = max(len(report.hands), report.stopped_hand if report.unfinished else 0) + 1
+        return _("in progress (hand %(hand)d)") % {"hand": hand}
     return _("damaged (see verify)")
 
 

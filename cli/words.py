@@ -440,13 +440,19 @@ def hand_start_line(hand_no: int, first: str, target: int, dealt: bool = False) 
 def end_line(state: HandState, names: Sequence[str], hand_no: int) -> str:
     """How a hand ended, in words."""
     sides = list(side_labels(names, state.seating))
+    raw = side_names(names, state.seating)      # "You" untranslated: the verb agrees
     if state.completed_by >= 0:
+        if raw[state.completed_by] == "You":    # fr "Vous a terminé" read as a slip
+            return _("Hand %(hand)d over: you completed the trip.") % {"hand": hand_no}
         return _("Hand %(hand)d over: %(side)s completed the trip.") % {
             "hand": hand_no, "side": sides[state.completed_by]}
     w = hand_winner(state)
     why = {"exhausted": _("every hand is empty"),
            "turn_limit": _("the turn limit was reached")}
     reason = why.get(state.end_reason, state.end_reason or _("no more moves"))
+    if w >= 0 and raw[w] == "You":
+        return _("Hand %(hand)d over (%(reason)s): you got closest.") % {
+            "hand": hand_no, "reason": reason}
     if w >= 0:
         return _("Hand %(hand)d over (%(reason)s): %(side)s got closest.") % {
             "hand": hand_no, "reason": reason, "side": sides[w]}
@@ -459,7 +465,9 @@ def over_prefixes(hand_no: int) -> tuple[str, ...]:
     active language (the score screen picks them out of the log)."""
     out = []
     for template in (_("Hand %(hand)d over: %(side)s completed the trip."),
+                     _("Hand %(hand)d over: you completed the trip."),
                      _("Hand %(hand)d over (%(reason)s): %(side)s got closest."),
+                     _("Hand %(hand)d over (%(reason)s): you got closest."),
                      _("Hand %(hand)d over (%(reason)s): nobody completed the trip."),
                      _("Match over: a tie, nobody wins."), _("Match over: you win."),
                      ngettext("Match over: %(name)s wins.", "Match over: %(name)s win.", 1)):

@@ -107,3 +107,19 @@ def test_the_help_of_a_network_game_names_the_pause_keys() -> None:
     assert "b asks for a bot" not in " ".join(help_text(True).split())
     # what b or e costs is said before the key is pressed
     assert silent_seat_line("Ben").endswith("Either leaves the hand in play without a score.")
+
+
+def test_the_end_of_a_hand_won_by_you_agrees_with_you() -> None:
+    """French said "Manche 1 finie : Vous a terminé le voyage" (the name's verb with
+    "Vous"); the player's own side takes the "you" sentence."""
+    from cli import i18n
+    from cli.words import end_line
+    from engine import Seating, new_hand, preset
+
+    rules = preset("classic")
+    state = new_hand(rules, Seating.solo(2), list(rules.deck(Seating.solo(2))), 0)
+    state = state._replace(completed_by=0)
+    assert end_line(state, ["You", "Bo"], 1) == "Hand 1 over: you completed the trip."
+    assert end_line(state, ["Ann", "Bo"], 1) == "Hand 1 over: Ann completed the trip."
+    with i18n.using("fr"):
+        assert "Vous a" not in end_line(state, ["You", "Bo"], 1)

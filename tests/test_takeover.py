@@ -677,3 +677,23 @@ def test_a_game_waiting_for_a_silent_seat_is_listed_in_progress(tmp_path: Path) 
     game = SavedGame(folder, "abcd", datetime.datetime(2026, 1, 1), ("p0", "p1", "p2"), 0,
                      "modern")
     assert game_state(game) == "in progress (hand 1)"
+
+
+def test_games_names_the_hand_a_game_stopped_in_after_a_voided_one(tmp_path: Path) -> None:
+    """Hand 1 was left without a score and the table waits in hand 2 (the bot never
+    started): `games` said "in progress (hand 1)", counting scored hands only."""
+    import datetime
+    import shutil
+
+    from cli.games import SavedGame, game_state
+
+    t = _stopped(b"takeover/games-hand")
+    _agree_bot(t, 2, (0, 1), Identity.from_seed(BOT_SEED))
+    assert t.seats[0].rlog.hand_no == 1
+    path = _transcript(tmp_path, t, 0)
+    folder = tmp_path / "game"
+    folder.mkdir()
+    shutil.copy(path, folder / "transcript.mbt")
+    game = SavedGame(folder, "abcd", datetime.datetime(2026, 1, 1), ("p0", "p1", "p2"), 0,
+                     "modern")
+    assert game_state(game) == "in progress (hand 2)", verify_game(path).summary()
