@@ -232,30 +232,26 @@ def test_the_match_ends_by_agreement_and_verify_says_so(
         in " ".join(out.split()), out
 
 
-def test_over_real_sockets_a_bot_seat_follows_the_agreement_and_the_bot_plays_on(
-        tmp_path: Path) -> None:
-    """Peers on 127.0.0.1: seat 2 never comes; the others stop at the (short) step limit,
-    paused. Seat 0 runs the bot and agrees; seat 1, a bot, signs the same record by
-    itself; the agreed takeover starts the bot peer (``on_takeover``) from seat 0's log,
-    and the match is played to its end with it."""
-    import threading
-    import time
-
+def _socket_seats_and_a_bot(name: bytes, match_target: int, step_limit: float,
+                            store: Path | None = None) -> tuple[Any, ...]:
+    """Ann and Bo as bot peers on 127.0.0.1 (stores under ``store`` when given); Cy's seat
+    points nowhere. The bot for Cy's seat is ready, started by Ann's ``on_takeover``
+    from a copy of her log. Returns ``cfg, ids, opts, eps, peers, bot, bnode, started``."""
     from engine import Seating, preset
     from p2p.net.transport import Node
     from p2p.table.memory import make_table
     from p2p.table.session import Peer, SessionOptions
     from p2p.table.store import Store
 
-    cfg, ids = make_table(preset("modern", match_target=1), Seating.solo(3),
-                          ["Ann", "Bo", "Cy"], b"takeover/sockets")
-    opts = SessionOptions(response_delay=0.0, stall_after=0.3, step_limit=1.5)
+    cfg, ids = make_table(preset("modern", match_target=match_target), Seating.solo(3),
+                          ["Ann", "Bo", "Cy"], name)
+    opts = SessionOptions(response_delay=0.0, stall_after=0.3, step_limit=step_limit)
     nodes = [Node(node_id_for(ids[s].public_key)) for s in range(2)]
     eps = {0: nodes[0].endpoint, 1: nodes[1].endpoint, 2: "tcp://127.0.0.1:9"}
     peers = [Peer(ids[s], cfg, nodes[s], controller=make_bot("heuristic", 3 + s),
                   endpoints=eps, options=opts,
-                  store=Store.create(tmp_path / f"s{s}", cfg.header(), s, port=nodes[s].port,
-                                     endpoints=eps))
+                  store=None if store is None else Store.create(
+                      store / f"s{s}", cfg.header(), s, port=nodes[s].port, endpoints=eps))
              for s in range(2)]
     bot = Identity.from_seed(BOT_SEED)
     bnode = Node(node_id_for(bot.public_key))
@@ -271,6 +267,22 @@ def test_over_real_sockets_a_bot_seat_follows_the_agreement_and_the_bot_plays_on
         started.append(bp)
 
     peers[0].on_takeover = start
+    return cfg, ids, opts, eps, peers, bot, bnode, started
+
+
+def test_over_real_sockets_a_bot_seat_follows_the_agreement_and_the_bot_plays_on(
+        tmp_path: Path) -> None:
+    """Peers on 127.0.0.1: seat 2 never comes; the others stop at the (short) step limit,
+    paused. Seat 0 runs the bot and agrees; seat 1, a bot, signs the same record by
+    itself; the agreed takeover starts the bot peer (``on_takeover``) from seat 0's log,
+    and the match is played to its end with it."""
+    import threading
+    import time
+
+    from p2p.table.session import Peer
+
+    _cfg, _ids, _opts, _eps, peers, bot, bnode, started = _socket_seats_and_a_bot(
+        b"takeover/sockets", 1, 1.5, tmp_path)
     stop = threading.Event()
 
     def pump(p: Peer) -> None:
@@ -582,31 +594,11 @@ def test_a_player_back_after_a_bot_took_the_seat_is_told_they_watch(
     import time
 
     from cli.netdriver import NetDriver
-    from engine import Seating, preset
     from p2p.net.transport import Node
-    from p2p.table.memory import make_table
-    from p2p.table.session import Peer, SessionOptions
+    from p2p.table.session import Peer
 
-    cfg, ids = make_table(preset("modern", match_target=2000), Seating.solo(3),
-                          ["Ann", "Bo", "Cy"], b"takeover/watching")
-    opts = SessionOptions(response_delay=0.0, stall_after=0.3, step_limit=1.0)
-    nodes = [Node(node_id_for(ids[s].public_key)) for s in range(2)]
-    eps = {0: nodes[0].endpoint, 1: nodes[1].endpoint, 2: "tcp://127.0.0.1:9"}
-    peers = [Peer(ids[s], cfg, nodes[s], controller=make_bot("heuristic", 3 + s),
-                  endpoints=eps, options=opts) for s in range(2)]
-    bot = Identity.from_seed(BOT_SEED)
-    bnode = Node(node_id_for(bot.public_key))
-    started: list[Peer] = []
-
-    def start(data: object) -> None:
-        p0 = peers[0]
-        chain = [Envelope.decode(r) for h in sorted(p0.log) for r in p0.log[h]]
-        bp = Peer(bot, cfg, bnode, controller=make_bot("heuristic", 9),
-                  endpoints={0: eps[0], 1: eps[1]}, options=opts, replay=chain,
-                  side=list(p0.rlog.side), seat=2)
-        started.append(bp)
-
-    peers[0].on_takeover = start
+    cfg, ids, opts, eps, peers, bot, bnode, started = _socket_seats_and_a_bot(
+        b"takeover/watching", 2000, 1.0)
     stop = threading.Event()
 
     def pump(p: Peer) -> None:
