@@ -19,7 +19,7 @@ from engine.bots import make_bot
 from . import i18n, render
 from .commands import Commander, Context
 from .driver import TableDriver
-from .i18n import _
+from .i18n import N_, _
 from .words import (
     NOT_SAVED,
     PLAIN_HELP,
@@ -36,6 +36,11 @@ from .words import (
 
 #: The longest command line read (characters); the rest of a longer line is dropped.
 MAX_LINE = 4096
+
+
+#: The words that say the table and the hand again (and Enter on one's turn).
+LOOK = ("look", "l", "board", "hand", "status")
+LOOK_HELP = N_("  look (or Enter)  say the table and your hand again")
 
 
 class PlainSession:
@@ -221,6 +226,11 @@ class PlainSession:
                 self.say("")
                 self.say(_("End of input: leaving the table."))
                 return False
+            if text.strip().lower() in LOOK or (not text.strip() and d.my_move()):
+                # the table and the hand said again: a screen reader's user cannot scroll
+                # back to them ("board", "hand" were unknown commands; Enter said nothing)
+                self._show_board(d.view(), d.legal(), d.hand_no)
+                continue
             out = self.commander.handle(text, self.context())
             if out.kind == "none":
                 continue
@@ -228,8 +238,9 @@ class PlainSession:
                 self.say(_("You left the table."))
                 return False
             if out.kind == "help":
-                self.say(_(PLAIN_HELP) if getattr(self.driver, "saves_game", True)
-                         else _(PLAIN_HELP) + "\n" + _(NOT_SAVED))
+                self.say(_(PLAIN_HELP) + "\n" + _(LOOK_HELP)
+                         + ("" if getattr(self.driver, "saves_game", True)
+                            else "\n" + _(NOT_SAVED)))
                 continue
             if out.kind in ("message", "confirm"):
                 self.say(out.text)

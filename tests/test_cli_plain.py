@@ -446,3 +446,14 @@ def test_an_input_stream_that_fails_to_read_is_the_end_of_input() -> None:
     finally:
         threading.excepthook = old_hook
     assert errors == []
+
+
+def test_the_table_and_hand_are_said_again_on_request() -> None:
+    """A screen reader's user cannot scroll back: "board", "hand" and "status" were
+    unknown commands and Enter said nothing. They (and look) say the table again."""
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=3)
+    rc, out = play(d, "board\nhand\n\nlook\nhelp\n")
+    assert rc == 0
+    assert out.count("Your hand:") == 5, out     # the turn's own, then four times again
+    assert "unknown command" not in out
+    assert "look (or Enter)  say the table and your hand again" in out
