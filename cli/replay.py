@@ -50,7 +50,7 @@ from .verify import refused, unreadable_path
 from .words import error_line, verify_lines
 
 REPLAY_HELP = N_("""\
-Replay of a finished game: every hand is shown face up.
+Replay of a game: every finished hand is shown face up.
 
   →  space  n     next step
   ←  p            previous step
@@ -262,10 +262,11 @@ class ReplayApp:
 
     def _status_fragments(self) -> StyleAndTextTuples:
         text = " " + self.status_text()
-        hint = "  ←/→ step · [/] hand · h help · q quit "
-        _, cols = self._size()
+        hint = "  " + _("←/→ step · [/] hand · h help · q quit") + " "
+        _rows, cols = self._size()
+        short = "  " + _("h help") + " "
         if len(text) + len(hint) > cols:
-            hint = "  h help " if len(text) + 9 <= cols else ""
+            hint = short if len(text) + len(short) <= cols else ""
         pad = max(0, cols - len(text) - len(hint))
         return [("class:status", text + " " * pad + hint)]
 

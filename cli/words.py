@@ -31,7 +31,7 @@ from engine import (
 )
 from engine.rules import PRESETS, RuleOptionError
 from engine.scoring import Match, hand_winner
-from engine.state import DRAW, EXTEND, OVER, RESHUFFLE, RESPOND
+from engine.state import DRAW, EXTEND, OVER, PLAY, RESHUFFLE, RESPOND
 from p2p.audit import GameReport
 from p2p.crypto.identity import fingerprint
 from p2p.table.store import TRANSCRIPT, StoreDamaged
@@ -362,8 +362,9 @@ def describe(before: HandState, action: Action, after: HandState, names: Sequenc
                         target=side(action.target))
         line = says(who(action.seat), _("You played %(card)s."), _("%(name)s played %(card)s."),
                     card=name)
-        if after.seat == action.seat and after.phase == DRAW and before.seat == action.seat \
-                and _is_safety(action.card):
+        if after.seat == action.seat and after.phase in (DRAW, PLAY) \
+                and before.seat == action.seat and _is_safety(action.card):
+            # (PLAY: where the replacement draw is made at once, modern rules)
             line += " " + says(who(action.seat), _("A safety gives you another turn."),
                                _("A safety gives %(name)s another turn."))
         return line
@@ -1324,6 +1325,8 @@ def peer_label(name: str, kind: str, state: str) -> str:
     """A seat in the help's list: "Ben (you)", "Bo (bot)", "Ann (left)"."""
     word = {"you": N_("you"), "bot": N_("bot")}.get(kind) if kind in ("you", "bot") else \
         PEER_STATES.get(state)
+    if kind == "you" and name == "You":    # "You (you)"; fr "À cette table : You (vous)"
+        return you_label(name)
     return f"{name} ({_(word) if word else state})"
 
 

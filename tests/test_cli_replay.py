@@ -350,3 +350,18 @@ def test_replay_of_another_versions_transcript_says_update(
     assert f"millebornes replay: {p}: a transcript written by a newer version" in cap.err
     assert "update millebornes" in cap.err
     assert "altered" not in cap.out + cap.err and "intact copy" not in cap.err
+
+
+def test_the_replays_key_hints_are_in_the_players_language() -> None:
+    """The replay's status line said "←/→ step · [/] hand · h help · q quit" in every
+    language."""
+    from prompt_toolkit.output import DummyOutput
+
+    from cli import i18n
+
+    steps = bot_game()
+    m = ReplayModel(steps, ["Ana", "Bo", "Cy"])
+    with i18n.using("fr"):
+        app = ReplayApp(m, output=DummyOutput())
+        status = "".join(f[1] for f in app._status_fragments())
+    assert "aide" in status and "help" not in status, status

@@ -49,6 +49,11 @@ def test_a_pass_in_a_replay_and_peers_in_the_help() -> None:
     assert peer_label("Ben", "you", "ready") == "Ben (you)"          # not "Ben (you, you)"
     assert peer_label("Bo", "bot", "connected") == "Bo (bot)"        # not "(peer, connected)"
     assert peer_label("Ann", "peer", "left") == "Ann (left)"
+    # the player's own default name in their language (fr help said "You (vous)")
+    from cli import i18n
+    with i18n.using("fr"):
+        assert peer_label("You", "you", "") == "Vous"
+        assert peer_label("You", "peer", "left").startswith("You ")   # another's chosen name
 
 
 def test_a_safety_says_it_gives_another_turn() -> None:
