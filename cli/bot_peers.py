@@ -35,7 +35,7 @@ from p2p.table import Peer, SessionOptions, Store, TableStart, admit_table
 from p2p.table.store import default_data_dir
 
 from .i18n import _
-from .seats import bot_controller, listen, run_bot
+from .seats import bot_controller, listen, on_this_machine, run_bot
 
 log = logging.getLogger("cli.bot_peers")
 
@@ -49,15 +49,6 @@ def _from_parent(conn: multiprocessing.connection.Connection, parent: int) -> An
         if conn.poll(0.2):
             return conn.recv()
     return None
-
-
-def on_this_machine(endpoint: str) -> str:
-    """A seat's endpoint as a bot on the host's machine reaches it: one bound to every
-    address (``tcp://0.0.0.0:PORT``, the host's default) is reached on the loopback (a
-    wildcard is no address to connect to)."""
-    addr, sep, port = endpoint.removeprefix("tcp://").rpartition(":")
-    local = {"0.0.0.0": "127.0.0.1", "*": "127.0.0.1", "[::]": "[::1]"}.get(addr)
-    return f"tcp://{local}:{port}" if sep and local else endpoint
 
 
 def _child(conn: multiprocessing.connection.Connection, label: object, id_seed: bytes,

@@ -114,6 +114,12 @@ def _why(ctx: Context, card: int, target: int | None = None) -> str:
     return reply("cannot-play", card=name, reason=rule_last(with_names(reason, ctx.names)))
 
 
+#: Answers to a yes/no question, in English and as players of the other languages type
+#: them (French "o"/"oui" did nothing).
+YES = ("y", "yes", "o", "oui", "j", "ja")
+NO = ("n", "no", "non", "nej", "nee")
+
+
 def parse(text: str, ctx: Context) -> Outcome:
     """Resolve one command line against the current view and legal actions."""
     words = text.strip().split()
@@ -344,12 +350,6 @@ def _extend(ctx: Context, args: list[str]) -> Outcome:
     if not args or args[0].lower() not in (*YES, *NO):
         return _err(reply("extend-how"))
     return Outcome("action", action=Extend(ctx.seat, args[0].lower() in YES))
-
-
-#: Answers to a yes/no question, in English and as players of the other languages type
-#: them (French "o"/"oui" did nothing); "nej" and "nee" stay out: n covers them.
-YES = ("y", "yes", "o", "oui", "j", "ja")
-NO = ("n", "no", "non", "nej", "nee")
 
 
 class Commander:

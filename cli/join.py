@@ -212,9 +212,7 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
                 raise OSError(_("the table at %(address)s is hosted with your own key; a "
                                 "second player on one account needs its own: "
                                 "--identity FILE") % {"address": address})
-            if client.secure and client.host_signing_key is not None:
-                # its key door answered, its lobby never let us in: the table is there,
-                # playing its match with its own players (another address will not help)
+            if client.key_only:      # the table is there, playing with its own players
                 raise OSError(lobby_error_line("no-answer", {
                     "endpoint": address, "seconds": limit, "door": True}, ""))
             raise NoAnswer(_("no answer from %(address)s after %(seconds)s s: is the table "

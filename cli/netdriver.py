@@ -289,8 +289,8 @@ class NetDriver:
             if self.peer.agreed_end is not None:
                 return ""
             if self.peer.paused:     # a silent seat: the game waits for it, not over
-                return table_paused_line(str(ev.data.get("reason", "")), ev.data.get("why"),
-                                   self.names)
+                return table_paused_line(str(ev.data.get("reason", "")),
+                                         ev.data.get("why"), self.names)
             return stopped_line(str(ev.data.get("reason", "")), ev.data.get("why"), self.names)
         if ev.kind == "resumed":
             return _("You are back at the table; catching up with the others.")

@@ -238,9 +238,8 @@ def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int | Non
                    ("", "│ ")]
     if battle is None and not zone.rolling(view.rules):
         line1.append(("class:dim", _pad(_("not started") if not zone.started else "—", 17)))
-    elif battle is not None and zone.hazard_in_force() is not None:
-        line1.append((card_class(battle), _pad(card_name(battle, lang), 17)))
-    elif battle is not None and kind(battle) is Kind.ROLL:
+    elif battle is not None and (zone.hazard_in_force() is not None
+                                 or kind(battle) is Kind.ROLL):
         line1.append((card_class(battle), _pad(card_name(battle, lang), 17)))
     else:
         # what counts is whether the side rolls: a cured hazard ("Stop" under Right of

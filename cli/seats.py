@@ -24,6 +24,7 @@ import zmq
 
 from engine.bots import SeatController, make_bot
 from p2p.crypto.identity import Identity, fingerprint
+from p2p.net import literal_host, parse_endpoint
 from p2p.net.transport import Node
 from p2p.table import (
     LobbyState,
@@ -184,27 +185,28 @@ def resume_bots(table_id: bytes, base: Path | None) -> BotRunners:
     return BotRunners(out)
 
 
-def _ip_host(text: str) -> str | None:
-    """``text``'s host part (``tcp://HOST:PORT``, ``HOST:PORT`` or a bare address) when it
-    is an address another machine can connect to (not a wildcard, a name or a multicast
-    group), bracketed for IPv6; otherwise None."""
-    bare = text.removeprefix("tcp://")
-    if bare.count(":") == 1 or bare.startswith("["):
-        bare = bare.rsplit(":", 1)[0]
-    bare = bare.strip("[]")
+def on_this_machine(endpoint: str) -> str:
+    """A seat's endpoint as a bot on the same machine reaches it: one bound to every
+    address (``tcp://0.0.0.0:PORT``, the host's default) is reached on the loopback (a
+    wildcard is no address to connect to)."""
+    addr, sep, port = endpoint.removeprefix("tcp://").rpartition(":")
+    local = {"0.0.0.0": "127.0.0.1", "*": "127.0.0.1", "[::]": "[::1]"}.get(addr)
+    return f"tcp://{local}:{port}" if sep and local else endpoint
+
+
+def _endpoint_host(endpoint: str) -> str | None:
+    """The IP address of ``endpoint`` (``tcp://HOST:PORT``) when another machine can
+    connect to it (:func:`p2p.net.literal_host`); None for a wildcard or a name."""
     try:
-        ip = ipaddress.ip_address(bare)
+        return parse_endpoint(endpoint, literal_only=True)[len("tcp://"):].rsplit(":", 1)[0]
     except ValueError:
         return None
-    if ip.is_unspecified or ip.is_multicast:
-        return None
-    return f"[{ip}]" if ip.version == 6 else str(ip)
 
 
 def _route_source(endpoint: str) -> str | None:
     """The local address this machine sends from to reach ``endpoint`` (a datagram
     socket's connect picks the route; nothing is sent)."""
-    host = _ip_host(endpoint)
+    host = _endpoint_host(endpoint)
     if host is None:
         return None
     bare = host.strip("[]")
@@ -212,7 +214,7 @@ def _route_source(endpoint: str) -> str | None:
     try:
         with socket.socket(family, socket.SOCK_DGRAM) as s:
             s.connect((bare, 9))
-            return _ip_host(str(s.getsockname()[0]))
+            return literal_host(str(s.getsockname()[0]))
     except OSError:
         return None
 
@@ -225,12 +227,12 @@ def address_others_reach(bind: str, own: str, others: Collection[str]) -> str:
     wildcard is never an answer: no peer may connect to tcp://0.0.0.0 (it was offered as
     a bot's address, every peer refused it and the match stopped). OSError when there is
     none."""
-    fixed = _ip_host(bind)
+    fixed = literal_host(bind)
     if fixed is not None:
         return fixed
     routes = [r for r in (_route_source(ep) for ep in others) if r is not None]
     outside = [r for r in routes if not ipaddress.ip_address(r.strip("[]")).is_loopback]
-    for found in (outside, routes, [h for h in [_ip_host(own)] if h is not None]):
+    for found in (outside, routes, [h for h in [_endpoint_host(own)] if h is not None]):
         if found:
             return found[0]
     raise OSError(_("this computer has no address the other players can reach a bot at"))
@@ -287,10 +289,8 @@ class TakeoverBots:
             if t.curve is not None and t.seat != seat:
                 node.expect_key(node_id_for(t.key), t.curve[0])
         eps = self._endpoints()
-        mine = eps.get(self.peer.me, "")
-        if mine and _ip_host(mine) is None:   # this seat listens on every address
-            port = mine.rsplit(":", 1)[-1]
-            eps[self.peer.me] = f"tcp://{'[::1]' if '[' in mine else '127.0.0.1'}:{port}"
+        if self.peer.me in eps:       # the bot reaches its runner on this machine
+            eps[self.peer.me] = on_this_machine(eps[self.peer.me])
         chain, side = self.peer.log_so_far()
         store = Store.create(self.base / f"bot-{seat}", cfg.header(), seat, port=node.port,
                              bind="127.0.0.1" if self.bind == "127.0.0.1" else "0.0.0.0",

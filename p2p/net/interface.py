@@ -125,6 +125,13 @@ def _valid_host(host: str, literal_only: bool) -> str | None:
     return host
 
 
+def literal_host(host: str) -> str | None:
+    """``host`` as an IP address another machine can connect to, normalised for ZeroMQ
+    (IPv6 bracketed); None for a name, a wildcard (``*``, ``0.0.0.0``, ``::``) or a
+    multicast group."""
+    return _valid_host(host, literal_only=True)
+
+
 def parse_endpoint(text: str, *, literal_only: bool = False) -> str:
     """Accept ``HOST:PORT``, ``[v6]:PORT`` or ``tcp://HOST:PORT``; return ``tcp://HOST:PORT``.
 

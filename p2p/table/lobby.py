@@ -717,6 +717,12 @@ class LobbyClient:
             self._door = None
 
     @property
+    def key_only(self) -> bool:
+        """The host's key door answered, its lobby has not let us in: a table whose match
+        started (or a game, not a lobby) admits its own players' keys only."""
+        return self.secure and self.host_signing_key is not None and self.state is None
+
+    @property
     def host_key(self) -> bytes | None:
         return None if self.host_id is None else self.host_id[1:]
 
@@ -786,9 +792,7 @@ class LobbyClient:
             raise self._error()
         if self.state is None and self.clock() - self._since > self.host_timeout:
             self.close()
-            if self.secure and self.host_signing_key is not None:
-                # its key door answered, its lobby did not let us in: a table whose match
-                # started (or a game, not a lobby) admits its own players' keys only
+            if self.key_only:
                 self._refuse(f"the table at {self.host_endpoint} gave its key but did not "
                              f"let this computer in within {self.host_timeout:.0f} s: its "
                              "match has probably started (a started table takes no one new)",
