@@ -227,8 +227,8 @@ def test_in_language_takes_lang_by_position_keyword_or_default():
 
 
 def test_a_hazard_its_safety_cancelled_is_not_shown_as_in_force() -> None:
-    """Right of Way laid on a Stop: the Stop stays on top of the battle pile without
-    effect, and the board said "Stop" (a newcomer read it as stopped). Puncture-Proof on
+    """R8, R5, R5b: Right of Way laid on a Stop: the Stop stays on top of the battle pile
+    without effect, and the board said "Stop" (a newcomer read it as stopped). Puncture-Proof on
     a Flat Tire in classic: the side still needs a Roll, and the board says so."""
     v = base_view(2)
     stop, row = cards_of(Kind.STOP)[0], cards_of(Kind.RIGHT_OF_WAY)[0]
@@ -261,7 +261,8 @@ def test_a_hazard_its_safety_cancelled_is_not_shown_as_in_force() -> None:
 
 
 def test_the_board_says_whether_a_side_rolls_not_just_the_top_card() -> None:
-    """Classic: Gasoline on Out of Gas leaves the side stopped until a Roll; the board
+    """R7 under O-roll-after-remedy (classic): Gasoline on Out of Gas leaves the side
+    stopped until a Roll; the board
     said "Gasoline" (a newcomer read it as moving). End of Limit showed as a card while
     another side showed "no limit" for the same state."""
     v = base_view(2, "classic")
