@@ -53,6 +53,7 @@ from .words import (
     command_for,
     error_line,
     help_text,
+    leave_question,
     match_over_line,
     over_prefixes,
     peer_label,
@@ -391,13 +392,7 @@ class TableApp:
     def status_text(self) -> str:
         d = self.driver
         if self.confirm_quit:
-            if not self.saved:
-                return _("Leave the game? It is not saved (play --in-process): leaving ends "
-                         "it. y leave · n stay")
-            if d.over:
-                return _("Leave? The match is over. y leave · n stay")
-            return _("Leave the game? It is saved: `millebornes resume` brings you back. "
-                     "y leave · n stay")
+            return leave_question(self.saved, d.over)
         if self.message:
             return self.message
         return self._table_status()

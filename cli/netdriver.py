@@ -421,7 +421,9 @@ class NetDriver:
         if w.step is TableStep.SHARE:
             if w.seat == self.seat:
                 return None
-            return _("Waiting for %(name)s's share of a card%(state)s.") % {
+            # every computer holds a lock on each card (the fair deck): said as that,
+            # not as the protocol's "decryption share"
+            return _("Waiting for %(name)s's computer to unlock the next card%(state)s.") % {
                 "name": who, "state": slow}
         step = _(STEP_WORDS[w.step]) if w.step in STEP_WORDS else w.step.value
         if w.seat == self.seat:       # "waiting for Ann" on Ann's own screen read as a fault

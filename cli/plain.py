@@ -17,7 +17,7 @@ from engine import Action, HandState, IllegalAction
 from engine.bots import make_bot
 
 from . import i18n, render
-from .commands import Commander, Context
+from .commands import NO, YES, Commander, Context
 from .driver import TableDriver
 from .i18n import N_, _
 from .words import (
@@ -26,6 +26,7 @@ from .words import (
     WIDTH,
     command_for,
     final_line,
+    leave_question,
     peer_label,
     rules_name,
     silent_seat_plain_line,
@@ -235,7 +236,11 @@ class PlainSession:
             if out.kind == "none":
                 continue
             if out.kind == "quit":
-                self.say(_("You left the table."))
+                if not self._leave_confirmed():
+                    continue
+                if not getattr(d, "saves_game", True):
+                    # a saved game's verb says "You left; the game is saved…" next
+                    self.say(_("You left the table."))
                 return False
             if out.kind == "help":
                 self.say(_(PLAIN_HELP) + "\n" + _(LOOK_HELP)
@@ -258,6 +263,25 @@ class PlainSession:
                 self.say(sorry_line(with_names(str(exc), d.names)))
                 continue
             return True
+
+
+    def _leave_confirmed(self) -> bool:
+        """``quit`` asks first, as the full screen does (one slip of a typed q ended an
+        unsaved game at once); yes or the end of the input leaves, no stays."""
+        d = self.driver
+        self.say(leave_question(bool(getattr(d, "saves_game", True)), d.over))
+        while True:
+            answer = self.read()
+            if answer is None:
+                self.say("")
+                return True
+            word = answer.strip().lower()
+            if word in YES or word in ("q", "quit"):
+                return True
+            if word in NO or not word:
+                self.say(_("You stay at the table."))
+                return False
+            self.say(leave_question(bool(getattr(d, "saves_game", True)), d.over))
 
 
 def run_plain(driver: TableDriver, *, auto: bool = False, lang: str | None = None, seed: int = 0,

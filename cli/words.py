@@ -377,7 +377,8 @@ def describe(before: HandState, action: Action, after: HandState, names: Sequenc
                     _("%(name)s discarded %(cards)s and drew back to six."), cards=cards)
     if isinstance(action, CoupFourre):
         return says(who(action.seat),
-                    _("Coup fourré! You answered with %(card)s and take the next turn."),
+                    _("Coup fourré! You answered with %(card)s: you draw a card in its "
+                      "place, then take the next turn."),
                     _("Coup fourré! %(name)s answered with %(card)s and takes the next "
                       "turn."), card=card_name(action.card, lang))
     if isinstance(action, FastRemedy):
@@ -583,12 +584,26 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
                 top = card_name(view.discard[-1], lang)
                 return _("Your turn: draw (space; draw) or take %(card)s (g; draw "
                          "discard).") % {"card": top}
+            if view.pending and view.pending[0] == "replacement":
+                # after a coup fourré (R9), a remedy out of turn or a fast discard (R10):
+                # two draws in a row puzzled a newcomer
+                if "turn" in view.pending:
+                    return _("Draw a card in place of your safety (space, or type draw); "
+                             "then your turn: draw again and play.")
+                return _("Draw a replacement card (space, or type draw).")
             return _("Your turn: draw a card (space, or type draw).")
         return _("%(name)s is drawing.") % {"name": names[actor]}
     if phase == EXTEND:
         if actor == seat:
-            return _("You reached %(km)d km: go on to 1000 (y, extend yes) or stop (n, "
-                     "extend no)?") % {"km": view.target}
+            # what is at stake, said where it is decided (R12): a newcomer saw only "go
+            # on or stop?"
+            if view.rules.extension_official:
+                return _("You reached %(km)d km. Stop (n; extend no): the hand ends and you "
+                         "score the trip. Go on to 1000 (y; extend yes): 200 more if you get "
+                         "there first, else 200 to each opponent.") % {"km": view.target}
+            return _("You reached %(km)d km. Stop (n; extend no): the hand ends and you "
+                     "score the trip. Go on to 1000 (y; extend yes): whoever gets there "
+                     "first scores the trip and 200 more.") % {"km": view.target}
         return _("Waiting for %(name)s to decide on the extension.") % {"name": names[actor]}
     if actor == seat:
         return _("Your turn: play or discard a card (p or d; play N, discard N).")
@@ -616,6 +631,17 @@ def paused_line(short_id: str | None) -> str:
     ref = f" {short_id}" if short_id else ""
     return _("You left; the game is saved. Come back to it with: millebornes resume%(ref)s "
              "(millebornes verify%(ref)s checks it so far)") % {"ref": ref}
+
+
+def leave_question(saved: bool, over: bool) -> str:
+    """Asked before leaving, on every screen: what leaving costs (an unsaved game ends)."""
+    if not saved:
+        return _("Leave the game? It is not saved (play --in-process): leaving ends "
+                 "it. y leave · n stay")
+    if over:
+        return _("Leave? The match is over. y leave · n stay")
+    return _("Leave the game? It is saved: `millebornes resume` brings you back. "
+             "y leave · n stay")
 
 
 def left_wait_line(name: str) -> str:
@@ -1408,14 +1434,27 @@ def verify_lines(report: GameReport) -> list[str]:
                   "seat": seat_label(names, report.waiting_for, True),
                   "check": (f"{step_words(report.waiting_step)} [{_data(report.check, 60)}]"
                             if report.waiting_step else check_words(report.check))}
-        if report.waiting_for is not None and report.waiting_for < len(names):
+        named = report.waiting_for is not None and report.waiting_for < len(names)
+        if named:
+            values["name"] = names[report.waiting_for]  # type: ignore[index]
+        if not report.hands:
+            # no hand ended: no shuffle was shown yet ("every finished hand's shuffle"
+            # checked out, of none, read as a claim)
+            text = (_("Fair so far; the match stopped in hand %(hand)d, waiting for %(name)s, "
+                      "before any hand ended. %(entries)d signed entries: every signature, "
+                      "link and move checks out; no shuffle was shown yet. (The next entry, "
+                      "due from %(seat)s, is missing: %(check)s.)") if named else
+                    _("Fair so far; the match stopped in hand %(hand)d, before any hand "
+                      "ended. %(entries)d signed entries: every signature, link and move "
+                      "checks out; no shuffle was shown yet. (The next entry, due from "
+                      "%(seat)s, is missing: %(check)s.)"))
+        elif named:
             # "waiting for", not "when Ann left": the file shows whose entry is missing,
             # not why (she may have left, or her connection, or another seat, failed)
             text = _("Fair so far; the match stopped in hand %(hand)d, waiting for %(name)s. "
                      "%(entries)d signed entries: every signature, link and move checks out, "
                      "and every finished hand's shuffle and cards. (The next entry, due from "
                      "%(seat)s, is missing: %(check)s.)")
-            values["name"] = names[report.waiting_for]
         else:
             text = _("Fair so far; the match stopped in hand %(hand)d. %(entries)d signed "
                      "entries: every signature, link and move checks out, and every finished "

@@ -312,8 +312,8 @@ def test_extension_answered_with_y() -> None:
             d.submit(me.choose(d.view(), d.legal()))
 
     async def script(app: TableApp, inp: PipeInput) -> None:
-        assert app.status_text() == \
-            "You reached 700 km: go on to 1000 (y, extend yes) or stop (n, extend no)?"
+        assert app.status_text().startswith(
+            "You reached 700 km. Stop (n; extend no): the hand ends and you score the trip.")
         inp.send_text("y")
         await until(lambda: any("extends the trip to 1000" in e for e in d.events))
         assert d.view().target == 1000

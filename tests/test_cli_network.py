@@ -143,6 +143,12 @@ def test_a_step_of_this_seats_own_is_not_a_wait_for_its_player(
             monkeypatch.setattr(table.peer, "waiting_on",
                                 lambda seat=seat: Waiting(seat, TableStep.FIRST_PLAYER))
             assert (d.activity() or "").startswith(said), d.activity()
+        # a card's unlocking is said as what a player can picture, not "a share of a card"
+        monkeypatch.setattr(table.peer, "waiting_on", lambda: Waiting(1, TableStep.SHARE))
+        assert (d.activity() or "").startswith(
+            "Waiting for Bo's computer to unlock the next card"), d.activity()
+        monkeypatch.setattr(table.peer, "waiting_on", lambda: Waiting(0, TableStep.SHARE))
+        assert d.activity() is None
     finally:
         table.close()
         table.peer.close(flush=0.2)

@@ -51,6 +51,21 @@ def test_a_move_is_made_and_logged() -> None:
     assert "You left the table." in out
 
 
+def test_quit_asks_first_and_no_stays() -> None:
+    """A typed q ended an unsaved game at once in plain mode (the full screen asks):
+    quit asks what leaving costs; no (or Enter) stays and play goes on, yes leaves."""
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=1)
+    rc, out = play(d, "quit\nno\nq\n\nquit\noui\nplay 1\n")
+    assert rc == 0
+    said = out.replace("\n", " ")      # plain mode wraps at 80 columns
+    assert said.count("Leave the game? It is not saved (play --in-process): leaving ends "
+                      "it. y leave · n stay") == 3
+    assert out.count("You stay at the table.") == 2
+    assert out.count("You left the table.") == 1
+    assert out.rstrip().endswith("You left the table.")   # play 1 was never read
+    assert "End of input" not in out
+
+
 def test_safety_discard_asks_for_confirmation() -> None:
     for seed in range(200):
         d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=seed)
@@ -139,7 +154,10 @@ def test_not_a_terminal_falls_back_to_plain() -> None:
     proc = _cli("play", "--seed", "1", stdin="quit\n")
     assert proc.returncode == 0
     assert "using --plain" in proc.stderr
-    assert "You left the table." in proc.stdout
+    # the end of the input after quit's question leaves; the saved game says it once
+    assert "Leave the game? It is saved" in proc.stdout
+    assert proc.stdout.count("You left") == 1
+    assert "You left; the game is saved." in proc.stdout
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -281,3 +281,54 @@ def test_the_board_says_whether_a_side_rolls_not_just_the_top_card() -> None:
     z = z._replace(battle=(roll,))
     v = v._replace(zones=(z, v.zones[1]))
     assert "Roll" in text(render.zone_lines(v, 0, NAMES, 0))
+
+
+def test_a_coup_fourre_says_why_its_player_draws_twice() -> None:
+    """R9: after a coup fourré its player draws a replacement, then takes a turn (another
+    draw). A newcomer saw two draws in a row with nothing saying why: the log line and
+    the prompt of each draw say it."""
+    from cli.words import describe
+    from engine import CoupFourre, Play, apply_action
+    rules = preset("classic")
+    seating = Seating.solo(2)
+    state = new_hand(rules, seating, list(rules.deck(seating)), 0)
+    row = cards_of(Kind.RIGHT_OF_WAY)[0]
+    stop = cards_of(Kind.STOP)[0]
+    mine = tuple(sorted(cards_of(Kind.D25, 5) + [row]))
+    rolling = state.zones[0]._replace(battle=tuple(cards_of(Kind.ROLL)), started=True)
+    state = state._replace(hands=(mine, (stop, *cards_of(Kind.D50, 6))), phase=PLAY,
+                           pending=(), seat=1, turn_seat=1,
+                           zones=(rolling, state.zones[1]))
+    attacked = apply_action(state, Play(1, stop, 0))
+    after = apply_action(attacked, CoupFourre(0, row))
+    assert describe(attacked, CoupFourre(0, row), after, NAMES, 1) == (
+        "Coup fourré! Ana answered with Right of Way and takes the next turn.")
+    line = describe(attacked, CoupFourre(0, row), after, ["You", "Bo"], 0)
+    assert line == ("Coup fourré! You answered with Right of Way: you draw a card in its "
+                    "place, then take the next turn.")
+    assert render.waiting_text(view_of(after, 0), 0, NAMES) == (
+        "Draw a card in place of your safety (space, or type draw); then your turn: "
+        "draw again and play.")
+    assert render.waiting_text(view_of(after, 1), 1, NAMES) == "Ana is drawing."
+    from engine import legal_actions
+    replaced = apply_action(after, legal_actions(after, 0)[0])
+    assert render.waiting_text(view_of(replaced, 0), 0, NAMES) == \
+        "Your turn: draw a card (space, or type draw)."
+
+
+def test_the_extension_question_says_what_is_at_stake() -> None:
+    """R12: stopping ends the hand with the trip scored; going on stakes the trip bonus
+    and 200 on reaching 1000 first (O-extension-official: 200 to the caller, or to each
+    opponent). The question said only "go on or stop?"."""
+    from dataclasses import replace
+    v = base_view(2)._replace(phase="extend", target=700)
+    said = render.waiting_text(v, 0, NAMES)
+    assert said == ("You reached 700 km. Stop (n; extend no): the hand ends and you score "
+                    "the trip. Go on to 1000 (y; extend yes): whoever gets there first "
+                    "scores the trip and 200 more.")
+    official = v._replace(rules=replace(v.rules, extension_official=True))
+    assert render.waiting_text(official, 0, NAMES).endswith(
+        "Go on to 1000 (y; extend yes): 200 more if you get there first, else 200 to each "
+        "opponent.")
+    assert render.waiting_text(v._replace(seat=1), 0, NAMES) == \
+        "Waiting for Bo to decide on the extension."

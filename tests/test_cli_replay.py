@@ -302,6 +302,7 @@ def test_verify_a_game_left_mid_hand_is_fair_so_far(
                           f"{names[seat]}.")
     assert "left" not in out.split(".")[0]     # the file does not say why the entry is due
     assert "hand 1:" in out and "FAILED" not in out
+    assert "every finished hand's shuffle" in " ".join(out.split())
     assert all(len(line) <= 80 for line in out.splitlines())
 
 
