@@ -90,7 +90,7 @@ Commands (N = a card's number in your hand, as listed):
   coup / pass      answer a hazard played on you: coup fourré, or let it stand
   extend yes|no    at 700 km: play on to 1000, or end the hand
   why N  (? N)     why card N can or cannot be played now
-  next             deal the next hand;   help;   quit (the game is saved)
+  next             deal the next hand;   help;   quit (it asks first)
 Each card's family is said in brackets; "playable" marks what you can play now.""")
 
 

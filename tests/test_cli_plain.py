@@ -31,6 +31,8 @@ def test_scripted_commands_and_clean_eof() -> None:
     rc, out = play(d, "help\nplay 9\nplay x\nwhy 1\nfrobnicate\n")
     assert rc == 0
     assert "play N on NAME" in out
+    # an in-process game is not saved: the help never said otherwise of quit
+    assert "quit (it asks first)" in out and "game is saved" not in out
     assert "Sorry: there is no card 9 in your hand (you hold 7)." in out
     assert "Sorry: 'x' is not a card number: use 1 to 7." in out
     assert "Sorry: unknown command 'frobnicate': type help for the list." in out
