@@ -596,14 +596,14 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
     if phase == EXTEND:
         if actor == seat:
             # what is at stake, said where it is decided (R12): a newcomer saw only "go
-            # on or stop?"
+            # on or stop?"; two lines at most, so a message above never cuts the keys off
             if view.rules.extension_official:
-                return _("You reached %(km)d km. Stop (n; extend no): the hand ends and you "
-                         "score the trip. Go on to 1000 (y; extend yes): 200 more if you get "
-                         "there first, else 200 to each opponent.") % {"km": view.target}
-            return _("You reached %(km)d km. Stop (n; extend no): the hand ends and you "
-                     "score the trip. Go on to 1000 (y; extend yes): whoever gets there "
-                     "first scores the trip and 200 more.") % {"km": view.target}
+                return _("%(km)d km! n (extend no): the hand ends, you score the trip. y "
+                         "(extend yes): on to 1000; 200 more if you get there first, else "
+                         "200 to each opponent.") % {"km": view.target}
+            return _("%(km)d km! n (extend no): the hand ends, you score the trip. y (extend "
+                     "yes): on to 1000; the first there scores the trip and 200 more.") % {
+                "km": view.target}
         return _("Waiting for %(name)s to decide on the extension.") % {"name": names[actor]}
     if actor == seat:
         return _("Your turn: play or discard a card (p or d; play N, discard N).")

@@ -313,7 +313,7 @@ def test_extension_answered_with_y() -> None:
 
     async def script(app: TableApp, inp: PipeInput) -> None:
         assert app.status_text().startswith(
-            "You reached 700 km. Stop (n; extend no): the hand ends and you score the trip.")
+            "700 km! n (extend no): the hand ends, you score the trip. y (extend yes)")
         inp.send_text("y")
         await until(lambda: any("extends the trip to 1000" in e for e in d.events))
         assert d.view().target == 1000

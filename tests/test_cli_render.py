@@ -323,12 +323,21 @@ def test_the_extension_question_says_what_is_at_stake() -> None:
     from dataclasses import replace
     v = base_view(2)._replace(phase="extend", target=700)
     said = render.waiting_text(v, 0, NAMES)
-    assert said == ("You reached 700 km. Stop (n; extend no): the hand ends and you score "
-                    "the trip. Go on to 1000 (y; extend yes): whoever gets there first "
-                    "scores the trip and 200 more.")
+    assert said == ("700 km! n (extend no): the hand ends, you score the trip. y (extend "
+                    "yes): on to 1000; the first there scores the trip and 200 more.")
     official = v._replace(rules=replace(v.rules, extension_official=True))
     assert render.waiting_text(official, 0, NAMES).endswith(
-        "Go on to 1000 (y; extend yes): 200 more if you get there first, else 200 to each "
+        "y (extend yes): on to 1000; 200 more if you get there first, else 200 to each "
         "opponent.")
+    # below a message the status keeps two lines of what the table waits for: the
+    # question and its keys fit them in every language
+    from cli import i18n
+    from cli.app import MAX_STATUS
+    for lang in i18n.LANGUAGES:
+        with i18n.using(lang):
+            for view in (v, official):
+                prompt = render.waiting_text(view, 0, NAMES, lang)
+                assert len(i18n.wrap(prompt, 78)) <= MAX_STATUS - 1, (lang, prompt)
+                assert "extend no" in prompt and "extend yes" in prompt, (lang, prompt)
     assert render.waiting_text(v._replace(seat=1), 0, NAMES) == \
         "Waiting for Bo to decide on the extension."
