@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
-from engine import Rules, Seating, make_bot, parse_option, preset
+from engine import Rules, Seating, parse_option, preset
 from engine.bots import bot_names, is_bot_name, parse_bot_spec
 
 from . import i18n
@@ -170,12 +170,9 @@ def bot_seats(low: int, high: int, default_bot: str = "heuristic") -> Callable[[
                     % {"low": low, "high": high, "n": len(specs)})
             for spec in specs:
                 check_bot_spec(spec, "--bots")
-                try:
-                    make_bot(spec, 0)
-                except ValueError as exc:   # the options' own check: its words stay English
-                    raise argparse.ArgumentTypeError(
-                        _("--bots %(spec)s: bad options for this bot (%(error)s)")
-                        % {"spec": spec, "error": exc}) from None
+                problem = bot_problem(spec)
+                if problem:
+                    raise argparse.ArgumentTypeError(problem)
         value = BotsArg(len(specs))
         value.specs = tuple(specs)
         return value
@@ -205,11 +202,24 @@ def check_bot_entrant(spec: str) -> None:
         check_bot_spec(spec, "--bots")
     except argparse.ArgumentTypeError as exc:
         raise ValueError(str(exc)) from None
-    try:
-        make_bot(spec, 0)
-    except ValueError as exc:
-        raise ValueError(_("--bots %(spec)s: bad options for this bot (%(error)s)")
-                         % {"spec": spec, "error": exc}) from None
+    problem = bot_problem(spec)
+    if problem:
+        raise ValueError(problem)
+
+
+def bot_problem(spec: str) -> str:
+    """What is wrong with making the bot of ``spec`` ("" when nothing): its options (the
+    bot's own check), or a plug-in that fails to load, to be made, or to be made in time
+    (:func:`cli.bot_limit.try_make`); the bot's own words stay English."""
+    from .bot_limit import try_make
+    problem = try_make(spec)
+    if problem is None:
+        return ""
+    kind, error = problem
+    if kind == "made":
+        return f"--bots {spec}: {error}"       # the bot's own words, nothing to translate
+    return _("--bots %(spec)s: bad options for this bot (%(error)s)") % {
+        "spec": spec, "error": error}
 
 
 #: argparse's own words, translated through our catalogs (argparse looks its ``_`` up at

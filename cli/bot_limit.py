@@ -13,15 +13,25 @@ wait) ends the process after :data:`GRACE_RINGS` of them, saying so on stderr (n
 else can stop it, and a run that never ends is worse). Built-in bots are not
 wrapped: their budgets are their own (``search:ms=N``), and a large ``playouts`` budget is
 the user's choice.
+
+The same timer bounds the making of a plug-in bot (its factory, :data:`MAKE_LIMIT`), and a
+plug-in's memory is bounded by :func:`cap_memory` (a soft ``RLIMIT_DATA`` on the process
+that runs it: its allocation fails with ``MemoryError``, a bot fault like any other, where
+it would otherwise take the machine's memory). What a bot writes to the standard output,
+even below ``sys.stdout`` (``os.write(1, ...)``, a subprocess), never reaches a report
+(:func:`report_to_stdout`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import signal
+import sys
 import threading
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
 
 from engine import Action, BotFailed, HandState, SeatController
 from engine.bots import BOTS, make_bot, parse_bot_spec
@@ -33,12 +43,25 @@ from .i18n import _
 DECISION_LIMIT = ANSWER_WITHIN
 
 
+#: Seconds a plug-in's factory may take to make its bot.
+MAKE_LIMIT = ANSWER_WITHIN
+
+#: Bytes of data (heap) a process that runs plug-in bots may hold: far above any bot of
+#: this project (the search bot needs tens of megabytes), far below a machine's memory.
+#: ``MILLEBORNES_BOT_MEMORY_MB`` sets another bound.
+MEMORY_LIMIT = 2 << 30
+
 #: Stops (one a second after the limit) a bot may catch before the process ends.
 GRACE_RINGS = 5
 
+T = TypeVar("T")
+
 
 class DecisionTimeout(Exception):
-    """A bot did not decide within its limit (reported as a bot fault)."""
+    """A bot did not decide (or was not made) within its limit (reported as a bot fault,
+    in its own words: the bot did not raise it)."""
+
+    bot_fault_words = True
 
 
 class _Alarm(BaseException):
@@ -46,18 +69,15 @@ class _Alarm(BaseException):
     ``except Exception`` does not swallow it."""
 
 
-class Bounded:
-    """``bot`` with at most ``seconds`` per ``choose``; other attributes pass through (the
-    search bot's ``decision_seconds``)."""
+class _Timer:
+    """At most ``seconds`` for one call in the main thread (POSIX ``SIGALRM``; elsewhere
+    the call runs unbounded, as before)."""
 
-    def __init__(self, bot: SeatController, seconds: float) -> None:
-        self.bot = bot
+    def __init__(self, seconds: float, name: str) -> None:
         self.seconds = seconds
+        self.name = name
         self._armed = False
         self._rings = 0
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.bot, name)
 
     def _ring(self, signum: int, frame: Any) -> None:
         if not self._armed:
@@ -66,18 +86,19 @@ class Bounded:
         if self._rings > GRACE_RINGS:
             # it caught every stop (a bare ``except:`` around a wait): nothing in Python
             # can end it, and a wait without end is worse than the end of this run
-            name = str(getattr(self.bot, "name", type(self.bot).__name__))[:40]
             line = _("millebornes: the bot %(bot)s went on past its time limit (%(seconds)s s) "
                      "and ignored %(times)d stops; the run ends here") % {
-                         "bot": name, "seconds": f"{self.seconds:g}", "times": GRACE_RINGS}
+                         "bot": self.name[:40], "seconds": f"{self.seconds:g}",
+                         "times": GRACE_RINGS}
             os.write(2, (line + "\n").encode("utf-8", "replace"))
             os._exit(3)
         raise _Alarm
 
-    def choose(self, view: HandState, legal: list[Action]) -> Action:
+    def call(self, fn: Callable[[], T], late: str) -> T:
+        """``fn()``, or :class:`DecisionTimeout` saying ``late`` past the limit."""
         if not hasattr(signal, "setitimer") or \
                 threading.current_thread() is not threading.main_thread():
-            return self.bot.choose(view, legal)
+            return fn()
         before = signal.signal(signal.SIGALRM, self._ring)
         try:
             try:
@@ -86,23 +107,177 @@ class Bounded:
                 # rings again every second after the limit: a bot that catches the first
                 # stop gets another, and another (see _ring)
                 signal.setitimer(signal.ITIMER_REAL, self.seconds, 1.0)
-                return self.bot.choose(view, legal)
+                return fn()
             finally:
                 self._armed = False
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 signal.signal(signal.SIGALRM, before)
         except _Alarm:
-            raise DecisionTimeout(f"no move within {self.seconds:g} s") from None
+            raise DecisionTimeout(late) from None
+
+
+class Bounded:
+    """``bot`` with at most ``seconds`` per ``choose``; other attributes pass through (the
+    search bot's ``decision_seconds``)."""
+
+    def __init__(self, bot: SeatController, seconds: float, name: str = "") -> None:
+        self.bot = bot
+        self.seconds = seconds
+        self._timer = _Timer(seconds, name or str(getattr(bot, "name", type(bot).__name__)))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.bot, name)
+
+    def choose(self, view: HandState, legal: list[Action]) -> Action:
+        return self._timer.call(lambda: self.bot.choose(view, legal),
+                                f"did not move within {self.seconds:g} s")
 
 
 def make_bounded_bot(spec: str, seed: int, seconds: float | None = None) -> SeatController:
     """:func:`engine.make_bot`, with a plug-in bot bounded to ``seconds`` per decision
     (default :data:`DECISION_LIMIT`)."""
-    bot = make_bot(spec, seed)
     name, _ = parse_bot_spec(spec)
     if name in BOTS:
-        return bot
-    return Bounded(bot, DECISION_LIMIT if seconds is None else seconds)
+        return make_bot(spec, seed)
+    cap_memory()
+    bot = make_plugin_bot(spec, seed)
+    return Bounded(bot, DECISION_LIMIT if seconds is None else seconds, spec)
+
+
+def make_plugin_bot(spec: str, seed: int) -> SeatController:
+    """:func:`engine.make_bot` for a plug-in, made within :data:`MAKE_LIMIT` seconds (a
+    factory that never returns was a wait without end, before any match began)."""
+    return _Timer(MAKE_LIMIT, spec).call(lambda: make_bot(spec, seed),
+                                         f"was not made within {MAKE_LIMIT:g} s")
+
+
+def try_make(spec: str) -> tuple[str, str] | None:
+    """Make the bot of ``spec`` once, as a check before any match (seed 0): None, or what
+    is wrong, as ``("options", words)`` (the bot refused its options) or ``("made",
+    words)`` (a plug-in failed to load, to be made, or to be made in time), in the bot's
+    own (English) words. A plug-in is made within :data:`MAKE_LIMIT` seconds, its memory
+    bounded and what it prints silenced (at the descriptors: it must not reach the
+    player's screen or a report)."""
+    name, _ = parse_bot_spec(spec)
+    try:
+        if name in BOTS:
+            make_bot(spec, 0)
+            return None
+        cap_memory()
+        with silenced():
+            make_plugin_bot(spec, 0)
+    except KeyboardInterrupt:
+        raise
+    except ValueError as exc:
+        # the engine's words: "bot plug-in 'x' (...) failed to load: ..." / "failed to make
+        # its bot: ..." / "made no object with choose()", else the options' own check
+        text = str(exc)
+        return ("made" if text.startswith("bot plug-in") else "options", text)
+    except BaseException as exc:  # noqa: BLE001 - whatever a plug-in's factory raises
+        if getattr(exc, "bot_fault_words", False):
+            return ("made", f"the bot {exc}")
+        return ("made", f"bot {name!r} could not be made: {type(exc).__name__}: {exc}")
+    return None
+
+
+@contextlib.contextmanager
+def silenced() -> Iterator[None]:
+    """The standard output and error point at the null device (descriptors 1 and 2, so
+    below ``sys.stdout`` too) while a plug-in runs in a process that shows a screen."""
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        saved = (os.dup(1), os.dup(2))
+    except (OSError, ValueError, AttributeError):
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            yield
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            yield
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in (*saved, devnull):
+            os.close(fd)
+
+
+def memory_limit() -> int:
+    """:data:`MEMORY_LIMIT`, or ``MILLEBORNES_BOT_MEMORY_MB`` megabytes (64 at least)."""
+    text = os.environ.get("MILLEBORNES_BOT_MEMORY_MB", "").strip()
+    if text.isdigit():
+        return max(64, int(text)) << 20
+    return MEMORY_LIMIT
+
+
+def cap_memory(limit: int | None = None) -> None:
+    """Bound the data this process may hold (``RLIMIT_DATA``: heap and private memory) to
+    ``limit`` bytes more than it holds now: a plug-in that allocates without end gets a
+    ``MemoryError`` (a bot fault) instead of taking the machine's memory. A lower bound
+    already set stays; where the limit does not exist (not POSIX) nothing changes."""
+    try:
+        import resource
+    except ImportError:          # not POSIX
+        return
+    extra = memory_limit() if limit is None else limit
+    try:
+        with open("/proc/self/statm") as f:
+            fields = f.read().split()
+        held = int(fields[5]) * os.sysconf("SC_PAGE_SIZE")   # data + stack pages
+    except (OSError, ValueError, IndexError):
+        held = 0
+    soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    want = held + extra
+    if hard != resource.RLIM_INFINITY:
+        want = min(want, hard)
+    if soft != resource.RLIM_INFINITY and soft <= want:
+        return
+    try:
+        resource.setrlimit(resource.RLIMIT_DATA, (want, hard))
+    except (ValueError, OSError):
+        pass
+
+
+@contextlib.contextmanager
+def report_to_stdout() -> Iterator[None]:
+    """While a report is made (``simulate``, ``tournament``): the standard output's file
+    descriptor points at stderr, and ``sys.stdout`` at the real standard output, so what
+    a bot writes below ``sys.stdout`` (``os.write(1, ...)``, ``sys.__stdout__``, a child
+    process) goes to stderr and the report (``--json`` too) stays whole. Worker processes
+    inherit the same descriptors."""
+    try:
+        sys.stdout.flush()
+        if sys.stdout.fileno() != 1:
+            raise ValueError("sys.stdout is not the standard output")
+        saved = os.dup(1)
+    except (OSError, ValueError, AttributeError):
+        # sys.stdout is no descriptor of its own (a test's capture, a StringIO): the
+        # report goes where it goes, as before
+        yield
+        return
+    report = io.TextIOWrapper(os.fdopen(saved, "wb", closefd=True),
+                              encoding=getattr(sys.stdout, "encoding", None) or "utf-8",
+                              errors=getattr(sys.stdout, "errors", None) or "strict",
+                              line_buffering=True)
+    previous = sys.stdout
+    os.dup2(2, 1)
+    sys.stdout = report
+    try:
+        yield
+    finally:
+        try:
+            report.flush()
+        except (OSError, ValueError):
+            pass
+        sys.stdout = previous
+        try:
+            os.dup2(report.fileno(), 1)
+        except (OSError, ValueError):
+            pass
+        report.close()
 
 
 def make_seat_bots(specs: Sequence[str], seed: int) -> list[SeatController]:
@@ -113,6 +288,10 @@ def make_seat_bots(specs: Sequence[str], seed: int) -> list[SeatController]:
     for s, spec in enumerate(specs):
         try:
             bots.append(make_bounded_bot(spec, seed + s))
-        except Exception as exc:   # a plug-in's factory may fail for some seeds only
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - a factory may fail for some seeds only
+            if getattr(exc, "bot_fault_words", False):
+                raise BotFailed(s, str(exc)) from exc
             raise BotFailed(s, f"could not be made ({type(exc).__name__}: {exc})") from exc
     return bots

@@ -37,6 +37,8 @@ def _serve(conn: Connection, spec: str, seed: int) -> None:
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)            # a bot's prints must not reach the player's screen
     os.dup2(devnull, 2)
+    from .bot_limit import cap_memory
+    cap_memory()                   # a bot that allocates without end fails here, not the machine
     try:
         bot = make_bot(spec, seed)
     except BaseException as exc:   # noqa: BLE001 - reported to the parent, in words

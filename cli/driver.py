@@ -243,9 +243,12 @@ class LocalDriver:
             try:
                 action = choose_checked(bot, view, s)
             except BotFailed as exc:
-                # someone's bot broke: the game goes on with a built-in move for it, said
+                # someone's bot broke: a built-in bot plays its seat from now on, said once
+                # (asked again, a broken bot was said 223 times in a match, and a slow one
+                # cost its time limit at every move)
                 self.events.append(bot_failed_line(self.names[s], exc.reason))
                 self._fallback = self._fallback or make_bot("heuristic", self.seed)
+                self.bots[s] = self._fallback
                 action = self._fallback.choose(view, legal_actions(view, s))
             self._apply(action)
             return True

@@ -85,6 +85,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         setup_logging(args)
         logged = True
         module = importlib.import_module(f"cli.{VERB_MODULES[args.verb]}")
+        if args.verb in ("simulate", "tournament"):
+            # bots run here: what they write below sys.stdout must not break the report
+            from .bot_limit import report_to_stdout
+            with report_to_stdout():
+                return int(module.run(args))
         return int(module.run(args))
     except BrokenPipeError:
         # `millebornes games | head`: the reader has what it wanted and left; nothing to

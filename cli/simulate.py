@@ -153,6 +153,13 @@ def run(args: argparse.Namespace) -> int:
                                "(plain simulations keep no transcript)"))
         result = simulate(rules, seating, bot_names, args.games, args.seed)
     failures = list(result.get("failures", []))
+    for fault in result.get("bot_faults", []):
+        # a peer process replaced a bot that failed (someone's plug-in): the run went on
+        print(i18n.display(_("bot %(bot)s at seat %(seat)d failed to move in game %(game)d "
+                             "(%(reason)s); the heuristic played its seat from then on")
+                           % {"bot": bot_names[fault["seat"]], "seat": fault["seat"],
+                              "game": fault["game"] + 1,
+                              "reason": safe_text(fault["reason"], 200)}), file=sys.stderr)
     if args.json:
         print(json.dumps(result))
         return 0 if not failures else 1

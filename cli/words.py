@@ -1315,9 +1315,10 @@ def lobby_error_line(why: str, data: Mapping[str, Any], fallback: str) -> str:
 
 
 def bot_failed_line(name: str, reason: str) -> str:
-    """A bot (perhaps someone's plug-in) did not make a legal move; a built-in move was
-    played for it instead."""
-    return _("%(name)s's bot failed to move (%(reason)s); a built-in bot moved for it.") % {
+    """A bot (perhaps someone's plug-in) did not make a legal move; a built-in bot plays
+    its seat from then on."""
+    return _("%(name)s's bot failed to move (%(reason)s); a built-in bot plays for it from "
+             "now on.") % {
         "name": you_label(name), "reason": safe_text(reason, 200)}
 
 

@@ -63,8 +63,13 @@ def checked_choice(choose: Callable[[HandState, list[Action]], object], view: Ha
     that runs the protocol) and a ``choose`` function."""
     try:
         answer = choose(view, list(legal))
-    except (Exception, SystemExit) as exc:
-        raise BotFailed(seat, f"raised {type(exc).__name__}: {exc}") from exc
+    except KeyboardInterrupt:
+        raise                    # the person at the keyboard pressed Ctrl-C
+    except BaseException as exc:  # noqa: BLE001 - sys.exit, or any class a plug-in raises
+        # a time limit says what happened in its own words (the bot did not raise it)
+        words = (str(exc) if getattr(exc, "bot_fault_words", False)
+                 else f"raised {type(exc).__name__}: {exc}")
+        raise BotFailed(seat, words) from exc
     action = legal_choice(answer, legal)
     if action is None:
         raise BotFailed(seat, f"chose {_shown(answer)}, which is not a legal move now")

@@ -72,25 +72,58 @@ def _identity_for(key_seed: bytes, seat: int) -> Any:
     return Identity.from_seed(hashlib.sha256(key_seed + bytes([seat])).digest())
 
 
+class _FaultTolerant:
+    """A seat's bot that, once it raises or answers a move that is not legal (someone
+    else's plug-in), is replaced by the heuristic for the rest of the run, said once on
+    stderr: the peer, and the table, go on (the seat process died with a traceback)."""
+
+    def __init__(self, spec: str, seed: int, seat: int) -> None:
+        from engine.bots import make_bot
+        self.spec, self.seat, self.seed = spec, seat, seed
+        self.bot: Any = make_bot(spec, seed)
+        #: what the bot did wrong (reported with the result), None while it plays
+        self.fault: str | None = None
+
+    def choose(self, view: Any, legal: list[Any]) -> Any:
+        from engine import BotFailed
+        from engine.bots import make_bot
+        from engine.simulate import checked_choice
+        if self.fault is None:
+            try:
+                return checked_choice(self.bot.choose, view, legal, self.seat)
+            except BotFailed as exc:
+                self.fault = exc.reason[:300]
+                sys.stderr.write(f"bot {self.spec} at seat {self.seat} failed to move "
+                                 f"({exc.reason[:300]}); the heuristic moves for it from "
+                                 f"now on\n")
+                self.bot = make_bot("heuristic", self.seed)
+        return self.bot.choose(view, legal)
+
+
 def _child(spec_path: str, seat: int, resume: bool) -> int:
-    from engine.bots import make_bot
     from p2p.table.config import TableConfig
     from p2p.table.session import Peer, SessionOptions, node_id_for, resume_peer
     from p2p.table.store import Store, table_dir
     from p2p.transcript.file import TranscriptHeader
 
+    # the standard output is this child's channel to the parent (ENDPOINT, progress,
+    # the result): a bot's prints, even below sys.stdout, go to stderr instead
+    sys.stdout.flush()
+    out = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
     spec = json.loads(Path(spec_path).read_text())
     import msgpack
     header = TranscriptHeader.from_obj(msgpack.unpackb(bytes.fromhex(spec["header"]),
                                                        raw=False))
     cfg = TableConfig.from_header(header)
     ident = _identity_for(bytes.fromhex(spec["key_seed"]), seat)
-    bot = make_bot(spec["bots"][seat], int(spec["bot_seeds"][seat]) + (1000 if resume else 0))
+    bot = _FaultTolerant(spec["bots"][seat],
+                         int(spec["bot_seeds"][seat]) + (1000 if resume else 0), seat)
     opts = SessionOptions(record_times=bool(spec.get("record_times")),
                           response_delay=float(spec.get("response_delay", DEFAULT_RESPONSE_DELAY)))
     base = Path(spec["data_dir"]) / f"seat-{seat}"
     every = int(spec.get("progress_every", 0))
-    out = sys.stdout
 
     def say(line: str) -> None:
         out.write(line + "\n")
@@ -126,6 +159,7 @@ def _child(spec_path: str, seat: int, resume: bool) -> int:
         "hands": len(m.scores), "turns": [int(h["turns"]) for h in m.finished],
         "transcript": str(peer.store.transcript_path) if peer.store is not None else None,
         "drops": {f"{k[0]}: {k[1]}": v for k, v in peer.drops.items()},
+        "bot_fault": bot.fault,
     }
     if opts.record_times:
         res["sent"] = [[h, i, t] for (h, i), t in peer.sent_at.items()]
@@ -306,10 +340,13 @@ def simulate_network(rules: Rules, seating: Seating, bot_names: list[str], games
     entries = 0
     files: list[str] = []
     failures: list[str] = []
+    bot_faults: list[dict[str, Any]] = []
     started = time.perf_counter()
     for g in range(games):
         run = run_network_game(rules, seating, bot_names, seed, g,
                                transcript_dir=transcript_dir)
+        bot_faults += [{"game": g, "seat": int(r["seat"]), "reason": str(r["bot_fault"])}
+                       for r in run.results if isinstance(r, dict) and r.get("bot_fault")]
         if not run.ok:
             failures.append(f"game {g}: " + "; ".join(
                 run.errors or [("transcripts differ" if not run.identical else run.summary)]))
@@ -322,7 +359,7 @@ def simulate_network(rules: Rules, seating: Seating, bot_names: list[str], games
     return {"rules": rules.to_dict(), "seating": seating.label(), "games": games,
             "fair_deck": True, "network": True, "entries": entries, "transcripts": files,
             "identical_transcripts": not failures, "failures": failures,
-            **tally.summary(bot_names, time.perf_counter() - started, rate_digits=2)}
+            "bot_faults": bot_faults, **tally.summary(bot_names, time.perf_counter() - started, rate_digits=2)}
 
 
 # ======================================================================= benchmark

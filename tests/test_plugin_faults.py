@@ -6,6 +6,7 @@ the in-process console plays a built-in move for it and says so."""
 from __future__ import annotations
 
 import random
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -18,6 +19,7 @@ from engine import CLASSIC, BotFailed, Play, Seating, make_bot
 from engine.simulate import play_hand
 
 TWO = Seating.solo(2)
+ROOT = Path(__file__).resolve().parent.parent
 
 PLUGIN = '''
 from engine import Play
@@ -120,6 +122,59 @@ class Picky:
         return legal[0]
 
 
+def make_slow(seed, **options):
+    import time
+    time.sleep(3600)             # a factory that never returns
+
+
+class Odd(BaseException):
+    """Not an Exception: a plug-in's own class of error."""
+
+
+class RaisesOdd:
+    def choose(self, view, legal):
+        if view.phase == "play":
+            raise Odd("odd")
+        return legal[0]
+
+
+def make_odd(seed, **options):
+    return RaisesOdd()
+
+
+class Hog:
+    """Allocates (3 GB at most: a bound of the test, not of the program) at its first play."""
+
+    def __init__(self):
+        self.kept = []
+
+    def choose(self, view, legal):
+        if view.phase == "play":
+            for _ in range(60):
+                self.kept.append(bytearray(50 << 20))
+        return legal[0]
+
+
+def make_hog(seed, **options):
+    return Hog()
+
+
+class Noisy:
+    def choose(self, view, legal):
+        import os
+        import sys
+        os.write(1, b"NOISE BELOW STDOUT\\n")
+        sys.__stdout__.write("NOISE ON __STDOUT__\\n")
+        sys.__stdout__.flush()
+        return legal[0]
+
+
+def make_noisy(seed, **options):
+    import os
+    os.write(1, b"NOISE FROM THE FACTORY\\n")
+    return Noisy()
+
+
 def make_swapped(seed, **options):
     return Swapped()
 
@@ -168,7 +223,9 @@ def faulty_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         "hangs = mb_faulty:make_hangs\nswapped = mb_faulty:make_swapped\n"
         "appends = mb_faulty:make_appends\ntuple = mb_faulty:make_tuple\n"
         "exits = mb_faulty:make_exits\nswallows = mb_faulty:make_swallows\n"
-        "chatty = mb_faulty:make_chatty\npicky = mb_faulty:make_picky\n")
+        "chatty = mb_faulty:make_chatty\npicky = mb_faulty:make_picky\n"
+        "slow = mb_faulty:make_slow\nodd = mb_faulty:make_odd\nhog = mb_faulty:make_hog\n"
+        "noisy = mb_faulty:make_noisy\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     yield
     monkeypatch.delitem(sys.modules, "mb_faulty", raising=False)
@@ -221,7 +278,11 @@ def test_the_console_plays_a_built_in_move_for_a_bot_that_fails(faulty_plugins: 
         else:
             d.step_others()
     said = [e for e in d.events if "Bo's bot failed to move" in e]
-    assert said and "a built-in bot moved for it" in said[0], d.events[-5:]
+    assert said and "a built-in bot plays for it from now on" in said[0], d.events[-5:]
+    # said once: the broken bot is not asked again (it was, at every move: 223 times a
+    # match for a bot that always fails, its time limit each time for one that hangs)
+    assert len(said) == 1, said
+    assert d.bots[1] is not None and type(d.bots[1]).__name__ != "Illegal"
 
 
 def test_a_plugin_that_hangs_forfeits_its_tournament_match(faulty_plugins: None,
@@ -239,7 +300,7 @@ def test_a_plugin_that_hangs_forfeits_its_tournament_match(faulty_plugins: None,
     assert time.monotonic() - started < 10
     report = summarise(specs, TWO, results)
     by = {b["bot"]: b for b in report["bots"]}
-    assert by["hangs"]["forfeits"] == 2 and "no move within 0.2 s" in by["hangs"]["first_fault"]
+    assert by["hangs"]["forfeits"] == 2 and "did not move within 0.2 s" in by["hangs"]["first_fault"]
     assert not isinstance(bot_limit.make_bounded_bot("expert", 1), bot_limit.Bounded)
 
 
@@ -249,7 +310,8 @@ def test_simulate_names_a_plugin_that_hangs(faulty_plugins: None,
     monkeypatch.setattr(bot_limit, "DECISION_LIMIT", 0.2)
     with pytest.raises(ValueError) as ei:
         simulate.simulate(CLASSIC, TWO, ["heuristic", "hangs"], 2, 1)
-    assert "hangs" in str(ei.value) and "DecisionTimeout" in str(ei.value)
+    assert "hangs" in str(ei.value) and "did not move within 0.2 s" in str(ei.value)
+    assert "raised" not in str(ei.value)    # the time limit stopped it: the bot raised nothing
 
 
 def test_play_in_process_seats_the_bots_it_is_given(faulty_plugins: None,
@@ -387,3 +449,98 @@ def test_an_answer_whose_comparison_raises_is_no_legal_move() -> None:
     assert legal_choice(Discard(0, Rude()), legal) is None   # type: ignore[arg-type]
     assert legal_choice(Rude(), legal) is None
     assert legal_choice(Discard(0, 6), legal) is legal[1]
+
+
+def _plugin_dir() -> Path:
+    """Where the ``faulty_plugins`` fixture wrote the plug-ins (on sys.path)."""
+    return next(Path(p) for p in sys.path if (Path(p) / "mb_faulty.py").exists())
+
+
+def _cli_with_plugins(tmp_path: Path, *argv: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """``millebornes ARGV`` in a child process that sees the test's plug-ins."""
+    import os
+    full = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]), **env}
+    return subprocess.run([sys.executable, "-m", "cli.main", *argv], capture_output=True,
+                          text=True, env=full, cwd=str(ROOT), timeout=120)
+
+
+def test_a_factory_that_never_returns_is_bounded(faulty_plugins: None,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plug-in review: a factory that never returned was a wait without end before any
+    match (``simulate``, ``tournament``, and ``play``'s check of ``--bots``)."""
+    import time
+
+    from cli import bot_limit, simulate
+    from cli.args import bot_problem, check_bot_entrant
+    monkeypatch.setattr(bot_limit, "MAKE_LIMIT", 0.2)
+    started = time.monotonic()
+    with pytest.raises(ValueError) as ei:
+        check_bot_entrant("slow")
+    assert str(ei.value) == "--bots slow: the bot was not made within 0.2 s"
+    assert bot_problem("slow") == "--bots slow: the bot was not made within 0.2 s"
+    with pytest.raises(ValueError) as ei:
+        simulate.simulate(CLASSIC, TWO, ["heuristic", "slow"], 1, 1)
+    assert "bot slow at seat 1" in str(ei.value) and "not made within 0.2 s" in str(ei.value)
+    assert time.monotonic() - started < 10
+
+
+def test_a_bot_that_raises_a_base_exception_is_a_bot_fault(faulty_plugins: None) -> None:
+    """Plug-in review: a bot raising its own BaseException subclass ended simulate,
+    tournament and the in-process console with a traceback (and the game was lost)."""
+    from cli import simulate
+    with pytest.raises(ValueError) as ei:
+        simulate.simulate(CLASSIC, TWO, ["odd", "heuristic"], 1, 1)
+    assert "bot odd at seat 0 failed to move" in str(ei.value)
+    assert "raised Odd: odd" in str(ei.value)
+    d = LocalDriver(CLASSIC, TWO, ["Ann", "Bo"], seat=0, seed=4,
+                    bots=[None, make_bot("odd", 1)])
+    for _ in range(300):
+        if d.hand_over:
+            break
+        if d.my_move():
+            d.submit(d.legal()[0])
+        else:
+            d.step_others()
+    assert d.hand_over
+    assert sum("Bo's bot failed to move (raised Odd: odd)" in e for e in d.events) == 1
+
+
+@pytest.mark.parametrize("verb", [
+    ["simulate", "--bots", "noisy,heuristic", "--games", "1", "--json"],
+    ["tournament", "--bots", "noisy,heuristic", "--deals", "1", "--jobs", "1", "--json",
+     "--quiet"],
+])
+def test_what_a_bot_writes_below_sys_stdout_never_breaks_the_report(
+        faulty_plugins: None, tmp_path: Path, verb: list[str]) -> None:
+    """Plug-in review: a factory's or a bot's writes to descriptor 1 (``os.write``,
+    ``sys.__stdout__``) went into the ``--json`` report, which no longer parsed."""
+    import json
+    r = _cli_with_plugins(_plugin_dir(), *verb)
+    assert r.returncode == 0, r.stderr
+    json.loads(r.stdout)                           # the report alone
+    assert "NOISE BELOW STDOUT" in r.stderr and "NOISE FROM THE FACTORY" in r.stderr
+    assert "NOISE ON __STDOUT__" in r.stderr
+
+
+def test_a_bot_that_takes_memory_without_end_is_stopped_as_a_fault(faulty_plugins: None) -> None:
+    """Plug-in review: a bot that allocated without end took the whole machine's memory
+    and the run was killed without a word. Its process's data is bounded
+    (MILLEBORNES_BOT_MEMORY_MB here): the allocation fails and the bot is named."""
+    r = _cli_with_plugins(_plugin_dir(), "simulate", "--bots", "hog,heuristic", "--games", "1",
+                          MILLEBORNES_BOT_MEMORY_MB="300")
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    assert "bot hog at seat 0 failed to move" in r.stderr and "MemoryError" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_simulate_on_the_network_replaces_a_bot_that_fails_and_says_so(
+        faulty_plugins: None) -> None:
+    """Plug-in review: with ``--network`` a bot that raised killed its seat's process (a
+    traceback as the report); a bot's prints broke the child's channel to the parent."""
+    r = _cli_with_plugins(_plugin_dir(), "simulate", "--network", "--bots", "crashy,chatty",
+                          "--games", "1")
+    assert r.returncode == 0, r.stderr
+    assert ("bot crashy at seat 0 failed to move in game 1 (raised KeyError: 'boom'); the "
+            "heuristic played its seat from then on") in r.stderr
+    assert "transcripts of each game identical on every peer and verified" in r.stdout
+    assert "Traceback" not in r.stderr and "BOT SAYS" not in r.stdout
