@@ -290,8 +290,9 @@ class NetDriver:
                 return ""
             if self.peer.paused:     # a silent seat: the game waits for it, not over
                 return table_paused_line(str(ev.data.get("reason", "")),
-                                         ev.data.get("why"), self.names)
-            return stopped_line(str(ev.data.get("reason", "")), ev.data.get("why"), self.names)
+                                         ev.data.get("why"), self.current_names())
+            return stopped_line(str(ev.data.get("reason", "")), ev.data.get("why"),
+                                self.current_names())
         if ev.kind == "resumed":
             return _("You are back at the table; catching up with the others.")
         if ev.kind == "dropped":
@@ -345,7 +346,7 @@ class NetDriver:
             agreed = [self.names[s] for s in sorted(v)]
             waiting = [self.names[s] for s in range(len(self.names))
                        if s != silent and s not in v]
-            return agreement_line(word, self.names[silent], agreed, waiting)
+            return agreement_line(word, self.current_names()[silent], agreed, waiting)
         return None
 
     def next_hand(self) -> None:
@@ -386,6 +387,17 @@ class NetDriver:
                 return t.hand + 2, t.runner
         return None
 
+    def current_names(self) -> list[str]:
+        """Who plays each seat now: a seat a bot took by agreement is that bot's (a bot's
+        silence was said as its player's: "Bo left… waiting for Bo to come back", though
+        Bo coming back could not help)."""
+        names = list(self.names)
+        for t in self.peer.takeovers:
+            if t.seat != self.seat and self.hand_no >= t.hand + 2:
+                names[t.seat] = _("%(name)s's bot (run by %(runner)s)") % {
+                    "name": self.names[t.seat], "runner": self.names[t.runner]}
+        return names
+
     def activity(self) -> str | None:
         """What the table waits for besides a move the view already explains; for a
         player whose seat a bot took, that they watch (their hand shows empty)."""
@@ -399,17 +411,18 @@ class NetDriver:
                 line += " " + _("The table waits for %(name)s to come back (millebornes "
                                 "resume on their computer).") % {"name": who}
             return line
+        names = self.current_names()
         silent = self.silent()
         if silent is not None:
             status = self.agreement_status()
-            line = silent_seat_line(self.names[silent])
+            line = silent_seat_line(names[silent])
             return f"{line} {status}" if status else line
         if self.peer.stopped:
-            return stopped_line(self.peer.stopped, self.peer.stop_why, self.names)
+            return stopped_line(self.peer.stopped, self.peer.stop_why, names)
         w = self.peer.waiting_on()
         if w is None or self.over:
             return None
-        who = self.names[w.seat]
+        who = names[w.seat]
         state = "" if w.seat == self.seat else self.peer.peer_state(w.seat)
         if state == "gone":
             return left_wait_line(who)

@@ -20,6 +20,7 @@ from test_replicated_log import (
 )
 
 from cli import verify as verify_verb
+from engine import Seating, preset
 from engine.bots import make_bot
 from p2p.audit import verify_game
 from p2p.crypto.identity import Identity
@@ -90,16 +91,24 @@ def test_an_agreed_takeover_voids_the_hand_and_the_bot_plays_the_next_one(
     # the player who left comes back: a fetch brings the agreement first, then the rest;
     # it follows the bot's hand as a spectator and never writes for the seat again
     away.take_output()
+    runner = t.seats[0].rlog
+    assert runner.everyone_done()      # the seats said they hold the whole match
     for _ in range(50):
         t.clock.advance(0.1)           # (a peer serves one fetch per peer per 20 ms)
         away.fetch_all()
         for _dst, payload in away.take_output().messages:
-            t.seats[0].rlog.on_message(node_id_for(away.identity.public_key), payload)
-        for _dst, payload in t.seats[0].rlog.take_output().messages:
+            runner.on_message(node_id_for(away.identity.public_key), payload)
+        # the player is back and following: the runner lingers for him too (it left
+        # once the seats were done, and his copy stayed short for ever: deadlock review)
+        assert away.finished or not runner.everyone_done()
+        for _dst, payload in runner.take_output().messages:
             away.on_message(t.node_of[0], payload)
         if away.finished:
             break
     assert away.finished and away.error is None and not away.can_write
+    for _dst, payload in away.take_output().messages:     # his DONE
+        runner.on_message(node_id_for(away.identity.public_key), payload)
+    assert runner.everyone_done()
     assert away.log[1] == t.seats[0].rlog.log[1]      # (the voided hand came after the
     #                                                 agreement: it is not needed)
     for s in (0, 1):
@@ -319,6 +328,23 @@ def test_over_real_sockets_a_bot_seat_follows_the_agreement_and_the_bot_plays_on
     rep = verify_game(peers[1].transcript_path)  # type: ignore[arg-type]
     assert rep.ok and rep.takeovers == [{"hand": 0, "seat": 2, "runner": 0,
                                          "signers": [0, 1]}], rep.summary()
+    # the seat is the bot's now: a wait for it, or its silence, names the bot, not Cy
+    # (Ann's console said "Cy left… waiting for Cy to come back" of her own bot)
+    from cli.netdriver import NetDriver
+    assert NetDriver(peers[1]).current_names()[2] == "Cy's bot (run by Ann)"
+    assert NetDriver(peers[1]).current_names()[:2] == ["Ann", "Bo"]
+    # the runner, resumed, still reaches Cy's player at his stored address (he follows
+    # the table from there once back): it dropped his frames as an unknown peer's, and
+    # he waited in the voided hand for ever (deadlock review)
+    from p2p.table.session import resume_peer
+    from p2p.table.store import table_dir
+    again = resume_peer(table_dir(tmp_path / "s0", _cfg.table_id), _ids[0])
+    try:
+        assert again.keys[2] == bot.public_key
+        assert node_id_for(_ids[2].public_key) in again.node.peers()
+        assert node_id_for(bot.public_key) in again.node.peers()
+    finally:
+        again.close(flush=0.1)
     # the scored hand is hand 2 (hand 1 was left without a score): it was listed "hand 1"
     assert [h["hand"] for h in rep.hands] == [1], rep.hands
     assert "hand 2:" in rep.summary() and "hand 1:" not in rep.summary(), rep.summary()
@@ -689,3 +715,33 @@ def test_games_names_the_hand_a_game_stopped_in_after_a_voided_one(tmp_path: Pat
     game = SavedGame(folder, "abcd", datetime.datetime(2026, 1, 1), ("p0", "p1", "p2"), 0,
                      "modern")
     assert game_state(game) == "in progress (hand 2)", verify_game(path).summary()
+
+
+def test_a_takeover_bots_store_opens_again_on_resume(tmp_path: Path) -> None:
+    """Deadlock review: a bot that took Bo's seat keeps a store seeded with its runner's
+    log, which holds Bo's own deck entries of the voided hand. On resume its secrets were
+    checked against Bo's entries ("this seat's card keys for hand 1 are missing"), the
+    store was called damaged, the bot never came back and both players waited for ever.
+    The bot's store is checked against what the bot signed."""
+    from p2p.table.memory import make_table, play_fair_match
+    from p2p.table.store import Store, StoreDamaged
+    from p2p.transcript.file import read_transcript
+
+    cfg, ids = make_table(preset("classic"), Seating.solo(2), ["Ann", "Bo"], b"bot/store")
+    game = tmp_path / "game.mbt"
+    play_fair_match(cfg, ids, [make_bot("heuristic", s).choose for s in range(2)], game)
+    entries = read_transcript(game).entries
+    assert any(e.author == ids[1].public_key and str(e.body.get("k", "")).startswith("deck.")
+               for e in entries)                        # Bo's deck entries are in the log
+    store = Store.create(tmp_path / "bot-1", cfg.header(), 1, port=1)
+    for env in entries:
+        store.append(env, sync=False)
+    store.sync()
+    store.close()
+    bot = Identity.from_seed(BOT_SEED)
+    reopened, stored = Store.open(store.path, key=bot.public_key)
+    reopened.close()
+    assert stored.seat == 1 and not stored.secrets
+    # Bo's own copy without his secrets is still damage, as before
+    with pytest.raises(StoreDamaged, match="card keys"):
+        Store.open(store.path, key=ids[1].public_key)

@@ -222,6 +222,12 @@ class ReplicatedLog:
         self.stop_why: dict[str, Any] | None = None
         self.finished = False
         self._done_from: set[int] = set()   # seats that said they hold the whole match
+        #: transport ids that said so (a seat's player and the bot that took the seat
+        #: over share the seat; each says it for itself)
+        self._done_nodes: set[bytes] = set()
+        #: players a bot replaced who were heard from here: they follow the table and may
+        #: still need its entries from us
+        self._replaced_heard: set[bytes] = set()
         now = clock()
         self.last_progress = now
         self._stall = self.opts.stall_after
@@ -356,6 +362,10 @@ class ReplicatedLog:
         except wire.WireError as exc:
             self._drop(sender, exc.reason, exc.detail)
             return
+        seat = self.seat_of_node.get(sender)
+        if seat is not None and sender != wire.node_id_for(self.keys[seat]) \
+                and sender not in self._replaced_heard:
+            self._replaced_heard.add(sender)   # a player a bot replaced, following along
         if isinstance(msg, (wire.Push, wire.Entries)):
             for raw in msg.entries:
                 if not isinstance(raw, bytes):
@@ -376,7 +386,9 @@ class ReplicatedLog:
             if seat is None or msg.table != self.table_id:
                 self._drop(sender, "malformed", "done")
             else:
-                self._done_from.add(seat)
+                self._done_nodes.add(sender)
+                if sender == wire.node_id_for(self.keys[seat]):
+                    self._done_from.add(seat)
         else:
             self._on_abandon(sender, msg)
 
@@ -400,8 +412,11 @@ class ReplicatedLog:
         """The match is over here and every other seat said it holds the whole match too:
         nobody can still need an entry from this peer.  (A seat that says so falsely only
         loses its own chance to fetch from us.)"""
-        return self.finished and all(s in self._done_from
-                                     for s in range(len(self.keys)) if s != self.me)
+        return (self.finished and all(s in self._done_from
+                                      for s in range(len(self.keys)) if s != self.me)
+                # a player a bot replaced, back and following the table, may still need
+                # our entries (left behind, his copy stayed unfinished for ever)
+                and self._replaced_heard <= self._done_nodes)
 
     def write(self, body: dict[str, Any]) -> Envelope:
         """Sign ``body`` as this seat's next entry, apply it, queue it for persisting and

@@ -188,9 +188,14 @@ class Peer:
             self.rlog.replay(list(replay or ()), side)
             self._drain()
         for s, ep in (endpoints or {}).items():
-            # a seat a bot took over is reached where the agreement says (see _on_takeover)
-            if s != self.me and self.keys[s] == cfg.players[s].key:
-                node.add_peer(node_id_for(self.keys[s]), ep)
+            if node_id_for(cfg.players[s].key) == node.node_id:
+                continue          # this player's own seat (a player a bot replaced, too)
+            # the player of every seat is reached at its stored address: a seat a bot took
+            # over is played at the address the agreement says (see _on_takeover), and its
+            # player, back, follows the table from there, the bot's entries too (a resumed
+            # runner, and the bot, dropped his frames as an unknown peer's: he waited in the
+            # voided hand for ever)
+            node.add_peer(node_id_for(cfg.players[s].key), ep)
 
     def reach(self, key: bytes, endpoint: str) -> int:
         """Reach the seat that signs with ``key`` at ``endpoint`` from now on (its player

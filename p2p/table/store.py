@@ -288,8 +288,12 @@ class Store:
         if seat >= len(keys) or (key is not None and key in keys and keys[seat] != key):
             writer.close()
             raise StoreDamaged(p, META, f"seat {seat} is not this player's seat")
+        # a bot that took a seat by agreement signs with a key of its own, not the
+        # header's: its secrets are checked against what *it* published (checked against
+        # the replaced player's entries, every bot store read as damaged on resume)
+        signer = key if key is not None and key not in keys else None
         try:
-            secrets = load_secrets(p, transcript, seat)
+            secrets = load_secrets(p, transcript, seat, signer)
         except StoreDamaged:
             writer.close()
             raise
@@ -498,11 +502,15 @@ def _secret_problem(rec: dict[str, Any], header: TranscriptHeader | None,
     return None
 
 
-def load_secrets(path: Path, transcript: Transcript, seat: int) -> dict[int, dict[str, Any]]:
+def load_secrets(path: Path, transcript: Transcript, seat: int,
+                 signer: bytes | None = None) -> dict[int, dict[str, Any]]:
     """:func:`read_secrets`, checked against what this seat published in ``transcript``
-    (:class:`StoreDamaged` when they do not cover it)."""
+    (:class:`StoreDamaged` when they do not cover it). ``signer``: the key the seat signs
+    with when it is not the header's (a bot that took the seat by agreement)."""
     secrets = read_secrets(path, transcript.header, seat)
-    _check_secrets_cover(path, transcript, transcript.header.players[seat].key, secrets)
+    _check_secrets_cover(path, transcript,
+                         signer if signer is not None else transcript.header.players[seat].key,
+                         secrets)
     return secrets
 
 
