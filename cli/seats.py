@@ -292,7 +292,13 @@ class TakeoverBots:
         if self.peer.me in eps:       # the bot reaches its runner on this machine
             eps[self.peer.me] = on_this_machine(eps[self.peer.me])
         chain, side = self.peer.log_so_far()
-        store = Store.create(self.base / f"bot-{seat}", cfg.header(), seat, port=node.port,
+        # a second takeover of the seat (its first bot's computer left) gets a folder of
+        # its own: the first one's holds this table already, and the new bot never started
+        folder = self.base / f"bot-{seat}"
+        if table_dir(folder, cfg.table_id).exists():
+            folder = self.base / f"bot-{seat}-hand{int(data['hand']) + 2}"  # type: ignore[call-overload]
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)   # private, like every folder
+        store = Store.create(folder, cfg.header(), seat, port=node.port,
                              bind="127.0.0.1" if self.bind == "127.0.0.1" else "0.0.0.0",
                              endpoints=eps, extra={"bot": "heuristic", "seed": seat,
                                                    "identity_seed": id_seed})

@@ -745,3 +745,50 @@ def test_a_takeover_bots_store_opens_again_on_resume(tmp_path: Path) -> None:
     # Bo's own copy without his secrets is still damage, as before
     with pytest.raises(StoreDamaged, match="card keys"):
         Store.open(store.path, key=ids[1].public_key)
+
+
+def test_a_second_takeover_of_a_seat_starts_its_bot_in_a_folder_of_its_own(
+        tmp_path: Path) -> None:
+    """Deadlock review: the table agreed to a second bot for a seat (its first bot's
+    runner had left); the runner's new bot never started ("already holds this table":
+    the first bot's folder) and the table stalled again. Each bot gets its own private
+    folder; both are found by resume (``bot-*``)."""
+    import os
+    import stat
+
+    from cli.seats import TakeoverBots
+    from p2p.table.memory import make_table
+    from p2p.table.session import SessionOptions
+    from p2p.table.store import table_dir
+
+    cfg, _ids = make_table(preset("classic"), Seating.solo(2), ["Ann", "Bo"], b"bot/second")
+
+    class Store:
+        meta = {"endpoints": {0: "tcp://127.0.0.1:9", 1: "tcp://127.0.0.1:9"}}
+
+    class Runner:                      # the runner's peer, as TakeoverBots sees it
+        def __init__(self) -> None:
+            self.cfg, self.me, self.takeovers, self.opts = cfg, 0, [], SessionOptions()
+            self.store, self.offered = Store(), []
+            self.on_takeover = None
+
+        def offer_bot(self, key: bytes, endpoint: str, curve: object = None) -> None:
+            self.offered.append(key)
+
+        def log_so_far(self) -> tuple[list[Envelope], list[Envelope]]:
+            return [], []
+
+    runner = Runner()
+    bots = TakeoverBots(runner, argparse.Namespace(bind="127.0.0.1", data_dir=str(tmp_path)))
+    try:
+        for hand in (0, 2):
+            bots.prepare(1)
+            bots.start({"seat": 1, "key": runner.offered[-1], "hand": hand})
+        assert len(bots.runners) == 2
+        folders = sorted(d.name for d in tmp_path.glob("bot-*"))
+        assert folders == ["bot-1", "bot-1-hand4"], folders
+        for name in folders:
+            assert (table_dir(tmp_path / name, cfg.table_id) / "transcript.mbt").exists()
+            assert stat.S_IMODE(os.stat(tmp_path / name).st_mode) == 0o700
+    finally:
+        bots.finish(0.5)
