@@ -102,8 +102,15 @@ class BotProcess:
                     log.warning("bot %s did not answer within %.0f s; a quick bot moves for "
                                 "it from now on", self.spec, self.answer_within)
             except Exception as exc:   # noqa: BLE001 - a dead pipe, an answer that won't unpickle
-                log.warning("bot %s stopped (%s: %s); a quick bot moves for it from now on",
-                            self.spec, type(exc).__name__, exc)
+                self._proc.join(timeout=0.5)
+                code = self._proc.exitcode
+                if isinstance(exc, (EOFError, BrokenPipeError)) and code is not None:
+                    # its process ended ("stopped (EOFError: )" said nothing of why)
+                    log.warning("bot %s ended its process (exit code %s); a quick bot moves "
+                                "for it from now on", self.spec, code)
+                else:
+                    log.warning("bot %s stopped (%s: %s); a quick bot moves for it from now "
+                                "on", self.spec, type(exc).__name__, exc)
             # its pipe may hold a late answer, and it may still be busy: never trust it again
             self._broken = True
             self._stop_child()

@@ -105,15 +105,28 @@ def plugin_bots() -> dict[str, BotFactory]:
         # cannot hold could never be chosen
         name = ep.name.lower()
         if not name or any(c in name for c in ":,= \t") or name in BOTS or name in LEVELS:
-            log.warning("bot plug-in %r (%s) is not offered: its name is a built-in's or "
-                        "cannot be written in a bot spec", ep.name, ep.value)
+            _warn_once(("unwritable", ep.name, ep.value),
+                       "bot plug-in %r (%s) is not offered: its name is a built-in's or "
+                       "cannot be written in a bot spec", ep.name, ep.value)
             continue
         if name in out:
-            log.warning("two bot plug-ins are called %r: %s is offered, %s is not", name,
-                        out[name].ep.value, ep.value)  # type: ignore[attr-defined]
+            _warn_once(("twice", name, ep.value),
+                       "two bot plug-ins are called %r: %s is offered, %s is not", name,
+                       out[name].ep.value, ep.value)  # type: ignore[attr-defined]
             continue
         out[name] = _LazyFactory(ep)
     return out
+
+
+_WARNED: set[tuple[str, str, str]] = set()
+
+
+def _warn_once(what: tuple[str, str, str], message: str, *args: object) -> None:
+    """A plug-in that is not offered is said once a process (the entry points are read
+    at every use: it was said again and again, on the terminal before logging began)."""
+    if what not in _WARNED:
+        _WARNED.add(what)
+        log.warning(message, *args)
 
 
 class _LazyFactory:

@@ -175,6 +175,16 @@ def make_noisy(seed, **options):
     return Noisy()
 
 
+class HardExit:
+    def choose(self, view, legal):
+        import os
+        os._exit(9)
+
+
+def make_hardexit(seed, **options):
+    return HardExit()
+
+
 def make_swapped(seed, **options):
     return Swapped()
 
@@ -225,7 +235,8 @@ def faulty_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         "exits = mb_faulty:make_exits\nswallows = mb_faulty:make_swallows\n"
         "chatty = mb_faulty:make_chatty\npicky = mb_faulty:make_picky\n"
         "slow = mb_faulty:make_slow\nodd = mb_faulty:make_odd\nhog = mb_faulty:make_hog\n"
-        "noisy = mb_faulty:make_noisy\n")
+        "noisy = mb_faulty:make_noisy\nhardexit = mb_faulty:make_hardexit\n"
+        "heuristic = mb_faulty:make_crashy\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     yield
     monkeypatch.delitem(sys.modules, "mb_faulty", raising=False)
@@ -544,3 +555,36 @@ def test_simulate_on_the_network_replaces_a_bot_that_fails_and_says_so(
             "heuristic played its seat from then on") in r.stderr
     assert "transcripts of each game identical on every peer and verified" in r.stdout
     assert "Traceback" not in r.stderr and "BOT SAYS" not in r.stdout
+
+
+def test_a_child_process_bot_that_ends_its_process_is_said_with_its_exit_code(
+        faulty_plugins: None, caplog: pytest.LogCaptureFixture) -> None:
+    """Plug-in review: a bot that ended its process was logged "stopped (EOFError: )"."""
+    from cli.bot_process import BotProcess
+    from engine import apply_action, legal_actions, new_hand, view_of
+    order = list(CLASSIC.deck(TWO))
+    random.Random(4).shuffle(order)
+    state = new_hand(CLASSIC, TWO, order, 0)
+    state = apply_action(state, legal_actions(state, 0)[0])
+    view, legal = view_of(state, 0), legal_actions(state, 0)
+    bot = BotProcess("hardexit", 1, answer_within=10.0)
+    try:
+        assert bot.choose(view, legal) in legal
+    finally:
+        bot.close()
+    assert "bot hardexit ended its process (exit code 9)" in caplog.text, caplog.text
+
+
+def test_a_plugin_that_is_not_offered_is_said_once(faulty_plugins: None,
+                                                   caplog: pytest.LogCaptureFixture) -> None:
+    """Plug-in review: "not offered" was said at every reading of the entry points (twice
+    on the terminal at each `play`, before logging began)."""
+    import logging
+
+    from engine.bots import plugin_bots
+    with caplog.at_level(logging.WARNING):
+        for _ in range(3):
+            assert "heuristic" not in plugin_bots()
+    said = [r for r in caplog.records if "'heuristic'" in r.getMessage()
+            and "not offered" in r.getMessage()]
+    assert len(said) <= 1, said
