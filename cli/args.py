@@ -20,6 +20,7 @@ from engine import Rules, Seating, parse_option, preset
 from engine.bots import bot_names, is_bot_name, parse_bot_spec
 
 from . import i18n
+from .bot_limit import try_make
 from .i18n import N_, _
 
 #: Bot names offered at a local table, in seat order after the human.
@@ -211,7 +212,6 @@ def bot_problem(spec: str) -> str:
     """What is wrong with making the bot of ``spec`` ("" when nothing): its options (the
     bot's own check), or a plug-in that fails to load, to be made, or to be made in time
     (:func:`cli.bot_limit.try_make`); the bot's own words stay English."""
-    from .bot_limit import try_make
     problem = try_make(spec)
     if problem is None:
         return ""

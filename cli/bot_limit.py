@@ -36,7 +36,7 @@ from typing import Any, TypeVar
 from engine import Action, BotFailed, HandState, SeatController
 from engine.bots import BOTS, make_bot, parse_bot_spec
 
-from .bot_process import ANSWER_WITHIN
+from .bot_process import ANSWER_WITHIN, cap_memory
 from .i18n import _
 
 #: Seconds a plug-in bot may think about one decision (the networked table's bound).
@@ -45,11 +45,6 @@ DECISION_LIMIT = ANSWER_WITHIN
 
 #: Seconds a plug-in's factory may take to make its bot.
 MAKE_LIMIT = ANSWER_WITHIN
-
-#: Bytes of data (heap) a process that runs plug-in bots may hold: far above any bot of
-#: this project (the search bot needs tens of megabytes), far below a machine's memory.
-#: ``MILLEBORNES_BOT_MEMORY_MB`` sets another bound.
-MEMORY_LIMIT = 2 << 30
 
 #: Stops (one a second after the limit) a bot may catch before the process ends.
 GRACE_RINGS = 5
@@ -203,42 +198,6 @@ def silenced() -> Iterator[None]:
         os.dup2(saved[1], 2)
         for fd in (*saved, devnull):
             os.close(fd)
-
-
-def memory_limit() -> int:
-    """:data:`MEMORY_LIMIT`, or ``MILLEBORNES_BOT_MEMORY_MB`` megabytes (64 at least)."""
-    text = os.environ.get("MILLEBORNES_BOT_MEMORY_MB", "").strip()
-    if text.isdigit():
-        return max(64, int(text)) << 20
-    return MEMORY_LIMIT
-
-
-def cap_memory(limit: int | None = None) -> None:
-    """Bound the data this process may hold (``RLIMIT_DATA``: heap and private memory) to
-    ``limit`` bytes more than it holds now: a plug-in that allocates without end gets a
-    ``MemoryError`` (a bot fault) instead of taking the machine's memory. A lower bound
-    already set stays; where the limit does not exist (not POSIX) nothing changes."""
-    try:
-        import resource
-    except ImportError:          # not POSIX
-        return
-    extra = memory_limit() if limit is None else limit
-    try:
-        with open("/proc/self/statm") as f:
-            fields = f.read().split()
-        held = int(fields[5]) * os.sysconf("SC_PAGE_SIZE")   # data + stack pages
-    except (OSError, ValueError, IndexError):
-        held = 0
-    soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
-    want = held + extra
-    if hard != resource.RLIM_INFINITY:
-        want = min(want, hard)
-    if soft != resource.RLIM_INFINITY and soft <= want:
-        return
-    try:
-        resource.setrlimit(resource.RLIMIT_DATA, (want, hard))
-    except (ValueError, OSError):
-        pass
 
 
 @contextlib.contextmanager

@@ -30,6 +30,47 @@ log = logging.getLogger("cli.bots")
 #: Far above a search bot's own budget; only a stuck or dead child ever reaches it.
 ANSWER_WITHIN = 30.0
 
+#: Bytes of data (heap) a process that runs plug-in bots may hold: far above any bot of
+#: this project (the search bot needs tens of megabytes), far below a machine's memory.
+#: ``MILLEBORNES_BOT_MEMORY_MB`` sets another bound.
+MEMORY_LIMIT = 2 << 30
+
+
+def memory_limit() -> int:
+    """:data:`MEMORY_LIMIT`, or ``MILLEBORNES_BOT_MEMORY_MB`` megabytes (64 at least)."""
+    text = os.environ.get("MILLEBORNES_BOT_MEMORY_MB", "").strip()
+    if text.isdigit():
+        return max(64, int(text)) << 20
+    return MEMORY_LIMIT
+
+
+def cap_memory(limit: int | None = None) -> None:
+    """Bound the data this process may hold (``RLIMIT_DATA``: heap and private memory) to
+    ``limit`` bytes more than it holds now: a plug-in that allocates without end gets a
+    ``MemoryError`` (a bot fault) instead of taking the machine's memory. A lower bound
+    already set stays; where the limit does not exist (not POSIX) nothing changes."""
+    try:
+        import resource
+    except ImportError:          # not POSIX
+        return
+    extra = memory_limit() if limit is None else limit
+    try:
+        with open("/proc/self/statm") as f:
+            fields = f.read().split()
+        held = int(fields[5]) * os.sysconf("SC_PAGE_SIZE")   # data + stack pages
+    except (OSError, ValueError, IndexError):
+        held = 0
+    soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    want = held + extra
+    if hard != resource.RLIM_INFINITY:
+        want = min(want, hard)
+    if soft != resource.RLIM_INFINITY and soft <= want:
+        return
+    try:
+        resource.setrlimit(resource.RLIMIT_DATA, (want, hard))
+    except (ValueError, OSError):
+        pass
+
 
 def _serve(conn: Connection, spec: str, seed: int) -> None:
     """The child: build the bot once, then answer each ``(view, legal)`` with
@@ -37,7 +78,6 @@ def _serve(conn: Connection, spec: str, seed: int) -> None:
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)            # a bot's prints must not reach the player's screen
     os.dup2(devnull, 2)
-    from .bot_limit import cap_memory
     cap_memory()                   # a bot that allocates without end fails here, not the machine
     try:
         bot = make_bot(spec, seed)

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from . import i18n
 from .args import VERB_MODULES, UsageError, build_parser
+from .bot_limit import report_to_stdout
 from .i18n import _
 from .logs import setup_logging
 from .words import error_line
@@ -87,7 +88,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         module = importlib.import_module(f"cli.{VERB_MODULES[args.verb]}")
         if args.verb in ("simulate", "tournament"):
             # bots run here: what they write below sys.stdout must not break the report
-            from .bot_limit import report_to_stdout
             with report_to_stdout():
                 return int(module.run(args))
         return int(module.run(args))
