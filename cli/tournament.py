@@ -203,29 +203,66 @@ def _decision_seconds(spec: str, bot: SeatController) -> tuple[float, ...]:
 
 def run_matches(tasks: Sequence[Task], jobs: int) -> Iterator[MatchResult]:
     """Results in schedule order (so the report does not depend on ``jobs``). A worker
-    that dies (a bot called ``os._exit``, or crashed the interpreter) ends the run with an
-    error in words instead of a wait without end."""
+    that dies (a bot called ``os._exit``, or crashed the interpreter) takes only its own
+    match: the matches that were in flight are played again one by one in a worker of
+    their own, the one that ends its worker again is forfeited by its plug-in bot, and the
+    round robin goes on (it lost every result before)."""
     if jobs <= 1:
         yield from map(play_task, tasks)
         return
     ctx = multiprocessing.get_context("spawn" if sys.platform == "darwin" else "fork")
-    pool = ProcessPoolExecutor(jobs, mp_context=ctx)
     todo = iter(tasks)
-    # a few matches in flight per worker, never the whole schedule at once (a million
-    # deals would be millions of futures)
-    pending = deque(pool.submit(play_task, t) for t in itertools.islice(todo, 4 * jobs))
+    pending: deque[tuple[Task, Any]] = deque()
+    pool = ProcessPoolExecutor(jobs, mp_context=ctx)
     try:
+        # a few matches in flight per worker, never the whole schedule at once (a million
+        # deals would be millions of futures)
+        for t in itertools.islice(todo, 4 * jobs):
+            pending.append((t, pool.submit(play_task, t)))
         while pending:
-            result = pending.popleft().result()
+            task, future = pending[0]
+            try:
+                result = future.result()
+            except BrokenProcessPool:
+                pool.shutdown(wait=False, cancel_futures=True)
+                suspects = [t for t, _f in pending]
+                pending.clear()
+                for t in suspects:            # in schedule order, each in a worker alone
+                    yield _alone(t, ctx)
+                pool = ProcessPoolExecutor(jobs, mp_context=ctx)
+                for t in itertools.islice(todo, 4 * jobs):
+                    pending.append((t, pool.submit(play_task, t)))
+                continue
+            pending.popleft()
             for t in itertools.islice(todo, 1):
-                pending.append(pool.submit(play_task, t))
+                pending.append((t, pool.submit(play_task, t)))
             yield result
-    except BrokenProcessPool:
-        raise ValueError(_("a worker process ended in the middle of a match (a bot left "
-                           "the process, or crashed it): the tournament cannot go "
-                           "on")) from None
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _alone(task: Task, ctx: Any) -> MatchResult:
+    """``task`` played in a worker process of its own: its result, or a forfeit by its
+    plug-in bot when that worker dies too."""
+    with ProcessPoolExecutor(1, mp_context=ctx) as solo:
+        try:
+            return solo.submit(play_task, task).result()
+        except BrokenProcessPool:
+            pass
+    seating = Seating(*task.seating)
+    plugins = [b for b in task.pair if parse_bot_spec(task.specs[b])[0] not in BOTS]
+    if len(plugins) != 1:
+        # two plug-ins (or, by a bug, none): which ended the process cannot be told
+        raise ValueError(_("a worker process ended in the middle of a match of %(a)s and "
+                           "%(b)s (a bot left the process, or crashed it): the tournament "
+                           "cannot go on") % {"a": task.specs[task.pair[0]],
+                                              "b": task.specs[task.pair[1]]})
+    faulty = plugins[0]
+    other = next(s for s, b in enumerate(task.seat_bots) if b != faulty)
+    return MatchResult(task, seating.side_of(other),
+                       tuple((0,) * len(SOURCES) for _ in range(seating.n_teams)), 0,
+                       tuple(() for _ in task.seat_bots), faulty,
+                       "ended its worker process in the middle of the match")
 
 
 # ----- the report ----------------------------------------------------------------------
