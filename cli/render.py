@@ -31,7 +31,7 @@ from engine.state import PLAY
 
 from . import i18n
 from .driver import PeerStatus
-from .i18n import _
+from .i18n import _, ngettext
 from .words import (
     WIDTH,
     card_name,
@@ -455,10 +455,12 @@ def match_lines(match: Match, names: Sequence[str], last: int = 12) -> list[Line
     top = max((s.total for h in hands for s in h), default=0)
     target = match.rules.match_target
     totals = match.totals()
-    first = len(match.hands) - len(hands) + 1
-    span = (_("no hand scored yet") if not hands else    # a voided first hand: "1-0"
-            _("hand %(first)d") % {"first": first} if len(hands) == 1 else
-            _("hands %(first)d-%(last)d") % {"first": first, "last": len(match.hands)})
+    # counted, not numbered: a hand left without a score (a bot took a seat, R-agreement)
+    # is a hand of the table but not of the score sheet ("Hand 2 scores" came above
+    # "Match (hand 1, …)")
+    n = len(match.hands)
+    span = (_("no hand scored yet") if not n else
+            ngettext("%(n)d hand scored", "%(n)d hands scored", n) % {"n": n})
     title = (_("Match (%(span)s, to %(target)d)") % {"span": span, "target": target}
              if target else _("Match (%(span)s, one hand)") % {"span": span})
     out: list[Line] = [[("class:title", title)]]

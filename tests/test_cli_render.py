@@ -187,7 +187,7 @@ def test_score_and_match_tables() -> None:
     assert "safe trip" not in out  # items nobody scored are left out
     assert "1700" in out  # match total for Ana: 1400 + 300
     chart = render.plain(render.match_lines(m, NAMES[:3]))
-    assert chart[0].startswith("Match (hands 1-2, to 5000)")
+    assert chart[0].startswith("Match (2 hands scored, to 5000)")
     assert "Ana" in chart[1] and "1700" in chart[1] and "1400, 300" in chart[1]
     assert render.sparkline([1400, 300], 1400) == "█▂"
     assert render.sparkline([0, 1], 1400) == " ▁"
