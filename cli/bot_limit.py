@@ -81,8 +81,9 @@ class _Timer:
         if self._rings > GRACE_RINGS:
             # it caught every stop (a bare ``except:`` around a wait): nothing in Python
             # can end it, and a wait without end is worse than the end of this run
+            # (in a tournament's worker only that worker ends: its match is forfeited)
             line = _("millebornes: the bot %(bot)s went on past its time limit (%(seconds)s s) "
-                     "and ignored %(times)d stops; the run ends here") % {
+                     "and ignored %(times)d stops; its process ends here") % {
                          "bot": self.name[:40], "seconds": f"{self.seconds:g}",
                          "times": GRACE_RINGS}
             os.write(2, (line + "\n").encode("utf-8", "replace"))

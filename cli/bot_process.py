@@ -100,7 +100,8 @@ def _serve(conn: Connection, spec: str, seed: int) -> None:
             conn.send(("move", answer))
         except BaseException as exc:   # noqa: BLE001 - a plug-in's own bug, named
             try:
-                conn.send(("error", f"raised {type(exc).__name__}: {exc}"[:500]))
+                said = f": {exc}" if str(exc) else ""      # MemoryError says nothing more
+                conn.send(("error", f"raised {type(exc).__name__}{said}"[:500]))
             except Exception:          # noqa: BLE001 - an answer that does not pickle
                 return
 

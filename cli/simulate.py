@@ -49,8 +49,8 @@ def simulate(rules: Rules, seating: Seating, bot_names: list[str], games: int,
     started = time.perf_counter()
     for g in range(games):
         try:
-            bots = make_seat_bots(bot_names, seed * 1_000_003 + g * 17)
             with contextlib.redirect_stdout(sys.stderr):   # stdout is the report's
+                bots = make_seat_bots(bot_names, seed * 1_000_003 + g * 17)
                 rec = play_match(rules, seating, bots, seed * 1_000_003 + g)
         except BotFailed as exc:
             raise _bot_fault(exc, bot_names, g, games) from None
@@ -83,7 +83,8 @@ def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: i
     started = time.perf_counter()
     for g in range(games):
         try:
-            bots = make_seat_bots(bot_names, seed * 1_000_003 + g * 17)
+            with contextlib.redirect_stdout(sys.stderr):   # a factory's prints too
+                bots = make_seat_bots(bot_names, seed * 1_000_003 + g * 17)
         except BotFailed as exc:
             raise _bot_fault(exc, bot_names, g, games) from None
         names = [f"{bot_names[s]}{s + 1}" for s in range(n)]

@@ -68,7 +68,8 @@ def checked_choice(choose: Callable[[HandState, list[Action]], object], view: Ha
     except BaseException as exc:  # noqa: BLE001 - sys.exit, or any class a plug-in raises
         # a time limit says what happened in its own words (the bot did not raise it)
         words = (str(exc) if getattr(exc, "bot_fault_words", False)
-                 else f"raised {type(exc).__name__}: {exc}")
+                 else f"raised {type(exc).__name__}: {exc}" if str(exc)
+                 else f"raised {type(exc).__name__}")   # MemoryError says nothing more
         raise BotFailed(seat, words) from exc
     action = legal_choice(answer, legal)
     if action is None:

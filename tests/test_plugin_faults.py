@@ -172,6 +172,7 @@ class Noisy:
 def make_noisy(seed, **options):
     import os
     os.write(1, b"NOISE FROM THE FACTORY\\n")
+    print("NOISE PRINTED BY THE FACTORY")
     return Noisy()
 
 
@@ -540,9 +541,10 @@ def test_what_a_bot_writes_below_sys_stdout_never_breaks_the_report(
     import json
     r = _cli_with_plugins(_plugin_dir(), *verb)
     assert r.returncode == 0, r.stderr
+    assert "NOISE" not in r.stdout
     json.loads(r.stdout)                           # the report alone
     assert "NOISE BELOW STDOUT" in r.stderr and "NOISE FROM THE FACTORY" in r.stderr
-    assert "NOISE ON __STDOUT__" in r.stderr
+    assert "NOISE ON __STDOUT__" in r.stderr and "NOISE PRINTED BY THE FACTORY" in r.stderr
 
 
 def test_a_bot_that_takes_memory_without_end_is_stopped_as_a_fault(faulty_plugins: None) -> None:
@@ -600,3 +602,32 @@ def test_a_plugin_that_is_not_offered_is_said_once(faulty_plugins: None,
     said = [r for r in caplog.records if "'heuristic'" in r.getMessage()
             and "not offered" in r.getMessage()]
     assert len(said) <= 1, said
+
+
+@pytest.mark.parametrize(("spec", "said"), [
+    ("heuristic:match=1:match=2", "--bots 'heuristic:match=1:match=2': bot option 'match' is "
+                                  "given twice"),
+    ("heuristic:seed=3", "--bots 'heuristic:seed=3': a bot's seed is not an option"),
+])
+def test_simulate_says_which_option_of_a_spec_is_wrong(spec: str, said: str) -> None:
+    """Plug-in review: an option given twice, or a seed, was said as the generic "a bot
+    spec is a name, then options as :NAME=VALUE"."""
+    from cli.args import check_bot_entrant
+    with pytest.raises(ValueError) as ei:
+        check_bot_entrant(spec)
+    assert str(ei.value).startswith(said), str(ei.value)
+
+
+def test_a_bot_whose_allocation_fails_is_said_without_an_empty_reason() -> None:
+    """Plug-in review: "raised MemoryError:" ended with a colon and nothing after it."""
+    from engine.simulate import checked_choice
+
+    def hog(view: object, legal: object) -> object:
+        raise MemoryError()
+
+    order = list(CLASSIC.deck(TWO))
+    from engine import legal_actions, new_hand, view_of
+    state = new_hand(CLASSIC, TWO, order, 0)
+    with pytest.raises(BotFailed) as ei:
+        checked_choice(hog, view_of(state, 0), legal_actions(state, 0), 0)
+    assert ei.value.reason == "raised MemoryError"
