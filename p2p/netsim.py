@@ -72,6 +72,29 @@ def _identity_for(key_seed: bytes, seat: int) -> Any:
     return Identity.from_seed(hashlib.sha256(key_seed + bytes([seat])).digest())
 
 
+#: Seconds a seat's bot may think about one move here (the networked table's bound).
+DECISION_LIMIT = 30.0
+
+
+class _Late(Exception):
+    """A bot did not move within :data:`DECISION_LIMIT` (said as such, not as raised)."""
+
+    bot_fault_words = True
+
+
+def _die_with_parent() -> None:
+    """This child ends when its coordinator does (Linux ``PR_SET_PDEATHSIG``): a
+    coordinator stopped by ``timeout`` left its seats' processes running."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGKILL)             # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return                                    # not Linux: the deadline still ends it
+    if os.getppid() == 1:                         # the coordinator already left
+        os._exit(1)
+
+
 class _FaultTolerant:
     """A seat's bot that, once it raises or answers a move that is not legal (someone
     else's plug-in), is replaced by the heuristic for the rest of the run, said once on
@@ -84,13 +107,27 @@ class _FaultTolerant:
         #: what the bot did wrong (reported with the result), None while it plays
         self.fault: str | None = None
 
+    def _bounded(self, view: Any, legal: list[Any]) -> Any:
+        """The bot's move within :data:`DECISION_LIMIT` seconds (a ``SIGALRM`` timer: the
+        peer asks in this process's main thread)."""
+        def late(signum: int, frame: Any) -> None:
+            raise _Late(f"did not move within {DECISION_LIMIT:g} s")
+
+        before = signal.signal(signal.SIGALRM, late)
+        signal.setitimer(signal.ITIMER_REAL, DECISION_LIMIT)
+        try:
+            return self.bot.choose(view, legal)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, before)
+
     def choose(self, view: Any, legal: list[Any]) -> Any:
         from engine import BotFailed
         from engine.bots import make_bot
         from engine.simulate import checked_choice
         if self.fault is None:
             try:
-                return checked_choice(self.bot.choose, view, legal, self.seat)
+                return checked_choice(self._bounded, view, legal, self.seat)
             except BotFailed as exc:
                 self.fault = exc.reason[:300]
                 sys.stderr.write(f"bot {self.spec} at seat {self.seat} failed to move "
@@ -106,6 +143,7 @@ def _child(spec_path: str, seat: int, resume: bool) -> int:
     from p2p.table.store import Store, table_dir
     from p2p.transcript.file import TranscriptHeader
 
+    _die_with_parent()
     # the standard output is this child's channel to the parent (ENDPOINT, progress,
     # the result): a bot's prints, even below sys.stdout, go to stderr instead
     sys.stdout.flush()

@@ -631,3 +631,18 @@ def test_a_bot_whose_allocation_fails_is_said_without_an_empty_reason() -> None:
     with pytest.raises(BotFailed) as ei:
         checked_choice(hog, view_of(state, 0), legal_actions(state, 0), 0)
     assert ei.value.reason == "raised MemoryError"
+
+
+@pytest.mark.slow
+def test_simulate_on_the_network_bounds_a_bot_that_never_moves(faulty_plugins: None) -> None:
+    """Recheck of the plug-in review: with ``--network`` a bot that never answered held
+    its seat's process (and the run) until the table's own deadline, minutes later, and
+    the report named the seat, not the bot. It has 30 s a move, as everywhere else."""
+    import time
+    started = time.monotonic()
+    r = _cli_with_plugins(_plugin_dir(), "simulate", "--network", "--bots", "hangs,heuristic",
+                          "--games", "1")
+    assert r.returncode == 0, r.stderr
+    assert ("bot hangs at seat 0 failed to move in game 1 (did not move within 30 s); the "
+            "heuristic played its seat from then on") in r.stderr
+    assert time.monotonic() - started < 120
