@@ -414,6 +414,15 @@ def test_docs_example_plugin_bot_is_short_and_plays(tmp_path, monkeypatch):
                       seed=1).match.over
     with pytest.raises(ValueError, match="bad options for bot 'mybot'"):
         make_bot("mybot:speed=9", 1)
+    # "Trying a bot out": the snippet that plays it from Python runs as written
+    import contextlib
+    import io
+    snippet = doc.split("### Trying a bot out", 1)[1].split("```python\n", 1)[1]
+    with contextlib.redirect_stdout(io.StringIO()) as said:
+        exec(snippet.split("```", 1)[0], {})
+    winner, totals = said.getvalue().split(" ", 1)
+    import ast
+    assert winner in ("0", "1") and max(ast.literal_eval(totals)) >= 5000
     monkeypatch.delitem(sys.modules, "mybot", raising=False)
 
 
