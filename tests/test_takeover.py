@@ -44,6 +44,20 @@ def _stopped(name: bytes, silent: int = 2) -> Table:
     return t
 
 
+def _games_state(tmp_path: Path, path: Path) -> str:
+    """What `millebornes games` says of the game saved at ``path`` (a three-seat modern
+    table, as a data folder lists it)."""
+    import datetime
+    import shutil
+
+    from cli.games import SavedGame, game_state
+    folder = tmp_path / "game"
+    folder.mkdir()
+    shutil.copy(path, folder / "transcript.mbt")
+    return game_state(SavedGame(folder, "abcd", datetime.datetime(2026, 1, 1),
+                                ("p0", "p1", "p2"), 0, "modern"))
+
+
 def _start_bot(t: Table, runner: int, silent: int, bot: Identity) -> ReplicatedLog:
     """The runner starts the bot peer from a copy of its own stored transcript (the
     agreement in it names the bot's key)."""
@@ -533,11 +547,7 @@ def test_a_match_ended_by_agreement_before_any_hand_is_said_so_by_replay_and_gam
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`replay` printed "OK: a fair game" and then "this transcript does not verify";
     `games` listed the match as "in progress" though it is over by agreement."""
-    import datetime
-    import shutil
-
     from cli import replay as replay_verb
-    from cli.games import SavedGame, game_state
 
     t = _stopped(b"takeover/end-replay")
     for s in (0, 1):
@@ -551,12 +561,7 @@ def test_a_match_ended_by_agreement_before_any_hand_is_said_so_by_replay_and_gam
     assert "does not verify" not in captured.out + captured.err
     assert "the match ended before any hand was finished: there is no hand to show" \
         in " ".join(captured.err.split())
-    folder = tmp_path / "game"
-    folder.mkdir()
-    shutil.copy(path, folder / "transcript.mbt")
-    game = SavedGame(folder, "abcd", datetime.datetime(2026, 1, 1), ("p0", "p1", "p2"), 0,
-                     "modern")
-    assert game_state(game) == "ended in hand 1 by agreement (p2 had left)"
+    assert _games_state(tmp_path, path) == "ended in hand 1 by agreement (p2 had left)"
 
 
 def test_a_seat_that_times_out_pauses_the_table_and_the_console_says_paused(
@@ -680,41 +685,21 @@ def test_a_player_back_after_a_bot_took_the_seat_is_told_they_watch(
 def test_a_game_waiting_for_a_silent_seat_is_listed_in_progress(tmp_path: Path) -> None:
     """A player stopped answering mid-hand and nothing was agreed: verify says "fair so
     far", and `games` listed the game as "damaged (see verify)"."""
-    import datetime
-    import shutil
-
-    from cli.games import SavedGame, game_state
-
     t = _stopped(b"takeover/games-paused")
     path = _transcript(tmp_path, t, 0)
     rep = verify_game(path)
     assert rep.unfinished and rep.blamed_seat is None, rep.summary()
-    folder = tmp_path / "game"
-    folder.mkdir()
-    shutil.copy(path, folder / "transcript.mbt")
-    game = SavedGame(folder, "abcd", datetime.datetime(2026, 1, 1), ("p0", "p1", "p2"), 0,
-                     "modern")
-    assert game_state(game) == "in progress (hand 1)"
+    assert _games_state(tmp_path, path) == "in progress (hand 1)"
 
 
 def test_games_names_the_hand_a_game_stopped_in_after_a_voided_one(tmp_path: Path) -> None:
     """Hand 1 was left without a score and the table waits in hand 2 (the bot never
     started): `games` said "in progress (hand 1)", counting scored hands only."""
-    import datetime
-    import shutil
-
-    from cli.games import SavedGame, game_state
-
     t = _stopped(b"takeover/games-hand")
     _agree_bot(t, 2, (0, 1), Identity.from_seed(BOT_SEED))
     assert t.seats[0].rlog.hand_no == 1
     path = _transcript(tmp_path, t, 0)
-    folder = tmp_path / "game"
-    folder.mkdir()
-    shutil.copy(path, folder / "transcript.mbt")
-    game = SavedGame(folder, "abcd", datetime.datetime(2026, 1, 1), ("p0", "p1", "p2"), 0,
-                     "modern")
-    assert game_state(game) == "in progress (hand 2)", verify_game(path).summary()
+    assert _games_state(tmp_path, path) == "in progress (hand 2)", verify_game(path).summary()
 
 
 def test_a_takeover_bots_store_opens_again_on_resume(tmp_path: Path) -> None:
