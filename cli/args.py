@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
-from engine import Rules, Seating, parse_option, preset
+from engine import BotOptionError, Rules, Seating, parse_option, preset
 from engine.bots import bot_names, is_bot_name, parse_bot_spec
 
 from . import i18n
@@ -185,10 +185,10 @@ def check_bot_spec(spec: str, flag: str) -> None:
     ``ValueError`` is English): which flag, which spec, what to write instead."""
     try:
         name, _options = parse_bot_spec(spec)
-    except ValueError as exc:
-        if "given twice" in str(exc) or "seed is not an option" in str(exc):
-            # well formed, but an option twice or a seed: the engine's own words say which
-            raise argparse.ArgumentTypeError(f"{flag} {spec!r}: {exc}") from None
+    except BotOptionError as exc:
+        # well formed, but an option twice or a seed: the engine's own words say which
+        raise argparse.ArgumentTypeError(f"{flag} {spec!r}: {exc}") from None
+    except ValueError:
         raise argparse.ArgumentTypeError(
             _("%(flag)s %(spec)s: a bot spec is a name, then options as :NAME=VALUE "
               "(e.g. search:ms=200)") % {"flag": flag, "spec": repr(spec)}) from None

@@ -33,7 +33,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
-from engine import Action, BotFailed, HandState, SeatController
+from engine import Action, BotFailed, BotTooSlow, HandState, PluginFailed, SeatController
 from engine.bots import BOTS, make_bot, parse_bot_spec
 
 from .bot_process import ANSWER_WITHIN, cap_memory
@@ -50,13 +50,6 @@ MAKE_LIMIT = ANSWER_WITHIN
 GRACE_RINGS = 5
 
 T = TypeVar("T")
-
-
-class DecisionTimeout(Exception):
-    """A bot did not decide (or was not made) within its limit (reported as a bot fault,
-    in its own words: the bot did not raise it)."""
-
-    bot_fault_words = True
 
 
 class _Alarm(BaseException):
@@ -91,7 +84,7 @@ class _Timer:
         raise _Alarm
 
     def call(self, fn: Callable[[], T], late: str) -> T:
-        """``fn()``, or :class:`DecisionTimeout` saying ``late`` past the limit."""
+        """``fn()``, or :class:`engine.BotTooSlow` saying ``late`` past the limit."""
         if not hasattr(signal, "setitimer") or \
                 threading.current_thread() is not threading.main_thread():
             return fn()
@@ -109,7 +102,7 @@ class _Timer:
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 signal.signal(signal.SIGALRM, before)
         except _Alarm:
-            raise DecisionTimeout(late) from None
+            raise BotTooSlow(late) from None
 
 
 class Bounded:
@@ -164,14 +157,13 @@ def try_make(spec: str) -> tuple[str, str] | None:
             make_plugin_bot(spec, 0)
     except KeyboardInterrupt:
         raise
-    except ValueError as exc:
-        # the engine's words: "bot plug-in 'x' (...) failed to load: ..." / "failed to make
-        # its bot: ..." / "made no object with choose()", else the options' own check
-        text = str(exc)
-        return ("made" if text.startswith("bot plug-in") else "options", text)
+    except PluginFailed as exc:      # it failed to load, or its factory failed
+        return ("made", str(exc))
+    except ValueError as exc:        # the options' own check
+        return ("options", str(exc))
+    except BotTooSlow as exc:
+        return ("made", f"the bot {exc}")
     except BaseException as exc:  # noqa: BLE001 - whatever a plug-in's factory raises
-        if getattr(exc, "bot_fault_words", False):
-            return ("made", f"the bot {exc}")
         return ("made", f"bot {name!r} could not be made: {type(exc).__name__}: {exc}")
     return None
 
@@ -250,8 +242,8 @@ def make_seat_bots(specs: Sequence[str], seed: int) -> list[SeatController]:
             bots.append(make_bounded_bot(spec, seed + s))
         except KeyboardInterrupt:
             raise
+        except BotTooSlow as exc:
+            raise BotFailed(s, str(exc)) from exc
         except BaseException as exc:  # noqa: BLE001 - a factory may fail for some seeds only
-            if getattr(exc, "bot_fault_words", False):
-                raise BotFailed(s, str(exc)) from exc
             raise BotFailed(s, f"could not be made ({type(exc).__name__}: {exc})") from exc
     return bots

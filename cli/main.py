@@ -17,7 +17,6 @@ from collections.abc import Sequence
 
 from . import i18n
 from .args import VERB_MODULES, UsageError, build_parser
-from .bot_limit import report_to_stdout
 from .i18n import _
 from .logs import setup_logging
 from .words import error_line
@@ -86,10 +85,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         setup_logging(args)
         logged = True
         module = importlib.import_module(f"cli.{VERB_MODULES[args.verb]}")
-        if args.verb in ("simulate", "tournament"):
-            # bots run here: what they write below sys.stdout must not break the report
-            with report_to_stdout():
-                return int(module.run(args))
         return int(module.run(args))
     except BrokenPipeError:
         # `millebornes games | head`: the reader has what it wanted and left; nothing to

@@ -203,7 +203,8 @@ class PlainSession:
         elif word in ("e", "end"):
             self.say(d.agree("end"))  # type: ignore[attr-defined]
         elif word:
-            self.say(silent_seat_plain_line(_seat_names(d)[silent()]))
+            names = d.current_names()  # type: ignore[attr-defined]
+            self.say(silent_seat_plain_line(names[silent()]))
         return True
 
     def show_activity(self) -> None:
@@ -211,8 +212,8 @@ class PlainSession:
         silent = getattr(self.driver, "silent", lambda: None)()
         if silent is not None:
             status = self.driver.agreement_status()  # type: ignore[attr-defined]
-            busy = silent_seat_plain_line(_seat_names(self.driver)[silent]) + (
-                f" {status}" if status else "")
+            names = self.driver.current_names()  # type: ignore[attr-defined]
+            busy = silent_seat_plain_line(names[silent]) + (f" {status}" if status else "")
         if busy and busy != self.last_activity:
             self.say("* " + busy)
             self.out.flush()
@@ -282,12 +283,6 @@ class PlainSession:
                 self.say(_("You stay at the table."))
                 return False
             self.say(leave_question(bool(getattr(d, "saves_game", True)), d.over))
-
-
-def _seat_names(driver: TableDriver) -> list[str]:
-    """Who plays each seat now (a bot that took a seat by agreement is named as such)."""
-    current = getattr(driver, "current_names", None)
-    return list(current()) if callable(current) else list(driver.names)
 
 
 def run_plain(driver: TableDriver, *, auto: bool = False, lang: str | None = None, seed: int = 0,

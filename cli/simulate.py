@@ -20,7 +20,7 @@ from p2p.text import safe_text
 
 from . import i18n
 from .args import MAX_MATCHES, check_bot_entrant, rules_from, seating_from
-from .bot_limit import make_seat_bots
+from .bot_limit import make_seat_bots, report_to_stdout
 from .i18n import _, ngettext
 from .words import cheat_demo_lines, rules_name
 
@@ -139,6 +139,12 @@ def run_cheat(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    # bots run here: what they write below sys.stdout must not break the report
+    with report_to_stdout():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     if getattr(args, "cheat", None):
         return run_cheat(args)
     rules, seating, bot_names = table_from_args(args)

@@ -33,7 +33,7 @@ from p2p.text import safe_text
 
 from . import i18n
 from .args import MAX_JOBS, MAX_MATCHES, check_bot_entrant, rules_from, seating_from
-from .bot_limit import make_seat_bots
+from .bot_limit import make_seat_bots, report_to_stdout
 from .i18n import _, ngettext
 from .words import rules_name
 
@@ -443,4 +443,7 @@ def run_tournament(args: argparse.Namespace) -> int:
 
 
 #: ``millebornes tournament`` (see :mod:`cli.main`).
-run = run_tournament
+def run(args: argparse.Namespace) -> int:
+    # bots run here: what they write below sys.stdout must not break the report
+    with report_to_stdout():
+        return run_tournament(args)

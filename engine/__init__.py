@@ -34,7 +34,10 @@ from .cards import family as family
 from .cards import kind as kind
 from .cards import kind_name as kind_name
 from .errors import BotFailed as BotFailed
+from .errors import BotOptionError as BotOptionError
+from .errors import BotTooSlow as BotTooSlow
 from .errors import IllegalAction as IllegalAction
+from .errors import PluginFailed as PluginFailed
 from .game import apply_action as apply_action
 from .game import explain as explain
 from .game import legal_actions as legal_actions

@@ -40,6 +40,7 @@ from ._rollout_sim import move_of as move_of
 from ._rollout_sim import random_hand as random_hand
 from ._rollout_sim import supported as supported  # which states the fast path plays
 from ._rollout_sim import to_action as to_action
+from .errors import BotOptionError, PluginFailed
 
 ENTRY_POINT_GROUP = "millebornes.bots"
 log = logging.getLogger("engine.bots")
@@ -139,17 +140,17 @@ class _LazyFactory:
         try:
             factory = self.ep.load()
         except Exception as exc:  # any import error of third-party code: one clear message
-            raise ValueError(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
+            raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
                              f"load: {exc}") from None
         try:
             bot: SeatController = factory(seed, **options)
         except TypeError:
             raise                    # its options: make_bot says "bad options"
         except Exception as exc:     # third-party code: one clear message naming it
-            raise ValueError(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
+            raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
                              f"make its bot: {type(exc).__name__}: {exc}") from None
         if not callable(getattr(bot, "choose", None)):
-            raise ValueError(f"bot plug-in {self.ep.name!r} made no object with choose()")
+            raise PluginFailed(f"bot plug-in {self.ep.name!r} made no object with choose()")
         return bot
 
 
@@ -191,10 +192,10 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
         if not sep or not key.isidentifier():
             raise ValueError(f"bot option {part!r} in {spec!r} must look like NAME=VALUE")
         if key == "seed":
-            raise ValueError(f"a bot's seed is not an option (in {spec!r}): the seed comes "
-                             "from --seed")
+            raise BotOptionError(f"a bot's seed is not an option (in {spec!r}): the seed "
+                                 "comes from --seed")
         if key in given:
-            raise ValueError(f"bot option {key!r} is given twice in {spec!r}")
+            raise BotOptionError(f"bot option {key!r} is given twice in {spec!r}")
         given.add(key)
         options[key] = _parse_value(value.strip())
     return name, options

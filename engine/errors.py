@@ -33,3 +33,18 @@ class BotFailed(ValueError):
 
     def __reduce__(self) -> tuple[type[BotFailed], tuple[int, str]]:
         return (BotFailed, (self.seat, self.reason))
+
+
+class BotTooSlow(Exception):
+    """A bot did not move (or was not made) within the time its caller allows: a bot
+    fault said in these words ("did not move within 30 s"), not as an error it raised.
+    Raised by the callers' timers (the engine keeps no clock)."""
+
+
+class BotOptionError(ValueError):
+    """A well-formed bot spec whose options cannot be: an option given twice, or a seed
+    (which comes from the caller). Its words say which."""
+
+
+class PluginFailed(ValueError):
+    """An installed bot plug-in failed to load, to make its bot, or made no bot."""

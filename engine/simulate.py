@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from .actions import Action
 from .bots import SeatController
-from .errors import BotFailed
+from .errors import BotFailed, BotTooSlow
 from .game import apply_action, legal_actions, new_hand, reshuffle_action
 from .rules import Rules, Seating
 from .scoring import Match, SideScore, hand_winner, score_hand
@@ -67,7 +67,7 @@ def checked_choice(choose: Callable[[HandState, list[Action]], object], view: Ha
         raise                    # the person at the keyboard pressed Ctrl-C
     except BaseException as exc:  # noqa: BLE001 - sys.exit, or any class a plug-in raises
         # a time limit says what happened in its own words (the bot did not raise it)
-        words = (str(exc) if getattr(exc, "bot_fault_words", False)
+        words = (str(exc) if isinstance(exc, BotTooSlow)
                  else f"raised {type(exc).__name__}: {exc}" if str(exc)
                  else f"raised {type(exc).__name__}")   # MemoryError says nothing more
         raise BotFailed(seat, words) from exc

@@ -76,12 +76,6 @@ def _identity_for(key_seed: bytes, seat: int) -> Any:
 DECISION_LIMIT = 30.0
 
 
-class _Late(Exception):
-    """A bot did not move within :data:`DECISION_LIMIT` (said as such, not as raised)."""
-
-    bot_fault_words = True
-
-
 def _die_with_parent() -> None:
     """This child ends when its coordinator does (Linux ``PR_SET_PDEATHSIG``): a
     coordinator stopped by ``timeout`` left its seats' processes running."""
@@ -110,8 +104,10 @@ class _FaultTolerant:
     def _bounded(self, view: Any, legal: list[Any]) -> Any:
         """The bot's move within :data:`DECISION_LIMIT` seconds (a ``SIGALRM`` timer: the
         peer asks in this process's main thread)."""
+        from engine import BotTooSlow
+
         def late(signum: int, frame: Any) -> None:
-            raise _Late(f"did not move within {DECISION_LIMIT:g} s")
+            raise BotTooSlow(f"did not move within {DECISION_LIMIT:g} s")
 
         before = signal.signal(signal.SIGALRM, late)
         signal.setitimer(signal.ITIMER_REAL, DECISION_LIMIT)
@@ -397,7 +393,8 @@ def simulate_network(rules: Rules, seating: Seating, bot_names: list[str], games
     return {"rules": rules.to_dict(), "seating": seating.label(), "games": games,
             "fair_deck": True, "network": True, "entries": entries, "transcripts": files,
             "identical_transcripts": not failures, "failures": failures,
-            "bot_faults": bot_faults, **tally.summary(bot_names, time.perf_counter() - started, rate_digits=2)}
+            "bot_faults": bot_faults,
+            **tally.summary(bot_names, time.perf_counter() - started, rate_digits=2)}
 
 
 # ======================================================================= benchmark

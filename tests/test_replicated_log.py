@@ -618,7 +618,7 @@ def test_each_seat_says_it_is_done_and_stops_waiting_for_the_others() -> None:
     fresh = _table(b"rlog/done", n=3, seed=5)
     fresh.run()
     rl = fresh.seats[0].rlog
-    rl._done_from.clear()
+    rl._done_nodes.clear()
     rl.on_message(b"stranger-node-id-000000000000000", wire.encode_done(rl.table_id))
     rl.on_message(fresh.node_of[1], wire.encode_done(b"another table"))
     assert not rl.everyone_done()

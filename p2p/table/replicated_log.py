@@ -221,9 +221,9 @@ class ReplicatedLog:
         #: :meth:`stop` that gave no id.
         self.stop_why: dict[str, Any] | None = None
         self.finished = False
-        self._done_from: set[int] = set()   # seats that said they hold the whole match
-        #: transport ids that said so (a seat's player and the bot that took the seat
-        #: over share the seat; each says it for itself)
+        #: transport ids that said they hold the whole match (DONE); a seat is done when
+        #: the node of its key in play said so (a seat's player and the bot that took the
+        #: seat over share the seat: each says it for itself)
         self._done_nodes: set[bytes] = set()
         #: players a bot replaced who were heard from here: they follow the table and may
         #: still need its entries from us
@@ -363,8 +363,7 @@ class ReplicatedLog:
             self._drop(sender, exc.reason, exc.detail)
             return
         seat = self.seat_of_node.get(sender)
-        if seat is not None and sender != wire.node_id_for(self.keys[seat]) \
-                and sender not in self._replaced_heard:
+        if seat is not None and sender != wire.node_id_for(self.keys[seat]):
             self._replaced_heard.add(sender)   # a player a bot replaced, following along
         if isinstance(msg, (wire.Push, wire.Entries)):
             for raw in msg.entries:
@@ -387,8 +386,6 @@ class ReplicatedLog:
                 self._drop(sender, "malformed", "done")
             else:
                 self._done_nodes.add(sender)
-                if sender == wire.node_id_for(self.keys[seat]):
-                    self._done_from.add(seat)
         else:
             self._on_abandon(sender, msg)
 
@@ -412,7 +409,7 @@ class ReplicatedLog:
         """The match is over here and every other seat said it holds the whole match too:
         nobody can still need an entry from this peer.  (A seat that says so falsely only
         loses its own chance to fetch from us.)"""
-        return (self.finished and all(s in self._done_from
+        return (self.finished and all(wire.node_id_for(self.keys[s]) in self._done_nodes
                                       for s in range(len(self.keys)) if s != self.me)
                 # a player a bot replaced, back and following the table, may still need
                 # our entries (left behind, his copy stayed unfinished for ever)
