@@ -80,6 +80,8 @@ def resolve_target(ctx: Context, word: str) -> int | str:
     sides = {seating.side_of(s) for s, n in enumerate(ctx.names)
              if n.lower().startswith(w) and seating.side_of(s) != mine}
     if not sides:
+        if ctx.names[ctx.seat].lower().startswith(w):
+            return reply("own-self")      # "You is on your side" was said to "on you"
         if any(n.lower().startswith(w) for s, n in enumerate(ctx.names)
                if seating.side_of(s) == mine):
             return reply("own-side", word=word)
@@ -137,6 +139,9 @@ def parse(text: str, ctx: Context) -> Outcome:
                "explain": "why", "continue": "next"}
     if verb == "n" and ctx.view.phase == RESPOND and not ctx.hand_over:
         verb = "pass"      # the prompt says "n to let it stand": n is "next" elsewhere
+    if ctx.view.phase == EXTEND and not args and (verb in YES or verb in NO):
+        # the prompt says "n (extend no) … y (extend yes)": a plain-mode player typed y
+        verb, args = "extend", ["yes" if verb in YES else "no"]
     verb = aliases.get(verb, verb)
     matches = [v for v in VERBS if v.startswith(verb)] if len(verb) >= 2 else []
     if verb not in VERBS and len(matches) == 1:
@@ -250,7 +255,7 @@ def _play(ctx: Context, args: list[str]) -> Outcome:
         opts = or_list(f"play {args[0]} on {labels[a.target].split(' & ')[0]}"
                        for a in plays if a.target is not None)
         return _err(reply("say-whom", card=name, options=opts))
-    if target_word is not None:
+    if target_word is not None and plays:
         return _err(reply("not-a-hazard", card=name, n=args[0]))
     if plays:
         return Outcome("action", action=plays[0])

@@ -1561,6 +1561,7 @@ def _agreement_name(names: Sequence[str], seat: int) -> str:
 #: What the command language answers, by key; ``{}`` fields are filled by :func:`reply`.
 REPLIES: dict[str, str] = {
     "own-side": N_("{word} is on your side: hazards go on an opponent"),
+    "own-self": N_("a hazard goes on an opponent, not on you"),
     "nobody-called": N_("nobody at the table is called {word} (opponents: {opponents})"),
     "ambiguous": N_("{word} could be {choices}: type more of the name"),
     "hand-empty": N_("your hand is empty"),
@@ -1601,8 +1602,9 @@ REPLIES: dict[str, str] = {
     "answer-in": N_("your side's answer is in: waiting for the others"),
     "no-hazard": N_("there is no hazard to answer now"),
     "no-hazard-hint": N_("there is no hazard to answer now: {hint}"),
-    "no-coup": N_("you hold no {safety}, the safety against {hazard}: no coup fourré. "
-               "n (or pass) lets it stand."),
+    # short: the prompt below it already says "n to let it stand" (a longer line was cut
+    # off on an 80-column screen just before the key to press)
+    "no-coup": N_("no coup fourré: you hold no {safety} (the safety against {hazard})"),
     "no-extension": N_("there is no extension to decide now"),
     "extend-how": N_("extend yes (play on to 1000) or extend no (end the hand)?"),
     "kept": N_("Kept it: nothing discarded."),

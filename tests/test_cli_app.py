@@ -206,7 +206,7 @@ def test_coup_fourre_prompt_identical_with_or_without_the_safety() -> None:
                 await until(lambda: d.view().phase != RESPOND)
                 assert any("Coup fourré" in e for e in d.events)
             else:
-                await until(lambda: "no coup fourré" in app.message)
+                await until(lambda: "no coup fourré" in app.message.lower())
                 assert d.view().phase == RESPOND  # refused, still asked
                 inp.send_text("n")  # pass
                 await until(lambda: d.view().phase != RESPOND)

@@ -9,7 +9,7 @@ from prompt_toolkit.document import Document
 from cli.commands import Commander, Context, parse
 from cli.completion import CommandCompleter
 from cli.driver import LocalDriver
-from cli.words import command_for
+from cli.words import command_for, reply
 from engine import (
     KIND_OF,
     CoupFourre,
@@ -115,9 +115,28 @@ def test_hazard_target_by_name_prefix() -> None:
     nobody = parse(f"play {n} on zed", ctx)
     assert nobody.text == "nobody at the table is called zed (opponents: Bo, Cy)"
     me = parse(f"play {n} on ana", ctx)
-    assert me.text == "ana is on your side: hazards go on an opponent"
+    assert me.text == "a hazard goes on an opponent, not on you"
+    team = rolling(make(HAND, n_players=4, teams="2x2"))
+    mate = next(name for s, name in enumerate(team.names)
+                if s and team.view.seating.side_of(s) == team.view.seating.side_of(0))
+    assert parse(f"play {n} on {mate.lower()}", team).text == \
+        f"{mate.lower()} is on your side: hazards go on an opponent"
     not_hazard = parse(f"play {pos(ctx, Kind.D25)} on bo", ctx)
-    assert "is not a hazard" in not_hazard.text
+    assert not_hazard.text == f"25 is not a hazard: it goes on your own side, type play {pos(ctx, Kind.D25)}"
+    # the hint is given only when "play N" would work; else why the card cannot be played
+    # (it said "type play 5" of a Spare Tire with no Flat Tire, and of distance before a Roll)
+    idle = make(HAND)
+    assert parse(f"play {pos(idle, Kind.D25)} on bo", idle).text.startswith(
+        "25 cannot be played now: You need a Roll")
+    assert parse(f"play {pos(idle, Kind.GASOLINE)} on bo", idle).text.startswith(
+        "Gasoline cannot be played now")
+
+
+def test_a_hazard_on_oneself_is_said_plainly() -> None:
+    ctx = rolling(make(HAND))
+    me = ctx._replace(names=("You", *ctx.names[1:]))
+    assert parse(f"play {pos(me, Kind.STOP)} on you", me).text == \
+        "a hazard goes on an opponent, not on you"
 
 
 def test_single_opponent_needs_no_target() -> None:
@@ -193,8 +212,10 @@ def test_coup_fourre_prompt_behaves_alike_with_or_without_safety() -> None:
     assert parse("coup", a).action == CoupFourre(0, cards_of(Kind.RIGHT_OF_WAY)[0])
     refused = parse("coup", b)
     assert refused.kind == "error"
-    assert refused.text == ("you hold no Right of Way, the safety against Stop: "
-                            "no coup fourré. n (or pass) lets it stand.")
+    assert refused.text == "no coup fourré: you hold no Right of Way (the safety against Stop)"
+    # one line of an 80-column status at the longest names, as the two-line prompt below it
+    # takes the rest ("…the safety against Speed Limit: no coup fourré. n…" was cut off)
+    assert len(reply("no-coup", safety="Right of Way", hazard="Speed Limit")) <= 78
     # the same completions and the same refusal of other commands in both cases
     for ctx in (a, b):
         assert parse("play 2", ctx).kind == "error"
@@ -209,6 +230,12 @@ def test_extension() -> None:
     assert parse("extend yes", ctx).action == Extend(0, True)
     assert parse("extend no", ctx).action == Extend(0, False)
     assert "extend yes" in parse("extend maybe", ctx).text
+    # the prompt says "n (extend no) … y (extend yes)": a bare y or n answers it in plain
+    # mode too (y was an unknown command and n meant "next")
+    for yes in ("y", "Y", "yes", "o", "j"):
+        assert parse(yes, ctx).action == Extend(0, True), yes
+    for no in ("n", "no", "non"):
+        assert parse(no, ctx).action == Extend(0, False), no
 
 
 def test_why_help_quit_next() -> None:
