@@ -12,6 +12,7 @@ import argparse
 import getpass
 import math
 import os
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
@@ -563,6 +564,18 @@ def move_delay(auto: bool) -> float:
 def data_dir(args: argparse.Namespace) -> Path | None:
     d = getattr(args, "data_dir", None)
     return Path(d) if d else None
+
+
+def resume_flags(args: argparse.Namespace) -> tuple[str, str]:
+    """The options ``millebornes resume`` and ``millebornes verify`` need to find this
+    player's copy again (each with its leading space; empty when the defaults do)."""
+    keep = []
+    for flag, attr in (("--data-dir", "data_dir"), ("--identity", "identity")):
+        value = getattr(args, attr, None)
+        if value:
+            keep.append(f" {flag} {shlex.quote(str(value))}")
+    plain = " --plain" if getattr(args, "plain", False) else ""
+    return "".join(keep) + plain, keep[0] if keep and keep[0].startswith(" --data-dir") else ""
 
 
 def bind_address(args: argparse.Namespace) -> str:

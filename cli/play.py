@@ -22,7 +22,7 @@ from p2p.table import Peer, SessionOptions, Store, TableConfig, TableStart, admi
 from p2p.transcript.file import Player
 
 from . import i18n
-from .args import data_dir, play_bots, rules_from, seating_from, table_names
+from .args import data_dir, play_bots, resume_flags, rules_from, seating_from, table_names
 from .bot_limit import make_bounded_bot
 from .bot_peers import BotPeerProcesses, bot_identities
 from .console import run_console
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     if table.peer.finished:
         print(paragraph(saved_line(str(table.transcript), short)))
     else:
-        print(paragraph(paused_line(short)))
+        print(paragraph(paused_line(short, *resume_flags(args))))
     return code
 
 

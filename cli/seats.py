@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import fcntl
 import ipaddress
 import logging
 import os
@@ -39,7 +40,7 @@ from p2p.table import node_id_for as node_id_for
 from p2p.table.store import default_data_dir, read_meta, table_dir
 
 from . import i18n
-from .args import bind_address, data_dir, move_delay
+from .args import bind_address, data_dir, move_delay, resume_flags
 from .bot_process import BotProcess
 from .console import run_console
 from .i18n import _
@@ -66,7 +67,54 @@ def base_dir(args: argparse.Namespace) -> Path:
 
 
 def identity(args: argparse.Namespace) -> Identity:
-    return Identity.load_or_create(getattr(args, "identity", None))
+    """The player's key (``--identity``), with the data folder claimed for it."""
+    ident = Identity.load_or_create(getattr(args, "identity", None))
+    claim_data_folder(ident, base_dir(args))
+    return ident
+
+
+#: Open claims of data folders (kept for the life of the process: closing one releases it).
+_CLAIMS: dict[tuple[Path, str], int] = {}
+
+
+def claim_data_folder(ident: Identity, base: Path) -> None:
+    """One player at a time per data folder. Two players on one account who share it (a
+    second ``--identity`` without its own ``--data-dir``) both write the same table's folder:
+    the second to arrive stopped with "already holds this table" and the first found its
+    copy "damaged" on resume. So each player holds a lock file of its own key in the folder
+    while it plays (shared: the same player may run two commands), and a player whose folder
+    is held by another key is told at once, before it sits down."""
+    mine = fingerprint(ident.public_key)
+    if (base, mine) in _CLAIMS:
+        return
+    try:
+        base.mkdir(parents=True, exist_ok=True, mode=0o700)
+        for lock in sorted(base.glob("player-*.lock")):
+            other = lock.name[len("player-"):-len(".lock")]
+            if other == mine or any(b == base and k == other for b, k in _CLAIMS):
+                continue
+            try:
+                fd = os.open(lock, os.O_RDONLY | os.O_NOFOLLOW)
+            except OSError:
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise ValueError(_(
+                    "another player (key %(key)s) is playing from the data folder %(dir)s "
+                    "right now; a second player on this computer needs a folder of their own: "
+                    "add --data-dir DIR (with --identity FILE)") % {
+                        "key": other, "dir": base}) from None
+            finally:
+                os.close(fd)
+        fd = os.open(base / f"player-{mine}.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW,
+                     0o600)
+        fcntl.flock(fd, fcntl.LOCK_SH)
+    except OSError as exc:
+        # a read-only folder, say: what fails with it is said where it is written
+        logging.getLogger("cli.seats").info("data folder %s not claimed: %s", base, exc)
+        return
+    _CLAIMS[(base, mine)] = fd
 
 
 def listen(ident: Identity, bind: str, port: int, secure: bool = False) -> Node:
@@ -493,5 +541,5 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
         print(paragraph(_("the match stopped: %(reason)s")
                         % {"reason": peer_stop_reason(peer)}), file=say)
         return code if code else 1
-    print(paragraph(paused_line(short)), file=say)
+    print(paragraph(paused_line(short, *resume_flags(args))), file=say)
     return code

@@ -627,10 +627,14 @@ def saved_line(path: str, short_id: str | None) -> str:
              "%(ref)s") % {"path": path, "ref": ref}
 
 
-def paused_line(short_id: str | None) -> str:
+def paused_line(short_id: str | None, resume_flags: str = "", verify_flags: str = "") -> str:
+    """``resume_flags``/``verify_flags``: the options that find this player's copy again
+    (its ``--data-dir``, ``--identity``, ``--plain``): without them a second player on one
+    account who typed the command as shown resumed the first player's seat."""
     ref = f" {short_id}" if short_id else ""
-    return _("You left; the game is saved. Come back to it with: millebornes resume%(ref)s "
-             "(millebornes verify%(ref)s checks it so far)") % {"ref": ref}
+    return _("You left; the game is saved. Come back to it with: millebornes "
+             "resume%(resume)s (millebornes verify%(verify)s checks it so far)") % {
+        "resume": ref + resume_flags, "verify": ref + verify_flags}
 
 
 def leave_question(saved: bool, over: bool) -> str:

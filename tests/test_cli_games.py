@@ -42,6 +42,11 @@ def quit_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     assert line.startswith("You left; the game is saved. Come back to it with: "
                            "millebornes resume "), line
     short = line.split("millebornes resume ", 1)[1].split()[0]
+    # the command as shown finds this copy again, in the mode it was played in (without
+    # --data-dir a second player on the account resumed the first one's seat; without
+    # --plain a screen-reader user came back to the full screen)
+    assert f"millebornes resume {short} --data-dir {data} --plain (millebornes verify " \
+           f"{short} --data-dir {data} checks it so far)" in line, line
     return data, short
 
 
