@@ -332,7 +332,13 @@ def with_names(text: str, names: Sequence[str]) -> str:
 
 def describe(before: HandState, action: Action, after: HandState, names: Sequence[str],
              viewer: int, lang: str | None = None) -> str | None:
-    """A log line for ``action`` as ``viewer`` may see it (others' draws stay hidden)."""
+    """A log line for ``action`` as ``viewer`` may see it (others' draws stay hidden).
+
+    The viewer's own moves are said as "You …" whatever name it chose (a networked
+    player read "Ann drew Roll." of herself, right above "You drew Roll (card 7…)")."""
+    if 0 <= viewer < len(names):
+        names = [*names[:viewer], "You", *names[viewer + 1:]]
+
     def who(seat: int) -> str:
         return names[seat]
 

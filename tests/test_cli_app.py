@@ -44,7 +44,7 @@ def test_select_with_a_digit_and_play_with_p() -> None:
         n = len(d.events)
         inp.send_text(f"{hand.index(card) + 1}p")
         await until(lambda: len(d.events) > n)
-        assert d.events[n].startswith(f"Ana played {_name(card)}")
+        assert d.events[n].startswith(f"You played {_name(card)}")
         inp.send_text("q")
 
     assert run(d, script) == 0
@@ -64,7 +64,7 @@ def test_command_line_discard_and_errors_in_status() -> None:
         n = len(d.events)
         inp.send_text(":discard 1\r")
         await until(lambda: len(d.events) > n)
-        assert d.events[n] == f"Ana discarded {_name(first)}."
+        assert d.events[n] == f"You discarded {_name(first)}."
         await until(lambda: my_play_phase(d) or d.view().phase == RESPOND)
         if d.view().phase == RESPOND:   # a bot attacked Ana meanwhile: let it stand
             inp.send_text("n")
@@ -162,7 +162,7 @@ def test_discarding_a_safety_asks_first() -> None:
         await until(lambda: "is a safety" in app.message)
         inp.send_text("y")
         await until(lambda: len(d.events) > n)
-        assert d.events[n] == f"Ana discarded {_name(safety)}."
+        assert d.events[n] == f"You discarded {_name(safety)}."
         inp.send_text("q")
 
     assert run(d, script) == 0
@@ -315,7 +315,7 @@ def test_extension_answered_with_y() -> None:
         assert app.status_text().startswith(
             "700 km! n (extend no): the hand ends, you score the trip. y (extend yes)")
         inp.send_text("y")
-        await until(lambda: any("extends the trip to 1000" in e for e in d.events))
+        await until(lambda: any("You extend the trip to 1000" in e for e in d.events))
         assert d.view().target == 1000
         inp.send_text("q")
 
