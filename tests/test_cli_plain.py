@@ -255,7 +255,7 @@ def test_driver_is_deterministic_and_rotates_the_first_player() -> None:
 def test_driver_log_never_shows_a_bot_s_hidden_draw() -> None:
     d = LocalDriver(preset("classic"), Seating.solo(3), NAMES, seed=5)
     _play_out(d)
-    assert any(e.startswith("Ana drew ") for e in d.events)
+    assert any(e.startswith("You drew ") for e in d.events)
     assert not any(e.startswith(("Bo drew", "Cy drew")) for e in d.events)
 
 
