@@ -231,10 +231,15 @@ def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int | Non
     marker = "▶ " if acting & set(seats) else "  "
     battle = zone.battle[-1] if zone.battle else None
     speed = zone.speed[-1] if zone.speed else None
+    off = [p.state for p in peers or () if p.seat in seats and p.state in ("offline", "left")]
+    # a side whose player left says so in its cards column: after the last column the
+    # word was cut off at 80 columns (a stray "le")
+    count = ("class:error", " " + _pad(_("left") if off[0] == "left" else _("offline"), 12)
+             + " ") if off else \
+        ("class:dim", " " + _pad(_("%(cards)s cards") % {"cards": cards}, 12) + " ")
     line1: Line = [("class:turn", marker),
                    ("class:you" if mine else "", _pad(label, 22)),
-                   ("class:dim", " " + _pad(_("%(cards)s cards") % {"cards": cards}, 12)
-                    + " "),
+                   count,
                    ("", "│ ")]
     if battle is None and not zone.rolling(view.rules):
         line1.append(("class:dim", _pad(_("not started") if not zone.started else "—", 17)))
@@ -251,11 +256,6 @@ def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int | Non
         line1.append(("class:dim", _pad(_("no limit"), 17)))
     else:
         line1.append((card_class(speed), _pad(card_name(speed, lang), 17)))
-    if peers:
-        off = [p.state for p in peers if p.seat in seats and p.state in ("offline", "left")]
-        if off:
-            line1.append(("class:error", " " + (_("left") if off[0] == "left"
-                                                else _("offline"))))
     km = f"{zone.km:>4}/{view.target}"
     line2: Line = [("", "  "), ("", km.ljust(9)), ("", " ")]
     line2 += progress_bar(zone.km, view.target, 14)

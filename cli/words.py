@@ -660,26 +660,22 @@ def left_wait_line(name: str) -> str:
              "(millebornes resume); q leaves too, and you can resume later.") % {"name": name}
 
 
-#: What a bot or the end by agreement costs: said before the key is pressed (one key
-#: left the hand in play without a score, unannounced).
-NO_SCORE = N_("Either leaves the hand in play without a score.")
-
-
 def silent_seat_line(name: str) -> str:
     """A seat fell silent in a network game (its player left, or its step passed the
-    time limit): the choices of the others, by key."""
-    return _("%(name)s left; the game is saved. Waiting for %(name)s to come back "
-             "(millebornes resume). Or press b: a bot takes %(name)s's seat from the next "
-             "hand, or e: end the match (either needs everyone's agreement).") % {
-                 "name": name} + " " + _(NO_SCORE)
+    time limit): the choices of the others, by key, and what they cost (one key left the
+    hand in play without a score, unannounced). Three status lines at 80 columns: a longer
+    notice was cut off before what the keys cost."""
+    return _("%(name)s left; the game is saved. Wait for them (millebornes resume), or "
+             "press b: a bot takes the seat from the next hand, or e: end the match; either "
+             "needs everyone here to agree and leaves this hand unscored.") % {"name": name}
 
 
 def silent_seat_plain_line(name: str) -> str:
     """The same choices in the line mode, by command."""
-    return _("%(name)s left; the game is saved. Waiting for %(name)s to come back "
-             "(millebornes resume). Or type bot: a bot takes %(name)s's seat from the next "
-             "hand, or end: end the match (either needs everyone's agreement).") % {
-                 "name": name} + " " + _(NO_SCORE)
+    return _("%(name)s left; the game is saved. Wait for them (millebornes resume), or "
+             "type bot: a bot takes the seat from the next hand, or end: end the match; "
+             "either needs everyone here to agree and leaves this hand unscored.") % {
+                 "name": name}
 
 
 def _names_list(names: Sequence[str]) -> str:

@@ -58,6 +58,13 @@ def test_zone_shows_every_pile_and_progress() -> None:
     assert "│" not in verbose and "▶" not in verbose  # words only for screen readers
     other = text(render.zone_lines(v, 1, NAMES, 0))
     assert "not started" in other and "no limit" in other and "no distance yet" in other
+    # a player who left is said whole within 80 columns (a stray "le" at the row's end)
+    from cli.driver import PeerStatus
+    for state, word in (("left", "left"), ("offline", "offline")):
+        gone = text(render.zone_lines(v, 1, NAMES, 0, peers=[PeerStatus(1, "Bo", "peer",
+                                                                         state)]))
+        first = gone.splitlines()[0]
+        assert len(first) <= 80 and f" {word} " in first, first
 
 
 def test_hand_cards_coloured_by_family_and_playable_marked() -> None:

@@ -111,7 +111,14 @@ def test_the_help_of_a_network_game_names_the_pause_keys() -> None:
     assert "b asks for a bot in their seat" in " ".join(help_text(True, True, True).split())
     assert "b asks for a bot" not in " ".join(help_text(True).split())
     # what b or e costs is said before the key is pressed
-    assert silent_seat_line("Ben").endswith("Either leaves the hand in play without a score.")
+    line = silent_seat_line("Ben")
+    assert line.endswith("either needs everyone here to agree and leaves this hand "
+                         "unscored.")
+    # whole in the three status lines of an 80-column screen (it was cut off before what
+    # the keys cost), with a long name too
+    from cli.app import MAX_STATUS
+    from cli.words import wrap
+    assert len(wrap(silent_seat_line("Bartholomew"), 78)) <= MAX_STATUS
 
 
 def test_the_end_of_a_hand_won_by_you_agrees_with_you() -> None:
