@@ -338,6 +338,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
                       help=_("bot opponents: a number (1-5), or a level per opponent (easy, "
                            "normal, hard, expert) or bot specs, comma-separated (default: "
                            "1, or every other seat of --teams)"))
+    play.add_argument("--players", type=count(2, 6, "--players"), default=None,
+                      help=_("players at the table, you included (2-6): the others are bots"))
     play.add_argument("--name", default=None, help=_("your name at the table"))
     play.add_argument("--seed", type=SEED, default=None, help=_("seed for the bots"))
     _console_args(play)
@@ -467,12 +469,16 @@ def rules_from(args: argparse.Namespace) -> Rules:
     return preset(args.rules, **options)
 
 
-def play_bots(bots: BotsArg | None, teams: str | None) -> BotsArg:
-    """``play --bots``, or when it is left out one bot, or a bot in every other seat of
-    ``--teams AxB`` (``play --teams 2x2`` is three bots, not an error)."""
+def play_bots(bots: BotsArg | None, teams: str | None, players: int | None = None) -> BotsArg:
+    """``play --bots``, or when it is left out a bot in every other seat of ``--players N``
+    or of ``--teams AxB`` (``play --teams 2x2`` is three bots, not an error), else one."""
+    seats = players or teams_players(teams)
     if bots is not None:
+        if players is not None and players != 1 + bots:
+            raise ValueError(_("--players %(players)d and --bots %(bots)d disagree: --bots "
+                               "counts the seats other than yours") % {
+                                   "players": players, "bots": int(bots)})
         return bots
-    seats = teams_players(teams)
     return bot_seats(1, 5)(str(seats - 1 if seats else 1))
 
 

@@ -34,7 +34,7 @@ from .words import paragraph, paused_line, peer_stop_reason, saved_line
 
 
 def run(args: argparse.Namespace) -> int:
-    args.bots = play_bots(args.bots, args.teams)
+    args.bots = play_bots(args.bots, args.teams, getattr(args, "players", None))
     players = 1 + args.bots
     seating = seating_from(players, args.teams)
     rules = rules_from(args)

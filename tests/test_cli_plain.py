@@ -154,6 +154,16 @@ def test_teams_alone_seat_a_bot_in_every_other_seat() -> None:
     assert "Final scores:" in proc.stdout
 
 
+def test_players_counts_the_seats() -> None:
+    """`play --players 4` was "unrecognized arguments" (host takes --players): the other
+    seats are bots."""
+    proc = _cli("play", "--plain", "--auto", "--seed", "3", "--players", "4", "--in-process",
+                "--option", "match_target=1")
+    assert proc.returncode == 0, proc.stderr
+    assert all(name in proc.stdout for name in ("Bo", "Cy", "Di"))
+    assert "Final scores:" in proc.stdout
+
+
 def test_not_a_terminal_falls_back_to_plain() -> None:
     proc = _cli("play", "--seed", "1", stdin="quit\n")
     assert proc.returncode == 0
@@ -173,6 +183,10 @@ def test_not_a_terminal_falls_back_to_plain() -> None:
     (["--name", "two words"], "--name takes one word"),
     (["--name", ""], "--name must not be empty"),     # not silently "You"
     (["--bots", "3", "--teams", "0x4"], "--teams takes 2x2, 2x3 or 3x2, not '0x4'"),
+    (["--players", "3", "--bots", "1"],
+     "--players 3 and --bots 1 disagree: --bots counts the seats other than yours"),
+    (["--players", "7"], "--players must be 2 to 6, not 7"),
+    (["--players", "3", "--teams", "2x2"], "--teams 2x2 needs 4 players, not 3"),
 ])
 def test_argument_errors_are_sentences(argv: list[str], message: str,
                                        capsys: pytest.CaptureFixture[str]) -> None:
