@@ -219,8 +219,12 @@ class TableApp:
                 _("The board needs a terminal of at least %(need)s; this one is %(size)s. "
                   "Please make it larger (the game goes on meanwhile). q leaves (this game "
                   "is not saved)."))
+        text %= {"need": f"{MIN_COLS}×{MIN_ROWS}", "size": f"{cols}×{rows}"}
+        if self.confirm_quit:      # q was pressed: the question, since the board is hidden
+            text = leave_question(self.saved, self.driver.over)
+        # wrapped at spaces: the window's own wrapping broke words ("q l" / "eaves")
         return [("class:title", "Mille Bornes\n\n"),
-                ("", text % {"need": f"{MIN_COLS}×{MIN_ROWS}", "size": f"{cols}×{rows}"})]
+                ("", "\n".join(wrap(text, max(10, cols - 1))))]
 
     @property
     def saved(self) -> bool:
@@ -530,6 +534,8 @@ class TableApp:
     def _accept(self, buffer: Any) -> bool:
         text = buffer.text
         self.app.layout.focus(self.hand_window)
+        if self.too_small():
+            return False           # typed blind: the board is hidden (see _bindings)
         self.execute(text)
         return False
 
@@ -565,7 +571,10 @@ class TableApp:
     # ----- keys ----------------------------------------------------------------------
     def _bindings(self) -> KeyBindings:
         kb = KeyBindings()
-        on_hand = has_focus(self.hand_window) & Condition(lambda: not self.show_help)
+        # while the terminal is too small the board is hidden: no key makes a move blind
+        # (a newcomer at 60×16 pressed 3 p and played a 75 he could not see); q still asks
+        on_hand = has_focus(self.hand_window) & Condition(
+            lambda: not self.show_help and not self.too_small())
         in_cmd = has_focus(self.command)
         confirming = Condition(lambda: self.commander.pending is not None)
 

@@ -463,3 +463,33 @@ def test_the_agreement_line_goes_once_no_seat_is_silent() -> None:
         inp.send_text("q")
 
     assert run(d, script) == 0
+
+
+def test_a_terminal_too_small_takes_no_move_blind() -> None:
+    """At 60×16 the board is hidden behind a notice, yet 3 p played a card the player
+    could not see; the notice broke words ("q l" / "eaves") and q's question was hidden."""
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=3)
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: my_play_phase(d))
+        app._size = lambda: (16, 60)              # type: ignore[method-assign]
+        n, hand = len(d.events), list(app.cards())
+        inp.send_text("1p")
+        inp.send_text("d")
+        inp.send_text(":discard 1\r")
+        await asyncio.sleep(0.2)
+        assert len(d.events) == n and list(app.cards()) == hand and my_play_phase(d)
+        notice = "".join(t for _s, t, *_ in app._too_small_fragments())
+        assert all(len(line) <= 60 for line in notice.splitlines()), notice
+        assert "60×16" in " ".join(notice.split())
+        assert all(not line.endswith(" l") for line in notice.splitlines()), notice
+        inp.send_text("q")
+        await until(lambda: app.confirm_quit)
+        assert "Leave the game?" in "".join(t for _s, t, *_ in app._too_small_fragments())
+        inp.send_text("n")
+        await until(lambda: not app.confirm_quit)
+        app._size = lambda: (24, 80)              # type: ignore[method-assign]
+        inp.send_text("q")
+        inp.send_text("y")
+
+    assert run(d, script) == 0
