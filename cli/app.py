@@ -255,6 +255,15 @@ class TableApp:
         can = self._legal_targets() or opp
         return max(can, key=lambda s: (zones[s].km, -s))
 
+    def _marked_target(self) -> int | None:
+        """The side p would put the selected hazard on, when there is a choice to show: at
+        the human's play, with a hazard selected and more than one opposing side."""
+        card = self._selected_card()
+        if card is None or len(self.opponents()) < 2 or self.auto or not self.driver.my_move() \
+                or self.driver.view().phase != PLAY or family(card) is not Family.HAZARD:
+            return None
+        return self.current_target()
+
     def _legal_targets(self) -> list[int]:
         """The sides the selected card can be played on now (none unless a hazard)."""
         card = self._selected_card()
@@ -311,7 +320,7 @@ class TableApp:
     def _table_lines(self) -> list[render.Line]:
         d = self.driver
         lines = render.table_lines(d.view(), d.names, d.seat, d.hand_no, self.lang,
-                                   peers=d.peers())
+                                   peers=d.peers(), target=self._marked_target())
         lines.insert(1, render.match_line(d.match, d.names))
         if d.hand_over:
             # the scores take the hand's place; on a small screen the zones give way too
@@ -671,8 +680,11 @@ class TableApp:
 
         @kb.add("t", filter=on_hand)
         def _target(event: KeyPressEvent) -> None:
-            opp = self.opponents()
-            i = opp.index(self.current_target())
+            # among the sides the selected hazard can go on now, when there are any (t
+            # went round to sides it could not go on, and p refused)
+            opp = self._legal_targets() or self.opponents()
+            now = self.current_target()
+            i = opp.index(now) if now in opp else -1
             self.target_side = opp[(i + 1) % len(opp)]
             self.say(_("Target: %(name)s.") % {
                 "name": side_names(self.driver.names, self.driver.seating)[self.target_side]})

@@ -87,12 +87,13 @@ COLOR_RULES: dict[str, str] = {
     "dim": "ansibrightblack", "bar": "ansicyan", "bar.empty": "ansibrightblack",
     "selected": "reverse", "playable": "bold", "status": "reverse", "error": "ansired bold",
     "prompt": "bold", "log": "", "help": "", "frame": "ansibrightblack",
+    "target": "bold underline",
 }
 MONO_RULES: dict[str, str] = {
     "hazard": "", "remedy": "", "safety": "", "distance": "", "title": "bold", "you": "bold",
     "turn": "bold", "dim": "", "bar": "", "bar.empty": "", "selected": "reverse",
     "playable": "bold", "status": "reverse", "error": "bold", "prompt": "bold", "log": "",
-    "help": "", "frame": "",
+    "help": "", "frame": "", "target": "bold underline",
 }
 
 
@@ -213,10 +214,12 @@ def safeties_text(view: HandState, side: int, lang: str | None = None, short: bo
 @in_language
 def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int | None,
                lang: str | None = None, verbose: bool = False,
-               peers: Sequence[PeerStatus] | None = None) -> list[Line]:
+               peers: Sequence[PeerStatus] | None = None, target: bool = False) -> list[Line]:
     """Two lines for one side; in verbose mode (plain, screen readers) sentences.
 
-    ``seat`` ``None``: nobody's side is "you" (a replay, a spectator)."""
+    ``seat`` ``None``: nobody's side is "you" (a replay, a spectator). ``target``: the
+    selected hazard would go on this side (``t`` chooses it): an arrow before its name,
+    since "Target: Bo." alone left a newcomer looking for which row that was."""
     if verbose:
         return zone_sentences(view, side, names, seat, lang, peers)
     seating = view.seating
@@ -237,8 +240,10 @@ def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int | Non
     count = ("class:error", " " + _pad(_("left") if off[0] == "left" else _("offline"), 12)
              + " ") if off else \
         ("class:dim", " " + _pad(_("%(cards)s cards") % {"cards": cards}, 12) + " ")
+    if target:
+        label = "→ " + label
     line1: Line = [("class:turn", marker),
-                   ("class:you" if mine else "", _pad(label, 22)),
+                   ("class:target" if target else "class:you" if mine else "", _pad(label, 22)),
                    count,
                    ("", "│ ")]
     if battle is None and not zone.rolling(view.rules):
@@ -330,9 +335,10 @@ def zone_sentences(view: HandState, side: int, names: Sequence[str], seat: int |
 @in_language
 def table_lines(view: HandState, names: Sequence[str], seat: int | None, hand_no: int = 1,
                 lang: str | None = None, verbose: bool = False,
-                peers: Sequence[PeerStatus] | None = None) -> list[Line]:
+                peers: Sequence[PeerStatus] | None = None,
+                target: int | None = None) -> list[Line]:
     """The header, then every side, the human's side first (side 0 first when ``seat``
-    is ``None``)."""
+    is ``None``); ``target``: the side the selected hazard would go on, marked."""
     if verbose:
         top = card_name(view.discard[-1], lang) if view.discard else _("empty")
         head = (_("Hand %(hand)d, %(rules)s, trip %(target)d km. Draw pile: %(pile)s. "
@@ -347,7 +353,9 @@ def table_lines(view: HandState, names: Sequence[str], seat: int | None, hand_no
     n = view.seating.n_teams
     mine = 0 if seat is None else view.side_of(seat)
     for i in range(n):
-        lines += zone_lines(view, (mine + i) % n, names, seat, lang, verbose, peers)
+        side = (mine + i) % n
+        lines += zone_lines(view, side, names, seat, lang, verbose, peers,
+                            target=side == target)
     return lines
 
 

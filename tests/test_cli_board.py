@@ -94,10 +94,16 @@ def test_the_target_picker_is_obeyed() -> None:
         inp.send_text(str(app.cards().index(stop) + 1))
         await until(lambda: app._selected_card() == stop)
         assert "can go on: Bo" in text(app._hand_lines())
-        while app._target_name(app.current_target()) != "Di":
-            inp.send_text("t")
-            await until(lambda: app.message.startswith("Target:"))
-            app.message = ""
+        # t goes round the sides the Stop can go on (only Bo): it stays on Bo, marked on
+        # the board ("Target: Bo." alone left a newcomer looking for the row)
+        inp.send_text("t")
+        await until(lambda: app.message.startswith("Target:"))
+        assert app._target_name(app.current_target()) == "Bo"
+        board = text(app._table_lines())
+        assert "→ Bo" in board and "→ Cy" not in board and "→ Di" not in board
+        # a target chosen while it could be hit, which can no longer be: p and ? speak of it
+        app.target_side = d.seating.side_of(3)
+        assert "→ Di" in text(app._table_lines())
         n = len(d.events)
         inp.send_text("?")
         await until(lambda: "cannot be played now" in app.message)
@@ -132,7 +138,7 @@ def test_the_default_target_is_one_the_hazard_can_go_on() -> None:
         n = len(d.events)
         inp.send_text("p")
         await until(lambda: len(d.events) > n)
-        assert "Ana played Stop on Bo." in d.events[n:], d.events[n:]
+        assert "You played Stop on Bo." in d.events[n:], d.events[n:]
         inp.send_text("\x11")
 
     assert run(d, script) == 0
@@ -199,8 +205,10 @@ def test_a_small_terminal_is_asked_to_grow() -> None:
     d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=1)
     app = TableApp(d, output=SizedOutput(60, 20), delay=0)
     assert app.too_small()
-    words = "".join(t for _, t in app._too_small_fragments())
+    shown = "".join(t for _, t in app._too_small_fragments())
+    words = " ".join(shown.split())           # wrapped at spaces, within the 60 columns
     assert "at least 80×24" in words and "this one is 60×20" in words
+    assert all(len(line) <= 60 for line in shown.splitlines()), shown
 
 
 def test_help_without_colour_explains_the_letters() -> None:

@@ -138,10 +138,10 @@ def test_full_screen_interactive_keys_under_tmux() -> None:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             screen = _tmux("capture-pane", "-p", "-t", session).stdout
-            if "Ana discarded" in screen or "is a safety" in screen:
+            if "You discarded" in screen or "is a safety" in screen:
                 break
             time.sleep(0.2)
-        assert "Ana discarded" in screen or "is a safety" in screen, screen
+        assert "You discarded" in screen or "is a safety" in screen, screen
         _tmux("send-keys", "-t", session, "q")      # leaving asks first (issue 11)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
@@ -312,11 +312,11 @@ def test_a_whole_hand_by_keys_with_the_target_picker_and_coup_prompt(tmp_path: P
                         assert "Target: " in shown, shown
                         target = shown.split("Target: ", 1)[1].split(".")[0]
                         _tmux("send-keys", "-t", session, "p")
-                        after = _wait(session, f"Ana played {name} on {target}",
+                        after = _wait(session, f"You played {name} on {target}",
                                       "cannot be played now", limit=10)
-                        if f"Ana played {name} on {target}" in after:
+                        if f"You played {name} on {target}" in after:
                             break
-                    assert f"Ana played {name} on {target}" in after, after
+                    assert f"You played {name} on {target}" in after, after
                     picked += 1
                 elif playable:
                     _tmux("send-keys", "-t", session, str(playable[0][0]), "p")
