@@ -49,6 +49,7 @@ from .completion import CommandCompleter
 from .driver import TableDriver
 from .i18n import _, ngettext
 from .words import (
+    HOW_TO_PLAY,
     card_name,
     command_for,
     error_line,
@@ -91,6 +92,8 @@ class TableApp:
         self.message = ""
         self.message_style = ""
         self.show_help = False
+        #: the help's page: "help" (keys and commands) or "rules" (how to play)
+        self.help_page = "help"
         self.moves = 0
         self._task: asyncio.Task[None] | None = None
         self._hand_over_since: float | None = None
@@ -291,7 +294,9 @@ class TableApp:
         height = max(3, rows - 1 - 2)             # the float leaves a row; the frame's two
         body: list[tuple[str, str]] = []
         network = hasattr(self.driver, "silent")       # a network table can pause
-        for line in help_text(self.color, self.saved, network).splitlines():
+        page = (_(HOW_TO_PLAY) if self.help_page == "rules"
+                else help_text(self.color, self.saved, network))
+        for line in page.splitlines():
             if i18n.cells(line) <= width:
                 # kept as written: the spaces between a key and the next are its columns
                 # (wrapping collapsed them into "select a card p play it d discard it")
@@ -299,12 +304,15 @@ class TableApp:
                 continue
             indent = line[:len(line) - len(line.lstrip())]
             body += [("class:help", w) for w in wrap(line.strip(), width, indent)]
-        body += [("class:title", w) for w in wrap(_("At this table: %(seats)s")
-                                                  % {"seats": seats}, width, "")]
-        body += [("class:title", w) for w in wrap(_("Rules: %(rules)s")
-                                                  % {"rules": rules_text}, width, "")]
-        close = [("class:dim", w) for w in wrap(_("Press Esc, h or F1 to close this help."),
-                                                width, "")]
+        if self.help_page != "rules":        # the rules page fills a 24-row screen alone
+            body += [("class:title", w) for w in wrap(_("At this table: %(seats)s")
+                                                      % {"seats": seats}, width, "")]
+            body += [("class:title", w) for w in wrap(_("Rules: %(rules)s")
+                                                      % {"rules": rules_text}, width, "")]
+        closing = (_("r: the keys. Esc, h or F1 closes this help.")
+                   if self.help_page == "rules" else
+                   _("r: how to play. Esc, h or F1 closes this help."))
+        close = [("class:dim", w) for w in wrap(closing, width, "")]
         room = height - len(close)
         if len(body) > room:
             body = body[:max(0, room - 1)] + [("class:dim", "…")]
@@ -516,8 +524,8 @@ class TableApp:
         if out.kind == "quit":
             self.confirm_quit = True
             return
-        if out.kind == "help":
-            self.show_help = True
+        if out.kind in ("help", "rules"):
+            self.show_help, self.help_page = True, out.kind
             return
         if out.kind in ("message", "confirm"):
             self.say(out.text)
@@ -629,6 +637,10 @@ class TableApp:
         @kb.add("escape", filter=Condition(lambda: self.show_help))
         def _close_help(event: KeyPressEvent) -> None:
             self.show_help = False
+
+        @kb.add("r", filter=Condition(lambda: self.show_help))
+        def _help_page(event: KeyPressEvent) -> None:
+            self.help_page = "help" if self.help_page == "rules" else "rules"
 
         @kb.add("escape", filter=on_hand & confirming)
         def _cancel(event: KeyPressEvent) -> None:

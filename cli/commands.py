@@ -32,11 +32,21 @@ from engine.cards import SAFETY_FOR
 from engine.state import DRAW, EXTEND, OVER, PLAY, RESPOND
 
 from . import i18n
+from .i18n import _
 from .render import hand_cards
-from .words import card_name, help_text, or_list, reply, rule_last, side_names, with_names
+from .words import (
+    HOW_TO_PLAY,
+    card_name,
+    help_text,
+    or_list,
+    reply,
+    rule_last,
+    side_names,
+    with_names,
+)
 
-VERBS = ("play", "discard", "draw", "pass", "coup", "extend", "why", "help", "next", "quit",
-         "yes", "no")
+VERBS = ("play", "discard", "draw", "pass", "coup", "extend", "why", "help", "rules", "next",
+         "quit", "yes", "no")
 
 
 class Outcome(NamedTuple):
@@ -148,6 +158,8 @@ def parse(text: str, ctx: Context) -> Outcome:
         verb = matches[0]
     if verb == "help":
         return Outcome("help", help_text(True))
+    if verb == "rules":
+        return Outcome("rules", _(HOW_TO_PLAY))
     if verb == "quit":
         return Outcome("quit")
     if verb == "next":

@@ -248,7 +248,7 @@ class PlainSession:
                          + ("" if getattr(self.driver, "saves_game", True)
                             else "\n" + _(NOT_SAVED)))
                 continue
-            if out.kind in ("message", "confirm"):
+            if out.kind in ("message", "confirm", "rules"):
                 self.say(out.text)
                 continue
             if out.kind == "error":

@@ -76,6 +76,27 @@ Commands: play N, play N on NAME, discard N, draw, draw discard, coup, pass,
 Marks: + playable now; * a coup fourré; ★ the card you just drew.
   Safeties: RW Right of Way, ET Extra Tank, PP Puncture-Proof, DA Driving Ace.""")
 
+#: The game itself in a few lines, for a first game (help's second page, ``rules``):
+#: a newcomer found keys in the help and nothing on what a Roll or a coup fourré is.
+HOW_TO_PLAY = N_("""\
+How to play, in brief:
+  The first to cover the trip (700 or 1000 km: see the board's top line; exactly,
+  in classic rules) ends the hand. Your turn: draw a card, then play one or
+  discard one.
+  Start with a Roll (green light), then play distance: 25 to 200 km, at most
+  two 200s a hand.
+  Hazards (red) go on an opponent: Stop, Speed Limit (then 25 and 50 only),
+  Out of Gas, Flat Tire, Accident. Each is cured by its remedy (green) on your
+  own side: Roll, End of Limit, Gasoline, Spare Tire, Repairs (in classic rules
+  a Roll is needed after a remedy too).
+  Safeties (blue) protect you for the rest of the hand and give another turn:
+  Right of Way (Stop and Speed Limit; it also lets you roll), Extra Tank,
+  Puncture-Proof, Driving Ace.
+  Coup fourré: when a hazard hits you and you hold its safety, answer c at
+  once: the hazard is undone, you score extra, and you play next.
+  Points: distance, safeties, coups fourrés, and bonuses for the trip.
+  ? (or why N) says why a card can or cannot be played now.""")
+
 HELP_COLOR = N_("Colours: hazards red, remedies green, safeties blue.")
 HELP_MONO = N_("Letters before each card: D distance, H hazard, R remedy, S safety "
                "(no colours: NO_COLOR is set).")
@@ -91,6 +112,7 @@ Commands (N = a card's number in your hand, as listed):
   extend yes|no    at 700 km: play on to 1000, or end the hand
   why N  (? N)     why card N can or cannot be played now
   next             deal the next hand;   help;   quit (it asks first)
+  rules            how to play, in brief
 Each card's family is said in brackets; "playable" marks what you can play now.""")
 
 

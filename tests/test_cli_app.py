@@ -493,3 +493,31 @@ def test_a_terminal_too_small_takes_no_move_blind() -> None:
         inp.send_text("y")
 
     assert run(d, script) == 0
+
+
+def test_help_has_a_page_on_how_to_play() -> None:
+    """h shows the keys; r there turns to how to play (a newcomer found nothing on what a
+    Roll or a coup fourré is), r again back; `:rules` opens it directly."""
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=1)
+
+    def shown(app: TableApp) -> str:
+        return "".join(t for _s, t, *_ in app._help_fragments())
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: d.my_move())
+        inp.send_text("h")
+        await until(lambda: app.show_help)
+        assert "Keys (N = a card's number" in shown(app) and "r: how to play" in shown(app)
+        inp.send_text("r")
+        await until(lambda: app.help_page == "rules")
+        assert "How to play, in brief:" in shown(app) and "r: the keys" in shown(app)
+        inp.send_text("r")
+        await until(lambda: app.help_page == "help")
+        inp.send_text("\x1b")
+        await until(lambda: not app.show_help)
+        await asyncio.sleep(0.6)                 # Esc's timeout, before the next key
+        inp.send_text(":rules\r")
+        await until(lambda: app.show_help and app.help_page == "rules")
+        inp.send_text("\x11")
+
+    assert run(d, script) == 0

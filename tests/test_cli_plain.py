@@ -493,3 +493,15 @@ def test_the_table_and_hand_are_said_again_on_request() -> None:
     assert out.count("Your hand:") == 5, out     # the turn's own, then four times again
     assert "unknown command" not in out
     assert "look (or Enter)  say the table and your hand again" in out
+
+
+def test_rules_says_how_to_play() -> None:
+    """A newcomer found keys in the help and nothing on what a Roll or a coup fourré is:
+    `rules` says the game in brief, and the help names it."""
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=1)
+    rc, out = play(d, "help\nrules\n")
+    assert rc == 0
+    assert "rules            how to play, in brief" in out
+    said = " ".join(out.split())
+    assert "How to play, in brief:" in said
+    assert "Start with a Roll (green light)" in said and "Coup fourré: when a hazard hits" in said

@@ -106,8 +106,15 @@ def test_the_board_fits_80_by_24_in_every_language(language: str) -> None:
         assert rows <= 24, rows
         assert screen_faults(table + hand + [" " + s for s in status], language) == []
         assert screen_faults(help_lines, language, 78, 21) == []
-        close = i18n._("Press Esc, h or F1 to close this help.")
+        close = i18n._("r: how to play. Esc, h or F1 closes this help.")
         assert close.split()[0] in " ".join(help_lines[-2:])
+        # the second page, how to play, whole on the same screen (nothing cut with "…")
+        app.help_page = "rules"
+        rules_lines = "".join(t for _, t in app._help_fragments()).split("\n")
+        assert screen_faults(rules_lines, language, 78, 21) == []
+        assert "…" not in "\n".join(rules_lines), rules_lines
+        assert i18n._("r: the keys. Esc, h or F1 closes this help.").split()[0] in \
+            " ".join(rules_lines[-2:])
         if language != "en":
             assert "Your hand" not in "\n".join(hand)
             assert english_card_names_in("\n".join(table + hand), language) == []
