@@ -220,7 +220,7 @@ def test_help_without_colour_explains_the_letters() -> None:
     color = "".join(t for _, t in TableApp(d, color=True, output=DummyOutput())
                     ._help_fragments())
     assert "hazards red" in color
-    assert "Press Esc" in color
+    assert "Esc, h or F1 closes this help" in color
 
 
 def test_nothing_to_play_says_discard() -> None:
@@ -269,7 +269,7 @@ def test_help_at_60_by_20_wraps_at_spaces_and_keeps_its_close_line() -> None:
             assert app.too_small() == (cols < 80 or rows < 24)
             assert all(cells(line) <= cols - 2 for line in lines), lines
             assert len(lines) <= rows - 3, (cols, rows, len(lines))
-            assert "Press Esc" in " ".join(lines[-2:])
+            assert "Esc, h or F1 closes this help" in " ".join(lines[-2:])
             for line in lines:            # every word shown is a whole word of the help
                 assert all(w in words or w == "…" for w in line.split()), line
     # at 80×24 nothing of the help is cut
