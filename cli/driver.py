@@ -283,7 +283,7 @@ class LocalDriver:
         after = apply_action(before, action)
         self.state = after
         line = describe(view_of(before, self.seat), action, view_of(after, self.seat),
-                        self.names, self.seat, self.lang)
+                        self.names, self.seat, self.lang, you=True)
         if line:
             self.events.append(line)
         if after.over and not before.over:

@@ -64,7 +64,7 @@ def event_words(names: Sequence[str], me: int, ev: SessionEvent) -> str:
     if ev.kind == "action" and ev.data.get("before") is not None:
         try:
             line = describe(ev.data["before"], ev.data["action"], ev.data["after"],
-                            names, me)
+                            names, me, you=True)
             return line or ""
         except Exception:  # the words are a nicety; the structured event is the truth
             pass

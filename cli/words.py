@@ -353,12 +353,13 @@ def with_names(text: str, names: Sequence[str]) -> str:
 # ----- moves ---------------------------------------------------------------------------
 
 def describe(before: HandState, action: Action, after: HandState, names: Sequence[str],
-             viewer: int, lang: str | None = None) -> str | None:
+             viewer: int, lang: str | None = None, you: bool = False) -> str | None:
     """A log line for ``action`` as ``viewer`` may see it (others' draws stay hidden).
 
-    The viewer's own moves are said as "You …" whatever name it chose (a networked
-    player read "Ann drew Roll." of herself, right above "You drew Roll (card 7…)")."""
-    if 0 <= viewer < len(names):
+    ``you``: the viewer is the player at this screen, whose own moves are said "You …"
+    whatever name it chose (a networked player read "Ann drew Roll." of herself, right
+    above "You drew Roll (card 7…)"); a replay's viewer is only whose draw is shown."""
+    if you and 0 <= viewer < len(names):
         names = [*names[:viewer], "You", *names[viewer + 1:]]
 
     def who(seat: int) -> str:

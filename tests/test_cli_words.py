@@ -135,3 +135,29 @@ def test_the_end_of_a_hand_won_by_you_agrees_with_you() -> None:
     assert end_line(state, ["Ann", "Bo"], 1) == "Hand 1 over: Ann completed the trip."
     with i18n.using("fr"):
         assert "Vous a" not in end_line(state, ["You", "Bo"], 1)
+
+
+def test_a_networked_player_s_own_moves_are_said_as_you() -> None:
+    """At a networked table the log said "Ann drew Roll." of Ann herself, right above
+    "You drew Roll (card 7…)"; the others' moves keep their names."""
+    from cli.netdriver import event_words
+    from engine import Seating, apply_action, legal_actions, new_hand, preset, view_of
+    from p2p.table.replicated_log import SessionEvent
+
+    rules = preset("classic")
+    state = new_hand(rules, Seating.solo(2), list(rules.deck(Seating.solo(2))), 0)
+    said: dict[int, list[str]] = {0: [], 1: []}
+    for _ in range(8):                        # four turns: draws, plays or discards
+        seat = state.actors()[0]
+        action = legal_actions(state, seat)[-1]
+        after = apply_action(state, action)
+        ev = SessionEvent("action", "", {"hand": 0, "seat": seat, "action": action,
+                                         "before": view_of(state, 0),
+                                         "after": view_of(after, 0)})
+        line = event_words(["Ann", "Ben"], 0, ev)
+        if line:
+            said[seat].append(line)
+        state = after
+    assert said[0] and all(line.startswith("You ") for line in said[0]), said
+    assert said[1] and all(line.startswith("Ben ") for line in said[1]), said
+    assert not any("Ann" in line for line in said[0] + said[1]), said
