@@ -741,8 +741,11 @@ def cannot_agree_line() -> str:
 
 def seat_taken_line(hand_no: int, runner: str) -> str:
     """To a player back at a table where a bot took their seat while they were away."""
+    # "to the end of the match": a player back at the table looked for a way to take
+    # the seat back (there is none: the table agreed on the bot for the match)
     return _("A bot plays your seat from hand %(hand)d, run by %(runner)s: the others "
-             "agreed, saying you had left. You are watching the match.") % {
+             "agreed, saying you had left. It keeps the seat to the end of the match; you "
+             "are watching.") % {
         "hand": hand_no, "runner": runner}
 
 

@@ -661,7 +661,8 @@ def test_a_player_back_after_a_bot_took_the_seat_is_told_they_watch(
         d = NetDriver(cy)
         assert d.replaced() == (2, 0)
         assert d.activity() == ("A bot plays your seat from hand 2, run by Ann: the others "
-                                "agreed, saying you had left. You are watching the match.")
+                                "agreed, saying you had left. It keeps the seat to the end of "
+                                "the match; you are watching.")
         assert not d.my_move() and d.legal() == []
         # the hand the bot plays, as Cy's peer sees it: never Cy's move ("Error: R0: it
         # is not your move" showed after resume)
