@@ -311,6 +311,9 @@ def zone_sentences(view: HandState, side: int, names: Sequence[str], seat: int |
                      % {"card": card_name(zone.battle[-1], lang)})
     elif zone.battle:
         parts.append(_("Battle: %(card)s.") % {"card": card_name(zone.battle[-1], lang)})
+    elif zone.rolling(view.rules):
+        # Right of Way with nothing on the pile: "Battle: empty" read as not started
+        parts.append(_("Battle: rolling."))
     else:
         parts.append(_("Battle: empty.") if zone.started else _("Battle: not started."))
     limit = zone.speed and zone.limited()

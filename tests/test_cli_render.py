@@ -348,3 +348,15 @@ def test_the_extension_question_says_what_is_at_stake() -> None:
                 assert "extend no" in prompt and "extend yes" in prompt, (lang, prompt)
     assert render.waiting_text(v._replace(seat=1), 0, NAMES) == \
         "Waiting for Bo to decide on the extension."
+
+
+def test_right_of_way_alone_reads_as_rolling_in_words() -> None:
+    """With Right of Way laid and nothing on the battle pile, the sentences said "Battle:
+    empty." (read as not started) while the board said "rolling"."""
+    v = base_view(2)
+    z = v.zones[0]._replace(battle=(), started=True,
+                            safeties=tuple(cards_of(Kind.RIGHT_OF_WAY)))
+    v = v._replace(zones=(z, v.zones[1]))
+    words = " ".join(text(render.zone_lines(v, 0, NAMES, 0, verbose=True)).split())
+    assert "Battle: rolling." in words and "Battle: empty." not in words
+    assert "rolling" in text(render.zone_lines(v, 0, NAMES, 0))
