@@ -206,12 +206,13 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             shown_key = True
             print(i18n.display(host_key_line(client, address, checked)), file=say)
         st = client.state
+        if st is None and client.host_signing_key == client.identity.public_key:
+            # the table is this very key's: a second player on this account (said as soon
+            # as the key door answers: its lobby never will, and the wait was 10 s)
+            raise OSError(_("the table at %(address)s is hosted with your own key; a "
+                            "second player on one account needs its own: "
+                            "--identity FILE") % {"address": address})
         if st is None and time.monotonic() - asked > limit:
-            if client.host_signing_key == client.identity.public_key:
-                # the table is this very key's: a second player on this account
-                raise OSError(_("the table at %(address)s is hosted with your own key; a "
-                                "second player on one account needs its own: "
-                                "--identity FILE") % {"address": address})
             if client.key_only:      # the table is there, playing with its own players
                 raise OSError(lobby_error_line("no-answer", {
                     "endpoint": address, "seconds": limit, "door": True}, ""))

@@ -177,12 +177,17 @@ def test_two_players_on_one_account_are_told_what_to_do(tmp_path: Path) -> None:
     join_in_r, join_in_w = os.pipe()
     try:
         time.sleep(0.5)
+        asked = time.monotonic()
         with os.fdopen(join_in_r) as inp, pytest.raises(OSError) as err:
             join_verb.run(argparse.Namespace(
                 name="Ben", peer=[f"127.0.0.1:{port}"], bind="127.0.0.1", identity=key,
-                data_dir=str(tmp_path / "j"), connect_timeout=2.0), out=io.StringIO(),
+                data_dir=str(tmp_path / "j"), connect_timeout=20.0), out=io.StringIO(),
                 inp=inp)
+        assert "hosted with your own key" in str(err.value)
         assert "--identity FILE" in str(err.value)
+        # said as soon as the host's key is known, not after the whole wait (a newcomer
+        # read "type 'sit N'" and waited the 10 s default for it)
+        assert time.monotonic() - asked < 10, time.monotonic() - asked
         assert t.is_alive(), host_out.getvalue()      # the host is still there
     finally:
         os.write(host_in_w, b"quit\n")
