@@ -224,7 +224,7 @@ def test_a_player_who_leaves_is_waited_for_and_comes_back(tmp_path: Path) -> Non
         while "Ben left; the game is saved" not in said(host_out) \
                 and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert "Ben left; the game is saved. Waiting for Ben to come back" in \
+        assert "Ben left; the game is saved. Wait for them (millebornes resume)" in \
             said(host_out), host_out.getvalue()[-1500:]
         assert "Match over" not in host_out.getvalue()
         out = io.StringIO()
@@ -279,7 +279,7 @@ def test_a_player_who_left_is_replaced_by_a_bot_by_agreement_and_the_match_ends(
         deadline = time.monotonic() + 30
         while "type bot" not in said(host_out) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert "Ben left; the game is saved. Waiting for Ben to come back" in \
+        assert "Ben left; the game is saved. Wait for them (millebornes resume)" in \
             said(host_out) and "type bot" in said(host_out), host_out.getvalue()[-1500:]
         os.write(host_in_w, b"bot\n")
         t.join(90)
