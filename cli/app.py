@@ -363,7 +363,8 @@ class TableApp:
         if n:
             self.selected = max(0, min(self.selected, n - 1))
         lines = render.hand_lines(view, d.seat, d.legal(), self.lang, self.selected,
-                                  self.color, cards=self.cards(), fresh=self.fresh)
+                                  self.color, cards=self.cards(), fresh=self.fresh,
+                                  width=self._size()[1])
         card = self._selected_card()
         if len(self.opponents()) > 1 and card is not None and family(card) is Family.HAZARD \
                 and view.phase == PLAY:

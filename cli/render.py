@@ -383,9 +383,10 @@ def hand_cards(view: HandState, seat: int) -> tuple[int, ...]:
 def hand_lines(view: HandState, seat: int, legal: Sequence[Action], lang: str | None = None,
                selected: int | None = None, color: bool = True, verbose: bool = False,
                per_row: int = 4, cards: Sequence[int] | None = None,
-               fresh: int | None = None) -> list[Line]:
+               fresh: int | None = None, width: int = WIDTH) -> list[Line]:
     """Numbered cards coloured by family; playable ones marked ``+`` after the name, the
-    card just drawn (``fresh``) marked ``★`` after its number.
+    card just drawn (``fresh``) marked ``★`` after its number. Names get the room a wider
+    screen (``width`` columns) gives: 13 cells at 80 ("Puncture-Pro…" at 100 too before).
 
     ``cards``: the hand in the order the console numbers it (default: the view's order).
     ``verbose`` (plain mode, screen readers) gives one card per line with its family
@@ -411,13 +412,14 @@ def hand_lines(view: HandState, seat: int, legal: Sequence[Action], lang: str | 
         head.append(("class:dim", "  " + _("(★ just drawn)")))
     out = [head]
     row: Line = []
+    room = max(13, min(24, width // per_row - 7))
     for i, c in enumerate(cards, 1):
         mark = "+" if c in can else ""
-        text = _fit(card_label(c, lang, color), 13)
+        text = _fit(card_label(c, lang, color), room)
         sel = i - 1 == selected
         style = card_class(c) + (" class:selected" if sel else "")
         row += [("class:selected" if sel else "", f" {i}{'★' if c == fresh else ' '}"),
-                (style, text), ("class:playable", mark.ljust(15 - i18n.cells(text)))]
+                (style, text), ("class:playable", mark.ljust(room + 2 - i18n.cells(text)))]
         if len(row) >= 3 * per_row:
             out.append(row)
             row = []

@@ -360,3 +360,17 @@ def test_right_of_way_alone_reads_as_rolling_in_words() -> None:
     words = " ".join(text(render.zone_lines(v, 0, NAMES, 0, verbose=True)).split())
     assert "Battle: rolling." in words and "Battle: empty." not in words
     assert "rolling" in text(render.zone_lines(v, 0, NAMES, 0))
+
+
+def test_a_wider_screen_gives_card_names_their_room() -> None:
+    """At 100 columns the hand still cut "Puncture-Pro…"; at 80 the rows keep within."""
+    hand = sorted(cards_of(Kind.PUNCTURE_PROOF) + cards_of(Kind.END_OF_LIMIT)
+                  + cards_of(Kind.SPEED_LIMIT) + cards_of(Kind.D25, 4))
+    v = base_view(2, hand=hand)
+    for color in (True, False):
+        wide = text(render.hand_lines(v, 0, [], color=color, width=100))
+        assert "Puncture-Proof" in wide and "End of Limit" in wide and "…" not in wide, wide
+        assert all(len(line) <= 100 for line in wide.splitlines()), wide
+        narrow = text(render.hand_lines(v, 0, [], color=color, width=80))
+        assert all(len(line) <= 80 for line in narrow.splitlines()), narrow
+        assert narrow == text(render.hand_lines(v, 0, [], color=color))  # 80 is the default
