@@ -108,6 +108,9 @@ class TableApp:
         self._lost_at: int | None = None
         self._order_of: tuple[int, int] | None = None
         self._log_shown = 1
+        #: lines the log is scrolled back from its end (PageUp, PageDown): with six players
+        #: at 80×24 two or three lines show, and a turn of the others did not fit
+        self.log_back = 0
 
         self.command = TextArea(height=1, prompt=[("class:prompt", ": ")], multiline=False,
                                 completer=CommandCompleter(self.context),
@@ -120,6 +123,7 @@ class TableApp:
         self.log_control = FormattedTextControl(_safe(self._log_fragments), focusable=False,
                                                 show_cursor=False,
                                                 get_cursor_position=self._log_cursor)
+        self.log_window = Window(self.log_control, wrap_lines=True, height=Dimension(min=1))
         help_window = Window(FormattedTextControl(_safe(self._help_fragments)), wrap_lines=False)
         self.status_window = Window(FormattedTextControl(_safe(self._status_fragments)),
                                     height=safe_dim(self._status_height), style="class:status")
@@ -131,7 +135,7 @@ class TableApp:
             Window(height=1, char="─", style="class:frame"),
             self.hand_window,
             Window(height=1, char="─", style="class:frame"),
-            Window(self.log_control, wrap_lines=True, height=Dimension(min=1)),
+            self.log_window,
             self.command,
             self.status_window,
         ])
@@ -409,7 +413,13 @@ class TableApp:
         # the last line of what was drawn, not of the log now: a network table's events
         # grow in another thread between the two calls, and a cursor below the content
         # ended the app ("list index out of range" in prompt_toolkit's scrolling)
-        return Point(0, max(0, self._log_shown - 1))
+        return Point(0, max(0, self._log_shown - 1 - self.log_back))
+
+    def scroll_log(self, pages: int) -> None:
+        """PageUp (``pages`` < 0) and PageDown: the log a window's height back or on."""
+        info = self.log_window.render_info
+        page = max(1, (info.window_height if info is not None else 3) - 1)
+        self.log_back = max(0, min(self._log_shown - 1, self.log_back - pages * page))
 
     def status_text(self) -> str:
         d = self.driver
@@ -626,6 +636,14 @@ class TableApp:
         @kb.add("e", filter=on_hand & silent)
         def _end_match(event: KeyPressEvent) -> None:
             self.say_agreement(self.driver.agree("end"))  # type: ignore[attr-defined]
+
+        @kb.add("pageup", filter=on_hand)
+        def _log_up(event: KeyPressEvent) -> None:
+            self.scroll_log(-1)
+
+        @kb.add("pagedown", filter=on_hand)
+        def _log_down(event: KeyPressEvent) -> None:
+            self.scroll_log(1)
 
         @kb.add("f1")
         def _f1(event: KeyPressEvent) -> None:

@@ -128,11 +128,15 @@ NETWORK_KEYS = N_("b, e: when a player has left a network game, b asks for a bot
                   "play is then left without a score).")
 
 
+#: The log's keys (its window shows two or three lines at six players on 80×24).
+LOG_KEYS = N_("  PgUp / PgDn  scroll the log of moves back and on")
+
+
 def help_text(color: bool, saved: bool = True, network: bool = False) -> str:
     """The help, explaining colours or the letters that replace them (and, for a game kept
     nowhere, that leaving ends it: the keys' line says a game is saved; for a network
     game, the keys of a pause)."""
-    return _(HELP) + ("\n" + _(NETWORK_KEYS) if network else "") + "\n" + _(
+    return _(HELP) + "\n" + _(LOG_KEYS) + ("\n" + _(NETWORK_KEYS) if network else "") + "\n" + _(
         HELP_COLOR if color else HELP_MONO) + ("" if saved else "\n" + _(NOT_SAVED))
 
 

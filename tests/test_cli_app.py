@@ -14,6 +14,7 @@ from prompt_toolkit.output import ColorDepth, DummyOutput
 from cli.app import TableApp
 from cli.args import use_color
 from cli.driver import LocalDriver
+from cli.words import help_text
 from engine import KIND_OF, Family, Kind, Play, Seating, family, preset
 from engine.state import PLAY, RESPOND, Attack
 
@@ -521,3 +522,30 @@ def test_help_has_a_page_on_how_to_play() -> None:
         inp.send_text("\x11")
 
     assert run(d, script) == 0
+
+
+def test_page_up_scrolls_the_log_back() -> None:
+    """With six players at 80×24 two or three log lines show: a turn of the others did not
+    fit, and PageUp said "The key Pageup does nothing here"."""
+    d = LocalDriver(preset("modern"), Seating.solo(6), ["Ana", "Bo", "Cy", "Di", "Ed", "Flo"],
+                    seed=2)
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: my_play_phase(d))
+        d.events.extend(f"Event {i}." for i in range(30))
+        app.app.invalidate()
+        await asyncio.sleep(0.2)
+        bottom = app._log_cursor().y
+        inp.send_text("\x1b[5~")                  # PageUp
+        await until(lambda: app._log_cursor().y < bottom)
+        assert "does nothing" not in app.message
+        inp.send_text("\x1b[5~")
+        await until(lambda: app.log_back >= 2)
+        inp.send_text("\x1b[6~\x1b[6~\x1b[6~")    # PageDown, back to the end
+        await until(lambda: app.log_back == 0)
+        assert app._log_cursor().y == bottom
+        inp.send_text("\x11")
+
+    assert run(d, script) == 0
+    help_words = " ".join(help_text(True).split())
+    assert "PgUp / PgDn scroll the log of moves" in help_words
