@@ -296,28 +296,35 @@ class TableApp:
         rows, cols = self._size()
         width = max(20, cols - 2)                 # the frame's two sides
         height = max(3, rows - 1 - 2)             # the float leaves a row; the frame's two
-        body: list[tuple[str, str]] = []
         network = hasattr(self.driver, "silent")       # a network table can pause
-        page = (_(HOW_TO_PLAY) if self.help_page == "rules"
-                else help_text(self.color, self.saved, network))
-        for line in page.splitlines():
-            if i18n.cells(line) <= width:
-                # kept as written: the spaces between a key and the next are its columns
-                # (wrapping collapsed them into "select a card p play it d discard it")
-                body.append(("class:help", line))
-                continue
-            indent = line[:len(line) - len(line.lstrip())]
-            body += [("class:help", w) for w in wrap(line.strip(), width, indent)]
-        if self.help_page != "rules":        # the rules page fills a 24-row screen alone
-            body += [("class:title", w) for w in wrap(_("At this table: %(seats)s")
-                                                      % {"seats": seats}, width, "")]
-            body += [("class:title", w) for w in wrap(_("Rules: %(rules)s")
-                                                      % {"rules": rules_text}, width, "")]
         closing = (_("r: the keys. Esc, h or F1 closes this help.")
                    if self.help_page == "rules" else
                    _("r: how to play. Esc, h or F1 closes this help."))
         close = [("class:dim", w) for w in wrap(closing, width, "")]
         room = height - len(close)
+        for log_keys, who in ((True, True), (False, True), (False, False)):
+            # on a full screen the log's keys give way first, then who sits where (the
+            # board names them): a network table's pause keys pushed the table's rules
+            # out of an 80×24 help
+            page = (_(HOW_TO_PLAY) if self.help_page == "rules"
+                    else help_text(self.color, self.saved, network, log_keys))
+            body: list[tuple[str, str]] = []
+            for line in page.splitlines():
+                if i18n.cells(line) <= width:
+                    # kept as written: the spaces between a key and the next are its
+                    # columns (wrapping ran them together: "select a card p play it")
+                    body.append(("class:help", line))
+                    continue
+                indent = line[:len(line) - len(line.lstrip())]
+                body += [("class:help", w) for w in wrap(line.strip(), width, indent)]
+            if self.help_page != "rules" and who:   # the rules page fills 24 rows alone
+                body += [("class:title", w) for w in wrap(_("At this table: %(seats)s")
+                                                          % {"seats": seats}, width, "")]
+            if self.help_page != "rules":
+                body += [("class:title", w) for w in wrap(_("Rules: %(rules)s")
+                                                          % {"rules": rules_text}, width, "")]
+            if len(body) <= room:
+                break
         if len(body) > room:
             body = body[:max(0, room - 1)] + [("class:dim", "…")]
         out: StyleAndTextTuples = []
@@ -416,10 +423,24 @@ class TableApp:
         return Point(0, max(0, self._log_shown - 1 - self.log_back))
 
     def scroll_log(self, pages: int) -> None:
-        """PageUp (``pages`` < 0) and PageDown: the log a window's height back or on."""
+        """PageUp (``pages`` < 0) and PageDown: the log a window's height back or on.
+
+        The window scrolls only as far as keeps the cursor in sight, so the cursor goes to
+        the first line above the lines shown (PageUp) or the last below them (PageDown):
+        moved by a window's height from the bottom row, it only reached the top row and
+        the first press showed nothing."""
         info = self.log_window.render_info
-        page = max(1, (info.window_height if info is not None else 3) - 1)
-        self.log_back = max(0, min(self._log_shown - 1, self.log_back - pages * page))
+        last = self._log_shown - 1
+        if info is None:
+            self.log_back = max(0, min(last, self.log_back - pages * 3))
+            return
+        height = max(1, info.window_height)
+        top = info.vertical_scroll
+        if pages < 0:
+            line = max(0, top - max(1, height - 1))        # a page up, one line kept
+        else:
+            line = min(last, top + height - 1 + max(1, height - 1))
+        self.log_back = max(0, min(last, last - line))
 
     def status_text(self) -> str:
         d = self.driver

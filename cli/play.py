@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         table.close()
     short = table.transcript.parent.name[:8]
     if table.peer.finished:
-        print(paragraph(saved_line(str(table.transcript), short)))
+        print(paragraph(saved_line(str(table.transcript), short, resume_flags(args)[1])))
     else:
         print(paragraph(paused_line(short, *resume_flags(args))))
     return code

@@ -80,15 +80,15 @@ Marks: + playable now; * a coup fourré; ★ the card you just drew.
 #: a newcomer found keys in the help and nothing on what a Roll or a coup fourré is.
 HOW_TO_PLAY = N_("""\
 How to play, in brief:
-  The first to cover the trip (700 or 1000 km: see the board's top line; exactly,
-  in classic rules) ends the hand. Your turn: draw a card, then play one or
-  discard one.
+  The first to cover the trip (700 or 1000 km: see the board's top line;
+  exactly, in classic rules) ends the hand. Your turn: draw a card, then play
+  one or discard one.
   Start with a Roll (green light), then play distance: 25 to 200 km, at most
   two 200s a hand.
   Hazards (red) go on an opponent: Stop, Speed Limit (then 25 and 50 only),
-  Out of Gas, Flat Tire, Accident. Each is cured by its remedy (green) on your
-  own side: Roll, End of Limit, Gasoline, Spare Tire, Repairs (in classic rules
-  a Roll is needed after a remedy too).
+  Out of Gas, Flat Tire, Accident. Each is cured by its remedy (green) on
+  your own side: Roll, End of Limit, Gasoline, Spare Tire, Repairs (in
+  classic rules a Roll is needed after a remedy too).
   Safeties (blue) protect you for the rest of the hand and give another turn:
   Right of Way (Stop and Speed Limit; it also lets you roll), Extra Tank,
   Puncture-Proof, Driving Ace.
@@ -132,11 +132,13 @@ NETWORK_KEYS = N_("b, e: when a player has left a network game, b asks for a bot
 LOG_KEYS = N_("  PgUp / PgDn  scroll the log of moves back and on")
 
 
-def help_text(color: bool, saved: bool = True, network: bool = False) -> str:
+def help_text(color: bool, saved: bool = True, network: bool = False,
+              log_keys: bool = True) -> str:
     """The help, explaining colours or the letters that replace them (and, for a game kept
     nowhere, that leaving ends it: the keys' line says a game is saved; for a network
-    game, the keys of a pause)."""
-    return _(HELP) + "\n" + _(LOG_KEYS) + ("\n" + _(NETWORK_KEYS) if network else "") + "\n" + _(
+    game, the keys of a pause; ``log_keys``: the log's scrolling keys)."""
+    return _(HELP) + ("\n" + _(LOG_KEYS) if log_keys else "") + (
+        "\n" + _(NETWORK_KEYS) if network else "") + "\n" + _(
         HELP_COLOR if color else HELP_MONO) + ("" if saved else "\n" + _(NOT_SAVED))
 
 
@@ -654,8 +656,10 @@ ITEM_WORDS = {
 
 # ----- saved games and their checks -----------------------------------------------------
 
-def saved_line(path: str, short_id: str | None) -> str:
-    ref = short_id or path
+def saved_line(path: str, short_id: str | None, verify_flags: str = "") -> str:
+    """``verify_flags``: the ``--data-dir`` that finds the game by its id (without it, the
+    command as shown said "no saved game has the id")."""
+    ref = (short_id + verify_flags) if short_id else path
     return _("The game is saved in %(path)s. Anyone can check it with: millebornes verify "
              "%(ref)s") % {"path": path, "ref": ref}
 

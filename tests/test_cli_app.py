@@ -536,9 +536,17 @@ def test_page_up_scrolls_the_log_back() -> None:
         app.app.invalidate()
         await asyncio.sleep(0.2)
         bottom = app._log_cursor().y
+        info = app.log_window.render_info
+        assert info is not None
+        shown = info.vertical_scroll
         inp.send_text("\x1b[5~")                  # PageUp
         await until(lambda: app._log_cursor().y < bottom)
         assert "does nothing" not in app.message
+        # the first press already shows earlier lines (it only moved the cursor to the
+        # top row of the lines shown, and nothing moved on screen)
+        app.app.invalidate()
+        await until(lambda: app.log_window.render_info is not None
+                    and app.log_window.render_info.vertical_scroll < shown)
         inp.send_text("\x1b[5~")
         await until(lambda: app.log_back >= 2)
         inp.send_text("\x1b[6~\x1b[6~\x1b[6~")    # PageDown, back to the end

@@ -505,3 +505,18 @@ def test_rules_says_how_to_play() -> None:
     said = " ".join(out.split())
     assert "How to play, in brief:" in said
     assert "Start with a Roll (green light)" in said and "Coup fourré: when a hazard hits" in said
+
+
+def test_the_saved_line_s_verify_command_finds_the_game(tmp_path: Path) -> None:
+    """After a match played with --data-dir, "Anyone can check it with: millebornes verify
+    ID" said "no saved game has the id" when typed as shown."""
+    data = tmp_path / "games"
+    proc = _cli("play", "--plain", "--auto", "--seed", "3", "--data-dir", str(data),
+                "--option", "match_target=1", timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    said = " ".join(proc.stdout.split())
+    match = re.search(r"Anyone can check it with: millebornes verify (\S+) --data-dir (\S+)",
+                      said)
+    assert match is not None and match[2] == str(data), said[-400:]
+    check = _cli("verify", match[1], "--data-dir", match[2])
+    assert check.returncode == 0 and check.stdout.startswith("OK"), check.stdout

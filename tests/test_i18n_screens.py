@@ -108,11 +108,21 @@ def test_the_board_fits_80_by_24_in_every_language(language: str) -> None:
         assert screen_faults(help_lines, language, 78, 21) == []
         close = i18n._("r: how to play. Esc, h or F1 closes this help.")
         assert close.split()[0] in " ".join(help_lines[-2:])
+        # a network table's help (its pause keys too) keeps the table's rules in sight:
+        # the log's keys give way first (the rules line was cut off with "…")
+        d.silent = lambda: None                      # type: ignore[attr-defined]
+        net = "".join(t for _, t in app._help_fragments()).split("\n")
+        assert "…" not in net and i18n._("Rules: %(rules)s").split("%(")[0].strip() in \
+            "\n".join(net), net
+        del d.silent                                 # type: ignore[attr-defined]
         # the second page, how to play, whole on the same screen (nothing cut with "…")
         app.help_page = "rules"
         rules_lines = "".join(t for _, t in app._help_fragments()).split("\n")
         assert screen_faults(rules_lines, language, 78, 21) == []
         assert "…" not in "\n".join(rules_lines), rules_lines
+        # written to the frame's width: a longer line was wrapped again (a lone "exactly,")
+        from cli.words import HOW_TO_PLAY
+        assert max(i18n.cells(line) for line in i18n._(HOW_TO_PLAY).splitlines()) <= 78
         assert i18n._("r: the keys. Esc, h or F1 closes this help.").split()[0] in \
             " ".join(rules_lines[-2:])
         if language != "en":
