@@ -538,9 +538,11 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
                         % {"saved": saved_line(str(path), short, resume_flags(args)[1])}),
               file=say)
         return 0
-    if peer.stopped:
+    if peer.stopped and not peer.paused:
         print(paragraph(_("the match stopped: %(reason)s")
                         % {"reason": peer_stop_reason(peer)}), file=say)
         return code if code else 1
+    # left while the table waited for a silent seat: a pause like any other, resumable
+    # (it said "the match stopped" with no resume line, and exit code 1)
     print(paragraph(paused_line(short, *resume_flags(args))), file=say)
     return code

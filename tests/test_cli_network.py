@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import logging
 import os
 import threading
 import time
@@ -298,6 +299,52 @@ def test_a_player_who_left_is_replaced_by_a_bot_by_agreement_and_the_match_ends(
     rep = verify_game(path)
     assert rep.ok and rep.complete and rep.blamed_seat is None, rep.summary()
     assert rep.takeovers == [{"hand": 0, "seat": 1, "runner": 0, "signers": [0]}]
+
+
+@pytest.mark.slow
+def test_leaving_a_table_paused_on_a_silent_seat_is_a_pause(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Ann left while the table waited for Ben past its time limit (paused, resumable):
+    she was told "the match stopped: Ben is unresponsive" with no resume line, exit 1."""
+    hport, jport = free_port(), free_port()
+    host_out = io.StringIO()
+    rc: list[int] = []
+    host_in_r, host_in_w = os.pipe()
+    host_args = argparse.Namespace(name="Ann", bots=0, players=2, rules="modern",
+                                   bind="127.0.0.1", port=hport, no_announce=True,
+                                   data_dir=str(tmp_path / "h"),
+                                   identity=str(tmp_path / "h.key"), auto=True)
+
+    def host() -> None:
+        with os.fdopen(host_in_r) as inp:
+            rc.append(host_verb.run(host_args, out=host_out, inp=inp))
+
+    t = threading.Thread(target=host)
+    t.start()
+    jdir, jkey = tmp_path / "j", tmp_path / "j.key"
+    proc = start_joiner(hport, jport, jdir, jkey)
+    try:
+        wait_into_first_hand(jdir)
+        proc.kill()
+        proc.wait(10)
+        caplog.set_level(logging.WARNING, logger="p2p.session")
+        deadline = time.monotonic() + 120          # the table's step limit, then the stop
+        while time.monotonic() < deadline and "unresponsive" not in caplog.text:
+            time.sleep(0.2)
+        assert "unresponsive" in caplog.text, host_out.getvalue()[-800:]
+        time.sleep(1.0)
+        os.write(host_in_w, b"quit\n")
+        t.join(60)
+    finally:
+        os.close(host_in_w)
+        if proc.poll() is None:
+            proc.kill()
+        t.join(30)
+    out = " ".join(host_out.getvalue().split())
+    assert rc == [0], out[-800:]
+    assert "You left; the game is saved. Come back to it with: millebornes resume" in out, \
+        out[-800:]
+    assert "the match stopped" not in out, out[-800:]
 
 
 def test_a_bot_is_offered_at_an_address_the_others_can_connect_to() -> None:
