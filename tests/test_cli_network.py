@@ -244,6 +244,48 @@ def test_a_player_who_leaves_is_waited_for_and_comes_back(tmp_path: Path) -> Non
     assert len(paths) == 2 and paths[0].read_bytes() == paths[1].read_bytes()
 
 
+class AnnAlone:
+    """Ann hosts a two-seat modern table (auto, typed commands through a pipe), Ben joins
+    in a process of his own and is killed well into the first hand: the table waits for
+    him. ``out``: Ann's console; ``rc``: her exit code once she is done."""
+
+    def __init__(self, tmp_path: Path, bind: str = "127.0.0.1") -> None:
+        hport, jport = free_port(), free_port()
+        self.out = io.StringIO()
+        self.rc: list[int] = []
+        host_in_r, self.host_in_w = os.pipe()
+        host_args = argparse.Namespace(name="Ann", bots=0, players=2, rules="modern",
+                                       bind=bind, port=hport, no_announce=True,
+                                       data_dir=str(tmp_path / "h"),
+                                       identity=str(tmp_path / "h.key"), auto=True)
+
+        def host() -> None:
+            with os.fdopen(host_in_r) as inp:
+                self.rc.append(host_verb.run(host_args, out=self.out, inp=inp))
+
+        self.thread = threading.Thread(target=host)
+        self.thread.start()
+        jdir = tmp_path / "j"
+        self.ben = start_joiner(hport, jport, jdir, tmp_path / "j.key")
+        try:
+            wait_into_first_hand(jdir)
+        except BaseException:
+            self.close()       # Ann's thread must end with the test (it waits on input)
+            raise
+        self.ben.kill()
+        self.ben.wait(10)
+
+    def type(self, line: str, wait: float) -> None:
+        os.write(self.host_in_w, line.encode() + b"\n")
+        self.thread.join(wait)
+
+    def close(self) -> None:
+        os.close(self.host_in_w)
+        if self.ben.poll() is None:
+            self.ben.kill()
+        self.thread.join(30)
+
+
 @pytest.mark.slow    # about 15 s alone
 @pytest.mark.parametrize("bind", ["127.0.0.1", "*"])
 def test_a_player_who_left_is_replaced_by_a_bot_by_agreement_and_the_match_ends(
@@ -256,40 +298,18 @@ def test_a_player_who_left_is_replaced_by_a_bot_by_agreement_and_the_match_ends(
     ``*``) too: the bot was offered at tcp://0.0.0.0:PORT, which no peer may connect to,
     and the match stopped."""
     from p2p.audit import verify_game
-    hport, jport = free_port(), free_port()
-    host_out = io.StringIO()
-    rc: list[int] = []
-    host_in_r, host_in_w = os.pipe()
-    host_args = argparse.Namespace(name="Ann", bots=0, players=2, rules="modern",
-                                   bind=bind, port=hport, no_announce=True,
-                                   data_dir=str(tmp_path / "h"),
-                                   identity=str(tmp_path / "h.key"), auto=True)
-
-    def host() -> None:
-        with os.fdopen(host_in_r) as inp:
-            rc.append(host_verb.run(host_args, out=host_out, inp=inp))
-
-    t = threading.Thread(target=host)
-    t.start()
-    jdir, jkey = tmp_path / "j", tmp_path / "j.key"
-    proc = start_joiner(hport, jport, jdir, jkey)
+    ann = AnnAlone(tmp_path, bind)
     try:
-        wait_into_first_hand(jdir)
-        proc.kill()
-        proc.wait(10)
         deadline = time.monotonic() + 30
-        while "type bot" not in said(host_out) and time.monotonic() < deadline:
+        while "type bot" not in said(ann.out) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert "Ben left; the game is saved. Wait for them (millebornes resume)" in \
-            said(host_out) and "type bot" in said(host_out), host_out.getvalue()[-1500:]
-        os.write(host_in_w, b"bot\n")
-        t.join(90)
+            said(ann.out) and "type bot" in said(ann.out), ann.out.getvalue()[-1500:]
+        ann.type("bot", 90)
     finally:
-        os.close(host_in_w)
-        if proc.poll() is None:
-            proc.kill()
-        t.join(30)
-    out = host_out.getvalue()
+        ann.close()
+    rc = ann.rc
+    out = ann.out.getvalue()
     assert rc == [0], out[-1500:]
     # (plain mode wraps its lines at 80 columns: the sentence may span two)
     assert "from hand 2, Ben's seat is played by a bot run by Ann" in " ".join(out.split()), \
@@ -306,41 +326,19 @@ def test_leaving_a_table_paused_on_a_silent_seat_is_a_pause(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """Ann left while the table waited for Ben past its time limit (paused, resumable):
     she was told "the match stopped: Ben is unresponsive" with no resume line, exit 1."""
-    hport, jport = free_port(), free_port()
-    host_out = io.StringIO()
-    rc: list[int] = []
-    host_in_r, host_in_w = os.pipe()
-    host_args = argparse.Namespace(name="Ann", bots=0, players=2, rules="modern",
-                                   bind="127.0.0.1", port=hport, no_announce=True,
-                                   data_dir=str(tmp_path / "h"),
-                                   identity=str(tmp_path / "h.key"), auto=True)
-
-    def host() -> None:
-        with os.fdopen(host_in_r) as inp:
-            rc.append(host_verb.run(host_args, out=host_out, inp=inp))
-
-    t = threading.Thread(target=host)
-    t.start()
-    jdir, jkey = tmp_path / "j", tmp_path / "j.key"
-    proc = start_joiner(hport, jport, jdir, jkey)
+    caplog.set_level(logging.WARNING, logger="p2p.session")
+    ann = AnnAlone(tmp_path)
     try:
-        wait_into_first_hand(jdir)
-        proc.kill()
-        proc.wait(10)
-        caplog.set_level(logging.WARNING, logger="p2p.session")
         deadline = time.monotonic() + 120          # the table's step limit, then the stop
         while time.monotonic() < deadline and "unresponsive" not in caplog.text:
             time.sleep(0.2)
-        assert "unresponsive" in caplog.text, host_out.getvalue()[-800:]
+        assert "unresponsive" in caplog.text, ann.out.getvalue()[-800:]
         time.sleep(1.0)
-        os.write(host_in_w, b"quit\n")
-        t.join(60)
+        ann.type("quit", 60)
     finally:
-        os.close(host_in_w)
-        if proc.poll() is None:
-            proc.kill()
-        t.join(30)
-    out = " ".join(host_out.getvalue().split())
+        ann.close()
+    rc = ann.rc
+    out = " ".join(ann.out.getvalue().split())
     assert rc == [0], out[-800:]
     assert "You left; the game is saved. Come back to it with: millebornes resume" in out, \
         out[-800:]
