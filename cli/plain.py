@@ -110,7 +110,7 @@ class PlainSession:
             for line in render.plain(render.score_lines(scores, d.match, d.names, d.hand_no)):
                 self.say(line)
         self.say("")
-        for line in render.plain(render.match_lines(d.match, d.names)):
+        for line in render.plain(render.match_lines(d.match, d.names, verbose=True)):
             self.say(line)
 
     def run(self) -> int:

@@ -460,9 +460,11 @@ def sparkline(values: Sequence[int], top: int) -> str:
     return "".join(BLOCKS[max(1 if v > 0 else 0, min(8, round(8 * v / top)))] for v in values)
 
 
-def match_lines(match: Match, names: Sequence[str], last: int = 12) -> list[Line]:
+def match_lines(match: Match, names: Sequence[str], last: int = 12,
+                verbose: bool = False) -> list[Line]:
     """Totals per side with a bar chart of the last hands (one block per hand) and a
-    progress bar to the match target."""
+    progress bar to the match target; ``verbose`` (plain mode, screen readers): each side
+    in a sentence with every hand's points, wrapped (the chart cut them with "…")."""
     labels = side_labels(names, match.seating)
     hands = match.hands[-last:]
     top = max((s.total for h in hands for s in h), default=0)
@@ -478,6 +480,16 @@ def match_lines(match: Match, names: Sequence[str], last: int = 12) -> list[Line
              if target else _("Match (%(span)s, one hand)") % {"span": span})
     out: list[Line] = [[("class:title", title)]]
     winner = match.winner()
+    if verbose:
+        for side, label in enumerate(labels):
+            points = ", ".join(str(h[side].total) for h in match.hands) or "—"
+            text = (_("%(side)s: %(total)d points (hands: %(points)s); wins the match.")
+                    if side == winner else
+                    _("%(side)s: %(total)d points (hands: %(points)s).")) % {
+                "side": label, "total": totals[side], "points": points}
+            out += [[("", w if i == 0 else "  " + w)]
+                    for i, w in enumerate(wrap(text, WIDTH - 2))]
+        return out
     for side, label in enumerate(labels):
         per_hand = [h[side].total for h in hands]
         line: Line = [("class:you" if side == winner else "", _pad(label, 14)),

@@ -201,6 +201,18 @@ def test_score_and_match_tables() -> None:
     # no hand scored yet (the first was left without a score by agreement): "hands 1-0"
     empty = render.plain(render.match_lines(Match(rules, seating, 0), NAMES[:3]))
     assert empty[0].startswith("Match (no hand scored yet, to 5000)"), empty[0]
+    # in words for line mode: every hand's points, wrapped, never cut with "…" (a screen
+    # reader heard "1200, 1700, 1700, 15… wins")
+    long = m
+    for _ in range(9):
+        long = long.record((SideScore(distance=550, trip=400, safe_trip=300),
+                            SideScore(distance=125), SideScore(distance=75)))
+    words = render.plain(render.match_lines(long, NAMES[:3], verbose=True))
+    said = " ".join(" ".join(words).split())
+    assert "…" not in said and all(len(line) <= 80 for line in words), words
+    assert "Ana: 12950 points (hands: 1400, 300, " + ", ".join(["1250"] * 9) + \
+        "); wins the match." in said, said
+    assert "Bo: 2425 points (hands: 200, 1100, " in said
 
 
 def test_render_a_real_driver_state_fits() -> None:
