@@ -93,8 +93,8 @@ def claim_data_folder(ident: Identity, base: Path) -> None:
             other = lock.name[len("player-"):-len(".lock")]
             if other == mine or any(b == base and k == other for b, k in _CLAIMS):
                 continue
-            try:
-                fd = os.open(lock, os.O_RDONLY | os.O_NOFOLLOW)
+            try:      # never a wait: a named pipe planted under a lock's name opens at once
+                fd = os.open(lock, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
             except OSError:
                 continue
             try:
@@ -105,10 +105,12 @@ def claim_data_folder(ident: Identity, base: Path) -> None:
                     "right now; a second player on this computer needs a folder of their own: "
                     "add --data-dir DIR (with --identity FILE)") % {
                         "key": other, "dir": base}) from None
+            except OSError:
+                continue      # not a lock at all (a pipe, a folder's oddity): nobody's claim
             finally:
                 os.close(fd)
-        fd = os.open(base / f"player-{mine}.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW,
-                     0o600)
+        fd = os.open(base / f"player-{mine}.lock",
+                     os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o600)
         fcntl.flock(fd, fcntl.LOCK_SH)
     except OSError as exc:
         # a read-only folder, say: what fails with it is said where it is written

@@ -59,3 +59,23 @@ def test_a_second_player_in_a_held_data_folder_is_told_at_once(tmp_path: Path) -
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.05)
+
+
+def test_a_named_pipe_under_a_lock_s_name_is_no_wait(tmp_path: Path) -> None:
+    """A lock file is opened to be tested: a named pipe planted under a lock's name (or
+    this player's own) must not hold the command at open() for ever."""
+    import os
+    import threading
+    data = tmp_path / "data"
+    data.mkdir()
+    os.mkfifo(data / "player-AAAAA-BBBBB.lock")
+    from p2p.crypto.identity import Identity, fingerprint
+    me = Identity.load_or_create(tmp_path / "me.key")
+    os.mkfifo(data / f"player-{fingerprint(me.public_key)}.lock")
+    done: list[object] = []
+    t = threading.Thread(target=lambda: done.append(
+        seats.identity(argparse.Namespace(identity=str(tmp_path / "me.key"),
+                                          data_dir=str(data)))), daemon=True)
+    t.start()
+    t.join(5)
+    assert done, "identity() waited on a named pipe"
