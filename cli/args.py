@@ -575,13 +575,12 @@ def data_dir(args: argparse.Namespace) -> Path | None:
 def resume_flags(args: argparse.Namespace) -> tuple[str, str]:
     """The options ``millebornes resume`` and ``millebornes verify`` need to find this
     player's copy again (each with its leading space; empty when the defaults do)."""
-    keep = []
-    for flag, attr in (("--data-dir", "data_dir"), ("--identity", "identity")):
-        value = getattr(args, attr, None)
-        if value:
-            keep.append(f" {flag} {shlex.quote(str(value))}")
+    def flag(name: str, value: object) -> str:
+        return f" {name} {shlex.quote(str(value))}" if value else ""
+
+    data = flag("--data-dir", getattr(args, "data_dir", None))
     plain = " --plain" if getattr(args, "plain", False) else ""
-    return "".join(keep) + plain, keep[0] if keep and keep[0].startswith(" --data-dir") else ""
+    return data + flag("--identity", getattr(args, "identity", None)) + plain, data
 
 
 def bind_address(args: argparse.Namespace) -> str:
