@@ -56,6 +56,11 @@ def run(args: argparse.Namespace) -> int:
                           bot_specs=getattr(args.bots, "specs", ()))
     try:
         code = run_console(table.driver, args, seed=seed)
+    except KeyboardInterrupt:
+        # Ctrl-C (line mode has no other way out mid-move): leaving, said with this game's
+        # own resume line (it was a generic "interrupted" naming no game)
+        print()
+        code = 130
     finally:
         table.close()
     short = table.transcript.parent.name[:8]

@@ -526,8 +526,14 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
                   file=say)
             return 1
         inp = reader if out is not None or not sys.stdin.isatty() else None
-        code = run_console(driver, args, seed=int(getattr(args, "seed", 0) or 0), out=out,
-                           inp=inp, delay=min(move_delay(False), 0.2))  # type: ignore[arg-type]
+        try:
+            code = run_console(driver, args, seed=int(getattr(args, "seed", 0) or 0),
+                               out=out, inp=inp,
+                               delay=min(move_delay(False), 0.2))  # type: ignore[arg-type]
+        except KeyboardInterrupt:
+            # Ctrl-C: leaving, said with this game's own resume line (see cli.play)
+            print(file=say)
+            code = 130
     finally:
         # Leaving is a pause, not an end: nothing is signed; the others wait, and
         # `millebornes resume` brings this seat back.

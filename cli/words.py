@@ -681,8 +681,10 @@ def leave_question(saved: bool, over: bool) -> str:
                  "it. y leave · n stay")
     if over:
         return _("Leave? The match is over. y leave · n stay")
-    return _("Leave the game? It is saved: `millebornes resume` brings you back. "
-             "y leave · n stay")
+    # no bare `millebornes resume` here: the line said as the player leaves carries the
+    # flags that find this copy again (--data-dir, --identity, --plain)
+    return _("Leave the game? It is saved; the command that brings you back is shown as "
+             "you leave. y leave · n stay")
 
 
 def left_wait_line(name: str) -> str:

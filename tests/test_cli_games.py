@@ -284,3 +284,54 @@ def test_games_says_how_many_folders_it_leaves_out(
     assert f"(1 folder in {copy} is not a readable game, left out: abababab; millebornes " \
         "verify FOLDER/transcript.mbt says what is wrong with it)" in out, out
     assert short in out
+
+
+def _interrupt_at_prompt(*argv: str) -> tuple[int, str]:
+    """Run ``millebornes ARGV``, press Ctrl-C (SIGINT) at its first "> " prompt; the exit
+    code and everything it printed."""
+    import select
+    import signal
+    env = dict(os.environ, PYTHONPATH=str(ROOT), MILLEBORNES_DELAY="0")
+    proc = subprocess.Popen([sys.executable, "-m", "cli", *argv], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env)
+    assert proc.stdout is not None
+    seen = b""
+    deadline = time.monotonic() + 60
+    try:
+        while b"> " not in seen and time.monotonic() < deadline:
+            ready, _, _ = select.select([proc.stdout], [], [], 1.0)
+            if ready:
+                chunk = os.read(proc.stdout.fileno(), 4096)
+                if not chunk:
+                    break
+                seen += chunk
+        assert b"> " in seen, seen
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return proc.returncode, (seen + out + err).decode()
+
+
+def test_ctrl_c_in_line_mode_leaves_with_the_games_own_resume_line(tmp_path: Path) -> None:
+    """Ctrl-C at the prompt of `play --plain` (and of `resume`) said a generic
+    "interrupted; the game is saved (millebornes resume)": no game id, no --data-dir, so the
+    command as shown found another game or none. It is leaving, said like `quit` says it
+    (exit 130)."""
+    code, text = _interrupt_at_prompt("play", "--plain", "--seed", "4",
+                                      "--data-dir", str(tmp_path))
+    said = " ".join(text.split())
+    assert code == 130, text
+    assert "Traceback" not in text and "interrupted" not in text, text
+    assert "You left; the game is saved. Come back to it with: millebornes resume " in said
+    short = said.split("millebornes resume ", 1)[1].split()[0]
+    assert f"millebornes resume {short} --data-dir {tmp_path} --plain" in said, said
+    # the same at a resumed seat (host, join and resume share it)
+    code, text = _interrupt_at_prompt("resume", short, "--data-dir", str(tmp_path), "--plain")
+    said = " ".join(text.split())
+    assert code == 130, text
+    assert f"resumed table {short}" in said, said
+    assert "Traceback" not in text and "interrupted" not in text, text
+    assert f"millebornes resume {short} --data-dir {tmp_path} --plain" in said, said

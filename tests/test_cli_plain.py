@@ -170,6 +170,10 @@ def test_not_a_terminal_falls_back_to_plain() -> None:
     assert "using --plain" in proc.stderr
     # the end of the input after quit's question leaves; the saved game says it once
     assert "Leave the game? It is saved" in proc.stdout
+    # the question names no bare `millebornes resume`: typed as shown, that found another
+    # player's copy (no --data-dir) or the full screen (no --plain); the line after it does
+    question = proc.stdout.split("Leave the game?", 1)[1].split("You left", 1)[0]
+    assert "millebornes resume" not in question, question
     assert proc.stdout.count("You left") == 1
     assert "You left; the game is saved." in proc.stdout
 
