@@ -264,9 +264,19 @@ def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int | Non
     km = f"{zone.km:>4}/{view.target}"
     line2: Line = [("", "  "), ("", km.ljust(9)), ("", " ")]
     line2 += progress_bar(zone.km, view.target, 14)
-    line2.append(("", " " + _pad(distance_summary(zone.distance), 20)))
-    line2.append(("class:dim", " · " + _("200 km cards %(used)d/2") % {"used": zone.n200}))
     safe = safeties_text(view, side, lang, short=True)
+    used = " · " + _("200 km cards %(used)d/2") % {"used": zone.n200}
+    summary = distance_summary(zone.distance)
+    # the summary's column is 20 wide (the rows line up) and takes what the rest of the
+    # line leaves when it needs more: "25×2 50×2 75×1 100×3 200×2" was cut to "100×…"
+    room = WIDTH - sum(i18n.cells(t) for _s, t in line2) - 1 \
+        - (i18n.cells(safe) + 1 if safe else 0)
+    if i18n.cells(summary) > max(20, room - i18n.cells(used)) and zone.n200:
+        used = ""         # "200×2" in the summary says it
+    line2.append(("", " " + _pad(summary, max(20, min(i18n.cells(summary),
+                                                      room - i18n.cells(used))))))
+    if used:
+        line2.append(("class:dim", used))
     if safe:
         line2.append(("", " "))
         line2.append(("class:safety", safe))

@@ -67,6 +67,26 @@ def test_zone_shows_every_pile_and_progress() -> None:
         assert len(first) <= 80 and f" {word} " in first, first
 
 
+def test_a_long_distance_summary_is_said_whole_in_80_columns() -> None:
+    """Five kinds of distance on a zone were cut to "25×2 50×2 75×1 100×…" (the summary had
+    20 columns whatever the rest of the line left)."""
+    v = base_view(2)
+    for safeties, coups in ((), ()), ((Kind.DRIVING_ACE,), ()), \
+            ((Kind.DRIVING_ACE, Kind.EXTRA_TANK), (Kind.EXTRA_TANK,)):
+        z = v.zones[0]._replace(
+            battle=tuple(cards_of(Kind.ROLL)), started=True, n200=2, km=1000,
+            distance=tuple(cards_of(Kind.D25, 2) + cards_of(Kind.D50, 2) + cards_of(Kind.D75)
+                           + cards_of(Kind.D100, 3) + cards_of(Kind.D200, 2)),
+            safeties=tuple(c for k in safeties for c in cards_of(k)),
+            coups=tuple(c for k in coups for c in cards_of(k)))
+        line = text(render.zone_lines(v._replace(zones=(z, v.zones[1])), 0, NAMES, 0))
+        second = line.splitlines()[1]
+        assert "25×2 50×2 75×1 100×3 200×2" in second and "…" not in second, second
+        assert len(second) <= 80, second
+        assert all(render.safeties_text(v._replace(zones=(z, v.zones[1])), 0).split()
+                   [i] in second for i in range(len(safeties)))
+
+
 def test_hand_cards_coloured_by_family_and_playable_marked() -> None:
     hand = sorted(cards_of(Kind.STOP) + cards_of(Kind.ROLL) + cards_of(Kind.RIGHT_OF_WAY)
                   + cards_of(Kind.D100))
