@@ -24,6 +24,7 @@ from .words import (
     PEER_STATES,
     agreed_end_line,
     agreement_line,
+    back_again_line,
     cannot_agree_line,
     cannot_run_bot_line,
     dealing_line,
@@ -39,6 +40,7 @@ from .words import (
     stopped_line,
     table_paused_line,
     takeover_line,
+    went_silent_line,
 )
 
 log = logging.getLogger("cli.netdriver")
@@ -109,6 +111,11 @@ class NetDriver:
         self._last_view: Any = None
         self._seen = 0
         self._news = 0                           # the peer's news count last seen
+        # each other seat's transport state as last said ("gone" or not), so that a player
+        # who leaves is said when it happens (the pump thread and the console both look)
+        self._silent_said: dict[int, bool] = {}
+        self._watch_lock = threading.Lock()
+        self._watched_at = 0.0
         self._thread: threading.Thread | None = None
         self._leaving = threading.Event()
         if background:
@@ -121,6 +128,10 @@ class NetDriver:
         while not self._leaving.is_set() and (self.peer.pump(0.05) or self.peer.paused):
             if self.peer.paused:
                 time.sleep(0.02)
+            now = time.monotonic()
+            if now - self._watched_at >= 0.25:
+                self._watched_at = now
+                self._watch_peers()
         if not self._leaving.is_set():
             self.peer.linger(1.0)      # late peers may still fetch the last entries
 
@@ -231,6 +242,8 @@ class NetDriver:
         return moved
 
     def _collect(self) -> None:
+        if self._thread is None:
+            self._watch_peers()
         view = self.peer.view()
         if view is not None and self._held is None and self.peer.hand_no == self._shown_hand \
                 and self._announced != self._shown_hand:
@@ -262,6 +275,27 @@ class NetDriver:
                 self._later.append((int(ev.data.get("hand", self._shown_hand)), words))
             elif words:
                 self._events.append(words)
+
+    def _watch_peers(self) -> None:
+        """Say when another seat's computer goes silent, and when it answers again: the
+        board's row said "left", but nothing was said until the table waited for them
+        (on the player's own turn the screen did not even redraw)."""
+        if self.peer.finished or self.peer.stopped:
+            return          # the end, or a stop, is said by its own line
+        with self._watch_lock:
+            for seat in range(self.peer.cfg.n):
+                if seat == self.seat:
+                    continue
+                state = self.peer.peer_state(seat)
+                if state in ("connecting", "unknown"):
+                    continue
+                gone = state == "gone"
+                before = self._silent_said.get(seat)
+                self._silent_said[seat] = gone
+                if before is None or before == gone:
+                    continue
+                name = self.current_names()[seat]
+                self._events.append(went_silent_line(name) if gone else back_again_line(name))
 
     def _said_start_of(self, hand: int) -> bool:
         """Whether the log has come to ``hand`` (said its start, or moved past it)."""

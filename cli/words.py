@@ -693,6 +693,18 @@ def left_wait_line(name: str) -> str:
              "(millebornes resume); q leaves too, and you can resume later.") % {"name": name}
 
 
+def went_silent_line(name: str) -> str:
+    """Another player's computer stopped answering while the game did not need it yet
+    (their turn had not come): said at once, not only once the table waits for them."""
+    return _("%(name)s has gone silent (they left, or lost the connection); the game is "
+             "saved, and the table waits for them if they are not back by their "
+             "turn.") % {"name": name}
+
+
+def back_again_line(name: str) -> str:
+    return _("%(name)s is connected again.") % {"name": name}
+
+
 def silent_seat_line(name: str) -> str:
     """A seat fell silent in a network game (its player left, or its step passed the
     time limit): the choices of the others, by key, and what they cost (one key left the

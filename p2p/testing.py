@@ -63,15 +63,17 @@ def seeded_entropy(seed: bytes) -> Iterator[None]:
 
 
 def socket_peers(tmp: Path, cfg: TableConfig, ids: list[Identity], opts: SessionOptions,
-                 shims: list[FaultShim] | None = None) -> list[Peer]:
+                 shims: list[FaultShim] | None = None,
+                 transport: TransportConfig | None = None) -> list[Peer]:
     """One real peer per seat of ``cfg``: a ZeroMQ node on 127.0.0.1 (through ``shims[s]``
-    if given), a store under ``tmp/seat<s>`` and a heuristic bot (seed 11 + seat)."""
+    if given; with ``transport``'s timings, e.g. a short ``gone_after``), a store under
+    ``tmp/seat<s>`` and a heuristic bot (seed 11 + seat)."""
     from engine.bots import make_bot
     from p2p.net.transport import Node
     from p2p.table.session import Peer, node_id_for
     from p2p.table.store import Store
 
-    nodes = [Node(node_id_for(ids[s].public_key),
+    nodes = [Node(node_id_for(ids[s].public_key), config=transport,
                   wire_filter=shims[s] if shims is not None else None) for s in range(cfg.n)]
     eps = {s: nodes[s].endpoint for s in range(cfg.n)}
     return [Peer(ids[s], cfg, nodes[s], controller=make_bot("heuristic", 11 + s),

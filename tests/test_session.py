@@ -527,7 +527,6 @@ def test_reach_repoints_a_seat_known_by_its_key_and_refuses_others(tmp_path: Pat
     from p2p.crypto.identity import Identity
     from p2p.table.memory import make_table
     from p2p.table.session import SessionOptions
-    from p2p.testing import socket_peers
 
     cfg, ids = make_table(preset("classic"), Seating.solo(2), ["Ann", "Ben"], b"reach")
     peers = socket_peers(tmp_path, cfg, ids, SessionOptions())
@@ -542,3 +541,48 @@ def test_reach_repoints_a_seat_known_by_its_key_and_refuses_others(tmp_path: Pat
     finally:
         for p in peers:
             p.close()
+
+
+def test_a_player_who_goes_silent_is_said_at_once_even_on_your_own_turn(
+        tmp_path: Path) -> None:
+    """The board's row said "left", but the log said nothing until the table waited for
+    the silent player (and on your own turn the screen did not even redraw): now the
+    console's log says it as the transport gives the seat up."""
+    from cli.netdriver import NetDriver
+    from p2p.net.interface import TransportConfig
+
+    cfg, ids = make_table(preset("classic"), Seating.solo(3), ["You", "Bo", "Cy"], b"silent")
+    quick = TransportConfig(slow_after=0.3, gone_after=0.8)
+    peers = socket_peers(tmp_path, cfg, ids, FAST, transport=quick)
+    peers[0].controller = None
+    stop = {1: threading.Event(), 2: threading.Event()}
+
+    def pump(s: int) -> None:
+        while not stop[s].is_set() and peers[s].pump(0.05):
+            pass
+    threads = [threading.Thread(target=pump, args=(s,)) for s in (1, 2)]
+    for t in threads:
+        t.start()
+    d = NetDriver(peers[0], background=True)
+    try:
+        assert d.wait_ready(30)
+        end = time.monotonic() + 30
+        while not d.my_move() and time.monotonic() < end:
+            d.step_others(wait=0.1)
+        assert d.my_move()
+        stop[2].set()                       # Cy's computer stops answering
+        threads[1].join()
+        peers[2].close(flush=0.0)
+        said = "Cy has gone silent (they left, or lost the connection)"
+        end = time.monotonic() + 10
+        while not any(said in e for e in d.events) and time.monotonic() < end:
+            time.sleep(0.05)                # nobody calls step_others: it is your turn
+        assert any(said in e for e in d.events), d.events[-5:]
+        assert d.my_move() and not any("Bo has gone silent" in e for e in d.events)
+        assert sum(said in e for e in d.events) == 1
+    finally:
+        d.close()
+        stop[1].set()
+        threads[0].join()
+        for p in peers[:2]:
+            p.close(flush=0.0)
