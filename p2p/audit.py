@@ -267,7 +267,11 @@ def _check_broken(cfg: TableConfig, rep: GameReport) -> GameReport:
             index, first = min(bad, key=lambda b: b[0])
             return _fail_from(rep, index if index >= 0 else None, first.check, first.seat,
                               str(first))
+        # a bot that took a seat over by agreement signs with its own key: its evidence,
+        # and its complaints, are that seat's (without them verify blamed the honest
+        # seat that complained of the bot, or failed on its own KeyError)
         seat_of = {p.key: p.seat for p in cfg.players}
+        seat_of.update({t.key: t.seat for t in crypto.takeovers})
         for c in rep.side:
             if c.body.get("k") == "side.complaint" and c.body.get("check") == "equivocation":
                 eq = equivocator(c.body, seat_of, cfg.table_id)

@@ -153,6 +153,59 @@ def test_a_bot_that_cheats_after_a_takeover_is_blamed_and_its_runner_named(
         assert "seat 2 (p2; from hand 2 a bot run by p0)" in rep.summary()
 
 
+@pytest.mark.parametrize("case", ["bot-equivocates", "bot-malformed", "bot-complains"])
+def test_verify_blames_the_cheat_not_the_honest_complainer_after_a_takeover(
+        tmp_path: Path, case: str) -> None:
+    """verify judged a complaint's evidence by the seated players' keys only: a bot that
+    took a seat over signs with its own, so a bot's two versions of an entry (or a
+    malformed one) left the honest complainer blamed ("a complaint without evidence"), and
+    a bot's complaint about a player failed verify itself (KeyError, nobody named). The
+    live peers blamed the right seat all along."""
+    from p2p.table import wire
+    t = _stopped(b"takeover/evidence-" + case.encode())
+    bot = Identity.from_seed(BOT_SEED)
+    _agree_bot(t, 2, (0, 1), bot)
+    _start_bot(t, runner=0, silent=2, bot=bot)
+    cheat, victim = (1, 2) if case == "bot-complains" else (2, 1)
+    done = False
+    for _ in range(400):
+        for s, seat in enumerate(t.seats):
+            rl = seat.rlog
+            while not rl.done and not rl.catching_up and rl.match.hand.expected_writer() == s:
+                hp = rl.match.hand
+                rl.secrets[hp.hand_no] = hp.export_secrets()
+                body = hp.next_body(seat.bot.choose)
+                if s == cheat and hp.hand_no == 1 and not done and (
+                        case != "bot-complains" or body.get("k") == "game.rcommit"):
+                    env = rl.write(body)
+                    t.collect(s)
+                    changed = {"bot-equivocates": {"x": 1}, "bot-malformed": {"h": b"short"},
+                               "bot-complains": {"c": bytes(32)}}[case]
+                    other = Envelope.create(rl.identity, env.table, env.hand, env.seq,
+                                            env.prev, {**env.body, **changed})
+                    # the victim gets the other version first (the true one follows)
+                    t.wire.insert(0, (cheat, victim, wire.encode_push([other.encode()])[0]))
+                    done = True
+                    break
+                rl.write(body)
+            t.collect(s)
+        if not t.deliver():
+            break
+    assert done
+    # (a body with a field no honest peer writes is malformed as well as a second version)
+    checks = {"bot-malformed": {"malformed-body"}, "bot-complains": {"equivocation"},
+              "bot-equivocates": {"equivocation", "malformed-body"}}[case]
+    for s in (0, 1, 2):
+        if s == cheat:
+            continue
+        rl = t.seats[s].rlog
+        assert rl.error is not None and rl.error.seat == cheat, (s, rl.error)
+        if s == 2:
+            continue   # this harness's bot stores only what it wrote (the CLI's copies all)
+        rep = verify_game(_transcript(tmp_path, t, s))
+        assert not rep.ok and rep.blamed_seat == cheat and rep.check in checks, rep.summary()
+
+
 def test_waiting_pays_off_when_the_silent_seat_comes_back() -> None:
     """Wait is the default choice: when the silent seat comes back (it fetches what it
     missed and writes its entry), its signed entry refutes the timeout claims and the
