@@ -7,14 +7,36 @@ console; they are kept in ``millebornes.log`` for whoever investigates.
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import logging.handlers
 import os
+import stat
 from pathlib import Path
+from typing import TextIO
 
 from p2p.table.store import default_data_dir
 
 LOG_NAME = "millebornes.log"
+
+
+class _LogFile(logging.handlers.RotatingFileHandler):
+    """The rotated log, opened only as a regular file of its own: a named pipe under its
+    name held every verb at the open for ever (before anything was said), and a symbolic
+    link made the log append to, and chmod, whatever file it pointed at."""
+
+    def _open(self) -> TextIO:
+        fd = os.open(self.baseFilename, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
+                     | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise OSError(errno.EINVAL, "not a regular file", self.baseFilename)
+            os.set_blocking(fd, True)
+            os.fchmod(fd, 0o600)
+            return open(fd, "a", encoding=self.encoding, errors=self.errors)  # noqa: SIM115
+        except BaseException:
+            os.close(fd)
+            raise
 
 
 def log_path(args: argparse.Namespace) -> Path:
@@ -35,9 +57,8 @@ def setup_logging(args: argparse.Namespace) -> Path | None:
     assert path is not None
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        handler: logging.Handler = logging.handlers.RotatingFileHandler(
-            path, maxBytes=1_000_000, backupCount=1, encoding="utf-8")
-        os.chmod(path, 0o600)
+        handler: logging.Handler = _LogFile(path, maxBytes=1_000_000, backupCount=1,
+                                            encoding="utf-8")
     except OSError:
         handler, path = logging.NullHandler(), None
     handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))

@@ -208,6 +208,28 @@ def test_logs_go_to_a_file_not_the_terminal(tmp_path: Path,
         logging.lastResort = saved[2]
 
 
+@pytest.mark.parametrize("kind", ["fifo", "symlink"])
+def test_a_log_name_that_is_no_regular_file_is_left_alone(tmp_path: Path, kind: str) -> None:
+    """A named pipe planted as millebornes.log held every verb at the log's open for ever,
+    before it said anything; a symbolic link made the log chmod and append to the file it
+    named. Now the log is off for that run and the verb goes on."""
+    data = tmp_path / "data"
+    data.mkdir()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("someone else's file\n")
+    victim.chmod(0o644)
+    if kind == "fifo":
+        os.mkfifo(data / LOG_NAME)
+    else:
+        (data / LOG_NAME).symlink_to(victim)
+    r = cli("games", "--data-dir", str(data), "--verbose", timeout=30)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.startswith("No saved games in "), r.stdout
+    assert "Traceback" not in r.stdout + r.stderr
+    assert victim.read_text() == "someone else's file\n"
+    assert victim.stat().st_mode & 0o777 == 0o644
+
+
 def _saved_game(data: Path) -> Path:
     """A saved game in the data folder ``data`` (its header, no entry yet): its folder."""
     from engine import Seating, preset
