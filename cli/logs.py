@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import argparse
 import errno
+import io
 import logging
 import logging.handlers
 import os
 import stat
 from pathlib import Path
-from typing import TextIO
 
 from p2p.table.store import default_data_dir
 
@@ -25,7 +25,7 @@ class _LogFile(logging.handlers.RotatingFileHandler):
     name held every verb at the open for ever (before anything was said), and a symbolic
     link made the log append to, and chmod, whatever file it pointed at."""
 
-    def _open(self) -> TextIO:
+    def _open(self) -> io.TextIOWrapper:
         fd = os.open(self.baseFilename, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
                      | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
         try:
