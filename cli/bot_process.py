@@ -39,7 +39,7 @@ MEMORY_LIMIT = 2 << 30
 def memory_limit() -> int:
     """:data:`MEMORY_LIMIT`, or ``MILLEBORNES_BOT_MEMORY_MB`` megabytes (64 at least)."""
     text = os.environ.get("MILLEBORNES_BOT_MEMORY_MB", "").strip()
-    if text.isdigit():
+    if text.isascii() and text.isdigit() and len(text) <= 9:   # "²" is a digit to isdigit
         return max(64, int(text)) << 20
     return MEMORY_LIMIT
 

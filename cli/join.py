@@ -248,16 +248,23 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             continue
         line = typed.strip()
         words = line.split()
-        if words[0] == "sit" and len(words) == 2 and words[1].isdigit():
+        if words[0] == "sit" and len(words) == 2 and seat_number(words[1]) is None:
+            # "sit ²" (a digit to str.isdigit, not to int) ended the joiner with int()'s
+            # words, and so did 5000 digits
+            print(i18n.display(_("%(text)s is not a seat number: sit N, N a seat from the "
+                                 "list") % {"text": safe_text(words[1][:20])}), file=say)
+        elif words[0] == "sit" and len(words) == 2:
+            wanted = seat_number(words[1])
+            assert wanted is not None
             if st is None:
                 print(i18n.display(_("not connected to the host yet: wait a moment")), file=say)
-                client.sit(int(words[1]))
+                client.sit(wanted)
                 continue
-            refusal = sit_refusal(st, int(words[1]), client.seat)
+            refusal = sit_refusal(st, wanted, client.seat)
             if refusal:          # the host would ignore it: said here, nothing sent
                 print(i18n.display(refusal), file=say)
             else:
-                client.sit(int(words[1]))
+                client.sit(wanted)
         elif line == "ready":
             client.set_ready(True)
             print(i18n.display(_("ready") if st is not None else _("ready (once the host answers)")),
@@ -268,6 +275,11 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             print(i18n.display(_("not ready")), file=say)
         else:
             print(i18n.display(_(LOBBY_HELP)), file=say)
+
+
+def seat_number(text: str) -> int | None:
+    """``text`` as a seat number (ASCII digits, a few of them), else None."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 3 else None
 
 
 def sit_refusal(state: LobbyState, wanted: int, mine: int | None) -> str:

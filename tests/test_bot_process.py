@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
+
 from cli.bot_process import BotProcess
 from engine import (
     CLASSIC,
@@ -50,3 +52,14 @@ def test_a_dead_child_is_replaced_and_a_move_is_still_made() -> None:
     assert bot.choose(view, legal) in legal
     assert time.monotonic() - started < 6.0
     bot.close()
+
+
+def test_the_memory_bound_from_the_environment_takes_plain_digits_only(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """MILLEBORNES_BOT_MEMORY_MB=² (a digit to str.isdigit, not to int) stopped every bot
+    process at its start with int()'s ValueError; now it is the default bound."""
+    from cli.bot_process import MEMORY_LIMIT, memory_limit
+    for text, limit in (("²", MEMORY_LIMIT), ("9" * 5000, MEMORY_LIMIT), ("", MEMORY_LIMIT),
+                        ("512", 512 << 20), ("1", 64 << 20)):
+        monkeypatch.setenv("MILLEBORNES_BOT_MEMORY_MB", text)
+        assert memory_limit() == limit, text

@@ -724,6 +724,53 @@ def test_sit_to_a_seat_that_cannot_be_had_is_said_not_ignored() -> None:
     assert sit_refusal(st, 2, None) == ""
 
 
+def test_sit_with_no_seat_number_is_said_and_the_joiner_stays(tmp_path: Path) -> None:
+    """`sit ²` (a digit to str.isdigit, not to int) or `sit` and 5000 digits ended the
+    joiner: "millebornes join: invalid literal for int() with base 10: '²'", exit 2."""
+    from cli import host as host_verb
+    from cli import join as join_verb
+
+    port = free_port()
+    host_in_r, host_in_w = os.pipe()
+    host_out = io.StringIO()
+    rc: list[int | None] = [None, None]
+
+    def host() -> None:
+        with os.fdopen(host_in_r) as inp:
+            rc[0] = host_verb.run(_ns(
+                name="Ann", bots=0, players=3, rules="classic", option=[], teams=None,
+                bind="127.0.0.1", port=port, no_announce=True, data_dir=str(tmp_path / "h"),
+                identity=str(tmp_path / "h.key"), auto=True, peer=[]), out=host_out, inp=inp)
+    t = threading.Thread(target=host)
+    t.start()
+    join_in_r, join_in_w = os.pipe()
+    out = io.StringIO()
+    try:
+        time.sleep(0.5)
+        os.write(join_in_w, ("sit \u00b2\nsit " + "9" * 5000 + "\n").encode())
+        t2 = _run(lambda: join_verb.run(_ns(
+            name="Ben", peer=[f"127.0.0.1:{port}"], bind="127.0.0.1", port=0,
+            data_dir=str(tmp_path / "j"), identity=str(tmp_path / "j.key"), auto=False,
+            not_ready=True, connect_timeout=20.0), out=out, inp=os.fdopen(join_in_r)), rc, 1)
+        deadline = time.monotonic() + 20
+        while out.getvalue().count("is not a seat number") < 2 and t2.is_alive() \
+                and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert t2.is_alive(), out.getvalue()       # still at the table
+        os.write(join_in_w, b"leave\n")
+        t2.join(20)
+    finally:
+        os.close(join_in_w)
+        os.write(host_in_w, b"quit\n")
+        os.close(host_in_w)
+        t.join(20)
+    said = out.getvalue()
+    assert "\u00b2 is not a seat number: sit N, N a seat from the list" in said, said
+    assert "999999 is not a seat number" in said.replace("9" * 21, "999999"), said
+    assert "invalid literal" not in said and "left the table" in said, said
+    assert not t2.is_alive() and rc[1] == 1, (rc, said[-600:])     # 1: left, no match
+
+
 def test_the_host_says_a_command_it_does_not_know(tmp_path: Path) -> None:
     from cli import host as host_verb
 
