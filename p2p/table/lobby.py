@@ -493,7 +493,10 @@ class LobbyHost:
         if key in self.banned:
             return
         seat = self._seat_of(key)
-        if k != "join" and not self._spend(sender):
+        # a first join is free (a newcomer always gets a seat's answer); a join from a key
+        # that sits already is a change like any other: 600 of them, each with a fresh
+        # contribution, made 600 redraws, announcements and broadcasts
+        if (k != "join" or seat is not None) and not self._spend(sender):
             self._ignore("too many changes")   # the host's screen and announcement follow
             return                            # every change: one member may not flood them
         if k == "join":
