@@ -123,6 +123,51 @@ def test_key_door_answers_the_signed_keys_and_silence_is_an_error() -> None:
     assert time.monotonic() - t < 2
 
 
+def test_a_key_door_flood_keeps_neither_the_card_nor_the_handshake_from_a_joiner() -> None:
+    """About 50 datagrams a second to the key door kept every joiner out of a CURVE lobby:
+    the door spent the ZAP handshake's budget for strangers (20 a second, shared by all).
+    A flood from one address now leaves another asker its card and a stranger its
+    handshake."""
+    import socket
+    import threading
+
+    from p2p.net.transport import KEY_DOOR_ASK, KEY_DOOR_SIZE
+    a = Identity.generate()
+    with _node(a) as na:
+        host, port = na.endpoint[len("tcp://"):].rsplit(":", 1)
+        stop = threading.Event()
+        sent = [0]
+
+        def flood() -> None:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+                ask = KEY_DOOR_ASK.ljust(KEY_DOOR_SIZE, b"\0")
+                while not stop.is_set():
+                    for _ in range(20):
+                        udp.sendto(ask, (host, int(port)))
+                        sent[0] += 1
+                    time.sleep(0.01)          # about 2,000 a second
+        t = threading.Thread(target=flood)
+        t.start()
+        try:
+            time.sleep(0.5)
+            assert fetch_key_card(na.endpoint, timeout=3.0) == \
+                (a.public_key, a.curve_keys().public)
+            pub, sec = zmq.curve_keypair()
+            with HostileSocket(na.endpoint, b"m" + b"s" * 32,
+                               server_key=a.curve_keys().public, keypair=(pub, sec)) as s:
+                s.send(hello_frame(4000, "127.0.0.1"))
+                end = time.monotonic() + 3
+                evs: list[object] = []
+                while time.monotonic() < end and not evs:
+                    evs = list(na.events())
+                    time.sleep(0.05)
+            assert evs, "the stranger's handshake was not admitted during the flood"
+        finally:
+            stop.set()
+            t.join(5)
+        assert sent[0] > 1000, sent
+
+
 def _lobby_run(host: LobbyHost, client: LobbyClient) -> tuple[TableStart | None, TableStart | None]:
     hs = cs = None
     for _ in range(600):

@@ -114,6 +114,11 @@ class Node:
         self._admit_strangers = True
         self._zap_tokens = float(self.config.stranger_hellos_per_s)
         self._zap_refill = time.monotonic()
+        # the key door's own budgets (all askers, and each address): it spent the ZAP
+        # budget, so 50 cheap datagrams a second kept every joiner's handshake out
+        self._door_tokens = KEY_DOOR_PER_S
+        self._door_refill = time.monotonic()
+        self._door_askers: dict[tuple[Any, ...], tuple[float, float]] = {}
         self._ctx = zmq.Context(io_threads=1)
         self._zap: zmq.Socket[bytes] | None = None
         self._door: socket.socket | None = None
@@ -586,20 +591,43 @@ class Node:
             except (BlockingIOError, OSError):
                 return
             if data.startswith(KEY_DOOR_ASK) and len(data) >= len(card):
-                with self._lock:
-                    now = time.monotonic()
-                    rate = self.config.stranger_hellos_per_s
-                    self._zap_tokens = min(rate, self._zap_tokens
-                                           + (now - self._zap_refill) * rate)
-                    self._zap_refill = now
-                    if self._zap_tokens < 1.0:
-                        continue
-                    self._zap_tokens -= 1.0
+                if not self._door_may_answer(addr):
+                    continue
                 try:
                     self._door.sendto(card, addr)
                 except OSError:
                     pass
 
+
+    def _door_may_answer(self, addr: tuple[Any, ...]) -> bool:
+        """One answer of the key door, if both its budgets allow: :data:`KEY_DOOR_PER_S`
+        for all askers (a flood from faked addresses gets no more), and
+        :data:`KEY_DOOR_PER_ASKER_S` for each address (a flood from one address leaves
+        the others their answers). The budgets are the door's own: the ZAP handshake's
+        budget for strangers is not spent here."""
+        now = time.monotonic()
+        self._door_tokens = min(KEY_DOOR_PER_S, self._door_tokens
+                                + (now - self._door_refill) * KEY_DOOR_PER_S)
+        self._door_refill = now
+        if self._door_tokens < 1.0:
+            return False
+        tokens, at = self._door_askers.pop(addr, (KEY_DOOR_ASKER_BURST, now))
+        tokens = min(KEY_DOOR_ASKER_BURST, tokens + (now - at) * KEY_DOOR_PER_ASKER_S)
+        self._door_askers[addr] = (tokens - 1.0 if tokens >= 1.0 else tokens, now)
+        while len(self._door_askers) > KEY_DOOR_ASKERS:    # the longest unheard go first
+            del self._door_askers[next(iter(self._door_askers))]
+        if tokens < 1.0:
+            return False
+        self._door_tokens -= 1.0
+        return True
+
+
+#: Key door answers a second, all askers together, and for each asker's address (with a
+#: burst of :data:`KEY_DOOR_ASKER_BURST`); :data:`KEY_DOOR_ASKERS` addresses are kept.
+KEY_DOOR_PER_S = 200.0
+KEY_DOOR_PER_ASKER_S = 2.0
+KEY_DOOR_ASKER_BURST = 4.0
+KEY_DOOR_ASKERS = 1024
 
 #: The key door's request prefix; the datagram is padded to :data:`KEY_DOOR_SIZE`.
 KEY_DOOR_ASK = b"millebornes/key?/v1\x00"
