@@ -214,6 +214,13 @@ class TableApp:
                 self.say(_("You drew %(card)s (card %(n)d, marked ★).")
                          % {"card": card_name(self.fresh, self.lang), "n": len(self.order)})
 
+    def pick(self, index: int) -> None:
+        """The player picks the card at ``index``: it stays picked when a card is drawn
+        (the draw took over a selection that only looked unchanged: card 1 picked again
+        after card 1 was played, and `d` then threw away the card just drawn)."""
+        self.selected = index
+        self._lost_at = None
+
     def too_small(self) -> bool:
         rows, cols = self._size()
         return rows < MIN_ROWS or cols < MIN_COLS
@@ -703,10 +710,10 @@ class TableApp:
                 if self.commander.pending is not None:
                     self.execute("no")     # another card: the question is answered no
                     if i <= len(self.cards()):
-                        self.selected = i - 1
+                        self.pick(i - 1)
                     return
                 if i <= len(self.cards()):
-                    self.selected = i - 1
+                    self.pick(i - 1)
                     self.say("")
                 else:
                     text = reply("no-such-card", n=i, held=len(self.cards()))
@@ -719,7 +726,7 @@ class TableApp:
                 self.execute("no")
             n = len(self.cards())
             if n:
-                self.selected = (self.selected - 1) % n
+                self.pick((self.selected - 1) % n)
 
         @kb.add("right", filter=on_hand)
         @kb.add("down", filter=on_hand)
@@ -728,7 +735,7 @@ class TableApp:
                 self.execute("no")
             n = len(self.cards())
             if n:
-                self.selected = (self.selected + 1) % n
+                self.pick((self.selected + 1) % n)
 
         @kb.add("t", filter=on_hand)
         def _target(event: KeyPressEvent) -> None:

@@ -434,6 +434,37 @@ def test_the_selection_follows_its_card_not_its_place() -> None:
     assert run(d, script) == 0
 
 
+def test_a_card_picked_while_waiting_for_the_draw_stays_picked() -> None:
+    """Card 1 discarded, then card 1 (the old card 2) picked while the others moved: the
+    draw that followed took the selection, and the next `d` threw away the card just
+    drawn (a newcomer lost a 100 that way). A card the player picks is theirs."""
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=3)
+    app_ref: list[TableApp] = []
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        app_ref.append(app)
+        await until(lambda: my_play_phase(d))
+        hand = app.cards()
+        n = len(d.events)
+        inp.send_text("1d")                       # select card 1 and discard it
+        await until(lambda: len(d.events) > n)
+        assert d.others_pending()                 # the bot, then the draw, are to come
+        inp.send_text("1")                        # the old card 2, picked meanwhile
+        await until(lambda: app._selected_card() == hand[1])
+        for _ in range(100):
+            if my_play_phase(d) and app.fresh is not None:
+                break
+            if d.my_move() and d.view().phase == RESPOND:
+                app.execute("pass")
+            await asyncio.sleep(0.05)
+        assert my_play_phase(d) and app.fresh is not None, "the draw never came"
+        assert app._selected_card() == hand[1], (app._selected_card(), app.fresh)
+        inp.send_text("q")
+
+    assert run_headless(lambda inp, out: TableApp(d, input=inp, output=out, delay=0.4),
+                        script) == 0
+
+
 class _SilentSeatDriver(LocalDriver):
     """A local table where seat 1 is "silent" until the test says otherwise (what a
     network driver reports while a player is away), and agreeing says where it stands."""
