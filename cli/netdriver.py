@@ -114,6 +114,9 @@ class NetDriver:
         # each other seat's transport state as last said ("gone" or not), so that a player
         # who leaves is said when it happens (the pump thread and the console both look)
         self._silent_said: dict[int, bool] = {}
+        # this seat's draw from the pile whose card was not known yet when the draw was
+        # applied (the others' locks come after it): said once the card is in the hand
+        self._draw_unsaid: tuple[int, Any, Any] | None = None
         self._watch_lock = threading.Lock()
         self._watched_at = 0.0
         self._thread: threading.Thread | None = None
@@ -249,6 +252,7 @@ class NetDriver:
                 and self._announced != self._shown_hand:
             self._announced = self._shown_hand
             self._events.append(hand_in_play_line(self._shown_hand + 1, view.target))
+        self._say_draw()
         if self._later:
             due = [(h, w) for h, w in self._later if self._said_start_of(h)]
             self._events.extend(w for _, w in due)
@@ -270,11 +274,33 @@ class NetDriver:
                 if ev.data.get("hand") == self._shown_hand and self._held is None:
                     self._last_view = ev.data["after"]
             words = self._words(ev)
+            action = ev.data.get("action") if ev.kind == "action" else None
+            if not words and isinstance(action, Draw) and action.seat == self.seat \
+                    and action.source == "pile" and ev.data.get("before") is not None:
+                self._draw_unsaid = (int(ev.data.get("hand", self._shown_hand)),
+                                     ev.data["before"], action)
             if words and ev.kind == "action" and not self._said_start_of(
                     int(ev.data.get("hand", self._shown_hand))):
                 self._later.append((int(ev.data.get("hand", self._shown_hand)), words))
             elif words:
                 self._events.append(words)
+        self._say_draw()
+
+    def _say_draw(self) -> None:
+        """"You drew 75." of a draw from the pile once its card is known (in modern rules
+        the card comes after the draw is applied: the draw was never said, in the log or
+        in line mode)."""
+        if self._draw_unsaid is None:
+            return
+        hand, before, action = self._draw_unsaid
+        view = self.peer.view()
+        if hand != self.peer.hand_no or view is None:
+            self._draw_unsaid = None
+            return
+        line = describe(before, action, view, self.names, self.seat, you=True)
+        if line:
+            self._draw_unsaid = None
+            self._events.append(line)
 
     def _watch_peers(self) -> None:
         """Say when another seat's computer goes silent, and when it answers again: the

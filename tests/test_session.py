@@ -586,3 +586,45 @@ def test_a_player_who_goes_silent_is_said_at_once_even_on_your_own_turn(
         threads[0].join()
         for p in peers[:2]:
             p.close(flush=0.0)
+
+
+def test_your_own_draw_from_the_pile_is_said_in_modern_rules(tmp_path: Path) -> None:
+    """In modern rules the drawn card is known only after the draw is applied (the
+    others' locks come after it): "You drew …" was never said, in the log or in line
+    mode, while classic's draws were."""
+    from cli.netdriver import NetDriver
+    from engine import Draw
+
+    cfg, ids = make_table(preset("modern"), Seating.solo(2), ["You", "Bo"], b"draw-said")
+    peers = make_peers(tmp_path, cfg, ids)
+    peers[0].controller = None
+    t = threading.Thread(target=lambda: (peers[1].run(60), peers[1].linger(0.3)))
+    t.start()
+    d = NetDriver(peers[0], background=True)
+    try:
+        assert d.wait_ready(30)
+        human = make_bot("heuristic", 5)
+        said: list[list[str]] = []
+        end = time.monotonic() + 60
+        while len(said) < 3 and time.monotonic() < end and not d.hand_over:
+            if not d.my_move():
+                d.step_others(wait=0.1)
+                continue
+            action = human.choose(d.view(), d.legal())
+            n = len(d.events)
+            held = len(d.view().hands[0])
+            d.submit(action)
+            if isinstance(action, Draw) and action.source == "pile":
+                while len(d.view().hands[0]) == held and time.monotonic() < end:
+                    d.step_others(wait=0.1)        # the card arrives with the locks
+                d.step_others(wait=0.1)
+                said.append(d.events[n:])
+        assert len(said) == 3, said
+        for lines in said:
+            assert sum(line.startswith("You drew ") for line in lines) == 1, lines
+    finally:
+        d.close()
+        peers[0].abandon("test over")
+        t.join()
+        for p in peers:
+            p.close(flush=1.0)
