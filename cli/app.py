@@ -575,6 +575,7 @@ class TableApp:
         if out.kind == "next":
             self.driver.next_hand()
             self.selected = 0
+            self.log_back = 0     # a log scrolled back hid the new hand's moves, unsaid
             return
         assert out.action is not None
         if self.auto:
@@ -586,6 +587,7 @@ class TableApp:
             self.say(with_names(str(exc), self.driver.names), error=True)
             return
         self.moves += 1
+        self.log_back = 0         # the log follows the game again once the player moves
 
     def _accept(self, buffer: Any) -> bool:
         text = buffer.text

@@ -583,6 +583,15 @@ def test_page_up_scrolls_the_log_back() -> None:
         inp.send_text("\x1b[6~\x1b[6~\x1b[6~")    # PageDown, back to the end
         await until(lambda: app.log_back == 0)
         assert app._log_cursor().y == bottom
+        # scrolled back, a move of the player's brings the log back to the newest line
+        # (it stayed on old lines, and the next hand's moves were not seen)
+        inp.send_text("\x1b[5~")
+        await until(lambda: app.log_back > 0)
+        discard = next(a for a in d.legal() if type(a).__name__ == "Discard")
+        n = len(d.events)
+        app.execute(f"discard {app.cards().index(discard.card) + 1}")
+        await until(lambda: len(d.events) > n)
+        assert app.log_back == 0
         inp.send_text("\x11")
 
     assert run(d, script) == 0
