@@ -149,6 +149,8 @@ def parse(text: str, ctx: Context) -> Outcome:
                "explain": "why", "continue": "next"}
     if verb == "n" and ctx.view.phase == RESPOND and not ctx.hand_over:
         verb = "pass"      # the prompt says "n to let it stand": n is "next" elsewhere
+    if verb == "g" and not args and ctx.view.phase == DRAW and not ctx.hand_over:
+        verb, args = "draw", ["discard"]   # the prompt says "take X (g; draw discard)"
     if ctx.view.phase == EXTEND and not args and (verb in YES or verb in NO):
         # the prompt says "n (extend no) … y (extend yes)": a plain-mode player typed y
         verb, args = "extend", ["yes" if verb in YES else "no"]

@@ -15,6 +15,7 @@ from typing import TextIO
 
 from engine import Action, HandState, IllegalAction
 from engine.bots import make_bot
+from engine.state import DRAW
 
 from . import i18n, render
 from .commands import NO, YES, Commander, Context
@@ -228,6 +229,8 @@ class PlainSession:
                 self.say("")
                 self.say(_("End of input: leaving the table."))
                 return False
+            if text and not text.strip() and d.my_move() and d.view().phase == DRAW:
+                text = "draw"       # the prompt says "draw (space; draw)": space, Enter
             if text.strip().lower() in LOOK or (not text.strip() and d.my_move()):
                 # the table and the hand said again: a screen reader's user cannot scroll
                 # back to them ("board", "hand" were unknown commands; Enter said nothing)

@@ -524,3 +524,32 @@ def test_the_saved_line_s_verify_command_finds_the_game(tmp_path: Path) -> None:
     assert match is not None and match[2] == str(data), said[-400:]
     check = _cli("verify", match[1], "--data-dir", match[2])
     assert check.returncode == 0 and check.stdout.startswith("OK"), check.stdout
+
+
+def test_the_draw_prompts_keys_work_in_line_mode() -> None:
+    """The prompt says "draw (space; draw) or take X (g; draw discard)": in line mode g was
+    "unknown command" and a space (then Enter) only said the table again."""
+    from engine.bots import make_bot
+    from engine.state import DRAW
+
+    def at_my_draw(seed: int) -> LocalDriver:
+        d = LocalDriver(preset("modern"), Seating.solo(2), NAMES[:2], seed=seed)
+        me = make_bot("heuristic", 1)
+        for _ in range(400):
+            d.run_others()
+            v = d.view()
+            if v.phase == DRAW and d.my_move() and v.discard:
+                return d
+            d.submit(me.choose(v, d.legal()))
+        raise AssertionError("no draw with a discard pile")
+
+    d = at_my_draw(4)
+    top = d.view().discard[-1]
+    rc, out = play(d, "g\nquit\n")
+    from engine import card_name
+    assert f"* You took {card_name(top)} from the discard pile." in out, out[-800:]
+    assert "unknown command" not in out
+    d = at_my_draw(4)
+    rc, out = play(d, " \nquit\n")
+    assert "* You drew " in out and "unknown command" not in out, out[-800:]
+    assert d.view().phase != DRAW             # the space drew: the turn goes on to a play
