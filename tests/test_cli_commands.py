@@ -216,6 +216,17 @@ def test_coup_fourre_prompt_behaves_alike_with_or_without_safety() -> None:
     # one line of an 80-column status at the longest names, as the two-line prompt below it
     # takes the rest ("…the safety against Speed Limit: no coup fourré. n…" was cut off)
     assert len(reply("no-coup", safety="Right of Way", hazard="Speed Limit")) <= 78
+    # and in every language, as said on the status line (in French it was cut: "…vous
+    # n'avez pas Citerne d'essence (la botte contre Pann…")
+    from cli import i18n
+    from cli.words import card_name, sentence
+    from engine.cards import SAFETY_FOR
+    for lang in i18n.LANGUAGES:
+        with i18n.using(lang):
+            for hazard, safety in SAFETY_FOR.items():
+                said = sentence(reply("no-coup", safety=card_name(KIND_OF.index(safety)),
+                                      hazard=i18n.kind_name(hazard)))
+                assert i18n.cells(said) <= 78, (lang, said)
     # the same completions and the same refusal of other commands in both cases
     for ctx in (a, b):
         assert parse("play 2", ctx).kind == "error"

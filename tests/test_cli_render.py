@@ -406,3 +406,18 @@ def test_a_wider_screen_gives_card_names_their_room() -> None:
         narrow = text(render.hand_lines(v, 0, [], color=color, width=80))
         assert all(len(line) <= 80 for line in narrow.splitlines()), narrow
         assert narrow == text(render.hand_lines(v, 0, [], color=color))  # 80 is the default
+
+
+def test_the_first_draw_of_a_later_hand_says_the_player_may_be_reading_scores() -> None:
+    """At a network table the first player draws only once past the last hand's scores:
+    "Ann is drawing." stood for a minute while Ann read them."""
+    from cli.words import waiting_text
+    from engine.state import DRAW
+    v = base_view(2)._replace(phase=DRAW, seat=1)
+    assert waiting_text(v, 0, NAMES) == "Bo is drawing."           # the match's first hand
+    later = v._replace(match_scores=(1200, 850))
+    assert waiting_text(later, 0, NAMES) == "Bo starts the hand: waiting for them to draw " \
+        "(they may still be reading the last hand's scores)."
+    z = later.zones[0]._replace(battle=tuple(cards_of(Kind.ROLL)), started=True)
+    assert waiting_text(later._replace(zones=(z, later.zones[1])), 0, NAMES) == \
+        "Bo is drawing."                                              # the hand is under way
