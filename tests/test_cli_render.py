@@ -421,3 +421,15 @@ def test_the_first_draw_of_a_later_hand_says_the_player_may_be_reading_scores() 
     z = later.zones[0]._replace(battle=tuple(cards_of(Kind.ROLL)), started=True)
     assert waiting_text(later._replace(zones=(z, later.zones[1])), 0, NAMES) == \
         "Bo is drawing."                                              # the hand is under way
+
+
+def test_the_rows_words_fit_their_columns_in_every_language() -> None:
+    """"attend un Feu ve…": a zone's battle and speed words have 17 columns, the cards
+    column 12; a translation longer than that was cut on the board."""
+    from cli import i18n
+    from cli.i18n import _
+    for lang in i18n.LANGUAGES:
+        with i18n.using(lang):
+            for word, room in (("not started", 17), ("rolling", 17), ("needs a Roll", 17),
+                               ("no limit", 17), ("left", 12), ("offline", 12)):
+                assert i18n.cells(_(word)) <= room, (lang, _(word))
