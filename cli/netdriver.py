@@ -495,7 +495,11 @@ class NetDriver:
             if w.seat == self.seat:
                 return None
             # every computer holds a lock on each card (the fair deck): said as that,
-            # not as the protocol's "decryption share"
+            # not as the protocol's "decryption share"; a bot's lock is the bot's (in
+            # `play` it runs on this computer: "Bo's computer" puzzled a newcomer)
+            if w.seat in self.bots:
+                return _("Waiting for %(name)s (a bot) to unlock the next card%(state)s.") \
+                    % {"name": who, "state": slow}
             return _("Waiting for %(name)s's computer to unlock the next card%(state)s.") % {
                 "name": who, "state": slow}
         step = _(STEP_WORDS[w.step]) if w.step in STEP_WORDS else w.step.value
