@@ -144,6 +144,16 @@ def _fit(text: str, n: int) -> str:
     return i18n.fit(text, n)
 
 
+def latest_first_fit(values: Sequence[int], room: int) -> str:
+    """``values`` joined by ", " within ``room`` columns, the last ones kept: "…425,
+    475, 1400" rather than "2400, 1500, 4…"."""
+    for start in range(len(values)):
+        text = ("…" if start else "") + ", ".join(str(v) for v in values[start:])
+        if i18n.cells(text) <= room:
+            return text
+    return _fit(str(values[-1]), room) if values else ""
+
+
 def _pad(text: str, n: int) -> str:
     return i18n.pad(text, n)
 
@@ -508,12 +518,13 @@ def match_lines(match: Match, names: Sequence[str], last: int = 12,
         if target:
             line.append(("", " "))
             line += progress_bar(totals[side], target, 16)
-        nums = ", ".join(str(v) for v in per_hand[-5:])
         wins = " " + _("wins") if side == winner else ""
         # the hands' points take what the line has left: "wins" is longer in some
-        # languages (sv "vinner"), and the line must stay within the 80 columns
+        # languages (sv "vinner"), and the line must stay within the 80 columns; the
+        # latest hands are kept, older ones give way ("2400, 1500, 425, 475…" had lost
+        # the last hand's 1400)
         room = min(24, WIDTH - width(line) - 1 - i18n.cells(wins))
-        line.append(("class:dim", f" {_fit(nums, room)}"))
+        line.append(("class:dim", f" {latest_first_fit(per_hand[-5:], room)}"))
         if wins:
             line.append(("class:turn", wins))
         out.append(line)

@@ -233,6 +233,15 @@ def test_score_and_match_tables() -> None:
     assert "Ana: 12950 points (hands: 1400, 300, " + ", ".join(["1250"] * 9) + \
         "); wins the match." in said, said
     assert "Bo: 2425 points (hands: 200, 1100, " in said
+    # the chart keeps the latest hands when the points do not all fit ("2400, 1500, 425,
+    # 475…" had lost the last hand's 1400)
+    big = Match(rules, Seating.solo(2), 0)
+    for a, b in ((200, 2400), (750, 1500), (2300, 425), (1700, 475), (325, 1400)):
+        big = big.record((SideScore(distance=a), SideScore(distance=b)))
+    rows = render.plain(render.match_lines(big, ["You", "Bo"]))
+    assert all(len(row) <= 80 for row in rows), rows
+    assert rows[2].rstrip().endswith("475, 1400 wins"), rows[2]
+    assert rows[1].rstrip().endswith("1700, 325"), rows[1]
 
 
 def test_render_a_real_driver_state_fits() -> None:
