@@ -628,3 +628,26 @@ def test_your_own_draw_from_the_pile_is_said_in_modern_rules(tmp_path: Path) -> 
         t.join()
         for p in peers:
             p.close(flush=1.0)
+
+
+def test_a_reshuffle_at_a_network_table_is_said(tmp_path: Path) -> None:
+    """R4b at a network table: the discard pile became the draw pile after its shuffle
+    rounds, with no move of anyone's, and the log never said it (a newcomer saw the pile
+    go from 12 to 30 cards). Modern rules, 3 players: about half the hands reshuffle."""
+    from engine import Reshuffle
+    for attempt in range(10):
+        cfg, ids = make_table(preset("modern"), Seating.solo(3), ["a", "b", "c"],
+                              b"reshuffle-said/%d" % attempt)
+        peers = make_peers(tmp_path / str(attempt), cfg, ids)
+        assert run_all(peers) == [True] * 3
+        entries = read_transcript(peers[0].store.transcript_path).entries
+        shuffles = sum(1 for e in entries if e.body.get("k") == "deck.reshuffle")
+        said = [e for e in peers[0].drain_events()
+                if e.kind == "action" and isinstance(e.data.get("action"), Reshuffle)]
+        assert len(said) == shuffles, (len(said), shuffles)
+        if shuffles:
+            from cli.netdriver import event_words
+            assert event_words(["a", "b", "c"], 0, said[0]) == \
+                "The discard pile is shuffled into a new draw pile."
+            return
+    pytest.skip("no hand of ten reshuffled")

@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import Reshuffle
 from p2p.crypto.identity import Identity
 from p2p.deck.messages import CheatDetected, DecryptShare, is_deck_body, message_from_body
 from p2p.table import wire
@@ -1015,6 +1016,7 @@ class ReplicatedLog:
             return
         hp = self.match.hand
         before = hp.state
+        acted = len(hp.actions)
         w = self.seat_of_key[env.author]
         try:
             self.match.receive(hand, w, env.body)
@@ -1064,6 +1066,12 @@ class ReplicatedLog:
                 action = None
             self._event("action", f"{self.names[w]}: {action}", hand=hand, seat=w,
                         action=action, before=before, after=after, index=idx)
+        elif len(hp.actions) > acted and isinstance(hp.actions[-1], Reshuffle):
+            # R4b: the discard pile became the draw pile once its new shuffle was done,
+            # with no move of anyone's: said like a move (the log never said it)
+            self._event("action", "the discard pile is shuffled into a new draw pile",
+                        hand=hand, seat=w, action=hp.actions[-1], before=before,
+                        after=hp.state, index=idx)
         if self.match.hand is not hp or hp.done:
             if len(self.match.scores) > self._hands_reported:
                 self._hands_reported = len(self.match.scores)
