@@ -433,6 +433,8 @@ class NetDriver:
                 out.append(PeerStatus(p.seat, p.name, "you", "ready"))
                 continue
             state = {"gone": "left"}.get(p.status, p.status)
+            if self.peer.finished and state in ("left", "slow"):
+                state = "connected"   # the match is over: a player who went home has not "left"
             if p.writing and state == "connected":
                 state = "thinking"
             out.append(PeerStatus(p.seat, p.name, "bot" if p.seat in self.bots else "peer",
