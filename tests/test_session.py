@@ -295,8 +295,8 @@ def test_console_driver_over_a_networked_peer(tmp_path: Path) -> None:
     assert d.hand_over and d.last_scores() is not None
     # once the match is over, the others going home is not "left" on the board (the
     # bot's row said "Bo  left" under the final scores)
-
-    gone = [dataclasses.replace(p, status="gone") if p.seat != 0 else p for p in peers[0].peers()]
+    gone = [dataclasses.replace(p, status="gone") if p.seat != 0 else p
+            for p in peers[0].peers()]
     peers[0].peers = lambda: gone  # type: ignore[method-assign]
     assert [p.state for p in d.peers()] == ["ready", "connected"], d.peers()
     assert any("played" in e for e in d.events)
