@@ -8,10 +8,21 @@ Randomness (the deck order, the first player, R4b reshuffles) comes from one
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Sized
 from typing import NamedTuple
 
-from .actions import Action
+from .actions import (
+    Action,
+    CoupFourre,
+    Discard,
+    Draw,
+    Extend,
+    FastDiscard,
+    FastRemedy,
+    Pass,
+    Play,
+    Reshuffle,
+)
 from .bots import SeatController
 from .errors import BotFailed, BotTooSlow
 from .game import apply_action, legal_actions, new_hand, reshuffle_action
@@ -29,11 +40,29 @@ class HandRecord(NamedTuple):
     winner: int
 
 
+#: The engine's actions: an answer of any other type is not a move (and is never
+#: compared: the ``__eq__`` of someone's object may hang, past any time limit).
+ACTION_TYPES: frozenset[type] = frozenset(
+    (Draw, Play, Discard, CoupFourre, FastRemedy, Pass, FastDiscard, Extend, Reshuffle))
+
+
+def _plain_value(value: object, depth: int = 0) -> bool:
+    """A field of an action as the engine makes them: an int, a str, None, or a short
+    tuple of those (nothing whose comparison runs a plug-in's code)."""
+    if value is None or type(value) in (int, str, bool):
+        return True
+    return type(value) is tuple and depth == 0 and len(value) <= 16 and all(
+        _plain_value(v, 1) for v in value)
+
+
 def legal_choice(answer: object, legal: Sequence[Action]) -> Action | None:
     """The action of ``legal`` that ``answer`` is, or None. Compared by type as well as
     value: actions are named tuples, so a ``CoupFourre`` equals a ``Discard`` with the same
     fields and a plain tuple equals either; the legal action itself is returned, never the
-    object a bot made."""
+    object a bot made. Only the engine's action types with plain fields are compared."""
+    if type(answer) not in ACTION_TYPES or not all(
+            _plain_value(v) for v in answer):  # type: ignore[attr-defined]
+        return None
     try:
         found = legal[legal.index(answer)]    # the usual case, at C speed
     except Exception:   # not there, or someone's object whose == raises: not a legal move
@@ -79,11 +108,23 @@ def checked_choice(choose: Callable[[HandState, list[Action]], object], view: Ha
 
 def _shown(answer: object) -> str:
     """A bot's answer in a message: its repr, bounded (the repr of someone else's object
-    may be huge, or raise)."""
+    may be huge, raise, or hang: only plain values and the engine's actions are shown)."""
+    kind = type(answer)
+    if kind in (list, tuple, dict) or kind in ACTION_TYPES:
+        sized: Sized = answer  # type: ignore[assignment]
+        if len(sized) > 16:
+            return f"a {kind.__name__} of {len(sized)} items"
+        items: list[object] = ([*answer.keys(), *answer.values()] if isinstance(answer, dict)
+                               else list(answer))  # type: ignore[call-overload]
+        if not all(_plain_value(v) for v in items):
+            return f"a {kind.__name__} holding other objects"
+    elif kind not in (int, str, bool, float, type(None)):
+        # someone's own class: its __repr__ is its code, and may hang past any limit
+        return f"an object of type {kind.__name__[:60]}"
     try:
         text = repr(answer)
-    except Exception as exc:   # noqa: BLE001 - a plug-in's __repr__ may fail
-        text = f"<{type(answer).__name__} whose repr raised {type(exc).__name__}>"
+    except Exception as exc:   # noqa: BLE001 - a huge int's repr raises
+        text = f"<{kind.__name__} whose repr raised {type(exc).__name__}>"
     return text if len(text) <= 200 else text[:197] + "..."
 
 

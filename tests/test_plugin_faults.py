@@ -475,6 +475,51 @@ def test_an_answer_whose_comparison_raises_is_no_legal_move() -> None:
     assert legal_choice(Discard(0, 6), legal) is legal[1]
 
 
+def test_an_answers_own_code_is_never_run_to_check_or_name_it() -> None:
+    """Plug-in review: the time limit covers ``choose`` only, and the check of its answer
+    called the answer's ``__eq__`` and the message its ``__repr__``: a bot whose answer's
+    ``__eq__`` (or ``__repr__``) sleeps hung simulate, tournament and play for ever. An
+    answer is compared and shown only as the engine's actions and plain values."""
+    from engine import Discard, view_of
+    from engine.simulate import checked_choice
+
+    ran: list[str] = []
+
+    class Sly:
+        def __eq__(self, other: object) -> bool:
+            ran.append("eq")
+            return False
+
+        def __repr__(self) -> str:
+            ran.append("repr")
+            return "Sly"
+
+        __hash__ = object.__hash__
+
+    class SlyInt(int):
+        def __eq__(self, other: object) -> bool:
+            ran.append("int-eq")
+            return False
+
+        __hash__ = int.__hash__
+
+    rules, seating = CLASSIC, Seating.solo(2)
+    from engine import new_hand
+    state = new_hand(rules, seating, list(rules.deck(seating)), 0)
+    legal = [Discard(0, 5), Discard(0, 6)]
+    for answer, said in ((Sly(), "an object of type Sly"),
+                         (Discard(0, Sly()), "a Discard holding other objects"),
+                         (Discard(0, SlyInt(6)), "a Discard holding other objects"),
+                         ([Sly()], "a list holding other objects"),
+                         (list(range(10_000)), "a list of 10000 items")):
+        with pytest.raises(BotFailed) as ei:
+            checked_choice(lambda v, lg, a=answer: a, view_of(state, 0), legal, 0)
+        assert said in ei.value.reason, ei.value.reason
+    assert ran == []
+    assert checked_choice(lambda v, lg: Discard(0, 6), view_of(state, 0), legal, 0) \
+        is legal[1]
+
+
 def _plugin_dir() -> Path:
     """Where the ``faulty_plugins`` fixture wrote the plug-ins (on sys.path)."""
     return next(Path(p) for p in sys.path if (Path(p) / "mb_faulty.py").exists())
