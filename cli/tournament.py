@@ -20,7 +20,7 @@ import sys
 import time
 from collections import deque
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from itertools import combinations
 from typing import Any, NamedTuple
@@ -214,11 +214,22 @@ def run_matches(tasks: Sequence[Task], jobs: int) -> Iterator[MatchResult]:
     todo = iter(tasks)
     pending: deque[tuple[Task, Any]] = deque()
     pool = ProcessPoolExecutor(jobs, mp_context=ctx)
+
+    def submit(t: Task) -> None:
+        """``t`` into the pool; a pool that broke since the last result takes it as a
+        future that says so (submit raised, and the whole tournament was lost)."""
+        try:
+            pending.append((t, pool.submit(play_task, t)))
+        except BrokenProcessPool as exc:
+            broken: Future[MatchResult] = Future()
+            broken.set_exception(exc)
+            pending.append((t, broken))
+
     try:
         # a few matches in flight per worker, never the whole schedule at once (a million
         # deals would be millions of futures)
         for t in itertools.islice(todo, 4 * jobs):
-            pending.append((t, pool.submit(play_task, t)))
+            submit(t)
         while pending:
             task, future = pending[0]
             try:
@@ -231,11 +242,11 @@ def run_matches(tasks: Sequence[Task], jobs: int) -> Iterator[MatchResult]:
                     yield _alone(t, ctx)
                 pool = ProcessPoolExecutor(jobs, mp_context=ctx)
                 for t in itertools.islice(todo, 4 * jobs):
-                    pending.append((t, pool.submit(play_task, t)))
+                    submit(t)
                 continue
             pending.popleft()
             for t in itertools.islice(todo, 1):
-                pending.append((t, pool.submit(play_task, t)))
+                submit(t)
             yield result
     finally:
         pool.shutdown(wait=False, cancel_futures=True)

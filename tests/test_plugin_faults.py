@@ -391,6 +391,24 @@ def test_a_worker_that_dies_costs_only_its_own_match(faulty_plugins: None) -> No
     assert pair["matches"] == 2 and "forfeits" not in by["random"]
 
 
+def test_a_pool_that_breaks_between_two_results_loses_nothing(faulty_plugins: None) -> None:
+    """Plug-in review: a worker dying while the caller read a result (a slow consumer, a
+    loaded machine) broke the pool before the next match was handed in, and that
+    submit's BrokenProcessPool ended the whole tournament."""
+    import time
+
+    from cli.tournament import run_matches
+    specs = ["random", "heuristic-v1", "thardexit"]
+    tasks = schedule(specs, CLASSIC, TWO, 2, 1)
+    results = []
+    for r in run_matches(tasks, 2):
+        results.append(r)
+        time.sleep(0.5)             # the workers die meanwhile
+    assert [r.task for r in results] == tasks                # schedule order, none lost
+    by = {b["bot"]: b for b in summarise(specs, TWO, results)["bots"]}
+    assert by["thardexit"]["forfeits"] == by["thardexit"]["matches"] == 8
+
+
 def test_two_plugins_whose_match_ends_its_worker_end_the_tournament_in_words(
         faulty_plugins: None) -> None:
     """Which of two plug-ins ended the process cannot be told: said, not guessed."""
