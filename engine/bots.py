@@ -215,6 +215,10 @@ def make_bot(spec: str, seed: int = 0) -> SeatController:
         if unknown:
             raise ValueError(f"bot {name!r} has no option {', '.join(unknown)} (in {spec!r}); "
                              + (f"it takes {', '.join(takes)}" if takes else "it takes none"))
+    if not options:
+        # no option given: a TypeError is the factory's own (a plug-in's bug, or a factory
+        # that takes no seed), not "bad options" the player never wrote
+        return factory(seed)
     try:
         return factory(seed, **options)
     except TypeError as exc:

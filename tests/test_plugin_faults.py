@@ -220,6 +220,14 @@ def make_illegal(seed, **options):
 
 def make_crashy(seed, **options):
     return Crashy()
+
+
+def make_typeerr(seed, **options):
+    return Crashy(1, 2, 3)      # the plug-in's own bug: Crashy takes no arguments
+
+
+def make_noseed():
+    return Crashy()
 '''
 
 
@@ -237,6 +245,7 @@ def faulty_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         "chatty = mb_faulty:make_chatty\npicky = mb_faulty:make_picky\n"
         "tslow = mb_faulty:make_slow\ntodd = mb_faulty:make_odd\nthog = mb_faulty:make_hog\n"
         "tnoisy = mb_faulty:make_noisy\nthardexit = mb_faulty:make_hardexit\n"
+        "ttypeerr = mb_faulty:make_typeerr\ntnoseed = mb_faulty:make_noseed\n"
         "heuristic = mb_faulty:make_crashy\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     yield
@@ -536,6 +545,16 @@ def test_an_answers_own_code_is_never_run_to_check_or_name_it() -> None:
     assert ran == []
     assert checked_choice(lambda v, lg: Discard(0, 6), view_of(state, 0), legal, 0) \
         is legal[1]
+
+
+def test_a_factorys_own_type_error_is_not_called_bad_options(faulty_plugins: None) -> None:
+    """Plug-in review: any TypeError of a factory was said as "bad options for this bot",
+    options or none: the player looked for options they never gave."""
+    from cli.args import bot_problem
+    for spec in ("ttypeerr", "tnoseed"):
+        said = bot_problem(spec)
+        assert "could not be made: TypeError" in said and "bad options" not in said, said
+    assert "bad options" in bot_problem("tnoseed:x=1")     # options given: theirs to fix
 
 
 def _plugin_dir() -> Path:
