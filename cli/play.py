@@ -23,7 +23,7 @@ from p2p.transcript.file import Player
 
 from . import i18n
 from .args import data_dir, play_bots, resume_flags, rules_from, seating_from, table_names
-from .bot_limit import make_bounded_bot
+from .bot_limit import make_bounded_bot, silenced
 from .bot_peers import BotPeerProcesses, bot_identities
 from .console import run_console
 from .driver import LocalDriver, TableDriver
@@ -45,10 +45,11 @@ def run(args: argparse.Namespace) -> int:
         print(i18n.display(_("(seed %(seed)d: --seed %(seed)d replays this deal)") % {"seed": seed}))
     if args.in_process:
         specs = tuple(getattr(args.bots, "specs", ()))
-        bots: list[SeatController | None] = [None] + [
-            make_bounded_bot(specs[s - 1] if s - 1 < len(specs) else "heuristic",
-                             seed * 1_000_003 + 17 * s + 1)
-            for s in range(1, players)]
+        with silenced():     # what a plug-in's factory prints must not reach the screen
+            bots: list[SeatController | None] = [None] + [
+                make_bounded_bot(specs[s - 1] if s - 1 < len(specs) else "heuristic",
+                                 seed * 1_000_003 + 17 * s + 1)
+                for s in range(1, players)]
         driver: TableDriver = LocalDriver(rules, seating, names, seat=0, seed=seed,
                                           bots=bots, lang=args.lang)
         return run_console(driver, args, seed=seed)

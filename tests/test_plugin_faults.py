@@ -348,6 +348,19 @@ def test_play_in_process_seats_the_bots_it_is_given(faulty_plugins: None,
     assert "Bo's bot failed to move" in out and "KeyError" in out, out[-2000:]
 
 
+def test_play_in_process_keeps_a_factorys_prints_off_the_screen(
+        faulty_plugins: None, capfd: pytest.CaptureFixture[str]) -> None:
+    """Plug-in review: ``play --in-process`` made its bots outside the silencing that
+    simulate and tournament use: the factory's prints came out above the board."""
+    from cli.main import main
+    code = main(["play", "--in-process", "--plain", "--auto", "--bots", "tnoisy",
+                 "--seed", "3", "--rules", "modern"])
+    out = capfd.readouterr().out
+    assert code == 0, out[-2000:]
+    assert "NOISE FROM THE FACTORY" not in out and "NOISE PRINTED BY THE FACTORY" not in out
+    assert "Final scores" in out
+
+
 @pytest.mark.parametrize("name", ["swapped", "appends", "tuple", "exits"])
 def test_an_answer_equal_to_a_legal_move_but_not_one_is_a_bot_fault(
         faulty_plugins: None, name: str) -> None:
