@@ -8,12 +8,12 @@ import json
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine import BotFailed, Rules, Seating
-from engine.bots import make_bot
-from engine.simulate import MatchTally, play_match
+from engine import Action, BotFailed, HandState, Rules, SeatController, Seating
+from engine.simulate import MatchTally, checked_choice, play_match
 from p2p.netsim import simulate_network
 from p2p.table.memory import CHEAT_KINDS, make_table, play_fair_match, stage_cheat
 from p2p.text import safe_text
@@ -108,6 +108,13 @@ def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: i
             **tally.summary(bot_names, time.perf_counter() - started, rate_digits=2)}
 
 
+def _checked(bot: SeatController, seat: int) -> Callable[[HandState, list[Action]], Action]:
+    """``bot``'s choices, each one checked to be legal (:class:`engine.BotFailed` if not)."""
+    def choose(view: HandState, legal: list[Action]) -> Action:
+        return checked_choice(bot.choose, view, legal, seat)
+    return choose
+
+
 def run_cheat(args: argparse.Namespace) -> int:
     """One match in memory where seat ``--cheater`` commits the cheat ``--cheat`` once:
     print who cheated, how, when and by whom it was caught, and what verify says."""
@@ -126,8 +133,15 @@ def run_cheat(args: argparse.Namespace) -> int:
         prefix="millebornes-cheat-"))
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"cheat-{args.cheat}-seat{args.cheater}.mbt"
-    bots = [make_bot(bot_names[s], args.seed * 1_000_003 + s).choose for s in range(n)]
-    o = stage_cheat(cfg, ids, bots, args.cheat, args.cheater, path)
+    # the bots as simulate makes them (bounded, their answers checked): a plug-in's bad
+    # answer ended the demonstration with "unexpected error: KeyError", no bot named
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            made = make_seat_bots(bot_names, args.seed * 1_000_003)
+            choosers = [_checked(bot, s) for s, bot in enumerate(made)]
+            o = stage_cheat(cfg, ids, choosers, args.cheat, args.cheater, path)
+    except BotFailed as exc:
+        raise _bot_fault(exc, bot_names, 0, 1) from None
     if args.json:
         print(json.dumps(o.as_dict()))
         return 0

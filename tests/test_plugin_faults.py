@@ -479,6 +479,19 @@ def test_simulate_with_the_fair_deck_names_the_bot_that_failed(faulty_plugins: N
     assert f"bot {name} at seat 1 failed to move in game 1 of 1" in text, text
 
 
+@pytest.mark.parametrize("name", ["crashy", "swapped"])
+def test_the_cheat_demonstration_names_the_bot_that_failed(
+        faulty_plugins: None, name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Plug-in review: ``simulate --fair-deck --cheat`` called the bots bare: a plug-in
+    that answered None ended it with "unexpected error: KeyError: <class 'NoneType'>"."""
+    from cli.main import main
+    code = main(["simulate", "--fair-deck", "--cheat", "card-not-held", "--cheater", "0",
+                 "--bots", f"heuristic,{name}", "--seed", "2"])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert f"bot {name} at seat 1 failed to move" in err and "unexpected" not in err, err
+
+
 @pytest.mark.parametrize(("spec", "said"), [
     ("random:seed=abc", "the seed comes from --seed"),
     ("heuristic:x=1", "bot 'heuristic' has no option x (in 'heuristic:x=1'); it takes match"),
