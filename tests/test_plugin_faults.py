@@ -479,7 +479,7 @@ def test_simulate_with_the_fair_deck_names_the_bot_that_failed(faulty_plugins: N
     assert f"bot {name} at seat 1 failed to move in game 1 of 1" in text, text
 
 
-@pytest.mark.parametrize("name", ["crashy", "swapped"])
+@pytest.mark.parametrize("name", ["crashy"])
 def test_the_cheat_demonstration_names_the_bot_that_failed(
         faulty_plugins: None, name: str, capsys: pytest.CaptureFixture[str]) -> None:
     """Plug-in review: ``simulate --fair-deck --cheat`` called the bots bare: a plug-in
