@@ -483,9 +483,10 @@ def test_simulate_with_the_fair_deck_names_the_bot_that_failed(faulty_plugins: N
 def test_the_cheat_demonstration_names_the_bot_that_failed(
         faulty_plugins: None, name: str, capsys: pytest.CaptureFixture[str]) -> None:
     """Plug-in review: ``simulate --fair-deck --cheat`` called the bots bare: a plug-in
-    that answered None ended it with "unexpected error: KeyError: <class 'NoneType'>"."""
+    that answered None ended it with "unexpected error: KeyError: <class 'NoneType'>".
+    (A cheat at the hand's end: every bot has moved by then, whoever starts.)"""
     from cli.main import main
-    code = main(["simulate", "--fair-deck", "--cheat", "card-not-held", "--cheater", "0",
+    code = main(["simulate", "--fair-deck", "--cheat", "withheld-reveal", "--cheater", "0",
                  "--bots", f"heuristic,{name}", "--seed", "2"])
     err = capsys.readouterr().err
     assert code == 2, err
