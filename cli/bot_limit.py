@@ -112,6 +112,8 @@ class Bounded:
     def __init__(self, bot: SeatController, seconds: float, name: str = "") -> None:
         self.bot = bot
         self.seconds = seconds
+        #: the bot as named in --bots (a failing plug-in is said by this name)
+        self.spec = name
         self._timer = _Timer(seconds, name or str(getattr(bot, "name", type(bot).__name__)))
 
     def __getattr__(self, name: str) -> Any:

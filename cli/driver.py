@@ -246,7 +246,8 @@ class LocalDriver:
                 # someone's bot broke: a built-in bot plays its seat from now on, said once
                 # (asked again, a broken bot was said 223 times in a match, and a slow one
                 # cost its time limit at every move)
-                self.events.append(bot_failed_line(self.names[s], exc.reason))
+                self.events.append(bot_failed_line(self.names[s], exc.reason,
+                                                   str(getattr(bot, "spec", "") or "")))
                 self._fallback = self._fallback or make_bot("heuristic", self.seed)
                 self.bots[s] = self._fallback
                 action = self._fallback.choose(view, legal_actions(view, s))

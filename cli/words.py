@@ -1374,9 +1374,15 @@ def lobby_error_line(why: str, data: Mapping[str, Any], fallback: str) -> str:
             if why in HOST_REFUSAL_IDS or not why else text)
 
 
-def bot_failed_line(name: str, reason: str) -> str:
+def bot_failed_line(name: str, reason: str, bot: str = "") -> str:
     """A bot (perhaps someone's plug-in) did not make a legal move; a built-in bot plays
-    its seat from then on."""
+    its seat from then on. ``bot``: its name in --bots (which plug-in it was: the table's
+    seat names alone did not say)."""
+    if bot:
+        return _("%(name)s's bot (%(bot)s) failed to move (%(reason)s); a built-in bot "
+                 "plays for it from now on.") % {
+            "name": you_label(name), "bot": safe_text(bot, 60),
+            "reason": safe_text(reason, 200)}
     return _("%(name)s's bot failed to move (%(reason)s); a built-in bot plays for it from "
              "now on.") % {
         "name": you_label(name), "reason": safe_text(reason, 200)}

@@ -345,7 +345,8 @@ def test_play_in_process_seats_the_bots_it_is_given(faulty_plugins: None,
                  "--seed", "3", "--rules", "modern"])
     out = capsys.readouterr().out
     assert code == 0
-    assert "Bo's bot failed to move" in out and "KeyError" in out, out[-2000:]
+    # named as entered: which plug-in it was (the seat's name alone did not say)
+    assert "Bo's bot (crashy) failed to move" in out and "KeyError" in out, out[-2000:]
 
 
 def test_play_in_process_keeps_a_factorys_prints_off_the_screen(
