@@ -85,6 +85,10 @@ class Reshuffle(NamedTuple):
 
 Action = Draw | Play | Discard | CoupFourre | FastRemedy | Pass | FastDiscard | Extend | Reshuffle
 
+#: The classes of :data:`Action` (a bot's answer of any other type is not a move).
+ACTION_TYPES: frozenset[type] = frozenset(
+    (Draw, Play, Discard, CoupFourre, FastRemedy, Pass, FastDiscard, Extend, Reshuffle))
+
 _TAGS: dict[type, str] = {
     Draw: "draw", Play: "play", Discard: "discard", CoupFourre: "coup", FastRemedy: "remedy",
     Pass: "pass", FastDiscard: "fastdiscard", Extend: "extend", Reshuffle: "reshuffle",

@@ -11,18 +11,7 @@ import random
 from collections.abc import Callable, Sequence, Sized
 from typing import NamedTuple
 
-from .actions import (
-    Action,
-    CoupFourre,
-    Discard,
-    Draw,
-    Extend,
-    FastDiscard,
-    FastRemedy,
-    Pass,
-    Play,
-    Reshuffle,
-)
+from .actions import ACTION_TYPES, Action
 from .bots import SeatController
 from .errors import BotFailed, BotTooSlow
 from .game import apply_action, legal_actions, new_hand, reshuffle_action
@@ -40,12 +29,6 @@ class HandRecord(NamedTuple):
     winner: int
 
 
-#: The engine's actions: an answer of any other type is not a move (and is never
-#: compared: the ``__eq__`` of someone's object may hang, past any time limit).
-ACTION_TYPES: frozenset[type] = frozenset(
-    (Draw, Play, Discard, CoupFourre, FastRemedy, Pass, FastDiscard, Extend, Reshuffle))
-
-
 def _plain_value(value: object, depth: int = 0) -> bool:
     """A field of an action as the engine makes them: an int, a str, None, or a short
     tuple of those (nothing whose comparison runs a plug-in's code)."""
@@ -59,7 +42,8 @@ def legal_choice(answer: object, legal: Sequence[Action]) -> Action | None:
     """The action of ``legal`` that ``answer`` is, or None. Compared by type as well as
     value: actions are named tuples, so a ``CoupFourre`` equals a ``Discard`` with the same
     fields and a plain tuple equals either; the legal action itself is returned, never the
-    object a bot made. Only the engine's action types with plain fields are compared."""
+    object a bot made. Only the engine's action types with plain fields are compared (the
+    ``__eq__`` of someone's object may hang, past any time limit)."""
     if type(answer) not in ACTION_TYPES or not all(
             _plain_value(v) for v in answer):  # type: ignore[attr-defined]
         return None

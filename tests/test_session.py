@@ -6,9 +6,11 @@ table ends with byte-identical transcripts on every peer that pass ``verify_game
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -328,12 +330,13 @@ def test_plain_console_plays_a_networked_seat(tmp_path: Path) -> None:
     check_transcripts(peers)
 
 
-def test_a_waiting_console_hears_the_other_seat_at_once(tmp_path: Path) -> None:
-    """``step_others(wait=...)`` on a background-pumped driver returns when the log moves,
-    not when its wait runs out (a line-mode console no longer polls with sleeps)."""
+@contextlib.contextmanager
+def _you_against_a_bot(tmp_path: Path, rules: str, key: bytes) -> Iterator[Any]:
+    """A human seat (no controller) on a background-pumped NetDriver against a bot peer
+    in a thread, both on real sockets; the driver, ready. The table is abandoned after."""
     from cli.netdriver import NetDriver
 
-    cfg, ids = make_table(preset("classic"), Seating.solo(2), ["You", "Bo"], b"news")
+    cfg, ids = make_table(preset(rules), Seating.solo(2), ["You", "Bo"], key)
     peers = make_peers(tmp_path, cfg, ids)
     peers[0].controller = None
     t = threading.Thread(target=lambda: (peers[1].run(60), peers[1].linger(0.3)))
@@ -341,6 +344,19 @@ def test_a_waiting_console_hears_the_other_seat_at_once(tmp_path: Path) -> None:
     d = NetDriver(peers[0], background=True)
     try:
         assert d.wait_ready(30)
+        yield d
+    finally:
+        d.close()
+        peers[0].abandon("test over")
+        t.join()
+        for p in peers:
+            p.close(flush=1.0)
+
+
+def test_a_waiting_console_hears_the_other_seat_at_once(tmp_path: Path) -> None:
+    """``step_others(wait=...)`` on a background-pumped driver returns when the log moves,
+    not when its wait runs out (a line-mode console no longer polls with sleeps)."""
+    with _you_against_a_bot(tmp_path, "classic", b"news") as d:
         human = make_bot("heuristic", 5)
         waits = []
         while len(waits) < 5 and not d.hand_over:
@@ -355,12 +371,6 @@ def test_a_waiting_console_hears_the_other_seat_at_once(tmp_path: Path) -> None:
             waits.append(time.monotonic() - t0)
         # each wait ended with the bot's entry, far before the 30 s it was allowed
         assert waits and max(waits) < 10.0, waits
-    finally:
-        d.close()
-        peers[0].abandon("test over")
-        t.join()
-        for p in peers:
-            p.close(flush=1.0)
 
 
 def test_bot_answers_in_response_windows_take_a_fixed_time(tmp_path: Path) -> None:
@@ -598,17 +608,9 @@ def test_your_own_draw_from_the_pile_is_said_in_modern_rules(tmp_path: Path) -> 
     """In modern rules the drawn card is known only after the draw is applied (the
     others' locks come after it): "You drew …" was never said, in the log or in line
     mode, while classic's draws were."""
-    from cli.netdriver import NetDriver
     from engine import Draw
 
-    cfg, ids = make_table(preset("modern"), Seating.solo(2), ["You", "Bo"], b"draw-said")
-    peers = make_peers(tmp_path, cfg, ids)
-    peers[0].controller = None
-    t = threading.Thread(target=lambda: (peers[1].run(60), peers[1].linger(0.3)))
-    t.start()
-    d = NetDriver(peers[0], background=True)
-    try:
-        assert d.wait_ready(30)
+    with _you_against_a_bot(tmp_path, "modern", b"draw-said") as d:
         human = make_bot("heuristic", 5)
         said: list[list[str]] = []
         end = time.monotonic() + 60
@@ -628,12 +630,6 @@ def test_your_own_draw_from_the_pile_is_said_in_modern_rules(tmp_path: Path) -> 
         assert len(said) == 3, said
         for lines in said:
             assert sum(line.startswith("You drew ") for line in lines) == 1, lines
-    finally:
-        d.close()
-        peers[0].abandon("test over")
-        t.join()
-        for p in peers:
-            p.close(flush=1.0)
 
 
 def test_a_reshuffle_at_a_network_table_is_said(tmp_path: Path) -> None:
