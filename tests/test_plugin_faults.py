@@ -414,6 +414,7 @@ def test_a_worker_that_dies_costs_only_its_own_match(faulty_plugins: None) -> No
     assert pair["matches"] == 2 and "forfeits" not in by["random"]
 
 
+@pytest.mark.slow          # 6 s: eight matches whose worker dies, each played again alone
 def test_a_pool_that_breaks_between_two_results_loses_nothing(faulty_plugins: None) -> None:
     """Plug-in review: a worker dying while the caller read a result (a slow consumer, a
     loaded machine) broke the pool before the next match was handed in, and that
