@@ -206,6 +206,7 @@ def test_two_players_on_one_account_are_told_what_to_do(tmp_path: Path) -> None:
     assert "HOST:" not in host_out.getvalue()
 
 
+@pytest.mark.slow    # 8 s: a whole networked match with a player away and back
 def test_a_player_who_leaves_is_waited_for_and_comes_back(tmp_path: Path) -> None:
     """Leaving is a pause: Ben's process ends in the middle of a hand (nothing signed);
     Ann's console says "Ben left; the game is saved" and waits; `resume` brings Ben back

@@ -144,11 +144,13 @@ def test_end_to_end_plain_auto_modern_teams() -> None:
 def test_teams_alone_seat_a_bot_in_every_other_seat() -> None:
     """`play --teams 2x2` said "--teams 2x2 needs 4 players, not 2": a newcomer asking
     for teams had to work out --bots 3. Left out, --bots fills every other seat."""
-    proc = _cli("play", "--plain", "--auto", "--seed", "3", "--teams", "2x2",
+    # in-process: the point is the arguments (a networked 2x2 and 3x2 took 15 s here;
+    # six peers' hands are tested in test_netsim)
+    proc = _cli("play", "--plain", "--auto", "--seed", "3", "--teams", "2x2", "--in-process",
                 "--name", "Zoe", "--option", "match_target=1")
     assert proc.returncode == 0, proc.stderr
     assert "Zoe & Cy" in proc.stdout and "Final scores:" in proc.stdout
-    proc = _cli("play", "--plain", "--auto", "--seed", "3", "--teams", "3x2",
+    proc = _cli("play", "--plain", "--auto", "--seed", "3", "--teams", "3x2", "--in-process",
                 "--option", "match_target=1")
     assert proc.returncode == 0, proc.stderr
     assert "Final scores:" in proc.stdout

@@ -1050,6 +1050,7 @@ def test_shares_of_a_forced_draw_come_first_and_never_from_its_drawer(
         assert after == 0      # classic: every draw is forced
 
 
+@pytest.mark.slow    # 11 s: every reproducible entry of whole matches made again
 def test_every_reproducible_entry_is_made_again_byte_for_byte_after_a_restart() -> None:
     """The group commit sends a seat's automatic steps and forced moves before they are
     fsynced (issue 10): that is only safe if a peer restarted from its saved secrets and

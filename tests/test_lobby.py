@@ -248,6 +248,7 @@ def test_join_by_discovery_and_lobby_lists_the_table(tmp_path: Path) -> None:
     assert f"joining {table!r}" in outs[1].getvalue()
 
 
+@pytest.mark.slow    # 10 s: it waits out a dead address's connect limit
 def test_join_tries_each_announced_address_in_turn(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """A host on a LAN and a VPN (or with a container bridge) announces addresses this
@@ -313,6 +314,7 @@ def test_join_tries_each_announced_address_in_turn(tmp_path: Path,
     assert f"trying the table's next address, tcp://127.0.0.1:{port}" in said, said
 
 
+@pytest.mark.slow    # 12 s: two hosts, a joiner that asks, then plays
 def test_join_without_a_table_name_asks_which_when_several_answer(tmp_path: Path) -> None:
     """`join` with no --table joined whichever table answered first: with a neighbour's
     table on the LAN, a player sat down with strangers. Several tables now make it list
@@ -376,6 +378,7 @@ def _same_transcripts(tmp: Path) -> None:
 
 
 @pytest.mark.root
+@pytest.mark.slow    # 6-8 s each: network namespaces, a host and a joiner in each
 @pytest.mark.parametrize("how", ["discovery-same-link", "peer-routed-no-multicast"])
 def test_host_and_join_across_network_namespaces(tmp_path: Path, how: str) -> None:
     """A host (with one bot) in namespace A and a joiner in namespace B: on one link the

@@ -214,6 +214,7 @@ def test_the_policy_chooses_and_draws_as_rollout_choice() -> None:
     assert plays > 500
 
 
+@pytest.mark.slow    # 14 s: every rule set and seating at three horizons (the default run's budget)
 def test_rollouts_end_where_the_engine_rollout_ends() -> None:
     """The search's rollout from a state: the fast path and the engine path reach the same
     state with the same random generator state, at every horizon the search uses."""
