@@ -655,3 +655,12 @@ def test_a_sender_moving_its_base_up_cannot_grow_the_inbox_past_its_bound() -> N
     peer = core._peers[b"attacker"]
     assert len(peer.inbox) <= cfg.max_inbox + cfg.window
     assert core.stats()[b"attacker"]["inbox_full"] > 0
+
+
+def test_a_token_bucket_allows_its_burst_then_its_rate() -> None:
+    from p2p.net.budget import TokenBucket
+    b = TokenBucket(rate=2.0, burst=3.0)
+    assert [b.take(10.0) for _ in range(4)] == [True, True, True, False]
+    assert not b.take(10.4)                      # 0.8 of a token: not yet
+    assert b.take(10.5) and not b.take(10.5)     # one a half second
+    assert [b.take(100.0) for _ in range(4)] == [True, True, True, False]   # never > burst

@@ -32,6 +32,7 @@ from typing import Any
 
 import msgpack
 
+from p2p.net.budget import TokenBucket
 from p2p.net.frames import ACK, DATA, HELLO, SESSION_LEN, pack_frame, parse_frame, sack_bits
 from p2p.net.interface import (
     PeerEvent,
@@ -127,8 +128,8 @@ class ReliableCore:
         self._delay_counter = 0
         self._stats: dict[bytes, dict[str, int]] = {}
         self._unknown_hello_at: dict[bytes, float] = {}
-        self._hello_tokens = config.stranger_hellos_per_s
-        self._hello_refill = 0.0
+        self._hello_budget = TokenBucket(config.stranger_hellos_per_s,
+                                         config.stranger_hellos_per_s)
         self.delivered_total = 0
 
     # ----------------------------------------------------------- peers / API
@@ -299,13 +300,9 @@ class ReliableCore:
         if last is not None and now - last < 1.0:
             return
         # all strangers together: a token bucket, so a flood of fresh ids is bounded too
-        rate = self.config.stranger_hellos_per_s
-        self._hello_tokens = min(rate, self._hello_tokens + (now - self._hello_refill) * rate)
-        self._hello_refill = now
-        if self._hello_tokens < 1.0:
+        if not self._hello_budget.take(now):
             self._count(src, "hello_rate")
             return
-        self._hello_tokens -= 1.0
         if len(self._unknown_hello_at) >= _MAX_UNKNOWN_TRACKED:
             self._unknown_hello_at.clear()
         self._unknown_hello_at[src] = now

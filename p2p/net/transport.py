@@ -47,6 +47,7 @@ import msgpack
 import zmq
 
 from p2p.crypto.identity import CurveKeys, verify_curve_certificate
+from p2p.net.budget import TokenBucket
 from p2p.net.interface import (
     PeerEvent,
     PeerStatus,
@@ -112,13 +113,12 @@ class Node:
         self.curve_key: bytes | None = curve.public if curve is not None else None
         self._keys: dict[bytes, bytes] = {}        # peer id -> its expected CURVE key
         self._admit_strangers = True
-        self._zap_tokens = float(self.config.stranger_hellos_per_s)
-        self._zap_refill = time.monotonic()
+        rate = self.config.stranger_hellos_per_s
+        self._zap_budget = TokenBucket(rate, rate)
         # the key door's own budgets (all askers, and each address): it spent the ZAP
         # budget, so 50 cheap datagrams a second kept every joiner's handshake out
-        self._door_tokens = KEY_DOOR_PER_S
-        self._door_refill = time.monotonic()
-        self._door_askers: dict[tuple[Any, ...], tuple[float, float]] = {}
+        self._door_budget = TokenBucket(KEY_DOOR_PER_S, KEY_DOOR_PER_S)
+        self._door_askers: dict[tuple[Any, ...], TokenBucket] = {}
         self._ctx = zmq.Context(io_threads=1)
         self._zap: zmq.Socket[bytes] | None = None
         self._door: socket.socket | None = None
@@ -562,14 +562,7 @@ class Node:
                     if key in self._keys.values():
                         ok = True
                     elif self._admit_strangers:
-                        now = time.monotonic()
-                        rate = self.config.stranger_hellos_per_s
-                        self._zap_tokens = min(rate, self._zap_tokens
-                                               + (now - self._zap_refill) * rate)
-                        self._zap_refill = now
-                        if self._zap_tokens >= 1.0:
-                            self._zap_tokens -= 1.0
-                            ok = True
+                        ok = self._zap_budget.take(time.monotonic())
                 user = key.hex().encode()
             try:
                 self._zap.send_multipart([b"1.0", rid, b"200" if ok else b"400",
@@ -606,20 +599,12 @@ class Node:
         the others their answers). The budgets are the door's own: the ZAP handshake's
         budget for strangers is not spent here."""
         now = time.monotonic()
-        self._door_tokens = min(KEY_DOOR_PER_S, self._door_tokens
-                                + (now - self._door_refill) * KEY_DOOR_PER_S)
-        self._door_refill = now
-        if self._door_tokens < 1.0:
-            return False
-        tokens, at = self._door_askers.pop(addr, (KEY_DOOR_ASKER_BURST, now))
-        tokens = min(KEY_DOOR_ASKER_BURST, tokens + (now - at) * KEY_DOOR_PER_ASKER_S)
-        self._door_askers[addr] = (tokens - 1.0 if tokens >= 1.0 else tokens, now)
-        while len(self._door_askers) > KEY_DOOR_ASKERS:    # the longest unheard go first
+        asker = self._door_askers.pop(addr, None) or TokenBucket(KEY_DOOR_PER_ASKER_S,
+                                                                  KEY_DOOR_ASKER_BURST)
+        self._door_askers[addr] = asker       # last heard last: the longest unheard go first
+        while len(self._door_askers) > KEY_DOOR_ASKERS:
             del self._door_askers[next(iter(self._door_askers))]
-        if tokens < 1.0:
-            return False
-        self._door_tokens -= 1.0
-        return True
+        return asker.take(now) and self._door_budget.take(now)
 
 
 #: Key door answers a second, all askers together, and for each asker's address (with a

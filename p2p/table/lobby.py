@@ -56,6 +56,7 @@ from p2p.crypto.identity import (
     verify_curve_certificate,
     verify_signature,
 )
+from p2p.net.budget import TokenBucket
 from p2p.net.interface import (
     PeerEventKind,
     PeerStatus,
@@ -363,7 +364,7 @@ class LobbyHost:
         self._waiting_since: dict[bytes, float] = {}   # members without a seat yet
         #: the latest things that happened, for whoever investigates (bounded)
         self.log: deque[str] = deque(maxlen=LOG_KEPT)
-        self._budget: dict[bytes, tuple[float, float]] = {}   # member -> (tokens, at)
+        self._budget: dict[bytes, TokenBucket] = {}   # member -> its change budget
         self.ignored: dict[str, int] = {}   # strangers turned away, by reason
         self.banned: set[bytes] = set()      # keys kicked out of this lobby
         self.started: TableStart | None = None
@@ -566,14 +567,8 @@ class LobbyHost:
     def _spend(self, sender: bytes) -> bool:
         """One lobby change from ``sender`` if its budget allows (a burst of
         :data:`CHANGES_BURST`, then :data:`CHANGES_PER_S` a second)."""
-        now = self.clock()
-        tokens, at = self._budget.get(sender, (float(CHANGES_BURST), now))
-        tokens = min(float(CHANGES_BURST), tokens + (now - at) * CHANGES_PER_S)
-        if tokens < 1.0:
-            self._budget[sender] = (tokens, now)
-            return False
-        self._budget[sender] = (tokens - 1.0, now)
-        return True
+        budget = self._budget.setdefault(sender, TokenBucket(CHANGES_PER_S, CHANGES_BURST))
+        return budget.take(self.clock())
 
     def _seat_of(self, key: bytes) -> int | None:
         for i, s in enumerate(self.state.seats):
