@@ -248,14 +248,13 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             continue
         line = typed.strip()
         words = line.split()
-        if words[0] == "sit" and len(words) == 2 and seat_number(words[1]) is None:
+        wanted = seat_number(words[1]) if words[0] == "sit" and len(words) == 2 else None
+        if words[0] == "sit" and len(words) == 2 and wanted is None:
             # "sit ²" (a digit to str.isdigit, not to int) ended the joiner with int()'s
             # words, and so did 5000 digits
             print(i18n.display(_("%(text)s is not a seat number: sit N, N a seat from the "
                                  "list") % {"text": safe_text(words[1][:20])}), file=say)
-        elif words[0] == "sit" and len(words) == 2:
-            wanted = seat_number(words[1])
-            assert wanted is not None
+        elif wanted is not None:
             if st is None:
                 print(i18n.display(_("not connected to the host yet: wait a moment")), file=say)
                 client.sit(wanted)

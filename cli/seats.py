@@ -528,8 +528,8 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
         inp = reader if out is not None or not sys.stdin.isatty() else None
         try:
             code = run_console(driver, args, seed=int(getattr(args, "seed", 0) or 0),
-                               out=out, inp=inp,
-                               delay=min(move_delay(False), 0.2))  # type: ignore[arg-type]
+                               out=out, inp=inp,  # type: ignore[arg-type]
+                               delay=min(move_delay(False), 0.2))
         except KeyboardInterrupt:
             # Ctrl-C: leaving, said with this game's own resume line (see cli.play)
             print(file=say)
