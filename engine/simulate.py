@@ -44,6 +44,9 @@ def legal_choice(answer: object, legal: Sequence[Action]) -> Action | None:
     fields and a plain tuple equals either; the legal action itself is returned, never the
     object a bot made. Only the engine's action types with plain fields are compared (the
     ``__eq__`` of someone's object may hang, past any time limit)."""
+    for action in legal:      # the usual case: the bot handed back one of the legal list
+        if action is answer:
+            return action
     if type(answer) not in ACTION_TYPES or not all(
             _plain_value(v) for v in answer):  # type: ignore[attr-defined]
         return None
