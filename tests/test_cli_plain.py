@@ -120,6 +120,7 @@ def test_end_to_end_plain_auto_whole_classic_match() -> None:
     assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow    # 6 s: three whole plays (the default run's 10-minute budget)
 def test_the_seed_is_said_to_replay_the_deal_only_where_it_does() -> None:
     """``play --plain`` said "--seed N replays this deal" at a networked table too, where
     the deal comes from the players' shuffle and a seed only steers the bots."""

@@ -121,6 +121,7 @@ def test_announce_browse_update_unregister() -> None:
         zc.close()
 
 
+@pytest.mark.slow    # 6.5 s: three announcements on the LAN (the default run's 10-minute budget)
 def test_two_tables_and_foreign_service_ignored() -> None:
     from zeroconf import ServiceInfo
 

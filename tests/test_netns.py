@@ -183,6 +183,7 @@ def test_discovery_across_hosts(namespaces: list[str], scripts: dict[str, Path])
     finish_now(ann)
 
 
+@pytest.mark.slow    # 7 s: a routed namespace pair (the default run's 10-minute budget)
 def test_routed_no_multicast_direct_peer_works(
     namespaces: list[str], scripts: dict[str, Path]
 ) -> None:

@@ -30,6 +30,7 @@ def test_every_source_folder_is_a_package() -> None:
     assert missing == []
 
 
+@pytest.mark.slow    # 6 s: builds the wheel (the default run's 10-minute budget)
 def test_wheel_holds_every_package_and_data_file(tmp_path: Path) -> None:
     src = tmp_path / "src"
     files = _tracked_files()

@@ -669,6 +669,7 @@ def test_a_bot_that_takes_memory_without_end_is_stopped_as_a_fault(faulty_plugin
     assert "Traceback" not in r.stderr
 
 
+@pytest.mark.slow    # 6.5 s: a networked simulate (the default run's 10-minute budget)
 def test_simulate_on_the_network_replaces_a_bot_that_fails_and_says_so(
         faulty_plugins: None) -> None:
     """Plug-in review: with ``--network`` a bot that raised killed its seat's process (a

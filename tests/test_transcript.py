@@ -102,6 +102,7 @@ def test_truncated_file_reports_offset(tmp_path: Path) -> None:
     assert not rep.ok and rep.check == "file-corrupt" and rep.offset == t.offsets[-1]
 
 
+@pytest.mark.slow    # 7.5 s: every byte of a transcript flipped (the default run's 10-minute budget)
 def test_flipped_byte_anywhere_is_detected(tmp_path: Path) -> None:
     path = _write(tmp_path)
     data = path.read_bytes()
