@@ -664,3 +664,24 @@ def test_a_token_bucket_allows_its_burst_then_its_rate() -> None:
     assert not b.take(10.4)                      # 0.8 of a token: not yet
     assert b.take(10.5) and not b.take(10.5)     # one a half second
     assert [b.take(100.0) for _ in range(4)] == [True, True, True, False]   # never > burst
+
+
+def test_a_raw_client_claiming_our_id_is_seen_as_us_whatever_bytes_the_id_holds() -> None:
+    """CI found it (1 run in 256): a raw client presenting our node id, whose 25th byte
+    happened to be ``#``, was read as a routed id naming a 24-byte stranger, so the
+    'claims to come from us' check never saw it. An id that is ours, or a known peer's,
+    names itself."""
+    from p2p.hostile import HostileSocket, hello_frame
+
+    own = b"m" + b"\x01" * 23 + b"#" + b"\x02" * 8      # '#' where a nonce mark goes
+    node = Node(own)
+    try:
+        with HostileSocket(node.endpoint, own) as raw:
+            assert raw.send(hello_frame(5, "127.0.0.1"))
+            end = time.monotonic() + 5
+            while time.monotonic() < end and not node.stats().get(own):
+                time.sleep(0.01)
+        assert node.stats()[own].get("own_id", 0) >= 1
+        assert own[:24] not in node.stats()
+    finally:
+        node.close()

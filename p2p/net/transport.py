@@ -527,7 +527,10 @@ class Node:
             src = node_of_routing_id(fl[0].bytes) if fl else b"?"
             # Deliberately malformed: hand the core a frame it will reject.
             return src, b"\xc1", None, None
-        src = node_of_routing_id(fl[0].bytes)
+        raw = fl[0].bytes
+        # Ours or a known peer's id names itself even if its bytes look like the routed form
+        # (a 25th byte '#' in a 33-byte id would otherwise read as a 24-byte stranger).
+        src = raw if raw == self.node_id or raw in self._dealers else node_of_routing_id(raw)
         host: str | None = None
         if src not in self._dealers:  # only unknown senders need their address
             try:
