@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import random
 import signal
 import sys
 import threading
@@ -237,7 +238,12 @@ def report_to_stdout() -> Iterator[None]:
 def make_seat_bots(specs: Sequence[str], seed: int) -> list[SeatController]:
     """One bounded bot per seat (seat ``s`` plays ``specs[s]`` with seed ``seed + s``); a
     plug-in whose factory fails (perhaps for this seed only) is a fault of that seat's bot
-    (:class:`engine.BotFailed`), as a bad move would be."""
+    (:class:`engine.BotFailed`), as a bad move would be.
+
+    The global ``random`` module is seeded from ``seed`` too: a plug-in that draws from it
+    (docs/bots.md asks for a ``Random(seed)`` of its own) still plays the same matches for
+    the same ``--seed`` (it had whatever state the process was in)."""
+    random.seed(seed)
     bots: list[SeatController] = []
     for s, spec in enumerate(specs):
         try:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import random
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -79,6 +80,7 @@ def _serve(conn: Connection, spec: str, seed: int) -> None:
     os.dup2(devnull, 1)            # a bot's prints must not reach the player's screen
     os.dup2(devnull, 2)
     cap_memory()                   # a bot that allocates without end fails here, not the machine
+    random.seed(seed)              # a plug-in using the global random repeats for a seed
     try:
         bot = make_bot(spec, seed)
     except BaseException as exc:   # noqa: BLE001 - reported to the parent, in words

@@ -228,6 +228,18 @@ def make_typeerr(seed, **options):
 
 def make_noseed():
     return Crashy()
+
+
+class Gambler:
+    """A fair bot that draws from the global random module (as docs/bots.md asks it not to)."""
+
+    def choose(self, view, legal):
+        import random
+        return random.choice(legal)
+
+
+def make_gambler(seed, **options):
+    return Gambler()
 '''
 
 
@@ -246,6 +258,7 @@ def faulty_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         "tslow = mb_faulty:make_slow\ntodd = mb_faulty:make_odd\nthog = mb_faulty:make_hog\n"
         "tnoisy = mb_faulty:make_noisy\nthardexit = mb_faulty:make_hardexit\n"
         "ttypeerr = mb_faulty:make_typeerr\ntnoseed = mb_faulty:make_noseed\n"
+        "gambler = mb_faulty:make_gambler\n"
         "heuristic = mb_faulty:make_crashy\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     yield
@@ -758,3 +771,25 @@ def test_simulate_on_the_network_bounds_a_bot_that_never_moves(faulty_plugins: N
     assert ("bot hangs at seat 0 failed to move in game 1 (did not move within 30 s); the "
             "heuristic played its seat from then on") in r.stderr
     assert time.monotonic() - started < 120
+
+
+def test_a_plugin_drawing_from_the_global_random_module_repeats_for_a_seed(
+        faulty_plugins: None) -> None:
+    """The same --seed plays the same matches even for a plug-in that uses ``random``
+    itself (it got whatever state the process had: two runs differed)."""
+    from cli.simulate import simulate
+
+    random.seed(1)
+    first = simulate(CLASSIC, TWO, ["gambler", "heuristic"], 3, 5)
+    random.seed(2)
+    second = simulate(CLASSIC, TWO, ["gambler", "heuristic"], 3, 5)
+    for run in (first, second):
+        run.pop("hands_per_second", None)
+        run.pop("seconds", None)
+    assert first == second
+    task = schedule(["gambler", "heuristic"], CLASSIC, TWO, 1, 9)[0]
+    random.seed(3)
+    a = play_task(task)
+    random.seed(4)
+    b = play_task(task)
+    assert (a.winner_side, a.side_points, a.hands) == (b.winner_side, b.side_points, b.hands)
