@@ -53,7 +53,13 @@ def simulate(rules: Rules, seating: Seating, bot_names: list[str], games: int,
                 bots = make_seat_bots(bot_names, seed * 1_000_003 + g * 17)
                 rec = play_match(rules, seating, bots, seed * 1_000_003 + g)
         except BotFailed as exc:
-            raise _bot_fault(exc, bot_names, g, games) from None
+            fault = _bot_fault(exc, bot_names, g, games)
+            if g == 0:
+                raise fault from None
+            # the matches already played are kept: they were lost with the run before
+            return {"rules": rules.to_dict(), "seating": seating.label(), "games": g,
+                    "stopped": str(fault),
+                    **tally.summary(bot_names, time.perf_counter() - started)}
         tally.add(rec.match.totals(), rec.winner, len(rec.hands),
                   sum(h.final.turns for h in rec.hands))
     return {"rules": rules.to_dict(), "seating": seating.label(), "games": games,
@@ -82,22 +88,25 @@ def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: i
     files: list[str] = []
     started = time.perf_counter()
     for g in range(games):
-        try:
-            with contextlib.redirect_stdout(sys.stderr):   # a factory's prints too
-                bots = make_seat_bots(bot_names, seed * 1_000_003 + g * 17)
-        except BotFailed as exc:
-            raise _bot_fault(exc, bot_names, g, games) from None
         names = [f"{bot_names[s]}{s + 1}" for s in range(n)]
         cfg, ids = make_table(rules, seating, names, b"simulate/%d/%d" % (seed, g))
         path = None
         if out_dir is not None:
             path = out_dir / f"game-{seed}-{g:04d}-{cfg.table_id.hex()[:12]}.mbt"
-            files.append(str(path))
         try:
-            with contextlib.redirect_stdout(sys.stderr):
+            with contextlib.redirect_stdout(sys.stderr):   # a factory's prints too
+                bots = make_seat_bots(bot_names, seed * 1_000_003 + g * 17)
+                if path is not None:
+                    files.append(str(path))
                 res = play_fair_match(cfg, ids, [b.choose for b in bots], path)
         except BotFailed as exc:
-            raise _bot_fault(exc, bot_names, g, games) from None
+            fault = _bot_fault(exc, bot_names, g, games)
+            if g == 0:
+                raise fault from None
+            return {"rules": rules.to_dict(), "seating": seating.label(), "games": g,
+                    "fair_deck": True, "entries": entries, "transcripts": files,
+                    "stopped": str(fault),
+                    **tally.summary(bot_names, time.perf_counter() - started, rate_digits=2)}
         proto = res.protocols[0]
         assert proto.scored is not None
         tally.add(proto.scored.totals(), res.winner, len(proto.scores),
@@ -174,6 +183,10 @@ def _run(args: argparse.Namespace) -> int:
                                "(plain simulations keep no transcript)"))
         result = simulate(rules, seating, bot_names, args.games, args.seed)
     failures = list(result.get("failures", []))
+    if result.get("stopped"):
+        # a bot failed after some matches were played: they are reported, then the fault
+        failures.append(_("stopped: %(fault)s; the report covers the matches before it")
+                        % {"fault": result["stopped"]})
     for fault in result.get("bot_faults", []):
         # a peer process replaced a bot that failed (someone's plug-in): the run went on
         print(i18n.display(_("bot %(bot)s at seat %(seat)d failed to move in game %(game)d "
@@ -220,5 +233,5 @@ def _run(args: argparse.Namespace) -> int:
                             if args.transcript_dir else
                             _("fair deck: %(entries)d signed entries")) % values))
     for f in failures:
-        print(f"  {f}", file=sys.stderr)
+        print(i18n.display(f"  {f}"), file=sys.stderr)
     return 0 if not failures else 1

@@ -230,6 +230,13 @@ def make_noseed():
     return Crashy()
 
 
+def make_second(seed, **options):
+    """Made for simulate's first match only (seed 0: match g, seat s get 17 g + s)."""
+    if seed >= 17:
+        raise RuntimeError("not for a second match")
+    return Picky(0)
+
+
 class Gambler:
     """A fair bot that draws from the global random module (as docs/bots.md asks it not to)."""
 
@@ -258,7 +265,7 @@ def faulty_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         "tslow = mb_faulty:make_slow\ntodd = mb_faulty:make_odd\nthog = mb_faulty:make_hog\n"
         "tnoisy = mb_faulty:make_noisy\nthardexit = mb_faulty:make_hardexit\n"
         "ttypeerr = mb_faulty:make_typeerr\ntnoseed = mb_faulty:make_noseed\n"
-        "gambler = mb_faulty:make_gambler\n"
+        "gambler = mb_faulty:make_gambler\ntsecond = mb_faulty:make_second\n"
         "heuristic = mb_faulty:make_crashy\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     yield
@@ -793,3 +800,29 @@ def test_a_plugin_drawing_from_the_global_random_module_repeats_for_a_seed(
     random.seed(4)
     b = play_task(task)
     assert (a.winner_side, a.side_points, a.hands) == (b.winner_side, b.side_points, b.hands)
+
+
+def test_simulate_keeps_the_matches_played_before_a_bot_fails(
+        faulty_plugins: None, capsys: pytest.CaptureFixture[str]) -> None:
+    """A bot failing in match 2 of 3 lost match 1's statistics with the run: the report
+    now covers the matches before the fault, which is said after it (exit 1)."""
+    import json
+
+    from cli.main import main
+
+    assert main(["simulate", "--bots", "heuristic,tsecond", "--games", "3", "--seed", "0",
+                 "--json"]) == 1
+    out = capsys.readouterr()
+    result = json.loads(out.out)
+    assert result["games"] == 1 and result["hands"] >= 1
+    assert "tsecond" in result["stopped"] and "game 2 of 3" in result["stopped"]
+    assert main(["simulate", "--bots", "heuristic,tsecond", "--games", "3", "--seed", "0"]) == 1
+    out = capsys.readouterr()
+    assert "1 match," in out.out and "seat 1 tsecond" in out.out
+    assert "stopped: bot tsecond at seat 1 failed to move in game 2 of 3" in out.err
+    assert "not for a second match" in out.err
+    assert main(["simulate", "--fair-deck", "--bots", "heuristic,tsecond", "--games", "2",
+                 "--seed", "0", "--json"]) == 1
+    result = json.loads(capsys.readouterr().out)
+    assert result["games"] == 1 and result["fair_deck"] and result["entries"] > 0
+    assert "game 2 of 2" in result["stopped"]
