@@ -25,6 +25,7 @@ from p2p.transcript.file import (
     Player,
     Transcript,
     VerifyReport,
+    is_side,
     read_transcript,
     verify_crypto,
 )
@@ -55,6 +56,9 @@ class GameReport:
     #: the seat whose signed leave record the transcript holds
     abandoned_by: int | None = None
     side: list[Envelope] = field(default_factory=list)
+    #: the log's entries' hashes by slot (hand, author, seq): a complaint's evidence is
+    #: compared with them (a second version of a slot proves an equivocation)
+    slots: dict[tuple[int, bytes, int], bytes] = field(default_factory=dict, repr=False)
     #: the table's agreed time limits, in words (from the header; English)
     limits: str = ""
     #: the same as data, for a console's own words: seconds per protocol step, per move
@@ -165,6 +169,7 @@ def verify_game(path: str | os.PathLike[str], workers: int = 0) -> GameReport:
         rep.ended_by_agreement = {"hand": e.hand, "seat": e.seat, "signers": list(e.signers)}
     rep.voided = sorted(crypto.voided)
     rep.side = _valid_side(transcript, [t.key for t in crypto.takeovers])
+    rep.slots = {(e.hand, e.author, e.seq): e.hash() for e in transcript.entries}
     try:
         cfg = TableConfig.from_header(transcript.header)
     except ValueError as exc:
@@ -286,7 +291,16 @@ def _check_broken(cfg: TableConfig, rep: GameReport) -> GameReport:
                                   f"seat {bad_body[0]} signed a malformed body ({bad_body[1]}; "
                                   f"in seat {seat_of[c.author]}'s complaint)")
         for c in rep.side:
-            if c.body.get("k") == "side.complaint":
+            # a complaint carrying another version of an entry this transcript holds (the
+            # cheat was sent to the complainer alone): its author signed two
+            eq = _second_version(c, rep.slots, seat_of, cfg.table_id)
+            if eq is not None:
+                return _fail_from(rep, None, "equivocation", eq,
+                                  f"seat {eq} signed two different entries for one slot "
+                                  f"(one in this log, one in seat {seat_of[c.author]}'s "
+                                  "complaint)")
+        for c in rep.side:
+            if c.body.get("k") == "side.complaint" and _judged_here(c, rep.slots):
                 # every share checks out, so a complaint about one is unfounded
                 s = seat_of[c.author]
                 check = str(c.body.get("check"))[:60]
@@ -297,6 +311,41 @@ def _check_broken(cfg: TableConfig, rep: GameReport) -> GameReport:
         return _incomplete(rep, observer)
     return _fail_from(rep, crypto.failed_index, crypto.check, crypto.blamed_seat,
                       crypto.detail)
+
+
+def _judged_here(c: Envelope, slots: dict[tuple[int, bytes, int], bytes]) -> bool:
+    """Can this transcript refute the complaint ``c``? One about a share (every share is
+    checked in public above) or an equivocation, yes; one about another entry only when
+    the log holds that very entry, which passed every check. An entry the log never got
+    (the complainer saw further) cannot be judged here: nobody is blamed for it."""
+    check = c.body.get("check")
+    if check in ("equivocation", "share-proof", "malformed-body"):
+        return True
+    try:
+        ev = Envelope.decode(c.body["entry"])
+    except (EnvelopeError, KeyError, TypeError):
+        return True            # no entry at all: the complaint shows nothing
+    if ev.body.get("k") == "deck.share":
+        return True
+    return slots.get((ev.hand, ev.author, ev.seq)) == ev.hash()
+
+
+def _second_version(c: Envelope, slots: dict[tuple[int, bytes, int], bytes],
+                    seat_of: dict[bytes, int], table: bytes) -> int | None:
+    """The seat that signed the entry a complaint carries when the log holds a different
+    entry of that author for the same slot (as live peers judge it), else None."""
+    if c.body.get("k") != "side.complaint" or not isinstance(c.body.get("entry"), bytes):
+        return None
+    try:
+        ev = Envelope.decode(c.body["entry"])
+    except EnvelopeError:
+        return None
+    if ev.table != table or ev.author not in seat_of or is_side(ev.body):
+        return None
+    have = slots.get((ev.hand, ev.author, ev.seq))
+    if have is None or have == ev.hash() or not ev.signature_ok():
+        return None
+    return seat_of[ev.author]
 
 
 def _malformed_evidence(c: Envelope, seat_of: dict[bytes, int],

@@ -777,3 +777,61 @@ def test_an_entry_signed_far_ahead_does_not_time_a_player_who_is_thinking() -> N
     rl_c.on_message(t.node_of[b], wire.encode_push([nxt.encode()])[0])
     due = rl_c.deadline()
     assert due is not None and due[0] == a           # a next entry: a delivery wait
+
+
+def test_a_bad_move_sent_to_one_peer_alone_is_blamed_by_every_peer(tmp_path: Path) -> None:
+    """Hostile review: seat 2 signed a malformed move for seat 0 alone and the valid one
+    for seat 1. Seat 0 stopped, naming seat 2, but told nobody; seat 1 waited for seat 0's
+    next entry and named the honest seat 0 silent (a bot could then take its seat). Seat 0
+    now complains with the entry it got; seat 1 holds another version of that slot: an
+    equivocation by seat 2, live and by ``verify`` of both honest transcripts."""
+    t = _table(b"rlog/onepeer", n=3)
+    ident2 = t.seats[2].rlog.identity
+    bad: Envelope | None = None
+    for _ in range(400):
+        for s, seat in enumerate(t.seats):
+            rl = seat.rlog
+            while (not rl.done and not rl.catching_up
+                   and rl.match.hand.expected_writer() == s):
+                hp = rl.match.hand
+                rl.secrets[hp.hand_no] = hp.export_secrets()
+                body = hp.next_body(seat.bot.choose)  # type: ignore[attr-defined]
+                env = rl.write(body)
+                if s == 2 and bad is None and body.get("k") == "game.act":
+                    bad = Envelope.create(ident2, env.table, env.hand, env.seq, env.prev,
+                                          {**body, "a": ["not", "a", "move"]})
+                    good = env.encode()
+            t.collect(s)
+            if s == 2 and bad is not None:
+                # what seat 2 sent seat 0: the bad version instead of the good one
+                t.wire = [(src, dst, wire.encode_push([bad.encode()])[0]
+                           if (src, dst) == (2, 0) and good in wire.decode(p).entries else p)
+                          if isinstance(wire.decode(p), wire.Push) else (src, dst, p)
+                          for src, dst, p in t.wire]
+        if not t.deliver() or bad is not None and t.seats[0].rlog.stopped:
+            break
+    assert bad is not None
+    for _ in range(5):           # the complaint travels; nobody writes any more
+        t.deliver()
+    for s in (0, 1):
+        rl = t.seats[s].rlog
+        assert rl.error is not None and rl.error.seat == 2, (s, rl.error, rl.stopped)
+        assert rl.unresponsive is None and "unresponsive" not in (rl.stopped or "")
+    assert t.seats[1].rlog.error.check == "equivocation"
+    t.clock.advance(3600)        # no pause naming seat 0 comes later either
+    for s in (0, 1):
+        t.seats[s].rlog.tick()
+        assert t.seats[s].rlog.unresponsive is None and t.seats[s].rlog.error.seat == 2
+    for s in (0, 1):
+        rep = verify_game(_transcript(tmp_path, t, s))
+        assert not rep.ok and rep.blamed_seat == 2, (s, rep.summary())
+    # without seat 1's own equivocation complaint, seat 0's complaint and seat 1's log
+    # still show the two versions to the auditor
+    kept = [e for e in t.seats[1].persisted
+            if not (is_side(e.body) and e.author == t.seats[1].rlog.identity.public_key)]
+    path = tmp_path / "seat1-alone.mbt"
+    with TranscriptWriter(path, t.cfg.header()) as w:
+        for env in kept:
+            w.append(env)
+    rep = verify_game(path)
+    assert (rep.blamed_seat, rep.check) == (2, "equivocation"), rep.summary()

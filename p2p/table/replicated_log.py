@@ -597,8 +597,14 @@ class ReplicatedLog:
                         sender=label, reason=reason, detail=detail)
 
     def _stop(self, reason: str, blamed: int | None, why: str = "", /, **data: Any) -> None:
-        if self.stopped or self.finished:
+        if self.finished:
             return
+        if self.stopped:
+            # a pause for a seat's silence blames nobody; proof of a cheat found later
+            # replaces it (the silent seat may be the one the cheat was aimed at)
+            if blamed is None or self.unresponsive is None:
+                return
+            self.unresponsive = None
         self.stopped = reason
         self.stop_why = {"id": why, **data} if why else None
         self._event("stopped", f"the match stopped: {reason}", reason=reason, seat=blamed,
@@ -624,7 +630,7 @@ class ReplicatedLog:
         self._early_bytes[author] = max(0, self._early_bytes.get(author, 0)
                                         - len(env.encode()))
 
-    def _on_entry(self, sender: bytes, raw: bytes, solicited: bool) -> None:
+    def _on_entry(self, sender: bytes | None, raw: bytes, solicited: bool) -> None:
         if len(raw) > MAX_ENVELOPE_BYTES:
             self._drop(sender, "oversized", f"entry of {len(raw)} bytes")
             return
@@ -897,6 +903,16 @@ class ReplicatedLog:
                        "unfounded-complaint", seat=complainer)
             return
         accused = self.seat_of_key[ev.author]
+        if is_side(ev.body):
+            return                  # side entries are no link of the log: nothing to judge
+        if ev.body.get("k") != "deck.share" and not self._body_malformed(ev):
+            # Evidence judged as the entry itself: taken as if its author had sent it here.
+            # A second version of a slot this log holds proves an equivocation; the next
+            # entry is judged by this peer's own rules (a bad one stops it, naming its
+            # author); a later one waits in the buffer as any early entry does.
+            self._on_entry(None, complaint.body["entry"], solicited=True)
+            self.apply_ready()
+            return
         if ev.hand > self.match.hand_no:
             # about a hand this peer has not reached: judged when it gets there (one
             # complaint per seat and hand is kept, so this stays small)
@@ -947,6 +963,17 @@ class ReplicatedLog:
         self._stop(f"{self.seat_name(complainer)} complained about a valid share "
                    "(unfounded complaint)", complainer, "valid-share-complaint",
                    seat=complainer)
+
+    @staticmethod
+    def _body_malformed(ev: Envelope) -> bool:
+        """A deck body no honest peer writes (judged by the complaint's own path)."""
+        if not is_deck_body(ev.body):
+            return False
+        try:
+            message_from_body(ev.body)
+        except ValueError:
+            return True
+        return False
 
     def _judge_pending_complaints(self) -> None:
         """Complaints set aside because this peer lagged: judge those it can now (called
@@ -1030,9 +1057,17 @@ class ReplicatedLog:
             self._out.evidence.append(env)
             # cheats that only this peer may see: a private share (its recipient checks
             # it) or a malformed body sent to this peer alone (equivocating with a valid one)
-            if (exc.check in ("share-proof", "malformed-body") and exc.seat == w
-                    and exc.seat != self.me and not self._replay_mode):
-                self._complain(env, exc.check)
+            if exc.seat == w and exc.seat != self.me and not self._replay_mode:
+                if exc.check in ("share-proof", "malformed-body"):
+                    self._complain(env, exc.check)
+                else:
+                    # any other bad entry is judged alike by every peer that gets it: it
+                    # goes to them all, signed by its author. A peer that got another
+                    # version of the slot (the bad one was for us alone) then holds two:
+                    # without this it waited for us and named us silent. A peer that got
+                    # this one stopped on it already (no transcript gains an entry).
+                    self._out.messages.extend(
+                        (None, p) for p in wire.encode_push([env.encode()]))
             self._stop(f"{self.seat_name(exc.seat)} broke the rules of the protocol "
                        f"({exc.check})", exc.seat, "protocol", seat=exc.seat, check=exc.check,
                        by=None)
@@ -1094,7 +1129,8 @@ class ReplicatedLog:
         seat = self.seat_of_key.get(exc.first.author)
         self.error = ProtocolError(seat, "equivocation", exc.detail)
         self._out.evidence.extend((exc.first, exc.second))
-        if not self.stopped and not self.finished:
+        paused = self.stopped is not None and self.unresponsive is not None
+        if (not self.stopped or paused) and not self.finished:
             # both versions go to every peer and into the transcript: the proof is public
             self.write_side({"k": "side.complaint", "check": "equivocation",
                              "entry": exc.first.encode(), "other": exc.second.encode()})
