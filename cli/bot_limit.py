@@ -34,7 +34,15 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
-from engine import Action, BotFailed, BotTooSlow, HandState, PluginFailed, SeatController
+from engine import (
+    Action,
+    BotFailed,
+    BotTooSlow,
+    HandState,
+    PluginFailed,
+    SeatController,
+    exception_words,
+)
 from engine.bots import BOTS, make_bot, parse_bot_spec
 
 from .bot_process import ANSWER_WITHIN, cap_memory
@@ -167,7 +175,7 @@ def try_make(spec: str) -> tuple[str, str] | None:
     except BotTooSlow as exc:
         return ("made", f"the bot {exc}")
     except BaseException as exc:  # noqa: BLE001 - whatever a plug-in's factory raises
-        return ("made", f"bot {name!r} could not be made: {type(exc).__name__}: {exc}")
+        return ("made", f"bot {name!r} could not be made: {exception_words(exc)}")
     return None
 
 
@@ -253,5 +261,5 @@ def make_seat_bots(specs: Sequence[str], seed: int) -> list[SeatController]:
         except BotTooSlow as exc:
             raise BotFailed(s, str(exc)) from exc
         except BaseException as exc:  # noqa: BLE001 - a factory may fail for some seeds only
-            raise BotFailed(s, f"could not be made ({type(exc).__name__}: {exc})") from exc
+            raise BotFailed(s, f"could not be made ({exception_words(exc)})") from exc
     return bots

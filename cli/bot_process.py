@@ -23,8 +23,8 @@ import random
 from multiprocessing.connection import Connection
 from typing import Any
 
-from engine import Action, HandState, make_bot
-from engine.simulate import legal_choice
+from engine import Action, HandState, exception_words, make_bot
+from engine.simulate import answer_words, legal_choice
 
 log = logging.getLogger("cli.bots")
 
@@ -85,7 +85,7 @@ def _serve(conn: Connection, spec: str, seed: int) -> None:
         bot = make_bot(spec, seed)
     except BaseException as exc:   # noqa: BLE001 - reported to the parent, in words
         bot = None
-        failure = f"could not be made ({type(exc).__name__}: {exc})"
+        failure = f"could not be made ({exception_words(exc)})"
     while True:
         try:
             request = conn.recv()
@@ -98,12 +98,18 @@ def _serve(conn: Connection, spec: str, seed: int) -> None:
             conn.send(("error", failure))
             continue
         try:
-            answer = bot.choose(view, legal)
-            conn.send(("move", answer))
+            answer = bot.choose(view, list(legal))
+            # Only plain data goes back: the index of the legal move the answer is, or the
+            # answer in words. Its own object, unpickled by the peer, ran its code there
+            # (a __reduce__ or a __repr__ that sleeps held a networked table, unsaid).
+            action = legal_choice(answer, legal)
+            if action is None:
+                conn.send(("illegal", answer_words(answer)))
+            else:
+                conn.send(("move", next(i for i, a in enumerate(legal) if a is action)))
         except BaseException as exc:   # noqa: BLE001 - a plug-in's own bug, named
             try:
-                said = f": {exc}" if str(exc) else ""      # MemoryError says nothing more
-                conn.send(("error", f"raised {type(exc).__name__}{said}"[:500]))
+                conn.send(("error", f"raised {exception_words(exc)}"[:500]))
             except Exception:          # noqa: BLE001 - an answer that does not pickle
                 return
 
@@ -129,18 +135,18 @@ class BotProcess:
             try:
                 self._conn.send((view, list(legal)))
                 if self._conn.poll(self.answer_within):
-                    reply: Any = self._conn.recv()
-                    kind, answer = reply if isinstance(reply, tuple) and len(reply) == 2 \
-                        else ("?", reply)
-                    action = legal_choice(answer, legal) if kind == "move" else None
-                    if action is not None:
-                        return action
-                    if kind == "error":
+                    reply: Any = self._conn.recv()   # the child's plain data (see _serve)
+                    kind, answer = reply if type(reply) is tuple and len(reply) == 2 \
+                        else ("?", None)
+                    if kind == "move" and type(answer) is int and 0 <= answer < len(legal):
+                        return legal[answer]
+                    if kind == "error" and type(answer) is str:
                         log.warning("bot %s %s; a quick bot moves for it from now on",
-                                    self.spec, answer)
+                                    self.spec, answer[:500])
                     else:
-                        log.warning("bot %s answered %.200r, which is not a legal move; a "
-                                    "quick bot moves for it from now on", self.spec, answer)
+                        shown = answer[:300] if type(answer) is str else "something else"
+                        log.warning("bot %s answered %s, which is not a legal move; a "
+                                    "quick bot moves for it from now on", self.spec, shown)
                 else:
                     log.warning("bot %s did not answer within %.0f s; a quick bot moves for "
                                 "it from now on", self.spec, self.answer_within)

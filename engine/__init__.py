@@ -38,6 +38,7 @@ from .errors import BotOptionError as BotOptionError
 from .errors import BotTooSlow as BotTooSlow
 from .errors import IllegalAction as IllegalAction
 from .errors import PluginFailed as PluginFailed
+from .errors import exception_words as exception_words
 from .game import apply_action as apply_action
 from .game import explain as explain
 from .game import legal_actions as legal_actions

@@ -40,7 +40,7 @@ from ._rollout_sim import move_of as move_of
 from ._rollout_sim import random_hand as random_hand
 from ._rollout_sim import supported as supported  # which states the fast path plays
 from ._rollout_sim import to_action as to_action
-from .errors import BotOptionError, PluginFailed
+from .errors import BotOptionError, PluginFailed, exception_words
 
 ENTRY_POINT_GROUP = "millebornes.bots"
 log = logging.getLogger("engine.bots")
@@ -141,14 +141,14 @@ class _LazyFactory:
             factory = self.ep.load()
         except Exception as exc:  # any import error of third-party code: one clear message
             raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
-                             f"load: {exc}") from None
+                             f"load: {exception_words(exc)}") from None
         try:
             bot: SeatController = factory(seed, **options)
         except TypeError:
             raise                    # its options: make_bot says "bad options"
         except Exception as exc:     # third-party code: one clear message naming it
             raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
-                             f"make its bot: {type(exc).__name__}: {exc}") from None
+                             f"make its bot: {exception_words(exc)}") from None
         if not callable(getattr(bot, "choose", None)):
             raise PluginFailed(f"bot plug-in {self.ep.name!r} made no object with choose()")
         return bot

@@ -48,3 +48,23 @@ class BotOptionError(ValueError):
 
 class PluginFailed(ValueError):
     """An installed bot plug-in failed to load, to make its bot, or made no bot."""
+
+
+def exception_words(exc: BaseException) -> str:
+    """"KeyError: 'boom'": an exception a plug-in raised, in words, without running its
+    code. The message is shown only when the class's ``__str__`` is the interpreter's own
+    and every argument a plain value: a plug-in's ``__str__`` (or an argument's) may raise
+    or hang past any time limit, as a ``__repr__`` may."""
+    kind = type(exc)
+    name = kind.__name__[:60]
+    owner = next((k for k in kind.__mro__ if "__str__" in k.__dict__), BaseException)
+    if owner.__module__ != "builtins" or not all(
+            type(a) in (int, str, bool, float, type(None)) for a in exc.args[:8]):
+        return name
+    try:
+        text = str(exc)
+    except Exception:   # noqa: BLE001 - e.g. a huge int's digits
+        text = ""
+    if len(text) > 300:
+        text = text[:297] + "..."
+    return f"{name}: {text}" if text else name     # MemoryError says nothing more

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from .actions import ACTION_TYPES, Action
 from .bots import SeatController
-from .errors import BotFailed, BotTooSlow
+from .errors import BotFailed, BotTooSlow, exception_words
 from .game import apply_action, legal_actions, new_hand, reshuffle_action
 from .rules import Rules, Seating
 from .scoring import Match, SideScore, hand_winner, score_hand
@@ -83,17 +83,15 @@ def checked_choice(choose: Callable[[HandState, list[Action]], object], view: Ha
         raise                    # the person at the keyboard pressed Ctrl-C
     except BaseException as exc:  # noqa: BLE001 - sys.exit, or any class a plug-in raises
         # a time limit says what happened in its own words (the bot did not raise it)
-        words = (str(exc) if isinstance(exc, BotTooSlow)
-                 else f"raised {type(exc).__name__}: {exc}" if str(exc)
-                 else f"raised {type(exc).__name__}")   # MemoryError says nothing more
+        words = str(exc) if isinstance(exc, BotTooSlow) else f"raised {exception_words(exc)}"
         raise BotFailed(seat, words) from exc
     action = legal_choice(answer, legal)
     if action is None:
-        raise BotFailed(seat, f"chose {_shown(answer)}, which is not a legal move now")
+        raise BotFailed(seat, f"chose {answer_words(answer)}, which is not a legal move now")
     return action
 
 
-def _shown(answer: object) -> str:
+def answer_words(answer: object) -> str:
     """A bot's answer in a message: its repr, bounded (the repr of someone else's object
     may be huge, raise, or hang: only plain values and the engine's actions are shown)."""
     kind = type(answer)

@@ -230,6 +230,48 @@ def make_noseed():
     return Crashy()
 
 
+class SleepyStr(Exception):
+    """An exception whose message is code that never ends."""
+
+    def __str__(self):
+        import time
+        time.sleep(3600)
+        return "never"
+
+
+class RaisesSleepyStr:
+    def choose(self, view, legal):
+        if view.phase == "play":
+            raise SleepyStr()
+        return legal[0]
+
+
+def make_sleepystr(seed, **options):
+    return RaisesSleepyStr()
+
+
+class Sly:
+    """Unpickling it, or showing it, runs its code (and that never ends)."""
+
+    def __reduce__(self):
+        import time
+        return (time.sleep, (3600,))
+
+    def __repr__(self):
+        import time
+        time.sleep(3600)
+        return "sly"
+
+
+class AnswersSly:
+    def choose(self, view, legal):
+        return Sly() if view.phase == "play" else legal[0]
+
+
+def make_sly(seed, **options):
+    return AnswersSly()
+
+
 def make_second(seed, **options):
     """Made for simulate's first match only (seed 0: match g, seat s get 17 g + s)."""
     if seed >= 17:
@@ -266,6 +308,7 @@ def faulty_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         "tnoisy = mb_faulty:make_noisy\nthardexit = mb_faulty:make_hardexit\n"
         "ttypeerr = mb_faulty:make_typeerr\ntnoseed = mb_faulty:make_noseed\n"
         "gambler = mb_faulty:make_gambler\ntsecond = mb_faulty:make_second\n"
+        "tsleepystr = mb_faulty:make_sleepystr\ntsly = mb_faulty:make_sly\n"
         "heuristic = mb_faulty:make_crashy\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     yield
@@ -826,3 +869,45 @@ def test_simulate_keeps_the_matches_played_before_a_bot_fails(
     result = json.loads(capsys.readouterr().out)
     assert result["games"] == 1 and result["fair_deck"] and result["entries"] > 0
     assert "game 2 of 2" in result["stopped"]
+
+
+def test_a_bot_exception_whose_message_never_ends_is_named_by_its_class(
+        faulty_plugins: None) -> None:
+    """Plug-in review: the fault's words called the exception's own ``__str__`` outside any
+    time limit: one that sleeps hung simulate (one that raises ended it, naming nobody)."""
+    from cli import simulate
+    with pytest.raises(ValueError) as ei:
+        simulate.simulate(CLASSIC, TWO, ["heuristic", "tsleepystr"], 1, 1)
+    assert "tsleepystr" in str(ei.value) and "raised SleepyStr" in str(ei.value)
+
+
+def test_a_networked_bots_answer_comes_back_as_plain_data(
+        faulty_plugins: None, caplog: pytest.LogCaptureFixture) -> None:
+    """Plug-in review: the child sent the bot's own answer object, which the peer
+    unpickled (its ``__reduce__`` ran there) and showed with its ``__repr__``: one that
+    sleeps held a networked table, unsaid. The child now sends an index or words."""
+    import time
+
+    from cli.bot_process import BotProcess
+    from engine import apply_action, legal_actions, new_hand, view_of
+    order = list(CLASSIC.deck(TWO))
+    random.Random(4).shuffle(order)
+    state = new_hand(CLASSIC, TWO, order, 0)
+    state = apply_action(state, legal_actions(state, 0)[0])      # drawn: now a play
+    view, legal = view_of(state, 0), legal_actions(state, 0)
+    for name, said in (("tsly", "an object of type Sly"), ("tsleepystr", "raised SleepyStr")):
+        bot = BotProcess(name, 1, answer_within=20.0)
+        try:
+            started = time.monotonic()
+            assert bot.choose(view, legal) in legal
+            assert time.monotonic() - started < 15 and bot._broken
+        finally:
+            bot.close()
+        assert said in caplog.text, caplog.text
+    good = BotProcess("chatty", 1, answer_within=20.0)       # a legal answer: by index
+    try:
+        draw_state = new_hand(CLASSIC, TWO, order, 0)
+        dl = legal_actions(draw_state, 0)
+        assert good.choose(view_of(draw_state, 0), dl) is dl[0] and not good._broken
+    finally:
+        good.close()
