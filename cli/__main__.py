@@ -1,5 +1,3 @@
-import sys
+from .main import console_script
 
-from .main import main
-
-sys.exit(main())
+console_script()

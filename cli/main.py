@@ -13,13 +13,18 @@ import importlib
 import logging
 import os
 import sys
+import threading
 from collections.abc import Sequence
+
+from p2p.text import safe_text
 
 from . import i18n
 from .args import VERB_MODULES, UsageError, build_parser
 from .i18n import _
 from .logs import setup_logging
 from .words import error_line
+
+log = logging.getLogger("cli")
 
 
 def _early_option(argv: Sequence[str], name: str) -> str | None:
@@ -112,6 +117,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+def console_script() -> None:
+    """The ``millebornes`` command: :func:`main`, then the exit even when someone's bot
+    left a thread of its own running (the interpreter waits for every non-daemon thread
+    at exit: ``simulate`` printed its report and never ended). Such a thread gets two
+    seconds to end, then it is named and the process ends without it."""
+    code = main()
+    for t in threading.enumerate():
+        if t is not threading.main_thread() and not t.daemon:
+            t.join(2.0)
+    stray = [t.name for t in threading.enumerate()
+             if t is not threading.main_thread() and not t.daemon and t.is_alive()]
+    if not stray:
+        sys.exit(code)
+    log.warning("threads still running at exit, left behind: %s", ", ".join(stray))
+    try:
+        print(i18n.display(_("(a thread left running, by a bot perhaps, was stopped at the "
+                             "exit: %(names)s)") % {"names": safe_text(", ".join(stray), 200)}),
+              file=sys.stderr)
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    logging.shutdown()
+    os._exit(code)
+
+
 def _log_bug(args: argparse.Namespace | None, logged: bool) -> None:
     """The traceback of the exception being handled, to the log file only (set up here
     when the bug came before the verb's own logging was)."""
@@ -134,4 +165,4 @@ def verb_parser(verb: str) -> argparse.ArgumentParser:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    console_script()

@@ -272,6 +272,23 @@ def make_sly(seed, **options):
     return AnswersSly()
 
 
+class Threader:
+    """Leaves a thread of its own (not a daemon) running for ever."""
+
+    def __init__(self):
+        import threading
+        import time
+        threading.Thread(target=lambda: [time.sleep(0.2) for _ in iter(int, 1)],
+                         name="plugin-forever").start()
+
+    def choose(self, view, legal):
+        return legal[0]
+
+
+def make_threader(seed, **options):
+    return Threader() if seed else Picky(0)
+
+
 def make_second(seed, **options):
     """Made for simulate's first match only (seed 0: match g, seat s get 17 g + s)."""
     if seed >= 17:
@@ -309,6 +326,7 @@ def faulty_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         "ttypeerr = mb_faulty:make_typeerr\ntnoseed = mb_faulty:make_noseed\n"
         "gambler = mb_faulty:make_gambler\ntsecond = mb_faulty:make_second\n"
         "tsleepystr = mb_faulty:make_sleepystr\ntsly = mb_faulty:make_sly\n"
+        "tthreader = mb_faulty:make_threader\n"
         "heuristic = mb_faulty:make_crashy\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     yield
@@ -911,3 +929,13 @@ def test_a_networked_bots_answer_comes_back_as_plain_data(
         assert good.choose(view_of(draw_state, 0), dl) is dl[0] and not good._broken
     finally:
         good.close()
+
+
+def test_a_thread_a_bot_left_running_does_not_keep_the_program_alive(
+        faulty_plugins: None, tmp_path: Path) -> None:
+    """Plug-in review: a bot's own (non-daemon) thread kept simulate alive for ever after
+    its report; the command now ends, naming the thread."""
+    done = _cli_with_plugins(tmp_path, "simulate", "--bots", "tthreader,heuristic",
+                             "--games", "1", "--seed", "3")
+    assert done.returncode == 0, done.stderr
+    assert "1 match," in done.stdout and "plugin-forever" in done.stderr
