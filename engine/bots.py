@@ -98,10 +98,8 @@ def plugin_bots() -> dict[str, BotFactory]:
 
     Read at every call (not cached), so a distribution installed while running counts; a
     plug-in cannot shadow a built-in name or a level."""
-    from importlib.metadata import entry_points  # 25 ms at start-up: only when asked
-
     out: dict[str, BotFactory] = {}
-    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: (e.name, e.value)):
+    for ep in sorted(_bot_entry_points(), key=lambda e: (e.name, e.value)):
         # names are matched without case (as specs are read); one with a character a spec
         # cannot hold could never be chosen
         name = ep.name.lower()
@@ -117,6 +115,31 @@ def plugin_bots() -> dict[str, BotFactory]:
             continue
         out[name] = _LazyFactory(ep)
     return out
+
+
+def _bot_entry_points() -> list[Any]:
+    """The entry points of group ``millebornes.bots``, distribution by distribution: one
+    installed distribution whose ``entry_points.txt`` does not parse is skipped and named
+    in the log (``importlib.metadata.entry_points`` raised on it, and every plug-in name
+    was "unexpected error: TypeError")."""
+    from importlib.metadata import distributions  # 25 ms at start-up: only when asked
+
+    found: list[Any] = []
+    seen: set[str] = set()
+    for dist in distributions():
+        try:
+            name = str(dist.name or "").lower().replace("_", "-")
+            if name in seen:
+                continue                   # the first on the path, as entry_points() does
+            seen.add(name)
+            found += [ep for ep in dist.entry_points if ep.group == ENTRY_POINT_GROUP]
+        except Exception as exc:  # noqa: BLE001 - someone else's broken metadata
+            where = str(getattr(dist, "_path", "?"))[:200]
+            _warn_once(("metadata", where, type(exc).__name__),
+                       "an installed distribution's metadata could not be read (%s: %s); "
+                       "its bot plug-ins, if any, are not offered", where,
+                       exception_words(exc))
+    return found
 
 
 _WARNED: set[tuple[str, str, str]] = set()

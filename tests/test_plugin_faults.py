@@ -939,3 +939,18 @@ def test_a_thread_a_bot_left_running_does_not_keep_the_program_alive(
                              "--games", "1", "--seed", "3")
     assert done.returncode == 0, done.stderr
     assert "1 match," in done.stdout and "plugin-forever" in done.stderr
+
+
+def test_one_broken_distribution_leaves_the_other_plugins_offered(
+        faulty_plugins: None, caplog: pytest.LogCaptureFixture) -> None:
+    """Plug-in review: one installed distribution whose entry_points.txt did not parse
+    made every plug-in name "unexpected error: TypeError" (and --bots refused them)."""
+    from engine.bots import plugin_bots
+    broken = _plugin_dir() / "mbbroken-0.1.dist-info"
+    broken.mkdir()
+    (broken / "METADATA").write_text("Metadata-Version: 2.1\nName: mbbroken\nVersion: 0.1\n")
+    (broken / "entry_points.txt").write_text("[millebornes.bots]\nthis is not an entry point\n")
+    bots = plugin_bots()
+    assert "crashy" in bots and "tsly" in bots
+    assert "mbbroken-0.1.dist-info" in caplog.text and "not offered" in caplog.text
+    assert make_bot("chatty", 1).choose is not None
