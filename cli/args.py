@@ -403,7 +403,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     sim.add_argument("--games", type=count(1, MAX_MATCHES, "--games"), default=100,
                      help=_("matches to play (default: 100)"))
     sim.add_argument("--seed", type=SEED, default=0,
-                     help=_("seed of the deals and the bots (the same seed, the same games)"))
+                     help=_("seed of the deals and the bots (the same seed, the same games; with "
+                            "--network the deals are fresh, the bots' seeds the same)"))
     sim.add_argument("--json", action="store_true", help=_("one JSON object on stdout"))
     sim.add_argument("--fair-deck", action="store_true",
                      help=_("deal through the mental-poker protocol (in memory)"))

@@ -14,6 +14,7 @@ import logging
 import os
 import sys
 import threading
+import time
 from collections.abc import Sequence
 
 from p2p.text import safe_text
@@ -120,16 +121,23 @@ def main(argv: Sequence[str] | None = None) -> int:
 def console_script() -> None:
     """The ``millebornes`` command: :func:`main`, then the exit even when someone's bot
     left a thread of its own running (the interpreter waits for every non-daemon thread
-    at exit: ``simulate`` printed its report and never ended). Such a thread gets two
-    seconds to end, then it is named and the process ends without it."""
+    at exit: ``simulate`` printed its report and never ended). A watchdog gives the
+    normal exit a few seconds (thread pools wind down there), then names the threads
+    still running and ends the process without them."""
     code = main()
-    for t in threading.enumerate():
-        if t is not threading.main_thread() and not t.daemon:
-            t.join(2.0)
+    threading.Thread(target=_exit_anyway, args=(code,), name="exit-watchdog",
+                     daemon=True).start()
+    sys.exit(code)
+
+
+#: Seconds the normal exit may take before the watchdog ends the process.
+EXIT_GRACE = 3.0
+
+
+def _exit_anyway(code: int) -> None:
+    time.sleep(EXIT_GRACE)
     stray = [t.name for t in threading.enumerate()
              if t is not threading.main_thread() and not t.daemon and t.is_alive()]
-    if not stray:
-        sys.exit(code)
     log.warning("threads still running at exit, left behind: %s", ", ".join(stray))
     try:
         print(i18n.display(_("(a thread left running, by a bot perhaps, was stopped at the "
@@ -139,7 +147,6 @@ def console_script() -> None:
         sys.stderr.flush()
     except (OSError, ValueError):
         pass
-    logging.shutdown()
     os._exit(code)
 
 

@@ -89,17 +89,31 @@ def _die_with_parent() -> None:
         os._exit(1)
 
 
+class _Late(BaseException):
+    """A bot's time is up (raised by the timer of :meth:`_FaultTolerant._bounded`)."""
+
+
 class _FaultTolerant:
     """A seat's bot that, once it raises or answers a move that is not legal (someone
     else's plug-in), is replaced by the heuristic for the rest of the run, said once on
     stderr: the peer, and the table, go on (the seat process died with a traceback)."""
 
     def __init__(self, spec: str, seed: int, seat: int) -> None:
+        from engine import exception_words
         from engine.bots import make_bot
         self.spec, self.seat, self.seed = spec, seat, seed
-        self.bot: Any = make_bot(spec, seed)
         #: what the bot did wrong (reported with the result), None while it plays
         self.fault: str | None = None
+        try:
+            self.bot: Any = make_bot(spec, seed)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - a factory that fails for this seed
+            # (the seat's process ended with a traceback and the run lost every game)
+            self.fault = f"could not be made ({exception_words(exc)})"[:300]
+            sys.stderr.write(f"bot {spec} at seat {seat} {self.fault}; the heuristic "
+                             "plays its seat\n")
+            self.bot = make_bot("heuristic", seed)
 
     def _bounded(self, view: Any, legal: list[Any]) -> Any:
         """The bot's move within :data:`DECISION_LIMIT` seconds (a ``SIGALRM`` timer: the
@@ -107,12 +121,15 @@ class _FaultTolerant:
         from engine import BotTooSlow
 
         def late(signum: int, frame: Any) -> None:
-            raise BotTooSlow(f"did not move within {DECISION_LIMIT:g} s")
+            raise _Late       # not an Exception: a bot's ``except Exception`` lets it pass
 
         before = signal.signal(signal.SIGALRM, late)
-        signal.setitimer(signal.ITIMER_REAL, DECISION_LIMIT)
+        # rings again every second: a bot that catches one stop gets the next
+        signal.setitimer(signal.ITIMER_REAL, DECISION_LIMIT, 1.0)
         try:
             return self.bot.choose(view, legal)
+        except _Late:
+            raise BotTooSlow(f"did not move within {DECISION_LIMIT:g} s") from None
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, before)
@@ -382,7 +399,8 @@ def simulate_network(rules: Rules, seating: Seating, bot_names: list[str], games
         bot_faults += [{"game": g, "seat": int(r["seat"]), "reason": str(r["bot_fault"])}
                        for r in run.results if isinstance(r, dict) and r.get("bot_fault")]
         if not run.ok:
-            failures.append(f"game {g}: " + "; ".join(
+            # counted from 1, as the other simulations say "game 2 of 3"
+            failures.append(f"game {g + 1} of {games}: " + "; ".join(
                 run.errors or [("transcripts differ" if not run.identical else run.summary)]))
             continue
         r0 = run.results[0]

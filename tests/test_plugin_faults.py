@@ -762,6 +762,15 @@ def test_simulate_on_the_network_replaces_a_bot_that_fails_and_says_so(
             "heuristic played its seat from then on") in r.stderr
     assert "transcripts of each game identical on every peer and verified" in r.stdout
     assert "Traceback" not in r.stderr and "BOT SAYS" not in r.stdout
+    # a factory that fails for a game's seed only: the seat's process ended with a
+    # traceback and the run lost every game (plug-in review, round 2)
+    r = _cli_with_plugins(_plugin_dir(), "simulate", "--network", "--bots", "heuristic,picky",
+                          "--games", "1", "--seed", "0")
+    assert r.returncode == 0, r.stderr
+    assert "bot picky at seat 1 failed to move in game 1 (could not be made (" in r.stderr
+    assert "cannot be made for seed 1" in r.stderr
+    assert "Traceback" not in r.stderr and "1 match," in r.stdout
+    assert "thread left running" not in r.stderr      # our own thread pools end at exit
 
 
 def test_a_child_process_bot_that_ends_its_process_is_said_with_its_exit_code(
