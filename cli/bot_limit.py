@@ -32,7 +32,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import Any, TextIO, TypeVar
 
 from engine import (
     Action,
@@ -204,6 +204,44 @@ def silenced() -> Iterator[None]:
             os.close(fd)
 
 
+class _MainThreadOnly(io.TextIOBase):
+    """``sys.stdout`` while a report is made: the main thread's writes go to the report,
+    another thread's (a bot's own, printing after the games) to ``other`` (whose
+    descriptor points at stderr then): they ended up inside ``--json``'s object."""
+
+    def __init__(self, report: io.TextIOWrapper, other: TextIO) -> None:
+        super().__init__()
+        self._report = report
+        self._other = other
+
+    def _target(self) -> TextIO:
+        main = threading.current_thread() is threading.main_thread()
+        return self._report if main else self._other
+
+    def write(self, text: str) -> int:
+        return self._target().write(text)
+
+    def flush(self) -> None:
+        self._target().flush()
+
+    def fileno(self) -> int:
+        return self._report.fileno()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return self._report.encoding
+
+    @property
+    def errors(self) -> str | None:  # type: ignore[override]
+        return self._report.errors
+
+    def isatty(self) -> bool:
+        return self._report.isatty()
+
+    def writable(self) -> bool:
+        return True
+
+
 @contextlib.contextmanager
 def report_to_stdout() -> Iterator[None]:
     """While a report is made (``simulate``, ``tournament``): the standard output's file
@@ -227,7 +265,7 @@ def report_to_stdout() -> Iterator[None]:
                               line_buffering=True)
     previous = sys.stdout
     os.dup2(2, 1)
-    sys.stdout = report
+    sys.stdout = _MainThreadOnly(report, previous)
     try:
         yield
     finally:

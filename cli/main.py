@@ -125,6 +125,13 @@ def console_script() -> None:
     normal exit a few seconds (thread pools wind down there), then names the threads
     still running and ends the process without them."""
     code = main()
+    try:
+        # the command has said all it had to: what other threads still print (a bot's
+        # own) goes to stderr, not after a report on stdout (``--json`` stays one object)
+        sys.stdout.flush()
+        os.dup2(2, 1)
+    except (OSError, ValueError, AttributeError):
+        pass
     threading.Thread(target=_exit_anyway, args=(code,), name="exit-watchdog",
                      daemon=True).start()
     sys.exit(code)

@@ -289,6 +289,28 @@ def make_threader(seed, **options):
     return Threader() if seed else Picky(0)
 
 
+class ThreadNoise:
+    """A daemon thread of its own prints all the time."""
+
+    def __init__(self):
+        import threading
+        import time
+
+        def noise():
+            while True:
+                print("THREAD-NOISE")
+                time.sleep(0.001)
+
+        threading.Thread(target=noise, daemon=True).start()
+
+    def choose(self, view, legal):
+        return legal[0]
+
+
+def make_threadnoise(seed, **options):
+    return ThreadNoise()
+
+
 def make_second(seed, **options):
     """Made for simulate's first match only (seed 0: match g, seat s get 17 g + s)."""
     if seed >= 17:
@@ -326,7 +348,7 @@ def faulty_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         "ttypeerr = mb_faulty:make_typeerr\ntnoseed = mb_faulty:make_noseed\n"
         "gambler = mb_faulty:make_gambler\ntsecond = mb_faulty:make_second\n"
         "tsleepystr = mb_faulty:make_sleepystr\ntsly = mb_faulty:make_sly\n"
-        "tthreader = mb_faulty:make_threader\n"
+        "tthreader = mb_faulty:make_threader\ntnoise = mb_faulty:make_threadnoise\n"
         "heuristic = mb_faulty:make_crashy\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     yield
@@ -963,3 +985,15 @@ def test_one_broken_distribution_leaves_the_other_plugins_offered(
     assert "crashy" in bots and "tsly" in bots
     assert "mbbroken-0.1.dist-info" in caplog.text and "not offered" in caplog.text
     assert make_bot("chatty", 1).choose is not None
+
+
+def test_a_bots_thread_printing_after_the_games_stays_out_of_the_report(
+        faulty_plugins: None, tmp_path: Path) -> None:
+    """Plug-in review: a bot's own thread printing while the report was written put its
+    lines inside --json's output (json.loads failed: "Extra data")."""
+    import json
+    for verb in (["simulate", "--games", "2"], ["tournament", "--deals", "1", "--jobs", "1"]):
+        done = _cli_with_plugins(tmp_path, *verb, "--bots", "tnoise,heuristic", "--json")
+        assert done.returncode == 0, done.stderr[-500:]
+        assert "THREAD-NOISE" not in done.stdout and "THREAD-NOISE" in done.stderr
+        json.loads(done.stdout)
