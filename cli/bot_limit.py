@@ -118,30 +118,39 @@ class Bounded:
     """``bot`` with at most ``seconds`` per ``choose``; other attributes pass through (the
     search bot's ``decision_seconds``)."""
 
-    def __init__(self, bot: SeatController, seconds: float, name: str = "") -> None:
+    def __init__(self, bot: SeatController, seconds: float, name: str = "",
+                 quiet: bool = False) -> None:
         self.bot = bot
         self.seconds = seconds
         #: the bot as named in --bots (a failing plug-in is said by this name)
         self.spec = name
+        #: on a player's screen (``play --in-process``): the bot's prints go nowhere and
+        #: its reads of stdin find nothing (they took the player's typed commands)
+        self.quiet = quiet
         self._timer = _Timer(seconds, name or str(getattr(bot, "name", type(bot).__name__)))
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.bot, name)
 
     def choose(self, view: HandState, legal: list[Action]) -> Action:
-        return self._timer.call(lambda: self.bot.choose(view, legal),
-                                f"did not move within {self.seconds:g} s")
+        if not self.quiet:
+            return self._timer.call(lambda: self.bot.choose(view, legal),
+                                    f"did not move within {self.seconds:g} s")
+        with silenced(stdin=True):
+            return self._timer.call(lambda: self.bot.choose(view, legal),
+                                    f"did not move within {self.seconds:g} s")
 
 
-def make_bounded_bot(spec: str, seed: int, seconds: float | None = None) -> SeatController:
+def make_bounded_bot(spec: str, seed: int, seconds: float | None = None,
+                     quiet: bool = False) -> SeatController:
     """:func:`engine.make_bot`, with a plug-in bot bounded to ``seconds`` per decision
-    (default :data:`DECISION_LIMIT`)."""
+    (default :data:`DECISION_LIMIT`); ``quiet``: see :class:`Bounded`."""
     name, _ = parse_bot_spec(spec)
     if name in BOTS:
         return make_bot(spec, seed)
     cap_memory()
     bot = make_plugin_bot(spec, seed)
-    return Bounded(bot, DECISION_LIMIT if seconds is None else seconds, spec)
+    return Bounded(bot, DECISION_LIMIT if seconds is None else seconds, spec, quiet)
 
 
 def make_plugin_bot(spec: str, seed: int) -> SeatController:
@@ -180,28 +189,48 @@ def try_make(spec: str) -> tuple[str, str] | None:
 
 
 @contextlib.contextmanager
-def silenced() -> Iterator[None]:
+def silenced(stdin: bool = False) -> Iterator[None]:
     """The standard output and error point at the null device (descriptors 1 and 2, so
-    below ``sys.stdout`` too) while a plug-in runs in a process that shows a screen."""
+    below ``sys.stdout`` too) while a plug-in runs in a process that shows a screen; with
+    ``stdin``, the standard input too (a bot's read finds its end at once)."""
+    fds = (0, 1, 2) if stdin else (1, 2)
     try:
         sys.stdout.flush()
         sys.stderr.flush()
-        saved = (os.dup(1), os.dup(2))
+        saved = [os.dup(fd) for fd in fds]
     except (OSError, ValueError, AttributeError):
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        with contextlib.ExitStack() as stack:
+            stack.enter_context(contextlib.redirect_stdout(io.StringIO()))
+            stack.enter_context(contextlib.redirect_stderr(io.StringIO()))
+            if stdin:
+                stack.enter_context(_stdin_from(io.StringIO()))
             yield
         return
-    devnull = os.open(os.devnull, os.O_WRONLY)
+    devnull = os.open(os.devnull, os.O_RDWR)
     try:
-        os.dup2(devnull, 1)
-        os.dup2(devnull, 2)
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        for fd in fds:
+            os.dup2(devnull, fd)
+        with contextlib.ExitStack() as stack:
+            stack.enter_context(contextlib.redirect_stdout(io.StringIO()))
+            stack.enter_context(contextlib.redirect_stderr(io.StringIO()))
+            if stdin:
+                stack.enter_context(_stdin_from(io.StringIO()))
             yield
     finally:
-        os.dup2(saved[0], 1)
-        os.dup2(saved[1], 2)
+        for fd, old in zip(fds, saved, strict=True):
+            os.dup2(old, fd)
         for fd in (*saved, devnull):
             os.close(fd)
+
+
+@contextlib.contextmanager
+def _stdin_from(stream: TextIO) -> Iterator[None]:
+    previous = sys.stdin
+    sys.stdin = stream
+    try:
+        yield
+    finally:
+        sys.stdin = previous
 
 
 class _MainThreadOnly(io.TextIOBase):
@@ -274,11 +303,18 @@ def report_to_stdout() -> Iterator[None]:
         except (OSError, ValueError):
             pass
         sys.stdout = previous
-        try:
-            os.dup2(report.fileno(), 1)
-        except (OSError, ValueError):
-            pass
+        if not STDOUT_ENDS_WITH_REPORT:
+            try:
+                os.dup2(report.fileno(), 1)
+            except (OSError, ValueError):
+                pass
         report.close()
+
+
+#: Set by the ``millebornes`` command (:func:`cli.main.console_script`): the process ends
+#: after the report, so the standard output stays pointed at stderr (a bot's thread that
+#: prints on would write after the report: ``--json`` was no longer one object).
+STDOUT_ENDS_WITH_REPORT = False
 
 
 def make_seat_bots(specs: Sequence[str], seed: int) -> list[SeatController]:

@@ -124,6 +124,8 @@ def console_script() -> None:
     at exit: ``simulate`` printed its report and never ended). A watchdog gives the
     normal exit a few seconds (thread pools wind down there), then names the threads
     still running and ends the process without them."""
+    from . import bot_limit
+    bot_limit.STDOUT_ENDS_WITH_REPORT = True
     code = main()
     try:
         # the command has said all it had to: what other threads still print (a bot's
@@ -132,8 +134,11 @@ def console_script() -> None:
         os.dup2(2, 1)
     except (OSError, ValueError, AttributeError):
         pass
-    threading.Thread(target=_exit_anyway, args=(code,), name="exit-watchdog",
-                     daemon=True).start()
+    try:
+        threading.Thread(target=_exit_anyway, args=(code,), name="exit-watchdog",
+                         daemon=True).start()
+    except RuntimeError:      # no thread to be had (a bot took the memory): exit as is
+        pass
     sys.exit(code)
 
 

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         with silenced():     # what a plug-in's factory prints must not reach the screen
             bots: list[SeatController | None] = [None] + [
                 make_bounded_bot(specs[s - 1] if s - 1 < len(specs) else "heuristic",
-                                 seed * 1_000_003 + 17 * s + 1)
+                                 seed * 1_000_003 + 17 * s + 1, quiet=True)
                 for s in range(1, players)]
         driver: TableDriver = LocalDriver(rules, seating, names, seat=0, seed=seed,
                                           bots=bots, lang=args.lang)

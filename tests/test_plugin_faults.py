@@ -311,6 +311,22 @@ def make_threadnoise(seed, **options):
     return ThreadNoise()
 
 
+class StdinReader:
+    """Reads the standard input at each move: what the player typed is not its to take."""
+
+    def choose(self, view, legal):
+        import os
+        import sys
+        data = sys.stdin.read() or os.read(0, 100).decode()
+        if data:
+            raise RuntimeError("stole " + data.strip())
+        return legal[0]
+
+
+def make_stdinreader(seed, **options):
+    return StdinReader()
+
+
 def make_second(seed, **options):
     """Made for simulate's first match only (seed 0: match g, seat s get 17 g + s)."""
     if seed >= 17:
@@ -349,6 +365,7 @@ def faulty_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         "gambler = mb_faulty:make_gambler\ntsecond = mb_faulty:make_second\n"
         "tsleepystr = mb_faulty:make_sleepystr\ntsly = mb_faulty:make_sly\n"
         "tthreader = mb_faulty:make_threader\ntnoise = mb_faulty:make_threadnoise\n"
+        "treader = mb_faulty:make_stdinreader\n"
         "heuristic = mb_faulty:make_crashy\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     yield
@@ -462,7 +479,23 @@ def test_play_in_process_keeps_a_factorys_prints_off_the_screen(
     out = capfd.readouterr().out
     assert code == 0, out[-2000:]
     assert "NOISE FROM THE FACTORY" not in out and "NOISE PRINTED BY THE FACTORY" not in out
+    # nor do its moves' prints (plug-in review, round 2: 200 KB lines on the player's screen)
+    assert "NOISE BELOW STDOUT" not in out and "NOISE ON __STDOUT__" not in out
     assert "Final scores" in out
+
+
+def test_play_in_process_keeps_what_the_player_types_from_the_bots(
+        faulty_plugins: None, tmp_path: Path) -> None:
+    """Plug-in review: a bot reading stdin took the player's typed commands."""
+    done = subprocess.run(
+        [sys.executable, "-m", "cli.main", "play", "--in-process", "--plain", "--auto",
+         "--bots", "treader", "--seed", "3", "--rules", "modern"],
+        input="typed by the player\n" * 50, capture_output=True, text=True, timeout=120,
+        env={**__import__("os").environ,
+             "PYTHONPATH": __import__("os").pathsep.join([str(_plugin_dir()), str(ROOT)])},
+        cwd=str(ROOT))
+    assert "stole" not in done.stdout + done.stderr
+    assert "Final scores" in done.stdout, done.stdout[-1000:] + done.stderr[-1000:]
 
 
 @pytest.mark.parametrize("name", ["swapped", "appends", "tuple", "exits"])
