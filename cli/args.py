@@ -479,6 +479,15 @@ def play_bots(bots: BotsArg | None, teams: str | None, players: int | None = Non
             raise ValueError(_("--players %(players)d and --bots %(bots)d disagree: --bots "
                                "counts the seats other than yours") % {
                                    "players": players, "bots": int(bots)})
+        need = teams_players(teams)
+        if need is not None and players is None and need != 1 + bots:
+            # "--teams 2x2 needs 4 players, not 2" did not say what to type instead
+            raise ValueError(
+                (_("--teams %(teams)s needs %(need)d players, not %(n)d")
+                 % {"teams": teams, "need": need, "n": 1 + bots}) + "; " +
+                _("that is you and %(bots)d bots, one level or spec each (e.g. --bots "
+                  "%(example)s), or leave --bots out") % {
+                      "bots": need - 1, "example": ",".join(["easy"] * (need - 1))})
         return bots
     return bot_seats(1, 5)(str(seats - 1 if seats else 1))
 

@@ -305,7 +305,7 @@ def host_key_line(client: LobbyClient, address: str, checked: bool = True) -> st
     fp = key_fingerprint(client.host_key or b"")
     if client.host_fp is not None and checked:
         return _("the host's key is %(key)s, as expected") % {"key": fp}
-    host = address.rpartition("@")[2]
+    host = address.rpartition("@")[2].removeprefix("tcp://")   # the --peer form
     return (_("the host's key is %(key)s (trusted on first use: compare it with the host's "
               "screen; next time --peer %(key)s@%(host)s checks it)")
             % {"key": fp, "host": host})

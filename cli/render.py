@@ -258,8 +258,7 @@ def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int | Non
                    ("", "│ ")]
     if battle is None and not zone.rolling(view.rules):
         line1.append(("class:dim", _pad(_("not started") if not zone.started else "—", 17)))
-    elif battle is not None and (zone.hazard_in_force() is not None
-                                 or kind(battle) is Kind.ROLL):
+    elif battle is not None and zone.hazard_in_force() is not None:
         line1.append((card_class(battle), _pad(card_name(battle, lang), 17)))
     else:
         # what counts is whether the side rolls: a cured hazard ("Stop" under Right of
@@ -328,6 +327,13 @@ def zone_sentences(view: HandState, side: int, names: Sequence[str], seat: int |
     elif zone.battle and zone.hazard_in_force() is None and not zone.rolling(view.rules):
         # a remedy on top does not set a side rolling (classic): say what it still needs
         parts.append(_("Battle: %(card)s; a Roll is needed.")
+                     % {"card": card_name(zone.battle[-1], lang)})
+    elif zone.battle and kind(zone.battle[-1]) is Kind.ROLL:
+        parts.append(_("Battle: rolling."))     # the board's word, not "Roll" beside it
+    elif zone.battle and zone.hazard_in_force() is None:
+        # a remedy that set the side rolling (modern): "Battle: Gasoline." did not say
+        # the side may drive
+        parts.append(_("Battle: rolling (%(card)s on top).")
                      % {"card": card_name(zone.battle[-1], lang)})
     elif zone.battle:
         parts.append(_("Battle: %(card)s.") % {"card": card_name(zone.battle[-1], lang)})

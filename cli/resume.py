@@ -8,12 +8,13 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from p2p.net.interface import TransportError, parse_endpoint
+from p2p.crypto.identity import fingerprint as key_fingerprint
+from p2p.net.interface import TransportError, parse_peer
 from p2p.net.transport import fetch_key_card
 from p2p.table import Peer, resume_peer
 
 from . import i18n
-from .args import data_dir, with_defaults
+from .args import data_dir, resume_flags, with_defaults
 from .games import SHORT, find_game, saved_games
 from .i18n import _
 from .seats import LineReader, base_dir, identity, play_seat, resume_bots
@@ -32,8 +33,13 @@ def reach_line(peer: Peer, address: str, timeout: float) -> str:
                  "player there cannot be recognized; the others find this computer again "
                  "when they resume") % {"address": address}
     try:
-        signing, _curve = fetch_key_card(parse_endpoint(address), timeout)
-        seat = peer.reach(signing, address)
+        # the FINGERPRINT@HOST:PORT form join shows ("next time --peer ... checks it") too
+        expected, endpoint = parse_peer(address)
+        signing, _curve = fetch_key_card(endpoint, timeout)
+        if expected is not None and key_fingerprint(signing) != expected:
+            raise ValueError(_("the key there is %(key)s, not %(expected)s")
+                             % {"key": key_fingerprint(signing), "expected": expected})
+        seat = peer.reach(signing, endpoint)
     except (TransportError, ValueError) as exc:
         return _("--peer %(address)s: not used (%(error)s)") % {
             "address": address, "error": error_line(exc)}
@@ -65,14 +71,17 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
                 "cheating): %(damage)s") % {"id": short_id, "damage": peer_local_damage(peer)}),
               file=say)
     if peer.finished or peer.stopped:
-        print(i18n.display(_("game %(id)s: %(state)s; millebornes replay %(id)s shows it") % {
-            "id": short_id, "state": _("the match is over") if peer.finished else
+        # with the options that find this copy (a bare "replay ID" found no game)
+        print(i18n.display(_("game %(id)s: %(state)s; millebornes replay %(id)s%(flags)s "
+                             "shows it") % {
+            "id": short_id, "flags": resume_flags(args)[1],
+            "state": _("the match is over") if peer.finished else
             _("the match stopped: %(reason)s") % {"reason": peer_stop_reason(peer)}}),
               file=say)
         peer.close(flush=0)
         return 0 if peer.finished else 1
-    print(i18n.display(_("resumed table %(id)s at entry %(entry)d; catching up with the others")
-          % {"id": short_id, "entry": peer.entries_applied}), file=say)
+    print(i18n.display(_("Game %(id)s resumed: catching up with what the others played "
+                         "meanwhile.") % {"id": short_id}), file=say)
     for address in args.peer or ():
         print(i18n.display(reach_line(peer, address, REACH_SECONDS)), file=say)
     runners = resume_bots(peer.table_id, base)

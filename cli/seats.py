@@ -542,9 +542,8 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
     path = peer.transcript_path
     short = path.parent.name[:8] if path is not None else None
     if peer.finished:
-        print(paragraph(_("the match is over; %(saved)s")
-                        % {"saved": saved_line(str(path), short, resume_flags(args)[1])}),
-              file=say)
+        print(paragraph(_("The match is over.") + " "
+                        + saved_line(str(path), short, resume_flags(args)[1])), file=say)
         return 0
     if peer.stopped and not peer.paused:
         print(paragraph(_("the match stopped: %(reason)s")

@@ -78,7 +78,7 @@ def test_resume_by_short_id_and_unknown_ids(quit_game: tuple[Path, str]) -> None
     data, short = quit_game
     r = cli("resume", short, "--data-dir", str(data), "--plain", stdin="quit\n")
     assert r.returncode == 0, r.stdout + r.stderr
-    assert f"resumed table {short} at entry" in r.stdout
+    assert f"Game {short} resumed: catching up" in r.stdout
     # the deal is random (mental poker; --seed does not fix it): the player's first
     # decision is its turn, or the answer to the bot's first attack
     assert "Your turn" in r.stdout or "c for a coup fourré, n to let it stand" in r.stdout, \
@@ -357,6 +357,32 @@ def test_ctrl_c_in_line_mode_leaves_with_the_games_own_resume_line(tmp_path: Pat
     code, text = _interrupt_at_prompt("resume", short, "--data-dir", str(tmp_path), "--plain")
     said = " ".join(text.split())
     assert code == 130, text
-    assert f"resumed table {short}" in said, said
+    assert f"Game {short} resumed" in said, said
     assert "Traceback" not in text and "interrupted" not in text, text
     assert f"millebornes resume {short} --data-dir {tmp_path} --plain" in said, said
+
+
+def test_resume_peer_takes_the_form_join_shows_and_checks_its_key(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Newcomer, round 4: join says "next time --peer KEY@tcp://HOST:PORT checks it" (a
+    LAN-found table); resume refused that form ("not an IP address or host name"). Both
+    forms are taken now, and the key at the address must be the one named."""
+    from types import SimpleNamespace
+
+    from cli import resume
+    from p2p.crypto.identity import Identity, fingerprint
+
+    bo = Identity.from_seed(b"\x05" * 32)
+    asked: list[str] = []
+    monkeypatch.setattr(resume, "fetch_key_card",
+                        lambda ep, timeout: (asked.append(ep), (bo.public_key, b"c"))[1])
+    reached: list[tuple[bytes, str]] = []
+    peer = SimpleNamespace(cfg=SimpleNamespace(curve=True, players=[None, SimpleNamespace(
+        name="Bo")]), reach=lambda key, ep: (reached.append((key, ep)), 1)[1])
+    fp = fingerprint(bo.public_key)
+    for form in (f"{fp}@tcp://127.0.0.1:35399", f"{fp.lower()}@127.0.0.1:35399"):
+        assert resume.reach_line(peer, form, 1.0) == f"reaching Bo at {form}"  # type: ignore[arg-type]
+    assert asked == ["tcp://127.0.0.1:35399"] * 2
+    assert reached == [(bo.public_key, "tcp://127.0.0.1:35399")] * 2
+    said = resume.reach_line(peer, "AAAAA-AAAAA@127.0.0.1:35399", 1.0)  # type: ignore[arg-type]
+    assert f"not used (the key there is {fp}, not AAAAA-AAAAA)" in said and len(reached) == 2

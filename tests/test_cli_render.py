@@ -43,7 +43,9 @@ def test_zone_shows_every_pile_and_progress() -> None:
     v = v._replace(zones=(z, v.zones[1]))
     out = text(render.zone_lines(v, 0, NAMES, 0))
     assert "Ana (you)" in out
-    assert "Roll" in out and "Speed Limit" in out
+    # a Roll on top says what it means, in the word used for every moving side (a
+    # newcomer saw "Roll" on one row and "rolling" on the next)
+    assert "rolling" in out and "Roll " not in out and "Speed Limit" in out
     assert "350/700" in out
     assert "25×2 100×1 200×1" in out
     assert "200 km cards 1/2" in out     # not the cryptic "200s 1/2" (issue 11)
@@ -53,7 +55,7 @@ def test_zone_shows_every_pile_and_progress() -> None:
     verbose = text(render.zone_lines(v, 0, NAMES, 0, verbose=True))
     words = " ".join(verbose.split())
     assert "Safeties: Driving Ace, Extra Tank (coup fourré)." in words
-    assert words.startswith("Ana (you), to move: 6 cards. Battle: Roll. Speed: Speed Limit.")
+    assert words.startswith("Ana (you), to move: 6 cards. Battle: rolling. Speed: Speed Limit.")
     assert "350 of 700 km (25×2, 100×1, 200×1); 200s used 1 of 2." in words
     assert "│" not in verbose and "▶" not in verbose  # words only for screen readers
     other = text(render.zone_lines(v, 1, NAMES, 0))
@@ -324,11 +326,13 @@ def test_the_board_says_whether_a_side_rolls_not_just_the_top_card() -> None:
     assert "End of Limit" not in grid and "no limit" in grid
     words = " ".join(text(render.zone_lines(v, 0, NAMES, 0, verbose=True)).split())
     assert "Battle: Gasoline; a Roll is needed. Speed: no limit." in words, words
-    # a Roll on top is still said as the card
+    # a Roll on top says "rolling", the one word for a side that may drive (newcomer,
+    # round 4: "Roll" on one row and "rolling" on the next read as two states)
     roll = cards_of(Kind.ROLL)[0]
     z = z._replace(battle=(roll,))
     v = v._replace(zones=(z, v.zones[1]))
-    assert "Roll" in text(render.zone_lines(v, 0, NAMES, 0))
+    grid = text(render.zone_lines(v, 0, NAMES, 0))
+    assert "rolling" in grid and "Roll " not in grid
 
 
 def test_a_coup_fourre_says_why_its_player_draws_twice() -> None:
