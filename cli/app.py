@@ -461,7 +461,8 @@ class TableApp:
         """What the table is at, without the last message."""
         d = self.driver
         if d.over:
-            return match_over_line(d.match, d.names) + " " + _("Press q to leave.")
+            return match_over_line(d.match, d.names, d.ended_early) + " " + \
+                _("Press q to leave.")
         if d.hand_over:
             if self.auto:
                 return _("Hand %(hand)d over. Next hand in a few seconds (q to leave).") % {

@@ -101,6 +101,12 @@ class TableDriver(Protocol):
         """Is the whole match over?"""
         ...
 
+    @property
+    def ended_early(self) -> bool:
+        """Is the match over before its end (a cheat stopped it, the players agreed to end
+        it)? Its scores then name no winner, and no tie either."""
+        ...
+
     def next_hand(self) -> None:
         """Deal the next hand of the match (after ``hand_over``, unless ``over``)."""
         ...
@@ -186,6 +192,10 @@ class LocalDriver:
     @property
     def over(self) -> bool:
         return self.match.over or (self.state.over and len(self.match.hands) >= MAX_HANDS)
+
+    @property
+    def ended_early(self) -> bool:
+        return self.over and not self.match.over
 
     def last_scores(self) -> tuple[SideScore, ...] | None:
         return self._scores

@@ -368,6 +368,10 @@ class NetDriver:
     def over(self) -> bool:
         return self.peer.finished or (self.peer.stopped is not None and not self.peer.paused)
 
+    @property
+    def ended_early(self) -> bool:
+        return self.over and not self.peer.finished
+
     # ----- a silent seat: wait, a bot by agreement, or the end by agreement ----------------
     def silent(self) -> int | None:
         """The seat the table waits for in vain (it left, or its step timed out)."""

@@ -141,7 +141,7 @@ class PlainSession:
             if d.hand_over:
                 self.show_scores()
                 if d.over:
-                    self.say(final_line(d.match, d.names))
+                    self.say(final_line(d.match, d.names, d.ended_early))
                     self.out.flush()
                     return 0
                 if self.auto:

@@ -514,8 +514,11 @@ def over_prefixes(hand_no: int) -> tuple[str, ...]:
     return tuple(out)
 
 
-def match_over_line(match: Match, names: Sequence[str]) -> str:
-    """"Match over: Bo & Di win." — or a tie."""
+def match_over_line(match: Match, names: Sequence[str], ended_early: bool = False) -> str:
+    """"Match over: Bo & Di win." — or a tie; or no winner (``ended_early``: stopped
+    before its end)."""
+    if ended_early:
+        return _("The match stopped before its end: no winner.")
     w = match.winner()
     if w < 0:
         return _("Match over: a tie, nobody wins.")
@@ -533,7 +536,12 @@ def totals_line(match: Match, names: Sequence[str]) -> str:
     return ", ".join(f"{labels[i]} {t}" for i, t in enumerate(match.totals()))
 
 
-def final_line(match: Match, names: Sequence[str]) -> str:
+def final_line(match: Match, names: Sequence[str], ended_early: bool = False) -> str:
+    """The match's last line; ``ended_early``: stopped before its end (a cheat, an agreed
+    end), which names no winner (it said "Winner: nobody (a tie)" after a cheat)."""
+    if ended_early:
+        return _("Scores when the match stopped: %(totals)s. No winner: the match did not "
+                 "reach its end.") % {"totals": totals_line(match, names)}
     w = match.winner()
     winner = side_labels(names, match.seating)[w] if w >= 0 else _("nobody (a tie)")
     return _("Final scores: %(totals)s. Winner: %(winner)s.") % {

@@ -556,3 +556,17 @@ def test_the_draw_prompts_keys_work_in_line_mode() -> None:
     rc, out = play(d, " \nquit\n")
     assert "* You drew " in out and "unknown command" not in out, out[-800:]
     assert d.view().phase != DRAW             # the space drew: the turn goes on to a play
+
+
+def test_a_match_stopped_before_its_end_names_no_winner_and_no_tie() -> None:
+    """Hostile review, round 2: after a cheat stopped the match the last line said
+    "Winner: nobody (a tie)" (and an agreed end "Match over: a tie, nobody wins")."""
+    from cli.words import final_line, match_over_line
+    from engine import Match
+    match = Match(preset("classic"), Seating.solo(2), 0)
+    stopped = final_line(match, ["Hosty", "Evil"], ended_early=True)
+    assert "No winner: the match did not reach its end" in stopped and "tie" not in stopped
+    assert "Hosty 0, Evil 0" in stopped
+    assert match_over_line(match, ["Hosty", "Evil"], ended_early=True) == \
+        "The match stopped before its end: no winner."
+    assert "Winner: nobody (a tie)" in final_line(match, ["Hosty", "Evil"])
