@@ -1265,9 +1265,12 @@ def lobby_refusal(why: str, data: Mapping[str, Any], fallback: str) -> str:
             return fallback
         values = {"endpoint": _data(data.get("endpoint")), "seconds": seconds}
         if data.get("door"):
+            # not only a started match: a table refusing connections (too many at once,
+            # a flood) or another computer holding this player's id keeps it out too
             return _("the table at %(endpoint)s gave its key but did not let this computer "
-                     "in within %(seconds)d s: its match has probably started (a started "
-                     "table takes no one new)") % values
+                     "in within %(seconds)d s: its match may have started (a started table "
+                     "takes no one new), or it is refusing connections for now (too many "
+                     "at once); try again in a moment") % values
         return (_("no table answered at %(endpoint)s within %(seconds)d s with the announced "
                   "key: is the table still open? (check HOST:PORT)") if data.get("with_key")
                 else _("no table answered at %(endpoint)s within %(seconds)d s: is the table "
