@@ -835,3 +835,26 @@ def test_a_bad_move_sent_to_one_peer_alone_is_blamed_by_every_peer(tmp_path: Pat
             w.append(env)
     rep = verify_game(path)
     assert (rep.blamed_seat, rep.check) == (2, "equivocation"), rep.summary()
+
+
+def test_copies_of_side_entries_are_read_once_and_far_hands_not_at_all(
+        tmp_path: Path) -> None:
+    """Hostile review, round 2: verify's cost grew with side entries nothing bounded (a
+    crafted file of 100,000 took 25 s and 171 MB). A transcript keeps the first of each
+    kind per author and hand, as live peers do, for hands at most two past the log."""
+    from p2p.transcript.file import read_transcript
+    t = _table(b"rlog/sidecopies")
+    t.run()
+    path = _transcript(tmp_path, t, 0)
+    honest = read_transcript(path)
+    ident = t.seats[0].rlog.identity
+    with TranscriptWriter(path, t.cfg.header(), _append=True) as w:
+        for i in range(3000):
+            hand = 0 if i % 2 else 10 + i           # copies, and hands far past the log
+            w.append(Envelope.create(ident, t.cfg.table_id, hand, 0, bytes(32),
+                                     {"k": "side.timeout", "step": "move", "slot": [0, 1, i]}))
+    crafted = read_transcript(path)
+    assert len(crafted.entries) == len(honest.entries)
+    assert len(crafted.side) <= len(honest.side) + 1
+    report = verify_game(path)
+    assert report.blamed_seat != 1
