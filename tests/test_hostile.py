@@ -668,3 +668,23 @@ def test_a_stranger_cannot_take_over_a_pipe_while_the_lobby_is_open(victim: str)
     finally:
         for n in nodes:
             n.close()
+
+
+def test_a_joiner_taking_a_seated_players_name_is_told_apart() -> None:
+    """Hostile review, round 2: a joiner named as the host made "Final scores: Hosty
+    4300, Hosty 5750. Winner: Hosty." The second of a name gets a number."""
+    ids, nodes, host = _lobby(3)
+    try:
+        for i, name in ((1, "ANN"), (2, "Ann")):
+            c = LobbyClient(ids[i], name, nodes[i],
+                            f"127.0.0.1:{host.node.endpoint.rsplit(':', 1)[1]}")
+            end = time.monotonic() + 8
+            while time.monotonic() < end and c.seat is None:
+                host.pump(0.01)
+                c.pump(0.01)
+            assert c.seat is not None
+        names = [s.name for s in host.state.seats if s is not None]
+        assert names == ["Ann", "ANN 2", "Ann 3"], names
+    finally:
+        for n in nodes:
+            n.close()

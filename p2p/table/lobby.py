@@ -334,6 +334,21 @@ def _clean_name(name: object) -> str:
     return safe_text(name, MAX_NAME, placeholder="player")
 
 
+def _unique_name(name: str, taken: list[str]) -> str:
+    """``name``, or ``name 2``, ``name 3``… when a seated player has it already (case
+    aside): two "Hosty" made "Final scores: Hosty 4300, Hosty 5750. Winner: Hosty." say
+    nothing of who won."""
+    used = {t.casefold() for t in taken}
+    if name.casefold() not in used:
+        return name
+    for n in range(2, 100):
+        tail = f" {n}"
+        candidate = name[:MAX_NAME - len(tail)].rstrip() + tail
+        if candidate.casefold() not in used:
+            return candidate
+    return name     # 98 namesakes: a table seats 16 at most, so never
+
+
 class LobbyHost:
     """The host side: seat list, joins, readiness, the start.
 
@@ -531,7 +546,9 @@ class LobbyHost:
                     return
                 s = want if isinstance(want, int) and want in free else free[0]
                 self._waiting_since.pop(sender, None)
-                self.state.seats[s] = SeatInfo(_clean_name(obj["name"]), key, False, False,
+                name = _unique_name(_clean_name(obj["name"]),
+                                    [x.name for x in self.state.seats if x is not None])
+                self.state.seats[s] = SeatInfo(name, key, False, False,
                                                self.members.get(sender, ""), obj["contrib"],
                                                curve)
                 self._changed(f"{self.state.seats[s].name} sits at seat {s}")  # type: ignore[union-attr]
