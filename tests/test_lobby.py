@@ -201,7 +201,7 @@ def test_host_and_join_verbs_play_a_match(tmp_path: Path) -> None:
     for o in outs:
         text = o.getvalue()
         assert "the match starts" in text and "Ben [" in text and "Bot1 [" in text
-        assert "the match is over" in text
+        assert "The match is over." in text
     paths = sorted(tmp_path.glob("*/*/transcript.mbt")) + sorted(
         tmp_path.glob("h/bot-*/*/transcript.mbt"))
     assert len(paths) == 3
@@ -428,7 +428,7 @@ def test_host_and_join_across_network_namespaces(tmp_path: Path, how: str) -> No
         children.append(join)
         jout = _finish(join)
         hout = _finish(host)
-        assert "the match is over" in jout and "the match is over" in hout
+        assert "The match is over." in jout and "The match is over." in hout
         if how == "discovery-same-link":
             assert f"joining {table!r} at tcp://{ipa}:{port}" in jout
         _same_transcripts(tmp_path)
@@ -520,7 +520,7 @@ def test_host_with_the_default_bind_and_a_bot_plays_a_match(tmp_path: Path) -> N
     t = _run(lambda: host_verb.run(host, out=out, inp=io.StringIO("")), rc, 0)
     t.join(90)
     assert rc == [0], out.getvalue()[-800:]
-    assert "the match is over" in out.getvalue()
+    assert "The match is over." in out.getvalue()
 
 
 def test_host_teams_alone_sets_the_seats(tmp_path: Path) -> None:
