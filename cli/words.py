@@ -603,18 +603,20 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
         waiting = att.waiting_for()
         if seat in waiting:
             values = {"name": names[att.attacker], "card": hazard}
-            if view.seating.team_size == 1:
-                text = (_("%(name)s played %(card)s on you: c for a coup fourré, n to let it "
-                          "stand (coup / pass), or p plays the remedy.")
-                        if view.rules.fast_play else
-                        _("%(name)s played %(card)s on you: c for a coup fourré, n to let it "
-                          "stand (coup / pass)."))
+            solo = view.seating.team_size == 1
+            if att.stage == 2:
+                # R10a, after the coup fourré's round: now a remedy may answer at once (the
+                # first round offered "p plays the remedy" and then refused it)
+                text = (_("%(name)s played %(card)s on you: p plays its remedy at once (fast "
+                          "play), n to let it stand (pass).") if solo else
+                        _("%(name)s played %(card)s on your side: p plays its remedy at once "
+                          "(fast play), n to let it stand (pass)."))
+            elif solo:
+                text = _("%(name)s played %(card)s on you: c for a coup fourré, n to let it "
+                         "stand (coup / pass).")
             else:
-                text = (_("%(name)s played %(card)s on your side: c for a coup fourré, n to "
-                          "let it stand (coup / pass), or p plays the remedy.")
-                        if view.rules.fast_play else
-                        _("%(name)s played %(card)s on your side: c for a coup fourré, n to "
-                          "let it stand (coup / pass)."))
+                text = _("%(name)s played %(card)s on your side: c for a coup fourré, n to "
+                         "let it stand (coup / pass).")
             return text % values
         who = ", ".join(names[s] for s in waiting)
         return _("Waiting for %(names)s to answer the hazard (%(card)s).") % {

@@ -446,3 +446,20 @@ def test_the_rows_words_fit_their_columns_in_every_language() -> None:
             for word, room in (("not started", 17), ("rolling", 17), ("needs a Roll", 17),
                                ("no limit", 17), ("left", 12), ("offline", 12)):
                 assert i18n.cells(_(word)) <= room, (lang, _(word))
+
+
+def test_the_fast_play_prompt_offers_the_remedy_only_when_it_can_be_played() -> None:
+    """Newcomer, round 4: under fast_play the coup fourré's round said "or p plays the
+    remedy", and p was refused there ("Answer the hazard first"); the same words came
+    back for the round where it works. Each round now says what it takes."""
+    from cli.words import waiting_text
+    v = base_view(2, "classic")
+    rules = preset("classic", fast_play=True)
+    stop = cards_of(Kind.STOP)[0]
+    first = v._replace(rules=rules, phase=RESPOND, attack=Attack(1, stop, 0, (0,), (), 1))
+    said = waiting_text(first, 0, NAMES)
+    assert "c for a coup fourré, n to let it stand" in said and "p" not in said.split()
+    assert "remedy" not in said
+    second = first._replace(attack=Attack(1, stop, 0, (0,), (), 2))
+    assert waiting_text(second, 0, NAMES) == ("Bo played Stop on you: p plays its remedy at "
+                                              "once (fast play), n to let it stand (pass).")
