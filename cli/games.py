@@ -93,13 +93,28 @@ def find_game(ref: str, base: Path | None) -> SavedGame:
                         "ids": ", ".join(g.short_id for g in hits[:5])})
 
 
-def transcript_of(ref: str, args: argparse.Namespace) -> str:
-    """A transcript path, or a saved game's short id turned into its transcript's path."""
+def _is_path(ref: str) -> bool:
     # lexists: a symbolic link that loops or leads nowhere is a file the user named,
     # said as such (never "no saved game has the id")
-    if os.path.lexists(ref) or os.sep in ref or ref.endswith(".mbt"):
+    return os.path.lexists(ref) or os.sep in ref or ref.endswith(".mbt")
+
+
+def transcript_of(ref: str, args: argparse.Namespace) -> str:
+    """A transcript path, or a saved game's short id turned into its transcript's path."""
+    if _is_path(ref):
         return ref
     return str(find_game(ref, data_dir(args)).transcript)
+
+
+def own_seat(ref: str, args: argparse.Namespace) -> int | None:
+    """This player's seat in the game ``ref`` names when it is one of their saved games
+    (by its id), else None (a file: anyone's game)."""
+    if _is_path(ref):
+        return None
+    try:
+        return find_game(ref, data_dir(args)).seat
+    except ValueError:
+        return None
 
 
 def game_state(game: SavedGame) -> str:

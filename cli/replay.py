@@ -43,7 +43,7 @@ from p2p.audit import replay_steps
 from . import i18n, render
 from .app import safe_dim
 from .args import plain_wanted, use_color, with_defaults
-from .games import transcript_of
+from .games import own_seat, transcript_of
 from .i18n import N_, _, ngettext
 from .replay_view import ReplayModel, all_hands_lines, step_lines
 from .verify import refused, unreadable_path
@@ -112,7 +112,9 @@ def run(args: argparse.Namespace) -> int:
                "above are where it breaks; run `millebornes verify` on it for the report, and "
                "ask the players for an intact copy of the file."))
         return 1
-    model = ReplayModel(steps, report.names)
+    # one of this player's own games: their seat is "You", as it was at the table (it
+    # was "You 1" here and "You" in verify's summary)
+    model = ReplayModel(steps, report.names, own_seat(args.transcript, args))
     plain = plain_wanted(args)
     if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
         _say(_("millebornes replay: not a terminal, using --plain line mode"))

@@ -20,6 +20,7 @@ from .render import Line, family_words
 from .words import (
     card_name,
     end_line,
+    local_names,
     match_over_line,
     replay_step_text,
     written_names,
@@ -30,13 +31,15 @@ from .words import (
 class ReplayModel:
     """The steps of one verified game and what can be derived from them."""
 
-    def __init__(self, steps: Sequence[Any], names: Sequence[str]) -> None:
+    def __init__(self, steps: Sequence[Any], names: Sequence[str],
+                 me: int | None = None) -> None:
         if not steps:
             raise ValueError("a replay needs at least one step")
         self.steps = list(steps)
-        # a transcript has no seat of this screen's: a player who chose the name "You" is
-        # "You 1" (never the "You" form, never translated)
-        self.names = written_names(names)
+        # a transcript of anyone's has no seat of this screen's: a player who chose the
+        # name "You" is "You 1" (never the "You" form, never translated); in one of this
+        # player's own games (``me``: their seat) their seat is "You", as at the table
+        self.names = written_names(names) if me is None else local_names(names, me)
         self.hand_ids: list[int] = []          # transcript hand numbers, in order
         self.starts: list[int] = []            # index of each hand's first step
         for i, st in enumerate(self.steps):

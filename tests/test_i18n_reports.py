@@ -333,3 +333,18 @@ def test_a_host_sending_unplayable_rules_is_refused_in_the_joiners_words() -> No
     finally:
         for n in nodes:
             n.close()
+
+
+def test_replay_of_ones_own_game_says_you(game: dict[str, Any], monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Newcomer, round 4: replaying their own game (by its id) called the player "You 1"
+    while verify's summary said "You". A file is anyone's game: "You 1" stays there."""
+    import argparse
+
+    from cli import replay
+    from cli.games import own_seat
+    assert own_seat(str(game["path"]), argparse.Namespace(data_dir=None)) is None
+    monkeypatch.setattr(replay, "own_seat", lambda ref, args: 0)   # as found by its id
+    code, out, _err = _run(["replay", "--plain", str(game["path"])], capsys)
+    assert code == 0
+    assert "You 1" not in out and "You hold" in out, out[:2000]
