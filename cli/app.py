@@ -522,8 +522,11 @@ class TableApp:
             tail = hint if i == len(lines) - 1 and len(text) + len(hint) + 2 <= cols else ""
             if i:
                 out.append(("", "\n"))
-            out.append((style if i == 0 else "class:status", text))
-            out.append(("class:status", " " * max(0, cols - len(text) - len(tail)) + tail))
+            # shaped and ordered like every other line (Uyghur's status lines were the
+            # only ones left in logical order)
+            out.append((style if i == 0 else "class:status", i18n.display(text)))
+            out.append(("class:status", " " * max(0, cols - len(text) - len(tail))
+                        + i18n.display(tail)))
         return out
 
     # ----- commands ------------------------------------------------------------------

@@ -327,3 +327,23 @@ def test_the_log_is_wrapped_at_spaces() -> None:
     tail = lines[-4:]
     words = " ".join(" ".join(tail).split())
     assert "within the table's time limit." in words, tail   # no word cut in two
+
+
+def test_the_status_lines_are_shaped_like_the_rest_of_a_right_to_left_screen() -> None:
+    """Newcomer, round 4: in Uyghur the board was shaped and ordered for the terminal,
+    but the two status lines (whose turn it is) came in logical order, unshaped."""
+    import unicodedata
+
+    from cli import i18n
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=3, auto_draw=False)
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: d.my_move())
+        status = "".join(t for _s, t in app._status_fragments())
+        assert any("\ufb50" <= c <= "\ufeff" for c in status), status
+        assert not any("\u0600" <= c <= "\u06ff" and unicodedata.category(c) == "Lo"
+                       for c in status), status      # letters all in their shaped forms
+        inp.send_text("\x11")
+
+    with i18n.using("ug"):
+        assert run(d, script, lang="ug") == 0

@@ -290,3 +290,19 @@ def test_english_card_names_are_found_only_where_they_leak() -> None:
     assert english_card_names_in("Accident sur Bo", "fr") == []  # the French name too
     assert english_card_names_in("Rolling on; Stopped", "vi") == []  # whole words only
     assert screen_faults(["توختا " * 13], "ug") == []  # 78 cells once shaped
+
+
+def test_a_command_and_a_path_in_a_right_to_left_line_stay_as_written() -> None:
+    """Newcomer, round 4: the resume line in Uyghur came out as "--data-dir
+    (millebornes verify …" with a path's slash moved to its end ("tmp/newcomer4/d7/"):
+    the command could not be copied. Left-to-right runs are isolated, whole words only
+    (the colon of an Arabic word, or of "Bo:", stays the sentence's)."""
+    from cli.i18n import rtl
+    line = ("ئويۇننى داۋاملاشتۇرۇش: millebornes resume 6d5d2199 --data-dir /tmp/n4/d7 "
+            "(millebornes verify 6d5d2199 --data-dir /tmp/n4/d7 تەكشۈرىدۇ)")
+    shown = rtl.visual(line)
+    assert ("millebornes resume 6d5d2199 --data-dir /tmp/n4/d7 (millebornes verify "
+            "6d5d2199 --data-dir /tmp/n4/d7") in shown
+    assert not any(c in shown for c in "\u2066\u2067\u2068\u2069")
+    for wrapped in ("--data-dir /tmp/n4/d7 تەكشۈرىدۇ", "/tmp/n4/d7 ئويۇن"):
+        assert wrapped.split(" ت")[0].split(" ئ")[0] in rtl.visual(wrapped)

@@ -20,6 +20,7 @@ its own and is always in step with the Arabic one.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -51,14 +52,50 @@ def shape(text: str) -> str:
     return str(_reshaper().reshape(text))
 
 
+#: A left-to-right run inside a right-to-left line: words without Arabic letters, and the
+#: spaces between them (a command, a path, a name with its number).
+#: Whole words only: the colon of "داۋاملاشتۇرۇش:" belongs to its Arabic word.
+_LTR_RUN = re.compile(r"(?<!\S)[^\s\u0600-\u06ff\ufb50-\ufdff\ufe70-\ufeff]+"
+                      r"(?:[ \t]+[^\s\u0600-\u06ff\ufb50-\ufdff\ufe70-\ufeff]+)*(?!\S)")
+_ISOLATES = str.maketrans("", "", "\u2066\u2067\u2068\u2069")
+
+
+def _isolate_ltr(line: str) -> str:
+    """Each left-to-right run holding a letter or digit wrapped in LRI … PDI: ordered as
+    one unit, as written. Without it a command in a Uyghur sentence came out as
+    ``--data-dir (millebornes verify …`` and a path as ``tmp/newcomer4/d7/``: the
+    neutral characters at its edges (``/``, ``(``) took the sentence's direction."""
+    return _LTR_RUN.sub(_isolated, line)
+
+
+#: Punctuation at a run's edges belongs to the sentence around it ("Bo:" is the name
+#: and the sentence's colon; "(millebornes …" opens a parenthesis of the sentence).
+_OPENING = "([{\"'«"
+_CLOSING = ".,:;!?)]}\"'»…"
+
+
+def _isolated(m: re.Match[str]) -> str:
+    run = m.group(0)
+    if not any(c.isalnum() for c in run):
+        return run
+    start, end = 0, len(run)
+    while start < end and run[start] in _OPENING:
+        start += 1
+    while end > start and run[end - 1] in _CLOSING:
+        end -= 1
+    return f"{run[:start]}\u2066{run[start:end]}\u2069{run[end:]}"
+
+
 def visual(text: str) -> str:
     """One line, shaped and in visual order for a terminal without bidi support, with a
-    right-to-left base direction. Newlines split lines, each ordered on its own."""
+    right-to-left base direction (left-to-right runs kept as written, see
+    :func:`_isolate_ltr`). Newlines split lines, each ordered on its own."""
     if not has_arabic(text):
         return text
     from bidi import get_display
 
-    return "\n".join(str(get_display(shape(line), base_dir="R")) for line in text.split("\n"))
+    return "\n".join(str(get_display(_isolate_ltr(shape(line)), base_dir="R"))
+                     .translate(_ISOLATES) for line in text.split("\n"))
 
 
 # --- Latin transliteration (Uyghur Latin Yéziqi) -----------------------------------------
