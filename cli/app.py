@@ -49,11 +49,11 @@ from .completion import CommandCompleter
 from .driver import TableDriver
 from .i18n import _, ngettext
 from .words import (
-    HOW_TO_PLAY,
     card_name,
     command_for,
     error_line,
     help_text,
+    how_to_play,
     leave_question,
     match_over_line,
     over_prefixes,
@@ -313,7 +313,7 @@ class TableApp:
             # on a full screen the log's keys give way first, then who sits where (the
             # board names them): a network table's pause keys pushed the table's rules
             # out of an 80×24 help
-            page = (_(HOW_TO_PLAY) if self.help_page == "rules"
+            page = (how_to_play() if self.help_page == "rules"
                     else help_text(self.color, self.saved, network, log_keys))
             body: list[tuple[str, str]] = []
             for line in page.splitlines():

@@ -32,12 +32,11 @@ from engine.cards import SAFETY_FOR
 from engine.state import DRAW, EXTEND, OVER, PLAY, RESPOND
 
 from . import i18n
-from .i18n import _
 from .render import hand_cards
 from .words import (
-    HOW_TO_PLAY,
     card_name,
     help_text,
+    how_to_play,
     or_list,
     reply,
     rule_last,
@@ -161,7 +160,7 @@ def parse(text: str, ctx: Context) -> Outcome:
     if verb == "help":
         return Outcome("help", help_text(True))
     if verb == "rules":
-        return Outcome("rules", _(HOW_TO_PLAY))
+        return Outcome("rules", how_to_play())
     if verb == "quit":
         return Outcome("quit")
     if verb == "next":

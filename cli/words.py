@@ -97,6 +97,16 @@ How to play, in brief:
   Points: distance, safeties, coups fourrés, and bonuses for the trip.
   ? (or why N) says why a card can or cannot be played now.""")
 
+#: The words the reasons use, said where a newcomer looks (help's rules page, ``rules``):
+#: "your zone shows Accident" and "O-attacker-started" were defined nowhere.
+RULE_WORDS = N_("  A zone: one side's row of the board. [R5], [O-name]: rules in docs/rules.md.")
+
+
+def how_to_play() -> str:
+    """The rules page: the game in brief, then the words its reasons use."""
+    return _(HOW_TO_PLAY) + "\n" + _(RULE_WORDS)
+
+
 HELP_COLOR = N_("Colours: hazards red, remedies green, safeties blue.")
 HELP_MONO = N_("Letters before each card: D distance, H hazard, R remedy, S safety "
                "(no colours: NO_COLOR is set).")

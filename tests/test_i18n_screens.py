@@ -121,8 +121,10 @@ def test_the_board_fits_80_by_24_in_every_language(language: str) -> None:
         assert screen_faults(rules_lines, language, 78, 21) == []
         assert "…" not in "\n".join(rules_lines), rules_lines
         # written to the frame's width: a longer line was wrapped again (a lone "exactly,")
-        from cli.words import HOW_TO_PLAY
-        assert max(i18n.cells(line) for line in i18n._(HOW_TO_PLAY).splitlines()) <= 78
+        from cli.words import how_to_play
+        assert max(i18n.cells(line) for line in how_to_play().splitlines()) <= 78
+        # the word the reasons use ("your zone shows Accident") is said there too
+        assert "[O-" in "\n".join(rules_lines), rules_lines
         assert i18n._("r: the keys. Esc, h or F1 closes this help.").split()[0] in \
             " ".join(rules_lines[-2:])
         if language != "en":
