@@ -61,6 +61,7 @@ from .words import (
     reply,
     rules_name,
     sentence,
+    side_labels,
     side_names,
     totals_line,
     unknown_key_line,
@@ -327,6 +328,12 @@ class TableApp:
             if self.help_page != "rules" and who:   # the rules page fills 24 rows alone
                 body += [("class:title", w) for w in wrap(_("At this table: %(seats)s")
                                                           % {"seats": seats}, width, "")]
+                if d.seating.team_size > 1:
+                    # "You & Cy  7/6 cards" on the board was explained nowhere
+                    teams = "; ".join(side_labels(d.names, d.seating))
+                    body += [("class:title", w) for w in wrap(
+                        _("Teams: %(teams)s. A team's cards, as 7/6, are each partner's "
+                          "hand in that order.") % {"teams": teams}, width, "")]
             if self.help_page != "rules":
                 body += [("class:title", w) for w in wrap(_("Rules: %(rules)s")
                                                           % {"rules": rules_text}, width, "")]

@@ -347,3 +347,18 @@ def test_the_status_lines_are_shaped_like_the_rest_of_a_right_to_left_screen() -
 
     with i18n.using("ug"):
         assert run(d, script, lang="ug") == 0
+
+
+def test_the_help_names_the_teams_and_explains_their_card_counts() -> None:
+    """Newcomer, round 4: "You & Cy  7/6 cards" on the board was explained nowhere."""
+    d = LocalDriver(preset("classic"), Seating.parse(4, "2x2"), ["You", "Bo", "Cy", "Di"],
+                    seed=3, auto_draw=False)
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: d.my_move())
+        help_text = " ".join("".join(t for _s, t in app._help_fragments()).split())
+        assert "Teams: You & Cy; Bo & Di." in help_text, help_text
+        assert "as 7/6, are each partner's hand in that order" in help_text
+        inp.send_text("\x11")
+
+    assert run(d, script) == 0
