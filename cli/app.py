@@ -50,6 +50,7 @@ from .driver import TableDriver
 from .i18n import _, ngettext
 from .words import (
     card_name,
+    changed_options,
     command_for,
     error_line,
     help_text,
@@ -296,15 +297,26 @@ class TableApp:
         d = self.driver
         seats = ", ".join(peer_label(p.name, p.kind, p.state) for p in d.peers())
         rules = d.rules
-        rules_text = (_("%(rules)s, trip %(target)d km, match to %(match)d, seed %(seed)d")
-                      if rules.match_target else
-                      _("%(rules)s, trip %(target)d km, one hand, seed %(seed)d")) % {
-            "rules": rules_name(rules.preset), "target": d.view().target,
-            "match": rules.match_target or 0, "seed": self.seed}
+        network = hasattr(self.driver, "silent")       # a network table can pause
+        values = {"rules": rules_name(rules.preset), "target": d.view().target,
+                  "match": rules.match_target or 0, "seed": self.seed}
+        if network:
+            # the players' shuffle deals a network game: no seed of this screen's decides
+            # it (a resumed game said "seed 0", another game's seed as it looked)
+            rules_text = (_("%(rules)s, trip %(target)d km, match to %(match)d")
+                          if rules.match_target else
+                          _("%(rules)s, trip %(target)d km, one hand")) % values
+        else:
+            rules_text = (_("%(rules)s, trip %(target)d km, match to %(match)d, seed %(seed)d")
+                          if rules.match_target else
+                          _("%(rules)s, trip %(target)d km, one hand, seed %(seed)d")) % values
+        changed = changed_options(rules)
+        if changed:
+            # options changed from the preset were shown nowhere in the game (fast play)
+            rules_text += _("; options: %(options)s") % {"options": changed}
         rows, cols = self._size()
         width = max(20, cols - 2)                 # the frame's two sides
         height = max(3, rows - 1 - 2)             # the float leaves a row; the frame's two
-        network = hasattr(self.driver, "silent")       # a network table can pause
         closing = (_("r: the keys. Esc, h or F1 closes this help.")
                    if self.help_page == "rules" else
                    _("r: how to play. Esc, h or F1 closes this help."))

@@ -29,7 +29,7 @@ from engine import (
     Rules,
     Seating,
 )
-from engine.rules import PRESETS, RuleOptionError
+from engine.rules import PRESETS, RuleOptionError, preset
 from engine.scoring import Match, hand_winner
 from engine.state import DRAW, EXTEND, OVER, PLAY, RESHUFFLE, RESPOND
 from p2p.audit import GameReport
@@ -177,6 +177,22 @@ def written_names(names: Sequence[str]) -> tuple[str, ...]:
     player who chose the name "You" keeps it with the seat's number ("You 1"), so that no
     sentence takes the "You" form or translates it ("Vous a commencé" about a stranger)."""
     return local_names(names, -1)
+
+
+def changed_options(rules: Rules) -> str:
+    """"fast_play=yes, attacker_started=yes": the options of ``rules`` that differ from its
+    preset's, as ``--option`` writes them (the match target is said on its own)."""
+    try:
+        base = preset(rules.preset).to_dict()
+    except (ValueError, KeyError):
+        return ""
+    out = []
+    for name, value in rules.to_dict().items():
+        if name in ("preset", "match_target") or base.get(name) == value:
+            continue
+        shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+        out.append(f"{name}={shown}")
+    return ", ".join(out)
 
 
 def rules_name(preset: str) -> str:

@@ -362,3 +362,18 @@ def test_the_help_names_the_teams_and_explains_their_card_counts() -> None:
         inp.send_text("\x11")
 
     assert run(d, script) == 0
+
+
+def test_the_help_says_the_options_changed_from_the_preset() -> None:
+    """Newcomer, round 4: with --option fast_play=yes nothing in the game said fast play
+    was on (the prompt's second round surprised the player)."""
+    d = LocalDriver(preset("classic", fast_play=True, attacker_started=True), Seating.solo(2),
+                    NAMES[:2], seed=3, auto_draw=False)
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: d.my_move())
+        help_text = " ".join("".join(t for _s, t in app._help_fragments()).split())
+        assert "options: attacker_started=yes, fast_play=yes" in help_text, help_text
+        inp.send_text("\x11")
+
+    assert run(d, script) == 0
