@@ -30,7 +30,7 @@ from .words import (
     dealing_line,
     describe,
     end_line,
-    hand_in_play_line,
+    hand_start_line,
     left_wait_line,
     local_names,
     match_over_line,
@@ -251,7 +251,10 @@ class NetDriver:
         if view is not None and self._held is None and self.peer.hand_no == self._shown_hand \
                 and self._announced != self._shown_hand:
             self._announced = self._shown_hand
-            self._events.append(hand_in_play_line(self._shown_hand + 1, view.target))
+            # who plays first, as the in-process table and the replay say it
+            self._events.append(hand_start_line(self._shown_hand + 1,
+                                                self.names[view.first_seat], view.target,
+                                                dealt=True))
         self._say_draw()
         if self._later:
             due = [(h, w) for h, w in self._later if self._said_start_of(h)]

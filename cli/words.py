@@ -1444,11 +1444,6 @@ def table_paused_line(reason: str, why: Mapping[str, Any] | None = None,
     return (_("Paused: %(reason)s.") % {"reason": reason} if reason else _("Paused."))
 
 
-def hand_in_play_line(hand_no: int, target: int) -> str:
-    return _("Hand %(hand)d: the cards are dealt; the trip is %(target)d km.") % {
-        "hand": hand_no, "target": target}
-
-
 def dealing_line(hand_no: int) -> str:
     return _("Hand %(hand)d: the players shuffle and deal the cards.") % {"hand": hand_no}
 

@@ -302,6 +302,9 @@ def test_console_driver_over_a_networked_peer(tmp_path: Path) -> None:
     peers[0].peers = lambda: gone  # type: ignore[method-assign]
     assert [p.state for p in d.peers()] == ["ready", "connected"], d.peers()
     assert any("played" in e for e in d.events)
+    # who plays first is said, as at an in-process table (newcomer, round 4)
+    assert any(e.startswith("Hand 1: the cards are dealt; ") and " play first; " in e
+               or " plays first; " in e for e in d.events), d.events[:5]
     check_transcripts(peers)
 
 
