@@ -530,7 +530,8 @@ def match_lines(match: Match, names: Sequence[str], last: int = 12,
         # latest hands are kept, older ones give way ("2400, 1500, 425, 475…" had lost
         # the last hand's 1400)
         room = min(24, WIDTH - width(line) - 1 - i18n.cells(wins))
-        line.append(("class:dim", f" {latest_first_fit(per_hand[-5:], room)}"))
+        if len(match.hands) > 1:    # one hand's points are the total: "550 […] 550"
+            line.append(("class:dim", f" {latest_first_fit(per_hand[-5:], room)}"))
         if wins:
             line.append(("class:turn", wins))
         out.append(line)

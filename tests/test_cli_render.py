@@ -218,6 +218,9 @@ def test_score_and_match_tables() -> None:
     chart = render.plain(render.match_lines(m, NAMES[:3]))
     assert chart[0].startswith("Match (2 hands scored, to 5000)")
     assert "Ana" in chart[1] and "1700" in chart[1] and "1400, 300" in chart[1]
+    # after one hand its points are the total: said once ("550 [#…] 550" before)
+    one = render.plain(render.match_lines(Match(rules, seating, 0).record(hand1), NAMES[:3]))
+    assert one[1].count("1400") == 1, one[1]
     assert render.sparkline([1400, 300], 1400) == "█▂"
     assert render.sparkline([0, 1], 1400) == " ▁"
     # no hand scored yet (the first was left without a score by agreement): "hands 1-0"
