@@ -21,7 +21,7 @@ from p2p.table.store import default_data_dir, find_tables, read_meta
 from p2p.transcript.file import TranscriptHeader
 
 from . import i18n
-from .args import data_dir
+from .args import data_dir, resume_flags
 from .i18n import _, ngettext
 from .words import local_names, rules_short, you_label
 
@@ -174,8 +174,14 @@ def run(args: argparse.Namespace) -> int:
                             for s, n in enumerate(local_names(g.players, g.seat)))
         print(i18n.display(f"{g.short_id:<{SHORT}}  {g.when:%Y-%m-%d %H:%M}  "
                            f"{pad(rules_short(g.rules), 9)}  {pad(state, 24)}  {players}"))
-    for line in i18n.wrap(_("(* you) Saved in %(path)s. Use an id with: millebornes verify ID, "
-                            "millebornes replay ID, millebornes resume ID")
-                          % {"path": base_dir(args)}, 80):
+    # with the options that find these games again (a bare "replay ID" looked in the
+    # default folder and found none)
+    flags = resume_flags(args)[1].strip()
+    footer = (_("(* you) Use an id with: millebornes verify ID, millebornes replay ID, "
+                "millebornes resume ID, each followed by %(flags)s") % {"flags": flags}
+              if flags else
+              _("(* you) Saved in %(path)s. Use an id with: millebornes verify ID, "
+                "millebornes replay ID, millebornes resume ID") % {"path": base_dir(args)})
+    for line in i18n.wrap(footer, 80):
         print(i18n.display(line))
     return 0

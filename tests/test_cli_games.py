@@ -72,6 +72,9 @@ def test_games_lists_saved_games_with_short_ids(quit_game: tuple[Path, str],
     assert "classic" in row and "in progress (hand 1)" in row and "You*, Bo" in row
     assert "millebornes resume ID" in out
     assert out.count(str(data)) == 1             # the data folder is said once
+    # in the options the commands need to find these games (newcomer, round 4: a bare
+    # "replay ID" looked in the default folder)
+    assert f"each followed by --data-dir {data}" in " ".join(out.split())
 
 
 def test_resume_by_short_id_and_unknown_ids(quit_game: tuple[Path, str]) -> None:
