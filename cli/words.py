@@ -1161,6 +1161,12 @@ def _stop_reason(why: Mapping[str, Any], names: Sequence[str], fallback: str) ->
                  "missing entries within %(seconds)d s (the table's time limit); resume "
                  "again when they are back") % {"seconds": _number(why["seconds"])}
     if kind == "unresponsive":
+        if why.get("step") == "game.act" and why.get("gone"):
+            # a move has no time limit while its player's computer answers: this one's
+            # stopped answering ("did not come within the table's time limit" read as if
+            # moves were timed, which verify says they are not)
+            return _("%(seat)s is unresponsive: its computer stopped answering, and its "
+                     "move did not come") % {"seat": seat()}
         return _("%(seat)s is unresponsive: its next step (%(step)s) did not come within the "
                  "table's time limit") % {"seat": seat(), "step": step_words(why.get("step"))}
     if kind == "abandoned":

@@ -858,3 +858,17 @@ def test_copies_of_side_entries_are_read_once_and_far_hands_not_at_all(
     assert len(crafted.side) <= len(honest.side) + 1
     report = verify_game(path)
     assert report.blamed_seat != 1
+
+
+def test_a_move_that_never_came_from_a_gone_computer_is_not_said_as_timed() -> None:
+    """Newcomer, round 4: "its next step (move) did not come within the table's time
+    limit" read as if moves were timed (verify says they are not): a move is waited for
+    until its player's computer stops answering, and that is what is said."""
+    names = ("Ann", "Cy")
+    gone = {"id": "unresponsive", "seat": 1, "step": "game.act", "gone": True}
+    with i18n.using("en"):
+        said = stop_reason(gone, names)
+        assert said == ("seat 1 (Cy) is unresponsive: its computer stopped answering, and "
+                        "its move did not come"), said
+        timed = stop_reason({**gone, "gone": False}, names)   # a table with a move limit
+        assert "did not come within the table's time limit" in timed

@@ -515,7 +515,8 @@ class ReplicatedLog:
                         f"{now - self.last_progress:.0f} s", seat=seat, step=what,
                         hand=self.match.hand_no, index=self.position()[1])
             self._stop(f"{self.seat_name(seat)} is unresponsive: no {what} within the "
-                       "table's time limit", None, "unresponsive", seat=seat, step=what)
+                       "table's time limit", None, "unresponsive", seat=seat, step=what,
+                       gone=seat in self._gone_since)
             return
         if now < self.next_fetch:
             return
