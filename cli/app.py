@@ -474,6 +474,9 @@ class TableApp:
             return leave_question(self.saved, d.over)
         if self.message:
             return self.message
+        if self.log_back > 0:
+            # the log showed old moves under an unchanged status line, unsaid
+            return _("The log shows earlier moves: PgDn comes back to the latest.")
         return self._table_status()
 
     def _table_status(self) -> str:

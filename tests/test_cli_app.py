@@ -580,6 +580,10 @@ def test_page_up_scrolls_the_log_back() -> None:
                     and app.log_window.render_info.vertical_scroll < shown)
         inp.send_text("\x1b[5~")
         await until(lambda: app.log_back >= 2)
+        # scrolled back, the status line says so (newcomer, round 4: old moves showed
+        # under an unchanged status line), above what the table waits for
+        app.message = ""
+        assert app.status_lines()[0].startswith("The log shows earlier moves: PgDn")
         inp.send_text("\x1b[6~\x1b[6~\x1b[6~")    # PageDown, back to the end
         await until(lambda: app.log_back == 0)
         assert app._log_cursor().y == bottom
