@@ -102,9 +102,14 @@ How to play, in brief:
 RULE_WORDS = N_("  A zone: one side's row of the board. [R5], [O-name]: rules in docs/rules.md.")
 
 
+#: Why every hazard asks for an answer (a newcomer pressed c with no safety in hand, and
+#: asked why the question came at all).
+ALWAYS_ASKED = N_("  Every hazard on you asks c or n, safety or not: the others learn nothing.")
+
+
 def how_to_play() -> str:
     """The rules page: the game in brief, then the words its reasons use."""
-    return _(HOW_TO_PLAY) + "\n" + _(RULE_WORDS)
+    return _(HOW_TO_PLAY) + "\n" + _(ALWAYS_ASKED) + "\n" + _(RULE_WORDS)
 
 
 HELP_COLOR = N_("Colours: hazards red, remedies green, safeties blue.")

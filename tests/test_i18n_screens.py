@@ -125,6 +125,9 @@ def test_the_board_fits_80_by_24_in_every_language(language: str) -> None:
         assert max(i18n.cells(line) for line in how_to_play().splitlines()) <= 78
         # the word the reasons use ("your zone shows Accident") is said there too
         assert "[O-" in "\n".join(rules_lines), rules_lines
+        # and why every hazard asks c or n (a newcomer asked, holding no safety)
+        from cli.words import ALWAYS_ASKED
+        assert i18n._(ALWAYS_ASKED).strip()[:12] in "\n".join(rules_lines), rules_lines
         assert i18n._("r: the keys. Esc, h or F1 closes this help.").split()[0] in \
             " ".join(rules_lines[-2:])
         if language != "en":
