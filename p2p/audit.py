@@ -318,29 +318,30 @@ def _judged_here(c: Envelope, slots: dict[tuple[int, bytes, int], bytes]) -> boo
     checked in public above) or an equivocation, yes; one about another entry only when
     the log holds that very entry, which passed every check. An entry the log never got
     (the complainer saw further) cannot be judged here: nobody is blamed for it."""
-    check = c.body.get("check")
-    if check in ("equivocation", "share-proof", "malformed-body"):
+    if c.body.get("check") in ("equivocation", "share-proof", "malformed-body"):
         return True
-    try:
-        ev = Envelope.decode(c.body["entry"])
-    except (EnvelopeError, KeyError, TypeError):
-        return True            # no entry at all: the complaint shows nothing
-    if ev.body.get("k") == "deck.share":
-        return True
+    ev = _complained_entry(c)
+    if ev is None or ev.body.get("k") == "deck.share":
+        return True            # no entry at all shows nothing; a share was checked above
     return slots.get((ev.hand, ev.author, ev.seq)) == ev.hash()
+
+
+def _complained_entry(c: Envelope) -> Envelope | None:
+    """The entry a complaint carries, decoded (None: no complaint, or no entry in it)."""
+    if c.body.get("k") != "side.complaint" or not isinstance(c.body.get("entry"), bytes):
+        return None
+    try:
+        return Envelope.decode(c.body["entry"])
+    except EnvelopeError:
+        return None
 
 
 def _second_version(c: Envelope, slots: dict[tuple[int, bytes, int], bytes],
                     seat_of: dict[bytes, int], table: bytes) -> int | None:
     """The seat that signed the entry a complaint carries when the log holds a different
     entry of that author for the same slot (as live peers judge it), else None."""
-    if c.body.get("k") != "side.complaint" or not isinstance(c.body.get("entry"), bytes):
-        return None
-    try:
-        ev = Envelope.decode(c.body["entry"])
-    except EnvelopeError:
-        return None
-    if ev.table != table or ev.author not in seat_of or is_side(ev.body):
+    ev = _complained_entry(c)
+    if ev is None or ev.table != table or ev.author not in seat_of or is_side(ev.body):
         return None
     have = slots.get((ev.hand, ev.author, ev.seq))
     if have is None or have == ev.hash() or not ev.signature_ok():
@@ -352,13 +353,8 @@ def _malformed_evidence(c: Envelope, seat_of: dict[bytes, int],
                         table: bytes) -> tuple[int, str] | None:
     """A complaint carrying an entry signed at this table whose deck body no honest peer
     writes (as live peers judge it): its author's seat and why."""
-    if c.body.get("k") != "side.complaint" or not isinstance(c.body.get("entry"), bytes):
-        return None
-    try:
-        ev = Envelope.decode(c.body["entry"])
-    except EnvelopeError:
-        return None
-    if ev.table != table or ev.author not in seat_of or not ev.signature_ok():
+    ev = _complained_entry(c)
+    if ev is None or ev.table != table or ev.author not in seat_of or not ev.signature_ok():
         return None
     if not is_deck_body(ev.body):
         return None

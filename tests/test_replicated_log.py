@@ -463,8 +463,13 @@ def test_a_transcript_of_another_version_is_refused_in_plain_words(tmp_path: Pat
                              "reads version 3 only and cannot check it")
 
 
-def _play_with(t: Table, cheat: int, rewrite: Any, rounds: int = 400) -> None:
-    """Play on; ``rewrite(body)`` changes seat ``cheat``'s bodies before it signs them."""
+def _play_with(t: Table, cheat: int, rewrite: Any, rounds: int = 400,
+               wrote: Callable[[int, dict[str, Any], Envelope], None] | None = None,
+               sent: Callable[[int], None] | None = None,
+               until: Callable[[], bool] | None = None) -> None:
+    """Play on; ``rewrite(body)`` changes seat ``cheat``'s bodies before it signs them;
+    ``wrote(seat, body, entry)`` sees each entry signed, ``sent(seat)`` each seat's
+    messages before they travel (it may change ``t.wire``); ``until()`` ends the play."""
     for _ in range(rounds):
         for s, seat in enumerate(t.seats):
             rl = seat.rlog
@@ -473,9 +478,13 @@ def _play_with(t: Table, cheat: int, rewrite: Any, rounds: int = 400) -> None:
                 hp = rl.match.hand
                 rl.secrets[hp.hand_no] = hp.export_secrets()
                 body = hp.next_body(seat.bot.choose)  # type: ignore[attr-defined]
-                rl.write(rewrite(body) if s == cheat else body)
+                env = rl.write(rewrite(body) if s == cheat else body)
+                if wrote is not None:
+                    wrote(s, body, env)
             t.collect(s)
-        if not t.deliver():
+            if sent is not None:
+                sent(s)
+        if not t.deliver() or (until is not None and until()):
             break
 
 
@@ -783,33 +792,30 @@ def test_a_bad_move_sent_to_one_peer_alone_is_blamed_by_every_peer(tmp_path: Pat
     """Hostile review: seat 2 signed a malformed move for seat 0 alone and the valid one
     for seat 1. Seat 0 stopped, naming seat 2, but told nobody; seat 1 waited for seat 0's
     next entry and named the honest seat 0 silent (a bot could then take its seat). Seat 0
-    now complains with the entry it got; seat 1 holds another version of that slot: an
-    equivocation by seat 2, live and by ``verify`` of both honest transcripts."""
+    now pushes the entry it stopped on to every peer; seat 1 holds another version of that
+    slot: an equivocation by seat 2, live and by ``verify`` of both honest transcripts."""
     t = _table(b"rlog/onepeer", n=3)
     ident2 = t.seats[2].rlog.identity
-    bad: Envelope | None = None
-    for _ in range(400):
-        for s, seat in enumerate(t.seats):
-            rl = seat.rlog
-            while (not rl.done and not rl.catching_up
-                   and rl.match.hand.expected_writer() == s):
-                hp = rl.match.hand
-                rl.secrets[hp.hand_no] = hp.export_secrets()
-                body = hp.next_body(seat.bot.choose)  # type: ignore[attr-defined]
-                env = rl.write(body)
-                if s == 2 and bad is None and body.get("k") == "game.act":
-                    bad = Envelope.create(ident2, env.table, env.hand, env.seq, env.prev,
-                                          {**body, "a": ["not", "a", "move"]})
-                    good = env.encode()
-            t.collect(s)
-            if s == 2 and bad is not None:
-                # what seat 2 sent seat 0: the bad version instead of the good one
-                t.wire = [(src, dst, wire.encode_push([bad.encode()])[0]
-                           if (src, dst) == (2, 0) and good in wire.decode(p).entries else p)
-                          if isinstance(wire.decode(p), wire.Push) else (src, dst, p)
-                          for src, dst, p in t.wire]
-        if not t.deliver() or bad is not None and t.seats[0].rlog.stopped:
-            break
+    found: dict[str, Any] = {}
+
+    def wrote(s: int, body: dict[str, Any], env: Envelope) -> None:
+        if s == 2 and "bad" not in found and body.get("k") == "game.act":
+            found["bad"] = Envelope.create(ident2, env.table, env.hand, env.seq, env.prev,
+                                           {**body, "a": ["not", "a", "move"]})
+            found["good"] = env.encode()
+
+    def sent(s: int) -> None:
+        if s == 2 and "bad" in found:
+            # what seat 2 sent seat 0: the bad version instead of the good one
+            bad_push = wire.encode_push([found["bad"].encode()])[0]
+            t.wire = [(src, dst, bad_push if (src, dst) == (2, 0)
+                       and isinstance(wire.decode(p), wire.Push)
+                       and found["good"] in wire.decode(p).entries else p)  # type: ignore[union-attr]
+                      for src, dst, p in t.wire]
+
+    _play_with(t, -1, lambda body: body, wrote=wrote, sent=sent,
+               until=lambda: "bad" in found and t.seats[0].rlog.stopped is not None)
+    bad = found.get("bad")
     assert bad is not None
     for _ in range(5):           # the complaint travels; nobody writes any more
         t.deliver()
