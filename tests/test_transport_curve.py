@@ -409,3 +409,42 @@ def test_host_and_join_remember_players_and_warn_about_a_changed_key(tmp_path: P
     lines = known_lines(args, fake, 1)
     assert len(lines) == 1 and lines[0].startswith("warning: Bob [")
     assert fingerprint(mallory.public_key) in lines[0] and fingerprint(bob.public_key) in lines[0]
+
+
+def test_a_stranger_saying_hello_under_a_known_players_id_does_not_keep_them_out() -> None:
+    """Hostile review, round 2: a stranger with a CURVE key of its own said HELLO every
+    50 ms under a known player's node id (public keys are in every lobby state); the lobby
+    bound that id to the stranger's key, so the player's own frames were dropped as
+    spoofed and it never got in. An id is bound only to a key its owner certified (the
+    certificate travels in the HELLO)."""
+    import threading
+
+    ids = [Identity.generate(), Identity.generate()]
+    nodes = [_node(i) for i in ids]
+    victim = node_id_for(ids[1].public_key)
+    stop = threading.Event()
+
+    def squat() -> None:
+        with HostileSocket(nodes[0].endpoint, victim,
+                           server_key=ids[0].curve_keys().public) as s:
+            while not stop.is_set():
+                s.send(hello_frame(4000, "127.0.0.1"), timeout=0.2)
+                time.sleep(0.05)
+
+    try:
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(2))
+        t = threading.Thread(target=squat)
+        t.start()
+        try:
+            for _ in range(30):                 # the squatter is there first
+                host.pump(0.01)
+            c = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
+            hs, cs = _lobby_run(host, c)
+        finally:
+            stop.set()
+            t.join(5)
+        assert hs is not None and cs is not None and c.seat == 1
+        assert host.ignored.get("unproven id", 0) >= 1
+    finally:
+        for n in nodes:
+            n.close()

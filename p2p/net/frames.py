@@ -32,6 +32,10 @@ def sack_bits(ooo: dict[int, bytes], expected: int) -> bytes:
     return bytes(bits)
 
 
+#: Largest proof a HELLO may carry (an Ed25519 signature is 64 bytes).
+MAX_PROOF = 128
+
+
 def parse_frame(msg: Any, max_payload: int) -> tuple[Any, ...] | None:
     """Validate a decoded frame; returns a tuple or None if malformed."""
     if not isinstance(msg, list) or len(msg) < 2:
@@ -60,10 +64,14 @@ def parse_frame(msg: Any, max_payload: int) -> tuple[Any, ...] | None:
         ):
             return (ACK, session, acked, cum, sack)
         return None
-    if kind == HELLO and len(msg) == 4:
-        _, _, port, host = msg
-        if isinstance(port, int) and 0 <= port < 65536 and (host is None or isinstance(host, str)):
-            return (HELLO, session, port, host)
+    if kind == HELLO and len(msg) in (4, 5):
+        # [HELLO, session, port, host(, proof)]: under CURVE the proof is the sender's
+        # certificate of its CURVE key (see ReliableCore.hello_proof)
+        port, host = msg[2], msg[3]
+        proof = msg[4] if len(msg) == 5 else None
+        if (isinstance(port, int) and 0 <= port < 65536 and (host is None or isinstance(host, str))
+                and (proof is None or (isinstance(proof, bytes) and len(proof) <= MAX_PROOF))):
+            return (HELLO, session, port, host, proof)
         return None
     return None
 

@@ -41,6 +41,8 @@ class PeerEvent:
     endpoint: str | None = None
     detail: int = 0  # GAP: number of sequence numbers skipped
     curve_key: bytes | None = None  # HELLO under CURVE: the key that connection proved
+    proof: bytes | None = None  # HELLO: what the sender offers as proof of its id (CURVE:
+    # its certificate of ``curve_key``, signed by the key its node id names)
 
 
 @dataclass(frozen=True)

@@ -119,6 +119,9 @@ class ReliableCore:
         self.session = session if session is not None else os.urandom(SESSION_LEN)
         self._emit_raw = emit
         self._advertise = advertise
+        #: sent in every HELLO when set: under CURVE, this node's certificate of its CURVE
+        #: key (a stranger's HELLO then proves the id it claims is its own, see the lobby)
+        self.hello_proof: bytes | None = None
         self.wire_filter = wire_filter
         self._peers: dict[bytes, _Peer] = {}
         self._ready: deque[bytes] = deque()
@@ -296,7 +299,11 @@ class ReliableCore:
         self, src: bytes, parsed: tuple[Any, ...], now: float, observed_host: str | None,
         curve_key: bytes | None = None,
     ) -> None:
-        last = self._unknown_hello_at.get(src)
+        # one HELLO a second per id *and key*: under one id's throttle alone, a stranger
+        # saying HELLO every 50 ms under a player's id took every slot, and the player's
+        # own HELLO (from its own key) was never heard
+        slot = src if curve_key is None else src + curve_key
+        last = self._unknown_hello_at.get(slot)
         if last is not None and now - last < 1.0:
             return
         # all strangers together: a token bucket, so a flood of fresh ids is bounded too
@@ -305,7 +312,7 @@ class ReliableCore:
             return
         if len(self._unknown_hello_at) >= _MAX_UNKNOWN_TRACKED:
             self._unknown_hello_at.clear()
-        self._unknown_hello_at[src] = now
+        self._unknown_hello_at[slot] = now
         port, host = parsed[2], parsed[3]
         host = host or observed_host
         endpoint: str | None = None
@@ -315,7 +322,7 @@ class ReliableCore:
             except ValueError:
                 self._count(src, "bad_endpoint", repr(host)[:40])
         self._events.append(PeerEvent(PeerEventKind.HELLO, src, endpoint=endpoint,
-                                      curve_key=curve_key))
+                                      curve_key=curve_key, proof=parsed[4]))
 
     def _check_session(self, p: _Peer, session: bytes, now: float) -> bool:
         if p.rsession == session:
@@ -508,7 +515,10 @@ class ReliableCore:
                     nxt = min(nxt, now + self._retry_delay(p))
             if now - p.last_hb_sent >= c.hb_interval:
                 port, host = self._advertise
-                if self._send(p.peer_id, pack_frame([HELLO, self.session, port, host]), now):
+                hello: list[Any] = [HELLO, self.session, port, host]
+                if self.hello_proof is not None:
+                    hello.append(self.hello_proof)
+                if self._send(p.peer_id, pack_frame(hello), now):
                     p.last_hb_sent = now
                 else:
                     p.last_hb_sent = now - c.hb_interval + self._retry_delay(p)

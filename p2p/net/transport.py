@@ -169,6 +169,8 @@ class Node:
             wire_filter=wire_filter,
         )
         self.session = self._core.session
+        if curve is not None:
+            self._core.hello_proof = curve.certificate
         self._dealers: dict[bytes, zmq.Socket[bytes]] = {}
         self._reopened: dict[bytes, float] = {}
         self._commands: deque[tuple[str, bytes, str, bytes | None]] = deque()

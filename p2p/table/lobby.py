@@ -426,7 +426,7 @@ class LobbyHost:
             return self.started
         for ev in self.node.events():
             if ev.kind is PeerEventKind.HELLO:
-                self._on_hello(ev.peer_id, ev.endpoint, ev.curve_key)
+                self._on_hello(ev.peer_id, ev.endpoint, ev.curve_key, ev.proof)
         self._expire_waiting()
         msg = self.node.recv(timeout)
         handled = 0
@@ -451,7 +451,8 @@ class LobbyHost:
     def _ignore(self, why: str) -> None:
         self.ignored[why] = self.ignored.get(why, 0) + 1
 
-    def _on_hello(self, nid: bytes, endpoint: str | None, curve_key: bytes | None = None) -> None:
+    def _on_hello(self, nid: bytes, endpoint: str | None, curve_key: bytes | None = None,
+                  proof: bytes | None = None) -> None:
         if not endpoint or len(nid) != 33 or nid[:1] != b"m":
             self._ignore("not a player id")
             return
@@ -469,6 +470,15 @@ class LobbyHost:
             self._ignore("evicted while waiting")
         if self.secure and curve_key is None:
             self._ignore("no transport key")
+            return
+        if self.secure and (proof is None or curve_key is None
+                            or not verify_curve_certificate(nid[1:], curve_key, proof)):
+            # the id is bound to the connection's key below: only to a key the id's owner
+            # certified. A stranger that said HELLO every 50 ms under a known player's id
+            # (public keys are in every lobby state) got it bound to its own key first,
+            # and the player's frames were dropped as spoofed: kept out for as long as it
+            # went on
+            self._ignore("unproven id")
             return
         try:
             if curve_key is not None:
