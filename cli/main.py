@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from p2p.text import safe_text
 
-from . import i18n
+from . import bot_limit, i18n
 from .args import VERB_MODULES, UsageError, build_parser
 from .i18n import _
 from .logs import setup_logging
@@ -124,7 +124,6 @@ def console_script() -> None:
     at exit: ``simulate`` printed its report and never ended). A watchdog gives the
     normal exit a few seconds (thread pools wind down there), then names the threads
     still running and ends the process without them."""
-    from . import bot_limit
     bot_limit.STDOUT_ENDS_WITH_REPORT = True
     code = main()
     try:
