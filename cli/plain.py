@@ -247,7 +247,12 @@ class PlainSession:
                     self.say(_("You left the table."))
                 return False
             if out.kind == "help":
-                self.say(_(PLAIN_HELP) + "\n" + _(LOOK_HELP)
+                # "look" among the commands, before the note that ends the list (it came
+                # after the note)
+                lines = _(PLAIN_HELP).splitlines()
+                cut = 1 + max((i for i, line in enumerate(lines) if line.startswith(" ")),
+                              default=len(lines) - 1)     # after the last command
+                self.say("\n".join([*lines[:cut], _(LOOK_HELP), *lines[cut:]])
                          + ("" if getattr(self.driver, "saves_game", True)
                             else "\n" + _(NOT_SAVED)))
                 continue

@@ -500,6 +500,8 @@ def test_the_table_and_hand_are_said_again_on_request() -> None:
     assert out.count("Your hand:") == 5, out     # the turn's own, then four times again
     assert "unknown command" not in out
     assert "look (or Enter)  say the table and your hand again" in out
+    # among the commands, before the note that ends the list (newcomer, round 4)
+    assert out.index("look (or Enter)") < out.index("Each card's family is said")
 
 
 def test_rules_says_how_to_play() -> None:
