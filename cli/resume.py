@@ -18,7 +18,7 @@ from .args import data_dir, resume_flags, with_defaults
 from .games import SHORT, find_game, saved_games
 from .i18n import _
 from .seats import LineReader, base_dir, identity, play_seat, resume_bots
-from .words import error_line, peer_local_damage, peer_stop_reason
+from .words import error_line, peer_local_damage, peer_stopped_line
 
 #: How long ``--peer HOST:PORT`` waits for the key door there.
 REACH_SECONDS = 3.0
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
                              "shows it") % {
             "id": short_id, "flags": resume_flags(args)[1],
             "state": _("the match is over") if peer.finished else
-            _("the match stopped: %(reason)s") % {"reason": peer_stop_reason(peer)}}),
+            peer_stopped_line(peer)}),
               file=say)
         peer.close(flush=0)
         return 0 if peer.finished else 1

@@ -52,6 +52,7 @@ from .words import (
     paragraph,
     paused_line,
     peer_stop_reason,
+    peer_stopped_line,
     rules_label,
     saved_line,
 )
@@ -546,8 +547,7 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
                         + saved_line(str(path), short, resume_flags(args)[1])), file=say)
         return 0
     if peer.stopped and not peer.paused:
-        print(paragraph(_("the match stopped: %(reason)s")
-                        % {"reason": peer_stop_reason(peer)}), file=say)
+        print(paragraph(peer_stopped_line(peer)), file=say)
         return code if code else 1
     # left while the table waited for a silent seat: a pause like any other, resumable
     # (it said "the match stopped" with no resume line, and exit code 1)

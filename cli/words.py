@@ -1251,6 +1251,16 @@ def peer_stop_reason(peer: Any) -> str:
                        str(peer.stopped))
 
 
+def peer_stopped_line(peer: Any) -> str:
+    """"the match stopped: …", or for an end the players agreed to its own sentence
+    ("the match stopped: the match was ended in hand 1 by Cy…" said it twice)."""
+    reason = peer_stop_reason(peer)
+    why = getattr(getattr(peer, "rlog", None), "stop_why", None) or {}
+    if why.get("id") == "agreed-end" and reason:
+        return reason[0].upper() + reason[1:] + "."
+    return _("the match stopped: %(reason)s") % {"reason": reason}
+
+
 def peer_local_damage(peer: Any) -> str:
     """What ``peer`` found damaged in its own stored copy, in words; "" when nothing."""
     if not peer.local_damage:

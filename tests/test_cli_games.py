@@ -389,3 +389,18 @@ def test_resume_peer_takes_the_form_join_shows_and_checks_its_key(
     assert reached == [(bo.public_key, "tcp://127.0.0.1:35399")] * 2
     said = resume.reach_line(peer, "AAAAA-AAAAA@127.0.0.1:35399", 1.0)  # type: ignore[arg-type]
     assert f"not used (the key there is {fp}, not AAAAA-AAAAA)" in said and len(reached) == 2
+
+
+def test_an_agreed_end_is_said_once_not_as_the_match_stopped_twice() -> None:
+    """Newcomer, round 4: "the match stopped: the match was ended in hand 1 by Cy,
+    saying Ann had left" said the match twice."""
+    from types import SimpleNamespace
+
+    from cli.words import peer_stopped_line
+    why = {"id": "agreed-end", "hand": 0, "seat": 0, "signers": [1]}
+    peer = SimpleNamespace(stopped="ended", rlog=SimpleNamespace(stop_why=why,
+                                                                 names=["Ann", "Cy"]))
+    assert peer_stopped_line(peer) == ("The match was ended in hand 1 by Cy, saying Ann "
+                                       "had left.")
+    peer.rlog.stop_why = {"id": "abandoned", "seat": 1}
+    assert peer_stopped_line(peer).startswith("the match stopped: ")
