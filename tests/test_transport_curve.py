@@ -448,3 +448,54 @@ def test_a_stranger_saying_hello_under_a_known_players_id_does_not_keep_them_out
     finally:
         for n in nodes:
             n.close()
+
+
+@pytest.mark.hostile
+def test_a_flood_of_handshakes_with_fresh_keys_does_not_keep_a_joiner_out() -> None:
+    """Hostile review, round 2: 50 CURVE handshakes at a time with fresh keys and no
+    frames spent the strangers' ZAP budget (20 a second), and every joiner was kept out
+    ("did not let this computer in"). A joiner tells the key door its CURVE key when it
+    asks for the host's; ZAP admits that key outside the strangers' budget."""
+    import threading
+
+    ids = [Identity.generate(), Identity.generate()]
+    nodes = [_node(i) for i in ids]
+    stop = threading.Event()
+    ctx: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
+
+    def flood() -> None:
+        socks: list[zmq.Socket[bytes]] = []
+        while not stop.is_set():
+            pub, sec = zmq.curve_keypair()
+            s = ctx.socket(zmq.DEALER)
+            s.setsockopt(zmq.LINGER, 0)
+            s.setsockopt(zmq.CURVE_SERVERKEY, ids[0].curve_keys().public)
+            s.setsockopt(zmq.CURVE_PUBLICKEY, pub)
+            s.setsockopt(zmq.CURVE_SECRETKEY, sec)
+            s.connect(nodes[0].endpoint)
+            socks.append(s)
+            if len(socks) >= 50:
+                for old in socks:
+                    old.close(0)
+                socks.clear()
+            time.sleep(0.002)
+        for old in socks:
+            old.close(0)
+
+    try:
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(2))
+        t = threading.Thread(target=flood)
+        t.start()
+        try:
+            for _ in range(100):                # the flood is under way first
+                host.pump(0.01)
+            c = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
+            hs, cs = _lobby_run(host, c)
+        finally:
+            stop.set()
+            t.join(10)
+        assert hs is not None and cs is not None and c.seat == 1
+    finally:
+        for n in nodes:
+            n.close()
+        ctx.term()

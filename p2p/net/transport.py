@@ -115,6 +115,7 @@ class Node:
         self._admit_strangers = True
         rate = self.config.stranger_hellos_per_s
         self._zap_budget = TokenBucket(rate, rate)
+        self._door_expected: dict[bytes, float] = {}
         # the key door's own budgets (all askers, and each address): it spent the ZAP
         # budget, so 50 cheap datagrams a second kept every joiner's handshake out
         self._door_budget = TokenBucket(KEY_DOOR_PER_S, KEY_DOOR_PER_S)
@@ -564,8 +565,12 @@ class Node:
             if len(req) == 7 and req[0] == b"1.0" and req[5] == b"CURVE" and len(req[6]) == 32:
                 key = req[6]
                 with self._lock:
+                    told = self._door_expected.get(key)
                     if key in self._keys.values():
                         ok = True
+                    elif self._admit_strangers and told is not None and \
+                            time.monotonic() - told < DOOR_EXPECT_SECONDS:
+                        ok = True     # a joiner that asked the door first (see KeyDoorAsk)
                     elif self._admit_strangers:
                         ok = self._zap_budget.take(time.monotonic())
                 user = key.hex().encode()
@@ -591,11 +596,25 @@ class Node:
             if data.startswith(KEY_DOOR_ASK) and len(data) >= len(card):
                 if not self._door_may_answer(addr):
                     continue
+                told = data[len(KEY_DOOR_ASK):len(KEY_DOOR_ASK) + 32]
+                if any(told):
+                    self._expect_asker(told)
                 try:
                     self._door.sendto(card, addr)
                 except OSError:
                     pass
 
+
+    def _expect_asker(self, key: bytes) -> None:
+        """A key the door was told (a joiner's, in its request): admitted by ZAP for
+        :data:`DOOR_EXPECT_SECONDS` outside the strangers' budget. At most
+        :data:`DOOR_EXPECTED` are kept, the oldest going first; the door's own budgets
+        bound how fast they come."""
+        with self._lock:
+            self._door_expected.pop(key, None)
+            self._door_expected[key] = time.monotonic()
+            while len(self._door_expected) > DOOR_EXPECTED:
+                del self._door_expected[next(iter(self._door_expected))]
 
     def _door_may_answer(self, addr: tuple[Any, ...]) -> bool:
         """One answer of the key door, if both its budgets allow: :data:`KEY_DOOR_PER_S`
@@ -620,6 +639,9 @@ KEY_DOOR_ASKER_BURST = 4.0
 KEY_DOOR_ASKERS = 1024
 
 #: The key door's request prefix; the datagram is padded to :data:`KEY_DOOR_SIZE`.
+#: Keys told to the key door kept (see Node._expect_asker), and for how long.
+DOOR_EXPECTED = 64
+DOOR_EXPECT_SECONDS = 30.0
 KEY_DOOR_ASK = b"millebornes/key?/v1\x00"
 KEY_DOOR_SIZE = 512
 
@@ -656,8 +678,14 @@ class KeyDoorAsk:
     junk answers are all just "no answer yet"; only an address that cannot be resolved
     raises TransportError (in :meth:`__init__`)."""
 
-    def __init__(self, endpoint: str, every: float = 0.3) -> None:
+    def __init__(self, endpoint: str, every: float = 0.3,
+                 own_key: bytes | None = None) -> None:
+        """``own_key``: this joiner's CURVE key, told to the door in the padding of the
+        request: the host then admits its handshake outside the budget strangers share
+        (a flood of fresh keys spent that budget and kept every joiner out)."""
         ep = parse_endpoint(endpoint)
+        self._request = (KEY_DOOR_ASK + (own_key if own_key is not None and len(own_key) == 32
+                                         else b"")).ljust(KEY_DOOR_SIZE, b"\0")
         host, _, port = ep[len("tcp://"):].rpartition(":")
         host = host.strip("[]")
         try:
@@ -683,7 +711,7 @@ class KeyDoorAsk:
             now = time.monotonic()
             if now >= self._next:
                 try:
-                    self._sock.sendto(KEY_DOOR_ASK.ljust(KEY_DOOR_SIZE, b"\0"), self._addr)
+                    self._sock.sendto(self._request, self._addr)
                 except OSError:
                     pass                      # no route yet: asked again later
                 self.asked += 1

@@ -701,7 +701,8 @@ class LobbyClient:
                 # asked from pump(), inside the caller's connect loop and its limits
                 from p2p.net.transport import KeyDoorAsk
                 try:
-                    self._door = KeyDoorAsk(self.host_endpoint)
+                    self._door = KeyDoorAsk(self.host_endpoint,
+                                            own_key=identity.curve_keys().public)
                 except TransportError as exc:
                     raise LobbyError(str(exc)) from None
                 return
