@@ -41,13 +41,13 @@ from prompt_toolkit.widgets import Frame
 from p2p.audit import replay_steps
 
 from . import i18n, render
-from .app import safe_dim
+from .app import MIN_COLS, MIN_ROWS, safe_dim
 from .args import plain_wanted, use_color, with_defaults
 from .games import own_seat, transcript_of
 from .i18n import N_, _, ngettext
 from .replay_view import ReplayModel, all_hands_lines, step_lines
 from .verify import refused, unreadable_path
-from .words import error_line, verify_lines
+from .words import error_line, verify_lines, wrap
 
 REPLAY_HELP = N_("""\
 Replay of a game: every finished hand is shown face up.
@@ -183,6 +183,13 @@ class ReplayApp:
             Window(FormattedTextControl(_safe(self._status_fragments)), height=1,
                    style="class:status"),
         ])
+        small = Condition(self.too_small)
+        body = HSplit([
+            ConditionalContainer(body, filter=~small),
+            # clipped mid-word at 60×20 ("200 km c", "the trip i"), with no word on why
+            ConditionalContainer(Window(FormattedTextControl(_safe(self._too_small_fragments)),
+                                        wrap_lines=False), filter=small),
+        ])
         root = FloatContainer(body, floats=[
             Float(content=ConditionalContainer(Frame(help_window, title=lambda: i18n.display(_("Help"))),
                                                filter=Condition(lambda: self.show_help)),
@@ -204,6 +211,18 @@ class ReplayApp:
             return size.rows, size.columns
         except Exception:
             return 24, render.WIDTH
+
+    def too_small(self) -> bool:
+        rows, cols = self._size()
+        return rows < MIN_ROWS or cols < MIN_COLS
+
+    def _too_small_fragments(self) -> StyleAndTextTuples:
+        rows, cols = self._size()
+        text = _("The replay needs a terminal of at least %(need)s; this one is %(size)s. "
+                 "Please make it larger. q leaves.") % {
+                     "need": f"{MIN_COLS}×{MIN_ROWS}", "size": f"{cols}×{rows}"}
+        return [("class:title", i18n.display("Mille Bornes") + "\n\n"),
+                ("", "\n".join(i18n.display(w) for w in wrap(text, max(10, cols - 1))))]
 
     def _table_lines(self) -> list[render.Line]:
         m = self.model

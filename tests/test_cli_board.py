@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from cli_helpers import run_headless, until
-from prompt_toolkit.data_structures import Size
+from cli_helpers import SizedOutput, run_headless, until
 from prompt_toolkit.input.base import PipeInput
 from prompt_toolkit.output import DummyOutput
 
@@ -21,17 +20,6 @@ from engine.state import DRAW, PLAY
 NAMES = ["Ana", "Bo", "Cy", "Di"]
 
 Script = Callable[[TableApp, PipeInput], Awaitable[None]]
-
-
-class SizedOutput(DummyOutput):
-    """A dummy screen of a given size (DummyOutput says 40×80)."""
-
-    def __init__(self, columns: int, rows: int) -> None:
-        super().__init__()
-        self.size = Size(rows=rows, columns=columns)
-
-    def get_size(self) -> Size:
-        return self.size
 
 
 def run(driver: LocalDriver, script: Script, columns: int = 80, rows: int = 24,

@@ -366,3 +366,17 @@ def test_the_replays_key_hints_are_in_the_players_language() -> None:
         app = ReplayApp(m, output=DummyOutput())
         status = "".join(f[1] for f in app._status_fragments())
     assert "aide" in status and "help" not in status, status
+
+
+def test_the_replay_on_a_small_terminal_asks_for_a_larger_one() -> None:
+    """Newcomer, round 4: at 60×20 the replay clipped its lines mid-word ("200 km c",
+    "the trip i") with no word on why; the game's board asks for 80×24, so does the
+    replay now."""
+    from cli_helpers import SizedOutput as Sized
+
+    m = ReplayModel(bot_game(), ["Ana", "Bo", "Cy"])
+    small = ReplayApp(m, output=Sized(60, 20))
+    assert small.too_small()
+    said = " ".join("".join(t for _s, t in small._too_small_fragments()).split())
+    assert "needs a terminal of at least 80×24; this one is 60×20" in said, said
+    assert not ReplayApp(m, output=Sized(80, 24)).too_small()

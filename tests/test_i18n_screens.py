@@ -12,9 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_helpers import SizedOutput
 from i18n_helpers import english_card_names_in, screen_faults
-from prompt_toolkit.data_structures import Size
-from prompt_toolkit.output import DummyOutput
 
 from cli import i18n, render
 from cli.app import TableApp
@@ -79,15 +78,6 @@ def test_a_plain_match_speaks_the_language_to_the_end(language: str, env: dict[s
     for word in ("played", "Your turn", "Hand 1", "Match over", "drew"):
         assert word not in out, word
     assert screen_faults(out.splitlines(), language, 80, 10 ** 6) == []
-
-
-class SizedOutput(DummyOutput):
-    def __init__(self, columns: int, rows: int) -> None:
-        super().__init__()
-        self.size = Size(rows=rows, columns=columns)
-
-    def get_size(self) -> Size:
-        return self.size
 
 
 @pytest.mark.parametrize("language", list(i18n.LANGUAGES))
