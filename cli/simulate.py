@@ -82,7 +82,9 @@ def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: i
     n = seating.n_players
     tally = MatchTally(seating)
     entries = 0
-    out_dir = Path(transcript_dir) if transcript_dir else None
+    # absolute now: a bot that changes the working directory (os.chdir) sent the next
+    # game's transcript to "tr/..." under its own folder, "No such file or directory"
+    out_dir = Path(transcript_dir).absolute() if transcript_dir else None
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
     files: list[str] = []
@@ -138,7 +140,7 @@ def run_cheat(args: argparse.Namespace) -> int:
         raise ValueError(_("--cheater must be a seat 0..%(last)d") % {"last": n - 1})
     names = [f"{bot_names[s]}{s + 1}" for s in range(n)]
     cfg, ids = make_table(rules, seating, names, b"cheat/%d" % args.seed)
-    out_dir = Path(args.transcript_dir) if args.transcript_dir else Path(tempfile.mkdtemp(
+    out_dir = Path(args.transcript_dir).absolute() if args.transcript_dir else Path(tempfile.mkdtemp(
         prefix="millebornes-cheat-"))
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"cheat-{args.cheat}-seat{args.cheater}.mbt"

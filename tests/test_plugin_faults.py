@@ -15,7 +15,7 @@ import pytest
 
 from cli.driver import LocalDriver
 from cli.tournament import play_task, schedule, summarise
-from engine import CLASSIC, BotFailed, Play, Seating, make_bot
+from engine import CLASSIC, BotFailed, Play, Seating, make_bot, preset
 from engine.simulate import play_hand
 
 TWO = Seating.solo(2)
@@ -327,6 +327,19 @@ def make_stdinreader(seed, **options):
     return StdinReader()
 
 
+class Wanderer:
+    """Changes the working directory at its first move (to where MB_WANDER says)."""
+
+    def choose(self, view, legal):
+        import os
+        os.chdir(os.environ["MB_WANDER"])
+        return legal[0]
+
+
+def make_wanderer(seed, **options):
+    return Wanderer()
+
+
 def make_second(seed, **options):
     """Made for simulate's first match only (seed 0: match g, seat s get 17 g + s)."""
     if seed >= 17:
@@ -365,7 +378,7 @@ def faulty_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         "gambler = mb_faulty:make_gambler\ntsecond = mb_faulty:make_second\n"
         "tsleepystr = mb_faulty:make_sleepystr\ntsly = mb_faulty:make_sly\n"
         "tthreader = mb_faulty:make_threader\ntnoise = mb_faulty:make_threadnoise\n"
-        "treader = mb_faulty:make_stdinreader\n"
+        "treader = mb_faulty:make_stdinreader\ntwander = mb_faulty:make_wanderer\n"
         "heuristic = mb_faulty:make_crashy\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     yield
@@ -1030,3 +1043,16 @@ def test_a_bots_thread_printing_after_the_games_stays_out_of_the_report(
         assert done.returncode == 0, done.stderr[-500:]
         assert "THREAD-NOISE" not in done.stdout and "THREAD-NOISE" in done.stderr
         json.loads(done.stdout)
+
+
+def test_a_bot_that_changes_directory_does_not_move_the_transcripts(
+        faulty_plugins: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plug-in review, round 2: a bot calling os.chdir sent a relative --transcript-dir
+    elsewhere: "tr/game-0-0001-….mbt: No such file or directory", naming no bot."""
+    from cli import simulate
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.setenv("MB_WANDER", str(elsewhere))
+    monkeypatch.chdir(tmp_path)
+    result = simulate.simulate_fair(preset("modern"), TWO, ["twander", "heuristic"], 2, 1, "tr")
+    assert len(list((tmp_path / "tr").glob("*.mbt"))) == 2 == len(result["transcripts"])
