@@ -107,6 +107,13 @@ def run(args: argparse.Namespace) -> int:
     if not steps:
         for line in summary.split("\n"):
             print(i18n.display(line))
+        if report.blamed_seat is None and report.failed_index is None:
+            # a damaged file names no entry nor seat ("the entry and the seat named above"
+            # pointed at nothing)
+            _say(_("millebornes replay: this transcript does not verify, so it is not "
+                   "replayed: the file is damaged where said above. Ask the players for an "
+                   "intact copy of it."))
+            return 1
         _say(_("millebornes replay: this transcript does not verify, so it is not replayed: "
                "the moves after the failure cannot be trusted. The entry and the seat named "
                "above are where it breaks; run `millebornes verify` on it for the report, and "

@@ -122,6 +122,9 @@ def test_a_truncated_transcript_is_refused(transcript: Path, tmp_path: Path,
     assert main(["replay", str(bad)]) == 1
     cap = capsys.readouterr()
     assert "FAILED" in cap.out and "does not verify" in cap.err
+    # a damaged file names no entry nor seat: the words do not point at one (newcomer,
+    # round 4: "the entry and the seat named above", when none was)
+    assert "the seat named above" not in cap.err and "damaged where said above" in cap.err
 
 
 def test_missing_file_and_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
