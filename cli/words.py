@@ -1700,8 +1700,9 @@ REPLIES: dict[str, str] = {
     "draw-first": N_("draw first: type draw"),
     "answer-first": N_("answer the hazard first: c for a coup fourré or n to let it stand "
                     "(coup / pass)"),
-    "answer-first-not-this": N_("answer the hazard first: c for a coup fourré or n to let it "
-                             "stand ({card} does not answer it)"),
+    # the card first: on a full status line the end was cut ("(50 does n…")
+    "answer-first-not-this": N_("{card} does not answer the hazard: answer it first, c for a "
+                             "coup fourré or n to let it stand"),
     "decide-first": N_("decide first: extend yes or extend no"),
     "play-or-discard": N_("play or discard a card"),
     "play-which": N_("play which card? e.g. play 3"),

@@ -572,3 +572,11 @@ def test_a_match_stopped_before_its_end_names_no_winner_and_no_tie() -> None:
     assert match_over_line(match, ["Hosty", "Evil"], ended_early=True) == \
         "The match stopped before its end: no winner."
     assert "Winner: nobody (a tie)" in final_line(match, ["Hosty", "Evil"])
+
+
+def test_a_card_that_does_not_answer_a_hazard_is_named_first() -> None:
+    """Newcomer, round 4: "Answer the hazard first: c for a coup fourré or n to let it
+    stand (50 does n…" — cut on a full status line just where it said which card."""
+    from cli.words import reply
+    said = reply("answer-first-not-this", card="50")
+    assert said.startswith("50 does not answer the hazard: ") and "c for a coup fourré" in said
