@@ -50,7 +50,7 @@ def test_wheel_holds_every_package_and_data_file(tmp_path: Path) -> None:
     if shutil.which("cc") or shutil.which("gcc"):  # the verifier's sums are compiled
         assert any(n.startswith("p2p/crypto/_msm.") and n.endswith(".so") for n in names)
     entry = next(n for n in names if n.endswith("entry_points.txt"))
-    assert "millebornes = cli.main:main" in zipfile.ZipFile(wheels[0]).read(entry).decode()
+    assert "millebornes = cli.main:console_script" in zipfile.ZipFile(wheels[0]).read(entry).decode()
 
 
 def test_ci_runs_the_readme_test_command() -> None:
