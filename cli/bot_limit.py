@@ -133,10 +133,7 @@ class Bounded:
         return getattr(self.bot, name)
 
     def choose(self, view: HandState, legal: list[Action]) -> Action:
-        if not self.quiet:
-            return self._timer.call(lambda: self.bot.choose(view, legal),
-                                    f"did not move within {self.seconds:g} s")
-        with silenced(stdin=True):
+        with silenced(stdin=True) if self.quiet else contextlib.nullcontext():
             return self._timer.call(lambda: self.bot.choose(view, legal),
                                     f"did not move within {self.seconds:g} s")
 
@@ -194,22 +191,18 @@ def silenced(stdin: bool = False) -> Iterator[None]:
     below ``sys.stdout`` too) while a plug-in runs in a process that shows a screen; with
     ``stdin``, the standard input too (a bot's read finds its end at once)."""
     fds = (0, 1, 2) if stdin else (1, 2)
+    saved: list[int] = []
+    devnull: int | None = None
     try:
         sys.stdout.flush()
         sys.stderr.flush()
         saved = [os.dup(fd) for fd in fds]
-    except (OSError, ValueError, AttributeError):
-        with contextlib.ExitStack() as stack:
-            stack.enter_context(contextlib.redirect_stdout(io.StringIO()))
-            stack.enter_context(contextlib.redirect_stderr(io.StringIO()))
-            if stdin:
-                stack.enter_context(_stdin_from(io.StringIO()))
-            yield
-        return
-    devnull = os.open(os.devnull, os.O_RDWR)
-    try:
+        devnull = os.open(os.devnull, os.O_RDWR)
         for fd in fds:
             os.dup2(devnull, fd)
+    except (OSError, ValueError, AttributeError):
+        pass     # no descriptors of its own (a test's capture): Python's streams only
+    try:
         with contextlib.ExitStack() as stack:
             stack.enter_context(contextlib.redirect_stdout(io.StringIO()))
             stack.enter_context(contextlib.redirect_stderr(io.StringIO()))
@@ -217,9 +210,9 @@ def silenced(stdin: bool = False) -> Iterator[None]:
                 stack.enter_context(_stdin_from(io.StringIO()))
             yield
     finally:
-        for fd, old in zip(fds, saved, strict=True):
+        for fd, old in zip(fds, saved, strict=False):
             os.dup2(old, fd)
-        for fd in (*saved, devnull):
+        for fd in (*saved, *(() if devnull is None else (devnull,))):
             os.close(fd)
 
 

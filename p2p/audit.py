@@ -14,11 +14,11 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from p2p.deck.messages import CheatDetected, DecryptShare, is_deck_body, message_from_body
+from p2p.deck.messages import CheatDetected, DecryptShare
 from p2p.table.config import TableConfig, rules_fault
 from p2p.table.hand_protocol import ProtocolError
 from p2p.table.match import MatchProtocol
-from p2p.table.replicated_log import equivocator
+from p2p.table.replicated_log import deck_body_fault, equivocator
 from p2p.text import safe_text
 from p2p.transcript.envelope import Envelope, EnvelopeError
 from p2p.transcript.file import (
@@ -356,13 +356,8 @@ def _malformed_evidence(c: Envelope, seat_of: dict[bytes, int],
     ev = _complained_entry(c)
     if ev is None or ev.table != table or ev.author not in seat_of or not ev.signature_ok():
         return None
-    if not is_deck_body(ev.body):
-        return None
-    try:
-        message_from_body(ev.body)
-    except ValueError as exc:
-        return seat_of[ev.author], str(exc)[:80]
-    return None
+    fault = deck_body_fault(ev.body)
+    return None if fault is None else (seat_of[ev.author], fault[:80])
 
 
 def _agreed_until(match: MatchProtocol, rep: GameReport, hand: int | None) -> None:

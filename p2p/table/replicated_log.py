@@ -102,6 +102,18 @@ def equivocator(body: dict[str, Any], seat_of_key: dict[bytes, int],
     return seat_of_key[a.author]
 
 
+def deck_body_fault(body: dict[str, Any]) -> str | None:
+    """Why ``body`` is a deck body no honest peer writes (its author is to blame), or None
+    (not a deck body, or a well-formed one). Live peers and ``verify`` judge alike."""
+    if not is_deck_body(body):
+        return None
+    try:
+        message_from_body(body)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
 class _LocalDamage(Exception):
     """A stored entry fails a check it passed when it was stored."""
 
@@ -906,7 +918,8 @@ class ReplicatedLog:
         accused = self.seat_of_key[ev.author]
         if is_side(ev.body):
             return                  # side entries are no link of the log: nothing to judge
-        if ev.body.get("k") != "deck.share" and not self._body_malformed(ev):
+        fault = deck_body_fault(ev.body)
+        if ev.body.get("k") != "deck.share" and fault is None:
             # Evidence judged as the entry itself: taken as if its author had sent it here.
             # A second version of a slot this log holds proves an equivocation; the next
             # entry is judged by this peer's own rules (a bad one stops it, naming its
@@ -921,18 +934,15 @@ class ReplicatedLog:
             return
         if ev.hand != self.match.hand_no:
             return
-        if is_deck_body(ev.body):
-            try:
-                message_from_body(ev.body)
-            except ValueError as exc:
-                # a signed body that no honest peer writes: its author is to blame
-                self.error = ProtocolError(accused, "malformed-body", str(exc))
-                self._out.evidence.extend((ev, complaint))
-                self._stop(f"{self.seat_name(accused)} broke the rules of the protocol "
-                           f"(malformed-body, shown by {self.names[complainer]}'s complaint)",
-                           accused, "protocol", seat=accused, check="malformed-body",
-                           by=complainer)
-                return
+        if fault is not None:
+            # a signed body that no honest peer writes: its author is to blame
+            self.error = ProtocolError(accused, "malformed-body", fault)
+            self._out.evidence.extend((ev, complaint))
+            self._stop(f"{self.seat_name(accused)} broke the rules of the protocol "
+                       f"(malformed-body, shown by {self.names[complainer]}'s complaint)",
+                       accused, "protocol", seat=accused, check="malformed-body",
+                       by=complainer)
+            return
         if ev.body.get("k") != "deck.share":
             return
         try:
@@ -964,17 +974,6 @@ class ReplicatedLog:
         self._stop(f"{self.seat_name(complainer)} complained about a valid share "
                    "(unfounded complaint)", complainer, "valid-share-complaint",
                    seat=complainer)
-
-    @staticmethod
-    def _body_malformed(ev: Envelope) -> bool:
-        """A deck body no honest peer writes (judged by the complaint's own path)."""
-        if not is_deck_body(ev.body):
-            return False
-        try:
-            message_from_body(ev.body)
-        except ValueError:
-            return True
-        return False
 
     def _judge_pending_complaints(self) -> None:
         """Complaints set aside because this peer lagged: judge those it can now (called
