@@ -452,7 +452,7 @@ def test_the_rows_words_fit_their_columns_in_every_language() -> None:
 
 
 def test_the_fast_play_prompt_offers_the_remedy_only_when_it_can_be_played() -> None:
-    """Newcomer, round 4: under fast_play the coup fourré's round said "or p plays the
+    """Newcomer, round 4 (R9, R10a): under fast_play the coup fourré's round said "or p plays the
     remedy", and p was refused there ("Answer the hazard first"); the same words came
     back for the round where it works. Each round now says what it takes."""
     from cli.words import waiting_text
