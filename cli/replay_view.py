@@ -218,7 +218,8 @@ def step_lines(model: ReplayModel, i: int, lang: str | None = None) -> list[Line
     lines += all_hands_lines(state, model.names, lang, color=False, verbose=True,
                              before=model.before(i))
     if not state.over:
-        lines.append([("class:prompt", render.waiting_text(state, -1, model.names, lang))])
+        lines += [[("class:prompt", w)] for w in i18n.wrap(
+            render.waiting_text(state, -1, model.names, lang), render.WIDTH)]
     block = model.score_block(i)
     if block:
         lines.append([])

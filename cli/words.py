@@ -668,10 +668,11 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
                              "then your turn: draw again and play.")
                 return _("Draw a replacement card (space, or type draw).")
             return _("Your turn: draw a card (space, or type draw).")
-        if any(view.match_scores) and not view.discard and not any(
+        if seat >= 0 and any(view.match_scores) and not view.discard and not any(
                 z.battle or z.speed or z.distance or z.safeties for z in view.zones):
             # a networked player draws first only once past the last hand's scores:
-            # "Ann is drawing." stood for a minute while Ann read them
+            # "Ann is drawing." stood for a minute while Ann read them (a replay, seat -1,
+            # has no one reading: the sentence ran 100 cells past its 80 there)
             return _("%(name)s starts the hand: waiting for them to draw (they may still "
                      "be reading the last hand's scores).") % {"name": names[actor]}
         return _("%(name)s is drawing.") % {"name": names[actor]}

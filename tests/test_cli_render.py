@@ -434,6 +434,8 @@ def test_the_first_draw_of_a_later_hand_says_the_player_may_be_reading_scores() 
     later = v._replace(match_scores=(1200, 850))
     assert waiting_text(later, 0, NAMES) == "Bo starts the hand: waiting for them to draw " \
         "(they may still be reading the last hand's scores)."
+    # a replay (seat -1) has no one reading: the sentence ran past 80 cells there
+    assert waiting_text(later, -1, NAMES) == "Bo is drawing."
     z = later.zones[0]._replace(battle=tuple(cards_of(Kind.ROLL)), started=True)
     assert waiting_text(later._replace(zones=(z, later.zones[1])), 0, NAMES) == \
         "Bo is drawing."                                              # the hand is under way

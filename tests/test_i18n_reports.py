@@ -19,6 +19,7 @@ from cli.main import main
 from engine import Seating, preset
 from engine.bots import make_bot
 from p2p.table.memory import make_table, play_fair_match
+from p2p.testing import seeded_entropy
 from p2p.transcript.envelope import Envelope
 from p2p.transcript.file import read_transcript
 
@@ -35,11 +36,16 @@ def _keep_language() -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """One honest 2-player game whose first player chose the name "You"."""
-    cfg, ids = make_table(preset("modern"), Seating(2, 2), ["You", "Bo"], b"i18n-reports")
-    path = tmp_path_factory.mktemp("reports") / "you.mbt"
-    play_fair_match(cfg, ids, [make_bot("heuristic", s).choose for s in range(2)],
-                    transcript=path)
+    """One honest 2-player game whose first player chose the name "You": its deal follows
+    from a seed (fresh deals made these tests fail once in a while on CI: a tie after the
+    first hand, rare, brings a second hand); this seed's first hand ends in a tie, so the
+    match has two hands."""
+    with seeded_entropy(b"i18n-reports-176"):
+        cfg, ids = make_table(preset("modern"), Seating(2, 2), ["You", "Bo"], b"i18n-reports")
+        path = tmp_path_factory.mktemp("reports") / "you.mbt"
+        play_fair_match(cfg, ids, [make_bot("heuristic", s).choose for s in range(2)],
+                        transcript=path)
+    assert len({e.hand for e in read_transcript(path).entries}) == 2
     return {"cfg": cfg, "ids": ids, "path": path}
 
 
@@ -230,9 +236,11 @@ def test_verify_of_a_transcript_that_stops_says_the_missing_step_in_words(
     assert code == 0
     text = " ".join(out.split())
     assert "manque : révélation de fin de manche [reveal-missing].)" in text, text
-    assert "finie par un voyage terminé" not in text      # the hand did not end
+    last = f"manche {envs[k].hand + 1} :"                 # the hand the cut stops in
+    assert last not in text                               # did not end: no line of its own
     code, out, _err = _run(["verify", "--lang", "fr", str(game["path"])], capsys)
-    assert "finie par un voyage terminé" in " ".join(out.split()), out
+    whole = " ".join(out.split())
+    assert whole.count("finie par un voyage terminé") == 2 and last in whole, out
 
 
 def test_every_check_p2p_names_has_words() -> None:
