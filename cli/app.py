@@ -435,6 +435,11 @@ class TableApp:
             lines = wrap(e, width, "  ")        # the lines after the first are indented
             lines[0] = lines[0][2:]
             out += [[("class:log", line)] for line in lines]
+        if self._status_layout()[1]:
+            # the status line cut this message: here it is whole, last, where the log
+            # stands unless scrolled back
+            style = "class:error" if self.message_style else "class:log"
+            out += [[(style, line)] for line in wrap(self.message, width)]
         return out
 
     def _log_fragments(self) -> StyleAndTextTuples:
@@ -510,6 +515,11 @@ class TableApp:
     def status_lines(self) -> list[str]:
         """The status: the message (or what the table waits for) wrapped at spaces, and
         below a message what the table waits for, so "Your turn" never disappears."""
+        return self._status_layout()[0]
+
+    def _status_layout(self) -> tuple[list[str], bool]:
+        """The status lines, and whether the message had to be cut (then the log shows it
+        whole: a newcomer's long reason ended in "…" with no way to read the rest)."""
         d = self.driver
         _rows, cols = self._size()
         lines = wrap(self.status_text(), max(20, cols - 2))
@@ -523,12 +533,14 @@ class TableApp:
                 below = wrap(self._waiting(), max(20, cols - 2))
         below = below[:MAX_STATUS - 1]
         room = MAX_STATUS - len(below)
-        if len(lines) > room:
+        cut = len(lines) > room
+        if cut:
             # the message gives way, never what the table waits for (whose turn it is
-            # was cut off below a three-line reason)
+            # was cut off below a three-line reason); the log has it in full
+            more = _("(all of it in the log)")
             lines = lines[:room]
-            lines[-1] = lines[-1][:max(1, cols - 4)].rstrip() + "…"
-        return lines + below
+            lines[-1] = lines[-1][:max(1, cols - 6 - len(more))].rstrip() + "… " + more
+        return lines + below, cut
 
     def _status_height(self) -> Dimension:
         return Dimension.exact(len(self.status_lines()))

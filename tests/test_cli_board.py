@@ -301,7 +301,12 @@ def test_whose_turn_stays_on_the_status_line_under_a_long_message() -> None:
     app.say("word " * 60)
     lines = app.status_lines()
     assert len(lines) <= 3 and lines[-1] == app._waiting(), lines
-    assert lines[-2].endswith("…")
+    assert lines[-2].endswith("… (all of it in the log)") and len(lines[-2]) <= 78, lines
+    # the log has the message whole (a newcomer could not read the end of a long reason)
+    log = render.plain(app._log_lines())
+    assert " ".join(" ".join(log).split()).endswith(" ".join(("word " * 60).split())), log
+    app.say("A short one.")
+    assert "A short one." not in " ".join(render.plain(app._log_lines()))
 
 
 def test_the_log_is_wrapped_at_spaces() -> None:
