@@ -590,7 +590,11 @@ def resume_flags(args: argparse.Namespace) -> tuple[str, str]:
 
     data = flag("--data-dir", getattr(args, "data_dir", None))
     plain = " --plain" if getattr(args, "plain", False) else ""
-    return data + flag("--identity", getattr(args, "identity", None)) + plain, data
+    # a game played with --lang comes back in it (the hint dropped it: a French player
+    # resumed in English); a language from the config or the locale needs no flag
+    lang = flag("--lang", getattr(args, "lang_chosen", None))
+    return data + flag("--identity", getattr(args, "identity", None)) + plain + lang, \
+        data + lang
 
 
 def bind_address(args: argparse.Namespace) -> str:

@@ -84,6 +84,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(i18n.display(_("%(prog)s: %(error)s (`%(prog)s --help` shows the usage)")
                                % {"prog": exc.prog, "error": exc}), file=sys.stderr)
             return 2
+        # the language asked for on the command line (None: the config's or the
+        # locale's), carried by the resume hint so a game comes back in it
+        args.lang_chosen = getattr(args, "lang", None)
         args.lang = i18n.active().language
         if args.verb is None:
             parser.print_help()

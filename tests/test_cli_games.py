@@ -404,3 +404,18 @@ def test_an_agreed_end_is_said_once_not_as_the_match_stopped_twice() -> None:
                                        "had left.")
     peer.rlog.stop_why = {"id": "abandoned", "seat": 1}
     assert peer_stopped_line(peer).startswith("the match stopped: ")
+
+
+def test_the_resume_hint_keeps_the_language_asked_for(tmp_path: Path) -> None:
+    """A game played with --lang fr was resumed in English: the hint printed on leaving
+    dropped --lang (it kept --plain and --data-dir)."""
+    r = cli("play", "--plain", "--lang", "fr", "--seed", "4", "--data-dir", str(tmp_path),
+            stdin="quit\n")
+    assert r.returncode == 0, r.stdout + r.stderr
+    said = " ".join(r.stdout.split())
+    short = said.split("millebornes resume ", 1)[1].split()[0]
+    assert f"millebornes resume {short} --data-dir {tmp_path} --plain --lang fr" in said, said
+    r = cli("resume", short, "--data-dir", str(tmp_path), "--plain", "--lang", "fr",
+            stdin="quit\n")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "--plain --lang fr" in " ".join(r.stdout.split()), r.stdout
