@@ -121,7 +121,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
     # one of this player's own games: their seat is "You", as it was at the table (it
     # was "You 1" here and "You" in verify's summary)
-    model = ReplayModel(steps, report.names, own_seat(args.transcript, args))
+    model = ReplayModel(steps, report.names, own_seat(args.transcript, args),
+                        report.takeovers)
     plain = plain_wanted(args)
     if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
         _say(_("millebornes replay: not a terminal, using --plain line mode"))

@@ -23,6 +23,7 @@ from .words import (
     local_names,
     match_over_line,
     replay_step_text,
+    takeover_line,
     written_names,
     you_label,
 )
@@ -32,7 +33,8 @@ class ReplayModel:
     """The steps of one verified game and what can be derived from them."""
 
     def __init__(self, steps: Sequence[Any], names: Sequence[str],
-                 me: int | None = None) -> None:
+                 me: int | None = None,
+                 takeovers: Sequence[dict[str, Any]] = ()) -> None:
         if not steps:
             raise ValueError("a replay needs at least one step")
         self.steps = list(steps)
@@ -40,6 +42,9 @@ class ReplayModel:
         # name "You" is "You 1" (never the "You" form, never translated); in one of this
         # player's own games (``me``: their seat) their seat is "You", as at the table
         self.names = written_names(names) if me is None else local_names(names, me)
+        #: the agreed takeovers (``GameReport.takeovers``): each voided a hand, which
+        #: has no step here, and is said where the next hand is dealt
+        self.takeovers = list(takeovers)
         self.hand_ids: list[int] = []          # transcript hand numbers, in order
         self.starts: list[int] = []            # index of each hand's first step
         for i, st in enumerate(self.steps):
@@ -99,19 +104,39 @@ class ReplayModel:
         return self.steps[i - 1].state  # type: ignore[no-any-return]
 
     def hand_no(self, i: int) -> int:
-        """1-based number of the hand step ``i`` belongs to."""
-        return self.hand_pos(i) + 1
+        """1-based number of the hand step ``i`` belongs to: the match's own numbering,
+        as the game and ``verify`` said it (a hand left without a score by agreement is
+        not replayed but keeps its number; counting only the shown hands, the replay
+        called hand 2 "hand 1")."""
+        return int(self.hand_ids[self.hand_pos(i)]) + 1
 
     def status(self, i: int) -> str:
         step = self.steps[i]
         return (_("hand %(hand)d/%(hands)d · step %(step)d/%(steps)d · entry %(entry)d")
-                % {"hand": self.hand_no(i), "hands": self.n_hands, "step": i + 1,
-                   "steps": len(self.steps), "entry": step.index})
+                % {"hand": self.hand_no(i), "hands": int(self.hand_ids[-1]) + 1,
+                   "step": i + 1, "steps": len(self.steps), "entry": step.index})
+
+    def _takeover_lines(self, i: int) -> list[str]:
+        """At the deal of a hand: the takeovers agreed since the previous shown hand."""
+        k = self.hand_pos(i)
+        if i != self.starts[k]:
+            return []
+        after = self.hand_ids[k - 1] if k > 0 else -1
+        out = []
+        for t in self.takeovers:
+            seat, runner = t.get("seat"), t.get("runner")
+            if (after < t.get("hand", -1) < self.hand_ids[k] and isinstance(seat, int)
+                    and isinstance(runner, int)
+                    and 0 <= seat < len(self.names) and 0 <= runner < len(self.names)):
+                out.append(takeover_line(self.names[seat], self.names[runner],
+                                         int(t["hand"]) + 2))
+        return out
 
     def action_lines(self, i: int, lang: str | None = None) -> list[str]:
         """What step ``i`` did, in words; the end of the hand is said too."""
-        out = [replay_step_text(self.before(i), self.steps[i].action, self.state(i), self.names,
-                           self.hand_no(i), lang)]
+        out = self._takeover_lines(i)
+        out.append(replay_step_text(self.before(i), self.steps[i].action, self.state(i),
+                                    self.names, self.hand_no(i), lang))
         st = self.state(i)
         before = self.before(i)
         if st.over and (before is None or not before.over):
@@ -135,7 +160,7 @@ class ReplayModel:
         if i != self.hand_end(k) - 1 or k not in self.scores:
             return []
         match = self.matches[k]
-        return (render.score_lines(self.scores[k], match, self.names, k + 1)
+        return (render.score_lines(self.scores[k], match, self.names, self.hand_no(i))
                 + render.match_lines(match, self.names))
 
 

@@ -832,3 +832,28 @@ def test_a_second_takeover_of_a_seat_starts_its_bot_in_a_folder_of_its_own(
             assert stat.S_IMODE(os.stat(tmp_path / name).st_mode) == 0o700
     finally:
         bots.finish(0.5)
+
+
+def test_replay_numbers_hands_as_the_game_did_and_says_the_takeover(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A newcomer's review: `replay` called the match's hand 2 "hand 1/1" (it counted only
+    the hands it shows; the game and `verify` said hand 2) and never said that hand 1 was
+    left without a score and a bot played the seat from hand 2."""
+    from cli import replay as replay_verb
+
+    t = _stopped(b"takeover/replay-numbers")
+    bot = Identity.from_seed(BOT_SEED)
+    _agree_bot(t, 2, (0, 1), bot)
+    _start_bot(t, runner=0, silent=2, bot=bot)
+    t.run()
+    path = _transcript(tmp_path, t, 1)
+    code = replay_verb.run(argparse.Namespace(transcript=str(path), plain=True))
+    out = capsys.readouterr().out
+    assert code == 0, out
+    steps = [line for line in out.splitlines() if line.startswith("--- hand ")]
+    assert steps and all(line.startswith("--- hand 2/2 · step ") for line in steps), steps[:3]
+    said = " ".join(out.split())
+    assert ("* Agreed: hand 1 is left without a score; from hand 2, p2's seat is played by "
+            "a bot run by p0. * Hand 2: the cards are dealt;") in said, said[:600]
+    assert said.count("Agreed: hand 1 is left without a score") == 1
+    assert "Hand 2 scores" in said and "Hand 1 scores" not in said
