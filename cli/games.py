@@ -23,7 +23,7 @@ from p2p.transcript.file import TranscriptHeader
 from . import i18n
 from .args import data_dir, resume_flags
 from .i18n import _, ngettext
-from .words import local_names, rules_short, you_label
+from .words import local_names, rules_label, rules_name, rules_short, you_label
 
 
 def base_dir(args: argparse.Namespace) -> Path:
@@ -42,6 +42,9 @@ class SavedGame:
     players: tuple[str, ...]
     seat: int
     rules: str
+    #: the rule set and its options as the table agreed them ("" when the preset's own):
+    #: a match to 5000 or with fast play was listed as plain "classic"
+    options: str = ""
 
     @property
     def transcript(self) -> Path:
@@ -72,7 +75,9 @@ def saved_games(base: Path | None, skipped: list[Path] | None = None) -> list[Sa
         out.append(SavedGame(path, path.name[:SHORT],
                              datetime.datetime.fromtimestamp(stamp),
                              tuple(p.name for p in cfg.players), int(meta.get("seat", 0)),
-                             cfg.rules.preset))
+                             cfg.rules.preset,
+                             rules_label(cfg.rules) if rules_label(cfg.rules)
+                             != rules_name(cfg.rules.preset) else ""))
     return out
 
 
@@ -174,6 +179,9 @@ def run(args: argparse.Namespace) -> int:
                             for s, n in enumerate(local_names(g.players, g.seat)))
         print(i18n.display(f"{g.short_id:<{SHORT}}  {g.when:%Y-%m-%d %H:%M}  "
                            f"{pad(rules_short(g.rules), 9)}  {pad(state, 24)}  {players}"))
+        if g.options:
+            for line in i18n.wrap(g.options, 80 - SHORT - 2):
+                print(i18n.display(" " * (SHORT + 2) + line))
     # with the options that find these games again (a bare "replay ID" looked in the
     # default folder and found none)
     flags = resume_flags(args)[1].strip()

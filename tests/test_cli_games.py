@@ -419,3 +419,24 @@ def test_the_resume_hint_keeps_the_language_asked_for(tmp_path: Path) -> None:
             stdin="quit\n")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "--plain --lang fr" in " ".join(r.stdout.split()), r.stdout
+
+
+def test_games_names_the_options_a_table_changed(tmp_path: Path) -> None:
+    """`games` listed a match to 3000 with fast play as plain "classic": the options a
+    table agreed are on the line under it, as the lobby said them; a preset's own rules
+    add no line."""
+    r = cli("play", "--plain", "--seed", "4", "--option", "match_target=3000",
+            "--option", "fast_play=true", "--data-dir", str(tmp_path / "a"), stdin="quit\n")
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = cli("play", "--plain", "--seed", "4", "--data-dir", str(tmp_path / "b"),
+            stdin="quit\n")
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = cli("games", "--data-dir", str(tmp_path / "a")).stdout
+    lines = out.splitlines()
+    row = next(i for i, line in enumerate(lines) if "in progress" in line)
+    assert lines[row + 1].split() == ["classic", "rules", "(match_target=3000,",
+                                      "fast_play=true)"], out
+    out = cli("games", "--data-dir", str(tmp_path / "b")).stdout
+    lines = out.splitlines()
+    row = next(i for i, line in enumerate(lines) if "in progress" in line)
+    assert lines[row + 1].startswith("(* you)"), out
