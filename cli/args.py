@@ -215,13 +215,15 @@ def check_bot_entrant(spec: str) -> None:
 def bot_problem(spec: str) -> str:
     """What is wrong with making the bot of ``spec`` ("" when nothing): its options (the
     bot's own check), or a plug-in that fails to load, to be made, or to be made in time
-    (:func:`cli.bot_limit.try_make`); the bot's own words stay English."""
+    (:func:`cli.bot_limit.try_make`: a plug-in is made in a throwaway child process,
+    never in this one); the bot's own words stay English."""
     problem = try_make(spec)
     if problem is None:
         return ""
     kind, error = problem
-    if kind == "made":
-        return f"--bots {spec}: {error}"       # the bot's own words, nothing to translate
+    if kind == "made" or error.startswith("bad options for bot"):
+        # the bot's own words, nothing to translate ("bad options" was said twice)
+        return f"--bots {spec}: {error}"
     return _("--bots %(spec)s: bad options for this bot (%(error)s)") % {
         "spec": spec, "error": error}
 

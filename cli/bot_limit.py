@@ -44,6 +44,7 @@ from engine import (
     exception_words,
 )
 from engine.bots import BOTS, make_bot, parse_bot_spec
+from engine.simulate import call_bot
 
 from .bot_process import ANSWER_WITHIN, cap_memory
 from .i18n import _
@@ -161,28 +162,83 @@ def try_make(spec: str) -> tuple[str, str] | None:
     """Make the bot of ``spec`` once, as a check before any match (seed 0): None, or what
     is wrong, as ``("options", words)`` (the bot refused its options) or ``("made",
     words)`` (a plug-in failed to load, to be made, or to be made in time), in the bot's
-    own (English) words. A plug-in is made within :data:`MAKE_LIMIT` seconds, its memory
-    bounded and what it prints silenced (at the descriptors: it must not reach the
-    player's screen or a report)."""
+    own (English) words.
+
+    A plug-in is checked in a throwaway child process (:func:`_check_in_child`), never
+    here: its import is its code, and at a networked table this process holds the
+    player's hand and forks the built-in bots' peers (a plug-in's import patched their
+    heuristic, or read the hand, in the review). A built-in is made here."""
     name, _ = parse_bot_spec(spec)
-    try:
-        if name in BOTS:
+    if name in BOTS:
+        try:
             make_bot(spec, 0)
-            return None
-        cap_memory()
-        with silenced():
-            make_plugin_bot(spec, 0)
-    except KeyboardInterrupt:
-        raise
+        except ValueError as exc:        # the options' own check
+            return ("options", str(exc))
+        return None
+    return _check_in_child(spec)
+
+
+#: Seconds a child process may take to start (a fresh interpreter importing the engine)
+#: before the plug-in's own :data:`MAKE_LIMIT` counts.
+CHECK_START = 30.0
+
+
+def _check_in_child(spec: str) -> tuple[str, str] | None:
+    """:func:`_try_make_here` in a spawned child process, its answer brought back in
+    words; a child that dies or outlives its limit is said so and killed."""
+    import multiprocessing
+    ctx = multiprocessing.get_context("spawn")
+    mine, theirs = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_try_make_here, args=(theirs, spec, MAKE_LIMIT), daemon=True,
+                       name=f"check {spec[:40]}")
+    try:
+        proc.start()
+        theirs.close()
+        if not mine.poll(CHECK_START + MAKE_LIMIT):
+            return ("made", f"the bot was not made within {MAKE_LIMIT:g} s")
+        try:
+            reply: Any = mine.recv()
+        except (EOFError, OSError):
+            proc.join(2.0)
+            return ("made", f"bot {parse_bot_spec(spec)[0]!r} ended its process while it "
+                            f"was made (exit code {proc.exitcode})")
+        if (type(reply) is tuple and len(reply) == 2 and reply[0] in ("options", "made")
+                and type(reply[1]) is str):
+            return (reply[0], reply[1][:1000])
+        return None
+    finally:
+        mine.close()
+        if proc.is_alive():
+            proc.kill()
+        proc.join(2.0)
+
+
+def _try_make_here(conn: Any, spec: str, limit: float) -> None:
+    """The check's child: make the bot as :func:`make_seat_bots` would (bounded in time
+    and memory, its prints at the null device), send ``None`` or ``(kind, words)``."""
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)        # nothing it prints reaches the screen or a report
+    signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C is the parent's to decide
+    name, _ = parse_bot_spec(spec)
+    answer: tuple[str, str] | None = None
+    cap_memory()
+    try:
+        _Timer(limit, spec).call(lambda: call_bot(make_bot, spec, 0),
+                                 f"was not made within {limit:g} s")
     except PluginFailed as exc:      # it failed to load, or its factory failed
-        return ("made", str(exc))
+        answer = ("made", str(exc))
     except ValueError as exc:        # the options' own check
-        return ("options", str(exc))
+        answer = ("options", str(exc))
     except BotTooSlow as exc:
-        return ("made", f"the bot {exc}")
+        answer = ("made", f"the bot {exc}")
     except BaseException as exc:  # noqa: BLE001 - whatever a plug-in's factory raises
-        return ("made", f"bot {name!r} could not be made: {exception_words(exc)}")
-    return None
+        answer = ("made", f"bot {name!r} could not be made: {exception_words(exc)}")
+    try:
+        conn.send(answer)
+        conn.close()
+    finally:
+        os._exit(0)    # a plug-in's threads and exit handlers do not hold the check
 
 
 @contextlib.contextmanager

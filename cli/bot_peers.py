@@ -9,7 +9,7 @@ peer like any other, on 127.0.0.1 with its own CURVE key and store, and
 ``millebornes resume`` restarts it from that store (in a thread: :func:`cli.seats.resume_bots`).
 
 The child is forked (no new interpreter to start) when this process has no other thread
-yet, else spawned. It ignores Ctrl-C (the terminal sends it to the whole process group;
+yet and never loaded a plug-in bot, else spawned. It ignores Ctrl-C (the terminal sends it to the whole process group;
 the player's process decides), and it leaves with its parent: when the parent says
 ``stop``, or is gone (killed: the child finds itself adopted by another process; a forked
 child's copy of the pipe would hide the end of the pipe), it closes its peer and exits.
@@ -30,6 +30,7 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
+import engine.bots as engine_bots
 from p2p.crypto.identity import Identity
 from p2p.table import Peer, SessionOptions, Store, TableStart, admit_table
 from p2p.table.store import default_data_dir
@@ -106,7 +107,12 @@ class BotPeerProcesses:
 
     def __init__(self, seats: Mapping[int, bytes], bind: str = "127.0.0.1",
                  secure: bool = True) -> None:
-        fork = threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
+        # forked only from a process no plug-in ever ran in (engine.bots.PLUGINS_LOADED):
+        # a plug-in's import that patched the heuristic, or a thread it left reading
+        # memory, would live on in every bot's peer (the check of --bots runs a plug-in
+        # in a throwaway child, so at a networked table none has run here)
+        fork = (threading.active_count() == 1 and not engine_bots.PLUGINS_LOADED
+                and "fork" in multiprocessing.get_all_start_methods())
         ctx = multiprocessing.get_context("fork") if fork else multiprocessing.get_context("spawn")
         self.bind = bind
         self.conns: dict[int, multiprocessing.connection.Connection] = {}

@@ -153,6 +153,12 @@ def _warn_once(what: tuple[str, str, str], message: str, *args: object) -> None:
         log.warning(message, *args)
 
 
+#: Whether this process has loaded a plug-in (its import ran here): a process that has
+#: must not be forked for a bot's peer (cli.bot_peers), which would inherit what the
+#: plug-in's import did.
+PLUGINS_LOADED = False
+
+
 class _LazyFactory:
     """Loads an entry point only when the bot is made (a broken plug-in fails its own name)."""
 
@@ -160,6 +166,8 @@ class _LazyFactory:
         self.ep = ep
 
     def __call__(self, seed: int, **options: Any) -> SeatController:
+        global PLUGINS_LOADED
+        PLUGINS_LOADED = True
         try:
             factory = self.ep.load()
         except Exception as exc:  # any import error of third-party code: one clear message

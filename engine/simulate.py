@@ -3,16 +3,25 @@
 Every seat decides from its own view; the full state is kept here, never shown to bots.
 Randomness (the deck order, the first player, R4b reshuffles) comes from one
 ``random.Random(seed)`` owned by the dealer, separate from each bot's own generator.
+
+Also here: the checks on a bot's answer (:func:`checked_choice`), the guard against a
+bot that forks its process (:func:`call_bot`), and :class:`BotProcess`, a bot that
+thinks in a child process of its own (networked ``play`` and ``simulate --network``
+share it: the engine is the one package both may import).
 """
 
 from __future__ import annotations
 
+import logging
+import os
 import random
+import select
+import signal
 from collections.abc import Callable, Sequence, Sized
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from .actions import ACTION_TYPES, Action
-from .bots import SeatController
+from .bots import SeatController, make_bot
 from .errors import BotFailed, BotTooSlow, exception_words
 from .game import apply_action, legal_actions, new_hand, reshuffle_action
 from .rules import Rules, Seating
@@ -73,14 +82,101 @@ def choose_checked(bot: SeatController, view: HandState, seat: int) -> Action:
     return checked_choice(bot.choose, view, legal_actions(view, seat), seat)
 
 
+T = TypeVar("T")
+
+#: os.fork() calls made in this process so far (counted by an at-fork hook).
+_forks = 0
+#: A pipe on which a forked copy that came back out of a bot's call says so (made at
+#: the first call; inherited by the copy).
+_escape_pipe: tuple[int, int] | None = None
+
+
+def _count_fork() -> None:
+    global _forks
+    _forks += 1
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_parent=_count_fork)
+
+#: Seconds the caller waits, after a call that forked, for a copy to say it came back.
+FORK_NEWS_WAIT = 1.0
+
+
+class BotForked(Exception):
+    """A bot called ``os.fork()`` and the copy came back out of its call (the copy was
+    stopped at once; the bot is at fault)."""
+
+    def __init__(self) -> None:
+        super().__init__("forked its process (os.fork): the copy was stopped")
+
+
+#: Whether a ``KeyboardInterrupt`` out of a bot is the bot's fault (set in a
+#: tournament's worker process, which the person at the keyboard never interrupts
+#: alone); elsewhere it is taken for Ctrl-C.
+INTERRUPT_IS_BOT_FAULT = False
+
+
+def call_bot(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)``, bot code run in this process. A bot that forks (``os.fork()``)
+    and returns in both processes ran the whole program twice (every report printed by
+    each copy; a tournament's worker copies never ended): a copy that comes back out of
+    the call ends at once (``os._exit``), saying so on a pipe, and here the bot is at
+    fault (:class:`BotForked`). A child that a library forks and that never returns
+    here (``multiprocessing``) is no fault."""
+    global _escape_pipe
+    if _escape_pipe is None and hasattr(os, "fork"):
+        r, w = os.pipe()
+        os.set_blocking(r, False)
+        _escape_pipe = (r, w)
+    pid, forks = os.getpid(), _forks
+    try:
+        return fn(*args)
+    finally:
+        if os.getpid() != pid:
+            _copy_ends()
+        elif _forks != forks and _copy_came_back():
+            raise BotForked()
+
+
+def _copy_ends() -> None:
+    """In a copy forked by a bot, back out of its call: say so, end without a word (no
+    exit handler, no buffered output of the parent's is run or written twice)."""
+    if _escape_pipe is not None:
+        try:
+            os.write(_escape_pipe[1], b"!")
+        except OSError:
+            pass
+    os._exit(0)
+
+
+def _copy_came_back() -> bool:
+    """Whether a copy forked during the last call came back (waits up to
+    :data:`FORK_NEWS_WAIT` for its word: the copy runs on its own)."""
+    if _escape_pipe is None:
+        return False
+    r = _escape_pipe[0]
+    try:
+        ready, _w, _x = select.select([r], [], [], FORK_NEWS_WAIT)
+        if not ready:
+            return False
+        return bool(os.read(r, 4096))
+    except (OSError, ValueError):
+        return False
+
+
 def checked_choice(choose: Callable[[HandState, list[Action]], object], view: HandState,
                    legal: Sequence[Action], seat: int) -> Action:
     """:func:`choose_checked` for a caller that has the legal actions already (a table
     that runs the protocol) and a ``choose`` function."""
     try:
-        answer = choose(view, list(legal))
+        answer = call_bot(choose, view, list(legal))
     except KeyboardInterrupt:
-        raise                    # the person at the keyboard pressed Ctrl-C
+        if not INTERRUPT_IS_BOT_FAULT:
+            raise                # the person at the keyboard pressed Ctrl-C
+        raise BotFailed(seat, "raised KeyboardInterrupt") from None
+    except BotForked as exc:
+        raise BotFailed(seat, str(exc)) from None
     except BaseException as exc:  # noqa: BLE001 - sys.exit, or any class a plug-in raises
         # a time limit says what happened in its own words (the bot did not raise it)
         words = str(exc) if isinstance(exc, BotTooSlow) else f"raised {exception_words(exc)}"
@@ -208,3 +304,185 @@ class MatchTally:
                          "avg_score": round(self.score_sum[s] / g, 1) if g else 0}
                         for s in range(self.seating.n_players)],
         }
+
+
+# ----- a bot in a process of its own ---------------------------------------------------
+
+log = logging.getLogger("cli.bots")
+
+#: Seconds a bot in its own process may think about one move: far above a search bot's
+#: own budget; only a stuck or dead child ever reaches it.
+ANSWER_WITHIN = 30.0
+
+#: Bytes of data (heap) a process that runs plug-in bots may hold: far above any bot of
+#: this project (the search bot needs tens of megabytes), far below a machine's memory.
+#: ``MILLEBORNES_BOT_MEMORY_MB`` sets another bound.
+MEMORY_LIMIT = 2 << 30
+
+
+def memory_limit() -> int:
+    """:data:`MEMORY_LIMIT`, or ``MILLEBORNES_BOT_MEMORY_MB`` megabytes (64 at least)."""
+    text = os.environ.get("MILLEBORNES_BOT_MEMORY_MB", "").strip()
+    if text.isascii() and text.isdigit() and len(text) <= 9:   # "²" is a digit to isdigit
+        return max(64, int(text)) << 20
+    return MEMORY_LIMIT
+
+
+def cap_memory(limit: int | None = None) -> None:
+    """Bound the data this process may hold (``RLIMIT_DATA``: heap and private memory) to
+    ``limit`` bytes more than it holds now: a plug-in that allocates without end gets a
+    ``MemoryError`` (a bot fault) instead of taking the machine's memory. A lower bound
+    already set stays; where the limit does not exist (not POSIX) nothing changes."""
+    try:
+        import resource
+    except ImportError:          # not POSIX
+        return
+    extra = memory_limit() if limit is None else limit
+    try:
+        with open("/proc/self/statm") as f:
+            fields = f.read().split()
+        held = int(fields[5]) * os.sysconf("SC_PAGE_SIZE")   # data + stack pages
+    except (OSError, ValueError, IndexError):
+        held = 0
+    soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    want = held + extra
+    if hard != resource.RLIM_INFINITY:
+        want = min(want, hard)
+    if soft != resource.RLIM_INFINITY and soft <= want:
+        return
+    try:
+        resource.setrlimit(resource.RLIMIT_DATA, (want, hard))
+    except (ValueError, OSError):
+        pass
+
+
+def _serve(conn: Any, spec: str, seed: int) -> None:
+    """The child: build the bot once, then answer each ``(view, legal)`` with
+    ``("move", index)``, or ``("error", words)`` when the bot cannot be made or raises
+    (``KeyboardInterrupt`` too: this process ignores Ctrl-C, the parent decides), or
+    ``("illegal", words)``. A copy the bot forks ends as it comes back (:func:`call_bot`)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)            # a bot's prints must not reach the player's screen
+    os.dup2(devnull, 2)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    cap_memory()                   # a bot that allocates without end fails here, not the machine
+    random.seed(seed)              # a plug-in using the global random repeats for a seed
+    bot: SeatController | None = None
+    failure = ""
+    try:
+        bot = call_bot(make_bot, spec, seed)
+    except BotForked as exc:
+        failure = f"could not be made ({exc})"
+    except BaseException as exc:   # noqa: BLE001 - reported to the parent, in words
+        failure = f"could not be made ({exception_words(exc)})"
+    while True:
+        try:
+            request = conn.recv()
+        except (EOFError, OSError):
+            return
+        if request is None:
+            return
+        view, legal = request
+        if bot is None:
+            conn.send(("error", failure))
+            continue
+        try:
+            answer = call_bot(bot.choose, view, list(legal))
+            # Only plain data goes back: the index of the legal move the answer is, or the
+            # answer in words. Its own object, unpickled by the peer, ran its code there
+            # (a __reduce__ or a __repr__ that sleeps held a networked table, unsaid).
+            action = legal_choice(answer, legal)
+            if action is None:
+                conn.send(("illegal", answer_words(answer)))
+            else:
+                conn.send(("move", next(i for i, a in enumerate(legal) if a is action)))
+        except BotForked as exc:
+            conn.send(("error", str(exc)))
+        except BaseException as exc:   # noqa: BLE001 - a plug-in's own bug, named
+            try:
+                conn.send(("error", f"raised {exception_words(exc)}"[:500]))
+            except Exception:          # noqa: BLE001 - an answer that does not pickle
+                return
+
+
+def _log_fault(spec: str, words: str) -> None:
+    log.warning("bot %s %s; a quick bot moves for it from now on", spec, words)
+
+
+class BotProcess:
+    """A seat controller (``choose(view, legal)``) whose bot lives in a child process,
+    spawned (a fresh interpreter: nothing of this process, and none of its other
+    plug-ins, is in it; nothing the bot does there reaches this process).
+
+    Every wait has a limit: a child that does not answer within ``answer_within``
+    seconds, answers a move that is not legal, raises (``KeyboardInterrupt`` and
+    ``SystemExit`` too), forks or dies is stopped, and a quick in-process bot
+    (``fallback``) makes that move and every later one of the match. ``on_fault`` is
+    told once, in words ("raised KeyError: 'x'", "ended its process (exit code 0)"); by
+    default they are logged. The bot's prints go nowhere."""
+
+    def __init__(self, spec: str, seed: int, *, answer_within: float = ANSWER_WITHIN,
+                 fallback: str = "heuristic",
+                 on_fault: Callable[[str, str], None] | None = None) -> None:
+        import multiprocessing
+        ctx = multiprocessing.get_context("spawn")  # never fork a process with ZeroMQ threads
+        self._conn, child = ctx.Pipe()
+        self._proc = ctx.Process(target=_serve, args=(child, spec, seed), daemon=True,
+                                 name=f"bot {spec}")
+        self._proc.start()
+        child.close()
+        self.spec = spec
+        self.answer_within = answer_within
+        self._fallback = make_bot(fallback, seed)
+        self._on_fault = on_fault or _log_fault
+        self._broken = False
+
+    def choose(self, view: HandState, legal: list[Action]) -> Action:
+        if not self._broken:
+            words = self._ask(view, legal)
+            if isinstance(words, int):
+                return legal[words]
+            # its pipe may hold a late answer, and it may still be busy: never trust it again
+            self._broken = True
+            self._stop_child()
+            self._on_fault(self.spec, words)
+        return self._fallback.choose(view, legal)
+
+    def _ask(self, view: HandState, legal: list[Action]) -> int | str:
+        """The index of the child's move in ``legal``, or what went wrong, in words."""
+        try:
+            self._conn.send((view, list(legal)))
+            if not self._conn.poll(self.answer_within):
+                return f"did not move within {self.answer_within:g} s"
+            reply: Any = self._conn.recv()   # the child's plain data (see _serve)
+            kind, answer = reply if type(reply) is tuple and len(reply) == 2 else ("?", None)
+            if kind == "move" and type(answer) is int and 0 <= answer < len(legal):
+                return answer
+            if kind == "error" and type(answer) is str:
+                return answer[:500]
+            shown = answer[:300] if type(answer) is str else "something else"
+            return f"answered {shown}, which is not a legal move"
+        except Exception as exc:   # noqa: BLE001 - a dead pipe, an answer that won't unpickle
+            self._proc.join(timeout=0.5)
+            code = self._proc.exitcode
+            if isinstance(exc, (EOFError, BrokenPipeError)) and code is not None:
+                # its process ended ("stopped (EOFError: )" said nothing of why)
+                return f"ended its process (exit code {code})"
+            return f"stopped ({type(exc).__name__}: {exc})"
+
+    def _stop_child(self) -> None:
+        if self._proc.is_alive():
+            self._proc.kill()
+            self._proc.join(timeout=1.0)
+
+    def close(self) -> None:
+        """Stop the child (it also dies with its parent: it is a daemon)."""
+        try:
+            self._conn.send(None)
+        except (OSError, ValueError):
+            pass
+        self._proc.join(timeout=1.0)
+        if self._proc.is_alive():
+            self._proc.kill()
+            self._proc.join(timeout=1.0)
+        self._conn.close()

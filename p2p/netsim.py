@@ -94,26 +94,45 @@ class _Late(BaseException):
 
 
 class _FaultTolerant:
-    """A seat's bot that, once it raises or answers a move that is not legal (someone
-    else's plug-in), is replaced by the heuristic for the rest of the run, said once on
-    stderr: the peer, and the table, go on (the seat process died with a traceback)."""
+    """A seat's bot that, once it fails (raises, answers a move that is not legal, is too
+    slow, ends or forks its process: someone else's plug-in), is replaced by the heuristic
+    for the rest of the game, said once on stderr: the peer, and the table, go on.
+
+    A plug-in thinks in a child process of its own (:class:`engine.simulate.BotProcess`,
+    as at a networked ``play``): what it does there (``os.fork``, ``os._exit``,
+    ``KeyboardInterrupt``) is its fault, named, never this seat's silence. A built-in bot
+    plays here, checked and timed."""
 
     def __init__(self, spec: str, seed: int, seat: int) -> None:
         from engine import exception_words
-        from engine.bots import make_bot
+        from engine.bots import BOTS, make_bot, parse_bot_spec
+        from engine.simulate import BotProcess
         self.spec, self.seat, self.seed = spec, seat, seed
         #: what the bot did wrong (reported with the result), None while it plays
         self.fault: str | None = None
+        self.isolated = False
         try:
-            self.bot: Any = make_bot(spec, seed)
+            if parse_bot_spec(spec)[0] not in BOTS:
+                self.bot: Any = BotProcess(spec, seed, answer_within=DECISION_LIMIT,
+                                           on_fault=self._failed)
+                self.isolated = True
+            else:
+                self.bot = make_bot(spec, seed)
         except KeyboardInterrupt:
             raise
-        except BaseException as exc:  # noqa: BLE001 - a factory that fails for this seed
+        except BaseException as exc:  # noqa: BLE001 - a spec that fails for this seed
             # (the seat's process ended with a traceback and the run lost every game)
             self.fault = f"could not be made ({exception_words(exc)})"[:300]
             sys.stderr.write(f"bot {spec} at seat {seat} {self.fault}; the heuristic "
                              "plays its seat\n")
             self.bot = make_bot("heuristic", seed)
+
+    def _failed(self, spec: str, words: str) -> None:
+        """Told once by the bot's child process when it fails (it then moves with the
+        heuristic itself)."""
+        self.fault = words[:300]
+        sys.stderr.write(f"bot {self.spec} at seat {self.seat} failed to move "
+                         f"({self.fault}); the heuristic moves for it from now on\n")
 
     def _bounded(self, view: Any, legal: list[Any]) -> Any:
         """The bot's move within :data:`DECISION_LIMIT` seconds (a ``SIGALRM`` timer: the
@@ -138,6 +157,8 @@ class _FaultTolerant:
         from engine import BotFailed
         from engine.bots import make_bot
         from engine.simulate import checked_choice
+        if self.isolated:
+            return self.bot.choose(view, legal)   # its own checks, limit and fallback
         if self.fault is None:
             try:
                 return checked_choice(self._bounded, view, legal, self.seat)
@@ -148,6 +169,12 @@ class _FaultTolerant:
                                  f"now on\n")
                 self.bot = make_bot("heuristic", self.seed)
         return self.bot.choose(view, legal)
+
+    def close(self) -> None:
+        """Stop the bot's child process, if it has one."""
+        close = getattr(self.bot, "close", None) if self.isolated else None
+        if close is not None:
+            close()
 
 
 def _child(spec_path: str, seat: int, resume: bool) -> int:
@@ -217,6 +244,7 @@ def _child(spec_path: str, seat: int, resume: bool) -> int:
         res["applied"] = [[h, i, t] for (h, i), t in peer.applied_at.items()]
         res["moves"] = [[h, i] for (h, i) in peer.move_index]
     peer.close(flush=1.0)
+    bot.close()
     say("RESULT " + json.dumps(res))
     return 0 if peer.finished else 1
 
