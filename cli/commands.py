@@ -74,6 +74,9 @@ class Context(NamedTuple):
     hand_over: bool = False
     match_over: bool = False
     order: tuple[int, ...] | None = None     # the hand as numbered on screen
+    #: why this seat cannot move at all (a bot plays it by the others' agreement): the
+    #: answer to any move, before "your hand is empty" could be said of a hand it never held
+    watching: str | None = None
 
 
 def numbered(ctx: Context) -> tuple[int, ...]:
@@ -205,9 +208,15 @@ def parse(text: str, ctx: Context) -> Outcome:
 
 
 def _not_now(ctx: Context) -> str | None:
-    """Why the human cannot act at all now, or None."""
-    if ctx.seat in ctx.view.actors():
+    """Why the human cannot act at all now, or None: whose turn it is when one player's
+    ("it is Ann's turn"), said before anything about the card typed."""
+    if ctx.watching:
+        return ctx.watching
+    actors = ctx.view.actors()
+    if ctx.seat in actors:
         return None
+    if len(actors) == 1 and 0 <= actors[0] < len(ctx.names):
+        return reply("not-your-turn", name=ctx.names[actors[0]])
     return reply("not-your-move")
 
 
@@ -223,14 +232,14 @@ def _phase_hint(ctx: Context) -> str:
 
 
 def _play(ctx: Context, args: list[str]) -> Outcome:
+    busy = _not_now(ctx)
+    if busy:
+        return _err(busy)
     if not args:
         return _err(reply("play-which"))
     c = card_number(ctx, args[0])
     if isinstance(c, str):
         return _err(c)
-    busy = _not_now(ctx)
-    if busy:
-        return _err(busy)
     phase = ctx.view.phase
     name = card_name(c, ctx.lang)
     if phase == RESPOND:
@@ -268,14 +277,25 @@ def _play(ctx: Context, args: list[str]) -> Outcome:
         opts = or_list(f"play {args[0]} on {labels[a.target].split(' & ')[0]}"
                        for a in plays if a.target is not None)
         return _err(reply("say-whom", card=name, options=opts))
-    if target_word is not None and plays:
-        return _err(reply("not-a-hazard", card=name, n=args[0]))
+    if target_word is not None:
+        # a name after a card that goes on one's own side: refused whatever it is (the
+        # card was played, ignoring "on zz"), a name nobody has said as such
+        t = resolve_target(ctx, target_word)
+        if isinstance(t, str) and not any(n.lower().startswith(target_word.lower())
+                                          for n in ctx.names):
+            return _err(t)
+        if plays:
+            # the hint only where "play N" works; else why the card cannot be played
+            return _err(reply("not-a-hazard", card=name, n=args[0]))
     if plays:
         return Outcome("action", action=plays[0])
     return _err(_why(ctx, c))
 
 
 def _discard(ctx: Context, args: list[str]) -> Outcome:
+    busy = _not_now(ctx)
+    if busy:
+        return _err(busy)
     if not args:
         return _err(reply("discard-which"))
     cards = []
@@ -284,9 +304,6 @@ def _discard(ctx: Context, args: list[str]) -> Outcome:
         if isinstance(c, str):
             return _err(c)
         cards.append(c)
-    busy = _not_now(ctx)
-    if busy:
-        return _err(busy)
     if ctx.view.phase != PLAY:
         return _err(_phase_hint(ctx))
     if len(cards) > 1:
@@ -342,6 +359,8 @@ def _answer(ctx: Context, verb: str) -> Outcome:
     without it is refused only after the same prompt."""
     busy = _not_now(ctx)
     if busy:
+        if ctx.watching:
+            return _err(busy)
         if ctx.view.phase == RESPOND:
             return _err(reply("answer-in"))
         return _err(reply("no-hazard"))

@@ -32,6 +32,7 @@ from .words import (
     end_line,
     hand_start_line,
     left_wait_line,
+    limit_note,
     local_names,
     match_over_line,
     nothing_to_agree_line,
@@ -467,6 +468,30 @@ class NetDriver:
                     "name": self.names[t.seat], "runner": self.names[t.runner]}
         return names
 
+    @property
+    def step_limit(self) -> float:
+        """The table's limit on each protocol step (seconds), said with its waits."""
+        return float(self.peer.cfg.step_limit)
+
+    @property
+    def decision_limit(self) -> float | None:
+        """The table's limit on a player's move (seconds); None: moves are untimed."""
+        return self.peer.cfg.decision_limit
+
+    def is_bot(self, seat: int) -> bool:
+        """Whether a bot plays ``seat`` (the host's, or one that took a seat by
+        agreement): its move needs no time limit said."""
+        return seat in self.bots
+
+    def watching(self) -> str | None:
+        """Why this player cannot move at all, in words, when a bot took their seat by the
+        others' agreement while they were away (the same sentence as the full screen's);
+        None while they play their own seat."""
+        taken = self.replaced()
+        if taken is None or self.over:
+            return None
+        return seat_taken_line(taken[0], self.names[taken[1]])
+
     def activity(self) -> str | None:
         """What the table waits for besides a move the view already explains; for a
         player whose seat a bot took, that they watch (their hand shows empty)."""
@@ -497,9 +522,10 @@ class NetDriver:
             return left_wait_line(who)
         word = PEER_STATES.get(state)
         slow = f" ({_(word) if word else state})" if state not in ("", "connected") else ""
+        limit = limit_note(self.step_limit)
         if w.step is TableStep.MOVE:
-            return None if not slow else _("Waiting for %(name)s%(state)s.") % {
-                "name": who, "state": slow}
+            return None if not slow else _("Waiting for %(name)s%(state)s %(limit)s.") % {
+                "name": who, "state": slow, "limit": limit_note(self.decision_limit)}
         if w.step is TableStep.SHARE:
             if w.seat == self.seat:
                 return None
@@ -507,13 +533,13 @@ class NetDriver:
             # not as the protocol's "decryption share"; a bot's lock is the bot's (in
             # `play` it runs on this computer: "Bo's computer" puzzled a newcomer)
             if w.seat in self.bots:
-                return _("Waiting for %(name)s (a bot) to unlock the next card%(state)s.") \
-                    % {"name": who, "state": slow}
-            return _("Waiting for %(name)s's computer to unlock the next card%(state)s.") % {
-                "name": who, "state": slow}
+                return _("Waiting for %(name)s (a bot) to unlock the next card%(state)s "
+                         "%(limit)s.") % {"name": who, "state": slow, "limit": limit}
+            return _("Waiting for %(name)s's computer to unlock the next card%(state)s "
+                     "%(limit)s.") % {"name": who, "state": slow, "limit": limit}
         step = _(STEP_WORDS[w.step]) if w.step in STEP_WORDS else w.step.value
         if w.seat == self.seat:       # "waiting for Ann" on Ann's own screen read as a fault
             return _("%(step)s: this computer is working on it.") % {
                 "step": step[:1].upper() + step[1:]}
-        return _("%(step)s: waiting for %(name)s%(state)s.") % {
-            "step": step[:1].upper() + step[1:], "name": who, "state": slow}
+        return _("%(step)s: waiting for %(name)s%(state)s %(limit)s.") % {
+            "step": step[:1].upper() + step[1:], "name": who, "state": slow, "limit": limit}

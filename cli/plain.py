@@ -9,16 +9,20 @@ status 0; end of input leaves cleanly.
 
 from __future__ import annotations
 
+import os
+import queue
+import select
 import sys
+import threading
 import time
 from typing import TextIO
 
 from engine import Action, HandState, IllegalAction
 from engine.bots import make_bot
-from engine.state import DRAW
+from engine.state import DRAW, RESPOND
 
 from . import i18n, render
-from .commands import NO, YES, Commander, Context
+from .commands import NO, YES, Commander, Context, Outcome
 from .driver import TableDriver
 from .i18n import N_, _
 from .words import (
@@ -29,15 +33,129 @@ from .words import (
     final_line,
     leave_question,
     peer_label,
+    reply,
     rules_name,
     silent_seat_plain_line,
     sorry_line,
+    turn_wait_line,
+    waiting_text,
     with_names,
     wrap,
 )
 
 #: The longest command line read (characters); the rest of a longer line is dropped.
 MAX_LINE = 4096
+
+#: :meth:`PlainSession.read_turn`'s answer when the turn changed under the prompt.
+CHANGED = "\x00changed"
+
+
+#: The longest line kept from stdin (bytes); the rest of a longer line is dropped.
+MAX_LINE_BYTES = 4096
+
+
+class LineReader:
+    """Lines typed on stdin without ever blocking the loops.
+
+    A real file descriptor is polled with ``select`` and read with ``os.read`` into our
+    own buffer (a text file's buffer would hide lines from ``select``), so nothing is
+    left reading the terminal when the full-screen console takes over; other streams
+    (tests) are read by a daemon thread. ``readline`` blocks, for the line mode.
+    """
+
+    def __init__(self, inp: TextIO | None = None) -> None:
+        self.inp = inp if inp is not None else sys.stdin
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._buffer = b""
+        self._skipping = False
+        self._eof = False
+        self._fd: int | None
+        try:
+            self._fd = self.inp.fileno()
+        except (OSError, ValueError, AttributeError):
+            self._fd = None
+        if self._fd is None:
+            threading.Thread(target=self._read_stream, daemon=True).start()
+
+    def _read_stream(self) -> None:
+        """Read lines until the end; a stream that fails to read (a closed terminal, a
+        capture refusing reads) has ended, as at end of file, rather than raising in a
+        thread nobody joins."""
+        try:
+            while True:
+                line = self.inp.readline(MAX_LINE_BYTES)
+                if not line:
+                    break
+                if not line.endswith("\n"):
+                    while True:     # the end of an over-long line: dropped
+                        rest = self.inp.readline(MAX_LINE_BYTES)
+                        if not rest or rest.endswith("\n"):
+                            break
+                self._lines.put(line.rstrip("\r\n"))
+        except (OSError, ValueError, UnicodeDecodeError):
+            pass
+        finally:
+            self._lines.put(None)
+
+    def _fill(self, timeout: float) -> None:
+        assert self._fd is not None
+        try:
+            ready, _, _ = select.select([self._fd], [], [], timeout)
+        except (OSError, ValueError):
+            ready = []
+        if not ready:
+            return
+        try:
+            chunk = os.read(self._fd, 4096)
+        except OSError:
+            chunk = b""
+        if not chunk:
+            if self._buffer:
+                self._lines.put(self._buffer.decode(errors="replace"))
+                self._buffer = b""
+            self._lines.put(None)
+            self._eof = True
+            return
+        if self._skipping:
+            # the end of an over-long line: dropped up to its newline
+            nl = chunk.find(b"\n")
+            if nl < 0:
+                return
+            chunk, self._skipping = chunk[nl:], False
+        self._buffer += chunk
+        *lines, self._buffer = self._buffer.split(b"\n")
+        for line in lines:
+            self._lines.put(line.decode(errors="replace").rstrip("\r"))
+        if len(self._buffer) > MAX_LINE_BYTES:
+            # no newline in sight: keep a command's worth, never a growing buffer
+            self._buffer, self._skipping = self._buffer[:MAX_LINE_BYTES], True
+
+    def get(self, timeout: float = 0.0) -> str | None | bool:
+        """A line, None at end of input (then always), False when nothing was typed
+        within ``timeout``."""
+        if self._fd is not None and not self._eof and self._lines.empty():
+            self._fill(timeout)
+            timeout = 0.0
+        try:
+            line = self._lines.get(timeout=timeout) if timeout > 0 else \
+                self._lines.get_nowait()
+        except queue.Empty:
+            return False
+        if line is None:
+            self._lines.put(None)          # end of input stays the end
+        return line
+
+    def readline(self, limit: int = -1) -> str:
+        """A line with its newline, ``""`` at end of input (a file's ``readline``); the
+        lines are already bounded (:data:`MAX_LINE_BYTES`), ``limit`` cuts them further."""
+        while True:
+            line = self.get(0.2)
+            if line is None:
+                return ""
+            if isinstance(line, str):
+                return (line[:limit] if limit >= 0 else line) + "\n"
+
+
 
 
 #: The words that say the table and the hand again (and Enter on one's turn).
@@ -46,17 +164,29 @@ LOOK_HELP = N_("  look (or Enter)  say the table and your hand again")
 
 
 class PlainSession:
+    """The line mode's loop. Input is read without blocking the table: while the others
+    play, a line is answered at once (look, help, rules, why; a move is refused, saying
+    whose turn it is), never kept to be played later against a hand that has changed
+    (``discard 1`` typed early threw away the card drawn next, unseen)."""
+
     def __init__(self, driver: TableDriver, *, auto: bool = False, lang: str | None = None,
                  seed: int = 0, out: TextIO | None = None, inp: TextIO | None = None) -> None:
         self.driver = driver
         self.auto = auto
         self.lang = lang
         self.out = out or sys.stdout
-        self.inp = inp or sys.stdin
+        source = inp if inp is not None else sys.stdin
+        self.reader: LineReader = source if isinstance(source, LineReader) or hasattr(
+            source, "get") else LineReader(source)  # type: ignore[assignment]
         self.commander = Commander()
         self.bot = make_bot("heuristic", seed * 7919 + 5) if auto else None
         self.shown = 0
         self.last_activity: str | None = None
+        # the waits said since this player's last board: each said once, not dozens of
+        # times ("Waiting for Bo to unlock the next card" 37 times in one hand)
+        self.waits_said: set[str] = set()
+        self.turn_said: object = None     # whose turn was last said
+        self.eof = False
 
     def say(self, text: str = "") -> None:
         """Lines to the terminal, each within :data:`WIDTH`: a longer one (an event, a
@@ -84,24 +214,52 @@ class PlainSession:
             self.say("* " + line)
         self.shown = len(events)
 
+    def watching(self) -> str | None:
+        """Why this seat cannot move at all (a bot took it by agreement), or None."""
+        return getattr(self.driver, "watching", lambda: None)()
+
     def context(self) -> Context:
         d = self.driver
-        return Context(d.view(), d.seat, d.legal(), d.names, self.lang, d.hand_over, d.over)
+        return Context(d.view(), d.seat, d.legal(), d.names, self.lang, d.hand_over, d.over,
+                       watching=self.watching())
+
+    def _get(self, timeout: float) -> str | None | bool:
+        """A line, None at the end of input, False when none came within ``timeout``."""
+        if self.eof:
+            time.sleep(timeout)
+            return None
+        line = self.reader.get(timeout)
+        if line is None:
+            self.eof = True
+        return line[:MAX_LINE] if isinstance(line, str) else line
 
     def read(self) -> str | None:
+        """A line typed (waiting as long as it takes: a question was asked)."""
         self.out.write("> ")
         self.out.flush()
-        line = self.inp.readline(MAX_LINE)
-        if not line:
-            return None
-        if not line.endswith("\n"):
-            # a line longer than any command: its end is read and dropped, so a pasted
-            # megabyte (or a stream with no newline) never grows without bound
-            while True:
-                rest = self.inp.readline(MAX_LINE)
-                if not rest or rest.endswith("\n"):
-                    break
-        return line.rstrip("\n")
+        while True:
+            line = self._get(0.2)
+            if line is None or isinstance(line, str):
+                return line
+
+    def _turn_key(self) -> tuple[object, ...]:
+        d = self.driver
+        return (d.my_move(), d.hand_over, d.hand_no, d.over, self.watching())
+
+    def read_turn(self) -> str | None:
+        """A line typed at this player's prompt, or :data:`CHANGED` when the table moved
+        on under it (a bot took the seat, the hand was voided): the prompt is then said
+        again as it now stands, and nothing typed before is played against it."""
+        key = self._turn_key()
+        self.out.write("> ")
+        self.out.flush()
+        while True:
+            line = self._get(0.1)
+            if line is None or isinstance(line, str):
+                return line
+            if self._turn_key() != key:
+                self.out.write("\n")
+                return CHANGED
 
     def show_scores(self) -> None:
         d = self.driver
@@ -131,11 +289,13 @@ class PlainSession:
         while True:
             while d.others_pending():
                 if not d.step_others(wait=0.05):
-                    # a network table waits: say what for (a player who left, a slow
-                    # peer, the shuffle), once each time it changes
+                    # a network table waits: say what for (whose turn, a player who left,
+                    # a slow peer, the shuffle), once each time it changes, and answer
+                    # what is typed meanwhile
                     self.flush_events()
+                    self.show_turn()
                     self.show_activity()
-                    if self._silent_seat_command() is False:
+                    if self._between_moves(0.0) is False:
                         return 0
             self.flush_events()
             if d.hand_over:
@@ -144,7 +304,9 @@ class PlainSession:
                     self.say(final_line(d.match, d.names, d.ended_early))
                     self.out.flush()
                     return 0
-                if self.auto:
+                if self.auto or self.watching():
+                    # a spectator, or a player whose seat a bot plays, reads no scores
+                    # before the next hand: the table has gone on without them
                     d.next_hand()
                     continue
                 self.say(_("Press Enter (or type next) for hand %(hand)d.")
@@ -154,10 +316,14 @@ class PlainSession:
                 continue
             if not d.my_move():
                 # Nothing to wait for in-process; a network driver is waiting on peers.
+                self.show_turn()
                 self.show_activity()
-                time.sleep(0.05)
+                if self._between_moves(0.05) is False:
+                    return 0
                 continue
             view, legal, hand_no = d.view(), d.legal(), d.hand_no
+            self.waits_said.clear()
+            self.turn_said = None
             if self.bot is not None:
                 # the move goes to the table first, then the board it was chosen on is
                 # printed (a render is a pure function of the view): the peers play on
@@ -181,54 +347,135 @@ class PlainSession:
                                                      self.lang)):
             self.say(line)
 
-    def _silent_seat_command(self) -> bool | None:
-        """While a seat is silent in a network game, the player may type ``bot`` (a bot
-        takes the seat from the next hand, by agreement), ``end`` (end the match, by
-        agreement), ``wait`` or ``quit``. None when nothing was typed; False to leave."""
+    def turn_text(self) -> str | None:
+        """Whose turn it is when it is another player's, with the limit on their move (a
+        bot's needs none), as the full screen's status line says it; None on this
+        player's own move, between hands and in-process (where the bots never wait)."""
         d = self.driver
-        silent = getattr(d, "silent", None)
-        get = getattr(self.inp, "get", None)
-        if silent is None or get is None or silent() is None:
+        if d.over or d.hand_over or d.my_move() or not hasattr(d, "decision_limit"):
             return None
-        line = get(0.1)
+        view = d.view()
+        if view is None:
+            return None
+        text = waiting_text(view, d.seat, d.names, self.lang, keys=False)
+        others = [s for s in view.actors() if s != d.seat]
+        if not others or all(getattr(d, "is_bot", lambda s: True)(s) for s in others):
+            return text
+        return turn_wait_line(text, d.decision_limit)  # type: ignore[attr-defined]
+
+    def show_turn(self) -> None:
+        """Say whose turn it is each time the turn passes to another player (the line mode
+        said nothing while the others played)."""
+        d = self.driver
+        text = self.turn_text()
+        if text is None:
+            return
+        view = d.view()
+        key = (d.hand_no, tuple(s for s in view.actors() if s != d.seat),
+               view.phase == RESPOND)
+        if key == self.turn_said:
+            return
+        self.turn_said = key
+        self.say("* " + text)
+        self.out.flush()
+
+    def _between_moves(self, timeout: float) -> bool | None:
+        """A line typed while the table does not wait for this player, answered at once:
+        the table and the hand (Enter, look), help, rules, why; ``bot``/``end`` while a
+        seat is silent; quit; any move is refused with the reason (whose turn it is, or
+        the bot that plays the seat). None when nothing was typed; False to leave."""
+        d = self.driver
+        silent = getattr(d, "silent", lambda: None)()
+        line = self._get(timeout)
         if line is False:
             return None
-        if line is None and self.auto:
-            return None                 # a spectator with no input waits
-        if line is None or str(line).strip().lower() in ("q", "quit"):
-            self.say(_("You left the table."))
-            return False
-        word = str(line).strip().lower()
-        if word in ("b", "bot"):
-            self.say(d.agree("bot"))  # type: ignore[attr-defined]
-        elif word in ("e", "end"):
-            self.say(d.agree("end"))  # type: ignore[attr-defined]
-        elif word:
-            names = d.current_names()  # type: ignore[attr-defined]
-            self.say(silent_seat_plain_line(names[silent()]))
-        return True
+        if line is None:
+            if silent is not None and not self.auto and not self.watching():
+                self.say(_("You left the table."))
+                return False
+            return None             # the end of the input is said at this player's turn
+        word = line.strip().lower()
+        if silent is not None and word in ("b", "bot", "e", "end"):
+            self.say(d.agree("bot" if word in ("b", "bot") else "end"))  # type: ignore[attr-defined]
+            return True
+        if not word or word in LOOK:
+            view = d.view()
+            if view is not None:
+                self._show_board(view, [], d.hand_no)
+            self._say_waits(again=True)
+            return True
+        return self._answer(line)
 
-    def show_activity(self) -> None:
+    def _say_waits(self, again: bool = False) -> None:
+        """What the table waits for, after a board said on request (the board's own last
+        line says whose turn it is)."""
+        watching = self.watching()
+        busy = watching or self._activity_text()
+        if busy and (again or busy not in self.waits_said):
+            self.waits_said.add(busy)
+            self.say("* " + busy)
+        self.out.flush()
+
+    def _activity_text(self) -> str | None:
         busy = self.driver.activity()
         silent = getattr(self.driver, "silent", lambda: None)()
         if silent is not None:
             status = self.driver.agreement_status()  # type: ignore[attr-defined]
             names = self.driver.current_names()  # type: ignore[attr-defined]
             busy = silent_seat_plain_line(names[silent]) + (f" {status}" if status else "")
-        if busy and busy != self.last_activity:
+        return busy
+
+    def show_activity(self) -> None:
+        """What the table waits for besides a move, said once each time it changes, and
+        not again for the same wait before this player's next board."""
+        busy = self._activity_text()
+        if busy and busy != self.last_activity and busy not in self.waits_said:
+            self.waits_said.add(busy)
             self.say("* " + busy)
             self.out.flush()
         self.last_activity = busy
 
+    def _answer(self, text: str) -> bool:
+        """One command line outside this player's move: answered at once; a move is
+        refused with the reason it cannot be made now. False to leave."""
+        out = self.commander.handle(text, self.context())
+        if out.kind in ("action", "confirm", "next"):
+            # a move the table does not wait for: refused, never kept for later
+            self.commander.pending = None
+            self.say(sorry_line(self.watching() or self._not_now()))
+            return True
+        return out.kind == "none" or self._answer_outcome(out)
+
+    def _not_now(self) -> str:
+        view = self.driver.view()
+        others = [s for s in view.actors() if s != self.driver.seat] if view else []
+        if len(others) == 1:
+            return reply("not-your-turn", name=self.driver.names[others[0]])
+        return reply("not-your-move")
+
+    def _help(self) -> None:
+        # "look" among the commands, before the note that ends the list (it came after
+        # the note)
+        lines = _(PLAIN_HELP).splitlines()
+        cut = 1 + max((i for i, line in enumerate(lines) if line.startswith(" ")),
+                      default=len(lines) - 1)     # after the last command
+        self.say("\n".join([*lines[:cut], _(LOOK_HELP), *lines[cut:]])
+                 + ("" if getattr(self.driver, "saves_game", True)
+                    else "\n" + _(NOT_SAVED)))
+
     def _command(self) -> bool:
-        """Read and carry out one command; False to leave (quit or end of input)."""
+        """Read and carry out one command; False to leave (quit or end of input). Returns
+        (True) without a move when the table moved on under the prompt."""
         d = self.driver
         while True:
-            text = self.read()
+            text = self.read_turn()
             if text is None:
                 self.say("")
                 self.say(_("End of input: leaving the table."))
                 return False
+            if text == CHANGED:
+                self.flush_events()
+                return True
             if text and not text.strip() and d.my_move() and d.view().phase == DRAW:
                 text = "draw"       # the prompt says "draw (space; draw)": space, Enter
             if text.strip().lower() in LOOK or (not text.strip() and d.my_move()):
@@ -236,31 +483,20 @@ class PlainSession:
                 # back to them ("board", "hand" were unknown commands; Enter said nothing)
                 self._show_board(d.view(), d.legal(), d.hand_no)
                 continue
+            if not (d.my_move() or d.hand_over):
+                # the table moved on while the line was typed: not played against it
+                if not self._answer(text):
+                    return False
+                return True
             out = self.commander.handle(text, self.context())
             if out.kind == "none":
                 continue
-            if out.kind == "quit":
-                if not self._leave_confirmed():
-                    continue
-                if not getattr(d, "saves_game", True):
-                    # a saved game's verb says "You left; the game is saved…" next
-                    self.say(_("You left the table."))
-                return False
-            if out.kind == "help":
-                # "look" among the commands, before the note that ends the list (it came
-                # after the note)
-                lines = _(PLAIN_HELP).splitlines()
-                cut = 1 + max((i for i, line in enumerate(lines) if line.startswith(" ")),
-                              default=len(lines) - 1)     # after the last command
-                self.say("\n".join([*lines[:cut], _(LOOK_HELP), *lines[cut:]])
-                         + ("" if getattr(self.driver, "saves_game", True)
-                            else "\n" + _(NOT_SAVED)))
+            if out.kind in ("quit", "help", "message", "rules", "error"):
+                if not self._answer_outcome(out):
+                    return False
                 continue
-            if out.kind in ("message", "confirm", "rules"):
+            if out.kind == "confirm":
                 self.say(out.text)
-                continue
-            if out.kind == "error":
-                self.say(sorry_line(out.text))
                 continue
             if out.kind == "next":
                 d.next_hand()
@@ -273,6 +509,22 @@ class PlainSession:
                 continue
             return True
 
+    def _answer_outcome(self, out: Outcome) -> bool:
+        """Say a command's answer that is not a move; False to leave."""
+        kind, text = out.kind, out.text
+        if kind == "quit":
+            if not self._leave_confirmed():
+                return True
+            if not getattr(self.driver, "saves_game", True):
+                self.say(_("You left the table."))
+            return False
+        if kind == "help":
+            self._help()
+        elif kind == "error":
+            self.say(sorry_line(text))
+        else:
+            self.say(text)
+        return True
 
     def _leave_confirmed(self) -> bool:
         """``quit`` asks first, as the full screen does (one slip of a typed q ended an

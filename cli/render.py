@@ -546,7 +546,8 @@ def screen_lines(view: HandState, names: Sequence[str], seat: int, legal: Sequen
     """The table, the hand and what is expected: what the plain mode prints."""
     lines = table_lines(view, names, seat, hand_no, lang, verbose)
     lines += hand_lines(view, seat, legal, lang, color=False, verbose=verbose)
-    lines += [[("class:prompt", w)] for w in wrap(waiting_text(view, seat, names, lang))]
+    lines += [[("class:prompt", w)] for w in wrap(waiting_text(view, seat, names, lang,
+                                                              keys=False))]
     return lines
 
 

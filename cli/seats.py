@@ -11,8 +11,6 @@ import fcntl
 import ipaddress
 import logging
 import os
-import queue
-import select
 import socket
 import sys
 import threading
@@ -40,11 +38,13 @@ from p2p.table import node_id_for as node_id_for
 from p2p.table.store import default_data_dir, read_meta, table_dir
 
 from . import i18n
-from .args import bind_address, data_dir, move_delay, resume_flags
+from .args import bind_address, data_dir, move_delay, plain_wanted, resume_flags
 from .bot_process import BotProcess
 from .console import run_console
 from .i18n import _
 from .netdriver import NetDriver
+from .plain import MAX_LINE_BYTES as MAX_LINE_BYTES
+from .plain import LineReader as LineReader
 from .words import (
     key_change_line,
     known_problem_line,
@@ -401,116 +401,6 @@ def known_lines(args: argparse.Namespace, cfg: TableConfig, me: int,
     return out
 
 
-#: The longest line kept from stdin (bytes); the rest of a longer line is dropped.
-MAX_LINE_BYTES = 4096
-
-
-class LineReader:
-    """Lines typed on stdin without ever blocking the loops.
-
-    A real file descriptor is polled with ``select`` and read with ``os.read`` into our
-    own buffer (a text file's buffer would hide lines from ``select``), so nothing is
-    left reading the terminal when the full-screen console takes over; other streams
-    (tests) are read by a daemon thread. ``readline`` blocks, for the line mode.
-    """
-
-    def __init__(self, inp: TextIO | None = None) -> None:
-        self.inp = inp if inp is not None else _stdin()
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        self._buffer = b""
-        self._skipping = False
-        self._eof = False
-        self._fd: int | None
-        try:
-            self._fd = self.inp.fileno()
-        except (OSError, ValueError, AttributeError):
-            self._fd = None
-        if self._fd is None:
-            threading.Thread(target=self._read_stream, daemon=True).start()
-
-    def _read_stream(self) -> None:
-        """Read lines until the end; a stream that fails to read (a closed terminal, a
-        capture refusing reads) has ended, as at end of file, rather than raising in a
-        thread nobody joins."""
-        try:
-            while True:
-                line = self.inp.readline(MAX_LINE_BYTES)
-                if not line:
-                    break
-                if not line.endswith("\n"):
-                    while True:     # the end of an over-long line: dropped
-                        rest = self.inp.readline(MAX_LINE_BYTES)
-                        if not rest or rest.endswith("\n"):
-                            break
-                self._lines.put(line.rstrip("\r\n"))
-        except (OSError, ValueError, UnicodeDecodeError):
-            pass
-        finally:
-            self._lines.put(None)
-
-    def _fill(self, timeout: float) -> None:
-        assert self._fd is not None
-        try:
-            ready, _, _ = select.select([self._fd], [], [], timeout)
-        except (OSError, ValueError):
-            ready = []
-        if not ready:
-            return
-        try:
-            chunk = os.read(self._fd, 4096)
-        except OSError:
-            chunk = b""
-        if not chunk:
-            if self._buffer:
-                self._lines.put(self._buffer.decode(errors="replace"))
-                self._buffer = b""
-            self._lines.put(None)
-            self._eof = True
-            return
-        if self._skipping:
-            # the end of an over-long line: dropped up to its newline
-            nl = chunk.find(b"\n")
-            if nl < 0:
-                return
-            chunk, self._skipping = chunk[nl:], False
-        self._buffer += chunk
-        *lines, self._buffer = self._buffer.split(b"\n")
-        for line in lines:
-            self._lines.put(line.decode(errors="replace").rstrip("\r"))
-        if len(self._buffer) > MAX_LINE_BYTES:
-            # no newline in sight: keep a command's worth, never a growing buffer
-            self._buffer, self._skipping = self._buffer[:MAX_LINE_BYTES], True
-
-    def get(self, timeout: float = 0.0) -> str | None | bool:
-        """A line, None at end of input (then always), False when nothing was typed
-        within ``timeout``."""
-        if self._fd is not None and not self._eof and self._lines.empty():
-            self._fill(timeout)
-            timeout = 0.0
-        try:
-            line = self._lines.get(timeout=timeout) if timeout > 0 else \
-                self._lines.get_nowait()
-        except queue.Empty:
-            return False
-        if line is None:
-            self._lines.put(None)          # end of input stays the end
-        return line
-
-    def readline(self, limit: int = -1) -> str:
-        """A line with its newline, ``""`` at end of input (a file's ``readline``); the
-        lines are already bounded (:data:`MAX_LINE_BYTES`), ``limit`` cuts them further."""
-        while True:
-            line = self.get(0.2)
-            if line is None:
-                return ""
-            if isinstance(line, str):
-                return (line[:limit] if limit >= 0 else line) + "\n"
-
-
-def _stdin() -> TextIO:
-    return sys.stdin
-
-
 def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
               out: TextIO | None = None, bots: Collection[int] = ()) -> int:
     """The console for a networked seat until the match ends or the player leaves; then
@@ -526,7 +416,10 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
                   % {"reason": peer_stop_reason(peer) or _("no deal from the others")}),
                   file=say)
             return 1
-        inp = reader if out is not None or not sys.stdin.isatty() else None
+        # the line mode reads through the lobby's reader (never blocking: a line typed in
+        # another's turn is answered at once), the full screen from the terminal itself
+        inp = reader if out is not None or not sys.stdin.isatty() or plain_wanted(args) \
+            else None
         try:
             code = run_console(driver, args, seed=int(getattr(args, "seed", 0) or 0),
                                out=out, inp=inp,  # type: ignore[arg-type]

@@ -616,8 +616,12 @@ def command_for(action: Action, view: HandState, seat: int, names: Sequence[str]
 
 # ----- what the table waits for ---------------------------------------------------------
 
-def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | None = None) -> str:
+def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | None = None,
+                 keys: bool = True) -> str:
     """One sentence: whose move it is and what is expected, naming the keys.
+
+    ``keys``: False in the line mode, which has no "p"/"d" keys (a card is named by
+    number: "p" alone asked "play which card?" though the prompt offered it).
 
     When a hazard hits the human's side the sentence depends only on the attack, never on
     the human's hand (R9): "coup" and "pass" are always offered.
@@ -689,6 +693,8 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
                 "km": view.target}
         return _("Waiting for %(name)s to decide on the extension.") % {"name": names[actor]}
     if actor == seat:
+        if not keys:
+            return _("Your turn: play or discard a card (play N, discard N).")
         return _("Your turn: play or discard a card (p or d; play N, discard N).")
     return _("%(name)s's turn.") % {"name": names[actor]}
 
@@ -807,6 +813,21 @@ def nothing_to_agree_line() -> str:
 def cannot_agree_line() -> str:
     return _("You already chose for this hand (a bot or the end, not both); waiting for "
              "the others.")
+
+
+def limit_note(seconds: float | None) -> str:
+    """How long a wait may last, said with it ("every wait has a limit and says so"):
+    the table's own limit, or that a player's move has none (a newcomer waited for a
+    friend's move wondering whether the table had hung)."""
+    if seconds is None:
+        return _("(no time limit)")
+    return _("(up to %(seconds)s s)") % {"seconds": f"{seconds:g}"}
+
+
+def turn_wait_line(text: str, seconds: float | None) -> str:
+    """Whose turn it is, as the line mode says it when the turn passes to another player
+    (the full screen's status line), with the table's limit on that player's move."""
+    return _("%(turn)s %(limit)s") % {"turn": text, "limit": limit_note(seconds)}
 
 
 def seat_taken_line(hand_no: int, runner: str) -> str:
@@ -1483,7 +1504,9 @@ PEER_STATES_BOT = N_("bot")
 
 #: A peer's state as the help lists it.
 PEER_STATES = {"connected": N_("connected"), "offline": N_("offline"), "left": N_("left"),
-               "waiting": N_("waiting"), "thinking": N_("thinking"), "ready": N_("ready")}
+               "waiting": N_("waiting"), "thinking": N_("thinking"), "ready": N_("ready"),
+               # the transport's other states (shown raw in English under sv, fr, …)
+               "connecting": N_("connecting"), "slow": N_("slow"), "unknown": N_("unknown")}
 
 
 def side_label(names: Sequence[str], n_sides: int, side: int) -> str:
@@ -1698,6 +1721,9 @@ REPLIES: dict[str, str] = {
     "why-which": N_("why which card? e.g. why 3"),
     "unknown-command": N_("unknown command {word!r}: type help for the list"),
     "not-your-move": N_("it is not your move: wait for the others"),
+    # a move typed in another's turn is refused at once, naming whose turn it is (the line
+    # mode kept it and played it later, against a hand that had changed meanwhile)
+    "not-your-turn": N_("it is {name}'s turn: wait for your turn"),
     "draw-first": N_("draw first: type draw"),
     "answer-first": N_("answer the hazard first: c for a coup fourré or n to let it stand "
                     "(coup / pass)"),

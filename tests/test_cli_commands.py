@@ -268,7 +268,7 @@ def test_why_help_quit_next() -> None:
 def test_not_your_move() -> None:
     ctx = make(HAND, seat=1)
     ctx = ctx._replace(legal=[])
-    assert parse("play 1", ctx).text == "it is not your move: wait for the others"
+    assert parse("play 1", ctx).text == "it is Bo's turn: wait for your turn"
     # the engine's "seat 1" becomes a name
     assert parse("why 1", ctx).text.endswith("It is Bo's move, not Ana's [R4]")
 
