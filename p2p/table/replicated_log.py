@@ -146,6 +146,7 @@ class LogOptions:
     fetch_min_interval: float = 0.02  # serve at most one FETCH per peer per this long
     fetch_bytes_per_s: int = 4 << 20  # ... and at most this many bytes of replies per peer
     fetch_burst: int = 8 << 20        # (a token bucket of this size: a whole match fits)
+    fetch_max_unacked: int = 2        # ... and only while fewer payloads to it are unacked
     max_early: int = 4096             # entries buffered ahead of the log, per author
     max_early_bytes: int = 8 << 20    # ... and their bytes, per author
     record_times: bool = False        # keep apply times per entry (benchmarks)
@@ -181,9 +182,16 @@ class ReplicatedLog:
                  seat_of_node: Mapping[bytes, int], clock: Callable[[], float],
                  options: LogOptions | None = None,
                  secrets: Mapping[int, Mapping[str, Any]] | None = None,
-                 seat: int | None = None) -> None:
+                 seat: int | None = None,
+                 in_flight: Callable[[bytes], int] | None = None) -> None:
         """``seat``: a bot taking over that seat by agreement (its identity is not in the
-        table header: the agreement, replayed before anything else, names its key)."""
+        table header: the agreement, replayed before anything else, names its key).
+
+        ``in_flight``: how many payloads the transport still holds unacknowledged for a
+        peer (``Node.pending``). A FETCH is answered only while fewer than
+        ``fetch_max_unacked`` are (see :meth:`_serve_fetch`): a rate alone let a peer that
+        asks and never acknowledges make this one hold gigabytes of replies. None: no
+        transport to ask (in-memory tests), only the rate limits apply."""
         keys = tuple(p.key for p in cfg.players)
         if identity.public_key not in keys and (seat is None or not 0 <= seat < cfg.n):
             raise ValueError("this identity has no seat at the table")
@@ -247,6 +255,10 @@ class ReplicatedLog:
         self.next_fetch = now + self._stall
         self._fetch_served: dict[bytes, float] = {}
         self._fetch_budget: dict[bytes, tuple[float, float]] = {}   # peer -> (bytes, at)
+        self.in_flight = in_flight
+        #: the last FETCH of each seated peer not answered yet: (hand, index); served by
+        #: :meth:`tick` once its earlier replies are acknowledged (one per peer: bounded)
+        self._fetch_deferred: dict[bytes, tuple[int, int]] = {}
         self.entries_applied = 0
         self.applied_at: dict[tuple[int, int], float] = {}
         self.move_index: set[tuple[int, int]] = set()
@@ -329,7 +341,14 @@ class ReplicatedLog:
         an accusation (issue 9, finding 11). The replay stops before it, the store is cut
         back to the good prefix (``LogOutput.rewrite``), and this seat writes nothing until
         a peer has answered a fetch for the rest (its own lost entries among them: writing
-        them again, differently, would be equivocation)."""
+        them again, differently, would be equivocation).
+
+        Every stored side entry is this seat's record of what was said: claims,
+        complaints and abandons go back into :attr:`side` and the duplicate filter (one of
+        each kind per seat and hand), so an old claim sent again is not stored and
+        announced a second time, and this seat does not sign a second claim of its own
+        for a hand it claimed in before the restart (hostile review 6); agreements take
+        effect again where they did."""
         good: list[Envelope] = []
         self._replay_mode = True
         # agreements are replayed where they took effect: before the next hand's entries
@@ -365,6 +384,14 @@ class ReplicatedLog:
                     self._on_side(None, e)
         finally:
             self._replay_mode = False
+        for env in side or ():          # after the agreements: a bot's key is known then
+            kind = str(env.body.get("k"))
+            key = (env.author, env.hand, kind)
+            if (kind in (TAKEOVER, END) or key in self._side_seen
+                    or env.author not in self.seat_of_key or not env.signature_ok()):
+                continue        # a damaged one is dropped: it is no link of the log
+            self._side_seen.add(key)
+            self.side.append(env)
         self._event("resumed", f"resumed from {len(good)} stored entries",
                     entries=len(good))
 
@@ -500,7 +527,10 @@ class ReplicatedLog:
         """Time passed: when the log has stalled, ask every peer for what follows it
         (with exponential backoff up to ``stall_max``); when the step's time limit has
         passed, stop: the seat is *unresponsive* (not blamed: non-delivery cannot be
-        proven)."""
+        proven). FETCHes set aside for want of acknowledgement are answered when they can
+        be."""
+        if self._fetch_deferred:
+            self.serve_deferred_fetches()
         if self.stopped or self.finished:
             return
         now = self.clock()
@@ -519,10 +549,19 @@ class ReplicatedLog:
             self.unresponsive = seat
             e = self.match.hand.expected()
             what = e.kind if e is not None else "its entry"
-            # A signed claim, not an accusation: a signed entry for that slot refutes it.
-            self.write_side({"k": "side.timeout", "step": what,
-                             "slot": [self.match.hand_no, seat,
-                                      self.verifier.next_seq(self.keys[seat])]})
+            h = self.match.hand_no
+            mine = self.identity.public_key
+            if (mine, h, "side.timeout") in self._side_seen:
+                # claimed in this hand already (before a restart): that claim is sent
+                # again, never a second one (one of each kind per seat and hand)
+                self._out.messages.extend(
+                    (None, p) for env in self.side
+                    if (env.author, env.hand, env.body.get("k")) == (mine, h, "side.timeout")
+                    for p in wire.encode_push([env.encode()]))
+            else:
+                # A signed claim, not an accusation: a signed entry for that slot refutes it.
+                self.write_side({"k": "side.timeout", "step": what,
+                                 "slot": [h, seat, self.verifier.next_seq(self.keys[seat])]})
             self._event("timeout", f"{self.seat_name(seat)} did not write {what} within "
                         f"{now - self.last_progress:.0f} s", seat=seat, step=what,
                         hand=self.match.hand_no, index=self.position()[1])
@@ -1151,21 +1190,55 @@ class ReplicatedLog:
         now = self.clock()
         last = self._fetch_served.get(sender, -1e9)
         if now - last < self.opts.fetch_min_interval:
-            self.drops[(self.label(sender), "fetch-rate")] = \
-                self.drops.get((self.label(sender), "fetch-rate"), 0) + 1
+            self._count_quiet(sender, "fetch-rate")
             return
         self._fetch_served[sender] = now
-        # Replies sit in the transport until acknowledged: a peer asking for the whole log
-        # again and again without acknowledging would make us hold copy after copy
-        # (finding 7). Each peer gets a byte budget that refills at fetch_bytes_per_s.
+        self._fetch_deferred.pop(sender, None)
+        why = self._serve_fetch(sender, hand, index)
+        if why:
+            self._count_quiet(sender, why)
+
+    def _count_quiet(self, sender: bytes, reason: str) -> None:
+        """Count a FETCH not answered now (no log line, no event: a busy peer's)."""
+        k = (self.label(sender), reason)
+        self.drops[k] = self.drops.get(k, 0) + 1
+
+    def _unacked(self, peer: bytes) -> int:
+        if self.in_flight is None:
+            return 0
+        try:
+            return int(self.in_flight(peer))
+        except Exception:   # a peer the transport does not know: nothing can be queued
+            return 0
+
+    def _serve_fetch(self, sender: bytes, hand: int, index: int) -> str:
+        """Answer ``sender``'s FETCH of what follows (hand, index) with ENTRIES, or set it
+        aside (returns why: ``fetch-unacked``, ``fetch-budget``; "" when answered).
+
+        Replies sit in the transport until acknowledged, and are sent again and again
+        until they are: a peer asking for the whole log every 20 ms and never
+        acknowledging made an honest one hold 4 MB more each second, up to 2 GB (hostile
+        review 2; a byte rate, finding 7, bounded the pace, not the total). So a FETCH is
+        answered only while fewer than ``fetch_max_unacked`` payloads to its sender wait
+        for an acknowledgement: the bytes this peer holds for it stay under that many
+        replies (a reply is at most BATCH_BYTES plus one entry), whatever it asks. A
+        FETCH set aside is answered by :meth:`tick` once its sender has acknowledged; an
+        honest one acknowledges within a round trip. The byte rate still applies.
+
+        Every FETCH answered gets ENTRIES, an empty one (``more`` False) included: it is
+        how the asker learns that nothing follows (after a torn end of its own transcript,
+        its catch-up ends on it; it waited for the step limit and stopped)."""
+        now = self.clock()
+        if self._unacked(sender) >= self.opts.fetch_max_unacked:
+            self._fetch_deferred[sender] = (hand, index)
+            return "fetch-unacked"
         budget, at = self._fetch_budget.get(sender, (float(self.opts.fetch_burst), now))
         budget = min(float(self.opts.fetch_burst),
                      budget + (now - at) * self.opts.fetch_bytes_per_s)
         if budget < wire.BATCH_BYTES:
             self._fetch_budget[sender] = (budget, now)
-            self.drops[(self.label(sender), "fetch-budget")] = \
-                self.drops.get((self.label(sender), "fetch-budget"), 0) + 1
-            return
+            self._fetch_deferred[sender] = (hand, index)
+            return "fetch-budget"
         if (hand, index) > self.position() and not self.finished:
             self.send_fetch(sender)      # the asker is ahead of us: catch up from it
         out: list[bytes] = []
@@ -1192,5 +1265,12 @@ class ReplicatedLog:
                 break
             h, i = h + 1, 0
         self._fetch_budget[sender] = (budget - size, now)
-        if out:
-            self._out.messages.append((sender, wire.encode_entries(out, more)))
+        self._out.messages.append((sender, wire.encode_entries(out, more)))
+        return ""
+
+    def serve_deferred_fetches(self) -> None:
+        """Answer the FETCHes set aside whose senders have acknowledged since (called by
+        :meth:`tick`, also once the match is over or stopped: others may still catch up)."""
+        for sender, (hand, index) in list(self._fetch_deferred.items()):
+            del self._fetch_deferred[sender]
+            self._serve_fetch(sender, hand, index)    # set aside again if still unacked

@@ -166,7 +166,8 @@ class Peer:
         self.rlog = ReplicatedLog(cfg, identity,
                                   seat_of_node={node_id_for(k): s for s, k in enumerate(keys)},
                                   clock=time.monotonic, options=self.opts.log_options(cfg),
-                                  secrets=secrets, seat=seat)
+                                  secrets=secrets, seat=seat,
+                                  in_flight=getattr(node, "pending", None))
         self.me = self.rlog.me
         #: called with each agreed takeover this seat runs the bot for (the CLI starts it)
         self.on_takeover: Callable[[Any], None] | None = None
