@@ -34,6 +34,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TextIO, TypeVar
 
+import engine.simulate as engine_simulate
 from engine import (
     Action,
     BotFailed,
@@ -44,7 +45,7 @@ from engine import (
     exception_words,
 )
 from engine.bots import BOTS, make_bot, parse_bot_spec
-from engine.simulate import call_bot
+from engine.simulate import BotForked, call_bot
 
 from .bot_process import ANSWER_WITHIN, cap_memory
 from .i18n import _
@@ -154,7 +155,7 @@ def make_bounded_bot(spec: str, seed: int, seconds: float | None = None,
 def make_plugin_bot(spec: str, seed: int) -> SeatController:
     """:func:`engine.make_bot` for a plug-in, made within :data:`MAKE_LIMIT` seconds (a
     factory that never returns was a wait without end, before any match began)."""
-    return _Timer(MAKE_LIMIT, spec).call(lambda: make_bot(spec, seed),
+    return _Timer(MAKE_LIMIT, spec).call(lambda: call_bot(make_bot, spec, seed),
                                          f"was not made within {MAKE_LIMIT:g} s")
 
 
@@ -380,7 +381,11 @@ def make_seat_bots(specs: Sequence[str], seed: int) -> list[SeatController]:
         try:
             bots.append(make_bounded_bot(spec, seed + s))
         except KeyboardInterrupt:
-            raise
+            if not engine_simulate.INTERRUPT_IS_BOT_FAULT:
+                raise            # Ctrl-C (in a tournament's worker: the factory's own)
+            raise BotFailed(s, "could not be made (raised KeyboardInterrupt)") from None
+        except BotForked as exc:
+            raise BotFailed(s, f"could not be made ({exc})") from None
         except BotTooSlow as exc:
             raise BotFailed(s, str(exc)) from exc
         except BaseException as exc:  # noqa: BLE001 - a factory may fail for some seeds only

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
 import tempfile
 import time
@@ -60,18 +61,36 @@ def simulate(rules: Rules, seating: Seating, bot_names: list[str], games: int,
             return {"rules": rules.to_dict(), "seating": seating.label(), "games": g,
                     "stopped": str(fault),
                     **tally.summary(bot_names, time.perf_counter() - started)}
+        except KeyboardInterrupt:
+            if g == 0:
+                raise
+            # Ctrl-C: the matches played so far are reported (they were lost)
+            return {"rules": rules.to_dict(), "seating": seating.label(), "games": g,
+                    "stopped": _interrupted(g, games), "interrupted": True,
+                    **tally.summary(bot_names, time.perf_counter() - started)}
         tally.add(rec.match.totals(), rec.winner, len(rec.hands),
                   sum(h.final.turns for h in rec.hands))
     return {"rules": rules.to_dict(), "seating": seating.label(), "games": games,
             **tally.summary(bot_names, time.perf_counter() - started)}
 
 
-def _bot_fault(exc: BotFailed, bot_names: list[str], game: int, games: int) -> ValueError:
+class BotFault(ValueError):
+    """A bot failed in the first game: no match to report (``simulate`` still shows the
+    empty report and exits 1, as after a later game's fault)."""
+
+
+def _bot_fault(exc: BotFailed, bot_names: list[str], game: int, games: int) -> BotFault:
     """A bot's fault in words, naming the bot, its seat and the game."""
-    return ValueError(_("bot %(bot)s at seat %(seat)d failed to move in game %(game)d of "
+    return BotFault(_("bot %(bot)s at seat %(seat)d failed to move in game %(game)d of "
                         "%(games)d: %(reason)s")
                       % {"bot": bot_names[exc.seat], "seat": exc.seat, "game": game + 1,
                          "games": games, "reason": safe_text(exc.reason, 200)})
+
+
+def _interrupted(done: int, games: int) -> str:
+    """Ctrl-C after ``done`` matches, in words (the same as ``tournament``'s)."""
+    return _("stopped: interrupted after %(done)d of %(total)d matches; the report "
+             "covers them") % {"done": done, "total": games}
 
 
 def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: int,
@@ -108,6 +127,13 @@ def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: i
             return {"rules": rules.to_dict(), "seating": seating.label(), "games": g,
                     "fair_deck": True, "entries": entries, "transcripts": files,
                     "stopped": str(fault),
+                    **tally.summary(bot_names, time.perf_counter() - started, rate_digits=2)}
+        except KeyboardInterrupt:
+            if g == 0:
+                raise
+            return {"rules": rules.to_dict(), "seating": seating.label(), "games": g,
+                    "fair_deck": True, "entries": entries, "transcripts": files[:g],
+                    "stopped": _interrupted(g, games), "interrupted": True,
                     **tally.summary(bot_names, time.perf_counter() - started, rate_digits=2)}
         proto = res.protocols[0]
         assert proto.scored is not None
@@ -163,42 +189,99 @@ def run_cheat(args: argparse.Namespace) -> int:
     return 0 if same and o.caught else 1
 
 
+class _Stderr:
+    """The standard error as it was when the run began: a bot that closes descriptor 2
+    (or points it elsewhere) hid why the run stopped. Lines go to ``sys.stderr`` while
+    it is still that descriptor, else to a copy of it saved at the start."""
+
+    def __init__(self) -> None:
+        self.saved: int | None = None
+        self.stat: tuple[int, int] | None = None
+        try:
+            if sys.stderr.fileno() == 2:
+                st = os.fstat(2)
+                self.stat = (st.st_dev, st.st_ino)
+                self.saved = os.dup(2)
+        except (OSError, ValueError, AttributeError):
+            pass     # a test's capture: sys.stderr is used as it is
+
+    def line(self, text: str) -> None:
+        if self.saved is not None:
+            try:
+                st = os.fstat(2)
+                same = (st.st_dev, st.st_ino) == self.stat
+            except OSError:
+                same = False
+            if not same:
+                os.write(self.saved, (text + "\n").encode("utf-8", "replace"))
+                return
+        try:
+            print(text, file=sys.stderr)
+        except (OSError, ValueError, AttributeError):
+            pass
+
+    def close(self) -> None:
+        if self.saved is not None:
+            os.close(self.saved)
+            self.saved = None
+
+
 def run(args: argparse.Namespace) -> int:
     # bots run here: what they write below sys.stdout must not break the report
-    with report_to_stdout():
-        return _run(args)
+    err = _Stderr()
+    try:
+        with report_to_stdout():
+            return _run(args, err)
+    finally:
+        err.close()
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace, err: _Stderr | None = None) -> int:
     if getattr(args, "cheat", None):
         return run_cheat(args)
+    err = err or _Stderr()
     rules, seating, bot_names = table_from_args(args)
-    if args.network:
-        result = simulate_network(rules, seating, bot_names, args.games, args.seed,
-                                  args.transcript_dir)
-    elif args.fair_deck:
-        result = simulate_fair(rules, seating, bot_names, args.games, args.seed,
-                               args.transcript_dir)
-    else:
-        if args.transcript_dir:
-            raise ValueError(_("--transcript-dir needs --fair-deck or --network "
-                               "(plain simulations keep no transcript)"))
-        result = simulate(rules, seating, bot_names, args.games, args.seed)
+    started = time.perf_counter()
+    try:
+        if args.network:
+            result = simulate_network(rules, seating, bot_names, args.games, args.seed,
+                                      args.transcript_dir)
+        elif args.fair_deck:
+            result = simulate_fair(rules, seating, bot_names, args.games, args.seed,
+                                   args.transcript_dir)
+        else:
+            if args.transcript_dir:
+                raise ValueError(_("--transcript-dir needs --fair-deck or --network "
+                                   "(plain simulations keep no transcript)"))
+            result = simulate(rules, seating, bot_names, args.games, args.seed)
+    except BotFault as fault:
+        # a fault in the first game: the (empty) report and the fault, exit 1 as later
+        result = {"rules": rules.to_dict(), "seating": seating.label(), "games": 0,
+                  **({"fair_deck": True, "entries": 0, "transcripts": []}
+                     if args.fair_deck else {}),
+                  "stopped": str(fault),
+                  **MatchTally(seating).summary(bot_names, time.perf_counter() - started)}
     failures = list(result.get("failures", []))
-    if result.get("stopped"):
+    if result.get("interrupted"):
+        failures.append(result["stopped"])
+    elif result.get("stopped"):
         # a bot failed after some matches were played: they are reported, then the fault
         failures.append(_("stopped: %(fault)s; the report covers the matches before it")
                         % {"fault": result["stopped"]})
     for fault in result.get("bot_faults", []):
         # a peer process replaced a bot that failed (someone's plug-in): the run went on
-        print(i18n.display(_("bot %(bot)s at seat %(seat)d failed to move in game %(game)d "
-                             "(%(reason)s); the heuristic played its seat from then on")
-                           % {"bot": bot_names[fault["seat"]], "seat": fault["seat"],
-                              "game": fault["game"] + 1,
-                              "reason": safe_text(fault["reason"], 200)}), file=sys.stderr)
+        err.line(i18n.display(_("bot %(bot)s at seat %(seat)d failed to move in game "
+                                "%(game)d (%(reason)s); the heuristic played its seat from "
+                                "then on")
+                              % {"bot": bot_names[fault["seat"]], "seat": fault["seat"],
+                                 "game": fault["game"] + 1,
+                                 "reason": safe_text(fault["reason"], 200)}))
+    code = 130 if result.get("interrupted") else 0 if not failures else 1
     if args.json:
         print(json.dumps(result))
-        return 0 if not failures else 1
+        for f in failures if result.get("interrupted") else ():
+            err.line(i18n.display(f"  {f}"))
+        return code
     # each count with its own plural ("1 parties" in French said one sentence for both)
     games = ngettext("%(n)d match", "%(n)d matches", result["games"]) % {"n": result["games"]}
     hands = ngettext("%(n)d hand", "%(n)d hands", result["hands"]) % {"n": result["hands"]}
@@ -235,5 +318,5 @@ def _run(args: argparse.Namespace) -> int:
                             if args.transcript_dir else
                             _("fair deck: %(entries)d signed entries")) % values))
     for f in failures:
-        print(i18n.display(f"  {f}"), file=sys.stderr)
-    return 0 if not failures else 1
+        err.line(i18n.display(f"  {f}"))
+    return code

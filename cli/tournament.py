@@ -25,6 +25,7 @@ from concurrent.futures.process import BrokenProcessPool
 from itertools import combinations
 from typing import Any, NamedTuple
 
+import engine.simulate as engine_simulate
 from engine import BotFailed, Rules, SeatController, Seating
 from engine.bots import BOTS, parse_bot_spec
 from engine.scoring import SideScore
@@ -175,11 +176,15 @@ def play_task(task: Task) -> MatchResult:
             rec = play_match(rules, seating, bots, task.seed)
     except BotFailed as exc:
         # someone's bot broke: it loses this match (no points counted), the rest goes on
-        faulty = task.seat_bots[exc.seat]
-        other = next(s for s, b in enumerate(task.seat_bots) if b != faulty)
-        return MatchResult(task, seating.side_of(other),
-                           tuple((0,) * len(SOURCES) for _ in range(seating.n_teams)), 0,
-                           tuple(() for _ in task.seat_bots), faulty, exc.reason)
+        return _forfeit(task, task.seat_bots[exc.seat], exc.reason)
+    except KeyboardInterrupt:
+        if not engine_simulate.INTERRUPT_IS_BOT_FAULT:
+            raise                # this process is the user's: Ctrl-C
+        # in a worker, outside a bot's call (``_thread.interrupt_main`` from a bot's
+        # thread): the worker's only code not ours is the match's plug-in
+        plugins = [b for b in task.pair if parse_bot_spec(task.specs[b])[0] not in BOTS]
+        return _forfeit(task, plugins[0] if plugins else task.pair[0],
+                        "raised KeyboardInterrupt in its worker process (not a Ctrl-C)")
     points = []
     for side in range(seating.n_teams):
         items = [0] * len(SOURCES)
@@ -190,6 +195,23 @@ def play_task(task: Task) -> MatchResult:
     times = tuple(_decision_seconds(task.specs[b], bot)
                   for b, bot in zip(task.seat_bots, bots, strict=True))
     return MatchResult(task, rec.winner, tuple(points), len(rec.hands), times)
+
+
+def _forfeit(task: Task, faulty: int, reason: str) -> MatchResult:
+    """Entrant ``faulty`` forfeits ``task``'s match: the other side wins, no points."""
+    seating = Seating(*task.seating)
+    other = next(s for s, b in enumerate(task.seat_bots) if b != faulty)
+    return MatchResult(task, seating.side_of(other),
+                       tuple((0,) * len(SOURCES) for _ in range(seating.n_teams)), 0,
+                       tuple(() for _ in task.seat_bots), faulty, reason)
+
+
+def _worker_start() -> None:
+    """In a worker process: a ``KeyboardInterrupt`` out of a bot is the bot's fault (a
+    bot's ``raise KeyboardInterrupt`` or ``_thread.interrupt_main()`` ended the whole
+    tournament, every match played lost). A real Ctrl-C reaches the main process too,
+    which stops the run and reports what was played."""
+    engine_simulate.INTERRUPT_IS_BOT_FAULT = True
 
 
 def _decision_seconds(spec: str, bot: SeatController) -> tuple[float, ...]:
@@ -213,7 +235,7 @@ def run_matches(tasks: Sequence[Task], jobs: int) -> Iterator[MatchResult]:
     ctx = multiprocessing.get_context("spawn" if sys.platform == "darwin" else "fork")
     todo = iter(tasks)
     pending: deque[tuple[Task, Any]] = deque()
-    pool = ProcessPoolExecutor(jobs, mp_context=ctx)
+    pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_worker_start)
 
     def submit(t: Task) -> None:
         """``t`` into the pool; a pool that broke since the last result takes it as a
@@ -240,7 +262,7 @@ def run_matches(tasks: Sequence[Task], jobs: int) -> Iterator[MatchResult]:
                 pending.clear()
                 for t in suspects:            # in schedule order, each in a worker alone
                     yield _alone(t, ctx)
-                pool = ProcessPoolExecutor(jobs, mp_context=ctx)
+                pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_worker_start)
                 for t in itertools.islice(todo, 4 * jobs):
                     submit(t)
                 continue
@@ -255,7 +277,7 @@ def run_matches(tasks: Sequence[Task], jobs: int) -> Iterator[MatchResult]:
 def _alone(task: Task, ctx: Any) -> MatchResult:
     """``task`` played in a worker process of its own: its result, or a forfeit by its
     plug-in bot when that worker dies too."""
-    with ProcessPoolExecutor(1, mp_context=ctx) as solo:
+    with ProcessPoolExecutor(1, mp_context=ctx, initializer=_worker_start) as solo:
         try:
             return solo.submit(play_task, task).result()
         except BrokenProcessPool:
@@ -378,7 +400,18 @@ def run_tournament(args: argparse.Namespace) -> int:
     show = not args.quiet
     tty = sys.stderr.isatty()
     shown = -1.0
-    for res in run_matches(tasks, min(jobs, len(tasks))):
+    interrupted = False
+    matches = run_matches(tasks, min(jobs, len(tasks)))
+    while True:
+        try:
+            res = next(matches)
+        except StopIteration:
+            break
+        except KeyboardInterrupt:
+            # Ctrl-C: the matches played so far are reported, then the run ends (130)
+            interrupted = True
+            matches.close()
+            break
         results.append(res)
         done = len(results)
         # A tty gets one line redrawn at most 4 times a second; a log one line per 10%.
@@ -391,7 +424,25 @@ def run_tournament(args: argparse.Namespace) -> int:
                   file=sys.stderr, flush=True)
     if show and tty:
         print(file=sys.stderr)
+    if interrupted and not results:
+        raise KeyboardInterrupt
+    stopped = (_("stopped: interrupted after %(done)d of %(total)d matches; the report "
+                 "covers them") % {"done": len(results), "total": len(tasks)}
+               if interrupted else None)
+    code = _report(args, specs, rules, seating, results, started, stopped)
+    if stopped is not None:
+        print(i18n.display(stopped), file=sys.stderr)
+        return 130
+    return code
+
+
+def _report(args: argparse.Namespace, specs: list[str], rules: Rules, seating: Seating,
+            results: list[MatchResult], started: float, stopped: str | None = None) -> int:
+    """The report of ``results`` on stdout (``--json``: one object, with ``stopped``
+    when the run was interrupted)."""
     report = summarise(specs, seating, results)
+    if stopped is not None:
+        report["stopped"] = stopped
     report.update({"rules": rules.to_dict(), "seating": seating.label(),
                    "players": seating.n_players, "deals": args.deals, "seed": args.seed,
                    "matches": len(results), "seconds": round(time.monotonic() - started, 1)})
