@@ -25,6 +25,7 @@ even below ``sys.stdout`` (``os.write(1, ...)``, a subprocess), never reaches a 
 from __future__ import annotations
 
 import contextlib
+import copy
 import io
 import os
 import random
@@ -135,6 +136,9 @@ class Bounded:
         return getattr(self.bot, name)
 
     def choose(self, view: HandState, legal: list[Action]) -> Action:
+        # its own copy of the rules: the view's are the engine's (frozen, but a bot's
+        # object.__setattr__(view.rules, "match_target", 100) made every match one hand)
+        view = view._replace(rules=copy.copy(view.rules))
         with silenced(stdin=True) if self.quiet else contextlib.nullcontext():
             return self._timer.call(lambda: self.bot.choose(view, legal),
                                     f"did not move within {self.seconds:g} s")

@@ -19,6 +19,7 @@ from __future__ import annotations
 import inspect
 import logging
 import random
+import unicodedata
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -102,11 +103,23 @@ def plugin_bots() -> dict[str, BotFactory]:
     for ep in sorted(_bot_entry_points(), key=lambda e: (e.name, e.value)):
         # names are matched without case (as specs are read); one with a character a spec
         # cannot hold could never be chosen
-        name = ep.name.lower()
+        name = bot_name_key(ep.name)
         if not name or any(c in name for c in ":,= \t") or name in BOTS or name in LEVELS:
             _warn_once(("unwritable", ep.name, ep.value),
                        "bot plug-in %r (%s) is not offered: its name is a built-in's or "
                        "cannot be written in a bot spec", ep.name, ep.value)
+            continue
+        if name.isdigit():
+            # ``play --bots 2`` is two bots: such a name could never be chosen there
+            _warn_once(("digits", ep.name, ep.value),
+                       "bot plug-in %r (%s) is not offered: a name of digits alone reads "
+                       "as a number of bots", ep.name, ep.value)
+            continue
+        if len(name) > MAX_NAME:
+            # it widened every column of a tournament's table, every list of choices
+            _warn_once(("long", ep.name[:60], ep.value),
+                       "bot plug-in %r (%s) is not offered: its name is longer than %d "
+                       "characters", ep.name[:60], ep.value, MAX_NAME)
             continue
         if name in out:
             _warn_once(("twice", name, ep.value),
@@ -115,6 +128,16 @@ def plugin_bots() -> dict[str, BotFactory]:
             continue
         out[name] = _LazyFactory(ep)
     return out
+
+
+#: The longest plug-in name offered (a name is a column of a tournament's table).
+MAX_NAME = 24
+
+
+def bot_name_key(name: str) -> str:
+    """A bot's name as it is looked up: NFKC, then case-folded, so that what a keyboard
+    types finds it ("ffbot" finds "ﬀbot"; "İstanbul" is found as typed or lowercased)."""
+    return unicodedata.normalize("NFKC", name).casefold()
 
 
 def _bot_entry_points() -> list[Any]:
@@ -146,9 +169,15 @@ _WARNED: set[tuple[str, str, str]] = set()
 
 
 def _warn_once(what: tuple[str, str, str], message: str, *args: object) -> None:
-    """A plug-in that is not offered is said once a process (the entry points are read
-    at every use: it was said again and again, on the terminal before logging began)."""
+    """A plug-in that is not offered is said once a process, in the log (the entry points
+    are read at every use: it was said again and again, on the terminal before logging
+    began)."""
     if what not in _WARNED:
+        if not log.hasHandlers():
+            # read before the command set up its log (its arguments' check): Python's
+            # last resort printed it on the player's terminal and the log never had it;
+            # it is said at the next reading, once the log is there
+            return
         _WARNED.add(what)
         log.warning(message, *args)
 
@@ -210,7 +239,7 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
     A level is expanded first (options given after a level override the level's)."""
     parts = [p.strip() for p in spec.strip().split(":")]
-    name = parts[0].lower()
+    name = bot_name_key(parts[0])
     if not name:
         raise ValueError(f"a bot spec needs a name, not {spec!r}")
     options: dict[str, Any] = {}

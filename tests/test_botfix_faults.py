@@ -183,3 +183,67 @@ def test_a_keyboard_interrupt_in_a_worker_outside_a_bots_call_is_its_forfeit(
     res = tournament.play_task(task)
     assert task.specs[res.faulty_bot] == "tforkin"
     assert res.fault == "raised KeyboardInterrupt in its worker process (not a Ctrl-C)"
+
+
+def test_a_bot_that_changes_its_views_rules_changes_no_match(plugin_dir: Path) -> None:
+    """``object.__setattr__(view.rules, "match_target", 100)``: the view held the
+    engine's own rules, and every match became one hand. A plug-in's view holds a copy."""
+    from cli.simulate import simulate
+    from engine import CLASSIC, Rules, Seating
+    rules = Rules.from_dict(CLASSIC.to_dict())
+    out = simulate(rules, Seating.solo(2), ["trules", "heuristic"], 2, 1)
+    assert rules.match_target == CLASSIC.match_target
+    assert out["games"] == 2 and out["hands"] > 2
+
+
+@pytest.fixture
+def odd_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    (tmp_path / "mb_botfix3.py").write_text(
+        "from engine import make_bot\n\ndef make(seed, **options):\n"
+        "    return make_bot('random', seed)\n")
+    dist = tmp_path / "mb_botfix3-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: mb-botfix3\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text(
+        "[millebornes.bots]\n2 = mb_botfix3:make\n"
+        "abotwhosenameisfartoolongforatable = mb_botfix3:make\n"
+        "\ufb00bot = mb_botfix3:make\n\u0130stanbul = mb_botfix3:make\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield tmp_path
+    monkeypatch.delitem(sys.modules, "mb_botfix3", raising=False)
+
+
+def test_plugin_names_that_cannot_be_chosen_are_refused_and_typed_ones_found(
+        odd_names: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A plug-in called ``2`` was offered, but ``play --bots 2`` means two bots; a
+    300-character name widened every column of a tournament; "\ufb00bot" could not be
+    typed back as "ffbot". Names are looked up NFKC-folded; digits alone and names over
+    24 characters are refused, with the reason in the log."""
+    import logging
+
+    from engine import make_bot
+    from engine.bots import plugin_bots
+    with caplog.at_level(logging.WARNING):
+        offered = plugin_bots()
+    assert "2" not in offered
+    assert not [n for n in offered if n.startswith("abotwhose")]
+    assert "a name of digits alone reads as a number of bots" in caplog.text
+    assert "its name is longer than 24 characters" in caplog.text
+    for typed in ("ffbot", "FFBOT", "\ufb00bot", "\u0130stanbul", "\u0130STANBUL"):
+        assert make_bot(typed, 1).choose is not None, typed
+
+
+def test_play_in_process_logs_a_plugin_not_offered_and_keeps_it_off_the_screen(
+        odd_names: Path, tmp_path: Path) -> None:
+    """The plug-in warnings were printed on the player's terminal before the log began,
+    and the log never had them."""
+    data = tmp_path / "data"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(odd_names), str(ROOT)])}
+    r = subprocess.run([sys.executable, "-m", "cli.main", "play", "--in-process", "--plain",
+                        "--auto", "--bots", "ffbot", "--seed", "3", "--rules", "modern",
+                        "--data-dir", str(data)], capture_output=True, text=True, env=env,
+                       cwd=str(ROOT), timeout=120, stdin=subprocess.DEVNULL)
+    assert r.returncode == 0, r.stderr
+    assert "not offered" not in r.stderr + r.stdout
+    log = (data / "millebornes.log").read_text(encoding="utf-8")
+    assert "a name of digits alone reads as a number of bots" in log

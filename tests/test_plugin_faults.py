@@ -732,7 +732,9 @@ def test_a_factorys_own_type_error_is_not_called_bad_options(faulty_plugins: Non
     for spec in ("ttypeerr", "tnoseed"):
         said = bot_problem(spec)
         assert "could not be made: TypeError" in said and "bad options" not in said, said
-    assert "bad options" in bot_problem("tnoseed:x=1")     # options given: theirs to fix
+    said = bot_problem("tnoseed:x=1")
+    assert "bad options" in said                           # options given: theirs to fix
+    assert said.count("bad options") == 1, said            # (it was said twice)
 
 
 def _plugin_dir() -> Path:
