@@ -262,6 +262,8 @@ def _run(args: argparse.Namespace, err: _Stderr | None = None) -> int:
                   "stopped": str(fault),
                   **MatchTally(seating).summary(bot_names, time.perf_counter() - started)}
     failures = list(result.get("failures", []))
+    if result.get("interrupted") and not result.get("stopped"):   # --network's
+        result["stopped"] = _interrupted(result["games"], args.games)
     if result.get("interrupted"):
         failures.append(result["stopped"])
     elif result.get("stopped"):

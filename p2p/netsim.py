@@ -421,9 +421,17 @@ def simulate_network(rules: Rules, seating: Seating, bot_names: list[str], games
     failures: list[str] = []
     bot_faults: list[dict[str, Any]] = []
     started = time.perf_counter()
+    played = games
     for g in range(games):
-        run = run_network_game(rules, seating, bot_names, seed, g,
-                               transcript_dir=transcript_dir)
+        try:
+            run = run_network_game(rules, seating, bot_names, seed, g,
+                                   transcript_dir=transcript_dir)
+        except KeyboardInterrupt:
+            if g == 0:
+                raise
+            # Ctrl-C: the games played so far are reported (the caller says it)
+            played = g
+            break
         bot_faults += [{"game": g, "seat": int(r["seat"]), "reason": str(r["bot_fault"])}
                        for r in run.results if isinstance(r, dict) and r.get("bot_fault")]
         if not run.ok:
@@ -436,10 +444,10 @@ def simulate_network(rules: Rules, seating: Seating, bot_names: list[str], games
         entries += int(r0["entries"])
         if transcript_dir is not None:
             files.extend(str(p) for p in run.transcripts)
-    return {"rules": rules.to_dict(), "seating": seating.label(), "games": games,
+    return {"rules": rules.to_dict(), "seating": seating.label(), "games": played,
             "fair_deck": True, "network": True, "entries": entries, "transcripts": files,
             "identical_transcripts": not failures, "failures": failures,
-            "bot_faults": bot_faults,
+            "bot_faults": bot_faults, **({"interrupted": True} if played < games else {}),
             **tally.summary(bot_names, time.perf_counter() - started, rate_digits=2)}
 
 

@@ -247,3 +247,24 @@ def test_play_in_process_logs_a_plugin_not_offered_and_keeps_it_off_the_screen(
     assert "not offered" not in r.stderr + r.stdout
     log = (data / "millebornes.log").read_text(encoding="utf-8")
     assert "a name of digits alone reads as a number of bots" in log
+
+
+def test_ctrl_c_in_simulate_network_reports_the_games_played_so_far(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``simulate --network`` interrupted in its second game reports the first."""
+    from cli.main import main
+    from p2p import netsim
+
+    def game(rules: object, seating: object, bots: object, seed: int, g: int,
+             **kwargs: object) -> netsim.GameRun:
+        if g == 1:
+            raise KeyboardInterrupt
+        result = {"seat": 0, "totals": [700, 0], "winner": 0, "hands": 1, "turns": [30],
+                  "entries": 99}
+        return netsim.GameRun(True, [result, {**result, "seat": 1}], [], True, True, "ok", 0.1)
+
+    monkeypatch.setattr(netsim, "run_network_game", game)
+    assert main(["simulate", "--network", "--games", "3", "--bots", "heuristic"]) == 130
+    out = capsys.readouterr()
+    assert "1 match, 1 hand" in out.out, out.out
+    assert "stopped: interrupted after 1 of 3 matches; the report covers them" in out.err
