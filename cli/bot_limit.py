@@ -27,9 +27,11 @@ from __future__ import annotations
 import contextlib
 import copy
 import io
+import json
 import os
 import random
 import signal
+import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -187,63 +189,76 @@ def try_make(spec: str) -> tuple[str, str] | None:
 #: before the plug-in's own :data:`MAKE_LIMIT` counts.
 CHECK_START = 30.0
 
+#: The check's child: this module's :func:`_check_main`, on the parent's ``sys.path``
+#: (a test's plug-in folder too), without the parent's ``__main__`` (which a
+#: ``multiprocessing`` spawn imports again: the whole CLI, a second a check).
+_CHECK_CODE = ("import json, sys; sys.path[:] = json.loads(sys.argv[3]); "
+               "from cli.bot_limit import _check_main; _check_main()")
+
 
 def _check_in_child(spec: str) -> tuple[str, str] | None:
-    """:func:`_try_make_here` in a spawned child process, its answer brought back in
-    words; a child that dies or outlives its limit is said so and killed."""
-    import multiprocessing
-    ctx = multiprocessing.get_context("spawn")
-    mine, theirs = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_try_make_here, args=(theirs, spec, MAKE_LIMIT), daemon=True,
-                       name=f"check {spec[:40]}")
+    """:func:`_made_or_why` in a child process, its answer brought back in words; a
+    child that dies or outlives its limit is said so and killed."""
     try:
-        proc.start()
-        theirs.close()
-        if not mine.poll(CHECK_START + MAKE_LIMIT):
-            return ("made", f"the bot was not made within {MAKE_LIMIT:g} s")
-        try:
-            reply: Any = mine.recv()
-        except (EOFError, OSError):
-            proc.join(2.0)
-            return ("made", f"bot {parse_bot_spec(spec)[0]!r} ended its process while it "
-                            f"was made (exit code {proc.exitcode})")
-        if (type(reply) is tuple and len(reply) == 2 and reply[0] in ("options", "made")
-                and type(reply[1]) is str):
-            return (reply[0], reply[1][:1000])
+        done = subprocess.run([sys.executable, "-c", _CHECK_CODE, spec, f"{MAKE_LIMIT!r}",
+                               json.dumps(sys.path)],
+                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, timeout=CHECK_START + MAKE_LIMIT)
+    except subprocess.TimeoutExpired:
+        return ("made", f"the bot was not made within {MAKE_LIMIT:g} s")
+    except OSError as exc:
+        return ("made", f"bot {parse_bot_spec(spec)[0]!r} could not be checked: "
+                        f"{exception_words(exc)}")
+    lines = done.stdout.decode("utf-8", "replace").strip().splitlines()
+    try:
+        reply: Any = json.loads(lines[-1]) if lines else "none"
+    except ValueError:
+        reply = "none"
+    if reply is None:
         return None
+    if (type(reply) is list and len(reply) == 2 and reply[0] in ("options", "made")
+            and type(reply[1]) is str):
+        return (reply[0], reply[1][:1000])
+    return ("made", f"bot {parse_bot_spec(spec)[0]!r} ended its process while it was made "
+                    f"(exit code {done.returncode})")
+
+
+def _check_main() -> None:
+    """The check's child (``python -c``): make the bot of ``argv[1]`` within ``argv[2]``
+    seconds, write ``null`` or ``[kind, words]`` as JSON on the standard output (kept
+    aside: the plug-in's own prints go to the null device), and end."""
+    spec, limit = sys.argv[1], float(sys.argv[2])
+    out = os.dup(1)
+    answer = _made_or_why(spec, limit)
+    try:
+        os.write(out, (json.dumps(answer) + "\n").encode("utf-8", "replace"))
     finally:
-        mine.close()
-        if proc.is_alive():
-            proc.kill()
-        proc.join(2.0)
+        os._exit(0)    # a plug-in's threads and exit handlers do not hold the check
 
 
-def _try_make_here(conn: Any, spec: str, limit: float) -> None:
-    """The check's child: make the bot as :func:`make_seat_bots` would (bounded in time
-    and memory, its prints at the null device), send ``None`` or ``(kind, words)``."""
+def _made_or_why(spec: str, limit: float) -> tuple[str, str] | None:
+    """Make the bot as :func:`make_seat_bots` would (bounded in time and memory, its
+    prints at the null device): None, or ``(kind, words)``."""
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)        # nothing it prints reaches the screen or a report
     signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C is the parent's to decide
     name, _ = parse_bot_spec(spec)
-    answer: tuple[str, str] | None = None
     cap_memory()
     try:
         _Timer(limit, spec).call(lambda: call_bot(make_bot, spec, 0),
                                  f"was not made within {limit:g} s")
     except PluginFailed as exc:      # it failed to load, or its factory failed
-        answer = ("made", str(exc))
+        return ("made", str(exc))
     except ValueError as exc:        # the options' own check
-        answer = ("options", str(exc))
+        return ("options", str(exc))
     except BotTooSlow as exc:
-        answer = ("made", f"the bot {exc}")
+        return ("made", f"the bot {exc}")
+    except BotForked as exc:
+        return ("made", f"bot {name!r} could not be made: {exc}")
     except BaseException as exc:  # noqa: BLE001 - whatever a plug-in's factory raises
-        answer = ("made", f"bot {name!r} could not be made: {exception_words(exc)}")
-    try:
-        conn.send(answer)
-        conn.close()
-    finally:
-        os._exit(0)    # a plug-in's threads and exit handlers do not hold the check
+        return ("made", f"bot {name!r} could not be made: {exception_words(exc)}")
+    return None
 
 
 @contextlib.contextmanager

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 PLUGIN = '''
 import os
-import engine._bot_heuristic as hh
+import engine.bots as hh
 from engine import make_bot
 
 MARK = os.environ.get("MB_BOTFIX_MARK")
@@ -110,7 +110,7 @@ def make_kb(seed, **options):
 def plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """The plug-ins of PLUGIN on sys.path (this process's and its children's); yields
     the file each import and each patched call writes a line to, with its pid."""
-    import engine._bot_heuristic as hh
+    import engine.bots as hh
     (tmp_path / "mb_botfix.py").write_text(textwrap.dedent(PLUGIN))
     dist = tmp_path / "mb_botfix-1.0.dist-info"
     dist.mkdir()
@@ -145,7 +145,7 @@ def _cli(plugin_dir: Path, *argv: str, timeout: float = 300) -> subprocess.Compl
 def test_the_check_of_a_plugin_spec_runs_it_in_a_child_never_here(plugins: Path) -> None:
     """``--bots`` is checked by making the bot, in a throwaway child process: the check
     says the same, and the plug-in's import ran there, not in this process."""
-    import engine._bot_heuristic as hh
+    import engine.bots as hh
     from cli.args import bot_problem, bot_seats
     before = hh.HeuristicBot.choose
     assert bot_problem("tpatch") == ""
