@@ -74,6 +74,14 @@ class TransportConfig:
         return self.max_payload + 64
 
     @property
+    def unfinished_limit(self) -> int:
+        """Bytes an inbound connection may send without finishing a message before it is
+        closed (p2p.net.conn_guard): our DEALERs send one frame per message, so an honest
+        connection has at most one frame in progress, plus one just read but not yet
+        handed over, plus a little protocol."""
+        return 2 * self.zmq_maxmsgsize + (256 << 10)
+
+    @property
     def zmq_maxmsgsize(self) -> int:
         """Hard ZMQ_MAXMSGSIZE: above it libzmq drops the *connection* (sender
         unknown).  Between ``max_frame`` and this the frame is dropped and

@@ -48,6 +48,7 @@ import zmq
 
 from p2p.crypto.identity import CurveKeys, verify_curve_certificate
 from p2p.net.budget import TokenBucket
+from p2p.net.conn_guard import ConnGuard, Cut
 from p2p.net.interface import (
     PeerEvent,
     PeerStatus,
@@ -124,8 +125,11 @@ class Node:
         self._zap: zmq.Socket[bytes] | None = None
         self._door: socket.socket | None = None
         self._router = self._ctx.socket(zmq.ROUTER)
+        self._guard: ConnGuard | None = None
         try:
             r = self._router
+            # before bind, so that the guard sees every inbound connection (why: conn_guard)
+            self._guard = ConnGuard(r, self.config.unfinished_limit)
             if curve is not None:
                 if not zmq.has("curve"):
                     raise TransportError("this libzmq has no CURVE support")
@@ -151,6 +155,8 @@ class Node:
             last = r.getsockopt(zmq.LAST_ENDPOINT)
             self.endpoint: str = last.decode() if isinstance(last, bytes) else str(last)
         except Exception:
+            if self._guard is not None:
+                self._guard.close()
             self._router.close(0)
             if self._zap is not None:
                 self._zap.close(0)
@@ -434,11 +440,20 @@ class Node:
             poller.register(self._zap, zmq.POLLIN)
         if self._door is not None:
             poller.register(self._door.fileno(), zmq.POLLIN)
+        guard = self._guard if self._guard is not None and self._guard.enabled else None
+        if guard is not None and guard.monitor is not None:
+            poller.register(guard.monitor, zmq.POLLIN)
         next_due = 0.0
+        guarded = 0.0
         try:
             while True:
                 now = time.monotonic()
-                timeout_ms = math.ceil(max(0.0, min(next_due - now, 0.1)) * 1000)
+                # while a connection is open its bytes are looked at every GUARD_EVERY
+                # seconds, and every 10 ms once it reads on without a message
+                soon = 0.1
+                if guard is not None and guard.tracking():
+                    soon = 0.01 if guard.suspect() else GUARD_EVERY
+                timeout_ms = math.ceil(max(0.0, min(next_due - now, soon)) * 1000)
                 ready = dict(poller.poll(timeout_ms))
                 if self._wake_r.fileno() in ready:
                     try:
@@ -465,13 +480,25 @@ class Node:
                                 if d is not None:
                                     d.close(0)
                 frames: list[tuple[bytes, bytes, str | None, str | None]] = []
-                if self._router in ready:
+                judging = False
+                if guard is not None:
+                    guard.on_events()
+                    judging = time.monotonic() - guarded >= GUARD_EVERY
+                    if judging:
+                        guarded = time.monotonic()
+                        guard.sample()      # before the drain (see ConnGuard.judge)
+                drained = True
+                if self._router in ready or judging:
+                    drained = False
                     for _ in range(self.config.max_recv_batch):
                         try:
                             parts = self._router.recv_multipart(zmq.NOBLOCK, copy=False)
                         except zmq.Again:
+                            drained = True
                             break
                         frames.append(self._split(parts))
+                if judging and guard is not None:
+                    self._report_cuts(guard.judge(drained))
                 got_msgs = False
                 with self._cond:
                     now = time.monotonic()
@@ -515,6 +542,8 @@ class Node:
                     d.close(0)
                 self._dealers.clear()
                 self._cond.notify_all()
+            if self._guard is not None:
+                self._guard.close()
             self._router.close(0)
             if self._zap is not None:
                 self._zap.close(0)
@@ -522,10 +551,31 @@ class Node:
                 self._door.close()
             self._ctx.term()
 
+    def _report_cuts(self, cuts: list[Cut]) -> None:
+        """Say who the guard cut off (a message that never ended), and count it against the
+        node id that connection used, if it ever finished a message."""
+        for cut in cuts:
+            who = f"node {cut.node.hex()[:16]}" if cut.node is not None else "a sender that " \
+                "never finished a message"
+            log.warning("connection from %s (%s) closed: it sent %d KiB of a message that "
+                        "never ended (more than the %d KiB one honest message can take)",
+                        cut.address, who, cut.unfinished >> 10,
+                        self.config.unfinished_limit >> 10)
+            if cut.node is not None:
+                with self._lock:
+                    self._core.count_drop(cut.node, "unfinished")
+
     def _split(self, parts: Iterable[zmq.Frame]) -> tuple[bytes, bytes, str | None, str | None]:
         """``(routing id, frame, observed address of an unknown sender, User-Id)``; the
         User-Id is the hex CURVE key our ZAP handler authenticated for that connection."""
         fl = list(parts)
+        if fl and self._guard is not None and self._guard.enabled:
+            try:  # the connection it came from has finished a message (see conn_guard)
+                fd = fl[-1].get(zmq.SRCFD)
+            except zmq.ZMQError:
+                fd = -1
+            if isinstance(fd, int) and fd >= 0:
+                self._guard.credit(fd, node_of_routing_id(fl[0].bytes))
         if len(fl) != 2:
             src = node_of_routing_id(fl[0].bytes) if fl else b"?"
             # Deliberately malformed: hand the core a frame it will reject.
@@ -630,6 +680,10 @@ class Node:
             del self._door_askers[next(iter(self._door_askers))]
         return asker.take(now) and self._door_budget.take(now)
 
+
+#: How often (seconds) the I/O thread looks at the bytes each inbound connection has sent
+#: without finishing a message (see p2p.net.conn_guard); every 10 ms once one is suspect.
+GUARD_EVERY = 0.02
 
 #: Key door answers a second, all askers together, and for each asker's address (with a
 #: burst of :data:`KEY_DOOR_ASKER_BURST`); :data:`KEY_DOOR_ASKERS` addresses are kept.

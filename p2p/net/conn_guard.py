@@ -1,0 +1,222 @@
+"""A guard on the ROUTER's inbound connections against a message that never ends.
+
+Why it exists: libzmq keeps every part of a multipart message until its last part comes
+(the parts wait in the connection's pipe, where nobody can read them), ``ZMQ_MAXMSGSIZE``
+limits one part and ``RCVHWM`` counts whole messages.  A hand-written ZMTP client (a
+stranger at a lobby, or anyone who can reach a plain :class:`~p2p.net.transport.Node`)
+that sends parts with the MORE flag forever made the process grow by ~200 MB/s, below
+anything the application sees.  libzmq 4.3 offers no cap on a message's parts together
+(CLIENT/SERVER sockets are draft, and even SERVER drops multipart only after the whole
+message arrived), and it has no call to close one inbound connection of a ROUTER.
+
+Our own DEALERs send single-frame messages only, so on an honest connection at most one
+frame (at most ``ZMQ_MAXMSGSIZE``) is ever in progress.  The guard therefore compares,
+per accepted TCP connection, the bytes libzmq has read from the kernel (``TCP_INFO``'s
+``tcpi_bytes_received`` less the bytes still queued, ``FIONREAD``) with the messages the
+ROUTER delivered from that connection (each message names its connection:
+``ZMQ_SRCFD``).  When the ROUTER has been drained, no message came from a connection since
+the last turn, and libzmq has read more than ``limit`` bytes from it since its last
+message, the connection is holding an unfinished message bigger than any honest one: the
+guard shuts the socket down (libzmq then drops the connection and frees the parts, see
+``pipe_t::rollback``) and reports it with its address and, if it ever sent a complete
+message, the node id it used.
+
+The connections are learnt from the ROUTER's monitor (``ACCEPTED`` / ``DISCONNECTED``
+carry the file descriptor).  A descriptor number can be reused after libzmq closes it, so
+every look at one first checks that it still is the TCP connection from the same remote
+address and port that was accepted; otherwise the guard forgets it until its next
+``ACCEPTED``.  It never closes a descriptor, only shuts down a verified one.
+
+Linux only (``tcpi_bytes_received``, Linux 4.1); elsewhere :attr:`ConnGuard.enabled` is
+False and the attack stays open (docs/network.md, threat model).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import logging
+import socket
+import struct
+import sys
+import termios
+from dataclasses import dataclass
+
+import zmq
+from zmq.utils.monitor import parse_monitor_message
+
+log = logging.getLogger("p2p.transport")
+
+#: offset of ``tcpi_bytes_received`` (u64) in Linux's ``struct tcp_info``
+_BYTES_RECEIVED_AT = 128
+_TCP_INFO = getattr(socket, "TCP_INFO", None)
+
+
+@dataclass
+class _Conn:
+    peer: tuple[str, int]
+    mark: int                      # bytes read by libzmq at this connection's last message
+    sample: int = 0                # bytes read by libzmq before this turn's drain
+    delivered: bool = False        # a message came from it during this turn
+    node: bytes | None = None      # the node id its last message claimed
+    cut: bool = False
+
+
+@dataclass(frozen=True)
+class Cut:
+    """A connection the guard shut down: who and how much."""
+
+    address: str
+    node: bytes | None
+    unfinished: int                # bytes read since its last complete message
+
+
+def _read_state(fd: int) -> tuple[tuple[str, int], int] | None:
+    """``(remote address, bytes libzmq has read)`` of the TCP socket ``fd``, or None when
+    it is not one (closed, reused for something else, or the kernel lacks the field)."""
+    if _TCP_INFO is None:
+        return None
+    try:
+        s = socket.socket(fileno=fd)
+    except OSError:
+        return None
+    try:
+        if s.type != socket.SOCK_STREAM or s.family not in (socket.AF_INET, socket.AF_INET6):
+            return None
+        peer = s.getpeername()
+        info = s.getsockopt(socket.IPPROTO_TCP, _TCP_INFO, 256)
+        queued = struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
+    except OSError:
+        return None
+    finally:
+        s.detach()
+    if len(info) < _BYTES_RECEIVED_AT + 8:
+        return None
+    (received,) = struct.unpack_from("Q", info, _BYTES_RECEIVED_AT)
+    return (str(peer[0]), int(peer[1])), max(0, received - queued)
+
+
+def _kernel_counts_bytes() -> bool:
+    """Whether this system's TCP_INFO has ``tcpi_bytes_received`` (Linux 4.1 and later)."""
+    if not sys.platform.startswith("linux") or _TCP_INFO is None:
+        return False
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            info = probe.getsockopt(socket.IPPROTO_TCP, _TCP_INFO, 256)
+    except OSError:
+        return False
+    return len(info) >= _BYTES_RECEIVED_AT + 8
+
+
+def _shutdown(fd: int) -> None:
+    try:
+        s = socket.socket(fileno=fd)
+    except OSError:
+        return
+    try:
+        s.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+    finally:
+        s.detach()
+
+
+class ConnGuard:
+    """See the module docstring.  Used only by the Node's I/O thread."""
+
+    def __init__(self, router: zmq.Socket[bytes], limit: int) -> None:
+        """Call before the ROUTER binds, so that no connection escapes the monitor."""
+        self.limit = limit
+        self.enabled = _kernel_counts_bytes()
+        self.monitor: zmq.Socket[bytes] | None = None
+        self._router = router
+        self._conns: dict[int, _Conn] = {}
+        self.cuts = 0
+        if self.enabled:
+            self.monitor = router.get_monitor_socket(
+                zmq.EVENT_ACCEPTED | zmq.EVENT_DISCONNECTED)
+
+    @staticmethod
+    def supported() -> bool:
+        """Whether the guard can work here (Linux's TCP_INFO byte counts)."""
+        return _kernel_counts_bytes()
+
+    def close(self) -> None:
+        if self.monitor is not None:
+            try:
+                self._router.disable_monitor()
+            except zmq.ZMQError:
+                pass
+            self.monitor.close(0)
+            self.monitor = None
+        self._conns.clear()
+
+    def on_events(self) -> None:
+        """Learn accepted and closed connections from the monitor."""
+        if self.monitor is None:
+            return
+        for _ in range(256):
+            try:
+                msg = self.monitor.recv_multipart(zmq.NOBLOCK)
+            except zmq.Again:
+                return
+            try:
+                ev = parse_monitor_message(msg)
+            except Exception:  # a malformed monitor message: nothing to learn from it
+                continue
+            fd = int(ev["value"])
+            if ev["event"] == zmq.EVENT_DISCONNECTED:
+                self._conns.pop(fd, None)
+                continue
+            state = _read_state(fd)
+            if state is None:
+                self._conns.pop(fd, None)
+                continue
+            self._conns[fd] = _Conn(peer=state[0], mark=state[1])
+
+    def sample(self) -> None:
+        """Before the ROUTER is drained: what libzmq has read from each connection."""
+        for fd, c in list(self._conns.items()):
+            state = _read_state(fd)
+            if state is None or state[0] != c.peer:
+                del self._conns[fd]        # closed or reused: its ACCEPTED comes again
+                continue
+            c.sample = state[1]
+
+    def credit(self, fd: int, node: bytes | None) -> None:
+        """A complete message came from connection ``fd``, claiming ``node``."""
+        c = self._conns.get(fd)
+        if c is not None:
+            c.delivered = True
+            if node is not None:
+                c.node = node
+
+    def judge(self, drained: bool) -> list[Cut]:
+        """After the drain: shut down each connection that holds an unfinished message
+        larger than ``limit``.  ``drained``: the ROUTER had nothing more to deliver (else a
+        complete message may still wait, so nobody is judged this turn)."""
+        cuts: list[Cut] = []
+        for fd, c in self._conns.items():
+            if c.delivered:
+                c.delivered = False
+                state = _read_state(fd)
+                # bytes read after this turn's messages may already be the next message:
+                # at most what libzmq read during the drain is forgiven, once
+                c.mark = state[1] if state is not None and state[0] == c.peer else c.sample
+                continue
+            if not drained or c.cut or c.sample - c.mark <= self.limit:
+                continue
+            c.cut = True
+            self.cuts += 1
+            _shutdown(fd)
+            cuts.append(Cut(f"{c.peer[0]}:{c.peer[1]}", c.node, c.sample - c.mark))
+        return cuts
+
+    def tracking(self) -> bool:
+        """Whether any inbound connection is open (and not already cut)."""
+        return any(not c.cut for c in self._conns.values())
+
+    def suspect(self) -> bool:
+        """Some connection has read a quarter of the limit without a message: look again
+        soon, so that the memory it can make us hold stays near the limit."""
+        return any(not c.cut and c.sample - c.mark > self.limit // 4
+                   for c in self._conns.values())

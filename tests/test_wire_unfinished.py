@@ -1,0 +1,198 @@
+"""A hand-written ZMTP client that sends one multipart message that never ends (every
+frame with MORE) used to make a Node buffer without limit (libzmq keeps every part until
+the last one).  The Node's connection guard (p2p.net.conn_guard) closes such a connection
+and names it; honest traffic, including the largest payloads, is never cut.  Real sockets
+on 127.0.0.1."""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import struct
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from p2p.crypto.identity import Identity
+from p2p.net.conn_guard import ConnGuard
+from p2p.net.interface import TransportConfig
+from p2p.net.transport import Node, fetch_key_card
+
+pytestmark = pytest.mark.skipif(not ConnGuard.supported(),
+                                reason="the guard needs Linux's TCP_INFO byte counts")
+
+SMALL = TransportConfig(max_payload=64 * 1024)     # unfinished_limit about 520 KiB
+CHUNK = 64 * 1024
+GIVE_UP = 256 << 20                                  # what the attacker would send at most
+
+
+def _recv_exact(s: socket.socket, n: int) -> bytes:
+    b = b""
+    while len(b) < n:
+        x = s.recv(n - len(b))
+        if not x:
+            raise EOFError("closed")
+        b += x
+    return b
+
+
+def _prop(name: bytes, val: bytes) -> bytes:
+    return bytes([len(name)]) + name + struct.pack(">I", len(val)) + val
+
+
+def _greeting(mechanism: bytes) -> bytes:
+    return b"\xff" + b"\0" * 8 + b"\x7f" + b"\x03\x00" + mechanism.ljust(20, b"\0") + \
+        b"\x00" + b"\0" * 31
+
+
+def _null_client(port: int) -> socket.socket:
+    """A ZMTP 3.0 NULL-mechanism DEALER, written by hand (what a hostile program does)."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s.sendall(_greeting(b"NULL"))
+    _recv_exact(s, 64)
+    body = b"\x05READY" + _prop(b"Socket-Type", b"DEALER") + _prop(b"Identity", b"mallory")
+    s.sendall(b"\x04" + bytes([len(body)]) + body)
+    return s
+
+
+def _flood_until_closed(s: socket.socket, frame: Iterator[bytes]) -> int:
+    """Send MORE frames until the victim stops taking them; return the bytes sent.  Then
+    check it really closed the connection (EOF or reset), not merely stopped reading."""
+    sent = 0
+    try:
+        while sent < GIVE_UP:
+            f = next(frame)
+            s.sendall(f)
+            sent += len(f)
+    except OSError:
+        pass
+    s.settimeout(10)
+    try:
+        while s.recv(65536):
+            pass
+    except ConnectionResetError:
+        pass
+    return sent
+
+
+def _plain_frames() -> Iterator[bytes]:
+    f = b"\x03" + struct.pack(">Q", CHUNK) + b"x" * CHUNK      # MORE | LONG
+    while True:
+        yield f
+
+
+@pytest.fixture
+def victim() -> Iterator[Node]:
+    n = Node(b"victim", config=SMALL)
+    yield n
+    n.close()
+
+
+def test_endless_multipart_is_cut_and_named(victim: Node,
+                                            caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="p2p.transport")
+    honest = Node(b"honest", config=SMALL)
+    try:
+        honest.add_peer(b"victim", victim.endpoint)
+        victim.add_peer(b"honest", honest.endpoint)
+        s = _null_client(victim.port)
+        sent = _flood_until_closed(s, _plain_frames())
+        s.close()
+        assert sent < GIVE_UP, "the victim kept reading a message that never ends"
+        deadline = time.monotonic() + 5
+        while "never ended" not in caplog.text and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert "never ended" in caplog.text and "127.0.0.1:" in caplog.text
+        # the honest peer's largest payloads still get through, none of them is cut
+        payload = os.urandom(SMALL.max_payload)
+        for _ in range(40):
+            honest.send(b"victim", payload)
+        got = []
+        end = time.monotonic() + 20
+        while len(got) < 40 and time.monotonic() < end:
+            m = victim.recv(0.5)
+            if m is not None:
+                got.append(m)
+        assert len(got) == 40 and all(m == (b"honest", payload) for m in got)
+        assert caplog.text.count("never ended") == 1
+    finally:
+        honest.close()
+
+
+def test_largest_honest_payloads_are_not_cut(caplog: pytest.LogCaptureFixture) -> None:
+    """The default limits: 1 MiB payloads in a burst, read slowly by the application."""
+    caplog.set_level(logging.WARNING, logger="p2p.transport")
+    with Node(b"a") as a, Node(b"b") as b:
+        a.add_peer(b"b", b.endpoint)
+        b.add_peer(b"a", a.endpoint)
+        payload = os.urandom(a.config.max_payload)
+        for _ in range(24):
+            a.send(b"b", payload)
+        got = 0
+        end = time.monotonic() + 30
+        while got < 24 and time.monotonic() < end:
+            time.sleep(0.05)                 # a busy application
+            if b.recv(1.0) == (b"a", payload):
+                got += 1
+        assert got == 24
+    assert "never ended" not in caplog.text
+
+
+def test_curve_stranger_endless_multipart_is_cut() -> None:
+    """The lobby's case: a stranger admitted under CURVE (RFC 26 written by hand)."""
+    nacl_public = pytest.importorskip("nacl.public")
+    box_cls, key_cls, pub_cls = nacl_public.Box, nacl_public.PrivateKey, nacl_public.PublicKey
+    with Node(b"host", config=SMALL, curve=Identity.generate().curve_keys()) as host:
+        host.set_admission(True)
+        server = pub_cls(fetch_key_card(host.endpoint, timeout=5.0)[1])
+        longterm, short = key_cls.generate(), key_cls.generate()
+        s = socket.create_connection(("127.0.0.1", host.port), timeout=10)
+        nonce = 1
+
+        def sn() -> bytes:
+            return struct.pack(">Q", nonce)
+
+        def cmd(body: bytes) -> None:
+            if len(body) < 256:
+                s.sendall(b"\x04" + bytes([len(body)]) + body)
+            else:
+                s.sendall(b"\x06" + struct.pack(">Q", len(body)) + body)
+
+        def frame() -> bytes:
+            f = _recv_exact(s, 1)[0]
+            n = struct.unpack(">Q", _recv_exact(s, 8))[0] if f & 2 else _recv_exact(s, 1)[0]
+            return _recv_exact(s, n)
+
+        s.sendall(_greeting(b"CURVE"))
+        _recv_exact(s, 64)
+        hello = box_cls(short, server).encrypt(b"\0" * 64, b"CurveZMQHELLO---" + sn())
+        cmd(b"\x05HELLO\x01\x00" + b"\0" * 72 + bytes(short.public_key) + sn() + hello.ciphertext)
+        nonce += 1
+        w = frame()
+        plain = box_cls(short, server).decrypt(w[24:], b"WELCOME-" + w[8:24])
+        server_short, cookie = pub_cls(plain[:32]), plain[32:]
+        vn = os.urandom(16)
+        vouch = box_cls(longterm, server_short).encrypt(
+            bytes(short.public_key) + bytes(server), b"VOUCH---" + vn).ciphertext
+        meta = _prop(b"Socket-Type", b"DEALER") + _prop(b"Identity", b"m" + os.urandom(32))
+        ini = box_cls(short, server_short).encrypt(
+            bytes(longterm.public_key) + vn + vouch + meta, b"CurveZMQINITIATE" + sn())
+        cmd(b"\x08INITIATE" + cookie + sn() + ini.ciphertext)
+        nonce += 1
+        assert frame().startswith(b"\x05READY")
+        box = box_cls(short, server_short)
+
+        def frames() -> Iterator[bytes]:
+            nonlocal nonce
+            part = b"\x01" + b"x" * CHUNK                    # inner flags: MORE
+            while True:
+                msg = b"\x07MESSAGE" + sn() + box.encrypt(
+                    part, b"CurveZMQMESSAGEC" + sn()).ciphertext
+                nonce += 1
+                yield b"\x02" + struct.pack(">Q", len(msg)) + msg
+
+        sent = _flood_until_closed(s, frames())
+        s.close()
+        assert sent < GIVE_UP
