@@ -44,6 +44,7 @@ from p2p.transcript.file import (
     TranscriptVersionError,
     TranscriptWriter,
     cut_aside,
+    open_own,
     open_regular,
 )
 
@@ -59,6 +60,10 @@ _SECRETS_HEAD = {"format": "millebornes-secrets", "version": 2}
 _MAX_META = 256 * 1024
 _MAX_SECRETS = 64 * 1024 * 1024
 _MAX_HANDS = 100_000
+#: The most of a damaged transcript's tail kept aside in ``transcript.mbt.damaged``: the
+#: bytes from the damage on up to this (a whole entry is at most 64 KiB; a tail of 500 MB
+#: of junk, sparse on disk, was copied whole, as 500 MB of real disk).
+_DAMAGED_KEEP = 4 << 20
 
 
 class StoreDamaged(ValueError):
@@ -97,13 +102,14 @@ def _read_file(path: Path, name: str, limit: int, missing_ok: bool = False,
                read: bool = True) -> bytes | None:
     """The file's bytes (None: missing and ``missing_ok``); ``read=False``: only check
     that it is a readable regular file of at most ``limit`` bytes. A named pipe or a device
-    in its place is refused without being waited on."""
+    in its place is refused without being waited on, and so is a symbolic link (the store
+    writes only files of its own: see :func:`~p2p.transcript.file.open_own`)."""
     f = path / name
     try:
-        if f.is_dir():
+        if f.is_dir() and not f.is_symlink():
             raise StoreDamaged(path, name, "a folder where a file should be",
                                what_id="folder")
-        with open_regular(f) as fh:
+        with open_regular(f, follow=False) as fh:
             size = os.fstat(fh.fileno()).st_size
             if size > limit:
                 raise StoreDamaged(path, name, f"too large ({size} bytes)",
@@ -168,8 +174,12 @@ def _fsync_dir(d: Path) -> None:
 
 
 def _write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
+    """``data`` in ``path``, whole or not at all; the temporary file is a new one of its
+    own (O_EXCL: never written through a link left under its name)."""
     tmp = path.with_name(path.name + f".tmp{os.getpid()}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    tmp.unlink(missing_ok=True)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+                 mode)
     try:
         os.write(fd, data)
         os.fsync(fd)
@@ -211,8 +221,9 @@ class Store:
         self.path = path
         self.writer = writer
         self.meta = meta
-        self._secrets = open(path / SECRETS, "ab")  # noqa: SIM115 - closed in close()
-        os.chmod(path / SECRETS, 0o600)
+        # never through a symbolic link, and the mode set on the file opened (a link in
+        # its place made resume append to, and chmod, whatever file it pointed at)
+        self._secrets = open_own(path / SECRETS, chmod=True)
         if self._secrets.tell() == 0:
             self._secrets.write(_pack(_SECRETS_HEAD))
             self._secrets.flush()
@@ -302,6 +313,10 @@ class Store:
                          transcript, secrets, dict(meta["extra"]), cut, damage)
         try:
             store = cls(p, writer, meta)
+        except NotRegularFile as exc:
+            writer.close()
+            raise StoreDamaged(p, SECRETS, f"not a regular file ({exc.kind}) where a file "
+                               "should be") from None
         except OSError as exc:
             writer.close()
             raise StoreDamaged(p, SECRETS, f"cannot be opened for writing "
@@ -347,8 +362,7 @@ class Store:
         log): a new file is written and fsynced, then renamed over the old one."""
         path = self.path / TRANSCRIPT
         tmp = path.with_name(path.name + ".rewrite")
-        if tmp.exists():
-            tmp.unlink()
+        tmp.unlink(missing_ok=True)     # a dangling link too (exists() says False)
         w = TranscriptWriter(tmp, self.writer.header)
         for e in entries:
             w.append(e)
@@ -415,11 +429,15 @@ def read_meta(path: Path) -> dict[str, Any]:
 
 
 def _cut_damaged(path: Path, exc: TranscriptCorrupt) -> str:
-    """Keep the transcript's bytes from a damaged entry on aside and cut them off."""
-    aside = cut_aside(path, exc.offset, ".damaged")
+    """Keep the transcript's bytes from a damaged entry on aside (at most
+    :data:`_DAMAGED_KEEP` of them, said when there were more) and cut them off."""
+    tail = os.lstat(path).st_size - exc.offset
+    aside = cut_aside(path, exc.offset, ".damaged", keep=_DAMAGED_KEEP)
+    kept = (f"kept aside in {aside.name}" if tail <= _DAMAGED_KEEP else
+            f"the first {_DAMAGED_KEEP >> 20} MiB of their {tail} bytes kept aside in "
+            f"{aside.name}")
     return (f"{TRANSCRIPT} is damaged at byte {exc.offset} ({exc.reason}); the entries from "
-            f"there (kept aside in {aside.name}) are fetched again from the other "
-            "peers")
+            f"there ({kept}) are fetched again from the other peers")
 
 
 def read_secrets(path: Path, header: TranscriptHeader | None = None,

@@ -77,6 +77,7 @@ __all__ = [
     "NotRegularFile",
     "MAX_TRANSCRIPT_BYTES",
     "open_regular",
+    "open_own",
     "Player",
     "TranscriptHeader",
     "Transcript",
@@ -135,13 +136,15 @@ def _file_kind(mode: int) -> str:
         return "a device"
     if stat.S_ISSOCK(mode):
         return "a socket"
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
     return "a special file"
 
 
 class NotRegularFile(OSError):
-    """A path that names no regular file (a folder, a named pipe, a device, a socket): it
-    is never read, since reading one can wait forever or never end. ``kind`` says which, in
-    English ("a named pipe")."""
+    """A path that names no regular file (a folder, a named pipe, a device, a socket, or a
+    symbolic link where one is refused): it is never read, since reading one can wait
+    forever or never end. ``kind`` says which, in English ("a named pipe")."""
 
     def __init__(self, path: str | os.PathLike[str], mode: int) -> None:
         self.kind = _file_kind(mode)
@@ -149,19 +152,72 @@ class NotRegularFile(OSError):
         self.filename = os.fspath(path)
 
 
-def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+def open_regular(path: str | os.PathLike[str], *, follow: bool = True) -> BinaryIO:
     """``path`` opened for reading when it is a regular file; :class:`NotRegularFile`
     otherwise (checked before it is opened, and again on what was opened, without waiting:
-    a named pipe put there meanwhile is opened non-blocking, then refused)."""
-    if not stat.S_ISREG(st_mode := os.stat(path).st_mode):
+    a named pipe put there meanwhile is opened non-blocking, then refused).
+    ``follow=False``: a symbolic link is refused too (a game's own store: see
+    :func:`open_own`)."""
+    st_mode = (os.stat(path) if follow else os.lstat(path)).st_mode
+    if not stat.S_ISREG(st_mode):
         raise NotRegularFile(path, st_mode)
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _CLOEXEC
+    fd = _open_nofollow(path, flags) if not follow else os.open(path, flags)
     try:
         st_mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(st_mode):
             raise NotRegularFile(path, st_mode)
         os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _open_nofollow(path: str | os.PathLike[str], flags: int, mode: int = 0o600) -> int:
+    """``os.open`` with O_NOFOLLOW: a symbolic link put in the file's place is
+    :class:`NotRegularFile` (the kernel says only "too many levels of links")."""
+    try:
+        return os.open(path, flags | _NOFOLLOW, mode)
+    except OSError as exc:
+        try:
+            st_mode = os.lstat(path).st_mode
+        except OSError:
+            raise exc from None
+        if stat.S_ISLNK(st_mode):
+            raise NotRegularFile(path, st_mode) from None
+        raise
+
+
+def open_own(path: str | os.PathLike[str], *, create: bool = True,
+             mode: int = 0o600, chmod: bool = False) -> BinaryIO:
+    """A file of a game's own store (its transcript, its secrets) opened for appending,
+    created when missing and ``create``: never through a symbolic link, and only a regular
+    file (:class:`NotRegularFile` otherwise, raised before a byte is written). A link in
+    its place made ``resume`` append to, and chmod, whatever file it pointed at (hostile
+    review 7), as ``millebornes.log`` already refuses. ``chmod``: set ``mode`` on what was
+    opened (never on a path, which a link could redirect)."""
+    try:
+        st_mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        st_mode = stat.S_IFREG
+    if not stat.S_ISREG(st_mode):       # said before it is opened (a pipe: ENXIO, else)
+        raise NotRegularFile(path, st_mode)
+    flags = (os.O_WRONLY | os.O_APPEND | (os.O_CREAT if create else 0)
+             | getattr(os, "O_NONBLOCK", 0) | _CLOEXEC)
+    fd = _open_nofollow(path, flags, mode)
+    try:
+        st_mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(st_mode):
+            raise NotRegularFile(path, st_mode)
+        os.set_blocking(fd, True)
+        if chmod and hasattr(os, "fchmod"):
+            os.fchmod(fd, mode)
+        return os.fdopen(fd, "ab")
     except BaseException:
         os.close(fd)
         raise
@@ -308,11 +364,14 @@ def _iter_objects(f: BinaryIO, limit: int) -> Iterator[tuple[int, bytes, object]
         start = end
 
 
-def cut_aside(path: str | os.PathLike[str], offset: int, suffix: str) -> Path:
+def cut_aside(path: str | os.PathLike[str], offset: int, suffix: str,
+              keep: int | None = None) -> Path:
     """Move a transcript's bytes from ``offset`` on into ``<path><suffix>`` (kept for
     inspection) and cut the file there, durably: the one way a torn or damaged tail is
     taken off. A file set aside before is kept: the next one is ``<path><suffix>.2``,
-    ``.3``... Returns the file the bytes went to."""
+    ``.3``... ``keep``: at most that many bytes are kept aside (a tail of 500 MB of junk,
+    sparse on disk, was copied whole, as 500 MB of real disk). The transcript is never
+    opened through a symbolic link. Returns the file the bytes went to."""
     aside = Path(str(path) + suffix)
     n = 1
     while True:
@@ -322,16 +381,20 @@ def cut_aside(path: str | os.PathLike[str], offset: int, suffix: str) -> Path:
         except FileExistsError:
             n += 1
             aside = Path(f"{path}{suffix}.{n}")
-    with out, open(path, "rb") as f:
+    left = float("inf") if keep is None else keep
+    with out, open_regular(path, follow=False) as f:
         f.seek(offset)
-        while chunk := f.read(1 << 20):
+        while left > 0 and (chunk := f.read(int(min(1 << 20, left)))):
             out.write(chunk)
+            left -= len(chunk)
         out.flush()
         os.fsync(out.fileno())
-    with open(path, "r+b") as f:
-        f.truncate(offset)
-        f.flush()
-        os.fsync(f.fileno())
+    fd = _open_nofollow(path, os.O_RDWR | _CLOEXEC)
+    try:
+        os.ftruncate(fd, offset)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
     return aside
 
 
@@ -441,7 +504,8 @@ class TranscriptWriter:
         self.header = header
         self.unsynced = 0        # entries written but not fsynced yet
         if _append:
-            self._f: BinaryIO = open(self.path, "ab")  # noqa: SIM115 - closed in close()
+            # never through a symbolic link (a game's own store: see open_own)
+            self._f: BinaryIO = open_own(self.path, create=False)
         else:
             self._f = open(self.path, "xb")  # noqa: SIM115
             self._write(header.to_bytes())
