@@ -99,8 +99,10 @@ def _count_fork() -> None:
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_parent=_count_fork)
 
-#: Seconds the caller waits, after a call that forked, for a copy to say it came back.
-FORK_NEWS_WAIT = 1.0
+#: Seconds the caller waits, after a call that forked, for a copy to say it came back
+#: (a copy comes back within a millisecond or so; a child a library forks, such as a
+#: ``multiprocessing`` pool's worker, never does, and costs this wait to its bot).
+FORK_NEWS_WAIT = 0.3
 
 
 class BotForked(Exception):

@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 PLUGIN = '''
 import os
+import time
 import signal
 
 MADE = [0]
@@ -37,7 +38,8 @@ class _Base:
 
 class Fork(_Base):
     def act(self):
-        os.fork()
+        if os.fork():
+            time.sleep(0.2)   # the parent: its copy has come back out of choose meanwhile
 
 
 class Interrupt(_Base):

@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 PLUGIN = '''
 import os
+import time
 import engine.bots as hh
 from engine import make_bot
 
@@ -72,7 +73,8 @@ class _Base:
 
 class Fork(_Base):
     def act(self):
-        os.fork()
+        if os.fork():
+            time.sleep(0.2)   # the parent: its copy has come back out of choose meanwhile
 
 
 class Exit(_Base):
