@@ -28,6 +28,7 @@ import contextlib
 import copy
 import io
 import json
+import logging
 import os
 import random
 import signal
@@ -48,10 +49,12 @@ from engine import (
     exception_words,
 )
 from engine.bots import BOTS, make_bot, parse_bot_spec
-from engine.simulate import BotForked, call_bot
+from engine.simulate import BotForked, answer_words, call_bot, legal_choice
 
 from .bot_process import ANSWER_WITHIN, cap_memory
 from .i18n import _
+
+log = logging.getLogger("cli.bots")
 
 #: Seconds a plug-in bot may think about one decision (the networked table's bound).
 DECISION_LIMIT = ANSWER_WITHIN
@@ -141,9 +144,28 @@ class Bounded:
         # its own copy of the rules: the view's are the engine's (frozen, but a bot's
         # object.__setattr__(view.rules, "match_target", 100) made every match one hand)
         view = view._replace(rules=copy.copy(view.rules))
-        with silenced(stdin=True) if self.quiet else contextlib.nullcontext():
+        if not self.quiet:
             return self._timer.call(lambda: self.bot.choose(view, legal),
                                     f"did not move within {self.seconds:g} s")
+        # on a player's screen (play --in-process), which says a fault in a line: the log
+        # keeps it whole, as a networked table's does (the log had no word of it)
+        try:
+            with silenced(stdin=True):
+                answer = self._timer.call(lambda: self.bot.choose(view, legal),
+                                          f"did not move within {self.seconds:g} s")
+        except KeyboardInterrupt:
+            raise                # the player's Ctrl-C
+        except BotTooSlow as exc:
+            log.warning("bot %s %s; a built-in bot plays for it from now on", self.spec, exc)
+            raise
+        except BaseException as exc:
+            log.warning("bot %s raised %s; a built-in bot plays for it from now on",
+                        self.spec, exception_words(exc))
+            raise
+        if legal_choice(answer, legal) is None:
+            log.warning("bot %s chose %s, which is not a legal move now; a built-in bot "
+                        "plays for it from now on", self.spec, answer_words(answer))
+        return answer
 
 
 def make_bounded_bot(spec: str, seed: int, seconds: float | None = None,

@@ -47,6 +47,11 @@ class Interrupt(_Base):
         raise KeyboardInterrupt
 
 
+class Crash(_Base):
+    def act(self):
+        raise KeyError("boom")
+
+
 class CloseErr(_Base):
     def act(self):
         os.close(2)
@@ -82,6 +87,10 @@ def make_interrupt(seed, **options):
     return Interrupt()
 
 
+def make_crash(seed, **options):
+    return Crash()
+
+
 def make_closeerr(seed, **options):
     return CloseErr()
 
@@ -105,7 +114,8 @@ def plugin_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path
     (dist / "entry_points.txt").write_text(
         "[millebornes.bots]\ntforkin = mb_botfix2:make_fork\n"
         "tkbint = mb_botfix2:make_interrupt\ntcloseerr = mb_botfix2:make_closeerr\n"
-        "tctrlc = mb_botfix2:make_ctrlc\ntrules = mb_botfix2:make_rules\n")
+        "tctrlc = mb_botfix2:make_ctrlc\ntrules = mb_botfix2:make_rules\n"
+        "tcrash = mb_botfix2:make_crash\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     yield tmp_path
     monkeypatch.delitem(sys.modules, "mb_botfix2", raising=False)
@@ -270,3 +280,15 @@ def test_ctrl_c_in_simulate_network_reports_the_games_played_so_far(
     out = capsys.readouterr()
     assert "1 match, 1 hand" in out.out, out.out
     assert "stopped: interrupted after 1 of 3 matches; the report covers them" in out.err
+
+
+def test_play_in_process_logs_a_bots_fault(plugin_dir: Path, tmp_path: Path) -> None:
+    """``play --in-process``: a bot's fault was said on the screen only, the log empty."""
+    data = tmp_path / "data"
+    r = _cli(plugin_dir, "play", "--in-process", "--plain", "--auto", "--bots", "tcrash",
+             "--seed", "3", "--rules", "modern", "--data-dir", str(data))
+    assert r.returncode == 0, r.stderr
+    assert "tcrash" in r.stdout                      # the screen says it, in a line
+    log = (data / "millebornes.log").read_text(encoding="utf-8")
+    assert ("bot tcrash raised KeyError: 'boom'; a built-in bot plays for it from now on"
+            in log), log
