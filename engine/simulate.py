@@ -310,6 +310,7 @@ class MatchTally:
 
 # ----- a bot in a process of its own ---------------------------------------------------
 
+#: the name the log has always given a networked bot's faults (this code was cli's)
 log = logging.getLogger("cli.bots")
 
 #: Seconds a bot in its own process may think about one move: far above a search bot's
