@@ -276,6 +276,14 @@ class MemoryNode:
         with self.network.lock:
             return self._core.peers()
 
+    def endpoint_of(self, peer_id: bytes) -> str:
+        with self.network.lock:
+            return self._core.endpoint_of(peer_id)
+
+    def prove_endpoint(self, sign: Callable[[bytes], bytes],
+                       verify: Callable[[bytes, bytes, bytes], bool]) -> None:
+        """Nothing to prove: a MemoryNode never moves (its endpoints are ``mem://N``)."""
+
     def expect_key(self, peer_id: bytes, curve_key: bytes) -> None:
         """Recorded only: the in-memory network authenticates nothing (Node does)."""
         validate_peer_id(peer_id)

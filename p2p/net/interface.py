@@ -31,6 +31,7 @@ class PeerEventKind(enum.Enum):
     RESTARTED = "restarted"  # a known peer came back with a new session
     GAP = "gap"  # sender declared frames settled that we never got (we restarted)
     HELLO = "hello"  # an unknown peer said hello; ``endpoint`` is where it listens
+    MOVED = "moved"  # a known peer proved it listens elsewhere now; ``endpoint``: where
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,17 @@ log = logging.getLogger("p2p.transport")
 
 _MAX_LOGGED_PER_REASON = 10
 _MAX_UNKNOWN_TRACKED = 256
+#: A peer's endpoint follows its own proven HELLO at most this often (seconds).
+MOVE_EVERY = 2.0
+_MOVE_TAG = b"millebornes/endpoint/v1\x00"
+
+
+def endpoint_statement(node_id: bytes, session: bytes, port: int, host: str) -> bytes:
+    """What a node signs (plain ZeroMQ) so that its peers follow it to a new address:
+    its id, this session (a new one at every start, so an old statement cannot pull a
+    peer back to an old address) and the advertised port and host."""
+    return b"".join((_MOVE_TAG, bytes([len(node_id)]), node_id, session,
+                     port.to_bytes(2, "big"), host.encode("ascii", "replace")))
 
 
 @dataclass
@@ -91,6 +102,9 @@ class _Peer:
     ack_due: bool = False
     last_heard: float | None = None
     status: PeerStatus = PeerStatus.CONNECTING
+    #: the endpoint its last proven HELLO advertised, and when we last followed a move
+    advertised: str | None = None
+    moved_at: float = -1e18
 
 
 
@@ -122,6 +136,11 @@ class ReliableCore:
         #: sent in every HELLO when set: under CURVE, this node's certificate of its CURVE
         #: key (a stranger's HELLO then proves the id it claims is its own, see the lobby)
         self.hello_proof: bytes | None = None
+        #: plain ZeroMQ: checks a peer's signed endpoint statement ``(peer id, statement,
+        #: signature)`` (see endpoint_statement); None: a plain peer's move is never followed
+        self.move_verifier: Callable[[bytes, bytes, bytes], bool] | None = None
+        #: moves the driver must follow (re-open the connection): ``(peer id, endpoint)``
+        self.moves: deque[tuple[bytes, str]] = deque(maxlen=256)
         self.wire_filter = wire_filter
         self._peers: dict[bytes, _Peer] = {}
         self._ready: deque[bytes] = deque()
@@ -157,6 +176,11 @@ class ReliableCore:
 
     def peers(self) -> list[bytes]:
         return list(self._peers)
+
+    @property
+    def advertise(self) -> tuple[int, str | None]:
+        """``(port, host)`` this node's HELLO advertises."""
+        return self._advertise
 
     def endpoint_of(self, peer_id: bytes) -> str:
         return self._peer(peer_id).endpoint
@@ -248,10 +272,11 @@ class ReliableCore:
 
     def on_frame(
         self, src: bytes, frame: bytes, now: float, observed_host: str | None = None,
-        curve_key: bytes | None = None,
+        curve_key: bytes | None = None, proven: bool = False,
     ) -> None:
         """Handle one raw frame received from ``src`` (the transport-level identity);
-        ``curve_key`` is the key the connection was authenticated with (CURVE only)."""
+        ``curve_key`` is the key the connection was authenticated with (CURVE only);
+        ``proven``: that key is the one bound to ``src`` (only then may a HELLO move it)."""
         if len(frame) > self.config.max_frame:
             self._count(src, "oversized", f"{len(frame)} bytes")
             return
@@ -286,6 +311,7 @@ class ReliableCore:
         if kind == DATA and len(parsed[4]) > self.config.max_payload:
             self._count(src, "oversized", f"payload {len(parsed[4])} bytes")
             return
+        switched_back = session in p.retired
         if not self._check_session(p, session, now):
             return
         p.last_heard = now
@@ -293,7 +319,62 @@ class ReliableCore:
             self._on_data(p, parsed[2], parsed[3], parsed[4])
         elif kind == ACK:
             self._on_ack(p, parsed[2], parsed[3], parsed[4], now)
-        # HELLO: only liveness + session, done above.
+        elif not switched_back:  # HELLO: liveness + session, done above; and where it
+            # listens now (never from an old session taken back: a replayed HELLO of an
+            # old session would carry a genuine proof of an old address)
+            self._known_hello(p, session, parsed[2], parsed[3], parsed[4], now, proven,
+                              observed_host)
+
+    def _known_hello(self, p: _Peer, session: bytes, port: int, host: str | None,
+                     proof: bytes | None, now: float, proven: bool,
+                     observed_host: str | None = None) -> None:
+        """Follow a peer that advertises a new endpoint (a new address after a DHCP or VPN
+        change, then ``resume``): its frames then reach it there, instead of its player
+        naming us unresponsive.  Only the peer itself may move itself: under CURVE the HELLO
+        must come over a connection proven with the key bound to its id (``proven``); on
+        plain ZeroMQ it must carry the peer's signature of :func:`endpoint_statement`.
+        The host is the advertised one; only a proven peer that advertises none (it listens
+        on all interfaces) is taken at its connection's source address (on plain ZeroMQ a
+        replayed HELLO would bring the replayer's address).  Only a *change* of what it
+        advertises moves it (a peer reached through a forwarded address always advertises
+        its own), and at most one move per :data:`MOVE_EVERY` seconds."""
+        if not host and proven:
+            host = observed_host
+        if not host or not port:
+            return
+        try:
+            ep = parse_endpoint(f"{format_host(host)}:{port}", literal_only=True)
+        except ValueError:
+            return
+        if ep == p.advertised:
+            return
+        if not proven:
+            ok = False
+            if self.move_verifier is not None and proof is not None:
+                try:
+                    ok = self.move_verifier(
+                        p.peer_id, endpoint_statement(p.peer_id, session, port, host), proof)
+                except Exception:  # a verifier must not kill the transport
+                    ok = False
+            if not ok:
+                if p.advertised is not None and ep != p.endpoint:
+                    self._count(p.peer_id, "unproven_move", ep[:60])
+                return
+        if p.advertised is None or ep == p.endpoint:
+            p.advertised = ep         # the first we hear of it, or where we reach it anyway
+            return
+        if now - p.moved_at < MOVE_EVERY:
+            self._count(p.peer_id, "move_rate", ep[:60])
+            return                    # ``advertised`` unchanged: a later HELLO moves it
+        p.advertised = ep
+        p.moved_at = now
+        log.info("peer %s now listens at %s (was %s): following it", p.peer_id.hex()[:16],
+                 ep, p.endpoint)
+        p.endpoint = ep
+        p.last_hb_sent = -1e18
+        p.next_resend = 0.0
+        self.moves.append((p.peer_id, ep))
+        self._events.append(PeerEvent(PeerEventKind.MOVED, p.peer_id, endpoint=ep))
 
     def _unknown_hello(
         self, src: bytes, parsed: tuple[Any, ...], now: float, observed_host: str | None,

@@ -60,7 +60,7 @@ from p2p.net.interface import (
     parse_endpoint,
     validate_peer_id,
 )
-from p2p.net.reliable import ReliableCore
+from p2p.net.reliable import ReliableCore, endpoint_statement
 
 log = logging.getLogger("p2p.transport")
 
@@ -228,6 +228,11 @@ class Node:
         with self._lock:
             return self._core.peers()
 
+    def endpoint_of(self, peer_id: bytes) -> str:
+        """Where our connection to that peer goes now (it follows a proven move)."""
+        with self._lock:
+            return self._core.endpoint_of(peer_id)
+
     def expect_key(self, peer_id: bytes, curve_key: bytes) -> None:
         """Bind ``peer_id`` to its CURVE public key: the ZAP handler admits that key, every
         frame under that routing id must come over a connection authenticated with it
@@ -245,6 +250,23 @@ class Node:
                 self._commands.append(("add", peer_id, self._core.endpoint_of(peer_id),
                                        curve_key))
         self._wake()
+
+    def prove_endpoint(self, sign: Callable[[bytes], bytes],
+                       verify: Callable[[bytes, bytes, bytes], bool]) -> None:
+        """Plain ZeroMQ: sign where this node listens, so that peers follow it to a new
+        address (``sign``: this node's owner's signature; see
+        :func:`~p2p.net.reliable.endpoint_statement`), and follow a peer to a new address
+        only on its own signature (``verify(peer id, statement, signature)``).  Under CURVE
+        nothing is needed: a peer's HELLO over a connection proven with the key bound to
+        its id moves it, and its HELLO keeps carrying the key's certificate."""
+        if self.curve is not None:
+            return
+        with self._lock:
+            port, host = self._core.advertise
+            if host:
+                self._core.hello_proof = sign(
+                    endpoint_statement(self.node_id, self.session, port, host))
+            self._core.move_verifier = verify
 
     def set_admission(self, strangers: bool) -> None:
         """Under CURVE: whether keys nobody expected may connect at all (the lobby: yes,
@@ -504,6 +526,7 @@ class Node:
                     now = time.monotonic()
                     for src, frame, host, user in frames:
                         key: bytes | None = None
+                        proven = False
                         if self.curve is not None:
                             key = bytes.fromhex(user) if user and len(user) == 64 else None
                             want = self._keys.get(src)
@@ -511,8 +534,9 @@ class Node:
                                 # a routing id claimed over a connection with another key
                                 self._core.count_drop(src, "spoofed")
                                 continue
+                            proven = want is not None
                         try:
-                            self._core.on_frame(src, frame, now, host, key)
+                            self._core.on_frame(src, frame, now, host, key, proven)
                         except Exception:  # a bug must not silently kill the transport
                             log.exception("frame from %s could not be handled", src.hex()[:16])
                     next_due = self._core.tick(now)
@@ -522,7 +546,13 @@ class Node:
                                if now - self._reopened.get(pid, -1e18)
                                > self.config.reopen_after and pid in self._dealers]
                     got_msgs = self._core.has_messages()
+                    moves = [(pid, ep, self._keys.get(pid)) for pid, ep in self._core.moves
+                             if pid in self._dealers]
+                    self._core.moves.clear()
                     self._cond.notify_all()
+                for pid, ep, key in moves:   # a peer proved it listens elsewhere now
+                    with self._lock:
+                        self._open_dealer(pid, ep, key)
                 for pid, ep, key in stalled:
                     self._reopened[pid] = now
                     log.info("no ack from %s for %.1f s: reconnecting", pid.hex()[:16],
@@ -585,7 +615,9 @@ class Node:
         # (a 25th byte '#' in a 33-byte id would otherwise read as a 24-byte stranger).
         src = raw if raw == self.node_id or raw in self._dealers else node_of_routing_id(raw)
         host: str | None = None
-        if src not in self._dealers:  # only unknown senders need their address
+        # unknown senders need their address; under CURVE a known one too (its proven HELLO
+        # from a new source address moves it when it advertises no host: bound to all)
+        if src not in self._dealers or self.curve is not None:
             try:
                 addr = fl[1].get("Peer-Address")
                 host = addr if isinstance(addr, str) else None

@@ -45,7 +45,7 @@ from typing import Any, Protocol
 from engine import Action, HandState, IllegalAction
 from engine.scoring import Match, SideScore
 from engine.state import EXTEND, RESPOND
-from p2p.crypto.identity import Identity, fingerprint
+from p2p.crypto.identity import Identity, fingerprint, verify_signature
 from p2p.net.interface import PeerEventKind, PeerStatus, Transport, parse_endpoint
 from p2p.table import wire
 from p2p.table.config import DEFAULT_RESPONSE_DELAY, DEFAULT_STEP_LIMIT, TableConfig
@@ -188,6 +188,12 @@ class Peer:
         if replay or side:
             self.rlog.replay(list(replay or ()), side)
             self._drain()
+        prove = getattr(node, "prove_endpoint", None)
+        if callable(prove):
+            # plain ZeroMQ: our HELLO carries our signature of where we listen, so the
+            # others follow this seat to a new address (resumed after a DHCP or VPN change);
+            # they follow a seat only on its own signature (under CURVE: its bound key)
+            prove(identity.sign, _signed_by_node)
         for s, ep in (endpoints or {}).items():
             if node_id_for(cfg.players[s].key) == node.node_id:
                 continue          # this player's own seat (a player a bot replaced, too)
@@ -818,11 +824,25 @@ class Peer:
                 if ev.kind is PeerEventKind.RESTARTED:
                     self._event("status", f"{self.names[seat]} restarted", seat=seat,
                                 status="restarted")
+            elif ev.kind is PeerEventKind.MOVED:
+                # the seat proved it listens elsewhere now (the transport re-pointed our
+                # connection): ask it for what we may have missed while we sent elsewhere
+                log.info("seat %d: %s now listens at %s", self.me, self.names[seat],
+                         ev.endpoint)
+                self._event("status", f"{self.names[seat]} is now at {ev.endpoint}",
+                            seat=seat, status="moved")
+                self.rlog.send_fetch(ev.peer_id)
             elif ev.kind is PeerEventKind.STATUS and ev.status is not None:
                 self._status[seat] = ev.status.value
                 self.rlog.seat_reachable(seat, ev.status is not PeerStatus.GONE)
                 self._event("status", f"{self.names[seat]} is {ev.status.value}", seat=seat,
                             status=ev.status.value)
+
+
+def _signed_by_node(node_id: bytes, statement: bytes, signature: bytes) -> bool:
+    """Whether the player whose transport id is ``node_id`` signed ``statement``."""
+    key = node_id[1:]
+    return node_id_for(key) == node_id and verify_signature(key, signature, statement)
 
 
 def bot_controller(choose: Callable[[HandState, list[Action]], Action]) -> Chooser:
