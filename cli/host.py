@@ -37,7 +37,7 @@ from .seats import (
     players_lines,
     seat_node,
 )
-from .words import paragraph
+from .words import lobby_wait_line, paragraph
 
 log = logging.getLogger("cli.host")
 
@@ -124,6 +124,9 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
     def changed(st: LobbyState) -> None:
         for line in lobby_lines(st):
             print(i18n.display(line), file=say)
+        waiting = lobby_wait_line(st, host=True)
+        if waiting:          # everyone seated is ready: what the table still waits for
+            print(paragraph(waiting), file=say)
         if seats_update is not None:
             seats_update.set(seating.n_players - len(st.free()), len(st.free()))
 
@@ -164,6 +167,13 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
                 host.set_ready(True)
             elif line == "unready":
                 host.set_ready(False)
+            elif line in ("help", "h", "?", "bot", "b"):
+                # help in the lobby (it was an unknown command), and what a bot needs
+                print(i18n.display(_("type 'ready' / 'unready', 'quit' to close the table")),
+                      file=say)
+                print(paragraph(lobby_wait_line(host.state, host=True) or _(
+                    "A bot plays a seat only if the table was hosted with --bots N.")),
+                      file=say)
             elif isinstance(line, str) and line:     # said, never ignored in silence
                 print(i18n.display(_("unknown command %(command)s: type 'ready' / 'unready', "
                                      "'quit' to close the table")

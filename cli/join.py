@@ -27,7 +27,7 @@ from .seats import (
     players_lines,
     seat_node,
 )
-from .words import detail_text, lobby_error_line, lobby_refusal
+from .words import detail_text, lobby_error_line, lobby_refusal, lobby_wait_line
 
 SAME_KEY = N_("this key is already seated at the table; use --identity FILE for a second "
             "player on one account")
@@ -228,6 +228,9 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             shown, shown_at = st.to_obj(), now
             for line in lobby_lines(st):
                 print(i18n.display(line), file=say)
+            waiting = lobby_wait_line(st, host=False)
+            if waiting:      # everyone seated is ready: the table waits for more players
+                print(i18n.display(waiting), file=say)
         if st is not None and client.seat is not None and not seat_said:
             seat_said = True
             wanted = getattr(args, "seat", None)

@@ -324,6 +324,10 @@ class NetDriver:
                 self._silent_said[seat] = gone
                 if before is None or before == gone:
                     continue
+                if not gone and any(t.seat == seat for t in self.peer.takeovers):
+                    # the bot the others agreed on has connected: the takeover's own line
+                    # said it ("Bea is connected again" read as Bea coming back)
+                    continue
                 name = self.current_names()[seat]
                 self._events.append(went_silent_line(name) if gone else back_again_line(name))
 
@@ -334,7 +338,17 @@ class NetDriver:
     def _words(self, ev: SessionEvent) -> str:
         """A session event in the console's words ("" for what is not worth a line)."""
         if ev.kind == "action":
-            return event_words(self.names, self.seat, ev)
+            hand = int(ev.data.get("hand", self._shown_hand))
+            names = self._names_in(hand)
+            if names[self.seat] != self.names[self.seat] and ev.data.get("before") is not None:
+                # this player's seat, played by the bot the others agreed on: its moves
+                # are the bot's ("You discarded 75" was said of moves they never made)
+                try:
+                    return describe(ev.data["before"], ev.data["action"], ev.data["after"],
+                                    names, self.seat, you=False) or ""
+                except Exception:   # the words are a nicety; the event is the truth
+                    return ev.text
+            return event_words(names, self.seat, ev)
         if ev.kind == "hand-start":
             return dealing_line(int(ev.data.get("hand", 0)) + 1)
         if ev.kind == "hand-end":
@@ -352,7 +366,11 @@ class NetDriver:
         if ev.kind == "stopped":
             if self.peer.agreed_end is not None:
                 return ""
-            if self.peer.paused:     # a silent seat: the game waits for it, not over
+            why = ev.data.get("why") or {}
+            if self.peer.paused or (isinstance(why, dict) and why.get("id") == "unresponsive"
+                                    and not self.peer.finished):
+                # a silent seat: the game waits for it, not over (said once the takeover
+                # had resumed the table, the pause read "The match stopped")
                 return table_paused_line(str(ev.data.get("reason", "")),
                                          ev.data.get("why"), self.current_names())
             return stopped_line(str(ev.data.get("reason", "")), ev.data.get("why"),
@@ -456,6 +474,16 @@ class NetDriver:
             if t.seat == self.seat:
                 return t.hand + 2, t.runner
         return None
+
+    def _names_in(self, hand: int) -> tuple[str, ...]:
+        """Who played each seat in ``hand`` (0-based, the protocol's): a seat a bot took
+        by agreement is that bot's from the hand after the voided one."""
+        names = list(self.names)
+        for t in self.peer.takeovers:
+            if hand >= t.hand + 1:     # short: it is said in every move (the takeover's
+                # own line names who runs it)
+                names[t.seat] = _("%(name)s's bot") % {"name": self.names[t.seat]}
+        return tuple(names)
 
     def current_names(self) -> list[str]:
         """Who plays each seat now: a seat a bot took by agreement is that bot's (a bot's

@@ -290,13 +290,14 @@ class PlainSession:
             while d.others_pending():
                 if not d.step_others(wait=0.05):
                     # a network table waits: say what for (whose turn, a player who left,
-                    # a slow peer, the shuffle), once each time it changes, and answer
-                    # what is typed meanwhile
+                    # a slow peer, the shuffle), once each time it changes
                     self.flush_events()
                     self.show_turn()
                     self.show_activity()
-                    if self._between_moves(0.0) is False:
-                        return 0
+                # what is typed meanwhile is answered at once, also while the others'
+                # moves follow one another without a pause (bots; a seat being watched)
+                if self._between_moves(0.0) is False:
+                    return 0
             self.flush_events()
             if d.hand_over:
                 self.show_scores()
@@ -344,7 +345,8 @@ class PlainSession:
         self.say("")
         for line in render.plain(render.screen_lines(view, self.driver.names,
                                                      self.driver.seat, legal, hand_no,
-                                                     self.lang)):
+                                                     self.lang,
+                                                     prompt=not self.watching())):
             self.say(line)
 
     def turn_text(self) -> str | None:
@@ -357,7 +359,13 @@ class PlainSession:
         view = d.view()
         if view is None:
             return None
-        text = waiting_text(view, d.seat, d.names, self.lang, keys=False)
+        if d.seat in view.actors():
+            # this seat's own turn, the table finishing a step of it (the card it draws
+            # being unlocked): its wait says that; its board says when it may play. A
+            # bot's turn in the seat of a player who watches: its moves say it.
+            return None
+        names = getattr(d, "current_names", lambda: d.names)()
+        text = waiting_text(view, d.seat, names, self.lang, keys=False)
         others = [s for s in view.actors() if s != d.seat]
         if not others or all(getattr(d, "is_bot", lambda s: True)(s) for s in others):
             return text
@@ -394,6 +402,7 @@ class PlainSession:
                 self.say(_("You left the table."))
                 return False
             return None             # the end of the input is said at this player's turn
+        self.flush_events()         # the answer comes after what has happened so far
         word = line.strip().lower()
         if silent is not None and word in ("b", "bot", "e", "end"):
             self.say(d.agree("bot" if word in ("b", "bot") else "end"))  # type: ignore[attr-defined]

@@ -542,12 +542,16 @@ def match_lines(match: Match, names: Sequence[str], last: int = 12,
 
 @in_language
 def screen_lines(view: HandState, names: Sequence[str], seat: int, legal: Sequence[Action],
-                 hand_no: int = 1, lang: str | None = None, verbose: bool = True) -> list[Line]:
-    """The table, the hand and what is expected: what the plain mode prints."""
+                 hand_no: int = 1, lang: str | None = None, verbose: bool = True,
+                 prompt: bool = True) -> list[Line]:
+    """The table, the hand and what is expected: what the plain mode prints.
+    ``prompt`` False: no line of what the seat is expected to do (a bot plays it: "c for
+    a coup fourré" was said to a player who could only watch)."""
     lines = table_lines(view, names, seat, hand_no, lang, verbose)
     lines += hand_lines(view, seat, legal, lang, color=False, verbose=verbose)
-    lines += [[("class:prompt", w)] for w in wrap(waiting_text(view, seat, names, lang,
-                                                              keys=False))]
+    if prompt:
+        lines += [[("class:prompt", w)] for w in wrap(waiting_text(view, seat, names, lang,
+                                                                  keys=False))]
     return lines
 
 

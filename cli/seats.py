@@ -55,6 +55,7 @@ from .words import (
     peer_stopped_line,
     rules_label,
     saved_line,
+    table_name_text,
 )
 
 #: the error numbers ZeroMQ reports for an address that cannot be listened on
@@ -368,7 +369,7 @@ class TakeoverBots:
 
 def lobby_lines(st: LobbyState) -> list[str]:
     return [_("table %(name)s: %(rules)s, %(n)d seats (%(seating)s)")
-            % {"name": repr(st.table_name), "rules": rules_label(st.rules),
+            % {"name": repr(table_name_text(st)), "rules": rules_label(st.rules),
                "n": st.seating.n_players, "seating": st.seating.label()},
             *("  " + line for line in lobby_seat_lines(st))]
 

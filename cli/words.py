@@ -830,6 +830,31 @@ def turn_wait_line(text: str, seconds: float | None) -> str:
     return _("%(turn)s %(limit)s") % {"turn": text, "limit": limit_note(seconds)}
 
 
+def lobby_wait_line(state: LobbyState, host: bool) -> str | None:
+    """A lobby where every seated player is ready but a seat is free: it waits for more
+    players, with no time limit, and (to the host) how to fill a seat with a bot. None
+    while someone seated is not ready or no seat is free (the seat lines say it)."""
+    free = len(state.free())
+    if not free or not all(s is None or s.ready for s in state.seats):
+        return None
+    line = ngettext("Waiting for %(n)d more player to join (no time limit).",
+                    "Waiting for %(n)d more players to join (no time limit).", free) % {
+                        "n": free}
+    if host:
+        line += " " + _("To have a bot play a free seat instead: quit, then host again "
+                        "with --bots N (type help for the commands).")
+    return line
+
+
+def table_name_text(state: LobbyState) -> str:
+    """The table's name as shown: the host's default ("Ann's table", made by the host's
+    program in English) in the reader's language."""
+    host = state.seats[0] if state.seats else None
+    if host is not None and state.table_name == f"{host.name}'s table":
+        return _("%(name)s's table") % {"name": host.name}
+    return state.table_name
+
+
 def seat_taken_line(hand_no: int, runner: str) -> str:
     """To a player back at a table where a bot took their seat while they were away."""
     # "to the end of the match": a player back at the table looked for a way to take

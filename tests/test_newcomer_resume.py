@@ -1,0 +1,100 @@
+"""``resume --plain`` by a player whose seat a bot took while they were away: the line
+mode says so in the full screen's words, follows the hand the table is on, and refuses a
+move with that reason (it showed hand 1, "Your turn", then "your hand is empty")."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from cli_helpers import free_port, start_joiner, wait_into_first_hand
+
+from cli import host as host_verb
+from cli import resume as resume_verb
+
+
+def said(out: io.StringIO) -> str:
+    return " ".join(out.getvalue().split())
+
+
+def until(out: io.StringIO, text: str, timeout: float = 60.0) -> str:
+    end = time.monotonic() + timeout
+    while text not in said(out) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert text in said(out), out.getvalue()[-6000:]
+    return said(out)
+
+
+@pytest.mark.slow    # a networked match, a player away, a bot by agreement (~20 s)
+def test_resume_plain_after_a_bot_took_the_seat_says_so_and_refuses_moves(
+        tmp_path: Path) -> None:
+    hport, jport = free_port(), free_port()
+    ann_out = io.StringIO()
+    ann_r, ann_w = os.pipe()
+    args = argparse.Namespace(name="Ann", bots=0, players=2, rules="classic",
+                              option=["match_target=20000"], bind="127.0.0.1", port=hport,
+                              no_announce=True, data_dir=str(tmp_path / "h"),
+                              identity=str(tmp_path / "h.key"), auto=True)
+    rc: list[int] = []
+
+    def host() -> None:
+        with os.fdopen(ann_r) as inp:
+            rc.append(host_verb.run(args, out=ann_out, inp=inp))
+
+    ann = threading.Thread(target=host, daemon=True)
+    ann.start()
+    jdir, jkey = tmp_path / "j", tmp_path / "j.key"
+    ben = start_joiner(hport, jport, jdir, jkey)
+    ben_out = io.StringIO()
+    ben_r, ben_w = os.pipe()
+    resumed: threading.Thread | None = None
+    try:
+        wait_into_first_hand(jdir)
+        ben.kill()
+        ben.wait(10)
+        until(ann_out, "type bot")
+        os.write(ann_w, b"bot\n")
+        until(ann_out, "Ben's seat is played by a bot run by Ann")
+        until(ann_out, "Hand 2: the cards are dealt")   # the table goes on without Ben
+
+        def resume() -> None:
+            with os.fdopen(ben_r) as inp:
+                resume_verb.run(argparse.Namespace(
+                    data_dir=str(jdir), identity=str(jkey), plain=True,
+                    peer=[f"127.0.0.1:{hport}"]), out=ben_out, inp=inp)
+
+        resumed = threading.Thread(target=resume, daemon=True)
+        resumed.start()
+        text = until(ben_out, "A bot plays your seat from hand 2, run by Ann: the others "
+                              "agreed, saying you had left.")
+        assert "you are watching" in text
+        os.write(ben_w, b"discard 1\n")
+        text = until(ben_out, "Sorry: A bot plays your seat from hand 2")
+        assert "your hand is empty" not in text
+        # the bot's moves in Ben's seat are the bot's, never "You …"
+        until(ben_out, "* Ben's bot ")
+        os.write(ben_w, b"look\n")
+        until(ben_out, "Your hand is empty")
+        # the board Ben asked for is the hand the table is on, not the hand he left in
+        board = " ".join(ben_out.getvalue().split()).rsplit("Sorry: A bot plays", 1)[-1]
+        assert "Hand 1," not in board and "Hand " in board, board[-2000:]
+        assert "c for a coup fourré" not in board    # no prompt for a seat the bot plays
+    finally:
+        os.close(ben_w)
+        os.close(ann_w)
+        if ben.poll() is None:
+            ben.kill()
+        if resumed is not None:
+            resumed.join(30)
+        ann.join(60)
+    host_said = said(ann_out)
+    # Ann's screen: the pause is a pause, the bot is not Ben coming back, and its moves
+    # are the bot's
+    assert "The match stopped" not in host_said, host_said[:3000]
+    assert "Ben is connected again" not in host_said, host_said[:3000]
+    assert "Ben's bot " in host_said
