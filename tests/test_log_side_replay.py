@@ -74,3 +74,23 @@ def test_a_stored_side_entry_damaged_on_disk_is_left_out() -> None:
                          clock=t.clock, secrets=old.secrets, options=old.opts)
     back.replay([e for e in stored if not is_side(e.body)], [bad])
     assert back.side == [] and back.stopped is None
+
+
+def test_a_stored_leave_record_stops_the_resumed_seat_for_good() -> None:
+    """A signed leave record (``side.abandon``) stopped every seat for good when it came;
+    a seat resumed from its store played on, waiting for players who had all stopped."""
+    t = _silent_table(b"sidereplay/abandon", silent=2)
+    t.seats[0].rlog.write_side({"k": "side.abandon", "reason": "gone fishing"})
+    t.seats[0].rlog.stop("abandoned", None)
+    t.collect(0)
+    t.deliver(lose={2})
+    assert t.seats[1].rlog.stopped == "seat 0 (p0) abandoned the match: gone fishing"
+    stored = list(t.seats[1].persisted)
+    old = t.seats[1].rlog
+    back = ReplicatedLog(t.cfg, old.identity, seat_of_node={n: s for s, n in t.node_of.items()},
+                         clock=t.clock, secrets=old.secrets, options=old.opts)
+    back.replay([e for e in stored if not is_side(e.body)],
+                [e for e in stored if is_side(e.body)])
+    assert back.stopped == "seat 0 (p0) abandoned the match: gone fishing"
+    assert back.stop_why == {"id": "abandoned", "seat": 0, "text": "gone fishing"}
+    assert not back.resumable and back.propose_end(2) is None

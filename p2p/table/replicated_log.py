@@ -347,8 +347,10 @@ class ReplicatedLog:
         complaints and abandons go back into :attr:`side` and the duplicate filter (one of
         each kind per seat and hand), so an old claim sent again is not stored and
         announced a second time, and this seat does not sign a second claim of its own
-        for a hand it claimed in before the restart (hostile review 6); agreements take
-        effect again where they did."""
+        for a hand it claimed in before the restart (hostile review 6); a leave record
+        stops the match again, for good, as it did when it came; agreements take effect
+        again where they did. (A stored complaint is not judged again: the entries it
+        was about are replayed and judged as entries.)"""
         good: list[Envelope] = []
         self._replay_mode = True
         # agreements are replayed where they took effect: before the next hand's entries
@@ -388,10 +390,19 @@ class ReplicatedLog:
             kind = str(env.body.get("k"))
             key = (env.author, env.hand, kind)
             if (kind in (TAKEOVER, END) or key in self._side_seen
-                    or env.author not in self.seat_of_key or not env.signature_ok()):
+                    or env.author not in self.seat_of_key
+                    or _side_problem(env.body, self.cfg.n) or not env.signature_ok()):
                 continue        # a damaged one is dropped: it is no link of the log
             self._side_seen.add(key)
             self.side.append(env)
+            if kind == "side.abandon" and not self._abandoned:
+                # a leave record stopped this seat for good when it came: so it does again
+                # (the resumed seat played on, waiting for players who had all stopped)
+                self._abandoned = True
+                seat = self.seat_of_key[env.author]
+                reason = safe_text(str(env.body["reason"]), 200, placeholder="")
+                self._stop(f"{self.seat_name(seat)} abandoned the match: {reason}", None,
+                           "abandoned", seat=seat, text=reason)
         self._event("resumed", f"resumed from {len(good)} stored entries",
                     entries=len(good))
 
