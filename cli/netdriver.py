@@ -25,6 +25,7 @@ from .words import (
     agreed_end_line,
     agreement_line,
     back_again_line,
+    broken_bot_line,
     cannot_agree_line,
     cannot_run_bot_line,
     dealing_line,
@@ -85,12 +86,15 @@ class NetDriver:
 
     def __init__(self, peer: Peer, lang: str | None = None, background: bool = False,
                  bots: Collection[int] = (),
-                 bot_maker: Callable[[int], None] | None = None) -> None:
+                 bot_maker: Callable[[int], None] | None = None,
+                 broken: Collection[int] = ()) -> None:
         """``background``: a thread pumps the peer (the console then only reads it), so
         this seat's automatic entries (shares, shuffle) never wait for the screen.
         ``bots``: seats played by bots (shown as such)."""
         self.peer = peer
         self.bots = set(bots)
+        #: this computer's bots whose copy could not be resumed: silent for good
+        self.broken = set(broken)
         #: as the seat that runs a bot for a silent seat: prepares it (a new identity and
         #: node) and offers it to the peer, before this seat signs the takeover
         self.bot_maker = bot_maker
@@ -537,7 +541,8 @@ class NetDriver:
         silent = self.silent()
         if silent is not None:
             status = self.agreement_status()
-            line = silent_seat_line(names[silent])
+            line = (broken_bot_line(names[silent], plain=False) if silent in self.broken
+                    else silent_seat_line(names[silent]))
             return f"{line} {status}" if status else line
         if self.peer.stopped:
             return stopped_line(self.peer.stopped, self.peer.stop_why, names)

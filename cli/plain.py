@@ -29,6 +29,7 @@ from .words import (
     NOT_SAVED,
     PLAIN_HELP,
     WIDTH,
+    broken_bot_line,
     command_for,
     final_line,
     leave_question,
@@ -187,6 +188,7 @@ class PlainSession:
         self.waits_said: set[str] = set()
         self.turn_said: object = None     # whose turn was last said
         self.eof = False
+        self.asked_bot: set[int] = set()   # silent seats a new bot was asked for (--auto)
 
     def say(self, text: str = "") -> None:
         """Lines to the terminal, each within :data:`WIDTH`: a longer one (an event, a
@@ -395,6 +397,14 @@ class PlainSession:
         d = self.driver
         silent = getattr(d, "silent", lambda: None)()
         line = self._get(timeout)
+        if self.auto and silent is not None and silent in getattr(d, "broken", ()) \
+                and silent not in self.asked_bot:
+            # nobody at the keys, and waiting cannot bring this computer's damaged bot
+            # back (it waited without end): a new bot is asked for, as a player would
+            self.asked_bot.add(silent)
+            answer = d.agree("bot")  # type: ignore[attr-defined]
+            if answer:
+                self.say("* " + answer)
         if line is False:
             return None
         if line is None:
@@ -431,7 +441,10 @@ class PlainSession:
         if silent is not None:
             status = self.driver.agreement_status()  # type: ignore[attr-defined]
             names = self.driver.current_names()  # type: ignore[attr-defined]
-            busy = silent_seat_plain_line(names[silent]) + (f" {status}" if status else "")
+            line = (broken_bot_line(names[silent], plain=True)
+                    if silent in getattr(self.driver, "broken", ()) else
+                    silent_seat_plain_line(names[silent]))
+            busy = line + (f" {status}" if status else "")
         return busy
 
     def show_activity(self) -> None:

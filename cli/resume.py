@@ -18,7 +18,13 @@ from .args import data_dir, resume_flags, with_defaults
 from .games import SHORT, find_game, saved_games
 from .i18n import _
 from .seats import LineReader, base_dir, identity, play_seat, resume_bots
-from .words import error_line, peer_local_damage, peer_stopped_line
+from .words import (
+    bot_not_resumed_line,
+    error_line,
+    paragraph,
+    peer_local_damage,
+    peer_stopped_line,
+)
 
 #: How long ``--peer HOST:PORT`` waits for the key door there.
 REACH_SECONDS = 3.0
@@ -85,9 +91,14 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     for address in args.peer or ():
         print(i18n.display(reach_line(peer, address, REACH_SECONDS)), file=say)
     runners = resume_bots(peer.table_id, base)
+    for seat, reason in runners.failed:
+        # said here: only the log had it, and the table then waited for the bot as for a
+        # player who left ("wait for them (millebornes resume)")
+        print(paragraph(bot_not_resumed_line(seat, reason)), file=say)
+    broken = [seat for seat, _reason in runners.failed if seat is not None]
     try:
         return play_seat(peer, args, LineReader(inp), out,
-                         bots=[p.me for p in runners.peers])
+                         bots=[*(p.me for p in runners.peers), *broken], broken=broken)
     finally:
         runners.finish(10.0 if peer.finished else 0.5)
         peer.close(flush=1.0)

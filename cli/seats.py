@@ -46,6 +46,7 @@ from .netdriver import NetDriver
 from .plain import MAX_LINE_BYTES as MAX_LINE_BYTES
 from .plain import LineReader as LineReader
 from .words import (
+    error_line,
     key_change_line,
     known_problem_line,
     lobby_seat_lines,
@@ -183,8 +184,11 @@ class BotRunners:
     """Bot peers in this process (resumed ones, and bots that take a silent seat), each
     pumped by a daemon thread until its match ends."""
 
-    def __init__(self, peers: list[Peer]) -> None:
+    def __init__(self, peers: list[Peer],
+                 failed: list[tuple[int | None, str]] | None = None) -> None:
         self.peers = peers
+        #: the bots that could not be resumed: (seat if known, why in words)
+        self.failed = failed or []
         self.threads = [threading.Thread(target=run_bot, args=(p,), daemon=True,
                                          name=f"bot-{p.me}") for p in peers]
         for t in self.threads:
@@ -217,6 +221,7 @@ def resume_bots(table_id: bytes, base: Path | None) -> BotRunners:
     """The host's in-process bots of that table, if any, restarted from their stores."""
     root = base or default_data_dir()
     out: list[Peer] = []
+    failed: list[tuple[int | None, str]] = []
     if not root.is_dir():
         return BotRunners(out)
     for d in sorted(root.glob("bot-*")):
@@ -234,7 +239,12 @@ def resume_bots(table_id: bytes, base: Path | None) -> BotRunners:
                                                              seed if isinstance(seed, int) else 0)))
         except (ValueError, OSError) as exc:   # a bot's damaged copy: its seat waits
             logging.getLogger("cli.seats").warning("bot at %s not resumed: %s", d, exc)
-    return BotRunners(out)
+            try:
+                seat: int | None = int(read_meta(tdir)["seat"])
+            except (ValueError, OSError):
+                seat = None
+            failed.append((seat, error_line(exc)))
+    return BotRunners(out, failed)
 
 
 def on_this_machine(endpoint: str) -> str:
@@ -403,13 +413,14 @@ def known_lines(args: argparse.Namespace, cfg: TableConfig, me: int,
 
 
 def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
-              out: TextIO | None = None, bots: Collection[int] = ()) -> int:
+              out: TextIO | None = None, bots: Collection[int] = (),
+              broken: Collection[int] = ()) -> int:
     """The console for a networked seat until the match ends or the player leaves; then
     where the game is kept. ``out`` given (tests, scripts): the line mode on it."""
     say = out or sys.stdout
     takeover = TakeoverBots(peer, args)
     driver = NetDriver(peer, lang=str(getattr(args, "lang", None) or "en"), background=True,
-                       bots=bots, bot_maker=takeover.prepare)
+                       bots=bots, bot_maker=takeover.prepare, broken=broken)
     try:
         if not driver.wait_ready(120, say=lambda line: print(i18n.display(f"* {line}"), file=say,
                                                                 flush=True)):

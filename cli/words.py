@@ -769,6 +769,32 @@ def silent_seat_line(name: str) -> str:
              "needs everyone here to agree and leaves this hand unscored.") % {"name": name}
 
 
+def broken_bot_line(name: str, plain: bool) -> str:
+    """The silent seat is a bot of this very computer whose copy of the game could not be
+    resumed (the damage was said as ``resume`` started): waiting, or ``millebornes
+    resume``, cannot bring it back; a new bot or the end can (by key, or by command)."""
+    if plain:
+        return _("%(name)s, a bot of this computer, cannot come back: its copy of the game "
+                 "is damaged (see above). Type bot: a new bot takes the seat from the next "
+                 "hand, or end: end the match; either needs everyone here to agree and "
+                 "leaves this hand unscored.") % {"name": name}
+    return _("%(name)s, a bot of this computer, cannot come back: its copy of the game is "
+             "damaged. Press b: a new bot takes the seat from the next hand, or e: end the "
+             "match; either needs everyone here to agree and leaves this hand "
+             "unscored.") % {"name": name}
+
+
+def bot_not_resumed_line(seat: int | None, reason: str) -> str:
+    """A bot of this computer (the host's, or one that took a seat) whose copy of the game
+    is damaged: said on the terminal as ``resume`` starts (only the log had it, and the
+    table then waited for the bot as for a player who left)."""
+    if seat is None:
+        return _("A bot of this game could not be resumed on this computer: %(reason)s") % {
+            "reason": reason}
+    return _("The bot at seat %(seat)d could not be resumed on this computer: "
+             "%(reason)s") % {"seat": seat, "reason": reason}
+
+
 def silent_seat_plain_line(name: str) -> str:
     """The same choices in the line mode, by command."""
     return _("%(name)s left; the game is saved. Wait for them (millebornes resume), or "
