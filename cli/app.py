@@ -65,6 +65,7 @@ from .words import (
     side_labels,
     side_names,
     totals_line,
+    turn_wait_line,
     unknown_key_line,
     with_names,
     wrap,
@@ -109,6 +110,9 @@ class TableApp:
         #: where the selection was left when its card went (the next card drawn takes it)
         self._lost_at: int | None = None
         self._order_of: tuple[int, int] | None = None
+        #: the discard pile at the last look at the hand: a card from it was taken, not
+        #: drawn
+        self._discard_seen: frozenset[int] = frozenset()
         self._log_shown = 1
         #: lines the log is scrolled back from its end (PageUp, PageDown): with six players
         #: at 80×24 two or three lines show, and a turn of the others did not fit
@@ -185,6 +189,7 @@ class TableApp:
             self._order_of = key
             self.order = list(held)
             self.fresh = self._lost_at = None
+            self._discard_seen = frozenset(view.discard)
             return
         kept = [c for c in self.order if c in held]
         new = [c for c in held if c not in kept]
@@ -213,8 +218,13 @@ class TableApp:
         if new and kept:
             self.fresh = new[-1]
             if not self.auto:
-                self.say(_("You drew %(card)s (card %(n)d, marked ★).")
+                # a card taken from the discard pile is said so, as the log says it ("You
+                # drew 25" stood beside "You took 25 from the discard pile")
+                taken = self.fresh in self._discard_seen
+                self.say((_("You took %(card)s from the discard pile (card %(n)d, marked ★).")
+                          if taken else _("You drew %(card)s (card %(n)d, marked ★)."))
                          % {"card": card_name(self.fresh, self.lang), "n": len(self.order)})
+        self._discard_seen = frozenset(view.discard)
 
     def pick(self, index: int) -> None:
         """The player picks the card at ``index``: it stays picked when a card is drawn
@@ -327,7 +337,8 @@ class TableApp:
             # board names them): a network table's pause keys pushed the table's rules
             # out of an 80×24 help
             page = (how_to_play() if self.help_page == "rules"
-                    else help_text(self.color, self.saved, network, log_keys))
+                    else help_text(self.color, self.saved, network, log_keys,
+                                   self.driver.rules.draw_discard))
             body: list[tuple[str, str]] = []
             for line in page.splitlines():
                 if i18n.cells(line) <= width:
@@ -510,7 +521,15 @@ class TableApp:
         if d.my_move() and view.phase == PLAY and not d.hand_over and not any(
                 isinstance(a, Play) for a in d.legal()):
             return _("Nothing to play: discard a card (select it, then d).")
-        return render.waiting_text(view, d.seat, d.names, self.lang)
+        text = render.waiting_text(view, d.seat, d.names, self.lang)
+        others = [s for s in view.actors() if s != d.seat]
+        is_bot = getattr(d, "is_bot", None)
+        if others and d.seat not in view.actors() and not d.hand_over \
+                and is_bot is not None and not all(is_bot(s) for s in others):
+            # another player's move: how long it may take ("Bea's turn." alone left a
+            # newcomer wondering whether the table had hung)
+            text = turn_wait_line(text, d.decision_limit)  # type: ignore[attr-defined]
+        return text
 
     def status_lines(self) -> list[str]:
         """The status: the message (or what the table waits for) wrapped at spaces, and

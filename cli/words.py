@@ -66,7 +66,7 @@ HELP = N_("""\
 Keys (N = a card's number in your hand):
   1-9 or arrows  select a card      p  play it      d  discard it
   t  choose the opponent a hazard goes on (the target)
-  space  draw from the pile         g  take the top of the discard pile
+  space  draw from the pile
   c  coup fourré    n  let a hazard stand (pass)    y / n  answer a question
   ?  why the selected card can or cannot be played now
   Enter  next hand     : or /  type a command     Esc  back     h or F1  help
@@ -75,6 +75,10 @@ Commands: play N, play N on NAME, discard N, draw, draw discard, coup, pass,
   extend yes|no, why N (? N), next, help, quit.
 Marks: + playable now; * a coup fourré; ★ the card you just drew.
   Safeties: RW Right of Way, ET Extra Tank, PP Puncture-Proof, DA Driving Ace.""")
+
+#: The key of a draw from the discard pile, listed only where the rules allow one (it was
+#: listed in classic rules, where it never applies).
+DISCARD_KEY = N_("  g  take the top of the discard pile")
 
 #: The game itself in a few lines, for a first game (help's second page, ``rules``):
 #: a newcomer found keys in the help and nothing on what a Roll or a coup fourré is.
@@ -148,11 +152,15 @@ LOG_KEYS = N_("  PgUp / PgDn  scroll the log of moves back and on")
 
 
 def help_text(color: bool, saved: bool = True, network: bool = False,
-              log_keys: bool = True) -> str:
+              log_keys: bool = True, draw_discard: bool = True) -> str:
     """The help, explaining colours or the letters that replace them (and, for a game kept
     nowhere, that leaving ends it: the keys' line says a game is saved; for a network
-    game, the keys of a pause; ``log_keys``: the log's scrolling keys)."""
-    return _(HELP) + ("\n" + _(LOG_KEYS) if log_keys else "") + (
+    game, the keys of a pause; ``log_keys``: the log's scrolling keys; ``draw_discard``:
+    the rules let a player take the discard's top, so its key is listed)."""
+    keys = _(HELP).split("\n")
+    if draw_discard:
+        keys.insert(min(3, len(keys)), _(DISCARD_KEY))   # after "space  draw…"
+    return "\n".join(keys) + ("\n" + _(LOG_KEYS) if log_keys else "") + (
         "\n" + _(NETWORK_KEYS) if network else "") + "\n" + _(
         HELP_COLOR if color else HELP_MONO) + ("" if saved else "\n" + _(NOT_SAVED))
 

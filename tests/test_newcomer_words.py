@@ -1,0 +1,82 @@
+"""What a first-time player read wrong, in words: a distance card "on zz", the discard key
+listed in classic rules, "You drew" of a card taken from the discard pile, a raw English
+peer state, and another player's turn said without its time limit."""
+
+from __future__ import annotations
+
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from test_cli_commands import HAND, make, pos, rolling
+
+from cli.app import TableApp
+from cli.commands import parse
+from cli.driver import LocalDriver
+from cli.words import PEER_STATES, help_text, limit_note, waiting_text
+from engine import Discard, Draw, Kind, Seating, card_name, preset
+from engine.state import DRAW, PLAY
+
+
+def test_a_name_after_a_distance_card_is_refused_when_nobody_has_it() -> None:
+    ctx = rolling(make(HAND))
+    n = pos(ctx, Kind.D25)
+    assert parse(f"play {n} on zz", ctx).text == \
+        "nobody at the table is called zz (opponents: Bo, Cy)"
+    assert parse(f"play {n} 2", ctx).kind == "error"
+    assert parse(f"play {n} on bo", ctx).text.startswith("25 is not a hazard")
+
+
+def test_the_discard_key_is_listed_only_where_the_rules_allow_it() -> None:
+    assert "g  take the top of the discard pile" not in help_text(True, draw_discard=False)
+    assert "g  take the top of the discard pile" in help_text(True, draw_discard=True)
+
+
+def test_the_line_modes_prompt_names_only_commands_that_work() -> None:
+    ctx = make(HAND)
+    text = waiting_text(ctx.view, 0, ctx.names, keys=False)
+    assert text == "Your turn: play or discard a card (play N, discard N)."
+
+
+def test_every_transport_state_has_words_and_waits_say_their_limit() -> None:
+    assert {"connecting", "slow", "unknown"} <= set(PEER_STATES)
+    assert limit_note(None) == "(no time limit)"
+    assert limit_note(20.0) == "(up to 20 s)"
+
+
+class _Peers(LocalDriver):
+    """An in-process table whose other seats count as people (as at a network table)."""
+
+    decision_limit = None
+
+    def is_bot(self, seat: int) -> bool:
+        return False
+
+
+def _to_my_draw_with_a_discard(d: LocalDriver) -> None:
+    for _ in range(400):
+        d.run_others()
+        view = d.view()
+        if view.phase == DRAW and any(isinstance(a, Draw) and a.source == "discard"
+                                      for a in d.legal()):
+            return
+        legal = d.legal()
+        move = next((a for a in legal if isinstance(a, Discard)), legal[0])
+        d.submit(move)
+    raise AssertionError("no discard to take")
+
+
+def test_taking_the_discard_is_said_so_and_anothers_turn_says_its_limit() -> None:
+    d = _Peers(preset("modern"), Seating.solo(2), ["Ann", "Bo"], seed=4)
+    _to_my_draw_with_a_discard(d)
+    with create_pipe_input() as inp:
+        app = TableApp(d, input=inp, output=DummyOutput(), delay=0)
+        app.sync_hand()
+        top = d.view().discard[-1]
+        app.execute("draw discard")
+        app.sync_hand()
+        assert app.message.startswith(f"You took {card_name(top)} from the discard pile"), \
+            app.message
+        assert d.view().phase == PLAY
+        legal = d.legal()
+        d.submit(next((a for a in legal if isinstance(a, Discard)), legal[0]))
+        assert not d.my_move()
+        assert app._waiting().endswith("(no time limit)"), app._waiting()
