@@ -183,9 +183,11 @@ class PlainSession:
         self.bot = make_bot("heuristic", seed * 7919 + 5) if auto else None
         self.shown = 0
         self.last_activity: str | None = None
-        # the waits said since this player's last board: each said once, not dozens of
-        # times ("Waiting for Bo to unlock the next card" 37 times in one hand)
+        # the waits said in this hand: each said once, not dozens of times ("Waiting for
+        # Bo to unlock the next card" 37 times in one game); a wait that changes (Bo
+        # slow, Bo gone) is another line
         self.waits_said: set[str] = set()
+        self.waits_hand = 0
         self.turn_said: object = None     # whose turn was last said
         self.eof = False
         self.asked_bot: set[int] = set()   # silent seats a new bot was asked for (--auto)
@@ -325,7 +327,6 @@ class PlainSession:
                     return 0
                 continue
             view, legal, hand_no = d.view(), d.legal(), d.hand_no
-            self.waits_said.clear()
             self.turn_said = None
             if self.bot is not None:
                 # the move goes to the table first, then the board it was chosen on is
@@ -449,7 +450,10 @@ class PlainSession:
 
     def show_activity(self) -> None:
         """What the table waits for besides a move, said once each time it changes, and
-        not again for the same wait before this player's next board."""
+        not again for the same wait in the same hand."""
+        if self.waits_hand != self.driver.hand_no:
+            self.waits_hand = self.driver.hand_no
+            self.waits_said.clear()
         busy = self._activity_text()
         if busy and busy != self.last_activity and busy not in self.waits_said:
             self.waits_said.add(busy)

@@ -13,7 +13,7 @@ import threading
 import time
 from pathlib import Path
 
-from tests.cli_helpers import free_port
+from cli_helpers import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -111,6 +111,10 @@ def test_lines_typed_in_anothers_turn_are_answered_at_once_never_kept(tmp_path: 
         said = bea.until(r"Your hand:", count=4)
         assert len(re.findall(r"\* You discarded", said)) == 1, said[-2000:]
         assert "Traceback" not in said and "Traceback" not in ann.said()
+        # each wait said once in the hand, with the table's step limit
+        waits = [line for line in bea.text.splitlines() if line.startswith("* Waiting for")]
+        assert len(waits) == len(set(waits)), waits
+        assert all("(up to 20 s)" in w or "(no time limit)" in w for w in waits), waits
     finally:
         for p in (bea, ann):
             if p is not None:
