@@ -33,18 +33,20 @@ False and the attack stays open (docs/network.md, threat model).
 
 from __future__ import annotations
 
-import fcntl
 import logging
+import os
 import socket
 import struct
 import sys
-import termios
 from dataclasses import dataclass
 
 import zmq
 from zmq.utils.monitor import parse_monitor_message
 
 log = logging.getLogger("p2p.transport")
+
+#: How often (seconds) :meth:`ConnGuard.rescan` looks for connections the monitor missed.
+RESCAN_EVERY = 1.0
 
 #: offset of ``tcpi_bytes_received`` (u64) in Linux's ``struct tcp_info``
 _BYTES_RECEIVED_AT = 128
@@ -70,17 +72,23 @@ class Cut:
     unfinished: int                # bytes read since its last complete message
 
 
-def _read_state(fd: int) -> tuple[tuple[str, int], int] | None:
+def _read_state(fd: int, port: int = 0) -> tuple[tuple[str, int], int] | None:
     """``(remote address, bytes libzmq has read)`` of the TCP socket ``fd``, or None when
-    it is not one (closed, reused for something else, or the kernel lacks the field)."""
+    it is not one (closed, reused for something else, or the kernel lacks the field);
+    ``port``: also None unless the socket's own port is that one (an accepted connection
+    of our listener, not a DEALER's outgoing one)."""
     if _TCP_INFO is None:
         return None
+    import fcntl  # here: the guard runs on Linux only, and these modules are POSIX's
+    import termios
     try:
         s = socket.socket(fileno=fd)
     except OSError:
         return None
     try:
         if s.type != socket.SOCK_STREAM or s.family not in (socket.AF_INET, socket.AF_INET6):
+            return None
+        if port and s.getsockname()[1] != port:
             return None
         peer = s.getpeername()
         info = s.getsockopt(socket.IPPROTO_TCP, _TCP_INFO, 256)
@@ -131,6 +139,9 @@ class ConnGuard:
         self._router = router
         self._conns: dict[int, _Conn] = {}
         self.cuts = 0
+        #: the ROUTER's port, once bound: a connection found by :meth:`rescan` must be on it
+        self.port = 0
+        self._scanned = 0.0
         if self.enabled:
             self.monitor = router.get_monitor_socket(
                 zmq.EVENT_ACCEPTED | zmq.EVENT_DISCONNECTED)
@@ -167,11 +178,35 @@ class ConnGuard:
             if ev["event"] == zmq.EVENT_DISCONNECTED:
                 self._conns.pop(fd, None)
                 continue
-            state = _read_state(fd)
+            state = _read_state(fd, self.port)
             if state is None:
                 self._conns.pop(fd, None)
                 continue
             self._conns[fd] = _Conn(peer=state[0], mark=state[1])
+
+    def rescan(self, now: float) -> None:
+        """Once every :data:`RESCAN_EVERY` seconds, find accepted connections the monitor
+        did not tell of (its queue holds 1,000 events: a flood of connections can overflow
+        it) among this process's descriptors: TCP sockets on our port with a remote end.
+        A connection found so is judged from the bytes it had sent by then."""
+        if self.port == 0 or now - self._scanned < RESCAN_EVERY:
+            return
+        self._scanned = now
+        try:
+            names = os.listdir("/proc/self/fd")
+        except OSError:
+            return
+        for name in names:
+            if not name.isdigit() or int(name) in self._conns:
+                continue
+            try:
+                if not os.readlink(f"/proc/self/fd/{name}").startswith("socket:"):
+                    continue
+            except OSError:
+                continue
+            state = _read_state(int(name), self.port)
+            if state is not None:
+                self._conns[int(name)] = _Conn(peer=state[0], mark=state[1])
 
     def sample(self) -> None:
         """Before the ROUTER is drained: what libzmq has read from each connection."""
@@ -192,8 +227,8 @@ class ConnGuard:
 
     def judge(self, drained: bool) -> list[Cut]:
         """After the drain: shut down each connection that holds an unfinished message
-        larger than ``limit``.  ``drained``: the ROUTER had nothing more to deliver (else a
-        complete message may still wait, so nobody is judged this turn)."""
+        larger than ``limit``.  ``drained``: no complete message of a connection that gave
+        none this turn can still wait in the ROUTER (else nobody is judged this turn)."""
         cuts: list[Cut] = []
         for fd, c in self._conns.items():
             if c.delivered:
@@ -210,6 +245,10 @@ class ConnGuard:
             _shutdown(fd)
             cuts.append(Cut(f"{c.peer[0]}:{c.peer[1]}", c.node, c.sample - c.mark))
         return cuts
+
+    def count(self) -> int:
+        """Inbound connections watched."""
+        return len(self._conns)
 
     def tracking(self) -> bool:
         """Whether any inbound connection is open (and not already cut)."""

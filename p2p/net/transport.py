@@ -163,6 +163,8 @@ class Node:
             self._ctx.term()
             raise
         self.port = int(self.endpoint.rsplit(":", 1)[1])
+        if self._guard is not None:
+            self._guard.port = self.port
         bound_host = self.endpoint[len("tcp://") :].rsplit(":", 1)[0].strip("[]")
         if advertise_host is None and bound_host not in ("0.0.0.0", "::"):
             advertise_host = bound_host
@@ -504,11 +506,16 @@ class Node:
                 frames: list[tuple[bytes, bytes, str | None, str | None]] = []
                 judging = False
                 if guard is not None:
-                    guard.on_events()
                     judging = time.monotonic() - guarded >= GUARD_EVERY
-                    if judging:
-                        guarded = time.monotonic()
-                        guard.sample()      # before the drain (see ConnGuard.judge)
+                    try:
+                        guard.on_events()
+                        if judging:
+                            guarded = time.monotonic()
+                            guard.rescan(guarded)
+                            guard.sample()      # before the drain (see ConnGuard.judge)
+                    except Exception:  # a bug in the guard must not kill the transport
+                        log.exception("connection guard failed")
+                        judging = False
                 drained = True
                 if self._router in ready or judging:
                     drained = False
@@ -520,7 +527,14 @@ class Node:
                             break
                         frames.append(self._split(parts))
                 if judging and guard is not None:
-                    self._report_cuts(guard.judge(drained))
+                    # undrained, each connection with a message waiting still gave one
+                    # (the ROUTER takes one message from each in turn) unless there are
+                    # more connections than one turn takes: then nobody is judged
+                    try:
+                        self._report_cuts(guard.judge(
+                            drained or guard.count() <= self.config.max_recv_batch))
+                    except Exception:
+                        log.exception("connection guard failed")
                 got_msgs = False
                 with self._cond:
                     now = time.monotonic()
