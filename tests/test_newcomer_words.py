@@ -80,3 +80,22 @@ def test_taking_the_discard_is_said_so_and_anothers_turn_says_its_limit() -> Non
         d.submit(next((a for a in legal if isinstance(a, Discard)), legal[0]))
         assert not d.my_move()
         assert app._waiting().endswith("(no time limit)"), app._waiting()
+
+
+def test_a_pause_for_silence_is_said_as_a_pause_even_once_the_table_resumed() -> None:
+    """The host's log said "The match stopped: seat 2 (Bea) is unresponsive" when the
+    event was read after the agreed bot had resumed the table (no longer paused)."""
+    from types import SimpleNamespace
+
+    from cli.netdriver import NetDriver
+    from p2p.table import SessionEvent
+
+    d = object.__new__(NetDriver)
+    d.peer = SimpleNamespace(agreed_end=None, paused=False, finished=False, takeovers=[])
+    d.names = ("Ann", "Bo", "Bea")
+    d._shown_hand = 1
+    why = {"id": "unresponsive", "seat": 2, "step": "game.act", "gone": True}
+    ev = SessionEvent("stopped", "the match stopped", {"reason": "seat 2 (Bea) is "
+                                                       "unresponsive", "why": why})
+    words = d._words(ev)
+    assert words.startswith("Paused: "), words
