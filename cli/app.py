@@ -168,8 +168,10 @@ class TableApp:
     # ----- state for the commands ----------------------------------------------------
     def context(self) -> Context:
         d = self.driver
+        # a seat a bot plays by agreement: a move is answered with that, not "your hand is
+        # empty" (the line mode's words)
         return Context(d.view(), d.seat, d.legal(), d.names, self.lang, d.hand_over, d.over,
-                       self.cards())
+                       self.cards(), watching=getattr(d, "watching", lambda: None)())
 
     def cards(self) -> tuple[int, ...]:
         """The hand as numbered on screen (see :meth:`sync_hand`)."""
