@@ -6,8 +6,8 @@ limits one part and ``RCVHWM`` counts whole messages.  A hand-written ZMTP clien
 stranger at a lobby, or anyone who can reach a plain :class:`~p2p.net.transport.Node`)
 that sends parts with the MORE flag forever made the process grow by ~200 MB/s, below
 anything the application sees.  libzmq 4.3 offers no cap on a message's parts together
-(CLIENT/SERVER sockets are draft, and even SERVER drops multipart only after the whole
-message arrived), and it has no call to close one inbound connection of a ROUTER.
+(CLIENT/SERVER sockets, single-part only, are draft and not in the usual builds), and it
+has no call to close one inbound connection of a ROUTER.
 
 Our own DEALERs send single-frame messages only, so on an honest connection at most one
 frame (at most ``ZMQ_MAXMSGSIZE``) is ever in progress.  The guard therefore compares,
@@ -255,7 +255,7 @@ class ConnGuard:
         return any(not c.cut for c in self._conns.values())
 
     def suspect(self) -> bool:
-        """Some connection has read a quarter of the limit without a message: look again
-        soon, so that the memory it can make us hold stays near the limit."""
-        return any(not c.cut and c.sample - c.mark > self.limit // 4
+        """Some connection has read 64 KiB without a message: look again soon, so that the
+        memory it can make us hold stays near the limit."""
+        return any(not c.cut and c.sample - c.mark > 64 << 10
                    for c in self._conns.values())
