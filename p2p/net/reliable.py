@@ -53,6 +53,9 @@ _MAX_LOGGED_PER_REASON = 10
 _MAX_UNKNOWN_TRACKED = 256
 #: A peer's endpoint follows its own proven HELLO at most this often (seconds).
 MOVE_EVERY = 2.0
+#: Signed moves checked per second and peer (plain ZeroMQ): forged HELLOs under a peer's
+#: id with ever new endpoints cost at most this many signature checks.
+MOVE_CHECKS_PER_S = 10.0
 _MOVE_TAG = b"millebornes/endpoint/v1\x00"
 
 
@@ -105,6 +108,8 @@ class _Peer:
     #: the endpoint its last proven HELLO advertised, and when we last followed a move
     advertised: str | None = None
     moved_at: float = -1e18
+    #: signatures of moves checked for this peer (plain ZeroMQ), see _known_hello
+    move_checks: TokenBucket | None = None
 
 
 
@@ -350,7 +355,10 @@ class ReliableCore:
             return
         if not proven:
             ok = False
-            if self.move_verifier is not None and proof is not None:
+            if p.move_checks is None:
+                p.move_checks = TokenBucket(MOVE_CHECKS_PER_S, MOVE_CHECKS_PER_S)
+            if self.move_verifier is not None and proof is not None \
+                    and p.move_checks.take(now):  # a forged HELLO costs one check, bounded
                 try:
                     ok = self.move_verifier(
                         p.peer_id, endpoint_statement(p.peer_id, session, port, host), proof)
