@@ -175,3 +175,28 @@ def test_catching_up_after_a_torn_end_ends_on_empty_answers() -> None:
     t.run()                              # and the match goes on to its end
     assert all(s.rlog.finished for s in t.seats)
     assert back.log == t.seats[0].rlog.log
+
+
+def test_a_fetch_too_soon_after_the_last_is_answered_later_not_dropped() -> None:
+    """A peer asks at once for the rest of a long answer; a FETCH within
+    ``fetch_min_interval`` of the last was dropped, and the asker waited for its stall
+    timer (0.5 s to 4 s). It is set aside now (the latest, one per peer) and answered at
+    the first tick after the interval."""
+    t = _played(b"fetchbound/toosoon")
+    rl = t.seats[0].rlog
+    rl.take_output()
+    asker = t.node_of[1]
+    rl.on_message(asker, wire.encode_fetch(t.cfg.table_id, 0, 0))
+    assert len(rl.take_output().messages) == 1
+    t.clock.advance(0.005)
+    rl.on_message(asker, wire.encode_fetch(t.cfg.table_id, 0, 3))
+    rl.on_message(asker, wire.encode_fetch(t.cfg.table_id, 0, 5))    # the latest counts
+    rl.tick()
+    assert rl.take_output().messages == []
+    t.clock.advance(0.02)
+    rl.tick()
+    out = [wire.decode(p) for _, p in rl.take_output().messages]
+    assert len(out) == 1 and isinstance(out[0], wire.Entries)
+    assert out[0].entries[0] == rl.log[0][5]
+    rl.tick()
+    assert rl.take_output().messages == []

@@ -1201,6 +1201,9 @@ class ReplicatedLog:
         now = self.clock()
         last = self._fetch_served.get(sender, -1e9)
         if now - last < self.opts.fetch_min_interval:
+            # too soon after the last: the latest is set aside (one per peer) and answered
+            # by tick (an honest peer asks at once for the rest of a long answer)
+            self._fetch_deferred[sender] = (hand, index)
             self._count_quiet(sender, "fetch-rate")
             return
         self._fetch_served[sender] = now
@@ -1280,8 +1283,13 @@ class ReplicatedLog:
         return ""
 
     def serve_deferred_fetches(self) -> None:
-        """Answer the FETCHes set aside whose senders have acknowledged since (called by
-        :meth:`tick`, also once the match is over or stopped: others may still catch up)."""
+        """Answer the FETCHes set aside whose senders have acknowledged since, or that
+        came too soon (called by :meth:`tick`, also once the match is over or stopped:
+        others may still catch up). At most one per peer per ``fetch_min_interval``."""
+        now = self.clock()
         for sender, (hand, index) in list(self._fetch_deferred.items()):
+            if now - self._fetch_served.get(sender, -1e9) < self.opts.fetch_min_interval:
+                continue
             del self._fetch_deferred[sender]
+            self._fetch_served[sender] = now
             self._serve_fetch(sender, hand, index)    # set aside again if still unacked
