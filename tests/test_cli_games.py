@@ -28,11 +28,29 @@ def cli(*argv: str, stdin: str = "", timeout: float = 90) -> subprocess.Complete
                           capture_output=True, timeout=timeout, cwd=ROOT, env=env)
 
 
+def quit_at_first_move(*argv: str, timeout: float = 90) -> subprocess.CompletedProcess[str]:
+    """``millebornes ARGV`` in line mode, left with ``quit`` once it asks for the player's
+    first decision (a line typed before then is answered at once, in the bots' turn: the
+    game would stop waiting for a bot, not for the player)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), MILLEBORNES_DELAY="0")
+    proc = subprocess.Popen([sys.executable, "-m", "cli", *argv], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=ROOT, env=env)
+    assert proc.stdout is not None
+    out: list[str] = []
+    for line in proc.stdout:
+        out.append(line)
+        if "Your turn" in line or "c for a coup fourré" in line:
+            break
+    rest, err = proc.communicate("quit\n", timeout=timeout)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, "".join(out) + rest, err)
+
+
 @pytest.fixture(scope="module")
 def quit_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """A `play` over loopback peers, left with `quit` at the first move."""
     data = tmp_path_factory.mktemp("data")
-    r = cli("play", "--plain", "--seed", "4", "--data-dir", str(data), stdin="quit\n")
+    r = quit_at_first_move("play", "--plain", "--seed", "4", "--data-dir", str(data))
     assert r.returncode == 0, r.stdout + r.stderr
     assert "Traceback" not in r.stdout + r.stderr
     lines = r.stdout.strip().splitlines()
@@ -79,7 +97,7 @@ def test_games_lists_saved_games_with_short_ids(quit_game: tuple[Path, str],
 
 def test_resume_by_short_id_and_unknown_ids(quit_game: tuple[Path, str]) -> None:
     data, short = quit_game
-    r = cli("resume", short, "--data-dir", str(data), "--plain", stdin="quit\n")
+    r = quit_at_first_move("resume", short, "--data-dir", str(data), "--plain")
     assert r.returncode == 0, r.stdout + r.stderr
     assert f"Game {short} resumed: catching up" in r.stdout
     # the deal is random (mental poker; --seed does not fix it): the player's first
