@@ -75,6 +75,22 @@ def event_words(names: Sequence[str], me: int, ev: SessionEvent) -> str:
     return ev.text
 
 
+def agreed_first(events: Sequence[SessionEvent]) -> list[SessionEvent]:
+    """The events in their order, except that an agreed takeover is said before the deal
+    of the hand it starts ("Hand 2: the players shuffle" came before "Agreed: hand 1 is
+    left without a score", as if hand 2 began on its own)."""
+    out = list(events)
+    for ev in list(out):
+        if ev.kind != "takeover":
+            continue
+        j = next((k for k, e in enumerate(out[:out.index(ev)]) if e.kind == "hand-start"
+                  and int(e.data.get("hand", -1)) > int(ev.data.get("hand", 0))), None)
+        if j is not None:
+            out.remove(ev)
+            out.insert(j, ev)
+    return out
+
+
 class NetDriver:
     """:class:`cli.driver.TableDriver` over a networked :class:`p2p.session.Peer` (the
     human's seat), for the full-screen console and ``cli.plain``.
@@ -265,7 +281,7 @@ class NetDriver:
             due = [(h, w) for h, w in self._later if self._said_start_of(h)]
             self._events.extend(w for _, w in due)
             self._later = [item for item in self._later if item not in due]
-        for ev in self.peer.drain_events():
+        for ev in agreed_first(self.peer.drain_events()):
             if ev.kind == "takeover" and ev.data.get("hand") == self._shown_hand \
                     and self._held is None:
                 # the hand was voided: hold its last view until the player moves on

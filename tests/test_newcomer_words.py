@@ -99,3 +99,15 @@ def test_a_pause_for_silence_is_said_as_a_pause_even_once_the_table_resumed() ->
                                                        "unresponsive", "why": why})
     words = d._words(ev)
     assert words.startswith("Paused: "), words
+
+
+def test_an_agreed_takeover_is_said_before_the_deal_of_the_hand_it_starts() -> None:
+    from cli.netdriver import agreed_first
+    from p2p.table import SessionEvent
+
+    evs = [SessionEvent("stopped", "", {}), SessionEvent("hand-start", "", {"hand": 1}),
+           SessionEvent("takeover", "", {"hand": 0, "seat": 1, "runner": 0})]
+    assert [e.kind for e in agreed_first(evs)] == ["stopped", "takeover", "hand-start"]
+    later = [SessionEvent("hand-start", "", {"hand": 0}),
+             SessionEvent("takeover", "", {"hand": 0, "seat": 1, "runner": 0})]
+    assert [e.kind for e in agreed_first(later)] == ["hand-start", "takeover"]
