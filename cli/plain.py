@@ -5,6 +5,11 @@ time the human seat must act, reads one command per line from stdin (same comman
 the full-screen app), and prints the scores after every hand. With ``auto`` a heuristic
 bot plays the human seat and its moves are printed. Ends with the final scores and exit
 status 0; end of input leaves cleanly.
+
+Input never waits for the player's turn: a line typed while the others play is answered
+at once (look, help, rules, why; a move is refused, saying whose turn it is), and the
+line mode says whose turn it is as it passes, and what else the table waits for, each
+with its time limit. Scripts that pipe moves must wait for the prompt of each turn.
 """
 
 from __future__ import annotations
