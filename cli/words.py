@@ -159,7 +159,15 @@ def help_text(color: bool, saved: bool = True, network: bool = False,
     the rules let a player take the discard's top, so its key is listed)."""
     keys = _(HELP).split("\n")
     if draw_discard:
-        keys.insert(min(3, len(keys)), _(DISCARD_KEY))   # after "space  draw…"
+        # beside "space  draw…" (the fourth line in every language) where it fits, as the
+        # help was laid out before classic rules left it out: a line of its own pushed a
+        # network table's rules out of an 80×24 help in French, Swedish and Uyghur
+        draw = min(3, len(keys) - 1)
+        side = keys[draw].rstrip() + "    " + _(DISCARD_KEY).strip()
+        if i18n.cells(side) <= 76:
+            keys[draw] = side
+        else:
+            keys.insert(draw + 1, _(DISCARD_KEY))
     return "\n".join(keys) + ("\n" + _(LOG_KEYS) if log_keys else "") + (
         "\n" + _(NETWORK_KEYS) if network else "") + "\n" + _(
         HELP_COLOR if color else HELP_MONO) + ("" if saved else "\n" + _(NOT_SAVED))
