@@ -13,8 +13,8 @@ from p2p.audit import verify_game
 from p2p.netsim import percentile, run_network_game
 
 
-@pytest.mark.parametrize("preset_name", [
-    "modern", pytest.param("classic", marks=pytest.mark.slow)])   # 8-12 s each
+@pytest.mark.slow           # 8-30 s each: six processes on two cores (the default run's
+@pytest.mark.parametrize("preset_name", ["modern", "classic"])   # 6 seats: test_fair_game)
 def test_six_peer_processes_complete_a_hand(tmp_path: Path, preset_name: str) -> None:
     opts = {"match_target": 1} if preset_name == "classic" else {}
     run = run_network_game(preset(preset_name, **opts), Seating.solo(6),
