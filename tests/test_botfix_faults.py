@@ -9,11 +9,12 @@ import json
 import os
 import subprocess
 import sys
-import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from engine.testing import install_plugin
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -107,15 +108,9 @@ def make_rules(seed, **options):
 
 @pytest.fixture
 def plugin_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    (tmp_path / "mb_botfix2.py").write_text(textwrap.dedent(PLUGIN))
-    dist = tmp_path / "mb_botfix2-1.0.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: mb-botfix2\nVersion: 1.0\n")
-    (dist / "entry_points.txt").write_text(
-        "[millebornes.bots]\ntforkin = mb_botfix2:make_fork\n"
-        "tkbint = mb_botfix2:make_interrupt\ntcloseerr = mb_botfix2:make_closeerr\n"
-        "tctrlc = mb_botfix2:make_ctrlc\ntrules = mb_botfix2:make_rules\n"
-        "tcrash = mb_botfix2:make_crash\n")
+    install_plugin(tmp_path, "mb_botfix2", PLUGIN, {
+        "tforkin": "make_fork", "tkbint": "make_interrupt", "tcloseerr": "make_closeerr",
+        "tctrlc": "make_ctrlc", "trules": "make_rules", "tcrash": "make_crash"})
     monkeypatch.syspath_prepend(str(tmp_path))
     yield tmp_path
     monkeypatch.delitem(sys.modules, "mb_botfix2", raising=False)
@@ -210,16 +205,10 @@ def test_a_bot_that_changes_its_views_rules_changes_no_match(plugin_dir: Path) -
 
 @pytest.fixture
 def odd_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    (tmp_path / "mb_botfix3.py").write_text(
-        "from engine import make_bot\n\ndef make(seed, **options):\n"
-        "    return make_bot('random', seed)\n")
-    dist = tmp_path / "mb_botfix3-1.0.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: mb-botfix3\nVersion: 1.0\n")
-    (dist / "entry_points.txt").write_text(
-        "[millebornes.bots]\n2 = mb_botfix3:make\n"
-        "abotwhosenameisfartoolongforatable = mb_botfix3:make\n"
-        "\ufb00bot = mb_botfix3:make\n\u0130stanbul = mb_botfix3:make\n", encoding="utf-8")
+    install_plugin(tmp_path, "mb_botfix3", "from engine import make_bot\n\n"
+                   "def make(seed, **options):\n    return make_bot('random', seed)\n",
+                   {name: "make" for name in ("2", "abotwhosenameisfartoolongforatable",
+                                              "\ufb00bot", "\u0130stanbul")})
     monkeypatch.syspath_prepend(str(tmp_path))
     yield tmp_path
     monkeypatch.delitem(sys.modules, "mb_botfix3", raising=False)

@@ -14,11 +14,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from engine.testing import install_plugin
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -113,14 +114,9 @@ def plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """The plug-ins of PLUGIN on sys.path (this process's and its children's); yields
     the file each import and each patched call writes a line to, with its pid."""
     import engine.bots as hh
-    (tmp_path / "mb_botfix.py").write_text(textwrap.dedent(PLUGIN))
-    dist = tmp_path / "mb_botfix-1.0.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: mb-botfix\nVersion: 1.0\n")
-    (dist / "entry_points.txt").write_text(
-        "[millebornes.bots]\ntpatch = mb_botfix:make_patch\ntfork = mb_botfix:make_fork\n"
-        "texit = mb_botfix:make_exit\ntinterrupt = mb_botfix:make_interrupt\n"
-        "tdies = mb_botfix:make_dies\ntkb = mb_botfix:make_kb\n")
+    install_plugin(tmp_path, "mb_botfix", PLUGIN, {
+        "tpatch": "make_patch", "tfork": "make_fork", "texit": "make_exit",
+        "tinterrupt": "make_interrupt", "tdies": "make_dies", "tkb": "make_kb"})
     mark = tmp_path / "mark.txt"
     monkeypatch.setenv("MB_BOTFIX_MARK", str(mark))
     monkeypatch.syspath_prepend(str(tmp_path))

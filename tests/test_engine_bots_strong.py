@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 import sys
-import textwrap
 from importlib.metadata import entry_points
 
 import pytest
@@ -38,6 +37,7 @@ from engine.bots import (
     parse_bot_spec,
 )
 from engine.simulate import play_hand, play_match
+from engine.testing import install_plugin
 
 TWO = Seating.solo(2)
 SPECS = ["random", "heuristic-v1", "heuristic", "search:playouts=8"]
@@ -303,13 +303,8 @@ def make(seed, **options):
 
 def test_plugin_bot_from_an_entry_point(tmp_path, monkeypatch):
     """A distribution with a ``millebornes.bots`` entry point enters the bot by name."""
-    (tmp_path / "mb_cautious.py").write_text(textwrap.dedent(PLUGIN))
-    dist = tmp_path / "mb_cautious-1.0.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: mb-cautious\nVersion: 1.0\n")
-    (dist / "entry_points.txt").write_text(
-        "[millebornes.bots]\ncautious = mb_cautious:make\nbroken = mb_nowhere:make\n"
-        "heuristic = mb_cautious:make\n")
+    install_plugin(tmp_path, "mb_cautious", PLUGIN, {
+        "cautious": "make", "broken": "mb_nowhere:make", "heuristic": "make"})
     monkeypatch.syspath_prepend(str(tmp_path))
     assert any(ep.name == "cautious" for ep in entry_points(group="millebornes.bots"))
     bot = make_bot("cautious:patience=3", 5)
@@ -397,11 +392,7 @@ def test_docs_example_plugin_bot_is_short_and_plays(tmp_path, monkeypatch):
     code = doc.split("```python\n# mybot.py", 1)[1].split("```", 1)[0]
     code = "# mybot.py" + code
     assert len(code.strip().splitlines()) < 30
-    (tmp_path / "mybot.py").write_text(code)
-    dist = tmp_path / "mybot-0.1.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: mybot\nVersion: 0.1\n")
-    (dist / "entry_points.txt").write_text("[millebornes.bots]\nmybot = mybot:make\n")
+    install_plugin(tmp_path, "mybot", code, {"mybot": "make"})
     monkeypatch.syspath_prepend(str(tmp_path))
     rec = play_match(CLASSIC, TWO, [make_bot("mybot", 1), make_bot("heuristic", 2)], seed=1)
     assert rec.match.over

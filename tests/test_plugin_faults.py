@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from cli.driver import LocalDriver
 from cli.tournament import play_task, schedule, summarise
 from engine import CLASSIC, BotFailed, Play, Seating, make_bot, preset
 from engine.simulate import play_hand
+from engine.testing import install_plugin
 
 TWO = Seating.solo(2)
 ROOT = Path(__file__).resolve().parent.parent
@@ -362,24 +362,16 @@ def make_gambler(seed, **options):
 
 @pytest.fixture
 def faulty_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (tmp_path / "mb_faulty.py").write_text(textwrap.dedent(PLUGIN))
-    dist = tmp_path / "mb_faulty-1.0.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: mb-faulty\nVersion: 1.0\n")
-    (dist / "entry_points.txt").write_text(
-        "[millebornes.bots]\nillegal = mb_faulty:make_illegal\ncrashy = mb_faulty:make_crashy\n"
-        "hangs = mb_faulty:make_hangs\nswapped = mb_faulty:make_swapped\n"
-        "appends = mb_faulty:make_appends\ntuple = mb_faulty:make_tuple\n"
-        "exits = mb_faulty:make_exits\nswallows = mb_faulty:make_swallows\n"
-        "chatty = mb_faulty:make_chatty\npicky = mb_faulty:make_picky\n"
-        "tslow = mb_faulty:make_slow\ntodd = mb_faulty:make_odd\nthog = mb_faulty:make_hog\n"
-        "tnoisy = mb_faulty:make_noisy\nthardexit = mb_faulty:make_hardexit\n"
-        "ttypeerr = mb_faulty:make_typeerr\ntnoseed = mb_faulty:make_noseed\n"
-        "gambler = mb_faulty:make_gambler\ntsecond = mb_faulty:make_second\n"
-        "tsleepystr = mb_faulty:make_sleepystr\ntsly = mb_faulty:make_sly\n"
-        "tthreader = mb_faulty:make_threader\ntnoise = mb_faulty:make_threadnoise\n"
-        "treader = mb_faulty:make_stdinreader\ntwander = mb_faulty:make_wanderer\n"
-        "heuristic = mb_faulty:make_crashy\n")
+    install_plugin(tmp_path, "mb_faulty", PLUGIN, {
+        "illegal": "make_illegal", "crashy": "make_crashy", "hangs": "make_hangs",
+        "swapped": "make_swapped", "appends": "make_appends", "tuple": "make_tuple",
+        "exits": "make_exits", "swallows": "make_swallows", "chatty": "make_chatty",
+        "picky": "make_picky", "tslow": "make_slow", "todd": "make_odd", "thog": "make_hog",
+        "tnoisy": "make_noisy", "thardexit": "make_hardexit", "ttypeerr": "make_typeerr",
+        "tnoseed": "make_noseed", "gambler": "make_gambler", "tsecond": "make_second",
+        "tsleepystr": "make_sleepystr", "tsly": "make_sly", "tthreader": "make_threader",
+        "tnoise": "make_threadnoise", "treader": "make_stdinreader", "twander": "make_wanderer",
+        "heuristic": "make_crashy"})
     monkeypatch.syspath_prepend(str(tmp_path))
     yield
     monkeypatch.delitem(sys.modules, "mb_faulty", raising=False)
