@@ -161,6 +161,7 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
             if isinstance(line, str):
                 line = line.strip()
             if line == "quit" or (line is None and not args.auto):
+                host.close()                     # the joiners are told, not left waiting
                 print(i18n.display(_("table closed")), file=say)
                 return None
             if line == "ready":
@@ -178,6 +179,9 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
                 print(i18n.display(_("unknown command %(command)s: type 'ready' / 'unready', "
                                      "'quit' to close the table")
                                    % {"command": repr(safe_text(line, 40))}), file=say)
+    except BaseException:
+        host.close(flush=0.5)         # Ctrl-C in the lobby: the joiners are told as well
+        raise
     finally:
         if seats_update is not None:
             seats_update.stop()

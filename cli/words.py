@@ -1372,6 +1372,8 @@ def lobby_refusal(why: str, data: Mapping[str, Any], fallback: str) -> str:
         return _("the table started without you")
     if why == "asked-to-leave":
         return _("the host asked you to leave")
+    if why == "host-closed":
+        return _("the host closed the table before the match started")
     if why == "transport-key-mismatch":
         return _("your transport key does not match your connection")
     if why == "host-gone":

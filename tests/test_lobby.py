@@ -831,3 +831,34 @@ def test_a_joiner_whose_seat_was_taken_is_told_where_it_sits(tmp_path: Path) -> 
     assert "seat 1 was not free: you sit at seat 2 (sit N moves you to a free seat)" in \
         outs[2].getvalue()
     assert "was not free" not in outs[1].getvalue()
+
+
+def test_a_joiner_is_told_at_once_when_the_host_closes_the_table() -> None:
+    """Newcomer review: when the host typed quit in the lobby, a seated joiner heard
+    nothing and said "stopped answering" only after 30 s of silence. The host now tells
+    every member the table is closed, and the joiner says so at once."""
+    ids = [Identity.generate() for _ in range(2)]
+    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    try:
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(3))
+        port = nodes[0].endpoint.rsplit(":", 1)[1]
+        a = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{port}")
+        _drive(host, [a], until="seated")
+        started = time.monotonic()
+        host.close()
+        nodes[0].close()
+        with pytest.raises(LobbyError) as closed:
+            while time.monotonic() - started < 10:
+                a.pump(0.05)
+        assert time.monotonic() - started < 3             # not the 30 s of silence
+        assert closed.value.why == "host-closed", closed.value
+        from cli import i18n
+        from cli.words import lobby_error_line
+        said = lobby_error_line(closed.value.why, closed.value.data, str(closed.value))
+        assert said == "the host closed the table before the match started", said
+        with i18n.using("fr"):
+            assert "hôte" in lobby_error_line(closed.value.why, closed.value.data,
+                                              str(closed.value))
+    finally:
+        for n in nodes:
+            n.close()

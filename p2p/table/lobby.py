@@ -133,7 +133,7 @@ class LobbyError(Exception):
 
     The message is English (logs); ``why`` and ``data`` say the same as data, for a console
     that words it in the player's language: ``table-full``, ``started-without-you``,
-    ``asked-to-leave``, ``transport-key-mismatch``, ``transport-key-taken``, ``host-version`` (host, ours: the host
+    ``asked-to-leave``, ``host-closed`` (the host quit its lobby), ``transport-key-mismatch``, ``transport-key-taken``, ``host-version`` (host, ours: the host
     refused our version), ``version`` (host, ours: we refuse the host's), ``host-said``
     (text: a refusal in the host's own words), ``host-key-mismatch`` (endpoint, key,
     expected), ``no-answer`` (endpoint, seconds, with_key), ``invalid-message`` (wrong),
@@ -155,7 +155,8 @@ HOST_REFUSALS = {"the table is full": "table-full",
                  "the host asked you to leave": "asked-to-leave",
                  "your transport key does not match your connection":
                      "transport-key-mismatch",
-                 "your transport key is already another seat's": "transport-key-taken"}
+                 "your transport key is already another seat's": "transport-key-taken",
+                 "the host closed the table": "host-closed"}
 _HOST_VERSION = re.compile(r"this table speaks lobby protocol version (\S+) and you speak "
                            r"(\S+): both players need the same millebornes version")
 
@@ -418,6 +419,18 @@ class LobbyHost:
         self._send(nid, {"k": "refused", "reason": safe_text(reason, _MAX_REASON)})
         self._waiting_since[nid] = self.clock() - WAIT_FOR_JOIN + 1.0   # dropped soon
         self._changed(f"{info.name} was asked to leave")
+
+    def close(self, flush: float = 1.0) -> None:
+        """Tell every member the table is closed before the match (its host quit the
+        lobby), waiting at most ``flush`` seconds for their acknowledgements: a seated
+        joiner otherwise heard nothing and said the table had stopped answering only
+        after ``host_lost`` seconds of silence."""
+        for nid in self._targets():
+            self._send(nid, {"k": "refused", "reason": "the host closed the table"})
+        try:
+            self.node.flush(flush)
+        except Exception as exc:                   # a closed node: nothing more to tell
+            log.warning("lobby close: %s", exc)
 
     # ----- running -----------------------------------------------------------------------
     def pump(self, timeout: float = 0.05) -> TableStart | None:
