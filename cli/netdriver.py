@@ -450,9 +450,11 @@ class NetDriver:
                 continue
             silent = int(next(iter(v.values()))["seat"])
             agreed = [self.names[s] for s in sorted(v)]
-            waiting = [self.names[s] for s in range(len(self.names))
-                       if s != silent and s not in v]
-            return agreement_line(word, self.current_names()[silent], agreed, waiting)
+            waiting = [s for s in range(len(self.names)) if s != silent and s not in v]
+            bots = any(self.is_bot(s) for s in waiting)
+            return agreement_line(word, self.current_names()[silent], agreed,
+                                  [self.names[s] for s in waiting],
+                                  self.step_limit if bots else None)
         return None
 
     def next_hand(self) -> None:

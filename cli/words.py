@@ -824,14 +824,23 @@ def _names_list(names: Sequence[str]) -> str:
 
 
 def agreement_line(kind: str, name: str, agreed: Sequence[str],
-                   waiting: Sequence[str]) -> str:
-    """Where an agreement stands: who agreed, whom we wait for."""
+                   waiting: Sequence[str], bot_wait: float | None = None) -> str:
+    """Where an agreement stands: who agreed, whom we wait for. ``bot_wait``: a bot is
+    among them, and signs only once ``name`` has been silent that many seconds on its own
+    computer (never on another's word): "waiting for Bot1" went on for half a minute with
+    nothing said of when it would end."""
     values = {"name": name, "agreed": _names_list(agreed), "waiting": _names_list(waiting)}
     if kind == "bot":
-        return _("A bot for %(name)s's seat from the next hand: agreed by %(agreed)s; "
+        text = _("A bot for %(name)s's seat from the next hand: agreed by %(agreed)s; "
                  "waiting for %(waiting)s.") % values
-    return _("Ending the match after %(name)s left: agreed by %(agreed)s; waiting for "
-             "%(waiting)s.") % values
+    else:
+        text = _("Ending the match after %(name)s left: agreed by %(agreed)s; waiting for "
+                 "%(waiting)s.") % values
+    if bot_wait is None:
+        return text
+    return text + " " + _("A bot agrees only once %(name)s has been silent for %(seconds)s s "
+                          "on its own computer.") % {"name": name,
+                                                     "seconds": f"{bot_wait:g}"}
 
 
 def takeover_line(name: str, runner: str, hand_no: int) -> str:

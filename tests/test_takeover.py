@@ -492,7 +492,7 @@ def test_full_screen_b_and_e_keys_answer_a_silent_seat(tmp_path: Path, key: str)
     peers[0].on_takeover = start
     bo = threading.Thread(target=lambda: peers[1].run(90, pause_wait=60), daemon=True)
     bo.start()
-    d = NetDriver(peers[0], background=True, bot_maker=prepare)
+    d = NetDriver(peers[0], background=True, bot_maker=prepare, bots={1})
     said: list[str] = []           # what the key put on the status line
     agree = d.agree
 
@@ -524,12 +524,49 @@ def test_full_screen_b_and_e_keys_answer_a_silent_seat(tmp_path: Path, key: str)
         all_peers[2].store.close()
     assert said and "agreed by Ann" in said[0], said
     assert ("bot" in said[0]) if key == "b" else said[0].startswith("Ending the match"), said
+    # Bo, a bot, signs only once Cy has been silent for the table's step limit on its own
+    # computer: the wait for it says so (it was "waiting for Bo" for half a minute)
+    if "waiting for Bo" in said[0]:
+        assert (f"A bot agrees only once Cy has been silent for {d.step_limit:g} s on its "
+                "own computer.") in said[0], said
     rep = verify_game(peers[0].transcript_path)  # type: ignore[arg-type]
     assert rep.ok, rep.summary()
     if key == "b":
         assert rep.takeovers and rep.takeovers[0]["seat"] == 2 and rep.takeovers[0]["runner"] == 0
     else:
         assert "saying Cy had left" in rep.summary(), rep.summary()
+
+
+def test_a_wait_for_a_bots_signature_says_when_it_comes() -> None:
+    """Newcomer review: after "b", the status said "waiting for Bot1" for about 40 s with
+    no word of a limit (a bot signs only once the seat has been silent for the table's step
+    limit on its own computer). The line says so when a bot is among those waited for,
+    and only then."""
+    from types import SimpleNamespace
+
+    from cli.netdriver import NetDriver
+
+    class Driver:
+        names = ["Ann", "Bot1", "Cy", "Dee"]
+        step_limit = 20.0
+        is_bot = NetDriver.is_bot
+
+        def __init__(self, bots: set[int], votes: dict[int, dict[str, int]]) -> None:
+            self.bots = bots
+            self.peer = SimpleNamespace(agreement=lambda: {"side.takeover": votes})
+
+        def current_names(self) -> list[str]:
+            return self.names
+
+    status = NetDriver.agreement_status
+    said = status(Driver({1}, {0: {"seat": 2}}))            # type: ignore[arg-type]
+    assert said == ("A bot for Cy's seat from the next hand: agreed by Ann; waiting for "
+                    "Bot1, Dee. A bot agrees only once Cy has been silent for 20 s on its "
+                    "own computer."), said
+    said = status(Driver({1}, {0: {"seat": 2}, 1: {"seat": 2}}))  # type: ignore[arg-type]
+    assert said is not None and said.endswith("waiting for Dee."), said
+    said = status(Driver(set(), {0: {"seat": 2}}))          # type: ignore[arg-type]
+    assert said is not None and "A bot agrees" not in said, said
 
 
 def test_a_bot_seat_does_not_cosign_an_end_naming_a_player_it_saw_active(
