@@ -379,7 +379,8 @@ class NetDriver:
             return match_over_line(self.match, self.names) if self.peer.finished else ""
         if ev.kind == "takeover":
             return takeover_line(self.names[int(ev.data["seat"])],
-                                 self.names[int(ev.data["runner"])], int(ev.data["hand"]) + 2)
+                                 self.runner_name(int(ev.data["runner"])),
+                                 int(ev.data["hand"]) + 2)
         if ev.kind == "agreed-end":
             return agreed_end_line(self.names[int(ev.data["seat"])], int(ev.data["hand"]) + 1,
                                    [self.names[int(x)] for x in ev.data.get("signers", ())])
@@ -515,8 +516,13 @@ class NetDriver:
         for t in self.peer.takeovers:
             if t.seat != self.seat and self.hand_no >= t.hand + 2:
                 names[t.seat] = _("%(name)s's bot (run by %(runner)s)") % {
-                    "name": self.names[t.seat], "runner": self.names[t.runner]}
+                    "name": self.names[t.seat], "runner": self.runner_name(t.runner)}
         return names
+
+    def runner_name(self, seat: int) -> str:
+        """Who runs a bot that took a seat by agreement: "this computer" when it is this
+        seat's ("a bot run by You" read as a name in the middle of a sentence)."""
+        return _("this computer") if seat == self.seat else self.names[seat]
 
     @property
     def step_limit(self) -> float:

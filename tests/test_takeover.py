@@ -569,6 +569,26 @@ def test_a_wait_for_a_bots_signature_says_when_it_comes() -> None:
     assert said is not None and "A bot agrees" not in said, said
 
 
+def test_a_bot_this_computer_runs_is_said_as_this_computers() -> None:
+    """Newcomer review: the player whose computer runs the agreed bot read "Bo's seat is
+    played by a bot run by You" and "Bo's bot (run by You)"."""
+    from types import SimpleNamespace
+
+    from cli.netdriver import NetDriver
+
+    class Driver:
+        runner_name = NetDriver.runner_name
+
+        def __init__(self, seat: int, names: list[str]) -> None:
+            self.seat, self.hand_no, self.names = seat, 3, names
+            self.peer = SimpleNamespace(takeovers=[SimpleNamespace(seat=1, runner=0, hand=0)])
+
+    mine = NetDriver.current_names(Driver(0, ["You", "Bo", "Cy"]))   # type: ignore[arg-type]
+    assert mine == ["You", "Bo's bot (run by this computer)", "Cy"], mine
+    theirs = NetDriver.current_names(Driver(2, ["Ann", "Bo", "You"]))  # type: ignore[arg-type]
+    assert theirs == ["Ann", "Bo's bot (run by Ann)", "You"], theirs
+
+
 def test_a_bot_seat_does_not_cosign_an_end_naming_a_player_it_saw_active(
         tmp_path: Path) -> None:
     """Hostile review: bot seats signed any proposal they saw, so one player and a bot
