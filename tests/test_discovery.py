@@ -250,6 +250,7 @@ def until(cond: Callable[[], bool], timeout: float) -> bool:
     return True
 
 
+@pytest.mark.hostile    # an attack, 2-5 s (the default run's 10-minute budget)
 def test_names_that_never_resolve_do_not_delay_a_real_table() -> None:
     """60 PTR records with no SRV/TXT/A were resolved one after the other (2 s each) on the
     browser's only thread: a real table announced after them was listed minutes later."""
@@ -268,6 +269,7 @@ def test_names_that_never_resolve_do_not_delay_a_real_table() -> None:
         forger.close()
 
 
+@pytest.mark.slow    # 4 s (the default run's 10-minute budget)
 def test_lobby_says_how_many_tables_it_does_not_list() -> None:
     """The browser left out one machine's flood of tables silently: ``lobby`` now says
     how many announced tables it does not list, and why."""
@@ -331,6 +333,7 @@ def test_one_address_cannot_fill_the_list(monkeypatch: pytest.MonkeyPatch) -> No
         forger.close()
 
 
+@pytest.mark.hostile    # an attack, 2-5 s (the default run's 10-minute budget)
 def test_another_machine_cannot_repoint_a_table() -> None:
     """An A record for the table's host name (mb-<fp>.local., predictable) came first in
     zeroconf's newest-first order and became the endpoint: now the addresses first seen
@@ -359,6 +362,7 @@ def test_another_machine_cannot_repoint_a_table() -> None:
         forger.close()
 
 
+@pytest.mark.hostile    # an attack, 2-5 s (the default run's 10-minute budget)
 def test_a_record_that_stops_parsing_removes_its_table() -> None:
     """An update that is no longer a table of ours (v=999 here) left the old table listed."""
     name = unique("Turncoat")

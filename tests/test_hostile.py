@@ -306,6 +306,7 @@ def _hostile(*args: str) -> str:
     return r.stdout
 
 
+@pytest.mark.hostile    # an attack, 2-5 s (the default run's 10-minute budget)
 def test_attacks_on_a_real_host_process_then_a_real_joiner_plays(tmp_path: Path) -> None:
     """`millebornes host` in its own process is hit by HELLOs with its own routing id,
     an endpoint "a b c" and 1,100 fake identities; a real `millebornes join` then still

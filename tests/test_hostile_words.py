@@ -362,6 +362,7 @@ def test_an_announced_service_name_reaches_the_log_clean(
 
 
 # ------------------------------------------------------------------ unbounded output
+@pytest.mark.hostile    # an attack, 2-5 s (the default run's 10-minute budget)
 def test_a_flood_of_lobby_states_prints_a_bounded_number_of_lines() -> None:
     """`join` printed the lobby's seats at every state the host sent: a host toggling its
     ready flag in a loop scrolled thousands of lines a second through the joiner's

@@ -572,6 +572,7 @@ def test_a_seated_joiner_says_so_when_the_host_is_gone() -> None:
             n.close()
 
 
+@pytest.mark.hostile    # an attack, 2-5 s (the default run's 10-minute budget)
 @pytest.mark.parametrize("flood", ["ready", "join"])
 def test_one_member_cannot_flood_the_hosts_lobby_with_changes(flood: str) -> None:
     """Hostile review: every "ready" message, even the same one again, made the host redraw

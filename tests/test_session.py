@@ -99,6 +99,7 @@ def test_fault_shim_drop_duplicate_delay_reorder(tmp_path: Path) -> None:
         assert sum(sh.counts.get(key, 0) for sh in shims) > 0, key
 
 
+@pytest.mark.hostile    # an attack, 2-5 s (the default run's 10-minute budget)
 def test_flood_from_one_peer_does_not_stall_the_others(tmp_path: Path) -> None:
     cfg, ids = make_table(preset("modern"), Seating.solo(3), ["a", "b", "c"], b"flood")
     peers = make_peers(tmp_path, cfg, ids)
