@@ -17,7 +17,14 @@ from . import i18n
 from .args import data_dir, resume_flags, with_defaults
 from .games import SHORT, find_game, saved_games
 from .i18n import _
-from .seats import LineReader, base_dir, identity, play_seat, resume_bots
+from .seats import (
+    LineReader,
+    base_dir,
+    identity,
+    play_seat,
+    remembered_identity,
+    resume_bots,
+)
 from .words import (
     bot_not_resumed_line,
     error_line,
@@ -57,7 +64,6 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         inp: TextIO | None = None) -> int:
     args = with_defaults("resume", args)
     say = out or sys.stdout
-    ident = identity(args)
     base = data_dir(args)
     ref = args.game or args.table
     path = _damaged(str(ref or ""), base_dir(args))   # a damaged copy: said in words
@@ -71,6 +77,14 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
                                  % {"path": base_dir(args)})
             path = games[0].path
     short_id = path.name[:SHORT]
+    remembered = None if args.identity else remembered_identity(path)
+    if remembered is not None:
+        # the key file the game was played with: a bare `resume ID` (as `games` says it)
+        # said "belongs to another identity" after a crash
+        args.identity = remembered
+        print(i18n.display(_("(with the identity key this game was played with: %(file)s)")
+                           % {"file": remembered}), file=say)
+    ident = identity(args)
     peer = resume_peer(path, ident)
     if peer.local_damage:
         print(i18n.display(_("this computer's copy of game %(id)s is damaged (local damage, not "

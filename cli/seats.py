@@ -154,8 +154,31 @@ def seat_node(ident: Identity, args: argparse.Namespace) -> Node:
 
 def my_store(start: TableStart, node: Node, args: argparse.Namespace) -> Store:
     bind = bind_address(args)
+    chosen = getattr(args, "identity", None)
+    # the key file this seat plays with, when not the default: resume finds it again (a
+    # player whose computer crashed had only `games`' hint, which cannot know it, and
+    # resume said "belongs to another identity")
+    extra = {REMEMBERED_IDENTITY: str(Path(chosen).resolve())} if chosen else {}
     return Store.create(data_dir(args), start.cfg.header(), start.seat, port=node.port,
-                        bind="0.0.0.0" if bind == "*" else bind, endpoints=start.endpoints)
+                        bind="0.0.0.0" if bind == "*" else bind, endpoints=start.endpoints,
+                        extra=extra)
+
+
+#: The ``extra`` entry of a table's store naming the identity key file it was played with.
+REMEMBERED_IDENTITY = "identity"
+
+
+def remembered_identity(table: Path) -> str | None:
+    """The identity key file a saved table was played with (``--identity``), if it was
+    not the default one and the file is still there; None otherwise (or when the store's
+    meta cannot be read: resume then says what is wrong with it)."""
+    try:
+        chosen = read_meta(table)["extra"].get(REMEMBERED_IDENTITY)
+    except (OSError, ValueError):
+        return None
+    if isinstance(chosen, str) and 0 < len(chosen) < 4096 and Path(chosen).is_file():
+        return chosen
+    return None
 
 
 BotSeat = tuple[Identity, bytes, Node]

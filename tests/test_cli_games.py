@@ -458,3 +458,23 @@ def test_games_names_the_options_a_table_changed(tmp_path: Path) -> None:
     lines = out.splitlines()
     row = next(i for i, line in enumerate(lines) if "in progress" in line)
     assert lines[row + 1].startswith("(* you)"), out
+
+
+def test_resume_finds_the_identity_a_game_was_played_with(tmp_path: Path) -> None:
+    """Newcomer review: a player who joined with --identity and whose computer crashed had
+    only `games`' hint ("millebornes resume ID --data-dir …"), and resume said the game
+    "belongs to another identity". The table's store remembers the key file it was
+    played with, and resume uses it when --identity is not given."""
+    data, key = tmp_path / "d", tmp_path / "mine.key"
+    r = quit_at_first_move("host", "--plain", "--players", "2", "--bots", "1",
+                           "--bind", "127.0.0.1", "--port", "0", "--no-announce",
+                           "--identity", str(key), "--data-dir", str(data))
+    assert r.returncode == 0, r.stdout + r.stderr
+    said = " ".join(r.stdout.split())
+    short = said.split("millebornes resume ", 1)[1].split()[0]
+    r = quit_at_first_move("resume", short, "--data-dir", str(data), "--plain")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert f"(with the identity key this game was played with: {key})" in r.stdout, r.stdout
+    assert f"Game {short} resumed" in r.stdout, r.stdout
+    # and the hint on leaving again names it
+    assert f"--identity {key}" in " ".join(r.stdout.split()), r.stdout

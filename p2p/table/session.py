@@ -888,7 +888,9 @@ def resume_peer(path: Any, identity: Identity, *, controller: Chooser | None = N
             agreed, _end, _void = agreements_of([p.key for p in cfg.players],
                                                 st.transcript.side, cfg.table_id)
             if not any(t.key == identity.public_key and t.seat == st.seat for t in agreed):
-                raise ValueError(f"{path} belongs to another identity (seat {st.seat})")
+                raise ValueError(f"{path} belongs to another identity (seat {st.seat}): "
+                                 "resume it with --identity FILE, the key file it was "
+                                 "played with")
         nid = node_id_for(identity.public_key)
         if node_factory is None:
             from p2p.net.transport import Node  # ZeroMQ only when a real node is made
