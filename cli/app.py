@@ -49,6 +49,7 @@ from .completion import CommandCompleter
 from .driver import TableDriver
 from .i18n import _, ngettext
 from .words import (
+    agreement_question,
     card_name,
     changed_options,
     command_for,
@@ -107,6 +108,9 @@ class TableApp:
         self.fresh: int | None = None
         #: the agreement line last said (b / e / :bot / :end), cleared once it is stale
         self._agreement_said: str | None = None
+        #: "bot" or "end" once b or e was pressed, until pressed again (or Esc): either
+        #: leaves the hand in play unscored, and a stray key did it at once
+        self.confirm_agree: str | None = None
         #: where the selection was left when its card went (the next card drawn takes it)
         self._lost_at: int | None = None
         self._order_of: tuple[int, int] | None = None
@@ -585,6 +589,21 @@ class TableApp:
         return out
 
     # ----- commands ------------------------------------------------------------------
+    def ask_agreement(self, choice: str) -> None:
+        """b or e about a silent seat: the first press asks (what it costs, for good),
+        the same key again signs the agreement, Esc takes it back."""
+        silent = getattr(self.driver, "silent", lambda: None)()
+        if silent is None:
+            return
+        if self.confirm_agree != choice:
+            self.confirm_agree = choice
+            names = getattr(self.driver, "current_names", lambda: self.driver.names)()
+            name = names[silent]
+            self.say_agreement(agreement_question(choice, name))   # moot once it is back
+            return
+        self.confirm_agree = None
+        self.say_agreement(self.driver.agree(choice))  # type: ignore[attr-defined]
+
     def say_agreement(self, text: str) -> None:
         """Where the agreement about a silent seat stands: said until the table stops
         waiting for that seat (then it is over, and the line would be stale)."""
@@ -600,6 +619,7 @@ class TableApp:
         if self.message == self._agreement_said:
             self.say("")
         self._agreement_said = None
+        self.confirm_agree = None
         return True
 
     def say(self, text: str, error: bool = False) -> None:
@@ -720,11 +740,16 @@ class TableApp:
 
         @kb.add("b", filter=on_hand & silent)
         def _bot_seat(event: KeyPressEvent) -> None:
-            self.say_agreement(self.driver.agree("bot"))  # type: ignore[attr-defined]
+            self.ask_agreement("bot")
 
         @kb.add("e", filter=on_hand & silent)
         def _end_match(event: KeyPressEvent) -> None:
-            self.say_agreement(self.driver.agree("end"))  # type: ignore[attr-defined]
+            self.ask_agreement("end")
+
+        @kb.add("escape", filter=on_hand & Condition(lambda: self.confirm_agree is not None))
+        def _no_agreement(event: KeyPressEvent) -> None:
+            self.confirm_agree = self._agreement_said = None
+            self.say(_("Nothing agreed: the table still waits."))
 
         @kb.add("pageup", filter=on_hand)
         def _log_up(event: KeyPressEvent) -> None:

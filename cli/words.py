@@ -843,6 +843,18 @@ def agreement_line(kind: str, name: str, agreed: Sequence[str],
                                                      "seconds": f"{bot_wait:g}"}
 
 
+def agreement_question(choice: str, name: str) -> str:
+    """What b (``choice`` "bot") or e ("end") about ``name``'s silent seat would agree to,
+    asked before it is signed: either leaves the hand in play without a score, for good
+    (one stray key did it at once)."""
+    if choice == "bot":
+        return _("b again: a bot plays %(name)s's seat to the end of the match (%(name)s "
+                 "cannot take it back) and this hand is left without a score. Esc: no.") % {
+                     "name": name}
+    return _("e again: the match ends here for everyone, without a winner, and this hand "
+             "is left without a score. Esc: no.")
+
+
 def takeover_line(name: str, runner: str, hand_no: int) -> str:
     """An agreed takeover (``hand_no``: 1-based, the first hand the bot plays)."""
     return _("Agreed: hand %(void)d is left without a score; from hand %(hand)d, "

@@ -487,6 +487,16 @@ def test_the_agreement_line_goes_once_no_seat_is_silent() -> None:
         await until(lambda: my_play_phase(d))
         app.cards()                     # the draw is said first ("You drew …")
         inp.send_text("b")
+        # a first b asks (a stray key left the hand unscored and the seat to a bot for good)
+        await until(lambda: app.message.startswith("b again: a bot plays Bo's seat to the "
+                                                   "end of the match"))
+        inp.send_text("\x1b")                       # Esc: nothing agreed
+        await until(lambda: app.message == "Nothing agreed: the table still waits.")
+        inp.send_text("e")
+        await until(lambda: app.message.startswith("e again: the match ends here"))
+        inp.send_text("b")                          # the other key asks its own question
+        await until(lambda: app.message.startswith("b again:"))
+        inp.send_text("b")
         await until(lambda: app.message == "You chose bot for Bo; waiting for Cy.")
         await asyncio.sleep(0.2)
         assert app.message == "You chose bot for Bo; waiting for Cy."   # still silent

@@ -505,6 +505,9 @@ def test_full_screen_b_and_e_keys_answer_a_silent_seat(tmp_path: Path, key: str)
     async def script(app: TableApp, inp: Any) -> None:
         await until(lambda: d.silent() == 2 and peers[0].paused, timeout=30)
         inp.send_text(key)
+        await until(lambda: app.message.startswith(f"{key} again:"), timeout=5)
+        assert not said                        # the first press only asks
+        inp.send_text(key)
         await until(lambda: bool(said), timeout=5)
         if key == "b":
             await until(lambda: bool(started) and peers[0].finished, timeout=60)
