@@ -38,6 +38,7 @@ from .words import (
     match_over_line,
     nothing_to_agree_line,
     seat_taken_line,
+    silent_move_wait_line,
     silent_seat_line,
     stopped_line,
     table_paused_line,
@@ -349,7 +350,8 @@ class NetDriver:
                     # said it ("Bea is connected again" read as Bea coming back)
                     continue
                 name = self.current_names()[seat]
-                self._events.append(went_silent_line(name) if gone else back_again_line(name))
+                self._events.append(went_silent_line(name, self.step_limit) if gone
+                                    else back_again_line(name))
 
     def _said_start_of(self, hand: int) -> bool:
         """Whether the log has come to ``hand`` (said its start, or moved past it)."""
@@ -576,12 +578,17 @@ class NetDriver:
         who = names[w.seat]
         state = "" if w.seat == self.seat else self.peer.peer_state(w.seat)
         if state == "gone":
-            return left_wait_line(who)
+            return left_wait_line(who, self.step_limit)
         word = PEER_STATES.get(state)
         slow = f" ({_(word) if word else state})" if state not in ("", "connected") else ""
         limit = limit_note(self.step_limit)
         if w.step is TableStep.MOVE:
-            return None if not slow else _("Waiting for %(name)s%(state)s %(limit)s.") % {
+            if not slow:
+                return None
+            if self.decision_limit is None and state == "slow":
+                # an untimed move is timed once the computer is gone: said, with its bound
+                return silent_move_wait_line(who, slow, self.peer.silence_limit())
+            return _("Waiting for %(name)s%(state)s %(limit)s.") % {
                 "name": who, "state": slow, "limit": limit_note(self.decision_limit)}
         if w.step is TableStep.SHARE:
             if w.seat == self.seat:

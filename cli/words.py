@@ -757,18 +757,34 @@ def leave_question(saved: bool, over: bool) -> str:
              "you leave. y leave · n stay")
 
 
-def left_wait_line(name: str) -> str:
-    """Another player left a network game: it is a pause, not an end."""
+def left_wait_line(name: str, seconds: float) -> str:
+    """Another player left a network game: it is a pause, not an end, and the wait has
+    its limit (``seconds``: the table's step limit; then the table pauses and offers a
+    bot or the end). Who runs ``resume`` is said: a newcomer read it as theirs to run."""
     return _("%(name)s left; the game is saved. Waiting for %(name)s to come back "
-             "(millebornes resume); q leaves too, and you can resume later.") % {"name": name}
+             "(millebornes resume on their computer) for up to %(seconds)s s, then the "
+             "table pauses; q leaves too, and you can resume later.") % {
+                 "name": name, "seconds": f"{seconds:g}"}
 
 
-def went_silent_line(name: str) -> str:
+def went_silent_line(name: str, seconds: float) -> str:
     """Another player's computer stopped answering while the game did not need it yet
-    (their turn had not come): said at once, not only once the table waits for them."""
+    (their turn had not come): said at once, not only once the table waits for them,
+    with how long the table will wait once it does (it said "waits for them if they are
+    not back by their turn" in their turn, and paused 25 s later unannounced)."""
     return _("%(name)s has gone silent (they left, or lost the connection); the game is "
-             "saved, and the table waits for them if they are not back by their "
-             "turn.") % {"name": name}
+             "saved. When the table needs %(name)s, it waits up to %(seconds)s s for them, "
+             "then pauses.") % {"name": name, "seconds": f"{seconds:g}"}
+
+
+def silent_move_wait_line(name: str, state: str, seconds: float) -> str:
+    """A player whose computer went quiet (``state``: " (slow)") in their own move, which
+    is untimed only while their computer answers: "(no time limit)" was said, and the
+    table paused on its own (``seconds``: the transport's time to call it gone plus the
+    table's step limit)."""
+    return _("Waiting for %(name)s%(state)s: if their computer stays silent, the table "
+             "pauses within %(seconds)s s.") % {"name": name, "state": state,
+                                                "seconds": f"{seconds:g}"}
 
 
 def back_again_line(name: str) -> str:

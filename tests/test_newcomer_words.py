@@ -111,3 +111,45 @@ def test_an_agreed_takeover_is_said_before_the_deal_of_the_hand_it_starts() -> N
     later = [SessionEvent("hand-start", "", {"hand": 0}),
              SessionEvent("takeover", "", {"hand": 0, "seat": 1, "runner": 0})]
     assert [e.kind for e in agreed_first(later)] == ["hand-start", "takeover"]
+
+
+def test_a_quiet_players_untimed_move_says_when_the_table_pauses() -> None:
+    """Newcomer review: "Waiting for Jo (slow) (no time limit)." while Jo's computer had
+    stopped answering, and the table paused 25 s later on its own; "Jo left … Waiting for
+    Jo to come back (millebornes resume)" said no limit and read as a command for the
+    reader to run. Both now say the bound, and whose computer resume runs on."""
+    from types import SimpleNamespace
+
+    from cli.netdriver import NetDriver
+    from p2p.table import TableStep
+
+    class Driver:
+        names = ["Ann", "Jo"]
+        seat, over, hand_no = 0, False, 1
+        broken: set[int] = set()
+        bots: set[int] = set()
+        step_limit, decision_limit = 20.0, None
+
+        def __init__(self, state: str) -> None:
+            self.peer = SimpleNamespace(
+                stopped=None, silence_limit=lambda: 25.0, peer_state=lambda seat: state,
+                waiting_on=lambda: SimpleNamespace(seat=1, step=TableStep.MOVE))
+
+        def replaced(self) -> None:
+            return None
+
+        def silent(self) -> None:
+            return None
+
+        def current_names(self) -> list[str]:
+            return self.names
+
+    def said(state: str) -> str | None:
+        return NetDriver.activity(Driver(state))            # type: ignore[arg-type]
+
+    assert said("connected") is None                        # a player thinking: untimed
+    assert said("slow") == ("Waiting for Jo (slow): if their computer stays silent, the "
+                            "table pauses within 25 s."), said("slow")
+    gone = said("gone")
+    assert gone is not None and ("Waiting for Jo to come back (millebornes resume on their "
+                                 "computer) for up to 20 s, then the table pauses") in gone

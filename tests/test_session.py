@@ -600,6 +600,11 @@ def test_a_player_who_goes_silent_is_said_at_once_even_on_your_own_turn(
         assert any(said in e for e in d.events), d.events[-5:]
         assert d.my_move() and not any("Bo has gone silent" in e for e in d.events)
         assert sum(said in e for e in d.events) == 1
+        # with how long the table waits for Cy once it needs her (it said "if they are
+        # not back by their turn", then paused unannounced)
+        line = next(e for e in d.events if said in e)
+        assert line.endswith(f"When the table needs Cy, it waits up to {d.step_limit:g} s "
+                             "for them, then pauses."), line
     finally:
         d.close()
         stop[1].set()

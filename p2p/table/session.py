@@ -472,6 +472,14 @@ class Peer:
                          "you" if s == self.me else self._peer_state(s), w == s)
                 for s in range(self.cfg.n)]
 
+    def silence_limit(self) -> float:
+        """At most how long the table waits, once it needs a seat, for a seat whose
+        computer stopped answering: the transport calls it gone after ``gone_after``, and
+        then even an untimed move is timed by the step limit (see
+        :meth:`ReplicatedLog.deadline`); past it the table pauses."""
+        gone = getattr(getattr(self.node, "config", None), "gone_after", 5.0)
+        return float(gone) + float(self.rlog.opts.step_limit)
+
     def peer_state(self, seat: int) -> str:
         """The transport's view of a seat: connecting, connected, slow or gone."""
         return self._peer_state(seat)
