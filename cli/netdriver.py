@@ -25,6 +25,7 @@ from .words import (
     agreed_end_line,
     agreement_line,
     back_again_line,
+    back_but_paused_line,
     broken_bot_line,
     cannot_agree_line,
     cannot_run_bot_line,
@@ -426,6 +427,12 @@ class NetDriver:
             return None
         return self.peer.silent_seat()
 
+    def silent_is_back(self) -> bool:
+        """The seat the table paused on is connected again (its move will lift the pause
+        when it comes)."""
+        silent = self.silent()
+        return silent is not None and self.peer.peer_state(silent) == "connected"
+
     def agree(self, choice: str) -> str:
         """This player's choice about the silent seat: ``bot`` or ``end``; the answer in
         words (where the agreement stands)."""
@@ -568,7 +575,8 @@ class NetDriver:
         if silent is not None:
             status = self.agreement_status()
             line = (broken_bot_line(names[silent], plain=False) if silent in self.broken
-                    else silent_seat_line(names[silent]))
+                    else back_but_paused_line(names[silent], plain=False)
+                    if self.silent_is_back() else silent_seat_line(names[silent]))
             return f"{line} {status}" if status else line
         if self.peer.stopped:
             return stopped_line(self.peer.stopped, self.peer.stop_why, names)

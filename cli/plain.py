@@ -34,6 +34,7 @@ from .words import (
     NOT_SAVED,
     PLAIN_HELP,
     WIDTH,
+    back_but_paused_line,
     broken_bot_line,
     command_for,
     final_line,
@@ -447,8 +448,10 @@ class PlainSession:
         if silent is not None:
             status = self.driver.agreement_status()  # type: ignore[attr-defined]
             names = self.driver.current_names()  # type: ignore[attr-defined]
+            back = getattr(self.driver, "silent_is_back", lambda: False)()
             line = (broken_bot_line(names[silent], plain=True)
                     if silent in getattr(self.driver, "broken", ()) else
+                    back_but_paused_line(names[silent], plain=True) if back else
                     silent_seat_plain_line(names[silent]))
             busy = line + (f" {status}" if status else "")
         return busy

@@ -827,6 +827,19 @@ def bot_not_resumed_line(seat: int | None, reason: str) -> str:
              "%(reason)s") % {"seat": seat, "reason": reason}
 
 
+def back_but_paused_line(name: str, plain: bool) -> str:
+    """The seat the table paused on is connected again, and the table goes on once its
+    move arrives (its signed entry lifts the pause): "Jo left … press b" stayed on for as
+    long as Jo took to move, inviting the others to replace a player who was back."""
+    if plain:
+        return _("%(name)s is connected again: the table goes on once their move arrives. "
+                 "If it does not come, type bot: a bot takes the seat from the next hand, "
+                 "or end: end the match.") % {"name": name}
+    return _("%(name)s is connected again: the table goes on once their move arrives. If it "
+             "does not come, press b: a bot takes the seat from the next hand, or e: end "
+             "the match.") % {"name": name}
+
+
 def silent_seat_plain_line(name: str) -> str:
     """The same choices in the line mode, by command."""
     return _("%(name)s left; the game is saved. Wait for them (millebornes resume), or "

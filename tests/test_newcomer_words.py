@@ -153,3 +153,40 @@ def test_a_quiet_players_untimed_move_says_when_the_table_pauses() -> None:
     gone = said("gone")
     assert gone is not None and ("Waiting for Jo to come back (millebornes resume on their "
                                  "computer) for up to 20 s, then the table pauses") in gone
+
+
+def test_a_paused_seat_whose_player_is_back_is_said_back_not_left() -> None:
+    """Newcomer review: Jo resumed and his screen said "You are back at the table", yet
+    the host's still said "Jo left … press b: a bot takes the seat" until Jo moved (his
+    signed move lifts the pause), inviting the others to replace a player who was back."""
+    from types import SimpleNamespace
+
+    from cli.netdriver import NetDriver
+
+    class Driver:
+        names = ["Ann", "Jo"]
+        seat, over, hand_no = 0, False, 1
+        broken: set[int] = set()
+        silent_is_back = NetDriver.silent_is_back
+
+        def __init__(self, state: str) -> None:
+            self.peer = SimpleNamespace(peer_state=lambda seat: state)
+
+        def replaced(self) -> None:
+            return None
+
+        def silent(self) -> int:
+            return 1
+
+        def agreement_status(self) -> None:
+            return None
+
+        def current_names(self) -> list[str]:
+            return self.names
+
+    back = NetDriver.activity(Driver("connected"))           # type: ignore[arg-type]
+    assert back is not None and back.startswith(
+        "Jo is connected again: the table goes on once their move arrives."), back
+    assert "press b" in back                                 # if the move never comes
+    gone = NetDriver.activity(Driver("gone"))                # type: ignore[arg-type]
+    assert gone is not None and gone.startswith("Jo left; the game is saved."), gone
