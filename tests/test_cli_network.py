@@ -317,7 +317,7 @@ def test_a_player_who_left_is_replaced_by_a_bot_by_agreement_and_the_match_ends(
     out = ann.out.getvalue()
     assert rc == [0], out[-1500:]
     # (plain mode wraps its lines at 80 columns: the sentence may span two)
-    assert "from hand 2, Ben's seat is played by a bot run by Ann" in " ".join(out.split()), \
+    assert "from hand 2, Ben's seat is played by a bot run by this computer" in " ".join(out.split()), \
         out[-1500:]
     assert "Match over" in out
     path = next((tmp_path / "h").glob("*/transcript.mbt"))

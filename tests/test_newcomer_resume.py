@@ -59,7 +59,7 @@ def test_resume_plain_after_a_bot_took_the_seat_says_so_and_refuses_moves(
         ben.wait(10)
         until(ann_out, "type bot")
         os.write(ann_w, b"bot\n")
-        until(ann_out, "Ben's seat is played by a bot run by Ann")
+        until(ann_out, "Ben's seat is played by a bot run by this computer")
         until(ann_out, "Hand 2: the cards are dealt")   # the table goes on without Ben
 
         def resume() -> None:
