@@ -704,8 +704,11 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
                 return _("%(km)d km! n (extend no): the hand ends, you score the trip. y "
                          "(extend yes): on to 1000; 200 more if you get there first, else "
                          "200 to each opponent.") % {"km": view.target}
-            return _("%(km)d km! n (extend no): the hand ends, you score the trip. y (extend "
-                     "yes): on to 1000; the first there scores the trip and 200 more.") % {
+            # the risk said too: a newcomer said yes, nobody made 1000, and the trip he
+            # had made was scored for no one
+            return _("%(km)d km! n (extend no): stop, you score the trip. y (extend yes): on "
+                     "to 1000; the first there scores the trip +200; if no one gets there, "
+                     "no one scores it.") % {
                 "km": view.target}
         return _("Waiting for %(name)s to decide on the extension.") % {"name": names[actor]}
     if actor == seat:

@@ -378,8 +378,9 @@ def test_the_extension_question_says_what_is_at_stake() -> None:
     from dataclasses import replace
     v = base_view(2)._replace(phase="extend", target=700)
     said = render.waiting_text(v, 0, NAMES)
-    assert said == ("700 km! n (extend no): the hand ends, you score the trip. y (extend "
-                    "yes): on to 1000; the first there scores the trip and 200 more.")
+    assert said == ("700 km! n (extend no): stop, you score the trip. y (extend yes): on "
+                    "to 1000; the first there scores the trip +200; if no one gets there, no "
+                    "one scores it.")
     official = v._replace(rules=replace(v.rules, extension_official=True))
     assert render.waiting_text(official, 0, NAMES).endswith(
         "y (extend yes): on to 1000; 200 more if you get there first, else 200 to each "
