@@ -275,7 +275,7 @@ class ReplayApp:
             lines.append([("class:turn" if current else "class:dim",
                            ("▶ " if current else "  ") + text)])
         waiting = render.waiting_text(m.state(i), -1, m.names, self.lang)
-        lines.append([("class:dim", "  next: " + waiting)])
+        lines.append([("class:dim", "  " + _("next: %(what)s") % {"what": waiting})])
         return lines
 
     def _log_fragments(self) -> StyleAndTextTuples:

@@ -695,6 +695,8 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
             # has no one reading: the sentence ran 100 cells past its 80 there)
             return _("%(name)s starts the hand: waiting for them to draw (they may still "
                      "be reading the last hand's scores).") % {"name": names[actor]}
+        if seat < 0 and names[actor] == _("You"):
+            return _("You are drawing.")       # a replay of one's own game: "You is drawing"
         return _("%(name)s is drawing.") % {"name": names[actor]}
     if phase == EXTEND:
         if actor == seat:
@@ -715,6 +717,8 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
         if not keys:
             return _("Your turn: play or discard a card (play N, discard N).")
         return _("Your turn: play or discard a card (p or d; play N, discard N).")
+    if seat < 0 and names[actor] == _("You"):
+        return _("Your turn.")                 # a replay of one's own game: "You's turn"
     return _("%(name)s's turn.") % {"name": names[actor]}
 
 

@@ -469,3 +469,15 @@ def test_the_fast_play_prompt_offers_the_remedy_only_when_it_can_be_played() -> 
     second = first._replace(attack=Attack(1, stop, 0, (0,), (), 2))
     assert waiting_text(second, 0, NAMES) == ("Bo played Stop on you: p plays its remedy at "
                                               "once (fast play), n to let it stand (pass).")
+
+
+def test_a_replay_of_ones_own_game_says_you_in_grammar() -> None:
+    """Newcomer review: replay said "next: You is drawing." (a replay has no seat of its
+    own, and calls the player "You" in their own game)."""
+    v = base_view(2)
+    names = ("You", "Bo")
+    assert render.waiting_text(v._replace(phase="draw", seat=0), -1, names) == \
+        "You are drawing."
+    assert render.waiting_text(v._replace(phase="play", seat=0), -1, names) == "Your turn."
+    assert render.waiting_text(v._replace(phase="draw", seat=1), -1, names) == \
+        "Bo is drawing."
