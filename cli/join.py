@@ -27,7 +27,13 @@ from .seats import (
     players_lines,
     seat_node,
 )
-from .words import detail_text, lobby_error_line, lobby_refusal, lobby_wait_line
+from .words import (
+    detail_text,
+    lobby_error_line,
+    lobby_refusal,
+    lobby_wait_line,
+    paragraph,
+)
 
 SAME_KEY = N_("this key is already seated at the table; use --identity FILE for a second "
             "player on one account")
@@ -264,7 +270,7 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
                 continue
             refusal = sit_refusal(st, wanted, client.seat)
             if refusal:          # the host would ignore it: said here, nothing sent
-                print(i18n.display(refusal), file=say)
+                print(paragraph(refusal), file=say)     # wrapped (it ran to 81 columns)
             else:
                 client.sit(wanted)
         elif line == "ready":
@@ -275,8 +281,15 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             auto_ready = False
             client.set_ready(False)
             print(i18n.display(_("not ready")), file=say)
-        else:
+        elif line in ("help", "h", "?"):
             print(i18n.display(_(LOBBY_HELP)), file=say)
+            waiting = lobby_wait_line(st, host=False) if st is not None else None
+            if waiting:
+                print(paragraph(waiting), file=say)
+        else:
+            # a typo ("redy") was answered with the help line alone, as if nothing was wrong
+            print(paragraph(_("unknown command %(command)s: %(help)s") % {
+                "command": repr(safe_text(line, 40)), "help": _(LOBBY_HELP)}), file=say)
 
 
 def seat_number(text: str) -> int | None:

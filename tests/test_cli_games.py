@@ -478,3 +478,16 @@ def test_resume_finds_the_identity_a_game_was_played_with(tmp_path: Path) -> Non
     assert f"Game {short} resumed" in r.stdout, r.stdout
     # and the hint on leaving again names it
     assert f"--identity {key}" in " ".join(r.stdout.split()), r.stdout
+
+
+def test_a_typo_in_the_joiners_lobby_is_said_unknown(tmp_path: Path) -> None:
+    """Newcomer review: "redy" in the joiner's lobby was answered with the help line alone,
+    as if nothing was wrong; help works and says the same."""
+    r = cli("join", "--peer", "127.0.0.1:1", "--bind", "127.0.0.1", "--data-dir",
+            str(tmp_path), "--identity", str(tmp_path / "id.key"),
+            stdin="redy\nhelp\nleave\n", timeout=30)
+    said = " ".join(r.stdout.split())
+    assert r.returncode == 1 and "left the table" in said, r.stdout + r.stderr
+    assert "unknown command 'redy': type 'sit N' to take seat N, 'ready', 'unready', " \
+        "'leave'" in said, said
+    assert said.count("type 'sit N' to take seat N") == 3, said   # start, typo, help
