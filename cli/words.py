@@ -1704,7 +1704,11 @@ def verify_lines(report: GameReport) -> list[str]:
     elif report.unfinished:
         values = {"hand": report.stopped_hand + 1, "entries": report.crypto.entries_checked,
                   "seat": seat_label(names, report.waiting_for, True),
-                  "check": (f"{step_words(report.waiting_step)} [{_data(report.check, 60)}]"
+                  # the check's id only where it says more than "the file stops here"
+                  # ("move [incomplete]" read as a fault in a game saved on purpose)
+                  "check": (step_words(report.waiting_step)
+                            + ("" if report.check == "incomplete"
+                               else f" [{_data(report.check, 60)}]")
                             if report.waiting_step else check_words(report.check))}
         named = report.waiting_for is not None and report.waiting_for < len(names)
         if named:
