@@ -314,7 +314,7 @@ def test_extension_answered_with_y() -> None:
 
     async def script(app: TableApp, inp: PipeInput) -> None:
         assert app.status_text().startswith(
-            "700 km! n (extend no): the hand ends, you score the trip. y (extend yes)")
+            "700 km! n (extend no): stop, you score the trip. y (extend yes)")
         inp.send_text("y")
         await until(lambda: any("You extend the trip to 1000" in e for e in d.events))
         assert d.view().target == 1000
