@@ -41,6 +41,7 @@ from .words import (
     seat_taken_line,
     silent_move_wait_line,
     silent_seat_line,
+    silent_seat_plain_line,
     stopped_line,
     table_paused_line,
     takeover_line,
@@ -433,6 +434,23 @@ class NetDriver:
         silent = self.silent()
         return silent is not None and self.peer.peer_state(silent) == "connected"
 
+    def silent_words(self, plain: bool) -> str | None:
+        """What the table paused on a silent seat says, and where an agreement about it
+        stands (None: no seat is silent). ``plain``: the line mode's commands, else the
+        full screen's keys. One place for both (the choice of sentence was written twice)."""
+        silent = self.silent()
+        if silent is None:
+            return None
+        name = self.current_names()[silent]
+        if silent in self.broken:
+            line = broken_bot_line(name, plain=plain)
+        elif self.silent_is_back():
+            line = back_but_paused_line(name, plain=plain)
+        else:
+            line = silent_seat_plain_line(name) if plain else silent_seat_line(name)
+        status = self.agreement_status()
+        return f"{line} {status}" if status else line
+
     def agree(self, choice: str) -> str:
         """This player's choice about the silent seat: ``bot`` or ``end``; the answer in
         words (where the agreement stands)."""
@@ -535,8 +553,9 @@ class NetDriver:
 
     @property
     def step_limit(self) -> float:
-        """The table's limit on each protocol step (seconds), said with its waits."""
-        return float(self.peer.cfg.step_limit)
+        """The limit on each protocol step (seconds), said with its waits: the one the
+        peer keeps, so a wait says what the table will do."""
+        return self.peer.step_limit
 
     @property
     def decision_limit(self) -> float | None:
@@ -570,14 +589,10 @@ class NetDriver:
                 line += " " + _("The table waits for %(name)s to come back (millebornes "
                                 "resume on their computer).") % {"name": who}
             return line
+        silent_words = self.silent_words(plain=False)
+        if silent_words is not None:
+            return silent_words
         names = self.current_names()
-        silent = self.silent()
-        if silent is not None:
-            status = self.agreement_status()
-            line = (broken_bot_line(names[silent], plain=False) if silent in self.broken
-                    else back_but_paused_line(names[silent], plain=False)
-                    if self.silent_is_back() else silent_seat_line(names[silent]))
-            return f"{line} {status}" if status else line
         if self.peer.stopped:
             return stopped_line(self.peer.stopped, self.peer.stop_why, names)
         w = self.peer.waiting_on()

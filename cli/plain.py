@@ -34,15 +34,12 @@ from .words import (
     NOT_SAVED,
     PLAIN_HELP,
     WIDTH,
-    back_but_paused_line,
-    broken_bot_line,
     command_for,
     final_line,
     leave_question,
     peer_label,
     reply,
     rules_name,
-    silent_seat_plain_line,
     sorry_line,
     turn_wait_line,
     waiting_text,
@@ -443,18 +440,9 @@ class PlainSession:
         self.out.flush()
 
     def _activity_text(self) -> str | None:
-        busy = self.driver.activity()
-        silent = getattr(self.driver, "silent", lambda: None)()
-        if silent is not None:
-            status = self.driver.agreement_status()  # type: ignore[attr-defined]
-            names = self.driver.current_names()  # type: ignore[attr-defined]
-            back = getattr(self.driver, "silent_is_back", lambda: False)()
-            line = (broken_bot_line(names[silent], plain=True)
-                    if silent in getattr(self.driver, "broken", ()) else
-                    back_but_paused_line(names[silent], plain=True) if back else
-                    silent_seat_plain_line(names[silent]))
-            busy = line + (f" {status}" if status else "")
-        return busy
+        silent_words = getattr(self.driver, "silent_words", None)   # a network table
+        said = silent_words(plain=True) if silent_words is not None else None
+        return said if said is not None else self.driver.activity()
 
     def show_activity(self) -> None:
         """What the table waits for besides a move, said once each time it changes, and

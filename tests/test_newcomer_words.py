@@ -129,6 +129,7 @@ def test_a_quiet_players_untimed_move_says_when_the_table_pauses() -> None:
         broken: set[int] = set()
         bots: set[int] = set()
         step_limit, decision_limit = 20.0, None
+        silent_words = NetDriver.silent_words
 
         def __init__(self, state: str) -> None:
             self.peer = SimpleNamespace(
@@ -168,6 +169,7 @@ def test_a_paused_seat_whose_player_is_back_is_said_back_not_left() -> None:
         seat, over, hand_no = 0, False, 1
         broken: set[int] = set()
         silent_is_back = NetDriver.silent_is_back
+        silent_words = NetDriver.silent_words
 
         def __init__(self, state: str) -> None:
             self.peer = SimpleNamespace(peer_state=lambda seat: state)

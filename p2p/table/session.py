@@ -46,7 +46,13 @@ from engine import Action, HandState, IllegalAction
 from engine.scoring import Match, SideScore
 from engine.state import EXTEND, RESPOND
 from p2p.crypto.identity import Identity, fingerprint, verify_signature
-from p2p.net.interface import PeerEventKind, PeerStatus, Transport, parse_endpoint
+from p2p.net.interface import (
+    PeerEventKind,
+    PeerStatus,
+    Transport,
+    TransportConfig,
+    parse_endpoint,
+)
 from p2p.table import wire
 from p2p.table.config import DEFAULT_RESPONSE_DELAY, DEFAULT_STEP_LIMIT, TableConfig
 from p2p.table.hand_protocol import ProtocolError
@@ -472,13 +478,19 @@ class Peer:
                          "you" if s == self.me else self._peer_state(s), w == s)
                 for s in range(self.cfg.n)]
 
+    @property
+    def step_limit(self) -> float:
+        """The limit this peer keeps on each protocol step (seconds): the table's, unless
+        the session's options set another."""
+        return float(self.rlog.opts.step_limit)
+
     def silence_limit(self) -> float:
         """At most how long the table waits, once it needs a seat, for a seat whose
         computer stopped answering: the transport calls it gone after ``gone_after``, and
         then even an untimed move is timed by the step limit (see
         :meth:`ReplicatedLog.deadline`); past it the table pauses."""
-        gone = getattr(getattr(self.node, "config", None), "gone_after", 5.0)
-        return float(gone) + float(self.rlog.opts.step_limit)
+        config = getattr(self.node, "config", None) or TransportConfig()
+        return float(config.gone_after) + self.step_limit
 
     def peer_state(self, seat: int) -> str:
         """The transport's view of a seat: connecting, connected, slow or gone."""
