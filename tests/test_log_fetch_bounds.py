@@ -200,3 +200,12 @@ def test_a_fetch_too_soon_after_the_last_is_answered_later_not_dropped() -> None
     assert out[0].entries[0] == rl.log[0][5]
     rl.tick()
     assert rl.take_output().messages == []
+
+
+def test_a_session_sets_the_bound_on_unacknowledged_replies() -> None:
+    """The bound is a session option like the fetch rate (a node on a slow link may want
+    more replies in flight); it was only reachable by building the log's options."""
+    from p2p.table.session import SessionOptions
+
+    assert SessionOptions().log_options().fetch_max_unacked == LogOptions().fetch_max_unacked
+    assert SessionOptions(fetch_max_unacked=5).log_options().fetch_max_unacked == 5

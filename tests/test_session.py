@@ -662,3 +662,36 @@ def test_a_reshuffle_at_a_network_table_is_said(tmp_path: Path) -> None:
                 "The discard pile is shuffled into a new draw pile."
             return
     pytest.skip("no hand of ten reshuffled")
+
+
+def test_linger_answers_a_fetch_set_aside_in_the_last_moments(tmp_path: Path) -> None:
+    """A FETCH that came too soon after the last one is set aside and answered by the
+    log's tick; after the end only ``linger`` runs, so it must tick too: a peer that asked
+    in the last second of a game (and does not hold the whole match) waited for its own
+    stall timer, or never got the end if this peer closed."""
+    cfg, ids = make_table(preset("modern", match_target=1), Seating.parse(2, None),
+                          ["p0", "p1"], b"session/linger-deferred")
+    peers = make_peers(tmp_path, cfg, ids)
+    done = [False, False]
+    th = [threading.Thread(target=lambda i=i: done.__setitem__(i, peers[i].run(90.0)))
+          for i in range(2)]
+    for t in th:
+        t.start()
+    for t in th:
+        t.join(120.0)
+    assert done == [True, True]
+    host = peers[0]
+    asker = node_id_for(ids[1].public_key)
+    host.rlog._done_nodes.clear()          # the asker has not said it holds the match
+    fetch = _pack([1, cfg.table_id, 0, 0])
+    sent: list[bytes] = []
+    host._send = lambda peer, payload: sent.append(payload)  # type: ignore[method-assign]
+    host._on_payload(asker, fetch)
+    host._on_payload(asker, fetch)         # too soon after the first: set aside
+    assert len(sent) == 1 and host.rlog._fetch_deferred
+    host.rlog.in_flight = None             # nothing of ours waits for an acknowledgement
+    host.linger(0.5)
+    for p in peers:
+        p.close(flush=0.2)
+    assert not host.rlog._fetch_deferred
+    assert len(sent) == 2

@@ -79,6 +79,7 @@ class SessionOptions:
     stall_after: float = 0.5        # no progress for this long: ask peers for entries
     stall_max: float = 4.0          # backoff ceiling of those requests
     fetch_min_interval: float = 0.02  # serve at most one FETCH per peer per this long
+    fetch_max_unacked: int = 2      # ... and only while fewer replies to it are unacked
     fetch_bytes_per_s: int = 4 << 20  # ... and at most this many reply bytes per peer
     max_early: int = 4096           # entries buffered ahead of the log, per author
     max_early_bytes: int = 8 << 20  # ... and their bytes, per author
@@ -99,6 +100,7 @@ class SessionOptions:
         return LogOptions(stall_after=self.stall_after, stall_max=self.stall_max,
                           fetch_min_interval=self.fetch_min_interval,
                           fetch_bytes_per_s=self.fetch_bytes_per_s,
+                          fetch_max_unacked=self.fetch_max_unacked,
                           max_early=self.max_early, max_early_bytes=self.max_early_bytes,
                           record_times=self.record_times, step_limit=step,
                           decision_limit=decision)
@@ -604,6 +606,9 @@ class Peer:
                 self._on_payload(msg[0], msg[1])
             with self._lock:
                 self._handle_node_events()
+                # a FETCH set aside (too soon, or its sender had not acknowledged) is
+                # answered here too: after the end nothing else ticks the log
+                self.rlog.tick()
             self._drain()
 
     def close(self, flush: float = 2.0) -> None:
