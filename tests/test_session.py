@@ -24,7 +24,7 @@ from p2p.crypto.identity import Identity
 from p2p.table.config import TableConfig
 from p2p.table.memory import make_table
 from p2p.table.session import ENTRIES, PUSH, Peer, SessionOptions, node_id_for
-from p2p.table.store import Store
+from p2p.table.store import Store, read_meta
 from p2p.testing import FaultShim, MemoryNetwork, MemoryNode, socket_peers
 from p2p.transcript.envelope import Envelope, LogVerifier
 from p2p.transcript.file import read_transcript
@@ -552,6 +552,9 @@ def test_reach_repoints_a_seat_known_by_its_key_and_refuses_others(tmp_path: Pat
     peers = socket_peers(tmp_path, cfg, ids, SessionOptions())
     try:
         assert peers[0].reach(ids[1].public_key, peers[1].node.endpoint) == 1
+        # where the seat was found is stored: the next resume looks there first
+        assert peers[0].reach(ids[1].public_key, "127.0.0.2:4999") == 1
+        assert read_meta(peers[0].store.path)["endpoints"]["1"] == "tcp://127.0.0.2:4999"
         with pytest.raises(ValueError, match="no player of this table"):
             peers[0].reach(Identity.from_seed(b"\x09" * 32).public_key, "127.0.0.1:5")
         with pytest.raises(ValueError, match="own key"):

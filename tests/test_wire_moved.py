@@ -210,6 +210,9 @@ def test_table_goes_on_when_a_seat_resumes_from_a_new_address(tmp_path: Path) ->
         assert q0.stopped is None and p1.stopped is None, (q0.stopped, p1.stopped)
         assert q0.finished and p1.finished
         assert p1.node.endpoint_of(q0.node.node_id) == q0.node.endpoint  # type: ignore[attr-defined]
+        # the new address is stored (a resume of seat 1 looks for seat 0 there first)
+        from p2p.table.store import read_meta
+        assert read_meta(p1.store.path)["endpoints"]["0"] == q0.node.endpoint
     finally:
         for i in (0, 1):
             stop[i].set()

@@ -225,8 +225,24 @@ class Peer:
         if seat == self.me:
             raise ValueError("that is this seat's own key")
         self.node.add_peer(node_id_for(key), endpoint)
+        self._remember_endpoint(seat, endpoint)
         self.fetch()
         return seat
+
+    def _remember_endpoint(self, seat: int, endpoint: str) -> None:
+        """Store where ``seat`` listens now (``reach``, or it proved a move): the next
+        resume of this seat looks for it there first, not at the address it left."""
+        if self.store is None or not endpoint:
+            return
+        eps = {int(k): str(v) for k, v in self.store.meta.get("endpoints", {}).items()}
+        if eps.get(seat) == endpoint:
+            return
+        eps[seat] = endpoint
+        try:
+            self.store.set_endpoints(eps)
+        except OSError as exc:     # the game goes on; only the next resume looks elsewhere
+            log.warning("seat %d: cannot store %s's new address: %s", self.me,
+                        self.names[seat], exc)
 
     # ===================================================================== the log's state
     @property
@@ -855,8 +871,10 @@ class Peer:
                 log.info("seat %d: %s now listens at %s", self.me, self.names[seat],
                          ev.endpoint)
                 self._event("status", f"{self.names[seat]} is now at {ev.endpoint}",
-                            seat=seat, status="moved")
+                            seat=seat, status="moved", endpoint=ev.endpoint)
                 self.rlog.send_fetch(ev.peer_id)
+                if ev.endpoint:
+                    self._remember_endpoint(seat, ev.endpoint)
             elif ev.kind is PeerEventKind.STATUS and ev.status is not None:
                 self._status[seat] = ev.status.value
                 self.rlog.seat_reachable(seat, ev.status is not PeerStatus.GONE)
