@@ -183,7 +183,8 @@ class ReplicatedLog:
                  options: LogOptions | None = None,
                  secrets: Mapping[int, Mapping[str, Any]] | None = None,
                  seat: int | None = None,
-                 in_flight: Callable[[bytes], int] | None = None) -> None:
+                 in_flight: Callable[[bytes], int] | None = None,
+                 session_of: Callable[[bytes], bytes | None] | None = None) -> None:
         """``seat``: a bot taking over that seat by agreement (its identity is not in the
         table header: the agreement, replayed before anything else, names its key).
 
@@ -191,7 +192,11 @@ class ReplicatedLog:
         peer (``Node.pending``). A FETCH is answered only while fewer than
         ``fetch_max_unacked`` are (see :meth:`_serve_fetch`): a rate alone let a peer that
         asks and never acknowledges make this one hold gigabytes of replies. None: no
-        transport to ask (in-memory tests), only the rate limits apply."""
+        transport to ask (in-memory tests), only the rate limits apply.
+
+        ``session_of``: the transport session a peer's frames come in now
+        (``Node.remote_session``). An AWAY is believed only for that session: a copy
+        replayed once the player is back would otherwise pause the table on them again."""
         keys = tuple(p.key for p in cfg.players)
         if identity.public_key not in keys and (seat is None or not 0 <= seat < cfg.n):
             raise ValueError("this identity has no seat at the table")
@@ -278,6 +283,9 @@ class ReplicatedLog:
         self.unresponsive: int | None = None
         #: seats the transport reports gone (no heartbeat), with the clock time they went
         self._gone_since: dict[int, float] = {}
+        #: seats whose player said they quit for now (AWAY), and when this peer heard it
+        self._away: dict[int, float] = {}
+        self.session_of = session_of
         #: side entries (claims, abandons) written or accepted, in arrival order
         self.side: list[Envelope] = []
         self._side_seen: set[tuple[bytes, int, str]] = set()
@@ -431,6 +439,8 @@ class ReplicatedLog:
                 self._answered_fetch(sender)
         elif isinstance(msg, wire.Fetch):
             self._on_fetch(sender, msg.table, msg.hand, msg.index)
+        elif isinstance(msg, wire.Away):
+            self._on_away(sender, msg)
         elif isinstance(msg, wire.Done):
             seat = self.seat_of_node.get(sender)
             if seat is None or msg.table != self.table_id:
@@ -497,6 +507,11 @@ class ReplicatedLog:
         if e is None:
             return None
         decision = e.kind == "game.act" and not self._holds_later_entries()
+        away = self._away.get(e.seat)
+        if away is not None:
+            # its player quit (signed AWAY): nothing of that seat's comes until a resume,
+            # so the table pauses now instead of after the step limit
+            return e.seat, away
         gone = self._gone_since.get(e.seat)
         if decision and gone is not None:
             # a player is given time to think, not a peer that stopped answering: once
@@ -514,6 +529,7 @@ class ReplicatedLog:
         forever; a player who is only thinking keeps the heartbeats going."""
         if reachable:
             self._gone_since.pop(seat, None)
+            self._away.pop(seat, None)
         elif seat not in self._gone_since:
             self._gone_since[seat] = self.clock()
 
@@ -578,7 +594,7 @@ class ReplicatedLog:
                         hand=self.match.hand_no, index=self.position()[1])
             self._stop(f"{self.seat_name(seat)} is unresponsive: no {what} within the "
                        "table's time limit", None, "unresponsive", seat=seat, step=what,
-                       gone=seat in self._gone_since)
+                       gone=seat in self._gone_since, away=seat in self._away)
             return
         if now < self.next_fetch:
             return
@@ -1047,6 +1063,33 @@ class ReplicatedLog:
             return
         self._stop(f"{self.seat_name(seat)} abandoned the match: {reason}", None,
                    "abandoned", seat=seat, text=reason)
+
+    def _on_away(self, sender: bytes, msg: wire.Away) -> None:
+        """A seat's player quit for now: said at once, and the table pauses as soon as it
+        needs that seat (see :meth:`deadline`), not after the transport's silence and the
+        step limit. Believed only when signed by the seat's key for this table and for
+        the transport session its frames come in now (a replay after the player came
+        back names an older session). Blames nobody: leaving is allowed."""
+        seat = self.seat_of_node.get(sender)
+        if seat is None:
+            self._drop(sender, "unknown-sender", "away")
+            return
+        if sender != wire.node_id_for(self.keys[seat]):
+            return       # a player a bot replaced, following along: the seat is the bot's
+        try:
+            session = wire.read_away(msg, self.keys[seat], self.table_id)
+        except wire.WireError as exc:
+            self._drop(sender, exc.reason, exc.detail)
+            return
+        if self.session_of is not None and self.session_of(sender) != session:
+            self._drop(sender, "stale-away", "another session's")
+            return
+        if self.stopped and not self.resumable or self.finished or seat in self._away:
+            return
+        now = self.clock()
+        self._away[seat] = now
+        self._gone_since.setdefault(seat, now)
+        self._event("away", f"{self.seat_name(seat)} quit for now", seat=seat)
 
     def _is_next(self, env: Envelope) -> bool:
         hp = self.match.hand

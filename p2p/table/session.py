@@ -175,7 +175,8 @@ class Peer:
                                   seat_of_node={node_id_for(k): s for s, k in enumerate(keys)},
                                   clock=time.monotonic, options=self.opts.log_options(cfg),
                                   secrets=secrets, seat=seat,
-                                  in_flight=getattr(node, "pending", None))
+                                  in_flight=getattr(node, "pending", None),
+                                  session_of=getattr(node, "remote_session", None))
         self.me = self.rlog.me
         #: called with each agreed takeover this seat runs the bot for (the CLI starts it)
         self.on_takeover: Callable[[Any], None] | None = None
@@ -563,6 +564,24 @@ class Peer:
         if tell:
             self._broadcast(wire.encode_abandon(self.identity, self.table_id, reason))
             self.node.flush(1.0)
+
+    def leave_for_now(self, flush: float = 0.5) -> bool:
+        """This seat's player quits a match that is not over (a pause, not an end:
+        ``resume`` brings the seat back). The others get a signed AWAY, so they say so at
+        once and pause when they need this seat, instead of waiting for the transport to
+        give it up and then for the step limit. Returns whether it was sent (not once the
+        match is over or stopped for good, nor by a player a bot replaced)."""
+        with self._lock:
+            if self.rlog.finished or (self.rlog.stopped and not self.rlog.resumable):
+                return False
+            if self.identity.public_key not in self.keys:
+                return False
+            payload = wire.encode_away(self.identity, self.table_id,
+                                       getattr(self.node, "session", b""))
+        self._broadcast(payload)
+        if flush > 0:
+            self.node.flush(flush)
+        return True
 
     # ===================================================================== running
     def pump(self, timeout: float = 0.05) -> bool:

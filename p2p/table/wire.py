@@ -6,6 +6,9 @@ Payloads are msgpack arrays carried inside the transport's reliable frames::
     [1, table, hand, index]           FETCH: "send me hand `hand` from log index `index`"
     [2, [entry, ...], more]           ENTRIES: a reply, possibly spanning the next hands
     [3, inner, sig]                   ABANDON: the sender stops the match for good (signed)
+    [4, table]                        DONE: the sender holds the whole match
+    [5, inner, sig]                   AWAY: the sender's player quit for now (signed; a
+                                      resume brings the seat back)
 
 Each ``entry`` is a signed envelope (:mod:`p2p.transcript.envelope`), decoded and checked
 by :class:`~p2p.table.replicated_log.ReplicatedLog`; this module only frames them. Decoding
@@ -24,10 +27,10 @@ import msgpack
 from p2p.crypto.identity import Identity, verify_signature
 from p2p.transcript.envelope import canonical_packb
 
-__all__ = ["PUSH", "FETCH", "ENTRIES", "ABANDON", "MAX_PAYLOAD", "BATCH_BYTES", "WireError",
-           "Push", "Fetch", "Entries", "Abandon", "decode", "pack", "looks_unsigned",
-           "encode_push", "encode_fetch", "encode_entries", "encode_abandon",
-           "read_abandon", "node_id_for"]
+__all__ = ["PUSH", "FETCH", "ENTRIES", "ABANDON", "AWAY", "MAX_PAYLOAD", "BATCH_BYTES",
+           "WireError", "Push", "Fetch", "Entries", "Abandon", "Away", "decode", "pack",
+           "looks_unsigned", "encode_push", "encode_fetch", "encode_entries",
+           "encode_abandon", "read_abandon", "encode_away", "read_away", "node_id_for"]
 
 def node_id_for(key: bytes) -> bytes:
     """The transport id of the player with public key ``key`` (never starts with 0x00)."""
@@ -42,6 +45,11 @@ ABANDON = 3
 #: stop serving late fetches as soon as every seat has it (see Peer.linger)
 DONE = 4
 ABANDON_TAG = b"millebornes/abandon/v1\x00"
+#: "My player quit for now": sent by a peer as its player leaves a match that is not over,
+#: so that the others say so at once and need not wait for the transport to give the seat
+#: up (the table pauses when it needs that seat; ``resume`` brings it back)
+AWAY = 5
+AWAY_TAG = b"millebornes/away/v1\x00"
 
 #: Messages this layer refuses outright, before any decoding (a PUSH or ENTRIES reply).
 MAX_PAYLOAD = 1 << 20
@@ -89,7 +97,13 @@ class Done:
     table: object
 
 
-Message = Push | Entries | Fetch | Abandon | Done
+@dataclass(frozen=True)
+class Away:
+    inner: bytes
+    sig: bytes
+
+
+Message = Push | Entries | Fetch | Abandon | Done | Away
 
 
 def pack(v: Any) -> bytes:
@@ -123,6 +137,10 @@ def decode(payload: bytes) -> Message:
         return Abandon(msg[1], msg[2])
     if kind == DONE and len(msg) == 2:
         return Done(msg[1])
+    if kind == AWAY and len(msg) == 3:
+        if not isinstance(msg[1], bytes) or not isinstance(msg[2], bytes):
+            raise WireError("malformed", "away")
+        return Away(msg[1], msg[2])
     raise WireError("malformed", f"unknown message kind {kind}")
 
 
@@ -185,3 +203,32 @@ def read_abandon(msg: Abandon, key: bytes, table: bytes) -> str:
     if not isinstance(v, dict) or v.get("table") != table:
         raise WireError("foreign-table", "abandon")
     return str(v.get("reason", ""))[:MAX_REASON]
+
+
+def encode_away(identity: Identity, table: bytes, session: bytes) -> bytes:
+    """A signed AWAY: the sender's player quit ``table`` for now. ``session`` is the
+    sender's transport session (it changes when the peer restarts), so that a copy
+    replayed after the player came back is refused (see :func:`read_away`)."""
+    inner = canonical_packb({"k": "away", "table": table, "key": identity.public_key,
+                             "session": session})
+    return pack([AWAY, inner, identity.sign(AWAY_TAG + inner)])
+
+
+def read_away(msg: Away, key: bytes, table: bytes) -> bytes:
+    """The transport session named by an AWAY signed by ``key`` for ``table``;
+    :class:`WireError` if it is not one (bad signature, malformed, another table)."""
+    if not verify_signature(key, msg.sig, AWAY_TAG + msg.inner):
+        raise WireError("bad-signature", "away")
+    try:
+        v = msgpack.unpackb(msg.inner, raw=False, max_str_len=64, max_bin_len=64,
+                            max_array_len=0, max_map_len=8)
+    except Exception:
+        raise WireError("malformed", "away") from None
+    if not isinstance(v, dict) or v.get("k") != "away":
+        raise WireError("malformed", "away")
+    if v.get("table") != table:
+        raise WireError("foreign-table", "away")
+    session = v.get("session")
+    if not isinstance(session, bytes):
+        raise WireError("malformed", "away")
+    return session
