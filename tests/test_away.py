@@ -72,7 +72,7 @@ def test_a_player_who_quits_is_said_at_once_and_the_table_pauses_then_goes_on(
         assert time.monotonic() - t0 < 20.0
         for i, p in others.items():
             assert "away:1" in events[i], events[i]
-            assert p.silent_seat() == 1
+            assert p.silent_seat() == 1 and p.quit_for_now(1) and not p.quit_for_now(2)
             why = p.stop_why or {}
             assert why.get("id") == "unresponsive" and why.get("away") is True, why
             assert not p.rlog.error          # leaving is allowed: nobody blamed
@@ -87,6 +87,7 @@ def test_a_player_who_quits_is_said_at_once_and_the_table_pauses_then_goes_on(
         peers[0]._on_payload(node_id_for(ids[1].public_key), stale)
         assert any(reason == "stale-away" for (_who, reason) in peers[0].drops)
         assert back.run(90)
+        assert not peers[0].quit_for_now(1)        # he answered again
         back.linger(0.5)
     finally:
         for t in th:

@@ -533,6 +533,10 @@ class ReplicatedLog:
         elif seat not in self._gone_since:
             self._gone_since[seat] = self.clock()
 
+    def quit_for_now(self, seat: int) -> bool:
+        """``seat``'s player said they quit (AWAY) and the seat has not answered since."""
+        return seat in self._away
+
     def _holds_later_entries(self) -> bool:
         """Entries of this hand already arrived beyond the slot we wait for: whoever wrote
         them saw the missing entry, so the wait is for its delivery (timed like any step),

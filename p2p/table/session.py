@@ -462,6 +462,12 @@ class Peer:
         """The seat whose step passed its time limit (the table stopped; not a blame)."""
         return self.rlog.unresponsive
 
+    def quit_for_now(self, seat: int) -> bool:
+        """Whether ``seat``'s player said they quit (a signed AWAY) and has not answered
+        since: the console says that, not "has gone silent"."""
+        with self._lock:
+            return self.rlog.quit_for_now(seat)
+
     def progress(self) -> tuple[int, int]:
         """(hand number, entries applied in it): changes whenever the table moves on."""
         with self._lock:
@@ -882,6 +888,9 @@ class Peer:
                 # it may have lost what we sent, or we lost what it sent: compare logs
                 self.rlog.send_fetch(ev.peer_id)
                 if ev.kind is PeerEventKind.RESTARTED:
+                    # a new session: whoever said they quit is back (the transport may
+                    # never have called them gone)
+                    self.rlog.seat_reachable(seat, True)
                     self._event("status", f"{self.names[seat]} restarted", seat=seat,
                                 status="restarted")
             elif ev.kind is PeerEventKind.MOVED:
