@@ -122,3 +122,38 @@ def test_an_away_not_signed_by_the_seat_or_for_another_table_is_dropped(
     finally:
         for p in peers:
             p.close(flush=0)
+
+
+def test_a_seat_that_says_away_and_goes_on_writing_is_not_away(tmp_path: Path) -> None:
+    """A peer that sends AWAY and keeps playing (a mistake, or a lie) pauses the table at
+    most once: its next entry shows it is there, and the table stops treating it as
+    gone (it paused on every one of its steps before)."""
+    cfg, ids = make_table(preset("modern", match_target=1), Seating.solo(2),
+                          ["Ann", "Ben"], b"away/liar")
+    opts = dataclasses.replace(FAST, step_limit=60.0)
+    ann, ben = socket_peers(tmp_path, cfg, ids, opts, transport=SLOW_TO_NOTICE)
+    kinds: list[str] = []
+    done = threading.Event()
+
+    def run_ann() -> None:
+        while not done.is_set() and (ann.pump(0.05) or ann.paused):
+            kinds.extend(e.kind for e in ann.drain_events())
+        kinds.extend(e.kind for e in ann.drain_events())
+        ann.linger(0.5)
+
+    t = threading.Thread(target=run_ann)
+    t.start()
+    try:
+        while ben.entries_applied < 60:
+            ben.pump(0.02)
+        assert ben.leave_for_now(flush=0.5)
+        assert ben.run(90)
+        ben.linger(0.5)
+        t.join(60)
+    finally:
+        done.set()
+        t.join(10)
+        ann.close(flush=0)
+        ben.close(flush=0)
+    assert ann.finished and not ann.quit_for_now(1)
+    assert kinds.count("away") == 1 and kinds.count("back") <= 1, kinds

@@ -1080,6 +1080,8 @@ class ReplicatedLog:
             return
         if sender != wire.node_id_for(self.keys[seat]):
             return       # a player a bot replaced, following along: the seat is the bot's
+        if seat in self._away or self.finished or (self.stopped and not self.resumable):
+            return       # said already (a repeat costs no signature check), or too late
         try:
             session = wire.read_away(msg, self.keys[seat], self.table_id)
         except wire.WireError as exc:
@@ -1087,8 +1089,6 @@ class ReplicatedLog:
             return
         if self.session_of is not None and self.session_of(sender) != session:
             self._drop(sender, "stale-away", "another session's")
-            return
-        if self.stopped and not self.resumable or self.finished or seat in self._away:
             return
         now = self.clock()
         self._away[seat] = now
@@ -1173,6 +1173,7 @@ class ReplicatedLog:
         idx = len(self.log[hand])
         self.log[hand].append(raw)
         self._slots[(hand, env.author, env.seq)] = idx
+        self._away.pop(w, None)          # a seat that writes is not away (whatever it said)
         if self.unresponsive == w and self.resumable and not self._replay_mode:
             # the silent seat is back: its signed entry refutes the claims; go on
             self.stopped = None
