@@ -863,3 +863,37 @@ def test_a_joiner_is_told_at_once_when_the_host_closes_the_table() -> None:
     finally:
         for n in nodes:
             n.close()
+
+
+def test_a_table_with_a_move_time_limit_shows_it_and_writes_it_into_the_header() -> None:
+    """A host may give each move a time limit: the joiner sees it in the lobby before it
+    sits down, both sides start with it in the table's header (so a player who stops
+    moving while their computer answers pauses the table, instead of holding it for
+    ever), and a host that starts with another limit than it showed is refused."""
+    ids = [Identity.generate() for _ in range(2)]
+    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    try:
+        with pytest.raises(ValueError, match="time limit"):
+            LobbyHost(ids[0], "Ann", nodes[0], preset("modern"), Seating.solo(2),
+                      move_limit=0.5)
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("modern"), Seating.solo(2),
+                         move_limit=90)
+        port = nodes[0].endpoint.rsplit(":", 1)[1]
+        c = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{port}")
+        _drive(host, [c], until="seated")
+        assert c.state is not None and c.state.move_limit == 90.0
+        host.set_ready(True)
+        hs, cs = _drive(host, [c])
+        assert hs is not None and cs[0] is not None
+        assert hs.cfg.decision_limit == cs[0].cfg.decision_limit == 90.0
+        assert hs.cfg.table_id == cs[0].cfg.table_id
+    finally:
+        for n in nodes:
+            n.close()
+    # the state a host shows round-trips; an untimed table's carries no limit at all
+    from p2p.table.lobby import LobbyState
+    st = dataclasses.replace(host.state, move_limit=None)
+    assert "move_limit" not in st.to_obj()
+    assert LobbyState.from_obj(host.state.to_obj()).move_limit == 90.0
+    with pytest.raises(ValueError):
+        LobbyState.from_obj(dict(host.state.to_obj(), move_limit=10))   # 10 ms: too short

@@ -65,7 +65,12 @@ from p2p.net.interface import (
     parse_endpoint,
     parse_peer,
 )
-from p2p.table.config import DEFAULT_STEP_LIMIT, TableConfig, parse_header_bytes
+from p2p.table.config import (
+    DECISION_LIMITS,
+    DEFAULT_STEP_LIMIT,
+    TableConfig,
+    parse_header_bytes,
+)
 from p2p.table.session import admit_table as admit_table
 from p2p.table.session import node_id_for
 from p2p.text import safe_text
@@ -191,7 +196,10 @@ _SEAT = nested({"name": is_str(MAX_NAME * 4), "key": is_bytes(32), "ready": is_b
 _STATE = nested({"name": is_str(240), "rules": is_any_map(64),
                  "seating": is_list(is_int(1, MAX_PLAYERS), min_len=2, max_len=2),
                  "host": is_bytes(32), "lobby": is_bytes(16),
-                 "seats": is_list(is_none_or(_SEAT), min_len=2, max_len=MAX_PLAYERS)})
+                 "seats": is_list(is_none_or(_SEAT), min_len=2, max_len=MAX_PLAYERS)},
+                # a time limit for each player's move, in ms (absent: moves untimed)
+                {"move_limit": is_int(round(DECISION_LIMITS[0] * 1000),
+                                      round(DECISION_LIMITS[1] * 1000))})
 _COMMON = {"k": is_str(16), "key": is_bytes(32), "lobby": is_none_or(is_bytes(16))}
 #: Every lobby message kind and its exact fields (besides k, key, lobby).
 _KINDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
@@ -231,6 +239,10 @@ class LobbyState:
     seats: list[SeatInfo | None]
     host_key: bytes
     lobby_id: bytes
+    #: seconds each player has for a move (None: untimed), shown to whoever joins and
+    #: written into the table's header at the start: a player who stops moving while
+    #: their computer still answers then pauses the table instead of holding it for ever
+    move_limit: float | None = None
 
     def free(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s is None]
@@ -248,12 +260,16 @@ class LobbyState:
         return out
 
     def to_obj(self) -> dict[str, Any]:
-        return {"name": self.table_name, "rules": self.rules.to_dict(),
-                "seating": [self.seating.n_players, self.seating.n_teams],
-                "host": self.host_key, "lobby": self.lobby_id,
-                "seats": [None if s is None else {"name": s.name, "key": s.key,
-                                                  "ready": s.ready, "bot": s.bot}
-                          for s in self.seats]}
+        out: dict[str, Any] = {
+            "name": self.table_name, "rules": self.rules.to_dict(),
+            "seating": [self.seating.n_players, self.seating.n_teams],
+            "host": self.host_key, "lobby": self.lobby_id,
+            "seats": [None if s is None else {"name": s.name, "key": s.key,
+                                              "ready": s.ready, "bot": s.bot}
+                      for s in self.seats]}
+        if self.move_limit is not None:
+            out["move_limit"] = round(self.move_limit * 1000)
+        return out
 
     @classmethod
     def from_obj(cls, v: Any) -> LobbyState:
@@ -271,7 +287,9 @@ class LobbyState:
             rules = Rules.from_dict(dict(v["rules"]))
         except (KeyError, TypeError) as exc:
             raise ValueError(f"bad rules: {exc}") from None
-        return cls(safe_text(v["name"], 60), rules, seating, seats, v["host"], v["lobby"])
+        limit = v.get("move_limit")
+        return cls(safe_text(v["name"], 60), rules, seating, seats, v["host"], v["lobby"],
+                   None if limit is None else limit / 1000)
 
 
 @dataclass
@@ -361,14 +379,25 @@ class LobbyHost:
 
     def __init__(self, identity: Identity, name: str, node: Transport, rules: Rules,
                  seating: Seating, table_name: str = "", advertise: str | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 move_limit: float | None = None) -> None:
+        """``move_limit``: seconds each player has for a move (None: untimed); shown in
+        the lobby and written into the table's header. ValueError outside
+        :data:`~p2p.table.config.DECISION_LIMITS`."""
+        if move_limit is not None:
+            lo, hi = DECISION_LIMITS
+            if not lo <= move_limit <= hi:
+                raise ValueError(f"a move's time limit is {lo:g} to {hi:g} s, not "
+                                 f"{move_limit:g}")
+            move_limit = round(move_limit * 1000) / 1000
         self.identity = identity
         self.node = node
         self.lobby_id = os.urandom(16)
         self.clock = clock
         self.state = LobbyState(safe_text(table_name, 60, placeholder="")
                                 or f"{_clean_name(name)}'s table", rules, seating,
-                                [None] * seating.n_players, identity.public_key, self.lobby_id)
+                                [None] * seating.n_players, identity.public_key, self.lobby_id,
+                                move_limit)
         self.secure = node.curve_key is not None   # CURVE: every connection has a proven key
         if self.secure and node.curve_key != identity.curve_keys().public:
             raise LobbyError("the node's CURVE key is not this identity's transport key")
@@ -643,7 +672,7 @@ class LobbyHost:
         contribs = [s.contrib for s in seats]
         curve = tuple(s.curve for s in seats if s.curve is not None) if self.secure else ()
         cfg = TableConfig(st.rules, st.seating, players, table_nonce(self.lobby_id, contribs),
-                          curve)
+                          curve, decision_limit=st.move_limit)
         eps: dict[int, str] = {}
         for i, s in enumerate(seats):
             ep = s.endpoint or self.members.get(node_id_for(s.key), "")
@@ -966,7 +995,7 @@ class LobbyClient:
                 or cfg.nonce != table_nonce(st.lobby_id, contribs)):
             raise LobbyError("the host started with other rules than agreed")
         if (not cfg.limits_recorded or cfg.step_limit != DEFAULT_STEP_LIMIT
-                or cfg.decision_limit is not None):
+                or cfg.decision_limit != st.move_limit):
             raise LobbyError(f"the host started with other time limits than agreed "
                              f"({cfg.limits_text()})")
         if self.secure:
