@@ -58,6 +58,7 @@ from .words import (
     how_to_play,
     leave_question,
     match_over_line,
+    move_limit_note,
     over_prefixes,
     peer_label,
     reply,
@@ -535,6 +536,9 @@ class TableApp:
             # another player's move: how long it may take ("Bea's turn." alone left a
             # newcomer wondering whether the table had hung)
             text = turn_wait_line(text, d.decision_limit)  # type: ignore[attr-defined]
+        elif d.my_move() and not self.auto and getattr(d, "decision_limit", None) is not None:
+            # this player's own move on a table that times moves: how long they have
+            text = f"{text} {move_limit_note(d.decision_limit)}"  # type: ignore[attr-defined]
         return text
 
     def status_lines(self) -> list[str]:

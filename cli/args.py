@@ -33,6 +33,9 @@ MAX_MATCHES = 1_000_000
 MAX_JOBS = 256
 #: ``join --connect-timeout``: from a fast LAN to a slow VPN, and never forever.
 CONNECT_TIMEOUT = (0.1, 3600.0)
+#: ``host --move-limit``: the table header's bounds on a move's time limit (those of
+#: ``p2p.table.config.DECISION_LIMITS``, not imported: ``--help`` loads no cryptography).
+MOVE_LIMIT = (1.0, 86400.0)
 
 #: verb -> module (``cli.<module>``) that runs it with ``run(args)``.
 VERB_MODULES: dict[str, str] = {
@@ -358,6 +361,11 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     host.add_argument("--bots", type=bot_seats(0, 5), default=bot_seats(0, 5)("0"),
                       help=_("seats filled by bots: a number, or a level or bot spec per seat"))
     host.add_argument("--table-name", default=None, help=_("the name shown in the lobby"))
+    host.add_argument("--move-limit", type=seconds(*MOVE_LIMIT, "--move-limit"), default=None,
+                      metavar="SECONDS",
+                      help=_("give each move this many seconds: a player who takes longer "
+                             "pauses the table, and the others may give the seat to a bot "
+                             "or end the match (default: moves are untimed)"))
     host.add_argument("--seed", type=SEED, default=0, help=_("seed for the bots"))
     host.add_argument("--no-announce", action="store_true", help=_("do not announce on the LAN"))
 

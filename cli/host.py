@@ -66,7 +66,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         bot_peers.finish(0.0)
         raise
     try:
-        host = LobbyHost(ident, name, node, rules, seating, args.table_name or "")
+        host = LobbyHost(ident, name, node, rules, seating, args.table_name or "",
+                         move_limit=getattr(args, "move_limit", None))
         seed = int(args.seed or 0)
         bot_peers.wait_ready()
         bot_seats: list[int] = []

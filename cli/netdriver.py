@@ -24,6 +24,7 @@ from .words import (
     PEER_STATES,
     agreed_end_line,
     agreement_line,
+    away_line,
     back_again_line,
     back_but_paused_line,
     broken_bot_line,
@@ -37,6 +38,7 @@ from .words import (
     limit_note,
     local_names,
     match_over_line,
+    moved_line,
     nothing_to_agree_line,
     seat_taken_line,
     silent_move_wait_line,
@@ -351,6 +353,9 @@ class NetDriver:
                     # the bot the others agreed on has connected: the takeover's own line
                     # said it ("Bea is connected again" read as Bea coming back)
                     continue
+                if gone and self.peer.quit_for_now(seat):
+                    continue     # they said they quit: said then ("has gone silent" read
+                    #              like a crash, seconds after "quit for now")
                 name = self.current_names()[seat]
                 self._events.append(went_silent_line(name, self.step_limit) if gone
                                     else back_again_line(name))
@@ -400,6 +405,11 @@ class NetDriver:
                                          ev.data.get("why"), self.current_names())
             return stopped_line(str(ev.data.get("reason", "")), ev.data.get("why"),
                                 self.current_names())
+        if ev.kind == "away":
+            return away_line(self.current_names()[int(ev.data["seat"])])
+        if ev.kind == "status" and ev.data.get("status") == "moved" and ev.data.get("endpoint"):
+            return moved_line(self.current_names()[int(ev.data["seat"])],
+                              str(ev.data["endpoint"]).removeprefix("tcp://"))
         if ev.kind == "resumed":
             return _("You are back at the table; catching up with the others.")
         if ev.kind == "dropped":

@@ -37,6 +37,7 @@ from .words import (
     command_for,
     final_line,
     leave_question,
+    move_limit_note,
     peer_label,
     reply,
     rules_name,
@@ -344,6 +345,10 @@ class PlainSession:
                              + _("(auto)"))
                 continue
             self._show_board(view, legal, hand_no)
+            limit = getattr(d, "decision_limit", None)
+            if limit is not None and not self.watching():
+                # a table that times moves: how long this one may take
+                self.say(move_limit_note(limit))
             if not self._command():
                 return 0
 

@@ -50,6 +50,7 @@ from .words import (
     key_change_line,
     known_problem_line,
     lobby_seat_lines,
+    move_limit_note,
     paragraph,
     paused_line,
     peer_stop_reason,
@@ -401,10 +402,14 @@ class TakeoverBots:
 
 
 def lobby_lines(st: LobbyState) -> list[str]:
-    return [_("table %(name)s: %(rules)s, %(n)d seats (%(seating)s)")
-            % {"name": repr(table_name_text(st)), "rules": rules_label(st.rules),
-               "n": st.seating.n_players, "seating": st.seating.label()},
-            *("  " + line for line in lobby_seat_lines(st))]
+    """The table as the lobby shows it: name, rules and seats, and each move's time limit
+    when the host set one (a player who sits down agrees to it)."""
+    head = _("table %(name)s: %(rules)s, %(n)d seats (%(seating)s)") % {
+        "name": repr(table_name_text(st)), "rules": rules_label(st.rules),
+        "n": st.seating.n_players, "seating": st.seating.label()}
+    if st.move_limit is not None:
+        head += " " + move_limit_note(st.move_limit)
+    return [head, *("  " + line for line in lobby_seat_lines(st))]
 
 
 def players_lines(cfg: TableConfig, me: int) -> list[str]:
@@ -433,6 +438,16 @@ def known_lines(args: argparse.Namespace, cfg: TableConfig, me: int,
             if change is not None:
                 out.append(key_change_line(change))
     return out
+
+
+def say_away(peer: Peer) -> None:
+    """This player leaves a match that is not over: tell the others (never raises: the
+    player is leaving, whatever the network does)."""
+    try:
+        peer.leave_for_now(flush=0.5)
+    except Exception as exc:      # a closed node, a broken network: they find out anyway
+        logging.getLogger("cli.seats").info("could not tell the others this player left: "
+                                            "%s", exc)
 
 
 def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
@@ -464,9 +479,11 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
             print(file=say)
             code = 130
     finally:
-        # Leaving is a pause, not an end: nothing is signed; the others wait, and
-        # `millebornes resume` brings this seat back.
+        # Leaving is a pause, not an end: nothing is signed into the game; the others are
+        # told (a signed AWAY: they say so at once and pause when they need this seat),
+        # and `millebornes resume` brings this seat back.
         driver.close()
+        say_away(peer)
         takeover.finish(5.0 if peer.finished else 0.5)
     path = peer.transcript_path
     short = path.parent.name[:8] if path is not None else None

@@ -784,6 +784,27 @@ def went_silent_line(name: str, seconds: float) -> str:
              "then pauses.") % {"name": name, "seconds": f"{seconds:g}"}
 
 
+def away_line(name: str) -> str:
+    """Another player quit on purpose (their computer said so): said at once, not as
+    "has gone silent" some seconds later, which read like a crash."""
+    return _("%(name)s quit for now; the game is saved. When the table needs %(name)s, it "
+             "pauses until they come back (millebornes resume on their computer).") % {
+                 "name": name}
+
+
+def moved_line(name: str, address: str) -> str:
+    """A seat proved it now listens at another address (it resumed from another network):
+    the table reaches it there, and so does the next resume here."""
+    return _("%(name)s is now at %(address)s; the table reaches them there.") % {
+        "name": name, "address": address}
+
+
+def move_limit_note(seconds: float) -> str:
+    """A table whose moves are timed, as its lobby and the player's own turn say it."""
+    return _("(each move: up to %(seconds)s s, then the table pauses)") % {
+        "seconds": f"{seconds:g}"}
+
+
 def silent_move_wait_line(name: str, state: str, seconds: float) -> str:
     """A player whose computer went quiet (``state``: " (slow)") in their own move, which
     is untimed only while their computer answers: "(no time limit)" was said, and the
@@ -1312,6 +1333,10 @@ def _stop_reason(why: Mapping[str, Any], names: Sequence[str], fallback: str) ->
                  "missing entries within %(seconds)d s (the table's time limit); resume "
                  "again when they are back") % {"seconds": _number(why["seconds"])}
     if kind == "unresponsive":
+        if why.get("away"):
+            # its player quit on purpose (a signed AWAY): no "unresponsive" about it
+            return _("%(seat)s quit for now; the table waits for them to come back "
+                     "(millebornes resume)") % {"seat": seat()}
         if why.get("step") == "game.act" and why.get("gone"):
             # a move has no time limit while its player's computer answers: this one's
             # stopped answering ("did not come within the table's time limit" read as if

@@ -1,0 +1,170 @@
+"""A player who quits says so: the others' consoles say "quit for now" at once (not "has
+gone silent" seconds later, which read like a crash) and pause when they need the seat.
+A table may time each move (``host --move-limit``): the lobby and the player's own turn
+say it."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from cli_helpers import free_port, start_joiner, wait_into_first_hand
+from test_session import FAST
+
+from cli import host as host_verb
+from cli.netdriver import NetDriver
+from engine import Seating, preset
+from p2p.net.interface import TransportConfig
+from p2p.table.memory import make_table
+from p2p.testing import socket_peers
+
+
+def said(out: io.StringIO) -> str:
+    return " ".join(out.getvalue().split())
+
+
+def test_the_console_says_a_player_quit_once_and_not_that_they_went_silent(
+        tmp_path: Path) -> None:
+    cfg, ids = make_table(preset("classic"), Seating.solo(3), ["You", "Bo", "Cy"], b"cli-away")
+    quick = TransportConfig(slow_after=0.3, gone_after=0.8)
+    peers = socket_peers(tmp_path, cfg, ids, FAST, transport=quick)
+    peers[0].controller = None
+    stop = {1: threading.Event(), 2: threading.Event()}
+
+    def pump(s: int) -> None:
+        while not stop[s].is_set() and (peers[s].pump(0.05) or peers[s].paused):
+            pass
+    threads = {s: threading.Thread(target=pump, args=(s,)) for s in (1, 2)}
+    for t in threads.values():
+        t.start()
+    d = NetDriver(peers[0], background=True)
+    try:
+        assert d.wait_ready(30)
+        stop[2].set()                       # Cy quits (as the console's quit does)
+        threads[2].join()
+        assert peers[2].leave_for_now(flush=1.0)
+        peers[2].close(flush=0.0)
+        quit_line = ("Cy quit for now; the game is saved. When the table needs Cy, it "
+                     "pauses until they come back (millebornes resume on their computer).")
+        end = time.monotonic() + 10
+        while not any(quit_line in e for e in d.events) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert any(quit_line in e for e in d.events), d.events[-5:]
+        time.sleep(1.5)                     # the transport gives Cy up meanwhile
+        assert peers[0].peer_state(2) == "gone"
+        assert not any("Cy has gone silent" in e for e in d.events), d.events[-5:]
+        assert sum(quit_line in e for e in d.events) == 1
+        # the table needs Cy sooner or later: it pauses, saying why in those words
+        human_turns = 0
+        end = time.monotonic() + 30
+        while d.silent() is None and time.monotonic() < end:
+            if d.my_move() and human_turns < 20:
+                d.submit(d.legal()[0])
+                human_turns += 1
+            d.step_others(wait=0.05)
+        assert d.silent() == 2, d.events[-5:]
+        assert any("Paused: seat 2 (Cy) quit for now; the table waits for them to come "
+                   "back (millebornes resume)." in e for e in d.events), d.events[-5:]
+    finally:
+        d.close()
+        stop[1].set()
+        threads[1].join()
+        for p in peers[:2]:
+            p.close(flush=0.0)
+
+
+@pytest.mark.slow    # about 8 s: a hosted table and a joiner in its own process
+def test_a_joiner_who_presses_ctrl_c_is_said_to_have_quit(tmp_path: Path) -> None:
+    hport, jport = free_port(), free_port()
+    out = io.StringIO()
+    rc: list[int] = []
+    host_in_r, host_in_w = os.pipe()
+    host_args = argparse.Namespace(name="Ann", bots=0, players=2, rules="modern",
+                                   bind="127.0.0.1", port=hport, no_announce=True,
+                                   data_dir=str(tmp_path / "h"),
+                                   identity=str(tmp_path / "h.key"), auto=True)
+
+    def host() -> None:
+        with os.fdopen(host_in_r) as inp:
+            rc.append(host_verb.run(host_args, out=out, inp=inp))
+
+    t = threading.Thread(target=host)
+    t.start()
+    jdir = tmp_path / "j"
+    ben = start_joiner(hport, jport, jdir, tmp_path / "j.key")
+    try:
+        wait_into_first_hand(jdir)
+        ben.send_signal(signal.SIGINT)      # Ctrl-C: the player leaves, the game is saved
+        assert ben.wait(20) == 130
+        end = time.monotonic() + 3         # well before the transport could give him up
+        while "Ben quit for now" not in said(out) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert "Ben quit for now; the game is saved." in said(out), out.getvalue()[-1500:]
+        assert "Ben has gone silent" not in said(out)
+    finally:
+        os.write(host_in_w, b"quit\n")
+        os.close(host_in_w)
+        if ben.poll() is None:
+            ben.kill()
+        t.join(30)
+    assert rc == [0], out.getvalue()[-1500:]
+
+
+def test_a_table_that_times_moves_says_so_in_the_lobby_and_on_each_turn(
+        tmp_path: Path) -> None:
+    """``host --move-limit 30``: whoever joins reads the limit before sitting down, each
+    player's own turn says it, and the others' waits say "(up to 30 s)", not "(no time
+    limit)"."""
+    import re
+
+    from test_newcomer_plain import YOUR_TURN, Player
+
+    port = free_port()
+    ann = Player(["host", "--plain", "--name", "Ann", "--bind", "127.0.0.1", "--port",
+                  str(port), "--no-announce", "--players", "2", "--move-limit", "30",
+                  "--data-dir", str(tmp_path / "a"), "--identity", str(tmp_path / "a.key")],
+                 tmp_path)
+    bea: Player | None = None
+    note = r"\(each move: up to 30 s, then the table pauses\)"
+    try:
+        ann.until(note)                  # the host's own lobby lines
+        bea = Player(["join", "--plain", "--name", "Bea", "--peer", f"127.0.0.1:{port}",
+                      "--port", str(free_port()), "--data-dir", str(tmp_path / "b"),
+                      "--identity", str(tmp_path / "b.key")], tmp_path)
+        bea.until(r"table \"Ann's table\": classic rules, 2 seats \(solo\) " + note)
+        end = time.monotonic() + 90
+        while time.monotonic() < end:
+            if re.search(YOUR_TURN, bea.said()):
+                break
+            if re.search(YOUR_TURN, ann.said()):
+                ann.type("discard 1")
+                bea.until(YOUR_TURN)
+                break
+            time.sleep(0.05)
+        said = bea.until(YOUR_TURN + " " + note)
+        bea.type("discard 1")
+        said = bea.until(r"\* Ann's turn\. \(up to 30 s\)")
+        assert "(no time limit)" not in said and "Traceback" not in said
+    finally:
+        for p in (bea, ann):
+            if p is not None:
+                p.close()
+
+
+def test_the_move_limit_is_checked_where_it_is_typed() -> None:
+    from cli.args import MOVE_LIMIT, UsageError, build_parser
+    from p2p.table.config import DECISION_LIMITS
+
+    assert MOVE_LIMIT == DECISION_LIMITS      # the header's bounds, without importing p2p
+    parser, _verbs = build_parser()
+    assert parser.parse_args(["host", "--move-limit", "45"]).move_limit == 45.0
+    assert parser.parse_args(["host"]).move_limit is None
+    for bad in ("0.5", "nan", "inf", "1e9", "soon"):
+        with pytest.raises(UsageError, match="--move-limit must be a number of seconds"):
+            parser.parse_args(["host", "--move-limit", bad])
