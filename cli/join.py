@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import socket
 import sys
 import time
 from typing import Any, TextIO
@@ -167,6 +168,26 @@ class NoAnswer(OSError):
     """Nobody answered at an address within the limit (the next one may answer)."""
 
 
+#: Seconds after asking before ``join`` checks that something listens at the address,
+#: and between two checks (a refused connection ends the wait at once).
+PROBE_AFTER = 0.3
+PROBE_EVERY = 2.0
+
+
+def nothing_listens(endpoint: str, timeout: float = 0.5) -> bool:
+    """Whether a TCP connection to ``endpoint`` (tcp://HOST:PORT) is refused: nothing
+    listens there (a mistyped port, a closed table). A timeout or an unreachable network
+    is not a refusal: the wait goes on to its limit (a slow VPN may answer yet)."""
+    host, _sep, port = endpoint.removeprefix("tcp://").rpartition(":")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            return False
+    except ConnectionRefusedError:
+        return True
+    except (OSError, ValueError):
+        return False
+
+
 def is_fingerprint(text: str) -> bool:
     return FINGERPRINT.fullmatch(text.strip().upper()) is not None
 
@@ -196,6 +217,7 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
     auto_ready = not args.not_ready
     seat_said = False
     asked = time.monotonic()
+    probe_at = asked + min(PROBE_AFTER, limit)
     while True:
         try:
             start = client.pump(0.1)
@@ -218,6 +240,13 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             raise OSError(_("the table at %(address)s is hosted with your own key; a "
                             "second player on one account needs its own: "
                             "--identity FILE") % {"address": address})
+        if st is None and time.monotonic() >= probe_at:
+            probe_at = time.monotonic() + PROBE_EVERY
+            if nothing_listens(client.host_endpoint):
+                # said at once: the whole wait (10 s by default) was spent on a typo
+                raise NoAnswer(_("nothing listens at %(address)s (the connection was "
+                                 "refused): is the table open, is the address and port "
+                                 "right? (the host prints them)") % {"address": address})
         if st is None and time.monotonic() - asked > limit:
             if client.key_only:      # the table is there, playing with its own players
                 raise OSError(lobby_error_line("no-answer", {

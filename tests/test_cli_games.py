@@ -164,12 +164,17 @@ def test_port_in_use_is_a_sentence(verb: str, tmp_path: Path,
 
 
 def test_a_wrong_peer_is_given_up_in_words(tmp_path: Path) -> None:
-    """Bug 6: `--peer 127.0.0.1:1` waited forever in silence."""
+    """Bug 6: `--peer 127.0.0.1:1` waited forever in silence. Here something takes the
+    connection and never answers (a port that refuses it is said at once: below)."""
     started = time.monotonic()
     env = dict(os.environ, PYTHONPATH=str(ROOT))
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)
+    port = silent.getsockname()[1]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cli", "join", "--peer", "127.0.0.1:1", "--bind", "127.0.0.1",
-         "--connect-timeout", "1.5", "--data-dir", str(tmp_path), "--identity",
+        [sys.executable, "-m", "cli", "join", "--peer", f"127.0.0.1:{port}", "--bind",
+         "127.0.0.1", "--connect-timeout", "1.5", "--data-dir", str(tmp_path), "--identity",
          str(tmp_path / "id.key")], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
     assert proc.stdin is not None
@@ -186,13 +191,35 @@ def test_a_wrong_peer_is_given_up_in_words(tmp_path: Path) -> None:
     proc.stdin.close()
     assert time.monotonic() - started < 20
     assert r.returncode == 2, r.stdout + r.stderr
-    assert "no answer from 127.0.0.1:1 after 1.5 s" in r.stderr
+    silent.close()
+    assert f"no answer from 127.0.0.1:{port} after 1.5 s" in r.stderr
     # the wait said what it waited for and how long, before anything else
-    assert r.stdout.startswith("asking the table at 127.0.0.1:1 (waiting up to 1.5 s)"), \
+    assert r.stdout.startswith(f"asking the table at 127.0.0.1:{port} (waiting up to 1.5 s)"), \
         r.stdout[:200]
     assert "not connected to the host yet" in r.stdout     # `sit 1` says something
     assert "ready (once the host answers)" in r.stdout     # so does `ready`
     assert "type 'sit N'" in r.stdout                      # so does `help`
+    assert "Traceback" not in r.stderr
+
+
+def test_a_port_where_nothing_listens_is_said_at_once(tmp_path: Path) -> None:
+    """A mistyped port (the connection refused) waited the whole connect limit (10 s by
+    default) before "no answer": it is said as soon as the connection is refused."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]          # closed again: nothing listens there now
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    started = time.monotonic()
+    r = subprocess.run(
+        [sys.executable, "-m", "cli", "join", "--peer", f"127.0.0.1:{port}", "--bind",
+         "127.0.0.1", "--connect-timeout", "60", "--auto", "--data-dir", str(tmp_path),
+         "--identity",
+         str(tmp_path / "id.key")], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+        cwd=ROOT, env=env, timeout=60)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert (f"nothing listens at 127.0.0.1:{port} (the connection was refused): is the "
+            "table open, is the address and port right?") in " ".join(r.stderr.split())
+    assert time.monotonic() - started < 30       # not the 60 s limit
     assert "Traceback" not in r.stderr
 
 
