@@ -224,8 +224,12 @@ def test_a_port_where_nothing_listens_is_said_at_once(tmp_path: Path) -> None:
 
 
 def test_end_of_input_leaves_the_lobby(tmp_path: Path) -> None:
-    r = cli("join", "--peer", "127.0.0.1:1", "--bind", "127.0.0.1", "--data-dir",
-            str(tmp_path), "--identity", str(tmp_path / "id.key"), stdin="", timeout=30)
+    with socket.socket() as silent:        # takes the connection, never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        r = cli("join", "--peer", f"127.0.0.1:{silent.getsockname()[1]}", "--bind",
+                "127.0.0.1", "--data-dir", str(tmp_path), "--identity",
+                str(tmp_path / "id.key"), stdin="", timeout=30)
     assert r.returncode == 1 and "left the table" in r.stdout
     # why, and how to join without a keyboard: it said only "left the table"
     assert "the input ended (nothing more to read): left the table; --auto joins and " \
@@ -513,10 +517,14 @@ def test_resume_finds_the_identity_a_game_was_played_with(tmp_path: Path) -> Non
 
 def test_a_typo_in_the_joiners_lobby_is_said_unknown(tmp_path: Path) -> None:
     """Newcomer review: "redy" in the joiner's lobby was answered with the help line alone,
-    as if nothing was wrong; help works and says the same."""
-    r = cli("join", "--peer", "127.0.0.1:1", "--bind", "127.0.0.1", "--data-dir",
-            str(tmp_path), "--identity", str(tmp_path / "id.key"),
-            stdin="redy\nhelp\nleave\n", timeout=30)
+    as if nothing was wrong; help works and says the same. (A host that takes the
+    connection and never answers: the lobby waits, reading what is typed.)"""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        r = cli("join", "--peer", f"127.0.0.1:{silent.getsockname()[1]}", "--bind",
+                "127.0.0.1", "--data-dir", str(tmp_path), "--identity",
+                str(tmp_path / "id.key"), stdin="redy\nhelp\nleave\n", timeout=30)
     said = " ".join(r.stdout.split())
     assert r.returncode == 1 and "left the table" in said, r.stdout + r.stderr
     assert "unknown command 'redy': type 'sit N' to take seat N, 'ready', 'unready', " \
