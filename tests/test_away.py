@@ -157,3 +157,24 @@ def test_a_seat_that_says_away_and_goes_on_writing_is_not_away(tmp_path: Path) -
         ben.close(flush=0)
     assert ann.finished and not ann.quit_for_now(1)
     assert kinds.count("away") == 1 and kinds.count("back") <= 1, kinds
+
+
+def test_a_seat_that_quit_stays_away_while_the_transport_calls_it_slow(
+        tmp_path: Path) -> None:
+    """After an AWAY the transport calls the seat "slow", then "gone": "slow" is no sign
+    of it being back (it cleared the AWAY, and the console then said "has gone silent")."""
+    cfg, ids = make_table(preset("classic"), Seating.solo(2), ["Ann", "Ben"], b"away/slow")
+    quick = TransportConfig(slow_after=0.2, gone_after=30.0)
+    ann, ben = socket_peers(tmp_path, cfg, ids, FAST, transport=quick)
+    try:
+        assert _wait(lambda: (ann.pump(0.02), ben.pump(0.02))
+                     and ann.peer_state(1) == "connected", 10.0)
+        assert ben.leave_for_now(flush=1.0)
+        ben.close(flush=0)
+        assert _wait(lambda: (ann.pump(0.02), ann.quit_for_now(1))[1], 5.0)
+        assert _wait(lambda: (ann.pump(0.02), ann.peer_state(1) == "slow")[1], 5.0)
+        for _ in range(10):
+            ann.pump(0.02)
+        assert ann.quit_for_now(1)
+    finally:
+        ann.close(flush=0)

@@ -522,12 +522,16 @@ class ReplicatedLog:
             return None
         return e.seat, self.last_progress + limit
 
-    def seat_reachable(self, seat: int, reachable: bool) -> None:
+    def seat_reachable(self, seat: int, reachable: bool, heard: bool = True) -> None:
         """The transport's word on ``seat`` (heartbeats lost: False; heard again: True).
         An untimed decision of a seat whose peer is gone becomes a timed step, so a table
         whose player's computer died stops (paused, nobody blamed) instead of waiting
-        forever; a player who is only thinking keeps the heartbeats going."""
+        forever; a player who is only thinking keeps the heartbeats going. ``heard``: the
+        seat was heard (not merely "slow"): only that brings back a seat that said it
+        quit (AWAY)."""
         if reachable:
+            if seat in self._away and not heard:
+                return       # "slow" on the way to "gone" after its AWAY: not back
             self._gone_since.pop(seat, None)
             self._away.pop(seat, None)
         elif seat not in self._gone_since:

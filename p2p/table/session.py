@@ -905,7 +905,8 @@ class Peer:
                     self._remember_endpoint(seat, ev.endpoint)
             elif ev.kind is PeerEventKind.STATUS and ev.status is not None:
                 self._status[seat] = ev.status.value
-                self.rlog.seat_reachable(seat, ev.status is not PeerStatus.GONE)
+                self.rlog.seat_reachable(seat, ev.status is not PeerStatus.GONE,
+                                         heard=ev.status is PeerStatus.CONNECTED)
                 self._event("status", f"{self.names[seat]} is {ev.status.value}", seat=seat,
                             status=ev.status.value)
 
