@@ -237,6 +237,8 @@ def run_bot(p: Peer, until: threading.Event | None = None) -> None:
         p.run(pause_wait=600.0, until=until)  # paused: the bot goes with the others' choice
         if until is None or not until.is_set():
             p.linger(1.0)
+        else:
+            say_away(p, flush=0.3)     # its player left: the others hear the bot go too
     finally:
         p.close(flush=1.0)
 
@@ -440,11 +442,11 @@ def known_lines(args: argparse.Namespace, cfg: TableConfig, me: int,
     return out
 
 
-def say_away(peer: Peer) -> None:
-    """This player leaves a match that is not over: tell the others (never raises: the
-    player is leaving, whatever the network does)."""
+def say_away(peer: Peer, flush: float = 0.5) -> None:
+    """This player (or a bot of theirs) leaves a match that is not over: tell the others
+    (never raises: the player is leaving, whatever the network does)."""
     try:
-        peer.leave_for_now(flush=0.5)
+        peer.leave_for_now(flush=flush)
     except Exception as exc:      # a closed node, a broken network: they find out anyway
         logging.getLogger("cli.seats").info("could not tell the others this player left: "
                                             "%s", exc)

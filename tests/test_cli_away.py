@@ -167,3 +167,32 @@ def test_the_move_limit_is_checked_where_it_is_typed() -> None:
     for bad in ("0.5", "nan", "inf", "1e9", "soon"):
         with pytest.raises(UsageError, match="--move-limit must be a number of seconds"):
             parser.parse_args(["host", "--move-limit", bad])
+
+
+def test_a_bot_whose_player_left_says_it_quit_too(tmp_path: Path) -> None:
+    """The bots a player runs (a host's, or one taking a silent seat) stop when the
+    player leaves: the others hear them quit too, not go silent one by one."""
+    from cli.seats import run_bot
+
+    cfg, ids = make_table(preset("classic"), Seating.solo(2), ["Ann", "Bot1"], b"cli-away-bot")
+    ann, bot = socket_peers(tmp_path, cfg, ids, FAST,
+                            transport=TransportConfig(slow_after=30.0, gone_after=60.0))
+    ann.controller = None                 # Ann thinks: the bot's peer waits for her
+    left = threading.Event()
+    t = threading.Thread(target=run_bot, args=(bot,), kwargs={"until": left})
+    t.start()
+    try:
+        end = time.monotonic() + 20
+        while ann.view() is None and time.monotonic() < end:
+            ann.pump(0.05)
+        left.set()                        # the bot's player leaves
+        t.join(10)
+        end = time.monotonic() + 5
+        while not ann.quit_for_now(1) and time.monotonic() < end:
+            ann.pump(0.05)
+        assert ann.quit_for_now(1)
+        assert "away" in [e.kind for e in ann.drain_events()]
+    finally:
+        left.set()
+        t.join(10)
+        ann.close(flush=0)
