@@ -120,9 +120,7 @@ def test_a_table_that_times_moves_says_so_in_the_lobby_and_on_each_turn(
     """``host --move-limit 30``: whoever joins reads the limit before sitting down, each
     player's own turn says it, and the others' waits say "(up to 30 s)", not "(no time
     limit)"."""
-    import re
-
-    from test_newcomer_plain import YOUR_TURN, Player
+    from test_newcomer_plain import YOUR_TURN, Player, first_turn_to
 
     port = free_port()
     ann = Player(["host", "--plain", "--name", "Ann", "--bind", "127.0.0.1", "--port",
@@ -137,15 +135,7 @@ def test_a_table_that_times_moves_says_so_in_the_lobby_and_on_each_turn(
                       "--port", str(free_port()), "--data-dir", str(tmp_path / "b"),
                       "--identity", str(tmp_path / "b.key")], tmp_path)
         bea.until(r"table \"Ann's table\": classic rules, 2 seats \(solo\) " + note)
-        end = time.monotonic() + 90
-        while time.monotonic() < end:
-            if re.search(YOUR_TURN, bea.said()):
-                break
-            if re.search(YOUR_TURN, ann.said()):
-                ann.type("discard 1")
-                bea.until(YOUR_TURN)
-                break
-            time.sleep(0.05)
+        first_turn_to(bea, ann)
         said = bea.until(YOUR_TURN + " " + note)
         bea.type("discard 1")
         said = bea.until(r"\* Ann's turn\. \(up to 30 s\)")

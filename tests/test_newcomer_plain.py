@@ -68,6 +68,19 @@ class Player:
 YOUR_TURN = r"Your turn: play or discard a card \(play N, discard N\)\."
 
 
+def first_turn_to(bea: Player, ann: Player, timeout: float = 90.0) -> None:
+    """Whoever has the first turn moves once if it is Ann, so that it is Bea's turn."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if re.search(YOUR_TURN, bea.said()):
+            return
+        if re.search(YOUR_TURN, ann.said()):
+            ann.type("discard 1")
+            bea.until(YOUR_TURN)
+            return
+        time.sleep(0.05)
+
+
 def test_lines_typed_in_anothers_turn_are_answered_at_once_never_kept(tmp_path: Path) -> None:
     port = free_port()
     ann = Player(["host", "--plain", "--name", "Ann", "--bind", "127.0.0.1", "--port",
@@ -80,15 +93,7 @@ def test_lines_typed_in_anothers_turn_are_answered_at_once_never_kept(tmp_path: 
                       "--port", str(free_port()), "--data-dir", str(tmp_path / "b"),
                       "--identity", str(tmp_path / "b.key")], tmp_path)
         # whoever has the first turn moves once, so that it is Bea's turn next, then Ann's
-        end = time.monotonic() + 90
-        while time.monotonic() < end:
-            if re.search(YOUR_TURN, bea.said()):
-                break
-            if re.search(YOUR_TURN, ann.said()):
-                ann.type("discard 1")
-                bea.until(YOUR_TURN)
-                break
-            time.sleep(0.05)
+        first_turn_to(bea, ann)
         bea.until(YOUR_TURN)
         bea.type("discard 1")
         bea.until(r"\* You discarded")
