@@ -60,6 +60,7 @@ from .words import (
     match_over_line,
     move_limit_note,
     over_prefixes,
+    overdue_move_line,
     peer_label,
     reply,
     rules_name,
@@ -537,7 +538,10 @@ class TableApp:
             # newcomer wondering whether the table had hung)
             text = turn_wait_line(text, d.decision_limit)  # type: ignore[attr-defined]
         elif d.my_move() and not self.auto and getattr(d, "decision_limit", None) is not None:
-            # this player's own move on a table that times moves: how long they have
+            # this player's own move on a table that times moves: how long they have, or
+            # that it is late (the others' tables have paused on it)
+            if getattr(d, "move_overdue", lambda: False)():
+                return overdue_move_line(d.decision_limit)  # type: ignore[attr-defined]
             text = f"{text} {move_limit_note(d.decision_limit)}"  # type: ignore[attr-defined]
         return text
 
@@ -977,7 +981,8 @@ class TableApp:
         part of it: one's own pile draw completes when the others' shares arrive, and
         changes nothing else the console watches (the screen looked hung)."""
         d = self.driver
-        return (d.my_move(), d.hand_over, d.hand_no, len(d.events), d.activity(), d.view())
+        return (d.my_move(), d.hand_over, d.hand_no, len(d.events), d.activity(), d.view(),
+                getattr(d, "move_overdue", lambda: False)())
 
     def _start(self) -> None:
         self._task = self.app.create_background_task(self._others())

@@ -34,6 +34,7 @@ from .words import (
     describe,
     end_line,
     hand_start_line,
+    late_move_line,
     left_wait_line,
     limit_note,
     local_names,
@@ -455,7 +456,13 @@ class NetDriver:
         if silent in self.broken:
             line = broken_bot_line(name, plain=plain)
         elif self.silent_is_back():
-            line = back_but_paused_line(name, plain=plain)
+            why = self.peer.stop_why or {}
+            # paused on a player who never left (a move past the table's move limit):
+            # "connected again" said they had
+            late = why.get("id") == "unresponsive" and not why.get("gone") \
+                and not why.get("away") and why.get("step") == "game.act"
+            line = late_move_line(name, plain=plain) if late else \
+                back_but_paused_line(name, plain=plain)
         else:
             line = silent_seat_plain_line(name) if plain else silent_seat_line(name)
         status = self.agreement_status()
@@ -571,6 +578,14 @@ class NetDriver:
     def decision_limit(self) -> float | None:
         """The table's limit on a player's move (seconds); None: moves are untimed."""
         return self.peer.cfg.decision_limit
+
+    def move_overdue(self) -> bool:
+        """This player's own move went past the table's move limit (the others pause on
+        it; this peer never times its own seat)."""
+        if self.decision_limit is None or not self.my_move():
+            return False
+        left = self.peer.time_left()
+        return left is not None and left[0] == self.seat and left[1] <= 0.0
 
     def is_bot(self, seat: int) -> bool:
         """Whether a bot plays ``seat`` (the host's, or one that took a seat by

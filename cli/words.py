@@ -868,6 +868,26 @@ def back_but_paused_line(name: str, plain: bool) -> str:
              "the match.") % {"name": name}
 
 
+def late_move_line(name: str, plain: bool) -> str:
+    """The table paused on a player who is there but took longer than the table's move
+    limit (``host --move-limit``): not "connected again", they never left."""
+    if plain:
+        return _("%(name)s took longer than the table's time for a move: the table goes on "
+                 "once their move arrives. If it does not come, type bot: a bot takes the "
+                 "seat from the next hand, or end: end the match.") % {"name": name}
+    return _("%(name)s took longer than the table's time for a move: the table goes on once "
+             "their move arrives. If it does not come, press b: a bot takes the seat from "
+             "the next hand, or e: end the match.") % {"name": name}
+
+
+def overdue_move_line(seconds: float) -> str:
+    """This player's own move went past the table's move limit: the others' tables have
+    paused on them (nothing said it; the status still offered the full limit)."""
+    return _("Your move is past the table's %(seconds)s s: the others may now give your "
+             "seat to a bot or end the match. Play now to go on.") % {
+                 "seconds": f"{seconds:g}"}
+
+
 def silent_seat_plain_line(name: str) -> str:
     """The same choices in the line mode, by command."""
     return _("%(name)s left; the game is saved. Wait for them (millebornes resume), or "

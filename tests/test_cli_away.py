@@ -186,3 +186,45 @@ def test_a_bot_whose_player_left_says_it_quit_too(tmp_path: Path) -> None:
         left.set()
         t.join(10)
         ann.close(flush=0)
+
+
+def test_a_move_past_the_tables_limit_is_said_late_on_both_sides(tmp_path: Path) -> None:
+    """A table that times moves pauses on a player who is there but slow: the others read
+    that they took too long (it said "connected again", as of a player who had left),
+    and the slow player's own status says the move is late (it still offered the limit)."""
+    import dataclasses
+
+    from cli.words import late_move_line, overdue_move_line
+
+    cfg, ids = make_table(preset("classic"), Seating.solo(2), ["Ann", "Ben"], b"cli-late")
+    cfg = dataclasses.replace(cfg, decision_limit=1.0)
+    peers = socket_peers(tmp_path, cfg, ids, FAST)
+    for p in peers:
+        p.controller = None
+    drivers = [NetDriver(p, background=True) for p in peers]
+    try:
+        assert all(d.wait_ready(30) for d in drivers)
+        end = time.monotonic() + 20
+        while not any(d.my_move() for d in drivers) and time.monotonic() < end:
+            time.sleep(0.05)
+        slow = next(d for d in drivers if d.my_move())
+        other = drivers[1 - slow.seat]
+        name = ["Ann", "Ben"][slow.seat]
+        assert not slow.move_overdue()
+        end = time.monotonic() + 10
+        while other.silent() is None and time.monotonic() < end:
+            time.sleep(0.05)
+        assert other.silent() == slow.seat
+        assert other.silent_words(plain=False) == late_move_line(name, plain=False)
+        assert slow.move_overdue()
+        assert overdue_move_line(1.0).startswith("Your move is past the table's 1 s")
+        slow.submit(slow.legal()[0])          # the late move lifts the pause
+        end = time.monotonic() + 10
+        while other.silent() is not None and time.monotonic() < end:
+            time.sleep(0.05)
+        assert other.silent() is None and not slow.move_overdue()
+    finally:
+        for d in drivers:
+            d.close()
+        for p in peers:
+            p.close(flush=0.0)
