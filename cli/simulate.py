@@ -270,14 +270,14 @@ def _run(args: argparse.Namespace, err: _Stderr | None = None) -> int:
         # a bot failed after some matches were played: they are reported, then the fault
         failures.append(_("stopped: %(fault)s; the report covers the matches before it")
                         % {"fault": result["stopped"]})
-    for fault in result.get("bot_faults", []):
+    for replaced in result.get("bot_faults", []):
         # a peer process replaced a bot that failed (someone's plug-in): the run went on
         err.line(i18n.display(_("bot %(bot)s at seat %(seat)d failed to move in game "
                                 "%(game)d (%(reason)s); the heuristic played its seat from "
                                 "then on")
-                              % {"bot": bot_names[fault["seat"]], "seat": fault["seat"],
-                                 "game": fault["game"] + 1,
-                                 "reason": safe_text(fault["reason"], 200)}))
+                              % {"bot": bot_names[replaced["seat"]], "seat": replaced["seat"],
+                                 "game": replaced["game"] + 1,
+                                 "reason": safe_text(replaced["reason"], 200)}))
     code = 130 if result.get("interrupted") else 0 if not failures else 1
     if args.json:
         print(json.dumps(result))

@@ -19,7 +19,7 @@ import multiprocessing
 import sys
 import time
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from itertools import combinations
@@ -223,7 +223,7 @@ def _decision_seconds(spec: str, bot: SeatController) -> tuple[float, ...]:
     return tuple(float(x) for x in seconds) if isinstance(seconds, list) else ()
 
 
-def run_matches(tasks: Sequence[Task], jobs: int) -> Iterator[MatchResult]:
+def run_matches(tasks: Sequence[Task], jobs: int) -> Generator[MatchResult, None, None]:
     """Results in schedule order (so the report does not depend on ``jobs``). A worker
     that dies (a bot called ``os._exit``, or crashed the interpreter) takes only its own
     match: the matches that were in flight are played again one by one in a worker of
