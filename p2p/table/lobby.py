@@ -723,6 +723,11 @@ class LobbyClient:
         #: why, as data (see :class:`LobbyError`)
         self.refused_why: tuple[str, dict[str, Any]] = ("", {})
         self.ready = False
+        #: the table's terms (rules, seating, move limit) as shown when this player last
+        #: said ready: a start on other terms is refused, even when the host's very last
+        #: state showed them (a hostile host switched them just before its start, faster
+        #: than the console shows a state)
+        self._ready_terms: tuple[Any, ...] | None = None
         self.log: deque[str] = deque(maxlen=LOG_KEPT)
         self.clock = clock
         self.host_timeout = host_timeout
@@ -904,6 +909,8 @@ class LobbyClient:
 
     def set_ready(self, ready: bool = True) -> None:
         self.ready = ready
+        # ready before the host showed the table: the first state it shows is agreed
+        self._ready_terms = _terms(self.state) if ready and self.state is not None else None
         self._send({"k": "ready", "ready": ready})
 
     def leave(self) -> None:
@@ -954,6 +961,8 @@ class LobbyClient:
                 log.warning("a lobby state names another host key")
                 return False
             self.state = state
+            if self.ready and self._ready_terms is None:
+                self._ready_terms = _terms(state)
             self.log.append("state")   # (bounded: a host sending states in a loop)
         elif k == "refused":
             reason = safe_text(obj["reason"], _MAX_REASON, placeholder="refused")
@@ -998,6 +1007,9 @@ class LobbyClient:
                 or cfg.decision_limit != st.move_limit):
             raise LobbyError(f"the host started with other time limits than agreed "
                              f"({cfg.limits_text()})")
+        if self._ready_terms is not None and _terms(st) != self._ready_terms:
+            raise LobbyError(f"the host changed the rules or time limits after this player "
+                             f"said ready ({cfg.limits_text()})")
         if self.secure:
             if not cfg.curve or cfg.curve[seat][0] != self.identity.curve_keys().public \
                     or cfg.curve[0][0] != self.host_curve_key:
@@ -1027,6 +1039,11 @@ class LobbyClient:
         if self.secure:
             admit_table(self.node, cfg)
         return TableStart(cfg, seat, eps)
+
+
+def _terms(st: LobbyState) -> tuple[Any, ...]:
+    """What a player agrees to by saying ready: the rules, the seating, the move limit."""
+    return (st.rules, st.seating, st.move_limit)
 
 
 def _curve_of(identity: Identity) -> tuple[bytes, bytes]:

@@ -928,6 +928,11 @@ class ReplicatedLog:
         self.keys = tuple(keys)
         self.seat_of_key[t.key] = t.seat
         self.seat_of_node[wire.node_id_for(t.key)] = t.seat
+        # what was said or seen of the player who left (an AWAY, a transport gone) is no
+        # word on the bot: kept, the table paused on the bot's first step at once, saying
+        # the player had quit (its transport speaks for it from now on)
+        self._away.pop(t.seat, None)
+        self._gone_since.pop(t.seat, None)
         if t.seat == self.me:
             if t.key == self.identity.public_key:
                 self.match.me_from = hand + 1        # the bot plays from the next hand
