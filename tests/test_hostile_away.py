@@ -43,7 +43,9 @@ def test_the_bot_that_took_a_quit_seat_is_not_taken_for_the_player_who_quit() ->
     takeover: a race with the bot starting up)."""
     t = _stopped(b"hostile-away/takeover")
     quitter = t.seats[2].rlog
-    away = wire.encode_away(quitter.identity, t.cfg.table_id, b"session1")
+    away = wire.encode_away(quitter.identity, t.cfg.table_id, b"session1",
+                            (quitter.match.hand_no,
+                             quitter.verifier.next_seq(quitter.identity.public_key)))
     for s in (0, 1):
         t.seats[s].rlog.on_message(t.node_of[2], away)
         t.collect(s)
@@ -131,3 +133,84 @@ def test_a_joiner_ready_on_the_limit_it_was_shown_starts() -> None:
     finally:
         for n in nodes:
             n.close()
+
+
+def _seat_writes(t, s: int) -> None:  # type: ignore[no-untyped-def]
+    rl = t.seats[s].rlog
+    while not rl.done and rl.match.hand.expected_writer() == s:
+        hp = rl.match.hand
+        rl.secrets[hp.hand_no] = hp.export_secrets()
+        rl.write(hp.next_body(t.seats[s].bot.choose))
+    t.collect(s)
+
+
+def test_an_entry_written_before_the_away_arriving_late_does_not_cancel_it() -> None:
+    """Ben's last entry reaches Ann after his AWAY (it waited in flight): it was written
+    before he left, so Ann keeps him away (it cleared the AWAY, and the table then waited
+    for the transport's gone time and the step limit, saying "has gone silent"). An
+    entry he writes after it does clear it, and the same AWAY replayed then is stale."""
+    from test_replicated_log import _table
+
+    t = _table(b"hostile-away/late-entry")
+    ann, ben = t.seats[0].rlog, t.seats[1].rlog
+    for _ in range(200):                       # until Ben's turn, well into the hand
+        if ben.match.hand.expected_writer() == 1 and ben.verifier.next_seq(ben.keys[1]) > 8:
+            break
+        t.write_turns()
+        t.deliver()
+    assert ben.match.hand.expected_writer() == 1 and not ben.done
+    _seat_writes(t, 1)
+    withheld, t.wire = t.wire, []              # Ben's entries, still in flight to Ann
+    assert withheld
+    at = (ben.match.hand_no, ben.verifier.next_seq(ben.keys[1]))
+    away = wire.encode_away(ben.identity, t.cfg.table_id, b"s", at)
+    ann.on_message(t.node_of[1], away)
+    t.collect(0)
+    assert ann.quit_for_now(1)
+    for src, dst, payload in withheld:         # now the entries written before he left
+        t.seats[dst].rlog.on_message(t.node_of[src], payload)
+        t.collect(dst)
+    assert ann.quit_for_now(1)
+    # he comes back and writes on: that clears it, and a replay of the AWAY is refused
+    for _ in range(200):
+        if ben.verifier.next_seq(ben.keys[1]) > at[1] or ben.match.hand_no > at[0]:
+            break
+        t.write_turns()
+        t.deliver()
+    t.write_turns()
+    t.deliver()
+    assert not ann.quit_for_now(1)
+    ann.on_message(t.node_of[1], away)
+    t.collect(0)
+    assert not ann.quit_for_now(1)
+    assert ann.drops.get((ann.label(t.node_of[1]), "stale-away"), 0) == 1
+
+
+def test_a_replaced_players_transport_is_no_word_on_the_bots_seat(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """After a takeover the player who left may follow the table from his old node: his
+    node going silent made the bot's moves timed, and his restart lifted the bot's own
+    AWAY. Only the seat's current node speaks for the seat."""
+    from test_session import FAST
+
+    from p2p.net.interface import PeerEvent, PeerEventKind, PeerStatus
+    from p2p.table.memory import make_table
+    from p2p.testing import socket_peers
+
+    cfg, ids = make_table(preset("classic"), Seating.solo(2), ["Ann", "Ben"], b"hostile/replaced")
+    ann, ben = socket_peers(tmp_path, cfg, ids, FAST)
+    try:
+        old_node = b"m" + b"\x05" * 32          # Ben's node before a bot took his seat
+        ann.rlog.seat_of_node[old_node] = 1
+        events = [PeerEvent(PeerEventKind.STATUS, old_node, PeerStatus.GONE),
+                  PeerEvent(PeerEventKind.RESTARTED, old_node)]
+        ann.node.events = lambda: events  # type: ignore[method-assign]
+        ann._handle_node_events()
+        assert 1 not in ann.rlog._gone_since
+        assert ann.peer_state(1) != "gone"
+        events = [PeerEvent(PeerEventKind.STATUS, node_id_for(ids[1].public_key),
+                            PeerStatus.GONE)]
+        ann._handle_node_events()                  # the seat's own node does count
+        assert 1 in ann.rlog._gone_since
+    finally:
+        ann.close(flush=0)
+        ben.close(flush=0)

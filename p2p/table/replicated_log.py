@@ -285,6 +285,8 @@ class ReplicatedLog:
         self._gone_since: dict[int, float] = {}
         #: seats whose player said they quit for now (AWAY), and when this peer heard it
         self._away: dict[int, float] = {}
+        #: ... and the place in the log it left at (hand, its next entry's sequence number)
+        self._away_at: dict[int, tuple[int, int]] = {}
         self.session_of = session_of
         #: side entries (claims, abandons) written or accepted, in arrival order
         self.side: list[Envelope] = []
@@ -534,6 +536,7 @@ class ReplicatedLog:
                 return       # "slow" on the way to "gone" after its AWAY: not back
             self._gone_since.pop(seat, None)
             self._away.pop(seat, None)
+            self._away_at.pop(seat, None)
         elif seat not in self._gone_since:
             self._gone_since[seat] = self.clock()
 
@@ -932,6 +935,7 @@ class ReplicatedLog:
         # word on the bot: kept, the table paused on the bot's first step at once, saying
         # the player had quit (its transport speaks for it from now on)
         self._away.pop(t.seat, None)
+        self._away_at.pop(t.seat, None)
         self._gone_since.pop(t.seat, None)
         if t.seat == self.me:
             if t.key == self.identity.public_key:
@@ -1092,15 +1096,20 @@ class ReplicatedLog:
         if seat in self._away or self.finished or (self.stopped and not self.resumable):
             return       # said already (a repeat costs no signature check), or too late
         try:
-            session = wire.read_away(msg, self.keys[seat], self.table_id)
+            session, at = wire.read_away(msg, self.keys[seat], self.table_id)
         except wire.WireError as exc:
             self._drop(sender, exc.reason, exc.detail)
             return
         if self.session_of is not None and self.session_of(sender) != session:
             self._drop(sender, "stale-away", "another session's")
             return
+        if at < (self.match.hand_no, self.verifier.next_seq(self.keys[seat])):
+            # the seat has written past the place it said it left at: an old AWAY
+            self._drop(sender, "stale-away", "the seat wrote since")
+            return
         now = self.clock()
         self._away[seat] = now
+        self._away_at[seat] = at
         self._gone_since.setdefault(seat, now)
         self._event("away", f"{self.seat_name(seat)} quit for now", seat=seat)
 
@@ -1182,7 +1191,11 @@ class ReplicatedLog:
         idx = len(self.log[hand])
         self.log[hand].append(raw)
         self._slots[(hand, env.author, env.seq)] = idx
-        self._away.pop(w, None)          # a seat that writes is not away (whatever it said)
+        if (hand, env.seq) >= self._away_at.get(w, (hand, env.seq)):
+            # a seat that writes after its AWAY is not away (whatever it said); an entry
+            # it wrote before leaving, arriving late, is no sign of it coming back
+            self._away.pop(w, None)
+            self._away_at.pop(w, None)
         if self.unresponsive == w and self.resumable and not self._replay_mode:
             # the silent seat is back: its signed entry refutes the claims; go on
             self.stopped = None

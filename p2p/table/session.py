@@ -582,8 +582,11 @@ class Peer:
                 return False
             if self.identity.public_key not in self.keys:
                 return False
+            # where this seat leaves the log: its entries so far all come before it
+            at = (self.rlog.match.hand_no,
+                  self.rlog.verifier.next_seq(self.identity.public_key))
             payload = wire.encode_away(self.identity, self.table_id,
-                                       getattr(self.node, "session", b""))
+                                       getattr(self.node, "session", b""), at)
         self._broadcast(payload)
         if flush > 0:
             self.node.flush(flush)
@@ -883,6 +886,12 @@ class Peer:
         for ev in evs:
             seat = self.seat_of_node.get(ev.peer_id)
             if seat is None:
+                continue
+            if ev.peer_id != node_id_for(self.rlog.keys[seat]):
+                # a player a bot replaced, following along: we may still serve them (a
+                # fetch), but their comings and goings are no word on the bot's seat
+                if ev.kind in (PeerEventKind.RESTARTED, PeerEventKind.GAP):
+                    self.rlog.send_fetch(ev.peer_id)
                 continue
             if ev.kind in (PeerEventKind.RESTARTED, PeerEventKind.GAP):
                 # it may have lost what we sent, or we lost what it sent: compare logs

@@ -205,30 +205,36 @@ def read_abandon(msg: Abandon, key: bytes, table: bytes) -> str:
     return str(v.get("reason", ""))[:MAX_REASON]
 
 
-def encode_away(identity: Identity, table: bytes, session: bytes) -> bytes:
+def encode_away(identity: Identity, table: bytes, session: bytes,
+                at: tuple[int, int] = (0, 0)) -> bytes:
     """A signed AWAY: the sender's player quit ``table`` for now. ``session`` is the
-    sender's transport session (it changes when the peer restarts), so that a copy
-    replayed after the player came back is refused (see :func:`read_away`)."""
+    sender's transport session (it changes when the peer restarts), ``at`` the sender's
+    own place in the log (hand, sequence number of its next entry): everything it wrote
+    before it left comes before ``at``, so such an entry arriving late does not cancel
+    the AWAY, and a copy replayed once the seat has written past ``at`` is refused (see
+    :func:`read_away`)."""
     inner = canonical_packb({"k": "away", "table": table, "key": identity.public_key,
-                             "session": session})
+                             "session": session, "at": [int(at[0]), int(at[1])]})
     return pack([AWAY, inner, identity.sign(AWAY_TAG + inner)])
 
 
-def read_away(msg: Away, key: bytes, table: bytes) -> bytes:
-    """The transport session named by an AWAY signed by ``key`` for ``table``;
-    :class:`WireError` if it is not one (bad signature, malformed, another table)."""
+def read_away(msg: Away, key: bytes, table: bytes) -> tuple[bytes, tuple[int, int]]:
+    """The transport session and log place named by an AWAY signed by ``key`` for
+    ``table``; :class:`WireError` if it is not one (bad signature, malformed, another
+    table)."""
     if not verify_signature(key, msg.sig, AWAY_TAG + msg.inner):
         raise WireError("bad-signature", "away")
     try:
         v = msgpack.unpackb(msg.inner, raw=False, max_str_len=64, max_bin_len=64,
-                            max_array_len=0, max_map_len=8)
+                            max_array_len=2, max_map_len=8)
     except Exception:
         raise WireError("malformed", "away") from None
     if not isinstance(v, dict) or v.get("k") != "away":
         raise WireError("malformed", "away")
     if v.get("table") != table:
         raise WireError("foreign-table", "away")
-    session = v.get("session")
-    if not isinstance(session, bytes):
+    session, at = v.get("session"), v.get("at")
+    if (not isinstance(session, bytes) or not isinstance(at, list) or len(at) != 2
+            or not all(type(x) is int and 0 <= x < 1 << 32 for x in at)):
         raise WireError("malformed", "away")
-    return session
+    return session, (at[0], at[1])
