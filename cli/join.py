@@ -232,7 +232,7 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             # the latest state, at most every SHOW_EVERY s: a host sending states in a
             # loop cannot scroll the joiner's terminal (and the host's key) out of sight
             shown, shown_at = st.to_obj(), now
-            for line in lobby_lines(st):
+            for line in lobby_lines(st, client.seat):
                 print(i18n.display(line), file=say)
             waiting = lobby_wait_line(st, host=False)
             if waiting:      # everyone seated is ready: the table waits for more players

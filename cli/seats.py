@@ -50,6 +50,7 @@ from .words import (
     key_change_line,
     known_problem_line,
     lobby_seat_lines,
+    local_names,
     paragraph,
     paused_line,
     peer_stop_reason,
@@ -57,6 +58,7 @@ from .words import (
     rules_label,
     saved_line,
     table_name_text,
+    you_label,
 )
 
 #: the error numbers ZeroMQ reports for an address that cannot be listened on
@@ -400,19 +402,25 @@ class TakeoverBots:
             r.finish(timeout)
 
 
-def lobby_lines(st: LobbyState) -> list[str]:
+def lobby_lines(st: LobbyState, me: int | None = None) -> list[str]:
+    """The lobby's table and seats; ``me``: this screen's seat (see lobby_seat_lines)."""
     return [_("table %(name)s: %(rules)s, %(n)d seats (%(seating)s)")
             % {"name": repr(table_name_text(st)), "rules": rules_label(st.rules),
                "n": st.seating.n_players, "seating": st.seating.label()},
-            *("  " + line for line in lobby_seat_lines(st))]
+            *("  " + line for line in lobby_seat_lines(st, me))]
 
 
 def players_lines(cfg: TableConfig, me: int) -> list[str]:
     out = [_("the match starts: table %(id)s") % {"id": cfg.table_id.hex()[:16]}]
-    for p in cfg.players:
+    # this seat's default name "You" is said in the player's language, once ("You (you)"
+    # in English, "You (vous)" in French); another player so named is "You N"
+    names = local_names([p.name for p in cfg.players], me)
+    for p, name in zip(cfg.players, names, strict=True):
+        mine = p.seat == me
         out.append("  " + _("seat %(seat)d: %(name)s [%(key)s]")
-                   % {"seat": p.seat, "name": p.name, "key": fingerprint(p.key)}
-                   + (_(" (you)") if p.seat == me else ""))
+                   % {"seat": p.seat, "name": you_label(name) if mine else name,
+                      "key": fingerprint(p.key)}
+                   + (_(" (you)") if mine and name != "You" else ""))
     return out
 
 

@@ -1123,10 +1123,14 @@ def known_problem_line(known: KnownPlayers) -> str | None:
     return f"({known.problem})" if known.problem else None
 
 
-def lobby_seat_lines(state: LobbyState) -> list[str]:
-    """The lobby's seats: who sits where (with key), free seats, bots, who is ready."""
+def lobby_seat_lines(state: LobbyState, me: int | None = None) -> list[str]:
+    """The lobby's seats: who sits where (with key), free seats, bots, who is ready.
+    ``me``: this screen's seat, whose default name "You" is said in the player's language
+    (a French lobby said "place 0 : You"); another seat so named is "You N"."""
     teams = state.seating.n_teams != state.seating.n_players
     out = []
+    shown = local_names([s.name if s is not None else "" for s in state.seats],
+                        -1 if me is None else me)
     for i, s in enumerate(state.seats):
         seat = (_("seat %(seat)d, team %(team)d") % {"seat": i,
                                                      "team": state.seating.side_of(i) + 1}
@@ -1136,8 +1140,9 @@ def lobby_seat_lines(state: LobbyState) -> list[str]:
             continue
         marks = [_(word) for word, on in ((PEER_STATES_BOT, s.bot), (PEER_STATES["ready"],
                                                                      s.ready)) if on]
+        name = you_label(shown[i]) if i == me else shown[i]
         out.append(_("%(seat)s: %(name)s [%(key)s]") % {
-            "seat": seat, "name": safe_text(s.name), "key": fingerprint(s.key)}
+            "seat": seat, "name": safe_text(name), "key": fingerprint(s.key)}
             + (f" ({', '.join(marks)})" if marks else ""))
     return out
 
@@ -1677,11 +1682,16 @@ def file_refusal(report: GameReport) -> str | None:
     return None
 
 
-def verify_lines(report: GameReport) -> list[str]:
+def verify_lines(report: GameReport, me: int | None = None) -> list[str]:
     """``verify``'s report in words: a fair game, a fair game so far, or where it breaks
     and whom it blames. Every line fits 80 columns. A transcript has no seat of this
-    screen's: every name is shown as its player wrote it ("You" too, never translated)."""
-    names = report.names
+    screen's: every name is shown as its player wrote it, and a player who kept the
+    default name "You" is "You 1", as ``replay`` names that seat (a French report said
+    "en attente de You", an English word in the sentence, never the "You" form).
+    ``me``: this player's seat in one of their own saved games (found by its id), named
+    as ``replay`` names it there: "You" in the player's language."""
+    names = written_names(report.names) if me is None else tuple(
+        you_label(n) if s == me else n for s, n in enumerate(local_names(report.names, me)))
     sides = len(report.totals) or len(names)
 
     def scores(values: Sequence[int]) -> str:

@@ -1,0 +1,76 @@
+"""Newcomer review, round 6: what a first-time player reads at the terminal (names in a
+report, the board's top line, the rules page, typos, the end of a match, the score chart,
+the log, the Swedish safeties, the joiner's first lines)."""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cli import i18n
+from engine import Seating, preset
+from engine.bots import make_bot
+from p2p.table.memory import make_table, play_fair_match
+from p2p.testing import seeded_entropy
+
+LANGUAGES = ("fr", "sv", "vi", "af", "ug")
+
+
+@pytest.fixture(autouse=True)
+def _keep_language() -> Iterator[None]:
+    before = i18n.active()
+    yield
+    i18n.activate(before)
+
+
+# ----- 1. a seat called "You" in the reports ----------------------------------------------
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished 2-player game (modern: one hand) whose first player kept "You"."""
+    with seeded_entropy(b"newcomer-first-game"):
+        cfg, ids = make_table(preset("modern"), Seating(2, 2), ["You", "Bo"], b"first-game")
+        folder = tmp_path_factory.mktemp("game")
+        play_fair_match(cfg, ids, [make_bot("heuristic", s).choose for s in range(2)],
+                        transcript=folder / "transcript.mbt")
+    return folder
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_games_list_says_who_won_as_its_players_column_does(
+        finished: Path, language: str) -> None:
+    """`games` said "terminée, You a gagné" beside "Vous*": the player's own seat is
+    "you" in the state column too; another player called "You" is "You N"."""
+    from cli.games import SavedGame, game_state
+    from p2p.audit import verify_game
+    report = verify_game(finished / "transcript.mbt")
+    assert report.ok and report.complete
+    with i18n.using(language):
+        for seat in (0, 1):
+            state = game_state(SavedGame(finished, "abcd", datetime.datetime(2026, 1, 1),
+                                         ("You", "Bo"), seat, "modern"))
+            assert re.search(r"\bYou\b(?! \d)", state) is None, state
+            if report.winner == seat:
+                assert state == i18n._("finished, you won"), state
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_lobby_and_the_start_name_this_seat_in_the_players_language(
+        language: str) -> None:
+    """The lobby and "the match starts" said "place 0 : You [KEY] (vous)" in French."""
+    from cli.seats import lobby_lines, players_lines
+    from p2p.table.lobby import LobbyState, SeatInfo
+    cfg, _ids = make_table(preset("classic"), Seating(2, 2), ["You", "You"], b"lobby-you")
+    st = LobbyState("t", preset("classic"), Seating(2, 2),
+                    [SeatInfo("You", b"k" * 32), SeatInfo("You", b"j" * 32)], b"k" * 32,
+                    b"i" * 16)
+    with i18n.using(language):
+        you = i18n._("You")
+        for lines in (players_lines(cfg, 0), lobby_lines(st, 0)):
+            text = "\n".join(lines)
+            assert re.search(r"\bYou\b(?! 2)", text) is None, text
+            assert you in text and "You 2" in text, text
