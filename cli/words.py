@@ -252,8 +252,13 @@ def _preset_text(preset: object) -> str:
 def rules_short(preset: str) -> str:
     """A rule preset in one word, for the board's crowded first line."""
     if preset == "classic":
+        # Translators: a rule set's name on its own, no noun beside it: the board's top
+        # line ("Mille Bornes · classic · hand 1") and the games list's rules column (9
+        # columns); it reads as the game's edition ("Mille Bornes classique"), not as an
+        # adjective agreeing with "rules" (fr "classiques" read as a slip).
         return pgettext("preset", "classic")
     if preset == "modern":
+        # Translators: as "classic": a rule set's name on its own, at most 9 columns.
         return pgettext("preset", "modern")
     return _preset_text(preset)
 

@@ -74,3 +74,29 @@ def test_the_lobby_and_the_start_name_this_seat_in_the_players_language(
             text = "\n".join(lines)
             assert re.search(r"\bYou\b(?! 2)", text) is None, text
             assert you in text and "You 2" in text, text
+
+
+# ----- 2. the rule set's name on the board's top line ---------------------------------------
+
+@pytest.mark.parametrize("language", ["en", *LANGUAGES])
+def test_the_boards_top_line_names_the_rules_as_a_name(language: str) -> None:
+    """The French board's top line read "Mille Bornes · classiques" (an adjective agreeing
+    with a "rules" that is not there), and `games` cut it to "classiqu…": the preset's
+    own name, whole in the games list's 9 columns."""
+    from cli import render
+    from cli.driver import LocalDriver
+    from cli.words import rules_short
+    with i18n.using(language):
+        for name in ("classic", "modern"):
+            assert i18n.cells(rules_short(name)) <= 9, rules_short(name)
+        d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=3)
+        top = "".join(t for _s, t in render.header_line(d.view(), 1))
+    expected = {"fr": "Mille Bornes · classique · manche 1", "en": "Mille Bornes · classic ·",
+                "sv": "Mille Bornes · klassisk · giv 1"}
+    assert top.startswith(expected.get(language, "Mille Bornes · ")), top
+    if language == "fr":
+        with i18n.using("fr"):
+            assert rules_short("modern") == "moderne"
+    if language == "af":
+        with i18n.using("af"):
+            assert (rules_short("classic"), rules_short("modern")) == ("klassiek", "modern")

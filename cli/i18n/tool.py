@@ -55,7 +55,9 @@ SAME_AS_ENGLISH: dict[str, dict[str, str]] = {
         "%(address)s, port %(port)d": "French 'port' (a network port)",
     },
     "af": {"Stop": "the Afrikaans seed lists the card as '5 Stop'",
-           "coup fourré": "the Afrikaans seed keeps the French term ('Coup Fourre')"},
+           "coup fourré": "the Afrikaans seed keeps the French term ('Coup Fourre')",
+           "modern": "Afrikaans 'modern', the rule set's name alone (as 'klassiek'; "
+                     "'moderne' is the form before a noun)"},
     "sv": {"match": "Swedish 'match' (the seed: 'Matchen går till 5000')",
            "modern": "Swedish 'modern' (moderna regler)",
            "bot": "Swedish 'bot' (a program that plays), as in English",
