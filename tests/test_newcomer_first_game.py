@@ -100,3 +100,28 @@ def test_the_boards_top_line_names_the_rules_as_a_name(language: str) -> None:
     if language == "af":
         with i18n.using("af"):
             assert (rules_short("classic"), rules_short("modern")) == ("klassiek", "modern")
+
+
+# ----- 8. the Swedish safeties ---------------------------------------------------------------
+
+def test_the_swedish_safeties_are_swedish_with_their_own_letters() -> None:
+    """sv listed "PR Prioritet, CE Citerne d'essence, IN Increvable, AV As du volant":
+    French names and French letters beside a Swedish one. Each safety's two letters are
+    now its Swedish name's, and the help and the rules page use the same names."""
+    from cli.words import HELP, HOW_TO_PLAY
+    from engine import Kind
+    safeties = (Kind.RIGHT_OF_WAY, Kind.EXTRA_TANK, Kind.PUNCTURE_PROOF, Kind.DRIVING_ACE)
+    with i18n.using("fr"):
+        french = {i18n.kind_name(k) for k in safeties}
+    with i18n.using("sv"):
+        names = [i18n.kind_name(k) for k in safeties]
+        letters = [i18n.safety_abbreviation(k) for k in safeties]
+        help_text, rules = i18n._(HELP), " ".join(i18n._(HOW_TO_PLAY).split())
+    assert not french & set(names), names
+    assert len(set(letters)) == 4, letters
+    for name, abbr in zip(names, letters, strict=True):
+        assert name[0] == abbr[0] and abbr[1].lower() in name[1:].lower(), (name, abbr)
+        assert f"{abbr} {name}" in help_text, (abbr, name)
+        assert name in rules, name
+    for word in ("Citerne", "Increvable", "As du volant", " CE ", " IN ", " AV "):
+        assert word not in help_text and word not in rules, word

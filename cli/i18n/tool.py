@@ -62,6 +62,7 @@ SAME_AS_ENGLISH: dict[str, dict[str, str]] = {
            "modern": "Swedish 'modern' (moderna regler)",
            "bot": "Swedish 'bot' (a program that plays), as in English",
            "%(n)d match": "Swedish 'match', one of them ('matcher' for more)",
+           "ET": "Swedish 'Extratank': E(xtra)t(ank), the English letters by chance",
            "%(address)s, port %(port)d": "Swedish 'port' (a network port)"},
     "vi": {"coup fourré": "the Vietnamese seed keeps the French term ('Coup Fourre')"},
     "ug": {"coup fourré": "the Uyghur seed keeps the French term in Latin letters"},
