@@ -125,3 +125,30 @@ def test_the_swedish_safeties_are_swedish_with_their_own_letters() -> None:
         assert name in rules, name
     for word in ("Citerne", "Increvable", "As du volant", " CE ", " IN ", " AV "):
         assert word not in help_text and word not in rules, word
+
+
+# ----- 5. one confirmation at the end of a match ----------------------------------------------
+
+def test_q_leaves_a_finished_match_at_once() -> None:
+    """The status line said "Match over: you win. Press q to leave." and q then asked
+    "Leave? The match is over. y leave · n stay": two confirmations to close a finished
+    match. q leaves at once (the game is kept as it was; in a match still in play q
+    still asks: test_cli_app)."""
+    from cli_helpers import run_headless, until
+    from prompt_toolkit.input.base import PipeInput
+
+    from cli.app import TableApp
+    from cli.driver import LocalDriver
+    d = LocalDriver(preset("modern"), Seating.solo(2), ["You", "Bo"], seed=3)
+    asked: list[bool] = []
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: d.over, timeout=30)     # a bot plays the seat to the end
+        await until(lambda: app.status_text().endswith("Press q to leave."))
+        inp.send_text("q")
+        await until(lambda: app.app.is_done)
+        asked.append(app.confirm_quit)
+
+    assert run_headless(lambda inp, out: TableApp(d, input=inp, output=out, delay=0,
+                                                  auto=True, hand_pause=0.0), script) == 0
+    assert asked == [False]
