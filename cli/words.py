@@ -473,7 +473,14 @@ def describe(before: HandState, action: Action, after: HandState, names: Sequenc
                     _("%(name)s answered at once with %(card)s."),
                     card=card_name(action.card, lang))
     if isinstance(action, Pass):
-        return None  # R9: who passed says nothing, and says it for everyone alike
+        # R9: another seat's pass says nothing (every hazard asks, safety or not: a pass
+        # tells nobody what that seat holds); the viewer's own pass is said to them, as
+        # replay says every pass (the live log said nothing when the player let a hazard
+        # stand, and replay did)
+        if action.seat != viewer:
+            return None
+        return says(who(action.seat), _("You let the hazard stand."),
+                    _("%(name)s lets the hazard stand."))
     if isinstance(action, Extend):
         if action.extend:
             return says(who(action.seat), _("You extend the trip to 1000!"),
@@ -499,13 +506,11 @@ def drawn_card(before: HandState, after: HandState, seat: int) -> int | None:
 
 def replay_step_text(before: HandState | None, action: Action | None, after: HandState,
                      names: Sequence[str], hand_no: int, lang: str | None = None) -> str:
-    """One step of a replay in words. With every hand shown, draws name their card and
-    passes are said (the game is over: nothing is secret any more)."""
+    """One step of a replay in words, as :func:`describe` says it to the seat that moved:
+    with every hand shown, draws name their card and passes are said (the game is over:
+    nothing is secret any more)."""
     if before is None or action is None:
         return hand_start_line(hand_no, names[after.seat], after.target, dealt=True)
-    if isinstance(action, Pass):
-        return says(names[action.seat], _("You let the hazard stand."),
-                    _("%(name)s lets the hazard stand."))
     seat = getattr(action, "seat", 0)
     viewer = seat if isinstance(seat, int) and seat >= 0 else 0
     text = describe(before, action, after, names, viewer, lang)

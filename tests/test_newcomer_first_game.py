@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from cli import i18n
-from engine import Seating, preset
+from cli.driver import LocalDriver
+from engine import Pass, Seating, preset
 from engine.bots import make_bot
 from p2p.table.memory import make_table, play_fair_match
 from p2p.testing import seeded_entropy
@@ -152,3 +153,43 @@ def test_q_leaves_a_finished_match_at_once() -> None:
     assert run_headless(lambda inp, out: TableApp(d, input=inp, output=out, delay=0,
                                                   auto=True, hand_pause=0.0), script) == 0
     assert asked == [False]
+
+
+# ----- 7. the live log says the player's own pass ----------------------------------------------
+
+def _facing_a_hazard() -> LocalDriver:
+    """A classic 2-player table where a hazard was just played on the player ("You")."""
+    from engine.state import RESPOND
+    for seed in range(40):
+        d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=seed)
+        for _turn in range(60):
+            d.run_others()
+            if d.hand_over or d.view().phase == RESPOND:
+                break
+            legal = d.legal()
+            d.submit(next((a for a in legal if type(a).__name__ in ("Draw", "Discard")),
+                          legal[0]))
+        if not d.hand_over and d.my_move() and d.view().phase == RESPOND:
+            return d
+    raise AssertionError("no hazard on the player in 40 deals")
+
+
+def test_the_live_log_says_you_let_the_hazard_stand() -> None:
+    """replay said "You let the hazard stand." and the live log said nothing when the
+    player answered n: both use cli.words.describe."""
+    d = _facing_a_hazard()
+    before = len(d.events)
+    d.submit(Pass(0))
+    assert "You let the hazard stand." in d.events[before:], d.events[before:]
+
+
+def test_another_seats_pass_is_unsaid_and_replay_says_it() -> None:
+    """R9: another seat's pass says nothing live; replay (every hand shown) says it."""
+    from cli.words import describe, replay_step_text
+    from engine import apply_action
+    d = _facing_a_hazard()
+    after = apply_action(d.state, Pass(0))
+    assert describe(d.state, Pass(0), after, ["You", "Bo"], 1) is None
+    assert describe(d.state, Pass(0), after, ["Ann", "Bo"], 0) == "Ann lets the hazard stand."
+    assert replay_step_text(d.state, Pass(0), after, ["Ann", "Bo"], 1) == \
+        "Ann lets the hazard stand."
