@@ -103,7 +103,9 @@ How to play, in brief:
 
 #: The words the reasons use, said where a newcomer looks (help's rules page, ``rules``):
 #: "your zone shows Accident" and "O-attacker-started" were defined nowhere.
-RULE_WORDS = N_("  A zone: one side's row of the board. [R5], [O-name]: rules in docs/rules.md.")
+#: (It cited docs/rules.md, which an installed game does not have: the ids are said for
+#: what they are, and ``?`` says the rule in words.)
+RULE_WORDS = N_("  A zone: a side's row on the board. [R5], [O-name]: rule ids (O: an option).")
 
 
 #: Why every hazard asks for an answer (a newcomer pressed c with no safety in hand, and
@@ -1870,6 +1872,8 @@ REPLIES: dict[str, str] = {
     "hand-over": N_("the hand is over: type next (or press Enter) for the next hand"),
     "why-which": N_("why which card? e.g. why 3"),
     "unknown-command": N_("unknown command {word!r}: type help for the list"),
+    # a typo close to a command ("paly", "dicsard"): the command it most likely meant
+    "did-you-mean": N_("unknown command {word!r}: did you mean {guess!r}?"),
     "not-your-move": N_("it is not your move: wait for the others"),
     # a move typed in another's turn is refused at once, naming whose turn it is (the line
     # mode kept it and played it later, against a hand that had changed meanwhile)

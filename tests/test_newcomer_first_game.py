@@ -193,3 +193,60 @@ def test_another_seats_pass_is_unsaid_and_replay_says_it() -> None:
     assert describe(d.state, Pass(0), after, ["Ann", "Bo"], 0) == "Ann lets the hazard stand."
     assert replay_step_text(d.state, Pass(0), after, ["Ann", "Bo"], 1) == \
         "Ann lets the hazard stand."
+
+
+# ----- 3. the rules page points to nothing the player lacks -----------------------------------
+
+@pytest.mark.parametrize("language", list(i18n.LANGUAGES))
+def test_the_rules_page_cites_no_file_the_player_lacks(language: str) -> None:
+    """The rules page said "[R5], [O-name]: rules in docs/rules.md", a file an installed
+    game does not have (there is no `millebornes rules` either): it says what the ids
+    are, on one line of the page."""
+    from cli.words import RULE_WORDS, how_to_play
+    with i18n.using(language):
+        page, words = how_to_play(), i18n._(RULE_WORDS)
+    assert "docs/" not in page and ".md" not in page, page
+    assert "[R5]" in words and "[O-name]" in words and "\n" not in words
+    assert i18n.cells(words) <= 78, words
+
+
+# ----- 4. did you mean --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("typed, meant", [("paly 3", "play"), ("dicsard 2", "discard"),
+                                          ("hlep", "help"), ("qiut", "quit")])
+def test_a_typo_close_to_a_command_says_which(typed: str, meant: str) -> None:
+    """The console's command line and the line mode said "unknown command 'paly': type
+    help for the list"; a typo close to a command now says which one."""
+    from test_cli_commands import HAND, make
+
+    from cli.commands import Commander, parse
+    out = parse(typed, make(HAND))
+    assert out.kind == "error"
+    assert out.text == f"unknown command '{typed.split()[0]}': did you mean '{meant}'?"
+    assert parse("frobnicate", make(HAND)).text == \
+        "unknown command 'frobnicate': type help for the list"
+    # the line mode's own "look" is guessed there (and only there)
+    assert Commander(extra=("look",)).handle("lok", make(HAND)).text == \
+        "unknown command 'lok': did you mean 'look'?"
+    with i18n.using("fr"):
+        said = parse(typed, make(HAND)).text
+    assert said == f"commande inconnue '{typed.split()[0]}' : vouliez-vous dire '{meant}' ?"
+
+
+# ----- 6. the score chart's legend -------------------------------------------------------------
+
+@pytest.mark.parametrize("language", list(i18n.LANGUAGES))
+@pytest.mark.parametrize("rules", ["classic", "modern"])
+def test_the_score_chart_says_what_its_marks_mean(language: str, rules: str) -> None:
+    """"You █ 1125" and "[#####.....]" had no key: a line under the chart says them."""
+    from cli import render
+    from engine import Match
+    from engine.scoring import SideScore
+    match = Match(preset(rules), Seating.solo(2), 0).record(
+        (SideScore(distance=700), SideScore(distance=300)))
+    with i18n.using(language):
+        lines = render.plain(render.match_lines(match, ["You", "Bo"]))
+    legend = lines[-1]
+    assert legend.startswith("▁▄█ ") and "…" not in legend, lines
+    assert ("[#.] " in legend) == (rules == "classic"), legend
+    assert i18n.cells(legend) <= 78, legend
