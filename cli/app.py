@@ -642,13 +642,22 @@ class TableApp:
             self.say(_("Error: %(error)s") % {"error": error_line(exc)}, error=True)
         self.app.invalidate()
 
+    def ask_to_leave(self) -> None:
+        """q (or quit): the question before leaving, except once the match is over: the
+        status line already said "Press q to leave", the game is kept as it is, and a
+        second "Leave? y / n" made the player confirm twice."""
+        if self.driver.over:
+            self.app.exit(result=0)
+            return
+        self.confirm_quit = True
+
     def _execute(self, text: str) -> None:
         out = self.commander.handle(text, self.context())
         self.say("")
         if out.kind == "none":
             return
         if out.kind == "quit":
-            self.confirm_quit = True
+            self.ask_to_leave()
             return
         if out.kind in ("help", "rules"):
             self.show_help, self.help_page = True, out.kind
@@ -740,7 +749,7 @@ class TableApp:
 
         @kb.add("q", filter=on_hand | Condition(self.too_small))
         def _q(event: KeyPressEvent) -> None:
-            self.confirm_quit = True
+            self.ask_to_leave()
 
 
         # a seat fell silent in a network game: b a bot by agreement, e the end by agreement

@@ -9,6 +9,7 @@ sentence saying what was wrong.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -134,8 +135,10 @@ YES = ("y", "yes", "o", "oui", "j", "ja")
 NO = ("n", "no", "non", "nej", "nee")
 
 
-def parse(text: str, ctx: Context) -> Outcome:
-    """Resolve one command line against the current view and legal actions."""
+def parse(text: str, ctx: Context, extra: Sequence[str] = ()) -> Outcome:
+    """Resolve one command line against the current view and legal actions. ``extra``: the
+    console's own commands besides these (the line mode's ``look``), for the "did you
+    mean" of a typo."""
     words = text.strip().split()
     if not words:
         if ctx.hand_over and not ctx.match_over:
@@ -204,7 +207,16 @@ def parse(text: str, ctx: Context) -> Outcome:
         return _answer(ctx, verb)
     if verb == "extend":
         return _extend(ctx, args)
-    return _err(reply("unknown-command", word=words[0]))
+    return _err(unknown_command(words[0], (*VERBS, *extra)))
+
+
+def unknown_command(word: str, known: Sequence[str]) -> str:
+    """An unknown command in words: with the known command closest to it when there is
+    one ("paly": did you mean 'play'?), else where the list is."""
+    guess = difflib.get_close_matches(word.lower(), known, n=1, cutoff=0.6)
+    if guess:
+        return reply("did-you-mean", word=word, guess=guess[0])
+    return reply("unknown-command", word=word)
 
 
 def _not_now(ctx: Context) -> str | None:
@@ -390,10 +402,12 @@ def _extend(ctx: Context, args: list[str]) -> Outcome:
 
 
 class Commander:
-    """Command lines to outcomes, with the confirmation step before discarding a safety."""
+    """Command lines to outcomes, with the confirmation step before discarding a safety.
+    ``extra``: the console's own commands (see :func:`parse`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, extra: Sequence[str] = ()) -> None:
         self.pending: Outcome | None = None
+        self.extra = tuple(extra)
 
     def handle(self, text: str, ctx: Context) -> Outcome:
         if self.pending is not None:
@@ -403,7 +417,7 @@ class Commander:
                 return Outcome("action", action=pending.action)
             if w in ("", *NO):
                 return Outcome("message", reply("kept"))
-        out = parse(text, ctx)
+        out = parse(text, ctx, self.extra)
         if out.kind == "confirm":
             self.pending = out
         return out

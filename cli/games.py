@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -125,14 +126,25 @@ def own_seat(ref: str, args: argparse.Namespace) -> int | None:
 def game_state(game: SavedGame) -> str:
     """Finished (and who won), in progress, or damaged: what the transcript proves."""
     report = verify_game(game.transcript)
+    # the names as the players column shows them: this computer's seat is "you" (a
+    # French list said "terminée, You a gagné" beside "Vous*"), another player who
+    # chose the name "You" is "You N"
+    names = local_names(report.names, game.seat)
+    sides = max(1, len(report.totals))
     if report.ok and report.complete:
         w = report.winner
-        return (_("finished, %(side)s won") % {"side": side_label(report, w)} if w >= 0
-                else _("finished, a tie"))
+        if w >= 0 and 0 <= game.seat < len(names) and game.seat % sides == w:
+            return _("finished, you won")
+        return (_("finished, %(side)s won") % {"side": side_label(report, w, names)}
+                if w >= 0 else _("finished, a tie"))
     if report.ok and report.ended_by_agreement is not None:   # not to be resumed: over
         e = report.ended_by_agreement
+        seat = int(e["seat"])
+        if seat == game.seat:
+            return _("ended in hand %(hand)d by agreement (you had left)") % {
+                "hand": int(e["hand"]) + 1}
         return _("ended in hand %(hand)d by agreement (%(name)s had left)") % {
-            "hand": int(e["hand"]) + 1, "name": report.names[int(e["seat"])]}
+            "hand": int(e["hand"]) + 1, "name": names[seat]}
     if report.ok or report.unfinished or report.check in ("incomplete", "reveal-missing"):
         # fair so far, waiting for a seat's next entry (someone left): resumable, not
         # "damaged" (it said so of every game a player had left)
@@ -143,10 +155,12 @@ def game_state(game: SavedGame) -> str:
     return _("damaged (see verify)")
 
 
-def side_label(report: GameReport, side: int) -> str:
-    """Partners sit alternately: seat ``s`` is on side ``s % sides``."""
+def side_label(report: GameReport, side: int, names: Sequence[str] | None = None) -> str:
+    """Partners sit alternately: seat ``s`` is on side ``s % sides``; ``names``: the
+    names to show (the report's as written by default)."""
     sides = max(1, len(report.totals))
-    return " & ".join(n for s, n in enumerate(report.names) if s % sides == side)
+    shown = report.names if names is None else names
+    return " & ".join(n for s, n in enumerate(shown) if s % sides == side)
 
 
 def run(args: argparse.Namespace) -> int:

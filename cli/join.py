@@ -4,6 +4,7 @@ seat, get ready, then play."""
 from __future__ import annotations
 
 import argparse
+import difflib
 import re
 import socket
 import sys
@@ -34,6 +35,7 @@ from .words import (
     lobby_refusal,
     lobby_wait_line,
     paragraph,
+    reply,
 )
 
 SAME_KEY = N_("this key is already seated at the table; use --identity FILE for a second "
@@ -50,7 +52,11 @@ MAX_TRIED = 4
 GATHER_SECONDS = 1.5
 #: The most tables listed when the player must choose.
 MAX_LISTED = 12
-LOBBY_HELP = N_("type 'sit N' to take seat N, 'ready', 'unready', 'leave'")
+#: The lobby's commands. The joiner is seated at once (the first free seat, or --seat's):
+#: "type 'sit N' to take seat N" came first and read as if no seat was taken yet.
+LOBBY_HELP = N_("commands: 'sit N' moves you to free seat N, 'ready', 'unready', 'leave'")
+#: The commands the lobby knows, for the "did you mean" of a typo.
+LOBBY_COMMANDS = ("sit", "ready", "unready", "leave", "quit", "help")
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None,
@@ -213,7 +219,6 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
     # the first wait says what it waits for and for how long, before any lobby line
     print(i18n.display(_("asking the table at %(address)s (waiting up to %(seconds)s s)")
                        % {"address": address, "seconds": f"{limit:g}"}), file=say)
-    print(i18n.display(_(LOBBY_HELP)), file=say)
     auto_ready = not args.not_ready
     seat_said = False
     asked = time.monotonic()
@@ -261,7 +266,7 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             # the latest state, at most every SHOW_EVERY s: a host sending states in a
             # loop cannot scroll the joiner's terminal (and the host's key) out of sight
             shown, shown_at = st.to_obj(), now
-            for line in lobby_lines(st):
+            for line in lobby_lines(st, client.seat):
                 print(i18n.display(line), file=say)
             waiting = lobby_wait_line(st, host=False)
             if waiting:      # everyone seated is ready: the table waits for more players
@@ -273,6 +278,12 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
                 print(i18n.display(_("seat %(wanted)d was not free: you sit at seat "
                                      "%(seat)d (sit N moves you to a free seat)")
                                    % {"wanted": wanted, "seat": client.seat}), file=say)
+            else:
+                # the seat it got and how to change it, once it has one (the first line
+                # said "type 'sit N' to take seat N" to a player seated already)
+                print(paragraph(_("you sit at seat %(seat)d ('sit N' moves you to free "
+                                  "seat N; also 'ready', 'unready', 'leave')")
+                                % {"seat": client.seat}), file=say)
         if st is not None and auto_ready and client.seat is not None and not client.ready:
             client.set_ready(True)
         typed = reader.get()
@@ -316,9 +327,16 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             if waiting:
                 print(paragraph(waiting), file=say)
         else:
-            # a typo ("redy") was answered with the help line alone, as if nothing was wrong
-            print(paragraph(_("unknown command %(command)s: %(help)s") % {
-                "command": repr(safe_text(line, 40)), "help": _(LOBBY_HELP)}), file=say)
+            # a typo ("redy") was answered with the help line alone, as if nothing was
+            # wrong; one close to a command is said with it ("did you mean 'ready'?")
+            guess = difflib.get_close_matches(words[0].lower(), LOBBY_COMMANDS, n=1,
+                                              cutoff=0.6)
+            if guess:
+                print(paragraph(reply("did-you-mean", word=line, guess=guess[0])),
+                      file=say)
+            else:
+                print(paragraph(_("unknown command %(command)s: %(help)s") % {
+                    "command": repr(safe_text(line, 40)), "help": _(LOBBY_HELP)}), file=say)
 
 
 def seat_number(text: str) -> int | None:

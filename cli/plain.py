@@ -183,7 +183,7 @@ class PlainSession:
         source = inp if inp is not None else sys.stdin
         self.reader: LineReader = source if isinstance(source, LineReader) or hasattr(
             source, "get") else LineReader(source)  # type: ignore[assignment]
-        self.commander = Commander()
+        self.commander = Commander(extra=LOOK[:1])    # look: a typo of it is guessed too
         self.bot = make_bot("heuristic", seed * 7919 + 5) if auto else None
         self.shown = 0
         self.last_activity: str | None = None

@@ -535,6 +535,13 @@ def match_lines(match: Match, names: Sequence[str], last: int = 12,
         if wins:
             line.append(("class:turn", wins))
         out.append(line)
+    if n:
+        # what the marks mean (a newcomer read "█ 1125" and "[#####.....]" with no key)
+        legend = (_("%(bars)s one bar per hand, as tall as its points; %(progress)s the "
+                    "way to %(target)d") if target else
+                  _("%(bars)s one bar per hand, as tall as its points"))
+        out.append([("class:dim", _fit(legend % {"bars": "▁▄█", "progress": "[#.]",
+                                                 "target": target}, WIDTH))])
     return out
 
 

@@ -91,7 +91,9 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if refused(report, path, "replay"):   # not a transcript, another version: as verify
         return 2
-    summary = "\n".join(verify_lines(report))
+    me = own_seat(args.transcript, args)
+    # the seats named as the steps name them ("You" in one's own game, else "You 1")
+    summary = "\n".join(verify_lines(report, me))
     if report.unfinished and not steps:
         for line in summary.split("\n"):
             print(i18n.display(line))
@@ -121,8 +123,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     # one of this player's own games: their seat is "You", as it was at the table (it
     # was "You 1" here and "You" in verify's summary)
-    model = ReplayModel(steps, report.names, own_seat(args.transcript, args),
-                        report.takeovers)
+    model = ReplayModel(steps, report.names, me, report.takeovers)
     plain = plain_wanted(args)
     if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
         _say(_("millebornes replay: not a terminal, using --plain line mode"))

@@ -50,6 +50,7 @@ from .words import (
     key_change_line,
     known_problem_line,
     lobby_seat_lines,
+    local_names,
     move_limit_note,
     paragraph,
     paused_line,
@@ -58,6 +59,7 @@ from .words import (
     rules_label,
     saved_line,
     table_name_text,
+    you_label,
 )
 
 #: the error numbers ZeroMQ reports for an address that cannot be listened on
@@ -403,23 +405,29 @@ class TakeoverBots:
             r.finish(timeout)
 
 
-def lobby_lines(st: LobbyState) -> list[str]:
+def lobby_lines(st: LobbyState, me: int | None = None) -> list[str]:
     """The table as the lobby shows it: name, rules and seats, and each move's time limit
-    when the host set one (a player who sits down agrees to it)."""
+    when the host set one (a player who sits down agrees to it); ``me``: this screen's
+    seat (see lobby_seat_lines)."""
     head = _("table %(name)s: %(rules)s, %(n)d seats (%(seating)s)") % {
         "name": repr(table_name_text(st)), "rules": rules_label(st.rules),
         "n": st.seating.n_players, "seating": st.seating.label()}
     if st.move_limit is not None:
         head += " " + move_limit_note(st.move_limit)
-    return [head, *("  " + line for line in lobby_seat_lines(st))]
+    return [head, *("  " + line for line in lobby_seat_lines(st, me))]
 
 
 def players_lines(cfg: TableConfig, me: int) -> list[str]:
     out = [_("the match starts: table %(id)s") % {"id": cfg.table_id.hex()[:16]}]
-    for p in cfg.players:
+    # this seat's default name "You" is said in the player's language, once ("You (you)"
+    # in English, "You (vous)" in French); another player so named is "You N"
+    names = local_names([p.name for p in cfg.players], me)
+    for p, name in zip(cfg.players, names, strict=True):
+        mine = p.seat == me
         out.append("  " + _("seat %(seat)d: %(name)s [%(key)s]")
-                   % {"seat": p.seat, "name": p.name, "key": fingerprint(p.key)}
-                   + (_(" (you)") if p.seat == me else ""))
+                   % {"seat": p.seat, "name": you_label(name) if mine else name,
+                      "key": fingerprint(p.key)}
+                   + (_(" (you)") if mine and name != "You" else ""))
     return out
 
 

@@ -15,7 +15,7 @@ from p2p.audit import GameReport, verify_game
 
 from . import i18n
 from .args import with_defaults
-from .games import transcript_of
+from .games import own_seat, transcript_of
 from .i18n import _
 from .words import file_refusal, verify_lines
 
@@ -39,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
     report = verify_game(path, workers=min(3, (os.cpu_count() or 1) - 1))
     if refused(report, path, "verify"):
         return 2
-    for line in verify_lines(report):
+    # seats named as replay names them: "You" in one's own game (by its id), else "You 1"
+    for line in verify_lines(report, own_seat(args.transcript, args)):
         print(i18n.display(line))
     if report.ok or report.unfinished:
         return 0

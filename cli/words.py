@@ -103,7 +103,9 @@ How to play, in brief:
 
 #: The words the reasons use, said where a newcomer looks (help's rules page, ``rules``):
 #: "your zone shows Accident" and "O-attacker-started" were defined nowhere.
-RULE_WORDS = N_("  A zone: one side's row of the board. [R5], [O-name]: rules in docs/rules.md.")
+#: (It cited docs/rules.md, which an installed game does not have: the ids are said for
+#: what they are, and ``?`` says the rule in words.)
+RULE_WORDS = N_("  A zone: a side's row on the board. [R5], [O-name]: rule ids (O: an option).")
 
 
 #: Why every hazard asks for an answer (a newcomer pressed c with no safety in hand, and
@@ -252,8 +254,13 @@ def _preset_text(preset: object) -> str:
 def rules_short(preset: str) -> str:
     """A rule preset in one word, for the board's crowded first line."""
     if preset == "classic":
+        # Translators: a rule set's name on its own, no noun beside it: the board's top
+        # line ("Mille Bornes · classic · hand 1") and the games list's rules column (9
+        # columns); it reads as the game's edition ("Mille Bornes classique"), not as an
+        # adjective agreeing with "rules" (fr "classiques" read as a slip).
         return pgettext("preset", "classic")
     if preset == "modern":
+        # Translators: as "classic": a rule set's name on its own, at most 9 columns.
         return pgettext("preset", "modern")
     return _preset_text(preset)
 
@@ -468,7 +475,14 @@ def describe(before: HandState, action: Action, after: HandState, names: Sequenc
                     _("%(name)s answered at once with %(card)s."),
                     card=card_name(action.card, lang))
     if isinstance(action, Pass):
-        return None  # R9: who passed says nothing, and says it for everyone alike
+        # R9: another seat's pass says nothing (every hazard asks, safety or not: a pass
+        # tells nobody what that seat holds); the viewer's own pass is said to them, as
+        # replay says every pass (the live log said nothing when the player let a hazard
+        # stand, and replay did)
+        if action.seat != viewer:
+            return None
+        return says(who(action.seat), _("You let the hazard stand."),
+                    _("%(name)s lets the hazard stand."))
     if isinstance(action, Extend):
         if action.extend:
             return says(who(action.seat), _("You extend the trip to 1000!"),
@@ -494,13 +508,11 @@ def drawn_card(before: HandState, after: HandState, seat: int) -> int | None:
 
 def replay_step_text(before: HandState | None, action: Action | None, after: HandState,
                      names: Sequence[str], hand_no: int, lang: str | None = None) -> str:
-    """One step of a replay in words. With every hand shown, draws name their card and
-    passes are said (the game is over: nothing is secret any more)."""
+    """One step of a replay in words, as :func:`describe` says it to the seat that moved:
+    with every hand shown, draws name their card and passes are said (the game is over:
+    nothing is secret any more)."""
     if before is None or action is None:
         return hand_start_line(hand_no, names[after.seat], after.target, dealt=True)
-    if isinstance(action, Pass):
-        return says(names[action.seat], _("You let the hazard stand."),
-                    _("%(name)s lets the hazard stand."))
     seat = getattr(action, "seat", 0)
     viewer = seat if isinstance(seat, int) and seat >= 0 else 0
     text = describe(before, action, after, names, viewer, lang)
@@ -1164,10 +1176,14 @@ def known_problem_line(known: KnownPlayers) -> str | None:
     return f"({known.problem})" if known.problem else None
 
 
-def lobby_seat_lines(state: LobbyState) -> list[str]:
-    """The lobby's seats: who sits where (with key), free seats, bots, who is ready."""
+def lobby_seat_lines(state: LobbyState, me: int | None = None) -> list[str]:
+    """The lobby's seats: who sits where (with key), free seats, bots, who is ready.
+    ``me``: this screen's seat, whose default name "You" is said in the player's language
+    (a French lobby said "place 0 : You"); another seat so named is "You N"."""
     teams = state.seating.n_teams != state.seating.n_players
     out = []
+    shown = local_names([s.name if s is not None else "" for s in state.seats],
+                        -1 if me is None else me)
     for i, s in enumerate(state.seats):
         seat = (_("seat %(seat)d, team %(team)d") % {"seat": i,
                                                      "team": state.seating.side_of(i) + 1}
@@ -1177,8 +1193,9 @@ def lobby_seat_lines(state: LobbyState) -> list[str]:
             continue
         marks = [_(word) for word, on in ((PEER_STATES_BOT, s.bot), (PEER_STATES["ready"],
                                                                      s.ready)) if on]
+        name = you_label(shown[i]) if i == me else shown[i]
         out.append(_("%(seat)s: %(name)s [%(key)s]") % {
-            "seat": seat, "name": safe_text(s.name), "key": fingerprint(s.key)}
+            "seat": seat, "name": safe_text(name), "key": fingerprint(s.key)}
             + (f" ({', '.join(marks)})" if marks else ""))
     return out
 
@@ -1722,11 +1739,16 @@ def file_refusal(report: GameReport) -> str | None:
     return None
 
 
-def verify_lines(report: GameReport) -> list[str]:
+def verify_lines(report: GameReport, me: int | None = None) -> list[str]:
     """``verify``'s report in words: a fair game, a fair game so far, or where it breaks
     and whom it blames. Every line fits 80 columns. A transcript has no seat of this
-    screen's: every name is shown as its player wrote it ("You" too, never translated)."""
-    names = report.names
+    screen's: every name is shown as its player wrote it, and a player who kept the
+    default name "You" is "You 1", as ``replay`` names that seat (a French report said
+    "en attente de You", an English word in the sentence, never the "You" form).
+    ``me``: this player's seat in one of their own saved games (found by its id), named
+    as ``replay`` names it there: "You" in the player's language."""
+    names = written_names(report.names) if me is None else tuple(
+        you_label(n) if s == me else n for s, n in enumerate(local_names(report.names, me)))
     sides = len(report.totals) or len(names)
 
     def scores(values: Sequence[int]) -> str:
@@ -1895,6 +1917,8 @@ REPLIES: dict[str, str] = {
     "hand-over": N_("the hand is over: type next (or press Enter) for the next hand"),
     "why-which": N_("why which card? e.g. why 3"),
     "unknown-command": N_("unknown command {word!r}: type help for the list"),
+    # a typo close to a command ("paly", "dicsard"): the command it most likely meant
+    "did-you-mean": N_("unknown command {word!r}: did you mean {guess!r}?"),
     "not-your-move": N_("it is not your move: wait for the others"),
     # a move typed in another's turn is refused at once, naming whose turn it is (the line
     # mode kept it and played it later, against a hand that had changed meanwhile)

@@ -416,8 +416,10 @@ def test_lobby_lines_are_shaped_for_uyghur(tmp_path: Path) -> None:
     asking = tr.gettext("asking the table at %(address)s (waiting up to %(seconds)s s)") \
         % {"address": "127.0.0.1:9", "seconds": "0.3"}
     assert lines[0] == tr.display(asking) != asking      # what the first wait is for
+    # the commands come with the seat the joiner got (round 6: "type 'sit N' to take
+    # seat N" came first, before any seat); with no answer, no seat and no such line
     logical = tr.gettext(join.LOBBY_HELP)
-    assert lines[1] == tr.display(logical) != logical
+    assert tr.display(logical) != logical and tr.display(logical) not in lines, lines
 
 
 def test_only_the_hosts_own_answers_read_as_a_refusal() -> None:

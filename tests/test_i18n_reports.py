@@ -6,6 +6,7 @@ screen's player)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -86,7 +87,27 @@ def test_verify_names_a_blamed_seat_called_you_as_written(
     bad = _rewrite(game["path"], tmp_path / "equiv.mbt", envs[:5] + [twin] + envs[5:])
     code, out, _err = _run(["verify", "--lang", "fr", str(bad)], capsys)
     assert code == 1
-    assert "place 0 (You)" in out and "Vous" not in out, out
+    assert "place 0 (You 1)" in out and "Vous" not in out, out
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_verify_of_a_game_left_mid_hand_names_you_as_replay_does(
+        tmp_path: Path, game: dict[str, Any], language: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Newcomer review: verify of a game left mid-hand said "en attente de You" in French
+    (an English word in the sentence) where replay says "You 1": every name of the
+    report is the one replay shows."""
+    envs = list(read_transcript(game["path"]).entries)
+    you = next(p.key for p in game["cfg"].players if p.seat == 0)
+    # cut where the next entry, missing, is a move of the seat called "You"
+    k = next(i for i in range(40, len(envs)) if envs[i].author == you
+             and envs[i].body.get("k") == "game.act")
+    cut = _rewrite(game["path"], tmp_path / "cut.mbt", envs[:k])
+    code, out, _err = _run(["verify", "--lang", language, str(cut)], capsys)
+    assert code == 0, out
+    said = " ".join(out.split())
+    assert "You 1" in said, said
+    assert re.search(r"\bYou\b(?! 1)", said) is None, said
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -223,7 +244,7 @@ def test_verify_names_the_broken_check_in_words(
     assert code == 1
     text = " ".join(out.split())
     assert ("två olika poster signerade för samma plats i loggen [equivocation] — bruten av "
-            "plats 0 (You)") in text, text
+            "plats 0 (You 1)") in text, text
     assert "kontroll 'equivocation'" not in text
 
 

@@ -834,6 +834,12 @@ def test_a_joiner_whose_seat_was_taken_is_told_where_it_sits(tmp_path: Path) -> 
     assert "seat 1 was not free: you sit at seat 2 (sit N moves you to a free seat)" in \
         outs[2].getvalue()
     assert "was not free" not in outs[1].getvalue()
+    # the first lines say which seat the joiner got and how to change it (they said
+    # "type 'sit N' to take seat N" to a joiner seated already)
+    cy = " ".join(outs[1].getvalue().split())
+    assert "you sit at seat 1 ('sit N' moves you to free seat N; also 'ready', " \
+        "'unready', 'leave')" in cy, cy[:800]
+    assert "take seat" not in cy, cy[:800]
 
 
 def test_a_joiner_is_told_at_once_when_the_host_closes_the_table() -> None:
