@@ -172,7 +172,9 @@ def test_a_paused_seat_whose_player_is_back_is_said_back_not_left() -> None:
         silent_words = NetDriver.silent_words
 
         def __init__(self, state: str) -> None:
-            self.peer = SimpleNamespace(peer_state=lambda seat: state)
+            # the table paused once Jo's computer had gone (it stopped answering)
+            self.peer = SimpleNamespace(peer_state=lambda seat: state, stop_why={
+                "id": "unresponsive", "step": "game.act", "gone": True})
 
         def replaced(self) -> None:
             return None
