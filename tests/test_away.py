@@ -67,8 +67,10 @@ def test_a_player_who_quits_is_said_at_once_and_the_table_pauses_then_goes_on(
         assert leaver.leave_for_now(flush=1.0)
         leaver.close(flush=0)
         # both others heard it, and pause on Ben when they need him: in seconds, not minutes
-        assert _wait(lambda: all(p.paused for p in others.values()), 20.0), \
-            [p.stopped for p in others.values()]
+        # (the events are drained by each peer's thread after its pump: wait for both)
+        assert _wait(lambda: all(p.paused and "away:1" in events[i]
+                                 for i, p in others.items()), 20.0), \
+            [(p.stopped, events[i][-3:]) for i, p in others.items()]
         assert time.monotonic() - t0 < 20.0
         for i, p in others.items():
             assert "away:1" in events[i], events[i]
@@ -89,10 +91,12 @@ def test_a_player_who_quits_is_said_at_once_and_the_table_pauses_then_goes_on(
         assert back.run(90)
         assert not peers[0].quit_for_now(1)        # he answered again
         back.linger(0.5)
-    finally:
         for t in th:
             t.join(120)
+    finally:
         stop.set()
+        for t in th:
+            t.join(10)
         for p in others.values():
             p.close(flush=0.5)
         if back is not None:

@@ -355,6 +355,7 @@ def test_tournament_progress_and_errors_in_swedish(capsys: pytest.CaptureFixture
     assert code == 2 and "det finns ingen bot som heter 'genius'" in err
 
 
+@pytest.mark.slow    # 5-7 s: a whole fair-deck match (the French summary line is the point)
 def test_simulate_fair_deck_line_in_french(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["simulate", "--lang", "fr", "--fair-deck", "--games", "1",
                  "--bots", "random"])
