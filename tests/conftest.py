@@ -40,3 +40,14 @@ def _private_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
             os.environ.pop(k, None)
         else:
             os.environ[k] = v
+
+
+@pytest.fixture
+def keep_language() -> Iterator[None]:
+    """``main`` activates the language it is given: put the test run's back afterwards
+    (``pytestmark = pytest.mark.usefixtures("keep_language")`` in a module that needs it)."""
+    from cli import i18n
+
+    before = i18n.active()
+    yield
+    i18n.activate(before)

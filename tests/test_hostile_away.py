@@ -15,19 +15,24 @@ from p2p.table.lobby import LobbyClient, LobbyError, LobbyHost
 from p2p.table.session import node_id_for
 
 
+def _seat_writes(t, s: int) -> None:  # type: ignore[no-untyped-def]
+    """Seat ``s`` writes whatever is its to write now."""
+    rl = t.seats[s].rlog
+    while not rl.done and rl.match.hand.expected_writer() == s:
+        hp = rl.match.hand
+        rl.secrets[hp.hand_no] = hp.export_secrets()
+        rl.write(hp.next_body(t.seats[s].bot.choose))
+    t.collect(s)
+
+
 def _play_until_seat_is_due(t, seat: int, rounds: int = 60) -> None:  # type: ignore[no-untyped-def]
     """The seats other than ``seat`` write and tick (``seat`` only listens), until the
     log of each of them waits for ``seat`` (or stops)."""
     others = [s for s in range(t.cfg.n) if s != seat]
     for _ in range(rounds):
         for s in others:
-            rl = t.seats[s].rlog
-            while not rl.done and rl.match.hand.expected_writer() == s:
-                hp = rl.match.hand
-                rl.secrets[hp.hand_no] = hp.export_secrets()
-                rl.write(hp.next_body(t.seats[s].bot.choose))
-            t.collect(s)
-            rl.tick()
+            _seat_writes(t, s)
+            t.seats[s].rlog.tick()
             t.collect(s)
         t.deliver()
         if all(t.seats[s].rlog.done or t.seats[s].rlog.match.hand.expected_writer() == seat
@@ -133,15 +138,6 @@ def test_a_joiner_ready_on_the_limit_it_was_shown_starts() -> None:
     finally:
         for n in nodes:
             n.close()
-
-
-def _seat_writes(t, s: int) -> None:  # type: ignore[no-untyped-def]
-    rl = t.seats[s].rlog
-    while not rl.done and rl.match.hand.expected_writer() == s:
-        hp = rl.match.hand
-        rl.secrets[hp.hand_no] = hp.export_secrets()
-        rl.write(hp.next_body(t.seats[s].bot.choose))
-    t.collect(s)
 
 
 def test_an_entry_written_before_the_away_arriving_late_does_not_cancel_it() -> None:

@@ -4,7 +4,6 @@ who (the option, the value, the seat), whatever the language."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,12 +20,7 @@ if TYPE_CHECKING:
 LANGUAGES = ("en", "fr", "sv", "vi", "af", "ug")
 
 
-@pytest.fixture(autouse=True)
-def _keep_language() -> Iterator[None]:
-    """``main`` activates the language it is given: put the test run's back afterwards."""
-    before = i18n.active()
-    yield
-    i18n.activate(before)
+pytestmark = pytest.mark.usefixtures("keep_language")
 
 
 def _error(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:

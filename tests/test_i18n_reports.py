@@ -7,7 +7,6 @@ screen's player)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,12 +26,7 @@ from p2p.transcript.file import read_transcript
 LANGUAGES = ("fr", "sv", "vi", "af", "ug")
 
 
-@pytest.fixture(autouse=True)
-def _keep_language() -> Iterator[None]:
-    """``main`` activates the language it is given: put the test run's back afterwards."""
-    before = i18n.active()
-    yield
-    i18n.activate(before)
+pytestmark = pytest.mark.usefixtures("keep_language")
 
 
 @pytest.fixture(scope="module")

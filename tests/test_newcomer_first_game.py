@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,11 +20,7 @@ from p2p.testing import seeded_entropy
 LANGUAGES = ("fr", "sv", "vi", "af", "ug")
 
 
-@pytest.fixture(autouse=True)
-def _keep_language() -> Iterator[None]:
-    before = i18n.active()
-    yield
-    i18n.activate(before)
+pytestmark = pytest.mark.usefixtures("keep_language")
 
 
 # ----- 1. a seat called "You" in the reports ----------------------------------------------
