@@ -535,10 +535,14 @@ class ReplicatedLog:
             if seat in self._away and not heard:
                 return       # "slow" on the way to "gone" after its AWAY: not back
             self._gone_since.pop(seat, None)
-            self._away.pop(seat, None)
-            self._away_at.pop(seat, None)
+            self._forget_away(seat)
         elif seat not in self._gone_since:
             self._gone_since[seat] = self.clock()
+
+    def _forget_away(self, seat: int) -> None:
+        """``seat`` is back (heard, restarted, wrote after its AWAY) or a bot took it."""
+        self._away.pop(seat, None)
+        self._away_at.pop(seat, None)
 
     def quit_for_now(self, seat: int) -> bool:
         """``seat``'s player said they quit (AWAY) and the seat has not answered since."""
@@ -934,8 +938,7 @@ class ReplicatedLog:
         # what was said or seen of the player who left (an AWAY, a transport gone) is no
         # word on the bot: kept, the table paused on the bot's first step at once, saying
         # the player had quit (its transport speaks for it from now on)
-        self._away.pop(t.seat, None)
-        self._away_at.pop(t.seat, None)
+        self._forget_away(t.seat)
         self._gone_since.pop(t.seat, None)
         if t.seat == self.me:
             if t.key == self.identity.public_key:
@@ -1194,8 +1197,7 @@ class ReplicatedLog:
         if (hand, env.seq) >= self._away_at.get(w, (hand, env.seq)):
             # a seat that writes after its AWAY is not away (whatever it said); an entry
             # it wrote before leaving, arriving late, is no sign of it coming back
-            self._away.pop(w, None)
-            self._away_at.pop(w, None)
+            self._forget_away(w)
         if self.unresponsive == w and self.resumable and not self._replay_mode:
             # the silent seat is back: its signed entry refutes the claims; go on
             self.stopped = None
