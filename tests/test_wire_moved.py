@@ -110,6 +110,48 @@ def test_peer_back_from_a_new_address_is_followed(
     assert _roundtrip(a2, b, b"from the new address")
 
 
+@pytest.mark.parametrize("curve", [False, True], ids=["plain", "curve"])
+def test_peer_that_moved_while_we_were_away_is_found_where_it_says_it_listens(
+        curve: bool) -> None:
+    """Bob dials Alice where he last knew her (a resume, a stored endpoint); she already
+    listens elsewhere, so the first HELLO he hears from her is not a *change* of what she
+    advertises, and he kept sending into the void until the table stopped (the CI flake
+    of 2026-12-04).  Now his stalled connection tries where she says she listens."""
+    alice, bob = Identity.generate(), Identity.generate()
+    cfg = TransportConfig(rto_initial=0.05, hb_interval=0.05, slow_after=0.25,
+                          gone_after=5.0, reopen_after=0.4)
+    made: list[Node] = []
+    try:
+        for ident, bind in ((alice, "127.0.0.2"), (bob, "127.0.0.1")):
+            n = Node(node_id_for(ident.public_key), bind=bind, config=cfg,
+                     curve=ident.curve_keys() if curve else None)
+            n.prove_endpoint(ident.sign, _signed_by_node)
+            made.append(n)
+        a, b = made
+        if curve:
+            a.expect_key(b.node_id, bob.curve_keys().public)
+            b.expect_key(a.node_id, alice.curve_keys().public)
+            a.set_admission(False)
+            b.set_admission(False)
+        stale = f"tcp://127.0.0.1:{a.port}"      # where she listened before: nobody now
+        b.add_peer(a.node_id, stale)
+        a.add_peer(b.node_id, b.endpoint)
+        b.send(a.node_id, b"hello from the old address book")
+        assert wait_until(lambda: b.endpoint_of(a.node_id) == a.endpoint), \
+            f"Bob still sends to {b.endpoint_of(a.node_id)}, not {a.endpoint}"
+        m = None
+        end = time.monotonic() + 8
+        while m is None and time.monotonic() < end:
+            m = a.recv(0.2)
+        assert m == (b.node_id, b"hello from the old address book")
+        assert wait_until(lambda: any(e.kind is PeerEventKind.MOVED and e.endpoint == a.endpoint
+                                      for e in b.events()))
+        assert _roundtrip(a, b, b"and back")
+    finally:
+        for n in made:
+            n.close()
+
+
 @pytest.mark.parametrize("proof", ["none", "garbage", "other statement", "another seat"])
 def test_unproven_hello_does_not_move_a_peer(
         pair: tuple[Identity, Identity, list[Node]], proof: str) -> None:
@@ -239,3 +281,49 @@ def test_core_follows_a_proven_wildcard_peer_by_its_source_address() -> None:
         moved = core.endpoint_of(b"malice") == "tcp://10.0.0.9:4000"
         assert moved is proven
         assert list(core.moves) == ([(b"malice", "tcp://10.0.0.9:4000")] if proven else [])
+
+
+def test_core_tries_the_advertised_endpoint_of_a_stalled_peer_whose_first_hello_it_missed(
+) -> None:
+    """CI flake of 2026-12-04, explained: alice's first session lived under one heartbeat
+    and her only HELLO came before bob had added her, so bob never learnt where she said
+    she listened.  She then restarted at a new address: to bob that first advertisement
+    looked like where a forwarded peer says it is (no move), and bob kept sending to the
+    dead address until the table stopped.  A peer that acknowledges nothing is now tried
+    where it says it listens; its answer there settles the move."""
+    from p2p.net.frames import ACK
+    from p2p.net.reliable import ReliableCore
+
+    sent: list[tuple[bytes, bytes]] = []
+    core = ReliableCore(b"mbob", TransportConfig(), lambda d, f: sent.append((d, f)) or True)
+    core.add_peer(b"malice", "tcp://10.0.0.5:4000", 0.0)
+    core.enqueue(b"malice", b"move 1")
+    core.tick(0.1)                                  # sent to the old address, never acked
+    s2 = os.urandom(SESSION_LEN)
+    core.on_frame(b"malice", pack_frame([HELLO, s2, 4000, "10.0.0.9"]), 1.0, proven=True)
+    assert core.endpoint_of(b"malice") == "tcp://10.0.0.5:4000"   # a first word: no move
+    assert core.stalled(4.0, 3.0) == [b"malice"]
+    assert core.reach_stalled(b"malice", 4.0) == "tcp://10.0.0.9:4000"
+    core.tick(4.0)
+    assert not [e for e in core.pop_events() if e.kind is PeerEventKind.MOVED]
+    core.on_frame(b"malice", pack_frame([ACK, s2, core.session, 1, b""]), 4.1)
+    moved = [e for e in core.pop_events() if e.kind is PeerEventKind.MOVED]
+    assert [e.endpoint for e in moved] == ["tcp://10.0.0.9:4000"]
+    assert core.reach_stalled(b"malice", 9.0) == "tcp://10.0.0.9:4000"  # settled there
+
+
+def test_core_goes_back_to_the_dialled_endpoint_when_the_advertised_one_stalls_too() -> None:
+    """A peer behind a forwarded address advertises its own, unreachable one: a stall
+    (a network blip) tries it, and the next stall goes back to the address that
+    worked, so the forwarded peer is never lost for good."""
+    from p2p.net.reliable import ReliableCore
+
+    core = ReliableCore(b"mbob", TransportConfig(), lambda d, f: True)
+    core.add_peer(b"malice", "tcp://198.51.100.7:4000", 0.0)
+    s1 = os.urandom(SESSION_LEN)
+    core.on_frame(b"malice", pack_frame([HELLO, s1, 4000, "192.168.1.20"]), 0.5, proven=True)
+    assert core.endpoint_of(b"malice") == "tcp://198.51.100.7:4000"
+    assert core.reach_stalled(b"malice", 4.0) == "tcp://192.168.1.20:4000"
+    assert core.reach_stalled(b"malice", 8.0) == "tcp://198.51.100.7:4000"
+    assert core.reach_stalled(b"malice", 12.0) == "tcp://192.168.1.20:4000"
+    assert not [e for e in core.pop_events() if e.kind is PeerEventKind.MOVED]

@@ -110,6 +110,11 @@ class _Peer:
     moved_at: float = -1e18
     #: signatures of moves checked for this peer (plain ZeroMQ), see _known_hello
     move_checks: TokenBucket | None = None
+    #: where we dialled it before a stall sent us to its advertised endpoint (see
+    #: :meth:`ReliableCore.reach_stalled`); None once an acknowledgement settles it
+    fallback: str | None = None
+    #: since when no data frame could even be queued to it (its address refuses us)
+    blocked_since: float | None = None
 
 
 
@@ -375,14 +380,47 @@ class ReliableCore:
             self._count(p.peer_id, "move_rate", ep[:60])
             return                    # ``advertised`` unchanged: a later HELLO moves it
         p.advertised = ep
-        p.moved_at = now
         log.info("peer %s now listens at %s (was %s): following it", p.peer_id.hex()[:16],
                  ep, p.endpoint)
+        self._follow(p, ep, now)
+        self.moves.append((p.peer_id, ep))
+
+    def _follow(self, p: _Peer, ep: str, now: float) -> None:
+        p.moved_at = now
+        p.fallback = None
+        if p.endpoint != ep:
+            p.blocked_since = None
         p.endpoint = ep
         p.last_hb_sent = -1e18
         p.next_resend = 0.0
-        self.moves.append((p.peer_id, ep))
         self._events.append(PeerEvent(PeerEventKind.MOVED, p.peer_id, endpoint=ep))
+
+    def reach_stalled(self, peer_id: bytes, now: float) -> str:
+        """Where to re-open the connection to a peer that acknowledged nothing for a while.
+
+        The first endpoint a peer's proven HELLO advertises is taken as where it *says* it
+        listens, not as a move: a peer reached through a forwarded address always
+        advertises its own, unreachable one.  But when we missed every HELLO of its earlier
+        session (it lived under a second, or we had not added it yet) and it restarted
+        elsewhere, that first advertisement *is* its new address, and the one we dial is
+        dead.  So a stalled peer is tried at its advertised endpoint; if that stalls too,
+        at the one we dialled before, and so on at each stall.  An acknowledgement from the
+        advertised one settles it (a MOVED event, as for a move)."""
+        p = self._peers.get(peer_id)
+        if p is None:
+            return ""
+        if p.advertised is not None and p.advertised != p.endpoint:
+            log.info("no ack from %s at %s: trying where it says it listens, %s",
+                     peer_id.hex()[:16], p.endpoint, p.advertised)
+            p.fallback, p.endpoint = p.endpoint, p.advertised
+        elif p.fallback is not None:
+            p.endpoint, p.fallback = p.fallback, None
+        else:
+            return p.endpoint
+        p.blocked_since = None
+        p.last_hb_sent = -1e18
+        p.next_resend = 0.0
+        return p.endpoint
 
     def _unknown_hello(
         self, src: bytes, parsed: tuple[Any, ...], now: float, observed_host: str | None,
@@ -540,6 +578,11 @@ class ReliableCore:
                     sample = now - o.first_sent
             p.base = cum + 1
             p.next_resend = 0.0
+            if p.fallback is not None and p.endpoint == p.advertised:
+                # a stall sent us to where it says it listens, and it answers there
+                log.info("peer %s answers at %s: following it", p.peer_id.hex()[:16],
+                         p.endpoint)
+                self._follow(p, p.endpoint, now)
         if sample is not None:
             c = self.config
             if p.srtt is None:
@@ -575,11 +618,17 @@ class ReliableCore:
     def stalled(self, now: float, after: float) -> list[bytes]:
         """Peers whose oldest unacknowledged frame went out more than ``after`` seconds
         ago: their connection may be a zombie (taken over, or refused as a duplicate by
-        the remote ROUTER), and the driver re-opens it."""
+        the remote ROUTER), and the driver re-opens it; and peers to whom no frame could
+        be queued for that long while they advertise another endpoint."""
         out = []
         for p in self._peers.values():
             o = p.unacked.get(p.base)
             if o is not None and o.attempts and now - o.first_sent > after:
+                out.append(p.peer_id)
+            elif p.blocked_since is not None and now - p.blocked_since > after \
+                    and (p.fallback is not None or p.advertised not in (None, p.endpoint)):
+                # nothing could even be sent to where we dial it, and it told us (proven)
+                # it listens elsewhere: see reach_stalled
                 out.append(p.peer_id)
         return out
 
@@ -646,7 +695,10 @@ class ReliableCore:
                 if not self._send(p.peer_id, frame, now):
                     # Not even queued (no connection yet): does not count as an
                     # attempt; poll again soon, and stop trying the rest now.
+                    if p.blocked_since is None:
+                        p.blocked_since = now
                     return min(nxt, now + self._retry_delay(p))
+                p.blocked_since = None
                 o.attempts += 1
                 o.last_sent = now
                 if o.attempts == 1:
