@@ -1299,6 +1299,8 @@ STEP_WORDS = {
     "game.act": N_("move"),
     "game.rcommit": N_("commitment to a random value"),
     "game.rreveal": N_("random value"),
+    # a decryption share that shows a played or discarded card to everyone
+    "open": N_("decryption share of a card shown to all"),
 }
 
 
@@ -1780,7 +1782,13 @@ def verify_lines(report: GameReport, me: int | None = None) -> list[str]:
         named = report.waiting_for is not None and report.waiting_for < len(names)
         if named:
             values["name"] = names[report.waiting_for]  # type: ignore[index]
-        if not report.hands:
+        yours = named and report.waiting_for == me   # one's own game, stopped at one's turn
+        if not report.hands and yours:
+            text = _("Fair so far; the match stopped in hand %(hand)d, waiting for you, "
+                     "before any hand ended. %(entries)d signed entries: every signature, "
+                     "link and move checks out; no shuffle was shown yet. (The next entry, "
+                     "due from %(seat)s, is missing: %(check)s.)")
+        elif not report.hands:
             # no hand ended: no shuffle was shown yet ("every finished hand's shuffle"
             # checked out, of none, read as a claim)
             text = (_("Fair so far; the match stopped in hand %(hand)d, waiting for %(name)s, "
@@ -1791,6 +1799,11 @@ def verify_lines(report: GameReport, me: int | None = None) -> list[str]:
                       "ended. %(entries)d signed entries: every signature, link and move "
                       "checks out; no shuffle was shown yet. (The next entry, due from "
                       "%(seat)s, is missing: %(check)s.)"))
+        elif yours:
+            text = _("Fair so far; the match stopped in hand %(hand)d, waiting for you. "
+                     "%(entries)d signed entries: every signature, link and move checks out, "
+                     "and every finished hand's shuffle and cards. (The next entry, due from "
+                     "%(seat)s, is missing: %(check)s.)")
         elif named:
             # "waiting for", not "when Ann left": the file shows whose entry is missing,
             # not why (she may have left, or her connection, or another seat, failed)
@@ -1840,7 +1853,12 @@ def verify_lines(report: GameReport, me: int | None = None) -> list[str]:
         known = isinstance(first, int) and first < len(names)
         if known:
             values["name"] = names[first]  # type: ignore[index]
-        if known and "turns" in h:
+        if known and first == me and "turns" in h:   # "Vous a commencé": the "you" form
+            text = _("hand %(hand)d: you played first, %(turns)d turns, ended by %(end)s; "
+                     "%(scores)s")
+        elif known and first == me:
+            text = _("hand %(hand)d: you played first, %(scores)s")
+        elif known and "turns" in h:
             text = _("hand %(hand)d: %(name)s played first, %(turns)d turns, ended by "
                      "%(end)s; %(scores)s")
         elif known:
@@ -1875,15 +1893,16 @@ def verify_lines(report: GameReport, me: int | None = None) -> list[str]:
                      "signers": ", ".join(_agreement_name(names, s)
                                           for s in e["signers"])}
         out += ["  " + w for w in i18n.wrap(text, WIDTH - 2)]
-    if report.limits:
+    if limits_text(report):
         out += ["  " + w for w in i18n.wrap(limits_text(report), WIDTH - 2)]
     return out
 
 
 def limits_text(report: GameReport) -> str:
-    """The table's agreed time limits, as ``verify`` shows them."""
+    """The table's agreed time limits, as ``verify`` shows them ("" without a readable
+    header: there are none to say)."""
     if report.step_limit is None:
-        return f"time limits: {report.limits}"
+        return ""
     values = {"step": f"{report.step_limit:g}",
               "move": f"{report.decision_limit:g}" if report.decision_limit is not None else ""}
     text = (_("time limits: %(step)s s per protocol step, %(move)s s per move") % values

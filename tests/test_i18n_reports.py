@@ -105,6 +105,42 @@ def test_verify_of_a_game_left_mid_hand_names_you_as_replay_does(
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_verify_of_ones_own_game_says_you_in_the_you_form(
+        tmp_path: Path, game: dict[str, Any], language: str) -> None:
+    """One's own game (found by its id, ``me`` = the seat) said "Vous a commencé" and "en
+    attente de Vous" in French: the name "You" translated, with a third person's verb.
+    Now those lines have their own "you" sentences."""
+    from cli.words import verify_lines
+    from p2p.audit import verify_game
+
+    envs = list(read_transcript(game["path"]).entries)
+    you = next(p.key for p in game["cfg"].players if p.seat == 0)
+    k = next(i for i in range(40, len(envs)) if envs[i].author == you
+             and envs[i].body.get("k") == "game.act")
+    cut = _rewrite(game["path"], tmp_path / "cut.mbt", envs[:k])
+    whole, stopped = verify_game(game["path"]), verify_game(cut)
+    first_seats = [h.get("first_seat") for h in whole.hands]
+    assert 0 in first_seats
+    with i18n.using(language):
+        you_first = i18n._("hand %(hand)d: you played first, %(turns)d turns, ended by "
+                           "%(end)s; %(scores)s").split("%(turns)d")[0] % {
+                               "hand": first_seats.index(0) + 1}
+        said = " ".join(" ".join(verify_lines(whole, me=0)).split())
+        waiting = " ".join(" ".join(verify_lines(stopped, me=0)).split())
+        wait_you = i18n._("Fair so far; the match stopped in hand %(hand)d, waiting for "
+                          "you. %(entries)d signed entries: every signature, link and "
+                          "move checks out, and every finished hand's shuffle and cards. "
+                          "(The next entry, due from %(seat)s, is missing: %(check)s.)")
+        other_first = " ".join(" ".join(verify_lines(whole, me=1)).split())
+    assert you_first in said, said
+    if language == "fr":
+        assert "Vous a " not in said and "Vous a " not in waiting, (said, waiting)
+        assert "en attente de vous" in waiting, waiting
+    assert wait_you.split("%(hand)d")[0] in waiting, waiting
+    assert you_first not in other_first   # seat 1's view: seat 0 is a player by name
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_replay_speaks_the_players_language_and_names_you_as_a_player(
         game: dict[str, Any], language: str, capsys: pytest.CaptureFixture[str]) -> None:
     """``replay --plain`` rendered the table and the hands in English whatever --lang said
@@ -374,3 +410,16 @@ def test_replay_of_ones_own_game_says_you(game: dict[str, Any], monkeypatch: pyt
     # (a score may read "You 1075": the seat's number is a word of its own)
     assert not re.search(r"\bYou 1\b", out), out[:2000]
     assert "You hold" in out or "You (to move) hold" in out, out[:2000]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_protocol_step_a_stopped_game_can_wait_for_is_in_words(language: str) -> None:
+    """verify of a game that stopped while a card was being shown to all said "open",
+    the protocol's id, in every language: each step a hand can wait for has words."""
+    from cli.words import step_words
+    from p2p.table.session import _STEP_OF_KIND
+
+    with i18n.using(language):
+        for kind in _STEP_OF_KIND:
+            said = step_words(kind)
+            assert said != kind and said.strip(), (kind, said)

@@ -79,6 +79,21 @@ def test_wrap_keeps_newlines_and_rejects_a_silly_width() -> None:
         wrap("a", 0)
 
 
+@pytest.mark.parametrize("width", [16, 20, 40, 62])
+def test_wrap_never_starts_a_line_with_french_spaced_punctuation(width: int) -> None:
+    """The French line-mode board read "Défausse" then ": vide." on the next line: a
+    colon (or ; ! ? ») set apart by a space stays with the word before it, a « with the
+    word after it."""
+    text = ("Manche 1, classique, voyage de 1000 km. Pioche : 90 cartes. Défausse : vide. "
+            "Elle dit « Attention ! » puis joue ; et vous ?")
+    lines = wrap(text, width)
+    assert all(cells(line) <= width for line in lines)
+    assert " ".join(lines) == text
+    for line in lines:
+        assert line.split()[0] not in {":", ";", "!", "?", "»"}, lines
+        assert line.split()[-1] != "«", lines
+
+
 # --- Uyghur: shaping and visual order --------------------------------------------------------
 
 @pytest.mark.parametrize(("logical", "expected"), [

@@ -102,11 +102,29 @@ def wrap(text: str, width: int) -> list[str]:
     return lines
 
 
+#: French sets these apart with a space, which must never start a line ("Défausse\n: vide")
+_CLINGS_LEFT = frozenset(":;!?»")
+
+
+def _glue_punctuation(words: list[str], width: int) -> list[str]:
+    """Words with a lone ``:`` ``;`` ``!`` ``?`` ``»`` kept on the line of the word before
+    it, and a lone ``«`` on the line of the word after it (unless together they are
+    wider than a line)."""
+    out: list[str] = []
+    for word in words:
+        if out and (set(word) <= _CLINGS_LEFT or out[-1] == "«") \
+                and cells(out[-1]) + 1 + cells(word) <= width:
+            out[-1] = f"{out[-1]} {word}"
+        else:
+            out.append(word)
+    return out
+
+
 def _wrap_paragraph(paragraph: str, width: int) -> list[str]:
     # the line's width is carried along, so a paragraph is measured once (not once per word)
     lines: list[str] = []
     line, used = "", 0
-    for word in paragraph.split():
+    for word in _glue_punctuation(paragraph.split(), width):
         w = cells(word)
         while w > width:
             if line:
