@@ -50,11 +50,20 @@ def wait_until(pred: Callable[[], bool], timeout: float = 8.0) -> bool:
     return pred()
 
 
-def _node(ident: Identity, bind: str = "127.0.0.1", port: int = 0, curve: bool = False) -> Node:
-    n = Node(node_id_for(ident.public_key), bind=bind, port=port, config=FAST,
+def _node(ident: Identity, bind: str = "127.0.0.1", port: int = 0, curve: bool = False,
+          config: TransportConfig = FAST) -> Node:
+    n = Node(node_id_for(ident.public_key), bind=bind, port=port, config=config,
              curve=ident.curve_keys() if curve else None)
     n.prove_endpoint(ident.sign, _signed_by_node)
     return n
+
+
+def _admit_each_other(a: Node, b: Node, alice: Identity, bob: Identity) -> None:
+    """Under CURVE: each node admits only the other's key (a seated table)."""
+    a.expect_key(b.node_id, bob.curve_keys().public)
+    b.expect_key(a.node_id, alice.curve_keys().public)
+    a.set_admission(False)
+    b.set_admission(False)
 
 
 @pytest.fixture
@@ -65,10 +74,7 @@ def pair(request: pytest.FixtureRequest) -> Iterator[tuple[Identity, Identity, l
     made = [_node(alice, curve=curve), _node(bob, curve=curve)]
     a, b = made
     if curve:
-        a.expect_key(b.node_id, bob.curve_keys().public)
-        b.expect_key(a.node_id, alice.curve_keys().public)
-        a.set_admission(False)
-        b.set_admission(False)
+        _admit_each_other(a, b, alice, bob)
     a.add_peer(b.node_id, b.endpoint)
     b.add_peer(a.node_id, a.endpoint)
     assert wait_until(lambda: b.peer_status(a.node_id) is PeerStatus.CONNECTED
@@ -123,16 +129,10 @@ def test_peer_that_moved_while_we_were_away_is_found_where_it_says_it_listens(
     made: list[Node] = []
     try:
         for ident, bind in ((alice, "127.0.0.2"), (bob, "127.0.0.1")):
-            n = Node(node_id_for(ident.public_key), bind=bind, config=cfg,
-                     curve=ident.curve_keys() if curve else None)
-            n.prove_endpoint(ident.sign, _signed_by_node)
-            made.append(n)
+            made.append(_node(ident, bind=bind, curve=curve, config=cfg))
         a, b = made
         if curve:
-            a.expect_key(b.node_id, bob.curve_keys().public)
-            b.expect_key(a.node_id, alice.curve_keys().public)
-            a.set_admission(False)
-            b.set_admission(False)
+            _admit_each_other(a, b, alice, bob)
         stale = f"tcp://127.0.0.1:{a.port}"      # where she listened before: nobody now
         b.add_peer(a.node_id, stale)
         a.add_peer(b.node_id, b.endpoint)
