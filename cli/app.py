@@ -507,7 +507,7 @@ class TableApp:
         """What the table is at, without the last message."""
         d = self.driver
         if d.over:
-            return match_over_line(d.match, d.names, d.ended_early) + " " + \
+            return match_over_line(d.match, d.said_names(), d.ended_early) + " " + \
                 _("Press q to leave.")
         if d.hand_over:
             if self.auto:

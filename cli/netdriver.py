@@ -49,6 +49,7 @@ from .words import (
     table_paused_line,
     takeover_line,
     went_silent_line,
+    you_names,
 )
 
 log = logging.getLogger("cli.netdriver")
@@ -298,8 +299,9 @@ class NetDriver:
                         and ev.data.get("before") is not None:
                     self._announced = hand        # a past hand of the backlog: its deal
                     before = ev.data["before"]
-                    self._events.append(hand_start_line(hand + 1, self.names[before.first_seat],
-                                                        before.target, dealt=True))
+                    self._events.append(hand_start_line(
+                        hand + 1, self._said_names(hand)[before.first_seat], before.target,
+                        dealt=True))
                 elif hand == self._shown_hand:
                     self._announce()
             if ev.kind == "takeover" and ev.data.get("hand") == self._shown_hand \
@@ -338,9 +340,9 @@ class NetDriver:
         if view is not None and self._held is None and self.peer.hand_no == self._shown_hand \
                 and self._announced != self._shown_hand:
             self._announced = self._shown_hand
-            self._events.append(hand_start_line(self._shown_hand + 1,
-                                                self.names[view.first_seat], view.target,
-                                                dealt=True))
+            self._events.append(hand_start_line(
+                self._shown_hand + 1, self._said_names(self._shown_hand)[view.first_seat],
+                view.target, dealt=True))
 
     def _say_draw(self, after: Any = None) -> None:
         """"You drew 75." of a draw from the pile once its card is known (in modern rules
@@ -411,10 +413,11 @@ class NetDriver:
             hand = int(ev.data.get("hand", 0))
             final = ev.data.get("final") if hand < self._shown_hand else self._held
             if final is not None and final.over:   # (a past hand: a resumed peer's backlog)
-                return end_line(final, self.names, hand + 1)
+                return end_line(final, self._said_names(hand), hand + 1)
             return ""
         if ev.kind == "match-end":
-            return match_over_line(self.match, self.names) if self.peer.finished else ""
+            return match_over_line(self.match, self.said_names()) if self.peer.finished \
+                else ""
         if ev.kind == "takeover":
             return takeover_line(self.names[int(ev.data["seat"])],
                                  self.runner_name(int(ev.data["runner"])),
@@ -579,6 +582,17 @@ class NetDriver:
                 # own line names who runs it)
                 names[t.seat] = _("%(name)s's bot") % {"name": self.names[t.seat]}
         return tuple(names)
+
+    def _said_names(self, hand: int) -> tuple[str, ...]:
+        """Who played each seat in ``hand``, as a sentence says it on this screen: this
+        seat is "You" while its player plays it (not once a bot took it over)."""
+        names = self._names_in(hand)
+        return you_names(names, self.seat) if names[self.seat] == self.names[self.seat] \
+            else names
+
+    def said_names(self) -> tuple[str, ...]:
+        """The names of the hand on screen as a sentence says them (:meth:`_said_names`)."""
+        return self._said_names(self._shown_hand)
 
     def current_names(self) -> list[str]:
         """Who plays each seat now: a seat a bot took by agreement is that bot's (a bot's

@@ -186,6 +186,13 @@ def you_label(name: str) -> str:
     return _("You") if name == "You" else name
 
 
+def you_names(names: Sequence[str], me: int) -> tuple[str, ...]:
+    """The names as this seat's screen says them in a sentence: its own seat is "You",
+    whatever name the player chose, as :func:`describe` says its moves (a network
+    player read "You drew Roll." beside "Ann plays first" and "Match over: Ann wins")."""
+    return tuple("You" if s == me else n for s, n in enumerate(names))
+
+
 def local_names(names: Sequence[str], me: int) -> tuple[str, ...]:
     """The table's names as this seat shows them: another player who chose the name "You"
     keeps it with the seat's number ("You 2"), so that "You" (and its translation) on this

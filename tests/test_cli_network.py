@@ -131,6 +131,9 @@ def test_a_resumed_console_says_the_past_hands_in_their_order(tmp_path: Path) ->
     mine = [x for x in first if x.startswith(("You played", "You discarded"))]
     drew = [x for x in first if x.startswith("You drew")]
     assert mine and len(drew) >= len(mine) // 2, first
+    # and Ana's own screen says "you" of her in every sentence, live and resumed ("Ana
+    # plays first", "Hand 1 over: Ana completed the trip" beside "You drew Roll.")
+    assert not [x for x in live + log if "Ana" in x], [x for x in live + log if "Ana" in x]
 
 
 def test_the_next_hands_moves_are_said_after_its_deal(tmp_path: Path) -> None:
