@@ -75,7 +75,7 @@ def test_a_quit_game_is_fair_so_far(quit_game: tuple[Path, str]) -> None:
     assert r.returncode == 0, r.stdout + r.stderr
     said = " ".join(r.stdout.split())
     # no hand ended: no shuffle was shown, and verify does not claim to have checked one
-    assert said.startswith("Fair so far; the match stopped in hand 1, waiting for You, "
+    assert said.startswith("Fair so far; the match stopped in hand 1, waiting for you, "
                            "before any hand ended.")
     assert "no shuffle was shown yet" in said and "finished hand" not in said
     assert "FAILED" not in r.stdout
