@@ -41,6 +41,7 @@ from .words import (
     match_over_line,
     moved_line,
     nothing_to_agree_line,
+    pause_over_line,
     seat_taken_line,
     silent_move_wait_line,
     silent_seat_line,
@@ -439,6 +440,8 @@ class NetDriver:
                                 self.current_names())
         if ev.kind == "away":
             return away_line(self.current_names()[int(ev.data["seat"])])
+        if ev.kind == "back":
+            return pause_over_line(self.current_names()[int(ev.data["seat"])])
         if ev.kind == "status" and ev.data.get("status") == "moved" and ev.data.get("endpoint"):
             return moved_line(self.current_names()[int(ev.data["seat"])],
                               str(ev.data["endpoint"]).removeprefix("tcp://"))

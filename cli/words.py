@@ -838,6 +838,13 @@ def back_again_line(name: str) -> str:
     return _("%(name)s is connected again.") % {"name": name}
 
 
+def pause_over_line(name: str) -> str:
+    """The table paused on a seat (its player quit for now, or its move was late) goes on:
+    that seat has written again (nothing was said: the last line stayed "Paused: …
+    waits for them to come back" while the game went on)."""
+    return _("The pause is over: %(name)s plays on.") % {"name": name}
+
+
 def silent_seat_line(name: str) -> str:
     """A seat fell silent in a network game (its player left, or its step passed the
     time limit): the choices of the others, by key, and what they cost (one key left the
