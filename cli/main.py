@@ -62,6 +62,10 @@ def interrupted_line(args: argparse.Namespace | None) -> str:
     verb = getattr(args, "verb", None)
     if verb == "play" and getattr(args, "in_process", False):
         return _("interrupted; nothing was saved (play --in-process keeps no game)")
+    if verb in ("host", "join") and not getattr(args, "game_saved", False):
+        # still in the lobby (or asking for the table): no game had begun ("the game is
+        # saved (millebornes resume)" sent a host who never had a guest to an older game)
+        return _("interrupted")
     if verb in SAVING_VERBS:
         return _("interrupted; the game is saved (millebornes resume)")
     return _("interrupted")
