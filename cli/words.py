@@ -452,6 +452,12 @@ def describe(before: HandState, action: Action, after: HandState, names: Sequenc
                 == "You":
             return _("%(name)s played %(card)s on you.") % {"name": who(action.seat),
                                                             "card": name}
+        if action.target is not None and "You" in side_names(
+                names, before.seating)[action.target].split(" & "):
+            # the viewer's team, as the prompt under it says ("on You & Cy" above "on your
+            # side: c for a coup fourré")
+            return _("%(name)s played %(card)s on your side.") % {"name": who(action.seat),
+                                                                  "card": name}
         if action.target is not None:
             return says(who(action.seat), _("You played %(card)s on %(target)s."),
                         _("%(name)s played %(card)s on %(target)s."), card=name,

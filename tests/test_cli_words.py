@@ -161,3 +161,36 @@ def test_a_networked_player_s_own_moves_are_said_as_you() -> None:
     assert said[0] and all(line.startswith("You ") for line in said[0]), said
     assert said[1] and all(line.startswith("Ben ") for line in said[1]), said
     assert not any("Ann" in line for line in said[0] + said[1]), said
+
+
+def test_a_hazard_on_ones_team_is_said_on_your_side_as_the_prompt_says() -> None:
+    """`play --teams 2x2`: the log said "Bo played Speed Limit on You & Cy." right above
+    the prompt "Bo played Speed Limit on your side: c for a coup fourré…"."""
+    import random
+
+    from engine import KIND_OF, new_hand
+    from engine.cards import NAMES_EN
+
+    rules = preset("modern")
+    seating = Seating.parse(4, "2x2")
+    names = ["You", "Bo", "Cy", "Di"]
+    for seed in range(200):
+        deck = list(rules.deck(seating))
+        random.Random(seed).shuffle(deck)
+        state = new_hand(rules, seating, deck, 1)
+        while tuple(state.actors()) == (1,) and state.phase != PLAY:
+            state = apply_action(state, legal_actions(state, 1)[0])
+        hazards = [a for a in legal_actions(state, 1) if isinstance(a, Play)
+                   and a.target == seating.side_of(0)]
+        if not hazards:
+            continue
+        line = describe(state, hazards[0], apply_action(state, hazards[0]), names, 0,
+                        you=True)
+        card = NAMES_EN[KIND_OF[hazards[0].card]]
+        assert line == f"Bo played {card} on your side.", line
+        # a replay, whose viewer is nobody's "You", names the side
+        line = describe(state, hazards[0], apply_action(state, hazards[0]),
+                        ["Ann", "Bo", "Cy", "Di"], 0)
+        assert line == f"Bo played {card} on Ann & Cy.", line
+        return
+    raise AssertionError("no deal lets Bo attack the first team at once")
