@@ -1774,7 +1774,8 @@ def verify_lines(report: GameReport, me: int | None = None) -> list[str]:
     sides = len(report.totals) or len(names)
 
     def scores(values: Sequence[int]) -> str:
-        return ", ".join(f"{side_label(names, sides, i)} {v}"
+        # each score on the line of its name ("…; You 125, Bo" / "1300")
+        return ", ".join(f"{side_label(names, sides, i)}{i18n.NO_BREAK}{v}"
                          for i, v in enumerate(values))
 
     out: list[str] = []

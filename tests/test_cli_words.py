@@ -194,3 +194,21 @@ def test_a_hazard_on_ones_team_is_said_on_your_side_as_the_prompt_says() -> None
         assert line == f"Bo played {card} on Ann & Cy.", line
         return
     raise AssertionError("no deal lets Bo attack the first team at once")
+
+
+def test_verify_keeps_each_score_on_the_line_of_its_name() -> None:
+    """verify said "…ended by a completed trip; You 125, Bo" and "1300" on the next line."""
+    from cli import i18n
+    from cli.words import verify_lines
+    from p2p.audit import GameReport, VerifyReport
+
+    report = GameReport(ok=True, crypto=VerifyReport(), names=("You", "Bo"), complete=True,
+                        hands=[{"hand": 0, "first_seat": 1, "turns": 57, "end": "trip",
+                                "scores": [125, 1300]}], totals=(125, 1300), winner=1)
+    lines = verify_lines(report)
+    start = next(i for i, line in enumerate(lines) if line.startswith("  hand 1: "))
+    assert lines[start:start + 2] == [
+        "  hand 1: Bo played first, 57 turns, ended by a completed trip; You 1 125,",
+        "    Bo 1300"], lines
+    assert all(i18n.NO_BREAK not in line and len(line) <= 80 for line in lines), lines
+    assert i18n.wrap(f"a b{i18n.NO_BREAK}c", 3) == ["a", "b c"]
