@@ -212,3 +212,16 @@ def test_verify_keeps_each_score_on_the_line_of_its_name() -> None:
         "    Bo 1300"], lines
     assert all(i18n.NO_BREAK not in line and len(line) <= 80 for line in lines), lines
     assert i18n.wrap(f"a b{i18n.NO_BREAK}c", 3) == ["a", "b c"]
+
+
+def test_ones_own_pass_is_said_in_the_past_as_the_moves_around_it() -> None:
+    """The French log read "Vous avez pioché Feu rouge. / Vous laissez passer l'attaque."
+    (Swedish "Du drog … / Du låter attacken stå", Afrikaans "Jy het … getrek / Jy laat die
+    gevaar staan"): the pass, a move made, in the present among moves in the past."""
+    from cli import i18n
+    from cli.i18n import _
+    said = {"fr": "Vous avez laissé passer l'attaque.", "sv": "Du lät attacken stå.",
+            "af": "Jy het die gevaar laat staan."}
+    for lang, line in said.items():
+        with i18n.using(lang):
+            assert _("You let the hazard stand.") == line, lang
