@@ -165,6 +165,18 @@ def test_an_error_at_a_terminal_is_wrapped_at_spaces(
     assert " ".join(terminal.getvalue().split()) == " ".join(err.split())
 
 
+def test_a_mistyped_verb_is_answered_with_the_one_it_likely_meant(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`millebornes plya` listed every verb after "VERB: invalid choice"; a typo at the
+    table was already answered "did you mean 'play'?"."""
+    assert main(["plya"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("millebornes: unknown command 'plya': did you mean 'play'? "
+                          "(`millebornes --help` shows the usage)"), err
+    assert main(["xyz"]) == 2                       # nothing close: the list, as before
+    assert "invalid choice: 'xyz' (choose from 'play', 'host'" in capsys.readouterr().err
+
+
 def _busy_port() -> socket.socket:
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
