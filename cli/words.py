@@ -70,11 +70,17 @@ Keys (N = a card's number in your hand):
   c  coup fourré    n  let a hazard stand (pass)    y / n  answer a question
   ?  why the selected card can or cannot be played now
   Enter  next hand     : or /  type a command     Esc  back     h or F1  help
-  q  leave (asks first; the game is saved and can be resumed)
+  q  leave (%(leave)s)
 Commands: play N, play N on NAME, discard N, draw, draw discard, coup, pass,
   extend yes|no, why N (? N), next, help, quit.
 Marks: + playable now; * a coup fourré; ★ the card you just drew.
   Safeties: RW Right of Way, ET Extra Tank, PP Puncture-Proof, DA Driving Ace.""")
+
+#: What q does, in the help's keys: the game is kept for ``resume``, or (``play
+#: --in-process``) not at all (the keys said "the game is saved and can be resumed" right
+#: above "This game is not saved").
+LEAVE_SAVED = N_("asks first; the game is saved and can be resumed")
+LEAVE_NOT_SAVED = N_("asks first; the game is not saved")
 
 #: The key of a draw from the discard pile, listed only where the rules allow one (it was
 #: listed in classic rules, where it never applies).
@@ -159,7 +165,7 @@ def help_text(color: bool, saved: bool = True, network: bool = False,
     nowhere, that leaving ends it: the keys' line says a game is saved; for a network
     game, the keys of a pause; ``log_keys``: the log's scrolling keys; ``draw_discard``:
     the rules let a player take the discard's top, so its key is listed)."""
-    keys = _(HELP).split("\n")
+    keys = (_(HELP) % {"leave": _(LEAVE_SAVED if saved else LEAVE_NOT_SAVED)}).split("\n")
     if draw_discard:
         # beside "space  draw…" (the fourth line in every language) where it fits, as the
         # help was laid out before classic rules left it out: a line of its own pushed a
