@@ -24,6 +24,7 @@ from engine.bots import bot_names, is_bot_name, parse_bot_spec
 from . import i18n
 from .bot_limit import try_make
 from .i18n import N_, _
+from .words import reply
 
 #: Bot names offered at a local table, in seat order after the human.
 BOT_NAMES = ("Bo", "Cy", "Di", "Ed", "Flo")
@@ -271,7 +272,6 @@ class Parser(argparse.ArgumentParser):
             guess = difflib.get_close_matches(str(value).lower(), list(action.choices), n=1,
                                               cutoff=0.6)
             if guess:
-                from .words import reply
                 raise argparse.ArgumentError(None, reply("did-you-mean", word=value,
                                                          guess=guess[0]))
         super()._check_value(action, value)
