@@ -507,7 +507,7 @@ class TableApp:
         """What the table is at, without the last message."""
         d = self.driver
         if d.over:
-            return match_over_line(d.match, d.names, d.ended_early) + " " + \
+            return match_over_line(d.match, d.said_names(), d.ended_early) + " " + \
                 _("Press q to leave.")
         if d.hand_over:
             if self.auto:
@@ -547,7 +547,8 @@ class TableApp:
 
     def status_lines(self) -> list[str]:
         """The status: the message (or what the table waits for) wrapped at spaces, and
-        below a message what the table waits for, so "Your turn" never disappears."""
+        below a message what the table waits for, so "Your turn" (or whose turn it is)
+        never disappears."""
         return self._status_layout()[0]
 
     def _status_layout(self) -> tuple[list[str], bool]:
@@ -564,6 +565,10 @@ class TableApp:
                 below = wrap(self._table_status(), max(20, cols - 2))
             elif d.my_move() and not self.auto:
                 below = wrap(self._waiting(), max(20, cols - 2))
+            elif not self.auto:
+                # another's turn: whose (an answer to t or ? pressed meanwhile, "Target:
+                # Bea.", hid it until that player had moved)
+                below = wrap(self._table_status(), max(20, cols - 2))
         below = below[:MAX_STATUS - 1]
         room = MAX_STATUS - len(below)
         cut = len(lines) > room

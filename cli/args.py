@@ -9,13 +9,14 @@ traceback.
 from __future__ import annotations
 
 import argparse
+import difflib
 import getpass
 import math
 import os
 import shlex
 from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from engine import BotOptionError, Rules, Seating, parse_option, preset
 from engine.bots import bot_names, is_bot_name, parse_bot_spec
@@ -23,6 +24,7 @@ from engine.bots import bot_names, is_bot_name, parse_bot_spec
 from . import i18n
 from .bot_limit import try_make
 from .i18n import N_, _
+from .words import reply
 
 #: Bot names offered at a local table, in seat order after the human.
 BOT_NAMES = ("Bo", "Cy", "Di", "Ed", "Flo")
@@ -261,6 +263,18 @@ class UsageError(Exception):
 class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are raised (``cli.main`` words them with the
     verb's own usage) instead of printed with the top-level usage and exiting."""
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        # a mistyped verb close to one ("plya"): the verb it most likely meant, as a
+        # mistyped command at the table is answered
+        if isinstance(action, argparse._SubParsersAction) and action.choices is not None \
+                and value not in action.choices:
+            guess = difflib.get_close_matches(str(value).lower(), list(action.choices), n=1,
+                                              cutoff=0.6)
+            if guess:
+                raise argparse.ArgumentError(None, reply("did-you-mean", word=value,
+                                                         guess=guess[0]))
+        super()._check_value(action, value)
 
     def error(self, message: str) -> NoReturn:
         message = message.replace("argument ", "", 1) if message.startswith("argument ") \

@@ -41,6 +41,7 @@ from .words import (
     or_list,
     reply,
     rule_last,
+    sentence,
     side_names,
     with_names,
 )
@@ -180,7 +181,7 @@ def parse(text: str, ctx: Context, extra: Sequence[str] = ()) -> Outcome:
     if ctx.view.phase == OVER:
         if verb == "why" and args:
             c = card_number(ctx, args[0])
-            return _err(c) if isinstance(c, str) else Outcome("message", _why(ctx, c))
+            return _err(c) if isinstance(c, str) else Outcome("message", sentence(_why(ctx, c)))
         if ctx.match_over:
             return _err(reply("match-over"))
         return _err(reply("hand-over"))
@@ -196,7 +197,9 @@ def parse(text: str, ctx: Context, extra: Sequence[str] = ()) -> Outcome:
             if isinstance(t, str):
                 return _err(t)
             target = t
-        return Outcome("message", _why(ctx, c, target))
+        # a sentence, as an error says the same reason when p refuses the card (? said it
+        # without its full stop)
+        return Outcome("message", sentence(_why(ctx, c, target)))
     if verb == "play":
         return _play(ctx, args)
     if verb == "discard":

@@ -34,7 +34,14 @@ from engine.simulate import choose_checked
 from engine.state import DRAW, RESHUFFLE
 
 from .i18n import _
-from .words import bot_failed_line, describe, end_line, hand_start_line, match_over_line
+from .words import (
+    bot_failed_line,
+    describe,
+    end_line,
+    hand_start_line,
+    match_over_line,
+    you_names,
+)
 
 MAX_HANDS = 200  # a match of ties must still end
 
@@ -65,6 +72,11 @@ class TableDriver(Protocol):
 
     def view(self) -> HandState:
         """The human seat's view of the hand in play (or just finished)."""
+        ...
+
+    def said_names(self) -> tuple[str, ...]:
+        """The names as a sentence on this screen says them: the human seat is "You"
+        (the verb agrees: "you play first", "Match over: you win")."""
         ...
 
     def legal(self) -> list[Action]:
@@ -175,7 +187,8 @@ class LocalDriver:
         self.hand_no += 1
         self._scores = None
         state = new_hand(self.rules, self.seating, deck, first, self.match.totals())
-        self.events.append(hand_start_line(self.hand_no, self.names[first], state.target))
+        self.events.append(hand_start_line(self.hand_no, self.said_names()[first],
+                                           state.target))
         return state
 
     def next_hand(self) -> None:
@@ -201,6 +214,9 @@ class LocalDriver:
         return self._scores
 
     # ----- the human seat --------------------------------------------------------------
+    def said_names(self) -> tuple[str, ...]:
+        return you_names(self.names, self.seat)
+
     def view(self) -> HandState:
         return view_of(self.state, self.seat)
 
@@ -300,6 +316,6 @@ class LocalDriver:
         if after.over and not before.over:
             self._scores = score_hand(after)
             self.match = self.match.record(self._scores)
-            self.events.append(end_line(after, self.names, self.hand_no))
+            self.events.append(end_line(after, self.said_names(), self.hand_no))
             if self.match.over:
-                self.events.append(match_over_line(self.match, self.names))
+                self.events.append(match_over_line(self.match, self.said_names()))

@@ -42,6 +42,8 @@ SAME_KEY = N_("this key is already seated at the table; use --identity FILE for 
             "player on one account")
 #: A key's fingerprint as players read it (p2p.crypto.identity.fingerprint: XXXXX-XXXXX).
 FINGERPRINT = re.compile(r"[A-Z2-7]{5}-[A-Z2-7]{5}")
+#: Seconds ``join`` without ``--peer`` looks for tables on the LAN (said as it starts).
+LOOK_SECONDS = 10.0
 #: Seconds between two prints of the lobby's seats (the latest state is shown).
 SHOW_EVERY = 0.5
 #: The most addresses of one announced table that ``join`` tries, each for the
@@ -77,9 +79,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         def wanted(t: Any) -> bool:
             return table_matches(t, want)
 
-        print(i18n.display(_("looking for tables on the LAN...")), file=say)
+        print(i18n.display(_("looking for tables on the LAN (waiting up to %(seconds)s s)")
+                           % {"seconds": f"{LOOK_SECONDS:g}"}), file=say)
         with browse_tables(interfaces=args.mdns) as b:
-            tables = b.wait_for(lambda ts: any(wanted(t) for t in ts), 10.0)
+            tables = b.wait_for(lambda ts: any(wanted(t) for t in ts), LOOK_SECONDS)
             if tables and user_fp is None:
                 # the other tables answer within moments of the first: joining whichever
                 # answered first would seat the player at a stranger's table (or at one

@@ -18,12 +18,15 @@ from p2p.net.discovery import (
 from . import i18n
 from .args import with_defaults
 from .i18n import _, ngettext
+from .words import paragraph
 
 #: Seconds between two lines about the same table when only its details changed: a
 #: machine changing its records all the time must not scroll the other tables away.
 UPDATE_EVERY = 5.0
 #: Seconds between two looks at what changed.
 FLUSH_EVERY = 0.5
+#: Seconds with no table listed before the lobby says so (once).
+NONE_YET_AFTER = 5.0
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
@@ -79,15 +82,31 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             "(%(n)d announced tables not listed: at most %(most)d tables from one address)",
             ignored) % {"n": ignored, "most": MAX_TABLES_PER_ADDRESS}), file=say, flush=True)
 
+    said_none = False
+
+    def none_yet(now: float, started: float, end: float | None) -> None:
+        """No table seen yet: said once (an empty list under its heading left a newcomer
+        wondering whether the lobby worked, or what to do)."""
+        nonlocal said_none
+        if said_none or shown or (now - started < NONE_YET_AFTER
+                                  and (end is None or now < end)):
+            return
+        said_none = True
+        print(paragraph(_("(no table seen yet: a table hosted on this LAN appears here as "
+                          "soon as it is announced; millebornes host opens one)")),
+              file=say, flush=True)
+
     print(i18n.display(_("tables on the LAN (Ctrl-C to stop):")), file=say)
     with browse_tables(seen, interfaces=args.mdns) as browser:
-        end = time.monotonic() + seconds if seconds > 0 else None
+        started = time.monotonic()
+        end = started + seconds if seconds > 0 else None
         try:
             while end is None or time.monotonic() < end:
                 time.sleep(FLUSH_EVERY if end is None else
                            max(0.0, min(FLUSH_EVERY, end - time.monotonic())))
                 flush(time.monotonic())
                 flush_ignored(browser.ignored, time.monotonic())
+                none_yet(time.monotonic(), started, end)
         except KeyboardInterrupt:
             pass
     return 0

@@ -12,6 +12,7 @@ import argparse
 import importlib
 import logging
 import os
+import shutil
 import sys
 import threading
 import time
@@ -23,7 +24,7 @@ from . import bot_limit, i18n
 from .args import VERB_MODULES, UsageError, build_parser
 from .i18n import _
 from .logs import setup_logging
-from .words import error_line
+from .words import error_line, wrap
 
 log = logging.getLogger("cli")
 
@@ -56,12 +57,28 @@ def setup_language(argv: Sequence[str]) -> i18n.Translator:
 SAVING_VERBS = ("play", "host", "join", "resume")
 
 
+def say_error(text: str) -> None:
+    """An ending sentence on stderr: one line for a script or a log; at a terminal,
+    wrapped at spaces to its width (the terminal cut a long one mid-word: "is mu" /
+    "lticast allowed", "(the connection was refused" / "):")."""
+    try:
+        tty = sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    lines = wrap(text, max(20, shutil.get_terminal_size().columns)) if tty else [text]
+    print("\n".join(i18n.display(line) for line in lines), file=sys.stderr)
+
+
 def interrupted_line(args: argparse.Namespace | None) -> str:
     """What Ctrl-C leaves behind, said truly: a game kept for ``resume``, nothing kept
     (``play --in-process``), or no game at all (the other verbs)."""
     verb = getattr(args, "verb", None)
     if verb == "play" and getattr(args, "in_process", False):
         return _("interrupted; nothing was saved (play --in-process keeps no game)")
+    if verb in ("host", "join") and not getattr(args, "game_saved", False):
+        # still in the lobby (or asking for the table): no game had begun ("the game is
+        # saved (millebornes resume)" sent a host who never had a guest to an older game)
+        return _("interrupted")
     if verb in SAVING_VERBS:
         return _("interrupted; the game is saved (millebornes resume)")
     return _("interrupted")
@@ -81,8 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 (verbs.get(args.verb) or parser).error(
                     _("unrecognized arguments: %(args)s") % {"args": " ".join(extra)})
         except UsageError as exc:
-            print(i18n.display(_("%(prog)s: %(error)s (`%(prog)s --help` shows the usage)")
-                               % {"prog": exc.prog, "error": exc}), file=sys.stderr)
+            say_error(_("%(prog)s: %(error)s (`%(prog)s --help` shows the usage)")
+                      % {"prog": exc.prog, "error": exc})
             return 2
         # the language asked for on the command line (None: the config's or the
         # locale's), carried by the resume hint so a game comes back in it
@@ -105,19 +122,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             pass
         return 0
     except (ValueError, OSError) as exc:
-        print(i18n.display(f"{_prog(args)}: {error_line(exc)}"), file=sys.stderr)
+        say_error(f"{_prog(args)}: {error_line(exc)}")
         return 2
     except KeyboardInterrupt:
-        print(i18n.display(interrupted_line(args)), file=sys.stderr)
+        say_error(interrupted_line(args))
         return 130
     except Exception as exc:   # a bug: one sentence here, the traceback in the log file
         _log_bug(args, logged)
-        print(i18n.display(
-            _("millebornes %(verb)s: unexpected error: %(error)s (the details are in "
-              "millebornes.log in the data folder)")
-            % {"verb": getattr(args, "verb", None) or "", "error":
-               f"{type(exc).__name__}: {exc}"}).replace("millebornes :", "millebornes:", 1),
-            file=sys.stderr)
+        say_error(
+            (_("millebornes %(verb)s: unexpected error: %(error)s (the details are in "
+               "millebornes.log in the data folder)")
+             % {"verb": getattr(args, "verb", None) or "", "error":
+                f"{type(exc).__name__}: {exc}"}).replace("millebornes :", "millebornes:", 1))
         return 1
 
 

@@ -41,6 +41,7 @@ from .words import (
     match_over_line,
     moved_line,
     nothing_to_agree_line,
+    pause_over_line,
     seat_taken_line,
     silent_move_wait_line,
     silent_seat_line,
@@ -49,6 +50,7 @@ from .words import (
     table_paused_line,
     takeover_line,
     went_silent_line,
+    you_names,
 )
 
 log = logging.getLogger("cli.netdriver")
@@ -274,20 +276,35 @@ class NetDriver:
     def _collect(self) -> None:
         if self._thread is None:
             self._watch_peers()
-        view = self.peer.view()
-        if view is not None and self._held is None and self.peer.hand_no == self._shown_hand \
-                and self._announced != self._shown_hand:
-            self._announced = self._shown_hand
-            # who plays first, as the in-process table and the replay say it
-            self._events.append(hand_start_line(self._shown_hand + 1,
-                                                self.names[view.first_seat], view.target,
-                                                dealt=True))
+        events = agreed_first(self.peer.drain_events())
+        # a resumed peer's backlog: the hands before this one, said first (the deal of the
+        # hand in play was said above hand 1's moves, and hand 1's end not at all)
+        if not any(int(ev.data.get("hand", self._shown_hand)) < self._shown_hand
+                   for ev in events if ev.kind in ("action", "hand-start", "hand-end")):
+            self._announce()
         self._say_draw()
         if self._later:
             due = [(h, w) for h, w in self._later if self._said_start_of(h)]
             self._events.extend(w for _, w in due)
             self._later = [item for item in self._later if item not in due]
-        for ev in agreed_first(self.peer.drain_events()):
+        for ev in events:
+            if self._draw_unsaid is not None and ev.kind in ("action", "hand-end") \
+                    and int(ev.data.get("hand", -1)) == self._draw_unsaid[0] < self.peer.hand_no:
+                # a draw of a past hand (a resumed peer's backlog): its card is in the hand
+                # the next step starts from
+                self._say_draw(ev.data.get("before") if ev.kind == "action"
+                               else ev.data.get("final"))
+            if ev.kind == "action":
+                hand = int(ev.data.get("hand", self._shown_hand))
+                if self._announced < hand < self._shown_hand \
+                        and ev.data.get("before") is not None:
+                    self._announced = hand        # a past hand of the backlog: its deal
+                    before = ev.data["before"]
+                    self._events.append(hand_start_line(
+                        hand + 1, self._said_names(hand)[before.first_seat], before.target,
+                        dealt=True))
+                elif hand == self._shown_hand:
+                    self._announce()
             if ev.kind == "takeover" and ev.data.get("hand") == self._shown_hand \
                     and self._held is None:
                 # the hand was voided: hold its last view until the player moves on
@@ -314,17 +331,29 @@ class NetDriver:
                 self._later.append((int(ev.data.get("hand", self._shown_hand)), words))
             elif words:
                 self._events.append(words)
+        self._announce()
         self._say_draw()
 
-    def _say_draw(self) -> None:
+    def _announce(self) -> None:
+        """Say the deal of the hand on screen once it is dealt: who plays first, as the
+        in-process table and the replay say it."""
+        view = self.peer.view()
+        if view is not None and self._held is None and self.peer.hand_no == self._shown_hand \
+                and self._announced != self._shown_hand:
+            self._announced = self._shown_hand
+            self._events.append(hand_start_line(
+                self._shown_hand + 1, self._said_names(self._shown_hand)[view.first_seat],
+                view.target, dealt=True))
+
+    def _say_draw(self, after: Any = None) -> None:
         """"You drew 75." of a draw from the pile once its card is known (in modern rules
         the card comes after the draw is applied: the draw was never said, in the log or
-        in line mode)."""
+        in line mode). ``after``: a state of the draw's hand after it (else the view)."""
         if self._draw_unsaid is None:
             return
         hand, before, action = self._draw_unsaid
-        view = self.peer.view()
-        if hand != self.peer.hand_no or view is None:
+        view = after if after is not None else self.peer.view()
+        if (after is None and hand != self.peer.hand_no) or view is None:
             self._draw_unsaid = None
             return
         line = describe(before, action, view, self.names, self.seat, you=True)
@@ -382,11 +411,14 @@ class NetDriver:
         if ev.kind == "hand-start":
             return dealing_line(int(ev.data.get("hand", 0)) + 1)
         if ev.kind == "hand-end":
-            if self._held is not None and self._held.over:
-                return end_line(self._held, self.names, int(ev.data.get("hand", 0)) + 1)
+            hand = int(ev.data.get("hand", 0))
+            final = ev.data.get("final") if hand < self._shown_hand else self._held
+            if final is not None and final.over:   # (a past hand: a resumed peer's backlog)
+                return end_line(final, self._said_names(hand), hand + 1)
             return ""
         if ev.kind == "match-end":
-            return match_over_line(self.match, self.names) if self.peer.finished else ""
+            return match_over_line(self.match, self.said_names()) if self.peer.finished \
+                else ""
         if ev.kind == "takeover":
             return takeover_line(self.names[int(ev.data["seat"])],
                                  self.runner_name(int(ev.data["runner"])),
@@ -408,6 +440,8 @@ class NetDriver:
                                 self.current_names())
         if ev.kind == "away":
             return away_line(self.current_names()[int(ev.data["seat"])])
+        if ev.kind == "back":
+            return pause_over_line(self.current_names()[int(ev.data["seat"])])
         if ev.kind == "status" and ev.data.get("status") == "moved" and ev.data.get("endpoint"):
             return moved_line(self.current_names()[int(ev.data["seat"])],
                               str(ev.data["endpoint"]).removeprefix("tcp://"))
@@ -551,6 +585,17 @@ class NetDriver:
                 # own line names who runs it)
                 names[t.seat] = _("%(name)s's bot") % {"name": self.names[t.seat]}
         return tuple(names)
+
+    def _said_names(self, hand: int) -> tuple[str, ...]:
+        """Who played each seat in ``hand``, as a sentence says it on this screen: this
+        seat is "You" while its player plays it (not once a bot took it over)."""
+        names = self._names_in(hand)
+        return you_names(names, self.seat) if names[self.seat] == self.names[self.seat] \
+            else names
+
+    def said_names(self) -> tuple[str, ...]:
+        """The names of the hand on screen as a sentence says them (:meth:`_said_names`)."""
+        return self._said_names(self._shown_hand)
 
     def current_names(self) -> list[str]:
         """Who plays each seat now: a seat a bot took by agreement is that bot's (a bot's

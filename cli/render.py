@@ -412,7 +412,8 @@ def hand_lines(view: HandState, seat: int, legal: Sequence[Action], lang: str | 
                fresh: int | None = None, width: int = WIDTH) -> list[Line]:
     """Numbered cards coloured by family; playable ones marked ``+`` after the name, the
     card just drawn (``fresh``) marked ``★`` after its number. Names get the room a wider
-    screen (``width`` columns) gives: 13 cells at 80 ("Puncture-Pro…" at 100 too before).
+    screen (``width`` columns) gives: 15 cells at 80, the four cards of a row filling it
+    (13 cut "Puncture-Pro…", sv "Punkteringsf…" there; "Puncture-Pro…" at 100 too before).
 
     ``cards``: the hand in the order the console numbers it (default: the view's order).
     ``verbose`` (plain mode, screen readers) gives one card per line with its family
@@ -438,7 +439,7 @@ def hand_lines(view: HandState, seat: int, legal: Sequence[Action], lang: str | 
         head.append(("class:dim", "  " + _("(★ just drawn)")))
     out = [head]
     row: Line = []
-    room = max(13, min(24, width // per_row - 7))
+    room = max(13, min(24, width // per_row - 5))
     for i, c in enumerate(cards, 1):
         mark = "+" if c in can else ""
         text = _fit(card_label(c, lang, color), room)

@@ -205,7 +205,9 @@ def all_hands_lines(state: HandState, names: Sequence[str], lang: str | None = N
             wrapped = i18n.wrap(text % values, render.WIDTH - 4)
             out += [[("", ("  " if k == 0 else "    ") + w)] for k, w in enumerate(wrapped)]
             continue
-        label = f"{'▶ ' if seat in acting else '  '}{render._fit(name, 10).ljust(10)}"
+        # "You" in the player's language, as the board above says it (fr "▶ You" below
+        # "▶ Vous")
+        label = f"{'▶ ' if seat in acting else '  '}{render._fit(you_label(name), 10).ljust(10)}"
         room = render.WIDTH - len(label)
         rows = [cards[j:j + per_row] for j in range(0, len(cards), per_row)] or [()]
         for r, row in enumerate(rows):

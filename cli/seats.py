@@ -162,6 +162,7 @@ def my_store(start: TableStart, node: Node, args: argparse.Namespace) -> Store:
     # player whose computer crashed had only `games`' hint, which cannot know it, and
     # resume said "belongs to another identity")
     extra = {REMEMBERED_IDENTITY: str(Path(chosen).resolve())} if chosen else {}
+    args.game_saved = True        # from here on, Ctrl-C leaves a game to resume
     return Store.create(data_dir(args), start.cfg.header(), start.seat, port=node.port,
                         bind="0.0.0.0" if bind == "*" else bind, endpoints=start.endpoints,
                         extra=extra)

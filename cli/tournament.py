@@ -436,6 +436,26 @@ def run_tournament(args: argparse.Namespace) -> int:
     return code
 
 
+
+def source_lines(head: str, items: Sequence[str], width: int = 80) -> list[str]:
+    """A bot's points by source: ``head`` then the items, each kept whole on a line of at
+    most ``width`` cells, the next lines under the first item (a line of 96 columns was
+    cut by the terminal in the middle of a number: "Trip completed 3" / "71.4")."""
+    lines: list[str] = []
+    line, indent = head, " " * i18n.cells(head)
+    for k, item in enumerate(items):
+        piece = item + ("," if k < len(items) - 1 else "")
+        if line == head:
+            line += piece
+        elif i18n.cells(line) + 1 + i18n.cells(piece) > width:
+            lines.append(line)
+            line = indent + piece
+        else:
+            line = f"{line} {piece}"
+    lines.append(line.rstrip())
+    return lines
+
+
 def _report(args: argparse.Namespace, specs: list[str], rules: Rules, seating: Seating,
             results: list[MatchResult], started: float, stopped: str | None = None) -> int:
     """The report of ``results`` on stdout (``--json``: one object, with ``stopped``
@@ -475,9 +495,10 @@ def _report(args: argparse.Namespace, specs: list[str], rules: Rules, seating: S
                                                             strict=True)]))
     print(i18n.display(_("points per hand by source:")))
     for b in report["bots"]:
-        items = ", ".join(f"{i18n.score_item_name(src) if src in i18n.SCORE_ITEMS else src} {v}"
-                          for src, v in b["points_per_hand"].items() if v and src != "total")
-        print(i18n.display(f"  {b['bot']:<{w}} {items}"))
+        items = [f"{i18n.score_item_name(src) if src in i18n.SCORE_ITEMS else src} {v}"
+                 for src, v in b["points_per_hand"].items() if v and src != "total"]
+        for line in source_lines(f"  {b['bot']:<{w}} ", items):
+            print(i18n.display(line))
     print(i18n.display(_("pairs (first bot's share of match wins):")))
     for p in report["pairs"]:
         lo, hi = p["ci95"]

@@ -70,11 +70,17 @@ Keys (N = a card's number in your hand):
   c  coup fourré    n  let a hazard stand (pass)    y / n  answer a question
   ?  why the selected card can or cannot be played now
   Enter  next hand     : or /  type a command     Esc  back     h or F1  help
-  q  leave (asks first; the game is saved and can be resumed)
+  q  leave (%(leave)s)
 Commands: play N, play N on NAME, discard N, draw, draw discard, coup, pass,
   extend yes|no, why N (? N), next, help, quit.
 Marks: + playable now; * a coup fourré; ★ the card you just drew.
   Safeties: RW Right of Way, ET Extra Tank, PP Puncture-Proof, DA Driving Ace.""")
+
+#: What q does, in the help's keys: the game is kept for ``resume``, or (``play
+#: --in-process``) not at all (the keys said "the game is saved and can be resumed" right
+#: above "This game is not saved").
+LEAVE_SAVED = N_("asks first; the game is saved and can be resumed")
+LEAVE_NOT_SAVED = N_("asks first; the game is not saved")
 
 #: The key of a draw from the discard pile, listed only where the rules allow one (it was
 #: listed in classic rules, where it never applies).
@@ -159,7 +165,7 @@ def help_text(color: bool, saved: bool = True, network: bool = False,
     nowhere, that leaving ends it: the keys' line says a game is saved; for a network
     game, the keys of a pause; ``log_keys``: the log's scrolling keys; ``draw_discard``:
     the rules let a player take the discard's top, so its key is listed)."""
-    keys = _(HELP).split("\n")
+    keys = (_(HELP) % {"leave": _(LEAVE_SAVED if saved else LEAVE_NOT_SAVED)}).split("\n")
     if draw_discard:
         # beside "space  draw…" (the fourth line in every language) where it fits, as the
         # help was laid out before classic rules left it out: a line of its own pushed a
@@ -184,6 +190,13 @@ def or_list(items: Iterable[str]) -> str:
 def you_label(name: str) -> str:
     """The human's default name "You" in the active language; any other name as is."""
     return _("You") if name == "You" else name
+
+
+def you_names(names: Sequence[str], me: int) -> tuple[str, ...]:
+    """The names as this seat's screen says them in a sentence: its own seat is "You",
+    whatever name the player chose, as :func:`describe` says its moves (a network
+    player read "You drew Roll." beside "Ann plays first" and "Match over: Ann wins")."""
+    return tuple("You" if s == me else n for s, n in enumerate(names))
 
 
 def local_names(names: Sequence[str], me: int) -> tuple[str, ...]:
@@ -445,6 +458,12 @@ def describe(before: HandState, action: Action, after: HandState, names: Sequenc
                 == "You":
             return _("%(name)s played %(card)s on you.") % {"name": who(action.seat),
                                                             "card": name}
+        if action.target is not None and "You" in side_names(
+                names, before.seating)[action.target].split(" & "):
+            # the viewer's team, as the prompt under it says ("on You & Cy" above "on your
+            # side: c for a coup fourré")
+            return _("%(name)s played %(card)s on your side.") % {"name": who(action.seat),
+                                                                  "card": name}
         if action.target is not None:
             return says(who(action.seat), _("You played %(card)s on %(target)s."),
                         _("%(name)s played %(card)s on %(target)s."), card=name,
@@ -829,6 +848,13 @@ def silent_move_wait_line(name: str, state: str, seconds: float) -> str:
 
 def back_again_line(name: str) -> str:
     return _("%(name)s is connected again.") % {"name": name}
+
+
+def pause_over_line(name: str) -> str:
+    """The table paused on a seat (its player quit for now, or its move was late) goes on:
+    that seat has written again (nothing was said: the last line stayed "Paused: …
+    waits for them to come back" while the game went on)."""
+    return _("The pause is over: %(name)s plays on.") % {"name": name}
 
 
 def silent_seat_line(name: str) -> str:
@@ -1754,7 +1780,8 @@ def verify_lines(report: GameReport, me: int | None = None) -> list[str]:
     sides = len(report.totals) or len(names)
 
     def scores(values: Sequence[int]) -> str:
-        return ", ".join(f"{side_label(names, sides, i)} {v}"
+        # each score on the line of its name ("…; You 125, Bo" / "1300")
+        return ", ".join(f"{side_label(names, sides, i)}{i18n.NO_BREAK}{v}"
                          for i, v in enumerate(values))
 
     out: list[str] = []

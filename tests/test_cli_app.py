@@ -11,6 +11,7 @@ from cli_helpers import run_headless, until
 from prompt_toolkit.input.base import PipeInput
 from prompt_toolkit.output import ColorDepth, DummyOutput
 
+from cli import i18n
 from cli.app import TableApp
 from cli.args import use_color
 from cli.driver import LocalDriver
@@ -360,6 +361,16 @@ def test_leaving_a_game_kept_nowhere_says_so() -> None:
         assert "not saved" in app.status_text() and "resume" not in app.status_text()
         from cli.words import help_text
         assert "This game is not saved" in help_text(True, app.saved)
+        # and the keys above it do not say the opposite ("q  leave (asks first; the game
+        # is saved and can be resumed)"), in any language
+        assert "q  leave (asks first; the game is not saved)" in help_text(True, app.saved)
+        for lang in i18n.LANGUAGES:
+            with i18n.using(lang):
+                kept, lost = help_text(True, True), help_text(True, False)
+                leave = [x for x in kept.splitlines() if x not in lost.splitlines()]
+                instead = [x for x in lost.splitlines()[:12] if x not in kept.splitlines()]
+                assert len(leave) == len(instead) == 1 and "q  " in instead[0], (lang, leave)
+                assert i18n.cells(instead[0]) <= 76, (lang, instead)
         inp.send_text("y")
 
     assert run(d, script) == 0

@@ -191,7 +191,8 @@ def test_a_bot_whose_player_left_says_it_quit_too(tmp_path: Path) -> None:
 def test_a_move_past_the_tables_limit_is_said_late_on_both_sides(tmp_path: Path) -> None:
     """A table that times moves pauses on a player who is there but slow: the others read
     that they took too long (it said "connected again", as of a player who had left),
-    and the slow player's own status says the move is late (it still offered the limit)."""
+    and the slow player's own status says the move is late (it still offered the limit).
+    Once the move comes, the others read that the pause is over (nothing was said)."""
     import dataclasses
 
     from cli.words import late_move_line, overdue_move_line
@@ -223,6 +224,12 @@ def test_a_move_past_the_tables_limit_is_said_late_on_both_sides(tmp_path: Path)
         while other.silent() is not None and time.monotonic() < end:
             time.sleep(0.05)
         assert other.silent() is None and not slow.move_overdue()
+        # and the others read that the table goes on (the last line said "Paused")
+        end = time.monotonic() + 10
+        while not any("The pause is over" in e for e in other.events) \
+                and time.monotonic() < end:
+            time.sleep(0.05)
+        assert f"The pause is over: {name} plays on." in other.events, other.events[-4:]
     finally:
         for d in drivers:
             d.close()

@@ -309,6 +309,18 @@ def test_whose_turn_stays_on_the_status_line_under_a_long_message() -> None:
     assert "A short one." not in " ".join(render.plain(app._log_lines()))
 
 
+def test_whose_turn_stays_on_the_status_line_in_another_players_turn() -> None:
+    """t (or ?) pressed while another player thinks: "Target: Bo." took the status line
+    until Bo had moved; nothing said whose turn it was meanwhile."""
+    d = next(d for seed in range(20) if not (d := LocalDriver(
+        preset("classic"), Seating.solo(2), NAMES[:2], seed=seed)).my_move())
+    app = TableApp(d, output=SizedOutput(80, 24), delay=0)
+    app.say("Target: Bo.")
+    lines = app.status_lines()
+    assert lines[0] == "Target: Bo." and lines[-1] == app._table_status() != lines[0], lines
+    assert lines[-1].startswith(NAMES[1]), lines
+
+
 def test_the_log_is_wrapped_at_spaces() -> None:
     """The log window wrapped long events mid-word ("within t / he table's")."""
     d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=3)

@@ -253,6 +253,9 @@ def test_why_help_quit_next() -> None:
     ctx = make(HAND)
     why = parse(f"why {pos(ctx, Kind.D100)}", ctx)
     assert why.kind == "message" and why.text.startswith("100 cannot be played now: You need")
+    # a sentence, as p says the same reason: "…first distance [R5a]." (? left it without
+    # its full stop)
+    assert why.text.endswith(" [R5a].") and why.text.count(".") == 1, why.text
     assert parse(f"? {pos(ctx, Kind.ROLL)}", ctx).text == "Roll can be played now."
     assert parse(f"?{pos(ctx, Kind.ROLL)}", ctx).text == "Roll can be played now."
     assert parse("help", ctx).kind == "help" and "play N on NAME" in parse("h", ctx).text
@@ -270,7 +273,7 @@ def test_not_your_move() -> None:
     ctx = ctx._replace(legal=[])
     assert parse("play 1", ctx).text == "it is Bo's turn: wait for your turn"
     # the engine's "seat 1" becomes a name
-    assert parse("why 1", ctx).text.endswith("It is Bo's move, not Ana's [R4]")
+    assert parse("why 1", ctx).text.endswith("It is Bo's move, not Ana's [R4].")
 
 
 def test_completer() -> None:

@@ -140,6 +140,44 @@ def test_usage_errors_name_the_verb(argv: list[str], needle: str,
     assert "usage: millebornes VERB" not in err and "Traceback" not in err
 
 
+def test_an_error_at_a_terminal_is_wrapped_at_spaces(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A long error on an 80-column terminal was cut by it mid-word ("is mu" / "lticast
+    allowed", "(the connection was refused" / "):"). At a terminal it is wrapped at
+    spaces to the terminal's width; elsewhere (a script, a log) it stays one line."""
+    import io
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+    argv = ["play", "--option", "fastplay=yes", "--data-dir", str(tmp_path)]
+    said = ("millebornes play: unknown rule option 'fastplay'; known: attacker_started, "
+            "draw_discard, exact_finish")
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and err.startswith(said), err
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(argv) == 2
+    lines = terminal.getvalue().splitlines()
+    assert len(lines) > 1 and all(len(line) <= 80 for line in lines), lines
+    assert " ".join(terminal.getvalue().split()) == " ".join(err.split())
+
+
+def test_a_mistyped_verb_is_answered_with_the_one_it_likely_meant(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`millebornes plya` listed every verb after "VERB: invalid choice"; a typo at the
+    table was already answered "did you mean 'play'?"."""
+    assert main(["plya"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("millebornes: unknown command 'plya': did you mean 'play'? "
+                          "(`millebornes --help` shows the usage)"), err
+    assert main(["xyz"]) == 2                       # nothing close: the list, as before
+    assert "invalid choice: 'xyz' (choose from 'play', 'host'" in capsys.readouterr().err
+
+
 def _busy_port() -> socket.socket:
     s = socket.socket()
     s.bind(("127.0.0.1", 0))

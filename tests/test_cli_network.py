@@ -92,6 +92,50 @@ def test_a_console_opened_mid_match_shows_the_hand_in_play(tmp_path: Path) -> No
         table.peer.close(flush=0.2)
 
 
+def test_a_resumed_console_says_the_past_hands_in_their_order(tmp_path: Path) -> None:
+    """`resume` in hand 2: the log said "Hand 2: the cards are dealt" above hand 1's moves,
+    hand 1's end not at all, and none of the player's draws of hand 1 (their card came
+    after the draw). The resumed log tells the hands as the live one did: hand 1's deal,
+    its moves with the draws, its end, then hand 2's deal."""
+    from p2p.net.transport import Node
+    from p2p.table.session import Peer, node_id_for
+    from p2p.table.store import Store
+
+    table = LoopbackTable(preset("modern", match_target=10000), Seating.solo(2),
+                          ["Ana", "Bo"], seed=3, base=tmp_path)
+    try:
+        d = table.driver
+        deadline = time.monotonic() + 90
+        _play_out_hand(d, deadline)
+        d.next_hand()
+        while not any(x.startswith("Hand 2: the cards are dealt") for x in d.events) \
+                and time.monotonic() < deadline:
+            d.step_others(0.01)
+        live = list(d.events)
+    finally:
+        table.close()
+    store, st = Store.open(table.transcript.parent)
+    ident = table.peer.identity
+    again = Peer(ident, table.peer.cfg, Node(node_id_for(ident.public_key)), store=store,
+                 replay=st.transcript.entries, secrets=st.secrets)
+    try:
+        log = NetDriver(again).events
+    finally:
+        again.close(flush=0)
+    def hands(lines: list[str]) -> list[str]:
+        return [x for x in lines if x.startswith("Hand ")]
+    assert hands(log) == hands(live)[-len(hands(log)):], log
+    assert hands(log)[0].startswith("Hand 1: the cards are dealt"), log
+    assert [x[:11] for x in hands(log)[-3:]] == ["Hand 1 over", "Hand 2: the", "Hand 2: the"]
+    first = log[:log.index(hands(log)[-3])]
+    mine = [x for x in first if x.startswith(("You played", "You discarded"))]
+    drew = [x for x in first if x.startswith("You drew")]
+    assert mine and len(drew) >= len(mine) // 2, first
+    # and Ana's own screen says "you" of her in every sentence, live and resumed ("Ana
+    # plays first", "Hand 1 over: Ana completed the trip" beside "You drew Roll.")
+    assert not [x for x in live + log if "Ana" in x], [x for x in live + log if "Ana" in x]
+
+
 def test_the_next_hands_moves_are_said_after_its_deal(tmp_path: Path) -> None:
     """While the player read a hand's scores, the table dealt the next one and the bot,
     first to move, played: the log said "Bo played ..." before "Hand 2: the cards are

@@ -266,7 +266,9 @@ def test_driver_is_deterministic_and_rotates_the_first_player() -> None:
     firsts = [e.split(":")[1].split()[0] for e in a.events if e.startswith("Hand ")
               and "first" in e]
     start = a.match.first_seat
-    assert firsts == [NAMES[(start + i) % 3] for i in range(len(firsts))]
+    # (seat 0 is the player at this screen: "Hand 2: you play first")
+    assert firsts == [NAMES[s] if (s := (start + i) % 3) else "you"
+                      for i in range(len(firsts))]
     assert len(firsts) >= 2
     # the last hand shows everyone the score sheet as it stood at its deal
     before = a.match._replace(hands=a.match.hands[:-1]).totals()
@@ -408,7 +410,9 @@ def test_an_empty_name_is_refused_not_replaced_by_the_login_name() -> None:
 @pytest.mark.parametrize("argv, said", [
     (["play", "--in-process", "--plain"], "interrupted; nothing was saved"),
     (["play", "--plain"], "interrupted; the game is saved (millebornes resume)"),
-    (["join", "--peer", "127.0.0.1:9"], "interrupted; the game is saved (millebornes resume)"),
+    # no game had begun: a host waiting for guests was sent to `resume` (an older game)
+    (["join", "--peer", "127.0.0.1:9"], "interrupted\n"),
+    (["host", "--no-announce"], "interrupted\n"),
     (["simulate"], "interrupted\n"),
     (["verify", "x.mbt"], "interrupted\n"),
 ])
@@ -425,8 +429,30 @@ def test_ctrl_c_says_what_was_kept(argv: list[str], said: str, tmp_path: Path,
     assert main([*argv, "--data-dir", str(tmp_path)] if argv[0] != "simulate" else argv) == 130
     err = capsys.readouterr().err
     assert err.startswith(said) or err == said, err
-    if argv[0] in ("simulate", "verify"):
+    if argv[0] in ("simulate", "verify", "host", "join"):
         assert err == "interrupted\n"
+
+
+@pytest.mark.parametrize("verb", ["host", "join"])
+def test_ctrl_c_once_a_hosted_or_joined_game_is_stored_says_it_is_saved(
+        verb: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib
+    from types import SimpleNamespace
+
+    from cli import seats
+    from cli.args import VERB_MODULES
+
+    def stop(args: object) -> int:
+        # the match starts: this seat's store is made (here a stand-in), then Ctrl-C
+        monkeypatch.setattr(seats.Store, "create", lambda *a, **k: None)
+        start = SimpleNamespace(cfg=SimpleNamespace(header=dict), seat=0, endpoints={})
+        seats.my_store(start, SimpleNamespace(port=1), args)  # type: ignore[arg-type]
+        raise KeyboardInterrupt
+    monkeypatch.setattr(importlib.import_module(f"cli.{VERB_MODULES[verb]}"), "run", stop)
+    assert main([verb, "--data-dir", str(tmp_path)]) == 130
+    assert capsys.readouterr().err.startswith(
+        "interrupted; the game is saved (millebornes resume)")
 
 
 # ----- a terminal that is not UTF-8 --------------------------------------------------------------

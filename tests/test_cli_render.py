@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cli import render
 from cli.driver import LocalDriver
-from engine import KIND_OF, Kind, Seating, new_hand, preset, view_of
+from engine import KIND_OF, Kind, Play, Seating, new_hand, preset, view_of
 from engine.scoring import Match, SideScore
 from engine.state import PLAY, RESPOND, Attack, HandState
 
@@ -423,6 +423,21 @@ def test_a_wider_screen_gives_card_names_their_room() -> None:
         narrow = text(render.hand_lines(v, 0, [], color=color, width=80))
         assert all(len(line) <= 80 for line in narrow.splitlines()), narrow
         assert narrow == text(render.hand_lines(v, 0, [], color=color))  # 80 is the default
+
+
+def test_an_80_column_hand_shows_the_safeties_whole() -> None:
+    """At 80 columns a row of four cards used 72: "Puncture-Pro…" (sv "Punkteringsf…", a
+    safety a newcomer did not recognize) though the row had room for the whole name."""
+    from cli import i18n
+    hand = sorted(cards_of(Kind.PUNCTURE_PROOF) + cards_of(Kind.RIGHT_OF_WAY)
+                  + cards_of(Kind.D25, 5))
+    v = base_view(2, hand=hand)
+    legal = [Play(0, c, None) for c in hand]
+    for lang, name in (("en", "Puncture-Proof"), ("sv", "Punkteringsfri")):
+        with i18n.using(lang):
+            shown = text(render.hand_lines(v, 0, legal, lang=lang, width=80))
+        assert f"{name}+" in shown and "…" not in shown, shown
+        assert all(i18n.cells(line) <= 80 for line in shown.splitlines()), shown
 
 
 def test_the_first_draw_of_a_later_hand_says_the_player_may_be_reading_scores() -> None:

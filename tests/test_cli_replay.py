@@ -199,6 +199,18 @@ def test_every_step_renders_and_fits_80_columns() -> None:
     assert "drew " in m.action_lines(drawn)[0]
 
 
+def test_the_hands_of_ones_own_game_name_you_in_the_players_language() -> None:
+    """`replay ID --lang fr` of one's own game: the board said "▶ Vous", the face-up hands
+    below it "▶ You"."""
+    from cli import i18n
+    steps = bot_game(hands=1, seed=9)
+    m = ReplayModel(steps, ["You", "Bo", "Cy"], me=0)
+    with i18n.using("fr"):
+        shown = render.plain(all_hands_lines(m.state(1), m.names))
+    assert any(line[2:].startswith("Vous ") for line in shown), shown
+    assert not any("You" in line for line in shown), shown
+
+
 # ----- the full-screen app, headless -----------------------------------------------------
 
 Script = Callable[[ReplayApp, PipeInput], Awaitable[None]]

@@ -178,3 +178,25 @@ def test_play_and_host_bots_take_a_count_levels_or_specs(capsys):
     assert args.bots == 1 and args.bots.specs == ("expert",)
     assert main(["play", "--bots", "genius"]) == 2
     assert "genius" in capsys.readouterr().err
+
+
+def test_points_by_source_fit_80_columns_with_no_number_cut():
+    """`tournament --bots heuristic,random --deals 2`: the heuristic's points by source
+    made a line of 96 columns, which the terminal cut in the middle of a number ("Trip
+    completed 3" / "71.4")."""
+    from cli.tournament import source_lines
+
+    items = ["Distance 739.3", "Safeties 100.0", "Coups fourrés 42.9", "Trip completed 371.4",
+             "Safe trip 64.3", "Extension 28.6", "Shutout 357.1"]
+    lines = source_lines("  heuristic ", items)
+    assert all(len(line) <= 80 for line in lines), lines
+    assert " ".join(" ".join(lines).split()) == "heuristic " + ", ".join(items)
+    assert lines[1].startswith(" " * 12) and not lines[1].startswith(" " * 13), lines
+    assert source_lines("  random    ", items[:2]) == ["  random    Distance 739.3, Safeties 100.0"]
+
+
+def test_the_tournament_report_fits_80_columns(capsys):
+    assert main(["tournament", "--bots", "heuristic,random", "--deals", "2", "--jobs",
+                 "1"]) == 0
+    out = capsys.readouterr().out
+    assert all(len(line) <= 80 for line in out.splitlines()), out

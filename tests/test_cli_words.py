@@ -161,3 +161,67 @@ def test_a_networked_player_s_own_moves_are_said_as_you() -> None:
     assert said[0] and all(line.startswith("You ") for line in said[0]), said
     assert said[1] and all(line.startswith("Ben ") for line in said[1]), said
     assert not any("Ann" in line for line in said[0] + said[1]), said
+
+
+def test_a_hazard_on_ones_team_is_said_on_your_side_as_the_prompt_says() -> None:
+    """`play --teams 2x2`: the log said "Bo played Speed Limit on You & Cy." right above
+    the prompt "Bo played Speed Limit on your side: c for a coup fourré…"."""
+    import random
+
+    from engine import KIND_OF, new_hand
+    from engine.cards import NAMES_EN
+
+    rules = preset("modern")
+    seating = Seating.parse(4, "2x2")
+    names = ["You", "Bo", "Cy", "Di"]
+    for seed in range(200):
+        deck = list(rules.deck(seating))
+        random.Random(seed).shuffle(deck)
+        state = new_hand(rules, seating, deck, 1)
+        while tuple(state.actors()) == (1,) and state.phase != PLAY:
+            state = apply_action(state, legal_actions(state, 1)[0])
+        hazards = [a for a in legal_actions(state, 1) if isinstance(a, Play)
+                   and a.target == seating.side_of(0)]
+        if not hazards:
+            continue
+        line = describe(state, hazards[0], apply_action(state, hazards[0]), names, 0,
+                        you=True)
+        card = NAMES_EN[KIND_OF[hazards[0].card]]
+        assert line == f"Bo played {card} on your side.", line
+        # a replay, whose viewer is nobody's "You", names the side
+        line = describe(state, hazards[0], apply_action(state, hazards[0]),
+                        ["Ann", "Bo", "Cy", "Di"], 0)
+        assert line == f"Bo played {card} on Ann & Cy.", line
+        return
+    raise AssertionError("no deal lets Bo attack the first team at once")
+
+
+def test_verify_keeps_each_score_on_the_line_of_its_name() -> None:
+    """verify said "…ended by a completed trip; You 125, Bo" and "1300" on the next line."""
+    from cli import i18n
+    from cli.words import verify_lines
+    from p2p.audit import GameReport, VerifyReport
+
+    report = GameReport(ok=True, crypto=VerifyReport(), names=("You", "Bo"), complete=True,
+                        hands=[{"hand": 0, "first_seat": 1, "turns": 57, "end": "trip",
+                                "scores": [125, 1300]}], totals=(125, 1300), winner=1)
+    lines = verify_lines(report)
+    start = next(i for i, line in enumerate(lines) if line.startswith("  hand 1: "))
+    assert lines[start:start + 2] == [
+        "  hand 1: Bo played first, 57 turns, ended by a completed trip; You 1 125,",
+        "    Bo 1300"], lines
+    assert all(i18n.NO_BREAK not in line and len(line) <= 80 for line in lines), lines
+    assert i18n.wrap(f"a b{i18n.NO_BREAK}c", 3) == ["a", "b c"]
+
+
+def test_ones_own_pass_is_said_in_the_past_as_the_moves_around_it() -> None:
+    """The French log read "Vous avez pioché Feu rouge. / Vous laissez passer l'attaque."
+    (Swedish "Du drog … / Du låter attacken stå", Afrikaans "Jy het … getrek / Jy laat die
+    gevaar staan"): the pass, a move made, in the present among moves in the past."""
+    from cli import i18n
+    from cli.i18n import _
+    said = {"fr": "Vous avez laissé passer l'attaque.", "sv": "Du lät attacken stå.",
+            "af": "Jy het die gevaar laat staan."}
+    for lang, line in said.items():
+        with i18n.using(lang):
+            assert _("You let the hazard stand.") == line, lang

@@ -668,6 +668,44 @@ def test_lobby_prints_each_table_at_a_bounded_rate_with_its_key_pinned(
     assert any(line.startswith("+ 'friend'") for line in lines)
     assert "millebornes join --peer S4SE5-YZL6Q@10.0.0.7:4321" in out.getvalue()
     assert len(lines) <= 1 + 20 * 2, len(lines)    # each table added, then at most one ~
+    assert "no table seen yet" not in out.getvalue()
+
+
+def test_an_empty_lobby_and_a_join_that_looks_say_so_and_for_how_long(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`lobby` on a LAN with no table printed its heading and nothing more, for ever;
+    `join` with no --peer said "looking for tables on the LAN..." with no limit (it gave
+    up after 10 s, said only then)."""
+    import contextlib
+
+    from cli import join as join_verb
+    from cli import lobby as lobby_verb
+    from p2p.net import discovery
+
+    class Nothing:
+        ignored = 0
+
+        def wait_for(self, cond: object, timeout: float) -> list[object]:
+            return []
+
+    @contextlib.contextmanager
+    def no_table(callback: object = None, interfaces: object = None):  # type: ignore[no-untyped-def]
+        yield Nothing()
+
+    monkeypatch.setattr(lobby_verb, "browse_tables", no_table)
+    monkeypatch.setattr(discovery, "browse_tables", no_table)
+    out = io.StringIO()
+    assert lobby_verb.run(_ns(seconds=0.6, mdns="loopback"), out=out) == 0
+    said = " ".join(out.getvalue().split())
+    assert said == ("tables on the LAN (Ctrl-C to stop): (no table seen yet: a table hosted "
+                    "on this LAN appears here as soon as it is announced; millebornes host "
+                    "opens one)"), said
+    assert all(len(line) <= 80 for line in out.getvalue().splitlines()), out.getvalue()
+    out = io.StringIO()
+    with pytest.raises(OSError, match="no table found on the LAN after 10 s"):
+        join_verb.run(_ns(data_dir=str(tmp_path), identity=str(tmp_path / "id.key"),
+                          mdns="loopback"), out=out, inp=io.StringIO(""))
+    assert "looking for tables on the LAN (waiting up to 10 s)" in out.getvalue()
 
 
 def test_joining_a_table_whose_match_started_says_so(tmp_path: Path) -> None:

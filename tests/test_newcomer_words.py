@@ -194,3 +194,28 @@ def test_a_paused_seat_whose_player_is_back_is_said_back_not_left() -> None:
     assert "press b" in back                                 # if the move never comes
     gone = NetDriver.activity(Driver("gone"))                # type: ignore[arg-type]
     assert gone is not None and gone.startswith("Jo left; the game is saved."), gone
+
+
+def test_a_player_with_a_name_of_their_own_is_you_in_every_sentence() -> None:
+    """`play --name Zoé` (and every network player): the log said "You drew Roll." of
+    the player's moves, but "Hand 1: the cards are dealt; Zoé plays first", "Hand 1 over:
+    Zoé completed the trip." and "Match over: Zoé wins." of the same player, and the
+    status line said so too. Every sentence on this screen says "you"."""
+    from engine.bots import make_bot
+
+    said: list[str] = []
+    for seed in range(4):
+        d = LocalDriver(preset("modern"), Seating.solo(2), ["Zoé", "Bo"], seed=seed)
+        me = make_bot("heuristic", seed)
+        while not d.over:
+            if d.hand_over:
+                d.next_hand()
+            elif d.my_move():
+                d.submit(me.choose(d.view(), d.legal()))
+            else:
+                d.step_others()
+        said += d.events
+        said.append(TableApp(d, output=DummyOutput())._table_status())
+    assert not [x for x in said if "Zoé" in x], [x for x in said if "Zoé" in x]
+    assert any(" you play first;" in x for x in said), said
+    assert any(x.startswith(("Match over: you win.", "Hand 1 over: you completed")) for x in said)

@@ -49,6 +49,7 @@ from ._terms import points as points
 from ._terms import rule_term as rule_term
 from ._terms import safety_abbreviation as safety_abbreviation
 from ._terms import score_item_name as score_item_name
+from ._width import NO_BREAK as NO_BREAK
 from ._width import cells as cells
 from ._width import clusters as clusters
 from ._width import fit as fit

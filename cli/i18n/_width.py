@@ -90,16 +90,29 @@ def pad(text: str, width: int, align: str = "left") -> str:
     return " " * left + text + " " * (gap - left)
 
 
+#: A space that never breaks a line: it keeps a name with its score ("Bo" / "1300" stood
+#: on two lines); each is shown as a plain space.
+NO_BREAK = "\u00a0"
+
+
 def wrap(text: str, width: int) -> list[str]:
-    """``text`` broken into lines of at most ``width`` cells, at spaces where possible; a word
-    longer than a line is broken between clusters. Newlines in ``text`` are kept as breaks.
-    Never returns an empty list (an empty text is one empty line)."""
+    """``text`` broken into lines of at most ``width`` cells, at spaces where possible (never
+    at a :data:`NO_BREAK` space, shown as a plain one); a word longer than a line is broken
+    between clusters. Newlines in ``text`` are kept as breaks. Never returns an empty list
+    (an empty text is one empty line)."""
     if width <= 0:
         raise ValueError("width must be positive")
     lines: list[str] = []
     for paragraph in text.split("\n"):
-        lines.extend(_wrap_paragraph(paragraph, width))
+        lines.extend(line.replace(NO_BREAK, " ") for line in _wrap_paragraph(paragraph, width))
     return lines
+
+
+def _words(paragraph: str) -> list[str]:
+    """The words of ``paragraph`` split at every space but :data:`NO_BREAK`."""
+    if NO_BREAK not in paragraph:
+        return paragraph.split()
+    return [w.replace("\0", NO_BREAK) for w in paragraph.replace(NO_BREAK, "\0").split()]
 
 
 #: French sets these apart with a space, which must never start a line ("Défausse\n: vide")
@@ -124,7 +137,7 @@ def _wrap_paragraph(paragraph: str, width: int) -> list[str]:
     # the line's width is carried along, so a paragraph is measured once (not once per word)
     lines: list[str] = []
     line, used = "", 0
-    for word in _glue_punctuation(paragraph.split(), width):
+    for word in _glue_punctuation(_words(paragraph), width):
         w = cells(word)
         while w > width:
             if line:
