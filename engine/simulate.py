@@ -12,11 +12,15 @@ share it: the engine is the one package both may import).
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import random
 import select
+import selectors
 import signal
+import struct
+import time
 from collections.abc import Callable, Sequence, Sized
 from typing import Any, NamedTuple, TypeVar
 
@@ -359,11 +363,25 @@ def cap_memory(limit: int | None = None) -> None:
         pass
 
 
+#: The longest reply a bot's child may send: an index, or words of 500 characters at
+#: most (JSON of 4-byte characters, escaped, fits).
+REPLY_BYTES = 8192
+
+
+def _reply(conn: Any, kind: str, value: int | str) -> None:
+    """The child's answer as the parent reads it (:meth:`BotProcess._ask`): plain JSON in
+    one frame, never a pickle (its loading would run code in the parent)."""
+    if isinstance(value, str):
+        value = value[:500]
+    conn.send_bytes(json.dumps([kind, value]).encode("utf-8"))
+
+
 def _serve(conn: Any, spec: str, seed: int) -> None:
     """The child: build the bot once, then answer each ``(view, legal)`` with
-    ``("move", index)``, or ``("error", words)`` when the bot cannot be made or raises
+    ``["move", index]``, or ``["error", words]`` when the bot cannot be made or raises
     (``KeyboardInterrupt`` too: this process ignores Ctrl-C, the parent decides), or
-    ``("illegal", words)``. A copy the bot forks ends as it comes back (:func:`call_bot`)."""
+    ``["illegal", words]`` (:func:`_reply`). A copy the bot forks ends as it comes back
+    (:func:`call_bot`)."""
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)            # a bot's prints must not reach the player's screen
     os.dup2(devnull, 2)
@@ -387,7 +405,7 @@ def _serve(conn: Any, spec: str, seed: int) -> None:
             return
         view, legal = request
         if bot is None:
-            conn.send(("error", failure))
+            _reply(conn, "error", failure)
             continue
         try:
             answer = call_bot(bot.choose, view, list(legal))
@@ -396,15 +414,15 @@ def _serve(conn: Any, spec: str, seed: int) -> None:
             # (a __reduce__ or a __repr__ that sleeps held a networked table, unsaid).
             action = legal_choice(answer, legal)
             if action is None:
-                conn.send(("illegal", answer_words(answer)))
+                _reply(conn, "illegal", answer_words(answer))
             else:
-                conn.send(("move", next(i for i, a in enumerate(legal) if a is action)))
+                _reply(conn, "move", next(i for i, a in enumerate(legal) if a is action))
         except BotForked as exc:
-            conn.send(("error", str(exc)))
+            _reply(conn, "error", str(exc))
         except BaseException as exc:   # noqa: BLE001 - a plug-in's own bug, named
             try:
-                conn.send(("error", f"raised {exception_words(exc)}"[:500]))
-            except Exception:          # noqa: BLE001 - an answer that does not pickle
+                _reply(conn, "error", f"raised {exception_words(exc)}")
+            except Exception:          # noqa: BLE001 - a channel the bot broke
                 return
 
 
@@ -434,6 +452,7 @@ class BotProcess:
                                  name=f"bot {spec}")
         self._proc.start()
         child.close()
+        os.set_blocking(self._conn.fileno(), False)   # every wait on it has a deadline
         self.spec = spec
         self.answer_within = answer_within
         self._fallback = make_bot(fallback, seed)
@@ -452,26 +471,48 @@ class BotProcess:
         return self._fallback.choose(view, legal)
 
     def _ask(self, view: HandState, legal: list[Action]) -> int | str:
-        """The index of the child's move in ``legal``, or what went wrong, in words."""
+        """The index of the child's move in ``legal``, or what went wrong, in words.
+
+        The child is the plug-in's process, and the plug-in can reach its end of the
+        channel: the question is written and the reply read by this process alone,
+        within ``answer_within`` seconds in all (a frame that promised more than it sent
+        held the read for ever, and a child that read no question made the next one wait
+        for room), and the reply is short plain JSON, never a pickle (whose loading runs
+        the sender's code here)."""
+        deadline = time.monotonic() + self.answer_within
+        late = f"did not move within {self.answer_within:g} s"
+        fd = self._conn.fileno()
         try:
-            self._conn.send((view, list(legal)))
-            if not self._conn.poll(self.answer_within):
-                return f"did not move within {self.answer_within:g} s"
-            reply: Any = self._conn.recv()   # the child's plain data (see _serve)
-            kind, answer = reply if type(reply) is tuple and len(reply) == 2 else ("?", None)
-            if kind == "move" and type(answer) is int and 0 <= answer < len(legal):
-                return answer
-            if kind == "error" and type(answer) is str:
-                return answer[:500]
-            shown = answer[:300] if type(answer) is str else "something else"
-            return f"answered {shown}, which is not a legal move"
-        except Exception as exc:   # noqa: BLE001 - a dead pipe, an answer that won't unpickle
+            question = pickle_dumps((view, list(legal)))
+            if not _write_within(fd, struct.pack("!i", len(question)) + question, deadline):
+                return late
+            head = _read_within(fd, 4, deadline)
+            if head is None:
+                return late
+            size = struct.unpack("!i", head)[0]
+            if not 0 < size <= REPLY_BYTES:
+                return f"sent its peer {size} bytes where an answer was expected"
+            body = _read_within(fd, size, deadline)
+            if body is None:
+                return late
+        except (EOFError, OSError) as exc:    # a dead pipe
             self._proc.join(timeout=0.5)
             code = self._proc.exitcode
-            if isinstance(exc, (EOFError, BrokenPipeError)) and code is not None:
+            if code is not None:
                 # its process ended ("stopped (EOFError: )" said nothing of why)
                 return f"ended its process (exit code {code})"
             return f"stopped ({type(exc).__name__}: {exc})"
+        try:
+            reply: Any = json.loads(body.decode("utf-8"))
+        except (ValueError, RecursionError):
+            reply = None
+        kind, answer = reply if type(reply) is list and len(reply) == 2 else ("?", None)
+        if kind == "move" and type(answer) is int and 0 <= answer < len(legal):
+            return answer
+        if kind in ("error", "illegal") and type(answer) is str:
+            return (answer if kind == "error" else
+                    f"answered {answer}, which is not a legal move")[:500]
+        return "answered something else, which is not a legal move"
 
     def _stop_child(self) -> None:
         if self._proc.is_alive():
@@ -480,12 +521,66 @@ class BotProcess:
 
     def close(self) -> None:
         """Stop the child (it also dies with its parent: it is a daemon)."""
-        try:
-            self._conn.send(None)
-        except (OSError, ValueError):
-            pass
+        if not self._broken:     # "no more questions", never a wait (its pipe may be full)
+            try:
+                last = pickle_dumps(None)
+                _write_within(self._conn.fileno(), struct.pack("!i", len(last)) + last,
+                              time.monotonic() + 0.5)
+            except (OSError, ValueError):
+                pass
         self._proc.join(timeout=1.0)
         if self._proc.is_alive():
             self._proc.kill()
             self._proc.join(timeout=1.0)
         self._conn.close()
+
+
+def pickle_dumps(obj: object) -> bytes:
+    """``obj`` as ``multiprocessing``'s connections pickle it (the child reads it with
+    ``Connection.recv``)."""
+    from multiprocessing.reduction import ForkingPickler
+    return bytes(ForkingPickler.dumps(obj))
+
+
+def _wait_for(fd: int, event: int, deadline: float) -> bool:
+    """Whether ``fd`` is ready for ``event`` before ``deadline`` (``time.monotonic``)."""
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        return False
+    with selectors.DefaultSelector() as sel:
+        sel.register(fd, event)
+        return bool(sel.select(remaining))
+
+
+def _write_within(fd: int, data: bytes, deadline: float) -> bool:
+    """Write all of ``data`` on the non-blocking ``fd`` before ``deadline``; False if the
+    reader took too little of it in time."""
+    rest = memoryview(data)
+    while rest:
+        try:
+            rest = rest[os.write(fd, rest):]
+            continue
+        except BlockingIOError:
+            pass
+        if not _wait_for(fd, selectors.EVENT_WRITE, deadline):
+            return False
+    return True
+
+
+def _read_within(fd: int, n: int, deadline: float) -> bytes | None:
+    """``n`` bytes from the non-blocking ``fd`` before ``deadline``, or None when they did
+    not come in time; EOFError at the end of the stream."""
+    got = bytearray()
+    while len(got) < n:
+        try:
+            chunk = os.read(fd, n - len(got))
+        except BlockingIOError:
+            chunk = None
+        if chunk == b"":
+            raise EOFError
+        if chunk:
+            got += chunk
+            continue
+        if not _wait_for(fd, selectors.EVENT_READ, deadline):
+            return None
+    return bytes(got)

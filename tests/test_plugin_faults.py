@@ -357,6 +357,64 @@ class Gambler:
 
 def make_gambler(seed, **options):
     return Gambler()
+
+
+class Forger:
+    """Finds its own channel to the peer (any object of its process is in reach) and
+    writes on it what the peer's reading would trust: a frame that promises a megabyte
+    and never sends it (MB_FORGE=partial), or a pickle whose loading runs its code in
+    the peer (MB_FORGE=pickle: it makes the file MB_FORGED)."""
+
+    def choose(self, view, legal):
+        import gc
+        import os
+        import pickle
+        import time
+        from multiprocessing.connection import Connection
+
+        class Payload:
+            def __reduce__(self):
+                return (open, (os.environ["MB_FORGED"], "w"))
+
+        for conn in [o for o in gc.get_objects() if isinstance(o, Connection)]:
+            if os.environ.get("MB_FORGE") == "partial":
+                os.write(conn.fileno(), b"\\x00\\x10\\x00\\x00" + b"x" * 10)
+            else:
+                conn.send_bytes(pickle.dumps(Payload()))
+        time.sleep(3600)
+
+
+def make_forger(seed, **options):
+    return Forger()
+
+
+class Deaf:
+    """Answers every question at once from a thread of its own, and never reads another:
+    the questions pile up in the channel until a writer would wait."""
+
+    def choose(self, view, legal):
+        import gc
+        import threading
+        import time
+        from multiprocessing.connection import Connection
+
+        import engine.simulate
+        conns = [o for o in gc.get_objects() if isinstance(o, Connection)]
+        # in the words its peer reads (the child's own reply, where there is one)
+        reply = getattr(engine.simulate, "_reply", lambda c, k, v: c.send((k, v)))
+
+        def answer():
+            while True:
+                for conn in conns:
+                    reply(conn, "move", 0)
+                time.sleep(0.001)
+
+        threading.Thread(target=answer, daemon=True).start()
+        time.sleep(3600)
+
+
+def make_deaf(seed, **options):
+    return Deaf()
 '''
 
 
@@ -371,7 +429,7 @@ def faulty_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         "tnoseed": "make_noseed", "gambler": "make_gambler", "tsecond": "make_second",
         "tsleepystr": "make_sleepystr", "tsly": "make_sly", "tthreader": "make_threader",
         "tnoise": "make_threadnoise", "treader": "make_stdinreader", "twander": "make_wanderer",
-        "heuristic": "make_crashy"})
+        "tforger": "make_forger", "tdeaf": "make_deaf", "heuristic": "make_crashy"})
     monkeypatch.syspath_prepend(str(tmp_path))
     yield
     monkeypatch.delitem(sys.modules, "mb_faulty", raising=False)
@@ -1050,3 +1108,74 @@ def test_a_bot_that_changes_directory_does_not_move_the_transcripts(
     monkeypatch.chdir(tmp_path)
     result = simulate.simulate_fair(preset("modern"), TWO, ["twander", "heuristic"], 2, 1, "tr")
     assert len(list((tmp_path / "tr").glob("*.mbt"))) == 2 == len(result["transcripts"])
+
+
+def _a_play() -> tuple[object, list[object]]:
+    """A seat's view and legal moves at a play (classic, two players)."""
+    from engine import apply_action, legal_actions, new_hand, view_of
+    order = list(CLASSIC.deck(TWO))
+    random.Random(4).shuffle(order)
+    state = new_hand(CLASSIC, TWO, order, 0)
+    state = apply_action(state, legal_actions(state, 0)[0])      # drawn: now a play
+    return view_of(state, 0), list(legal_actions(state, 0))
+
+
+def _bounded_choose(bot: object, view: object, legal: list[object],
+                    within: float) -> object:
+    """``bot.choose(view, legal)`` in a thread, given ``within`` seconds (a hang fails the
+    test instead of holding it)."""
+    import threading
+    result: list[object] = []
+    t = threading.Thread(target=lambda: result.append(bot.choose(view, legal)),  # type: ignore[attr-defined]
+                         daemon=True)
+    t.start()
+    t.join(within)
+    assert result, f"choose did not return within {within} s"
+    return result[0]
+
+
+@pytest.mark.parametrize("forge", ["partial", "pickle"])
+def test_what_a_bots_child_writes_on_its_channel_runs_nothing_and_holds_nobody(
+        faulty_plugins: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture, forge: str) -> None:
+    """Hostile plug-in review: a bot reaches the pipe of its own process. A frame that
+    promised more than it sent held the peer in its read for ever, past the bot's 30 s (a
+    networked table said "Bo is drawing." with no end), and a pickle written there ran its
+    code in the peer's process, which the plug-in never may. The peer reads a short plain
+    reply, within the bot's time: anything else is the bot's fault."""
+    from cli.bot_process import BotProcess
+    forged = tmp_path / "forged"
+    monkeypatch.setenv("MB_FORGE", forge)
+    monkeypatch.setenv("MB_FORGED", str(forged))
+    view, legal = _a_play()
+    bot = BotProcess("tforger", 1, answer_within=10.0)
+    try:
+        assert _bounded_choose(bot, view, legal, 40.0) in legal
+        assert bot._broken
+    finally:
+        bot.close()
+    assert not forged.exists()              # its pickle's code never ran here
+    assert "bot tforger" in caplog.text and "quick bot moves for it" in caplog.text
+    assert "could not be made" not in caplog.text, caplog.text     # it played, then forged
+
+
+def test_a_bots_child_that_never_reads_its_questions_holds_nobody(
+        faulty_plugins: None, caplog: pytest.LogCaptureFixture) -> None:
+    """Hostile plug-in review: a child that answered from a thread of its own and never
+    read the questions filled the channel, and the peer's next question waited for room
+    for ever. Asking has the same limit as the answer."""
+    import time
+
+    from cli.bot_process import BotProcess
+    view, legal = _a_play()
+    bot = BotProcess("tdeaf", 1, answer_within=5.0)
+    started = time.monotonic()
+    try:
+        for _ in range(200):                 # far more questions than the channel holds
+            assert _bounded_choose(bot, view, legal, 30.0) in legal
+            if bot._broken or time.monotonic() - started > 60:
+                break
+        assert bot._broken, "the bot that reads no question is never stopped"
+    finally:
+        bot.close()
+    assert "did not move within 5 s" in caplog.text, caplog.text
