@@ -20,6 +20,7 @@ import select
 import selectors
 import signal
 import struct
+import threading
 import time
 from collections.abc import Callable, Sequence, Sized
 from typing import Any, NamedTuple, TypeVar
@@ -376,7 +377,20 @@ def _reply(conn: Any, kind: str, value: int | str) -> None:
     conn.send_bytes(json.dumps([kind, value]).encode("utf-8"))
 
 
-def _serve(conn: Any, spec: str, seed: int) -> None:
+def _end_with(parent: int) -> None:
+    """End this process once ``parent`` is gone, whatever its bot is doing: a child whose
+    bot was busy in ``choose`` when the process that asks it was killed (a player who
+    quit; ``cli.bot_peers`` stops a bot's peer that does not leave in time) never read its
+    channel again, and went on for ever at a full core."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="bot-parent-watch").start()
+
+
+def _serve(conn: Any, spec: str, seed: int, parent: int | None = None) -> None:
     """The child: build the bot once, then answer each ``(view, legal)`` with
     ``["move", index]``, or ``["error", words]`` when the bot cannot be made or raises
     (``KeyboardInterrupt`` too: this process ignores Ctrl-C, the parent decides), or
@@ -386,6 +400,8 @@ def _serve(conn: Any, spec: str, seed: int) -> None:
     os.dup2(devnull, 1)            # a bot's prints must not reach the player's screen
     os.dup2(devnull, 2)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if parent is not None:
+        _end_with(parent)
     cap_memory()                   # a bot that allocates without end fails here, not the machine
     random.seed(seed)              # a plug-in using the global random repeats for a seed
     bot: SeatController | None = None
@@ -448,7 +464,8 @@ class BotProcess:
         import multiprocessing
         ctx = multiprocessing.get_context("spawn")  # never fork a process with ZeroMQ threads
         self._conn, child = ctx.Pipe()
-        self._proc = ctx.Process(target=_serve, args=(child, spec, seed), daemon=True,
+        self._proc = ctx.Process(target=_serve, args=(child, spec, seed, os.getpid()),
+                                 daemon=True,
                                  name=f"bot {spec}")
         self._proc.start()
         child.close()

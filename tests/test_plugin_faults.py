@@ -1179,3 +1179,64 @@ def test_a_bots_child_that_never_reads_its_questions_holds_nobody(
     finally:
         bot.close()
     assert "did not move within 5 s" in caplog.text, caplog.text
+
+
+_ASKER = '''
+import random, sys, threading, time
+from cli.bot_process import BotProcess
+from engine import CLASSIC, Seating, apply_action, legal_actions, new_hand, view_of
+
+if __name__ == "__main__":
+    two = Seating.solo(2)
+    order = list(CLASSIC.deck(two))
+    random.Random(4).shuffle(order)
+    state = new_hand(CLASSIC, two, order, 0)
+    state = apply_action(state, legal_actions(state, 0)[0])
+    bot = BotProcess(sys.argv[1], 1)
+    threading.Thread(target=bot.choose, args=(view_of(state, 0), legal_actions(state, 0)),
+                     daemon=True).start()
+    print(bot._proc.pid, flush=True)
+    time.sleep(3600)
+'''
+
+
+def _gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (a zombie no one reaps has ended too)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_busy_bots_child_ends_with_the_process_that_asked_it(
+        faulty_plugins: None, tmp_path: Path) -> None:
+    """Hostile plug-in review: a player who quit while a plug-in thought (Ctrl-C in
+    ``play``) had its bot's peer killed, and the plug-in's child, busy in ``choose`` and
+    never reading its channel again, went on for ever at a full core. The child ends
+    once the process that asks it is gone, whatever its bot is doing."""
+    import os
+    import signal
+    import time
+    script = tmp_path / "asker.py"
+    script.write_text(_ASKER)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(_plugin_dir()), str(ROOT)])}
+    asker = subprocess.Popen([sys.executable, str(script), "hangs"], stdout=subprocess.PIPE,
+                             text=True, env=env, cwd=str(ROOT))
+    child = 0
+    try:
+        assert asker.stdout is not None
+        child = int(asker.stdout.readline())
+        time.sleep(3)                         # made, and busy in its first choose
+        assert not _gone(child)
+        asker.send_signal(signal.SIGKILL)     # as BotPeerProcesses.finish ends a bot's peer
+        asker.wait(10)
+        end = time.monotonic() + 10
+        while not _gone(child) and time.monotonic() < end:
+            time.sleep(0.1)
+        assert _gone(child), "the plug-in's child outlived the process that asked it"
+    finally:
+        asker.kill()
+        if child and not _gone(child):
+            os.kill(child, signal.SIGKILL)
