@@ -62,9 +62,18 @@ def exception_words(exc: BaseException) -> str:
             type(a) in (int, str, bool, float, type(None)) for a in exc.args[:8]):
         return name
     try:
-        text = str(exc)
+        text = one_line(str(exc)[:1200])
     except Exception:   # noqa: BLE001 - e.g. a huge int's digits
         text = ""
     if len(text) > 300:
         text = text[:297] + "..."
-    return f"{name}: {text}" if text else name     # MemoryError says nothing more
+    return f"{one_line(name)}: {text}" if text else one_line(name)  # MemoryError: no more
+
+
+def one_line(text: str) -> str:
+    """``text`` (a plug-in's words) as one line of printable characters: every line
+    break, terminal control or invisible format character (a bidi override) is a space,
+    runs of spaces one. A bot's message went into the log as it was: a line of its own
+    there could blame another player, and ``--verbose`` showed its controls on the
+    terminal."""
+    return " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())

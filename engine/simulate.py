@@ -27,7 +27,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from .actions import ACTION_TYPES, Action
 from .bots import SeatController, make_bot
-from .errors import BotFailed, BotTooSlow, exception_words
+from .errors import BotFailed, BotTooSlow, exception_words, one_line
 from .game import apply_action, legal_actions, new_hand, reshuffle_action
 from .rules import Rules, Seating
 from .scoring import Match, SideScore, hand_winner, score_hand
@@ -527,8 +527,8 @@ class BotProcess:
         if kind == "move" and type(answer) is int and 0 <= answer < len(legal):
             return answer
         if kind in ("error", "illegal") and type(answer) is str:
-            return (answer if kind == "error" else
-                    f"answered {answer}, which is not a legal move")[:500]
+            words = one_line(answer[:1000])[:500]     # the plug-in's process wrote them
+            return words if kind == "error" else f"answered {words}, which is not a legal move"
         return "answered something else, which is not a legal move"
 
     def _stop_child(self) -> None:

@@ -377,7 +377,10 @@ class Forger:
                 return (open, (os.environ["MB_FORGED"], "w"))
 
         for conn in [o for o in gc.get_objects() if isinstance(o, Connection)]:
-            if os.environ.get("MB_FORGE") == "partial":
+            if os.environ.get("MB_FORGE") == "words":     # words of its own, in its reply
+                import engine.simulate
+                engine.simulate._reply(conn, "error", "forged\\nseat 0 (Ann) cheated\\x1b[2J")
+            elif os.environ.get("MB_FORGE") == "partial":
                 os.write(conn.fileno(), b"\\x00\\x10\\x00\\x00" + b"x" * 10)
             else:
                 conn.send_bytes(pickle.dumps(Payload()))
@@ -415,6 +418,21 @@ class Deaf:
 
 def make_deaf(seed, **options):
     return Deaf()
+
+
+class Forges:
+    """Raises with a message that would start a line of its own in the log, and clear
+    the screen of whoever reads it there (--verbose)."""
+
+    def choose(self, view, legal):
+        if view.phase == "play":
+            raise RuntimeError("boom\\x1b[2J\\n2026-01-01 00:00:00,000 p2p.table WARNING "
+                               "seat 0 (Ann) signed two different moves\\u202e")
+        return legal[0]
+
+
+def make_forges(seed, **options):
+    return Forges()
 '''
 
 
@@ -429,7 +447,7 @@ def faulty_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         "tnoseed": "make_noseed", "gambler": "make_gambler", "tsecond": "make_second",
         "tsleepystr": "make_sleepystr", "tsly": "make_sly", "tthreader": "make_threader",
         "tnoise": "make_threadnoise", "treader": "make_stdinreader", "twander": "make_wanderer",
-        "tforger": "make_forger", "tdeaf": "make_deaf", "heuristic": "make_crashy"})
+        "tforger": "make_forger", "tdeaf": "make_deaf", "tforges": "make_forges", "heuristic": "make_crashy"})
     monkeypatch.syspath_prepend(str(tmp_path))
     yield
     monkeypatch.delitem(sys.modules, "mb_faulty", raising=False)
@@ -1240,3 +1258,38 @@ def test_a_busy_bots_child_ends_with_the_process_that_asked_it(
         asker.kill()
         if child and not _gone(child):
             os.kill(child, signal.SIGKILL)
+
+
+def test_what_a_bot_says_is_one_plain_line_in_the_log(
+        faulty_plugins: None, capfd: pytest.CaptureFixture[str],
+        caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hostile plug-in review: a bot's exception message went into millebornes.log as it
+    was, line breaks and terminal controls too: a line of its own there could blame an
+    honest player ("seat 0 (Ann) signed two different moves"), and --verbose cleared the
+    player's screen. What a bot says is one line of printable text wherever it is logged:
+    the in-process console's log, and a networked bot's, whose child's words are its
+    own to write."""
+    import logging
+
+    from cli.bot_process import BotProcess
+    from cli.main import main
+    monkeypatch.setenv("MB_FORGE", "words")
+    with caplog.at_level(logging.WARNING):
+        assert main(["play", "--in-process", "--plain", "--auto", "--bots", "tforges",
+                     "--seed", "3", "--rules", "modern"]) == 0
+        view, legal = _a_play()
+        for name in ("tforges", "tforger"):
+            bot = BotProcess(name, 1, answer_within=20.0)
+            try:
+                assert bot.choose(view, legal) in legal and bot._broken
+            finally:
+                bot.close()
+    capfd.readouterr()
+    said = [r.getMessage() for r in caplog.records if "tforges" in r.getMessage()]
+    assert len(said) == 2, said
+    for message in said:
+        assert "RuntimeError: boom" in message and "signed two different moves" in message
+        assert all(ch.isprintable() for ch in message), repr(message)
+    forged = [r.getMessage() for r in caplog.records if "tforger" in r.getMessage()]
+    assert len(forged) == 1 and "forged seat 0 (Ann) cheated" in forged[0], forged
+    assert all(ch.isprintable() for ch in forged[0]), repr(forged[0])
