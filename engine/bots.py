@@ -104,7 +104,10 @@ def plugin_bots() -> dict[str, BotFactory]:
         # names are matched without case (as specs are read); one with a character a spec
         # cannot hold could never be chosen
         name = bot_name_key(ep.name)
-        if not name or any(c in name for c in ":,= \t") or name in BOTS or name in LEVELS:
+        # a control or an invisible character cannot be typed, and every list of the
+        # bots wrote it on the player's terminal (it cleared the screen)
+        if not name or any(c in name for c in ":,= \t") or not name.isprintable() \
+                or name in BOTS or name in LEVELS:
             _warn_once(("unwritable", ep.name, ep.value),
                        "bot plug-in %r (%s) is not offered: its name is a built-in's or "
                        "cannot be written in a bot spec", ep.name, ep.value)

@@ -1293,3 +1293,26 @@ def test_what_a_bot_says_is_one_plain_line_in_the_log(
     forged = [r.getMessage() for r in caplog.records if "tforger" in r.getMessage()]
     assert len(forged) == 1 and "forged seat 0 (Ann) cheated" in forged[0], forged
     assert all(ch.isprintable() for ch in forged[0]), repr(forged[0])
+
+
+def test_a_plugin_name_with_controls_or_invisible_characters_is_not_offered(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Hostile plug-in review: an entry point named with terminal controls was offered,
+    and every list of the bots (``--bots nosuch`` says "choose from …") wrote them on
+    the player's terminal: it cleared the screen and set the window's title. One with a
+    zero-width space showed as another bot's name. Neither can be typed in a spec: both
+    are refused, in the log, and the list of names stays printable."""
+    import logging
+
+    from engine.bots import bot_names, plugin_bots
+    install_plugin(tmp_path, "mb_oddnames", "def make(seed, **o):\n    return None\n",
+                   {"x\x1b]0;TITLE\x07\x1b[2Jy": "make", "my\u200bbot": "make",
+                    "fine": "make"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with caplog.at_level(logging.WARNING):
+        offered = plugin_bots()
+    assert "fine" in offered
+    assert not [n for n in offered if "TITLE" in n.upper() or "\u200b" in n], list(offered)
+    assert all(name.isprintable() for name in bot_names())
+    assert "cannot be written in a bot spec" in caplog.text
