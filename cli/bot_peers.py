@@ -75,7 +75,15 @@ def _child(conn: multiprocessing.connection.Connection, label: object, id_seed: 
                              bind="0.0.0.0" if bind == "*" else bind,
                              endpoints=endpoints,
                              extra={"bot": spec, "seed": seed + mine, "identity_seed": id_seed})
-        peer = Peer(ident, start.cfg, node, controller=bot_controller(spec, seed + mine),
+        def fault(bot: str, words: str) -> None:   # logged, and said on its player's screen
+            log.warning("bot %s %s; a quick bot moves for it from now on", bot, words)
+            try:
+                conn.send(("fault", mine, bot, words))
+            except (OSError, ValueError):
+                pass
+
+        peer = Peer(ident, start.cfg, node,
+                    controller=bot_controller(spec, seed + mine, on_fault=fault),
                     store=store, endpoints=endpoints, options=opts)
         leave = threading.Event()
 
@@ -118,6 +126,7 @@ class BotPeerProcesses:
         self.conns: dict[int, multiprocessing.connection.Connection] = {}
         self.procs: dict[int, BaseProcess] = {}
         self.endpoints: dict[int, str] = {}
+        self._lock = threading.Lock()
         for seat, id_seed in seats.items():
             mine, theirs = ctx.Pipe()
             # not a daemon: a bot that thinks in a process of its own (the search bot,
@@ -152,6 +161,22 @@ class BotPeerProcesses:
                 raise OSError(_("a bot's peer stopped before it could listen on %(address)s")
                               % {"address": self.bind}) from None
             self.endpoints[seat] = str(msg[2])
+
+    def faults(self) -> list[tuple[int, str, str]]:
+        """The bots that failed since the last call, as ``(seat, spec, words)``: a plug-in
+        that raised, answered a move that is not legal, or did not answer in time (a
+        quick bot plays its seat from then on). Never waits."""
+        out: list[tuple[int, str, str]] = []
+        with self._lock:
+            for conn in self.conns.values():
+                try:
+                    while conn.poll(0):
+                        msg = conn.recv()
+                        if type(msg) is tuple and len(msg) == 4 and msg[0] == "fault":
+                            out.append((int(msg[1]), str(msg[2]), str(msg[3])))
+                except (EOFError, OSError, ValueError):
+                    continue           # a bot's peer that ended: nothing more to say
+        return out
 
     def start(self, start: TableStart, base: Path | None, opts: SessionOptions, seed: int,
               specs: Mapping[int, str]) -> None:

@@ -97,7 +97,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     peer = Peer(ident, start.cfg, node, store=my_store(start, node, args),
                 endpoints=start.endpoints, options=opts)
     try:
-        return play_seat(peer, args, reader, out, bots=bot_seats)
+        return play_seat(peer, args, reader, out, bots=bot_seats,
+                         bot_faults=bot_peers.faults)
     finally:
         bot_peers.finish(10.0 if peer.finished else 0.5)
         peer.close(flush=1.0)

@@ -27,6 +27,7 @@ from .words import (
     away_line,
     back_again_line,
     back_but_paused_line,
+    bot_failed_line,
     broken_bot_line,
     cannot_agree_line,
     cannot_run_bot_line,
@@ -111,11 +112,15 @@ class NetDriver:
     def __init__(self, peer: Peer, lang: str | None = None, background: bool = False,
                  bots: Collection[int] = (),
                  bot_maker: Callable[[int], None] | None = None,
-                 broken: Collection[int] = ()) -> None:
+                 broken: Collection[int] = (),
+                 bot_faults: Callable[[], list[tuple[int, str, str]]] | None = None) -> None:
         """``background``: a thread pumps the peer (the console then only reads it), so
         this seat's automatic entries (shares, shuffle) never wait for the screen.
-        ``bots``: seats played by bots (shown as such)."""
+        ``bots``: seats played by bots (shown as such). ``bot_faults``: this player's
+        bots that failed since it was last asked, ``(seat, spec, words)`` (a plug-in's
+        author learns it on the screen, as at an in-process table, not in the log alone)."""
         self.peer = peer
+        self.bot_faults = bot_faults
         self.bots = set(bots)
         #: this computer's bots whose copy could not be resumed: silent for good
         self.broken = set(broken)
@@ -276,6 +281,10 @@ class NetDriver:
     def _collect(self) -> None:
         if self._thread is None:
             self._watch_peers()
+        if self.bot_faults is not None:
+            for seat, spec, words in self.bot_faults():
+                if 0 <= seat < len(self.names):
+                    self._events.append(bot_failed_line(self.names[seat], words, spec))
         events = agreed_first(self.peer.drain_events())
         # a resumed peer's backlog: the hands before this one, said first (the deal of the
         # hand in play was said above hand 1's moves, and hand 1's end not at all)

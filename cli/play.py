@@ -112,7 +112,8 @@ class LoopbackTable:
         store = Store.create(base, cfg.header(), 0, port=node.port, bind="127.0.0.1",
                              endpoints=endpoints)
         self.peer = Peer(me, cfg, node, store=store, endpoints=endpoints, options=opts)
-        self.driver = NetDriver(self.peer, background=True, bots=bot_seats)
+        self.driver = NetDriver(self.peer, background=True, bots=bot_seats,
+                                bot_faults=self.bots.faults)
         self.transcript = store.transcript_path
         if not self.driver.wait_ready(60):
             self.close()

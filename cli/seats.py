@@ -15,7 +15,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import TextIO
 
@@ -200,11 +200,13 @@ def new_bot_seat(bind: str, secure: bool = False) -> BotSeat:
 QUICK_BOTS = frozenset({"random", "heuristic", "heuristic-v1", "easy", "normal"})
 
 
-def bot_controller(spec: str, seed: int) -> SeatController:
-    """The seat controller for a bot spec (``heuristic``, ``expert``, ``search:ms=200``, …)."""
+def bot_controller(spec: str, seed: int,
+                   on_fault: Callable[[str, str], None] | None = None) -> SeatController:
+    """The seat controller for a bot spec (``heuristic``, ``expert``, ``search:ms=200``, …);
+    ``on_fault``: told (spec, words) when a bot in its own process fails (default: logged)."""
     if spec.split(":", 1)[0] in QUICK_BOTS:
         return make_bot(spec, seed)
-    return BotProcess(spec, seed)
+    return BotProcess(spec, seed, on_fault=on_fault)
 
 
 class BotRunners:
@@ -463,13 +465,16 @@ def say_away(peer: Peer, flush: float = 0.5) -> None:
 
 def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
               out: TextIO | None = None, bots: Collection[int] = (),
-              broken: Collection[int] = ()) -> int:
+              broken: Collection[int] = (),
+              bot_faults: Callable[[], list[tuple[int, str, str]]] | None = None) -> int:
     """The console for a networked seat until the match ends or the player leaves; then
-    where the game is kept. ``out`` given (tests, scripts): the line mode on it."""
+    where the game is kept. ``out`` given (tests, scripts): the line mode on it.
+    ``bot_faults``: this player's bots that failed (:meth:`NetDriver.__init__`)."""
     say = out or sys.stdout
     takeover = TakeoverBots(peer, args)
     driver = NetDriver(peer, lang=str(getattr(args, "lang", None) or "en"), background=True,
-                       bots=bots, bot_maker=takeover.prepare, broken=broken)
+                       bots=bots, bot_maker=takeover.prepare, broken=broken,
+                       bot_faults=bot_faults)
     try:
         if not driver.wait_ready(120, say=lambda line: print(i18n.display(f"* {line}"), file=say,
                                                                 flush=True)):

@@ -1316,3 +1316,18 @@ def test_a_plugin_name_with_controls_or_invisible_characters_is_not_offered(
     assert not [n for n in offered if "TITLE" in n.upper() or "\u200b" in n], list(offered)
     assert all(name.isprintable() for name in bot_names())
     assert "cannot be written in a bot spec" in caplog.text
+
+
+def test_a_networked_table_tells_the_player_that_their_plugin_failed(
+        faulty_plugins: None, tmp_path: Path) -> None:
+    """Bot author's review: ``play --in-process`` says on the screen that the plug-in
+    failed and who plays for it; the networked ``play`` said nothing (only the log knew),
+    and its author played a whole match against the heuristic believing it was theirs."""
+    done = _cli_with_plugins(_plugin_dir(), "play", "--bots", "crashy", "--auto", "--plain",
+                             "--seed", "3", "--data-dir", str(tmp_path / "data"))
+    assert done.returncode == 0, done.stdout[-1500:] + done.stderr[-1500:]
+    said = [line for line in done.stdout.replace("\n  ", " ").splitlines()
+            if "failed to move" in line]
+    assert said == ["* Bo's bot (crashy) failed to move (raised KeyError: 'boom'); a "
+                    "built-in bot plays for it from now on."], done.stdout[-3000:]
+    assert "Final scores" in done.stdout and "Traceback" not in done.stderr
