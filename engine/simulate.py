@@ -412,6 +412,11 @@ def _serve(conn: Any, spec: str, seed: int, parent: int | None = None) -> None:
         failure = f"could not be made ({exc})"
     except BaseException as exc:   # noqa: BLE001 - reported to the parent, in words
         failure = f"could not be made ({exception_words(exc)})"
+    # said at once: the parent gives the making its own time, then each move its own
+    if bot is not None:
+        _reply(conn, "made", "")
+    else:
+        _reply(conn, "error", failure)
     while True:
         try:
             request = conn.recv()
@@ -475,6 +480,7 @@ class BotProcess:
         self._fallback = make_bot(fallback, seed)
         self._on_fault = on_fault or _log_fault
         self._broken = False
+        self._made = False               # the child said its bot is made (see _ask)
 
     def choose(self, view: HandState, legal: list[Action]) -> Action:
         if not self._broken:
@@ -495,23 +501,27 @@ class BotProcess:
         within ``answer_within`` seconds in all (a frame that promised more than it sent
         held the read for ever, and a child that read no question made the next one wait
         for room), and the reply is short plain JSON, never a pickle (whose loading runs
-        the sender's code here)."""
-        deadline = time.monotonic() + self.answer_within
-        late = f"did not move within {self.answer_within:g} s"
-        fd = self._conn.fileno()
+        the sender's code here). Before its first move the child says that its bot is
+        made, within ``answer_within`` seconds of its own (the making and the first move
+        shared them: a bot that loads a model for 20 s was replaced at its first move)."""
         try:
+            if not self._made:
+                reply = self._reply_within(time.monotonic() + self.answer_within)
+                if reply is None:
+                    return f"was not made within {self.answer_within:g} s"
+                if isinstance(reply, str):
+                    return reply
+                if reply[0] != "made":
+                    return _reply_words(*reply)
+                self._made = True
+            deadline = time.monotonic() + self.answer_within
             question = pickle_dumps((view, list(legal)))
-            if not _write_within(fd, struct.pack("!i", len(question)) + question, deadline):
-                return late
-            head = _read_within(fd, 4, deadline)
-            if head is None:
-                return late
-            size = struct.unpack("!i", head)[0]
-            if not 0 < size <= REPLY_BYTES:
-                return f"sent its peer {size} bytes where an answer was expected"
-            body = _read_within(fd, size, deadline)
-            if body is None:
-                return late
+            if not _write_within(self._conn.fileno(),
+                                 struct.pack("!i", len(question)) + question, deadline):
+                return f"did not move within {self.answer_within:g} s"
+            reply = self._reply_within(deadline)
+            if reply is None:
+                return f"did not move within {self.answer_within:g} s"
         except (EOFError, OSError) as exc:    # a dead pipe
             self._proc.join(timeout=0.5)
             code = self._proc.exitcode
@@ -519,17 +529,32 @@ class BotProcess:
                 # its process ended ("stopped (EOFError: )" said nothing of why)
                 return f"ended its process (exit code {code})"
             return f"stopped ({type(exc).__name__}: {exc})"
+        if isinstance(reply, str):
+            return reply
+        kind, answer = reply
+        if kind == "move" and type(answer) is int and 0 <= answer < len(legal):
+            return answer
+        return _reply_words(kind, answer)
+
+    def _reply_within(self, deadline: float) -> tuple[object, object] | str | None:
+        """The child's next reply as ``(kind, value)`` (``("?", None)`` when it is no
+        reply at all), words when its frame is too long to be one, None when it did not
+        come before ``deadline``."""
+        fd = self._conn.fileno()
+        head = _read_within(fd, 4, deadline)
+        if head is None:
+            return None
+        size = struct.unpack("!i", head)[0]
+        if not 0 < size <= REPLY_BYTES:
+            return f"sent its peer {size} bytes where an answer was expected"
+        body = _read_within(fd, size, deadline)
+        if body is None:
+            return None
         try:
             reply: Any = json.loads(body.decode("utf-8"))
         except (ValueError, RecursionError):
             reply = None
-        kind, answer = reply if type(reply) is list and len(reply) == 2 else ("?", None)
-        if kind == "move" and type(answer) is int and 0 <= answer < len(legal):
-            return answer
-        if kind in ("error", "illegal") and type(answer) is str:
-            words = one_line(answer[:1000])[:500]     # the plug-in's process wrote them
-            return words if kind == "error" else f"answered {words}, which is not a legal move"
-        return "answered something else, which is not a legal move"
+        return (reply[0], reply[1]) if type(reply) is list and len(reply) == 2 else ("?", None)
 
     def _stop_child(self) -> None:
         if self._proc.is_alive():
@@ -550,6 +575,14 @@ class BotProcess:
             self._proc.kill()
             self._proc.join(timeout=1.0)
         self._conn.close()
+
+
+def _reply_words(kind: object, answer: object) -> str:
+    """What a child's reply that is no move says of its bot, in words."""
+    if kind in ("error", "illegal") and type(answer) is str:
+        words = one_line(answer[:1000])[:500]     # the plug-in's process wrote them
+        return words if kind == "error" else f"answered {words}, which is not a legal move"
+    return "answered something else, which is not a legal move"
 
 
 def pickle_dumps(obj: object) -> bytes:

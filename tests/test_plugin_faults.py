@@ -433,6 +433,27 @@ class Forges:
 
 def make_forges(seed, **options):
     return Forges()
+
+
+class SlowStart:
+    """Takes MB_SLOW seconds to be made, and as long again for its first move: each
+    within its own limit."""
+
+    def __init__(self):
+        import os
+        import time
+        self.wait = float(os.environ.get("MB_SLOW", "0"))
+        time.sleep(self.wait)
+
+    def choose(self, view, legal):
+        import time
+        time.sleep(self.wait)
+        self.wait = 0
+        return legal[0]
+
+
+def make_slowstart(seed, **options):
+    return SlowStart()
 '''
 
 
@@ -447,7 +468,8 @@ def faulty_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         "tnoseed": "make_noseed", "gambler": "make_gambler", "tsecond": "make_second",
         "tsleepystr": "make_sleepystr", "tsly": "make_sly", "tthreader": "make_threader",
         "tnoise": "make_threadnoise", "treader": "make_stdinreader", "twander": "make_wanderer",
-        "tforger": "make_forger", "tdeaf": "make_deaf", "tforges": "make_forges", "heuristic": "make_crashy"})
+        "tforger": "make_forger", "tdeaf": "make_deaf", "tforges": "make_forges",
+        "tslowstart": "make_slowstart", "heuristic": "make_crashy"})
     monkeypatch.syspath_prepend(str(tmp_path))
     yield
     monkeypatch.delitem(sys.modules, "mb_faulty", raising=False)
@@ -1331,3 +1353,32 @@ def test_a_networked_table_tells_the_player_that_their_plugin_failed(
     assert said == ["* Bo's bot (crashy) failed to move (raised KeyError: 'boom'); a "
                     "built-in bot plays for it from now on."], done.stdout[-3000:]
     assert "Final scores" in done.stdout and "Traceback" not in done.stderr
+
+
+def test_a_networked_bot_has_its_time_to_be_made_and_then_its_time_to_move(
+        faulty_plugins: None, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Bot author's review: docs/bots.md gives a bot 30 s to be made and 30 s a move, as
+    simulate and tournament do; in its own process (a networked table) the making, the
+    start of its interpreter and the first move shared one 30 s: a bot that loads a model
+    for 20 s and thinks 15 s was replaced at its first move. Each has its own limit."""
+    import logging
+
+    from cli.bot_process import BotProcess
+    monkeypatch.setenv("MB_SLOW", "2.5")
+    view, legal = _a_play()
+    with caplog.at_level(logging.WARNING):
+        bot = BotProcess("tslowstart", 1, answer_within=4.0)
+        try:
+            assert bot.choose(view, legal) is legal[0]
+            assert not bot._broken, caplog.text
+        finally:
+            bot.close()
+    monkeypatch.setenv("MB_SLOW", "6")
+    with caplog.at_level(logging.WARNING):
+        bot = BotProcess("tslowstart", 1, answer_within=4.0)
+        try:
+            assert bot.choose(view, legal) in legal and bot._broken
+        finally:
+            bot.close()
+    assert "bot tslowstart was not made within 4 s" in caplog.text, caplog.text
