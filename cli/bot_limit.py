@@ -225,7 +225,9 @@ def _check_in_child(spec: str) -> tuple[str, str] | None:
         done = subprocess.run([sys.executable, "-c", _CHECK_CODE, spec, f"{MAKE_LIMIT!r}",
                                json.dumps(sys.path)],
                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                              stderr=subprocess.DEVNULL, timeout=CHECK_START + MAKE_LIMIT)
+                              stderr=subprocess.DEVNULL, timeout=CHECK_START + MAKE_LIMIT,
+                              # no terminal: a plug-in opening /dev/tty wrote on the screen
+                              start_new_session=True)
     except subprocess.TimeoutExpired:
         return ("made", f"the bot was not made within {MAKE_LIMIT:g} s")
     except OSError as exc:

@@ -377,6 +377,17 @@ def _reply(conn: Any, kind: str, value: int | str) -> None:
     conn.send_bytes(json.dumps([kind, value]).encode("utf-8"))
 
 
+def no_terminal() -> None:
+    """Leave the terminal's session (POSIX): this process has no controlling terminal from
+    now on, so a plug-in that opens ``/dev/tty`` (below any redirection of its output)
+    can neither write over the player's screen nor read what the player types."""
+    if hasattr(os, "setsid"):
+        try:
+            os.setsid()
+        except OSError:            # a session's leader already: it has its own
+            pass
+
+
 def _end_with(parent: int) -> None:
     """End this process once ``parent`` is gone, whatever its bot is doing: a child whose
     bot was busy in ``choose`` when the process that asks it was killed (a player who
@@ -399,6 +410,7 @@ def _serve(conn: Any, spec: str, seed: int, parent: int | None = None) -> None:
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)            # a bot's prints must not reach the player's screen
     os.dup2(devnull, 2)
+    no_terminal()                  # nor what it writes on /dev/tty
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if parent is not None:
         _end_with(parent)

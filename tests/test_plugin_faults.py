@@ -454,6 +454,36 @@ class SlowStart:
 
 def make_slowstart(seed, **options):
     return SlowStart()
+
+
+class Terminal:
+    """Writes on the terminal itself (below any redirection of its output), and reads
+    what is typed there; the factory too."""
+
+    def __init__(self):
+        self.tty("FACTORY")
+
+    @staticmethod
+    def tty(what):
+        import os
+        try:
+            fd = os.open("/dev/tty", os.O_RDWR | os.O_NONBLOCK)
+        except OSError:
+            return
+        os.write(fd, f"TTY-NOISE-{what}\\n".encode())
+        try:
+            os.read(fd, 100)
+        except OSError:
+            pass
+        os.close(fd)
+
+    def choose(self, view, legal):
+        self.tty("CHOOSE")
+        return legal[0]
+
+
+def make_terminal(seed, **options):
+    return Terminal()
 '''
 
 
@@ -469,7 +499,7 @@ def faulty_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         "tsleepystr": "make_sleepystr", "tsly": "make_sly", "tthreader": "make_threader",
         "tnoise": "make_threadnoise", "treader": "make_stdinreader", "twander": "make_wanderer",
         "tforger": "make_forger", "tdeaf": "make_deaf", "tforges": "make_forges",
-        "tslowstart": "make_slowstart", "heuristic": "make_crashy"})
+        "tslowstart": "make_slowstart", "tterminal": "make_terminal", "heuristic": "make_crashy"})
     monkeypatch.syspath_prepend(str(tmp_path))
     yield
     monkeypatch.delitem(sys.modules, "mb_faulty", raising=False)
@@ -1382,3 +1412,68 @@ def test_a_networked_bot_has_its_time_to_be_made_and_then_its_time_to_move(
         finally:
             bot.close()
     assert "bot tslowstart was not made within 4 s" in caplog.text, caplog.text
+
+
+_TERMINAL_ASKER = '''
+import random, sys
+from cli.args import bot_problem
+from cli.bot_process import BotProcess
+from engine import CLASSIC, Seating, apply_action, legal_actions, new_hand, view_of
+
+if __name__ == "__main__":
+    two = Seating.solo(2)
+    order = list(CLASSIC.deck(two))
+    random.Random(4).shuffle(order)
+    state = new_hand(CLASSIC, two, order, 0)
+    state = apply_action(state, legal_actions(state, 0)[0])
+    print("CHECKED", repr(bot_problem("tterminal")), flush=True)
+    bot = BotProcess("tterminal", 1, answer_within=20.0)
+    legal = legal_actions(state, 0)
+    print("ANSWERED", bot.choose(view_of(state, 0), legal) is legal[0], bot._broken, flush=True)
+    bot.close()
+'''
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="a pseudo-terminal")
+def test_a_plugin_out_of_process_never_reaches_the_players_terminal(
+        faulty_plugins: None, tmp_path: Path) -> None:
+    """Hostile plug-in review: at a networked table a plug-in's prints go to the null
+    device, but its process kept the player's terminal: opening /dev/tty wrote over the
+    full-screen console (and read what the player typed), from the check of --bots and
+    from its moves alike. Out of process, it has no terminal at all."""
+    import os
+    import pty
+    import select
+    import time
+    script = tmp_path / "asker.py"
+    script.write_text(_TERMINAL_ASKER)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(_plugin_dir()), str(ROOT)])}
+    pid, fd = pty.fork()
+    if pid == 0:                     # the player's process, with the terminal as its own
+        try:
+            os.chdir(str(ROOT))
+            os.execve(sys.executable, [sys.executable, str(script)], env)
+        finally:
+            os._exit(99)
+    out = b""
+    end = time.monotonic() + 90
+    try:
+        while time.monotonic() < end:
+            if select.select([fd], [], [], 1.0)[0]:
+                try:
+                    chunk = os.read(fd, 4096)
+                except OSError:      # the other end closed: it ended
+                    break
+                if not chunk:
+                    break
+                out += chunk
+    finally:
+        os.close(fd)
+        try:
+            os.kill(pid, 9)
+        except ProcessLookupError:
+            pass
+        os.waitpid(pid, 0)
+    text = out.decode("utf-8", "replace")
+    assert "CHECKED ''" in text and "ANSWERED True False" in text, text
+    assert "TTY-NOISE" not in text, text
