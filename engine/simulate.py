@@ -396,6 +396,8 @@ def _end_with(parent: int) -> None:
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.5)
+        if hasattr(os, "killpg") and os.getpgrp() == os.getpid():
+            os.killpg(0, signal.SIGKILL)   # its bot's own processes too (no_terminal)
         os._exit(0)
 
     threading.Thread(target=watch, daemon=True, name="bot-parent-watch").start()
@@ -411,6 +413,11 @@ def _serve(conn: Any, spec: str, seed: int, parent: int | None = None) -> None:
     os.dup2(devnull, 1)            # a bot's prints must not reach the player's screen
     os.dup2(devnull, 2)
     no_terminal()                  # nor what it writes on /dev/tty
+    # its bot may think with processes of its own (a multiprocessing pool), as it may in
+    # simulate: "daemonic processes are not allowed to have children" failed its making;
+    # they are in this process's group, which its parent ends with it (BotProcess)
+    import multiprocessing
+    multiprocessing.current_process().daemon = False
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if parent is not None:
         _end_with(parent)
@@ -493,6 +500,7 @@ class BotProcess:
         self._on_fault = on_fault or _log_fault
         self._broken = False
         self._made = False               # the child said its bot is made (see _ask)
+        self._group = False              # the child was seen leading its process group
 
     def choose(self, view: HandState, legal: list[Action]) -> Action:
         if not self._broken:
@@ -526,6 +534,7 @@ class BotProcess:
                 if reply[0] != "made":
                     return _reply_words(*reply)
                 self._made = True
+                self._group = self._leads_group()
             deadline = time.monotonic() + self.answer_within
             question = pickle_dumps((view, list(legal)))
             if not _write_within(self._conn.fileno(),
@@ -548,6 +557,14 @@ class BotProcess:
             return answer
         return _reply_words(kind, answer)
 
+    def _leads_group(self) -> bool:
+        """Whether the child leads a process group of its own (seen while it lives: once
+        it has ended its group is ended by its id alone, see :meth:`_end_group`)."""
+        try:
+            return hasattr(os, "getpgid") and os.getpgid(self._proc.pid or -1) == self._proc.pid
+        except OSError:
+            return False
+
     def _reply_within(self, deadline: float) -> tuple[object, object] | str | None:
         """The child's next reply as ``(kind, value)`` (``("?", None)`` when it is no
         reply at all), words when its frame is too long to be one, None when it did not
@@ -569,9 +586,24 @@ class BotProcess:
         return (reply[0], reply[1]) if type(reply) is list and len(reply) == 2 else ("?", None)
 
     def _stop_child(self) -> None:
+        self._end_group()
         if self._proc.is_alive():
             self._proc.kill()
             self._proc.join(timeout=1.0)
+
+    def _end_group(self) -> None:
+        """Stop every process of the child's group: the child (it leads a session of its
+        own, :func:`no_terminal`) and what its bot started (a pool's workers lived on,
+        orphans, after the child was stopped)."""
+        pid = self._proc.pid
+        if not pid or not hasattr(os, "killpg"):
+            return
+        try:
+            if self._group or os.getpgid(pid) == pid:
+                self._group = True
+                os.killpg(pid, signal.SIGKILL)
+        except OSError:            # gone already, and its group with it
+            pass
 
     def close(self) -> None:
         """Stop the child (it also dies with its parent: it is a daemon)."""
@@ -583,6 +615,7 @@ class BotProcess:
             except (OSError, ValueError):
                 pass
         self._proc.join(timeout=1.0)
+        self._end_group()          # what its bot started, whether the child ended or not
         if self._proc.is_alive():
             self._proc.kill()
             self._proc.join(timeout=1.0)

@@ -484,6 +484,34 @@ class Terminal:
 
 def make_terminal(seed, **options):
     return Terminal()
+
+
+def _square(x):
+    return x * x
+
+
+class Pooled:
+    """Thinks with a ``multiprocessing`` pool of its own (made with the bot), and hangs at
+    its first play when MB_POOL_HANG is set; says where its workers are in MB_POOL_PIDS."""
+
+    def __init__(self):
+        import multiprocessing
+        import os
+        self.pool = multiprocessing.get_context("fork").Pool(2)
+        with open(os.environ["MB_POOL_PIDS"], "w") as f:
+            f.write(" ".join(str(p.pid) for p in self.pool._pool))
+
+    def choose(self, view, legal):
+        import os
+        import time
+        assert self.pool.map(_square, range(3)) == [0, 1, 4]
+        while os.environ.get("MB_POOL_HANG") and view.phase == "play":
+            time.sleep(1)
+        return legal[0]
+
+
+def make_pooled(seed, **options):
+    return Pooled()
 '''
 
 
@@ -499,7 +527,8 @@ def faulty_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         "tsleepystr": "make_sleepystr", "tsly": "make_sly", "tthreader": "make_threader",
         "tnoise": "make_threadnoise", "treader": "make_stdinreader", "twander": "make_wanderer",
         "tforger": "make_forger", "tdeaf": "make_deaf", "tforges": "make_forges",
-        "tslowstart": "make_slowstart", "tterminal": "make_terminal", "heuristic": "make_crashy"})
+        "tslowstart": "make_slowstart", "tterminal": "make_terminal",
+        "tpooled": "make_pooled", "heuristic": "make_crashy"})
     monkeypatch.syspath_prepend(str(tmp_path))
     yield
     monkeypatch.delitem(sys.modules, "mb_faulty", raising=False)
@@ -1477,3 +1506,36 @@ def test_a_plugin_out_of_process_never_reaches_the_players_terminal(
     text = out.decode("utf-8", "replace")
     assert "CHECKED ''" in text and "ANSWERED True False" in text, text
     assert "TTY-NOISE" not in text, text
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+@pytest.mark.parametrize("hang", ["", "1"])
+def test_a_networked_bot_may_think_with_processes_of_its_own_and_they_end_with_it(
+        faulty_plugins: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture, hang: str) -> None:
+    """Bot author's review: a bot thinking with a ``multiprocessing`` pool plays in
+    simulate and tournament (docs/bots.md: no fault), but in its own process at a
+    networked table it could not be made ("daemonic processes are not allowed to have
+    children") and the heuristic played every match for it. It is made there too; and
+    when its process is stopped (it hung) or ends, its own processes end with it."""
+    import logging
+    import time
+    pids_file = tmp_path / "pids"
+    monkeypatch.setenv("MB_POOL_PIDS", str(pids_file))
+    monkeypatch.setenv("MB_POOL_HANG", hang)
+    from cli.bot_process import BotProcess
+    view, legal = _a_play()
+    with caplog.at_level(logging.WARNING):
+        bot = BotProcess("tpooled", 1, answer_within=8.0)
+        try:
+            assert bot.choose(view, legal) in legal
+            assert bot._broken == bool(hang), caplog.text
+        finally:
+            bot.close()
+    if hang:
+        assert "bot tpooled did not move within 8 s" in caplog.text, caplog.text
+    workers = [int(p) for p in pids_file.read_text().split()]
+    end = time.monotonic() + 10
+    while time.monotonic() < end and not all(_gone(p) for p in workers):
+        time.sleep(0.1)
+    assert all(_gone(p) for p in workers), "the bot's own processes outlived it"
