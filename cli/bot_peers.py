@@ -83,7 +83,8 @@ def _child(conn: multiprocessing.connection.Connection, label: object, id_seed: 
                 pass
 
         peer = Peer(ident, start.cfg, node,
-                    controller=bot_controller(spec, seed + mine, on_fault=fault),
+                    controller=bot_controller(spec, seed + mine, on_fault=fault,
+                                              move_limit=start.cfg.decision_limit),
                     store=store, endpoints=endpoints, options=opts)
         leave = threading.Event()
 

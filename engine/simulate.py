@@ -483,7 +483,7 @@ class BotProcess:
     default they are logged. The bot's prints go nowhere."""
 
     def __init__(self, spec: str, seed: int, *, answer_within: float = ANSWER_WITHIN,
-                 fallback: str = "heuristic",
+                 make_within: float | None = None, fallback: str = "heuristic",
                  on_fault: Callable[[str, str], None] | None = None) -> None:
         import multiprocessing
         ctx = multiprocessing.get_context("spawn")  # never fork a process with ZeroMQ threads
@@ -492,10 +492,13 @@ class BotProcess:
                                  daemon=True,
                                  name=f"bot {spec}")
         self._proc.start()
+        self._started = time.monotonic()
         child.close()
         os.set_blocking(self._conn.fileno(), False)   # every wait on it has a deadline
         self.spec = spec
         self.answer_within = answer_within
+        #: seconds for the child to start and make its bot (default: ``answer_within``)
+        self.make_within = answer_within if make_within is None else make_within
         self._fallback = make_bot(fallback, seed)
         self._on_fault = on_fault or _log_fault
         self._broken = False
@@ -522,13 +525,14 @@ class BotProcess:
         held the read for ever, and a child that read no question made the next one wait
         for room), and the reply is short plain JSON, never a pickle (whose loading runs
         the sender's code here). Before its first move the child says that its bot is
-        made, within ``answer_within`` seconds of its own (the making and the first move
+        made, within ``make_within`` seconds of its start (the making and the first move
         shared them: a bot that loads a model for 20 s was replaced at its first move)."""
         try:
             if not self._made:
-                reply = self._reply_within(time.monotonic() + self.answer_within)
+                # counted from its start: the bot may be made while the table deals
+                reply = self._reply_within(self._started + self.make_within)
                 if reply is None:
-                    return f"was not made within {self.answer_within:g} s"
+                    return f"was not made within {self.make_within:g} s"
                 if isinstance(reply, str):
                     return reply
                 if reply[0] != "made":

@@ -437,13 +437,13 @@ def make_forges(seed, **options):
 
 class SlowStart:
     """Takes MB_SLOW seconds to be made, and as long again for its first move: each
-    within its own limit."""
+    within its own limit (MB_SLOW_MOVE: only its first move is slow)."""
 
     def __init__(self):
         import os
         import time
-        self.wait = float(os.environ.get("MB_SLOW", "0"))
-        time.sleep(self.wait)
+        self.wait = float(os.environ.get("MB_SLOW_MOVE") or os.environ.get("MB_SLOW", "0"))
+        time.sleep(float(os.environ.get("MB_SLOW", "0")))
 
     def choose(self, view, legal):
         import time
@@ -1539,3 +1539,24 @@ def test_a_networked_bot_may_think_with_processes_of_its_own_and_they_end_with_i
     while time.monotonic() < end and not all(_gone(p) for p in workers):
         time.sleep(0.1)
     assert all(_gone(p) for p in workers), "the bot's own processes outlived it"
+
+
+@pytest.mark.slow          # about 15 s: a hosted match of a bot against the host
+def test_a_plugin_at_a_table_with_a_move_limit_moves_within_it(
+        faulty_plugins: None, tmp_path: Path) -> None:
+    """Bot author's review: at a table whose host set a move limit (``--move-limit``) a
+    plug-in had its own 30 s a move all the same: one slower than the table's limit
+    paused the table at its move, and the others were asked to give its seat to a bot.
+    Its time is now within the table's: past it the heuristic moves in time, said once
+    on its player's screen."""
+    done = _cli_with_plugins(_plugin_dir(), "host", "--name", "Ann", "--players", "2",
+                             "--bots", "tslowstart", "--move-limit", "3", "--bind",
+                             "127.0.0.1", "--no-announce", "--mdns", "loopback", "--auto",
+                             "--plain", "--seed", "3", "--data-dir", str(tmp_path / "data"),
+                             "--identity", str(tmp_path / "key"), MB_SLOW_MOVE="5")
+    out = done.stdout.replace("\n  ", " ")
+    assert done.returncode == 0, out[-2000:] + done.stderr[-1000:]
+    assert "Paused" not in out and "took longer than the table's time" not in out, out[-3000:]
+    assert "Bot1's bot (tslowstart) failed to move (did not move within 2.4 s)" in out, \
+        out[-3000:]
+    assert "The match is over." in out
