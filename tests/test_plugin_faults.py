@@ -1280,8 +1280,10 @@ def test_a_bots_child_that_never_reads_its_questions_holds_nobody(
     assert "did not move within 5 s" in caplog.text, caplog.text
 
 
-_ASKER = '''
+#: the start of a script that asks a bot in its own process: a hand one move in
+_A_HAND_SCRIPT = '''
 import random, sys, threading, time
+from cli.args import bot_problem
 from cli.bot_process import BotProcess
 from engine import CLASSIC, Seating, apply_action, legal_actions, new_hand, view_of
 
@@ -1291,6 +1293,9 @@ if __name__ == "__main__":
     random.Random(4).shuffle(order)
     state = new_hand(CLASSIC, two, order, 0)
     state = apply_action(state, legal_actions(state, 0)[0])
+'''
+
+_ASKER = _A_HAND_SCRIPT + '''\
     bot = BotProcess(sys.argv[1], 1)
     threading.Thread(target=bot.choose, args=(view_of(state, 0), legal_actions(state, 0)),
                      daemon=True).start()
@@ -1443,18 +1448,7 @@ def test_a_networked_bot_has_its_time_to_be_made_and_then_its_time_to_move(
     assert "bot tslowstart was not made within 4 s" in caplog.text, caplog.text
 
 
-_TERMINAL_ASKER = '''
-import random, sys
-from cli.args import bot_problem
-from cli.bot_process import BotProcess
-from engine import CLASSIC, Seating, apply_action, legal_actions, new_hand, view_of
-
-if __name__ == "__main__":
-    two = Seating.solo(2)
-    order = list(CLASSIC.deck(two))
-    random.Random(4).shuffle(order)
-    state = new_hand(CLASSIC, two, order, 0)
-    state = apply_action(state, legal_actions(state, 0)[0])
+_TERMINAL_ASKER = _A_HAND_SCRIPT + '''\
     print("CHECKED", repr(bot_problem("tterminal")), flush=True)
     bot = BotProcess("tterminal", 1, answer_within=20.0)
     legal = legal_actions(state, 0)
