@@ -11,8 +11,8 @@ the GIL, so every other thread keeps running.
 Every wait has a limit: a child that does not answer within ``answer_within`` seconds,
 answers a move that is not legal, raises or dies is stopped, and a quick in-process bot
 (the heuristic) makes that move and every later one of the match; the failure is logged
-(with the bot's own error), never printed on the player's screen, and a move is always
-made. What the bot prints goes nowhere: the child's stdout and stderr are the null device.
+(with the bot's own error, as one line) and said once on its player's screen at a
+networked table (``play``, ``host``, ``resume``), and a move is always made. What the bot prints goes nowhere: the child's stdout and stderr are the null device.
 """
 
 from __future__ import annotations

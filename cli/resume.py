@@ -112,7 +112,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     broken = [seat for seat, _reason in runners.failed if seat is not None]
     try:
         return play_seat(peer, args, LineReader(inp), out,
-                         bots=[*(p.me for p in runners.peers), *broken], broken=broken)
+                         bots=[*(p.me for p in runners.peers), *broken], broken=broken,
+                         bot_faults=runners.faults)
     finally:
         runners.finish(10.0 if peer.finished else 0.5)
         peer.close(flush=1.0)

@@ -230,11 +230,36 @@ class BotRunners:
                  failed: list[tuple[int | None, str]] | None = None) -> None:
         self.peers = peers
         #: the bots that could not be resumed: (seat if known, why in words)
-        self.failed = failed or []
+        self.failed = failed if failed is not None else []
+        self._faults: list[tuple[int, str, str]] = []
+        self._faults_lock = threading.Lock()
+        self.threads: list[threading.Thread] = []
+
+    def start(self) -> None:
+        """One daemon thread pumps each bot's peer."""
         self.threads = [threading.Thread(target=run_bot, args=(p,), daemon=True,
-                                         name=f"bot-{p.me}") for p in peers]
+                                         name=f"bot-{p.me}") for p in self.peers]
         for t in self.threads:
             t.start()
+
+    def fault_reporter(self, seat: int) -> Callable[[str, str], None]:
+        """What a bot of ``seat`` in its own process calls when it fails: kept (and logged)
+        for :meth:`faults`, so its player's screen says it, as at the table it left."""
+        def report(spec: str, words: str) -> None:
+            logging.getLogger("cli.seats").warning(
+                "bot %s at seat %d %s; a quick bot moves for it from now on", spec, seat,
+                words)
+            with self._faults_lock:
+                if len(self._faults) < 64:
+                    self._faults.append((seat, spec, words))
+        return report
+
+    def faults(self) -> list[tuple[int, str, str]]:
+        """The bots that failed since the last call, ``(seat, spec, words)`` (as
+        :meth:`cli.bot_peers.BotPeers.faults`). Never waits."""
+        with self._faults_lock:
+            out, self._faults = self._faults, []
+        return out
 
     def finish(self, timeout: float) -> None:
         """Give the bots up to ``timeout`` seconds to write their last entries and close
@@ -266,21 +291,37 @@ def resume_bots(table_id: bytes, base: Path | None) -> BotRunners:
     root = base or default_data_dir()
     out: list[Peer] = []
     failed: list[tuple[int | None, str]] = []
+    runners = BotRunners(out, failed)      # its threads start with start()
     if not root.is_dir():
-        return BotRunners(out)
+        return runners
     for d in sorted(root.glob("bot-*")):
         tdir = table_dir(d, table_id)
         if not (tdir / "table.msgpack").exists():
             continue
         try:
-            extra = dict(read_meta(tdir).get("extra", {}))
+            meta = read_meta(tdir)
+            extra = dict(meta.get("extra", {}))
             id_seed = extra.get("identity_seed")
             if not isinstance(id_seed, bytes):
                 continue
             seed = extra.get("seed", 0)
-            out.append(resume_peer(tdir, Identity.from_seed(id_seed),
-                                   controller=bot_controller(str(extra.get("bot", "heuristic")),
-                                                             seed if isinstance(seed, int) else 0)))
+            bot_seat = meta.get("seat")
+            controller = bot_controller(
+                str(extra.get("bot", "heuristic")), seed if isinstance(seed, int) else 0,
+                on_fault=runners.fault_reporter(bot_seat) if isinstance(bot_seat, int)
+                else None)
+            try:
+                peer = resume_peer(tdir, Identity.from_seed(id_seed), controller=controller)
+            except BaseException:
+                close = getattr(controller, "close", None)
+                if close is not None:
+                    close()                # its child would wait for questions for ever
+                raise
+            if isinstance(controller, BotProcess):
+                # the table's move limit, read from its header (a resumed plug-in kept its
+                # own 30 s and paused a timed table at its every slow move)
+                controller.answer_within = bot_move_time(peer.cfg.decision_limit)
+            out.append(peer)
         except (ValueError, OSError) as exc:   # a bot's damaged copy: its seat waits
             logging.getLogger("cli.seats").warning("bot at %s not resumed: %s", d, exc)
             try:
@@ -288,7 +329,8 @@ def resume_bots(table_id: bytes, base: Path | None) -> BotRunners:
             except (ValueError, OSError):
                 seat = None
             failed.append((seat, error_line(exc)))
-    return BotRunners(out, failed)
+    runners.start()
+    return runners
 
 
 def on_this_machine(endpoint: str) -> str:
@@ -414,7 +456,9 @@ class TakeoverBots:
         p = Peer(ident, cfg, node, controller=bot_controller("heuristic", seat), store=store,
                  endpoints=eps, options=self.peer.opts, replay=chain, side=side, seat=seat)
         p.fetch()
-        self.runners.append(BotRunners([p]))
+        runners = BotRunners([p])
+        runners.start()
+        self.runners.append(runners)
 
     def finish(self, timeout: float) -> None:
         for r in self.runners:

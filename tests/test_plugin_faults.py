@@ -891,12 +891,13 @@ def _plugin_dir() -> Path:
     return next(Path(p) for p in sys.path if (Path(p) / "mb_faulty.py").exists())
 
 
-def _cli_with_plugins(tmp_path: Path, *argv: str, **env: str) -> subprocess.CompletedProcess[str]:
+def _cli_with_plugins(tmp_path: Path, *argv: str, input_text: str = "",
+                      **env: str) -> subprocess.CompletedProcess[str]:
     """``millebornes ARGV`` in a child process that sees the test's plug-ins."""
     import os
     full = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]), **env}
     return subprocess.run([sys.executable, "-m", "cli.main", *argv], capture_output=True,
-                          text=True, env=full, cwd=str(ROOT), timeout=120)
+                          text=True, env=full, cwd=str(ROOT), timeout=120, input=input_text)
 
 
 def test_a_factory_that_never_returns_is_bounded(faulty_plugins: None,
@@ -1554,3 +1555,47 @@ def test_a_plugin_at_a_table_with_a_move_limit_moves_within_it(
     assert "Bot1's bot (tslowstart) failed to move (did not move within 2.4 s)" in out, \
         out[-3000:]
     assert "The match is over." in out
+
+
+@pytest.mark.slow    # a networked game quit at once, then resumed to the match's end
+def test_a_resumed_plugin_that_fails_is_said_on_its_players_screen(
+        faulty_plugins: None, tmp_path: Path) -> None:
+    """Bot author's review, left there: ``play`` and ``host`` said on the screen that a
+    plug-in failed, but a game resumed with ``resume`` (its bots restarted in the
+    player's process) told only the log."""
+    data = str(tmp_path / "data")
+    first = _cli_with_plugins(_plugin_dir(), "play", "--bots", "crashy", "--plain",
+                              "--seed", "3", "--data-dir", data, input_text="q\ny\n")
+    assert "Traceback" not in first.stderr, first.stderr[-2000:]
+    game = next(Path(data).glob("bot-1/*/secrets.log")).parent.name[:8]
+    done = _cli_with_plugins(_plugin_dir(), "resume", game, "--auto", "--plain",
+                             "--data-dir", data)
+    assert done.returncode == 0, done.stdout[-1500:] + done.stderr[-1500:]
+    said = [line for line in done.stdout.replace("\n  ", " ").splitlines()
+            if "failed to move" in line]
+    assert said == ["* Bo's bot (crashy) failed to move (raised KeyError: 'boom'); a "
+                    "built-in bot plays for it from now on."], done.stdout[-3000:]
+    assert "Final scores" in done.stdout and "Traceback" not in done.stderr
+
+
+@pytest.mark.slow    # a hosted match quit at once, then resumed to its end (about 15 s)
+def test_a_resumed_plugin_at_a_timed_table_moves_within_the_tables_limit(
+        faulty_plugins: None, tmp_path: Path) -> None:
+    """Bot author's review, left there: a plug-in restarted by ``resume`` had its own 30 s
+    a move at a table with a move limit (as at ``host`` before), so a slow one paused the
+    table at its every move."""
+    data, key = str(tmp_path / "data"), str(tmp_path / "key")
+    first = _cli_with_plugins(_plugin_dir(), "host", "--name", "Ann", "--players", "2",
+                              "--bots", "tslowstart", "--move-limit", "3", "--bind",
+                              "127.0.0.1", "--no-announce", "--mdns", "loopback", "--plain",
+                              "--seed", "3", "--data-dir", data, "--identity", key,
+                              input_text="q\ny\n")
+    assert "Traceback" not in first.stderr, first.stderr[-2000:]
+    game = next(Path(data).glob("bot-*/*/secrets.log")).parent.name[:8]
+    done = _cli_with_plugins(_plugin_dir(), "resume", game, "--auto", "--plain",
+                             "--data-dir", data, "--identity", key, MB_SLOW_MOVE="5")
+    out = done.stdout.replace("\n  ", " ")
+    assert done.returncode == 0, out[-2000:] + done.stderr[-1000:]
+    assert "Paused" not in out and "took longer than the table's time" not in out, out[-3000:]
+    assert "(tslowstart) failed to move (did not move within 2.4 s)" in out, out[-3000:]
+    assert "The match is over." in out or "Final scores" in out, out[-2000:]
