@@ -900,12 +900,16 @@ def test_replay_numbers_hands_as_the_game_did_and_says_the_takeover(
     the hands it shows; the game and `verify` said hand 2) and never said that hand 1 was
     left without a score and a bot played the seat from hand 2."""
     from cli import replay as replay_verb
+    from p2p.testing import seeded_entropy
 
-    t = _stopped(b"takeover/replay-numbers")
-    bot = Identity.from_seed(BOT_SEED)
-    _agree_bot(t, 2, (0, 1), bot)
-    _start_bot(t, runner=0, silent=2, bot=bot)
-    t.run()
+    # seeded: a fresh deal of hand 2 ended in a tie once in a while (loaded CI machine),
+    # and the tie brought a hand 3 ("hand 2/3"); this seed's hand 2 decides the match
+    with seeded_entropy(b"takeover/replay-numbers"):
+        t = _stopped(b"takeover/replay-numbers")
+        bot = Identity.from_seed(BOT_SEED)
+        _agree_bot(t, 2, (0, 1), bot)
+        _start_bot(t, runner=0, silent=2, bot=bot)
+        t.run()
     path = _transcript(tmp_path, t, 1)
     code = replay_verb.run(argparse.Namespace(transcript=str(path), plain=True))
     out = capsys.readouterr().out
