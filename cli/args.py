@@ -418,7 +418,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
 
     sim = verb("simulate", _("bot-only matches with statistics"))
     _rules_args(sim)
-    sim.add_argument("--players", type=count(2, 6, "--players"), default=2,
+    sim.add_argument("--players", type=count(2, 6, "--players"), default=None,
                      help=_("players at each table (2-6)"))
     sim.add_argument("--bots", default="heuristic,random",
                      help=_("bot per seat, comma-separated, cycled: random, heuristic-v1, "
@@ -450,7 +450,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
                    help=_("rule preset (default: classic)"))
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help=_("change one rule option (repeatable)"))
-    p.add_argument("--players", type=int, default=2, help=_("players at each table (2-6)"))
+    p.add_argument("--players", type=int, default=None, help=_("players at each table (2-6)"))
     p.add_argument("--teams", default=None, metavar="AxB", help=_("teams: 2x2, 2x3 or 3x2"))
     p.add_argument("--deals", type=count(1, MAX_MATCHES, "--deals"), default=50,
                    help=_("deals per pair of bots; each is played once per seat rotation"))
@@ -526,8 +526,12 @@ def teams_players(teams: str | None) -> int | None:
     return None
 
 
-def seating_from(players: int, teams: str | None) -> Seating:
-    """``--players`` and ``--teams AxB`` as a seating, checked in the player's language."""
+def seating_from(players: int | None, teams: str | None) -> Seating:
+    """``--players`` and ``--teams AxB`` as a seating, checked in the player's language;
+    ``players`` None (not given): those ``--teams`` seats, else 2 (``simulate --teams 2x2``
+    said "needs 4 players, not 2", where ``play`` works the count out)."""
+    if players is None:
+        players = teams_players(teams) or 2
     if teams:
         a, x, b = teams.lower().partition("x")
         # decimal digits only ("²" is a digit int() refuses), a few of them (int() of

@@ -157,6 +157,21 @@ def test_teams_alone_seat_a_bot_in_every_other_seat() -> None:
     assert "Final scores:" in proc.stdout
 
 
+def test_simulate_and_tournament_take_the_players_of_teams(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`simulate --teams 2x2` said "--teams 2x2 needs 4 players, not 2" (its --players
+    defaulted to 2), where `play` works the count out; tournament likewise. A count that
+    disagrees is still refused."""
+    assert main(["simulate", "--teams", "2x2", "--games", "1", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "classic rules (4 players, 2x2)" in out, out
+    assert main(["tournament", "--bots", "heuristic,random", "--teams", "2x2", "--deals", "1",
+                 "--jobs", "1", "--seed", "3"]) == 0
+    assert "needs 4 players" not in capsys.readouterr().err
+    assert main(["simulate", "--teams", "2x2", "--players", "3", "--games", "1"]) == 2
+    assert "--teams 2x2 needs 4 players, not 3" in capsys.readouterr().err
+
+
 def test_players_counts_the_seats() -> None:
     """`play --players 4` was "unrecognized arguments" (host takes --players): the other
     seats are bots."""
