@@ -900,6 +900,16 @@ def _cli_with_plugins(tmp_path: Path, *argv: str, input_text: str = "",
                           text=True, env=full, cwd=str(ROOT), timeout=120, input=input_text)
 
 
+def _said_once_that_crashy_failed(done: subprocess.CompletedProcess[str]) -> None:
+    """The match ran to its end, and its screen said once that Bo's plug-in failed."""
+    assert done.returncode == 0, done.stdout[-1500:] + done.stderr[-1500:]
+    said = [line for line in done.stdout.replace("\n  ", " ").splitlines()
+            if "failed to move" in line]
+    assert said == ["* Bo's bot (crashy) failed to move (raised KeyError: 'boom'); a "
+                    "built-in bot plays for it from now on."], done.stdout[-3000:]
+    assert "Final scores" in done.stdout and "Traceback" not in done.stderr
+
+
 def test_a_factory_that_never_returns_is_bounded(faulty_plugins: None,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """Plug-in review: a factory that never returned was a wait without end before any
@@ -1412,12 +1422,7 @@ def test_a_networked_table_tells_the_player_that_their_plugin_failed(
     and its author played a whole match against the heuristic believing it was theirs."""
     done = _cli_with_plugins(_plugin_dir(), "play", "--bots", "crashy", "--auto", "--plain",
                              "--seed", "3", "--data-dir", str(tmp_path / "data"))
-    assert done.returncode == 0, done.stdout[-1500:] + done.stderr[-1500:]
-    said = [line for line in done.stdout.replace("\n  ", " ").splitlines()
-            if "failed to move" in line]
-    assert said == ["* Bo's bot (crashy) failed to move (raised KeyError: 'boom'); a "
-                    "built-in bot plays for it from now on."], done.stdout[-3000:]
-    assert "Final scores" in done.stdout and "Traceback" not in done.stderr
+    _said_once_that_crashy_failed(done)
 
 
 def test_a_networked_bot_has_its_time_to_be_made_and_then_its_time_to_move(
@@ -1570,12 +1575,7 @@ def test_a_resumed_plugin_that_fails_is_said_on_its_players_screen(
     game = next(Path(data).glob("bot-1/*/secrets.log")).parent.name[:8]
     done = _cli_with_plugins(_plugin_dir(), "resume", game, "--auto", "--plain",
                              "--data-dir", data)
-    assert done.returncode == 0, done.stdout[-1500:] + done.stderr[-1500:]
-    said = [line for line in done.stdout.replace("\n  ", " ").splitlines()
-            if "failed to move" in line]
-    assert said == ["* Bo's bot (crashy) failed to move (raised KeyError: 'boom'); a "
-                    "built-in bot plays for it from now on."], done.stdout[-3000:]
-    assert "Final scores" in done.stdout and "Traceback" not in done.stderr
+    _said_once_that_crashy_failed(done)
 
 
 @pytest.mark.slow    # a hosted match quit at once, then resumed to its end (about 15 s)
