@@ -20,7 +20,7 @@ import select
 import sys
 import threading
 import time
-from typing import TextIO
+from typing import Literal, TextIO
 
 from engine import Action, HandState, IllegalAction
 from engine.bots import make_bot
@@ -135,7 +135,7 @@ class LineReader:
             # no newline in sight: keep a command's worth, never a growing buffer
             self._buffer, self._skipping = self._buffer[:MAX_LINE_BYTES], True
 
-    def get(self, timeout: float = 0.0) -> str | None | bool:
+    def get(self, timeout: float = 0.0) -> str | None | Literal[False]:
         """A line, None at end of input (then always), False when nothing was typed
         within ``timeout``."""
         if self._fd is not None and not self._eof and self._lines.empty():
@@ -231,7 +231,7 @@ class PlainSession:
         return Context(d.view(), d.seat, d.legal(), d.names, self.lang, d.hand_over, d.over,
                        watching=self.watching())
 
-    def _get(self, timeout: float) -> str | None | bool:
+    def _get(self, timeout: float) -> str | None | Literal[False]:
         """A line, None at the end of input, False when none came within ``timeout``."""
         if self.eof:
             time.sleep(timeout)
