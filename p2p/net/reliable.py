@@ -389,13 +389,26 @@ class ReliableCore:
         p.moved_at = now
         p.fallback = None
         if p.endpoint != ep:
-            p.blocked_since = None
-        p.endpoint = ep
-        p.last_hb_sent = -1e18
-        p.next_resend = 0.0
+            self._redial(p, ep)
         self._events.append(PeerEvent(PeerEventKind.MOVED, p.peer_id, endpoint=ep))
 
-    def reach_stalled(self, peer_id: bytes, now: float) -> str:
+    @staticmethod
+    def _redial(p: _Peer, ep: str) -> None:
+        """Send to ``ep`` from now on: a HELLO and what is unacknowledged go there at once."""
+        p.endpoint = ep
+        p.blocked_since = None
+        p.last_hb_sent = -1e18
+        p.next_resend = 0.0
+
+    @staticmethod
+    def _other_endpoint(p: _Peer) -> str | None:
+        """Where a stall of ``p`` sends us next (:meth:`reach_stalled`): its proven
+        advertisement if we dial elsewhere, else back where we dialled before, or None."""
+        if p.advertised is not None and p.advertised != p.endpoint:
+            return p.advertised
+        return p.fallback
+
+    def reach_stalled(self, peer_id: bytes) -> str:
         """Where to re-open the connection to a peer that acknowledged nothing for a while.
 
         The first endpoint a peer's proven HELLO advertises is taken as where it *says* it
@@ -409,18 +422,17 @@ class ReliableCore:
         p = self._peers.get(peer_id)
         if p is None:
             return ""
-        if p.advertised is not None and p.advertised != p.endpoint:
-            log.info("no ack from %s at %s: trying where it says it listens, %s",
-                     peer_id.hex()[:16], p.endpoint, p.advertised)
-            p.fallback, p.endpoint = p.endpoint, p.advertised
-        elif p.fallback is not None:
-            p.endpoint, p.fallback = p.fallback, None
-        else:
+        ep = self._other_endpoint(p)
+        if ep is None:
             return p.endpoint
-        p.blocked_since = None
-        p.last_hb_sent = -1e18
-        p.next_resend = 0.0
-        return p.endpoint
+        if ep == p.advertised:
+            log.info("no ack from %s at %s: trying where it says it listens, %s",
+                     peer_id.hex()[:16], p.endpoint, ep)
+            p.fallback = p.endpoint
+        else:
+            p.fallback = None
+        self._redial(p, ep)
+        return ep
 
     def _unknown_hello(
         self, src: bytes, parsed: tuple[Any, ...], now: float, observed_host: str | None,
@@ -626,7 +638,7 @@ class ReliableCore:
             if o is not None and o.attempts and now - o.first_sent > after:
                 out.append(p.peer_id)
             elif p.blocked_since is not None and now - p.blocked_since > after \
-                    and (p.fallback is not None or p.advertised not in (None, p.endpoint)):
+                    and self._other_endpoint(p) is not None:
                 # nothing could even be sent to where we dial it, and it told us (proven)
                 # it listens elsewhere: see reach_stalled
                 out.append(p.peer_id)

@@ -555,7 +555,7 @@ class Node:
                             log.exception("frame from %s could not be handled", src.hex()[:16])
                     next_due = self._core.tick(now)
                     self._io_due = min(next_due, now + 0.1)
-                    stalled = [(pid, self._core.reach_stalled(pid, now), self._keys.get(pid))
+                    stalled = [(pid, self._core.reach_stalled(pid), self._keys.get(pid))
                                for pid in self._core.stalled(now, self.config.reopen_after)
                                if now - self._reopened.get(pid, -1e18)
                                > self.config.reopen_after and pid in self._dealers]
