@@ -35,6 +35,7 @@ from p2p.crypto.identity import Identity
 from p2p.table import Peer, SessionOptions, Store, TableStart, admit_table
 from p2p.table.store import default_data_dir
 
+from .bot_process import log_bot_fault
 from .i18n import _
 from .seats import bot_controller, listen, on_this_machine, run_bot
 
@@ -76,7 +77,7 @@ def _child(conn: multiprocessing.connection.Connection, label: object, id_seed: 
                              endpoints=endpoints,
                              extra={"bot": spec, "seed": seed + mine, "identity_seed": id_seed})
         def fault(bot: str, words: str) -> None:   # logged, and said on its player's screen
-            log.warning("bot %s %s; a quick bot moves for it from now on", bot, words)
+            log_bot_fault(bot, words)
             try:
                 conn.send(("fault", mine, bot, words))
             except (OSError, ValueError):

@@ -23,4 +23,5 @@ from engine.simulate import ANSWER_WITHIN as ANSWER_WITHIN
 from engine.simulate import MEMORY_LIMIT as MEMORY_LIMIT
 from engine.simulate import BotProcess as BotProcess
 from engine.simulate import cap_memory as cap_memory
+from engine.simulate import log_bot_fault as log_bot_fault
 from engine.simulate import memory_limit as memory_limit

@@ -39,7 +39,7 @@ from p2p.table.store import default_data_dir, read_meta, table_dir
 
 from . import i18n
 from .args import bind_address, data_dir, move_delay, plain_wanted, resume_flags
-from .bot_process import ANSWER_WITHIN, BotProcess
+from .bot_process import ANSWER_WITHIN, BotProcess, log_bot_fault
 from .console import run_console
 from .i18n import _
 from .netdriver import NetDriver
@@ -246,9 +246,7 @@ class BotRunners:
         """What a bot of ``seat`` in its own process calls when it fails: kept (and logged)
         for :meth:`faults`, so its player's screen says it, as at the table it left."""
         def report(spec: str, words: str) -> None:
-            logging.getLogger("cli.seats").warning(
-                "bot %s at seat %d %s; a quick bot moves for it from now on", spec, seat,
-                words)
+            log_bot_fault(spec, words)
             with self._faults_lock:
                 if len(self._faults) < 64:
                     self._faults.append((seat, spec, words))

@@ -436,24 +436,14 @@ def run_tournament(args: argparse.Namespace) -> int:
     return code
 
 
-
 def source_lines(head: str, items: Sequence[str], width: int = 80) -> list[str]:
     """A bot's points by source: ``head`` then the items, each kept whole on a line of at
     most ``width`` cells, the next lines under the first item (a line of 96 columns was
     cut by the terminal in the middle of a number: "Trip completed 3" / "71.4")."""
-    lines: list[str] = []
-    line, indent = head, " " * i18n.cells(head)
-    for k, item in enumerate(items):
-        piece = item + ("," if k < len(items) - 1 else "")
-        if line == head:
-            line += piece
-        elif i18n.cells(line) + 1 + i18n.cells(piece) > width:
-            lines.append(line)
-            line = indent + piece
-        else:
-            line = f"{line} {piece}"
-    lines.append(line.rstrip())
-    return lines
+    indent = i18n.cells(head)
+    lines = i18n.wrap(", ".join(item.replace(" ", i18n.NO_BREAK) for item in items),
+                      max(1, width - indent))
+    return [head + lines[0]] + [" " * indent + line for line in lines[1:]]
 
 
 def _report(args: argparse.Namespace, specs: list[str], rules: Rules, seating: Seating,

@@ -1920,8 +1920,9 @@ def verify_lines(report: GameReport, me: int | None = None) -> list[str]:
                      "signers": ", ".join(_agreement_name(names, s)
                                           for s in e["signers"])}
         out += ["  " + w for w in i18n.wrap(text, WIDTH - 2)]
-    if limits_text(report):
-        out += ["  " + w for w in i18n.wrap(limits_text(report), WIDTH - 2)]
+    limits = limits_text(report)
+    if limits:
+        out += ["  " + w for w in i18n.wrap(limits, WIDTH - 2)]
     return out
 
 

@@ -466,7 +466,8 @@ def _serve(conn: Any, spec: str, seed: int, parent: int | None = None) -> None:
                 return
 
 
-def _log_fault(spec: str, words: str) -> None:
+def log_bot_fault(spec: str, words: str) -> None:
+    """A bot in its own process failed: said in the log, one line (every runner of one)."""
     log.warning("bot %s %s; a quick bot moves for it from now on", spec, words)
 
 
@@ -500,7 +501,7 @@ class BotProcess:
         #: seconds for the child to start and make its bot (default: ``answer_within``)
         self.make_within = answer_within if make_within is None else make_within
         self._fallback = make_bot(fallback, seed)
-        self._on_fault = on_fault or _log_fault
+        self._on_fault = on_fault or log_bot_fault
         self._broken = False
         self._made = False               # the child said its bot is made (see _ask)
         self._group = False              # the child was seen leading its process group

@@ -12,6 +12,7 @@ screen code strips them before display, and a width helper must not return a neg
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from functools import lru_cache
 
@@ -108,11 +109,15 @@ def wrap(text: str, width: int) -> list[str]:
     return lines
 
 
+#: any whitespace but :data:`NO_BREAK`
+_BREAKABLE_SPACE = re.compile(r"[^\S\u00a0]+")
+
+
 def _words(paragraph: str) -> list[str]:
     """The words of ``paragraph`` split at every space but :data:`NO_BREAK`."""
     if NO_BREAK not in paragraph:
         return paragraph.split()
-    return [w.replace("\0", NO_BREAK) for w in paragraph.replace(NO_BREAK, "\0").split()]
+    return [w for w in _BREAKABLE_SPACE.split(paragraph) if w]
 
 
 #: French sets these apart with a space, which must never start a line ("Défausse\n: vide")
