@@ -160,6 +160,32 @@ def test_equivocation_is_caught_with_both_entries_kept_as_evidence() -> None:
     assert {e.encode() for e in t.seats[1].evidence} == {first, other.encode()}
 
 
+def test_a_version_dropped_as_a_broken_link_then_another_is_an_equivocation() -> None:
+    """Found by the long property run: seat 0 signs an entry for its next slot chained to
+    the wrong place, then the right one. A peer that meets the first in its turn drops it
+    as a broken link (never evidence by itself: the writer may have chained on a version we
+    never saw); it used to apply the second and go on, while a peer holding both stopped on
+    the equivocation. The dropped version is kept, so the second proves the equivocation
+    to every peer alike (its complaint carries both)."""
+    t = _table(b"rlog/unchained", n=3)
+    t.write_turns()                     # seat 0 writes its key share
+    rl0 = t.seats[0].rlog
+    env = Envelope.decode(rl0.log[0][0])
+    unchained = Envelope.create(rl0.identity, env.table, env.hand, env.seq, bytes(32),
+                                env.body)
+    rl = t.seats[1].rlog
+    rl.on_message(t.node_of[0], wire.encode_push([unchained.encode()])[0])
+    t.collect(1)
+    assert rl.stopped is None and rl.drops[("seat 0 (p0)", "broken-link")] == 1
+    t.wire = [m for m in t.wire if m[1] != 0]    # seat 1's fetch: no answer needed here
+    t.deliver()                                  # the version seat 0 applied, to 1 and 2
+    assert rl.error is not None and (rl.error.seat, rl.error.check) == (0, "equivocation")
+    assert {e.encode() for e in t.seats[1].evidence} == {unchained.encode(), env.encode()}
+    t.deliver()                                  # seat 1's complaint reaches seat 2
+    rl2 = t.seats[2].rlog
+    assert rl2.error is not None and (rl2.error.seat, rl2.error.check) == (0, "equivocation")
+
+
 def test_early_entries_are_bounded_per_author_in_bytes() -> None:
     t = _table(b"rlog/early", options=LogOptions(max_early_bytes=4000))
     rl = t.seats[1].rlog

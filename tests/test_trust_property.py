@@ -249,12 +249,9 @@ def test_an_abort_entry_is_blamed_on_its_writer_and_crashes_nobody(tmp_path: Pat
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="open: found by the long property run on 2026-12-04 "
-                   "(present at 028113a too). Seat 2 writes out of turn at entry 177 of a "
-                   "3-seat match; seat 1 gets both versions and stops, blaming seat 2 for "
-                   "equivocation, while seat 0 drops the second version as a broken link "
-                   "and finishes the match. Nobody honest is blamed, but the honest seats' "
-                   "verdicts differ.")
 def test_an_out_of_turn_write_late_in_a_match_is_judged_alike_by_all(tmp_path: Path) -> None:
+    """Found by the long property run on 2026-12-04: seat 2 signs an entry out of turn, then
+    another version of its slot in its turn. Seat 0 tried the first from its buffer when the
+    turn came, dropped it as a broken link and applied the second; seat 1 held both and
+    stopped on the equivocation. The dropped version is now kept, so both stop alike."""
     _run(tmp_path, 80, 3, {2}, "out-of-turn", 177)

@@ -234,6 +234,9 @@ class ReplicatedLog:
         self._pending_complaints: list[tuple[int, Envelope]] = []
         self._early_count: dict[bytes, int] = {}
         self._early_bytes: dict[bytes, int] = {}
+        #: per author, the last signed entry dropped as a broken link: a second version of
+        #: its slot, met later, proves an equivocation (one entry per seat: bounded)
+        self._unchained: dict[bytes, Envelope] = {}
         self.drops: dict[tuple[str, str], int] = {}
         self.drop_log: deque[tuple[str, str, str]] = deque(maxlen=1000)
         self.error: ProtocolError | None = None
@@ -774,6 +777,12 @@ class ReplicatedLog:
             else:
                 self._drop(sender, "bad-signature", f"{self._who(env)} seq {env.seq}")
             return
+        unchained = self._unchained.get(env.author)
+        if (unchained is not None and (unchained.hand, unchained.seq) == (env.hand, env.seq)
+                and unchained.encode() != raw and env.signature_ok()):
+            # we dropped one version of this slot as a broken link; this is another
+            self._equivocation(Equivocation(unchained, env))
+            return
         if self._is_next(env):
             self._apply(env, persist=True, sender=sender)
             return
@@ -1150,6 +1159,10 @@ class ReplicatedLog:
                 # entry we never saw (someone equivocated to us). Fetch the hand from its
                 # start; a second version of a slot then shows who signed two.
                 self._drop(sender, "broken-link", self._who(env))
+                # ... but it is signed (checked before the link): kept, so that another
+                # version of its slot is judged as an equivocation by every peer alike,
+                # whichever version it saw first or applied
+                self._unchained[env.author] = env
                 h = self.match.hand_no
                 fetch = wire.encode_fetch(self.table_id, h, 0)
                 self._out.messages.append((sender, fetch))
