@@ -20,6 +20,7 @@ import select
 import selectors
 import signal
 import struct
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence, Sized
@@ -388,11 +389,23 @@ def no_terminal() -> None:
             pass
 
 
-def _end_with(parent: int) -> None:
+def _end_with(parent: int, by_kernel: bool) -> None:
     """End this process once ``parent`` is gone, whatever its bot is doing: a child whose
     bot was busy in ``choose`` when the process that asks it was killed (a player who
     quit; ``cli.bot_peers`` stops a bot's peer that does not leave in time) never read its
-    channel again, and went on for ever at a full core."""
+    channel again, and went on for ever at a full core.
+
+    A thread watches the parent and ends this process's group with it. A bot stuck in C
+    code that holds the interpreter lets no thread run, so with ``by_kernel`` (the parent
+    spawned this process from its main thread, which lives as long as it does) Linux
+    kills this process when the parent dies (``prctl(PR_SET_PDEATHSIG)``); the signal
+    follows the spawning *thread*, so a child spawned by another thread relies on the
+    watch alone."""
+    if by_kernel and sys.platform.startswith("linux"):
+        _die_with_parent()
+        if os.getppid() != parent:       # it died before the request was made
+            os._exit(0)
+
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.5)
@@ -403,7 +416,19 @@ def _end_with(parent: int) -> None:
     threading.Thread(target=watch, daemon=True, name="bot-parent-watch").start()
 
 
-def _serve(conn: Any, spec: str, seed: int, parent: int | None = None) -> None:
+def _die_with_parent() -> None:
+    """Ask Linux to SIGKILL this process when its parent dies (prctl(2),
+    ``PR_SET_PDEATHSIG`` = 1); a libc without ``prctl`` leaves it to the watching thread."""
+    import ctypes
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def _serve(conn: Any, spec: str, seed: int, parent: int | None = None,
+           parent_main_thread: bool = False) -> None:
     """The child: build the bot once, then answer each ``(view, legal)`` with
     ``["move", index]``, or ``["error", words]`` when the bot cannot be made or raises
     (``KeyboardInterrupt`` too: this process ignores Ctrl-C, the parent decides), or
@@ -420,7 +445,7 @@ def _serve(conn: Any, spec: str, seed: int, parent: int | None = None) -> None:
     multiprocessing.current_process().daemon = False
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if parent is not None:
-        _end_with(parent)
+        _end_with(parent, by_kernel=parent_main_thread)
     cap_memory()                   # a bot that allocates without end fails here, not the machine
     random.seed(seed)              # a plug-in using the global random repeats for a seed
     bot: SeatController | None = None
@@ -489,7 +514,8 @@ class BotProcess:
         import multiprocessing
         ctx = multiprocessing.get_context("spawn")  # never fork a process with ZeroMQ threads
         self._conn, child = ctx.Pipe()
-        self._proc = ctx.Process(target=_serve, args=(child, spec, seed, os.getpid()),
+        from_main = threading.current_thread() is threading.main_thread()
+        self._proc = ctx.Process(target=_serve, args=(child, spec, seed, os.getpid(), from_main),
                                  daemon=True,
                                  name=f"bot {spec}")
         self._proc.start()

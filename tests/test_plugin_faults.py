@@ -512,6 +512,18 @@ class Pooled:
 
 def make_pooled(seed, **options):
     return Pooled()
+
+
+class StuckInC:
+    """Thinks in one call of C code that never lets another thread of its process run
+    (the GIL is held for the whole sum)."""
+
+    def choose(self, view, legal):
+        return legal[sum(range(10 ** 13)) % len(legal)]
+
+
+def make_stuckinc(seed, **options):
+    return StuckInC()
 '''
 
 
@@ -528,7 +540,7 @@ def faulty_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         "tnoise": "make_threadnoise", "treader": "make_stdinreader", "twander": "make_wanderer",
         "tforger": "make_forger", "tdeaf": "make_deaf", "tforges": "make_forges",
         "tslowstart": "make_slowstart", "tterminal": "make_terminal",
-        "tpooled": "make_pooled", "heuristic": "make_crashy"})
+        "tpooled": "make_pooled", "tstuckc": "make_stuckinc", "heuristic": "make_crashy"})
     monkeypatch.syspath_prepend(str(tmp_path))
     yield
     monkeypatch.delitem(sys.modules, "mb_faulty", raising=False)
@@ -1325,19 +1337,22 @@ def _gone(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+@pytest.mark.parametrize("plugin", ["hangs", "tstuckc"])
 def test_a_busy_bots_child_ends_with_the_process_that_asked_it(
-        faulty_plugins: None, tmp_path: Path) -> None:
+        faulty_plugins: None, tmp_path: Path, plugin: str) -> None:
     """Hostile plug-in review: a player who quit while a plug-in thought (Ctrl-C in
     ``play``) had its bot's peer killed, and the plug-in's child, busy in ``choose`` and
     never reading its channel again, went on for ever at a full core. The child ends
-    once the process that asks it is gone, whatever its bot is doing."""
+    once the process that asks it is gone, whatever its bot is doing: a bot stuck in C
+    code that holds the interpreter (``tstuckc``) let no watching thread run, so on
+    Linux the kernel ends it (``PR_SET_PDEATHSIG``)."""
     import os
     import signal
     import time
     script = tmp_path / "asker.py"
     script.write_text(_ASKER)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(_plugin_dir()), str(ROOT)])}
-    asker = subprocess.Popen([sys.executable, str(script), "hangs"], stdout=subprocess.PIPE,
+    asker = subprocess.Popen([sys.executable, str(script), plugin], stdout=subprocess.PIPE,
                              text=True, env=env, cwd=str(ROOT))
     child = 0
     try:
