@@ -389,46 +389,71 @@ def no_terminal() -> None:
             pass
 
 
-def _end_with(parent: int, by_kernel: bool) -> None:
+def _end_with(parent: int) -> None:
     """End this process once ``parent`` is gone, whatever its bot is doing: a child whose
     bot was busy in ``choose`` when the process that asks it was killed (a player who
     quit; ``cli.bot_peers`` stops a bot's peer that does not leave in time) never read its
     channel again, and went on for ever at a full core.
 
-    A thread watches the parent and ends this process's group with it. A bot stuck in C
-    code that holds the interpreter lets no thread run, so with ``by_kernel`` (the parent
-    spawned this process from its main thread, which lives as long as it does) Linux
-    kills this process when the parent dies (``prctl(PR_SET_PDEATHSIG)``); the signal
-    follows the spawning *thread*, so a child spawned by another thread relies on the
-    watch alone."""
-    if by_kernel and sys.platform.startswith("linux"):
-        _die_with_parent()
-        if os.getppid() != parent:       # it died before the request was made
-            os._exit(0)
+    A thread watches the parent and ends this process's group with it (its bot's own
+    processes too). A bot stuck in C code that holds the interpreter lets no thread run,
+    so on Linux a small watching process does it instead (:func:`_watch_from_a_process`).
+    """
+    if sys.platform.startswith("linux") and hasattr(os, "fork"):
+        me = os.getpid()
+        if os.fork() == 0:
+            try:
+                _watch_from_a_process(parent, me)
+            finally:
+                os._exit(0)
 
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.5)
-        if hasattr(os, "killpg") and os.getpgrp() == os.getpid():
-            os.killpg(0, signal.SIGKILL)   # its bot's own processes too (no_terminal)
-        os._exit(0)
+        _end_group(os.getpid())
 
     threading.Thread(target=watch, daemon=True, name="bot-parent-watch").start()
 
 
-def _die_with_parent() -> None:
-    """Ask Linux to SIGKILL this process when its parent dies (prctl(2),
-    ``PR_SET_PDEATHSIG`` = 1); a libc without ``prctl`` leaves it to the watching thread."""
+def _end_group(child: int) -> None:
+    """SIGKILL the bot's child ``child`` and, when it leads its process group
+    (:func:`no_terminal`), every process in that group: its bot's own ones too."""
+    if hasattr(os, "killpg") and os.getpgid(0) == child:
+        os.killpg(child, signal.SIGKILL)
+    os.kill(child, signal.SIGKILL)
+
+
+def _watch_from_a_process(parent: int, child: int) -> None:
+    """A forked watcher of the bot's child ``child``: it holds none of its files (the
+    channel's end would hide the child's death from the parent), dies with it (prctl(2)
+    ``PR_SET_PDEATHSIG``), and ends its group once ``parent`` is gone, by waiting on a
+    pidfd (pidfd_open(2)) or else by asking every half second."""
+    os.closerange(3, 1 << 16)
     import ctypes
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL, 0, 0, 0)
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
     except (OSError, AttributeError):
+        return                      # no prctl: the child's thread watches alone
+    if os.getppid() != child:       # the child died before the request was made
+        return
+    try:
+        fd = os.pidfd_open(parent)
+    except (OSError, AttributeError):
+        fd = -1
+    try:
+        if fd >= 0:
+            while not select.select([fd], [], [], 5.0)[0]:
+                pass
+        else:
+            while True:
+                os.kill(parent, 0)
+                time.sleep(0.5)
+    except ProcessLookupError:      # gone already
         pass
+    _end_group(child)
 
 
-def _serve(conn: Any, spec: str, seed: int, parent: int | None = None,
-           parent_main_thread: bool = False) -> None:
+def _serve(conn: Any, spec: str, seed: int, parent: int | None = None) -> None:
     """The child: build the bot once, then answer each ``(view, legal)`` with
     ``["move", index]``, or ``["error", words]`` when the bot cannot be made or raises
     (``KeyboardInterrupt`` too: this process ignores Ctrl-C, the parent decides), or
@@ -445,7 +470,7 @@ def _serve(conn: Any, spec: str, seed: int, parent: int | None = None,
     multiprocessing.current_process().daemon = False
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if parent is not None:
-        _end_with(parent, by_kernel=parent_main_thread)
+        _end_with(parent)
     cap_memory()                   # a bot that allocates without end fails here, not the machine
     random.seed(seed)              # a plug-in using the global random repeats for a seed
     bot: SeatController | None = None
@@ -514,8 +539,7 @@ class BotProcess:
         import multiprocessing
         ctx = multiprocessing.get_context("spawn")  # never fork a process with ZeroMQ threads
         self._conn, child = ctx.Pipe()
-        from_main = threading.current_thread() is threading.main_thread()
-        self._proc = ctx.Process(target=_serve, args=(child, spec, seed, os.getpid(), from_main),
+        self._proc = ctx.Process(target=_serve, args=(child, spec, seed, os.getpid()),
                                  daemon=True,
                                  name=f"bot {spec}")
         self._proc.start()

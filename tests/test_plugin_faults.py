@@ -1337,39 +1337,46 @@ def _gone(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
-@pytest.mark.parametrize("plugin", ["hangs", "tstuckc"])
+@pytest.mark.parametrize("plugin", ["hangs", "tstuckc", "tpooled"])
 def test_a_busy_bots_child_ends_with_the_process_that_asked_it(
         faulty_plugins: None, tmp_path: Path, plugin: str) -> None:
     """Hostile plug-in review: a player who quit while a plug-in thought (Ctrl-C in
     ``play``) had its bot's peer killed, and the plug-in's child, busy in ``choose`` and
     never reading its channel again, went on for ever at a full core. The child ends
-    once the process that asks it is gone, whatever its bot is doing: a bot stuck in C
-    code that holds the interpreter (``tstuckc``) let no watching thread run, so on
-    Linux the kernel ends it (``PR_SET_PDEATHSIG``)."""
+    once the process that asks it is gone, whatever its bot is doing, and so do the
+    processes its bot started (``tpooled``, hanging with a pool). A bot stuck in C code
+    that holds the interpreter (``tstuckc``) let no watching thread run and outlived the
+    player; on Linux a watching process ends it."""
     import os
     import signal
     import time
     script = tmp_path / "asker.py"
     script.write_text(_ASKER)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(_plugin_dir()), str(ROOT)])}
+    pids_file = tmp_path / "pids"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(_plugin_dir()), str(ROOT)]),
+           "MB_POOL_PIDS": str(pids_file), "MB_POOL_HANG": "1"}
     asker = subprocess.Popen([sys.executable, str(script), plugin], stdout=subprocess.PIPE,
                              text=True, env=env, cwd=str(ROOT))
-    child = 0
+    ours: list[int] = []
     try:
         assert asker.stdout is not None
-        child = int(asker.stdout.readline())
+        ours.append(int(asker.stdout.readline()))
         time.sleep(3)                         # made, and busy in its first choose
-        assert not _gone(child)
+        if plugin == "tpooled":
+            ours += [int(p) for p in pids_file.read_text().split()]
+        assert not any(_gone(p) for p in ours)
         asker.send_signal(signal.SIGKILL)     # as BotPeerProcesses.finish ends a bot's peer
         asker.wait(10)
         end = time.monotonic() + 10
-        while not _gone(child) and time.monotonic() < end:
+        while not all(_gone(p) for p in ours) and time.monotonic() < end:
             time.sleep(0.1)
-        assert _gone(child), "the plug-in's child outlived the process that asked it"
+        assert all(_gone(p) for p in ours), \
+            "the plug-in's child or its processes outlived the process that asked it"
     finally:
         asker.kill()
-        if child and not _gone(child):
-            os.kill(child, signal.SIGKILL)
+        for p in ours:
+            if not _gone(p):
+                os.kill(p, signal.SIGKILL)
 
 
 def test_what_a_bot_says_is_one_plain_line_in_the_log(
