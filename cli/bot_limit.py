@@ -31,10 +31,12 @@ import json
 import logging
 import os
 import random
+import select
 import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TextIO, TypeVar
 
@@ -218,22 +220,35 @@ _CHECK_CODE = ("import json, sys; sys.path[:] = json.loads(sys.argv[3]); "
                "from cli.bot_limit import _check_main; _check_main()")
 
 
+#: The most the check reads from its child: its answer is one line of JSON of at most
+#: 1000 characters of words; a plug-in can write on that channel too (it runs there).
+CHECK_REPLY_BYTES = 64 * 1024
+
+
 def _check_in_child(spec: str) -> tuple[str, str] | None:
     """:func:`_made_or_why` in a child process, its answer brought back in words; a
-    child that dies or outlives its limit is said so and killed."""
+    child that dies, outlives its limit or writes more than an answer on its channel
+    (:data:`CHECK_REPLY_BYTES`: its memory was this process's to hold) is said so and
+    killed, with whatever processes it started."""
+    name = parse_bot_spec(spec)[0]
     try:
-        done = subprocess.run([sys.executable, "-c", _CHECK_CODE, spec, f"{MAKE_LIMIT!r}",
-                               json.dumps(sys.path)],
-                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                              stderr=subprocess.DEVNULL, timeout=CHECK_START + MAKE_LIMIT,
-                              # no terminal: a plug-in opening /dev/tty wrote on the screen
-                              start_new_session=True)
-    except subprocess.TimeoutExpired:
-        return ("made", f"the bot was not made within {MAKE_LIMIT:g} s")
+        proc = subprocess.Popen([sys.executable, "-c", _CHECK_CODE, spec, f"{MAKE_LIMIT!r}",
+                                 json.dumps(sys.path)],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL,
+                                # no terminal: a plug-in opening /dev/tty wrote on the screen
+                                start_new_session=True)
     except OSError as exc:
-        return ("made", f"bot {parse_bot_spec(spec)[0]!r} could not be checked: "
-                        f"{exception_words(exc)}")
-    lines = done.stdout.decode("utf-8", "replace").strip().splitlines()
+        return ("made", f"bot {name!r} could not be checked: {exception_words(exc)}")
+    try:
+        out = _read_within(proc, time.monotonic() + CHECK_START + MAKE_LIMIT)
+    finally:
+        _end_session(proc)
+    if out is None:
+        return ("made", f"the bot was not made within {MAKE_LIMIT:g} s")
+    if len(out) > CHECK_REPLY_BYTES:
+        return ("made", f"bot {name!r} wrote more than its answer while it was made")
+    lines = out.decode("utf-8", "replace").strip().splitlines()
     try:
         reply: Any = json.loads(lines[-1]) if lines else "none"
     except ValueError:
@@ -243,8 +258,47 @@ def _check_in_child(spec: str) -> tuple[str, str] | None:
     if (type(reply) is list and len(reply) == 2 and reply[0] in ("options", "made")
             and type(reply[1]) is str):
         return (reply[0], reply[1][:1000])
-    return ("made", f"bot {parse_bot_spec(spec)[0]!r} ended its process while it was made "
-                    f"(exit code {done.returncode})")
+    return ("made", f"bot {name!r} ended its process while it was made "
+                    f"(exit code {proc.returncode})")
+
+
+def _read_within(proc: subprocess.Popen[bytes], deadline: float) -> bytes | None:
+    """What ``proc`` writes on its standard output until it ends, or None past
+    ``deadline``; reading stops after :data:`CHECK_REPLY_BYTES` (more is returned)."""
+    assert proc.stdout is not None
+    fd = proc.stdout.fileno()
+    out = bytearray()
+    while len(out) <= CHECK_REPLY_BYTES:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        if not select.select([fd], [], [], left)[0]:
+            continue
+        chunk = os.read(fd, CHECK_REPLY_BYTES + 1)
+        if not chunk:
+            break
+        out += chunk
+    else:
+        return bytes(out)
+    try:
+        proc.wait(max(0.0, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        return None         # its answer written, but it did not end
+    return bytes(out)
+
+
+def _end_session(proc: subprocess.Popen[bytes]) -> None:
+    """Kill the check's child and every process of its session (its own group), then
+    reap it; its channel is closed."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    with contextlib.suppress(ProcessLookupError):
+        proc.kill()
+    proc.wait()
+    if proc.stdout is not None:
+        proc.stdout.close()
 
 
 def _check_main() -> None:

@@ -524,6 +524,19 @@ class StuckInC:
 
 def make_stuckinc(seed, **options):
     return StuckInC()
+
+
+def make_flood(seed, **options):
+    """Writes 200 MB on every descriptor it holds while it is made: the check's channel
+    to its parent among them."""
+    import os
+    for fd in range(3, 64):
+        try:
+            for _ in range(200):
+                os.write(fd, b"x" * (1 << 20))
+        except OSError:
+            pass
+    return Hangs()
 '''
 
 
@@ -540,7 +553,8 @@ def faulty_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         "tnoise": "make_threadnoise", "treader": "make_stdinreader", "twander": "make_wanderer",
         "tforger": "make_forger", "tdeaf": "make_deaf", "tforges": "make_forges",
         "tslowstart": "make_slowstart", "tterminal": "make_terminal",
-        "tpooled": "make_pooled", "tstuckc": "make_stuckinc", "heuristic": "make_crashy"})
+        "tpooled": "make_pooled", "tstuckc": "make_stuckinc", "tflood": "make_flood",
+        "heuristic": "make_crashy"})
     monkeypatch.syspath_prepend(str(tmp_path))
     yield
     monkeypatch.delitem(sys.modules, "mb_faulty", raising=False)
@@ -1377,6 +1391,21 @@ def test_a_busy_bots_child_ends_with_the_process_that_asked_it(
         for p in ours:
             if not _gone(p):
                 os.kill(p, signal.SIGKILL)
+
+
+def test_the_check_of_a_bot_reads_no_more_than_an_answer(faulty_plugins: None) -> None:
+    """Hostile plug-in review: the check of ``--bots`` read all its child wrote, in
+    time only (60 s): a plug-in that wrote on the check's own channel while it was made
+    filled the player's process (200 MB here, more given the time). The check reads one
+    answer's worth and names the bot."""
+    import resource
+
+    from cli.args import bot_problem
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    problem = bot_problem("tflood")
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert problem is not None and "'tflood' wrote more than its answer" in problem, problem
+    assert grown < 50 * 1024, f"the check grew this process by {grown} KiB"
 
 
 def test_what_a_bot_says_is_one_plain_line_in_the_log(
