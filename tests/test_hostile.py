@@ -691,3 +691,76 @@ def test_a_joiner_taking_a_seated_players_name_is_told_apart() -> None:
     finally:
         for n in nodes:
             n.close()
+
+
+_FD_VICTIM = '''
+import logging, resource, sys, time
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (min(1024, hard), hard))   # a usual desktop's
+logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(message)s")
+from p2p.net.transport import Node
+a, b = Node(b"m" + b"1" * 32), Node(b"m" + b"2" * 32)
+a.add_peer(b.node_id, b.endpoint)
+b.add_peer(a.node_id, a.endpoint)
+b.send(a.node_id, b"before")
+print(a.endpoint, a.recv(10.0)[1].decode(), flush=True)
+sys.stdin.readline()                  # the stranger holds its connections open now
+b.send(a.node_id, b"after")
+got = a.recv(10.0)
+print("got", got[1].decode() if got else None, flush=True)
+c = Node(b"m" + b"3" * 32)            # a peer that arrives during the flood
+c.add_peer(a.node_id, a.endpoint)
+a.add_peer(c.node_id, c.endpoint)
+c.send(a.node_id, b"newcomer")
+t = time.monotonic()
+got = a.recv(10.0)
+print("got", got[1].decode() if got else None, flush=True)
+# sooner than the handshake limit (10 s), after which libzmq drops the silent ones itself
+print("soon" if time.monotonic() - t < 5.0 else "late", flush=True)
+with open(sys.argv[1], "w") as f:     # the game can still be saved
+    f.write("saved")
+print("saved", flush=True)
+for n in (a, b, c):
+    n.close()
+'''
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the guard reads TCP_INFO")
+def test_a_flood_of_idle_connections_leaves_a_peer_its_files_and_its_peers(
+        tmp_path: Path) -> None:
+    """Hostile LAN machine: 1,100 TCP connections to a peer's port that never sent a
+    byte took every file descriptor of a process at the usual limit of 1,024, and the
+    peer could no longer save its game ("Too many open files"), start a bot or reach a
+    new peer, for as long as the stranger kept them. The connection guard keeps at most
+    32 from one address (and 128 silent ones), the oldest silent going first so that a
+    new peer gets in at once, and says so in a bounded log."""
+    script = tmp_path / "victim.py"
+    script.write_text(_FD_VICTIM)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    victim = subprocess.Popen([sys.executable, str(script), str(tmp_path / "saved")],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=env)
+    held: list[socket.socket] = []
+    try:
+        assert victim.stdout is not None and victim.stdin is not None
+        endpoint, first = victim.stdout.readline().split()
+        assert first == "before"
+        host, port = endpoint.split("//")[1].rsplit(":", 1)
+        for _ in range(1100):         # more than the 1,024 the victim may hold
+            try:
+                held.append(socket.create_connection((host, int(port)), timeout=2))
+            except OSError:
+                break
+        time.sleep(1.0)
+        victim.stdin.write("\n")
+        victim.stdin.flush()
+        out, err = victim.communicate(timeout=60)
+    finally:
+        victim.kill()
+        for s in held:
+            s.close()
+    assert out.splitlines() == ["got after", "got newcomer", "soon", "saved"], \
+        out + err[-2000:]
+    assert (tmp_path / "saved").read_text() == "saved"
+    said = [line for line in err.splitlines() if "inbound connections closed" in line]
+    assert 1 <= len(said) <= 3 and "from 127.0.0.1" in said[0], err[-2000:]

@@ -225,3 +225,62 @@ def test_connection_the_monitor_missed_is_found_and_cut(
         except ConnectionResetError:
             pass
         s.close()
+
+
+def test_too_many_connections_from_another_machine_lose_their_oldest_silent_ones() -> None:
+    """Hostile LAN machine: its idle connections took every descriptor of a player's
+    process. From one address of another machine at most 32 stay open that are not our
+    peers': past that the oldest silent one goes, then the oldest stranger's, never a
+    peer's, so a joiner arriving from there still gets in. Loopback is exempt (every bot
+    of ``play`` is there); it has only the cap on silent connections, tested with real
+    sockets in test_hostile.py. Real accepted sockets, given another machine's address."""
+    import zmq
+
+    from p2p.net import conn_guard
+    ctx = zmq.Context()
+    router = ctx.socket(zmq.ROUTER)
+    peer = b"m" + b"p" * 32
+    guard = ConnGuard(router, 1 << 20, known=lambda node: node == peer)
+    lsock = socket.create_server(("127.0.0.1", 0))
+    clients, fds = [], []
+    try:
+        def accept_from(address: str) -> int:
+            c = socket.create_connection(lsock.getsockname())
+            a, _ = lsock.accept()
+            clients.append((c, a))
+            fd = a.fileno()
+            guard._learn(fd, ((address, 40000 + len(fds)), 0))
+            fds.append(fd)
+            return fd
+
+        def cut(fd: int) -> bool:
+            return guard._conns[fd].cut
+
+        far = "10.0.0.9"
+        first = accept_from(far)
+        guard.credit(first, peer)                 # our peer's connection, from there
+        talkers = [accept_from(far) for _ in range(3)]
+        for fd in talkers:
+            guard.credit(fd, b"m" + os.urandom(32))   # strangers that spoke
+        silent = [accept_from(far) for _ in range(29)]  # 32 strangers' now
+        assert not any(cut(fd) for fd in [first, *talkers, *silent])
+        joiner = accept_from(far)                 # one too many: the oldest silent goes
+        assert cut(silent[0]) and not cut(joiner)
+        for fd in silent[1:]:
+            guard.credit(fd, b"m" + os.urandom(32))
+        guard.credit(joiner, b"m" + os.urandom(32))
+        another = accept_from(far)                # all spoke: the oldest stranger goes
+        assert cut(talkers[0]) and not cut(first) and not cut(another)
+        assert all(c.why == "crowded" for c in guard.crowd_cuts())
+        near = [accept_from("127.0.0.1") for _ in range(conn_guard.MAX_FROM_ONE_ADDRESS + 8)]
+        for fd in near:
+            guard.credit(fd, b"m" + os.urandom(32))
+        assert not any(cut(fd) for fd in near)
+    finally:
+        for c, a in clients:
+            c.close()
+            a.close()
+        lsock.close()
+        guard.close()
+        router.close(0)
+        ctx.term()

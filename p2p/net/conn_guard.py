@@ -27,17 +27,30 @@ every look at one first checks that it still is the TCP connection from the same
 address and port that was accepted; otherwise the guard forgets it until its next
 ``ACCEPTED``.  It never closes a descriptor, only shuts down a verified one.
 
+The same watch bounds how many connections strangers hold open at once: a machine that
+opened a thousand idle TCP connections took every file descriptor a player's process may
+have (the usual soft limit is 1,024), so that it could no longer save the game, start a
+bot or reach a peer, while the connections themselves never sent a byte. At most
+:data:`MAX_SILENT` inbound connections that never delivered a message stay open (the
+oldest goes first: an honest peer speaks at once), and at most
+:data:`MAX_FROM_ONE_ADDRESS` from one address of another machine that are not our peers'
+(the oldest silent one goes first, then the oldest stranger's, so that a joiner from
+there still gets in).
+
 Linux only (``tcpi_bytes_received``, Linux 4.1); elsewhere :attr:`ConnGuard.enabled` is
 False and the attack stays open (docs/network.md, threat model).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import os
 import socket
 import struct
 import sys
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import zmq
@@ -47,6 +60,13 @@ log = logging.getLogger("p2p.transport")
 
 #: How often (seconds) :meth:`ConnGuard.rescan` looks for connections the monitor missed.
 RESCAN_EVERY = 1.0
+
+#: Inbound connections from one remote address kept open at once (a table has at most a
+#: few peers per machine; a lobby one connection per stranger).
+MAX_FROM_ONE_ADDRESS = 32
+
+#: Inbound connections that never delivered a message kept open at once, from anyone.
+MAX_SILENT = 128
 
 #: offset of ``tcpi_bytes_received`` (u64) in Linux's ``struct tcp_info``
 _BYTES_RECEIVED_AT = 128
@@ -61,15 +81,19 @@ class _Conn:
     delivered: bool = False        # a message came from it during this turn
     node: bytes | None = None      # the node id its last message claimed
     cut: bool = False
+    spoke: bool = False            # it delivered a message once
+    order: int = 0                 # when it was learnt: the oldest silent one goes first
 
 
 @dataclass(frozen=True)
 class Cut:
-    """A connection the guard shut down: who and how much."""
+    """A connection the guard shut down: who, how much, and why (``unfinished``: a message
+    that never ended; ``crowded``: one connection too many, see the module docstring)."""
 
     address: str
     node: bytes | None
     unfinished: int                # bytes read since its last complete message
+    why: str = "unfinished"
 
 
 def _read_state(fd: int, port: int = 0) -> tuple[tuple[str, int], int] | None:
@@ -103,6 +127,18 @@ def _read_state(fd: int, port: int = 0) -> tuple[tuple[str, int], int] | None:
     return (str(peer[0]), int(peer[1])), max(0, received - queued)
 
 
+def _on_this_machine(address: str) -> bool:
+    """Whether ``address`` is a loopback one: every bot and peer that ``play`` starts is
+    on it, and whoever connects from this machine could do worse than connect."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback
+
+
 def _kernel_counts_bytes() -> bool:
     """Whether this system's TCP_INFO has ``tcpi_bytes_received`` (Linux 4.1 and later)."""
     if not sys.platform.startswith("linux") or _TCP_INFO is None:
@@ -131,14 +167,21 @@ def _shutdown(fd: int) -> None:
 class ConnGuard:
     """See the module docstring.  Used only by the Node's I/O thread."""
 
-    def __init__(self, router: zmq.Socket[bytes], limit: int) -> None:
-        """Call before the ROUTER binds, so that no connection escapes the monitor."""
+    def __init__(self, router: zmq.Socket[bytes], limit: int,
+                 known: Callable[[bytes], bool] = lambda node: False) -> None:
+        """Call before the ROUTER binds, so that no connection escapes the monitor.
+        ``known``: whether a node id is one of our peers (its connection is the last to
+        go when its address holds too many)."""
         self.limit = limit
+        self._known = known
         self.enabled = _kernel_counts_bytes()
         self.monitor: zmq.Socket[bytes] | None = None
         self._router = router
         self._conns: dict[int, _Conn] = {}
         self.cuts = 0
+        self._learnt = 0
+        #: connections shut down for crowding, not yet reported (see :meth:`crowd_cuts`)
+        self._crowded: deque[Cut] = deque(maxlen=1000)
         #: the ROUTER's port, once bound: a connection found by :meth:`rescan` must be on it
         self.port = 0
         self._scanned = 0.0
@@ -182,7 +225,39 @@ class ConnGuard:
             if state is None:
                 self._conns.pop(fd, None)
                 continue
-            self._conns[fd] = _Conn(peer=state[0], mark=state[1])
+            self._learn(fd, state)
+
+    def _learn(self, fd: int, state: tuple[tuple[str, int], int]) -> None:
+        """A new inbound connection: watched, unless it is one too many (then shut down)."""
+        self._learnt += 1
+        conn = _Conn(peer=state[0], mark=state[1], order=self._learnt)
+        self._conns[fd] = conn
+        open_ = [(f, c) for f, c in self._conns.items() if not c.cut]
+        same = [(c.spoke, c.order, f, c) for f, c in open_ if c.peer[0] == conn.peer[0]
+                and not (c.node is not None and self._known(c.node))]
+        if len(same) > MAX_FROM_ONE_ADDRESS and not _on_this_machine(conn.peer[0]):
+            # the oldest that never spoke goes, else the oldest stranger's; never the new
+            # one, which may be a peer reconnecting or a joiner (it speaks at once)
+            *_, gone_fd, gone = min(x for x in same if x[3] is not conn)
+            self._crowd_out(gone_fd, gone)
+            return
+        silent = [(c.order, f, c) for f, c in open_ if not c.spoke]
+        if len(silent) > MAX_SILENT:
+            _, oldest_fd, oldest = min(silent)
+            self._crowd_out(oldest_fd, oldest)
+
+    def _crowd_out(self, fd: int, conn: _Conn) -> None:
+        conn.cut = True
+        self.cuts += 1
+        _shutdown(fd)
+        self._crowded.append(Cut(f"{conn.peer[0]}:{conn.peer[1]}", conn.node, 0, "crowded"))
+
+    def crowd_cuts(self) -> list[Cut]:
+        """The connections shut down for crowding since the last call (at most the
+        newest 1,000 are kept: a flood's report stays small)."""
+        cuts = list(self._crowded)
+        self._crowded.clear()
+        return cuts
 
     def rescan(self, now: float) -> None:
         """Once every :data:`RESCAN_EVERY` seconds, find accepted connections the monitor
@@ -206,7 +281,7 @@ class ConnGuard:
                 continue
             state = _read_state(int(name), self.port)
             if state is not None:
-                self._conns[int(name)] = _Conn(peer=state[0], mark=state[1])
+                self._learn(int(name), state)
 
     def sample(self) -> None:
         """Before the ROUTER is drained: what libzmq has read from each connection."""
@@ -222,6 +297,7 @@ class ConnGuard:
         c = self._conns.get(fd)
         if c is not None:
             c.delivered = True
+            c.spoke = True
             if node is not None:
                 c.node = node
 

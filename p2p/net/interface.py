@@ -68,6 +68,7 @@ class TransportConfig:
     reopen_after: float = 3.0  # no ack for this long: re-open the connection to that peer
     max_peers: int = 64  # add_peer refuses more (each peer is a socket and a connection)
     stranger_hellos_per_s: float = 20.0  # HELLO events from unknown ids, all ids together
+    handshake_limit: float = 10.0  # an inbound connection's ZMTP/CURVE handshake, at most
 
     @property
     def max_frame(self) -> int:

@@ -187,6 +187,10 @@ class ReliableCore:
     def peers(self) -> list[bytes]:
         return list(self._peers)
 
+    def knows(self, peer_id: bytes) -> bool:
+        """Whether ``peer_id`` is one of this node's peers."""
+        return peer_id in self._peers
+
     @property
     def advertise(self) -> tuple[int, str | None]:
         """``(port, host)`` this node's HELLO advertises."""

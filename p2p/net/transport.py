@@ -48,7 +48,7 @@ import zmq
 
 from p2p.crypto.identity import CurveKeys, verify_curve_certificate
 from p2p.net.budget import TokenBucket
-from p2p.net.conn_guard import ConnGuard, Cut
+from p2p.net.conn_guard import MAX_FROM_ONE_ADDRESS, MAX_SILENT, ConnGuard, Cut
 from p2p.net.interface import (
     PeerEvent,
     PeerStatus,
@@ -126,10 +126,13 @@ class Node:
         self._door: socket.socket | None = None
         self._router = self._ctx.socket(zmq.ROUTER)
         self._guard: ConnGuard | None = None
+        #: connections shut down for crowding not yet said, by address (see _report_crowding)
+        self._crowd_counts: dict[str, int] = {}
+        self._crowd_said = -CROWD_REPORT_EVERY
         try:
             r = self._router
             # before bind, so that the guard sees every inbound connection (why: conn_guard)
-            self._guard = ConnGuard(r, self.config.unfinished_limit)
+            self._guard = ConnGuard(r, self.config.unfinished_limit, self._knows)
             if curve is not None:
                 if not zmq.has("curve"):
                     raise TransportError("this libzmq has no CURVE support")
@@ -150,6 +153,9 @@ class Node:
             r.setsockopt(zmq.MAXMSGSIZE, self.config.zmq_maxmsgsize)
             r.setsockopt(zmq.RCVHWM, self.config.rcvhwm)
             r.setsockopt(zmq.SNDHWM, 1)  # the ROUTER never sends
+            # a connection that never finishes its handshake holds a descriptor: 10 s,
+            # not libzmq's 30 (an honest handshake takes a round trip or two)
+            r.setsockopt(zmq.HANDSHAKE_IVL, int(self.config.handshake_limit * 1000))
             host = format_host(bind) if bind != "*" else "*"
             r.bind(f"tcp://{host}:{port if port else '*'}")
             last = r.getsockopt(zmq.LAST_ENDPOINT)
@@ -535,6 +541,8 @@ class Node:
                             drained or guard.count() <= self.config.max_recv_batch))
                     except Exception:
                         log.exception("connection guard failed")
+                if guard is not None:
+                    self._report_crowding(guard.crowd_cuts(), time.monotonic())
                 got_msgs = False
                 with self._cond:
                     now = time.monotonic()
@@ -608,6 +616,30 @@ class Node:
             if cut.node is not None:
                 with self._lock:
                     self._core.count_drop(cut.node, "unfinished")
+
+    def _knows(self, node: bytes) -> bool:
+        """Whether ``node`` is one of our peers (the guard's question, from the I/O thread:
+        a membership test, atomic under the interpreter's lock)."""
+        return self._core.knows(node)
+
+    def _report_crowding(self, cuts: list[Cut], now: float) -> None:
+        """Say, at most once every :data:`CROWD_REPORT_EVERY` seconds, how many inbound
+        connections the guard shut down for crowding and from where (a flood of them
+        wrote a line each: the log grew with the attacker's rate)."""
+        for cut in cuts:
+            address = cut.address.rsplit(":", 1)[0]
+            if address in self._crowd_counts or len(self._crowd_counts) < 8:
+                self._crowd_counts[address] = self._crowd_counts.get(address, 0) + 1
+            else:
+                self._crowd_counts["elsewhere"] = self._crowd_counts.get("elsewhere", 0) + 1
+        if not self._crowd_counts or now - self._crowd_said < CROWD_REPORT_EVERY:
+            return
+        self._crowd_said = now
+        where = ", ".join(f"{n} from {a}" for a, n in sorted(self._crowd_counts.items()))
+        self._crowd_counts.clear()
+        log.warning("inbound connections closed: more open at once than an honest peer "
+                    "holds (%d from one address, or %d that never sent a message): %s",
+                    MAX_FROM_ONE_ADDRESS, MAX_SILENT, where)
 
     def _split(self, parts: Iterable[zmq.Frame]) -> tuple[bytes, bytes, str | None, str | None]:
         """``(routing id, frame, observed address of an unknown sender, User-Id)``; the
@@ -732,6 +764,8 @@ class Node:
 #: every GUARD_IDLE at least while one is open (each wake costs CPU: 20 ms cost an idle
 #: pair of nodes 3 % of a core, 0.4 % without the guard).
 GUARD_EVERY = 0.01
+#: seconds between two log lines about connections shut down for crowding
+CROWD_REPORT_EVERY = 10.0
 GUARD_IDLE = 0.05
 
 #: Key door answers a second, all askers together, and for each asker's address (with a
