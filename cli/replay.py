@@ -291,13 +291,15 @@ class ReplayApp:
         return max(0, len(self._log_lines()) - height)
 
     def _status_fragments(self) -> StyleAndTextTuples:
-        text = " " + self.status_text()
-        hint = "  " + _("←/→ step · [/] hand · h help · q quit") + " "
+        # measured in terminal cells as shown: shaped and ordered like every other line
+        # (Uyghur's replay status came in logical order, unshaped)
+        text = i18n.display(" " + self.status_text())
+        hint = "  " + i18n.display(_("←/→ step · [/] hand · h help · q quit")) + " "
         _rows, cols = self._size()
-        short = "  " + _("h help") + " "
-        if len(text) + len(hint) > cols:
-            hint = short if len(text) + len(short) <= cols else ""
-        pad = max(0, cols - len(text) - len(hint))
+        short = "  " + i18n.display(_("h help")) + " "
+        if i18n.cells(text) + i18n.cells(hint) > cols:
+            hint = short if i18n.cells(text) + i18n.cells(short) <= cols else ""
+        pad = max(0, cols - i18n.cells(text) - i18n.cells(hint))
         return [("class:status", text + " " * pad + hint)]
 
     # ----- moving ----------------------------------------------------------------------

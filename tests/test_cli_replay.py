@@ -395,3 +395,37 @@ def test_the_replay_on_a_small_terminal_asks_for_a_larger_one() -> None:
     said = " ".join("".join(t for _s, t in small._too_small_fragments()).split())
     assert "needs a terminal of at least 80×24; this one is 60×20" in said, said
     assert not ReplayApp(m, output=Sized(80, 24)).too_small()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "sv", "vi", "af", "ug", "ug-Latn"])
+def test_the_replays_whole_status_bar_fits_80_columns_in_every_language(lang: str) -> None:
+    """`replay --lang fr` (and af, ug) showed only "h aide" in the status bar at 80
+    columns: the status and the key hints were wider than the English ones, and the bar
+    fell back to its shortest hint. At the minimum size every language now shows the whole
+    bar wherever English does: a long match's numbers (14 digits, as in a six-player match
+    of a few hands; English has one column to spare), measured in terminal cells, and in
+    Uyghur shaped like every other line."""
+    import unicodedata
+
+    from cli_helpers import SizedOutput as Sized
+
+    from cli import i18n
+    from cli.i18n import _
+
+    m = ReplayModel(bot_game(1), ["Ana", "Bo", "Cy"])
+    big = [{"hand": 10, "hands": 10, "step": 999, "steps": 999, "entry": 9999},
+           {"hand": 4, "hands": 4, "step": 1500, "steps": 1500, "entry": 6000}]
+    with i18n.using(lang):
+        hint = i18n.display(_("←/→ step · [/] hand · h help · q quit"))
+        app = ReplayApp(m, output=Sized(80, 24))
+        texts = [m.status(0), m.status(len(m) - 1)] + [
+            _("hand %(hand)d/%(hands)d · step %(step)d/%(steps)d · entry %(entry)d") % v
+            for v in big]
+        for text in texts:
+            app.status_text = lambda text=text: text   # type: ignore[method-assign]
+            bar = "".join(f[1] for f in app._status_fragments())
+            assert hint in bar, (lang, bar)
+            assert i18n.cells(bar) == 80, (lang, bar)
+            if lang == "ug":     # shaped letters, as on the rest of the screen
+                assert not any("\u0600" <= c <= "\u06ff" and unicodedata.category(c) == "Lo"
+                               for c in bar), bar
