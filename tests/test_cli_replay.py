@@ -429,3 +429,45 @@ def test_the_replays_whole_status_bar_fits_80_columns_in_every_language(lang: st
             if lang == "ug":     # shaped letters, as on the rest of the screen
                 assert not any("\u0600" <= c <= "\u06ff" and unicodedata.category(c) == "Lo"
                                for c in bar), bar
+
+
+#: The word for a hand (one deal of the match) in each language, with its plural.
+DEAL_WORD = {"en": r"hands?", "fr": r"manches?", "sv": r"giv(?:ar)?", "vi": r"ván",
+             "af": r"rondtes?", "ug": r"قول"}
+
+
+@pytest.mark.usefixtures("keep_language")
+@pytest.mark.parametrize("lang", DEAL_WORD)
+def test_replay_says_hand_only_for_a_deal_and_counts_in_their_plurals(
+        lang: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The plain replay began "Replay of a verified game: Ana, Bo, Cy; 1 hand, 1 steps,
+    every hand shown.": "hand" was a deal of the match and then the cards held (Uyghur's
+    قول both times, Vietnamese's "ván" the game and its hands), and the steps had no
+    singular; `replay --help` said "every hand face up". A hand is now only a deal, the
+    cards are the players' cards, and each count has its own plural form."""
+    import io
+
+    from cli import i18n
+    from cli.i18n import ngettext
+    from cli.replay import run_plain_replay
+
+    deal = re.compile(rf"(?<!\w)(?:{DEAL_WORD[lang]})(?!\w)", re.IGNORECASE)
+    steps = bot_game(2)
+    with i18n.using(lang, bidi="terminal"):
+        for model, hands in ((ReplayModel(steps[:1], ["Ana", "Bo", "Cy"]), 1),
+                             (ReplayModel(steps, ["Ana", "Bo", "Cy"]), 2)):
+            out = io.StringIO()
+            assert run_plain_replay(model, "", out=out, lang=lang) == 0
+            head = " ".join(out.getvalue().split("\n\n")[0].split())
+            counts = (ngettext("%(n)d hand", "%(n)d hands", hands) % {"n": hands},
+                      ngettext("%(n)d step", "%(n)d steps", len(model)) % {"n": len(model)})
+            for count in counts:
+                assert re.search(rf"(?<!\w){re.escape(count)}(?!\w)", head), (count, head)
+            assert len(deal.findall(head)) == 1, head      # in the count of hands only
+            if lang == "en" and hands == 1:
+                assert head == ("Replay of a verified game: Ana, Bo, Cy; 1 hand, 1 step; "
+                                "every player's cards face up."), head
+    with pytest.raises(SystemExit):
+        main(["replay", "--lang", lang, "--bidi", "terminal", "--help"])
+    about = capsys.readouterr().out.split("\n\n")[1]
+    assert about.strip() and not deal.search(about), about
