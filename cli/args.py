@@ -466,7 +466,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
                                         "`millebornes games`"))
     _data_args(ver)
 
-    rep = verb("replay", _("step through a saved game, every hand face up"))
+    rep = verb("replay", _("step through a saved game, every player's cards face up"))
     rep.add_argument("transcript", help=_("a transcript file, or a short id from "
                                         "`millebornes games`"))
     rep.add_argument("--plain", action="store_true", help=_("print every step as text"))

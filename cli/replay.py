@@ -1,10 +1,10 @@
-"""``millebornes replay GAME``: step through a verified game, every hand shown.
+"""``millebornes replay GAME``: step through a verified game, every player's cards shown.
 
 The transcript is verified first (:func:`p2p.audit.replay_steps`); of a game that stopped
 (a player left) every finished hand is shown; a transcript that does not verify is not
 replayed: its report is printed and the exit status is 1. A missing
 file, or one that is not a transcript (or of another format version), exits 2, as with
-``verify``. Full screen by default (the table's look, every hand face up); ``--plain``,
+``verify``. Full screen by default (the table's look, every player's cards face up); ``--plain``,
 ``MILLEBORNES_PLAIN=1`` or output that is not a terminal print every step as text lines
 and the final report, then exit 0.
 
@@ -50,7 +50,8 @@ from .verify import refused, unreadable_path
 from .words import error_line, verify_lines, wrap
 
 REPLAY_HELP = N_("""\
-Replay of a game: every finished hand is shown face up.
+Replay of a game: every finished hand, step by step, with every player's
+cards face up.
 
   →  space  n     next step
   ←  p            previous step
@@ -150,11 +151,14 @@ def run_plain_replay(model: ReplayModel, summary: str, out: TextIO | None = None
                      lang: str | None = None) -> int:
     out = out or sys.stdout
     names = ", ".join(model.names)
-    head = ngettext("Replay of a verified game: %(names)s; %(hands)d hand, %(steps)d steps, "
-                    "every hand shown.",
-                    "Replay of a verified game: %(names)s; %(hands)d hands, %(steps)d steps, "
-                    "every hand shown.", model.n_hands) % {
-        "names": names, "hands": model.n_hands, "steps": len(model)}
+    # "1 hand, 116 steps, every hand shown": "hand" said a deal of the match and then the
+    # cards held; "hand" is now only a deal, and each count has its own plural
+    # Translators: a hand is one deal of the match (not the cards a player holds)
+    hands = ngettext("%(n)d hand", "%(n)d hands", model.n_hands) % {"n": model.n_hands}
+    # Translators: a step is one move of the replay that took effect
+    steps = ngettext("%(n)d step", "%(n)d steps", len(model)) % {"n": len(model)}
+    head = _("Replay of a verified game: %(names)s; %(hands)s, %(steps)s; every player's "
+             "cards face up.") % {"names": names, "hands": hands, "steps": steps}
     for line in i18n.wrap(head, 80):
         out.write(i18n.display(line) + "\n")
     for i in range(len(model)):
@@ -291,13 +295,15 @@ class ReplayApp:
         return max(0, len(self._log_lines()) - height)
 
     def _status_fragments(self) -> StyleAndTextTuples:
-        text = " " + self.status_text()
-        hint = "  " + _("←/→ step · [/] hand · h help · q quit") + " "
+        # measured in terminal cells as shown: shaped and ordered like every other line
+        # (Uyghur's replay status came in logical order, unshaped)
+        text = i18n.display(" " + self.status_text())
+        hint = "  " + i18n.display(_("←/→ step · [/] hand · h help · q quit")) + " "
         _rows, cols = self._size()
-        short = "  " + _("h help") + " "
-        if len(text) + len(hint) > cols:
-            hint = short if len(text) + len(short) <= cols else ""
-        pad = max(0, cols - len(text) - len(hint))
+        short = "  " + i18n.display(_("h help")) + " "
+        if i18n.cells(text) + i18n.cells(hint) > cols:
+            hint = short if i18n.cells(text) + i18n.cells(short) <= cols else ""
+        pad = max(0, cols - i18n.cells(text) - i18n.cells(hint))
         return [("class:status", text + " " * pad + hint)]
 
     # ----- moving ----------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Pure rendering for ``millebornes replay``: a verified game's steps, every hand shown.
+"""Pure rendering for ``millebornes replay``: a verified game's steps, every player's cards shown.
 
 :class:`ReplayModel` indexes the steps of :func:`p2p.audit.replay_steps` (where each hand
 starts, the score of each finished hand, the match after it); the functions below turn

@@ -395,3 +395,79 @@ def test_the_replay_on_a_small_terminal_asks_for_a_larger_one() -> None:
     said = " ".join("".join(t for _s, t in small._too_small_fragments()).split())
     assert "needs a terminal of at least 80×24; this one is 60×20" in said, said
     assert not ReplayApp(m, output=Sized(80, 24)).too_small()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "sv", "vi", "af", "ug", "ug-Latn"])
+def test_the_replays_whole_status_bar_fits_80_columns_in_every_language(lang: str) -> None:
+    """`replay --lang fr` (and af, ug) showed only "h aide" in the status bar at 80
+    columns: the status and the key hints were wider than the English ones, and the bar
+    fell back to its shortest hint. At the minimum size every language now shows the whole
+    bar wherever English does: a long match's numbers (14 digits, as in a six-player match
+    of a few hands; English has one column to spare), measured in terminal cells, and in
+    Uyghur shaped like every other line."""
+    import unicodedata
+
+    from cli_helpers import SizedOutput as Sized
+
+    from cli import i18n
+    from cli.i18n import _
+
+    m = ReplayModel(bot_game(1), ["Ana", "Bo", "Cy"])
+    big = [{"hand": 10, "hands": 10, "step": 999, "steps": 999, "entry": 9999},
+           {"hand": 4, "hands": 4, "step": 1500, "steps": 1500, "entry": 6000}]
+    with i18n.using(lang):
+        hint = i18n.display(_("←/→ step · [/] hand · h help · q quit"))
+        app = ReplayApp(m, output=Sized(80, 24))
+        texts = [m.status(0), m.status(len(m) - 1)] + [
+            _("hand %(hand)d/%(hands)d · step %(step)d/%(steps)d · entry %(entry)d") % v
+            for v in big]
+        for text in texts:
+            app.status_text = lambda text=text: text   # type: ignore[method-assign]
+            bar = "".join(f[1] for f in app._status_fragments())
+            assert hint in bar, (lang, bar)
+            assert i18n.cells(bar) == 80, (lang, bar)
+            if lang == "ug":     # shaped letters, as on the rest of the screen
+                assert not any("\u0600" <= c <= "\u06ff" and unicodedata.category(c) == "Lo"
+                               for c in bar), bar
+
+
+#: The word for a hand (one deal of the match) in each language, with its plural.
+DEAL_WORD = {"en": r"hands?", "fr": r"manches?", "sv": r"giv(?:ar)?", "vi": r"ván",
+             "af": r"rondtes?", "ug": r"قول"}
+
+
+@pytest.mark.usefixtures("keep_language")
+@pytest.mark.parametrize("lang", DEAL_WORD)
+def test_replay_says_hand_only_for_a_deal_and_counts_in_their_plurals(
+        lang: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The plain replay began "Replay of a verified game: Ana, Bo, Cy; 1 hand, 1 steps,
+    every hand shown.": "hand" was a deal of the match and then the cards held (Uyghur's
+    قول both times, Vietnamese's "ván" the game and its hands), and the steps had no
+    singular; `replay --help` said "every hand face up". A hand is now only a deal, the
+    cards are the players' cards, and each count has its own plural form."""
+    import io
+
+    from cli import i18n
+    from cli.i18n import ngettext
+    from cli.replay import run_plain_replay
+
+    deal = re.compile(rf"(?<!\w)(?:{DEAL_WORD[lang]})(?!\w)", re.IGNORECASE)
+    steps = bot_game(2)
+    with i18n.using(lang, bidi="terminal"):
+        for model, hands in ((ReplayModel(steps[:1], ["Ana", "Bo", "Cy"]), 1),
+                             (ReplayModel(steps, ["Ana", "Bo", "Cy"]), 2)):
+            out = io.StringIO()
+            assert run_plain_replay(model, "", out=out, lang=lang) == 0
+            head = " ".join(out.getvalue().split("\n\n")[0].split())
+            counts = (ngettext("%(n)d hand", "%(n)d hands", hands) % {"n": hands},
+                      ngettext("%(n)d step", "%(n)d steps", len(model)) % {"n": len(model)})
+            for count in counts:
+                assert re.search(rf"(?<!\w){re.escape(count)}(?!\w)", head), (count, head)
+            assert len(deal.findall(head)) == 1, head      # in the count of hands only
+            if lang == "en" and hands == 1:
+                assert head == ("Replay of a verified game: Ana, Bo, Cy; 1 hand, 1 step; "
+                                "every player's cards face up."), head
+    with pytest.raises(SystemExit):
+        main(["replay", "--lang", lang, "--bidi", "terminal", "--help"])
+    about = capsys.readouterr().out.split("\n\n")[1]
+    assert about.strip() and not deal.search(about), about

@@ -241,12 +241,12 @@ def test_a_stop_reason_id_in_french() -> None:
     why = {"id": "protocol", "seat": 1, "check": "share-proof", "by": 0}
     with i18n.using("fr"):
         # the check in words, its id in brackets (issue 13: the id alone was English)
-        assert stop_reason(why, ["Ann", "Bo"]) == ("place 1 (Bo) a enfreint les règles du "
+        assert stop_reason(why, ["Ann", "Bo"]) == ("la place 1 (Bo) a enfreint les règles du "
                                                    "protocole (une part de déchiffrement qui "
                                                    "échoue à sa preuve [share-proof], montré "
                                                    "par la plainte de Ann)")
         assert stopped_line("English from the log", why, ["Ann", "Bo"]).startswith(
-            "La partie s'est arrêtée : place 1 (Bo) a enfreint")
+            "La partie s'est arrêtée : la place 1 (Bo) a enfreint")
         # no id (a stop by a caller that gave none): the log's own text, never nothing
         assert stop_reason(None, ["Ann", "Bo"], "I left") == "I left"
         assert stop_reason({"id": "from-a-newer-version"}, ["Ann"], "x") == "x"
@@ -466,3 +466,39 @@ def test_a_good_config_file_says_nothing(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.setenv("MILLEBORNES_CONFIG", str(config))
     assert main(["games", "--data-dir", str(tmp_path / "data")]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_a_seat_in_a_french_sentence_has_its_article(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """French said "place 1 (Bo) a abandonné la partie", "(L'entrée suivante, attendue de
+    place 1 (Bo), manque …)" and, under simulate, "place 0 random gagne 3 (30 %)": a seat
+    number in a sentence now has its article ("la place 1 (Bo)", "à la place 0, …"), and
+    what is said of the seat agrees with it ("s'est plainte", "qu'elle n'a pas en main")."""
+    import re
+
+    from cli.words import CAUGHT_AS, CHEAT_WORDS, seat_label, stop_reason
+
+    names = ["Ana", "Bo", "Cy"]
+    with i18n.using("fr"):
+        seat = seat_label(names, 1)
+        said = [stop_reason({"id": kind, "seat": 1}, names)
+                for kind in ("abandoned", "unfounded-complaint", "valid-share-complaint",
+                             "equivocation")]
+        said += [i18n._(CHEAT_WORDS[k]) % {"seat": seat} for k in CHEAT_WORDS]
+        said += [i18n._(CAUGHT_AS[k]) % {"seat": seat} for k in CAUGHT_AS]
+    assert said[0] == "la place 1 (Bo) a abandonné la partie", said[0]
+    assert said[1] == "la place 1 (Bo) s'est plainte sans preuve", said[1]
+    text = "\n".join(said)
+    assert "qu'elle n'a pas en main" in text and "qu'il" not in text, text
+    assert "à laquelle elle s'était engagée" in text and " il " not in text, text
+    assert re.search(r"\bplace \d", text)
+    for before in re.findall(r"(\S*) place \d", text):
+        assert before == "la", text
+
+    # simulate's table of results, one line a seat
+    assert main(["simulate", "--lang", "fr", "--rules", "modern", "--players", "2",
+                 "--games", "1", "--seed", "1"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if "place" in line]
+    assert len(rows) == 2, rows
+    for n, row in enumerate(rows):
+        assert row.startswith(f"  à la place {n}, "), row

@@ -569,7 +569,7 @@ def test_a_false_complaint_is_blamed_on_the_complainer(tmp_path: Path) -> None:
         rl = t.seats[s].rlog
         assert rl.error is not None and (rl.error.seat, rl.error.check) == \
             (1, "unfounded-complaint"), rl.error
-        _said(rl, "place 1 (p1) s'est plaint d'une part de déchiffrement valide")
+        _said(rl, "la place 1 (p1) s'est plainte d'une part de déchiffrement valide")
         rep = verify_game(_transcript(tmp_path, t, s))
         assert (rep.blamed_seat, rep.check) == (1, "unfounded-complaint"), rep.summary()
 
