@@ -1633,10 +1633,15 @@ def cheat_demo_lines(o: Any, names: Sequence[str], same: bool) -> list[str]:
     out = [_(CHEAT_WORDS[o.kind]) % {"seat": who(o.cheater)}]
     if not o.caught:
         return out + [_("not caught: the match ended without the cheat taking place")]
-    blamed = ", ".join(who(s) for s in o.blamed) or _("nobody")
-    how = (_(CAUGHT_AS[o.check]) % {"seat": blamed} if o.check in CAUGHT_AS else
-           _("%(seat)s was caught: %(check)s") % {"seat": blamed,
-                                                   "check": check_words(o.check)})
+    blamed = ", ".join(who(s) for s in o.blamed)
+    if not o.blamed:
+        # "nobody" as a subject: French "personne a été prise" was wrong
+        how = _("nobody was blamed: %(check)s") % {"check": check_words(o.check)}
+    elif o.check in CAUGHT_AS and len(o.blamed) == 1:
+        how = _(CAUGHT_AS[o.check]) % {"seat": blamed}
+    else:
+        how = ngettext("%(seat)s was caught: %(check)s", "%(seat)s were caught: %(check)s",
+                       len(o.blamed)) % {"seat": blamed, "check": check_words(o.check)}
     verdict = {"cheat": pgettext("verdict", "cheat"),
                "unresponsive": pgettext("verdict", "unresponsive")}.get(o.verdict, o.verdict)
     values = {"how": how, "hand": (o.hand or 0) + 1, "verdict": verdict,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from cli import i18n
+from cli import i18n, words
 from cli.main import main
 from cli.words import error_line, store_damaged_line
 from p2p.table.store import TRANSCRIPT, StoreDamaged
@@ -502,3 +502,28 @@ def test_a_seat_in_a_french_sentence_has_its_article(
     assert len(rows) == 2, rows
     for n, row in enumerate(rows):
         assert row.startswith(f"  à la place {n}, "), row
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_cheat_caught_on_nobody_or_on_several_seats_is_said_in_grammar(lang: str) -> None:
+    """``simulate --cheat``'s report put "nobody" (or a list of seats) in the place of
+    one seat: French read "personne a été prise en faute" and "la place 0 (Ana), la place
+    1 (Bo) a été prise en faute". Nobody blamed has a sentence of its own, several seats
+    the plural."""
+    from cli.words import cheat_demo_lines
+    from p2p.table.memory import CheatOutcome
+
+    def report(blamed: list[int]) -> str:
+        o = CheatOutcome(kind=next(iter(words.CHEAT_WORDS)), cheater=1, caught=True,
+                         blamed=blamed, verdict="unresponsive", stage="play",
+                         detected_by=[2], check="timeout", detail="", hand=0,
+                         transcript=Path("t.log"))
+        with i18n.using(lang):
+            return cheat_demo_lines(o, ["Ana", "Bo", "Cy"], True)[1]
+
+    expect = {"en": ("nobody was blamed", "(Ana), seat 1 (Bo) were caught"),
+              "fr": ("personne n'a été mis en cause",
+                     "(Ana), la place 1 (Bo) ont été prises en faute")}
+    nobody, several = expect[lang]
+    assert nobody in report([]), report([])
+    assert several in report([0, 1]), report([0, 1])
