@@ -25,3 +25,13 @@ from engine.simulate import BotProcess as BotProcess
 from engine.simulate import cap_memory as cap_memory
 from engine.simulate import log_bot_fault as log_bot_fault
 from engine.simulate import memory_limit as memory_limit
+
+
+def bot_move_time(move_limit: float | None) -> float:
+    """The seconds a bot in its own process has for a move at a table whose moves have
+    ``move_limit`` seconds (None: untimed): its own 30 s, within the table's limit with
+    time left for the heuristic to move and the move to be signed and sent (a plug-in
+    slower than the table's limit paused the table at its every move)."""
+    if move_limit is None:
+        return ANSWER_WITHIN
+    return min(ANSWER_WITHIN, max(0.5, round(move_limit * 0.8, 1)))

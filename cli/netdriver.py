@@ -16,8 +16,9 @@ from typing import Any
 
 from engine import Action, Draw, IllegalAction
 from engine.scoring import Match
-from p2p.table import Peer, SessionEvent, TableStep
+from p2p.table import Peer, SessionEvent, TableStep, Waiting
 
+from .bot_process import bot_move_time
 from .driver import PeerStatus
 from .i18n import N_, _
 from .words import (
@@ -28,6 +29,7 @@ from .words import (
     back_again_line,
     back_but_paused_line,
     bot_failed_line,
+    bot_thinking_line,
     broken_bot_line,
     cannot_agree_line,
     cannot_run_bot_line,
@@ -84,6 +86,11 @@ def event_words(names: Sequence[str], me: int, ev: SessionEvent) -> str:
     return ev.text
 
 
+#: Seconds a bot's move takes before the screen says that it thinks, and for how long at
+#: most (a built-in bot moves at once; a plug-in may take its 30 s)
+BOT_THINKING_SAID_AFTER = 3.0
+
+
 def agreed_first(events: Sequence[SessionEvent]) -> list[SessionEvent]:
     """The events in their order, except that an agreed takeover is said before the deal
     of the hand it starts ("Hand 2: the players shuffle" came before "Agreed: hand 1 is
@@ -133,6 +140,10 @@ class NetDriver:
         self.seating = peer.cfg.seating
         self.lang = lang
         self._events: list[str] = []
+        #: the wait the table is in (seat, step, moves said so far) and since when: a
+        #: bot's move that takes long is said, with its bound (see activity)
+        self._wait: tuple[int, TableStep, int] | None = None
+        self._wait_since = 0.0
         self._announced = -1                     # the hand whose start the log has said
         # moves of a hand the player has not moved on to yet (they still read the last
         # one's scores): said after that hand's "the cards are dealt", not before it
@@ -641,6 +652,15 @@ class NetDriver:
         left = self.peer.time_left()
         return left is not None and left[0] == self.seat and left[1] <= 0.0
 
+    def _waited(self, w: Waiting) -> float:
+        """Seconds the table has been in the wait ``w`` (the same seat and step, with no
+        move said meanwhile), as this console has seen it."""
+        key = (w.seat, w.step, len(self._events))
+        now = time.monotonic()
+        if key != self._wait:
+            self._wait, self._wait_since = key, now
+        return now - self._wait_since
+
     def is_bot(self, seat: int) -> bool:
         """Whether a bot plays ``seat`` (the host's, or one that took a seat by
         agreement): its move needs no time limit said."""
@@ -686,6 +706,11 @@ class NetDriver:
         limit = limit_note(self.step_limit)
         if w.step is TableStep.MOVE:
             if not slow:
+                if w.seat in self.bots and w.seat != self.seat and \
+                        self._waited(w) >= BOT_THINKING_SAID_AFTER:
+                    # a plug-in may think for its 30 s: "Bo's turn." alone, for that
+                    # long, left a newcomer wondering whether the table had hung
+                    return bot_thinking_line(who, bot_move_time(self.decision_limit))
                 return None
             if self.decision_limit is None and state == "slow":
                 # an untimed move is timed once the computer is gone: said, with its bound

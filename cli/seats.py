@@ -39,7 +39,7 @@ from p2p.table.store import default_data_dir, read_meta, table_dir
 
 from . import i18n
 from .args import bind_address, data_dir, move_delay, plain_wanted, resume_flags
-from .bot_process import ANSWER_WITHIN, BotProcess, log_bot_fault
+from .bot_process import ANSWER_WITHIN, BotProcess, bot_move_time, log_bot_fault
 from .console import run_console
 from .i18n import _
 from .netdriver import NetDriver
@@ -210,16 +210,6 @@ def bot_controller(spec: str, seed: int,
         return make_bot(spec, seed)
     return BotProcess(spec, seed, on_fault=on_fault, answer_within=bot_move_time(move_limit),
                       make_within=ANSWER_WITHIN)
-
-
-def bot_move_time(move_limit: float | None) -> float:
-    """The seconds a bot in its own process has for a move at a table whose moves have
-    ``move_limit`` seconds (None: untimed): its own 30 s, within the table's limit with
-    time left for the heuristic to move and the move to be signed and sent (a plug-in
-    slower than the table's limit paused the table at its every move)."""
-    if move_limit is None:
-        return ANSWER_WITHIN
-    return min(ANSWER_WITHIN, max(0.5, round(move_limit * 0.8, 1)))
 
 
 class BotRunners:

@@ -1002,6 +1002,13 @@ def limit_note(seconds: float | None) -> str:
     return _("(up to %(seconds)s s)") % {"seconds": f"{seconds:g}"}
 
 
+def bot_thinking_line(name: str, seconds: float) -> str:
+    """A bot's move that takes a while: it thinks, and moves within ``seconds`` (past
+    them a built-in bot moves for it)."""
+    return _("%(name)s (a bot) is thinking %(limit)s.") % {"name": name,
+                                                          "limit": limit_note(seconds)}
+
+
 def turn_wait_line(text: str, seconds: float | None) -> str:
     """Whose turn it is, as the line mode says it when the turn passes to another player
     (the full screen's status line), with the table's limit on that player's move."""

@@ -1613,6 +1613,25 @@ def test_a_plugin_at_a_table_with_a_move_limit_moves_within_it(
     assert "The match is over." in out
 
 
+@pytest.mark.slow          # about 15 s: a hosted match of a bot against the host
+def test_a_bot_that_thinks_long_at_a_networked_table_is_said_to_think(
+        faulty_plugins: None, tmp_path: Path) -> None:
+    """Newcomer's review, left by the bots review: a plug-in may take its 30 s a move at a
+    networked table, and all that time the screen said only "Bot1's turn." (a bot's move
+    shows no limit: a built-in one moves at once). After 3 s it says that the bot thinks,
+    and for how long at most; once, and not for a quick bot's moves."""
+    done = _cli_with_plugins(_plugin_dir(), "host", "--name", "Ann", "--players", "2",
+                             "--bots", "tslowstart", "--bind", "127.0.0.1", "--no-announce",
+                             "--mdns", "loopback", "--auto", "--plain", "--seed", "3",
+                             "--data-dir", str(tmp_path / "data"),
+                             "--identity", str(tmp_path / "key"), MB_SLOW_MOVE="5")
+    out = done.stdout.replace("\n  ", " ")
+    assert done.returncode == 0, out[-2000:] + done.stderr[-1000:]
+    said = [line for line in out.splitlines() if "is thinking" in line]
+    assert said == ["* Bot1 (a bot) is thinking (up to 30 s)."], out[-3000:]
+    assert "failed to move" not in out and "The match is over." in out, out[-3000:]
+
+
 @pytest.mark.slow    # a networked game quit at once, then resumed to the match's end
 def test_a_resumed_plugin_that_fails_is_said_on_its_players_screen(
         faulty_plugins: None, tmp_path: Path) -> None:
