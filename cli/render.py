@@ -503,8 +503,10 @@ def match_lines(match: Match, names: Sequence[str], last: int = 12,
     n = len(match.hands)
     span = (_("no hand scored yet") if not n else
             ngettext("%(n)d hand scored", "%(n)d hands scored", n) % {"n": n})
-    title = (_("Match (%(span)s, to %(target)d)") % {"span": span, "target": target}
-             if target else _("Match (%(span)s, one hand)") % {"span": span})
+    if target:
+        title = _("Match (%(span)s, to %(target)d)") % {"span": span, "target": target}
+    else:       # "Match (1 hand scored, one hand)" said the one hand twice
+        title = _("Match of one hand") if n else _("Match of one hand (no score yet)")
     out: list[Line] = [[("class:title", title)]]
     winner = match.winner()
     if verbose:

@@ -226,6 +226,13 @@ def test_score_and_match_tables() -> None:
     # no hand scored yet (the first was left without a score by agreement): "hands 1-0"
     empty = render.plain(render.match_lines(Match(rules, seating, 0), NAMES[:3]))
     assert empty[0].startswith("Match (no hand scored yet, to 5000)"), empty[0]
+    # a match of one hand (modern) said the hand twice: "Match (1 hand scored, one hand)"
+    modern = preset("modern")
+    once = Match(modern, seating, 0)
+    assert render.plain(render.match_lines(once, NAMES[:3]))[0] == \
+        "Match of one hand (no score yet)"
+    assert render.plain(render.match_lines(once.record(hand1), NAMES[:3]))[0] == \
+        "Match of one hand"
     # in words for line mode: every hand's points, wrapped, never cut with "…" (a screen
     # reader heard "1200, 1700, 1700, 15… wins")
     long = m

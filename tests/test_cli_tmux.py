@@ -84,7 +84,7 @@ def test_full_screen_auto_game_reaches_the_end_of_a_hand() -> None:
     assert lines[0].startswith("Mille Bornes · modern · hand 1")
     assert "/1000 [" in screen  # the zones are still shown above the scores
     assert "hand total" in screen and "match total" in screen
-    assert "Match (1 hand scored, one hand)" in screen
+    assert "Match of one hand" in screen and "hand scored" not in screen
     totals = re.search(r"Match: You (\d+) · Bo (\d+)", screen)
     assert totals is not None, screen
     if totals[1] == totals[2]:
