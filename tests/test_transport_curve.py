@@ -496,3 +496,40 @@ def test_a_flood_of_handshakes_with_fresh_keys_does_not_keep_a_joiner_out() -> N
         for n in nodes:
             n.close()
         ctx.term()
+
+
+def test_a_stranger_naming_a_peer_on_its_connections_is_not_spared_as_the_peer() -> None:
+    """Hostile review 9: the connection guard spares a peer's connections from the cap on
+    one address, and took "a peer's" from the routing id alone. A stranger admitted
+    while the lobby is open, naming a peer's node id (with a nonce of its own) on each of
+    its connections, had every one of them counted as the peer's: the cap on one
+    address did not hold for it. Only a connection that proved the peer's key is its."""
+    from p2p.net.transport import _RID_MARK
+    a, b = Identity.generate(), Identity.generate()
+    nb = _node(b)
+    peer = node_id_for(a.public_key)
+    nb.expect_key(peer, a.curve_keys().public)
+    nb.add_peer(peer, "tcp://127.0.0.1:9")        # a's node is not up: nobody proves it
+    nb.set_admission(True)
+    guard = nb._guard
+    if guard is None or not guard.enabled:
+        nb.close()
+        pytest.skip("no connection guard here (Linux TCP_INFO byte counts)")
+    ctx = zmq.Context()
+    evil = [HostileSocket(nb.endpoint, peer + _RID_MARK + bytes([i]) * 8, ctx,
+                          server_key=b.curve_keys().public) for i in range(3)]
+    try:
+        for s in evil:
+            assert s.send(hello_frame(4000, "127.0.0.1"), timeout=3.0)
+        end = time.monotonic() + 5
+        while time.monotonic() < end and \
+                sum(c.spoke for c in list(guard._conns.values())) < len(evil):
+            time.sleep(0.05)
+        spoke = [c for c in list(guard._conns.values()) if c.spoke]
+        assert len(spoke) == len(evil)
+        assert not any(c.node is not None and guard._known(c.node) for c in spoke)
+    finally:
+        for s in evil:
+            s.sock.close(0)
+        ctx.term()
+        nb.close()

@@ -284,3 +284,88 @@ def test_too_many_connections_from_another_machine_lose_their_oldest_silent_ones
         guard.close()
         router.close(0)
         ctx.term()
+
+
+def test_a_connection_told_of_twice_keeps_what_the_guard_knew_of_it() -> None:
+    """Hostile review 9: a connection the rescan found first (the monitor's queue lags in
+    a flood) has its ACCEPTED event come later; the guard learnt it again as new: a
+    peer's connection that had spoken was then a silent stranger's, the first to go when
+    its address held one too many (and a connection already cut was open again)."""
+    import zmq
+
+    from p2p.net import conn_guard
+    ctx = zmq.Context()
+    router = ctx.socket(zmq.ROUTER)
+    peer = b"m" + b"p" * 32
+    guard = ConnGuard(router, 1 << 20, known=lambda node: node == peer)
+    lsock = socket.create_server(("127.0.0.1", 0))
+    clients = []
+    far = "10.0.0.9"
+    try:
+        def accept() -> tuple[int, tuple[tuple[str, int], int]]:
+            c = socket.create_connection(lsock.getsockname())
+            a, _ = lsock.accept()
+            clients.append((c, a))
+            return a.fileno(), ((far, 40000 + len(clients)), 0)
+
+        fd, state = accept()
+        guard._learn(fd, state)                   # found by the rescan
+        guard.credit(fd, peer)                    # our peer's, and it spoke
+        talkers = []
+        for _ in range(conn_guard.MAX_FROM_ONE_ADDRESS):
+            t, st = accept()
+            guard._learn(t, st)
+            guard.credit(t, b"m" + os.urandom(32))
+            talkers.append(t)
+        guard._learn(fd, state)                   # its ACCEPTED, late
+        c = guard._conns[fd]
+        assert c.spoke and c.node == peer
+        new, st = accept()
+        guard._learn(new, st)                     # one too many from there
+        assert not guard._conns[fd].cut and guard._conns[talkers[0]].cut
+        guard._learn(talkers[0], ((far, 40001 + 1), 0))   # a cut one told of again
+        assert guard._conns[talkers[0]].cut
+    finally:
+        for c, a in clients:
+            c.close()
+            a.close()
+        lsock.close()
+        guard.close()
+        router.close(0)
+        ctx.term()
+
+
+def test_connections_from_one_ipv6_network_count_as_from_one_address() -> None:
+    """Hostile review 9: a machine on IPv6 holds a whole /64 and may connect from any
+    address in it; the cap on one address counted each address apart, so such a machine
+    held as many connections as it liked (one from each address). Its /64 is one
+    address for the cap."""
+    import zmq
+
+    from p2p.net import conn_guard
+    ctx = zmq.Context()
+    router = ctx.socket(zmq.ROUTER)
+    guard = ConnGuard(router, 1 << 20)
+    lsock = socket.create_server(("127.0.0.1", 0))
+    clients, fds = [], []
+    try:
+        for i in range(conn_guard.MAX_FROM_ONE_ADDRESS + 1):
+            c = socket.create_connection(lsock.getsockname())
+            a, _ = lsock.accept()
+            clients.append((c, a))
+            fds.append(a.fileno())
+            guard._learn(a.fileno(), ((f"2001:db8:0:7::{i + 1:x}", 40000 + i), 0))
+        assert guard._conns[fds[0]].cut and not any(guard._conns[f].cut for f in fds[1:])
+        c = socket.create_connection(lsock.getsockname())   # another /64: its own count
+        a, _ = lsock.accept()
+        clients.append((c, a))
+        guard._learn(a.fileno(), (("2001:db8:0:8::1", 41000), 0))
+        assert not guard._conns[a.fileno()].cut and not guard._conns[fds[1]].cut
+    finally:
+        for c, a in clients:
+            c.close()
+            a.close()
+        lsock.close()
+        guard.close()
+        router.close(0)
+        ctx.term()

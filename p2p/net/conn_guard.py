@@ -35,7 +35,7 @@ bot or reach a peer, while the connections themselves never sent a byte. At most
 oldest goes first: an honest peer speaks at once), and at most
 :data:`MAX_FROM_ONE_ADDRESS` from one address of another machine that are not our peers'
 (the oldest silent one goes first, then the oldest stranger's, so that a joiner from
-there still gets in).
+there still gets in); an IPv6 address counts as its /64, which one machine holds whole.
 
 Linux only (``tcpi_bytes_received``, Linux 4.1); elsewhere :attr:`ConnGuard.enabled` is
 False and the attack stays open (docs/network.md, threat model).
@@ -83,6 +83,7 @@ class _Conn:
     cut: bool = False
     spoke: bool = False            # it delivered a message once
     order: int = 0                 # when it was learnt: the oldest silent one goes first
+    source: str = ""               # its address as the cap on one address counts it
 
 
 @dataclass(frozen=True)
@@ -137,6 +138,21 @@ def _on_this_machine(address: str) -> bool:
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
         ip = ip.ipv4_mapped
     return ip.is_loopback
+
+
+def _source(address: str) -> str:
+    """The machine ``address`` stands for, as the cap on one address counts it: an IPv4
+    address, or an IPv6 one's /64 (a machine of its own picks any address in its /64: one
+    connection from each of a thousand took every descriptor as from a thousand)."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 def _kernel_counts_bytes() -> bool:
@@ -228,12 +244,18 @@ class ConnGuard:
             self._learn(fd, state)
 
     def _learn(self, fd: int, state: tuple[tuple[str, int], int]) -> None:
-        """A new inbound connection: watched, unless it is one too many (then shut down)."""
+        """A new inbound connection: watched, unless it is one too many (then shut down).
+        One known already (the rescan found it before its ACCEPTED came) stays as it was:
+        learnt again, a peer's that had spoken was a silent stranger's, and a cut one open."""
+        old = self._conns.get(fd)
+        if old is not None and old.peer == state[0]:
+            return
         self._learnt += 1
-        conn = _Conn(peer=state[0], mark=state[1], order=self._learnt)
+        conn = _Conn(peer=state[0], mark=state[1], order=self._learnt,
+                     source=_source(state[0][0]))
         self._conns[fd] = conn
         open_ = [(f, c) for f, c in self._conns.items() if not c.cut]
-        same = [(c.spoke, c.order, f, c) for f, c in open_ if c.peer[0] == conn.peer[0]
+        same = [(c.spoke, c.order, f, c) for f, c in open_ if c.source == conn.source
                 and not (c.node is not None and self._known(c.node))]
         if len(same) > MAX_FROM_ONE_ADDRESS and not _on_this_machine(conn.peer[0]):
             # the oldest that never spoke goes, else the oldest stranger's; never the new

@@ -645,15 +645,9 @@ class Node:
         """``(routing id, frame, observed address of an unknown sender, User-Id)``; the
         User-Id is the hex CURVE key our ZAP handler authenticated for that connection."""
         fl = list(parts)
-        if fl and self._guard is not None and self._guard.enabled:
-            try:  # the connection it came from has finished a message (see conn_guard)
-                fd = fl[-1].get(zmq.SRCFD)
-            except zmq.ZMQError:
-                fd = -1
-            if isinstance(fd, int) and fd >= 0:
-                self._guard.credit(fd, node_of_routing_id(fl[0].bytes))
         if len(fl) != 2:
             src = node_of_routing_id(fl[0].bytes) if fl else b"?"
+            self._credit(fl, src, None)
             # Deliberately malformed: hand the core a frame it will reject.
             return src, b"\xc1", None, None
         raw = fl[0].bytes
@@ -676,7 +670,30 @@ class Node:
                 user = u if isinstance(u, str) else None
             except Exception:
                 user = None
+        self._credit(fl, src, user)
         return src, fl[1].bytes, host, user
+
+    def _credit(self, fl: list[zmq.Frame], src: bytes, user: str | None) -> None:
+        """Tell the guard that the connection ``fl`` came from finished a message, and
+        whose it is: under CURVE only a node whose bound key that connection proved (a
+        routing id alone is a claim: a stranger naming a peer's node id on each of its
+        connections was spared the cap on one address as "a peer's")."""
+        if not fl or self._guard is None or not self._guard.enabled:
+            return
+        try:
+            fd = fl[-1].get(zmq.SRCFD)
+        except zmq.ZMQError:
+            fd = -1
+        if not isinstance(fd, int) or fd < 0:
+            return
+        node: bytes | None = src
+        if self.curve is not None:
+            want = self._keys.get(src)
+            if want is None:
+                node = None if self._core.knows(src) else src   # a stranger's own label
+            elif user != want.hex():
+                node = None
+        self._guard.credit(fd, node)
 
     # ------------------------------------------------------------------ ZAP, key door
     def _serve_zap(self) -> None:
