@@ -280,11 +280,23 @@ def _read_within(proc: subprocess.Popen[bytes], deadline: float) -> bytes | None
         out += chunk
     else:
         return bytes(out)
-    try:
-        proc.wait(max(0.0, deadline - time.monotonic()))
-    except subprocess.TimeoutExpired:
-        return None         # its answer written, but it did not end
+    # it ends: waited for without reaping it, so that its process id (its group's id)
+    # stays its own until _end_session has killed the group
+    while not _ended(proc.pid):
+        if time.monotonic() >= deadline:
+            return None     # its answer written, but it did not end
+        time.sleep(0.01)
     return bytes(out)
+
+
+def _ended(pid: int) -> bool:
+    """Whether child ``pid`` has ended, left unreaped (``WNOWAIT``)."""
+    if not hasattr(os, "waitid"):
+        return True         # no waitid: _end_session's wait reaps it
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True
 
 
 def _end_session(proc: subprocess.Popen[bytes]) -> None:
