@@ -1954,7 +1954,12 @@ def limits_text(report: GameReport) -> str:
 
 
 def _agreement_name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else _("seat %(seat)d") % {"seat": seat}
+    """A seat's name in an agreement's sentence; a number out of the table's range (a
+    hostile transcript's) as the seat, in a sentence ("la place 7" in French, not the
+    lobby label "place 7")."""
+    if 0 <= seat < len(names):
+        return names[seat]
+    return pgettext("in a sentence", "seat %(seat)d") % {"seat": seat}
 
 
 # ----- replies to commands (cli.commands) -----------------------------------------------

@@ -486,6 +486,10 @@ def test_a_seat_in_a_french_sentence_has_its_article(
                              "equivocation")]
         said += [i18n._(CHEAT_WORDS[k]) % {"seat": seat} for k in CHEAT_WORDS]
         said += [i18n._(CAUGHT_AS[k]) % {"seat": seat} for k in CAUGHT_AS]
+    with i18n.using("fr"):      # a signer out of range (a hostile transcript's) is a seat too
+        ended = stop_reason({"id": "agreed-end", "seat": 1, "hand": 0, "signers": [0, 7]},
+                            names)
+    assert "par Ana, la place 7," in ended, ended
     assert said[0] == "la place 1 (Bo) a abandonné la partie", said[0]
     assert said[1] == "la place 1 (Bo) s'est plainte sans preuve", said[1]
     text = "\n".join(said)
