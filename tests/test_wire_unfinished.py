@@ -11,7 +11,7 @@ import os
 import socket
 import struct
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -227,145 +227,146 @@ def test_connection_the_monitor_missed_is_found_and_cut(
         s.close()
 
 
-def test_too_many_connections_from_another_machine_lose_their_oldest_silent_ones() -> None:
+class _Accepted:
+    """A connection guard (on a ROUTER it never binds) told of real accepted TCP sockets as
+    if they came from any address: its policy, with real descriptors to shut down."""
+
+    def __init__(self, known: Callable[[bytes], bool] = lambda node: False) -> None:
+        import zmq
+        self._ctx = zmq.Context()
+        self._router = self._ctx.socket(zmq.ROUTER)
+        self.guard = ConnGuard(self._router, 1 << 20, known=known)
+        self._lsock = socket.create_server(("127.0.0.1", 0))
+        self._pairs: list[tuple[socket.socket, socket.socket]] = []
+
+    def accept(self) -> int:
+        """A new accepted socket, not yet told to the guard: its descriptor."""
+        c = socket.create_connection(self._lsock.getsockname())
+        a, _ = self._lsock.accept()
+        self._pairs.append((c, a))
+        return a.fileno()
+
+    def accept_from(self, address: str) -> int:
+        """A new accepted socket, told to the guard as coming from ``address``."""
+        fd = self.accept()
+        self.guard._learn(fd, ((address, 40000 + len(self._pairs)), 0))
+        return fd
+
+    def cut(self, fd: int) -> bool:
+        return self.guard._conns[fd].cut
+
+    def close(self) -> None:
+        for c, a in self._pairs:
+            c.close()
+            a.close()
+        self._lsock.close()
+        self.guard.close()
+        self._router.close(0)
+        self._ctx.term()
+
+
+#: the node id of our one known peer in the ``accepted`` fixture
+_PEER = b"m" + b"p" * 32
+
+
+@pytest.fixture
+def accepted() -> Iterator[_Accepted]:
+    acc = _Accepted(known=lambda node: node == _PEER)
+    try:
+        yield acc
+    finally:
+        acc.close()
+
+
+def test_too_many_connections_from_another_machine_lose_their_oldest_silent_ones(
+        accepted: _Accepted) -> None:
     """Hostile LAN machine: its idle connections took every descriptor of a player's
     process. From one address of another machine at most 32 stay open that are not our
     peers': past that the oldest silent one goes, then the oldest stranger's, never a
     peer's, so a joiner arriving from there still gets in. Loopback is exempt (every bot
     of ``play`` is there); it has only the cap on silent connections, tested with real
     sockets in test_hostile.py. Real accepted sockets, given another machine's address."""
-    import zmq
-
     from p2p.net import conn_guard
-    ctx = zmq.Context()
-    router = ctx.socket(zmq.ROUTER)
-    peer = b"m" + b"p" * 32
-    guard = ConnGuard(router, 1 << 20, known=lambda node: node == peer)
-    lsock = socket.create_server(("127.0.0.1", 0))
-    clients, fds = [], []
-    try:
-        def accept_from(address: str) -> int:
-            c = socket.create_connection(lsock.getsockname())
-            a, _ = lsock.accept()
-            clients.append((c, a))
-            fd = a.fileno()
-            guard._learn(fd, ((address, 40000 + len(fds)), 0))
-            fds.append(fd)
-            return fd
-
-        def cut(fd: int) -> bool:
-            return guard._conns[fd].cut
-
-        far = "10.0.0.9"
-        first = accept_from(far)
-        guard.credit(first, peer)                 # our peer's connection, from there
-        talkers = [accept_from(far) for _ in range(3)]
-        for fd in talkers:
-            guard.credit(fd, b"m" + os.urandom(32))   # strangers that spoke
-        silent = [accept_from(far) for _ in range(29)]  # 32 strangers' now
-        assert not any(cut(fd) for fd in [first, *talkers, *silent])
-        joiner = accept_from(far)                 # one too many: the oldest silent goes
-        assert cut(silent[0]) and not cut(joiner)
-        for fd in silent[1:]:
-            guard.credit(fd, b"m" + os.urandom(32))
-        guard.credit(joiner, b"m" + os.urandom(32))
-        another = accept_from(far)                # all spoke: the oldest stranger goes
-        assert cut(talkers[0]) and not cut(first) and not cut(another)
-        assert all(c.why == "crowded" for c in guard.crowd_cuts())
-        near = [accept_from("127.0.0.1") for _ in range(conn_guard.MAX_FROM_ONE_ADDRESS + 8)]
-        for fd in near:
-            guard.credit(fd, b"m" + os.urandom(32))
-        assert not any(cut(fd) for fd in near)
-    finally:
-        for c, a in clients:
-            c.close()
-            a.close()
-        lsock.close()
-        guard.close()
-        router.close(0)
-        ctx.term()
+    guard, accept_from, cut = accepted.guard, accepted.accept_from, accepted.cut
+    far = "10.0.0.9"
+    first = accept_from(far)
+    guard.credit(first, _PEER)                # our peer's connection, from there
+    talkers = [accept_from(far) for _ in range(3)]
+    for fd in talkers:
+        guard.credit(fd, b"m" + os.urandom(32))   # strangers that spoke
+    silent = [accept_from(far) for _ in range(29)]  # 32 strangers' now
+    assert not any(cut(fd) for fd in [first, *talkers, *silent])
+    joiner = accept_from(far)                 # one too many: the oldest silent goes
+    assert cut(silent[0]) and not cut(joiner)
+    for fd in silent[1:]:
+        guard.credit(fd, b"m" + os.urandom(32))
+    guard.credit(joiner, b"m" + os.urandom(32))
+    another = accept_from(far)                # all spoke: the oldest stranger goes
+    assert cut(talkers[0]) and not cut(first) and not cut(another)
+    assert all(c.why == "crowded" for c in guard.crowd_cuts())
+    near = [accept_from("127.0.0.1") for _ in range(conn_guard.MAX_FROM_ONE_ADDRESS + 8)]
+    for fd in near:
+        guard.credit(fd, b"m" + os.urandom(32))
+    assert not any(cut(fd) for fd in near)
 
 
-def test_a_connection_told_of_twice_keeps_what_the_guard_knew_of_it() -> None:
+def test_a_connection_told_of_twice_keeps_what_the_guard_knew_of_it(
+        accepted: _Accepted) -> None:
     """Hostile review 9: a connection the rescan found first (the monitor's queue lags in
     a flood) has its ACCEPTED event come later; the guard learnt it again as new: a
     peer's connection that had spoken was then a silent stranger's, the first to go when
     its address held one too many (and a connection already cut was open again)."""
-    import zmq
-
     from p2p.net import conn_guard
-    ctx = zmq.Context()
-    router = ctx.socket(zmq.ROUTER)
-    peer = b"m" + b"p" * 32
-    guard = ConnGuard(router, 1 << 20, known=lambda node: node == peer)
-    lsock = socket.create_server(("127.0.0.1", 0))
-    clients = []
+    guard = accepted.guard
     far = "10.0.0.9"
-    try:
-        def accept() -> tuple[int, tuple[tuple[str, int], int]]:
-            c = socket.create_connection(lsock.getsockname())
-            a, _ = lsock.accept()
-            clients.append((c, a))
-            return a.fileno(), ((far, 40000 + len(clients)), 0)
-
-        fd, state = accept()
-        guard._learn(fd, state)                   # found by the rescan
-        guard.credit(fd, peer)                    # our peer's, and it spoke
-        talkers = []
-        for _ in range(conn_guard.MAX_FROM_ONE_ADDRESS):
-            t, st = accept()
-            guard._learn(t, st)
-            guard.credit(t, b"m" + os.urandom(32))
-            talkers.append(t)
-        guard._learn(fd, state)                   # its ACCEPTED, late
-        c = guard._conns[fd]
-        assert c.spoke and c.node == peer
-        new, st = accept()
-        guard._learn(new, st)                     # one too many from there
-        assert not guard._conns[fd].cut and guard._conns[talkers[0]].cut
-        guard._learn(talkers[0], ((far, 40001 + 1), 0))   # a cut one told of again
-        assert guard._conns[talkers[0]].cut
-    finally:
-        for c, a in clients:
-            c.close()
-            a.close()
-        lsock.close()
-        guard.close()
-        router.close(0)
-        ctx.term()
+    fd = accepted.accept()
+    state = ((far, 40001), 0)
+    guard._learn(fd, state)                   # found by the rescan
+    guard.credit(fd, _PEER)                   # our peer's, and it spoke
+    talkers = []
+    for _ in range(conn_guard.MAX_FROM_ONE_ADDRESS):
+        t = accepted.accept_from(far)
+        guard.credit(t, b"m" + os.urandom(32))
+        talkers.append(t)
+    guard._learn(fd, state)                   # its ACCEPTED, late
+    c = guard._conns[fd]
+    assert c.spoke and c.node == _PEER
+    accepted.accept_from(far)                 # one too many from there
+    assert not guard._conns[fd].cut and guard._conns[talkers[0]].cut
+    guard._learn(talkers[0], ((far, 40001 + 1), 0))   # a cut one told of again
+    assert guard._conns[talkers[0]].cut
 
 
-def test_connections_from_one_ipv6_network_count_as_from_one_address() -> None:
+def test_connections_from_one_ipv6_network_count_as_from_one_address(
+        accepted: _Accepted) -> None:
     """Hostile review 9: a machine on IPv6 holds a whole /64 and may connect from any
     address in it; the cap on one address counted each address apart, so such a machine
     held as many connections as it liked (one from each address). Its /64 is one
     address for the cap."""
-    import zmq
-
     from p2p.net import conn_guard
-    ctx = zmq.Context()
-    router = ctx.socket(zmq.ROUTER)
-    guard = ConnGuard(router, 1 << 20)
-    lsock = socket.create_server(("127.0.0.1", 0))
-    clients, fds = [], []
-    try:
-        for i in range(conn_guard.MAX_FROM_ONE_ADDRESS + 1):
-            c = socket.create_connection(lsock.getsockname())
-            a, _ = lsock.accept()
-            clients.append((c, a))
-            fds.append(a.fileno())
-            guard._learn(a.fileno(), ((f"2001:db8:0:7::{i + 1:x}", 40000 + i), 0))
-        assert guard._conns[fds[0]].cut and not any(guard._conns[f].cut for f in fds[1:])
-        c = socket.create_connection(lsock.getsockname())   # another /64: its own count
-        a, _ = lsock.accept()
-        clients.append((c, a))
-        guard._learn(a.fileno(), (("2001:db8:0:8::1", 41000), 0))
-        assert not guard._conns[a.fileno()].cut and not guard._conns[fds[1]].cut
-    finally:
-        for c, a in clients:
-            c.close()
-            a.close()
-        lsock.close()
-        guard.close()
-        router.close(0)
-        ctx.term()
+    fds = [accepted.accept_from(f"2001:db8:0:7::{i + 1:x}")
+           for i in range(conn_guard.MAX_FROM_ONE_ADDRESS + 1)]
+    assert accepted.cut(fds[0]) and not any(accepted.cut(f) for f in fds[1:])
+    other = accepted.accept_from("2001:db8:0:8::1")    # another /64: its own count
+    assert not accepted.cut(other) and not accepted.cut(fds[1])
+
+
+def test_a_flood_of_silent_connections_pushes_out_its_own_not_a_newcomers(
+        accepted: _Accepted) -> None:
+    """Hostile review 9, left there: past the cap on silent connections the oldest
+    silent one went, from anyone; machines that opened connections fast enough pushed
+    out a newcomer still in its handshake (silent until it is done). The one that goes is
+    the oldest of the address that holds the most silent ones: a flood's own."""
+    from p2p.net import conn_guard
+    flooders = [f"10.0.0.{i}" for i in range(10, 16)]     # 6 × 30 silent: past 128
+    for address in flooders:
+        for _ in range(30):
+            accepted.accept_from(address)
+    newcomer = accepted.accept_from("10.0.0.99")          # in its handshake: silent
+    for _ in range(3):                                    # the flood goes on
+        for address in flooders:
+            for _ in range(30):
+                accepted.accept_from(address)
+    assert not accepted.cut(newcomer)
+    open_ = [c for c in accepted.guard._conns.values() if not c.cut and not c.spoke]
+    assert len(open_) <= conn_guard.MAX_SILENT

@@ -32,7 +32,9 @@ opened a thousand idle TCP connections took every file descriptor a player's pro
 have (the usual soft limit is 1,024), so that it could no longer save the game, start a
 bot or reach a peer, while the connections themselves never sent a byte. At most
 :data:`MAX_SILENT` inbound connections that never delivered a message stay open (the
-oldest goes first: an honest peer speaks at once), and at most
+oldest of the address that holds the most of them goes first: an honest peer speaks at
+once, and a flood pushes out its own connections, not a newcomer's still in its
+handshake), and at most
 :data:`MAX_FROM_ONE_ADDRESS` from one address of another machine that are not our peers'
 (the oldest silent one goes first, then the oldest stranger's, so that a joiner from
 there still gets in); an IPv6 address counts as its /64, which one machine holds whole.
@@ -49,7 +51,7 @@ import os
 import socket
 import struct
 import sys
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -265,7 +267,11 @@ class ConnGuard:
             return
         silent = [(c.order, f, c) for f, c in open_ if not c.spoke]
         if len(silent) > MAX_SILENT:
-            _, oldest_fd, oldest = min(silent)
+            # the oldest of the address that holds the most silent ones: a flood pushes
+            # out its own, not a newcomer still in its handshake (silent until done)
+            per_source = Counter(c.source for _, _, c in silent)
+            most = max(per_source.values())
+            _, oldest_fd, oldest = min(x for x in silent if per_source[x[2].source] == most)
             self._crowd_out(oldest_fd, oldest)
 
     def _crowd_out(self, fd: int, conn: _Conn) -> None:
