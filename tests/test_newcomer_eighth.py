@@ -1,0 +1,31 @@
+"""An eighth first-time player: what they typed is what the screen quotes back, and it
+says what to type instead."""
+
+from __future__ import annotations
+
+import pytest
+
+from cli.main import main
+
+
+@pytest.mark.parametrize("lang, players, bots, said, example", [
+    ("en", "4", "expert", "--players 4 and --bots expert disagree",
+     "that is you and 3 bots, one level or spec each (e.g. --bots expert,expert,expert)"),
+    ("en", "4", "2", "--players 4 and --bots 2 disagree",
+     "that is you and 3 bots, one level or spec each (e.g. --bots easy,easy,easy)"),
+    ("fr", "4", "expert", "--players 4 et --bots expert ne concordent pas",
+     "--bots expert,expert,expert"),
+    ("en", "2", "hard,easy", "--players 2 and --bots hard,easy disagree",
+     "that is you and 1 bot, one level or spec (e.g. --bots hard)"),
+])
+def test_players_and_bots_quote_what_was_typed(lang: str, players: str, bots: str, said: str, example: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """`play --players 4 --teams 2x2 --bots expert` said "--players 4 and --bots 1
+    disagree: --bots counts the seats other than yours": the player never typed
+    "--bots 1", and was not told what to type (the --teams sentence says it)."""
+    assert main(["play", "--plain", "--lang", lang, "--players", players,
+                 *(["--teams", "2x2"] if players == "4" else []), "--bots", bots]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert said in err, err
+    assert "--bots 1 " not in err, err
+    assert example in err, err
