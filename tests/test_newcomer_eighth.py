@@ -3,9 +3,16 @@ says what to type instead."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from cli.main import main
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.parametrize("lang, players, bots, said, example", [
@@ -29,3 +36,19 @@ def test_players_and_bots_quote_what_was_typed(lang: str, players: str, bots: st
     assert said in err, err
     assert "--bots 1 " not in err, err
     assert example in err, err
+
+
+def test_plain_team_hand_counts_name_you_in_the_language(tmp_path: Path) -> None:
+    """French line mode at 2x2 said "Vous & Cy, à jouer : 7 cartes (You), 6 cartes (Cy)":
+    the English "You" in a French sentence, beside the "Vous" of the same line."""
+    env = dict(os.environ, HOME=str(tmp_path), LANGUAGE="en", LC_ALL="C.UTF-8")
+    env.pop("NO_COLOR", None)
+    proc = subprocess.run(
+        [sys.executable, "-m", "cli", "play", "--plain", "--lang", "fr", "--teams", "2x2",
+         "--in-process", "--seed", "3", "--data-dir", str(tmp_path / "d")],
+        cwd=ROOT, input="look\nquit\ny\n", capture_output=True, text=True, timeout=60, env=env)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    text = " ".join(proc.stdout.split())
+    assert "Vous & Cy" in text, text
+    assert "cartes (Vous)" in text or "carte (Vous)" in text, text
+    assert "(You)" not in text, text
