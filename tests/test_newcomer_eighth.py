@@ -52,3 +52,61 @@ def test_plain_team_hand_counts_name_you_in_the_language(tmp_path: Path) -> None
     assert "Vous & Cy" in text, text
     assert "cartes (Vous)" in text or "carte (Vous)" in text, text
     assert "(You)" not in text, text
+
+
+def test_a_key_the_replay_does_not_know_says_so() -> None:
+    """In `millebornes replay` a wrong key (x, Caps Lock's Q) did nothing and said
+    nothing; the board says "The key x does nothing here: press h for the keys"."""
+    from cli_helpers import run_headless, until
+    from prompt_toolkit.input.base import PipeInput
+    from test_cli_replay import bot_game
+
+    from cli.replay import ReplayApp
+    from cli.replay_view import ReplayModel
+
+    m = ReplayModel(bot_game(hands=1, seed=9), ["Ana", "Bo", "Cy"])
+    said: list[str] = []
+
+    def bar(app: ReplayApp) -> str:
+        return "".join(t for _s, t in app._status_fragments())
+
+    async def script(app: ReplayApp, inp: PipeInput) -> None:
+        inp.send_text("x")
+        await until(lambda: "does nothing" in bar(app), 3)
+        said.append(bar(app))
+        inp.send_text("\x1b[C")
+        await until(lambda: app.index == 1, 3)
+        said.append(bar(app))
+        inp.send_text("Q")
+        await until(lambda: "Caps Lock" in bar(app), 3)
+        said.append(bar(app))
+        inp.send_text("q")
+
+    assert run_headless(lambda inp, out: ReplayApp(m, input=inp, output=out), script) == 0
+    assert "The key x does nothing here: press h for the keys." in said[0], said
+    assert "does nothing" not in said[1] and "step 2/" in said[1], said
+    assert len(said[2].rstrip()) <= 80, said
+
+
+def test_the_replays_wrong_key_sentence_fits_80_columns_in_every_language() -> None:
+    """French's Caps Lock question is 86 columns: on the replay's status line it is
+    wrapped onto a second line, not cut."""
+    from cli_helpers import SizedOutput as Sized
+    from test_cli_replay import bot_game
+
+    from cli import i18n
+    from cli.replay import ReplayApp
+    from cli.replay_view import ReplayModel
+    from cli.words import unknown_key_line
+
+    m = ReplayModel(bot_game(hands=1, seed=9), ["Ana", "Bo", "Cy"])
+    for lang in ("en", "fr", "sv", "vi", "af", "ug"):
+        with i18n.using(lang):
+            app = ReplayApp(m, output=Sized(80, 24))
+            for key in ("x", "Q", "escape"):
+                app.notice = unknown_key_line(key, "qhnp")
+                text = "".join(t for _s, t in app._status_fragments())
+                lines = text.split("\n")
+                assert all(i18n.cells(line) <= 80 for line in lines), (lang, lines)
+                words = " ".join(" ".join(lines).split())
+                assert words == i18n.display(app.notice) or lang == "ug", (lang, words)
