@@ -110,3 +110,21 @@ def test_the_replays_wrong_key_sentence_fits_80_columns_in_every_language() -> N
                 assert all(i18n.cells(line) <= 80 for line in lines), (lang, lines)
                 words = " ".join(" ".join(lines).split())
                 assert words == i18n.display(app.notice) or lang == "ug", (lang, words)
+
+
+def test_a_bare_resume_comes_back_to_the_game_in_progress(tmp_path: Path) -> None:
+    """Left a game with `q`, then watched one to its end (`play --auto`): a bare
+    `millebornes resume` said "game 72ebe087: the match is over; millebornes replay …
+    shows it", the finished one, and never came back to the game in progress."""
+    from test_cli_games import cli, quit_at_first_move
+
+    data = str(tmp_path / "d")
+    r = quit_at_first_move("play", "--plain", "--seed", "4", "--data-dir", data)
+    assert r.returncode == 0, r.stdout + r.stderr
+    left = " ".join(r.stdout.split()).split("millebornes resume ", 1)[1].split()[0]
+    r = cli("play", "--plain", "--auto", "--rules", "modern", "--data-dir", data)
+    assert r.returncode == 0 and "Final scores:" in r.stdout, r.stdout + r.stderr
+    r = quit_at_first_move("resume", "--data-dir", data, "--plain")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "the match is over" not in r.stdout, r.stdout
+    assert f"Game {left} resumed" in r.stdout, r.stdout
