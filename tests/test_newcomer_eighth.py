@@ -128,3 +128,24 @@ def test_a_bare_resume_comes_back_to_the_game_in_progress(tmp_path: Path) -> Non
     assert r.returncode == 0, r.stdout + r.stderr
     assert "the match is over" not in r.stdout, r.stdout
     assert f"Game {left} resumed" in r.stdout, r.stdout
+
+
+def test_play_n_on_with_no_name_says_who_or_that_no_one_is_needed() -> None:
+    """`:play 1 on` with a 25 as card 1 said "Play 1 on whom?" (a 25 goes on no one),
+    and with a hazard it named no one to choose from."""
+    from test_cli_commands import HAND, make, pos, rolling
+
+    from cli.commands import parse
+    from engine import Kind
+
+    ctx = rolling(make(HAND))
+    d25 = pos(ctx, Kind.D25)
+    out = parse(f"play {d25} on", ctx)
+    assert out.kind == "error"
+    assert "whom" not in out.text, out.text
+    assert f"25 is not a hazard: it goes on your own side, type play {d25}" in out.text
+    stop = pos(ctx, Kind.STOP)
+    out = parse(f"play {stop} on", ctx)
+    assert out.kind == "error"
+    assert f"play {stop} on whom? e.g. play {stop} on Bo (opponents: Bo, Cy)" in out.text, \
+        out.text
