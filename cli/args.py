@@ -23,7 +23,7 @@ from engine.bots import bot_names, is_bot_name, parse_bot_spec
 
 from . import i18n
 from .bot_limit import try_make
-from .i18n import N_, _
+from .i18n import N_, _, ngettext
 from .words import reply
 
 #: Bot names offered at a local table, in seat order after the human.
@@ -159,6 +159,8 @@ class BotsArg(int):
     ``specs`` holds one spec per bot seat (the default bot for a plain number)."""
 
     specs: tuple[str, ...] = ()
+    #: what was typed (``expert``, ``2``): quoted back as it was
+    text: str = ""
 
 
 def bot_seats(low: int, high: int, default_bot: str = "heuristic") -> Callable[[str], BotsArg]:
@@ -182,6 +184,7 @@ def bot_seats(low: int, high: int, default_bot: str = "heuristic") -> Callable[[
                     raise argparse.ArgumentTypeError(problem)
         value = BotsArg(len(specs))
         value.specs = tuple(specs)
+        value.text = text
         return value
     return parse
 
@@ -499,19 +502,31 @@ def play_bots(bots: BotsArg | None, teams: str | None, players: int | None = Non
     or of ``--teams AxB`` (``play --teams 2x2`` is three bots, not an error), else one."""
     seats = players or teams_players(teams)
     if bots is not None:
+        typed = bots.text or str(int(bots))
+
+        def instead(need: int) -> str:
+            # what to type: the levels typed, one per bot seat ("expert,expert,expert"), else
+            # an example; "--players 4 and --bots 1" quoted a --bots nobody typed (expert)
+            typed_specs = list(bots.specs) if bots.text and not bots.text.isdigit() else []
+            example = [typed_specs[i % len(typed_specs)] if typed_specs else "easy"
+                       for i in range(need - 1)]
+            return ngettext(
+                "that is you and %(bots)d bot, one level or spec (e.g. --bots %(example)s), "
+                "or leave --bots out",
+                "that is you and %(bots)d bots, one level or spec each (e.g. --bots "
+                "%(example)s), or leave --bots out", need - 1) % {
+                    "bots": need - 1, "example": ",".join(example)}
+
         if players is not None and players != 1 + bots:
-            raise ValueError(_("--players %(players)d and --bots %(bots)d disagree: --bots "
+            raise ValueError(_("--players %(players)d and --bots %(bots)s disagree: --bots "
                                "counts the seats other than yours") % {
-                                   "players": players, "bots": int(bots)})
+                                   "players": players, "bots": typed} + "; " + instead(players))
         need = teams_players(teams)
         if need is not None and players is None and need != 1 + bots:
             # "--teams 2x2 needs 4 players, not 2" did not say what to type instead
             raise ValueError(
                 (_("--teams %(teams)s needs %(need)d players, not %(n)d")
-                 % {"teams": teams, "need": need, "n": 1 + bots}) + "; " +
-                _("that is you and %(bots)d bots, one level or spec each (e.g. --bots "
-                  "%(example)s), or leave --bots out") % {
-                      "bots": need - 1, "example": ",".join(["easy"] * (need - 1))})
+                 % {"teams": teams, "need": need, "n": 1 + bots}) + "; " + instead(need))
         return bots
     return bot_seats(1, 5)(str(seats - 1 if seats else 1))
 

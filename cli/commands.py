@@ -271,10 +271,18 @@ def _play(ctx: Context, args: list[str]) -> Outcome:
         rest = args[1:]
         if rest[0].lower() in ("on", "at", "sur", "to"):
             rest = rest[1:]
-        if not rest:
-            return _err(reply("on-whom", n=args[0]))
-        target_word = rest[0]
+        target_word = rest[0] if rest else None
     plays = [a for a in ctx.legal if isinstance(a, Play) and a.card == c]
+    if len(args) >= 2 and target_word is None:
+        # "play 1 on" said "play 1 on whom?" of a 25 (it goes on no one), and of a hazard
+        # named no one to choose from
+        if family(c) is not Family.HAZARD:
+            return _err(reply("not-a-hazard", card=name, n=args[0]) if plays
+                        else _why(ctx, c))
+        seating = ctx.view.seating
+        mine = seating.side_of(ctx.seat)
+        opp = [ctx.names[s] for s in range(seating.n_players) if seating.side_of(s) != mine]
+        return _err(reply("on-whom", n=args[0], name=opp[0], opponents=", ".join(opp)))
     if family(c) is Family.HAZARD:
         if target_word is not None:
             t = resolve_target(ctx, target_word)

@@ -40,6 +40,7 @@ from .words import (
     side_labels,
     waiting_text,
     wrap,
+    you_label,
 )
 
 Fragment = tuple[str, str]
@@ -314,7 +315,8 @@ def zone_sentences(view: HandState, side: int, names: Sequence[str], seat: int |
     moving = bool(set(view.actors()) & set(seats))
     parts = [(_("%(side)s, to move:") if moving else _("%(side)s:")) % {"side": label}]
     parts.append(", ".join(i18n.cards_count(view.hand_size(s))
-                           + (f" ({names[s]})" if len(seats) > 1 else "")
+                           # "You" in the player's language ("7 cartes (You)")
+                           + (f" ({you_label(names[s])})" if len(seats) > 1 else "")
                            for s in seats) + ".")
     if peers and any(p.seat in seats and p.state in ("offline", "left") for p in peers):
         parts.append(_("Left the table (the game waits)."))

@@ -41,13 +41,13 @@ from prompt_toolkit.widgets import Frame
 from p2p.audit import replay_steps
 
 from . import i18n, render
-from .app import MIN_COLS, MIN_ROWS, safe_dim
+from .app import _TERMINAL_REPORTS, MIN_COLS, MIN_ROWS, safe_dim
 from .args import plain_wanted, use_color, with_defaults
 from .games import own_seat, transcript_of
 from .i18n import N_, _, ngettext
 from .replay_view import ReplayModel, all_hands_lines, step_lines
 from .verify import refused, unreadable_path
-from .words import error_line, verify_lines, wrap
+from .words import error_line, unknown_key_line, verify_lines, wrap
 
 REPLAY_HELP = N_("""\
 Replay of a game: every finished hand, step by step, with every player's
@@ -169,6 +169,10 @@ def run_plain_replay(model: ReplayModel, summary: str, out: TextIO | None = None
     return 0
 
 
+#: the replay's letter keys (a capital one asks about Caps Lock)
+REPLAY_LETTERS = "qhnp"
+
+
 class ReplayApp:
     """The full-screen replay: the table, every hand, the log, a status line."""
 
@@ -179,6 +183,9 @@ class ReplayApp:
         self.color = color
         self.index = 0
         self.show_help = False
+        #: what the last key that means nothing here said, on the status line until the
+        #: next key (a wrong key said nothing: the board's says so)
+        self.notice = ""
         help_window = Window(FormattedTextControl(_safe(lambda: [("class:help",
                                                                   _(REPLAY_HELP))])),
                              wrap_lines=True)
@@ -193,7 +200,8 @@ class ReplayApp:
             Window(height=1, char="─", style="class:frame"),
             Window(self.log_control, wrap_lines=True, height=Dimension(min=1),
                    get_vertical_scroll=self._log_scroll),
-            Window(FormattedTextControl(_safe(self._status_fragments)), height=1,
+            Window(FormattedTextControl(_safe(self._status_fragments)),
+                   height=_safe_dim(lambda: self._status_fragments()[0][1].count("\n") + 1),
                    style="class:status"),
         ])
         small = Condition(self.too_small)
@@ -297,9 +305,14 @@ class ReplayApp:
     def _status_fragments(self) -> StyleAndTextTuples:
         # measured in terminal cells as shown: shaped and ordered like every other line
         # (Uyghur's replay status came in logical order, unshaped)
+        _rows, cols = self._size()
+        if self.notice:
+            # a long one on two lines (French's Caps Lock question is 86 columns)
+            lines = [i18n.display(" " + w) for w in wrap(self.notice, max(10, cols - 1))]
+            return [("class:error", "\n".join(t + " " * max(0, cols - i18n.cells(t))
+                                               for t in lines))]
         text = i18n.display(" " + self.status_text())
         hint = "  " + i18n.display(_("←/→ step · [/] hand · h help · q quit")) + " "
-        _rows, cols = self._size()
         short = "  " + i18n.display(_("h help")) + " "
         if i18n.cells(text) + i18n.cells(hint) > cols:
             hint = short if i18n.cells(text) + i18n.cells(short) <= cols else ""
@@ -308,6 +321,7 @@ class ReplayApp:
 
     # ----- moving ----------------------------------------------------------------------
     def go(self, i: int) -> None:
+        self.notice = ""
         self.index = self.model.clamp(i)
         self.app.invalidate()
 
@@ -328,6 +342,7 @@ class ReplayApp:
         @kb.add("f1")
         @kb.add("?")
         def _help(event: KeyPressEvent) -> None:
+            self.notice = ""
             self.show_help = not self.show_help
 
         @kb.add("escape", filter=Condition(lambda: self.show_help))
@@ -370,6 +385,14 @@ class ReplayApp:
         @kb.add("end", filter=browsing)
         def _end(event: KeyPressEvent) -> None:
             self.go(len(self.model) - 1)
+
+        # any other key says it does nothing (a binding naming the key wins over this one)
+        @kb.add("<any>", filter=browsing)
+        def _unknown(event: KeyPressEvent) -> None:
+            key = event.key_sequence[0].key
+            if key in _TERMINAL_REPORTS:
+                return
+            self.notice = unknown_key_line(str(getattr(key, "value", key)), REPLAY_LETTERS)
 
         return kb
 

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from p2p.audit import verify_game
 from p2p.crypto.identity import fingerprint as key_fingerprint
 from p2p.net.interface import TransportError, parse_peer
 from p2p.net.transport import fetch_key_card
@@ -15,7 +16,7 @@ from p2p.table import Peer, resume_peer
 
 from . import i18n
 from .args import data_dir, resume_flags, with_defaults
-from .games import SHORT, find_game, saved_games
+from .games import SHORT, SavedGame, find_game, saved_games
 from .i18n import _
 from .seats import (
     LineReader,
@@ -75,7 +76,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
             if not games:
                 raise ValueError(_("there is no saved game to resume in %(path)s")
                                  % {"path": base_dir(args)})
-            path = games[0].path
+            # the newest game not over: a game watched to its end after one was left
+            # hid it ("the match is over; replay shows it"); none: the newest says so
+            path = next((g.path for g in games if not _over(g)), games[0].path)
     short_id = path.name[:SHORT]
     remembered = None if args.identity else remembered_identity(path)
     if remembered is not None:
@@ -117,6 +120,13 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     finally:
         runners.finish(10.0 if peer.finished else 0.5)
         peer.close(flush=1.0)
+
+
+def _over(game: SavedGame) -> bool:
+    """Is this saved game's match over (finished, or ended by agreement)? What its
+    transcript proves, as `millebornes games` says it; a damaged one is not."""
+    report = verify_game(game.transcript)
+    return report.ok and (report.complete or report.ended_by_agreement is not None)
 
 
 def _damaged(ref: str, base: Path) -> Path | None:

@@ -1996,7 +1996,7 @@ REPLIES: dict[str, str] = {
     "decide-first": N_("decide first: extend yes or extend no"),
     "play-or-discard": N_("play or discard a card"),
     "play-which": N_("play which card? e.g. play 3"),
-    "on-whom": N_("play {n} on whom?"),
+    "on-whom": N_("play {n} on whom? e.g. play {n} on {name} (opponents: {opponents})"),
     "say-whom": N_("say whom to attack with {card}: {options}"),
     "not-a-hazard": N_("{card} is not a hazard: it goes on your own side, type play {n}"),
     "discard-which": N_("discard which card? e.g. discard 5"),
