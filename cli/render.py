@@ -562,8 +562,13 @@ def screen_lines(view: HandState, names: Sequence[str], seat: int, legal: Sequen
     lines = table_lines(view, names, seat, hand_no, lang, verbose)
     lines += hand_lines(view, seat, legal, lang, color=False, verbose=verbose)
     if prompt:
-        lines += [[("class:prompt", w)] for w in wrap(waiting_text(view, seat, names, lang,
-                                                                  keys=False))]
+        text = waiting_text(view, seat, names, lang, keys=False)
+        if (view.phase == PLAY and seat in view.actors() and legal
+                and not any(isinstance(a, Play) for a in legal)):
+            # the full screen says it on its status line; the line mode said "play or
+            # discard a card" when no card could be played
+            text = _("Your turn: nothing to play, so discard a card (discard N).")
+        lines += [[("class:prompt", w)] for w in wrap(text)]
     return lines
 
 

@@ -149,3 +149,34 @@ def test_play_n_on_with_no_name_says_who_or_that_no_one_is_needed() -> None:
     assert out.kind == "error"
     assert f"play {stop} on whom? e.g. play {stop} on Bo (opponents: Bo, Cy)" in out.text, \
         out.text
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_line_mode_says_when_nothing_can_be_played(lang: str) -> None:
+    """Newcomer pass 8, left there: the full screen says "Nothing to play: discard a
+    card", but the line mode asked "play or discard a card" when no card could be played,
+    and a newcomer tried each card in turn. Its prompt says it too; on a turn with a
+    card to play it asks as before."""
+    import random
+
+    from cli import i18n, render
+    from engine import CLASSIC, Play, Seating, apply_action, legal_actions, new_hand
+    from engine.state import PLAY
+
+    two = Seating.solo(2)
+    order = list(CLASSIC.deck(two))
+    random.Random(5).shuffle(order)
+    state, rng = new_hand(CLASSIC, two, order, 0), random.Random(5)
+    seen = {True: "", False: ""}
+    while state.phase != "over" and not all(seen.values()):
+        actor = state.actors()[0]
+        legal = legal_actions(state, actor)
+        if state.phase == PLAY and actor == 0:
+            with i18n.using(lang):
+                lines = render.plain(render.screen_lines(state, ["You", "Bo"], 0, legal))
+            seen[any(isinstance(a, Play) for a in legal)] = " ".join(lines[-2:])
+        state = apply_action(state, rng.choice(legal))
+    expect = {"en": "Your turn: nothing to play, so discard a card (discard N).",
+              "fr": "À vous : rien à jouer, défaussez donc une carte (discard N)."}
+    assert expect[lang] in seen[False], seen[False]
+    assert expect[lang] not in seen[True] and seen[True], seen[True]
