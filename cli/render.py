@@ -567,7 +567,7 @@ def screen_lines(view: HandState, names: Sequence[str], seat: int, legal: Sequen
                 and not any(isinstance(a, Play) for a in legal)):
             # the full screen says it on its status line; the line mode said "play or
             # discard a card" when no card could be played
-            text = _("Your turn: nothing to play, so discard a card (discard N).")
+            text += " " + _("No card can be played now: discard one.")
         lines += [[("class:prompt", w)] for w in wrap(text)]
     return lines
 

@@ -155,8 +155,8 @@ def test_play_n_on_with_no_name_says_who_or_that_no_one_is_needed() -> None:
 def test_the_line_mode_says_when_nothing_can_be_played(lang: str) -> None:
     """Newcomer pass 8, left there: the full screen says "Nothing to play: discard a
     card", but the line mode asked "play or discard a card" when no card could be played,
-    and a newcomer tried each card in turn. Its prompt says it too; on a turn with a
-    card to play it asks as before."""
+    and a newcomer tried each card in turn. Its prompt says it too, after the usual
+    question; on a turn with a card to play it asks as before."""
     import random
 
     from cli import i18n, render
@@ -176,7 +176,9 @@ def test_the_line_mode_says_when_nothing_can_be_played(lang: str) -> None:
                 lines = render.plain(render.screen_lines(state, ["You", "Bo"], 0, legal))
             seen[any(isinstance(a, Play) for a in legal)] = " ".join(lines[-2:])
         state = apply_action(state, rng.choice(legal))
-    expect = {"en": "Your turn: nothing to play, so discard a card (discard N).",
-              "fr": "À vous : rien à jouer, défaussez donc une carte (discard N)."}
+    expect = {"en": "Your turn: play or discard a card (play N, discard N). No card can "
+                    "be played now: discard one.",
+              "fr": "À vous : jouez ou défaussez une carte (play N, discard N). Aucune "
+                    "carte ne peut être jouée maintenant : défaussez-en une."}
     assert expect[lang] in seen[False], seen[False]
     assert expect[lang] not in seen[True] and seen[True], seen[True]
