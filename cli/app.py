@@ -526,8 +526,8 @@ class TableApp:
         played, say so and how to go on."""
         d = self.driver
         view = d.view()
-        if d.my_move() and view.phase == PLAY and not d.hand_over and not any(
-                isinstance(a, Play) for a in d.legal()):
+        if d.my_move() and not d.hand_over and render.nothing_to_play(view, d.seat,
+                                                                      d.legal()):
             return _("Nothing to play: discard a card (select it, then d).")
         text = render.waiting_text(view, d.seat, d.names, self.lang)
         others = [s for s in view.actors() if s != d.seat]

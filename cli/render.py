@@ -552,6 +552,13 @@ def match_lines(match: Match, names: Sequence[str], last: int = 12,
 
 # ----- a whole screen (plain mode) --------------------------------------------------------
 
+def nothing_to_play(view: HandState, seat: int, legal: Sequence[Action]) -> bool:
+    """Whether it is ``seat``'s play and no card of its hand can be played (only a
+    discard is left): both screens say so."""
+    return (view.phase == PLAY and seat in view.actors() and bool(legal)
+            and not any(isinstance(a, Play) for a in legal))
+
+
 @in_language
 def screen_lines(view: HandState, names: Sequence[str], seat: int, legal: Sequence[Action],
                  hand_no: int = 1, lang: str | None = None, verbose: bool = True,
@@ -563,8 +570,7 @@ def screen_lines(view: HandState, names: Sequence[str], seat: int, legal: Sequen
     lines += hand_lines(view, seat, legal, lang, color=False, verbose=verbose)
     if prompt:
         text = waiting_text(view, seat, names, lang, keys=False)
-        if (view.phase == PLAY and seat in view.actors() and legal
-                and not any(isinstance(a, Play) for a in legal)):
+        if nothing_to_play(view, seat, legal):
             # the full screen says it on its status line; the line mode said "play or
             # discard a card" when no card could be played
             text += " " + _("No card can be played now: discard one.")
