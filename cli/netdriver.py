@@ -148,6 +148,12 @@ class NetDriver:
         # moves of a hand the player has not moved on to yet (they still read the last
         # one's scores): said after that hand's "the cards are dealt", not before it
         self._later: list[tuple[int, str]] = []
+        # the log's events from a hand after the one on screen, in order: a watcher whose
+        # console fell behind a fast table (bots in every seat) still hears each hand's
+        # deal, moves and end in turn once it moves on (the next hand's end had passed
+        # unseen, and no move was said again: bug of a clean-clone CI run)
+        self._ahead: list[SessionEvent] = []
+        self._match_said: Match | None = None    # the match as of the last hand-end said
         # protocol hand number on screen: the peer's own (a resumed peer may be in the
         # middle of hand 2 — showing hand 1's end there was bug 8 of issue 11)
         self._shown_hand = peer.hand_no
@@ -229,6 +235,9 @@ class NetDriver:
 
     @property
     def match(self) -> Match:
+        """The match as scored up to the hand on screen."""
+        if self._ahead and self._match_said is not None:
+            return self._match_said       # the table has scored hands not said yet
         return self.peer.match_so_far()
 
     @match.setter
@@ -296,10 +305,33 @@ class NetDriver:
             for seat, spec, words in self.bot_faults():
                 if 0 <= seat < len(self.names):
                     self._events.append(bot_failed_line(self.names[seat], words, spec))
-        events = agreed_first(self.peer.drain_events())
+        self._take(agreed_first(self.peer.drain_events()))
+
+    def _defers(self, ev: SessionEvent) -> bool:
+        """Whether ``ev`` waits until the console moves on: it belongs to a hand after the
+        one on screen, or follows an event that does (the order is kept). An agreement
+        about the hand on screen never waits: it is what ends that hand."""
+        hand = int(ev.data.get("hand", self._shown_hand))
+        if ev.kind in ("takeover", "agreed-end") and hand <= self._shown_hand:
+            return False
+        if self._ahead:
+            return True
+        return ev.kind in ("action", "hand-start", "hand-end") and hand > self._shown_hand
+
+    def _take(self, events: Sequence[SessionEvent]) -> None:
+        """Put the log's events into words, as far as the hand on screen."""
+        now = []
+        for ev in events:
+            if self._defers(ev):
+                self._ahead.append(ev)
+            else:
+                now.append(ev)
+        events = now
         # a resumed peer's backlog: the hands before this one, said first (the deal of the
         # hand in play was said above hand 1's moves, and hand 1's end not at all)
+        # (and the hand's deal follows its shuffle, when the console moved on to it late)
         if not any(int(ev.data.get("hand", self._shown_hand)) < self._shown_hand
+                   or (ev.kind == "hand-start" and ev.data.get("hand") == self._shown_hand)
                    for ev in events if ev.kind in ("action", "hand-start", "hand-end")):
             self._announce()
         self._say_draw()
@@ -324,7 +356,7 @@ class NetDriver:
                         hand + 1, self._said_names(hand)[before.first_seat], before.target,
                         dealt=True))
                 elif hand == self._shown_hand:
-                    self._announce()
+                    self._announce(ev.data.get("before"))
             if ev.kind == "takeover" and ev.data.get("hand") == self._shown_hand \
                     and self._held is None:
                 # the hand was voided: hold its last view until the player moves on
@@ -337,6 +369,8 @@ class NetDriver:
                 self._held = final if final is not None else (
                     self._last_view if self._last_view is not None else self.view())
                 self._held_scores = ev.data.get("scores")
+            if ev.kind == "hand-end" and isinstance(ev.data.get("match"), Match):
+                self._match_said = ev.data["match"]
             if ev.kind == "action" and ev.data.get("after") is not None:
                 if ev.data.get("hand") == self._shown_hand and self._held is None:
                     self._last_view = ev.data["after"]
@@ -354,12 +388,12 @@ class NetDriver:
         self._announce()
         self._say_draw()
 
-    def _announce(self) -> None:
+    def _announce(self, before: Any = None) -> None:
         """Say the deal of the hand on screen once it is dealt: who plays first, as the
-        in-process table and the replay say it."""
-        view = self.peer.view()
-        if view is not None and self._held is None and self.peer.hand_no == self._shown_hand \
-                and self._announced != self._shown_hand:
+        in-process table and the replay say it. ``before``: a state of that hand, for a
+        hand the table has already left (a watcher's console behind it)."""
+        view = self.peer.view() if self.peer.hand_no == self._shown_hand else before
+        if view is not None and self._held is None and self._announced != self._shown_hand:
             self._announced = self._shown_hand
             self._events.append(hand_start_line(
                 self._shown_hand + 1, self._said_names(self._shown_hand)[view.first_seat],
@@ -478,7 +512,10 @@ class NetDriver:
 
     @property
     def over(self) -> bool:
-        return self.peer.finished or (self.peer.stopped is not None and not self.peer.paused)
+        """The match is over, and the console has come to its end (a watcher behind a
+        fast table moves on hand by hand first)."""
+        return (self.peer.finished or (self.peer.stopped is not None and not self.peer.paused)) \
+            and not self._ahead
 
     @property
     def ended_early(self) -> bool:
@@ -567,6 +604,9 @@ class NetDriver:
         self._held = None
         self._held_scores = None
         self._shown_hand += 1
+        ahead, self._ahead = self._ahead, []
+        self._take(ahead)     # the hand moved on to may have been played, even ended
+        self._collect()
 
     def last_scores(self) -> Any:
         return self._held_scores

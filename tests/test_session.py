@@ -698,3 +698,56 @@ def test_linger_answers_a_fetch_set_aside_in_the_last_moments(tmp_path: Path) ->
         p.close(flush=0.2)
     assert not host.rlog._fetch_deferred
     assert len(sent) == 2
+
+
+def test_a_watchers_console_behind_a_fast_table_still_says_every_hand_in_order(
+        tmp_path: Path) -> None:
+    """A console that moves on only after the table has played two hands more (bots in
+    every seat, a loaded machine) said the later hands' deals and nothing else: the next
+    hand's end had gone by before it moved on, so that hand never ended on screen, no
+    move was said again, and its moves piled up unsaid (a clean-clone CI run)."""
+    from cli.netdriver import NetDriver
+
+    cfg, ids = make_table(preset("classic"), Seating.solo(2), ["Ann", "Bo"], b"behind")
+    peers = make_peers(tmp_path, cfg, ids)
+    threads = [threading.Thread(target=lambda p=p: (p.run(90), p.linger(0.3)))
+               for p in peers[1:]]
+    for t in threads:
+        t.start()
+    d = NetDriver(peers[0], background=True)     # seat 0: its bot plays, the console reads
+    try:
+        end = time.monotonic() + 60
+        while peers[0].hand_no < 2 and not peers[0].finished and time.monotonic() < end:
+            time.sleep(0.01)                     # the console does not look meanwhile
+        assert peers[0].hand_no >= 2, "the table should have reached hand 3"
+        said: list[str] = []
+        end = time.monotonic() + 90
+        while not d.over and time.monotonic() < end:
+            if d.hand_over:
+                assert d.match.hands == peers[0].match_so_far().hands[:len(d.match.hands)]
+                d.next_hand()
+            elif not d.step_others(0.05):
+                pass
+            said.extend(d.events[len(said):])
+        said.extend(d.events[len(said):])
+        assert d.over, said[-20:]
+        hands = len(d.match.hands)
+        assert hands >= 3, said
+        text = "\n".join(said)
+        # every hand: its deal, then moves, then its end, one hand after the other
+        at = 0
+        for k in range(1, hands + 1):
+            dealt = text.find(f"Hand {k}: the cards are dealt", at)
+            over = text.find(f"Hand {k} over", dealt)
+            assert 0 <= at <= dealt < over, (k, text[at:at + 2000])
+            moves = text[dealt:over].count("\n")
+            assert moves > 10, (k, text[dealt:over])     # the hand's moves were said
+            at = over
+        assert "Match over" in text[at:]
+        assert d._later == [] and d._ahead == []
+    finally:
+        d.close()
+        for t in threads:
+            t.join(30)
+        for p in peers:
+            p.close(flush=1.0)

@@ -1248,7 +1248,7 @@ class ReplicatedLog:
                 sc = self.match.scores[-1]
                 self._event("hand-end", f"hand {hand + 1} is over: scores "
                             f"{[s.total for s in sc]}", hand=hand, scores=sc,
-                            final=hp.state)
+                            final=hp.state, match=self.match.scored)
             if self.match.done:
                 self.finished = True
                 self._out.messages.append((None, wire.encode_done(self.table_id)))
