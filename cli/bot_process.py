@@ -1,5 +1,5 @@
 """A bot that thinks in a child process, so a networked peer never starves while it thinks
-(:class:`engine.simulate.BotProcess`).
+(:class:`engine.bot_process.BotProcess`).
 
 A bot at a networked table is a peer like any other: its :class:`p2p.table.Peer` pumps the
 signed log and its transport's I/O thread answers acknowledgements and heartbeats. A search
@@ -19,12 +19,12 @@ from __future__ import annotations
 
 # The code lives in the engine, so that ``simulate --network``'s seat processes
 # (p2p.netsim, which may not import cli) isolate a plug-in the same way.
-from engine.simulate import ANSWER_WITHIN as ANSWER_WITHIN
-from engine.simulate import MEMORY_LIMIT as MEMORY_LIMIT
-from engine.simulate import BotProcess as BotProcess
-from engine.simulate import cap_memory as cap_memory
-from engine.simulate import log_bot_fault as log_bot_fault
-from engine.simulate import memory_limit as memory_limit
+from engine.bot_process import ANSWER_WITHIN as ANSWER_WITHIN
+from engine.bot_process import MEMORY_LIMIT as MEMORY_LIMIT
+from engine.bot_process import BotProcess as BotProcess
+from engine.bot_process import cap_memory as cap_memory
+from engine.bot_process import log_bot_fault as log_bot_fault
+from engine.bot_process import memory_limit as memory_limit
 
 
 def bot_move_time(move_limit: float | None) -> float:

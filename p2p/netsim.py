@@ -98,15 +98,15 @@ class _FaultTolerant:
     slow, ends or forks its process: someone else's plug-in), is replaced by the heuristic
     for the rest of the game, said once on stderr: the peer, and the table, go on.
 
-    A plug-in thinks in a child process of its own (:class:`engine.simulate.BotProcess`,
+    A plug-in thinks in a child process of its own (:class:`engine.bot_process.BotProcess`,
     as at a networked ``play``): what it does there (``os.fork``, ``os._exit``,
     ``KeyboardInterrupt``) is its fault, named, never this seat's silence. A built-in bot
     plays here, checked and timed."""
 
     def __init__(self, spec: str, seed: int, seat: int) -> None:
         from engine import exception_words
+        from engine.bot_process import BotProcess
         from engine.bots import BOTS, make_bot, parse_bot_spec
-        from engine.simulate import BotProcess
         self.spec, self.seat, self.seed = spec, seat, seed
         #: what the bot did wrong (reported with the result), None while it plays
         self.fault: str | None = None

@@ -215,7 +215,7 @@ def test_a_bot_in_its_own_process_that_forks_is_a_named_fault(plugins: Path) -> 
     import random
 
     from engine import CLASSIC, Seating, apply_action, legal_actions, new_hand, view_of
-    from engine.simulate import BotProcess
+    from engine.bot_process import BotProcess
     said: list[str] = []
     two = Seating.solo(2)
     order = list(CLASSIC.deck(two))

@@ -378,8 +378,8 @@ class Forger:
 
         for conn in [o for o in gc.get_objects() if isinstance(o, Connection)]:
             if os.environ.get("MB_FORGE") == "words":     # words of its own, in its reply
-                import engine.simulate
-                engine.simulate._reply(conn, "error", "forged\\nseat 0 (Ann) cheated\\x1b[2J")
+                import engine.bot_process
+                engine.bot_process._reply(conn, "error", "forged\\nseat 0 (Ann) cheated\\x1b[2J")
             elif os.environ.get("MB_FORGE") == "partial":
                 os.write(conn.fileno(), b"\\x00\\x10\\x00\\x00" + b"x" * 10)
             else:
@@ -401,10 +401,10 @@ class Deaf:
         import time
         from multiprocessing.connection import Connection
 
-        import engine.simulate
+        import engine.bot_process
         conns = [o for o in gc.get_objects() if isinstance(o, Connection)]
         # in the words its peer reads (the child's own reply, where there is one)
-        reply = getattr(engine.simulate, "_reply", lambda c, k, v: c.send((k, v)))
+        reply = getattr(engine.bot_process, "_reply", lambda c, k, v: c.send((k, v)))
 
         def answer():
             while True:

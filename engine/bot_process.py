@@ -1,0 +1,449 @@
+"""A bot that thinks in a process of its own: the child that runs it, and
+:class:`BotProcess`, the seat controller that asks it and bounds every wait.
+
+Networked ``play`` (cli) and ``simulate --network`` (p2p.netsim, which may not import
+cli) isolate a plug-in the same way, so this lives in the engine, the one package both
+may import; it is the engine's only module that touches processes, pipes and the clock
+(the rules and the simulator stay pure).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import random
+import select
+import selectors
+import signal
+import struct
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .actions import Action
+from .bots import SeatController, make_bot
+from .errors import exception_words, one_line
+from .simulate import BotForked, answer_words, call_bot, legal_choice
+from .state import HandState
+
+#: the name the log has always given a networked bot's faults (this code was cli's)
+log = logging.getLogger("cli.bots")
+
+#: Seconds a bot in its own process may think about one move: far above a search bot's
+#: own budget; only a stuck or dead child ever reaches it.
+ANSWER_WITHIN = 30.0
+
+#: Bytes of data (heap) a process that runs plug-in bots may hold: far above any bot of
+#: this project (the search bot needs tens of megabytes), far below a machine's memory.
+#: ``MILLEBORNES_BOT_MEMORY_MB`` sets another bound.
+MEMORY_LIMIT = 2 << 30
+
+
+def memory_limit() -> int:
+    """:data:`MEMORY_LIMIT`, or ``MILLEBORNES_BOT_MEMORY_MB`` megabytes (64 at least)."""
+    text = os.environ.get("MILLEBORNES_BOT_MEMORY_MB", "").strip()
+    if text.isascii() and text.isdigit() and len(text) <= 9:   # "²" is a digit to isdigit
+        return max(64, int(text)) << 20
+    return MEMORY_LIMIT
+
+
+def cap_memory(limit: int | None = None) -> None:
+    """Bound the data this process may hold (``RLIMIT_DATA``: heap and private memory) to
+    ``limit`` bytes more than it holds now: a plug-in that allocates without end gets a
+    ``MemoryError`` (a bot fault) instead of taking the machine's memory. A lower bound
+    already set stays; where the limit does not exist (not POSIX) nothing changes."""
+    try:
+        import resource
+    except ImportError:          # not POSIX
+        return
+    extra = memory_limit() if limit is None else limit
+    try:
+        with open("/proc/self/statm") as f:
+            fields = f.read().split()
+        held = int(fields[5]) * os.sysconf("SC_PAGE_SIZE")   # data + stack pages
+    except (OSError, ValueError, IndexError):
+        held = 0
+    soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    want = held + extra
+    if hard != resource.RLIM_INFINITY:
+        want = min(want, hard)
+    if soft != resource.RLIM_INFINITY and soft <= want:
+        return
+    try:
+        resource.setrlimit(resource.RLIMIT_DATA, (want, hard))
+    except (ValueError, OSError):
+        pass
+
+
+#: The longest reply a bot's child may send: an index, or words of 500 characters at
+#: most (JSON of 4-byte characters, escaped, fits).
+REPLY_BYTES = 8192
+
+
+def _reply(conn: Any, kind: str, value: int | str) -> None:
+    """The child's answer as the parent reads it (:meth:`BotProcess._ask`): plain JSON in
+    one frame, never a pickle (its loading would run code in the parent)."""
+    if isinstance(value, str):
+        value = value[:500]
+    conn.send_bytes(json.dumps([kind, value]).encode("utf-8"))
+
+
+def no_terminal() -> None:
+    """Leave the terminal's session (POSIX): this process has no controlling terminal from
+    now on, so a plug-in that opens ``/dev/tty`` (below any redirection of its output)
+    can neither write over the player's screen nor read what the player types."""
+    if hasattr(os, "setsid"):
+        try:
+            os.setsid()
+        except OSError:            # a session's leader already: it has its own
+            pass
+
+
+def _end_with(parent: int) -> None:
+    """End this process once ``parent`` is gone, whatever its bot is doing: a child whose
+    bot was busy in ``choose`` when the process that asks it was killed (a player who
+    quit; ``cli.bot_peers`` stops a bot's peer that does not leave in time) never read its
+    channel again, and went on for ever at a full core.
+
+    A thread watches the parent and ends this process's group with it (its bot's own
+    processes too). A bot stuck in C code that holds the interpreter lets no thread run,
+    so on Linux a small watching process does it instead (:func:`_watch_from_a_process`).
+    """
+    if sys.platform.startswith("linux") and hasattr(os, "fork"):
+        me = os.getpid()
+        if os.fork() == 0:
+            try:
+                _watch_from_a_process(parent, me)
+            finally:
+                os._exit(0)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        _end_group(os.getpid())
+
+    threading.Thread(target=watch, daemon=True, name="bot-parent-watch").start()
+
+
+def _end_group(child: int) -> None:
+    """SIGKILL the bot's child ``child`` and, when it leads its process group
+    (:func:`no_terminal`), every process in that group: its bot's own ones too."""
+    if hasattr(os, "killpg") and os.getpgid(0) == child:
+        os.killpg(child, signal.SIGKILL)
+    os.kill(child, signal.SIGKILL)
+
+
+def _watch_from_a_process(parent: int, child: int) -> None:
+    """A forked watcher of the bot's child ``child``: it holds none of its files (the
+    channel's end would hide the child's death from the parent), dies with it (prctl(2)
+    ``PR_SET_PDEATHSIG``), and ends its group once ``parent`` is gone, by waiting on a
+    pidfd (pidfd_open(2)) or else by asking every half second."""
+    os.closerange(3, 1 << 16)
+    import ctypes
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        return                      # no prctl: the child's thread watches alone
+    if os.getppid() != child:       # the child died before the request was made
+        return
+    try:
+        fd = os.pidfd_open(parent)
+    except (OSError, AttributeError):
+        fd = -1
+    try:
+        if fd >= 0:
+            while not select.select([fd], [], [], 5.0)[0]:
+                pass
+        else:
+            while True:
+                os.kill(parent, 0)
+                time.sleep(0.5)
+    except ProcessLookupError:      # gone already
+        pass
+    _end_group(child)
+
+
+def _serve(conn: Any, spec: str, seed: int, parent: int | None = None) -> None:
+    """The child: build the bot once, then answer each ``(view, legal)`` with
+    ``["move", index]``, or ``["error", words]`` when the bot cannot be made or raises
+    (``KeyboardInterrupt`` too: this process ignores Ctrl-C, the parent decides), or
+    ``["illegal", words]`` (:func:`_reply`). A copy the bot forks ends as it comes back
+    (:func:`call_bot`)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)            # a bot's prints must not reach the player's screen
+    os.dup2(devnull, 2)
+    no_terminal()                  # nor what it writes on /dev/tty
+    # its bot may think with processes of its own (a multiprocessing pool), as it may in
+    # simulate: "daemonic processes are not allowed to have children" failed its making;
+    # they are in this process's group, which its parent ends with it (BotProcess)
+    import multiprocessing
+    multiprocessing.current_process().daemon = False
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if parent is not None:
+        _end_with(parent)
+    cap_memory()                   # a bot that allocates without end fails here, not the machine
+    random.seed(seed)              # a plug-in using the global random repeats for a seed
+    bot: SeatController | None = None
+    failure = ""
+    try:
+        bot = call_bot(make_bot, spec, seed)
+    except BotForked as exc:
+        failure = f"could not be made ({exc})"
+    except BaseException as exc:   # noqa: BLE001 - reported to the parent, in words
+        failure = f"could not be made ({exception_words(exc)})"
+    # said at once: the parent gives the making its own time, then each move its own
+    if bot is not None:
+        _reply(conn, "made", "")
+    else:
+        _reply(conn, "error", failure)
+    while True:
+        try:
+            request = conn.recv()
+        except (EOFError, OSError):
+            return
+        if request is None:
+            return
+        view, legal = request
+        if bot is None:
+            _reply(conn, "error", failure)
+            continue
+        try:
+            answer = call_bot(bot.choose, view, list(legal))
+            # Only plain data goes back: the index of the legal move the answer is, or the
+            # answer in words. Its own object, unpickled by the peer, ran its code there
+            # (a __reduce__ or a __repr__ that sleeps held a networked table, unsaid).
+            action = legal_choice(answer, legal)
+            if action is None:
+                _reply(conn, "illegal", answer_words(answer))
+            else:
+                _reply(conn, "move", next(i for i, a in enumerate(legal) if a is action))
+        except BotForked as exc:
+            _reply(conn, "error", str(exc))
+        except BaseException as exc:   # noqa: BLE001 - a plug-in's own bug, named
+            try:
+                _reply(conn, "error", f"raised {exception_words(exc)}")
+            except Exception:          # noqa: BLE001 - a channel the bot broke
+                return
+
+
+def log_bot_fault(spec: str, words: str) -> None:
+    """A bot in its own process failed: said in the log, one line (every runner of one)."""
+    log.warning("bot %s %s; a quick bot moves for it from now on", spec, words)
+
+
+class BotProcess:
+    """A seat controller (``choose(view, legal)``) whose bot lives in a child process,
+    spawned (a fresh interpreter: nothing of this process, and none of its other
+    plug-ins, is in it; nothing the bot does there reaches this process).
+
+    Every wait has a limit: a child that does not answer within ``answer_within``
+    seconds, answers a move that is not legal, raises (``KeyboardInterrupt`` and
+    ``SystemExit`` too), forks or dies is stopped, and a quick in-process bot
+    (``fallback``) makes that move and every later one of the match. ``on_fault`` is
+    told once, in words ("raised KeyError: 'x'", "ended its process (exit code 0)"); by
+    default they are logged. The bot's prints go nowhere."""
+
+    def __init__(self, spec: str, seed: int, *, answer_within: float = ANSWER_WITHIN,
+                 make_within: float | None = None, fallback: str = "heuristic",
+                 on_fault: Callable[[str, str], None] | None = None) -> None:
+        import multiprocessing
+        ctx = multiprocessing.get_context("spawn")  # never fork a process with ZeroMQ threads
+        self._conn, child = ctx.Pipe()
+        self._proc = ctx.Process(target=_serve, args=(child, spec, seed, os.getpid()),
+                                 daemon=True,
+                                 name=f"bot {spec}")
+        self._proc.start()
+        self._started = time.monotonic()
+        child.close()
+        os.set_blocking(self._conn.fileno(), False)   # every wait on it has a deadline
+        self.spec = spec
+        self.answer_within = answer_within
+        #: seconds for the child to start and make its bot (default: ``answer_within``)
+        self.make_within = answer_within if make_within is None else make_within
+        self._fallback = make_bot(fallback, seed)
+        self._on_fault = on_fault or log_bot_fault
+        self._broken = False
+        self._made = False               # the child said its bot is made (see _ask)
+        self._group = False              # the child was seen leading its process group
+
+    def choose(self, view: HandState, legal: list[Action]) -> Action:
+        if not self._broken:
+            words = self._ask(view, legal)
+            if isinstance(words, int):
+                return legal[words]
+            # its pipe may hold a late answer, and it may still be busy: never trust it again
+            self._broken = True
+            self._stop_child()
+            self._on_fault(self.spec, words)
+        return self._fallback.choose(view, legal)
+
+    def _ask(self, view: HandState, legal: list[Action]) -> int | str:
+        """The index of the child's move in ``legal``, or what went wrong, in words.
+
+        The child is the plug-in's process, and the plug-in can reach its end of the
+        channel: the question is written and the reply read by this process alone,
+        within ``answer_within`` seconds in all (a frame that promised more than it sent
+        held the read for ever, and a child that read no question made the next one wait
+        for room), and the reply is short plain JSON, never a pickle (whose loading runs
+        the sender's code here). Before its first move the child says that its bot is
+        made, within ``make_within`` seconds of its start (the making and the first move
+        shared them: a bot that loads a model for 20 s was replaced at its first move)."""
+        try:
+            if not self._made:
+                # counted from its start: the bot may be made while the table deals
+                reply = self._reply_within(self._started + self.make_within)
+                if reply is None:
+                    return f"was not made within {self.make_within:g} s"
+                if isinstance(reply, str):
+                    return reply
+                if reply[0] != "made":
+                    return _reply_words(*reply)
+                self._made = True
+                self._group = self._leads_group()
+            deadline = time.monotonic() + self.answer_within
+            question = pickle_dumps((view, list(legal)))
+            if not _write_within(self._conn.fileno(),
+                                 struct.pack("!i", len(question)) + question, deadline):
+                return f"did not move within {self.answer_within:g} s"
+            reply = self._reply_within(deadline)
+            if reply is None:
+                return f"did not move within {self.answer_within:g} s"
+        except (EOFError, OSError) as exc:    # a dead pipe
+            self._proc.join(timeout=0.5)
+            code = self._proc.exitcode
+            if code is not None:
+                # its process ended ("stopped (EOFError: )" said nothing of why)
+                return f"ended its process (exit code {code})"
+            return f"stopped ({type(exc).__name__}: {exc})"
+        if isinstance(reply, str):
+            return reply
+        kind, answer = reply
+        if kind == "move" and type(answer) is int and 0 <= answer < len(legal):
+            return answer
+        return _reply_words(kind, answer)
+
+    def _leads_group(self) -> bool:
+        """Whether the child leads a process group of its own (seen while it lives: once
+        it has ended its group is ended by its id alone, see :meth:`_end_group`)."""
+        try:
+            return hasattr(os, "getpgid") and os.getpgid(self._proc.pid or -1) == self._proc.pid
+        except OSError:
+            return False
+
+    def _reply_within(self, deadline: float) -> tuple[object, object] | str | None:
+        """The child's next reply as ``(kind, value)`` (``("?", None)`` when it is no
+        reply at all), words when its frame is too long to be one, None when it did not
+        come before ``deadline``."""
+        fd = self._conn.fileno()
+        head = _read_within(fd, 4, deadline)
+        if head is None:
+            return None
+        size = struct.unpack("!i", head)[0]
+        if not 0 < size <= REPLY_BYTES:
+            return f"sent its peer {size} bytes where an answer was expected"
+        body = _read_within(fd, size, deadline)
+        if body is None:
+            return None
+        try:
+            reply: Any = json.loads(body.decode("utf-8"))
+        except (ValueError, RecursionError):
+            reply = None
+        return (reply[0], reply[1]) if type(reply) is list and len(reply) == 2 else ("?", None)
+
+    def _stop_child(self) -> None:
+        self._end_group()
+        if self._proc.is_alive():
+            self._proc.kill()
+            self._proc.join(timeout=1.0)
+
+    def _end_group(self) -> None:
+        """Stop every process of the child's group: the child (it leads a session of its
+        own, :func:`no_terminal`) and what its bot started (a pool's workers lived on,
+        orphans, after the child was stopped)."""
+        pid = self._proc.pid
+        if not pid or not hasattr(os, "killpg"):
+            return
+        try:
+            if self._group or os.getpgid(pid) == pid:
+                self._group = True
+                os.killpg(pid, signal.SIGKILL)
+        except OSError:            # gone already, and its group with it
+            pass
+
+    def close(self) -> None:
+        """Stop the child (it also dies with its parent: it is a daemon)."""
+        if not self._broken:     # "no more questions", never a wait (its pipe may be full)
+            try:
+                last = pickle_dumps(None)
+                _write_within(self._conn.fileno(), struct.pack("!i", len(last)) + last,
+                              time.monotonic() + 0.5)
+            except (OSError, ValueError):
+                pass
+        self._proc.join(timeout=1.0)
+        self._end_group()          # what its bot started, whether the child ended or not
+        if self._proc.is_alive():
+            self._proc.kill()
+            self._proc.join(timeout=1.0)
+        self._conn.close()
+
+
+def _reply_words(kind: object, answer: object) -> str:
+    """What a child's reply that is no move says of its bot, in words."""
+    if kind in ("error", "illegal") and type(answer) is str:
+        words = one_line(answer[:1000])[:500]     # the plug-in's process wrote them
+        return words if kind == "error" else f"answered {words}, which is not a legal move"
+    return "answered something else, which is not a legal move"
+
+
+def pickle_dumps(obj: object) -> bytes:
+    """``obj`` as ``multiprocessing``'s connections pickle it (the child reads it with
+    ``Connection.recv``)."""
+    from multiprocessing.reduction import ForkingPickler
+    return bytes(ForkingPickler.dumps(obj))
+
+
+def _wait_for(fd: int, event: int, deadline: float) -> bool:
+    """Whether ``fd`` is ready for ``event`` before ``deadline`` (``time.monotonic``)."""
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        return False
+    with selectors.DefaultSelector() as sel:
+        sel.register(fd, event)
+        return bool(sel.select(remaining))
+
+
+def _write_within(fd: int, data: bytes, deadline: float) -> bool:
+    """Write all of ``data`` on the non-blocking ``fd`` before ``deadline``; False if the
+    reader took too little of it in time."""
+    rest = memoryview(data)
+    while rest:
+        try:
+            rest = rest[os.write(fd, rest):]
+            continue
+        except BlockingIOError:
+            pass
+        if not _wait_for(fd, selectors.EVENT_WRITE, deadline):
+            return False
+    return True
+
+
+def _read_within(fd: int, n: int, deadline: float) -> bytes | None:
+    """``n`` bytes from the non-blocking ``fd`` before ``deadline``, or None when they did
+    not come in time; EOFError at the end of the stream."""
+    got = bytearray()
+    while len(got) < n:
+        try:
+            chunk = os.read(fd, n - len(got))
+        except BlockingIOError:
+            chunk = None
+        if chunk == b"":
+            raise EOFError
+        if chunk:
+            got += chunk
+            continue
+        if not _wait_for(fd, selectors.EVENT_READ, deadline):
+            return None
+    return bytes(got)
