@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from prompt_toolkit.application import Application
@@ -43,7 +45,7 @@ from engine import Family, IllegalAction, Play, family
 from engine.bots import make_bot
 from engine.state import DRAW, EXTEND, PLAY, RESPOND
 
-from . import i18n, render
+from . import hand_order, i18n, render
 from .commands import Commander, Context
 from .completion import CommandCompleter
 from .driver import TableDriver
@@ -61,6 +63,7 @@ from .words import (
     move_limit_note,
     over_prefixes,
     overdue_move_line,
+    paragraph,
     peer_label,
     reply,
     rules_name,
@@ -83,8 +86,13 @@ MAX_STATUS = 3
 class TableApp:
     def __init__(self, driver: TableDriver, *, auto: bool = False, lang: str | None = None,
                  seed: int = 0, color: bool = True, delay: float = 0.4,
-                 hand_pause: float = 4.0, input: Any = None, output: Any = None) -> None:
+                 hand_pause: float = 4.0, input: Any = None, output: Any = None,
+                 hand_file: Path | None = None) -> None:
         self.driver = driver
+        #: where the hand's order is kept for ``resume`` (:mod:`cli.hand_order`; None: a
+        #: game kept nowhere)
+        self.hand_file = hand_file
+        self._order_saved: tuple[object, ...] | None = None
         self.auto = auto
         self.lang = lang
         self.seed = seed
@@ -186,7 +194,18 @@ class TableApp:
 
     def sync_hand(self) -> None:
         """Keep each card's number while it stays in the hand; a drawn card goes last,
-        is marked, and is said ("You drew 75 km") — nothing shifts under the finger."""
+        is marked, and is said ("You drew 75 km") — nothing shifts under the finger. The
+        order is kept beside a saved game (``hand_file``), so that a resumed game numbers
+        the cards as they were, the mark included."""
+        self._sync_hand()
+        if self.hand_file is not None and self._order_of is not None:
+            now = (self._order_of, tuple(self.order), self.fresh)
+            if now != self._order_saved:
+                self._order_saved = now
+                hand_order.save(self.hand_file, self.driver.hand_no, self.driver.seat,
+                                self.order, self.fresh)
+
+    def _sync_hand(self) -> None:
         d = self.driver
         view = d.view()
         if view is None:            # a network table before its first deal: nothing held
@@ -198,6 +217,15 @@ class TableApp:
             self.order = list(held)
             self.fresh = self._lost_at = None
             self._discard_seen = frozenset(view.discard)
+            if self.hand_file is not None:
+                # a hand this screen has not shown yet: kept on disk only if an earlier
+                # screen showed it (a resumed game: it came back sorted, the numbers
+                # changed, ★ lost); a hand dealt now has nothing kept, and stays sorted
+                back = hand_order.restore(
+                    hand_order.load(self.hand_file, d.hand_no, d.seat), held)
+                self.order, self.fresh = list(back.order), back.fresh
+                if self.fresh is not None:
+                    self.selected = self.order.index(self.fresh)
             return
         kept = [c for c in self.order if c in held]
         new = [c for c in held if c not in kept]
@@ -340,10 +368,12 @@ class TableApp:
                    _("r: how to play. Esc, h or F1 closes this help."))
         close = [("class:dim", w) for w in wrap(closing, width, "")]
         room = height - len(close)
-        for log_keys, who in ((True, True), (False, True), (False, False)):
+        for log_keys, who, teams_line in ((True, True, True), (False, True, True),
+                                          (False, False, True), (False, False, False)):
             # on a full screen the log's keys give way first, then who sits where (the
-            # board names them): a network table's pause keys pushed the table's rules
-            # out of an 80×24 help
+            # board names them; the teams line does too), then the teams: a network
+            # table's pause keys pushed the table's rules out of an 80×24 help, and at six
+            # players in three teams the French help lost the teams line with the seats
             page = (how_to_play() if self.help_page == "rules"
                     else help_text(self.color, self.saved, network, log_keys,
                                    self.driver.rules.draw_discard))
@@ -359,6 +389,7 @@ class TableApp:
             if self.help_page != "rules" and who:   # the rules page fills 24 rows alone
                 body += [("class:title", w) for w in wrap(_("At this table: %(seats)s")
                                                           % {"seats": seats}, width, "")]
+            if self.help_page != "rules" and teams_line:
                 if d.seating.team_size > 1:
                     # "You & Cy  7/6 cards" on the board was explained nowhere
                     teams = "; ".join(side_labels(d.names, d.seating))
@@ -1053,15 +1084,18 @@ def _join(lines: list[render.Line]) -> StyleAndTextTuples:
 
 
 def run_app(driver: TableDriver, *, auto: bool = False, lang: str | None = None, seed: int = 0,
-            color: bool = True, delay: float = 0.4) -> int:
-    app = TableApp(driver, auto=auto, lang=lang, seed=seed, color=color, delay=delay)
+            color: bool = True, delay: float = 0.4, hand_file: Path | None = None) -> int:
+    app = TableApp(driver, auto=auto, lang=lang, seed=seed, color=color, delay=delay,
+                   hand_file=hand_file)
     rc = app.run()
     d = driver
+    width = i18n.terminal_width(sys.stdout)      # the terminal's (80 in a file or a pipe)
     if not d.match.hands:       # left during the first hand: no totals to speak of
-        print(i18n.display(_("No hand was finished yet.")))
+        print(paragraph(_("No hand was finished yet."), width))
         return rc
-    print(i18n.display(ngettext("Match totals after %(n)d hand: %(totals)s",
-                                "Match totals after %(n)d hands: %(totals)s",
-                                len(d.match.hands))
-                       % {"n": len(d.match.hands), "totals": totals_line(d.match, d.names)}))
+    print(paragraph(ngettext("Match totals after %(n)d hand: %(totals)s",
+                             "Match totals after %(n)d hands: %(totals)s",
+                             len(d.match.hands))
+                    % {"n": len(d.match.hands), "totals": totals_line(d.match, d.names)},
+                    width))
     return rc

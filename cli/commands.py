@@ -127,7 +127,18 @@ def _why(ctx: Context, card: int, target: int | None = None) -> str:
     reason = explain(ctx.view, ctx.seat, card, target)
     if reason is None:
         return reply("can-play", card=name)
-    return reply("cannot-play", card=name, reason=rule_last(with_names(reason, ctx.names)))
+    side: str | None = None
+    if family(card) is Family.HAZARD:
+        # the side the reason is about, named in it ("Bo has not played a Roll yet"): the
+        # one aimed at, else the first opposing side, whose reason explain gives
+        seating = ctx.view.seating
+        mine = seating.side_of(ctx.seat)
+        aimed = target if target is not None else next(
+            (s for s in range(seating.n_teams) if s != mine), None)
+        if aimed is not None and aimed != mine and 0 <= aimed < seating.n_teams:
+            side = side_names(ctx.names, seating)[aimed]
+    return reply("cannot-play", card=name,
+                 reason=rule_last(with_names(reason, ctx.names), side=side))
 
 
 #: Answers to a yes/no question, in English and as players of the other languages type

@@ -9,20 +9,24 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import TextIO
 
 from . import i18n
 from .args import move_delay, plain_wanted, use_color
 from .driver import TableDriver
+from .hand_order import HAND_ORDER_FILE
 from .i18n import _
 from .plain import run_plain
 
 
 def run_console(driver: TableDriver, args: argparse.Namespace, *, seed: int = 0,
                 out: TextIO | None = None, inp: TextIO | None = None,
-                delay: float | None = None) -> int:
+                delay: float | None = None, table_dir: Path | None = None) -> int:
     """Full screen when stdin and stdout are a terminal (and no ``--plain``), else the
-    line mode on ``out``/``inp``."""
+    line mode on ``out``/``inp``. ``table_dir``: the saved game's folder, where the full
+    screen keeps the order of the hand for ``resume`` (the line mode numbers the cards
+    in the engine's order, which the game itself restores)."""
     auto = bool(getattr(args, "auto", False))
     lang = str(getattr(args, "lang", None) or "en")
     tty = out is None and inp is None and sys.stdin.isatty() and sys.stdout.isatty()
@@ -34,4 +38,5 @@ def run_console(driver: TableDriver, args: argparse.Namespace, *, seed: int = 0,
     from .app import run_app  # prompt_toolkit only for the full screen (see test_imports)
 
     return run_app(driver, auto=auto, lang=lang, seed=seed, color=use_color(args),
-                   delay=move_delay(auto) if delay is None else delay)
+                   delay=move_delay(auto) if delay is None else delay,
+                   hand_file=None if table_dir is None else table_dir / HAND_ORDER_FILE)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     table = LoopbackTable(rules, seating, names, seed, data_dir(args),
                           bot_specs=getattr(args.bots, "specs", ()))
     try:
-        code = run_console(table.driver, args, seed=seed)
+        code = run_console(table.driver, args, seed=seed, table_dir=table.transcript.parent)
     except KeyboardInterrupt:
         # Ctrl-C (line mode has no other way out mid-move): leaving, said with this game's
         # own resume line (it was a generic "interrupted" naming no game)
@@ -65,10 +66,12 @@ def run(args: argparse.Namespace) -> int:
     finally:
         table.close()
     short = table.transcript.parent.name[:8]
+    width = i18n.terminal_width(sys.stdout)      # the terminal's (80 in a file or a pipe)
     if table.peer.finished:
-        print(paragraph(saved_line(str(table.transcript), short, resume_flags(args)[1])))
+        print(paragraph(saved_line(str(table.transcript), short, resume_flags(args)[1]),
+                        width))
     else:
-        print(paragraph(paused_line(short, *resume_flags(args))))
+        print(paragraph(paused_line(short, *resume_flags(args)), width))
     return code
 
 

@@ -170,6 +170,19 @@ def card_label(card: int, lang: str | None = None, color: bool = True) -> str:
     return name if color else f"{FAMILY_LETTER[family(card)]} {name}"
 
 
+@in_language
+def fitted_card_label(card: int, room: int, lang: str | None = None,
+                      color: bool = True) -> str:
+    """:func:`card_label` within ``room`` cells: the printed name when it fits, else the
+    language's short name (fr "Prioritaire": "Véhicule prior…" was cut mid-word), cut
+    with "…" only when even that does not fit."""
+    label = card_label(card, lang, color)
+    if i18n.cells(label) <= room:
+        return label
+    short = i18n.short_card_name(card)
+    return _fit(short if color else f"{FAMILY_LETTER[family(card)]} {short}", room)
+
+
 # ----- the table ------------------------------------------------------------------------
 
 def match_line(match: Match, names: Sequence[str]) -> Line:
@@ -192,7 +205,7 @@ def header_line(view: HandState, hand_no: int = 1, lang: str | None = None) -> L
         line.append(("class:dim", _("empty")))
     else:
         room = WIDTH - width(line)
-        line.append((card_class(top), _fit(card_name(top, lang), max(4, room))))
+        line.append((card_class(top), fitted_card_label(top, max(4, room), lang)))
     return line
 
 
@@ -415,7 +428,8 @@ def hand_lines(view: HandState, seat: int, legal: Sequence[Action], lang: str | 
     """Numbered cards coloured by family; playable ones marked ``+`` after the name, the
     card just drawn (``fresh``) marked ``★`` after its number. Names get the room a wider
     screen (``width`` columns) gives: 15 cells at 80, the four cards of a row filling it
-    (13 cut "Puncture-Pro…", sv "Punkteringsf…" there; "Puncture-Pro…" at 100 too before).
+    (13 cut "Puncture-Pro…", sv "Punkteringsf…" there; "Puncture-Pro…" at 100 too before);
+    a name that still does not fit is said by its short name (fr "Prioritaire").
 
     ``cards``: the hand in the order the console numbers it (default: the view's order).
     ``verbose`` (plain mode, screen readers) gives one card per line with its family
@@ -444,7 +458,7 @@ def hand_lines(view: HandState, seat: int, legal: Sequence[Action], lang: str | 
     room = max(13, min(24, width // per_row - 5))
     for i, c in enumerate(cards, 1):
         mark = "+" if c in can else ""
-        text = _fit(card_label(c, lang, color), room)
+        text = fitted_card_label(c, room, lang, color)
         sel = i - 1 == selected
         style = card_class(c) + (" class:selected" if sel else "")
         row += [("class:selected" if sel else "", f" {i}{'★' if c == fresh else ' '}"),

@@ -224,8 +224,9 @@ def all_hands_lines(state: HandState, names: Sequence[str], lang: str | None = N
                 cells = [len(n) for n in names_]
                 while cells and sum(cells) + len(sep) * len(cells) > room:
                     cells[cells.index(max(cells))] -= 1
-            for c, label_, cell in zip(row, names_, cells, strict=True):
-                text = render._fit(label_, cell).ljust(cell)
+            for c, cell in zip(row, cells, strict=True):
+                # a name that does not fit is said by its short name, not cut mid-word
+                text = i18n.pad(render.fitted_card_label(c, cell, lang, color), cell)
                 style = render.card_class(c) + (" class:selected" if c in fresh else "")
                 line += [("", sep), (style, text)]
             out.append(line)

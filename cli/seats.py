@@ -531,10 +531,12 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
         # another's turn is answered at once), the full screen from the terminal itself
         inp = reader if out is not None or not sys.stdin.isatty() or plain_wanted(args) \
             else None
+        kept = peer.transcript_path
         try:
             code = run_console(driver, args, seed=int(getattr(args, "seed", 0) or 0),
                                out=out, inp=inp,  # type: ignore[arg-type]
-                               delay=min(move_delay(False), 0.2))
+                               delay=min(move_delay(False), 0.2),
+                               table_dir=None if kept is None else kept.parent)
         except KeyboardInterrupt:
             # Ctrl-C: leaving, said with this game's own resume line (see cli.play)
             print(file=say)
@@ -548,14 +550,18 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
         takeover.finish(5.0 if peer.finished else 0.5)
     path = peer.transcript_path
     short = path.parent.name[:8] if path is not None else None
+    # wrapped at the terminal's width (at 80 it broke the resume command of a wide window
+    # in two); 80 in a file or a pipe
+    width = i18n.terminal_width(say)
     if peer.finished:
         print(paragraph(_("The match is over.") + " "
-                        + saved_line(str(path), short, resume_flags(args)[1])), file=say)
+                        + saved_line(str(path), short, resume_flags(args)[1]), width),
+              file=say)
         return 0
     if peer.stopped and not peer.paused:
-        print(paragraph(peer_stopped_line(peer)), file=say)
+        print(paragraph(peer_stopped_line(peer), width), file=say)
         return code if code else 1
     # left while the table waited for a silent seat: a pause like any other, resumable
     # (it said "the match stopped" with no resume line, and exit code 1)
-    print(paragraph(paused_line(short, *resume_flags(args))), file=say)
+    print(paragraph(paused_line(short, *resume_flags(args)), width), file=say)
     return code

@@ -149,10 +149,11 @@ NOT_SAVED = N_("This game is not saved: it runs in this process only (play --in-
 
 
 #: The keys of a network game's pause (said on the status line when a player left; the
-#: help listed them nowhere).
-NETWORK_KEYS = N_("b, e: when a player has left a network game, b asks for a bot in their "
-                  "seat and e for the end of the match (everyone must agree; the hand in "
-                  "play is then left without a score).")
+#: help listed them nowhere). Two lines at 80 columns: at six players in three teams a
+#: third pushed the teams line out of the French help.
+NETWORK_KEYS = N_("b, e: if a player left a network game, b asks for a bot in their seat, "
+                  "e for the end of the match (all must agree; the hand in play is not "
+                  "scored).")
 
 
 #: The log's keys (its window shows two or three lines at six players on 80×24).
@@ -315,17 +316,19 @@ def wrap(text: str, width: int = WIDTH, indent: str = "") -> list[str]:
     return [indent + w for w in i18n.wrap(text, max(1, width - i18n.cells(indent)))]
 
 
-def paragraph(text: str) -> str:
-    """``text`` wrapped at :data:`WIDTH` for the terminal, as one string to print (the
-    lines said after the console closes: a long path stays readable in 80 columns)."""
-    return "\n".join(i18n.display(line) for line in wrap(text))
+def paragraph(text: str, width: int = WIDTH) -> str:
+    """``text`` wrapped at ``width`` (:data:`WIDTH` unless a caller knows the terminal's:
+    ``i18n.terminal_width``) for the terminal, as one string to print (the lines said
+    after the console closes: a long path stays readable in 80 columns)."""
+    return "\n".join(i18n.display(line) for line in wrap(text, width))
 
 
-def rule_last(text: str) -> str:
+def rule_last(text: str, side: str | None = None) -> str:
     """Plain words first, the rule id last: "R9: only the safety…" → "Only the safety… [R9]".
 
     The engine leads its explanations with rule ids (``R9: …``, with ``(or, R10, …)``
-    inside); a first-time player needs the words first."""
+    inside); a first-time player needs the words first. ``side``: the name of the side a
+    hazard was aimed at (:func:`reason_words`)."""
     ids: list[str] = []
     m = re.match(r"^\s*(R\d+[a-z]?)\s*:\s*", text)
     if m:
@@ -337,11 +340,15 @@ def rule_last(text: str) -> str:
     text = re.sub(r",?\s*(R\d+[a-z]?)\s*,\s*", lambda mm: inner(mm) or " ", text)
     text = re.sub(r"\s+", " ", text).strip()
     text = text.replace("( ", "(").replace(" )", ")")
-    text = reason_words(text)
+    text = reason_words(text, side)
     if text:
         text = text[0].upper() + text[1:]
     return text + (f" [{', '.join(ids)}]" if ids else "")
 
+
+#: The engine's refusal of a battle hazard on a zone with no Roll yet (R6 after R5a).
+NOT_STARTED = N_("that zone has not started: no %(card)s has been played on it yet, and "
+                 "%(card2)s is the only attack on a zone that has not started")
 
 #: The engine's reasons for refusing a move (English, card names filled in), each as a
 #: message whose placeholders stand where the engine put a card name or a number; the
@@ -359,6 +366,7 @@ REASONS = (
     N_("that zone already shows %(card)s"),
     N_("a battle hazard needs the target zone to be moving (%(card)s is the only attack on a "
        "zone that is not)"),
+    NOT_STARTED,
     N_("a hazard needs an opposing side as its target"),
     N_("a hazard goes on an opponent's zone, not your own side's"),
     N_("%(card)s goes on your own zone: name no target"),
@@ -388,6 +396,19 @@ REASONS = (
 )
 
 
+#: Reasons about the side a hazard was aimed at that the console says with its name ("that
+#: zone has not started" did not say whose; "needs the target zone to be moving" said it
+#: less): the engine's reason (one of :data:`REASONS`), then the words for one player and
+#: for partners ("Bo & Di"), ``%(name)s`` the side's name.
+NAMED_REASONS: dict[str, tuple[str, str]] = {
+    NOT_STARTED: (
+        N_("%(name)s has not played a %(card)s yet (%(card2)s is the only attack on a "
+           "player who has not started)"),
+        N_("%(name)s have not played a %(card)s yet (%(card2)s is the only attack on a "
+           "team that has not started)")),
+}
+
+
 @functools.cache
 def _reason_patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
     out = []
@@ -399,9 +420,11 @@ def _reason_patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
     return tuple(out)
 
 
-def reason_words(text: str) -> str:
-    """An engine reason in the active language (as it is when no message matches)."""
-    if i18n.active().language == "en":
+def reason_words(text: str, side: str | None = None) -> str:
+    """An engine reason in the active language (as it is when no message matches);
+    ``side``: the name of the side the move was aimed at, for a reason said with it
+    (:data:`NAMED_REASONS`)."""
+    if i18n.active().language == "en" and side is None:
         return text
     from engine.cards import NAMES_EN
     by_name = {v: k for k, v in NAMES_EN.items()}
@@ -410,6 +433,10 @@ def reason_words(text: str) -> str:
         if m:
             values = {k: (i18n.kind_name(by_name[v]) if v in by_name else v)
                       for k, v in m.groupdict().items()}
+            named = NAMED_REASONS.get(template) if side else None
+            if named is not None:
+                template = named[1 if is_plural(str(side)) else 0]
+                values["name"] = str(side)
             return _(template) % values
     return text
 

@@ -182,6 +182,12 @@ def hazard_objection(zone: Zone, rules: Rules, k: Kind,
             return ("R6", "that zone already shows {0}", (k,))
         return None
     if not zone.rolling(rules):  # (no hazard in force: moving, R5)
+        if not zone.started:
+            # R5a: no Roll (nor Right of Way) yet this hand; "needs the target zone to be
+            # moving" did not say why a zone that nobody had attacked was not
+            return ("R6", "that zone has not started: no {0} has been played on it yet, and "
+                          "{1} is the only attack on a zone that has not started",
+                    (_ROLL, _SPEED_LIMIT))
         return ("R6", "a battle hazard needs the target zone to be moving "
                       "(Speed Limit is the only attack on a zone that is not)", ())
     return None

@@ -148,6 +148,16 @@ def test_single_opponent_needs_no_target() -> None:
 def test_target_refused_explains() -> None:
     ctx = make(HAND)  # nobody is rolling: classic Stop needs a moving target
     out = parse(f"play {pos(ctx, Kind.STOP)} on bo", ctx)
+    # Bo has not started: said so, by name (newcomer pass 9; it said the rule alone)
+    assert out.kind == "error" and "Stop cannot be played now: Bo has not played a Roll " \
+        "yet" in out.text and out.text.endswith("[R6]")
+    # started, but a remedy on top (classic: a Roll is needed again): the rule itself
+    gas = cards_of(Kind.GASOLINE, 1, skip=3)[0]
+    zones = list(ctx.view.zones)
+    zones[1] = zones[1]._replace(battle=(gas,), started=True)
+    view = ctx.view._replace(zones=tuple(zones))
+    out = parse(f"play {pos(ctx, Kind.STOP)} on bo",
+                ctx._replace(view=view, legal=legal_actions(view, 0)))
     assert out.kind == "error" and "Stop cannot be played now: A battle hazard" in out.text \
         and out.text.endswith("[R6]")
 

@@ -9,10 +9,12 @@ How the console uses this package (see docs/translating.md for translators):
   constants translated later; placeholders are named, ``_("%(name)s played %(card)s.")``;
 - game words: ``card_name``, ``kind_name``, ``family_name``, ``phase_name``,
   ``score_item_name``, ``rule_term``, ``safety_abbreviation``, ``points``, ``cards_count``;
+  ``short_card_name`` where a row has no room for a card's printed name;
 - layout in terminal cells: ``cells``, ``fit``, ``pad``, ``wrap``;
 - the last step of every line to the terminal: ``display(line)`` (Uyghur shaping and order);
   ``protect_streams()`` at start-up: a terminal whose encoding lacks a character gets an
-  ASCII stand-in for it, never an error.
+  ASCII stand-in for it, never an error; ``terminal_width(stream)``: the width to wrap a
+  text said on a stream at (the terminal's, 80 for a file or a pipe).
 """
 
 from ._args import add_arguments as add_arguments
@@ -37,6 +39,7 @@ from ._settings import normalize_language as normalize_language
 from ._settings import resolve as resolve
 from ._terminal import ascii_fallback as ascii_fallback
 from ._terminal import protect_streams as protect_streams
+from ._terminal import terminal_width as terminal_width
 from ._terms import PHASES as PHASES
 from ._terms import RULE_TERMS as RULE_TERMS
 from ._terms import SCORE_ITEMS as SCORE_ITEMS
@@ -49,6 +52,8 @@ from ._terms import points as points
 from ._terms import rule_term as rule_term
 from ._terms import safety_abbreviation as safety_abbreviation
 from ._terms import score_item_name as score_item_name
+from ._terms import short_card_name as short_card_name
+from ._terms import short_kind_name as short_kind_name
 from ._width import NO_BREAK as NO_BREAK
 from ._width import cells as cells
 from ._width import clusters as clusters

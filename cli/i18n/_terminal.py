@@ -4,11 +4,15 @@ ASCII stand-in (``█`` as ``#``, ``▶`` as ``>``, ``é`` as ``e``) or ``?``, n
 
 ``protect_streams()`` at start-up puts stdout and stderr on that fallback; a UTF-8 terminal
 is unchanged (only a lone surrogate, e.g. from an undecodable file name, becomes ``?``).
+
+``terminal_width(stream)``: the columns a text said on ``stream`` is wrapped at.
 """
 
 from __future__ import annotations
 
 import codecs
+import os
+import shutil
 import sys
 import unicodedata
 from typing import TextIO
@@ -66,3 +70,29 @@ def protect_streams() -> None:
     """stdout and stderr never raise UnicodeEncodeError (see the module's docstring)."""
     protect_stream(sys.stdout)
     protect_stream(sys.stderr)
+
+
+#: The width a text said on a stream that is not a terminal (a file, a pipe, a test's
+#: capture) is wrapped at: the one width every screen is laid out for.
+TEXT_WIDTH = 80
+#: The narrowest and widest a terminal's text is wrapped at (a terminal that reports 0 or
+#: 5 columns, or a window 400 wide where a sentence would run on out of sight).
+MIN_TEXT_WIDTH, MAX_TEXT_WIDTH = 20, 200
+
+
+def terminal_width(stream: TextIO | None = None) -> int:
+    """The columns a text said on ``stream`` (default stdout) is wrapped at: a terminal's
+    own width (``COLUMNS`` first, as ``shutil.get_terminal_size`` reads it), kept within
+    :data:`MIN_TEXT_WIDTH` and :data:`MAX_TEXT_WIDTH`; :data:`TEXT_WIDTH` when the stream
+    is not a terminal. Never raises."""
+    out = sys.stdout if stream is None else stream
+    try:
+        if not out.isatty():
+            return TEXT_WIDTH
+        if out is sys.stdout or out is sys.__stdout__:
+            columns = shutil.get_terminal_size((TEXT_WIDTH, 24)).columns
+        else:
+            columns = os.get_terminal_size(out.fileno()).columns
+    except (AttributeError, OSError, ValueError):
+        return TEXT_WIDTH
+    return max(MIN_TEXT_WIDTH, min(MAX_TEXT_WIDTH, columns or TEXT_WIDTH))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import weakref
 
-from engine.cards import KIND_OF, Family, Kind
+from engine.cards import KIND_OF, NAMES_EN, Family, Kind
 
 from ._catalog import Translator, active
 
@@ -62,6 +62,50 @@ def _kind_names(t: Translator) -> dict[Kind, str]:
 def card_name(card: int, translator: Translator | None = None) -> str:
     """The name of card id ``card`` (0..105) in this language."""
     return kind_name(KIND_OF[card], translator)
+
+
+#: The cards whose name is too long for a crowded row in some language (the hand's row at
+#: 80 columns gives a name 15 cells, 13 without colours): each has a short name too.
+SHORT_NAMED = (Kind.SPEED_LIMIT, Kind.OUT_OF_GAS, Kind.SPARE_TIRE, Kind.END_OF_LIMIT,
+               Kind.RIGHT_OF_WAY, Kind.EXTRA_TANK, Kind.PUNCTURE_PROOF, Kind.DRIVING_ACE)
+
+
+def short_kind_name(kind: Kind, translator: Translator | None = None) -> str:
+    """A card kind's name for a crowded row, where the printed name does not fit: a short
+    name players use (French "Prioritaire" for "Véhicule prioritaire"), never cut
+    mid-word; the printed name itself where the language needs no shorter one."""
+    t = _tr(translator)
+    if kind not in SHORT_NAMED:
+        return kind_name(kind, t)
+    shorts = {
+        # Translators: a card's name where its printed name does not fit (the hand's row at
+        # 80 columns: 15 cells, 13 without colours): at most 13 cells, whole words, as
+        # players say it (fr "Limite"); a printed name of 13 cells or less stays as it is.
+        Kind.SPEED_LIMIT: t.pgettext("short card name", "Speed Limit"),
+        # Translators: as "Speed Limit": a short name, at most 13 cells (fr "Panne sèche").
+        Kind.OUT_OF_GAS: t.pgettext("short card name", "Out of Gas"),
+        # Translators: as "Speed Limit": a short name, at most 13 cells.
+        Kind.SPARE_TIRE: t.pgettext("short card name", "Spare Tire"),
+        # Translators: as "Speed Limit": a short name, at most 13 cells.
+        Kind.END_OF_LIMIT: t.pgettext("short card name", "End of Limit"),
+        # Translators: as "Speed Limit": a short name, at most 13 cells (fr "Prioritaire").
+        Kind.RIGHT_OF_WAY: t.pgettext("short card name", "Right of Way"),
+        # Translators: as "Speed Limit": a short name, at most 13 cells (fr "Citerne").
+        Kind.EXTRA_TANK: t.pgettext("short card name", "Extra Tank"),
+        # Translators: as "Speed Limit": a short name, at most 13 cells.
+        Kind.PUNCTURE_PROOF: t.pgettext("short card name", "Puncture-Proof"),
+        # Translators: as "Speed Limit": a short name, at most 13 cells.
+        Kind.DRIVING_ACE: t.pgettext("short card name", "Driving Ace"),
+    }
+    short = shorts[kind]
+    if t.language != "en" and short == NAMES_EN[kind]:
+        return kind_name(kind, t)       # not translated: the printed name, never English
+    return short
+
+
+def short_card_name(card: int, translator: Translator | None = None) -> str:
+    """:func:`short_kind_name` of card id ``card``."""
+    return short_kind_name(KIND_OF[card], translator)
 
 
 def safety_abbreviation(kind: Kind, translator: Translator | None = None) -> str:
