@@ -37,7 +37,7 @@ from .seats import (
     players_lines,
     seat_node,
 )
-from .words import lobby_wait_line, paragraph
+from .words import lobby_wait_line, say_paragraph
 
 log = logging.getLogger("cli.host")
 
@@ -128,15 +128,15 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
             print(i18n.display(line), file=say)
         waiting = lobby_wait_line(st, host=True)
         if waiting:          # everyone seated is ready: what the table still waits for
-            print(paragraph(waiting), file=say)
+            say_paragraph(waiting, say)
         if seats_update is not None:
             seats_update.set(seating.n_players - len(st.free()), len(st.free()))
 
     host.on_change = changed
     addresses = reachable_addresses(bind_address(args))
-    print(paragraph(_("hosting on port %(port)d as %(name)s [%(key)s]; others join with:")
-                    % {"port": port, "key": ident.fingerprint,
-                       "name": host.state.seats[0].name}), file=say)  # type: ignore[union-attr]
+    say_paragraph(_("hosting on port %(port)d as %(name)s [%(key)s]; others join with:")
+                  % {"port": port, "key": ident.fingerprint,
+                     "name": host.state.seats[0].name}, say)  # type: ignore[union-attr]
     # the command on a line of its own: wrapped inside a sentence, it could not be copied
     print(i18n.display(f"  millebornes join --peer {addresses[0]}:{port}"
                        + "".join(_(" (or --peer %(address)s)") % {"address": f"{a}:{port}"}
@@ -174,9 +174,8 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
                 # help in the lobby (it was an unknown command), and what a bot needs
                 print(i18n.display(_("type 'ready' / 'unready', 'quit' to close the table")),
                       file=say)
-                print(paragraph(lobby_wait_line(host.state, host=True) or _(
-                    "A bot plays a seat only if the table was hosted with --bots N.")),
-                      file=say)
+                say_paragraph(lobby_wait_line(host.state, host=True) or _(
+                    "A bot plays a seat only if the table was hosted with --bots N."), say)
             elif isinstance(line, str) and line:     # said, never ignored in silence
                 print(i18n.display(_("unknown command %(command)s: type 'ready' / 'unready', "
                                      "'quit' to close the table")

@@ -34,8 +34,8 @@ from .words import (
     lobby_error_line,
     lobby_refusal,
     lobby_wait_line,
-    paragraph,
     reply,
+    say_paragraph,
 )
 
 SAME_KEY = N_("this key is already seated at the table; use --identity FILE for a second "
@@ -284,9 +284,9 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             else:
                 # the seat it got and how to change it, once it has one (the first line
                 # said "type 'sit N' to take seat N" to a player seated already)
-                print(paragraph(_("you sit at seat %(seat)d ('sit N' moves you to free "
-                                  "seat N; also 'ready', 'unready', 'leave')")
-                                % {"seat": client.seat}), file=say)
+                say_paragraph(_("you sit at seat %(seat)d ('sit N' moves you to free "
+                                "seat N; also 'ready', 'unready', 'leave')")
+                              % {"seat": client.seat}, say)
         if st is not None and auto_ready and client.seat is not None and not client.ready:
             client.set_ready(True)
         typed = reader.get()
@@ -313,7 +313,7 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
                 continue
             refusal = sit_refusal(st, wanted, client.seat)
             if refusal:          # the host would ignore it: said here, nothing sent
-                print(paragraph(refusal), file=say)     # wrapped (it ran to 81 columns)
+                say_paragraph(refusal, say)     # wrapped (it ran to 81 columns)
             else:
                 client.sit(wanted)
         elif line == "ready":
@@ -328,18 +328,17 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             print(i18n.display(_(LOBBY_HELP)), file=say)
             waiting = lobby_wait_line(st, host=False) if st is not None else None
             if waiting:
-                print(paragraph(waiting), file=say)
+                say_paragraph(waiting, say)
         else:
             # a typo ("redy") was answered with the help line alone, as if nothing was
             # wrong; one close to a command is said with it ("did you mean 'ready'?")
             guess = difflib.get_close_matches(words[0].lower(), LOBBY_COMMANDS, n=1,
                                               cutoff=0.6)
             if guess:
-                print(paragraph(reply("did-you-mean", word=line, guess=guess[0])),
-                      file=say)
+                say_paragraph(reply("did-you-mean", word=line, guess=guess[0]), say)
             else:
-                print(paragraph(_("unknown command %(command)s: %(help)s") % {
-                    "command": repr(safe_text(line, 40)), "help": _(LOBBY_HELP)}), file=say)
+                say_paragraph(_("unknown command %(command)s: %(help)s") % {
+                    "command": repr(safe_text(line, 40)), "help": _(LOBBY_HELP)}, say)
 
 
 def seat_number(text: str) -> int | None:

@@ -18,7 +18,7 @@ from p2p.net.discovery import (
 from . import i18n
 from .args import with_defaults
 from .i18n import _, ngettext
-from .words import paragraph
+from .words import say_paragraph
 
 #: Seconds between two lines about the same table when only its details changed: a
 #: machine changing its records all the time must not scroll the other tables away.
@@ -92,9 +92,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
                                   and (end is None or now < end)):
             return
         said_none = True
-        print(paragraph(_("(no table seen yet: a table hosted on this LAN appears here as "
-                          "soon as it is announced; millebornes host opens one)")),
-              file=say, flush=True)
+        say_paragraph(_("(no table seen yet: a table hosted on this LAN appears here as "
+                        "soon as it is announced; millebornes host opens one)"), say,
+                      flush=True)
 
     print(i18n.display(_("tables on the LAN (Ctrl-C to stop):")), file=say)
     with browse_tables(seen, interfaces=args.mdns) as browser:

@@ -29,9 +29,9 @@ from .seats import (
 from .words import (
     bot_not_resumed_line,
     error_line,
-    paragraph,
     peer_local_damage,
     peer_stopped_line,
+    say_paragraph,
 )
 
 #: How long ``--peer HOST:PORT`` waits for the key door there.
@@ -111,7 +111,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     for seat, reason in runners.failed:
         # said here: only the log had it, and the table then waited for the bot as for a
         # player who left ("wait for them (millebornes resume)")
-        print(paragraph(bot_not_resumed_line(seat, reason)), file=say)
+        say_paragraph(bot_not_resumed_line(seat, reason), say)
     broken = [seat for seat, _reason in runners.failed if seat is not None]
     try:
         return play_seat(peer, args, LineReader(inp), out,

@@ -13,7 +13,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from engine import (
     Action,
@@ -321,6 +321,13 @@ def paragraph(text: str, width: int = WIDTH) -> str:
     ``i18n.terminal_width``) for the terminal, as one string to print (the lines said
     after the console closes: a long path stays readable in 80 columns)."""
     return "\n".join(i18n.display(line) for line in wrap(text, width))
+
+
+def say_paragraph(text: str, stream: TextIO, flush: bool = False) -> None:
+    """Print ``text`` on ``stream`` wrapped at its width: a terminal's own, 80 columns for
+    anything else (the lobby's and the host's sentences ran past a narrow terminal's
+    edge and were cut mid-word)."""
+    print(paragraph(text, i18n.terminal_width(stream)), file=stream, flush=flush)
 
 
 def rule_last(text: str, side: str | None = None) -> str:

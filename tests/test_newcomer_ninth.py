@@ -442,6 +442,16 @@ def test_the_summary_after_leaving_stays_at_80_in_a_pipe(tmp_path: Path,
     assert len(summary) >= 3 and all(i18n.cells(line) <= 80 for line in summary), summary
 
 
+def test_the_lobby_says_its_sentences_within_a_narrow_terminal() -> None:
+    """The lobby's, the host's and the joiner's sentences were wrapped at 80 columns
+    whatever the terminal: in one 50 wide, the terminal cut them mid-word."""
+    text = _in_a_terminal(["lobby", "--seconds", "2"], 50, [])
+    assert "Traceback" not in text, text
+    said = text[text.index("(no table seen yet"):].strip().splitlines()
+    assert len(said) >= 3 and all(i18n.cells(line) <= 50 for line in said), said
+    assert said == i18n.wrap(" ".join(" ".join(said).split()), 50), said
+
+
 # ----- 5. long card names in the hand row -----------------------------------------------
 
 def _hand_of(*kinds: Kind) -> tuple[object, tuple[int, ...]]:
