@@ -174,18 +174,25 @@ def _wait(session: str, *wants: str, limit: float = 30.0) -> str:
     return screen
 
 
-def test_leave_with_confirmation_and_resume_at_80_by_24(tmp_path: Path) -> None:
-    """As a person does at 80×24: `?` on a card (the turn stays said), `q` asks, `y`
-    leaves and says how to come back, `resume` opens on the hand in play."""
-    session = f"mb-leave-{os.getpid()}"
+def play_then_resume(tmp_path: Path, session: str, *play_args: str) -> None:
+    """Start tmux ``session`` at 80×24: ``millebornes play PLAY_ARGS`` (then "EXITED rc"),
+    then ``millebornes resume`` (then "RESUMED rc"), both on a data folder in
+    ``tmp_path``; the test is skipped when tmux cannot start a session."""
     exports = f"MILLEBORNES_DELAY=0 TERM=xterm-256color XDG_DATA_HOME={shlex.quote(str(tmp_path))}"
     data = ["--data-dir", str(tmp_path / "games")]
     shell = (f"cd {shlex.quote(str(ROOT))} && env {exports} "
-             f"{_command('play', '--seed', '1', '--name', 'Ana', *data)}; echo EXITED $?; "
+             f"{_command('play', *play_args, *data)}; echo EXITED $?; "
              f"env {exports} {_command('resume', *data)}; echo RESUMED $?; sleep 60")
     started = _tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24", shell)
     if started.returncode != 0:
         pytest.skip(f"tmux cannot start a session: {started.stderr.strip()}")
+
+
+def test_leave_with_confirmation_and_resume_at_80_by_24(tmp_path: Path) -> None:
+    """As a person does at 80×24: `?` on a card (the turn stays said), `q` asks, `y`
+    leaves and says how to come back, `resume` opens on the hand in play."""
+    session = f"mb-leave-{os.getpid()}"
+    play_then_resume(tmp_path, session, "--seed", "1", "--name", "Ana")
     try:
         screen = _wait(session, "Your turn", "Nothing to play", "c for a coup fourré")
         for _ in range(5):      # the deal is random: a bot may attack first; let it stand

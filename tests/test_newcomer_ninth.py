@@ -11,7 +11,6 @@ import json
 import os
 import re
 import select
-import shlex
 import shutil
 import subprocess
 import sys
@@ -152,18 +151,11 @@ SAFETIES = ("Right of Way", "Extra Tank", "Puncture-Proof", "Driving Ace")
 def test_resume_in_a_terminal_brings_the_hand_back_numbered_as_it_was(tmp_path: Path) -> None:
     """End to end at 80×24 (tmux): discard, draw (★ on the card drawn), leave with q y,
     `millebornes resume`: the same cards under the same numbers, ★ on the same one."""
-    from test_cli_tmux import TMUX, _command, _tmux, _wait
+    from test_cli_tmux import TMUX, _tmux, _wait, play_then_resume
     if TMUX is None:
         pytest.skip("tmux is not installed")
     session = f"mb-nc9-{os.getpid()}"
-    exports = f"MILLEBORNES_DELAY=0 TERM=xterm-256color XDG_DATA_HOME={shlex.quote(str(tmp_path))}"
-    data = ["--data-dir", str(tmp_path / "games")]
-    shell = (f"cd {shlex.quote(str(ROOT))} && env {exports} "
-             f"{_command('play', '--name', 'Ana', *data)}; echo EXITED $?; "
-             f"env {exports} {_command('resume', *data)}; echo RESUMED $?; sleep 60")
-    started = _tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24", shell)
-    if started.returncode != 0:
-        pytest.skip(f"tmux cannot start a session: {started.stderr.strip()}")
+    play_then_resume(tmp_path, session, "--name", "Ana")
     try:
         before: list[tuple[int, bool, str]] = []
         discarded = False
