@@ -51,7 +51,7 @@ import os
 import socket
 import struct
 import sys
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -88,15 +88,19 @@ class _Conn:
     source: str = ""               # its address as the cap on one address counts it
 
 
+#: Addresses a report of crowded-out connections names one by one (the rest: "elsewhere").
+CROWD_ADDRESSES = 8
+
+
 @dataclass(frozen=True)
 class Cut:
-    """A connection the guard shut down: who, how much, and why (``unfinished``: a message
-    that never ended; ``crowded``: one connection too many, see the module docstring)."""
+    """A connection the guard shut down for a message that never ended: who, and how
+    much of it came. (Connections shut down for crowding are only counted, by address:
+    see :meth:`ConnGuard.take_crowding`.)"""
 
     address: str
     node: bytes | None
     unfinished: int                # bytes read since its last complete message
-    why: str = "unfinished"
 
 
 def _read_state(fd: int, port: int = 0) -> tuple[tuple[str, int], int] | None:
@@ -198,8 +202,9 @@ class ConnGuard:
         self._conns: dict[int, _Conn] = {}
         self.cuts = 0
         self._learnt = 0
-        #: connections shut down for crowding, not yet reported (see :meth:`crowd_cuts`)
-        self._crowded: deque[Cut] = deque(maxlen=1000)
+        #: connections shut down for crowding and not yet reported, by address (at most
+        #: :data:`CROWD_ADDRESSES` named, the rest "elsewhere"; see :meth:`take_crowding`)
+        self._crowded: dict[str, int] = {}
         #: the ROUTER's port, once bound: a connection found by :meth:`rescan` must be on it
         self.port = 0
         self._scanned = 0.0
@@ -278,14 +283,16 @@ class ConnGuard:
         conn.cut = True
         self.cuts += 1
         _shutdown(fd)
-        self._crowded.append(Cut(f"{conn.peer[0]}:{conn.peer[1]}", conn.node, 0, "crowded"))
+        address = conn.peer[0]
+        if address not in self._crowded and len(self._crowded) >= CROWD_ADDRESSES:
+            address = "elsewhere"
+        self._crowded[address] = self._crowded.get(address, 0) + 1
 
-    def crowd_cuts(self) -> list[Cut]:
-        """The connections shut down for crowding since the last call (at most the
-        newest 1,000 are kept: a flood's report stays small)."""
-        cuts = list(self._crowded)
-        self._crowded.clear()
-        return cuts
+    def take_crowding(self) -> dict[str, int]:
+        """How many connections were shut down for crowding since the last call, by
+        address: a flood's report stays one line, however many it sent."""
+        counts, self._crowded = self._crowded, {}
+        return counts
 
     def rescan(self, now: float) -> None:
         """Once every :data:`RESCAN_EVERY` seconds, find accepted connections the monitor

@@ -126,8 +126,7 @@ class Node:
         self._door: socket.socket | None = None
         self._router = self._ctx.socket(zmq.ROUTER)
         self._guard: ConnGuard | None = None
-        #: connections shut down for crowding not yet said, by address (see _report_crowding)
-        self._crowd_counts: dict[str, int] = {}
+        #: when connections shut down for crowding were last said (see _report_crowding)
         self._crowd_said = -CROWD_REPORT_EVERY
         try:
             r = self._router
@@ -542,7 +541,7 @@ class Node:
                     except Exception:
                         log.exception("connection guard failed")
                 if guard is not None:
-                    self._report_crowding(guard.crowd_cuts(), time.monotonic())
+                    self._report_crowding(guard, time.monotonic())
                 got_msgs = False
                 with self._cond:
                     now = time.monotonic()
@@ -622,21 +621,18 @@ class Node:
         a membership test, atomic under the interpreter's lock)."""
         return self._core.knows(node)
 
-    def _report_crowding(self, cuts: list[Cut], now: float) -> None:
+    def _report_crowding(self, guard: ConnGuard, now: float) -> None:
         """Say, at most once every :data:`CROWD_REPORT_EVERY` seconds, how many inbound
         connections the guard shut down for crowding and from where (a flood of them
-        wrote a line each: the log grew with the attacker's rate)."""
-        for cut in cuts:
-            address = cut.address.rsplit(":", 1)[0]
-            if address in self._crowd_counts or len(self._crowd_counts) < 8:
-                self._crowd_counts[address] = self._crowd_counts.get(address, 0) + 1
-            else:
-                self._crowd_counts["elsewhere"] = self._crowd_counts.get("elsewhere", 0) + 1
-        if not self._crowd_counts or now - self._crowd_said < CROWD_REPORT_EVERY:
+        wrote a line each: the log grew with the attacker's rate). The guard keeps the
+        counts meanwhile."""
+        if now - self._crowd_said < CROWD_REPORT_EVERY:
+            return
+        counts = guard.take_crowding()
+        if not counts:
             return
         self._crowd_said = now
-        where = ", ".join(f"{n} from {a}" for a, n in sorted(self._crowd_counts.items()))
-        self._crowd_counts.clear()
+        where = ", ".join(f"{n} from {a}" for a, n in sorted(counts.items()))
         log.warning("inbound connections closed: more open at once than an honest peer "
                     "holds (%d from one address, or %d that never sent a message): %s",
                     MAX_FROM_ONE_ADDRESS, MAX_SILENT, where)
