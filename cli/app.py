@@ -63,10 +63,10 @@ from .words import (
     move_limit_note,
     over_prefixes,
     overdue_move_line,
-    paragraph,
     peer_label,
     reply,
     rules_name,
+    say_paragraph,
     sentence,
     side_labels,
     side_names,
@@ -1089,13 +1089,13 @@ def run_app(driver: TableDriver, *, auto: bool = False, lang: str | None = None,
                    hand_file=hand_file)
     rc = app.run()
     d = driver
-    width = i18n.terminal_width(sys.stdout)      # the terminal's (80 in a file or a pipe)
+    # at the terminal's width (80 in a file or a pipe)
     if not d.match.hands:       # left during the first hand: no totals to speak of
-        print(paragraph(_("No hand was finished yet."), width))
+        say_paragraph(_("No hand was finished yet."), sys.stdout)
         return rc
-    print(paragraph(ngettext("Match totals after %(n)d hand: %(totals)s",
-                             "Match totals after %(n)d hands: %(totals)s",
-                             len(d.match.hands))
-                    % {"n": len(d.match.hands), "totals": totals_line(d.match, d.names)},
-                    width))
+    say_paragraph(ngettext("Match totals after %(n)d hand: %(totals)s",
+                           "Match totals after %(n)d hands: %(totals)s",
+                           len(d.match.hands))
+                  % {"n": len(d.match.hands), "totals": totals_line(d.match, d.names)},
+                  sys.stdout)
     return rc

@@ -31,7 +31,7 @@ from .driver import LocalDriver, TableDriver
 from .i18n import _
 from .netdriver import NetDriver
 from .seats import listen
-from .words import paragraph, paused_line, peer_stop_reason, saved_line
+from .words import paused_line, peer_stop_reason, saved_line, say_paragraph
 
 
 def run(args: argparse.Namespace) -> int:
@@ -66,12 +66,12 @@ def run(args: argparse.Namespace) -> int:
     finally:
         table.close()
     short = table.transcript.parent.name[:8]
-    width = i18n.terminal_width(sys.stdout)      # the terminal's (80 in a file or a pipe)
+    # at the terminal's width (80 in a file or a pipe)
     if table.peer.finished:
-        print(paragraph(saved_line(str(table.transcript), short, resume_flags(args)[1]),
-                        width))
+        say_paragraph(saved_line(str(table.transcript), short, resume_flags(args)[1]),
+                      sys.stdout)
     else:
-        print(paragraph(paused_line(short, *resume_flags(args)), width))
+        say_paragraph(paused_line(short, *resume_flags(args)), sys.stdout)
     return code
 
 

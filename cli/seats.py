@@ -52,12 +52,12 @@ from .words import (
     lobby_seat_lines,
     local_names,
     move_limit_note,
-    paragraph,
     paused_line,
     peer_stop_reason,
     peer_stopped_line,
     rules_label,
     saved_line,
+    say_paragraph,
     table_name_text,
     you_label,
 )
@@ -552,16 +552,14 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
     short = path.parent.name[:8] if path is not None else None
     # wrapped at the terminal's width (at 80 it broke the resume command of a wide window
     # in two); 80 in a file or a pipe
-    width = i18n.terminal_width(say)
     if peer.finished:
-        print(paragraph(_("The match is over.") + " "
-                        + saved_line(str(path), short, resume_flags(args)[1]), width),
-              file=say)
+        say_paragraph(_("The match is over.") + " "
+                      + saved_line(str(path), short, resume_flags(args)[1]), say)
         return 0
     if peer.stopped and not peer.paused:
-        print(paragraph(peer_stopped_line(peer), width), file=say)
+        say_paragraph(peer_stopped_line(peer), say)
         return code if code else 1
     # left while the table waited for a silent seat: a pause like any other, resumable
     # (it said "the match stopped" with no resume line, and exit code 1)
-    print(paragraph(paused_line(short, *resume_flags(args)), width), file=say)
+    say_paragraph(paused_line(short, *resume_flags(args)), say)
     return code
