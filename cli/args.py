@@ -465,13 +465,15 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     p.add_argument("--quiet", action="store_true", help=_("no progress line on stderr"))
 
     ver = verb("verify", _("check that a saved game was played fairly"))
-    ver.add_argument("transcript", help=_("a transcript file, or a short id from "
-                                        "`millebornes games`"))
+    ver.add_argument("transcript", nargs="?", default=None,
+                     help=_("a transcript file, or a short id from `millebornes games` "
+                            "(default: your newest saved game)"))
     _data_args(ver)
 
     rep = verb("replay", _("step through a saved game, every player's cards face up"))
-    rep.add_argument("transcript", help=_("a transcript file, or a short id from "
-                                        "`millebornes games`"))
+    rep.add_argument("transcript", nargs="?", default=None,
+                     help=_("a transcript file, or a short id from `millebornes games` "
+                            "(default: your newest saved game)"))
     rep.add_argument("--plain", action="store_true", help=_("print every step as text"))
     _data_args(rep)
 
@@ -664,6 +666,4 @@ def with_defaults(verb: str, args: argparse.Namespace) -> argparse.Namespace:
 def _required_positionals(verb: str, args: argparse.Namespace) -> list[str]:
     if verb == "bench":
         return [str(getattr(args, "what", "engine"))]
-    if verb in ("verify", "replay"):
-        return [str(getattr(args, "transcript", "-"))]
     return []

@@ -105,8 +105,33 @@ def _is_path(ref: str) -> bool:
     return os.path.lexists(ref) or os.sep in ref or ref.endswith(".mbt")
 
 
-def transcript_of(ref: str, args: argparse.Namespace) -> str:
-    """A transcript path, or a saved game's short id turned into its transcript's path."""
+def newest_game(base: Path | None) -> SavedGame:
+    """The saved game played last (``verify`` and ``replay`` with no game named: a player
+    who just finished one should not have to look its id up); ``ValueError`` when there
+    is none."""
+    games = saved_games(base)
+    if not games:
+        raise ValueError(_("there is no saved game yet: play one with `millebornes play`, or "
+                           "name a transcript file"))
+    return games[0]
+
+
+def newest_line(game: SavedGame) -> str:
+    """Which game ``verify`` or ``replay`` took when none was named."""
+    return _("Your newest saved game: %(id)s (%(players)s, %(when)s).") % {
+        "id": game.short_id, "players": ", ".join(game.players),
+        "when": f"{game.when:%Y-%m-%d %H:%M}"}
+
+
+def transcript_of(ref: str | None, args: argparse.Namespace) -> str:
+    """A transcript path, or a saved game's short id turned into its transcript's path.
+    None (no game named): the newest saved game's, said on stdout (once: a game played
+    meanwhile in another window could be the newest by the next look)."""
+    if ref is None:
+        game = newest_game(data_dir(args))
+        print(i18n.display(newest_line(game)))
+        args.transcript = game.path.name      # its id from now on (own_seat, replay)
+        return str(game.transcript)
     if _is_path(ref):
         return ref
     return str(find_game(ref, data_dir(args)).transcript)

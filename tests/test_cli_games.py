@@ -86,6 +86,29 @@ def test_a_quit_game_is_fair_so_far(quit_game: tuple[Path, str]) -> None:
         "missing:" in said, said
 
 
+def test_verify_and_replay_with_no_game_named_take_the_newest(quit_game: tuple[Path, str],
+                                                              tmp_path: Path) -> None:
+    """A player who has just played checks the game with `millebornes verify`: it said
+    only "the following arguments are required: transcript". It takes the newest saved
+    game now, and says which."""
+    data, short = quit_game
+    r = cli("verify", "--data-dir", str(data))
+    assert r.returncode == 0, r.stdout + r.stderr
+    said = " ".join(r.stdout.split())
+    assert said.startswith(f"Your newest saved game: {short} (You, Bo, "), said
+    # one's own game, as by its id: the player's seat is "you"
+    assert "Fair so far; the match stopped in hand 1, waiting for you, " in said, said
+    r = cli("replay", "--plain", "--data-dir", str(data))
+    assert r.stdout.startswith(f"Your newest saved game: {short} (You, Bo, "), r.stdout[:300]
+    # (left in its first hand: replay has no finished hand to show, and says so)
+    assert r.returncode == 1 and "there is no finished hand to show yet" in \
+        " ".join(r.stderr.split()), r.stdout + r.stderr
+    r = cli("verify", "--data-dir", str(tmp_path / "none-here"))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "there is no saved game yet: play one with `millebornes play`, or name a " \
+        "transcript file" in " ".join(r.stderr.split()), r.stderr
+
+
 def test_games_lists_saved_games_with_short_ids(quit_game: tuple[Path, str],
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     data, short = quit_game
