@@ -180,10 +180,13 @@ def test_missing_file_and_directory(tmp_path: Path) -> None:
     assert not r.stdout.startswith("OK")
 
 
-def test_verify_without_a_file_is_a_usage_error() -> None:
-    r = _run("verify")
-    assert r.returncode != 0
+def test_verify_without_a_file_and_no_saved_game_says_what_to_do(tmp_path: Path) -> None:
+    """No file named: the newest saved game is checked (tests/test_cli_games.py); with
+    none saved, a refusal that says what to do, exit status 2 (a usage error)."""
+    r = _run("verify", "--data-dir", str(tmp_path / "nothing-saved"))
+    assert r.returncode == 2
     assert "Traceback" not in r.stdout + r.stderr
+    assert "there is no saved game yet" in r.stderr, r.stderr
 
 
 def test_simulate_fair_deck_writes_transcripts_that_verify(
