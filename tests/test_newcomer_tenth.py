@@ -4,12 +4,27 @@ networked play, tournaments, verify and nonsense typed everywhere."""
 
 from __future__ import annotations
 
+import asyncio
+import fcntl
+import io
 import itertools
+import os
+import pty
+import struct
+import termios
+import threading
 
 import pytest
+from cli_helpers import SizedOutput, run_headless, until
+from prompt_toolkit.input import PipeInput, create_pipe_input
 
 from cli import i18n
-from cli.words import help_text
+from cli.app import TableApp
+from cli.driver import LocalDriver
+from cli.plain import run_plain
+from cli.words import help_text, how_to_play, key_lines
+from engine import Seating, preset
+from engine.state import PLAY
 
 ALL_LANGS = ("en", "fr", "sv", "vi", "af", "ug", "ug-Latn")
 
@@ -28,3 +43,136 @@ def test_every_help_line_fits_the_78_cell_help_frame(lang: str) -> None:
             for line in page.splitlines():
                 if line.startswith(" "):
                     assert i18n.cells(line) <= 78, (lang, i18n.cells(line), line)
+
+
+@pytest.mark.parametrize("lang", ALL_LANGS)
+@pytest.mark.parametrize("width", [58, 38, 78, 158])
+def test_a_narrow_help_keeps_each_key_beside_what_it_does(lang: str, width: int) -> None:
+    """At 60 columns the help re-wrapped its key lines at spaces and ran the columns
+    together ("1-9 or arrows select a card p play it d discard it" / "c coup fourré n let
+    a hazard stand (pass) y / n answer a"): a line too wide is broken between its columns,
+    each at the line's indent; every line fits."""
+    with i18n.using(lang):
+        page = help_text(True, True, True, True, True) + "\n" + how_to_play()
+        for line in page.splitlines():
+            laid = key_lines(line, width)
+            assert all(i18n.cells(w) <= width for w in laid), (lang, width, laid)
+            if i18n.cells(line) <= width:
+                assert laid == [line]
+            # nothing lost or added but spaces
+            assert "".join("".join(laid).split()) == "".join(line.split())
+    if lang == "en" and width == 58:
+        laid = key_lines("  1-9 or arrows  select a card      p  play it      d  discard it", 58)
+        assert laid == ["  1-9 or arrows  select a card      p  play it",
+                        "  d  discard it"]
+        laid = key_lines("  c  coup fourré    n  let a hazard stand (pass)    y / n  answer a "
+                         "question", 58)
+        assert laid == ["  c  coup fourré    n  let a hazard stand (pass)",
+                        "  y / n  answer a question"]
+
+
+def _help_app(columns: int, rows: int) -> tuple[LocalDriver, list[str]]:
+    d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=3)
+    seen: list[str] = []
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: d.my_move() and d.view().phase == PLAY and not d.others_pending())
+        await until(lambda: "drew" in app.message)     # "You drew …", said once
+        inp.send_text("h")
+        await until(lambda: app.show_help)
+        seen.extend(t for _s, t in app._help_fragments())
+        inp.send_text("q")                 # q: the help is open, it says so
+        await until(lambda: app.message.startswith("The help is open"))
+        assert app.show_help and not app.confirm_quit
+        seen.append(app.message)
+        inp.send_text("7")                 # a card's key too
+        await asyncio.sleep(0.05)
+        assert app.show_help and app.message == seen[-1]
+        inp.send_text("\x1b")              # Esc closes the help, and the line goes
+        await until(lambda: not app.show_help)
+        await until(lambda: app.message == "")
+        inp.send_text("q")
+        await until(lambda: app.confirm_quit)
+        inp.send_text("y")
+
+    assert run_headless(
+        lambda inp, _out: TableApp(d, input=inp, output=SizedOutput(columns, rows), delay=0),
+        script) == 0
+    return d, seen
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+def test_a_key_pressed_in_the_help_says_the_help_is_open(size: tuple[int, int]) -> None:
+    """q in the help did nothing without a word (its keys say "q leave"); on a 60×20
+    terminal, too small for the board, q asked "Leave the game?" behind the help where it
+    could not be seen, and the next y left. Now any key that does nothing in the help says
+    how to close it, and q asks once the help is closed."""
+    _d, seen = _help_app(*size)
+    assert seen[-1] == "The help is open: Esc, h or F1 closes it; r turns its page."
+    lines = "".join(seen[:-1]).splitlines()
+    assert all(i18n.cells(w) <= size[0] - 2 for w in lines), lines
+
+
+def _plain_on_a_terminal(columns: int, commands: str) -> str:
+    """The line mode writing to a real terminal (a pty) ``columns`` wide; what it showed."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 15, columns, 0, 0))
+    attrs = termios.tcgetattr(slave)
+    attrs[1] &= ~termios.ONLCR                     # "\n" as written
+    termios.tcsetattr(slave, termios.TCSANOW, attrs)
+    chunks: list[bytes] = []
+
+    def drain() -> None:
+        while True:
+            try:
+                data = os.read(master, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            chunks.append(data)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    with open(slave, "w", encoding="utf-8", closefd=True) as out:
+        d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=3)
+        assert run_plain(d, out=out, inp=io.StringIO(commands)) == 0
+    reader.join(5)
+    os.close(master)
+    return b"".join(chunks).decode("utf-8")
+
+
+def test_line_mode_on_a_narrow_terminal_breaks_lines_at_spaces() -> None:
+    """`play --plain` at 40×15: the board's lines were 80 wide and the terminal cut them
+    mid-word ("Battle: not sta" / "rted.", "Spee" / "d: no limit."). Each line now fits the
+    terminal's width, broken at spaces."""
+    shown = _plain_on_a_terminal(40, "help\nwhy 3\nfrobnicate\n")
+    lines = [line.removeprefix("> ") for line in shown.split("\n")]
+    assert all(i18n.cells(line) <= 40 for line in lines), [w for w in lines if len(w) > 40]
+    words = " ".join(shown.split())
+    assert "Battle: not started." in words and "play N on NAME" in words
+    assert "unknown command 'frobnicate'" in words
+    # the help's commands keep their columns: "coup / pass" is not run into what it does
+    assert "  coup / pass" in lines
+    assert not any("coup / pass answer" in line for line in lines)
+    # an 80-column terminal, or a file, still gets the lines as laid out for 80
+    wide = _plain_on_a_terminal(160, "help\n")
+    assert any(i18n.cells(line) > 60 for line in wide.split("\n"))
+
+
+@pytest.mark.parametrize("lang", ALL_LANGS)
+def test_a_terminal_too_small_for_the_board_names_line_mode(lang: str) -> None:
+    """At 40×15 (or 60×20) the board only asked to make the terminal larger: one that
+    cannot grow (a phone's, a split pane) had no way on. The notice names line mode
+    (resume --plain for a saved game, play --plain for one kept nowhere), within the
+    terminal's width."""
+    with i18n.using(lang), create_pipe_input() as inp:
+        d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=3)
+        app = TableApp(d, input=inp, output=SizedOutput(40, 15), delay=0)
+        assert app.too_small()
+        notice = "".join(t for _s, t in app._too_small_fragments())
+        assert all(i18n.cells(line) <= 40 for line in notice.splitlines()), notice
+        assert "play --plain" in " ".join(notice.split())     # LocalDriver: not saved
+        app.driver.saves_game = True                           # type: ignore[attr-defined]
+        notice = "".join(t for _s, t in app._too_small_fragments())
+        assert "resume --plain" in " ".join(notice.split())
