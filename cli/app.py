@@ -145,7 +145,8 @@ class TableApp:
                                                 show_cursor=False,
                                                 get_cursor_position=self._log_cursor)
         self.log_window = Window(self.log_control, wrap_lines=True, height=Dimension(min=1))
-        help_window = Window(FormattedTextControl(_safe(self._help_fragments)), wrap_lines=False)
+        self.help_window = help_window = Window(
+            FormattedTextControl(_safe(_shown(self._help_fragments))), wrap_lines=False)
         self.status_window = Window(FormattedTextControl(_safe(self._status_fragments)),
                                     height=safe_dim(self._status_height), style="class:status")
         # the command line sits above the status: its completion menu opens upwards over
@@ -160,8 +161,8 @@ class TableApp:
             self.command,
             self.status_window,
         ])
-        too_small = Window(FormattedTextControl(_safe(self._too_small_fragments)),
-                           wrap_lines=True)
+        self.too_small_window = too_small = Window(
+            FormattedTextControl(_safe(_shown(self._too_small_fragments))), wrap_lines=True)
         body = HSplit([
             ConditionalContainer(board, filter=~Condition(self.too_small)),
             ConditionalContainer(too_small, filter=Condition(self.too_small)),
@@ -1085,6 +1086,16 @@ def _safe(fn: Callable[[], StyleAndTextTuples]) -> Callable[[], StyleAndTextTupl
         except Exception as exc:
             return [("class:error", f"(display error: {exc})")]
     return wrapped
+
+
+def _shown(fn: Callable[[], StyleAndTextTuples]) -> Callable[[], StyleAndTextTuples]:
+    """``fn``'s lines as the terminal must receive them (:func:`i18n.display`): the help and
+    the too-small notice went out in logical order, their Uyghur unshaped and reversed for
+    the reader, under a shaped frame title and above a shaped status line."""
+    def shown() -> StyleAndTextTuples:
+        return [(style, "\n".join(i18n.display(line) for line in text.split("\n")))
+                for style, text, *_rest in fn()]
+    return shown
 
 
 def safe_dim(fn: Callable[[], Dimension]) -> Callable[[], Dimension]:

@@ -16,6 +16,7 @@ import threading
 
 import pytest
 from cli_helpers import SizedOutput, run_headless, until
+from prompt_toolkit.formatted_text import to_formatted_text
 from prompt_toolkit.input import PipeInput, create_pipe_input
 
 from cli import i18n
@@ -176,3 +177,30 @@ def test_a_terminal_too_small_for_the_board_names_line_mode(lang: str) -> None:
         app.driver.saves_game = True                           # type: ignore[attr-defined]
         notice = "".join(t for _s, t in app._too_small_fragments())
         assert "resume --plain" in " ".join(notice.split())
+
+
+def _window_text(window: object) -> str:
+    control = window.content                          # type: ignore[attr-defined]
+    return "".join(t for _s, t, *_ in to_formatted_text(control.text))
+
+
+@pytest.mark.parametrize("lang", ["ug", "ug-Latn", "fr"])
+def test_the_help_and_the_too_small_notice_are_shown_as_the_board_is(lang: str) -> None:
+    """`--lang ug` full screen: the board, the log and the status line are shaped and in
+    visual order for the terminal, but the help (h) went out in logical order with its
+    letters unshaped (reversed for the reader, under a shaped "Help" title), and so did the
+    notice of a terminal too small for the board. Every line of both now goes through the
+    same display step; in other languages nothing changes."""
+    with i18n.using(lang), create_pipe_input() as inp:
+        d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=3)
+        for columns, rows in ((80, 24), (60, 20)):
+            app = TableApp(d, input=inp, output=SizedOutput(columns, rows), delay=0, lang=lang)
+            logical = "".join(t for _s, t in app._help_fragments()).split("\n")
+            shown = _window_text(app.help_window).split("\n")
+            assert shown == [i18n.display(line) for line in logical]
+            assert (shown != logical) == (lang == "ug")
+            if app.too_small():
+                logical = "".join(t for _s, t in app._too_small_fragments()).split("\n")
+                shown = _window_text(app.too_small_window).split("\n")
+                assert shown == [i18n.display(line) for line in logical]
+                assert (shown != logical) == (lang == "ug")
