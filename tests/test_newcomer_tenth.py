@@ -13,6 +13,8 @@ import pty
 import struct
 import termios
 import threading
+from collections.abc import Callable
+from typing import TextIO
 
 import pytest
 from cli_helpers import SizedOutput, run_headless, until
@@ -22,10 +24,14 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from cli import i18n
 from cli.app import TableApp
 from cli.driver import LocalDriver
+from cli.main import main
 from cli.plain import run_plain
-from cli.words import help_text, how_to_play, key_lines
+from cli.replay import ReplayApp, run_plain_replay
+from cli.replay_view import ReplayModel
+from cli.words import help_text, how_to_play, key_lines, verify_lines
 from engine import Seating, preset
 from engine.state import PLAY
+from p2p.audit import replay_steps
 
 ALL_LANGS = ("en", "fr", "sv", "vi", "af", "ug", "ug-Latn")
 
@@ -114,8 +120,8 @@ def test_a_key_pressed_in_the_help_says_the_help_is_open(size: tuple[int, int]) 
     assert all(i18n.cells(w) <= size[0] - 2 for w in lines), lines
 
 
-def _plain_on_a_terminal(columns: int, commands: str) -> str:
-    """The line mode writing to a real terminal (a pty) ``columns`` wide; what it showed."""
+def _on_a_terminal(columns: int, write: Callable[[TextIO], None]) -> str:
+    """What ``write`` showed on a real terminal (a pty) ``columns`` wide."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 15, columns, 0, 0))
     attrs = termios.tcgetattr(slave)
@@ -136,11 +142,18 @@ def _plain_on_a_terminal(columns: int, commands: str) -> str:
     reader = threading.Thread(target=drain, daemon=True)
     reader.start()
     with open(slave, "w", encoding="utf-8", closefd=True) as out:
-        d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=3)
-        assert run_plain(d, out=out, inp=io.StringIO(commands)) == 0
+        write(out)
     reader.join(5)
     os.close(master)
     return b"".join(chunks).decode("utf-8")
+
+
+def _plain_on_a_terminal(columns: int, commands: str) -> str:
+    """The line mode on a terminal ``columns`` wide, typed ``commands``; what it showed."""
+    def play(out: TextIO) -> None:
+        d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=3)
+        assert run_plain(d, out=out, inp=io.StringIO(commands)) == 0
+    return _on_a_terminal(columns, play)
 
 
 def test_line_mode_on_a_narrow_terminal_breaks_lines_at_spaces() -> None:
@@ -204,3 +217,41 @@ def test_the_help_and_the_too_small_notice_are_shown_as_the_board_is(lang: str) 
                 shown = _window_text(app.too_small_window).split("\n")
                 assert shown == [i18n.display(line) for line in logical]
                 assert (shown != logical) == (lang == "ug")
+
+
+@pytest.fixture(scope="module")
+def replay_model(tmp_path_factory: pytest.TempPathFactory) -> tuple[ReplayModel, str]:
+    """A verified bot game of modern rules, as `millebornes replay` reads it."""
+    d = tmp_path_factory.mktemp("tx")
+    assert main(["simulate", "--rules", "modern", "--players", "2", "--games", "1",
+                 "--fair-deck", "--transcript-dir", str(d)]) == 0
+    report, steps = replay_steps(next(d.iterdir()))
+    return ReplayModel(steps, report.names), "\n".join(verify_lines(report, None))
+
+
+def test_replay_in_line_mode_on_a_narrow_terminal_breaks_lines_at_spaces(
+        replay_model: tuple[ReplayModel, str]) -> None:
+    """`replay --plain` at 40 columns: every board line was 80 wide and the terminal cut it
+    mid-word ("Battle: not star" / "ted.", "Repai" / "rs"). Lines now fit the terminal,
+    broken at spaces; in a file they are as before."""
+    model, summary = replay_model
+    shown = _on_a_terminal(40, lambda out: run_plain_replay(model, summary, out=out))
+    lines = shown.split("\n")
+    assert all(i18n.cells(line) <= 40 for line in lines), [w for w in lines if len(w) > 40]
+    assert "Battle: not started." in " ".join(shown.split())
+    filed = io.StringIO()
+    assert run_plain_replay(model, summary, out=filed) == 0
+    assert " ".join(filed.getvalue().split()) == " ".join(shown.split())
+    assert max(i18n.cells(line) for line in filed.getvalue().split("\n")) > 40
+
+
+@pytest.mark.parametrize("lang", ALL_LANGS)
+def test_a_terminal_too_small_for_the_replay_names_its_line_mode(
+        lang: str, replay_model: tuple[ReplayModel, str]) -> None:
+    """The replay at 60×20 asked only for a larger terminal; it names replay --plain."""
+    with i18n.using(lang), create_pipe_input() as inp:
+        app = ReplayApp(replay_model[0], input=inp, output=SizedOutput(60, 20))
+        assert app.too_small()
+        notice = "".join(t for _s, t in app._too_small_fragments())
+        assert all(i18n.cells(line) <= 60 for line in notice.splitlines())
+        assert "--plain" in notice
