@@ -286,7 +286,14 @@ class TableApp:
                 _("The board needs a terminal of at least %(need)s; this one is %(size)s. "
                   "Please make it larger (the game goes on meanwhile). q leaves (this game "
                   "is not saved); play --plain is line mode, which fits any terminal."))
+        if self.driver.over:
+            # the match is over: nothing goes on, and resume has nothing to play
+            text = _("The board needs a terminal of at least %(need)s; this one is "
+                     "%(size)s: make it larger to see the final scores.")
         text %= {"need": f"{MIN_COLS}×{MIN_ROWS}", "size": f"{cols}×{rows}"}
+        # what the table is at, under it: the board hid whose turn it was, the end of the
+        # match and who won (at 60×20 the match ended unseen)
+        text += "\n\n" + self.status_text()
         if self.confirm_quit:      # q was pressed: the question, since the board is hidden
             text = leave_question(self.saved, self.driver.over)
         # wrapped at spaces: the window's own wrapping broke words ("q l" / "eaves")

@@ -30,6 +30,7 @@ from cli.replay import ReplayApp, run_plain_replay
 from cli.replay_view import ReplayModel
 from cli.words import help_text, how_to_play, key_lines, verify_lines
 from engine import Seating, preset
+from engine.bots import make_bot
 from engine.state import PLAY
 from p2p.audit import replay_steps
 
@@ -255,3 +256,34 @@ def test_a_terminal_too_small_for_the_replay_names_its_line_mode(
         notice = "".join(t for _s, t in app._too_small_fragments())
         assert all(i18n.cells(line) <= 60 for line in notice.splitlines())
         assert "--plain" in notice
+
+
+def _played_to_its_end(d: LocalDriver) -> LocalDriver:
+    bot = make_bot("heuristic", 1)
+    for _ in range(10_000):
+        d.run_others()
+        if d.over:
+            return d
+        if d.hand_over:
+            d.next_hand()
+        elif d.my_move():
+            d.submit(bot.choose(d.view(), d.legal()))
+    raise AssertionError("the match did not end")
+
+
+def test_a_terminal_too_small_says_what_the_table_is_at_and_the_end_of_the_match() -> None:
+    """At 60×20 the notice hid the board and said nothing of the game: not that it was the
+    player's turn, not that the match had ended and who won (it still offered to go on
+    with resume --plain, which has nothing to play then). It now says the table's status
+    under it; at the end, the match's result and how to see the scores."""
+    with create_pipe_input() as inp:
+        d = LocalDriver(preset("modern"), Seating.solo(2), ["You", "Bo"], seed=3)
+        d.run_others()
+        app = TableApp(d, input=inp, output=SizedOutput(60, 20), delay=0)
+        notice = " ".join("".join(t for _s, t in app._too_small_fragments()).split())
+        assert app.status_text() and " ".join(app.status_text().split()) in notice
+        _played_to_its_end(d)
+        notice = " ".join("".join(t for _s, t in app._too_small_fragments()).split())
+        assert "make it larger to see the final scores" in notice, notice
+        assert "Match over:" in notice and "Press q to leave." in notice
+        assert "--plain" not in notice and "goes on meanwhile" not in notice
