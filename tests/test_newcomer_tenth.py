@@ -11,9 +11,12 @@ import itertools
 import os
 import pty
 import struct
+import subprocess
+import sys
 import termios
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import TextIO
 
 import pytest
@@ -34,6 +37,7 @@ from engine.bots import make_bot
 from engine.state import PLAY
 from p2p.audit import replay_steps
 
+ROOT = Path(__file__).resolve().parent.parent
 ALL_LANGS = ("en", "fr", "sv", "vi", "af", "ug", "ug-Latn")
 
 
@@ -287,3 +291,41 @@ def test_a_terminal_too_small_says_what_the_table_is_at_and_the_end_of_the_match
         assert "make it larger to see the final scores" in notice, notice
         assert "Match over:" in notice and "Press q to leave." in notice
         assert "--plain" not in notice and "goes on meanwhile" not in notice
+
+
+def test_games_on_a_narrow_terminal_puts_each_game_on_lines_of_its_own(tmp_path: Path) -> None:
+    """`millebornes games` at 40 columns: the table's 80-column rows were cut mid-word by
+    the terminal ("rules      s" / "tate", "classic    i" / "n progress"), and so was the
+    sentence under it ("veri" / "fy ID"). Each game now takes lines of its own, at spaces;
+    in a pipe the table is as before."""
+    from p2p.table.memory import make_table
+    from p2p.table.store import Store
+    cfg, _ids = make_table(preset("classic"), Seating.solo(2), ["Al", "Bo"], b"narrow-games")
+    Store.create(tmp_path, cfg.header(), 0, port=0).close()
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 15, 40, 0, 0))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("COLUMNS", None)
+    proc = subprocess.run([sys.executable, "-m", "cli", "games", "--data-dir", str(tmp_path)],
+                          stdout=slave, stderr=subprocess.PIPE, env=env, timeout=60, check=False)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(master)
+    shown = b"".join(chunks).decode("utf-8").replace("\r\n", "\n")
+    assert proc.returncode == 0, proc.stderr
+    lines = shown.splitlines()
+    assert all(i18n.cells(line) <= 40 for line in lines), lines
+    words = " ".join(shown.split())
+    assert "classic, in progress" in words and "Al*, Bo" in words
+    assert "millebornes verify ID" in words
+    piped = subprocess.run([sys.executable, "-m", "cli", "games", "--data-dir", str(tmp_path)],
+                           capture_output=True, text=True, env=env, timeout=60, check=False)
+    assert piped.stdout.startswith("id        date") and "classic    in progress" in piped.stdout
