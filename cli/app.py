@@ -49,7 +49,7 @@ from . import hand_order, i18n, render
 from .commands import Commander, Context
 from .completion import CommandCompleter
 from .driver import TableDriver
-from .i18n import _, ngettext
+from .i18n import N_, _, ngettext
 from .words import (
     agreement_question,
     card_name,
@@ -58,6 +58,7 @@ from .words import (
     error_line,
     help_text,
     how_to_play,
+    key_lines,
     leave_question,
     match_over_line,
     move_limit_note,
@@ -144,7 +145,8 @@ class TableApp:
                                                 show_cursor=False,
                                                 get_cursor_position=self._log_cursor)
         self.log_window = Window(self.log_control, wrap_lines=True, height=Dimension(min=1))
-        help_window = Window(FormattedTextControl(_safe(self._help_fragments)), wrap_lines=False)
+        self.help_window = help_window = Window(
+            FormattedTextControl(_safe(_shown(self._help_fragments))), wrap_lines=False)
         self.status_window = Window(FormattedTextControl(_safe(self._status_fragments)),
                                     height=safe_dim(self._status_height), style="class:status")
         # the command line sits above the status: its completion menu opens upwards over
@@ -159,8 +161,8 @@ class TableApp:
             self.command,
             self.status_window,
         ])
-        too_small = Window(FormattedTextControl(_safe(self._too_small_fragments)),
-                           wrap_lines=True)
+        self.too_small_window = too_small = Window(
+            FormattedTextControl(_safe(_shown(self._too_small_fragments))), wrap_lines=True)
         body = HSplit([
             ConditionalContainer(board, filter=~Condition(self.too_small)),
             ConditionalContainer(too_small, filter=Condition(self.too_small)),
@@ -275,13 +277,23 @@ class TableApp:
 
     def _too_small_fragments(self) -> StyleAndTextTuples:
         rows, cols = self._size()
+        # a terminal that cannot grow (a phone's, a split pane) had no way on: line mode
+        # fits any width
         text = (_("The board needs a terminal of at least %(need)s; this one is %(size)s. "
                   "Please make it larger (the game goes on meanwhile). q leaves; the game "
-                  "is saved.") if self.saved else
+                  "is saved, and resume --plain goes on with it in line mode, which fits "
+                  "any terminal.") if self.saved else
                 _("The board needs a terminal of at least %(need)s; this one is %(size)s. "
                   "Please make it larger (the game goes on meanwhile). q leaves (this game "
-                  "is not saved)."))
+                  "is not saved); play --plain is line mode, which fits any terminal."))
+        if self.driver.over:
+            # the match is over: nothing goes on, and resume has nothing to play
+            text = _("The board needs a terminal of at least %(need)s; this one is "
+                     "%(size)s: make it larger to see the final scores.")
         text %= {"need": f"{MIN_COLS}×{MIN_ROWS}", "size": f"{cols}×{rows}"}
+        # what the table is at, under it: the board hid whose turn it was, the end of the
+        # match and who won (at 60×20 the match ended unseen)
+        text += "\n\n" + self.status_text()
         if self.confirm_quit:      # q was pressed: the question, since the board is hidden
             text = leave_question(self.saved, self.driver.over)
         # wrapped at spaces: the window's own wrapping broke words ("q l" / "eaves")
@@ -379,13 +391,9 @@ class TableApp:
                                    self.driver.rules.draw_discard))
             body: list[tuple[str, str]] = []
             for line in page.splitlines():
-                if i18n.cells(line) <= width:
-                    # kept as written: the spaces between a key and the next are its
-                    # columns (wrapping ran them together: "select a card p play it")
-                    body.append(("class:help", line))
-                    continue
-                indent = line[:len(line) - len(line.lstrip())]
-                body += [("class:help", w) for w in wrap(line.strip(), width, indent)]
+                # the spaces between a key and the next are its columns: kept, a narrow
+                # screen's line broken between them (wrapping ran them together)
+                body += [("class:help", w) for w in key_lines(line, width)]
             if self.help_page != "rules" and who:   # the rules page fills 24 rows alone
                 body += [("class:title", w) for w in wrap(_("At this table: %(seats)s")
                                                           % {"seats": seats}, width, "")]
@@ -678,6 +686,12 @@ class TableApp:
             self.say(_("Error: %(error)s") % {"error": error_line(exc)}, error=True)
         self.app.invalidate()
 
+    def toggle_help(self) -> None:
+        """Open or close the help; closed, the status line's "the help is open" goes."""
+        self.show_help = not self.show_help
+        if not self.show_help and self.message == _(HELP_IS_OPEN):
+            self.say("")
+
     def ask_to_leave(self) -> None:
         """q (or quit): the question before leaving, except once the match is over: the
         status line already said "Press q to leave", the game is kept as it is, and a
@@ -783,7 +797,7 @@ class TableApp:
                 event.app.exit(result=0)
             self.confirm_quit = True
 
-        @kb.add("q", filter=on_hand | Condition(self.too_small))
+        @kb.add("q", filter=on_hand | Condition(lambda: self.too_small() and not self.show_help))
         def _q(event: KeyPressEvent) -> None:
             self.ask_to_leave()
 
@@ -814,19 +828,28 @@ class TableApp:
 
         @kb.add("f1")
         def _f1(event: KeyPressEvent) -> None:
-            self.show_help = not self.show_help
+            self.toggle_help()
 
         @kb.add("h", filter=has_focus(self.hand_window))
         def _h(event: KeyPressEvent) -> None:
-            self.show_help = not self.show_help
+            self.toggle_help()
 
         @kb.add("escape", filter=Condition(lambda: self.show_help))
         def _close_help(event: KeyPressEvent) -> None:
-            self.show_help = False
+            self.toggle_help()
 
         @kb.add("r", filter=Condition(lambda: self.show_help))
         def _help_page(event: KeyPressEvent) -> None:
             self.help_page = "help" if self.help_page == "rules" else "rules"
+
+        # any other key in the help says so on the status line (q, or a card's key, did
+        # nothing without a word; on a screen too small for the board q asked to leave
+        # behind the help, where the question could not be seen)
+        @kb.add("<any>", filter=Condition(lambda: self.show_help) & has_focus(self.hand_window))
+        def _key_in_help(event: KeyPressEvent) -> None:
+            if event.key_sequence[0].key in _TERMINAL_REPORTS:
+                return
+            self.say(_(HELP_IS_OPEN), error=True)
 
         @kb.add("escape", filter=on_hand & confirming)
         def _cancel(event: KeyPressEvent) -> None:
@@ -1054,6 +1077,9 @@ class TableApp:
 BOARD_LETTERS = "qbehtynpdcg"
 
 #: Key presses that are the terminal's reports, not the player's keys.
+#: Said when a key that does nothing there is pressed in the help.
+HELP_IS_OPEN = N_("The help is open: Esc, h or F1 closes it; r turns its page.")
+
 _TERMINAL_REPORTS = frozenset({Keys.Ignore, Keys.SIGINT, Keys.CPRResponse,
                                Keys.Vt100MouseEvent, Keys.WindowsMouseEvent,
                                Keys.BracketedPaste, Keys.ScrollUp, Keys.ScrollDown})
@@ -1067,6 +1093,16 @@ def _safe(fn: Callable[[], StyleAndTextTuples]) -> Callable[[], StyleAndTextTupl
         except Exception as exc:
             return [("class:error", f"(display error: {exc})")]
     return wrapped
+
+
+def _shown(fn: Callable[[], StyleAndTextTuples]) -> Callable[[], StyleAndTextTuples]:
+    """``fn``'s lines as the terminal must receive them (:func:`i18n.display`): the help and
+    the too-small notice went out in logical order, their Uyghur unshaped and reversed for
+    the reader, under a shaped frame title and above a shaped status line."""
+    def shown() -> StyleAndTextTuples:
+        return [(style, "\n".join(i18n.display(line) for line in text.split("\n")))
+                for style, text, *_rest in fn()]
+    return shown
 
 
 def safe_dim(fn: Callable[[], Dimension]) -> Callable[[], Dimension]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +25,7 @@ from p2p.transcript.file import TranscriptHeader
 from . import i18n
 from .args import data_dir, resume_flags
 from .i18n import _, ngettext
-from .words import local_names, rules_label, rules_name, rules_short, you_label
+from .words import local_names, rules_label, rules_name, rules_short, wrap, you_label
 
 
 def base_dir(args: argparse.Namespace) -> Path:
@@ -189,6 +190,7 @@ def side_label(report: GameReport, side: int, names: Sequence[str] | None = None
 
 
 def run(args: argparse.Namespace) -> int:
+    width = min(80, i18n.terminal_width(sys.stdout))     # 80 in a file or a pipe
     skipped: list[Path] = []
     games = saved_games(data_dir(args), skipped)
     if skipped:
@@ -200,7 +202,7 @@ def run(args: argparse.Namespace) -> int:
                 "millebornes verify FOLDER/transcript.mbt says what is wrong with them)",
                 len(skipped)) % {"n": len(skipped), "path": base_dir(args),
                                  "names": ", ".join(p.name[:SHORT] for p in skipped[:5])
-                                 + (", …" if len(skipped) > 5 else "")}, 80):
+                                 + (", …" if len(skipped) > 5 else "")}, width):
             print(i18n.display(line))
     if not games:
         print(i18n.display(_("No saved games in %(path)s. Play one with `millebornes play`.")
@@ -209,18 +211,32 @@ def run(args: argparse.Namespace) -> int:
     pad = i18n.pad
     head = [pad(_("id"), SHORT), pad(_("date"), 16), pad(_("rules"), 9), pad(_("state"), 24),
             _("players")]
-    print(i18n.display("  ".join(head)))
+    rows = []
     for g in games:
         state = game_state(g)
         # "You" (translated) only for this computer's seat; another player so named
         # is "You N"
         players = ", ".join(you_label(n) + ("*" if s == g.seat else "")
                             for s, n in enumerate(local_names(g.players, g.seat)))
-        print(i18n.display(f"{g.short_id:<{SHORT}}  {g.when:%Y-%m-%d %H:%M}  "
-                           f"{pad(rules_short(g.rules), 9)}  {pad(state, 24)}  {players}"))
-        if g.options:
-            for line in i18n.wrap(g.options, 80 - SHORT - 2):
-                print(i18n.display(" " * (SHORT + 2) + line))
+        rows.append((g, state, players))
+    table = ["  ".join(head)] + [
+        f"{g.short_id:<{SHORT}}  {g.when:%Y-%m-%d %H:%M}  {pad(rules_short(g.rules), 9)}  "
+        f"{pad(state, 24)}  {players}" for g, state, players in rows]
+    if max(i18n.cells(line) for line in table) <= width:
+        print(i18n.display(table[0]))
+        for line, (g, _state, _players) in zip(table[1:], rows, strict=True):
+            print(i18n.display(line))
+            if g.options:
+                for w in i18n.wrap(g.options, width - SHORT - 2):
+                    print(i18n.display(" " * (SHORT + 2) + w))
+    else:
+        # a terminal narrower than the table (which it cut mid-word, "s" / "tate"): each
+        # game on lines of its own, its id and date first
+        for g, state, players in rows:
+            print(i18n.display(f"{g.short_id}  {g.when:%Y-%m-%d %H:%M}"))
+            for part in (f"{rules_short(g.rules)}, {state}", players, g.options):
+                for w in (wrap(part, width, "  ") if part else []):
+                    print(i18n.display(w))
     # with the options that find these games again (a bare "replay ID" looked in the
     # default folder and found none)
     flags = resume_flags(args)[1].strip()
@@ -229,6 +245,6 @@ def run(args: argparse.Namespace) -> int:
               if flags else
               _("(* you) Saved in %(path)s. Use an id with: millebornes verify ID, "
                 "millebornes replay ID, millebornes resume ID") % {"path": base_dir(args)})
-    for line in i18n.wrap(footer, 80):
+    for line in i18n.wrap(footer, width):
         print(i18n.display(line))
     return 0

@@ -36,6 +36,7 @@ from .words import (
     WIDTH,
     command_for,
     final_line,
+    key_lines,
     leave_question,
     move_limit_note,
     peer_label,
@@ -196,23 +197,31 @@ class PlainSession:
         self.eof = False
         self.asked_bot: set[int] = set()   # silent seats a new bot was asked for (--auto)
 
+    def width(self) -> int:
+        """The columns a line is kept within: :data:`WIDTH`, or a narrower terminal's own
+        (at 40 columns the terminal cut the board mid-word: "Battle: not sta" / "rted")."""
+        return min(WIDTH, i18n.terminal_width(self.out))
+
     def say(self, text: str = "") -> None:
-        """Lines to the terminal, each within :data:`WIDTH`: a longer one (an event, a
-        reason in a wordy language) is wrapped at spaces under its own indent or ``* ``
-        (the boards are laid out to fit and pass untouched)."""
+        """Lines to the terminal, each within :meth:`width`: a longer one (an event, a
+        reason in a wordy language, a board on a narrow terminal) is wrapped at spaces
+        under its own indent or ``* `` (the boards are laid out to fit 80 columns)."""
         out: list[str] = []
+        width = self.width()
         for line in text.split("\n"):
-            if i18n.cells(line) <= WIDTH:
+            if i18n.cells(line) <= width:
                 out.append(line)
                 continue
             body = line.lstrip(" ")
             indent = " " * (len(line) - len(body))
-            if body.startswith("* "):
-                indent, body = indent + "  ", body[2:]
-                first = line[:len(indent) - 2] + "* "
-            else:
-                first = indent
-            wrapped = wrap(body, WIDTH, indent)
+            if not body.startswith("* "):
+                # a command and what it does stay side by side, or one under the other
+                # (wrapped at spaces, "coup / pass answer a hazard" ran them together)
+                out += key_lines(line, width)
+                continue
+            indent, body = indent + "  ", body[2:]
+            first = line[:len(indent) - 2] + "* "
+            wrapped = wrap(body, width, indent)
             out += [first + wrapped[0][len(indent):], *wrapped[1:]]
         self.out.write("\n".join(i18n.display(line) for line in out) + "\n")
 
@@ -292,7 +301,7 @@ class PlainSession:
                           peer_label(p.name, p.kind, p.state) for p in d.peers())
         for line in i18n.wrap(_("Mille Bornes, %(rules)s: %(seats)s. Type help for the "
                                 "commands.") % {"rules": rules_name(d.rules.preset),
-                                                "seats": seats}, WIDTH):
+                                                "seats": seats}, self.width()):
             self.say(line)
         while True:
             while d.others_pending():

@@ -47,7 +47,7 @@ from .games import own_seat, transcript_of
 from .i18n import N_, _, ngettext
 from .replay_view import ReplayModel, all_hands_lines, step_lines
 from .verify import refused, unreadable_path
-from .words import error_line, unknown_key_line, verify_lines, wrap
+from .words import WIDTH, error_line, key_lines, unknown_key_line, verify_lines, wrap
 
 REPLAY_HELP = N_("""\
 Replay of a game: every finished hand, step by step, with every player's
@@ -159,13 +159,22 @@ def run_plain_replay(model: ReplayModel, summary: str, out: TextIO | None = None
     steps = ngettext("%(n)d step", "%(n)d steps", len(model)) % {"n": len(model)}
     head = _("Replay of a verified game: %(names)s; %(hands)s, %(steps)s; every player's "
              "cards face up.") % {"names": names, "hands": hands, "steps": steps}
-    for line in i18n.wrap(head, 80):
-        out.write(i18n.display(line) + "\n")
+    # within 80 columns, or a narrower terminal's (at 40 the terminal cut every board line
+    # mid-word: "Battle: not star" / "ted."): broken at spaces, a table between columns
+    width = min(WIDTH, i18n.terminal_width(out))
+
+    def write(line: str) -> None:
+        out.write("".join(i18n.display(w) + "\n" for w in key_lines(line, width)))
+
+    for line in i18n.wrap(head, width):
+        write(line)
     for i in range(len(model)):
         out.write("\n")
         for line in render.plain(step_lines(model, i, lang)):
-            out.write(i18n.display(line) + "\n")
-    out.write("\n" + "\n".join(i18n.display(x) for x in summary.split("\n")) + "\n")
+            write(line)
+    out.write("\n")
+    for line in summary.split("\n"):
+        write(line)
     return 0
 
 
@@ -240,7 +249,8 @@ class ReplayApp:
     def _too_small_fragments(self) -> StyleAndTextTuples:
         rows, cols = self._size()
         text = _("The replay needs a terminal of at least %(need)s; this one is %(size)s. "
-                 "Please make it larger. q leaves.") % {
+                 "Please make it larger. q leaves; replay --plain prints every step as "
+                 "text, which fits any terminal.") % {
                      "need": f"{MIN_COLS}×{MIN_ROWS}", "size": f"{cols}×{rows}"}
         return [("class:title", i18n.display("Mille Bornes") + "\n\n"),
                 ("", "\n".join(i18n.display(w) for w in wrap(text, max(10, cols - 1))))]

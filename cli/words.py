@@ -316,6 +316,35 @@ def wrap(text: str, width: int = WIDTH, indent: str = "") -> list[str]:
     return [indent + w for w in i18n.wrap(text, max(1, width - i18n.cells(indent)))]
 
 
+#: Between two columns of a key line ("select a card      p  play it"): three spaces or
+#: more; a key and what it does are two apart.
+_COLUMN_GAP = re.compile(r"( {3,})")
+
+
+def key_lines(line: str, width: int) -> list[str]:
+    """One line of the help laid out in ``width`` cells: as written when it fits; else its
+    columns (a key and what it does, three spaces or more apart) go onto as many lines as
+    they need, each at the line's indent, so that a key stays beside what it does (wrapped
+    at spaces, a 60-column help ran them together: "select a card p play it d discard it");
+    a line with no columns, or a column wider than a line, is wrapped at spaces."""
+    if i18n.cells(line) <= width:
+        return [line]
+    indent = line[:len(line) - len(line.lstrip())]
+    parts = _COLUMN_GAP.split(line.strip())
+    out: list[str] = []
+    current = indent + parts[0]
+    for gap, column in zip(parts[1::2], parts[2::2], strict=True):
+        if i18n.cells(current + gap + column) <= width:
+            current += gap + column
+        else:
+            out.append(current)
+            current = indent + column
+    out.append(current)
+    return [w for piece in out
+            for w in ([piece] if i18n.cells(piece) <= width
+                      else wrap(piece.strip(), width, indent))]
+
+
 def paragraph(text: str, width: int = WIDTH) -> str:
     """``text`` wrapped at ``width`` (:data:`WIDTH` unless a caller knows the terminal's:
     ``i18n.terminal_width``) for the terminal, as one string to print (the lines said
