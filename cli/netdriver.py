@@ -159,7 +159,9 @@ class NetDriver:
         self._shown_hand = peer.hand_no
         self._held: Any = None                   # final view of a finished hand
         self._held_scores: Any = None
-        self._last_view: Any = None
+        # the hand on screen as last seen: a resumed peer's own, from its saved log (a
+        # takeover read before any redraw held the next hand's cards under "Hand 1 over")
+        self._last_view: Any = peer.view()
         self._seen = 0
         self._news = 0                           # the peer's news count last seen
         # each other seat's transport state as last said ("gone" or not), so that a player

@@ -219,3 +219,35 @@ def test_a_player_with_a_name_of_their_own_is_you_in_every_sentence() -> None:
     assert not [x for x in said if "Zoé" in x], [x for x in said if "Zoé" in x]
     assert any(" you play first;" in x for x in said), said
     assert any(x.startswith(("Match over: you win.", "Hand 1 over: you completed")) for x in said)
+
+
+def test_a_resumed_players_voided_hand_is_held_with_its_own_cards() -> None:
+    """Newcomer pass 10: Ben resumed after a bot took his seat; the takeover (hand 1 left
+    without a score) was read before the screen had drawn anything, and the hand held
+    under "Hand 1 over. Press Enter for hand 2" showed hand 2's cards."""
+    from types import SimpleNamespace
+
+    from cli.netdriver import NetDriver
+    from engine import Seating, new_hand, preset, view_of
+    from p2p.table import SessionEvent
+
+    rules, seating = preset("classic"), Seating.solo(2)
+    deck = list(rules.deck(seating))
+    hand1 = view_of(new_hand(rules, seating, deck, 0), 1)
+    hand2 = view_of(new_hand(rules, seating, deck[::-1], 1), 1)
+    shown = [hand1]
+    events: list[SessionEvent] = []
+    peer = SimpleNamespace(
+        me=1, names=["Ann", "Ben"], cfg=SimpleNamespace(rules=rules, seating=seating, n=2),
+        hand_no=0, view=lambda: shown[0], takeovers=[], finished=False, stopped=None,
+        paused=False, agreed_end=None, drain_events=lambda: [events.pop(0) for _ in events[:]],
+        peer_state=lambda seat: "connected", quit_for_now=lambda seat: False)
+    d = NetDriver(peer)                                      # type: ignore[arg-type]
+    # the saved log was hand 1's; the table has agreed the takeover and dealt hand 2
+    shown[0], peer.hand_no = hand2, 1
+    peer.takeovers = [SimpleNamespace(seat=1, hand=0, runner=0)]
+    events += [SessionEvent("takeover", "", {"hand": 0, "seat": 1, "runner": 0}),
+               SessionEvent("hand-start", "", {"hand": 1})]
+    said = d.events
+    assert d.hand_over and d.hand_no == 1, said
+    assert d.view().hands == hand1.hands and d.view().hands != hand2.hands
