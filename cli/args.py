@@ -14,6 +14,7 @@ import getpass
 import math
 import os
 import shlex
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
@@ -24,7 +25,7 @@ from engine.bots import bot_names, is_bot_name, parse_bot_spec
 from . import i18n
 from .bot_limit import try_make
 from .i18n import N_, _, ngettext
-from .words import reply
+from .words import reply, rule_options_text
 
 #: Bot names offered at a local table, in seat order after the human.
 BOT_NAMES = ("Bo", "Cy", "Di", "Ed", "Flo")
@@ -290,11 +291,27 @@ class Parser(argparse.ArgumentParser):
 
 # ----- the parser -----------------------------------------------------------------------
 
+class _RuleOption(argparse.Action):
+    """``--option NAME=VALUE``, one more each time; ``--option help`` says every option,
+    its value in each preset and what it does, and exits, as ``--help`` does (options
+    were explained nowhere: a wrong one was refused with their names alone)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        text = str(values)
+        if text.strip().lower() in ("help", "list", "?"):
+            print(rule_options_text(preset("classic").to_dict(), preset("modern").to_dict(),
+                                    i18n.terminal_width(sys.stdout)))
+            parser.exit(0)
+        setattr(namespace, self.dest, [*(getattr(namespace, self.dest, None) or []), text])
+
+
 def _rules_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", default="classic", choices=["classic", "modern"],
                    help=_("rule preset (default: classic)"))
-    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help=_("change one rule option, e.g. fast_play=yes (repeatable)"))
+    p.add_argument("--option", action=_RuleOption, default=[], metavar="NAME=VALUE",
+                   help=_("change one rule option, e.g. fast_play=yes (repeatable; "
+                          "--option help lists them)"))
     p.add_argument("--teams", default=None, metavar="AxB",
                    help=_("A teams of B players: 2x2, 2x3 or 3x2"))
 
@@ -451,8 +468,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
                         "search:playouts=100,heuristic,expert)"))
     p.add_argument("--rules", default="classic", choices=["classic", "modern"],
                    help=_("rule preset (default: classic)"))
-    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help=_("change one rule option (repeatable)"))
+    p.add_argument("--option", action=_RuleOption, default=[], metavar="NAME=VALUE",
+                   help=_("change one rule option (repeatable; --option help lists them)"))
     p.add_argument("--players", type=int, default=None, help=_("players at each table (2-6)"))
     p.add_argument("--teams", default=None, metavar="AxB", help=_("teams: 2x2, 2x3 or 3x2"))
     p.add_argument("--deals", type=count(1, MAX_MATCHES, "--deals"), default=50,

@@ -352,6 +352,54 @@ def paragraph(text: str, width: int = WIDTH) -> str:
     return "\n".join(i18n.display(line) for line in wrap(text, width))
 
 
+#: What each rule option does, for ``--option help`` (the engine's names and values are
+#: what is typed; docs/rules.md has the rules they change).
+RULE_OPTION_WORDS = {
+    "draw_discard": N_("a player may draw the top card of the discard pile instead of the "
+                       "draw pile"),
+    "exhaustion": N_("when the draw pile is empty: play_out (play on without drawing) or "
+                     "reshuffle (the discards become a new draw pile)"),
+    "roll_after_remedy": N_("after a remedy or a safety cures a hazard, a Roll is needed "
+                            "again to move"),
+    "exact_finish": N_("no distance card may take a player past the trip (no: reaching it "
+                       "or more ends the hand)"),
+    "target": N_("the trip in km: 700 or 1000 (0: 1000 for two teams of partners, else "
+                 "700)"),
+    "extension": N_("a player who reaches exactly 700 km may extend the trip to 1000"),
+    "remove_hazards": N_("with 2 or 3 players, 5 hazards are taken out of the deck"),
+    "scoring": N_("how a hand is scored: classic or modern"),
+    "match_target": N_("the points that win the match (0: a match of one hand)"),
+    "stack_hazards": N_("a battle hazard may go on another one"),
+    "attacker_started": N_("battle hazards only from a player who has started"),
+    "start_rolling": N_("every player starts with a Roll already played"),
+    "fast_play": N_("a hazard may be answered at once with its remedy, out of turn; a turn "
+                    "may discard several cards and draw back up to 6"),
+    "extension_official": N_("the extension scores 200 for its caller on success, else 200 "
+                             "for each opponent"),
+    "reshuffle_limit": N_("reshuffles allowed with no distance played since the one before "
+                          "(after them, the hand is played out without drawing)"),
+    "max_turns": N_("a hand ends after this many turns"),
+}
+
+
+def rule_options_text(classic: Mapping[str, Any], modern: Mapping[str, Any],
+                      width: int) -> str:
+    """``--option help``: every rule option, its value in each preset and what it does,
+    wrapped at ``width`` (the refusal of a wrong option listed the names alone)."""
+    def shown(value: Any) -> str:
+        return ("yes" if value else "no") if isinstance(value, bool) else str(value)
+
+    lines = wrap(_("Rule options: --option NAME=VALUE changes one (yes/no for those that "
+                   "are on or off); the values of the two presets are shown."), width)
+    for name, words in RULE_OPTION_WORDS.items():
+        lines.append("")
+        lines += wrap(_("%(name)s (classic: %(classic)s, modern: %(modern)s)") % {
+            "name": name, "classic": shown(classic[name]), "modern": shown(modern[name])},
+            width)
+        lines += wrap(_(words), width, "    ")
+    return "\n".join(i18n.display(line) for line in lines)
+
+
 def say_paragraph(text: str, stream: TextIO, flush: bool = False) -> None:
     """Print ``text`` on ``stream`` wrapped at its width: a terminal's own, 80 columns for
     anything else (the lobby's and the host's sentences ran past a narrow terminal's
@@ -1236,7 +1284,8 @@ def _rule_fault_text(why: str, data: Mapping[str, Any], fallback: str) -> str:
         return _("option %(option)s must look like NAME=VALUE") % {
             "option": _shown(data["text"])}
     if why == "unknown-option":
-        return _("unknown rule option %(name)s; known: %(known)s") % {
+        return _("unknown rule option %(name)s; known: %(known)s (--option help says what "
+                 "each does)") % {
             "name": _shown(data["option"]),
             "known": ", ".join(_data(n, 40) for n in data["known"])}
     if why == "not-yes-no":

@@ -173,7 +173,8 @@ def parse_option(text: str) -> tuple[str, Any]:
     ftypes = {f.name: f.type for f in fields(Rules)}
     if name not in ftypes or name == "preset":
         known = sorted(n for n in ftypes if n != "preset")
-        raise RuleOptionError(f"unknown rule option {name!r}; known: " + ", ".join(known),
+        raise RuleOptionError(f"unknown rule option {name!r}; known: " + ", ".join(known)
+                              + " (--option help says what each does)",
                               "unknown-option", {"option": name, "known": known})
     default = getattr(CLASSIC, name)
     raw = raw.strip()

@@ -597,3 +597,31 @@ def test_a_typo_in_the_joiners_lobby_is_said_unknown(tmp_path: Path) -> None:
     # before the host answers ("type 'sit N' to take seat N" read as if none was taken)
     assert said.count("'sit N' moves you to free seat N") == 2, said
     assert "take seat" not in said, said
+
+
+def test_option_help_says_what_each_rule_option_does() -> None:
+    """`--option` was explained nowhere: a wrong one was refused with the names alone, and
+    `--option help` was refused too. It lists every option, its value in each preset and
+    what it does, as --help does; the refusal points to it."""
+    import dataclasses
+
+    from cli.words import RULE_OPTION_WORDS
+    from engine import Rules
+
+    names = [f.name for f in dataclasses.fields(Rules) if f.name != "preset"]
+    assert sorted(RULE_OPTION_WORDS) == sorted(names)      # a new option needs its words
+    for verb in ("play", "host", "simulate", "tournament"):
+        r = cli(verb, "--option", "help")
+        assert r.returncode == 0 and "Traceback" not in r.stderr, (verb, r.stderr)
+        lines = r.stdout.splitlines()
+        assert all(len(line) <= 80 for line in lines), lines
+        for name in names:
+            assert any(line.startswith(f"{name} (classic: ") for line in lines), (verb, name)
+    said = " ".join(cli("play", "--option", "help").stdout.split())
+    assert "draw_discard (classic: no, modern: yes) a player may draw the top card of the " \
+        "discard pile instead of the draw pile" in said, said
+    assert "exhaustion (classic: play_out, modern: reshuffle)" in said
+    r = cli("play", "--option", "fastplay=yes")
+    assert r.returncode == 2 and "(--option help says what each does)" in r.stderr, r.stderr
+    r = cli("--lang", "fr", "play", "--option", "help")
+    assert r.returncode == 0 and "draw_discard (classiques : no, modernes : yes)" in r.stdout
