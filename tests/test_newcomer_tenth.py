@@ -133,24 +133,28 @@ def _on_a_terminal(columns: int, write: Callable[[TextIO], None]) -> str:
     attrs[1] &= ~termios.ONLCR                     # "\n" as written
     termios.tcsetattr(slave, termios.TCSANOW, attrs)
     chunks: list[bytes] = []
-
-    def drain() -> None:
-        while True:
-            try:
-                data = os.read(master, 65536)
-            except OSError:
-                return
-            if not data:
-                return
-            chunks.append(data)
-
-    reader = threading.Thread(target=drain, daemon=True)
+    reader = threading.Thread(target=lambda: chunks.append(_read_to_the_end(master)),
+                              daemon=True)
     reader.start()
     with open(slave, "w", encoding="utf-8", closefd=True) as out:
         write(out)
     reader.join(5)
     os.close(master)
     return b"".join(chunks).decode("utf-8")
+
+
+def _read_to_the_end(master: int) -> bytes:
+    """All a pty's other end wrote, until it was closed."""
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:              # Linux: EIO once the other end is closed
+            break
+        if not data:
+            break
+        chunks.append(data)
+    return b"".join(chunks)
 
 
 def _plain_on_a_terminal(columns: int, commands: str) -> str:
@@ -309,17 +313,8 @@ def test_games_on_a_narrow_terminal_puts_each_game_on_lines_of_its_own(tmp_path:
     proc = subprocess.run([sys.executable, "-m", "cli", "games", "--data-dir", str(tmp_path)],
                           stdout=slave, stderr=subprocess.PIPE, env=env, timeout=60, check=False)
     os.close(slave)
-    chunks = []
-    while True:
-        try:
-            data = os.read(master, 65536)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
+    shown = _read_to_the_end(master).decode("utf-8").replace("\r\n", "\n")
     os.close(master)
-    shown = b"".join(chunks).decode("utf-8").replace("\r\n", "\n")
     assert proc.returncode == 0, proc.stderr
     lines = shown.splitlines()
     assert all(i18n.cells(line) <= 40 for line in lines), lines
