@@ -81,6 +81,13 @@ async def until(cond: Callable[[], bool], timeout: float = 10.0) -> None:
         await asyncio.sleep(0.01)
 
 
+def ctrl_c_as_a_terminal_gives_it() -> None:
+    """``preexec_fn`` for a child that a test sends SIGINT (the person's Ctrl-C): a shell's
+    background job (CI under nohup or ``&``) starts its children with SIGINT ignored, and
+    Python then never raises KeyboardInterrupt. A terminal gives the default."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_joiner(hport: int, jport: int, jdir: Path, jkey: Path) -> subprocess.Popen[bytes]:
     """``millebornes join --auto`` as Ben, in its own process (so it can be killed like a
     player closing the terminal), joining the table at 127.0.0.1:``hport``."""
@@ -90,7 +97,8 @@ def start_joiner(hport: int, jport: int, jdir: Path, jkey: Path) -> subprocess.P
             "sys.exit(join.run(a, out=io.StringIO(), inp=io.StringIO('')))")
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
     return subprocess.Popen([sys.executable, "-c", code], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            preexec_fn=ctrl_c_as_a_terminal_gives_it)
 
 
 def wait_into_first_hand(jdir: Path, limit: float = 30.0) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cli_helpers import ctrl_c_as_a_terminal_gives_it
 
 from engine.testing import install_plugin
 
@@ -120,7 +121,7 @@ def _cli(plugin_dir: Path, *argv: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(plugin_dir), str(ROOT)])}
     return subprocess.run([sys.executable, "-m", "cli.main", *argv], capture_output=True,
                           text=True, env=env, cwd=str(ROOT), timeout=120,
-                          stdin=subprocess.DEVNULL)
+                          stdin=subprocess.DEVNULL, preexec_fn=ctrl_c_as_a_terminal_gives_it)
 
 
 def test_a_bot_that_forks_in_simulate_is_a_fault_and_the_run_is_not_copied(

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_helpers import ctrl_c_as_a_terminal_gives_it
 from cli_helpers import within as _within
 
 from cli.logs import LOG_NAME, setup_logging
@@ -432,11 +433,9 @@ def _interrupt_at_prompt(*argv: str) -> tuple[int, str]:
     import select
     import signal
     env = dict(os.environ, PYTHONPATH=str(ROOT), MILLEBORNES_DELAY="0")
-    # SIGINT as a terminal gives it: a shell's background job (CI under nohup, `&`) starts
-    # its children with it ignored, and Python then never raises KeyboardInterrupt
     proc = subprocess.Popen([sys.executable, "-m", "cli", *argv], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            preexec_fn=ctrl_c_as_a_terminal_gives_it)
     assert proc.stdout is not None
     seen = b""
     deadline = time.monotonic() + 60
