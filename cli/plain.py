@@ -193,6 +193,8 @@ class PlainSession:
         # slow, Bo gone) is another line
         self.waits_said: set[str] = set()
         self.waits_hand = 0
+        #: that a bot plays this player's seat was said (once, as soon as it is known)
+        self.watching_said = False
         self.turn_said: object = None     # whose turn was last said
         self.eof = False
         self.asked_bot: set[int] = set()   # silent seats a new bot was asked for (--auto)
@@ -316,6 +318,7 @@ class PlainSession:
                 if self._between_moves(0.0) is False:
                     return 0
             self.flush_events()
+            self.say_watching()
             if d.hand_over:
                 self.show_scores()
                 if d.over:
@@ -457,6 +460,17 @@ class PlainSession:
         silent_words = getattr(self.driver, "silent_words", None)   # a network table
         said = silent_words(plain=True) if silent_words is not None else None
         return said if said is not None else self.driver.activity()
+
+    def say_watching(self) -> None:
+        """Tell a player whose seat a bot took that they watch, once, as soon as the
+        console knows it: it was said only when the table paused, and a table of bots
+        that never paused said it never, over a whole match."""
+        line = self.watching()
+        if line and not self.watching_said:
+            self.watching_said = True
+            self.waits_said.add(line)
+            self.say("* " + line)
+            self.out.flush()
 
     def show_activity(self) -> None:
         """What the table waits for besides a move, said once each time it changes, and
