@@ -145,13 +145,11 @@ class NetDriver:
         self._wait: tuple[int, TableStep, int] | None = None
         self._wait_since = 0.0
         self._announced = -1                     # the hand whose start the log has said
-        # moves of a hand the player has not moved on to yet (they still read the last
-        # one's scores): said after that hand's "the cards are dealt", not before it
-        self._later: list[tuple[int, str]] = []
-        # the log's events from a hand after the one on screen, in order: a watcher whose
-        # console fell behind a fast table (bots in every seat) still hears each hand's
-        # deal, moves and end in turn once it moves on (the next hand's end had passed
-        # unseen, and no move was said again: bug of a clean-clone CI run)
+        # the log's events from a hand after the one on screen, in order, said once the
+        # console moves on to it: after that hand's "the cards are dealt" (the next hand's
+        # moves came before it while the player read the scores), and for a watcher whose
+        # console fell behind a fast table, each hand's deal, moves and end in turn (the
+        # next hand's end had passed unseen, and no move was said again)
         self._ahead: list[SessionEvent] = []
         self._match_said: Match | None = None    # the match as of the last hand-end said
         # protocol hand number on screen: the peer's own (a resumed peer may be in the
@@ -337,10 +335,6 @@ class NetDriver:
                    for ev in events if ev.kind in ("action", "hand-start", "hand-end")):
             self._announce()
         self._say_draw()
-        if self._later:
-            due = [(h, w) for h, w in self._later if self._said_start_of(h)]
-            self._events.extend(w for _, w in due)
-            self._later = [item for item in self._later if item not in due]
         for ev in events:
             if self._draw_unsaid is not None and ev.kind in ("action", "hand-end") \
                     and int(ev.data.get("hand", -1)) == self._draw_unsaid[0] < self.peer.hand_no:
@@ -382,10 +376,7 @@ class NetDriver:
                     and action.source == "pile" and ev.data.get("before") is not None:
                 self._draw_unsaid = (int(ev.data.get("hand", self._shown_hand)),
                                      ev.data["before"], action)
-            if words and ev.kind == "action" and not self._said_start_of(
-                    int(ev.data.get("hand", self._shown_hand))):
-                self._later.append((int(ev.data.get("hand", self._shown_hand)), words))
-            elif words:
+            if words:
                 self._events.append(words)
         self._announce()
         self._say_draw()
@@ -445,10 +436,6 @@ class NetDriver:
                 name = self.current_names()[seat]
                 self._events.append(went_silent_line(name, self.step_limit) if gone
                                     else back_again_line(name))
-
-    def _said_start_of(self, hand: int) -> bool:
-        """Whether the log has come to ``hand`` (said its start, or moved past it)."""
-        return hand < self._shown_hand or hand == self._announced
 
     def _words(self, ev: SessionEvent) -> str:
         """A session event in the console's words ("" for what is not worth a line)."""
