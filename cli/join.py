@@ -101,8 +101,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         # a container bridge) announces some this computer cannot reach
         peers = list(t.endpoints[:MAX_TRIED]) or [t.endpoint]
         fingerprint, host_curve_key = t.fingerprint, t.curve_key
-        print(i18n.display(_("joining %(table)s at %(address)s") % {"table": repr(t.name),
-                                                      "address": peers[0]}), file=say)
+        say_paragraph(_("joining %(table)s at %(address)s") % {"table": repr(t.name),
+                                                 "address": peers[0]}, say)
     reader = LineReader(inp)
     if "@" in peers[0]:
         user_fp = peers[0].partition("@")[0]
@@ -123,8 +123,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
             if i + 1 == len(peers):
                 raise
             print(i18n.display(str(exc)), file=say)
-            print(i18n.display(_("trying the table's next address, %(address)s")
-                               % {"address": peers[i + 1]}), file=say)
+            say_paragraph(_("trying the table's next address, %(address)s")
+                          % {"address": peers[i + 1]}, say)
         except BaseException:
             node.close()
             raise
@@ -240,7 +240,7 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             # only once a lobby state signed with that key came: the key a connection
             # claims is no key until it signed something
             shown_key = True
-            print(i18n.display(host_key_line(client, address, checked)), file=say)
+            say_host_key(client, address, checked, say)
         st = client.state
         if st is None and client.host_signing_key == client.identity.public_key:
             # the table is this very key's: a second player on this account (said as soon
@@ -363,14 +363,24 @@ def sit_refusal(state: LobbyState, wanted: int, mine: int | None) -> str:
     return ""
 
 
-def host_key_line(client: LobbyClient, address: str, checked: bool = True) -> str:
+def host_key_lines(client: LobbyClient, address: str, checked: bool = True) -> list[str]:
     """The host's key as the player should see it: checked against the fingerprint the
-    player gave (``checked``), or trusted on first use (then how to check it next time): a
-    fingerprint from a LAN announcement is the announcer's word, not the player's."""
+    player gave (``checked``), or trusted on first use, then the ``--peer`` form that checks
+    it next time on a line of its own (a sentence is wrapped at the terminal's width, and
+    a command cut at a space would not paste): a fingerprint from a LAN announcement is the
+    announcer's word, not the player's."""
     fp = key_fingerprint(client.host_key or b"")
     if client.host_fp is not None and checked:
-        return _("the host's key is %(key)s, as expected") % {"key": fp}
+        return [_("the host's key is %(key)s, as expected") % {"key": fp}]
     host = address.rpartition("@")[2].removeprefix("tcp://")   # the --peer form
-    return (_("the host's key is %(key)s (trusted on first use: compare it with the host's "
-              "screen; next time --peer %(key)s@%(host)s checks it)")
-            % {"key": fp, "host": host})
+    return [_("the host's key is %(key)s (trusted on first use: compare it with the host's "
+              "screen); next time, this address checks it:") % {"key": fp},
+            f"  --peer {fp}@{host}"]
+
+
+def say_host_key(client: LobbyClient, address: str, checked: bool, say: TextIO) -> None:
+    """:func:`host_key_lines` said: the sentence wrapped, the command whole."""
+    sentence, *command = host_key_lines(client, address, checked)
+    say_paragraph(sentence, say)
+    for line in command:
+        print(line, file=say)

@@ -148,12 +148,12 @@ def test_cannot_listen_names_the_address_and_port_in_swedish() -> None:
 def test_the_host_key_line_in_vietnamese() -> None:
     from types import SimpleNamespace
 
-    from cli.join import host_key_line
+    from cli.join import host_key_lines
     client = SimpleNamespace(host_key=b"\x02" * 32, host_fp=None)
     with i18n.using("vi"):
-        line = host_key_line(client, "10.0.0.7:4770")  # type: ignore[arg-type]
-    assert line.startswith("khóa của chủ bàn là ")
-    assert "--peer " in line and "@10.0.0.7:4770" in line
+        sentence, command = host_key_lines(client, "10.0.0.7:4770")  # type: ignore[arg-type]
+    assert sentence.startswith("khóa của chủ bàn là ") and sentence.endswith(":")
+    assert command.startswith("  --peer ") and command.endswith("@10.0.0.7:4770")
 
 
 # ----- known players and the lobby: data in p2p, words in cli -------------------------------

@@ -19,10 +19,11 @@ import pytest
 import zmq
 from cli_helpers import Logged, free_port
 
+from cli import i18n
 from engine import Seating, preset
 from engine.bots import make_bot
 from p2p.audit import verify_game
-from p2p.crypto.identity import Identity
+from p2p.crypto.identity import Identity, fingerprint
 from p2p.net.transport import Node
 from p2p.table.config import TableConfig
 from p2p.table.lobby import LobbyClient, LobbyError, LobbyHost, TableStart, parse_lobby
@@ -620,7 +621,7 @@ def test_join_by_fingerprint_matches_keys_only_and_only_a_given_key_is_as_expect
     expected fingerprint came from the same (untrusted) announcement."""
     from types import SimpleNamespace
 
-    from cli.join import host_key_line, table_matches
+    from cli.join import host_key_lines, table_matches
     friend = SimpleNamespace(name="Alice's table", fingerprint="S4SE5-YZL6Q")
     mallory = SimpleNamespace(name="S4SE5-YZL6Q", fingerprint="27D3Q-R4U7Z")
     assert table_matches(friend, "S4SE5-YZL6Q") and table_matches(friend, "s4se5-yzl6q")
@@ -628,9 +629,31 @@ def test_join_by_fingerprint_matches_keys_only_and_only_a_given_key_is_as_expect
     assert table_matches(friend, "Alice's table") and not table_matches(mallory, "Alice's table")
     key = Identity.generate().public_key
     client = SimpleNamespace(host_key=key, host_fp="27D3Q-R4U7Z")
-    assert "as expected" in host_key_line(client, "10.0.0.7:4770", checked=True)  # type: ignore[arg-type]
-    said = host_key_line(client, "10.0.0.7:4770", checked=False)  # type: ignore[arg-type]
+    assert "as expected" in host_key_lines(client, "10.0.0.7:4770", checked=True)[0]  # type: ignore[arg-type]
+    said = "\n".join(host_key_lines(client, "10.0.0.7:4770", checked=False))  # type: ignore[arg-type]
     assert "as expected" not in said and "trusted on first use" in said
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "sv", "vi", "af", "ug"])
+def test_the_joiners_host_key_sentence_fits_the_width_and_its_command_stays_whole(
+        lang: str) -> None:
+    """The joiner's "trusted on first use" sentence was printed as one line of about 125
+    columns: an 80-column terminal cut it mid-word ("ne|xt time"), and the ``--peer``
+    form to type next time could be cut too. The sentence now wraps at the width, and
+    the command stands whole on a line of its own."""
+    from types import SimpleNamespace
+
+    from cli.join import say_host_key
+    client = SimpleNamespace(host_key=Identity.generate().public_key, host_fp=None)
+    out = io.StringIO()                     # not a terminal: 80 columns
+    with i18n.using(lang):
+        say_host_key(client, "10.0.0.7:4770", False, out)  # type: ignore[arg-type]
+    lines = out.getvalue().splitlines()
+    assert len(lines) >= 3, lines           # a sentence of two lines or more, then the command
+    assert all(i18n.cells(line) <= 80 for line in lines), lines
+    fp = fingerprint(client.host_key)
+    assert lines[-1] == f"  --peer {fp}@10.0.0.7:4770", lines
+    assert fp in lines[0] and "--peer" not in "".join(lines[:-1]), lines
 
 
 def test_lobby_prints_each_table_at_a_bounded_rate_with_its_key_pinned(
