@@ -521,9 +521,12 @@ class NetDriver:
 
     def silent_is_back(self) -> bool:
         """The seat the table paused on is connected again (its move will lift the pause
-        when it comes)."""
+        when it comes). A player who said they quit is not back until they answer again:
+        their computer stays connected for a moment as it closes, and "Ben is connected
+        again" said between "Ben quit for now" and "Ben left" read as a return."""
         silent = self.silent()
-        return silent is not None and self.peer.peer_state(silent) == "connected"
+        return silent is not None and self.peer.peer_state(silent) == "connected" \
+            and not self.peer.quit_for_now(silent)
 
     def silent_words(self, plain: bool) -> str | None:
         """What the table paused on a silent seat says, and where an agreement about it

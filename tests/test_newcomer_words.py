@@ -174,7 +174,8 @@ def test_a_paused_seat_whose_player_is_back_is_said_back_not_left() -> None:
         def __init__(self, state: str) -> None:
             # the table paused once Jo's computer had gone (it stopped answering)
             self.peer = SimpleNamespace(peer_state=lambda seat: state, stop_why={
-                "id": "unresponsive", "step": "game.act", "gone": True})
+                "id": "unresponsive", "step": "game.act", "gone": True},
+                quit_for_now=lambda seat: False)
 
         def replaced(self) -> None:
             return None
@@ -194,6 +195,46 @@ def test_a_paused_seat_whose_player_is_back_is_said_back_not_left() -> None:
     assert "press b" in back                                 # if the move never comes
     gone = NetDriver.activity(Driver("gone"))                # type: ignore[arg-type]
     assert gone is not None and gone.startswith("Jo left; the game is saved."), gone
+
+
+def test_a_player_who_quit_is_not_said_back_while_their_computer_closes() -> None:
+    """Played over the network: Ben typed quit; Ann's screen said "Ben quit for now",
+    then "Ben is connected again: the table goes on once their move arrives", then "Ben
+    left". His computer was still connected for a moment after his signed AWAY, and the
+    pause read that as his return. Until he answers again, he has left."""
+    from types import SimpleNamespace
+
+    from cli.netdriver import NetDriver
+
+    class Driver:
+        names = ["Ann", "Ben"]
+        seat, over, hand_no = 0, False, 1
+        broken: set[int] = set()
+        silent_is_back = NetDriver.silent_is_back
+        silent_words = NetDriver.silent_words
+
+        def __init__(self, quit: bool) -> None:
+            self.peer = SimpleNamespace(peer_state=lambda seat: "connected", stop_why={
+                "id": "unresponsive", "step": "game.act", "away": True},
+                quit_for_now=lambda seat: quit)
+
+        def replaced(self) -> None:
+            return None
+
+        def silent(self) -> int:
+            return 1
+
+        def agreement_status(self) -> None:
+            return None
+
+        def current_names(self) -> list[str]:
+            return self.names
+
+    closing = NetDriver.activity(Driver(quit=True))          # type: ignore[arg-type]
+    assert closing is not None and closing.startswith("Ben left; the game is saved."), closing
+    assert "connected again" not in closing
+    answered = NetDriver.activity(Driver(quit=False))        # type: ignore[arg-type]
+    assert answered is not None and answered.startswith("Ben is connected again"), answered
 
 
 def test_a_player_with_a_name_of_their_own_is_you_in_every_sentence() -> None:
