@@ -31,7 +31,7 @@ from .driver import LocalDriver, TableDriver
 from .i18n import _
 from .netdriver import NetDriver
 from .seats import listen
-from .words import paused_line, peer_stop_reason, saved_line, say_paragraph
+from .words import paused_line, peer_stop_reason, saved_line, say_paragraphs
 
 
 def run(args: argparse.Namespace) -> int:
@@ -68,10 +68,10 @@ def run(args: argparse.Namespace) -> int:
     short = table.transcript.parent.name[:8]
     # at the terminal's width (80 in a file or a pipe)
     if table.peer.finished:
-        say_paragraph(saved_line(str(table.transcript), short, resume_flags(args)[1]),
-                      sys.stdout)
+        say_paragraphs(saved_line(str(table.transcript), short, resume_flags(args)[1]),
+                       sys.stdout)
     else:
-        say_paragraph(paused_line(short, *resume_flags(args)), sys.stdout)
+        say_paragraphs(paused_line(short, *resume_flags(args)), sys.stdout)
     return code
 
 

@@ -58,6 +58,7 @@ from .words import (
     rules_label,
     saved_line,
     say_paragraph,
+    say_paragraphs,
     table_name_text,
     you_label,
 )
@@ -553,13 +554,13 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
     # wrapped at the terminal's width (at 80 it broke the resume command of a wide window
     # in two); 80 in a file or a pipe
     if peer.finished:
-        say_paragraph(_("The match is over.") + " "
-                      + saved_line(str(path), short, resume_flags(args)[1]), say)
+        said = saved_line(str(path), short, resume_flags(args)[1])
+        say_paragraphs([_("The match is over.") + " " + said[0], *said[1:]], say)
         return 0
     if peer.stopped and not peer.paused:
         say_paragraph(peer_stopped_line(peer), say)
         return code if code else 1
     # left while the table waited for a silent seat: a pause like any other, resumable
     # (it said "the match stopped" with no resume line, and exit code 1)
-    say_paragraph(paused_line(short, *resume_flags(args)), say)
+    say_paragraphs(paused_line(short, *resume_flags(args)), say)
     return code

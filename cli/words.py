@@ -875,22 +875,43 @@ ITEM_WORDS = {
 
 # ----- saved games and their checks -----------------------------------------------------
 
-def saved_line(path: str, short_id: str | None, verify_flags: str = "") -> str:
+class Command(str):
+    """A command for the player to type, said whole on a line of its own by
+    :func:`say_paragraphs`: wrapped like a sentence, it was cut at a space, and the two
+    lines pasted into a shell as two commands (the first without its ``--data-dir``)."""
+
+
+def say_paragraphs(parts: Sequence[str], stream: TextIO) -> None:
+    """Sentences wrapped at the stream's width (:func:`say_paragraph`), each
+    :class:`Command` whole and indented under the sentence that introduces it (a terminal
+    narrower than the command folds it itself, and a copy of it stays one line)."""
+    for part in parts:
+        if isinstance(part, Command):
+            print("  " + part, file=stream)
+        else:
+            say_paragraph(part, stream)
+
+
+def saved_line(path: str, short_id: str | None, verify_flags: str = "") -> list[str]:
     """``verify_flags``: the ``--data-dir`` that finds the game by its id (without it, the
-    command as shown said "no saved game has the id")."""
+    command as shown said "no saved game has the id"). The sentence, then the command
+    (:func:`say_paragraphs`)."""
     ref = (short_id + verify_flags) if short_id else path
-    return _("The game is saved in %(path)s. Anyone can check it with: millebornes verify "
-             "%(ref)s") % {"path": path, "ref": ref}
+    return [_("The game is saved in %(path)s. Anyone can check it with:") % {"path": path},
+            Command(f"millebornes verify {ref}")]
 
 
-def paused_line(short_id: str | None, resume_flags: str = "", verify_flags: str = "") -> str:
+def paused_line(short_id: str | None, resume_flags: str = "",
+                verify_flags: str = "") -> list[str]:
     """``resume_flags``/``verify_flags``: the options that find this player's copy again
     (its ``--data-dir``, ``--identity``, ``--plain``): without them a second player on one
-    account who typed the command as shown resumed the first player's seat."""
+    account who typed the command as shown resumed the first player's seat. Sentences and
+    commands in turn (:func:`say_paragraphs`)."""
     ref = f" {short_id}" if short_id else ""
-    return _("You left; the game is saved. Come back to it with: millebornes "
-             "resume%(resume)s (millebornes verify%(verify)s checks it so far)") % {
-        "resume": ref + resume_flags, "verify": ref + verify_flags}
+    return [_("You left; the game is saved. Come back to it with:"),
+            Command(f"millebornes resume{ref}{resume_flags}"),
+            _("Check it so far with:"),
+            Command(f"millebornes verify{ref}{verify_flags}")]
 
 
 def leave_question(saved: bool, over: bool) -> str:

@@ -56,16 +56,18 @@ def quit_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     assert "Traceback" not in r.stdout + r.stderr
     lines = r.stdout.strip().splitlines()
     start = max(i for i, text in enumerate(lines) if text.startswith("You left;"))
-    line = " ".join(lines[start:])         # the last paragraph, wrapped at 80 columns
-    assert all(len(text) <= 80 for text in lines[start:]), lines[start:]
-    assert line.startswith("You left; the game is saved. Come back to it with: "
-                           "millebornes resume "), line
-    short = line.split("millebornes resume ", 1)[1].split()[0]
+    said = lines[start:]
+    # the sentences wrapped at 80 columns; each command whole on a line of its own (cut
+    # at a space, it pasted into a shell as two commands)
+    assert said[0] == "You left; the game is saved. Come back to it with:", said
+    assert said[1].startswith("  millebornes resume "), said
+    short = said[1].split()[2]
     # the command as shown finds this copy again, in the mode it was played in (without
     # --data-dir a second player on the account resumed the first one's seat; without
     # --plain a screen-reader user came back to the full screen)
-    assert f"millebornes resume {short} --data-dir {data} --plain (millebornes verify " \
-           f"{short} --data-dir {data} checks it so far)" in line, line
+    assert said[1:] == [f"  millebornes resume {short} --data-dir {data} --plain",
+                        "Check it so far with:",
+                        f"  millebornes verify {short} --data-dir {data}"], said
     return data, short
 
 
