@@ -236,3 +236,61 @@ def test_a_move_past_the_tables_limit_is_said_late_on_both_sides(tmp_path: Path)
             d.close()
         for p in peers:
             p.close(flush=0.0)
+
+
+def test_a_player_who_quit_is_said_left_not_back_until_they_resume(tmp_path: Path) -> None:
+    """Played over the network: Ben typed quit, and Ann's screen said "Ben quit for now",
+    then "Ben is connected again: the table goes on once their move arrives", then "Ben
+    left". His computer stayed connected for a moment after his signed AWAY, and the
+    pause read that as his return. Until he comes back he has left; once he resumes,
+    the pause says he is back."""
+    from engine.bots import make_bot
+    from p2p.table.session import resume_peer
+    from p2p.table.store import table_dir
+
+    cfg, ids = make_table(preset("classic"), Seating.solo(2), ["Ann", "Ben"], b"cli-away/q")
+    peers = socket_peers(tmp_path, cfg, ids, FAST)
+    peers[0].controller = None
+    ben = peers[1]
+    stop = threading.Event()
+
+    def pump() -> None:
+        while not stop.is_set() and (ben.pump(0.05) or ben.paused):
+            pass
+    thread = threading.Thread(target=pump)
+    thread.start()
+    d = NetDriver(peers[0], background=True)
+    back = None
+    try:
+        assert d.wait_ready(30)
+        stop.set()
+        thread.join()
+        assert ben.leave_for_now(flush=1.0)          # his node stays open: still connected
+        end = time.monotonic() + 30
+        while d.silent() != 1 and time.monotonic() < end:
+            if d.my_move():
+                d.submit(d.legal()[0])
+            d.step_others(wait=0.05)
+        assert d.silent() == 1, d.events[-5:]
+        assert peers[0].peer_state(1) == "connected"
+        words = d.silent_words(plain=True) or ""
+        assert words.startswith("Ben left; the game is saved."), words
+        assert "connected again" not in words, words
+        ben.close(flush=0.0)
+        back = resume_peer(table_dir(tmp_path / "seat1", cfg.table_id), ids[1],
+                           controller=make_bot("heuristic", 99), options=FAST)
+        end = time.monotonic() + 30
+        while time.monotonic() < end and not (d.silent_words(plain=True) or "").startswith(
+                "Ben is connected again"):
+            d.step_others(wait=0.05)
+        assert (d.silent_words(plain=True) or "").startswith("Ben is connected again: the "
+                                                             "table goes on once their move "
+                                                             "arrives."), d.events[-5:]
+    finally:
+        d.close()
+        stop.set()
+        thread.join()
+        for p in peers:
+            p.close(flush=0.0)
+        if back is not None:
+            back.close(flush=0.0)
