@@ -287,6 +287,9 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
                 say_paragraph(_("you sit at seat %(seat)d ('sit N' moves you to free "
                                 "seat N; also 'ready', 'unready', 'leave')")
                               % {"seat": client.seat}, say)
+            renamed = name_at_table(st, client.seat, player_name(args))
+            if renamed is not None:
+                say_paragraph(renamed, say)
         if st is not None and auto_ready and client.seat is not None and not client.ready:
             client.set_ready(True)
         typed = reader.get()
@@ -361,6 +364,22 @@ def sit_refusal(state: LobbyState, wanted: int, mine: int | None) -> str:
         return _("seat %(seat)d is taken by %(name)s; free seats: %(free)s") % {
             "seat": wanted, "name": safe_text(taken.name), "free": free}
     return ""
+
+
+def name_at_table(state: Any, seat: int, asked: str) -> str | None:
+    """What to say when the host seated this player under another name than the one
+    asked for (a namesake already sat there: "Ann 2"; or the name was cleaned): the
+    player saw "seat 1: Ann 2" in the list and no word of why. None: the name as asked."""
+    seats = getattr(state, "seats", [])
+    info = seats[seat] if 0 <= seat < len(seats) else None
+    if info is None or info.name == asked:
+        return None
+    numbered = re.fullmatch(r"(.+) \d+", info.name)       # cf. p2p.table.lobby._unique_name
+    if numbered and asked.casefold().startswith(numbered[1].casefold()):
+        return _("the name %(asked)s is taken at this table: you play as %(name)s (for "
+                 "another name: leave, then join again with --name NAME)") % {
+            "asked": asked, "name": info.name}
+    return _("the table shows your name as %(name)s") % {"name": info.name}
 
 
 def host_key_lines(client: LobbyClient, address: str, checked: bool = True) -> list[str]:

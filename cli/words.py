@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+import shlex
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any, TextIO
@@ -881,13 +882,41 @@ class Command(str):
     lines pasted into a shell as two commands (the first without its ``--data-dir``)."""
 
 
+def command_lines(command: str, width: int) -> list[str]:
+    """``command`` indented under its sentence, in lines of at most ``width`` cells joined
+    by the shell's line continuation (`` \\``), so that it pastes as one command; an
+    option stays with its value where they fit together (a single word longer than the
+    line, such as a long path, stands alone on its line)."""
+    words = [shlex.quote(w) for w in shlex.split(command)]
+    units: list[str] = []
+    for w in words:
+        if units and units[-1].startswith("--") and " " not in units[-1] \
+                and not w.startswith("--"):
+            units[-1] += " " + w            # "--data-dir DIR" kept together
+        else:
+            units.append(w)
+    lines: list[str] = []
+    line = "  "
+    for unit in units:
+        room = width - 2                    # for the " \\" that continues it
+        if line.strip() and i18n.cells(line + " " + unit) > room:
+            lines.append(line + " \\")
+            line = "    " + unit
+        else:
+            line = line + unit if not line.strip() else line + " " + unit
+    lines.append(line)
+    return lines
+
+
 def say_paragraphs(parts: Sequence[str], stream: TextIO) -> None:
     """Sentences wrapped at the stream's width (:func:`say_paragraph`), each
-    :class:`Command` whole and indented under the sentence that introduces it (a terminal
-    narrower than the command folds it itself, and a copy of it stays one line)."""
+    :class:`Command` under the sentence that introduces it, in lines that paste as one
+    command (:func:`command_lines`)."""
+    width = i18n.terminal_width(stream)
     for part in parts:
         if isinstance(part, Command):
-            print("  " + part, file=stream)
+            for line in command_lines(part, width):
+                print(line, file=stream)
         else:
             say_paragraph(part, stream)
 
@@ -896,7 +925,7 @@ def saved_line(path: str, short_id: str | None, verify_flags: str = "") -> list[
     """``verify_flags``: the ``--data-dir`` that finds the game by its id (without it, the
     command as shown said "no saved game has the id"). The sentence, then the command
     (:func:`say_paragraphs`)."""
-    ref = (short_id + verify_flags) if short_id else path
+    ref = (short_id + verify_flags) if short_id else shlex.quote(path)
     return [_("The game is saved in %(path)s. Anyone can check it with:") % {"path": path},
             Command(f"millebornes verify {ref}")]
 

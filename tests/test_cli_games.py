@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from cli_helpers import ctrl_c_as_a_terminal_gives_it
+from cli_helpers import ctrl_c_as_a_terminal_gives_it, unfold
 from cli_helpers import within as _within
 
 from cli.logs import LOG_NAME, setup_logging
@@ -57,15 +57,17 @@ def quit_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     lines = r.stdout.strip().splitlines()
     start = max(i for i, text in enumerate(lines) if text.startswith("You left;"))
     said = lines[start:]
-    # the sentences wrapped at 80 columns; each command whole on a line of its own (cut
-    # at a space, it pasted into a shell as two commands)
+    # the sentences wrapped at 80 columns; each command in lines that paste into a shell
+    # as one command (wrapped like a sentence, it was cut at a space and pasted as two)
+    assert all(len(text) <= 80 for text in said), said
     assert said[0] == "You left; the game is saved. Come back to it with:", said
     assert said[1].startswith("  millebornes resume "), said
     short = said[1].split()[2]
+    commands = "\n".join(said[1:]).replace(" \\\n    ", " ").splitlines()
     # the command as shown finds this copy again, in the mode it was played in (without
     # --data-dir a second player on the account resumed the first one's seat; without
     # --plain a screen-reader user came back to the full screen)
-    assert said[1:] == [f"  millebornes resume {short} --data-dir {data} --plain",
+    assert commands == [f"  millebornes resume {short} --data-dir {data} --plain",
                         "Check it so far with:",
                         f"  millebornes verify {short} --data-dir {data}"], said
     return data, short
@@ -466,7 +468,7 @@ def test_ctrl_c_in_line_mode_leaves_with_the_games_own_resume_line(tmp_path: Pat
     (exit 130)."""
     code, text = _interrupt_at_prompt("play", "--plain", "--seed", "4",
                                       "--data-dir", str(tmp_path))
-    said = " ".join(text.split())
+    said = unfold(text)
     assert code == 130, text
     assert "Traceback" not in text and "interrupted" not in text, text
     assert "You left; the game is saved. Come back to it with: millebornes resume " in said
@@ -474,7 +476,7 @@ def test_ctrl_c_in_line_mode_leaves_with_the_games_own_resume_line(tmp_path: Pat
     assert f"millebornes resume {short} --data-dir {tmp_path} --plain" in said, said
     # the same at a resumed seat (host, join and resume share it)
     code, text = _interrupt_at_prompt("resume", short, "--data-dir", str(tmp_path), "--plain")
-    said = " ".join(text.split())
+    said = unfold(text)
     assert code == 130, text
     assert f"Game {short} resumed" in said, said
     assert "Traceback" not in text and "interrupted" not in text, text
@@ -528,13 +530,13 @@ def test_the_resume_hint_keeps_the_language_asked_for(tmp_path: Path) -> None:
     r = cli("play", "--plain", "--lang", "fr", "--seed", "4", "--data-dir", str(tmp_path),
             stdin="quit\n")
     assert r.returncode == 0, r.stdout + r.stderr
-    said = " ".join(r.stdout.split())
+    said = unfold(r.stdout)
     short = said.split("millebornes resume ", 1)[1].split()[0]
     assert f"millebornes resume {short} --data-dir {tmp_path} --plain --lang fr" in said, said
     r = cli("resume", short, "--data-dir", str(tmp_path), "--plain", "--lang", "fr",
             stdin="quit\n")
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "--plain --lang fr" in " ".join(r.stdout.split()), r.stdout
+    assert "--plain --lang fr" in unfold(r.stdout), r.stdout
 
 
 def test_games_names_the_options_a_table_changed(tmp_path: Path) -> None:

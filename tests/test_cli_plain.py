@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_helpers import unfold
 
 from cli.driver import LocalDriver
 from cli.main import main
@@ -564,7 +565,7 @@ def test_the_saved_line_s_verify_command_finds_the_game(tmp_path: Path) -> None:
     proc = _cli("play", "--plain", "--auto", "--seed", "3", "--data-dir", str(data),
                 "--option", "match_target=1", timeout=120)
     assert proc.returncode == 0, proc.stderr
-    said = " ".join(proc.stdout.split())
+    said = unfold(proc.stdout)
     match = re.search(r"Anyone can check it with: millebornes verify (\S+) --data-dir (\S+)",
                       said)
     assert match is not None and match[2] == str(data), said[-400:]

@@ -162,6 +162,43 @@ def test_lobby_refuses_when_full_and_checks_signatures() -> None:
             n.close()
 
 
+def test_a_joiner_seated_under_another_name_is_told_why() -> None:
+    """Played over the network: Ann joined Ann's table and sat as "Ann 2" with no word of
+    why; the list showed "seat 1: Ann 2" and she wondered who that was. The joiner is
+    told the name was taken and how to pick another."""
+    from cli.join import name_at_table
+
+    ids = [Identity.generate() for _ in range(3)]
+    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    try:
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(3))
+        port = nodes[0].endpoint.rsplit(":", 1)[1]
+        twin = LobbyClient(ids[1], "ann", nodes[1], f"127.0.0.1:{port}")
+        _drive(host, [twin], until="seated")
+        other = LobbyClient(ids[2], "Ben", nodes[2], f"127.0.0.1:{port}")
+        _drive(host, [twin, other], until="seated")
+        for _ in range(100):
+            host.pump(0.01)
+            twin.pump(0.01)
+            other.pump(0.01)
+            if twin.state is not None and twin.state.seats[2] is not None:
+                break
+        st = twin.state
+        assert st is not None and twin.seat is not None and other.seat is not None
+        said = name_at_table(st, twin.seat, "ann")
+        assert said == ("the name ann is taken at this table: you play as ann 2 (for "
+                        "another name: leave, then join again with --name NAME)"), said
+        assert name_at_table(st, other.seat, "Ben") is None       # seated as asked
+        assert name_at_table(st, twin.seat, "Bea") == "the table shows your name as ann 2"
+        with i18n.using("fr"):
+            assert name_at_table(st, twin.seat, "ann") == (
+                "le nom ann est déjà pris à cette table : vous jouez sous le nom ann 2 "
+                "(pour un autre nom : quittez la table, puis rejoignez-la avec --name NOM)")
+    finally:
+        for n in nodes:
+            n.close()
+
+
 # ------------------------------------------------------------------ the verbs
 def _ns(**kw: object) -> argparse.Namespace:
     return argparse.Namespace(**kw)

@@ -4,6 +4,9 @@ peer state, and another player's turn said without its time limit."""
 
 from __future__ import annotations
 
+import shlex
+
+import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from test_cli_commands import HAND, make, pos, rolling
@@ -292,3 +295,30 @@ def test_a_resumed_players_voided_hand_is_held_with_its_own_cards() -> None:
     said = d.events
     assert d.hand_over and d.hand_no == 1, said
     assert d.view().hands == hand1.hands and d.view().hands != hand2.hands
+
+
+@pytest.mark.parametrize("width", [30, 50, 80])
+def test_a_command_said_over_lines_pastes_into_a_shell_as_one(width: int) -> None:
+    """After leaving, "Come back to it with: millebornes resume 2aa19056 --data-dir …" was
+    wrapped like a sentence: cut at a space, the lines pasted into a shell as two
+    commands, the first without the folder it needs. A command is said in lines that a
+    shell reads back as the one command (and within the width where its words allow)."""
+    import shutil
+    import subprocess
+
+    from cli.words import command_lines
+    command = ("millebornes resume 2aa19056 --data-dir '/home/zoé/My Games/mille bornes' "
+               "--identity /home/zoe/.config/millebornes/second.key --plain --lang fr")
+    lines = command_lines(command, width)
+    assert len(lines) > 1 and lines[0].startswith("  millebornes resume")
+    for line in lines:
+        words = shlex.split(line.strip().removesuffix("\\"))
+        assert len(line) <= width or len(words) == 1 or \
+            (len(words) == 2 and words[0].startswith("--")), (width, lines)
+    assert all(line.endswith(" \\") for line in lines[:-1]), lines
+    bash = shutil.which("bash")
+    if bash is None:
+        pytest.skip("no bash here")
+    pasted = "printf '%s\\n' " + "\n".join(lines).lstrip()
+    out = subprocess.run([bash, "-c", pasted], capture_output=True, text=True, timeout=10)
+    assert out.stdout.splitlines() == shlex.split(command), (lines, out.stdout)
