@@ -18,7 +18,7 @@ from p2p.net.discovery import (
 from . import i18n
 from .args import with_defaults
 from .i18n import _, ngettext
-from .words import say_paragraph
+from .words import rules_name, say_paragraph
 
 #: Seconds between two lines about the same table when only its details changed: a
 #: machine changing its records all the time must not scroll the other tables away.
@@ -96,7 +96,12 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
                         "soon as it is announced; millebornes host opens one)"), say,
                       flush=True)
 
-    print(i18n.display(_("tables on the LAN (Ctrl-C to stop):")), file=say)
+    # what the signs before each table mean, and how long the list runs (a first-time
+    # player read "+ 'Friday night' classic seats 1 taken" with no key to it)
+    say_paragraph(_("tables on the LAN for %(seconds)s s (+ appeared, ~ changed, - gone; "
+                    "Ctrl-C stops sooner):") % {"seconds": f"{seconds:g}"} if seconds > 0
+                  else _("tables on the LAN (+ appeared, ~ changed, - gone; Ctrl-C to "
+                         "stop):"), say)
     with browse_tables(seen, interfaces=args.mdns) as browser:
         started = time.monotonic()
         end = started + seconds if seconds > 0 else None
@@ -113,11 +118,16 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 
 def _line(t: TableInfo) -> str:
-    """A table in words, with the command that joins it and checks its key."""
-    return _("%(name)s %(rules)s seats %(taken)d taken, %(free)d free, host "
-             "[%(key)s]: millebornes join --peer %(address)s") % {
-                 "name": repr(t.name), "rules": t.rules, "taken": t.seats_taken,
-                 "free": t.seats_free, "key": t.fingerprint,
+    """A table in words, with the command that joins it and checks its key (on the same
+    line: a list of tables stays one line a table). The announced rules are the preset's
+    name and the options the host changed (``classic;match_target=3000``)."""
+    preset, *options = t.rules.split(";")
+    changed = ", ".join(o for o in options if o)
+    rules = rules_name(preset) + (f" ({changed})" if changed else "")
+    return _("%(name)s: %(rules)s, %(taken)d of %(seats)d seats taken, host [%(key)s]: "
+             "millebornes join --peer %(address)s") % {
+                 "name": repr(t.name), "rules": rules, "taken": t.seats_taken,
+                 "seats": t.seats_taken + t.seats_free, "key": t.fingerprint,
                  "address": f"{t.fingerprint}@{_host_port(t.endpoint)}"}
 
 

@@ -726,9 +726,32 @@ def test_lobby_prints_each_table_at_a_bounded_rate_with_its_key_pinned(
     assert lobby_verb.run(_ns(seconds=2.0, mdns="loopback"), out=out) == 0
     lines = out.getvalue().splitlines()[1:]
     assert any(line.startswith("+ 'friend'") for line in lines)
+    # each table in words: its rules, how many of its seats are taken, its host's key
+    assert "+ 'friend': classic rules, 1 of 4 seats taken, host [S4SE5-YZL6Q]: millebornes " \
+           "join --peer S4SE5-YZL6Q@10.0.0.7:4321" in lines, lines[:3]
     assert "millebornes join --peer S4SE5-YZL6Q@10.0.0.7:4321" in out.getvalue()
     assert len(lines) <= 1 + 20 * 2, len(lines)    # each table added, then at most one ~
     assert "no table seen yet" not in out.getvalue()
+
+
+def test_the_lobby_says_a_tables_rules_and_seats_in_words() -> None:
+    """`lobby` listed "+ 'Friday night' classic seats 1 taken, 1 free": the announced
+    rules as the host typed them (``classic;match_target=3000``) and seat counts a
+    newcomer had to puzzle out. A table's line says its rules as the join screen does,
+    the options the host changed, and how many of its seats are taken."""
+    from cli.lobby import _line
+    from p2p.net.discovery import TableInfo
+
+    def table(rules: str) -> TableInfo:
+        return TableInfo("t._millebornes._tcp.local.", "Friday night", rules, 1, 2,
+                         "S4SE5-YZL6Q", 4321, ("10.0.0.7",))
+
+    assert _line(table("classic;match_target=3000;fast_play=yes")) == (
+        "'Friday night': classic rules (match_target=3000, fast_play=yes), 1 of 3 seats "
+        "taken, host [S4SE5-YZL6Q]: millebornes join --peer S4SE5-YZL6Q@10.0.0.7:4321")
+    assert _line(table("modern")).startswith("'Friday night': modern rules, 1 of 3 seats")
+    with i18n.using("fr"):
+        assert "règles classiques" in _line(table("classic")), _line(table("classic"))
 
 
 def test_an_empty_lobby_and_a_join_that_looks_say_so_and_for_how_long(
@@ -757,9 +780,9 @@ def test_an_empty_lobby_and_a_join_that_looks_say_so_and_for_how_long(
     out = io.StringIO()
     assert lobby_verb.run(_ns(seconds=0.6, mdns="loopback"), out=out) == 0
     said = " ".join(out.getvalue().split())
-    assert said == ("tables on the LAN (Ctrl-C to stop): (no table seen yet: a table hosted "
-                    "on this LAN appears here as soon as it is announced; millebornes host "
-                    "opens one)"), said
+    assert said == ("tables on the LAN for 0.6 s (+ appeared, ~ changed, - gone; Ctrl-C "
+                    "stops sooner): (no table seen yet: a table hosted on this LAN appears "
+                    "here as soon as it is announced; millebornes host opens one)"), said
     assert all(len(line) <= 80 for line in out.getvalue().splitlines()), out.getvalue()
     out = io.StringIO()
     with pytest.raises(OSError, match="no table found on the LAN after 10 s"):
