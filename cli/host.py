@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import logging
 import socket
 import sys
@@ -37,7 +38,10 @@ from .seats import (
     players_lines,
     seat_node,
 )
-from .words import lobby_wait_line, say_paragraph
+from .words import lobby_wait_line, reply, say_paragraph
+
+#: The commands the host's lobby knows, for the "did you mean" of a typo.
+HOST_COMMANDS = ("ready", "unready", "quit", "help")
 
 log = logging.getLogger("cli.host")
 
@@ -118,8 +122,8 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
                 seats_free=len(host.state.free()), port=port, interfaces=args.mdns,
                 curve_key=host.node.curve_key)
         except Exception as exc:  # no multicast here: --peer still works
-            print(i18n.display(_("(not announced on the LAN: %(error)s; others can still join with --peer)")
-                  % {"error": exc}), file=say)
+            say_paragraph(_("(not announced on the LAN: %(error)s; others can still join with "
+                            "--peer)") % {"error": exc}, say)
 
     seats_update = _SeatsAnnouncer(announcement) if announcement is not None else None
 
@@ -151,9 +155,9 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
             except TransportError as exc:
                 # a joiner with our own key: the transport refuses to add ourselves
                 if not warned:
-                    print(i18n.display(_("(refused a player who uses your own key: %(error)s. A second "
-                            "player on one account needs its own: millebornes join "
-                            "--identity FILE)") % {"error": exc}), file=say)
+                    say_paragraph(_("(refused a player who uses your own key: %(error)s. A "
+                                    "second player on one account needs its own: "
+                                    "millebornes join --identity FILE)") % {"error": exc}, say)
                     warned = True
                 log.warning("lobby: %s", exc)
                 continue
@@ -177,9 +181,16 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
                 say_paragraph(lobby_wait_line(host.state, host=True) or _(
                     "A bot plays a seat only if the table was hosted with --bots N."), say)
             elif isinstance(line, str) and line:     # said, never ignored in silence
-                print(i18n.display(_("unknown command %(command)s: type 'ready' / 'unready', "
-                                     "'quit' to close the table")
-                                   % {"command": repr(safe_text(line, 40))}), file=say)
+                # wrapped at the terminal's width (it ran to 96 columns), and a typo close
+                # to a command said with it ("did you mean 'ready'?"), as the joiner's is
+                guess = difflib.get_close_matches(line.split()[0].lower(), HOST_COMMANDS,
+                                                  n=1, cutoff=0.6)
+                if guess:
+                    say_paragraph(reply("did-you-mean", word=line, guess=guess[0]), say)
+                else:
+                    say_paragraph(_("unknown command %(command)s: type 'ready' / 'unready', "
+                                    "'quit' to close the table")
+                                  % {"command": repr(safe_text(line, 40))}, say)
     except BaseException:
         host.close(flush=0.5)         # Ctrl-C in the lobby: the joiners are told as well
         raise

@@ -734,6 +734,26 @@ def test_lobby_prints_each_table_at_a_bounded_rate_with_its_key_pinned(
     assert "no table seen yet" not in out.getvalue()
 
 
+def test_the_hosts_lobby_answers_a_typo_and_fits_its_answers_in_80_columns(
+        tmp_path: Path) -> None:
+    """The host's lobby answered "redy" with "unknown command 'redy': type 'ready' / …" on
+    one line of 86 columns and more, cut by an 80-column terminal; the joiner's lobby
+    said "did you mean 'ready'?" for the same typo. Both now answer alike, wrapped."""
+    from cli import host as host_verb
+
+    host = _ns(name="Ann", bots=0, players=2, rules="classic", option=[], teams=None,
+               bind="127.0.0.1", port=0, no_announce=True, data_dir=str(tmp_path / "h"),
+               identity=str(tmp_path / "h.key"), auto=False, peer=[], not_ready=True)
+    out = io.StringIO()
+    typed = "redy\nsit 99999999999999999999 please now\nquit\n"
+    assert host_verb.run(host, out=out, inp=io.StringIO(typed)) == 1
+    said = out.getvalue()
+    assert "unknown command 'redy': did you mean 'ready'?" in " ".join(said.split()), said
+    assert "unknown command 'sit 99999999999999999999 please now': type 'ready' / " \
+           "'unready', 'quit' to close the table" in " ".join(said.split()), said
+    assert all(i18n.cells(line) <= 80 for line in said.splitlines()), said
+
+
 def test_the_lobby_says_a_tables_rules_and_seats_in_words() -> None:
     """`lobby` listed "+ 'Friday night' classic seats 1 taken, 1 free": the announced
     rules as the host typed them (``classic;match_target=3000``) and seat counts a
