@@ -568,7 +568,9 @@ class TableApp:
         if d.my_move() and not d.hand_over and render.nothing_to_play(view, d.seat,
                                                                       d.legal()):
             return _("Nothing to play: discard a card (select it, then d).")
-        text = render.waiting_text(view, d.seat, d.names, self.lang)
+        # the names as the log says them: a seat a bot took is "Ben's bot" there, and the
+        # status under it said "Ben played Stop on you" of the bot's move
+        text = render.waiting_text(view, d.seat, d.said_names(), self.lang)
         others = [s for s in view.actors() if s != d.seat]
         is_bot = getattr(d, "is_bot", None)
         if others and d.seat not in view.actors() and not d.hand_over \

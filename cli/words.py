@@ -885,8 +885,9 @@ class Command(str):
 def command_lines(command: str, width: int) -> list[str]:
     """``command`` indented under its sentence, in lines of at most ``width`` cells joined
     by the shell's line continuation (`` \\``), so that it pastes as one command; an
-    option stays with its value where they fit together (a single word longer than the
-    line, such as a long path, stands alone on its line)."""
+    option stays with its value where they fit together. A word longer than a line (a
+    long path) is cut with a continuation inside it, the next piece from the first column
+    (a shell joins the two; a quoted word is closed and opened again around the cut)."""
     words = [shlex.quote(w) for w in shlex.split(command)]
     units: list[str] = []
     for w in words:
@@ -895,17 +896,52 @@ def command_lines(command: str, width: int) -> list[str]:
             units[-1] += " " + w            # "--data-dir DIR" kept together
         else:
             units.append(w)
+    room = width - 2                        # for the " \\" that continues a line
+    # an option and its value too long for a line of their own are two units after all
+    units = [part for unit in units
+             for part in ([unit] if i18n.cells("    " + unit) <= room else unit.split(" ", 1))]
     lines: list[str] = []
     line = "  "
     for unit in units:
-        room = width - 2                    # for the " \\" that continues it
-        if line.strip() and i18n.cells(line + " " + unit) > room:
+        if i18n.cells("    " + unit) > room:
+            if line.strip():
+                lines.append(line + " \\")
+            *whole, line = _cut_word(unit, "    ", width)
+            lines += whole
+        elif line.strip() and i18n.cells(line + " " + unit) > room:
             lines.append(line + " \\")
             line = "    " + unit
         else:
             line = line + unit if not line.strip() else line + " " + unit
     lines.append(line)
     return lines
+
+
+def _cut_word(word: str, indent: str, width: int) -> list[str]:
+    """``word`` (shell-quoted) in lines of at most ``width`` cells, each but the last
+    ending in a backslash that a shell removes with the line end (a single-quoted word is
+    closed before it and opened again after: ``'/a b/c'\\`` + ``'d'``); the first line
+    after ``indent``, the others from the first column. A quoted word holding a quote
+    stays whole (cut, it would not read back)."""
+    quoted = len(word) >= 2 and word[0] == word[-1] == "'"
+    body = word[1:-1] if quoted else word
+    if quoted and "'" in body:
+        return [indent + word]
+    wrap = "'" if quoted else ""
+    lines: list[str] = []
+    prefix = indent
+    while True:
+        limit = width - i18n.cells(prefix) - 1 - 2 * len(wrap)    # 1: the backslash
+        if i18n.cells(prefix + wrap + body + wrap) <= width - 2 or limit < 1:
+            lines.append(prefix + wrap + body + wrap)
+            return lines
+        piece, used = "", 0
+        for ch in body:
+            if used + i18n.cells(ch) > limit:
+                break
+            piece, used = piece + ch, used + i18n.cells(ch)
+        lines.append(prefix + wrap + piece + wrap + "\\")
+        body, prefix = body[len(piece):], ""
 
 
 def say_paragraphs(parts: Sequence[str], stream: TextIO) -> None:

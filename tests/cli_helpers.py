@@ -189,4 +189,4 @@ def unfold(text: str) -> str:
     """What the console said, in one line of words: a command said over several lines
     with the shell's line continuation (``words.command_lines``) back in one piece, as a
     shell reads it when pasted."""
-    return " ".join(text.replace(" \\\n", " ").split())
+    return " ".join(text.replace("\\\n", "").split())

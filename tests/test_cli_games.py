@@ -63,7 +63,7 @@ def quit_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     assert said[0] == "You left; the game is saved. Come back to it with:", said
     assert said[1].startswith("  millebornes resume "), said
     short = said[1].split()[2]
-    commands = "\n".join(said[1:]).replace(" \\\n    ", " ").splitlines()
+    commands = "\n".join(said[1:]).replace(" \\\n    ", " ").replace("\\\n", "").splitlines()
     # the command as shown finds this copy again, in the mode it was played in (without
     # --data-dir a second player on the account resumed the first one's seat; without
     # --plain a screen-reader user came back to the full screen)
@@ -577,7 +577,7 @@ def test_resume_finds_the_identity_a_game_was_played_with(tmp_path: Path) -> Non
     assert f"(with the identity key this game was played with: {key})" in r.stdout, r.stdout
     assert f"Game {short} resumed" in r.stdout, r.stdout
     # and the hint on leaving again names it
-    assert f"--identity {key}" in " ".join(r.stdout.split()), r.stdout
+    assert f"--identity {key}" in unfold(r.stdout), r.stdout
 
 
 def test_a_typo_in_the_joiners_lobby_is_said_unknown(tmp_path: Path) -> None:

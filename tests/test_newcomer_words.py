@@ -306,19 +306,37 @@ def test_a_command_said_over_lines_pastes_into_a_shell_as_one(width: int) -> Non
     import shutil
     import subprocess
 
+    from cli import i18n
     from cli.words import command_lines
-    command = ("millebornes resume 2aa19056 --data-dir '/home/zoé/My Games/mille bornes' "
-               "--identity /home/zoe/.config/millebornes/second.key --plain --lang fr")
+
+    command = ("millebornes resume 2aa19056 --data-dir '/home/zoé/My Games/mille bornes/a "
+               "folder name longer than any line of a terminal' --identity "
+               "/home/zoe/.config/millebornes/second-player-with-a-long-name.key --plain "
+               "--lang fr")
     lines = command_lines(command, width)
     assert len(lines) > 1 and lines[0].startswith("  millebornes resume")
-    for line in lines:
-        words = shlex.split(line.strip().removesuffix("\\"))
-        assert len(line) <= width or len(words) == 1 or \
-            (len(words) == 2 and words[0].startswith("--")), (width, lines)
-    assert all(line.endswith(" \\") for line in lines[:-1]), lines
+    assert all(i18n.cells(line) <= width for line in lines), (width, lines)
+    assert all(line.endswith("\\") for line in lines[:-1]), lines
     bash = shutil.which("bash")
     if bash is None:
         pytest.skip("no bash here")
     pasted = "printf '%s\\n' " + "\n".join(lines).lstrip()
     out = subprocess.run([bash, "-c", pasted], capture_output=True, text=True, timeout=10)
     assert out.stdout.splitlines() == shlex.split(command), (lines, out.stdout)
+
+
+def test_the_full_screens_status_names_a_bot_that_took_a_seat_as_the_log_does() -> None:
+    """Played over the network: Ben quit, a bot took his seat by agreement, and the log
+    said "Ben's bot played Stop on you." while the status line under it said "Ben played
+    Stop on you: c for a coup fourré…", as if Ben were back. The status names the seats
+    as the log does."""
+    class TookOver(LocalDriver):
+        def said_names(self) -> tuple[str, ...]:
+            return ("You", "Bo's bot")
+
+    d = TookOver(preset("classic"), Seating.solo(2), ["Ann", "Bo"], seed=3)
+    app = TableApp(d, output=DummyOutput())
+    while d.my_move():                          # to Bo's turn
+        d.submit(d.legal()[0])
+    assert not d.my_move() and d.view().seat == 1
+    assert app._waiting() == "Bo's bot is drawing.", app._waiting()
