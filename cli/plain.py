@@ -369,7 +369,8 @@ class PlainSession:
         for line in render.plain(render.screen_lines(view, self.driver.names,
                                                      self.driver.seat, legal, hand_no,
                                                      self.lang,
-                                                     prompt=not self.watching())):
+                                                     prompt=not self.watching(),
+                                                     said=self.driver.said_names())):
             self.say(line)
 
     def turn_text(self) -> str | None:

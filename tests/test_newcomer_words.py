@@ -340,3 +340,23 @@ def test_the_full_screens_status_names_a_bot_that_took_a_seat_as_the_log_does() 
         d.submit(d.legal()[0])
     assert not d.my_move() and d.view().seat == 1
     assert app._waiting() == "Bo's bot is drawing.", app._waiting()
+
+
+def test_the_line_modes_prompt_names_a_bot_that_took_a_seat_as_the_log_does() -> None:
+    """The same in the line mode: "* Ben's bot played Stop on you." and, under the board,
+    "Ben played Stop on you: c for a coup fourré…"."""
+    import io
+
+    from cli.plain import PlainSession
+
+    class TookOver(LocalDriver):
+        def said_names(self) -> tuple[str, ...]:
+            return ("You", "Bo's bot")
+
+    d = TookOver(preset("classic"), Seating.solo(2), ["Ann", "Bo"], seed=3)
+    while d.my_move():                          # to Bo's turn
+        d.submit(d.legal()[0])
+    out = io.StringIO()
+    PlainSession(d, out=out, inp=io.StringIO(""))._show_board(d.view(), [], 1)
+    said = " ".join(out.getvalue().split())
+    assert "Bo's bot is drawing." in said and "Bo is drawing." not in said, said
