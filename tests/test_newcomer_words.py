@@ -159,38 +159,48 @@ def test_a_quiet_players_untimed_move_says_when_the_table_pauses() -> None:
                                  "computer) for up to 20 s, then the table pauses") in gone
 
 
+class _PausedOn:
+    """A network console's driver paused on seat 1, as far as the pause's words need one
+    (NetDriver's own methods for them): the seat's transport ``state``, the table's
+    ``stop_why``, and whether the seat said it quit (a signed AWAY)."""
+
+    seat, over, hand_no = 0, False, 1
+
+    def __init__(self, names: list[str], state: str, stop_why: dict[str, object],
+                 quit: bool) -> None:
+        from types import SimpleNamespace
+
+        from cli.netdriver import NetDriver
+        self.names = names
+        self.broken: set[int] = set()
+        self.peer = SimpleNamespace(peer_state=lambda seat: state, stop_why=stop_why,
+                                    quit_for_now=lambda seat: quit)
+        self.silent_is_back = lambda: NetDriver.silent_is_back(self)  # type: ignore[arg-type]
+        self.silent_words = lambda plain: NetDriver.silent_words(self, plain)  # type: ignore[arg-type]
+
+    def replaced(self) -> None:
+        return None
+
+    def silent(self) -> int:
+        return 1
+
+    def agreement_status(self) -> None:
+        return None
+
+    def current_names(self) -> list[str]:
+        return self.names
+
+
 def test_a_paused_seat_whose_player_is_back_is_said_back_not_left() -> None:
     """Newcomer review: Jo resumed and his screen said "You are back at the table", yet
     the host's still said "Jo left … press b: a bot takes the seat" until Jo moved (his
     signed move lifts the pause), inviting the others to replace a player who was back."""
-    from types import SimpleNamespace
-
     from cli.netdriver import NetDriver
 
-    class Driver:
-        names = ["Ann", "Jo"]
-        seat, over, hand_no = 0, False, 1
-        broken: set[int] = set()
-        silent_is_back = NetDriver.silent_is_back
-        silent_words = NetDriver.silent_words
-
-        def __init__(self, state: str) -> None:
-            # the table paused once Jo's computer had gone (it stopped answering)
-            self.peer = SimpleNamespace(peer_state=lambda seat: state, stop_why={
-                "id": "unresponsive", "step": "game.act", "gone": True},
-                quit_for_now=lambda seat: False)
-
-        def replaced(self) -> None:
-            return None
-
-        def silent(self) -> int:
-            return 1
-
-        def agreement_status(self) -> None:
-            return None
-
-        def current_names(self) -> list[str]:
-            return self.names
+    def Driver(state: str) -> _PausedOn:
+        # the table paused once Jo's computer had gone (it stopped answering)
+        return _PausedOn(["Ann", "Jo"], state, {"id": "unresponsive", "step": "game.act",
+                                                "gone": True}, quit=False)
 
     back = NetDriver.activity(Driver("connected"))           # type: ignore[arg-type]
     assert back is not None and back.startswith(
@@ -205,33 +215,12 @@ def test_a_player_who_quit_is_not_said_back_while_their_computer_closes() -> Non
     then "Ben is connected again: the table goes on once their move arrives", then "Ben
     left". His computer was still connected for a moment after his signed AWAY, and the
     pause read that as his return. Until he answers again, he has left."""
-    from types import SimpleNamespace
-
     from cli.netdriver import NetDriver
 
-    class Driver:
-        names = ["Ann", "Ben"]
-        seat, over, hand_no = 0, False, 1
-        broken: set[int] = set()
-        silent_is_back = NetDriver.silent_is_back
-        silent_words = NetDriver.silent_words
-
-        def __init__(self, quit: bool) -> None:
-            self.peer = SimpleNamespace(peer_state=lambda seat: "connected", stop_why={
-                "id": "unresponsive", "step": "game.act", "away": True},
-                quit_for_now=lambda seat: quit)
-
-        def replaced(self) -> None:
-            return None
-
-        def silent(self) -> int:
-            return 1
-
-        def agreement_status(self) -> None:
-            return None
-
-        def current_names(self) -> list[str]:
-            return self.names
+    def Driver(quit: bool) -> _PausedOn:
+        return _PausedOn(["Ann", "Ben"], "connected", {"id": "unresponsive",
+                                                       "step": "game.act", "away": True},
+                         quit=quit)
 
     closing = NetDriver.activity(Driver(quit=True))          # type: ignore[arg-type]
     assert closing is not None and closing.startswith("Ben left; the game is saved."), closing
