@@ -51,7 +51,15 @@ from engine import (
     exception_words,
 )
 from engine.bots import BOTS, make_bot, parse_bot_spec
-from engine.simulate import BotForked, answer_words, call_bot, legal_choice
+from engine.simulate import (
+    BotForked,
+    BotInterrupted,
+    answer_words,
+    call_bot,
+    interrupts,
+    legal_choice,
+    own_interrupt,
+)
 
 from .bot_process import ANSWER_WITHIN, cap_memory
 from .i18n import _
@@ -151,12 +159,16 @@ class Bounded:
                                     f"did not move within {self.seconds:g} s")
         # on a player's screen (play --in-process), which says a fault in a line: the log
         # keeps it whole, as a networked table's does (the log had no word of it)
+        sigints = interrupts()
         try:
             with silenced(stdin=True):
                 answer = self._timer.call(lambda: self.bot.choose(view, legal),
                                           f"did not move within {self.seconds:g} s")
         except KeyboardInterrupt:
-            raise                # the player's Ctrl-C
+            if own_interrupt(sigints):   # no Ctrl-C came: the bot raised it
+                log.warning("bot %s raised KeyboardInterrupt; a built-in bot plays for it "
+                            "from now on", self.spec)
+            raise                # else the player's Ctrl-C
         except BotTooSlow as exc:
             log.warning("bot %s %s; a built-in bot plays for it from now on", self.spec, exc)
             raise
@@ -476,24 +488,32 @@ def report_to_stdout() -> Iterator[None]:
 STDOUT_ENDS_WITH_REPORT = False
 
 
-def make_seat_bots(specs: Sequence[str], seed: int) -> list[SeatController]:
+def make_seat_bots(specs: Sequence[str], seed: int,
+                   watch: Callable[[int], None] | None = None) -> list[SeatController]:
     """One bounded bot per seat (seat ``s`` plays ``specs[s]`` with seed ``seed + s``); a
     plug-in whose factory fails (perhaps for this seed only) is a fault of that seat's bot
     (:class:`engine.BotFailed`), as a bad move would be.
 
     The global ``random`` module is seeded from ``seed`` too: a plug-in that draws from it
     (docs/bots.md asks for a ``Random(seed)`` of its own) still plays the same matches for
-    the same ``--seed`` (it had whatever state the process was in)."""
+    the same ``--seed`` (it had whatever state the process was in).
+
+    ``watch(s)`` is called as seat ``s``'s bot is made, ``watch(-1)`` once they are (a
+    tournament's worker says so to its parent, should a factory end the process)."""
     random.seed(seed)
     bots: list[SeatController] = []
     for s, spec in enumerate(specs):
         try:
+            if watch is not None:
+                watch(s)
             bots.append(make_bounded_bot(spec, seed + s))
+            if watch is not None:
+                watch(-1)
         except KeyboardInterrupt:
             if not engine_simulate.INTERRUPT_IS_BOT_FAULT:
                 raise            # Ctrl-C (in a tournament's worker: the factory's own)
             raise BotFailed(s, "could not be made (raised KeyboardInterrupt)") from None
-        except BotForked as exc:
+        except (BotForked, BotInterrupted) as exc:
             raise BotFailed(s, f"could not be made ({exc})") from None
         except BotTooSlow as exc:
             raise BotFailed(s, str(exc)) from exc

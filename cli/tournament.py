@@ -16,14 +16,16 @@ import itertools
 import json
 import math
 import multiprocessing
+import os
 import sys
+import threading
 import time
 from collections import deque
 from collections.abc import Generator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from itertools import combinations
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 import engine.simulate as engine_simulate
 from engine import BotFailed, Rules, SeatController, Seating
@@ -172,7 +174,10 @@ def play_task(task: Task) -> MatchResult:
     try:
         with contextlib.redirect_stdout(sys.stderr):
             bots = make_seat_bots([task.specs[b] for b in task.seat_bots],
-                                  task.seed * 7919 + 104729 * task.rotation)
+                                  task.seed * 7919 + 104729 * task.rotation,
+                                  watch=_watch(task))
+            if _THINKING is not None:
+                bots = [_Watched(bot, b) for bot, b in zip(bots, task.seat_bots, strict=True)]
             rec = play_match(rules, seating, bots, task.seed)
     except BotFailed as exc:
         # someone's bot broke: it loses this match (no points counted), the rest goes on
@@ -204,6 +209,60 @@ def _forfeit(task: Task, faulty: int, reason: str) -> MatchResult:
     return MatchResult(task, seating.side_of(other),
                        tuple((0,) * len(SOURCES) for _ in range(seating.n_teams)), 0,
                        tuple(() for _ in task.seat_bots), faulty, reason)
+
+
+#: In a worker of its own (:func:`_alone`): shared with the parent, the entrant whose
+#: bot is being made or is choosing now (-1: none), so that the parent can tell which
+#: of two plug-ins ended the process (the tournament ended, every match played lost).
+_THINKING: Any = None
+
+
+def _watch(task: Task) -> Any:
+    """For :func:`make_seat_bots`: marks the entrant whose bot is being made."""
+    if _THINKING is None:
+        return None
+
+    def mark(seat: int) -> None:
+        _THINKING.value = task.seat_bots[seat] if seat >= 0 else -1
+    return mark
+
+
+class _Watched:
+    """A bot whose calls are marked as its entrant's (in a worker of its own)."""
+
+    def __init__(self, bot: SeatController, entrant: int) -> None:
+        self.bot = bot
+        self.entrant = entrant
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.bot, name)
+
+    def choose(self, view: Any, legal: Any) -> Any:
+        _THINKING.value = self.entrant
+        try:
+            return self.bot.choose(view, legal)
+        finally:
+            _THINKING.value = -1
+
+
+def _worker_watched(marker: Any) -> None:
+    """:func:`_worker_start`, in a worker of its own that says who is thinking; an
+    ``os._exit`` from a thread other than the match's says that nobody can be told."""
+    global _THINKING
+    _worker_start()
+    _THINKING = marker
+    real_exit = os._exit
+
+    def _exit(code: int) -> NoReturn:
+        if threading.current_thread() is not threading.main_thread():
+            marker.value = -1        # a bot's thread, while another bot may think
+        real_exit(code)
+    os._exit = _exit
+
+
+class TournamentStopped(Exception):
+    """The round robin cannot go on (a worker ended, and which bot did it cannot be
+    told): the matches played are still reported."""
 
 
 def _worker_start() -> None:
@@ -277,20 +336,35 @@ def run_matches(tasks: Sequence[Task], jobs: int) -> Generator[MatchResult, None
 def _alone(task: Task, ctx: Any) -> MatchResult:
     """``task`` played in a worker process of its own: its result, or a forfeit by its
     plug-in bot when that worker dies too."""
-    with ProcessPoolExecutor(1, mp_context=ctx, initializer=_worker_start) as solo:
-        try:
-            return solo.submit(play_task, task).result()
-        except BrokenProcessPool:
-            pass
-    seating = Seating(*task.seating)
     plugins = [b for b in task.pair if parse_bot_spec(task.specs[b])[0] not in BOTS]
-    if len(plugins) != 1:
-        # two plug-ins (or, by a bug, none): which ended the process cannot be told
-        raise ValueError(_("a worker process ended in the middle of a match of %(a)s and "
-                           "%(b)s (a bot left the process, or crashed it): the tournament "
-                           "cannot go on") % {"a": task.specs[task.pair[0]],
-                                              "b": task.specs[task.pair[1]]})
-    faulty = plugins[0]
+    seen: list[int] = []
+    for _attempt in range(2):
+        marker = ctx.Value("i", -1, lock=False)
+        with ProcessPoolExecutor(1, mp_context=ctx, initializer=_worker_watched,
+                                 initargs=(marker,)) as solo:
+            try:
+                return solo.submit(play_task, task).result()
+            except BrokenProcessPool:
+                pass
+        seen.append(int(marker.value))
+        if seen[0] not in plugins:
+            break
+    seating = Seating(*task.seating)
+    if len(seen) == 2 and seen[0] == seen[1]:
+        # the worker ended twice in this plug-in's own call, the same one (a process
+        # ended by a thread would end at another moment: another bot might be thinking)
+        faulty = seen[0]
+    elif len(plugins) == 1:
+        faulty = plugins[0]          # the match's only code not ours
+    else:
+        # two plug-ins, and the worker did not end twice in one's call (a thread of
+        # one, perhaps): the matches played are reported, and the run stops here
+        raise TournamentStopped(_(
+            "stopped: a worker process ended in the middle of a match of %(a)s and %(b)s "
+            "(a bot left the process, or crashed it), and which of the two did it cannot "
+            "be told: the tournament cannot go on; the report covers the matches played "
+            "before it") % {"a": task.specs[task.pair[0]],
+                                               "b": task.specs[task.pair[1]]})
     other = next(s for s, b in enumerate(task.seat_bots) if b != faulty)
     return MatchResult(task, seating.side_of(other),
                        tuple((0,) * len(SOURCES) for _ in range(seating.n_teams)), 0,
@@ -401,6 +475,7 @@ def run_tournament(args: argparse.Namespace) -> int:
     tty = sys.stderr.isatty()
     shown = -1.0
     interrupted = False
+    cannot_go_on: str | None = None
     matches = run_matches(tasks, min(jobs, len(tasks)))
     while True:
         try:
@@ -411,6 +486,10 @@ def run_tournament(args: argparse.Namespace) -> int:
             # Ctrl-C: the matches played so far are reported, then the run ends (130)
             interrupted = True
             matches.close()
+            break
+        except TournamentStopped as exc:
+            # the matches played so far are reported (they were lost), then the run ends
+            cannot_go_on = str(exc)
             break
         results.append(res)
         done = len(results)
@@ -429,10 +508,12 @@ def run_tournament(args: argparse.Namespace) -> int:
     stopped = (_("stopped: interrupted after %(done)d of %(total)d matches; the report "
                  "covers them") % {"done": len(results), "total": len(tasks)}
                if interrupted else None)
+    if cannot_go_on is not None:
+        stopped = cannot_go_on
     code = _report(args, specs, rules, seating, results, started, stopped)
     if stopped is not None:
         print(i18n.display(stopped), file=sys.stderr)
-        return 130
+        return 1 if cannot_go_on is not None else 130
     return code
 
 

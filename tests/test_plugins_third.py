@@ -1,0 +1,216 @@
+"""Plug-in bots written the way strangers would, from docs/bots.md alone (third review
+of the plug-ins): the documented example as it stands, a bot that raises
+``KeyboardInterrupt`` itself (no Ctrl-C was pressed), and two plug-ins in one tournament
+match whose worker process ends."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+from cli_helpers import ctrl_c_as_a_terminal_gives_it
+
+from engine.testing import install_plugin
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
+
+PLUGIN = '''
+import os
+import threading
+
+
+class Plain:
+    """A correct bot: the first legal move."""
+
+    def __init__(self, seed):
+        self.seed = seed
+
+    def choose(self, view, legal):
+        return legal[0]
+
+
+class Interrupts(Plain):
+    """Raises KeyboardInterrupt itself at its ``at``-th decision (nobody pressed Ctrl-C)."""
+
+    def __init__(self, seed, at=1):
+        super().__init__(seed)
+        self.n, self.at = 0, at
+
+    def choose(self, view, legal):
+        self.n += 1
+        if self.n == self.at:
+            raise KeyboardInterrupt
+        return legal[0]
+
+
+class Exits(Plain):
+    """Ends its process (os._exit) in its 30th decision."""
+
+    def __init__(self, seed):
+        super().__init__(seed)
+        self.n = 0
+
+    def choose(self, view, legal):
+        self.n += 1
+        if self.n == 30:
+            os._exit(3)
+        return legal[0]
+
+
+class ThreadExits(Plain):
+    """A thread of its own ends the process, whoever is thinking then."""
+
+    def choose(self, view, legal):
+        threading.Thread(target=os._exit, args=(4,), daemon=True).start()
+        return legal[0]
+
+
+def make_plain(seed, **options):
+    return Plain(seed)
+
+
+def make_interrupts(seed, **options):
+    return Interrupts(seed, **options)
+
+
+def make_interrupts_made(seed, **options):
+    raise KeyboardInterrupt
+
+
+def make_exits(seed, **options):
+    return Exits(seed)
+
+
+def make_thread_exits(seed, **options):
+    return ThreadExits(seed)
+'''
+
+
+@pytest.fixture
+def plugins(tmp_path: Path) -> Path:
+    install_plugin(tmp_path, "mb_third", PLUGIN, {
+        "tplain": "make_plain", "tplain2": "make_plain", "tkiself": "make_interrupts",
+        "tkimade": "make_interrupts_made", "texits": "make_exits",
+        "tthreadexit": "make_thread_exits"})
+    return tmp_path
+
+
+def _cli(plugin_dir: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(plugin_dir), str(ROOT)]),
+           "XDG_DATA_HOME": str(plugin_dir / "data")}
+    return subprocess.run([sys.executable, "-m", "cli.main", *argv], capture_output=True,
+                          text=True, env=env, cwd=str(plugin_dir), timeout=240,
+                          stdin=subprocess.DEVNULL, preexec_fn=ctrl_c_as_a_terminal_gives_it)
+
+
+def _doc_block(starts: str) -> str:
+    blocks = [b for b in re.findall(r"```\w*\n(.*?)```", DOC, re.S) if b.startswith(starts)]
+    assert len(blocks) == 1, starts
+    return blocks[0]
+
+
+def test_the_documented_example_bot_works_as_written(tmp_path: Path) -> None:
+    """The example of docs/bots.md, copied as it stands, with the entry point its
+    pyproject.toml declares: short, found by name, its option taken, and it plays."""
+    source = _doc_block("# mybot.py")
+    assert len(source.splitlines()) <= 30
+    toml = tomllib.loads(_doc_block("# pyproject.toml of the plug-in"))
+    points = toml["project"]["entry-points"]["millebornes.bots"]
+    assert points == {"mybot": "mybot:make"}
+    assert toml["tool"]["setuptools"]["py-modules"] == ["mybot"]
+    install_plugin(tmp_path, "mybot", source, {"mybot": "make"})
+    for spec in ("mybot", "mybot:coups=no", "MyBot"):
+        res = _cli(tmp_path, "simulate", "--bots", f"{spec},heuristic", "--games", "2",
+                   "--json")
+        assert res.returncode == 0, res.stderr
+        report = json.loads(res.stdout)
+        assert report["games"] == 2 and "stopped" not in report
+
+
+def test_a_bot_that_raises_keyboard_interrupt_itself_is_named_in_simulate(
+        plugins: Path) -> None:
+    """Nobody pressed Ctrl-C: the bot's own ``raise KeyboardInterrupt`` is its fault,
+    named with its seat and game, the matches before it reported (it was taken for the
+    person's Ctrl-C: "interrupted", exit 130, no bot named)."""
+    res = _cli(plugins, "simulate", "--bots", "tkiself:at=300,tplain", "--games", "4",
+               "--json")
+    assert res.returncode == 1, res.stderr
+    report = json.loads(res.stdout)
+    assert report["stopped"].startswith("bot tkiself:at=300 at seat 0 failed to move in "
+                                        "game ")
+    assert report["stopped"].endswith("raised KeyboardInterrupt")
+    assert "interrupted" not in report
+    res = _cli(plugins, "simulate", "--bots", "tkiself,heuristic", "--games", "2")
+    assert res.returncode == 1
+    assert ("stopped: bot tkiself at seat 0 failed to move in game 1 of 2: raised "
+            "KeyboardInterrupt") in res.stderr
+    assert "interrupted" not in res.stderr
+
+
+def test_a_factory_that_raises_keyboard_interrupt_is_named(plugins: Path) -> None:
+    """Made for a match, a factory's own KeyboardInterrupt is its fault (the check of
+    ``--bots`` happens in a child process that ignores Ctrl-C, and names it too)."""
+    res = _cli(plugins, "simulate", "--bots", "tkimade,heuristic", "--games", "2")
+    assert res.returncode == 2
+    assert "tkimade" in res.stderr and "KeyboardInterrupt" in res.stderr
+    assert "interrupted" not in res.stderr
+
+
+def test_a_tournament_in_one_process_forfeits_a_bot_that_raises_keyboard_interrupt(
+        plugins: Path) -> None:
+    """``tournament --jobs 1``: the bot forfeits its matches, the round robin is played
+    whole (it stopped as if the person had pressed Ctrl-C)."""
+    res = _cli(plugins, "tournament", "--bots", "tkiself:at=40,heuristic,tplain",
+               "--deals", "1", "--jobs", "1", "--json", "--quiet")
+    assert res.returncode == 0, res.stderr
+    report = json.loads(res.stdout)
+    assert report["matches"] == 6 and "stopped" not in report
+    by = {b["bot"]: b for b in report["bots"]}
+    assert by["tkiself:at=40"]["forfeits"] == 4
+    assert by["tkiself:at=40"]["first_fault"] == "raised KeyboardInterrupt"
+    assert "forfeits" not in by["heuristic"] and "forfeits" not in by["tplain"]
+
+
+def test_of_two_plugins_the_one_that_ends_its_worker_in_its_move_forfeits(
+        plugins: Path) -> None:
+    """Both bots of the match are plug-ins: the one in whose move the worker ended (its
+    match played alone, twice) forfeits, the honest one is not blamed, and the round
+    robin goes on (it ended, "cannot go on", every match played lost)."""
+    res = _cli(plugins, "tournament", "--bots", "tplain,texits,heuristic", "--deals", "2",
+               "--jobs", "2", "--json", "--quiet")
+    assert res.returncode == 0, res.stderr
+    report = json.loads(res.stdout)
+    assert report["matches"] == 12 and "stopped" not in report
+    by = {b["bot"]: b for b in report["bots"]}
+    assert by["texits"]["forfeits"] == 8
+    assert by["texits"]["first_fault"] == "ended its worker process in the middle of the match"
+    assert "forfeits" not in by["tplain"] and "forfeits" not in by["heuristic"]
+    pairs = {(p["bot"], p["opponent"]): p for p in report["pairs"]}
+    assert pairs[("tplain", "texits")]["score"] == 4
+
+
+def test_when_which_plugin_ended_the_worker_cannot_be_told_the_played_are_reported(
+        plugins: Path) -> None:
+    """A plug-in's thread ends the worker in a match of two plug-ins: which did it cannot
+    be told, so the tournament stops, but it reports the matches played before (exit 1;
+    it printed only an error, exit 2)."""
+    res = _cli(plugins, "tournament", "--bots", "tplain,heuristic,tthreadexit,tplain2",
+               "--deals", "1", "--jobs", "2", "--json", "--quiet")
+    assert res.returncode == 1, res.stderr
+    report = json.loads(res.stdout)
+    assert report["stopped"].startswith("stopped: a worker process ended in the middle of "
+                                        "a match of tplain and tthreadexit")
+    assert "cannot be told" in report["stopped"]
+    # the pair played before it is reported whole; the bots are not blamed
+    pairs = {(p["bot"], p["opponent"]): p for p in report["pairs"]}
+    assert pairs[("tplain", "heuristic")]["matches"] == 2
+    assert report["matches"] >= 2
+    assert all("forfeits" not in b or b["bot"] == "tthreadexit" for b in report["bots"])
+    assert report["stopped"] in res.stderr
