@@ -253,10 +253,10 @@ def _worker_watched(marker: Any) -> None:
     _THINKING = marker
     real_exit = os._exit
 
-    def _exit(code: int) -> NoReturn:
+    def _exit(status: int) -> NoReturn:
         if threading.current_thread() is not threading.main_thread():
             marker.value = -1        # a bot's thread, while another bot may think
-        real_exit(code)
+        real_exit(status)
     os._exit = _exit
 
 
