@@ -214,3 +214,16 @@ def test_when_which_plugin_ended_the_worker_cannot_be_told_the_played_are_report
     assert report["matches"] >= 2
     assert all("forfeits" not in b or b["bot"] == "tthreadexit" for b in report["bots"])
     assert report["stopped"] in res.stderr
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("3", 3), ("-3", -3), ("0.5", 0.5), ("1e-3", 0.001), ("007", 7),
+    ("Nan", "Nan"), ("nan", "nan"), ("inf", "inf"), ("-Infinity", "-Infinity"),
+    ("1_000", "1_000"), ("\u0663", "\u0663"), ("0x10", "0x10"), ("1" * 5000, "1" * 5000)])
+def test_an_option_is_a_number_only_when_written_in_plain_digits(text: str,
+                                                                  value: object) -> None:
+    """docs/bots.md: an option arrives as a number when written as one; ``player=Nan``
+    reached the bot as the float nan, ``n=1_000`` as 1000, five thousand digits raised."""
+    from engine.bots import parse_bot_spec
+    got = parse_bot_spec(f"mybot:opt={text}")[1]["opt"]
+    assert got == value and type(got) is type(value)
