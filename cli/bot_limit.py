@@ -151,9 +151,11 @@ class Bounded:
         return getattr(self.bot, name)
 
     def choose(self, view: HandState, legal: list[Action]) -> Action:
-        # its own copy of the rules: the view's are the engine's (frozen, but a bot's
-        # object.__setattr__(view.rules, "match_target", 100) made every match one hand)
-        view = view._replace(rules=copy.copy(view.rules))
+        # its own copy of the rules and the seating: the view's are the engine's (frozen,
+        # but a bot's object.__setattr__(view.rules, "match_target", 100) made every match
+        # one hand, and object.__setattr__(view.seating, "n_teams", 1) ended simulate with
+        # "unexpected error: IndexError", naming no bot, every match played lost)
+        view = view._replace(rules=copy.copy(view.rules), seating=copy.copy(view.seating))
         if not self.quiet:
             return self._timer.call(lambda: self.bot.choose(view, legal),
                                     f"did not move within {self.seconds:g} s")

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cli_helpers import ctrl_c_as_a_terminal_gives_it
@@ -72,6 +73,24 @@ class ThreadExits(Plain):
         return legal[0]
 
 
+class Seats(Plain):
+    """Changes the seating of its view, frozen as it is, at its third decision."""
+
+    def __init__(self, seed, field="n_teams", value=1):
+        super().__init__(seed)
+        self.n, self.field, self.value = 0, field, value
+
+    def choose(self, view, legal):
+        self.n += 1
+        if self.n == 3:
+            object.__setattr__(view.seating, self.field, self.value)
+        return legal[0]
+
+
+def make_seats(seed, **options):
+    return Seats(seed, **options)
+
+
 def make_plain(seed, **options):
     return Plain(seed)
 
@@ -98,7 +117,7 @@ def plugins(tmp_path: Path) -> Path:
     install_plugin(tmp_path, "mb_third", PLUGIN, {
         "tplain": "make_plain", "tplain2": "make_plain", "tkiself": "make_interrupts",
         "tkimade": "make_interrupts_made", "texits": "make_exits",
-        "tthreadexit": "make_thread_exits"})
+        "tthreadexit": "make_thread_exits", "tseats": "make_seats"})
     return tmp_path
 
 
@@ -227,3 +246,31 @@ def test_an_option_is_a_number_only_when_written_in_plain_digits(text: str,
     from engine.bots import parse_bot_spec
     got = parse_bot_spec(f"mybot:opt={text}")[1]["opt"]
     assert got == value and type(got) is type(value)
+
+
+def _same(report: dict[str, Any]) -> dict[str, Any]:
+    """A report but for the time it took and the bots' names."""
+    out = {k: v for k, v in report.items() if k not in ("hands_per_second", "seconds",
+                                                       "transcripts", "players")}
+    out["players"] = [{k: v for k, v in p.items() if k != "bot"} for p in report["players"]]
+    return out
+
+
+@pytest.mark.parametrize("how", [[], ["--fair-deck"]])
+def test_a_bot_that_changes_its_views_seating_changes_no_match(plugins: Path,
+                                                                how: list[str]) -> None:
+    """``object.__setattr__(view.seating, "n_teams", 1)``: the view held the engine's own
+    seating, and simulate ended in "unexpected error: IndexError", naming no bot, every
+    match lost. A plug-in's view holds a copy: the matches are those of a bot that
+    changes nothing."""
+    runs = {}
+    for spec in ("tseats", "tseats:field=n_players:value=6", "tplain"):
+        res = _cli(plugins, "simulate", "--bots", f"{spec},heuristic", "--games", "2",
+                   "--json", *how)
+        assert res.returncode == 0, res.stderr
+        runs[spec] = json.loads(res.stdout)
+    for report in runs.values():
+        assert report["games"] == 2 and "stopped" not in report
+    if not how:   # a fair deck's shuffle is the players' (their names): other cards
+        assert _same(runs["tseats"]) == _same(runs["tplain"])
+        assert _same(runs["tseats:field=n_players:value=6"]) == _same(runs["tplain"])
