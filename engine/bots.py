@@ -206,6 +206,12 @@ class _LazyFactory:
         except Exception as exc:  # any import error of third-party code: one clear message
             raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
                              f"load: {exception_words(exc)}") from None
+        if not callable(factory):
+            # its entry point names a constant, a module...: "'int' object is not callable"
+            raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) is not a "
+                               f"factory of bots: its entry point names an object of "
+                               f"type {type(factory).__name__[:40]}, not a function or a "
+                               f"class")
         try:
             bot: SeatController = factory(seed, **options)
         except TypeError:

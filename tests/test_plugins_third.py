@@ -91,6 +91,9 @@ def make_seats(seed, **options):
     return Seats(seed, **options)
 
 
+NOT_A_FACTORY = 42
+
+
 def make_plain(seed, **options):
     return Plain(seed)
 
@@ -117,7 +120,8 @@ def plugins(tmp_path: Path) -> Path:
     install_plugin(tmp_path, "mb_third", PLUGIN, {
         "tplain": "make_plain", "tplain2": "make_plain", "tkiself": "make_interrupts",
         "tkimade": "make_interrupts_made", "texits": "make_exits",
-        "tthreadexit": "make_thread_exits", "tseats": "make_seats"})
+        "tthreadexit": "make_thread_exits", "tseats": "make_seats",
+        "tconstant": "NOT_A_FACTORY"})
     return tmp_path
 
 
@@ -274,3 +278,13 @@ def test_a_bot_that_changes_its_views_seating_changes_no_match(plugins: Path,
     if not how:   # a fair deck's shuffle is the players' (their names): other cards
         assert _same(runs["tseats"]) == _same(runs["tplain"])
         assert _same(runs["tseats:field=n_players:value=6"]) == _same(runs["tplain"])
+
+
+def test_an_entry_point_that_names_no_factory_is_said_so(plugins: Path) -> None:
+    """An entry point naming a constant: said as the plug-in's mistake, with its entry
+    point (it was "could not be made: TypeError: 'int' object is not callable")."""
+    res = _cli(plugins, "simulate", "--bots", "tconstant,heuristic", "--games", "1")
+    assert res.returncode == 2
+    assert ("bot plug-in 'tconstant' (mb_third:NOT_A_FACTORY) is not a factory of bots: its "
+            "entry point names an object of type int, not a function or a class"
+            ) in " ".join(res.stderr.split())
