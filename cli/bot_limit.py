@@ -468,6 +468,8 @@ def report_to_stdout() -> Iterator[None]:
     previous = sys.stdout
     os.dup2(2, 1)
     sys.stdout = _MainThreadOnly(report, previous)
+    if STDOUT_ENDS_WITH_REPORT:
+        adopt_orphans()
     try:
         yield
     finally:
@@ -475,6 +477,8 @@ def report_to_stdout() -> Iterator[None]:
             report.flush()
         except (OSError, ValueError):
             pass
+        if STDOUT_ENDS_WITH_REPORT:
+            stop_children()
         sys.stdout = previous
         if not STDOUT_ENDS_WITH_REPORT:
             try:
@@ -482,6 +486,50 @@ def report_to_stdout() -> Iterator[None]:
             except (OSError, ValueError):
                 pass
         report.close()
+
+
+def adopt_orphans() -> None:
+    """Linux: a process a bot started, whose parent ends before it (a tournament's worker,
+    stopped), becomes this process's child (``PR_SET_CHILD_SUBREAPER``), not init's, so
+    that :func:`stop_children` finds it."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        pass
+
+
+def stop_children() -> list[int]:
+    """Linux: stop every process whose parent this process is and that still runs, once
+    the report is made and the command ends (only then: its own children, a check of a
+    bot or a tournament's workers, are done). Processes a plug-in started in this
+    process, or in a tournament's worker, and left running (``subprocess.Popen(["sleep",
+    "1000"])``) outlived the command, holding its output open: ``millebornes tournament
+    ... | tail`` waited for them. Returns their process ids (each is logged)."""
+    me = os.getpid()
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    stopped = []
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            if int(fields[1]) != me or fields[0] in (b"Z", b"X"):
+                continue
+            os.kill(int(entry), signal.SIGKILL)
+        except (OSError, ValueError, IndexError):
+            continue
+        stopped.append(int(entry))
+    if stopped:
+        log.warning("processes left running, by a bot perhaps, were stopped at the end: %s",
+                    ", ".join(map(str, stopped)))
+    return stopped
 
 
 #: Set by the ``millebornes`` command (:func:`cli.main.console_script`): the process ends

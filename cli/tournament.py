@@ -14,8 +14,10 @@ import argparse
 import contextlib
 import itertools
 import json
+import logging
 import math
 import multiprocessing
+import multiprocessing.connection
 import os
 import sys
 import threading
@@ -39,6 +41,8 @@ from .args import MAX_JOBS, MAX_MATCHES, check_bot_entrant, rules_from, seating_
 from .bot_limit import make_seat_bots, report_to_stdout
 from .i18n import _, ngettext
 from .words import rules_name
+
+log = logging.getLogger("cli.tournament")
 
 Z95 = 1.959963984540054
 SOURCES = SideScore._fields
@@ -316,7 +320,7 @@ def run_matches(tasks: Sequence[Task], jobs: int) -> Generator[MatchResult, None
             try:
                 result = future.result()
             except BrokenProcessPool:
-                pool.shutdown(wait=False, cancel_futures=True)
+                close_pool(pool)
                 suspects = [t for t, _f in pending]
                 pending.clear()
                 for t in suspects:            # in schedule order, each in a worker alone
@@ -330,7 +334,37 @@ def run_matches(tasks: Sequence[Task], jobs: int) -> Generator[MatchResult, None
                 submit(t)
             yield result
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        close_pool(pool)
+
+
+#: Seconds a worker may take to end once its pool is shut down (it ends at once, unless
+#: a bot left a thread of its own running in it).
+WORKER_GRACE = 2.0
+
+
+def close_pool(pool: ProcessPoolExecutor) -> None:
+    """Shut ``pool`` down without waiting for its work, and stop a worker still there
+    after :data:`WORKER_GRACE`: a bot's thread (not a daemon) kept its worker alive after
+    the tournament (up to as long as the thread ran, forever for a wait), holding its
+    output open (``millebornes tournament ... | tail`` never ended), and a pool closed
+    by ``with``, for a match played again alone, waited for it."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())   # before shutdown
+    pool.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + WORKER_GRACE
+    left = [p for p in procs if p.exitcode is None]
+    while left and time.monotonic() < deadline:
+        multiprocessing.connection.wait([p.sentinel for p in left],
+                                        max(0.0, deadline - time.monotonic()))
+        left = [p for p in left if p.exitcode is None]
+    for p in left:
+        log.warning("a tournament worker (process %d) did not end with its pool (a bot's "
+                    "thread, perhaps): stopped", p.pid)
+        try:
+            p.kill()
+        except (OSError, ValueError):
+            pass
+    if left:   # gone, so that the processes its bot started are this one's to stop
+        multiprocessing.connection.wait([p.sentinel for p in left], 1.0)
 
 
 def _alone(task: Task, ctx: Any) -> MatchResult:
@@ -340,12 +374,14 @@ def _alone(task: Task, ctx: Any) -> MatchResult:
     seen: list[int] = []
     for _attempt in range(2):
         marker = ctx.Value("i", -1, lock=False)
-        with ProcessPoolExecutor(1, mp_context=ctx, initializer=_worker_watched,
-                                 initargs=(marker,)) as solo:
-            try:
-                return solo.submit(play_task, task).result()
-            except BrokenProcessPool:
-                pass
+        solo = ProcessPoolExecutor(1, mp_context=ctx, initializer=_worker_watched,
+                                   initargs=(marker,))
+        try:
+            return solo.submit(play_task, task).result()
+        except BrokenProcessPool:
+            pass
+        finally:
+            close_pool(solo)
         seen.append(int(marker.value))
         if seen[0] not in plugins:
             break

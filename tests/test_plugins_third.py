@@ -94,6 +94,30 @@ def make_seats(seed, **options):
 NOT_A_FACTORY = 42
 
 
+class LeavesWork(Plain):
+    """Starts, at its first decision, a thread that never ends (not a daemon) and a
+    process that sleeps for ten minutes, and leaves both running."""
+
+    def __init__(self, seed):
+        super().__init__(seed)
+        self.n = 0
+
+    def choose(self, view, legal):
+        import subprocess
+        import sys
+        self.n += 1
+        if self.n == 1:
+            threading.Thread(target=threading.Event().wait).start()
+            child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+            with open(os.environ["MB_THIRD_PIDS"], "a") as f:
+                f.write(f"{child.pid} ")
+        return legal[0]
+
+
+def make_leaves_work(seed, **options):
+    return LeavesWork(seed)
+
+
 def make_plain(seed, **options):
     return Plain(seed)
 
@@ -121,7 +145,7 @@ def plugins(tmp_path: Path) -> Path:
         "tplain": "make_plain", "tplain2": "make_plain", "tkiself": "make_interrupts",
         "tkimade": "make_interrupts_made", "texits": "make_exits",
         "tthreadexit": "make_thread_exits", "tseats": "make_seats",
-        "tconstant": "NOT_A_FACTORY"})
+        "tconstant": "NOT_A_FACTORY", "tleaves": "make_leaves_work"})
     return tmp_path
 
 
@@ -288,3 +312,45 @@ def test_an_entry_point_that_names_no_factory_is_said_so(plugins: Path) -> None:
     assert ("bot plug-in 'tconstant' (mb_third:NOT_A_FACTORY) is not a factory of bots: its "
             "entry point names an object of type int, not a function or a class"
             ) in " ".join(res.stderr.split())
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux: /proc, prctl")
+@pytest.mark.parametrize("argv", [
+    ["tournament", "--bots", "tplain,tleaves", "--deals", "1", "--jobs", "2", "--quiet"],
+    ["tournament", "--bots", "tplain,tleaves", "--deals", "1", "--jobs", "1", "--quiet"],
+    ["simulate", "--bots", "tleaves,tplain", "--games", "2"]])
+def test_what_a_bot_leaves_running_ends_with_the_command(plugins: Path,
+                                                         argv: list[str]) -> None:
+    """A bot's thread that never ends and its child process: the command's output ends
+    with the command, and nothing the bot started runs on (a tournament's workers stayed,
+    held by the thread, and the children of the bots everywhere, holding the output
+    open: ``millebornes tournament ... | tail`` waited ten minutes)."""
+    pids = plugins / "pids"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(plugins), str(ROOT)]),
+           "XDG_DATA_HOME": str(plugins / "data"), "MB_THIRD_PIDS": str(pids)}
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", *argv],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, cwd=str(plugins), stdin=subprocess.DEVNULL)
+    try:
+        out, err = proc.communicate(timeout=30)   # until the output's end: every writer gone
+        assert proc.returncode == 0, err
+        assert "mb_third" not in err and "Traceback" not in err
+        left = [int(p) for p in pids.read_text().split()]
+        assert left
+        assert not [p for p in left if _alive(p)]
+    finally:
+        proc.kill()
+        for p in (pids.read_text().split() if pids.exists() else []):
+            try:
+                os.kill(int(p), 9)
+            except OSError:
+                pass
