@@ -1,7 +1,10 @@
 """Plug-in bots written the way strangers would, from docs/bots.md alone (third review
 of the plug-ins): the documented example as it stands, a bot that raises
-``KeyboardInterrupt`` itself (no Ctrl-C was pressed), and two plug-ins in one tournament
-match whose worker process ends."""
+``KeyboardInterrupt`` itself (no Ctrl-C was pressed), two plug-ins in one tournament
+match whose worker process ends, options that only look like numbers, a bot that changes
+its view's seating, an entry point that names no factory, and a bot that leaves a thread
+and a process running. (Slow, ``-m slow``: the same with the fair deck and with
+``tournament --jobs 1``.)"""
 
 from __future__ import annotations
 
@@ -284,7 +287,7 @@ def _same(report: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-@pytest.mark.parametrize("how", [[], ["--fair-deck"]])
+@pytest.mark.parametrize("how", [[], pytest.param(["--fair-deck"], marks=pytest.mark.slow)])
 def test_a_bot_that_changes_its_views_seating_changes_no_match(plugins: Path,
                                                                 how: list[str]) -> None:
     """``object.__setattr__(view.seating, "n_teams", 1)``: the view held the engine's own
@@ -326,7 +329,8 @@ def _alive(pid: int) -> bool:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux: /proc, prctl")
 @pytest.mark.parametrize("argv", [
     ["tournament", "--bots", "tplain,tleaves", "--deals", "1", "--jobs", "2", "--quiet"],
-    ["tournament", "--bots", "tplain,tleaves", "--deals", "1", "--jobs", "1", "--quiet"],
+    pytest.param(["tournament", "--bots", "tplain,tleaves", "--deals", "1", "--jobs", "1",
+                  "--quiet"], marks=pytest.mark.slow),
     ["simulate", "--bots", "tleaves,tplain", "--games", "2"]])
 def test_what_a_bot_leaves_running_ends_with_the_command(plugins: Path,
                                                          argv: list[str]) -> None:
