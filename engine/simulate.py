@@ -170,8 +170,9 @@ def call_bot(fn: Callable[..., T], *args: Any) -> T:
     the call ends at once (``os._exit``), saying so on a pipe, and here the bot is at
     fault (:class:`BotForked`). A child that a library forks and that never returns
     here (``multiprocessing``) is no fault. A ``KeyboardInterrupt`` the bot raised
-    itself, with no Ctrl-C during the call, comes out as :class:`BotInterrupted`
-    (where :func:`count_interrupts` counts them)."""
+    itself, with no Ctrl-C during the call, comes out as :class:`BotInterrupted`, and a
+    Ctrl-C that the bot caught comes out as ``KeyboardInterrupt`` all the same (where
+    :func:`count_interrupts` counts them)."""
     global _escape_pipe
     if _escape_pipe is None and hasattr(os, "fork"):
         r, w = os.pipe()
@@ -179,7 +180,7 @@ def call_bot(fn: Callable[..., T], *args: Any) -> T:
         _escape_pipe = (r, w)
     pid, forks, sigints = os.getpid(), _forks, _sigints
     try:
-        return fn(*args)
+        answer = fn(*args)
     except KeyboardInterrupt:
         if own_interrupt(sigints):
             raise BotInterrupted() from None
@@ -189,6 +190,12 @@ def call_bot(fn: Callable[..., T], *args: Any) -> T:
             _copy_ends()
         elif _forks != forks and _copy_came_back():
             raise BotForked()
+    if _sigints != sigints and signal.getsignal(signal.SIGINT) is _on_sigint:
+        # the person pressed Ctrl-C while the bot thought, and the bot caught it (a bare
+        # ``except:`` around its search) and answered: the Ctrl-C still stops the run
+        # (a slow bot that swallowed it every time could not be stopped)
+        raise KeyboardInterrupt
+    return answer
 
 
 def _copy_ends() -> None:

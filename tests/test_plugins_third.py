@@ -11,8 +11,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -117,6 +119,34 @@ class LeavesWork(Plain):
         return legal[0]
 
 
+MADE = [0]
+
+
+class Swallows(Plain):
+    """From the third match made here on, thinks 0.2 s a move inside a bare ``except``
+    (which swallows a Ctrl-C), and says so in a file."""
+
+    def __init__(self, seed, nth):
+        super().__init__(seed)
+        self.nth = nth
+
+    def choose(self, view, legal):
+        import time
+        if self.nth >= 3:
+            with open(os.environ["MB_THIRD_PIDS"], "a") as f:
+                f.write("thinking ")
+            try:
+                time.sleep(0.2)
+            except BaseException:
+                pass
+        return legal[0]
+
+
+def make_swallows(seed, **options):
+    MADE[0] += 1
+    return Swallows(seed, MADE[0])
+
+
 def make_leaves_work(seed, **options):
     return LeavesWork(seed)
 
@@ -148,7 +178,8 @@ def plugins(tmp_path: Path) -> Path:
         "tplain": "make_plain", "tplain2": "make_plain", "tkiself": "make_interrupts",
         "tkimade": "make_interrupts_made", "texits": "make_exits",
         "tthreadexit": "make_thread_exits", "tseats": "make_seats",
-        "tconstant": "NOT_A_FACTORY", "tleaves": "make_leaves_work"})
+        "tconstant": "NOT_A_FACTORY", "tleaves": "make_leaves_work",
+        "tswallows": "make_swallows"})
     return tmp_path
 
 
@@ -358,3 +389,32 @@ def test_what_a_bot_leaves_running_ends_with_the_command(plugins: Path,
                 os.kill(int(p), 9)
             except OSError:
                 pass
+
+
+def test_a_ctrl_c_that_a_bot_swallows_still_stops_simulate(plugins: Path) -> None:
+    """A bot that thinks inside a bare ``except:`` caught the person's Ctrl-C and moved
+    on: simulate never stopped. The Ctrl-C (a SIGINT came during the bot's call) stops
+    it all the same, with the matches played so far."""
+    said = plugins / "said"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(plugins), str(ROOT)]),
+           "XDG_DATA_HOME": str(plugins / "data"), "MB_THIRD_PIDS": str(said)}
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "simulate", "--bots",
+                             "tswallows,tplain", "--games", "500", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, cwd=str(plugins), stdin=subprocess.DEVNULL,
+                            preexec_fn=ctrl_c_as_a_terminal_gives_it)
+    try:
+        for _ in range(300):                      # the third match has begun
+            if said.exists() and said.read_text():
+                break
+            time.sleep(0.1)
+        assert said.read_text()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    report = json.loads(out)
+    assert report["interrupted"] is True and report["games"] == 2
+    assert report["stopped"] == ("stopped: interrupted after 2 of 500 matches; the report "
+                                 "covers them")
