@@ -374,7 +374,8 @@ def test_what_a_bot_leaves_running_ends_with_the_command(plugins: Path,
            "XDG_DATA_HOME": str(plugins / "data"), "MB_THIRD_PIDS": str(pids)}
     proc = subprocess.Popen([sys.executable, "-m", "cli.main", *argv],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env, cwd=str(plugins), stdin=subprocess.DEVNULL)
+                            env=env, cwd=str(plugins), stdin=subprocess.DEVNULL,
+                            start_new_session=True)   # all of it can be stopped at the end
     try:
         out, err = proc.communicate(timeout=30)   # until the output's end: every writer gone
         assert proc.returncode == 0, err
@@ -383,7 +384,11 @@ def test_what_a_bot_leaves_running_ends_with_the_command(plugins: Path,
         assert left
         assert not [p for p in left if _alive(p)]
     finally:
-        proc.kill()
+        try:
+            os.killpg(proc.pid, 9)   # had it failed: the workers too, not left behind
+        except OSError:
+            pass
+        proc.wait()
         for p in (pids.read_text().split() if pids.exists() else []):
             try:
                 os.kill(int(p), 9)
