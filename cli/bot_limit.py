@@ -51,7 +51,15 @@ from engine import (
     exception_words,
 )
 from engine.bots import BOTS, make_bot, parse_bot_spec
-from engine.simulate import BotForked, answer_words, call_bot, legal_choice
+from engine.simulate import (
+    BotForked,
+    BotInterrupted,
+    answer_words,
+    call_bot,
+    interrupts,
+    legal_choice,
+    own_interrupt,
+)
 
 from .bot_process import ANSWER_WITHIN, cap_memory
 from .i18n import _
@@ -143,20 +151,26 @@ class Bounded:
         return getattr(self.bot, name)
 
     def choose(self, view: HandState, legal: list[Action]) -> Action:
-        # its own copy of the rules: the view's are the engine's (frozen, but a bot's
-        # object.__setattr__(view.rules, "match_target", 100) made every match one hand)
-        view = view._replace(rules=copy.copy(view.rules))
+        # its own copy of the rules and the seating: the view's are the engine's (frozen,
+        # but a bot's object.__setattr__(view.rules, "match_target", 100) made every match
+        # one hand, and object.__setattr__(view.seating, "n_teams", 1) ended simulate with
+        # "unexpected error: IndexError", naming no bot, every match played lost)
+        view = view._replace(rules=copy.copy(view.rules), seating=copy.copy(view.seating))
         if not self.quiet:
             return self._timer.call(lambda: self.bot.choose(view, legal),
                                     f"did not move within {self.seconds:g} s")
         # on a player's screen (play --in-process), which says a fault in a line: the log
         # keeps it whole, as a networked table's does (the log had no word of it)
+        sigints = interrupts()
         try:
             with silenced(stdin=True):
                 answer = self._timer.call(lambda: self.bot.choose(view, legal),
                                           f"did not move within {self.seconds:g} s")
         except KeyboardInterrupt:
-            raise                # the player's Ctrl-C
+            if own_interrupt(sigints):   # no Ctrl-C came: the bot raised it
+                log.warning("bot %s raised KeyboardInterrupt; a built-in bot plays for it "
+                            "from now on", self.spec)
+            raise                # else the player's Ctrl-C
         except BotTooSlow as exc:
             log.warning("bot %s %s; a built-in bot plays for it from now on", self.spec, exc)
             raise
@@ -454,6 +468,8 @@ def report_to_stdout() -> Iterator[None]:
     previous = sys.stdout
     os.dup2(2, 1)
     sys.stdout = _MainThreadOnly(report, previous)
+    if STDOUT_ENDS_WITH_REPORT:
+        adopt_orphans()
     try:
         yield
     finally:
@@ -461,6 +477,8 @@ def report_to_stdout() -> Iterator[None]:
             report.flush()
         except (OSError, ValueError):
             pass
+        if STDOUT_ENDS_WITH_REPORT:
+            stop_children()
         sys.stdout = previous
         if not STDOUT_ENDS_WITH_REPORT:
             try:
@@ -470,30 +488,82 @@ def report_to_stdout() -> Iterator[None]:
         report.close()
 
 
+def adopt_orphans() -> None:
+    """Linux: a process a bot started, whose parent ends before it (a tournament's worker,
+    stopped), becomes this process's child (``PR_SET_CHILD_SUBREAPER``), not init's, so
+    that :func:`stop_children` finds it."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        pass
+
+
+def stop_children() -> list[int]:
+    """Linux: stop every process whose parent this process is and that still runs, once
+    the report is made and the command ends (only then: its own children, a check of a
+    bot or a tournament's workers, are done). Processes a plug-in started in this
+    process, or in a tournament's worker, and left running (``subprocess.Popen(["sleep",
+    "1000"])``) outlived the command, holding its output open: ``millebornes tournament
+    ... | tail`` waited for them. Returns their process ids (each is logged)."""
+    me = os.getpid()
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    stopped = []
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            if int(fields[1]) != me or fields[0] in (b"Z", b"X"):
+                continue
+            os.kill(int(entry), signal.SIGKILL)
+        except (OSError, ValueError, IndexError):
+            continue
+        stopped.append(int(entry))
+    if stopped:
+        log.warning("processes left running, by a bot perhaps, were stopped at the end: %s",
+                    ", ".join(map(str, stopped)))
+    return stopped
+
+
 #: Set by the ``millebornes`` command (:func:`cli.main.console_script`): the process ends
 #: after the report, so the standard output stays pointed at stderr (a bot's thread that
 #: prints on would write after the report: ``--json`` was no longer one object).
 STDOUT_ENDS_WITH_REPORT = False
 
 
-def make_seat_bots(specs: Sequence[str], seed: int) -> list[SeatController]:
+def make_seat_bots(specs: Sequence[str], seed: int,
+                   watch: Callable[[int], None] | None = None) -> list[SeatController]:
     """One bounded bot per seat (seat ``s`` plays ``specs[s]`` with seed ``seed + s``); a
     plug-in whose factory fails (perhaps for this seed only) is a fault of that seat's bot
     (:class:`engine.BotFailed`), as a bad move would be.
 
     The global ``random`` module is seeded from ``seed`` too: a plug-in that draws from it
     (docs/bots.md asks for a ``Random(seed)`` of its own) still plays the same matches for
-    the same ``--seed`` (it had whatever state the process was in)."""
+    the same ``--seed`` (it had whatever state the process was in).
+
+    ``watch(s)`` is called as seat ``s``'s bot is made, ``watch(-1)`` once they are (a
+    tournament's worker says so to its parent, should a factory end the process)."""
     random.seed(seed)
     bots: list[SeatController] = []
     for s, spec in enumerate(specs):
         try:
+            if watch is not None:
+                watch(s)
             bots.append(make_bounded_bot(spec, seed + s))
+            if watch is not None:
+                watch(-1)
         except KeyboardInterrupt:
             if not engine_simulate.INTERRUPT_IS_BOT_FAULT:
                 raise            # Ctrl-C (in a tournament's worker: the factory's own)
             raise BotFailed(s, "could not be made (raised KeyboardInterrupt)") from None
-        except BotForked as exc:
+        except (BotForked, BotInterrupted) as exc:
             raise BotFailed(s, f"could not be made ({exc})") from None
         except BotTooSlow as exc:
             raise BotFailed(s, str(exc)) from exc

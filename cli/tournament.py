@@ -14,16 +14,20 @@ import argparse
 import contextlib
 import itertools
 import json
+import logging
 import math
 import multiprocessing
+import multiprocessing.connection
+import os
 import sys
+import threading
 import time
 from collections import deque
 from collections.abc import Generator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from itertools import combinations
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 import engine.simulate as engine_simulate
 from engine import BotFailed, Rules, SeatController, Seating
@@ -37,6 +41,8 @@ from .args import MAX_JOBS, MAX_MATCHES, check_bot_entrant, rules_from, seating_
 from .bot_limit import make_seat_bots, report_to_stdout
 from .i18n import _, ngettext
 from .words import rules_name
+
+log = logging.getLogger("cli.tournament")
 
 Z95 = 1.959963984540054
 SOURCES = SideScore._fields
@@ -172,7 +178,10 @@ def play_task(task: Task) -> MatchResult:
     try:
         with contextlib.redirect_stdout(sys.stderr):
             bots = make_seat_bots([task.specs[b] for b in task.seat_bots],
-                                  task.seed * 7919 + 104729 * task.rotation)
+                                  task.seed * 7919 + 104729 * task.rotation,
+                                  watch=_watch(task))
+            if _THINKING is not None:
+                bots = [_Watched(bot, b) for bot, b in zip(bots, task.seat_bots, strict=True)]
             rec = play_match(rules, seating, bots, task.seed)
     except BotFailed as exc:
         # someone's bot broke: it loses this match (no points counted), the rest goes on
@@ -204,6 +213,60 @@ def _forfeit(task: Task, faulty: int, reason: str) -> MatchResult:
     return MatchResult(task, seating.side_of(other),
                        tuple((0,) * len(SOURCES) for _ in range(seating.n_teams)), 0,
                        tuple(() for _ in task.seat_bots), faulty, reason)
+
+
+#: In a worker of its own (:func:`_alone`): shared with the parent, the entrant whose
+#: bot is being made or is choosing now (-1: none), so that the parent can tell which
+#: of two plug-ins ended the process (the tournament ended, every match played lost).
+_THINKING: Any = None
+
+
+def _watch(task: Task) -> Any:
+    """For :func:`make_seat_bots`: marks the entrant whose bot is being made."""
+    if _THINKING is None:
+        return None
+
+    def mark(seat: int) -> None:
+        _THINKING.value = task.seat_bots[seat] if seat >= 0 else -1
+    return mark
+
+
+class _Watched:
+    """A bot whose calls are marked as its entrant's (in a worker of its own)."""
+
+    def __init__(self, bot: SeatController, entrant: int) -> None:
+        self.bot = bot
+        self.entrant = entrant
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.bot, name)
+
+    def choose(self, view: Any, legal: Any) -> Any:
+        _THINKING.value = self.entrant
+        try:
+            return self.bot.choose(view, legal)
+        finally:
+            _THINKING.value = -1
+
+
+def _worker_watched(marker: Any) -> None:
+    """:func:`_worker_start`, in a worker of its own that says who is thinking; an
+    ``os._exit`` from a thread other than the match's says that nobody can be told."""
+    global _THINKING
+    _worker_start()
+    _THINKING = marker
+    real_exit = os._exit
+
+    def _exit(status: int) -> NoReturn:
+        if threading.current_thread() is not threading.main_thread():
+            marker.value = -1        # a bot's thread, while another bot may think
+        real_exit(status)
+    os._exit = _exit
+
+
+class TournamentStopped(Exception):
+    """The round robin cannot go on (a worker ended, and which bot did it cannot be
+    told): the matches played are still reported."""
 
 
 def _worker_start() -> None:
@@ -257,7 +320,7 @@ def run_matches(tasks: Sequence[Task], jobs: int) -> Generator[MatchResult, None
             try:
                 result = future.result()
             except BrokenProcessPool:
-                pool.shutdown(wait=False, cancel_futures=True)
+                close_pool(pool)
                 suspects = [t for t, _f in pending]
                 pending.clear()
                 for t in suspects:            # in schedule order, each in a worker alone
@@ -271,26 +334,73 @@ def run_matches(tasks: Sequence[Task], jobs: int) -> Generator[MatchResult, None
                 submit(t)
             yield result
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        close_pool(pool)
+
+
+#: Seconds a worker may take to end once its pool is shut down (it ends at once, unless
+#: a bot left a thread of its own running in it).
+WORKER_GRACE = 2.0
+
+
+def close_pool(pool: ProcessPoolExecutor) -> None:
+    """Shut ``pool`` down without waiting for its work, and stop a worker still there
+    after :data:`WORKER_GRACE`: a bot's thread (not a daemon) kept its worker alive after
+    the tournament (up to as long as the thread ran, forever for a wait), holding its
+    output open (``millebornes tournament ... | tail`` never ended), and a pool closed
+    by ``with``, for a match played again alone, waited for it."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())   # before shutdown
+    pool.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + WORKER_GRACE
+    left = [p for p in procs if p.exitcode is None]
+    while left and time.monotonic() < deadline:
+        multiprocessing.connection.wait([p.sentinel for p in left],
+                                        max(0.0, deadline - time.monotonic()))
+        left = [p for p in left if p.exitcode is None]
+    for p in left:
+        log.warning("a tournament worker (process %d) did not end with its pool (a bot's "
+                    "thread, perhaps): stopped", p.pid)
+        try:
+            p.kill()
+        except (OSError, ValueError):
+            pass
+    if left:   # gone, so that the processes its bot started are this one's to stop
+        multiprocessing.connection.wait([p.sentinel for p in left], 1.0)
 
 
 def _alone(task: Task, ctx: Any) -> MatchResult:
     """``task`` played in a worker process of its own: its result, or a forfeit by its
     plug-in bot when that worker dies too."""
-    with ProcessPoolExecutor(1, mp_context=ctx, initializer=_worker_start) as solo:
+    plugins = [b for b in task.pair if parse_bot_spec(task.specs[b])[0] not in BOTS]
+    seen: list[int] = []
+    for _attempt in range(2):
+        marker = ctx.Value("i", -1, lock=False)
+        solo = ProcessPoolExecutor(1, mp_context=ctx, initializer=_worker_watched,
+                                   initargs=(marker,))
         try:
             return solo.submit(play_task, task).result()
         except BrokenProcessPool:
             pass
+        finally:
+            close_pool(solo)
+        seen.append(int(marker.value))
+        if seen[0] not in plugins:
+            break
     seating = Seating(*task.seating)
-    plugins = [b for b in task.pair if parse_bot_spec(task.specs[b])[0] not in BOTS]
-    if len(plugins) != 1:
-        # two plug-ins (or, by a bug, none): which ended the process cannot be told
-        raise ValueError(_("a worker process ended in the middle of a match of %(a)s and "
-                           "%(b)s (a bot left the process, or crashed it): the tournament "
-                           "cannot go on") % {"a": task.specs[task.pair[0]],
-                                              "b": task.specs[task.pair[1]]})
-    faulty = plugins[0]
+    if len(seen) == 2 and seen[0] == seen[1]:
+        # the worker ended twice in this plug-in's own call, the same one (a process
+        # ended by a thread would end at another moment: another bot might be thinking)
+        faulty = seen[0]
+    elif len(plugins) == 1:
+        faulty = plugins[0]          # the match's only code not ours
+    else:
+        # two plug-ins, and the worker did not end twice in one's call (a thread of
+        # one, perhaps): the matches played are reported, and the run stops here
+        raise TournamentStopped(_(
+            "stopped: a worker process ended in the middle of a match of %(a)s and %(b)s "
+            "(a bot left the process, or crashed it), and which of the two did it cannot "
+            "be told: the tournament cannot go on; the report covers the matches played "
+            "before it") % {"a": task.specs[task.pair[0]],
+                                               "b": task.specs[task.pair[1]]})
     other = next(s for s, b in enumerate(task.seat_bots) if b != faulty)
     return MatchResult(task, seating.side_of(other),
                        tuple((0,) * len(SOURCES) for _ in range(seating.n_teams)), 0,
@@ -401,6 +511,7 @@ def run_tournament(args: argparse.Namespace) -> int:
     tty = sys.stderr.isatty()
     shown = -1.0
     interrupted = False
+    cannot_go_on: str | None = None
     matches = run_matches(tasks, min(jobs, len(tasks)))
     while True:
         try:
@@ -411,6 +522,10 @@ def run_tournament(args: argparse.Namespace) -> int:
             # Ctrl-C: the matches played so far are reported, then the run ends (130)
             interrupted = True
             matches.close()
+            break
+        except TournamentStopped as exc:
+            # the matches played so far are reported (they were lost), then the run ends
+            cannot_go_on = str(exc)
             break
         results.append(res)
         done = len(results)
@@ -429,10 +544,12 @@ def run_tournament(args: argparse.Namespace) -> int:
     stopped = (_("stopped: interrupted after %(done)d of %(total)d matches; the report "
                  "covers them") % {"done": len(results), "total": len(tasks)}
                if interrupted else None)
+    if cannot_go_on is not None:
+        stopped = cannot_go_on
     code = _report(args, specs, rules, seating, results, started, stopped)
     if stopped is not None:
         print(i18n.display(stopped), file=sys.stderr)
-        return 130
+        return 1 if cannot_go_on is not None else 130
     return code
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import inspect
 import logging
 import random
+import re
 import unicodedata
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -205,6 +206,12 @@ class _LazyFactory:
         except Exception as exc:  # any import error of third-party code: one clear message
             raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
                              f"load: {exception_words(exc)}") from None
+        if not callable(factory):
+            # its entry point names a constant, a module...: "'int' object is not callable"
+            raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) is not a "
+                               f"factory of bots: its entry point names an object of "
+                               f"type {type(factory).__name__[:40]}, not a function or a "
+                               f"class")
         try:
             bot: SeatController = factory(seed, **options)
         except TypeError:
@@ -228,12 +235,21 @@ def bot_names() -> list[str]:
     return [*BOTS, *LEVELS, *sorted(plugin_bots())]
 
 
+#: What reads as a number in a bot option: plain ASCII digits, a sign, a point, an
+#: exponent (Python's ``int`` and ``float`` also read "nan", "inf", "Infinity", "1_000"
+#: and other scripts' digits: ``mybot:player=Nan`` gave the bot the float nan).
+_INT = re.compile(r"[+-]?[0-9]+")
+_FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
 def _parse_value(text: str) -> int | float | str:
-    for convert in (int, float):
+    if _INT.fullmatch(text):
         try:
-            return convert(text)
-        except ValueError:
-            pass
+            return int(text)
+        except ValueError:        # more digits than Python reads (sys.set_int_max_str_digits)
+            return text
+    if _FLOAT.fullmatch(text):
+        return float(text)
     return text
 
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 import os
 import random
 import select
+import signal
+import threading
 from collections.abc import Callable, Sequence, Sized
 from typing import Any, NamedTuple, TypeVar
 
@@ -110,6 +112,51 @@ class BotForked(Exception):
         super().__init__("forked its process (os.fork): the copy was stopped")
 
 
+class BotInterrupted(Exception):
+    """A bot raised ``KeyboardInterrupt`` itself: no Ctrl-C (SIGINT) came during its
+    call, in a process that counts them (:func:`count_interrupts`)."""
+
+    def __init__(self) -> None:
+        super().__init__("raised KeyboardInterrupt")
+
+
+#: SIGINTs (Ctrl-C, or ``_thread.interrupt_main()``) this process has received since
+#: :func:`count_interrupts`.
+_sigints = 0
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    global _sigints
+    _sigints += 1
+    signal.default_int_handler(signum, frame)
+
+
+def count_interrupts() -> None:
+    """From now on, count every SIGINT this process receives, raising
+    ``KeyboardInterrupt`` as Python's own handler does. A ``KeyboardInterrupt`` that
+    comes out of a bot's call with no SIGINT during it is then the bot's own ``raise``,
+    a fault naming the bot (:class:`BotInterrupted`); it was taken for the person's
+    Ctrl-C, and ``simulate`` stopped with "interrupted", naming no bot. Does nothing
+    where Python's handler is not the one in place (SIGINT ignored, as in a shell's
+    background job, or a handler of someone else's) or off the main thread."""
+    if threading.current_thread() is threading.main_thread() \
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _on_sigint)
+
+
+def interrupts() -> int:
+    """SIGINTs counted so far (see :func:`count_interrupts`)."""
+    return _sigints
+
+
+def own_interrupt(before: int) -> bool:
+    """Whether a ``KeyboardInterrupt`` that came out of a bot's call, begun when
+    :func:`interrupts` said ``before``, was the bot's own: SIGINTs are counted here and
+    none came since (a bot that put a handler of its own in place is given the benefit
+    of the doubt: its ``KeyboardInterrupt`` is taken for Ctrl-C, as before)."""
+    return _sigints == before and signal.getsignal(signal.SIGINT) is _on_sigint
+
+
 #: Whether a ``KeyboardInterrupt`` out of a bot is the bot's fault (set in a
 #: tournament's worker process, which the person at the keyboard never interrupts
 #: alone); elsewhere it is taken for Ctrl-C.
@@ -122,20 +169,33 @@ def call_bot(fn: Callable[..., T], *args: Any) -> T:
     each copy; a tournament's worker copies never ended): a copy that comes back out of
     the call ends at once (``os._exit``), saying so on a pipe, and here the bot is at
     fault (:class:`BotForked`). A child that a library forks and that never returns
-    here (``multiprocessing``) is no fault."""
+    here (``multiprocessing``) is no fault. A ``KeyboardInterrupt`` the bot raised
+    itself, with no Ctrl-C during the call, comes out as :class:`BotInterrupted`, and a
+    Ctrl-C that the bot caught comes out as ``KeyboardInterrupt`` all the same (where
+    :func:`count_interrupts` counts them)."""
     global _escape_pipe
     if _escape_pipe is None and hasattr(os, "fork"):
         r, w = os.pipe()
         os.set_blocking(r, False)
         _escape_pipe = (r, w)
-    pid, forks = os.getpid(), _forks
+    pid, forks, sigints = os.getpid(), _forks, _sigints
     try:
-        return fn(*args)
+        answer = fn(*args)
+    except KeyboardInterrupt:
+        if own_interrupt(sigints):
+            raise BotInterrupted() from None
+        raise
     finally:
         if os.getpid() != pid:
             _copy_ends()
         elif _forks != forks and _copy_came_back():
             raise BotForked()
+    if _sigints != sigints and signal.getsignal(signal.SIGINT) is _on_sigint:
+        # the person pressed Ctrl-C while the bot thought, and the bot caught it (a bare
+        # ``except:`` around its search) and answered: the Ctrl-C still stops the run
+        # (a slow bot that swallowed it every time could not be stopped)
+        raise KeyboardInterrupt
+    return answer
 
 
 def _copy_ends() -> None:
@@ -174,7 +234,7 @@ def checked_choice(choose: Callable[[HandState, list[Action]], object], view: Ha
         if not INTERRUPT_IS_BOT_FAULT:
             raise                # the person at the keyboard pressed Ctrl-C
         raise BotFailed(seat, "raised KeyboardInterrupt") from None
-    except BotForked as exc:
+    except (BotForked, BotInterrupted) as exc:
         raise BotFailed(seat, str(exc)) from None
     except BaseException as exc:  # noqa: BLE001 - sys.exit, or any class a plug-in raises
         # a time limit says what happened in its own words (the bot did not raise it)
