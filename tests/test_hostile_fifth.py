@@ -201,18 +201,23 @@ def test_a_cheaters_edits_of_a_real_transcript_never_blame_the_honest_seat(
 class _Equivocator(Peer):
     """A writer that signs two legal moves for one slot at its first draw from the pile
     that had another choice (the discard pile): the pile draw goes to the lowest other
-    seat, the other version to the rest."""
+    seat, the other version to the rest. ``at``: at its ``at``-th move with a choice,
+    whatever it is, instead; ``silent``: it says nothing more after that."""
 
     _alt: tuple[bytes, bytes] | None = None
     done = False
+    at = 0
+    silent = False
+    _choices = 0
 
     def _write(self, body: dict[str, Any], reproducible: bool = False) -> None:
         hp = self.match.hand
         alt_body = None
-        if not self.done and body.get("k") == "game.act" and body["a"][0] == "draw":
+        if not self.done and body.get("k") == "game.act" and (self.at or body["a"][0] == "draw"):
             alts = [hp.act_body(a) for a in hp.legal()]
-            alts = [b for b in alts if b != body and b["a"][0] == "draw"]
-            if alts:
+            alts = [b for b in alts if b != body and (self.at or b["a"][0] == "draw")]
+            self._choices += bool(alts)
+            if alts and self._choices >= self.at:
                 alt_body = alts[0]
                 self.done = True
         super()._write(body, reproducible)
@@ -231,8 +236,12 @@ class _Equivocator(Peer):
             for o in others[1:]:
                 self.node.send(o, other)
             self._alt = None
+            if self.silent:
+                self.node.flush(1.0)
+                self.node.close()
             return
-        super()._broadcast(payload)
+        if not self.node.closed:
+            super()._broadcast(payload)
 
 
 @pytest.mark.hostile
@@ -273,3 +282,54 @@ def test_a_draw_signed_twice_pile_and_discard_is_caught_by_every_honest_peer(
         assert path is not None
         rep = verify_game(path)
         assert (rep.check, rep.blamed_seat) == ("equivocation", 1), (s, rep.summary())
+
+
+@pytest.mark.hostile
+@pytest.mark.parametrize("at,seed", [(4, 4), (2, 2), (6, 6)])
+def test_an_equivocator_gone_silent_at_once_is_named_by_every_honest_peer(
+        tmp_path: Path, at: int, seed: int) -> None:
+    """Seat 1 signs two legal moves for one slot, one to each honest peer, and is never
+    heard again. Every honest peer stops in bounded time naming seat 1 only (as the
+    equivocator, or unresponsive: with nothing written on top of the fork, nobody may see
+    both versions). Before, in (4, 4) the two branches waited on different seats: seat 0
+    paused on seat 1, and seat 2 waited, untimed, for honest seat 0's move on its branch,
+    for ever. Now seat 0's timeout claim, which names the head of its branch, sends seat 2
+    looking back, and the other version shows the equivocation."""
+    with seeded_entropy(b"eq%d" % seed):
+        cfg, ids = make_table(preset("modern"), Seating.solo(3), ["ann", "mal", "cy"],
+                              b"equiv-live%d" % seed)
+        nodes = [Node(node_id_for(i.public_key)) for i in ids]
+        eps = {s: nodes[s].endpoint for s in range(3)}
+        peers = [(_Equivocator if s == 1 else Peer)(
+            ids[s], cfg, nodes[s], controller=make_bot("heuristic", 11 + s), endpoints=eps,
+            options=FAST, store=Store.create(tmp_path / f"seat{s}", cfg.header(), s,
+                                             port=nodes[s].port, endpoints=eps))
+            for s in range(3)]
+        bad = peers[1]
+        assert isinstance(bad, _Equivocator)
+        bad.at, bad.silent = at, True
+        try:
+            # the honest peers keep listening while paused (a paused table's console does)
+            runs = [threading.Thread(target=p.run, kwargs={"timeout": 30, "pause_wait": 8})
+                    for p in peers if p is not bad]
+            for r in runs:
+                r.start()
+            while any(r.is_alive() for r in runs) and not bad.node.closed:
+                bad.pump(0.05)
+            for r in runs:
+                r.join(40)
+            assert bad.done
+            for s in (0, 2):
+                p = peers[s]
+                named = p.error.seat if p.error is not None else p.unresponsive
+                assert p.stopped and named == 1, (s, p.stopped, p.waiting_for())
+        finally:
+            for p in peers:
+                if p is not bad:
+                    p.close(flush=0)
+            bad.store.close()
+    for s in (0, 2):
+        path = peers[s].transcript_path
+        assert path is not None
+        rep = verify_game(path)
+        assert rep.blamed_seat in (None, 1) and rep.waiting_for in (None, 1), rep.summary()

@@ -262,6 +262,8 @@ class ReplicatedLog:
         self._stall = self.opts.stall_after
         #: how far back of its position a stalled log asks from (see tick)
         self._look_back = 0
+        #: the log head each seat's latest side entry of the hand in play names
+        self._side_heads: dict[bytes, bytes] = {}
         self.next_fetch = now + self._stall
         self._fetch_served: dict[bytes, float] = {}
         self._fetch_budget: dict[bytes, tuple[float, float]] = {}   # peer -> (bytes, at)
@@ -639,13 +641,18 @@ class ReplicatedLog:
 
     def _chained_elsewhere(self) -> bool:
         """Does an entry of the hand in play wait in the buffer chained on an entry that
-        is neither in this log nor in the buffer? (Checked only when the log stalls.)"""
+        is neither in this log nor in the buffer, or did a seat's side entry of this hand
+        name such a head? (Checked only when the log stalls.)"""
         h = self.match.hand_no
         early = [e for (eh, _a, _q), e in self._early.items() if eh == h]
-        if not early:
+        heads = [p for p in self._side_heads.values() if p not in self._hashes]
+        if not early and not heads:
             return False
         known = {e.hash() for e in early}
-        return any(e.prev not in self._hashes and e.prev not in known for e in early)
+        # a side entry names its author's head: a seat that stopped on its branch (a claim
+        # that the equivocator went silent) shows the fork by it, and it writes nothing more
+        return any(p not in known for p in heads) or any(
+            e.prev not in self._hashes and e.prev not in known for e in early)
 
     def fetch_all(self) -> None:
         """Ask every peer for what follows our log (after a restart)."""
@@ -691,6 +698,7 @@ class ReplicatedLog:
         if hp.hand_no not in self.log:
             self.log[hp.hand_no] = []
         if self.verifier.hand != hp.hand_no:
+            self._side_heads = {}
             self.verifier = self._new_verifier(hp.hand_no)
             self._hashes[self.verifier.genesis] = (hp.hand_no, -1)
             self._event("hand-start", f"hand {hp.hand_no + 1} begins: shuffling",
@@ -852,6 +860,10 @@ class ReplicatedLog:
         self._side_seen.add(key)
         self.side.append(env)
         self._persist(env)
+        if env.hand == self.match.hand_no and sender is not None:
+            # its author's log head when it wrote it: one this log never held hints at a
+            # fork under us (see _chained_elsewhere); one per seat is kept (bounded)
+            self._side_heads[env.author] = env.prev
         if kind == "side.abandon":
             self._abandoned = True
             reason = safe_text(str(env.body["reason"]), 200, placeholder="")
