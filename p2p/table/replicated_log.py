@@ -260,6 +260,10 @@ class ReplicatedLog:
         now = clock()
         self.last_progress = now
         self._stall = self.opts.stall_after
+        #: how far back of its position a stalled log asks from (see tick)
+        self._look_back = 0
+        #: the log head each seat's latest side entry of the hand in play names
+        self._side_heads: dict[bytes, bytes] = {}
         self.next_fetch = now + self._stall
         self._fetch_served: dict[bytes, float] = {}
         self._fetch_budget: dict[bytes, tuple[float, float]] = {}   # peer -> (bytes, at)
@@ -623,7 +627,32 @@ class ReplicatedLog:
         h, i = self.position()
         self._stall = min(self._stall * 2, self.opts.stall_max)
         self.next_fetch = now + self._stall
+        if self._chained_elsewhere():
+            # An entry waits here chained on one this log does not hold: we lag, or the
+            # logs forked (a writer signed two versions of a slot, one to us and one to
+            # the others, and an entry chained on the other version is all we got). Ask
+            # again from further back each time: the other version of our own entries
+            # then comes with the answer, and two signed versions of one slot are an
+            # equivocation, named (before, each peer waited on the other's branch and
+            # the table stopped naming an honest seat unresponsive).
+            self._look_back = min(max(1, self._look_back * 4), i)
+            i -= self._look_back
         self._out.messages.append((None, wire.encode_fetch(self.table_id, h, i)))
+
+    def _chained_elsewhere(self) -> bool:
+        """Does an entry of the hand in play wait in the buffer chained on an entry that
+        is neither in this log nor in the buffer, or did a seat's side entry of this hand
+        name such a head? (Checked only when the log stalls.)"""
+        h = self.match.hand_no
+        early = [e for (eh, _a, _q), e in self._early.items() if eh == h]
+        heads = [p for p in self._side_heads.values() if p not in self._hashes]
+        if not early and not heads:
+            return False
+        known = {e.hash() for e in early}
+        # a side entry names its author's head: a seat that stopped on its branch (a claim
+        # that the equivocator went silent) shows the fork by it, and it writes nothing more
+        return any(p not in known for p in heads) or any(
+            e.prev not in self._hashes and e.prev not in known for e in early)
 
     def fetch_all(self) -> None:
         """Ask every peer for what follows our log (after a restart)."""
@@ -669,6 +698,7 @@ class ReplicatedLog:
         if hp.hand_no not in self.log:
             self.log[hp.hand_no] = []
         if self.verifier.hand != hp.hand_no:
+            self._side_heads = {}
             self.verifier = self._new_verifier(hp.hand_no)
             self._hashes[self.verifier.genesis] = (hp.hand_no, -1)
             self._event("hand-start", f"hand {hp.hand_no + 1} begins: shuffling",
@@ -830,6 +860,10 @@ class ReplicatedLog:
         self._side_seen.add(key)
         self.side.append(env)
         self._persist(env)
+        if env.hand == self.match.hand_no and sender is not None:
+            # its author's log head when it wrote it: one this log never held hints at a
+            # fork under us (see _chained_elsewhere); one per seat is kept (bounded)
+            self._side_heads[env.author] = env.prev
         if kind == "side.abandon":
             self._abandoned = True
             reason = safe_text(str(env.body["reason"]), 200, placeholder="")
@@ -1222,6 +1256,7 @@ class ReplicatedLog:
         now = self.clock()
         self.last_progress = now
         self._stall = self.opts.stall_after
+        self._look_back = 0
         self.next_fetch = now + self._stall
         self.entries_applied += 1
         if self.opts.record_times:

@@ -101,8 +101,13 @@ SIDE_KINDS = frozenset({"side.timeout", "side.abandon", "side.complaint", "side.
 
 
 def is_side(body: object) -> bool:
-    """Is ``body`` a side entry's (a claim or record beside the game log, not in it)?"""
-    return isinstance(body, dict) and body.get("k") in SIDE_KINDS
+    """Is ``body`` a side entry's (a claim or record beside the game log, not in it)?
+    (A kind that is no string is a game body's, malformed: a list or a map there raised
+    ``TypeError`` here, a traceback that stopped a peer and broke ``verify``.)"""
+    if not isinstance(body, dict):
+        return False
+    kind = body.get("k")
+    return isinstance(kind, str) and kind in SIDE_KINDS
 
 
 class UnsupportedVersion(ValueError):
