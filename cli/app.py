@@ -80,6 +80,8 @@ from .words import (
 
 #: the smallest terminal the board is laid out for
 MIN_COLS, MIN_ROWS = 80, 24
+#: the help frame's widest (its key lines fit 78 cells in every language)
+HELP_COLS = 80
 #: status lines at most (a long explanation is wrapped, never cut)
 MAX_STATUS = 3
 
@@ -170,9 +172,11 @@ class TableApp:
         root = FloatContainer(body, floats=[
             Float(xcursor=True, ycursor=True,
                   content=CompletionsMenu(max_height=8, scroll_offset=1)),
+            # as wide as the help's lines and as tall as they are, centred: at 160×50 a
+            # frame over the whole screen was mostly empty, its lines far from its edges
             Float(content=ConditionalContainer(Frame(help_window, title=lambda: i18n.display(_("Help"))),
                                                filter=Condition(lambda: self.show_help)),
-                  top=0, bottom=1, left=0, right=0),
+                  top=0, width=self._help_frame_width, height=self._help_frame_height),
         ])
         self.app: Application[int] = Application(
             layout=Layout(root, focused_element=self.hand_window),
@@ -349,6 +353,20 @@ class TableApp:
     def _target_name(self, side: int) -> str:
         return side_names(self.driver.names, self.driver.seating)[side].split(" & ")[0]
 
+    def _help_frame_width(self) -> int:
+        """The help frame's columns: the terminal's, at most :data:`HELP_COLS`."""
+        return max(1, min(self._size()[1], HELP_COLS))
+
+    def _help_frame_height(self) -> int:
+        """The help frame's rows: its lines and the frame's two, at most the screen's
+        (less the status line's row)."""
+        rows = max(1, self._size()[0] - 1)
+        try:
+            text = "".join(t for _s, t, *_r in self._help_fragments())
+        except Exception:
+            return rows
+        return max(3, min(rows, text.count("\n") + 1 + 2))
+
     def _help_fragments(self) -> StyleAndTextTuples:
         """The help wrapped at spaces to the frame's width; on a short screen its body is
         cut (with "…") so that the "Press Esc" line always shows."""
@@ -372,20 +390,22 @@ class TableApp:
         if changed:
             # options changed from the preset were shown nowhere in the game (fast play)
             rules_text += _("; options: %(options)s") % {"options": changed}
-        rows, cols = self._size()
-        width = max(20, cols - 2)                 # the frame's two sides
+        rows = self._size()[0]
+        width = max(20, self._help_frame_width() - 2)     # the frame's two sides
         height = max(3, rows - 1 - 2)             # the float leaves a row; the frame's two
         closing = (_("r: the keys. Esc, h or F1 closes this help.")
                    if self.help_page == "rules" else
                    _("r: how to play. Esc, h or F1 closes this help."))
         close = [("class:dim", w) for w in wrap(closing, width, "")]
         room = height - len(close)
-        for log_keys, who, teams_line in ((True, True, True), (False, True, True),
-                                          (False, False, True), (False, False, False)):
+        for log_keys, who, short in ((True, True, None), (False, True, None),
+                                     (False, False, None), (False, False, 10),
+                                     (False, False, 6)):
             # on a full screen the log's keys give way first, then who sits where (the
-            # board names them; the teams line does too), then the teams: a network
-            # table's pause keys pushed the table's rules out of an 80×24 help, and at six
-            # players in three teams the French help lost the teams line with the seats
+            # board names them; the teams line does too), then the teams line shortens
+            # its names, never goes: a network table's pause keys pushed the table's rules
+            # out of an 80×24 help, at six players in three teams the French help lost the
+            # teams line with the seats, and long names (or wide letters) lost it still
             page = (how_to_play() if self.help_page == "rules"
                     else help_text(self.color, self.saved, network, log_keys,
                                    self.driver.rules.draw_discard))
@@ -397,10 +417,12 @@ class TableApp:
             if self.help_page != "rules" and who:   # the rules page fills 24 rows alone
                 body += [("class:title", w) for w in wrap(_("At this table: %(seats)s")
                                                           % {"seats": seats}, width, "")]
-            if self.help_page != "rules" and teams_line:
+            if self.help_page != "rules":
                 if d.seating.team_size > 1:
                     # "You & Cy  7/6 cards" on the board was explained nowhere
-                    teams = "; ".join(side_labels(d.names, d.seating))
+                    names = d.names if short is None else \
+                        [i18n.fit(n, short) for n in d.names]
+                    teams = "; ".join(side_labels(names, d.seating))
                     body += [("class:title", w) for w in wrap(
                         _("Teams: %(teams)s. A team's cards, as 7/6, are each partner's "
                           "hand in that order.") % {"teams": teams}, width, "")]
@@ -549,6 +571,13 @@ class TableApp:
             return match_over_line(d.match, d.said_names(), d.ended_early) + " " + \
                 _("Press q to leave.")
         if d.hand_over:
+            if self.moves_on_alone() and self._behind():
+                # a watcher behind the table: it goes on by itself (each hand waited for
+                # Enter, however far the table had gone), or at once with Enter
+                return _("Hand %(hand)d over; the table is already on hand %(live)d. Hand "
+                         "%(next)d follows in a few seconds (Enter: at once).") % {
+                    "hand": d.hand_no, "next": d.hand_no + 1,
+                    "live": getattr(d, "table_hand", lambda: d.hand_no + 1)()}
             if self.auto:
                 return _("Hand %(hand)d over. Next hand in a few seconds (q to leave).") % {
                     "hand": d.hand_no}
@@ -559,6 +588,21 @@ class TableApp:
         if self.auto:
             text = _("(spectating) %(text)s") % {"text": text}
         return text
+
+    def _behind(self) -> bool:
+        """Has the table gone on past the hand on screen (a network table's console)?"""
+        return bool(getattr(self.driver, "behind", lambda: False)())
+
+    def moves_on_alone(self) -> bool:
+        """Does the end of a hand move on by itself? For a spectator (``--auto``), and for
+        a player whose seat a bot took once the table has gone on past the hand on screen
+        (the line mode moved on by itself; the full screen held each hand until Enter, so a
+        watcher behind a fast table pressed Enter once per hand to catch up). A player at
+        their seat keeps the pause until Enter."""
+        if self.auto:
+            return True
+        watching = getattr(self.driver, "watching", lambda: None)()
+        return watching is not None and self._behind()
 
     def _waiting(self) -> str:
         """What the table waits for; when it is the human's play and nothing can be
@@ -720,6 +764,7 @@ class TableApp:
             return
         if out.kind == "next":
             self.driver.next_hand()
+            self._hand_over_since = None     # the next hand's end pauses in its turn
             self.selected = 0
             self.log_back = 0     # a log scrolled back hid the new hand's moves, unsaid
             return
@@ -1025,7 +1070,9 @@ class TableApp:
                         "(auto)"):
                     self.say("")
                     self.app.invalidate()
-                if self.auto and d.hand_over and not d.over:
+                if not d.hand_over:
+                    self._hand_over_since = None
+                elif self.moves_on_alone() and not d.over:
                     now = loop.time()
                     if self._hand_over_since is None:
                         self._hand_over_since = now

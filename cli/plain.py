@@ -285,7 +285,8 @@ class PlainSession:
         scores = d.last_scores()
         if scores is not None:
             self.say("")
-            for line in render.plain(render.score_lines(scores, d.match, d.names, d.hand_no)):
+            for line in render.plain(render.score_lines(scores, d.match, d.names, d.hand_no,
+                                                               width=self.width())):
                 self.say(line)
         self.say("")
         for line in render.plain(render.match_lines(d.match, d.names, verbose=True)):

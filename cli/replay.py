@@ -170,7 +170,7 @@ def run_plain_replay(model: ReplayModel, summary: str, out: TextIO | None = None
         write(line)
     for i in range(len(model)):
         out.write("\n")
-        for line in render.plain(step_lines(model, i, lang)):
+        for line in render.plain(step_lines(model, i, lang, width)):
             write(line)
     out.write("\n")
     for line in summary.split("\n"):
