@@ -62,6 +62,7 @@ from .words import (
     leave_question,
     match_over_line,
     move_limit_note,
+    nothing_to_agree_line,
     over_prefixes,
     overdue_move_line,
     peer_label,
@@ -353,6 +354,21 @@ class TableApp:
     def _target_name(self, side: int) -> str:
         return side_names(self.driver.names, self.driver.seating)[side].split(" & ")[0]
 
+    def pause_keys(self) -> bool:
+        """Are b and e (a bot for a player who left, the end) for this table? A network
+        table's, unless every other seat is a bot (``millebornes play``: they were listed
+        in its help, and pressing them said "does nothing here"); always while a seat is
+        silent (a bot's computer can go)."""
+        d = self.driver
+        silent = getattr(d, "silent", None)
+        if silent is None:
+            return False
+        if silent() is not None:
+            return True
+        is_bot = getattr(d, "is_bot", None)
+        return is_bot is None or any(not is_bot(s) for s in range(len(d.names))
+                                     if s != d.seat)
+
     def _help_frame_width(self) -> int:
         """The help frame's columns: the terminal's, at most :data:`HELP_COLS`."""
         return max(1, min(self._size()[1], HELP_COLS))
@@ -373,7 +389,7 @@ class TableApp:
         d = self.driver
         seats = ", ".join(peer_label(p.name, p.kind, p.state) for p in d.peers())
         rules = d.rules
-        network = hasattr(self.driver, "silent")       # a network table can pause
+        network = self.pause_keys()          # a network table with people can pause
         values = {"rules": rules_name(rules.preset), "target": d.view().target,
                   "match": rules.match_target or 0, "seed": self.seed}
         if network:
@@ -857,6 +873,13 @@ class TableApp:
         @kb.add("e", filter=on_hand & silent)
         def _end_match(event: KeyPressEvent) -> None:
             self.ask_agreement("end")
+
+        # the same keys with nobody missing, where the help lists them: what they are for
+        # (they said "the key b does nothing here", beside a help that listed them)
+        @kb.add("b", filter=on_hand & ~silent & Condition(self.pause_keys))
+        @kb.add("e", filter=on_hand & ~silent & Condition(self.pause_keys))
+        def _nobody_missing(event: KeyPressEvent) -> None:
+            self.say(nothing_to_agree_line())
 
         @kb.add("escape", filter=on_hand & Condition(lambda: self.confirm_agree is not None))
         def _no_agreement(event: KeyPressEvent) -> None:

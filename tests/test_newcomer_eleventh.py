@@ -12,7 +12,9 @@ import re
 import shlex
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TextIO
 
 import pytest
 from cli_helpers import SizedOutput, free_port, start_joiner, wait_into_first_hand
@@ -21,7 +23,13 @@ from prompt_toolkit.input import create_pipe_input
 from cli import i18n
 from cli.app import TableApp
 from cli.driver import LocalDriver
+from cli.main import main
+from cli.replay import run_plain_replay
+from cli.replay_view import ReplayModel
+from cli.words import verify_lines
 from engine import Seating, preset
+from engine.state import PLAY
+from p2p.audit import replay_steps
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ["en", "fr", "sv", "af", "ug", "vi"]
@@ -114,3 +122,201 @@ def test_a_watcher_behind_the_table_moves_on_by_itself_in_the_full_screen(
         _tmux("kill-session", "-t", session)
         os.close(ann_w)
         ann.join(90)
+
+
+# ----- 2. b and e at a table of bots ---------------------------------------------------------
+
+class _PeopleTable(LocalDriver):
+    """A table as the help sees a network one with people at it: saved, a seat can go
+    silent (none is)."""
+
+    saves_game = True
+
+    def silent(self) -> None:
+        return None
+
+
+def _help_and_keys(d: object, keys: str) -> tuple[str, list[str]]:
+    """The help's text, and what the status line said after each of ``keys`` pressed on
+    the board (help closed)."""
+    from cli_helpers import run_headless, until
+
+    seen: list[str] = []
+    text: list[str] = []
+
+    async def script(app: TableApp, inp: object) -> None:
+        d = app.driver
+        # the player's turn to play, their draw said (it would overwrite a key's answer)
+        await until(lambda: d.my_move() and d.view().phase == PLAY
+                    and not d.others_pending() and "drew" in app.message, timeout=30)
+        app.show_help = True
+        text.append("".join(t for _s, t in app._help_fragments()))
+        app.show_help = False
+        for key in keys:
+            app.say("")
+            inp.send_text(key)                                      # type: ignore[attr-defined]
+            # (a draw's "You drew …" may come in between: the answer to the key is awaited)
+            try:
+                await until(lambda: app.message.startswith(("The key", "Nobody")), timeout=10)
+            except AssertionError:
+                raise AssertionError((key, app.message)) from None
+            seen.append(app.message)
+        inp.send_text("\x11")                                      # type: ignore[attr-defined]
+
+    run_headless(lambda inp, _out: TableApp(d, input=inp, output=SizedOutput(80, 24),  # type: ignore[arg-type]
+                                            delay=0), script)
+    return text[0], seen
+
+
+def test_a_table_of_bots_lists_no_pause_keys_and_says_what_b_does(tmp_path: Path) -> None:
+    """`millebornes play` (every other seat a bot, on this computer) listed "b, e: if a
+    player left a network game, b asks for a bot in their seat…" in its help; b and e
+    there said "the key b does nothing here". Its help now leaves them out (pressing them
+    says they do nothing, as for any key the help does not list)."""
+    from cli.play import LoopbackTable
+
+    table = LoopbackTable(preset("classic"), Seating.solo(2), ["Ana", "Bo"], seed=5,
+                          base=tmp_path)
+    try:
+        text, seen = _help_and_keys(table.driver, "be")
+    finally:
+        table.close()
+    flat = " ".join(text.split())
+    assert "b asks for a bot" not in flat, flat
+    assert "Rules:" in flat
+    assert seen == ["The key b does nothing here: press h for the keys.",
+                    "The key e does nothing here: press h for the keys."], seen
+
+
+def test_b_at_a_table_with_people_and_nobody_missing_says_so() -> None:
+    """At a network table with people, the help lists b and e; pressed with nobody
+    missing they said "the key b does nothing here", against the help. They say that
+    nobody is missing."""
+    d = _PeopleTable(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=3)
+    text, seen = _help_and_keys(d, "be")
+    assert "b asks for a bot" in " ".join(text.split())
+    assert seen == ["Nobody is missing at the table: there is nothing to agree on."] * 2, seen
+
+
+# ----- 4. the help frame on a large terminal -------------------------------------------------
+
+def test_the_help_frame_on_a_large_terminal_is_as_wide_and_tall_as_its_lines(
+        tmp_path: Path) -> None:
+    """At 160×50 the help's frame covered the whole screen, its lines in the left half and
+    thirty empty rows under them. It is now as wide as the help's lines (80 at most) and
+    as tall as they are, centred."""
+    from test_cli_tmux import TMUX, _command, _tmux, _wait
+
+    if TMUX is None:
+        pytest.skip("tmux is not installed")
+    session = f"mb-help-{os.getpid()}"
+    exports = f"MILLEBORNES_DELAY=0 TERM=xterm-256color XDG_DATA_HOME={shlex.quote(str(tmp_path))}"
+    shell = (f"cd {shlex.quote(str(ROOT))} && env {exports} "
+             f"{_command('play', '--in-process', '--seed', '1', '--name', 'Ana')}"
+             "; echo EXITED $?; sleep 60")
+    started = _tmux("new-session", "-d", "-s", session, "-x", "160", "-y", "50", shell)
+    if started.returncode != 0:
+        pytest.skip(f"tmux cannot start a session: {started.stderr.strip()}")
+    try:
+        screen = _wait(session, "h help")
+        assert "h help" in screen, screen
+        _tmux("send-keys", "-t", session, "h")
+        screen = _wait(session, "closes this help")
+        lines = screen.splitlines()
+        top = next(i for i, line in enumerate(lines) if "┌" in line)
+        bottom = next(i for i, line in enumerate(lines) if "└" in line)
+        left, right = lines[top].index("┌"), lines[top].rindex("┐")
+        assert right - left + 1 <= 80, screen
+        assert left >= 30, screen                       # centred, not at the left edge
+        body = lines[top + 1:bottom]
+        # no more than a blank line or two under the help's last line
+        assert "closes this help" in "".join(body[-2:]), screen
+    finally:
+        _tmux("kill-session", "-t", session)
+
+
+# ----- 5. score tables in replay --plain at 40 columns ---------------------------------------
+
+def _on_a_terminal(columns: int, write: Callable[[TextIO], None]) -> str:
+    from test_newcomer_tenth import _on_a_terminal as on_a_terminal
+    return on_a_terminal(columns, write)
+
+
+@pytest.fixture(scope="module")
+def three_player_replay(tmp_path_factory: pytest.TempPathFactory) -> tuple[ReplayModel, str]:
+    """A verified bot game of three players, as `millebornes replay` reads it."""
+    d = tmp_path_factory.mktemp("tx3")
+    assert main(["simulate", "--rules", "classic", "--players", "3", "--games", "1",
+                 "--fair-deck", "--transcript-dir", str(d)]) == 0
+    report, steps = replay_steps(next(d.iterdir()))
+    return ReplayModel(steps, report.names), "\n".join(verify_lines(report, None))
+
+
+def _score_rows(shown: str) -> list[tuple[str, str]]:
+    """Each score row's name and the line of its points, as the table reads."""
+    lines = shown.split("\n")
+    out = []
+    inside = False
+    for i, line in enumerate(lines):
+        if re.match(r"Hand \d+ scores", line):
+            inside = True
+        elif line.startswith("Match"):
+            inside = False
+        for name in ("Distance", "hand total", "match total"):
+            if inside and line.strip().startswith(name):
+                rest = line.strip()[len(name):]
+                out.append((name, rest if rest.strip() else lines[i + 1]))
+    return out
+
+
+@pytest.mark.parametrize("columns", [40, 30])
+def test_score_tables_in_replay_plain_read_at_40_columns(
+        three_player_replay: tuple[ReplayModel, str], columns: int) -> None:
+    """`replay --plain` at 40 columns broke each score row between its columns: "hand
+    total 1700" with the other sides' points alone on the next lines, under nothing. Each
+    row's points now stand together (beside the name, or on the line under it), one per
+    side, and the match is said in sentences, as the line mode says it."""
+    model, summary = three_player_replay
+    shown = _on_a_terminal(columns, lambda out: run_plain_replay(model, summary, out=out))
+    lines = shown.split("\n")
+    assert all(i18n.cells(line) <= columns for line in lines), \
+        [w for w in lines if i18n.cells(w) > columns]
+    rows = _score_rows(shown)
+    assert rows and any(name == "hand total" for name, _ in rows)
+    for name, points in rows:
+        assert len(re.findall(r"-?\d+", points)) == 3, (name, points, shown[-3000:])
+    assert "one bar per hand" not in shown
+    assert re.search(r"\w+: \d+ points \(hands: ", " ".join(shown.split())), shown[-2000:]
+
+
+# ----- 6. the teams line with very long names -----------------------------------------------
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_help_keeps_the_teams_line_with_very_long_names(lang: str) -> None:
+    """Six players in teams, each name as long as a name may be (twelve letters, some of
+    them wide ones): the French help dropped its teams line ("You & Cy 7/6" explained
+    nowhere). The line stays, its names shortened when there is no room for them whole;
+    the rules and the closing line stay too, and nothing is cut with "…"."""
+    with i18n.using(lang):
+        teams_word = i18n._("Teams: %(teams)s. A team's cards, as 7/6, are each partner's "
+                            "hand in that order.").split("%(teams)s")[0].strip()
+        rules_word = i18n._("Rules: %(rules)s").split("%(rules)s")[0].strip()
+    for long in ("Wwwwwwwwwww", "界界界界界界界界界界界", "Ŵŵŵŵŵŵŵŵŵŵŵ"):
+        names = ["You"] + [long + str(i) for i in range(5)]
+        for teams in ("3x2", "2x3"):
+            for network in (True, False):
+                for color in (True, False):
+                    kind = _PeopleTable if network else LocalDriver
+                    d = kind(preset("classic"), Seating.parse(6, teams), names, seed=1)
+                    with i18n.using(lang), create_pipe_input() as inp:
+                        app = TableApp(d, input=inp, output=SizedOutput(80, 24), lang=lang,
+                                       color=color)
+                        app.show_help = True
+                        text = "".join(t for _s, t in app._help_fragments())
+                    lines = text.split("\n")
+                    where = (lang, long, teams, network, color)
+                    assert len(lines) <= 24 - 3, where
+                    assert all(i18n.cells(line) <= 78 for line in lines), where
+                    assert "…" not in lines, (where, text)
+                    assert any(line.startswith(teams_word) for line in lines), (where, text)
+                    assert any(line.startswith(rules_word) for line in lines), (where, text)
