@@ -628,9 +628,10 @@ class TableApp:
         if d.my_move() and not d.hand_over and render.nothing_to_play(view, d.seat,
                                                                       d.legal()):
             return _("Nothing to play: discard a card (select it, then d).")
-        text = render.waiting_text(view, d.seat, d.names, self.lang)
         others = [s for s in view.actors() if s != d.seat]
         is_bot = getattr(d, "is_bot", None)
+        text = render.waiting_text(view, d.seat, d.names, self.lang, bots=[
+            s for s in others if is_bot is not None and is_bot(s)])
         if others and d.seat not in view.actors() and not d.hand_over \
                 and is_bot is not None and not all(is_bot(s) for s in others):
             # another player's move: how long it may take ("Bea's turn." alone left a

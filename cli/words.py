@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -775,14 +775,15 @@ def command_for(action: Action, view: HandState, seat: int, names: Sequence[str]
 # ----- what the table waits for ---------------------------------------------------------
 
 def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | None = None,
-                 keys: bool = True) -> str:
+                 keys: bool = True, bots: Collection[int] = ()) -> str:
     """One sentence: whose move it is and what is expected, naming the keys.
 
     ``keys``: False in the line mode, which has no "p"/"d" keys (a card is named by
     number: "p" alone asked "play which card?" though the prompt offered it).
 
     When a hazard hits the human's side the sentence depends only on the attack, never on
-    the human's hand (R9): "coup" and "pass" are always offered.
+    the human's hand (R9): "coup" and "pass" are always offered. ``bots``: the seats bots
+    play (a bot reads no scores before its first draw).
     """
     phase = view.phase
     if phase == OVER:
@@ -830,7 +831,8 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
                              "then your turn: draw again and play.")
                 return _("Draw a replacement card (space, or type draw).")
             return _("Your turn: draw a card (space, or type draw).")
-        if seat >= 0 and any(view.match_scores) and not view.discard and not any(
+        if seat >= 0 and actor not in bots and any(view.match_scores) and not view.discard \
+                and not any(
                 z.battle or z.speed or z.distance or z.safeties for z in view.zones):
             # a networked player draws first only once past the last hand's scores:
             # "Ann is drawing." stood for a minute while Ann read them (a replay, seat -1,

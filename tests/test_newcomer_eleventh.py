@@ -320,3 +320,85 @@ def test_the_help_keeps_the_teams_line_with_very_long_names(lang: str) -> None:
                     assert "…" not in lines, (where, text)
                     assert any(line.startswith(teams_word) for line in lines), (where, text)
                     assert any(line.startswith(rules_word) for line in lines), (where, text)
+
+
+# ----- 3. a wait on a bot says its limit from the start -------------------------------------
+
+class _Out(io.StringIO):
+    """A line mode's output read while it is written (by another thread)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lock = threading.Lock()
+
+    def write(self, s: str) -> int:
+        with self.lock:
+            return super().write(s)
+
+    def text(self) -> str:
+        with self.lock:
+            return self.getvalue()
+
+
+def _plain_auto_until(table: object, stop: Callable[[str], bool]) -> str:
+    """`play --plain --auto` at ``table`` until ``stop(what it said)``; what it said."""
+    from cli.plain import PlainSession
+
+    out = _Out()
+    session = PlainSession(table.driver, auto=True, out=out,  # type: ignore[attr-defined]
+                           inp=io.StringIO(""))
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            session.run()
+        except Exception:          # the table closed under it: the test has seen enough
+            pass
+        finally:
+            done.set()
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    try:
+        end = time.monotonic() + 90
+        while time.monotonic() < end and not done.is_set() and not stop(out.text()):
+            time.sleep(0.05)
+        return out.text()
+    finally:
+        table.close()                                          # type: ignore[attr-defined]
+        worker.join(10)
+
+
+def _bot_waits(text: str) -> list[str]:
+    return [line for line in text.split("\n")
+            if line.startswith(("* Bo's turn", "* Bo is drawing", "* Bo (a bot)",
+                                "* Bo starts the hand"))]
+
+
+def test_the_line_modes_wait_on_a_bot_says_its_limit_from_the_start(tmp_path: Path) -> None:
+    """`play --plain` against a bot that thinks: "* Bo is drawing." (no limit said), and
+    three seconds later "Bo (a bot) is thinking (up to 30 s)." A wait read as endless,
+    then bounded. The turn now says the bot's limit as it begins."""
+    from cli.play import LoopbackTable
+
+    table = LoopbackTable(preset("classic"), Seating.solo(2), ["Ana", "Bo"], seed=5,
+                          base=tmp_path, bot_specs=["search:ms=1500"])
+    text = _plain_auto_until(table, lambda said: bool(_bot_waits(said)))
+    waits = _bot_waits(text)
+    assert waits, text[-3000:]
+    assert "(up to 30 s)" in waits[0], (waits, text[-3000:])
+
+
+def test_the_line_mode_says_the_end_of_a_hand_once_and_no_bot_reads_scores(
+        tmp_path: Path) -> None:
+    """Between two hands the line mode said "* The hand is over." after "Hand 1 over: you
+    completed the trip." (a turn line for a hand with no turn left), and a bot that starts
+    the next hand "may still be reading the last hand's scores"."""
+    from cli.play import LoopbackTable
+
+    table = LoopbackTable(preset("classic"), Seating.solo(2), ["Ana", "Bo"], seed=5,
+                          base=tmp_path)
+    text = _plain_auto_until(table, lambda said: "Hand 3: the cards are dealt" in said)
+    assert "Hand 3: the cards are dealt" in text, text[-3000:]
+    assert "* The hand is over." not in text, text
+    assert "reading the last hand's scores" not in text, text
