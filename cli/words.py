@@ -1893,17 +1893,23 @@ def file_refusal(report: GameReport) -> str | None:
     return None
 
 
-def verify_lines(report: GameReport, me: int | None = None) -> list[str]:
+def verify_lines(report: GameReport, me: int | None = None,
+                 width: int = WIDTH) -> list[str]:
     """``verify``'s report in words: a fair game, a fair game so far, or where it breaks
     and whom it blames. Every line fits 80 columns. A transcript has no seat of this
     screen's: every name is shown as its player wrote it, and a player who kept the
     default name "You" is "You 1", as ``replay`` names that seat (a French report said
     "en attente de You", an English word in the sentence, never the "You" form).
     ``me``: this player's seat in one of their own saved games (found by its id), named
-    as ``replay`` names it there: "You" in the player's language."""
+    as ``replay`` names it there: "You" in the player's language. ``width``: the
+    columns the lines fit in (a narrower terminal's: at 60 the terminal cut them
+    mid-word)."""
     names = written_names(report.names) if me is None else tuple(
         you_label(n) if s == me else n for s, n in enumerate(local_names(report.names, me)))
     sides = len(report.totals) or len(names)
+
+    def wrap_at(text: str, indent: str = "") -> list[str]:
+        return wrap(text, width, indent)
 
     def scores(values: Sequence[int]) -> str:
         # each score on the line of its name ("…; You 125, Bo" / "1300")
@@ -1914,9 +1920,9 @@ def verify_lines(report: GameReport, me: int | None = None) -> list[str]:
     refused = file_refusal(report)
     if refused is not None:
         # nothing was checked: no entry, no seat, no "altered or damaged" verdict
-        return wrap(_("This file was not checked: %(why)s.") % {"why": refused})
+        return wrap_at(_("This file was not checked: %(why)s.") % {"why": refused})
     if report.ok:
-        out += wrap(ngettext("OK: a fair game. %(entries)d signed entries, %(hands)d hand: "
+        out += wrap_at(ngettext("OK: a fair game. %(entries)d signed entries, %(hands)d hand: "
                              "every signature, link, commitment, shuffle, proof and move "
                              "checks out.",
                              "OK: a fair game. %(entries)d signed entries, %(hands)d hands: "
@@ -1969,7 +1975,7 @@ def verify_lines(report: GameReport, me: int | None = None) -> list[str]:
                      "entries: every signature, link and move checks out, and every finished "
                      "hand's shuffle and cards. (The next entry, due from %(seat)s, is "
                      "missing: %(check)s.)")
-        out += wrap(text % values)
+        out += wrap_at(text % values)
     else:
         where = (_("entry %(n)d") % {"n": report.failed_index}
                  if report.failed_index is not None else
@@ -1988,13 +1994,13 @@ def verify_lines(report: GameReport, me: int | None = None) -> list[str]:
         if report.detail_why == "rule-option" and isinstance(report.detail_data, Mapping):
             fault = report.detail_data
             detail = rule_fault_text(_data(fault.get("why")), fault.get("data") or {}, detail)
-        out += wrap(_("FAILED at %(where)s: %(check)s — %(blame)s.")
+        out += wrap_at(_("FAILED at %(where)s: %(check)s — %(blame)s.")
                     % {"where": where, "check": check_words(report.check), "blame": blame}
                     + (" " + detail_text(detail) if detail else ""),
                     indent="")
         for t in report.takeovers:
             if t["seat"] == report.blamed_seat:
-                out += wrap(_("(from hand %(hand)d, that seat was played by a bot run by "
+                out += wrap_at(_("(from hand %(hand)d, that seat was played by a bot run by "
                               "%(runner)s)") % {"hand": t["hand"] + 2, "runner": (
                                   _agreement_name(names, t["runner"]))}, indent="")
     for h in report.hands:
@@ -2020,7 +2026,7 @@ def verify_lines(report: GameReport, me: int | None = None) -> list[str]:
             text = _("hand %(hand)d: %(turns)d turns, ended by %(end)s; %(scores)s")
         else:
             text = _("hand %(hand)d: %(scores)s")
-        lines = i18n.wrap(text % values, WIDTH - 4)
+        lines = i18n.wrap(text % values, width - 4)
         out += ["  " + lines[0]] + ["    " + w for w in lines[1:]]
     if report.totals:
         w = report.winner
@@ -2028,7 +2034,7 @@ def verify_lines(report: GameReport, me: int | None = None) -> list[str]:
             (_("nobody (a tie)") if report.complete else _("none yet"))
         out += ["  " + w for w in i18n.wrap(_("totals: %(scores)s; winner: %(winner)s")
                                             % {"scores": scores(report.totals),
-                                               "winner": winner}, WIDTH - 2)]
+                                               "winner": winner}, width - 2)]
     for t in report.takeovers:
         text = _("hand %(void)d was left without a score; from hand %(hand)d, %(name)s's "
                  "seat was played by a bot run by %(runner)s (agreed by %(signers)s)") % {
@@ -2037,7 +2043,7 @@ def verify_lines(report: GameReport, me: int | None = None) -> list[str]:
                      "runner": _agreement_name(names, t["runner"]),
                      "signers": ", ".join(_agreement_name(names, s)
                                           for s in t["signers"])}
-        out += ["  " + w for w in i18n.wrap(text, WIDTH - 2)]
+        out += ["  " + w for w in i18n.wrap(text, width - 2)]
     e = report.ended_by_agreement
     if e is not None:
         text = _("the match was ended in hand %(hand)d by %(signers)s, saying %(name)s had "
@@ -2045,10 +2051,10 @@ def verify_lines(report: GameReport, me: int | None = None) -> list[str]:
                      "hand": e["hand"] + 1, "name": _agreement_name(names, e["seat"]),
                      "signers": ", ".join(_agreement_name(names, s)
                                           for s in e["signers"])}
-        out += ["  " + w for w in i18n.wrap(text, WIDTH - 2)]
+        out += ["  " + w for w in i18n.wrap(text, width - 2)]
     limits = limits_text(report)
     if limits:
-        out += ["  " + w for w in i18n.wrap(limits, WIDTH - 2)]
+        out += ["  " + w for w in i18n.wrap(limits, width - 2)]
     return out
 
 

@@ -402,3 +402,23 @@ def test_the_line_mode_says_the_end_of_a_hand_once_and_no_bot_reads_scores(
     assert "Hand 3: the cards are dealt" in text, text[-3000:]
     assert "* The hand is over." not in text, text
     assert "reading the last hand's scores" not in text, text
+
+
+# ----- found while playing: verify at a narrow terminal --------------------------------------
+
+def test_verify_says_its_report_within_a_narrow_terminal(tmp_path: Path) -> None:
+    """`millebornes verify` in a terminal 60 wide: its report was wrapped at 80 whatever
+    the terminal, and the terminal cut each line mid-word ("every si" / "gnature"). It is
+    wrapped at the terminal's width, at spaces; in a pipe, at 80 as before."""
+    from test_newcomer_ninth import _in_a_terminal
+
+    d = tmp_path / "tx"
+    assert main(["simulate", "--rules", "classic", "--players", "3", "--games", "1",
+                 "--fair-deck", "--transcript-dir", str(d)]) == 0
+    path = str(next(d.iterdir()))
+    text = _in_a_terminal(["verify", path], 60, [], timeout=60)
+    assert "Traceback" not in text, text
+    lines = [line for line in text.split("\n") if line]
+    assert lines and lines[0].startswith("OK: a fair game."), text
+    assert all(i18n.cells(line) <= 60 for line in lines), text
+    assert any(i18n.cells(line) > 50 for line in lines), text      # the width is used
