@@ -587,7 +587,7 @@ class TableApp:
             return match_over_line(d.match, d.said_names(), d.ended_early) + " " + \
                 _("Press q to leave.")
         if d.hand_over:
-            if self.moves_on_alone() and self._behind():
+            if self.moves_on_alone() and self._behind() and not self.auto:
                 # a watcher behind the table: it goes on by itself (each hand waited for
                 # Enter, however far the table had gone), or at once with Enter
                 return _("Hand %(hand)d over; the table is already on hand %(live)d. Hand "

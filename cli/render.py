@@ -481,7 +481,10 @@ def score_lines(scores: Sequence[SideScore], match: Match, names: Sequence[str],
     columns, each side's points under the item's name, unaligned)."""
     labels = side_labels(names, match.seating)
     n = max(1, len(labels))
-    colw = max(8, min(12, (WIDTH - 24) // n))
+    room = (WIDTH - 24) // n
+    # a side's column as wide as its name where the line has room (teams of three were
+    # "Bo & Di & …" with half the line empty), 12 at least as it was
+    colw = max(8, min(12, room), min(max(i18n.cells(lab) for lab in labels) + 1, room))
     title = _("Hand %(hand)d scores") % {"hand": hand_no}
     rows: list[tuple[str, list[object], str]] = []
     for item in SideScore._fields:
