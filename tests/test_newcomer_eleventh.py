@@ -146,9 +146,11 @@ def _help_and_keys(d: object, keys: str) -> tuple[str, list[str]]:
 
     async def script(app: TableApp, inp: object) -> None:
         d = app.driver
-        # the player's turn to play, their draw said (it would overwrite a key's answer)
+        # the player's turn to play, their draw taken in (its "You drew …" would overwrite
+        # a key's answer; a draw made before the screen's first look is said by nobody)
         await until(lambda: d.my_move() and d.view().phase == PLAY
-                    and not d.others_pending() and "drew" in app.message, timeout=30)
+                    and not d.others_pending(), timeout=60)
+        app.sync_hand()
         app.show_help = True
         text.append("".join(t for _s, t in app._help_fragments()))
         app.show_help = False
