@@ -424,3 +424,20 @@ def test_verify_says_its_report_within_a_narrow_terminal(tmp_path: Path) -> None
     assert lines and lines[0].startswith("OK: a fair game."), text
     assert all(i18n.cells(line) <= 60 for line in lines), text
     assert any(i18n.cells(line) > 50 for line in lines), text      # the width is used
+
+
+def test_a_score_table_names_teams_of_three_whole_where_there_is_room() -> None:
+    """Two teams of three at 80 columns: the score table's heading cut both names ("Bo &
+    Di & …") with half the line empty. Each side's column is as wide as its name where
+    the line has room; at 40 columns it still fits."""
+    from cli import render
+    from engine.scoring import SideScore
+
+    d = LocalDriver(preset("classic"), Seating.parse(6, "2x3"),
+                    ["Alexandrina", "Bo", "Cy", "Di", "Ed", "Flo"], seed=1)
+    scores = [SideScore(*([100] * len(SideScore._fields))) for _ in range(2)]
+    wide = render.plain(render.score_lines(scores, d.match, d.names, 1))
+    assert "Alexandrina & Cy & Ed" in wide[0] and "Bo & Di & Flo" in wide[0], wide
+    assert all(i18n.cells(line) <= 80 for line in wide), wide
+    narrow = render.plain(render.score_lines(scores, d.match, d.names, 1, width=40))
+    assert all(i18n.cells(line) <= 40 for line in narrow), narrow
