@@ -389,7 +389,8 @@ class TableApp:
         d = self.driver
         seats = ", ".join(peer_label(p.name, p.kind, p.state) for p in d.peers())
         rules = d.rules
-        network = self.pause_keys()          # a network table with people can pause
+        network = hasattr(self.driver, "silent")       # a network table can pause
+        pause = self.pause_keys()          # b and e: a network table with people at it
         values = {"rules": rules_name(rules.preset), "target": d.view().target,
                   "match": rules.match_target or 0, "seed": self.seed}
         if network:
@@ -423,7 +424,7 @@ class TableApp:
             # out of an 80×24 help, at six players in three teams the French help lost the
             # teams line with the seats, and long names (or wide letters) lost it still
             page = (how_to_play() if self.help_page == "rules"
-                    else help_text(self.color, self.saved, network, log_keys,
+                    else help_text(self.color, self.saved, pause, log_keys,
                                    self.driver.rules.draw_discard))
             body: list[tuple[str, str]] = []
             for line in page.splitlines():
