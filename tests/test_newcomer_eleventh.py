@@ -401,8 +401,8 @@ def test_the_line_mode_says_the_end_of_a_hand_once_and_no_bot_reads_scores(
 
     table = LoopbackTable(preset("classic"), Seating.solo(2), ["Ana", "Bo"], seed=5,
                           base=tmp_path)
-    text = _plain_auto_until(table, lambda said: "Hand 3: the cards are dealt" in said)
-    assert "Hand 3: the cards are dealt" in text, text[-3000:]
+    text = _plain_auto_until(table, lambda said: "Hand 2: the cards are dealt" in said)
+    assert "Hand 2: the cards are dealt" in text, text[-3000:]
     assert "* The hand is over." not in text, text
     assert "reading the last hand's scores" not in text, text
 
