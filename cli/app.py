@@ -170,9 +170,14 @@ class TableApp:
             ConditionalContainer(board, filter=~Condition(self.too_small)),
             ConditionalContainer(too_small, filter=Condition(self.too_small)),
         ])
+        # the completion menu stands on the command line, over the log: placed at the
+        # cursor, it opened downwards when two rows were free there, over the status
+        # lines ("Your turn" hidden while a command was typed); its ``bottom`` follows the
+        # status's height (:meth:`_status_height`)
+        self.menu_float = Float(xcursor=True, bottom=2,
+                                content=CompletionsMenu(max_height=8, scroll_offset=1))
         root = FloatContainer(body, floats=[
-            Float(xcursor=True, ycursor=True,
-                  content=CompletionsMenu(max_height=8, scroll_offset=1)),
+            self.menu_float,
             # as wide as the help's lines and as tall as they are, centred: at 160×50 a
             # frame over the whole screen was mostly empty, its lines far from its edges
             Float(content=ConditionalContainer(Frame(help_window, title=lambda: i18n.display(_("Help"))),
@@ -682,7 +687,9 @@ class TableApp:
         return lines + below, cut
 
     def _status_height(self) -> Dimension:
-        return Dimension.exact(len(self.status_lines()))
+        rows = len(self.status_lines())
+        self.menu_float.bottom = rows + 1      # the status lines and the command line
+        return Dimension.exact(rows)
 
     def _status_fragments(self) -> StyleAndTextTuples:
         style = self.message_style or "class:status"

@@ -442,3 +442,38 @@ def test_a_score_table_names_teams_of_three_whole_where_there_is_room() -> None:
     assert all(i18n.cells(line) <= 80 for line in wide), wide
     narrow = render.plain(render.score_lines(scores, d.match, d.names, 1, width=40))
     assert all(i18n.cells(line) <= 40 for line in narrow), narrow
+
+
+# ----- found while playing: the completion menu hid the status ------------------------------
+
+def test_the_completion_menu_opens_over_the_log_not_over_the_status(tmp_path: Path) -> None:
+    """At 80×24, ":p" opened the completion menu (play, pass) downwards over the two
+    status lines: "Your turn …" was hidden while a command was typed, though the code
+    meant the menu to open upwards over the log. It stands on the command line now."""
+    from test_cli_tmux import TMUX, _command, _tmux, _wait
+
+    if TMUX is None:
+        pytest.skip("tmux is not installed")
+    session = f"mb-menu-{os.getpid()}"
+    exports = f"MILLEBORNES_DELAY=0 TERM=xterm-256color XDG_DATA_HOME={shlex.quote(str(tmp_path))}"
+    shell = (f"cd {shlex.quote(str(ROOT))} && env {exports} "
+             f"{_command('play', '--in-process', '--players', '3', '--seed', '3')}"
+             "; echo EXITED $?; sleep 60")
+    started = _tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24", shell)
+    if started.returncode != 0:
+        pytest.skip(f"tmux cannot start a session: {started.stderr.strip()}")
+    try:
+        screen = _wait(session, "h help")
+        assert "h help" in screen, screen
+        time.sleep(0.5)                    # the bots' moves and the draw, said
+        before = _tmux("capture-pane", "-p", "-t", session).stdout.rstrip("\n").split("\n")
+        status = before[-1].split("h help")[0].strip()
+        assert status, before
+        _tmux("send-keys", "-t", session, ":", "p")
+        screen = _wait(session, "pass")
+        lines = screen.rstrip("\n").split("\n")
+        at = next(i for i, line in enumerate(lines) if line.startswith(": p"))
+        assert lines[at - 1].strip() == "pass" and lines[at - 2].strip() == "play", screen
+        assert status in screen, (status, screen)           # the status still shows
+    finally:
+        _tmux("kill-session", "-t", session)
