@@ -1051,6 +1051,15 @@ class TableApp:
             self.say(unknown_key_line(str(getattr(key, "value", key)), BOARD_LETTERS),
                      error=True)
 
+        # a key on a screen too small for the board: it was ignored without a word (a
+        # newcomer pressed n, then p, and nothing happened); q still asks, h still helps
+        @kb.add("<any>", filter=has_focus(self.hand_window) & Condition(
+            lambda: self.too_small() and not self.show_help and not self.confirm_quit))
+        def _board_hidden(event: KeyPressEvent) -> None:
+            if event.key_sequence[0].key in _TERMINAL_REPORTS:
+                return
+            self.say(_(BOARD_HIDDEN), error=True)
+
         # added last, so they win over the same keys above while the question is open
         @kb.add("y", filter=quitting)
         def _leave(event: KeyPressEvent) -> None:
@@ -1074,6 +1083,9 @@ class TableApp:
                 # A networked table moves on in the background (a draw's shares arrive,
                 # the next hand is dealt): redraw whenever what the screen shows changed.
                 if self.drop_stale_agreement():
+                    self.app.invalidate()
+                if self.message == _(BOARD_HIDDEN) and not self.too_small():
+                    self.say("")          # the board is back: the notice has done its job
                     self.app.invalidate()
                 # the hand as numbered, and "You drew …" said, as soon as the draw lands:
                 # said at the next redraw, it overwrote the answer to a key pressed since
@@ -1154,6 +1166,10 @@ class TableApp:
 
 #: The letters the board answers to (``Caps Lock`` turns them into ones it does not).
 BOARD_LETTERS = "qbehtynpdcg"
+
+#: Said when a key is pressed while the terminal is too small for the board.
+BOARD_HIDDEN = N_("The board is hidden until the terminal is larger: no key plays meanwhile "
+                  "(q leaves, h helps).")
 
 #: Key presses that are the terminal's reports, not the player's keys.
 #: Said when a key that does nothing there is pressed in the help.

@@ -477,3 +477,32 @@ def test_the_completion_menu_opens_over_the_log_not_over_the_status(tmp_path: Pa
         assert status in screen, (status, screen)           # the status still shows
     finally:
         _tmux("kill-session", "-t", session)
+
+
+# ----- found while playing: a key on a screen too small for the board -----------------------
+
+def test_a_key_on_a_screen_too_small_for_the_board_says_why_nothing_happens() -> None:
+    """At 60×20 the board is hidden behind a notice; n (to let a hazard stand), p, 3 did
+    nothing without a word. A key says that the board waits for a larger terminal; once
+    the terminal is large enough again, the line goes."""
+    from cli_helpers import run_headless, until
+
+    d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=3)
+    out = SizedOutput(60, 20)
+    seen: list[str] = []
+
+    async def script(app: TableApp, inp: object) -> None:
+        await until(lambda: d.my_move() and not d.others_pending())
+        app.say("")
+        inp.send_text("3")                                          # type: ignore[attr-defined]
+        await until(lambda: app.message != "")
+        seen.append(app.message)
+        seen.append("".join(t for _s, t in app._too_small_fragments()))
+        out.size = type(out.size)(rows=24, columns=80)
+        await until(lambda: app.message == "")
+        inp.send_text("\x11")                                      # type: ignore[attr-defined]
+
+    run_headless(lambda inp, _out: TableApp(d, input=inp, output=out, delay=0), script)  # type: ignore[arg-type]
+    assert seen[0] == ("The board is hidden until the terminal is larger: no key plays "
+                       "meanwhile (q leaves, h helps)."), seen
+    assert "no key plays meanwhile" in " ".join(seen[1].split()), seen
