@@ -62,6 +62,7 @@ from .words import (
     leave_question,
     match_over_line,
     move_limit_note,
+    nothing_to_agree_line,
     over_prefixes,
     overdue_move_line,
     peer_label,
@@ -80,6 +81,8 @@ from .words import (
 
 #: the smallest terminal the board is laid out for
 MIN_COLS, MIN_ROWS = 80, 24
+#: the help frame's widest (its key lines fit 78 cells in every language)
+HELP_COLS = 80
 #: status lines at most (a long explanation is wrapped, never cut)
 MAX_STATUS = 3
 
@@ -167,12 +170,19 @@ class TableApp:
             ConditionalContainer(board, filter=~Condition(self.too_small)),
             ConditionalContainer(too_small, filter=Condition(self.too_small)),
         ])
+        # the completion menu stands on the command line, over the log: placed at the
+        # cursor, it opened downwards when two rows were free there, over the status
+        # lines ("Your turn" hidden while a command was typed); its ``bottom`` follows the
+        # status's height (:meth:`_status_height`)
+        self.menu_float = Float(xcursor=True, bottom=2,
+                                content=CompletionsMenu(max_height=8, scroll_offset=1))
         root = FloatContainer(body, floats=[
-            Float(xcursor=True, ycursor=True,
-                  content=CompletionsMenu(max_height=8, scroll_offset=1)),
+            self.menu_float,
+            # as wide as the help's lines and as tall as they are, centred: at 160×50 a
+            # frame over the whole screen was mostly empty, its lines far from its edges
             Float(content=ConditionalContainer(Frame(help_window, title=lambda: i18n.display(_("Help"))),
                                                filter=Condition(lambda: self.show_help)),
-                  top=0, bottom=1, left=0, right=0),
+                  top=0, width=self._help_frame_width, height=self._help_frame_height),
         ])
         self.app: Application[int] = Application(
             layout=Layout(root, focused_element=self.hand_window),
@@ -349,6 +359,35 @@ class TableApp:
     def _target_name(self, side: int) -> str:
         return side_names(self.driver.names, self.driver.seating)[side].split(" & ")[0]
 
+    def pause_keys(self) -> bool:
+        """Are b and e (a bot for a player who left, the end) for this table? A network
+        table's, unless every other seat is a bot (``millebornes play``: they were listed
+        in its help, and pressing them said "does nothing here"); always while a seat is
+        silent (a bot's computer can go)."""
+        d = self.driver
+        silent = getattr(d, "silent", None)
+        if silent is None:
+            return False
+        if silent() is not None:
+            return True
+        is_bot = getattr(d, "is_bot", None)
+        return is_bot is None or any(not is_bot(s) for s in range(len(d.names))
+                                     if s != d.seat)
+
+    def _help_frame_width(self) -> int:
+        """The help frame's columns: the terminal's, at most :data:`HELP_COLS`."""
+        return max(1, min(self._size()[1], HELP_COLS))
+
+    def _help_frame_height(self) -> int:
+        """The help frame's rows: its lines and the frame's two, at most the screen's
+        (less the status line's row)."""
+        rows = max(1, self._size()[0] - 1)
+        try:
+            text = "".join(t for _s, t, *_r in self._help_fragments())
+        except Exception:
+            return rows
+        return max(3, min(rows, text.count("\n") + 1 + 2))
+
     def _help_fragments(self) -> StyleAndTextTuples:
         """The help wrapped at spaces to the frame's width; on a short screen its body is
         cut (with "…") so that the "Press Esc" line always shows."""
@@ -356,6 +395,7 @@ class TableApp:
         seats = ", ".join(peer_label(p.name, p.kind, p.state) for p in d.peers())
         rules = d.rules
         network = hasattr(self.driver, "silent")       # a network table can pause
+        pause = self.pause_keys()          # b and e: a network table with people at it
         values = {"rules": rules_name(rules.preset), "target": d.view().target,
                   "match": rules.match_target or 0, "seed": self.seed}
         if network:
@@ -372,22 +412,24 @@ class TableApp:
         if changed:
             # options changed from the preset were shown nowhere in the game (fast play)
             rules_text += _("; options: %(options)s") % {"options": changed}
-        rows, cols = self._size()
-        width = max(20, cols - 2)                 # the frame's two sides
+        rows = self._size()[0]
+        width = max(20, self._help_frame_width() - 2)     # the frame's two sides
         height = max(3, rows - 1 - 2)             # the float leaves a row; the frame's two
         closing = (_("r: the keys. Esc, h or F1 closes this help.")
                    if self.help_page == "rules" else
                    _("r: how to play. Esc, h or F1 closes this help."))
         close = [("class:dim", w) for w in wrap(closing, width, "")]
         room = height - len(close)
-        for log_keys, who, teams_line in ((True, True, True), (False, True, True),
-                                          (False, False, True), (False, False, False)):
+        for log_keys, who, short in ((True, True, None), (False, True, None),
+                                     (False, False, None), (False, False, 10),
+                                     (False, False, 6)):
             # on a full screen the log's keys give way first, then who sits where (the
-            # board names them; the teams line does too), then the teams: a network
-            # table's pause keys pushed the table's rules out of an 80×24 help, and at six
-            # players in three teams the French help lost the teams line with the seats
+            # board names them; the teams line does too), then the teams line shortens
+            # its names, never goes: a network table's pause keys pushed the table's rules
+            # out of an 80×24 help, at six players in three teams the French help lost the
+            # teams line with the seats, and long names (or wide letters) lost it still
             page = (how_to_play() if self.help_page == "rules"
-                    else help_text(self.color, self.saved, network, log_keys,
+                    else help_text(self.color, self.saved, pause, log_keys,
                                    self.driver.rules.draw_discard))
             body: list[tuple[str, str]] = []
             for line in page.splitlines():
@@ -397,10 +439,12 @@ class TableApp:
             if self.help_page != "rules" and who:   # the rules page fills 24 rows alone
                 body += [("class:title", w) for w in wrap(_("At this table: %(seats)s")
                                                           % {"seats": seats}, width, "")]
-            if self.help_page != "rules" and teams_line:
+            if self.help_page != "rules":
                 if d.seating.team_size > 1:
                     # "You & Cy  7/6 cards" on the board was explained nowhere
-                    teams = "; ".join(side_labels(d.names, d.seating))
+                    names = d.names if short is None else \
+                        [i18n.fit(n, short) for n in d.names]
+                    teams = "; ".join(side_labels(names, d.seating))
                     body += [("class:title", w) for w in wrap(
                         _("Teams: %(teams)s. A team's cards, as 7/6, are each partner's "
                           "hand in that order.") % {"teams": teams}, width, "")]
@@ -549,6 +593,13 @@ class TableApp:
             return match_over_line(d.match, d.said_names(), d.ended_early) + " " + \
                 _("Press q to leave.")
         if d.hand_over:
+            if self.moves_on_alone() and self._behind() and not self.auto:
+                # a watcher behind the table: it goes on by itself (each hand waited for
+                # Enter, however far the table had gone), or at once with Enter
+                return _("Hand %(hand)d over; the table is already on hand %(live)d. Hand "
+                         "%(next)d follows in a few seconds (Enter: at once).") % {
+                    "hand": d.hand_no, "next": d.hand_no + 1,
+                    "live": getattr(d, "table_hand", lambda: d.hand_no + 1)()}
             if self.auto:
                 return _("Hand %(hand)d over. Next hand in a few seconds (q to leave).") % {
                     "hand": d.hand_no}
@@ -560,6 +611,21 @@ class TableApp:
             text = _("(spectating) %(text)s") % {"text": text}
         return text
 
+    def _behind(self) -> bool:
+        """Has the table gone on past the hand on screen (a network table's console)?"""
+        return bool(getattr(self.driver, "behind", lambda: False)())
+
+    def moves_on_alone(self) -> bool:
+        """Does the end of a hand move on by itself? For a spectator (``--auto``), and for
+        a player whose seat a bot took once the table has gone on past the hand on screen
+        (the line mode moved on by itself; the full screen held each hand until Enter, so a
+        watcher behind a fast table pressed Enter once per hand to catch up). A player at
+        their seat keeps the pause until Enter."""
+        if self.auto:
+            return True
+        watching = getattr(self.driver, "watching", lambda: None)()
+        return watching is not None and self._behind()
+
     def _waiting(self) -> str:
         """What the table waits for; when it is the human's play and nothing can be
         played, say so and how to go on."""
@@ -568,11 +634,12 @@ class TableApp:
         if d.my_move() and not d.hand_over and render.nothing_to_play(view, d.seat,
                                                                       d.legal()):
             return _("Nothing to play: discard a card (select it, then d).")
-        # the names as the log says them: a seat a bot took is "Ben's bot" there, and the
-        # status under it said "Ben played Stop on you" of the bot's move
-        text = render.waiting_text(view, d.seat, d.said_names(), self.lang)
         others = [s for s in view.actors() if s != d.seat]
         is_bot = getattr(d, "is_bot", None)
+        # the names as the log says them: a seat a bot took is "Ben's bot" there, and the
+        # status under it said "Ben played Stop on you" of the bot's move
+        text = render.waiting_text(view, d.seat, d.said_names(), self.lang, bots=[
+            s for s in others if is_bot is not None and is_bot(s)])
         if others and d.seat not in view.actors() and not d.hand_over \
                 and is_bot is not None and not all(is_bot(s) for s in others):
             # another player's move: how long it may take ("Bea's turn." alone left a
@@ -622,7 +689,9 @@ class TableApp:
         return lines + below, cut
 
     def _status_height(self) -> Dimension:
-        return Dimension.exact(len(self.status_lines()))
+        rows = len(self.status_lines())
+        self.menu_float.bottom = rows + 1      # the status lines and the command line
+        return Dimension.exact(rows)
 
     def _status_fragments(self) -> StyleAndTextTuples:
         style = self.message_style or "class:status"
@@ -722,6 +791,7 @@ class TableApp:
             return
         if out.kind == "next":
             self.driver.next_hand()
+            self._hand_over_since = None     # the next hand's end pauses in its turn
             self.selected = 0
             self.log_back = 0     # a log scrolled back hid the new hand's moves, unsaid
             return
@@ -814,6 +884,13 @@ class TableApp:
         @kb.add("e", filter=on_hand & silent)
         def _end_match(event: KeyPressEvent) -> None:
             self.ask_agreement("end")
+
+        # the same keys with nobody missing, where the help lists them: what they are for
+        # (they said "the key b does nothing here", beside a help that listed them)
+        @kb.add("b", filter=on_hand & ~silent & Condition(self.pause_keys))
+        @kb.add("e", filter=on_hand & ~silent & Condition(self.pause_keys))
+        def _nobody_missing(event: KeyPressEvent) -> None:
+            self.say(nothing_to_agree_line())
 
         @kb.add("escape", filter=on_hand & Condition(lambda: self.confirm_agree is not None))
         def _no_agreement(event: KeyPressEvent) -> None:
@@ -976,6 +1053,15 @@ class TableApp:
             self.say(unknown_key_line(str(getattr(key, "value", key)), BOARD_LETTERS),
                      error=True)
 
+        # a key on a screen too small for the board: it was ignored without a word (a
+        # newcomer pressed n, then p, and nothing happened); q still asks, h still helps
+        @kb.add("<any>", filter=has_focus(self.hand_window) & Condition(
+            lambda: self.too_small() and not self.show_help and not self.confirm_quit))
+        def _board_hidden(event: KeyPressEvent) -> None:
+            if event.key_sequence[0].key in _TERMINAL_REPORTS:
+                return
+            self.say(_(BOARD_HIDDEN), error=True)
+
         # added last, so they win over the same keys above while the question is open
         @kb.add("y", filter=quitting)
         def _leave(event: KeyPressEvent) -> None:
@@ -999,6 +1085,9 @@ class TableApp:
                 # A networked table moves on in the background (a draw's shares arrive,
                 # the next hand is dealt): redraw whenever what the screen shows changed.
                 if self.drop_stale_agreement():
+                    self.app.invalidate()
+                if self.message == _(BOARD_HIDDEN) and not self.too_small():
+                    self.say("")          # the board is back: the notice has done its job
                     self.app.invalidate()
                 # the hand as numbered, and "You drew …" said, as soon as the draw lands:
                 # said at the next redraw, it overwrote the answer to a key pressed since
@@ -1027,7 +1116,9 @@ class TableApp:
                         "(auto)"):
                     self.say("")
                     self.app.invalidate()
-                if self.auto and d.hand_over and not d.over:
+                if not d.hand_over:
+                    self._hand_over_since = None
+                elif self.moves_on_alone() and not d.over:
                     now = loop.time()
                     if self._hand_over_since is None:
                         self._hand_over_since = now
@@ -1077,6 +1168,10 @@ class TableApp:
 
 #: The letters the board answers to (``Caps Lock`` turns them into ones it does not).
 BOARD_LETTERS = "qbehtynpdcg"
+
+#: Said when a key is pressed while the terminal is too small for the board.
+BOARD_HIDDEN = N_("The board is hidden until the terminal is larger: no key plays meanwhile "
+                  "(q leaves, h helps).")
 
 #: Key presses that are the terminal's reports, not the player's keys.
 #: Said when a key that does nothing there is pressed in the help.

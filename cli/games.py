@@ -25,7 +25,7 @@ from p2p.transcript.file import TranscriptHeader
 from . import i18n
 from .args import data_dir, resume_flags
 from .i18n import _, ngettext
-from .words import local_names, rules_label, rules_name, rules_short, wrap, you_label
+from .words import local_names, rules_label, rules_name, rules_short, say_paragraph, wrap, you_label
 
 
 def base_dir(args: argparse.Namespace) -> Path:
@@ -130,7 +130,7 @@ def transcript_of(ref: str | None, args: argparse.Namespace) -> str:
     meanwhile in another window could be the newest by the next look)."""
     if ref is None:
         game = newest_game(data_dir(args))
-        print(i18n.display(newest_line(game)))
+        say_paragraph(newest_line(game), sys.stdout)     # at the terminal's width
         args.transcript = game.path.name      # its id from now on (own_seat, replay)
         return str(game.transcript)
     if _is_path(ref):

@@ -603,6 +603,16 @@ class NetDriver:
     def last_scores(self) -> Any:
         return self._held_scores
 
+    def table_hand(self) -> int:
+        """The 1-based hand the table itself is at: past :attr:`hand_no` when this console
+        is behind it (a watcher's, reading a hand's scores while the bots play on)."""
+        return max(self.hand_no, self.peer.hand_no + 1)
+
+    def behind(self) -> bool:
+        """Has the table gone on past the hand on screen (its next hand begun, or events of
+        a later hand already here)?"""
+        return bool(self._ahead) or self.peer.hand_no > self._shown_hand
+
     def peers(self) -> list[PeerStatus]:
         """Each seat as the console shows it: you, a bot (of the host), or a peer with
         its connection ("left" once the transport gives it up)."""

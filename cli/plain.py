@@ -24,9 +24,10 @@ from typing import Literal, TextIO
 
 from engine import Action, HandState, IllegalAction
 from engine.bots import make_bot
-from engine.state import DRAW, RESPOND
+from engine.state import DRAW, OVER, RESPOND
 
 from . import i18n, render
+from .bot_process import bot_move_time
 from .commands import NO, YES, Commander, Context, Outcome
 from .driver import TableDriver
 from .i18n import N_, _
@@ -285,7 +286,8 @@ class PlainSession:
         scores = d.last_scores()
         if scores is not None:
             self.say("")
-            for line in render.plain(render.score_lines(scores, d.match, d.names, d.hand_no)):
+            for line in render.plain(render.score_lines(scores, d.match, d.names, d.hand_no,
+                                                               width=self.width())):
                 self.say(line)
         self.say("")
         for line in render.plain(render.match_lines(d.match, d.names, verbose=True)):
@@ -383,16 +385,23 @@ class PlainSession:
         view = d.view()
         if view is None:
             return None
-        if d.seat in view.actors():
+        if d.seat in view.actors() or view.phase == OVER:
             # this seat's own turn, the table finishing a step of it (the card it draws
             # being unlocked): its wait says that; its board says when it may play. A
-            # bot's turn in the seat of a player who watches: its moves say it.
+            # bot's turn in the seat of a player who watches: its moves say it. A hand
+            # over: its own line says so ("The hand is over." came twice, once as a turn)
             return None
         names = getattr(d, "current_names", lambda: d.names)()
-        text = waiting_text(view, d.seat, names, self.lang, keys=False)
         others = [s for s in view.actors() if s != d.seat]
-        if not others or all(getattr(d, "is_bot", lambda s: True)(s) for s in others):
+        is_bot = getattr(d, "is_bot", lambda s: True)
+        text = waiting_text(view, d.seat, names, self.lang, keys=False,
+                            bots=[s for s in others if is_bot(s)])
+        if not others:
             return text
+        if all(is_bot(s) for s in others):
+            # a bot's move has its limit too, said from the start: "Bo's turn." alone,
+            # then "(up to 30 s)" three seconds later, read as a wait without end
+            return turn_wait_line(text, bot_move_time(d.decision_limit))  # type: ignore[attr-defined]
         return turn_wait_line(text, d.decision_limit)  # type: ignore[attr-defined]
 
     def show_turn(self) -> None:

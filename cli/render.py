@@ -474,23 +474,46 @@ def hand_lines(view: HandState, seat: int, legal: Sequence[Action], lang: str | 
 # ----- scores ---------------------------------------------------------------------------
 
 def score_lines(scores: Sequence[SideScore], match: Match, names: Sequence[str],
-                hand_no: int) -> list[Line]:
-    """The hand's points item by item, per side, with the match totals."""
+                hand_no: int, width: int = WIDTH) -> list[Line]:
+    """The hand's points item by item, per side, with the match totals, within ``width``
+    columns: on a narrow terminal (the line mode's, a replay's at 40) each item's name
+    stands on a line of its own above its points (the rows were broken between their
+    columns, each side's points under the item's name, unaligned)."""
     labels = side_labels(names, match.seating)
-    colw = max(8, min(12, (WIDTH - 24) // max(1, len(labels))))
-    out: list[Line] = [[("class:title", _pad(_("Hand %(hand)d scores") % {"hand": hand_no},
-                                             24)),
-                        ("class:title", "".join(i18n.pad(_fit(n, colw - 1), colw,
-                                                         "right") for n in labels))]]
+    n = max(1, len(labels))
+    room = (WIDTH - 24) // n
+    # a side's column as wide as its name where the line has room (teams of three were
+    # "Bo & Di & …" with half the line empty), 12 at least as it was
+    colw = max(8, min(12, room), min(max(i18n.cells(lab) for lab in labels) + 1, room))
+    title = _("Hand %(hand)d scores") % {"hand": hand_no}
+    rows: list[tuple[str, list[object], str]] = []
     for item in SideScore._fields:
         vals = [getattr(s, item) for s in scores]
         if any(vals):
-            out.append([("", _pad(i18n.score_item_name(item), 24)),
-                        ("", "".join(str(v).rjust(colw) for v in vals))])
-    out.append([("class:title", _pad(_("hand total"), 24)),
-                ("class:title", "".join(str(s.total).rjust(colw) for s in scores))])
-    out.append([("class:title", _pad(_("match total"), 24)),
-                ("class:title", "".join(str(t).rjust(colw) for t in match.totals()))])
+            rows.append((i18n.score_item_name(item), vals, ""))
+    rows.append((_("hand total"), [s.total for s in scores], "class:title"))
+    rows.append((_("match total"), list(match.totals()), "class:title"))
+    if 24 + colw * n <= width:
+        head = 24
+    else:
+        # the names' column as wide as its longest name, the sides' as the rest allows
+        head = max(i18n.cells(t) for t in [title, *(r[0] for r in rows)]) + 1
+        colw = min(colw, (width - head) // n)
+        if colw < 7:        # no room beside the names: each name above its points
+            head, colw = width, max(7, min(12, width // n))
+    cols = "".join(i18n.pad(_fit(lab, colw - 1), colw, "right") for lab in labels)
+    if head + colw * n <= width:
+        out: list[Line] = [[("class:title", _pad(title, head)), ("class:title", cols)]]
+        for name, vals, style in rows:
+            out.append([(style, _pad(name, head)),
+                        (style, "".join(str(v).rjust(colw) for v in vals))])
+        return out
+    # too narrow for a name beside its points: each name above them, the sides' columns
+    # named once under the title
+    out = [[("class:title", title)], [("class:title", cols)]]
+    for name, vals, style in rows:
+        out.append([(style, name)])
+        out.append([(style, "".join(str(v).rjust(colw) for v in vals))])
     return out
 
 

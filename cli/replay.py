@@ -47,7 +47,15 @@ from .games import own_seat, transcript_of
 from .i18n import N_, _, ngettext
 from .replay_view import ReplayModel, all_hands_lines, step_lines
 from .verify import refused, unreadable_path
-from .words import WIDTH, error_line, key_lines, unknown_key_line, verify_lines, wrap
+from .words import (
+    WIDTH,
+    error_line,
+    key_lines,
+    say_paragraph,
+    unknown_key_line,
+    verify_lines,
+    wrap,
+)
 
 REPLAY_HELP = N_("""\
 Replay of a game: every finished hand, step by step, with every player's
@@ -94,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     me = own_seat(args.transcript, args)
     # the seats named as the steps name them ("You" in one's own game, else "You 1")
-    summary = "\n".join(verify_lines(report, me))
+    summary = "\n".join(verify_lines(report, me, min(WIDTH, i18n.terminal_width(sys.stdout))))
     if report.unfinished and not steps:
         for line in summary.split("\n"):
             print(i18n.display(line))
@@ -142,9 +150,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _say(text: str) -> None:
-    """A message to stderr, wrapped to the 80 columns every screen fits."""
-    for line in i18n.wrap(text, 80):
-        print(i18n.display(line), file=sys.stderr)
+    """A message to stderr, wrapped to its terminal's width (80 columns elsewhere)."""
+    say_paragraph(text, sys.stderr)
 
 
 def run_plain_replay(model: ReplayModel, summary: str, out: TextIO | None = None,
@@ -170,7 +177,7 @@ def run_plain_replay(model: ReplayModel, summary: str, out: TextIO | None = None
         write(line)
     for i in range(len(model)):
         out.write("\n")
-        for line in render.plain(step_lines(model, i, lang)):
+        for line in render.plain(step_lines(model, i, lang, width)):
             write(line)
     out.write("\n")
     for line in summary.split("\n"):

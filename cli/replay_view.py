@@ -154,14 +154,18 @@ class ReplayModel:
             out += self.action_lines(j, lang)
         return out
 
-    def score_block(self, i: int) -> list[Line]:
-        """At a hand's last step: its scores and the match so far; otherwise nothing."""
+    def score_block(self, i: int, width: int = render.WIDTH,
+                    verbose: bool = False) -> list[Line]:
+        """At a hand's last step: its scores and the match so far; otherwise nothing.
+        ``width``: the columns the scores fit in; ``verbose``: the match in sentences (the
+        line mode's: its chart and bars broke apart at 40 columns)."""
         k = self.hand_pos(i)
         if i != self.hand_end(k) - 1 or k not in self.scores:
             return []
         match = self.matches[k]
-        return (render.score_lines(self.scores[k], match, self.names, self.hand_no(i))
-                + render.match_lines(match, self.names))
+        return (render.score_lines(self.scores[k], match, self.names, self.hand_no(i),
+                                   width=width)
+                + render.match_lines(match, self.names, verbose=verbose))
 
 
 def new_cards(before: HandState | None, after: HandState, seat: int) -> set[int]:
@@ -233,7 +237,8 @@ def all_hands_lines(state: HandState, names: Sequence[str], lang: str | None = N
     return out
 
 
-def step_lines(model: ReplayModel, i: int, lang: str | None = None) -> list[Line]:
+def step_lines(model: ReplayModel, i: int, lang: str | None = None,
+               width: int = render.WIDTH) -> list[Line]:
     """One step for the plain mode: where we are, what happened, the table in words,
     every hand, and the scores when the hand ends."""
     state = model.state(i)
@@ -248,7 +253,7 @@ def step_lines(model: ReplayModel, i: int, lang: str | None = None) -> list[Line
     if not state.over:
         lines += [[("class:prompt", w)] for w in i18n.wrap(
             render.waiting_text(state, -1, model.names, lang), render.WIDTH)]
-    block = model.score_block(i)
+    block = model.score_block(i, width, verbose=True)
     if block:
         lines.append([])
         lines += block

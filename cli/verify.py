@@ -17,7 +17,7 @@ from . import i18n
 from .args import with_defaults
 from .games import own_seat, transcript_of
 from .i18n import _
-from .words import file_refusal, verify_lines
+from .words import WIDTH, file_refusal, say_paragraph, verify_lines
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,7 +40,9 @@ def run(args: argparse.Namespace) -> int:
     if refused(report, path, "verify"):
         return 2
     # seats named as replay names them: "You" in one's own game (by its id), else "You 1"
-    for line in verify_lines(report, own_seat(args.transcript, args)):
+    # within the terminal's width (at 60 the terminal cut the 80-column lines mid-word)
+    width = min(WIDTH, i18n.terminal_width(sys.stdout))
+    for line in verify_lines(report, own_seat(args.transcript, args), width):
         print(i18n.display(line))
     if report.ok or report.unfinished:
         return 0
@@ -77,6 +79,5 @@ def refused(report: GameReport, path: str, command: str) -> bool:
 
 
 def _say(text: str) -> None:
-    """A message to stderr, wrapped to the 80 columns every screen fits."""
-    for line in i18n.wrap(text, 80):
-        print(i18n.display(line), file=sys.stderr)
+    """A message to stderr, wrapped to its terminal's width (80 columns elsewhere)."""
+    say_paragraph(text, sys.stderr)

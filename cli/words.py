@@ -12,7 +12,7 @@ import functools
 import os
 import re
 import shlex
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -776,14 +776,15 @@ def command_for(action: Action, view: HandState, seat: int, names: Sequence[str]
 # ----- what the table waits for ---------------------------------------------------------
 
 def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | None = None,
-                 keys: bool = True) -> str:
+                 keys: bool = True, bots: Collection[int] = ()) -> str:
     """One sentence: whose move it is and what is expected, naming the keys.
 
     ``keys``: False in the line mode, which has no "p"/"d" keys (a card is named by
     number: "p" alone asked "play which card?" though the prompt offered it).
 
     When a hazard hits the human's side the sentence depends only on the attack, never on
-    the human's hand (R9): "coup" and "pass" are always offered.
+    the human's hand (R9): "coup" and "pass" are always offered. ``bots``: the seats bots
+    play (a bot reads no scores before its first draw).
     """
     phase = view.phase
     if phase == OVER:
@@ -831,7 +832,8 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
                              "then your turn: draw again and play.")
                 return _("Draw a replacement card (space, or type draw).")
             return _("Your turn: draw a card (space, or type draw).")
-        if seat >= 0 and any(view.match_scores) and not view.discard and not any(
+        if seat >= 0 and actor not in bots and any(view.match_scores) and not view.discard \
+                and not any(
                 z.battle or z.speed or z.distance or z.safeties for z in view.zones):
             # a networked player draws first only once past the last hand's scores:
             # "Ann is drawing." stood for a minute while Ann read them (a replay, seat -1,
@@ -1977,17 +1979,23 @@ def file_refusal(report: GameReport) -> str | None:
     return None
 
 
-def verify_lines(report: GameReport, me: int | None = None) -> list[str]:
+def verify_lines(report: GameReport, me: int | None = None,
+                 width: int = WIDTH) -> list[str]:
     """``verify``'s report in words: a fair game, a fair game so far, or where it breaks
     and whom it blames. Every line fits 80 columns. A transcript has no seat of this
     screen's: every name is shown as its player wrote it, and a player who kept the
     default name "You" is "You 1", as ``replay`` names that seat (a French report said
     "en attente de You", an English word in the sentence, never the "You" form).
     ``me``: this player's seat in one of their own saved games (found by its id), named
-    as ``replay`` names it there: "You" in the player's language."""
+    as ``replay`` names it there: "You" in the player's language. ``width``: the
+    columns the lines fit in (a narrower terminal's: at 60 the terminal cut them
+    mid-word)."""
     names = written_names(report.names) if me is None else tuple(
         you_label(n) if s == me else n for s, n in enumerate(local_names(report.names, me)))
     sides = len(report.totals) or len(names)
+
+    def wrap_at(text: str, indent: str = "") -> list[str]:
+        return wrap(text, width, indent)
 
     def scores(values: Sequence[int]) -> str:
         # each score on the line of its name ("…; You 125, Bo" / "1300")
@@ -1998,9 +2006,9 @@ def verify_lines(report: GameReport, me: int | None = None) -> list[str]:
     refused = file_refusal(report)
     if refused is not None:
         # nothing was checked: no entry, no seat, no "altered or damaged" verdict
-        return wrap(_("This file was not checked: %(why)s.") % {"why": refused})
+        return wrap_at(_("This file was not checked: %(why)s.") % {"why": refused})
     if report.ok:
-        out += wrap(ngettext("OK: a fair game. %(entries)d signed entries, %(hands)d hand: "
+        out += wrap_at(ngettext("OK: a fair game. %(entries)d signed entries, %(hands)d hand: "
                              "every signature, link, commitment, shuffle, proof and move "
                              "checks out.",
                              "OK: a fair game. %(entries)d signed entries, %(hands)d hands: "
@@ -2053,7 +2061,7 @@ def verify_lines(report: GameReport, me: int | None = None) -> list[str]:
                      "entries: every signature, link and move checks out, and every finished "
                      "hand's shuffle and cards. (The next entry, due from %(seat)s, is "
                      "missing: %(check)s.)")
-        out += wrap(text % values)
+        out += wrap_at(text % values)
     else:
         where = (_("entry %(n)d") % {"n": report.failed_index}
                  if report.failed_index is not None else
@@ -2072,13 +2080,13 @@ def verify_lines(report: GameReport, me: int | None = None) -> list[str]:
         if report.detail_why == "rule-option" and isinstance(report.detail_data, Mapping):
             fault = report.detail_data
             detail = rule_fault_text(_data(fault.get("why")), fault.get("data") or {}, detail)
-        out += wrap(_("FAILED at %(where)s: %(check)s — %(blame)s.")
+        out += wrap_at(_("FAILED at %(where)s: %(check)s — %(blame)s.")
                     % {"where": where, "check": check_words(report.check), "blame": blame}
                     + (" " + detail_text(detail) if detail else ""),
                     indent="")
         for t in report.takeovers:
             if t["seat"] == report.blamed_seat:
-                out += wrap(_("(from hand %(hand)d, that seat was played by a bot run by "
+                out += wrap_at(_("(from hand %(hand)d, that seat was played by a bot run by "
                               "%(runner)s)") % {"hand": t["hand"] + 2, "runner": (
                                   _agreement_name(names, t["runner"]))}, indent="")
     for h in report.hands:
@@ -2104,7 +2112,7 @@ def verify_lines(report: GameReport, me: int | None = None) -> list[str]:
             text = _("hand %(hand)d: %(turns)d turns, ended by %(end)s; %(scores)s")
         else:
             text = _("hand %(hand)d: %(scores)s")
-        lines = i18n.wrap(text % values, WIDTH - 4)
+        lines = i18n.wrap(text % values, width - 4)
         out += ["  " + lines[0]] + ["    " + w for w in lines[1:]]
     if report.totals:
         w = report.winner
@@ -2112,7 +2120,7 @@ def verify_lines(report: GameReport, me: int | None = None) -> list[str]:
             (_("nobody (a tie)") if report.complete else _("none yet"))
         out += ["  " + w for w in i18n.wrap(_("totals: %(scores)s; winner: %(winner)s")
                                             % {"scores": scores(report.totals),
-                                               "winner": winner}, WIDTH - 2)]
+                                               "winner": winner}, width - 2)]
     for t in report.takeovers:
         text = _("hand %(void)d was left without a score; from hand %(hand)d, %(name)s's "
                  "seat was played by a bot run by %(runner)s (agreed by %(signers)s)") % {
@@ -2121,7 +2129,7 @@ def verify_lines(report: GameReport, me: int | None = None) -> list[str]:
                      "runner": _agreement_name(names, t["runner"]),
                      "signers": ", ".join(_agreement_name(names, s)
                                           for s in t["signers"])}
-        out += ["  " + w for w in i18n.wrap(text, WIDTH - 2)]
+        out += ["  " + w for w in i18n.wrap(text, width - 2)]
     e = report.ended_by_agreement
     if e is not None:
         text = _("the match was ended in hand %(hand)d by %(signers)s, saying %(name)s had "
@@ -2129,10 +2137,10 @@ def verify_lines(report: GameReport, me: int | None = None) -> list[str]:
                      "hand": e["hand"] + 1, "name": _agreement_name(names, e["seat"]),
                      "signers": ", ".join(_agreement_name(names, s)
                                           for s in e["signers"])}
-        out += ["  " + w for w in i18n.wrap(text, WIDTH - 2)]
+        out += ["  " + w for w in i18n.wrap(text, width - 2)]
     limits = limits_text(report)
     if limits:
-        out += ["  " + w for w in i18n.wrap(limits, WIDTH - 2)]
+        out += ["  " + w for w in i18n.wrap(limits, width - 2)]
     return out
 
 
