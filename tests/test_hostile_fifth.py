@@ -32,6 +32,7 @@ from p2p.audit import replay_steps, verify_game
 from p2p.crypto.identity import Identity
 from p2p.net.transport import Node
 from p2p.table import wire
+from p2p.table.config import TableConfig
 from p2p.table.memory import make_table, play_fair_match
 from p2p.table.session import Peer, SessionOptions, node_id_for
 from p2p.table.store import Store
@@ -244,6 +245,19 @@ class _Equivocator(Peer):
             super()._broadcast(payload)
 
 
+def _three_peers_seat_1_equivocating(tmp_path: Path, cfg: TableConfig,
+                                     ids: list[Identity]) -> list[Peer]:
+    """Three real peers on loopback with heuristic bots and stores under ``tmp_path``;
+    seat 1's is an :class:`_Equivocator`."""
+    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    eps = {s: nodes[s].endpoint for s in range(3)}
+    return [(_Equivocator if s == 1 else Peer)(
+        ids[s], cfg, nodes[s], controller=make_bot("heuristic", 11 + s), endpoints=eps,
+        options=FAST, store=Store.create(tmp_path / f"seat{s}", cfg.header(), s,
+                                         port=nodes[s].port, endpoints=eps))
+        for s in range(3)]
+
+
 @pytest.mark.hostile
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_a_draw_signed_twice_pile_and_discard_is_caught_by_every_honest_peer(
@@ -256,13 +270,7 @@ def test_a_draw_signed_twice_pile_and_discard_is_caught_by_every_honest_peer(
     with seeded_entropy(b"fifth-equivocation-%d" % seed):
         cfg, ids = make_table(preset("modern"), Seating.solo(3), ["ann", "mal", "cy"],
                               b"fifth-eq-%d" % seed)
-        nodes = [Node(node_id_for(i.public_key)) for i in ids]
-        eps = {s: nodes[s].endpoint for s in range(3)}
-        peers = [(_Equivocator if s == 1 else Peer)(
-            ids[s], cfg, nodes[s], controller=make_bot("heuristic", 11 + s), endpoints=eps,
-            options=FAST, store=Store.create(tmp_path / f"seat{s}", cfg.header(), s,
-                                             port=nodes[s].port, endpoints=eps))
-            for s in range(3)]
+        peers = _three_peers_seat_1_equivocating(tmp_path, cfg, ids)
         try:
             runs = [threading.Thread(target=p.run, kwargs={"timeout": 60}) for p in peers]
             for r in runs:
@@ -298,13 +306,7 @@ def test_an_equivocator_gone_silent_at_once_is_named_by_every_honest_peer(
     with seeded_entropy(b"eq%d" % seed):
         cfg, ids = make_table(preset("modern"), Seating.solo(3), ["ann", "mal", "cy"],
                               b"equiv-live%d" % seed)
-        nodes = [Node(node_id_for(i.public_key)) for i in ids]
-        eps = {s: nodes[s].endpoint for s in range(3)}
-        peers = [(_Equivocator if s == 1 else Peer)(
-            ids[s], cfg, nodes[s], controller=make_bot("heuristic", 11 + s), endpoints=eps,
-            options=FAST, store=Store.create(tmp_path / f"seat{s}", cfg.header(), s,
-                                             port=nodes[s].port, endpoints=eps))
-            for s in range(3)]
+        peers = _three_peers_seat_1_equivocating(tmp_path, cfg, ids)
         bad = peers[1]
         assert isinstance(bad, _Equivocator)
         bad.at, bad.silent = at, True

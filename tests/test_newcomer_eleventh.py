@@ -6,13 +6,14 @@ line kept whatever the names."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import os
 import re
 import shlex
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TextIO
 
@@ -203,24 +204,39 @@ def test_b_at_a_table_with_people_and_nobody_missing_says_so() -> None:
 
 # ----- 4. the help frame on a large terminal -------------------------------------------------
 
+@contextlib.contextmanager
+def _playing_in_tmux(tmp_path: Path, name: str, columns: int, rows: int,
+                     *argv: str) -> Iterator[str]:
+    """``millebornes ARGV`` in a tmux session of its own, ``columns`` × ``rows``, its data
+    under ``tmp_path``; the session's name, and the session gone afterwards (skips
+    without tmux)."""
+    from test_cli_tmux import TMUX, _command, _tmux
+
+    if TMUX is None:
+        pytest.skip("tmux is not installed")
+    session = f"{name}-{os.getpid()}"
+    exports = f"MILLEBORNES_DELAY=0 TERM=xterm-256color XDG_DATA_HOME={shlex.quote(str(tmp_path))}"
+    shell = (f"cd {shlex.quote(str(ROOT))} && env {exports} {_command(*argv)}"
+             "; echo EXITED $?; sleep 60")
+    started = _tmux("new-session", "-d", "-s", session, "-x", str(columns), "-y", str(rows),
+                    shell)
+    if started.returncode != 0:
+        pytest.skip(f"tmux cannot start a session: {started.stderr.strip()}")
+    try:
+        yield session
+    finally:
+        _tmux("kill-session", "-t", session)
+
+
 def test_the_help_frame_on_a_large_terminal_is_as_wide_and_tall_as_its_lines(
         tmp_path: Path) -> None:
     """At 160×50 the help's frame covered the whole screen, its lines in the left half and
     thirty empty rows under them. It is now as wide as the help's lines (80 at most) and
     as tall as they are, centred."""
-    from test_cli_tmux import TMUX, _command, _tmux, _wait
+    from test_cli_tmux import _tmux, _wait
 
-    if TMUX is None:
-        pytest.skip("tmux is not installed")
-    session = f"mb-help-{os.getpid()}"
-    exports = f"MILLEBORNES_DELAY=0 TERM=xterm-256color XDG_DATA_HOME={shlex.quote(str(tmp_path))}"
-    shell = (f"cd {shlex.quote(str(ROOT))} && env {exports} "
-             f"{_command('play', '--in-process', '--seed', '1', '--name', 'Ana')}"
-             "; echo EXITED $?; sleep 60")
-    started = _tmux("new-session", "-d", "-s", session, "-x", "160", "-y", "50", shell)
-    if started.returncode != 0:
-        pytest.skip(f"tmux cannot start a session: {started.stderr.strip()}")
-    try:
+    with _playing_in_tmux(tmp_path, "mb-help", 160, 50, "play", "--in-process", "--seed", "1",
+                          "--name", "Ana") as session:
         screen = _wait(session, "h help")
         assert "h help" in screen, screen
         _tmux("send-keys", "-t", session, "h")
@@ -234,8 +250,6 @@ def test_the_help_frame_on_a_large_terminal_is_as_wide_and_tall_as_its_lines(
         body = lines[top + 1:bottom]
         # no more than a blank line or two under the help's last line
         assert "closes this help" in "".join(body[-2:]), screen
-    finally:
-        _tmux("kill-session", "-t", session)
 
 
 # ----- 5. score tables in replay --plain at 40 columns ---------------------------------------
@@ -450,19 +464,10 @@ def test_the_completion_menu_opens_over_the_log_not_over_the_status(tmp_path: Pa
     """At 80×24, ":p" opened the completion menu (play, pass) downwards over the two
     status lines: "Your turn …" was hidden while a command was typed, though the code
     meant the menu to open upwards over the log. It stands on the command line now."""
-    from test_cli_tmux import TMUX, _command, _tmux, _wait
+    from test_cli_tmux import _tmux, _wait
 
-    if TMUX is None:
-        pytest.skip("tmux is not installed")
-    session = f"mb-menu-{os.getpid()}"
-    exports = f"MILLEBORNES_DELAY=0 TERM=xterm-256color XDG_DATA_HOME={shlex.quote(str(tmp_path))}"
-    shell = (f"cd {shlex.quote(str(ROOT))} && env {exports} "
-             f"{_command('play', '--in-process', '--players', '3', '--seed', '3')}"
-             "; echo EXITED $?; sleep 60")
-    started = _tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24", shell)
-    if started.returncode != 0:
-        pytest.skip(f"tmux cannot start a session: {started.stderr.strip()}")
-    try:
+    with _playing_in_tmux(tmp_path, "mb-menu", 80, 24, "play", "--in-process", "--players",
+                          "3", "--seed", "3") as session:
         screen = _wait(session, "h help")
         assert "h help" in screen, screen
         time.sleep(0.5)                    # the bots' moves and the draw, said
@@ -475,8 +480,6 @@ def test_the_completion_menu_opens_over_the_log_not_over_the_status(tmp_path: Pa
         at = next(i for i, line in enumerate(lines) if line.startswith(": p"))
         assert lines[at - 1].strip() == "pass" and lines[at - 2].strip() == "play", screen
         assert status in screen, (status, screen)           # the status still shows
-    finally:
-        _tmux("kill-session", "-t", session)
 
 
 # ----- found while playing: a key on a screen too small for the board -----------------------
