@@ -180,6 +180,40 @@ def _edits(t: Any, ann: Identity, mal: Identity) -> dict[str, list[Envelope | by
     }
 
 
+def test_a_file_of_entries_dense_with_tiny_values_is_refused_without_its_memory(
+        tmp_path: Path, game: dict[str, Any]) -> None:
+    """Hostile pass 5: the cheater signs entries carrying a field of tiny nested lists (a
+    byte of msgpack each, some 60 bytes each in memory once read): a 16 MB file of them
+    took 950 MB and 12 s to verify, and a file at the size limit would have taken tens of
+    gigabytes. An envelope holds at most one value per 8 bytes beyond 64 (a game's densest
+    entry, a deck share, holds one per 18): such an entry is refused as it is read, live
+    and from a file, blaming nobody (its signature is not even read), and the honest
+    game's own entries all pass."""
+    import tracemalloc
+
+    from p2p.transcript.envelope import Envelope, EnvelopeError
+
+    t, mal = game["t"], game["ids"][1]
+    for e in [*t.entries, *t.side]:                   # an honest game's entries all pass
+        Envelope.decode(e.encode())
+    i = next(k for k, e in enumerate(t.entries) if e.author == mal.public_key and k > 10)
+    dense = [[[[]] * 8] * 8] * 40                     # ~3,000 values in ~3 KB
+    bad = _resign(mal, t.entries[i], {**t.entries[i].body, "pad": dense})
+    with pytest.raises(EnvelopeError, match="one value per 8 bytes"):
+        Envelope.decode(bad.encode())
+    p = _write(tmp_path / "dense.mbt", t.header_bytes,
+               [*t.entries[:i], *([bad.encode()] * 2000)])        # 6 MB of them
+    tracemalloc.start()
+    try:
+        rep = _judged(p, 1)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert rep.blamed_seat is None and not rep.ok, rep.summary()
+    assert peak < 50 * 1024 * 1024, peak             # it was about 60 times the file's size
+    assert main(["verify", str(p)]) != 0
+
+
 def test_a_cheaters_edits_of_a_real_transcript_never_blame_the_honest_seat(
         tmp_path: Path, game: dict[str, Any]) -> None:
     t = game["t"]

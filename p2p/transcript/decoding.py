@@ -55,6 +55,15 @@ class Limits:
     max_array: int = 4096
     max_map: int = 64
     max_items: int = 100_000
+    #: At least this many bytes of input per value beyond :data:`ITEM_ALLOWANCE` (0: no
+    #: such bound). A decoded value costs some 60 bytes of memory, and a byte of msgpack
+    #: can be a value of its own: without it, a file of tiny nested maps took 60 times
+    #: its size to read.
+    bytes_per_item: int = 0
+
+
+#: Values any input may hold whatever its size (see :attr:`Limits.bytes_per_item`).
+ITEM_ALLOWANCE = 64
 
 
 def bounded_unpackb(raw: bytes, limits: Limits) -> Any:
@@ -70,12 +79,16 @@ def bounded_unpackb(raw: bytes, limits: Limits) -> Any:
             max_array_len=limits.max_array, max_map_len=limits.max_map, max_ext_len=0)
     except Exception as exc:  # msgpack raises many types (ValueError, StackError, ...)
         raise DecodeError(f"undecodable: {type(exc).__name__}") from None
-    check_shape(obj, limits)
+    items = check_shape(obj, limits)
+    if limits.bytes_per_item and items > ITEM_ALLOWANCE + len(raw) // limits.bytes_per_item:
+        raise DecodeError(f"{items} values in {len(raw)} bytes: more than the limit of one "
+                          f"value per {limits.bytes_per_item} bytes (beyond {ITEM_ALLOWANCE})")
     return obj
 
 
-def check_shape(obj: Any, limits: Limits) -> None:
+def check_shape(obj: Any, limits: Limits) -> int:
     """Depth and item count of a decoded tree, without recursion; map keys must be str.
+    Returns the count.
 
     Also used before encoding locally built values, so our own encoder never recurses
     deeper than ``limits.max_depth``."""
@@ -97,6 +110,7 @@ def check_shape(obj: Any, limits: Limits) -> None:
             if depth > limits.max_depth:
                 raise DecodeError(f"nested deeper than {limits.max_depth}")
             stack.extend((x, depth + 1) for x in v)
+    return items
 
 
 # ----------------------------------------------------------------------------- schemas
