@@ -195,6 +195,10 @@ def parse(text: str, ctx: Context, extra: Sequence[str] = ()) -> Outcome:
             return _err(c) if isinstance(c, str) else Outcome("message", sentence(_why(ctx, c)))
         if ctx.match_over:
             return _err(reply("match-over"))
+        if ctx.watching:
+            # a bot plays this seat: that is why, not that this hand is over (a watcher
+            # catching up is answered at each hand's end)
+            return _err(ctx.watching)
         return _err(reply("hand-over"))
     if verb == "why":
         if not args:

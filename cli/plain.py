@@ -329,7 +329,12 @@ class PlainSession:
                     return 0
                 if self.auto or self.watching():
                     # a spectator, or a player whose seat a bot plays, reads no scores
-                    # before the next hand: the table has gone on without them
+                    # before the next hand: the table has gone on without them. What is
+                    # typed meanwhile is answered at each hand's end: a console behind a
+                    # fast table said every hand it missed, reading nothing, and a line
+                    # typed then went unanswered if the match ended first
+                    if self._between_moves(0.0) is False:
+                        return 0
                     d.next_hand()
                     continue
                 self.say(_("Press Enter (or type next) for hand %(hand)d.")

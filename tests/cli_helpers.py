@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import os
 import random
 import signal
@@ -190,3 +191,17 @@ def unfold(text: str) -> str:
     with the shell's line continuation (``words.command_lines``) back in one piece, as a
     shell reads it when pasted."""
     return " ".join(text.replace("\\\n", "").split())
+
+
+def said(out: io.StringIO) -> str:
+    """What a console wrote into ``out`` so far, in one line of words."""
+    return " ".join(out.getvalue().split())
+
+
+def until_said(out: io.StringIO, text: str, timeout: float = 60.0) -> str:
+    """Wait (up to ``timeout`` s) until ``out`` has said ``text``; all it said by then."""
+    end = time.monotonic() + timeout
+    while text not in said(out) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert text in said(out), out.getvalue()[-6000:]
+    return said(out)

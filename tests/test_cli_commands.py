@@ -346,3 +346,17 @@ def test_yes_and_no_in_the_players_words() -> None:
         cmd = Commander()
         assert cmd.handle(f"discard {ace}", ctx).kind == "confirm"
         assert cmd.handle(word, ctx).kind == "message"
+
+
+def test_a_move_typed_by_a_watcher_at_a_hands_end_says_a_bot_plays_the_seat() -> None:
+    """Ben resumed after a bot took his seat; his line mode caught up with a fast table
+    and answered what he typed at each hand's end. "discard 1" there said "the hand is
+    over", as to a player at the live hand, not that a bot plays his seat."""
+    watching = ("A bot plays your seat from hand 2, run by Ann: the others agreed, "
+                "saying you had left.")
+    ctx = make([], phase=OVER)._replace(hand_over=True, watching=watching)
+    for typed in ("discard 1", "play 2", "draw", "coup"):
+        out = parse(typed, ctx)
+        assert (out.kind, out.text) == ("error", watching), (typed, out)
+    plain = ctx._replace(watching=None)
+    assert parse("discard 1", plain).text == reply("hand-over")    # a seated player's

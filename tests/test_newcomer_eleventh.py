@@ -18,7 +18,13 @@ from pathlib import Path
 from typing import TextIO
 
 import pytest
-from cli_helpers import SizedOutput, free_port, start_joiner, wait_into_first_hand
+from cli_helpers import (
+    SizedOutput,
+    free_port,
+    start_joiner,
+    until_said,
+    wait_into_first_hand,
+)
 from prompt_toolkit.input import create_pipe_input
 
 from cli import i18n
@@ -29,23 +35,13 @@ from cli.replay import run_plain_replay
 from cli.replay_view import ReplayModel
 from cli.words import verify_lines
 from engine import Seating, preset
-from engine.state import PLAY
+from engine.state import PLAY, RESPOND
 from p2p.audit import replay_steps
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ["en", "fr", "sv", "af", "ug", "vi"]
 
 
-def said(out: io.StringIO) -> str:
-    return " ".join(out.getvalue().split())
-
-
-def until_said(out: io.StringIO, text: str, timeout: float = 60.0) -> str:
-    end = time.monotonic() + timeout
-    while text not in said(out) and time.monotonic() < end:
-        time.sleep(0.05)
-    assert text in said(out), out.getvalue()[-6000:]
-    return said(out)
 
 
 # ----- 1. a watcher behind the table is not held at each hand's scores ---------------------
@@ -148,8 +144,10 @@ def _help_and_keys(d: object, keys: str) -> tuple[str, list[str]]:
     async def script(app: TableApp, inp: object) -> None:
         d = app.driver
         # the player's turn to play, their draw taken in (its "You drew …" would overwrite
-        # a key's answer; a draw made before the screen's first look is said by nobody)
-        await until(lambda: d.my_move() and d.view().phase == PLAY
+        # a key's answer; a draw made before the screen's first look is said by nobody),
+        # or a hazard to answer (the deal is the players' shuffle: Bo may open with a
+        # Speed Limit on Ana, and her turn to play never came: the CI run timed out)
+        await until(lambda: d.my_move() and d.view().phase in (PLAY, RESPOND)
                     and not d.others_pending(), timeout=60)
         app.sync_hand()
         app.show_help = True

@@ -8,26 +8,14 @@ import argparse
 import io
 import os
 import threading
-import time
 from pathlib import Path
 
 import pytest
-from cli_helpers import free_port, start_joiner, wait_into_first_hand
+from cli_helpers import free_port, said, start_joiner, wait_into_first_hand
+from cli_helpers import until_said as until
 
 from cli import host as host_verb
 from cli import resume as resume_verb
-
-
-def said(out: io.StringIO) -> str:
-    return " ".join(out.getvalue().split())
-
-
-def until(out: io.StringIO, text: str, timeout: float = 60.0) -> str:
-    end = time.monotonic() + timeout
-    while text not in said(out) and time.monotonic() < end:
-        time.sleep(0.05)
-    assert text in said(out), out.getvalue()[-6000:]
-    return said(out)
 
 
 @pytest.mark.slow    # a networked match, a player away, a bot by agreement (~20 s)
