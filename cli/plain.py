@@ -34,7 +34,6 @@ from .i18n import N_, _
 from .words import (
     NOT_SAVED,
     PLAIN_HELP,
-    WIDTH,
     command_for,
     final_line,
     key_lines,
@@ -42,6 +41,7 @@ from .words import (
     move_limit_note,
     peer_label,
     reply,
+    report_width,
     rules_name,
     sorry_line,
     turn_wait_line,
@@ -203,7 +203,7 @@ class PlainSession:
     def width(self) -> int:
         """The columns a line is kept within: :data:`WIDTH`, or a narrower terminal's own
         (at 40 columns the terminal cut the board mid-word: "Battle: not sta" / "rted")."""
-        return min(WIDTH, i18n.terminal_width(self.out))
+        return report_width(self.out)
 
     def say(self, text: str = "") -> None:
         """Lines to the terminal, each within :meth:`width`: a longer one (an event, a

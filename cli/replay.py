@@ -48,9 +48,9 @@ from .i18n import N_, _, ngettext
 from .replay_view import ReplayModel, all_hands_lines, step_lines
 from .verify import refused, unreadable_path
 from .words import (
-    WIDTH,
     error_line,
     key_lines,
+    report_width,
     say_paragraph,
     unknown_key_line,
     verify_lines,
@@ -102,18 +102,18 @@ def run(args: argparse.Namespace) -> int:
         return 2
     me = own_seat(args.transcript, args)
     # the seats named as the steps name them ("You" in one's own game, else "You 1")
-    summary = "\n".join(verify_lines(report, me, min(WIDTH, i18n.terminal_width(sys.stdout))))
+    summary = "\n".join(verify_lines(report, me, report_width(sys.stdout)))
     if report.unfinished and not steps:
         for line in summary.split("\n"):
             print(i18n.display(line))
-        _say(_("millebornes replay: the match stopped during its first hand: there is no "
-               "finished hand to show yet (`millebornes resume` plays on)"))
+        say_paragraph(_("millebornes replay: the match stopped during its first hand: there is no "
+               "finished hand to show yet (`millebornes resume` plays on)"), sys.stderr)
         return 1
     if report.ok and not steps:     # ended by the players' agreement before a hand ended
         for line in summary.split("\n"):
             print(i18n.display(line))
-        _say(_("millebornes replay: the match ended before any hand was finished: there is "
-               "no hand to show"))
+        say_paragraph(_("millebornes replay: the match ended before any hand was finished: there is "
+               "no hand to show"), sys.stderr)
         return 1
     if not steps:
         for line in summary.split("\n"):
@@ -121,21 +121,21 @@ def run(args: argparse.Namespace) -> int:
         if report.blamed_seat is None and report.failed_index is None:
             # a damaged file names no entry nor seat ("the entry and the seat named above"
             # pointed at nothing)
-            _say(_("millebornes replay: this transcript does not verify, so it is not "
+            say_paragraph(_("millebornes replay: this transcript does not verify, so it is not "
                    "replayed: the file is damaged where said above. Ask the players for an "
-                   "intact copy of it."))
+                   "intact copy of it."), sys.stderr)
             return 1
-        _say(_("millebornes replay: this transcript does not verify, so it is not replayed: "
+        say_paragraph(_("millebornes replay: this transcript does not verify, so it is not replayed: "
                "the moves after the failure cannot be trusted. The entry and the seat named "
                "above are where it breaks; run `millebornes verify` on it for the report, and "
-               "ask the players for an intact copy of the file."))
+               "ask the players for an intact copy of the file."), sys.stderr)
         return 1
     # one of this player's own games: their seat is "You", as it was at the table (it
     # was "You 1" here and "You" in verify's summary)
     model = ReplayModel(steps, report.names, me, report.takeovers)
     plain = plain_wanted(args)
     if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
-        _say(_("millebornes replay: not a terminal, using --plain line mode"))
+        say_paragraph(_("millebornes replay: not a terminal, using --plain line mode"), sys.stderr)
         plain = True
     if plain:
         try:
@@ -147,11 +147,6 @@ def run(args: argparse.Namespace) -> int:
     rc = ReplayApp(model, lang=i18n.active().language, color=use_color(args)).run()
     print(i18n.display(summary))
     return rc
-
-
-def _say(text: str) -> None:
-    """A message to stderr, wrapped to its terminal's width (80 columns elsewhere)."""
-    say_paragraph(text, sys.stderr)
 
 
 def run_plain_replay(model: ReplayModel, summary: str, out: TextIO | None = None,
@@ -168,7 +163,7 @@ def run_plain_replay(model: ReplayModel, summary: str, out: TextIO | None = None
              "cards face up.") % {"names": names, "hands": hands, "steps": steps}
     # within 80 columns, or a narrower terminal's (at 40 the terminal cut every board line
     # mid-word: "Battle: not star" / "ted."): broken at spaces, a table between columns
-    width = min(WIDTH, i18n.terminal_width(out))
+    width = report_width(out)
 
     def write(line: str) -> None:
         out.write("".join(i18n.display(w) + "\n" for w in key_lines(line, width)))

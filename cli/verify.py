@@ -17,7 +17,7 @@ from . import i18n
 from .args import with_defaults
 from .games import own_seat, transcript_of
 from .i18n import _
-from .words import WIDTH, file_refusal, say_paragraph, verify_lines
+from .words import file_refusal, report_width, say_paragraph, verify_lines
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,13 +41,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     # seats named as replay names them: "You" in one's own game (by its id), else "You 1"
     # within the terminal's width (at 60 the terminal cut the 80-column lines mid-word)
-    width = min(WIDTH, i18n.terminal_width(sys.stdout))
+    width = report_width(sys.stdout)
     for line in verify_lines(report, own_seat(args.transcript, args), width):
         print(i18n.display(line))
     if report.ok or report.unfinished:
         return 0
-    _say(_("This transcript does not prove a fair game: the entry and the seat named above "
-           "are where it breaks (an altered copy blames nobody: ask the players for theirs)."))
+    say_paragraph(_("This transcript does not prove a fair game: the entry and the seat named above "
+           "are where it breaks (an altered copy blames nobody: ask the players for theirs)."), sys.stderr)
     return 1
 
 
@@ -76,8 +76,3 @@ def refused(report: GameReport, path: str, command: str) -> bool:
     # no words of its own to translate: the program, the verb, the file, then why
     print(i18n.display(f"millebornes {command}: {path}: {why}"), file=sys.stderr)
     return True
-
-
-def _say(text: str) -> None:
-    """A message to stderr, wrapped to its terminal's width (80 columns elsewhere)."""
-    say_paragraph(text, sys.stderr)

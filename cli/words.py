@@ -401,6 +401,12 @@ def rule_options_text(classic: Mapping[str, Any], modern: Mapping[str, Any],
     return "\n".join(i18n.display(line) for line in lines)
 
 
+def report_width(stream: TextIO) -> int:
+    """The columns a report or the line mode is laid out in on ``stream``: its terminal's
+    width, at most :data:`WIDTH` (80 in a file or a pipe)."""
+    return min(WIDTH, i18n.terminal_width(stream))
+
+
 def say_paragraph(text: str, stream: TextIO, flush: bool = False) -> None:
     """Print ``text`` on ``stream`` wrapped at its width: a terminal's own, 80 columns for
     anything else (the lobby's and the host's sentences ran past a narrow terminal's
