@@ -382,6 +382,8 @@ class TableApp:
         """The help frame's rows: its lines and the frame's two, at most the screen's
         (less the status line's row)."""
         rows = max(1, self._size()[0] - 1)
+        if not self.show_help:
+            return rows          # asked at every redraw: no help laid out while it is shut
         try:
             text = "".join(t for _s, t, *_r in self._help_fragments())
         except Exception:
