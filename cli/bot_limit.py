@@ -40,7 +40,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TextIO, TypeVar
 
-import engine.simulate as engine_simulate
+import engine.bot_guard as bot_guard
 from engine import (
     Action,
     BotFailed,
@@ -50,16 +50,15 @@ from engine import (
     SeatController,
     exception_words,
 )
-from engine.bots import BOTS, make_bot, parse_bot_spec
-from engine.simulate import (
+from engine.bot_guard import (
     BotForked,
     BotInterrupted,
-    answer_words,
     call_bot,
     interrupts,
-    legal_choice,
     own_interrupt,
 )
+from engine.bots import BOTS, make_bot, parse_bot_spec
+from engine.simulate import answer_words, legal_choice
 
 from .bot_process import ANSWER_WITHIN, cap_memory
 from .i18n import _
@@ -560,7 +559,7 @@ def make_seat_bots(specs: Sequence[str], seed: int,
             if watch is not None:
                 watch(-1)
         except KeyboardInterrupt:
-            if not engine_simulate.INTERRUPT_IS_BOT_FAULT:
+            if not bot_guard.INTERRUPT_IS_BOT_FAULT:
                 raise            # Ctrl-C (in a tournament's worker: the factory's own)
             raise BotFailed(s, "could not be made (raised KeyboardInterrupt)") from None
         except (BotForked, BotInterrupted) as exc:

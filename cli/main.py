@@ -113,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.verb in ("simulate", "tournament", "play"):
             # where plug-in bots may run in this process: a KeyboardInterrupt a bot
             # raises itself is its fault, named, not the person's Ctrl-C
-            from engine.simulate import count_interrupts
+            from engine.bot_guard import count_interrupts
             count_interrupts()
         module = importlib.import_module(f"cli.{VERB_MODULES[args.verb]}")
         return int(module.run(args))

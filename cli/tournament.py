@@ -29,7 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 from itertools import combinations
 from typing import Any, NamedTuple, NoReturn
 
-import engine.simulate as engine_simulate
+import engine.bot_guard as bot_guard
 from engine import BotFailed, Rules, SeatController, Seating
 from engine.bots import BOTS, parse_bot_spec
 from engine.scoring import SideScore
@@ -187,7 +187,7 @@ def play_task(task: Task) -> MatchResult:
         # someone's bot broke: it loses this match (no points counted), the rest goes on
         return _forfeit(task, task.seat_bots[exc.seat], exc.reason)
     except KeyboardInterrupt:
-        if not engine_simulate.INTERRUPT_IS_BOT_FAULT:
+        if not bot_guard.INTERRUPT_IS_BOT_FAULT:
             raise                # this process is the user's: Ctrl-C
         # in a worker, outside a bot's call (``_thread.interrupt_main`` from a bot's
         # thread): the worker's only code not ours is the match's plug-in
@@ -274,7 +274,7 @@ def _worker_start() -> None:
     bot's ``raise KeyboardInterrupt`` or ``_thread.interrupt_main()`` ended the whole
     tournament, every match played lost). A real Ctrl-C reaches the main process too,
     which stops the run and reports what was played."""
-    engine_simulate.INTERRUPT_IS_BOT_FAULT = True
+    bot_guard.INTERRUPT_IS_BOT_FAULT = True
 
 
 def _decision_seconds(spec: str, bot: SeatController) -> tuple[float, ...]:

@@ -3,8 +3,9 @@
 
 Networked ``play`` (cli) and ``simulate --network`` (p2p.netsim, which may not import
 cli) isolate a plug-in the same way, so this lives in the engine, the one package both
-may import; it is the engine's only module that touches processes, pipes and the clock
-(the rules and the simulator stay pure).
+may import; with :mod:`engine.bot_guard` (the guard around a call into a bot in this
+process), it is the engine's only module that touches processes, pipes, signals and the
+clock (the rules and the simulator stay pure).
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ from collections.abc import Callable
 from typing import Any
 
 from .actions import Action
+from .bot_guard import BotForked, call_bot
 from .bots import SeatController, make_bot
 from .errors import exception_words, one_line
-from .simulate import BotForked, answer_words, call_bot, legal_choice
+from .simulate import answer_words, legal_choice
 from .state import HandState
 
 #: the name the log has always given a networked bot's faults (this code was cli's)

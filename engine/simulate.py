@@ -4,22 +4,20 @@ Every seat decides from its own view; the full state is kept here, never shown t
 Randomness (the deck order, the first player, R4b reshuffles) comes from one
 ``random.Random(seed)`` owned by the dealer, separate from each bot's own generator.
 
-Also here: the checks on a bot's answer (:func:`checked_choice`) and the guard against a
-bot that forks its process (:func:`call_bot`). A bot that thinks in a child process of
-its own is :class:`engine.bot_process.BotProcess`.
+Also here: the checks on a bot's answer (:func:`checked_choice`), made around the call
+guarded against a bot that forks or raises Ctrl-C itself (:func:`engine.bot_guard.call_bot`).
+A bot that thinks in a child process of its own is :class:`engine.bot_process.BotProcess`.
 """
 
 from __future__ import annotations
 
-import os
 import random
-import select
-import signal
-import threading
 from collections.abc import Callable, Sequence, Sized
-from typing import Any, NamedTuple, TypeVar
+from typing import NamedTuple
 
+from . import bot_guard
 from .actions import ACTION_TYPES, Action
+from .bot_guard import BotForked, BotInterrupted, call_bot
 from .bots import SeatController
 from .errors import BotFailed, BotTooSlow, exception_words
 from .game import apply_action, legal_actions, new_hand, reshuffle_action
@@ -81,149 +79,6 @@ def choose_checked(bot: SeatController, view: HandState, seat: int) -> Action:
     return checked_choice(bot.choose, view, legal_actions(view, seat), seat)
 
 
-T = TypeVar("T")
-
-#: os.fork() calls made in this process so far (counted by an at-fork hook).
-_forks = 0
-#: A pipe on which a forked copy that came back out of a bot's call says so (made at
-#: the first call; inherited by the copy).
-_escape_pipe: tuple[int, int] | None = None
-
-
-def _count_fork() -> None:
-    global _forks
-    _forks += 1
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_parent=_count_fork)
-
-#: Seconds the caller waits, after a call that forked, for a copy to say it came back
-#: (a copy comes back within a millisecond or so; a child a library forks, such as a
-#: ``multiprocessing`` pool's worker, never does, and costs this wait to its bot).
-FORK_NEWS_WAIT = 0.3
-
-
-class BotForked(Exception):
-    """A bot called ``os.fork()`` and the copy came back out of its call (the copy was
-    stopped at once; the bot is at fault)."""
-
-    def __init__(self) -> None:
-        super().__init__("forked its process (os.fork): the copy was stopped")
-
-
-class BotInterrupted(Exception):
-    """A bot raised ``KeyboardInterrupt`` itself: no Ctrl-C (SIGINT) came during its
-    call, in a process that counts them (:func:`count_interrupts`)."""
-
-    def __init__(self) -> None:
-        super().__init__("raised KeyboardInterrupt")
-
-
-#: SIGINTs (Ctrl-C, or ``_thread.interrupt_main()``) this process has received since
-#: :func:`count_interrupts`.
-_sigints = 0
-
-
-def _on_sigint(signum: int, frame: Any) -> None:
-    global _sigints
-    _sigints += 1
-    signal.default_int_handler(signum, frame)
-
-
-def count_interrupts() -> None:
-    """From now on, count every SIGINT this process receives, raising
-    ``KeyboardInterrupt`` as Python's own handler does. A ``KeyboardInterrupt`` that
-    comes out of a bot's call with no SIGINT during it is then the bot's own ``raise``,
-    a fault naming the bot (:class:`BotInterrupted`); it was taken for the person's
-    Ctrl-C, and ``simulate`` stopped with "interrupted", naming no bot. Does nothing
-    where Python's handler is not the one in place (SIGINT ignored, as in a shell's
-    background job, or a handler of someone else's) or off the main thread."""
-    if threading.current_thread() is threading.main_thread() \
-            and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-        signal.signal(signal.SIGINT, _on_sigint)
-
-
-def interrupts() -> int:
-    """SIGINTs counted so far (see :func:`count_interrupts`)."""
-    return _sigints
-
-
-def own_interrupt(before: int) -> bool:
-    """Whether a ``KeyboardInterrupt`` that came out of a bot's call, begun when
-    :func:`interrupts` said ``before``, was the bot's own: SIGINTs are counted here and
-    none came since (a bot that put a handler of its own in place is given the benefit
-    of the doubt: its ``KeyboardInterrupt`` is taken for Ctrl-C, as before)."""
-    return _sigints == before and signal.getsignal(signal.SIGINT) is _on_sigint
-
-
-#: Whether a ``KeyboardInterrupt`` out of a bot is the bot's fault (set in a
-#: tournament's worker process, which the person at the keyboard never interrupts
-#: alone); elsewhere it is taken for Ctrl-C.
-INTERRUPT_IS_BOT_FAULT = False
-
-
-def call_bot(fn: Callable[..., T], *args: Any) -> T:
-    """``fn(*args)``, bot code run in this process. A bot that forks (``os.fork()``)
-    and returns in both processes ran the whole program twice (every report printed by
-    each copy; a tournament's worker copies never ended): a copy that comes back out of
-    the call ends at once (``os._exit``), saying so on a pipe, and here the bot is at
-    fault (:class:`BotForked`). A child that a library forks and that never returns
-    here (``multiprocessing``) is no fault. A ``KeyboardInterrupt`` the bot raised
-    itself, with no Ctrl-C during the call, comes out as :class:`BotInterrupted`, and a
-    Ctrl-C that the bot caught comes out as ``KeyboardInterrupt`` all the same (where
-    :func:`count_interrupts` counts them)."""
-    global _escape_pipe
-    if _escape_pipe is None and hasattr(os, "fork"):
-        r, w = os.pipe()
-        os.set_blocking(r, False)
-        _escape_pipe = (r, w)
-    pid, forks, sigints = os.getpid(), _forks, _sigints
-    try:
-        answer = fn(*args)
-    except KeyboardInterrupt:
-        if own_interrupt(sigints):
-            raise BotInterrupted() from None
-        raise
-    finally:
-        if os.getpid() != pid:
-            _copy_ends()
-        elif _forks != forks and _copy_came_back():
-            raise BotForked()
-    if _sigints != sigints and signal.getsignal(signal.SIGINT) is _on_sigint:
-        # the person pressed Ctrl-C while the bot thought, and the bot caught it (a bare
-        # ``except:`` around its search) and answered: the Ctrl-C still stops the run
-        # (a slow bot that swallowed it every time could not be stopped)
-        raise KeyboardInterrupt
-    return answer
-
-
-def _copy_ends() -> None:
-    """In a copy forked by a bot, back out of its call: say so, end without a word (no
-    exit handler, no buffered output of the parent's is run or written twice)."""
-    if _escape_pipe is not None:
-        try:
-            os.write(_escape_pipe[1], b"!")
-        except OSError:
-            pass
-    os._exit(0)
-
-
-def _copy_came_back() -> bool:
-    """Whether a copy forked during the last call came back (waits up to
-    :data:`FORK_NEWS_WAIT` for its word: the copy runs on its own)."""
-    if _escape_pipe is None:
-        return False
-    r = _escape_pipe[0]
-    try:
-        ready, _w, _x = select.select([r], [], [], FORK_NEWS_WAIT)
-        if not ready:
-            return False
-        return bool(os.read(r, 4096))
-    except (OSError, ValueError):
-        return False
-
-
 def checked_choice(choose: Callable[[HandState, list[Action]], object], view: HandState,
                    legal: Sequence[Action], seat: int) -> Action:
     """:func:`choose_checked` for a caller that has the legal actions already (a table
@@ -231,7 +86,7 @@ def checked_choice(choose: Callable[[HandState, list[Action]], object], view: Ha
     try:
         answer = call_bot(choose, view, list(legal))
     except KeyboardInterrupt:
-        if not INTERRUPT_IS_BOT_FAULT:
+        if not bot_guard.INTERRUPT_IS_BOT_FAULT:
             raise                # the person at the keyboard pressed Ctrl-C
         raise BotFailed(seat, "raised KeyboardInterrupt") from None
     except (BotForked, BotInterrupted) as exc:

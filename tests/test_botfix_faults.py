@@ -178,10 +178,10 @@ def test_a_keyboard_interrupt_in_a_worker_outside_a_bots_call_is_its_forfeit(
         plugin_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``_thread.interrupt_main()`` from a bot's thread lands anywhere in the worker's
     main thread: outside a bot's call it is still the match's plug-in's forfeit."""
-    import engine.simulate as engine_simulate
+    import engine.bot_guard as bot_guard
     from cli import tournament
     from engine import CLASSIC, Seating
-    monkeypatch.setattr(engine_simulate, "INTERRUPT_IS_BOT_FAULT", True)
+    monkeypatch.setattr(bot_guard, "INTERRUPT_IS_BOT_FAULT", True)
     task = tournament.schedule(["heuristic", "tforkin"], CLASSIC, Seating.solo(2), 1, 1)[0]
 
     def interrupted(*args: object, **kwargs: object) -> None:
