@@ -291,10 +291,14 @@ def run_matches(tasks: Sequence[Task], jobs: int) -> Generator[MatchResult, None
     that dies (a bot called ``os._exit``, or crashed the interpreter) takes only its own
     match: the matches that were in flight are played again one by one in a worker of
     their own, the one that ends its worker again is forfeited by its plug-in bot, and the
-    round robin goes on (it lost every result before)."""
-    if jobs <= 1:
+    round robin goes on (it lost every result before). With one job, the matches are
+    played in this process, unless a plug-in bot plays: then in one worker, so that a
+    plug-in ending its process (``os._exit``) costs its own match, not the whole run and
+    every result before it."""
+    if jobs <= 1 and not any(_plugin_entrants(t) for t in tasks):
         yield from map(play_task, tasks)
         return
+    jobs = max(1, jobs)
     ctx = multiprocessing.get_context("spawn" if sys.platform == "darwin" else "fork")
     todo = iter(tasks)
     pending: deque[tuple[Task, Any]] = deque()
@@ -367,10 +371,15 @@ def close_pool(pool: ProcessPoolExecutor) -> None:
         multiprocessing.connection.wait([p.sentinel for p in left], 1.0)
 
 
+def _plugin_entrants(task: Task) -> list[int]:
+    """The entrants of ``task``'s pair that are plug-in bots (not this project's)."""
+    return [b for b in task.pair if parse_bot_spec(task.specs[b])[0] not in BOTS]
+
+
 def _alone(task: Task, ctx: Any) -> MatchResult:
     """``task`` played in a worker process of its own: its result, or a forfeit by its
     plug-in bot when that worker dies too."""
-    plugins = [b for b in task.pair if parse_bot_spec(task.specs[b])[0] not in BOTS]
+    plugins = _plugin_entrants(task)
     seen: list[int] = []
     for _attempt in range(2):
         marker = ctx.Value("i", -1, lock=False)

@@ -738,6 +738,23 @@ def test_a_worker_that_dies_costs_only_its_own_match(faulty_plugins: None) -> No
     assert pair["matches"] == 2 and "forfeits" not in by["random"]
 
 
+def test_with_one_job_a_plugin_that_ends_its_process_costs_only_its_own_matches(
+        faulty_plugins: None) -> None:
+    """``--jobs 1`` played every match in the tournament's own process: a plug-in calling
+    ``os._exit`` ended the whole run there, every result before it lost and no report.
+    With a plug-in entered, one job is one worker process, as two jobs are two."""
+    from cli.tournament import run_matches
+    specs = ["heuristic", "random", "thardexit"]
+    tasks = schedule(specs, CLASSIC, TWO, 1, 5)
+    results = list(run_matches(tasks, 1))
+    assert [r.task for r in results] == tasks               # schedule order, none lost
+    by = {b["bot"]: b for b in summarise(specs, TWO, results)["bots"]}
+    assert by["thardexit"]["forfeits"] == by["thardexit"]["matches"] == 4
+    pair = next(p for p in summarise(specs, TWO, results)["pairs"]
+                if p["bot"] == "heuristic" and p["opponent"] == "random")
+    assert pair["matches"] == 2 and "forfeits" not in by["heuristic"]
+
+
 @pytest.mark.slow          # 6 s: eight matches whose worker dies, each played again alone
 def test_a_pool_that_breaks_between_two_results_loses_nothing(faulty_plugins: None) -> None:
     """Plug-in review: a worker dying while the caller read a result (a slow consumer, a
