@@ -51,8 +51,7 @@ from engine import (
     exception_words,
 )
 from engine.bot_guard import (
-    BotForked,
-    BotInterrupted,
+    BotGuardFault,
     call_bot,
     interrupts,
     own_interrupt,
@@ -170,7 +169,7 @@ class Bounded:
                 log.warning("bot %s raised KeyboardInterrupt; a built-in bot plays for it "
                             "from now on", self.spec)
             raise                # else the player's Ctrl-C
-        except BotTooSlow as exc:
+        except (BotTooSlow, BotGuardFault) as exc:
             log.warning("bot %s %s; a built-in bot plays for it from now on", self.spec, exc)
             raise
         except BaseException as exc:
@@ -357,7 +356,7 @@ def _made_or_why(spec: str, limit: float) -> tuple[str, str] | None:
         return ("options", str(exc))
     except BotTooSlow as exc:
         return ("made", f"the bot {exc}")
-    except BotForked as exc:
+    except BotGuardFault as exc:
         return ("made", f"bot {name!r} could not be made: {exc}")
     except BaseException as exc:  # noqa: BLE001 - whatever a plug-in's factory raises
         return ("made", f"bot {name!r} could not be made: {exception_words(exc)}")
@@ -501,34 +500,58 @@ def adopt_orphans() -> None:
 
 
 def stop_children() -> list[int]:
-    """Linux: stop every process whose parent this process is and that still runs, once
-    the report is made and the command ends (only then: its own children, a check of a
-    bot or a tournament's workers, are done). Processes a plug-in started in this
-    process, or in a tournament's worker, and left running (``subprocess.Popen(["sleep",
+    """Linux: stop every process descended from this one that still runs, once the
+    report is made and the command ends (only then: its own children, a check of a bot
+    or a tournament's workers, are done). Processes a plug-in started in this process,
+    or in a tournament's worker, and left running (``subprocess.Popen(["sleep",
     "1000"])``) outlived the command, holding its output open: ``millebornes tournament
-    ... | tail`` waited for them. Returns their process ids (each is logged)."""
-    me = os.getpid()
+    ... | tail`` waited for them. Grandchildren too: a worker stopped by its pool may not
+    be gone yet on a loaded machine, and its children, not yet this process's, were left
+    to outlive it (about one run in three under load). Returns their process ids (each is
+    logged)."""
+    stopped: list[int] = []
+    for _round in range(3):          # a process that forked while its tree was stopped
+        found = [pid for pid in _descendants(os.getpid()) if pid not in stopped]
+        if not found:
+            break
+        for pid in found:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                continue
+            stopped.append(pid)
+    if stopped:
+        log.warning("processes left running, by a bot perhaps, were stopped at the end: %s",
+                    ", ".join(map(str, stopped)))
+    return stopped
+
+
+def _descendants(root: int) -> list[int]:
+    """Linux: the processes under ``root`` (children, theirs, ...) that still run, read
+    from /proc (none elsewhere)."""
     try:
         entries = os.listdir("/proc")
     except OSError:
         return []
-    stopped = []
+    children: dict[int, list[int]] = {}
     for entry in entries:
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/stat", "rb") as f:
                 fields = f.read().rsplit(b")", 1)[1].split()
-            if int(fields[1]) != me or fields[0] in (b"Z", b"X"):
-                continue
-            os.kill(int(entry), signal.SIGKILL)
+            if fields[0] not in (b"Z", b"X"):
+                children.setdefault(int(fields[1]), []).append(int(entry))
         except (OSError, ValueError, IndexError):
             continue
-        stopped.append(int(entry))
-    if stopped:
-        log.warning("processes left running, by a bot perhaps, were stopped at the end: %s",
-                    ", ".join(map(str, stopped)))
-    return stopped
+    found: list[int] = []
+    todo = list(children.get(root, ()))
+    while todo:
+        pid = todo.pop()
+        if pid not in found:
+            found.append(pid)
+            todo.extend(children.get(pid, ()))
+    return found
 
 
 #: Set by the ``millebornes`` command (:func:`cli.main.console_script`): the process ends
@@ -562,7 +585,7 @@ def make_seat_bots(specs: Sequence[str], seed: int,
             if not bot_guard.INTERRUPT_IS_BOT_FAULT:
                 raise            # Ctrl-C (in a tournament's worker: the factory's own)
             raise BotFailed(s, "could not be made (raised KeyboardInterrupt)") from None
-        except (BotForked, BotInterrupted) as exc:
+        except BotGuardFault as exc:
             raise BotFailed(s, f"could not be made ({exc})") from None
         except BotTooSlow as exc:
             raise BotFailed(s, str(exc)) from exc

@@ -14,7 +14,7 @@ import select
 import signal
 import threading
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 T = TypeVar("T")
 
@@ -39,7 +39,11 @@ if hasattr(os, "register_at_fork"):
 FORK_NEWS_WAIT = 0.3
 
 
-class BotForked(Exception):
+class BotGuardFault(Exception):
+    """A bot did, in its call, what :func:`call_bot` stops and names as its fault."""
+
+
+class BotForked(BotGuardFault):
     """A bot called ``os.fork()`` and the copy came back out of its call (the copy was
     stopped at once; the bot is at fault)."""
 
@@ -47,12 +51,22 @@ class BotForked(Exception):
         super().__init__("forked its process (os.fork): the copy was stopped")
 
 
-class BotInterrupted(Exception):
+class BotInterrupted(BotGuardFault):
     """A bot raised ``KeyboardInterrupt`` itself: no Ctrl-C (SIGINT) came during its
     call, in a process that counts them (:func:`count_interrupts`)."""
 
     def __init__(self) -> None:
         super().__init__("raised KeyboardInterrupt")
+
+
+class BotExited(BotGuardFault):
+    """A bot called ``os._exit`` in its call, on the thread that called it: that would
+    end the whole program (a simulation, a tournament's worker, a player's screen), every
+    result before it lost and no word of why."""
+
+    def __init__(self, status: object) -> None:
+        super().__init__(f"called os._exit({status!r}), which ends a program at once: "
+                         "stopped")
 
 
 #: SIGINTs (Ctrl-C, or ``_thread.interrupt_main()``) this process has received since
@@ -107,13 +121,24 @@ def call_bot(fn: Callable[..., T], *args: Any) -> T:
     here (``multiprocessing``) is no fault. A ``KeyboardInterrupt`` the bot raised
     itself, with no Ctrl-C during the call, comes out as :class:`BotInterrupted`, and a
     Ctrl-C that the bot caught comes out as ``KeyboardInterrupt`` all the same (where
-    :func:`count_interrupts` counts them)."""
+    :func:`count_interrupts` counts them). A bot that calls ``os._exit`` on the thread
+    that called it raises :class:`BotExited` instead (elsewhere, in a thread of its own
+    or a child it forked, ``os._exit`` ends that process as it always does; a bot that
+    holds on to the function from before its call is not stopped)."""
     global _escape_pipe
     if _escape_pipe is None and hasattr(os, "fork"):
         r, w = os.pipe()
         os.set_blocking(r, False)
         _escape_pipe = (r, w)
     pid, forks, sigints = os.getpid(), _forks, _sigints
+    real_exit, caller = os._exit, threading.get_ident()
+
+    def exit_in_call(status: int) -> NoReturn:
+        if os.getpid() == pid and threading.get_ident() == caller:
+            raise BotExited(status)
+        real_exit(status)
+
+    os._exit = exit_in_call
     try:
         answer = fn(*args)
     except KeyboardInterrupt:
@@ -121,6 +146,7 @@ def call_bot(fn: Callable[..., T], *args: Any) -> T:
             raise BotInterrupted() from None
         raise
     finally:
+        os._exit = real_exit
         if os.getpid() != pid:
             _copy_ends()
         elif _forks != forks and _copy_came_back():

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .actions import Action
-from .bot_guard import BotForked, call_bot
+from .bot_guard import BotGuardFault, call_bot
 from .bots import SeatController, make_bot
 from .errors import exception_words, one_line
 from .simulate import answer_words, legal_choice
@@ -192,7 +192,7 @@ def _serve(conn: Any, spec: str, seed: int, parent: int | None = None) -> None:
     failure = ""
     try:
         bot = call_bot(make_bot, spec, seed)
-    except BotForked as exc:
+    except BotGuardFault as exc:
         failure = f"could not be made ({exc})"
     except BaseException as exc:   # noqa: BLE001 - reported to the parent, in words
         failure = f"could not be made ({exception_words(exc)})"
@@ -222,7 +222,7 @@ def _serve(conn: Any, spec: str, seed: int, parent: int | None = None) -> None:
                 _reply(conn, "illegal", answer_words(answer))
             else:
                 _reply(conn, "move", next(i for i, a in enumerate(legal) if a is action))
-        except BotForked as exc:
+        except BotGuardFault as exc:
             _reply(conn, "error", str(exc))
         except BaseException as exc:   # noqa: BLE001 - a plug-in's own bug, named
             try:

@@ -42,11 +42,18 @@ from ._rollout_sim import move_of as move_of
 from ._rollout_sim import random_hand as random_hand
 from ._rollout_sim import supported as supported  # which states the fast path plays
 from ._rollout_sim import to_action as to_action
+from .bot_guard import BotGuardFault
 from .errors import BotOptionError, PluginFailed, exception_words
 
 ENTRY_POINT_GROUP = "millebornes.bots"
 log = logging.getLogger("engine.bots")
 
+
+
+def _fault_words(exc: Exception) -> str:
+    """What a plug-in's code raised, in words: what the guard stopped (an ``os._exit``)
+    in its own words, anything else as :func:`exception_words` says it."""
+    return str(exc) if isinstance(exc, BotGuardFault) else exception_words(exc)
 
 class SeatController(Protocol):
     """What a human console, a remote peer's proxy or a bot provides for one seat.
@@ -205,7 +212,7 @@ class _LazyFactory:
             factory = self.ep.load()
         except Exception as exc:  # any import error of third-party code: one clear message
             raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
-                             f"load: {exception_words(exc)}") from None
+                             f"load: {_fault_words(exc)}") from None
         if not callable(factory):
             # its entry point names a constant, a module...: "'int' object is not callable"
             raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) is not a "
@@ -218,7 +225,7 @@ class _LazyFactory:
             raise                    # its options: make_bot says "bad options"
         except Exception as exc:     # third-party code: one clear message naming it
             raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
-                             f"make its bot: {exception_words(exc)}") from None
+                             f"make its bot: {_fault_words(exc)}") from None
         if not callable(getattr(bot, "choose", None)):
             raise PluginFailed(f"bot plug-in {self.ep.name!r} made no object with choose()")
         return bot

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from . import bot_guard
 from .actions import ACTION_TYPES, Action
-from .bot_guard import BotForked, BotInterrupted, call_bot
+from .bot_guard import BotGuardFault, call_bot
 from .bots import SeatController
 from .errors import BotFailed, BotTooSlow, exception_words
 from .game import apply_action, legal_actions, new_hand, reshuffle_action
@@ -89,7 +89,7 @@ def checked_choice(choose: Callable[[HandState, list[Action]], object], view: Ha
         if not bot_guard.INTERRUPT_IS_BOT_FAULT:
             raise                # the person at the keyboard pressed Ctrl-C
         raise BotFailed(seat, "raised KeyboardInterrupt") from None
-    except (BotForked, BotInterrupted) as exc:
+    except BotGuardFault as exc:
         raise BotFailed(seat, str(exc)) from None
     except BaseException as exc:  # noqa: BLE001 - sys.exit, or any class a plug-in raises
         # a time limit says what happened in its own words (the bot did not raise it)

@@ -68,8 +68,8 @@ class CtrlC(_Base):
         self.nth = nth
 
     def act(self):
-        if self.nth == 3:
-            os.kill(os.getpid(), signal.SIGINT)
+        if self.nth == 3:       # to every process of the foreground job, as a terminal does
+            os.killpg(os.getpgrp(), signal.SIGINT)
 
 
 class Rules(_Base):
@@ -121,7 +121,14 @@ def _cli(plugin_dir: Path, *argv: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(plugin_dir), str(ROOT)])}
     return subprocess.run([sys.executable, "-m", "cli.main", *argv], capture_output=True,
                           text=True, env=env, cwd=str(ROOT), timeout=120,
-                          stdin=subprocess.DEVNULL, preexec_fn=ctrl_c_as_a_terminal_gives_it)
+                          stdin=subprocess.DEVNULL, preexec_fn=_own_job_as_a_terminal_runs_it)
+
+
+def _own_job_as_a_terminal_runs_it() -> None:
+    """The command in a process group of its own, as a terminal's foreground job (a
+    Ctrl-C reaches the whole group: a tournament's worker too), with SIGINT's default."""
+    os.setpgid(0, 0)
+    ctrl_c_as_a_terminal_gives_it()
 
 
 def test_a_bot_that_forks_in_simulate_is_a_fault_and_the_run_is_not_copied(

@@ -159,8 +159,9 @@ def test_a_check_whose_plugin_ends_or_interrupts_its_process_is_said_in_words(
     """A factory that ends its process, or raises KeyboardInterrupt, in the check: the
     spec is refused naming the bot (the interrupt was re-raised here as the user's)."""
     from cli.args import bot_problem
-    assert bot_problem("tdies") == ("--bots tdies: bot 'tdies' ended its process while it "
-                                    "was made (exit code 3)")
+    assert bot_problem("tdies") == ("--bots tdies: bot plug-in 'tdies' (mb_botfix:make_dies) "
+                                    "failed to make its bot: called os._exit(3), which ends "
+                                    "a program at once: stopped")
     assert bot_problem("tkb") == "--bots tkb: bot 'tkb' could not be made: KeyboardInterrupt"
 
 
@@ -245,8 +246,8 @@ def test_simulate_network_names_a_bot_that_forks_exits_or_interrupts(plugins: Pa
     assert r.returncode == 0, r.stderr
     for said in ("bot tfork at seat 0 failed to move in game 1 (forked its process (os.fork):"
                  " the copy was stopped)",
-                 "bot texit at seat 1 failed to move in game 1 (ended its process (exit code "
-                 "0))",
+                 "bot texit at seat 1 failed to move in game 1 (called os._exit(0), which "
+                 "ends a program at once: stopped)",
                  "bot tinterrupt at seat 2 failed to move in game 1 (raised "
                  "KeyboardInterrupt)"):
         assert said in r.stderr, r.stderr

@@ -186,6 +186,35 @@ def make_hardexit(seed, **options):
     return HardExit()
 
 
+class Crashes:
+    """Its process dies in its move, as in a crash of the interpreter."""
+
+    def choose(self, view, legal):
+        import os
+        import signal
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def make_crashes(seed, **options):
+    return Crashes()
+
+
+class ThreadExit:
+    """A thread of its own ends the process (os._exit(9)) while it thinks."""
+
+    def choose(self, view, legal):
+        import os
+        import threading
+        import time
+        threading.Thread(target=os._exit, args=(9,), daemon=True).start()
+        time.sleep(5)
+        return legal[0]
+
+
+def make_threadexit(seed, **options):
+    return ThreadExit()
+
+
 def make_swapped(seed, **options):
     return Swapped()
 
@@ -547,7 +576,8 @@ def faulty_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         "swapped": "make_swapped", "appends": "make_appends", "tuple": "make_tuple",
         "exits": "make_exits", "swallows": "make_swallows", "chatty": "make_chatty",
         "picky": "make_picky", "tslow": "make_slow", "todd": "make_odd", "thog": "make_hog",
-        "tnoisy": "make_noisy", "thardexit": "make_hardexit", "ttypeerr": "make_typeerr",
+        "tnoisy": "make_noisy", "thardexit": "make_hardexit", "tcrashes": "make_crashes",
+        "tthreadexit": "make_threadexit", "ttypeerr": "make_typeerr",
         "tnoseed": "make_noseed", "gambler": "make_gambler", "tsecond": "make_second",
         "tsleepystr": "make_sleepystr", "tsly": "make_sly", "tthreader": "make_threader",
         "tnoise": "make_threadnoise", "treader": "make_stdinreader", "twander": "make_wanderer",
@@ -721,18 +751,18 @@ def test_a_tournament_in_worker_processes_forfeits_faulty_bots_and_never_hangs(
 
 
 def test_a_worker_that_dies_costs_only_its_own_match(faulty_plugins: None) -> None:
-    """A bot that ends its worker process outright (``os._exit``) forfeits that match;
+    """A bot that ends its worker process outright (a crash) forfeits that match;
     the other pairs' matches are played and reported (the pool used to wait for ever, then
     the whole tournament ended, every result lost)."""
     from cli.tournament import run_matches
-    specs = ["thardexit", "heuristic", "random"]
+    specs = ["tcrashes", "heuristic", "random"]
     tasks = schedule(specs, CLASSIC, TWO, 1, 5)
     results = list(run_matches(tasks, 2))
     assert [r.task for r in results] == tasks               # schedule order, none lost
     report = summarise(specs, TWO, results)
     by = {b["bot"]: b for b in report["bots"]}
-    assert by["thardexit"]["forfeits"] == by["thardexit"]["matches"] == 4
-    assert "ended its worker process" in by["thardexit"]["first_fault"]
+    assert by["tcrashes"]["forfeits"] == by["tcrashes"]["matches"] == 4
+    assert "ended its worker process" in by["tcrashes"]["first_fault"]
     pair = next(p for p in report["pairs"] if p["bot"] == "heuristic"
                 and p["opponent"] == "random")
     assert pair["matches"] == 2 and "forfeits" not in by["random"]
@@ -744,12 +774,12 @@ def test_with_one_job_a_plugin_that_ends_its_process_costs_only_its_own_matches(
     ``os._exit`` ended the whole run there, every result before it lost and no report.
     With a plug-in entered, one job is one worker process, as two jobs are two."""
     from cli.tournament import run_matches
-    specs = ["heuristic", "random", "thardexit"]
+    specs = ["heuristic", "random", "tcrashes"]
     tasks = schedule(specs, CLASSIC, TWO, 1, 5)
     results = list(run_matches(tasks, 1))
     assert [r.task for r in results] == tasks               # schedule order, none lost
     by = {b["bot"]: b for b in summarise(specs, TWO, results)["bots"]}
-    assert by["thardexit"]["forfeits"] == by["thardexit"]["matches"] == 4
+    assert by["tcrashes"]["forfeits"] == by["tcrashes"]["matches"] == 4
     pair = next(p for p in summarise(specs, TWO, results)["pairs"]
                 if p["bot"] == "heuristic" and p["opponent"] == "random")
     assert pair["matches"] == 2 and "forfeits" not in by["heuristic"]
@@ -763,7 +793,7 @@ def test_a_pool_that_breaks_between_two_results_loses_nothing(faulty_plugins: No
     import time
 
     from cli.tournament import run_matches
-    specs = ["random", "heuristic-v1", "thardexit"]
+    specs = ["random", "heuristic-v1", "tcrashes"]
     tasks = schedule(specs, CLASSIC, TWO, 2, 1)
     results = []
     for r in run_matches(tasks, 2):
@@ -771,7 +801,7 @@ def test_a_pool_that_breaks_between_two_results_loses_nothing(faulty_plugins: No
         time.sleep(0.5)             # the workers die meanwhile
     assert [r.task for r in results] == tasks                # schedule order, none lost
     by = {b["bot"]: b for b in summarise(specs, TWO, results)["bots"]}
-    assert by["thardexit"]["forfeits"] == by["thardexit"]["matches"] == 8
+    assert by["tcrashes"]["forfeits"] == by["tcrashes"]["matches"] == 8
 
 
 def test_of_two_plugins_the_one_whose_move_ends_its_worker_forfeits(
@@ -781,12 +811,12 @@ def test_of_two_plugins_the_one_whose_move_ends_its_worker_forfeits(
     was never told and the tournament ended; when it cannot be told, a thread ending the
     process, see tests/test_plugins_third.py: said, not guessed.)"""
     from cli.tournament import run_matches
-    tasks = schedule(["thardexit", "chatty"], CLASSIC, TWO, 1, 5)
+    tasks = schedule(["tcrashes", "chatty"], CLASSIC, TWO, 1, 5)
     results = list(run_matches(tasks, 2))
     assert [r.task for r in results] == tasks                # schedule order, none lost
     assert [(r.faulty_bot, r.fault) for r in results] == [
         (0, "ended its worker process in the middle of the match")] * len(tasks)
-    by = {b["bot"]: b for b in summarise(["thardexit", "chatty"], TWO, results)["bots"]}
+    by = {b["bot"]: b for b in summarise(["tcrashes", "chatty"], TWO, results)["bots"]}
     assert by["chatty"]["wins"] == by["chatty"]["matches"] == len(tasks)
     assert "forfeits" not in by["chatty"]
 
@@ -1031,6 +1061,31 @@ def test_a_bot_that_takes_memory_without_end_is_stopped_as_a_fault(faulty_plugin
     assert "Traceback" not in r.stderr
 
 
+def test_a_bot_calling_os_exit_in_simulate_is_named_and_the_report_made(
+        faulty_plugins: None) -> None:
+    """``os._exit(9)`` in a plug-in's move ended ``simulate`` at once: exit code 9, not
+    a word on either output, every match played lost. The call stops there, as a fault
+    of the bot, named, and the report of the matches played is made."""
+    r = _cli_with_plugins(_plugin_dir(), "simulate", "--bots", "heuristic,thardexit",
+                          "--games", "3", "--seed", "2")
+    assert r.returncode == 1, (r.returncode, r.stdout, r.stderr)   # a report, then why
+    assert ("stopped: bot thardexit at seat 1 failed to move in game 1 of 3: called "
+            "os._exit(9), which ends a program at once: stopped") in r.stderr, r.stderr
+    assert "0 matches, 0 hands" in r.stdout and "Traceback" not in r.stderr
+
+
+def test_a_bot_calling_os_exit_in_a_tournament_forfeits_in_its_worker(
+        faulty_plugins: None) -> None:
+    """The same in a tournament's worker: its own matches are forfeited, named, and the
+    worker is not lost (the call is stopped before it ends the process)."""
+    from cli.tournament import run_matches
+    specs = ["thardexit", "random"]
+    tasks = schedule(specs, CLASSIC, TWO, 1, 5)
+    results = list(run_matches(tasks, 2))
+    assert [(r.faulty_bot, r.fault) for r in results] == [
+        (0, "called os._exit(9), which ends a program at once: stopped")] * len(tasks)
+
+
 @pytest.mark.slow    # 6.5 s: a networked simulate (the default run's 10-minute budget)
 def test_simulate_on_the_network_replaces_a_bot_that_fails_and_says_so(
         faulty_plugins: None) -> None:
@@ -1064,12 +1119,12 @@ def test_a_child_process_bot_that_ends_its_process_is_said_with_its_exit_code(
     state = new_hand(CLASSIC, TWO, order, 0)
     state = apply_action(state, legal_actions(state, 0)[0])
     view, legal = view_of(state, 0), legal_actions(state, 0)
-    bot = BotProcess("thardexit", 1, answer_within=10.0)
+    bot = BotProcess("tthreadexit", 1, answer_within=10.0)
     try:
         assert bot.choose(view, legal) in legal
     finally:
         bot.close()
-    assert "bot thardexit ended its process (exit code 9)" in caplog.text, caplog.text
+    assert "bot tthreadexit ended its process (exit code 9)" in caplog.text, caplog.text
 
 
 def test_a_plugin_that_is_not_offered_is_said_once(faulty_plugins: None,
