@@ -56,6 +56,7 @@ from .words import (
     changed_options,
     command_for,
     error_line,
+    final_line,
     help_text,
     how_to_play,
     key_lines,
@@ -1228,7 +1229,10 @@ def run_app(driver: TableDriver, *, auto: bool = False, lang: str | None = None,
     if not d.match.hands:       # left during the first hand: no totals to speak of
         say_paragraph(_("No hand was finished yet."), sys.stdout)
         return rc
-    say_paragraph(ngettext("Match totals after %(n)d hand: %(totals)s",
+    # a match played to its end says who won, as the line mode does (it said the totals
+    # alone, and the winner was on the screen just closed)
+    say_paragraph(final_line(d.match, d.names, d.ended_early) if d.over else
+                  ngettext("Match totals after %(n)d hand: %(totals)s",
                            "Match totals after %(n)d hands: %(totals)s",
                            len(d.match.hands))
                   % {"n": len(d.match.hands), "totals": totals_line(d.match, d.names)},

@@ -10,6 +10,7 @@ sentence saying what was wrong.
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -29,7 +30,7 @@ from engine import (
     family,
     kind,
 )
-from engine.cards import SAFETY_FOR
+from engine.cards import KIND_OF, SAFETY_FOR, Kind
 from engine.state import DRAW, EXTEND, OVER, PLAY, RESPOND
 
 from . import i18n
@@ -113,6 +114,9 @@ def card_number(ctx: Context, word: str) -> int | str:
     cards = numbered(ctx)
     if not cards:
         return reply("hand-empty")
+    missing = _not_held(ctx, word)
+    if missing is not None and not (word.isdigit() and 1 <= int(word) <= len(cards)):
+        return missing
     try:
         n = int(word)
     except ValueError:
@@ -120,6 +124,86 @@ def card_number(ctx: Context, word: str) -> int | str:
     if not 1 <= n <= len(cards):
         return reply("no-such-card", n=n, held=len(cards))
     return cards[n - 1]
+
+
+def _folded(text: str) -> str:
+    """A name as typed or printed, compared without case, accents or the kind of
+    apostrophe ("feu VERT" is "Feu vert", "reparations" is "Réparations")."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold().replace("\u2019", "'"))
+    return " ".join("".join(ch for ch in decomposed if not unicodedata.combining(ch)).split())
+
+
+_NAMES: dict[tuple[str, Kind], frozenset[str]] = {}
+
+
+def _names_of(k: Kind) -> frozenset[str]:
+    """The names a player may type for a card kind: as printed and as shortened in the
+    active language, and in English (every example in the help is English)."""
+    key = (i18n.active().language, k)
+    if key not in _NAMES:
+        english = i18n.Translator("en")
+        _NAMES[key] = frozenset(_folded(n) for n in (
+            i18n.kind_name(k), i18n.short_kind_name(k), i18n.kind_name(k, english),
+            i18n.short_kind_name(k, english)))
+    return _NAMES[key]
+
+
+_DISTANCE_KM = {Kind.D25: 25, Kind.D50: 50, Kind.D75: 75, Kind.D100: 100, Kind.D200: 200}
+
+
+def card_words(ctx: Context, args: Sequence[str], taken: Sequence[int] = ()) -> tuple[str, int]:
+    """The card the words at the start of ``args`` name, as its number in the hand, and how
+    many words named it: a newcomer types "play roll", "discard spare tire" or "play 200"
+    (a 200 km card, not card 200), and was told "'roll' is not a card number". A number
+    that can be a card's number is one; a name held twice is the first not in ``taken``
+    (numbers already named). Anything else is left as typed (a card's name in all its
+    words, else one word), for :func:`card_number` to answer."""
+    cards = numbered(ctx)
+    first = args[0]
+    if first.isdigit() and 1 <= int(first) <= len(cards):
+        return first, 1
+    spans = range(min(len(args), 4), 0, -1)
+    for exact in (True, False):
+        for n in spans:
+            typed = _folded(" ".join(args[:n]))
+            if not exact and len(typed) < 3:
+                continue
+            fits = [i for i, c in enumerate(cards, 1)
+                    if (_DISTANCE_KM.get(KIND_OF[c]) == int(typed) if typed.isdigit() else
+                        any(name == typed if exact else name.startswith(typed)
+                            for name in _names_of(KIND_OF[c])))]
+            if len({KIND_OF[cards[i - 1]] for i in fits}) != 1:
+                continue
+            free = [i for i in fits if i not in taken]
+            return str(free[0] if free else fits[0]), n
+    for n in spans:
+        # a card not held, named in words: all of them, to say "you hold no Extra Tank"
+        if n > 1 and _not_held(ctx, " ".join(args[:n])) is not None:
+            return " ".join(args[:n]), n
+    return first, 1
+
+
+def _numbers(ctx: Context, args: Sequence[str]) -> list[str]:
+    """Every card ``args`` name, by number (``discard 25 stop``: each by :func:`card_words`,
+    a card named twice held twice is two cards)."""
+    out: list[str] = []
+    rest = list(args)
+    while rest:
+        number, named = card_words(ctx, rest, [int(n) for n in out if n.isdigit()])
+        out.append(number)
+        rest = rest[named:]
+    return out
+
+
+def _not_held(ctx: Context, word: str) -> str | None:
+    """The answer to a card named but not held ("you hold no Roll"), or None when ``word``
+    names no card."""
+    typed = _folded(word)
+    for k in Kind:
+        if (str(_DISTANCE_KM[k]) == typed if k in _DISTANCE_KM and typed.isdigit()
+                else typed in _names_of(k)):
+            return reply("not-held", card=i18n.kind_name(k), n=len(numbered(ctx)))
+    return None
 
 
 def _why(ctx: Context, card: int, target: int | None = None) -> str:
@@ -189,6 +273,11 @@ def parse(text: str, ctx: Context, extra: Sequence[str] = ()) -> Outcome:
         return Outcome("next")
     if verb in ("yes", "no"):
         return _err(reply("nothing-to-confirm"))
+    if verb in ("why", "play") and args:
+        number, named = card_words(ctx, args)
+        args = [number, *args[named:]]
+    if verb == "discard":
+        args = _numbers(ctx, args)
     if ctx.view.phase == OVER:
         if verb == "why" and args:
             c = card_number(ctx, args[0])
@@ -225,6 +314,11 @@ def parse(text: str, ctx: Context, extra: Sequence[str] = ()) -> Outcome:
         return _answer(ctx, verb)
     if verb == "extend":
         return _extend(ctx, args)
+    number, named = card_words(ctx, words)
+    if number.isdigit() and 1 <= int(number) <= len(numbered(ctx)):
+        # a card alone, as the full screen's digits pick one ("3", "roll"): what to type
+        return _err(reply("card-alone", n=number,
+                          card=card_name(numbered(ctx)[int(number) - 1], ctx.lang)))
     return _err(unknown_command(words[0], (*VERBS, *extra)))
 
 

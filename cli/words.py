@@ -965,13 +965,19 @@ def say_paragraphs(parts: Sequence[str], stream: TextIO) -> None:
             say_paragraph(part, stream)
 
 
-def saved_line(path: str, short_id: str | None, verify_flags: str = "") -> list[str]:
+def saved_line(path: str, short_id: str | None, verify_flags: str = "",
+               plain: bool = False) -> list[str]:
     """``verify_flags``: the ``--data-dir`` that finds the game by its id (without it, the
-    command as shown said "no saved game has the id"). The sentence, then the command
+    command as shown said "no saved game has the id"); ``plain``: the game was played in
+    the line mode, and is replayed in it. Sentences and commands in turn
     (:func:`say_paragraphs`)."""
     ref = (short_id + verify_flags) if short_id else shlex.quote(path)
+    # the replay too: a newcomer who had just lost wanted to see the others' cards, and
+    # read only how to verify
     return [_("The game is saved in %(path)s. Anyone can check it with:") % {"path": path},
-            Command(f"millebornes verify {ref}")]
+            Command(f"millebornes verify {ref}"),
+            _("Step through it again, every player's cards face up, with:"),
+            Command(f"millebornes replay {ref}{' --plain' if plain else ''}")]
 
 
 def paused_line(short_id: str | None, resume_flags: str = "",
@@ -2185,6 +2191,10 @@ REPLIES: dict[str, str] = {
     "hand-empty": N_("your hand is empty"),
     "not-a-number": N_("{word!r} is not a card number: use 1 to {n}"),
     "no-such-card": N_("there is no card {n} in your hand (you hold {held})"),
+    # a card typed by its name ("play roll", "play 200") that the hand does not hold
+    "not-held": N_("you hold no {card}"),
+    # a card typed alone, with no command before it ("3", "roll")
+    "card-alone": N_("to play {card}, type play {n}; to discard it, discard {n}"),
     "can-play": N_("{card} can be played now."),
     "cannot-play": N_("{card} cannot be played now: {reason}"),
     "match-over": N_("the match is over: type quit to leave"),

@@ -1,0 +1,136 @@
+"""The twelfth first-time-player pass: what a newcomer typed, read or saw and wondered."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from cli_helpers import unfold
+from test_cli_commands import cards_of, make, pos, rolling
+from test_cli_plain import _cli
+
+from cli import i18n
+from cli.commands import parse
+from cli.driver import LocalDriver
+from engine import Discard, Kind, Play, Seating, preset
+
+HAND = sorted(cards_of(Kind.D25, 2) + cards_of(Kind.D200) + cards_of(Kind.STOP)
+              + cards_of(Kind.ROLL) + cards_of(Kind.SPARE_TIRE) + cards_of(Kind.SPEED_LIMIT))
+
+
+@pytest.mark.parametrize("line, kind", [
+    ("play roll", Kind.ROLL), ("play ROLL", Kind.ROLL), ("Play Roll", Kind.ROLL),
+    ("play 200", Kind.D200), ("play 25", Kind.D25), ("play spare tire", Kind.SPARE_TIRE),
+    ("play spare", Kind.SPARE_TIRE)])
+def test_a_card_typed_by_its_name_or_its_km_is_that_card(line: str, kind: Kind) -> None:
+    """A newcomer typed "play roll" holding a Roll and read "'roll' is not a card
+    number"; "play 200" said "there is no card 200 in your hand"."""
+    ctx = rolling(make(HAND))
+    out = parse(line, ctx)
+    if kind in (Kind.ROLL, Kind.SPARE_TIRE):
+        # cannot be played while rolling: the answer is why, naming that card
+        assert out.kind == "error"
+        assert out.text.startswith(("Roll cannot be played now", "Spare Tire cannot be"))
+        assert parse(f"why {line.split(' ', 1)[1]}", ctx).text == out.text + "."
+    else:
+        assert out.kind == "action" and isinstance(out.action, Play)
+        assert out.action.card in cards_of(kind, 2)
+
+
+def test_a_hazard_typed_by_its_name_goes_on_the_name_after_it() -> None:
+    ctx = rolling(make(HAND))
+    out = parse("play speed limit on bo", ctx)
+    assert out.kind == "action"
+    assert out.action == Play(0, cards_of(Kind.SPEED_LIMIT)[0], 1)
+    assert parse("play stop on cy", ctx).action == Play(0, cards_of(Kind.STOP)[0], 2)
+    # several targets and no name: the way to say it is by the card's number
+    said = parse("play stop", ctx).text
+    assert f"play {pos(ctx, Kind.STOP)} on Bo" in said
+
+
+def test_discard_by_names_takes_each_card_held_once() -> None:
+    ctx = make(HAND)
+    out = parse("discard spare tire", ctx)
+    assert out.action == Discard(0, cards_of(Kind.SPARE_TIRE)[0])
+    # two 25s held: "25 25" is both (refused as two cards at once, not as one card twice)
+    assert parse("discard 25 25", ctx).text.startswith("discard one card at a time")
+    assert parse("discard 200 200", ctx).text == "name each card once"
+
+
+@pytest.mark.parametrize("line, said", [
+    ("play gasoline", "you hold no Gasoline"),
+    ("play 75", "you hold no 75"),
+    ("why accident", "you hold no Accident"),
+    ("discard extra tank", "you hold no Extra Tank"),
+    ("play 9", "there is no card 9 in your hand (you hold 7)"),
+    ("play x", "'x' is not a card number: use 1 to 7")])
+def test_a_card_named_but_not_held_is_said_not_held(line: str, said: str) -> None:
+    assert parse(line, make(HAND)).text == said
+
+
+def test_a_card_alone_says_the_command_to_type() -> None:
+    """The line mode's player typed "3" (the full screen's digits pick a card) and read
+    "unknown command '3'"."""
+    ctx = make(HAND)
+    n = pos(ctx, Kind.ROLL)
+    assert parse(str(n), ctx).text == (
+        f"to play Roll, type play {n}; to discard it, discard {n}")
+    assert parse("roll", ctx).text == parse(str(n), ctx).text
+    assert parse("9", ctx).text == "unknown command '9': type help for the list"
+
+
+def test_names_in_the_players_language_and_without_accents() -> None:
+    previous = i18n.activate(i18n.Translator("fr"))
+    try:
+        ctx = rolling(make(HAND))
+        assert parse("jouer", ctx).kind == "error"      # words of commands stay English
+        assert parse("play feu vert", ctx).text.startswith("Feu vert")
+        out = parse("discard roue de secours", ctx)
+        assert out.action == Discard(0, cards_of(Kind.SPARE_TIRE)[0])
+        assert parse("discard ROUE DE SECOURS", ctx).action == out.action
+        assert parse("play limite de vitesse on bo", ctx).action == Play(
+            0, cards_of(Kind.SPEED_LIMIT)[0], 1)
+        assert parse("play roll", ctx).text.startswith("Feu vert")   # English too
+        assert parse("play panne d’essence", ctx).text == "vous n'avez pas de Panne d'essence"
+    finally:
+        i18n.activate(previous)
+
+
+def test_the_end_of_a_match_says_how_to_replay_it_and_the_command_works(tmp_path: Path) -> None:
+    """After a match the newcomer read how to verify it, and nothing on how to see the
+    others' cards again: the replay command is said, with what finds this game (its
+    --data-dir, the line mode it was played in), and works as shown."""
+    data = tmp_path / "games"
+    proc = _cli("play", "--plain", "--auto", "--seed", "3", "--data-dir", str(data),
+                "--option", "match_target=1", timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    said = unfold(proc.stdout)
+    found = re.search(r"Step through it again, every player's cards face up, with: "
+                      r"millebornes replay (\S+) --data-dir (\S+) --plain$", said.rstrip())
+    assert found is not None and found[2] == str(data), said[-400:]
+    shown = _cli("replay", found[1], "--data-dir", found[2], "--plain")
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.startswith("Replay of a verified game: You, Bo; 1 hand")
+
+
+def test_the_full_screen_says_who_won_the_match_as_it_closes(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The line mode's last line names the winner; the full screen, once closed, said
+    "Match totals after 1 hand: You 875, Bo 1300" and nothing of who had won."""
+    from cli import app
+    from engine.bots import make_bot
+
+    d = LocalDriver(preset("modern"), Seating.solo(2), ["You", "Bo"], seed=5)
+    me = make_bot("heuristic", 1)
+    while not d.hand_over:
+        d.run_others()
+        if not d.hand_over:
+            d.submit(me.choose(d.view(), d.legal()))
+    assert d.over
+    monkeypatch.setattr(app.TableApp, "run", lambda self: 0)
+    assert app.run_app(d) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    winner = "You" if d.match.winner() == 0 else "Bo"
+    assert out == (f"Final scores: You {d.match.totals()[0]}, Bo {d.match.totals()[1]}. "
+                   f"Winner: {winner}.")
