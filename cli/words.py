@@ -441,6 +441,15 @@ def rule_last(text: str, side: str | None = None) -> str:
 NOT_STARTED = N_("that zone has not started: no %(card)s has been played on it yet, and "
                  "%(card2)s is the only attack on a zone that has not started")
 
+#: The engine's refusals of a hazard about the side it was aimed at (:data:`NAMED_REASONS`).
+PROTECTED = N_("that zone has %(card)s, which protects it")
+LIMITED = N_("that zone is already under a %(card)s")
+TWO_HAZARDS = N_("that zone already shows %(card)s; two battle hazards may not be in force "
+                 "together")
+SAME_HAZARD = N_("that zone already shows %(card)s")
+NOT_MOVING = N_("a battle hazard needs the target zone to be moving (%(card)s is the only "
+                "attack on a zone that is not)")
+
 #: The engine's reasons for refusing a move (English, card names filled in), each as a
 #: message whose placeholders stand where the engine put a card name or a number; the
 #: console matches the engine's text against these and says it in the player's language.
@@ -450,13 +459,12 @@ REASONS = (
     N_("you are already rolling"),
     N_("you are already started; a %(card)s only answers a %(card2)s"),
     N_("%(card)s only cures %(card2)s, which is not showing"),
-    N_("that zone has %(card)s, which protects it"),
-    N_("that zone is already under a %(card)s"),
+    PROTECTED,
+    LIMITED,
     N_("O-attacker-started: you may attack only once your own zone has started"),
-    N_("that zone already shows %(card)s; two battle hazards may not be in force together"),
-    N_("that zone already shows %(card)s"),
-    N_("a battle hazard needs the target zone to be moving (%(card)s is the only attack on a "
-       "zone that is not)"),
+    TWO_HAZARDS,
+    SAME_HAZARD,
+    NOT_MOVING,
     NOT_STARTED,
     N_("a hazard needs an opposing side as its target"),
     N_("a hazard goes on an opponent's zone, not your own side's"),
@@ -492,6 +500,27 @@ REASONS = (
 #: less): the engine's reason (one of :data:`REASONS`), then the words for one player and
 #: for partners ("Bo & Di"), ``%(name)s`` the side's name.
 NAMED_REASONS: dict[str, tuple[str, str]] = {
+    # "That zone has Puncture-Proof" was said of "play 3 on Ann": a newcomer asked which
+    # zone, and what a zone is
+    PROTECTED: (
+        N_("%(name)s has %(card)s, which protects them from this hazard"),
+        N_("%(name)s have %(card)s, which protects them from this hazard")),
+    LIMITED: (
+        N_("%(name)s is already under a %(card)s"),
+        N_("%(name)s are already under a %(card)s")),
+    TWO_HAZARDS: (
+        N_("%(name)s already has %(card)s in force; two battle hazards may not be in "
+           "force together"),
+        N_("%(name)s already have %(card)s in force; two battle hazards may not be in "
+           "force together")),
+    SAME_HAZARD: (
+        N_("%(name)s already has %(card)s in force"),
+        N_("%(name)s already have %(card)s in force")),
+    NOT_MOVING: (
+        N_("%(name)s is not moving: a battle hazard needs a moving target (%(card)s is "
+           "the only attack on a player who is not)"),
+        N_("%(name)s are not moving: a battle hazard needs a moving target (%(card)s is "
+           "the only attack on a team that is not)")),
     NOT_STARTED: (
         N_("%(name)s has not played a %(card)s yet (%(card2)s is the only attack on a "
            "player who has not started)"),

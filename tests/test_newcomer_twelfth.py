@@ -11,9 +11,9 @@ from test_cli_commands import cards_of, make, pos, rolling
 from test_cli_plain import _cli
 
 from cli import i18n
-from cli.commands import parse
+from cli.commands import Context, parse
 from cli.driver import LocalDriver
-from engine import Discard, Kind, Play, Seating, preset
+from engine import Discard, Kind, Play, Seating, legal_actions, preset
 
 HAND = sorted(cards_of(Kind.D25, 2) + cards_of(Kind.D200) + cards_of(Kind.STOP)
               + cards_of(Kind.ROLL) + cards_of(Kind.SPARE_TIRE) + cards_of(Kind.SPEED_LIMIT))
@@ -134,3 +134,47 @@ def test_the_full_screen_says_who_won_the_match_as_it_closes(
     winner = "You" if d.match.winner() == 0 else "Bo"
     assert out == (f"Final scores: You {d.match.totals()[0]}, Bo {d.match.totals()[1]}. "
                    f"Winner: {winner}.")
+
+
+def _zone1(ctx: Context, **cards: tuple[int, ...]) -> Context:
+    """``ctx`` with the first opponent's side (Bo's) showing ``cards`` besides its Roll."""
+    zones = list(ctx.view.zones)
+    zones[1] = zones[1]._replace(**cards)
+    view = ctx.view._replace(zones=tuple(zones))
+    return ctx._replace(view=view, legal=legal_actions(view, 0))
+
+
+@pytest.mark.parametrize("teams, lang, said", [
+    (None, "en", "Flat Tire cannot be played now: Bo has Puncture-Proof, which protects them "
+                 "from this hazard [R6]"),
+    ("2x2", "en", "Flat Tire cannot be played now: Bo & Di have Puncture-Proof, which "
+                  "protects them from this hazard [R6]"),
+    (None, "fr", "Crevaison ne peut pas être jouée maintenant : Bo a Increvable, qui le "
+                 "protège de cette attaque [R6]")])
+def test_a_hazard_refused_for_its_targets_safety_names_the_target(
+        teams: str | None, lang: str, said: str) -> None:
+    """"That zone has Puncture-Proof, which protects it" was said of "play flat tire on
+    ann": a newcomer asked which zone, and what a zone is."""
+    ctx = rolling(make(HAND + cards_of(Kind.FLAT_TIRE), n_players=4 if teams else 3,
+                       teams=teams))
+    ctx = _zone1(ctx, safeties=tuple(cards_of(Kind.PUNCTURE_PROOF)))
+    with i18n.using(lang):
+        assert " ".join(parse("play flat tire on bo", ctx).text.split()) == said
+        assert "zone" not in parse(f"why {pos(ctx, Kind.FLAT_TIRE)} on bo", ctx).text
+
+
+@pytest.mark.parametrize("line, hazards, said", [
+    ("play speed limit on bo", {"speed": "SPEED_LIMIT"}, "Bo is already under a Speed Limit"),
+    ("play stop on bo", {"battle": "ACCIDENT"},
+     "Bo already has Accident in force; two battle hazards may not be in force together"),
+    ("play stop on bo", {"battle": "GASOLINE"},
+     "Bo is not moving: a battle hazard needs a moving target (Speed Limit is the only "
+     "attack on a player who is not)")])
+def test_every_hazard_refused_for_its_target_names_it(
+        line: str, hazards: dict[str, str], said: str) -> None:
+    ctx = rolling(make(HAND))
+    ctx = _zone1(ctx, **{pile: (*getattr(ctx.view.zones[1], pile),
+                                *cards_of(Kind[k], 1, skip=2))
+                         for pile, k in hazards.items()})
+    text = " ".join(parse(line, ctx).text.split())
+    assert said in text and "zone" not in text, text
