@@ -159,22 +159,22 @@ def test_a_hazard_refused_for_its_targets_safety_names_the_target(
                        teams=teams))
     ctx = _zone1(ctx, safeties=tuple(cards_of(Kind.PUNCTURE_PROOF)))
     with i18n.using(lang):
-        assert " ".join(parse("play flat tire on bo", ctx).text.split()) == said
+        assert " ".join(parse(f"play {pos(ctx, Kind.FLAT_TIRE)} on bo", ctx).text.split()) == said
         assert "zone" not in parse(f"why {pos(ctx, Kind.FLAT_TIRE)} on bo", ctx).text
 
 
-@pytest.mark.parametrize("line, hazards, said", [
-    ("play speed limit on bo", {"speed": "SPEED_LIMIT"}, "Bo is already under a Speed Limit"),
-    ("play stop on bo", {"battle": "ACCIDENT"},
+@pytest.mark.parametrize("card, hazards, said", [
+    (Kind.SPEED_LIMIT, {"speed": "SPEED_LIMIT"}, "Bo is already under a Speed Limit"),
+    (Kind.STOP, {"battle": "ACCIDENT"},
      "Bo already has Accident in force; two battle hazards may not be in force together"),
-    ("play stop on bo", {"battle": "GASOLINE"},
+    (Kind.STOP, {"battle": "GASOLINE"},
      "Bo is not moving: a battle hazard needs a moving target (Speed Limit is the only "
      "attack on a player who is not)")])
 def test_every_hazard_refused_for_its_target_names_it(
-        line: str, hazards: dict[str, str], said: str) -> None:
+        card: Kind, hazards: dict[str, str], said: str) -> None:
     ctx = rolling(make(HAND))
     ctx = _zone1(ctx, **{pile: (*getattr(ctx.view.zones[1], pile),
                                 *cards_of(Kind[k], 1, skip=2))
                          for pile, k in hazards.items()})
-    text = " ".join(parse(line, ctx).text.split())
+    text = " ".join(parse(f"play {pos(ctx, card)} on bo", ctx).text.split())
     assert said in text and "zone" not in text, text
