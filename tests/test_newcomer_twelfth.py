@@ -178,3 +178,49 @@ def test_every_hazard_refused_for_its_target_names_it(
                          for pile, k in hazards.items()})
     text = " ".join(parse(f"play {pos(ctx, card)} on bo", ctx).text.split())
     assert said in text and "zone" not in text, text
+
+
+def _helps(lang: str, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """Each help a newcomer reads first, as ``--help`` prints it at 80 columns in ``lang``."""
+    from cli.args import build_parser
+
+    monkeypatch.setenv("COLUMNS", "80")
+    with i18n.using(lang):
+        parser, verbs = build_parser()
+        return {"": parser.format_help(),
+                **{v: verbs[v].format_help() for v in ("play", "host", "join")}}
+
+
+def test_the_helps_give_examples_that_work_as_typed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`millebornes --help` and `play --help` listed options and no example of a whole
+    command; `--rules {classic,modern}` was "rule preset" and two names."""
+    import shlex
+
+    from cli.args import build_parser
+
+    helps = _helps("en", monkeypatch)
+    parser, _verbs = build_parser()
+    for verb, text in helps.items():
+        assert "\nexamples:\n" in text, verb
+        commands = [line.strip() for line in text.split("\nexamples:\n")[1].splitlines()
+                    if line.startswith("  millebornes ")]
+        assert len(commands) >= 3, (verb, commands)
+        for command in commands:
+            words = shlex.split(command)[1:]
+            if "--help" in words:
+                continue
+            args = parser.parse_args(words)
+            assert args.verb == (verb or words[0]), command
+    play = " ".join(helps["play"].split())
+    assert "classic (a trip of 700 km that may be extended to 1000" in play
+    assert "the game is not saved" in play
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "sv", "af", "vi", "ug"])
+def test_the_helps_examples_fit_80_columns(lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    for verb, text in _helps(lang, monkeypatch).items():
+        examples = text.split("\n\n")[-2:]
+        assert any(part.splitlines()[0].endswith(":") and "millebornes" in part
+                   for part in examples), (lang, verb)
+        for line in "\n".join(examples).splitlines():
+            assert i18n.cells(line) <= 80, (lang, verb, line)
