@@ -224,3 +224,26 @@ def test_the_helps_examples_fit_80_columns(lang: str, monkeypatch: pytest.Monkey
                    for part in examples), (lang, verb)
         for line in "\n".join(examples).splitlines():
             assert i18n.cells(line) <= 80, (lang, verb, line)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "sv", "af", "vi", "ug"])
+@pytest.mark.parametrize("width", [80, 60])
+def test_the_lobby_says_each_table_within_the_width_and_its_command_whole(
+        lang: str, width: int) -> None:
+    """`millebornes lobby` said each table on one line of some 120 columns: an 80-column
+    terminal cut the command to type mid-word ("millebor" / "nes join --peer …")."""
+    from cli.lobby import _said
+    from p2p.net.discovery import TableInfo
+
+    t = TableInfo("a._millebornes._tcp.local.", "Ann's table", "classic;match_target=3000", 2,
+                  1, "UN2KD-LVPJF", 43603, ("192.168.10.20",))
+    command = "millebornes join --peer UN2KD-LVPJF@192.168.10.20:43603"
+    with i18n.using(lang):
+        for sign in "+~":
+            lines = _said(sign, t, width)
+            assert all(i18n.cells(line) <= width for line in lines), lines
+            assert lines[0].startswith(f'{sign} "Ann\'s table"'), lines
+            assert " ".join(" ".join(lines).replace(" \\", "").split()).endswith(command)
+            assert "UN2KD-LVPJF@" not in "".join(lines[:-1]), lines
+        gone = _said("-", t, width)
+        assert "millebornes" not in "".join(gone) and gone[0].startswith('- "Ann\'s table"')
