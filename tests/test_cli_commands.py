@@ -283,8 +283,10 @@ def test_not_your_move() -> None:
     ctx = make(HAND, seat=1)
     ctx = ctx._replace(legal=[])
     assert parse("play 1", ctx).text == "it is Bo's turn: wait for your turn"
-    # the engine's "seat 1" becomes a name
-    assert parse("why 1", ctx).text.endswith("It is Bo's move, not Ana's [R4].")
+    # whose turn it is, in the console's words (newcomer pass 12: the engine's English "It
+    # is Bo's move, not Ana's [R4]" was said in every language)
+    assert parse("why 1", ctx).text == "25 cannot be played now: it is Bo's turn: wait for " \
+        "your turn."
 
 
 def test_completer() -> None:

@@ -247,3 +247,37 @@ def test_the_lobby_says_each_table_within_the_width_and_its_command_whole(
             assert "UN2KD-LVPJF@" not in "".join(lines[:-1]), lines
         gone = _said("-", t, width)
         assert "millebornes" not in "".join(gone) and gone[0].startswith('- "Ann\'s table"')
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "Sorry: unknown command 'aide': type help for the list."),
+    ("fr", "* Vous avez joué Feu vert.")])
+def test_commands_typed_in_the_players_language_work(lang: str, said: str) -> None:
+    """A French newcomer typed "aide", "jouer 1" and "pourquoi 1" in the line mode and
+    read "commande inconnue" each time; in another's turn "why" said the engine's
+    English "It is Bo's move, not You's [R4]"."""
+    import io
+
+    from cli.plain import run_plain
+
+    d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=2, lang=lang)
+    out = io.StringIO()
+    with i18n.using(lang):
+        run_plain(d, lang=lang, out=out, inp=io.StringIO(
+            "aide\njouer feu vert\npourquoi 1\nQUITTER\noui\n"))
+    text = " ".join(out.getvalue().split())
+    assert said in text
+    if lang == "fr":
+        assert "commande inconnue" not in text and "Commandes (N = " in text
+        assert "25 ne peut pas être jouée maintenant" in text
+        assert "It is" not in text and "Vous avez quitté la table." in text
+
+
+def test_why_in_anothers_turn_says_whose_turn_it_is() -> None:
+    from engine.state import HandState
+
+    ctx = rolling(make(HAND))
+    view: HandState = ctx.view._replace(seat=1)
+    ctx = ctx._replace(view=view, legal=legal_actions(view, 0))
+    assert parse("why 1", ctx).text == (
+        "25 cannot be played now: it is Bo's turn: wait for your turn.")
