@@ -306,9 +306,14 @@ class _RuleOption(argparse.Action):
         setattr(namespace, self.dest, [*(getattr(namespace, self.dest, None) or []), text])
 
 
+def _lower(text: str) -> str:
+    """A choice in any case: "--rules Modern" was refused as an invalid choice."""
+    return text.lower()
+
+
 def _rules_args(p: argparse.ArgumentParser) -> None:
     # what each preset is (a newcomer read "rule preset" and two names)
-    p.add_argument("--rules", default="classic", choices=["classic", "modern"],
+    p.add_argument("--rules", default="classic", choices=["classic", "modern"], type=_lower,
                    help=_("rule preset: classic (a trip of 700 km that may be extended to "
                           "1000, an exact finish, a match to 5000 points) or modern (one "
                           "hand to 1000 km, overshoot allowed, draw from the discard pile); "
@@ -329,7 +334,7 @@ def _net_args(p: argparse.ArgumentParser) -> None:
     _data_args(p)
     p.add_argument("--identity", default=None,
                    help=_("identity key file (a second player on one account needs its own)"))
-    p.add_argument("--mdns", default="all", choices=["all", "default", "loopback"],
+    p.add_argument("--mdns", default="all", choices=["all", "default", "loopback"], type=_lower,
                    help=_("interfaces for LAN discovery"))
 
 
@@ -512,7 +517,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     p.add_argument("--bots", default="heuristic,heuristic-v1",
                    help=_("bots to enter, comma-separated specs (e.g. "
                         "search:playouts=100,heuristic,expert)"))
-    p.add_argument("--rules", default="classic", choices=["classic", "modern"],
+    p.add_argument("--rules", default="classic", choices=["classic", "modern"], type=_lower,
                    help=_("rule preset (default: classic)"))
     p.add_argument("--option", action=_RuleOption, default=[], metavar="NAME=VALUE",
                    help=_("change one rule option (repeatable; --option help lists them)"))

@@ -281,3 +281,14 @@ def test_why_in_anothers_turn_says_whose_turn_it_is() -> None:
     ctx = ctx._replace(view=view, legal=legal_actions(view, 0))
     assert parse("why 1", ctx).text == (
         "25 cannot be played now: it is Bo's turn: wait for your turn.")
+
+
+def test_a_preset_or_a_choice_in_capitals_is_taken() -> None:
+    """`play --rules Modern` was refused: "invalid choice: 'Modern'"."""
+    from cli.args import build_parser
+
+    parser, _verbs = build_parser()
+    assert parser.parse_args(["play", "--rules", "Modern"]).rules == "modern"
+    assert parser.parse_args(["host", "--rules", "CLASSIC"]).rules == "classic"
+    assert parser.parse_args(["tournament", "--rules", "Modern"]).rules == "modern"
+    assert parser.parse_args(["lobby", "--mdns", "Loopback"]).mdns == "loopback"
