@@ -293,6 +293,9 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
         if st is not None and auto_ready and client.seat is not None and not client.ready:
             client.set_ready(True)
         typed = reader.get()
+        if isinstance(typed, str):
+            # in any case: "Ready" was "unknown command 'Ready': did you mean 'ready'?"
+            typed = typed.strip().lower()
         if typed in ("leave", "quit") or (typed is None and not args.auto):
             client.leave()
             print(i18n.display(_("left the table") if typed is not None else

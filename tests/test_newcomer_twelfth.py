@@ -292,3 +292,51 @@ def test_a_preset_or_a_choice_in_capitals_is_taken() -> None:
     assert parser.parse_args(["host", "--rules", "CLASSIC"]).rules == "classic"
     assert parser.parse_args(["tournament", "--rules", "Modern"]).rules == "modern"
     assert parser.parse_args(["lobby", "--mdns", "Loopback"]).mdns == "loopback"
+
+
+def test_the_lobbies_take_their_commands_in_any_case(tmp_path: Path) -> None:
+    """The joiner typed "Ready" in the lobby and read "unknown command 'Ready': did you
+    mean 'ready'?"; the host's lobby answered alike."""
+    import io
+    import os
+    import threading
+
+    from cli_helpers import free_port
+    from test_lobby import _ns
+
+    from cli import host as host_verb
+    from cli import join as join_verb
+
+    port = free_port()
+    host = _ns(name="Ann", bots=0, players=3, rules="classic", option=[], teams=None,
+               bind="127.0.0.1", port=port, no_announce=True, data_dir=str(tmp_path / "h"),
+               identity=str(tmp_path / "h.key"), auto=False, peer=[], not_ready=True)
+    read_end, write_end = os.pipe()
+    host_in = os.fdopen(read_end, "r")
+    host_out = io.StringIO()
+    rc: list[int | None] = [None]
+
+    def hosting() -> None:
+        rc[0] = host_verb.run(host, out=host_out, inp=host_in)
+
+    hosting_thread = threading.Thread(target=hosting)
+    hosting_thread.start()
+    try:
+        os.write(write_end, b"Ready\nHELP\n")
+        join = _ns(name="Ben", peer=[f"127.0.0.1:{port}"], bind="127.0.0.1", port=0,
+                   data_dir=str(tmp_path / "j"), identity=str(tmp_path / "j.key"),
+                   auto=False, not_ready=True)
+        join_out = io.StringIO()
+        join_verb.run(join, out=join_out, inp=io.StringIO("Ready\nUnready\nHelp\nLeave\n"))
+    finally:
+        os.write(write_end, b"QUIT\n")
+        os.close(write_end)
+        hosting_thread.join(30)
+    said = " ".join(join_out.getvalue().split())
+    assert "unknown command" not in said, said
+    assert "ready" in said and "not ready" in said and "commands: 'sit N'" in said, said
+    assert "left the table" in said, said
+    hosted = " ".join(host_out.getvalue().split())
+    assert "unknown command" not in hosted and "table closed" in hosted, hosted
+    assert "type 'ready' / 'unready', 'quit' to close the table" in hosted
+    assert rc[0] is not None
