@@ -131,7 +131,7 @@ HELP_MONO = N_("Letters before each card: D distance, H hazard, R remedy, S safe
 
 
 PLAIN_HELP = N_("""\
-Commands (N = a card's number in your hand, as listed):
+Commands (N = a card's number as listed, or its name: play roll):
   play N           play card N on your side (distance, remedy, safety)
   play N on NAME   play hazard N on an opponent (a name prefix is enough)
   discard N        discard card N (a safety asks you to confirm)

@@ -268,7 +268,9 @@ def test_commands_typed_in_the_players_language_work(lang: str, said: str) -> No
     text = " ".join(out.getvalue().split())
     assert said in text
     if lang == "fr":
-        assert "commande inconnue" not in text and "Commandes (N = " in text
+        assert "commande inconnue" not in text
+        assert "Commandes (N = numéro d'une carte comme listé, ou son nom : play feu vert)" \
+            in text
         assert "25 ne peut pas être jouée maintenant" in text
         assert "It is" not in text and "Vous avez quitté la table." in text
 
