@@ -30,6 +30,7 @@ from .seats import (
     seat_node,
 )
 from .words import (
+    announced_rules,
     detail_text,
     lobby_error_line,
     lobby_refusal,
@@ -165,7 +166,7 @@ def several_tables_text(tables: list[Any], mdns: str | None = None) -> str:
         lines.append("  " + _("%(name)s [%(key)s], %(rules)s, %(free)d of %(seats)d seats "
                               "free, at %(address)s:") % {
             "name": repr(safe_text(t.name, 40)), "key": t.fingerprint,
-            "rules": safe_text(t.rules, 20), "free": t.seats_free,
+            "rules": safe_text(announced_rules(t.rules), 60), "free": t.seats_free,
             "seats": t.seats_taken + t.seats_free, "address": f"{where}:{t.port}"})
         lines.append(f"    millebornes join --table {t.fingerprint}{extra}")
     if len(tables) > len(shown):

@@ -18,7 +18,7 @@ from p2p.net.discovery import (
 from . import i18n
 from .args import with_defaults
 from .i18n import _, ngettext
-from .words import Command, command_lines, rules_name, say_paragraph, wrap
+from .words import Command, announced_rules, command_lines, say_paragraph, wrap
 
 #: Seconds between two lines about the same table when only its details changed: a
 #: machine changing its records all the time must not scroll the other tables away.
@@ -121,10 +121,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
 def _values(t: TableInfo) -> dict[str, object]:
     """A table's words: the announced rules are the preset's name and the options the
     host changed (``classic;match_target=3000``)."""
-    preset, *options = t.rules.split(";")
-    changed = ", ".join(o for o in options if o)
-    return {"name": repr(t.name), "rules": rules_name(preset) + (f" ({changed})" if changed
-                                                                  else ""),
+    return {"name": repr(t.name), "rules": announced_rules(t.rules),
             "taken": t.seats_taken, "seats": t.seats_taken + t.seats_free,
             "key": t.fingerprint}
 

@@ -65,7 +65,12 @@ def say_error(text: str) -> None:
         tty = sys.stderr.isatty()
     except (AttributeError, ValueError):
         tty = False
-    lines = wrap(text, max(20, shutil.get_terminal_size().columns)) if tty else [text]
+    width = max(20, shutil.get_terminal_size().columns)
+    # each line wrapped under its own indent (join's list of tables lost its indents, its
+    # commands flush left under the tables' words)
+    lines = [part for line in text.split("\n")
+             for part in wrap(line.lstrip(" "), width, " " * (len(line) - len(line.lstrip(" "))))
+             ] if tty else [text]
     print("\n".join(i18n.display(line) for line in lines), file=sys.stderr)
 
 

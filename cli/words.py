@@ -242,6 +242,15 @@ def rules_name(preset: str) -> str:
     return _preset_text(preset)
 
 
+def announced_rules(announced: str) -> str:
+    """A table's rules as announced on the LAN (``classic;match_target=3000``) in words:
+    the preset's name and the options the host changed ("classic rules (match_target=
+    3000)"); the join's list of tables said them raw and cut, "classic;match_targe…"."""
+    preset, *options = announced.split(";")
+    changed = ", ".join(o for o in options if o)
+    return rules_name(preset) + (f" ({changed})" if changed else "")
+
+
 def rules_label(rules: Rules) -> str:
     """A table's rules as a lobby shows them before anyone agrees: the preset's name and,
     in ``--option`` syntax, every option that differs from that preset (a host could

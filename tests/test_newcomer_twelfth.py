@@ -342,3 +342,43 @@ def test_the_lobbies_take_their_commands_in_any_case(tmp_path: Path) -> None:
     assert "unknown command" not in hosted and "table closed" in hosted, hosted
     assert "type 'ready' / 'unready', 'quit' to close the table" in hosted
     assert rc[0] is not None
+
+
+def test_joins_list_of_tables_says_rules_in_words_and_keeps_its_indents(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`join` with several tables on the LAN listed "classic;match_targe…" (the announced
+    rules, raw and cut, where the lobby says them in words) and, at a terminal, lost its
+    indents: each command to type flush left under the table's words."""
+    import io
+    import os
+    import shutil
+    import sys
+
+    from cli import main
+    from cli.join import several_tables_text
+    from p2p.net.discovery import TableInfo
+
+    tables = [TableInfo("a._millebornes._tcp.local.", "Ann's table", "classic", 1, 2,
+                        "UN2KD-LVPJF", 43603, ("127.0.0.1",)),
+              TableInfo("b._millebornes._tcp.local.", "Friday night",
+                        "classic;match_target=3000;fast_play=yes", 1, 1, "V4UDH-Q25M2",
+                        24233, ("192.168.10.20",))]
+    text = several_tables_text(tables, "loopback")
+    assert "Friday night' [V4UDH-Q25M2], classic rules (match_target=3000, fast_play=yes), " \
+           "1 of 2 seats free" in text, text
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    err = Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    monkeypatch.setattr(shutil, "get_terminal_size",
+                        lambda *a, **k: os.terminal_size((80, 24)))
+    main.say_error(text)
+    lines = err.getvalue().splitlines()
+    assert all(i18n.cells(line) <= 80 for line in lines), lines
+    assert "    millebornes join --table UN2KD-LVPJF --mdns loopback" in lines, lines
+    assert "    millebornes join --table V4UDH-Q25M2 --mdns loopback" in lines, lines
+    assert lines[1].startswith("  \"Ann's table\" [UN2KD-LVPJF], classic rules"), lines
+    assert all(line.startswith("  ") for line in lines[1:]), lines
