@@ -873,6 +873,9 @@ class TableApp:
             self.confirm_quit = True
 
         @kb.add("q", filter=on_hand | Condition(lambda: self.too_small() and not self.show_help))
+        # Ctrl-D ends the input of a shell, and of the line mode: a newcomer pressed it to
+        # leave and read "the key Ctrl-D does nothing here"; it asks, as q does
+        @kb.add("c-d", filter=has_focus(self.hand_window))
         def _q(event: KeyPressEvent) -> None:
             self.ask_to_leave()
 

@@ -382,3 +382,25 @@ def test_joins_list_of_tables_says_rules_in_words_and_keeps_its_indents(
     assert "    millebornes join --table V4UDH-Q25M2 --mdns loopback" in lines, lines
     assert lines[1].startswith("  \"Ann's table\" [UN2KD-LVPJF], classic rules"), lines
     assert all(line.startswith("  ") for line in lines[1:]), lines
+
+
+def test_ctrl_d_in_the_full_screen_asks_to_leave_as_q_does() -> None:
+    """Ctrl-D leaves the line mode (the end of its input) and a shell; the full screen
+    said "The key Ctrl-D does nothing here"."""
+    from cli_helpers import run_headless, until
+    from prompt_toolkit.input.base import PipeInput
+
+    from cli.app import TableApp
+
+    d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=3)
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: d.my_move())
+        inp.send_text("\x04")
+        await until(lambda: app.confirm_quit)
+        assert "does nothing" not in app.message
+        inp.send_text("y")
+
+    assert run_headless(
+        lambda inp, out: TableApp(d, input=inp, output=out, delay=0),  # type: ignore[arg-type]
+        script) == 0
