@@ -73,6 +73,7 @@ from .words import (
     sentence,
     side_labels,
     side_names,
+    stuck_reason,
     totals_line,
     turn_wait_line,
     unknown_key_line,
@@ -636,7 +637,14 @@ class TableApp:
         view = d.view()
         if d.my_move() and not d.hand_over and render.nothing_to_play(view, d.seat,
                                                                       d.legal()):
-            return _("Nothing to play: discard a card (select it, then d).")
+            text = _("Nothing to play: discard a card (select it, then d).")
+            # and why no distance can go down (a Roll first, a hazard to cure), where the
+            # status has room for it beside a message
+            why = stuck_reason(view, d.seat, d.names)
+            cols = self._size()[1]
+            if why and len(wrap(f"{text} {why}", max(20, cols - 2))) <= MAX_STATUS - 1:
+                text = f"{text} {why}"
+            return text
         others = [s for s in view.actors() if s != d.seat]
         is_bot = getattr(d, "is_bot", None)
         # the names as the log says them: a seat a bot took is "Ben's bot" there, and the

@@ -570,6 +570,23 @@ def reason_words(text: str, side: str | None = None) -> str:
     return text
 
 
+def stuck_reason(view: HandState, seat: int, names: Sequence[str]) -> str | None:
+    """Why none of ``seat``'s distance cards can be played while its side is not moving
+    (not started, or a hazard on it), as a sentence with its rule id; None when it moves
+    or holds no distance. Said after "Nothing to play": a newcomer's first hand opens
+    with 25s and 100s and no Roll, and "discard a card" said nothing of why."""
+    from engine import explain
+    from engine.cards import FAMILY_OF, Family
+
+    zone = view.zones[view.seating.side_of(seat)]
+    held = view.hands[seat]
+    if zone.moving(view.rules) or isinstance(held, int):
+        return None
+    distance = [c for c in held if FAMILY_OF[c] is Family.DISTANCE]
+    reason = explain(view, seat, distance[0]) if distance else None
+    return sentence(rule_last(with_names(reason, names))) if reason else None
+
+
 def with_names(text: str, names: Sequence[str]) -> str:
     """The engine speaks of "seat 2"; people have names."""
 

@@ -404,3 +404,56 @@ def test_ctrl_d_in_the_full_screen_asks_to_leave_as_q_does() -> None:
     assert run_headless(
         lambda inp, out: TableApp(d, input=inp, output=out, delay=0),  # type: ignore[arg-type]
         script) == 0
+
+
+def _stuck(seed: int = 4) -> LocalDriver:
+    """Seed 4 deals the human no Roll and no Right of Way: nothing to play at once."""
+    from cli import render
+
+    d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=seed)
+    d.run_others()
+    assert render.nothing_to_play(d.view(), 0, d.legal()), "seed 4: nothing to play"
+    return d
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "No card can be played now: discard one. You need a Roll (or Right of Way) "
+           "before your first distance [R5a]."),
+    ("fr", "Aucune carte ne peut être jouée maintenant : défaussez-en une. Il vous faut un "
+           "Feu vert (ou Véhicule prioritaire) avant vos premières bornes [R5a].")])
+def test_nothing_to_play_says_why_when_no_distance_can_go_down(lang: str, said: str) -> None:
+    """The first hand of a newcomer opened with 25s and a 100, no Roll: "Nothing to play:
+    discard a card", and nothing of why (the reason was one ? away, on each card)."""
+    from cli import render
+
+    d = _stuck()
+    with i18n.using(lang):
+        lines = render.plain(render.screen_lines(d.view(), d.names, 0, d.legal()))
+    assert said in " ".join(" ".join(lines).split())
+
+
+def test_the_full_screen_says_why_nothing_can_be_played_where_it_fits() -> None:
+    from cli_helpers import run_headless, until
+    from prompt_toolkit.input.base import PipeInput
+
+    from cli.app import TableApp
+
+    d = _stuck()
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: d.my_move())
+        shown = " ".join(" ".join(app.status_lines()).split())
+        assert "Nothing to play: discard a card (select it, then d). You need a Roll (or " \
+               "Right of Way) before your first distance [R5a]." in shown, shown
+        app._size = lambda: (24, 40)              # type: ignore[method-assign]
+        # no room beside a message: said without the reason, never cut
+        app.message = "You drew 25 (card 7, marked ★)."
+        assert "You need a Roll" not in " ".join(app.status_lines())
+        app._size = lambda: (24, 80)              # type: ignore[method-assign]
+        inp.send_text("q")
+        await until(lambda: app.confirm_quit)
+        inp.send_text("y")
+
+    assert run_headless(
+        lambda inp, out: TableApp(d, input=inp, output=out, delay=0),  # type: ignore[arg-type]
+        script) == 0
