@@ -457,3 +457,12 @@ def test_the_full_screen_says_why_nothing_can_be_played_where_it_fits() -> None:
     assert run_headless(
         lambda inp, out: TableApp(d, input=inp, output=out, delay=0),  # type: ignore[arg-type]
         script) == 0
+
+
+def test_resume_with_no_saved_game_says_what_to_do_instead(tmp_path: Path) -> None:
+    """verify and replay with no saved game said "play one with `millebornes play`";
+    resume said only that there was none."""
+    proc = _cli("resume", "--data-dir", str(tmp_path / "none"))
+    assert proc.returncode != 0
+    assert "there is no saved game to resume in" in proc.stderr
+    assert "play one with `millebornes play`" in " ".join(proc.stderr.split()), proc.stderr
