@@ -108,7 +108,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         # the language asked for on the command line (None: the config's or the
         # locale's), carried by the resume hint so a game comes back in it
-        args.lang_chosen = getattr(args, "lang", None)
+        # (before the verb too: `millebornes --lang fr play`, whose verb's own --lang left
+        # None over it, showed French and hinted a resume in English)
+        args.lang_chosen = getattr(args, "lang", None) or (
+            i18n.active().language if _early_option(words, "--lang") is not None else None)
         args.lang = i18n.active().language
         if args.verb is None:
             parser.print_help()

@@ -466,3 +466,16 @@ def test_resume_with_no_saved_game_says_what_to_do_instead(tmp_path: Path) -> No
     assert proc.returncode != 0
     assert "there is no saved game to resume in" in proc.stderr
     assert "play one with `millebornes play`" in " ".join(proc.stderr.split()), proc.stderr
+
+
+def test_lang_before_the_verb_comes_back_with_resume(tmp_path: Path) -> None:
+    """`millebornes --lang fr play` showed French and, on leaving, hinted a resume without
+    --lang (the verb's own --lang, left out, stood None over the one before it): the
+    game came back in English."""
+    proc = _cli("--lang", "fr", "play", "--plain", "--data-dir", str(tmp_path / "g"),
+                stdin="quit\ny\n", timeout=120)
+    said = unfold(proc.stdout)
+    assert "Vous êtes parti" in said, said[-600:]
+    found = re.search(r"millebornes resume (\S+) --data-dir (\S+) --plain --lang fr\b", said)
+    assert found is not None, said[-600:]
+    assert re.search(r"millebornes verify \S+ --data-dir \S+ --lang fr\b", said), said[-600:]
