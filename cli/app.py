@@ -56,6 +56,7 @@ from .words import (
     changed_options,
     command_for,
     error_line,
+    final_line,
     help_text,
     how_to_play,
     key_lines,
@@ -72,6 +73,7 @@ from .words import (
     sentence,
     side_labels,
     side_names,
+    stuck_reason,
     totals_line,
     turn_wait_line,
     unknown_key_line,
@@ -635,7 +637,14 @@ class TableApp:
         view = d.view()
         if d.my_move() and not d.hand_over and render.nothing_to_play(view, d.seat,
                                                                       d.legal()):
-            return _("Nothing to play: discard a card (select it, then d).")
+            text = _("Nothing to play: discard a card (select it, then d).")
+            # and why no distance can go down (a Roll first, a hazard to cure), where the
+            # status has room for it beside a message
+            why = stuck_reason(view, d.seat, d.names)
+            cols = self._size()[1]
+            if why and len(wrap(f"{text} {why}", max(20, cols - 2))) <= MAX_STATUS - 1:
+                text = f"{text} {why}"
+            return text
         others = [s for s in view.actors() if s != d.seat]
         is_bot = getattr(d, "is_bot", None)
         # the names as the log says them: a seat a bot took is "Ben's bot" there, and the
@@ -872,6 +881,9 @@ class TableApp:
             self.confirm_quit = True
 
         @kb.add("q", filter=on_hand | Condition(lambda: self.too_small() and not self.show_help))
+        # Ctrl-D ends the input of a shell, and of the line mode: a newcomer pressed it to
+        # leave and read "the key Ctrl-D does nothing here"; it asks, as q does
+        @kb.add("c-d", filter=has_focus(self.hand_window))
         def _q(event: KeyPressEvent) -> None:
             self.ask_to_leave()
 
@@ -1228,7 +1240,10 @@ def run_app(driver: TableDriver, *, auto: bool = False, lang: str | None = None,
     if not d.match.hands:       # left during the first hand: no totals to speak of
         say_paragraph(_("No hand was finished yet."), sys.stdout)
         return rc
-    say_paragraph(ngettext("Match totals after %(n)d hand: %(totals)s",
+    # a match played to its end says who won, as the line mode does (it said the totals
+    # alone, and the winner was on the screen just closed)
+    say_paragraph(final_line(d.match, d.names, d.ended_early) if d.over else
+                  ngettext("Match totals after %(n)d hand: %(totals)s",
                            "Match totals after %(n)d hands: %(totals)s",
                            len(d.match.hands))
                   % {"n": len(d.match.hands), "totals": totals_line(d.match, d.names)},

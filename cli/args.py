@@ -15,7 +15,7 @@ import math
 import os
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -25,7 +25,7 @@ from engine.bots import bot_names, is_bot_name, parse_bot_spec
 from . import i18n
 from .bot_limit import try_make
 from .i18n import N_, _, ngettext
-from .words import reply, rule_options_text
+from .words import reply, report_width, rule_options_text, wrap
 
 #: Bot names offered at a local table, in seat order after the human.
 BOT_NAMES = ("Bo", "Cy", "Di", "Ed", "Flo")
@@ -306,9 +306,18 @@ class _RuleOption(argparse.Action):
         setattr(namespace, self.dest, [*(getattr(namespace, self.dest, None) or []), text])
 
 
+def _lower(text: str) -> str:
+    """A choice in any case: "--rules Modern" was refused as an invalid choice."""
+    return text.lower()
+
+
 def _rules_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rules", default="classic", choices=["classic", "modern"],
-                   help=_("rule preset (default: classic)"))
+    # what each preset is (a newcomer read "rule preset" and two names)
+    p.add_argument("--rules", default="classic", choices=["classic", "modern"], type=_lower,
+                   help=_("rule preset: classic (a trip of 700 km that may be extended to "
+                          "1000, an exact finish, a match to 5000 points) or modern (one "
+                          "hand to 1000 km, overshoot allowed, draw from the discard pile); "
+                          "default: classic"))
     p.add_argument("--option", action=_RuleOption, default=[], metavar="NAME=VALUE",
                    help=_("change one rule option, e.g. fast_play=yes (repeatable; "
                           "--option help lists them)"))
@@ -325,7 +334,7 @@ def _net_args(p: argparse.ArgumentParser) -> None:
     _data_args(p)
     p.add_argument("--identity", default=None,
                    help=_("identity key file (a second player on one account needs its own)"))
-    p.add_argument("--mdns", default="all", choices=["all", "default", "loopback"],
+    p.add_argument("--mdns", default="all", choices=["all", "default", "loopback"], type=_lower,
                    help=_("interfaces for LAN discovery"))
 
 
@@ -348,11 +357,34 @@ def _seat_args(p: argparse.ArgumentParser) -> None:
     _console_args(p)
 
 
+def _examples(pairs: Sequence[tuple[str, str]], note: str = "") -> str:
+    """A help's examples, under its options: each command on its own line (to copy as it
+    is), what it does under it, wrapped at the terminal's width in every language; then
+    ``note``. A newcomer found options and no example of putting them together."""
+    width = report_width(sys.stdout)
+    lines = [_("examples:")]
+    for command, what in pairs:
+        lines += ["  " + command, *wrap(what, width, "      ")]
+    if note:
+        lines += ["", *wrap(note, width)]
+    return "\n".join(lines)
+
+
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The top-level parser and each verb's own (for usage errors naming the verb)."""
     parser = Parser(
         prog="millebornes",
-        description=_("Mille Bornes on a LAN with no server: fair, verifiable, peer to peer."))
+        description=_("Mille Bornes on a LAN with no server: fair, verifiable, peer to peer."),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=_examples([
+            ("millebornes play", _("a game against a bot on this computer: the place to "
+                                   "start")),
+            ("millebornes play --help", _("what play can change (every verb has its own "
+                                          "--help)")),
+            ("millebornes host", _("open a table on the LAN; friends sit at it with "
+                                   "millebornes join")),
+            ("millebornes resume", _("come back to the game you left"))],
+            _("In a game, h shows the keys and ? says why a card cannot be played.")))
     parser.add_argument("--version", action=_VersionAction,
                         help=_("show program's version number and exit"))
     parser.add_argument("--verbose", action="store_true",
@@ -362,16 +394,23 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=Parser)
     sub: dict[str, argparse.ArgumentParser] = {}
 
-    def verb(name: str, help: str) -> argparse.ArgumentParser:
+    def verb(name: str, help: str, epilog: str | None = None) -> argparse.ArgumentParser:
         p = verbs.add_parser(name, help=help,
-                             description=_("%(what)s.") % {"what": help[:1].upper() + help[1:]})
+                             description=_("%(what)s.") % {"what": help[:1].upper() + help[1:]},
+                             epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
         p.add_argument("--verbose", action="store_true", default=argparse.SUPPRESS,
                        help=argparse.SUPPRESS)
         i18n.add_arguments(p)
         sub[name] = p
         return p
 
-    play = verb("play", _("play against bots on this machine"))
+    play = verb("play", _("play against bots on this machine"), _examples([
+        ("millebornes play", _("you against a bot, classic rules, in the full screen")),
+        ("millebornes play --rules modern --bots 2", _("you and two bots, modern rules: one "
+                                                       "hand to 1000 km")),
+        ("millebornes play --teams 2x2", _("you and a bot partner against two bots")),
+        ("millebornes play --plain", _("the line mode: type play 3, discard 5, help"))],
+        _("q leaves at any time: the game is saved, and millebornes resume brings it back.")))
     _rules_args(play)
     play.add_argument("--bots", type=bot_seats(1, 5), default=None,
                       help=_("bot opponents: a number (1-5), or a level per opponent (easy, "
@@ -384,9 +423,16 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     _console_args(play)
     _data_args(play)
     play.add_argument("--in-process", action="store_true",
-                      help=_("no sockets or cryptography: the table runs in this process"))
+                      help=_("no sockets or cryptography: the table runs in this "
+                             "process, and the game is not saved"))
 
-    host = verb("host", _("host a table on the LAN"))
+    host = verb("host", _("host a table on the LAN"), _examples([
+        ("millebornes host", _("a table for two: a friend on the LAN types millebornes "
+                               "join")),
+        ("millebornes host --players 3 --bots 1", _("three seats, one of them played by a "
+                                                    "bot")),
+        ("millebornes host --teams 2x2 --move-limit 120", _("two teams of two, two minutes "
+                                                             "per move"))]))
     _rules_args(host)
     _seat_args(host)
     _net_args(host)
@@ -403,7 +449,12 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     host.add_argument("--seed", type=SEED, default=0, help=_("seed for the bots"))
     host.add_argument("--no-announce", action="store_true", help=_("do not announce on the LAN"))
 
-    join = verb("join", _("join a table"))
+    join = verb("join", _("join a table"), _examples([
+        ("millebornes join", _("sit at the table on the LAN (with several, it lists them)")),
+        ("millebornes join --table \"Ann's table\"", _("that table, by the name millebornes "
+                                                      "lobby shows")),
+        ("millebornes join --peer 10.0.0.5:47111", _("over a VPN: the address the host's "
+                                                     "screen shows"))]))
     _seat_args(join)
     _net_args(join)
     join.add_argument("--seat", type=count(1, 5, "--seat",
@@ -466,7 +517,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     p.add_argument("--bots", default="heuristic,heuristic-v1",
                    help=_("bots to enter, comma-separated specs (e.g. "
                         "search:playouts=100,heuristic,expert)"))
-    p.add_argument("--rules", default="classic", choices=["classic", "modern"],
+    p.add_argument("--rules", default="classic", choices=["classic", "modern"], type=_lower,
                    help=_("rule preset (default: classic)"))
     p.add_argument("--option", action=_RuleOption, default=[], metavar="NAME=VALUE",
                    help=_("change one rule option (repeatable; --option help lists them)"))

@@ -10,6 +10,7 @@ sentence saying what was wrong.
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -29,10 +30,11 @@ from engine import (
     family,
     kind,
 )
-from engine.cards import SAFETY_FOR
+from engine.cards import KIND_OF, SAFETY_FOR, Kind
 from engine.state import DRAW, EXTEND, OVER, PLAY, RESPOND
 
 from . import i18n
+from .i18n import pgettext
 from .render import hand_cards
 from .words import (
     card_name,
@@ -48,6 +50,9 @@ from .words import (
 
 VERBS = ("play", "discard", "draw", "pass", "coup", "extend", "why", "help", "rules", "next",
          "quit", "yes", "no")
+ALIASES = {"h": "help", "q": "quit", "exit": "quit", "p": "play", "d": "discard",
+           "c": "coup", "coup-fourre": "coup", "fourre": "coup", "n": "next",
+           "explain": "why", "continue": "next"}
 
 
 class Outcome(NamedTuple):
@@ -113,6 +118,9 @@ def card_number(ctx: Context, word: str) -> int | str:
     cards = numbered(ctx)
     if not cards:
         return reply("hand-empty")
+    missing = _not_held(ctx, word)
+    if missing is not None and not (word.isdigit() and 1 <= int(word) <= len(cards)):
+        return missing
     try:
         n = int(word)
     except ValueError:
@@ -122,8 +130,140 @@ def card_number(ctx: Context, word: str) -> int | str:
     return cards[n - 1]
 
 
+def _folded(text: str) -> str:
+    """A name as typed or printed, compared without case, accents or the kind of
+    apostrophe ("feu VERT" is "Feu vert", "reparations" is "Réparations")."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold().replace("\u2019", "'"))
+    return " ".join("".join(ch for ch in decomposed if not unicodedata.combining(ch)).split())
+
+
+_NAMES: dict[tuple[str, Kind], frozenset[str]] = {}
+
+
+def _names_of(k: Kind) -> frozenset[str]:
+    """The names a player may type for a card kind: as printed and as shortened in the
+    active language, and in English (every example in the help is English)."""
+    key = (i18n.active().language, k)
+    if key not in _NAMES:
+        english = i18n.Translator("en")
+        _NAMES[key] = frozenset(_folded(n) for n in (
+            i18n.kind_name(k), i18n.short_kind_name(k), i18n.kind_name(k, english),
+            i18n.short_kind_name(k, english)))
+    return _NAMES[key]
+
+
+_DISTANCE_KM = {Kind.D25: 25, Kind.D50: 50, Kind.D75: 75, Kind.D100: 100, Kind.D200: 200}
+
+
+_TYPED: dict[str, dict[str, str]] = {}
+
+
+def typed_verbs() -> dict[str, str]:
+    """The commands as a player may type them in the active language (folded, see
+    :func:`_folded`), each to its English verb: a French newcomer typed "jouer 1" and
+    "aide" and read "unknown command". The English ones work in every language."""
+    lang = i18n.active().language
+    if lang not in _TYPED:
+        # Translators: each command as a player may type it in your language, besides the
+        # English word (which always works): one word, no space. ("coup", for a coup
+        # fourré, is the game's own word in every language.)
+        words = {"play": pgettext("command", "play"),
+                 "discard": pgettext("command", "discard"),
+                 "draw": pgettext("command", "draw"),
+                 "pass": pgettext("command", "pass"),
+                 "extend": pgettext("command", "extend"),
+                 "why": pgettext("command", "why"),
+                 "help": pgettext("command", "help"),
+                 "rules": pgettext("command", "rules"),
+                 "next": pgettext("command", "next"),
+                 "quit": pgettext("command", "quit"),
+                 "yes": pgettext("command", "yes"),
+                 "no": pgettext("command", "no"),
+                 # the word before a name: play 3 on bo
+                 "on": pgettext("command", "on")}
+        typed: dict[str, str] = {}
+        for verb, word in words.items():
+            if not word.strip() or " " in word.strip():
+                continue
+            for key in (word.strip().casefold(), _folded(word)):
+                # as typed, and without its accents where that is no English command
+                # or the start of one (Vietnamese "có", yes, is not "co", coup)
+                if key == verb or key == word.strip().casefold() or not (
+                        key in ALIASES or any(v.startswith(key) for v in VERBS)):
+                    typed.setdefault(key, verb)
+        _TYPED[lang] = typed
+    return _TYPED[lang]
+
+
+def _typed(word: str) -> str | None:
+    """The English command a word typed in the active language is (:func:`typed_verbs`),
+    or None."""
+    typed = typed_verbs()
+    return typed.get(word.strip().casefold(), typed.get(_folded(word)))
+
+
+def card_words(ctx: Context, args: Sequence[str], taken: Sequence[int] = ()) -> tuple[str, int]:
+    """The card the words at the start of ``args`` name, as its number in the hand, and how
+    many words named it: a newcomer types "play roll", "discard spare tire" or "play 200"
+    (a 200 km card, not card 200), and was told "'roll' is not a card number". A number
+    that can be a card's number is one; a name held twice is the first not in ``taken``
+    (numbers already named). Anything else is left as typed (a card's name in all its
+    words, else one word), for :func:`card_number` to answer."""
+    cards = numbered(ctx)
+    first = args[0]
+    if first.isdigit() and 1 <= int(first) <= len(cards):
+        return first, 1
+    spans = range(min(len(args), 4), 0, -1)
+    for exact in (True, False):
+        for n in spans:
+            typed = _folded(" ".join(args[:n]))
+            if not exact and len(typed) < 3:
+                continue
+            fits = [i for i, c in enumerate(cards, 1)
+                    if (_DISTANCE_KM.get(KIND_OF[c]) == int(typed) if typed.isdigit() else
+                        any(name == typed if exact else name.startswith(typed)
+                            for name in _names_of(KIND_OF[c])))]
+            if len({KIND_OF[cards[i - 1]] for i in fits}) != 1:
+                continue
+            free = [i for i in fits if i not in taken]
+            return str(free[0] if free else fits[0]), n
+    for n in spans:
+        # a card not held, named in words: all of them, to say "you hold no Extra Tank"
+        if n > 1 and _not_held(ctx, " ".join(args[:n])) is not None:
+            return " ".join(args[:n]), n
+    return first, 1
+
+
+def _numbers(ctx: Context, args: Sequence[str]) -> list[str]:
+    """Every card ``args`` name, by number (``discard 25 stop``: each by :func:`card_words`,
+    a card named twice held twice is two cards)."""
+    out: list[str] = []
+    rest = list(args)
+    while rest:
+        number, named = card_words(ctx, rest, [int(n) for n in out if n.isdigit()])
+        out.append(number)
+        rest = rest[named:]
+    return out
+
+
+def _not_held(ctx: Context, word: str) -> str | None:
+    """The answer to a card named but not held ("you hold no Roll"), or None when ``word``
+    names no card."""
+    typed = _folded(word)
+    for k in Kind:
+        if (str(_DISTANCE_KM[k]) == typed if k in _DISTANCE_KM and typed.isdigit()
+                else typed in _names_of(k)):
+            return reply("not-held", card=i18n.kind_name(k), n=len(numbered(ctx)))
+    return None
+
+
 def _why(ctx: Context, card: int, target: int | None = None) -> str:
     name = card_name(card, ctx.lang)
+    busy = _not_now(ctx) if ctx.view.phase != OVER else None
+    if busy:
+        # whose turn it is, in words (the engine's "It is Bo's move, not You's [R4]" was
+        # said to "why 1" typed in another's turn, in English in every language)
+        return reply("cannot-play", card=name, reason=busy)
     reason = explain(ctx.view, ctx.seat, card, target)
     if reason is None:
         return reply("can-play", card=name)
@@ -157,21 +297,21 @@ def parse(text: str, ctx: Context, extra: Sequence[str] = ()) -> Outcome:
             return Outcome("next")
         return Outcome("none")
     verb, args = words[0].lower(), words[1:]
+    local = _typed(verb)
+    if local is not None and local != "on":
+        verb = local
     if verb == "?":
         verb = "why"
     elif verb.startswith("?"):
         verb, args = "why", [verb[1:], *args]
-    aliases = {"h": "help", "q": "quit", "exit": "quit", "p": "play", "d": "discard",
-               "c": "coup", "coup-fourre": "coup", "fourre": "coup", "n": "next",
-               "explain": "why", "continue": "next"}
     if verb == "n" and ctx.view.phase == RESPOND and not ctx.hand_over:
         verb = "pass"      # the prompt says "n to let it stand": n is "next" elsewhere
     if verb == "g" and not args and ctx.view.phase == DRAW and not ctx.hand_over:
         verb, args = "draw", ["discard"]   # the prompt says "take X (g; draw discard)"
-    if ctx.view.phase == EXTEND and not args and (verb in YES or verb in NO):
+    if ctx.view.phase == EXTEND and not args and _yes_no(verb) is not None:
         # the prompt says "n (extend no) … y (extend yes)": a plain-mode player typed y
-        verb, args = "extend", ["yes" if verb in YES else "no"]
-    verb = aliases.get(verb, verb)
+        verb, args = "extend", ["yes" if _yes_no(verb) else "no"]
+    verb = ALIASES.get(verb, verb)
     matches = [v for v in VERBS if v.startswith(verb)] if len(verb) >= 2 else []
     if verb not in VERBS and len(matches) == 1:
         verb = matches[0]
@@ -189,6 +329,11 @@ def parse(text: str, ctx: Context, extra: Sequence[str] = ()) -> Outcome:
         return Outcome("next")
     if verb in ("yes", "no"):
         return _err(reply("nothing-to-confirm"))
+    if verb in ("why", "play") and args:
+        number, named = card_words(ctx, args)
+        args = [number, *args[named:]]
+    if verb == "discard":
+        args = _numbers(ctx, args)
     if ctx.view.phase == OVER:
         if verb == "why" and args:
             c = card_number(ctx, args[0])
@@ -207,7 +352,8 @@ def parse(text: str, ctx: Context, extra: Sequence[str] = ()) -> Outcome:
         if isinstance(c, str):
             return _err(c)
         target = None
-        if len(args) >= 3 and args[1].lower() == "on":
+        if len(args) >= 3 and (args[1].lower() == "on"
+                               or _typed(args[1]) == "on"):
             t = resolve_target(ctx, args[2])
             if isinstance(t, str):
                 return _err(t)
@@ -225,6 +371,11 @@ def parse(text: str, ctx: Context, extra: Sequence[str] = ()) -> Outcome:
         return _answer(ctx, verb)
     if verb == "extend":
         return _extend(ctx, args)
+    number, named = card_words(ctx, words)
+    if number.isdigit() and 1 <= int(number) <= len(numbered(ctx)):
+        # a card alone, as the full screen's digits pick one ("3", "roll"): what to type
+        return _err(reply("card-alone", n=number,
+                          card=card_name(numbered(ctx)[int(number) - 1], ctx.lang)))
     return _err(unknown_command(words[0], (*VERBS, *extra)))
 
 
@@ -284,7 +435,7 @@ def _play(ctx: Context, args: list[str]) -> Outcome:
     target_word: str | None = None
     if len(args) >= 2:
         rest = args[1:]
-        if rest[0].lower() in ("on", "at", "sur", "to"):
+        if rest[0].lower() in ("on", "at", "sur", "to") or _typed(rest[0]) == "on":
             rest = rest[1:]
         target_word = rest[0] if rest else None
     plays = [a for a in ctx.legal if isinstance(a, Play) and a.card == c]
@@ -376,7 +527,8 @@ def _draw(ctx: Context, args: list[str]) -> Outcome:
     source = "pile"
     if args:
         w = args[0].lower()
-        if "discard".startswith(w) or w == "defausse":
+        if "discard".startswith(w) or _folded(w) == "defausse" \
+                or _typed(w) == "discard":
             source = "discard"
         elif not ("pile".startswith(w) or w == "deck"):
             return _err(reply("draw-where", word=args[0]))
@@ -422,9 +574,22 @@ def _extend(ctx: Context, args: list[str]) -> Outcome:
         return _err(busy)
     if ctx.view.phase != EXTEND:
         return _err(reply("no-extension"))
-    if not args or args[0].lower() not in (*YES, *NO):
+    answer = _yes_no(args[0]) if args else None
+    if answer is None:
         return _err(reply("extend-how"))
-    return Outcome("action", action=Extend(ctx.seat, args[0].lower() in YES))
+    return Outcome("action", action=Extend(ctx.seat, answer))
+
+
+def _yes_no(word: str) -> bool | None:
+    """A yes or a no as typed (English, the usual short forms, the active language's),
+    else None."""
+    w = word.strip().lower()
+    local = _typed(w)
+    if w in YES or local == "yes":
+        return True
+    if w in NO or local == "no":
+        return False
+    return None
 
 
 class Commander:
@@ -438,10 +603,10 @@ class Commander:
     def handle(self, text: str, ctx: Context) -> Outcome:
         if self.pending is not None:
             pending, self.pending = self.pending, None
-            w = text.strip().lower()
-            if w in YES:
+            answer = _yes_no(text)
+            if answer:
                 return Outcome("action", action=pending.action)
-            if w in ("", *NO):
+            if answer is not None or not text.strip():
                 return Outcome("message", reply("kept"))
         out = parse(text, ctx, self.extra)
         if out.kind == "confirm":

@@ -163,18 +163,18 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
                 continue
             if start is not None:
                 return start
-            line = reader.get()
-            if isinstance(line, str):
-                line = line.strip()
-            if line == "quit" or (line is None and not args.auto):
+            typed = reader.get()
+            line = typed.strip() if isinstance(typed, str) else typed
+            command = line.lower() if isinstance(line, str) else None   # "Ready" is ready
+            if command == "quit" or (line is None and not args.auto):
                 host.close()                     # the joiners are told, not left waiting
                 print(i18n.display(_("table closed")), file=say)
                 return None
-            if line == "ready":
+            if command == "ready":
                 host.set_ready(True)
-            elif line == "unready":
+            elif command == "unready":
                 host.set_ready(False)
-            elif line in ("help", "h", "?", "bot", "b"):
+            elif command in ("help", "h", "?", "bot", "b"):
                 # help in the lobby (it was an unknown command), and what a bot needs
                 print(i18n.display(_("type 'ready' / 'unready', 'quit' to close the table")),
                       file=say)

@@ -30,6 +30,7 @@ from .seats import (
     seat_node,
 )
 from .words import (
+    announced_rules,
     detail_text,
     lobby_error_line,
     lobby_refusal,
@@ -165,7 +166,7 @@ def several_tables_text(tables: list[Any], mdns: str | None = None) -> str:
         lines.append("  " + _("%(name)s [%(key)s], %(rules)s, %(free)d of %(seats)d seats "
                               "free, at %(address)s:") % {
             "name": repr(safe_text(t.name, 40)), "key": t.fingerprint,
-            "rules": safe_text(t.rules, 20), "free": t.seats_free,
+            "rules": safe_text(announced_rules(t.rules), 60), "free": t.seats_free,
             "seats": t.seats_taken + t.seats_free, "address": f"{where}:{t.port}"})
         lines.append(f"    millebornes join --table {t.fingerprint}{extra}")
     if len(tables) > len(shown):
@@ -293,6 +294,9 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
         if st is not None and auto_ready and client.seat is not None and not client.ready:
             client.set_ready(True)
         typed = reader.get()
+        if isinstance(typed, str):
+            # in any case: "Ready" was "unknown command 'Ready': did you mean 'ready'?"
+            typed = typed.strip().lower()
         if typed in ("leave", "quit") or (typed is None and not args.auto):
             client.leave()
             print(i18n.display(_("left the table") if typed is not None else

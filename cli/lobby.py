@@ -18,7 +18,7 @@ from p2p.net.discovery import (
 from . import i18n
 from .args import with_defaults
 from .i18n import _, ngettext
-from .words import rules_name, say_paragraph
+from .words import Command, announced_rules, command_lines, say_paragraph, wrap
 
 #: Seconds between two lines about the same table when only its details changed: a
 #: machine changing its records all the time must not scroll the other tables away.
@@ -60,7 +60,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
                         pending.setdefault(key, (change, t))
                     continue
             sign = {"added": "+", "updated": "~", "removed": "-"}[change.value]
-            print(i18n.display(sign + " " + line), file=say, flush=True)
+            for shown_line in _said(sign, t, i18n.terminal_width(say)):
+                print(i18n.display(shown_line), file=say, flush=True)
             if change is TableChange.REMOVED:
                 shown.pop(key, None)
             else:
@@ -117,18 +118,38 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     return 0
 
 
+def _values(t: TableInfo) -> dict[str, object]:
+    """A table's words: the announced rules are the preset's name and the options the
+    host changed (``classic;match_target=3000``)."""
+    return {"name": repr(t.name), "rules": announced_rules(t.rules),
+            "taken": t.seats_taken, "seats": t.seats_taken + t.seats_free,
+            "key": t.fingerprint}
+
+
+def _join_command(t: TableInfo) -> Command:
+    """The command that joins ``t`` and checks its host's key."""
+    return Command(f"millebornes join --peer {t.fingerprint}@{_host_port(t.endpoint)}")
+
+
 def _line(t: TableInfo) -> str:
-    """A table in words, with the command that joins it and checks its key (on the same
-    line: a list of tables stays one line a table). The announced rules are the preset's
-    name and the options the host changed (``classic;match_target=3000``)."""
-    preset, *options = t.rules.split(";")
-    changed = ", ".join(o for o in options if o)
-    rules = rules_name(preset) + (f" ({changed})" if changed else "")
-    return _("%(name)s: %(rules)s, %(taken)d of %(seats)d seats taken, host [%(key)s]: "
-             "millebornes join --peer %(address)s") % {
-                 "name": repr(t.name), "rules": rules, "taken": t.seats_taken,
-                 "seats": t.seats_taken + t.seats_free, "key": t.fingerprint,
-                 "address": f"{t.fingerprint}@{_host_port(t.endpoint)}"}
+    """What a player sees of a table, to tell whether it changed."""
+    return _("%(name)s: %(rules)s, %(taken)d of %(seats)d seats taken, host [%(key)s]; "
+             "join it with:") % _values(t) + " " + _join_command(t)
+
+
+def _said(sign: str, t: TableInfo, width: int) -> list[str]:
+    """A table as the list says it: its sign and its words, wrapped at ``width``, then
+    (unless it is gone) the command that joins it, whole on lines of its own (on one line
+    of some 120 columns an 80-column terminal cut it mid-word: "millebor|nes join")."""
+    if sign == "-":
+        text = _("%(name)s: %(rules)s, %(taken)d of %(seats)d seats taken, host "
+                 "[%(key)s]") % _values(t)
+    else:
+        text = _("%(name)s: %(rules)s, %(taken)d of %(seats)d seats taken, host [%(key)s]; "
+                 "join it with:") % _values(t)
+    first, *rest = wrap(text, width - 2)
+    lines = [f"{sign} {first}", *("  " + line for line in rest)]
+    return lines if sign == "-" else lines + command_lines(_join_command(t), width)
 
 
 def _host_port(endpoint: str) -> str:

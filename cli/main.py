@@ -65,7 +65,12 @@ def say_error(text: str) -> None:
         tty = sys.stderr.isatty()
     except (AttributeError, ValueError):
         tty = False
-    lines = wrap(text, max(20, shutil.get_terminal_size().columns)) if tty else [text]
+    width = max(20, shutil.get_terminal_size().columns)
+    # each line wrapped under its own indent (join's list of tables lost its indents, its
+    # commands flush left under the tables' words)
+    lines = [part for line in text.split("\n")
+             for part in wrap(line.lstrip(" "), width, " " * (len(line) - len(line.lstrip(" "))))
+             ] if tty else [text]
     print("\n".join(i18n.display(line) for line in lines), file=sys.stderr)
 
 
@@ -103,7 +108,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         # the language asked for on the command line (None: the config's or the
         # locale's), carried by the resume hint so a game comes back in it
-        args.lang_chosen = getattr(args, "lang", None)
+        # (before the verb too: `millebornes --lang fr play`, whose verb's own --lang left
+        # None over it, showed French and hinted a resume in English)
+        args.lang_chosen = getattr(args, "lang", None) or (
+            i18n.active().language if _early_option(words, "--lang") is not None else None)
         args.lang = i18n.active().language
         if args.verb is None:
             parser.print_help()

@@ -23,7 +23,15 @@ from p2p.table import Peer, SessionOptions, Store, TableConfig, TableStart, admi
 from p2p.transcript.file import Player
 
 from . import i18n
-from .args import data_dir, play_bots, resume_flags, rules_from, seating_from, table_names
+from .args import (
+    data_dir,
+    plain_wanted,
+    play_bots,
+    resume_flags,
+    rules_from,
+    seating_from,
+    table_names,
+)
 from .bot_limit import make_bounded_bot, silenced
 from .bot_peers import BotPeerProcesses, bot_identities
 from .console import run_console
@@ -68,8 +76,8 @@ def run(args: argparse.Namespace) -> int:
     short = table.transcript.parent.name[:8]
     # at the terminal's width (80 in a file or a pipe)
     if table.peer.finished:
-        say_paragraphs(saved_line(str(table.transcript), short, resume_flags(args)[1]),
-                       sys.stdout)
+        say_paragraphs(saved_line(str(table.transcript), short, resume_flags(args)[1],
+                                  plain_wanted(args)), sys.stdout)
     else:
         say_paragraphs(paused_line(short, *resume_flags(args)), sys.stdout)
     return code

@@ -38,6 +38,7 @@ from .words import (
     rules_name,
     rules_short,
     side_labels,
+    stuck_reason,
     waiting_text,
     wrap,
     you_label,
@@ -614,6 +615,10 @@ def screen_lines(view: HandState, names: Sequence[str], seat: int, legal: Sequen
             # the full screen says it on its status line; the line mode said "play or
             # discard a card" when no card could be played
             text += " " + _("No card can be played now: discard one.")
+            # and why, when no distance can go down (no Roll yet, a hazard on the side)
+            why = stuck_reason(view, seat, names)
+            if why:
+                text += " " + why
         lines += [[("class:prompt", w)] for w in wrap(text)]
     return lines
 

@@ -74,8 +74,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         else:
             games = saved_games(base)
             if not games:
-                raise ValueError(_("there is no saved game to resume in %(path)s")
-                                 % {"path": base_dir(args)})
+                # what to do instead, as verify and replay say it
+                raise ValueError(_("there is no saved game to resume in %(path)s: play one "
+                                   "with `millebornes play`") % {"path": base_dir(args)})
             # the newest game not over: a game watched to its end after one was left
             # hid it ("the match is over; replay shows it"); none: the newest says so
             path = next((g.path for g in games if not _over(g)), games[0].path)

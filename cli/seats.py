@@ -554,7 +554,7 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
     # wrapped at the terminal's width (at 80 it broke the resume command of a wide window
     # in two); 80 in a file or a pipe
     if peer.finished:
-        said = saved_line(str(path), short, resume_flags(args)[1])
+        said = saved_line(str(path), short, resume_flags(args)[1], plain_wanted(args))
         say_paragraphs([_("The match is over.") + " " + said[0], *said[1:]], say)
         return 0
     if peer.stopped and not peer.paused:

@@ -131,7 +131,7 @@ HELP_MONO = N_("Letters before each card: D distance, H hazard, R remedy, S safe
 
 
 PLAIN_HELP = N_("""\
-Commands (N = a card's number in your hand, as listed):
+Commands (N = a card's number as listed, or its name: play roll):
   play N           play card N on your side (distance, remedy, safety)
   play N on NAME   play hazard N on an opponent (a name prefix is enough)
   discard N        discard card N (a safety asks you to confirm)
@@ -240,6 +240,15 @@ def rules_name(preset: str) -> str:
     if preset == "modern":
         return i18n.rule_term("modern rules")
     return _preset_text(preset)
+
+
+def announced_rules(announced: str) -> str:
+    """A table's rules as announced on the LAN (``classic;match_target=3000``) in words:
+    the preset's name and the options the host changed ("classic rules (match_target=
+    3000)"); the join's list of tables said them raw and cut, "classic;match_targe…"."""
+    preset, *options = announced.split(";")
+    changed = ", ".join(o for o in options if o)
+    return rules_name(preset) + (f" ({changed})" if changed else "")
 
 
 def rules_label(rules: Rules) -> str:
@@ -441,6 +450,15 @@ def rule_last(text: str, side: str | None = None) -> str:
 NOT_STARTED = N_("that zone has not started: no %(card)s has been played on it yet, and "
                  "%(card2)s is the only attack on a zone that has not started")
 
+#: The engine's refusals of a hazard about the side it was aimed at (:data:`NAMED_REASONS`).
+PROTECTED = N_("that zone has %(card)s, which protects it")
+LIMITED = N_("that zone is already under a %(card)s")
+TWO_HAZARDS = N_("that zone already shows %(card)s; two battle hazards may not be in force "
+                 "together")
+SAME_HAZARD = N_("that zone already shows %(card)s")
+NOT_MOVING = N_("a battle hazard needs the target zone to be moving (%(card)s is the only "
+                "attack on a zone that is not)")
+
 #: The engine's reasons for refusing a move (English, card names filled in), each as a
 #: message whose placeholders stand where the engine put a card name or a number; the
 #: console matches the engine's text against these and says it in the player's language.
@@ -450,13 +468,12 @@ REASONS = (
     N_("you are already rolling"),
     N_("you are already started; a %(card)s only answers a %(card2)s"),
     N_("%(card)s only cures %(card2)s, which is not showing"),
-    N_("that zone has %(card)s, which protects it"),
-    N_("that zone is already under a %(card)s"),
+    PROTECTED,
+    LIMITED,
     N_("O-attacker-started: you may attack only once your own zone has started"),
-    N_("that zone already shows %(card)s; two battle hazards may not be in force together"),
-    N_("that zone already shows %(card)s"),
-    N_("a battle hazard needs the target zone to be moving (%(card)s is the only attack on a "
-       "zone that is not)"),
+    TWO_HAZARDS,
+    SAME_HAZARD,
+    NOT_MOVING,
     NOT_STARTED,
     N_("a hazard needs an opposing side as its target"),
     N_("a hazard goes on an opponent's zone, not your own side's"),
@@ -492,6 +509,27 @@ REASONS = (
 #: less): the engine's reason (one of :data:`REASONS`), then the words for one player and
 #: for partners ("Bo & Di"), ``%(name)s`` the side's name.
 NAMED_REASONS: dict[str, tuple[str, str]] = {
+    # "That zone has Puncture-Proof" was said of "play 3 on Ann": a newcomer asked which
+    # zone, and what a zone is
+    PROTECTED: (
+        N_("%(name)s has %(card)s, which protects them from this hazard"),
+        N_("%(name)s have %(card)s, which protects them from this hazard")),
+    LIMITED: (
+        N_("%(name)s is already under a %(card)s"),
+        N_("%(name)s are already under a %(card)s")),
+    TWO_HAZARDS: (
+        N_("%(name)s already has %(card)s in force; two battle hazards may not be in "
+           "force together"),
+        N_("%(name)s already have %(card)s in force; two battle hazards may not be in "
+           "force together")),
+    SAME_HAZARD: (
+        N_("%(name)s already has %(card)s in force"),
+        N_("%(name)s already have %(card)s in force")),
+    NOT_MOVING: (
+        N_("%(name)s is not moving: a battle hazard needs a moving target (%(card)s is "
+           "the only attack on a player who is not)"),
+        N_("%(name)s are not moving: a battle hazard needs a moving target (%(card)s is "
+           "the only attack on a team that is not)")),
     NOT_STARTED: (
         N_("%(name)s has not played a %(card)s yet (%(card2)s is the only attack on a "
            "player who has not started)"),
@@ -530,6 +568,23 @@ def reason_words(text: str, side: str | None = None) -> str:
                 values["name"] = str(side)
             return _(template) % values
     return text
+
+
+def stuck_reason(view: HandState, seat: int, names: Sequence[str]) -> str | None:
+    """Why none of ``seat``'s distance cards can be played while its side is not moving
+    (not started, or a hazard on it), as a sentence with its rule id; None when it moves
+    or holds no distance. Said after "Nothing to play": a newcomer's first hand opens
+    with 25s and 100s and no Roll, and "discard a card" said nothing of why."""
+    from engine import explain
+    from engine.cards import FAMILY_OF, Family
+
+    zone = view.zones[view.seating.side_of(seat)]
+    held = view.hands[seat]
+    if zone.moving(view.rules) or isinstance(held, int):
+        return None
+    distance = [c for c in held if FAMILY_OF[c] is Family.DISTANCE]
+    reason = explain(view, seat, distance[0]) if distance else None
+    return sentence(rule_last(with_names(reason, names))) if reason else None
 
 
 def with_names(text: str, names: Sequence[str]) -> str:
@@ -965,13 +1020,19 @@ def say_paragraphs(parts: Sequence[str], stream: TextIO) -> None:
             say_paragraph(part, stream)
 
 
-def saved_line(path: str, short_id: str | None, verify_flags: str = "") -> list[str]:
+def saved_line(path: str, short_id: str | None, verify_flags: str = "",
+               plain: bool = False) -> list[str]:
     """``verify_flags``: the ``--data-dir`` that finds the game by its id (without it, the
-    command as shown said "no saved game has the id"). The sentence, then the command
+    command as shown said "no saved game has the id"); ``plain``: the game was played in
+    the line mode, and is replayed in it. Sentences and commands in turn
     (:func:`say_paragraphs`)."""
     ref = (short_id + verify_flags) if short_id else shlex.quote(path)
+    # the replay too: a newcomer who had just lost wanted to see the others' cards, and
+    # read only how to verify
     return [_("The game is saved in %(path)s. Anyone can check it with:") % {"path": path},
-            Command(f"millebornes verify {ref}")]
+            Command(f"millebornes verify {ref}"),
+            _("Step through it again, every player's cards face up, with:"),
+            Command(f"millebornes replay {ref}{' --plain' if plain else ''}")]
 
 
 def paused_line(short_id: str | None, resume_flags: str = "",
@@ -2185,6 +2246,10 @@ REPLIES: dict[str, str] = {
     "hand-empty": N_("your hand is empty"),
     "not-a-number": N_("{word!r} is not a card number: use 1 to {n}"),
     "no-such-card": N_("there is no card {n} in your hand (you hold {held})"),
+    # a card typed by its name ("play roll", "play 200") that the hand does not hold
+    "not-held": N_("you hold no {card}"),
+    # a card typed alone, with no command before it ("3", "roll")
+    "card-alone": N_("to play {card}, type play {n}; to discard it, discard {n}"),
     "can-play": N_("{card} can be played now."),
     "cannot-play": N_("{card} cannot be played now: {reason}"),
     "match-over": N_("the match is over: type quit to leave"),

@@ -218,7 +218,9 @@ def test_nothing_to_play_says_discard() -> None:
         if d.my_move() and d.view().phase == PLAY and not any(
                 type(a).__name__ == "Play" for a in d.legal()):
             app = TableApp(d, output=DummyOutput(), delay=0)
-            assert app.status_text() == "Nothing to play: discard a card (select it, then d)."
+            # and why no distance can go down (newcomer pass 12)
+            assert app.status_text() == "Nothing to play: discard a card (select it, then " \
+                "d). You need a Roll (or Right of Way) before your first distance [R5a]."
             return
     raise AssertionError("no seed leaves Ana with nothing to play")
 

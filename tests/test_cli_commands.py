@@ -151,15 +151,16 @@ def test_target_refused_explains() -> None:
     # Bo has not started: said so, by name (newcomer pass 9; it said the rule alone)
     assert out.kind == "error" and "Stop cannot be played now: Bo has not played a Roll " \
         "yet" in out.text and out.text.endswith("[R6]")
-    # started, but a remedy on top (classic: a Roll is needed again): the rule itself
+    # started, but a remedy on top (classic: a Roll is needed again): the rule itself, with
+    # whose side is not moving (newcomer pass 12)
     gas = cards_of(Kind.GASOLINE, 1, skip=3)[0]
     zones = list(ctx.view.zones)
     zones[1] = zones[1]._replace(battle=(gas,), started=True)
     view = ctx.view._replace(zones=tuple(zones))
     out = parse(f"play {pos(ctx, Kind.STOP)} on bo",
                 ctx._replace(view=view, legal=legal_actions(view, 0)))
-    assert out.kind == "error" and "Stop cannot be played now: A battle hazard" in out.text \
-        and out.text.endswith("[R6]")
+    assert out.kind == "error" and "Stop cannot be played now: Bo is not moving: a battle " \
+        "hazard needs a moving target" in out.text and out.text.endswith("[R6]")
 
 
 def test_teams_target_and_partner() -> None:
@@ -282,8 +283,10 @@ def test_not_your_move() -> None:
     ctx = make(HAND, seat=1)
     ctx = ctx._replace(legal=[])
     assert parse("play 1", ctx).text == "it is Bo's turn: wait for your turn"
-    # the engine's "seat 1" becomes a name
-    assert parse("why 1", ctx).text.endswith("It is Bo's move, not Ana's [R4].")
+    # whose turn it is, in the console's words (newcomer pass 12: the engine's English "It
+    # is Bo's move, not Ana's [R4]" was said in every language)
+    assert parse("why 1", ctx).text == "25 cannot be played now: it is Bo's turn: wait for " \
+        "your turn."
 
 
 def test_completer() -> None:

@@ -727,10 +727,12 @@ def test_lobby_prints_each_table_at_a_bounded_rate_with_its_key_pinned(
     lines = out.getvalue().splitlines()[1:]
     assert any(line.startswith("+ 'friend'") for line in lines)
     # each table in words: its rules, how many of its seats are taken, its host's key
-    assert "+ 'friend': classic rules, 1 of 4 seats taken, host [S4SE5-YZL6Q]: millebornes " \
-           "join --peer S4SE5-YZL6Q@10.0.0.7:4321" in lines, lines[:3]
-    assert "millebornes join --peer S4SE5-YZL6Q@10.0.0.7:4321" in out.getvalue()
-    assert len(lines) <= 1 + 20 * 2, len(lines)    # each table added, then at most one ~
+    # the command under the table's words, whole on its own line (newcomer pass 12)
+    friend = lines.index("+ 'friend': classic rules, 1 of 4 seats taken, host [S4SE5-YZL6Q]; "
+                         "join it with:")
+    assert lines[friend + 1] == "  millebornes join --peer S4SE5-YZL6Q@10.0.0.7:4321", lines[:3]
+    said = [line for line in lines if line[:1] in "+~-"]
+    assert len(said) <= 1 + 20 * 2, len(said)      # each table added, then at most one ~
     assert "no table seen yet" not in out.getvalue()
 
 
@@ -759,16 +761,21 @@ def test_the_lobby_says_a_tables_rules_and_seats_in_words() -> None:
     rules as the host typed them (``classic;match_target=3000``) and seat counts a
     newcomer had to puzzle out. A table's line says its rules as the join screen does,
     the options the host changed, and how many of its seats are taken."""
-    from cli.lobby import _line
+    from cli.lobby import _line, _said
     from p2p.net.discovery import TableInfo
 
     def table(rules: str) -> TableInfo:
         return TableInfo("t._millebornes._tcp.local.", "Friday night", rules, 1, 2,
                          "S4SE5-YZL6Q", 4321, ("10.0.0.7",))
 
-    assert _line(table("classic;match_target=3000;fast_play=yes")) == (
-        "'Friday night': classic rules (match_target=3000, fast_play=yes), 1 of 3 seats "
-        "taken, host [S4SE5-YZL6Q]: millebornes join --peer S4SE5-YZL6Q@10.0.0.7:4321")
+    # at 80 columns: the words wrapped, the command whole on its own line (newcomer pass
+    # 12: on one line of 120 columns the terminal cut it "millebor|nes join")
+    assert _said("+", table("classic;match_target=3000;fast_play=yes"), 80) == [
+        "+ 'Friday night': classic rules (match_target=3000, fast_play=yes), 1 of 3 seats",
+        "  taken, host [S4SE5-YZL6Q]; join it with:",
+        "  millebornes join --peer S4SE5-YZL6Q@10.0.0.7:4321"]
+    assert _said("-", table("classic"), 80) == [
+        "- 'Friday night': classic rules, 1 of 3 seats taken, host [S4SE5-YZL6Q]"]
     assert _line(table("modern")).startswith("'Friday night': modern rules, 1 of 3 seats")
     with i18n.using("fr"):
         assert "règles classiques" in _line(table("classic")), _line(table("classic"))
