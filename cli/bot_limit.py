@@ -510,8 +510,10 @@ def stop_children() -> list[int]:
     to outlive it (about one run in three under load). Returns their process ids (each is
     logged)."""
     stopped: list[int] = []
+    spared = _multiprocessing_helpers()
     for _round in range(3):          # a process that forked while its tree was stopped
-        found = [pid for pid in _descendants(os.getpid()) if pid not in stopped]
+        found = [pid for pid in _descendants(os.getpid())
+                 if pid not in stopped and pid not in spared]
         if not found:
             break
         for pid in found:
@@ -524,6 +526,24 @@ def stop_children() -> list[int]:
         log.warning("processes left running, by a bot perhaps, were stopped at the end: %s",
                     ", ".join(map(str, stopped)))
     return stopped
+
+
+def _multiprocessing_helpers() -> set[int]:
+    """The process ids of this process's own ``multiprocessing`` helpers (the resource
+    tracker, a fork server), which end by themselves when this process does. A bot's
+    pool of the ``spawn`` kind started the resource tracker here; stopped before the
+    exit, it was started again by the pool's exit handlers and printed a traceback per
+    semaphore after the report ("KeyError: '/mp-...'"). The processes a fork server
+    started are stopped all the same."""
+    spared: set[int] = set()
+    for module, attr, field in (("multiprocessing.resource_tracker", "_resource_tracker",
+                                 "_pid"),
+                                ("multiprocessing.forkserver", "_forkserver",
+                                 "_forkserver_pid")):
+        pid = getattr(getattr(sys.modules.get(module), attr, None), field, None)
+        if isinstance(pid, int):
+            spared.add(pid)
+    return spared
 
 
 def _descendants(root: int) -> list[int]:

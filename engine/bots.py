@@ -227,7 +227,16 @@ class _LazyFactory:
             raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
                              f"make its bot: {_fault_words(exc)}") from None
         if not callable(getattr(bot, "choose", None)):
-            raise PluginFailed(f"bot plug-in {self.ep.name!r} made no object with choose()")
+            # a factory that returns the bot's function itself, or a callable: say what
+            # it made and what a bot is
+            what = ("a function" if inspect.isfunction(bot) or inspect.isbuiltin(bot)
+                    or inspect.ismethod(bot) else None)
+            if what:
+                raise PluginFailed(f"bot plug-in {self.ep.name!r} made {what}, not an "
+                                   f"object with a choose(view, legal) method")
+            raise PluginFailed(f"bot plug-in {self.ep.name!r} made an object of type "
+                               f"{type(bot).__name__[:40]}, which has no choose(view, "
+                               f"legal) method")
         return bot
 
 

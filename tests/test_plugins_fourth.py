@@ -1,0 +1,199 @@
+"""Plug-in bots of kinds the earlier reviews did not try, written from docs/bots.md alone
+(fourth review of the plug-ins): a bot that thinks with ``asyncio.run`` at the
+full-screen table (which runs an event loop of its own), a bot whose ``choose``
+registers ``os._exit`` as an exit handler, a bot that thinks with a ``spawn`` process
+pool, and a factory that makes a plain function or a callable instead of a bot."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from cli_helpers import ctrl_c_as_a_terminal_gives_it
+
+from engine import CLASSIC, Seating, legal_actions, make_bot, new_hand, view_of
+from engine.simulate import choose_checked
+from engine.testing import install_plugin
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PLUGIN = '''
+import asyncio
+import atexit
+import concurrent.futures
+import multiprocessing
+import os
+
+
+class Async:
+    """Thinks with asyncio, as a stranger might: a coroutine run by asyncio.run."""
+
+    def __init__(self, seed):
+        self.seed = seed
+
+    async def _think(self, legal):
+        await asyncio.sleep(0)
+        return legal[0]
+
+    def choose(self, view, legal):
+        return asyncio.run(self._think(legal))
+
+
+class OwnLoop(Async):
+    """Keeps an event loop of its own and runs it at each move."""
+
+    def __init__(self, seed):
+        super().__init__(seed)
+        self.loop = asyncio.new_event_loop()
+
+    def choose(self, view, legal):
+        return self.loop.run_until_complete(self._think(legal))
+
+
+class AtExit(Async):
+    """Registers os._exit(7) as an exit handler in its first move."""
+
+    def choose(self, view, legal):
+        if not getattr(self, "done", False):
+            self.done = True
+            atexit.register(os._exit, 7)
+        return legal[0]
+
+
+def neg(i):
+    return -i
+
+
+class Spawned(Async):
+    """Scores its moves in a pool of the spawn kind, never shut down."""
+
+    def __init__(self, seed):
+        super().__init__(seed)
+        ctx = multiprocessing.get_context("spawn")
+        self.pool = concurrent.futures.ProcessPoolExecutor(2, mp_context=ctx)
+
+    def choose(self, view, legal):
+        scores = list(self.pool.map(neg, range(len(legal))))
+        return legal[scores.index(max(scores))]
+
+
+def choose(view, legal):
+    return legal[0]
+
+
+def make_async(seed):
+    return Async(seed)
+
+
+def make_own_loop(seed):
+    return OwnLoop(seed)
+
+
+def make_at_exit(seed):
+    return AtExit(seed)
+
+
+def make_spawned(seed):
+    return Spawned(seed)
+
+
+def make_function(seed):
+    return choose
+
+
+class Calls:
+    def __call__(self, view, legal):
+        return legal[0]
+
+
+def make_callable(seed):
+    return Calls()
+'''
+
+
+@pytest.fixture
+def plugins(tmp_path: Path) -> Path:
+    install_plugin(tmp_path, "mb_fourth", PLUGIN, {
+        "fasync": "make_async", "fownloop": "make_own_loop", "fatexit": "make_at_exit",
+        "fspawned": "make_spawned", "ffunction": "make_function",
+        "fcallable": "make_callable"})
+    return tmp_path
+
+
+def _cli(plugin_dir: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(plugin_dir), str(ROOT)]),
+           "XDG_DATA_HOME": str(plugin_dir / "data")}
+    return subprocess.run([sys.executable, "-m", "cli.main", *argv], capture_output=True,
+                          text=True, env=env, cwd=str(plugin_dir), timeout=240,
+                          stdin=subprocess.DEVNULL, preexec_fn=ctrl_c_as_a_terminal_gives_it)
+
+
+@pytest.mark.parametrize("name", ["fasync", "fownloop"])
+def test_a_bot_that_thinks_with_asyncio_moves_where_an_event_loop_runs(
+        plugins: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """The full-screen table (``play --in-process``) calls its bots from inside its
+    event loop: ``asyncio.run`` in ``choose`` raised "cannot be called from a running
+    event loop" there, a bot fault (the heuristic took the seat), though the same bot
+    played everywhere else. It moves, and the table's loop runs on, as it was."""
+    monkeypatch.syspath_prepend(str(plugins))
+    bot = make_bot(name, 1)
+    state = new_hand(CLASSIC, Seating.solo(2), list(CLASSIC.deck(Seating.solo(2))), 0)
+
+    async def table() -> None:
+        loop = asyncio.get_running_loop()
+        for _ in range(3):
+            seat = state.actors()[0]
+            action = choose_checked(bot, view_of(state, seat), seat)
+            assert action in legal_actions(view_of(state, seat), seat)
+            assert asyncio.get_running_loop() is loop
+            assert asyncio.get_event_loop() is loop
+            await asyncio.sleep(0)
+
+    asyncio.run(table())
+
+
+def test_an_exit_handler_a_bot_registers_with_os_exit_raises_nothing_after_the_report(
+        plugins: Path) -> None:
+    """``atexit.register(os._exit, 7)`` in ``choose`` held the guard's stand-in for
+    ``os._exit``, which raised ``BotExited`` at the exit: a traceback per match after
+    the report ("Exception ignored in atexit callback"). Out of its call it is
+    ``os._exit``: the program ends with the status the plug-in chose, the report whole."""
+    res = _cli(plugins, "simulate", "--bots", "fatexit,heuristic", "--games", "2")
+    assert "Traceback" not in res.stderr and "Exception ignored" not in res.stderr, \
+        res.stderr
+    assert res.stdout.startswith("2 matches"), res.stdout
+    assert res.returncode == 7
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="stop_children: Linux")
+def test_a_bot_with_a_spawn_pool_leaves_no_traceback_after_the_report(
+        plugins: Path) -> None:
+    """A bot that thinks in a ``spawn`` process pool starts multiprocessing's resource
+    tracker in the command's process; the end of the command stopped it with the
+    bot's processes, the pool's exit handlers started another, which printed
+    "KeyError: '/mp-...'" tracebacks after the report. The tracker is left to end with
+    the command, the bot's pool is stopped."""
+    res = _cli(plugins, "simulate", "--bots", "fspawned,heuristic", "--games", "2")
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith("2 matches"), res.stdout
+    assert "Traceback" not in res.stderr and "died unexpectedly" not in res.stderr, \
+        res.stderr
+
+
+@pytest.mark.parametrize(("name", "said"), [
+    ("ffunction", "made a function, not an object with a choose(view, legal) method"),
+    ("fcallable", "made an object of type Calls, which has no choose(view, legal) method"),
+])
+def test_a_factory_that_makes_a_function_is_told_what_a_bot_is(
+        plugins: Path, name: str, said: str) -> None:
+    """A factory that returns the bot's function (or a callable) instead of an object
+    with ``choose``: the message said "made no object with choose()", not what it made
+    nor what ``choose`` takes."""
+    res = _cli(plugins, "simulate", "--bots", f"{name},heuristic", "--games", "1")
+    assert res.returncode == 2
+    assert f"bot plug-in {name!r} {said}" in res.stderr, res.stderr
+    assert "Traceback" not in res.stderr
