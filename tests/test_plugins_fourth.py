@@ -197,3 +197,18 @@ def test_a_factory_that_makes_a_function_is_told_what_a_bot_is(
     assert res.returncode == 2
     assert f"bot plug-in {name!r} {said}" in res.stderr, res.stderr
     assert "Traceback" not in res.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="stop_children: Linux")
+@pytest.mark.parametrize("jobs", ["1", pytest.param("2", marks=pytest.mark.slow)])
+def test_a_bot_with_a_spawn_pool_in_a_tournament_leaves_no_traceback(
+        plugins: Path, jobs: str) -> None:
+    """In a tournament's worker, the worker's end unlinked the semaphores of a bot's
+    ``spawn`` pool whose processes were still starting: each printed a traceback
+    ("FileNotFoundError" in ``SemLock._rebuild``) after the report. The worker stops
+    what its bots left running before its own exit handlers."""
+    res = _cli(plugins, "tournament", "--bots", "fspawned,heuristic", "--deals", "2",
+               "--jobs", jobs)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith("4 matches"), res.stdout
+    assert "Traceback" not in res.stderr, res.stderr
