@@ -253,7 +253,9 @@ def _check_in_child(spec: str) -> tuple[str, str] | None:
     except OSError as exc:
         return ("made", f"bot {name!r} could not be checked: {exception_words(exc)}")
     try:
-        out = _read_within(proc, time.monotonic() + CHECK_START + MAKE_LIMIT)
+        start = time.monotonic()
+        out = _read_within(proc, start + CHECK_START + MAKE_LIMIT,
+                           note=(start + CHECK_NOTE_AFTER, lambda: _say_slow_check(name)))
     finally:
         _end_session(proc)
     if out is None:
@@ -274,17 +276,39 @@ def _check_in_child(spec: str) -> tuple[str, str] | None:
                     f"(exit code {proc.returncode})")
 
 
-def _read_within(proc: subprocess.Popen[bytes], deadline: float) -> bytes | None:
+#: Seconds the check of a plug-in may take before the player is told that it runs (a bot
+#: that loads a model or warms a cache in its factory: the terminal stayed blank for up
+#: to a minute, and the bot is made again for each game).
+CHECK_NOTE_AFTER = 2.0
+
+
+def _say_slow_check(name: str) -> None:
+    try:
+        print(_("Starting the bot %(name)s: it is slow to start (it may take up to "
+                "%(seconds)d seconds)...") % {"name": name, "seconds": int(MAKE_LIMIT)},
+              file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass                     # no stderr to say it on (closed): wait all the same
+
+
+def _read_within(proc: subprocess.Popen[bytes], deadline: float,
+                 note: tuple[float, Callable[[], None]] | None = None) -> bytes | None:
     """What ``proc`` writes on its standard output until it ends, or None past
-    ``deadline``; reading stops after :data:`CHECK_REPLY_BYTES` (more is returned)."""
+    ``deadline``; reading stops after :data:`CHECK_REPLY_BYTES` (more is returned).
+    ``note``: at that time, if nothing has come yet, that function is called once."""
     assert proc.stdout is not None
     fd = proc.stdout.fileno()
     out = bytearray()
     while len(out) <= CHECK_REPLY_BYTES:
-        left = deadline - time.monotonic()
+        now = time.monotonic()
+        left = deadline - now
         if left <= 0:
             return None
-        if not select.select([fd], [], [], left)[0]:
+        if note is not None and not out and now >= note[0]:
+            note[1]()
+            note = None
+        wait = left if note is None or out else min(left, max(0.0, note[0] - now))
+        if not select.select([fd], [], [], wait)[0]:
             continue
         chunk = os.read(fd, CHECK_REPLY_BYTES + 1)
         if not chunk:

@@ -2,7 +2,8 @@
 (fourth review of the plug-ins): a bot that thinks with ``asyncio.run`` at the
 full-screen table (which runs an event loop of its own), a bot whose ``choose``
 registers ``os._exit`` as an exit handler, a bot that thinks with a ``spawn`` process
-pool, and a factory that makes a plain function or a callable instead of a bot."""
+pool, a factory that makes a plain function or a callable instead of a bot, and a
+factory that is slow (a bot warming up before its first game)."""
 
 from __future__ import annotations
 
@@ -101,6 +102,20 @@ def make_spawned(seed):
     return Spawned(seed)
 
 
+class SlowToMake(Async):
+    """Warms up in its factory (a model to load): 2.5 s, at the check of --bots alone."""
+
+    def __init__(self, seed):
+        super().__init__(seed)
+        if seed == 0:
+            import time
+            time.sleep(2.5)
+
+
+def make_slow(seed):
+    return SlowToMake(seed)
+
+
 def make_function(seed):
     return choose
 
@@ -120,7 +135,7 @@ def plugins(tmp_path: Path) -> Path:
     install_plugin(tmp_path, "mb_fourth", PLUGIN, {
         "fasync": "make_async", "fownloop": "make_own_loop", "fatexit": "make_at_exit",
         "fspawned": "make_spawned", "ffunction": "make_function",
-        "fcallable": "make_callable"})
+        "fcallable": "make_callable", "fslow": "make_slow"})
     return tmp_path
 
 
@@ -212,3 +227,16 @@ def test_a_bot_with_a_spawn_pool_in_a_tournament_leaves_no_traceback(
     assert res.returncode == 0, res.stderr
     assert res.stdout.startswith("4 matches"), res.stdout
     assert "Traceback" not in res.stderr, res.stderr
+
+
+def test_a_bot_slow_to_make_is_said_while_the_player_waits(plugins: Path) -> None:
+    """The check of ``--bots`` makes the bot once in a child process before anything is
+    shown: a factory that warms up (loads a model) left the terminal blank for up to a
+    minute, in ``play`` too. After 2 s the player is told what runs and for how long."""
+    res = _cli(plugins, "simulate", "--bots", "fslow,heuristic", "--games", "1")
+    assert res.returncode == 0, res.stderr
+    assert ("Starting the bot fslow: it is slow to start (it may take up to 30 "
+            "seconds)...") in res.stderr
+    assert res.stdout.startswith("1 match"), res.stdout
+    quick = _cli(plugins, "simulate", "--bots", "fasync,heuristic", "--games", "1")
+    assert "slow to start" not in quick.stderr
