@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+import math
 import random
 import re
 import unicodedata
@@ -265,7 +266,9 @@ def _parse_value(text: str) -> int | float | str:
         except ValueError:        # more digits than Python reads (sys.set_int_max_str_digits)
             return text
     if _FLOAT.fullmatch(text):
-        return float(text)
+        value = float(text)
+        # an exponent past a float's range read as inf ("1e999"): the string, as "inf" is
+        return value if math.isfinite(value) else text
     return text
 
 

@@ -240,3 +240,14 @@ def test_a_bot_slow_to_make_is_said_while_the_player_waits(plugins: Path) -> Non
     assert res.stdout.startswith("1 match"), res.stdout
     quick = _cli(plugins, "simulate", "--bots", "fasync,heuristic", "--games", "1")
     assert "slow to start" not in quick.stderr
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("1e999", "1e999"), ("-1e999", "-1e999"), ("1e308", 1e308), ("2.5e3", 2500.0)])
+def test_an_option_past_a_floats_range_stays_words(text: str, value: object) -> None:
+    """docs/bots.md: ``limit=inf`` arrives as the string "inf", never the float; but
+    ``depth=1e999``, plain digits, arrived as the float inf ("depth must be an int, not
+    inf", a value the player never wrote)."""
+    from engine.bots import parse_bot_spec
+    got = parse_bot_spec(f"mybot:opt={text}")[1]["opt"]
+    assert got == value and type(got) is type(value)
