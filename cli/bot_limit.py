@@ -61,6 +61,7 @@ from engine.simulate import answer_words, legal_choice
 
 from .bot_process import ANSWER_WITHIN, cap_memory
 from .i18n import _
+from .logs import keep_log
 
 log = logging.getLogger("cli.bots")
 
@@ -155,15 +156,21 @@ class Bounded:
         # "unexpected error: IndexError", naming no bot, every match played lost)
         view = view._replace(rules=copy.copy(view.rules), seating=copy.copy(view.seating))
         if not self.quiet:
-            return self._timer.call(lambda: self.bot.choose(view, legal),
-                                    f"did not move within {self.seconds:g} s")
+            try:
+                return self._timer.call(lambda: self.bot.choose(view, legal),
+                                        f"did not move within {self.seconds:g} s")
+            finally:
+                keep_log()
         # on a player's screen (play --in-process), which says a fault in a line: the log
         # keeps it whole, as a networked table's does (the log had no word of it)
         sigints = interrupts()
         try:
-            with silenced(stdin=True):
-                answer = self._timer.call(lambda: self.bot.choose(view, legal),
-                                          f"did not move within {self.seconds:g} s")
+            try:
+                with silenced(stdin=True):
+                    answer = self._timer.call(lambda: self.bot.choose(view, legal),
+                                              f"did not move within {self.seconds:g} s")
+            finally:
+                keep_log()           # the log says why it failed, whatever the bot did
         except KeyboardInterrupt:
             if own_interrupt(sigints):   # no Ctrl-C came: the bot raised it
                 log.warning("bot %s raised KeyboardInterrupt; a built-in bot plays for it "
@@ -190,7 +197,10 @@ def make_bounded_bot(spec: str, seed: int, seconds: float | None = None,
     if name in BOTS:
         return make_bot(spec, seed)
     cap_memory()
-    bot = make_plugin_bot(spec, seed)
+    try:
+        bot = make_plugin_bot(spec, seed)
+    finally:
+        keep_log()
     return Bounded(bot, DECISION_LIMIT if seconds is None else seconds, spec, quiet)
 
 

@@ -3,7 +3,8 @@
 full-screen table (which runs an event loop of its own), a bot whose ``choose``
 registers ``os._exit`` as an exit handler, a bot that thinks with a ``spawn`` process
 pool, a factory that makes a plain function or a callable instead of a bot, and a
-factory that is slow (a bot warming up before its first game)."""
+factory that is slow (a bot warming up before its first game), and a bot that sets up
+logging for itself (``basicConfig(force=True)``)."""
 
 from __future__ import annotations
 
@@ -116,6 +117,26 @@ def make_slow(seed):
     return SlowToMake(seed)
 
 
+class TakesTheLog(Async):
+    """Sets up logging as a script would (basicConfig, force=True), then breaks."""
+
+    def __init__(self, seed):
+        super().__init__(seed)
+        import logging
+        logging.basicConfig(force=True, level=logging.WARNING)
+        self.n = 0
+
+    def choose(self, view, legal):
+        self.n += 1
+        if self.n == 3:
+            raise RuntimeError("broke at its third move")
+        return legal[0]
+
+
+def make_takes_log(seed):
+    return TakesTheLog(seed)
+
+
 def make_function(seed):
     return choose
 
@@ -135,7 +156,8 @@ def plugins(tmp_path: Path) -> Path:
     install_plugin(tmp_path, "mb_fourth", PLUGIN, {
         "fasync": "make_async", "fownloop": "make_own_loop", "fatexit": "make_at_exit",
         "fspawned": "make_spawned", "ffunction": "make_function",
-        "fcallable": "make_callable", "fslow": "make_slow"})
+        "fcallable": "make_callable", "fslow": "make_slow",
+        "ftakeslog": "make_takes_log"})
     return tmp_path
 
 
@@ -251,3 +273,17 @@ def test_an_option_past_a_floats_range_stays_words(text: str, value: object) -> 
     from engine.bots import parse_bot_spec
     got = parse_bot_spec(f"mybot:opt={text}")[1]["opt"]
     assert got == value and type(got) is type(value)
+
+
+def test_a_bot_that_sets_up_logging_for_itself_leaves_the_log_whole(plugins: Path) -> None:
+    """A bot's ``logging.basicConfig(force=True)`` removed the program's own log from
+    the root logger: at the in-process table its fault was said on the screen "(the log
+    has the whole reason)", and millebornes.log had no word of it."""
+    data = plugins / "table"
+    res = _cli(plugins, "play", "--in-process", "--plain", "--auto", "--bots", "ftakeslog",
+               "--seed", "3", "--data-dir", str(data))
+    assert res.returncode == 0, res.stderr
+    assert "failed to move" in res.stdout
+    log = (data / "millebornes.log").read_text(encoding="utf-8")
+    assert ("bot ftakeslog raised RuntimeError: broke at its third move; a built-in bot "
+            "plays for it from now on") in log, log
