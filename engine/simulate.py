@@ -97,8 +97,18 @@ def checked_choice(choose: Callable[[HandState, list[Action]], object], view: Ha
         raise BotFailed(seat, words) from exc
     action = legal_choice(answer, legal)
     if action is None:
-        raise BotFailed(seat, f"chose {answer_words(answer)}, which is not a legal move now")
+        raise BotFailed(seat, f"chose {answer_words(answer)}{index_hint(answer, legal)}, "
+                              "which is not a legal move now")
     return action
+
+
+def index_hint(answer: object, legal: Sequence[Action]) -> str:
+    """Words for an answer that is the index of a legal move (``return i`` for
+    ``legal[i]``, a stranger's first bot): "chose 0, which is not a legal move" left them
+    wondering why 0 was not."""
+    if type(answer) is int and 0 <= answer < len(legal):
+        return f", an index (return the move itself, legal[{answer}])"
+    return ""
 
 
 def answer_words(answer: object) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -137,6 +138,17 @@ def make_takes_log(seed):
     return TakesTheLog(seed)
 
 
+class Index(Async):
+    """Answers the index of its move, as a stranger's first bot might."""
+
+    def choose(self, view, legal):
+        return len(legal) - 1
+
+
+def make_index(seed):
+    return Index(seed)
+
+
 def make_function(seed):
     return choose
 
@@ -157,7 +169,7 @@ def plugins(tmp_path: Path) -> Path:
         "fasync": "make_async", "fownloop": "make_own_loop", "fatexit": "make_at_exit",
         "fspawned": "make_spawned", "ffunction": "make_function",
         "fcallable": "make_callable", "fslow": "make_slow",
-        "ftakeslog": "make_takes_log"})
+        "ftakeslog": "make_takes_log", "findex": "make_index"})
     return tmp_path
 
 
@@ -287,3 +299,14 @@ def test_a_bot_that_sets_up_logging_for_itself_leaves_the_log_whole(plugins: Pat
     log = (data / "millebornes.log").read_text(encoding="utf-8")
     assert ("bot ftakeslog raised RuntimeError: broke at its third move; a built-in bot "
             "plays for it from now on") in log, log
+
+
+@pytest.mark.parametrize("how", [[], pytest.param(["--network"], marks=pytest.mark.slow)])
+def test_a_bot_that_answers_an_index_is_told_to_return_the_move(
+        plugins: Path, how: list[str]) -> None:
+    """A bot that returns ``i`` for ``legal[i]`` was told "chose 0, which is not a legal
+    move now": the stranger who wrote it could not tell why 0 was not."""
+    res = _cli(plugins, "simulate", *how, "--bots", "findex,heuristic", "--games", "1")
+    assert re.search(r"(chose|answered) (\d+), an index \(return the move itself, "
+                     r"legal\[\2\]\), which is not a legal move", res.stderr), res.stderr
+    assert "Traceback" not in res.stderr
