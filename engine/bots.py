@@ -286,7 +286,7 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     given: set[str] = set()
     for part in parts[1:]:
         key, sep, value = part.partition("=")
-        key = key.strip().lower().replace("-", "_")
+        key = unicodedata.normalize("NFKC", key.strip()).lower().replace("-", "_")
         if not sep or not key.isidentifier():
             raise ValueError(f"bot option {part!r} in {spec!r} must look like NAME=VALUE")
         if key == "seed":

@@ -310,3 +310,15 @@ def test_a_bot_that_answers_an_index_is_told_to_return_the_move(
     assert re.search(r"(chose|answered) (\d+), an index \(return the move itself, "
                      r"legal\[\2\]\), which is not a legal move", res.stderr), res.stderr
     assert "Traceback" not in res.stderr
+
+
+def test_an_options_name_is_read_as_python_reads_a_parameters(
+        plugins: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python reads a parameter's name in NFKC (``def make(seed, ﬁle=1)`` takes
+    ``file``), and the factory is called with the option's name as typed: ``ﬁle=3`` (a
+    ligature, as a word processor writes it) or a full-width ``ｄｅｐｔｈ=2`` were
+    "bad options", unexpected keyword arguments the factory named differently."""
+    from engine.bots import parse_bot_spec
+    assert parse_bot_spec("mybot:\ufb01le=3:\uff44\uff45\uff50\uff54\uff48=2")[1] == {
+        "file": 3, "depth": 2}
+    assert parse_bot_spec("mybot:Max-Depth=1")[1] == {"max_depth": 1}
