@@ -149,6 +149,26 @@ def make_index(seed):
     return Index(seed)
 
 
+class AsyncChoose(Async):
+    """Its choose is an async def, as a stranger used to asyncio might write it."""
+
+    async def choose(self, view, legal):
+        return legal[0]
+
+
+class Yields(Async):
+    def choose(self, view, legal):
+        yield legal[0]
+
+
+def make_async_choose(seed):
+    return AsyncChoose(seed)
+
+
+def make_yields(seed):
+    return Yields(seed)
+
+
 def make_function(seed):
     return choose
 
@@ -169,7 +189,8 @@ def plugins(tmp_path: Path) -> Path:
         "fasync": "make_async", "fownloop": "make_own_loop", "fatexit": "make_at_exit",
         "fspawned": "make_spawned", "ffunction": "make_function",
         "fcallable": "make_callable", "fslow": "make_slow",
-        "ftakeslog": "make_takes_log", "findex": "make_index"})
+        "ftakeslog": "make_takes_log", "findex": "make_index",
+        "fasyncdef": "make_async_choose", "fyields": "make_yields"})
     return tmp_path
 
 
@@ -322,3 +343,20 @@ def test_an_options_name_is_read_as_python_reads_a_parameters(
     assert parse_bot_spec("mybot:\ufb01le=3:\uff44\uff45\uff50\uff54\uff48=2")[1] == {
         "file": 3, "depth": 2}
     assert parse_bot_spec("mybot:Max-Depth=1")[1] == {"max_depth": 1}
+
+
+@pytest.mark.parametrize(("name", "said"), [
+    ("fasyncdef", "chose an object of type coroutine (its choose is an async def: make it "
+                  "a plain def that returns a move, with asyncio.run inside if it awaits)"),
+    ("fyields", "chose an object of type generator (its choose yields: it must return a "
+                "move)")])
+def test_a_choose_that_is_async_or_yields_is_told_what_to_write(
+        plugins: Path, name: str, said: str) -> None:
+    """``async def choose`` answered a coroutine: "chose an object of type coroutine",
+    and then Python's "RuntimeWarning: coroutine 'AsyncChoose.choose' was never awaited"
+    after the report. The fault says what to write; the coroutine, never started, is
+    closed without a word."""
+    res = _cli(plugins, "simulate", "--bots", f"{name},heuristic", "--games", "1")
+    assert res.returncode == 1
+    assert said in res.stderr, res.stderr
+    assert "never awaited" not in res.stderr and "Warning" not in res.stderr, res.stderr
