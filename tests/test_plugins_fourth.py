@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 from cli_helpers import ctrl_c_as_a_terminal_gives_it
 
-from engine import CLASSIC, Seating, legal_actions, make_bot, new_hand, view_of
-from engine.simulate import choose_checked
+from cli.bot_limit import make_bounded_bot
+from cli.driver import LocalDriver
+from engine import CLASSIC, Play, Seating
 from engine.testing import install_plugin
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -205,25 +206,34 @@ def _cli(plugin_dir: Path, *argv: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize("name", ["fasync", "fownloop"])
 def test_a_bot_that_thinks_with_asyncio_moves_where_an_event_loop_runs(
         plugins: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
-    """The full-screen table (``play --in-process``) calls its bots from inside its
-    event loop: ``asyncio.run`` in ``choose`` raised "cannot be called from a running
-    event loop" there, a bot fault (the heuristic took the seat), though the same bot
-    played everywhere else. It moves, and the table's loop runs on, as it was."""
+    """The full-screen table (``play --in-process``) asks its bots from inside its event
+    loop: ``asyncio.run`` in ``choose`` raised "cannot be called from a running event
+    loop" there, a bot fault (the heuristic took the seat), though the same bot played
+    everywhere else. Its table's driver, made as ``play`` makes it, in a running loop:
+    the bot moves to the hand's end, and the table's loop runs on, as it was."""
     monkeypatch.syspath_prepend(str(plugins))
-    bot = make_bot(name, 1)
-    state = new_hand(CLASSIC, Seating.solo(2), list(CLASSIC.deck(Seating.solo(2))), 0)
+    bot = make_bounded_bot(name, 1, quiet=True)
+    d = LocalDriver(CLASSIC, Seating.solo(2), ["Ann", "Bo"], seat=0, seed=4,
+                    bots=[None, bot])
 
     async def table() -> None:
         loop = asyncio.get_running_loop()
-        for _ in range(3):
-            seat = state.actors()[0]
-            action = choose_checked(bot, view_of(state, seat), seat)
-            assert action in legal_actions(view_of(state, seat), seat)
+        for _ in range(300):
+            if d.hand_over:
+                break
+            if d.my_move():
+                legal = d.legal()
+                d.submit(next((a for a in legal if not isinstance(a, Play)), legal[0]))
+            else:
+                d.step_others()
             assert asyncio.get_running_loop() is loop
             assert asyncio.get_event_loop() is loop
             await asyncio.sleep(0)
+        assert d.hand_over
 
     asyncio.run(table())
+    assert not [e for e in d.events if "failed to move" in e], d.events[-5:]
+    assert d.bots[1] is bot
 
 
 def test_an_exit_handler_a_bot_registers_with_os_exit_raises_nothing_after_the_report(
