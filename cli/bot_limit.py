@@ -520,6 +520,51 @@ def report_to_stdout() -> Iterator[None]:
         report.close()
 
 
+@contextlib.contextmanager
+def screen_of_its_own() -> Iterator[None]:
+    """While a table in this process (``play --in-process``) seats a plug-in: the screen
+    is written through a descriptor of its own, by the main thread's ``sys.stdout``
+    alone; the standard output and error descriptors, ``sys.stderr`` and what other
+    threads write to ``sys.stdout`` go to the null device. A bot's own thread (pondering
+    while the player thinks, a progress bar) printed over the board: its prints are
+    silenced during its calls only. Nothing changes where ``sys.stdout`` is no
+    descriptor of its own (a test's capture)."""
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        if sys.stdout.fileno() != 1:
+            raise ValueError("sys.stdout is not the standard output")
+        saved = [os.dup(1), os.dup(2)]
+    except (OSError, ValueError, AttributeError):
+        yield
+        return
+    term = io.TextIOWrapper(os.fdopen(os.dup(1), "wb", closefd=True),
+                            encoding=getattr(sys.stdout, "encoding", None) or "utf-8",
+                            errors=getattr(sys.stdout, "errors", None) or "strict",
+                            line_buffering=True)
+    void = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+    previous = sys.stdout, sys.stderr
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    os.close(devnull)
+    sys.stdout, sys.stderr = _MainThreadOnly(term, void), void
+    try:
+        yield
+    finally:
+        for stream in (term, void):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        sys.stdout, sys.stderr = previous
+        for fd, old in zip((1, 2), saved, strict=True):
+            os.dup2(old, fd)
+            os.close(old)
+        term.close()
+        void.close()
+
+
 def adopt_orphans() -> None:
     """Linux: a process a bot started, whose parent ends before it (a tournament's worker,
     stopped), becomes this process's child (``PR_SET_CHILD_SUBREAPER``), not init's, so

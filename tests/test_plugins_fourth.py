@@ -11,8 +11,11 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import shlex
+import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -24,6 +27,7 @@ from engine import CLASSIC, Play, Seating
 from engine.testing import install_plugin
 
 ROOT = Path(__file__).resolve().parent.parent
+TMUX = shutil.which("tmux")
 
 PLUGIN = '''
 import asyncio
@@ -170,6 +174,39 @@ def make_yields(seed):
     return Yields(seed)
 
 
+class Ponders(Async):
+    """Starts a thread of its own that ponders aloud while the player thinks (between its
+    calls); once it has printed 5 times outside a call, it says so in PONDERED (a file)."""
+
+    def choose(self, view, legal):
+        self.calling = True
+        if not getattr(self, "thread", None):
+            import sys
+            import threading
+            import time
+
+            def ponder():
+                outside = 0
+                while True:
+                    if not self.calling:
+                        print("PONDERING ALOUD", flush=True)
+                        sys.stderr.write("PONDERING TO STDERR\\n")
+                        os.write(1, b"PONDERING BELOW\\n")
+                        outside += 1
+                        if outside == 5:
+                            with open(os.environ["PONDERED"], "w") as f:
+                                f.write("5")
+                    time.sleep(0.02)
+            self.thread = threading.Thread(target=ponder, daemon=True)
+            self.thread.start()
+        self.calling = False
+        return legal[0]
+
+
+def make_ponders(seed):
+    return Ponders(seed)
+
+
 def make_function(seed):
     return choose
 
@@ -191,7 +228,8 @@ def plugins(tmp_path: Path) -> Path:
         "fspawned": "make_spawned", "ffunction": "make_function",
         "fcallable": "make_callable", "fslow": "make_slow",
         "ftakeslog": "make_takes_log", "findex": "make_index",
-        "fasyncdef": "make_async_choose", "fyields": "make_yields"})
+        "fasyncdef": "make_async_choose", "fyields": "make_yields",
+        "fponders": "make_ponders"})
     return tmp_path
 
 
@@ -370,3 +408,41 @@ def test_a_choose_that_is_async_or_yields_is_told_what_to_write(
     assert res.returncode == 1
     assert said in res.stderr, res.stderr
     assert "never awaited" not in res.stderr and "Warning" not in res.stderr, res.stderr
+
+
+@pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+def test_a_bots_own_thread_prints_nothing_on_the_players_screen(plugins: Path) -> None:
+    """``play --in-process`` seats the plug-in in the player's process: its prints were
+    silenced during its calls only, and a thread of its own (pondering while the player
+    thinks, a progress bar) printed over the board. The board is written by the table
+    alone; what the thread writes goes nowhere."""
+    assert TMUX is not None
+    marker = plugins / "pondered"
+    socket = f"mb-fourth-{os.getpid()}"
+    env = {"PYTHONPATH": os.pathsep.join([str(plugins), str(ROOT)]),
+           "XDG_DATA_HOME": str(plugins / "data"), "PONDERED": str(marker), "LANG": "C.UTF-8"}
+    command = " ".join(shlex.quote(a) for a in [
+        "env", *(f"{k}={v}" for k, v in env.items()), sys.executable, "-m", "cli", "play",
+        "--in-process", "--auto", "--bots", "fponders", "--seed", "3"])
+
+    def tmux(*args: str) -> subprocess.CompletedProcess[str]:
+        assert TMUX is not None
+        return subprocess.run([TMUX, "-L", socket, "-f", os.devnull, *args],
+                              capture_output=True, text=True, timeout=10)
+
+    started = tmux("new-session", "-d", "-s", "ponder", "-x", "100", "-y", "30",
+                   f"cd {shlex.quote(str(plugins))} && {command}; echo EXITED $?; sleep 60")
+    if started.returncode != 0:
+        pytest.skip(f"tmux cannot start a session: {started.stderr.strip()}")
+    try:
+        for _ in range(240):                    # up to a minute for 5 prints outside a call
+            if marker.exists():
+                break
+            time.sleep(0.25)
+        assert marker.exists(), tmux("capture-pane", "-p", "-t", "ponder").stdout
+        time.sleep(0.5)     # the terminal shows what was written (tmux's own refresh)
+        screen = tmux("capture-pane", "-p", "-t", "ponder").stdout
+    finally:
+        subprocess.run([TMUX, "-L", socket, "kill-server"], capture_output=True, timeout=10)
+    assert "Match to 5000" in screen, screen
+    assert "PONDERING" not in screen and "EXITED" not in screen, screen
