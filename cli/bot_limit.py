@@ -524,11 +524,12 @@ def report_to_stdout() -> Iterator[None]:
 def screen_of_its_own() -> Iterator[None]:
     """While a table in this process (``play --in-process``) seats a plug-in: the screen
     is written through a descriptor of its own, by the main thread's ``sys.stdout``
-    alone; the standard output and error descriptors, ``sys.stderr`` and what other
-    threads write to ``sys.stdout`` go to the null device. A bot's own thread (pondering
-    while the player thinks, a progress bar) printed over the board: its prints are
-    silenced during its calls only. Nothing changes where ``sys.stdout`` is no
-    descriptor of its own (a test's capture)."""
+    alone (and its ``sys.stderr``, the terminal's still); the standard output and error
+    descriptors, and what other threads write to ``sys.stdout`` and ``sys.stderr``, go
+    to the null device. A bot's own thread (pondering while the player thinks, a
+    progress bar) printed over the board: a bot's prints were silenced during its calls
+    only. Nothing changes where ``sys.stdout`` is no descriptor of its own (a test's
+    capture)."""
     try:
         sys.stdout.flush()
         sys.stderr.flush()
@@ -538,21 +539,24 @@ def screen_of_its_own() -> Iterator[None]:
     except (OSError, ValueError, AttributeError):
         yield
         return
-    term = io.TextIOWrapper(os.fdopen(os.dup(1), "wb", closefd=True),
-                            encoding=getattr(sys.stdout, "encoding", None) or "utf-8",
-                            errors=getattr(sys.stdout, "errors", None) or "strict",
-                            line_buffering=True)
+    def own(fd: int, like: TextIO) -> io.TextIOWrapper:
+        return io.TextIOWrapper(os.fdopen(os.dup(fd), "wb", closefd=True),
+                                encoding=getattr(like, "encoding", None) or "utf-8",
+                                errors=getattr(like, "errors", None) or "strict",
+                                line_buffering=True)
+    term, term_err = own(1, sys.stdout), own(2, sys.stderr)
     void = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - closed below
     previous = sys.stdout, sys.stderr
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
     os.close(devnull)
-    sys.stdout, sys.stderr = _MainThreadOnly(term, void), void
+    # the table's own words on stderr (the main thread's) still reach the terminal
+    sys.stdout, sys.stderr = _MainThreadOnly(term, void), _MainThreadOnly(term_err, void)
     try:
         yield
     finally:
-        for stream in (term, void):
+        for stream in (term, term_err, void):
             try:
                 stream.flush()
             except (OSError, ValueError):
@@ -561,8 +565,8 @@ def screen_of_its_own() -> Iterator[None]:
         for fd, old in zip((1, 2), saved, strict=True):
             os.dup2(old, fd)
             os.close(old)
-        term.close()
-        void.close()
+        for stream in (term, term_err, void):
+            stream.close()
 
 
 def adopt_orphans() -> None:
