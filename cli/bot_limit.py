@@ -528,7 +528,7 @@ def screen_of_its_own() -> Iterator[None]:
     descriptors, and what other threads write to ``sys.stdout`` and ``sys.stderr``, go
     to the null device. A bot's own thread (pondering while the player thinks, a
     progress bar) printed over the board: a bot's prints were silenced during its calls
-    only. Nothing changes where ``sys.stdout`` is no descriptor of its own (a test's
+    only. Warnings go to the log. Nothing changes where ``sys.stdout`` is no descriptor of its own (a test's
     capture)."""
     try:
         sys.stdout.flush()
@@ -553,9 +553,13 @@ def screen_of_its_own() -> Iterator[None]:
     os.close(devnull)
     # the table's own words on stderr (the main thread's) still reach the terminal
     sys.stdout, sys.stderr = _MainThreadOnly(term, void), _MainThreadOnly(term_err, void)
+    # Python's warnings about a bot's leftovers (a coroutine never awaited, freed with its
+    # fault's traceback) come outside its calls, in the main thread: to the log
+    logging.captureWarnings(True)
     try:
         yield
     finally:
+        logging.captureWarnings(False)
         for stream in (term, term_err, void):
             try:
                 stream.flush()

@@ -207,6 +207,19 @@ def make_ponders(seed):
     return Ponders(seed)
 
 
+class LeavesACoroutine(Async):
+    """Breaks with a coroutine of its own never awaited, freed with the fault's
+    traceback (outside its call): Python warns "coroutine ... was never awaited"."""
+
+    def choose(self, view, legal):
+        pending = self._think(legal)
+        raise RuntimeError(f"broke, {pending.__name__} left pending")
+
+
+def make_leaves_coroutine(seed):
+    return LeavesACoroutine(seed)
+
+
 def make_function(seed):
     return choose
 
@@ -229,7 +242,7 @@ def plugins(tmp_path: Path) -> Path:
         "fcallable": "make_callable", "fslow": "make_slow",
         "ftakeslog": "make_takes_log", "findex": "make_index",
         "fasyncdef": "make_async_choose", "fyields": "make_yields",
-        "fponders": "make_ponders"})
+        "fponders": "make_ponders", "fleavescoro": "make_leaves_coroutine"})
     return tmp_path
 
 
@@ -446,3 +459,19 @@ def test_a_bots_own_thread_prints_nothing_on_the_players_screen(plugins: Path) -
         subprocess.run([TMUX, "-L", socket, "kill-server"], capture_output=True, timeout=10)
     assert "Match to 5000" in screen, screen
     assert "PONDERING" not in screen and "EXITED" not in screen, screen
+
+
+def test_a_warning_about_a_bots_leftovers_goes_to_the_log_not_the_screen(
+        plugins: Path) -> None:
+    """A bot that broke leaving a coroutine never awaited: Python's RuntimeWarning came
+    as the fault was handled, outside the bot's call, and was written on the player's
+    terminal (over the board, in the full screen). At a table that seats a plug-in,
+    warnings go to millebornes.log."""
+    data = plugins / "table"
+    res = _cli(plugins, "play", "--in-process", "--plain", "--auto", "--bots",
+               "fleavescoro", "--seed", "3", "--data-dir", str(data))
+    assert res.returncode == 0, res.stderr
+    assert "failed to move" in res.stdout
+    assert "never awaited" not in res.stdout + res.stderr, res.stderr
+    log = (data / "millebornes.log").read_text(encoding="utf-8")
+    assert "coroutine 'Async._think' was never awaited" in log, log
