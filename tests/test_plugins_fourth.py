@@ -2,9 +2,12 @@
 (fourth review of the plug-ins): a bot that thinks with ``asyncio.run`` at the
 full-screen table (which runs an event loop of its own), a bot whose ``choose``
 registers ``os._exit`` as an exit handler, a bot that thinks with a ``spawn`` process
-pool, a factory that makes a plain function or a callable instead of a bot, and a
-factory that is slow (a bot warming up before its first game), and a bot that sets up
-logging for itself (``basicConfig(force=True)``)."""
+pool (``simulate``, ``tournament``), a factory that makes a plain function or a callable
+instead of a bot, a factory that is slow (a bot warming up before its first game),
+options past a float's range or typed in compatibility characters, a bot that sets up
+logging for itself (``basicConfig(force=True)``), one that answers an index, an ``async
+def choose`` or a ``choose`` that yields, a bot whose own thread prints while the player
+thinks, and one whose leftovers make Python warn outside its call."""
 
 from __future__ import annotations
 
