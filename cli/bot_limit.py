@@ -61,6 +61,7 @@ from engine.simulate import answer_words, legal_choice
 
 from .bot_process import ANSWER_WITHIN, cap_memory
 from .i18n import _
+from .logs import keep_log
 
 log = logging.getLogger("cli.bots")
 
@@ -155,15 +156,21 @@ class Bounded:
         # "unexpected error: IndexError", naming no bot, every match played lost)
         view = view._replace(rules=copy.copy(view.rules), seating=copy.copy(view.seating))
         if not self.quiet:
-            return self._timer.call(lambda: self.bot.choose(view, legal),
-                                    f"did not move within {self.seconds:g} s")
+            try:
+                return self._timer.call(lambda: self.bot.choose(view, legal),
+                                        f"did not move within {self.seconds:g} s")
+            finally:
+                keep_log()
         # on a player's screen (play --in-process), which says a fault in a line: the log
         # keeps it whole, as a networked table's does (the log had no word of it)
         sigints = interrupts()
         try:
-            with silenced(stdin=True):
-                answer = self._timer.call(lambda: self.bot.choose(view, legal),
-                                          f"did not move within {self.seconds:g} s")
+            try:
+                with silenced(stdin=True):
+                    answer = self._timer.call(lambda: self.bot.choose(view, legal),
+                                              f"did not move within {self.seconds:g} s")
+            finally:
+                keep_log()           # the log says why it failed, whatever the bot did
         except KeyboardInterrupt:
             if own_interrupt(sigints):   # no Ctrl-C came: the bot raised it
                 log.warning("bot %s raised KeyboardInterrupt; a built-in bot plays for it "
@@ -190,7 +197,10 @@ def make_bounded_bot(spec: str, seed: int, seconds: float | None = None,
     if name in BOTS:
         return make_bot(spec, seed)
     cap_memory()
-    bot = make_plugin_bot(spec, seed)
+    try:
+        bot = make_plugin_bot(spec, seed)
+    finally:
+        keep_log()
     return Bounded(bot, DECISION_LIMIT if seconds is None else seconds, spec, quiet)
 
 
@@ -253,7 +263,9 @@ def _check_in_child(spec: str) -> tuple[str, str] | None:
     except OSError as exc:
         return ("made", f"bot {name!r} could not be checked: {exception_words(exc)}")
     try:
-        out = _read_within(proc, time.monotonic() + CHECK_START + MAKE_LIMIT)
+        start = time.monotonic()
+        out = _read_within(proc, start + CHECK_START + MAKE_LIMIT,
+                           note=(start + CHECK_NOTE_AFTER, lambda: _say_slow_check(name)))
     finally:
         _end_session(proc)
     if out is None:
@@ -274,17 +286,39 @@ def _check_in_child(spec: str) -> tuple[str, str] | None:
                     f"(exit code {proc.returncode})")
 
 
-def _read_within(proc: subprocess.Popen[bytes], deadline: float) -> bytes | None:
+#: Seconds the check of a plug-in may take before the player is told that it runs (a bot
+#: that loads a model or warms a cache in its factory: the terminal stayed blank for up
+#: to a minute, and the bot is made again for each game).
+CHECK_NOTE_AFTER = 2.0
+
+
+def _say_slow_check(name: str) -> None:
+    try:
+        print(_("Starting the bot %(name)s: it is slow to start (it may take up to "
+                "%(seconds)d seconds)...") % {"name": name, "seconds": int(MAKE_LIMIT)},
+              file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass                     # no stderr to say it on (closed): wait all the same
+
+
+def _read_within(proc: subprocess.Popen[bytes], deadline: float,
+                 note: tuple[float, Callable[[], None]] | None = None) -> bytes | None:
     """What ``proc`` writes on its standard output until it ends, or None past
-    ``deadline``; reading stops after :data:`CHECK_REPLY_BYTES` (more is returned)."""
+    ``deadline``; reading stops after :data:`CHECK_REPLY_BYTES` (more is returned).
+    ``note``: at that time, if nothing has come yet, that function is called once."""
     assert proc.stdout is not None
     fd = proc.stdout.fileno()
     out = bytearray()
     while len(out) <= CHECK_REPLY_BYTES:
-        left = deadline - time.monotonic()
+        now = time.monotonic()
+        left = deadline - now
         if left <= 0:
             return None
-        if not select.select([fd], [], [], left)[0]:
+        if note is not None and not out and now >= note[0]:
+            note[1]()
+            note = None
+        wait = left if note is None or out else min(left, max(0.0, note[0] - now))
+        if not select.select([fd], [], [], wait)[0]:
             continue
         chunk = os.read(fd, CHECK_REPLY_BYTES + 1)
         if not chunk:
@@ -486,6 +520,59 @@ def report_to_stdout() -> Iterator[None]:
         report.close()
 
 
+@contextlib.contextmanager
+def screen_of_its_own() -> Iterator[None]:
+    """While a table in this process (``play --in-process``) seats a plug-in: the screen
+    is written through a descriptor of its own, by the main thread's ``sys.stdout``
+    alone (and its ``sys.stderr``, the terminal's still); the standard output and error
+    descriptors, and what other threads write to ``sys.stdout`` and ``sys.stderr``, go
+    to the null device. A bot's own thread (pondering while the player thinks, a
+    progress bar) printed over the board: a bot's prints were silenced during its calls
+    only. Warnings go to the log. Nothing changes where ``sys.stdout`` is no descriptor of its own (a test's
+    capture)."""
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        if sys.stdout.fileno() != 1:
+            raise ValueError("sys.stdout is not the standard output")
+        saved = [os.dup(1), os.dup(2)]
+    except (OSError, ValueError, AttributeError):
+        yield
+        return
+    def own(fd: int, like: TextIO) -> io.TextIOWrapper:
+        return io.TextIOWrapper(os.fdopen(os.dup(fd), "wb", closefd=True),
+                                encoding=getattr(like, "encoding", None) or "utf-8",
+                                errors=getattr(like, "errors", None) or "strict",
+                                line_buffering=True)
+    term, term_err = own(1, sys.stdout), own(2, sys.stderr)
+    void = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+    previous = sys.stdout, sys.stderr
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    os.close(devnull)
+    # the table's own words on stderr (the main thread's) still reach the terminal
+    sys.stdout, sys.stderr = _MainThreadOnly(term, void), _MainThreadOnly(term_err, void)
+    # Python's warnings about a bot's leftovers (a coroutine never awaited, freed with its
+    # fault's traceback) come outside its calls, in the main thread: to the log
+    logging.captureWarnings(True)
+    try:
+        yield
+    finally:
+        logging.captureWarnings(False)
+        for stream in (term, term_err, void):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        sys.stdout, sys.stderr = previous
+        for fd, old in zip((1, 2), saved, strict=True):
+            os.dup2(old, fd)
+            os.close(old)
+        for stream in (term, term_err, void):
+            stream.close()
+
+
 def adopt_orphans() -> None:
     """Linux: a process a bot started, whose parent ends before it (a tournament's worker,
     stopped), becomes this process's child (``PR_SET_CHILD_SUBREAPER``), not init's, so
@@ -510,8 +597,10 @@ def stop_children() -> list[int]:
     to outlive it (about one run in three under load). Returns their process ids (each is
     logged)."""
     stopped: list[int] = []
+    spared = _multiprocessing_helpers()
     for _round in range(3):          # a process that forked while its tree was stopped
-        found = [pid for pid in _descendants(os.getpid()) if pid not in stopped]
+        found = [pid for pid in _descendants(os.getpid())
+                 if pid not in stopped and pid not in spared]
         if not found:
             break
         for pid in found:
@@ -524,6 +613,24 @@ def stop_children() -> list[int]:
         log.warning("processes left running, by a bot perhaps, were stopped at the end: %s",
                     ", ".join(map(str, stopped)))
     return stopped
+
+
+def _multiprocessing_helpers() -> set[int]:
+    """The process ids of this process's own ``multiprocessing`` helpers (the resource
+    tracker, a fork server), which end by themselves when this process does. A bot's
+    pool of the ``spawn`` kind started the resource tracker here; stopped before the
+    exit, it was started again by the pool's exit handlers and printed a traceback per
+    semaphore after the report ("KeyError: '/mp-...'"). The processes a fork server
+    started are stopped all the same."""
+    spared: set[int] = set()
+    for module, attr, field in (("multiprocessing.resource_tracker", "_resource_tracker",
+                                 "_pid"),
+                                ("multiprocessing.forkserver", "_forkserver",
+                                 "_forkserver_pid")):
+        pid = getattr(getattr(sys.modules.get(module), attr, None), field, None)
+        if isinstance(pid, int):
+            spared.add(pid)
+    return spared
 
 
 def _descendants(root: int) -> list[int]:

@@ -39,6 +39,23 @@ class _LogFile(logging.handlers.RotatingFileHandler):
             raise
 
 
+#: The handlers :func:`setup_logging` put on the root logger (see :func:`keep_log`).
+_OURS: list[logging.Handler] = []
+
+
+def keep_log() -> None:
+    """Put this program's log back as :func:`setup_logging` left it, after a plug-in's
+    code ran here: a bot's ``logging.basicConfig(force=True)`` removed (and closed) the
+    handlers of the root logger, and a bot's fault, whose whole reason is said in
+    ``millebornes.log``, was never written there. The bot's own handlers stay."""
+    root = logging.getLogger()
+    for handler in _OURS:
+        if handler not in root.handlers:
+            root.addHandler(handler)
+    if _OURS and root.level != logging.INFO:
+        root.setLevel(logging.INFO)
+
+
 def log_path(args: argparse.Namespace) -> Path:
     base = getattr(args, "data_dir", None)
     return (Path(base) if base else default_data_dir()) / LOG_NAME
@@ -69,6 +86,7 @@ def setup_logging(args: argparse.Namespace) -> Path | None:
         term.setFormatter(logging.Formatter("%(name)s: %(message)s"))
         term._millebornes = True  # type: ignore[attr-defined]
         root.addHandler(term)
+    _OURS[:] = [h for h in root.handlers if getattr(h, "_millebornes", False)]
     # Python's last-resort handler writes warnings to stderr when no handler exists;
     # with ours installed nothing reaches the terminal unless --verbose asked for it.
     logging.lastResort = None

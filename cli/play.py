@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from engine import Rules, SeatController, Seating
+from engine.bots import BOTS, parse_bot_spec
 from p2p.crypto.identity import Identity
 from p2p.table import Peer, SessionOptions, Store, TableConfig, TableStart, admit_table
 from p2p.transcript.file import Player
@@ -32,7 +33,7 @@ from .args import (
     seating_from,
     table_names,
 )
-from .bot_limit import make_bounded_bot, silenced
+from .bot_limit import make_bounded_bot, screen_of_its_own, silenced
 from .bot_peers import BotPeerProcesses, bot_identities
 from .console import run_console
 from .driver import LocalDriver, TableDriver
@@ -61,7 +62,10 @@ def run(args: argparse.Namespace) -> int:
                 for s in range(1, players)]
         driver: TableDriver = LocalDriver(rules, seating, names, seat=0, seed=seed,
                                           bots=bots, lang=args.lang)
-        return run_console(driver, args, seed=seed)
+        if not any(parse_bot_spec(spec)[0] not in BOTS for spec in specs):
+            return run_console(driver, args, seed=seed)
+        with screen_of_its_own():     # a plug-in's thread prints nowhere on the screen
+            return run_console(driver, args, seed=seed)
     table = LoopbackTable(rules, seating, names, seed, data_dir(args),
                           bot_specs=getattr(args.bots, "specs", ()))
     try:

@@ -18,6 +18,7 @@ import logging
 import math
 import multiprocessing
 import multiprocessing.connection
+import multiprocessing.util
 import os
 import sys
 import threading
@@ -38,7 +39,7 @@ from p2p.text import safe_text
 
 from . import i18n
 from .args import MAX_JOBS, MAX_MATCHES, check_bot_entrant, rules_from, seating_from
-from .bot_limit import make_seat_bots, report_to_stdout
+from .bot_limit import make_seat_bots, report_to_stdout, stop_children
 from .i18n import _, ngettext
 from .words import rules_name
 
@@ -273,8 +274,18 @@ def _worker_start() -> None:
     """In a worker process: a ``KeyboardInterrupt`` out of a bot is the bot's fault (a
     bot's ``raise KeyboardInterrupt`` or ``_thread.interrupt_main()`` ended the whole
     tournament, every match played lost). A real Ctrl-C reaches the main process too,
-    which stops the run and reports what was played."""
+    which stops the run and reports what was played. As the worker ends, before its
+    own exit handlers, the processes its bots started and left running are stopped:
+    a bot's ``spawn`` pool still starting its processes printed a traceback per
+    process after the report (the worker's exit had unlinked the pool's semaphores)."""
     bot_guard.INTERRUPT_IS_BOT_FAULT = True
+    # before multiprocessing's own finalizers (priority 0: a semaphore's unlinking)
+    multiprocessing.util.Finalize(None, _stop_bot_processes, exitpriority=100)
+
+
+def _stop_bot_processes() -> None:
+    with contextlib.suppress(Exception):
+        stop_children()
 
 
 def _decision_seconds(spec: str, bot: SeatController) -> tuple[float, ...]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import select
 import signal
+import sys
 import threading
 from collections.abc import Callable
 from typing import Any, NoReturn, TypeVar
@@ -124,7 +125,11 @@ def call_bot(fn: Callable[..., T], *args: Any) -> T:
     :func:`count_interrupts` counts them). A bot that calls ``os._exit`` on the thread
     that called it raises :class:`BotExited` instead (elsewhere, in a thread of its own
     or a child it forked, ``os._exit`` ends that process as it always does; a bot that
-    holds on to the function from before its call is not stopped)."""
+    holds on to the function from before its call is not stopped, and one that holds on
+    to the stand-in past its call, an exit handler registered with ``os._exit``, ends
+    the process as ``os._exit`` does). The bot is called with no asyncio event loop
+    running in its thread (the full-screen table runs one): a bot that thinks with
+    ``asyncio.run`` works there as it does everywhere else."""
     global _escape_pipe
     if _escape_pipe is None and hasattr(os, "fork"):
         r, w = os.pipe()
@@ -132,12 +137,17 @@ def call_bot(fn: Callable[..., T], *args: Any) -> T:
         _escape_pipe = (r, w)
     pid, forks, sigints = os.getpid(), _forks, _sigints
     real_exit, caller = os._exit, threading.get_ident()
+    calling = True
 
     def exit_in_call(status: int) -> NoReturn:
-        if os.getpid() == pid and threading.get_ident() == caller:
+        # only during the call: the stand-in kept past it (``atexit.register(os._exit,
+        # 7)`` in ``choose``) raised BotExited in the exit handlers, a traceback after
+        # the report
+        if calling and os.getpid() == pid and threading.get_ident() == caller:
             raise BotExited(status)
         real_exit(status)
 
+    loop = _leave_event_loop()
     os._exit = exit_in_call
     try:
         answer = fn(*args)
@@ -146,7 +156,9 @@ def call_bot(fn: Callable[..., T], *args: Any) -> T:
             raise BotInterrupted() from None
         raise
     finally:
+        calling = False
         os._exit = real_exit
+        _back_to_event_loop(loop)
         if os.getpid() != pid:
             _copy_ends()
         elif _forks != forks and _copy_came_back():
@@ -157,6 +169,35 @@ def call_bot(fn: Callable[..., T], *args: Any) -> T:
         # (a slow bot that swallowed it every time could not be stopped)
         raise KeyboardInterrupt
     return answer
+
+
+def _leave_event_loop() -> Any:
+    """The asyncio event loop running in this thread, if any, set aside for a bot's call
+    (``asyncio.run`` in ``choose`` raised "cannot be called from a running event loop"
+    at the full-screen table alone: a bot fault there, fine everywhere else). None when
+    none runs; asyncio is not imported for it."""
+    aio = sys.modules.get("asyncio")
+    if aio is None:
+        return None
+    loop = aio.events._get_running_loop()
+    if loop is None:
+        return None
+    policy = aio.events.get_event_loop_policy()
+    local = getattr(policy, "_local", None)
+    aio.events._set_running_loop(None)
+    # asyncio.run (its Runner) leaves the thread with no current loop when it is done
+    return loop, getattr(local, "_loop", None)
+
+
+def _back_to_event_loop(saved: Any) -> None:
+    if saved is None:
+        return
+    aio = sys.modules["asyncio"]
+    loop, current = saved
+    aio.events._set_running_loop(loop)
+    local = getattr(aio.events.get_event_loop_policy(), "_local", None)
+    if local is not None and current is not None:
+        local._loop = current
 
 
 def _copy_ends() -> None:

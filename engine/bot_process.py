@@ -28,7 +28,7 @@ from .actions import Action
 from .bot_guard import BotGuardFault, call_bot
 from .bots import SeatController, make_bot
 from .errors import exception_words, one_line
-from .simulate import answer_words, legal_choice
+from .simulate import answer_words, index_hint, legal_choice
 from .state import HandState
 
 #: the name the log has always given a networked bot's faults (this code was cli's)
@@ -219,7 +219,7 @@ def _serve(conn: Any, spec: str, seed: int, parent: int | None = None) -> None:
             # (a __reduce__ or a __repr__ that sleeps held a networked table, unsaid).
             action = legal_choice(answer, legal)
             if action is None:
-                _reply(conn, "illegal", answer_words(answer))
+                _reply(conn, "illegal", answer_words(answer) + index_hint(answer, legal))
             else:
                 _reply(conn, "move", next(i for i, a in enumerate(legal) if a is action))
         except BotGuardFault as exc:

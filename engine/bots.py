@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+import math
 import random
 import re
 import unicodedata
@@ -227,7 +228,16 @@ class _LazyFactory:
             raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
                              f"make its bot: {_fault_words(exc)}") from None
         if not callable(getattr(bot, "choose", None)):
-            raise PluginFailed(f"bot plug-in {self.ep.name!r} made no object with choose()")
+            # a factory that returns the bot's function itself, or a callable: say what
+            # it made and what a bot is
+            what = ("a function" if inspect.isfunction(bot) or inspect.isbuiltin(bot)
+                    or inspect.ismethod(bot) else None)
+            if what:
+                raise PluginFailed(f"bot plug-in {self.ep.name!r} made {what}, not an "
+                                   f"object with a choose(view, legal) method")
+            raise PluginFailed(f"bot plug-in {self.ep.name!r} made an object of type "
+                               f"{type(bot).__name__[:40]}, which has no choose(view, "
+                               f"legal) method")
         return bot
 
 
@@ -256,7 +266,9 @@ def _parse_value(text: str) -> int | float | str:
         except ValueError:        # more digits than Python reads (sys.set_int_max_str_digits)
             return text
     if _FLOAT.fullmatch(text):
-        return float(text)
+        value = float(text)
+        # an exponent past a float's range read as inf ("1e999"): the string, as "inf" is
+        return value if math.isfinite(value) else text
     return text
 
 
@@ -274,7 +286,7 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     given: set[str] = set()
     for part in parts[1:]:
         key, sep, value = part.partition("=")
-        key = key.strip().lower().replace("-", "_")
+        key = unicodedata.normalize("NFKC", key.strip()).lower().replace("-", "_")
         if not sep or not key.isidentifier():
             raise ValueError(f"bot option {part!r} in {spec!r} must look like NAME=VALUE")
         if key == "seed":

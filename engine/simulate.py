@@ -11,7 +11,9 @@ A bot that thinks in a child process of its own is :class:`engine.bot_process.Bo
 
 from __future__ import annotations
 
+import inspect
 import random
+import types
 from collections.abc import Callable, Sequence, Sized
 from typing import NamedTuple
 
@@ -97,8 +99,27 @@ def checked_choice(choose: Callable[[HandState, list[Action]], object], view: Ha
         raise BotFailed(seat, words) from exc
     action = legal_choice(answer, legal)
     if action is None:
-        raise BotFailed(seat, f"chose {answer_words(answer)}, which is not a legal move now")
+        raise BotFailed(seat, f"chose {answer_words(answer)}{index_hint(answer, legal)}, "
+                              "which is not a legal move now")
     return action
+
+
+def index_hint(answer: object, legal: Sequence[Action]) -> str:
+    """Words for an answer that a stranger's first bot gives for a move: the index of a
+    legal move (``return i`` for ``legal[i]``: "chose 0, which is not a legal move" left
+    them wondering why 0 was not), or what an ``async def choose`` or a ``choose`` that
+    yields returns. A coroutine never started is closed (no code of its own runs: its
+    "coroutine ... was never awaited" warning came after the report)."""
+    if type(answer) is int and 0 <= answer < len(legal):
+        return f", an index (return the move itself, legal[{answer}])"
+    if type(answer) is types.CoroutineType:
+        if inspect.getcoroutinestate(answer) == inspect.CORO_CREATED:
+            answer.close()
+        return (" (its choose is an async def: make it a plain def that returns a move, "
+                "with asyncio.run inside if it awaits)")
+    if type(answer) is types.GeneratorType:
+        return " (its choose yields: it must return a move)"
+    return ""
 
 
 def answer_words(answer: object) -> str:
