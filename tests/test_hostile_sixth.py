@@ -10,19 +10,31 @@ Findings (each test here failed before its fix):
   transport had nothing more, so the joiner showed nothing, never read 'leave' and never
   checked a time limit (measured: a 3 s run still inside its first pump after 20 s,
   ~1,700 states a second read; after: every pump returns, the longest took 0.3 s);
+* a flood of made-up tables from made-up addresses (any machine can announce them) filled
+  the browser's list (256 tables) first, so ``join --table NAME`` never saw the table the
+  player named and said "no table found ... is a table hosted, is multicast allowed
+  here?" (measured in a network namespace of our own: 277,000 announcements of 20,000
+  names in 20 s, the real table announced in the middle never listed). The table a
+  joiner looks for is now listed beyond the limits (at most 16 such), and when nothing is
+  found while tables were left out, the joiner is told so and given ``--peer``;
 """
 
 from __future__ import annotations
 
+import argparse
+import contextlib
+import io
+import os
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from engine import Seating, preset
-from p2p.crypto.identity import Identity
+from p2p.crypto.identity import Identity, fingerprint
 from p2p.net.interface import PeerEvent, QueueFull
 from p2p.net.transport import Node
 from p2p.table.lobby import MAX_PER_PUMP, LobbyClient, LobbyHost, LobbyState, _sign
@@ -129,3 +141,70 @@ def test_a_hostile_host_flooding_states_cannot_hold_a_real_joiner() -> None:
         stop.set()
         for n in nodes:
             n.close()
+
+
+# ------------------------------------------------- a flood of announcements hides no table
+@pytest.mark.hostile    # an attack, 2-5 s (the default run's 10-minute budget)
+def test_a_flood_of_made_up_tables_does_not_hide_the_table_a_joiner_names() -> None:
+    """Another machine announces more tables than a browser lists (here 2, so that the
+    flood stays small on a shared loopback), each from an address of its own; then the
+    player's table is announced. A plain browser leaves it out (the limits bound memory);
+    a joiner's browser that looks for that name lists it."""
+    from test_discovery import SERVICE_TYPE, Forger, record, unique
+
+    from p2p.net.discovery import TableBrowser, announce_table
+
+    name = unique("Friday")
+    tag = unique("flood")
+    fakes = [record(f"{tag}-{k}.{SERVICE_TYPE}", f"{tag}-{k}.local.", [f"10.99.0.{10 + k}"],
+                    4000, {"v": "1", "name": f"{tag}-{k}"}) for k in range(6)]
+    forger = Forger()
+    try:
+        with TableBrowser(interfaces="loopback", max_tables=2) as plain, \
+                TableBrowser(interfaces="loopback", max_tables=2,
+                             wanted=lambda t: t.name == name) as joiner:
+            forger.send(*fakes)
+            assert joiner.wait_for(lambda s: len(s) >= 2, timeout=8) is not None
+            assert plain.wait_for(lambda s: len(s) >= 2, timeout=8) is not None
+            with announce_table(name=name, rules="classic", seats_taken=1, seats_free=1,
+                                fingerprint=fingerprint(os.urandom(32)), port=40011,
+                                interfaces="loopback"):
+                found = joiner.wait_for(lambda s: any(t.name == name for t in s), timeout=8)
+                assert found is not None, "the table the joiner named was left out"
+                assert plain.wait_for(lambda s: len(s) > 2, timeout=0.5) is None
+                assert plain.ignored >= 4 and len(found) == 3
+    finally:
+        forger.close()
+
+
+def test_a_join_that_finds_nothing_while_tables_were_left_out_says_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``join --table NAME`` during a flood said "is a table hosted, is multicast allowed
+    here?": tables were announced, too many to list. It says so now, and asks its browser
+    for the table named (the browser lists that one beyond its limits)."""
+    from cli import join as join_verb
+    from p2p.net import discovery
+
+    asked: list[object] = []
+
+    class Flooded:
+        ignored = 1024
+
+        def wait_for(self, cond: object, timeout: float) -> list[object]:
+            return []
+
+    @contextlib.contextmanager
+    def flooded(callback: object = None, interfaces: object = None,  # type: ignore[no-untyped-def]
+                wanted: object = None):
+        asked.append(wanted)
+        yield Flooded()
+
+    monkeypatch.setattr(discovery, "browse_tables", flooded)
+    ns = argparse.Namespace(data_dir=str(tmp_path), identity=str(tmp_path / "id.key"),
+                            mdns="loopback", table="Friday")
+    with pytest.raises(OSError) as err:
+        join_verb.run(ns, out=io.StringIO(), inp=io.StringIO(""))
+    said = " ".join(str(err.value).split())
+    assert "1024 other announced tables were left out" in said, said
+    assert "--peer HOST:PORT" in said and "multicast" not in said, said
+    assert len(asked) == 1 and callable(asked[0])
