@@ -17,6 +17,12 @@ Findings (each test here failed before its fix):
   names in 20 s, the real table announced in the middle never listed). The table a
   joiner looks for is now listed beyond the limits (at most 16 such), and when nothing is
   found while tables were left out, the joiner is told so and given ``--peer``;
+* connections that each sent just under the per-connection limit (about 4.3 MiB) of empty
+  message parts, then stayed open, were never cut: a part costs libzmq some 60 bytes of
+  memory however small it is on the wire, so each held about 130 MB (measured: 16 such
+  connections from one machine, 2.1 GB held; 4, 564 MB). The connections that are not a
+  peer's may now hold about 2.3 MiB of unfinished messages together, the biggest holder
+  cut first (after: 16 of them, 119 MB at the peak; 64 of them, 211 MB).
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import argparse
 import contextlib
 import io
 import os
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -35,7 +42,8 @@ import pytest
 
 from engine import Seating, preset
 from p2p.crypto.identity import Identity, fingerprint
-from p2p.net.interface import PeerEvent, QueueFull
+from p2p.net.conn_guard import ConnGuard
+from p2p.net.interface import PeerEvent, QueueFull, TransportConfig
 from p2p.net.transport import Node
 from p2p.table.lobby import MAX_PER_PUMP, LobbyClient, LobbyHost, LobbyState, _sign
 from p2p.table.session import node_id_for
@@ -208,3 +216,68 @@ def test_a_join_that_finds_nothing_while_tables_were_left_out_says_so(
     assert "1024 other announced tables were left out" in said, said
     assert "--peer HOST:PORT" in said and "multicast" not in said, said
     assert len(asked) == 1 and callable(asked[0])
+
+
+# ------------------------------------- many connections, each just under the guard's limit
+def _zmtp_dealer(port: int) -> socket.socket:
+    """A ZMTP 3.0 NULL DEALER written by hand, under a routing id of its own."""
+    from test_wire_unfinished import _greeting, _prop, _recv_exact
+
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s.sendall(_greeting(b"NULL"))
+    _recv_exact(s, 64)
+    body = (b"\x05READY" + _prop(b"Socket-Type", b"DEALER")
+            + _prop(b"Identity", b"m" + os.urandom(8)))
+    s.sendall(b"\x04" + bytes([len(body)]) + body)
+    return s
+
+
+def _closed_by_peer(s: socket.socket, wait: float) -> bool:
+    """Whether the other end closed ``s`` within ``wait`` s (what it says meanwhile, its
+    READY command, is read and ignored)."""
+    end = time.monotonic() + wait
+    try:
+        while (left := end - time.monotonic()) > 0:
+            s.settimeout(left)
+            if s.recv(4096) == b"":
+                return True
+    except ConnectionResetError:
+        return True
+    except OSError:          # timed out: still open
+        pass
+    return False
+
+
+@pytest.mark.hostile    # an attack, 2-5 s (the default run's 10-minute budget)
+@pytest.mark.skipif(not ConnGuard.supported(), reason="the guard needs Linux's TCP_INFO")
+def test_strangers_holding_empty_parts_just_under_the_limit_are_cut_together() -> None:
+    """Eight connections each send empty parts with MORE, below the per-connection limit,
+    and wait. Before, none was ever cut (each held 30 times its bytes in libzmq's memory);
+    now what they hold together is bounded, the biggest holders cut first, and an honest
+    peer's largest payloads still pass."""
+    cfg = TransportConfig(max_payload=64 * 1024)
+    per = 300 << 10                     # under unfinished_limit (520 KiB), alone
+    assert per < cfg.unfinished_limit and 2 * per > cfg.strangers_unfinished_limit
+    with Node(b"victim", config=cfg) as victim, Node(b"honest", config=cfg) as honest:
+        honest.add_peer(b"victim", victim.endpoint)
+        victim.add_peer(b"honest", honest.endpoint)
+        socks = []
+        try:
+            for _ in range(8):
+                s = _zmtp_dealer(victim.port)
+                s.sendall(b"\x01\x00" * (per // 2))
+                socks.append(s)
+            open_ = [s for s in socks if not _closed_by_peer(s, 3.0)]
+            assert len(open_) <= 1, f"{len(open_)} of 8 connections still hold their parts"
+            payload = os.urandom(cfg.max_payload)
+            for _ in range(10):
+                honest.send(b"victim", payload)
+            got = 0
+            end = time.monotonic() + 20
+            while got < 10 and time.monotonic() < end:
+                m = victim.recv(0.5)
+                got += m == (b"honest", payload)
+            assert got == 10
+        finally:
+            for s in socks:
+                s.close()
