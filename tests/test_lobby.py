@@ -315,6 +315,10 @@ def test_join_tries_each_announced_address_in_turn(tmp_path: Path,
         def __exit__(self, *exc: object) -> None:
             self.real.__exit__(*exc)
 
+        @property
+        def ignored(self) -> int:
+            return self.real.ignored
+
         def wait_for(self, cond: Callable[[list[object]], bool], timeout: float) -> list:
             got = self.real.wait_for(cond, timeout) or []
             return [dataclasses.replace(t, addresses=tuple(
