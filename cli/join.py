@@ -82,7 +82,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
 
         print(i18n.display(_("looking for tables on the LAN (waiting up to %(seconds)s s)")
                            % {"seconds": f"{LOOK_SECONDS:g}"}), file=say)
-        with browse_tables(interfaces=args.mdns) as b:
+        # the table named is listed even when a flood of announcements fills the list
+        with browse_tables(interfaces=args.mdns,
+                           wanted=None if want is None else wanted) as b:
             tables = b.wait_for(lambda ts: any(wanted(t) for t in ts), LOOK_SECONDS)
             if tables and user_fp is None:
                 # the other tables answer within moments of the first: joining whichever
@@ -90,7 +92,14 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
                 # that took a friend's table's name)
                 time.sleep(GATHER_SECONDS)
                 tables = b.wait_for(lambda ts: True, 0.0)
+            left_out = b.ignored
         tables = [t for t in (tables or []) if wanted(t)]
+        if not tables and left_out:
+            # not "is a table hosted?": tables were announced, more than can be listed
+            raise OSError(_("no table found on the LAN after 10 s, and %(n)d other "
+                            "announced tables were left out (too many: a machine on the "
+                            "LAN may be flooding announcements). Give the table's address "
+                            "with --peer HOST:PORT") % {"n": left_out})
         if not tables:
             raise OSError(_("no table found on the LAN after 10 s: is a table hosted, is "
                             "multicast allowed here? Or give its address with --peer "

@@ -9,6 +9,7 @@ import time
 from typing import TextIO
 
 from p2p.net.discovery import (
+    MAX_TABLES,
     MAX_TABLES_PER_ADDRESS,
     TableChange,
     TableInfo,
@@ -78,10 +79,14 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             return
         said_ignored = ignored
         shown["\0ignored"] = ("", now)
+        # both limits: a flood from made-up addresses fills the list, not one address
         print(i18n.display(ngettext(
-            "(%(n)d announced table not listed: at most %(most)d tables from one address)",
-            "(%(n)d announced tables not listed: at most %(most)d tables from one address)",
-            ignored) % {"n": ignored, "most": MAX_TABLES_PER_ADDRESS}), file=say, flush=True)
+            "(%(n)d announced table not listed: at most %(all)d tables in all, %(most)d "
+            "from one address)",
+            "(%(n)d announced tables not listed: at most %(all)d tables in all, %(most)d "
+            "from one address)",
+            ignored) % {"n": ignored, "all": MAX_TABLES, "most": MAX_TABLES_PER_ADDRESS}),
+            file=say, flush=True)
 
     said_none = False
 

@@ -294,7 +294,7 @@ def test_lobby_says_how_many_tables_it_does_not_list() -> None:
         forger.close()
     said = out.getvalue()
     counts = [int(n) for n in re.findall(
-        r"\((\d+) announced tables? not listed: at most 4 tables from one address\)", said)]
+        r"\((\d+) announced tables? not listed: at most 256 tables in all, 4 from one address\)", said)]
     assert counts and 0 < counts[-1] <= 12 - discovery.MAX_TABLES_PER_ADDRESS, said
     assert len([line for line in said.splitlines() if tag in line]) == \
         discovery.MAX_TABLES_PER_ADDRESS, said

@@ -315,6 +315,10 @@ def test_join_tries_each_announced_address_in_turn(tmp_path: Path,
         def __exit__(self, *exc: object) -> None:
             self.real.__exit__(*exc)
 
+        @property
+        def ignored(self) -> int:
+            return self.real.ignored
+
         def wait_for(self, cond: Callable[[list[object]], bool], timeout: float) -> list:
             got = self.real.wait_for(cond, timeout) or []
             return [dataclasses.replace(t, addresses=tuple(
@@ -799,7 +803,8 @@ def test_an_empty_lobby_and_a_join_that_looks_say_so_and_for_how_long(
             return []
 
     @contextlib.contextmanager
-    def no_table(callback: object = None, interfaces: object = None):  # type: ignore[no-untyped-def]
+    def no_table(callback: object = None, interfaces: object = None,  # type: ignore[no-untyped-def]
+                 wanted: object = None):
         yield Nothing()
 
     monkeypatch.setattr(lobby_verb, "browse_tables", no_table)

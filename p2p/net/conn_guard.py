@@ -101,6 +101,8 @@ class Cut:
     address: str
     node: bytes | None
     unfinished: int                # bytes read since its last complete message
+    #: cut for what strangers held together (``strangers_limit``), not for its own
+    together: bool = False
 
 
 def _read_state(fd: int, port: int = 0) -> tuple[tuple[str, int], int] | None:
@@ -190,11 +192,14 @@ class ConnGuard:
     """See the module docstring.  Used only by the Node's I/O thread."""
 
     def __init__(self, router: zmq.Socket[bytes], limit: int,
-                 known: Callable[[bytes], bool] = lambda node: False) -> None:
+                 known: Callable[[bytes], bool] = lambda node: False,
+                 strangers_limit: int | None = None) -> None:
         """Call before the ROUTER binds, so that no connection escapes the monitor.
         ``known``: whether a node id is one of our peers (its connection is the last to
-        go when its address holds too many)."""
+        go when its address holds too many). ``strangers_limit``: unfinished bytes all
+        connections that are not our peers' may hold together (default ``limit``)."""
         self.limit = limit
+        self.strangers_limit = limit if strangers_limit is None else strangers_limit
         self._known = known
         self.enabled = _kernel_counts_bytes()
         self.monitor: zmq.Socket[bytes] | None = None
@@ -341,6 +346,7 @@ class ConnGuard:
         larger than ``limit``.  ``drained``: no complete message of a connection that gave
         none this turn can still wait in the ROUTER (else nobody is judged this turn)."""
         cuts: list[Cut] = []
+        strangers: list[tuple[int, int, _Conn]] = []
         for fd, c in self._conns.items():
             if c.delivered:
                 c.delivered = False
@@ -349,13 +355,29 @@ class ConnGuard:
                 # at most what libzmq read during the drain is forgiven, once
                 c.mark = state[1] if state is not None and state[0] == c.peer else c.sample
                 continue
-            if not drained or c.cut or c.sample - c.mark <= self.limit:
+            if not drained or c.cut:
                 continue
-            c.cut = True
-            self.cuts += 1
-            _shutdown(fd)
-            cuts.append(Cut(f"{c.peer[0]}:{c.peer[1]}", c.node, c.sample - c.mark))
+            if c.sample - c.mark > self.limit:
+                self._cut(fd, c, cuts)
+            elif c.sample > c.mark and not (c.node is not None and self._known(c.node)):
+                strangers.append((c.sample - c.mark, fd, c))
+        # Strangers' unfinished messages together: a part of a message costs libzmq some
+        # 60 bytes of memory however small it is on the wire (2 bytes), so each connection
+        # that held just under the limit in empty parts held 130 MB, and 16 of them 2 GB,
+        # for as long as they stayed open. The biggest holders go first.
+        held = sum(x[0] for x in strangers)
+        for unfinished, fd, c in sorted(strangers, key=lambda x: -x[0]):
+            if held <= self.strangers_limit:
+                break
+            held -= unfinished
+            self._cut(fd, c, cuts, together=True)
         return cuts
+
+    def _cut(self, fd: int, c: _Conn, cuts: list[Cut], together: bool = False) -> None:
+        c.cut = True
+        self.cuts += 1
+        _shutdown(fd)
+        cuts.append(Cut(f"{c.peer[0]}:{c.peer[1]}", c.node, c.sample - c.mark, together))
 
     def count(self) -> int:
         """Inbound connections watched."""
@@ -368,5 +390,5 @@ class ConnGuard:
     def suspect(self) -> bool:
         """Some connection has read 64 KiB without a message: look again soon, so that the
         memory it can make us hold stays near the limit."""
-        return any(not c.cut and c.sample - c.mark > 64 << 10
-                   for c in self._conns.values())
+        return sum(c.sample - c.mark for c in self._conns.values()
+                   if not c.cut and c.sample > c.mark) > 64 << 10

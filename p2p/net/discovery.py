@@ -381,6 +381,10 @@ MAX_TABLES_PER_ADDRESS = 4
 #: Valid tables left out by those limits are remembered (and listed when room is made),
 #: up to this many; :attr:`TableBrowser.ignored` counts them.
 MAX_IGNORED = 1024
+#: Tables a joiner looks for (``wanted``) listed beyond those limits, at most: a flood of
+#: made-up tables from made-up addresses filled the list first, and the one table the
+#: player named was never seen (the join said no table was hosted).
+MAX_WANTED = 16
 #: A table keeps at most this many addresses (the first seen).
 MAX_ADDRESSES = 8
 #: Names resolved on the network (not complete in the cache) at most at once; the others
@@ -468,8 +472,13 @@ class TableBrowser:
         resolve_timeout: float = 2.0,
         max_tables: int | None = None,
         max_per_address: int | None = None,
+        wanted: Callable[[TableInfo], bool] | None = None,
     ) -> None:
+        """``wanted``: the tables this browser looks for (a joiner's ``--table NAME``):
+        up to :data:`MAX_WANTED` of them are listed even beyond the limits, so a flood of
+        other announcements cannot hide the one the player named."""
         self._callback = callback
+        self._wanted = wanted
         self._own_zc = zeroconf is None
         self._zc = zeroconf if zeroconf is not None else make_zeroconf(interfaces)
         # loopback addresses come from this host only when we listen on the loopback only
@@ -611,6 +620,10 @@ class TableBrowser:
 
     def _fits(self, name: str, table: TableInfo) -> bool:
         old = self._tables.get(name)
+        if self._wanted is not None and self._wanted(table):
+            # the table looked for: listed beyond the limits (a bounded number of them)
+            return sum(1 for n, t in self._tables.items()
+                       if n != name and self._wanted(t)) < MAX_WANTED
         others = len(self._tables) - (old is not None)
         if others >= self._max_tables:
             return False
@@ -713,6 +726,7 @@ def browse_tables(
     *,
     interfaces: Interfaces = "all",
     zeroconf: Zeroconf | None = None,
+    wanted: Callable[[TableInfo], bool] | None = None,
 ) -> TableBrowser:
     """Start browsing; see :class:`TableBrowser`."""
-    return TableBrowser(callback, interfaces=interfaces, zeroconf=zeroconf)
+    return TableBrowser(callback, interfaces=interfaces, zeroconf=zeroconf, wanted=wanted)

@@ -84,6 +84,14 @@ class TransportConfig:
         return 2 * self.zmq_maxmsgsize + (256 << 10)
 
     @property
+    def strangers_unfinished_limit(self) -> int:
+        """Bytes every inbound connection that is not a peer's may hold, all together, in
+        messages not finished yet (p2p.net.conn_guard): one honest message in progress
+        and a little protocol. Memory, not wire bytes, is what it bounds: libzmq keeps
+        some 60 bytes per part, so empty parts cost 30 times their size."""
+        return self.zmq_maxmsgsize + (256 << 10)
+
+    @property
     def zmq_maxmsgsize(self) -> int:
         """Hard ZMQ_MAXMSGSIZE: above it libzmq drops the *connection* (sender
         unknown).  Between ``max_frame`` and this the frame is dropped and

@@ -131,7 +131,8 @@ class Node:
         try:
             r = self._router
             # before bind, so that the guard sees every inbound connection (why: conn_guard)
-            self._guard = ConnGuard(r, self.config.unfinished_limit, self._knows)
+            self._guard = ConnGuard(r, self.config.unfinished_limit, self._knows,
+                                    self.config.strangers_unfinished_limit)
             if curve is not None:
                 if not zmq.has("curve"):
                     raise TransportError("this libzmq has no CURVE support")
@@ -608,10 +609,17 @@ class Node:
         for cut in cuts:
             who = f"node {cut.node.hex()[:16]}" if cut.node is not None else "a sender that " \
                 "never finished a message"
-            log.warning("connection from %s (%s) closed: it sent %d KiB of a message that "
-                        "never ended (more than the %d KiB one honest message can take)",
-                        cut.address, who, cut.unfinished >> 10,
-                        self.config.unfinished_limit >> 10)
+            if cut.together:
+                log.warning("connection from %s (%s) closed: it held %d KiB of a message "
+                            "not finished, the most of the connections that are not our "
+                            "peers' (together more than %d KiB)", cut.address, who,
+                            cut.unfinished >> 10,
+                            self.config.strangers_unfinished_limit >> 10)
+            else:
+                log.warning("connection from %s (%s) closed: it sent %d KiB of a message "
+                            "that never ended (more than the %d KiB one honest message can "
+                            "take)", cut.address, who, cut.unfinished >> 10,
+                            self.config.unfinished_limit >> 10)
             if cut.node is not None:
                 with self._lock:
                     self._core.count_drop(cut.node, "unfinished")

@@ -118,6 +118,8 @@ WAIT_FOR_JOIN = 5.0
 #: Lobby changes (sit, ready, leave) one member may make: a burst, then so many a second.
 CHANGES_BURST = 10
 CHANGES_PER_S = 2.0
+#: Messages one pump of the host or a joiner handles at most, whatever arrives.
+MAX_PER_PUMP = 256
 #: Lines of a lobby's log kept (for whoever investigates; the screen shows the state).
 LOG_KEPT = 200
 #: How long a joiner waits for the host to answer before saying so.
@@ -475,7 +477,7 @@ class LobbyHost:
         while msg is not None:
             self._on(msg[0], msg[1])
             handled += 1
-            if handled >= 256:      # bounded work per pump, whatever arrives
+            if handled >= MAX_PER_PUMP:      # bounded work per pump, whatever arrives
                 break
             msg = self.node.recv(0)
         if self.all_ready():
@@ -845,8 +847,15 @@ class LobbyClient:
                 self.join()
         self._check_timeout()
         msg = self.node.recv(timeout)
+        handled = 0
         while msg is not None:
             if self._on(msg[0], msg[1]):
+                break
+            handled += 1
+            if handled >= MAX_PER_PUMP:
+                # bounded work per pump, as the host's: a host sending one signed state
+                # again and again, as fast as this joiner reads, held it here for ever
+                # (no line shown, 'leave' never read, no time limit checked)
                 break
             msg = self.node.recv(0)
         if self.refused is not None:
