@@ -10,6 +10,7 @@ raises on a hostile file.
 
 from __future__ import annotations
 
+import copy
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -159,11 +160,18 @@ class GameReport:
         return "\n".join(lines)
 
 
-#: Entries read past a protocol fault that only the full-information replay may explain
-#: (the hand's reveals come at its end): beyond this many, the spectator's verdict stands.
-#: A hand at six seats holds some 5,000 entries (see docs/network.md); the entries read
-#: on are held by the cryptographic pass until the hand ends.
+#: A hand's bytes past which its entries are followed by a spectator as they pass (an
+#: entry no protocol step allows then stops the reading): a real hand takes under 1 MB
+#: at six seats (some 350 KB in a measured six-seat match), and a smaller one is
+#: replayed only once it passed whole, with its revealed decks (a spectator would do the
+#: decryptions of the cryptographic pass again: twice the time).
+SPECTATE_FROM_BYTES = 1 << 20
+#: Entries (and bytes of them) read on past a protocol fault the spectator saw, looking
+#: for the end of the hand, whose reveals let the full-information replay name an
+#: earlier fault only it can see (a card not held); beyond these, the spectator's
+#: verdict stands. The entries read on are held until the hand ends.
 FAULT_READ_ON = 20_000
+FAULT_READ_ON_BYTES = 1 << 20
 
 
 def verify_game(path: str | os.PathLike[str], workers: int = 0) -> GameReport:
@@ -238,35 +246,60 @@ def _redeal(match: MatchProtocol, hand: int) -> None:
 
 
 class _Replay:
-    """The checks of the game, fed by the streaming cryptographic pass: a spectator
-    follows every entry as it passes (an entry no protocol step allows stops the pass at
-    once, or within :data:`FAULT_READ_ON` entries when the hand's reveals may still say
-    more), and the auditor replays each hand with its revealed decks once the hand
-    passed."""
+    """The checks of the game, fed by the streaming cryptographic pass: the auditor replays
+    each hand with its revealed decks once the hand passed. A hand that grows past
+    :data:`SPECTATE_FROM_BYTES` is followed by a spectator too (a copy of the auditor at
+    the hand's start) as its entries pass: an entry no protocol step allows stops the pass
+    at once, or within :data:`FAULT_READ_ON` entries when the hand's end may still come
+    (its reveals let the auditor name an earlier fault only it can see)."""
 
     def __init__(self, cfg: TableConfig, rep: GameReport) -> None:
         self.rep = rep
+        self.cfg = cfg
         self.decks: dict[int, tuple[tuple[int, ...], ...]] = {}
         self.auditor = MatchProtocol(cfg, None, self.decks)
-        self.spectator = MatchProtocol(cfg, None)
+        self.spectator: MatchProtocol | None = None
         self.hooks = StreamHooks(self.on_entry, self.on_hand)
         #: the spectator's first fault: (entry index, check, seat, detail)
         self.seen: tuple[int, str, int | None, str] | None = None
         #: the auditor's first fault
         self.fault: tuple[int, str, int | None, str] | None = None
+        self.hand: int | None = None
+        self.hand_bytes = 0
         self.read_on = 0
+        self.read_on_bytes = 0
 
-    def on_entry(self, entry: DecodedEntry) -> bool:
+    def on_entry(self, entry: DecodedEntry, size: int) -> bool:
         if self.seen is not None:
             self.read_on += 1
-            return self.read_on >= FAULT_READ_ON
-        _agreed_until(self.spectator, self.rep, entry.hand)
-        try:
-            self.spectator.receive(entry.hand, entry.seat, entry.body)
-        except ProtocolError as exc:
-            self.seen = (entry.index, exc.check, exc.seat, exc.detail)
-            self.hooks.buffer = False        # the auditor replays up to here, not further
+            self.read_on_bytes += size
+            return self.read_on >= FAULT_READ_ON or self.read_on_bytes >= FAULT_READ_ON_BYTES
+        if entry.hand != self.hand:
+            self.hand, self.hand_bytes, self.spectator = entry.hand, 0, None
+        self.hand_bytes += size
+        if self.spectator is not None:
+            self._follow([entry])
+        elif self.hand_bytes > SPECTATE_FROM_BYTES:
+            # bigger than a real hand: follow it from its start (the auditor has not
+            # received an entry of it yet) as a spectator
+            self.spectator = copy.deepcopy(self.auditor, {id(self.cfg): self.cfg})
+            assert self.hooks.report is not None
+            self._follow(list(self.hooks.report.tail))
         return False
+
+    def _follow(self, entries: list[DecodedEntry]) -> None:
+        assert self.spectator is not None and self.hooks.report is not None
+        for entry in entries:
+            _agreed_until(self.spectator, self.rep, entry.hand)
+            try:
+                self.spectator.receive(entry.hand, entry.seat, entry.body)
+            except ProtocolError as exc:
+                self.seen = (entry.index, exc.check, exc.seat, exc.detail)
+                # the auditor replays up to here, not further
+                tail = self.hooks.report.tail
+                tail[:] = [e for e in tail if e.index <= entry.index]
+                self.hooks.buffer = False
+                return
 
     def on_hand(self, hand: int, entries: list[DecodedEntry], result: HandResult | None) -> bool:
         if result is not None:

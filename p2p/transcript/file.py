@@ -52,10 +52,19 @@ from p2p.deck.messages import (
     message_from_body,
     message_to_body,
 )
+from p2p.transcript.agreement import MAX_HANDS as MAX_AGREED_HANDS
 from p2p.transcript.agreement import agreements_of, keys_at
-from p2p.transcript.decoding import MAX_CARDS, MAX_PLAYERS, check_header_obj
+from p2p.transcript.decoding import (
+    MAX_CARDS,
+    MAX_PLAYERS,
+    DecodeError,
+    Limits,
+    check_header_obj,
+    check_shape,
+)
 from p2p.transcript.envelope import (
     MAX_ENVELOPE_BYTES,
+    MAX_HAND,
     DuplicateEntry,
     Envelope,
     EnvelopeError,
@@ -430,6 +439,17 @@ def iter_transcript(path: str | os.PathLike[str]) -> Iterator[tuple[int, Transcr
     file as a stream. A file that is not a regular one, or is bigger than
     :data:`MAX_TRANSCRIPT_BYTES`, is refused before a byte is read
     (:class:`TranscriptUnreadable`)."""
+    for off, item in _iter_items(path, light=False):
+        assert not isinstance(item, int)
+        yield off, item
+
+
+def _iter_items(path: str | os.PathLike[str], light: bool
+                ) -> Iterator[tuple[int, TranscriptHeader | Envelope | int]]:
+    """:func:`iter_transcript`; ``light``: an entry of the game log (an 8-item array whose
+    body is a map of no side entry's kind) is given as its hand number only, not checked
+    further (its field types, canonical encoding and density are checked when it is read
+    again, as an envelope). The first pass of a streaming verify reads so."""
     try:
         f = open_regular(path)
     except NotRegularFile as e:
@@ -455,6 +475,10 @@ def iter_transcript(path: str | os.PathLike[str]) -> Iterator[tuple[int, Transcr
                     raise TranscriptCorrupt(start, "non-canonical header")
                 yield start, header
                 continue
+            if (light and isinstance(obj, list) and len(obj) == 8 and isinstance(obj[6], dict)
+                    and type(obj[2]) is int and 0 <= obj[2] < MAX_HAND and not is_side(obj[6])):
+                yield start, obj[2]
+                continue
             try:
                 env = Envelope.decode(raw)
             except EnvelopeError as e:
@@ -467,6 +491,17 @@ def iter_transcript(path: str | os.PathLike[str]) -> Iterator[tuple[int, Transcr
 #: Authors of side entries other than the seated players a transcript is read with (bots
 #: that took a seat over sign their own): more is a crafted file's.
 MAX_OTHER_SIDE_AUTHORS = 64
+#: Values a side entry's body may hold: no honest one holds more than a dozen (a takeover
+#: record with its certificate; live peers drop one with other fields), so one of tiny
+#: values cannot take some 9 bytes of memory per byte of file.
+MAX_SIDE_VALUES = 32
+#: Side entries kept, and their bytes: an honest match writes at most a timeout claim per
+#: seat and hand (400 hands, six seats), a leave record, a few agreements and complaints
+#: (a complaint carries one entry): some 3,000 entries and 2 MB at most. The side entries
+#: are held whole while a transcript is checked: past these, more are a crafted file's.
+MAX_SIDE_ENTRIES = 16_384
+MAX_SIDE_BYTES = 16 << 20
+_SIDE_SHAPE = Limits(max_items=MAX_SIDE_VALUES, max_depth=4)
 
 
 def read_transcript(path: str | os.PathLike[str]) -> Transcript:
@@ -475,7 +510,9 @@ def read_transcript(path: str | os.PathLike[str]) -> Transcript:
     the log so far, from the seated players and at most :data:`MAX_OTHER_SIDE_AUTHORS`
     other keys. A crafted file of 100,000 copies took 25 s and 171 MB to verify (a file
     at the size limit would have taken minutes and gigabytes); an honest one loses
-    nothing."""
+    nothing. A side entry whose body holds more than :data:`MAX_SIDE_VALUES` values, of
+    a hand past the longest match (:data:`p2p.transcript.agreement.MAX_HANDS`), or past
+    :data:`MAX_SIDE_ENTRIES` or :data:`MAX_SIDE_BYTES` kept, is dropped too."""
     return _read(path, keep=True)[0]
 
 
@@ -484,7 +521,8 @@ def scan_transcript(path: str | os.PathLike[str]) -> tuple[Transcript, int]:
     (kept by the same rules), and how many entries the log holds (its ``entries`` and
     ``offsets`` are empty). One entry at a time is held while the file is read: the
     first pass of a streaming verify (:func:`verify_stream`), whatever the file's size.
-    Raises as :func:`read_transcript` does."""
+    Raises as :func:`read_transcript` does, except that an entry of the log is only
+    read as msgpack here (the rest of its checks are the second pass's)."""
     return _read(path, keep=False)
 
 
@@ -498,13 +536,25 @@ def _read(path: str | os.PathLike[str], keep: bool) -> tuple[Transcript, int]:
     others: set[bytes] = set()
     last_hand = 0
     count = 0
-    for off, item in iter_transcript(path):
-        if isinstance(item, TranscriptHeader):
+    side_bytes = 0
+    for off, item in _iter_items(path, light=not keep):
+        if isinstance(item, int):           # an entry of the log, not kept
+            count += 1
+            last_hand = max(last_hand, item)
+        elif isinstance(item, TranscriptHeader):
             header = item
             players = {p.key for p in item.players}
         elif is_side(item.body):
             key = (item.author, item.hand, item.body.get("k"))
-            if key in seen or item.hand > last_hand + 2:
+            if (key in seen or item.hand > last_hand + 2 or item.hand > MAX_AGREED_HANDS
+                    or len(side) >= MAX_SIDE_ENTRIES):
+                continue
+            size = len(item.encode())
+            if side_bytes + size > MAX_SIDE_BYTES:
+                continue
+            try:
+                check_shape(item.body, _SIDE_SHAPE)
+            except DecodeError:
                 continue
             if item.author not in players and item.author not in others:
                 if len(others) >= MAX_OTHER_SIDE_AUTHORS:
@@ -512,6 +562,7 @@ def _read(path: str | os.PathLike[str], keep: bool) -> tuple[Transcript, int]:
                 others.add(item.author)
             seen.add(key)
             side.append(item)
+            side_bytes += size
         else:
             if keep:
                 entries.append(item)
@@ -840,15 +891,18 @@ def read_failure(rep: VerifyReport, exc: Exception) -> VerifyReport:
 class StreamHooks:
     """What a streaming pass (:func:`verify_stream`) tells its caller as it goes.
 
-    ``on_entry``: each entry that passed, as soon as it did; True stops the pass there.
+    ``on_entry``: each entry that passed, as soon as it did, with its size in bytes;
+    True stops the pass there.
     ``on_hand``: a hand's entries once the whole hand passed (its result: the revealed
     decks; None for a hand voided by agreement or with no deck); True stops the pass.
     ``buffer``: keep the current hand's entries for ``on_hand`` (``VerifyReport.tail``);
     a caller that knows it will stop within the hand turns it off."""
 
-    on_entry: Callable[[DecodedEntry], bool]
+    on_entry: Callable[[DecodedEntry, int], bool]
     on_hand: Callable[[int, list[DecodedEntry], HandResult | None], bool]
     buffer: bool = True
+    #: the report the pass fills (set by the pass): its ``tail`` is the current hand's
+    report: VerifyReport | None = None
 
 
 class EntryLog(Sequence[DecodedEntry]):
@@ -918,7 +972,7 @@ def verify_stream(path: str | os.PathLike[str], scanned: tuple[Transcript, int],
     try:
         try:
             out = _verify_entries(stream, enumerate(iter_log(path, count)), rep, pool,
-                                  hooks or StreamHooks(lambda d: False, lambda h, e, r: False))
+                                  hooks or StreamHooks(lambda d, n: False, lambda h, e, r: False))
         except Exception as e:
             try:
                 out = read_failure(rep, e)   # the file changed between the passes
@@ -959,6 +1013,8 @@ def _verify_entries(transcript: Transcript, entries: Iterable[tuple[int, Envelop
     kept: list[DecodedEntry] = []
     if hooks is None:
         rep.entries = kept
+    else:
+        hooks.report = rep
     seat_of = {p.key: p.seat for p in hdr.players}
     hand: int | None = None
     log: LogVerifier | None = None
@@ -1079,7 +1135,7 @@ def _verify_entries(transcript: Transcript, entries: Iterable[tuple[int, Envelop
             continue
         if hooks.buffer:
             rep.tail.append(decoded)
-        if hooks.on_entry(decoded):
+        if hooks.on_entry(decoded, len(env.encode())):
             rep.stopped = True
             return rep
     bad = end_hand()
