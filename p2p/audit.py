@@ -1,11 +1,12 @@
 """``millebornes verify``: the cryptographic checks, then a replay of the game through the engine.
 
-:func:`verify_game` first runs :func:`~p2p.transcript.verify_crypto` (signatures, chain,
-commitments, every shuffle pass recomputed, every proof, every revealed card), then replays
-every hand with the revealed deck orders through the very protocol code the players ran,
-with a full-information engine: every entry must come from the seat whose turn it was,
-every move must be legal, every opened card must be the one the move names. It never
-raises on a hostile file.
+:func:`verify_game` runs the checks of :func:`~p2p.transcript.verify_crypto` (signatures,
+chain, commitments, every shuffle pass recomputed, every proof, every revealed card) hand
+by hand as it reads the file (:func:`~p2p.transcript.file.verify_stream`), and replays each
+hand once it passed, with its revealed deck orders, through the very protocol code the
+players ran, with a full-information engine: every entry must come from the seat whose turn
+it was, every move must be legal, every opened card must be the one the move names. About
+one hand is held in memory, whatever the file's size. It never raises on a hostile file.
 """
 
 from __future__ import annotations
@@ -212,7 +213,7 @@ def verify_game(path: str | os.PathLike[str], workers: int = 0) -> GameReport:
     try:
         cfg = TableConfig.from_header(hdr)
     except ValueError as exc:
-        rep.crypto = verify_stream(path, scanned, None, workers)
+        rep.crypto = _crypto_only(path, scanned, workers)
         _fail_from(rep, None, "header", None, str(exc))
         fault = rules_fault(hdr.rules)
         if fault is not None:
@@ -227,6 +228,23 @@ def verify_game(path: str | os.PathLike[str], workers: int = 0) -> GameReport:
         return _check(cfg, rep, path, scanned, workers)
     except Exception as exc:  # a verifier must not crash on a crafted file
         return _fail_from(rep, None, "unexpected-error", None, f"{type(exc).__name__}: {exc}")
+
+
+def _crypto_only(path: str | os.PathLike[str], scanned: tuple[Transcript, int],
+                 workers: int) -> VerifyReport:
+    """The cryptographic checks alone (no replay: the header names no table this version
+    can play), stopped in a hand past :data:`SPECTATE_FROM_BYTES` (no spectator can follow
+    it): a crafted hand is not held whole."""
+    at = {"hand": -1, "bytes": 0}
+
+    def on_entry(entry: DecodedEntry, size: int) -> bool:
+        if entry.hand != at["hand"]:
+            at["hand"], at["bytes"] = entry.hand, 0
+        at["bytes"] += size
+        return at["bytes"] > 2 * SPECTATE_FROM_BYTES
+
+    hooks = StreamHooks(on_entry, lambda h, e, r: False, buffer=False)
+    return verify_stream(path, scanned, hooks, workers)
 
 
 def _fail_from(rep: GameReport, index: int | None, check: str | None, seat: int | None,
