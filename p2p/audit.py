@@ -172,7 +172,7 @@ SPECTATE_FROM_BYTES = 1 << 20
 #: earlier fault only it can see (a card not held); beyond these, the spectator's
 #: verdict stands. The entries read on are held until the hand ends.
 FAULT_READ_ON = 20_000
-FAULT_READ_ON_BYTES = 1 << 20
+FAULT_READ_ON_BYTES = 256 << 10
 
 
 def verify_game(path: str | os.PathLike[str], workers: int = 0) -> GameReport:
