@@ -1,33 +1,43 @@
 """``millebornes verify``: the cryptographic checks, then a replay of the game through the engine.
 
-:func:`verify_game` first runs :func:`~p2p.transcript.verify_crypto` (signatures, chain,
-commitments, every shuffle pass recomputed, every proof, every revealed card), then replays
-every hand with the revealed deck orders through the very protocol code the players ran,
-with a full-information engine: every entry must come from the seat whose turn it was,
-every move must be legal, every opened card must be the one the move names. It never
-raises on a hostile file.
+:func:`verify_game` runs the checks of :func:`~p2p.transcript.verify_crypto` (signatures,
+chain, commitments, every shuffle pass recomputed, every proof, every revealed card) hand
+by hand as it reads the file (:func:`~p2p.transcript.file.verify_stream`), and replays each
+hand once it passed, with its revealed deck orders, through the very protocol code the
+players ran, with a full-information engine: every entry must come from the seat whose turn
+it was, every move must be legal, every opened card must be the one the move names. About
+one hand is held in memory, whatever the file's size. It never raises on a hostile file.
 """
 
 from __future__ import annotations
 
+import copy
 import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from p2p.deck.hand import HandResult
 from p2p.deck.messages import CheatDetected, DecryptShare
 from p2p.table.config import TableConfig, rules_fault
 from p2p.table.hand_protocol import ProtocolError
 from p2p.table.match import MatchProtocol
 from p2p.table.replicated_log import deck_body_fault, equivocator
 from p2p.text import safe_text
+from p2p.transcript.agreement import agreements_of
 from p2p.transcript.envelope import Envelope, EnvelopeError
 from p2p.transcript.file import (
+    DecodedEntry,
     Player,
+    StreamHooks,
     Transcript,
+    TranscriptHeader,
     VerifyReport,
     is_side,
-    read_transcript,
-    verify_crypto,
+    iter_log,
+    iter_transcript,
+    read_failure,
+    scan_transcript,
+    verify_stream,
 )
 
 
@@ -59,6 +69,8 @@ class GameReport:
     #: the log's entries' hashes by slot (hand, author, seq): a complaint's evidence is
     #: compared with them (a second version of a slot proves an equivocation)
     slots: dict[tuple[int, bytes, int], bytes] = field(default_factory=dict, repr=False)
+    #: the file verified (read again for the slots a complaint names, and by replay)
+    path: str = field(default="", repr=False)
     #: the table's agreed time limits, in words (from the header; English)
     limits: str = ""
     #: the same as data, for a console's own words: seconds per protocol step, per move
@@ -149,32 +161,61 @@ class GameReport:
         return "\n".join(lines)
 
 
+#: A hand's bytes past which its entries are followed by a spectator as they pass (an
+#: entry no protocol step allows then stops the reading): a real hand takes under 1 MB
+#: at six seats (some 350 KB in a measured six-seat match), and a smaller one is
+#: replayed only once it passed whole, with its revealed decks (a spectator would do the
+#: decryptions of the cryptographic pass again: twice the time).
+SPECTATE_FROM_BYTES = 1 << 20
+#: Entries (and bytes of them) read on past a protocol fault the spectator saw, looking
+#: for the end of the hand, whose reveals let the full-information replay name an
+#: earlier fault only it can see (a card not held); beyond these, the spectator's
+#: verdict stands. The entries read on are held until the hand ends.
+FAULT_READ_ON = 20_000
+FAULT_READ_ON_BYTES = 256 << 10
+
+
 def verify_game(path: str | os.PathLike[str], workers: int = 0) -> GameReport:
     """Verify a transcript file; the report names the first failing entry and whom to blame.
-    ``workers``: processes that check the proofs of shuffle in parallel (see verify_crypto)."""
+    ``workers``: processes that check the proofs of shuffle in parallel (see verify_crypto).
+
+    The file is read twice, one entry at a time: a first pass for its header and side
+    entries (the agreements, claims and complaints), then the checks hand by hand, each
+    hand replayed once its cryptography passed, its entries then let go. A spectator
+    follows the log as the entries pass, so an entry no protocol step allows stops the
+    reading (a crafted file is not read on to its end). Memory stays about one hand's
+    entries, whatever the file's size."""
     try:
-        transcript = read_transcript(path)
-    except Exception:  # corrupt or unreadable: verify_crypto reports where
-        transcript = None
-    crypto = verify_crypto(transcript if transcript is not None else path, workers)
-    rep = GameReport(ok=False, crypto=crypto)
-    if transcript is None:
+        scanned = scan_transcript(path)
+    except Exception as exc:  # corrupt or unreadable: said as verify_crypto says it
+        crypto = VerifyReport()
+        try:
+            read_failure(crypto, exc)
+        except Exception:
+            crypto.fail(None, "unexpected-error", None, None, f"{type(exc).__name__}: {exc}")
+        rep = GameReport(ok=False, crypto=crypto)
         return _fail_from(rep, crypto.failed_index, crypto.check, crypto.blamed_seat,
                           crypto.detail)
-    rep.names = tuple(p.name for p in transcript.header.players)
+    transcript = scanned[0]
+    hdr = transcript.header
+    rep = GameReport(ok=False, crypto=VerifyReport())
+    rep.names = tuple(p.name for p in hdr.players)
+    takeovers, agreed_end, voided = agreements_of([p.key for p in hdr.players],
+                                                  transcript.side, hdr.table)
     rep.takeovers = [{"hand": t.hand, "seat": t.seat, "runner": t.runner,
-                      "signers": list(t.signers)} for t in crypto.takeovers]
-    if crypto.agreed_end is not None:
-        e = crypto.agreed_end
+                      "signers": list(t.signers)} for t in takeovers]
+    if agreed_end is not None:
+        e = agreed_end
         rep.ended_by_agreement = {"hand": e.hand, "seat": e.seat, "signers": list(e.signers)}
-    rep.voided = sorted(crypto.voided)
-    rep.side = _valid_side(transcript, [t.key for t in crypto.takeovers])
-    rep.slots = {(e.hand, e.author, e.seq): e.hash() for e in transcript.entries}
+    rep.voided = sorted(voided)
+    rep.side = _valid_side(transcript, [t.key for t in takeovers])
+    rep.path = os.fspath(path)
     try:
-        cfg = TableConfig.from_header(transcript.header)
+        cfg = TableConfig.from_header(hdr)
     except ValueError as exc:
+        rep.crypto = _crypto_only(path, scanned, workers)
         _fail_from(rep, None, "header", None, str(exc))
-        fault = rules_fault(transcript.header.rules)
+        fault = rules_fault(hdr.rules)
         if fault is not None:
             rep.detail_why, rep.detail_data = "rule-option", {"why": fault.why,
                                                               "data": fault.data}
@@ -184,9 +225,26 @@ def verify_game(path: str | os.PathLike[str], workers: int = 0) -> GameReport:
     rep.step_limit, rep.decision_limit = cfg.step_limit, cfg.decision_limit
     rep.limits_recorded = cfg.limits_recorded
     try:
-        return _check(cfg, rep)
+        return _check(cfg, rep, path, scanned, workers)
     except Exception as exc:  # a verifier must not crash on a crafted file
         return _fail_from(rep, None, "unexpected-error", None, f"{type(exc).__name__}: {exc}")
+
+
+def _crypto_only(path: str | os.PathLike[str], scanned: tuple[Transcript, int],
+                 workers: int) -> VerifyReport:
+    """The cryptographic checks alone (no replay: the header names no table this version
+    can play), stopped in a hand past :data:`SPECTATE_FROM_BYTES` (no spectator can follow
+    it): a crafted hand is not held whole."""
+    at = {"hand": -1, "bytes": 0}
+
+    def on_entry(entry: DecodedEntry, size: int) -> bool:
+        if entry.hand != at["hand"]:
+            at["hand"], at["bytes"] = entry.hand, 0
+        at["bytes"] += size
+        return at["bytes"] > 2 * SPECTATE_FROM_BYTES
+
+    hooks = StreamHooks(on_entry, lambda h, e, r: False, buffer=False)
+    return verify_stream(path, scanned, hooks, workers)
 
 
 def _fail_from(rep: GameReport, index: int | None, check: str | None, seat: int | None,
@@ -196,21 +254,101 @@ def _fail_from(rep: GameReport, index: int | None, check: str | None, seat: int 
     return rep
 
 
-def _check(cfg: TableConfig, rep: GameReport) -> GameReport:
-    crypto = rep.crypto
-    if not crypto.ok:
-        return _check_broken(cfg, rep)
-    # Every hand was revealed: replay each one with its deck orders and a full-information
-    # engine through the players' own protocol code. Every entry must come from the seat
+def _redeal(match: MatchProtocol, hand: int) -> None:
+    """Deal hand ``hand`` again in ``match`` (in play, nothing received yet) with the
+    decks now known: the match dealt it at the end of the previous hand, before this
+    hand's reveals had been read."""
+    hp = match.hand
+    if hp.hand_no == hand and not match.done and not hp.done:
+        match.hand = match._new_hand(hand, hp.first_seat)
+
+
+class _Replay:
+    """The checks of the game, fed by the streaming cryptographic pass: the auditor replays
+    each hand with its revealed decks once the hand passed. A hand that grows past
+    :data:`SPECTATE_FROM_BYTES` is followed by a spectator too (a copy of the auditor at
+    the hand's start) as its entries pass: an entry no protocol step allows stops the pass
+    at once, or within :data:`FAULT_READ_ON` entries when the hand's end may still come
+    (its reveals let the auditor name an earlier fault only it can see)."""
+
+    def __init__(self, cfg: TableConfig, rep: GameReport) -> None:
+        self.rep = rep
+        self.cfg = cfg
+        self.decks: dict[int, tuple[tuple[int, ...], ...]] = {}
+        self.auditor = MatchProtocol(cfg, None, self.decks)
+        self.spectator: MatchProtocol | None = None
+        self.hooks = StreamHooks(self.on_entry, self.on_hand)
+        #: the spectator's first fault: (entry index, check, seat, detail)
+        self.seen: tuple[int, str, int | None, str] | None = None
+        #: the auditor's first fault
+        self.fault: tuple[int, str, int | None, str] | None = None
+        self.hand: int | None = None
+        self.hand_bytes = 0
+        self.read_on = 0
+        self.read_on_bytes = 0
+
+    def on_entry(self, entry: DecodedEntry, size: int) -> bool:
+        if self.seen is not None:
+            self.read_on += 1
+            self.read_on_bytes += size
+            return self.read_on >= FAULT_READ_ON or self.read_on_bytes >= FAULT_READ_ON_BYTES
+        if entry.hand != self.hand:
+            self.hand, self.hand_bytes, self.spectator = entry.hand, 0, None
+        self.hand_bytes += size
+        if self.spectator is not None:
+            self._follow([entry])
+        elif self.hand_bytes > SPECTATE_FROM_BYTES:
+            # bigger than a real hand: follow it from its start (the auditor has not
+            # received an entry of it yet) as a spectator
+            self.spectator = copy.deepcopy(self.auditor, {id(self.cfg): self.cfg})
+            assert self.hooks.report is not None
+            self._follow(list(self.hooks.report.tail))
+        return False
+
+    def _follow(self, entries: list[DecodedEntry]) -> None:
+        assert self.spectator is not None and self.hooks.report is not None
+        for entry in entries:
+            _agreed_until(self.spectator, self.rep, entry.hand)
+            try:
+                self.spectator.receive(entry.hand, entry.seat, entry.body)
+            except ProtocolError as exc:
+                self.seen = (entry.index, exc.check, exc.seat, exc.detail)
+                # the auditor replays up to here, not further
+                tail = self.hooks.report.tail
+                tail[:] = [e for e in tail if e.index <= entry.index]
+                self.hooks.buffer = False
+                return
+
+    def on_hand(self, hand: int, entries: list[DecodedEntry], result: HandResult | None) -> bool:
+        if result is not None:
+            self.decks[hand] = result.decks
+        for n, entry in enumerate(entries):
+            _agreed_until(self.auditor, self.rep, entry.hand)
+            if n == 0 and result is not None:
+                _redeal(self.auditor, hand)
+            try:
+                self.auditor.receive(entry.hand, entry.seat, entry.body)
+            except ProtocolError as exc:
+                self.fault = (entry.index, exc.check, exc.seat, exc.detail)
+                return True
+        return self.seen is not None
+
+
+def _check(cfg: TableConfig, rep: GameReport, path: str | os.PathLike[str],
+           scanned: tuple[Transcript, int], workers: int) -> GameReport:
+    # Every hand that was revealed is replayed with its deck orders and a full-information
+    # engine through the players' own protocol code: every entry must come from the seat
     # whose turn it was, every move must be legal with the real hands, every opened card
     # must be the one its move names.
-    auditor = MatchProtocol(cfg, None, {h: r.decks for h, r in crypto.hands.items()})
-    for entry in crypto.entries:
-        _agreed_until(auditor, rep, entry.hand)
-        try:
-            auditor.receive(entry.hand, entry.seat, entry.body)
-        except ProtocolError as exc:
-            return _fail_from(rep, entry.index, exc.check, exc.seat, exc.detail)
+    play = _Replay(cfg, rep)
+    crypto = rep.crypto = verify_stream(path, scanned, play.hooks, workers)
+    if not crypto.ok:
+        return _check_broken(cfg, rep, play.auditor)
+    if play.fault is not None:
+        return _fail_from(rep, *play.fault)
+    if play.seen is not None:
+        return _fail_from(rep, *play.seen)
+    auditor = play.auditor
     _agreed_until(auditor, rep, None)
     if rep.ended_by_agreement is not None and auditor.ended_in is not None:
         # ended by agreement: everything there holds, the match has no winner
@@ -235,15 +373,17 @@ def _check(cfg: TableConfig, rep: GameReport) -> GameReport:
     return rep
 
 
-def _check_broken(cfg: TableConfig, rep: GameReport) -> GameReport:
+def _check_broken(cfg: TableConfig, rep: GameReport, observer: MatchProtocol) -> GameReport:
     """The cryptographic checks failed (or the transcript stops early). Follow the game as
     a spectator up to that point: an earlier protocol fault (a move out of turn, a leaked
     draw, a bad seed) is the first failing entry; a transcript that just stops names the
-    seat whose entry is due rather than a seat that could not reveal yet."""
+    seat whose entry is due rather than a seat that could not reveal yet. ``observer``
+    has followed every hand before the last one the pass reached (the auditor: those
+    hands passed); it follows that hand's entries here as a spectator (its decks are not
+    known)."""
     crypto = rep.crypto
-    observer = MatchProtocol(cfg, None)
     share_index: dict[tuple[int, int, int, int, int], int] = {}
-    for entry in crypto.entries:
+    for entry in crypto.tail:
         if crypto.failed_index is not None and entry.index > crypto.failed_index:
             break
         _agreed_until(observer, rep, entry.hand)
@@ -272,6 +412,8 @@ def _check_broken(cfg: TableConfig, rep: GameReport) -> GameReport:
             index, first = min(bad, key=lambda b: b[0])
             return _fail_from(rep, index if index >= 0 else None, first.check, first.seat,
                               str(first))
+        if any(c.body.get("k") == "side.complaint" for c in rep.side):
+            rep.slots = _slots_of(rep)
         # a bot that took a seat over by agreement signs with its own key: its evidence,
         # and its complaints, are that seat's (without them verify blamed the honest
         # seat that complained of the bot, or failed on its own KeyError)
@@ -311,6 +453,22 @@ def _check_broken(cfg: TableConfig, rep: GameReport) -> GameReport:
         return _incomplete(rep, observer)
     return _fail_from(rep, crypto.failed_index, crypto.check, crypto.blamed_seat,
                       crypto.detail)
+
+
+def _slots_of(rep: GameReport) -> dict[tuple[int, bytes, int], bytes]:
+    """The hashes of the log's entries in the slots the complaints name (the file read
+    once more, one entry at a time)."""
+    wanted = set()
+    for c in rep.side:
+        ev = _complained_entry(c)
+        if ev is not None:
+            wanted.add((ev.hand, ev.author, ev.seq))
+    slots: dict[tuple[int, bytes, int], bytes] = {}
+    if wanted:
+        for e in iter_log(rep.path, rep.crypto.entries_checked or None):
+            if (e.hand, e.author, e.seq) in wanted:
+                slots[(e.hand, e.author, e.seq)] = e.hash()
+    return slots
 
 
 def _judged_here(c: Envelope, slots: dict[tuple[int, bytes, int], bytes]) -> bool:
@@ -405,7 +563,7 @@ def _incomplete(rep: GameReport, observer: MatchProtocol) -> GameReport:
                               f"{safe_text(str(side.body.get('reason', '')), 200, placeholder='')}")
     if e is None:
         return _fail_from(rep, None, "incomplete", None, "the transcript stops between hands")
-    written = sum(1 for x in rep.crypto.entries
+    written = sum(1 for x in rep.crypto.tail
                   if x.hand == observer.hand_no and x.seat == e.seat)
     claims = [seat_of[c.author] for c in rep.side if c.body.get("k") == "side.timeout"
               and c.body.get("slot") == [observer.hand_no, e.seat, written]]
@@ -430,6 +588,14 @@ def _describe_hands(match: MatchProtocol, rep: GameReport) -> None:
         info.update(h)
 
 
+def _header_of(path: str | os.PathLike[str]) -> TranscriptHeader:
+    for _off, item in iter_transcript(path):
+        if isinstance(item, TranscriptHeader):
+            return item
+        break
+    raise ValueError("no header")
+
+
 @dataclass(frozen=True)
 class ReplayStep:
     """One step of a verified game, with every hand shown (full information)."""
@@ -448,8 +614,7 @@ def replay_steps(path: str | os.PathLike[str]) -> tuple[GameReport, list[ReplayS
     rep = verify_game(path)
     if not rep.ok and not rep.unfinished:
         return rep, []
-    transcript = read_transcript(path)
-    cfg = TableConfig.from_header(transcript.header)
+    cfg = TableConfig.from_header(_header_of(path))
     match = MatchProtocol(cfg, None, {h: r.decks for h, r in rep.crypto.hands.items()})
     steps: list[ReplayStep] = []
     for entry in rep.crypto.entries:

@@ -375,3 +375,60 @@ class MemoryNode:
     @property
     def closed(self) -> bool:
         return self._closed
+
+
+def dense_body(size: int) -> dict[str, object]:
+    """A game body of about ``size`` bytes holding as many values as an envelope may
+    (one per 8 bytes: :attr:`p2p.transcript.decoding.Limits.bytes_per_item`): empty lists
+    of one byte each, some 64 bytes each in memory, padded with one string of bytes.
+    No protocol step allows it (a crafted file's)."""
+    lists = max(0, (size - 64) // 8 - 16)
+    pad = b"\0" * max(0, size - 64 - lists)
+    return {"k": "game.act", "pad": [[[]] * min(4000, lists - k) for k in range(0, lists, 4000)]
+            + [pad]}
+
+
+def craft_dense_transcript(honest: Path, out: Path, ids: list[Identity], total: int,
+                           keep: int = 40, entry_bytes: int = 60_000) -> int:
+    """Write ``out``: the header and the first ``keep`` entries of the transcript
+    ``honest`` (its side entries dropped), then entries signed with the real keys ``ids``
+    (in turn), each linked to the one before and of the next sequence number of its
+    author, with :func:`dense_body` bodies of about ``entry_bytes``, until the file holds
+    ``total`` bytes: every signature and link checks out, no protocol step allows a
+    body. Returns the number of crafted entries. (The worst file for a verifier that
+    reads a whole transcript before it replays the game: measured by
+    ``benchmarks/verify_memory.py`` and ``tests/test_verify_memory.py``.)"""
+    from p2p.transcript.envelope import Envelope
+    from p2p.transcript.file import TranscriptHeader, is_side, iter_transcript
+
+    header: TranscriptHeader | None = None
+    entries: list[Envelope] = []
+    for _off, item in iter_transcript(honest):
+        if isinstance(item, TranscriptHeader):
+            header = item
+        elif not is_side(item.body) and len(entries) < keep:
+            entries.append(item)
+    assert header is not None and entries
+    hand = entries[-1].hand
+    head = entries[-1].hash()
+    seq = {i.public_key: 0 for i in ids}
+    for e in entries:
+        if e.hand == hand:
+            seq[e.author] = e.seq + 1
+    body = dense_body(entry_bytes)
+    n = 0
+    with open(out, "wb") as f:
+        f.write(header.to_bytes())
+        for e in entries:
+            f.write(e.encode())
+        written = f.tell()
+        while written < total:
+            ident = ids[n % len(ids)]
+            env = Envelope.create(ident, header.table, hand, seq[ident.public_key], head, body)
+            seq[ident.public_key] += 1
+            head = env.hash()
+            raw = env.encode()
+            f.write(raw)
+            written += len(raw)
+            n += 1
+    return n

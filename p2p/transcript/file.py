@@ -31,7 +31,7 @@ import hashlib
 import multiprocessing
 import os
 import stat
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,10 +52,19 @@ from p2p.deck.messages import (
     message_from_body,
     message_to_body,
 )
+from p2p.transcript.agreement import MAX_HANDS as MAX_AGREED_HANDS
 from p2p.transcript.agreement import agreements_of, keys_at
-from p2p.transcript.decoding import MAX_CARDS, MAX_PLAYERS, check_header_obj
+from p2p.transcript.decoding import (
+    MAX_CARDS,
+    MAX_PLAYERS,
+    DecodeError,
+    Limits,
+    check_header_obj,
+    check_shape,
+)
 from p2p.transcript.envelope import (
     MAX_ENVELOPE_BYTES,
+    MAX_HAND,
     DuplicateEntry,
     Envelope,
     EnvelopeError,
@@ -84,11 +93,17 @@ __all__ = [
     "TranscriptCorrupt",
     "TranscriptWriter",
     "read_transcript",
+    "scan_transcript",
     "iter_transcript",
+    "iter_log",
     "LogRecorder",
     "DecodedEntry",
     "VerifyReport",
     "verify_crypto",
+    "verify_stream",
+    "StreamHooks",
+    "EntryLog",
+    "read_failure",
 ]
 
 TRANSCRIPT_FORMAT = "millebornes-transcript"
@@ -424,6 +439,17 @@ def iter_transcript(path: str | os.PathLike[str]) -> Iterator[tuple[int, Transcr
     file as a stream. A file that is not a regular one, or is bigger than
     :data:`MAX_TRANSCRIPT_BYTES`, is refused before a byte is read
     (:class:`TranscriptUnreadable`)."""
+    for off, item in _iter_items(path, light=False):
+        assert not isinstance(item, int)
+        yield off, item
+
+
+def _iter_items(path: str | os.PathLike[str], light: bool
+                ) -> Iterator[tuple[int, TranscriptHeader | Envelope | int]]:
+    """:func:`iter_transcript`; ``light``: an entry of the game log (an 8-item array whose
+    body is a map of no side entry's kind) is given as its hand number only, not checked
+    further (its field types, canonical encoding and density are checked when it is read
+    again, as an envelope). The first pass of a streaming verify reads so."""
     try:
         f = open_regular(path)
     except NotRegularFile as e:
@@ -449,6 +475,10 @@ def iter_transcript(path: str | os.PathLike[str]) -> Iterator[tuple[int, Transcr
                     raise TranscriptCorrupt(start, "non-canonical header")
                 yield start, header
                 continue
+            if (light and isinstance(obj, list) and len(obj) == 8 and isinstance(obj[6], dict)
+                    and type(obj[2]) is int and 0 <= obj[2] < MAX_HAND and not is_side(obj[6])):
+                yield start, obj[2]
+                continue
             try:
                 env = Envelope.decode(raw)
             except EnvelopeError as e:
@@ -461,6 +491,17 @@ def iter_transcript(path: str | os.PathLike[str]) -> Iterator[tuple[int, Transcr
 #: Authors of side entries other than the seated players a transcript is read with (bots
 #: that took a seat over sign their own): more is a crafted file's.
 MAX_OTHER_SIDE_AUTHORS = 64
+#: Values a side entry's body may hold: no honest one holds more than a dozen (a takeover
+#: record with its certificate; live peers drop one with other fields), so one of tiny
+#: values cannot take some 9 bytes of memory per byte of file.
+MAX_SIDE_VALUES = 32
+#: Side entries kept, and their bytes: an honest match writes at most a timeout claim per
+#: seat and hand (400 hands, six seats), a leave record, a few agreements and complaints
+#: (a complaint carries one entry): some 3,000 entries and 2 MB at most. The side entries
+#: are held whole while a transcript is checked: past these, more are a crafted file's.
+MAX_SIDE_ENTRIES = 16_384
+MAX_SIDE_BYTES = 16 << 20
+_SIDE_SHAPE = Limits(max_items=MAX_SIDE_VALUES, max_depth=4)
 
 
 def read_transcript(path: str | os.PathLike[str]) -> Transcript:
@@ -469,7 +510,23 @@ def read_transcript(path: str | os.PathLike[str]) -> Transcript:
     the log so far, from the seated players and at most :data:`MAX_OTHER_SIDE_AUTHORS`
     other keys. A crafted file of 100,000 copies took 25 s and 171 MB to verify (a file
     at the size limit would have taken minutes and gigabytes); an honest one loses
-    nothing."""
+    nothing. A side entry whose body holds more than :data:`MAX_SIDE_VALUES` values, of
+    a hand past the longest match (:data:`p2p.transcript.agreement.MAX_HANDS`), or past
+    :data:`MAX_SIDE_ENTRIES` or :data:`MAX_SIDE_BYTES` kept, is dropped too."""
+    return _read(path, keep=True)[0]
+
+
+def scan_transcript(path: str | os.PathLike[str]) -> tuple[Transcript, int]:
+    """:func:`read_transcript` without the game log: the header and the side entries
+    (kept by the same rules), and how many entries the log holds (its ``entries`` and
+    ``offsets`` are empty). One entry at a time is held while the file is read: the
+    first pass of a streaming verify (:func:`verify_stream`), whatever the file's size.
+    Raises as :func:`read_transcript` does, except that an entry of the log is only
+    read as msgpack here (the rest of its checks are the second pass's)."""
+    return _read(path, keep=False)
+
+
+def _read(path: str | os.PathLike[str], keep: bool) -> tuple[Transcript, int]:
     header: TranscriptHeader | None = None
     entries: list[Envelope] = []
     offsets: list[int] = []
@@ -478,13 +535,26 @@ def read_transcript(path: str | os.PathLike[str]) -> Transcript:
     players: set[bytes] = set()
     others: set[bytes] = set()
     last_hand = 0
-    for off, item in iter_transcript(path):
-        if isinstance(item, TranscriptHeader):
+    count = 0
+    side_bytes = 0
+    for off, item in _iter_items(path, light=not keep):
+        if isinstance(item, int):           # an entry of the log, not kept
+            count += 1
+            last_hand = max(last_hand, item)
+        elif isinstance(item, TranscriptHeader):
             header = item
             players = {p.key for p in item.players}
         elif is_side(item.body):
             key = (item.author, item.hand, item.body.get("k"))
-            if key in seen or item.hand > last_hand + 2:
+            if (key in seen or item.hand > last_hand + 2 or item.hand > MAX_AGREED_HANDS
+                    or len(side) >= MAX_SIDE_ENTRIES):
+                continue
+            size = len(item.encode())
+            if side_bytes + size > MAX_SIDE_BYTES:
+                continue
+            try:
+                check_shape(item.body, _SIDE_SHAPE)
+            except DecodeError:
                 continue
             if item.author not in players and item.author not in others:
                 if len(others) >= MAX_OTHER_SIDE_AUTHORS:
@@ -492,12 +562,28 @@ def read_transcript(path: str | os.PathLike[str]) -> Transcript:
                 others.add(item.author)
             seen.add(key)
             side.append(item)
+            side_bytes += size
         else:
-            entries.append(item)
-            offsets.append(off)
+            if keep:
+                entries.append(item)
+                offsets.append(off)
+            count += 1
             last_hand = max(last_hand, item.hand)
     assert header is not None
-    return Transcript(header, entries, offsets, header.to_bytes(), side)
+    return Transcript(header, entries, offsets, header.to_bytes(), side), count
+
+
+def iter_log(path: str | os.PathLike[str], count: int | None = None) -> Iterator[Envelope]:
+    """The game log's entries of a transcript file, one at a time (side entries skipped),
+    at most ``count`` of them (the number a first pass counted: entries appended since
+    are not read)."""
+    n = 0
+    for _off, item in iter_transcript(path):
+        if count is not None and n >= count:
+            return
+        if isinstance(item, Envelope) and not is_side(item.body):
+            n += 1
+            yield item
 
 
 class TranscriptWriter:
@@ -632,13 +718,21 @@ class VerifyReport:
     #: check ``file-too-large``: the file's size (more than MAX_TRANSCRIPT_BYTES)
     file_size: int | None = None
     hands: dict[int, HandResult] = field(default_factory=dict)
-    entries: list[DecodedEntry] = field(default_factory=list)
+    #: the entries that passed, in order (a list, or :class:`EntryLog` after a streaming
+    #: pass, which reads them from the file again)
+    entries: Sequence[DecodedEntry] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
     #: agreements in the side entries (p2p.transcript.agreement): takeovers, the end,
     #: and the hands they voided (checked as far as they went, never revealed)
     takeovers: list[Any] = field(default_factory=list)
     agreed_end: Any = None
     voided: set[int] = field(default_factory=set)
+    #: the entries of the last hand the pass reached that passed (all of them, in a
+    #: streaming pass: :func:`verify_stream`), up to where the pass stopped
+    tail: list[DecodedEntry] = field(default_factory=list, repr=False)
+    #: a streaming pass's hooks asked it to stop (``ok`` stays True: every entry up to
+    #: ``entries_checked`` passed)
+    stopped: bool = False
 
     @property
     def game_bodies(self) -> list[DecodedEntry]:
@@ -756,12 +850,140 @@ def verify_crypto(transcript: Transcript | str | os.PathLike[str],
         if pool is not None:
             bad = pool.first_failure()
             if bad is not None:
-                # every proof submitted came before the point where the main pass stopped
-                p, cheat = bad
-                rep.entries = [d for d in rep.entries if d.index < p.index]
-                rep.hands = {h: r for h, r in rep.hands.items() if h < p.hand}
-                rep.entries_checked = p.index
-                out = rep.fail(p.index, cheat.check, cheat.seat, p.key, str(cheat))
+                out = _proof_failed(rep, *bad)
+        return out
+    finally:
+        if pool is not None:
+            pool.close()
+
+
+def _proof_failed(rep: VerifyReport, p: _PendingProof, cheat: CheatDetected) -> VerifyReport:
+    # every proof submitted came before the point where the main pass stopped
+    if not isinstance(rep.entries, EntryLog):
+        rep.entries = [d for d in rep.entries if d.index < p.index]
+    rep.tail = [d for d in rep.tail if d.index < p.index]
+    rep.hands = {h: r for h, r in rep.hands.items() if h < p.hand}
+    rep.entries_checked = p.index
+    rep.stopped = False
+    return rep.fail(p.index, cheat.check, cheat.seat, p.key, str(cheat))
+
+
+def read_failure(rep: VerifyReport, exc: Exception) -> VerifyReport:
+    """``rep`` failed for a file that cannot be read as a transcript (``exc``: what
+    :func:`read_transcript` raised); an unexpected exception is re-raised."""
+    if isinstance(exc, TranscriptVersionError):
+        rep.version = exc.version
+        return rep.fail(None, "unsupported-version", None, None, exc.plain)
+    if isinstance(exc, TranscriptUnreadable):
+        if exc.what_id == "too-large":
+            rep.file_size = exc.size
+            return rep.fail(None, "file-too-large", None, None, exc.plain)
+        return rep.fail(None, "file-unreadable", None, None, exc.plain)
+    if isinstance(exc, OSError):   # gone meanwhile, no permission: said, never a crash
+        return rep.fail(None, "file-unreadable", None, None, exc.strerror or str(exc))
+    if isinstance(exc, TranscriptCorrupt):
+        rep.offset = exc.offset
+        return rep.fail(None, "file-corrupt", None, None, str(exc))
+    raise exc
+
+
+@dataclass
+class StreamHooks:
+    """What a streaming pass (:func:`verify_stream`) tells its caller as it goes.
+
+    ``on_entry``: each entry that passed, as soon as it did, with its size in bytes;
+    True stops the pass there.
+    ``on_hand``: a hand's entries once the whole hand passed (its result: the revealed
+    decks; None for a hand voided by agreement or with no deck); True stops the pass.
+    ``buffer``: keep the current hand's entries for ``on_hand`` (``VerifyReport.tail``);
+    a caller that knows it will stop within the hand turns it off."""
+
+    on_entry: Callable[[DecodedEntry, int], bool]
+    on_hand: Callable[[int, list[DecodedEntry], HandResult | None], bool]
+    buffer: bool = True
+    #: the report the pass fills (set by the pass): its ``tail`` is the current hand's
+    report: VerifyReport | None = None
+
+
+class EntryLog(Sequence[DecodedEntry]):
+    """The first ``count`` entries of a transcript file's game log as
+    :class:`DecodedEntry`, read again from the file each time it is iterated (one entry
+    in memory at a time): ``VerifyReport.entries`` of a streaming pass. Indexing reads
+    up to the entry asked for. A file changed since it was verified raises
+    :class:`TranscriptCorrupt` when read."""
+
+    def __init__(self, path: str | os.PathLike[str], header: TranscriptHeader,
+                 takeovers: Sequence[Any], count: int) -> None:
+        self.path = path
+        self.header = header
+        self.takeovers = list(takeovers)
+        self.size = count
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __iter__(self) -> Iterator[DecodedEntry]:
+        base = [p.key for p in self.header.players]
+        hand: int | None = None
+        seat_of: dict[bytes, int] = {}
+        i = -1
+        try:
+            for i, env in enumerate(iter_log(self.path, self.size)):
+                if env.hand != hand:
+                    hand = env.hand
+                    seat_of = {k: s for s, k in enumerate(keys_at(base, self.takeovers, hand))}
+                msg = message_from_body(env.body) if is_deck_body(env.body) else None
+                yield DecodedEntry(i, env.hand, seat_of[env.author], env.body, msg)
+        except (KeyError, ValueError) as e:
+            raise TranscriptCorrupt(0, f"the file changed since it was verified ({e})") from None
+        if i + 1 < self.size:
+            raise TranscriptCorrupt(0, "the file changed since it was verified (shorter)")
+
+    def __getitem__(self, k: Any) -> Any:
+        if isinstance(k, slice):
+            return list(self)[k]
+        if k < 0:
+            k += self.size
+        if not 0 <= k < self.size:
+            raise IndexError(k)
+        for d in self:
+            if d.index == k:
+                return d
+        raise IndexError(k)
+
+
+def verify_stream(path: str | os.PathLike[str], scanned: tuple[Transcript, int],
+                  hooks: StreamHooks | None = None, workers: int = 0) -> VerifyReport:
+    """:func:`verify_crypto` of a file read a second time, entry by entry, after a first
+    pass (``scanned``: :func:`scan_transcript`'s answer) gave its header, side entries
+    and length: only the current hand's entries are held (``VerifyReport.tail``), each
+    hand is handed to ``hooks.on_hand`` once it passed, and the report's ``entries`` read
+    the file again when iterated (:class:`EntryLog`). Same verdicts as
+    :func:`verify_crypto` where it runs to the end; never raises on hostile input."""
+    transcript, count = scanned
+    rep = VerifyReport()
+    stream = Transcript(transcript.header, [], [], transcript.header_bytes, transcript.side)
+    pool: _ProofPool | None = None
+    if workers > 0:
+        try:
+            pool = _ProofPool(workers)
+        except Exception:  # no processes here: one process it is
+            pool = None
+    try:
+        try:
+            out = _verify_entries(stream, enumerate(iter_log(path, count)), rep, pool,
+                                  hooks or StreamHooks(lambda d, n: False, lambda h, e, r: False))
+        except Exception as e:
+            try:
+                out = read_failure(rep, e)   # the file changed between the passes
+            except Exception:
+                out = rep.fail(rep.entries_checked, "unexpected-error", None, None,
+                               f"{type(e).__name__}: {e}")
+        if pool is not None:
+            bad = pool.first_failure()
+            if bad is not None:
+                out = _proof_failed(rep, *bad)
+        rep.entries = EntryLog(path, transcript.header, rep.takeovers, rep.entries_checked)
         return out
     finally:
         if pool is not None:
@@ -773,22 +995,26 @@ def _verify(transcript: Transcript | str | os.PathLike[str], rep: VerifyReport,
     if not isinstance(transcript, Transcript):
         try:
             transcript = read_transcript(transcript)
-        except TranscriptVersionError as e:
-            rep.version = e.version
-            return rep.fail(None, "unsupported-version", None, None, e.plain)
-        except TranscriptUnreadable as e:
-            if e.what_id == "too-large":
-                rep.file_size = e.size
-                return rep.fail(None, "file-too-large", None, None, e.plain)
-            return rep.fail(None, "file-unreadable", None, None, e.plain)
-        except OSError as e:   # gone meanwhile, no permission: said, never a crash
-            return rep.fail(None, "file-unreadable", None, None, e.strerror or str(e))
-        except TranscriptCorrupt as e:
-            rep.offset = e.offset
-            return rep.fail(None, "file-corrupt", None, None, str(e))
+        except Exception as e:
+            return read_failure(rep, e)
+    return _verify_entries(transcript, enumerate(transcript.entries), rep, pool, None)
+
+
+def _verify_entries(transcript: Transcript, entries: Iterable[tuple[int, Envelope]],
+                    rep: VerifyReport, pool: _ProofPool | None,
+                    hooks: StreamHooks | None) -> VerifyReport:
+    """The checks of :func:`verify_crypto` over ``entries``. Without ``hooks`` every
+    entry that passed is kept in ``rep.entries``; with them only the current hand's are
+    (``rep.tail``), each hand going to ``hooks.on_hand`` once it passed (its proofs of
+    shuffle resolved first)."""
     hdr = transcript.header
     base = [p.key for p in hdr.players]
     rep.takeovers, rep.agreed_end, rep.voided = agreements_of(base, transcript.side, hdr.table)
+    kept: list[DecodedEntry] = []
+    if hooks is None:
+        rep.entries = kept
+    else:
+        hooks.report = rep
     seat_of = {p.key: p.seat for p in hdr.players}
     hand: int | None = None
     log: LogVerifier | None = None
@@ -802,21 +1028,34 @@ def _verify(transcript: Transcript | str | os.PathLike[str], rep: VerifyReport,
     suspicion: list[tuple[int, CheatDetected]] = []
 
     def end_hand() -> VerifyReport | None:
-        if deck is None or hand is None or not deck.log or hand in rep.voided:
+        if hand is None:
             return None
-        try:
-            rep.hands[hand] = deck.verify_end()
-        except CheatDetected as e:
-            idx = index_of.get(id(e.ref), last_index) if e.ref is not None else last_index
-            key = hdr.players[e.seat].key if e.seat is not None else None
-            return rep.fail(idx, e.check, e.seat, key, str(e))
-        if suspicion:
-            idx, first = suspicion[0]
-            return rep.fail(idx, first.check, None, None, str(first))
+        result: HandResult | None = None
+        if not (deck is None or not deck.log or hand in rep.voided):
+            try:
+                result = rep.hands[hand] = deck.verify_end()
+            except CheatDetected as e:
+                idx = index_of.get(id(e.ref), last_index) if e.ref is not None else last_index
+                key = hdr.players[e.seat].key if e.seat is not None else None
+                return rep.fail(idx, e.check, e.seat, key, str(e))
+            if suspicion:
+                idx, first = suspicion[0]
+                return rep.fail(idx, first.check, None, None, str(first))
+        if hooks is None:
+            return None
+        if pool is not None:
+            # the hand's proofs of shuffle are resolved before it is handed on
+            bad = pool.first_failure()
+            pool.pending.clear()
+            if bad is not None:
+                return _proof_failed(rep, *bad)
+        if hooks.on_hand(hand, rep.tail, result):
+            rep.stopped = True
+            return rep
         return None
 
     cur = [0]  # the entry being applied (for the proofs checked by the pool)
-    for i, env in enumerate(transcript.entries):
+    for i, env in entries:
         cur[0] = i
         if env.hand != hand:
             # authenticate the entry before letting it close the previous hand (with the
@@ -840,6 +1079,9 @@ def _verify(transcript: Transcript | str | os.PathLike[str], rep: VerifyReport,
             bad = end_hand()
             if bad is not None:
                 return bad
+            if hooks is not None:
+                rep.tail = []
+                index_of.clear()
             hand = env.hand
             log = LogVerifier(hdr.table, hand, seat_of, hdr.genesis(hand), linear=False)
             deck = DeckHand(hdr.table, hand, n, hdr.cards)
@@ -885,9 +1127,17 @@ def _verify(transcript: Transcript | str | os.PathLike[str], rep: VerifyReport,
                     at = index_of.get(id(e.ref), i) if e.ref is not None else i
                     return rep.fail(at, e.check, s,
                                     hdr.players[s].key if s is not None else None, str(e))
-        rep.entries.append(DecodedEntry(i, env.hand, seat, env.body, msg))
+        decoded = DecodedEntry(i, env.hand, seat, env.body, msg)
         rep.entries_checked = i + 1
         last_index = i
+        if hooks is None:
+            kept.append(decoded)
+            continue
+        if hooks.buffer:
+            rep.tail.append(decoded)
+        if hooks.on_entry(decoded, len(env.encode())):
+            rep.stopped = True
+            return rep
     bad = end_hand()
     if bad is not None:
         return bad

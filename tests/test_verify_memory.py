@@ -1,0 +1,117 @@
+"""``verify`` keeps about one hand's entries in memory, whatever the file's size.
+
+A crafted file: a real game's first entries, then entries signed with the players' real
+keys, each linked to the one before, whose bodies are as dense in tiny values as an
+envelope may be (one value per 8 bytes; some 9 bytes of memory per byte of file). Every
+signature and link checks out; no protocol step allows a body. ``verify`` read the whole
+file into memory before it replayed the game: 160 MB traced for 16 MB of file, 1.26 GB
+for 128 MB (a file at the 512 MiB cap: gigabytes). It now reads the file hand by hand and
+stops at the first entry no step allows (benchmarks/verify_memory.py measures it).
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cli.main import main
+from engine import Seating, preset
+from engine.bots import make_bot
+from p2p.audit import replay_steps, verify_game
+from p2p.table.memory import make_table, play_fair_match
+from p2p.testing import craft_dense_transcript, seeded_entropy
+from p2p.transcript.file import read_transcript
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    with seeded_entropy(b"verify-memory"):
+        cfg, ids = make_table(preset("modern"), Seating(2, 2), ["ann", "mal"],
+                              b"verify-memory")
+        path = tmp_path_factory.mktemp("vm") / "game.mbt"
+        play_fair_match(cfg, ids, [make_bot("heuristic", s).choose for s in range(2)],
+                        transcript=path)
+    return {"ids": list(ids), "path": path}
+
+
+def _traced_verify(path: Path) -> tuple[Any, int]:
+    tracemalloc.start()
+    try:
+        rep = verify_game(path)
+        return rep, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_crafted_file_of_signed_dense_entries_is_verified_in_bounded_memory(
+        tmp_path: Path, game: dict[str, Any]) -> None:
+    """2 MB and 4 MB of such entries: the same verdict as before (the signer of the
+    first one wrote out of turn), and the memory does not grow with the file (before:
+    about 10 times the file's size, 42 MB traced for the 4 MB one)."""
+    small, big = tmp_path / "dense-2.mbt", tmp_path / "dense-4.mbt"
+    craft_dense_transcript(game["path"], small, game["ids"], 2 << 20)
+    craft_dense_transcript(game["path"], big, game["ids"], 4 << 20)
+    verdicts, peaks = [], []
+    for p in (small, big):
+        rep, peak = _traced_verify(p)
+        verdicts.append((rep.ok, rep.check, rep.blamed_seat, rep.failed_index))
+        peaks.append(peak)
+    assert verdicts[0] == verdicts[1] == (False, "out-of-turn", 0, 40), verdicts
+    assert peaks[1] < 28 << 20, peaks                  # was 42 MB
+    assert peaks[1] < peaks[0] + (4 << 20), peaks      # was twice the small file's
+    assert main(["verify", str(big)]) != 0
+
+
+def test_an_honest_game_verifies_hand_by_hand_with_every_entry_still_readable(
+        game: dict[str, Any]) -> None:
+    """The report of a streaming verify still lists every entry (read from the file again)
+    and replays to the same steps; verify holds far less than the whole log."""
+    path = game["path"]
+    t = read_transcript(path)
+    rep, _peak = _traced_verify(path)
+    assert rep.ok and rep.complete, rep.summary()
+    entries = list(rep.crypto.entries)
+    assert len(entries) == len(rep.crypto.entries) == rep.crypto.entries_checked \
+        == len(t.entries)
+    assert [(e.hand, e.body) for e in entries] == [(e.hand, e.body) for e in t.entries]
+    assert rep.crypto.entries[-1] == entries[-1]
+    rep2, steps = replay_steps(path)
+    assert rep2.ok and len(steps) > 10
+
+
+def test_side_entries_dense_with_tiny_values_are_not_kept(
+        tmp_path: Path, game: dict[str, Any]) -> None:
+    """Side entries are held whole while a transcript is checked: a crafted file of signed
+    side entries (every kind, from the seats and 64 other keys, each as dense as an
+    envelope may be) took some 9 times its size; one whose body holds more values than any
+    honest side entry (:data:`MAX_SIDE_VALUES`) is dropped as live peers drop it, and the
+    honest game still verifies."""
+    from p2p.crypto.identity import Identity
+    from p2p.testing import dense_body
+    from p2p.transcript.envelope import Envelope
+    from p2p.transcript.file import SIDE_KINDS, TranscriptHeader, iter_transcript
+
+    items = list(iter_transcript(game["path"]))
+    header = items[0][1]
+    assert isinstance(header, TranscriptHeader)
+    authors = [*game["ids"], *(Identity.from_seed(bytes([i]) * 32) for i in range(64))]
+    p = tmp_path / "side.mbt"
+    with open(p, "wb") as f:
+        f.write(header.to_bytes())
+        for _off, e in items[1:]:
+            assert isinstance(e, Envelope)
+            f.write(e.encode())
+        n = 0
+        for ident in authors:
+            for kind in sorted(SIDE_KINDS):
+                if n >= 30:                        # 1.8 MB
+                    break
+                body = {**dense_body(60_000), "k": kind}
+                f.write(Envelope.create(ident, header.table, 0, 0, b"\0" * 32, body).encode())
+                n += 1
+    rep, peak = _traced_verify(p)
+    assert rep.ok and rep.complete, rep.summary()
+    assert peak < 10 << 20, peak          # was about 10 times the 1.8 MB
