@@ -835,6 +835,22 @@ def verify_crypto(transcript: Transcript | str | os.PathLike[str],
 
     Never raises on hostile input: every problem becomes a failed report."""
     rep = VerifyReport()
+
+    def check(pool: _ProofPool | None) -> VerifyReport:
+        try:
+            return _verify(transcript, rep, pool)
+        except Exception as e:  # defensive: a verifier must not crash on a crafted file
+            return rep.fail(rep.entries_checked, "unexpected-error", None, None,
+                            f"{type(e).__name__}: {e}")
+    return _checked_with_proof_pool(rep, workers, check)
+
+
+def _checked_with_proof_pool(rep: VerifyReport, workers: int,
+                             check: Callable[[_ProofPool | None], VerifyReport]
+                             ) -> VerifyReport:
+    """``check(pool)``, the proofs of shuffle checked meanwhile by ``workers`` processes
+    (none where processes cannot be made: one process it is); a proof that fails is the
+    report's failure (every proof submitted came before where ``check`` stopped)."""
     pool: _ProofPool | None = None
     if workers > 0:
         try:
@@ -842,11 +858,7 @@ def verify_crypto(transcript: Transcript | str | os.PathLike[str],
         except Exception:  # no processes here: one process it is
             pool = None
     try:
-        try:
-            out = _verify(transcript, rep, pool)
-        except Exception as e:  # defensive: a verifier must not crash on a crafted file
-            out = rep.fail(rep.entries_checked, "unexpected-error", None, None,
-                           f"{type(e).__name__}: {e}")
+        out = check(pool)
         if pool is not None:
             bad = pool.first_failure()
             if bad is not None:
@@ -963,31 +975,21 @@ def verify_stream(path: str | os.PathLike[str], scanned: tuple[Transcript, int],
     transcript, count = scanned
     rep = VerifyReport()
     stream = Transcript(transcript.header, [], [], transcript.header_bytes, transcript.side)
-    pool: _ProofPool | None = None
-    if workers > 0:
+
+    def check(pool: _ProofPool | None) -> VerifyReport:
         try:
-            pool = _ProofPool(workers)
-        except Exception:  # no processes here: one process it is
-            pool = None
-    try:
-        try:
-            out = _verify_entries(stream, enumerate(iter_log(path, count)), rep, pool,
-                                  hooks or StreamHooks(lambda d, n: False, lambda h, e, r: False))
+            return _verify_entries(stream, enumerate(iter_log(path, count)), rep, pool,
+                                   hooks or StreamHooks(lambda d, n: False,
+                                                        lambda h, e, r: False))
         except Exception as e:
             try:
-                out = read_failure(rep, e)   # the file changed between the passes
+                return read_failure(rep, e)   # the file changed between the passes
             except Exception:
-                out = rep.fail(rep.entries_checked, "unexpected-error", None, None,
-                               f"{type(e).__name__}: {e}")
-        if pool is not None:
-            bad = pool.first_failure()
-            if bad is not None:
-                out = _proof_failed(rep, *bad)
-        rep.entries = EntryLog(path, transcript.header, rep.takeovers, rep.entries_checked)
-        return out
-    finally:
-        if pool is not None:
-            pool.close()
+                return rep.fail(rep.entries_checked, "unexpected-error", None, None,
+                                f"{type(e).__name__}: {e}")
+    out = _checked_with_proof_pool(rep, workers, check)
+    rep.entries = EntryLog(path, transcript.header, rep.takeovers, rep.entries_checked)
+    return out
 
 
 def _verify(transcript: Transcript | str | os.PathLike[str], rep: VerifyReport,
