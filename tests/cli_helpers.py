@@ -205,3 +205,15 @@ def until_said(out: io.StringIO, text: str, timeout: float = 60.0) -> str:
         time.sleep(0.05)
     assert text in said(out), out.getvalue()[-6000:]
     return said(out)
+
+
+def millebornes_with_plugins(plugin_dir: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    """``millebornes ARGV`` in a child process run from ``plugin_dir``, which holds the
+    test's plug-in bots (on its path) and its data (XDG_DATA_HOME), as a terminal starts
+    it (SIGINT at its default); its outputs captured, stdin empty."""
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(plugin_dir), str(root)]),
+           "XDG_DATA_HOME": str(plugin_dir / "data")}
+    return subprocess.run([sys.executable, "-m", "cli.main", *argv], capture_output=True,
+                          text=True, env=env, cwd=str(plugin_dir), timeout=240,
+                          stdin=subprocess.DEVNULL, preexec_fn=ctrl_c_as_a_terminal_gives_it)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_helpers import ctrl_c_as_a_terminal_gives_it
+from cli_helpers import ctrl_c_as_a_terminal_gives_it, millebornes_with_plugins
 
 from engine.testing import install_plugin
 
@@ -185,11 +185,7 @@ def plugins(tmp_path: Path) -> Path:
 
 
 def _cli(plugin_dir: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(plugin_dir), str(ROOT)]),
-           "XDG_DATA_HOME": str(plugin_dir / "data")}
-    return subprocess.run([sys.executable, "-m", "cli.main", *argv], capture_output=True,
-                          text=True, env=env, cwd=str(plugin_dir), timeout=240,
-                          stdin=subprocess.DEVNULL, preexec_fn=ctrl_c_as_a_terminal_gives_it)
+    return millebornes_with_plugins(plugin_dir, *argv)
 
 
 def _doc_block(starts: str) -> str:
