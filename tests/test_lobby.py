@@ -396,7 +396,7 @@ def test_join_without_a_table_name_asks_which_when_several_answer(tmp_path: Path
             listed = [k.fingerprint for k in keys
                       if f"join --table {k.fingerprint} --mdns loopback" in text]
             assert len(listed) == shown, text
-            assert f"'{tag}-bo' [{keys[1].fingerprint}], classic, 1 of 2 seats free, at " \
+            assert f"'{tag}-bo' [{keys[1].fingerprint}], classic rules, 1 of 2 seats free, at " \
                    "127.0.0.1:" in text, text
             assert "joining" not in out.getvalue()
 
