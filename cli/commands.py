@@ -30,7 +30,7 @@ from engine import (
     family,
     kind,
 )
-from engine.cards import KIND_OF, SAFETY_FOR, Kind
+from engine.cards import DISTANCE_VALUE, KIND_OF, SAFETY_FOR, Kind
 from engine.state import DRAW, EXTEND, OVER, PLAY, RESPOND
 
 from . import i18n
@@ -119,7 +119,7 @@ def card_number(ctx: Context, word: str) -> int | str:
     if not cards:
         return reply("hand-empty")
     missing = _not_held(ctx, word)
-    if missing is not None and not (word.isdigit() and 1 <= int(word) <= len(cards)):
+    if missing is not None and not 1 <= (_typed_number(word) or 0) <= len(cards):
         return missing
     try:
         n = int(word)
@@ -150,9 +150,6 @@ def _names_of(k: Kind) -> frozenset[str]:
             i18n.kind_name(k), i18n.short_kind_name(k), i18n.kind_name(k, english),
             i18n.short_kind_name(k, english)))
     return _NAMES[key]
-
-
-_DISTANCE_KM = {Kind.D25: 25, Kind.D50: 50, Kind.D75: 75, Kind.D100: 100, Kind.D200: 200}
 
 
 _TYPED: dict[str, dict[str, str]] = {}
@@ -211,7 +208,7 @@ def card_words(ctx: Context, args: Sequence[str], taken: Sequence[int] = ()) -> 
     words, else one word), for :func:`card_number` to answer."""
     cards = numbered(ctx)
     first = args[0]
-    if first.isdigit() and 1 <= int(first) <= len(cards):
+    if 1 <= (_typed_number(first) or 0) <= len(cards):
         return first, 1
     spans = range(min(len(args), 4), 0, -1)
     for exact in (True, False):
@@ -219,10 +216,7 @@ def card_words(ctx: Context, args: Sequence[str], taken: Sequence[int] = ()) -> 
             typed = _folded(" ".join(args[:n]))
             if not exact and len(typed) < 3:
                 continue
-            fits = [i for i, c in enumerate(cards, 1)
-                    if (_DISTANCE_KM.get(KIND_OF[c]) == int(typed) if typed.isdigit() else
-                        any(name == typed if exact else name.startswith(typed)
-                            for name in _names_of(KIND_OF[c])))]
+            fits = [i for i, c in enumerate(cards, 1) if _names(KIND_OF[c], typed, exact)]
             if len({KIND_OF[cards[i - 1]] for i in fits}) != 1:
                 continue
             free = [i for i in fits if i not in taken]
@@ -234,13 +228,29 @@ def card_words(ctx: Context, args: Sequence[str], taken: Sequence[int] = ()) -> 
     return first, 1
 
 
+def _typed_number(word: str) -> int | None:
+    """The number ``word`` is, written in decimal digits (of any script, as ``int``
+    reads them), at most 9 of them; else None. "²" passed ``str.isdigit`` and ``int``
+    refused it, as it refuses 5,000 digits: a keypress raised ValueError."""
+    return int(word) if word.isdecimal() and len(word) <= 9 else None
+
+
+def _names(k: Kind, typed: str, exact: bool = True) -> bool:
+    """Whether ``typed`` (folded) names card kind ``k``: a distance card by its km, any
+    card by one of its names (:func:`_names_of`), whole or, not ``exact``, its start."""
+    km = _typed_number(typed)
+    if km is not None:
+        return DISTANCE_VALUE.get(k) == km
+    return any(name == typed if exact else name.startswith(typed) for name in _names_of(k))
+
+
 def _numbers(ctx: Context, args: Sequence[str]) -> list[str]:
     """Every card ``args`` name, by number (``discard 25 stop``: each by :func:`card_words`,
     a card named twice held twice is two cards)."""
     out: list[str] = []
     rest = list(args)
     while rest:
-        number, named = card_words(ctx, rest, [int(n) for n in out if n.isdigit()])
+        number, named = card_words(ctx, rest, [n for n in map(_typed_number, out) if n])
         out.append(number)
         rest = rest[named:]
     return out
@@ -251,8 +261,7 @@ def _not_held(ctx: Context, word: str) -> str | None:
     names no card."""
     typed = _folded(word)
     for k in Kind:
-        if (str(_DISTANCE_KM[k]) == typed if k in _DISTANCE_KM and typed.isdigit()
-                else typed in _names_of(k)):
+        if _names(k, typed):
             return reply("not-held", card=i18n.kind_name(k), n=len(numbered(ctx)))
     return None
 
@@ -372,7 +381,7 @@ def parse(text: str, ctx: Context, extra: Sequence[str] = ()) -> Outcome:
     if verb == "extend":
         return _extend(ctx, args)
     number, named = card_words(ctx, words)
-    if number.isdigit() and 1 <= int(number) <= len(numbered(ctx)):
+    if 1 <= (_typed_number(number) or 0) <= len(numbered(ctx)):
         # a card alone, as the full screen's digits pick one ("3", "roll"): what to type
         return _err(reply("card-alone", n=number,
                           card=card_name(numbered(ctx)[int(number) - 1], ctx.lang)))

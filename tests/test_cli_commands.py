@@ -363,3 +363,14 @@ def test_a_move_typed_by_a_watcher_at_a_hands_end_says_a_bot_plays_the_seat() ->
         assert (out.kind, out.text) == ("error", watching), (typed, out)
     plain = ctx._replace(watching=None)
     assert parse("discard 1", plain).text == reply("hand-over")    # a seated player's
+
+
+@pytest.mark.parametrize("line", ["play ²", "discard ²", "why ²", "discard 1 ²", "²",
+                                  "play " + "9" * 5000, "discard 1 " + "9" * 5000])
+def test_digits_int_refuses_are_answered_not_raised(line: str) -> None:
+    """"²" passes ``str.isdigit`` and ``int`` refuses it, as it refuses 5,000 digits: a
+    line typed so raised ValueError out of the parser (a card typed by its name or km
+    read numbers with isdigit and int). It is answered as any word that is no card."""
+    out = parse(line, make(HAND))
+    assert out.kind == "error"
+    assert "is not a card number: use 1 to 7" in out.text or "unknown command" in out.text
