@@ -476,6 +476,15 @@ class _MainThreadOnly(io.TextIOBase):
         return True
 
 
+def _text_on(fd: int, like: TextIO) -> io.TextIOWrapper:
+    """A text stream of its own on descriptor ``fd`` (closed with it), in ``like``'s
+    encoding and error handling, flushed at each line."""
+    return io.TextIOWrapper(os.fdopen(fd, "wb", closefd=True),
+                            encoding=getattr(like, "encoding", None) or "utf-8",
+                            errors=getattr(like, "errors", None) or "strict",
+                            line_buffering=True)
+
+
 @contextlib.contextmanager
 def report_to_stdout() -> Iterator[None]:
     """While a report is made (``simulate``, ``tournament``): the standard output's file
@@ -493,10 +502,7 @@ def report_to_stdout() -> Iterator[None]:
         # report goes where it goes, as before
         yield
         return
-    report = io.TextIOWrapper(os.fdopen(saved, "wb", closefd=True),
-                              encoding=getattr(sys.stdout, "encoding", None) or "utf-8",
-                              errors=getattr(sys.stdout, "errors", None) or "strict",
-                              line_buffering=True)
+    report = _text_on(saved, sys.stdout)
     previous = sys.stdout
     os.dup2(2, 1)
     sys.stdout = _MainThreadOnly(report, previous)
@@ -539,12 +545,7 @@ def screen_of_its_own() -> Iterator[None]:
     except (OSError, ValueError, AttributeError):
         yield
         return
-    def own(fd: int, like: TextIO) -> io.TextIOWrapper:
-        return io.TextIOWrapper(os.fdopen(os.dup(fd), "wb", closefd=True),
-                                encoding=getattr(like, "encoding", None) or "utf-8",
-                                errors=getattr(like, "errors", None) or "strict",
-                                line_buffering=True)
-    term, term_err = own(1, sys.stdout), own(2, sys.stderr)
+    term, term_err = _text_on(os.dup(1), sys.stdout), _text_on(os.dup(2), sys.stderr)
     void = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - closed below
     previous = sys.stdout, sys.stderr
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -594,7 +595,7 @@ def stop_children() -> list[int]:
     "1000"])``) outlived the command, holding its output open: ``millebornes tournament
     ... | tail`` waited for them. Grandchildren too: a worker stopped by its pool may not
     be gone yet on a loaded machine, and its children, not yet this process's, were left
-    to outlive it (about one run in three under load). Returns their process ids (each is
+    to outlive it (twice in about a dozen runs under load). Returns their process ids (each is
     logged)."""
     stopped: list[int] = []
     spared = _multiprocessing_helpers()
