@@ -14,7 +14,8 @@
   randomness seeds, a memory table's nonce) follows from one seed, so a property test's
   failing example replays the same deal.
 * :func:`socket_peers`: a table of real peers (ZeroMQ on 127.0.0.1, stores on disk, a
-  heuristic bot per seat), for session tests and the trust bench.
+  heuristic bot per seat), for session tests and the trust bench; :func:`run_peers` plays
+  such a table to its end, a thread a peer.
 
 For tests and benchmarks only.
 """
@@ -82,7 +83,32 @@ def socket_peers(tmp: Path, cfg: TableConfig, ids: list[Identity], opts: Session
                                     endpoints=eps))
             for s in range(cfg.n)]
 
-__all__ = ["FakeClock", "FaultShim", "MemoryNetwork", "MemoryNode", "socket_peers"]
+
+
+def run_peers(peers: list[Peer], timeout: float = 90.0, linger: float = 0.3,
+              flush: float = 1.0) -> list[bool]:
+    """Run every peer in a thread of its own until its match ends or ``timeout`` passes
+    (``Peer.run``), let each linger ``linger`` s for the others' last acks, then close
+    them all (``flush`` s to send what is queued). Returns each peer's ``run`` result: a
+    table played to its end gives all True."""
+    done = [False] * len(peers)
+
+    def play(i: int) -> None:
+        done[i] = peers[i].run(timeout)
+        peers[i].linger(linger)
+
+    threads = [threading.Thread(target=play, args=(i,)) for i in range(len(peers))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for p in peers:
+        p.close(flush=flush)
+    return done
+
+
+__all__ = ["FakeClock", "FaultShim", "MemoryNetwork", "MemoryNode", "run_peers",
+           "socket_peers"]
 
 
 class FakeClock:

@@ -29,6 +29,7 @@ from p2p.table.config import TableConfig
 from p2p.table.lobby import LobbyClient, LobbyError, LobbyHost, TableStart, parse_lobby
 from p2p.table.session import Peer, SessionOptions, node_id_for
 from p2p.table.store import Store
+from p2p.testing import run_peers
 from p2p.transcript.file import read_transcript
 
 OPTS = SessionOptions(response_delay=0.01, stall_after=0.3)
@@ -94,20 +95,7 @@ def test_lobby_join_sit_ready_start_and_play(tmp_path: Path) -> None:
                   options=OPTS,
                   store=Store.create(tmp_path / f"s{s}", cfg.header(), s, port=0))
              for s in range(4)]
-    res = [False] * 4
-
-    def go(i: int) -> None:
-        res[i] = peers[i].run(60)
-        peers[i].linger(0.3)
-
-    th = [threading.Thread(target=go, args=(i,)) for i in range(4)]
-    for t in th:
-        t.start()
-    for t in th:
-        t.join()
-    for p in peers:
-        p.close(flush=1.0)
-    assert res == [True] * 4
+    assert run_peers(peers, 60) == [True] * 4
     blobs = [p.store.transcript_path.read_bytes() for p in peers]
     assert all(b == blobs[0] for b in blobs)
     assert verify_game(peers[0].store.transcript_path).ok

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from cli_helpers import free_port, start_joiner, wait_into_first_hand
-from test_session import FAST, check_transcripts, make_peers, run_all
+from test_session import FAST, check_transcripts, make_peers
 
 from engine import Seating, preset
 from engine.bots import make_bot
@@ -17,6 +17,7 @@ from p2p.netsim import run_network_game
 from p2p.table.memory import make_table
 from p2p.table.session import Peer, node_id_for, resume_peer
 from p2p.table.store import Store, find_tables, read_secrets, table_dir
+from p2p.testing import run_peers
 
 
 def test_peer_restarts_in_process_and_catches_up(tmp_path: Path) -> None:
@@ -64,7 +65,7 @@ def test_peer_restarts_in_process_and_catches_up(tmp_path: Path) -> None:
 def test_store_holds_secrets_and_replays_a_finished_match(tmp_path: Path) -> None:
     cfg, ids = make_table(preset("modern"), Seating.solo(2), ["a", "b"], b"store")
     peers = make_peers(tmp_path, cfg, ids)
-    assert run_all(peers) == [True, True]
+    assert run_peers(peers) == [True, True]
     d = table_dir(tmp_path / "seat0", cfg.table_id)
     assert find_tables(tmp_path / "seat0") == [d]
     sec = read_secrets(d)

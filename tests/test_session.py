@@ -25,7 +25,7 @@ from p2p.table.config import TableConfig
 from p2p.table.memory import make_table
 from p2p.table.session import ENTRIES, PUSH, Peer, SessionOptions, node_id_for
 from p2p.table.store import Store, read_meta
-from p2p.testing import FaultShim, MemoryNetwork, MemoryNode, socket_peers
+from p2p.testing import FaultShim, MemoryNetwork, MemoryNode, run_peers, socket_peers
 from p2p.transcript.envelope import Envelope, LogVerifier
 from p2p.transcript.file import read_transcript
 
@@ -42,23 +42,6 @@ def make_peers(tmp: Path, cfg: TableConfig, ids: list[Identity],
                shims: list[FaultShim] | None = None,
                opts: SessionOptions = FAST) -> list[Peer]:
     return socket_peers(tmp, cfg, ids, opts, shims)
-
-
-def run_all(peers: list[Peer], timeout: float = 90.0) -> list[bool]:
-    res = [False] * len(peers)
-
-    def go(i: int) -> None:
-        res[i] = peers[i].run(timeout)
-        peers[i].linger(0.3)
-
-    th = [threading.Thread(target=go, args=(i,)) for i in range(len(peers))]
-    for t in th:
-        t.start()
-    for t in th:
-        t.join()
-    for p in peers:
-        p.close(flush=1.0)
-    return res
 
 
 def check_transcripts(peers: list[Peer]) -> None:
@@ -81,7 +64,7 @@ def test_complete_hand_over_real_sockets(tmp_path: Path, preset_name: str, n: in
     cfg, ids = make_table(preset(preset_name, **opts), Seating.parse(n, teams),
                           [f"p{s}" for s in range(n)], b"session/%d" % n)
     peers = make_peers(tmp_path, cfg, ids)
-    assert run_all(peers) == [True] * n
+    assert run_peers(peers) == [True] * n
     check_transcripts(peers)
     assert len(peers[0].scores) >= 1   # R15: a tie at the top plays another hand
     words = [e for e in peers[0].drain_events() if e.kind == "action"]
@@ -93,7 +76,7 @@ def test_fault_shim_drop_duplicate_delay_reorder(tmp_path: Path) -> None:
     shims = [FaultShim(seed=s, drop=0.05, duplicate=0.1, delay=0.1, max_delay=0.01,
                        reorder=0.1) for s in range(3)]
     peers = make_peers(tmp_path, cfg, ids, shims=shims)
-    assert run_all(peers, timeout=120) == [True, True, True]
+    assert run_peers(peers, timeout=120) == [True, True, True]
     check_transcripts(peers)
     for key in ("dropped", "duplicated", "delayed", "reordered"):
         assert sum(sh.counts.get(key, 0) for sh in shims) > 0, key
@@ -122,7 +105,7 @@ def test_flood_from_one_peer_does_not_stall_the_others(tmp_path: Path) -> None:
     t = threading.Thread(target=flooder)
     t.start()
     try:
-        res = run_all(peers)
+        res = run_peers(peers)
     finally:
         stop.set()
         t.join()
@@ -245,7 +228,7 @@ def test_a_copied_ciphertext_is_caught_by_the_proof_of_shuffle(tmp_path: Path, n
     ct = threading.Thread(target=cheater)
     ct.start()
     try:
-        assert run_all(peers[:cheat], timeout=15) == [False] * cheat
+        assert run_peers(peers[:cheat], timeout=15) == [False] * cheat
     finally:
         stop.set()
         ct.join(5)
@@ -386,7 +369,7 @@ def test_bot_answers_in_response_windows_take_a_fixed_time(tmp_path: Path) -> No
     opts = SessionOptions(response_delay=delay, stall_after=0.3, record_times=True)
     cfg, ids = make_table(preset("modern"), Seating.solo(3), ["a", "b", "c"], b"windows")
     peers = make_peers(tmp_path, cfg, ids, opts=opts)
-    assert run_all(peers) == [True] * 3
+    assert run_peers(peers) == [True] * 3
     check_transcripts(peers)
     waits = []
     for p in peers:
@@ -502,7 +485,7 @@ def test_a_pure_bots_moves_skip_the_wait_for_the_disk_and_others_do_not(
                 syncs[s] += 1
                 orig()
             monkeypatch.setattr(p.store, "sync", counted)
-        assert run_all(peers) == [True, True]
+        assert run_peers(peers) == [True, True]
         check_transcripts(peers)
         for e in read_transcript(peers[0].store.transcript_path).entries:
             if e.body.get("k") == "game.act" and e.body["a"][0] in ("play", "discard"):
@@ -653,7 +636,7 @@ def test_a_reshuffle_at_a_network_table_is_said(tmp_path: Path) -> None:
         cfg, ids = make_table(preset("modern"), Seating.solo(3), ["a", "b", "c"],
                               b"reshuffle-said/%d" % attempt)
         peers = make_peers(tmp_path / str(attempt), cfg, ids)
-        assert run_all(peers) == [True] * 3
+        assert run_peers(peers) == [True] * 3
         entries = read_transcript(peers[0].store.transcript_path).entries
         shuffles = sum(1 for e in entries if e.body.get("k") == "deck.reshuffle")
         said = [e for e in peers[0].drain_events()

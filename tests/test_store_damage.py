@@ -11,7 +11,6 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from p2p.net.transport import Node
 from p2p.table.config import TableConfig
 from p2p.table.session import Peer, SessionOptions, node_id_for, resume_peer
 from p2p.table.store import Store, StoreDamaged, load_secrets, read_secrets
+from p2p.testing import run_peers
 from p2p.transcript.file import Player, read_transcript
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,20 +47,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
                   endpoints=eps, options=FAST,
                   store=Store.create(base / f"d{s}", cfg.header(), s, port=0, endpoints=eps))
              for s in range(2)]
-    res = [False, False]
-
-    def go(i: int) -> None:
-        res[i] = peers[i].run(60)
-        peers[i].linger(0.3)
-
-    th = [threading.Thread(target=go, args=(i,)) for i in range(2)]
-    for t in th:
-        t.start()
-    for t in th:
-        t.join()
-    for p in peers:
-        p.close(flush=0.5)
-    assert res == [True, True]
+    assert run_peers(peers, 60, flush=0.5) == [True, True]
     return base
 
 

@@ -22,6 +22,7 @@ from p2p.net.transport import Node, fetch_key_card
 from p2p.table.config import TableConfig, parse_header_bytes
 from p2p.table.lobby import LobbyClient, LobbyError, LobbyHost, TableStart
 from p2p.table.session import node_id_for
+from p2p.testing import run_peers
 
 pytestmark = pytest.mark.skipif(not zmq.has("curve"), reason="libzmq without CURVE")
 
@@ -302,20 +303,7 @@ def test_a_match_over_curve_from_lobby_to_verified_transcript(tmp_path: Path) ->
                       endpoints=eps[s], options=SessionOptions(response_delay=0.01),
                       store=Store.create(tmp_path / f"s{s}", cfg.header(), s, port=0))
                  for s in range(3)]
-        res = [False] * 3
-
-        def go(i: int) -> None:
-            res[i] = peers[i].run(90)
-            peers[i].linger(0.3)
-
-        th = [threading.Thread(target=go, args=(i,)) for i in range(3)]
-        for t in th:
-            t.start()
-        for t in th:
-            t.join()
-        for p in peers:
-            p.close(flush=1.0)
-        assert res == [True] * 3
+        assert run_peers(peers, 90) == [True] * 3
         blobs = {p.store.transcript_path.read_bytes() for p in peers}
         assert len(blobs) == 1
         assert verify_game(peers[0].store.transcript_path).ok
