@@ -36,7 +36,8 @@ from p2p.deck.ciphers import (
     verify_pass,
 )
 from p2p.deck.hand import DeckHand
-from p2p.deck.messages import CheatDetected, KeyShare, SecretReveal
+from p2p.deck.memory import DeckTable
+from p2p.deck.messages import CheatDetected, KeyShare, ReshuffleStart, SecretReveal
 from p2p.transcript.envelope import Envelope, LogError, LogVerifier, genesis_hash
 
 # ------------------------------------------------------------------ edwards25519 by hand
@@ -366,3 +367,28 @@ def test_a_shuffle_commitment_opens_for_its_own_statement_only() -> None:
               shuffle_commitment(seed, 1, TABLE[:-1], 3, 0),
               random_commitment(seed, 1, TABLE, b"shuffle")]
     assert c not in others and len(set(others)) == len(others)
+
+
+# ------------------------------------------------------------------ the deck's phases
+
+
+def test_no_new_shuffle_round_once_the_reveals_began() -> None:
+    """After every seat revealed, a reshuffle, its commitments and passes were accepted;
+    the new round's seeds are never revealed, and verify_end then crashed on a missing
+    seed (IndexError: the transcript verifier's "unexpected-error" instead of naming the
+    seat).  The message that starts it is refused, blaming its author."""
+    t = DeckTable(2, list(range(8)))
+    t.setup()
+    t.deal(0, 0)
+    obs = t.observer
+    assert obs is not None
+    reveal = t.peers[0].make_reveal()
+    for q in (*t.peers, obs):
+        q.receive(reveal)
+    with pytest.raises(CheatDetected) as ex:
+        obs.receive(ReshuffleStart(1, 1, (2, 3, 4)))
+    assert (ex.value.seat, ex.value.check) == (1, "phase")
+    reveal = t.peers[1].make_reveal()
+    for q in (*t.peers, obs):
+        q.receive(reveal)
+    assert obs.verify_end().decks[0][0] == t.peers[0].my_card(0, 0)

@@ -328,6 +328,12 @@ class DeckHand:
         """Apply one message (in log order).  Raises CheatDetected on any failed check."""
         if not 0 <= m.seat < self.n:
             raise self._cheat(None, "seat-range", m, f"seat {m.seat}")
+        if self.reveals and isinstance(m, (KeyShare, ShuffleCommit, ShufflePass,
+                                           ReshuffleStart)):
+            # Once a hand secret is public the deck is being opened: a new round could
+            # never be checked (its seeds would never be revealed; verify_end indexed a
+            # seed that was not there and crashed the transcript verifier).
+            raise self._cheat(m.seat, "phase", m, "deck message after the reveals began")
         if isinstance(m, KeyShare):
             self._on_key(m)
         elif isinstance(m, ShuffleCommit):
