@@ -16,6 +16,7 @@ way such systems fail against the real verifier.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 from collections.abc import Iterator
@@ -392,3 +393,59 @@ def test_no_new_shuffle_round_once_the_reveals_began() -> None:
     for q in (*t.peers, obs):
         q.receive(reveal)
     assert obs.verify_end().decks[0][0] == t.peers[0].my_card(0, 0)
+
+
+# ------------------------------------------------------------------ proofs bound to their statement
+
+
+def test_a_key_proof_copied_to_another_seat_hand_or_table_or_a_degenerate_key_is_refused() -> None:
+    """The Schnorr proof of a hand key is bound to (table, hand, seat): copying another
+    seat's key (a rogue-key attack's first step) or one from another hand or table fails,
+    and so do the identity and a second encoding of a key."""
+    x = g.random_scalar()
+    h = g.base(x)
+    good = DeckHand(TABLE, 1, 3, range(8))
+    own = KeyShare(0, h, schnorr_prove(x, h, good.key_context(0)).to_bytes())
+    elsewhere = [DeckHand(TABLE, 2, 3, range(8)), DeckHand(TABLE + b"2", 1, 3, range(8))]
+    attempts = [KeyShare(1, h, own.proof)]
+    attempts += [KeyShare(0, h, schnorr_prove(x, h, d.key_context(0)).to_bytes())
+                 for d in elsewhere]
+    attempts += [KeyShare(0, g.IDENTITY, schnorr_prove(0, g.IDENTITY, good.key_context(0))
+                          .to_bytes()),
+                 KeyShare(0, h[:31] + bytes([h[31] | 0x80]), own.proof)]
+    for m in attempts:
+        hand = DeckHand(TABLE, 1, 3, range(8))
+        with pytest.raises(CheatDetected) as ex:
+            hand.receive(m)
+        assert (ex.value.seat, ex.value.check) == (m.seat, "key-proof")
+    good.receive(own)
+
+
+def test_a_decryption_share_relabelled_or_degenerate_is_refused_by_its_recipient() -> None:
+    """A share's DLEQ proof is bound to its position and recipient: a share made for one
+    recipient and sent to another, one moved to another position, and the identity as a
+    share all fail at the recipient, blaming the share's author."""
+    t = DeckTable(3, list(range(8)))
+    t.setup()
+    honest = t.peers[1].make_share(0, 1, 0)   # seat 1's share of position 1 for seat 0
+    to_two = t.peers[1].make_share(0, 2, 2)   # and of position 2 for seat 2
+    for forged in (dataclasses.replace(honest, recipient=2),
+                   dataclasses.replace(honest, pos=2, recipient=2),
+                   dataclasses.replace(to_two, share=g.IDENTITY)):
+        fresh = t.peers[2]
+        with pytest.raises(CheatDetected) as ex:
+            fresh.receive(forged)
+        assert (ex.value.seat, ex.value.check) == (1, "share-proof")
+    t.peers[2].receive(to_two)  # the genuine one is accepted
+
+
+def test_public_randomness_commitments_are_bound_to_seat_and_purpose() -> None:
+    """A seat copying another's commitment cannot open it as its own (the seat is in it),
+    nor reuse one of another hand's first-player draw (the purpose names the hand)."""
+    seed = os.urandom(32)
+    c = random_commitment(seed, 0, TABLE, b"first-player/1")
+    assert c != random_commitment(seed, 1, TABLE, b"first-player/1")
+    assert c != random_commitment(seed, 0, TABLE, b"first-player/2")
+    assert c != random_commitment(seed, 0, TABLE + b"x", b"first-player/1")
+    with pytest.raises(ValueError):
+        random_commitment(seed[:31], 0, TABLE, b"first-player/1")
