@@ -449,3 +449,17 @@ def test_public_randomness_commitments_are_bound_to_seat_and_purpose() -> None:
     assert c != random_commitment(seed, 0, TABLE + b"x", b"first-player/1")
     with pytest.raises(ValueError):
         random_commitment(seed[:31], 0, TABLE, b"first-player/1")
+
+
+def test_the_shuffle_generators_are_hashes_nobody_chose() -> None:
+    """The commitment generators are exactly the documented hashes (so nobody, the authors
+    included, can know a discrete log between them and G), distinct from every card point."""
+    hs, h0 = sp.generators(106)
+    domain = b"millebornes/shuffle-generator/v1"
+
+    def h2p(data: bytes) -> bytes:
+        return g.from_hash(hashlib.sha512(bytes([len(domain)]) + domain + data).digest())
+
+    assert list(hs) == [h2p(i.to_bytes(4, "big")) for i in range(106)]
+    assert h0 == h2p(b"chain")
+    assert not {*hs, h0} & {card_point(c) for c in range(106)}
