@@ -8,11 +8,13 @@ The key lives in ``$XDG_CONFIG_HOME/millebornes/identity.key`` (default
 from __future__ import annotations
 
 import base64
+import ctypes
 import functools
 import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
@@ -25,6 +27,7 @@ __all__ = [
     "default_identity_path",
     "fingerprint",
     "verify_signature",
+    "is_strict_public_key",
     "PUBLIC_KEY_BYTES",
     "SIGNATURE_BYTES",
     "CurveKeys",
@@ -73,18 +76,63 @@ def fingerprint(public_key: bytes) -> str:
     return f"{b32[:5]}-{b32[5:]}"
 
 
+def is_strict_public_key(public_key: bytes) -> bool:
+    """Is ``public_key`` the canonical encoding of an Ed25519 point of the prime-order
+    subgroup, other than the identity?  Every key an Ed25519 implementation derives from a
+    private key is (``a·B`` for the prime-order base ``B``).
+
+    Why: the ``cryptography`` package (OpenSSL) checks ``S < L`` but not the key's order.
+    Under a key of small order, the identity (``01 00…00``) above all, a signature
+    ``(R, S) = (S·B, S)`` verifies for **every** message (``S·B = R + k·A`` with ``k·A`` the
+    identity), so whoever registered such a key could deny any entry in its name and anyone
+    could write entries, statements and certificates in it.  A key with a small-order
+    component (``A + T``) allows no forgery, but makes the verdict depend on the verifier's
+    equation (with or without the cofactor): refused too.
+
+    libsodium's ``crypto_core_ed25519_is_valid_point`` refuses a non-canonical encoding and
+    a point of small order, but its subgroup test only looks at ``X`` of ``L·A``, which an
+    order-2 component passes; ``(L + 1)·A = A`` holds exactly when ``L·A`` is the identity."""
+    if not (isinstance(public_key, bytes) and len(public_key) == PUBLIC_KEY_BYTES):
+        return False
+    lib = _sodium()
+    if lib.crypto_core_ed25519_is_valid_point(public_key) != 1:
+        return False
+    out = ctypes.create_string_buffer(32)
+    return bool(lib.crypto_scalarmult_ed25519_noclamp(out, _L_PLUS_1, public_key) == 0
+                and out.raw == public_key)
+
+
+_L_PLUS_1 = (2**252 + 27742317777372353535851937790883648493 + 1).to_bytes(32, "little")
+
+
+def _sodium() -> Any:
+    from p2p.crypto import group  # rbcl's libsodium, loaded once by the group module
+
+    return group._lib
+
+
 @functools.lru_cache(maxsize=64)
-def _public_key(public_key: bytes) -> Ed25519PublicKey:
+def _public_key(public_key: bytes) -> Ed25519PublicKey | None:
     """A table has a few authors and checks every entry's signature: decoding the same key
-    each time was a fifth of a check (bounded cache; a hostile stream of keys only evicts)."""
+    (and checking that it is a strict key, :func:`is_strict_public_key`) each time was a
+    fifth of a check (bounded cache; a hostile stream of keys only evicts).  None: a key
+    nothing may verify under."""
+    if not is_strict_public_key(public_key):
+        return None
     return Ed25519PublicKey.from_public_bytes(public_key)
 
 
 def verify_signature(public_key: bytes, signature: bytes, data: bytes) -> bool:
+    """Does ``signature`` verify for ``data`` under ``public_key``?  Never under a key of
+    small order or a non-canonical one (:func:`is_strict_public_key`), never with a
+    non-canonical ``S`` (OpenSSL's check)."""
     if len(public_key) != PUBLIC_KEY_BYTES or len(signature) != SIGNATURE_BYTES:
         return False
+    key = _public_key(bytes(public_key))
+    if key is None:
+        return False
     try:
-        _public_key(bytes(public_key)).verify(signature, data)
+        key.verify(signature, data)
     except (InvalidSignature, ValueError):
         return False
     return True

@@ -328,6 +328,12 @@ class DeckHand:
         """Apply one message (in log order).  Raises CheatDetected on any failed check."""
         if not 0 <= m.seat < self.n:
             raise self._cheat(None, "seat-range", m, f"seat {m.seat}")
+        if self.reveals and isinstance(m, (KeyShare, ShuffleCommit, ShufflePass,
+                                           ReshuffleStart)):
+            # Once a hand secret is public the deck is being opened: a new round could
+            # never be checked (its seeds would never be revealed; verify_end indexed a
+            # seed that was not there and crashed the transcript verifier).
+            raise self._cheat(m.seat, "phase", m, "deck message after the reveals began")
         if isinstance(m, KeyShare):
             self._on_key(m)
         elif isinstance(m, ShuffleCommit):
@@ -440,9 +446,9 @@ class DeckHand:
             raise self.pass_proof_error(m, e.reason) from None
 
     def _finalise(self, m: ShufflePass, rd: _Round) -> None:
-        # Intermediate passes never meet a secret scalar, so only the final deck needs the
-        # full subgroup check; if it fails, the first pass holding a bad point is blamed
-        # (an honest pass maps valid points to valid points).
+        # Intermediate passes never meet a secret scalar, so only the final deck needs
+        # every point validated (without proofs); if one fails, the first pass holding a bad
+        # point is blamed (an honest pass maps valid points to valid points).
         ops = self.ops
         if self.shuffle_proofs:
             # Every pass is proved, so every point decodes; the last shuffler alone chose
@@ -478,9 +484,9 @@ class DeckHand:
             proof = Proof.from_bytes(m.proof)
         except ProofError as e:
             raise self._cheat(m.seat, "share-proof", m, str(e)) from None
-        # d's subgroup check is deferred (validate_d=False): the DLEQ proof pins its
-        # prime-order part; a torsion part can only make the lookup fail, and then
-        # _combine validates every share to name the author.
+        # d is not validated on its own (validate_d=False): the proof's sum decodes it (an
+        # undecodable d fails the proof; ristretto255 has no torsion to slip past it), and
+        # the identity satisfies no proof under a valid key (log_G h = log_C1 d = 0).
         if not dleq_verify(self.keys[m.seat], rd.final[m.pos][0], m.share, proof,
                            self.share_context(m.round, m.pos, m.recipient), self.ops,
                            validate_d=False):
