@@ -1676,6 +1676,14 @@ def _stop_reason(why: Mapping[str, Any], names: Sequence[str], fallback: str) ->
             # its player quit on purpose (a signed AWAY): no "unresponsive" about it
             return _("%(seat)s quit for now; the table waits for them to come back "
                      "(millebornes resume)") % {"seat": seat()}
+        if why.get("slow"):
+            # past its budget of automatic steps for the hand (a seat answering just
+            # before every step's limit): said with the figures, never as a blame
+            return _("%(seat)s is slow: its automatic steps kept this computer waiting "
+                     "%(spent)d s in this hand, more than the table's limit of %(budget)d s; "
+                     "the table pauses at each of them from now on") % {
+                         "seat": seat(), "spent": _number(why["spent"]),
+                         "budget": _number(why["budget"])}
         if why.get("step") == "game.act" and why.get("gone"):
             # a move has no time limit while its player's computer answers: this one's
             # stopped answering ("did not come within the table's time limit" read as if

@@ -1,0 +1,144 @@
+"""A seat that answers just before every time limit (slow-loris, hostile pass 6).
+
+Each automatic step (keys, shuffles, shares, reveals) has its own limit (20 s), so a seat
+waiting 19.9 s before each made a hand of two last about 18 minutes, blaming nobody and
+passing no limit. Now a seat's automatic steps have a budget per hand (3 step limits,
+60 s, beyond a grace of 1 s a step): past it the seat is treated as a silent seat is (the
+table pauses on it, its late entry lifts the pause, the others may agree to a bot or to
+the end). Sans IO with a fake clock here; on real sockets in
+``test_a_real_slow_loris_seat_is_bounded_and_given_to_a_bot`` (hostile)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from test_replicated_log import Table, _table, _transcript
+
+from cli import i18n
+from cli.words import stop_reason
+from p2p.audit import verify_game
+from p2p.table.replicated_log import LogOptions
+
+STEP = 20.0
+LORIS = 19.9          # just under the step limit, before every automatic step
+
+
+def _run(t: Table, delay: Callable[[int, str], float], until: Callable[[], bool],
+         limit: float = 3000.0, dt: float = 0.1,
+         drop: Callable[[int, int], bool] | None = None) -> None:
+    """Play with a clock: seat ``s`` writes its step of kind ``k`` ``delay(s, k)`` s after
+    the step became its turn (its own log's), every message is delivered at once except
+    those ``drop(src, dst)`` says; the clock moves ``dt`` at a time, every log ticking."""
+    ready: dict[tuple[int, int, int], float] = {}
+    start = t.clock.now
+    while t.clock.now - start < limit:
+        moved = True
+        while moved:
+            moved = False
+            for s, seat in enumerate(t.seats):
+                rl = seat.rlog
+                while not rl.done and rl.match.hand.expected_writer() == s and rl.can_write:
+                    hp = rl.match.hand
+                    e = hp.expected()
+                    assert e is not None
+                    slot = (s, hp.hand_no, len(rl.log[hp.hand_no]))
+                    if t.clock.now < ready.setdefault(slot, t.clock.now + delay(s, e.kind)):
+                        break
+                    rl.secrets[hp.hand_no] = hp.export_secrets()
+                    rl.write(hp.next_body(seat.bot.choose))  # type: ignore[attr-defined]
+                    moved = True
+                t.collect(s)
+            if drop is not None:
+                t.wire = [m for m in t.wire if not drop(m[0], m[1])]
+            moved = bool(t.deliver()) or moved
+            if until():
+                return
+        t.clock.advance(dt)
+        for s, seat in enumerate(t.seats):
+            seat.rlog.tick()
+            t.collect(s)
+    raise AssertionError(f"not done within {limit} s of the table's clock")
+
+
+def _loris(seat: int) -> Callable[[int, str], float]:
+    return lambda s, kind: LORIS if s == seat and kind != "game.act" else 0.0
+
+
+def test_a_slow_loris_seat_pauses_the_table_once_its_budget_is_spent(
+        tmp_path: Path) -> None:
+    """Two seats; p1 waits 19.9 s before each automatic step. Before: the hand took
+    55 such steps, about 18 minutes, and the table said only "waiting for p1 (up to
+    20 s)". Now p0 pauses on p1 once p1 has spent its 60 s (after its fourth slow step,
+    about 64 s into the hand), said as slow with the figures; p1's late entry lifts the
+    pause (the logs stay alike), and p0 may end the match (or give the seat to a bot):
+    the hand is bounded. Nobody is blamed, live or by verify."""
+    t = _table(b"loris/two", options=LogOptions(step_limit=STEP))
+    p0, p1 = t.seats[0].rlog, t.seats[1].rlog
+    start = t.clock.now
+    _run(t, _loris(1), until=lambda: p0.stopped is not None)
+    paused_after = t.clock.now - start
+    assert 60.0 <= paused_after <= 3 * LORIS + 1.0 + (60.0 - 3 * (LORIS - 1.0)) + 0.5, \
+        paused_after
+    assert p0.resumable and p0.unresponsive == 1 and p0.error is None
+    why = p0.stop_why or {}
+    assert why.get("id") == "unresponsive" and why.get("slow") and why.get("budget") == 60.0
+    assert why["spent"] >= 60.0
+    with i18n.using("en"):
+        said = stop_reason(why, p0.names)
+    assert said == ("seat 1 (p1) is slow: its automatic steps kept this computer waiting "
+                    f"{round(why['spent'])} s in this hand, more than the table's limit of "
+                    "60 s; the table pauses at each of them from now on"), said
+    assert said == p0.stopped
+    with i18n.using("fr"):
+        assert "60 s" in stop_reason(why, p0.names)
+    assert p0.saw_silent(1)              # what a bot's seat needs to sign a bot or the end
+    # p1's late entry lifts the pause, as for any silent seat: the two logs stay alike
+    _run(t, _loris(1), until=lambda: p0.stopped is None)
+    assert p0.log == p1.log and p0.error is None and p1.stopped is None
+    assert p0.saw_silent(1)              # still past its budget between two pauses
+    # the next slow step pauses again after the grace of a step (1 s), not 20 s
+    begun = t.clock.now
+    _run(t, _loris(1), until=lambda: p0.stopped is not None)
+    assert t.clock.now - begun <= 1.0 + 0.2 + 0.5
+    # the player at p0 ends the match (at two seats p0 alone agrees)
+    assert p0.propose_end(1) is not None
+    t.collect(0)
+    t.deliver()
+    hand_took = t.clock.now - start
+    assert hand_took < 2 * 60.0, hand_took      # was 55 steps x 19.9 s: about 18 minutes
+    assert p0.agreed_end is not None and p1.agreed_end is not None
+    rep = verify_game(_transcript(tmp_path, t, 0))
+    assert rep.ok and rep.blamed_seat is None, rep.summary()
+    assert rep.ended_by_agreement == {"hand": 0, "seat": 1, "signers": [0]}
+
+
+def test_an_honest_seat_even_on_a_very_slow_computer_is_never_paused() -> None:
+    """The budget is generous: a seat that takes 1.5 s for every automatic step (measured
+    honest steps take milliseconds; the slowest one seen, a shuffle pass on six peers
+    sharing two cores, well under a second) is charged 0.5 s a step and plays a whole
+    match without a single pause."""
+    t = _table(b"loris/honest-slow", options=LogOptions(step_limit=STEP))
+    _run(t, lambda s, kind: 1.5 if kind != "game.act" else 0.0,
+         until=lambda: all(x.rlog.done for x in t.seats), limit=20000.0, dt=0.5)
+    for seat in t.seats:
+        assert seat.rlog.finished and seat.rlog.stopped is None, seat.rlog.stopped
+        assert "timeout" not in seat.events and "stopped" not in seat.events
+    assert all(t.seats[0].rlog.auto_time(1)[0] < 30.0 for _ in (0,))
+
+
+def test_a_seat_delivering_late_to_another_cannot_make_it_look_slow() -> None:
+    """Three seats; p2 never sends p1 anything (p1 must fetch each of p2's entries from
+    p0, which it does after 0.5 s). At p0, each of p1's steps that follows one of p2's
+    came half a second late: within the grace of a step, so p2 cannot spend p1's budget
+    at p0 (and so have an honest p1 paused on, or given to a bot)."""
+    t = _table(b"loris/framed", n=3, options=LogOptions(step_limit=STEP))
+    p0 = t.seats[0].rlog
+    charged: list[float] = []
+    _run(t, lambda s, kind: 0.0, dt=0.1, limit=20000.0,
+         until=lambda: (charged.append(p0.auto_time(1)[0]) or False)
+         or all(x.rlog.done for x in t.seats),
+         drop=lambda src, dst: (src, dst) == (2, 1))
+    for seat in t.seats:
+        assert seat.rlog.finished and seat.rlog.stopped is None, seat.rlog.stopped
+    assert max(charged) == 0.0
