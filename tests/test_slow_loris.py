@@ -10,9 +10,12 @@ the end). Sans IO with a fake clock here; on real sockets in
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import pytest
 from test_replicated_log import Table, _table, _transcript
 
 from cli import i18n
@@ -142,3 +145,171 @@ def test_a_seat_delivering_late_to_another_cannot_make_it_look_slow() -> None:
     for seat in t.seats:
         assert seat.rlog.finished and seat.rlog.stopped is None, seat.rlog.stopped
     assert max(charged) == 0.0
+
+
+def _real_table_with_a_loris(step: float, loris: float, budget: float | None,
+                             store: Path, grace: float | None = None) -> tuple[Any, ...]:
+    """Ann (a bot) and Bo on 127.0.0.1, each a real ``Peer`` with its own ``Node`` and
+    store; Bo's software sleeps ``loris`` s before signing each automatic step. Ann runs
+    the bot for Bo's seat when the players agree (``on_takeover``)."""
+    from engine import Seating, preset
+    from engine.bots import make_bot
+    from p2p.crypto.identity import Identity
+    from p2p.net.transport import Node
+    from p2p.table.memory import make_table
+    from p2p.table.session import Peer, SessionOptions
+    from p2p.table.store import Store
+    from p2p.table.wire import node_id_for
+    from p2p.transcript.envelope import Envelope
+
+    cfg, ids = make_table(preset("modern", match_target=1), Seating.solo(2), ["Ann", "Bo"],
+                          b"loris/real")
+    opts = SessionOptions(response_delay=0.0, stall_after=0.3, step_limit=step,
+                          auto_budget=budget, auto_grace=grace)
+    nodes = [Node(node_id_for(ids[s].public_key)) for s in range(2)]
+    eps = {0: nodes[0].endpoint, 1: nodes[1].endpoint}
+    peers = [Peer(ids[s], cfg, nodes[s], controller=make_bot("heuristic", 3 + s),
+                  endpoints=eps, options=opts,
+                  store=Store.create(store / f"s{s}", cfg.header(), s, port=nodes[s].port,
+                                     endpoints=eps))
+             for s in range(2)]
+
+    def slow(hand: int, body: dict[str, Any]) -> dict[str, Any]:
+        if body.get("k") != "game.act":
+            time.sleep(loris)           # just under the step's limit, every time
+        return body
+
+    peers[1].tamper = slow
+    bot = Identity.from_seed(bytes(range(32)))
+    bnode = Node(node_id_for(bot.public_key))
+    started: list[Any] = []
+
+    def start(data: object) -> None:
+        a = peers[0]
+        chain = [Envelope.decode(r) for h in sorted(a.log) for r in a.log[h]]
+        bp = Peer(bot, cfg, bnode, controller=make_bot("heuristic", 9),
+                  endpoints={0: eps[0]}, options=opts, replay=chain,
+                  side=list(a.rlog.side), seat=1)
+        bp.fetch()
+        started.append(bp)
+
+    peers[0].on_takeover = start
+    return peers, bot, bnode, started
+
+
+@pytest.mark.hostile
+def test_a_real_slow_loris_seat_is_bounded_and_given_to_a_bot(tmp_path: Path) -> None:
+    """Real sockets: Bo waits 0.8 s before each automatic step under a 1 s step limit
+    (just under it once his own work on the step is added: the 19.9 s of a 20 s
+    table, scaled down; budget 3 s, grace 0.05 s). Before, a hand
+    of two took some 70 such steps of Bo's, over a minute here (25 minutes at 20 s); now
+    Ann's table pauses on Bo after his budget, four slow steps in, says so with the
+    figures, and the player at Ann gives the seat to a bot: the hand is voided and the
+    bot plays the next one, which ends the match. Nobody is blamed, live or in verify."""
+    import threading
+
+    from cli.netdriver import NetDriver
+    from p2p.table.session import Peer
+
+    peers, bot, bnode, started = _real_table_with_a_loris(1.0, 0.8, 3.0, tmp_path)
+    stop = threading.Event()
+
+    def pump(p: Peer) -> None:
+        while not stop.is_set() and not p.finished and not (p.stopped and not p.paused):
+            p.pump(0.02)
+
+    threads = [threading.Thread(target=pump, args=(p,)) for p in peers]
+    t0 = time.monotonic()
+    for th in threads:
+        th.start()
+    ann = peers[0]
+    try:
+        end = t0 + 60
+        while not (ann.paused and (ann.stop_why or {}).get("slow")) \
+                and time.monotonic() < end:
+            time.sleep(0.02)
+        paused_at = time.monotonic() - t0
+        why = ann.stop_why or {}
+        assert ann.paused and why.get("slow") and why.get("seat") == 1, (ann.stopped, why)
+        assert why["budget"] == 3.0 and why["spent"] >= 3.0
+        assert ann.hand_no == 0 and ann.error is None
+        # the console says it, with the figures, and offers the choice
+        words = NetDriver(ann).silent_words(plain=True) or ""
+        assert "Bo is slow" in words and "3 s" in words, words
+        # the player at Ann gives Bo's seat to a bot (at two seats her word is enough)
+        ann.offer_bot(bot.public_key, bnode.endpoint)
+        assert ann.agree_bot(1)
+        voided_at = time.monotonic() - t0
+        while not started and time.monotonic() < end:
+            time.sleep(0.02)
+        assert started
+        bt = threading.Thread(target=pump, args=(started[0],))
+        bt.start()
+        threads.append(bt)
+        end = time.monotonic() + 60
+        while not (ann.finished and started[0].finished) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert ann.finished and started[0].finished, (ann.stopped, started[0].stopped)
+    finally:
+        stop.set()
+        for th in threads:
+            th.join(10)
+        for p in [*peers, *started]:
+            p.close(flush=0.3)
+    print(f"slow-loris on real sockets: paused after {paused_at:.1f} s, hand voided after "
+          f"{voided_at:.1f} s, match over after {time.monotonic() - t0:.1f} s")
+    # four or five slow steps (3 s of budget at 0.75 s beyond the grace each), then the pause
+    assert 2.5 <= paused_at <= 10.0, paused_at
+    assert ann.match.voided == [0] and ann.takeovers[0].seat == 1
+    rep = verify_game(ann.transcript_path)  # type: ignore[arg-type]
+    assert rep.ok and rep.blamed_seat is None, rep.summary()
+    assert rep.takeovers == [{"hand": 0, "seat": 1, "runner": 0, "signers": [0]}]
+
+
+def test_the_console_says_a_slow_seat_with_its_figures_before_and_at_the_pause(
+        tmp_path: Path) -> None:
+    """Real sockets, short limits (budget 0.6 s, grace 0.05 s): while Bo is slow the wait
+    line says so with the figures and the limit it has; at the pause, the console says
+    he is slow (not that he left, nor "connected again") and offers the choice."""
+    import threading
+
+    from cli.netdriver import NetDriver
+    from p2p.table.session import Peer
+
+    peers, _bot, _bnode, _started = _real_table_with_a_loris(1.0, 0.25, 0.6, tmp_path,
+                                                             grace=0.05)
+    stop = threading.Event()
+
+    def pump(p: Peer) -> None:
+        while not stop.is_set() and not p.finished and not (p.stopped and not p.paused):
+            p.pump(0.02)
+
+    threads = [threading.Thread(target=pump, args=(p,)) for p in peers]
+    for th in threads:
+        th.start()
+    ann = NetDriver(peers[0])
+    lines: set[str] = set()
+    try:
+        with i18n.using("en"):
+            end = time.monotonic() + 30
+            while not (peers[0].paused and (peers[0].stop_why or {}).get("slow")) \
+                    and time.monotonic() < end:
+                line = ann.activity()
+                if line:
+                    lines.add(line)
+                time.sleep(0.01)
+            assert peers[0].paused, peers[0].stopped
+            plain = ann.silent_words(plain=True) or ""
+            full = ann.silent_words(plain=False) or ""
+    finally:
+        stop.set()
+        for th in threads:
+            th.join(10)
+        for p in peers:
+            p.close(flush=0.2)
+    noted = [x for x in lines if "Bo is slow:" in x]
+    assert noted, lines
+    assert any("(limit 0.6 s)." in x and "waiting for Bo" in x for x in noted), noted
+    assert plain.startswith("Bo is slow: ") and "(limit 0.6 s), so the table pauses at " \
+        "each of them. Wait, or type bot:" in plain, plain
+    assert "press b:" in full and "left" not in full and "connected again" not in full, full

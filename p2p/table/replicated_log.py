@@ -575,7 +575,7 @@ class ReplicatedLog:
         spent = self._spent(seat)
         e = self.match.hand.expected()
         if (e is not None and e.seat == seat and e.kind != "game.act" and seat != self.me
-                and not self.done):
+                and not self.finished and (self.stopped is None or self.resumable)):
             spent += max(0.0, self.clock() - self.last_progress - self.opts.auto_grace)
         return spent, self.opts.auto_budget
 

@@ -476,6 +476,16 @@ class Peer:
         """The seat whose step passed its time limit (the table stopped; not a blame)."""
         return self.rlog.unresponsive
 
+    def wait_limit(self) -> float | None:
+        """How long in all the table waits for the step it waits for now before it
+        pauses (seconds; None: untimed, or nothing awaited): the step limit, or less for
+        a seat near or past its budget of automatic steps."""
+        with self._lock:
+            due = self.rlog.deadline()
+            if due is None:
+                return None
+            return max(0.0, due[1] - self.rlog.last_progress)
+
     def auto_time(self, seat: int) -> tuple[float, float | None]:
         """(seconds, budget): how long ``seat``'s automatic steps kept this peer waiting in
         the hand in play beyond their grace, the step awaited now included, and the
