@@ -19,7 +19,7 @@ import pytest
 from test_replicated_log import Table, _table, _transcript
 
 from cli import i18n
-from cli.words import stop_reason
+from cli.words import stop_reason, verify_lines
 from p2p.audit import verify_game
 from p2p.table.replicated_log import LogOptions
 
@@ -94,7 +94,7 @@ def test_a_slow_loris_seat_pauses_the_table_once_its_budget_is_spent(
                     "60 s; the table pauses at each of them from now on"), said
     assert said == p0.stopped
     with i18n.using("fr"):
-        assert "60 s" in stop_reason(why, p0.names)
+        assert "est lent" in stop_reason(why, p0.names) and "60 s" in stop_reason(why, p0.names)
     assert p0.saw_silent(1)              # what a bot's seat needs to sign a bot or the end
     # p1's late entry lifts the pause, as for any silent seat: the two logs stay alike
     _run(t, _loris(1), until=lambda: p0.stopped is None)
@@ -114,6 +114,11 @@ def test_a_slow_loris_seat_pauses_the_table_once_its_budget_is_spent(
     rep = verify_game(_transcript(tmp_path, t, 0))
     assert rep.ok and rep.blamed_seat is None, rep.summary()
     assert rep.ended_by_agreement == {"hand": 0, "seat": 1, "signers": [0]}
+    with i18n.using("en"):
+        said = " ".join(" ".join(verify_lines(rep)).split())
+    assert ("a seat's automatic steps may keep the table waiting 60 s in all in a hand, "
+            "beyond 1 s each; past that the table paused at each of them (nobody is blamed "
+            "for it)") in said, said
 
 
 def test_an_honest_seat_even_on_a_very_slow_computer_is_never_paused() -> None:
