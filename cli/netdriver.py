@@ -522,16 +522,6 @@ class NetDriver:
         self._slow_said.add(key)
         return said
 
-    def _slow_words(self, seat: int, plain: bool) -> str | None:
-        """The pause line for a seat past its budget of automatic steps (None: it is not)."""
-        why = self.peer.stop_why or {}
-        if not (why.get("slow") and why.get("seat") == seat):
-            return None
-        spent, budget = self.peer.auto_time(seat)
-        if budget is None:
-            return None
-        return slow_seat_line(self.current_names()[seat], spent, budget, plain=plain)
-
     def slow_note(self, seat: int) -> str:
         """" NAME is slow: N s of automatic steps in this hand (limit M s)." after a wait
         for ``seat``'s automatic step, once it has been slow in this hand ("" else)."""
@@ -582,11 +572,14 @@ class NetDriver:
         if silent is None:
             return None
         name = self.current_names()[silent]
-        slow = self._slow_words(silent, plain)
+        paused_why = self.peer.stop_why or {}
         if silent in self.broken:
             line = broken_bot_line(name, plain=plain)
-        elif slow is not None:
-            line = slow
+        elif paused_why.get("slow") and paused_why.get("seat") == silent:
+            # past its budget of automatic steps: there and answering, only slowly (not
+            # "left", nor "connected again"): the figures and the choices
+            spent, budget = self.peer.auto_time(silent)
+            line = slow_seat_line(name, spent, budget or 0.0, plain=plain)
         elif self.silent_is_back():
             why = self.peer.stop_why or {}
             # paused on a player who never left (a move past the table's move limit):

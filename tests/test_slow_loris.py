@@ -124,15 +124,18 @@ def test_a_slow_loris_seat_pauses_the_table_once_its_budget_is_spent(
 def test_an_honest_seat_even_on_a_very_slow_computer_is_never_paused() -> None:
     """The budget is generous: a seat that takes 1.5 s for every automatic step (measured
     honest steps take milliseconds; the slowest one seen, a shuffle pass on six peers
-    sharing two cores, well under a second) is charged 0.5 s a step and plays a whole
-    match without a single pause."""
+    sharing two cores, half a second) is charged 0.5 s a step (some 45 s in a hand of
+    two) and plays a whole match without a single pause."""
     t = _table(b"loris/honest-slow", options=LogOptions(step_limit=STEP))
+    charged: list[float] = []
     _run(t, lambda s, kind: 1.5 if kind != "game.act" else 0.0,
-         until=lambda: all(x.rlog.done for x in t.seats), limit=20000.0, dt=0.5)
+         until=lambda: (charged.append(max(t.seats[0].rlog.auto_time(1)[0],
+                                           t.seats[1].rlog.auto_time(0)[0])) or False)
+         or all(x.rlog.done for x in t.seats), limit=20000.0, dt=0.5)
     for seat in t.seats:
         assert seat.rlog.finished and seat.rlog.stopped is None, seat.rlog.stopped
         assert "timeout" not in seat.events and "stopped" not in seat.events
-    assert all(t.seats[0].rlog.auto_time(1)[0] < 30.0 for _ in (0,))
+    assert 0.0 < max(charged) < 60.0, max(charged)
 
 
 def test_a_seat_delivering_late_to_another_cannot_make_it_look_slow() -> None:
