@@ -336,3 +336,42 @@ def test_the_console_says_a_slow_seat_with_its_figures_before_and_at_the_pause(
                    or x.startswith("Paused: Bo is slow")]
     assert len(slow_pauses) == 1, said
     assert sum(x == "The pause is over: Bo plays on." for x in said) <= 1, said
+
+
+def test_three_seats_agree_to_a_bot_for_a_slow_seat_and_stay_alike(tmp_path: Path) -> None:
+    """Three seats, p2 slow at every automatic step. Each honest peer judges the budget on
+    its own clock; p1 (a bot's seat) co-signs the bot p0's player asks for, since it saw
+    p2 past its budget itself, between two pauses too; the agreement holds at both, hand 1
+    is voided alike, and the bot's hand is dealt at both, with p2's late entries of the
+    voided hand dropped. verify blames nobody."""
+    from test_takeover import BOT_SEED, _start_bot
+
+    from p2p.crypto.identity import Identity
+
+    t = _table(b"loris/three", n=3, options=LogOptions(step_limit=STEP))
+    p0, p1 = t.seats[0].rlog, t.seats[1].rlog
+    _run(t, _loris(2), until=lambda: p0.stopped is not None and p1.stopped is not None)
+    assert (p0.stop_why or {}).get("slow") and (p1.stop_why or {}).get("slow")
+    # p2's late entry lifts both pauses; p1 still counts p2 as seen silent (past its budget)
+    _run(t, _loris(2), until=lambda: p0.stopped is None and p1.stopped is None)
+    assert p1.saw_silent(2) and p0.log == p1.log == t.seats[2].rlog.log
+    bot = Identity.from_seed(BOT_SEED)
+    p0.bot_offer = (bot.public_key, "tcp://127.0.0.1:9", None)
+    assert p0.propose_takeover(2) is not None
+    t.collect(0)
+    t.deliver()
+    # what a bot's seat does (Peer._follow_agreements): sign what it saw itself
+    assert p1.saw_silent(2) and p1.propose_takeover(2) is not None
+    t.collect(1)
+    t.deliver()
+    for rl in (p0, p1):
+        assert rl.match.voided == [0] and rl.hand_no == 1 and rl.keys[2] == bot.public_key
+        assert rl.stopped is None and rl.error is None
+    assert p0.log[0] == p1.log[0]
+    _start_bot(t, runner=0, silent=2, bot=bot)
+    _run(t, lambda s, kind: 0.0, until=lambda: p0.done and p1.done, limit=20000.0)
+    assert p0.finished and p1.finished and p0.log == p1.log
+    for s in (0, 1):
+        rep = verify_game(_transcript(tmp_path, t, s))
+        assert rep.ok and rep.blamed_seat is None, rep.summary()
+        assert rep.takeovers == [{"hand": 0, "seat": 2, "runner": 0, "signers": [0, 1]}]
