@@ -130,7 +130,9 @@ class SessionEvent:
     ``hand-end`` (scores), ``match-end`` (winner), ``status`` (seat, status), ``dropped``
     (sender, reason), ``stopped`` (reason, seat, why), ``resumed``,
     ``local-damage`` (index, check, count: this seat's own stored copy was damaged), ``timeout``
-    (seat, step, hand, index: that seat's step passed its time limit; ``stopped`` follows)."""
+    (seat, step, hand, index: that seat's step passed its time limit; ``stopped`` follows;
+    with slow, spent, budget when the seat's budget of automatic steps ran out), ``back``
+    (seat, slow: the seat the table paused on wrote again)."""
 
     kind: str
     text: str
@@ -298,12 +300,12 @@ class ReplicatedLog:
         self._gone_since: dict[int, float] = {}
         #: seats whose player said they quit for now (AWAY), and when this peer heard it
         self._away: dict[int, float] = {}
+        #: ... and the place in the log it left at (hand, its next entry's sequence number)
+        self._away_at: dict[int, tuple[int, int]] = {}
         #: per seat, seconds this peer waited for its automatic steps in the hand
         #: ``_auto_hand`` beyond ``auto_grace`` each (see :meth:`auto_time`)
         self._auto_spent: dict[int, float] = {}
         self._auto_hand = 0
-        #: ... and the place in the log it left at (hand, its next entry's sequence number)
-        self._away_at: dict[int, tuple[int, int]] = {}
         self.session_of = session_of
         #: side entries (claims, abandons) written or accepted, in arrival order
         self.side: list[Envelope] = []
