@@ -237,6 +237,7 @@ def test_a_real_slow_loris_seat_is_bounded_and_given_to_a_bot(tmp_path: Path) ->
                 and time.monotonic() < end:
             time.sleep(0.02)
         paused_at = time.monotonic() - t0
+        entries_at_pause = len(ann.log[0])
         why = ann.stop_why or {}
         assert ann.paused and why.get("slow") and why.get("seat") == 1, (ann.stopped, why)
         assert why["budget"] == 3.0 and why["spent"] >= 3.0
@@ -269,8 +270,9 @@ def test_a_real_slow_loris_seat_is_bounded_and_given_to_a_bot(tmp_path: Path) ->
             p.close(flush=0.3)
     print(f"slow-loris on real sockets: paused after {paused_at:.1f} s, hand voided after "
           f"{voided_at:.1f} s, match over after {time.monotonic() - t0:.1f} s")
-    # four or five slow steps (3 s of budget at 0.75 s beyond the grace each), then the pause
-    assert 2.5 <= paused_at <= 10.0, paused_at
+    # four or five slow steps (3 s of budget at 0.75 s beyond the grace each), then the
+    # pause: a handful of the hand's 200-odd entries (the figures printed above)
+    assert entries_at_pause < 30, entries_at_pause
     assert ann.match.voided == [0] and ann.takeovers[0].seat == 1
     rep = verify_game(ann.transcript_path)  # type: ignore[arg-type]
     assert rep.ok and rep.blamed_seat is None, rep.summary()
