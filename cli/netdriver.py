@@ -49,6 +49,8 @@ from .words import (
     silent_move_wait_line,
     silent_seat_line,
     silent_seat_plain_line,
+    slow_note,
+    slow_seat_line,
     stopped_line,
     table_paused_line,
     takeover_line,
@@ -89,6 +91,10 @@ def event_words(names: Sequence[str], me: int, ev: SessionEvent) -> str:
 #: Seconds a bot's move takes before the screen says that it thinks, and for how long at
 #: most (a built-in bot moves at once; a plug-in may take its 30 s)
 BOT_THINKING_SAID_AFTER = 3.0
+#: a seat's automatic steps, beyond their grace, said as slow from this many seconds in a
+#: hand, or a tenth of the budget if less (an honest computer spends none:
+#: docs/network.md, "slow-loris")
+SLOW_SAID_AFTER = 1.0
 
 
 def agreed_first(events: Sequence[SessionEvent]) -> list[SessionEvent]:
@@ -165,6 +171,9 @@ class NetDriver:
         # each other seat's transport state as last said ("gone" or not), so that a player
         # who leaves is said when it happens (the pump thread and the console both look)
         self._silent_said: dict[int, bool] = {}
+        # (hand, seat) of the seats whose slowness (past their budget of automatic steps)
+        # was said: the table pauses at each of their steps, said once a hand
+        self._slow_said: set[tuple[int, int]] = set()
         # this seat's draw from the pile whose card was not known yet when the draw was
         # applied (the others' locks come after it): said once the card is in the hand
         self._draw_unsaid: tuple[int, Any, Any] | None = None
@@ -473,6 +482,8 @@ class NetDriver:
             if self.peer.agreed_end is not None:
                 return ""
             why = ev.data.get("why") or {}
+            if isinstance(why, dict) and why.get("slow") and self._said_slow(why):
+                return ""       # paused again on the same slow seat: said once a hand
             if self.peer.paused or (isinstance(why, dict) and why.get("id") == "unresponsive"
                                     and not self.peer.finished):
                 # a silent seat: the game waits for it, not over (said once the takeover
@@ -484,6 +495,9 @@ class NetDriver:
         if ev.kind == "away":
             return away_line(self.current_names()[int(ev.data["seat"])])
         if ev.kind == "back":
+            if ev.data.get("slow") and (self.peer.hand_no, int(ev.data["seat"])) in \
+                    self._slow_said and self._slow_said_back(int(ev.data["seat"])):
+                return ""       # the pause on a slow seat lifted again: said once a hand
             return pause_over_line(self.current_names()[int(ev.data["seat"])])
         if ev.kind == "status" and ev.data.get("status") == "moved" and ev.data.get("endpoint"):
             return moved_line(self.current_names()[int(ev.data["seat"])],
@@ -493,6 +507,28 @@ class NetDriver:
         if ev.kind == "dropped":
             log.info("%s", ev.text)       # for whoever investigates, not for the board
         return ""
+
+    def _said_slow(self, why: dict[str, Any]) -> bool:
+        """Was the pause on this slow seat said in this hand already? (Marks it said.)"""
+        key = (self.peer.hand_no, int(why.get("seat", -1)))
+        said = key in self._slow_said
+        self._slow_said.add(key)
+        return said
+
+    def _slow_said_back(self, seat: int) -> bool:
+        """Was the end of a pause on slow ``seat`` said in this hand already? (Marks it.)"""
+        key = (self.peer.hand_no, -1 - seat)
+        said = key in self._slow_said
+        self._slow_said.add(key)
+        return said
+
+    def slow_note(self, seat: int) -> str:
+        """" NAME is slow: N s of automatic steps in this hand (limit M s)." after a wait
+        for ``seat``'s automatic step, once it has been slow in this hand ("" else)."""
+        spent, budget = self.peer.auto_time(seat)
+        if budget is None or spent < min(SLOW_SAID_AFTER, budget / 10) or seat == self.seat:
+            return ""
+        return " " + slow_note(self.current_names()[seat], spent, budget)
 
     @property
     def hand_over(self) -> bool:
@@ -536,8 +572,14 @@ class NetDriver:
         if silent is None:
             return None
         name = self.current_names()[silent]
+        paused_why = self.peer.stop_why or {}
         if silent in self.broken:
             line = broken_bot_line(name, plain=plain)
+        elif paused_why.get("slow") and paused_why.get("seat") == silent:
+            # past its budget of automatic steps: there and answering, only slowly (not
+            # "left", nor "connected again"): the figures and the choices
+            spent, budget = self.peer.auto_time(silent)
+            line = slow_seat_line(name, spent, budget or 0.0, plain=plain)
         elif self.silent_is_back():
             why = self.peer.stop_why or {}
             # paused on a player who never left (a move past the table's move limit):
@@ -741,11 +783,16 @@ class NetDriver:
             return None
         who = names[w.seat]
         state = "" if w.seat == self.seat else self.peer.peer_state(w.seat)
+        note = self.slow_note(w.seat) if w.step is not TableStep.MOVE else ""
         if state == "gone":
-            return left_wait_line(who, self.step_limit)
+            return left_wait_line(who, self.step_limit) + note
         word = PEER_STATES.get(state)
         slow = f" ({_(word) if word else state})" if state not in ("", "connected") else ""
-        limit = limit_note(self.step_limit)
+        # a seat near or past its budget of automatic steps is given less than the step
+        # limit: the wait says the limit it has
+        wait = self.peer.wait_limit() if w.step is not TableStep.MOVE else None
+        limit = limit_note(round(wait, 1) if wait is not None and wait < self.step_limit
+                           else self.step_limit)
         if w.step is TableStep.MOVE:
             if not slow:
                 if w.seat in self.bots and w.seat != self.seat and \
@@ -767,12 +814,13 @@ class NetDriver:
             # `play` it runs on this computer: "Bo's computer" puzzled a newcomer)
             if w.seat in self.bots:
                 return _("Waiting for %(name)s (a bot) to unlock the next card%(state)s "
-                         "%(limit)s.") % {"name": who, "state": slow, "limit": limit}
+                         "%(limit)s.") % {"name": who, "state": slow, "limit": limit} + note
             return _("Waiting for %(name)s's computer to unlock the next card%(state)s "
-                     "%(limit)s.") % {"name": who, "state": slow, "limit": limit}
+                     "%(limit)s.") % {"name": who, "state": slow, "limit": limit} + note
         step = _(STEP_WORDS[w.step]) if w.step in STEP_WORDS else w.step.value
         if w.seat == self.seat:       # "waiting for Ann" on Ann's own screen read as a fault
             return _("%(step)s: this computer is working on it.") % {
                 "step": step[:1].upper() + step[1:]}
         return _("%(step)s: waiting for %(name)s%(state)s %(limit)s.") % {
-            "step": step[:1].upper() + step[1:], "name": who, "state": slow, "limit": limit}
+            "step": step[:1].upper() + step[1:], "name": who, "state": slow,
+            "limit": limit} + note

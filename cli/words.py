@@ -35,6 +35,7 @@ from engine.scoring import Match, hand_winner
 from engine.state import DRAW, EXTEND, OVER, PLAY, RESHUFFLE, RESPOND
 from p2p.audit import GameReport
 from p2p.crypto.identity import fingerprint
+from p2p.table.config import AUTO_BUDGET_STEPS, AUTO_GRACE_SHARE
 from p2p.table.store import TRANSCRIPT, StoreDamaged
 from p2p.text import safe_text
 from p2p.transcript.file import MAX_TRANSCRIPT_BYTES, TRANSCRIPT_VERSION
@@ -1172,6 +1173,36 @@ def back_but_paused_line(name: str, plain: bool) -> str:
              "the match.") % {"name": name}
 
 
+def slow_seat_line(name: str, spent: float, budget: float, plain: bool) -> str:
+    """The table paused on a seat past its budget of automatic steps for the hand (its
+    computer answers, but only just before each step's limit: slow-loris): the figures,
+    and the choices (by command or by key). Its next step lifts the pause, until the
+    next one."""
+    values = {"name": name, "spent": _seconds(spent), "budget": _seconds(budget)}
+    if plain:
+        return _("%(name)s is slow: %(spent)s s of automatic steps in this hand (limit "
+                 "%(budget)s s), so the table pauses at each of them. Wait, or type bot: a "
+                 "bot takes the seat from the next hand, or end: end the match; either needs "
+                 "everyone here to agree and leaves this hand unscored.") % values
+    return _("%(name)s is slow: %(spent)s s of automatic steps in this hand (limit "
+             "%(budget)s s), so the table pauses at each of them. Wait, or press b: a bot "
+             "takes the seat from the next hand, or e: end the match; either needs everyone "
+             "here to agree and leaves this hand unscored.") % values
+
+
+def slow_note(name: str, spent: float, budget: float) -> str:
+    """Said after a wait for a seat's automatic step once that seat has been slow in
+    this hand: how much of its budget it spent (the table pauses on it past the limit)."""
+    return _("%(name)s is slow: %(spent)s s of automatic steps in this hand (limit "
+             "%(budget)s s).") % {"name": name, "spent": _seconds(spent),
+                                  "budget": _seconds(budget)}
+
+
+def _seconds(value: float) -> str:
+    """Seconds as a wait says them: whole from 10 s on, else to a tenth ("0.4", "3")."""
+    return f"{value:.0f}" if value >= 10 else f"{value:.1f}".removesuffix(".0")
+
+
 def late_move_line(name: str, plain: bool) -> str:
     """The table paused on a player who is there but took longer than the table's move
     limit (``host --move-limit``): not "connected again", they never left."""
@@ -1676,6 +1707,14 @@ def _stop_reason(why: Mapping[str, Any], names: Sequence[str], fallback: str) ->
             # its player quit on purpose (a signed AWAY): no "unresponsive" about it
             return _("%(seat)s quit for now; the table waits for them to come back "
                      "(millebornes resume)") % {"seat": seat()}
+        if why.get("slow"):
+            # past its budget of automatic steps for the hand (a seat answering just
+            # before every step's limit): said with the figures, never as a blame
+            return _("%(seat)s is slow: its automatic steps kept this computer waiting "
+                     "%(spent)d s in this hand, more than the table's limit of %(budget)d s; "
+                     "the table pauses at each of them from now on") % {
+                         "seat": seat(), "spent": _number(why["spent"]),
+                         "budget": _number(why["budget"])}
         if why.get("step") == "game.act" and why.get("gone"):
             # a move has no time limit while its player's computer answers: this one's
             # stopped answering ("did not come within the table's time limit" read as if
@@ -2208,7 +2247,22 @@ def verify_lines(report: GameReport, me: int | None = None,
     limits = limits_text(report)
     if limits:
         out += ["  " + w for w in i18n.wrap(limits, width - 2)]
+    budget = budget_text(report)
+    if budget:
+        out += ["  " + w for w in i18n.wrap(budget, width - 2)]
     return out
+
+
+def budget_text(report: GameReport) -> str:
+    """The budget of a seat's automatic steps per hand, derived from the step limit (a
+    seat past it was paused on, never blamed): said by ``verify`` with the limits."""
+    if report.step_limit is None:
+        return ""
+    return _("a seat's automatic steps may keep the table waiting %(budget)s s in all in a "
+             "hand, beyond %(grace)s s each; past that the table paused at each of them "
+             "(nobody is blamed for it)") % {
+                 "budget": f"{AUTO_BUDGET_STEPS * report.step_limit:g}",
+                 "grace": f"{round(AUTO_GRACE_SHARE * report.step_limit, 3):g}"}
 
 
 def limits_text(report: GameReport) -> str:

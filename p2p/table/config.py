@@ -33,6 +33,12 @@ DEFAULT_STEP_LIMIT = 20.0
 #: A bot's answer in a response window (R9, R10a) and its R12 decision are sent this long
 #: after the window reached it, whatever it holds (docs/network.md: why 10 ms is enough).
 DEFAULT_RESPONSE_DELAY = 0.01
+#: The budget of a seat's automatic steps in one hand, in step limits (60 s at the default
+#: 20 s), and the grace of each such step, as a share of the step limit (1 s): past the
+#: budget the seat is treated as silent at each of them (docs/network.md, "slow-loris",
+#: has the figures: an honest seat spends well under a second a hand).
+AUTO_BUDGET_STEPS = 3
+AUTO_GRACE_SHARE = 0.05
 #: Bounds of a table's limits (seconds): a step, a player's move.
 STEP_LIMITS = (1.0, 3600.0)
 DECISION_LIMITS = (1.0, 86400.0)
@@ -102,6 +108,18 @@ class TableConfig:
     def _limits_ms(self) -> list[int]:
         return [round(self.step_limit * 1000),
                 0 if self.decision_limit is None else round(self.decision_limit * 1000)]
+
+    @property
+    def auto_budget(self) -> float:
+        """How long, in one hand, a seat's automatic steps (keys, shuffles, shares,
+        reveals) may keep a peer waiting beyond :attr:`auto_grace` each: derived from the
+        agreed step limit, so every peer keeps the same."""
+        return AUTO_BUDGET_STEPS * self.step_limit
+
+    @property
+    def auto_grace(self) -> float:
+        """The wait for each automatic step that is not counted against the budget."""
+        return round(AUTO_GRACE_SHARE * self.step_limit, 3)
 
     def limits_text(self) -> str:
         """The time limits in words (``verify``, the lobby)."""

@@ -130,7 +130,9 @@ class SessionEvent:
     ``hand-end`` (scores), ``match-end`` (winner), ``status`` (seat, status), ``dropped``
     (sender, reason), ``stopped`` (reason, seat, why), ``resumed``,
     ``local-damage`` (index, check, count: this seat's own stored copy was damaged), ``timeout``
-    (seat, step, hand, index: that seat's step passed its time limit; ``stopped`` follows)."""
+    (seat, step, hand, index: that seat's step passed its time limit; ``stopped`` follows;
+    with slow, spent, budget when the seat's budget of automatic steps ran out), ``back``
+    (seat, slow: the seat the table paused on wrote again)."""
 
     kind: str
     text: str
@@ -152,6 +154,12 @@ class LogOptions:
     record_times: bool = False        # keep apply times per entry (benchmarks)
     step_limit: float = 20.0          # a protocol step not written in this long: stop
     decision_limit: float | None = None  # a player's own move: untimed unless set
+    #: a seat's automatic steps (keys, shuffles, shares, reveals) in one hand may keep this
+    #: peer waiting this long in all, beyond ``auto_grace`` a step (None: no such budget);
+    #: past it the seat is treated as silent at each such step (docs/network.md,
+    #: "slow-loris"): the table pauses after ``auto_grace``, a late entry lifts the pause
+    auto_budget: float | None = 60.0
+    auto_grace: float = 1.0           # free per automatic step (a fetch after a lost push)
 
 
 @dataclass
@@ -294,6 +302,10 @@ class ReplicatedLog:
         self._away: dict[int, float] = {}
         #: ... and the place in the log it left at (hand, its next entry's sequence number)
         self._away_at: dict[int, tuple[int, int]] = {}
+        #: per seat, seconds this peer waited for its automatic steps in the hand
+        #: ``_auto_hand`` beyond ``auto_grace`` each (see :meth:`auto_time`)
+        self._auto_spent: dict[int, float] = {}
+        self._auto_hand = 0
         self.session_of = session_of
         #: side entries (claims, abandons) written or accepted, in arrival order
         self.side: list[Envelope] = []
@@ -529,7 +541,51 @@ class ReplicatedLog:
         limit = self.opts.decision_limit if decision else self.opts.step_limit
         if limit is None:
             return None
+        if e.kind != "game.act" and e.seat != self.me:
+            # an automatic step: the seat's budget for the hand may be nearer than the
+            # step's own limit (a seat that waits just under it before every step)
+            limit = min(limit, self._auto_left(e.seat))
         return e.seat, self.last_progress + limit
+
+    # ----- the budget of a seat's automatic steps in a hand (slow-loris) -----------------
+    def _auto_left(self, seat: int) -> float:
+        """How long this peer may wait for ``seat``'s automatic step now: the grace of a
+        step and what is left of the seat's budget for the hand (infinite: no budget)."""
+        budget = self.opts.auto_budget
+        if budget is None:
+            return float("inf")
+        return self.opts.auto_grace + max(0.0, budget - self._spent(seat))
+
+    def _spent(self, seat: int) -> float:
+        return self._auto_spent.get(seat, 0.0) if self._auto_hand == self.match.hand_no \
+            else 0.0
+
+    def _charge(self, seat: int, hand: int, waited: float) -> None:
+        """``seat``'s automatic entry of ``hand`` kept this peer waiting ``waited`` s."""
+        if hand != self._auto_hand:
+            self._auto_hand, self._auto_spent = hand, {}
+        over = max(0.0, waited - self.opts.auto_grace)
+        if over:
+            self._auto_spent[seat] = self._auto_spent.get(seat, 0.0) + over
+
+    def auto_time(self, seat: int) -> tuple[float, float | None]:
+        """(seconds, budget): how long ``seat``'s automatic steps kept this peer waiting in
+        the hand in play, beyond the grace of each step, the step awaited now included;
+        and the budget of a seat's automatic steps in a hand (None: no budget). An honest
+        computer answers such a step in well under a second (docs/network.md,
+        "slow-loris", has the figures)."""
+        spent = self._spent(seat)
+        e = self.match.hand.expected()
+        if (e is not None and e.seat == seat and e.kind != "game.act" and seat != self.me
+                and not self.finished and (self.stopped is None or self.resumable)):
+            spent += max(0.0, self.clock() - self.last_progress - self.opts.auto_grace)
+        return spent, self.opts.auto_budget
+
+    def over_budget(self, seat: int) -> bool:
+        """Has ``seat`` spent its budget of automatic steps in the hand in play, as this
+        peer measured it? (It is then treated as silent at each of its automatic steps.)"""
+        spent, budget = self.auto_time(seat)
+        return budget is not None and spent >= budget
 
     def seat_reachable(self, seat: int, reachable: bool, heard: bool = True) -> None:
         """The transport's word on ``seat`` (heartbeats lost: False; heard again: True).
@@ -595,9 +651,15 @@ class ReplicatedLog:
             return
         if due is not None and now >= due[1] and (due[0] != self.me or not self.can_write):
             seat = due[0]
-            self.unresponsive = seat
             e = self.match.hand.expected()
             what = e.kind if e is not None else "its entry"
+            slow: dict[str, Any] = {}
+            if (e is not None and e.kind != "game.act" and seat != self.me
+                    and self._auto_left(seat) < self.opts.step_limit):
+                # its budget for the hand ran out, not the step's own limit: said so
+                spent, budget = self.auto_time(seat)
+                slow = {"slow": True, "spent": round(spent, 1), "budget": budget}
+            self.unresponsive = seat
             h = self.match.hand_no
             mine = self.identity.public_key
             if (mine, h, "side.timeout") in self._side_seen:
@@ -613,7 +675,15 @@ class ReplicatedLog:
                                  "slot": [h, seat, self.verifier.next_seq(self.keys[seat])]})
             self._event("timeout", f"{self.seat_name(seat)} did not write {what} within "
                         f"{now - self.last_progress:.0f} s", seat=seat, step=what,
-                        hand=self.match.hand_no, index=self.position()[1])
+                        hand=self.match.hand_no, index=self.position()[1], **slow)
+            if slow:
+                self._stop(f"{self.seat_name(seat)} is slow: its automatic steps kept this "
+                           f"computer waiting {slow['spent']:.0f} s in this hand, more than "
+                           f"the table's limit of {slow['budget']:.0f} s; the table pauses "
+                           "at each of them from now on", None, "unresponsive",
+                           seat=seat, step=what, gone=seat in self._gone_since,
+                           away=seat in self._away, **slow)
+                return
             self._stop(f"{self.seat_name(seat)} is unresponsive: no {what} within the "
                        "table's time limit", None, "unresponsive", seat=seat, step=what,
                        gone=seat in self._gone_since, away=seat in self._away)
@@ -922,9 +992,12 @@ class ReplicatedLog:
         takeover or an end naming it: another seat's word alone would let one player, with
         the bots co-signing, end the match "after" an active player "left"."""
         why = self.stop_why or {}
-        return self.stopped is not None and (
+        return (self.stopped is not None and (
             self.unresponsive == seat
-            or (why.get("id") == "abandoned" and why.get("seat") == seat))
+            or (why.get("id") == "abandoned" and why.get("seat") == seat))) or (
+            # a seat past its budget of automatic steps is silent at each of them: between
+            # two (the pause lifted by its late entry) it is no less so
+            not self.done and self.over_budget(seat))
 
     def proposals(self) -> dict[str, dict[int, dict[str, Any]]]:
         """The agreement records of the hand in play: kind -> {signer seat: body}."""
@@ -1176,6 +1249,7 @@ class ReplicatedLog:
         """Verify and apply the next entry of the log (it must be the expected one);
         ``signed_here``: this seat's own entry, just signed (see LogVerifier.accept)."""
         hand = self.match.hand_no
+        started = self.clock()
         try:
             self.verifier.accept(env, signed_here=signed_here)
         except Equivocation as exc:
@@ -1241,15 +1315,21 @@ class ReplicatedLog:
         idx = len(self.log[hand])
         self.log[hand].append(raw)
         self._slots[(hand, env.author, env.seq)] = idx
+        if (not self._replay_mode and w != self.me and env.body.get("k") != "game.act"):
+            # how long this seat's automatic step kept us waiting (from the entry before
+            # it, here; our own check of it not counted)
+            self._charge(w, hand, started - self.last_progress)
         if (hand, env.seq) >= self._away_at.get(w, (hand, env.seq)):
             # a seat that writes after its AWAY is not away (whatever it said); an entry
             # it wrote before leaving, arriving late, is no sign of it coming back
             self._forget_away(w)
         if self.unresponsive == w and self.resumable and not self._replay_mode:
             # the silent seat is back: its signed entry refutes the claims; go on
+            slow = bool((self.stop_why or {}).get("slow"))
             self.stopped = None
             self.unresponsive = None
-            self._event("back", f"{self.names[w]} is back: the match goes on", seat=w)
+            self._event("back", f"{self.names[w]} is back: the match goes on", seat=w,
+                        slow=slow)
         self._hashes[env.hash()] = (hand, idx)
         if persist:
             self._persist(env)

@@ -54,7 +54,13 @@ from p2p.net.interface import (
     parse_endpoint,
 )
 from p2p.table import wire
-from p2p.table.config import DEFAULT_RESPONSE_DELAY, DEFAULT_STEP_LIMIT, TableConfig
+from p2p.table.config import (
+    AUTO_BUDGET_STEPS,
+    AUTO_GRACE_SHARE,
+    DEFAULT_RESPONSE_DELAY,
+    DEFAULT_STEP_LIMIT,
+    TableConfig,
+)
 from p2p.table.hand_protocol import ProtocolError
 from p2p.table.match import MatchProtocol
 from p2p.table.replicated_log import LogOptions, LogOutput, ReplicatedLog, SessionEvent
@@ -89,6 +95,10 @@ class SessionOptions:
     #: header, agreed by all); these override them for this peer only (tests, tools)
     step_limit: float | None = None
     decision_limit: float | None = None
+    #: the budget of a seat's automatic steps per hand and their grace each (seconds):
+    #: the table's (derived from its step limit) unless set here
+    auto_budget: float | None = None
+    auto_grace: float | None = None
     sync_interval: float = 0.25     # others' entries are fsynced in groups, this often at most
 
     def log_options(self, cfg: TableConfig | None = None) -> LogOptions:
@@ -97,13 +107,17 @@ class SessionOptions:
             cfg.step_limit if cfg is not None else DEFAULT_STEP_LIMIT
         decision = self.decision_limit if self.decision_limit is not None else \
             cfg.decision_limit if cfg is not None else None
+        budget = self.auto_budget if self.auto_budget is not None else \
+            AUTO_BUDGET_STEPS * step
+        grace = self.auto_grace if self.auto_grace is not None else \
+            round(AUTO_GRACE_SHARE * step, 3)
         return LogOptions(stall_after=self.stall_after, stall_max=self.stall_max,
                           fetch_min_interval=self.fetch_min_interval,
                           fetch_bytes_per_s=self.fetch_bytes_per_s,
                           fetch_max_unacked=self.fetch_max_unacked,
                           max_early=self.max_early, max_early_bytes=self.max_early_bytes,
                           record_times=self.record_times, step_limit=step,
-                          decision_limit=decision)
+                          decision_limit=decision, auto_budget=budget, auto_grace=grace)
 
 
 @dataclass(frozen=True)
@@ -461,6 +475,23 @@ class Peer:
     def unresponsive(self) -> int | None:
         """The seat whose step passed its time limit (the table stopped; not a blame)."""
         return self.rlog.unresponsive
+
+    def wait_limit(self) -> float | None:
+        """How long in all the table waits for the step it waits for now before it
+        pauses (seconds; None: untimed, or nothing awaited): the step limit, or less for
+        a seat near or past its budget of automatic steps."""
+        with self._lock:
+            due = self.rlog.deadline()
+            if due is None:
+                return None
+            return max(0.0, due[1] - self.rlog.last_progress)
+
+    def auto_time(self, seat: int) -> tuple[float, float | None]:
+        """(seconds, budget): how long ``seat``'s automatic steps kept this peer waiting in
+        the hand in play beyond their grace, the step awaited now included, and the
+        budget past which the seat is treated as silent at each of them (None: none)."""
+        with self._lock:
+            return self.rlog.auto_time(seat)
 
     def quit_for_now(self, seat: int) -> bool:
         """Whether ``seat``'s player said they quit (a signed AWAY) and has not answered
