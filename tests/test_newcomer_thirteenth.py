@@ -1,0 +1,62 @@
+"""The thirteenth first-time-player pass: what a newcomer typed, read or saw and wondered."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from engine import Match, Seating, SideScore, new_hand, preset, view_of
+
+# ----- 1. a watcher behind the table, on a voided hand ---------------------------------
+
+
+def _behind_on_a_voided_hand() -> Any:
+    """A console on hand 1, which a takeover voided, while the table has dealt, played
+    and scored hand 2 (its events wait until the console moves on): the live match has
+    one hand scored, 700 to 0."""
+    from cli.netdriver import NetDriver
+    from p2p.table import SessionEvent
+
+    rules, seating = preset("classic"), Seating.solo(2)
+    deck = list(rules.deck(seating))
+    hand1 = view_of(new_hand(rules, seating, deck, 0), 1)
+    hand2 = view_of(new_hand(rules, seating, deck[::-1], 1), 1)
+    live = Match(rules, seating, 0).record((SideScore(distance=700), SideScore()))
+    shown = [hand1]
+    events: list[SessionEvent] = []
+    peer = SimpleNamespace(
+        me=1, names=["Ann", "Ben"], cfg=SimpleNamespace(rules=rules, seating=seating, n=2),
+        hand_no=0, view=lambda: shown[0], takeovers=[], finished=False, stopped=None,
+        paused=False, agreed_end=None, drain_events=lambda: [events.pop(0) for _ in events[:]],
+        peer_state=lambda seat: "connected", quit_for_now=lambda seat: False,
+        peers=lambda: [], match_so_far=lambda: live if peer.hand_no >= 2 else Match(rules, seating, 0))
+    d = NetDriver(peer)                                      # type: ignore[arg-type]
+    shown[0], peer.hand_no = hand2, 2
+    peer.takeovers = [SimpleNamespace(seat=0, hand=0, runner=1)]
+    events += [SessionEvent("takeover", "", {"hand": 0, "seat": 0, "runner": 1}),
+               SessionEvent("hand-start", "", {"hand": 1}),
+               SessionEvent("hand-end", "", {"hand": 1, "final": hand2, "match": live,
+                                             "scores": live.hands[0]})]
+    return d, live
+
+
+def test_a_watcher_behind_on_a_voided_hand_sees_the_totals_of_that_hand() -> None:
+    """Played over the network: Ben's console was still on hand 1, voided when a bot
+    took Ann's seat, while the table had scored hand 2; his header read "Match to 5000:
+    Ann 700 · You 0" over hand 1, which nobody had scored."""
+    from cli.app import TableApp
+    from cli.render import plain
+    from cli_helpers import SizedOutput
+
+    d, live = _behind_on_a_voided_hand()
+    said = d.events
+    assert d.hand_no == 1 and d.hand_over and d.behind(), said
+    assert d.match.totals() == (0, 0)
+    app = TableApp(d, output=SizedOutput(100, 30))
+    header = plain(app._table_lines())[1]
+    assert header.startswith("Match to 5000:") and "700" not in header, header
+    d.next_hand()                                  # on to hand 2: its end, its score
+    assert d.hand_no == 2 and d.hand_over
+    assert d.match.totals() == live.totals() == (700, 0)
