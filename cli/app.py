@@ -57,6 +57,7 @@ from .words import (
     command_for,
     error_line,
     final_line,
+    help_scroll_line,
     help_text,
     how_to_play,
     key_lines,
@@ -114,6 +115,11 @@ class TableApp:
         self.show_help = False
         #: the help's page: "help" (keys and commands) or "rules" (how to play)
         self.help_page = "help"
+        #: the first line of the help's body shown, on a screen too short for all of it
+        #: (at 60×20 its last lines were cut with "…", out of reach); and the last first
+        #: line there is, as the help was last laid out (None: it fits)
+        self.help_top = 0
+        self._help_last_top: int | None = None
         self.moves = 0
         self._task: asyncio.Task[None] | None = None
         self._hand_over_since: float | None = None
@@ -424,6 +430,7 @@ class TableApp:
                    _("r: how to play. Esc, h or F1 closes this help."))
         close = [("class:dim", w) for w in wrap(closing, width, "")]
         room = height - len(close)
+        whole: list[tuple[str, str]] = []
         for log_keys, who, short in ((True, True, None), (False, True, None),
                                      (False, False, None), (False, False, 10),
                                      (False, False, 6)):
@@ -457,8 +464,21 @@ class TableApp:
                                                           % {"rules": rules_text}, width, "")]
             if len(body) <= room:
                 break
+            whole = whole or body
+        self._help_last_top = None
         if len(body) > room:
-            body = body[:max(0, room - 1)] + [("class:dim", "…")]
+            body = whole         # it scrolls: nothing need give way
+            # too short for all of it: a window on it that the arrows and PgUp / PgDn
+            # move, and a line that says which lines show and how to see the rest
+            shown = max(1, room - 1)
+            for _round in range(2):
+                last_top = max(0, len(body) - shown)
+                top = max(0, min(self.help_top, last_top))
+                more = [("class:dim", w) for w in wrap(help_scroll_line(
+                    top + 1, min(len(body), top + shown), len(body)), width, "")]
+                shown = max(1, room - len(more))
+            self._help_last_top = last_top
+            body = body[top:top + shown] + more
         out: StyleAndTextTuples = []
         for style, text in body + close:
             out += [(style, text), ("", "\n")]
@@ -771,8 +791,17 @@ class TableApp:
     def toggle_help(self) -> None:
         """Open or close the help; closed, the status line's "the help is open" goes."""
         self.show_help = not self.show_help
+        self.help_top = 0
         if not self.show_help and self.message == _(HELP_IS_OPEN):
             self.say("")
+
+    def scroll_help(self, lines: int) -> None:
+        """Move the help's window by ``lines``; a help that fits says how to close it."""
+        last = self._help_last_top
+        if last is None:
+            self.say(_(HELP_IS_OPEN), error=True)
+            return
+        self.help_top = max(0, min(last, min(self.help_top, last) + lines))
 
     def ask_to_leave(self) -> None:
         """q (or quit): the question before leaving, except once the match is over: the
@@ -934,6 +963,14 @@ class TableApp:
         @kb.add("r", filter=Condition(lambda: self.show_help))
         def _help_page(event: KeyPressEvent) -> None:
             self.help_page = "help" if self.help_page == "rules" else "rules"
+            self.help_top = 0
+
+        # a help taller than the screen scrolls (its last lines were cut at 60×20)
+        for key, lines in (("down", 1), ("up", -1), ("pagedown", 8), ("pageup", -8),
+                           ("space", 8)):
+            @kb.add(key, filter=Condition(lambda: self.show_help))
+            def _help_scroll(event: KeyPressEvent, lines: int = lines) -> None:
+                self.scroll_help(lines)
 
         # any other key in the help says so on the status line (q, or a card's key, did
         # nothing without a word; on a screen too small for the board q asked to leave

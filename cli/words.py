@@ -161,6 +161,13 @@ NETWORK_KEYS = N_("b, e: if a player left a network game, b asks for a bot in th
 LOG_KEYS = N_("  PgUp / PgDn  scroll the log of moves back and on")
 
 
+def help_scroll_line(first: int, last: int, count: int) -> str:
+    """The help on a screen too short for it: which of its lines show, and how to see
+    the others (its last lines were cut with "…", out of reach)."""
+    return _("Lines %(first)d to %(last)d of %(count)d: the arrows or PgUp and PgDn show "
+             "the rest.") % {"first": first, "last": last, "count": count}
+
+
 def help_text(color: bool, saved: bool = True, network: bool = False,
               log_keys: bool = True, draw_discard: bool = True) -> str:
     """The help, explaining colours or the letters that replace them (and, for a game kept

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from types import SimpleNamespace
 from typing import Any
 
@@ -60,3 +61,66 @@ def test_a_watcher_behind_on_a_voided_hand_sees_the_totals_of_that_hand() -> Non
     d.next_hand()                                  # on to hand 2: its end, its score
     assert d.hand_no == 2 and d.hand_over
     assert d.match.totals() == live.totals() == (700, 0)
+
+
+# ----- 2. the help at 60×20 --------------------------------------------------------------
+
+def _help_shown(app: Any) -> list[str]:
+    return "".join(t for _s, t, *_r in app._help_fragments()).split("\n")
+
+
+@pytest.mark.parametrize("lang, rules", [("en", "modern"), ("fr", "classic"), ("ug", "modern")])
+def test_the_help_on_a_short_screen_scrolls_to_its_last_line(lang: str, rules: str) -> None:
+    """At 60×20 (4 players in teams) the help ended in "…" above its closing line: the
+    commands, the marks, the teams and the rules were out of reach. It says which lines
+    show and scrolls with the arrows and PgDn; every line of the whole help is read."""
+    from cli_helpers import SizedOutput, run_headless, until
+    from prompt_toolkit.input import create_pipe_input
+
+    from cli import i18n
+    from cli.app import TableApp
+    from cli.driver import LocalDriver
+
+    def driver() -> LocalDriver:
+        return LocalDriver(preset(rules), Seating.parse(4, "2x2"), ["You", "Bo", "Cy", "Di"],
+                           seed=2)
+
+    with i18n.using(lang), create_pipe_input() as inp:
+        tall = TableApp(driver(), input=inp, output=SizedOutput(60, 60), lang=lang)
+        tall.show_help = True
+        whole = _help_shown(tall)[:-1]                 # less its closing line
+    seen: list[list[str]] = []
+
+    async def script(app: TableApp, inp: Any) -> None:
+        inp.send_text("h")
+        await until(lambda: app.show_help)
+        for key in ["\x1b[B"] * 3 + ["\x1b[6~"] * 6:   # Down ×3, then PgDn
+            seen.append(_help_shown(app))
+            inp.send_text(key)
+            await asyncio.sleep(0.05)
+        seen.append(_help_shown(app))
+        inp.send_text("\x1b[5~")                        # PgUp: back up
+        await asyncio.sleep(0.05)
+        seen.append(_help_shown(app))
+        inp.send_text("q")
+        await asyncio.sleep(0.05)
+        inp.send_text("\x1b")                           # Esc closes it
+        await until(lambda: not app.show_help)
+
+    with i18n.using(lang):
+        run_headless(lambda inp, out: TableApp(driver(), input=inp, output=SizedOutput(60, 20),
+                                               lang=lang), script)
+        scroll_word = i18n._("Lines %(first)d to %(last)d of %(count)d: the arrows or PgUp "
+                             "and PgDn show the rest.").split("%")[0].strip()
+    assert "…" not in [line for shown in seen for line in shown]
+    read: list[str] = []
+    bodies = []
+    for shown in seen:
+        assert len(shown) <= 20 - 3, shown
+        at = next(i for i, line in enumerate(shown) if line.startswith(scroll_word))
+        bodies.append(shown[:at])
+        read += [line for line in shown[:at] if line not in read]
+    assert bodies[0][0] == whole[0] and bodies[1][0] == whole[1]  # Down: one line on
+    assert bodies[-2][-1] == whole[-1]                            # PgDn: to the last line
+    assert seen[-1] != seen[-2]                                   # PgUp: back
+    assert sorted(read) == sorted(set(whole)), set(whole) - set(read)
