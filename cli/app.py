@@ -65,6 +65,7 @@ from .words import (
     match_over_line,
     move_limit_note,
     nothing_to_agree_line,
+    others_turn_line,
     over_prefixes,
     overdue_move_line,
     peer_label,
@@ -76,7 +77,6 @@ from .words import (
     side_names,
     stuck_reason,
     totals_line,
-    turn_wait_line,
     unknown_key_line,
     with_names,
     wrap,
@@ -672,10 +672,12 @@ class TableApp:
         text = render.waiting_text(view, d.seat, d.said_names(), self.lang, bots=[
             s for s in others if is_bot is not None and is_bot(s)])
         if others and d.seat not in view.actors() and not d.hand_over \
-                and is_bot is not None and not all(is_bot(s) for s in others):
+                and is_bot is not None and hasattr(d, "decision_limit"):
             # another player's move: how long it may take ("Bea's turn." alone left a
-            # newcomer wondering whether the table had hung)
-            text = turn_wait_line(text, d.decision_limit)  # type: ignore[attr-defined]
+            # newcomer wondering whether the table had hung); a bot's too, from the start,
+            # as the line mode says it (said only after 3 s, as the bot's thinking)
+            text = others_turn_line(text, d.decision_limit,  # type: ignore[attr-defined]
+                                    all(is_bot(s) for s in others))
         elif d.my_move() and not self.auto and getattr(d, "decision_limit", None) is not None:
             # this player's own move on a table that times moves: how long they have, or
             # that it is late (the others' tables have paused on it)

@@ -27,7 +27,6 @@ from engine.bots import make_bot
 from engine.state import DRAW, OVER, RESPOND
 
 from . import i18n, render
-from .bot_process import bot_move_time
 from .commands import NO, YES, Commander, Context, Outcome
 from .driver import TableDriver
 from .i18n import N_, _
@@ -39,12 +38,12 @@ from .words import (
     key_lines,
     leave_question,
     move_limit_note,
+    others_turn_line,
     peer_label,
     reply,
     report_width,
     rules_name,
     sorry_line,
-    turn_wait_line,
     waiting_text,
     with_names,
     wrap,
@@ -403,11 +402,8 @@ class PlainSession:
                             bots=[s for s in others if is_bot(s)])
         if not others:
             return text
-        if all(is_bot(s) for s in others):
-            # a bot's move has its limit too, said from the start: "Bo's turn." alone,
-            # then "(up to 30 s)" three seconds later, read as a wait without end
-            return turn_wait_line(text, bot_move_time(d.decision_limit))  # type: ignore[attr-defined]
-        return turn_wait_line(text, d.decision_limit)  # type: ignore[attr-defined]
+        return others_turn_line(text, d.decision_limit,  # type: ignore[attr-defined]
+                                all(is_bot(s) for s in others))
 
     def show_turn(self) -> None:
         """Say whose turn it is each time the turn passes to another player (the line mode

@@ -40,6 +40,7 @@ from p2p.text import safe_text
 from p2p.transcript.file import MAX_TRANSCRIPT_BYTES, TRANSCRIPT_VERSION
 
 from . import i18n
+from .bot_process import bot_move_time
 from .i18n import N_, _, ngettext, pgettext
 
 if TYPE_CHECKING:
@@ -1286,6 +1287,14 @@ def turn_wait_line(text: str, seconds: float | None) -> str:
     """Whose turn it is, as the line mode says it when the turn passes to another player
     (the full screen's status line), with the table's limit on that player's move."""
     return _("%(turn)s %(limit)s") % {"turn": text, "limit": limit_note(seconds)}
+
+
+def others_turn_line(text: str, move_limit: float | None, bots: bool) -> str:
+    """Another player's turn (``text``: whose) with the time their move may take: the
+    table's ``move_limit``, or a bot's own (``bots``: only bots are to move), said from
+    the start ("Bo's turn." alone, then "(up to 30 s)" three seconds later, read as a
+    wait without end). Both screens say it."""
+    return turn_wait_line(text, bot_move_time(move_limit) if bots else move_limit)
 
 
 def lobby_wait_line(state: LobbyState, host: bool) -> str | None:

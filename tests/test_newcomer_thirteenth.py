@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import io
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from prompt_toolkit.output import DummyOutput
 
+from cli.driver import LocalDriver
 from engine import Match, Seating, SideScore, new_hand, preset, view_of
 
 # ----- 1. a watcher behind the table, on a voided hand ---------------------------------
@@ -47,9 +50,10 @@ def test_a_watcher_behind_on_a_voided_hand_sees_the_totals_of_that_hand() -> Non
     """Played over the network: Ben's console was still on hand 1, voided when a bot
     took Ann's seat, while the table had scored hand 2; his header read "Match to 5000:
     Ann 700 · You 0" over hand 1, which nobody had scored."""
+    from cli_helpers import SizedOutput
+
     from cli.app import TableApp
     from cli.render import plain
-    from cli_helpers import SizedOutput
 
     d, live = _behind_on_a_voided_hand()
     said = d.events
@@ -124,3 +128,34 @@ def test_the_help_on_a_short_screen_scrolls_to_its_last_line(lang: str, rules: s
     assert bodies[-2][-1] == whole[-1]                            # PgDn: to the last line
     assert seen[-1] != seen[-2]                                   # PgUp: back
     assert sorted(read) == sorted(set(whole)), set(whole) - set(read)
+
+
+# ----- 3. a bot's time limit, from the start of its turn ---------------------------------
+
+class _TableOfBots(LocalDriver):
+    """A networked table as the screens see it (`millebornes play`): its bots' moves are
+    timed, the table's moves are untimed (or ``decision_limit`` s)."""
+
+    decision_limit: float | None = None
+
+    def is_bot(self, seat: int) -> bool:
+        return seat != self.seat
+
+
+@pytest.mark.parametrize("limit, said", [(None, "(up to 30 s)"), (20.0, "(up to 16 s)")])
+def test_the_full_screen_says_a_bots_limit_as_soon_as_its_turn_comes(
+        limit: float | None, said: str) -> None:
+    """`millebornes play`: the status said "Bo's turn." alone, and "Bo (a bot) is
+    thinking (up to 30 s)." only 3 s later; the line mode said "(up to 30 s)" at once.
+    Both screens say the same from the start."""
+    from cli.app import TableApp
+    from cli.plain import PlainSession
+
+    d = _TableOfBots(preset("modern"), Seating.solo(2), ["You", "Bo"], seed=3)
+    d.decision_limit = limit
+    while d.my_move():                                  # to Bo's turn
+        d.submit(d.legal()[0])
+    assert not d.hand_over and tuple(d.view().actors()) == (1,)
+    status = TableApp(d, output=DummyOutput())._table_status()
+    assert status == f"Bo is drawing. {said}", status
+    assert PlainSession(d, out=io.StringIO(), inp=io.StringIO("")).turn_text() == status
