@@ -205,7 +205,8 @@ class TableApp:
         # a seat a bot plays by agreement: a move is answered with that, not "your hand is
         # empty" (the line mode's words)
         return Context(d.view(), d.seat, d.legal(), d.names, self.lang, d.hand_over, d.over,
-                       self.cards(), watching=getattr(d, "watching", lambda: None)())
+                       self.cards(), watching=getattr(d, "watching", lambda: None)(),
+                       prompt_below=True)
 
     def cards(self) -> tuple[int, ...]:
         """The hand as numbered on screen (see :meth:`sync_hand`)."""

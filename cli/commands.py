@@ -84,6 +84,10 @@ class Context(NamedTuple):
     #: why this seat cannot move at all (a bot plays it by the others' agreement): the
     #: answer to any move, before "your hand is empty" could be said of a hand it never held
     watching: str | None = None
+    #: the screen says under every answer what the table waits for (the full screen's
+    #: status line): an answer need not say again how to answer a hazard (said twice, it
+    #: was cut with "(all of it in the log)" on an 80-column screen, in French)
+    prompt_below: bool = False
 
 
 def numbered(ctx: Context) -> tuple[int, ...]:
@@ -415,7 +419,7 @@ def _phase_hint(ctx: Context) -> str:
     if phase == DRAW:
         return reply("draw-first")
     if phase == RESPOND:
-        return reply("answer-first")
+        return reply("answer-first-below" if ctx.prompt_below else "answer-first")
     if phase == EXTEND:
         return reply("decide-first")
     return reply("play-or-discard")
@@ -438,7 +442,8 @@ def _play(ctx: Context, args: list[str]) -> Outcome:
                 return Outcome("action", action=a)
         if family(c) is Family.SAFETY:
             return _answer(ctx, "coup")
-        return _err(reply("answer-first-not-this", card=name))
+        return _err(reply("answer-first-not-this-below" if ctx.prompt_below
+                          else "answer-first-not-this", card=name))
     if phase != PLAY:
         return _err(_phase_hint(ctx))
     target_word: str | None = None

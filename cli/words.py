@@ -2286,6 +2286,9 @@ REPLIES: dict[str, str] = {
     # the card first: on a full status line the end was cut ("(50 does n…")
     "answer-first-not-this": N_("{card} does not answer the hazard: answer it first, c for a "
                              "coup fourré or n to let it stand"),
+    # the full screen's, whose status line says under it how to answer
+    "answer-first-below": N_("answer the hazard first"),
+    "answer-first-not-this-below": N_("{card} does not answer the hazard: answer it first"),
     "decide-first": N_("decide first: extend yes or extend no"),
     "play-or-discard": N_("play or discard a card"),
     "play-which": N_("play which card? e.g. play 3"),

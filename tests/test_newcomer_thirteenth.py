@@ -159,3 +159,32 @@ def test_the_full_screen_says_a_bots_limit_as_soon_as_its_turn_comes(
     status = TableApp(d, output=DummyOutput())._table_status()
     assert status == f"Bo is drawing. {said}", status
     assert PlainSession(d, out=io.StringIO(), inp=io.StringIO("")).turn_text() == status
+
+
+# ----- 4. a card, or a draw, while a hazard must be answered -----------------------------
+
+@pytest.mark.parametrize("lang", ["en", "fr", "sv", "af", "ug", "vi"])
+def test_a_move_refused_while_a_hazard_is_answered_is_said_whole(lang: str) -> None:
+    """80×24, French: a Stop on the player, p on a 25 said "25 ne répond pas à l'attaque :
+    répondez-y d'abo… (en entier dans le journal)" above the prompt that said the keys
+    to answer it anyway. The refusal says what is wrong; the line under it, how to
+    answer (the line mode, with no such line, says both)."""
+    from cli_helpers import SizedOutput
+    from test_cli_app import _attacked
+
+    from cli import i18n
+    from cli.app import TableApp
+    from cli.commands import parse
+
+    with i18n.using(lang):
+        for keys in ("play 1", "play 6", "discard 1", "draw", "draw discard"):
+            d = _attacked(False)
+            app = TableApp(d, output=SizedOutput(80, 24), lang=lang)
+            app.execute(keys)
+            lines, cut = app._status_layout()
+            assert not cut, (lang, keys, lines)
+            asked = i18n.wrap(app._waiting(), 78)
+            assert lines[-len(asked):] == asked and len(lines) > len(asked), lines
+            # the line mode has no prompt under its answer: it says how to answer
+            said = parse(keys, app.context()._replace(prompt_below=False)).text
+            assert "c" in said.split() and "n" in said.split(), said
