@@ -188,3 +188,51 @@ def test_a_move_refused_while_a_hazard_is_answered_is_said_whole(lang: str) -> N
             # the line mode has no prompt under its answer: it says how to answer
             said = parse(keys, app.context()._replace(prompt_below=False)).text
             assert "c" in said.split() and "n" in said.split(), said
+
+
+# ----- 5. the name a joiner is seated under: the lobby's rule, in one place --------------
+
+def test_join_reads_a_namesakes_seat_by_the_lobbys_own_rule(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`cli.join.name_at_table` told a renamed joiner why by matching the lobby's "Ann 2"
+    with a pattern of its own: a lobby that numbered namesakes otherwise ("ann (2)") left
+    Ann told only "the table shows your name as ann (2)". It asks the lobby's rule."""
+    from test_lobby import _drive
+
+    from cli.join import name_at_table
+    from p2p.crypto.identity import Identity
+    from p2p.net.transport import Node
+    from p2p.table import lobby
+    from p2p.table.lobby import LobbyClient, LobbyHost
+    from p2p.table.session import node_id_for
+
+    def numbered(name: str, taken: list[str]) -> str:
+        used = {t.casefold() for t in taken}
+        n = 2
+        while name.casefold() in used:
+            name, n = f"{name.split(' (')[0]} ({n})", n + 1
+        return name
+
+    monkeypatch.setattr(lobby, "_unique_name", numbered)
+    ids = [Identity.generate() for _ in range(2)]
+    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    try:
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(2))
+        port = nodes[0].endpoint.rsplit(":", 1)[1]
+        twin = LobbyClient(ids[1], "ann", nodes[1], f"127.0.0.1:{port}")
+        _drive(host, [twin], until="seated")
+        for _ in range(100):
+            host.pump(0.01)
+            twin.pump(0.01)
+            if twin.state is not None and twin.state.seats[1] is not None:
+                break
+        assert twin.state is not None and twin.seat is not None
+        assert twin.state.seats[twin.seat].name == "ann (2)"
+        assert name_at_table(twin.state, twin.seat, "ann") == (
+            "the name ann is taken at this table: you play as ann (2) (for another name: "
+            "leave, then join again with --name NAME)")
+        assert name_at_table(twin.state, twin.seat, "Bea") == (
+            "the table shows your name as ann (2)")
+    finally:
+        for n in nodes:
+            n.close()
