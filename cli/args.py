@@ -17,7 +17,7 @@ import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import IO, Any, NoReturn
 
 from engine import BotOptionError, Rules, Seating, parse_option, preset
 from engine.bots import bot_names, is_bot_name, parse_bot_spec
@@ -279,6 +279,13 @@ class Parser(argparse.ArgumentParser):
                 raise argparse.ArgumentError(None, reply("did-you-mean", word=value,
                                                          guess=guess[0]))
         super()._check_value(action, value)
+
+    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+        # --help and --version as every other line of the cli says them: Uyghur shaped
+        # and in visual order (argparse printed it in logical order, its letters unjoined)
+        if message:
+            message = "\n".join(i18n.display(line) for line in message.split("\n"))
+        super()._print_message(message, file)
 
     def error(self, message: str) -> NoReturn:
         message = message.replace("argument ", "", 1) if message.startswith("argument ") \

@@ -236,3 +236,33 @@ def test_join_reads_a_namesakes_seat_by_the_lobbys_own_rule(
     finally:
         for n in nodes:
             n.close()
+
+
+# ----- 6. Uyghur --help --------------------------------------------------------------------
+
+def test_uyghur_help_is_shaped_as_every_other_line(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`millebornes --lang ug play --help` printed its Uyghur in logical order, the letters
+    unjoined (argparse prints it), while every other line of the cli is shaped; with
+    `--bidi terminal` (a terminal that orders it itself) it stays logical."""
+    from cli import i18n
+    from cli.main import main
+
+    with i18n.using("ug") as ug:
+        words = ug.gettext("play against bots on this machine")
+        shaped = ug.display(words)
+    assert shaped != words
+    previous = i18n.active()
+    try:
+        for argv in (["--lang", "ug", "play", "--help"],
+                     ["--lang", "ug", "--bidi", "terminal", "play", "--help"]):
+            with pytest.raises(SystemExit) as ended:
+                main(argv)
+            assert ended.value.code == 0
+            said = capsys.readouterr().out
+            if "terminal" in argv:
+                assert words in said and shaped not in said
+            else:
+                assert shaped in said and words not in said, said[:400]
+    finally:
+        i18n.activate(previous)
