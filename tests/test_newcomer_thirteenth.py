@@ -266,3 +266,28 @@ def test_uyghur_help_is_shaped_as_every_other_line(
                 assert shaped in said and words not in said, said[:400]
     finally:
         i18n.activate(previous)
+
+
+# ----- newcomer play: keys ------------------------------------------------------------------
+
+def test_backspace_is_named_backspace() -> None:
+    """A newcomer pressed Backspace on the board (to take back a card's number) and read
+    "The key Ctrl-H does nothing here": the terminal sends Backspace as Ctrl-H."""
+    from cli_helpers import run_headless, until
+
+    from cli.app import TableApp
+
+    d = LocalDriver(preset("modern"), Seating.solo(2), ["You", "Bo"], seed=3)
+
+    async def script(app: TableApp, inp: Any) -> None:
+        await until(lambda: d.my_move())
+        for key in ("\x7f", "\x08"):             # DEL and BS: terminals send either
+            app.say("")
+            inp.send_text(key)
+            await until(lambda: bool(app.message))
+            assert app.message == "The key Backspace does nothing here: press h for the keys."
+        inp.send_text("q")
+        await until(lambda: app.confirm_quit)
+        inp.send_text("y")
+
+    assert run_headless(lambda inp, out: TableApp(d, input=inp, output=out), script) == 0
