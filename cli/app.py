@@ -313,6 +313,9 @@ class TableApp:
         # what the table is at, under it: the board hid whose turn it was, the end of the
         # match and who won (at 60×20 the match ended unseen)
         text += "\n\n" + self.status_text()
+        under = self._under_message()
+        if under:      # and under a message, what the table waits for, as on the board
+            text += "\n" + under
         if self.confirm_quit:      # q was pressed: the question, since the board is hidden
             text = leave_question(self.saved, self.driver.over)
         # wrapped at spaces: the window's own wrapping broke words ("q l" / "eaves")
@@ -696,21 +699,10 @@ class TableApp:
     def _status_layout(self) -> tuple[list[str], bool]:
         """The status lines, and whether the message had to be cut (then the log shows it
         whole: a newcomer's long reason ended in "…" with no way to read the rest)."""
-        d = self.driver
         _rows, cols = self._size()
         lines = wrap(self.status_text(), max(20, cols - 2))
-        below: list[str] = []
-        if self.message and not self.confirm_quit:
-            if d.hand_over or d.over:
-                # a message left over from the last move must not hide that the hand (or
-                # the match) is over and what to press
-                below = wrap(self._table_status(), max(20, cols - 2))
-            elif d.my_move() and not self.auto:
-                below = wrap(self._waiting(), max(20, cols - 2))
-            elif not self.auto:
-                # another's turn: whose (an answer to t or ? pressed meanwhile, "Target:
-                # Bea.", hid it until that player had moved)
-                below = wrap(self._table_status(), max(20, cols - 2))
+        under = self._under_message()
+        below = wrap(under, max(20, cols - 2)) if under else []
         below = below[:MAX_STATUS - 1]
         room = MAX_STATUS - len(below)
         cut = len(lines) > room
@@ -721,6 +713,24 @@ class TableApp:
             lines = lines[:room]
             lines[-1] = lines[-1][:max(1, cols - 6 - len(more))].rstrip() + "… " + more
         return lines + below, cut
+
+    def _under_message(self) -> str:
+        """What the status says under a message: what the table waits for ("" when there
+        is no message, or nothing to say under it)."""
+        d = self.driver
+        if not self.message or self.confirm_quit:
+            return ""
+        if d.hand_over or d.over:
+            # a message left over from the last move must not hide that the hand (or
+            # the match) is over and what to press
+            return self._table_status()
+        if d.my_move() and not self.auto:
+            return self._waiting()
+        if not self.auto:
+            # another's turn: whose (an answer to t or ? pressed meanwhile, "Target:
+            # Bea.", hid it until that player had moved)
+            return self._table_status()
+        return ""
 
     def _status_height(self) -> Dimension:
         rows = len(self.status_lines())

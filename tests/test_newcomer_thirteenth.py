@@ -291,3 +291,23 @@ def test_backspace_is_named_backspace() -> None:
         inp.send_text("y")
 
     assert run_headless(lambda inp, out: TableApp(d, input=inp, output=out), script) == 0
+
+
+def test_a_screen_too_small_says_whose_turn_under_the_last_message() -> None:
+    """At 60×20 the board is hidden and its place says what the table is at; but once a
+    message stood ("You drew 75 (card 7, marked ★).", the answer to a key), that was all
+    it said: whose turn it was went unsaid, as on the board it never does."""
+    from cli_helpers import SizedOutput
+
+    from cli.app import TableApp
+
+    d = LocalDriver(preset("modern"), Seating.solo(2), ["You", "Bo"], seed=3)
+    d.run_others()
+    assert d.my_move()
+    app = TableApp(d, output=SizedOutput(60, 20))
+    assert app.too_small()
+    app.say("You drew 75 (card 7, marked ★).")
+    said = " ".join("".join(t for _s, t, *_r in app._too_small_fragments()).split())
+    turn = " ".join(app._waiting().split())
+    assert said.endswith("You drew 75 (card 7, marked ★). " + turn), said
+    assert turn.startswith("Your turn")
