@@ -41,7 +41,7 @@ from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame, TextArea
 
-from engine import Family, IllegalAction, Play, family
+from engine import Draw, Family, IllegalAction, Play, family
 from engine.bots import make_bot
 from engine.state import DRAW, EXTEND, PLAY, RESPOND
 
@@ -139,6 +139,10 @@ class TableApp:
         #: the discard pile at the last look at the hand: a card from it was taken, not
         #: drawn
         self._discard_seen: frozenset[int] = frozenset()
+        #: the card this player took from the discard pile, until it shows in the hand: a
+        #: network table applies the draw before the card is unlocked, and the pile seen
+        #: meanwhile (without it) said "You drew 25" of a 25 taken from the discard pile
+        self._taking: int | None = None
         self._log_shown = 1
         #: lines the log is scrolled back from its end (PageUp, PageDown): with six players
         #: at 80×24 two or three lines show, and a turn of the others did not fit
@@ -238,6 +242,7 @@ class TableApp:
             self.order = list(held)
             self.fresh = self._lost_at = None
             self._discard_seen = frozenset(view.discard)
+            self._taking = None
             if self.hand_file is not None:
                 # a hand this screen has not shown yet: kept on disk only if an earlier
                 # screen showed it (a resumed game: it came back sorted, the numbers
@@ -277,7 +282,8 @@ class TableApp:
             if not self.auto:
                 # a card taken from the discard pile is said so, as the log says it ("You
                 # drew 25" stood beside "You took 25 from the discard pile")
-                taken = self.fresh in self._discard_seen
+                taken = self.fresh in self._discard_seen or self.fresh == self._taking
+                self._taking = None
                 self.say((_("You took %(card)s from the discard pile (card %(n)d, marked ★).")
                           if taken else _("You drew %(card)s (card %(n)d, marked ★)."))
                          % {"card": card_name(self.fresh, self.lang), "n": len(self.order)})
@@ -852,11 +858,15 @@ class TableApp:
         if self.auto:
             self.say(_("You are spectating (--auto): the bot plays your seat."), error=True)
             return
+        top = self.driver.view().discard[-1:] if isinstance(out.action, Draw) \
+            and out.action.source == "discard" else ()
         try:
             self.driver.submit(out.action)
         except (IllegalAction, ValueError) as exc:
             self.say(with_names(str(exc), self.driver.names), error=True)
             return
+        if top:
+            self._taking = top[0]
         self.moves += 1
         self.log_back = 0         # the log follows the game again once the player moves
 

@@ -11,7 +11,7 @@ import pytest
 from prompt_toolkit.output import DummyOutput
 
 from cli.driver import LocalDriver
-from engine import Match, Seating, SideScore, new_hand, preset, view_of
+from engine import Draw, Match, Seating, SideScore, new_hand, preset, view_of
 
 # ----- 1. a watcher behind the table, on a voided hand ---------------------------------
 
@@ -311,3 +311,53 @@ def test_a_screen_too_small_says_whose_turn_under_the_last_message() -> None:
     turn = " ".join(app._waiting().split())
     assert said.endswith("You drew 75 (card 7, marked ★). " + turn), said
     assert turn.startswith("Your turn")
+
+
+class _UnlockedLater(LocalDriver):
+    """A table that shows a draw before its card (a network table: the draw is applied,
+    then the others unlock the card): the first look after a draw from the discard pile
+    sees the pile without the card and the hand without it yet."""
+
+    between: Any = None
+
+    def submit(self, action: Any) -> None:
+        before = self.view()
+        super().submit(action)
+        if isinstance(action, Draw) and action.source == "discard":
+            self.between = before._replace(discard=before.discard[:-1])
+
+    def view(self) -> Any:
+        if self.between is not None:
+            between, self.between = self.between, None
+            return between
+        return super().view()
+
+
+def test_a_card_taken_from_the_discard_pile_is_said_taken_when_it_comes_late() -> None:
+    """`play --rules modern`, g on the 25 Cy had just discarded: the log said "You took
+    25 from the discard pile." and the status under it "You drew 25 (card 7, marked ★)."
+    (the screen looked while the card was still being unlocked, the pile already
+    without it)."""
+    from cli.app import TableApp
+
+    for seed in range(60):
+        d = _UnlockedLater(preset("modern"), Seating.solo(2), ["You", "Bo"], seed=seed)
+        for _turn in range(40):
+            d.run_others()
+            if d.hand_over or any(isinstance(a, Draw) and a.source == "discard"
+                                  for a in d.legal()):
+                break
+            d.submit(next(a for a in d.legal() if not isinstance(a, Draw)
+                          or a.source == "pile"))
+        if not d.hand_over and d.my_move():
+            break
+    else:
+        raise AssertionError("no draw from the discard pile in 60 deals")
+    app = TableApp(d, output=DummyOutput())
+    app.sync_hand()
+    top = d.view().discard[-1]
+    app.execute("draw discard")
+    app.sync_hand()                   # the look between the draw and its card
+    app.sync_hand()
+    assert app.message.startswith("You took "), app.message
+    assert app.fresh == top
