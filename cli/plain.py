@@ -376,7 +376,8 @@ class PlainSession:
                                                      self.driver.seat, legal, hand_no,
                                                      self.lang,
                                                      prompt=not self.watching(),
-                                                     said=self.driver.said_names())):
+                                                     said=self.driver.said_names(),
+                                                     width=self.width())):
             self.say(line)
 
     def turn_text(self) -> str | None:

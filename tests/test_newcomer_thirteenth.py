@@ -361,3 +361,30 @@ def test_a_card_taken_from_the_discard_pile_is_said_taken_when_it_comes_late() -
     app.sync_hand()
     assert app.message.startswith("You took "), app.message
     assert app.fresh == top
+
+
+# ----- the line mode on a narrow terminal ----------------------------------------------------
+
+def test_the_line_modes_board_is_wrapped_once_at_the_terminals_width() -> None:
+    """`play --plain --teams 2x2` at 60 columns: each side's sentences, wrapped at 80,
+    were wrapped again at 60, in ragged lines ("… 6 cards (Cy). Battle:" / "not started.
+    Speed:" / "no limit. 0 of 1000 km."). They are wrapped once, at the terminal's width."""
+    from cli import i18n, render
+    from cli.plain import PlainSession
+
+    d = LocalDriver(preset("modern"), Seating.parse(4, "2x2"), ["You", "Bo", "Cy", "Di"], seed=5)
+    d.run_others()
+    out = io.StringIO()
+    session = PlainSession(d, out=out, inp=io.StringIO(""))
+    session.width = lambda: 60                                   # type: ignore[method-assign]
+    view = d.view()
+    session._show_board(view, d.legal(), d.hand_no)
+    said = out.getvalue().splitlines()
+    assert all(i18n.cells(line) <= 60 for line in said), said
+    for side in range(2):
+        text = " ".join(line.strip() for line in
+                        render.plain(render.zone_sentences(view, side, d.names, d.seat)))
+        lines = i18n.wrap(text, 56)
+        whole = ["  " + lines[0]] + ["    " + w for w in lines[1:]]
+        at = said.index(whole[0])
+        assert said[at:at + len(whole)] == whole, said
