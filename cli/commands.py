@@ -430,7 +430,9 @@ def _play(ctx: Context, args: list[str]) -> Outcome:
     if busy:
         return _err(busy)
     if not args:
-        return _err(reply("play-which"))
+        # "play" alone while a card must be drawn (or a hazard answered) asked "which
+        # card?", and the card named then was refused with the draw to make first
+        return _err(reply("play-which") if ctx.view.phase == PLAY else _phase_hint(ctx))
     c = card_number(ctx, args[0])
     if isinstance(c, str):
         return _err(c)
@@ -500,7 +502,9 @@ def _discard(ctx: Context, args: list[str]) -> Outcome:
     if busy:
         return _err(busy)
     if not args:
-        return _err(reply("discard-which"))
+        # "play" alone while a card must be drawn (or a hazard answered) asked "which
+        # card?", and the card named then was refused with the draw to make first
+        return _err(reply("discard-which") if ctx.view.phase == PLAY else _phase_hint(ctx))
     cards = []
     for w in args:
         c = card_number(ctx, w)

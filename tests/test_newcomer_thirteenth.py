@@ -11,7 +11,8 @@ import pytest
 from prompt_toolkit.output import DummyOutput
 
 from cli.driver import LocalDriver
-from engine import Draw, Match, Seating, SideScore, new_hand, preset, view_of
+from engine import Discard, Draw, Match, Seating, SideScore, new_hand, preset, view_of
+from engine.state import DRAW
 
 # ----- 1. a watcher behind the table, on a voided hand ---------------------------------
 
@@ -388,3 +389,26 @@ def test_the_line_modes_board_is_wrapped_once_at_the_terminals_width() -> None:
         whole = ["  " + lines[0]] + ["    " + w for w in lines[1:]]
         at = said.index(whole[0])
         assert said[at:at + len(whole)] == whole, said
+
+
+@pytest.mark.parametrize("line", ["play", "discard"])
+def test_play_alone_before_a_draw_says_to_draw_first(line: str) -> None:
+    """The line mode's newcomer typed "play" at the draw, read "play which card? e.g.
+    play 3", typed "play 3" and only then read that a card must be drawn first (and
+    "play" with a hazard to answer asked which card too)."""
+    from test_cli_app import _attacked
+
+    from cli.commands import Context, parse
+
+    d = LocalDriver(preset("modern"), Seating.solo(2), ["You", "Bo"], seed=3)
+    d.run_others()
+    while d.view().phase != DRAW:           # on to a turn that starts with a draw
+        d.submit(next(a for a in d.legal() if isinstance(a, Discard)))
+        d.run_others()
+    ctx = Context(d.view(), d.seat, d.legal(), d.names)
+    assert parse(line, ctx).text == parse(f"{line} 1", ctx).text == parse("discard 1", ctx).text
+    assert parse(line, ctx).text.startswith("draw first"), parse(line, ctx).text
+    a = _attacked(False)
+    ctx = Context(a.view(), a.seat, a.legal(), a.names)
+    assert parse(line, ctx).text == parse("discard 1", ctx).text
+    assert parse(line, ctx).text.startswith("answer the hazard first")
