@@ -34,6 +34,7 @@ from .words import (
     NOT_SAVED,
     PLAIN_HELP,
     command_for,
+    command_help_lines,
     final_line,
     key_lines,
     leave_question,
@@ -521,7 +522,10 @@ class PlainSession:
         lines = _(PLAIN_HELP).splitlines()
         cut = 1 + max((i for i, line in enumerate(lines) if line.startswith(" ")),
                       default=len(lines) - 1)     # after the last command
-        self.say("\n".join([*lines[:cut], _(LOOK_HELP), *lines[cut:]])
+        lines = [*lines[:cut], _(LOOK_HELP), *lines[cut:]]
+        width = self.width()
+        self.say("\n".join(part for line in lines for part in (
+            command_help_lines(line, width) if line.startswith(" ") else [line]))
                  + ("" if getattr(self.driver, "saves_game", True)
                     else "\n" + _(NOT_SAVED)))
 

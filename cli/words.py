@@ -363,6 +363,18 @@ def key_lines(line: str, width: int) -> list[str]:
                       else wrap(piece.strip(), width, indent))]
 
 
+def command_help_lines(line: str, width: int) -> list[str]:
+    """One line of a list of commands ("  play N   play card N on your side") in
+    ``width`` cells: as written when it fits; else the command on its line and what it
+    does under it, further in (laid out as columns, "play card N on your side" stood
+    under "play N" as if it were a command too)."""
+    if i18n.cells(line) <= width or not _COLUMN_GAP.search(line.strip()):
+        return key_lines(line, width)
+    indent = line[:len(line) - len(line.lstrip())]
+    command, _gap, rest = _COLUMN_GAP.split(line.strip(), maxsplit=1)
+    return [indent + command, *wrap(rest, width, indent + "    ")]
+
+
 def paragraph(text: str, width: int = WIDTH) -> str:
     """``text`` wrapped at ``width`` (:data:`WIDTH` unless a caller knows the terminal's:
     ``i18n.terminal_width``) for the terminal, as one string to print (the lines said

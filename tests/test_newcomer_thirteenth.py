@@ -412,3 +412,28 @@ def test_play_alone_before_a_draw_says_to_draw_first(line: str) -> None:
     ctx = Context(a.view(), a.seat, a.legal(), a.names)
     assert parse(line, ctx).text == parse("discard 1", ctx).text
     assert parse(line, ctx).text.startswith("answer the hazard first")
+
+
+def test_the_line_modes_help_puts_what_a_command_does_under_it() -> None:
+    """`help` in the line mode at 60 columns: "play card N on your side (distance,
+    remedy, safety)" stood under "play N" at the same indent, read as one more command.
+    What a command does goes under it, further in."""
+    from cli import i18n
+    from cli.plain import PlainSession
+
+    d = LocalDriver(preset("modern"), Seating.solo(2), ["You", "Bo"], seed=3)
+    out = io.StringIO()
+    session = PlainSession(d, out=out, inp=io.StringIO(""))
+    session.width = lambda: 60                                   # type: ignore[method-assign]
+    session._help()
+    said = out.getvalue().splitlines()
+    assert all(i18n.cells(line) <= 60 for line in said), said
+    at = said.index("  play N")
+    assert said[at + 1:at + 4] == ["      play card N on your side (distance, remedy, safety)",
+                                   "  play N on NAME",
+                                   "      play hazard N on an opponent (a name prefix is enough)"]
+    assert "  why N  (? N)     why card N can or cannot be played now" in said  # it fits
+    wide = io.StringIO()
+    PlainSession(d, out=wide, inp=io.StringIO(""))._help()       # 80 columns: as written
+    assert "  play N           play card N on your side (distance, remedy, safety)" in \
+        wide.getvalue().splitlines()
