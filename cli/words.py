@@ -1309,6 +1309,14 @@ def others_turn_line(text: str, move_limit: float | None, bots: bool) -> str:
     return turn_wait_line(text, bot_move_time(move_limit) if bots else move_limit)
 
 
+def table_setup_line(seconds: float) -> str:
+    """What `millebornes play` does before its first card shows, and how long it may take
+    (the terminal stayed blank meanwhile)."""
+    return _("Setting up the table: the bots start, then every seat shuffles and the "
+             "cards are dealt (a few seconds, at most %(seconds)d s).") % {
+                 "seconds": int(seconds)}
+
+
 def lobby_wait_line(state: LobbyState, host: bool) -> str | None:
     """A lobby where every seated player is ready but a seat is free: it waits for more
     players, with no time limit, and (to the host) how to fill a seat with a bot. None

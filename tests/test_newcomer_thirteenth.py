@@ -437,3 +437,31 @@ def test_the_line_modes_help_puts_what_a_command_does_under_it() -> None:
     PlainSession(d, out=wide, inp=io.StringIO(""))._help()       # 80 columns: as written
     assert "  play N           play card N on your side (distance, remedy, safety)" in \
         wide.getvalue().splitlines()
+
+
+# ----- the wait before the first card ------------------------------------------------------
+
+@pytest.mark.parametrize("plain", [True, False])
+def test_play_says_what_it_waits_for_before_the_first_card(
+        plain: bool, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """`millebornes play` at six players: the terminal stayed blank for seconds while the
+    bots started and every seat shuffled, with no word of what was happening or for how
+    long. It is said first, with its limit (the bots' start and the deal's)."""
+    from cli import play
+    from cli.args import build_parser
+
+    class Stop(Exception):
+        pass
+
+    def table(*args: Any, **kwargs: Any) -> Any:
+        said = capsys.readouterr().out
+        assert " ".join(said.split()) == (
+            "Setting up the table: the bots start, then every seat shuffles and the cards are "
+            "dealt (a few seconds, at most 90 s).")
+        raise Stop
+
+    monkeypatch.setattr(play, "LoopbackTable", table)
+    parser, _verbs = build_parser()
+    args = parser.parse_args(["play", "--players", "6", *(["--plain"] if plain else [])])
+    with pytest.raises(Stop):
+        play.run(args)
