@@ -100,6 +100,8 @@ def resolve_target(ctx: Context, word: str) -> int | str:
     seating = ctx.view.seating
     mine = seating.side_of(ctx.seat)
     w = word.lower()
+    if _means_me(ctx, w):
+        return reply("own-self")
     sides = {seating.side_of(s) for s, n in enumerate(ctx.names)
              if n.lower().startswith(w) and seating.side_of(s) != mine}
     if not sides:
@@ -115,6 +117,17 @@ def resolve_target(ctx: Context, word: str) -> int | str:
         return reply("ambiguous", word=word,
                      choices=or_list(labels[s] for s in sorted(sides)))
     return sides.pop()
+
+
+#: Words a player uses for themself ("play 2 on me"), in the catalog languages: "nobody
+#: at the table is called me (opponents: Bo, Di)" answered a newcomer's hazard on "me".
+ME = ("me", "myself", "moi", "mig", "my", "tôi", "toi", "مەن")
+
+
+def _means_me(ctx: Context, word: str) -> bool:
+    """Does ``word`` (lower case) name the player: "me", or not another player's name?"""
+    return word in ME and not any(n.lower() == word for i, n in enumerate(ctx.names)
+                                  if i != ctx.seat)
 
 
 def card_number(ctx: Context, word: str) -> int | str:
@@ -486,8 +499,8 @@ def _play(ctx: Context, args: list[str]) -> Outcome:
         # a name after a card that goes on one's own side: refused whatever it is (the
         # card was played, ignoring "on zz"), a name nobody has said as such
         t = resolve_target(ctx, target_word)
-        if isinstance(t, str) and not any(n.lower().startswith(target_word.lower())
-                                          for n in ctx.names):
+        if isinstance(t, str) and not _means_me(ctx, target_word.lower()) and not any(
+                n.lower().startswith(target_word.lower()) for n in ctx.names):
             return _err(t)
         if plays:
             # the hint only where "play N" works; else why the card cannot be played

@@ -465,3 +465,29 @@ def test_play_says_what_it_waits_for_before_the_first_card(
     args = parser.parse_args(["play", "--players", "6", *(["--plain"] if plain else [])])
     with pytest.raises(Stop):
         play.run(args)
+
+
+def test_a_card_played_on_me_is_answered_as_on_oneself() -> None:
+    """`play 2 on me` (a hazard) said "nobody at the table is called me (opponents: Bo,
+    Di)"; "me" is the player, as "you" was already."""
+    from cli.commands import Context, parse
+    from cli.render import hand_cards
+    from cli.words import card_name
+
+    def ctx_for(names: list[str]) -> Context:
+        d = LocalDriver(preset("modern"), Seating.parse(4, "2x2"), names, seed=9)
+        d.run_others()
+        d.submit(next(a for a in d.legal() if isinstance(a, Draw)))
+        return Context(d.view(), d.seat, d.legal(), d.names)
+
+    ctx = ctx_for(["You", "Bo", "Cy", "Di"])
+    held = [card_name(c) for c in hand_cards(ctx.view, 0)]
+    hazard, roll = held.index("Out of Gas") + 1, held.index("Roll") + 1
+    assert parse(f"play {hazard} on me", ctx).text == parse(f"play {hazard} on you", ctx).text \
+        == "a hazard goes on an opponent, not on you"
+    assert parse(f"play {roll} on me", ctx).text == (
+        f"Roll is not a hazard: it goes on your own side, type play {roll}")
+    # a player who is called Me is that player
+    ctx = ctx_for(["Ann", "Me", "Cy", "Di"])
+    out = parse(f"play {hazard} on me", ctx)
+    assert (out.kind == "action" and out.action.target == 1) or "Me & Di" in out.text, out
