@@ -10,6 +10,7 @@ sentence saying what was wrong.
 from __future__ import annotations
 
 import difflib
+import re
 import unicodedata
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -293,6 +294,12 @@ def _why(ctx: Context, card: int, target: int | None = None) -> str:
     reason = explain(ctx.view, ctx.seat, card, target)
     if reason is None:
         return reply("can-play", card=name)
+    if ctx.prompt_below and ctx.view.phase == RESPOND:
+        # a hazard to answer: the status line under this says how; the reason's words
+        # ("Only the matching safety (or remedy) answers this hazard") were cut with
+        # "(all of it in the log)" above it at 80 columns in four languages
+        tag = re.search(r" \[R[^\]]*\]$", rule_last(reason))
+        return reply("answer-first-not-this-below", card=name) + (tag[0] if tag else "")
     side: str | None = None
     if family(card) is Family.HAZARD:
         # the side the reason is about, named in it ("Bo has not played a Roll yet"): the
