@@ -17,7 +17,7 @@ import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO, Any, NoReturn
+from typing import Any, NoReturn
 
 from engine import BotOptionError, Rules, Seating, parse_option, preset
 from engine.bots import bot_names, is_bot_name, parse_bot_spec
@@ -280,7 +280,7 @@ class Parser(argparse.ArgumentParser):
                                                          guess=guess[0]))
         super()._check_value(action, value)
 
-    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+    def _print_message(self, message: str, file: Any = None) -> None:
         # --help and --version as every other line of the cli says them: Uyghur shaped
         # and in visual order (argparse printed it in logical order, its letters unjoined)
         if message:
