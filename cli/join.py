@@ -14,7 +14,7 @@ from typing import Any, TextIO
 from p2p.crypto.identity import fingerprint as key_fingerprint
 from p2p.net.interface import TransportError
 from p2p.table import LobbyClient, LobbyError, LobbyState, Peer, TableStart
-from p2p.table import lobby as table_lobby
+from p2p.table.lobby import namesakes_name
 from p2p.text import safe_text
 
 from . import i18n
@@ -388,27 +388,11 @@ def name_at_table(state: Any, seat: int, asked: str) -> str | None:
     info = seats[seat] if 0 <= seat < len(seats) else None
     if info is None or info.name == asked:
         return None
-    if _a_namesakes_name(info.name, asked):
+    if namesakes_name(info.name, asked):
         return _("the name %(asked)s is taken at this table: you play as %(name)s (for "
                  "another name: leave, then join again with --name NAME)") % {
             "asked": asked, "name": info.name}
     return _("the table shows your name as %(name)s") % {"name": info.name}
-
-
-def _a_namesakes_name(seated: str, asked: str) -> bool:
-    """Is ``seated`` a name the lobby gives a player who asked for ``asked`` while
-    namesakes sat at the table? The lobby's own rule says (p2p.table.lobby: "Ann 2",
-    "Ann 3"…, cut to fit), not a copy of its shape here."""
-    name = table_lobby._clean_name(asked)
-    taken = [name]
-    for _n in range(100):        # the lobby numbers up to 99
-        given = table_lobby._unique_name(name, taken)
-        if given.casefold() == seated.casefold():
-            return True
-        if given in taken:
-            return False
-        taken.append(given)
-    return False
 
 
 def host_key_lines(client: LobbyClient, address: str, checked: bool = True) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -495,3 +496,36 @@ def test_a_card_played_on_me_is_answered_as_on_oneself() -> None:
     ctx = ctx_for(["Ann", "Me", "Cy", "Di"])
     out = parse(f"play {hazard} on me", ctx)
     assert (out.kind == "action" and out.action.target == 1) or "Me & Di" in out.text, out
+
+
+def test_a_joiner_seated_under_a_namesakes_name_plays(tmp_path: Path) -> None:
+    """Played over the network: Ann joined Ann's table, was told she played as "Ann 2",
+    said ready, and as the host started her join ended: "the host started another table
+    than the one agreed: the host changed our name" (two players with one login name
+    never got to play). A name the lobby's rule gives a namesake is agreed; any other
+    name is still refused."""
+    from test_lobby import _drive
+
+    from p2p.crypto.identity import Identity
+    from p2p.net.transport import Node
+    from p2p.table.lobby import LobbyClient, LobbyHost, namesakes_name
+    from p2p.table.session import node_id_for
+
+    ids = [Identity.generate() for _ in range(2)]
+    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    try:
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("modern"), Seating.solo(2))
+        port = nodes[0].endpoint.rsplit(":", 1)[1]
+        twin = LobbyClient(ids[1], "Ann", nodes[1], f"127.0.0.1:{port}")
+        _drive(host, [twin], until="seated")
+        host.set_ready(True)
+        hs, (cs,) = _drive(host, [twin])
+        assert twin.refused is None, twin.refused
+        assert hs is not None and cs is not None and cs.seat == 1
+        assert [p.name for p in cs.cfg.players] == ["Ann", "Ann 2"]
+    finally:
+        for n in nodes:
+            n.close()
+    assert namesakes_name("Ann 2", "Ann") and namesakes_name("Ann 3", "Ann")
+    assert not namesakes_name("Bob", "Ann") and not namesakes_name("Ann", "Ann")
+    assert not namesakes_name("Ann 2 2", "Ann") and not namesakes_name("Anne 2", "Ann")
