@@ -522,7 +522,10 @@ class PlainSession:
         lines = _(PLAIN_HELP).splitlines()
         cut = 1 + max((i for i, line in enumerate(lines) if line.startswith(" ")),
                       default=len(lines) - 1)     # after the last command
-        lines = [*lines[:cut], _(LOOK_HELP), *lines[cut:]]
+        # the note after the commands is one paragraph, wrapped as one (a translation's
+        # line break left a short line in its middle on a narrow terminal)
+        note = " ".join(line.strip() for line in lines[cut:])
+        lines = [*lines[:cut], _(LOOK_HELP), *([note] if note else [])]
         width = self.width()
         self.say("\n".join(part for line in lines for part in (
             command_help_lines(line, width) if line.startswith(" ") else [line]))

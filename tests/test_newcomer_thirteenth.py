@@ -529,3 +529,22 @@ def test_a_joiner_seated_under_a_namesakes_name_plays(tmp_path: Path) -> None:
     assert namesakes_name("Ann 2", "Ann") and namesakes_name("Ann 3", "Ann")
     assert not namesakes_name("Bob", "Ann") and not namesakes_name("Ann", "Ann")
     assert not namesakes_name("Ann 2 2", "Ann") and not namesakes_name("Anne 2", "Ann")
+
+
+def test_the_line_modes_help_note_is_one_paragraph_in_french() -> None:
+    """French `aide` at 60 columns ended "…entre parenthèses ;" / "« jouable » marque ce
+    que" / "vous pouvez jouer maintenant.": the translation's line break kept a short line
+    in the middle of the sentence. The note is wrapped as one paragraph."""
+    from cli import i18n
+    from cli.plain import PlainSession
+
+    d = LocalDriver(preset("modern"), Seating.solo(2), ["You", "Bo"], seed=3)
+    with i18n.using("fr"):
+        out = io.StringIO()
+        session = PlainSession(d, lang="fr", out=out, inp=io.StringIO(""))
+        session.width = lambda: 60                               # type: ignore[method-assign]
+        session._help()
+    said = out.getvalue().splitlines()
+    at = next(i for i, line in enumerate(said) if line.startswith("La famille"))
+    note = " ".join(said[at:]).split(" Cette partie")[0]
+    assert said[at:at + 2] == i18n.wrap(note, 60)[:2], said[at:]
