@@ -41,7 +41,7 @@ from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame, TextArea
 
-from engine import Family, IllegalAction, Play, family
+from engine import Draw, Family, IllegalAction, Play, family
 from engine.bots import make_bot
 from engine.state import DRAW, EXTEND, PLAY, RESPOND
 
@@ -57,6 +57,7 @@ from .words import (
     command_for,
     error_line,
     final_line,
+    help_scroll_line,
     help_text,
     how_to_play,
     key_lines,
@@ -64,6 +65,7 @@ from .words import (
     match_over_line,
     move_limit_note,
     nothing_to_agree_line,
+    others_turn_line,
     over_prefixes,
     overdue_move_line,
     peer_label,
@@ -75,7 +77,6 @@ from .words import (
     side_names,
     stuck_reason,
     totals_line,
-    turn_wait_line,
     unknown_key_line,
     with_names,
     wrap,
@@ -114,6 +115,11 @@ class TableApp:
         self.show_help = False
         #: the help's page: "help" (keys and commands) or "rules" (how to play)
         self.help_page = "help"
+        #: the first line of the help's body shown, on a screen too short for all of it
+        #: (at 60×20 its last lines were cut with "…", out of reach); and the last first
+        #: line there is, as the help was last laid out (None: it fits)
+        self.help_top = 0
+        self._help_last_top: int | None = None
         self.moves = 0
         self._task: asyncio.Task[None] | None = None
         self._hand_over_since: float | None = None
@@ -133,6 +139,10 @@ class TableApp:
         #: the discard pile at the last look at the hand: a card from it was taken, not
         #: drawn
         self._discard_seen: frozenset[int] = frozenset()
+        #: the card this player took from the discard pile, until it shows in the hand: a
+        #: network table applies the draw before the card is unlocked, and the pile seen
+        #: meanwhile (without it) said "You drew 25" of a 25 taken from the discard pile
+        self._taking: int | None = None
         self._log_shown = 1
         #: lines the log is scrolled back from its end (PageUp, PageDown): with six players
         #: at 80×24 two or three lines show, and a turn of the others did not fit
@@ -199,7 +209,8 @@ class TableApp:
         # a seat a bot plays by agreement: a move is answered with that, not "your hand is
         # empty" (the line mode's words)
         return Context(d.view(), d.seat, d.legal(), d.names, self.lang, d.hand_over, d.over,
-                       self.cards(), watching=getattr(d, "watching", lambda: None)())
+                       self.cards(), watching=getattr(d, "watching", lambda: None)(),
+                       prompt_below=True)
 
     def cards(self) -> tuple[int, ...]:
         """The hand as numbered on screen (see :meth:`sync_hand`)."""
@@ -231,6 +242,7 @@ class TableApp:
             self.order = list(held)
             self.fresh = self._lost_at = None
             self._discard_seen = frozenset(view.discard)
+            self._taking = None
             if self.hand_file is not None:
                 # a hand this screen has not shown yet: kept on disk only if an earlier
                 # screen showed it (a resumed game: it came back sorted, the numbers
@@ -270,7 +282,8 @@ class TableApp:
             if not self.auto:
                 # a card taken from the discard pile is said so, as the log says it ("You
                 # drew 25" stood beside "You took 25 from the discard pile")
-                taken = self.fresh in self._discard_seen
+                taken = self.fresh in self._discard_seen or self.fresh == self._taking
+                self._taking = None
                 self.say((_("You took %(card)s from the discard pile (card %(n)d, marked ★).")
                           if taken else _("You drew %(card)s (card %(n)d, marked ★)."))
                          % {"card": card_name(self.fresh, self.lang), "n": len(self.order)})
@@ -306,6 +319,9 @@ class TableApp:
         # what the table is at, under it: the board hid whose turn it was, the end of the
         # match and who won (at 60×20 the match ended unseen)
         text += "\n\n" + self.status_text()
+        under = self._under_message()
+        if under:      # and under a message, what the table waits for, as on the board
+            text += "\n" + under
         if self.confirm_quit:      # q was pressed: the question, since the board is hidden
             text = leave_question(self.saved, self.driver.over)
         # wrapped at spaces: the window's own wrapping broke words ("q l" / "eaves")
@@ -424,6 +440,7 @@ class TableApp:
                    _("r: how to play. Esc, h or F1 closes this help."))
         close = [("class:dim", w) for w in wrap(closing, width, "")]
         room = height - len(close)
+        whole: list[tuple[str, str]] = []
         for log_keys, who, short in ((True, True, None), (False, True, None),
                                      (False, False, None), (False, False, 10),
                                      (False, False, 6)):
@@ -457,8 +474,21 @@ class TableApp:
                                                           % {"rules": rules_text}, width, "")]
             if len(body) <= room:
                 break
+            whole = whole or body
+        self._help_last_top = None
         if len(body) > room:
-            body = body[:max(0, room - 1)] + [("class:dim", "…")]
+            body = whole         # it scrolls: nothing need give way
+            # too short for all of it: a window on it that the arrows and PgUp / PgDn
+            # move, and a line that says which lines show and how to see the rest
+            shown = max(1, room - 1)
+            for _round in range(2):
+                last_top = max(0, len(body) - shown)
+                top = max(0, min(self.help_top, last_top))
+                more = [("class:dim", w) for w in wrap(help_scroll_line(
+                    top + 1, min(len(body), top + shown), len(body)), width, "")]
+                shown = max(1, room - len(more))
+            self._help_last_top = last_top
+            body = body[top:top + shown] + more
         out: StyleAndTextTuples = []
         for style, text in body + close:
             out += [(style, text), ("", "\n")]
@@ -652,10 +682,12 @@ class TableApp:
         text = render.waiting_text(view, d.seat, d.said_names(), self.lang, bots=[
             s for s in others if is_bot is not None and is_bot(s)])
         if others and d.seat not in view.actors() and not d.hand_over \
-                and is_bot is not None and not all(is_bot(s) for s in others):
+                and is_bot is not None and hasattr(d, "decision_limit"):
             # another player's move: how long it may take ("Bea's turn." alone left a
-            # newcomer wondering whether the table had hung)
-            text = turn_wait_line(text, d.decision_limit)  # type: ignore[attr-defined]
+            # newcomer wondering whether the table had hung); a bot's too, from the start,
+            # as the line mode says it (said only after 3 s, as the bot's thinking)
+            text = others_turn_line(text, d.decision_limit,  # type: ignore[attr-defined]
+                                    all(is_bot(s) for s in others))
         elif d.my_move() and not self.auto and getattr(d, "decision_limit", None) is not None:
             # this player's own move on a table that times moves: how long they have, or
             # that it is late (the others' tables have paused on it)
@@ -673,21 +705,10 @@ class TableApp:
     def _status_layout(self) -> tuple[list[str], bool]:
         """The status lines, and whether the message had to be cut (then the log shows it
         whole: a newcomer's long reason ended in "…" with no way to read the rest)."""
-        d = self.driver
         _rows, cols = self._size()
         lines = wrap(self.status_text(), max(20, cols - 2))
-        below: list[str] = []
-        if self.message and not self.confirm_quit:
-            if d.hand_over or d.over:
-                # a message left over from the last move must not hide that the hand (or
-                # the match) is over and what to press
-                below = wrap(self._table_status(), max(20, cols - 2))
-            elif d.my_move() and not self.auto:
-                below = wrap(self._waiting(), max(20, cols - 2))
-            elif not self.auto:
-                # another's turn: whose (an answer to t or ? pressed meanwhile, "Target:
-                # Bea.", hid it until that player had moved)
-                below = wrap(self._table_status(), max(20, cols - 2))
+        under = self._under_message()
+        below = wrap(under, max(20, cols - 2)) if under else []
         below = below[:MAX_STATUS - 1]
         room = MAX_STATUS - len(below)
         cut = len(lines) > room
@@ -698,6 +719,24 @@ class TableApp:
             lines = lines[:room]
             lines[-1] = lines[-1][:max(1, cols - 6 - len(more))].rstrip() + "… " + more
         return lines + below, cut
+
+    def _under_message(self) -> str:
+        """What the status says under a message: what the table waits for ("" when there
+        is no message, or nothing to say under it)."""
+        d = self.driver
+        if not self.message or self.confirm_quit:
+            return ""
+        if d.hand_over or d.over:
+            # a message left over from the last move must not hide that the hand (or
+            # the match) is over and what to press
+            return self._table_status()
+        if d.my_move() and not self.auto:
+            return self._waiting()
+        if not self.auto:
+            # another's turn: whose (an answer to t or ? pressed meanwhile, "Target:
+            # Bea.", hid it until that player had moved)
+            return self._table_status()
+        return ""
 
     def _status_height(self) -> Dimension:
         rows = len(self.status_lines())
@@ -771,8 +810,17 @@ class TableApp:
     def toggle_help(self) -> None:
         """Open or close the help; closed, the status line's "the help is open" goes."""
         self.show_help = not self.show_help
+        self.help_top = 0
         if not self.show_help and self.message == _(HELP_IS_OPEN):
             self.say("")
+
+    def scroll_help(self, lines: int) -> None:
+        """Move the help's window by ``lines``; a help that fits says how to close it."""
+        last = self._help_last_top
+        if last is None:
+            self.say(_(HELP_IS_OPEN), error=True)
+            return
+        self.help_top = max(0, min(last, min(self.help_top, last) + lines))
 
     def ask_to_leave(self) -> None:
         """q (or quit): the question before leaving, except once the match is over: the
@@ -810,11 +858,15 @@ class TableApp:
         if self.auto:
             self.say(_("You are spectating (--auto): the bot plays your seat."), error=True)
             return
+        top = self.driver.view().discard[-1:] if isinstance(out.action, Draw) \
+            and out.action.source == "discard" else ()
         try:
             self.driver.submit(out.action)
         except (IllegalAction, ValueError) as exc:
             self.say(with_names(str(exc), self.driver.names), error=True)
             return
+        if top:
+            self._taking = top[0]
         self.moves += 1
         self.log_back = 0         # the log follows the game again once the player moves
 
@@ -934,6 +986,14 @@ class TableApp:
         @kb.add("r", filter=Condition(lambda: self.show_help))
         def _help_page(event: KeyPressEvent) -> None:
             self.help_page = "help" if self.help_page == "rules" else "rules"
+            self.help_top = 0
+
+        # a help taller than the screen scrolls (its last lines were cut at 60×20)
+        for key, lines in (("down", 1), ("up", -1), ("pagedown", 8), ("pageup", -8),
+                           ("space", 8)):
+            @kb.add(key, filter=Condition(lambda: self.show_help))
+            def _help_scroll(event: KeyPressEvent, lines: int = lines) -> None:
+                self.scroll_help(lines)
 
         # any other key in the help says so on the status line (q, or a card's key, did
         # nothing without a word; on a screen too small for the board q asked to leave

@@ -280,6 +280,13 @@ class Parser(argparse.ArgumentParser):
                                                          guess=guess[0]))
         super()._check_value(action, value)
 
+    def _print_message(self, message: str, file: Any = None) -> None:
+        # --help and --version as every other line of the cli says them: Uyghur shaped
+        # and in visual order (argparse printed it in logical order, its letters unjoined)
+        if message:
+            message = "\n".join(i18n.display(line) for line in message.split("\n"))
+        super()._print_message(message, file)
+
     def error(self, message: str) -> NoReturn:
         message = message.replace("argument ", "", 1) if message.startswith("argument ") \
             else message

@@ -10,6 +10,7 @@ sentence saying what was wrong.
 from __future__ import annotations
 
 import difflib
+import re
 import unicodedata
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -84,6 +85,10 @@ class Context(NamedTuple):
     #: why this seat cannot move at all (a bot plays it by the others' agreement): the
     #: answer to any move, before "your hand is empty" could be said of a hand it never held
     watching: str | None = None
+    #: the screen says under every answer what the table waits for (the full screen's
+    #: status line): an answer need not say again how to answer a hazard (said twice, it
+    #: was cut with "(all of it in the log)" on an 80-column screen, in French)
+    prompt_below: bool = False
 
 
 def numbered(ctx: Context) -> tuple[int, ...]:
@@ -96,6 +101,8 @@ def resolve_target(ctx: Context, word: str) -> int | str:
     seating = ctx.view.seating
     mine = seating.side_of(ctx.seat)
     w = word.lower()
+    if _means_me(ctx, w):
+        return reply("own-self")
     sides = {seating.side_of(s) for s, n in enumerate(ctx.names)
              if n.lower().startswith(w) and seating.side_of(s) != mine}
     if not sides:
@@ -111,6 +118,17 @@ def resolve_target(ctx: Context, word: str) -> int | str:
         return reply("ambiguous", word=word,
                      choices=or_list(labels[s] for s in sorted(sides)))
     return sides.pop()
+
+
+#: Words a player uses for themself ("play 2 on me"), in the catalog languages: "nobody
+#: at the table is called me (opponents: Bo, Di)" answered a newcomer's hazard on "me".
+ME = ("me", "myself", "moi", "mig", "my", "tôi", "toi", "مەن")
+
+
+def _means_me(ctx: Context, word: str) -> bool:
+    """Does ``word`` (lower case) name the player: "me", or not another player's name?"""
+    return word in ME and not any(n.lower() == word for i, n in enumerate(ctx.names)
+                                  if i != ctx.seat)
 
 
 def card_number(ctx: Context, word: str) -> int | str:
@@ -276,6 +294,12 @@ def _why(ctx: Context, card: int, target: int | None = None) -> str:
     reason = explain(ctx.view, ctx.seat, card, target)
     if reason is None:
         return reply("can-play", card=name)
+    if ctx.prompt_below and ctx.view.phase == RESPOND:
+        # a hazard to answer: the status line under this says how; the reason's words
+        # ("Only the matching safety (or remedy) answers this hazard") were cut with
+        # "(all of it in the log)" above it at 80 columns in four languages
+        tag = re.search(r" \[R[^\]]*\]$", rule_last(reason))
+        return reply("answer-first-not-this-below", card=name) + (tag[0] if tag else "")
     side: str | None = None
     if family(card) is Family.HAZARD:
         # the side the reason is about, named in it ("Bo has not played a Roll yet"): the
@@ -415,7 +439,7 @@ def _phase_hint(ctx: Context) -> str:
     if phase == DRAW:
         return reply("draw-first")
     if phase == RESPOND:
-        return reply("answer-first")
+        return reply("answer-first-below" if ctx.prompt_below else "answer-first")
     if phase == EXTEND:
         return reply("decide-first")
     return reply("play-or-discard")
@@ -426,7 +450,9 @@ def _play(ctx: Context, args: list[str]) -> Outcome:
     if busy:
         return _err(busy)
     if not args:
-        return _err(reply("play-which"))
+        # "play" alone while a card must be drawn (or a hazard answered) asked "which
+        # card?", and the card named then was refused with the draw to make first
+        return _err(reply("play-which") if ctx.view.phase == PLAY else _phase_hint(ctx))
     c = card_number(ctx, args[0])
     if isinstance(c, str):
         return _err(c)
@@ -438,7 +464,8 @@ def _play(ctx: Context, args: list[str]) -> Outcome:
                 return Outcome("action", action=a)
         if family(c) is Family.SAFETY:
             return _answer(ctx, "coup")
-        return _err(reply("answer-first-not-this", card=name))
+        return _err(reply("answer-first-not-this-below" if ctx.prompt_below
+                          else "answer-first-not-this", card=name))
     if phase != PLAY:
         return _err(_phase_hint(ctx))
     target_word: str | None = None
@@ -479,8 +506,8 @@ def _play(ctx: Context, args: list[str]) -> Outcome:
         # a name after a card that goes on one's own side: refused whatever it is (the
         # card was played, ignoring "on zz"), a name nobody has said as such
         t = resolve_target(ctx, target_word)
-        if isinstance(t, str) and not any(n.lower().startswith(target_word.lower())
-                                          for n in ctx.names):
+        if isinstance(t, str) and not _means_me(ctx, target_word.lower()) and not any(
+                n.lower().startswith(target_word.lower()) for n in ctx.names):
             return _err(t)
         if plays:
             # the hint only where "play N" works; else why the card cannot be played
@@ -495,7 +522,9 @@ def _discard(ctx: Context, args: list[str]) -> Outcome:
     if busy:
         return _err(busy)
     if not args:
-        return _err(reply("discard-which"))
+        # "play" alone while a card must be drawn (or a hazard answered) asked "which
+        # card?", and the card named then was refused with the draw to make first
+        return _err(reply("discard-which") if ctx.view.phase == PLAY else _phase_hint(ctx))
     cards = []
     for w in args:
         c = card_number(ctx, w)

@@ -14,6 +14,7 @@ from typing import Any, TextIO
 from p2p.crypto.identity import fingerprint as key_fingerprint
 from p2p.net.interface import TransportError
 from p2p.table import LobbyClient, LobbyError, LobbyState, Peer, TableStart
+from p2p.table.lobby import namesakes_name
 from p2p.text import safe_text
 
 from . import i18n
@@ -387,8 +388,7 @@ def name_at_table(state: Any, seat: int, asked: str) -> str | None:
     info = seats[seat] if 0 <= seat < len(seats) else None
     if info is None or info.name == asked:
         return None
-    numbered = re.fullmatch(r"(.+) \d+", info.name)       # cf. p2p.table.lobby._unique_name
-    if numbered and asked.casefold().startswith(numbered[1].casefold()):
+    if namesakes_name(info.name, asked):
         return _("the name %(asked)s is taken at this table: you play as %(name)s (for "
                  "another name: leave, then join again with --name NAME)") % {
             "asked": asked, "name": info.name}

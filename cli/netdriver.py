@@ -245,9 +245,16 @@ class NetDriver:
     @property
     def match(self) -> Match:
         """The match as scored up to the hand on screen."""
-        if self._ahead and self._match_said is not None:
+        live = self.peer.match_so_far()
+        if not self._ahead:
+            return live
+        if self._match_said is not None:
             return self._match_said       # the table has scored hands not said yet
-        return self.peer.match_so_far()
+        # no hand's end said yet (the hand on screen was voided, or a resumed console's
+        # first): the hands scored before it, the voided ones taking no score (a watcher
+        # behind the table read its live totals over hand 1 voided)
+        voided = sum(1 for t in self.peer.takeovers if t.hand < self._shown_hand)
+        return live._replace(hands=live.hands[:max(0, self._shown_hand - voided)])
 
     @match.setter
     def match(self, value: Match) -> None:

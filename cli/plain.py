@@ -27,7 +27,6 @@ from engine.bots import make_bot
 from engine.state import DRAW, OVER, RESPOND
 
 from . import i18n, render
-from .bot_process import bot_move_time
 from .commands import NO, YES, Commander, Context, Outcome
 from .driver import TableDriver
 from .i18n import N_, _
@@ -35,16 +34,17 @@ from .words import (
     NOT_SAVED,
     PLAIN_HELP,
     command_for,
+    command_help_lines,
     final_line,
     key_lines,
     leave_question,
     move_limit_note,
+    others_turn_line,
     peer_label,
     reply,
     report_width,
     rules_name,
     sorry_line,
-    turn_wait_line,
     waiting_text,
     with_names,
     wrap,
@@ -377,7 +377,8 @@ class PlainSession:
                                                      self.driver.seat, legal, hand_no,
                                                      self.lang,
                                                      prompt=not self.watching(),
-                                                     said=self.driver.said_names())):
+                                                     said=self.driver.said_names(),
+                                                     width=self.width())):
             self.say(line)
 
     def turn_text(self) -> str | None:
@@ -403,11 +404,8 @@ class PlainSession:
                             bots=[s for s in others if is_bot(s)])
         if not others:
             return text
-        if all(is_bot(s) for s in others):
-            # a bot's move has its limit too, said from the start: "Bo's turn." alone,
-            # then "(up to 30 s)" three seconds later, read as a wait without end
-            return turn_wait_line(text, bot_move_time(d.decision_limit))  # type: ignore[attr-defined]
-        return turn_wait_line(text, d.decision_limit)  # type: ignore[attr-defined]
+        return others_turn_line(text, d.decision_limit,  # type: ignore[attr-defined]
+                                all(is_bot(s) for s in others))
 
     def show_turn(self) -> None:
         """Say whose turn it is each time the turn passes to another player (the line mode
@@ -524,7 +522,13 @@ class PlainSession:
         lines = _(PLAIN_HELP).splitlines()
         cut = 1 + max((i for i, line in enumerate(lines) if line.startswith(" ")),
                       default=len(lines) - 1)     # after the last command
-        self.say("\n".join([*lines[:cut], _(LOOK_HELP), *lines[cut:]])
+        # the note after the commands is one paragraph, wrapped as one (a translation's
+        # line break left a short line in its middle on a narrow terminal)
+        note = " ".join(line.strip() for line in lines[cut:])
+        lines = [*lines[:cut], _(LOOK_HELP), *([note] if note else [])]
+        width = self.width()
+        self.say("\n".join(part for line in lines for part in (
+            command_help_lines(line, width) if line.startswith(" ") else [line]))
                  + ("" if getattr(self.driver, "saves_game", True)
                     else "\n" + _(NOT_SAVED)))
 

@@ -34,13 +34,23 @@ from .args import (
     table_names,
 )
 from .bot_limit import make_bounded_bot, screen_of_its_own, silenced
-from .bot_peers import BotPeerProcesses, bot_identities
+from .bot_peers import READY_WAIT, BotPeerProcesses, bot_identities
 from .console import run_console
 from .driver import LocalDriver, TableDriver
 from .i18n import _
 from .netdriver import NetDriver
 from .seats import listen
-from .words import paused_line, peer_stop_reason, saved_line, say_paragraphs
+from .words import (
+    paused_line,
+    peer_stop_reason,
+    saved_line,
+    say_paragraph,
+    say_paragraphs,
+    table_setup_line,
+)
+
+#: Seconds the first hand may take to be dealt once the bots' peers listen.
+DEAL_WAIT = 60.0
 
 
 def run(args: argparse.Namespace) -> int:
@@ -66,6 +76,10 @@ def run(args: argparse.Namespace) -> int:
             return run_console(driver, args, seed=seed)
         with screen_of_its_own():     # a plug-in's thread prints nowhere on the screen
             return run_console(driver, args, seed=seed)
+    # the bots start and every seat shuffles before the first card shows: a blank
+    # terminal for seconds (more at six players, or on a slow machine) left a newcomer
+    # wondering whether anything was happening
+    say_paragraph(table_setup_line(READY_WAIT + DEAL_WAIT), sys.stdout, flush=True)
     table = LoopbackTable(rules, seating, names, seed, data_dir(args),
                           bot_specs=getattr(args.bots, "specs", ()))
     try:
@@ -130,7 +144,7 @@ class LoopbackTable:
         self.driver = NetDriver(self.peer, background=True, bots=bot_seats,
                                 bot_faults=self.bots.faults)
         self.transcript = store.transcript_path
-        if not self.driver.wait_ready(60):
+        if not self.driver.wait_ready(DEAL_WAIT):
             self.close()
             raise OSError(_("the bots' peers did not deal a hand on 127.0.0.1: %(reason)s")
                           % {"reason": peer_stop_reason(self.peer) or _("no answer")})

@@ -239,14 +239,16 @@ def safeties_text(view: HandState, side: int, lang: str | None = None, short: bo
 @in_language
 def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int | None,
                lang: str | None = None, verbose: bool = False,
-               peers: Sequence[PeerStatus] | None = None, target: bool = False) -> list[Line]:
-    """Two lines for one side; in verbose mode (plain, screen readers) sentences.
+               peers: Sequence[PeerStatus] | None = None, target: bool = False,
+               width: int = WIDTH) -> list[Line]:
+    """Two lines for one side; in verbose mode (plain, screen readers) sentences, within
+    ``width`` columns.
 
     ``seat`` ``None``: nobody's side is "you" (a replay, a spectator). ``target``: the
     selected hazard would go on this side (``t`` chooses it): an arrow before its name,
     since "Target: Bo." alone left a newcomer looking for which row that was."""
     if verbose:
-        return zone_sentences(view, side, names, seat, lang, peers)
+        return zone_sentences(view, side, names, seat, lang, peers, width)
     seating = view.seating
     seats = seating.seats_of(side)
     zone = view.zones[side]
@@ -317,8 +319,11 @@ def cured_hazard(view: HandState, side: int) -> bool:
 
 @in_language
 def zone_sentences(view: HandState, side: int, names: Sequence[str], seat: int | None,
-                   lang: str | None = None, peers: Sequence[PeerStatus] | None = None) -> list[Line]:
-    """One side in words, wrapped to 80 columns: for screen readers and scripts."""
+                   lang: str | None = None, peers: Sequence[PeerStatus] | None = None,
+                   width: int = WIDTH) -> list[Line]:
+    """One side in words, wrapped to ``width`` columns: for screen readers and scripts
+    (wrapped at 80, then again by a narrower terminal, its lines came out ragged:
+    "Battle:" / "not started. Speed:" / "no limit.")."""
     seating = view.seating
     seats = seating.seats_of(side)
     zone = view.zones[side]
@@ -372,7 +377,7 @@ def zone_sentences(view: HandState, side: int, names: Sequence[str], seat: int |
         parts.append(_("Safeties: %(cards)s.")
                      % {"cards": safeties_text(view, side, lang, short=False)})
     text = " ".join(parts)
-    wrapped = ["  " + w for w in i18n.wrap(text, WIDTH - 4)]
+    wrapped = ["  " + w for w in i18n.wrap(text, max(20, width - 4))]
     return [[("class:you" if i == 0 and mine else "", w if i == 0 else "  " + w)]
             for i, w in enumerate(wrapped)]
 
@@ -381,9 +386,10 @@ def zone_sentences(view: HandState, side: int, names: Sequence[str], seat: int |
 def table_lines(view: HandState, names: Sequence[str], seat: int | None, hand_no: int = 1,
                 lang: str | None = None, verbose: bool = False,
                 peers: Sequence[PeerStatus] | None = None,
-                target: int | None = None) -> list[Line]:
+                target: int | None = None, width: int = WIDTH) -> list[Line]:
     """The header, then every side, the human's side first (side 0 first when ``seat``
-    is ``None``); ``target``: the side the selected hazard would go on, marked."""
+    is ``None``); ``target``: the side the selected hazard would go on, marked;
+    ``width``: the columns verbose sentences are wrapped at."""
     if verbose:
         top = card_name(view.discard[-1], lang) if view.discard else _("empty")
         head = (_("Hand %(hand)d, %(rules)s, trip %(target)d km. Draw pile: %(pile)s. "
@@ -392,7 +398,7 @@ def table_lines(view: HandState, names: Sequence[str], seat: int | None, hand_no
                    "target": view.target, "pile": i18n.cards_count(view.pile_size()),
                    "top": top})
         lines = [[("class:title", w if i == 0 else "  " + w)]
-                 for i, w in enumerate(i18n.wrap(head, WIDTH - 4))]
+                 for i, w in enumerate(i18n.wrap(head, max(20, width - 4)))]
     else:
         lines = [header_line(view, hand_no, lang)]
     n = view.seating.n_teams
@@ -400,7 +406,7 @@ def table_lines(view: HandState, names: Sequence[str], seat: int | None, hand_no
     for i in range(n):
         side = (mine + i) % n
         lines += zone_lines(view, side, names, seat, lang, verbose, peers,
-                            target=side == target)
+                            target=side == target, width=width)
     return lines
 
 
@@ -600,13 +606,15 @@ def nothing_to_play(view: HandState, seat: int, legal: Sequence[Action]) -> bool
 @in_language
 def screen_lines(view: HandState, names: Sequence[str], seat: int, legal: Sequence[Action],
                  hand_no: int = 1, lang: str | None = None, verbose: bool = True,
-                 prompt: bool = True, said: Sequence[str] | None = None) -> list[Line]:
+                 prompt: bool = True, said: Sequence[str] | None = None,
+                 width: int = WIDTH) -> list[Line]:
     """The table, the hand and what is expected: what the plain mode prints.
     ``prompt`` False: no line of what the seat is expected to do (a bot plays it: "c for
     a coup fourré" was said to a player who could only watch). ``said``: the names as
     the moves are said (a seat a bot took is "Ben's bot" there: the prompt under "Ben's
-    bot played Stop on you" said "Ben played Stop on you"); ``names`` if None."""
-    lines = table_lines(view, names, seat, hand_no, lang, verbose)
+    bot played Stop on you" said "Ben played Stop on you"); ``names`` if None.
+    ``width``: the columns its sentences are wrapped at (the terminal's)."""
+    lines = table_lines(view, names, seat, hand_no, lang, verbose, width=width)
     lines += hand_lines(view, seat, legal, lang, color=False, verbose=verbose)
     if prompt:
         text = waiting_text(view, seat, said if said is not None else names, lang,
@@ -619,7 +627,7 @@ def screen_lines(view: HandState, names: Sequence[str], seat: int, legal: Sequen
             why = stuck_reason(view, seat, names)
             if why:
                 text += " " + why
-        lines += [[("class:prompt", w)] for w in wrap(text)]
+        lines += [[("class:prompt", w)] for w in wrap(text, width)]
     return lines
 
 

@@ -41,6 +41,7 @@ from p2p.text import safe_text
 from p2p.transcript.file import MAX_TRANSCRIPT_BYTES, TRANSCRIPT_VERSION
 
 from . import i18n
+from .bot_process import bot_move_time
 from .i18n import N_, _, ngettext, pgettext
 
 if TYPE_CHECKING:
@@ -160,6 +161,13 @@ NETWORK_KEYS = N_("b, e: if a player left a network game, b asks for a bot in th
 
 #: The log's keys (its window shows two or three lines at six players on 80×24).
 LOG_KEYS = N_("  PgUp / PgDn  scroll the log of moves back and on")
+
+
+def help_scroll_line(first: int, last: int, count: int) -> str:
+    """The help on a screen too short for it: which of its lines show, and how to see
+    the others (its last lines were cut with "…", out of reach)."""
+    return _("Lines %(first)d to %(last)d of %(count)d: the arrows or PgUp and PgDn show "
+             "the rest.") % {"first": first, "last": last, "count": count}
 
 
 def help_text(color: bool, saved: bool = True, network: bool = False,
@@ -354,6 +362,18 @@ def key_lines(line: str, width: int) -> list[str]:
     return [w for piece in out
             for w in ([piece] if i18n.cells(piece) <= width
                       else wrap(piece.strip(), width, indent))]
+
+
+def command_help_lines(line: str, width: int) -> list[str]:
+    """One line of a list of commands ("  play N   play card N on your side") in
+    ``width`` cells: as written when it fits; else the command on its line and what it
+    does under it, further in (laid out as columns, "play card N on your side" stood
+    under "play N" as if it were a command too)."""
+    if i18n.cells(line) <= width or not _COLUMN_GAP.search(line.strip()):
+        return key_lines(line, width)
+    indent = line[:len(line) - len(line.lstrip())]
+    command, _gap, rest = _COLUMN_GAP.split(line.strip(), maxsplit=1)
+    return [indent + command, *wrap(rest, width, indent + "    ")]
 
 
 def paragraph(text: str, width: int = WIDTH) -> str:
@@ -1310,6 +1330,22 @@ def turn_wait_line(text: str, seconds: float | None) -> str:
     """Whose turn it is, as the line mode says it when the turn passes to another player
     (the full screen's status line), with the table's limit on that player's move."""
     return _("%(turn)s %(limit)s") % {"turn": text, "limit": limit_note(seconds)}
+
+
+def others_turn_line(text: str, move_limit: float | None, bots: bool) -> str:
+    """Another player's turn (``text``: whose) with the time their move may take: the
+    table's ``move_limit``, or a bot's own (``bots``: only bots are to move), said from
+    the start ("Bo's turn." alone, then "(up to 30 s)" three seconds later, read as a
+    wait without end). Both screens say it."""
+    return turn_wait_line(text, bot_move_time(move_limit) if bots else move_limit)
+
+
+def table_setup_line(seconds: float) -> str:
+    """What `millebornes play` does before its first card shows, and how long it may take
+    (the terminal stayed blank meanwhile)."""
+    return _("Setting up the table: the bots start, then every seat shuffles and the "
+             "cards are dealt (a few seconds, at most %(seconds)d s).") % {
+                 "seconds": int(seconds)}
 
 
 def lobby_wait_line(state: LobbyState, host: bool) -> str | None:
@@ -2324,6 +2360,9 @@ REPLIES: dict[str, str] = {
     # the card first: on a full status line the end was cut ("(50 does n…")
     "answer-first-not-this": N_("{card} does not answer the hazard: answer it first, c for a "
                              "coup fourré or n to let it stand"),
+    # the full screen's, whose status line says under it how to answer
+    "answer-first-below": N_("answer the hazard first"),
+    "answer-first-not-this-below": N_("{card} does not answer the hazard: answer it first"),
     "decide-first": N_("decide first: extend yes or extend no"),
     "play-or-discard": N_("play or discard a card"),
     "play-which": N_("play which card? e.g. play 3"),
@@ -2372,10 +2411,17 @@ def sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?", "…")) else text + "."
 
 
+#: Keys a terminal sends as a control key, by the label on the key: Backspace came as
+#: Ctrl-H ("The key Ctrl-H does nothing here" to a player who had pressed Backspace).
+KEYS_BY_LABEL = {"c-h": "Backspace"}
+
+
 def key_name(key: str) -> str:
     """A key as a keyboard labels it: ``c-x`` is Ctrl-X, ``f5`` F5, ``A`` A."""
     if len(key) == 1:
         return safe_text(key, 4) if key.isprintable() else repr(key)
+    if key in KEYS_BY_LABEL:
+        return KEYS_BY_LABEL[key]
     for prefix, word in (("c-s-", "Ctrl-Shift-"), ("c-", "Ctrl-"), ("s-", "Shift-")):
         if key.startswith(prefix):
             return word + key_name(key[len(prefix):]).capitalize()

@@ -5,6 +5,7 @@ larger terminal below that), the help explains the letters that replace colours.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 
 from cli_helpers import SizedOutput, run_headless, until
@@ -260,8 +261,16 @@ def test_help_at_60_by_20_wraps_at_spaces_and_keeps_its_close_line() -> None:
             assert all(cells(line) <= cols - 2 for line in lines), lines
             assert len(lines) <= rows - 3, (cols, rows, len(lines))
             assert "Esc, h or F1 closes this help" in " ".join(lines[-2:])
-            for line in lines:            # every word shown is a whole word of the help
-                assert all(w in words or w == "…" for w in line.split()), line
+            # a help too tall scrolls, and says so between its body and its close line
+            # (newcomer pass 13: it was cut with "…", its last lines out of reach)
+            note = next((i for i, line in enumerate(lines) if line.startswith("Lines ")),
+                        len(lines) - 1)
+            if note < len(lines) - 1:
+                assert re.fullmatch(r"Lines \d+ to \d+ of \d+: the arrows or PgUp and "
+                                    r"PgDn show the rest\. r: how to play\. Esc, h or F1 "
+                                    r"closes this help\.", " ".join(lines[note:])), lines
+            for line in lines[:note]:     # every word shown is a whole word of the help
+                assert all(w in words for w in line.split()), line
     # at 80×24 nothing of the help is cut
     app = TableApp(d, color=True, output=SizedOutput(80, 24), delay=0)
     assert "…" not in _help_lines(app)

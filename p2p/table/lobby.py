@@ -370,6 +370,23 @@ def _unique_name(name: str, taken: list[str]) -> str:
     return name     # 98 namesakes: a table seats 16 at most, so never
 
 
+def namesakes_name(seated: str, asked: str) -> bool:
+    """Is ``seated`` a name :func:`_unique_name` gives a player who asked for ``asked``
+    while namesakes sat at the table ("Ann 2", "Ann 3"…, cut to fit)? The joiner checks the
+    start against it (it refused a start that seated it as "Ann 2" at Ann's table), and
+    ``cli.join`` says why a player was seated so."""
+    name = _clean_name(asked)
+    taken = [name]
+    for _n in range(100):          # the lobby numbers up to 99
+        given = _unique_name(name, taken)
+        if given in taken:
+            return False
+        if given == seated:
+            return True
+        taken.append(given)
+    return False
+
+
 class LobbyHost:
     """The host side: seat list, joins, readiness, the start.
 
@@ -1000,7 +1017,8 @@ class LobbyClient:
         if self.identity.public_key not in keys:
             raise LobbyError("the table started without us")
         seat = keys.index(self.identity.public_key)
-        if cfg.players[seat].name != self.name:
+        if cfg.players[seat].name != self.name \
+                and not namesakes_name(cfg.players[seat].name, self.name):
             raise LobbyError("the host changed our name")
         contribs: list[bytes] = obj["contribs"]
         if len(contribs) != cfg.n or contribs[seat] != self.contrib:
