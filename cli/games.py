@@ -8,8 +8,11 @@ host's bots keep theirs under ``bot-N/``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
+import json
 import os
+import stat
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,7 +28,16 @@ from p2p.transcript.file import TranscriptHeader
 from . import i18n
 from .args import data_dir, resume_flags
 from .i18n import _, ngettext
-from .words import local_names, rules_label, rules_name, rules_short, say_paragraph, wrap, you_label
+from .words import (
+    local_names,
+    rules_label,
+    rules_name,
+    rules_short,
+    say_paragraph,
+    side_label,
+    wrap,
+    you_label,
+)
 
 
 def base_dir(args: argparse.Namespace) -> Path:
@@ -149,44 +161,154 @@ def own_seat(ref: str, args: argparse.Namespace) -> int | None:
         return None
 
 
-def game_state(game: SavedGame) -> str:
-    """Finished (and who won), in progress, or damaged: what the transcript proves."""
-    report = verify_game(game.transcript)
+#: ``games`` says that it checks games first when at least this many are new to it
+CHECKS_SAID = 5
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """What a game's transcript proves, as ``games`` says it: the verdict of
+    :func:`p2p.audit.verify_game` boiled down to the state column (kept between runs by
+    :class:`_StateCache`)."""
+    #: "finished", "agreed" (ended by agreement), "progress" or "damaged"
+    kind: str
+    names: tuple[str, ...] = ()
+    sides: int = 1
+    winner: int = -1        # finished: the winning side (-1: a tie)
+    seat: int = -1          # agreed: the seat that had left
+    hand: int = 0           # agreed: the hand it ended in; progress: the hand in play (1-based)
+
+    @classmethod
+    def of(cls, report: GameReport) -> GameFacts:
+        names, sides = tuple(report.names), max(1, len(report.totals))
+        if report.ok and report.complete:
+            return cls("finished", names, sides, winner=report.winner)
+        if report.ok and report.ended_by_agreement is not None:   # not to be resumed: over
+            e = report.ended_by_agreement
+            return cls("agreed", names, sides, seat=int(e["seat"]), hand=int(e["hand"]) + 1)
+        if report.ok or report.unfinished or report.check in ("incomplete", "reveal-missing"):
+            # fair so far, waiting for a seat's next entry (someone left): resumable, not
+            # "damaged" (it said so of every game a player had left); the hand it stopped
+            # in (a hand left without a score counts: "hand 1" was said of a game in hand 3)
+            hand = max(len(report.hands), report.stopped_hand if report.unfinished else 0) + 1
+            return cls("progress", names, sides, hand=hand)
+        return cls("damaged", names, sides)
+
+    def to_plain(self) -> list[object]:
+        return [self.kind, list(self.names), self.sides, self.winner, self.seat, self.hand]
+
+    @classmethod
+    def from_plain(cls, obj: object) -> GameFacts | None:
+        """None for anything :meth:`to_plain` did not write (a damaged or edited cache)."""
+        if not (isinstance(obj, list) and len(obj) == 6):
+            return None
+        kind, names, sides, winner, seat, hand = obj
+        if kind not in ("finished", "agreed", "progress", "damaged") \
+                or not isinstance(names, list) or len(names) > 64 \
+                or not all(isinstance(n, str) and len(n) <= 200 for n in names) \
+                or not all(type(v) is int and -1 <= v <= 10_000
+                           for v in (sides, winner, seat, hand)) \
+                or sides < 1 or seat >= len(names):
+            return None
+        return cls(kind, tuple(names), sides, winner, seat, hand)
+
+
+def game_state(game: SavedGame, facts: GameFacts | None = None) -> str:
+    """Finished (and who won), in progress, or damaged: what the transcript proves
+    (``facts``: as :class:`_StateCache` kept them; checked afresh when None)."""
+    if facts is None:
+        facts = GameFacts.of(verify_game(game.transcript))
     # the names as the players column shows them: this computer's seat is "you" (a
     # French list said "terminée, You a gagné" beside "Vous*"), another player who
     # chose the name "You" is "You N"
-    names = local_names(report.names, game.seat)
-    sides = max(1, len(report.totals))
-    if report.ok and report.complete:
-        w = report.winner
-        if w >= 0 and 0 <= game.seat < len(names) and game.seat % sides == w:
+    names = local_names(facts.names, game.seat)
+    if facts.kind == "finished":
+        w = facts.winner
+        if w >= 0 and 0 <= game.seat < len(names) and game.seat % facts.sides == w:
             return _("finished, you won")
-        return (_("finished, %(side)s won") % {"side": side_label(report, w, names)}
+        return (_("finished, %(side)s won") % {"side": side_label(names, facts.sides, w)}
                 if w >= 0 else _("finished, a tie"))
-    if report.ok and report.ended_by_agreement is not None:   # not to be resumed: over
-        e = report.ended_by_agreement
-        seat = int(e["seat"])
-        if seat == game.seat:
+    if facts.kind == "agreed":
+        if facts.seat == game.seat:
             return _("ended in hand %(hand)d by agreement (you had left)") % {
-                "hand": int(e["hand"]) + 1}
+                "hand": facts.hand}
         return _("ended in hand %(hand)d by agreement (%(name)s had left)") % {
-            "hand": int(e["hand"]) + 1, "name": names[seat]}
-    if report.ok or report.unfinished or report.check in ("incomplete", "reveal-missing"):
-        # fair so far, waiting for a seat's next entry (someone left): resumable, not
-        # "damaged" (it said so of every game a player had left)
-        # the hand it stopped in (a hand left without a score counts: "hand 1" was said
-        # of a game in hand 3)
-        hand = max(len(report.hands), report.stopped_hand if report.unfinished else 0) + 1
-        return _("in progress (hand %(hand)d)") % {"hand": hand}
+            "hand": facts.hand, "name": names[facts.seat]}
+    if facts.kind == "progress":
+        return _("in progress (hand %(hand)d)") % {"hand": facts.hand}
     return _("damaged (see verify)")
 
 
-def side_label(report: GameReport, side: int, names: Sequence[str] | None = None) -> str:
-    """Partners sit alternately: seat ``s`` is on side ``s % sides``; ``names``: the
-    names to show (the report's as written by default)."""
-    sides = max(1, len(report.totals))
-    shown = report.names if names is None else names
-    return " & ".join(n for s, n in enumerate(shown) if s % sides == side)
+class _StateCache:
+    """What ``games`` found in each saved game, kept in the data folder beside them
+    (``games-state.json``) with the size and change time of the transcript it read.
+
+    Why: ``games`` checks every game's transcript (signatures, shuffles, moves) to say
+    its state, about 0.1 s a game: 30 games kept the terminal blank for 3 s, every time.
+    A finished game's transcript never changes, so it is checked once; one that grew or
+    changed (same size and time to the nanosecond aside) is checked again. ``verify``
+    never reads this file: it is a listing's memory, not a verdict. A file that is
+    unreadable, too big or not as written is ignored and written anew; a data folder that
+    cannot be written keeps nothing (the listing is the same)."""
+
+    NAME = "games-state.json"
+    MAX_BYTES = 4 << 20
+
+    def __init__(self, base: Path) -> None:
+        self.path = base / self.NAME
+        self.kept: dict[str, list[object]] = {}
+        self.changed = False
+        try:
+            if self.path.is_file() and self.path.stat().st_size <= self.MAX_BYTES:
+                obj = json.loads(self.path.read_text(encoding="utf-8"))
+                if isinstance(obj, dict):
+                    self.kept = {k: v for k, v in obj.items() if isinstance(k, str)}
+        except (OSError, ValueError):
+            self.kept = {}
+
+    @staticmethod
+    def _stamp(game: SavedGame) -> list[int] | None:
+        try:
+            st = os.stat(game.transcript)        # never opened here: a named pipe waits
+        except OSError:
+            return None
+        return [st.st_size, st.st_mtime_ns] if stat.S_ISREG(st.st_mode) else None
+
+    def _kept(self, game: SavedGame, stamp: list[int] | None) -> GameFacts | None:
+        entry = self.kept.get(game.path.name)
+        if stamp is not None and isinstance(entry, list) and len(entry) == 2 \
+                and entry[0] == stamp:
+            return GameFacts.from_plain(entry[1])
+        return None
+
+    def unknown(self, games: Sequence[SavedGame]) -> int:
+        """How many of ``games`` must be checked afresh."""
+        return sum(self._kept(g, self._stamp(g)) is None for g in games)
+
+    def facts(self, game: SavedGame) -> GameFacts:
+        stamp = self._stamp(game)
+        kept = self._kept(game, stamp)
+        if kept is not None:
+            return kept
+        facts = GameFacts.of(verify_game(game.transcript))
+        if stamp is not None:
+            self.kept[game.path.name] = [stamp, facts.to_plain()]
+            self.changed = True
+        return facts
+
+    def save(self, games: Sequence[SavedGame]) -> None:
+        """Write what is known of ``games`` (the games gone from the folder go)."""
+        live = {g.path.name for g in games}
+        if not self.changed and set(self.kept) <= live:
+            return
+        kept = {k: v for k, v in self.kept.items() if k in live}
+        tmp = self.path.with_name(self.NAME + ".tmp")
+        try:
+            tmp.write_text(json.dumps(kept), encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -211,14 +333,23 @@ def run(args: argparse.Namespace) -> int:
     pad = i18n.pad
     head = [pad(_("id"), SHORT), pad(_("date"), 16), pad(_("rules"), 9), pad(_("state"), 24),
             _("players")]
+    cache = _StateCache(base_dir(args))
+    fresh = cache.unknown(games)
+    if fresh >= CHECKS_SAID and sys.stderr.isatty():
+        # each is checked whole (about 0.1 s a game): the terminal stood blank meanwhile
+        print(i18n.display(ngettext(
+            "Checking %(n)d saved game (signatures, shuffles and moves)…",
+            "Checking %(n)d saved games (signatures, shuffles and moves)…", fresh)
+            % {"n": fresh}), file=sys.stderr, flush=True)
     rows = []
     for g in games:
-        state = game_state(g)
+        state = game_state(g, cache.facts(g))
         # "You" (translated) only for this computer's seat; another player so named
         # is "You N"
         players = ", ".join(you_label(n) + ("*" if s == g.seat else "")
                             for s, n in enumerate(local_names(g.players, g.seat)))
         rows.append((g, state, players))
+    cache.save(games)
     table = ["  ".join(head)] + [
         f"{g.short_id:<{SHORT}}  {g.when:%Y-%m-%d %H:%M}  {pad(rules_short(g.rules), 9)}  "
         f"{pad(state, 24)}  {players}" for g, state, players in rows]
