@@ -412,6 +412,11 @@ def parse(text: str, ctx: Context, extra: Sequence[str] = ()) -> Outcome:
     return _err(unknown_command(words[0], (*VERBS, *extra)))
 
 
+#: The words that say the table and the hand again in the line mode (and Enter on one's
+#: turn); the full screen, which always shows them, says where they are.
+LOOK = ("look", "l", "board", "hand", "status")
+
+
 def unknown_command(word: str, known: Sequence[str]) -> str:
     """An unknown command in words: with the known command closest to it when there is
     one ("paly": did you mean 'play'?), else where the list is."""

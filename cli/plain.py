@@ -27,7 +27,7 @@ from engine.bots import make_bot
 from engine.state import DRAW, OVER, RESPOND
 
 from . import i18n, render
-from .commands import NO, YES, Commander, Context, Outcome
+from .commands import LOOK, NO, YES, Commander, Context, Outcome
 from .driver import TableDriver
 from .i18n import N_, _
 from .words import (
@@ -165,8 +165,6 @@ class LineReader:
 
 
 
-#: The words that say the table and the hand again (and Enter on one's turn).
-LOOK = ("look", "l", "board", "hand", "status")
 LOOK_HELP = N_("  look (or Enter)  say the table and your hand again")
 
 

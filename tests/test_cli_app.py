@@ -622,3 +622,24 @@ def test_page_up_scrolls_the_log_back() -> None:
     assert run(d, script) == 0
     help_words = " ".join(help_text(True).split())
     assert "PgUp / PgDn scroll the log of moves" in help_words
+
+
+@pytest.mark.parametrize("typed", ["look", "Board", "hand"])
+def test_the_line_modes_look_typed_on_the_full_screen_says_where_things_are(
+        typed: str) -> None:
+    """A player used to the line mode typed `:look` on the full screen and read "unknown
+    command 'look'": it says where the table, the hand and the log are; nothing played."""
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=3)
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: my_play_phase(d))
+        n = len(d.events)
+        inp.send_text(f":{typed}\r")
+        await until(lambda: "Everything is on the screen" in app.message)
+        assert app.message == ("Everything is on the screen: the table at the top, your "
+                               "hand under it, the log below ('look' is the line mode's "
+                               "command).")
+        assert "class:error" not in app.message_style and len(d.events) == n
+        inp.send_text("q")
+
+    assert run(d, script) == 0
