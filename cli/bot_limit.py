@@ -438,19 +438,49 @@ def _stdin_from(stream: TextIO) -> Iterator[None]:
         sys.stdin = previous
 
 
+#: The thread that is collecting garbage now (``gc.callbacks``), if any: the finalizers
+#: (``__del__``) of a bot's leftovers run there, outside its calls.
+_collecting: list[int | None] = [None]
+
+
+def _note_collection(phase: str, info: dict[str, int]) -> None:
+    _collecting[0] = threading.get_ident() if phase == "start" else None
+
+
+def _finalizing() -> bool:
+    """Whether this thread is freeing objects now: collecting garbage, or in a
+    ``__del__`` (a bot's object freed when its last reference went)."""
+    if _collecting[0] == threading.get_ident():
+        return True
+    frame = sys._getframe(2)
+    for _depth in range(200):
+        if frame is None:
+            return False
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
+
+
 class _MainThreadOnly(io.TextIOBase):
     """``sys.stdout`` while a report is made: the main thread's writes go to the report,
     another thread's (a bot's own, printing after the games) to ``other`` (whose
-    descriptor points at stderr then): they ended up inside ``--json``'s object."""
+    descriptor points at stderr then): they ended up inside ``--json``'s object. So does
+    what an object's ``__del__`` writes, and what is written while garbage is collected
+    (a bot's leftovers freed outside its calls, in the main thread: printed over the
+    full-screen board)."""
 
     def __init__(self, report: io.TextIOWrapper, other: TextIO) -> None:
         super().__init__()
         self._report = report
         self._other = other
+        import gc
+        if _note_collection not in gc.callbacks:
+            gc.callbacks.append(_note_collection)
 
     def _target(self) -> TextIO:
         main = threading.current_thread() is threading.main_thread()
-        return self._report if main else self._other
+        return self._report if main and not _finalizing() else self._other
 
     def write(self, text: str) -> int:
         return self._target().write(text)
@@ -557,9 +587,13 @@ def screen_of_its_own() -> Iterator[None]:
     # Python's warnings about a bot's leftovers (a coroutine never awaited, freed with its
     # fault's traceback) come outside its calls, in the main thread: to the log
     logging.captureWarnings(True)
+    # and so do the errors a bot's __del__ raises ("Exception ignored in: ..." on stderr)
+    unraisable = sys.unraisablehook
+    sys.unraisablehook = _log_unraisable
     try:
         yield
     finally:
+        sys.unraisablehook = unraisable
         logging.captureWarnings(False)
         for stream in (term, term_err, void):
             try:
@@ -572,6 +606,19 @@ def screen_of_its_own() -> Iterator[None]:
             os.close(old)
         for stream in (term, term_err, void):
             stream.close()
+
+
+def _log_unraisable(unraisable: Any) -> None:
+    """An error Python could not raise (in a ``__del__``, a finalizer), to the log in one
+    line: Python wrote its traceback on stderr, over the full-screen board."""
+    exc = unraisable.exc_value
+    words = exception_words(exc) if exc is not None else str(unraisable.exc_type)
+    where = unraisable.err_msg or "Exception ignored in"
+    try:
+        obj = repr(unraisable.object)[:200] if unraisable.object is not None else ""
+    except Exception:           # noqa: BLE001 - a repr of a bot's object that fails
+        obj = f"an object of type {type(unraisable.object).__name__}"
+    log.warning("%s: %s: %s", where, obj, words)
 
 
 def adopt_orphans() -> None:

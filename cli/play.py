@@ -11,6 +11,7 @@ game). ``--in-process`` runs the table in this process without sockets or crypto
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import sys
@@ -65,7 +66,14 @@ def run(args: argparse.Namespace) -> int:
         if not any(parse_bot_spec(spec)[0] not in BOTS for spec in specs):
             return run_console(driver, args, seed=seed)
         with screen_of_its_own():     # a plug-in's thread prints nowhere on the screen
-            return run_console(driver, args, seed=seed)
+            try:
+                return run_console(driver, args, seed=seed)
+            finally:
+                # its bots are freed while nothing they print reaches the terminal (a
+                # __del__ that prints wrote after the final scores, at the exit)
+                bots.clear()
+                driver.bots.clear()
+                gc.collect()
     table = LoopbackTable(rules, seating, names, seed, data_dir(args),
                           bot_specs=getattr(args.bots, "specs", ()))
     try:

@@ -50,6 +50,63 @@ class LogsWithoutEnd(Logs):
         return legal[0]
 
 
+class Leftover:
+    """Something a bot made and dropped: it says goodbye when it is freed."""
+
+    def __init__(self, owner):
+        self.me, self.owner = self, owner      # a cycle: freed by the garbage collector
+
+    def __del__(self):
+        print("FREED-PRINT", flush=True)
+        if not self.owner.calling:             # outside the bot's call: count it
+            Cycles.outside += 1
+            if Cycles.outside == 5 and os.environ.get("FREED"):
+                with open(os.environ["FREED"], "w") as f:
+                    f.write("5")
+
+
+class Cycles(Logs):
+    """Leaves a cycle with a __del__ that prints at every move (a cache of nodes that
+    point at each other, as a tree search keeps)."""
+
+    outside = 0
+
+    def __init__(self, seed):
+        self.calling = False
+
+    def choose(self, view, legal):
+        self.calling = True
+        Leftover(self)
+        self.calling = False
+        return legal[0]
+
+
+class BreaksAndSaysGoodbye(Logs):
+    """Breaks at its third move; says goodbye when it is freed, and raises there."""
+
+    def __init__(self, seed):
+        self.n = 0
+
+    def choose(self, view, legal):
+        self.n += 1
+        if self.n == 3:
+            raise RuntimeError("broke at its third move")
+        return legal[0]
+
+    def __del__(self):
+        print("GOODBYE-PRINT", flush=True)
+        os.write(1, b"GOODBYE-WRITE\\n")
+        raise ValueError("GOODBYE-RAISE")
+
+
+def make_cycles(seed):
+    return Cycles(seed)
+
+
+def make_goodbye(seed):
+    return BreaksAndSaysGoodbye(seed)
+
+
 def make_logs(seed):
     return Logs(seed)
 
@@ -59,10 +116,23 @@ def make_floods(seed):
 '''
 
 
+TYPO = '''
+class Typo:
+    def choose(self, view, legal):
+        return legal[0]
+
+
+def make(seed):
+    return Typo(
+'''
+
+
 @pytest.fixture
 def plugins(tmp_path: Path) -> Path:
     install_plugin(tmp_path, "mb_fifth", PLUGIN, {
-        "vlogs": "make_logs", "vfloods": "make_floods"})
+        "vlogs": "make_logs", "vfloods": "make_floods", "vcycles": "make_cycles",
+        "vgoodbye": "make_goodbye"})
+    install_plugin(tmp_path, "mb_fifth_typo", TYPO, {"vtypo": "make"})
     return tmp_path
 
 
@@ -106,3 +176,74 @@ def test_a_bot_that_logs_without_end_in_its_own_process_is_cut_short(
     assert text.rstrip().endswith(
         "bot vfloods logged more than 256 KB in its own process: the rest of its log is "
         "dropped"), text[-300:]
+
+
+@pytest.mark.parametrize("name", ["vcycles", "vgoodbye"])
+def test_what_a_bot_prints_as_it_is_freed_is_not_on_the_table(
+        plugins: Path, name: str) -> None:
+    """``play --in-process`` writes the screen through a descriptor of its own and the
+    main thread's ``sys.stdout``: what a bot's leftovers printed from ``__del__`` (freed
+    by the garbage collector between its calls, or the bot itself at the end) came out
+    with the table's own lines, after the final scores; the error a ``__del__`` raised,
+    "Exception ignored in: ...", on stderr. Neither is the table's: the error goes to
+    millebornes.log."""
+    data = plugins / "table"
+    res = _cli(plugins, "play", "--in-process", "--plain", "--auto", "--bots", name,
+               "--seed", "3", "--data-dir", str(data))
+    assert res.returncode == 0, res.stderr
+    assert "Final scores" in res.stdout
+    said = res.stdout + res.stderr
+    assert "FREED" not in said and "GOODBYE" not in said and "Exception" not in said, said
+    if name == "vgoodbye":
+        log = (data / "millebornes.log").read_text(encoding="utf-8")
+        assert "BreaksAndSaysGoodbye.__del__" in log and "ValueError: GOODBYE-RAISE" in log
+
+
+@pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+def test_a_bots_leftovers_freed_between_its_moves_print_nothing_on_the_board(
+        plugins: Path) -> None:
+    """At the full-screen table the garbage collector runs in the main thread, between
+    the bot's calls too: a ``__del__`` that prints wrote over the board."""
+    assert TMUX is not None
+    marker = plugins / "freed"
+    socket = f"mb-fifth-{os.getpid()}"
+    env = {"PYTHONPATH": os.pathsep.join([str(plugins), str(ROOT)]),
+           "XDG_DATA_HOME": str(plugins / "data"), "FREED": str(marker), "LANG": "C.UTF-8"}
+    command = " ".join(shlex.quote(a) for a in [
+        "env", *(f"{k}={v}" for k, v in env.items()), sys.executable, "-m", "cli", "play",
+        "--in-process", "--auto", "--bots", "vcycles", "--seed", "3"])
+
+    def tmux(*args: str) -> subprocess.CompletedProcess[str]:
+        assert TMUX is not None
+        return subprocess.run([TMUX, "-L", socket, "-f", os.devnull, *args],
+                              capture_output=True, text=True, timeout=10)
+
+    started = tmux("new-session", "-d", "-s", "freed", "-x", "100", "-y", "30",
+                   f"cd {shlex.quote(str(plugins))} && {command}; echo EXITED $?; sleep 60")
+    if started.returncode != 0:
+        pytest.skip(f"tmux cannot start a session: {started.stderr.strip()}")
+    try:
+        seen = ""
+        for _ in range(240):                # up to a minute for 5 frees outside a call
+            screen = tmux("capture-pane", "-p", "-t", "freed").stdout
+            seen += screen if "FREED" in screen else ""
+            if marker.exists():
+                break
+            time.sleep(0.25)
+        assert marker.exists(), tmux("capture-pane", "-p", "-t", "freed").stdout
+        time.sleep(0.5)     # the terminal shows what was written (tmux's own refresh)
+        screen = tmux("capture-pane", "-p", "-t", "freed").stdout
+    finally:
+        subprocess.run([TMUX, "-L", socket, "kill-server"], capture_output=True, timeout=10)
+    assert "Match to 5000" in screen, screen
+    assert "FREED" not in screen + seen and "EXITED" not in screen, screen + seen
+
+
+def test_a_bot_with_a_syntax_error_is_told_where_it_is(plugins: Path) -> None:
+    """A plug-in whose module does not compile was told "failed to load: SyntaxError",
+    and nothing of which line (SyntaxError's arguments are not plain words, so its
+    message was left out): its author had to import it by hand to find out."""
+    res = _cli(plugins, "simulate", "--bots", "vtypo,heuristic", "--games", "1")
+    assert res.returncode == 2, res.stderr
+    assert "failed to load: SyntaxError: '(' was never closed (mb_fifth_typo.py, line 8)" \
+        in res.stderr, res.stderr
