@@ -6,6 +6,7 @@ prints at the full-screen table."""
 from __future__ import annotations
 
 import os
+import random
 import shlex
 import shutil
 import subprocess
@@ -247,3 +248,26 @@ def test_a_bot_with_a_syntax_error_is_told_where_it_is(plugins: Path) -> None:
     assert res.returncode == 2, res.stderr
     assert "failed to load: SyntaxError: '(' was never closed (mb_fifth_typo.py, line 8)" \
         in res.stderr, res.stderr
+
+
+@pytest.mark.parametrize(("answer", "said"), [
+    (lambda view, legal: None,
+     "chose None (its choose returned nothing when view.phase was 'draw': every way "
+     "through it must return one of legal), which is not a legal move now"),
+    (lambda view, legal: None if view.phase == "play" else legal[0],
+     "chose None (its choose returned nothing when view.phase was 'play': every way "
+     "through it must return one of legal), which is not a legal move now"),
+    (lambda view, legal: [legal[0]],
+     "chose a list holding other objects (a list holding a legal move: return the move "
+     "itself), which is not a legal move now"),
+])
+def test_a_bot_that_answers_no_move_is_told_what_it_missed(answer: object, said: str) -> None:
+    """A stranger's first bot handles the plays and forgets that ``choose`` is asked to
+    draw too: "chose None, which is not a legal move now" did not say when; one that
+    answered ``[move]`` was told it chose "a list holding other objects"."""
+    from engine import BotFailed
+    from engine.simulate import play_hand
+    bot = type("Careless", (), {"choose": staticmethod(answer)})()
+    with pytest.raises(BotFailed) as caught:
+        play_hand(CLASSIC, Seating.solo(2), [bot, bot], random.Random(3), 0)
+    assert caught.value.reason == said
