@@ -521,7 +521,39 @@ def report_to_stdout() -> Iterator[None]:
     descriptor points at stderr, and ``sys.stdout`` at the real standard output, so what
     a bot writes below ``sys.stdout`` (``os.write(1, ...)``, ``sys.__stdout__``, a child
     process) goes to stderr and the report (``--json`` too) stays whole. Worker processes
-    inherit the same descriptors."""
+    inherit the same descriptors. The standard input is the null device (:func:`no_stdin`)."""
+    with no_stdin():
+        with _report_to_stdout():
+            yield
+
+
+@contextlib.contextmanager
+def no_stdin() -> Iterator[None]:
+    """The standard input (descriptor 0 and ``sys.stdin``) is the null device: nothing
+    here reads it, and a bot that did (``input()``, ``sys.stdin.readline()``) waited
+    for the terminal, the run silent, until its 30 s were up; now its read finds the
+    end of the input at once."""
+    try:
+        saved = os.dup(0)
+    except OSError:               # no standard input at all: nothing to read anyway
+        saved = -1
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    previous = sys.stdin
+    sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - closed below
+    try:
+        yield
+    finally:
+        mine, sys.stdin = sys.stdin, previous
+        mine.close()
+        if saved >= 0:
+            os.dup2(saved, 0)
+            os.close(saved)
+
+
+@contextlib.contextmanager
+def _report_to_stdout() -> Iterator[None]:
     try:
         sys.stdout.flush()
         if sys.stdout.fileno() != 1:

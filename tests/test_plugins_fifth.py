@@ -100,6 +100,22 @@ class BreaksAndSaysGoodbye(Logs):
         raise ValueError("GOODBYE-RAISE")
 
 
+class AsksTheKeyboard(Logs):
+    """Asks its author what to play, as it did while they tried it out by hand."""
+
+    def __init__(self, seed):
+        pass
+
+    def choose(self, view, legal):
+        import sys
+        typed = sys.stdin.readline() + os.read(0, 16).decode()
+        return legal[int(typed)] if typed.strip().isdigit() else legal[0]
+
+
+def make_asks(seed):
+    return AsksTheKeyboard(seed)
+
+
 def make_cycles(seed):
     return Cycles(seed)
 
@@ -132,7 +148,7 @@ def make(seed):
 def plugins(tmp_path: Path) -> Path:
     install_plugin(tmp_path, "mb_fifth", PLUGIN, {
         "vlogs": "make_logs", "vfloods": "make_floods", "vcycles": "make_cycles",
-        "vgoodbye": "make_goodbye"})
+        "vgoodbye": "make_goodbye", "vasks": "make_asks"})
     install_plugin(tmp_path, "mb_fifth_typo", TYPO, {"vtypo": "make"})
     return tmp_path
 
@@ -271,3 +287,32 @@ def test_a_bot_that_answers_no_move_is_told_what_it_missed(answer: object, said:
     with pytest.raises(BotFailed) as caught:
         play_hand(CLASSIC, Seating.solo(2), [bot, bot], random.Random(3), 0)
     assert caught.value.reason == said
+
+
+@pytest.mark.parametrize("verb", [["simulate", "--games", "2"],
+                                  ["tournament", "--deals", "1", "--jobs", "1"]])
+def test_a_bot_that_reads_the_keyboard_in_a_run_finds_nothing_there(
+        plugins: Path, verb: list[str]) -> None:
+    """``simulate`` and ``tournament`` read nothing from their standard input, and a bot
+    that did (``input()``, ``sys.stdin.readline()``) waited for the terminal, the run
+    silent, until its 30 s were up and it forfeited: its read finds the end of the
+    input at once. (The test's stdin is a pipe kept open with nothing in it, as a
+    terminal where nobody types.)"""
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(plugins), str(root)]),
+           "XDG_DATA_HOME": str(plugins / "data")}
+    keyboard, typing = os.pipe()          # nobody types, and the input never ends
+    try:
+        with subprocess.Popen([sys.executable, "-m", "cli.main", *verb, "--bots",
+                               "vasks,heuristic"], stdin=keyboard, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=env,
+                              cwd=str(plugins)) as proc:
+            try:
+                out, err = proc.communicate(timeout=150)
+            finally:
+                proc.kill()
+    finally:
+        os.close(keyboard)
+        os.close(typing)
+    assert proc.returncode == 0, err
+    assert "did not move within" not in out + err and "forfeit" not in out, out + err
