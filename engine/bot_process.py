@@ -163,7 +163,19 @@ def _log_to(path: str | None, spec: str) -> _BotLog | None:
     root = logging.getLogger()
     root.addHandler(handler)
     root.setLevel(logging.INFO)
+    sys.unraisablehook = _log_unraisable       # a __del__'s error: its stderr is nowhere
     return handler
+
+
+def _log_unraisable(unraisable: Any) -> None:
+    """An error Python could not raise (in a ``__del__``), in the log in one line."""
+    exc = unraisable.exc_value
+    words = exception_words(exc) if exc is not None else str(unraisable.exc_type)
+    try:
+        obj = repr(unraisable.object)[:200] if unraisable.object is not None else ""
+    except Exception:           # noqa: BLE001 - a repr of a bot's object that fails
+        obj = f"an object of type {type(unraisable.object).__name__}"
+    log.warning("%s: %s: %s", unraisable.err_msg or "Exception ignored in", obj, words)
 
 
 def _keep_log(handler: _BotLog | None) -> None:

@@ -59,6 +59,8 @@ class Leftover:
 
     def __del__(self):
         print("FREED-PRINT", flush=True)
+        if self.owner.raises:
+            raise ValueError("FREED-RAISE")
         if not self.owner.calling:             # outside the bot's call: count it
             Cycles.outside += 1
             if Cycles.outside == 5 and os.environ.get("FREED"):
@@ -72,8 +74,8 @@ class Cycles(Logs):
 
     outside = 0
 
-    def __init__(self, seed):
-        self.calling = False
+    def __init__(self, seed, raises=0):
+        self.calling, self.raises = False, raises
 
     def choose(self, view, legal):
         self.calling = True
@@ -116,8 +118,8 @@ def make_asks(seed):
     return AsksTheKeyboard(seed)
 
 
-def make_cycles(seed):
-    return Cycles(seed)
+def make_cycles(seed, raises=0):
+    return Cycles(seed, raises)
 
 
 def make_goodbye(seed):
@@ -169,6 +171,21 @@ def test_what_a_bot_logs_at_a_networked_table_is_in_the_log(plugins: Path) -> No
     log = (data / "millebornes.log").read_text(encoding="utf-8")
     assert "(bot vlogs, in its own process) LOGGED made with seed" in log, log
     assert "mb_fifth.logger INFO (bot vlogs, in its own process) LOGGED chose among" in log
+
+
+def test_an_error_in_a_bots_del_at_a_networked_table_is_in_the_log(plugins: Path) -> None:
+    """What a ``__del__`` raises in the bot's own process ("Exception ignored in ...",
+    Python's words on its stderr, the null device there) is in millebornes.log, as at a
+    table in this process."""
+    data = plugins / "table"
+    res = _cli(plugins, "play", "--plain", "--auto", "--bots", "vcycles:raises=1",
+               "--seed", "3", "--rules", "modern", "--data-dir", str(data))
+    assert res.returncode == 0, res.stderr
+    assert "FREED" not in res.stdout + res.stderr
+    log = (data / "millebornes.log").read_text(encoding="utf-8")
+    assert "(bot vcycles:raises=1, in its own process) Exception ignored in: <function " \
+        "Leftover.__del__ at" in log, log[-2000:]
+    assert ">: ValueError: FREED-RAISE" in log
 
 
 def test_a_bot_that_logs_without_end_in_its_own_process_is_cut_short(
