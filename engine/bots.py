@@ -247,6 +247,28 @@ def is_bot_name(name: str) -> bool:
     return name in BOTS or name in LEVELS or name in plugin_bots()
 
 
+def misplaced_plugin(name: str) -> tuple[str, str] | None:
+    """``(package, group)`` when an installed package declares a bot called ``name``
+    (as it is looked up) in an entry-point group that is not ``millebornes.bots`` but
+    was meant to be (``millebornes_bots``, ``millebornes.bot``, ``millebornes``: a typo
+    in the plug-in's pyproject.toml), else None. Its author was told only "there is no
+    bot called ...", and their bot was installed."""
+    from importlib.metadata import distributions
+
+    key = bot_name_key(name)
+    for dist in distributions():
+        try:
+            for ep in dist.entry_points:
+                group = str(ep.group)
+                if group == ENTRY_POINT_GROUP or "millebornes" not in group.casefold():
+                    continue
+                if bot_name_key(str(ep.name)) == key:
+                    return str(dist.name or "?")[:60], group[:60]
+        except Exception:  # noqa: BLE001 - someone else's broken metadata (said elsewhere)
+            continue
+    return None
+
+
 def bot_names() -> list[str]:
     """Every name a spec may start with: built-ins, levels, then plug-ins."""
     return [*BOTS, *LEVELS, *sorted(plugin_bots())]
@@ -306,6 +328,11 @@ def make_bot(spec: str, seed: int = 0) -> SeatController:
     if factory is None:
         factory = plugin_bots().get(name)
     if factory is None:
+        misplaced = misplaced_plugin(name)
+        if misplaced is not None:
+            raise ValueError(f"unknown bot {name!r}: the package {misplaced[0]!r} declares it "
+                             f"in the entry-point group {misplaced[1]!r}, which millebornes "
+                             f"does not read; the group is {ENTRY_POINT_GROUP}")
         raise ValueError(f"unknown bot {name!r}; choose from {', '.join(bot_names())}")
     takes = _options_of(factory) if name in BOTS else None
     if takes is not None:

@@ -146,12 +146,27 @@ def make(seed):
 '''
 
 
+GROUP = '''
+class Fine:
+    def choose(self, view, legal):
+        return legal[0]
+
+
+def make(seed):
+    return Fine()
+'''
+
+
 @pytest.fixture
 def plugins(tmp_path: Path) -> Path:
     install_plugin(tmp_path, "mb_fifth", PLUGIN, {
         "vlogs": "make_logs", "vfloods": "make_floods", "vcycles": "make_cycles",
         "vgoodbye": "make_goodbye", "vasks": "make_asks"})
     install_plugin(tmp_path, "mb_fifth_typo", TYPO, {"vtypo": "make"})
+    # an author's typo in pyproject.toml: the group is not millebornes.bots
+    dist = install_plugin(tmp_path, "mb_fifth_group", GROUP, {})
+    (dist / "entry_points.txt").write_text(
+        "[millebornes_bots]\nvgroup = mb_fifth_group:make\n", encoding="utf-8")
     return tmp_path
 
 
@@ -333,3 +348,22 @@ def test_a_bot_that_reads_the_keyboard_in_a_run_finds_nothing_there(
         os.close(typing)
     assert proc.returncode == 0, err
     assert "did not move within" not in out + err and "forfeit" not in out, out + err
+
+
+def test_a_bot_declared_in_a_mistyped_group_is_told_the_group(
+        plugins: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An author who wrote ``[project.entry-points."millebornes_bots"]`` installed their
+    bot and was told "there is no bot called 'vgroup'; choose from ..." (a list without
+    it), and nothing of why: the group's name is said, and the right one."""
+    res = _cli(plugins, "simulate", "--bots", "vgroup,heuristic", "--games", "1")
+    assert res.returncode == 2, res.stderr
+    assert ("--bots: there is no bot called 'vgroup': the package 'mb-fifth-group' declares "
+            "it in the entry-point group 'millebornes_bots', which millebornes does not "
+            "read; the group is millebornes.bots") in res.stderr, res.stderr
+    monkeypatch.syspath_prepend(str(plugins))
+    from engine import make_bot
+    with pytest.raises(ValueError, match="declares it in the entry-point group "
+                                         "'millebornes_bots'"):
+        make_bot("vgroup", 1)
+    with pytest.raises(ValueError, match="unknown bot 'vnowhere'; choose from random"):
+        make_bot("vnowhere", 1)
