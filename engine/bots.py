@@ -220,10 +220,23 @@ class _LazyFactory:
                                f"factory of bots: its entry point names an object of "
                                f"type {type(factory).__name__[:40]}, not a function or a "
                                f"class")
+        takes_seed = _takes(factory, seed)
+        if takes_seed is not None:
+            # "TypeError: make() takes 0 positional arguments but 1 was given", said as
+            # the bot's making: the stranger who wrote it did not know how it is called
+            raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) cannot be "
+                               f"called as factory(seed, **options) ({takes_seed}): write "
+                               f"it as def make(seed, **options)")
+        fits = _fits(factory, seed, options)
         try:
             bot: SeatController = factory(seed, **options)
-        except TypeError:
-            raise                    # its options: make_bot says "bad options"
+        except TypeError as exc:
+            if not fits:
+                raise                # its options: make_bot says "bad options"
+            # the options fit its parameters: the TypeError is its own bug ("bad options"
+            # sent the player looking for a mistake they never made)
+            raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
+                               f"make its bot: {_fault_words(exc)}") from None
         except Exception as exc:     # third-party code: one clear message naming it
             raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
                              f"make its bot: {_fault_words(exc)}") from None
@@ -235,10 +248,38 @@ class _LazyFactory:
             if what:
                 raise PluginFailed(f"bot plug-in {self.ep.name!r} made {what}, not an "
                                    f"object with a choose(view, legal) method")
+            if bot is None:
+                raise PluginFailed(f"bot plug-in {self.ep.name!r} made nothing: its factory "
+                                   f"returned None (return the bot it makes)")
             raise PluginFailed(f"bot plug-in {self.ep.name!r} made an object of type "
                                f"{type(bot).__name__[:40]}, which has no choose(view, "
                                f"legal) method")
         return bot
+
+
+def _takes(factory: Callable[..., Any], seed: int) -> str | None:
+    """Why ``factory`` cannot be called with a seed alone, or None when it can (or when
+    its parameters cannot be read: it is called, and tells for itself)."""
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):
+        return None
+    try:
+        signature.bind_partial(seed)   # a required option the spec may give
+    except TypeError as exc:
+        words = str(exc)[:200]
+        return "it takes no seed" if words == "too many positional arguments" else words
+    return None
+
+
+def _fits(factory: Callable[..., Any], seed: int, options: dict[str, Any]) -> bool:
+    """Whether ``factory``'s parameters take ``(seed, **options)`` (False too when they
+    cannot be read: a TypeError of the call is then taken for bad options, as before)."""
+    try:
+        inspect.signature(factory).bind(seed, **options)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def is_bot_name(name: str) -> bool:

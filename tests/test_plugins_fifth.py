@@ -154,6 +154,24 @@ class Fine:
 
 def make(seed):
     return Fine()
+
+
+def make_without_seed(**options):
+    return Fine()
+
+
+def make_nothing(seed):
+    Fine()
+
+
+def make_needs_depth(seed, *, depth):
+    return Fine()
+
+
+def make_picky(seed):
+    if seed != 0:
+        raise RuntimeError(f"no model for seed {seed}")
+    return Fine()
 '''
 
 
@@ -166,7 +184,10 @@ def plugins(tmp_path: Path) -> Path:
     # an author's typo in pyproject.toml: the group is not millebornes.bots
     dist = install_plugin(tmp_path, "mb_fifth_group", GROUP, {})
     (dist / "entry_points.txt").write_text(
-        "[millebornes_bots]\nvgroup = mb_fifth_group:make\n", encoding="utf-8")
+        "[millebornes_bots]\nvgroup = mb_fifth_group:make\n\n[millebornes.bots]\n"
+        "vnoseed = mb_fifth_group:make_without_seed\nvnothing = mb_fifth_group:make_nothing\n"
+        "vdepth = mb_fifth_group:make_needs_depth\nvpicky = mb_fifth_group:make_picky\n",
+        encoding="utf-8")
     return tmp_path
 
 
@@ -367,3 +388,46 @@ def test_a_bot_declared_in_a_mistyped_group_is_told_the_group(
         make_bot("vgroup", 1)
     with pytest.raises(ValueError, match="unknown bot 'vnowhere'; choose from random"):
         make_bot("vnowhere", 1)
+
+
+def test_a_factory_that_takes_no_seed_or_returns_nothing_is_told_what_to_write(
+        plugins: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``def make(**options)`` was told "TypeError: make_without_seed() takes 0
+    positional arguments but 1 was given", and a factory that forgot its ``return``
+    "made an object of type NoneType": each is told how it is called, or what to return.
+    A factory whose option is required still works when the spec gives it."""
+    from engine import PluginFailed, make_bot
+    monkeypatch.syspath_prepend(str(plugins))
+    with pytest.raises(PluginFailed) as caught:
+        make_bot("vnoseed", 1)
+    assert str(caught.value) == (
+        "bot plug-in 'vnoseed' (mb_fifth_group:make_without_seed) cannot be called as "
+        "factory(seed, **options) (it takes no seed): write it as def make(seed, **options)")
+    with pytest.raises(PluginFailed) as caught:
+        make_bot("vnothing", 1)
+    assert str(caught.value) == ("bot plug-in 'vnothing' made nothing: its factory "
+                                 "returned None (return the bot it makes)")
+    assert make_bot("vdepth:depth=2", 1).choose is not None
+    from cli.args import bot_problem
+    said = bot_problem("vdepth:depth=2:x=1")       # an option it does not take: the player's
+    assert "bad options" in said and said.count("bad options") == 1, said
+    assert "got an unexpected keyword argument 'x'" in said, said
+
+
+def test_a_bot_that_cannot_be_made_in_its_own_process_is_said_in_plain_words(
+        plugins: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A factory that fails for the table's seed (the check of --bots makes it with seed
+    0) at a networked table: its player read "could not be made (PluginFailed: bot
+    plug-in ...)", the name of an exception class of this program in the middle."""
+    monkeypatch.syspath_prepend(str(plugins))
+    state = new_hand(CLASSIC, Seating.solo(2), list(CLASSIC.deck(Seating.solo(2))), 0)
+    view, legal = view_of(state, 0), legal_actions(state, 0)
+    said: list[str] = []
+    bot = BotProcess("vpicky", 3, answer_within=20.0,
+                     on_fault=lambda spec, words: said.append(words))
+    try:
+        assert bot.choose(view, legal) in legal
+    finally:
+        bot.close()
+    assert said == ["could not be made (bot plug-in 'vpicky' (mb_fifth_group:make_picky) "
+                    "failed to make its bot: RuntimeError: no model for seed 3)"]
