@@ -227,16 +227,12 @@ class _LazyFactory:
             raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) cannot be "
                                f"called as factory(seed, **options) ({takes_seed}): write "
                                f"it as def make(seed, **options)")
-        fits = _fits(factory, seed, options)
         try:
             bot: SeatController = factory(seed, **options)
-        except TypeError as exc:
-            if not fits:
-                raise                # its options: make_bot says "bad options"
-            # the options fit its parameters: the TypeError is its own bug ("bad options"
-            # sent the player looking for a mistake they never made)
-            raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
-                               f"make its bot: {_fault_words(exc)}") from None
+        except TypeError:
+            # its options (make_bot says "bad options"): a factory that hands them on
+            # (``def make(seed, **options): return Bot(seed, **options)``) takes any
+            raise
         except Exception as exc:     # third-party code: one clear message naming it
             raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
                              f"make its bot: {_fault_words(exc)}") from None
@@ -270,16 +266,6 @@ def _takes(factory: Callable[..., Any], seed: int) -> str | None:
         words = str(exc)[:200]
         return "it takes no seed" if words == "too many positional arguments" else words
     return None
-
-
-def _fits(factory: Callable[..., Any], seed: int, options: dict[str, Any]) -> bool:
-    """Whether ``factory``'s parameters take ``(seed, **options)`` (False too when they
-    cannot be read: a TypeError of the call is then taken for bad options, as before)."""
-    try:
-        inspect.signature(factory).bind(seed, **options)
-    except (TypeError, ValueError):
-        return False
-    return True
 
 
 def is_bot_name(name: str) -> bool:
