@@ -37,6 +37,7 @@ import subprocess
 import sys
 import threading
 import time
+import types
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TextIO, TypeVar
 
@@ -452,7 +453,7 @@ def _finalizing() -> bool:
     ``__del__`` (a bot's object freed when its last reference went)."""
     if _collecting[0] == threading.get_ident():
         return True
-    frame = sys._getframe(2)
+    frame: types.FrameType | None = sys._getframe(2)
     for _depth in range(200):
         if frame is None:
             return False

@@ -61,8 +61,9 @@ def run(args: argparse.Namespace) -> int:
                 make_bounded_bot(specs[s - 1] if s - 1 < len(specs) else "heuristic",
                                  seed * 1_000_003 + 17 * s + 1, quiet=True)
                 for s in range(1, players)]
-        driver: TableDriver = LocalDriver(rules, seating, names, seat=0, seed=seed,
-                                          bots=bots, lang=args.lang)
+        local = LocalDriver(rules, seating, names, seat=0, seed=seed, bots=bots,
+                            lang=args.lang)
+        driver: TableDriver = local
         if not any(parse_bot_spec(spec)[0] not in BOTS for spec in specs):
             return run_console(driver, args, seed=seed)
         with screen_of_its_own():     # a plug-in's thread prints nowhere on the screen
@@ -72,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
                 # its bots are freed while nothing they print reaches the terminal (a
                 # __del__ that prints wrote after the final scores, at the exit)
                 bots.clear()
-                driver.bots.clear()
+                local.bots.clear()
                 gc.collect()
     table = LoopbackTable(rules, seating, names, seed, data_dir(args),
                           bot_specs=getattr(args.bots, "specs", ()))
