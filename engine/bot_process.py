@@ -101,10 +101,11 @@ LOG_BYTES = 256 * 1024
 
 
 def log_file() -> str | None:
-    """The file this process logs to (the root logger's first file handler), for a bot's
-    own process to log there too (:class:`BotProcess`); None when it has none."""
+    """The file this process logs to (the root logger's first file handler on a regular
+    file: not the null device), for a bot's own process to log there too
+    (:class:`BotProcess`); None when it has none."""
     for handler in logging.getLogger().handlers:
-        if isinstance(handler, logging.FileHandler):
+        if isinstance(handler, logging.FileHandler) and os.path.isfile(handler.baseFilename):
             return handler.baseFilename
     return None
 
