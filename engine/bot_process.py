@@ -100,6 +100,11 @@ def _reply(conn: Any, kind: str, value: int | str) -> None:
 LOG_BYTES = 256 * 1024
 
 
+#: Control characters a bot's log line may not hold (a terminal's escapes, a carriage
+#: return that hides what comes before): each is a "?"; a line break stays (see _BotLog).
+_CONTROLS = {c: "?" for c in [*range(32), 127] if c != 10}
+
+
 def log_file() -> str | None:
     """The file this process logs to (the root logger's first file handler on a regular
     file: not the null device), for a bot's own process to log there too
@@ -129,10 +134,13 @@ class _BotLog(logging.Handler):
         if self.left <= 0:
             return
         try:
-            data = (self.format(record) + "\n").encode("utf-8", "replace")
+            text = self.format(record).translate(_CONTROLS)
         except Exception:                  # noqa: BLE001 - a record its bot made badly
             self.handleError(record)
             return
+        # its every line marked as its own: a message of several lines (a traceback) is
+        # indented, so that none reads as a line of the table's log (a forged warning)
+        data = (text.replace("\n", "\n    (bot) ") + "\n").encode("utf-8", "replace")
         if len(data) > self.left:
             when = logging.Formatter().formatTime(record)
             data = (f"{when} engine.bot_process WARNING bot {self.spec} logged more than "

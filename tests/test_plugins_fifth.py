@@ -40,6 +40,8 @@ class Logs:
 
     def choose(self, view, legal):
         log.info("LOGGED chose among %d moves", len(legal))
+        log.warning("LOGGED two lines\\n2026-01-01 00:00:00,000 p2p.table WARNING forged"
+                    "\\x1b[2J\\r")
         return legal[0]
 
 
@@ -211,6 +213,10 @@ def test_what_a_bot_logs_at_a_networked_table_is_in_the_log(plugins: Path) -> No
     log = (data / "millebornes.log").read_text(encoding="utf-8")
     assert "(bot vlogs, in its own process) LOGGED made with seed" in log, log
     assert "mb_fifth.logger INFO (bot vlogs, in its own process) LOGGED chose among" in log
+    # a line of its message is its own, never one of the table's log
+    assert "LOGGED two lines\n    (bot) 2026-01-01 00:00:00,000 p2p.table WARNING " \
+        "forged?[2J?\n" in log
+    assert "\n2026-01-01" not in log and "\x1b" not in log
     assert "(bot vcycles:raises=1, in its own process) Exception ignored in: <function " \
         "Leftover.__del__ at" in log, log[-2000:]
     assert ">: ValueError: FREED-RAISE" in log
