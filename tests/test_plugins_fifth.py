@@ -233,7 +233,7 @@ def test_a_bot_that_logs_without_end_in_its_own_process_is_cut_short(
     state = apply_action(state, legal_actions(state, 0)[0])      # drawn: now a play
     view, legal = view_of(state, 0), legal_actions(state, 0)
     ours = logging.FileHandler(path, encoding="utf-8")          # as cli.logs sets it up
-    logging.getLogger().addHandler(ours)
+    logging.getLogger().handlers.insert(0, ours)      # first (other tests leave theirs)
     try:
         bot = BotProcess("vfloods", 1, answer_within=20.0)
     finally:
