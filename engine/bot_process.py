@@ -28,7 +28,7 @@ from typing import Any
 from .actions import Action
 from .bot_guard import BotGuardFault, call_bot
 from .bots import SeatController, make_bot
-from .errors import PluginFailed, exception_words, one_line
+from .errors import exception_words, one_line
 from .simulate import answer_words, index_hint, legal_choice
 from .state import HandState
 
@@ -296,8 +296,10 @@ def _serve(conn: Any, spec: str, seed: int, parent: int | None = None,
     failure = ""
     try:
         bot = call_bot(make_bot, spec, seed)
-    except (BotGuardFault, PluginFailed) as exc:   # already in words ("PluginFailed: bot
-        failure = f"could not be made ({exc})"       # plug-in ..." said its class too)
+    except (BotGuardFault, ValueError) as exc:
+        # in words already (a PluginFailed, a ValueError of make_bot's: "unknown bot ...",
+        # "bad options ..."); "PluginFailed: bot plug-in ..." said a class of ours too
+        failure = f"could not be made ({exc})"
     except BaseException as exc:   # noqa: BLE001 - reported to the parent, in words
         failure = f"could not be made ({exception_words(exc)})"
     _keep_log(bot_log)

@@ -434,3 +434,12 @@ def test_a_bot_that_cannot_be_made_in_its_own_process_is_said_in_plain_words(
         bot.close()
     assert said == ["could not be made (bot plug-in 'vpicky' (mb_fifth_group:make_picky) "
                     "failed to make its bot: RuntimeError: no model for seed 3)"]
+    # a plug-in no longer installed (a resumed table): "(ValueError: unknown bot ...)"
+    said.clear()
+    bot = BotProcess("vgone", 3, answer_within=20.0,
+                     on_fault=lambda spec, words: said.append(words))
+    try:
+        assert bot.choose(view, legal) in legal
+    finally:
+        bot.close()
+    assert said[0].startswith("could not be made (unknown bot 'vgone'; choose from random"), said
