@@ -449,15 +449,16 @@ def _note_collection(phase: str, info: dict[str, int]) -> None:
 
 
 def _finalizing() -> bool:
-    """Whether this thread is freeing objects now: collecting garbage, or in a
-    ``__del__`` (a bot's object freed when its last reference went)."""
+    """Whether this thread is freeing objects now: collecting garbage, in a ``__del__``
+    (a bot's object freed when its last reference went) or in a ``weakref.finalize``
+    callback (a bot's statistics printed as it is freed: before the report's JSON)."""
     if _collecting[0] == threading.get_ident():
         return True
     frame: types.FrameType | None = sys._getframe(2)
     for _depth in range(200):
         if frame is None:
             return False
-        if frame.f_code.co_name == "__del__":
+        if frame.f_code.co_name == "__del__" or frame.f_globals.get("__name__") == "weakref":
             return True
         frame = frame.f_back
     return False

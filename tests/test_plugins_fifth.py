@@ -121,6 +121,22 @@ def make_asks(seed):
     return AsksTheKeyboard(seed)
 
 
+class Stats(Logs):
+    """Says its statistics as it is freed (weakref.finalize) and in its __del__, as a
+    researcher's bot does."""
+
+    def __init__(self, seed):
+        import weakref
+        weakref.finalize(self, print, "STATS-FINALIZED")
+
+    def __del__(self):
+        print("STATS-DEL")
+
+
+def make_stats(seed):
+    return Stats(seed)
+
+
 def make_cycles(seed, raises=0):
     return Cycles(seed, raises)
 
@@ -182,7 +198,8 @@ def make_picky(seed):
 def plugins(tmp_path: Path) -> Path:
     install_plugin(tmp_path, "mb_fifth", PLUGIN, {
         "vlogs": "make_logs", "vfloods": "make_floods", "vcycles": "make_cycles",
-        "vgoodbye": "make_goodbye", "vasks": "make_asks"})
+        "vgoodbye": "make_goodbye", "vasks": "make_asks",
+        "vstats": "make_stats"})
     install_plugin(tmp_path, "mb_fifth_typo", TYPO, {"vtypo": "make"})
     # an author's typo in pyproject.toml: the group is not millebornes.bots
     dist = install_plugin(tmp_path, "mb_fifth_group", GROUP, {})
@@ -443,3 +460,20 @@ def test_a_bot_that_cannot_be_made_in_its_own_process_is_said_in_plain_words(
     finally:
         bot.close()
     assert said[0].startswith("could not be made (unknown bot 'vgone'; choose from random"), said
+
+
+@pytest.mark.parametrize("verb", [["simulate", "--games", "2"],
+                                  ["tournament", "--deals", "1", "--jobs", "1"]])
+def test_what_a_bot_prints_as_it_is_freed_is_not_in_the_report(
+        plugins: Path, verb: list[str]) -> None:
+    """A bot freed after its match (the last match's bots in ``simulate``, every match's
+    in a tournament's worker, as the match's function returns) printed from its
+    ``weakref.finalize`` callback or ``__del__`` into the report: "STATS-FINALIZED"
+    came before ``--json``'s object (json.loads failed). It goes to stderr, with
+    everything else a bot prints."""
+    import json
+    res = _cli(plugins, *verb, "--bots", "vstats,heuristic", "--json")
+    assert res.returncode == 0, res.stderr
+    json.loads(res.stdout)
+    assert "STATS" not in res.stdout
+    assert "STATS-FINALIZED" in res.stderr and "STATS-DEL" in res.stderr
