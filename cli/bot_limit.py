@@ -540,8 +540,9 @@ def no_stdin() -> Iterator[None]:
     except OSError:               # no standard input at all: nothing to read anyway
         saved = -1
     devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)
-    os.close(devnull)
+    if devnull != 0:                # (0 itself when there was no standard input)
+        os.dup2(devnull, 0)
+        os.close(devnull)
     previous = sys.stdin
     sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - closed below
     try:
