@@ -1,7 +1,10 @@
 """Plug-in bots written from docs/bots.md alone by outside authors (fifth review of the
 plug-ins): a bot that logs with ``logging`` at a networked table (its own process had no
-log: every line was lost), one that logs without end there, and bots whose ``__del__``
-prints at the full-screen table."""
+log: every line was lost), one that logs without end there, bots whose leftovers print
+or raise as they are freed (``__del__``, ``weakref.finalize``) at the full-screen table
+and into a report, a module with a syntax error, a ``choose`` that returns nothing, a
+bot that reads the keyboard in a run, an entry point in a mistyped group, factories
+that take no seed or return nothing, and one that fails for the table's seed."""
 
 from __future__ import annotations
 
