@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from engine import BotOptionError, Rules, Seating, parse_option, preset
-from engine.bots import bot_names, is_bot_name, parse_bot_spec
+from engine.bots import bot_names, is_bot_name, misplaced_plugin, parse_bot_spec
 
 from . import i18n
 from .bot_limit import try_make
@@ -203,6 +203,14 @@ def check_bot_spec(spec: str, flag: str) -> None:
             _("%(flag)s %(spec)s: a bot spec is a name, then options as :NAME=VALUE "
               "(e.g. search:ms=200)") % {"flag": flag, "spec": repr(spec)}) from None
     if not is_bot_name(name):
+        misplaced = misplaced_plugin(name)
+        if misplaced is not None:
+            raise argparse.ArgumentTypeError(
+                _("%(flag)s: there is no bot called %(name)s: the package %(package)s "
+                  "declares it in the entry-point group %(group)s, which millebornes "
+                  "does not read; the group is millebornes.bots") % {
+                    "flag": flag, "name": repr(name), "package": repr(misplaced[0]),
+                    "group": repr(misplaced[1])})
         raise argparse.ArgumentTypeError(
             _("%(flag)s: there is no bot called %(name)s; choose from %(names)s")
             % {"flag": flag, "name": repr(name), "names": ", ".join(bot_names())})

@@ -37,6 +37,7 @@ import subprocess
 import sys
 import threading
 import time
+import types
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TextIO, TypeVar
 
@@ -438,19 +439,50 @@ def _stdin_from(stream: TextIO) -> Iterator[None]:
         sys.stdin = previous
 
 
+#: The thread that is collecting garbage now (``gc.callbacks``), if any: the finalizers
+#: (``__del__``) of a bot's leftovers run there, outside its calls.
+_collecting: list[int | None] = [None]
+
+
+def _note_collection(phase: str, info: dict[str, int]) -> None:
+    _collecting[0] = threading.get_ident() if phase == "start" else None
+
+
+def _finalizing() -> bool:
+    """Whether this thread is freeing objects now: collecting garbage, in a ``__del__``
+    (a bot's object freed when its last reference went) or in a ``weakref.finalize``
+    callback (a bot's statistics printed as it is freed: before the report's JSON)."""
+    if _collecting[0] == threading.get_ident():
+        return True
+    frame: types.FrameType | None = sys._getframe(2)
+    for _depth in range(200):
+        if frame is None:
+            return False
+        if frame.f_code.co_name == "__del__" or frame.f_globals.get("__name__") == "weakref":
+            return True
+        frame = frame.f_back
+    return False
+
+
 class _MainThreadOnly(io.TextIOBase):
     """``sys.stdout`` while a report is made: the main thread's writes go to the report,
     another thread's (a bot's own, printing after the games) to ``other`` (whose
-    descriptor points at stderr then): they ended up inside ``--json``'s object."""
+    descriptor points at stderr then): they ended up inside ``--json``'s object. So does
+    what an object's ``__del__`` writes, and what is written while garbage is collected
+    (a bot's leftovers freed outside its calls, in the main thread: printed over the
+    full-screen board)."""
 
     def __init__(self, report: io.TextIOWrapper, other: TextIO) -> None:
         super().__init__()
         self._report = report
         self._other = other
+        import gc
+        if _note_collection not in gc.callbacks:
+            gc.callbacks.append(_note_collection)
 
     def _target(self) -> TextIO:
         main = threading.current_thread() is threading.main_thread()
-        return self._report if main else self._other
+        return self._report if main and not _finalizing() else self._other
 
     def write(self, text: str) -> int:
         return self._target().write(text)
@@ -491,7 +523,40 @@ def report_to_stdout() -> Iterator[None]:
     descriptor points at stderr, and ``sys.stdout`` at the real standard output, so what
     a bot writes below ``sys.stdout`` (``os.write(1, ...)``, ``sys.__stdout__``, a child
     process) goes to stderr and the report (``--json`` too) stays whole. Worker processes
-    inherit the same descriptors."""
+    inherit the same descriptors. The standard input is the null device (:func:`no_stdin`)."""
+    with no_stdin():
+        with _report_to_stdout():
+            yield
+
+
+@contextlib.contextmanager
+def no_stdin() -> Iterator[None]:
+    """The standard input (descriptor 0 and ``sys.stdin``) is the null device: nothing
+    here reads it, and a bot that did (``input()``, ``sys.stdin.readline()``) waited
+    for the terminal, the run silent, until its 30 s were up; now its read finds the
+    end of the input at once."""
+    try:
+        saved = os.dup(0)
+    except OSError:               # no standard input at all: nothing to read anyway
+        saved = -1
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    if devnull != 0:                # (0 itself when there was no standard input)
+        os.dup2(devnull, 0)
+        os.close(devnull)
+    previous = sys.stdin
+    sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - closed below
+    try:
+        yield
+    finally:
+        mine, sys.stdin = sys.stdin, previous
+        mine.close()
+        if saved >= 0:
+            os.dup2(saved, 0)
+            os.close(saved)
+
+
+@contextlib.contextmanager
+def _report_to_stdout() -> Iterator[None]:
     try:
         sys.stdout.flush()
         if sys.stdout.fileno() != 1:
@@ -557,9 +622,13 @@ def screen_of_its_own() -> Iterator[None]:
     # Python's warnings about a bot's leftovers (a coroutine never awaited, freed with its
     # fault's traceback) come outside its calls, in the main thread: to the log
     logging.captureWarnings(True)
+    # and so do the errors a bot's __del__ raises ("Exception ignored in: ..." on stderr)
+    unraisable = sys.unraisablehook
+    sys.unraisablehook = _log_unraisable
     try:
         yield
     finally:
+        sys.unraisablehook = unraisable
         logging.captureWarnings(False)
         for stream in (term, term_err, void):
             try:
@@ -572,6 +641,19 @@ def screen_of_its_own() -> Iterator[None]:
             os.close(old)
         for stream in (term, term_err, void):
             stream.close()
+
+
+def _log_unraisable(unraisable: Any) -> None:
+    """An error Python could not raise (in a ``__del__``, a finalizer), to the log in one
+    line: Python wrote its traceback on stderr, over the full-screen board."""
+    exc = unraisable.exc_value
+    words = exception_words(exc) if exc is not None else str(unraisable.exc_type)
+    where = unraisable.err_msg or "Exception ignored in"
+    try:
+        obj = repr(unraisable.object)[:200] if unraisable.object is not None else ""
+    except Exception:           # noqa: BLE001 - a repr of a bot's object that fails
+        obj = f"an object of type {type(unraisable.object).__name__}"
+    log.warning("%s: %s: %s", where, obj, words)
 
 
 def adopt_orphans() -> None:

@@ -11,6 +11,7 @@ game). ``--in-process`` runs the table in this process without sockets or crypto
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import sys
@@ -70,12 +71,20 @@ def run(args: argparse.Namespace) -> int:
                 make_bounded_bot(specs[s - 1] if s - 1 < len(specs) else "heuristic",
                                  seed * 1_000_003 + 17 * s + 1, quiet=True)
                 for s in range(1, players)]
-        driver: TableDriver = LocalDriver(rules, seating, names, seat=0, seed=seed,
-                                          bots=bots, lang=args.lang)
+        local = LocalDriver(rules, seating, names, seat=0, seed=seed, bots=bots,
+                            lang=args.lang)
+        driver: TableDriver = local
         if not any(parse_bot_spec(spec)[0] not in BOTS for spec in specs):
             return run_console(driver, args, seed=seed)
         with screen_of_its_own():     # a plug-in's thread prints nowhere on the screen
-            return run_console(driver, args, seed=seed)
+            try:
+                return run_console(driver, args, seed=seed)
+            finally:
+                # its bots are freed while nothing they print reaches the terminal (a
+                # __del__ that prints wrote after the final scores, at the exit)
+                bots.clear()
+                local.bots.clear()
+                gc.collect()
     # the bots start and every seat shuffles before the first card shows: a blank
     # terminal for seconds (more at six players, or on a slow machine) left a newcomer
     # wondering whether anything was happening

@@ -53,6 +53,7 @@ def simulate(rules: Rules, seating: Seating, bot_names: list[str], games: int,
             with contextlib.redirect_stdout(sys.stderr):   # stdout is the report's
                 bots = make_seat_bots(bot_names, seed * 1_000_003 + g * 17)
                 rec = play_match(rules, seating, bots, seed * 1_000_003 + g)
+                del bots     # freed here: what a bot prints as it goes is not the report's
         except BotFailed as exc:
             fault = _bot_fault(exc, bot_names, g, games)
             if g == 0:
@@ -120,6 +121,7 @@ def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: i
                 if path is not None:
                     files.append(str(path))
                 res = play_fair_match(cfg, ids, [b.choose for b in bots], path)
+                del bots     # (as in simulate)
         except BotFailed as exc:
             fault = _bot_fault(exc, bot_names, g, games)
             if g == 0:

@@ -184,6 +184,9 @@ def play_task(task: Task) -> MatchResult:
             if _THINKING is not None:
                 bots = [_Watched(bot, b) for bot, b in zip(bots, task.seat_bots, strict=True)]
             rec = play_match(rules, seating, bots, task.seed)
+            times = tuple(_decision_seconds(task.specs[b], bot)
+                          for b, bot in zip(task.seat_bots, bots, strict=True))
+            del bots         # freed here: what a bot prints as it goes is not the report's
     except BotFailed as exc:
         # someone's bot broke: it loses this match (no points counted), the rest goes on
         return _forfeit(task, task.seat_bots[exc.seat], exc.reason)
@@ -202,8 +205,6 @@ def play_task(task: Task) -> MatchResult:
             for i, v in enumerate(hand.scores[side]):
                 items[i] += v
         points.append(tuple(items))
-    times = tuple(_decision_seconds(task.specs[b], bot)
-                  for b, bot in zip(task.seat_bots, bots, strict=True))
     return MatchResult(task, rec.winner, tuple(points), len(rec.hands), times)
 
 

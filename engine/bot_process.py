@@ -17,6 +17,7 @@ import random
 import select
 import selectors
 import signal
+import stat
 import struct
 import sys
 import threading
@@ -91,6 +92,107 @@ def _reply(conn: Any, kind: str, value: int | str) -> None:
     if isinstance(value, str):
         value = value[:500]
     conn.send_bytes(json.dumps([kind, value]).encode("utf-8"))
+
+
+#: Bytes a bot in its own process may add to the program's log: what it logs past them is
+#: dropped, saying so once (a bot that logs in a loop must not fill the disk; the log's
+#: rotation is its parent's, which this process leaves alone).
+LOG_BYTES = 256 * 1024
+
+
+#: Control characters a bot's log line may not hold (a terminal's escapes, a carriage
+#: return that hides what comes before): each is a "?"; a line break stays (see _BotLog).
+_CONTROLS = {c: "?" for c in [*range(32), 127] if c != 10}
+
+
+def log_file() -> str | None:
+    """The file this process logs to (the root logger's first file handler on a regular
+    file: not the null device), for a bot's own process to log there too
+    (:class:`BotProcess`); None when it has none."""
+    for handler in logging.getLogger().handlers:
+        if isinstance(handler, logging.FileHandler) and os.path.isfile(handler.baseFilename):
+            return handler.baseFilename
+    return None
+
+
+class _BotLog(logging.Handler):
+    """In a bot's own process: its ``logging`` records, appended to its parent's log file
+    (``millebornes.log``), each marked with the bot's spec, :data:`LOG_BYTES` in all.
+
+    The file is opened for each record (the parent rotates it: a descriptor kept open
+    would go on writing to the old one), as a regular file only, never created here
+    through a symbolic link."""
+
+    def __init__(self, path: str, spec: str) -> None:
+        super().__init__(logging.INFO)
+        self.path, self.spec, self.left = path, spec, LOG_BYTES
+        name = spec.replace("%", "%%")
+        self.setFormatter(logging.Formatter(
+            f"%(asctime)s %(name)s %(levelname)s (bot {name}, in its own process) %(message)s"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.left <= 0:
+            return
+        try:
+            text = self.format(record).translate(_CONTROLS)
+        except Exception:                  # noqa: BLE001 - a record its bot made badly
+            self.handleError(record)
+            return
+        # its every line marked as its own: a message of several lines (a traceback) is
+        # indented, so that none reads as a line of the table's log (a forged warning)
+        data = (text.replace("\n", "\n    (bot) ") + "\n").encode("utf-8", "replace")
+        if len(data) > self.left:
+            when = logging.Formatter().formatTime(record)
+            data = (f"{when} engine.bot_process WARNING bot {self.spec} logged more than "
+                    f"{LOG_BYTES // 1024} KB in its own process: the rest of its log is "
+                    "dropped\n").encode("utf-8", "replace")
+            self.left = 0
+        else:
+            self.left -= len(data)
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
+                         | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0), 0o600)
+        except OSError:
+            return
+        try:
+            if stat.S_ISREG(os.fstat(fd).st_mode):
+                os.write(fd, data)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
+
+def _log_to(path: str | None, spec: str) -> _BotLog | None:
+    """In a bot's own process: what its bot logs goes to ``path`` (its parent's log
+    file), through :class:`_BotLog`; None (nothing set up) without one."""
+    if not path:
+        return None
+    handler = _BotLog(path, spec)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    sys.unraisablehook = _log_unraisable       # a __del__'s error: its stderr is nowhere
+    return handler
+
+
+def _log_unraisable(unraisable: Any) -> None:
+    """An error Python could not raise (in a ``__del__``), in the log in one line."""
+    exc = unraisable.exc_value
+    words = exception_words(exc) if exc is not None else str(unraisable.exc_type)
+    try:
+        obj = repr(unraisable.object)[:200] if unraisable.object is not None else ""
+    except Exception:           # noqa: BLE001 - a repr of a bot's object that fails
+        obj = f"an object of type {type(unraisable.object).__name__}"
+    log.warning("%s: %s: %s", unraisable.err_msg or "Exception ignored in", obj, words)
+
+
+def _keep_log(handler: _BotLog | None) -> None:
+    """Put the bot's log back after its code ran (``logging.basicConfig(force=True)``
+    removes the root logger's handlers)."""
+    root = logging.getLogger()
+    if handler is not None and handler not in root.handlers:
+        root.addHandler(handler)
 
 
 def no_terminal() -> None:
@@ -168,12 +270,13 @@ def _watch_from_a_process(parent: int, child: int) -> None:
     _end_group(child)
 
 
-def _serve(conn: Any, spec: str, seed: int, parent: int | None = None) -> None:
+def _serve(conn: Any, spec: str, seed: int, parent: int | None = None,
+           log_path: str | None = None) -> None:
     """The child: build the bot once, then answer each ``(view, legal)`` with
     ``["move", index]``, or ``["error", words]`` when the bot cannot be made or raises
     (``KeyboardInterrupt`` too: this process ignores Ctrl-C, the parent decides), or
     ``["illegal", words]`` (:func:`_reply`). A copy the bot forks ends as it comes back
-    (:func:`call_bot`)."""
+    (:func:`call_bot`). What the bot logs goes to ``log_path`` (:func:`_log_to`)."""
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)            # a bot's prints must not reach the player's screen
     os.dup2(devnull, 2)
@@ -186,16 +289,20 @@ def _serve(conn: Any, spec: str, seed: int, parent: int | None = None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if parent is not None:
         _end_with(parent)
+    bot_log = _log_to(log_path, spec)
     cap_memory()                   # a bot that allocates without end fails here, not the machine
     random.seed(seed)              # a plug-in using the global random repeats for a seed
     bot: SeatController | None = None
     failure = ""
     try:
         bot = call_bot(make_bot, spec, seed)
-    except BotGuardFault as exc:
+    except (BotGuardFault, ValueError) as exc:
+        # in words already (a PluginFailed, a ValueError of make_bot's: "unknown bot ...",
+        # "bad options ..."); "PluginFailed: bot plug-in ..." said a class of ours too
         failure = f"could not be made ({exc})"
     except BaseException as exc:   # noqa: BLE001 - reported to the parent, in words
         failure = f"could not be made ({exception_words(exc)})"
+    _keep_log(bot_log)
     # said at once: the parent gives the making its own time, then each move its own
     if bot is not None:
         _reply(conn, "made", "")
@@ -213,7 +320,10 @@ def _serve(conn: Any, spec: str, seed: int, parent: int | None = None) -> None:
             _reply(conn, "error", failure)
             continue
         try:
-            answer = call_bot(bot.choose, view, list(legal))
+            try:
+                answer = call_bot(bot.choose, view, list(legal))
+            finally:
+                _keep_log(bot_log)
             # Only plain data goes back: the index of the legal move the answer is, or the
             # answer in words. Its own object, unpickled by the peer, ran its code there
             # (a __reduce__ or a __repr__ that sleeps held a networked table, unsaid).
@@ -246,15 +356,18 @@ class BotProcess:
     ``SystemExit`` too), forks or dies is stopped, and a quick in-process bot
     (``fallback``) makes that move and every later one of the match. ``on_fault`` is
     told once, in words ("raised KeyError: 'x'", "ended its process (exit code 0)"); by
-    default they are logged. The bot's prints go nowhere."""
+    default they are logged. The bot's prints go nowhere; what it logs (``logging``) goes
+    to ``log_path``, by default this process's log file (:func:`log_file`), if any."""
 
     def __init__(self, spec: str, seed: int, *, answer_within: float = ANSWER_WITHIN,
                  make_within: float | None = None, fallback: str = "heuristic",
-                 on_fault: Callable[[str, str], None] | None = None) -> None:
+                 on_fault: Callable[[str, str], None] | None = None,
+                 log_path: str | None = None) -> None:
         import multiprocessing
         ctx = multiprocessing.get_context("spawn")  # never fork a process with ZeroMQ threads
         self._conn, child = ctx.Pipe()
-        self._proc = ctx.Process(target=_serve, args=(child, spec, seed, os.getpid()),
+        self._proc = ctx.Process(target=_serve,
+                                 args=(child, spec, seed, os.getpid(), log_path or log_file()),
                                  daemon=True,
                                  name=f"bot {spec}")
         self._proc.start()

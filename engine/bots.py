@@ -220,10 +220,19 @@ class _LazyFactory:
                                f"factory of bots: its entry point names an object of "
                                f"type {type(factory).__name__[:40]}, not a function or a "
                                f"class")
+        takes_seed = _takes(factory, seed)
+        if takes_seed is not None:
+            # "TypeError: make() takes 0 positional arguments but 1 was given", said as
+            # the bot's making: the stranger who wrote it did not know how it is called
+            raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) cannot be "
+                               f"called as factory(seed, **options) ({takes_seed}): write "
+                               f"it as def make(seed, **options)")
         try:
             bot: SeatController = factory(seed, **options)
         except TypeError:
-            raise                    # its options: make_bot says "bad options"
+            # its options (make_bot says "bad options"): a factory that hands them on
+            # (``def make(seed, **options): return Bot(seed, **options)``) takes any
+            raise
         except Exception as exc:     # third-party code: one clear message naming it
             raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
                              f"make its bot: {_fault_words(exc)}") from None
@@ -235,16 +244,56 @@ class _LazyFactory:
             if what:
                 raise PluginFailed(f"bot plug-in {self.ep.name!r} made {what}, not an "
                                    f"object with a choose(view, legal) method")
+            if bot is None:
+                raise PluginFailed(f"bot plug-in {self.ep.name!r} made nothing: its factory "
+                                   f"returned None (return the bot it makes)")
             raise PluginFailed(f"bot plug-in {self.ep.name!r} made an object of type "
                                f"{type(bot).__name__[:40]}, which has no choose(view, "
                                f"legal) method")
         return bot
 
 
+def _takes(factory: Callable[..., Any], seed: int) -> str | None:
+    """Why ``factory`` cannot be called with a seed alone, or None when it can (or when
+    its parameters cannot be read: it is called, and tells for itself)."""
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):
+        return None
+    try:
+        signature.bind_partial(seed)   # a required option the spec may give
+    except TypeError as exc:
+        words = str(exc)[:200]
+        return "it takes no seed" if words == "too many positional arguments" else words
+    return None
+
+
 def is_bot_name(name: str) -> bool:
     """Whether a spec may start with ``name``: a built-in or a level is known without
     reading the installed distributions' entry points (slow at start-up)."""
     return name in BOTS or name in LEVELS or name in plugin_bots()
+
+
+def misplaced_plugin(name: str) -> tuple[str, str] | None:
+    """``(package, group)`` when an installed package declares a bot called ``name``
+    (as it is looked up) in an entry-point group that is not ``millebornes.bots`` but
+    was meant to be (``millebornes_bots``, ``millebornes.bot``, ``millebornes``: a typo
+    in the plug-in's pyproject.toml), else None. Its author was told only "there is no
+    bot called ...", and their bot was installed."""
+    from importlib.metadata import distributions
+
+    key = bot_name_key(name)
+    for dist in distributions():
+        try:
+            for ep in dist.entry_points:
+                group = str(ep.group)
+                if group == ENTRY_POINT_GROUP or "millebornes" not in group.casefold():
+                    continue
+                if bot_name_key(str(ep.name)) == key:
+                    return str(dist.name or "?")[:60], group[:60]
+        except Exception:  # noqa: BLE001 - someone else's broken metadata (said elsewhere)
+            continue
+    return None
 
 
 def bot_names() -> list[str]:
@@ -306,6 +355,11 @@ def make_bot(spec: str, seed: int = 0) -> SeatController:
     if factory is None:
         factory = plugin_bots().get(name)
     if factory is None:
+        misplaced = misplaced_plugin(name)
+        if misplaced is not None:
+            raise ValueError(f"unknown bot {name!r}: the package {misplaced[0]!r} declares it "
+                             f"in the entry-point group {misplaced[1]!r}, which millebornes "
+                             f"does not read; the group is {ENTRY_POINT_GROUP}")
         raise ValueError(f"unknown bot {name!r}; choose from {', '.join(bot_names())}")
     takes = _options_of(factory) if name in BOTS else None
     if takes is not None:

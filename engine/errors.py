@@ -58,8 +58,15 @@ def exception_words(exc: BaseException) -> str:
     kind = type(exc)
     name = kind.__name__[:60]
     owner = next((k for k in kind.__mro__ if "__str__" in k.__dict__), BaseException)
-    if owner.__module__ != "builtins" or not all(
-            type(a) in (int, str, bool, float, type(None)) for a in exc.args[:8]):
+    if owner.__module__ != "builtins":
+        return name
+    if isinstance(exc, SyntaxError):
+        # its arguments are (message, (file, line, column, text, ...)): "failed to load:
+        # SyntaxError" said nothing of where; its own words name the line
+        if not (type(exc.msg) is str and type(exc.filename) in (str, type(None))
+                and type(exc.lineno) in (int, type(None))):
+            return name
+    elif not all(type(a) in (int, str, bool, float, type(None)) for a in exc.args[:8]):
         return name
     try:
         text = one_line(str(exc)[:1200])

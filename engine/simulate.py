@@ -112,6 +112,13 @@ def index_hint(answer: object, legal: Sequence[Action]) -> str:
     "coroutine ... was never awaited" warning came after the report)."""
     if type(answer) is int and 0 <= answer < len(legal):
         return f", an index (return the move itself, legal[{answer}])"
+    if type(answer) is list and len(answer) == 1 and any(answer[0] is a for a in legal):
+        return " (a list holding a legal move: return the move itself)"
+    if answer is None:
+        # a stranger's first bot handles the plays and forgets the draws (or a coup
+        # fourré's question): "chose None" did not say when
+        return (f" (its choose returned nothing when view.phase was {_phase_of(legal)!r}:"
+                " every way through it must return one of legal)")
     if type(answer) is types.CoroutineType:
         if inspect.getcoroutinestate(answer) == inspect.CORO_CREATED:
             answer.close()
@@ -120,6 +127,18 @@ def index_hint(answer: object, legal: Sequence[Action]) -> str:
     if type(answer) is types.GeneratorType:
         return " (its choose yields: it must return a move)"
     return ""
+
+
+def _phase_of(legal: Sequence[Action]) -> str:
+    """The ``view.phase`` at which ``legal`` is asked (by the kinds of its moves)."""
+    kinds = {type(a).__name__ for a in legal}
+    if "Draw" in kinds:
+        return "draw"
+    if "Extend" in kinds:
+        return "extend"
+    if "Pass" in kinds:
+        return "respond"
+    return "play"
 
 
 def answer_words(answer: object) -> str:

@@ -959,10 +959,18 @@ def test_a_factorys_own_type_error_is_not_called_bad_options(faulty_plugins: Non
     """Plug-in review: any TypeError of a factory was said as "bad options for this bot",
     options or none: the player looked for options they never gave."""
     from cli.args import bot_problem
-    for spec in ("ttypeerr", "tnoseed"):
+    said = bot_problem("ttypeerr")
+    assert "could not be made: TypeError" in said and "bad options" not in said, said
+    # a factory that takes no seed is told how it is called (fifth review: it was
+    # "could not be made: TypeError: make_noseed() takes 0 positional arguments but 1
+    # was given"), options given or not: the fault is its author's, never the player's
+    for spec in ("tnoseed", "tnoseed:x=1"):
         said = bot_problem(spec)
-        assert "could not be made: TypeError" in said and "bad options" not in said, said
-    said = bot_problem("tnoseed:x=1")
+        assert said.endswith("bot plug-in 'tnoseed' (mb_faulty:make_noseed) cannot be "
+                             "called as factory(seed, **options) (it takes no seed): write "
+                             "it as def make(seed, **options)"), said
+        assert "bad options" not in said, said
+    said = bot_problem("ttypeerr:x=1")
     assert "bad options" in said                           # options given: theirs to fix
     assert said.count("bad options") == 1, said            # (it was said twice)
 
