@@ -609,12 +609,17 @@ class Node:
         for cut in cuts:
             who = f"node {cut.node.hex()[:16]}" if cut.node is not None else "a sender that " \
                 "never finished a message"
-            if cut.together:
+            if cut.together == "strangers":
                 log.warning("connection from %s (%s) closed: it held %d KiB of a message "
                             "not finished, the most of the connections that are not our "
                             "peers' (together more than %d KiB)", cut.address, who,
                             cut.unfinished >> 10,
                             self.config.strangers_unfinished_limit >> 10)
+            elif cut.together == "peer":
+                log.warning("connection from %s (%s) closed: it held %d KiB of a message "
+                            "not finished, the most of that peer's connections (together "
+                            "more than the %d KiB one honest message can take)", cut.address,
+                            who, cut.unfinished >> 10, self.config.unfinished_limit >> 10)
             else:
                 log.warning("connection from %s (%s) closed: it sent %d KiB of a message "
                             "that never ended (more than the %d KiB one honest message can "

@@ -1,0 +1,171 @@
+"""Seventh hostile pass (2026-12-05): a hostile machine on the LAN, a hostile file and a
+hostile zeroconf record against real millebornes peers. What must hold: an honest player
+is never blamed; no input stops a peer (no traceback, no unbounded wait, no unbounded
+memory); every wait has a limit.
+
+Findings (each test here failed before its fix):
+
+* a seated peer (CURVE, its own key: the table admits it) opened connections of its own,
+  each finishing one message and then sending empty message parts just under the
+  per-connection limit: none was ever cut (a peer's connections were spared the bound on
+  what strangers hold together, and the cap on connections from one address), so each
+  held about 26 MB in libzmq (measured: 10 such connections, 44 → 246 MB, for as long as
+  they stayed open; any number could be opened). Now only a peer's two connections that
+  finished a message the most recently are judged as its own, bounded together by the
+  per-connection limit, and any other is judged as a stranger's (after: 10 of them,
+  44 → 70 MB at the peak).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import struct
+import time
+
+import pytest
+
+from p2p.crypto.identity import Identity
+from p2p.net.conn_guard import ConnGuard
+from p2p.net.interface import TransportConfig
+from p2p.net.transport import Node
+
+
+def _recv_exact(s: socket.socket, n: int) -> bytes:
+    b = b""
+    while len(b) < n:
+        x = s.recv(n - len(b))
+        if not x:
+            raise EOFError("closed")
+        b += x
+    return b
+
+
+def _prop(name: bytes, val: bytes) -> bytes:
+    return bytes([len(name)]) + name + struct.pack(">I", len(val)) + val
+
+
+def _greeting(mechanism: bytes) -> bytes:
+    return b"\xff" + b"\0" * 8 + b"\x7f" + b"\x03\x00" + mechanism.ljust(20, b"\0") + \
+        b"\x00" + b"\0" * 31
+
+
+class CurveDealer:
+    """A ZMTP 3.0 CURVE DEALER written by hand (RFC 26), with a long-term key of its
+    choice: what a seated player's own program can do with its own key."""
+
+    def __init__(self, port: int, server_key: bytes, secret: bytes, identity: bytes) -> None:
+        nacl_public = pytest.importorskip("nacl.public")
+        box, private, public = nacl_public.Box, nacl_public.PrivateKey, nacl_public.PublicKey
+        self.s = s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        server, longterm, short = public(server_key), private(secret), private.generate()
+        self.nonce = 1
+        s.sendall(_greeting(b"CURVE"))
+        _recv_exact(s, 64)
+        hello = box(short, server).encrypt(b"\0" * 64, b"CurveZMQHELLO---" + self._sn())
+        self._command(b"\x05HELLO\x01\x00" + b"\0" * 72 + bytes(short.public_key)
+                      + self._sn() + hello.ciphertext)
+        self.nonce += 1
+        w = self._frame()
+        plain = box(short, server).decrypt(w[24:], b"WELCOME-" + w[8:24])
+        server_short, cookie = public(plain[:32]), plain[32:]
+        vn = os.urandom(16)
+        vouch = box(longterm, server_short).encrypt(
+            bytes(short.public_key) + bytes(server), b"VOUCH---" + vn).ciphertext
+        meta = _prop(b"Socket-Type", b"DEALER") + _prop(b"Identity", identity)
+        initiate = box(short, server_short).encrypt(
+            bytes(longterm.public_key) + vn + vouch + meta, b"CurveZMQINITIATE" + self._sn())
+        self._command(b"\x08INITIATE" + cookie + self._sn() + initiate.ciphertext)
+        self.nonce += 1
+        assert self._frame().startswith(b"\x05READY")
+        self.box = box(short, server_short)
+
+    def _sn(self) -> bytes:
+        return struct.pack(">Q", self.nonce)
+
+    def _command(self, body: bytes) -> None:
+        if len(body) < 256:
+            self.s.sendall(b"\x04" + bytes([len(body)]) + body)
+        else:
+            self.s.sendall(b"\x06" + struct.pack(">Q", len(body)) + body)
+
+    def _frame(self) -> bytes:
+        f = _recv_exact(self.s, 1)[0]
+        n = struct.unpack(">Q", _recv_exact(self.s, 8))[0] if f & 2 else _recv_exact(self.s, 1)[0]
+        return _recv_exact(self.s, n)
+
+    def part(self, data: bytes, more: bool) -> bytes:
+        """One message part as it goes on the wire (MORE: the message goes on)."""
+        msg = b"\x07MESSAGE" + self._sn() + self.box.encrypt(
+            (b"\x01" if more else b"\x00") + data, b"CurveZMQMESSAGEC" + self._sn()).ciphertext
+        self.nonce += 1
+        if len(msg) < 256:
+            return b"\x00" + bytes([len(msg)]) + msg
+        return b"\x02" + struct.pack(">Q", len(msg)) + msg
+
+
+def _closed_by_peer(s: socket.socket, wait: float) -> bool:
+    """Whether the other end closed ``s`` within ``wait`` s."""
+    end = time.monotonic() + wait
+    try:
+        while (left := end - time.monotonic()) > 0:
+            s.settimeout(left)
+            if s.recv(4096) == b"":
+                return True
+    except ConnectionResetError:
+        return True
+    except OSError:          # timed out: still open
+        pass
+    return False
+
+
+# ------------------------------ a seated peer's own connections, each under the limit
+@pytest.mark.hostile    # an attack, 3-5 s (the default run's 10-minute budget)
+@pytest.mark.skipif(not ConnGuard.supported(), reason="the guard needs Linux's TCP_INFO")
+def test_a_seated_peers_many_connections_cannot_each_hold_unfinished_parts() -> None:
+    """A seated peer (its key admitted by the table) opens eight connections of its own;
+    each finishes a message (so it is the peer's), then sends empty parts with MORE,
+    under the per-connection limit alone, and waits. Before, none was cut (each held
+    about six times its bytes in libzmq's memory, and any number could be opened); now
+    what they hold together is bounded, and an honest seat's largest payloads pass."""
+    cfg = TransportConfig(max_payload=64 * 1024)
+    per = 300 << 10                     # under unfinished_limit (520 KiB), alone
+    assert per < cfg.unfinished_limit < 2 * per and per < cfg.strangers_unfinished_limit
+    ids = {name: Identity.generate() for name in ("victim", "mallory", "honest")}
+    keys = {name: i.curve_keys() for name, i in ids.items()}
+    nid = {name: b"m" + i.public_key for name, i in ids.items()}
+    with Node(nid["victim"], config=cfg, curve=keys["victim"]) as victim, \
+            Node(nid["honest"], config=cfg, curve=keys["honest"]) as honest:
+        for name in ("mallory", "honest"):
+            victim.expect_key(nid[name], keys[name].public)
+        victim.add_peer(nid["mallory"], "tcp://127.0.0.1:9")
+        victim.add_peer(nid["honest"], honest.endpoint)
+        victim.set_admission(False)
+        honest.expect_key(nid["victim"], keys["victim"].public)
+        honest.add_peer(nid["victim"], victim.endpoint)
+        honest.set_admission(False)
+        socks = []
+        try:
+            for _ in range(8):
+                d = CurveDealer(victim.port, keys["victim"].public, keys["mallory"].secret,
+                                nid["mallory"] + b"#" + os.urandom(8))
+                d.s.sendall(d.part(b"\xc1", False))      # a finished message: the peer's
+                socks.append(d)
+            time.sleep(0.3)
+            for d in socks:
+                one = d.part(b"", True)
+                d.s.sendall(b"".join(d.part(b"", True) for _ in range(per // len(one))))
+            open_ = [d for d in socks if not _closed_by_peer(d.s, 3.0)]
+            assert len(open_) <= 2, f"{len(open_)} of 8 connections still hold their parts"
+            payload = os.urandom(cfg.max_payload)
+            for _ in range(10):
+                honest.send(nid["victim"], payload)
+            got = 0
+            end = time.monotonic() + 20
+            while got < 10 and time.monotonic() < end:
+                m = victim.recv(0.5)
+                got += m == (nid["honest"], payload)
+            assert got == 10
+        finally:
+            for d in socks:
+                d.s.close()
