@@ -25,6 +25,10 @@ Findings (each test here failed before its fix):
 * a seated peer naming a new transport session in every frame made each frame a restart
   (resends, a fetch, an event and a log line each: 165,000 in 6 s); a new session is now
   taken at most every half second;
+* a joiner took the first valid key card that reached its UDP socket, from anyone: any
+  machine sending its own card to every port of the joiner's was trusted on first use in
+  the host's place; only the address asked is heard now (and a door bound to every
+  address answers from the one it was asked at);
 * a tampered ``secrets.log`` (tests/test_store_damage.py): a round named '²' or with
   5,000 digits made ``resume`` say only "invalid literal for int()", and a seed that is
   not the one this seat committed to was used.
@@ -49,7 +53,7 @@ from p2p.hostile import HostileSocket
 from p2p.net.conn_guard import ConnGuard
 from p2p.net.frames import HELLO, SESSION_LEN, pack_frame
 from p2p.net.interface import PeerEventKind, TransportConfig
-from p2p.net.transport import Node
+from p2p.net.transport import KeyDoorAsk, Node, key_card
 
 
 def _recv_exact(s: socket.socket, n: int) -> bytes:
@@ -190,6 +194,37 @@ def test_a_seated_peers_many_connections_cannot_each_hold_unfinished_parts() -> 
         finally:
             for d in socks:
                 d.s.close()
+
+
+# ----------------------------------------------------- a key card from someone else
+def test_a_key_card_from_another_address_than_the_one_asked_is_not_taken() -> None:
+    """A joiner asking HOST:PORT's key door took the first valid card that came to its
+    socket, from anyone: a machine that sent its own card to every UDP port of the
+    joiner's (28,000 datagrams) made a `join --peer HOST:PORT` trust its key, print its
+    fingerprint and then fail to connect. Only an answer from the address asked counts."""
+    closed = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    closed.bind(("127.0.0.1", 0))             # where no door answers
+    port = closed.getsockname()[1]
+    mallory = Identity.generate().curve_keys()
+    with KeyDoorAsk(f"tcp://127.0.0.1:{port}") as ask, \
+            socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as forger:
+        assert ask.poll(0.0) is None          # asked: its socket has its port now
+        assert ask._sock is not None
+        forger.sendto(key_card(mallory), ask._sock.getsockname())
+        assert ask.poll(0.5) is None, "a card from another address was taken"
+    closed.close()
+
+
+def test_a_host_listening_everywhere_answers_from_the_address_it_was_asked_at() -> None:
+    """A host bound to every address answers the key door from the address the joiner
+    asked (127.0.0.2 here; the kernel's own choice was 127.0.0.1), so that its answer is
+    taken."""
+    ident = Identity.generate()
+    with Node(b"m" + ident.public_key, bind="*", curve=ident.curve_keys()) as host:
+        host.set_admission(True)
+        with KeyDoorAsk(f"tcp://127.0.0.2:{host.port}") as ask:
+            card = ask.poll(5.0)
+        assert card == (ident.public_key, ident.curve_keys().public)
 
 
 # --------------------------------------------- a peer that changes its session every frame
