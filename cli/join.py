@@ -73,7 +73,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     user_fp: str | None = None      # a fingerprint the player gave (--table FP, FP@HOST)
     host_curve_key: bytes | None = None
     if not peers:
-        from p2p.net.discovery import browse_tables
+        from p2p.net.discovery import browse_tables, instance_matcher
         want = args.table
         if want is not None and is_fingerprint(want):
             user_fp = want
@@ -85,7 +85,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
                            % {"seconds": f"{LOOK_SECONDS:g}"}), file=say)
         # the table named is listed even when a flood of announcements fills the list
         with browse_tables(interfaces=args.mdns,
-                           wanted=None if want is None else wanted) as b:
+                           wanted=None if want is None else wanted,
+                           wanted_names=None if want is None else instance_matcher(
+                               **({"fingerprint": want.strip().upper()} if user_fp
+                                  else {"name": want}))) as b:
             tables = b.wait_for(lambda ts: any(wanted(t) for t in ts), LOOK_SECONDS)
             if tables and user_fp is None:
                 # the other tables answer within moments of the first: joining whichever

@@ -203,8 +203,9 @@ def test_a_join_that_finds_nothing_while_tables_were_left_out_says_so(
 
     @contextlib.contextmanager
     def flooded(callback: object = None, interfaces: object = None,  # type: ignore[no-untyped-def]
-                wanted: object = None):
+                wanted: object = None, wanted_names: object = None):
         asked.append(wanted)
+        asked.append(wanted_names)
         yield Flooded()
 
     monkeypatch.setattr(discovery, "browse_tables", flooded)
@@ -215,7 +216,7 @@ def test_a_join_that_finds_nothing_while_tables_were_left_out_says_so(
     said = " ".join(str(err.value).split())
     assert "1024 other announced tables were left out" in said, said
     assert "--peer HOST:PORT" in said and "multicast" not in said, said
-    assert len(asked) == 1 and callable(asked[0])
+    assert len(asked) == 2 and callable(asked[0]) and callable(asked[1])
 
 
 # ------------------------------------- many connections, each just under the guard's limit

@@ -792,7 +792,7 @@ def test_an_empty_lobby_and_a_join_that_looks_say_so_and_for_how_long(
 
     @contextlib.contextmanager
     def no_table(callback: object = None, interfaces: object = None,  # type: ignore[no-untyped-def]
-                 wanted: object = None):
+                 wanted: object = None, wanted_names: object = None):
         yield Nothing()
 
     monkeypatch.setattr(lobby_verb, "browse_tables", no_table)

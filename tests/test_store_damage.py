@@ -141,6 +141,37 @@ def _own_key_changed(p: Path) -> None:
     p.write_bytes(bytes(b))
 
 
+def _secrets_seeds(change: Callable[[dict[str, bytes]], None],
+                   summed: bool = True) -> Callable[[Path], None]:
+    """A last record for the last hand again, its deck seeds changed by ``change``, under
+    a checksum that matches (as a program that edits the file writes it); ``summed=False``:
+    the file as an older version wrote it, without its head and checksums."""
+    def go(p: Path) -> None:
+        import hashlib
+
+        from p2p.transcript.envelope import canonical_packb
+        up = msgpack.Unpacker(raw=False, strict_map_key=False)
+        up.feed(p.read_bytes())
+        records = [r for r in up if "hand" in r]
+        last = {k: v for k, v in records[-1].items() if k != "sum"}
+        deck = dict(last["deck"])
+        deck["seeds"] = dict(deck.get("seeds", {}))
+        change(deck["seeds"])
+        last["deck"] = deck
+        if summed:
+            last["sum"] = hashlib.sha256(b"millebornes/secrets/v2\0"
+                                         + canonical_packb(last)).digest()[:16]
+            p.write_bytes(p.read_bytes() + _pack(last))
+        else:
+            p.write_bytes(b"".join(_pack({k: v for k, v in r.items() if k != "sum"})
+                                   for r in records + [last]))
+    return go
+
+
+def _other_seed(seeds: dict[str, bytes]) -> None:
+    seeds["0"] = bytes(b ^ 1 for b in seeds["0"])
+
+
 META, TRANSCRIPT, SECRETS = "table.msgpack", "transcript.mbt", "secrets.log"
 
 #: name -> (file, damage, the file named in the sentence; None: repaired from the peers)
@@ -191,6 +222,18 @@ CASES: dict[str, tuple[str, Callable[[Path], None], str | None]] = {
         _pack({"hand": 0, "deck": "x", "rand_seed": 5})), SECRETS),
     "secrets-huge-hand": (SECRETS, lambda p: p.write_bytes(
         _pack({"hand": 2 ** 40, "deck": {}, "rand_seed": b"x" * 32})), SECRETS),
+    # an edited file (its checksums made again): resume said only "invalid literal for
+    # int() with base 10: '²'", or that 5,000 digits exceed int()'s limit
+    "secrets-round-not-a-number": (SECRETS, _secrets_seeds(
+        lambda seeds: seeds.update({"²": b"x" * 32})), SECRETS),
+    "secrets-round-5000-digits": (SECRETS, _secrets_seeds(
+        lambda seeds: seeds.update({"9" * 5000: b"x" * 32})), SECRETS),
+    # a seed that is not the one committed to (edited, or flipped in a file of an older
+    # version, which has no checksums): the seat resumed, and its reveal at the hand's
+    # end would have named it a cheat
+    "secrets-seed-changed": (SECRETS, _secrets_seeds(_other_seed), SECRETS),
+    "secrets-seed-changed-old-format": (SECRETS, _secrets_seeds(_other_seed, summed=False),
+                                        SECRETS),
 }
 
 

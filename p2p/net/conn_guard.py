@@ -38,6 +38,9 @@ handshake), and at most
 :data:`MAX_FROM_ONE_ADDRESS` from one address of another machine that are not our peers'
 (the oldest silent one goes first, then the oldest stranger's, so that a joiner from
 there still gets in); an IPv6 address counts as its /64, which one machine holds whole.
+A peer's connections are its :data:`MAX_PER_PEER` that finished a message the most
+recently (under CURVE, over the peer's proven key); any other it opens is judged as a
+stranger's, for both bounds.
 
 Linux only (``tcpi_bytes_received``, Linux 4.1); elsewhere :attr:`ConnGuard.enabled` is
 False and the attack stays open (docs/network.md, threat model).
@@ -70,6 +73,13 @@ MAX_FROM_ONE_ADDRESS = 32
 #: Inbound connections that never delivered a message kept open at once, from anyone.
 MAX_SILENT = 128
 
+#: Connections of one peer judged as that peer's (the ones that finished a message the
+#: most recently): an honest peer has one DEALER to us, and for a moment a second one
+#: (a re-opened DEALER, a restart, a move before the old connection times out). Its
+#: others are judged as strangers' (a seated peer that opened ten connections, each
+#: holding just under the limit of unfinished parts, held 200 MB: hostile pass 7).
+MAX_PER_PEER = 2
+
 #: offset of ``tcpi_bytes_received`` (u64) in Linux's ``struct tcp_info``
 _BYTES_RECEIVED_AT = 128
 _TCP_INFO = getattr(socket, "TCP_INFO", None)
@@ -86,6 +96,7 @@ class _Conn:
     spoke: bool = False            # it delivered a message once
     order: int = 0                 # when it was learnt: the oldest silent one goes first
     source: str = ""               # its address as the cap on one address counts it
+    last: int = 0                  # when it last finished a message (the guard's count)
 
 
 #: Addresses a report of crowded-out connections names one by one (the rest: "elsewhere").
@@ -101,8 +112,10 @@ class Cut:
     address: str
     node: bytes | None
     unfinished: int                # bytes read since its last complete message
-    #: cut for what strangers held together (``strangers_limit``), not for its own
-    together: bool = False
+    #: cut for what several connections held together, not for its own: ``"strangers"``
+    #: (every connection that is not a peer's, ``strangers_limit``) or ``"peer"`` (the
+    #: connections of the one peer ``node``, ``limit``); ``""``: for its own
+    together: str = ""
 
 
 def _read_state(fd: int, port: int = 0) -> tuple[tuple[str, int], int] | None:
@@ -207,6 +220,7 @@ class ConnGuard:
         self._conns: dict[int, _Conn] = {}
         self.cuts = 0
         self._learnt = 0
+        self._finished = 0             # messages finished, all connections (``_Conn.last``)
         #: connections shut down for crowding and not yet reported, by address (at most
         #: :data:`CROWD_ADDRESSES` named, the rest "elsewhere"; see :meth:`take_crowding`)
         self._crowded: dict[str, int] = {}
@@ -267,8 +281,9 @@ class ConnGuard:
                      source=_source(state[0][0]))
         self._conns[fd] = conn
         open_ = [(f, c) for f, c in self._conns.items() if not c.cut]
+        spared = self._peers_own()
         same = [(c.spoke, c.order, f, c) for f, c in open_ if c.source == conn.source
-                and not (c.node is not None and self._known(c.node))]
+                and f not in spared]
         if len(same) > MAX_FROM_ONE_ADDRESS and not _on_this_machine(conn.peer[0]):
             # the oldest that never spoke goes, else the oldest stranger's; never the new
             # one, which may be a peer reconnecting or a joiner (it speaks at once)
@@ -338,15 +353,35 @@ class ConnGuard:
         if c is not None:
             c.delivered = True
             c.spoke = True
+            self._finished += 1
+            c.last = self._finished
             if node is not None:
                 c.node = node
 
+    def _peers_own(self) -> dict[int, bytes]:
+        """The connections judged as a peer's, with the peer's node id: of each peer's,
+        the :data:`MAX_PER_PEER` that finished a message the most recently."""
+        by_node: dict[bytes, list[tuple[int, int]]] = {}
+        for fd, c in self._conns.items():
+            if not c.cut and c.node is not None and self._known(c.node):
+                by_node.setdefault(c.node, []).append((c.last, fd))
+        own: dict[int, bytes] = {}
+        for node, conns in by_node.items():
+            for _, fd in sorted(conns, reverse=True)[:MAX_PER_PEER]:
+                own[fd] = node
+        return own
+
     def judge(self, drained: bool) -> list[Cut]:
         """After the drain: shut down each connection that holds an unfinished message
-        larger than ``limit``.  ``drained``: no complete message of a connection that gave
-        none this turn can still wait in the ROUTER (else nobody is judged this turn)."""
+        larger than ``limit``, then the biggest holders among a peer's connections while
+        they hold more than ``limit`` together, and among every other connection while
+        they hold more than ``strangers_limit`` together.  ``drained``: no complete
+        message of a connection that gave none this turn can still wait in the ROUTER
+        (else nobody is judged this turn)."""
         cuts: list[Cut] = []
+        own = self._peers_own()
         strangers: list[tuple[int, int, _Conn]] = []
+        peers: dict[bytes, list[tuple[int, int, _Conn]]] = {}
         for fd, c in self._conns.items():
             if c.delivered:
                 c.delivered = False
@@ -359,21 +394,33 @@ class ConnGuard:
                 continue
             if c.sample - c.mark > self.limit:
                 self._cut(fd, c, cuts)
-            elif c.sample > c.mark and not (c.node is not None and self._known(c.node)):
-                strangers.append((c.sample - c.mark, fd, c))
-        # Strangers' unfinished messages together: a part of a message costs libzmq some
-        # 60 bytes of memory however small it is on the wire (2 bytes), so each connection
-        # that held just under the limit in empty parts held 130 MB, and 16 of them 2 GB,
-        # for as long as they stayed open. The biggest holders go first.
-        held = sum(x[0] for x in strangers)
-        for unfinished, fd, c in sorted(strangers, key=lambda x: -x[0]):
-            if held <= self.strangers_limit:
-                break
-            held -= unfinished
-            self._cut(fd, c, cuts, together=True)
+            elif c.sample > c.mark:
+                node = own.get(fd)
+                held = (c.sample - c.mark, fd, c)
+                if node is None:
+                    strangers.append(held)
+                else:
+                    peers.setdefault(node, []).append(held)
+        # A part of a message costs libzmq some 60 bytes of memory however small it is on
+        # the wire (2 bytes; 35 under CURVE, 200 bytes of memory), so each connection
+        # that held just under the limit in empty parts held 130 MB (26 MB under CURVE),
+        # and 16 of them 2 GB, for as long as they stayed open: what connections hold is
+        # bounded together, one peer's and all strangers', the biggest holders first.
+        for held_by_one in peers.values():
+            self._cut_biggest(held_by_one, self.limit, "peer", cuts)
+        self._cut_biggest(strangers, self.strangers_limit, "strangers", cuts)
         return cuts
 
-    def _cut(self, fd: int, c: _Conn, cuts: list[Cut], together: bool = False) -> None:
+    def _cut_biggest(self, conns: list[tuple[int, int, _Conn]], limit: int, together: str,
+                     cuts: list[Cut]) -> None:
+        held = sum(x[0] for x in conns)
+        for unfinished, fd, c in sorted(conns, key=lambda x: -x[0]):
+            if held <= limit:
+                break
+            held -= unfinished
+            self._cut(fd, c, cuts, together)
+
+    def _cut(self, fd: int, c: _Conn, cuts: list[Cut], together: str = "") -> None:
         c.cut = True
         self.cuts += 1
         _shutdown(fd)

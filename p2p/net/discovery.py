@@ -59,11 +59,14 @@ from typing import Any
 from zeroconf import (
     InterfaceChoice,
     IPVersion,
+    RecordUpdate,
+    RecordUpdateListener,
     ServiceBrowser,
     ServiceInfo,
     ServiceStateChange,
     Zeroconf,
 )
+from zeroconf._dns import DNSPointer
 
 from p2p.net._netutil import is_ipv4, local_ipv4_addresses
 from p2p.text import safe_text
@@ -76,6 +79,7 @@ __all__ = [
     "TableInfo",
     "announce_table",
     "browse_tables",
+    "instance_matcher",
     "make_zeroconf",
 ]
 
@@ -449,6 +453,32 @@ class _Resolvers:
             self._jobs.put(None)
 
 
+class _WantedSpotter(RecordUpdateListener):
+    """Sees every record zeroconf receives, in its event loop and before its cache: a
+    PTR naming a service the browser looks for is handed to the browser at once (never
+    waiting: :meth:`TableBrowser._spot`). A flood of other announcements kept the
+    ServiceBrowser's own queue of changes seconds long, and evicted the table's records
+    from the cache before that queue reached them."""
+
+    def __init__(self, browser: TableBrowser, wanted: Callable[[str], bool]) -> None:
+        self._browser = weakref.ref(browser)
+        self._wanted = wanted
+        self._key = SERVICE_TYPE.lower()
+
+    def async_update_records(self, zc: Zeroconf, now: float,
+                             records: list[RecordUpdate]) -> None:
+        for update in records:
+            r = update.new
+            if type(r) is DNSPointer and r.key == self._key and r.ttl > 0 \
+                    and self._wanted(r.alias):
+                browser = self._browser()
+                if browser is not None:
+                    browser._spot(r.alias)
+
+    def async_update_records_complete(self) -> None:
+        pass
+
+
 class TableBrowser:
     """Live view of the tables announced on the network.
 
@@ -462,6 +492,8 @@ class TableBrowser:
     #: None once closed (and on an object not made by __init__): names that are not in the
     #: cache are then ignored
     _resolvers: _Resolvers | None = None
+    _wanted_names: Callable[[str], bool] | None = None
+    _spotter: _WantedSpotter | None = None
 
     def __init__(
         self,
@@ -473,12 +505,18 @@ class TableBrowser:
         max_tables: int | None = None,
         max_per_address: int | None = None,
         wanted: Callable[[TableInfo], bool] | None = None,
+        wanted_names: Callable[[str], bool] | None = None,
     ) -> None:
         """``wanted``: the tables this browser looks for (a joiner's ``--table NAME``):
         up to :data:`MAX_WANTED` of them are listed even beyond the limits, so a flood of
-        other announcements cannot hide the one the player named."""
+        other announcements cannot hide the one the player named. ``wanted_names``: the
+        service names such a table may have (:func:`instance_matcher`): up to
+        :data:`MAX_WANTED` of them are asked on the network by look-ups of their own, at
+        each of their records, however busy the others are (a flood kept every look-up
+        busy and evicted the table's records from zeroconf's cache as they came)."""
         self._callback = callback
         self._wanted = wanted
+        self._wanted_names = wanted_names
         self._own_zc = zeroconf is None
         self._zc = zeroconf if zeroconf is not None else make_zeroconf(interfaces)
         # loopback addresses come from this host only when we listen on the loopback only
@@ -492,6 +530,7 @@ class TableBrowser:
         self._per_address: collections.Counter[str] = collections.Counter()
         self._ignored: collections.OrderedDict[str, TableInfo] = collections.OrderedDict()
         self._pending: dict[str, object] = {}          # name -> token of its look-up
+        self._pending_wanted: set[str] = set()         # those of them asked as wanted
         self._failed: collections.OrderedDict[str, float] = collections.OrderedDict()
         self._cond = threading.Condition()
         # one change (state and callback) at a time, whichever thread found it
@@ -500,6 +539,13 @@ class TableBrowser:
         self._closed = False
         self._said_full = self._said_busy = False
         self._resolvers = _Resolvers(RESOLVERS)
+        self._wanted_resolvers = _Resolvers(RESOLVERS)
+        self._spot_lock = threading.Lock()
+        self._spotted: set[str] = set()     # wanted names waiting for a resolver thread
+        self._spotter: _WantedSpotter | None = None
+        if wanted_names is not None:
+            self._spotter = _WantedSpotter(self, wanted_names)
+            self._zc.add_listener(self._spotter, None)
         self._browser = ServiceBrowser(self._zc, SERVICE_TYPE, handlers=[self._on_change])
 
     @property
@@ -520,7 +566,7 @@ class TableBrowser:
             return
         if state_change is ServiceStateChange.Removed:
             with self._emit:
-                self._pending.pop(name, None)
+                self._unpend(name)
                 self._ignored.pop(name, None)
                 self._drop(name)
             return
@@ -537,8 +583,28 @@ class TableBrowser:
         with self._emit:
             if self._closed:
                 return
-            self._pending.pop(name, None)   # a look-up under way is now out of date
+            self._unpend(name)   # a look-up under way is now out of date
             self._apply(name, info)
+
+    def _unpend(self, name: str) -> None:
+        self._pending.pop(name, None)
+        self._pending_wanted.discard(name)
+
+    def _spot(self, name: str) -> None:
+        """A record named ``name``, a wanted name, just came (zeroconf's event loop: never
+        waits). Looked at on a wanted resolver thread, as the ServiceBrowser would, at
+        most :data:`MAX_WANTED` names waiting at once."""
+        with self._spot_lock:
+            if self._closed or name in self._spotted or len(self._spotted) >= MAX_WANTED:
+                return
+            self._spotted.add(name)
+        self._wanted_resolvers.submit(lambda: self._spotted_now(name))
+
+    def _spotted_now(self, name: str) -> None:
+        with self._spot_lock:
+            self._spotted.discard(name)
+        if not self._closed and name not in self._tables:
+            self._on_change(self._zc, SERVICE_TYPE, name, ServiceStateChange.Added)
 
     def _resolve_later(self, zeroconf: Zeroconf, service_type: str, name: str) -> None:
         """Ask the network for a name the cache cannot complete, on a resolver thread."""
@@ -549,17 +615,27 @@ class TableBrowser:
         with self._emit:
             if self._closed or name in self._pending:
                 return
-            failed = self._failed.get(name)
-            if failed is not None and time.monotonic() - failed < RETRY_AFTER:
-                log.debug("not asking again yet for %s", safe_text(name, 120))
-                return
-            if len(self._pending) >= MAX_RESOLVING:
-                if not self._said_busy:
-                    self._said_busy = True
-                    log.info("%d names being resolved: ignoring %s (and others) until "
-                             "their next record", MAX_RESOLVING, safe_text(name, 60))
-                return
-            token = self._pending[name] = object()
+            if self._wanted_names is not None and self._wanted_names(name):
+                # the name of a table the player looks for: look-ups of its own, asked
+                # again at each record however recently it failed (its records may be
+                # evicted from zeroconf's cache as they come, by a flood of others)
+                if len(self._pending_wanted) >= MAX_WANTED:
+                    return
+                self._pending_wanted.add(name)
+                token = self._pending[name] = object()
+                resolvers = self._wanted_resolvers
+            else:
+                failed = self._failed.get(name)
+                if failed is not None and time.monotonic() - failed < RETRY_AFTER:
+                    log.debug("not asking again yet for %s", safe_text(name, 120))
+                    return
+                if len(self._pending) - len(self._pending_wanted) >= MAX_RESOLVING:
+                    if not self._said_busy:
+                        self._said_busy = True
+                        log.info("%d names being resolved: ignoring %s (and others) until "
+                                 "their next record", MAX_RESOLVING, safe_text(name, 60))
+                    return
+                token = self._pending[name] = object()
         resolvers.submit(lambda: self._resolve(zeroconf, service_type, name, token))
 
     def _resolve(self, zeroconf: Zeroconf, service_type: str, name: str,
@@ -573,9 +649,14 @@ class TableBrowser:
         with self._emit:
             if self._closed or self._pending.get(name) is not token:
                 return            # removed, closed, or answered from the cache meanwhile
-            del self._pending[name]
+            wanted = name in self._pending_wanted
+            self._unpend(name)
             if info is not None:
                 self._apply(name, info)
+                return
+            if wanted:
+                log.info("%s did not resolve within %.1f s: asked again at its next "
+                         "record", safe_text(name, 120), self._timeout_ms / 1000)
                 return
             self._failed[name] = time.monotonic()
             self._failed.move_to_end(name)
@@ -710,6 +791,9 @@ class TableBrowser:
         resolvers, self._resolvers = self._resolvers, None
         if resolvers is not None:
             resolvers.close()
+            self._wanted_resolvers.close()
+        if self._spotter is not None:
+            self._zc.remove_listener(self._spotter)
         self._browser.cancel()
         if self._own_zc:
             self._zc.close()
@@ -727,6 +811,26 @@ def browse_tables(
     interfaces: Interfaces = "all",
     zeroconf: Zeroconf | None = None,
     wanted: Callable[[TableInfo], bool] | None = None,
+    wanted_names: Callable[[str], bool] | None = None,
 ) -> TableBrowser:
     """Start browsing; see :class:`TableBrowser`."""
-    return TableBrowser(callback, interfaces=interfaces, zeroconf=zeroconf, wanted=wanted)
+    return TableBrowser(callback, interfaces=interfaces, zeroconf=zeroconf, wanted=wanted,
+                        wanted_names=wanted_names)
+
+
+def instance_matcher(*, name: str | None = None,
+                     fingerprint: str | None = None) -> Callable[[str], bool]:
+    """Whether a service name may be that of a table called ``name``, or hosted by the key
+    of ``fingerprint`` (``XXXXX-XXXXX``): announce_table names an instance
+    ``"<table name> (<fingerprint's first 8>)"``, and probing may add `` (2)`` to it. Only
+    a hint, to ask for such names first: what the record says is checked as usual."""
+    head = f"{_label(name, 40)} (" if name is not None else None
+    mark = f" ({_label(fingerprint, 16)[:8]})" if fingerprint is not None else None
+
+    def match(service: str) -> bool:
+        if not service.endswith("." + SERVICE_TYPE):
+            return False
+        label = service[:-len(SERVICE_TYPE) - 1]
+        return ((head is None or label.startswith(head))
+                and (mark is None or mark in label))
+    return match

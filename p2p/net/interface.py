@@ -65,6 +65,9 @@ class TransportConfig:
     rcvhwm: int = 1000
     max_recv_batch: int = 256  # frames drained from the ROUTER per loop turn
     retired_sessions: int = 8  # old sessions remembered per peer (stale frames dropped)
+    # a known peer's new session taken at most this often: a restart takes longer, and a
+    # peer that changed its session at every frame made us resend, fetch and log at each
+    restart_every: float = 0.5
     reopen_after: float = 3.0  # no ack for this long: re-open the connection to that peer
     max_peers: int = 64  # add_peer refuses more (each peer is a socket and a connection)
     stranger_hellos_per_s: float = 20.0  # HELLO events from unknown ids, all ids together

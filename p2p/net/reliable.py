@@ -488,6 +488,13 @@ class ReliableCore:
                 self._switch_session(p, session, now)
                 return True
             return False
+        if now - p.session_started < self.config.restart_every:
+            # a restart takes longer than that: a peer switching sessions at every frame
+            # (27,000 a second measured) made us resend what it had acknowledged
+            # selectively, fetch from it, report and log a restart at each (hostile pass
+            # 7); its new session is taken once the interval is over (frames come again)
+            self._count(p.peer_id, "restart_rate")
+            return False
         self._switch_session(p, session, now)
         return True
 

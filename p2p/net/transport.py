@@ -32,11 +32,14 @@ Only ``time.monotonic`` is used here.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import math
 import os
 import select
 import socket
+import struct
+import sys
 import threading
 import time
 from collections import deque
@@ -609,12 +612,17 @@ class Node:
         for cut in cuts:
             who = f"node {cut.node.hex()[:16]}" if cut.node is not None else "a sender that " \
                 "never finished a message"
-            if cut.together:
+            if cut.together == "strangers":
                 log.warning("connection from %s (%s) closed: it held %d KiB of a message "
                             "not finished, the most of the connections that are not our "
                             "peers' (together more than %d KiB)", cut.address, who,
                             cut.unfinished >> 10,
                             self.config.strangers_unfinished_limit >> 10)
+            elif cut.together == "peer":
+                log.warning("connection from %s (%s) closed: it held %d KiB of a message "
+                            "not finished, the most of that peer's connections (together "
+                            "more than the %d KiB one honest message can take)", cut.address,
+                            who, cut.unfinished >> 10, self.config.unfinished_limit >> 10)
             else:
                 log.warning("connection from %s (%s) closed: it sent %d KiB of a message "
                             "that never ended (more than the %d KiB one honest message can "
@@ -739,7 +747,10 @@ class Node:
         card = key_card(self.curve)
         for _ in range(32):
             try:
-                data, addr = self._door.recvfrom(2048)
+                if _HAS_RECVMSG:
+                    data, ancillary, _flags, addr = self._door.recvmsg(2048, _PKTINFO_SPACE)
+                else:                               # (Windows has no recvmsg)
+                    (data, addr), ancillary = self._door.recvfrom(2048), []
             except (BlockingIOError, OSError):
                 return
             if data.startswith(KEY_DOOR_ASK) and len(data) >= len(card):
@@ -749,7 +760,13 @@ class Node:
                 if any(told):
                     self._expect_asker(told)
                 try:
-                    self._door.sendto(card, addr)
+                    # from the address it was asked at (a joiner takes no answer from
+                    # another: see KeyDoorAsk.poll), which a socket bound to every
+                    # address does not choose by itself
+                    if ancillary:
+                        self._door.sendmsg([card], _reply_from(ancillary), 0, addr)
+                    else:
+                        self._door.sendto(card, addr)
                 except OSError:
                     pass
 
@@ -812,9 +829,32 @@ def key_card(curve: CurveKeys) -> bytes:
     return out
 
 
+#: Ask the kernel for each datagram's destination address (and use it as a reply's
+#: source): Linux's IP_PKTINFO (8; not in Python's socket module) and IPV6_RECVPKTINFO.
+_IP_PKTINFO = getattr(socket, "IP_PKTINFO", 8 if sys.platform.startswith("linux") else None)
+_IPV6_RECVPKTINFO = getattr(socket, "IPV6_RECVPKTINFO", None)
+_IPV6_PKTINFO = getattr(socket, "IPV6_PKTINFO", None)
+_PKTINFO_SPACE = socket.CMSG_SPACE(20) if hasattr(socket, "CMSG_SPACE") else 0
+_HAS_RECVMSG = hasattr(socket.socket, "recvmsg")
+
+
+def _reply_from(ancillary: list[tuple[int, int, bytes]]) -> list[tuple[int, int, bytes]]:
+    """The ancillary data that sends a reply from the address a datagram came to (its
+    ``IP_PKTINFO`` / ``IPV6_PKTINFO``), or none when the kernel gave none."""
+    for level, kind, data in ancillary:
+        if level == socket.IPPROTO_IP and kind == _IP_PKTINFO and len(data) >= 12:
+            ifindex, _spec, dst = struct.unpack_from("I4s4s", data)
+            return [(level, kind, struct.pack("I4s4s", 0, dst, b"\0" * 4))]
+        if (level == getattr(socket, "IPPROTO_IPV6", -1) and kind == _IPV6_PKTINFO
+                and len(data) >= 20):
+            return [(level, kind, data[:20])]
+    return []
+
+
 def _open_key_door(bound_host: str, port: int) -> socket.socket | None:
     """A UDP socket on the transport's port number (UDP and TCP ports are separate), or
-    None when that UDP port is taken: then only a known key lets anyone connect."""
+    None when that UDP port is taken: then only a known key lets anyone connect. Each
+    request's destination address is asked for, to answer from it."""
     family = socket.AF_INET6 if ":" in bound_host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_DGRAM)
     try:
@@ -823,8 +863,24 @@ def _open_key_door(bound_host: str, port: int) -> socket.socket | None:
         log.warning("no key door on UDP port %d: %s", port, exc)
         sock.close()
         return None
+    try:
+        if family == socket.AF_INET and _IP_PKTINFO is not None:
+            sock.setsockopt(socket.IPPROTO_IP, _IP_PKTINFO, 1)
+        elif family == socket.AF_INET6 and _IPV6_RECVPKTINFO is not None:
+            sock.setsockopt(socket.IPPROTO_IPV6, _IPV6_RECVPKTINFO, 1)
+    except OSError:
+        pass        # the kernel's choice of source then: right unless bound to all
     sock.setblocking(False)
     return sock
+
+
+def _same_address(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """Whether two socket addresses name the same host address and port."""
+    try:
+        return (ipaddress.ip_address(str(a[0]).split("%", 1)[0])
+                == ipaddress.ip_address(str(b[0]).split("%", 1)[0]) and a[1] == b[1])
+    except (ValueError, IndexError):
+        return False
 
 
 class KeyDoorAsk:
@@ -881,10 +937,13 @@ class KeyDoorAsk:
                 ready = []
             if ready:
                 try:
-                    data = self._sock.recv(2048)
+                    data, source = self._sock.recvfrom(2048)
                 except OSError:           # e.g. "port unreachable": nobody there yet
-                    data = b""
-                card = _parse_card(data)
+                    data, source = b"", ()
+                # only the address asked answers: any machine could otherwise send its own
+                # card to every port of ours, and be trusted on first use in the host's
+                # place (hostile pass 7)
+                card = _parse_card(data) if _same_address(source, self._addr) else None
                 if card is not None:
                     return card
             if time.monotonic() >= end:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -505,9 +506,12 @@ def _secret_problem(rec: dict[str, Any], header: TranscriptHeader | None,
     if x is not None and not (isinstance(x, bytes) and len(x) == 32):
         return "has a deck key of the wrong size"
     seeds = deck.get("seeds", {})
+    # a round number in ASCII digits (str.isdigit also took '²', and 5,000 digits, which
+    # int() then refused: "invalid literal for int()" was all resume said), and the
+    # 32-byte seed each round is shuffled with
     if not isinstance(seeds, dict) or not all(
-            isinstance(k, str) and k.isdigit() and isinstance(v, bytes)
-            for k, v in seeds.items()):
+            isinstance(k, str) and _ROUND.fullmatch(k) and isinstance(v, bytes)
+            and len(v) == 32 for k, v in seeds.items()):
         return "has malformed deck seeds"
     if not isinstance(deck.get("revealed", False), bool):
         return "has a malformed reveal flag"
@@ -520,6 +524,10 @@ def _secret_problem(rec: dict[str, Any], header: TranscriptHeader | None,
     return None
 
 
+#: A shuffle round's number as secrets.log keys it (a hand has a few rounds).
+_ROUND = re.compile(r"[0-9]{1,6}")
+
+
 def load_secrets(path: Path, transcript: Transcript, seat: int,
                  signer: bytes | None = None) -> dict[int, dict[str, Any]]:
     """:func:`read_secrets`, checked against what this seat published in ``transcript``
@@ -528,19 +536,21 @@ def load_secrets(path: Path, transcript: Transcript, seat: int,
     secrets = read_secrets(path, transcript.header, seat)
     _check_secrets_cover(path, transcript,
                          signer if signer is not None else transcript.header.players[seat].key,
-                         secrets)
+                         secrets, seat)
     return secrets
 
 
 def _check_secrets_cover(path: Path, transcript: Transcript, my_key: bytes,
-                         secrets: dict[int, dict[str, Any]]) -> None:
+                         secrets: dict[int, dict[str, Any]], seat: int) -> None:
     """The stored secrets are the ones this seat's published entries were made with (they
     are written before any entry that depends on them): every hand with a deck entry of
     ours has a record, its deck key is the one our ``deck.key`` published, it holds the
-    seed of every shuffle round we committed to, and says revealed once we revealed.  So
+    seed of every shuffle round we committed to (the very seed: its commitment is
+    checked), and says revealed once we revealed.  So
     a record lost or changed on this disk (even one that looks like a torn end) is found
     here, never used to sign wrong shares."""
     from p2p.crypto import group as g
+    from p2p.deck.ciphers import shuffle_commitment
 
     for env in transcript.entries:
         body = env.body
@@ -565,8 +575,18 @@ def _check_secrets_cover(path: Path, transcript: Transcript, my_key: bytes,
                     wrong = "its deck key is not the one this seat published"
             except Exception:
                 wrong = "its deck key is not a key"
-        elif k == "deck.commit" and str(body.get("round")) not in deck.get("seeds", {}):
-            wrong = f"the seed of shuffle round {body.get('round')} is missing"
+        elif k == "deck.commit":
+            seed = deck.get("seeds", {}).get(str(body.get("round")))
+            if seed is None:
+                wrong = f"the seed of shuffle round {body.get('round')} is missing"
+            elif (type(body.get("round")) is not int or shuffle_commitment(
+                    seed, seat, transcript.header.table, env.hand, body["round"])
+                    != body.get("c")):
+                # a seed changed on this disk (a file of an older version has no sums):
+                # the reveal at the hand's end would not match what this seat committed
+                # to, and the others would name it a cheat
+                wrong = (f"the seed of shuffle round {body.get('round')} is not the one this "
+                         "seat committed to")
         elif k == "deck.reveal" and not deck.get("revealed", False):
             wrong = "it does not know that this seat revealed its secrets"
         if wrong is not None:
