@@ -217,3 +217,51 @@ def millebornes_with_plugins(plugin_dir: Path, *argv: str) -> subprocess.Complet
     return subprocess.run([sys.executable, "-m", "cli.main", *argv], capture_output=True,
                           text=True, env=env, cwd=str(plugin_dir), timeout=240,
                           stdin=subprocess.DEVNULL, preexec_fn=ctrl_c_as_a_terminal_gives_it)
+
+
+def in_process_table_in_tmux(plugin_dir: Path, bot: str, env: dict[str, str], marker: Path,
+                             shown: str = "") -> tuple[str, str]:
+    """`millebornes play --in-process --auto --bots BOT --seed 3` on a real terminal
+    (tmux, 100×30), with the plug-in packages of ``plugin_dir`` importable and ``env``
+    added, until the bot writes ``marker`` (up to a minute; the test fails otherwise).
+    Returns the screen half a second later (tmux's own refresh) and every screen seen
+    meanwhile that showed ``shown`` (empty: none kept). Skips without a working tmux."""
+    import shlex
+    import shutil
+
+    import pytest
+
+    tmux_path = shutil.which("tmux")
+    if tmux_path is None:
+        pytest.skip("tmux is not installed")
+    root = Path(__file__).resolve().parent.parent
+    server = f"mb-plugin-{os.getpid()}-{marker.name}"
+    full_env = {"PYTHONPATH": os.pathsep.join([str(plugin_dir), str(root)]),
+                "XDG_DATA_HOME": str(plugin_dir / "data"), "LANG": "C.UTF-8", **env}
+    command = " ".join(shlex.quote(a) for a in [
+        "env", *(f"{k}={v}" for k, v in full_env.items()), sys.executable, "-m", "cli",
+        "play", "--in-process", "--auto", "--bots", bot, "--seed", "3"])
+
+    def tmux(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([tmux_path, "-L", server, "-f", os.devnull, *args],
+                              capture_output=True, text=True, timeout=10)
+
+    started = tmux("new-session", "-d", "-s", "table", "-x", "100", "-y", "30",
+                   f"cd {shlex.quote(str(plugin_dir))} && {command}; echo EXITED $?; "
+                   "sleep 60")
+    if started.returncode != 0:
+        pytest.skip(f"tmux cannot start a session: {started.stderr.strip()}")
+    seen = ""
+    try:
+        for _ in range(240):
+            screen = tmux("capture-pane", "-p", "-t", "table").stdout
+            seen += screen if shown and shown in screen else ""
+            if marker.exists():
+                break
+            time.sleep(0.25)
+        assert marker.exists(), tmux("capture-pane", "-p", "-t", "table").stdout
+        time.sleep(0.5)
+        return tmux("capture-pane", "-p", "-t", "table").stdout, seen
+    finally:
+        subprocess.run([tmux_path, "-L", server, "kill-server"], capture_output=True,
+                       timeout=10)

@@ -11,22 +11,16 @@ from __future__ import annotations
 import logging
 import os
 import random
-import shlex
-import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from cli_helpers import millebornes_with_plugins
+from cli_helpers import in_process_table_in_tmux, millebornes_with_plugins
 
 from engine import CLASSIC, Seating, apply_action, legal_actions, new_hand, view_of
 from engine.bot_process import LOG_BYTES, BotProcess
 from engine.testing import install_plugin
-
-ROOT = Path(__file__).resolve().parent.parent
-TMUX = shutil.which("tmux")
 
 PLUGIN = '''
 import logging
@@ -292,42 +286,13 @@ def test_what_a_bot_prints_as_it_is_freed_is_not_on_the_table(plugins: Path) -> 
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
 def test_a_bots_leftovers_freed_between_its_moves_print_nothing_on_the_board(
         plugins: Path) -> None:
     """At the full-screen table the garbage collector runs in the main thread, between
     the bot's calls too: a ``__del__`` that prints wrote over the board."""
-    assert TMUX is not None
-    marker = plugins / "freed"
-    socket = f"mb-fifth-{os.getpid()}"
-    env = {"PYTHONPATH": os.pathsep.join([str(plugins), str(ROOT)]),
-           "XDG_DATA_HOME": str(plugins / "data"), "FREED": str(marker), "LANG": "C.UTF-8"}
-    command = " ".join(shlex.quote(a) for a in [
-        "env", *(f"{k}={v}" for k, v in env.items()), sys.executable, "-m", "cli", "play",
-        "--in-process", "--auto", "--bots", "vcycles", "--seed", "3"])
-
-    def tmux(*args: str) -> subprocess.CompletedProcess[str]:
-        assert TMUX is not None
-        return subprocess.run([TMUX, "-L", socket, "-f", os.devnull, *args],
-                              capture_output=True, text=True, timeout=10)
-
-    started = tmux("new-session", "-d", "-s", "freed", "-x", "100", "-y", "30",
-                   f"cd {shlex.quote(str(plugins))} && {command}; echo EXITED $?; sleep 60")
-    if started.returncode != 0:
-        pytest.skip(f"tmux cannot start a session: {started.stderr.strip()}")
-    try:
-        seen = ""
-        for _ in range(240):                # up to a minute for 5 frees outside a call
-            screen = tmux("capture-pane", "-p", "-t", "freed").stdout
-            seen += screen if "FREED" in screen else ""
-            if marker.exists():
-                break
-            time.sleep(0.25)
-        assert marker.exists(), tmux("capture-pane", "-p", "-t", "freed").stdout
-        time.sleep(0.5)     # the terminal shows what was written (tmux's own refresh)
-        screen = tmux("capture-pane", "-p", "-t", "freed").stdout
-    finally:
-        subprocess.run([TMUX, "-L", socket, "kill-server"], capture_output=True, timeout=10)
+    marker = plugins / "freed"                 # 5 frees outside a call, then the marker
+    screen, seen = in_process_table_in_tmux(plugins, "vcycles", {"FREED": str(marker)},
+                                            marker, shown="FREED")
     assert "Match to 5000" in screen, screen
     assert "FREED" not in screen + seen and "EXITED" not in screen, screen + seen
 

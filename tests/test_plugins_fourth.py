@@ -12,25 +12,18 @@ thinks, and one whose leftovers make Python warn outside its call."""
 from __future__ import annotations
 
 import asyncio
-import os
 import re
-import shlex
-import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from cli_helpers import millebornes_with_plugins
+from cli_helpers import in_process_table_in_tmux, millebornes_with_plugins
 
 from cli.bot_limit import make_bounded_bot
 from cli.driver import LocalDriver
 from engine import CLASSIC, Play, Seating
 from engine.testing import install_plugin
-
-ROOT = Path(__file__).resolve().parent.parent
-TMUX = shutil.which("tmux")
 
 PLUGIN = '''
 import asyncio
@@ -422,40 +415,14 @@ def test_a_choose_that_is_async_or_yields_is_told_what_to_write(
     assert "never awaited" not in res.stderr and "Warning" not in res.stderr, res.stderr
 
 
-@pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
 def test_a_bots_own_thread_prints_nothing_on_the_players_screen(plugins: Path) -> None:
     """``play --in-process`` seats the plug-in in the player's process: its prints were
     silenced during its calls only, and a thread of its own (pondering while the player
     thinks, a progress bar) printed over the board. The board is written by the table
     alone; what the thread writes goes nowhere."""
-    assert TMUX is not None
-    marker = plugins / "pondered"
-    socket = f"mb-fourth-{os.getpid()}"
-    env = {"PYTHONPATH": os.pathsep.join([str(plugins), str(ROOT)]),
-           "XDG_DATA_HOME": str(plugins / "data"), "PONDERED": str(marker), "LANG": "C.UTF-8"}
-    command = " ".join(shlex.quote(a) for a in [
-        "env", *(f"{k}={v}" for k, v in env.items()), sys.executable, "-m", "cli", "play",
-        "--in-process", "--auto", "--bots", "fponders", "--seed", "3"])
-
-    def tmux(*args: str) -> subprocess.CompletedProcess[str]:
-        assert TMUX is not None
-        return subprocess.run([TMUX, "-L", socket, "-f", os.devnull, *args],
-                              capture_output=True, text=True, timeout=10)
-
-    started = tmux("new-session", "-d", "-s", "ponder", "-x", "100", "-y", "30",
-                   f"cd {shlex.quote(str(plugins))} && {command}; echo EXITED $?; sleep 60")
-    if started.returncode != 0:
-        pytest.skip(f"tmux cannot start a session: {started.stderr.strip()}")
-    try:
-        for _ in range(240):                    # up to a minute for 5 prints outside a call
-            if marker.exists():
-                break
-            time.sleep(0.25)
-        assert marker.exists(), tmux("capture-pane", "-p", "-t", "ponder").stdout
-        time.sleep(0.5)     # the terminal shows what was written (tmux's own refresh)
-        screen = tmux("capture-pane", "-p", "-t", "ponder").stdout
-    finally:
-        subprocess.run([TMUX, "-L", socket, "kill-server"], capture_output=True, timeout=10)
+    marker = plugins / "pondered"              # 5 prints outside a call, then the marker
+    screen, _seen = in_process_table_in_tmux(plugins, "fponders",
+                                             {"PONDERED": str(marker)}, marker)
     assert "Match to 5000" in screen, screen
     assert "PONDERING" not in screen and "EXITED" not in screen, screen
 
