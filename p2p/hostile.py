@@ -18,6 +18,8 @@ does against a lobby on CURVE, which admits strangers for HELLO only, rate-limit
 from __future__ import annotations
 
 import os
+import socket
+import struct
 import sys
 import time
 
@@ -25,7 +27,8 @@ import zmq
 
 from p2p.net.frames import DATA, HELLO, SESSION_LEN, pack_frame
 
-__all__ = ["HostileSocket", "hello_frame", "data_frame"]
+__all__ = ["HostileSocket", "hello_frame", "data_frame", "recv_exact", "zmtp_property",
+           "zmtp_greeting", "closed_by_peer"]
 
 
 def hello_frame(port: int, host: str | None, session: bytes | None = None) -> bytes:
@@ -82,6 +85,46 @@ class HostileSocket:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+# ----- raw ZMTP over a plain TCP socket: what no ZeroMQ library would send --------------
+
+def recv_exact(s: socket.socket, n: int) -> bytes:
+    """``n`` bytes from ``s``; EOFError when the other end closes first."""
+    b = b""
+    while len(b) < n:
+        x = s.recv(n - len(b))
+        if not x:
+            raise EOFError("closed")
+        b += x
+    return b
+
+
+def zmtp_property(name: bytes, val: bytes) -> bytes:
+    """One property of a ZMTP 3 READY command (RFC 23): name, then a 4-byte length."""
+    return bytes([len(name)]) + name + struct.pack(">I", len(val)) + val
+
+
+def zmtp_greeting(mechanism: bytes) -> bytes:
+    """A ZMTP 3.0 greeting (RFC 23): signature, version 3.0, the mechanism, as client."""
+    return b"\xff" + b"\0" * 8 + b"\x7f" + b"\x03\x00" + mechanism.ljust(20, b"\0") + \
+        b"\x00" + b"\0" * 31
+
+
+def closed_by_peer(s: socket.socket, wait: float) -> bool:
+    """Whether the other end closed ``s`` within ``wait`` s (what it says meanwhile, a
+    READY command, is read and ignored)."""
+    end = time.monotonic() + wait
+    try:
+        while (left := end - time.monotonic()) > 0:
+            s.settimeout(left)
+            if s.recv(4096) == b"":
+                return True
+    except ConnectionResetError:
+        return True
+    except OSError:          # timed out: still open
+        pass
+    return False
 
 
 def _flood(endpoint: str, count: int, server_key: bytes | None = None) -> int:

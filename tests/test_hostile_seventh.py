@@ -49,30 +49,11 @@ from pathlib import Path
 import pytest
 
 from p2p.crypto.identity import Identity
-from p2p.hostile import HostileSocket
+from p2p.hostile import HostileSocket, closed_by_peer, recv_exact, zmtp_greeting, zmtp_property
 from p2p.net.conn_guard import ConnGuard
 from p2p.net.frames import HELLO, SESSION_LEN, pack_frame
 from p2p.net.interface import PeerEventKind, TransportConfig
 from p2p.net.transport import KeyDoorAsk, Node, key_card
-
-
-def _recv_exact(s: socket.socket, n: int) -> bytes:
-    b = b""
-    while len(b) < n:
-        x = s.recv(n - len(b))
-        if not x:
-            raise EOFError("closed")
-        b += x
-    return b
-
-
-def _prop(name: bytes, val: bytes) -> bytes:
-    return bytes([len(name)]) + name + struct.pack(">I", len(val)) + val
-
-
-def _greeting(mechanism: bytes) -> bytes:
-    return b"\xff" + b"\0" * 8 + b"\x7f" + b"\x03\x00" + mechanism.ljust(20, b"\0") + \
-        b"\x00" + b"\0" * 31
 
 
 class CurveDealer:
@@ -85,8 +66,8 @@ class CurveDealer:
         self.s = s = socket.create_connection(("127.0.0.1", port), timeout=10)
         server, longterm, short = public(server_key), private(secret), private.generate()
         self.nonce = 1
-        s.sendall(_greeting(b"CURVE"))
-        _recv_exact(s, 64)
+        s.sendall(zmtp_greeting(b"CURVE"))
+        recv_exact(s, 64)
         hello = box(short, server).encrypt(b"\0" * 64, b"CurveZMQHELLO---" + self._sn())
         self._command(b"\x05HELLO\x01\x00" + b"\0" * 72 + bytes(short.public_key)
                       + self._sn() + hello.ciphertext)
@@ -97,7 +78,7 @@ class CurveDealer:
         vn = os.urandom(16)
         vouch = box(longterm, server_short).encrypt(
             bytes(short.public_key) + bytes(server), b"VOUCH---" + vn).ciphertext
-        meta = _prop(b"Socket-Type", b"DEALER") + _prop(b"Identity", identity)
+        meta = zmtp_property(b"Socket-Type", b"DEALER") + zmtp_property(b"Identity", identity)
         initiate = box(short, server_short).encrypt(
             bytes(longterm.public_key) + vn + vouch + meta, b"CurveZMQINITIATE" + self._sn())
         self._command(b"\x08INITIATE" + cookie + self._sn() + initiate.ciphertext)
@@ -115,9 +96,9 @@ class CurveDealer:
             self.s.sendall(b"\x06" + struct.pack(">Q", len(body)) + body)
 
     def _frame(self) -> bytes:
-        f = _recv_exact(self.s, 1)[0]
-        n = struct.unpack(">Q", _recv_exact(self.s, 8))[0] if f & 2 else _recv_exact(self.s, 1)[0]
-        return _recv_exact(self.s, n)
+        f = recv_exact(self.s, 1)[0]
+        n = struct.unpack(">Q", recv_exact(self.s, 8))[0] if f & 2 else recv_exact(self.s, 1)[0]
+        return recv_exact(self.s, n)
 
     def part(self, data: bytes, more: bool) -> bytes:
         """One message part as it goes on the wire (MORE: the message goes on)."""
@@ -127,21 +108,6 @@ class CurveDealer:
         if len(msg) < 256:
             return b"\x00" + bytes([len(msg)]) + msg
         return b"\x02" + struct.pack(">Q", len(msg)) + msg
-
-
-def _closed_by_peer(s: socket.socket, wait: float) -> bool:
-    """Whether the other end closed ``s`` within ``wait`` s."""
-    end = time.monotonic() + wait
-    try:
-        while (left := end - time.monotonic()) > 0:
-            s.settimeout(left)
-            if s.recv(4096) == b"":
-                return True
-    except ConnectionResetError:
-        return True
-    except OSError:          # timed out: still open
-        pass
-    return False
 
 
 # ------------------------------ a seated peer's own connections, each under the limit
@@ -180,7 +146,7 @@ def test_a_seated_peers_many_connections_cannot_each_hold_unfinished_parts() -> 
             for d in socks:
                 one = d.part(b"", True)
                 d.s.sendall(b"".join(d.part(b"", True) for _ in range(per // len(one))))
-            open_ = [d for d in socks if not _closed_by_peer(d.s, 3.0)]
+            open_ = [d for d in socks if not closed_by_peer(d.s, 3.0)]
             assert len(open_) <= 2, f"{len(open_)} of 8 connections still hold their parts"
             payload = os.urandom(cfg.max_payload)
             for _ in range(10):

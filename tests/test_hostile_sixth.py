@@ -42,6 +42,7 @@ import pytest
 
 from engine import Seating, preset
 from p2p.crypto.identity import Identity, fingerprint
+from p2p.hostile import closed_by_peer, recv_exact, zmtp_greeting, zmtp_property
 from p2p.net.conn_guard import ConnGuard
 from p2p.net.interface import PeerEvent, QueueFull, TransportConfig
 from p2p.net.transport import Node
@@ -222,31 +223,13 @@ def test_a_join_that_finds_nothing_while_tables_were_left_out_says_so(
 # ------------------------------------- many connections, each just under the guard's limit
 def _zmtp_dealer(port: int) -> socket.socket:
     """A ZMTP 3.0 NULL DEALER written by hand, under a routing id of its own."""
-    from test_wire_unfinished import _greeting, _prop, _recv_exact
-
     s = socket.create_connection(("127.0.0.1", port), timeout=10)
-    s.sendall(_greeting(b"NULL"))
-    _recv_exact(s, 64)
-    body = (b"\x05READY" + _prop(b"Socket-Type", b"DEALER")
-            + _prop(b"Identity", b"m" + os.urandom(8)))
+    s.sendall(zmtp_greeting(b"NULL"))
+    recv_exact(s, 64)
+    body = (b"\x05READY" + zmtp_property(b"Socket-Type", b"DEALER")
+            + zmtp_property(b"Identity", b"m" + os.urandom(8)))
     s.sendall(b"\x04" + bytes([len(body)]) + body)
     return s
-
-
-def _closed_by_peer(s: socket.socket, wait: float) -> bool:
-    """Whether the other end closed ``s`` within ``wait`` s (what it says meanwhile, its
-    READY command, is read and ignored)."""
-    end = time.monotonic() + wait
-    try:
-        while (left := end - time.monotonic()) > 0:
-            s.settimeout(left)
-            if s.recv(4096) == b"":
-                return True
-    except ConnectionResetError:
-        return True
-    except OSError:          # timed out: still open
-        pass
-    return False
 
 
 @pytest.mark.hostile    # an attack, 2-5 s (the default run's 10-minute budget)
@@ -268,7 +251,7 @@ def test_strangers_holding_empty_parts_just_under_the_limit_are_cut_together() -
                 s = _zmtp_dealer(victim.port)
                 s.sendall(b"\x01\x00" * (per // 2))
                 socks.append(s)
-            open_ = [s for s in socks if not _closed_by_peer(s, 3.0)]
+            open_ = [s for s in socks if not closed_by_peer(s, 3.0)]
             assert len(open_) <= 1, f"{len(open_)} of 8 connections still hold their parts"
             payload = os.urandom(cfg.max_payload)
             for _ in range(10):

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from p2p.crypto.identity import Identity
+from p2p.hostile import recv_exact, zmtp_greeting, zmtp_property
 from p2p.net.conn_guard import ConnGuard
 from p2p.net.interface import TransportConfig
 from p2p.net.transport import Node, fetch_key_card
@@ -28,31 +29,12 @@ CHUNK = 64 * 1024
 GIVE_UP = 256 << 20                                  # what the attacker would send at most
 
 
-def _recv_exact(s: socket.socket, n: int) -> bytes:
-    b = b""
-    while len(b) < n:
-        x = s.recv(n - len(b))
-        if not x:
-            raise EOFError("closed")
-        b += x
-    return b
-
-
-def _prop(name: bytes, val: bytes) -> bytes:
-    return bytes([len(name)]) + name + struct.pack(">I", len(val)) + val
-
-
-def _greeting(mechanism: bytes) -> bytes:
-    return b"\xff" + b"\0" * 8 + b"\x7f" + b"\x03\x00" + mechanism.ljust(20, b"\0") + \
-        b"\x00" + b"\0" * 31
-
-
 def _null_client(port: int) -> socket.socket:
     """A ZMTP 3.0 NULL-mechanism DEALER, written by hand (what a hostile program does)."""
     s = socket.create_connection(("127.0.0.1", port), timeout=10)
-    s.sendall(_greeting(b"NULL"))
-    _recv_exact(s, 64)
-    body = b"\x05READY" + _prop(b"Socket-Type", b"DEALER") + _prop(b"Identity", b"mallory")
+    s.sendall(zmtp_greeting(b"NULL"))
+    recv_exact(s, 64)
+    body = b"\x05READY" + zmtp_property(b"Socket-Type", b"DEALER") + zmtp_property(b"Identity", b"mallory")
     s.sendall(b"\x04" + bytes([len(body)]) + body)
     return s
 
@@ -163,12 +145,12 @@ def test_curve_stranger_endless_multipart_is_cut() -> None:
                 s.sendall(b"\x06" + struct.pack(">Q", len(body)) + body)
 
         def frame() -> bytes:
-            f = _recv_exact(s, 1)[0]
-            n = struct.unpack(">Q", _recv_exact(s, 8))[0] if f & 2 else _recv_exact(s, 1)[0]
-            return _recv_exact(s, n)
+            f = recv_exact(s, 1)[0]
+            n = struct.unpack(">Q", recv_exact(s, 8))[0] if f & 2 else recv_exact(s, 1)[0]
+            return recv_exact(s, n)
 
-        s.sendall(_greeting(b"CURVE"))
-        _recv_exact(s, 64)
+        s.sendall(zmtp_greeting(b"CURVE"))
+        recv_exact(s, 64)
         hello = box_cls(short, server).encrypt(b"\0" * 64, b"CurveZMQHELLO---" + sn())
         cmd(b"\x05HELLO\x01\x00" + b"\0" * 72 + bytes(short.public_key) + sn() + hello.ciphertext)
         nonce += 1
@@ -178,7 +160,7 @@ def test_curve_stranger_endless_multipart_is_cut() -> None:
         vn = os.urandom(16)
         vouch = box_cls(longterm, server_short).encrypt(
             bytes(short.public_key) + bytes(server), b"VOUCH---" + vn).ciphertext
-        meta = _prop(b"Socket-Type", b"DEALER") + _prop(b"Identity", b"m" + os.urandom(32))
+        meta = zmtp_property(b"Socket-Type", b"DEALER") + zmtp_property(b"Identity", b"m" + os.urandom(32))
         ini = box_cls(short, server_short).encrypt(
             bytes(longterm.public_key) + vn + vouch + meta, b"CurveZMQINITIATE" + sn())
         cmd(b"\x08INITIATE" + cookie + sn() + ini.ciphertext)
