@@ -29,10 +29,13 @@ LORIS = 19.9          # just under the step limit, before every automatic step
 
 def _run(t: Table, delay: Callable[[int, str], float], until: Callable[[], bool],
          limit: float = 3000.0, dt: float = 0.1,
-         drop: Callable[[int, int], bool] | None = None) -> None:
+         drop: Callable[[int, int], bool] | None = None,
+         hold: Callable[[int, int], bool] | None = None) -> None:
     """Play with a clock: seat ``s`` writes its step of kind ``k`` ``delay(s, k)`` s after
     the step became its turn (its own log's), every message is delivered at once except
-    those ``drop(src, dst)`` says; the clock moves ``dt`` at a time, every log ticking."""
+    those ``drop(src, dst)`` says (lost) and those ``hold(src, dst)`` says (kept back, in
+    order, until it no longer says so); the clock moves ``dt`` at a time, every log
+    ticking."""
     ready: dict[tuple[int, int, int], float] = {}
     start = t.clock.now
     while t.clock.now - start < limit:
@@ -54,7 +57,10 @@ def _run(t: Table, delay: Callable[[int, str], float], until: Callable[[], bool]
                 t.collect(s)
             if drop is not None:
                 t.wire = [m for m in t.wire if not drop(m[0], m[1])]
+            held = [m for m in t.wire if hold is not None and hold(m[0], m[1])]
+            t.wire = [m for m in t.wire if hold is None or not hold(m[0], m[1])]
             moved = bool(t.deliver()) or moved
+            t.wire = held + t.wire
             if until():
                 return
         t.clock.advance(dt)
@@ -380,3 +386,29 @@ def test_three_seats_agree_to_a_bot_for_a_slow_seat_and_stay_alike(tmp_path: Pat
         rep = verify_game(_transcript(tmp_path, t, s))
         assert rep.ok and rep.blamed_seat is None, rep.summary()
         assert rep.takeovers == [{"hand": 0, "seat": 2, "runner": 0, "signers": [0, 1]}]
+
+
+def test_a_seat_back_from_a_long_silence_is_not_slow_for_the_rest_of_the_hand() -> None:
+    """Three seats; p1's network is down for 150 s at its first automatic step (or its
+    player quit for now and resumed, or everyone restarted and p1 came last). p0 pauses
+    on p1 after the step limit, as on any silent seat, and p1's entry lifts the pause when
+    it comes back. That absence is one silent step: it counts at most the step limit
+    against p1's budget. Before, all 150 s counted, so p1, answering at once from then
+    on, was "slow" for the rest of the hand at p0: every wait for it said "p1 is slow:
+    149 s ... (limit 60 s)", each of its steps paused the table after 1 s, and p0 (a bot's
+    seat) co-signed a bot for p1 or the end of the match that p2 alone proposed."""
+    t = _table(b"loris/away", n=3, options=LogOptions(step_limit=STEP))
+    p0 = t.seats[0].rlog
+    start = t.clock.now
+    back = start + 150.0
+    _run(t, lambda s, kind: 0.0, until=lambda: p0.stopped is not None,
+         hold=lambda src, dst: 1 in (src, dst) and t.clock.now < back)
+    assert p0.unresponsive == 1 and not (p0.stop_why or {}).get("slow"), p0.stop_why
+    _run(t, lambda s, kind: 0.0, until=lambda: len(p0.log[0]) >= 40,
+         hold=lambda src, dst: 1 in (src, dst) and t.clock.now < back)
+    assert t.clock.now >= back and p0.stopped is None and p0.hand_no == 0
+    spent, budget = p0.auto_time(1)
+    assert spent <= STEP - 1.0 + 0.2 and budget == 60.0, spent
+    # what a bot's seat asks itself before it co-signs p2's proposal (a bot for p1, or
+    # the end of the match, "p1 having left"): p1 is there, answering at once
+    assert not p0.saw_silent(1)

@@ -560,17 +560,28 @@ class ReplicatedLog:
         return self._auto_spent.get(seat, 0.0) if self._auto_hand == self.match.hand_no \
             else 0.0
 
+    def _over_grace(self, waited: float) -> float:
+        """What a wait of ``waited`` s for one automatic step counts against its seat's
+        budget: beyond the grace, and never more than the step limit. A step that passed
+        its limit was a silent seat's (a network down, a restart, a player who quit for
+        now): the pause was its due, however long the seat stayed away; counted whole, an
+        absence of a few minutes left an honest seat "slow" for the rest of the hand
+        (each of its steps paused the table after the grace alone, and a bot's seat
+        co-signed a bot for it) though it answered at once once back."""
+        return max(0.0, min(waited, self.opts.step_limit) - self.opts.auto_grace)
+
     def _charge(self, seat: int, hand: int, waited: float) -> None:
         """``seat``'s automatic entry of ``hand`` kept this peer waiting ``waited`` s."""
         if hand != self._auto_hand:
             self._auto_hand, self._auto_spent = hand, {}
-        over = max(0.0, waited - self.opts.auto_grace)
+        over = self._over_grace(waited)
         if over:
             self._auto_spent[seat] = self._auto_spent.get(seat, 0.0) + over
 
     def auto_time(self, seat: int) -> tuple[float, float | None]:
         """(seconds, budget): how long ``seat``'s automatic steps kept this peer waiting in
-        the hand in play, beyond the grace of each step, the step awaited now included;
+        the hand in play, beyond the grace of each step and at most a step limit each
+        (see :meth:`_over_grace`), the step awaited now included;
         and the budget of a seat's automatic steps in a hand (None: no budget). An honest
         computer answers such a step in well under a second (docs/network.md,
         "slow-loris", has the figures)."""
@@ -578,7 +589,7 @@ class ReplicatedLog:
         e = self.match.hand.expected()
         if (e is not None and e.seat == seat and e.kind != "game.act" and seat != self.me
                 and not self.finished and (self.stopped is None or self.resumable)):
-            spent += max(0.0, self.clock() - self.last_progress - self.opts.auto_grace)
+            spent += self._over_grace(self.clock() - self.last_progress)
         return spent, self.opts.auto_budget
 
     def over_budget(self, seat: int) -> bool:
