@@ -412,3 +412,30 @@ def test_a_seat_back_from_a_long_silence_is_not_slow_for_the_rest_of_the_hand() 
     # what a bot's seat asks itself before it co-signs p2's proposal (a bot for p1, or
     # the end of the match, "p1 having left"): p1 is there, answering at once
     assert not p0.saw_silent(1)
+
+
+def test_a_wait_for_a_gone_seat_past_its_budget_says_the_limit_it_has(
+        tmp_path: Path) -> None:
+    """Bo, past his budget of automatic steps, is also gone (his transport lost): the
+    table pauses after the grace of a step (1 s at a 20 s table), and the wait line says
+    that limit, not the step limit: "waiting for Bo to come back ... for up to 20 s" while
+    the pause came a second later was untrue."""
+    from cli.netdriver import NetDriver
+
+    peers, _bot, _bnode, _started = _real_table_with_a_loris(20.0, 0.0, None, tmp_path)
+    ann = peers[0]
+    try:
+        ann.pump(0.0)                     # Ann writes her key; her table waits for Bo's
+        w = ann.waiting_on()
+        assert w is not None and w.seat == 1
+        for _ in range(4):                # four steps of Bo's that passed the step limit
+            ann.rlog._charge(1, 0, 100.0)
+        assert ann.rlog.over_budget(1) and ann.wait_limit() == 1.0
+        ann.peer_state = lambda seat: "gone"      # type: ignore[method-assign]
+        with i18n.using("en"):
+            line = NetDriver(ann).activity() or ""
+        assert "Bo left" in line and "for up to 1 s, then the table pauses" in line, line
+        assert "Bo is slow: 76 s of automatic steps in this hand (limit 60 s)." in line, line
+    finally:
+        for p in peers:
+            p.close(flush=0.0)
