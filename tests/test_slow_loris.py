@@ -476,3 +476,68 @@ def test_a_seat_writing_the_hands_last_entry_cannot_split_a_takeover() -> None:
     t.deliver()
     assert (p0.match.voided, p0.hand_no) == (p1.match.voided, p1.hand_no), \
         (p0.match.voided, p0.finished, p1.match.voided, p1.hand_no)
+
+
+@pytest.mark.slow
+def test_a_peer_with_a_slow_disk_does_not_count_its_own_fsync_against_the_next_seat(
+        tmp_path: Path) -> None:
+    """Real sockets: Ann's disk takes 0.4 s for each fsync (a network home folder, an SD
+    card), and her move is fsynced before she sends it (a choice: a power cut must not
+    make her sign another). Bo's automatic step that follows cannot start before it
+    reaches him: Ann's own fsync is not his wait. Before, her table counted it against
+    him (0.3 s beyond a 0.1 s grace, at each of her moves followed by one of his steps:
+    12.5 s in one hand here): a slow disk of hers spent an honest seat's budget."""
+    import threading
+
+    peers, _bot, _bnode, _started = _real_table_with_a_loris(20.0, 0.0, None, tmp_path,
+                                                             grace=0.1)
+    ann = peers[0]
+    store = ann.store
+    assert store is not None
+    real_sync = store.sync
+
+    class Player:
+        """Ann's choices, as a person's (not remade alike after a power cut: fsynced
+        before they are sent)."""
+
+        def __init__(self, bot: Any) -> None:
+            self.bot = bot
+
+        def choose(self, view: Any, legal: Any) -> Any:
+            return self.bot.choose(view, legal)
+
+    ann.controller = Player(ann.controller)
+
+    syncs: list[float] = []
+
+    def slow_sync() -> None:
+        syncs.append(time.monotonic())
+        time.sleep(0.4)
+        real_sync()
+
+    store.sync = slow_sync            # type: ignore[method-assign]
+    stop = threading.Event()
+
+    def pump(p: Any) -> None:
+        while not stop.is_set() and not p.finished and not p.stopped:
+            p.pump(0.02)
+
+    threads = [threading.Thread(target=pump, args=(p,)) for p in peers]
+    for th in threads:
+        th.start()
+    try:
+        end = time.monotonic() + 60
+        while ann.rlog.entries_applied < 400 and time.monotonic() < end \
+                and not ann.finished and not ann.stopped:
+            time.sleep(0.05)
+        with ann._lock:
+            spent = ann.rlog._spent(1)
+            applied = ann.rlog.entries_applied
+    finally:
+        stop.set()
+        for th in threads:
+            th.join(10)
+        for p in peers:
+            p.close(flush=0.2)
+    assert (applied >= 400 or ann.finished) and ann.stopped is None, (applied, ann.stopped)
+    assert spent == 0.0, (spent, syncs, applied)
