@@ -541,3 +541,31 @@ def test_a_peer_with_a_slow_disk_does_not_count_its_own_fsync_against_the_next_s
             p.close(flush=0.2)
     assert (applied >= 400 or ann.finished) and ann.stopped is None, (applied, ann.stopped)
     assert spent == 0.0, (spent, syncs, applied)
+
+
+def test_a_peer_that_hears_nobody_does_not_count_its_own_outage_against_a_seat() -> None:
+    """Three seats; p0's own network is down for 15 s (every other seat's transport gone
+    at p0) while its log waits for p1's automatic step, which p1 wrote at once. That wait
+    is p0's outage, not p1's slowness: none of it counts against p1's budget. Before, all
+    of it beyond the grace did (14 s here), so a peer on a poor Wi-Fi, a few such
+    outages in a hand, had an honest seat over its budget: paused on at each of its
+    steps, and co-signed away by a bot's seat."""
+    t = _table(b"loris/deaf", n=3, options=LogOptions(step_limit=STEP))
+    p0 = t.seats[0].rlog
+    t.write_turns()                   # p0's key goes out; then p0 hears nobody
+    for seat in (1, 2):
+        p0.seat_reachable(seat, False)
+    t.deliver()
+    t.write_turns()                   # p1 writes its key at once: p0 cannot hear it
+    held = [m for m in t.wire if m[1] == 0]
+    t.wire = [m for m in t.wire if m[1] != 0]
+    for _ in range(150):
+        t.clock.advance(0.1)
+        p0.tick()
+    assert p0.stopped is None and p0.match.hand.expected_writer() == 1
+    for seat in (1, 2):
+        p0.seat_reachable(seat, True)
+    t.wire = held
+    t.deliver()
+    assert len(p0.log[0]) >= 2 and p0.stopped is None
+    assert p0._spent(1) == 0.0, p0._spent(1)

@@ -306,6 +306,13 @@ class ReplicatedLog:
         #: ``_auto_hand`` beyond ``auto_grace`` each (see :meth:`auto_time`)
         self._auto_spent: dict[int, float] = {}
         self._auto_hand = 0
+        #: time this peer heard no other seat at all (every other one's transport gone
+        #: here, at three seats or more): its own network was down, which is no seat's
+        #: slowness (since when, and in all before that); and that total when the log
+        #: last made progress (a wait counts only what it held beyond it)
+        self._deaf_since: float | None = None
+        self._deaf_total = 0.0
+        self._deaf_mark = 0.0
         self.session_of = session_of
         #: side entries (claims, abandons) written or accepted, in arrival order
         self.side: list[Envelope] = []
@@ -561,7 +568,7 @@ class ReplicatedLog:
             return
         now = self.clock()
         if now > self.last_progress:
-            self.last_progress = now
+            self._progress(now)
             self.next_fetch = max(self.next_fetch, now + self._stall)
 
     # ----- the budget of a seat's automatic steps in a hand (slow-loris) -----------------
@@ -587,6 +594,33 @@ class ReplicatedLog:
         co-signed a bot for it) though it answered at once once back."""
         return max(0.0, min(waited, self.opts.step_limit) - self.opts.auto_grace)
 
+    def _deaf_now(self) -> float:
+        """Seconds this peer heard no other seat, in all, up to now."""
+        since = self._deaf_since
+        return self._deaf_total + (self.clock() - since if since is not None else 0.0)
+
+    def _update_deaf(self) -> None:
+        """Every other seat gone here (at three seats or more: at two, the other seat
+        going quiet is that seat's doing as much as ours) starts an outage of this
+        peer's own; any seat heard again ends it."""
+        others = [s for s in range(self.cfg.n) if s != self.me]
+        deaf = len(others) >= 2 and all(s in self._gone_since for s in others)
+        if deaf and self._deaf_since is None:
+            self._deaf_since = self.clock()
+        elif not deaf and self._deaf_since is not None:
+            self._deaf_total += self.clock() - self._deaf_since
+            self._deaf_since = None
+
+    def _waited(self, until: float) -> float:
+        """How long the log waited for its next entry up to ``until``, this peer's own
+        outages (it heard nobody) not counted."""
+        return until - self.last_progress - max(0.0, self._deaf_now() - self._deaf_mark)
+
+    def _progress(self, now: float) -> None:
+        """The log made progress at ``now``: the next wait starts here."""
+        self.last_progress = now
+        self._deaf_mark = self._deaf_now()
+
     def _charge(self, seat: int, hand: int, waited: float) -> None:
         """``seat``'s automatic entry of ``hand`` kept this peer waiting ``waited`` s."""
         if hand != self._auto_hand:
@@ -606,7 +640,7 @@ class ReplicatedLog:
         e = self.match.hand.expected()
         if (e is not None and e.seat == seat and e.kind != "game.act" and seat != self.me
                 and not self.finished and (self.stopped is None or self.resumable)):
-            spent += self._over_grace(self.clock() - self.last_progress)
+            spent += self._over_grace(self._waited(self.clock()))
         return spent, self.opts.auto_budget
 
     def over_budget(self, seat: int) -> bool:
@@ -629,6 +663,7 @@ class ReplicatedLog:
             self._forget_away(seat)
         elif seat not in self._gone_since:
             self._gone_since[seat] = self.clock()
+        self._update_deaf()
 
     def _forget_away(self, seat: int) -> None:
         """``seat`` is back (heard, restarted, wrote after its AWAY) or a bot took it."""
@@ -1084,6 +1119,7 @@ class ReplicatedLog:
         # the player had quit (its transport speaks for it from now on)
         self._forget_away(t.seat)
         self._gone_since.pop(t.seat, None)
+        self._update_deaf()
         if t.seat == self.me:
             if t.key == self.identity.public_key:
                 self.match.me_from = hand + 1        # the bot plays from the next hand
@@ -1096,7 +1132,7 @@ class ReplicatedLog:
             self.unresponsive = None
         self._check_hand()
         now = self.clock()
-        self.last_progress = now
+        self._progress(now)
         self._stall = self.opts.stall_after
         self.next_fetch = now + self._stall
         self._event("takeover", f"from hand {hand + 2}, {self.names[t.seat]}'s seat is "
@@ -1346,7 +1382,7 @@ class ReplicatedLog:
         if (not self._replay_mode and w != self.me and env.body.get("k") != "game.act"):
             # how long this seat's automatic step kept us waiting (from the entry before
             # it, here; our own check of it not counted)
-            self._charge(w, hand, started - self.last_progress)
+            self._charge(w, hand, self._waited(started))
         if (hand, env.seq) >= self._away_at.get(w, (hand, env.seq)):
             # a seat that writes after its AWAY is not away (whatever it said); an entry
             # it wrote before leaving, arriving late, is no sign of it coming back
@@ -1362,7 +1398,7 @@ class ReplicatedLog:
         if persist:
             self._persist(env)
         now = self.clock()
-        self.last_progress = now
+        self._progress(now)
         self._stall = self.opts.stall_after
         self._look_back = 0
         self.next_fetch = now + self._stall
