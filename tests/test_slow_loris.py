@@ -569,3 +569,69 @@ def test_a_peer_that_hears_nobody_does_not_count_its_own_outage_against_a_seat()
     t.deliver()
     assert len(p0.log[0]) >= 2 and p0.stopped is None
     assert p0._spent(1) == 0.0, p0._spent(1)
+
+
+def test_a_seat_timing_its_entry_on_the_next_writers_fetches_cannot_make_it_look_slow(
+        ) -> None:
+    """Three seats; p0 sends p1 (the next writer) nothing and answers none of its
+    fetches, and sends each entry p1's step follows to p2 only just after p1's third
+    fetch for it came and went unanswered, when p1's backoff is longest (4 s to its
+    next fetch). p2's own fetch, half a second after the entry reached it, shows p1 it
+    is behind, and p1 takes the entry from p2 at once: each of p1's steps reaches p2
+    within the grace, and nothing is counted against p1 (p0 spends its own budget)."""
+    from p2p.table import wire
+    from p2p.transcript.envelope import Envelope
+
+    t = _table(b"loris/fetch-timed", n=3, options=LogOptions(step_limit=STEP))
+    p2 = t.seats[2].rlog
+    targets: dict[tuple[int, int], int] = {}      # p0's (hand, seq) -> its log index
+    fetches: dict[tuple[int, int], int] = {}      # p1's fetches seen by p0, per position
+
+    def held(m: tuple[int, int, bytes]) -> bool:
+        if (m[0], m[1]) != (0, 2):
+            return False
+        msg = wire.decode(m[2])
+        if not isinstance(msg, wire.Push | wire.Entries):
+            return False
+        for raw in msg.entries:
+            env = Envelope.decode(raw)      # type: ignore[arg-type]
+            at = targets.get((env.hand, env.seq))
+            if at is not None and fetches.get((env.hand, at), 0) < 3:
+                return True
+        return False
+
+    start, charged = t.clock.now, 0.0
+    while len(targets) < 12 and t.clock.now - start < 2000:
+        moved = True
+        while moved:
+            moved = False
+            for s, seat in enumerate(t.seats):
+                rl = seat.rlog
+                while not rl.done and rl.match.hand.expected_writer() == s:
+                    hp = rl.match.hand
+                    rl.secrets[hp.hand_no] = hp.export_secrets()
+                    env = rl.write(hp.next_body(seat.bot.choose))  # type: ignore[attr-defined]
+                    e = rl.match.hand.expected()
+                    if s == 0 and e is not None and e.seat == 1 and e.kind != "game.act":
+                        targets[(env.hand, env.seq)] = len(rl.log[hp.hand_no]) - 1
+                    moved = True
+                t.collect(s)
+            t.wire = [m for m in t.wire if (m[0], m[1]) != (0, 1)]
+            keep = [m for m in t.wire if held(m)]
+            t.wire = [m for m in t.wire if not held(m)]
+            batch = list(t.wire)
+            moved = bool(t.deliver()) or moved
+            for src, dst, payload in batch:
+                msg = wire.decode(payload)
+                if (src, dst) == (1, 0) and isinstance(msg, wire.Fetch):
+                    at = (int(msg.hand), int(msg.index))   # type: ignore[call-overload]
+                    fetches[at] = fetches.get(at, 0) + 1
+            t.wire = keep + t.wire
+        charged = max(charged, p2.auto_time(1)[0])
+        t.clock.advance(0.1)
+        for s, seat in enumerate(t.seats):
+            seat.rlog.tick()
+            t.collect(s)
+    assert len(targets) >= 12 and p2.stopped is None, (len(targets), p2.stopped)
+    assert p2.auto_time(0)[0] > 12 * 1.0          # p0 held each of them back 3.5 s
+    assert charged == 0.0, charged
