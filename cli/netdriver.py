@@ -791,15 +791,17 @@ class NetDriver:
         who = names[w.seat]
         state = "" if w.seat == self.seat else self.peer.peer_state(w.seat)
         note = self.slow_note(w.seat) if w.step is not TableStep.MOVE else ""
+        # a seat near or past its budget of automatic steps is given less than the step
+        # limit: the wait says the limit it has (gone or not: "for up to 20 s" while the
+        # pause came after the grace of a step was untrue)
+        wait = self.peer.wait_limit() if w.step is not TableStep.MOVE else None
+        seconds = round(wait, 1) if wait is not None and wait < self.step_limit \
+            else self.step_limit
         if state == "gone":
-            return left_wait_line(who, self.step_limit) + note
+            return left_wait_line(who, seconds) + note
         word = PEER_STATES.get(state)
         slow = f" ({_(word) if word else state})" if state not in ("", "connected") else ""
-        # a seat near or past its budget of automatic steps is given less than the step
-        # limit: the wait says the limit it has
-        wait = self.peer.wait_limit() if w.step is not TableStep.MOVE else None
-        limit = limit_note(round(wait, 1) if wait is not None and wait < self.step_limit
-                           else self.step_limit)
+        limit = limit_note(seconds)
         if w.step is TableStep.MOVE:
             if not slow:
                 if w.seat in self.bots and w.seat != self.seat and \

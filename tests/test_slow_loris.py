@@ -29,10 +29,13 @@ LORIS = 19.9          # just under the step limit, before every automatic step
 
 def _run(t: Table, delay: Callable[[int, str], float], until: Callable[[], bool],
          limit: float = 3000.0, dt: float = 0.1,
-         drop: Callable[[int, int], bool] | None = None) -> None:
+         drop: Callable[[int, int], bool] | None = None,
+         hold: Callable[[int, int], bool] | None = None) -> None:
     """Play with a clock: seat ``s`` writes its step of kind ``k`` ``delay(s, k)`` s after
     the step became its turn (its own log's), every message is delivered at once except
-    those ``drop(src, dst)`` says; the clock moves ``dt`` at a time, every log ticking."""
+    those ``drop(src, dst)`` says (lost) and those ``hold(src, dst)`` says (kept back, in
+    order, until it no longer says so); the clock moves ``dt`` at a time, every log
+    ticking."""
     ready: dict[tuple[int, int, int], float] = {}
     start = t.clock.now
     while t.clock.now - start < limit:
@@ -54,7 +57,10 @@ def _run(t: Table, delay: Callable[[int, str], float], until: Callable[[], bool]
                 t.collect(s)
             if drop is not None:
                 t.wire = [m for m in t.wire if not drop(m[0], m[1])]
+            held = [m for m in t.wire if hold is not None and hold(m[0], m[1])]
+            t.wire = [m for m in t.wire if hold is None or not hold(m[0], m[1])]
             moved = bool(t.deliver()) or moved
+            t.wire = held + t.wire
             if until():
                 return
         t.clock.advance(dt)
@@ -380,3 +386,252 @@ def test_three_seats_agree_to_a_bot_for_a_slow_seat_and_stay_alike(tmp_path: Pat
         rep = verify_game(_transcript(tmp_path, t, s))
         assert rep.ok and rep.blamed_seat is None, rep.summary()
         assert rep.takeovers == [{"hand": 0, "seat": 2, "runner": 0, "signers": [0, 1]}]
+
+
+def test_a_seat_back_from_a_long_silence_is_not_slow_for_the_rest_of_the_hand() -> None:
+    """Three seats; p1's network is down for 150 s at its first automatic step (or its
+    player quit for now and resumed, or everyone restarted and p1 came last). p0 pauses
+    on p1 after the step limit, as on any silent seat, and p1's entry lifts the pause when
+    it comes back. That absence is one silent step: it counts at most the step limit
+    against p1's budget. Before, all 150 s counted, so p1, answering at once from then
+    on, was "slow" for the rest of the hand at p0: every wait for it said "p1 is slow:
+    149 s ... (limit 60 s)", each of its steps paused the table after 1 s, and p0 (a bot's
+    seat) co-signed a bot for p1 or the end of the match that p2 alone proposed."""
+    t = _table(b"loris/away", n=3, options=LogOptions(step_limit=STEP))
+    p0 = t.seats[0].rlog
+    start = t.clock.now
+    back = start + 150.0
+    _run(t, lambda s, kind: 0.0, until=lambda: p0.stopped is not None,
+         hold=lambda src, dst: 1 in (src, dst) and t.clock.now < back)
+    assert p0.unresponsive == 1 and not (p0.stop_why or {}).get("slow"), p0.stop_why
+    _run(t, lambda s, kind: 0.0, until=lambda: len(p0.log[0]) >= 40,
+         hold=lambda src, dst: 1 in (src, dst) and t.clock.now < back)
+    assert t.clock.now >= back and p0.stopped is None and p0.hand_no == 0
+    spent, budget = p0.auto_time(1)
+    assert spent <= STEP - 1.0 + 0.2 and budget == 60.0, spent
+    # what a bot's seat asks itself before it co-signs p2's proposal (a bot for p1, or
+    # the end of the match, "p1 having left"): p1 is there, answering at once
+    assert not p0.saw_silent(1)
+
+
+def test_a_wait_for_a_gone_seat_past_its_budget_says_the_limit_it_has(
+        tmp_path: Path) -> None:
+    """Bo, past his budget of automatic steps, is also gone (his transport lost): the
+    table pauses after the grace of a step (1 s at a 20 s table), and the wait line says
+    that limit, not the step limit: "waiting for Bo to come back ... for up to 20 s" while
+    the pause came a second later was untrue."""
+    from cli.netdriver import NetDriver
+
+    peers, _bot, _bnode, _started = _real_table_with_a_loris(20.0, 0.0, None, tmp_path)
+    ann = peers[0]
+    try:
+        ann.pump(0.0)                     # Ann writes her key; her table waits for Bo's
+        w = ann.waiting_on()
+        assert w is not None and w.seat == 1
+        for _ in range(4):                # four steps of Bo's that passed the step limit
+            ann.rlog._charge(1, 0, 100.0)
+        assert ann.rlog.over_budget(1) and ann.wait_limit() == 1.0
+        ann.peer_state = lambda seat: "gone"      # type: ignore[method-assign]
+        with i18n.using("en"):
+            line = NetDriver(ann).activity() or ""
+        assert "Bo left" in line and "for up to 1 s, then the table pauses" in line, line
+        assert "Bo is slow: 76 s of automatic steps in this hand (limit 60 s)." in line, line
+    finally:
+        for p in peers:
+            p.close(flush=0.0)
+
+
+@pytest.mark.xfail(strict=True, reason="known limit of agreements (docs/protocol.md §6), "
+                   "reachable on purpose: not fixed (review 1 of the budget)")
+def test_a_seat_writing_the_hands_last_entry_cannot_split_a_takeover() -> None:
+    """Three seats; p2 writes the last entry of the hand and holds it back (silent, or
+    past its budget: a second is enough) until p0's player proposes a bot for it; then
+    it sends that entry to p0 alone. p0 applies it (the hand, and here the match, ends
+    scored) before p1's co-signature comes; p1 (a bot's seat, it saw p2 silent) signs and
+    the takeover holds there: p1 voids the hand and deals the next with a bot in p2's
+    seat. The honest peers are on different states, each soon waiting for the other (and
+    naming it unresponsive). One hostile seat does it, at no cost; the budget makes the
+    pause it needs come after a second instead of the step limit."""
+    from test_takeover import BOT_SEED
+
+    from p2p.crypto.identity import Identity
+
+    t = _table(b"loris/split", n=3, options=LogOptions(step_limit=STEP))
+    p0, p1, p2 = (s.rlog for s in t.seats)
+    _run(t, lambda s, kind: 0.0, limit=20000.0,
+         until=lambda: p0.stopped is not None and p1.stopped is not None,
+         hold=lambda src, dst: src == 2 and p2.finished)
+    assert p0.unresponsive == p1.unresponsive == 2 and p2.finished
+    held, t.wire = t.wire, []
+    bot = Identity.from_seed(BOT_SEED)
+    p0.bot_offer = (bot.public_key, "tcp://127.0.0.1:9", None)
+    assert p0.propose_takeover(2) is not None
+    t.collect(0)
+    proposal, t.wire = t.wire, [m for m in held if m[1] == 0]
+    t.deliver()                       # p2 answers the proposal: its last entry, to p0
+    t.wire = proposal
+    t.deliver()
+    assert p1.saw_silent(2) and p1.propose_takeover(2) is not None
+    t.collect(1)
+    t.deliver()
+    assert (p0.match.voided, p0.hand_no) == (p1.match.voided, p1.hand_no), \
+        (p0.match.voided, p0.finished, p1.match.voided, p1.hand_no)
+
+
+@pytest.mark.slow
+def test_a_peer_with_a_slow_disk_does_not_count_its_own_fsync_against_the_next_seat(
+        tmp_path: Path) -> None:
+    """Real sockets: Ann's disk takes 0.4 s for each fsync (a network home folder, an SD
+    card), and her move is fsynced before she sends it (a choice: a power cut must not
+    make her sign another). Bo's automatic step that follows cannot start before it
+    reaches him: Ann's own fsync is not his wait. Before, her table counted it against
+    him (0.3 s beyond a 0.1 s grace, at each of her moves followed by one of his steps:
+    12.5 s in one hand here): a slow disk of hers spent an honest seat's budget."""
+    import threading
+
+    peers, _bot, _bnode, _started = _real_table_with_a_loris(20.0, 0.0, None, tmp_path,
+                                                             grace=0.1)
+    ann = peers[0]
+    store = ann.store
+    assert store is not None
+    real_sync = store.sync
+
+    class Player:
+        """Ann's choices, as a person's (not remade alike after a power cut: fsynced
+        before they are sent)."""
+
+        def __init__(self, bot: Any) -> None:
+            self.bot = bot
+
+        def choose(self, view: Any, legal: Any) -> Any:
+            return self.bot.choose(view, legal)
+
+    ann.controller = Player(ann.controller)
+
+    syncs: list[float] = []
+
+    def slow_sync() -> None:
+        syncs.append(time.monotonic())
+        time.sleep(0.4)
+        real_sync()
+
+    store.sync = slow_sync            # type: ignore[method-assign]
+    stop = threading.Event()
+
+    def pump(p: Any) -> None:
+        while not stop.is_set() and not p.finished and not p.stopped:
+            p.pump(0.02)
+
+    threads = [threading.Thread(target=pump, args=(p,)) for p in peers]
+    for th in threads:
+        th.start()
+    try:
+        end = time.monotonic() + 60
+        while ann.rlog.entries_applied < 400 and time.monotonic() < end \
+                and not ann.finished and not ann.stopped:
+            time.sleep(0.05)
+        with ann._lock:
+            spent = ann.rlog._spent(1)
+            applied = ann.rlog.entries_applied
+    finally:
+        stop.set()
+        for th in threads:
+            th.join(10)
+        for p in peers:
+            p.close(flush=0.2)
+    assert (applied >= 400 or ann.finished) and ann.stopped is None, (applied, ann.stopped)
+    assert spent == 0.0, (spent, syncs, applied)
+
+
+def test_a_peer_that_hears_nobody_does_not_count_its_own_outage_against_a_seat() -> None:
+    """Three seats; p0's own network is down for 15 s (every other seat's transport gone
+    at p0) while its log waits for p1's automatic step, which p1 wrote at once. That wait
+    is p0's outage, not p1's slowness: none of it counts against p1's budget. Before, all
+    of it beyond the grace did (14 s here), so a peer on a poor Wi-Fi, a few such
+    outages in a hand, had an honest seat over its budget: paused on at each of its
+    steps, and co-signed away by a bot's seat."""
+    t = _table(b"loris/deaf", n=3, options=LogOptions(step_limit=STEP))
+    p0 = t.seats[0].rlog
+    t.write_turns()                   # p0's key goes out; then p0 hears nobody
+    for seat in (1, 2):
+        p0.seat_reachable(seat, False)
+    t.deliver()
+    t.write_turns()                   # p1 writes its key at once: p0 cannot hear it
+    held = [m for m in t.wire if m[1] == 0]
+    t.wire = [m for m in t.wire if m[1] != 0]
+    for _ in range(150):
+        t.clock.advance(0.1)
+        p0.tick()
+    assert p0.stopped is None and p0.match.hand.expected_writer() == 1
+    for seat in (1, 2):
+        p0.seat_reachable(seat, True)
+    t.wire = held
+    t.deliver()
+    assert len(p0.log[0]) >= 2 and p0.stopped is None
+    assert p0._spent(1) == 0.0, p0._spent(1)
+
+
+def test_a_seat_timing_its_entry_on_the_next_writers_fetches_cannot_make_it_look_slow(
+        ) -> None:
+    """Three seats; p0 sends p1 (the next writer) nothing and answers none of its
+    fetches, and sends each entry p1's step follows to p2 only just after p1's third
+    fetch for it came and went unanswered, when p1's backoff is longest (4 s to its
+    next fetch). p2's own fetch, half a second after the entry reached it, shows p1 it
+    is behind, and p1 takes the entry from p2 at once: each of p1's steps reaches p2
+    within the grace, and nothing is counted against p1 (p0 spends its own budget)."""
+    from p2p.table import wire
+    from p2p.transcript.envelope import Envelope
+
+    t = _table(b"loris/fetch-timed", n=3, options=LogOptions(step_limit=STEP))
+    p2 = t.seats[2].rlog
+    targets: dict[tuple[int, int], int] = {}      # p0's (hand, seq) -> its log index
+    fetches: dict[tuple[int, int], int] = {}      # p1's fetches seen by p0, per position
+
+    def held(m: tuple[int, int, bytes]) -> bool:
+        if (m[0], m[1]) != (0, 2):
+            return False
+        msg = wire.decode(m[2])
+        if not isinstance(msg, wire.Push | wire.Entries):
+            return False
+        for raw in msg.entries:
+            env = Envelope.decode(raw)      # type: ignore[arg-type]
+            at = targets.get((env.hand, env.seq))
+            if at is not None and fetches.get((env.hand, at), 0) < 3:
+                return True
+        return False
+
+    start, charged = t.clock.now, 0.0
+    while len(targets) < 12 and t.clock.now - start < 2000:
+        moved = True
+        while moved:
+            moved = False
+            for s, seat in enumerate(t.seats):
+                rl = seat.rlog
+                while not rl.done and rl.match.hand.expected_writer() == s:
+                    hp = rl.match.hand
+                    rl.secrets[hp.hand_no] = hp.export_secrets()
+                    env = rl.write(hp.next_body(seat.bot.choose))  # type: ignore[attr-defined]
+                    e = rl.match.hand.expected()
+                    if s == 0 and e is not None and e.seat == 1 and e.kind != "game.act":
+                        targets[(env.hand, env.seq)] = len(rl.log[hp.hand_no]) - 1
+                    moved = True
+                t.collect(s)
+            t.wire = [m for m in t.wire if (m[0], m[1]) != (0, 1)]
+            keep = [m for m in t.wire if held(m)]
+            t.wire = [m for m in t.wire if not held(m)]
+            batch = list(t.wire)
+            moved = bool(t.deliver()) or moved
+            for src, dst, payload in batch:
+                msg = wire.decode(payload)
+                if (src, dst) == (1, 0) and isinstance(msg, wire.Fetch):
+                    at = (int(msg.hand), int(msg.index))   # type: ignore[call-overload]
+                    fetches[at] = fetches.get(at, 0) + 1
+            t.wire = keep + t.wire
+        charged = max(charged, p2.auto_time(1)[0])
+        t.clock.advance(0.1)
+        for s, seat in enumerate(t.seats):
+            seat.rlog.tick()
+            t.collect(s)
+    assert len(targets) >= 12 and p2.stopped is None, (len(targets), p2.stopped)
+    assert p2.auto_time(0)[0] > 12 * 1.0          # p0 held each of them back 3.5 s
+    assert charged == 0.0, charged

@@ -306,6 +306,13 @@ class ReplicatedLog:
         #: ``_auto_hand`` beyond ``auto_grace`` each (see :meth:`auto_time`)
         self._auto_spent: dict[int, float] = {}
         self._auto_hand = 0
+        #: time this peer heard no other seat at all (every other one's transport gone
+        #: here, at three seats or more): its own network was down, which is no seat's
+        #: slowness (since when, and in all before that); and that total when the log
+        #: last made progress (a wait counts only what it held beyond it)
+        self._deaf_since: float | None = None
+        self._deaf_total = 0.0
+        self._deaf_mark = 0.0
         self.session_of = session_of
         #: side entries (claims, abandons) written or accepted, in arrival order
         self.side: list[Envelope] = []
@@ -547,6 +554,23 @@ class ReplicatedLog:
             limit = min(limit, self._auto_left(e.seat))
         return e.seat, self.last_progress + limit
 
+    def sending_own(self) -> None:
+        """This seat's entries just written go out now, after they were persisted (a
+        choice is fsynced first): the wait for the next step starts here, not when they
+        were signed. Before, a slow disk's fsync here (0.4 s, or seconds on a network
+        folder) counted against the next seat's budget of automatic steps, at each of
+        this seat's moves that it followed."""
+        h = self.match.hand_no
+        last = self.log.get(h) or []
+        if not last or self.match.hand.expected_writer() == self.me:
+            return
+        if Envelope.decode(last[-1]).author != self.identity.public_key:
+            return
+        now = self.clock()
+        if now > self.last_progress:
+            self._progress(now)
+            self.next_fetch = max(self.next_fetch, now + self._stall)
+
     # ----- the budget of a seat's automatic steps in a hand (slow-loris) -----------------
     def _auto_left(self, seat: int) -> float:
         """How long this peer may wait for ``seat``'s automatic step now: the grace of a
@@ -560,17 +584,55 @@ class ReplicatedLog:
         return self._auto_spent.get(seat, 0.0) if self._auto_hand == self.match.hand_no \
             else 0.0
 
+    def _over_grace(self, waited: float) -> float:
+        """What a wait of ``waited`` s for one automatic step counts against its seat's
+        budget: beyond the grace, and never more than the step limit. A step that passed
+        its limit was a silent seat's (a network down, a restart, a player who quit for
+        now): the pause was its due, however long the seat stayed away; counted whole, an
+        absence of a few minutes left an honest seat "slow" for the rest of the hand
+        (each of its steps paused the table after the grace alone, and a bot's seat
+        co-signed a bot for it) though it answered at once once back."""
+        return max(0.0, min(waited, self.opts.step_limit) - self.opts.auto_grace)
+
+    def _deaf_now(self) -> float:
+        """Seconds this peer heard no other seat, in all, up to now."""
+        since = self._deaf_since
+        return self._deaf_total + (self.clock() - since if since is not None else 0.0)
+
+    def _update_deaf(self) -> None:
+        """Every other seat gone here (at three seats or more: at two, the other seat
+        going quiet is that seat's doing as much as ours) starts an outage of this
+        peer's own; any seat heard again ends it."""
+        others = [s for s in range(self.cfg.n) if s != self.me]
+        deaf = len(others) >= 2 and all(s in self._gone_since for s in others)
+        if deaf and self._deaf_since is None:
+            self._deaf_since = self.clock()
+        elif not deaf and self._deaf_since is not None:
+            self._deaf_total += self.clock() - self._deaf_since
+            self._deaf_since = None
+
+    def _waited(self, until: float) -> float:
+        """How long the log waited for its next entry up to ``until``, this peer's own
+        outages (it heard nobody) not counted."""
+        return until - self.last_progress - max(0.0, self._deaf_now() - self._deaf_mark)
+
+    def _progress(self, now: float) -> None:
+        """The log made progress at ``now``: the next wait starts here."""
+        self.last_progress = now
+        self._deaf_mark = self._deaf_now()
+
     def _charge(self, seat: int, hand: int, waited: float) -> None:
         """``seat``'s automatic entry of ``hand`` kept this peer waiting ``waited`` s."""
         if hand != self._auto_hand:
             self._auto_hand, self._auto_spent = hand, {}
-        over = max(0.0, waited - self.opts.auto_grace)
+        over = self._over_grace(waited)
         if over:
             self._auto_spent[seat] = self._auto_spent.get(seat, 0.0) + over
 
     def auto_time(self, seat: int) -> tuple[float, float | None]:
         """(seconds, budget): how long ``seat``'s automatic steps kept this peer waiting in
-        the hand in play, beyond the grace of each step, the step awaited now included;
+        the hand in play, beyond the grace of each step and at most a step limit each
+        (see :meth:`_over_grace`), the step awaited now included;
         and the budget of a seat's automatic steps in a hand (None: no budget). An honest
         computer answers such a step in well under a second (docs/network.md,
         "slow-loris", has the figures)."""
@@ -578,7 +640,7 @@ class ReplicatedLog:
         e = self.match.hand.expected()
         if (e is not None and e.seat == seat and e.kind != "game.act" and seat != self.me
                 and not self.finished and (self.stopped is None or self.resumable)):
-            spent += max(0.0, self.clock() - self.last_progress - self.opts.auto_grace)
+            spent += self._over_grace(self._waited(self.clock()))
         return spent, self.opts.auto_budget
 
     def over_budget(self, seat: int) -> bool:
@@ -601,6 +663,7 @@ class ReplicatedLog:
             self._forget_away(seat)
         elif seat not in self._gone_since:
             self._gone_since[seat] = self.clock()
+        self._update_deaf()
 
     def _forget_away(self, seat: int) -> None:
         """``seat`` is back (heard, restarted, wrote after its AWAY) or a bot took it."""
@@ -1056,6 +1119,7 @@ class ReplicatedLog:
         # the player had quit (its transport speaks for it from now on)
         self._forget_away(t.seat)
         self._gone_since.pop(t.seat, None)
+        self._update_deaf()
         if t.seat == self.me:
             if t.key == self.identity.public_key:
                 self.match.me_from = hand + 1        # the bot plays from the next hand
@@ -1068,7 +1132,7 @@ class ReplicatedLog:
             self.unresponsive = None
         self._check_hand()
         now = self.clock()
-        self.last_progress = now
+        self._progress(now)
         self._stall = self.opts.stall_after
         self.next_fetch = now + self._stall
         self._event("takeover", f"from hand {hand + 2}, {self.names[t.seat]}'s seat is "
@@ -1318,7 +1382,7 @@ class ReplicatedLog:
         if (not self._replay_mode and w != self.me and env.body.get("k") != "game.act"):
             # how long this seat's automatic step kept us waiting (from the entry before
             # it, here; our own check of it not counted)
-            self._charge(w, hand, started - self.last_progress)
+            self._charge(w, hand, self._waited(started))
         if (hand, env.seq) >= self._away_at.get(w, (hand, env.seq)):
             # a seat that writes after its AWAY is not away (whatever it said); an entry
             # it wrote before leaving, arriving late, is no sign of it coming back
@@ -1334,7 +1398,7 @@ class ReplicatedLog:
         if persist:
             self._persist(env)
         now = self.clock()
-        self.last_progress = now
+        self._progress(now)
         self._stall = self.opts.stall_after
         self._look_back = 0
         self.next_fetch = now + self._stall

@@ -748,6 +748,11 @@ class Peer:
                 return
             try:
                 self._persist(out)
+                if out.messages and any(e.author == self.identity.public_key
+                                        and not is_side(e.body) for e in out.persist):
+                    # sent only now: the next seat's wait starts here (a slow fsync of
+                    # ours is not its time)
+                    self.rlog.sending_own()
             except OSError as exc:
                 # not on disk, so not sent either (an entry of ours published and then lost
                 # would look like equivocation after a restart): stop here, in words
