@@ -66,7 +66,6 @@ from zeroconf import (
     ServiceStateChange,
     Zeroconf,
 )
-from zeroconf._dns import DNSPointer
 
 from p2p.net._netutil import is_ipv4, local_ipv4_addresses
 from p2p.text import safe_text
@@ -453,6 +452,10 @@ class _Resolvers:
             self._jobs.put(None)
 
 
+#: the DNS record type of a PTR (RFC 1035), which names a service instance
+_PTR = 12
+
+
 class _WantedSpotter(RecordUpdateListener):
     """Sees every record zeroconf receives, in its event loop and before its cache: a
     PTR naming a service the browser looks for is handed to the browser at once (never
@@ -469,11 +472,14 @@ class _WantedSpotter(RecordUpdateListener):
                              records: list[RecordUpdate]) -> None:
         for update in records:
             r = update.new
-            if type(r) is DNSPointer and r.key == self._key and r.ttl > 0 \
-                    and self._wanted(r.alias):
+            # a PTR record (type 12, RFC 1035) naming a service of ours; by its type
+            # number, as zeroconf exports no name for its record classes
+            alias = getattr(r, "alias", None)
+            if r.type == _PTR and isinstance(alias, str) and r.key == self._key \
+                    and r.ttl > 0 and self._wanted(alias):
                 browser = self._browser()
                 if browser is not None:
-                    browser._spot(r.alias)
+                    browser._spot(alias)
 
     def async_update_records_complete(self) -> None:
         pass
