@@ -15,7 +15,8 @@
   failing example replays the same deal.
 * :func:`socket_peers`: a table of real peers (ZeroMQ on 127.0.0.1, stores on disk, a
   heuristic bot per seat), for session tests and the trust bench; :func:`run_peers` plays
-  such a table to its end, a thread a peer.
+  such a table to its end, a thread a peer; :class:`Pumping` pumps live peers while a test
+  acts on them.
 
 For tests and benchmarks only.
 """
@@ -107,7 +108,38 @@ def run_peers(peers: list[Peer], timeout: float = 90.0, linger: float = 0.3,
     return done
 
 
-__all__ = ["FakeClock", "FaultShim", "MemoryNetwork", "MemoryNode", "run_peers",
+class Pumping:
+    """Each peer pumped in a thread of its own (``Peer.pump`` every 20 ms) until its
+    match ends, it stops (through a pause, unless ``through_pauses`` is False: a paused
+    peer is still pumped, so a late entry can lift the pause), or :meth:`stop`. For tests
+    that act on live peers meanwhile: an agreement, a pause, a console's words."""
+
+    def __init__(self, peers: list[Peer], through_pauses: bool = True) -> None:
+        self._stopping = threading.Event()
+        self._through_pauses = through_pauses
+        self._threads: list[threading.Thread] = []
+        for p in peers:
+            self.add(p)
+
+    def add(self, peer: Peer) -> None:
+        """Pump ``peer`` too (a bot's peer that joined meanwhile)."""
+        t = threading.Thread(target=self._pump, args=(peer,), daemon=True)
+        t.start()
+        self._threads.append(t)
+
+    def _pump(self, p: Peer) -> None:
+        while not self._stopping.is_set() and not p.finished \
+                and not (p.stopped and not (self._through_pauses and p.paused)):
+            p.pump(0.02)
+
+    def stop(self) -> None:
+        """Stop every thread and wait for each (10 s at most); again: nothing more."""
+        self._stopping.set()
+        for t in self._threads:
+            t.join(10)
+
+
+__all__ = ["FakeClock", "FaultShim", "MemoryNetwork", "MemoryNode", "Pumping", "run_peers",
            "socket_peers"]
 
 

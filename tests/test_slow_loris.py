@@ -22,6 +22,7 @@ from cli import i18n
 from cli.words import stop_reason, verify_lines
 from p2p.audit import verify_game
 from p2p.table.replicated_log import LogOptions
+from p2p.testing import Pumping
 
 STEP = 20.0
 LORIS = 19.9          # just under the step limit, before every automatic step
@@ -221,22 +222,12 @@ def test_a_real_slow_loris_seat_is_bounded_and_given_to_a_bot(tmp_path: Path) ->
     Ann's table pauses on Bo after his budget, four slow steps in, says so with the
     figures, and the player at Ann gives the seat to a bot: the hand is voided and the
     bot plays the next one, which ends the match. Nobody is blamed, live or in verify."""
-    import threading
 
     from cli.netdriver import NetDriver
-    from p2p.table.session import Peer
 
     peers, bot, bnode, started = _real_table_with_a_loris(2.0, 1.7, 3.0, tmp_path)
-    stop = threading.Event()
-
-    def pump(p: Peer) -> None:
-        while not stop.is_set() and not p.finished and not (p.stopped and not p.paused):
-            p.pump(0.02)
-
-    threads = [threading.Thread(target=pump, args=(p,)) for p in peers]
     t0 = time.monotonic()
-    for th in threads:
-        th.start()
+    pumps = Pumping(peers)
     ann = peers[0]
     try:
         end = t0 + 60
@@ -262,17 +253,13 @@ def test_a_real_slow_loris_seat_is_bounded_and_given_to_a_bot(tmp_path: Path) ->
         while not started and time.monotonic() < end:
             time.sleep(0.02)
         assert started
-        bt = threading.Thread(target=pump, args=(started[0],))
-        bt.start()
-        threads.append(bt)
+        pumps.add(started[0])
         end = time.monotonic() + 60
         while not (ann.finished and started[0].finished) and time.monotonic() < end:
             time.sleep(0.05)
         assert ann.finished and started[0].finished, (ann.stopped, started[0].stopped)
     finally:
-        stop.set()
-        for th in threads:
-            th.join(10)
+        pumps.stop()
         for p in [*peers, *started]:
             p.close(flush=0.3)
     print(f"slow-loris on real sockets: paused after {paused_at:.1f} s, hand voided after "
@@ -291,22 +278,12 @@ def test_the_console_says_a_slow_seat_with_its_figures_before_and_at_the_pause(
     """Real sockets, short limits (budget 0.6 s, grace 0.05 s): while Bo is slow the wait
     line says so with the figures and the limit it has; at the pause, the console says
     he is slow (not that he left, nor "connected again") and offers the choice."""
-    import threading
 
     from cli.netdriver import NetDriver
-    from p2p.table.session import Peer
 
     peers, _bot, _bnode, _started = _real_table_with_a_loris(1.0, 0.25, 0.6, tmp_path,
                                                              grace=0.05)
-    stop = threading.Event()
-
-    def pump(p: Peer) -> None:
-        while not stop.is_set() and not p.finished and not (p.stopped and not p.paused):
-            p.pump(0.02)
-
-    threads = [threading.Thread(target=pump, args=(p,)) for p in peers]
-    for th in threads:
-        th.start()
+    pumps = Pumping(peers)
     ann = NetDriver(peers[0])
     lines: set[str] = set()
     try:
@@ -333,9 +310,7 @@ def test_the_console_says_a_slow_seat_with_its_figures_before_and_at_the_pause(
             assert pauses >= 3, pauses
             said = list(ann.events)
     finally:
-        stop.set()
-        for th in threads:
-            th.join(10)
+        pumps.stop()
         for p in peers:
             p.close(flush=0.2)
     noted = [x for x in lines if "Bo is slow:" in x]
@@ -488,7 +463,6 @@ def test_a_peer_with_a_slow_disk_does_not_count_its_own_fsync_against_the_next_s
     reaches him: Ann's own fsync is not his wait. Before, her table counted it against
     him (0.3 s beyond a 0.1 s grace, at each of her moves followed by one of his steps:
     12.5 s in one hand here): a slow disk of hers spent an honest seat's budget."""
-    import threading
 
     peers, _bot, _bnode, _started = _real_table_with_a_loris(20.0, 0.0, None, tmp_path,
                                                              grace=0.1)
@@ -517,15 +491,7 @@ def test_a_peer_with_a_slow_disk_does_not_count_its_own_fsync_against_the_next_s
         real_sync()
 
     store.sync = slow_sync            # type: ignore[method-assign]
-    stop = threading.Event()
-
-    def pump(p: Any) -> None:
-        while not stop.is_set() and not p.finished and not p.stopped:
-            p.pump(0.02)
-
-    threads = [threading.Thread(target=pump, args=(p,)) for p in peers]
-    for th in threads:
-        th.start()
+    pumps = Pumping(peers, through_pauses=False)
     try:
         end = time.monotonic() + 60
         while ann.rlog.entries_applied < 400 and time.monotonic() < end \
@@ -535,9 +501,7 @@ def test_a_peer_with_a_slow_disk_does_not_count_its_own_fsync_against_the_next_s
             spent = ann.rlog._spent(1)
             applied = ann.rlog.entries_applied
     finally:
-        stop.set()
-        for th in threads:
-            th.join(10)
+        pumps.stop()
         for p in peers:
             p.close(flush=0.2)
     assert (applied >= 400 or ann.finished) and ann.stopped is None, (applied, ann.stopped)

@@ -26,6 +26,7 @@ from p2p.audit import verify_game
 from p2p.crypto.identity import Identity
 from p2p.table.replicated_log import ReplicatedLog
 from p2p.table.wire import node_id_for
+from p2p.testing import Pumping
 from p2p.transcript.envelope import Envelope
 from p2p.transcript.file import is_side
 
@@ -352,22 +353,12 @@ def test_over_real_sockets_a_bot_seat_follows_the_agreement_and_the_bot_plays_on
     paused. Seat 0 runs the bot and agrees; seat 1, a bot, signs the same record by
     itself; the agreed takeover starts the bot peer (``on_takeover``) from seat 0's log,
     and the match is played to its end with it."""
-    import threading
     import time
 
-    from p2p.table.session import Peer
 
     _cfg, _ids, _opts, _eps, peers, bot, bnode, started = _socket_seats_and_a_bot(
         b"takeover/sockets", 1, 1.5, tmp_path)
-    stop = threading.Event()
-
-    def pump(p: Peer) -> None:
-        while not stop.is_set() and not p.finished and not (p.stopped and not p.paused):
-            p.pump(0.02)
-
-    threads = [threading.Thread(target=pump, args=(p,)) for p in peers]
-    for th in threads:
-        th.start()
+    pumps = Pumping(peers)
     try:
         end = time.monotonic() + 30
         while not all(p.paused for p in peers) and time.monotonic() < end:
@@ -378,18 +369,14 @@ def test_over_real_sockets_a_bot_seat_follows_the_agreement_and_the_bot_plays_on
         while not started and time.monotonic() < end:
             time.sleep(0.05)
         assert started, peers[1].agreement()
-        bt = threading.Thread(target=pump, args=(started[0],))
-        bt.start()
-        threads.append(bt)
+        pumps.add(started[0])
         end = time.monotonic() + 60
         while not all(p.finished for p in [*peers, *started]) and time.monotonic() < end:
             time.sleep(0.05)
         assert all(p.finished for p in [*peers, *started]), [p.stopped for p in peers]
         assert peers[1].takeovers[0].signers == (0, 1) and peers[1].keys[2] == bot.public_key
     finally:
-        stop.set()
-        for th in threads:
-            th.join(10)
+        pumps.stop()
         for p in [*peers, *started]:
             p.close(flush=0.5)
     rep = verify_game(peers[1].transcript_path)  # type: ignore[arg-type]
@@ -599,7 +586,6 @@ def test_a_bot_seat_does_not_cosign_an_end_naming_a_player_it_saw_active(
     its move. A bot seat now signs only about a seat it saw go silent itself (its step
     timed out there, or it abandoned). Peers on 127.0.0.1; seat 0 is a player who has
     not moved yet (its decision is untimed)."""
-    import threading
     import time
 
     from engine import Seating, preset
@@ -615,15 +601,7 @@ def test_a_bot_seat_does_not_cosign_an_end_naming_a_player_it_saw_active(
     peers = [Peer(ids[s], cfg, nodes[s], endpoints=eps, options=opts,
                   controller=None if s == 0 else make_bot("heuristic", 3 + s))
              for s in range(3)]
-    stop = threading.Event()
-
-    def pump(p: Peer) -> None:
-        while not stop.is_set() and not p.finished and not p.stopped:
-            p.pump(0.02)
-
-    threads = [threading.Thread(target=pump, args=(p,)) for p in peers]
-    for th in threads:
-        th.start()
+    pumps = Pumping(peers, through_pauses=False)
     try:
         end = time.monotonic() + 30
         while not peers[0].needs_decision() and time.monotonic() < end:
@@ -637,9 +615,7 @@ def test_a_bot_seat_does_not_cosign_an_end_naming_a_player_it_saw_active(
             assert 2 not in peers[2].rlog.proposals()["side.end"]
         assert peers[0].needs_decision()   # Ann still plays her move
     finally:
-        stop.set()
-        for th in threads:
-            th.join(10)
+        pumps.stop()
         for p in peers:
             p.close(flush=0.2)
 
@@ -735,7 +711,6 @@ def test_a_player_back_after_a_bot_took_the_seat_is_told_they_watch(
     """Cy never comes; Ann and Bo agree that a bot (run by Ann) plays Cy's seat from hand
     2. Cy's console, opened later from the table's log, showed "Your hand is empty" and
     nothing else: it now says a bot plays the seat, who runs it, and that Cy watches."""
-    import threading
     import time
 
     from cli.netdriver import NetDriver
@@ -744,15 +719,7 @@ def test_a_player_back_after_a_bot_took_the_seat_is_told_they_watch(
 
     cfg, ids, opts, eps, peers, bot, bnode, started = _socket_seats_and_a_bot(
         b"takeover/watching", 2000, 1.0)
-    stop = threading.Event()
-
-    def pump(p: Peer) -> None:
-        while not stop.is_set() and not p.finished and not (p.stopped and not p.paused):
-            p.pump(0.02)
-
-    threads = [threading.Thread(target=pump, args=(p,)) for p in peers]
-    for th in threads:
-        th.start()
+    pumps = Pumping(peers)
     cy: Peer | None = None
     try:
         end = time.monotonic() + 30
@@ -764,9 +731,7 @@ def test_a_player_back_after_a_bot_took_the_seat_is_told_they_watch(
         while not (started and peers[0].takeovers) and time.monotonic() < end:
             time.sleep(0.05)
         assert started and peers[0].takeovers
-        stop.set()                      # the match stays in hand 2 while Cy looks
-        for th in threads:
-            th.join(10)
+        pumps.stop()                      # the match stays in hand 2 while Cy looks
         p0 = peers[0]
         chain = [Envelope.decode(r) for h in sorted(p0.log) for r in p0.log[h]]
         cynode = Node(node_id_for(ids[2].public_key))
@@ -790,9 +755,7 @@ def test_a_player_back_after_a_bot_took_the_seat_is_told_they_watch(
         assert d.silent() is None
         assert "The table waits for" in (d.activity() or ""), d.activity()
     finally:
-        stop.set()
-        for th in threads:
-            th.join(10)
+        pumps.stop()
         for p in [*peers, *started, *([cy] if cy is not None else [])]:
             p.close(flush=0.2)
 
