@@ -12,6 +12,7 @@ A test that wants a language or a setting says so itself.
 from __future__ import annotations
 
 import os
+import subprocess
 from collections.abc import Iterator
 
 import pytest
@@ -51,3 +52,15 @@ def keep_language() -> Iterator[None]:
     before = i18n.active()
     yield
     i18n.activate(before)
+
+
+@pytest.fixture
+def namespaces() -> Iterator[list[str]]:
+    """Names of the network namespaces a test made (the root-only suites add each one it
+    creates); all deleted afterwards, whatever the test did."""
+    made: list[str] = []
+    try:
+        yield made
+    finally:
+        for ns in made:
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)

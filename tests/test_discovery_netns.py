@@ -8,9 +8,7 @@ namespaces made here (10.214.x.x) are used, and they are deleted in a ``finally`
 from __future__ import annotations
 
 import json
-import subprocess
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -61,15 +59,6 @@ BROWSE = """
                           if t.name in ("Loop", "Mixed")}))
 """
 
-
-@pytest.fixture
-def namespaces() -> Iterator[list[str]]:
-    made: list[str] = []
-    try:
-        yield made
-    finally:
-        for ns in made:
-            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
 
 
 def test_a_record_from_another_host_never_points_at_the_browsers_loopback(

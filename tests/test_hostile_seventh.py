@@ -40,10 +40,8 @@ import json
 import os
 import socket
 import struct
-import subprocess
 import textwrap
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -289,15 +287,6 @@ JOINER = """
     zc.close()
 """
 
-
-@pytest.fixture
-def namespaces() -> Iterator[list[str]]:
-    made: list[str] = []
-    try:
-        yield made
-    finally:
-        for ns in made:
-            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
 
 
 def test_a_joiners_browser_knows_the_service_names_its_table_may_have() -> None:

@@ -19,7 +19,6 @@ import shutil
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -91,16 +90,6 @@ def veth(ns1: str, if1: str, ip1: str, ns2: str, if2: str, ip2: str) -> None:
         sh("ip", "-n", ns, "addr", "add", ip, "dev", ifn)
         sh("ip", "-n", ns, "link", "set", ifn, "up")
 
-
-@pytest.fixture
-def namespaces() -> Iterator[list[str]]:
-    """Names of the namespaces a test made (via make_ns); all deleted afterwards."""
-    made: list[str] = []
-    try:
-        yield made
-    finally:
-        for ns in made:
-            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
 
 
 def make_ns(made: list[str], name: str) -> str:
