@@ -121,7 +121,7 @@ def _write_po(catalog: Any, path: Path) -> bool:
     """Write ``catalog`` to ``path`` unless the file already holds exactly that text."""
     _, _, _, pofile = _babel()
     buf = io.BytesIO()
-    pofile.write_po(buf, catalog, width=100, include_lineno=False, sort_output=False)
+    pofile.write_po(buf, catalog, width=76, include_lineno=False, sort_output=False)
     data = buf.getvalue()
     if path.exists() and path.read_bytes() == data:
         return False
