@@ -1092,6 +1092,15 @@ def left_wait_line(name: str, seconds: float) -> str:
                  "name": name, "seconds": f"{seconds:g}"}
 
 
+def left_short_wait_note(name: str, spent: float, budget: float) -> str:
+    """After :func:`left_wait_line` when the wait is shorter than the step limit: the
+    seat's automatic steps have used up most of its time for the hand (said as that, not
+    as "is slow", which read as though the player who had left were still there)."""
+    return _("The wait is short: %(name)s's automatic steps have already taken %(spent)s s "
+             "of this hand (limit %(budget)s s).") % {
+                 "name": name, "spent": _seconds(spent), "budget": _seconds(budget)}
+
+
 def went_silent_line(name: str, seconds: float) -> str:
     """Another player's computer stopped answering while the game did not need it yet
     (their turn had not come): said at once, not only once the table waits for them,
