@@ -37,7 +37,6 @@ from . import (
 from ._bot_heuristic import HeuristicBot
 from ._rollout_policy import DEAD_WITH, KEEP, PLAY_SCORE
 from ._rollout_sim import RolloutSim, supported
-from .errors import meant
 from .cards import (
     FAMILY_OF,
     KIND_OF,
@@ -46,6 +45,7 @@ from .cards import (
     Family,
     Kind,
 )
+from .errors import meant
 from .scoring import score_hand
 
 PLAY, EXTEND, RESHUFFLE, RESPOND, DRAW, OVER = (
