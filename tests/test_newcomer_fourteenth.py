@@ -108,3 +108,74 @@ def test_a_pause_on_a_slow_seat_whose_player_then_left_says_they_left(plain: boo
     assert gone.startswith("Bo left; the game is saved."), gone
     assert "is slow" not in gone, gone
     assert ("type bot" if plain else "press b") in gone, gone
+
+
+# ----- 3. Ctrl-C in the line mode asks, as the full screen does -----------------------------
+
+def _read_until(proc: "subprocess.Popen[bytes]", seen: bytearray, needle: bytes,
+                limit: float = 60.0) -> None:
+    import os
+    import select
+    import time
+
+    assert proc.stdout is not None
+    start = len(seen)                   # said from now on
+    deadline = time.monotonic() + limit
+    while needle not in seen[start:] and time.monotonic() < deadline:
+        ready, _, _ = select.select([proc.stdout], [], [], 0.5)
+        if ready:
+            chunk = os.read(proc.stdout.fileno(), 4096)
+            if not chunk:
+                break
+            seen += chunk
+    assert needle in seen[start:], bytes(seen).decode(errors="replace")
+
+
+def test_ctrl_c_in_the_line_mode_asks_and_n_stays(tmp_path: Path) -> None:
+    """`play --plain`: a Ctrl-C pressed by reflex left the table at once (the full screen
+    asks first). It asks "Leave the game? … y leave · n stay"; n stays at the table, the
+    game goes on; a Ctrl-C at the question leaves, with the game's resume line."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from cli_helpers import ctrl_c_as_a_terminal_gives_it, unfold
+
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(root), MILLEBORNES_DELAY="0", LANGUAGE="en")
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "--lang", "en", "play", "--plain",
+                             "--seed", "4", "--data-dir", str(tmp_path)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, cwd=root, env=env,
+                            preexec_fn=ctrl_c_as_a_terminal_gives_it)
+    assert proc.stdin is not None
+    seen = bytearray()
+    try:
+        _read_until(proc, seen, b"> ")
+        proc.send_signal(signal.SIGINT)
+        _read_until(proc, seen, b"y leave")
+        assert proc.poll() is None, seen
+        proc.stdin.write(b"n\n")
+        proc.stdin.flush()
+        _read_until(proc, seen, b"You stay at the table.")
+        mark = len(seen)
+        proc.stdin.write(b"look\n")                 # the game goes on: its board again
+        proc.stdin.flush()
+        _read_until(proc, seen, b"Your hand")
+        assert proc.poll() is None
+        assert b"y leave" not in seen[mark:]
+        proc.send_signal(signal.SIGINT)             # asks again
+        _read_until(proc, seen, b"y leave", 30)
+        assert seen.count(b"y leave") == 2, seen
+        proc.send_signal(signal.SIGINT)             # Ctrl-C at the question: leaves
+        out, _err = proc.communicate(timeout=30)
+        seen += out
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    said = unfold(bytes(seen).decode())
+    assert proc.returncode == 130, said
+    assert "Traceback" not in said and "interrupted" not in said, said
+    assert "You left; the game is saved. Come back to it with: millebornes resume " in said
