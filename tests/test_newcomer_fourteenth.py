@@ -112,7 +112,7 @@ def test_a_pause_on_a_slow_seat_whose_player_then_left_says_they_left(plain: boo
 
 # ----- 3. Ctrl-C in the line mode asks, as the full screen does -----------------------------
 
-def _read_until(proc: "subprocess.Popen[bytes]", seen: bytearray, needle: bytes,
+def _read_until(proc: subprocess.Popen[bytes], seen: bytearray, needle: bytes,
                 limit: float = 60.0) -> None:
     import os
     import select
