@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -137,7 +138,6 @@ def test_ctrl_c_in_the_line_mode_asks_and_n_stays(tmp_path: Path) -> None:
     game goes on; a Ctrl-C at the question leaves, with the game's resume line."""
     import os
     import signal
-    import subprocess
     import sys
 
     from cli_helpers import ctrl_c_as_a_terminal_gives_it, unfold
