@@ -179,3 +179,28 @@ def test_ctrl_c_in_the_line_mode_asks_and_n_stays(tmp_path: Path) -> None:
     assert proc.returncode == 130, said
     assert "Traceback" not in said and "interrupted" not in said, said
     assert "You left; the game is saved. Come back to it with: millebornes resume " in said
+
+
+# ----- 5. Uyghur: the brackets of a usage line stay with it --------------------------------
+
+def test_a_uyghur_usage_line_keeps_its_closing_brackets(capsys: pytest.CaptureFixture[str]) -> None:
+    """`millebornes --lang ug play --help`: the usage line began "]}millebornes play …
+    [--bidi {shape,terminal" (its last "}]" went to the sentence's direction, mirrored,
+    at the line's other end)."""
+    from cli.i18n.rtl import visual
+
+    with pytest.raises(SystemExit):
+        main(["--lang", "ug", "play", "--help"])
+    first = capsys.readouterr().out.split("\n")[0]
+    assert first.startswith("millebornes play [-h]"), first
+    assert "[--bidi {shape,terminal}]" in first, first
+    assert "]}" not in first and "{[" not in first, first
+    # a bracket of the sentence inside a run of Latin words: two runs, the bracket between
+    said = visual("ئىناۋەتسىز تاللاش: 'x' ('classic', 'modern' دىن تاللاڭ)")
+    assert "'x' ('classic'" not in said and "'classic', 'modern'" in said, said
+    # a parenthesis opened by the sentence before a command is the sentence's, drawn
+    # mirrored as right-to-left text is (python-bidi from 0.5 on does not: ")word(")
+    assert visual("(`millebornes play --help` ئىشلىتىلىشىنى)").endswith(
+        "`millebornes play --help`)"), visual("(`millebornes play --help` ئىشلىتىلىشىنى)")
+    word = visual("(ئىزاھ)")
+    assert word[0] == "(" and word[-1] == ")", word
