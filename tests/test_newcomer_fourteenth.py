@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -187,9 +188,10 @@ def test_a_uyghur_usage_line_keeps_its_closing_brackets(capsys: pytest.CaptureFi
     """`millebornes --lang ug play --help`: the usage line began "]}millebornes play …
     [--bidi {shape,terminal" (its last "}]" went to the sentence's direction, mirrored,
     at the line's other end)."""
+    from cli import i18n
     from cli.i18n.rtl import visual
 
-    with pytest.raises(SystemExit):
+    with i18n.using("en"), pytest.raises(SystemExit):   # the language set back after
         main(["--lang", "ug", "play", "--help"])
     first = capsys.readouterr().out.split("\n")[0]
     assert first.startswith("millebornes play [-h]"), first
@@ -204,3 +206,58 @@ def test_a_uyghur_usage_line_keeps_its_closing_brackets(capsys: pytest.CaptureFi
         "`millebornes play --help`)"), visual("(`millebornes play --help` ئىشلىتىلىشىنى)")
     word = visual("(ئىزاھ)")
     assert word[0] == "(" and word[-1] == ")", word
+
+
+# ----- 4. the help and the question at a tiny terminal ----------------------------------------
+
+def _tiny_app(cols: int, rows: int, lang: str = "en") -> object:
+    from cli_helpers import SizedOutput
+
+    from cli.app import TableApp
+    from cli.driver import LocalDriver
+    from engine import Seating, preset
+
+    d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=3)
+    return TableApp(d, output=SizedOutput(cols, rows), lang=lang)
+
+
+@pytest.mark.parametrize("cols, rows", [(20, 5), (12, 3), (30, 10), (40, 12), (60, 20)])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_help_at_a_tiny_terminal_fits_and_says_how_to_close_it(
+        cols: int, rows: int, lang: str) -> None:
+    """At 20×5 the help's frame took four of the five rows: two lines were left inside it,
+    the first line of the help and of "Lines 1 to 1 of 63", its closing line (Esc closes
+    this help) cut off, the screen behind showing on the fifth row. Below its frame's
+    room, the help fills the screen without a frame; every line it has fits, and the way
+    out (Esc) always shows."""
+    from cli import i18n
+    from cli.i18n import cells
+
+    with i18n.using(lang):
+        app: Any = _tiny_app(cols, rows, lang)
+        app.show_help = True
+        lines = "".join(t for _s, t, *_r in app._help_fragments()).split("\n")
+        framed = app._help_framed() if hasattr(app, "_help_framed") else True
+        inner_rows = app._help_frame_height() - 2 if framed else rows
+        inner_cols = app._help_frame_width() - 2 if framed else cols
+    assert len(lines) <= inner_rows, (inner_rows, lines)
+    assert all(cells(line) <= inner_cols for line in lines), lines
+    if rows >= 5:
+        assert "F1" in " ".join(lines), lines      # "Esc, h or F1 closes this help"
+    else:                                          # 3 rows: as much of it as fits
+        assert lines[-2].startswith("r"), lines
+    assert framed == (cols >= 30 and rows >= 10)
+
+
+def test_the_question_before_leaving_at_a_tiny_terminal_shows_its_keys() -> None:
+    """q at 20×5 (the screen too small for the board): the question under the title
+    "Mille Bornes" lost its last line, "y leave · n stay"."""
+    from cli import i18n
+
+    with i18n.using("en"):
+        app: Any = _tiny_app(20, 5)
+        app.confirm_quit = True
+        lines = "".join(t for _s, t, *_r in app._too_small_fragments()).split("\n")
+    assert len(lines) <= 5, lines
+    assert lines[0].startswith("Leave the game?"), lines
+    assert "n stay" in lines[-1], lines
