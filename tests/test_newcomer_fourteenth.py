@@ -366,3 +366,34 @@ def test_the_line_mode_says_a_slow_plugin_bot_thinking_before_its_next_move(
     assert "* Bo (a bot) is thinking (up to 30 s). What you type is answered once it has " \
         "moved." in said, said
     assert said.count("Bo (a bot) is thinking") == 1, said
+
+
+def test_a_mistyped_table_name_says_the_tables_there_and_the_one_it_likely_meant(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`millebornes join --table "Anns tabel"` (Ann's table is "Ann's table") said "no
+    table found on the LAN after 10 s: is a table hosted, is multicast allowed here?",
+    while two tables were there."""
+    import contextlib
+
+    from p2p.net import discovery
+
+    seen = [SimpleNamespace(name="Ann's table", service_name="a", fingerprint="AAAAA"),
+            SimpleNamespace(name="Bob", service_name="b", fingerprint="BBBBB")]
+
+    class Browser:
+        ignored = 0
+
+        def wait_for(self, predicate: Any, timeout: float) -> Any:
+            return seen if predicate(seen) else None
+
+    @contextlib.contextmanager
+    def browse_tables(**_kw: Any) -> Any:
+        yield Browser()
+
+    monkeypatch.setattr(discovery, "browse_tables", browse_tables)
+    assert main(["--lang", "en", "join", "--table", "Anns tabel", "--data-dir",
+                 str(tmp_path), "--identity", str(tmp_path / "id.key")]) != 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert "no table called 'Anns tabel' on the LAN after 10 s; the tables there: " \
+        "\"Ann's table\", 'Bob'; did you mean \"Ann's table\"?" in err, err
