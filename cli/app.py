@@ -1346,8 +1346,20 @@ def safe_dim(fn: Callable[[], Dimension]) -> Callable[[], Dimension]:
 
 
 def _join(lines: list[render.Line]) -> StyleAndTextTuples:
-    return [(style, i18n.display(text) if text != "\n" else text)
+    return [(style, _display_in_place(text) if text != "\n" else text)
             for style, text in render.join_lines(lines)]
+
+
+def _display_in_place(text: str) -> str:
+    """A fragment as the terminal shows it, the spaces at its edges kept where they are:
+    they lay the line out, left to right ("Your hand  (+ playable now)"). Ordered with the
+    words, a right-to-left fragment's leading spaces went to its right end, and in Uyghur
+    the hand's title read glued to its note, "قولىڭىز(…"."""
+    core = text.strip(" ")
+    if not core:
+        return text
+    lead = len(text) - len(text.lstrip(" "))
+    return text[:lead] + i18n.display(core) + " " * (len(text) - lead - len(core))
 
 
 def run_app(driver: TableDriver, *, auto: bool = False, lang: str | None = None, seed: int = 0,
