@@ -42,7 +42,7 @@ from p2p.transcript.file import MAX_TRANSCRIPT_BYTES, TRANSCRIPT_VERSION
 
 from . import i18n
 from .bot_process import bot_move_time
-from .i18n import N_, _, ngettext, pgettext
+from .i18n import N_, _, did_you_mean, ngettext, pgettext
 
 if TYPE_CHECKING:
     from p2p.crypto.known import KeyChange, KnownPlayers
@@ -1515,10 +1515,12 @@ def _rule_fault_text(why: str, data: Mapping[str, Any], fallback: str) -> str:
         return _("option %(option)s must look like NAME=VALUE") % {
             "option": _shown(data["text"])}
     if why == "unknown-option":
+        # a typo ("fastplay"): the option it most likely meant, after the list
         return _("unknown rule option %(name)s; known: %(known)s (--option help says what "
                  "each does)") % {
             "name": _shown(data["option"]),
-            "known": ", ".join(_data(n, 40) for n in data["known"])}
+            "known": ", ".join(_data(n, 40) for n in data["known"])} + did_you_mean(
+                str(data["option"]), [str(n) for n in data["known"]][:100])
     if why == "not-yes-no":
         return _("option %(option)s takes yes/no, not %(value)s") % values
     if why == "not-number":

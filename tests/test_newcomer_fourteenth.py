@@ -25,6 +25,7 @@ from cli.main import main
     (["lobby", "--mdns", "loopbak"], "'all', 'default', 'loopback'", "'loopback'"),
     (["bench", "deks"], "'engine', 'deck'", "'deck'"),
     (["simulate", "--bots", "heuristik,random"], "choose from", "'heuristic'"),
+    (["play", "--option", "fastplay=yes"], "known: attacker_started", "'fast_play'"),
 ])
 def test_a_mistyped_choice_says_the_choices_and_the_one_it_likely_meant(
         argv: list[str], said: str, meant: str, capsys: pytest.CaptureFixture[str]) -> None:
