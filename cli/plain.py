@@ -399,6 +399,13 @@ class PlainSession:
                     return 0
                 continue
             view, legal, hand_no = d.view(), d.legal(), d.hand_no
+            if not legal:
+                # this player's move with no move to make: a network table between two
+                # states (a draw landing as the turn was read). The board said then had no
+                # card marked playable under "Your turn: play or discard": read again
+                if self._between_moves(0.05) is False:
+                    return 0
+                continue
             self.turn_said = None
             if self.bot is not None:
                 # the move goes to the table first, then the board it was chosen on is

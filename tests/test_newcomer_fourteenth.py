@@ -414,3 +414,40 @@ def test_a_uyghur_board_keeps_the_spaces_that_lay_its_lines_out() -> None:
         word = i18n.display(i18n._("Your hand"))
     assert title.startswith(word + "  ("), title
     assert title.endswith(")"), title
+
+
+# ----- 7. the first game ------------------------------------------------------------------------
+
+def test_the_line_mode_never_says_a_turn_with_no_card_marked_playable_by_a_race() -> None:
+    """`play --plain`, first turn, now and then: "Your hand: … 5. Roll (remedy) …  Your
+    turn: play or discard a card" with no card marked playable, though Roll was (a
+    network table answered the turn before its moves: my_move() and legal() were read a
+    moment apart, as the draw landed). `look` then showed "Roll (remedy, playable)". A
+    turn with no legal move yet is read again."""
+    import io
+
+    from cli import i18n
+    from cli.driver import LocalDriver
+    from cli.plain import PlainSession
+    from engine import Seating, preset
+    from engine.state import PLAY
+
+    class Racy(LocalDriver):
+        reads = 0
+
+        def legal(self) -> Any:
+            if self.my_move() and self.state.phase == PLAY:
+                self.reads += 1
+                if self.reads == 1:
+                    return []
+            return super().legal()
+
+    seed = next(s for s in range(50) if LocalDriver(
+        preset("classic"), Seating.solo(2), ["You", "Bo"], seed=s).state.seat == 0)
+    d = Racy(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=seed)
+    out = io.StringIO()
+    with i18n.using("en"):
+        PlainSession(d, out=out, inp=io.StringIO("")).run()
+    said = out.getvalue()
+    first = said.split("Your hand:", 1)[1].split("Your turn", 1)[0]
+    assert "playable" in first or "No card can be played" in said, said
