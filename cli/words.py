@@ -2373,6 +2373,8 @@ REPLIES: dict[str, str] = {
                              "coup fourré or n to let it stand"),
     # the full screen's, whose status line says under it how to answer
     "answer-first-below": N_("answer the hazard first"),
+    # the full screen draws with space ("type draw" named the line mode's way alone)
+    "draw-first-below": N_("draw first: press space (or type draw)"),
     "answer-first-not-this-below": N_("{card} does not answer the hazard: answer it first"),
     "decide-first": N_("decide first: extend yes or extend no"),
     "play-or-discard": N_("play or discard a card"),

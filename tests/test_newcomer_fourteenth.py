@@ -451,3 +451,19 @@ def test_the_line_mode_never_says_a_turn_with_no_card_marked_playable_by_a_race(
     said = out.getvalue()
     first = said.split("Your hand:", 1)[1].split("Your turn", 1)[0]
     assert "playable" in first or "No card can be played" in said, said
+
+
+def test_the_full_screen_says_how_to_draw_with_its_own_key() -> None:
+    """The full screen, at one's draw, `2 p` (a card picked and played): "Draw first: type
+    draw." — the line mode's way; the full screen draws with space (its status line says
+    "space, or type draw"). The line mode keeps its words."""
+    from test_cli_commands import HAND, make
+
+    from cli import i18n
+    from cli.commands import parse
+
+    ctx = make(HAND[:6], phase="draw")
+    with i18n.using("en"):
+        assert parse("play 1", ctx).text == "draw first: type draw"
+        assert parse("play 1", ctx._replace(prompt_below=True)).text == \
+            "draw first: press space (or type draw)"
