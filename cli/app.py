@@ -86,6 +86,13 @@ from .words import (
 MIN_COLS, MIN_ROWS = 80, 24
 #: the help frame's widest (its key lines fit 78 cells in every language)
 HELP_COLS = 80
+#: seconds given to the screen to draw "Bo (a bot) is thinking" before a plug-in's move
+THINKING_DRAWN = 0.05
+#: the fewest rows under which the too-small screen has no title ("Mille Bornes")
+TITLE_ROWS = 10
+#: the smallest screen the help shows in its frame (below: the whole screen, no frame)
+HELP_FRAMED_ROWS = 10
+HELP_FRAMED_COLS = 30
 #: status lines at most (a long explanation is wrapped, never cut)
 MAX_STATUS = 3
 
@@ -193,8 +200,18 @@ class TableApp:
             # as wide as the help's lines and as tall as they are, centred: at 160×50 a
             # frame over the whole screen was mostly empty, its lines far from its edges
             Float(content=ConditionalContainer(Frame(help_window, title=lambda: i18n.display(_("Help"))),
-                                               filter=Condition(lambda: self.show_help)),
+                                               filter=Condition(lambda: self.show_help
+                                                                and self._help_framed())),
                   top=0, width=self._help_frame_width, height=self._help_frame_height),
+            # on a tiny screen (20×5) the frame's four lines left two for the help, its
+            # closing line ("Esc … closes") cut off and the screen behind showing under
+            # it: the help takes the whole screen, without a frame
+            Float(content=ConditionalContainer(Window(
+                FormattedTextControl(_safe(_shown(self._help_fragments))), wrap_lines=False,
+                style="class:help"),
+                filter=Condition(lambda: self.show_help and not self._help_framed())),
+                top=0, left=0, width=lambda: max(1, self._size()[1]),
+                height=lambda: max(1, self._size()[0])),
         ])
         self.app: Application[int] = Application(
             layout=Layout(root, focused_element=self.hand_window),
@@ -325,8 +342,14 @@ class TableApp:
         if self.confirm_quit:      # q was pressed: the question, since the board is hidden
             text = leave_question(self.saved, self.driver.over)
         # wrapped at spaces: the window's own wrapping broke words ("q l" / "eaves")
-        return [("class:title", "Mille Bornes\n\n"),
-                ("", "\n".join(wrap(text, max(10, cols - 1))))]
+        lines = wrap(text, max(10, cols - 1))
+        if rows >= TITLE_ROWS and not self.confirm_quit:
+            return [("class:title", "Mille Bornes\n\n"), ("", "\n".join(lines))]
+        # a tiny screen (20×5): no title over the words, and the question before leaving
+        # shows its first line and its keys ("y leave · n stay" was cut off below)
+        if self.confirm_quit and len(lines) > rows > 1:
+            lines = [lines[0], *lines[len(lines) - rows + 1:]]
+        return [("", "\n".join(lines))]
 
     @property
     def saved(self) -> bool:
@@ -392,6 +415,11 @@ class TableApp:
         return is_bot is None or any(not is_bot(s) for s in range(len(d.names))
                                      if s != d.seat)
 
+    def _help_framed(self) -> bool:
+        """Whether the help has room for its frame (else it fills a tiny screen)."""
+        rows, cols = self._size()
+        return rows >= HELP_FRAMED_ROWS and cols >= HELP_FRAMED_COLS
+
     def _help_frame_width(self) -> int:
         """The help frame's columns: the terminal's, at most :data:`HELP_COLS`."""
         return max(1, min(self._size()[1], HELP_COLS))
@@ -432,13 +460,19 @@ class TableApp:
         if changed:
             # options changed from the preset were shown nowhere in the game (fast play)
             rules_text += _("; options: %(options)s") % {"options": changed}
-        rows = self._size()[0]
-        width = max(20, self._help_frame_width() - 2)     # the frame's two sides
-        height = max(3, rows - 1 - 2)             # the float leaves a row; the frame's two
+        rows, cols = self._size()
+        framed = self._help_framed()
+        if framed:
+            width = max(20, self._help_frame_width() - 2)     # the frame's two sides
+            height = max(3, rows - 1 - 2)         # the float leaves a row; the frame's two
+        else:
+            width, height = max(1, cols), max(1, rows)      # the whole tiny screen
         closing = (_("r: the keys. Esc, h or F1 closes this help.")
                    if self.help_page == "rules" else
                    _("r: how to play. Esc, h or F1 closes this help."))
         close = [("class:dim", w) for w in wrap(closing, width, "")]
+        # the way out always shows, whatever else gives way
+        close = close[:max(1, height - 1)]
         room = height - len(close)
         whole: list[tuple[str, str]] = []
         for log_keys, who, short in ((True, True, None), (False, True, None),
@@ -486,6 +520,12 @@ class TableApp:
                 top = max(0, min(self.help_top, last_top))
                 more = [("class:dim", w) for w in wrap(help_scroll_line(
                     top + 1, min(len(body), top + shown), len(body)), width, "")]
+                if len(more) > max(0, room - 1) // 2:
+                    # no room for the sentence: which lines show, in figures ("1-2/63")
+                    more = [("class:dim", i18n.fit(
+                        f"{top + 1}-{min(len(body), top + shown)}/{len(body)}", width))]
+                    if room < 2:
+                        more = []
                 shown = max(1, room - len(more))
             self._help_last_top = last_top
             body = body[top:top + shown] + more
@@ -641,6 +681,9 @@ class TableApp:
                 "hand": d.hand_no, "next": d.hand_no + 1}
         busy = d.activity()
         text = busy if busy else self._waiting()
+        if busy and getattr(d, "thinking", None) is not None:
+            # a plug-in thinks on the screen's thread: a key is answered after its move
+            text += " " + _("Your keys are answered once it has moved.")
         if self.auto:
             text = _("(spectating) %(text)s") % {"text": text}
         return text
@@ -1177,7 +1220,19 @@ class TableApp:
                     self.app.invalidate()
                 if d.others_pending():
                     await asyncio.sleep(self.delay)
-                    d.step_others()
+                    slow = getattr(d, "slow_thinker", lambda: None)()
+                    if slow is not None:
+                        # a plug-in thinks on this thread, for up to its limit, and the
+                        # screen cannot change meanwhile: it froze, saying nothing. Who
+                        # thinks, and for how long at most, is drawn first
+                        d.thinking = slow          # type: ignore[attr-defined]
+                        self.app.invalidate()
+                        await asyncio.sleep(THINKING_DRAWN)
+                    try:
+                        d.step_others()
+                    finally:
+                        if slow is not None:
+                            d.thinking = None      # type: ignore[attr-defined]
                     self.sync_hand()
                     self.app.invalidate()
                     continue
@@ -1291,8 +1346,20 @@ def safe_dim(fn: Callable[[], Dimension]) -> Callable[[], Dimension]:
 
 
 def _join(lines: list[render.Line]) -> StyleAndTextTuples:
-    return [(style, i18n.display(text) if text != "\n" else text)
+    return [(style, _display_in_place(text) if text != "\n" else text)
             for style, text in render.join_lines(lines)]
+
+
+def _display_in_place(text: str) -> str:
+    """A fragment as the terminal shows it, the spaces at its edges kept where they are:
+    they lay the line out, left to right ("Your hand  (+ playable now)"). Ordered with the
+    words, a right-to-left fragment's leading spaces went to its right end, and in Uyghur
+    the hand's title read glued to its note, "قولىڭىز(…"."""
+    core = text.strip(" ")
+    if not core:
+        return text
+    lead = len(text) - len(text.lstrip(" "))
+    return text[:lead] + i18n.display(core) + " " * (len(text) - lead - len(core))
 
 
 def run_app(driver: TableDriver, *, auto: bool = False, lang: str | None = None, seed: int = 0,

@@ -24,7 +24,7 @@ from engine.bots import bot_names, is_bot_name, misplaced_plugin, parse_bot_spec
 
 from . import i18n
 from .bot_limit import try_make
-from .i18n import N_, _, ngettext
+from .i18n import N_, _, did_you_mean, ngettext
 from .words import reply, report_width, rule_options_text, wrap
 
 #: Bot names offered at a local table, in seat order after the human.
@@ -213,7 +213,8 @@ def check_bot_spec(spec: str, flag: str) -> None:
                     "group": repr(misplaced[1])})
         raise argparse.ArgumentTypeError(
             _("%(flag)s: there is no bot called %(name)s; choose from %(names)s")
-            % {"flag": flag, "name": repr(name), "names": ", ".join(bot_names())})
+            % {"flag": flag, "name": repr(name), "names": ", ".join(bot_names())}
+            + did_you_mean(name, bot_names()))
 
 
 def check_bot_entrant(spec: str) -> None:
@@ -286,7 +287,15 @@ class Parser(argparse.ArgumentParser):
             if guess:
                 raise argparse.ArgumentError(None, reply("did-you-mean", word=value,
                                                          guess=guess[0]))
-        super()._check_value(action, value)
+        try:
+            super()._check_value(action, value)
+        except argparse.ArgumentError as exc:
+            # a choice mistyped ("--rules modrn", "--bidi termnal"): the list, and the
+            # choice it most likely meant
+            extra = did_you_mean(str(value), [str(c) for c in action.choices or ()])
+            if not extra:
+                raise
+            raise argparse.ArgumentError(action, exc.message + extra) from None
 
     def _print_message(self, message: str, file: Any = None) -> None:
         # --help and --version as every other line of the cli says them: Uyghur shaped

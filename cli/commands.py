@@ -442,7 +442,7 @@ def _not_now(ctx: Context) -> str | None:
 def _phase_hint(ctx: Context) -> str:
     phase = ctx.view.phase
     if phase == DRAW:
-        return reply("draw-first")
+        return reply("draw-first-below" if ctx.prompt_below else "draw-first")
     if phase == RESPOND:
         return reply("answer-first-below" if ctx.prompt_below else "answer-first")
     if phase == EXTEND:

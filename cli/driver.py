@@ -36,6 +36,7 @@ from engine.state import DRAW, RESHUFFLE
 from .i18n import _
 from .words import (
     bot_failed_line,
+    bot_thinking_line,
     describe,
     end_line,
     hand_start_line,
@@ -174,6 +175,9 @@ class LocalDriver:
                 raise ValueError(f"{n} seats need {n} controllers (None for the human)")
         self.events: list[str] = []
         self._fallback: SeatController | None = None   # moves for a bot that failed
+        #: the seat whose plug-in bot is thinking, and its limit (:meth:`slow_thinker`),
+        #: while the console waits for it
+        self.thinking: tuple[int, float] | None = None
         self.match = Match(rules, seating, self.dealer.randrange(n))
         self.hand_no = 0
         self._scores: tuple[SideScore, ...] | None = None
@@ -292,8 +296,27 @@ class LocalDriver:
             n += 1
         return n
 
+    def slow_thinker(self) -> tuple[int, float] | None:
+        """The seat whose bot moves next when it may think for long (a plug-in, bounded
+        to its seconds per move: ``cli.bot_limit.Bounded``), with those seconds; None when
+        the next move is quick (a built-in bot, a reshuffle, one's own draw)."""
+        st = self.state
+        if st.over or st.phase == RESHUFFLE:
+            return None
+        for s in st.actors():
+            if s == self.seat:
+                continue
+            seconds = getattr(self.bots[s], "seconds", None)
+            return (s, float(seconds)) if isinstance(seconds, (int, float)) else None
+        return None
+
     def activity(self) -> str | None:
-        return None  # dealing in-process is instant
+        # dealing in-process is instant; a plug-in's move is not: the console says so
+        # before it asks the bot, which holds the screen's thread meanwhile
+        if self.thinking is None:
+            return None
+        seat, seconds = self.thinking
+        return bot_thinking_line(self.names[seat], seconds)
 
     def peers(self) -> list[PeerStatus]:
         actors = set(self.state.actors())

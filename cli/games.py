@@ -27,7 +27,7 @@ from p2p.transcript.file import TranscriptHeader
 
 from . import i18n
 from .args import data_dir, resume_flags
-from .i18n import _, ngettext
+from .i18n import _, did_you_mean, ngettext
 from .words import (
     local_names,
     rules_label,
@@ -106,7 +106,10 @@ def find_game(ref: str, base: Path | None) -> SavedGame:
         raise ValueError(
             (_("no saved game has the id %(id)s: `millebornes games` lists them") if games
              else _("no saved game has the id %(id)s: `millebornes games` lists them (there "
-                    "are none yet)")) % {"id": repr(ref)})
+                    "are none yet)")) % {"id": repr(ref)}
+            # an id mistyped: the saved game it most likely meant
+            + did_you_mean(want, [g.path.name[:max(len(want), len(g.short_id))]
+                                  for g in games]))
     raise ValueError(_("%(id)s matches %(n)d games (%(ids)s): type more of the id")
                      % {"id": repr(ref), "n": len(hits),
                         "ids": ", ".join(g.short_id for g in hits[:5])})

@@ -19,7 +19,7 @@ from p2p.text import safe_text
 
 from . import i18n
 from .args import player_name, with_defaults
-from .i18n import N_, _
+from .i18n import N_, _, did_you_mean
 from .seats import (
     LineReader,
     identity,
@@ -59,6 +59,9 @@ MAX_LISTED = 12
 #: The lobby's commands. The joiner is seated at once (the first free seat, or --seat's):
 #: "type 'sit N' to take seat N" came first and read as if no seat was taken yet.
 LOBBY_HELP = N_("commands: 'sit N' moves you to free seat N, 'ready', 'unready', 'leave'")
+#: Tables named at most when the one named by --table is not among them.
+MAX_NAMES_SAID = 10
+
 #: The commands the lobby knows, for the "did you mean" of a typo.
 LOBBY_COMMANDS = ("sit", "ready", "unready", "leave", "quit", "help")
 
@@ -90,6 +93,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
                                **({"fingerprint": want.strip().upper()} if user_fp
                                   else {"name": want}))) as b:
             tables = b.wait_for(lambda ts: any(wanted(t) for t in ts), LOOK_SECONDS)
+            # the tables there when none is the one named (for a mistyped name)
+            seen = [] if tables else (b.wait_for(lambda ts: True, 0.0) or [])
             if tables and user_fp is None:
                 # the other tables answer within moments of the first: joining whichever
                 # answered first would seat the player at a stranger's table (or at one
@@ -104,6 +109,16 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
                             "announced tables were left out (too many: a machine on the "
                             "LAN may be flooding announcements). Give the table's address "
                             "with --peer HOST:PORT") % {"n": left_out})
+        if not tables and want is not None and user_fp is None and seen:
+            # a table name mistyped ("Anns tabel"): the tables there, and the one it
+            # most likely meant
+            names = sorted({str(t.name) for t in seen})
+            raise OSError(_("no table called %(name)s on the LAN after 10 s; the tables "
+                            "there: %(names)s") % {
+                                "name": repr(want),
+                                "names": ", ".join(map(repr, names[:MAX_NAMES_SAID]))
+                                + (", …" if len(names) > MAX_NAMES_SAID else "")}
+                          + did_you_mean(want, names))
         if not tables:
             raise OSError(_("no table found on the LAN after 10 s: is a table hosted, is "
                             "multicast allowed here? Or give its address with --peer "

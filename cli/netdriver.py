@@ -38,6 +38,7 @@ from .words import (
     end_line,
     hand_start_line,
     late_move_line,
+    left_short_wait_note,
     left_wait_line,
     limit_note,
     local_names,
@@ -582,9 +583,11 @@ class NetDriver:
         paused_why = self.peer.stop_why or {}
         if silent in self.broken:
             line = broken_bot_line(name, plain=plain)
-        elif paused_why.get("slow") and paused_why.get("seat") == silent:
+        elif paused_why.get("slow") and paused_why.get("seat") == silent \
+                and self.peer.peer_state(silent) != "gone":
             # past its budget of automatic steps: there and answering, only slowly (not
-            # "left", nor "connected again"): the figures and the choices
+            # "left", nor "connected again"): the figures and the choices; once its
+            # computer is gone too, it left (below), not "is slow: wait"
             spent, budget = self.peer.auto_time(silent)
             line = slow_seat_line(name, spent, budget or 0.0, plain=plain)
         elif self.silent_is_back():
@@ -798,7 +801,12 @@ class NetDriver:
         seconds = round(wait, 1) if wait is not None and wait < self.step_limit \
             else self.step_limit
         if state == "gone":
-            return left_wait_line(who, seconds) + note
+            # a player who left is not also "slow" (both were said, one after the other):
+            # left, and, where their steps' budget shortens the wait, why it is short
+            spent, budget = self.peer.auto_time(w.seat)
+            short = " " + left_short_wait_note(who, spent, budget) \
+                if budget is not None and seconds < self.step_limit else ""
+            return left_wait_line(who, seconds) + short
         word = PEER_STATES.get(state)
         slow = f" ({_(word) if word else state})" if state not in ("", "connected") else ""
         limit = limit_note(seconds)

@@ -14,15 +14,18 @@ with its time limit. Scripts that pipe moves must wait for the prompt of each tu
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import select
+import signal
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from typing import Literal, TextIO
 
-from engine import Action, HandState, IllegalAction
+from engine import Action, HandState, IllegalAction, bot_guard
 from engine.bots import make_bot
 from engine.state import DRAW, OVER, RESPOND
 
@@ -59,6 +62,9 @@ CHANGED = "\x00changed"
 
 #: The longest line kept from stdin (bytes); the rest of a longer line is dropped.
 MAX_LINE_BYTES = 4096
+
+#: Seconds a plug-in bot's move took, from which its next moves are said as it thinks.
+SLOW_BOT_SAID_AFTER = 1.0
 
 
 class LineReader:
@@ -197,6 +203,11 @@ class PlainSession:
         self.turn_said: object = None     # whose turn was last said
         self.eof = False
         self.asked_bot: set[int] = set()   # silent seats a new bot was asked for (--auto)
+        #: Ctrl-C was pressed (read as quit: the question); a second one leaves at once
+        self.ctrl_c = False
+        self.asking = False                # the question before leaving is open
+        #: seats whose plug-in bot took SLOW_BOT_SAID_AFTER s or more for a move
+        self.slow_seats: set[int] = set()
 
     def width(self) -> int:
         """The columns a line is kept within: :data:`WIDTH`, or a narrower terminal's own
@@ -246,6 +257,9 @@ class PlainSession:
         if self.eof:
             time.sleep(timeout)
             return None
+        if self.ctrl_c and not self.asking:
+            self.out.write("\n")            # after the terminal's ^C, on a line of its own
+            return "quit"
         line = self.reader.get(timeout)
         if line is None:
             self.eof = True
@@ -292,10 +306,47 @@ class PlainSession:
             self.say(line)
 
     def run(self) -> int:
-        if self.lang != i18n.active().language and self.lang in i18n.LANGUAGES:
-            with i18n.using(self.lang, i18n.active().bidi):
-                return self._run()
-        return self._run()
+        with self._ctrl_c_asks():
+            if self.lang != i18n.active().language and self.lang in i18n.LANGUAGES:
+                with i18n.using(self.lang, i18n.active().bidi):
+                    return self._run()
+            return self._run()
+
+    @contextlib.contextmanager
+    def _ctrl_c_asks(self) -> Iterator[None]:
+        """Ctrl-C asks before leaving, as the full screen does: the first is read as
+        ``quit`` (the question: y leave · n stay), a second one before the answer leaves
+        at once (KeyboardInterrupt, said with the game's resume line). It left at once: a
+        newcomer who pressed it by reflex lost the table. Only where Ctrl-C is Python's
+        default (the main thread, not ignored by a shell's background job)."""
+        def take() -> bool:
+            if self.ctrl_c or self.asking:   # Ctrl-C at the question: leave, as y does
+                return False
+            self.ctrl_c = True
+            return True
+
+        if threading.current_thread() is not threading.main_thread():
+            yield
+        elif bot_guard.counting():
+            # SIGINTs are counted (a plug-in's own KeyboardInterrupt is its fault): the
+            # counter asks this session first
+            before = bot_guard.taking_interrupts(take)
+            try:
+                yield
+            finally:
+                bot_guard.taking_interrupts(before)
+        elif signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            def ctrl_c(signum: int, frame: object) -> None:
+                if not take():
+                    raise KeyboardInterrupt
+
+            signal.signal(signal.SIGINT, ctrl_c)
+            try:
+                yield
+            finally:
+                signal.signal(signal.SIGINT, signal.default_int_handler)
+        else:
+            yield
 
     def _run(self) -> int:
         d = self.driver
@@ -307,7 +358,7 @@ class PlainSession:
             self.say(line)
         while True:
             while d.others_pending():
-                if not d.step_others(wait=0.05):
+                if not self._step_others():
                     # a network table waits: say what for (whose turn, a player who left,
                     # a slow peer, the shuffle), once each time it changes
                     self.flush_events()
@@ -348,6 +399,13 @@ class PlainSession:
                     return 0
                 continue
             view, legal, hand_no = d.view(), d.legal(), d.hand_no
+            if not legal:
+                # this player's move with no move to make: a network table between two
+                # states (a draw landing as the turn was read). The board said then had no
+                # card marked playable under "Your turn: play or discard": read again
+                if self._between_moves(0.05) is False:
+                    return 0
+                continue
             self.turn_said = None
             if self.bot is not None:
                 # the move goes to the table first, then the board it was chosen on is
@@ -368,6 +426,29 @@ class PlainSession:
                 self.say(move_limit_note(limit))
             if not self._command():
                 return 0
+
+    def _step_others(self) -> bool:
+        """One move of the others (:meth:`TableDriver.step_others`). A plug-in bot that
+        took a second or more thinks on this thread, the prompt unanswered meanwhile: its
+        next move is said first, once a hand ("Bo (a bot) is thinking (up to 30 s)")."""
+        d = self.driver
+        slow = getattr(d, "slow_thinker", lambda: None)()
+        if slow is not None and slow[0] in self.slow_seats:
+            d.thinking = slow                      # type: ignore[attr-defined]
+            busy = d.activity()
+            if busy and busy not in self.waits_said:
+                self.waits_said.add(busy)
+                self.say("* " + busy + " " + _("What you type is answered once it has "
+                                               "moved."))
+                self.out.flush()
+        started = time.monotonic()
+        try:
+            return d.step_others(wait=0.05)
+        finally:
+            if slow is not None:
+                d.thinking = None                  # type: ignore[attr-defined]
+                if time.monotonic() - started >= SLOW_BOT_SAID_AFTER:
+                    self.slow_seats.add(slow[0])
 
     def _show_board(self, view: HandState, legal: list[Action], hand_no: int) -> None:
         self.say("")
@@ -598,6 +679,14 @@ class PlainSession:
         unsaved game at once); yes or the end of the input leaves, no stays."""
         d = self.driver
         self.say(leave_question(bool(getattr(d, "saves_game", True)), d.over))
+        self.asking = True
+        try:
+            return self._leave_answer()
+        finally:
+            self.asking = self.ctrl_c = False
+
+    def _leave_answer(self) -> bool:
+        d = self.driver
         while True:
             answer = self.read()
             if answer is None:

@@ -42,7 +42,7 @@ from p2p.transcript.file import MAX_TRANSCRIPT_BYTES, TRANSCRIPT_VERSION
 
 from . import i18n
 from .bot_process import bot_move_time
-from .i18n import N_, _, ngettext, pgettext
+from .i18n import N_, _, did_you_mean, ngettext, pgettext
 
 if TYPE_CHECKING:
     from p2p.crypto.known import KeyChange, KnownPlayers
@@ -1092,6 +1092,15 @@ def left_wait_line(name: str, seconds: float) -> str:
                  "name": name, "seconds": f"{seconds:g}"}
 
 
+def left_short_wait_note(name: str, spent: float, budget: float) -> str:
+    """After :func:`left_wait_line` when the wait is shorter than the step limit: the
+    seat's automatic steps have used up most of its time for the hand (said as that, not
+    as "is slow", which read as though the player who had left were still there)."""
+    return _("The wait is short: %(name)s's automatic steps have already taken %(spent)s s "
+             "of this hand (limit %(budget)s s).") % {
+                 "name": name, "spent": _seconds(spent), "budget": _seconds(budget)}
+
+
 def went_silent_line(name: str, seconds: float) -> str:
     """Another player's computer stopped answering while the game did not need it yet
     (their turn had not come): said at once, not only once the table waits for them,
@@ -1506,10 +1515,12 @@ def _rule_fault_text(why: str, data: Mapping[str, Any], fallback: str) -> str:
         return _("option %(option)s must look like NAME=VALUE") % {
             "option": _shown(data["text"])}
     if why == "unknown-option":
+        # a typo ("fastplay"): the option it most likely meant, after the list
         return _("unknown rule option %(name)s; known: %(known)s (--option help says what "
                  "each does)") % {
             "name": _shown(data["option"]),
-            "known": ", ".join(_data(n, 40) for n in data["known"])}
+            "known": ", ".join(_data(n, 40) for n in data["known"])} + did_you_mean(
+                str(data["option"]), [str(n) for n in data["known"]][:100])
     if why == "not-yes-no":
         return _("option %(option)s takes yes/no, not %(value)s") % values
     if why == "not-number":
@@ -2362,6 +2373,8 @@ REPLIES: dict[str, str] = {
                              "coup fourré or n to let it stand"),
     # the full screen's, whose status line says under it how to answer
     "answer-first-below": N_("answer the hazard first"),
+    # the full screen draws with space ("type draw" named the line mode's way alone)
+    "draw-first-below": N_("draw first: press space (or type draw)"),
     "answer-first-not-this-below": N_("{card} does not answer the hazard: answer it first"),
     "decide-first": N_("decide first: extend yes or extend no"),
     "play-or-discard": N_("play or discard a card"),

@@ -45,6 +45,7 @@ from .cards import (
     Family,
     Kind,
 )
+from .errors import meant
 from .scoring import score_hand
 
 PLAY, EXTEND, RESHUFFLE, RESPOND, DRAW, OVER = (
@@ -443,6 +444,11 @@ def standing(state: HandState) -> list[float]:
     return out
 
 
+#: The options of ``search:NAME=VALUE`` (for the "did you mean" of a typo).
+_SEARCH_OPTIONS = ("playouts", "ms", "candidates", "margin", "horizon", "infer", "leaf",
+                   "halve", "discards")
+
+
 class SearchBot:
     """Determinized rollouts over the heuristic's shortlist (see the module docstring)."""
 
@@ -454,8 +460,8 @@ class SearchBot:
                  halve: int = 1, discards: int = 0,
                  **unknown: Any) -> None:
         if unknown:
-            raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))}; "
-                             "search takes playouts=N, ms=N, candidates=N, margin=X, horizon=N, "
+            raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))}"
+                             f"{meant(unknown, _SEARCH_OPTIONS)}; search takes playouts=N, ms=N, candidates=N, margin=X, horizon=N, "
                              "infer=0|1, leaf=0|1, halve=0|1, discards=0|1")
         if not isinstance(playouts, int) or not 1 <= playouts <= 1_000_000:
             raise ValueError(f"playouts must be a whole number from 1 to 1000000, "

@@ -75,10 +75,32 @@ class BotExited(BotGuardFault):
 _sigints = 0
 
 
+#: While set (:func:`taking_interrupts`): asked at each SIGINT whether the program takes it
+#: itself (True: no ``KeyboardInterrupt``; the line mode reads a first Ctrl-C as "leave?").
+_taker: Callable[[], bool] | None = None
+
+
 def _on_sigint(signum: int, frame: Any) -> None:
     global _sigints
     _sigints += 1
+    if _taker is not None and _taker():
+        return
     signal.default_int_handler(signum, frame)
+
+
+def taking_interrupts(take: Callable[[], bool] | None) -> Callable[[], bool] | None:
+    """Let ``take`` decide at each SIGINT counted here whether it raises
+    ``KeyboardInterrupt`` (False) or is taken by the program (True); None: every SIGINT
+    raises again. Returns the one before. Counting goes on either way, so a bot's own
+    ``raise KeyboardInterrupt`` is still told from the person's Ctrl-C."""
+    global _taker
+    before, _taker = _taker, take
+    return before
+
+
+def counting() -> bool:
+    """Whether this process counts its SIGINTs (:func:`count_interrupts` took them)."""
+    return signal.getsignal(signal.SIGINT) is _on_sigint
 
 
 def count_interrupts() -> None:

@@ -44,7 +44,7 @@ from ._rollout_sim import random_hand as random_hand
 from ._rollout_sim import supported as supported  # which states the fast path plays
 from ._rollout_sim import to_action as to_action
 from .bot_guard import BotGuardFault
-from .errors import BotOptionError, PluginFailed, exception_words
+from .errors import BotOptionError, PluginFailed, exception_words, meant
 
 ENTRY_POINT_GROUP = "millebornes.bots"
 log = logging.getLogger("engine.bots")
@@ -365,7 +365,8 @@ def make_bot(spec: str, seed: int = 0) -> SeatController:
     if takes is not None:
         unknown = sorted(set(options) - set(takes))
         if unknown:
-            raise ValueError(f"bot {name!r} has no option {', '.join(unknown)} (in {spec!r}); "
+            raise ValueError(f"bot {name!r} has no option {', '.join(unknown)} (in {spec!r}"
+                             f"{meant(unknown, takes)}); "
                              + (f"it takes {', '.join(takes)}" if takes else "it takes none"))
     if not options:
         # no option given: a TypeError is the factory's own (a plug-in's bug, or a factory

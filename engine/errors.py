@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
 
 class IllegalAction(ValueError):
     """An action the rules forbid; ``rule`` is the RULES.md id that forbids it.
@@ -84,3 +87,11 @@ def one_line(text: str) -> str:
     there could blame another player, and ``--verbose`` showed its controls on the
     terminal."""
     return " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+
+
+def meant(unknown: Iterable[str], known: Iterable[str]) -> str:
+    """", did you mean ms?" after unknown option names close to known ones ("mss"), else
+    "" (the options were listed, the typo left for the player to spot)."""
+    names = list(known)
+    guesses = [g[0] for u in unknown if (g := difflib.get_close_matches(u, names, n=1))]
+    return f", did you mean {', '.join(guesses)}?" if guesses else ""

@@ -433,8 +433,9 @@ def test_games_says_how_many_folders_it_leaves_out(
 
 
 def _interrupt_at_prompt(*argv: str) -> tuple[int, str]:
-    """Run ``millebornes ARGV``, press Ctrl-C (SIGINT) at its first "> " prompt; the exit
-    code and everything it printed."""
+    """Run ``millebornes ARGV``, press Ctrl-C (SIGINT) at its first "> " prompt, and again
+    at the question it asks (a first Ctrl-C asks before leaving, as the full screen does);
+    the exit code and everything it printed."""
     import select
     import signal
     env = dict(os.environ, PYTHONPATH=str(ROOT), MILLEBORNES_DELAY="0")
@@ -453,6 +454,15 @@ def _interrupt_at_prompt(*argv: str) -> tuple[int, str]:
                     break
                 seen += chunk
         assert b"> " in seen, seen
+        proc.send_signal(signal.SIGINT)
+        while b"y leave" not in seen and time.monotonic() < deadline:
+            ready, _, _ = select.select([proc.stdout], [], [], 1.0)
+            if ready:
+                chunk = os.read(proc.stdout.fileno(), 4096)
+                if not chunk:
+                    break
+                seen += chunk
+        assert b"Leave the game? It is saved" in seen, seen
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
     finally:

@@ -411,7 +411,11 @@ def test_a_wait_for_a_gone_seat_past_its_budget_says_the_limit_it_has(
         with i18n.using("en"):
             line = NetDriver(ann).activity() or ""
         assert "Bo left" in line and "for up to 1 s, then the table pauses" in line, line
-        assert "Bo is slow: 76 s of automatic steps in this hand (limit 60 s)." in line, line
+        # he left: not also "is slow" (read as though he were still there); why the
+        # wait is short is said
+        assert "is slow" not in line, line
+        assert "The wait is short: Bo's automatic steps have already taken 76 s of this " \
+            "hand (limit 60 s)." in line, line
     finally:
         for p in peers:
             p.close(flush=0.0)

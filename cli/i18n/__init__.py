@@ -18,6 +18,8 @@ How the console uses this package (see docs/translating.md for translators):
 """
 
 from ._args import add_arguments as add_arguments
+from ._args import close_match as close_match
+from ._args import did_you_mean as did_you_mean
 from ._args import language_option as language_option
 from ._catalog import LOCALE_DIR as LOCALE_DIR
 from ._catalog import N_ as N_

@@ -3,19 +3,42 @@
 from __future__ import annotations
 
 import argparse
+import difflib
+from collections.abc import Iterable
 
 from ._catalog import _
 from ._settings import BIDI_MODES, LANGUAGES, normalize_language
 
 
+def close_match(value: str, choices: Iterable[str]) -> str | None:
+    """The choice a typo most likely meant ("modrn": modern, "serch": search), else None;
+    in any case ("Modrn")."""
+    named = {str(c).lower(): str(c) for c in choices}
+    guess = difflib.get_close_matches(str(value).strip().lower(), list(named), n=1, cutoff=0.6)
+    return named[guess[0]] if guess else None
+
+
+def did_you_mean(value: str, choices: Iterable[str]) -> str:
+    """What to add to a refusal of ``value`` that lists ``choices``: "; did you mean
+    'modern'?" for a typo close to one, else "" (a newcomer who typed "modrn" read the
+    list and had to spot the difference)."""
+    guess = close_match(value, choices)
+    return _("; did you mean %(guess)s?") % {"guess": repr(guess)} if guess else ""
+
+
 def language_option(value: str) -> str:
     """argparse ``type=`` for ``--lang``: any spelling ``normalize_language`` accepts, turned
-    into the code; anything else is a usage error (exit 2), never a traceback."""
+    into the code; anything else is a usage error (exit 2), never a traceback, with the
+    code a typo most likely meant ("frr": fr, "francais": fr)."""
     code = normalize_language(value)
     if code is None:
+        names = {code: code for code in LANGUAGES}
+        names.update({name.lower(): code for code, name in LANGUAGES.items()})
+        guess = close_match(value, names)
         raise argparse.ArgumentTypeError(
             _("unknown language %(code)s: choose one of %(choices)s")
-            % {"code": repr(value), "choices": ", ".join(LANGUAGES)})
+            % {"code": repr(value), "choices": ", ".join(LANGUAGES)}
+            + (_("; did you mean %(guess)s?") % {"guess": repr(names[guess])} if guess else ""))
     return code
 
 

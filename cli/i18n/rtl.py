@@ -74,14 +74,51 @@ _OPENING = "([{\"'«"
 _CLOSING = ".,:;!?)]}\"'»…"
 
 
+_PAIRS = {")": "(", "]": "[", "}": "{", "»": "«"}
+
+
+def _paired(run: str) -> set[int]:
+    """The places in ``run`` of brackets closed (or opened) within it."""
+    stack: list[tuple[str, int]] = []
+    paired: set[int] = set()
+    for i, c in enumerate(run):
+        if c in "([{«":
+            stack.append((c, i))
+        elif c in _PAIRS:
+            for k in range(len(stack) - 1, -1, -1):
+                if stack[k][0] == _PAIRS[c]:
+                    paired.update((stack[k][1], i))
+                    del stack[k:]
+                    break
+    return paired
+
+
 def _isolated(m: re.Match[str]) -> str:
-    run = m.group(0)
+    return _isolate_run(m.group(0))
+
+
+def _isolate_run(run: str) -> str:
     if not any(c.isalnum() for c in run):
         return run
+    paired = _paired(run)
+    # a bracket of the sentence inside the run ("'x' ('classic', 'modern'" of "… 'x'
+    # (CHOICES دىن تاللاڭ)"): the run is two, the bracket between them the sentence's
+    for i, c in enumerate(run):
+        if i in paired or not 0 < i < len(run) - 1:
+            continue
+        if (c in "([{«" and run[i - 1].isspace()) or (c in _PAIRS and run[i + 1].isspace()):
+            head, tail = run[:i], run[i + 1:]
+            lead = head[len(head.rstrip()):]
+            trail = tail[:len(tail) - len(tail.lstrip())]
+            return _isolate_run(head.rstrip()) + lead + c + trail + _isolate_run(tail.lstrip())
+    # a bracket whose pair is in the run is the run's own: "[--bidi {shape,terminal}]"
+    # ends a usage line, and its "}]" (left to the sentence's direction) were shown
+    # mirrored at the line's other end
+    paired = _paired(run)
     start, end = 0, len(run)
-    while start < end and run[start] in _OPENING:
+    while start < end and run[start] in _OPENING and start not in paired:
         start += 1
-    while end > start and run[end - 1] in _CLOSING:
+    while end > start and run[end - 1] in _CLOSING and end - 1 not in paired:
         end -= 1
     return f"{run[:start]}\u2066{run[start:end]}\u2069{run[end:]}"
 
@@ -94,8 +131,32 @@ def visual(text: str) -> str:
         return text
     from bidi import get_display
 
-    return "\n".join(str(get_display(_isolate_ltr(shape(line)), base_dir="R"))
+    return "\n".join(_mirrored(str(get_display(_isolate_ltr(shape(line)), base_dir="R")))
                      .translate(_ISOLATES) for line in text.split("\n"))
+
+
+_MIRROR = str.maketrans("()[]{}«»<>", ")(][}{»«><")
+
+
+def _mirrored(shown: str) -> str:
+    """The brackets of the right-to-left text of a line in visual order (``shown``, its
+    isolates' marks still in) as their mirror images: rule L4 of the bidi algorithm, which
+    python-bidi from 0.5 on leaves out. Without it every parenthesis of a Uyghur sentence
+    pointed outwards, ")ئىزاھ(" and a usage line's "[--bidi {shape,terminal}]" began
+    "]}" at the other end. Brackets inside an isolate (left to right) stay as written;
+    every other one is at the sentence's right-to-left level (:func:`_isolate_ltr` leaves
+    no left-to-right text outside an isolate but the odd bracket of a sentence)."""
+    out: list[str] = []
+    inside = 0
+    for part in re.split("([\u2066\u2069])", shown):
+        if part == "\u2069":          # reversed: an isolate's end mark comes first
+            inside += 1
+        elif part == "\u2066":
+            inside = max(0, inside - 1)
+        elif not inside:
+            part = part.translate(_MIRROR)
+        out.append(part)
+    return "".join(out)
 
 
 # --- Latin transliteration (Uyghur Latin Yéziqi) -----------------------------------------
