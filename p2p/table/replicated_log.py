@@ -542,6 +542,11 @@ class ReplicatedLog:
         e = self.match.hand.expected()
         if e is None:
             return None
+        if e.seat == self.me and self.holding() is not None:
+            # this seat signed an agreement with its own step due (between two pauses of a
+            # seat past its budget): it writes nothing of the hand until the others sign
+            # or show they will not; theirs is the wait (they pause on this seat, saying so)
+            return None
         decision = e.kind == "game.act" and not self._holds_later_entries()
         away = self._away.get(e.seat)
         if away is not None:
@@ -1050,9 +1055,6 @@ class ReplicatedLog:
         other = END if kind == TAKEOVER else TAKEOVER
         if (self.identity.public_key, h, other) in self._side_seen:
             return None              # one choice per hand: never both a bot and an end
-        if (not self.stopped and self.match.hand.expected_writer() == self.me
-                and self.can_write):
-            return None              # this seat's own step is due: it writes it first
         # the point: how far this seat saw the hand before the seat fell silent
         body: dict[str, Any] = {"k": kind, "hand": h, "seat": seat, "at": len(self.log[h])}
         if kind == TAKEOVER:
