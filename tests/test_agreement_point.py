@@ -108,8 +108,9 @@ def test_a_late_last_entry_reaching_one_after_it_signed_and_the_other_before_con
         tmp_path: Path) -> None:
     """p0 signs a bot for p2 at its point; p2's last entry then reaches p0 (which keeps
     it aside: it signed) and p1 (which has not signed: it applies it, the hand and the
-    match end there). p1 never signs that point; p0 learns it (p1's word on its position,
-    its DONE) and goes on: both end the match alike, scored, nobody blamed, nothing kept."""
+    match end there). p1 never signs that point; p0 learns it (p1, reading p0's record,
+    says it holds more entries of the hand) and goes on: both end the match alike, scored,
+    nobody blamed, nothing kept."""
     t, held = _paused(b"split/one-after", None)
     p0, p1 = t.seats[0].rlog, t.seats[1].rlog
     _offer(p0)
@@ -194,3 +195,42 @@ def test_a_hostile_remaining_seat_signing_a_point_and_writing_past_it_splits_nob
     assert not p1._early and not p2._early
     for s in (1, 2):
         _clean(tmp_path, t, s, complete=False)
+
+
+def test_a_peer_that_passes_a_point_it_read_says_so_to_its_signer() -> None:
+    """p1 reads p0's record first, standing at the same point (it does not sign), and
+    only then gets p2's late entry: passing the point, it tells p0 how many entries of
+    the hand it holds; p0, holding the hand there, goes on with it."""
+    t, held = _paused(b"split/read-then-pass", 3)
+    p0, p1 = t.seats[0].rlog, t.seats[1].rlog
+    _offer(p0)
+    assert p0.propose_takeover(2) is not None
+    t.collect(0)
+    t.deliver()                                  # p1 reads it at the same point
+    assert len(p1.log[0]) == 2 and p0.holding() is not None
+    t.wire = [m for m in held if m[1] == 1]
+    t.deliver()                                  # p1 passes the point: says so
+    t.wire += [m for m in held if m[1] == 0]
+    _settle(t)
+    assert p0.holding() is None and p0.stopped is None and len(p0.log[0]) > 2
+    assert p0.log[0] == p1.log[0][:len(p0.log[0])] and p0.match.voided == []
+
+
+def test_verify_plays_a_hand_voided_at_a_point_up_to_the_point_only(tmp_path: Path) -> None:
+    """The silent seat's own transcript holds its late last entry, past the point the
+    others agreed on: the hand is scored there, but verify, by the records, voids it at
+    the point (the entry is checked as a signed link only), as at the others."""
+    t, held = _paused(b"split/verify-silent", None)
+    p0, p1, p2 = (s.rlog for s in t.seats)
+    h = p0.hand_no                      # the match's last hand (a hand may score nobody)
+    _offer(p0)
+    assert p0.propose_takeover(2) is not None
+    assert p1.propose_takeover(2) is not None
+    t.collect(0)
+    t.collect(1)
+    _settle(t)
+    assert p0.match.voided == p1.match.voided == [h]
+    assert p2.finished and len(p2.log[h]) == len(p0.log[h]) + 1
+    rep = verify_game(_transcript(tmp_path, t, 2))
+    assert rep.crypto.ok and rep.voided == [h] and rep.void_from == {h: len(p0.log[h])}
+    assert rep.check == "incomplete" and rep.stopped_hand == h + 1, rep.summary()

@@ -482,7 +482,6 @@ class ReplicatedLog:
                 self._drop(sender, "malformed", "done")
             else:
                 self._done_nodes.add(sender)
-                self._review_hold()
         else:
             self._on_abandon(sender, msg)
 
@@ -1009,12 +1008,6 @@ class ReplicatedLog:
         self._side_seen.add(key)
         self.side.append(env)
         self._persist(env)
-        held = self.holding()
-        if (held is not None and env.hand > self.match.hand_no and seat != self.me
-                and seat != int(held[1]["seat"]) and self._past_point(seat, *held)):
-            # signed in the next hand (a claim that this seat, holding, did not write its
-            # step there): its author dealt it without the agreement
-            self._release(held[0], f"{self._who(env)} is in the next hand")
         if env.hand == self.match.hand_no and sender is not None:
             # its author's log head when it wrote it: one this log never held hints at a
             # fork under us (see _chained_elsewhere); one per seat is kept (bounded)
@@ -1098,18 +1091,19 @@ class ReplicatedLog:
     def _goes_on_past(self, env: Envelope, kind: str, mine: Mapping[str, Any]) -> bool:
         """Is ``env`` (a game entry) a sign that a remaining seat went on past this seat's
         point, so that the agreement ``mine`` cannot hold? An entry of the hand in play
-        beyond the point (its author's next one here, or later), or of the next hand, by
-        a seat other than the silent one and this one, that has not signed the same
-        record: an honest seat signs only the point where it stands, and one that went
-        on stands past ours for good. (One that signed our point and wrote on anyway
-        signed two contradicting things: its entry is no evidence, the records decide.)"""
+        beyond the point (its author's next one here, or later) by a seat other than the
+        silent one and this one, that has not signed the same record: an honest seat
+        signs only the point where it stands, and one that went on stands past ours for
+        good. (One that signed our point and wrote on anyway signed two contradicting
+        things: its entry is no evidence, the records decide.) An entry of the next hand
+        is none: a seat that voided the hand at our point deals the next one too, and its
+        record may still be on its way here.)"""
         h = self.match.hand_no
         silent = int(mine["seat"])
         author = self.keys.index(env.author) if env.author in self.keys else None
         if author is None or author in (silent, self.me):
             return False
-        if not ((env.hand == h and env.seq >= self.verifier.next_seq(env.author))
-                or env.hand == h + 1):
+        if env.hand != h or env.seq < self.verifier.next_seq(env.author):
             return False
         return self._past_point(author, kind, mine)
 
@@ -1132,13 +1126,6 @@ class ReplicatedLog:
         if self.agreements.cannot_hold(kind, h, mine, self.me):
             self._release(kind, "another seat signed another point")
             return
-        silent = int(mine["seat"])
-        for s in range(self.cfg.n):
-            if (s not in (silent, self.me) and self._past_point(s, kind, mine)
-                    and wire.node_id_for(self.keys[s]) in self._done_nodes):
-                # its peer said the match is over there: it went on past our point
-                self._release(kind, f"{self.seat_name(s)} finished the match")
-                return
         for env in list(self._early.values()):
             if self._goes_on_past(env, kind, mine):
                 self._release(kind, f"{self._who(env)} wrote on past the point")
@@ -1205,14 +1192,10 @@ class ReplicatedLog:
         if env.hand == self.match.hand_no:
             self._review_hold()
         at = point_of(env.body)
-        if sender is not None and at is not None and not self._replay_mode and (
-                env.hand < self.match.hand_no or self.finished
-                or (env.hand == self.match.hand_no and len(self.log[env.hand]) > at)):
+        if at is not None and not self._replay_mode and len(self.log.get(env.hand, [])) > at:
             # a record naming a point this peer passed: its signer holds the hand there
-            # until it learns that the agreement cannot hold; our position says so (an
-            # honest seat never signs a point behind it)
-            self._out.messages.append((sender, wire.encode_fetch(self.table_id,
-                                                                 *self.position())))
+            # until it learns that the agreement cannot hold
+            self._say_past(env.hand, seat)
 
     def _check_agreement(self, hand: int) -> None:
         """An agreement that holds for the hand in play takes effect (see
@@ -1271,6 +1254,18 @@ class ReplicatedLog:
                     curve=t.curve, signers=list(t.signers))
         if not self._replay_mode:
             self.apply_ready()
+
+    def _say_past(self, hand: int, seat: int) -> None:
+        """Tell ``seat``, which signed an agreement naming a point of ``hand`` this peer
+        has passed, how many entries of that hand this peer holds (a FETCH from there):
+        it holds the hand at its point until it learns that the agreement cannot hold,
+        and an honest seat never signs a point it passed. A peer that voided the hand at
+        that point holds exactly as many entries of it, so the word is never sent by
+        one."""
+        node = wire.node_id_for(self.keys[seat]) if hand == self.match.hand_no else \
+            wire.node_id_for(keys_at(self.base_keys, self.takeovers, hand)[seat])
+        self._out.messages.append((node, wire.encode_fetch(self.table_id, hand,
+                                                           len(self.log[hand]))))
 
     def _drop_early(self, hand: int) -> None:
         """Entries of ``hand`` kept aside (past an agreement's point) once it is voided:
@@ -1597,6 +1592,11 @@ class ReplicatedLog:
                 self._check_hand()
         if self._pending_complaints:
             self._judge_pending_complaints()
+        if self.agreements.votes and not self._replay_mode:
+            for kind in (TAKEOVER, END):
+                for s, b in self.agreements.votes.get((kind, hand), {}).items():
+                    if s != self.me and point_of(b) == idx:
+                        self._say_past(hand, s)      # we just passed the point it signed
         if self.agreements.votes and self.match.hand_no == hand and not hp.done:
             # a peer that lagged reaches the point an agreement names: it takes effect
             self._check_agreement(hand)
@@ -1625,7 +1625,9 @@ class ReplicatedLog:
             self._drop(sender, "unknown-sender", "fetch")
             return
         held = self.holding()
-        if held is not None and (hand, index) > self.position():
+        if held is not None and hand == self.match.hand_no and index > self.position()[1]:
+            # more entries of the hand than our point: a seat that voided the hand there
+            # holds exactly as many, never more (a FETCH of a later hand says nothing)
             seat = self.seat_of_node[sender]
             if (sender == wire.node_id_for(self.keys[seat]) and self._past_point(seat, *held)
                     and seat not in (self.me, int(held[1]["seat"]))):
