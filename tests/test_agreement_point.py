@@ -234,3 +234,15 @@ def test_verify_plays_a_hand_voided_at_a_point_up_to_the_point_only(tmp_path: Pa
     rep = verify_game(_transcript(tmp_path, t, 2))
     assert rep.crypto.ok and rep.voided == [h] and rep.void_from == {h: len(p0.log[h])}
     assert rep.check == "incomplete" and rep.stopped_hand == h + 1, rep.summary()
+
+
+def test_a_seat_behind_the_point_the_others_signed_does_not_sign_yet() -> None:
+    """Signing where it stands, behind the point another seat signed, would only spend
+    the agreement for the hand (the points differ): a seat that lags signs once there."""
+    t, _held = _paused(b"split/behind", 3)
+    p0, p1 = t.seats[0].rlog, t.seats[1].rlog
+    _offer(p0)
+    ahead = {"k": "side.takeover", "hand": 0, "seat": 2, "runner": 0, "at": 5}
+    p1.agreements.add("side.takeover", 0, 0, ahead)
+    assert p1.propose_takeover(2) is None
+    assert p0.propose_takeover(2) is not None    # at its own point: nobody signed further

@@ -1048,6 +1048,9 @@ class ReplicatedLog:
         other = END if kind == TAKEOVER else TAKEOVER
         if (self.identity.public_key, h, other) in self._side_seen:
             return None              # one choice per hand: never both a bot and an end
+        if any(b["seat"] == seat and (point_of(b) or 0) > len(self.log[h])
+               for b in self.agreements.votes.get((kind, h), {}).values()):
+            return None              # the others signed further on: we lag, sign there
         # the point: how far this seat saw the hand before the seat fell silent
         body: dict[str, Any] = {"k": kind, "hand": h, "seat": seat, "at": len(self.log[h])}
         if kind == TAKEOVER:
