@@ -1085,9 +1085,11 @@ class ReplicatedLog:
         for kind in (TAKEOVER, END):
             mine = self.agreements.votes.get((kind, h), {}).get(self.me)
             at = point_of(mine) if mine is not None else None
-            # (past its point: it stopped holding before a restart, which forgets that)
+            # only at the point: short of it (a store cut short by damage, fetched again)
+            # the entries up to it come first; past it, it stopped holding before a
+            # restart, which forgets that
             if (mine is not None and (kind, h) not in self._released and at is not None
-                    and len(self.log[h]) <= at):
+                    and len(self.log[h]) == at):
                 return kind, mine
         return None
 
