@@ -246,3 +246,33 @@ def test_a_seat_behind_the_point_the_others_signed_does_not_sign_yet() -> None:
     p1.agreements.add("side.takeover", 0, 0, ahead)
     assert p1.propose_takeover(2) is None
     assert p0.propose_takeover(2) is not None    # at its own point: nobody signed further
+
+
+def test_a_signer_restarted_from_its_store_still_holds_the_hand_at_its_point() -> None:
+    """p0 signs at its point and restarts from its store (its record among the side
+    entries): it holds the hand there again, so p2's late entry is kept aside, and p1's
+    record at the same point makes the takeover hold at it, voiding the hand alike."""
+    from p2p.transcript.file import is_side
+
+    t, held = _paused(b"split/restart", 3)
+    p0, p1 = t.seats[0].rlog, t.seats[1].rlog
+    _offer(p0)
+    assert p0.propose_takeover(2) is not None
+    t.collect(0)
+    t.wire = []
+    stored = list(t.seats[0].persisted)
+    back = ReplicatedLog(t.cfg, p0.identity, seat_of_node={n: s for s, n in t.node_of.items()},
+                         clock=t.clock, secrets=p0.secrets, options=p0.opts)
+    back.replay([e for e in stored if not is_side(e.body)],
+                [e for e in stored if is_side(e.body)])
+    back.take_output()
+    t.seats[0].rlog = back
+    assert back.holding() is not None and len(back.log[0]) == 2
+    t.wire = [m for m in held if m[1] == 0]
+    t.deliver()
+    assert len(back.log[0]) == 2 and back._early       # kept aside
+    assert p1.propose_takeover(2) is not None
+    t.collect(1)
+    _settle(t)
+    assert (back.match.voided, back.hand_no) == (p1.match.voided, p1.hand_no) == ([0], 1)
+    assert not back._early
