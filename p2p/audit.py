@@ -93,6 +93,11 @@ class GameReport:
     ended_by_agreement: dict[str, Any] | None = None
     #: hands ended without a score by agreement (0-based)
     voided: list[int] = field(default_factory=list)
+    #: per voided hand, the point its agreement names (entries of it that are part of the
+    #: match; later ones, a silent seat's entries that came after the point, are checked
+    #: as signed links only); a hand missing here (an older record) is played as far as
+    #: it went
+    void_from: dict[int, int] = field(default_factory=dict)
 
     def agreement_lines(self) -> list[str]:
         """The agreements in words (English; the console words them in cli.words)."""
@@ -208,6 +213,9 @@ def verify_game(path: str | os.PathLike[str], workers: int = 0) -> GameReport:
         e = agreed_end
         rep.ended_by_agreement = {"hand": e.hand, "seat": e.seat, "signers": list(e.signers)}
     rep.voided = sorted(voided)
+    rep.void_from = {t.hand: t.at for t in takeovers if t.at is not None}
+    if agreed_end is not None and agreed_end.at is not None:
+        rep.void_from[agreed_end.hand] = agreed_end.at
     rep.side = _valid_side(transcript, [t.key for t in takeovers])
     rep.path = os.fspath(path)
     try:
@@ -322,7 +330,10 @@ class _Replay:
     def on_hand(self, hand: int, entries: list[DecodedEntry], result: HandResult | None) -> bool:
         if result is not None:
             self.decks[hand] = result.decks
+        stop = self.rep.void_from.get(hand)
         for n, entry in enumerate(entries):
+            if stop is not None and n >= stop:
+                break           # past the point of the agreement that voided the hand
             _agreed_until(self.auditor, self.rep, entry.hand)
             if n == 0 and result is not None:
                 _redeal(self.auditor, hand)
@@ -617,7 +628,11 @@ def replay_steps(path: str | os.PathLike[str]) -> tuple[GameReport, list[ReplayS
     cfg = TableConfig.from_header(_header_of(path))
     match = MatchProtocol(cfg, None, {h: r.decks for h, r in rep.crypto.hands.items()})
     steps: list[ReplayStep] = []
+    in_hand: dict[int, int] = {}
     for entry in rep.crypto.entries:
+        n = in_hand[entry.hand] = in_hand.get(entry.hand, -1) + 1
+        if n >= rep.void_from.get(entry.hand, n + 1):
+            continue        # past the point of the agreement that voided the hand
         _agreed_until(match, rep, entry.hand)
         if entry.hand in rep.voided:
             match.receive(entry.hand, entry.seat, entry.body)

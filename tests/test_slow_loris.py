@@ -421,17 +421,18 @@ def test_a_wait_for_a_gone_seat_past_its_budget_says_the_limit_it_has(
             p.close(flush=0.0)
 
 
-@pytest.mark.xfail(strict=True, reason="known limit of agreements (docs/protocol.md §6), "
-                   "reachable on purpose: not fixed (review 1 of the budget)")
-def test_a_seat_writing_the_hands_last_entry_cannot_split_a_takeover() -> None:
+def test_a_seat_writing_the_hands_last_entry_cannot_split_a_takeover(tmp_path: Path) -> None:
     """Three seats; p2 writes the last entry of the hand and holds it back (silent, or
     past its budget: a second is enough) until p0's player proposes a bot for it; then
-    it sends that entry to p0 alone. p0 applies it (the hand, and here the match, ends
-    scored) before p1's co-signature comes; p1 (a bot's seat, it saw p2 silent) signs and
-    the takeover holds there: p1 voids the hand and deals the next with a bot in p2's
-    seat. The honest peers are on different states, each soon waiting for the other (and
-    naming it unresponsive). One hostile seat does it, at no cost; the budget makes the
-    pause it needs come after a second instead of the step limit."""
+    it sends that entry to p0 alone. Before, p0 applied it (the hand, and here the match,
+    ended scored) before p1's co-signature came; p1 (a bot's seat, it saw p2 silent)
+    signed and the takeover held there: p1 voided the hand and dealt the next with a bot
+    in p2's seat, the honest peers on different states, each soon waiting for the other
+    (review 1 of the budget). Now p0's record names its point (the entries it had
+    applied) and p0 applies nothing more of the hand while it is pending: p2's entry is
+    kept aside, p1 signs the same point, the takeover holds at both alike, and the kept
+    entry is dropped (docs/protocol.md §6). Verify of either transcript finds nothing
+    wrong."""
     from test_takeover import BOT_SEED
 
     from p2p.crypto.identity import Identity
@@ -456,6 +457,11 @@ def test_a_seat_writing_the_hands_last_entry_cannot_split_a_takeover() -> None:
     t.deliver()
     assert (p0.match.voided, p0.hand_no) == (p1.match.voided, p1.hand_no), \
         (p0.match.voided, p0.finished, p1.match.voided, p1.hand_no)
+    assert not p0._early                         # p2's entry past the point: dropped
+    for s in (0, 1):
+        rep = verify_game(_transcript(tmp_path, t, s))
+        assert rep.crypto.ok and rep.check == "incomplete", rep.summary()
+        assert rep.voided == [0] and rep.stopped_hand == 1, rep.summary()
 
 
 @pytest.mark.slow

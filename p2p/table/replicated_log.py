@@ -43,6 +43,7 @@ from p2p.transcript.agreement import (
     Takeover,
     body_problem,
     keys_at,
+    point_of,
     runner_for,
 )
 from p2p.transcript.envelope import (
@@ -229,6 +230,11 @@ class ReplicatedLog:
         self.agreements = Agreements(cfg.n)
         self.takeovers: list[Takeover] = []
         self.agreed_end: MatchEnd | None = None
+        #: (kind, hand) of this seat's own records it stopped holding the hand for: the
+        #: agreement can no longer hold (see :meth:`_review_hold`)
+        self._released: set[tuple[str, int]] = set()
+        #: (hand, point) of agreements that held at a point this peer had passed (said once)
+        self._passed: set[tuple[int, int]] = set()
         self._abandoned = False
         #: the bot's key, endpoint and transport key this seat offers when it runs a bot
         self.bot_offer: tuple[bytes, str, tuple[bytes, bytes] | None] | None = None
@@ -352,7 +358,8 @@ class ReplicatedLog:
     def can_write(self) -> bool:
         """Does this identity sign for its seat in the hand in play? (Not a bot before its
         first hand, nor a player whose seat a bot took over.)"""
-        return self.keys[self.me] == self.identity.public_key and self.match.hand.me is not None
+        return (self.keys[self.me] == self.identity.public_key
+                and self.match.hand.me is not None and self.holding() is None)
 
     @property
     def resumable(self) -> bool:
@@ -533,6 +540,11 @@ class ReplicatedLog:
             return self.me, self._catching_up_since + self.opts.step_limit
         e = self.match.hand.expected()
         if e is None:
+            return None
+        if e.seat == self.me and self.holding() is not None:
+            # this seat signed an agreement with its own step due (between two pauses of a
+            # seat past its budget): it writes nothing of the hand until the others sign
+            # or show they will not; theirs is the wait (they pause on this seat, saying so)
             return None
         decision = e.kind == "game.act" and not self._holds_later_entries()
         away = self._away.get(e.seat)
@@ -799,7 +811,7 @@ class ReplicatedLog:
 
     def apply_ready(self) -> None:
         """Apply every buffered entry that is now next in the log."""
-        while not self.stopped and not self.finished:
+        while not self.stopped and not self.finished and self.holding() is None:
             hp = self.match.hand
             w = hp.expected_writer()
             if w is None:
@@ -946,6 +958,9 @@ class ReplicatedLog:
             # we dropped one version of this slot as a broken link; this is another
             self._equivocation(Equivocation(unchained, env))
             return
+        held = self.holding()
+        if held is not None and self._goes_on_past(env, *held) and env.signature_ok():
+            self._release(held[0], f"{self._who(env)} wrote on past the point")
         if self._is_next(env):
             self._apply(env, persist=True, sender=sender)
             return
@@ -1033,7 +1048,11 @@ class ReplicatedLog:
         other = END if kind == TAKEOVER else TAKEOVER
         if (self.identity.public_key, h, other) in self._side_seen:
             return None              # one choice per hand: never both a bot and an end
-        body: dict[str, Any] = {"k": kind, "hand": h, "seat": seat}
+        if any(b["seat"] == seat and (point_of(b) or 0) > len(self.log[h])
+               for b in self.agreements.votes.get((kind, h), {}).values()):
+            return None              # the others signed further on: we lag, sign there
+        # the point: how far this seat saw the hand before the seat fell silent
+        body: dict[str, Any] = {"k": kind, "hand": h, "seat": seat, "at": len(self.log[h])}
         if kind == TAKEOVER:
             runner = runner_for(seat, self.cfg.n)
             body["runner"] = runner
@@ -1047,7 +1066,96 @@ class ReplicatedLog:
         env = self.write_side(body)
         self.agreements.add(kind, h, self.me, body)
         self._check_agreement(h)
+        self._review_hold()
         return env
+
+    def holding(self) -> tuple[str, dict[str, Any]] | None:
+        """(kind, body) of this seat's own agreement record for the hand in play while it
+        is pending, else None. While it is, this seat applies and writes nothing more of
+        the hand: it signed that the seat was silent at that point (``at``: the entries
+        it had applied), and the agreement, if it holds, voids the hand from there. A
+        late entry of the silent seat, sent to this peer alone after it signed, waits in
+        the buffer (bounded, like any early entry): applied, it would have this peer
+        score a hand that the others, co-signing, void. The wait ends when the agreement
+        holds, or on evidence that it cannot (:meth:`_review_hold`); the table is paused
+        on the silent seat meanwhile, as it was when this seat signed."""
+        h = self.match.hand_no
+        if self.finished or self.agreed_end is not None or self.match.hand.done:
+            return None
+        for kind in (TAKEOVER, END):
+            mine = self.agreements.votes.get((kind, h), {}).get(self.me)
+            at = point_of(mine) if mine is not None else None
+            # only at the point: short of it (a store cut short by damage, fetched again)
+            # the entries up to it come first; past it, it stopped holding before a
+            # restart, which forgets that
+            if (mine is not None and (kind, h) not in self._released and at is not None
+                    and len(self.log[h]) == at):
+                return kind, mine
+        return None
+
+    def _goes_on_past(self, env: Envelope, kind: str, mine: Mapping[str, Any]) -> bool:
+        """Is ``env`` (a game entry) a sign that a remaining seat went on past this seat's
+        point, so that the agreement ``mine`` cannot hold? An entry of the hand in play
+        beyond the point (its author's next one here, or later) by a seat other than the
+        silent one and this one, that has not signed the same record: an honest seat
+        signs only the point where it stands, and one that went on stands past ours for
+        good. (One that signed our point and wrote on anyway signed two contradicting
+        things: its entry is no evidence, the records decide.) An entry of the next hand
+        is none: a seat that voided the hand at our point deals the next one too, and its
+        record may still be on its way here.)"""
+        h = self.match.hand_no
+        silent = int(mine["seat"])
+        author = self.keys.index(env.author) if env.author in self.keys else None
+        if author is None or author in (silent, self.me):
+            return False
+        if env.hand != h or env.seq < self.verifier.next_seq(env.author):
+            return False
+        return self._past_point(author, kind, mine)
+
+    def _past_point(self, seat: int, kind: str, mine: Mapping[str, Any]) -> bool:
+        """``seat``, seen going on past this seat's point, never signed the same record
+        (an honest seat signs where it stands): its going on is evidence."""
+        theirs = self.agreements.votes.get((kind, self.match.hand_no), {}).get(seat)
+        return theirs is None or (int(theirs["seat"]), point_of(theirs)) != (
+            int(mine["seat"]), point_of(mine))
+
+    def _review_hold(self) -> None:
+        """Stop holding the hand for this seat's own record when the agreement can no
+        longer hold: another remaining seat signed a record naming another seat or point,
+        or an entry kept aside shows one went on past the point (:meth:`_goes_on_past`)."""
+        held = self.holding()
+        if held is None:
+            return
+        kind, mine = held
+        h = self.match.hand_no
+        if self.agreements.cannot_hold(kind, h, mine, self.me):
+            self._release(kind, "another seat signed another point")
+            return
+        for env in list(self._early.values()):
+            if self._goes_on_past(env, kind, mine):
+                self._release(kind, f"{self._who(env)} wrote on past the point")
+                return
+
+    def _release(self, kind: str, why: str) -> None:
+        """The agreement of ``kind`` this seat signed in the hand in play cannot hold:
+        apply the entries kept aside and go on (said as an event, with why), and ask the
+        others for what follows (a paused log does not ask by itself)."""
+        h = self.match.hand_no
+        self._released.add((kind, h))
+        self._event("agreement-void", f"the agreement ({kind}) cannot hold: {why}; the "
+                    "hand goes on", record=kind, hand=h, why=why)
+        if not self._replay_mode:
+            w = self.match.hand.expected_writer()
+            if self.stopped is not None and self.resumable and w is not None:
+                # paused on the silent seat: its entry kept aside lifts the pause now, as
+                # it would have on arrival (apply_ready applies nothing while stopped)
+                key = self.keys[w]
+                env = self._early.pop((h, key, self.verifier.next_seq(key)), None)
+                if env is not None:
+                    self._unbuffer(key, env)
+                    self._apply(env, persist=True, sender=None)
+            self.apply_ready()
+            self.fetch_all()
 
     def saw_silent(self, seat: int) -> bool:
         """Has this peer itself seen ``seat`` go silent in the hand in play (its step timed
@@ -1086,6 +1194,13 @@ class ReplicatedLog:
                     f"{self.names[int(env.body['seat'])]}", seat=seat, record=kind,
                     about=int(env.body["seat"]), hand=env.hand)
         self._check_agreement(env.hand)
+        if env.hand == self.match.hand_no:
+            self._review_hold()
+        at = point_of(env.body)
+        if at is not None and not self._replay_mode and len(self.log.get(env.hand, [])) > at:
+            # a record naming a point this peer passed: its signer holds the hand there
+            # until it learns that the agreement cannot hold
+            self._say_past(env.hand, seat)
 
     def _check_agreement(self, hand: int) -> None:
         """An agreement that holds for the hand in play takes effect (see
@@ -1095,6 +1210,8 @@ class ReplicatedLog:
                 or self._abandoned or self.error is not None:
             return
         end = self.agreements.end(hand)
+        if end is not None and not self._at_point(hand, end.seat, end.at):
+            return
         if end is not None and self.match.end_by_agreement(hand):
             self.agreed_end = end
             reason = (f"the match was ended in hand {hand + 1} by "
@@ -1107,7 +1224,7 @@ class ReplicatedLog:
                         signers=list(end.signers))
             return
         t = self.agreements.takeover(hand)
-        if t is None or self.match.hand.done:
+        if t is None or self.match.hand.done or not self._at_point(hand, t.seat, t.at):
             return
         keys = list(self.keys)
         keys[t.seat] = t.key
@@ -1127,6 +1244,7 @@ class ReplicatedLog:
                 self.match.me = None                 # replaced: follow as a spectator
         self.takeovers.append(t)
         self.match.void(hand)
+        self._drop_early(hand)
         if self.stopped is not None and self.error is None:
             self.stopped = None                      # the table waited for t.seat: go on
             self.unresponsive = None
@@ -1141,6 +1259,47 @@ class ReplicatedLog:
                     curve=t.curve, signers=list(t.signers))
         if not self._replay_mode:
             self.apply_ready()
+
+    def _say_past(self, hand: int, seat: int) -> None:
+        """Tell ``seat``, which signed an agreement naming a point of ``hand`` this peer
+        has passed, how many entries of that hand this peer holds (a FETCH from there):
+        it holds the hand at its point until it learns that the agreement cannot hold,
+        and an honest seat never signs a point it passed. A peer that voided the hand at
+        that point holds exactly as many entries of it, so the word is never sent by
+        one."""
+        node = wire.node_id_for(self.keys[seat]) if hand == self.match.hand_no else \
+            wire.node_id_for(keys_at(self.base_keys, self.takeovers, hand)[seat])
+        self._out.messages.append((node, wire.encode_fetch(self.table_id, hand,
+                                                           len(self.log[hand]))))
+
+    def _drop_early(self, hand: int) -> None:
+        """Entries of ``hand`` kept aside (past an agreement's point) once it is voided:
+        they are no part of the match and would never be applied."""
+        for slot in [k for k in self._early if k[0] == hand]:
+            self._unbuffer(slot[1], self._early.pop(slot))
+
+    def _at_point(self, hand: int, silent: int, at: int | None) -> bool:
+        """May an agreement that holds at point ``at`` of ``hand`` (the hand in play)
+        take effect here now? When this peer has applied just that many entries of it;
+        one that lags gets there first (checked again after each entry); the silent
+        seat's own peer, back past the point with its late entries, voids the hand too
+        (they are no part of the match). A remaining seat past the point never co-signed
+        it (an honest one signs where it stands and holds there): the record set that
+        holds then includes a contradicting signature, and this peer goes on (None: a
+        record of an older release, which names no point, takes effect wherever)."""
+        if at is None:
+            return True
+        have = len(self.log.get(hand, []))
+        if have == at:
+            return True
+        if have > at and silent == self.me:
+            return True
+        if have > at and (hand, at) not in self._passed:
+            self._passed.add((hand, at))
+            self._event("agreement-passed", f"an agreement for hand {hand + 1} names a point "
+                        f"({at} entries) this peer had passed ({have}); it goes on",
+                        hand=hand, at=at, have=have)
+        return False
 
     def _complain(self, env: Envelope, check: str) -> None:
         """This seat found a cheat in ``env`` that others may not see (a private share is
@@ -1298,7 +1457,7 @@ class ReplicatedLog:
 
     def _is_next(self, env: Envelope) -> bool:
         hp = self.match.hand
-        if self.match.done or env.hand != hp.hand_no:
+        if self.match.done or env.hand != hp.hand_no or self.holding() is not None:
             return False
         if env.seq != self.verifier.next_seq(env.author):
             return False
@@ -1438,6 +1597,14 @@ class ReplicatedLog:
                 self._check_hand()
         if self._pending_complaints:
             self._judge_pending_complaints()
+        if self.agreements.votes and not self._replay_mode:
+            for kind in (TAKEOVER, END):
+                for s, b in self.agreements.votes.get((kind, hand), {}).items():
+                    if s != self.me and point_of(b) == idx:
+                        self._say_past(hand, s)      # we just passed the point it signed
+        if self.agreements.votes and self.match.hand_no == hand and not hp.done:
+            # a peer that lagged reaches the point an agreement names: it takes effect
+            self._check_agreement(hand)
 
     def _equivocation(self, exc: Equivocation) -> None:
         seat = self.seat_of_key.get(exc.first.author)
@@ -1462,6 +1629,16 @@ class ReplicatedLog:
         if sender not in self.seat_of_node:
             self._drop(sender, "unknown-sender", "fetch")
             return
+        held = self.holding()
+        if held is not None and hand == self.match.hand_no and index > self.position()[1]:
+            # more entries of the hand than our point: a seat that voided the hand there
+            # holds exactly as many, never more (a FETCH of a later hand says nothing)
+            seat = self.seat_of_node[sender]
+            if (sender == wire.node_id_for(self.keys[seat]) and self._past_point(seat, *held)
+                    and seat not in (self.me, int(held[1]["seat"]))):
+                # a remaining seat's own word that it stands past our point (see
+                # _on_agreement: it says so on reading our record)
+                self._release(held[0], f"{self.seat_name(seat)} went on past the point")
         now = self.clock()
         last = self._fetch_served.get(sender, -1e9)
         if now - last < self.opts.fetch_min_interval:

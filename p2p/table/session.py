@@ -851,9 +851,15 @@ class Peer:
         for kind, votes in self.rlog.proposals().items():
             if self.me in votes or not votes:
                 continue
-            silent = int(next(iter(votes.values()))["seat"])
+            first = next(iter(votes.values()))
+            silent = int(first["seat"])
             if not self.rlog.saw_silent(silent):
                 continue         # only what this seat saw itself: never another's word alone
+            at = first.get("at")
+            if at is not None and at != self.rlog.position()[1]:
+                # signed at another point of the hand: behind it, this seat signs once it
+                # gets there; past it, it never does (and has said so, see ReplicatedLog)
+                continue
             if kind == "side.takeover":
                 self.rlog.propose_takeover(silent)
             else:

@@ -13,10 +13,20 @@ other seat may sign one of two side entries for the hand H being played:
   bot's cards anyway).
 * ``side.end`` ``{hand: H, seat: S}``: "the match ends here, in hand H, after S left".
 
-An agreement holds once *every* seat but S signed the same ``(hand, seat[, runner])``
-(and, for a takeover, the runner's record has the bot's key). Hand H then ends without a
-score (void: the silent seat's hand key is needed to finish it); for a takeover, hand H+1
-is dealt with S's key replaced by the bot's key. The verdict is a function of the set of
+Each record also names ``at``: how many entries of hand H its signer had applied when it
+saw S silent (the *point*). An agreement holds once *every* seat but S signed the same
+``(hand, seat[, runner], at)`` (and, for a takeover, the runner's record has the bot's
+key). Hand H then ends without a score from that point on (void: the silent seat's hand
+key is needed to finish it; entries of H after the point are no part of the match); for
+a takeover, hand H+1 is dealt with S's key replaced by the bot's key. Records naming
+different points never make an agreement: so a silent seat that sends its late entry to
+one peer alone, after the first signature, cannot have one peer score the hand (it
+applied the entry) while another voids it (it signed before the entry came): the peer
+that applied it never signs the point the others signed (see
+:class:`p2p.table.replicated_log.ReplicatedLog`, which holds back the entries of H past
+its own point while its record is pending). A record without ``at`` (written by a
+release before the point existed) is still read: its point is "unnamed", equal only to
+another unnamed one, so old transcripts keep their agreements. The verdict is a function of the set of
 valid records, never of their arrival order: each seat signs at most one record of each
 kind per hand (the first one counts; a second is a duplicate nobody honest writes), and
 when both agreements hold for one hand the end wins.
@@ -38,13 +48,22 @@ from p2p.transcript.decoding import DecodeError, check_map, is_bytes, is_int, is
 from p2p.transcript.envelope import Envelope
 
 __all__ = ["TAKEOVER", "END", "Takeover", "MatchEnd", "Agreements", "runner_for",
-           "body_problem", "keys_at", "agreements_of"]
+           "body_problem", "keys_at", "agreements_of", "point_of", "MAX_POINT"]
 
 TAKEOVER = "side.takeover"
 END = "side.end"
 MAX_ENDPOINT = 200
 #: a bound on agreements of one table (each needs every remaining seat's signature)
 MAX_HANDS = 400
+#: a bound on a record's point (entries of one hand; a hand has a few hundred)
+MAX_POINT = 1 << 20
+
+
+def point_of(body: Mapping[str, Any]) -> int | None:
+    """The point a checked record names: entries of its hand applied by its signer
+    (None: a record of an older release, which names none)."""
+    at = body.get("at")
+    return None if at is None else int(at)
 
 
 def runner_for(seat: int, n: int) -> int:
@@ -63,6 +82,8 @@ class Takeover:
     endpoint: str
     curve: tuple[bytes, bytes] | None
     signers: tuple[int, ...]
+    #: entries of ``hand`` that are part of the match (None: an older record, no point)
+    at: int | None = None
 
 
 @dataclass(frozen=True)
@@ -72,6 +93,8 @@ class MatchEnd:
     hand: int
     seat: int
     signers: tuple[int, ...]
+    #: entries of ``hand`` that are part of the match (None: an older record, no point)
+    at: int | None = None
 
 
 def body_problem(body: Mapping[str, Any], hand: int, author_seat: int, n: int,
@@ -88,7 +111,8 @@ def body_problem(body: Mapping[str, Any], hand: int, author_seat: int, n: int,
                                      "seat": seat_i, "runner": seat_i, "key": is_bytes(32),
                                      "endpoint": is_str(MAX_ENDPOINT)},
                               {"curve": is_list(is_bytes(min_len=1, max_len=128),
-                                                min_len=2, max_len=2)})
+                                                min_len=2, max_len=2),
+                               "at": is_int(0, MAX_POINT)})
                 if b["key"] in keys:
                     return "the bot's key is a seated player's"
                 try:    # every peer connects there: an address, never a name to resolve
@@ -101,12 +125,13 @@ def body_problem(body: Mapping[str, Any], hand: int, author_seat: int, n: int,
                     return "the bot's transport key is not vouched for by its key"
             else:
                 b = check_map(body, {"k": is_str(20), "hand": is_int(0, MAX_HANDS),
-                                     "seat": seat_i, "runner": seat_i})
+                                     "seat": seat_i, "runner": seat_i},
+                              {"at": is_int(0, MAX_POINT)})
             if b["runner"] != runner_for(b["seat"], n):
                 return "not the seat that runs the bot"
         elif kind == END:
             b = check_map(body, {"k": is_str(20), "hand": is_int(0, MAX_HANDS),
-                                 "seat": seat_i})
+                                 "seat": seat_i}, {"at": is_int(0, MAX_POINT)})
         else:
             return "not an agreement"
     except DecodeError as exc:
@@ -139,31 +164,50 @@ class Agreements:
         """Who signed what of ``kind`` in ``hand`` (seat -> body)."""
         return dict(self.votes.get((kind, hand), {}))
 
-    def end(self, hand: int) -> MatchEnd | None:
-        votes = self.votes.get((END, hand), {})
-        for silent in sorted({int(b["seat"]) for b in votes.values()}):
-            signers = sorted(s for s, b in votes.items() if b["seat"] == silent)
+    def _held(self, kind: str, hand: int) -> tuple[int, int | None, list[int]] | None:
+        """(silent seat, point, signers) of the agreement of ``kind`` that holds in
+        ``hand``: every seat but the silent one signed the same seat and point."""
+        votes = self.votes.get((kind, hand), {})
+        for silent, at in sorted({(int(b["seat"]), point_of(b)) for b in votes.values()},
+                                 key=lambda x: (x[0], -1 if x[1] is None else x[1])):
+            signers = sorted(s for s, b in votes.items()
+                             if b["seat"] == silent and point_of(b) == at)
             if signers == [s for s in range(self.n) if s != silent]:
-                return MatchEnd(hand, silent, tuple(signers))
+                return silent, at, signers
         return None
+
+    def end(self, hand: int) -> MatchEnd | None:
+        held = self._held(END, hand)
+        if held is None:
+            return None
+        silent, at, signers = held
+        return MatchEnd(hand, silent, tuple(signers), at)
 
     def takeover(self, hand: int) -> Takeover | None:
         if self.end(hand) is not None:
             return None                  # both agreed: the end wins
-        votes = self.votes.get((TAKEOVER, hand), {})
-        for silent in sorted({int(b["seat"]) for b in votes.values()}):
-            signers = sorted(s for s, b in votes.items() if b["seat"] == silent)
-            if signers != [s for s in range(self.n) if s != silent]:
-                continue
-            runner = runner_for(silent, self.n)
-            rb = votes[runner]
-            if "key" not in rb:                            # pragma: no cover - checked
-                continue
-            curve = rb.get("curve")
-            return Takeover(hand, silent, runner, bytes(rb["key"]), str(rb["endpoint"]),
-                            (bytes(curve[0]), bytes(curve[1])) if curve else None,
-                            tuple(signers))
-        return None
+        held = self._held(TAKEOVER, hand)
+        if held is None:
+            return None
+        silent, at, signers = held
+        runner = runner_for(silent, self.n)
+        rb = self.votes[(TAKEOVER, hand)][runner]
+        if "key" not in rb:                                # pragma: no cover - checked
+            return None
+        curve = rb.get("curve")
+        return Takeover(hand, silent, runner, bytes(rb["key"]), str(rb["endpoint"]),
+                        (bytes(curve[0]), bytes(curve[1])) if curve else None,
+                        tuple(signers), at)
+
+    def cannot_hold(self, kind: str, hand: int, mine: Mapping[str, Any], me: int) -> bool:
+        """Can the agreement ``mine`` (this seat's own record of ``kind`` in ``hand``)
+        no longer hold? Yes once another seat, not the one it names as silent, signed a
+        record of that kind in that hand naming another seat or another point: each seat
+        counts once per kind and hand, so every seat but the silent one can never sign
+        the same record any more."""
+        silent, at = int(mine["seat"]), point_of(mine)
+        return any(s not in (me, silent) and (int(b["seat"]), point_of(b)) != (silent, at)
+                   for s, b in self.votes.get((kind, hand), {}).items())
 
 
 def keys_at(base: Sequence[bytes], takeovers: Iterable[Takeover], hand: int) -> tuple[bytes, ...]:
