@@ -86,8 +86,6 @@ from .words import (
 MIN_COLS, MIN_ROWS = 80, 24
 #: the help frame's widest (its key lines fit 78 cells in every language)
 HELP_COLS = 80
-#: seconds given to the screen to draw "Bo (a bot) is thinking" before a plug-in's move
-THINKING_DRAWN = 0.05
 #: the fewest rows under which the too-small screen has no title ("Mille Bornes")
 TITLE_ROWS = 10
 #: the smallest screen the help shows in its frame (below: the whole screen, no frame)
@@ -681,9 +679,6 @@ class TableApp:
                 "hand": d.hand_no, "next": d.hand_no + 1}
         busy = d.activity()
         text = busy if busy else self._waiting()
-        if busy and getattr(d, "thinking", None) is not None:
-            # a plug-in thinks on the screen's thread: a key is answered after its move
-            text += " " + _("Your keys are answered once it has moved.")
         if self.auto:
             text = _("(spectating) %(text)s") % {"text": text}
         return text
@@ -1220,19 +1215,12 @@ class TableApp:
                     self.app.invalidate()
                 if d.others_pending():
                     await asyncio.sleep(self.delay)
-                    slow = getattr(d, "slow_thinker", lambda: None)()
-                    if slow is not None:
-                        # a plug-in thinks on this thread, for up to its limit, and the
-                        # screen cannot change meanwhile: it froze, saying nothing. Who
-                        # thinks, and for how long at most, is drawn first
-                        d.thinking = slow          # type: ignore[attr-defined]
-                        self.app.invalidate()
-                        await asyncio.sleep(THINKING_DRAWN)
-                    try:
-                        d.step_others()
-                    finally:
-                        if slow is not None:
-                            d.thinking = None      # type: ignore[attr-defined]
+                    # a bot that thinks in its own process (a plug-in, the search bot) is
+                    # waited for here, the keys answered meanwhile: its move is applied
+                    # once it has come (the driver says who thinks, after a second)
+                    if not d.step_others():
+                        await asyncio.sleep(0.05)
+                        continue
                     self.sync_hand()
                     self.app.invalidate()
                     continue
