@@ -11,6 +11,7 @@ given only their own seat's view.
 
 from __future__ import annotations
 
+import logging
 import random
 import threading
 import time
@@ -29,7 +30,7 @@ from engine import (
     reshuffle_action,
     view_of,
 )
-from engine.bot_process import ANSWER_WITHIN, BotProcess, log_bot_fault
+from engine.bot_process import ANSWER_WITHIN, BotProcess
 from engine.bots import SeatController, make_bot
 from engine.errors import BotFailed
 from engine.scoring import Match, SideScore, score_hand
@@ -48,6 +49,9 @@ from .words import (
 )
 
 MAX_HANDS = 200  # a match of ties must still end
+
+#: where a bot's fault is logged (as it was when the bot played in this process)
+log = logging.getLogger("cli.bots")
 
 #: Seconds a bot in its own process thinks before the console says so ("Bo (a bot) is
 #: thinking (up to 30 s)."): a search bot's quick moves are not said each time.
@@ -385,7 +389,7 @@ class LocalDriver:
         """A bot in its own process failed: logged (said on the screen by the console's
         thread, :meth:`_moved`); not when this table stopped it (the player left)."""
         if not self._closed:
-            log_bot_fault(spec, words)
+            log.warning("bot %s %s; a built-in bot plays for it from now on", spec, words)
 
     def close(self) -> None:
         """Stop the bots that think in processes of their own (also while one thinks: the
