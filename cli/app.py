@@ -337,6 +337,13 @@ class TableApp:
         under = self._under_message()
         if under:      # and under a message, what the table waits for, as on the board
             text += "\n" + under
+        d = self.driver
+        if not self.auto and not d.over and self.message != _(BOARD_HIDDEN) and (
+                d.hand_over and not self.moves_on_alone() or not d.hand_over and d.my_move()):
+            # the status names the keys of the board ("c for a coup fourré, n to let it
+            # stand", "Press Enter"), which do nothing while it is hidden: said so, and
+            # which keys do (it read as keys to press, beside "no key plays meanwhile")
+            text += "\n" + _(KEYS_WHEN_LARGER)
         if self.confirm_quit:      # q was pressed: the question, since the board is hidden
             text = leave_question(self.saved, self.driver.over)
         # wrapped at spaces: the window's own wrapping broke words ("q l" / "eaves")
@@ -1294,6 +1301,9 @@ BOARD_LETTERS = "qbehtynpdcg"
 #: Said when a key is pressed while the terminal is too small for the board.
 BOARD_HIDDEN = N_("The board is hidden until the terminal is larger: no key plays meanwhile "
                   "(q leaves, h helps).")
+#: Under the status of the too-small screen, when that status names keys of the board.
+KEYS_WHEN_LARGER = N_("Those keys work once the terminal is larger; until then only q "
+                      "(leave) and h (help) do.")
 
 #: Key presses that are the terminal's reports, not the player's keys.
 #: Said when a key that does nothing there is pressed in the help.

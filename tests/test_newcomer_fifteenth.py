@@ -308,3 +308,56 @@ def test_quick_built_in_bots_stay_in_this_process() -> None:
                     bots=[None, "heuristic", "random"])
     assert not any(isinstance(b, BotProcess) for b in d.bots)
     d.close()
+
+
+# ----- 2. the too-small screen names no key that does nothing there ------------------------
+
+def _small_screen(d: Any, lang: str = "en") -> str:
+    from cli_helpers import SizedOutput
+
+    from cli import i18n
+    from cli.app import TableApp
+
+    with i18n.using(lang):
+        app: Any = TableApp(d, output=SizedOutput(60, 20), lang=lang)
+        return " ".join("".join(t for _s, t, *_r in app._too_small_fragments()).split())
+
+
+def test_the_too_small_screen_says_the_keys_it_names_work_only_once_it_is_larger() -> None:
+    """At 60×20 the board is hidden and no key plays ("no key plays meanwhile (q leaves,
+    h helps)"), yet the status under it said "play or discard a card (p or d …)", or
+    "c for a coup fourré, n to let it stand": keys that did nothing there."""
+    from cli.driver import LocalDriver
+    from engine import Seating, preset
+    from engine.bots import make_bot
+
+    d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=3)
+    d.run_others()
+    assert d.my_move()
+    mine = _small_screen(d)
+    assert "(p or d" in mine, mine          # the status, as the board says it
+    assert "Those keys work once the terminal is larger; until then only q (leave) and " \
+        "h (help) do." in mine, mine
+    assert "Ces touches marchent dès que le terminal est plus grand" in _small_screen(d, "fr")
+    me = make_bot("heuristic", 4)
+    while not d.hand_over:                  # the hand's end: "Press Enter for hand 2."
+        if d.others_pending():
+            d.step_others()
+        else:
+            d.submit(me.choose(d.view(), d.legal()))
+    over = _small_screen(d)
+    assert "Press Enter for hand 2" in over and "Those keys work once" in over, over
+
+
+def test_the_too_small_screen_says_nothing_of_keys_when_its_status_names_none() -> None:
+    """Bo's turn: the status names no key, and nothing is added."""
+    from cli.driver import LocalDriver
+    from engine import Seating, preset
+
+    for seed in range(1, 50):
+        d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=seed)
+        if d.state.actors() == (1,):
+            break
+    assert not d.my_move()
+    text = _small_screen(d)
+    assert "Those keys work" not in text, text
