@@ -777,9 +777,10 @@ class TableApp:
             return self._table_status()
         if d.my_move() and not self.auto:
             return self._waiting()
-        if not self.auto:
+        if not self.auto or d.activity():
             # another's turn: whose (an answer to t or ? pressed meanwhile, "Target:
-            # Bea.", hid it until that player had moved)
+            # Bea.", hid it until that player had moved); a spectator's too while a bot
+            # thinks for long ("(auto) play 5" hid "Bo (a bot) is thinking")
             return self._table_status()
         return ""
 

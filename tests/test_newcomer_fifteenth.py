@@ -361,3 +361,67 @@ def test_the_too_small_screen_says_nothing_of_keys_when_its_status_names_none() 
     assert not d.my_move()
     text = _small_screen(d)
     assert "Those keys work" not in text, text
+
+
+def test_on_a_real_terminal_h_and_q_are_answered_while_a_plugin_bot_thinks(
+        plugins: Path) -> None:
+    """`millebornes play --in-process --bots mb15gated` in tmux: while the plug-in thinks
+    (its gate shut), the screen says so, h opens the help and q then y leave, the bot
+    never having moved (the screen was frozen until its move, up to its 30 s)."""
+    import os
+    import shlex
+    import shutil
+    import subprocess
+    import sys
+
+    tmux_path = shutil.which("tmux")
+    if tmux_path is None:
+        pytest.skip("tmux is not installed")
+    root = Path(__file__).resolve().parent.parent
+    folder = plugins / "plugins"
+    server = f"mb15-{os.getpid()}"
+    env = {"PYTHONPATH": os.pathsep.join([str(folder), str(root)]),
+           "XDG_DATA_HOME": str(plugins / "data"), "LANG": "C.UTF-8",
+           "MB15_ASKED": str(plugins / "asked"), "MB15_GATE": str(plugins / "gate")}
+    command = " ".join(shlex.quote(a) for a in [
+        "env", *(f"{k}={v}" for k, v in env.items()), sys.executable, "-m", "cli",
+        "play", "--in-process", "--auto", "--bots", "mb15gated", "--seed", "3"])
+
+    def tmux(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([tmux_path, "-L", server, "-f", os.devnull, *args],
+                              capture_output=True, text=True, timeout=10)
+
+    def screen_within(seconds: float, text: str) -> str:
+        end = time.monotonic() + seconds
+        while True:
+            screen = tmux("capture-pane", "-p", "-t", "table").stdout
+            if text in " ".join(screen.split()) or time.monotonic() > end:
+                return screen
+            time.sleep(0.1)
+
+    started = tmux("new-session", "-d", "-s", "table", "-x", "100", "-y", "30",
+                   f"cd {shlex.quote(str(plugins))} && {command}; echo EXITED $?; sleep 60")
+    if started.returncode != 0:
+        pytest.skip(f"tmux cannot start a session: {started.stderr.strip()}")
+    try:
+        end = time.monotonic() + 30
+        while _asked(plugins) < 1:
+            assert time.monotonic() < end, tmux("capture-pane", "-p", "-t", "table").stdout
+            time.sleep(0.1)
+        screen = screen_within(5, "Bo (a bot) is thinking (up to 30 s).")
+        assert "Bo (a bot) is thinking (up to 30 s)." in " ".join(screen.split()), screen
+        tmux("send-keys", "-t", "table", "h")
+        screen = screen_within(3, "closes this help")
+        assert "closes this help" in " ".join(screen.split()), screen   # the help
+        tmux("send-keys", "-t", "table", "Escape")
+        time.sleep(0.3)
+        tmux("send-keys", "-t", "table", "q")
+        screen = screen_within(3, "Leave the game?")
+        assert "Leave the game?" in screen, screen
+        tmux("send-keys", "-t", "table", "y")
+        screen = screen_within(5, "EXITED")
+        assert "EXITED 0" in screen, screen
+        assert _asked(plugins) == 1          # it never moved: left while it thought
+    finally:
+        subprocess.run([tmux_path, "-L", server, "kill-server"], capture_output=True,
+                       timeout=10)
