@@ -425,3 +425,28 @@ def test_on_a_real_terminal_h_and_q_are_answered_while_a_plugin_bot_thinks(
     finally:
         subprocess.run([tmux_path, "-L", server, "kill-server"], capture_output=True,
                        timeout=10)
+
+
+# ----- 3. the Uyghur board's columns: flush right ---------------------------------------
+
+@pytest.mark.parametrize("lang, flush", [("ug", "right"), ("fr", "left"), ("en", "left")])
+def test_a_uyghur_board_column_is_flush_right_and_others_flush_left(lang: str,
+                                                                     flush: str) -> None:
+    """On the Uyghur board (right to left) the words of a column (the cards in hand, the
+    top of the battle pile, the speed limit) were flush left, read from the column's far
+    side, as in a left-to-right language."""
+    from cli import i18n, render
+    from cli.driver import LocalDriver
+    from engine import Seating, preset
+
+    d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=3, lang=lang)
+    with i18n.using(lang, "shape"):
+        line1 = render.zone_lines(d.view(), 0, d.names, d.seat, lang)[0]
+    columns = [text for style, text in line1 if style.startswith("class:dim")]
+    assert len(columns) == 3, line1          # cards, battle pile, speed
+    for text in columns:
+        words = text.strip(" ")
+        assert words and len(text) > len(words) + 2, text
+        # (the cards' column has a space of its own on each side)
+        edge = len(text) - len((text.rstrip if flush == "right" else text.lstrip)(" "))
+        assert edge <= 1, repr(text)
