@@ -1222,11 +1222,12 @@ class TableApp:
                     shown = now_showing
                     self.app.invalidate()
                 if d.others_pending():
-                    await asyncio.sleep(self.delay)
+                    if not getattr(d, "bot_thinking", False):
+                        await asyncio.sleep(self.delay)     # the pace of the moves
                     # a bot that thinks in its own process (a plug-in, the search bot) is
-                    # waited for here, the keys answered meanwhile: its move is applied
-                    # once it has come (the driver says who thinks, after a second)
-                    if not d.step_others():
+                    # polled for its move, the keys answered meanwhile; the driver says
+                    # who thinks, and up to how long, after a second
+                    if not d.step_others() and getattr(d, "bot_thinking", False):
                         await asyncio.sleep(0.05)
                         continue
                     self.sync_hand()

@@ -398,6 +398,9 @@ class LocalDriver:
         for bot in self.bots:
             if isinstance(bot, BotProcess):
                 bot.close()
+        if self._thinking is not None:
+            # the thread that asked it hears its end and stops what is left of it
+            self._thinking.thread.join(2.0)
 
     def run_others(self, limit: int = 100_000) -> int:
         """Advance the other seats until the human must act or the hand ends."""
@@ -405,6 +408,12 @@ class LocalDriver:
         while n < limit and self.step_others():
             n += 1
         return n
+
+    @property
+    def bot_thinking(self) -> bool:
+        """Is a bot thinking in its own process about its move (the console polls for it
+        with :meth:`step_others`, answering keys meanwhile)?"""
+        return self._thinking is not None
 
     def thinking(self) -> tuple[int, float] | None:
         """The seat whose bot has been thinking in its own process for a while
