@@ -403,9 +403,11 @@ class LocalDriver:
             self._thinking.thread.join(2.0)
 
     def run_others(self, limit: int = 100_000) -> int:
-        """Advance the other seats until the human must act or the hand ends."""
+        """Advance the other seats until the human must act or the hand ends (waiting for
+        a bot that thinks in its own process: at most its limit a move)."""
         n = 0
-        while n < limit and self.step_others():
+        while n < limit and (self.step_others() or self.bot_thinking
+                             and self.step_others(wait=BOT_MOVE_LIMIT + 5.0)):
             n += 1
         return n
 

@@ -450,3 +450,14 @@ def test_a_uyghur_board_column_is_flush_right_and_others_flush_left(lang: str,
         # (the cards' column has a space of its own on each side)
         edge = len(text) - len((text.rstrip if flush == "right" else text.lstrip)(" "))
         assert edge <= 1, repr(text)
+
+
+def test_run_others_waits_for_a_bot_in_its_own_process() -> None:
+    """``run_others`` (the others' moves until the human's) stopped at the first move of
+    a bot in its own process: it was still thinking."""
+    d = _driver("search:playouts=20")       # Bo moves first
+    try:
+        assert d.run_others() >= 2             # his draw and his play
+        assert d.my_move() or d.hand_over
+    finally:
+        d.close()
