@@ -86,8 +86,6 @@ from .words import (
 MIN_COLS, MIN_ROWS = 80, 24
 #: the help frame's widest (its key lines fit 78 cells in every language)
 HELP_COLS = 80
-#: seconds given to the screen to draw "Bo (a bot) is thinking" before a plug-in's move
-THINKING_DRAWN = 0.05
 #: the fewest rows under which the too-small screen has no title ("Mille Bornes")
 TITLE_ROWS = 10
 #: the smallest screen the help shows in its frame (below: the whole screen, no frame)
@@ -339,6 +337,13 @@ class TableApp:
         under = self._under_message()
         if under:      # and under a message, what the table waits for, as on the board
             text += "\n" + under
+        d = self.driver
+        if not self.auto and not d.over and self.message != _(BOARD_HIDDEN) and (
+                d.hand_over and not self.moves_on_alone() or not d.hand_over and d.my_move()):
+            # the status names the keys of the board ("c for a coup fourré, n to let it
+            # stand", "Press Enter"), which do nothing while it is hidden: said so, and
+            # which keys do (it read as keys to press, beside "no key plays meanwhile")
+            text += "\n" + _(KEYS_WHEN_LARGER)
         if self.confirm_quit:      # q was pressed: the question, since the board is hidden
             text = leave_question(self.saved, self.driver.over)
         # wrapped at spaces: the window's own wrapping broke words ("q l" / "eaves")
@@ -681,9 +686,6 @@ class TableApp:
                 "hand": d.hand_no, "next": d.hand_no + 1}
         busy = d.activity()
         text = busy if busy else self._waiting()
-        if busy and getattr(d, "thinking", None) is not None:
-            # a plug-in thinks on the screen's thread: a key is answered after its move
-            text += " " + _("Your keys are answered once it has moved.")
         if self.auto:
             text = _("(spectating) %(text)s") % {"text": text}
         return text
@@ -775,9 +777,10 @@ class TableApp:
             return self._table_status()
         if d.my_move() and not self.auto:
             return self._waiting()
-        if not self.auto:
+        if not self.auto or d.activity():
             # another's turn: whose (an answer to t or ? pressed meanwhile, "Target:
-            # Bea.", hid it until that player had moved)
+            # Bea.", hid it until that player had moved); a spectator's too while a bot
+            # thinks for long ("(auto) play 5" hid "Bo (a bot) is thinking")
             return self._table_status()
         return ""
 
@@ -1219,20 +1222,14 @@ class TableApp:
                     shown = now_showing
                     self.app.invalidate()
                 if d.others_pending():
-                    await asyncio.sleep(self.delay)
-                    slow = getattr(d, "slow_thinker", lambda: None)()
-                    if slow is not None:
-                        # a plug-in thinks on this thread, for up to its limit, and the
-                        # screen cannot change meanwhile: it froze, saying nothing. Who
-                        # thinks, and for how long at most, is drawn first
-                        d.thinking = slow          # type: ignore[attr-defined]
-                        self.app.invalidate()
-                        await asyncio.sleep(THINKING_DRAWN)
-                    try:
-                        d.step_others()
-                    finally:
-                        if slow is not None:
-                            d.thinking = None      # type: ignore[attr-defined]
+                    if not getattr(d, "bot_thinking", False):
+                        await asyncio.sleep(self.delay)     # the pace of the moves
+                    # a bot that thinks in its own process (a plug-in, the search bot) is
+                    # polled for its move, the keys answered meanwhile; the driver says
+                    # who thinks, and up to how long, after a second
+                    if not d.step_others() and getattr(d, "bot_thinking", False):
+                        await asyncio.sleep(0.05)
+                        continue
                     self.sync_hand()
                     self.app.invalidate()
                     continue
@@ -1306,6 +1303,9 @@ BOARD_LETTERS = "qbehtynpdcg"
 #: Said when a key is pressed while the terminal is too small for the board.
 BOARD_HIDDEN = N_("The board is hidden until the terminal is larger: no key plays meanwhile "
                   "(q leaves, h helps).")
+#: Under the status of the too-small screen, when that status names keys of the board.
+KEYS_WHEN_LARGER = N_("Those keys work once the terminal is larger; until then only q "
+                      "(leave) and h (help) do.")
 
 #: Key presses that are the terminal's reports, not the player's keys.
 #: Said when a key that does nothing there is pressed in the help.

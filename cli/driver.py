@@ -11,7 +11,10 @@ given only their own seat's view.
 
 from __future__ import annotations
 
+import logging
 import random
+import threading
+import time
 from collections.abc import Sequence
 from typing import NamedTuple, Protocol
 
@@ -27,6 +30,7 @@ from engine import (
     reshuffle_action,
     view_of,
 )
+from engine.bot_process import ANSWER_WITHIN, BotProcess
 from engine.bots import SeatController, make_bot
 from engine.errors import BotFailed
 from engine.scoring import Match, SideScore, score_hand
@@ -45,6 +49,45 @@ from .words import (
 )
 
 MAX_HANDS = 200  # a match of ties must still end
+
+#: where a bot's fault is logged (as it was when the bot played in this process)
+log = logging.getLogger("cli.bots")
+
+#: Seconds a bot in its own process thinks before the console says so ("Bo (a bot) is
+#: thinking (up to 30 s)."): a search bot's quick moves are not said each time.
+THINKING_SAID_AFTER = 1.0
+
+#: Seconds a bot in its own process may think about a move (a networked table's bound):
+#: past them it is stopped, said, and a quick bot moves for it from then on.
+BOT_MOVE_LIMIT = ANSWER_WITHIN
+
+#: Bots quick enough to think on the console's own thread (well under a millisecond a
+#: move: a process of their own would cost more than their thinking); any other bot, a
+#: plug-in or the search bot, thinks in a process of its own (:class:`BotProcess`).
+QUICK_BOTS = frozenset({"random", "heuristic", "heuristic-v1", "easy", "normal"})
+
+
+class _Thinking:
+    """A bot's move being thought in a thread of this process, while the console keeps
+    answering keys: the thread only waits on the bot's process (a pipe, with a deadline:
+    :class:`BotProcess`), so the screen's thread runs meanwhile."""
+
+    def __init__(self, seat: int, bot: SeatController, state: HandState) -> None:
+        self.seat, self.bot, self.state = seat, bot, state
+        self.started = time.monotonic()
+        self.action: Action | None = None
+        self.error: BaseException | None = None
+        view = view_of(state, seat)
+        legal = legal_actions(view, seat)
+        self.thread = threading.Thread(target=self._run, args=(view, legal), daemon=True,
+                                       name=f"bot-{seat}-thinks")
+        self.thread.start()
+
+    def _run(self, view: HandState, legal: list[Action]) -> None:
+        try:
+            self.action = self.bot.choose(view, legal)
+        except BaseException as exc:  # noqa: BLE001 - said as the bot's fault, never lost
+            self.error = exc
 
 
 class PeerStatus(NamedTuple):
@@ -150,7 +193,8 @@ class LocalDriver:
     saves_game = False
 
     def __init__(self, rules: Rules, seating: Seating, names: Sequence[str], seat: int = 0,
-                 seed: int = 0, bots: Sequence[SeatController | None] | str = "heuristic",
+                 seed: int = 0,
+                 bots: Sequence[SeatController | str | None] | str = "heuristic",
                  auto_draw: bool = True, lang: str | None = None) -> None:
         n = seating.n_players
         if len(names) != n:
@@ -165,19 +209,23 @@ class LocalDriver:
         self.lang = lang
         self.auto_draw = auto_draw
         self.dealer = random.Random(seed)
+        self._closed = False
         if isinstance(bots, str):
             self.bots: list[SeatController | None] = [
                 None if s == seat else make_bot(bots, seed * 1_000_003 + 17 * s + 1)
                 for s in range(n)]
         else:
-            self.bots = list(bots)
-            if len(self.bots) != n:
+            # a spec ("expert", a plug-in's name) is made here (:meth:`_make`), with the
+            # seed each seat's bot has always had
+            if len(bots) != n:
                 raise ValueError(f"{n} seats need {n} controllers (None for the human)")
+            self.bots = [self._make(b, seed * 1_000_003 + 17 * s + 1)
+                         if isinstance(b, str) else b for s, b in enumerate(bots)]
         self.events: list[str] = []
         self._fallback: SeatController | None = None   # moves for a bot that failed
-        #: the seat whose plug-in bot is thinking, and its limit (:meth:`slow_thinker`),
-        #: while the console waits for it
-        self.thinking: tuple[int, float] | None = None
+        #: the bot thinking in the background (a bot in its own process), if any
+        self._thinking: _Thinking | None = None
+        self._faults_said: set[int] = set()
         self.match = Match(rules, seating, self.dealer.randrange(n))
         self.hand_no = 0
         self._scores: tuple[SideScore, ...] | None = None
@@ -263,24 +311,24 @@ class LocalDriver:
         if st.phase == RESHUFFLE:
             self._apply(reshuffle_action(st, self.dealer))
             return True
+        if self._thinking is not None:
+            return self._moved(wait)
         for s in st.actors():
             if s == self.seat:
                 continue
             bot = self.bots[s]
             if bot is None:
                 raise ValueError(f"seat {s} has no controller")
+            if isinstance(bot, BotProcess):
+                # it thinks in its own process, for up to its limit: the console's
+                # thread goes on answering keys meanwhile (held, its keys were dead)
+                self._thinking = _Thinking(s, bot, st)
+                return self._moved(wait)
             view = view_of(st, s)
             try:
                 action = choose_checked(bot, view, s)
             except BotFailed as exc:
-                # someone's bot broke: a built-in bot plays its seat from now on, said once
-                # (asked again, a broken bot was said 223 times in a match, and a slow one
-                # cost its time limit at every move)
-                self.events.append(bot_failed_line(self.names[s], exc.reason,
-                                                   str(getattr(bot, "spec", "") or "")))
-                self._fallback = self._fallback or make_bot("heuristic", self.seed)
-                self.bots[s] = self._fallback
-                action = self._fallback.choose(view, legal_actions(view, s))
+                action = self._replaced(s, exc.reason, view)
             self._apply(action)
             return True
         forced = self._forced_draw()
@@ -289,34 +337,101 @@ class LocalDriver:
             return True
         return False
 
+    def _moved(self, wait: float) -> bool:
+        """Apply the move of the bot thinking in the background once it has come (waiting
+        at most ``wait`` seconds for it); False while it still thinks."""
+        th = self._thinking
+        assert th is not None
+        th.thread.join(max(0.0, wait))
+        if th.thread.is_alive():
+            return False
+        self._thinking = None
+        if self.state is not th.state:
+            # the hand moved on meanwhile (the human answered an attack first): the
+            # answer was to another question; the bot is asked again (step_others)
+            return True
+        fault = getattr(th.bot, "fault", None)
+        if fault and th.seat not in self._faults_said:
+            # it crashed, hung, answered no legal move or ended its process: its own
+            # quick bot moved for it (and does from now on), said once, naming it
+            self._faults_said.add(th.seat)
+            self.events.append(bot_failed_line(self.names[th.seat], str(fault),
+                                               str(getattr(th.bot, "spec", "") or "")))
+        action = th.action
+        if th.error is not None or action is None:
+            words = (f"raised {type(th.error).__name__}" if th.error is not None
+                     else "answered nothing")
+            action = self._replaced(th.seat, words, view_of(th.state, th.seat))
+        self._apply(action)
+        return True
+
+    def _replaced(self, s: int, reason: str, view: HandState) -> Action:
+        """Someone's bot broke: a built-in bot plays its seat from now on, said once (asked
+        again, a broken bot was said 223 times in a match, and a slow one cost its time
+        limit at every move); its move now."""
+        bot = self.bots[s]
+        self.events.append(bot_failed_line(self.names[s], reason,
+                                           str(getattr(bot, "spec", "") or "")))
+        self._fallback = self._fallback or make_bot("heuristic", self.seed)
+        self.bots[s] = self._fallback
+        return self._fallback.choose(view, legal_actions(view, s))
+
+    def _make(self, spec: str, seed: int) -> SeatController:
+        """A seat's bot from its spec: a quick built-in one here, any other (a plug-in,
+        the search bot) in a process of its own (:class:`BotProcess`: its 30 s a move
+        hold whatever thread asks it, and its crash, hang or exit is its own)."""
+        if spec.split(":", 1)[0] in QUICK_BOTS:
+            return make_bot(spec, seed)
+        return BotProcess(spec, seed, on_fault=self._bot_fault, answer_within=BOT_MOVE_LIMIT,
+                          make_within=ANSWER_WITHIN)
+
+    def _bot_fault(self, spec: str, words: str) -> None:
+        """A bot in its own process failed: logged (said on the screen by the console's
+        thread, :meth:`_moved`); not when this table stopped it (the player left)."""
+        if not self._closed:
+            log.warning("bot %s %s; a built-in bot plays for it from now on", spec, words)
+
+    def close(self) -> None:
+        """Stop the bots that think in processes of their own (also while one thinks: the
+        player may leave then)."""
+        self._closed = True
+        for bot in self.bots:
+            if isinstance(bot, BotProcess):
+                bot.close()
+        if self._thinking is not None:
+            # the thread that asked it hears its end and stops what is left of it
+            self._thinking.thread.join(2.0)
+
     def run_others(self, limit: int = 100_000) -> int:
-        """Advance the other seats until the human must act or the hand ends."""
+        """Advance the other seats until the human must act or the hand ends (waiting for
+        a bot that thinks in its own process: at most its limit a move)."""
         n = 0
-        while n < limit and self.step_others():
+        while n < limit and (self.step_others() or self.bot_thinking
+                             and self.step_others(wait=BOT_MOVE_LIMIT + 5.0)):
             n += 1
         return n
 
-    def slow_thinker(self) -> tuple[int, float] | None:
-        """The seat whose bot moves next when it may think for long (a plug-in, bounded
-        to its seconds per move: ``cli.bot_limit.Bounded``), with those seconds; None when
-        the next move is quick (a built-in bot, a reshuffle, one's own draw)."""
-        st = self.state
-        if st.over or st.phase == RESHUFFLE:
+    @property
+    def bot_thinking(self) -> bool:
+        """Is a bot thinking in its own process about its move (the console polls for it
+        with :meth:`step_others`, answering keys meanwhile)?"""
+        return self._thinking is not None
+
+    def thinking(self) -> tuple[int, float] | None:
+        """The seat whose bot has been thinking in its own process for a while
+        (:data:`THINKING_SAID_AFTER`), with its limit in seconds; None otherwise."""
+        th = self._thinking
+        if th is None or time.monotonic() - th.started < THINKING_SAID_AFTER:
             return None
-        for s in st.actors():
-            if s == self.seat:
-                continue
-            seconds = getattr(self.bots[s], "seconds", None)
-            return (s, float(seconds)) if isinstance(seconds, (int, float)) else None
-        return None
+        return th.seat, float(getattr(th.bot, "answer_within", BOT_MOVE_LIMIT))
 
     def activity(self) -> str | None:
-        # dealing in-process is instant; a plug-in's move is not: the console says so
-        # before it asks the bot, which holds the screen's thread meanwhile
-        if self.thinking is None:
+        # dealing in-process is instant; a bot in its own process may think for long
+        # (the console answers keys meanwhile): who thinks, and for how long at most
+        thinking = self.thinking()
+        if thinking is None:
             return None
-        seat, seconds = self.thinking
-        return bot_thinking_line(self.names[seat], seconds)
+        return bot_thinking_line(self.names[thinking[0]], thinking[1])
 
     def peers(self) -> list[PeerStatus]:
         actors = set(self.state.actors())

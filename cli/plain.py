@@ -63,9 +63,6 @@ CHANGED = "\x00changed"
 #: The longest line kept from stdin (bytes); the rest of a longer line is dropped.
 MAX_LINE_BYTES = 4096
 
-#: Seconds a plug-in bot's move took, from which its next moves are said as it thinks.
-SLOW_BOT_SAID_AFTER = 1.0
-
 
 class LineReader:
     """Lines typed on stdin without ever blocking the loops.
@@ -206,8 +203,6 @@ class PlainSession:
         #: Ctrl-C was pressed (read as quit: the question); a second one leaves at once
         self.ctrl_c = False
         self.asking = False                # the question before leaving is open
-        #: seats whose plug-in bot took SLOW_BOT_SAID_AFTER s or more for a move
-        self.slow_seats: set[int] = set()
 
     def width(self) -> int:
         """The columns a line is kept within: :data:`WIDTH`, or a narrower terminal's own
@@ -428,27 +423,11 @@ class PlainSession:
                 return 0
 
     def _step_others(self) -> bool:
-        """One move of the others (:meth:`TableDriver.step_others`). A plug-in bot that
-        took a second or more thinks on this thread, the prompt unanswered meanwhile: its
-        next move is said first, once a hand ("Bo (a bot) is thinking (up to 30 s)")."""
-        d = self.driver
-        slow = getattr(d, "slow_thinker", lambda: None)()
-        if slow is not None and slow[0] in self.slow_seats:
-            d.thinking = slow                      # type: ignore[attr-defined]
-            busy = d.activity()
-            if busy and busy not in self.waits_said:
-                self.waits_said.add(busy)
-                self.say("* " + busy + " " + _("What you type is answered once it has "
-                                               "moved."))
-                self.out.flush()
-        started = time.monotonic()
-        try:
-            return d.step_others(wait=0.05)
-        finally:
-            if slow is not None:
-                d.thinking = None                  # type: ignore[attr-defined]
-                if time.monotonic() - started >= SLOW_BOT_SAID_AFTER:
-                    self.slow_seats.add(slow[0])
+        """One move of the others (:meth:`TableDriver.step_others`), waited for a moment;
+        a bot that thinks in its own process (a plug-in, the search bot) is waited for
+        between the lines typed meanwhile, each answered at once (the driver says who
+        thinks, for how long at most: :meth:`show_activity`)."""
+        return self.driver.step_others(wait=0.05)
 
     def _show_board(self, view: HandState, legal: list[Action], hand_no: int) -> None:
         self.say("")

@@ -11,7 +11,6 @@ game). ``--in-process`` runs the table in this process without sockets or crypto
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import random
 import sys
@@ -19,7 +18,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from engine import Rules, SeatController, Seating
-from engine.bots import BOTS, parse_bot_spec
 from p2p.crypto.identity import Identity
 from p2p.table import Peer, SessionOptions, Store, TableConfig, TableStart, admit_table
 from p2p.transcript.file import Player
@@ -34,10 +32,9 @@ from .args import (
     seating_from,
     table_names,
 )
-from .bot_limit import make_bounded_bot, screen_of_its_own, silenced
 from .bot_peers import READY_WAIT, BotPeerProcesses, bot_identities
 from .console import run_console
-from .driver import LocalDriver, TableDriver
+from .driver import LocalDriver
 from .i18n import _
 from .netdriver import NetDriver
 from .seats import listen
@@ -66,25 +63,18 @@ def run(args: argparse.Namespace) -> int:
         print(i18n.display(_("(seed %(seed)d: --seed %(seed)d replays this deal)") % {"seed": seed}))
     if args.in_process:
         specs = tuple(getattr(args.bots, "specs", ()))
-        with silenced():     # what a plug-in's factory prints must not reach the screen
-            bots: list[SeatController | None] = [None] + [
-                make_bounded_bot(specs[s - 1] if s - 1 < len(specs) else "heuristic",
-                                 seed * 1_000_003 + 17 * s + 1, quiet=True)
-                for s in range(1, players)]
+        # a quick built-in bot plays here; any other (a plug-in, the search bot) thinks in
+        # a process of its own (cli.driver.LocalDriver._make): the screen answers keys
+        # while it thinks, its 30 s hold, its crash or exit is said naming it, and its
+        # prints and its threads never reach this terminal
+        bots: list[SeatController | str | None] = [None] + [
+            specs[s - 1] if s - 1 < len(specs) else "heuristic" for s in range(1, players)]
         local = LocalDriver(rules, seating, names, seat=0, seed=seed, bots=bots,
                             lang=args.lang)
-        driver: TableDriver = local
-        if not any(parse_bot_spec(spec)[0] not in BOTS for spec in specs):
-            return run_console(driver, args, seed=seed)
-        with screen_of_its_own():     # a plug-in's thread prints nowhere on the screen
-            try:
-                return run_console(driver, args, seed=seed)
-            finally:
-                # its bots are freed while nothing they print reaches the terminal (a
-                # __del__ that prints wrote after the final scores, at the exit)
-                bots.clear()
-                local.bots.clear()
-                gc.collect()
+        try:
+            return run_console(local, args, seed=seed)
+        finally:
+            local.close()
     # the bots start and every seat shuffles before the first card shows: a blank
     # terminal for seconds (more at six players, or on a slow machine) left a newcomer
     # wondering whether anything was happening

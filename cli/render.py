@@ -160,6 +160,15 @@ def _pad(text: str, n: int) -> str:
     return i18n.pad(text, n)
 
 
+def _column(text: str, n: int) -> str:
+    """``text`` in a column of the board ``n`` cells wide: flush right in Uyghur, which
+    reads right to left and is laid out by this program (its pieces were flush left, the
+    words read from the column's far side); flush left otherwise. The columns themselves
+    stay in their order, as every line of the board keeps its own."""
+    t = i18n.active()
+    return i18n.pad(text, n, "right" if t.rtl and t.bidi == "shape" else "left")
+
+
 def card_class(card: int) -> str:
     return FAMILY_CLASS[family(card)]
 
@@ -264,9 +273,9 @@ def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int | Non
     off = [p.state for p in peers or () if p.seat in seats and p.state in ("offline", "left")]
     # a side whose player left says so in its cards column: after the last column the
     # word was cut off at 80 columns (a stray "le")
-    count = ("class:error", " " + _pad(_("left") if off[0] == "left" else _("offline"), 12)
+    count = ("class:error", " " + _column(_("left") if off[0] == "left" else _("offline"), 12)
              + " ") if off else \
-        ("class:dim", " " + _pad(_("%(cards)s cards") % {"cards": cards}, 12) + " ")
+        ("class:dim", " " + _column(_("%(cards)s cards") % {"cards": cards}, 12) + " ")
     if target:
         label = "→ " + label
     line1: Line = [("class:turn", marker),
@@ -274,19 +283,20 @@ def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int | Non
                    count,
                    ("", "│ ")]
     if battle is None and not zone.rolling(view.rules):
-        line1.append(("class:dim", _pad(_("not started") if not zone.started else "—", 17)))
+        line1.append(("class:dim", _column(_("not started") if not zone.started else "—",
+                                           17)))
     elif battle is not None and zone.hazard_in_force() is not None:
-        line1.append((card_class(battle), _pad(card_name(battle, lang), 17)))
+        line1.append((card_class(battle), _column(card_name(battle, lang), 17)))
     else:
         # what counts is whether the side rolls: a cured hazard ("Stop" under Right of
         # Way) or a remedy on top ("Gasoline", still stopped in classic) read otherwise
-        line1.append(("class:dim", _pad(_("rolling") if zone.rolling(view.rules)
-                                        else _("needs a Roll"), 17)))
+        line1.append(("class:dim", _column(_("rolling") if zone.rolling(view.rules)
+                                           else _("needs a Roll"), 17)))
     line1.append(("", " │ "))
     if speed is None or not zone.limited():   # End of Limit, or Right of Way: no limit
-        line1.append(("class:dim", _pad(_("no limit"), 17)))
+        line1.append(("class:dim", _column(_("no limit"), 17)))
     else:
-        line1.append((card_class(speed), _pad(card_name(speed, lang), 17)))
+        line1.append((card_class(speed), _column(card_name(speed, lang), 17)))
     km = f"{zone.km:>4}/{view.target}"
     line2: Line = [("", "  "), ("", km.ljust(9)), ("", " ")]
     line2 += progress_bar(zone.km, view.target, 14)

@@ -381,6 +381,8 @@ class BotProcess:
         self._fallback = make_bot(fallback, seed)
         self._on_fault = on_fault or log_bot_fault
         self._broken = False
+        #: what went wrong with the bot, in words, once it has (a quick bot moves since)
+        self.fault: str | None = None
         self._made = False               # the child said its bot is made (see _ask)
         self._group = False              # the child was seen leading its process group
 
@@ -391,6 +393,7 @@ class BotProcess:
                 return legal[words]
             # its pipe may hold a late answer, and it may still be busy: never trust it again
             self._broken = True
+            self.fault = words
             self._stop_child()
             self._on_fault(self.spec, words)
         return self._fallback.choose(view, legal)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import subprocess
-import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -266,107 +265,9 @@ def test_the_question_before_leaving_at_a_tiny_terminal_shows_its_keys() -> None
 
 
 # ----- 6. a slow plug-in bot in-process: who thinks, for how long at most --------------------
-
-def test_a_slow_plugin_bot_in_process_is_said_to_be_thinking_before_it_holds_the_screen() -> None:
-    """`play --in-process` with a plug-in that thinks: the screen froze while it thought
-    (it runs on the screen's thread, bounded to its 30 s), saying nothing; a newcomer
-    pressed keys that nothing answered. Before the bot is asked, the screen draws who is
-    thinking, for how long at most, and that keys are answered once it has moved."""
-    from cli_helpers import SizedOutput, run_headless, until
-
-    from cli import i18n
-    from cli.app import TableApp
-    from cli.bot_limit import Bounded
-    from cli.driver import LocalDriver
-    from engine import Seating, preset
-    from engine.bots import make_bot
-
-    apps: list[TableApp] = []
-
-    def last_drawn() -> str:
-        """The screen as last drawn (the renderer's own copy of it)."""
-        screen = apps[0].app.renderer._last_screen
-        assert screen is not None
-        return "\n".join("".join(screen.data_buffer[y][x].char for x in range(100))
-                         for y in range(screen.height))
-
-    seen_while_thinking: list[str] = []
-
-    class SlowBot:
-        name = "slowpoke"
-
-        def __init__(self) -> None:
-            self.inner = make_bot("heuristic", 1)
-
-        def choose(self, view: Any, legal: Any) -> Any:
-            seen_while_thinking.append(" ".join(last_drawn().split()))
-            time.sleep(0.2)
-            return self.inner.choose(view, legal)
-
-    with i18n.using("en"):
-        d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=5,
-                        bots=[None, Bounded(SlowBot(), 30.0, "slowpoke")])    # type: ignore[list-item]
-        assert d.slow_thinker() in (None, (1, 30.0))
-
-        async def script(app: TableApp, inp: Any) -> None:
-            await until(lambda: len(seen_while_thinking) >= 1, 20)
-
-        def make(inp: Any, out: Any) -> TableApp:
-            apps.append(TableApp(d, input=inp, output=SizedOutput(100, 30), delay=0.0))
-            return apps[0]
-
-        run_headless(make, script)
-    assert seen_while_thinking, "the bot never moved"
-    screen = seen_while_thinking[0]
-    assert "Bo (a bot) is thinking (up to 30 s)." in screen, screen
-    assert "Your keys are answered once it has moved." in screen
-
-
-def test_the_line_mode_says_a_slow_plugin_bot_thinking_before_its_next_move(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """The same in line mode: the prompt went unanswered while the plug-in thought. Once
-    a plug-in's move took a while, its next move is said first (once), with its bound."""
-    import io
-
-    from cli import i18n, plain
-    from cli.bot_limit import Bounded
-    from cli.driver import LocalDriver
-    from engine import Seating, preset
-    from engine.bots import make_bot
-
-    monkeypatch.setattr(plain, "SLOW_BOT_SAID_AFTER", 0.05)
-
-    class SlowBot:
-        name = "slowpoke"
-
-        def __init__(self) -> None:
-            self.inner = make_bot("heuristic", 1)
-
-        def choose(self, view: Any, legal: Any) -> Any:
-            time.sleep(0.08)
-            return self.inner.choose(view, legal)
-
-    d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=5,
-                    bots=[None, Bounded(SlowBot(), 30.0, "slowpoke")])  # type: ignore[list-item]
-    script = ["discard 1", "discard 1", "quit", "y"]
-
-    class Keys:
-        """Types the next line at the player's own prompt only."""
-
-        def get(self, timeout: float = 0.0) -> str | None | bool:
-            time.sleep(min(timeout, 0.01))
-            if script and (d.my_move() or script[0] in ("quit", "y")) and \
-                    (len(script) > 2 or d.my_move() or script[0] == "y"):
-                return script.pop(0)
-            return False if script else None
-
-    out = io.StringIO()
-    with i18n.using("en"):
-        plain.PlainSession(d, out=out, inp=Keys()).run()    # type: ignore[arg-type]
-    said = " ".join(out.getvalue().split())
-    assert "* Bo (a bot) is thinking (up to 30 s). What you type is answered once it has " \
-        "moved." in said, said
-    assert said.count("Bo (a bot) is thinking") == 1, said
+# The two tests here said "Your keys are answered once it has moved" while the bot held
+# the screen's thread; it now thinks in a process of its own and the keys are answered
+# meanwhile: tests/test_newcomer_fifteenth.py (the thinking line, help, q, the line mode).
 
 
 def test_a_mistyped_table_name_says_the_tables_there_and_the_one_it_likely_meant(
