@@ -1046,7 +1046,8 @@ class ReplicatedLog:
                 or self.match.hand.done):
             return None
         other = END if kind == TAKEOVER else TAKEOVER
-        if (self.identity.public_key, h, other) in self._side_seen:
+        if ((self.identity.public_key, h, other) in self._side_seen
+                and not self._record_spent(other, h)):
             return None              # one choice per hand: never both a bot and an end
         if any(b["seat"] == seat and (point_of(b) or 0) > len(self.log[h])
                for b in self.agreements.votes.get((kind, h), {}).values()):
@@ -1122,18 +1123,24 @@ class ReplicatedLog:
     def _review_hold(self) -> None:
         """Stop holding the hand for this seat's own record when the agreement can no
         longer hold: another remaining seat signed a record naming another seat or point,
-        or an entry kept aside shows one went on past the point (:meth:`_goes_on_past`)."""
-        held = self.holding()
-        if held is None:
-            return
-        kind, mine = held
-        h = self.match.hand_no
-        if self.agreements.cannot_hold(kind, h, mine, self.me):
-            self._release(kind, "another seat signed another point")
-            return
-        for env in list(self._early.values()):
-            if self._goes_on_past(env, kind, mine):
-                self._release(kind, f"{self._who(env)} wrote on past the point")
+        or an entry kept aside shows one went on past the point (:meth:`_goes_on_past`).
+        Both kinds are reviewed: a seat may hold both records at one point (the second
+        signed once the first could not hold, see :meth:`_record_spent`), and a restart
+        reads them again in any order."""
+        for _ in (TAKEOVER, END):
+            held = self.holding()
+            if held is None:
+                return
+            kind, mine = held
+            h = self.match.hand_no
+            if self.agreements.cannot_hold(kind, h, mine, self.me):
+                self._release(kind, "another seat signed another point")
+                continue
+            for env in list(self._early.values()):
+                if self._goes_on_past(env, kind, mine):
+                    self._release(kind, f"{self._who(env)} wrote on past the point")
+                    break
+            else:
                 return
 
     def _release(self, kind: str, why: str) -> None:
@@ -1156,6 +1163,24 @@ class ReplicatedLog:
                     self._apply(env, persist=True, sender=None)
             self.apply_ready()
             self.fetch_all()
+
+    def _record_spent(self, kind: str, hand: int) -> bool:
+        """Can this seat's own record of ``kind`` in ``hand`` never take effect here? When
+        another seat signed another point (it can never hold: each seat counts once), or
+        this peer has passed its point (an agreement takes effect only at its point; a
+        seat past it never goes back). Then the other kind is still this seat's to sign:
+        a seat that fell silent, came back (its entry passed the point) and fell silent
+        again in the same hand could else never be agreed on (the end included) until it
+        came back. Never both at one point: an agreement there may still hold, and a
+        peer that took the bot first and the end later would differ from ``verify``,
+        where the end wins. (A record with no point, an older release's, is never
+        spent.)"""
+        mine = self.agreements.votes.get((kind, hand), {}).get(self.me)
+        at = point_of(mine) if mine is not None else None
+        if mine is None or at is None:
+            return False
+        return (len(self.log.get(hand, [])) > at
+                or self.agreements.cannot_hold(kind, hand, mine, self.me))
 
     def saw_silent(self, seat: int) -> bool:
         """Has this peer itself seen ``seat`` go silent in the hand in play (its step timed

@@ -1,0 +1,112 @@
+"""Hostile review of the agreement point (docs/protocol.md §6, "A signer holds the hand
+at its point"): what an honest seat could suffer from it. Sans IO, fake clock, the
+in-memory tables of tests/test_agreement_point.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_agreement_point import _clean, _offer, _paused, _settle
+from test_replicated_log import Table, _transcript
+from test_slow_loris import STEP, _run
+
+from p2p.audit import verify_game
+from p2p.table.replicated_log import ReplicatedLog
+from p2p.transcript.file import is_side
+
+
+def _restart(t: Table, s: int) -> ReplicatedLog:
+    """Seat ``s`` restarts from its store (what it persisted), as a Peer does: replay,
+    then a FETCH from where it stands; what it had in flight is lost."""
+    old = t.seats[s].rlog
+    stored = list(t.seats[s].persisted)
+    old.secrets[old.hand_no] = old.match.hand.export_secrets()   # a Peer stores them
+    back = ReplicatedLog(t.cfg, old.identity,
+                         seat_of_node={n: q for q, n in t.node_of.items()},
+                         clock=t.clock, secrets=old.secrets, options=old.opts)
+    back.replay([e for e in stored if not is_side(e.body)],
+                [e for e in stored if is_side(e.body)])
+    back.take_output()
+    t.seats[s].rlog = back
+    t.wire = [m for m in t.wire if s not in (m[0], m[1])]
+    back.fetch_all()
+    t.collect(s)
+    return back
+
+
+def test_a_signer_restarted_after_it_learned_its_point_was_passed_is_told_again(
+        tmp_path: Path) -> None:
+    """p0 signs a bot for p2 at its point; p2's late entry reaches p1 alone, which goes
+    on (p0's step is next) and, reading p0's record, tells p0 that it stands past the
+    point: p0 stops holding. p0 then restarts before it got p2's entry (its FETCH lost
+    with it): from its store it holds the hand at its point again. The word was p1's
+    only, said once: p0 would hold for good, p2's entry kept aside, while p1 waits for
+    p0's step and, at the step limit, names p0 (honest) unresponsive. p1 must say it
+    again when p0 asks from its point (the FETCH of a restarted peer)."""
+    t, held = _paused(b"review/restart-after-word", 3)
+    p0, p1, p2 = (s.rlog for s in t.seats)
+    _offer(p0)
+    assert p0.propose_takeover(2) is not None
+    t.collect(0)
+    proposal = [m for m in t.wire if m[1] == 1]
+    t.wire = [m for m in held if m[1] == 1]
+    t.deliver()                                  # p1 applies p2's entry: p0 is next
+    assert len(p1.log[0]) == 3 and p1.match.hand.expected_writer() == 0
+    t.wire = proposal
+    t.deliver()                                  # p1 reads p0's record: says past
+    t.deliver()                                  # p0 hears it: stops holding
+    assert p0.holding() is None and "agreement-void" in t.seats[0].events
+    back = _restart(t, 0)                        # ... and restarts before anything came
+    assert back.holding() is not None and len(back.log[0]) == 2
+    _run(t, lambda s, kind: 0.0, limit=2 * STEP,
+         until=lambda: all(s.rlog.done for s in t.seats))
+    for s in t.seats:
+        assert s.rlog.error is None and s.rlog.unresponsive is None, s.rlog.stopped
+        assert s.rlog.finished
+    assert back.log == p1.log == p2.log and back.match.voided == []
+    for s in (0, 1, 2):
+        _clean(tmp_path, t, s, complete=True)
+
+
+def _back_then_silent_again(name: bytes, again: int) -> Table:
+    """Three seats: p2 falls silent at its point (p0, p1 pause on it), p0 signs a bot for
+    it there, p2 comes back (an honest flaky seat: its entry reaches both), the hand goes
+    on, and p2 falls silent again once its log holds ``again`` entries of the same hand
+    (p0, p1 pause on it again, p0's record spent: a point passed)."""
+    t, held = _paused(name, 3)
+    p0, p1, p2 = (s.rlog for s in t.seats)
+    _offer(p0)
+    assert p0.propose_takeover(2) is not None
+    t.collect(0)
+    t.wire = held + t.wire
+    _settle(t)
+    assert p0.holding() is None and len(p0.log[0]) > 2
+    _run(t, lambda s, kind: 0.0, limit=20000.0,
+         until=lambda: p0.stopped is not None and p1.stopped is not None,
+         hold=lambda src, dst: src == 2 and len(p2.log[0]) >= again)
+    assert p0.hand_no == p1.hand_no == 0 and p0.unresponsive == p1.unresponsive == 2
+    t.wire = [m for m in t.wire if m[0] != 2]
+    return t
+
+
+def test_a_seat_whose_point_was_passed_may_still_agree_to_end_when_the_seat_falls_silent_again(
+        tmp_path: Path) -> None:
+    """p0 signed a bot for p2 at a point that p2's return passed; p2 falls silent again
+    later in the hand. p0's takeover record counts once for the hand (spent), but the
+    end must still be possible (docs/protocol.md: "the end may still be agreed"): p0
+    refused to sign an end in a hand where it had signed a bot, so nothing could ever
+    be agreed in that hand and the table stayed paused until p2 came back."""
+    t = _back_then_silent_again(b"review/back-then-silent", 8)
+    p0, p1 = t.seats[0].rlog, t.seats[1].rlog
+    assert p1.propose_end(2) is not None
+    t.collect(1)
+    assert p0.propose_end(2) is not None
+    t.collect(0)
+    _settle(t)
+    for rl in (p0, p1):
+        assert rl.agreed_end is not None and rl.agreed_end.at == len(rl.log[0])
+        assert rl.done and rl.error is None
+    for s in (0, 1):
+        rep = verify_game(_transcript(tmp_path, t, s))
+        assert rep.ok and rep.blamed_seat is None, rep.summary()
+        assert rep.ended_by_agreement is not None and rep.voided == [0], rep.summary()
