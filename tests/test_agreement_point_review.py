@@ -12,6 +12,8 @@ from test_slow_loris import STEP, _run
 
 from p2p.audit import verify_game
 from p2p.table.replicated_log import ReplicatedLog
+from p2p.table import wire
+from p2p.transcript.envelope import Envelope
 from p2p.transcript.file import is_side
 
 
@@ -110,3 +112,30 @@ def test_a_seat_whose_point_was_passed_may_still_agree_to_end_when_the_seat_fall
         rep = verify_game(_transcript(tmp_path, t, s))
         assert rep.ok and rep.blamed_seat is None, rep.summary()
         assert rep.ended_by_agreement is not None and rep.voided == [0], rep.summary()
+
+
+def test_an_entry_signed_with_a_replaced_seats_old_key_stops_no_peer() -> None:
+    """After a takeover, the replaced player's key is still known (its side entries are
+    read) but signs nothing of the game any more: its entry of the hand in play (an
+    honest S back late, writing the next hand with its own key, or a hostile one on
+    purpose) made every peer raise KeyError (the hand's verifier knows the bot's key,
+    not the old one): a traceback from a network message. It is dropped, nobody
+    blamed, and the peer goes on."""
+    t, held = _paused(b"review/old-key", None)
+    p0, p1, p2 = (s.rlog for s in t.seats)
+    _offer(p0)
+    assert p0.propose_takeover(2) is not None
+    assert p1.propose_takeover(2) is not None
+    t.collect(0)
+    t.collect(1)
+    _settle(t)
+    h = p0.hand_no
+    assert p0.match.voided == [h - 1] and p0.keys[2] != p2.identity.public_key
+    for seq in (0, 1, 7):
+        env = Envelope.create(p2.identity, p0.table_id, h, seq, p0.header.genesis(h),
+                              {"k": "deck.commit"})
+        for m in wire.encode_push([env.encode()]):
+            p0.on_message(t.node_of[2], m)
+    t.collect(0)
+    assert p0.error is None and p0.hand_no == h and not p0._early
+    assert ("seat 2 (p2)", "replaced-key") in p0.drops

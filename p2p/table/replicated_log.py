@@ -939,6 +939,13 @@ class ReplicatedLog:
         if env.hand > cur + 1:
             self._drop(sender, "too-far-ahead", f"hand {env.hand} while {cur} runs")
             return
+        if env.author not in self.keys:
+            # a player a bot replaced (by agreement): its key is still known (its side
+            # entries are read) but signs nothing of the game from the bot's first hand;
+            # the hand's verifier does not know it (its entry raised KeyError here). An
+            # honest one back late may write the next hand before it learns: nobody blamed
+            self._drop(sender, "replaced-key", f"{self._who(env)} hand {env.hand}")
+            return
         early = self._early.get(slot)
         if early is not None:
             if early.encode() == raw:
