@@ -139,3 +139,43 @@ def test_an_entry_signed_with_a_replaced_seats_old_key_stops_no_peer() -> None:
     t.collect(0)
     assert p0.error is None and p0.hand_no == h and not p0._early
     assert ("seat 2 (p2)", "replaced-key") in p0.drops
+
+
+def test_a_signer_whose_store_lost_its_entries_past_its_point_does_not_hold_again(
+        tmp_path: Path) -> None:
+    """p0 signed at its point, learned it was passed, went on and wrote past it; then its
+    store loses the end of the hand (a torn or damaged end: cut below the point) and it
+    restarts. Fetching again, it reaches its point and would hold the hand there anew
+    (the release is not stored), its own signed entries past the point kept aside as
+    early ones. The others' entries past the point, fetched again, show that the
+    agreement cannot hold (they never signed it): it goes on, and the match ends at
+    every seat, nobody named unresponsive (a regression test: this holds today)."""
+    t, held = _paused(b"review/cut-below-point", 3)
+    p0, p1, p2 = (s.rlog for s in t.seats)
+    _offer(p0)
+    assert p0.propose_takeover(2) is not None
+    point = len(p0.log[0])
+    t.collect(0)
+    t.wire = held + t.wire
+    _settle(t)
+    assert p0.holding() is None and len(p0.log[0]) > point
+    own = sum(1 for e in t.seats[0].persisted
+              if e.hand == 0 and not is_side(e.body) and e.author == p0.identity.public_key)
+    _run(t, lambda s, kind: 0.0, limit=2000.0,
+         until=lambda: sum(1 for e in t.seats[0].persisted if e.hand == 0
+                           and not is_side(e.body)
+                           and e.author == p0.identity.public_key) > own + 2)
+    before = [e for e in t.seats[0].persisted if e.hand == 0 and not is_side(e.body)]
+    keep = before[:point - 1]           # the store, cut below the point
+    t.seats[0].persisted = keep + [e for e in t.seats[0].persisted if is_side(e.body)]
+    back = _restart(t, 0)
+    _run(t, lambda s, kind: 0.0, limit=STEP,
+         until=lambda: len(back.log[0]) > len(before) + 2 or back.hand_no > 0
+         or back.holding() is not None and len(back.log[0]) == point and bool(back._early))
+    assert back.holding() is None, "holds again at a point it went past before"
+    _run(t, lambda s, kind: 0.0, limit=2000.0,
+         until=lambda: all(s.rlog.done for s in t.seats))
+    for s in t.seats:
+        assert s.rlog.finished and s.rlog.error is None and s.rlog.unresponsive is None
+    for s in (0, 1, 2):
+        _clean(tmp_path, t, s, complete=True)
