@@ -11,8 +11,8 @@ from test_replicated_log import Table, _transcript
 from test_slow_loris import STEP, _run
 
 from p2p.audit import verify_game
-from p2p.table.replicated_log import ReplicatedLog
 from p2p.table import wire
+from p2p.table.replicated_log import ReplicatedLog
 from p2p.transcript.envelope import Envelope
 from p2p.transcript.file import is_side
 
