@@ -7,12 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from test_agreement_point import _clean, _offer, _paused, _settle
-from test_replicated_log import Table, _transcript
+from test_replicated_log import Table, _table, _transcript
 from test_slow_loris import STEP, _run
 
 from p2p.audit import verify_game
 from p2p.table import wire
-from p2p.table.replicated_log import ReplicatedLog
+from p2p.table.replicated_log import LogOptions, ReplicatedLog
 from p2p.transcript.envelope import Envelope
 from p2p.transcript.file import is_side
 
@@ -179,3 +179,37 @@ def test_a_signer_whose_store_lost_its_entries_past_its_point_does_not_hold_agai
         assert s.rlog.finished and s.rlog.error is None and s.rlog.unresponsive is None
     for s in (0, 1, 2):
         _clean(tmp_path, t, s, complete=True)
+
+
+def test_a_seat_proposing_with_its_own_step_due_is_never_named_unresponsive() -> None:
+    """p2 is past its budget of automatic steps (the table pauses at each of them); its
+    late entry lifts the pause and p0's step is due. p0's player proposes a bot for p2
+    then: before, p0 signed at that point and held its own step back until the others
+    co-signed, and p1 (and p2), waiting for p0's step, named p0 unresponsive at the step
+    limit, a signed claim in every transcript, while p0 waited for them: the table stuck,
+    an honest seat named. A record is signed only where the silent seat's step is due:
+    p0's proposal is refused then (its console says it is not possible now) and p0
+    writes its step; at p2's next step p0 may propose, and p1 co-sign."""
+    from test_slow_loris import _loris
+
+    t = _table(b"review/own-step-due", n=3, options=LogOptions(step_limit=STEP))
+    p0, p1, p2 = (s.rlog for s in t.seats)
+    _run(t, _loris(2), until=lambda: p0.stopped is not None and p1.stopped is not None)
+    _run(t, _loris(2), until=lambda: p0.stopped is None and p1.stopped is None)
+    assert p0.match.hand.expected_writer() == 0 and p0.saw_silent(2)
+    _offer(p0)
+    assert p0.propose_takeover(2) is None and p0.propose_end(2) is None
+    assert p0.holding() is None and p0.can_write
+    _run(t, _loris(2), limit=3 * STEP,
+         until=lambda: p0.match.hand.expected_writer() == p1.match.hand.expected_writer() == 2)
+    for rl in (p0, p1, p2):
+        assert rl.unresponsive != 0 and rl.error is None
+    assert not any(e.body.get("k") == "side.timeout" and e.body["slot"][1] == 0
+                   for s in t.seats for e in s.rlog.side)
+    assert p0.propose_takeover(2) is not None
+    t.collect(0)
+    t.deliver()
+    assert p1.saw_silent(2) and p1.propose_takeover(2) is not None
+    t.collect(1)
+    t.deliver()
+    assert p0.match.voided == p1.match.voided == [0] and p0.hand_no == p1.hand_no == 1

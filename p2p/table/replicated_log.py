@@ -542,9 +542,10 @@ class ReplicatedLog:
         if e is None:
             return None
         if e.seat == self.me and self.holding() is not None:
-            # this seat signed an agreement with its own step due (between two pauses of a
-            # seat past its budget): it writes nothing of the hand until the others sign
-            # or show they will not; theirs is the wait (they pause on this seat, saying so)
+            # this seat signed an agreement with its own step due (an older build did,
+            # between two pauses of a seat past its budget; a record is now signed only
+            # where the silent seat's step is due, see _propose): it writes nothing of
+            # the hand until the others sign or show they will not
             return None
         decision = e.kind == "game.act" and not self._holds_later_entries()
         away = self._away.get(e.seat)
@@ -1051,6 +1052,15 @@ class ReplicatedLog:
                 or self.error is not None or seat == self.me or not 0 <= seat < self.cfg.n
                 or (self.identity.public_key, h, kind) in self._side_seen
                 or self.match.hand.done):
+            return None
+        if self.match.hand.expected_writer() != seat:
+            # S is silent where its step is due: a record names that point. Signed where
+            # this seat's own step was due (between two pauses of a seat past its
+            # budget), it held its step back, and the others, waiting for it, named it
+            # unresponsive at the step limit (a signed claim) unless they co-signed in
+            # time; signed where another remaining seat's was due, that seat's entry
+            # passed the point at once and the record was spent for the hand. So: only
+            # where S's step is due (paused on it, or within its grace)
             return None
         other = END if kind == TAKEOVER else TAKEOVER
         if ((self.identity.public_key, h, other) in self._side_seen
