@@ -181,7 +181,8 @@ def test_a_signer_whose_store_lost_its_entries_past_its_point_does_not_hold_agai
         _clean(tmp_path, t, s, complete=True)
 
 
-def test_a_seat_proposing_with_its_own_step_due_is_never_named_unresponsive() -> None:
+def test_a_seat_proposing_with_its_own_step_due_is_never_named_unresponsive(
+        tmp_path: Path) -> None:
     """p2 is past its budget of automatic steps (the table pauses at each of them); its
     late entry lifts the pause and p0's step is due. p0's player proposes a bot for p2
     then: before, p0 signed at that point and held its own step back until the others
@@ -213,3 +214,7 @@ def test_a_seat_proposing_with_its_own_step_due_is_never_named_unresponsive() ->
     t.collect(1)
     t.deliver()
     assert p0.match.voided == p1.match.voided == [0] and p0.hand_no == p1.hand_no == 1
+    _settle(t)
+    assert p2.match.voided == [0] and p2.error is None     # its own peer voids it too
+    for s in (0, 1, 2):
+        _clean(tmp_path, t, s, complete=False)
