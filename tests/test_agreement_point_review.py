@@ -218,3 +218,35 @@ def test_a_seat_proposing_with_its_own_step_due_is_never_named_unresponsive(
     assert p2.match.voided == [0] and p2.error is None     # its own peer voids it too
     for s in (0, 1, 2):
         _clean(tmp_path, t, s, complete=False)
+
+
+def test_a_record_sent_after_the_match_cannot_void_a_hand_in_the_winners_transcript(
+        tmp_path: Path) -> None:
+    """Two seats: p1 (hostile, the only other seat, so "every seat but the silent one")
+    sends p0, once the match is over, a signed bot for p0's seat in the last hand, at a
+    point after its own last entry there. p0's peer never applied it (the hand was
+    over), but kept it: verify of p0's transcript then voided the hand p0 scored and
+    waited for a bot in p0's seat ("broken by seat 0"). A record for a hand over at a
+    peer is not kept (dropped as late-agreement): its transcript says what it said."""
+    from test_replicated_log import _table as table
+    from test_takeover import BOT_SEED
+
+    from p2p.crypto.identity import Identity
+
+    t = table(b"review/late-record", n=2)
+    t.run()
+    p0, p1 = t.seats[0].rlog, t.seats[1].rlog
+    assert p0.finished and p1.finished
+    h = p0.hand_no
+    mine = [i for i, raw in enumerate(p1.log[h])
+            if Envelope.decode(raw).author == p1.identity.public_key]
+    body = {"k": "side.takeover", "hand": h, "seat": 0, "runner": 1, "at": mine[-1] + 1,
+            "key": Identity.from_seed(BOT_SEED).public_key, "endpoint": "tcp://127.0.0.1:9"}
+    env = Envelope.create(p1.identity, p1.table_id, h, 0, p1.verifier.head, body)
+    for m in wire.encode_push([env.encode()]):
+        p0.on_message(t.node_of[1], m)
+    t.collect(0)
+    assert p0.error is None and ("seat 1 (p1)", "late-agreement") in p0.drops
+    rep = verify_game(_transcript(tmp_path, t, 0))
+    assert rep.ok and rep.complete and rep.blamed_seat is None, rep.summary()
+    assert rep.voided == [] and rep.takeovers == [], rep.summary()

@@ -1228,6 +1228,20 @@ class ReplicatedLog:
             self._drop(sender, "malformed", f"{kind}: {bad}")
             return
         self._side_seen.add((env.author, env.hand, kind))
+        at = point_of(env.body)
+        if env.hand < self.match.hand_no or self.finished:
+            # a hand over here (scored, or voided by an agreement already): the record can
+            # no longer take effect at this peer, so it is not kept either. Kept, it had
+            # `verify` of this transcript void a hand this peer scored (and swap the keys
+            # of the next ones): the silent seat's own peer, scoring the hand with its
+            # late last entry, was told "voided" by verify and "scored" live; a lone
+            # opponent at two seats (or every other seat) could, after the match, send
+            # one naming the winner and have its transcript say the hand was voided
+            if at is not None and not self._replay_mode and \
+                    len(self.log.get(env.hand, [])) > at:
+                self._say_past(env.hand, seat)       # its signer may hold the hand there
+            self._drop(sender, "late-agreement", f"{kind} for hand {env.hand}")
+            return
         self.side.append(env)
         if not self._replay_mode:
             self._persist(env)
@@ -1238,7 +1252,6 @@ class ReplicatedLog:
         self._check_agreement(env.hand)
         if env.hand == self.match.hand_no:
             self._review_hold()
-        at = point_of(env.body)
         if at is not None and not self._replay_mode and len(self.log.get(env.hand, [])) > at:
             # a record naming a point this peer passed: its signer holds the hand there
             # until it learns that the agreement cannot hold
