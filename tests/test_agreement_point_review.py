@@ -250,3 +250,34 @@ def test_a_record_sent_after_the_match_cannot_void_a_hand_in_the_winners_transcr
     rep = verify_game(_transcript(tmp_path, t, 0))
     assert rep.ok and rep.complete and rep.blamed_seat is None, rep.summary()
     assert rep.voided == [] and rep.takeovers == [], rep.summary()
+
+
+def test_no_word_of_the_silent_seat_or_a_stranger_lifts_a_signers_hold() -> None:
+    """The word that a seat went on past a signer's point is a remaining seat's own: a
+    FETCH from past the point sent by the silent seat itself (its late entries are no
+    evidence either), one for a later hand, or one from a node with no seat, leaves p0
+    holding; nobody is named, nothing stops; p1's record at the same point then makes
+    the takeover hold at both."""
+    t, held = _paused(b"review/words", 3)
+    p0, p1, p2 = (s.rlog for s in t.seats)
+    _offer(p0)
+    assert p0.propose_takeover(2) is not None
+    t.collect(0)
+    proposal = t.wire
+    t.wire = []
+    point = len(p0.log[0])
+    stranger = b"\x01" * 32
+    for sender, hand, index in ((t.node_of[2], 0, point + 5), (t.node_of[2], 0, 1 << 40),
+                                (t.node_of[1], 1, 0), (stranger, 0, point + 5)):
+        p0.on_message(sender, wire.encode_fetch(p0.table_id, hand, index))
+    t.collect(0)
+    t.wire = [m for m in held if m[1] == 0]
+    t.deliver()
+    assert p0.holding() is not None and len(p0.log[0]) == point and p0._early
+    assert p0.error is None and p0.stopped is not None and p0.unresponsive == 2
+    t.wire = [m for m in proposal if m[1] == 1]
+    t.deliver()
+    assert p1.propose_takeover(2) is not None
+    t.collect(1)
+    _settle(t)
+    assert p0.match.voided == p1.match.voided == [0] and not p0._early
