@@ -281,3 +281,37 @@ def test_no_word_of_the_silent_seat_or_a_stranger_lifts_a_signers_hold() -> None
     t.collect(1)
     _settle(t)
     assert p0.match.voided == p1.match.voided == [0] and not p0._early
+
+
+def test_two_seats_choosing_differently_let_the_silent_seat_come_back(
+        tmp_path: Path) -> None:
+    """p0 chooses a bot for p2, p1 the end, both at the point where p2 fell silent:
+    neither agreement can hold while each keeps its choice. Both held the hand at the
+    point all the same, so when p2 came back its entry was kept aside at both: the pause
+    was never lifted, p2 soon waiting for p0's step and naming it unresponsive, the
+    table stuck for good. A seat holds the hand only while no other remaining seat chose
+    the other agreement: p2's entry lifts the pause at both, the match goes on to its
+    end, nobody named, and verify of every transcript finds nothing wrong."""
+    t, held = _paused(b"review/mixed-choices", 3)
+    p0, p1, p2 = (s.rlog for s in t.seats)
+    _offer(p0)
+    assert p0.propose_takeover(2) is not None
+    assert p1.propose_end(2) is not None
+    t.collect(0)
+    t.collect(1)
+    for _ in range(20):                          # p2 still silent: it answers nothing
+        t.wire = [m for m in t.wire if m[0] != 2]
+        if not t.deliver():
+            break
+    assert p0.hand_no == p1.hand_no == 0 and p0.agreed_end is None is p1.agreed_end
+    assert p0.stopped is not None and p1.stopped is not None       # still paused on p2
+    t.wire = held
+    before = t.clock.now
+    _run(t, lambda s, kind: 0.0, limit=2000.0,
+         until=lambda: all(s.rlog.done for s in t.seats))
+    assert t.clock.now - before < STEP
+    for s in t.seats:
+        assert s.rlog.finished and s.rlog.error is None and s.rlog.unresponsive is None
+    assert p0.log == p1.log == p2.log and p0.match.voided == []
+    for s in (0, 1, 2):
+        _clean(tmp_path, t, s, complete=True)

@@ -1153,6 +1153,18 @@ class ReplicatedLog:
             if self.agreements.cannot_hold(kind, h, mine, self.me):
                 self._release(kind, "another seat signed another point")
                 continue
+            other = END if kind == TAKEOVER else TAKEOVER
+            if any(s not in (self.me, int(mine["seat"])) and s not in
+                   self.agreements.votes.get((kind, h), {})
+                   for s in self.agreements.votes.get((other, h), {})):
+                # another remaining seat chose the other agreement: it does not sign this
+                # one (an honest seat signs a second kind only once its first is spent),
+                # so held, the silent seat's entry, back, was kept aside at both and
+                # lifted neither pause: the table stuck for good. Released, this seat
+                # stays at its point while nothing comes (its record may still hold
+                # there), and a late entry lifts the pause as for any silent seat
+                self._release(kind, "another seat chose the other agreement")
+                continue
             for env in list(self._early.values()):
                 if self._goes_on_past(env, kind, mine):
                     self._release(kind, f"{self._who(env)} wrote on past the point")
