@@ -217,9 +217,33 @@ def test_a_peer_that_passes_a_point_it_read_says_so_to_its_signer() -> None:
 
 
 def test_verify_plays_a_hand_voided_at_a_point_up_to_the_point_only(tmp_path: Path) -> None:
-    """The silent seat's own transcript holds its late last entry, past the point the
-    others agreed on: the hand is scored there, but verify, by the records, voids it at
-    the point (the entry is checked as a signed link only), as at the others."""
+    """The silent seat's own transcript holds its late entry, past the point the others
+    agreed on (its peer, still in the hand, voids it with them): verify, by the records,
+    voids the hand at the point (the entry past it is checked as a signed link only), as
+    at the others."""
+    t, held = _paused(b"split/verify-silent-mid", 3)
+    p0, p1, p2 = (s.rlog for s in t.seats)
+    _offer(p0)
+    assert p0.propose_takeover(2) is not None
+    assert p1.propose_takeover(2) is not None
+    t.collect(0)
+    t.collect(1)
+    _settle(t)
+    assert p0.match.voided == p1.match.voided == p2.match.voided == [0]
+    assert len(p2.log[0]) > len(p0.log[0])          # p2's own late entry, past the point
+    rep = verify_game(_transcript(tmp_path, t, 2))
+    assert rep.crypto.ok and rep.voided == [0] and rep.void_from == {0: len(p0.log[0])}
+    assert rep.check == "incomplete" and rep.stopped_hand == 1, rep.summary()
+
+
+def test_the_silent_seat_that_scored_the_hand_keeps_that_view_in_its_transcript(
+        tmp_path: Path) -> None:
+    """p2's late last entry ended the hand and the match at its own peer (scored) before
+    the others' agreement came: the records can no longer take effect there, so they are
+    not kept, and verify of p2's transcript says what its peer said (the match complete,
+    scored), where before it said the hand was voided (and a lone opponent at two seats
+    could have a winner's transcript say so, sending a record after the match). The
+    others void the hand alike, by the records in their transcripts."""
     t, held = _paused(b"split/verify-silent", None)
     p0, p1, p2 = (s.rlog for s in t.seats)
     h = p0.hand_no                      # the match's last hand (a hand may score nobody)
@@ -230,10 +254,12 @@ def test_verify_plays_a_hand_voided_at_a_point_up_to_the_point_only(tmp_path: Pa
     t.collect(1)
     _settle(t)
     assert p0.match.voided == p1.match.voided == [h]
-    assert p2.finished and len(p2.log[h]) == len(p0.log[h]) + 1
+    assert p2.finished and len(p2.log[h]) == len(p0.log[h]) + 1 and p2.match.voided == []
     rep = verify_game(_transcript(tmp_path, t, 2))
-    assert rep.crypto.ok and rep.voided == [h] and rep.void_from == {h: len(p0.log[h])}
-    assert rep.check == "incomplete" and rep.stopped_hand == h + 1, rep.summary()
+    assert rep.ok and rep.complete and rep.voided == [], rep.summary()
+    assert rep.blamed_seat is None, rep.summary()
+    for s in (0, 1):
+        _clean(tmp_path, t, s, complete=False)
 
 
 def test_a_seat_behind_the_point_the_others_signed_does_not_sign_yet() -> None:

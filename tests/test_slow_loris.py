@@ -342,6 +342,9 @@ def test_three_seats_agree_to_a_bot_for_a_slow_seat_and_stay_alike(tmp_path: Pat
     # p2's late entry lifts both pauses; p1 still counts p2 as seen silent (past its budget)
     _run(t, _loris(2), until=lambda: p0.stopped is None and p1.stopped is None)
     assert p1.saw_silent(2) and p0.log == p1.log == t.seats[2].rlog.log
+    # a record is signed where p2's step is due (before its pause, within its grace)
+    _run(t, _loris(2), until=lambda: p0.match.hand.expected_writer() == 2
+         and p1.match.hand.expected_writer() == 2)
     bot = Identity.from_seed(BOT_SEED)
     p0.bot_offer = (bot.public_key, "tcp://127.0.0.1:9", None)
     assert p0.propose_takeover(2) is not None

@@ -235,16 +235,26 @@ def test_a_partial_agreement_changes_nothing(tmp_path: Path) -> None:
 
 
 def test_mismatched_proposals_never_agree() -> None:
-    """Seat 1 proposes a bot for seat 0 while seat 0 proposes one for seat 2: each seat
-    signs one record per hand, so no agreement can hold; nobody is blamed."""
+    """Seat 1 signs a bot for seat 0 while seat 0 proposes one for seat 2: each seat
+    signs one record per hand, so no agreement can hold; nobody is blamed. (An honest
+    client signs only about the seat whose step is due: seat 1's record is signed by
+    hand, as a hostile or mistaken client would.)"""
+    from p2p.table import wire
+
     t = _stopped(b"takeover/mismatch")
     bot = Identity.from_seed(BOT_SEED)
     t.seats[0].rlog.bot_offer = (bot.public_key, "tcp://127.0.0.1:9", None)
     assert t.seats[0].rlog.propose_takeover(2) is not None
     t.collect(0)
     other = Identity.from_seed(b"\x05" * 32)
-    t.seats[1].rlog.bot_offer = (other.public_key, "tcp://127.0.0.1:8", None)
-    assert t.seats[1].rlog.propose_takeover(0) is not None
+    rl1 = t.seats[1].rlog
+    rl1.bot_offer = (other.public_key, "tcp://127.0.0.1:8", None)
+    assert rl1.propose_takeover(0) is None          # seat 0's step is not due
+    body = {"k": "side.takeover", "hand": 0, "seat": 0, "runner": 1,
+            "at": len(rl1.log[0]), "key": other.public_key, "endpoint": "tcp://127.0.0.1:8"}
+    env = Envelope.create(rl1.identity, t.cfg.table_id, 0, 0, rl1.verifier.head, body)
+    rl1.on_message(t.node_of[0], wire.encode_push([env.encode()])[0])   # as if relayed
+    t.wire.extend((1, d, m) for d in (0, 2) for m in wire.encode_push([env.encode()]))
     t.collect(1)
     t.deliver(lose={2})
     assert t.seats[1].rlog.propose_takeover(2) is None      # it signed one already

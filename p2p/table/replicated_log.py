@@ -542,9 +542,10 @@ class ReplicatedLog:
         if e is None:
             return None
         if e.seat == self.me and self.holding() is not None:
-            # this seat signed an agreement with its own step due (between two pauses of a
-            # seat past its budget): it writes nothing of the hand until the others sign
-            # or show they will not; theirs is the wait (they pause on this seat, saying so)
+            # this seat signed an agreement with its own step due (an older build did,
+            # between two pauses of a seat past its budget; a record is now signed only
+            # where the silent seat's step is due, see _propose): it writes nothing of
+            # the hand until the others sign or show they will not
             return None
         decision = e.kind == "game.act" and not self._holds_later_entries()
         away = self._away.get(e.seat)
@@ -939,6 +940,13 @@ class ReplicatedLog:
         if env.hand > cur + 1:
             self._drop(sender, "too-far-ahead", f"hand {env.hand} while {cur} runs")
             return
+        if env.author not in self.keys:
+            # a player a bot replaced (by agreement): its key is still known (its side
+            # entries are read) but signs nothing of the game from the bot's first hand;
+            # the hand's verifier does not know it (its entry raised KeyError here). An
+            # honest one back late may write the next hand before it learns: nobody blamed
+            self._drop(sender, "replaced-key", f"{self._who(env)} hand {env.hand}")
+            return
         early = self._early.get(slot)
         if early is not None:
             if early.encode() == raw:
@@ -1045,8 +1053,18 @@ class ReplicatedLog:
                 or (self.identity.public_key, h, kind) in self._side_seen
                 or self.match.hand.done):
             return None
+        if self.match.hand.expected_writer() != seat:
+            # S is silent where its step is due: a record names that point. Signed where
+            # this seat's own step was due (between two pauses of a seat past its
+            # budget), it held its step back, and the others, waiting for it, named it
+            # unresponsive at the step limit (a signed claim) unless they co-signed in
+            # time; signed where another remaining seat's was due, that seat's entry
+            # passed the point at once and the record was spent for the hand. So: only
+            # where S's step is due (paused on it, or within its grace)
+            return None
         other = END if kind == TAKEOVER else TAKEOVER
-        if (self.identity.public_key, h, other) in self._side_seen:
+        if ((self.identity.public_key, h, other) in self._side_seen
+                and not self._record_spent(other, h)):
             return None              # one choice per hand: never both a bot and an end
         if any(b["seat"] == seat and (point_of(b) or 0) > len(self.log[h])
                for b in self.agreements.votes.get((kind, h), {}).values()):
@@ -1122,18 +1140,36 @@ class ReplicatedLog:
     def _review_hold(self) -> None:
         """Stop holding the hand for this seat's own record when the agreement can no
         longer hold: another remaining seat signed a record naming another seat or point,
-        or an entry kept aside shows one went on past the point (:meth:`_goes_on_past`)."""
-        held = self.holding()
-        if held is None:
-            return
-        kind, mine = held
-        h = self.match.hand_no
-        if self.agreements.cannot_hold(kind, h, mine, self.me):
-            self._release(kind, "another seat signed another point")
-            return
-        for env in list(self._early.values()):
-            if self._goes_on_past(env, kind, mine):
-                self._release(kind, f"{self._who(env)} wrote on past the point")
+        or an entry kept aside shows one went on past the point (:meth:`_goes_on_past`).
+        Both kinds are reviewed: a seat may hold both records at one point (the second
+        signed once the first could not hold, see :meth:`_record_spent`), and a restart
+        reads them again in any order."""
+        for _ in (TAKEOVER, END):
+            held = self.holding()
+            if held is None:
+                return
+            kind, mine = held
+            h = self.match.hand_no
+            if self.agreements.cannot_hold(kind, h, mine, self.me):
+                self._release(kind, "another seat signed another point")
+                continue
+            other = END if kind == TAKEOVER else TAKEOVER
+            if any(s not in (self.me, int(mine["seat"])) and s not in
+                   self.agreements.votes.get((kind, h), {})
+                   for s in self.agreements.votes.get((other, h), {})):
+                # another remaining seat chose the other agreement: it does not sign this
+                # one (an honest seat signs a second kind only once its first is spent),
+                # so held, the silent seat's entry, back, was kept aside at both and
+                # lifted neither pause: the table stuck for good. Released, this seat
+                # stays at its point while nothing comes (its record may still hold
+                # there), and a late entry lifts the pause as for any silent seat
+                self._release(kind, "another seat chose the other agreement")
+                continue
+            for env in list(self._early.values()):
+                if self._goes_on_past(env, kind, mine):
+                    self._release(kind, f"{self._who(env)} wrote on past the point")
+                    break
+            else:
                 return
 
     def _release(self, kind: str, why: str) -> None:
@@ -1156,6 +1192,24 @@ class ReplicatedLog:
                     self._apply(env, persist=True, sender=None)
             self.apply_ready()
             self.fetch_all()
+
+    def _record_spent(self, kind: str, hand: int) -> bool:
+        """Can this seat's own record of ``kind`` in ``hand`` never take effect here? When
+        another seat signed another point (it can never hold: each seat counts once), or
+        this peer has passed its point (an agreement takes effect only at its point; a
+        seat past it never goes back). Then the other kind is still this seat's to sign:
+        a seat that fell silent, came back (its entry passed the point) and fell silent
+        again in the same hand could else never be agreed on (the end included) until it
+        came back. Never both at one point: an agreement there may still hold, and a
+        peer that took the bot first and the end later would differ from ``verify``,
+        where the end wins. (A record with no point, an older release's, is never
+        spent.)"""
+        mine = self.agreements.votes.get((kind, hand), {}).get(self.me)
+        at = point_of(mine) if mine is not None else None
+        if mine is None or at is None:
+            return False
+        return (len(self.log.get(hand, [])) > at
+                or self.agreements.cannot_hold(kind, hand, mine, self.me))
 
     def saw_silent(self, seat: int) -> bool:
         """Has this peer itself seen ``seat`` go silent in the hand in play (its step timed
@@ -1186,6 +1240,20 @@ class ReplicatedLog:
             self._drop(sender, "malformed", f"{kind}: {bad}")
             return
         self._side_seen.add((env.author, env.hand, kind))
+        at = point_of(env.body)
+        if env.hand < self.match.hand_no or self.finished:
+            # a hand over here (scored, or voided by an agreement already): the record can
+            # no longer take effect at this peer, so it is not kept either. Kept, it had
+            # `verify` of this transcript void a hand this peer scored (and swap the keys
+            # of the next ones): the silent seat's own peer, scoring the hand with its
+            # late last entry, was told "voided" by verify and "scored" live; a lone
+            # opponent at two seats (or every other seat) could, after the match, send
+            # one naming the winner and have its transcript say the hand was voided
+            if at is not None and not self._replay_mode and \
+                    len(self.log.get(env.hand, [])) > at:
+                self._say_past(env.hand, seat)       # its signer may hold the hand there
+            self._drop(sender, "late-agreement", f"{kind} for hand {env.hand}")
+            return
         self.side.append(env)
         if not self._replay_mode:
             self._persist(env)
@@ -1196,7 +1264,6 @@ class ReplicatedLog:
         self._check_agreement(env.hand)
         if env.hand == self.match.hand_no:
             self._review_hold()
-        at = point_of(env.body)
         if at is not None and not self._replay_mode and len(self.log.get(env.hand, [])) > at:
             # a record naming a point this peer passed: its signer holds the hand there
             # until it learns that the agreement cannot hold
