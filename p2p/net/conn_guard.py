@@ -403,7 +403,8 @@ class ConnGuard:
                     peers.setdefault(node, []).append(held)
         # A part of a message costs libzmq some 60 bytes of memory however small it is on
         # the wire (2 bytes; 35 under CURVE, 200 bytes of memory), so each connection
-        # that held just under the limit in empty parts held 130 MB (26 MB under CURVE),
+        # that held just under the limit in empty parts held 130 MB (26 MB under CURVE;
+        # half that since the limits follow max_frame, hostile pass 8),
         # and 16 of them 2 GB, for as long as they stayed open: what connections hold is
         # bounded together, one peer's and all strangers', the biggest holders first.
         for held_by_one in peers.values():
