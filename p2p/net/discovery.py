@@ -36,11 +36,14 @@ its own thread (names that are not complete in zeroconf's cache are resolved by
 a few resolver threads, a bounded number at a time, and a name that did not
 resolve is not asked again for :data:`RETRY_AFTER` seconds); it lists at most
 :data:`MAX_TABLES` tables and :data:`MAX_TABLES_PER_ADDRESS` per host address,
-and counts the rest (:attr:`TableBrowser.ignored`).
+and counts the rest (:attr:`TableBrowser.ignored`); the changes waiting for its own thread
+are bounded too (:data:`MAX_QUEUED`, :data:`CHANGES_PER_S`: zeroconf's threaded browser
+queued them without bound under a flood).
 """
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import dataclasses
 import enum
@@ -61,13 +64,14 @@ from zeroconf import (
     IPVersion,
     RecordUpdate,
     RecordUpdateListener,
-    ServiceBrowser,
     ServiceInfo,
     ServiceStateChange,
     Zeroconf,
 )
+from zeroconf.asyncio import AsyncServiceBrowser
 
 from p2p.net._netutil import is_ipv4, local_ipv4_addresses
+from p2p.net.budget import TokenBucket
 from p2p.text import safe_text
 
 __all__ = [
@@ -399,6 +403,17 @@ RESOLVERS = 4
 RETRY_AFTER = 30.0
 #: Names remembered as not resolving (the oldest forgotten first).
 MAX_FAILED = 1024
+#: Names whose change waits for the browser's own thread, at most (a flood's oldest are
+#: forgotten first: the next record of a name brings it back).
+MAX_QUEUED = 256
+#: For how long (seconds) after changes were last forgotten the browser keeps a listed
+#: table whose look-up failed (see :meth:`TableBrowser._flooded`).
+FLOODED_FOR = 10.0
+#: How long (seconds) the browser waits for zeroconf's event loop to start or stop its
+#: browser, and for its own thread to end.
+LOOP_WAIT = 5.0
+#: Changes of names not listed that the browser's thread looks at per second, at most.
+CHANGES_PER_S = 500.0
 _HEX_ID = re.compile(r"[0-9a-f]{1,64}")
 _CURVE_HEX = re.compile(r"[0-9a-f]{64}")
 _THIS_NETWORK = ipaddress.IPv4Network("0.0.0.0/8")
@@ -485,6 +500,37 @@ class _WantedSpotter(RecordUpdateListener):
         pass
 
 
+#: the DNS record type of a TXT (RFC 1035), which carries a table's description
+_TXT = 16
+
+
+class _NewsSpotter(RecordUpdateListener):
+    """Sees every record zeroconf receives, in its event loop and before its cache: a TXT
+    record of a listed table (its seats, its name) is handed to the browser as it comes.
+    A flood evicted the table's other records from the cache before the browser looked,
+    and kept its look-ups from being answered: the news never reached the list."""
+
+    def __init__(self, browser: TableBrowser) -> None:
+        self._browser = weakref.ref(browser)
+
+    def async_update_records(self, zc: Zeroconf, now: float,
+                             records: list[RecordUpdate]) -> None:
+        browser = self._browser()
+        if browser is None:
+            return
+        for update in records:
+            r = update.new
+            if r.type != _TXT or r.ttl <= 0:
+                continue
+            name = browser._listed_keys.get(r.key)
+            text = getattr(r, "text", None)
+            if name is not None and isinstance(text, bytes):
+                browser._queue_news(name, text)
+
+    def async_update_records_complete(self) -> None:
+        pass
+
+
 class TableBrowser:
     """Live view of the tables announced on the network.
 
@@ -537,6 +583,7 @@ class TableBrowser:
         self._ignored: collections.OrderedDict[str, TableInfo] = collections.OrderedDict()
         self._pending: dict[str, object] = {}          # name -> token of its look-up
         self._pending_wanted: set[str] = set()         # those of them asked as wanted
+        self._pending_listed: set[str] = set()         # ... as listed (see _resolve_later)
         self._failed: collections.OrderedDict[str, float] = collections.OrderedDict()
         self._cond = threading.Condition()
         # one change (state and callback) at a time, whichever thread found it
@@ -546,13 +593,44 @@ class TableBrowser:
         self._said_full = self._said_busy = False
         self._resolvers = _Resolvers(RESOLVERS)
         self._wanted_resolvers = _Resolvers(RESOLVERS)
+        self._listed_resolvers = _Resolvers(RESOLVERS)
         self._spot_lock = threading.Lock()
         self._spotted: set[str] = set()     # wanted names waiting for a resolver thread
         self._spotter: _WantedSpotter | None = None
         if wanted_names is not None:
             self._spotter = _WantedSpotter(self, wanted_names)
             self._zc.add_listener(self._spotter, None)
-        self._browser = ServiceBrowser(self._zc, SERVICE_TYPE, handlers=[self._on_change])
+        #: changes of names waiting for the browser's thread (see _queue_change)
+        self._queue_cond = threading.Condition()
+        self._urgent: collections.OrderedDict[str, ServiceStateChange] = \
+            collections.OrderedDict()
+        self._changes: collections.OrderedDict[str, ServiceStateChange] = \
+            collections.OrderedDict()
+        #: listed tables' TXT records as they came (see _NewsSpotter), by name
+        self._news: collections.OrderedDict[str, bytes] = collections.OrderedDict()
+        #: the listed tables' names as zeroconf keys records (lower case)
+        self._listed_keys: dict[str, str] = {}
+        self._news_spotter = _NewsSpotter(self)
+        self._zc.add_listener(self._news_spotter, None)
+        #: changes forgotten because :data:`MAX_QUEUED` others were newer (a flood)
+        self.forgotten = 0
+        self._forgot_at = -FLOODED_FOR
+        self._worker = threading.Thread(target=self._work, name="table-browser",
+                                        daemon=True)
+        self._worker.start()
+        self._browser = self._start_browser()
+
+    def _start_browser(self) -> AsyncServiceBrowser:
+        """zeroconf's browser, in its event loop: its changes come to
+        :meth:`_queue_change` there (zeroconf's threaded browser queued them without
+        bound)."""
+        handlers = [self._queue_change]
+
+        async def start() -> AsyncServiceBrowser:
+            return AsyncServiceBrowser(self._zc, SERVICE_TYPE, handlers=handlers)
+        loop = self._zc.loop
+        assert loop is not None
+        return asyncio.run_coroutine_threadsafe(start(), loop).result(LOOP_WAIT)
 
     @property
     def ignored(self) -> int:
@@ -592,9 +670,95 @@ class TableBrowser:
             self._unpend(name)   # a look-up under way is now out of date
             self._apply(name, info)
 
+    def _queue_change(self, zeroconf: Zeroconf, service_type: str, name: str,
+                      state_change: ServiceStateChange) -> None:
+        """A change zeroconf found (its event loop: never waits): kept for the browser's
+        own thread, one per name (the latest), the listed tables' first, at most
+        :data:`MAX_QUEUED` of the others (the oldest forgotten). zeroconf's own browser
+        thread queued every change without bound: a flood of 20,000 names (40,000
+        announcements a second) grew it by 7,000 a second (2 MB/s) and its changes ran
+        ever further behind, so that records were evicted from the cache before they
+        were looked at and no table was listed (hostile pass 8)."""
+        with self._queue_cond:
+            if self._closed:
+                return
+            wanted = self._wanted_names
+            urgent = (name in self._tables or (wanted is not None and wanted(name))) \
+                and len(self._urgent) < self._max_tables + MAX_WANTED
+            changes = self._urgent if urgent else self._changes
+            changes.pop(name, None)
+            changes[name] = state_change
+            if not urgent and len(changes) > MAX_QUEUED:
+                changes.popitem(last=False)
+                self.forgotten += 1
+                self._forgot_at = time.monotonic()
+            self._queue_cond.notify()
+
+    def _queue_news(self, name: str, text: bytes) -> None:
+        """A listed table's new TXT record (zeroconf's event loop: never waits), for the
+        browser's thread, before any other change."""
+        with self._queue_cond:
+            if self._closed or len(self._news) >= self._max_tables + MAX_WANTED:
+                return
+            self._news.pop(name, None)
+            self._news[name] = text
+            self._queue_cond.notify()
+
+    def _apply_news(self, name: str, text: bytes) -> None:
+        """A listed table's description from its TXT record as it came, at the port and
+        addresses listed (those come from the cache or a look-up, as before)."""
+        with self._emit:
+            old = self._tables.get(name)
+            if self._closed or old is None:
+                return
+            try:
+                info = ServiceInfo(SERVICE_TYPE, name, port=old.port, properties=text,
+                                   parsed_addresses=list(old.addresses))
+            except Exception:  # another machine's record: one clean line in the log
+                log.info("ignoring a record of %s that does not parse",
+                         safe_text(name, 120))
+                return
+            self._apply(name, info)
+
+    def _flooded(self) -> bool:
+        """Whether changes were forgotten in the last :data:`FLOODED_FOR` seconds (more
+        came than :data:`MAX_QUEUED` waiting: a flood, not a LAN's few tables)."""
+        return time.monotonic() - self._forgot_at < FLOODED_FOR
+
+    def _work(self) -> None:
+        """The browser's own thread: the changes :meth:`_queue_change` kept, the listed
+        tables' first, then the newest (its records are the likeliest to be still in the
+        cache), the others at most :data:`CHANGES_PER_S` a second."""
+        budget = TokenBucket(CHANGES_PER_S, CHANGES_PER_S)
+        while True:
+            with self._queue_cond:
+                while not (self._closed or self._news or self._urgent or self._changes):
+                    self._queue_cond.wait()
+                if self._closed:
+                    return
+                news = self._news.popitem(last=False) if self._news else None
+                change: ServiceStateChange | None = None
+                if news is not None:
+                    name = news[0]
+                elif self._urgent:
+                    name, change = self._urgent.popitem(last=False)
+                else:
+                    if not budget.take(time.monotonic()):
+                        self._queue_cond.wait(1 / CHANGES_PER_S)
+                        continue
+                    name, change = self._changes.popitem(last=True)
+            try:
+                if news is not None:
+                    self._apply_news(*news)
+                elif change is not None:
+                    self._on_change(self._zc, SERVICE_TYPE, name, change)
+            except Exception:  # a bug here must not stop the browsing
+                log.exception("table browser failed on %s", safe_text(name, 120))
+
     def _unpend(self, name: str) -> None:
         self._pending.pop(name, None)
         self._pending_wanted.discard(name)
+        self._pending_listed.discard(name)
 
     def _spot(self, name: str) -> None:
         """A record named ``name``, a wanted name, just came (zeroconf's event loop: never
@@ -630,12 +794,23 @@ class TableBrowser:
                 self._pending_wanted.add(name)
                 token = self._pending[name] = object()
                 resolvers = self._wanted_resolvers
+            elif name in self._tables:
+                # a listed table's news (its seats): look-ups of their own too, however
+                # busy the others are with a flood's names (hostile pass 8: a flood of
+                # 20,000 names evicted the table's records from the cache as they came,
+                # and its news never reached the list)
+                if len(self._pending_listed) >= MAX_WANTED:
+                    return
+                self._pending_listed.add(name)
+                token = self._pending[name] = object()
+                resolvers = self._listed_resolvers
             else:
                 failed = self._failed.get(name)
                 if failed is not None and time.monotonic() - failed < RETRY_AFTER:
                     log.debug("not asking again yet for %s", safe_text(name, 120))
                     return
-                if len(self._pending) - len(self._pending_wanted) >= MAX_RESOLVING:
+                if len(self._pending) - len(self._pending_wanted) - len(self._pending_listed) \
+                        >= MAX_RESOLVING:
                     if not self._said_busy:
                         self._said_busy = True
                         log.info("%d names being resolved: ignoring %s (and others) until "
@@ -656,11 +831,15 @@ class TableBrowser:
             if self._closed or self._pending.get(name) is not token:
                 return            # removed, closed, or answered from the cache meanwhile
             wanted = name in self._pending_wanted
+            listed = name in self._pending_listed
             self._unpend(name)
             if info is not None:
                 self._apply(name, info)
                 return
-            if wanted:
+            if wanted or (listed and self._flooded()):
+                # a listed table stays listed while a flood may have kept its answer from
+                # us (its records evicted, the host's loop and our socket busy): a flood
+                # of 20,000 names unlisted a table whose seats had just changed
                 log.info("%s did not resolve within %.1f s: asked again at its next "
                          "record", safe_text(name, 120), self._timeout_ms / 1000)
                 return
@@ -739,6 +918,7 @@ class TableBrowser:
             if old is not None and (src := self._source(old)) is not None:
                 self._per_address[src] -= 1
             self._tables[name] = table
+            self._listed_keys[name.lower()] = name
             if (src := self._source(table)) is not None:
                 self._per_address[src] += 1
             self._cond.notify_all()
@@ -750,6 +930,7 @@ class TableBrowser:
             table = self._tables.pop(name, None)
             if table is None:
                 return
+            self._listed_keys.pop(name.lower(), None)
             if (src := self._source(table)) is not None:
                 self._per_address[src] -= 1
                 if self._per_address[src] <= 0:
@@ -794,13 +975,27 @@ class TableBrowser:
         if self._closed:
             return
         self._closed = True
+        with self._queue_cond:
+            self._news.clear()
+            self._urgent.clear()
+            self._changes.clear()
+            self._queue_cond.notify_all()
         resolvers, self._resolvers = self._resolvers, None
         if resolvers is not None:
             resolvers.close()
             self._wanted_resolvers.close()
+            self._listed_resolvers.close()
         if self._spotter is not None:
             self._zc.remove_listener(self._spotter)
-        self._browser.cancel()
+        self._zc.remove_listener(self._news_spotter)
+        loop = self._zc.loop
+        if loop is not None and loop.is_running():
+            try:
+                asyncio.run_coroutine_threadsafe(self._browser.async_cancel(),
+                                                 loop).result(LOOP_WAIT)
+            except Exception:  # zeroconf closed meanwhile: nothing left to cancel
+                log.debug("table browser: zeroconf's browser not cancelled", exc_info=True)
+        self._worker.join(LOOP_WAIT)
         if self._own_zc:
             self._zc.close()
 
