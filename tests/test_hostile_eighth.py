@@ -23,7 +23,10 @@ Findings (each test here failed before its fix):
 
 Probed and found holding (no change): a ``--peer`` address that is a tarpit (accepts TCP,
 never speaks ZMTP; or answers the key door with its own card, then never speaks, or drips
-its greeting a byte a second): ``join`` says so after its 10 s limit, naming the address.
+its greeting a byte a second): ``join`` says so after its 10 s limit, naming the address;
+entries genuinely signed by a seat, from another table of the same players or earlier in
+this one, pushed or given as a FETCH answer by another seat: dropped and counted against
+the seat that sent them, never their author.
 """
 
 from __future__ import annotations
@@ -273,3 +276,45 @@ def test_a_browsers_waiting_changes_are_bounded_and_a_listed_tables_come_first()
         assert b.wait_for(lambda s: any(t.seats_free == 0 for t in s), 5.0) is not None
     finally:
         b.close()
+
+
+# ------------------------------- valid entries from elsewhere: the relayer is named
+def test_old_and_foreign_entries_relayed_by_a_seat_name_that_seat_not_their_author() -> None:
+    """A seat pushes, and gives as a FETCH answer, entries genuinely signed by another
+    seat: from another table of the same players, and from earlier in this one. Each is
+    dropped and counted against the seat that sent it (never their honest author); the
+    match goes on and ends alike for everyone. (Probed in pass 8: holding.)"""
+    from test_replicated_log import Table
+
+    from engine import Seating, preset
+    from p2p.table import wire
+    from p2p.table.memory import make_table
+    from p2p.testing import FakeClock
+
+    rules, seating = preset("modern", match_target=1), Seating.solo(3)
+    cfg, ids = make_table(rules, seating, ["p0", "p1", "p2"], b"h8/relay")
+    other, _ = make_table(rules, seating, ["p0", "p1", "p2"], b"h8/relay")  # same keys
+    assert other.table_id != cfg.table_id
+    here, there = Table(cfg, ids, FakeClock()), Table(other, ids, FakeClock())
+    for t in (here, there):
+        for _ in range(60):
+            t.write_turns()
+            t.deliver()
+    earlier = [e for h in sorted(here.seats[1].rlog.log) for e in here.seats[1].rlog.log[h]]
+    foreign = [e for h in sorted(there.seats[1].rlog.log)
+               for e in there.seats[1].rlog.log[h]]
+    for _ in range(100):
+        here.write_turns()
+        here.deliver()
+    victim = here.seats[0].rlog
+    for batch in (foreign, earlier[:40]):
+        for p in wire.encode_push(batch):
+            victim.on_message(here.node_of[2], p)
+        victim.on_message(here.node_of[2], wire.encode_entries(batch[:30], False))
+    here.collect(0)
+    here.run()
+    assert victim.stopped is None and victim.error is None
+    blamed = {who for who, _ in victim.drops}
+    assert blamed == {victim.label(here.node_of[2])}, victim.drops
+    assert {r for _, r in victim.drops} <= {"foreign-table", "replayed"}
+    assert victim.finished and all(s.rlog.log == victim.log for s in here.seats)
