@@ -12,6 +12,11 @@ Findings (each test here failed before its fix):
   (measured: six connections claiming the ids of a table's three peers took a node from
   40 to 244 MB and held it; sixteen strangers, 40 to 125 MB). The limits are now what an
   honest frame needs (``max_frame``, not ``ZMQ_MAXMSGSIZE``) (after: 139 and 85 MB);
+* the connection guard counted a connection from the bytes libzmq had read when it
+  learnt of it: a stranger's burst of empty parts, sent at once after its handshake, was
+  forgiven whole whenever libzmq read it first (a busy machine: 1 run in 5 of the
+  strangers' test). It counts from the first byte now, unless the connection finished a
+  message before;
 * a plain browser (``millebornes lobby``, ``join`` without ``--table``) under a flood of
   20,000 made-up zeroconf names: zeroconf's browser thread queued every change without
   bound (185,000 after 25 s, the process 51 → 97 MB and growing 2 MB a second), ran ever
@@ -318,3 +323,29 @@ def test_old_and_foreign_entries_relayed_by_a_seat_name_that_seat_not_their_auth
     assert blamed == {victim.label(here.node_of[2])}, victim.drops
     assert {r for _, r in victim.drops} <= {"foreign-table", "replayed"}
     assert victim.finished and all(s.rlog.log == victim.log for s in here.seats)
+
+
+@guarded
+def test_parts_sent_before_the_guard_learns_of_a_connection_are_counted(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The guard learns of a connection from the ROUTER's monitor, or its rescan; on a busy
+    machine libzmq had already read a stranger's burst of empty parts, sent at once after
+    its handshake, and the guard counted only what came after (the strangers' test above
+    failed 1 run in 5). Learnt late here on purpose: the burst is still counted, and cut."""
+    learning = False
+    on_events, rescan = ConnGuard.on_events, ConnGuard.rescan
+    monkeypatch.setattr(ConnGuard, "on_events",
+                        lambda self: on_events(self) if learning else None)
+    monkeypatch.setattr(ConnGuard, "rescan",
+                        lambda self, now: rescan(self, now) if learning else None)
+    cfg = TransportConfig(max_payload=64 * 1024)
+    held = cfg.strangers_unfinished_limit + (64 << 10)
+    with Node(b"victim", config=cfg) as victim:
+        s = _null_dealer(victim.port, b"m" + os.urandom(8))
+        try:
+            s.sendall(b"\x01\x00" * (held // 2))
+            time.sleep(0.5)                  # libzmq reads it all, the guard knows nothing
+            learning = True
+            assert closed_by_peer(s, 3.0), "the burst sent before the guard knew was forgiven"
+        finally:
+            s.close()

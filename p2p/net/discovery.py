@@ -504,6 +504,14 @@ class _WantedSpotter(RecordUpdateListener):
 _TXT = 16
 
 
+def _in_loop(loop: asyncio.AbstractEventLoop) -> bool:
+    """Whether this thread runs ``loop`` (waiting there on the loop would never end)."""
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
 class _NewsSpotter(RecordUpdateListener):
     """Sees every record zeroconf receives, in its event loop and before its cache: a TXT
     record of a listed table (its seats, its name) is handed to the browser as it comes.
@@ -618,7 +626,18 @@ class TableBrowser:
         self._worker = threading.Thread(target=self._work, name="table-browser",
                                         daemon=True)
         self._worker.start()
-        self._browser = self._start_browser()
+        try:
+            self._browser = self._start_browser()
+        except BaseException:
+            with self._queue_cond:     # the thread ends; nothing else was started yet
+                self._closed = True
+                self._queue_cond.notify_all()
+            if self._spotter is not None:
+                self._zc.remove_listener(self._spotter)
+            self._zc.remove_listener(self._news_spotter)
+            if self._own_zc:
+                self._zc.close()
+            raise
 
     def _start_browser(self) -> AsyncServiceBrowser:
         """zeroconf's browser, in its event loop: its changes come to
@@ -630,6 +649,8 @@ class TableBrowser:
             return AsyncServiceBrowser(self._zc, SERVICE_TYPE, handlers=handlers)
         loop = self._zc.loop
         assert loop is not None
+        if _in_loop(loop):
+            return AsyncServiceBrowser(self._zc, SERVICE_TYPE, handlers=handlers)
         return asyncio.run_coroutine_threadsafe(start(), loop).result(LOOP_WAIT)
 
     @property
@@ -989,13 +1010,14 @@ class TableBrowser:
             self._zc.remove_listener(self._spotter)
         self._zc.remove_listener(self._news_spotter)
         loop = self._zc.loop
-        if loop is not None and loop.is_running():
+        if loop is not None and loop.is_running() and not _in_loop(loop):
             try:
                 asyncio.run_coroutine_threadsafe(self._browser.async_cancel(),
                                                  loop).result(LOOP_WAIT)
             except Exception:  # zeroconf closed meanwhile: nothing left to cancel
                 log.debug("table browser: zeroconf's browser not cancelled", exc_info=True)
-        self._worker.join(LOOP_WAIT)
+        if threading.current_thread() is not self._worker:   # (a callback may close)
+            self._worker.join(LOOP_WAIT)
         if self._own_zc:
             self._zc.close()
 
