@@ -87,6 +87,7 @@ def test_unfinished_limits_are_what_an_honest_frame_needs() -> None:
     assert cfg.strangers_unfinished_limit <= cfg.max_frame + (64 << 10)
 
 
+@pytest.mark.hostile    # an attack, about 4 s (the default run's 10-minute budget)
 @guarded
 def test_a_connection_claiming_a_peers_id_cannot_hold_twice_an_honest_frame() -> None:
     """On a plain node a routing id is a claim: a connection naming a peer's id finishes
@@ -112,6 +113,7 @@ def test_a_connection_claiming_a_peers_id_cannot_hold_twice_an_honest_frame() ->
             s.close()
 
 
+@pytest.mark.hostile    # an attack, about 4 s (the default run's 10-minute budget)
 @guarded
 def test_strangers_together_cannot_hold_more_than_one_honest_frame() -> None:
     """Strangers' connections each hold empty parts, together more than one honest frame
