@@ -412,6 +412,9 @@ FLOODED_FOR = 10.0
 #: How long (seconds) the browser waits for zeroconf's event loop to start or stop its
 #: browser, and for its own thread to end.
 LOOP_WAIT = 5.0
+#: Changes zeroconf's loop hands over to the browser's thread, at most, before it sorts
+#: them out (the oldest forgotten).
+INBOX = 4096
 #: Changes of names not listed that the browser's thread looks at per second, at most.
 CHANGES_PER_S = 500.0
 _HEX_ID = re.compile(r"[0-9a-f]{1,64}")
@@ -502,6 +505,13 @@ class _WantedSpotter(RecordUpdateListener):
 
 #: the DNS record type of a TXT (RFC 1035), which carries a table's description
 _TXT = 16
+
+
+def _complete(info: ServiceInfo) -> bool:
+    """Whether ``info`` has its SRV (port), TXT and address records: zeroconf's cache may
+    give one without some of them (evicted by a flood), which is no answer yet."""
+    return (info.port is not None and bool(info.text)
+            and bool(info.parsed_addresses(IPVersion.V4Only)))
 
 
 def _in_loop(loop: asyncio.AbstractEventLoop) -> bool:
@@ -608,8 +618,13 @@ class TableBrowser:
         if wanted_names is not None:
             self._spotter = _WantedSpotter(self, wanted_names)
             self._zc.add_listener(self._spotter, None)
-        #: changes of names waiting for the browser's thread (see _queue_change)
-        self._queue_cond = threading.Condition()
+        #: changes handed over by zeroconf's loop (see _queue_change), at most INBOX
+        self._inbox: collections.deque[tuple[str, ServiceStateChange]] = \
+            collections.deque(maxlen=INBOX)
+        self._appended = self._taken = self._lost = 0
+        self._wake = threading.Event()
+        self._asleep = False
+        #: changes of names waiting for the browser's thread (see _take_inbox)
         self._urgent: collections.OrderedDict[str, ServiceStateChange] = \
             collections.OrderedDict()
         self._changes: collections.OrderedDict[str, ServiceStateChange] = \
@@ -629,9 +644,8 @@ class TableBrowser:
         try:
             self._browser = self._start_browser()
         except BaseException:
-            with self._queue_cond:     # the thread ends; nothing else was started yet
-                self._closed = True
-                self._queue_cond.notify_all()
+            self._closed = True       # the thread ends; nothing else was started yet
+            self._wake.set()
             if self._spotter is not None:
                 self._zc.remove_listener(self._spotter)
             self._zc.remove_listener(self._news_spotter)
@@ -682,7 +696,11 @@ class TableBrowser:
             # the name is any machine's on the LAN: one clean line in the log
             log.exception("could not resolve %s", safe_text(name, 120))
             return
-        if info is None:
+        if info is None or not _complete(info):
+            # not in the cache, or without some of its records (a flood evicts them): asked
+            # on the network, and a look-up under way goes on (one cancelled by such a
+            # record missed the table a joiner named, 2 runs in 7 once this thread kept up
+            # with a flood)
             self._resolve_later(zeroconf, service_type, name)
             return
         with self._emit:
@@ -693,37 +711,59 @@ class TableBrowser:
 
     def _queue_change(self, zeroconf: Zeroconf, service_type: str, name: str,
                       state_change: ServiceStateChange) -> None:
-        """A change zeroconf found (its event loop: never waits): kept for the browser's
-        own thread, one per name (the latest), the listed tables' first, at most
-        :data:`MAX_QUEUED` of the others (the oldest forgotten). zeroconf's own browser
-        thread queued every change without bound: a flood of 20,000 names (40,000
-        announcements a second) grew it by 7,000 a second (2 MB/s) and its changes ran
-        ever further behind, so that records were evicted from the cache before they
-        were looked at and no table was listed (hostile pass 8)."""
-        with self._queue_cond:
-            if self._closed:
-                return
-            wanted = self._wanted_names
+        """A change zeroconf found, in its event loop: appended to a bounded inbox (the
+        oldest forgotten past :data:`INBOX`) for the browser's own thread, which sorts it
+        out (:meth:`_take_inbox`); as little as can be done here, since every moment the
+        loop spends is one it does not read packets. zeroconf's own browser thread queued
+        every change without bound: a flood of 20,000 names (40,000 announcements a
+        second) grew it by 7,000 a second (2 MB/s) and its changes ran ever further
+        behind, so that records were evicted from the cache before they were looked at
+        and no table was listed (hostile pass 8)."""
+        self._inbox.append((name, state_change))
+        self._appended += 1
+        if self._asleep:
+            self._asleep = False
+            self._wake.set()
+
+    def _take_inbox(self) -> None:
+        """The browser's thread: the inbox into the changes waiting, one per name (the
+        latest), a listed or wanted table's apart, at most :data:`MAX_QUEUED` of the
+        others (the oldest forgotten)."""
+        wanted = self._wanted_names
+        taken = 0
+        while True:
+            try:
+                name, change = self._inbox.popleft()
+            except IndexError:
+                break
+            taken += 1
             urgent = (name in self._tables or (wanted is not None and wanted(name))) \
                 and len(self._urgent) < self._max_tables + MAX_WANTED
             changes = self._urgent if urgent else self._changes
             changes.pop(name, None)
-            changes[name] = state_change
+            changes[name] = change
             if not urgent and len(changes) > MAX_QUEUED:
                 changes.popitem(last=False)
-                self.forgotten += 1
-                self._forgot_at = time.monotonic()
-            self._queue_cond.notify()
+                self._forget(1)
+        self._taken += taken
+        lost = self._appended - self._taken - len(self._inbox)
+        if lost > self._lost:                  # the inbox itself overflowed
+            self._forget(lost - self._lost)
+            self._lost = lost
+
+    def _forget(self, n: int) -> None:
+        self.forgotten += n
+        self._forgot_at = time.monotonic()
 
     def _queue_news(self, name: str, text: bytes) -> None:
         """A listed table's new TXT record (zeroconf's event loop: never waits), for the
         browser's thread, before any other change."""
-        with self._queue_cond:
-            if self._closed or len(self._news) >= self._max_tables + MAX_WANTED:
-                return
-            self._news.pop(name, None)
-            self._news[name] = text
-            self._queue_cond.notify()
+        if self._closed or len(self._news) >= self._max_tables + MAX_WANTED:
+            return
+        self._news[name] = text          # (one thread, the loop, writes; dict ops are atomic)
+        if self._asleep:
+            self._asleep = False
+            self._wake.set()
 
     def _apply_news(self, name: str, text: bytes) -> None:
         """A listed table's description from its TXT record as it came, at the port and
@@ -747,27 +787,38 @@ class TableBrowser:
         return time.monotonic() - self._forgot_at < FLOODED_FOR
 
     def _work(self) -> None:
-        """The browser's own thread: the changes :meth:`_queue_change` kept, the listed
-        tables' first, then the newest (its records are the likeliest to be still in the
-        cache), the others at most :data:`CHANGES_PER_S` a second."""
+        """The browser's own thread: the changes the loop handed over, the listed tables'
+        news first, then their changes, then the newest of the others (its records are the
+        likeliest to be still in the cache), those at most :data:`CHANGES_PER_S` a
+        second."""
         budget = TokenBucket(CHANGES_PER_S, CHANGES_PER_S)
-        while True:
-            with self._queue_cond:
-                while not (self._closed or self._news or self._urgent or self._changes):
-                    self._queue_cond.wait()
-                if self._closed:
-                    return
-                news = self._news.popitem(last=False) if self._news else None
-                change: ServiceStateChange | None = None
-                if news is not None:
-                    name = news[0]
-                elif self._urgent:
-                    name, change = self._urgent.popitem(last=False)
-                else:
-                    if not budget.take(time.monotonic()):
-                        self._queue_cond.wait(1 / CHANGES_PER_S)
-                        continue
-                    name, change = self._changes.popitem(last=True)
+        while not self._closed:
+            self._take_inbox()
+            news: tuple[str, bytes] | None = None
+            change: ServiceStateChange | None = None
+            name = ""
+            if self._news:
+                try:
+                    name = next(iter(self._news))
+                    news = (name, self._news.pop(name))
+                except (StopIteration, KeyError, RuntimeError):  # the loop wrote meanwhile
+                    continue
+            elif self._urgent:
+                name, change = self._urgent.popitem(last=False)
+            elif self._changes and budget.take(time.monotonic()):
+                name, change = self._changes.popitem(last=True)
+            else:
+                # nothing to do: woken by the next change; or only changes over the
+                # budget: a pause until it refills, not woken by each new one (a flood
+                # kept this thread taking its inbox one change at a time, and the loop
+                # short of the interpreter's time to read packets)
+                idle = not self._changes
+                self._asleep = idle
+                if not (idle and (self._inbox or self._news)):
+                    self._wake.wait(1.0 if idle else 1 / CHANGES_PER_S)
+                self._wake.clear()
+                self._asleep = False
+                continue
             try:
                 if news is not None:
                     self._apply_news(*news)
@@ -996,11 +1047,7 @@ class TableBrowser:
         if self._closed:
             return
         self._closed = True
-        with self._queue_cond:
-            self._news.clear()
-            self._urgent.clear()
-            self._changes.clear()
-            self._queue_cond.notify_all()
+        self._wake.set()
         resolvers, self._resolvers = self._resolvers, None
         if resolvers is not None:
             resolvers.close()
