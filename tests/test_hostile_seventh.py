@@ -118,7 +118,7 @@ def test_a_seated_peers_many_connections_cannot_each_hold_unfinished_parts() -> 
     about six times its bytes in libzmq's memory, and any number could be opened); now
     what they hold together is bounded, and an honest seat's largest payloads pass."""
     cfg = TransportConfig(max_payload=64 * 1024)
-    per = 300 << 10                     # under unfinished_limit (520 KiB), alone
+    per = 112 << 10                     # under both limits (192 KiB, 128 KiB), alone
     assert per < cfg.unfinished_limit < 2 * per and per < cfg.strangers_unfinished_limit
     ids = {name: Identity.generate() for name in ("victim", "mallory", "honest")}
     keys = {name: i.curve_keys() for name, i in ids.items()}

@@ -240,7 +240,7 @@ def test_strangers_holding_empty_parts_just_under_the_limit_are_cut_together() -
     now what they hold together is bounded, the biggest holders cut first, and an honest
     peer's largest payloads still pass."""
     cfg = TransportConfig(max_payload=64 * 1024)
-    per = 300 << 10                     # under unfinished_limit (520 KiB), alone
+    per = 112 << 10                     # under both limits (192 KiB, 128 KiB), alone
     assert per < cfg.unfinished_limit and 2 * per > cfg.strangers_unfinished_limit
     with Node(b"victim", config=cfg) as victim, Node(b"honest", config=cfg) as honest:
         honest.add_peer(b"victim", victim.endpoint)

@@ -218,6 +218,8 @@ class ConnGuard:
         self.monitor: zmq.Socket[bytes] | None = None
         self._router = router
         self._conns: dict[int, _Conn] = {}
+        #: descriptors that finished a message before the guard learnt of them (see _learn)
+        self._spoke_unknown: set[int] = set()
         self.cuts = 0
         self._learnt = 0
         self._finished = 0             # messages finished, all connections (``_Conn.last``)
@@ -262,6 +264,7 @@ class ConnGuard:
             fd = int(ev["value"])
             if ev["event"] == zmq.EVENT_DISCONNECTED:
                 self._conns.pop(fd, None)
+                self._spoke_unknown.discard(fd)
                 continue
             state = _read_state(fd, self.port)
             if state is None:
@@ -277,7 +280,13 @@ class ConnGuard:
         if old is not None and old.peer == state[0]:
             return
         self._learnt += 1
-        conn = _Conn(peer=state[0], mark=state[1], order=self._learnt,
+        # Counted from its first byte unless it finished a message before: what libzmq read
+        # before the guard learnt of it was forgiven, and on a busy machine that was a
+        # stranger's whole burst of parts sent at once after its handshake (hostile pass 8).
+        # Its handshake (a few hundred bytes) counts until its first message.
+        mark = state[1] if fd in self._spoke_unknown else 0
+        self._spoke_unknown.discard(fd)
+        conn = _Conn(peer=state[0], mark=mark, order=self._learnt,
                      source=_source(state[0][0]))
         self._conns[fd] = conn
         open_ = [(f, c) for f, c in self._conns.items() if not c.cut]
@@ -350,6 +359,10 @@ class ConnGuard:
     def credit(self, fd: int, node: bytes | None) -> None:
         """A complete message came from connection ``fd``, claiming ``node``."""
         c = self._conns.get(fd)
+        if c is None:
+            if len(self._spoke_unknown) >= 4096:       # bounded: forgets, never grows
+                self._spoke_unknown.clear()
+            self._spoke_unknown.add(fd)
         if c is not None:
             c.delivered = True
             c.spoke = True
@@ -403,7 +416,8 @@ class ConnGuard:
                     peers.setdefault(node, []).append(held)
         # A part of a message costs libzmq some 60 bytes of memory however small it is on
         # the wire (2 bytes; 35 under CURVE, 200 bytes of memory), so each connection
-        # that held just under the limit in empty parts held 130 MB (26 MB under CURVE),
+        # that held just under the limit in empty parts held 130 MB (26 MB under CURVE;
+        # half that since the limits follow max_frame, hostile pass 8),
         # and 16 of them 2 GB, for as long as they stayed open: what connections hold is
         # bounded together, one peer's and all strangers', the biggest holders first.
         for held_by_one in peers.values():

@@ -36,11 +36,14 @@ its own thread (names that are not complete in zeroconf's cache are resolved by
 a few resolver threads, a bounded number at a time, and a name that did not
 resolve is not asked again for :data:`RETRY_AFTER` seconds); it lists at most
 :data:`MAX_TABLES` tables and :data:`MAX_TABLES_PER_ADDRESS` per host address,
-and counts the rest (:attr:`TableBrowser.ignored`).
+and counts the rest (:attr:`TableBrowser.ignored`); the changes waiting for its own thread
+are bounded too (:data:`MAX_QUEUED`, :data:`CHANGES_PER_S`: zeroconf's threaded browser
+queued them without bound under a flood).
 """
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import dataclasses
 import enum
@@ -61,13 +64,14 @@ from zeroconf import (
     IPVersion,
     RecordUpdate,
     RecordUpdateListener,
-    ServiceBrowser,
     ServiceInfo,
     ServiceStateChange,
     Zeroconf,
 )
+from zeroconf.asyncio import AsyncServiceBrowser
 
 from p2p.net._netutil import is_ipv4, local_ipv4_addresses
+from p2p.net.budget import TokenBucket
 from p2p.text import safe_text
 
 __all__ = [
@@ -399,6 +403,20 @@ RESOLVERS = 4
 RETRY_AFTER = 30.0
 #: Names remembered as not resolving (the oldest forgotten first).
 MAX_FAILED = 1024
+#: Names whose change waits for the browser's own thread, at most (a flood's oldest are
+#: forgotten first: the next record of a name brings it back).
+MAX_QUEUED = 256
+#: For how long (seconds) after changes were last forgotten the browser keeps a listed
+#: table whose look-up failed (see :meth:`TableBrowser._flooded`).
+FLOODED_FOR = 10.0
+#: How long (seconds) the browser waits for zeroconf's event loop to start or stop its
+#: browser, and for its own thread to end.
+LOOP_WAIT = 5.0
+#: Changes zeroconf's loop hands over to the browser's thread, at most, before it sorts
+#: them out (the oldest forgotten).
+INBOX = 4096
+#: Changes of names not listed that the browser's thread looks at per second, at most.
+CHANGES_PER_S = 500.0
 _HEX_ID = re.compile(r"[0-9a-f]{1,64}")
 _CURVE_HEX = re.compile(r"[0-9a-f]{64}")
 _THIS_NETWORK = ipaddress.IPv4Network("0.0.0.0/8")
@@ -485,6 +503,52 @@ class _WantedSpotter(RecordUpdateListener):
         pass
 
 
+#: the DNS record type of a TXT (RFC 1035), which carries a table's description
+_TXT = 16
+
+
+def _complete(info: ServiceInfo) -> bool:
+    """Whether ``info`` has its SRV (port), TXT and address records: zeroconf's cache may
+    give one without some of them (evicted by a flood), which is no answer yet."""
+    return (info.port is not None and bool(info.text)
+            and bool(info.parsed_addresses(IPVersion.V4Only)))
+
+
+def _in_loop(loop: asyncio.AbstractEventLoop) -> bool:
+    """Whether this thread runs ``loop`` (waiting there on the loop would never end)."""
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
+class _NewsSpotter(RecordUpdateListener):
+    """Sees every record zeroconf receives, in its event loop and before its cache: a TXT
+    record of a listed table (its seats, its name) is handed to the browser as it comes.
+    A flood evicted the table's other records from the cache before the browser looked,
+    and kept its look-ups from being answered: the news never reached the list."""
+
+    def __init__(self, browser: TableBrowser) -> None:
+        self._browser = weakref.ref(browser)
+
+    def async_update_records(self, zc: Zeroconf, now: float,
+                             records: list[RecordUpdate]) -> None:
+        browser = self._browser()
+        if browser is None:
+            return
+        for update in records:
+            r = update.new
+            if r.type != _TXT or r.ttl <= 0:
+                continue
+            name = browser._listed_keys.get(r.key)
+            text = getattr(r, "text", None)
+            if name is not None and isinstance(text, bytes):
+                browser._queue_news(name, text)
+
+    def async_update_records_complete(self) -> None:
+        pass
+
+
 class TableBrowser:
     """Live view of the tables announced on the network.
 
@@ -537,6 +601,7 @@ class TableBrowser:
         self._ignored: collections.OrderedDict[str, TableInfo] = collections.OrderedDict()
         self._pending: dict[str, object] = {}          # name -> token of its look-up
         self._pending_wanted: set[str] = set()         # those of them asked as wanted
+        self._pending_listed: set[str] = set()         # ... as listed (see _resolve_later)
         self._failed: collections.OrderedDict[str, float] = collections.OrderedDict()
         self._cond = threading.Condition()
         # one change (state and callback) at a time, whichever thread found it
@@ -546,13 +611,61 @@ class TableBrowser:
         self._said_full = self._said_busy = False
         self._resolvers = _Resolvers(RESOLVERS)
         self._wanted_resolvers = _Resolvers(RESOLVERS)
+        self._listed_resolvers = _Resolvers(RESOLVERS)
         self._spot_lock = threading.Lock()
         self._spotted: set[str] = set()     # wanted names waiting for a resolver thread
         self._spotter: _WantedSpotter | None = None
         if wanted_names is not None:
             self._spotter = _WantedSpotter(self, wanted_names)
             self._zc.add_listener(self._spotter, None)
-        self._browser = ServiceBrowser(self._zc, SERVICE_TYPE, handlers=[self._on_change])
+        #: changes handed over by zeroconf's loop (see _queue_change), at most INBOX
+        self._inbox: collections.deque[tuple[str, ServiceStateChange]] = \
+            collections.deque(maxlen=INBOX)
+        self._appended = self._taken = self._lost = 0
+        self._wake = threading.Event()
+        self._asleep = False
+        #: changes of names waiting for the browser's thread (see _take_inbox)
+        self._urgent: collections.OrderedDict[str, ServiceStateChange] = \
+            collections.OrderedDict()
+        self._changes: collections.OrderedDict[str, ServiceStateChange] = \
+            collections.OrderedDict()
+        #: listed tables' TXT records as they came (see _NewsSpotter), by name
+        self._news: collections.OrderedDict[str, bytes] = collections.OrderedDict()
+        #: the listed tables' names as zeroconf keys records (lower case)
+        self._listed_keys: dict[str, str] = {}
+        self._news_spotter = _NewsSpotter(self)
+        self._zc.add_listener(self._news_spotter, None)
+        #: changes forgotten because :data:`MAX_QUEUED` others were newer (a flood)
+        self.forgotten = 0
+        self._forgot_at = -FLOODED_FOR
+        self._worker = threading.Thread(target=self._work, name="table-browser",
+                                        daemon=True)
+        self._worker.start()
+        try:
+            self._browser = self._start_browser()
+        except BaseException:
+            self._closed = True       # the thread ends; nothing else was started yet
+            self._wake.set()
+            if self._spotter is not None:
+                self._zc.remove_listener(self._spotter)
+            self._zc.remove_listener(self._news_spotter)
+            if self._own_zc:
+                self._zc.close()
+            raise
+
+    def _start_browser(self) -> AsyncServiceBrowser:
+        """zeroconf's browser, in its event loop: its changes come to
+        :meth:`_queue_change` there (zeroconf's threaded browser queued them without
+        bound)."""
+        handlers = [self._queue_change]
+
+        async def start() -> AsyncServiceBrowser:
+            return AsyncServiceBrowser(self._zc, SERVICE_TYPE, handlers=handlers)
+        loop = self._zc.loop
+        assert loop is not None
+        if _in_loop(loop):
+            return AsyncServiceBrowser(self._zc, SERVICE_TYPE, handlers=handlers)
+        return asyncio.run_coroutine_threadsafe(start(), loop).result(LOOP_WAIT)
 
     @property
     def ignored(self) -> int:
@@ -583,7 +696,11 @@ class TableBrowser:
             # the name is any machine's on the LAN: one clean line in the log
             log.exception("could not resolve %s", safe_text(name, 120))
             return
-        if info is None:
+        if info is None or not _complete(info):
+            # not in the cache, or without some of its records (a flood evicts them): asked
+            # on the network, and a look-up under way goes on (one cancelled by such a
+            # record missed the table a joiner named, 2 runs in 7 once this thread kept up
+            # with a flood)
             self._resolve_later(zeroconf, service_type, name)
             return
         with self._emit:
@@ -592,9 +709,128 @@ class TableBrowser:
             self._unpend(name)   # a look-up under way is now out of date
             self._apply(name, info)
 
+    def _queue_change(self, zeroconf: Zeroconf, service_type: str, name: str,
+                      state_change: ServiceStateChange) -> None:
+        """A change zeroconf found, in its event loop: appended to a bounded inbox (the
+        oldest forgotten past :data:`INBOX`) for the browser's own thread, which sorts it
+        out (:meth:`_take_inbox`); as little as can be done here, since every moment the
+        loop spends is one it does not read packets. zeroconf's own browser thread queued
+        every change without bound: a flood of 20,000 names (40,000 announcements a
+        second) grew it by 7,000 a second (2 MB/s) and its changes ran ever further
+        behind, so that records were evicted from the cache before they were looked at
+        and no table was listed (hostile pass 8)."""
+        self._inbox.append((name, state_change))
+        self._appended += 1
+        if self._asleep:
+            self._asleep = False
+            self._wake.set()
+
+    def _take_inbox(self) -> None:
+        """The browser's thread: the inbox into the changes waiting, one per name (the
+        latest), a listed or wanted table's apart, at most :data:`MAX_QUEUED` of the
+        others (the oldest forgotten)."""
+        wanted = self._wanted_names
+        taken = 0
+        while True:
+            try:
+                name, change = self._inbox.popleft()
+            except IndexError:
+                break
+            taken += 1
+            urgent = (name in self._tables or (wanted is not None and wanted(name))) \
+                and len(self._urgent) < self._max_tables + MAX_WANTED
+            changes = self._urgent if urgent else self._changes
+            changes.pop(name, None)
+            changes[name] = change
+            if not urgent and len(changes) > MAX_QUEUED:
+                changes.popitem(last=False)
+                self._forget(1)
+        self._taken += taken
+        lost = self._appended - self._taken - len(self._inbox)
+        if lost > self._lost:                  # the inbox itself overflowed
+            self._forget(lost - self._lost)
+            self._lost = lost
+
+    def _forget(self, n: int) -> None:
+        self.forgotten += n
+        self._forgot_at = time.monotonic()
+
+    def _queue_news(self, name: str, text: bytes) -> None:
+        """A listed table's new TXT record (zeroconf's event loop: never waits), for the
+        browser's thread, before any other change."""
+        if self._closed or len(self._news) >= self._max_tables + MAX_WANTED:
+            return
+        self._news[name] = text          # (one thread, the loop, writes; dict ops are atomic)
+        if self._asleep:
+            self._asleep = False
+            self._wake.set()
+
+    def _apply_news(self, name: str, text: bytes) -> None:
+        """A listed table's description from its TXT record as it came, at the port and
+        addresses listed (those come from the cache or a look-up, as before)."""
+        with self._emit:
+            old = self._tables.get(name)
+            if self._closed or old is None:
+                return
+            try:
+                info = ServiceInfo(SERVICE_TYPE, name, port=old.port, properties=text,
+                                   parsed_addresses=list(old.addresses))
+            except Exception:  # another machine's record: one clean line in the log
+                log.info("ignoring a record of %s that does not parse",
+                         safe_text(name, 120))
+                return
+            self._apply(name, info)
+
+    def _flooded(self) -> bool:
+        """Whether changes were forgotten in the last :data:`FLOODED_FOR` seconds (more
+        came than :data:`MAX_QUEUED` waiting: a flood, not a LAN's few tables)."""
+        return time.monotonic() - self._forgot_at < FLOODED_FOR
+
+    def _work(self) -> None:
+        """The browser's own thread: the changes the loop handed over, the listed tables'
+        news first, then their changes, then the newest of the others (its records are the
+        likeliest to be still in the cache), those at most :data:`CHANGES_PER_S` a
+        second."""
+        budget = TokenBucket(CHANGES_PER_S, CHANGES_PER_S)
+        while not self._closed:
+            self._take_inbox()
+            news: tuple[str, bytes] | None = None
+            change: ServiceStateChange | None = None
+            name = ""
+            if self._news:
+                try:
+                    name = next(iter(self._news))
+                    news = (name, self._news.pop(name))
+                except (StopIteration, KeyError, RuntimeError):  # the loop wrote meanwhile
+                    continue
+            elif self._urgent:
+                name, change = self._urgent.popitem(last=False)
+            elif self._changes and budget.take(time.monotonic()):
+                name, change = self._changes.popitem(last=True)
+            else:
+                # nothing to do: woken by the next change; or only changes over the
+                # budget: a pause until it refills, not woken by each new one (a flood
+                # kept this thread taking its inbox one change at a time, and the loop
+                # short of the interpreter's time to read packets)
+                idle = not self._changes
+                self._asleep = idle
+                if not (idle and (self._inbox or self._news)):
+                    self._wake.wait(1.0 if idle else 1 / CHANGES_PER_S)
+                self._wake.clear()
+                self._asleep = False
+                continue
+            try:
+                if news is not None:
+                    self._apply_news(*news)
+                elif change is not None:
+                    self._on_change(self._zc, SERVICE_TYPE, name, change)
+            except Exception:  # a bug here must not stop the browsing
+                log.exception("table browser failed on %s", safe_text(name, 120))
+
     def _unpend(self, name: str) -> None:
         self._pending.pop(name, None)
         self._pending_wanted.discard(name)
+        self._pending_listed.discard(name)
 
     def _spot(self, name: str) -> None:
         """A record named ``name``, a wanted name, just came (zeroconf's event loop: never
@@ -630,12 +866,23 @@ class TableBrowser:
                 self._pending_wanted.add(name)
                 token = self._pending[name] = object()
                 resolvers = self._wanted_resolvers
+            elif name in self._tables:
+                # a listed table's news (its seats): look-ups of their own too, however
+                # busy the others are with a flood's names (hostile pass 8: a flood of
+                # 20,000 names evicted the table's records from the cache as they came,
+                # and its news never reached the list)
+                if len(self._pending_listed) >= MAX_WANTED:
+                    return
+                self._pending_listed.add(name)
+                token = self._pending[name] = object()
+                resolvers = self._listed_resolvers
             else:
                 failed = self._failed.get(name)
                 if failed is not None and time.monotonic() - failed < RETRY_AFTER:
                     log.debug("not asking again yet for %s", safe_text(name, 120))
                     return
-                if len(self._pending) - len(self._pending_wanted) >= MAX_RESOLVING:
+                if len(self._pending) - len(self._pending_wanted) - len(self._pending_listed) \
+                        >= MAX_RESOLVING:
                     if not self._said_busy:
                         self._said_busy = True
                         log.info("%d names being resolved: ignoring %s (and others) until "
@@ -656,11 +903,15 @@ class TableBrowser:
             if self._closed or self._pending.get(name) is not token:
                 return            # removed, closed, or answered from the cache meanwhile
             wanted = name in self._pending_wanted
+            listed = name in self._pending_listed
             self._unpend(name)
             if info is not None:
                 self._apply(name, info)
                 return
-            if wanted:
+            if wanted or (listed and self._flooded()):
+                # a listed table stays listed while a flood may have kept its answer from
+                # us (its records evicted, the host's loop and our socket busy): a flood
+                # of 20,000 names unlisted a table whose seats had just changed
                 log.info("%s did not resolve within %.1f s: asked again at its next "
                          "record", safe_text(name, 120), self._timeout_ms / 1000)
                 return
@@ -739,6 +990,7 @@ class TableBrowser:
             if old is not None and (src := self._source(old)) is not None:
                 self._per_address[src] -= 1
             self._tables[name] = table
+            self._listed_keys[name.lower()] = name
             if (src := self._source(table)) is not None:
                 self._per_address[src] += 1
             self._cond.notify_all()
@@ -750,6 +1002,7 @@ class TableBrowser:
             table = self._tables.pop(name, None)
             if table is None:
                 return
+            self._listed_keys.pop(name.lower(), None)
             if (src := self._source(table)) is not None:
                 self._per_address[src] -= 1
                 if self._per_address[src] <= 0:
@@ -794,13 +1047,24 @@ class TableBrowser:
         if self._closed:
             return
         self._closed = True
+        self._wake.set()
         resolvers, self._resolvers = self._resolvers, None
         if resolvers is not None:
             resolvers.close()
             self._wanted_resolvers.close()
+            self._listed_resolvers.close()
         if self._spotter is not None:
             self._zc.remove_listener(self._spotter)
-        self._browser.cancel()
+        self._zc.remove_listener(self._news_spotter)
+        loop = self._zc.loop
+        if loop is not None and loop.is_running() and not _in_loop(loop):
+            try:
+                asyncio.run_coroutine_threadsafe(self._browser.async_cancel(),
+                                                 loop).result(LOOP_WAIT)
+            except Exception:  # zeroconf closed meanwhile: nothing left to cancel
+                log.debug("table browser: zeroconf's browser not cancelled", exc_info=True)
+        if threading.current_thread() is not self._worker:   # (a callback may close)
+            self._worker.join(LOOP_WAIT)
         if self._own_zc:
             self._zc.close()
 

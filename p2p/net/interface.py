@@ -83,16 +83,21 @@ class TransportConfig:
         """Bytes an inbound connection may send without finishing a message before it is
         closed (p2p.net.conn_guard): our DEALERs send one frame per message, so an honest
         connection has at most one frame in progress, plus one just read but not yet
-        handed over, plus a little protocol."""
-        return 2 * self.zmq_maxmsgsize + (256 << 10)
+        handed over, plus a little protocol (a frame's header, CURVE's box). A frame, not
+        ``ZMQ_MAXMSGSIZE`` (about twice as much, for frames that are dropped anyway): a
+        part costs libzmq some 60 bytes of memory however small on the wire, so the
+        bytes a claimant of a peer's id held were 30 times as much memory on a plain
+        node (hostile pass 8: 4.3 MiB, about 130 MB)."""
+        return 2 * self.max_frame + (64 << 10)
 
     @property
     def strangers_unfinished_limit(self) -> int:
         """Bytes every inbound connection that is not a peer's may hold, all together, in
         messages not finished yet (p2p.net.conn_guard): one honest message in progress
         and a little protocol. Memory, not wire bytes, is what it bounds: libzmq keeps
-        some 60 bytes per part, so empty parts cost 30 times their size."""
-        return self.zmq_maxmsgsize + (256 << 10)
+        some 60 bytes per part, so empty parts cost 30 times their size (hostile pass 8:
+        ``ZMQ_MAXMSGSIZE`` + 256 KiB, about 2.3 MiB, let sixteen strangers hold 85 MB)."""
+        return self.max_frame + (64 << 10)
 
     @property
     def zmq_maxmsgsize(self) -> int:
