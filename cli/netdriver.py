@@ -803,9 +803,11 @@ class NetDriver:
         if state == "gone":
             # a player who left is not also "slow" (both were said, one after the other):
             # left, and, where their steps' budget shortens the wait, why it is short
-            spent, budget = self.peer.auto_time(w.seat)
-            short = " " + left_short_wait_note(who, spent, budget) \
-                if budget is not None and seconds < self.step_limit else ""
+            short = ""
+            if seconds < self.step_limit:       # shortened by the budget: say why
+                spent, budget = self.peer.auto_time(w.seat)
+                if budget is not None:
+                    short = " " + left_short_wait_note(who, spent, budget)
             return left_wait_line(who, seconds) + short
         word = PEER_STATES.get(state)
         slow = f" ({_(word) if word else state})" if state not in ("", "connected") else ""
