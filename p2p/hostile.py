@@ -28,7 +28,7 @@ import zmq
 from p2p.net.frames import DATA, HELLO, SESSION_LEN, pack_frame
 
 __all__ = ["HostileSocket", "hello_frame", "data_frame", "recv_exact", "zmtp_property",
-           "zmtp_greeting", "closed_by_peer"]
+           "zmtp_greeting", "closed_by_peer", "zeroconf_flood"]
 
 
 def hello_frame(port: int, host: str | None, session: bytes | None = None) -> bytes:
@@ -148,6 +148,61 @@ def _flood(endpoint: str, count: int, server_key: bytes | None = None) -> int:
         for s in socks:
             s.sock.close(0)
         ctx.term()
+    return sent
+
+
+def zeroconf_flood(names: int, seconds: float, rate: float | None = None,
+                   interfaces: str = "loopback") -> int:
+    """Announce ``names`` made-up tables over and over for ``seconds`` (at most ``rate``
+    packets a second; None: as fast as the socket takes them), each packet six tables'
+    PTR, SRV, TXT and A records: a LAN host flooding mDNS, as in the zeroconf passes of
+    the hostile suites. Returns the packets sent."""
+    # the record classes zeroconf's own responder uses (exported by its __init__
+    # without an __all__ entry, hence the ignore under mypy's strict re-export rule)
+    from zeroconf import (  # type: ignore[attr-defined]
+        DNSAddress,
+        DNSOutgoing,
+        DNSPointer,
+        DNSService,
+        DNSText,
+    )
+    from zeroconf.const import (
+        _CLASS_IN,
+        _CLASS_IN_UNIQUE,
+        _FLAGS_AA,
+        _FLAGS_QR_RESPONSE,
+        _TYPE_A,
+        _TYPE_PTR,
+        _TYPE_SRV,
+        _TYPE_TXT,
+    )
+
+    from p2p.net.discovery import SERVICE_TYPE, make_zeroconf
+    zc = make_zeroconf(interfaces)
+    start = time.monotonic()
+    end = start + seconds
+    k = sent = 0
+    try:
+        while time.monotonic() < end:
+            sent += 1
+            ahead = start + sent / rate - time.monotonic() if rate else 0.0
+            if ahead > 0:
+                time.sleep(ahead)
+            out = DNSOutgoing(_FLAGS_QR_RESPONSE | _FLAGS_AA)
+            for _ in range(6):
+                n = f"flood{k % names}"
+                inst, server = f"{n} (AAAAA-AA).{SERVICE_TYPE}", f"{n}.local."
+                address = socket.inet_aton(f"10.{k >> 16 & 255}.{k >> 8 & 255}.{k & 255}")
+                for r in (DNSPointer(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN, 4500, inst),
+                          DNSService(inst, _TYPE_SRV, _CLASS_IN_UNIQUE, 4500, 0, 0, 4000,
+                                     server),
+                          DNSText(inst, _TYPE_TXT, _CLASS_IN_UNIQUE, 4500, b"\x03v=1"),
+                          DNSAddress(server, _TYPE_A, _CLASS_IN_UNIQUE, 4500, address)):
+                    out.add_answer_at_time(r, 0)
+                k += 1
+            zc.send(out)
+    finally:
+        zc.close()
     return sent
 
 

@@ -141,35 +141,10 @@ def test_strangers_together_cannot_hold_more_than_one_honest_frame() -> None:
 
 # ------------------------------------ a zeroconf flood against a plain browser (lobby)
 FLOOD = """
-    import socket, sys, time
-    from zeroconf import DNSAddress, DNSOutgoing, DNSPointer, DNSService, DNSText
-    from zeroconf.const import (_CLASS_IN, _CLASS_IN_UNIQUE, _FLAGS_AA, _FLAGS_QR_RESPONSE,
-                                _TYPE_A, _TYPE_PTR, _TYPE_SRV, _TYPE_TXT)
-    from p2p.net.discovery import SERVICE_TYPE as ST, make_zeroconf
+    import sys, time
+    from p2p.hostile import zeroconf_flood
     time.sleep(float(sys.argv[1]))
-    names, secs, rate = int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
-    zc = make_zeroconf("loopback")
-    start = time.monotonic()
-    end = start + secs
-    k = sent = 0
-    while time.monotonic() < end:
-        sent += 1
-        ahead = start + sent / rate - time.monotonic()
-        if ahead > 0:
-            time.sleep(ahead)
-        out = DNSOutgoing(_FLAGS_QR_RESPONSE | _FLAGS_AA)
-        for _ in range(6):
-            n = f"flood{k % names}"
-            inst, server = f"{n} (AAAAA-AA).{ST}", f"{n}.local."
-            for r in (DNSPointer(ST, _TYPE_PTR, _CLASS_IN, 4500, inst),
-                      DNSService(inst, _TYPE_SRV, _CLASS_IN_UNIQUE, 4500, 0, 0, 4000, server),
-                      DNSText(inst, _TYPE_TXT, _CLASS_IN_UNIQUE, 4500, b"\\x03v=1"),
-                      DNSAddress(server, _TYPE_A, _CLASS_IN_UNIQUE, 4500,
-                                 socket.inet_aton(f"10.{k >> 16 & 255}.{k >> 8 & 255}.{k & 255}"))):
-                out.add_answer_at_time(r, 0)
-            k += 1
-        zc.send(out)
-    zc.close()
+    zeroconf_flood(int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]))
 """
 
 HOST = """
