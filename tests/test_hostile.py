@@ -725,6 +725,7 @@ for n in (a, b, c):
 '''
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the guard reads TCP_INFO")
 def test_a_flood_of_idle_connections_leaves_a_peer_its_files_and_its_peers(
         tmp_path: Path) -> None:

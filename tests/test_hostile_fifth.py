@@ -180,6 +180,7 @@ def _edits(t: Any, ann: Identity, mal: Identity) -> dict[str, list[Envelope | by
     }
 
 
+@pytest.mark.slow
 def test_a_file_of_entries_dense_with_tiny_values_is_refused_without_its_memory(
         tmp_path: Path, game: dict[str, Any]) -> None:
     """Hostile pass 5: the cheater signs entries carrying a field of tiny nested lists (a

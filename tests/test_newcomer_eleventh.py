@@ -390,6 +390,7 @@ def _bot_waits(text: str) -> list[str]:
                                 "* Bo starts the hand"))]
 
 
+@pytest.mark.slow
 def test_the_line_modes_wait_on_a_bot_says_its_limit_from_the_start(tmp_path: Path) -> None:
     """`play --plain` against a bot that thinks: "* Bo is drawing." (no limit said), and
     three seconds later "Bo (a bot) is thinking (up to 30 s)." A wait read as endless,
@@ -404,6 +405,7 @@ def test_the_line_modes_wait_on_a_bot_says_its_limit_from_the_start(tmp_path: Pa
     assert "(up to 30 s)" in waits[0], (waits, text[-3000:])
 
 
+@pytest.mark.slow
 def test_the_line_mode_says_the_end_of_a_hand_once_and_no_bot_reads_scores(
         tmp_path: Path) -> None:
     """Between two hands the line mode said "* The hand is over." after "Hand 1 over: you

@@ -1383,6 +1383,7 @@ def test_what_a_bots_child_writes_on_its_channel_runs_nothing_and_holds_nobody(
     assert "could not be made" not in caplog.text, caplog.text     # it played, then forged
 
 
+@pytest.mark.slow
 def test_a_bots_child_that_never_reads_its_questions_holds_nobody(
         faulty_plugins: None, caplog: pytest.LogCaptureFixture) -> None:
     """Hostile plug-in review: a child that answered from a thread of its own and never
@@ -1564,6 +1565,7 @@ def test_a_networked_table_tells_the_player_that_their_plugin_failed(
     _said_once_that_crashy_failed(done)
 
 
+@pytest.mark.slow
 def test_a_networked_bot_has_its_time_to_be_made_and_then_its_time_to_move(
         faulty_plugins: None, monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:
@@ -1647,6 +1649,7 @@ def test_a_plugin_out_of_process_never_reaches_the_players_terminal(
     assert "TTY-NOISE" not in text, text
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 @pytest.mark.parametrize("hang", ["", "1"])
 def test_a_networked_bot_may_think_with_processes_of_its_own_and_they_end_with_it(

@@ -46,6 +46,7 @@ def _traced_verify(path: Path) -> tuple[Any, int]:
         tracemalloc.stop()
 
 
+@pytest.mark.slow
 def test_a_crafted_file_of_signed_dense_entries_is_verified_in_bounded_memory(
         tmp_path: Path, game: dict[str, Any]) -> None:
     """2 MB and 4 MB of such entries: the same verdict as before (the signer of the
@@ -82,6 +83,7 @@ def test_an_honest_game_verifies_hand_by_hand_with_every_entry_still_readable(
     assert rep2.ok and len(steps) > 10
 
 
+@pytest.mark.slow
 def test_side_entries_dense_with_tiny_values_are_not_kept(
         tmp_path: Path, game: dict[str, Any]) -> None:
     """Side entries are held whole while a transcript is checked: a crafted file of signed
