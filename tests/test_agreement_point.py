@@ -45,6 +45,18 @@ def _offer(rl: ReplicatedLog) -> None:
     rl.bot_offer = (Identity.from_seed(BOT_SEED).public_key, "tcp://127.0.0.1:9", None)
 
 
+def _both_sign_takeover(t: Table) -> None:
+    """p0 (the runner, its bot offered) and p1 both sign a takeover of p2's seat where
+    they stand, and the table settles."""
+    p0, p1 = t.seats[0].rlog, t.seats[1].rlog
+    _offer(p0)
+    assert p0.propose_takeover(2) is not None
+    assert p1.propose_takeover(2) is not None
+    t.collect(0)
+    t.collect(1)
+    _settle(t)
+
+
 def _settle(t: Table, rounds: int = 50) -> None:
     for _ in range(rounds):
         if not t.deliver():
@@ -228,12 +240,7 @@ def test_verify_plays_a_hand_voided_at_a_point_up_to_the_point_only(tmp_path: Pa
     at the others."""
     t, held = _paused(b"split/verify-silent-mid", 3)
     p0, p1, p2 = (s.rlog for s in t.seats)
-    _offer(p0)
-    assert p0.propose_takeover(2) is not None
-    assert p1.propose_takeover(2) is not None
-    t.collect(0)
-    t.collect(1)
-    _settle(t)
+    _both_sign_takeover(t)
     assert p0.match.voided == p1.match.voided == p2.match.voided == [0]
     assert len(p2.log[0]) > len(p0.log[0])          # p2's own late entry, past the point
     rep = verify_game(_transcript(tmp_path, t, 2))
@@ -252,12 +259,7 @@ def test_the_silent_seat_that_scored_the_hand_keeps_that_view_in_its_transcript(
     t, held = _paused(b"split/verify-silent", None)
     p0, p1, p2 = (s.rlog for s in t.seats)
     h = p0.hand_no                      # the match's last hand (a hand may score nobody)
-    _offer(p0)
-    assert p0.propose_takeover(2) is not None
-    assert p1.propose_takeover(2) is not None
-    t.collect(0)
-    t.collect(1)
-    _settle(t)
+    _both_sign_takeover(t)
     assert p0.match.voided == p1.match.voided == [h]
     assert p2.finished and len(p2.log[h]) == len(p0.log[h]) + 1 and p2.match.voided == []
     rep = verify_game(_transcript(tmp_path, t, 2))

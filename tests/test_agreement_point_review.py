@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_agreement_point import _clean, _offer, _paused, _settle
+from test_agreement_point import _both_sign_takeover, _clean, _offer, _paused, _settle
 from test_replicated_log import Table, _table, _transcript
 from test_slow_loris import STEP, _run
 
@@ -123,12 +123,7 @@ def test_an_entry_signed_with_a_replaced_seats_old_key_stops_no_peer() -> None:
     blamed, and the peer goes on."""
     t, held = _paused(b"review/old-key", None)
     p0, p1, p2 = (s.rlog for s in t.seats)
-    _offer(p0)
-    assert p0.propose_takeover(2) is not None
-    assert p1.propose_takeover(2) is not None
-    t.collect(0)
-    t.collect(1)
-    _settle(t)
+    _both_sign_takeover(t)
     h = p0.hand_no
     assert p0.match.voided == [h - 1] and p0.keys[2] != p2.identity.public_key
     for seq in (0, 1, 7):

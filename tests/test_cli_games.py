@@ -446,22 +446,21 @@ def _interrupt_at_prompt(*argv: str) -> tuple[int, str]:
     seen = b""
     deadline = time.monotonic() + 60
     try:
-        while b"> " not in seen and time.monotonic() < deadline:
-            ready, _, _ = select.select([proc.stdout], [], [], 1.0)
-            if ready:
-                chunk = os.read(proc.stdout.fileno(), 4096)
-                if not chunk:
-                    break
-                seen += chunk
+        def read_until(marker: bytes) -> None:
+            nonlocal seen
+            assert proc.stdout is not None
+            while marker not in seen and time.monotonic() < deadline:
+                ready, _, _ = select.select([proc.stdout], [], [], 1.0)
+                if ready:
+                    chunk = os.read(proc.stdout.fileno(), 4096)
+                    if not chunk:
+                        break
+                    seen += chunk
+
+        read_until(b"> ")
         assert b"> " in seen, seen
         proc.send_signal(signal.SIGINT)
-        while b"y leave" not in seen and time.monotonic() < deadline:
-            ready, _, _ = select.select([proc.stdout], [], [], 1.0)
-            if ready:
-                chunk = os.read(proc.stdout.fileno(), 4096)
-                if not chunk:
-                    break
-                seen += chunk
+        read_until(b"y leave")
         assert b"Leave the game? It is saved" in seen, seen
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
