@@ -148,6 +148,7 @@ def _screen_hand(screen: str) -> list[tuple[int, bool, str]]:
 SAFETIES = ("Right of Way", "Extra Tank", "Puncture-Proof", "Driving Ace")
 
 
+@pytest.mark.slow
 def test_resume_in_a_terminal_brings_the_hand_back_numbered_as_it_was(tmp_path: Path) -> None:
     """End to end at 80×24 (tmux): discard, draw (★ on the card drawn), leave with q y,
     `millebornes resume`: the same cards under the same numbers, ★ on the same one."""

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from cli import i18n
 from cli.words import local_damage_text, stop_reason
 from engine import Seating, preset
@@ -706,6 +708,7 @@ def _late_pass_push(payload: bytes) -> bool:
         and Envelope.decode(r).body.get("round", 0) >= 1 for r in msg.entries)
 
 
+@pytest.mark.slow
 def test_a_complaint_reaching_a_peer_that_lags_waits_until_it_can_be_judged() -> None:
     """Modern rules, three seats: the last shuffler of a reshuffle round (R4b) sends its
     pass to everybody but P, then complains to P about X's valid share of that round. P

@@ -71,6 +71,7 @@ def test_complete_hand_over_real_sockets(tmp_path: Path, preset_name: str, n: in
     assert words and all(e.text for e in words)
 
 
+@pytest.mark.slow
 def test_fault_shim_drop_duplicate_delay_reorder(tmp_path: Path) -> None:
     cfg, ids = make_table(preset("modern"), Seating.solo(3), ["a", "b", "c"], b"faults")
     shims = [FaultShim(seed=s, drop=0.05, duplicate=0.1, delay=0.1, max_delay=0.01,

@@ -451,6 +451,7 @@ def _table_where_cy_dies(tmp_path: Path, name: bytes) -> tuple[Any, ...]:
     return cfg, eps, opts, peers
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", [pytest.param("b", marks=pytest.mark.slow), "e"])
 def test_full_screen_b_and_e_keys_answer_a_silent_seat(tmp_path: Path, key: str) -> None:
     """Issue 11, leaving is a pause: in the full-screen console, once the table waits in
@@ -664,6 +665,7 @@ def test_a_match_ended_by_agreement_before_any_hand_is_said_so_by_replay_and_gam
     assert _games_state(tmp_path, path) == "ended in hand 1 by agreement (p2 had left)"
 
 
+@pytest.mark.slow
 def test_a_seat_that_times_out_pauses_the_table_and_the_console_says_paused(
         tmp_path: Path) -> None:
     """Seat 2 never comes: the table pauses (resumable) and waits for it, a bot or the
