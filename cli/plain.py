@@ -249,12 +249,14 @@ class PlainSession:
 
     def _get(self, timeout: float) -> str | None | Literal[False]:
         """A line, None at the end of input, False when none came within ``timeout``."""
+        if self.ctrl_c and not self.asking:
+            # before the end of input: a watcher whose input ended (--auto, a pipe) that
+            # pressed Ctrl-C was never asked and played on to the end of the match
+            self.out.write("\n")            # after the terminal's ^C, on a line of its own
+            return "quit"
         if self.eof:
             time.sleep(timeout)
             return None
-        if self.ctrl_c and not self.asking:
-            self.out.write("\n")            # after the terminal's ^C, on a line of its own
-            return "quit"
         line = self.reader.get(timeout)
         if line is None:
             self.eof = True
