@@ -549,6 +549,7 @@ def test_the_resume_hint_keeps_the_language_asked_for(tmp_path: Path) -> None:
     assert "--plain --lang fr" in unfold(r.stdout), r.stdout
 
 
+@pytest.mark.slow
 def test_games_names_the_options_a_table_changed(tmp_path: Path) -> None:
     """`games` listed a match to 3000 with fast play as plain "classic": the options a
     table agreed are on the line under it, as the lobby said them; a preset's own rules

@@ -73,6 +73,7 @@ def _run_until(session: str, argv: list[str], want: str, env: dict[str, str],
         _tmux("kill-session", "-t", session)
 
 
+@pytest.mark.slow
 def test_full_screen_auto_game_reaches_the_end_of_a_hand() -> None:
     session = f"mb-test-{os.getpid()}"
     screen = _run_until(session, ["play", "--auto", "--rules", "modern", "--seed", "3"],

@@ -1284,6 +1284,7 @@ def test_a_networked_bots_answer_comes_back_as_plain_data(
         good.close()
 
 
+@pytest.mark.slow
 def test_a_thread_a_bot_left_running_does_not_keep_the_program_alive(
         faulty_plugins: None, tmp_path: Path) -> None:
     """Plug-in review: a bot's own (non-daemon) thread kept simulate alive for ever after
@@ -1439,6 +1440,7 @@ def _gone(pid: int) -> bool:
         return True
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 @pytest.mark.parametrize("plugin", ["hangs", "tstuckc", "tpooled"])
 def test_a_busy_bots_child_ends_with_the_process_that_asked_it(
