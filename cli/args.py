@@ -9,7 +9,6 @@ traceback.
 from __future__ import annotations
 
 import argparse
-import difflib
 import getpass
 import math
 import os
@@ -24,7 +23,7 @@ from engine.bots import bot_names, is_bot_name, misplaced_plugin, parse_bot_spec
 
 from . import i18n
 from .bot_limit import try_make
-from .i18n import N_, _, did_you_mean, ngettext
+from .i18n import N_, _, close_match, did_you_mean, ngettext
 from .words import reply, report_width, rule_options_text, wrap
 
 #: Bot names offered at a local table, in seat order after the human.
@@ -282,11 +281,10 @@ class Parser(argparse.ArgumentParser):
         # mistyped command at the table is answered
         if isinstance(action, argparse._SubParsersAction) and action.choices is not None \
                 and value not in action.choices:
-            guess = difflib.get_close_matches(str(value).lower(), list(action.choices), n=1,
-                                              cutoff=0.6)
+            guess = close_match(str(value), list(action.choices))
             if guess:
                 raise argparse.ArgumentError(None, reply("did-you-mean", word=value,
-                                                         guess=guess[0]))
+                                                         guess=guess))
         try:
             super()._check_value(action, value)
         except argparse.ArgumentError as exc:

@@ -9,7 +9,6 @@ sentence saying what was wrong.
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -35,7 +34,7 @@ from engine.cards import DISTANCE_VALUE, KIND_OF, SAFETY_FOR, Kind
 from engine.state import DRAW, EXTEND, OVER, PLAY, RESPOND
 
 from . import i18n
-from .i18n import pgettext
+from .i18n import close_match, pgettext
 from .render import hand_cards
 from .words import (
     card_name,
@@ -420,9 +419,9 @@ LOOK = ("look", "l", "board", "hand", "status")
 def unknown_command(word: str, known: Sequence[str]) -> str:
     """An unknown command in words: with the known command closest to it when there is
     one ("paly": did you mean 'play'?), else where the list is."""
-    guess = difflib.get_close_matches(word.lower(), known, n=1, cutoff=0.6)
+    guess = close_match(word, known)
     if guess:
-        return reply("did-you-mean", word=word, guess=guess[0])
+        return reply("did-you-mean", word=word, guess=guess)
     return reply("unknown-command", word=word)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import logging
 import socket
 import sys
@@ -27,7 +26,7 @@ from .args import (
     with_defaults,
 )
 from .bot_peers import BotPeerProcesses, bot_identities
-from .i18n import _
+from .i18n import _, close_match
 from .seats import (
     LineReader,
     identity,
@@ -183,10 +182,9 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
             elif isinstance(line, str) and line:     # said, never ignored in silence
                 # wrapped at the terminal's width (it ran to 96 columns), and a typo close
                 # to a command said with it ("did you mean 'ready'?"), as the joiner's is
-                guess = difflib.get_close_matches(line.split()[0].lower(), HOST_COMMANDS,
-                                                  n=1, cutoff=0.6)
+                guess = close_match(line.split()[0], HOST_COMMANDS)
                 if guess:
-                    say_paragraph(reply("did-you-mean", word=line, guess=guess[0]), say)
+                    say_paragraph(reply("did-you-mean", word=line, guess=guess), say)
                 else:
                     say_paragraph(_("unknown command %(command)s: type 'ready' / 'unready', "
                                     "'quit' to close the table")

@@ -4,7 +4,6 @@ seat, get ready, then play."""
 from __future__ import annotations
 
 import argparse
-import difflib
 import re
 import socket
 import sys
@@ -19,7 +18,7 @@ from p2p.text import safe_text
 
 from . import i18n
 from .args import player_name, with_defaults
-from .i18n import N_, _, did_you_mean
+from .i18n import N_, _, close_match, did_you_mean
 from .seats import (
     LineReader,
     identity,
@@ -367,10 +366,9 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
         else:
             # a typo ("redy") was answered with the help line alone, as if nothing was
             # wrong; one close to a command is said with it ("did you mean 'ready'?")
-            guess = difflib.get_close_matches(words[0].lower(), LOBBY_COMMANDS, n=1,
-                                              cutoff=0.6)
+            guess = close_match(words[0], LOBBY_COMMANDS)
             if guess:
-                say_paragraph(reply("did-you-mean", word=line, guess=guess[0]), say)
+                say_paragraph(reply("did-you-mean", word=line, guess=guess), say)
             else:
                 say_paragraph(_("unknown command %(command)s: %(help)s") % {
                     "command": repr(safe_text(line, 40)), "help": _(LOBBY_HELP)}, say)

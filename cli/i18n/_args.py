@@ -4,21 +4,23 @@ from __future__ import annotations
 
 import argparse
 import difflib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from ._catalog import _
 from ._settings import BIDI_MODES, LANGUAGES, normalize_language
 
 
-def close_match(value: str, choices: Iterable[str]) -> str | None:
+def close_match(value: str, choices: Iterable[str] | Mapping[str, str]) -> str | None:
     """The choice a typo most likely meant ("modrn": modern, "serch": search), else None;
-    in any case ("Modrn")."""
-    named = {str(c).lower(): str(c) for c in choices}
+    in any case ("Modrn"). ``choices`` may map spellings to the choice each means
+    ("francais": "fr"). The one matcher of every "did you mean" of the console."""
+    named = ({str(k).lower(): str(v) for k, v in choices.items()}
+             if isinstance(choices, Mapping) else {str(c).lower(): str(c) for c in choices})
     guess = difflib.get_close_matches(str(value).strip().lower(), list(named), n=1, cutoff=0.6)
     return named[guess[0]] if guess else None
 
 
-def did_you_mean(value: str, choices: Iterable[str]) -> str:
+def did_you_mean(value: str, choices: Iterable[str] | Mapping[str, str]) -> str:
     """What to add to a refusal of ``value`` that lists ``choices``: "; did you mean
     'modern'?" for a typo close to one, else "" (a newcomer who typed "modrn" read the
     list and had to spot the difference)."""
@@ -34,11 +36,10 @@ def language_option(value: str) -> str:
     if code is None:
         names = {code: code for code in LANGUAGES}
         names.update({name.lower(): code for code, name in LANGUAGES.items()})
-        guess = close_match(value, names)
         raise argparse.ArgumentTypeError(
             _("unknown language %(code)s: choose one of %(choices)s")
             % {"code": repr(value), "choices": ", ".join(LANGUAGES)}
-            + (_("; did you mean %(guess)s?") % {"guess": repr(names[guess])} if guess else ""))
+            + did_you_mean(value, names))
     return code
 
 
