@@ -12,6 +12,7 @@ A test that wants a language or a setting says so itself.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from collections.abc import Iterator
 
@@ -23,6 +24,18 @@ _SET = {"LANG": "C.UTF-8"}
 #: and what the game reads from its environment.
 _UNSET = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "MILLEBORNES_CONFIG", "MILLEBORNES_DELAY",
           "MILLEBORNES_PLAIN", "NO_COLOR")
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """How many pytest-xdist workers ``-n auto`` (pyproject's addopts) starts: two, the
+    cores the default run's ten-minute budget is set for (most tests wait on sockets,
+    subprocesses and timers: two workers took 314 s where one took 563 s); none (every
+    test in this process, as ``-n 0`` says) on a one-core machine, or where the run
+    selects benchmarks, which pytest-benchmark does not time under xdist."""
+    marks = config.getoption("markexpr") or ""
+    if (os.cpu_count() or 1) < 2 or re.search(r"(?<!not )\bbench\b", marks):
+        return 0
+    return 2
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -739,7 +739,11 @@ def test_a_player_back_after_a_bot_took_the_seat_is_told_they_watch(
             time.sleep(0.05)
         assert all(p.paused for p in peers), [p.stopped for p in peers]
         peers[0].offer_bot(bot.public_key, bnode.endpoint)
-        assert peers[0].agree_bot(2) and peers[1].agree_bot(2)
+        assert peers[0].agree_bot(2)
+        # Bo is a bot peer: it co-signs by itself once Ann's record reaches it, so its own
+        # call is False when the record came first (seen under load); the takeover
+        # awaited below needs its signature either way
+        peers[1].agree_bot(2)
         while not (started and peers[0].takeovers) and time.monotonic() < end:
             time.sleep(0.05)
         assert started and peers[0].takeovers
