@@ -289,6 +289,7 @@ def test_a_joiners_browser_knows_the_service_names_its_table_may_have() -> None:
 
 @pytest.mark.root
 @pytest.mark.hostile    # an attack, about 12 s
+@pytest.mark.alone      # a flood at a set rate: what the kernel drops depends on the load
 def test_a_flood_bigger_than_zeroconfs_cache_does_not_hide_the_table_a_joiner_names(
         namespaces: list[str], tmp_path: Path) -> None:
     """In a network namespace of our own (its own loopback: the flood disturbs nobody

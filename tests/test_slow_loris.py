@@ -472,6 +472,7 @@ def test_a_seat_writing_the_hands_last_entry_cannot_split_a_takeover(tmp_path: P
 
 
 @pytest.mark.slow
+@pytest.mark.alone   # 0.3 s of CPU starvation beside another worker reads as a slow disk
 def test_a_peer_with_a_slow_disk_does_not_count_its_own_fsync_against_the_next_seat(
         tmp_path: Path) -> None:
     """Real sockets: Ann's disk takes 0.4 s for each fsync (a network home folder, an SD
