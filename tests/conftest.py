@@ -27,13 +27,17 @@ _UNSET = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "MILLEBORNES_CONFIG", "MILLEBORNE
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """How many pytest-xdist workers ``-n auto`` (pyproject's addopts) starts: two, the
-    cores the default run's ten-minute budget is set for (most tests wait on sockets,
-    subprocesses and timers: two workers took 314 s where one took 563 s); none (every
-    test in this process, as ``-n 0`` says) on a one-core machine, or where the run
-    selects benchmarks, which pytest-benchmark does not time under xdist."""
+    """How many pytest-xdist workers ``-n auto`` (pyproject's addopts) starts: two for the
+    whole suite (no path named: the README's test command), the cores its ten-minute budget
+    is set for; most tests wait on sockets, subprocesses and timers, so two workers took
+    314 s where one took 563 s. None (every test in this process, as ``-n 0`` says) where
+    the command names files or tests (one test, a debugger, a suite of someone else's run
+    against this tree, which may not expect to share the machine with itself), on a
+    one-core machine, or where the run selects benchmarks (pytest-benchmark times nothing
+    under xdist)."""
     marks = config.getoption("markexpr") or ""
-    if (os.cpu_count() or 1) < 2 or re.search(r"(?<!not )\bbench\b", marks):
+    if (config.args_source != pytest.Config.ArgsSource.TESTPATHS
+            or (os.cpu_count() or 1) < 2 or re.search(r"(?<!not )\bbench\b", marks)):
         return 0
     return 2
 
