@@ -1,0 +1,84 @@
+"""Ninth hostile pass (2026-12-06): hostile peers and plug-ins against real millebornes
+peers (real ZeroMQ sockets on loopback, real processes). What must hold: an honest player
+is never blamed; no input stops a peer (no traceback, no unbounded wait, no unbounded
+memory); every wait has a limit.
+
+Findings (each test here failed before its fix):
+
+* a bot's seat co-signed a proposal only by the *first* record of the hand it had read
+  (``Peer._follow_agreements``): the silent seat itself, before it fell silent, could
+  sign a record naming another seat (a record about someone else is a valid one), and a
+  bot's seat never co-signed the honest players' records about the silent seat: no bot,
+  no end, the table paused on the hostile seat for good.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from engine import Seating, preset
+from engine.bots import make_bot
+from p2p.net.transport import Node
+from p2p.table import wire
+from p2p.table.memory import make_table
+from p2p.table.session import Peer, SessionOptions
+from p2p.table.wire import node_id_for
+from p2p.testing import Pumping
+from p2p.transcript.envelope import Envelope
+
+
+def _wait(cond: object, limit: float) -> bool:
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        if cond():  # type: ignore[operator]
+            return True
+        time.sleep(0.05)
+    return bool(cond())  # type: ignore[operator]
+
+
+@pytest.mark.hostile
+def test_the_silent_seats_own_record_about_another_seat_does_not_stop_a_bot_cosigning(
+        ) -> None:
+    """Cy (seat 2) is connected and never writes a step; at once it signs an end and a
+    takeover naming Ann (seat 0), who plays. Ann proposes to end the match after Cy left;
+    Bo (a bot's seat) saw Cy silent too and must co-sign Ann's record: before the fix it
+    read only Cy's record (the first of the hand), about a seat it saw active, and never
+    signed, the table paused on Cy for good."""
+    cfg, ids = make_table(preset("modern", match_target=1), Seating.solo(3),
+                          ["Ann", "Bo", "Cy"], b"hostile9/first-record")
+    opts = SessionOptions(response_delay=0.0, stall_after=0.3, step_limit=1.0)
+    nodes = [Node(node_id_for(ids[s].public_key)) for s in range(3)]
+    eps = {s: nodes[s].endpoint for s in range(3)}
+    for s in (0, 1):
+        nodes[2].add_peer(node_id_for(ids[s].public_key), eps[s])
+    peers = [Peer(ids[s], cfg, nodes[s], endpoints=eps, options=opts,
+                  controller=make_bot("heuristic", 3 + s)) for s in range(2)]
+    genesis = cfg.header().genesis(0)
+    records = [Envelope.create(ids[2], cfg.table_id, 0, 0, genesis, body).encode()
+               for body in ({"k": "side.end", "hand": 0, "seat": 0, "at": 0},
+                            {"k": "side.takeover", "hand": 0, "seat": 0, "runner": 1,
+                             "at": 0})]
+
+    def sent() -> bool:
+        for s in (0, 1):
+            for payload in wire.encode_push(records):
+                nodes[2].send(node_id_for(ids[s].public_key), payload)
+        return all(2 in p.agreement()["side.end"] for p in peers)
+
+    pumps = Pumping(peers, through_pauses=True)
+    try:
+        assert _wait(sent, 20)
+        assert _wait(lambda: all(p.paused for p in peers), 30), [p.stopped for p in peers]
+        assert all(p.silent_seat() == 2 for p in peers)
+        assert peers[0].agree_end(2)
+        assert _wait(lambda: all(p.agreed_end is not None for p in peers), 10), \
+            [p.agreement() for p in peers]
+        for p in peers:
+            assert p.agreed_end.seat == 2 and p.agreed_end.signers == (0, 1)
+    finally:
+        pumps.stop()
+        for p in peers:
+            p.close(flush=0.2)
+        nodes[2].close()
