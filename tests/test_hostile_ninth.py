@@ -82,3 +82,36 @@ def test_the_silent_seats_own_record_about_another_seat_does_not_stop_a_bot_cosi
         for p in peers:
             p.close(flush=0.2)
         nodes[2].close()
+
+
+def test_the_agreement_line_names_the_seat_the_table_waits_for_and_its_signers() -> None:
+    """The console's agreement line took the seat from the first record of the hand and
+    every signer as agreeing: with Cy's own record about Ann read first, Ann (who plays)
+    read "The end of the match after Ann left: agreed by Ann, Cy" once she had signed
+    the end after Cy left."""
+    from types import SimpleNamespace
+
+    from cli.netdriver import NetDriver
+
+    class Driver:
+        names = ["Ann", "Bo", "Cy"]
+        step_limit = 20.0
+        is_bot = NetDriver.is_bot
+
+        def __init__(self, votes: dict[int, dict[str, int]], silent: int | None) -> None:
+            self.bots: set[int] = set()
+            self.peer = SimpleNamespace(agreement=lambda: {"side.end": votes},
+                                        silent_seat=lambda: silent)
+
+        def current_names(self) -> list[str]:
+            return self.names
+
+    status = NetDriver.agreement_status
+    votes = {2: {"seat": 0}, 0: {"seat": 2}}
+    said = status(Driver(votes, 2))                          # type: ignore[arg-type]
+    assert said is not None and "Cy" in said.split(":")[0] and "Ann" not in said.split(":")[0]
+    assert "agreed by Ann;" in said and "waiting for Bo." in said, said
+    # not paused (Cy came back): the seat most signers named
+    votes = {2: {"seat": 0}, 0: {"seat": 2}, 1: {"seat": 2}}
+    said = status(Driver(votes, None))                       # type: ignore[arg-type]
+    assert said is not None and "agreed by Ann, Bo;" in said, said
