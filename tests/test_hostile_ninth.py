@@ -9,14 +9,23 @@ Findings (each test here failed before its fix):
   (``Peer._follow_agreements``): the silent seat itself, before it fell silent, could
   sign a record naming another seat (a record about someone else is a valid one), and a
   bot's seat never co-signed the honest players' records about the silent seat: no bot,
-  no end, the table paused on the hostile seat for good.
+  no end, the table paused on the hostile seat for good; the console's agreement line
+  likewise took the seat from the first record ("Ending the match after Ann left", to
+  Ann, who plays, with her own signature about Cy counted in);
+* a seat's player, silent in hand H, could sign with its own key a record for hand H+1
+  (a peer takes records up to a hand ahead), read as the seat's vote while its key still
+  signed there; once a bot took the seat over from H+1 the record stayed the bot's
+  seat's one vote of H+1 (the bot's own ignored), while ``verify`` and the same peer
+  resumed, reading H+1's records with the bot's key, rejected it.
 """
 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
+from test_replicated_log import _transcript
 
 from engine import Seating, preset
 from engine.bots import make_bot
@@ -115,3 +124,45 @@ def test_the_agreement_line_names_the_seat_the_table_waits_for_and_its_signers()
     votes = {2: {"seat": 0}, 0: {"seat": 2}, 1: {"seat": 2}}
     said = status(Driver(votes, None))                       # type: ignore[arg-type]
     assert said is not None and "agreed by Ann, Bo;" in said, said
+
+
+def test_a_replaced_players_record_for_the_next_hand_is_not_the_bots_vote(
+        tmp_path: Path) -> None:
+    """Cy (seat 2), silent in hand 1, signs with its own key a record for hand 2 (the next
+    one: a peer takes records up to a hand ahead) ending the match "after Bo left". Its
+    key still signed for seat 2 then, so the record counted; once the others agreed that
+    a bot plays Cy's seat from hand 2, it stayed seat 2's vote of hand 2: the console
+    said the bot (run by Ann) agreed Bo had left, and the bot's own record, one per seat
+    and hand, was ignored (an agreement naming Bo at another point could never hold
+    live), while ``verify`` and a resumed peer read hand 2's records with the bot's key
+    and rejected Cy's. The replaced key's records for later hands are dropped when the
+    takeover takes effect."""
+    from test_takeover import BOT_SEED, _agree_bot, _start_bot, _stopped
+
+    from p2p.audit import verify_game
+    from p2p.crypto.identity import Identity
+
+    t = _stopped(b"hostile9/stale-vote")
+    cy = t.seats[2].rlog.identity
+    genesis = t.cfg.header().genesis(1)
+    record = Envelope.create(cy, t.cfg.table_id, 1, 0, genesis,
+                             {"k": "side.end", "hand": 1, "seat": 1, "at": 7})
+    for s in (0, 1):
+        for payload in wire.encode_push([record.encode()]):
+            t.seats[s].rlog.on_message(t.node_of[2], payload)
+        t.collect(s)
+    t.wire = [m for m in t.wire if m[1] != 2]
+    bot = Identity.from_seed(BOT_SEED)
+    _agree_bot(t, 2, (0, 1), bot)
+    for s in (0, 1):
+        rl = t.seats[s].rlog
+        assert rl.hand_no == 1 and rl.keys[2] == bot.public_key
+        assert rl.proposals() == {"side.takeover": {}, "side.end": {}}, rl.proposals()
+    b = _start_bot(t, runner=0, silent=2, bot=bot)
+    assert b.proposals() == {"side.takeover": {}, "side.end": {}}
+    for s in (0, 1):
+        t.collect(s)
+        rep = verify_game(_transcript(tmp_path, t, s))
+        # (it stops in hand 2, which nobody played here: no check failed)
+        assert rep.crypto.ok and rep.check == "incomplete", rep.summary()
+        assert rep.ended_by_agreement is None and rep.voided == [0], rep.summary()

@@ -1310,6 +1310,14 @@ class ReplicatedLog:
             else:
                 self.match.me = None                 # replaced: follow as a spectator
         self.takeovers.append(t)
+        for (_, later), votes in self.agreements.votes.items():
+            if later > hand:
+                # records of a later hand (one ahead is taken) signed by the replaced
+                # key while it was still the seat's: no vote of the bot's. Kept, the
+                # replaced player cast the bot's seat's one vote of the next hand (the
+                # bot's own record ignored), and a peer differed from `verify` and from
+                # itself resumed, which read that hand's records with the bot's key
+                votes.pop(t.seat, None)
         self.match.void(hand)
         self._drop_early(hand)
         if self.stopped is not None and self.error is None:
