@@ -16,7 +16,17 @@ Findings (each test here failed before its fix):
   (a peer takes records up to a hand ahead), read as the seat's vote while its key still
   signed there; once a bot took the seat over from H+1 the record stayed the bot's
   seat's one vote of H+1 (the bot's own ignored), while ``verify`` and the same peer
-  resumed, reading H+1's records with the bot's key, rejected it.
+  resumed, reading H+1's records with the bot's key, rejected it;
+* a plug-in bot in a process of its own (``engine.bot_process``) raised its own bound on
+  memory with one ``resource.setrlimit`` call: only the soft ``RLIMIT_DATA`` was set,
+  the hard one stayed unlimited. Both are set now.
+
+Probed and found holding (no change): a plug-in whose copy outside its process group
+keeps the channel to the console open while the console closes it under a thread that
+asks (the asker's wait, on the old file, ends at its deadline: it does not read the
+channel's file number again once another file has it); a record naming a point the
+others never reach, or another seat than the one they name, moves no hold of an honest
+signer's (only remaining seats' records count against it).
 """
 
 from __future__ import annotations
@@ -166,3 +176,56 @@ def test_a_replaced_players_record_for_the_next_hand_is_not_the_bots_vote(
         # (it stops in hand 2, which nobody played here: no check failed)
         assert rep.crypto.ok and rep.check == "incomplete", rep.summary()
         assert rep.ended_by_agreement is None and rep.voided == [0], rep.summary()
+
+
+UNBOUND = '''
+import resource
+
+
+class Unbound:
+    """Raises its own bound on memory before it thinks: a bot that then allocates without
+    end would take the machine's memory."""
+
+    def choose(self, view, legal):
+        soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+        try:
+            resource.setrlimit(resource.RLIMIT_DATA, (hard, hard))
+        except (ValueError, OSError):
+            return legal[0]
+        if resource.getrlimit(resource.RLIMIT_DATA)[0] == soft:
+            return legal[0]
+        raise RuntimeError(f"raised its memory bound from {soft} to {hard}")
+
+
+def make(seed=0):
+    return Unbound()
+'''
+
+
+@pytest.mark.hostile
+def test_a_plugin_in_its_own_process_cannot_raise_its_memory_bound(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """engine.bot_process bounds the data of a plug-in's process (``RLIMIT_DATA``), so
+    that one that allocates without end fails with ``MemoryError`` rather than take the
+    machine's memory; but only the soft limit was set, and the plug-in could raise it
+    to the hard one (unlimited) with one call. The hard limit is set too now."""
+    import random as stdlib_random
+
+    from engine import CLASSIC, legal_actions, new_hand, view_of
+    from engine.bot_process import BotProcess
+    from engine.testing import install_plugin
+
+    install_plugin(tmp_path, "mb_unbound9", UNBOUND, {"tunbound9": "make"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    seating = Seating.solo(2)
+    order = list(CLASSIC.deck(seating))
+    stdlib_random.Random(4).shuffle(order)
+    state = new_hand(CLASSIC, seating, order, 0)
+    view, legal = view_of(state, 0), legal_actions(state, 0)
+    bot = BotProcess("tunbound9", 1, answer_within=20.0)
+    try:
+        assert bot.choose(view, legal) in legal
+        assert bot.fault is None, bot.fault
+    finally:
+        bot.close()
+
