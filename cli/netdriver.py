@@ -23,6 +23,7 @@ from .driver import PeerStatus
 from .i18n import N_, _
 from .words import (
     PEER_STATES,
+    agree_later_line,
     agreed_end_line,
     agreement_line,
     away_line,
@@ -619,7 +620,14 @@ class NetDriver:
         else:
             ok = self.peer.agree_end(seat)
         self._collect()
-        return self.agreement_status() or "" if ok else cannot_agree_line()
+        if ok:
+            return self.agreement_status() or ""
+        why = getattr(self.peer, "agreement_refused", None)
+        if why == "ahead":
+            return agree_later_line()
+        if why in ("over", "not-due"):
+            return nothing_to_agree_line()
+        return cannot_agree_line()
 
     def agreement_status(self) -> str | None:
         """Who agreed to what about the silent seat, and whom we wait for."""

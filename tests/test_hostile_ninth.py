@@ -229,3 +229,44 @@ def test_a_plugin_in_its_own_process_cannot_raise_its_memory_bound(
     finally:
         bot.close()
 
+
+
+def test_a_player_whose_record_is_refused_is_told_why_not_that_they_chose() -> None:
+    """Bo (a remaining seat, hostile) signs the end "after Cy left" at a point of the hand
+    nobody reaches: Ann's own proposal is then refused ("the others signed further on:
+    this peer lags"), and her console said "You already chose for this hand" though she
+    had not chosen. The log says why it signed nothing; the console says that."""
+    from types import SimpleNamespace
+
+    from test_takeover import _stopped
+
+    from cli.netdriver import NetDriver
+    from cli.words import agree_later_line, cannot_agree_line
+
+    t = _stopped(b"hostile9/refused")
+    ann, bo = t.seats[0].rlog, t.seats[1].rlog
+    record = Envelope.create(bo.identity, t.cfg.table_id, 0, 0, bo.verifier.head,
+                             {"k": "side.end", "hand": 0, "seat": 2, "at": 999})
+    for payload in wire.encode_push([record.encode()]):
+        ann.on_message(t.node_of[1], payload)
+    t.collect(0)
+    assert 1 in ann.proposals()["side.end"]
+    assert ann.propose_end(2) is None and ann.refused == "ahead"
+    assert ann.propose_takeover(1) is None and ann.refused == "not-due"
+
+    class Driver:
+        seat, bot_maker = 0, None
+
+        def __init__(self, refused: str | None) -> None:
+            self.peer = SimpleNamespace(agree_end=lambda seat: False,
+                                        agreement_refused=refused)
+
+        def silent(self) -> int:
+            return 2
+
+        def _collect(self) -> None:
+            pass
+
+    said = NetDriver.agree(Driver("ahead"), "end")            # type: ignore[arg-type]
+    assert said == agree_later_line() and said != cannot_agree_line()
+    assert NetDriver.agree(Driver("chosen"), "end") == cannot_agree_line()  # type: ignore[arg-type]

@@ -317,6 +317,12 @@ class Peer:
         self._drain()
         return ok
 
+    @property
+    def agreement_refused(self) -> str | None:
+        """Why this seat's last :meth:`agree_bot` or :meth:`agree_end` signed nothing
+        (``ReplicatedLog.refused``: over, chosen, not-due, ahead, no-bot)."""
+        return self.rlog.refused
+
     def agreement(self) -> dict[str, dict[int, dict[str, Any]]]:
         """Who signed what in the hand in play: ``{"side.takeover": {seat: body}, ...}``."""
         with self._lock:
