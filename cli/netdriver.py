@@ -632,6 +632,8 @@ class NetDriver:
     def agreement_status(self) -> str | None:
         """Who agreed to what about the silent seat, and whom we wait for."""
         votes = self.peer.agreement()
+        if not any(votes.values()):
+            return None
         waits_for = self.peer.silent_seat()
         for kind, word in (("side.end", "end"), ("side.takeover", "bot")):
             v = votes.get(kind) or {}
