@@ -270,3 +270,48 @@ def test_a_player_whose_record_is_refused_is_told_why_not_that_they_chose() -> N
     said = NetDriver.agree(Driver("ahead"), "end")            # type: ignore[arg-type]
     assert said == agree_later_line() and said != cannot_agree_line()
     assert NetDriver.agree(Driver("chosen"), "end") == cannot_agree_line()  # type: ignore[arg-type]
+
+
+def test_an_end_for_a_hand_the_match_never_reached_is_not_in_the_winners_report(
+        tmp_path: Path) -> None:
+    """p1 and p2 (every seat but p0) sign, while p0 still plays the match's last hand, an
+    end "after p0 left" for the next hand (a peer takes records up to a hand ahead) and
+    send it to p0 alone. The match ends in its hand and p0 keeps the records (they came
+    before the end): ``verify`` of p0's transcript said the match was won *and* "the
+    match was ended in hand N by p1 and p2, saying p0 had left", of a hand never dealt.
+    An agreement about a hand the match never reached takes effect nowhere (live, it
+    never did), so the report leaves it out."""
+    from test_replicated_log import _table
+    from test_takeover import _games_state
+
+    from p2p.audit import verify_game
+
+    t = _table(b"hostile9/never-reached", n=3)
+    p0 = t.seats[0].rlog
+    sent: set[int] = set()
+    for _ in range(100_000):
+        h = p0.hand_no
+        if h not in sent and p0.log.get(h):
+            sent.add(h)
+            for s in (1, 2):
+                rl = t.seats[s].rlog
+                rec = Envelope.create(rl.identity, t.cfg.table_id, h + 1, 0,
+                                      t.cfg.header().genesis(h + 1),
+                                      {"k": "side.end", "hand": h + 1, "seat": 0, "at": 999})
+                for payload in wire.encode_push([rec.encode()]):
+                    p0.on_message(t.node_of[s], payload)
+            t.collect(0)
+        t.write_turns()
+        if not t.wire:
+            break
+        t.deliver()
+    assert all(s.rlog.finished for s in t.seats)
+    assert p0.agreed_end is None and p0.match.voided == []
+    path = _transcript(tmp_path, t, 0)
+    rep = verify_game(path)
+    assert rep.ok and rep.complete and rep.blamed_seat is None, rep.summary()
+    assert rep.ended_by_agreement is None and rep.voided == [], rep.summary()
+    assert "had left" not in rep.summary(), rep.summary()
+    assert rep.winner == p0.match.winner()
+    # `games` read the same report: "ended in hand 2 by agreement (you had left)"
+    assert "agreement" not in _games_state(tmp_path, path)
