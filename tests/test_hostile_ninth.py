@@ -168,6 +168,7 @@ def test_a_replaced_players_record_for_the_next_hand_is_not_the_bots_vote(
         rl = t.seats[s].rlog
         assert rl.hand_no == 1 and rl.keys[2] == bot.public_key
         assert rl.proposals() == {"side.takeover": {}, "side.end": {}}, rl.proposals()
+        assert record.encode() not in [e.encode() for e in rl.side]   # nor served
     b = _start_bot(t, runner=0, silent=2, bot=bot)
     assert b.proposals() == {"side.takeover": {}, "side.end": {}}
     for s in (0, 1):

@@ -1311,6 +1311,7 @@ class ReplicatedLog:
         if t is None or self.match.hand.done or not self._at_point(hand, t.seat, t.at):
             return
         keys = list(self.keys)
+        replaced = keys[t.seat]
         keys[t.seat] = t.key
         self.keys = tuple(keys)
         self.seat_of_key[t.key] = t.seat
@@ -1335,6 +1336,10 @@ class ReplicatedLog:
                 # bot's own record ignored), and a peer differed from `verify` and from
                 # itself resumed, which read that hand's records with the bot's key
                 votes.pop(t.seat, None)
+        # ... nor served to others (a FETCH reply carries the agreements first), who drop
+        # them as a key without a seat then, as this peer resumed does
+        self.side[:] = [e for e in self.side if not (
+            e.author == replaced and e.hand > hand and e.body.get("k") in (TAKEOVER, END))]
         self.match.void(hand)
         self._drop_early(hand)
         if self.stopped is not None and self.error is None:
