@@ -17,6 +17,15 @@ Findings (each test here failed before its fix):
   signed there; once a bot took the seat over from H+1 the record stayed the bot's
   seat's one vote of H+1 (the bot's own ignored), while ``verify`` and the same peer
   resumed, reading H+1's records with the bot's key, rejected it;
+* a remaining seat's record naming a point of the hand nobody reaches kept the others
+  from signing that kind about the silent seat (they lag, they sign there): no more than
+  its never signing does, but the console told each "You already chose for this hand";
+  the log now says why it signed nothing (``ReplicatedLog.refused``), the console that;
+* every seat but the winner signed, while the winner played the match's last hand, an
+  end "after" the winner "left" of the next hand: the winner's peer kept it (records of
+  the next hand are taken), and ``verify`` and ``games`` of the winner's transcript said
+  the match was won *and* ended by agreement after the winner left. A complete match's
+  report leaves out the agreements that took effect nowhere;
 * a plug-in bot in a process of its own (``engine.bot_process``) raised its own bound on
   memory with one ``resource.setrlimit`` call: only the soft ``RLIMIT_DATA`` was set,
   the hard one stayed unlimited. Both are set now.
