@@ -23,6 +23,7 @@ from .driver import PeerStatus
 from .i18n import N_, _
 from .words import (
     PEER_STATES,
+    agree_later_line,
     agreed_end_line,
     agreement_line,
     away_line,
@@ -619,18 +620,36 @@ class NetDriver:
         else:
             ok = self.peer.agree_end(seat)
         self._collect()
-        return self.agreement_status() or "" if ok else cannot_agree_line()
+        if ok:
+            return self.agreement_status() or ""
+        why = getattr(self.peer, "agreement_refused", None)
+        if why == "ahead":
+            return agree_later_line()
+        if why in ("over", "not-due"):
+            return nothing_to_agree_line()
+        return cannot_agree_line()
 
     def agreement_status(self) -> str | None:
         """Who agreed to what about the silent seat, and whom we wait for."""
         votes = self.peer.agreement()
+        if not any(votes.values()):
+            return None
+        waits_for = self.peer.silent_seat()
         for kind, word in (("side.end", "end"), ("side.takeover", "bot")):
             v = votes.get(kind) or {}
-            if not v:
+            # who signed a record about which seat: the silent seat itself may sign one
+            # naming another (hostile pass 9), and the first record read named the seat
+            # of the line ("after Ann left", to Ann who plays) and every signer agreed
+            named: dict[int, list[int]] = {}
+            for signer, body in v.items():
+                named.setdefault(int(body["seat"]), []).append(signer)
+            if not named:
                 continue
-            silent = int(next(iter(v.values()))["seat"])
-            agreed = [self.names[s] for s in sorted(v)]
-            waiting = [s for s in range(len(self.names)) if s != silent and s not in v]
+            silent = waits_for if waits_for in named else \
+                max(named, key=lambda seat: len(named[seat]))
+            agreed = [self.names[s] for s in sorted(named[silent])]
+            waiting = [s for s in range(len(self.names))
+                       if s != silent and s not in named[silent]]
             bots = any(self.is_bot(s) for s in waiting)
             return agreement_line(word, self.current_names()[silent], agreed,
                                   [self.names[s] for s in waiting],

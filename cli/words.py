@@ -1314,6 +1314,14 @@ def nothing_to_agree_line() -> str:
     return _("Nobody is missing at the table: there is nothing to agree on.")
 
 
+def agree_later_line() -> str:
+    """The others' records about the silent seat name a later point of the hand than this
+    peer has reached (it lags, or one of them signed a point nobody reaches): "You
+    already chose" was said though the player had not."""
+    return _("The others signed at a later point of this hand than this computer has "
+             "reached: once it gets there, choose again.")
+
+
 def cannot_agree_line() -> str:
     return _("You already chose for this hand (a bot or the end, not both); waiting for "
              "the others.")

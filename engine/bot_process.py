@@ -57,7 +57,9 @@ def cap_memory(limit: int | None = None) -> None:
     """Bound the data this process may hold (``RLIMIT_DATA``: heap and private memory) to
     ``limit`` bytes more than it holds now: a plug-in that allocates without end gets a
     ``MemoryError`` (a bot fault) instead of taking the machine's memory. A lower bound
-    already set stays; where the limit does not exist (not POSIX) nothing changes."""
+    already set stays; where the limit does not exist (not POSIX) nothing changes. The
+    hard limit is set too: with the soft one alone, a plug-in raised it again (to the
+    hard one, unlimited) with one call (hostile pass 9)."""
     try:
         import resource
     except ImportError:          # not POSIX
@@ -73,10 +75,11 @@ def cap_memory(limit: int | None = None) -> None:
     want = held + extra
     if hard != resource.RLIM_INFINITY:
         want = min(want, hard)
-    if soft != resource.RLIM_INFINITY and soft <= want:
+    low = soft if soft != resource.RLIM_INFINITY and soft <= want else want
+    if (low, want) == (soft, hard):
         return
     try:
-        resource.setrlimit(resource.RLIMIT_DATA, (want, hard))
+        resource.setrlimit(resource.RLIMIT_DATA, (low, want))
     except (ValueError, OSError):
         pass
 

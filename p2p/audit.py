@@ -373,6 +373,16 @@ def _check(cfg: TableConfig, rep: GameReport, path: str | os.PathLike[str],
         return rep
     if not auditor.done:
         return _incomplete(rep, auditor)
+    # the match is over, and no agreement ended it: one about a hand it never reached (or
+    # at a point past a hand's end) took effect nowhere. A peer keeps the records of the
+    # next hand as they come (its hand may be over elsewhere), so every other seat could
+    # sign, while the winner played the last hand, an end "after" the winner "left" of a
+    # hand never dealt, and the winner's own report said so (hostile pass 9)
+    never = set(rep.voided) - set(auditor.voided)
+    rep.voided = sorted(set(rep.voided) - never)
+    rep.takeovers = [t for t in rep.takeovers if t["hand"] not in never]
+    rep.void_from = {h: at for h, at in rep.void_from.items() if h not in never}
+    rep.ended_by_agreement = None
     for i, scores in enumerate(auditor.scores):
         rep.hands.append({"hand": i, "scores": [s.total for s in scores]})
     _describe_hands(auditor, rep)

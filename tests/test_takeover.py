@@ -554,7 +554,8 @@ def test_a_wait_for_a_bots_signature_says_when_it_comes() -> None:
 
         def __init__(self, bots: set[int], votes: dict[int, dict[str, int]]) -> None:
             self.bots = bots
-            self.peer = SimpleNamespace(agreement=lambda: {"side.takeover": votes})
+            self.peer = SimpleNamespace(agreement=lambda: {"side.takeover": votes},
+                                        silent_seat=lambda: None)
 
         def current_names(self) -> list[str]:
             return self.names

@@ -228,6 +228,8 @@ class ReplicatedLog:
                                    me_from=0 if identity.public_key in keys else 1 << 30)
         #: agreements of the remaining seats (takeovers, ends) and what they decided
         self.agreements = Agreements(cfg.n)
+        #: why the last proposal was not signed (see :meth:`_propose`; None: it was)
+        self.refused: str | None = None
         self.takeovers: list[Takeover] = []
         self.agreed_end: MatchEnd | None = None
         #: (kind, hand) of this seat's own records it stopped holding the hand for: the
@@ -1047,12 +1049,23 @@ class ReplicatedLog:
         return self._propose(END, seat)
 
     def _propose(self, kind: str, seat: int) -> Envelope | None:
+        """The record signed, or None, with why in :attr:`refused`: ``over`` (nothing to
+        agree on: the hand or match is over, stopped for good, or ``seat`` is this one),
+        ``chosen`` (this seat signed this kind, or the other, in the hand), ``not-due``
+        (``seat``'s step is not the one due), ``ahead`` (others signed this kind about
+        ``seat`` at a later point of the hand than this peer has reached), ``no-bot``
+        (the runner has offered no bot). A console says which (the player was told "you
+        already chose" when the others' records named a later point: hostile pass 9)."""
         h = self.match.hand_no
+        self.refused = "over"
         if (self.finished or self.agreed_end is not None or self._abandoned
                 or self.error is not None or seat == self.me or not 0 <= seat < self.cfg.n
-                or (self.identity.public_key, h, kind) in self._side_seen
                 or self.match.hand.done):
             return None
+        self.refused = "chosen"
+        if (self.identity.public_key, h, kind) in self._side_seen:
+            return None
+        self.refused = "not-due"
         if self.match.hand.expected_writer() != seat:
             # S is silent where its step is due: a record names that point. Signed where
             # this seat's own step was due (between two pauses of a seat past its
@@ -1063,12 +1076,15 @@ class ReplicatedLog:
             # where S's step is due (paused on it, or within its grace)
             return None
         other = END if kind == TAKEOVER else TAKEOVER
+        self.refused = "chosen"
         if ((self.identity.public_key, h, other) in self._side_seen
                 and not self._record_spent(other, h)):
             return None              # one choice per hand: never both a bot and an end
+        self.refused = "ahead"
         if any(b["seat"] == seat and (point_of(b) or 0) > len(self.log[h])
                for b in self.agreements.votes.get((kind, h), {}).values()):
             return None              # the others signed further on: we lag, sign there
+        self.refused = "no-bot"
         # the point: how far this seat saw the hand before the seat fell silent
         body: dict[str, Any] = {"k": kind, "hand": h, "seat": seat, "at": len(self.log[h])}
         if kind == TAKEOVER:
@@ -1081,6 +1097,7 @@ class ReplicatedLog:
                 body.update(key=key, endpoint=endpoint)
                 if curve is not None:
                     body["curve"] = [curve[0], curve[1]]
+        self.refused = None
         env = self.write_side(body)
         self.agreements.add(kind, h, self.me, body)
         self._check_agreement(h)
@@ -1294,6 +1311,7 @@ class ReplicatedLog:
         if t is None or self.match.hand.done or not self._at_point(hand, t.seat, t.at):
             return
         keys = list(self.keys)
+        replaced = keys[t.seat]
         keys[t.seat] = t.key
         self.keys = tuple(keys)
         self.seat_of_key[t.key] = t.seat
@@ -1310,6 +1328,18 @@ class ReplicatedLog:
             else:
                 self.match.me = None                 # replaced: follow as a spectator
         self.takeovers.append(t)
+        for (_, later), votes in self.agreements.votes.items():
+            if later > hand:
+                # records of a later hand (one ahead is taken) signed by the replaced
+                # key while it was still the seat's: no vote of the bot's. Kept, the
+                # replaced player cast the bot's seat's one vote of the next hand (the
+                # bot's own record ignored), and a peer differed from `verify` and from
+                # itself resumed, which read that hand's records with the bot's key
+                votes.pop(t.seat, None)
+        # ... nor served to others (a FETCH reply carries the agreements first), who drop
+        # them as a key without a seat then, as this peer resumed does
+        self.side[:] = [e for e in self.side if not (
+            e.author == replaced and e.hand > hand and e.body.get("k") in (TAKEOVER, END))]
         self.match.void(hand)
         self._drop_early(hand)
         if self.stopped is not None and self.error is None:

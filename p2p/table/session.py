@@ -317,6 +317,12 @@ class Peer:
         self._drain()
         return ok
 
+    @property
+    def agreement_refused(self) -> str | None:
+        """Why this seat's last :meth:`agree_bot` or :meth:`agree_end` signed nothing
+        (``ReplicatedLog.refused``: over, chosen, not-due, ahead, no-bot)."""
+        return self.rlog.refused
+
     def agreement(self) -> dict[str, dict[int, dict[str, Any]]]:
         """Who signed what in the hand in play: ``{"side.takeover": {seat: body}, ...}``."""
         with self._lock:
@@ -851,19 +857,26 @@ class Peer:
         for kind, votes in self.rlog.proposals().items():
             if self.me in votes or not votes:
                 continue
-            first = next(iter(votes.values()))
-            silent = int(first["seat"])
-            if not self.rlog.saw_silent(silent):
-                continue         # only what this seat saw itself: never another's word alone
-            at = first.get("at")
-            if at is not None and at != self.rlog.position()[1]:
-                # signed at another point of the hand: behind it, this seat signs once it
-                # gets there; past it, it never does (and has said so, see ReplicatedLog)
-                continue
-            if kind == "side.takeover":
-                self.rlog.propose_takeover(silent)
-            else:
-                self.rlog.propose_end(silent)
+            # every record of the hand is read, not the first alone: the silent seat
+            # itself, before it fell silent, could sign one naming another seat (valid:
+            # it is not about itself), and a bot's seat that read only that one never
+            # co-signed the others' records about it (hostile pass 9): no bot, no end
+            for body in votes.values():
+                silent = int(body["seat"])
+                if not self.rlog.saw_silent(silent):
+                    continue     # only what this seat saw itself: never another's word alone
+                at = body.get("at")
+                if at is not None and at != self.rlog.position()[1]:
+                    # signed at another point of the hand: behind it, this seat signs once
+                    # it gets there; past it, it never does (and has said so, see
+                    # ReplicatedLog)
+                    continue
+                if kind == "side.takeover":
+                    signed = self.rlog.propose_takeover(silent)
+                else:
+                    signed = self.rlog.propose_end(silent)
+                if signed is not None:
+                    break        # one record of a kind per seat and hand
 
     def _write_while_my_turn(self) -> None:
         if self.rlog.catching_up or not self.rlog.can_write:
