@@ -716,8 +716,12 @@ class TableApp:
             # and why no distance can go down (a Roll first, a hazard to cure), where the
             # status has room for it beside a message
             why = stuck_reason(view, d.seat, d.names)
-            cols = self._size()[1]
-            if why and len(wrap(f"{text} {why}", max(20, cols - 2))) <= MAX_STATUS - 1:
+            width = max(20, self._size()[1] - 2)
+            # a message above it keeps its lines: the why is said again in full there (a
+            # card refused, "?"), and beside it the message was cut to "Out of Gas cannot
+            # be played now: B… (all of it in the log)"
+            above = len(wrap(self.message, width)) if self.message else 0
+            if why and len(wrap(f"{text} {why}", width)) <= MAX_STATUS - max(1, above):
                 text = f"{text} {why}"
             return text
         others = [s for s in view.actors() if s != d.seat]
@@ -755,7 +759,7 @@ class TableApp:
         under = self._under_message()
         below = wrap(under, max(20, cols - 2)) if under else []
         below = below[:MAX_STATUS - 1]
-        room = MAX_STATUS - len(below)
+        room = self._status_room() - len(below)
         cut = len(lines) > room
         if cut:
             # the message gives way, never what the table waits for (whose turn it is
@@ -764,6 +768,14 @@ class TableApp:
             lines = lines[:room]
             lines[-1] = lines[-1][:max(1, cols - 6 - len(more))].rstrip() + "… " + more
         return lines + below, cut
+
+    def _status_room(self) -> int:
+        """The status's lines at most: MAX_STATUS, and one more where the log keeps three
+        lines beside it (a French reason of three lines, with whose turn it is under it,
+        was cut at "… (all of it in the log)")."""
+        rows, _cols = self._size()
+        others = len(self._table_lines()) + max(3, len(self._hand_lines())) + 3
+        return MAX_STATUS + 1 if rows - others - (MAX_STATUS + 1) >= 3 else MAX_STATUS
 
     def _under_message(self) -> str:
         """What the status says under a message: what the table waits for ("" when there
@@ -1122,6 +1134,10 @@ class TableApp:
                 self.execute("yes")
             elif phase() == EXTEND:
                 self.execute("extend yes")
+            else:
+                # no question open (a hazard on one's side asks c or n, not y): it said
+                # nothing at all, and a newcomer pressed it again and again
+                self.say(unknown_key_line(event.data or "y", BOARD_LETTERS), error=True)
 
         @kb.add("n", filter=on_hand)
         def _no(event: KeyPressEvent) -> None:
@@ -1131,6 +1147,8 @@ class TableApp:
                 self.execute("extend no")
             elif phase() == RESPOND:
                 self.execute("pass")
+            else:
+                self.say(unknown_key_line("n", BOARD_LETTERS), error=True)
 
         @kb.add("p", filter=on_hand & ~confirming)
         def _play(event: KeyPressEvent) -> None:
