@@ -758,7 +758,11 @@ class TableApp:
         lines = wrap(self.status_text(), max(20, cols - 2))
         under = self._under_message()
         below = wrap(under, max(20, cols - 2)) if under else []
-        below = below[:MAX_STATUS - 1]
+        most = self._status_room() - 1
+        if len(below) > most:
+            # cut, it says so (a pause's three lines ended "…; either needs" at 80×24)
+            below = below[:most]
+            below[-1] = below[-1][:max(1, cols - 4)].rstrip() + "…"
         room = self._status_room() - len(below)
         cut = len(lines) > room
         if cut:
@@ -781,7 +785,9 @@ class TableApp:
         """What the status says under a message: what the table waits for ("" when there
         is no message, or nothing to say under it)."""
         d = self.driver
-        if not self.message or self.confirm_quit:
+        if not self.message or self.confirm_quit or self.confirm_agree is not None:
+            # a question open (leave? a bot in the silent seat?) is about what the table
+            # waits for: said under it, the pause cut the question to one line
             return ""
         if d.hand_over or d.over:
             # a message left over from the last move must not hide that the hand (or

@@ -15,7 +15,7 @@ from prompt_toolkit.input.base import PipeInput
 from cli import i18n, render
 from cli.app import TableApp
 from cli.driver import LocalDriver
-from cli.words import stuck_reason
+from cli.words import silent_seat_line, stuck_reason
 from engine import Seating, preset
 
 
@@ -85,3 +85,72 @@ def test_yes_and_no_with_no_question_open_say_they_do_nothing(lang: str, keys: s
         assert run_headless(
             lambda inp, out: TableApp(d, input=inp, output=out, delay=0),  # type: ignore[arg-type]
             script) == 0
+
+
+class _SilentSeat(LocalDriver):
+    """A local table where Bo's seat is silent (what a network driver reports while its
+    player is away), its pause said as a network table says it."""
+
+    def silent(self) -> int | None:
+        return 1
+
+    def my_move(self) -> bool:
+        return False                        # the table waits on Bo
+
+    def activity(self) -> str:
+        return silent_seat_line("Bo")
+
+    def agree(self, choice: str) -> str:
+        return "You chose a bot for Bo."
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "sv", "vi", "af"])
+def test_the_question_of_a_bot_for_a_silent_seat_is_said_whole(lang: str) -> None:
+    """b at a table paused on a player who left: the question ("b again: a bot plays
+    root's seat to the end of the m… (all of it in the log)") was cut to one line under the
+    pause's notice, itself cut mid-sentence at two lines ("…; either needs")."""
+    d = _SilentSeat(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=3)
+    said: list[list[str]] = []
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: d.view().seat == 0)
+        app.cards()
+        app.say("")
+        # the pause's notice alone: whole
+        assert _flat(app.status_lines()) == _flat([silent_seat_line("Bo")])
+        inp.send_text("x")                  # a stray key: its answer, and the pause under it
+        await until(lambda: bool(app.message))
+        lines = app.status_lines()
+        said.append(lines)
+        assert len(lines) <= app._status_room(), lines
+        tail = _flat(lines[1:])
+        assert _flat([silent_seat_line("Bo")]).startswith(tail.rstrip("…")), lines
+        inp.send_text("b")
+        await until(lambda: app.confirm_agree == "bot")
+        lines = app.status_lines()
+        said.append(lines)
+        assert _flat(lines) == _flat([app.message]), lines       # the question, whole
+        assert "…" not in _flat(lines), lines
+        inp.send_text("\x1b")
+        await until(lambda: app.confirm_agree is None)
+        inp.send_text("q")
+        await until(lambda: app.confirm_quit)
+        inp.send_text("y")
+
+    with i18n.using(lang):
+        assert run_headless(
+            lambda inp, out: TableApp(d, input=inp, output=out, delay=0),  # type: ignore[arg-type]
+            script) == 0
+    assert len(said) == 2, said
+
+
+def test_french_says_the_next_hand_as_a_manche_everywhere() -> None:
+    """"dès la main suivante" (the cards in one's hand) beside "dès la manche suivante"
+    for the same next hand in the lines of a slow player's pause (the glossary's word for
+    a hand of the match is "manche")."""
+    from cli.i18n.tool import po_path, read_po
+
+    catalog = read_po(po_path("fr"), "fr")
+    wrong = [m.id for m in catalog if m.id and isinstance(m.id, str)
+             and "next hand" in m.id and "manche" not in str(m.string)]
+    assert not wrong, wrong
