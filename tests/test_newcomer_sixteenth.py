@@ -154,3 +154,28 @@ def test_french_says_the_next_hand_as_a_manche_everywhere() -> None:
     wrong = [m.id for m in catalog if m.id and isinstance(m.id, str)
              and "next hand" in m.id and "manche" not in str(m.string)]
     assert not wrong, wrong
+
+
+@pytest.mark.parametrize("lang, leave", [("en", "q"), ("en", "exit"), ("fr", "quitter")])
+def test_the_lobby_answers_what_is_typed_and_q_leaves_it(lang: str, leave: str) -> None:
+    """A newcomer typed "join" under a table in ``millebornes lobby``: nothing answered,
+    and nothing but Ctrl-C left the list."""
+    import argparse
+    import io
+    import time
+
+    from cli import lobby
+
+    out = io.StringIO()
+    started = time.monotonic()
+    with i18n.using(lang):
+        rc = lobby.run(argparse.Namespace(seconds=8.0, mdns="loopback"), out=out,
+                       inp=io.StringIO(f"join\n\n{leave}\n"))
+    took = time.monotonic() - started
+    said = " ".join(out.getvalue().split())
+    assert rc == 0
+    assert took < 5, (took, said)                  # left at the word, not at the 8 s
+    answer = {"en": "This list only shows the tables: to sit at one, leave it (q and "
+                    "Enter, or Ctrl-C)",
+              "fr": "Cette liste ne fait que montrer les tables"}[lang]
+    assert said.count(answer) == 1, said           # once: the empty line is not answered
