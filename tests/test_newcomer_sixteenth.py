@@ -8,6 +8,8 @@ question open said nothing at all.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from cli_helpers import run_headless, until
 from prompt_toolkit.input.base import PipeInput
@@ -179,3 +181,35 @@ def test_the_lobby_answers_what_is_typed_and_q_leaves_it(lang: str, leave: str) 
                     "Enter, or Ctrl-C)",
               "fr": "Cette liste ne fait que montrer les tables"}[lang]
     assert said.count(answer) == 1, said           # once: the empty line is not answered
+
+
+def test_start_or_bots_typed_in_a_tables_lobby_says_what_the_start_waits_for(
+        tmp_path: Path) -> None:
+    """The host typed "start", then "bots 2", and the joiner "start": each was "unknown
+    command", with nothing of what the table waits for or how a bot fills a seat."""
+    from cli_helpers import free_port
+    from test_newcomer_plain import Player
+
+    port = free_port()
+    ann = Player(["host", "--plain", "--name", "Ann", "--bind", "127.0.0.1", "--port",
+                  str(port), "--no-announce", "--players", "3", "--data-dir",
+                  str(tmp_path / "a"), "--identity", str(tmp_path / "a.key")], tmp_path)
+    bea: Player | None = None
+    try:
+        ann.until("others join with")
+        bea = Player(["join", "--plain", "--name", "Bea", "--peer", f"127.0.0.1:{port}",
+                      "--port", str(free_port()), "--data-dir", str(tmp_path / "b"),
+                      "--identity", str(tmp_path / "b.key")], tmp_path)
+        ann.until(r"Waiting for 1 more player to join \(no time limit\)")
+        bea.until(r"Waiting for 1 more player to join \(no time limit\)\.")
+        ann.type("start")
+        ann.until(r"Waiting for 1 more player to join", count=2)
+        ann.type("bots 2")
+        ann.until(r"host again with --bots N", count=3)
+        bea.type("Start")
+        bea.until(r"Waiting for 1 more player to join", count=2)
+        assert "unknown command" not in ann.said() + bea.said()
+    finally:
+        for p in (bea, ann):
+            if p is not None:
+                p.close()
