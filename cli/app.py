@@ -1191,6 +1191,10 @@ class TableApp:
                 self.execute("draw")
             elif phase() == PLAY:
                 self.play_selected()
+            else:
+                # the extension's question or a hazard's (y or n, c or n): Enter answers
+                # neither, and it said nothing
+                self.say(unknown_key_line("enter", BOARD_LETTERS), error=True)
 
         # any other key says it does nothing (prompt_toolkit prefers a binding naming the
         # key to this one, whatever the order); the terminal's own reports stay silent

@@ -213,3 +213,48 @@ def test_start_or_bots_typed_in_a_tables_lobby_says_what_the_start_waits_for(
         for p in (bea, ann):
             if p is not None:
                 p.close()
+
+
+def _hit(seed: int = 0) -> LocalDriver:
+    """A table where Bo's hazard on the human waits for their answer (c or n)."""
+    from engine.bots import make_bot
+    from engine.state import RESPOND
+
+    d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=seed)
+    bot = make_bot("heuristic", seed=1)
+    d.run_others()
+    for _ in range(300):
+        v = d.view()
+        if v.phase == RESPOND and v.attack is not None and 0 in v.attack.waiting_for():
+            return d
+        if d.my_move():
+            d.submit(bot.choose(v, d.legal()))
+        d.run_others()
+    raise AssertionError("no hazard on the human")
+
+
+def test_enter_and_y_at_a_hazards_question_say_they_do_not_answer_it() -> None:
+    """"c for a coup fourré, n to let it stand": Enter, and y (yes, a coup?), said
+    nothing, the question still there; n then lets the hazard stand."""
+    from engine.state import RESPOND
+
+    d = _hit()
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: d.view().phase == RESPOND)
+        for key, name in (("\r", "Enter"), ("y", "y")):
+            app.say("")
+            inp.send_text(key)
+            await until(lambda: bool(app.message))
+            assert f"The key {name} does nothing here" in app.message, app.message
+            assert d.view().phase == RESPOND
+            assert "c for a coup fourré, n to let it stand" in _flat(app.status_lines())
+        inp.send_text("n")
+        await until(lambda: d.view().phase != RESPOND)
+        inp.send_text("q")
+        await until(lambda: app.confirm_quit)
+        inp.send_text("y")
+
+    assert run_headless(
+        lambda inp, out: TableApp(d, input=inp, output=out, delay=0),  # type: ignore[arg-type]
+        script) == 0
