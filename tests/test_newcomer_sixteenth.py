@@ -258,3 +258,23 @@ def test_enter_and_y_at_a_hazards_question_say_they_do_not_answer_it() -> None:
     assert run_headless(
         lambda inp, out: TableApp(d, input=inp, output=out, delay=0),  # type: ignore[arg-type]
         script) == 0
+
+
+@pytest.mark.parametrize("lang, no, yes", [("en", "no", "yes"), ("fr", "non", "oui"),
+                                           ("sv", "nej", "ja"), ("en", "No", "y")])
+def test_no_typed_at_a_hazards_question_lets_it_stand_and_yes_says_the_answers(
+        lang: str, no: str, yes: str) -> None:
+    """"c for a coup fourré, n to let it stand": "no" (and "non") said "there is nothing
+    to confirm", and so did "yes", the hazard still waiting."""
+    from cli.commands import Context, parse
+    from engine import Pass
+
+    d = _hit()
+    with i18n.using(lang):
+        ctx = Context(d.view(), d.seat, d.legal(), d.names, lang)
+        out = parse(no, ctx)
+        assert out.kind == "action" and isinstance(out.action, Pass), out
+        out = parse(yes, ctx)
+        assert out.kind == "error", out
+        assert out.text == parse("draw", ctx).text, out.text    # c or n, said as for any move
+        assert "c " in out.text and " n " in out.text, out.text
