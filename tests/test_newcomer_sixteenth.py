@@ -278,3 +278,18 @@ def test_no_typed_at_a_hazards_question_lets_it_stand_and_yes_says_the_answers(
         assert out.kind == "error", out
         assert out.text == parse("draw", ctx).text, out.text    # c or n, said as for any move
         assert "c " in out.text and " n " in out.text, out.text
+
+
+@pytest.mark.parametrize("key, fr", [("enter", "Entrée"), ("c-h", "Retour arrière"),
+                                     ("home", "Début"), ("delete", "Suppr"),
+                                     ("c-m", "Entrée")])
+def test_a_key_that_does_nothing_is_named_in_the_players_language(key: str, fr: str) -> None:
+    """The French board said "La touche Enter ne fait rien ici" (its help says Entrée),
+    "La touche Home", "La touche Backspace"."""
+    from cli.words import unknown_key_line
+
+    with i18n.using("fr"):
+        said = unknown_key_line(key, "qbehtynpdcg")
+    assert said.startswith(f"La touche {fr} ne fait rien ici"), said
+    english = unknown_key_line(key, "qbehtynpdcg")
+    assert fr not in english and "does nothing here" in english, english
