@@ -785,7 +785,8 @@ class TableApp:
         """What the status says under a message: what the table waits for ("" when there
         is no message, or nothing to say under it)."""
         d = self.driver
-        if not self.message or self.confirm_quit or self.confirm_agree is not None:
+        if not self.message or self.confirm_quit or (
+                self.confirm_agree is not None and self.message == self._agreement_said):
             # a question open (leave? a bot in the silent seat?) is about what the table
             # waits for: said under it, the pause cut the question to one line
             return ""

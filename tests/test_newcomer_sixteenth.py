@@ -124,7 +124,7 @@ def test_the_question_of_a_bot_for_a_silent_seat_is_said_whole(lang: str) -> Non
         await until(lambda: bool(app.message))
         lines = app.status_lines()
         said.append(lines)
-        assert len(lines) <= app._status_room(), lines
+        assert 1 < len(lines) <= app._status_room(), lines
         tail = _flat(lines[1:])
         assert _flat([silent_seat_line("Bo")]).startswith(tail.rstrip("…")), lines
         inp.send_text("b")
@@ -133,6 +133,12 @@ def test_the_question_of_a_bot_for_a_silent_seat_is_said_whole(lang: str) -> Non
         said.append(lines)
         assert _flat(lines) == _flat([app.message]), lines       # the question, whole
         assert "…" not in _flat(lines), lines
+        inp.send_text("x")        # another key meanwhile: the pause is said again under it
+        await until(lambda: "x" in app.message)
+        assert app.confirm_agree == "bot"
+        lines = app.status_lines()
+        assert len(lines) > 1, lines
+        assert _flat([silent_seat_line("Bo")]).startswith(_flat(lines[1:]).rstrip("…")), lines
         inp.send_text("\x1b")
         await until(lambda: app.confirm_agree is None)
         inp.send_text("q")
