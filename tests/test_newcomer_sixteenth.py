@@ -299,3 +299,18 @@ def test_a_key_that_does_nothing_is_named_in_the_players_language(key: str, fr: 
     assert said.startswith(f"La touche {fr} ne fait rien ici"), said
     english = unknown_key_line(key, "qbehtynpdcg")
     assert fr not in english and "does nothing here" in english, english
+
+
+@pytest.mark.parametrize("typed, guess", [("undo", None), ("nope", "no"), ("plya", "play"),
+                                          ("non", "no"), ("hlep", "help")])
+def test_a_word_is_not_taken_for_a_much_shorter_command(typed: str, guess: str | None) -> None:
+    """":undo" (a move taken back?) was "Unknown command 'undo': did you mean 'no'?"."""
+    from cli.commands import VERBS
+    from cli.i18n import close_match
+
+    assert close_match(typed, VERBS) == guess
+    d = _stuck()
+    from cli.commands import Context, parse
+    out = parse(typed, Context(d.view(), d.seat, d.legal(), d.names, "en"))
+    if guess is None:
+        assert out.kind == "error" and "did you mean" not in out.text, out.text
