@@ -1154,6 +1154,8 @@ class TableApp:
                 self.execute("extend no")
             elif phase() == RESPOND:
                 self.execute("pass")
+            elif self.driver.hand_over:
+                self.execute("next")       # n is next on the command line too
             else:
                 self.say(unknown_key_line("n", BOARD_LETTERS), error=True)
 

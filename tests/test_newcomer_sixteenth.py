@@ -314,3 +314,32 @@ def test_a_word_is_not_taken_for_a_much_shorter_command(typed: str, guess: str |
     out = parse(typed, Context(d.view(), d.seat, d.legal(), d.names, "en"))
     if guess is None:
         assert out.kind == "error" and "did you mean" not in out.text, out.text
+
+
+def test_n_at_the_end_of_a_hand_goes_on_to_the_next_as_enter_does() -> None:
+    """n (next, on the command line) at "Hand 1 over. Press Enter for hand 2." said
+    nothing; it deals the next hand, as Enter does."""
+    from engine.bots import make_bot
+
+    d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=4)
+    bot = make_bot("heuristic", seed=1)
+    d.run_others()
+    for _ in range(2000):
+        if d.hand_over:
+            break
+        if d.my_move():
+            d.submit(bot.choose(d.view(), d.legal()))
+        d.run_others()
+    assert d.hand_over and not d.over
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: "Press Enter for hand 2" in _flat(app.status_lines()))
+        inp.send_text("n")
+        await until(lambda: d.hand_no == 2 and not d.hand_over)
+        inp.send_text("q")
+        await until(lambda: app.confirm_quit)
+        inp.send_text("y")
+
+    assert run_headless(
+        lambda inp, out: TableApp(d, input=inp, output=out, delay=0),  # type: ignore[arg-type]
+        script) == 0
