@@ -2,8 +2,13 @@
 
 A card refused while nothing could be played: the reason the player asked for was cut to
 its first letter ("Out of Gas cannot be played now: B… (all of it in the log)"), the
-status keeping the same reason once more on the line below. y, o, j and n with no
-question open said nothing at all.
+status keeping the same reason once more on the line below. The question of b (a bot for
+a player who left) was cut to one line under the pause's notice, itself cut silently.
+y, o, j, n and Enter with no question open, or at a hazard's, said nothing at all; n at
+the end of a hand did not go on. "no" typed at a hazard said "nothing to confirm". The
+lobby answered nothing typed under it, and only Ctrl-C left it; "start" and "bots 2" in
+a table's lobby were unknown commands. Keys were named in English on a French board,
+"undo" was taken for "no", and French said "la main suivante" for the next hand.
 """
 
 from __future__ import annotations
