@@ -758,12 +758,12 @@ class TableApp:
         lines = wrap(self.status_text(), max(20, cols - 2))
         under = self._under_message()
         below = wrap(under, max(20, cols - 2)) if under else []
-        most = self._status_room() - 1
-        if len(below) > most:
+        most = self._status_room()
+        if len(below) > most - 1:
             # cut, it says so (a pause's three lines ended "…; either needs" at 80×24)
-            below = below[:most]
+            below = below[:most - 1]
             below[-1] = below[-1][:max(1, cols - 4)].rstrip() + "…"
-        room = self._status_room() - len(below)
+        room = most - len(below)
         cut = len(lines) > room
         if cut:
             # the message gives way, never what the table waits for (whose turn it is
