@@ -716,8 +716,12 @@ class TableApp:
             # and why no distance can go down (a Roll first, a hazard to cure), where the
             # status has room for it beside a message
             why = stuck_reason(view, d.seat, d.names)
-            cols = self._size()[1]
-            if why and len(wrap(f"{text} {why}", max(20, cols - 2))) <= MAX_STATUS - 1:
+            width = max(20, self._size()[1] - 2)
+            # a message above it keeps its lines: the why is said again in full there (a
+            # card refused, "?"), and beside it the message was cut to "Out of Gas cannot
+            # be played now: B… (all of it in the log)"
+            above = len(wrap(self.message, width)) if self.message else 0
+            if why and len(wrap(f"{text} {why}", width)) <= MAX_STATUS - max(1, above):
                 text = f"{text} {why}"
             return text
         others = [s for s in view.actors() if s != d.seat]
@@ -754,8 +758,12 @@ class TableApp:
         lines = wrap(self.status_text(), max(20, cols - 2))
         under = self._under_message()
         below = wrap(under, max(20, cols - 2)) if under else []
-        below = below[:MAX_STATUS - 1]
-        room = MAX_STATUS - len(below)
+        most = self._status_room()
+        if len(below) > most - 1:
+            # cut, it says so (a pause's three lines ended "…; either needs" at 80×24)
+            below = below[:most - 1]
+            below[-1] = below[-1][:max(1, cols - 4)].rstrip() + "…"
+        room = most - len(below)
         cut = len(lines) > room
         if cut:
             # the message gives way, never what the table waits for (whose turn it is
@@ -765,11 +773,22 @@ class TableApp:
             lines[-1] = lines[-1][:max(1, cols - 6 - len(more))].rstrip() + "… " + more
         return lines + below, cut
 
+    def _status_room(self) -> int:
+        """The status's lines at most: MAX_STATUS, and one more where the log keeps three
+        lines beside it (a French reason of three lines, with whose turn it is under it,
+        was cut at "… (all of it in the log)")."""
+        rows, _cols = self._size()
+        others = len(self._table_lines()) + max(3, len(self._hand_lines())) + 3
+        return MAX_STATUS + 1 if rows - others - (MAX_STATUS + 1) >= 3 else MAX_STATUS
+
     def _under_message(self) -> str:
         """What the status says under a message: what the table waits for ("" when there
         is no message, or nothing to say under it)."""
         d = self.driver
-        if not self.message or self.confirm_quit:
+        if not self.message or self.confirm_quit or (
+                self.confirm_agree is not None and self.message == self._agreement_said):
+            # a question open (leave? a bot in the silent seat?) is about what the table
+            # waits for: said under it, the pause cut the question to one line
             return ""
         if d.hand_over or d.over:
             # a message left over from the last move must not hide that the hand (or
@@ -1122,6 +1141,10 @@ class TableApp:
                 self.execute("yes")
             elif phase() == EXTEND:
                 self.execute("extend yes")
+            else:
+                # no question open (a hazard on one's side asks c or n, not y): it said
+                # nothing at all, and a newcomer pressed it again and again
+                self.say(unknown_key_line(event.data or "y", BOARD_LETTERS), error=True)
 
         @kb.add("n", filter=on_hand)
         def _no(event: KeyPressEvent) -> None:
@@ -1131,6 +1154,10 @@ class TableApp:
                 self.execute("extend no")
             elif phase() == RESPOND:
                 self.execute("pass")
+            elif self.driver.hand_over:
+                self.execute("next")       # n is next on the command line too
+            else:
+                self.say(unknown_key_line("n", BOARD_LETTERS), error=True)
 
         @kb.add("p", filter=on_hand & ~confirming)
         def _play(event: KeyPressEvent) -> None:
@@ -1167,6 +1194,10 @@ class TableApp:
                 self.execute("draw")
             elif phase() == PLAY:
                 self.play_selected()
+            else:
+                # the extension's question or a hazard's (y or n, c or n): Enter answers
+                # neither, and it said nothing
+                self.say(unknown_key_line("enter", BOARD_LETTERS), error=True)
 
         # any other key says it does nothing (prompt_toolkit prefers a binding naming the
         # key to this one, whatever the order); the terminal's own reports stay silent

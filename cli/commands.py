@@ -338,6 +338,15 @@ def parse(text: str, ctx: Context, extra: Sequence[str] = ()) -> Outcome:
         verb, args = "why", [verb[1:], *args]
     if verb == "n" and ctx.view.phase == RESPOND and not ctx.hand_over:
         verb = "pass"      # the prompt says "n to let it stand": n is "next" elsewhere
+    if ctx.view.phase == RESPOND and not ctx.hand_over and not args \
+            and _yes_no(verb) is not None and ctx.view.attack is not None \
+            and ctx.seat in ctx.view.attack.waiting_for():
+        # "no" (non, nej) to "c for a coup fourré, n to let it stand" lets it stand; a
+        # yes is no answer to it (a coup fourré is c): both said "nothing to confirm"
+        if not _yes_no(verb):
+            verb = "pass"
+        else:
+            return _err(_phase_hint(ctx))
     if verb == "g" and not args and ctx.view.phase == DRAW and not ctx.hand_over:
         verb, args = "draw", ["discard"]   # the prompt says "take X (g; draw discard)"
     if ctx.view.phase == EXTEND and not args and _yes_no(verb) is not None:

@@ -37,7 +37,7 @@ from .seats import (
     players_lines,
     seat_node,
 )
-from .words import lobby_wait_line, reply, say_paragraph
+from .words import asks_to_start, lobby_wait_line, reply, say_paragraph
 
 #: The commands the host's lobby knows, for the "did you mean" of a typo.
 HOST_COMMANDS = ("ready", "unready", "quit", "help")
@@ -173,8 +173,9 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
                 host.set_ready(True)
             elif command == "unready":
                 host.set_ready(False)
-            elif command in ("help", "h", "?", "bot", "b"):
-                # help in the lobby (it was an unknown command), and what a bot needs
+            elif command in ("help", "h", "?", "bot", "b") or asks_to_start(line):
+                # help in the lobby (it was an unknown command), and what a bot needs;
+                # "start" or "bots 2" too: what the start waits for, and how a bot comes
                 print(i18n.display(_("type 'ready' / 'unready', 'quit' to close the table")),
                       file=say)
                 say_paragraph(lobby_wait_line(host.state, host=True) or _(

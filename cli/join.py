@@ -31,6 +31,7 @@ from .seats import (
 )
 from .words import (
     announced_rules,
+    asks_to_start,
     detail_text,
     lobby_error_line,
     lobby_refusal,
@@ -358,7 +359,7 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             auto_ready = False
             client.set_ready(False)
             print(i18n.display(_("not ready")), file=say)
-        elif line in ("help", "h", "?"):
+        elif line in ("help", "h", "?") or asks_to_start(line):
             print(i18n.display(_(LOBBY_HELP)), file=say)
             waiting = lobby_wait_line(st, host=False) if st is not None else None
             if waiting:

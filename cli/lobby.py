@@ -30,9 +30,15 @@ FLUSH_EVERY = 0.5
 NONE_YET_AFTER = 5.0
 
 
-def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
+def run(args: argparse.Namespace, out: TextIO | None = None, inp: TextIO | None = None) -> int:
+    """``inp``: what the player types (default: the terminal, when stdin is one); the
+    list answers each line (a newcomer typed "join" under a table and nothing came), and
+    q, quit or exit leaves it."""
     args = with_defaults("lobby", args)
     say = out or sys.stdout
+    if inp is None and _is_terminal(sys.stdin):
+        inp = sys.stdin
+    typed = _Typed(inp)
     seconds = float(args.seconds or 0)
     lock = threading.Lock()
     pending: dict[str, tuple[TableChange, TableInfo]] = {}   # the latest change per table
@@ -113,8 +119,15 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         end = started + seconds if seconds > 0 else None
         try:
             while end is None or time.monotonic() < end:
-                time.sleep(FLUSH_EVERY if end is None else
+                typed.wait(FLUSH_EVERY if end is None else
                            max(0.0, min(FLUSH_EVERY, end - time.monotonic())))
+                for line in typed.take():
+                    if _leaves(line):
+                        return 0
+                    say_paragraph(_("This list only shows the tables: to sit at one, "
+                                    "leave it (q and Enter, or Ctrl-C) and type the command "
+                                    "under that table; millebornes join alone sits at the "
+                                    "table it finds, or asks which."), say, flush=True)
                 flush(time.monotonic())
                 flush_ignored(browser.ignored, time.monotonic())
                 none_yet(time.monotonic(), started, end)
@@ -159,3 +172,51 @@ def _said(sign: str, t: TableInfo, width: int) -> list[str]:
 
 def _host_port(endpoint: str) -> str:
     return endpoint[len("tcp://"):] if endpoint.startswith("tcp://") else endpoint
+
+
+def _is_terminal(stream: TextIO | None) -> bool:
+    try:
+        return stream is not None and stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def _leaves(line: str) -> bool:
+    """q, quit or exit, or the quit command in the player's language."""
+    from .commands import ALIASES, typed_verbs
+
+    word = line.strip().casefold()
+    return ALIASES.get(word, word) == "quit" or typed_verbs().get(word) == "quit"
+
+
+class _Typed:
+    """The lines typed under the list, read on a thread of their own (the list goes on
+    meanwhile); ``wait`` returns early when one comes."""
+
+    def __init__(self, inp: TextIO | None) -> None:
+        self._lines: list[str] = []
+        self._lock = threading.Lock()
+        self._came = threading.Event()
+        if inp is not None:
+            threading.Thread(target=self._read, args=(inp,), daemon=True,
+                             name="lobby-input").start()
+
+    def _read(self, inp: TextIO) -> None:
+        try:
+            for line in inp:
+                if line.strip():
+                    with self._lock:
+                        if len(self._lines) < 20:       # a paste of a book: one answer
+                            self._lines.append(line[:200])
+                    self._came.set()
+        except (OSError, ValueError, UnicodeDecodeError):
+            return
+
+    def wait(self, seconds: float) -> None:
+        self._came.wait(seconds)
+
+    def take(self) -> list[str]:
+        with self._lock:
+            lines, self._lines = self._lines, []
+            self._came.clear()
+        return lines

@@ -1153,6 +1153,18 @@ def pause_over_line(name: str) -> str:
     return _("The pause is over: %(name)s plays on.") % {"name": name}
 
 
+#: Words a newcomer typed in a table's lobby to have it start, or to add a bot to it:
+#: answered with the help and what the start waits for (it was "unknown command 'start'").
+START_WORDS = ("start", "go", "begin", "play", "bot", "bots", "deal")
+
+
+def asks_to_start(line: object) -> bool:
+    """Does ``line``, typed in a lobby, ask to start the table or to seat a bot?"""
+    if not isinstance(line, str) or not line.split():
+        return False
+    return line.split()[0].casefold() in START_WORDS
+
+
 def silent_seat_line(name: str) -> str:
     """A seat fell silent in a network game (its player left, or its step passed the
     time limit): the choices of the others, by key, and what they cost (one key left the
@@ -2432,17 +2444,24 @@ def sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?", "…")) else text + "."
 
 
-#: Keys a terminal sends as a control key, by the label on the key: Backspace came as
-#: Ctrl-H ("The key Ctrl-H does nothing here" to a player who had pressed Backspace).
-KEYS_BY_LABEL = {"c-h": "Backspace"}
+def keys_by_label() -> dict[str, str]:
+    """Keys by the label on the key, in the player's language (the French screen said
+    "La touche Enter ne fait rien ici" where its help says Entrée). Backspace comes as
+    Ctrl-H ("The key Ctrl-H does nothing here" to a player who had pressed Backspace)."""
+    enter = pgettext("key", "Enter")
+    return {"c-h": pgettext("key", "Backspace"), "enter": enter, "c-m": enter,
+            "home": pgettext("key", "Home"), "end": pgettext("key", "End"),
+            "delete": pgettext("key", "Delete"), "insert": pgettext("key", "Insert"),
+            "escape": pgettext("key", "Esc")}
 
 
 def key_name(key: str) -> str:
     """A key as a keyboard labels it: ``c-x`` is Ctrl-X, ``f5`` F5, ``A`` A."""
     if len(key) == 1:
         return safe_text(key, 4) if key.isprintable() else repr(key)
-    if key in KEYS_BY_LABEL:
-        return KEYS_BY_LABEL[key]
+    labels = keys_by_label()
+    if key in labels:
+        return labels[key]
     for prefix, word in (("c-s-", "Ctrl-Shift-"), ("c-", "Ctrl-"), ("s-", "Shift-")):
         if key.startswith(prefix):
             return word + key_name(key[len(prefix):]).capitalize()

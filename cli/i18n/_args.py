@@ -16,7 +16,11 @@ def close_match(value: str, choices: Iterable[str] | Mapping[str, str]) -> str |
     ("francais": "fr"). The one matcher of every "did you mean" of the console."""
     named = ({str(k).lower(): str(v) for k, v in choices.items()}
              if isinstance(choices, Mapping) else {str(c).lower(): str(c) for c in choices})
-    guess = difflib.get_close_matches(str(value).strip().lower(), list(named), n=1, cutoff=0.6)
+    typed = str(value).strip().lower()
+    # a choice two letters shorter than the word is a guess only where the word begins
+    # with it: "undo" was "did you mean 'no'?" (two of its letters, in order)
+    guess = [g for g in difflib.get_close_matches(typed, list(named), n=3, cutoff=0.6)
+             if len(g) >= len(typed) - 1 or typed.startswith(g)]
     return named[guess[0]] if guess else None
 
 

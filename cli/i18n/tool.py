@@ -42,6 +42,14 @@ KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"
 #: Messages that may read the same as the English in every language: no letters at all
 #: (numbers, "25"), or "OK".
 ALWAYS_SAME = frozenset({"OK"})
+#: Labels on keys (``pgettext("key", …)``) that keyboards of a language print in English.
+_KEYS = ("Backspace", "Enter", "Home", "End", "Delete", "Insert", "Esc")
+
+
+def _keys(language: str, keys: tuple[str, ...] = _KEYS) -> dict[str, str]:
+    return {k: f"the label on the key of a {language} keyboard" for k in keys}
+
+
 #: Per language, English messages whose translation is rightly the same word; each with why.
 SAME_AS_ENGLISH: dict[str, dict[str, str]] = {
     "fr": {
@@ -57,15 +65,19 @@ SAME_AS_ENGLISH: dict[str, dict[str, str]] = {
     "af": {"Stop": "the Afrikaans seed lists the card as '5 Stop'",
            "coup fourré": "the Afrikaans seed keeps the French term ('Coup Fourre')",
            "modern": "Afrikaans 'modern', the rule set's name alone (as 'klassiek'; "
-                     "'moderne' is the form before a noun)"},
+                     "'moderne' is the form before a noun)",
+           **_keys("South African")},
     "sv": {"match": "Swedish 'match' (the seed: 'Matchen går till 5000')",
            "modern": "Swedish 'modern' (moderna regler)",
            "bot": "Swedish 'bot' (a program that plays), as in English",
            "%(n)d match": "Swedish 'match', one of them ('matcher' for more)",
            "ET": "Swedish 'Extratank': E(xtra)t(ank), the English letters by chance",
-           "%(address)s, port %(port)d": "Swedish 'port' (a network port)"},
-    "vi": {"coup fourré": "the Vietnamese seed keeps the French term ('Coup Fourre')"},
-    "ug": {"coup fourré": "the Uyghur seed keeps the French term in Latin letters"},
+           "%(address)s, port %(port)d": "Swedish 'port' (a network port)",
+           **_keys("Swedish", _KEYS[1:])},
+    "vi": {"coup fourré": "the Vietnamese seed keeps the French term ('Coup Fourre')",
+           **_keys("Vietnamese")},
+    "ug": {"coup fourré": "the Uyghur seed keeps the French term in Latin letters",
+           **_keys("Uyghur")},
 }
 #: Characters no catalog may hold: bidi controls and Arabic presentation forms (the game shapes
 #: and orders text itself, at display time), and in Uyghur the Arabic and Persian look-alikes
