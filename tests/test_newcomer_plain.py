@@ -5,12 +5,14 @@ line mode says whose turn it is when the turn passes, with the limit on that mov
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from cli_helpers import free_port
@@ -68,6 +70,27 @@ class Player:
 YOUR_TURN = r"Your turn: play or discard a card \(play N, discard N\)\."
 
 
+@contextlib.contextmanager
+def ann_hosts_and_bea_joins(tmp_path: Path, players: int) -> Iterator[tuple[Player, Player]]:
+    """Ann hosts a table of ``players`` seats on 127.0.0.1 (not announced) in line mode,
+    and Bea joins it by address once Ann says how others join; both closed afterwards."""
+    port = free_port()
+    ann = Player(["host", "--plain", "--name", "Ann", "--bind", "127.0.0.1", "--port",
+                  str(port), "--no-announce", "--players", str(players), "--data-dir",
+                  str(tmp_path / "a"), "--identity", str(tmp_path / "a.key")], tmp_path)
+    bea: Player | None = None
+    try:
+        ann.until("others join with")
+        bea = Player(["join", "--plain", "--name", "Bea", "--peer", f"127.0.0.1:{port}",
+                      "--port", str(free_port()), "--data-dir", str(tmp_path / "b"),
+                      "--identity", str(tmp_path / "b.key")], tmp_path)
+        yield ann, bea
+    finally:
+        for p in (bea, ann):
+            if p is not None:
+                p.close()
+
+
 def first_turn_to(bea: Player, ann: Player, timeout: float = 90.0) -> None:
     """Whoever has the first turn moves once if it is Ann, so that it is Bea's turn."""
     end = time.monotonic() + timeout
@@ -82,16 +105,7 @@ def first_turn_to(bea: Player, ann: Player, timeout: float = 90.0) -> None:
 
 
 def test_lines_typed_in_anothers_turn_are_answered_at_once_never_kept(tmp_path: Path) -> None:
-    port = free_port()
-    ann = Player(["host", "--plain", "--name", "Ann", "--bind", "127.0.0.1", "--port",
-                  str(port), "--no-announce", "--players", "2", "--data-dir",
-                  str(tmp_path / "a"), "--identity", str(tmp_path / "a.key")], tmp_path)
-    bea: Player | None = None
-    try:
-        ann.until("others join with")
-        bea = Player(["join", "--plain", "--name", "Bea", "--peer", f"127.0.0.1:{port}",
-                      "--port", str(free_port()), "--data-dir", str(tmp_path / "b"),
-                      "--identity", str(tmp_path / "b.key")], tmp_path)
+    with ann_hosts_and_bea_joins(tmp_path, 2) as (ann, bea):
         # whoever has the first turn moves once, so that it is Bea's turn next, then Ann's
         first_turn_to(bea, ann)
         bea.until(YOUR_TURN)
@@ -120,7 +134,3 @@ def test_lines_typed_in_anothers_turn_are_answered_at_once_never_kept(tmp_path: 
         waits = [line for line in bea.text.splitlines() if line.startswith("* Waiting for")]
         assert len(waits) == len(set(waits)), waits
         assert all("(up to 20 s)" in w or "(no time limit)" in w for w in waits), waits
-    finally:
-        for p in (bea, ann):
-            if p is not None:
-                p.close()

@@ -198,19 +198,9 @@ def test_start_or_bots_typed_in_a_tables_lobby_says_what_the_start_waits_for(
         tmp_path: Path) -> None:
     """The host typed "start", then "bots 2", and the joiner "start": each was "unknown
     command", with nothing of what the table waits for or how a bot fills a seat."""
-    from cli_helpers import free_port
-    from test_newcomer_plain import Player
+    from test_newcomer_plain import ann_hosts_and_bea_joins
 
-    port = free_port()
-    ann = Player(["host", "--plain", "--name", "Ann", "--bind", "127.0.0.1", "--port",
-                  str(port), "--no-announce", "--players", "3", "--data-dir",
-                  str(tmp_path / "a"), "--identity", str(tmp_path / "a.key")], tmp_path)
-    bea: Player | None = None
-    try:
-        ann.until("others join with")
-        bea = Player(["join", "--plain", "--name", "Bea", "--peer", f"127.0.0.1:{port}",
-                      "--port", str(free_port()), "--data-dir", str(tmp_path / "b"),
-                      "--identity", str(tmp_path / "b.key")], tmp_path)
+    with ann_hosts_and_bea_joins(tmp_path, 3) as (ann, bea):
         ann.until(r"Waiting for 1 more player to join \(no time limit\)")
         bea.until(r"Waiting for 1 more player to join \(no time limit\)\.")
         ann.type("start")
@@ -220,10 +210,6 @@ def test_start_or_bots_typed_in_a_tables_lobby_says_what_the_start_waits_for(
         bea.type("Start")
         bea.until(r"Waiting for 1 more player to join", count=2)
         assert "unknown command" not in ann.said() + bea.said()
-    finally:
-        for p in (bea, ann):
-            if p is not None:
-                p.close()
 
 
 def _hit(seed: int = 0) -> LocalDriver:
