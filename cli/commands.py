@@ -352,6 +352,8 @@ def parse(text: str, ctx: Context, extra: Sequence[str] = ()) -> Outcome:
     if ctx.view.phase == EXTEND and not args and _yes_no(verb) is not None:
         # the prompt says "n (extend no) … y (extend yes)": a plain-mode player typed y
         verb, args = "extend", ["yes" if _yes_no(verb) else "no"]
+    if not args and _yes_no(verb):
+        verb = "yes"   # y (o, j) with no question open: said as yes is, not "unknown command"
     verb = ALIASES.get(verb, verb)
     matches = [v for v in VERBS if v.startswith(verb)] if len(verb) >= 2 else []
     if verb not in VERBS and len(matches) == 1:

@@ -79,6 +79,8 @@ def test_play_a_card_by_number() -> None:
     ("play", "play which card? e.g. play 3"),
     ("dance", "unknown command 'dance': type help for the list"),
     ("yes", "there is nothing to confirm"),
+    ("y", "there is nothing to confirm"),   # was "unknown command 'y'" (newcomer pass 16)
+    ("oui", "there is nothing to confirm"),
     ("pass", "there is no hazard to answer now: play or discard a card"),
     ("draw", "you have drawn already: play or discard a card"),
     ("extend yes", "there is no extension to decide now"),
