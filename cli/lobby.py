@@ -18,6 +18,7 @@ from p2p.net.discovery import (
 
 from . import i18n
 from .args import with_defaults
+from .commands import ALIASES, typed_verbs
 from .i18n import _, ngettext
 from .words import Command, announced_rules, command_lines, say_paragraph, wrap
 
@@ -183,8 +184,6 @@ def _is_terminal(stream: TextIO | None) -> bool:
 
 def _leaves(line: str) -> bool:
     """q, quit or exit, or the quit command in the player's language."""
-    from .commands import ALIASES, typed_verbs
-
     word = line.strip().casefold()
     return ALIASES.get(word, word) == "quit" or typed_verbs().get(word) == "quit"
 
