@@ -13,6 +13,7 @@ a table's lobby were unknown commands. Keys were named in English on a French bo
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -334,3 +335,21 @@ def test_n_at_the_end_of_a_hand_goes_on_to_the_next_as_enter_does() -> None:
     assert run_headless(
         lambda inp, out: TableApp(d, input=inp, output=out, delay=0),  # type: ignore[arg-type]
         script) == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "af", "fr", "sv", "ug", "vi"])
+def test_look_stands_in_the_column_of_the_line_modes_other_commands(lang: str) -> None:
+    """The line mode's help lists its commands in two columns; "look (or Enter)", added
+    under them, stood one to three cells further right in French, Swedish, Uyghur and
+    Vietnamese ("look (eller Enter)  säg…")."""
+    from cli.plain import LOOK_HELP
+    from cli.words import PLAIN_HELP
+
+    def column(line: str) -> int:
+        found = re.search(r"\S {2,}(?=\S)", line)
+        assert found is not None, line
+        return i18n.cells(line[:found.end()])
+
+    with i18n.using(lang):
+        first = next(line for line in i18n._(PLAIN_HELP).splitlines() if line.startswith("  "))
+        assert column(i18n._(LOOK_HELP)) == column(first), (i18n._(LOOK_HELP), first)
