@@ -66,6 +66,7 @@ SAME_AS_ENGLISH: dict[str, dict[str, str]] = {
            "coup fourré": "the Afrikaans seed keeps the French term ('Coup Fourre')",
            "modern": "Afrikaans 'modern', the rule set's name alone (as 'klassiek'; "
                      "'moderne' is the form before a noun)",
+           "bot": "Afrikaans 'bot' (a program that plays; the glossary's word, 'bots' for more)",
            **_keys("South African")},
     "sv": {"match": "Swedish 'match' (the seed: 'Matchen går till 5000')",
            "modern": "Swedish 'modern' (moderna regler)",
@@ -75,6 +76,8 @@ SAME_AS_ENGLISH: dict[str, dict[str, str]] = {
            "%(address)s, port %(port)d": "Swedish 'port' (a network port)",
            **_keys("Swedish", _KEYS[1:])},
     "vi": {"coup fourré": "the Vietnamese seed keeps the French term ('Coup Fourre')",
+           "bot": "Vietnamese 'bot' (a program that plays; the glossary's word, not 'máy', "
+                  "which is the computer)",
            **_keys("Vietnamese")},
     "ug": {"coup fourré": "the Uyghur seed keeps the French term in Latin letters",
            **_keys("Uyghur")},
