@@ -84,10 +84,16 @@ NOT_SAID = {
            (r"handsleutel", "rondtesleutel (a hand of the match is a rondte)"),
            (r"volgende hand\b|in hand %\(hand\)d|die (vorige )?hand[: ]",
             "rondte (a hand of the match)")],
-    "sv": [(r"handnyck", "givnyckel (a hand of the match is a giv)")],
+    "sv": [(r"handnyck", "givnyckel (a hand of the match is a giv)"),
+           (r"\bett giv\b", "en giv"), (r"\bbottarna startar", "botarna (bottar are safeties)"),
+           (r"\bolycka\b", "attack (a hazard; Olycka is the card)"),
+           (r"\bskydd (mot|eller)\b", "säkerhetskort (a safety)")],
     "vi": [(r"máy chơi", "bot"), (r"máy tính", "máy (the computer)"),
-           (r"\bghế\b", "chỗ (a seat)"), (r"khóa tay bài", "khóa ván (a hand's key)")],
-    "ug": [(r"ماشىنا ئويۇنچى", "بوت (bot)")],
+           (r"\bghế\b", "chỗ (a seat)"),
+           (r"thẻ tấn công", "thẻ nguy hiểm (a hazard card)"),
+           (r"khóa tay bài", "khóa ván (a hand's key)")],
+    "ug": [(r"ماشىنا ئويۇنچى", "بوت (bot)"), (r"ھەر بىر ھۇجۇم", "خەتەر (a hazard)"),
+           (r"تاشلانغان كارتىلاردىن", "تاشلىۋېتىلگەن دۆۋە (the discard pile)")],
 }
 
 
