@@ -110,3 +110,15 @@ def test_no_translation_says_a_word_the_glossary_did_not_choose(language: str) -
                 if found and context != "key":
                     wrong.append(f"{found.group()!r} (say {instead}) in {english[:60]!r}")
     assert not wrong, f"{language}:\n" + "\n".join(wrong)
+
+
+def test_vietnamese_says_a_game_as_the_match_and_van_only_for_a_hand() -> None:
+    """Vietnamese said "ván" for a saved game ("Ván đã lưu", "ván %(id)s") and for a hand of
+    it ("ván 2"): the glossary's "ván" is a hand, and a game is the match ("trận")."""
+    wrong = []
+    for english, _, strings in _catalog("vi"):
+        plain = PLACEHOLDER.sub("", english)
+        if (re.search(r"\bgames?\b", plain) and not re.search(r"\bmatch|\bhand", plain)
+                and any(re.search(r"(?<!\w)ván(?!\w)", s, re.I) for s in strings)):
+            wrong.append((english, strings[0]))
+    assert not wrong, "\n".join(map(str, wrong))
