@@ -72,6 +72,22 @@ def run_headless(make_app: Callable[[PipeInput, DummyOutput], A],
     return asyncio.run(go())
 
 
+async def leave_by_keys(app: Any, inp: PipeInput) -> None:
+    """q, then y to "Leave the game?": how a player leaves the full screen."""
+    inp.send_text("q")
+    await until(lambda: app.confirm_quit)
+    inp.send_text("y")
+
+
+def run_board(driver: Any, script: Callable[[Any, PipeInput], Awaitable[None]]) -> int:
+    """``script`` typing into the full screen (``cli.app.TableApp``) of ``driver``, moves
+    said with no delay."""
+    from cli.app import TableApp
+
+    return run_headless(
+        lambda inp, out: TableApp(driver, input=inp, output=out, delay=0), script)
+
+
 async def until(cond: Callable[[], bool], timeout: float = 10.0) -> None:
     """Wait (inside the app's event loop) until ``cond()`` holds."""
     loop = asyncio.get_running_loop()

@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 import pytest
-from cli_helpers import run_headless, until
+from cli_helpers import leave_by_keys, run_board, until
 from prompt_toolkit.input.base import PipeInput
 
 from cli import i18n, render
@@ -60,14 +60,10 @@ def test_a_card_refused_while_nothing_can_be_played_is_said_whole(lang: str) -> 
             why = stuck_reason(d.view(), 0, d.names)
             assert why is not None and shown.count(_flat([why])) <= 1, shown
             app.say("")
-        inp.send_text("q")
-        await until(lambda: app.confirm_quit)
-        inp.send_text("y")
+        await leave_by_keys(app, inp)
 
     with i18n.using(lang):
-        assert run_headless(
-            lambda inp, out: TableApp(d, input=inp, output=out, delay=0),  # type: ignore[arg-type]
-            script) == 0
+        assert run_board(d, script) == 0
     nothing = "Nothing to play" if lang == "en" else "Rien à jouer"
     assert seen and all(nothing in s for s in seen), seen
 
@@ -85,14 +81,10 @@ def test_yes_and_no_with_no_question_open_say_they_do_nothing(lang: str, keys: s
             await until(lambda: bool(app.message))
             assert f" {key} " in f" {app.message} ", app.message
             assert d.my_move() and not app.confirm_quit
-        inp.send_text("q")
-        await until(lambda: app.confirm_quit)
-        inp.send_text("y")
+        await leave_by_keys(app, inp)
 
     with i18n.using(lang):
-        assert run_headless(
-            lambda inp, out: TableApp(d, input=inp, output=out, delay=0),  # type: ignore[arg-type]
-            script) == 0
+        assert run_board(d, script) == 0
 
 
 class _SilentSeat(LocalDriver):
@@ -147,14 +139,10 @@ def test_the_question_of_a_bot_for_a_silent_seat_is_said_whole(lang: str) -> Non
         assert _flat([silent_seat_line("Bo")]).startswith(_flat(lines[1:]).rstrip("…")), lines
         inp.send_text("\x1b")
         await until(lambda: app.confirm_agree is None)
-        inp.send_text("q")
-        await until(lambda: app.confirm_quit)
-        inp.send_text("y")
+        await leave_by_keys(app, inp)
 
     with i18n.using(lang):
-        assert run_headless(
-            lambda inp, out: TableApp(d, input=inp, output=out, delay=0),  # type: ignore[arg-type]
-            script) == 0
+        assert run_board(d, script) == 0
     assert len(said) == 2, said
 
 
@@ -249,13 +237,9 @@ def test_enter_and_y_at_a_hazards_question_say_they_do_not_answer_it() -> None:
             assert "c for a coup fourré, n to let it stand" in _flat(app.status_lines())
         inp.send_text("n")
         await until(lambda: d.view().phase != RESPOND)
-        inp.send_text("q")
-        await until(lambda: app.confirm_quit)
-        inp.send_text("y")
+        await leave_by_keys(app, inp)
 
-    assert run_headless(
-        lambda inp, out: TableApp(d, input=inp, output=out, delay=0),  # type: ignore[arg-type]
-        script) == 0
+    assert run_board(d, script) == 0
 
 
 @pytest.mark.parametrize("lang, no, yes", [("en", "no", "yes"), ("fr", "non", "oui"),
@@ -328,13 +312,9 @@ def test_n_at_the_end_of_a_hand_goes_on_to_the_next_as_enter_does() -> None:
         await until(lambda: "Press Enter for hand 2" in _flat(app.status_lines()))
         inp.send_text("n")
         await until(lambda: d.hand_no == 2 and not d.hand_over)
-        inp.send_text("q")
-        await until(lambda: app.confirm_quit)
-        inp.send_text("y")
+        await leave_by_keys(app, inp)
 
-    assert run_headless(
-        lambda inp, out: TableApp(d, input=inp, output=out, delay=0),  # type: ignore[arg-type]
-        script) == 0
+    assert run_board(d, script) == 0
 
 
 @pytest.mark.parametrize("lang", ["en", "af", "fr", "sv", "ug", "vi"])

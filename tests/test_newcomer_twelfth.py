@@ -392,7 +392,7 @@ def test_joins_list_of_tables_says_rules_in_words_and_keeps_its_indents(
 def test_ctrl_d_in_the_full_screen_asks_to_leave_as_q_does() -> None:
     """Ctrl-D leaves the line mode (the end of its input) and a shell; the full screen
     said "The key Ctrl-D does nothing here"."""
-    from cli_helpers import run_headless, until
+    from cli_helpers import run_board, until
     from prompt_toolkit.input.base import PipeInput
 
     from cli.app import TableApp
@@ -406,9 +406,7 @@ def test_ctrl_d_in_the_full_screen_asks_to_leave_as_q_does() -> None:
         assert "does nothing" not in app.message
         inp.send_text("y")
 
-    assert run_headless(
-        lambda inp, out: TableApp(d, input=inp, output=out, delay=0),  # type: ignore[arg-type]
-        script) == 0
+    assert run_board(d, script) == 0
 
 
 def _stuck(seed: int = 4) -> LocalDriver:
@@ -438,7 +436,7 @@ def test_nothing_to_play_says_why_when_no_distance_can_go_down(lang: str, said: 
 
 
 def test_the_full_screen_says_why_nothing_can_be_played_where_it_fits() -> None:
-    from cli_helpers import run_headless, until
+    from cli_helpers import leave_by_keys, run_board, until
     from prompt_toolkit.input.base import PipeInput
 
     from cli.app import TableApp
@@ -455,13 +453,9 @@ def test_the_full_screen_says_why_nothing_can_be_played_where_it_fits() -> None:
         app.message = "You drew 25 (card 7, marked ★)."
         assert "You need a Roll" not in " ".join(app.status_lines())
         app._size = lambda: (24, 80)              # type: ignore[method-assign]
-        inp.send_text("q")
-        await until(lambda: app.confirm_quit)
-        inp.send_text("y")
+        await leave_by_keys(app, inp)
 
-    assert run_headless(
-        lambda inp, out: TableApp(d, input=inp, output=out, delay=0),  # type: ignore[arg-type]
-        script) == 0
+    assert run_board(d, script) == 0
 
 
 def test_resume_with_no_saved_game_says_what_to_do_instead(tmp_path: Path) -> None:
