@@ -778,7 +778,8 @@ class TableApp:
         lines beside it (a French reason of three lines, with whose turn it is under it,
         was cut at "… (all of it in the log)")."""
         rows, _cols = self._size()
-        others = len(self._table_lines()) + max(3, len(self._hand_lines())) + 3
+        # the table and the hand as laid out, the two rules and the command line
+        others = self._table_height().preferred + self._hand_height().preferred + 3
         return MAX_STATUS + 1 if rows - others - (MAX_STATUS + 1) >= 3 else MAX_STATUS
 
     def _under_message(self) -> str:

@@ -29,6 +29,7 @@ from .bot_peers import BotPeerProcesses, bot_identities
 from .i18n import _, close_match
 from .seats import (
     LineReader,
+    asks_to_start,
     identity,
     known_lines,
     lobby_lines,
@@ -37,7 +38,7 @@ from .seats import (
     players_lines,
     seat_node,
 )
-from .words import asks_to_start, lobby_wait_line, reply, say_paragraph
+from .words import lobby_wait_line, reply, say_paragraph
 
 #: The commands the host's lobby knows, for the "did you mean" of a typo.
 HOST_COMMANDS = ("ready", "unready", "quit", "help")

@@ -21,6 +21,7 @@ from .args import player_name, with_defaults
 from .i18n import N_, _, close_match, did_you_mean
 from .seats import (
     LineReader,
+    asks_to_start,
     identity,
     known_lines,
     lobby_lines,
@@ -31,7 +32,6 @@ from .seats import (
 )
 from .words import (
     announced_rules,
-    asks_to_start,
     detail_text,
     lobby_error_line,
     lobby_refusal,

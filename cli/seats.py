@@ -454,6 +454,19 @@ class TakeoverBots:
             r.finish(timeout)
 
 
+#: Words a newcomer typed in a table's lobby to have it start, or to add a bot to it:
+#: answered with the help and what the start waits for (it was "unknown command 'start'").
+START_WORDS = ("start", "go", "begin", "play", "bot", "bots", "deal")
+
+
+def asks_to_start(line: object) -> bool:
+    """Does ``line``, typed in a lobby (host's or joiner's), ask to start the table or to
+    seat a bot?"""
+    if not isinstance(line, str) or not line.split():
+        return False
+    return line.split()[0].casefold() in START_WORDS
+
+
 def lobby_lines(st: LobbyState, me: int | None = None) -> list[str]:
     """The table as the lobby shows it: name, rules and seats, and each move's time limit
     when the host set one (a player who sits down agrees to it); ``me``: this screen's

@@ -1153,18 +1153,6 @@ def pause_over_line(name: str) -> str:
     return _("The pause is over: %(name)s plays on.") % {"name": name}
 
 
-#: Words a newcomer typed in a table's lobby to have it start, or to add a bot to it:
-#: answered with the help and what the start waits for (it was "unknown command 'start'").
-START_WORDS = ("start", "go", "begin", "play", "bot", "bots", "deal")
-
-
-def asks_to_start(line: object) -> bool:
-    """Does ``line``, typed in a lobby, ask to start the table or to seat a bot?"""
-    if not isinstance(line, str) or not line.split():
-        return False
-    return line.split()[0].casefold() in START_WORDS
-
-
 def silent_seat_line(name: str) -> str:
     """A seat fell silent in a network game (its player left, or its step passed the
     time limit): the choices of the others, by key, and what they cost (one key left the
