@@ -1049,23 +1049,43 @@ class ReplicatedLog:
         return self._propose(END, seat)
 
     def _propose(self, kind: str, seat: int) -> Envelope | None:
-        """The record signed, or None, with why in :attr:`refused`: ``over`` (nothing to
-        agree on: the hand or match is over, stopped for good, or ``seat`` is this one),
-        ``chosen`` (this seat signed this kind, or the other, in the hand), ``not-due``
-        (``seat``'s step is not the one due), ``ahead`` (others signed this kind about
-        ``seat`` at a later point of the hand than this peer has reached), ``no-bot``
-        (the runner has offered no bot). A console says which (the player was told "you
-        already chose" when the others' records named a later point: hostile pass 9)."""
+        """The record signed, or None with why in :attr:`refused` (see :meth:`_refusal`;
+        a console says which: the player was told "you already chose" when the others'
+        records named a later point, hostile pass 9)."""
+        self.refused = self._refusal(kind, seat)
+        if self.refused is not None:
+            return None
         h = self.match.hand_no
-        self.refused = "over"
+        # the point: how far this seat saw the hand before the seat fell silent
+        body: dict[str, Any] = {"k": kind, "hand": h, "seat": seat, "at": len(self.log[h])}
+        if kind == TAKEOVER:
+            runner = runner_for(seat, self.cfg.n)
+            body["runner"] = runner
+            if runner == self.me and self.bot_offer is not None:
+                key, endpoint, curve = self.bot_offer
+                body.update(key=key, endpoint=endpoint)
+                if curve is not None:
+                    body["curve"] = [curve[0], curve[1]]
+        env = self.write_side(body)
+        self.agreements.add(kind, h, self.me, body)
+        self._check_agreement(h)
+        self._review_hold()
+        return env
+
+    def _refusal(self, kind: str, seat: int) -> str | None:
+        """Why this seat may not sign ``kind`` about ``seat`` now, else None: ``over``
+        (nothing to agree on: the hand or match is over, stopped for good, or ``seat`` is
+        this one), ``chosen`` (this seat signed this kind, or the other, in the hand),
+        ``not-due`` (``seat``'s step is not the one due), ``ahead`` (others signed this
+        kind about ``seat`` at a later point of the hand than this peer has reached),
+        ``no-bot`` (this seat runs the bot and has offered none)."""
+        h = self.match.hand_no
         if (self.finished or self.agreed_end is not None or self._abandoned
                 or self.error is not None or seat == self.me or not 0 <= seat < self.cfg.n
                 or self.match.hand.done):
-            return None
-        self.refused = "chosen"
+            return "over"
         if (self.identity.public_key, h, kind) in self._side_seen:
-            return None
-        self.refused = "not-due"
+            return "chosen"
         if self.match.hand.expected_writer() != seat:
             # S is silent where its step is due: a record names that point. Signed where
             # this seat's own step was due (between two pauses of a seat past its
@@ -1074,35 +1094,18 @@ class ReplicatedLog:
             # time; signed where another remaining seat's was due, that seat's entry
             # passed the point at once and the record was spent for the hand. So: only
             # where S's step is due (paused on it, or within its grace)
-            return None
+            return "not-due"
         other = END if kind == TAKEOVER else TAKEOVER
-        self.refused = "chosen"
         if ((self.identity.public_key, h, other) in self._side_seen
                 and not self._record_spent(other, h)):
-            return None              # one choice per hand: never both a bot and an end
-        self.refused = "ahead"
+            return "chosen"          # one choice per hand: never both a bot and an end
         if any(b["seat"] == seat and (point_of(b) or 0) > len(self.log[h])
                for b in self.agreements.votes.get((kind, h), {}).values()):
-            return None              # the others signed further on: we lag, sign there
-        self.refused = "no-bot"
-        # the point: how far this seat saw the hand before the seat fell silent
-        body: dict[str, Any] = {"k": kind, "hand": h, "seat": seat, "at": len(self.log[h])}
-        if kind == TAKEOVER:
-            runner = runner_for(seat, self.cfg.n)
-            body["runner"] = runner
-            if runner == self.me:
-                if self.bot_offer is None:
-                    return None
-                key, endpoint, curve = self.bot_offer
-                body.update(key=key, endpoint=endpoint)
-                if curve is not None:
-                    body["curve"] = [curve[0], curve[1]]
-        self.refused = None
-        env = self.write_side(body)
-        self.agreements.add(kind, h, self.me, body)
-        self._check_agreement(h)
-        self._review_hold()
-        return env
+            return "ahead"           # the others signed further on: we lag, sign there
+        if kind == TAKEOVER and runner_for(seat, self.cfg.n) == self.me \
+                and self.bot_offer is None:
+            return "no-bot"
+        return None
 
     def holding(self) -> tuple[str, dict[str, Any]] | None:
         """(kind, body) of this seat's own agreement record for the hand in play while it
