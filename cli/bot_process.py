@@ -34,4 +34,6 @@ def bot_move_time(move_limit: float | None) -> float:
     slower than the table's limit paused the table at its every move)."""
     if move_limit is None:
         return ANSWER_WITHIN
-    return min(ANSWER_WITHIN, max(0.5, round(move_limit * 0.8, 1)))
+    # a fifth of the limit, and at least a second where the limit allows it: at a 3 s
+    # table the heuristic had 0.6 s once a plug-in was cut, and the table paused on it
+    return min(ANSWER_WITHIN, max(0.5, round(min(move_limit * 0.8, move_limit - 1.0), 1)))
