@@ -20,6 +20,7 @@ from . import i18n
 from .args import with_defaults
 from .commands import ALIASES, typed_verbs
 from .i18n import _, ngettext
+from .plain import LineReader
 from .words import Command, announced_rules, command_lines, say_paragraph, wrap
 
 #: Seconds between two lines about the same table when only its details changed: a
@@ -120,15 +121,17 @@ def run(args: argparse.Namespace, out: TextIO | None = None, inp: TextIO | None 
         end = started + seconds if seconds > 0 else None
         try:
             while end is None or time.monotonic() < end:
-                typed.wait(FLUSH_EVERY if end is None else
-                           max(0.0, min(FLUSH_EVERY, end - time.monotonic())))
-                for line in typed.take():
+                lines = typed.take(FLUSH_EVERY if end is None else
+                                   max(0.0, min(FLUSH_EVERY, end - time.monotonic())))
+                for line in lines:
                     if _leaves(line):
                         return 0
                     say_paragraph(_("This list only shows the tables: to sit at one, "
                                     "leave it (q and Enter, or Ctrl-C) and type the command "
                                     "under that table; millebornes join alone sits at the "
                                     "table it finds, or asks which."), say, flush=True)
+                if typed.ended:
+                    return 0         # Ctrl-D, or the terminal is gone: nothing more to read
                 flush(time.monotonic())
                 flush_ignored(browser.ignored, time.monotonic())
                 none_yet(time.monotonic(), started, end)
@@ -189,33 +192,38 @@ def _leaves(line: str) -> bool:
 
 
 class _Typed:
-    """The lines typed under the list, read on a thread of their own (the list goes on
-    meanwhile); ``wait`` returns early when one comes."""
+    """The lines typed under the list, read without blocking it (:class:`LineReader`:
+    bytes from the terminal's descriptor, decoded with replacement, each line cut at
+    :data:`cli.plain.MAX_LINE_BYTES`). A thread of its own iterated over ``sys.stdin``
+    before: one byte that is not UTF-8 typed or pasted, where the locale decodes stdin
+    strictly, ended it without a word, and q no longer left the list (hostile pass 10);
+    a Ctrl-D ended it too, for good. The end of input (Ctrl-D, a terminal gone) now
+    leaves the list (:attr:`ended`)."""
+
+    #: Lines answered at most per look: a paste of a book gets one answer, not thousands.
+    MOST = 20
+    #: Lines read at most per look (the rest wait for the next): the list goes on.
+    READ_MOST = 1000
 
     def __init__(self, inp: TextIO | None) -> None:
-        self._lines: list[str] = []
-        self._lock = threading.Lock()
-        self._came = threading.Event()
-        if inp is not None:
-            threading.Thread(target=self._read, args=(inp,), daemon=True,
-                             name="lobby-input").start()
+        self._reader = LineReader(inp) if inp is not None else None
+        self.ended = False
 
-    def _read(self, inp: TextIO) -> None:
-        try:
-            for line in inp:
-                if line.strip():
-                    with self._lock:
-                        if len(self._lines) < 20:       # a paste of a book: one answer
-                            self._lines.append(line[:200])
-                    self._came.set()
-        except (OSError, ValueError, UnicodeDecodeError):
-            return
-
-    def wait(self, seconds: float) -> None:
-        self._came.wait(seconds)
-
-    def take(self) -> list[str]:
-        with self._lock:
-            lines, self._lines = self._lines, []
-            self._came.clear()
+    def take(self, seconds: float) -> list[str]:
+        """The lines typed (at most :data:`MOST`, the rest of a burst dropped), waiting up
+        to ``seconds`` for the first."""
+        if self._reader is None or self.ended:
+            time.sleep(seconds)
+            return []
+        lines: list[str] = []
+        got = self._reader.get(seconds)
+        for _k in range(self.READ_MOST):
+            if got is False:
+                break
+            if got is None:
+                self.ended = True
+                break
+            if got.strip() and len(lines) < self.MOST:
+                lines.append(got[:200])
+            got = self._reader.get(0.0)
         return lines
