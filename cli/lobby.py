@@ -96,6 +96,28 @@ def run(args: argparse.Namespace, out: TextIO | None = None, inp: TextIO | None 
             ignored) % {"n": ignored, "all": MAX_TABLES, "most": MAX_TABLES_PER_ADDRESS}),
             file=say, flush=True)
 
+    said_forgotten = 0
+
+    def flush_forgotten(forgotten: int, now: float) -> None:
+        """How many changes the browser let go in a flood (more came than it can look at:
+        :attr:`p2p.net.discovery.TableBrowser.forgotten`), when that grows, at most every
+        UPDATE_EVERY s: the list said nothing, and a table announced meanwhile could be
+        missing from it without a word (hostile pass 10)."""
+        nonlocal said_forgotten
+        last = shown.get("\0forgotten")
+        if forgotten <= said_forgotten or (last is not None and now - last[1] < UPDATE_EVERY):
+            return
+        said_forgotten = forgotten
+        shown["\0forgotten"] = ("", now)
+        say_paragraph(ngettext(
+            "(a flood of announcements: %(n)d change skipped so far, more than this list "
+            "can look at; a table may show late or not at all: millebornes join --peer "
+            "HOST:PORT reaches one by its address)",
+            "(a flood of announcements: %(n)d changes skipped so far, more than this list "
+            "can look at; a table may show late or not at all: millebornes join --peer "
+            "HOST:PORT reaches one by its address)",
+            forgotten) % {"n": forgotten}, say, flush=True)
+
     said_none = False
 
     def none_yet(now: float, started: float, end: float | None) -> None:
@@ -134,6 +156,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, inp: TextIO | None 
                     return 0         # Ctrl-D, or the terminal is gone: nothing more to read
                 flush(time.monotonic())
                 flush_ignored(browser.ignored, time.monotonic())
+                flush_forgotten(browser.forgotten, time.monotonic())
                 none_yet(time.monotonic(), started, end)
         except KeyboardInterrupt:
             pass

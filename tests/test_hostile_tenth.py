@@ -11,6 +11,13 @@ Findings (each test here failed before its fix):
   left the list (only Ctrl-C did); Ctrl-D ended it the same way. It reads the terminal's
   bytes now (``cli.plain.LineReader``: decoded with replacement, lines bounded), and the
   end of input (Ctrl-D, a terminal gone) leaves the list.
+* a plain browser (``millebornes lobby``) under a flood forgets changes (the latest 256
+  names kept, hostile pass 8) and said nothing of it: a table announced meanwhile could be
+  missing from the list without a word. It says how many it skipped, at most every 5 s,
+  with ``join --peer HOST:PORT``.
+
+Probed and found holding (no change): a 10 MB line at the lobby's prompt (cut at a
+command's worth, answered once, q still leaves).
 """
 
 from __future__ import annotations
@@ -18,8 +25,11 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import re
 import threading
 import time
+
+import pytest
 
 from cli import lobby
 
@@ -79,3 +89,50 @@ def test_a_10_mb_line_in_the_lobby_is_answered_once_and_q_still_leaves() -> None
     assert rc == 0
     assert took < 6, (took, said)
     assert said.count("This list only shows the tables") == 1, said
+
+
+def test_a_plain_lobby_says_when_a_flood_makes_it_skip_announcements(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A flood of made-up names, more than the browser can look at (it keeps the latest
+    256 and forgets the rest, hostile pass 8): ``millebornes lobby`` said nothing of it, so
+    a table announced meanwhile could be missing from the list without a word. The flood
+    enters the real browser where zeroconf's event loop hands it changes (its inbox), as
+    a flood on the wire would (one on loopback would reach every other test's browser)."""
+    from zeroconf import ServiceStateChange
+
+    from p2p.net import discovery
+
+    real = lobby.browse_tables
+    stop = threading.Event()
+    floods: list[threading.Thread] = []
+
+    def flooded(*args: object, **kwargs: object) -> discovery.TableBrowser:
+        browser = real(*args, **kwargs)  # type: ignore[arg-type]
+
+        def flood() -> None:
+            k = 0
+            while not stop.is_set() and k < 20_000:
+                for _ in range(500):
+                    browser._queue_change(browser._zc, discovery.SERVICE_TYPE,
+                                          f"flood-{k}.{discovery.SERVICE_TYPE}",
+                                          ServiceStateChange.Added)
+                    k += 1
+                time.sleep(0.02)
+        floods.append(threading.Thread(target=flood, daemon=True))
+        floods[-1].start()
+        return browser
+
+    monkeypatch.setattr(lobby, "browse_tables", flooded)
+    out = io.StringIO()
+    try:
+        assert lobby.run(argparse.Namespace(seconds=2.5, mdns="loopback"), out=out) == 0
+    finally:
+        stop.set()
+        for th in floods:
+            th.join(10)
+    said = " ".join(out.getvalue().split())
+    skipped = [int(n) for n in re.findall(r"a flood of announcements: (\d+) changes? "
+                                          r"skipped so far", said)]
+    assert skipped and skipped[0] > 0, said
+    assert len(skipped) == 1, said          # at most every 5 s: not a line per look
+    assert "millebornes join --peer HOST:PORT" in said, said
