@@ -378,10 +378,7 @@ def _check(cfg: TableConfig, rep: GameReport, path: str | os.PathLike[str],
     # next hand as they come (its hand may be over elsewhere), so every other seat could
     # sign, while the winner played the last hand, an end "after" the winner "left" of a
     # hand never dealt, and the winner's own report said so (hostile pass 9)
-    never = set(rep.voided) - set(auditor.voided)
-    rep.voided = sorted(set(rep.voided) - never)
-    rep.takeovers = [t for t in rep.takeovers if t["hand"] not in never]
-    rep.void_from = {h: at for h, at in rep.void_from.items() if h not in never}
+    _leave_out(rep, set(rep.voided) - set(auditor.voided))
     rep.ended_by_agreement = None
     for i, scores in enumerate(auditor.scores):
         rep.hands.append({"hand": i, "scores": [s.total for s in scores]})
@@ -559,6 +556,30 @@ def _valid_side(transcript: Transcript, bot_keys: list[bytes] | None = None) -> 
             if e.author in keys and e.table == transcript.header.table and e.signature_ok()]
 
 
+def _leave_out(rep: GameReport, never: set[int]) -> None:
+    """The agreements about the hands ``never`` took effect nowhere: not in the report."""
+    rep.voided = sorted(set(rep.voided) - never)
+    rep.takeovers = [t for t in rep.takeovers if t["hand"] not in never]
+    rep.void_from = {h: at for h, at in rep.void_from.items() if h not in never}
+    e = rep.ended_by_agreement
+    if e is not None and e["hand"] in never:
+        rep.ended_by_agreement = None
+
+
+def _took_effect_by(rep: GameReport, hand: int) -> None:
+    """An incomplete transcript stops in ``hand``: the agreements about a later hand took
+    effect nowhere in it. A peer takes the records of the next hand as they come, so every
+    other seat could sign one (an end "after" this seat "left") while this seat still
+    played its hand, and its report of a transcript that stops there said "the match was
+    ended in hand H+1 ..., saying you had left" under "the transcript stops in hand H"
+    (hostile pass 10). Those of ``hand`` itself stay: they end or void it where they
+    name, as they would once this peer got there (docs/protocol.md)."""
+    _leave_out(rep, {h for h in rep.voided if h > hand}
+               | {t["hand"] for t in rep.takeovers if t["hand"] > hand}
+               | ({rep.ended_by_agreement["hand"]} if rep.ended_by_agreement is not None
+                  and rep.ended_by_agreement["hand"] > hand else set()))
+
+
 def _incomplete(rep: GameReport, observer: MatchProtocol) -> GameReport:
     """The transcript stops early: a signed leave record explains it (nobody blamed);
     a signed, unrefuted timeout claim names the seat due as *unresponsive* (nobody
@@ -566,6 +587,7 @@ def _incomplete(rep: GameReport, observer: MatchProtocol) -> GameReport:
     e = observer.hand.expected()
     rep.unfinished = True
     rep.stopped_hand = observer.hand_no
+    _took_effect_by(rep, observer.hand_no)
     rep.waiting_for = e.seat if e is not None else None
     rep.waiting_step = e.kind if e is not None else ""
     rep.hands = [{"hand": i, "scores": [s.total for s in sc]}

@@ -15,6 +15,11 @@ Findings (each test here failed before its fix):
   names kept, hostile pass 8) and said nothing of it: a table announced meanwhile could be
   missing from the list without a word. It says how many it skipped, at most every 5 s,
   with ``join --peer HOST:PORT``.
+* the report of an incomplete transcript (it stops in hand H) listed the agreements about
+  hand H+1, which took effect nowhere in it: every other seat could sign, while S still
+  played H, an end "after S left" of H+1, and S's ``verify`` said "the match was ended in
+  hand H+1 by ..., saying S had left" under "the transcript stops ... in hand H". As a
+  complete match's report (hostile pass 9), it leaves them out.
 
 Probed and found holding (no change): a 10 MB line at the lobby's prompt (cut at a
 command's worth, answered once, q still leaves).
@@ -28,6 +33,7 @@ import os
 import re
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -136,3 +142,48 @@ def test_a_plain_lobby_says_when_a_flood_makes_it_skip_announcements(
     assert skipped and skipped[0] > 0, said
     assert len(skipped) == 1, said          # at most every 5 s: not a line per look
     assert "millebornes join --peer HOST:PORT" in said, said
+
+
+def test_an_incomplete_transcripts_report_leaves_out_agreements_about_a_later_hand(
+        tmp_path: Path) -> None:
+    """p1 and p2 (every seat but p0) sign, while p0 plays hand 1, an end of the match "after
+    p0 left" for hand 2 (a peer takes records up to a hand ahead) and send it to p0 alone;
+    p0's transcript stops in hand 1 (p0 quit, or crashed). ``verify`` said "the transcript
+    stops while waiting for ... in hand 1" and, under it, "the match was ended in hand 2 by
+    p1 and p2, saying p0 had left": of a hand this transcript never reached, where the
+    agreement took effect nowhere."""
+    from test_replicated_log import _table, _transcript
+    from test_takeover import _games_state
+
+    from p2p.audit import verify_game
+    from p2p.table import wire
+    from p2p.transcript.envelope import Envelope
+
+    t = _table(b"hostile10/incomplete-next-hand", n=3)
+    p0 = t.seats[0].rlog
+    sent = False
+    for _ in range(40):
+        if not sent and p0.log.get(0):
+            sent = True
+            for s in (1, 2):
+                rl = t.seats[s].rlog
+                for kind in ("side.end", "side.takeover"):
+                    body = {"k": kind, "hand": 1, "seat": 0, "at": 3}
+                    if kind == "side.takeover":
+                        body["runner"] = 1
+                    rec = Envelope.create(rl.identity, t.cfg.table_id, 1, 0,
+                                          t.cfg.header().genesis(1), body)
+                    for payload in wire.encode_push([rec.encode()]):
+                        p0.on_message(t.node_of[s], payload)
+            t.collect(0)
+        t.write_turns()
+        t.deliver()
+    assert sent and p0.hand_no == 0 and not p0.finished
+    path = _transcript(tmp_path, t, 0)
+    rep = verify_game(path)
+    assert not rep.ok and rep.unfinished and rep.stopped_hand == 0, rep.summary()
+    assert rep.ended_by_agreement is None and rep.voided == [] and rep.takeovers == [], \
+        rep.summary()
+    assert "had left" not in rep.summary() and "bot run by" not in rep.summary(), \
+        rep.summary()
+    assert "agreement" not in _games_state(tmp_path, path)
