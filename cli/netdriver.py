@@ -45,6 +45,7 @@ from .words import (
     local_names,
     match_over_line,
     moved_line,
+    no_bot_here_line,
     nothing_to_agree_line,
     pause_over_line,
     seat_taken_line,
@@ -627,6 +628,8 @@ class NetDriver:
             return agree_later_line()
         if why in ("over", "not-due"):
             return nothing_to_agree_line()
+        if why == "no-bot":
+            return no_bot_here_line()
         return cannot_agree_line()
 
     def agreement_status(self) -> str | None:

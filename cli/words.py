@@ -1322,6 +1322,16 @@ def agree_later_line() -> str:
              "reached: once it gets there, choose again.")
 
 
+def no_bot_here_line() -> str:
+    """This seat would run the bot for the silent seat, but this game cannot start one
+    (``millebornes play``, whose bots start with the match, in child processes: one that
+    died left its seat silent and "b" offered). "You already chose for this hand" was said
+    though the player had not (hostile pass 10)."""
+    return _("No new bot can be started for that seat in this game: nothing was agreed. "
+             "End the match, or leave it and come back with millebornes resume, which "
+             "starts this game's bots again.")
+
+
 def cannot_agree_line() -> str:
     return _("You already chose for this hand (a bot or the end, not both); waiting for "
              "the others.")

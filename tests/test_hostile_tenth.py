@@ -20,6 +20,12 @@ Findings (each test here failed before its fix):
   played H, an end "after S left" of H+1, and S's ``verify`` said "the match was ended in
   hand H+1 by ..., saying S had left" under "the transcript stops ... in hand H". As a
   complete match's report (hostile pass 9), it leaves them out.
+* ``millebornes play``: a bot's peer (a child process) that dies leaves its seat silent,
+  and the screen offers a bot or the end. The player's seat runs the bot for it, but
+  play's console has no way to start one: the log refused the record (``no-bot``) and the
+  console said "You already chose for this hand" to a player who had chosen nothing
+  (seen with a real ``play --plain`` whose bot child was killed). It says that no bot
+  can be started here, and that the end or ``resume`` (which restarts the bots) can.
 
 Probed and found holding (no change): a 10 MB line at the lobby's prompt (cut at a
 command's worth, answered once, q still leaves).
@@ -187,3 +193,50 @@ def test_an_incomplete_transcripts_report_leaves_out_agreements_about_a_later_ha
     assert "had left" not in rep.summary() and "bot run by" not in rep.summary(), \
         rep.summary()
     assert "agreement" not in _games_state(tmp_path, path)
+
+
+def test_a_player_who_may_run_no_bot_is_not_told_they_already_chose() -> None:
+    """``millebornes play``: the bots are peers in child processes, started with the match;
+    one that dies leaves its seat silent, and the screen offers b (a bot) or e (the end).
+    The player's seat runs the bot for it (the lowest other seat), but play gives its
+    console no way to start one: the log refuses the record (``no-bot``) and the console
+    said "You already chose for this hand (a bot or the end, not both)" to a player who
+    had chosen nothing. It says that no bot can be started here, and what can be done."""
+    from test_takeover import _stopped
+
+    from cli.netdriver import NetDriver
+    from cli.words import cannot_agree_line, no_bot_here_line
+    from p2p.transcript.agreement import runner_for
+
+    t = _stopped(b"hostile10/no-bot", silent=2)
+    ann = t.seats[0].rlog
+    assert runner_for(2, 3) == 0 and ann.bot_offer is None
+
+    class Peer:
+        """The console's view of Ann's peer (``Peer``'s calls, on her real log)."""
+
+        def bot_runner(self, seat: int) -> int:
+            return runner_for(seat, 3)
+
+        def agree_bot(self, seat: int) -> bool:
+            return ann.propose_takeover(seat) is not None
+
+        @property
+        def agreement_refused(self) -> str | None:
+            return ann.refused
+
+    class Driver:
+        seat, bot_maker, peer = 0, None, Peer()     # as play's NetDriver: no bot_maker
+
+        def silent(self) -> int:
+            return 2
+
+        def _collect(self) -> None:
+            pass
+
+    said = NetDriver.agree(Driver(), "bot")       # type: ignore[arg-type]
+    assert ann.refused == "no-bot"
+    assert said != cannot_agree_line(), said
+    assert said == no_bot_here_line()
+    assert ann.proposals()["side.takeover"] == {}   # nothing signed: e is still open
+    assert ann.propose_end(2) is not None
