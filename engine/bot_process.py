@@ -349,6 +349,11 @@ def log_bot_fault(spec: str, words: str) -> None:
     log.warning("bot %s %s; a quick bot moves for it from now on", spec, words)
 
 
+#: :meth:`BotProcess._ask`'s answer when the bot is still being made, within its time
+#: for that, and the move has no time left to wait for it (see ``shared`` there).
+_NOT_MADE = "\0not made yet"
+
+
 class BotProcess:
     """A seat controller (``choose(view, legal)``) whose bot lives in a child process,
     spawned (a fresh interpreter: nothing of this process, and none of its other
@@ -387,6 +392,7 @@ class BotProcess:
         #: what went wrong with the bot, in words, once it has (a quick bot moves since)
         self.fault: str | None = None
         self._made = False               # the child said its bot is made (see _ask)
+        self._said_not_made = False      # logged that the quick bot moves meanwhile
         self._group = False              # the child was seen leading its process group
 
     def choose(self, view: HandState, legal: list[Action]) -> Action:
@@ -394,6 +400,15 @@ class BotProcess:
             words = self._ask(view, legal)
             if isinstance(words, int):
                 return legal[words]
+            if words is _NOT_MADE:
+                # still being made, within its time for that: this move is the quick
+                # bot's, and the plug-in is asked again at the next one
+                if not self._said_not_made:
+                    self._said_not_made = True
+                    log.info("bot %s is not made yet (%.1f s after its start): the "
+                             "built-in bot moves until it is", one_line(self.spec)[:80],
+                             time.monotonic() - self._started)
+                return self._fallback.choose(view, legal)
             # its pipe may hold a late answer, and it may still be busy: never trust it again
             self._broken = True
             self.fault = words
@@ -411,12 +426,29 @@ class BotProcess:
         for room), and the reply is short plain JSON, never a pickle (whose loading runs
         the sender's code here). Before its first move the child says that its bot is
         made, within ``make_within`` seconds of its start (the making and the first move
-        shared them: a bot that loads a model for 20 s was replaced at its first move)."""
+        shared them: a bot that loads a model for 20 s was replaced at its first move).
+        When a move has less time than the making (``answer_within < make_within``: a
+        table's move limit), the making is waited for only through the first half of the
+        move's time, and the move keeps its one deadline: :data:`_NOT_MADE` when the bot
+        is not made by then (the quick bot makes that move; the plug-in is asked again
+        at the next)."""
         try:
+            asked = time.monotonic()
+            deadline = asked + self.answer_within
             if not self._made:
                 # counted from its start: the bot may be made while the table deals
-                reply = self._reply_within(self._started + self.make_within)
+                made_by = self._started + self.make_within
+                # a move that has less time than the making (a table's move limit): the
+                # wait for the making is part of the move's, and a bot still being made
+                # halfway through it leaves this move to the quick bot; it waited for
+                # the making whole, and a plug-in that took 10 s to load paused a 3 s
+                # table at its first move, "unresponsive" (hostile pass 10)
+                shared = self.answer_within < self.make_within
+                reply = self._reply_within(min(made_by, asked + self.answer_within / 2)
+                                           if shared else made_by)
                 if reply is None:
+                    if time.monotonic() < made_by:
+                        return _NOT_MADE
                     return f"was not made within {self.make_within:g} s"
                 if isinstance(reply, str):
                     return reply
@@ -424,7 +456,8 @@ class BotProcess:
                     return _reply_words(*reply)
                 self._made = True
                 self._group = self._leads_group()
-            deadline = time.monotonic() + self.answer_within
+                if not shared:
+                    deadline = time.monotonic() + self.answer_within
             question = pickle_dumps((view, list(legal)))
             if not _write_within(self._conn.fileno(),
                                  struct.pack("!i", len(question)) + question, deadline):

@@ -26,9 +26,18 @@ Findings (each test here failed before its fix):
   console said "You already chose for this hand" to a player who had chosen nothing
   (seen with a real ``play --plain`` whose bot child was killed). It says that no bot
   can be started here, and that the end or ``resume`` (which restarts the bots) can.
+* a plug-in in its own process at a table with a move limit waited at its first move for
+  its making whole (up to 30 s): one that takes 10 s to load paused a 3 s table there
+  ("Paused: seat 1 (Bot1) is unresponsive", "Bot1 took longer than the table's time for
+  a move"), the plug-in's doing, said as the seat's. The making is waited for through
+  half of the move's time; then the built-in bot makes the move, and the plug-in is
+  asked again at the next (``engine.bot_process.BotProcess._ask``).
 
 Probed and found holding (no change): a 10 MB line at the lobby's prompt (cut at a
-command's worth, answered once, q still leaves).
+command's worth, answered once, q still leaves); a plug-in that answers after its cut (the
+late reply is never read: the child is stopped, the heuristic moves), twice (the second
+reply is read as the next move's, an index into that move's legal list: the plug-in's own
+choice, or "not a legal move"); ``bot_move_time`` at 1, 2 and 3 s tables (0.5, 1 and 2 s).
 """
 
 from __future__ import annotations
@@ -42,6 +51,7 @@ import time
 from pathlib import Path
 
 import pytest
+from test_plugin_faults import faulty_plugins  # noqa: F401 - a fixture
 
 from cli import lobby
 
@@ -240,3 +250,55 @@ def test_a_player_who_may_run_no_bot_is_not_told_they_already_chose() -> None:
     assert said == no_bot_here_line()
     assert ann.proposals()["side.takeover"] == {}   # nothing signed: e is still open
     assert ann.propose_end(2) is not None
+
+
+@pytest.mark.usefixtures("faulty_plugins")
+def test_a_plugin_still_being_made_leaves_a_timed_move_to_the_builtin_bot(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plug-in in its own process at a table with a move limit (its move cut at
+    ``bot_move_time``) waited for its making whole (up to 30 s) at its first move: one
+    that takes 3 s to load paused a 3 s table there, "unresponsive", with nothing said of
+    the plug-in. The move keeps its limit: the built-in bot makes it, the plug-in is not
+    failed, and once made it is asked again."""
+    from test_plugin_faults import _a_play
+
+    from cli.bot_process import ANSWER_WITHIN, BotProcess, bot_move_time
+
+    monkeypatch.setenv("MB_SLOW", "2")            # 2 s to be made,
+    monkeypatch.setenv("MB_SLOW_MOVE", "0")       # then quick
+    view, legal = _a_play()
+    limit = bot_move_time(2.0)
+    bot = BotProcess("tslowstart", 1, answer_within=limit, make_within=ANSWER_WITHIN)
+    try:
+        started = time.monotonic()
+        assert bot.choose(view, legal) in legal
+        took = time.monotonic() - started
+        assert took < limit, took                          # within the move's own time
+        assert not bot._broken and bot.fault is None, bot.fault
+        time.sleep(3.5)                                    # made meanwhile
+        assert bot.choose(view, legal) is legal[0]         # its own move (legal[0])
+        assert bot._made and not bot._broken, bot.fault
+    finally:
+        bot.close()
+
+
+@pytest.mark.hostile       # a hosted match of a plug-in against the host (about 20 s)
+@pytest.mark.usefixtures("faulty_plugins")
+def test_a_plugin_that_loads_for_10_s_does_not_pause_a_3_s_table(tmp_path: Path) -> None:
+    """``host --bots tslowstart --move-limit 3``, the plug-in 10 s in the making: the table
+    paused at its first move ("Paused: seat 1 (Bot1) is unresponsive", "Bot1 took longer
+    than the table's time for a move"), the plug-in's doing, said as the seat's. The
+    built-in bot now moves for it until it is made."""
+    from test_plugin_faults import _cli_with_plugins, _plugin_dir
+
+    done = _cli_with_plugins(_plugin_dir(), "host", "--name", "Ann", "--players", "2",
+                             "--bots", "tslowstart", "--move-limit", "3", "--bind",
+                             "127.0.0.1", "--no-announce", "--mdns", "loopback", "--auto",
+                             "--plain", "--seed", "3", "--data-dir", str(tmp_path / "data"),
+                             "--identity", str(tmp_path / "key"), MB_SLOW="10",
+                             MB_SLOW_MOVE="0")
+    out = done.stdout.replace("\n  ", " ")
+    assert done.returncode == 0, out[-2000:] + done.stderr[-1000:]
+    assert "Paused" not in out and "took longer than the table's time" not in out, out[-3000:]
+    assert "failed to move" not in out, out[-3000:]
+    assert "The match is over." in out, out[-2000:]
