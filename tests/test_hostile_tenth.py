@@ -32,6 +32,12 @@ Findings (each test here failed before its fix):
   a move"), the plug-in's doing, said as the seat's. The making is waited for through
   half of the move's time; then the built-in bot makes the move, and the plug-in is
   asked again at the next (``engine.bot_process.BotProcess._ask``).
+* ``resume`` read its own store's log whole, decoded (about 3.8 times its size, 5.5 for
+  small crafted entries: a 53 MB tail of entries with broken signatures, appended by
+  whoever can write the file, took a resume from 47 to 406 MB before the replay cut it
+  as local damage), and the replay kept every good entry decoded again. The log is
+  held as its entries' bytes (``p2p.transcript.file.StoredLog``), each decoded as the
+  replay takes it: 121 MB.
 
 Probed and found holding (no change): a 10 MB line at the lobby's prompt (cut at a
 command's worth, answered once, q still leaves); a plug-in that answers after its cut (the
@@ -53,6 +59,7 @@ from pathlib import Path
 
 import pytest
 from test_plugin_faults import faulty_plugins  # noqa: F401 - a fixture
+from test_store_damage import played  # noqa: F401 - a fixture
 
 from cli import lobby
 
@@ -303,3 +310,49 @@ def test_a_plugin_that_loads_for_10_s_does_not_pause_a_3_s_table(tmp_path: Path)
     assert "Paused" not in out and "took longer than the table's time" not in out, out[-3000:]
     assert "failed to move" not in out, out[-3000:]
     assert "The match is over." in out, out[-2000:]
+
+
+def test_resume_holds_a_crafted_tail_of_its_store_as_bytes(
+        played: Path, tmp_path: Path) -> None:  # noqa: F811 - the fixture
+    """A store whose transcript had 8,000 small entries appended (a hostile file author;
+    each entry well formed, its signature broken): ``resume`` read the whole log decoded
+    before its replay cut the tail as local damage (about 7 times the tail's size: a
+    53 MB tail took a resume from 47 to 406 MB), and the replay held every good entry
+    decoded again. The log is held as its entries' bytes now (``StoredLog``), each
+    decoded as the replay takes it."""
+    import shutil
+    import tracemalloc
+
+    from test_store_damage import _local_node
+
+    from p2p.crypto.identity import Identity
+    from p2p.table.session import resume_peer
+    from p2p.transcript.file import read_transcript
+
+    shutil.copytree(played, tmp_path / "g")
+    ident = Identity.load_or_create(tmp_path / "g" / "s0.key")
+    clean = next(d for d in (tmp_path / "g" / "d0").iterdir() if d.is_dir())
+    crafted = tmp_path / "crafted" / clean.name
+    shutil.copytree(clean, crafted)
+    log = read_transcript(crafted / "transcript.mbt").entries
+    entry = bytearray(min((e.encode() for e in log if e.author == ident.public_key), key=len))
+    entry[-5] ^= 0xFF                                       # its signature broken
+    tail = bytes(entry) * 8_000
+    with open(crafted / "transcript.mbt", "ab") as f:
+        f.write(tail)
+
+    def peak(table: Path) -> tuple[int, str | None]:
+        tracemalloc.start()
+        try:
+            peer = resume_peer(table, ident, node_factory=_local_node)
+            top = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        damage = peer.rlog.local_damage
+        peer.close(flush=0.0)
+        return top, damage
+
+    base, none = peak(clean)
+    top, damage = peak(crafted)
+    assert none is None and damage is not None and "bad-signature" in damage, damage
+    assert top - base < 2 * len(tail), (base, top, len(tail))

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -377,7 +377,7 @@ class ReplicatedLog:
         return out
 
     # ===================================================================== inputs
-    def replay(self, entries: list[Envelope], side: list[Envelope] | None = None) -> None:
+    def replay(self, entries: Sequence[Envelope], side: list[Envelope] | None = None) -> None:
         """Entries read back from this seat's own store (after a restart): applied without
         being persisted again.
 
@@ -395,8 +395,12 @@ class ReplicatedLog:
         for a hand it claimed in before the restart (hostile review 6); a leave record
         stops the match again, for good, as it did when it came; agreements take effect
         again where they did. (A stored complaint is not judged again: the entries it
-        was about are replayed and judged as entries.)"""
-        good: list[Envelope] = []
+        was about are replayed and judged as entries.)
+
+        ``entries`` are taken one at a time (a :class:`~p2p.transcript.file.StoredLog`
+        decodes each as it is read): the good ones are not held again here, only counted
+        (a list of them held the whole log decoded, hostile pass 10)."""
+        good = 0
         self._replay_mode = True
         # agreements are replayed where they took effect: before the next hand's entries
         pending = sorted((e for e in side or () if e.body.get("k") in (TAKEOVER, END)),
@@ -417,13 +421,13 @@ class ReplicatedLog:
                     # our lost entries are among these: none is written again before
                     # as many entries as the store held are back (signed: none is forged)
                     self._catch_up_target = len(entries)
-                    self._out.rewrite = good
+                    self._out.rewrite = list(entries[:i]) if i else []
                     self._event("local-damage", f"this computer's copy of the game is "
                                 f"damaged: {self.local_damage}", index=i, check=exc.check,
                                 count=len(entries))
                     log.warning("seat %d: local damage: %s", self.me, self.local_damage)
                     break
-                good.append(env)
+                good += 1
                 if self.stopped:
                     break
             else:
@@ -448,8 +452,7 @@ class ReplicatedLog:
                 reason = safe_text(str(env.body["reason"]), 200, placeholder="")
                 self._stop(f"{self.seat_name(seat)} abandoned the match: {reason}", None,
                            "abandoned", seat=seat, text=reason)
-        self._event("resumed", f"resumed from {len(good)} stored entries",
-                    entries=len(good))
+        self._event("resumed", f"resumed from {good} stored entries", entries=good)
 
     def on_message(self, sender: bytes, payload: bytes) -> None:
         """A payload from the transport (see :mod:`p2p.table.wire`)."""

@@ -37,7 +37,7 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -168,7 +168,7 @@ class Peer:
                  controller: Chooser | None = None, store: Any = None,
                  endpoints: Mapping[int, str] | None = None,
                  options: SessionOptions | None = None,
-                 replay: list[Envelope] | None = None,
+                 replay: Sequence[Envelope] | None = None,
                  secrets: Mapping[int, Mapping[str, Any]] | None = None,
                  side: list[Envelope] | None = None, seat: int | None = None) -> None:
         """``side``: the stored side entries (agreements are replayed with the log);
@@ -209,7 +209,8 @@ class Peer:
         #: test hook for cheat tests: rewrites this seat's body before it is signed
         self.tamper: Callable[[int, dict[str, Any]], dict[str, Any]] | None = None
         if replay or side:
-            self.rlog.replay(list(replay or ()), side)
+            # (the stored log as it was read: one entry decoded at a time, see StoredLog)
+            self.rlog.replay(replay if replay is not None else [], side)
             self._drain()
         prove = getattr(node, "prove_endpoint", None)
         if callable(prove):

@@ -39,6 +39,7 @@ from p2p.transcript.envelope import Envelope, EnvelopeError, canonical_packb
 from p2p.transcript.file import (
     MAX_TRANSCRIPT_BYTES,
     NotRegularFile,
+    StoredLog,
     Transcript,
     TranscriptCorrupt,
     TranscriptHeader,
@@ -552,7 +553,8 @@ def _check_secrets_cover(path: Path, transcript: Transcript, my_key: bytes,
     from p2p.crypto import group as g
     from p2p.deck.ciphers import shuffle_commitment
 
-    for env in transcript.entries:
+    entries = transcript.entries
+    for env in entries.by(my_key) if isinstance(entries, StoredLog) else entries:
         body = env.body
         if env.author != my_key or not isinstance(body, dict):
             continue

@@ -25,6 +25,7 @@ from p2p.transcript.file import TRANSCRIPT_FORMAT as TRANSCRIPT_FORMAT
 from p2p.transcript.file import TRANSCRIPT_VERSION as TRANSCRIPT_VERSION
 from p2p.transcript.file import LogRecorder as LogRecorder
 from p2p.transcript.file import Player as Player
+from p2p.transcript.file import StoredLog as StoredLog
 from p2p.transcript.file import Transcript as Transcript
 from p2p.transcript.file import TranscriptCorrupt as TranscriptCorrupt
 from p2p.transcript.file import TranscriptHeader as TranscriptHeader

@@ -27,6 +27,7 @@ pipe, a device or a bigger file is refused before a byte is read
 
 from __future__ import annotations
 
+import array
 import hashlib
 import multiprocessing
 import os
@@ -35,7 +36,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, overload
 
 import msgpack
 
@@ -335,11 +336,70 @@ class TranscriptHeader:
         return cls(table, rules, tuple(ps), tuple(cards))
 
 
+class StoredLog(Sequence[Envelope]):
+    """A transcript's game log held as the bytes of its entries, each decoded again as it
+    is read (they were decoded, and checked as envelopes, as the file was read).
+    ``resume`` reads its own store so (:meth:`TranscriptWriter.resume`): decoded, an
+    entry takes about 3.8 times its size in memory (a body's dicts, lists and ints), a
+    crafted small one 5.5, and a store whose transcript had 300,000 entries of 177 bytes
+    appended (53 MB) took 406 MB to resume; as bytes, about 1.2 times (hostile pass 10).
+    The replay takes them one at a time."""
+
+    __slots__ = ("_raw",)
+
+    def __init__(self) -> None:
+        self._raw: list[bytes] = []
+
+    def append(self, env: Envelope) -> None:
+        self._raw.append(env.encode())    # (the bytes it was decoded from: kept by decode)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    @overload
+    def __getitem__(self, i: int) -> Envelope: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Envelope]: ...
+
+    def __getitem__(self, i: int | slice) -> Envelope | list[Envelope]:
+        if isinstance(i, slice):
+            return [Envelope.decode(r) for r in self._raw[i]]
+        return Envelope.decode(self._raw[i])
+
+    def __iter__(self) -> Iterator[Envelope]:
+        for raw in self._raw:
+            yield Envelope.decode(raw)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to a log of the same entries, held either way."""
+        if isinstance(other, StoredLog):
+            return self._raw == other._raw
+        if isinstance(other, Sequence):
+            return len(self) == len(other) and all(
+                isinstance(e, Envelope) and e.encode() == r
+                for e, r in zip(other, self._raw, strict=True))
+        return NotImplemented
+
+    __hash__ = None     # type: ignore[assignment]  # (mutable, as a list)
+
+    def by(self, author: bytes) -> Iterator[Envelope]:
+        """The entries ``author`` signed, in order: only those whose bytes hold the
+        author field as it is encoded (bin 8 of 32 bytes) are decoded."""
+        field = b"\xc4\x20" + author
+        for raw in self._raw:
+            if field in raw:
+                env = Envelope.decode(raw)
+                if env.author == author:
+                    yield env
+
+
 @dataclass
 class Transcript:
     header: TranscriptHeader
-    entries: list[Envelope]       #: the game log, in order
-    offsets: list[int]  #: byte offset of each entry in the file
+    #: the game log, in order (a :class:`StoredLog` when read by ``resume``)
+    entries: list[Envelope] | StoredLog
+    offsets: Sequence[int]  #: byte offset of each entry in the file
     header_bytes: bytes = b""
     side: list[Envelope] = field(default_factory=list)   #: side entries (claims, abandons)
 
@@ -504,7 +564,7 @@ MAX_SIDE_BYTES = 16 << 20
 _SIDE_SHAPE = Limits(max_items=MAX_SIDE_VALUES, max_depth=4)
 
 
-def read_transcript(path: str | os.PathLike[str]) -> Transcript:
+def read_transcript(path: str | os.PathLike[str], lean: bool = False) -> Transcript:
     """The file's header, game log and side entries. Side entries are kept as live peers
     keep them: the first of each kind per author and hand, for a hand at most two past
     the log so far, from the seated players and at most :data:`MAX_OTHER_SIDE_AUTHORS`
@@ -512,8 +572,10 @@ def read_transcript(path: str | os.PathLike[str]) -> Transcript:
     at the size limit would have taken minutes and gigabytes); an honest one loses
     nothing. A side entry whose body holds more than :data:`MAX_SIDE_VALUES` values, of
     a hand past the longest match (:data:`p2p.transcript.agreement.MAX_HANDS`), or past
-    :data:`MAX_SIDE_ENTRIES` or :data:`MAX_SIDE_BYTES` kept, is dropped too."""
-    return _read(path, keep=True)[0]
+    :data:`MAX_SIDE_ENTRIES` or :data:`MAX_SIDE_BYTES` kept, is dropped too. ``lean``:
+    the log is kept as its entries' bytes (:class:`StoredLog`), the offsets as an array
+    of machine ints."""
+    return _read(path, keep=True, lean=lean)[0]
 
 
 def scan_transcript(path: str | os.PathLike[str]) -> tuple[Transcript, int]:
@@ -526,10 +588,11 @@ def scan_transcript(path: str | os.PathLike[str]) -> tuple[Transcript, int]:
     return _read(path, keep=False)
 
 
-def _read(path: str | os.PathLike[str], keep: bool) -> tuple[Transcript, int]:
+def _read(path: str | os.PathLike[str], keep: bool,
+          lean: bool = False) -> tuple[Transcript, int]:
     header: TranscriptHeader | None = None
-    entries: list[Envelope] = []
-    offsets: list[int] = []
+    entries: list[Envelope] | StoredLog = StoredLog() if lean else []
+    offsets: list[int] | array.array[int] = array.array("q") if lean else []
     side: list[Envelope] = []
     seen: set[tuple[bytes, int, object]] = set()
     players: set[bytes] = set()
@@ -609,7 +672,7 @@ class TranscriptWriter:
         p = Path(path)
         size = p.stat().st_size
         try:
-            t = read_transcript(p)
+            t = read_transcript(p, lean=True)
             cut = 0
         except TranscriptCorrupt as e:
             # only a torn last write is repaired: at most one envelope's worth of bytes,
@@ -618,7 +681,7 @@ class TranscriptWriter:
                     or size - e.offset > MAX_ENVELOPE_BYTES + 16):
                 raise
             cut_aside(p, e.offset, ".torn")
-            t = read_transcript(p)
+            t = read_transcript(p, lean=True)
             cut = size - e.offset
         return cls(p, t.header, _append=True), t, cut
 
