@@ -353,12 +353,16 @@ def _check(cfg: TableConfig, rep: GameReport, path: str | os.PathLike[str],
     # must be the one its move names.
     play = _Replay(cfg, rep)
     crypto = rep.crypto = verify_stream(path, scanned, play.hooks, workers)
-    if not crypto.ok:
-        return _check_broken(cfg, rep, play.auditor)
-    if play.fault is not None:
-        return _fail_from(rep, *play.fault)
-    if play.seen is not None:
-        return _fail_from(rep, *play.seen)
+    if not crypto.ok or play.fault is not None or play.seen is not None:
+        fault = play.fault if play.fault is not None else play.seen
+        if not crypto.ok or fault is None:
+            rep = _check_broken(cfg, rep, play.auditor)
+        else:
+            rep = _fail_from(rep, *fault)
+        # the checks stop in the auditor's hand: an agreement about a later one took
+        # effect nowhere in what was checked (as for an incomplete transcript)
+        _took_effect_by(rep, play.auditor.hand_no)
+        return rep
     auditor = play.auditor
     _agreed_until(auditor, rep, None)
     if rep.ended_by_agreement is not None and auditor.ended_in is not None:

@@ -18,8 +18,9 @@ Findings (each test here failed before its fix):
 * the report of an incomplete transcript (it stops in hand H) listed the agreements about
   hand H+1, which took effect nowhere in it: every other seat could sign, while S still
   played H, an end "after S left" of H+1, and S's ``verify`` said "the match was ended in
-  hand H+1 by ..., saying S had left" under "the transcript stops ... in hand H". As a
-  complete match's report (hostile pass 9), it leaves them out.
+  hand H+1 by ..., saying S had left" under "the transcript stops ... in hand H"; so did
+  a report naming a faulty entry of hand H. As a complete match's report (hostile pass
+  9), they leave them out.
 * ``millebornes play``: a bot's peer (a child process) that dies leaves its seat silent,
   and the screen offers a bot or the end. The player's seat runs the bot for it, but
   play's console has no way to start one: the log refused the record (``no-bot``) and the
@@ -211,6 +212,19 @@ def test_an_incomplete_transcripts_report_leaves_out_agreements_about_a_later_ha
     assert "had left" not in rep.summary() and "bot run by" not in rep.summary(), \
         rep.summary()
     assert "agreement" not in _games_state(tmp_path, path)
+    # the same transcript with an entry of hand 1 altered: a report that names a faulty
+    # entry leaves them out as well
+    from p2p.transcript.file import read_transcript
+    offsets = read_transcript(path).offsets
+    data = bytearray(path.read_bytes())
+    data[offsets[11] - 5] ^= 0xFF                      # entry 10's signature
+    bad = tmp_path / "altered.mbt"
+    bad.write_bytes(bytes(data))
+    rep = verify_game(bad)
+    assert not rep.ok and rep.check == "bad-signature" and rep.failed_index == 10, \
+        rep.summary()
+    assert rep.ended_by_agreement is None and rep.voided == [], rep.summary()
+    assert "had left" not in rep.summary(), rep.summary()
 
 
 def test_a_player_who_may_run_no_bot_is_not_told_they_already_chose() -> None:
