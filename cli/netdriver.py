@@ -46,6 +46,7 @@ from .words import (
     match_over_line,
     moved_line,
     no_bot_here_line,
+    no_bot_silent_line,
     nothing_to_agree_line,
     pause_over_line,
     seat_taken_line,
@@ -600,6 +601,13 @@ class NetDriver:
                 and not why.get("away") and why.get("step") == "game.act"
             line = late_move_line(name, plain=plain) if late else \
                 back_but_paused_line(name, plain=plain)
+        elif self.bot_maker is None and silent in self.bots \
+                and self.peer.bot_runner(silent) == self.seat:
+            # a bot of this computer stopped, this seat would run the new one, and this
+            # console can start none (play: its bots start with the match): "press b: a
+            # bot takes the seat" was offered, and b could only be refused (hostile
+            # pass 10)
+            line = no_bot_silent_line(name, plain=plain)
         else:
             line = silent_seat_plain_line(name) if plain else silent_seat_line(name)
         status = self.agreement_status()

@@ -1322,6 +1322,19 @@ def agree_later_line() -> str:
              "reached: once it gets there, choose again.")
 
 
+def no_bot_silent_line(name: str, plain: bool) -> str:
+    """The table paused on a seat this computer would run the bot for, where it can start
+    none (``millebornes play``: a bot's own process stopped): the end of the match, or
+    ``resume`` (which starts the game's bots again), never "a bot takes the seat"."""
+    if plain:
+        return _("%(name)s stopped answering; the game is saved. Type end: end the match "
+                 "(this hand is left unscored), or leave (quit) and come back with "
+                 "millebornes resume, which starts this game's bots again.") % {"name": name}
+    return _("%(name)s stopped answering; the game is saved. Press e: end the match (this "
+             "hand is left unscored), or leave (q) and come back with millebornes resume, "
+             "which starts this game's bots again.") % {"name": name}
+
+
 def no_bot_here_line() -> str:
     """This seat would run the bot for the silent seat, but this game cannot start one
     (``millebornes play``, whose bots start with the match, in child processes: one that

@@ -26,7 +26,8 @@ Findings (each test here failed before its fix):
   play's console has no way to start one: the log refused the record (``no-bot``) and the
   console said "You already chose for this hand" to a player who had chosen nothing
   (seen with a real ``play --plain`` whose bot child was killed). It says that no bot
-  can be started here, and that the end or ``resume`` (which restarts the bots) can.
+  can be started here, and that the end or ``resume`` (which restarts the bots) can; and
+  the pause no longer offers "type bot: a bot takes the seat" there.
 * a plug-in in its own process at a table with a move limit waited at its first move for
   its making whole (up to 30 s): one that takes 10 s to load paused a 3 s table there
   ("Paused: seat 1 (Bot1) is unresponsive", "Bot1 took longer than the table's time for
@@ -370,3 +371,70 @@ def test_resume_holds_a_crafted_tail_of_its_store_as_bytes(
     top, damage = peak(crafted)
     assert none is None and damage is not None and "bad-signature" in damage, damage
     assert top - base < 2 * len(tail), (base, top, len(tail))
+
+
+@pytest.mark.hostile       # a play match whose bot's process is killed: the 20 s step limit
+def test_play_whose_bot_process_died_offers_what_it_can_do(tmp_path: Path) -> None:
+    """``millebornes play --plain``: the bot's peer (a child process) is killed. The table
+    paused on it and offered "type bot: a bot takes the seat from the next hand", which
+    this console cannot do; typing bot answered "You already chose for this hand" to a
+    player who had chosen nothing. The pause offers the end and ``resume``; bot, typed
+    anyway, says why not; end ends the match."""
+    import fcntl
+    import signal
+    import subprocess
+    import sys
+
+    from cli import i18n
+    from cli.words import no_bot_here_line, no_bot_silent_line
+
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg"),
+           "XDG_CONFIG_HOME": str(tmp_path / "cfg"), "HOME": str(tmp_path)}
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "play", "--plain", "--bots", "1",
+                             "--seed", "3", "--data-dir", str(tmp_path / "data")],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env)
+    assert proc.stdout is not None and proc.stdin is not None
+    fcntl.fcntl(proc.stdout, fcntl.F_SETFL, os.O_NONBLOCK)
+    said = b""
+
+    def until(text: str, limit: float) -> str:
+        nonlocal said
+        end = time.monotonic() + limit
+        while time.monotonic() < end:
+            chunk = proc.stdout.read()  # type: ignore[union-attr]
+            if chunk:
+                said += chunk
+            flat = " ".join(said.decode(errors="replace").split())
+            if text in flat:
+                return flat
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} not said within {limit} s: {flat[-3000:]}")
+
+    def type_line(line: str) -> None:
+        proc.stdin.write(line.encode() + b"\n")  # type: ignore[union-attr]
+        proc.stdin.flush()  # type: ignore[union-attr]
+
+    try:
+        until("Your turn", 120)
+        for child in Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split():
+            cmd = Path(f"/proc/{child}/cmdline").read_bytes()
+            if b"resource_tracker" not in cmd:
+                os.kill(int(child), signal.SIGKILL)        # the bot's peer
+        type_line("discard 1")                             # now the bot's turn
+        with i18n.using("en"):
+            line, why = no_bot_silent_line("Bo", plain=True), no_bot_here_line()
+        until(" ".join(line.split()), 60)
+        type_line("bot")
+        flat = until(" ".join(why.split()), 10)
+        assert "You already chose" not in flat, flat[-3000:]
+        assert "type bot: a bot takes the seat" not in flat, flat[-3000:]
+        type_line("end")
+        until("ended the match", 20)
+        type_line("quit")
+        proc.wait(30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+    assert b"Traceback" not in proc.stderr.read(), said[-2000:]  # type: ignore[union-attr]

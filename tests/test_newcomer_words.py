@@ -165,6 +165,8 @@ class _PausedOn:
     ``stop_why``, and whether the seat said it quit (a signed AWAY)."""
 
     seat, over, hand_no = 0, False, 1
+    bots: frozenset[int] = frozenset()      # no bot of this computer's (as a player's)
+    bot_maker = None
 
     def __init__(self, names: list[str], state: str, stop_why: dict[str, object],
                  quit: bool) -> None:
