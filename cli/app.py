@@ -834,6 +834,13 @@ class TableApp:
         silent = getattr(self.driver, "silent", lambda: None)()
         if silent is None:
             return
+        stuck = getattr(self.driver, "no_agreement", lambda plain: None)(False)
+        if stuck is not None:
+            # nothing b or e could sign would hold: say so, not "b again: ..." and then
+            # "you already chose"
+            self.confirm_agree = None
+            self.say_agreement(stuck)
+            return
         if self.confirm_agree != choice:
             self.confirm_agree = choice
             names = getattr(self.driver, "current_names", lambda: self.driver.names)()

@@ -45,6 +45,7 @@ from .words import (
     local_names,
     match_over_line,
     moved_line,
+    no_agreement_line,
     no_bot_here_line,
     no_bot_silent_line,
     nothing_to_agree_line,
@@ -610,12 +611,30 @@ class NetDriver:
             line = no_bot_silent_line(name, plain=plain)
         else:
             line = silent_seat_plain_line(name) if plain else silent_seat_line(name)
+        stuck = self.no_agreement(plain)
+        if stuck is not None:
+            return stuck   # b and e can do nothing more: not "press b", "waiting for Ann"
         status = self.agreement_status()
         return f"{line} {status}" if status else line
 
-    def agree(self, choice: str) -> str:
+    def no_agreement(self, plain: bool) -> str | None:
+        """Said when no agreement about the silent seat can hold where the table stands
+        (the others chose differently, one choice each a hand): who chose what, and that
+        the table waits for the silent seat alone. None while one still may."""
+        silent = self.silent()
+        possible = self.peer.agreements_open() if silent is not None else None
+        if silent is None or possible is None or possible:
+            return None
+        votes = self.peer.agreement()
+        chose = {kind: [self.names[s] for s in sorted(v)
+                        if s != silent and int(v[s]["seat"]) == silent]
+                 for kind, v in votes.items()}
+        return no_agreement_line(self.current_names()[silent], chose.get("side.takeover", []),
+                                 chose.get("side.end", []), plain)
+
+    def agree(self, choice: str, plain: bool = False) -> str:
         """This player's choice about the silent seat: ``bot`` or ``end``; the answer in
-        words (where the agreement stands)."""
+        words (where the agreement stands; ``plain``: in the line mode's commands)."""
         seat = self.silent()
         if seat is None:
             return nothing_to_agree_line()
@@ -630,7 +649,7 @@ class NetDriver:
             ok = self.peer.agree_end(seat)
         self._collect()
         if ok:
-            return self.agreement_status() or ""
+            return self.no_agreement(plain) or self.agreement_status() or ""
         why = getattr(self.peer, "agreement_refused", None)
         if why == "ahead":
             return agree_later_line()
@@ -638,7 +657,7 @@ class NetDriver:
             return nothing_to_agree_line()
         if why == "no-bot":
             return no_bot_here_line()
-        return cannot_agree_line()
+        return self.no_agreement(plain) or cannot_agree_line()
 
     def agreement_status(self) -> str | None:
         """Who agreed to what about the silent seat, and whom we wait for."""

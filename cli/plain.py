@@ -496,7 +496,7 @@ class PlainSession:
             # nobody at the keys, and waiting cannot bring this computer's damaged bot
             # back (it waited without end): a new bot is asked for, as a player would
             self.asked_bot.add(silent)
-            answer = d.agree("bot")  # type: ignore[attr-defined]
+            answer = d.agree("bot", plain=True)  # type: ignore[attr-defined]
             if answer:
                 self.say("* " + answer)
         if line is False:
@@ -509,7 +509,7 @@ class PlainSession:
         self.flush_events()         # the answer comes after what has happened so far
         word = line.strip().lower()
         if silent is not None and word in ("b", "bot", "e", "end"):
-            self.say(d.agree("bot" if word in ("b", "bot") else "end"))  # type: ignore[attr-defined]
+            self.say(d.agree("bot" if word in ("b", "bot") else "end", plain=True))  # type: ignore[attr-defined]
             return True
         if not word or word in LOOK:
             view = d.view()

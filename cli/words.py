@@ -1350,6 +1350,25 @@ def cannot_agree_line() -> str:
              "the others.")
 
 
+def no_agreement_line(name: str, bot: Sequence[str], end: Sequence[str], plain: bool) -> str:
+    """No agreement about ``name``'s silent seat can hold where the table stands: the
+    remaining players chose differently (``bot``: who chose a bot, ``end``: the end),
+    and each chooses once a hand. The line offering b and e went on, with "waiting for
+    Ann" (who had chosen the other and could not sign) and "You already chose" at b or e:
+    nobody was told that the table now waits for the silent seat alone, or how to go."""
+    values = {"name": name, "bot": ", ".join(bot), "end": ", ".join(end)}
+    if bot and end:
+        text = _("%(bot)s chose a bot for %(name)s's seat and %(end)s the end; one "
+                 "choice each a hand, so nothing can be agreed now: the table waits for "
+                 "%(name)s to come back.") % values
+    else:
+        text = _("Nothing about %(name)s's seat can be agreed now (one choice each a "
+                 "hand): the table waits for %(name)s to come back.") % values
+    leave = _("Type quit to leave; the game is saved.") if plain else \
+        _("Press q to leave; the game is saved.")
+    return f"{text} {leave}"
+
+
 def limit_note(seconds: float | None) -> str:
     """How long a wait may last, said with it ("every wait has a limit and says so"):
     the table's own limit, or that a player's move has none (a newcomer waited for a

@@ -277,6 +277,9 @@ def test_a_player_whose_record_is_refused_is_told_why_not_that_they_chose() -> N
         def _collect(self) -> None:
             pass
 
+        def no_agreement(self, plain: bool) -> None:
+            return None    # the others' choices do not all differ from this one's
+
     said = NetDriver.agree(Driver("ahead"), "end")            # type: ignore[arg-type]
     assert said == agree_later_line() and said != cannot_agree_line()
     assert NetDriver.agree(Driver("chosen"), "end") == cannot_agree_line()  # type: ignore[arg-type]

@@ -189,6 +189,9 @@ class _PausedOn:
     def agreement_status(self) -> None:
         return None
 
+    def no_agreement(self, plain: bool) -> None:
+        return None
+
     def current_names(self) -> list[str]:
         return self.names
 

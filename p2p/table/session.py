@@ -66,6 +66,7 @@ from p2p.table.match import MatchProtocol
 from p2p.table.replicated_log import LogOptions, LogOutput, ReplicatedLog, SessionEvent
 from p2p.table.wire import ABANDON, ENTRIES, FETCH, PUSH, node_id_for
 from p2p.text import safe_text
+from p2p.transcript.agreement import open_kinds
 from p2p.transcript.envelope import Envelope, LogVerifier
 from p2p.transcript.file import is_side
 
@@ -328,6 +329,17 @@ class Peer:
         """Who signed what in the hand in play: ``{"side.takeover": {seat: body}, ...}``."""
         with self._lock:
             return self.rlog.proposals()
+
+    def agreements_open(self) -> frozenset[str] | None:
+        """Which agreements about the silent seat (``side.takeover``, ``side.end``) may
+        still hold where this peer stands (:func:`p2p.transcript.agreement.open_kinds`);
+        None when no seat is silent."""
+        seat = self.silent_seat()
+        if seat is None:
+            return None
+        with self._lock:
+            point = len(self.rlog.log.get(self.rlog.match.hand_no, []))
+            return open_kinds(self.rlog.proposals(), seat, point)
 
     @property
     def agreed_end(self) -> Any:

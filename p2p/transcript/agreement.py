@@ -48,7 +48,7 @@ from p2p.transcript.decoding import DecodeError, check_map, is_bytes, is_int, is
 from p2p.transcript.envelope import Envelope
 
 __all__ = ["TAKEOVER", "END", "Takeover", "MatchEnd", "Agreements", "runner_for",
-           "body_problem", "keys_at", "agreements_of", "point_of", "MAX_POINT"]
+           "body_problem", "keys_at", "agreements_of", "point_of", "MAX_POINT", "open_kinds"]
 
 TAKEOVER = "side.takeover"
 END = "side.end"
@@ -208,6 +208,33 @@ class Agreements:
         silent, at = int(mine["seat"]), point_of(mine)
         return any(s not in (me, silent) and (int(b["seat"]), point_of(b)) != (silent, at)
                    for s, b in self.votes.get((kind, hand), {}).items())
+
+
+def open_kinds(votes: Mapping[str, Mapping[int, Mapping[str, Any]]], silent: int,
+               point: int) -> frozenset[str]:
+    """The kinds of agreement about ``silent`` that may still hold at ``point`` of the hand
+    in play, given the records of that hand (``votes``: kind -> signer seat -> body).
+
+    A remaining seat that signed a record of a kind naming another seat or another point
+    can never sign that kind again in the hand (one record per kind, seat and hand); one
+    that signed a kind here never signs the other at the same point (an honest seat
+    never signs both where the first may hold). So when Ann signed a bot and Bo the end,
+    neither can hold until the silent seat plays again: the players were told "waiting
+    for Ann" (who could not sign) and "you already chose" and nothing more, with no word
+    that the table now waits for the silent seat alone. Said to the players, never used
+    to decide anything: the verdict is :class:`Agreements`'s."""
+    kinds = (TAKEOVER, END)
+    closed: set[str] = set()
+    for kind in kinds:
+        other = END if kind == TAKEOVER else TAKEOVER
+        for signer, body in votes.get(kind, {}).items():
+            if signer == silent:
+                continue
+            if int(body["seat"]) == silent and point_of(body) == point:
+                closed.add(other)
+            else:
+                closed.add(kind)
+    return frozenset(k for k in kinds if k not in closed)
 
 
 def keys_at(base: Sequence[bytes], takeovers: Iterable[Takeover], hand: int) -> tuple[bytes, ...]:

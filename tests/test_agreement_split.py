@@ -1,0 +1,102 @@
+"""When the players left at a table chose differently about a silent seat (Ann a bot, Bo
+the end), neither agreement can hold: each seat signs one record a hand and never both
+kinds at one point. The console offered b and e on, said "waiting for Bo" (who could not
+sign the other choice) and, at b or e, "You already chose… waiting for the others": the
+table in fact waited for the silent player alone, and nothing said so or how to go on.
+It says now who chose what, that the table waits for the silent seat, and how to leave."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from engine import Seating, preset
+from p2p.net.transport import Node
+from p2p.table.memory import make_table
+from p2p.table.session import Peer, SessionOptions
+from p2p.table.wire import node_id_for
+from p2p.testing import Pumping
+from p2p.transcript.agreement import END, TAKEOVER, open_kinds
+
+
+def _wait(cond: object, limit: float) -> bool:
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        if cond():  # type: ignore[operator]
+            return True
+        time.sleep(0.05)
+    return bool(cond())  # type: ignore[operator]
+
+
+def test_open_kinds_follows_one_record_per_kind_and_never_both_at_one_point() -> None:
+    bot = {"seat": 2, "at": 5, "runner": 0}
+    end = {"seat": 2, "at": 5}
+    assert open_kinds({}, 2, 5) == {TAKEOVER, END}
+    assert open_kinds({TAKEOVER: {1: bot}}, 2, 5) == {TAKEOVER}
+    assert open_kinds({TAKEOVER: {1: bot}, END: {0: end}}, 2, 5) == frozenset()
+    # both chose a bot: the end is closed, the bot still holds once the runner's key comes
+    assert open_kinds({TAKEOVER: {0: bot, 1: bot}}, 2, 5) == {TAKEOVER}
+    # a record at a point the table has passed is spent: that kind is closed for its signer
+    assert open_kinds({TAKEOVER: {1: {"seat": 2, "at": 3, "runner": 0}}}, 2, 5) == {END}
+    # the silent seat's own records count for nothing; one naming another seat closes
+    assert open_kinds({END: {2: {"seat": 0, "at": 5}}}, 2, 5) == {TAKEOVER, END}
+    assert open_kinds({END: {1: {"seat": 0, "at": 5}}}, 2, 5) == {TAKEOVER}
+
+
+def test_players_who_chose_differently_are_told_the_table_waits_for_the_silent_seat(
+        ) -> None:
+    """Over real sockets: Cy never comes; Ann and Bo, players (no bot signs for them),
+    are paused on Cy. Bo chooses a bot, Ann the end."""
+    from cli_helpers import run_headless, until
+
+    from cli.app import TableApp
+    from cli.netdriver import NetDriver
+    from cli.words import cannot_agree_line, no_agreement_line
+
+    cfg, ids = make_table(preset("modern", match_target=1), Seating.solo(3),
+                          ["Ann", "Bo", "Cy"], b"split/choices")
+    opts = SessionOptions(response_delay=0.0, stall_after=0.3, step_limit=1.0)
+    nodes = [Node(node_id_for(ids[s].public_key)) for s in range(2)]
+    eps = {0: nodes[0].endpoint, 1: nodes[1].endpoint, 2: "tcp://127.0.0.1:9"}
+    peers = [Peer(ids[s], cfg, nodes[s], endpoints=eps, options=opts, controller=None)
+             for s in range(2)]
+    pumps = Pumping(peers, through_pauses=True)
+    drivers = [NetDriver(p, background=True) for p in peers]
+    try:
+        assert _wait(lambda: all(p.paused and p.silent_seat() == 2 for p in peers), 30), \
+            [p.stopped for p in peers]
+        assert drivers[0].no_agreement(False) is None
+        bo = drivers[1].agree("bot")
+        assert "agreed by Bo" in bo and "waiting for Ann" in bo, bo
+        assert _wait(lambda: 1 in peers[0].agreement()["side.takeover"], 10)
+        # one choice made: Ann may still join it, and is told so
+        assert peers[0].agreements_open() == {TAKEOVER}
+        assert drivers[0].no_agreement(False) is None
+        ann = drivers[0].agree("end")
+        expected = no_agreement_line("Cy", ["Bo"], ["Ann"], plain=False)
+        assert ann == expected, ann
+        assert "waits for Cy to come back" in ann and "q to leave" in ann
+        assert _wait(lambda: 0 in peers[1].agreement()["side.end"], 10)
+        for d in drivers:
+            assert d.silent_words(plain=False) == expected
+            assert d.silent_words(plain=True) == no_agreement_line("Cy", ["Bo"], ["Ann"],
+                                                                   plain=True)
+        # b or e again: not "You already chose… waiting for the others"
+        again = drivers[1].agree("end", plain=True)
+        assert again != cannot_agree_line() and "type quit" in again.lower(), again
+        assert all(p.agreed_end is None and not p.takeovers for p in peers)
+
+        # the full screen: b says so at once, not "b again: a bot plays…" to sign nothing
+        async def script(app: TableApp, inp: Any) -> None:
+            inp.send_text("b")
+            await until(lambda: app.message == expected, timeout=5)
+            assert app.confirm_agree is None
+
+        run_headless(lambda inp, out: TableApp(drivers[0], input=inp, output=out, delay=0,
+                                               auto=True), script)
+    finally:
+        pumps.stop()
+        for d in drivers:
+            d.close()
+        for p in peers:
+            p.close(flush=0.1)
