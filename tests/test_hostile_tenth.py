@@ -46,7 +46,8 @@ command's worth, answered once, q still leaves); a plug-in that answers after it
 late reply is never read: the child is stopped, the heuristic moves; the existing
 ``test_a_plugin_at_a_table_with_a_move_limit_moves_within_it``), twice (by reading: the
 second reply is read as the next move's, an index into that move's legal list, the
-plug-in's own choice or "not a legal move"); ``bot_move_time`` at 1, 2 and 3 s tables (0.5, 1 and 2 s).
+plug-in's own choice or "not a legal move"); ``bot_move_time`` at 1, 2 and 3 s tables
+(0.5, 1 and 2 s).
 """
 
 from __future__ import annotations
