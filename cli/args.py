@@ -311,6 +311,82 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(message, self.prog, self.format_usage().rstrip())
 
 
+def _options(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
+    """``parser``'s option strings, each with its action (``--help`` left out)."""
+    return {o: a for a in parser._actions for o in a.option_strings
+            if not isinstance(a, argparse._HelpAction)}
+
+
+def option_guess(extra: Sequence[str], parser: argparse.ArgumentParser) -> str:
+    """What to add to "unrecognized arguments": the option a mistyped one most likely
+    meant ("--bost 2": "; did you mean '--bots'?", as a mistyped choice is answered),
+    else ""."""
+    names = [o for o in _options(parser) if o.startswith("--")]
+    for word in extra:
+        if word.startswith("-") and len(word) > 2:
+            name = word.split("=", 1)[0]
+            hint = did_you_mean(name if name.startswith("--") else "-" + name, names)
+            if hint:
+                return hint
+    return ""
+
+
+def misplaced_options(words: Sequence[str], parser: argparse.ArgumentParser,
+                      verbs: dict[str, argparse.ArgumentParser]) -> str | None:
+    """A verb's option written before the verb ("millebornes --rules modern play"): the
+    sentence that says where it goes, with the command put right; None when every word
+    before the verb is the top-level parser's (--lang, --bidi, --verbose, --version). The
+    top-level parser took "modern" for the verb: "invalid choice: 'modern' (choose from
+    'play', …)", which said nothing of the option."""
+    top = _options(parser)
+    kept: list[str] = []
+    moved: list[str] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word.startswith("-"):
+            action = top.get(word.split("=", 1)[0])
+            if action is None:
+                moved.append(word)
+            else:
+                kept.append(word)
+                if action.nargs != 0 and "=" not in word and i + 1 < len(words):
+                    i += 1
+                    kept.append(words[i])
+        elif word in verbs:
+            break
+        elif moved:          # the value of the option before it
+            moved.append(word)
+        else:
+            return None
+        i += 1
+    if not moved:
+        return None
+    options = [w.split("=", 1)[0] for w in moved if w.startswith("-")]
+    said = ", ".join(options)
+
+    def takes_all(verb: str) -> bool:
+        return all(o in _options(verbs[verb]) for o in options)
+
+    if i < len(words):
+        verb = words[i]
+        if not takes_all(verb):
+            return (_("%(options)s: millebornes %(verb)s has no such option "
+                      "(`millebornes %(verb)s --help` lists its options)")
+                    % {"options": said, "verb": verb})
+        return (ngettext("%(options)s goes after the verb: %(command)s",
+                         "%(options)s go after the verb: %(command)s", len(options))
+                % {"options": said, "command": "millebornes " + shlex.join(
+                    [*kept, verb, *moved, *words[i + 1:]])})
+    # no verb at all ("millebornes --players 3"): the first verb that takes them
+    first = next((v for v in verbs if takes_all(v)), None)
+    if first is None:
+        return None
+    return (ngettext("%(options)s goes after a verb, as in: %(command)s",
+                     "%(options)s go after a verb, as in: %(command)s", len(options))
+            % {"options": said, "command": "millebornes " + shlex.join([*kept, first, *moved])})
+
+
 # ----- the parser -----------------------------------------------------------------------
 
 class _RuleOption(argparse.Action):

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from p2p.text import safe_text
 
 from . import bot_limit, i18n
-from .args import VERB_MODULES, UsageError, build_parser
+from .args import VERB_MODULES, UsageError, build_parser, misplaced_options, option_guess
 from .i18n import _
 from .logs import setup_logging
 from .words import error_line, wrap
@@ -97,11 +97,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         setup_language(words)
         parser, verbs = build_parser()
+        misplaced = misplaced_options(words, parser, verbs)
+        if misplaced is not None:
+            say_error(f"millebornes: {misplaced}")
+            return 2
         try:
             args, extra = parser.parse_known_args(words)
             if extra:
-                (verbs.get(args.verb) or parser).error(
-                    _("unrecognized arguments: %(args)s") % {"args": " ".join(extra)})
+                said = verbs.get(args.verb) or parser
+                said.error(_("unrecognized arguments: %(args)s") % {"args": " ".join(extra)}
+                           + option_guess(extra, said))
         except UsageError as exc:
             say_error(_("%(prog)s: %(error)s (`%(prog)s --help` shows the usage)")
                       % {"prog": exc.prog, "error": exc})

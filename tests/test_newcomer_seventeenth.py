@@ -6,6 +6,8 @@ pointing outwards) and read "ID، millebornes replay ID" as one run of Latin wor
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from cli import i18n
@@ -46,3 +48,65 @@ def test_a_uyghur_comma_after_a_command_ends_its_run(text: str) -> None:
     said = visual(text)
     assert "millebornes verify ID" in said or "millebornes games" in said, said
     assert "ID millebornes" not in said, said
+
+
+# ----- 2. an option mistyped, or written before the verb ----------------------------------
+
+
+@pytest.mark.parametrize("argv, meant", [
+    (["play", "--bost", "2"], "'--bots'"),
+    (["play", "-players", "3"], "'--players'"),
+    (["host", "--move-limt", "30"], "'--move-limit'"),
+    (["join", "--tabel=Ann"], "'--table'"),
+])
+def test_a_mistyped_option_says_the_one_it_likely_meant(
+        argv: list[str], meant: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`millebornes play --bost 2` said "unrecognized arguments: --bost 2" and left the
+    newcomer to find --bots in the help, where a mistyped choice is answered with the one
+    it most likely meant."""
+    from cli.main import main
+
+    assert main(["--lang", "en", *argv]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "unrecognized arguments" in err and f"did you mean {meant}?" in err, err
+
+
+def test_an_option_far_from_any_is_not_guessed(capsys: pytest.CaptureFixture[str]) -> None:
+    from cli.main import main
+
+    assert main(["--lang", "en", "play", "--zzz"]) == 2
+    err = capsys.readouterr().err
+    assert "--zzz" in err and "did you mean" not in err, err
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["--rules", "modern", "play"], "--rules goes after the verb: millebornes play --rules modern"),
+    (["--lang", "en", "--teams", "2x2", "--bots=easy,hard,hard", "host", "--plain"],
+     "--teams, --bots go after the verb: millebornes --lang en host --teams 2x2 "
+     "--bots=easy,hard,hard --plain"),
+    (["--players", "3"], "--players goes after a verb, as in: millebornes play --players 3"),
+    (["--rules", "modern", "join"], "--rules: millebornes join has no such option"),
+])
+def test_a_verbs_option_before_the_verb_says_where_it_goes(
+        argv: list[str], said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`millebornes --rules modern play` answered "VERB: invalid choice: 'modern' (choose
+    from 'play', 'host', …)": the option was never named. Where it goes is said, with the
+    command put right."""
+    from cli.main import main
+
+    with i18n.using("en"):
+        assert main(argv) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert said in err, err
+    assert "invalid choice" not in err, err
+
+
+def test_the_top_levels_own_options_before_the_verb_still_work(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--lang, --bidi and --verbose belong before the verb too: nothing said of them."""
+    from cli.main import main
+
+    with i18n.using("en"):
+        assert main(["--verbose", "--lang", "en", "--bidi", "shape", "games", "--data-dir",
+                     str(tmp_path)]) == 0
+    assert "goes after" not in capsys.readouterr().err
