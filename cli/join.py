@@ -126,6 +126,16 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         if len({t.service_name for t in tables}) > 1 and user_fp is None:
             raise OSError(several_tables_text(tables, args.mdns))
         t = tables[0]
+        if t.fingerprint == key_fingerprint(ident.public_key):
+            # the host plays on this account with this very key: its lobby never answers
+            # a second connection under its own key (the wait was 10 s, then "if the host
+            # plays on this account…"); said at once, with everything a second player needs
+            raise OSError(_("%(table)s is hosted with your own key [%(key)s]: its host "
+                            "plays on this account. A second player here needs a key and a "
+                            "data folder of their own, both made on first use:\n  %(command)s")
+                          % {"table": repr(safe_text(t.name, 40)), "key": t.fingerprint,
+                             "command": "millebornes join --identity ~/second.key "
+                                        "--data-dir ~/second-games"})
         # every address the host announced, in turn: a host on a LAN and a VPN (or with
         # a container bridge) announces some this computer cannot reach
         peers = list(t.endpoints[:MAX_TRIED]) or [t.endpoint]

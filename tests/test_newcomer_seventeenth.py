@@ -110,3 +110,54 @@ def test_the_top_levels_own_options_before_the_verb_still_work(
         assert main(["--verbose", "--lang", "en", "--bidi", "shape", "games", "--data-dir",
                      str(tmp_path)]) == 0
     assert "goes after" not in capsys.readouterr().err
+
+
+# ----- 3. two consoles on one account -----------------------------------------------------
+
+
+def test_join_at_a_table_hosted_with_ones_own_key_says_so_at_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Two consoles on one account: `millebornes host`, then `millebornes join` found the
+    table, waited 10 s and said "no answer … If the host plays on this account, a second
+    player needs its own key". The table found is announced with the host's key: the
+    joiner's own is known at once, and so is all a second player needs (a key and a data
+    folder of their own, the command with both on a line of its own)."""
+    import contextlib
+    import time
+    from types import SimpleNamespace
+    from typing import Any
+
+    from cli_helpers import free_port
+
+    from cli.main import main
+    from p2p.crypto.identity import Identity, fingerprint
+    from p2p.net import discovery
+
+    key = tmp_path / "id.key"
+    mine = fingerprint(Identity.load_or_create(key).public_key)
+    port = free_port()
+    table = SimpleNamespace(name="Ann's table", service_name="a", fingerprint=mine,
+                            curve_key=b"\0" * 32, endpoints=[f"tcp://127.0.0.1:{port}"],
+                            endpoint=f"tcp://127.0.0.1:{port}")
+
+    class Browser:
+        ignored = 0
+
+        def wait_for(self, predicate: Any, timeout: float) -> Any:
+            return [table] if predicate([table]) else None
+
+    @contextlib.contextmanager
+    def browse_tables(**_kw: Any) -> Any:
+        yield Browser()
+
+    monkeypatch.setattr(discovery, "browse_tables", browse_tables)
+    monkeypatch.setattr("cli.join.GATHER_SECONDS", 0.0)
+    started = time.monotonic()
+    assert main(["--lang", "en", "join", "--data-dir", str(tmp_path), "--identity",
+                 str(key)]) != 0
+    assert time.monotonic() - started < 5
+    err = capsys.readouterr().err
+    flat = " ".join(err.split())
+    assert f"\"Ann's table\" is hosted with your own key [{mine}]" in flat, err
+    assert "millebornes join --identity ~/second.key --data-dir ~/second-games" in err, err
