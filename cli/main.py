@@ -18,13 +18,19 @@ import threading
 import time
 from collections.abc import Sequence
 
-from p2p.text import safe_text
+try:
+    from p2p.text import safe_text
 
-from . import bot_limit, i18n
-from .args import VERB_MODULES, UsageError, build_parser, misplaced_options, option_guess
-from .i18n import _
-from .logs import setup_logging
-from .words import error_line, wrap
+    from . import bot_limit, i18n
+    from .args import VERB_MODULES, UsageError, build_parser, misplaced_options, option_guess
+    from .i18n import _
+    from .logs import setup_logging
+    from .words import error_line, wrap
+except KeyboardInterrupt:
+    # Ctrl-C while the command loads (up to a second on a busy machine, before main()
+    # can say anything): the exit of an interrupted command, not a traceback through
+    # the imports of the console's libraries
+    raise SystemExit(130) from None
 
 log = logging.getLogger("cli")
 

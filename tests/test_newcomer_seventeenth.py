@@ -161,3 +161,81 @@ def test_join_at_a_table_hosted_with_ones_own_key_says_so_at_once(
     flat = " ".join(err.split())
     assert f"\"Ann's table\" is hosted with your own key [{mine}]" in flat, err
     assert "millebornes join --identity ~/second.key --data-dir ~/second-games" in err, err
+
+
+# ----- 4. Ctrl-C early, and a long simulation ----------------------------------------------
+
+
+def test_ctrl_c_while_the_command_loads_ends_it_without_a_traceback() -> None:
+    """Ctrl-C in the first second of `millebornes simulate …` (a newcomer who saw they had
+    typed the wrong thing) printed a traceback through the console's libraries as they
+    loaded (``wcwidth``), before main() could answer "interrupted". The Ctrl-C is made
+    to come at that import here, through the command's own entry point."""
+    import subprocess
+    import sys
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    target = tomllib.loads((root / "pyproject.toml").read_text())["project"]["scripts"][
+        "millebornes"]
+    module, func = target.split(":")
+    child = ("import builtins\n"
+             "real = builtins.__import__\n"
+             "def ctrl_c(name, *a, **k):\n"
+             "    if name == 'wcwidth':\n"
+             "        raise KeyboardInterrupt\n"
+             "    return real(name, *a, **k)\n"
+             "builtins.__import__ = ctrl_c\n"
+             f"from {module} import {func}\n"
+             f"{func}()\n")
+    out = subprocess.run([sys.executable, "-c", child, "games"], capture_output=True,
+                         text=True, timeout=30, cwd=root)
+    assert "Traceback" not in out.stderr, out.stderr
+    assert out.returncode == 130, (out.returncode, out.stderr)
+
+
+class _Terminal:
+    """A standard error that is a terminal, keeping what is written."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_simulate_shows_its_progress_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`millebornes simulate --games 20 --bots easy,hard` stood a minute with nothing on the
+    screen (``tournament`` shows a progress line): a line now says the matches played, the
+    time gone and the time left, redrawn in place, and ends before the report."""
+    from cli import simulate
+    from engine import Seating, preset
+
+    term = _Terminal()
+    monkeypatch.setattr(simulate.Progress, "EVERY", 0.0)
+    with i18n.using("en"):
+        progress = simulate.Progress(3, term)
+        simulate.simulate(preset("modern"), Seating.solo(2), ["random", "random"], 3, 1,
+                          progress)
+        progress.close()
+    shown = term.text.split("\r")
+    assert "0/3 matches" in shown[1] and "3/3 matches" in shown[-1], shown
+    assert all("s elapsed, ~" in part for part in shown[1:]), shown
+    assert term.text.endswith("\n") and term.text.count("\n") == 1, term.text
+
+
+def test_simulate_says_no_progress_into_a_file(capsys: pytest.CaptureFixture[str]) -> None:
+    """A log or a pipe gets the report alone."""
+    from cli.main import main
+
+    assert main(["--lang", "en", "simulate", "--games", "2", "--rules", "modern", "--bots",
+                 "random"]) == 0
+    said = capsys.readouterr()
+    assert said.err == "" and "2 matches" in said.out, said
