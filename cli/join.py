@@ -18,7 +18,7 @@ from p2p.text import safe_text
 
 from . import i18n
 from .args import player_name, with_defaults
-from .i18n import N_, _, close_match, did_you_mean
+from .i18n import N_, _, close_match, did_you_mean, ngettext
 from .seats import (
     LineReader,
     asks_to_start,
@@ -201,8 +201,10 @@ def several_tables_text(tables: list[Any], mdns: str | None = None) -> str:
                "FINGERPRINT:") % {"n": len(tables)}]
     for t in shown:
         where = t.addresses[0] if t.addresses else "?"
-        lines.append("  " + _("%(name)s [%(key)s], %(rules)s, %(free)d of %(seats)d seats "
-                              "free, at %(address)s:") % {
+        lines.append("  " + ngettext("%(name)s [%(key)s], %(rules)s, %(free)d of %(seats)d "
+                                     "seats free, at %(address)s:",
+                                     "%(name)s [%(key)s], %(rules)s, %(free)d of %(seats)d "
+                                     "seats free, at %(address)s:", t.seats_free) % {
             "name": repr(safe_text(t.name, 40)), "key": t.fingerprint,
             "rules": safe_text(announced_rules(t.rules), 60), "free": t.seats_free,
             "seats": t.seats_taken + t.seats_free, "address": f"{where}:{t.port}"})

@@ -239,3 +239,27 @@ def test_simulate_says_no_progress_into_a_file(capsys: pytest.CaptureFixture[str
                  "random"]) == 0
     said = capsys.readouterr()
     assert said.err == "" and "2 matches" in said.out, said
+
+
+# ----- 5. the lobby in French: one seat taken ----------------------------------------------
+
+
+@pytest.mark.parametrize("taken, said", [(1, "1 place prise sur 3"), (2, "2 places prises sur 3")])
+def test_the_french_lobby_agrees_with_the_seats_taken(taken: int, said: str) -> None:
+    """`millebornes --lang fr lobby` with a host alone at a table of three: "1 places prises
+    sur 3". The count of seats taken (or free, in join's list) chooses the form."""
+    from types import SimpleNamespace
+
+    from cli import join, lobby
+
+    t = SimpleNamespace(name="Friday", rules="classic", seats_taken=taken,
+                        seats_free=3 - taken, fingerprint="TBCWH-5FOIB",
+                        endpoint="tcp://192.0.2.2:38435", addresses=["192.0.2.2"], port=38435)
+    with i18n.using("fr"):
+        for sign in ("+", "-"):
+            text = " ".join(" ".join(lobby._said(sign, t, 80)).split())    # type: ignore[arg-type]
+            assert said in text, text
+        listed = " ".join(join.several_tables_text([t, t]).split())
+    free = 3 - taken
+    assert (f"{free} place libre sur 3" if free == 1 else f"{free} places libres sur 3") \
+        in listed, listed
