@@ -2313,9 +2313,12 @@ def budget_text(report: GameReport) -> str:
     seat past it was paused on, never blamed): said by ``verify`` with the limits."""
     if report.step_limit is None:
         return ""
-    return _("a seat's automatic steps may keep the table waiting %(budget)s s in all in a "
-             "hand, beyond %(grace)s s each; past that the table paused at each of them "
-             "(nobody is blamed for it)") % {
+    # what the steps are, and the rule in the present ("past that the table paused at each
+    # of them" read as an account of this game, and "automatic steps" as nothing known)
+    return _("a seat's automatic steps (all but its moves: shuffles, deals, reveals) may "
+             "keep the table waiting %(grace)s s each, and %(budget)s s more in all in a "
+             "hand; past that, the table pauses at each slow one (nobody is blamed for "
+             "it)") % {
                  "budget": f"{AUTO_BUDGET_STEPS * report.step_limit:g}",
                  "grace": f"{round(AUTO_GRACE_SHARE * report.step_limit, 3):g}"}
 

@@ -263,3 +263,22 @@ def test_the_french_lobby_agrees_with_the_seats_taken(taken: int, said: str) -> 
     free = 3 - taken
     assert (f"{free} place libre sur 3" if free == 1 else f"{free} places libres sur 3") \
         in listed, listed
+
+
+# ----- 6. verify's report read by a newcomer -------------------------------------------------
+
+
+def test_verify_says_what_automatic_steps_are_and_its_rule_in_the_present() -> None:
+    """`millebornes verify` of any game said "a seat's automatic steps may keep the table
+    waiting 60 s in all in a hand, beyond 1 s each; past that the table paused at each of
+    them": a newcomer read it as something that happened in their game, and could not tell
+    what an automatic step is. The rule is said as a rule, with what the steps are."""
+    from types import SimpleNamespace
+
+    from cli.words import budget_text
+
+    with i18n.using("en"):
+        said = budget_text(SimpleNamespace(step_limit=20.0))    # type: ignore[arg-type]
+    assert "shuffles, deals, reveals" in said, said
+    assert "1 s each, and 60 s more in all in a hand" in said, said
+    assert "the table pauses" in said and "paused" not in said, said
