@@ -92,6 +92,10 @@ def interrupted_line(args: argparse.Namespace | None) -> str:
         return _("interrupted")
     if verb in SAVING_VERBS:
         return _("interrupted; the game is saved (millebornes resume)")
+    if verb in ("simulate", "tournament"):
+        # both report the matches played when Ctrl-C comes later: here none was (a bare
+        # "interrupted" left a newcomer waiting for the report)
+        return _("interrupted before the first match ended: no match to report")
     return _("interrupted")
 
 

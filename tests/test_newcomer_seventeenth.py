@@ -282,3 +282,54 @@ def test_verify_says_what_automatic_steps_are_and_its_rule_in_the_present() -> N
     assert "shuffles, deals, reveals" in said, said
     assert "1 s each, and 60 s more in all in a hand" in said, said
     assert "the table pauses" in said and "paused" not in said, said
+
+
+def test_the_games_list_says_each_command_with_its_id_on_one_line(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """`millebornes games` ended "Use an id with: millebornes verify" / "ID, millebornes
+    replay ID": the command cut from its ID. Whatever the folder's length (and with
+    --data-dir, whose footer cut "millebornes" / "resume ID"), each command is on one line
+    with its ID."""
+    import re
+    import shutil
+    import tempfile
+
+    from cli.main import main
+    from engine import Seating, preset
+    from p2p.table.memory import make_table
+    from p2p.table.store import Store
+
+    cfg, _ids = make_table(preset("classic"), Seating(2, 2), ["Al", "Bo"], b"nc17-games")
+    base = Path(tempfile.mkdtemp(prefix="nc17-", dir="/tmp"))   # short: the cut moves
+    try:
+        for n in range(12):
+            home = base / ("d" * (n + 1))
+            Store.create(home / "millebornes", cfg.header(), 0, port=0).close()
+            for argv in (["games"], ["games", "--data-dir", str(home / "millebornes")]):
+                monkeypatch.setenv("XDG_DATA_HOME", str(home))
+                monkeypatch.setenv("XDG_CONFIG_HOME", str(base))    # no config file
+                monkeypatch.setenv("LANGUAGE", "en")      # no --lang: no flags after ID
+                with i18n.using("en"):
+                    assert main(argv) == 0
+                lines = capsys.readouterr().out.splitlines()
+                foot = lines[next(i for i, line in enumerate(lines)
+                                  if line.startswith("(* you)")):]
+                assert not any(re.search(r"(^|\s)millebornes( (verify|replay|resume))?$",
+                                         line.rstrip(",")) for line in foot), foot
+                assert not any(line.startswith(("ID", "verify", "replay", "resume"))
+                               for line in foot), foot
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.mark.parametrize("verb", ["simulate", "tournament"])
+def test_ctrl_c_before_the_first_match_says_there_is_nothing_to_report(verb: str) -> None:
+    """Ctrl-C in the first match of `simulate` or `tournament` said "interrupted" alone (a
+    later one reports the matches played): the newcomer waited for a report."""
+    import argparse
+
+    from cli.main import interrupted_line
+
+    with i18n.using("en"):
+        said = interrupted_line(argparse.Namespace(verb=verb))
+    assert said == "interrupted before the first match ended: no match to report", said
