@@ -1069,6 +1069,19 @@ def paused_line(short_id: str | None, resume_flags: str = "",
             Command(f"millebornes verify{ref}{verify_flags}")]
 
 
+def watcher_left_line(short_id: str | None, resume_flags: str = "",
+                      verify_flags: str = "") -> list[str]:
+    """:func:`paused_line` for a player whose seat a bot took by the others' agreement:
+    what ``resume`` brings back is the match to watch, not a seat ("Come back to it with"
+    sent them back to play a seat that was no longer theirs)."""
+    ref = f" {short_id}" if short_id else ""
+    return [_("You left the game you were watching (a bot plays your seat to the end of "
+              "the match). Watch it again with:"),
+            Command(f"millebornes resume{ref}{resume_flags}"),
+            _("Check it so far with:"),
+            Command(f"millebornes verify{ref}{verify_flags}")]
+
+
 def leave_question(saved: bool, over: bool) -> str:
     """Asked before leaving, on every screen: what leaving costs (an unsaved game ends)."""
     if not saved:

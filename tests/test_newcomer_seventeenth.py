@@ -333,3 +333,75 @@ def test_ctrl_c_before_the_first_match_says_there_is_nothing_to_report(verb: str
     with i18n.using("en"):
         said = interrupted_line(argparse.Namespace(verb=verb))
     assert said == "interrupted before the first match ended: no match to report", said
+
+
+# ----- 7. a friend who left, whose seat a bot took, comes back to watch, and leaves ---------
+
+
+@pytest.mark.slow    # a networked match, a player away, a bot by agreement (~20 s)
+def test_a_watcher_who_leaves_is_told_how_to_watch_again_not_to_come_back(
+        tmp_path: Path) -> None:
+    """Ben left; Ann gave his seat to a bot; Ben came back with `resume` ("you are
+    watching") and left again: he read "You left; the game is saved. Come back to it
+    with: millebornes resume …", as if a seat were still his to play."""
+    import argparse
+    import io
+    import os
+    import threading
+
+    from cli_helpers import free_port, start_joiner, wait_into_first_hand
+    from cli_helpers import until_said as until
+
+    from cli import host as host_verb
+    from cli import resume as resume_verb
+
+    hport, jport = free_port(), free_port()
+    ann_out = io.StringIO()
+    ann_r, ann_w = os.pipe()
+    args = argparse.Namespace(name="Ann", bots=0, players=2, rules="classic",
+                              option=["match_target=20000"], bind="127.0.0.1", port=hport,
+                              no_announce=True, data_dir=str(tmp_path / "h"),
+                              identity=str(tmp_path / "h.key"), auto=True)
+
+    def host() -> None:
+        with os.fdopen(ann_r) as inp:
+            host_verb.run(args, out=ann_out, inp=inp)
+
+    ann = threading.Thread(target=host, daemon=True)
+    ann.start()
+    jdir, jkey = tmp_path / "j", tmp_path / "j.key"
+    ben = start_joiner(hport, jport, jdir, jkey)
+    ben_out = io.StringIO()
+    ben_r, ben_w = os.pipe()
+    resumed: threading.Thread | None = None
+    try:
+        wait_into_first_hand(jdir)
+        ben.kill()
+        ben.wait(10)
+        until(ann_out, "type bot")
+        os.write(ann_w, b"bot\n")
+        until(ann_out, "Ben's seat is played by a bot run by this computer")
+
+        def resume() -> None:
+            with os.fdopen(ben_r) as inp:
+                resume_verb.run(argparse.Namespace(
+                    data_dir=str(jdir), identity=str(jkey), plain=True,
+                    peer=[f"127.0.0.1:{hport}"]), out=ben_out, inp=inp)
+
+        resumed = threading.Thread(target=resume, daemon=True)
+        resumed.start()
+        until(ben_out, "you are watching")
+        os.write(ben_w, b"quit\ny\n")
+        text = until(ben_out, "Check it so far with:")
+        flat = " ".join(text.split())
+        assert "You left the game you were watching (a bot plays your seat to the end of " \
+               "the match). Watch it again with: millebornes resume " in flat, flat[-1500:]
+        assert "Come back to it with" not in flat, flat[-1500:]
+    finally:
+        os.close(ben_w)
+        os.close(ann_w)
+        if ben.poll() is None:
+            ben.kill()
+        if resumed is not None:
+            resumed.join(30)
+        ann.join(60)
