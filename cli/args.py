@@ -557,7 +557,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     _net_args(join)
     join.add_argument("--seat", type=count(1, 5, "--seat",
                                            _("seat 0 is the host's; a table has 6 seats at most")),
-                      default=None, help=_("the seat to take"))
+                      default=None, help=_("the seat to take, by its number, 1 to 5 (seat 0 is the "
+                                              "host's; default: the first free seat)"))
     join.add_argument("--connect-timeout", type=seconds(*CONNECT_TIMEOUT, "--connect-timeout"),
                       default=10.0, metavar="SECONDS",
                       help=_("give up on a peer that does not answer for this long (default 10)"))
@@ -567,7 +568,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     lobby = verb("lobby", _("browse tables on the LAN"))
     _net_args(lobby)
     lobby.add_argument("--seconds", type=seconds(0, 86400, "--seconds"), default=0.0,
-                       help=_("browse this long (0: until Ctrl-C)"))
+                       help=_("browse this long, in seconds (default 0: until you leave "
+                              "the list, with q and Enter or Ctrl-C)"))
 
     resume = verb("resume", _("resume a saved game"))
     _net_args(resume)
@@ -622,7 +624,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     p.add_argument("--players", type=int, default=None, help=_("players at each table (2-6)"))
     p.add_argument("--teams", default=None, metavar="AxB", help=_("teams: 2x2, 2x3 or 3x2"))
     p.add_argument("--deals", type=count(1, MAX_MATCHES, "--deals"), default=50,
-                   help=_("deals per pair of bots; each is played once per seat rotation"))
+                   help=_("deals per pair of bots (default: 50); each is played once "
+                          "per seat rotation"))
     p.add_argument("--seed", type=SEED, default=0,
                    help=_("seed of the deals (the same seed, the same deals)"))
     p.add_argument("--jobs", type=count(0, MAX_JOBS, "--jobs"), default=0,

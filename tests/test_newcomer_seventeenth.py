@@ -405,3 +405,22 @@ def test_a_watcher_who_leaves_is_told_how_to_watch_again_not_to_come_back(
         if resumed is not None:
             resumed.join(30)
         ann.join(60)
+
+
+@pytest.mark.parametrize("verb, said", [
+    ("join", "--seat SEAT the seat to take, by its number, 1 to 5 (seat 0 is the host's; "
+             "default: the first free seat)"),
+    ("lobby", "(default 0: until you leave the list, with q and Enter or Ctrl-C)"),
+    ("tournament", "deals per pair of bots (default: 50)"),
+])
+def test_a_verbs_help_says_what_its_options_take_and_their_defaults(
+        verb: str, said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`join --help` said "--seat SEAT  the seat to take" (a name? a number? which?),
+    `lobby --help` "0: until Ctrl-C" (q and Enter leave it too, the default left unsaid),
+    `tournament --help` no default for --deals."""
+    from cli.main import main
+
+    with i18n.using("en"), pytest.raises(SystemExit):
+        main(["--lang", "en", verb, "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert said in out, out
