@@ -23,7 +23,7 @@ from . import i18n
 from .args import MAX_MATCHES, check_bot_entrant, rules_from, seating_from
 from .bot_limit import make_seat_bots, report_to_stdout
 from .i18n import _, ngettext
-from .words import cheat_demo_lines, rules_name
+from .words import cheat_demo_lines, report_width, rules_name
 
 
 def table_from_args(args: argparse.Namespace) -> tuple[Rules, Seating, list[str]]:
@@ -248,8 +248,13 @@ def run_cheat(args: argparse.Namespace) -> int:
         return 0
 
     same = (not o.verify_ok) and [o.verify_blamed] == o.blamed
+    # within the terminal's width, each sentence's further lines indented (the terminal
+    # cut them mid-word: "before the d" / "eal", "ShufflePa" / "ss"); 80 in a pipe
+    width = report_width(sys.stdout)
     for line in cheat_demo_lines(o, names, same):
-        print(i18n.display(line))
+        first, *rest = i18n.wrap(line, max(20, width - 2))
+        for part in (first, *("  " + r for r in rest)):
+            print(i18n.display(part))
     return 0 if same and o.caught else 1
 
 

@@ -424,3 +424,19 @@ def test_a_verbs_help_says_what_its_options_take_and_their_defaults(
         main(["--lang", "en", verb, "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert said in out, out
+
+
+def test_the_cheat_demonstration_is_said_within_80_columns(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`millebornes simulate --fair-deck --cheat shuffle-drop --cheater 1`, a curious
+    player's first look at a cheat caught: lines of 100 to 170 columns, cut mid-word by
+    the terminal ("before the d" / "eal (hand 1)", "ShufflePa" / "ss"). Each sentence is
+    wrapped at spaces, its further lines indented."""
+    from cli.main import main
+
+    assert main(["--lang", "en", "simulate", "--fair-deck", "--cheat", "shuffle-drop",
+                 "--cheater", "1", "--transcript-dir", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert all(i18n.cells(line) <= 80 for line in lines), lines
+    said = " ".join(" ".join(lines).split())
+    assert "before the deal (hand 1)" in said and "verify names the same seat." in said, said
