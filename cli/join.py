@@ -120,9 +120,12 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
                                 + (", …" if len(names) > MAX_NAMES_SAID else "")}
                           + did_you_mean(want, names))
         if not tables:
-            raise OSError(_("no table found on the LAN after 10 s: is a table hosted, is "
-                            "multicast allowed here? Or give its address with --peer "
-                            "HOST:PORT"))
+            # a friend who comes late looked for a table whose match had begun: a table
+            # is announced only until then, and nothing said so
+            raise OSError(_("no table found on the LAN after 10 s: is a table hosted (a "
+                            "table is announced only until its match starts: a started "
+                            "table takes no one new), is multicast allowed here? Or give "
+                            "its address with --peer HOST:PORT"))
         if len({t.service_name for t in tables}) > 1 and user_fp is None:
             raise OSError(several_tables_text(tables, args.mdns))
         t = tables[0]

@@ -440,3 +440,33 @@ def test_the_cheat_demonstration_is_said_within_80_columns(
     assert all(i18n.cells(line) <= 80 for line in lines), lines
     said = " ".join(" ".join(lines).split())
     assert "before the deal (hand 1)" in said and "verify names the same seat." in said, said
+
+
+def test_join_finding_no_table_says_a_started_table_is_no_longer_announced(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A friend who came late typed `millebornes join` while Ann and Ben were playing: "no
+    table found … is a table hosted, is multicast allowed here?", though the table was
+    there. A table is announced only until its match starts: said."""
+    import contextlib
+    from typing import Any
+
+    from cli.main import main
+    from p2p.net import discovery
+
+    class Browser:
+        ignored = 0
+
+        def wait_for(self, predicate: Any, timeout: float) -> Any:
+            return None
+
+    @contextlib.contextmanager
+    def browse_tables(**_kw: Any) -> Any:
+        yield Browser()
+
+    monkeypatch.setattr(discovery, "browse_tables", browse_tables)
+    assert main(["--lang", "en", "join", "--data-dir", str(tmp_path), "--identity",
+                 str(tmp_path / "id.key")]) != 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert "a table is announced only until its match starts: a started table takes no " \
+           "one new" in err, err
