@@ -2093,12 +2093,16 @@ def dealing_line(hand_no: int) -> str:
     return _("Hand %(hand)d: the players shuffle and deal the cards.") % {"hand": hand_no}
 
 
-def peer_label(name: str, kind: str, state: str) -> str:
-    """A seat in the help's list: "Ben (you)", "Bo (bot)", "Ann (left)"."""
+def peer_label(name: str, kind: str, state: str, level: str | None = None) -> str:
+    """A seat in the help's list: "Ben (you)", "Bo (bot)", "Ann (left)"; ``level``: the
+    level or bot the player chose for that seat ("Cy (bot: expert)": `play --bots
+    easy,expert` said "Bo (bot), Cy (bot)", and which one was the expert, nowhere)."""
     word = {"you": N_("you"), "bot": N_("bot")}.get(kind) if kind in ("you", "bot") else \
         PEER_STATES.get(state)
     if kind == "you" and name == "You":    # "You (you)"; fr "À cette table : You (vous)"
         return you_label(name)
+    if kind == "bot" and level:
+        return _("%(name)s (bot: %(level)s)") % {"name": name, "level": level}
     return f"{name} ({_(word) if word else state})"
 
 

@@ -470,3 +470,33 @@ def test_join_finding_no_table_says_a_started_table_is_no_longer_announced(
     err = " ".join(capsys.readouterr().err.split())
     assert "a table is announced only until its match starts: a started table takes no " \
            "one new" in err, err
+
+
+# ----- 8. bots of chosen levels ------------------------------------------------------------
+
+
+def test_the_levels_chosen_for_the_bots_are_named_at_the_table(tmp_path: Path) -> None:
+    """`millebornes play --bots easy,expert`: the line mode's first line and the help's
+    "At this table" said "Bo (bot), Cy (bot)": which opponent was the expert, nowhere."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(root), MILLEBORNES_DELAY="0", LANGUAGE="en")
+    out = subprocess.run([sys.executable, "-m", "cli", "--lang", "en", "play", "--in-process",
+                          "--plain", "--seed", "3", "--bots", "easy,expert", "--data-dir",
+                          str(tmp_path)], input="help\nquit\ny\n", capture_output=True,
+                         text=True, timeout=60, cwd=root, env=env)
+    said = " ".join(out.stdout.split())
+    assert "you, Bo (bot: easy), Cy (bot: expert). Type help" in said, said[:600]
+
+
+def test_the_full_screens_help_names_each_bots_level() -> None:
+    from cli.words import peer_label
+
+    with i18n.using("en"):
+        assert peer_label("Cy", "bot", "ready", "expert") == "Cy (bot: expert)"
+        assert peer_label("Cy", "bot", "ready") == "Cy (bot)"
+    with i18n.using("fr"):
+        assert peer_label("Cy", "bot", "ready", "expert") == "Cy (robot : expert)"
