@@ -64,15 +64,17 @@ class Progress:
         self.tick(0)
 
     def line(self, done: int) -> str:
-        width = 30
-        filled = width * done // self.total
         elapsed = time.monotonic() - self.started
         left = elapsed / done * (self.total - done) if done else 0.0
         # the tournament's words: one sentence to translate for both
-        return (f"[{'#' * filled}{'.' * (width - filled)}] "
-                + i18n.display(_("%(done)d/%(total)d matches %(elapsed)d s elapsed, ~%(left)d s "
-                                 "left") % {"done": done, "total": self.total,
-                                            "elapsed": round(elapsed), "left": round(left)}))
+        text = _("%(done)d/%(total)d matches %(elapsed)d s elapsed, ~%(left)d s left") % {
+            "done": done, "total": self.total, "elapsed": round(elapsed), "left": round(left)}
+        # the bar gives way on a narrow terminal: a line wider than it is redrawn on a
+        # new line at every match
+        width = max(0, min(30, i18n.terminal_width(self.stream) - i18n.cells(text) - 5))
+        filled = width * done // self.total
+        bar = f"[{'#' * filled}{'.' * (width - filled)}] " if width >= 5 else ""
+        return bar + i18n.display(text)
 
     def tick(self, done: int) -> None:
         """``done`` matches of the run played: the line redrawn (at most every

@@ -500,3 +500,20 @@ def test_the_full_screens_help_names_each_bots_level() -> None:
         assert peer_label("Cy", "bot", "ready") == "Cy (bot)"
     with i18n.using("fr"):
         assert peer_label("Cy", "bot", "ready", "expert") == "Cy (robot : expert)"
+
+
+def test_simulates_progress_fits_a_narrow_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 60 columns the line (some 75 cells) wrapped and was redrawn on a new line at each
+    match: its bar gives way."""
+    from cli import simulate
+
+    term = _Terminal()
+    monkeypatch.setattr(i18n, "terminal_width", lambda stream=None: 60)
+    monkeypatch.setattr(simulate.Progress, "EVERY", 0.0)
+    with i18n.using("en"):
+        progress = simulate.Progress(300, term)
+        for done in (1, 150, 300):
+            progress.tick(done)
+        progress.close()
+    for part in term.text.strip("\n").split("\r")[1:]:
+        assert i18n.cells(part) < 60, part
