@@ -517,3 +517,29 @@ def test_simulates_progress_fits_a_narrow_terminal(monkeypatch: pytest.MonkeyPat
         progress.close()
     for part in term.text.strip("\n").split("\r")[1:]:
         assert i18n.cells(part) < 60, part
+
+
+# ----- 9. replay of a match whose first hand was left without a score ----------------------
+
+
+def test_replay_of_a_match_whose_first_hand_was_voided_says_where_it_stopped(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Ben left in hand 1, a bot took his seat from hand 2, and the table stopped early in
+    hand 2: `millebornes replay` printed verify's lines ("the match stopped in hand 2")
+    then "the match stopped during its first hand"."""
+    from types import SimpleNamespace
+
+    from cli import replay
+    from cli.main import main
+
+    path = tmp_path / "transcript.mbt"
+    path.write_bytes(b"x")
+    report = SimpleNamespace(unfinished=True, ok=False, stopped_hand=1)
+    monkeypatch.setattr(replay, "replay_steps", lambda p: (report, []))
+    monkeypatch.setattr(replay, "refused", lambda *a: False)
+    monkeypatch.setattr(replay, "verify_lines", lambda *a: ["(verify's lines)"])
+    assert main(["--lang", "en", "replay", str(path)]) == 1
+    err = " ".join(capsys.readouterr().err.split())
+    assert "it stopped in hand 2; a hand left without a score is not shown" in err, err
+    assert "first hand" not in err, err
