@@ -2318,11 +2318,21 @@ def verify_lines(report: GameReport, me: int | None = None,
         out += ["  " + w for w in i18n.wrap(text, width - 2)]
     limits = limits_text(report)
     if limits:
-        out += ["  " + w for w in i18n.wrap(limits, width - 2)]
+        out += ["  " + w for w in i18n.wrap(_with_units(limits), width - 2)]
     budget = budget_text(report)
     if budget:
-        out += ["  " + w for w in i18n.wrap(budget, width - 2)]
+        out += ["  " + w for w in i18n.wrap(_with_units(budget), width - 2)]
     return out
+
+
+#: A number and the "s" of its seconds, in any language's sentence
+_SECONDS = re.compile(r"(\d) s\b")
+
+
+def _with_units(text: str) -> str:
+    """``text`` with each number kept on the line of its "s" (the French report read
+    "60" / "s de plus en tout")."""
+    return _SECONDS.sub("\\1" + i18n.NO_BREAK + "s", text)
 
 
 def budget_text(report: GameReport) -> str:

@@ -543,3 +543,29 @@ def test_replay_of_a_match_whose_first_hand_was_voided_says_where_it_stopped(
     err = " ".join(capsys.readouterr().err.split())
     assert "it stopped in hand 2; a hand left without a score is not shown" in err, err
     assert "first hand" not in err, err
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "sv", "af", "ug"])
+def test_verify_keeps_each_number_with_its_seconds(lang: str) -> None:
+    """The French report of every game read "… faire attendre la table 1 s, et 60" / "s de
+    plus en tout": a number cut from its unit. At any width, no line of verify's report
+    ends in a number whose "s" begins the next."""
+    import re
+    from types import SimpleNamespace
+
+    from cli.words import verify_lines
+
+    report = SimpleNamespace(
+        check=None, crypto=SimpleNamespace(offset=None, entries_checked=629),
+        version_unsupported=lambda: False, too_large=lambda: False, unreadable=None,
+        names=("Ann", "Bo"), totals=(), ok=True, unfinished=False, hands=[], takeovers=[],
+        ended_by_agreement=None, step_limit=20.0, decision_limit=120.0,
+        limits_recorded=True)
+    with i18n.using(lang):
+        for width in range(30, 81):
+            try:
+                lines = verify_lines(report, None, width)    # type: ignore[arg-type]
+            except AttributeError as exc:      # what this fake report lacks, said
+                raise AssertionError(exc) from None
+            for a, b in zip(lines, lines[1:], strict=False):
+                assert not (re.search(r"\d$", a) and re.match(r"\s*s\b", b)), (width, lines)
