@@ -344,6 +344,8 @@ def misplaced_options(words: Sequence[str], parser: argparse.ArgumentParser,
     i = 0
     while i < len(words):
         word = words[i]
+        if word in ("-h", "--help"):       # the help, wherever it is asked: argparse's
+            return None
         if word.startswith("-"):
             action = top.get(word.split("=", 1)[0])
             if action is None:

@@ -569,3 +569,17 @@ def test_verify_keeps_each_number_with_its_seconds(lang: str) -> None:
                 raise AssertionError(exc) from None
             for a, b in zip(lines, lines[1:], strict=False):
                 assert not (re.search(r"\d$", a) and re.match(r"\s*s\b", b)), (width, lines)
+
+
+@pytest.mark.parametrize("argv", [["--help", "play"], ["-h", "--rules", "modern", "play"]])
+def test_help_before_the_verb_is_still_the_help(
+        argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """--help before a verb shows the help, as it always did (the check of options written
+    before the verb took it for one of them)."""
+    from cli.main import main
+
+    with i18n.using("en"), pytest.raises(SystemExit) as done:
+        main(argv)
+    assert done.value.code == 0
+    said = capsys.readouterr()
+    assert said.out.startswith("usage: millebornes") and "no such option" not in said.err
