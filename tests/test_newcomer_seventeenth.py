@@ -2,6 +2,14 @@
 
 In Uyghur, the last line of ``millebornes games`` began ")سىز *(" (its parenthesis drawn
 pointing outwards) and read "ID، millebornes replay ID" as one run of Latin words.
+`--bost 2` named no option it meant; `millebornes --rules modern play` said "VERB: invalid
+choice: 'modern'". A second console on one account waited 10 s at its own table, a friend
+who came late was asked about multicast, a watcher who left was told to "come back". A
+long `simulate` showed nothing for a minute, Ctrl-C in its first second printed a
+traceback, and in its first match said "interrupted" alone; the cheat demonstration ran
+past 80 columns. French counted "1 places prises"; verify said its budget of automatic
+steps as if it had happened, and cut "60" from its "s"; `--bots easy,expert` never said
+which bot was the expert; replay of a match stopped in hand 2 said "its first hand".
 """
 
 from __future__ import annotations
