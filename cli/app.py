@@ -445,7 +445,9 @@ class TableApp:
         """The help wrapped at spaces to the frame's width; on a short screen its body is
         cut (with "…") so that the "Press Esc" line always shows."""
         d = self.driver
-        seats = ", ".join(peer_label(p.name, p.kind, p.state) for p in d.peers())
+        levels = getattr(d, "bot_levels", None) or {}
+        seats = ", ".join(peer_label(p.name, p.kind, p.state, levels.get(p.seat))
+                          for p in d.peers())
         rules = d.rules
         network = hasattr(self.driver, "silent")       # a network table can pause
         pause = self.pause_keys()          # b and e: a network table with people at it

@@ -311,6 +311,84 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(message, self.prog, self.format_usage().rstrip())
 
 
+def _options(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
+    """``parser``'s option strings, each with its action (``--help`` left out)."""
+    return {o: a for a in parser._actions for o in a.option_strings
+            if not isinstance(a, argparse._HelpAction)}
+
+
+def option_guess(extra: Sequence[str], parser: argparse.ArgumentParser) -> str:
+    """What to add to "unrecognized arguments": the option a mistyped one most likely
+    meant ("--bost 2": "; did you mean '--bots'?", as a mistyped choice is answered),
+    else ""."""
+    names = [o for o in _options(parser) if o.startswith("--")]
+    for word in extra:
+        if word.startswith("-") and len(word) > 2:
+            name = word.split("=", 1)[0]
+            hint = did_you_mean(name if name.startswith("--") else "-" + name, names)
+            if hint:
+                return hint
+    return ""
+
+
+def misplaced_options(words: Sequence[str], parser: argparse.ArgumentParser,
+                      verbs: dict[str, argparse.ArgumentParser]) -> str | None:
+    """A verb's option written before the verb ("millebornes --rules modern play"): the
+    sentence that says where it goes, with the command put right; None when every word
+    before the verb is the top-level parser's (--lang, --bidi, --verbose, --version). The
+    top-level parser took "modern" for the verb: "invalid choice: 'modern' (choose from
+    'play', …)", which said nothing of the option."""
+    top = _options(parser)
+    kept: list[str] = []
+    moved: list[str] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word in ("-h", "--help"):       # the help, wherever it is asked: argparse's
+            return None
+        if word.startswith("-"):
+            action = top.get(word.split("=", 1)[0])
+            if action is None:
+                moved.append(word)
+            else:
+                kept.append(word)
+                if action.nargs != 0 and "=" not in word and i + 1 < len(words):
+                    i += 1
+                    kept.append(words[i])
+        elif word in verbs:
+            break
+        elif moved:          # the value of the option before it
+            moved.append(word)
+        else:
+            return None
+        i += 1
+    if not moved:
+        return None
+    options = [w.split("=", 1)[0] for w in moved if w.startswith("-")]
+    said = ", ".join(options)
+
+    def takes_all(verb: str) -> bool:
+        return all(o in _options(verbs[verb]) for o in options)
+
+    if i < len(words):
+        verb = words[i]
+        if not takes_all(verb):
+            return (_("%(options)s: millebornes %(verb)s has no such option "
+                      "(`millebornes %(verb)s --help` lists its options)")
+                    % {"options": said, "verb": verb})
+        return (ngettext("%(options)s goes after the verb: %(command)s",
+                         "%(options)s go after the verb: %(command)s", len(options))
+                % {"options": said, "command": "millebornes " + shlex.join(
+                    [*kept, verb, *moved, *words[i + 1:]])})
+    # no verb at all ("millebornes --players 3"): the first verb that takes them
+    first = next((v for v in verbs if takes_all(v)), None)
+    if first is None:
+        return None
+    return (ngettext("%(options)s goes after a verb, as in: %(command)s",
+                     "%(options)s go after a verb, as in: %(command)s", len(options))
+            % {"options": said, "command": "millebornes " + shlex.join([*kept, first, *moved])})
+
+
 # ----- the parser -----------------------------------------------------------------------
 
 class _RuleOption(argparse.Action):
@@ -481,7 +559,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     _net_args(join)
     join.add_argument("--seat", type=count(1, 5, "--seat",
                                            _("seat 0 is the host's; a table has 6 seats at most")),
-                      default=None, help=_("the seat to take"))
+                      default=None, help=_("the seat to take, by its number, 1 to 5 (seat 0 is the "
+                                              "host's; default: the first free seat)"))
     join.add_argument("--connect-timeout", type=seconds(*CONNECT_TIMEOUT, "--connect-timeout"),
                       default=10.0, metavar="SECONDS",
                       help=_("give up on a peer that does not answer for this long (default 10)"))
@@ -491,7 +570,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     lobby = verb("lobby", _("browse tables on the LAN"))
     _net_args(lobby)
     lobby.add_argument("--seconds", type=seconds(0, 86400, "--seconds"), default=0.0,
-                       help=_("browse this long (0: until Ctrl-C)"))
+                       help=_("browse this long, in seconds (default 0: until you leave "
+                              "the list, with q and Enter or Ctrl-C)"))
 
     resume = verb("resume", _("resume a saved game"))
     _net_args(resume)
@@ -546,7 +626,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     p.add_argument("--players", type=int, default=None, help=_("players at each table (2-6)"))
     p.add_argument("--teams", default=None, metavar="AxB", help=_("teams: 2x2, 2x3 or 3x2"))
     p.add_argument("--deals", type=count(1, MAX_MATCHES, "--deals"), default=50,
-                   help=_("deals per pair of bots; each is played once per seat rotation"))
+                   help=_("deals per pair of bots (default: 50); each is played once "
+                          "per seat rotation"))
     p.add_argument("--seed", type=SEED, default=0,
                    help=_("seed of the deals (the same seed, the same deals)"))
     p.add_argument("--jobs", type=count(0, MAX_JOBS, "--jobs"), default=0,

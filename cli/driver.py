@@ -203,6 +203,8 @@ class LocalDriver:
             raise ValueError(f"seat {seat} is not a seat")
         self.rules = rules
         self.seating = seating
+        #: the level or bot the player chose for a bot's seat, by seat (the help names it)
+        self.bot_levels: dict[int, str] = {}
         self.names = tuple(names)
         self.seat = seat
         self.seed = seed

@@ -379,6 +379,10 @@ def run(args: argparse.Namespace) -> int:
               if flags else
               _("(* you) Saved in %(path)s. Use an id with: millebornes verify ID, "
                 "millebornes replay ID, millebornes resume ID") % {"path": base_dir(args)})
+    # each command with its ID on one line ("millebornes verify" / "ID" read as two)
+    for verb in ("verify", "replay", "resume"):
+        footer = footer.replace(f"millebornes {verb} ID",
+                                i18n.NO_BREAK.join(("millebornes", verb, "ID")))
     for line in i18n.wrap(footer, width):
         print(i18n.display(line))
     return 0

@@ -18,7 +18,7 @@ from p2p.text import safe_text
 
 from . import i18n
 from .args import player_name, with_defaults
-from .i18n import N_, _, close_match, did_you_mean
+from .i18n import N_, _, close_match, did_you_mean, ngettext
 from .seats import (
     LineReader,
     asks_to_start,
@@ -120,12 +120,25 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
                                 + (", …" if len(names) > MAX_NAMES_SAID else "")}
                           + did_you_mean(want, names))
         if not tables:
-            raise OSError(_("no table found on the LAN after 10 s: is a table hosted, is "
-                            "multicast allowed here? Or give its address with --peer "
-                            "HOST:PORT"))
+            # a friend who comes late looked for a table whose match had begun: a table
+            # is announced only until then, and nothing said so
+            raise OSError(_("no table found on the LAN after 10 s: is a table hosted (a "
+                            "table is announced only until its match starts: a started "
+                            "table takes no one new), is multicast allowed here? Or give "
+                            "its address with --peer HOST:PORT"))
         if len({t.service_name for t in tables}) > 1 and user_fp is None:
             raise OSError(several_tables_text(tables, args.mdns))
         t = tables[0]
+        if t.fingerprint == key_fingerprint(ident.public_key):
+            # the host plays on this account with this very key: its lobby never answers
+            # a second connection under its own key (the wait was 10 s, then "if the host
+            # plays on this account…"); said at once, with everything a second player needs
+            raise OSError(_("%(table)s is hosted with your own key [%(key)s]: its host "
+                            "plays on this account. A second player here needs a key and a "
+                            "data folder of their own, both made on first use:\n  %(command)s")
+                          % {"table": repr(safe_text(t.name, 40)), "key": t.fingerprint,
+                             "command": "millebornes join --identity ~/second.key "
+                                        "--data-dir ~/second-games"})
         # every address the host announced, in turn: a host on a LAN and a VPN (or with
         # a container bridge) announces some this computer cannot reach
         peers = list(t.endpoints[:MAX_TRIED]) or [t.endpoint]
@@ -191,8 +204,10 @@ def several_tables_text(tables: list[Any], mdns: str | None = None) -> str:
                "FINGERPRINT:") % {"n": len(tables)}]
     for t in shown:
         where = t.addresses[0] if t.addresses else "?"
-        lines.append("  " + _("%(name)s [%(key)s], %(rules)s, %(free)d of %(seats)d seats "
-                              "free, at %(address)s:") % {
+        lines.append("  " + ngettext("%(name)s [%(key)s], %(rules)s, %(free)d of %(seats)d "
+                                     "seats free, at %(address)s:",
+                                     "%(name)s [%(key)s], %(rules)s, %(free)d of %(seats)d "
+                                     "seats free, at %(address)s:", t.seats_free) % {
             "name": repr(safe_text(t.name, 40)), "key": t.fingerprint,
             "rules": safe_text(announced_rules(t.rules), 60), "free": t.seats_free,
             "seats": t.seats_taken + t.seats_free, "address": f"{where}:{t.port}"})

@@ -179,8 +179,16 @@ def _join_command(t: TableInfo) -> Command:
 
 def _line(t: TableInfo) -> str:
     """What a player sees of a table, to tell whether it changed."""
-    return _("%(name)s: %(rules)s, %(taken)d of %(seats)d seats taken, host [%(key)s]; "
-             "join it with:") % _values(t) + " " + _join_command(t)
+    return _joinable(t) + " " + _join_command(t)
+
+
+def _joinable(t: TableInfo) -> str:
+    # counted by the seats taken: French agrees with them ("1 place prise sur 3", not
+    # "1 places prises sur 3")
+    return ngettext("%(name)s: %(rules)s, %(taken)d of %(seats)d seats taken, host "
+                    "[%(key)s]; join it with:",
+                    "%(name)s: %(rules)s, %(taken)d of %(seats)d seats taken, host "
+                    "[%(key)s]; join it with:", t.seats_taken) % _values(t)
 
 
 def _said(sign: str, t: TableInfo, width: int) -> list[str]:
@@ -188,11 +196,12 @@ def _said(sign: str, t: TableInfo, width: int) -> list[str]:
     (unless it is gone) the command that joins it, whole on lines of its own (on one line
     of some 120 columns an 80-column terminal cut it mid-word: "millebor|nes join")."""
     if sign == "-":
-        text = _("%(name)s: %(rules)s, %(taken)d of %(seats)d seats taken, host "
-                 "[%(key)s]") % _values(t)
+        text = ngettext("%(name)s: %(rules)s, %(taken)d of %(seats)d seats taken, host "
+                        "[%(key)s]",
+                        "%(name)s: %(rules)s, %(taken)d of %(seats)d seats taken, host "
+                        "[%(key)s]", t.seats_taken) % _values(t)
     else:
-        text = _("%(name)s: %(rules)s, %(taken)d of %(seats)d seats taken, host [%(key)s]; "
-                 "join it with:") % _values(t)
+        text = _joinable(t)
     first, *rest = wrap(text, width - 2)
     lines = [f"{sign} {first}", *("  " + line for line in rest)]
     return lines if sign == "-" else lines + command_lines(_join_command(t), width)

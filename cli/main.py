@@ -18,13 +18,19 @@ import threading
 import time
 from collections.abc import Sequence
 
-from p2p.text import safe_text
+try:
+    from p2p.text import safe_text
 
-from . import bot_limit, i18n
-from .args import VERB_MODULES, UsageError, build_parser
-from .i18n import _
-from .logs import setup_logging
-from .words import error_line, wrap
+    from . import bot_limit, i18n
+    from .args import VERB_MODULES, UsageError, build_parser, misplaced_options, option_guess
+    from .i18n import _
+    from .logs import setup_logging
+    from .words import error_line, wrap
+except KeyboardInterrupt:
+    # Ctrl-C while the command loads (up to a second on a busy machine, before main()
+    # can say anything): the exit of an interrupted command, not a traceback through
+    # the imports of the console's libraries
+    raise SystemExit(130) from None
 
 log = logging.getLogger("cli")
 
@@ -86,6 +92,10 @@ def interrupted_line(args: argparse.Namespace | None) -> str:
         return _("interrupted")
     if verb in SAVING_VERBS:
         return _("interrupted; the game is saved (millebornes resume)")
+    if verb in ("simulate", "tournament"):
+        # both report the matches played when Ctrl-C comes later: here none was (a bare
+        # "interrupted" left a newcomer waiting for the report)
+        return _("interrupted before the first match ended: no match to report")
     return _("interrupted")
 
 
@@ -97,11 +107,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         setup_language(words)
         parser, verbs = build_parser()
+        misplaced = misplaced_options(words, parser, verbs)
+        if misplaced is not None:
+            say_error(f"millebornes: {misplaced}")
+            return 2
         try:
             args, extra = parser.parse_known_args(words)
             if extra:
-                (verbs.get(args.verb) or parser).error(
-                    _("unrecognized arguments: %(args)s") % {"args": " ".join(extra)})
+                said = verbs.get(args.verb) or parser
+                said.error(_("unrecognized arguments: %(args)s") % {"args": " ".join(extra)}
+                           + option_guess(extra, said))
         except UsageError as exc:
             say_error(_("%(prog)s: %(error)s (`%(prog)s --help` shows the usage)")
                       % {"prog": exc.prog, "error": exc})

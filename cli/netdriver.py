@@ -146,6 +146,8 @@ class NetDriver:
         #: node) and offers it to the peer, before this seat signs the takeover
         self.bot_maker = bot_maker
         self.seat = peer.me
+        #: the level or bot the player chose for a bot's seat, by seat (the help names it)
+        self.bot_levels: dict[int, str] = {}
         self.names = local_names(peer.names, peer.me)
         self.rules = peer.cfg.rules
         self.seating = peer.cfg.seating

@@ -71,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
             specs[s - 1] if s - 1 < len(specs) else "heuristic" for s in range(1, players)]
         local = LocalDriver(rules, seating, names, seat=0, seed=seed, bots=bots,
                             lang=args.lang)
+        local.bot_levels = chosen_levels(specs, players)
         try:
             return run_console(local, args, seed=seed)
         finally:
@@ -81,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
     say_paragraph(table_setup_line(READY_WAIT + DEAL_WAIT), sys.stdout, flush=True)
     table = LoopbackTable(rules, seating, names, seed, data_dir(args),
                           bot_specs=getattr(args.bots, "specs", ()))
+    table.driver.bot_levels = chosen_levels(tuple(getattr(args.bots, "specs", ())), players)
     try:
         code = run_console(table.driver, args, seed=seed, table_dir=table.transcript.parent)
     except KeyboardInterrupt:
@@ -98,6 +100,13 @@ def run(args: argparse.Namespace) -> int:
     else:
         say_paragraphs(paused_line(short, *resume_flags(args)), sys.stdout)
     return code
+
+
+def chosen_levels(specs: Sequence[str], players: int) -> dict[int, str]:
+    """The level (or bot) the player chose for each bot's seat, by seat, as the help and
+    the line mode's first line name it ("Cy (bot: expert)"); none when only a number of
+    bots was given."""
+    return {s: specs[s - 1] for s in range(1, players) if s - 1 < len(specs)}
 
 
 class LoopbackTable:

@@ -106,6 +106,15 @@ def run(args: argparse.Namespace) -> int:
     if report.unfinished and not steps:
         for line in summary.split("\n"):
             print(i18n.display(line))
+        if (report.stopped_hand or 0) > 0:
+            # hand 1 left without a score (a bot took a seat from hand 2): "during its
+            # first hand" was said of a match the verify lines above say stopped in hand 2
+            say_paragraph(_("millebornes replay: no hand of this match was played to its "
+                            "end (it stopped in hand %(hand)d; a hand left without a score "
+                            "is not shown): there is no finished hand to show yet "
+                            "(`millebornes resume` plays on)")
+                          % {"hand": (report.stopped_hand or 0) + 1}, sys.stderr)
+            return 1
         say_paragraph(_("millebornes replay: the match stopped during its first hand: there is no "
                "finished hand to show yet (`millebornes resume` plays on)"), sys.stderr)
         return 1

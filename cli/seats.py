@@ -60,6 +60,7 @@ from .words import (
     say_paragraph,
     say_paragraphs,
     table_name_text,
+    watcher_left_line,
     you_label,
 )
 
@@ -575,5 +576,8 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
         return code if code else 1
     # left while the table waited for a silent seat: a pause like any other, resumable
     # (it said "the match stopped" with no resume line, and exit code 1)
-    say_paragraphs(paused_line(short, *resume_flags(args)), say)
+    if any(t.seat == peer.me for t in peer.takeovers):
+        say_paragraphs(watcher_left_line(short, *resume_flags(args)), say)
+    else:
+        say_paragraphs(paused_line(short, *resume_flags(args)), say)
     return code

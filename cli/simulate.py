@@ -23,7 +23,7 @@ from . import i18n
 from .args import MAX_MATCHES, check_bot_entrant, rules_from, seating_from
 from .bot_limit import make_seat_bots, report_to_stdout
 from .i18n import _, ngettext
-from .words import cheat_demo_lines, rules_name
+from .words import cheat_demo_lines, report_width, rules_name
 
 
 def table_from_args(args: argparse.Namespace) -> tuple[Rules, Seating, list[str]]:
@@ -43,9 +43,68 @@ def table_from_args(args: argparse.Namespace) -> tuple[Rules, Seating, list[str]
     return rules, seating, bot_names
 
 
+class Progress:
+    """A progress line on a terminal's standard error, redrawn at most four times a
+    second, as ``tournament``'s: 20 matches of the hard bots took a minute with nothing on
+    the screen, and a newcomer could not tell a slow run from a stuck one. Nothing on a
+    stream that is no terminal (a log, a pipe: the report alone)."""
+
+    EVERY = 0.25
+
+    def __init__(self, total: int, stream: Any = None) -> None:
+        self.total = total
+        self.stream = stream if stream is not None else sys.stderr
+        try:
+            self.shown = bool(self.stream.isatty())
+        except (AttributeError, ValueError, OSError):
+            self.shown = False
+        self.started = time.monotonic()
+        self.drawn_at = -1.0
+        self.drawn = False
+        self.tick(0)
+
+    def line(self, done: int) -> str:
+        elapsed = time.monotonic() - self.started
+        left = elapsed / done * (self.total - done) if done else 0.0
+        # the tournament's words: one sentence to translate for both
+        text = _("%(done)d/%(total)d matches %(elapsed)d s elapsed, ~%(left)d s left") % {
+            "done": done, "total": self.total, "elapsed": round(elapsed), "left": round(left)}
+        # the bar gives way on a narrow terminal: a line wider than it is redrawn on a
+        # new line at every match
+        width = max(0, min(30, i18n.terminal_width(self.stream) - i18n.cells(text) - 5))
+        filled = width * done // self.total
+        bar = f"[{'#' * filled}{'.' * (width - filled)}] " if width >= 5 else ""
+        return bar + i18n.display(text)
+
+    def tick(self, done: int) -> None:
+        """``done`` matches of the run played: the line redrawn (at most every
+        :attr:`EVERY` s, and always at the last)."""
+        now = time.monotonic()
+        if not self.shown or (now - self.drawn_at < self.EVERY and done < self.total):
+            return
+        self.drawn_at = now
+        self._write("\r" + self.line(done) + " ")
+        self.drawn = True
+
+    def close(self) -> None:
+        """The line ended: what follows (the report, a fault, Ctrl-C's words) starts on a
+        line of its own."""
+        if self.drawn:
+            self._write("\n")
+            self.drawn = False
+
+    def _write(self, text: str) -> None:
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):
+            self.shown = False
+
+
 def simulate(rules: Rules, seating: Seating, bot_names: list[str], games: int,
-             seed: int) -> dict[str, Any]:
-    """Play ``games`` matches; seat ``s`` gets ``bot_names[s]``. Pure statistics, no printing."""
+             seed: int, progress: Progress | None = None) -> dict[str, Any]:
+    """Play ``games`` matches; seat ``s`` gets ``bot_names[s]``. Pure statistics, no printing
+    (but ``progress``'s line, told of each match played)."""
     tally = MatchTally(seating)
     started = time.perf_counter()
     for g in range(games):
@@ -71,6 +130,8 @@ def simulate(rules: Rules, seating: Seating, bot_names: list[str], games: int,
                     **tally.summary(bot_names, time.perf_counter() - started)}
         tally.add(rec.match.totals(), rec.winner, len(rec.hands),
                   sum(h.final.turns for h in rec.hands))
+        if progress is not None:
+            progress.tick(g + 1)
     return {"rules": rules.to_dict(), "seating": seating.label(), "games": games,
             **tally.summary(bot_names, time.perf_counter() - started)}
 
@@ -95,7 +156,8 @@ def _interrupted(done: int, games: int) -> str:
 
 
 def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: int,
-                  seed: int, transcript_dir: str | None) -> dict[str, Any]:
+                  seed: int, transcript_dir: str | None,
+                  progress: Progress | None = None) -> dict[str, Any]:
     """Like :func:`simulate`, but every deal goes through the mental-poker protocol, one
     protocol object (with its own secrets and view) per seat, and each game is written
     to a transcript file."""
@@ -142,6 +204,8 @@ def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: i
         tally.add(proto.scored.totals(), res.winner, len(proto.scores),
                   sum(int(h["turns"]) for h in proto.finished))
         entries += res.entries
+        if progress is not None:
+            progress.tick(g + 1)
     return {"rules": rules.to_dict(), "seating": seating.label(), "games": games,
             "fair_deck": True, "entries": entries, "transcripts": files,
             **tally.summary(bot_names, time.perf_counter() - started, rate_digits=2)}
@@ -186,8 +250,13 @@ def run_cheat(args: argparse.Namespace) -> int:
         return 0
 
     same = (not o.verify_ok) and [o.verify_blamed] == o.blamed
+    # within the terminal's width, each sentence's further lines indented (the terminal
+    # cut them mid-word: "before the d" / "eal", "ShufflePa" / "ss"); 80 in a pipe
+    width = report_width(sys.stdout)
     for line in cheat_demo_lines(o, names, same):
-        print(i18n.display(line))
+        first, *rest = i18n.wrap(line, max(20, width - 2))
+        for part in (first, *("  " + r for r in rest)):
+            print(i18n.display(part))
     return 0 if same and o.caught else 1
 
 
@@ -244,18 +313,19 @@ def _run(args: argparse.Namespace, err: _Stderr | None = None) -> int:
     err = err or _Stderr()
     rules, seating, bot_names = table_from_args(args)
     started = time.perf_counter()
+    if args.transcript_dir and not (args.network or args.fair_deck):
+        raise ValueError(_("--transcript-dir needs --fair-deck or --network "
+                           "(plain simulations keep no transcript)"))
+    progress = None if args.network else Progress(args.games)
     try:
         if args.network:
             result = simulate_network(rules, seating, bot_names, args.games, args.seed,
                                       args.transcript_dir)
         elif args.fair_deck:
             result = simulate_fair(rules, seating, bot_names, args.games, args.seed,
-                                   args.transcript_dir)
+                                   args.transcript_dir, progress)
         else:
-            if args.transcript_dir:
-                raise ValueError(_("--transcript-dir needs --fair-deck or --network "
-                                   "(plain simulations keep no transcript)"))
-            result = simulate(rules, seating, bot_names, args.games, args.seed)
+            result = simulate(rules, seating, bot_names, args.games, args.seed, progress)
     except BotFault as fault:
         # a fault in the first game: the (empty) report and the fault, exit 1 as later
         result = {"rules": rules.to_dict(), "seating": seating.label(), "games": 0,
@@ -263,6 +333,9 @@ def _run(args: argparse.Namespace, err: _Stderr | None = None) -> int:
                      if args.fair_deck else {}),
                   "stopped": str(fault),
                   **MatchTally(seating).summary(bot_names, time.perf_counter() - started)}
+    finally:
+        if progress is not None:
+            progress.close()
     failures = list(result.get("failures", []))
     if result.get("interrupted") and not result.get("stopped"):   # --network's
         result["stopped"] = _interrupted(result["games"], args.games)

@@ -1069,6 +1069,19 @@ def paused_line(short_id: str | None, resume_flags: str = "",
             Command(f"millebornes verify{ref}{verify_flags}")]
 
 
+def watcher_left_line(short_id: str | None, resume_flags: str = "",
+                      verify_flags: str = "") -> list[str]:
+    """:func:`paused_line` for a player whose seat a bot took by the others' agreement:
+    what ``resume`` brings back is the match to watch, not a seat ("Come back to it with"
+    sent them back to play a seat that was no longer theirs)."""
+    ref = f" {short_id}" if short_id else ""
+    return [_("You left the game you were watching (a bot plays your seat to the end of "
+              "the match). Watch it again with:"),
+            Command(f"millebornes resume{ref}{resume_flags}"),
+            _("Check it so far with:"),
+            Command(f"millebornes verify{ref}{verify_flags}")]
+
+
 def leave_question(saved: bool, over: bool) -> str:
     """Asked before leaving, on every screen: what leaving costs (an unsaved game ends)."""
     if not saved:
@@ -2122,12 +2135,16 @@ def dealing_line(hand_no: int) -> str:
     return _("Hand %(hand)d: the players shuffle and deal the cards.") % {"hand": hand_no}
 
 
-def peer_label(name: str, kind: str, state: str) -> str:
-    """A seat in the help's list: "Ben (you)", "Bo (bot)", "Ann (left)"."""
+def peer_label(name: str, kind: str, state: str, level: str | None = None) -> str:
+    """A seat in the help's list: "Ben (you)", "Bo (bot)", "Ann (left)"; ``level``: the
+    level or bot the player chose for that seat ("Cy (bot: expert)": `play --bots
+    easy,expert` said "Bo (bot), Cy (bot)", and which one was the expert, nowhere)."""
     word = {"you": N_("you"), "bot": N_("bot")}.get(kind) if kind in ("you", "bot") else \
         PEER_STATES.get(state)
     if kind == "you" and name == "You":    # "You (you)"; fr "À cette table : You (vous)"
         return you_label(name)
+    if kind == "bot" and level:
+        return _("%(name)s (bot: %(level)s)") % {"name": name, "level": level}
     return f"{name} ({_(word) if word else state})"
 
 
@@ -2343,11 +2360,21 @@ def verify_lines(report: GameReport, me: int | None = None,
         out += ["  " + w for w in i18n.wrap(text, width - 2)]
     limits = limits_text(report)
     if limits:
-        out += ["  " + w for w in i18n.wrap(limits, width - 2)]
+        out += ["  " + w for w in i18n.wrap(_with_units(limits), width - 2)]
     budget = budget_text(report)
     if budget:
-        out += ["  " + w for w in i18n.wrap(budget, width - 2)]
+        out += ["  " + w for w in i18n.wrap(_with_units(budget), width - 2)]
     return out
+
+
+#: A number and the "s" of its seconds, in any language's sentence
+_SECONDS = re.compile(r"(\d) s\b")
+
+
+def _with_units(text: str) -> str:
+    """``text`` with each number kept on the line of its "s" (the French report read
+    "60" / "s de plus en tout")."""
+    return _SECONDS.sub("\\1" + i18n.NO_BREAK + "s", text)
 
 
 def budget_text(report: GameReport) -> str:
@@ -2355,9 +2382,12 @@ def budget_text(report: GameReport) -> str:
     seat past it was paused on, never blamed): said by ``verify`` with the limits."""
     if report.step_limit is None:
         return ""
-    return _("a seat's automatic steps may keep the table waiting %(budget)s s in all in a "
-             "hand, beyond %(grace)s s each; past that the table paused at each of them "
-             "(nobody is blamed for it)") % {
+    # what the steps are, and the rule in the present ("past that the table paused at each
+    # of them" read as an account of this game, and "automatic steps" as nothing known)
+    return _("a seat's automatic steps (all but its moves: shuffles, deals, reveals) may "
+             "keep the table waiting %(grace)s s each, and %(budget)s s more in all in a "
+             "hand; past that, the table pauses at each slow one (nobody is blamed for "
+             "it)") % {
                  "budget": f"{AUTO_BUDGET_STEPS * report.step_limit:g}",
                  "grace": f"{round(AUTO_GRACE_SHARE * report.step_limit, 3):g}"}
 

@@ -369,7 +369,8 @@ def test_every_staged_cheat_has_its_words_the_same_in_english() -> None:
 def test_the_cheat_demo_in_vietnamese(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["simulate", "--lang", "vi", "--fair-deck", "--cheat", "withheld-reveal",
                  "--cheater", "1", "--transcript-dir", str(tmp_path)])
-    out = capsys.readouterr().out
+    # the report is wrapped at 80 columns, each sentence's further lines indented
+    out = " ".join(capsys.readouterr().out.split())
     assert code == 0
     assert out.startswith("chỗ 1 (random2) không bao giờ tiết lộ bí mật của ván")
     assert "bị bắt: chỗ 1 (random2)" in out and "phán quyết: không phản hồi." in out

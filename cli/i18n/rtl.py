@@ -55,8 +55,11 @@ def shape(text: str) -> str:
 #: A left-to-right run inside a right-to-left line: words without Arabic letters, and the
 #: spaces between them (a command, a path, a name with its number).
 #: Whole words only: the colon of "داۋاملاشتۇرۇش:" belongs to its Arabic word.
+#: A run may end at a Uyghur comma, semicolon or question mark written against it ("ID،"):
+#: without it "millebornes verify ID، millebornes replay ID" left each "ID" outside the run.
 _LTR_RUN = re.compile(r"(?<!\S)[^\s\u0600-\u06ff\ufb50-\ufdff\ufe70-\ufeff]+"
-                      r"(?:[ \t]+[^\s\u0600-\u06ff\ufb50-\ufdff\ufe70-\ufeff]+)*(?!\S)")
+                      r"(?:[ \t]+[^\s\u0600-\u06ff\ufb50-\ufdff\ufe70-\ufeff]+)*"
+                      r"(?![^\s\u060c\u061b\u061f])")
 _ISOLATES = str.maketrans("", "", "\u2066\u2067\u2068\u2069")
 
 
@@ -147,13 +150,19 @@ def _mirrored(shown: str) -> str:
     every other one is at the sentence's right-to-left level (:func:`_isolate_ltr` leaves
     no left-to-right text outside an isolate but the odd bracket of a sentence)."""
     out: list[str] = []
-    inside = 0
+    # the marks that close the isolates open at this point: an isolate within the
+    # sentence's right-to-left text is reversed (its end mark first), one within a
+    # left-to-right stretch (Latin letters outside any isolate, "ID، ⁦millebornes⁩ ID")
+    # is not; a count that took every isolate as reversed mirrored no bracket after the
+    # first such one ("(* سىز)" of the games list's last line came out ")سىز *(")
+    closing: list[str] = []
     for part in re.split("([\u2066\u2069])", shown):
-        if part == "\u2069":          # reversed: an isolate's end mark comes first
-            inside += 1
-        elif part == "\u2066":
-            inside = max(0, inside - 1)
-        elif not inside:
+        if part in ("\u2066", "\u2069"):
+            if closing and closing[-1] == part:
+                closing.pop()
+            else:
+                closing.append("\u2066" if part == "\u2069" else "\u2069")
+        elif not closing:
             part = part.translate(_MIRROR)
         out.append(part)
     return "".join(out)

@@ -67,10 +67,14 @@ SAME_AS_ENGLISH: dict[str, dict[str, str]] = {
            "modern": "Afrikaans 'modern', the rule set's name alone (as 'klassiek'; "
                      "'moderne' is the form before a noun)",
            "bot": "Afrikaans 'bot' (a program that plays; the glossary's word, 'bots' for more)",
+           "%(name)s (bot: %(level)s)": "Afrikaans 'bot' as above; the level is the "
+                                        "command line's word (--bots easy,expert)",
            **_keys("South African")},
     "sv": {"match": "Swedish 'match' (the seed: 'Matchen går till 5000')",
            "modern": "Swedish 'modern' (moderna regler)",
            "bot": "Swedish 'bot' (a program that plays), as in English",
+           "%(name)s (bot: %(level)s)": "Swedish 'bot' as above; the level is the command "
+                                        "line's word (--bots easy,expert)",
            "%(n)d match": "Swedish 'match', one of them ('matcher' for more)",
            "ET": "Swedish 'Extratank': E(xtra)t(ank), the English letters by chance",
            "%(address)s, port %(port)d": "Swedish 'port' (a network port)",
@@ -78,6 +82,8 @@ SAME_AS_ENGLISH: dict[str, dict[str, str]] = {
     "vi": {"coup fourré": "the Vietnamese seed keeps the French term ('Coup Fourre')",
            "bot": "Vietnamese 'bot' (a program that plays; the glossary's word, not 'máy', "
                   "which is the computer)",
+           "%(name)s (bot: %(level)s)": "Vietnamese 'bot' as above; the level is the "
+                                        "command line's word (--bots easy,expert)",
            **_keys("Vietnamese")},
     "ug": {"coup fourré": "the Uyghur seed keeps the French term in Latin letters",
            **_keys("Uyghur")},
