@@ -23,6 +23,7 @@ from . import i18n
 from .args import MAX_MATCHES, check_bot_entrant, rules_from, seating_from
 from .bot_limit import make_seat_bots, report_to_stdout
 from .i18n import _, ngettext
+from .progress import Progress
 from .words import cheat_demo_lines, report_width, rules_name
 
 
@@ -41,64 +42,6 @@ def table_from_args(args: argparse.Namespace) -> tuple[Rules, Seating, list[str]
     for b in bot_names:
         check_bot_entrant(b)
     return rules, seating, bot_names
-
-
-class Progress:
-    """A progress line on a terminal's standard error, redrawn at most four times a
-    second, as ``tournament``'s: 20 matches of the hard bots took a minute with nothing on
-    the screen, and a newcomer could not tell a slow run from a stuck one. Nothing on a
-    stream that is no terminal (a log, a pipe: the report alone)."""
-
-    EVERY = 0.25
-
-    def __init__(self, total: int, stream: Any = None) -> None:
-        self.total = total
-        self.stream = stream if stream is not None else sys.stderr
-        try:
-            self.shown = bool(self.stream.isatty())
-        except (AttributeError, ValueError, OSError):
-            self.shown = False
-        self.started = time.monotonic()
-        self.drawn_at = -1.0
-        self.drawn = False
-        self.tick(0)
-
-    def line(self, done: int) -> str:
-        elapsed = time.monotonic() - self.started
-        left = elapsed / done * (self.total - done) if done else 0.0
-        # the tournament's words: one sentence to translate for both
-        text = _("%(done)d/%(total)d matches %(elapsed)d s elapsed, ~%(left)d s left") % {
-            "done": done, "total": self.total, "elapsed": round(elapsed), "left": round(left)}
-        # the bar gives way on a narrow terminal: a line wider than it is redrawn on a
-        # new line at every match
-        width = max(0, min(30, i18n.terminal_width(self.stream) - i18n.cells(text) - 5))
-        filled = width * done // self.total
-        bar = f"[{'#' * filled}{'.' * (width - filled)}] " if width >= 5 else ""
-        return bar + i18n.display(text)
-
-    def tick(self, done: int) -> None:
-        """``done`` matches of the run played: the line redrawn (at most every
-        :attr:`EVERY` s, and always at the last)."""
-        now = time.monotonic()
-        if not self.shown or (now - self.drawn_at < self.EVERY and done < self.total):
-            return
-        self.drawn_at = now
-        self._write("\r" + self.line(done) + " ")
-        self.drawn = True
-
-    def close(self) -> None:
-        """The line ended: what follows (the report, a fault, Ctrl-C's words) starts on a
-        line of its own."""
-        if self.drawn:
-            self._write("\n")
-            self.drawn = False
-
-    def _write(self, text: str) -> None:
-        try:
-            self.stream.write(text)
-            self.stream.flush()
-        except (OSError, ValueError):
-            self.shown = False
 
 
 def simulate(rules: Rules, seating: Seating, bot_names: list[str], games: int,

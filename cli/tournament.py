@@ -41,6 +41,7 @@ from . import i18n
 from .args import MAX_JOBS, MAX_MATCHES, check_bot_entrant, rules_from, seating_from
 from .bot_limit import make_seat_bots, report_to_stdout, stop_children
 from .i18n import _, ngettext
+from .progress import Progress
 from .words import rules_name
 
 log = logging.getLogger("cli.tournament")
@@ -495,17 +496,6 @@ def summarise(specs: Sequence[str], seating: Seating,
     return {"bots": bots, "pairs": pairs}
 
 
-def _progress(done: int, total: int, started: float) -> str:
-    width = 30
-    filled = width * done // total
-    elapsed = time.monotonic() - started
-    eta = elapsed / done * (total - done) if done else 0.0
-    return (f"\r[{'#' * filled}{'.' * (width - filled)}] "
-            + i18n.display(_("%(done)d/%(total)d matches %(elapsed)d s elapsed, ~%(left)d s "
-                             "left") % {"done": done, "total": total, "elapsed": round(elapsed),
-                                        "left": round(eta)}) + " ")
-
-
 def run_tournament(args: argparse.Namespace) -> int:
     specs = [b.strip() for b in args.bots.split(",") if b.strip()]
     if len(specs) < 2:
@@ -528,9 +518,7 @@ def run_tournament(args: argparse.Namespace) -> int:
     jobs = args.jobs or (multiprocessing.cpu_count() or 1)
     started = time.monotonic()
     results: list[MatchResult] = []
-    show = not args.quiet
-    tty = sys.stderr.isatty()
-    shown = -1.0
+    progress = None if args.quiet else Progress(len(tasks), sys.stderr, log=True)
     interrupted = False
     cannot_go_on: str | None = None
     matches = run_matches(tasks, min(jobs, len(tasks)))
@@ -549,17 +537,11 @@ def run_tournament(args: argparse.Namespace) -> int:
             cannot_go_on = str(exc)
             break
         results.append(res)
-        done = len(results)
-        # A tty gets one line redrawn at most 4 times a second; a log one line per 10%.
-        if show and (done == len(tasks) or (time.monotonic() - shown >= 0.25 if tty
-                                            else done * 10 // len(tasks)
-                                            != (done - 1) * 10 // len(tasks))):
-            shown = time.monotonic()
-            line = _progress(done, len(tasks), started)
-            print(line if tty else line.lstrip("\r"), end="" if tty else "\n",
-                  file=sys.stderr, flush=True)
-    if show and tty:
-        print(file=sys.stderr)
+        if progress is not None:
+            # a terminal's line redrawn at most 4 times a second; a log's at each tenth
+            progress.tick(len(results))
+    if progress is not None:
+        progress.close()
     if interrupted and not results:
         raise KeyboardInterrupt
     stopped = (_("stopped: interrupted after %(done)d of %(total)d matches; the report "

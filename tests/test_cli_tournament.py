@@ -200,3 +200,63 @@ def test_the_tournament_report_fits_80_columns(capsys):
                  "1"]) == 0
     out = capsys.readouterr().out
     assert all(len(line) <= 80 for line in out.splitlines()), out
+
+
+class _Terminal:
+    """A standard error that is a terminal, keeping what is written."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_tournament_says_it_has_started_before_its_first_match_ends(monkeypatch):
+    """Nothing was on the screen until the first match ended (8 s and more with the hard
+    bots): the line is drawn at once, and its bar gives way on a narrow terminal (the
+    tournament's was always 30 cells wide and wrapped at 60 columns, redrawn on a new line
+    at every match). One progress line for simulate and tournament (cli.progress)."""
+    import sys
+
+    from cli import i18n, progress
+
+    term = _Terminal()
+    monkeypatch.setattr(sys, "stderr", term)
+    monkeypatch.setattr(i18n, "terminal_width", lambda stream=None: 60)
+    monkeypatch.setattr(progress.Progress, "EVERY", 0.0)
+    first: list[str] = []
+    real_play = play_task
+
+    def play(task):  # what the terminal showed as the first match was played
+        first.append(term.text)
+        return real_play(task)
+
+    import cli.tournament as tournament
+    monkeypatch.setattr(tournament, "run_matches",
+                        lambda tasks, jobs: (play(t) for t in tasks))
+    assert main(["--lang", "en", "tournament", "--bots", "random,heuristic", "--deals", "2",
+                 "--jobs", "1", "--rules", "modern"]) == 0
+    assert "0/4 matches: the first is being played" in first[0], first
+    parts = term.text.strip("\n").split("\r")[1:]
+    assert "4/4 matches" in parts[-1], parts
+    for part in parts:
+        assert i18n.cells(part) < 60, part
+
+
+def test_tournament_logs_a_line_at_each_tenth_into_a_file(capsys):
+    """Not a terminal (a log): one line at the start and at each tenth, no bar, no \\r."""
+    assert main(["--lang", "en", "tournament", "--bots", "random,heuristic", "--deals", "5",
+                 "--jobs", "1", "--rules", "modern"]) == 0
+    err = capsys.readouterr().err
+    assert "\r" not in err and "[" not in err, err
+    lines = [line for line in err.splitlines() if "matches" in line]
+    assert lines[0] == "0/10 matches: the first is being played", lines
+    assert len(lines) == 11 and lines[-1].startswith("10/10 matches"), lines

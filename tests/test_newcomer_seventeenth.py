@@ -235,7 +235,9 @@ def test_simulate_shows_its_progress_on_a_terminal(monkeypatch: pytest.MonkeyPat
         progress.close()
     shown = term.text.split("\r")
     assert "0/3 matches" in shown[1] and "3/3 matches" in shown[-1], shown
-    assert all("s elapsed, ~" in part for part in shown[1:]), shown
+    # no estimate before a match has ended ("~0 s left" said at 0 was none)
+    assert "the first is being played" in shown[1] and "left" not in shown[1], shown
+    assert all("s elapsed, ~" in part for part in shown[2:]), shown
     assert term.text.endswith("\n") and term.text.count("\n") == 1, term.text
 
 
