@@ -259,11 +259,11 @@ def _run(args: argparse.Namespace, err: _Stderr | None = None) -> int:
     if args.transcript_dir and not (args.network or args.fair_deck):
         raise ValueError(_("--transcript-dir needs --fair-deck or --network "
                            "(plain simulations keep no transcript)"))
-    progress = None if args.network else Progress(args.games)
+    progress = Progress(args.games)
     try:
         if args.network:
             result = simulate_network(rules, seating, bot_names, args.games, args.seed,
-                                      args.transcript_dir)
+                                      args.transcript_dir, progress.tick)
         elif args.fair_deck:
             result = simulate_fair(rules, seating, bot_names, args.games, args.seed,
                                    args.transcript_dir, progress)
@@ -277,8 +277,7 @@ def _run(args: argparse.Namespace, err: _Stderr | None = None) -> int:
                   "stopped": str(fault),
                   **MatchTally(seating).summary(bot_names, time.perf_counter() - started)}
     finally:
-        if progress is not None:
-            progress.close()
+        progress.close()
     failures = list(result.get("failures", []))
     if result.get("interrupted") and not result.get("stopped"):   # --network's
         result["stopped"] = _interrupted(result["games"], args.games)

@@ -29,6 +29,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -413,8 +414,11 @@ def _next_line(p: _Proc, timeout: float) -> str | None:
 
 # ======================================================================= simulate
 def simulate_network(rules: Rules, seating: Seating, bot_names: list[str], games: int,
-                     seed: int, transcript_dir: str | None) -> dict[str, Any]:
-    """Like ``simulate_fair`` (same statistics), one peer process per seat per game."""
+                     seed: int, transcript_dir: str | None,
+                     on_game: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Like ``simulate_fair`` (same statistics), one peer process per seat per game.
+    ``on_game(n)``: told after each game, ``n`` games played (the console's progress
+    line: a network game takes seconds, and the run said nothing until its report)."""
     tally = MatchTally(seating)
     entries = 0
     files: list[str] = []
@@ -434,6 +438,8 @@ def simulate_network(rules: Rules, seating: Seating, bot_names: list[str], games
             break
         bot_faults += [{"game": g, "seat": int(r["seat"]), "reason": str(r["bot_fault"])}
                        for r in run.results if isinstance(r, dict) and r.get("bot_fault")]
+        if on_game is not None:
+            on_game(g + 1)
         if not run.ok:
             # counted from 1, as the other simulations say "game 2 of 3"
             failures.append(f"game {g + 1} of {games}: " + "; ".join(

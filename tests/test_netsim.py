@@ -25,11 +25,38 @@ def test_six_peer_processes_complete_a_hand(tmp_path: Path, preset_name: str) ->
     assert all(r["finished"] and r["hands"] >= 1 for r in run.results)  # R15: a tie plays on
 
 
-def test_simulate_network_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+class _Terminal:
+    """A standard error that is a terminal, keeping what is written."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_simulate_network_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A network simulation shows its progress on a terminal as the others do (each game
+    takes seconds: it said nothing until its report)."""
+    import sys
+
     out = tmp_path / "tr"
-    rc = main(["simulate", "--network", "--players", "2", "--rules", "modern", "--games", "1",
-               "--json", "--transcript-dir", str(out)])
+    term = _Terminal()
+    monkeypatch.setattr(sys, "stderr", term)
+    rc = main(["--lang", "en", "simulate", "--network", "--players", "2", "--rules",
+               "modern", "--games", "1", "--json", "--transcript-dir", str(out)])
     res = json.loads(capsys.readouterr().out)
+    shown = term.text.split("\r")
+    assert "0/1 matches: the first is being played" in shown[1], shown
+    assert "1/1 matches" in shown[-1] and term.text.endswith("\n"), shown
     assert rc == 0 and res["network"] and not res["failures"] and res["hands"] == 1
     files = sorted(out.iterdir())
     assert len(files) == 2 and files[0].read_bytes() == files[1].read_bytes()
