@@ -132,17 +132,24 @@ def test_an_honest_seat_even_on_a_very_slow_computer_is_never_paused() -> None:
     """The budget is generous: a seat that takes 1.5 s for every automatic step (measured
     honest steps take milliseconds; the slowest one seen, a shuffle pass on six peers
     sharing two cores, half a second) is charged 0.5 s a step (some 45 s in a hand of
-    two) and plays a whole match without a single pause."""
-    t = _table(b"loris/honest-slow", options=LogOptions(step_limit=STEP))
+    two) and plays a whole match without a single pause.
+
+    The deal is seeded (a hand of usual length): with the OS's randomness, about one deal
+    in 30 was a long modern hand (reshuffles) of more than 120 such steps, past the 60 s,
+    and the seat was paused as the rule says (the other loris tests hold that rule)."""
+    from p2p.testing import seeded_entropy
+
     charged: list[float] = []
-    _run(t, lambda s, kind: 1.5 if kind != "game.act" else 0.0,
-         until=lambda: (charged.append(max(t.seats[0].rlog.auto_time(1)[0],
-                                           t.seats[1].rlog.auto_time(0)[0])) or False)
-         or all(x.rlog.done for x in t.seats), limit=20000.0, dt=0.5)
+    with seeded_entropy(b"loris/honest-slow"):
+        t = _table(b"loris/honest-slow", options=LogOptions(step_limit=STEP))
+        _run(t, lambda s, kind: 1.5 if kind != "game.act" else 0.0,
+             until=lambda: (charged.append(max(t.seats[0].rlog.auto_time(1)[0],
+                                               t.seats[1].rlog.auto_time(0)[0])) or False)
+             or all(x.rlog.done for x in t.seats), limit=20000.0, dt=0.5)
     for seat in t.seats:
         assert seat.rlog.finished and seat.rlog.stopped is None, seat.rlog.stopped
         assert "timeout" not in seat.events and "stopped" not in seat.events
-    assert 0.0 < max(charged) < 60.0, max(charged)
+    assert 20.0 < max(charged) < 60.0, max(charged)
 
 
 def test_a_seat_delivering_late_to_another_cannot_make_it_look_slow() -> None:
