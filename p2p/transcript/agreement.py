@@ -230,10 +230,14 @@ def open_kinds(votes: Mapping[str, Mapping[int, Mapping[str, Any]]], silent: int
         for signer, body in votes.get(kind, {}).items():
             if signer == silent:
                 continue
-            if int(body["seat"]) == silent and point_of(body) == point:
-                closed.add(other)
-            else:
+            if int(body["seat"]) != silent or point_of(body) != point:
                 closed.add(kind)
+            elif signer not in votes.get(other, {}):
+                # it will not sign the other here. One that signed both at this point (a
+                # hostile seat, or an honest one whose first record was spent) closes
+                # neither: "nothing can be agreed" was said to a player whose one
+                # record, either one, would have made an agreement (hostile pass 11)
+                closed.add(other)
     return frozenset(k for k in kinds if k not in closed)
 
 

@@ -1,0 +1,84 @@
+"""Eleventh hostile pass (2026-12-06). What must hold: an honest player is never blamed;
+no input stops a peer (no traceback, no unbounded wait, no unbounded memory); a
+first-time player never wonders what happened.
+
+Findings (each test here failed before its fix):
+
+* a remaining seat that signs both a bot and the end for a silent seat at one point (a
+  hostile one; an honest one does so only once its first record is spent) made every
+  other player's console say that nothing could be agreed any more and that the table
+  waited for the silent seat alone (``open_kinds`` took each of its records as closing
+  the other kind), with b and e no longer offered: yet either record of the honest
+  player would have made an agreement. A seat that signed both closes neither now.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from engine import Seating, preset
+from p2p.net.transport import Node
+from p2p.table.memory import make_table
+from p2p.table.session import Peer, SessionOptions
+from p2p.table.wire import node_id_for
+from p2p.testing import Pumping
+from p2p.transcript.agreement import END, TAKEOVER, open_kinds
+
+
+def _wait(cond: Any, limit: float) -> bool:
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.05)
+    return bool(cond())
+
+
+def test_a_seat_that_signed_both_kinds_at_the_point_closes_neither() -> None:
+    bot = {"seat": 2, "at": 5, "runner": 0}
+    end = {"seat": 2, "at": 5}
+    assert open_kinds({TAKEOVER: {1: bot}, END: {1: end}}, 2, 5) == {TAKEOVER, END}
+    # four seats: Bo's bot was spent (Cy signed another point), Bo then chose the end:
+    # the end still holds if Ann and Cy sign it
+    assert open_kinds({TAKEOVER: {1: bot, 3: {"seat": 2, "at": 4, "runner": 0}},
+                       END: {1: end}}, 2, 5) == {END}
+    # as before: two seats that chose differently close both
+    assert open_kinds({TAKEOVER: {1: bot}, END: {0: end}}, 2, 5) == frozenset()
+
+
+def test_a_hostile_seat_signing_both_choices_does_not_tell_the_others_nothing_can_hold(
+        ) -> None:
+    """Over real sockets: Cy never comes; Hal (seat 1) signs a bot and the end for Cy at
+    the same point. Ann is offered both still, and her end ends the match."""
+    from cli.netdriver import NetDriver
+
+    cfg, ids = make_table(preset("modern", match_target=1), Seating.solo(3),
+                          ["Ann", "Hal", "Cy"], b"hostile11/both")
+    opts = SessionOptions(response_delay=0.0, stall_after=0.3, step_limit=1.0)
+    nodes = [Node(node_id_for(ids[s].public_key)) for s in range(2)]
+    eps = {0: nodes[0].endpoint, 1: nodes[1].endpoint, 2: "tcp://127.0.0.1:9"}
+    peers = [Peer(ids[s], cfg, nodes[s], endpoints=eps, options=opts, controller=None)
+             for s in range(2)]
+    peers[1].rlog._refusal = lambda kind, seat: None  # type: ignore[method-assign]
+    pumps = Pumping(peers, through_pauses=True)
+    drivers = [NetDriver(p, background=True) for p in peers]
+    try:
+        assert _wait(lambda: all(p.paused and p.silent_seat() == 2 for p in peers), 30), \
+            [p.stopped for p in peers]
+        assert peers[1].agree_bot(2) and peers[1].agree_end(2)
+        assert _wait(lambda: 1 in peers[0].agreement()[TAKEOVER]
+                     and 1 in peers[0].agreement()[END], 10)
+        assert peers[0].agreements_open() == {TAKEOVER, END}
+        assert drivers[0].no_agreement(False) is None
+        words = drivers[0].silent_words(plain=False)
+        assert "waits for Cy to come back" not in words, words
+        drivers[0].agree("end")
+        assert _wait(lambda: peers[0].agreed_end is not None, 10)
+        assert peers[0].agreed_end.signers == (0, 1) and peers[0].agreed_end.seat == 2
+    finally:
+        pumps.stop()
+        for d in drivers:
+            d.close()
+        for p in peers:
+            p.close(flush=0.1)
