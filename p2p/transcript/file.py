@@ -383,6 +383,13 @@ class StoredLog(Sequence[Envelope]):
 
     __hash__ = None     # type: ignore[assignment]  # (mutable, as a list)
 
+    def head(self, n: int) -> StoredLog:
+        """The first ``n`` entries, still as bytes (the good part a resume keeps when the
+        rest is damaged: ``list(log[:n])`` decoded them all at once, hostile pass 11)."""
+        out = StoredLog()
+        out._raw = self._raw[:max(0, n)]
+        return out
+
     def by(self, author: bytes) -> Iterator[Envelope]:
         """The entries ``author`` signed, in order: only those whose bytes hold the
         author field as it is encoded (bin 8 of 32 bytes) are decoded."""
