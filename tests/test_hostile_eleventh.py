@@ -131,3 +131,74 @@ def test_a_resume_that_cuts_local_damage_rewrites_the_good_entries_with_one_fsyn
             [e.encode() for e in before.entries[:n - 1]]
     finally:
         peer.close(flush=0)
+
+
+def _cut_with_records(played: Path, tmp_path: Path, records: Any) -> Path:  # noqa: F811
+    """Seat 0's transcript of the played match, cut in the middle of its first hand, with
+    the side records ``records(ids, table)`` gives appended (signed by whom it says)."""
+    from p2p.crypto.identity import Identity
+    from p2p.table.store import TRANSCRIPT
+    from p2p.transcript.file import read_transcript
+
+    table = next(d for d in (played / "d0").iterdir() if d.is_dir())
+    t = read_transcript(table / TRANSCRIPT)
+    ids = [Identity.load_or_create(played / f"s{s}.key") for s in range(2)]
+    n0 = sum(1 for e in t.entries if e.hand == 0)
+    out = tmp_path / "cut.mbt"
+    with open(table / TRANSCRIPT, "rb") as f:
+        head = f.read(t.offsets[n0 // 2])
+    out.write_bytes(head + b"".join(e.encode() for e in records(ids, t.header.table)))
+    return out
+
+
+def test_verify_never_blames_a_seat_for_what_a_bot_that_never_played_it_signed(
+        played: Path, tmp_path: Path) -> None:  # noqa: F811
+    """At two seats the other seat alone agrees a takeover: while Ann plays hand 1, Hal
+    signs "from hand 3 a bot (key K, his own) plays Ann's seat" (a record of hand 2), K
+    signs two different entries for one slot, and Hal complains of them. The transcript
+    stops in hand 1, so the takeover took effect nowhere (the report leaves it out, pass
+    10), yet K counted as seat 0's key: verify said "equivocation: seat 0 (Ann)"."""
+    from p2p.audit import verify_game
+    from p2p.crypto.identity import Identity
+    from p2p.transcript.envelope import Envelope
+
+    bot = Identity.generate()
+
+    def records(ids: list[Identity], table: bytes) -> list[Envelope]:
+        take = Envelope.create(ids[1], table, 1, 0, bytes(32), {
+            "k": "side.takeover", "hand": 1, "seat": 0, "runner": 1, "at": 0,
+            "key": bot.public_key, "endpoint": "tcp://127.0.0.1:5555"})
+        a = Envelope.create(bot, table, 2, 0, bytes(32), {"k": "game.act", "i": 0})
+        b = Envelope.create(bot, table, 2, 0, bytes(32), {"k": "game.act", "i": 1})
+        complaint = Envelope.create(ids[1], table, 0, 0, bytes(32), {
+            "k": "side.complaint", "check": "equivocation", "entry": a.encode(),
+            "other": b.encode()})
+        unfounded = Envelope.create(bot, table, 2, 0, bytes(32), {
+            "k": "side.complaint", "check": "bad-share", "entry": a.encode()})
+        return [take, complaint, unfounded]
+
+    rep = verify_game(_cut_with_records(played, tmp_path, records))
+    # K had no seat: Hal's complaint shows nothing, and is his own doing
+    assert (rep.check, rep.blamed_seat) == ("unfounded-complaint", 1), \
+        (rep.check, rep.blamed(), rep.crypto.detail)
+
+
+def test_verify_never_says_a_seat_left_for_a_bot_that_never_played_it(
+        played: Path, tmp_path: Path) -> None:  # noqa: F811
+    """As above, K signs a leave record: verify said "seat 0 (Ann) left the table"."""
+    from p2p.audit import verify_game
+    from p2p.crypto.identity import Identity
+    from p2p.transcript.envelope import Envelope
+
+    bot = Identity.generate()
+
+    def records(ids: list[Identity], table: bytes) -> list[Envelope]:
+        return [Envelope.create(ids[1], table, 1, 0, bytes(32), {
+                    "k": "side.takeover", "hand": 1, "seat": 0, "runner": 1, "at": 0,
+                    "key": bot.public_key, "endpoint": "tcp://127.0.0.1:5555"}),
+                Envelope.create(bot, table, 2, 0, bytes(32), {
+                    "k": "side.abandon", "reason": "I quit"})]
+
+    rep = verify_game(_cut_with_records(played, tmp_path, records))
+    assert rep.abandoned_by is None and "left the table" not in rep.crypto.detail, \
+        (rep.check, rep.crypto.detail)
