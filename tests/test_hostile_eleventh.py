@@ -202,3 +202,28 @@ def test_verify_never_says_a_seat_left_for_a_bot_that_never_played_it(
     rep = verify_game(_cut_with_records(played, tmp_path, records))
     assert rep.abandoned_by is None and "left the table" not in rep.crypto.detail, \
         (rep.check, rep.crypto.detail)
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["--verb", "games"], None),                         # argparse's --verbose
+    (["--la", "en", "games"], None),                     # argparse's --lang
+    (["--ru", "modern", "play"], "--ru goes after the verb: millebornes play --ru modern"),
+    (["--ver", "games"], "ambiguous option: --ver could match"),
+])
+def test_an_option_before_the_verb_is_read_as_argparse_reads_it(
+        argv: list[str], said: str | None, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The check of a verb's options written before the verb took only whole names:
+    "millebornes --verb games", which argparse reads as --verbose, was refused with
+    "--verb: millebornes games has no such option", and "millebornes --ru modern play"
+    so, while "millebornes play --ru modern" plays."""
+    from cli import i18n
+    from cli.main import main
+
+    with i18n.using("en"):
+        code = main([*argv, "--data-dir", str(tmp_path)])
+    err = " ".join(capsys.readouterr().err.split())
+    if said is None:
+        assert code == 0 and "no such option" not in err, err
+    else:
+        assert code == 2 and said in err, err
