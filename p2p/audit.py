@@ -36,6 +36,7 @@ from p2p.transcript.file import (
     is_side,
     iter_log,
     iter_transcript,
+    reached_by,
     read_failure,
     scan_transcript,
     verify_stream,
@@ -207,7 +208,8 @@ def verify_game(path: str | os.PathLike[str], workers: int = 0) -> GameReport:
     rep = GameReport(ok=False, crypto=VerifyReport())
     rep.names = tuple(p.name for p in hdr.players)
     takeovers, agreed_end, voided = agreements_of([p.key for p in hdr.players],
-                                                  transcript.side, hdr.table)
+                                                  transcript.side, hdr.table,
+                                                  reached_by(transcript))
     rep.takeovers = [{"hand": t.hand, "seat": t.seat, "runner": t.runner,
                       "signers": list(t.signers)} for t in takeovers]
     if agreed_end is not None:

@@ -24,6 +24,14 @@ Findings (each test here failed before its fix):
   a leave record by K said "Ann left the table". A bot's key counts as its seat's only
   for the records and entries of the hands after its takeover's, and only for a
   takeover that took effect in what was checked.
+* ``verify`` of an honest player's complete match failed ("unknown-author ... not a
+  seated player", no result) when the other player of a two-seat table had signed, during
+  hand 1, a takeover of the honest seat at a point the hand never reached (10,000): the
+  honest peer kept the record (the point might come), finished the hand and played on
+  with its own key, and ``verify`` applied the takeover all the same, swapping the seat's
+  key from hand 2. An agreement at a point a hand never reached, in a log that went on to
+  a later hand, took effect nowhere: ``agreements_of`` leaves it out given the log's
+  entries per hand (counted by the first pass, ``Transcript.hand_sizes``).
 * ``millebornes --verb games`` (argparse's --verbose) was refused as "--verb: millebornes
   games has no such option" by the check of a verb's options written before the verb,
   which took whole names only; "--ru modern play" so, while "play --ru modern" plays.
@@ -250,3 +258,66 @@ def test_an_option_before_the_verb_is_read_as_argparse_reads_it(
         assert code == 0 and "no such option" not in err, err
     else:
         assert code == 2 and said in err, err
+
+
+@pytest.fixture(scope="module")
+def played_hands(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished two-seat match of more than one hand (``s0.key``, ``s1.key``, ``d0``)."""
+    from engine import Seating, preset
+    from engine.bots import make_bot
+    from p2p.crypto.identity import Identity
+    from p2p.table.config import TableConfig
+    from p2p.table.store import Store
+    from p2p.testing import run_peers
+    from p2p.transcript.file import Player
+
+    base = tmp_path_factory.mktemp("hands")
+    ids = [Identity.load_or_create(base / f"s{s}.key") for s in range(2)]
+    cfg = TableConfig(preset("classic", match_target=4000), Seating.solo(2),
+                      tuple(Player(s, f"p{s}", ids[s].public_key) for s in range(2)),
+                      os.urandom(16))
+    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    eps = {s: nodes[s].endpoint for s in range(2)}
+    peers = [Peer(ids[s], cfg, nodes[s], controller=make_bot("heuristic", 11 + s),
+                  endpoints=eps, options=SessionOptions(response_delay=0.01, stall_after=0.3),
+                  store=Store.create(base / f"d{s}", cfg.header(), s, port=0, endpoints=eps))
+             for s in range(2)]
+    assert run_peers(peers, 60, flush=0.5) == [True, True]
+    return base
+
+
+@pytest.mark.parametrize("past", [10_000, 1])
+def test_an_agreement_at_a_point_a_finished_hand_never_reached_leaves_verify_alone(
+        played_hands: Path, tmp_path: Path, past: int) -> None:
+    """At two seats Hal alone signs, while Ann plays hand 1, "from hand 2 a bot of mine
+    plays Ann's seat" at point 10,000 (or one past the hand's last entry). Ann's peer keeps
+    it (the point may yet come) and finishes the hand: the agreement never takes effect.
+    `verify` of her complete match swapped her key from hand 2 all the same and failed it:
+    "unknown-author ... not a seated player", no result."""
+    from p2p.audit import verify_game
+    from p2p.crypto.identity import Identity
+    from p2p.table.store import TRANSCRIPT
+    from p2p.transcript.envelope import Envelope
+    from p2p.transcript.file import read_transcript
+
+    table = next(d for d in (played_hands / "d0").iterdir() if d.is_dir())
+    t = read_transcript(table / TRANSCRIPT)
+    assert len({e.hand for e in t.entries}) >= 2
+    first = sum(1 for e in t.entries if e.hand == 0)
+    honest = verify_game(table / TRANSCRIPT)
+    assert honest.ok and honest.complete
+    hal = Identity.load_or_create(played_hands / "s1.key")
+    at = past if past > 1 else first + 1
+    for kind, extra in (("side.takeover", {"runner": 1, "key": Identity.generate().public_key,
+                                           "endpoint": "tcp://127.0.0.1:5555"}),
+                        ("side.end", {})):
+        rec = Envelope.create(hal, t.header.table, 0, 0, bytes(32),
+                              {"k": kind, "hand": 0, "seat": 0, "at": at, **extra})
+        path = tmp_path / f"{kind}.mbt"
+        shutil.copy(table / TRANSCRIPT, path)
+        with open(path, "ab") as f:
+            f.write(rec.encode())
+        rep = verify_game(path)
+        assert rep.ok and rep.complete, (kind, rep.check, rep.crypto.detail)
+        assert (rep.winner, rep.totals) == (honest.winner, honest.totals)
+        assert not rep.takeovers and rep.ended_by_agreement is None and not rep.voided
