@@ -32,6 +32,10 @@ Findings (each test here failed before its fix):
   key from hand 2. An agreement at a point a hand never reached, in a log that went on to
   a later hand, took effect nowhere: ``agreements_of`` leaves it out given the log's
   entries per hand (counted by the first pass, ``Transcript.hand_sizes``).
+* ``games`` read its state cache (``games-state.json`` in the data folder) with facts that
+  name no seat ("agreed" of seat -1 among no names) as written, and stopped whole:
+  "unexpected error: IndexError", no game listed; a winner past the sides said
+  "finished,  won". Such facts are not as written: the game is checked afresh.
 * ``millebornes --verb games`` (argparse's --verbose) was refused as "--verb: millebornes
   games has no such option" by the check of a verb's options written before the verb,
   which took whole names only; "--ru modern play" so, while "play --ru modern" plays.
@@ -321,3 +325,38 @@ def test_an_agreement_at_a_point_a_finished_hand_never_reached_leaves_verify_alo
         assert rep.ok and rep.complete, (kind, rep.check, rep.crypto.detail)
         assert (rep.winner, rep.totals) == (honest.winner, honest.totals)
         assert not rep.takeovers and rep.ended_by_agreement is None and not rep.voided
+
+
+@pytest.mark.parametrize("facts", [
+    ["agreed", [], 1, -1, -1, 1],
+    ["agreed", ["a", "b"], 2, -1, -1, 1],
+    ["finished", [], 1, 5, -1, 0],
+    ["finished", ["a"], 3, 2, -1, 0],
+])
+def test_games_reads_a_crafted_state_cache_as_none(
+        played: Path, tmp_path: Path, facts: list[object],  # noqa: F811
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``games-state.json`` (the listing's memory, in the data folder) holding facts that
+    name no seat or side there: "agreed" of seat -1 among no names stopped ``games``
+    whole ("unexpected error: IndexError", no game listed); a winner past the sides said
+    "finished,  won". Such facts are not as written: the game is checked afresh."""
+    import json
+
+    from cli import i18n
+    from cli.main import main
+
+    data = tmp_path / "d"
+    shutil.copytree(played / "d0", data)
+    with i18n.using("en"):
+        assert main(["games", "--data-dir", str(data)]) == 0
+    capsys.readouterr()
+    cache = data / "games-state.json"
+    kept = json.loads(cache.read_text())
+    (name,) = kept
+    kept[name][1] = facts
+    cache.write_text(json.dumps(kept))
+    with i18n.using("en"):
+        assert main(["games", "--data-dir", str(data)]) == 0
+    out = capsys.readouterr()
+    assert "unexpected error" not in out.err and name[:8] in out.out, out
+    assert "finished, you won" in out.out or "finished, p1 won" in out.out, out.out
