@@ -36,6 +36,11 @@ Findings (each test here failed before its fix):
   name no seat ("agreed" of seat -1 among no names) as written, and stopped whole:
   "unexpected error: IndexError", no game listed; a winner past the sides said
   "finished,  won". Such facts are not as written: the game is checked afresh.
+* a plug-in at a timed table made during its first move's wait for the making (before
+  the half) was asked at once with what was left of the move, and one that thinks longer
+  than that was failed for good ("did not move within 4 s" after 2.5 s), the built-in bot
+  playing its seat to the end. That move is the built-in bot's; the plug-in has its whole
+  time from the next.
 * ``millebornes --verb games`` (argparse's --verbose) was refused as "--verb: millebornes
   games has no such option" by the check of a verb's options written before the verb,
   which took whole names only; "--ru modern play" so, while "play --ru modern" plays.
@@ -43,10 +48,9 @@ Findings (each test here failed before its fix):
 Probed and found holding (no change): ``StoredLog.by(author)`` (the author is always
 encoded as bin 8 of 32 bytes in a canonical entry, so none of the author's is skipped;
 another's entry holding those bytes in its body is decoded and left out by its author);
-``StoredLog`` slices and equality with a list; a plug-in made just at the half of a timed
-move (the move keeps its one deadline), never made (the built-in bot moves, half a move's
-time spent waiting, until its 30 s are over, then it is a fault), made then crashed ("ended
-its process"); 30,000 random lines of Arabic, Latin, brackets and Uyghur commas through
+``StoredLog`` slices and equality with a list; a plug-in never made (the built-in bot
+moves, half a move's time spent waiting, until its 30 s are over, then it is a fault), made
+then crashed ("ended its process"); 30,000 random lines of Arabic, Latin, brackets and Uyghur commas through
 ``cli.i18n.rtl.visual`` (no exception, no isolate mark left); non-UTF-8 bytes in argv
 (said with repr). Limit left: ``rtl._isolate_run`` recurses once per bracket of the
 sentence inside a left-to-right run, so a line holding some 1,000 of them raises
@@ -62,6 +66,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_plugin_faults import faulty_plugins  # noqa: F401 - a fixture
 from test_store_damage import played  # noqa: F401 - a fixture
 
 from engine import Seating, preset
@@ -360,3 +365,31 @@ def test_games_reads_a_crafted_state_cache_as_none(
     out = capsys.readouterr()
     assert "unexpected error" not in out.err and name[:8] in out.out, out
     assert "finished, you won" in out.out or "finished, p1 won" in out.out, out.out
+
+
+@pytest.mark.usefixtures("faulty_plugins")
+def test_a_plugin_made_during_its_first_timed_move_is_not_failed_for_the_time_left(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plug-in at a 5 s table (4 s a move) made 1 s after its start, during its first
+    move's wait for the making, and taking 3 s for that move: asked then, with what was
+    left of the move, it was failed for good, "did not move within 4 s", and the built-in
+    bot played its seat to the end. That move is the built-in bot's now; the next is the
+    plug-in's, with its whole time."""
+    from test_plugin_faults import _a_play
+
+    from cli.bot_process import ANSWER_WITHIN, BotProcess, bot_move_time
+
+    monkeypatch.setenv("MB_SLOW", "1")            # 1 s to be made,
+    monkeypatch.setenv("MB_SLOW_MOVE", "3")       # 3 s for its first move
+    view, legal = _a_play()
+    limit = bot_move_time(5.0)
+    bot = BotProcess("tslowstart", 1, answer_within=limit, make_within=ANSWER_WITHIN)
+    try:
+        started = time.monotonic()
+        assert bot.choose(view, legal) in legal
+        assert time.monotonic() - started < limit
+        assert not bot._broken and bot.fault is None, bot.fault
+        assert bot.choose(view, legal) is legal[0]         # its own move, in 3 s
+        assert bot._made and not bot._broken and bot.fault is None, bot.fault
+    finally:
+        bot.close()
