@@ -52,9 +52,9 @@ another's entry holding those bytes in its body is decoded and left out by its a
 moves, half a move's time spent waiting, until its 30 s are over, then it is a fault), made
 then crashed ("ended its process"); 30,000 random lines of Arabic, Latin, brackets and Uyghur commas through
 ``cli.i18n.rtl.visual`` (no exception, no isolate mark left); non-UTF-8 bytes in argv
-(said with repr). Limit left: ``rtl._isolate_run`` recurses once per bracket of the
-sentence inside a left-to-right run, so a line holding some 1,000 of them raises
-RecursionError; no line from the wire comes near (names of at most 64 characters).
+(said with repr). Also fixed, though no line from the wire comes near it (names of at
+most 64 characters): ``rtl._isolate_run`` split a left-to-right run at each bracket of the
+sentence by recursion, and a Uyghur line holding some 1,000 of them raised RecursionError.
 """
 
 from __future__ import annotations
@@ -393,3 +393,13 @@ def test_a_plugin_made_during_its_first_timed_move_is_not_failed_for_the_time_le
         assert bot._made and not bot._broken and bot.fault is None, bot.fault
     finally:
         bot.close()
+
+
+def test_a_uyghur_line_with_a_thousand_brackets_in_a_latin_stretch_is_ordered() -> None:
+    """``rtl._isolate_run`` split a left-to-right run at each bracket of the sentence by
+    recursion: a line holding some 1,000 of them raised RecursionError."""
+    from cli.i18n.rtl import visual
+
+    line = "ئا " + "a " + "(a " * 1500 + "ئا"
+    shown = visual(line)
+    assert shown.count("(") + shown.count(")") == 1500
