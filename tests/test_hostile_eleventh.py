@@ -41,6 +41,8 @@ Findings (each test here failed before its fix):
   than that was failed for good ("did not move within 4 s" after 2.5 s), the built-in bot
   playing its seat to the end. That move is the built-in bot's; the plug-in has its whole
   time from the next.
+* ``millebornes lobby`` answers at most 20 lines of a pasted burst: a q after them was
+  dropped with the rest, and the list went on. A quit word is taken wherever it is.
 * ``millebornes --verb games`` (argparse's --verbose) was refused as "--verb: millebornes
   games has no such option" by the check of a verb's options written before the verb,
   which took whole names only; "--ru modern play" so, while "play --ru modern" plays.
@@ -403,3 +405,21 @@ def test_a_uyghur_line_with_a_thousand_brackets_in_a_latin_stretch_is_ordered() 
     line = "ئا " + "a " + "(a " * 1500 + "ئا"
     shown = visual(line)
     assert shown.count("(") + shown.count(")") == 1500
+
+
+def test_q_at_the_end_of_a_pasted_burst_leaves_the_lobby() -> None:
+    """The lobby answers at most 20 lines of a burst (a paste of a book gets one answer,
+    not thousands): a q after them was dropped with the rest, and the list went on."""
+    import io
+
+    from cli import i18n
+    from cli.lobby import _leaves, _Typed
+
+    typed = _Typed(io.StringIO("join\n" * 30 + "q\n"))
+    lines: list[str] = []
+    end = time.monotonic() + 5
+    while time.monotonic() < end and not typed.ended:
+        lines += typed.take(0.2)
+    with i18n.using("en"):
+        assert any(_leaves(line) for line in lines), lines
+    assert len(lines) <= _Typed.MOST + 1
