@@ -51,10 +51,10 @@ Probed and found holding (no change): ``StoredLog.by(author)`` (the author is al
 encoded as bin 8 of 32 bytes in a canonical entry, so none of the author's is skipped;
 another's entry holding those bytes in its body is decoded and left out by its author);
 ``StoredLog`` slices and equality with a list; a plug-in never made (the built-in bot
-moves, half a move's time spent waiting, until its 30 s are over, then it is a fault), made
-then crashed ("ended its process"); 30,000 random lines of Arabic, Latin, brackets and Uyghur commas through
-``cli.i18n.rtl.visual`` (no exception, no isolate mark left); non-UTF-8 bytes in argv
-(said with repr). Also fixed, though no line from the wire comes near it (names of at
+moves, half a move's time spent waiting, until its 30 s are over, then it is a fault),
+made then crashed ("ended its process"); 30,000 random lines of Arabic, Latin, brackets
+and Uyghur commas through ``cli.i18n.rtl.visual`` (no exception, no isolate mark left);
+non-UTF-8 bytes and a 100,000-character word in argv (said with repr, in half a second). Also fixed, though no line from the wire comes near it (names of at
 most 64 characters): ``rtl._isolate_run`` split a left-to-right run at each bracket of the
 sentence by recursion, and a Uyghur line holding some 1,000 of them raised RecursionError.
 """
