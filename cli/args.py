@@ -317,6 +317,23 @@ def _options(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
             if not isinstance(a, argparse._HelpAction)}
 
 
+def _option_of(parser: argparse.ArgumentParser, word: str) -> argparse.Action | None:
+    """The option of ``parser`` that argparse takes ``word`` for: its name, or a long
+    name's unique start ("--verb" for "--verbose", as argparse allows); None when none
+    or when it is the start of several. "millebornes --verb games", which argparse
+    reads as --verbose, was answered "--verb: millebornes games has no such option", and
+    "millebornes --ru modern play" so while "millebornes play --ru modern" plays
+    (hostile pass 11)."""
+    name = word.split("=", 1)[0]
+    actions = parser._option_string_actions
+    if name in actions:
+        return actions[name]
+    if not (parser.allow_abbrev and name.startswith("--") and len(name) > 2):
+        return None
+    found = {actions[o] for o in actions if o.startswith(name)}
+    return found.pop() if len(found) == 1 else None
+
+
 def option_guess(extra: Sequence[str], parser: argparse.ArgumentParser) -> str:
     """What to add to "unrecognized arguments": the option a mistyped one most likely
     meant ("--bost 2": "; did you mean '--bots'?", as a mistyped choice is answered),
@@ -338,7 +355,7 @@ def misplaced_options(words: Sequence[str], parser: argparse.ArgumentParser,
     before the verb is the top-level parser's (--lang, --bidi, --verbose, --version). The
     top-level parser took "modern" for the verb: "invalid choice: 'modern' (choose from
     'play', …)", which said nothing of the option."""
-    top = _options(parser)
+    top = [o for o in parser._option_string_actions if o.startswith("--")]
     kept: list[str] = []
     moved: list[str] = []
     i = 0
@@ -347,7 +364,10 @@ def misplaced_options(words: Sequence[str], parser: argparse.ArgumentParser,
         if word in ("-h", "--help"):       # the help, wherever it is asked: argparse's
             return None
         if word.startswith("-"):
-            action = top.get(word.split("=", 1)[0])
+            action = _option_of(parser, word)
+            if isinstance(action, argparse._HelpAction) or (action is None and sum(
+                    o.startswith(word.split("=", 1)[0]) for o in top) > 1):
+                return None   # "--hel": the help too; "--ver": argparse says it is ambiguous
             if action is None:
                 moved.append(word)
             else:
@@ -368,7 +388,7 @@ def misplaced_options(words: Sequence[str], parser: argparse.ArgumentParser,
     said = ", ".join(options)
 
     def takes_all(verb: str) -> bool:
-        return all(o in _options(verbs[verb]) for o in options)
+        return all(_option_of(verbs[verb], o) is not None for o in options)
 
     if i < len(words):
         verb = words[i]

@@ -213,6 +213,12 @@ class GameFacts:
                            for v in (sides, winner, seat, hand)) \
                 or sides < 1 or seat >= len(names):
             return None
+        # what each kind names must be there: an "agreed" of seat -1 among no names
+        # stopped the whole listing ("unexpected error: IndexError"), a winner past the
+        # sides said "finished,  won" (hostile pass 11)
+        if (kind == "agreed" and not 0 <= seat < len(names)) or (
+                kind == "finished" and not (sides <= len(names) and winner < sides)):
+            return None
         return cls(kind, tuple(names), sides, winner, seat, hand)
 
 

@@ -256,7 +256,9 @@ class _Typed:
             if got is None:
                 self.ended = True
                 break
-            if got.strip() and len(lines) < self.MOST:
+            # q is taken wherever it is in a burst: past the first MOST lines it was
+            # dropped with the rest, and the list went on (hostile pass 11)
+            if got.strip() and (len(lines) < self.MOST or _leaves(got)):
                 lines.append(got[:200])
             got = self._reader.get(0.0)
         return lines

@@ -352,6 +352,9 @@ def log_bot_fault(spec: str, words: str) -> None:
 #: :meth:`BotProcess._ask`'s answer when the bot is still being made, within its time
 #: for that, and the move has no time left to wait for it (see ``shared`` there).
 _NOT_MADE = "\0not made yet"
+#: a "made" read within this many seconds of a move's start was waiting for it (the bot
+#: was made before the move): the move has its whole time
+_MADE_WAITING = 0.05
 
 
 class BotProcess:
@@ -430,8 +433,8 @@ class BotProcess:
         When a move has less time than the making (``answer_within < make_within``: a
         table's move limit), the making is waited for only through the first half of the
         move's time, and the move keeps its one deadline: :data:`_NOT_MADE` when the bot
-        is not made by then (the quick bot makes that move; the plug-in is asked again
-        at the next)."""
+        is not made by then, or was made during that wait (the quick bot makes that
+        move; the plug-in is asked again at the next, with its whole time)."""
         try:
             asked = time.monotonic()
             deadline = asked + self.answer_within
@@ -458,6 +461,13 @@ class BotProcess:
                 self._group = self._leads_group()
                 if not shared:
                     deadline = time.monotonic() + self.answer_within
+                elif time.monotonic() - asked > _MADE_WAITING:
+                    # made during this move's wait: asked now, it had what was left of
+                    # the move (half of it or more), and one that takes longer than that
+                    # to think was failed for good, "did not move within 2 s", after 1
+                    # s (hostile pass 11). This move is the quick bot's; the plug-in has
+                    # its whole time from the next one
+                    return _NOT_MADE
             question = pickle_dumps((view, list(legal)))
             if not _write_within(self._conn.fileno(),
                                  struct.pack("!i", len(question)) + question, deadline):

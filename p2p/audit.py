@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +36,7 @@ from p2p.transcript.file import (
     is_side,
     iter_log,
     iter_transcript,
+    reached_by,
     read_failure,
     scan_transcript,
     verify_stream,
@@ -206,7 +208,8 @@ def verify_game(path: str | os.PathLike[str], workers: int = 0) -> GameReport:
     rep = GameReport(ok=False, crypto=VerifyReport())
     rep.names = tuple(p.name for p in hdr.players)
     takeovers, agreed_end, voided = agreements_of([p.key for p in hdr.players],
-                                                  transcript.side, hdr.table)
+                                                  transcript.side, hdr.table,
+                                                  reached_by(transcript))
     rep.takeovers = [{"hand": t.hand, "seat": t.seat, "runner": t.runner,
                       "signers": list(t.signers)} for t in takeovers]
     if agreed_end is not None:
@@ -434,39 +437,49 @@ def _check_broken(cfg: TableConfig, rep: GameReport, observer: MatchProtocol) ->
             index, first = min(bad, key=lambda b: b[0])
             return _fail_from(rep, index if index >= 0 else None, first.check, first.seat,
                               str(first))
-        if any(c.body.get("k") == "side.complaint" for c in rep.side):
-            rep.slots = _slots_of(rep)
         # a bot that took a seat over by agreement signs with its own key: its evidence,
         # and its complaints, are that seat's (without them verify blamed the honest
-        # seat that complained of the bot, or failed on its own KeyError)
-        seat_of = {p.key: p.seat for p in cfg.players}
-        seat_of.update({t.key: t.seat for t in crypto.takeovers})
+        # seat that complained of the bot, or failed on its own KeyError); but only in
+        # the hands it played (:func:`_seats_in`)
+        upto = observer.hand_no
+        _standing_side(rep, cfg.players, upto)
+        if any(c.body.get("k") == "side.complaint" for c in rep.side):
+            rep.slots = _slots_of(rep)
+
+        def seat_of(c: Envelope) -> dict[bytes, int]:
+            """The seats' keys for the entry the complaint ``c`` carries."""
+            ev = _complained_entry(c)
+            return {} if ev is None else _seats_in(rep, cfg.players, ev.hand, upto)
+
+        def by(c: Envelope) -> int:
+            return _seats_in(rep, cfg.players, c.hand, upto)[c.author]
+
         for c in rep.side:
             if c.body.get("k") == "side.complaint" and c.body.get("check") == "equivocation":
-                eq = equivocator(c.body, seat_of, cfg.table_id)
+                eq = equivocator(c.body, seat_of(c), cfg.table_id)
                 if eq is not None:
                     return _fail_from(rep, None, "equivocation", eq,
                                       f"seat {eq} signed two different entries for one slot "
-                                      f"(both in seat {seat_of[c.author]}'s complaint)")
+                                      f"(both in seat {by(c)}'s complaint)")
         for c in rep.side:
-            bad_body = _malformed_evidence(c, seat_of, cfg.table_id)
+            bad_body = _malformed_evidence(c, seat_of(c), cfg.table_id)
             if bad_body is not None:
                 return _fail_from(rep, None, "malformed-body", bad_body[0],
                                   f"seat {bad_body[0]} signed a malformed body ({bad_body[1]}; "
-                                  f"in seat {seat_of[c.author]}'s complaint)")
+                                  f"in seat {by(c)}'s complaint)")
         for c in rep.side:
             # a complaint carrying another version of an entry this transcript holds (the
             # cheat was sent to the complainer alone): its author signed two
-            eq = _second_version(c, rep.slots, seat_of, cfg.table_id)
+            eq = _second_version(c, rep.slots, seat_of(c), cfg.table_id)
             if eq is not None:
                 return _fail_from(rep, None, "equivocation", eq,
                                   f"seat {eq} signed two different entries for one slot "
-                                  f"(one in this log, one in seat {seat_of[c.author]}'s "
+                                  f"(one in this log, one in seat {by(c)}'s "
                                   "complaint)")
         for c in rep.side:
             if c.body.get("k") == "side.complaint" and _judged_here(c, rep.slots):
                 # every share checks out, so a complaint about one is unfounded
-                s = seat_of[c.author]
+                s = by(c)
                 check = str(c.body.get("check"))[:60]
                 found = ("its evidence shows none" if check == "equivocation"
                          else "every share in the hand checks out")
@@ -560,6 +573,29 @@ def _valid_side(transcript: Transcript, bot_keys: list[bytes] | None = None) -> 
             if e.author in keys and e.table == transcript.header.table and e.signature_ok()]
 
 
+def _seats_in(rep: GameReport, players: Sequence[Player], hand: int,
+              upto: int) -> dict[bytes, int]:
+    """The seat of each key that may sign an entry or record of ``hand``: the players',
+    and a bot's only from the hand after the one its takeover was agreed in, and only
+    when that takeover took effect in what was checked (agreed in ``upto``, the hand the
+    checks stop in, or before). At two seats the other seat alone agrees a takeover: a
+    record of the next hand naming a bot of its own (its key) made the bot's signatures
+    count as the honest seat's, and verify blamed that seat for the bot's equivocation,
+    in a transcript that stops before the bot ever played (hostile pass 11)."""
+    seat_of = {p.key: p.seat for p in players}
+    for t in rep.crypto.takeovers:
+        if t.hand < hand and t.hand <= upto:
+            seat_of[t.key] = t.seat
+    return seat_of
+
+
+def _standing_side(rep: GameReport, players: Sequence[Player], upto: int) -> None:
+    """Leave out of ``rep.side`` the records signed by a key with no seat in their hand
+    (:func:`_seats_in`): a bot's, before it played or when it never did."""
+    rep.side = [c for c in rep.side
+                if c.author in _seats_in(rep, players, c.hand, upto)]
+
+
 def _leave_out(rep: GameReport, never: set[int]) -> None:
     """The agreements about the hands ``never`` took effect nowhere: not in the report."""
     rep.voided = sorted(set(rep.voided) - never)
@@ -599,6 +635,7 @@ def _incomplete(rep: GameReport, observer: MatchProtocol) -> GameReport:
     _describe_hands(observer, rep)
     if observer.scored is not None:
         rep.totals = observer.scored.totals()
+    _standing_side(rep, _players(rep, observer), observer.hand_no)
     seat_of = {p.key: p.seat for p in _players(rep, observer)}
     seat_of.update({t.key: t.seat for t in rep.crypto.takeovers})
     for side in rep.side:

@@ -100,20 +100,39 @@ def _isolated(m: re.Match[str]) -> str:
     return _isolate_run(m.group(0))
 
 
-def _isolate_run(run: str) -> str:
-    if not any(c.isalnum() for c in run):
-        return run
-    paired = _paired(run)
-    # a bracket of the sentence inside the run ("'x' ('classic', 'modern'" of "… 'x'
-    # (CHOICES دىن تاللاڭ)"): the run is two, the bracket between them the sentence's
-    for i, c in enumerate(run):
-        if i in paired or not 0 < i < len(run) - 1:
+def _isolate_run(whole: str) -> str:
+    """:func:`_isolate_one` of ``whole``, split first at each bracket of the sentence in
+    it ("'x' ('classic', 'modern'" of "… 'x' (CHOICES دىن تاللاڭ)"): the run is two, the
+    bracket between them the sentence's. The parts wait on a list, not on the call stack:
+    split by recursion, a line holding a thousand such brackets raised RecursionError
+    (hostile pass 11)."""
+    out: list[str] = []
+    todo: list[tuple[bool, str]] = [(True, whole)]     # (a run still to split, text)
+    while todo:
+        is_run, run = todo.pop()
+        if not is_run or not any(c.isalnum() for c in run):
+            out.append(run)
             continue
-        if (c in "([{«" and run[i - 1].isspace()) or (c in _PAIRS and run[i + 1].isspace()):
-            head, tail = run[:i], run[i + 1:]
-            lead = head[len(head.rstrip()):]
-            trail = tail[:len(tail) - len(tail.lstrip())]
-            return _isolate_run(head.rstrip()) + lead + c + trail + _isolate_run(tail.lstrip())
+        paired = _paired(run)
+        for i, c in enumerate(run):
+            if i in paired or not 0 < i < len(run) - 1:
+                continue
+            if (c in "([{«" and run[i - 1].isspace()) or \
+                    (c in _PAIRS and run[i + 1].isspace()):
+                head, tail = run[:i], run[i + 1:]
+                lead = head[len(head.rstrip()):]
+                trail = tail[:len(tail) - len(tail.lstrip())]
+                todo += [(True, tail.lstrip()), (False, lead + c + trail),
+                         (True, head.rstrip())]
+                break
+        else:
+            out.append(_isolate_one(run))
+    return "".join(out)
+
+
+def _isolate_one(run: str) -> str:
+    """``run`` in LRI … PDI, the brackets and punctuation at its edges that are the
+    sentence's left out."""
     # a bracket whose pair is in the run is the run's own: "[--bidi {shape,terminal}]"
     # ends a usage line, and its "}]" (left to the sentence's direction) were shown
     # mirrored at the line's other end

@@ -54,7 +54,7 @@ from p2p.transcript.envelope import (
     LogError,
     LogVerifier,
 )
-from p2p.transcript.file import is_side
+from p2p.transcript.file import StoredLog, is_side
 
 __all__ = ["LogOptions", "LogOutput", "ReplicatedLog", "SessionEvent"]
 
@@ -169,7 +169,7 @@ class LogOutput:
     ``persist`` (append, in log order), ``evidence`` (keep aside), then ``messages`` (send:
     ``(peer, payload)``, peer None = every peer) and ``events`` (show)."""
 
-    rewrite: list[Envelope] | None = None
+    rewrite: Sequence[Envelope] | None = None
     persist: list[Envelope] = field(default_factory=list)
     evidence: list[Envelope] = field(default_factory=list)
     messages: list[tuple[bytes | None, bytes]] = field(default_factory=list)
@@ -421,7 +421,10 @@ class ReplicatedLog:
                     # our lost entries are among these: none is written again before
                     # as many entries as the store held are back (signed: none is forged)
                     self._catch_up_target = len(entries)
-                    self._out.rewrite = list(entries[:i]) if i else []
+                    # the good part as it is held: a StoredLog's bytes, never all of
+                    # them decoded at once (hostile pass 11)
+                    self._out.rewrite = entries.head(i) if isinstance(entries, StoredLog) \
+                        else list(entries[:i])
                     self._event("local-damage", f"this computer's copy of the game is "
                                 f"damaged: {self.local_damage}", index=i, check=exc.check,
                                 count=len(entries))

@@ -230,10 +230,14 @@ def open_kinds(votes: Mapping[str, Mapping[int, Mapping[str, Any]]], silent: int
         for signer, body in votes.get(kind, {}).items():
             if signer == silent:
                 continue
-            if int(body["seat"]) == silent and point_of(body) == point:
-                closed.add(other)
-            else:
+            if int(body["seat"]) != silent or point_of(body) != point:
                 closed.add(kind)
+            elif signer not in votes.get(other, {}):
+                # it will not sign the other here. One that signed both at this point (a
+                # hostile seat, or an honest one whose first record was spent) closes
+                # neither: "nothing can be agreed" was said to a player whose one
+                # record, either one, would have made an agreement (hostile pass 11)
+                closed.add(other)
     return frozenset(k for k in kinds if k not in closed)
 
 
@@ -247,12 +251,22 @@ def keys_at(base: Sequence[bytes], takeovers: Iterable[Takeover], hand: int) -> 
     return tuple(keys)
 
 
-def agreements_of(base: Sequence[bytes], side: Iterable[Envelope],
-                  table: bytes) -> tuple[list[Takeover], MatchEnd | None, set[int]]:
+def agreements_of(base: Sequence[bytes], side: Iterable[Envelope], table: bytes,
+                  reached: tuple[Mapping[int, int], int] | None = None
+                  ) -> tuple[list[Takeover], MatchEnd | None, set[int]]:
     """From a transcript's side entries: the takeovers agreed (in hand order), the end by
     agreement (if any) and the voided hands. Records are taken hand by hand so the keys
     that may sign in a hand follow the earlier takeovers; a record with a bad signature,
-    an unknown signer or a broken schema is ignored."""
+    an unknown signer or a broken schema is ignored.
+
+    ``reached``: the log's entries in each hand and the last hand it has entries of. An
+    agreement about a hand the log went on from (it has entries of a later hand) at a
+    point the log never reached in that hand took effect nowhere: a live peer applies one
+    only at its point, and this one finished the hand first. At two seats the other seat
+    alone signs one: a takeover of hand 1 naming point 10,000, sent while the honest
+    player played it, was kept by that player's peer (it might be reached), and `verify`
+    of the complete match then swapped the seat's key from hand 2 and failed the honest
+    transcript on "not a seated player" (hostile pass 11)."""
     n = len(base)
     by_hand: dict[int, list[Envelope]] = {}
     for e in side:
@@ -272,6 +286,14 @@ def agreements_of(base: Sequence[bytes], side: Iterable[Envelope],
             if body_problem(e.body, e.hand, s, n, keys):
                 continue
             ag.add(str(e.body["k"]), hand, s, e.body)
+        if reached is not None and hand < reached[1]:
+            size = reached[0].get(hand, 0)
+            held_end = ag.end(hand)
+            if held_end is not None and held_end.at is not None and held_end.at > size:
+                ag.votes.pop((END, hand), None)
+            held_bot = ag.takeover(hand)
+            if held_bot is not None and held_bot.at is not None and held_bot.at > size:
+                ag.votes.pop((TAKEOVER, hand), None)
         done = ag.end(hand)
         if done is not None:
             end = done

@@ -383,6 +383,13 @@ class StoredLog(Sequence[Envelope]):
 
     __hash__ = None     # type: ignore[assignment]  # (mutable, as a list)
 
+    def head(self, n: int) -> StoredLog:
+        """The first ``n`` entries, still as bytes (the good part a resume keeps when the
+        rest is damaged: ``list(log[:n])`` decoded them all at once, hostile pass 11)."""
+        out = StoredLog()
+        out._raw = self._raw[:max(0, n)]
+        return out
+
     def by(self, author: bytes) -> Iterator[Envelope]:
         """The entries ``author`` signed, in order: only those whose bytes hold the
         author field as it is encoded (bin 8 of 32 bytes) are decoded."""
@@ -402,6 +409,11 @@ class Transcript:
     offsets: Sequence[int]  #: byte offset of each entry in the file
     header_bytes: bytes = b""
     side: list[Envelope] = field(default_factory=list)   #: side entries (claims, abandons)
+    #: entries of the log in each hand an agreement may name (at most
+    #: :data:`MAX_AGREED_HANDS`), and the last hand it has entries of: which agreements'
+    #: points the log reached (:func:`p2p.transcript.agreement.agreements_of`)
+    hand_sizes: dict[int, int] = field(default_factory=dict)
+    last_hand: int = -1
 
 
 def _iter_objects(f: BinaryIO, limit: int) -> Iterator[tuple[int, bytes, object]]:
@@ -600,10 +612,13 @@ def _read(path: str | os.PathLike[str], keep: bool,
     last_hand = 0
     count = 0
     side_bytes = 0
+    sizes: dict[int, int] = {}
     for off, item in _iter_items(path, light=not keep):
         if isinstance(item, int):           # an entry of the log, not kept
             count += 1
             last_hand = max(last_hand, item)
+            if item <= MAX_AGREED_HANDS:
+                sizes[item] = sizes.get(item, 0) + 1
         elif isinstance(item, TranscriptHeader):
             header = item
             players = {p.key for p in item.players}
@@ -632,8 +647,20 @@ def _read(path: str | os.PathLike[str], keep: bool,
                 offsets.append(off)
             count += 1
             last_hand = max(last_hand, item.hand)
+            if item.hand <= MAX_AGREED_HANDS:
+                sizes[item.hand] = sizes.get(item.hand, 0) + 1
     assert header is not None
-    return Transcript(header, entries, offsets, header.to_bytes(), side), count
+    return Transcript(header, entries, offsets, header.to_bytes(), side, sizes,
+                      last_hand if count else -1), count
+
+
+def reached_by(transcript: Transcript) -> tuple[dict[int, int], int] | None:
+    """``(entries of each hand, last hand)`` of ``transcript``'s log, for
+    :func:`p2p.transcript.agreement.agreements_of` (None: a transcript made by hand,
+    whose sizes were not counted)."""
+    if transcript.last_hand < 0 and transcript.entries:
+        return None
+    return transcript.hand_sizes, transcript.last_hand
 
 
 def iter_log(path: str | os.PathLike[str], count: int | None = None) -> Iterator[Envelope]:
@@ -1037,7 +1064,8 @@ def verify_stream(path: str | os.PathLike[str], scanned: tuple[Transcript, int],
     :func:`verify_crypto` where it runs to the end; never raises on hostile input."""
     transcript, count = scanned
     rep = VerifyReport()
-    stream = Transcript(transcript.header, [], [], transcript.header_bytes, transcript.side)
+    stream = Transcript(transcript.header, [], [], transcript.header_bytes, transcript.side,
+                        transcript.hand_sizes, transcript.last_hand)
 
     def check(pool: _ProofPool | None) -> VerifyReport:
         try:
@@ -1074,7 +1102,8 @@ def _verify_entries(transcript: Transcript, entries: Iterable[tuple[int, Envelop
     shuffle resolved first)."""
     hdr = transcript.header
     base = [p.key for p in hdr.players]
-    rep.takeovers, rep.agreed_end, rep.voided = agreements_of(base, transcript.side, hdr.table)
+    rep.takeovers, rep.agreed_end, rep.voided = agreements_of(
+        base, transcript.side, hdr.table, reached_by(transcript))
     kept: list[DecodedEntry] = []
     if hooks is None:
         rep.entries = kept
