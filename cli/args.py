@@ -359,10 +359,11 @@ def misplaced_options(words: Sequence[str], parser: argparse.ArgumentParser,
     kept: list[str] = []
     moved: list[str] = []
     i = 0
+    value_due = False     # the word after a moved option may be its value (one word)
     while i < len(words):
         word = words[i]
-        if word in ("-h", "--help"):       # the help, wherever it is asked: argparse's
-            return None
+        if word in ("-h", "--help", "--"):   # the help, wherever it is asked, and the end
+            return None                      # of options: argparse's
         if word.startswith("-"):
             action = _option_of(parser, word)
             if isinstance(action, argparse._HelpAction) or (action is None and sum(
@@ -370,6 +371,7 @@ def misplaced_options(words: Sequence[str], parser: argparse.ArgumentParser,
                 return None   # "--hel": the help too; "--ver": argparse says it is ambiguous
             if action is None:
                 moved.append(word)
+                value_due = "=" not in word
             else:
                 kept.append(word)
                 if action.nargs != 0 and "=" not in word and i + 1 < len(words):
@@ -377,8 +379,16 @@ def misplaced_options(words: Sequence[str], parser: argparse.ArgumentParser,
                     kept.append(words[i])
         elif word in verbs:
             break
-        elif moved:          # the value of the option before it
+        elif value_due:      # the value of the option before it
             moved.append(word)
+            value_due = False
+        elif moved:          # a second word, no verb ("--rules modern plya"): argparse
+            # took "modern" for the verb, and the verb was guessed with the option moved
+            # after the word ("millebornes play --rules modern plya")
+            return (_("%(word)s is not a verb of millebornes%(hint)s (`millebornes --help` "
+                      "lists them); options such as %(option)s go after the verb")
+                    % {"word": repr(word), "hint": did_you_mean(word, list(verbs)),
+                       "option": moved[0].split("=", 1)[0]})
         else:
             return None
         i += 1

@@ -109,6 +109,28 @@ def test_a_verbs_option_before_the_verb_says_where_it_goes(
     assert "invalid choice" not in err, err
 
 
+@pytest.mark.parametrize("argv, said, not_said", [
+    (["--rules", "modern", "plya"], "'plya' is not a verb of millebornes; did you mean "
+     "'play'? (`millebornes --help` lists them); options such as --rules go after the verb",
+     "millebornes play --rules modern plya"),
+    (["--rules", "modern", "nosuchverb"], "'nosuchverb' is not a verb of millebornes "
+     "(`millebornes --help` lists them)", "millebornes play"),
+    (["--", "play"], "", "no such option"),
+])
+def test_a_word_after_a_moved_option_that_is_no_verb_is_said_so(
+        argv: list[str], said: str, not_said: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`millebornes --rules modern plya` suggested "millebornes play --rules modern plya"
+    (the misspelt verb taken for a second value of --rules). "--" (the end of the
+    options) is left to argparse, never called an option of the verb."""
+    from cli.main import main
+
+    with i18n.using("en"):
+        assert main(argv) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert said in err and not_said not in err, err
+
+
 def test_the_top_levels_own_options_before_the_verb_still_work(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """--lang, --bidi and --verbose belong before the verb too: nothing said of them."""
