@@ -118,6 +118,57 @@ def start_joiner(hport: int, jport: int, jdir: Path, jkey: Path) -> subprocess.P
                             preexec_fn=ctrl_c_as_a_terminal_gives_it)
 
 
+class HostedByAnn:
+    """``millebornes host --auto`` as Ann, in a thread of this process (two seats,
+    classic, to ``match_target``, on 127.0.0.1:``port``, not announced): ``out`` is what
+    her console says, ``keys`` the write end of her keyboard (``type("bot")``), ``rc``
+    her exit code once the thread ends. Tests start Ben with :func:`start_joiner`."""
+
+    def __init__(self, tmp_path: Path, port: int, match_target: int) -> None:
+        import argparse
+        import threading
+
+        from cli import host as host_verb
+
+        self.out = io.StringIO()
+        read_end, self.keys = os.pipe()
+        self.rc: list[int] = []
+        args = argparse.Namespace(name="Ann", bots=0, players=2, rules="classic",
+                                  option=[f"match_target={match_target}"], bind="127.0.0.1",
+                                  port=port, no_announce=True, data_dir=str(tmp_path / "h"),
+                                  identity=str(tmp_path / "h.key"), auto=True)
+
+        def host() -> None:
+            with os.fdopen(read_end) as inp:
+                self.rc.append(host_verb.run(args, out=self.out, inp=inp))
+
+        self.thread = threading.Thread(target=host, daemon=True)
+        self.thread.start()
+
+    def type(self, line: str) -> None:
+        os.write(self.keys, line.encode() + b"\n")
+
+    def join(self, timeout: float) -> None:
+        self.thread.join(timeout)
+
+
+class TerminalStream:
+    """A standard error that is a terminal (``isatty``), keeping what is written."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
 def wait_into_first_hand(jdir: Path, limit: float = 30.0) -> None:
     """Wait (at most ``limit`` s) until the joiner's transcript is well into the first
     hand: past the shuffle and its proofs and the deal (the first move is at about 55 KB,

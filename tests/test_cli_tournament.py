@@ -6,6 +6,7 @@ import json
 import math
 
 import pytest
+from cli_helpers import TerminalStream
 
 from cli.main import build_parser, main
 from cli.tournament import (
@@ -202,23 +203,6 @@ def test_the_tournament_report_fits_80_columns(capsys):
     assert all(len(line) <= 80 for line in out.splitlines()), out
 
 
-class _Terminal:
-    """A standard error that is a terminal, keeping what is written."""
-
-    def __init__(self) -> None:
-        self.text = ""
-
-    def isatty(self) -> bool:
-        return True
-
-    def write(self, text: str) -> int:
-        self.text += text
-        return len(text)
-
-    def flush(self) -> None:
-        pass
-
-
 def test_tournament_says_it_has_started_before_its_first_match_ends(monkeypatch):
     """Nothing was on the screen until the first match ended (8 s and more with the hard
     bots): the line is drawn at once, and its bar gives way on a narrow terminal (the
@@ -228,7 +212,7 @@ def test_tournament_says_it_has_started_before_its_first_match_ends(monkeypatch)
 
     from cli import i18n, progress
 
-    term = _Terminal()
+    term = TerminalStream()
     monkeypatch.setattr(sys, "stderr", term)
     monkeypatch.setattr(i18n, "terminal_width", lambda stream=None: 60)
     monkeypatch.setattr(progress.Progress, "EVERY", 0.0)

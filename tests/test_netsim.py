@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_helpers import TerminalStream
 
 from cli.main import main
 from engine import Seating, preset
@@ -25,23 +26,6 @@ def test_six_peer_processes_complete_a_hand(tmp_path: Path, preset_name: str) ->
     assert all(r["finished"] and r["hands"] >= 1 for r in run.results)  # R15: a tie plays on
 
 
-class _Terminal:
-    """A standard error that is a terminal, keeping what is written."""
-
-    def __init__(self) -> None:
-        self.text = ""
-
-    def isatty(self) -> bool:
-        return True
-
-    def write(self, text: str) -> int:
-        self.text += text
-        return len(text)
-
-    def flush(self) -> None:
-        pass
-
-
 def test_simulate_network_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                               monkeypatch: pytest.MonkeyPatch) -> None:
     """A network simulation shows its progress on a terminal as the others do (each game
@@ -49,7 +33,7 @@ def test_simulate_network_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     import sys
 
     out = tmp_path / "tr"
-    term = _Terminal()
+    term = TerminalStream()
     monkeypatch.setattr(sys, "stderr", term)
     rc = main(["--lang", "en", "simulate", "--network", "--players", "2", "--rules",
                "modern", "--games", "1", "--json", "--transcript-dir", str(out)])

@@ -5,7 +5,6 @@ line kept whatever the names."""
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import io
 import os
@@ -19,6 +18,7 @@ from typing import TextIO
 
 import pytest
 from cli_helpers import (
+    HostedByAnn,
     SizedOutput,
     free_port,
     start_joiner,
@@ -61,24 +61,12 @@ def test_a_watcher_behind_the_table_moves_on_by_itself_in_the_full_screen(
     itself, and says so."""
     from test_cli_tmux import TMUX, _command, _tmux
 
-    from cli import host as host_verb
 
     if TMUX is None:
         pytest.skip("tmux is not installed")
     hport, jport = free_port(), free_port()
-    ann_out = io.StringIO()
-    ann_r, ann_w = os.pipe()
-    args = argparse.Namespace(name="Ann", bots=0, players=2, rules="classic",
-                              option=["match_target=15000"], bind="127.0.0.1", port=hport,
-                              no_announce=True, data_dir=str(tmp_path / "h"),
-                              identity=str(tmp_path / "h.key"), auto=True)
-
-    def host() -> None:
-        with os.fdopen(ann_r) as inp:
-            host_verb.run(args, out=ann_out, inp=inp)
-
-    ann = threading.Thread(target=host, daemon=True)
-    ann.start()
+    ann = HostedByAnn(tmp_path, hport, match_target=15000)
+    ann_out = ann.out
     jdir, jkey = tmp_path / "j", tmp_path / "j.key"
     ben = start_joiner(hport, jport, jdir, jkey)
     session = f"mb-watch-{os.getpid()}"
@@ -87,7 +75,7 @@ def test_a_watcher_behind_the_table_moves_on_by_itself_in_the_full_screen(
         ben.kill()
         ben.wait(10)
         until_said(ann_out, "type bot")
-        os.write(ann_w, b"bot\n")
+        ann.type("bot")
         until_said(ann_out, "Hand 2: the cards are dealt")    # the table goes on
         exports = f"MILLEBORNES_DELAY=0 TERM=xterm-256color XDG_DATA_HOME={shlex.quote(str(tmp_path))}"
         shell = (f"cd {shlex.quote(str(ROOT))} && env {exports} "
@@ -117,7 +105,7 @@ def test_a_watcher_behind_the_table_moves_on_by_itself_in_the_full_screen(
         assert said_behind, screens
     finally:
         _tmux("kill-session", "-t", session)
-        os.close(ann_w)
+        os.close(ann.keys)
         ann.join(90)
 
 

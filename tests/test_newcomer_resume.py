@@ -11,10 +11,9 @@ import threading
 from pathlib import Path
 
 import pytest
-from cli_helpers import free_port, said, start_joiner, wait_into_first_hand
+from cli_helpers import HostedByAnn, free_port, said, start_joiner, wait_into_first_hand
 from cli_helpers import until_said as until
 
-from cli import host as host_verb
 from cli import resume as resume_verb
 
 
@@ -22,20 +21,8 @@ from cli import resume as resume_verb
 def test_resume_plain_after_a_bot_took_the_seat_says_so_and_refuses_moves(
         tmp_path: Path) -> None:
     hport, jport = free_port(), free_port()
-    ann_out = io.StringIO()
-    ann_r, ann_w = os.pipe()
-    args = argparse.Namespace(name="Ann", bots=0, players=2, rules="classic",
-                              option=["match_target=20000"], bind="127.0.0.1", port=hport,
-                              no_announce=True, data_dir=str(tmp_path / "h"),
-                              identity=str(tmp_path / "h.key"), auto=True)
-    rc: list[int] = []
-
-    def host() -> None:
-        with os.fdopen(ann_r) as inp:
-            rc.append(host_verb.run(args, out=ann_out, inp=inp))
-
-    ann = threading.Thread(target=host, daemon=True)
-    ann.start()
+    ann = HostedByAnn(tmp_path, hport, match_target=20000)
+    ann_out = ann.out
     jdir, jkey = tmp_path / "j", tmp_path / "j.key"
     ben = start_joiner(hport, jport, jdir, jkey)
     ben_out = io.StringIO()
@@ -46,7 +33,7 @@ def test_resume_plain_after_a_bot_took_the_seat_says_so_and_refuses_moves(
         ben.kill()
         ben.wait(10)
         until(ann_out, "type bot")
-        os.write(ann_w, b"bot\n")
+        ann.type("bot")
         until(ann_out, "Ben's seat is played by a bot run by this computer")
         until(ann_out, "Hand 2: the cards are dealt")   # the table goes on without Ben
 
@@ -80,7 +67,7 @@ def test_resume_plain_after_a_bot_took_the_seat_says_so_and_refuses_moves(
         assert "c for a coup fourré" not in board    # no prompt for a seat the bot plays
     finally:
         os.close(ben_w)
-        os.close(ann_w)
+        os.close(ann.keys)
         if ben.poll() is None:
             ben.kill()
         if resumed is not None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from cli_helpers import TerminalStream
 
 from cli import i18n
 from cli.i18n.rtl import shape, visual
@@ -224,23 +225,6 @@ def test_ctrl_c_while_the_command_loads_ends_it_without_a_traceback() -> None:
     assert out.returncode == 130, (out.returncode, out.stderr)
 
 
-class _Terminal:
-    """A standard error that is a terminal, keeping what is written."""
-
-    def __init__(self) -> None:
-        self.text = ""
-
-    def isatty(self) -> bool:
-        return True
-
-    def write(self, text: str) -> int:
-        self.text += text
-        return len(text)
-
-    def flush(self) -> None:
-        pass
-
-
 def test_simulate_shows_its_progress_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     """`millebornes simulate --games 20 --bots easy,hard` stood a minute with nothing on the
     screen (``tournament`` shows a progress line): a line now says the matches played, the
@@ -248,7 +232,7 @@ def test_simulate_shows_its_progress_on_a_terminal(monkeypatch: pytest.MonkeyPat
     from cli import simulate
     from engine import Seating, preset
 
-    term = _Terminal()
+    term = TerminalStream()
     monkeypatch.setattr(simulate.Progress, "EVERY", 0.0)
     with i18n.using("en"):
         progress = simulate.Progress(3, term)
@@ -381,26 +365,14 @@ def test_a_watcher_who_leaves_is_told_how_to_watch_again_not_to_come_back(
     import os
     import threading
 
-    from cli_helpers import free_port, start_joiner, wait_into_first_hand
+    from cli_helpers import HostedByAnn, free_port, start_joiner, wait_into_first_hand
     from cli_helpers import until_said as until
 
-    from cli import host as host_verb
     from cli import resume as resume_verb
 
     hport, jport = free_port(), free_port()
-    ann_out = io.StringIO()
-    ann_r, ann_w = os.pipe()
-    args = argparse.Namespace(name="Ann", bots=0, players=2, rules="classic",
-                              option=["match_target=20000"], bind="127.0.0.1", port=hport,
-                              no_announce=True, data_dir=str(tmp_path / "h"),
-                              identity=str(tmp_path / "h.key"), auto=True)
-
-    def host() -> None:
-        with os.fdopen(ann_r) as inp:
-            host_verb.run(args, out=ann_out, inp=inp)
-
-    ann = threading.Thread(target=host, daemon=True)
-    ann.start()
+    ann = HostedByAnn(tmp_path, hport, match_target=20000)
+    ann_out = ann.out
     jdir, jkey = tmp_path / "j", tmp_path / "j.key"
     ben = start_joiner(hport, jport, jdir, jkey)
     ben_out = io.StringIO()
@@ -411,7 +383,7 @@ def test_a_watcher_who_leaves_is_told_how_to_watch_again_not_to_come_back(
         ben.kill()
         ben.wait(10)
         until(ann_out, "type bot")
-        os.write(ann_w, b"bot\n")
+        ann.type("bot")
         until(ann_out, "Ben's seat is played by a bot run by this computer")
 
         def resume() -> None:
@@ -431,7 +403,7 @@ def test_a_watcher_who_leaves_is_told_how_to_watch_again_not_to_come_back(
         assert "Come back to it with" not in flat, flat[-1500:]
     finally:
         os.close(ben_w)
-        os.close(ann_w)
+        os.close(ann.keys)
         if ben.poll() is None:
             ben.kill()
         if resumed is not None:
@@ -539,7 +511,7 @@ def test_simulates_progress_fits_a_narrow_terminal(monkeypatch: pytest.MonkeyPat
     match: its bar gives way."""
     from cli import simulate
 
-    term = _Terminal()
+    term = TerminalStream()
     monkeypatch.setattr(i18n, "terminal_width", lambda stream=None: 60)
     monkeypatch.setattr(simulate.Progress, "EVERY", 0.0)
     with i18n.using("en"):
