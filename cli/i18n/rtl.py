@@ -219,3 +219,31 @@ def to_latin(text: str, capitalize: bool = False) -> str:
     if capitalize and result:
         result = result[0].upper() + result[1:]
     return result
+
+
+# --- a line of several styled fragments ----------------------------------------------------
+
+
+def visual_fragments(fragments: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """One line of (style, text) fragments in visual order, right to left as a whole: the
+    fragments from the right, each one read as :func:`visual` reads a line (its Arabic
+    letters shaped, a Latin name or a number as written), the spaces at its edges on the
+    sides they face in a right-to-left line. Each fragment is one unit, as a bidi isolate:
+    ordered with their neighbours' letters, "Bo" and the "6" of the next column's
+    "6 كارتا" read "Bo 6" as one left-to-right run. Ordered fragment by fragment and left
+    in place, a Uyghur line kept its fragments left to right: the table's top line began
+    "Mille Bornes" on the left, the seat rows ran name, cards, state from the left.
+
+    A line without Arabic letters is ordered too: a screen of right-to-left lines reads
+    every line from the right (the hand's "1 25   2 75" row like its next row)."""
+    out: list[tuple[str, str]] = []
+    for style, text in reversed(fragments):
+        core = text.strip(" ")
+        lead = len(text) - len(text.lstrip(" "))
+        trail = len(text) - lead - len(core)
+        if has_arabic(core):
+            core = visual(core)
+        elif not any(c.isalnum() for c in core):
+            core = core[::-1].translate(_MIRROR)    # "(", " · ": the sentence's own
+        out.append((style, " " * trail + core + " " * lead))
+    return out
