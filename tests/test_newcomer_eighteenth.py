@@ -7,6 +7,10 @@ cards, state from the left.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from cli import i18n
 from cli.i18n.rtl import shape, visual
 
@@ -41,3 +45,45 @@ def test_uyghur_columns_end_at_one_right_edge() -> None:
     assert len({i18n.cells(line) for line in lines}) == 1, lines
     assert lines[0].endswith("Bo") and lines[1].endswith(shape("سىز")[::-1]), lines
     assert lines[0].rstrip().endswith(visual(cards) + " " * 8 + "Bo"), lines
+
+
+# ----- 2. Uyghur: a line's indent stays where it indents -------------------------------------
+
+
+def test_a_uyghur_lines_indent_stays_at_its_left() -> None:
+    """``i18n.display`` moved a line's leading indent to its right end, where it indents
+    nothing: the continuation lines of `games` and `verify` at a narrow width read flush
+    with the line they continue."""
+    with i18n.using("ug") as tr:
+        shown = tr.display("  " + "كلاسسىك، داۋاملىشىۋاتىدۇ")
+    assert shown.startswith("  ") and not shown.endswith(" "), repr(shown)
+
+
+def test_the_uyghur_games_list_at_40_columns_indents_its_continuations(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from cli.main import main
+    from engine import Seating, preset
+    from p2p.table.memory import make_table
+    from p2p.table.store import Store
+
+    cfg, _ids = make_table(preset("classic"), Seating.solo(2), ["Al", "Bo"], b"ug-narrow")
+    Store.create(tmp_path, cfg.header(), 0, port=0).close()
+    monkeypatch.setattr(i18n, "terminal_width", lambda stream=None: 40)
+    assert main(["--lang", "ug", "games", "--data-dir", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    game = lines[:lines.index(next(line for line in lines if "Bo" in line)) + 1]
+    assert all(line.startswith("  ") for line in game[1:]), game
+    assert not game[0].startswith(" "), game
+
+
+def test_the_uyghur_simulate_seat_lines_fit_60_columns(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Padded for columns that a right-to-left line cannot keep, the Uyghur seat lines of
+    `simulate` ran to 65 columns."""
+    from cli.main import main
+
+    assert main(["--lang", "ug", "simulate", "--games", "1", "--bots",
+                 "heuristic,random"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) >= 3 and all(i18n.cells(line) <= 60 for line in lines), lines

@@ -132,10 +132,24 @@ def visual(text: str) -> str:
     :func:`_isolate_ltr`). Newlines split lines, each ordered on its own."""
     if not has_arabic(text):
         return text
+    return "\n".join(_visual_line(line) for line in text.split("\n"))
+
+
+def _visual_line(line: str) -> str:
+    """One line in visual order, the spaces at its edges left where they are: a line's
+    indent is what sets it under the line it continues (the games list's and verify's
+    continuation lines, the seat lines of ``simulate``), and a terminal shows every line
+    from its left edge. Ordered with the words, the indent went to the line's right end,
+    where it indents nothing."""
     from bidi import get_display
 
-    return "\n".join(_mirrored(str(get_display(_isolate_ltr(shape(line)), base_dir="R")))
-                     .translate(_ISOLATES) for line in text.split("\n"))
+    core = line.strip(" ")
+    if not has_arabic(core):
+        return line
+    lead = line[:len(line) - len(line.lstrip(" "))]
+    trail = line[len(lead) + len(core):]
+    return lead + _mirrored(str(get_display(_isolate_ltr(shape(core)), base_dir="R"))
+                            ).translate(_ISOLATES) + trail
 
 
 _MIRROR = str.maketrans("()[]{}«»<>", ")(][}{»«><")
