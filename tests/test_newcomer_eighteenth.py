@@ -87,3 +87,47 @@ def test_the_uyghur_simulate_seat_lines_fit_60_columns(
                  "heuristic,random"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) >= 3 and all(i18n.cells(line) <= 60 for line in lines), lines
+
+
+# ----- 3. one name per card: the hand row's short name is the log's name, shortened ---------
+
+
+def _shares_a_word(short: str, full: str) -> bool:
+    """Whether ``short`` keeps a word of ``full`` (a whole short word, a word's first four
+    letters, or five letters in a row): "Einde grens" of "Einde van spoedgrens", "Slut på gräns" of "Slut på
+    hastighetsgräns"; not "Grens opgehef" of "Einde van spoedbeperking"."""
+    short, full = short.casefold(), full.casefold()
+    if short == full:
+        return True
+    words = [w.strip(".,'") for w in short.split()]
+    if any(len(w) >= 3 and w in full for w in words):
+        return True
+    # "Punkfri" of "Punkteringsfri": a word begun as one of the name's
+    if any(len(w) >= 4 and any(f.startswith(w[:4]) for f in full.split()) for w in words):
+        return True
+    return any(short[i:i + 5] in full for i in range(len(short) - 4)
+               if short[i:i + 5].isalpha())
+
+
+@pytest.mark.parametrize("lang", ["af", "fr", "sv", "ug", "vi"])
+def test_a_cards_short_name_in_the_hand_row_is_its_name_shortened(lang: str) -> None:
+    """Afrikaans: the hand row said "Grens opgehef" while the log and the help said "Einde
+    van spoedbeperking" for the same card: a newcomer reading the log could not find the
+    card in the hand. A short name keeps a word of the name the log and the help use."""
+    from cli.i18n._terms import SHORT_NAMED
+
+    with i18n.using(lang) as tr:
+        for kind in SHORT_NAMED:
+            short, full = i18n.short_kind_name(kind, tr), i18n.kind_name(kind, tr)
+            assert _shares_a_word(short, full), (lang, kind, short, full)
+            assert i18n.cells(short) <= 13, (lang, kind, short)
+
+
+def test_the_afrikaans_help_names_the_speed_cards_as_the_log_does() -> None:
+    from cli.words import HOW_TO_PLAY
+    from engine import Kind
+
+    with i18n.using("af") as tr:
+        text = " ".join(tr.gettext(HOW_TO_PLAY).split())
+        for kind in (Kind.SPEED_LIMIT, Kind.END_OF_LIMIT):
+            assert i18n.kind_name(kind, tr) in text, (kind, text)
