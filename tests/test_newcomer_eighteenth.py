@@ -131,3 +131,30 @@ def test_the_afrikaans_help_names_the_speed_cards_as_the_log_does() -> None:
         text = " ".join(tr.gettext(HOW_TO_PLAY).split())
         for kind in (Kind.SPEED_LIMIT, Kind.END_OF_LIMIT):
             assert i18n.kind_name(kind, tr) in text, (kind, text)
+
+
+# ----- 4. the lobby says why a table went --------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "af", "fr", "sv", "ug", "vi"])
+def test_a_table_gone_from_the_lobby_says_why(lang: str) -> None:
+    """A table whose match starts simply disappeared ("- 'Friday night': …") with no reason:
+    a newcomer waiting for a seat could not tell a started match from a host who left. A
+    full table's match has begun; any other may have begun (bots in the free seats) or been
+    closed."""
+    from cli.lobby import _said
+    from p2p.net.discovery import TableInfo
+
+    def table(taken: int, free: int) -> TableInfo:
+        return TableInfo("t._millebornes._tcp.local.", "Friday night", "classic", taken, free,
+                         "S4SE5-YZL6Q", 4321, ("10.0.0.7",))
+
+    with i18n.using(lang) as tr:
+        full = " ".join(" ".join(_said("-", table(3, 0), 80)).split())
+        open_ = " ".join(" ".join(_said("-", table(1, 2), 80)).split())
+        assert tr.gettext("(no longer listed: every seat was taken and its match has "
+                          "begun)") in full, full
+        assert tr.gettext("(no longer listed: its match has begun, or its host closed the "
+                          "table)") in open_, open_
+        if lang != "en":
+            assert "no longer listed" not in full + open_, (full, open_)
