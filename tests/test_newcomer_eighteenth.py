@@ -158,3 +158,89 @@ def test_a_table_gone_from_the_lobby_says_why(lang: str) -> None:
                           "table)") in open_, open_
         if lang != "en":
             assert "no longer listed" not in full + open_, (full, open_)
+
+
+# ----- 5. the line mode says a pause before what to do about it ----------------------------
+
+
+def test_the_line_mode_says_the_pause_before_what_to_do_about_it() -> None:
+    """`millebornes play --plain` whose bot process died: "Bo stopped answering … type
+    end" was printed before "Paused: …": the table paused in another thread between the
+    console reading its events and reading the wait."""
+    import io
+    from types import SimpleNamespace
+
+    from cli.plain import PlainSession
+
+    events: list[str] = []
+
+    def silent_words(plain: bool) -> str:
+        # the pause lands (another thread) while the console asks what it waits for
+        events.extend(["Bo has gone silent.", "Paused: seat 1 (Bo) is unresponsive."])
+        return "Bo stopped answering; type end."
+
+    driver = SimpleNamespace(events=events, hand_no=1, silent_words=silent_words,
+                             activity=lambda: None)
+    out = io.StringIO()
+    session = PlainSession(driver, out=out, inp=io.StringIO(""))  # type: ignore[arg-type]
+    session.show_activity()
+    said = out.getvalue()
+    assert said.index("Paused") < said.index("type end"), said
+    assert said.index("gone silent") < said.index("type end"), said
+
+
+def _gone_on_its_turn(paused: bool) -> object:
+    """Ann's console; Bo's computer (a bot's process) is gone and the table waits for his
+    move: ``paused`` once the wait has run out."""
+    from types import SimpleNamespace
+
+    from cli.netdriver import NetDriver
+    from engine import Seating, new_hand, preset, view_of
+
+    rules, seating = preset("classic"), Seating.solo(2)
+    view = view_of(new_hand(rules, seating, list(rules.deck(seating)), 0), 0)
+    peer = SimpleNamespace(
+        me=0, names=["Ann", "Bo"], cfg=SimpleNamespace(rules=rules, seating=seating, n=2),
+        hand_no=0, view=lambda: view, takeovers=[], finished=False,
+        stopped="unresponsive" if paused else None, paused=paused,
+        stop_why={"id": "unresponsive", "seat": 1, "gone": True} if paused else None,
+        agreed_end=None, drain_events=lambda: [], peer_state=lambda seat: "gone",
+        quit_for_now=lambda seat: False, peers=lambda: [], silent_seat=lambda: 1,
+        auto_time=lambda seat: (0.0, None), agreement=lambda: {},
+        agreements_open=lambda: None, bot_runner=lambda seat: 0)
+    return NetDriver(peer)                                   # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("plain", [True, False])
+def test_a_seat_gone_on_its_turn_is_offered_to_a_bot_only_once_the_table_pauses(
+        plain: bool) -> None:
+    """Until the table pauses (after the wait its line says), the choices about a silent
+    seat are not said: "Bo left … type bot" came some 20 s before "Paused: …", and the
+    others may agree only once the table has paused."""
+    with i18n.using("en"):
+        waiting = _gone_on_its_turn(False).silent_words(plain=plain)  # type: ignore[attr-defined]
+        paused = _gone_on_its_turn(True).silent_words(plain=plain)  # type: ignore[attr-defined]
+    assert waiting is None, waiting
+    assert paused and ("type bot" if plain else "press b") in paused, paused
+
+
+# ----- 6. bench engine fits 80 columns -------------------------------------------------------
+
+
+def test_bench_engine_lines_fit_80_columns(monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """`millebornes bench engine` printed lines of 82-83 columns (a fast build counts five
+    figures of hands)."""
+    import argparse
+
+    from cli import bench
+
+    figures = {"hands": 99999, "hands_per_second": 33333.3, "actions_per_second": 999999.9,
+               "cpu_seconds": 3.001}
+    monkeypatch.setattr(bench, "engine_hands_per_second", lambda *a, **k: figures)
+    monkeypatch.setattr(bench, "fast_path_hands_per_second", lambda *a, **k: figures)
+    args = argparse.Namespace(what="engine", json=False, seconds=0.01, trials=1)
+    assert bench.run(args) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 4 and all(len(line) <= 80 for line in lines), lines
+    assert "99999 in 3.001 s CPU" in lines[-1], lines

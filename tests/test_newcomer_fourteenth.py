@@ -93,7 +93,8 @@ def _paused_on_a_slow_seat(state: str) -> object:
         stopped="unresponsive", paused=True, stop_why={"slow": True, "seat": 1},
         agreed_end=None, drain_events=lambda: [], peer_state=lambda seat: state,
         quit_for_now=lambda seat: False, peers=lambda: [], silent_seat=lambda: 1,
-        auto_time=lambda seat: (76.0, 60.0), agreement=lambda: {})
+        auto_time=lambda seat: (76.0, 60.0), agreement=lambda: {},
+        agreements_open=lambda: None)
     return NetDriver(peer)                                   # type: ignore[arg-type]
 
 
