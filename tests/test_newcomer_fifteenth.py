@@ -436,13 +436,15 @@ def test_a_uyghur_board_column_is_flush_right_and_others_flush_left(lang: str,
     top of the battle pile, the speed limit) were flush left, read from the column's far
     side, as in a left-to-right language."""
     from cli import i18n, render
+    from cli.app import _join
     from cli.driver import LocalDriver
     from engine import Seating, preset
 
     d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=3, lang=lang)
     with i18n.using(lang, "shape"):
-        line1 = render.zone_lines(d.view(), 0, d.names, d.seat, lang)[0]
-    columns = [text for style, text in line1 if style.startswith("class:dim")]
+        # as shown (the eighteenth pass orders a Uyghur line as a whole, from the right)
+        line1 = _join([render.zone_lines(d.view(), 0, d.names, d.seat, lang)[0]])
+    columns = [text for style, text, *_r in line1 if style.startswith("class:dim")]
     assert len(columns) == 3, line1          # cards, battle pile, speed
     for text in columns:
         words = text.strip(" ")
