@@ -244,3 +244,16 @@ def test_bench_engine_lines_fit_80_columns(monkeypatch: pytest.MonkeyPatch,
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 4 and all(len(line) <= 80 for line in lines), lines
     assert "99999 in 3.001 s CPU" in lines[-1], lines
+
+
+# ----- 7. Uyghur: a bracket closed before a comma ------------------------------------------
+
+
+def test_the_uyghur_help_names_each_bots_level_in_order() -> None:
+    """The full screen's help, "At this table: You, Bo (bot: heuristic), Cy (bot:
+    heuristic)": "heuristic), Cy" was read as one left-to-right run, and the line came out
+    "heuristic), Cy :بوت) Bo": a closing bracket before a comma ends the run."""
+    # (the seats are joined with ", " as in every language)
+    said = visual("بۇ ئۈستەلدە: سىز, Bo (بوت: heuristic), Cy (بوت: heuristic)")
+    bot = shape("بوت")[::-1]
+    assert said.startswith(f"(heuristic :{bot}) Cy ,(heuristic :{bot}) Bo ,"), said

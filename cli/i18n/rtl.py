@@ -109,11 +109,16 @@ def _isolate_run(run: str) -> str:
     for i, c in enumerate(run):
         if i in paired or not 0 < i < len(run) - 1:
             continue
-        if (c in "([{«" and run[i - 1].isspace()) or (c in _PAIRS and run[i + 1].isspace()):
+        # (a closing bracket before a comma of the sentence too: "Bo (بوت: heuristic), Cy
+        # (بوت: heuristic)" read "heuristic), Cy" as one run, and its brackets crossed)
+        closes = c in _PAIRS and (run[i + 1].isspace() or (
+            run[i + 1] in ",;:." and (i + 2 == len(run) or run[i + 2].isspace())))
+        if (c in "([{«" and run[i - 1].isspace()) or closes:
             head, tail = run[:i], run[i + 1:]
             lead = head[len(head.rstrip()):]
-            trail = tail[:len(tail) - len(tail.lstrip())]
-            return _isolate_run(head.rstrip()) + lead + c + trail + _isolate_run(tail.lstrip())
+            trail = tail[:len(tail) - len(tail.lstrip(" \t,;:."))]
+            return (_isolate_run(head.rstrip()) + lead + c + trail
+                    + _isolate_run(tail[len(trail):]))
     # a bracket whose pair is in the run is the run's own: "[--bidi {shape,terminal}]"
     # ends a usage line, and its "}]" (left to the sentence's direction) were shown
     # mirrored at the line's other end
