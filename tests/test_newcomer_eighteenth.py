@@ -257,3 +257,9 @@ def test_the_uyghur_help_names_each_bots_level_in_order() -> None:
     said = visual("بۇ ئۈستەلدە: سىز, Bo (بوت: heuristic), Cy (بوت: heuristic)")
     bot = shape("بوت")[::-1]
     assert said.startswith(f"(heuristic :{bot}) Cy ,(heuristic :{bot}) Bo ,"), said
+
+
+def test_a_uyghur_team_reads_you_then_your_partner() -> None:
+    """`play --lang ug --teams 2x2`: the board's row "سىز & Cy" came out "& Cy سىز", read
+    from the right as "You, Cy, &": the "&" went into Cy's left-to-right run."""
+    assert visual("سىز & Cy") == "Cy & " + shape("سىز")[::-1]

@@ -100,9 +100,18 @@ def _isolated(m: re.Match[str]) -> str:
     return _isolate_run(m.group(0))
 
 
+#: Words of a run without a letter or digit at its edges ("&" of "سىز & Cy"): the
+#: sentence's, as its punctuation is.
+_BARE_EDGES = re.compile(r"^((?:[^\w\s]+[ \t]+)*)(.*?)((?:[ \t]+[^\w\s]+)*)$", re.S)
+
+
 def _isolate_run(run: str) -> str:
     if not any(c.isalnum() for c in run):
         return run
+    edges = _BARE_EDGES.match(run)
+    if edges is not None and (edges.group(1) or edges.group(3)):
+        # a team "سىز & Cy" read "& Cy سىز": the "&" went with Cy, into his run
+        return edges.group(1) + _isolate_run(edges.group(2)) + edges.group(3)
     paired = _paired(run)
     # a bracket of the sentence inside the run ("'x' ('classic', 'modern'" of "… 'x'
     # (CHOICES دىن تاللاڭ)"): the run is two, the bracket between them the sentence's
