@@ -2,7 +2,13 @@
 
 In Uyghur the full screen reordered each styled fragment on its own and kept the fragments
 left to right: the top line began "Mille Bornes" on the left, the seat rows ran name,
-cards, state from the left.
+cards, state from the left (and, once ordered as a whole, a column's words stood at its far
+side); a line's indent went to its right end, where it indents nothing; `simulate`'s seat
+lines ran to 65 columns; "Bo (بوت: heuristic), Cy" crossed its brackets and "سىز & Cy"
+read "You, Cy, &". The Afrikaans hand row said "Grens opgehef" for the log's "Einde van
+spoedbeperking". The lobby let a table vanish with no reason. The line mode offered a bot
+for a seat gone on its turn some 20 s before saying "Paused". `bench engine` ran past 80
+columns.
 """
 
 from __future__ import annotations
