@@ -1387,8 +1387,21 @@ def safe_dim(fn: Callable[[], Dimension]) -> Callable[[], Dimension]:
 
 
 def _join(lines: list[render.Line]) -> StyleAndTextTuples:
-    return [(style, _display_in_place(text) if text != "\n" else text)
-            for style, text in render.join_lines(lines)]
+    """Lines of styled fragments as the terminal must receive them. In Uyghur each line is
+    ordered as a whole, right to left (:func:`i18n.display_fragments`), every line first
+    padded to the widest so that they all end at the same right edge and the columns of the
+    seat rows stay aligned; ordered fragment by fragment, the top line read "Mille Bornes"
+    on the left and the columns ran name, cards, state from the left."""
+    widest = max((render.width(line) for line in lines), default=0)
+    ordered: list[render.Line] = []
+    for line in lines:
+        pad = widest - render.width(line)
+        shown = i18n.display_fragments(list(line) + ([("", " " * pad)] if pad > 0 else []))
+        if shown is None:
+            return [(style, _display_in_place(text) if text != "\n" else text)
+                    for style, text in render.join_lines(lines)]
+        ordered.append(shown)
+    return list(render.join_lines(ordered))
 
 
 def _display_in_place(text: str) -> str:

@@ -82,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"engine: {build}")
         for name, r in results.items():
-            print(f"{name:<20} {r['hands_per_second']:>8} hands/s  "
-                  f"{r['actions_per_second']:>9} actions/s  ({r['hands']} hands, "
+            # within 80 columns (the two-space gaps and "N hands," ran to 83)
+            print(f"{name:<20} {r['hands_per_second']:>8} hands/s "
+                  f"{r['actions_per_second']:>9} actions/s ({r['hands']} in "
                   f"{r['cpu_seconds']} s CPU)")
     return 0

@@ -200,6 +200,12 @@ def _said(sign: str, t: TableInfo, width: int) -> list[str]:
                         "[%(key)s]",
                         "%(name)s: %(rules)s, %(taken)d of %(seats)d seats taken, host "
                         "[%(key)s]", t.seats_taken) % _values(t)
+        # why it went: a table whose match starts simply vanished ("-"), and a newcomer
+        # watching for a seat could not tell a started match from a host who left
+        text += " " + (_("(no longer listed: every seat was taken and its match has begun)")
+                       if t.seats_free == 0 else
+                       _("(no longer listed: its match has begun, or its host closed "
+                         "the table)"))
     else:
         text = _joinable(t)
     first, *rest = wrap(text, width - 2)

@@ -554,6 +554,10 @@ class PlainSession:
             self.waits_hand = self.driver.hand_no
             self.waits_said.clear()
         busy = self._activity_text()
+        # what led to the wait first: the table pauses on a silent seat in another thread,
+        # and "Bo stopped answering … type end" came before "Bo has gone silent" and
+        # "Paused", the events read just before it had not seen them yet
+        self.flush_events()
         if busy and busy != self.last_activity and busy not in self.waits_said:
             self.waits_said.add(busy)
             self.say("* " + busy)

@@ -161,12 +161,12 @@ def _pad(text: str, n: int) -> str:
 
 
 def _column(text: str, n: int) -> str:
-    """``text`` in a column of the board ``n`` cells wide: flush right in Uyghur, which
-    reads right to left and is laid out by this program (its pieces were flush left, the
-    words read from the column's far side); flush left otherwise. The columns themselves
-    stay in their order, as every line of the board keeps its own."""
-    t = i18n.active()
-    return i18n.pad(text, n, "right" if t.rtl and t.bidi == "shape" else "left")
+    """``text`` in a column of the board ``n`` cells wide, at the column's start: the left
+    in a language read left to right, the right in Uyghur, whose board line is laid out
+    from the right as a whole (:func:`i18n.display_fragments`; padded flush right in
+    logical order, as when each fragment was ordered on its own, its words came out at the
+    column's far side)."""
+    return i18n.pad(text, n)
 
 
 def card_class(card: int) -> str:

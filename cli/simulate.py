@@ -311,11 +311,17 @@ def _run(args: argparse.Namespace, err: _Stderr | None = None) -> int:
     if args.network:
         head += _(", one peer process per seat")
     print(i18n.display(head))
+    # columns by padding in a language written left to right; a right-to-left line starts
+    # at the terminal's left edge wherever its words end, so its padding aligned nothing
+    # and ran the Uyghur seat lines past 60 columns
+    t = i18n.active()
+    aligned = not (t.rtl and t.bidi == "shape")
     for p in result["players"]:
         print(i18n.display("  " + _("seat %(seat)d %(bot)s wins %(wins)s (%(rate)s)  avg score "
                                     "%(score)s")
-                           % {"seat": p["seat"], "bot": f"{p['bot']:<10}",
-                              "wins": f"{p['wins']:>5}", "rate": f"{100 * p['win_rate']:.1f}%",
+                           % {"seat": p["seat"], "bot": f"{p['bot']:<10}" if aligned else p["bot"],
+                              "wins": f"{p['wins']:>5}" if aligned else str(p["wins"]),
+                              "rate": f"{100 * p['win_rate']:.1f}%",
                               "score": f"{p['avg_score']:.0f}"}))
     print(i18n.display(_("average turns per hand %(turns)s, %(speed)s hands/s")
                        % {"turns": result["avg_turns_per_hand"],

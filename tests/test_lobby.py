@@ -767,7 +767,8 @@ def test_the_lobby_says_a_tables_rules_and_seats_in_words() -> None:
         "  taken, host [S4SE5-YZL6Q]; join it with:",
         "  millebornes join --peer S4SE5-YZL6Q@10.0.0.7:4321"]
     assert _said("-", table("classic"), 80) == [
-        "- 'Friday night': classic rules, 1 of 3 seats taken, host [S4SE5-YZL6Q]"]
+        "- 'Friday night': classic rules, 1 of 3 seats taken, host [S4SE5-YZL6Q] (no",
+        "  longer listed: its match has begun, or its host closed the table)"]
     assert _line(table("modern")).startswith("'Friday night': modern rules, 1 of 3 seats")
     with i18n.using("fr"):
         assert "règles classiques" in _line(table("classic")), _line(table("classic"))

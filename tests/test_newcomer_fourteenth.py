@@ -305,7 +305,9 @@ def test_a_mistyped_table_name_says_the_tables_there_and_the_one_it_likely_meant
 def test_a_uyghur_board_keeps_the_spaces_that_lay_its_lines_out() -> None:
     """The Uyghur hand's title read glued to its note, "قولىڭىز(…": each fragment of a
     line is ordered right to left on its own, and the two spaces laid before the note went
-    to its far end. The spaces at a fragment's edges stay where the layout put them."""
+    to its far end. The spaces at a fragment's edges stay between the fragments they
+    separate (the eighteenth pass orders the line as a whole: the title at the right end,
+    read first, the note to its left)."""
     from cli import i18n
     from cli.app import _join
 
@@ -314,8 +316,8 @@ def test_a_uyghur_board_keeps_the_spaces_that_lay_its_lines_out() -> None:
                 ("class:dim", "  " + i18n._("(+ playable now)"))]
         title = "".join(t for _s, t, *_r in _join([line]))     # type: ignore[list-item]
         word = i18n.display(i18n._("Your hand"))
-    assert title.startswith(word + "  ("), title
-    assert title.endswith(")"), title
+    assert title.endswith(")  " + word), title
+    assert title.startswith("("), title
 
 
 # ----- 7. the first game ------------------------------------------------------------------------

@@ -86,6 +86,14 @@ class Translator:
             return rtl.visual(line)
         return line
 
+    def display_fragments(self, fragments: list[tuple[str, str]]) -> list[tuple[str, str]] | None:
+        """One line of styled fragments in visual order as a whole (Uyghur shaped): None
+        where each fragment is shown on its own, as :meth:`display` gives it (every language
+        written left to right, and a terminal doing its own bidi)."""
+        if not self.latin and self.language in RTL_LANGUAGES and self.bidi == "shape":
+            return rtl.visual_fragments(fragments)
+        return None
+
     def __repr__(self) -> str:
         return f"Translator({self.language!r}, bidi={self.bidi!r})"
 
@@ -149,6 +157,10 @@ def N_(message: str) -> str:
 
 def display(line: str) -> str:
     return _active.display(line)
+
+
+def display_fragments(fragments: list[tuple[str, str]]) -> list[tuple[str, str]] | None:
+    return _active.display_fragments(fragments)
 
 
 #: One catalog by name, without the language fallbacks (tests, tools).

@@ -100,12 +100,18 @@ def _isolated(m: re.Match[str]) -> str:
     return _isolate_run(m.group(0))
 
 
+#: Words of a run without a letter or digit at its edges ("&" of "سىز & Cy"): the
+#: sentence's, as its punctuation is.
+_BARE_EDGES = re.compile(r"^((?:[^\w\s]+[ \t]+)*)(.*?)((?:[ \t]+[^\w\s]+)*)$", re.S)
+
+
 def _isolate_run(whole: str) -> str:
     """:func:`_isolate_one` of ``whole``, split first at each bracket of the sentence in
     it ("'x' ('classic', 'modern'" of "… 'x' (CHOICES دىن تاللاڭ)"): the run is two, the
-    bracket between them the sentence's. The parts wait on a list, not on the call stack:
-    split by recursion, a line holding a thousand such brackets raised RecursionError
-    (hostile pass 11)."""
+    bracket between them the sentence's; bare words at its edges ("&" of "سىز & Cy") are
+    the sentence's too. The parts wait on a list, not on the call stack: split by
+    recursion, a line holding a thousand such brackets raised RecursionError (hostile
+    pass 11)."""
     out: list[str] = []
     todo: list[tuple[bool, str]] = [(True, whole)]     # (a run still to split, text)
     while todo:
@@ -113,16 +119,25 @@ def _isolate_run(whole: str) -> str:
         if not is_run or not any(c.isalnum() for c in run):
             out.append(run)
             continue
+        edges = _BARE_EDGES.match(run)
+        if edges is not None and (edges.group(1) or edges.group(3)):
+            # a team "سىز & Cy" read "& Cy سىز": the "&" went with Cy, into his run
+            todo += [(False, edges.group(3)), (True, edges.group(2)),
+                     (False, edges.group(1))]
+            continue
         paired = _paired(run)
         for i, c in enumerate(run):
             if i in paired or not 0 < i < len(run) - 1:
                 continue
-            if (c in "([{«" and run[i - 1].isspace()) or \
-                    (c in _PAIRS and run[i + 1].isspace()):
+            # (a closing bracket before a comma of the sentence too: "Bo (بوت: heuristic),
+            # Cy (بوت: heuristic)" read "heuristic), Cy" as one run, its brackets crossed)
+            closes = c in _PAIRS and (run[i + 1].isspace() or (
+                run[i + 1] in ",;:." and (i + 2 == len(run) or run[i + 2].isspace())))
+            if (c in "([{«" and run[i - 1].isspace()) or closes:
                 head, tail = run[:i], run[i + 1:]
                 lead = head[len(head.rstrip()):]
-                trail = tail[:len(tail) - len(tail.lstrip())]
-                todo += [(True, tail.lstrip()), (False, lead + c + trail),
+                trail = tail[:len(tail) - len(tail.lstrip(" \t,;:."))]
+                todo += [(True, tail[len(trail):]), (False, lead + c + trail),
                          (True, head.rstrip())]
                 break
         else:
@@ -151,10 +166,24 @@ def visual(text: str) -> str:
     :func:`_isolate_ltr`). Newlines split lines, each ordered on its own."""
     if not has_arabic(text):
         return text
+    return "\n".join(_visual_line(line) for line in text.split("\n"))
+
+
+def _visual_line(line: str) -> str:
+    """One line in visual order, the spaces at its edges left where they are: a line's
+    indent is what sets it under the line it continues (the games list's and verify's
+    continuation lines, the seat lines of ``simulate``), and a terminal shows every line
+    from its left edge. Ordered with the words, the indent went to the line's right end,
+    where it indents nothing."""
     from bidi import get_display
 
-    return "\n".join(_mirrored(str(get_display(_isolate_ltr(shape(line)), base_dir="R")))
-                     .translate(_ISOLATES) for line in text.split("\n"))
+    core = line.strip(" ")
+    if not has_arabic(core):
+        return line
+    lead = line[:len(line) - len(line.lstrip(" "))]
+    trail = line[len(lead) + len(core):]
+    return lead + _mirrored(str(get_display(_isolate_ltr(shape(core)), base_dir="R"))
+                            ).translate(_ISOLATES) + trail
 
 
 _MIRROR = str.maketrans("()[]{}«»<>", ")(][}{»«><")
@@ -238,3 +267,31 @@ def to_latin(text: str, capitalize: bool = False) -> str:
     if capitalize and result:
         result = result[0].upper() + result[1:]
     return result
+
+
+# --- a line of several styled fragments ----------------------------------------------------
+
+
+def visual_fragments(fragments: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """One line of (style, text) fragments in visual order, right to left as a whole: the
+    fragments from the right, each one read as :func:`visual` reads a line (its Arabic
+    letters shaped, a Latin name or a number as written), the spaces at its edges on the
+    sides they face in a right-to-left line. Each fragment is one unit, as a bidi isolate:
+    ordered with their neighbours' letters, "Bo" and the "6" of the next column's
+    "6 كارتا" read "Bo 6" as one left-to-right run. Ordered fragment by fragment and left
+    in place, a Uyghur line kept its fragments left to right: the table's top line began
+    "Mille Bornes" on the left, the seat rows ran name, cards, state from the left.
+
+    A line without Arabic letters is ordered too: a screen of right-to-left lines reads
+    every line from the right (the hand's "1 25   2 75" row like its next row)."""
+    out: list[tuple[str, str]] = []
+    for style, text in reversed(fragments):
+        core = text.strip(" ")
+        lead = len(text) - len(text.lstrip(" "))
+        trail = len(text) - lead - len(core)
+        if has_arabic(core):
+            core = visual(core)
+        elif not any(c.isalnum() for c in core):
+            core = core[::-1].translate(_MIRROR)    # "(", " · ": the sentence's own
+        out.append((style, " " * trail + core + " " * lead))
+    return out
