@@ -120,7 +120,7 @@ def test_a_cards_short_name_in_the_hand_row_is_its_name_shortened(lang: str) -> 
     """Afrikaans: the hand row said "Grens opgehef" while the log and the help said "Einde
     van spoedbeperking" for the same card: a newcomer reading the log could not find the
     card in the hand. A short name keeps a word of the name the log and the help use."""
-    from cli.i18n._terms import SHORT_NAMED
+    from cli.i18n import SHORT_NAMED
 
     with i18n.using(lang) as tr:
         for kind in SHORT_NAMED:

@@ -47,6 +47,7 @@ from ._terminal import terminal_width as terminal_width
 from ._terms import PHASES as PHASES
 from ._terms import RULE_TERMS as RULE_TERMS
 from ._terms import SCORE_ITEMS as SCORE_ITEMS
+from ._terms import SHORT_NAMED as SHORT_NAMED
 from ._terms import card_name as card_name
 from ._terms import cards_count as cards_count
 from ._terms import family_name as family_name
