@@ -61,6 +61,12 @@ def run(args: argparse.Namespace, out: TextIO | None = None, inp: TextIO | None 
         for key, (change, t) in changes:
             line = _line(t)
             last = shown.get(key)
+            if change is TableChange.REMOVED and last is None:
+                # never listed (it came and went between two looks): nothing to take off
+                # the list. Said, a machine announcing and withdrawing tables filled the
+                # screen with "- ... (no longer listed: ...)" about tables nobody saw
+                # (hostile pass 12)
+                continue
             if change is TableChange.UPDATED and last is not None:
                 if last[0] == line:
                     continue                       # nothing a player sees changed
