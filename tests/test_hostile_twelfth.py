@@ -9,6 +9,13 @@ Findings (each test here failed before its fix):
   changes, one it had never listed: a machine announcing and withdrawing tables filled
   the screen with lines about tables nobody saw, each saying why it was no longer listed.
   A table never listed is taken off nothing now, and said nowhere.
+* ``verify`` of an honest player's complete two-seat match failed ("unknown-author ...
+  not a seated player", no result) when the other player had signed a takeover of her
+  seat at the point of hand 1's *last* entry (pass 11 fixed a point past it): her peer
+  applied that entry, the hand was over, and a peer applies a takeover only while its
+  hand is in play; `verify` swapped her key from hand 2 all the same. The pass that
+  reads the entries takes the agreements again once it sees such a hand end
+  (``agreements_of(finished=...)``), the game's replay too.
 """
 
 from __future__ import annotations
@@ -16,11 +23,14 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import shutil
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
+from test_hostile_eleventh import played_hands  # noqa: F401 - a fixture
 
 
 def test_the_lobby_says_nothing_of_a_table_it_never_listed(
@@ -54,3 +64,36 @@ def test_the_lobby_says_nothing_of_a_table_it_never_listed(
     assert any(line.startswith("+ 'friend'") for line in lines), lines[:5]
     assert not [line for line in lines if "ghost" in line or "no longer listed" in line], \
         [line for line in lines if "ghost" in line][:5]
+
+
+@pytest.mark.parametrize("kind", ["side.takeover", "side.end"])
+def test_an_agreement_at_a_finished_hands_last_entry_leaves_verify_alone(
+        played_hands: Path, tmp_path: Path, kind: str) -> None:  # noqa: F811
+    """At two seats Hal alone signs, while Ann plays hand 1, "from hand 2 a bot of mine
+    plays Ann's seat" (or "the match ends") at the point of the hand's last entry. Ann's
+    peer keeps it, applies that last entry, and plays on: the hand is over, the agreement
+    about it never took effect. `verify` of her complete match must say so."""
+    from p2p.audit import verify_game
+    from p2p.crypto.identity import Identity
+    from p2p.table.store import TRANSCRIPT
+    from p2p.transcript.envelope import Envelope
+    from p2p.transcript.file import read_transcript
+
+    table = next(d for d in (played_hands / "d0").iterdir() if d.is_dir())
+    t = read_transcript(table / TRANSCRIPT)
+    first = sum(1 for e in t.entries if e.hand == 0)
+    honest = verify_game(table / TRANSCRIPT)
+    assert honest.ok and honest.complete
+    hal = Identity.load_or_create(played_hands / "s1.key")
+    extra = ({"runner": 1, "key": Identity.generate().public_key,
+              "endpoint": "tcp://127.0.0.1:5555"} if kind == "side.takeover" else {})
+    rec = Envelope.create(hal, t.header.table, 0, 0, bytes(32),
+                          {"k": kind, "hand": 0, "seat": 0, "at": first, **extra})
+    path = tmp_path / "crafted.mbt"
+    shutil.copy(table / TRANSCRIPT, path)
+    with open(path, "ab") as f:
+        f.write(rec.encode())
+    rep = verify_game(path)
+    assert rep.ok and rep.complete, (rep.check, rep.crypto.detail)
+    assert (rep.winner, rep.totals) == (honest.winner, honest.totals)
+    assert not rep.takeovers and rep.ended_by_agreement is None and not rep.voided

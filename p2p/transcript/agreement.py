@@ -38,7 +38,7 @@ nothing (the live peer drops it; nobody is blamed: it is not a game entry).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -252,7 +252,8 @@ def keys_at(base: Sequence[bytes], takeovers: Iterable[Takeover], hand: int) -> 
 
 
 def agreements_of(base: Sequence[bytes], side: Iterable[Envelope], table: bytes,
-                  reached: tuple[Mapping[int, int], int] | None = None
+                  reached: tuple[Mapping[int, int], int] | None = None,
+                  finished: Collection[int] = ()
                   ) -> tuple[list[Takeover], MatchEnd | None, set[int]]:
     """From a transcript's side entries: the takeovers agreed (in hand order), the end by
     agreement (if any) and the voided hands. Records are taken hand by hand so the keys
@@ -266,7 +267,16 @@ def agreements_of(base: Sequence[bytes], side: Iterable[Envelope], table: bytes,
     alone signs one: a takeover of hand 1 naming point 10,000, sent while the honest
     player played it, was kept by that player's peer (it might be reached), and `verify`
     of the complete match then swapped the seat's key from hand 2 and failed the honest
-    transcript on "not a seated player" (hostile pass 11)."""
+    transcript on "not a seated player" (hostile pass 11).
+
+    ``finished``: hands of such a log whose last entry ended them (every seat revealed).
+    A takeover at the point of such a hand's end took effect nowhere either: a live peer
+    applies one only while the hand is in play (``ReplicatedLog._check_agreement``), and
+    the point was the hand's last entry. Hal, at two seats, signed "a bot of mine plays
+    Ann's seat" at the point of hand 1's last entry; her peer finished the hand and played
+    on, and `verify` of her complete match failed on "not a seated player" (hostile pass
+    12). Only the pass that checks the entries knows which hands ended so (the first pass
+    reads no body): it calls this again once it does."""
     n = len(base)
     by_hand: dict[int, list[Envelope]] = {}
     for e in side:
@@ -292,7 +302,8 @@ def agreements_of(base: Sequence[bytes], side: Iterable[Envelope], table: bytes,
             if held_end is not None and held_end.at is not None and held_end.at > size:
                 ag.votes.pop((END, hand), None)
             held_bot = ag.takeover(hand)
-            if held_bot is not None and held_bot.at is not None and held_bot.at > size:
+            if held_bot is not None and held_bot.at is not None and (
+                    held_bot.at > size or (held_bot.at == size and hand in finished)):
                 ag.votes.pop((TAKEOVER, hand), None)
         done = ag.end(hand)
         if done is not None:

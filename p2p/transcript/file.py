@@ -1149,9 +1149,20 @@ def _verify_entries(transcript: Transcript, entries: Iterable[tuple[int, Envelop
         return None
 
     cur = [0]  # the entry being applied (for the proofs checked by the pool)
+    reached = reached_by(transcript)
+    finished: set[int] = set()
     for i, env in entries:
         cur[0] = i
         if env.hand != hand:
+            if (reached is not None and hand is not None and deck is not None
+                    and len(deck.reveals) >= n and hand not in finished
+                    and any(t.hand == hand and t.at is not None for t in rep.takeovers)):
+                # the hand ended at its last entry: a takeover at that point took effect
+                # nowhere (see agreements_of), and the keys of the hands after it are
+                # the table's again
+                finished.add(hand)
+                rep.takeovers, rep.agreed_end, rep.voided = agreements_of(
+                    base, transcript.side, hdr.table, reached, finished)
             # authenticate the entry before letting it close the previous hand (with the
             # keys of its hand: a takeover agreed earlier replaced one)
             seat_of = {k: s for s, k in enumerate(keys_at(base, rep.takeovers, env.hand))}
