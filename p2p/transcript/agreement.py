@@ -48,7 +48,8 @@ from p2p.transcript.decoding import DecodeError, check_map, is_bytes, is_int, is
 from p2p.transcript.envelope import Envelope
 
 __all__ = ["TAKEOVER", "END", "Takeover", "MatchEnd", "Agreements", "runner_for",
-           "body_problem", "keys_at", "agreements_of", "point_of", "MAX_POINT", "open_kinds"]
+           "body_problem", "keys_at", "agreements_of", "signed_records", "point_of",
+           "MAX_POINT", "open_kinds"]
 
 TAKEOVER = "side.takeover"
 END = "side.end"
@@ -251,9 +252,16 @@ def keys_at(base: Sequence[bytes], takeovers: Iterable[Takeover], hand: int) -> 
     return tuple(keys)
 
 
+def signed_records(side: Iterable[Envelope], table: bytes) -> list[Envelope]:
+    """The records of ``side`` :func:`agreements_of` looks at (takeovers and ends of
+    ``table``) whose signatures verify: for its ``signed``."""
+    return [e for e in side if e.body.get("k") in (TAKEOVER, END) and e.table == table
+            and e.signature_ok()]
+
+
 def agreements_of(base: Sequence[bytes], side: Iterable[Envelope], table: bytes,
                   reached: tuple[Mapping[int, int], int] | None = None,
-                  finished: Collection[int] = ()
+                  finished: Collection[int] = (), signed: bool = False
                   ) -> tuple[list[Takeover], MatchEnd | None, set[int]]:
     """From a transcript's side entries: the takeovers agreed (in hand order), the end by
     agreement (if any) and the voided hands. Records are taken hand by hand so the keys
@@ -276,7 +284,9 @@ def agreements_of(base: Sequence[bytes], side: Iterable[Envelope], table: bytes,
     Ann's seat" at the point of hand 1's last entry; her peer finished the hand and played
     on, and `verify` of her complete match failed on "not a seated player" (hostile pass
     12). Only the pass that checks the entries knows which hands ended so (the first pass
-    reads no body): it calls this again once it does."""
+    reads no body): it calls this again once it does, with ``signed`` records
+    (:func:`signed_records`: their signatures checked once, not at every call: a crafted
+    file of many such hands had 16,384 records' signatures checked again at each)."""
     n = len(base)
     by_hand: dict[int, list[Envelope]] = {}
     for e in side:
@@ -291,7 +301,7 @@ def agreements_of(base: Sequence[bytes], side: Iterable[Envelope], table: bytes,
         seat_of = {k: s for s, k in enumerate(keys)}
         for e in by_hand[hand]:
             s = seat_of.get(e.author)
-            if s is None or not e.signature_ok():
+            if s is None or (not signed and not e.signature_ok()):
                 continue
             if body_problem(e.body, e.hand, s, n, keys):
                 continue

@@ -54,7 +54,7 @@ from p2p.deck.messages import (
     message_to_body,
 )
 from p2p.transcript.agreement import MAX_HANDS as MAX_AGREED_HANDS
-from p2p.transcript.agreement import agreements_of, keys_at
+from p2p.transcript.agreement import agreements_of, keys_at, signed_records
 from p2p.transcript.decoding import (
     MAX_CARDS,
     MAX_PLAYERS,
@@ -1151,6 +1151,7 @@ def _verify_entries(transcript: Transcript, entries: Iterable[tuple[int, Envelop
     cur = [0]  # the entry being applied (for the proofs checked by the pool)
     reached = reached_by(transcript)
     finished: set[int] = set()
+    signed: list[Envelope] | None = None
     for i, env in entries:
         cur[0] = i
         if env.hand != hand:
@@ -1161,8 +1162,10 @@ def _verify_entries(transcript: Transcript, entries: Iterable[tuple[int, Envelop
                 # nowhere (see agreements_of), and the keys of the hands after it are
                 # the table's again
                 finished.add(hand)
+                if signed is None:
+                    signed = signed_records(transcript.side, hdr.table)
                 rep.takeovers, rep.agreed_end, rep.voided = agreements_of(
-                    base, transcript.side, hdr.table, reached, finished)
+                    base, signed, hdr.table, reached, finished, signed=True)
             # authenticate the entry before letting it close the previous hand (with the
             # keys of its hand: a takeover agreed earlier replaced one)
             seat_of = {k: s for s, k in enumerate(keys_at(base, rep.takeovers, env.hand))}
