@@ -8,7 +8,10 @@ Findings (each test here failed before its fix):
   host closed the table)" for a table that came and went between two looks at the
   changes, one it had never listed: a machine announcing and withdrawing tables filled
   the screen with lines about tables nobody saw, each saying why it was no longer listed.
-  A table never listed is taken off nothing now, and said nowhere.
+  A table never listed is taken off nothing now, and said nowhere. And a table
+  withdrawn and announced again over and over was said ("+" with its command, then "-")
+  at each look, scrolling the other tables away: one back within UPDATE_EVERY (5) s of
+  going is listed again once they passed, if still there.
 * ``verify`` of an honest player's complete two-seat match failed ("unknown-author ...
   not a seated player", no result) when the other player had signed a takeover of her
   seat at the point of hand 1's *last* entry (pass 11 fixed a point past it): her peer
@@ -97,3 +100,44 @@ def test_an_agreement_at_a_finished_hands_last_entry_leaves_verify_alone(
     assert rep.ok and rep.complete, (rep.check, rep.crypto.detail)
     assert (rep.winner, rep.totals) == (honest.winner, honest.totals)
     assert not rep.takeovers and rep.ended_by_agreement is None and not rep.voided
+
+
+def test_a_table_announced_and_withdrawn_over_and_over_is_listed_at_a_bounded_rate(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A machine withdrawing its table and announcing it again every 0.6 s had the lobby
+    say "+" (with the command under it) and "-" at each look: the friend's table scrolled
+    away. A table back within UPDATE_EVERY s of going is listed again once they passed."""
+    from cli import lobby as lobby_verb
+    from p2p.net.discovery import TableChange, TableInfo
+
+    def table(name: str) -> TableInfo:
+        return TableInfo(f"{name}._millebornes._tcp.local.", name, "classic", 1, 3,
+                         "27D3Q-R4U7Z", 4321, ("10.0.0.7",))
+
+    @contextlib.contextmanager
+    def fake_browse(callback: Callable[..., None],
+                    interfaces: object = None) -> Iterator[argparse.Namespace]:
+        stop = threading.Event()
+
+        def flap() -> None:
+            callback(TableChange.ADDED, table("friend"))
+            while not stop.is_set():
+                callback(TableChange.ADDED, table("flap"))
+                stop.wait(0.6)
+                callback(TableChange.REMOVED, table("flap"))
+                stop.wait(0.6)
+        th = threading.Thread(target=flap)
+        th.start()
+        try:
+            yield argparse.Namespace(ignored=0)
+        finally:
+            stop.set()
+            th.join()
+
+    monkeypatch.setattr(lobby_verb, "browse_tables", fake_browse)
+    out = io.StringIO()
+    assert lobby_verb.run(argparse.Namespace(seconds=4.0, mdns="loopback"), out=out) == 0
+    lines = out.getvalue().splitlines()
+    assert any(line.startswith("+ 'friend'") for line in lines), lines[:5]
+    said = [line for line in lines if line.startswith(("+ 'flap'", "- 'flap'"))]
+    assert len(said) <= 2, said
