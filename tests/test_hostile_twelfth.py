@@ -18,7 +18,8 @@ Findings (each test here failed before its fix):
   applied that entry, the hand was over, and a peer applies a takeover only while its
   hand is in play; `verify` swapped her key from hand 2 all the same. The pass that
   reads the entries takes the agreements again once it sees such a hand end
-  (``agreements_of(finished=...)``), the game's replay too.
+  (``agreements_of(finished=...)``), the game's replay too. In a transcript that stops
+  right after that entry, `verify` said a bot took her seat and left the hand voided.
 """
 
 from __future__ import annotations
@@ -141,3 +142,29 @@ def test_a_table_announced_and_withdrawn_over_and_over_is_listed_at_a_bounded_ra
     assert any(line.startswith("+ 'friend'") for line in lines), lines[:5]
     said = [line for line in lines if line.startswith(("+ 'flap'", "- 'flap'"))]
     assert len(said) <= 2, said
+
+
+def test_a_takeover_at_the_end_of_the_last_hand_of_a_cut_transcript_took_effect_nowhere(
+        played_hands: Path, tmp_path: Path) -> None:  # noqa: F811
+    """As above, Ann's transcript stops right after hand 1's last entry (her computer
+    stopped there): the takeover at that point never took effect, yet `verify` said her
+    seat was taken over by a bot and left hand 1 voided, without its score."""
+    from p2p.audit import verify_game
+    from p2p.crypto.identity import Identity
+    from p2p.table.store import TRANSCRIPT
+    from p2p.transcript.envelope import Envelope
+    from p2p.transcript.file import read_transcript
+
+    table = next(d for d in (played_hands / "d0").iterdir() if d.is_dir())
+    t = read_transcript(table / TRANSCRIPT)
+    first = sum(1 for e in t.entries if e.hand == 0)
+    hal = Identity.load_or_create(played_hands / "s1.key")
+    rec = Envelope.create(hal, t.header.table, 0, 0, bytes(32), {
+        "k": "side.takeover", "hand": 0, "seat": 0, "at": first, "runner": 1,
+        "key": Identity.generate().public_key, "endpoint": "tcp://127.0.0.1:5555"})
+    path = tmp_path / "cut.mbt"
+    path.write_bytes((table / TRANSCRIPT).read_bytes()[:t.offsets[first]] + rec.encode())
+    rep = verify_game(path)
+    assert not rep.takeovers and not rep.voided, (rep.takeovers, rep.voided)
+    assert rep.unfinished and rep.stopped_hand == 1, rep.summary()
+    assert [h["hand"] for h in rep.hands] == [0], rep.hands

@@ -277,8 +277,9 @@ def agreements_of(base: Sequence[bytes], side: Iterable[Envelope], table: bytes,
     of the complete match then swapped the seat's key from hand 2 and failed the honest
     transcript on "not a seated player" (hostile pass 11).
 
-    ``finished``: hands of such a log whose last entry ended them (every seat revealed).
-    A takeover at the point of such a hand's end took effect nowhere either: a live peer
+    ``finished``: hands of the log whose last entry ended them (every seat revealed),
+    the last hand too. A takeover at the point of such a hand's end (or past it) took
+    effect nowhere either: a live peer
     applies one only while the hand is in play (``ReplicatedLog._check_agreement``), and
     the point was the hand's last entry. Hal, at two seats, signed "a bot of mine plays
     Ann's seat" at the point of hand 1's last entry; her peer finished the hand and played
@@ -306,14 +307,16 @@ def agreements_of(base: Sequence[bytes], side: Iterable[Envelope], table: bytes,
             if body_problem(e.body, e.hand, s, n, keys):
                 continue
             ag.add(str(e.body["k"]), hand, s, e.body)
-        if reached is not None and hand < reached[1]:
+        if reached is not None and (hand < reached[1] or hand in finished):
             size = reached[0].get(hand, 0)
             held_end = ag.end(hand)
-            if held_end is not None and held_end.at is not None and held_end.at > size:
+            if (held_end is not None and held_end.at is not None and held_end.at > size
+                    and hand < reached[1]):
                 ag.votes.pop((END, hand), None)
             held_bot = ag.takeover(hand)
             if held_bot is not None and held_bot.at is not None and (
-                    held_bot.at > size or (held_bot.at == size and hand in finished)):
+                    (held_bot.at > size and hand < reached[1])
+                    or (held_bot.at >= size and hand in finished)):
                 ag.votes.pop((TAKEOVER, hand), None)
         done = ag.end(hand)
         if done is not None:

@@ -1152,20 +1152,23 @@ def _verify_entries(transcript: Transcript, entries: Iterable[tuple[int, Envelop
     reached = reached_by(transcript)
     finished: set[int] = set()
     signed: list[Envelope] | None = None
+    def hand_ended() -> None:
+        """The hand ended at its last entry: a takeover at that point took effect nowhere
+        (see agreements_of), and the keys of the hands after it are the table's again."""
+        nonlocal signed
+        if (reached is not None and hand is not None and deck is not None
+                and len(deck.reveals) >= n and hand not in finished
+                and any(t.hand == hand and t.at is not None for t in rep.takeovers)):
+            finished.add(hand)
+            if signed is None:
+                signed = signed_records(transcript.side, hdr.table)
+            rep.takeovers, rep.agreed_end, rep.voided = agreements_of(
+                base, signed, hdr.table, reached, finished, signed=True)
+
     for i, env in entries:
         cur[0] = i
         if env.hand != hand:
-            if (reached is not None and hand is not None and deck is not None
-                    and len(deck.reveals) >= n and hand not in finished
-                    and any(t.hand == hand and t.at is not None for t in rep.takeovers)):
-                # the hand ended at its last entry: a takeover at that point took effect
-                # nowhere (see agreements_of), and the keys of the hands after it are
-                # the table's again
-                finished.add(hand)
-                if signed is None:
-                    signed = signed_records(transcript.side, hdr.table)
-                rep.takeovers, rep.agreed_end, rep.voided = agreements_of(
-                    base, signed, hdr.table, reached, finished, signed=True)
+            hand_ended()
             # authenticate the entry before letting it close the previous hand (with the
             # keys of its hand: a takeover agreed earlier replaced one)
             seat_of = {k: s for s, k in enumerate(keys_at(base, rep.takeovers, env.hand))}
@@ -1246,6 +1249,7 @@ def _verify_entries(transcript: Transcript, entries: Iterable[tuple[int, Envelop
         if hooks.on_entry(decoded, len(env.encode())):
             rep.stopped = True
             return rep
+    hand_ended()
     bad = end_hand()
     if bad is not None:
         return bad
