@@ -19,7 +19,9 @@ Findings (each test here failed before its fix):
   hand is in play; `verify` swapped her key from hand 2 all the same. The pass that
   reads the entries takes the agreements again once it sees such a hand end
   (``agreements_of(finished=...)``), the game's replay too. In a transcript that stops
-  right after that entry, `verify` said a bot took her seat and left the hand voided.
+  right after that entry, `verify` said a bot took her seat and left the hand voided;
+  with an end at that point, that "the match was ended in hand 1 by p1, saying p0 had
+  left". Such an end took effect nowhere either (that entry dealt the next hand).
 """
 
 from __future__ import annotations
@@ -166,5 +168,31 @@ def test_a_takeover_at_the_end_of_the_last_hand_of_a_cut_transcript_took_effect_
     path.write_bytes((table / TRANSCRIPT).read_bytes()[:t.offsets[first]] + rec.encode())
     rep = verify_game(path)
     assert not rep.takeovers and not rep.voided, (rep.takeovers, rep.voided)
+    assert rep.unfinished and rep.stopped_hand == 1, rep.summary()
+    assert [h["hand"] for h in rep.hands] == [0], rep.hands
+
+
+def test_an_end_at_the_end_of_the_last_hand_of_a_cut_transcript_took_effect_nowhere(
+        played_hands: Path, tmp_path: Path) -> None:  # noqa: F811
+    """The same with "the match ends, Ann left" at the point of hand 1's last entry: the
+    next hand was dealt with that entry, and the end never took effect; `verify` of her
+    transcript cut there said "the match was ended in hand 1 by p1, saying p0 had left",
+    hand 1 voided, under "the transcript stops while waiting for seat 0"."""
+    from p2p.audit import verify_game
+    from p2p.crypto.identity import Identity
+    from p2p.table.store import TRANSCRIPT
+    from p2p.transcript.envelope import Envelope
+    from p2p.transcript.file import read_transcript
+
+    table = next(d for d in (played_hands / "d0").iterdir() if d.is_dir())
+    t = read_transcript(table / TRANSCRIPT)
+    first = sum(1 for e in t.entries if e.hand == 0)
+    hal = Identity.load_or_create(played_hands / "s1.key")
+    rec = Envelope.create(hal, t.header.table, 0, 0, bytes(32), {
+        "k": "side.end", "hand": 0, "seat": 0, "at": first})
+    path = tmp_path / "cut.mbt"
+    path.write_bytes((table / TRANSCRIPT).read_bytes()[:t.offsets[first]] + rec.encode())
+    rep = verify_game(path)
+    assert rep.ended_by_agreement is None and not rep.voided, rep.summary()
     assert rep.unfinished and rep.stopped_hand == 1, rep.summary()
     assert [h["hand"] for h in rep.hands] == [0], rep.hands

@@ -278,8 +278,8 @@ def agreements_of(base: Sequence[bytes], side: Iterable[Envelope], table: bytes,
     transcript on "not a seated player" (hostile pass 11).
 
     ``finished``: hands of the log whose last entry ended them (every seat revealed),
-    the last hand too. A takeover at the point of such a hand's end (or past it) took
-    effect nowhere either: a live peer
+    the last hand too. A takeover or an end at the point of such a hand's end (or past
+    it) took effect nowhere either (an end: the next hand was dealt with that entry): a live peer
     applies one only while the hand is in play (``ReplicatedLog._check_agreement``), and
     the point was the hand's last entry. Hal, at two seats, signed "a bot of mine plays
     Ann's seat" at the point of hand 1's last entry; her peer finished the hand and played
@@ -310,8 +310,9 @@ def agreements_of(base: Sequence[bytes], side: Iterable[Envelope], table: bytes,
         if reached is not None and (hand < reached[1] or hand in finished):
             size = reached[0].get(hand, 0)
             held_end = ag.end(hand)
-            if (held_end is not None and held_end.at is not None and held_end.at > size
-                    and hand < reached[1]):
+            if held_end is not None and held_end.at is not None and (
+                    (held_end.at > size and hand < reached[1])
+                    or (held_end.at >= size and hand in finished)):
                 ag.votes.pop((END, hand), None)
             held_bot = ag.takeover(hand)
             if held_bot is not None and held_bot.at is not None and (

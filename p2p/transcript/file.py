@@ -1153,12 +1153,15 @@ def _verify_entries(transcript: Transcript, entries: Iterable[tuple[int, Envelop
     finished: set[int] = set()
     signed: list[Envelope] | None = None
     def hand_ended() -> None:
-        """The hand ended at its last entry: a takeover at that point took effect nowhere
-        (see agreements_of), and the keys of the hands after it are the table's again."""
+        """The hand ended at its last entry: a takeover or an end at that point took effect
+        nowhere (see agreements_of), and the keys of the hands after it are the table's
+        again."""
         nonlocal signed
         if (reached is not None and hand is not None and deck is not None
                 and len(deck.reveals) >= n and hand not in finished
-                and any(t.hand == hand and t.at is not None for t in rep.takeovers)):
+                and (any(t.hand == hand and t.at is not None for t in rep.takeovers)
+                     or (rep.agreed_end is not None and rep.agreed_end.hand == hand
+                         and rep.agreed_end.at is not None))):
             finished.add(hand)
             if signed is None:
                 signed = signed_records(transcript.side, hdr.table)
