@@ -45,6 +45,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, inp: TextIO | None 
     lock = threading.Lock()
     pending: dict[str, tuple[TableChange, TableInfo]] = {}   # the latest change per table
     shown: dict[str, tuple[str, float]] = {}                  # the line shown, and when
+    gone: dict[str, float] = {}                               # when a listed table went
 
     def seen(change: TableChange, t: TableInfo) -> None:      # zeroconf's thread
         with lock:
@@ -58,9 +59,25 @@ def run(args: argparse.Namespace, out: TextIO | None = None, inp: TextIO | None 
         with lock:
             changes = sorted(pending.items())
             pending.clear()
+        for key in [k for k, at in gone.items() if now - at >= UPDATE_EVERY]:
+            del gone[key]
         for key, (change, t) in changes:
             line = _line(t)
             last = shown.get(key)
+            if change is not TableChange.REMOVED and last is None and key in gone:
+                # back within UPDATE_EVERY s of going: listed again once that passed, if
+                # still there. A table announced and withdrawn over and over said "+" and
+                # "-" with its command at each look, scrolling the others away (hostile
+                # pass 12)
+                with lock:
+                    pending.setdefault(key, (change, t))
+                continue
+            if change is TableChange.REMOVED and last is None:
+                # never listed (it came and went between two looks): nothing to take off
+                # the list. Said, a machine announcing and withdrawing tables filled the
+                # screen with "- ... (no longer listed: ...)" about tables nobody saw
+                # (hostile pass 12)
+                continue
             if change is TableChange.UPDATED and last is not None:
                 if last[0] == line:
                     continue                       # nothing a player sees changed
@@ -73,6 +90,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, inp: TextIO | None 
                 print(i18n.display(shown_line), file=say, flush=True)
             if change is TableChange.REMOVED:
                 shown.pop(key, None)
+                gone[key] = now
             else:
                 shown[key] = (line, now)
 

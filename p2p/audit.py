@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +24,7 @@ from p2p.table.hand_protocol import ProtocolError
 from p2p.table.match import MatchProtocol
 from p2p.table.replicated_log import deck_body_fault, equivocator
 from p2p.text import safe_text
-from p2p.transcript.agreement import agreements_of
+from p2p.transcript.agreement import MatchEnd, Takeover, agreements_of
 from p2p.transcript.envelope import Envelope, EnvelopeError
 from p2p.transcript.file import (
     DecodedEntry,
@@ -210,15 +210,7 @@ def verify_game(path: str | os.PathLike[str], workers: int = 0) -> GameReport:
     takeovers, agreed_end, voided = agreements_of([p.key for p in hdr.players],
                                                   transcript.side, hdr.table,
                                                   reached_by(transcript))
-    rep.takeovers = [{"hand": t.hand, "seat": t.seat, "runner": t.runner,
-                      "signers": list(t.signers)} for t in takeovers]
-    if agreed_end is not None:
-        e = agreed_end
-        rep.ended_by_agreement = {"hand": e.hand, "seat": e.seat, "signers": list(e.signers)}
-    rep.voided = sorted(voided)
-    rep.void_from = {t.hand: t.at for t in takeovers if t.at is not None}
-    if agreed_end is not None and agreed_end.at is not None:
-        rep.void_from[agreed_end.hand] = agreed_end.at
+    _set_agreements(rep, takeovers, agreed_end, voided)
     rep.side = _valid_side(transcript, [t.key for t in takeovers])
     rep.path = os.fspath(path)
     try:
@@ -239,6 +231,21 @@ def verify_game(path: str | os.PathLike[str], workers: int = 0) -> GameReport:
         return _check(cfg, rep, path, scanned, workers)
     except Exception as exc:  # a verifier must not crash on a crafted file
         return _fail_from(rep, None, "unexpected-error", None, f"{type(exc).__name__}: {exc}")
+
+
+def _set_agreements(rep: GameReport, takeovers: Sequence[Takeover], agreed_end: MatchEnd | None,
+                    voided: Iterable[int]) -> None:
+    """The report's agreements: the takeovers, the end by agreement, the voided hands and
+    the point each voided hand stops at."""
+    rep.takeovers = [{"hand": t.hand, "seat": t.seat, "runner": t.runner,
+                      "signers": list(t.signers)} for t in takeovers]
+    e = agreed_end
+    rep.ended_by_agreement = (None if e is None else
+                              {"hand": e.hand, "seat": e.seat, "signers": list(e.signers)})
+    rep.voided = sorted(voided)
+    rep.void_from = {t.hand: t.at for t in takeovers if t.at is not None}
+    if e is not None and e.at is not None:
+        rep.void_from[e.hand] = e.at
 
 
 def _crypto_only(path: str | os.PathLike[str], scanned: tuple[Transcript, int],
@@ -297,6 +304,8 @@ class _Replay:
         self.hand_bytes = 0
         self.read_on = 0
         self.read_on_bytes = 0
+        #: the cryptographic pass's agreements when the last hand was handed on
+        self.agreed: tuple[list[Takeover], MatchEnd | None, set[int]] | None = None
 
     def on_entry(self, entry: DecodedEntry, size: int) -> bool:
         if self.seen is not None:
@@ -331,6 +340,14 @@ class _Replay:
                 return
 
     def on_hand(self, hand: int, entries: list[DecodedEntry], result: HandResult | None) -> bool:
+        crypto = self.hooks.report
+        if crypto is not None:
+            agreed = (list(crypto.takeovers), crypto.agreed_end, set(crypto.voided))
+            if agreed != self.agreed:
+                # the cryptographic pass found a hand ended at a takeover's point (see
+                # agreements_of's finished): its agreements are the report's now
+                _set_agreements(self.rep, *agreed)
+            self.agreed = agreed
         if result is not None:
             self.decks[hand] = result.decks
         stop = self.rep.void_from.get(hand)

@@ -38,7 +38,7 @@ nothing (the live peer drops it; nobody is blamed: it is not a game entry).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,7 +48,8 @@ from p2p.transcript.decoding import DecodeError, check_map, is_bytes, is_int, is
 from p2p.transcript.envelope import Envelope
 
 __all__ = ["TAKEOVER", "END", "Takeover", "MatchEnd", "Agreements", "runner_for",
-           "body_problem", "keys_at", "agreements_of", "point_of", "MAX_POINT", "open_kinds"]
+           "body_problem", "keys_at", "agreements_of", "signed_records", "point_of",
+           "MAX_POINT", "open_kinds"]
 
 TAKEOVER = "side.takeover"
 END = "side.end"
@@ -251,8 +252,16 @@ def keys_at(base: Sequence[bytes], takeovers: Iterable[Takeover], hand: int) -> 
     return tuple(keys)
 
 
+def signed_records(side: Iterable[Envelope], table: bytes) -> list[Envelope]:
+    """The records of ``side`` :func:`agreements_of` looks at (takeovers and ends of
+    ``table``) whose signatures verify: for its ``signed``."""
+    return [e for e in side if e.body.get("k") in (TAKEOVER, END) and e.table == table
+            and e.signature_ok()]
+
+
 def agreements_of(base: Sequence[bytes], side: Iterable[Envelope], table: bytes,
-                  reached: tuple[Mapping[int, int], int] | None = None
+                  reached: tuple[Mapping[int, int], int] | None = None,
+                  finished: Collection[int] = (), signed: bool = False
                   ) -> tuple[list[Takeover], MatchEnd | None, set[int]]:
     """From a transcript's side entries: the takeovers agreed (in hand order), the end by
     agreement (if any) and the voided hands. Records are taken hand by hand so the keys
@@ -266,7 +275,19 @@ def agreements_of(base: Sequence[bytes], side: Iterable[Envelope], table: bytes,
     alone signs one: a takeover of hand 1 naming point 10,000, sent while the honest
     player played it, was kept by that player's peer (it might be reached), and `verify`
     of the complete match then swapped the seat's key from hand 2 and failed the honest
-    transcript on "not a seated player" (hostile pass 11)."""
+    transcript on "not a seated player" (hostile pass 11).
+
+    ``finished``: hands of the log whose last entry ended them (every seat revealed),
+    the last hand too. A takeover or an end at the point of such a hand's end (or past
+    it) took effect nowhere either (an end: the next hand was dealt with that entry): a live peer
+    applies one only while the hand is in play (``ReplicatedLog._check_agreement``), and
+    the point was the hand's last entry. Hal, at two seats, signed "a bot of mine plays
+    Ann's seat" at the point of hand 1's last entry; her peer finished the hand and played
+    on, and `verify` of her complete match failed on "not a seated player" (hostile pass
+    12). Only the pass that checks the entries knows which hands ended so (the first pass
+    reads no body): it calls this again once it does, with ``signed`` records
+    (:func:`signed_records`: their signatures checked once, not at every call: a crafted
+    file of many such hands had 16,384 records' signatures checked again at each)."""
     n = len(base)
     by_hand: dict[int, list[Envelope]] = {}
     for e in side:
@@ -281,18 +302,22 @@ def agreements_of(base: Sequence[bytes], side: Iterable[Envelope], table: bytes,
         seat_of = {k: s for s, k in enumerate(keys)}
         for e in by_hand[hand]:
             s = seat_of.get(e.author)
-            if s is None or not e.signature_ok():
+            if s is None or (not signed and not e.signature_ok()):
                 continue
             if body_problem(e.body, e.hand, s, n, keys):
                 continue
             ag.add(str(e.body["k"]), hand, s, e.body)
-        if reached is not None and hand < reached[1]:
+        if reached is not None and (hand < reached[1] or hand in finished):
             size = reached[0].get(hand, 0)
             held_end = ag.end(hand)
-            if held_end is not None and held_end.at is not None and held_end.at > size:
+            if held_end is not None and held_end.at is not None and (
+                    (held_end.at > size and hand < reached[1])
+                    or (held_end.at >= size and hand in finished)):
                 ag.votes.pop((END, hand), None)
             held_bot = ag.takeover(hand)
-            if held_bot is not None and held_bot.at is not None and held_bot.at > size:
+            if held_bot is not None and held_bot.at is not None and (
+                    (held_bot.at > size and hand < reached[1])
+                    or (held_bot.at >= size and hand in finished)):
                 ag.votes.pop((TAKEOVER, hand), None)
         done = ag.end(hand)
         if done is not None:

@@ -54,7 +54,7 @@ from p2p.deck.messages import (
     message_to_body,
 )
 from p2p.transcript.agreement import MAX_HANDS as MAX_AGREED_HANDS
-from p2p.transcript.agreement import agreements_of, keys_at
+from p2p.transcript.agreement import agreements_of, keys_at, signed_records
 from p2p.transcript.decoding import (
     MAX_CARDS,
     MAX_PLAYERS,
@@ -1149,9 +1149,29 @@ def _verify_entries(transcript: Transcript, entries: Iterable[tuple[int, Envelop
         return None
 
     cur = [0]  # the entry being applied (for the proofs checked by the pool)
+    reached = reached_by(transcript)
+    finished: set[int] = set()
+    signed: list[Envelope] | None = None
+    def hand_ended() -> None:
+        """The hand ended at its last entry: a takeover or an end at that point took effect
+        nowhere (see agreements_of), and the keys of the hands after it are the table's
+        again."""
+        nonlocal signed
+        if (reached is not None and hand is not None and deck is not None
+                and len(deck.reveals) >= n and hand not in finished
+                and (any(t.hand == hand and t.at is not None for t in rep.takeovers)
+                     or (rep.agreed_end is not None and rep.agreed_end.hand == hand
+                         and rep.agreed_end.at is not None))):
+            finished.add(hand)
+            if signed is None:
+                signed = signed_records(transcript.side, hdr.table)
+            rep.takeovers, rep.agreed_end, rep.voided = agreements_of(
+                base, signed, hdr.table, reached, finished, signed=True)
+
     for i, env in entries:
         cur[0] = i
         if env.hand != hand:
+            hand_ended()
             # authenticate the entry before letting it close the previous hand (with the
             # keys of its hand: a takeover agreed earlier replaced one)
             seat_of = {k: s for s, k in enumerate(keys_at(base, rep.takeovers, env.hand))}
@@ -1232,6 +1252,7 @@ def _verify_entries(transcript: Transcript, entries: Iterable[tuple[int, Envelop
         if hooks.on_entry(decoded, len(env.encode())):
             rep.stopped = True
             return rep
+    hand_ended()
     bad = end_hand()
     if bad is not None:
         return bad
