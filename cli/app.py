@@ -35,6 +35,7 @@ from prompt_toolkit.layout import (
     HSplit,
     Layout,
     Window,
+    WindowAlign,
 )
 from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.output import ColorDepth
@@ -181,8 +182,11 @@ class TableApp:
             self.command,
             self.status_window,
         ])
+        # right-aligned in a language read right to left, as the board is (:func:`_join`):
+        # in Uyghur the title "Mille Bornes" stood on the left, over lines read from the right
         self.too_small_window = too_small = Window(
-            FormattedTextControl(_safe(_shown(self._too_small_fragments))), wrap_lines=True)
+            FormattedTextControl(_safe(_shown(self._too_small_fragments))), wrap_lines=True,
+            align=lambda: WindowAlign.RIGHT if i18n.active().rtl else WindowAlign.LEFT)
         body = HSplit([
             ConditionalContainer(board, filter=~Condition(self.too_small)),
             ConditionalContainer(too_small, filter=Condition(self.too_small)),
