@@ -478,10 +478,12 @@ def hand_lines(view: HandState, seat: int, legal: Sequence[Action], lang: str | 
         text = fitted_card_label(c, room, lang, color)
         sel = i - 1 == selected
         style = card_class(c) + (" class:selected" if sel else "")
-        # the star gets a column of its own before the name ("7★Repairs" read as one
-        # word): the room after the name gives it back, the row's width stays
-        row += [("class:selected" if sel else "", f" {i}{'★' if c == fresh else ' '} "),
-                (style, text), ("class:playable", mark.ljust(room + 1 - i18n.cells(text)))]
+        # the star and the name have a space between them ("7★Repairs" read as one word):
+        # the room after the name gives the column back, the row's width stays
+        star = "★ " if c == fresh else " "
+        row += [("class:selected" if sel else "", f" {i}{star}"),
+                (style, text), ("class:playable", mark.ljust(room + 3 - len(star)
+                                                             - i18n.cells(text)))]
         if len(row) >= 3 * per_row:
             out.append(row)
             row = []
