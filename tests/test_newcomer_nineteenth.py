@@ -64,3 +64,27 @@ def test_the_uyghur_too_small_notice_stands_at_the_right(lang: str, right: bool)
     title = next(line for line in lines if "Mille Bornes" in line)
     assert title.rstrip().endswith("Mille Bornes") if right else title.startswith("Mille"), lines
     assert (title.startswith(" ") == right), lines
+
+
+# ----- 3. Vietnamese: one word for a card -----------------------------------------------------
+
+
+def test_vietnamese_says_the_or_a_card_one_way() -> None:
+    """The catalog said "thẻ" (its glossary's "thẻ Dừng") and "lá bài", "lá" for the same
+    card: a newcomer wonders whether two words are two things. "xanh lá" is green."""
+    import re
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+
+    path = Path(__file__).resolve().parent.parent / "cli/locale/vi/LC_MESSAGES/millebornes.po"
+    with path.open("rb") as f:
+        catalog = read_po(f, locale="vi")
+    wrong = []
+    for m in catalog:
+        for text in (m.string if isinstance(m.string, tuple) else (m.string,)):
+            if text and re.search(r"(?<!xanh )(?<!\w)[Ll]á(?!\w)", text):
+                wrong.append(text)
+    assert not wrong, "\n".join(wrong)
+    glossary = (path.parents[3].parent / "docs/glossary/vi.md").read_text(encoding="utf-8")
+    assert "lá bài |" not in glossary.replace("`", "")
