@@ -437,6 +437,10 @@ class NetDriver:
         (on the player's own turn the screen did not even redraw)."""
         if self.peer.finished or self.peer.stopped:
             return          # the end, or a stop, is said by its own line
+        # a seat the table waits for now: its wait's own line says it left, and for how
+        # long (:meth:`activity`); "Bo left … waiting up to 20 s" then "Bo has gone
+        # silent … waits up to 20 s" said it twice
+        waiting = self.peer.waiting_on()
         with self._watch_lock:
             for seat in range(self.peer.cfg.n):
                 if seat == self.seat:
@@ -456,6 +460,8 @@ class NetDriver:
                 if gone and self.peer.quit_for_now(seat):
                     continue     # they said they quit: said then ("has gone silent" read
                     #              like a crash, seconds after "quit for now")
+                if gone and waiting is not None and waiting.seat == seat:
+                    continue
                 name = self.current_names()[seat]
                 self._events.append(went_silent_line(name, self.step_limit) if gone
                                     else back_again_line(name))
@@ -823,9 +829,10 @@ class NetDriver:
             return None
         return seat_taken_line(taken[0], self.names[taken[1]])
 
-    def activity(self) -> str | None:
+    def activity(self, plain: bool = False) -> str | None:
         """What the table waits for besides a move the view already explains; for a
-        player whose seat a bot took, that they watch (their hand shows empty)."""
+        player whose seat a bot took, that they watch (their hand shows empty).
+        ``plain``: in the line mode's words (its commands, not the full screen's keys)."""
         taken = self.replaced()
         if taken is not None and not self.over and self.hand_no >= taken[0]:
             line = seat_taken_line(taken[0], self.names[taken[1]])
@@ -862,7 +869,8 @@ class NetDriver:
                 spent, budget = self.peer.auto_time(w.seat)
                 if budget is not None:
                     short = " " + left_short_wait_note(who, spent, budget)
-            return left_wait_line(who, seconds) + short
+            bot = w.seat in self.bots and w.seat != self.seat
+            return left_wait_line(who, seconds, plain=plain, bot=bot) + short
         word = PEER_STATES.get(state)
         slow = f" ({_(word) if word else state})" if state not in ("", "connected") else ""
         limit = limit_note(seconds)
@@ -876,7 +884,9 @@ class NetDriver:
                 return None
             if self.decision_limit is None and state == "slow":
                 # an untimed move is timed once the computer is gone: said, with its bound
-                return silent_move_wait_line(who, slow, self.peer.silence_limit())
+                return silent_move_wait_line(who, slow,
+                                             self.peer.silence_limit() - self.step_limit,
+                                             self.step_limit)
             return _("Waiting for %(name)s%(state)s %(limit)s.") % {
                 "name": who, "state": slow, "limit": limit_note(self.decision_limit)}
         if w.step is TableStep.SHARE:

@@ -1095,14 +1095,28 @@ def leave_question(saved: bool, over: bool) -> str:
              "you leave. y leave · n stay")
 
 
-def left_wait_line(name: str, seconds: float) -> str:
+def left_wait_line(name: str, seconds: float, plain: bool = False, bot: bool = False) -> str:
     """Another player left a network game: it is a pause, not an end, and the wait has
     its limit (``seconds``: the table's step limit; then the table pauses and offers a
-    bot or the end). Who runs ``resume`` is said: a newcomer read it as theirs to run."""
+    bot or the end). Who runs ``resume`` is said: a newcomer read it as theirs to run.
+    ``plain``: the line mode, whose command is ``quit`` ("q leaves too" named the full
+    screen's key there). ``bot``: the seat is a bot whose program stopped ("Bo left" was
+    said of a bot process that had died, as though a person had gone)."""
+    values = {"name": name, "seconds": f"{seconds:g}"}
+    if bot:
+        return (_("%(name)s (a bot) stopped answering; the game is saved. Waiting up to "
+                  "%(seconds)s s for it, then the table pauses; quit leaves too, and you "
+                  "can resume later.") if plain else
+                _("%(name)s (a bot) stopped answering; the game is saved. Waiting up to "
+                  "%(seconds)s s for it, then the table pauses; q leaves too, and you can "
+                  "resume later.")) % values
+    if plain:
+        return _("%(name)s left; the game is saved. Waiting for %(name)s to come back "
+                 "(millebornes resume on their computer) for up to %(seconds)s s, then the "
+                 "table pauses; quit leaves too, and you can resume later.") % values
     return _("%(name)s left; the game is saved. Waiting for %(name)s to come back "
              "(millebornes resume on their computer) for up to %(seconds)s s, then the "
-             "table pauses; q leaves too, and you can resume later.") % {
-                 "name": name, "seconds": f"{seconds:g}"}
+             "table pauses; q leaves too, and you can resume later.") % values
 
 
 def left_short_wait_note(name: str, spent: float, budget: float) -> str:
@@ -1145,14 +1159,17 @@ def move_limit_note(seconds: float) -> str:
         "seconds": f"{seconds:g}"}
 
 
-def silent_move_wait_line(name: str, state: str, seconds: float) -> str:
+def silent_move_wait_line(name: str, state: str, gone: float, seconds: float) -> str:
     """A player whose computer went quiet (``state``: " (slow)") in their own move, which
     is untimed only while their computer answers: "(no time limit)" was said, and the
-    table paused on its own (``seconds``: the transport's time to call it gone plus the
-    table's step limit)."""
-    return _("Waiting for %(name)s%(state)s: if their computer stays silent, the table "
-             "pauses within %(seconds)s s.") % {"name": name, "state": state,
-                                                "seconds": f"{seconds:g}"}
+    table paused on its own. ``gone``: the transport's time to call a silent computer
+    gone; ``seconds``: the table's step limit, the wait after it. Said as two figures, the
+    second the one the next line ("Bo left … for up to 20 s") says: "pauses within 25 s"
+    (their sum) read as disagreeing with it."""
+    return _("Waiting for %(name)s%(state)s: after %(gone)s s of silence their computer "
+             "counts as gone; then the table waits up to %(seconds)s s for them, and "
+             "pauses.") % {"name": name, "state": state, "gone": f"{gone:g}",
+                           "seconds": f"{seconds:g}"}
 
 
 def back_again_line(name: str) -> str:

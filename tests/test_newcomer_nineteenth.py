@@ -2,6 +2,10 @@
 
 The full screen's hand row showed a card just drawn as "7★Repairs", the star glued to the
 name. The Uyghur "terminal too small" notice kept its title "Mille Bornes" on the left.
+Vietnamese called a card "thẻ", "lá bài" and "lá". The line mode, at a network table a
+player left, said "q leaves too" (its command is quit), called a bot whose program died
+"Bo left", said "pauses within 25 s" and then "waiting up to 20 s", and then "Bo has gone
+silent … waits up to 20 s", the same news twice.
 """
 
 from __future__ import annotations
@@ -88,3 +92,95 @@ def test_vietnamese_says_the_or_a_card_one_way() -> None:
     assert not wrong, "\n".join(wrong)
     glossary = (path.parents[3].parent / "docs/glossary/vi.md").read_text(encoding="utf-8")
     assert "lá bài |" not in glossary.replace("`", "")
+
+
+# ----- 4. the line mode's wait on a seat that left: once, in its words, with one figure -------
+
+
+class _Waits:
+    """A network console's driver waiting on seat 1's move (NetDriver's own methods for
+    its words): seat 1's transport ``state``, and whether seat 1 is a bot."""
+
+    names = ["Ann", "Bo"]
+    seat, over, hand_no = 0, False, 1
+    broken: set[int] = set()
+    step_limit, decision_limit = 20.0, None
+
+    def __init__(self, state: str, bot: bool = False) -> None:
+        from types import SimpleNamespace
+
+        from cli.netdriver import NetDriver
+        from p2p.table import TableStep
+
+        self.bots = {1} if bot else set()
+        self.silent_words = NetDriver.silent_words.__get__(self)
+        self.peer = SimpleNamespace(
+            stopped=None, finished=False, silence_limit=lambda: 25.0,
+            peer_state=lambda seat: state, quit_for_now=lambda seat: False, takeovers=[],
+            wait_limit=lambda: None, cfg=SimpleNamespace(n=2),
+            waiting_on=lambda: SimpleNamespace(seat=1, step=TableStep.MOVE))
+        self._events: list[str] = []
+        self._silent_said: dict[int, bool] = {1: False}
+        import threading
+        self._watch_lock = threading.Lock()
+
+    def replaced(self) -> None:
+        return None
+
+    def silent(self) -> None:
+        return None
+
+    def current_names(self) -> list[str]:
+        return self.names
+
+    def activity(self, plain: bool = False) -> str | None:
+        from cli.netdriver import NetDriver
+        return NetDriver.activity(self, plain=plain)  # type: ignore[arg-type]
+
+
+def test_the_line_modes_wait_names_its_command_quit() -> None:
+    """The line mode's command is quit: "q leaves too" named the full screen's key."""
+    with i18n.using("en"):
+        plain = _Waits("gone").activity(plain=True)
+        screen = _Waits("gone").activity()
+    assert plain is not None and "quit leaves too" in plain and "q leaves" not in plain
+    assert screen is not None and "q leaves too" in screen
+
+
+@pytest.mark.parametrize("plain", [True, False])
+def test_a_bot_that_stopped_is_not_said_to_have_left(plain: bool) -> None:
+    """A bot whose process died was "Bo left … waiting for Bo to come back (millebornes
+    resume on their computer)": as though a person had gone, with a command no one runs."""
+    with i18n.using("en"):
+        said = _Waits("gone", bot=True).activity(plain=plain)
+    assert said is not None and said.startswith("Bo (a bot) stopped answering"), said
+    assert "left" not in said.split(";")[0] and "resume on their" not in said, said
+
+
+def test_the_waits_figures_agree() -> None:
+    """"pauses within 25 s" (while Bo was slow), then "Bo left … for up to 20 s": the
+    earlier line says the 20 s the later one says, and the 5 s before it."""
+    with i18n.using("en"):
+        slow = _Waits("slow").activity(plain=True)
+        gone = _Waits("gone").activity(plain=True)
+    assert slow is not None and gone is not None
+    assert "up to 20 s" in slow and "up to 20 s" in gone, (slow, gone)
+    assert "25" not in slow, slow
+
+
+def test_a_seat_gone_while_the_table_waits_on_it_is_said_once() -> None:
+    """The wait's own line says Bo left and for how long: "Bo has gone silent … waits up
+    to 20 s" came after it, the same news twice; said still of a seat not waited for."""
+    from types import SimpleNamespace
+
+    from cli.netdriver import NetDriver
+    from p2p.table import TableStep
+
+    with i18n.using("en"):
+        d = _Waits("gone")
+        NetDriver._watch_peers(d)  # type: ignore[arg-type]
+        assert d._events == [], d._events
+        other = _Waits("gone")
+        other.peer.waiting_on = lambda: SimpleNamespace(seat=0, step=TableStep.MOVE)
+        NetDriver._watch_peers(other)  # type: ignore[arg-type]
+    assert len(other._events) == 1 and "has gone silent" in other._events[0], other._events

@@ -152,8 +152,9 @@ def test_a_quiet_players_untimed_move_says_when_the_table_pauses() -> None:
         return NetDriver.activity(Driver(state))            # type: ignore[arg-type]
 
     assert said("connected") is None                        # a player thinking: untimed
-    assert said("slow") == ("Waiting for Jo (slow): if their computer stays silent, the "
-                            "table pauses within 25 s."), said("slow")
+    assert said("slow") == ("Waiting for Jo (slow): after 5 s of silence their computer "
+                            "counts as gone; then the table waits up to 20 s for them, and "
+                            "pauses."), said("slow")
     gone = said("gone")
     assert gone is not None and ("Waiting for Jo to come back (millebornes resume on their "
                                  "computer) for up to 20 s, then the table pauses") in gone
@@ -176,7 +177,8 @@ class _PausedOn:
         self.names = names
         self.broken: set[int] = set()
         self.peer = SimpleNamespace(peer_state=lambda seat: state, stop_why=stop_why,
-                                    quit_for_now=lambda seat: quit)
+                                    quit_for_now=lambda seat: quit, waiting_on=lambda: None,
+                                    paused=True)
         self.silent_is_back = lambda: NetDriver.silent_is_back(self)  # type: ignore[arg-type]
         self.silent_words = lambda plain: NetDriver.silent_words(self, plain)  # type: ignore[arg-type]
 
@@ -279,7 +281,8 @@ def test_a_resumed_players_voided_hand_is_held_with_its_own_cards() -> None:
         me=1, names=["Ann", "Ben"], cfg=SimpleNamespace(rules=rules, seating=seating, n=2),
         hand_no=0, view=lambda: shown[0], takeovers=[], finished=False, stopped=None,
         paused=False, agreed_end=None, drain_events=lambda: [events.pop(0) for _ in events[:]],
-        peer_state=lambda seat: "connected", quit_for_now=lambda seat: False)
+        peer_state=lambda seat: "connected", quit_for_now=lambda seat: False,
+        waiting_on=lambda: None)
     d = NetDriver(peer)                                      # type: ignore[arg-type]
     # the saved log was hand 1's; the table has agreed the takeover and dealt hand 2
     shown[0], peer.hand_no = hand2, 1
