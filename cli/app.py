@@ -450,7 +450,7 @@ class TableApp:
         cut (with "…") so that the "Press Esc" line always shows."""
         d = self.driver
         levels = getattr(d, "bot_levels", None) or {}
-        seats = ", ".join(peer_label(p.name, p.kind, p.state, levels.get(p.seat))
+        seats = i18n.join_list(peer_label(p.name, p.kind, p.state, levels.get(p.seat))
                           for p in d.peers())
         rules = d.rules
         network = hasattr(self.driver, "silent")       # a network table can pause
@@ -593,7 +593,7 @@ class TableApp:
         if len(self.opponents()) > 1 and card is not None and family(card) is Family.HAZARD \
                 and view.phase == PLAY:
             labels = side_names(d.names, d.seating)
-            can = ", ".join(labels[t] for t in self._legal_targets()) or _("nobody now")
+            can = i18n.join_list(labels[t] for t in self._legal_targets()) or _("nobody now")
             target: render.Line = [
                 ("class:dim", _("target:") + " "),
                 ("class:you", self._target_name(self.current_target())),

@@ -348,7 +348,7 @@ class PlainSession:
     def _run(self) -> int:
         d = self.driver
         levels = getattr(d, "bot_levels", None) or {}
-        seats = ", ".join(_("you") if p.kind == "you" and p.name == "You" else
+        seats = i18n.join_list(_("you") if p.kind == "you" and p.name == "You" else
                           peer_label(p.name, p.kind, p.state, levels.get(p.seat))
                           for p in d.peers())
         for line in i18n.wrap(_("Mille Bornes, %(rules)s: %(seats)s. Type help for the "

@@ -184,3 +184,39 @@ def test_a_seat_gone_while_the_table_waits_on_it_is_said_once() -> None:
         other.peer.waiting_on = lambda: SimpleNamespace(seat=0, step=TableStep.MOVE)
         NetDriver._watch_peers(other)  # type: ignore[arg-type]
     assert len(other._events) == 1 and "has gone silent" in other._events[0], other._events
+
+
+# ----- 5. a list on the screen is joined with the language's separator -----------------------
+
+
+@pytest.mark.parametrize("lang, sep", [("en", ", "), ("fr", ", "), ("ug", "، ")])
+def test_a_list_of_names_is_joined_with_the_languages_separator(lang: str, sep: str) -> None:
+    """Some forty places joined lists with a Latin ", ": a Uyghur screen showed "Ann, Bo"
+    where Uyghur writes "،". The list of those who agreed, as an agreement's line says it."""
+    from cli.words import _names_list
+
+    with i18n.using(lang):
+        assert i18n.join_list(["Ann", "Bo", "Cy"]) == sep.join(["Ann", "Bo", "Cy"])
+        said = _names_list(["Ann", "Bo"])
+    assert said == f"Ann{sep}Bo", said
+
+
+def _logged(path: Any, n: int) -> bool:
+    """Is line ``n`` of ``path`` part of a call to the log (it or the line before it)?"""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return "log." in lines[n - 1] or "log." in lines[n - 2]
+
+
+def test_no_screen_list_is_joined_with_a_bare_comma() -> None:
+    """Every list the screen shows goes through :func:`cli.i18n.join_list`; the two logs
+    (threads, processes left at exit) are for the developer, in English."""
+    import re
+    from pathlib import Path
+
+    cli = Path(__file__).resolve().parent.parent / "cli"
+    bare = re.compile(r"""["'], ["']\.join\(""")
+    found = [f"{p.name}:{n}" for p in sorted(cli.glob("*.py"))
+             if p.name not in ("tournament.py", "progress.py")
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if bare.search(line) and not _logged(p, n)]
+    assert not found, found
