@@ -437,10 +437,6 @@ class NetDriver:
         (on the player's own turn the screen did not even redraw)."""
         if self.peer.finished or self.peer.stopped:
             return          # the end, or a stop, is said by its own line
-        # a seat the table waits for now: its wait's own line says it left, and for how
-        # long (:meth:`activity`); "Bo left … waiting up to 20 s" then "Bo has gone
-        # silent … waits up to 20 s" said it twice
-        waiting = self.peer.waiting_on()
         with self._watch_lock:
             for seat in range(self.peer.cfg.n):
                 if seat == self.seat:
@@ -460,11 +456,18 @@ class NetDriver:
                 if gone and self.peer.quit_for_now(seat):
                     continue     # they said they quit: said then ("has gone silent" read
                     #              like a crash, seconds after "quit for now")
-                if gone and waiting is not None and waiting.seat == seat:
+                if gone and self._waits_on(seat):
                     continue
                 name = self.current_names()[seat]
                 self._events.append(went_silent_line(name, self.step_limit) if gone
                                     else back_again_line(name))
+
+    def _waits_on(self, seat: int) -> bool:
+        """Does the table wait for ``seat`` now? Its wait's own line then says it left, and
+        for how long (:meth:`activity`): "Bo left … waiting up to 20 s" and then "Bo has
+        gone silent … waits up to 20 s" said it twice."""
+        waiting = self.peer.waiting_on()
+        return waiting is not None and waiting.seat == seat
 
     def _words(self, ev: SessionEvent) -> str:
         """A session event in the console's words ("" for what is not worth a line)."""

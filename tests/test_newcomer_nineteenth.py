@@ -137,6 +137,10 @@ class _Waits:
         from cli.netdriver import NetDriver
         return NetDriver.activity(self, plain=plain)  # type: ignore[arg-type]
 
+    def _waits_on(self, seat: int) -> bool:
+        from cli.netdriver import NetDriver
+        return NetDriver._waits_on(self, seat)  # type: ignore[arg-type]
+
 
 def test_the_line_modes_wait_names_its_command_quit() -> None:
     """The line mode's command is quit: "q leaves too" named the full screen's key."""

@@ -177,8 +177,7 @@ class _PausedOn:
         self.names = names
         self.broken: set[int] = set()
         self.peer = SimpleNamespace(peer_state=lambda seat: state, stop_why=stop_why,
-                                    quit_for_now=lambda seat: quit, waiting_on=lambda: None,
-                                    paused=True)
+                                    quit_for_now=lambda seat: quit, paused=True)
         self.silent_is_back = lambda: NetDriver.silent_is_back(self)  # type: ignore[arg-type]
         self.silent_words = lambda plain: NetDriver.silent_words(self, plain)  # type: ignore[arg-type]
 
@@ -281,8 +280,7 @@ def test_a_resumed_players_voided_hand_is_held_with_its_own_cards() -> None:
         me=1, names=["Ann", "Ben"], cfg=SimpleNamespace(rules=rules, seating=seating, n=2),
         hand_no=0, view=lambda: shown[0], takeovers=[], finished=False, stopped=None,
         paused=False, agreed_end=None, drain_events=lambda: [events.pop(0) for _ in events[:]],
-        peer_state=lambda seat: "connected", quit_for_now=lambda seat: False,
-        waiting_on=lambda: None)
+        peer_state=lambda seat: "connected", quit_for_now=lambda seat: False)
     d = NetDriver(peer)                                      # type: ignore[arg-type]
     # the saved log was hand 1's; the table has agreed the takeover and dealt hand 2
     shown[0], peer.hand_no = hand2, 1
