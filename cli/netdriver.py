@@ -56,6 +56,7 @@ from .words import (
     silent_seat_plain_line,
     slow_note,
     slow_seat_line,
+    stopped_bot_seat_line,
     stopped_line,
     table_paused_line,
     takeover_line,
@@ -623,6 +624,8 @@ class NetDriver:
             # bot takes the seat" was offered, and b could only be refused (hostile
             # pass 10)
             line = no_bot_silent_line(name, plain=plain)
+        elif silent in self.bots and silent != self.seat:
+            line = stopped_bot_seat_line(name, plain=plain)
         else:
             line = silent_seat_plain_line(name) if plain else silent_seat_line(name)
         stuck = self.no_agreement(plain)

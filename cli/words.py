@@ -1352,6 +1352,20 @@ def agree_later_line() -> str:
              "reached: once it gets there, choose again.")
 
 
+def stopped_bot_seat_line(name: str, plain: bool) -> str:
+    """The table paused on a bot's seat whose program stopped, and a new bot can take it:
+    the choices of :func:`silent_seat_line`, the bot said as a bot ("Bo left … Wait for
+    them (millebornes resume)" was said of a bot process that had died)."""
+    if plain:
+        return _("%(name)s (a bot) stopped answering; the game is saved. Wait for it, or "
+                 "type bot: a new bot takes the seat from the next hand, or end: end the "
+                 "match; either needs everyone here to agree and leaves this hand "
+                 "unscored.") % {"name": name}
+    return _("%(name)s (a bot) stopped answering; the game is saved. Wait for it, or press "
+             "b: a new bot takes the seat from the next hand, or e: end the match; either "
+             "needs everyone here to agree and leaves this hand unscored.") % {"name": name}
+
+
 def no_bot_silent_line(name: str, plain: bool) -> str:
     """The table paused on a seat this computer would run the bot for, where it can start
     none (``millebornes play``: a bot's own process stopped): the end of the match, or

@@ -224,3 +224,22 @@ def test_no_screen_list_is_joined_with_a_bare_comma() -> None:
              for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
              if bare.search(line) and not _logged(p, n)]
     assert not found, found
+
+
+@pytest.mark.parametrize("plain", [True, False])
+def test_a_pause_on_a_bot_that_stopped_says_a_bot_stopped(plain: bool) -> None:
+    """The table paused on a bot whose program died: "Bot1 left; … Wait for them
+    (millebornes resume)", as of a person. A bot stopped answering; the choices stay."""
+    from test_newcomer_words import _PausedOn
+
+    from cli.netdriver import NetDriver
+
+    d = _PausedOn(["Ann", "Bot1"], "gone", {"id": "unresponsive", "step": "game.act",
+                                             "gone": True}, quit=False)
+    d.bots = frozenset({1})
+    d.bot_maker = object()  # type: ignore[assignment]
+    with i18n.using("en"):
+        said = NetDriver.silent_words(d, plain) or ""  # type: ignore[arg-type]
+    assert said.startswith("Bot1 (a bot) stopped answering; the game is saved."), said
+    assert ("type bot" if plain else "press b") in said, said
+    assert "Wait for them" not in said, said
