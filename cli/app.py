@@ -35,6 +35,7 @@ from prompt_toolkit.layout import (
     HSplit,
     Layout,
     Window,
+    WindowAlign,
 )
 from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.output import ColorDepth
@@ -181,8 +182,11 @@ class TableApp:
             self.command,
             self.status_window,
         ])
+        # right-aligned in a language read right to left, as the board is (:func:`_join`):
+        # in Uyghur the title "Mille Bornes" stood on the left, over lines read from the right
         self.too_small_window = too_small = Window(
-            FormattedTextControl(_safe(_shown(self._too_small_fragments))), wrap_lines=True)
+            FormattedTextControl(_safe(_shown(self._too_small_fragments))), wrap_lines=True,
+            align=lambda: WindowAlign.RIGHT if i18n.active().rtl else WindowAlign.LEFT)
         body = HSplit([
             ConditionalContainer(board, filter=~Condition(self.too_small)),
             ConditionalContainer(too_small, filter=Condition(self.too_small)),
@@ -446,7 +450,7 @@ class TableApp:
         cut (with "…") so that the "Press Esc" line always shows."""
         d = self.driver
         levels = getattr(d, "bot_levels", None) or {}
-        seats = ", ".join(peer_label(p.name, p.kind, p.state, levels.get(p.seat))
+        seats = i18n.join_list(peer_label(p.name, p.kind, p.state, levels.get(p.seat))
                           for p in d.peers())
         rules = d.rules
         network = hasattr(self.driver, "silent")       # a network table can pause
@@ -589,7 +593,7 @@ class TableApp:
         if len(self.opponents()) > 1 and card is not None and family(card) is Family.HAZARD \
                 and view.phase == PLAY:
             labels = side_names(d.names, d.seating)
-            can = ", ".join(labels[t] for t in self._legal_targets()) or _("nobody now")
+            can = i18n.join_list(labels[t] for t in self._legal_targets()) or _("nobody now")
             target: render.Line = [
                 ("class:dim", _("target:") + " "),
                 ("class:you", self._target_name(self.current_target())),

@@ -212,7 +212,7 @@ def check_bot_spec(spec: str, flag: str) -> None:
                     "group": repr(misplaced[1])})
         raise argparse.ArgumentTypeError(
             _("%(flag)s: there is no bot called %(name)s; choose from %(names)s")
-            % {"flag": flag, "name": repr(name), "names": ", ".join(bot_names())}
+            % {"flag": flag, "name": repr(name), "names": i18n.join_list(bot_names())}
             + did_you_mean(name, bot_names()))
 
 
@@ -395,7 +395,7 @@ def misplaced_options(words: Sequence[str], parser: argparse.ArgumentParser,
     if not moved:
         return None
     options = [w.split("=", 1)[0] for w in moved if w.startswith("-")]
-    said = ", ".join(options)
+    said = i18n.join_list(options)
 
     def takes_all(verb: str) -> bool:
         return all(_option_of(verbs[verb], o) is not None for o in options)

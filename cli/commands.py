@@ -111,7 +111,7 @@ def resolve_target(ctx: Context, word: str) -> int | str:
                if seating.side_of(s) == mine):
             return reply("own-side", word=word)
         opp = [ctx.names[s] for s in range(seating.n_players) if seating.side_of(s) != mine]
-        return reply("nobody-called", word=word, opponents=", ".join(opp))
+        return reply("nobody-called", word=word, opponents=i18n.join_list(opp))
     if len(sides) > 1:
         labels = side_names(ctx.names, seating)
         return reply("ambiguous", word=word,
@@ -499,7 +499,7 @@ def _play(ctx: Context, args: list[str]) -> Outcome:
         seating = ctx.view.seating
         mine = seating.side_of(ctx.seat)
         opp = [ctx.names[s] for s in range(seating.n_players) if seating.side_of(s) != mine]
-        return _err(reply("on-whom", n=args[0], name=opp[0], opponents=", ".join(opp)))
+        return _err(reply("on-whom", n=args[0], name=opp[0], opponents=i18n.join_list(opp)))
     if family(c) is Family.HAZARD:
         if target_word is not None:
             t = resolve_target(ctx, target_word)
@@ -565,7 +565,7 @@ def _confirm_safety(ctx: Context, cards: list[int], action: Action) -> Outcome:
     safeties = [c for c in cards if family(c) is Family.SAFETY]
     if not safeties:
         return Outcome("action", action=action)
-    names = ", ".join(card_name(c, ctx.lang) for c in safeties)
+    names = i18n.join_list(card_name(c, ctx.lang) for c in safeties)
     return Outcome("confirm", reply("confirm-safety", cards=names), action)
 
 

@@ -112,7 +112,7 @@ def find_game(ref: str, base: Path | None) -> SavedGame:
                                   for g in games]))
     raise ValueError(_("%(id)s matches %(n)d games (%(ids)s): type more of the id")
                      % {"id": repr(ref), "n": len(hits),
-                        "ids": ", ".join(g.short_id for g in hits[:5])})
+                        "ids": i18n.join_list(g.short_id for g in hits[:5])})
 
 
 def _is_path(ref: str) -> bool:
@@ -135,7 +135,7 @@ def newest_game(base: Path | None) -> SavedGame:
 def newest_line(game: SavedGame) -> str:
     """Which game ``verify`` or ``replay`` took when none was named."""
     return _("Your newest saved game: %(id)s (%(players)s, %(when)s).") % {
-        "id": game.short_id, "players": ", ".join(game.players),
+        "id": game.short_id, "players": i18n.join_list(game.players),
         "when": f"{game.when:%Y-%m-%d %H:%M}"}
 
 
@@ -332,7 +332,7 @@ def run(args: argparse.Namespace) -> int:
                 "(%(n)d folders in %(path)s are not readable games, left out: %(names)s; "
                 "millebornes verify FOLDER/transcript.mbt says what is wrong with them)",
                 len(skipped)) % {"n": len(skipped), "path": base_dir(args),
-                                 "names": ", ".join(p.name[:SHORT] for p in skipped[:5])
+                                 "names": i18n.join_list(p.name[:SHORT] for p in skipped[:5])
                                  + (", …" if len(skipped) > 5 else "")}, width):
             print(i18n.display(line))
     if not games:
@@ -355,7 +355,7 @@ def run(args: argparse.Namespace) -> int:
         state = game_state(g, cache.facts(g))
         # "You" (translated) only for this computer's seat; another player so named
         # is "You N"
-        players = ", ".join(you_label(n) + ("*" if s == g.seat else "")
+        players = i18n.join_list(you_label(n) + ("*" if s == g.seat else "")
                             for s, n in enumerate(local_names(g.players, g.seat)))
         rows.append((g, state, players))
     cache.save(games)

@@ -116,7 +116,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
             raise OSError(_("no table called %(name)s on the LAN after 10 s; the tables "
                             "there: %(names)s") % {
                                 "name": repr(want),
-                                "names": ", ".join(map(repr, names[:MAX_NAMES_SAID]))
+                                "names": i18n.join_list(map(repr, names[:MAX_NAMES_SAID]))
                                 + (", …" if len(names) > MAX_NAMES_SAID else "")}
                           + did_you_mean(want, names))
         if not tables:
@@ -406,7 +406,7 @@ def sit_refusal(state: LobbyState, wanted: int, mine: int | None) -> str:
                  "players' (seat 0 is the host's)") % {"seat": wanted, "last": n - 1}
     taken = state.seats[wanted]
     if taken is not None:
-        free = ", ".join(str(i) for i in state.free()) or _("none")
+        free = i18n.join_list(str(i) for i in state.free()) or _("none")
         return _("seat %(seat)d is taken by %(name)s; free seats: %(free)s") % {
             "seat": wanted, "name": safe_text(taken.name), "free": free}
     return ""

@@ -199,7 +199,7 @@ def _exit_anyway(code: int) -> None:
     log.warning("threads still running at exit, left behind: %s", ", ".join(stray))
     try:
         print(i18n.display(_("(a thread left running, by a bot perhaps, was stopped at the "
-                             "exit: %(names)s)") % {"names": safe_text(", ".join(stray), 200)}),
+                             "exit: %(names)s)") % {"names": safe_text(i18n.join_list(stray), 200)}),
               file=sys.stderr)
         sys.stdout.flush()
         sys.stderr.flush()

@@ -56,6 +56,7 @@ from .words import (
     silent_seat_plain_line,
     slow_note,
     slow_seat_line,
+    stopped_bot_seat_line,
     stopped_line,
     table_paused_line,
     takeover_line,
@@ -456,9 +457,18 @@ class NetDriver:
                 if gone and self.peer.quit_for_now(seat):
                     continue     # they said they quit: said then ("has gone silent" read
                     #              like a crash, seconds after "quit for now")
+                if gone and self._waits_on(seat):
+                    continue
                 name = self.current_names()[seat]
                 self._events.append(went_silent_line(name, self.step_limit) if gone
                                     else back_again_line(name))
+
+    def _waits_on(self, seat: int) -> bool:
+        """Does the table wait for ``seat`` now? Its wait's own line then says it left, and
+        for how long (:meth:`activity`): "Bo left … waiting up to 20 s" and then "Bo has
+        gone silent … waits up to 20 s" said it twice."""
+        waiting = self.peer.waiting_on()
+        return waiting is not None and waiting.seat == seat
 
     def _words(self, ev: SessionEvent) -> str:
         """A session event in the console's words ("" for what is not worth a line)."""
@@ -614,6 +624,8 @@ class NetDriver:
             # bot takes the seat" was offered, and b could only be refused (hostile
             # pass 10)
             line = no_bot_silent_line(name, plain=plain)
+        elif silent in self.bots and silent != self.seat:
+            line = stopped_bot_seat_line(name, plain=plain)
         else:
             line = silent_seat_plain_line(name) if plain else silent_seat_line(name)
         stuck = self.no_agreement(plain)
@@ -823,9 +835,10 @@ class NetDriver:
             return None
         return seat_taken_line(taken[0], self.names[taken[1]])
 
-    def activity(self) -> str | None:
+    def activity(self, plain: bool = False) -> str | None:
         """What the table waits for besides a move the view already explains; for a
-        player whose seat a bot took, that they watch (their hand shows empty)."""
+        player whose seat a bot took, that they watch (their hand shows empty).
+        ``plain``: in the line mode's words (its commands, not the full screen's keys)."""
         taken = self.replaced()
         if taken is not None and not self.over and self.hand_no >= taken[0]:
             line = seat_taken_line(taken[0], self.names[taken[1]])
@@ -862,7 +875,8 @@ class NetDriver:
                 spent, budget = self.peer.auto_time(w.seat)
                 if budget is not None:
                     short = " " + left_short_wait_note(who, spent, budget)
-            return left_wait_line(who, seconds) + short
+            bot = w.seat in self.bots and w.seat != self.seat
+            return left_wait_line(who, seconds, plain=plain, bot=bot) + short
         word = PEER_STATES.get(state)
         slow = f" ({_(word) if word else state})" if state not in ("", "connected") else ""
         limit = limit_note(seconds)
@@ -876,7 +890,9 @@ class NetDriver:
                 return None
             if self.decision_limit is None and state == "slow":
                 # an untimed move is timed once the computer is gone: said, with its bound
-                return silent_move_wait_line(who, slow, self.peer.silence_limit())
+                return silent_move_wait_line(who, slow,
+                                             self.peer.silence_limit() - self.step_limit,
+                                             self.step_limit)
             return _("Waiting for %(name)s%(state)s %(limit)s.") % {
                 "name": who, "state": slow, "limit": limit_note(self.decision_limit)}
         if w.step is TableStep.SHARE:

@@ -348,7 +348,7 @@ class PlainSession:
     def _run(self) -> int:
         d = self.driver
         levels = getattr(d, "bot_levels", None) or {}
-        seats = ", ".join(_("you") if p.kind == "you" and p.name == "You" else
+        seats = i18n.join_list(_("you") if p.kind == "you" and p.name == "You" else
                           peer_label(p.name, p.kind, p.state, levels.get(p.seat))
                           for p in d.peers())
         for line in i18n.wrap(_("Mille Bornes, %(rules)s: %(seats)s. Type help for the "
@@ -533,8 +533,11 @@ class PlainSession:
 
     def _activity_text(self) -> str | None:
         silent_words = getattr(self.driver, "silent_words", None)   # a network table
-        said = silent_words(plain=True) if silent_words is not None else None
-        return said if said is not None else self.driver.activity()
+        if silent_words is None:
+            return self.driver.activity()
+        said: str | None = silent_words(plain=True)
+        # a network table's wait in the line mode's words ("quit", not the key q)
+        return said if said is not None else self.driver.activity(plain=True)  # type: ignore[call-arg]
 
     def say_watching(self) -> None:
         """Tell a player whose seat a bot took that they watch, once, as soon as the

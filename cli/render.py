@@ -150,7 +150,7 @@ def latest_first_fit(values: Sequence[int], room: int) -> str:
     """``values`` joined by ", " within ``room`` columns, the last ones kept: "…425,
     475, 1400" rather than "2400, 1500, 4…"."""
     for start in range(len(values)):
-        text = ("…" if start else "") + ", ".join(str(v) for v in values[start:])
+        text = ("…" if start else "") + i18n.join_list(str(v) for v in values[start:])
         if i18n.cells(text) <= room:
             return text
     return _fit(str(values[-1]), room) if values else ""
@@ -343,7 +343,7 @@ def zone_sentences(view: HandState, side: int, names: Sequence[str], seat: int |
         label += _(" (you)") if seating.team_size == 1 else _(" (your side)")
     moving = bool(set(view.actors()) & set(seats))
     parts = [(_("%(side)s, to move:") if moving else _("%(side)s:")) % {"side": label}]
-    parts.append(", ".join(i18n.cards_count(view.hand_size(s))
+    parts.append(i18n.join_list(i18n.cards_count(view.hand_size(s))
                            # "You" in the player's language ("7 cartes (You)")
                            + (f" ({you_label(names[s])})" if len(seats) > 1 else "")
                            for s in seats) + ".")
@@ -478,8 +478,12 @@ def hand_lines(view: HandState, seat: int, legal: Sequence[Action], lang: str | 
         text = fitted_card_label(c, room, lang, color)
         sel = i - 1 == selected
         style = card_class(c) + (" class:selected" if sel else "")
-        row += [("class:selected" if sel else "", f" {i}{'★' if c == fresh else ' '}"),
-                (style, text), ("class:playable", mark.ljust(room + 2 - i18n.cells(text)))]
+        # the star and the name have a space between them ("7★Repairs" read as one word):
+        # the room after the name gives the column back, the row's width stays
+        star = "★ " if c == fresh else " "
+        row += [("class:selected" if sel else "", f" {i}{star}"),
+                (style, text), ("class:playable", mark.ljust(room + 3 - len(star)
+                                                             - i18n.cells(text)))]
         if len(row) >= 3 * per_row:
             out.append(row)
             row = []
@@ -567,7 +571,7 @@ def match_lines(match: Match, names: Sequence[str], last: int = 12,
     winner = match.winner()
     if verbose:
         for side, label in enumerate(labels):
-            points = ", ".join(str(h[side].total) for h in match.hands) or "—"
+            points = i18n.join_list(str(h[side].total) for h in match.hands) or "—"
             text = (_("%(side)s: %(total)d points (hands: %(points)s); wins the match.")
                     if side == winner else
                     _("%(side)s: %(total)d points (hands: %(points)s).")) % {

@@ -190,7 +190,7 @@ def all_hands_lines(state: HandState, names: Sequence[str], lang: str | None = N
         cards = render.hand_cards(state, seat)
         fresh = new_cards(before, state, seat)
         if verbose:
-            held = ", ".join(card_name(c, lang) + f" ({words[family(c)]}"
+            held = i18n.join_list(card_name(c, lang) + f" ({words[family(c)]}"
                              + (_(", just drawn") if c in fresh else "") + ")"
                              for c in cards) or _("nothing")
             values = {"name": you_label(name), "cards": held, "n": len(cards)}

@@ -239,7 +239,7 @@ def changed_options(rules: Rules) -> str:
             continue
         shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
         out.append(f"{name}={shown}")
-    return ", ".join(out)
+    return i18n.join_list(out)
 
 
 def rules_name(preset: str) -> str:
@@ -256,7 +256,7 @@ def announced_rules(announced: str) -> str:
     the preset's name and the options the host changed ("classic rules (match_target=
     3000)"); the join's list of tables said them raw and cut, "classic;match_targe…"."""
     preset, *options = announced.split(";")
-    changed = ", ".join(o for o in options if o)
+    changed = i18n.join_list(o for o in options if o)
     return rules_name(preset) + (f" ({changed})" if changed else "")
 
 
@@ -269,7 +269,7 @@ def rules_label(rules: Rules) -> str:
     changed = [f"{f.name}={_option_value(getattr(rules, f.name))}" for f in fields(Rules)
                if f.name != "preset" and getattr(rules, f.name) != getattr(ref, f.name)]
     name = rules_name(rules.preset)
-    return f"{name} ({', '.join(changed)})" if changed else name
+    return f"{name} ({i18n.join_list(changed)})" if changed else name
 
 
 def _option_value(value: object) -> str:
@@ -464,7 +464,7 @@ def rule_last(text: str, side: str | None = None) -> str:
     text = reason_words(text, side)
     if text:
         text = text[0].upper() + text[1:]
-    return text + (f" [{', '.join(ids)}]" if ids else "")
+    return text + (f" [{i18n.join_list(ids)}]" if ids else "")
 
 
 #: The engine's refusal of a battle hazard on a zone with no Roll yet (R6 after R5a).
@@ -674,7 +674,7 @@ def describe(before: HandState, action: Action, after: HandState, names: Sequenc
         return says(who(action.seat), _("You discarded %(card)s."),
                     _("%(name)s discarded %(card)s."), card=card_name(action.card, lang))
     if isinstance(action, FastDiscard):
-        cards = ", ".join(card_name(c, lang) for c in action.cards)
+        cards = i18n.join_list(card_name(c, lang) for c in action.cards)
         return says(who(action.seat), _("You discarded %(cards)s and drew back to six."),
                     _("%(name)s discarded %(cards)s and drew back to six."), cards=cards)
     if isinstance(action, CoupFourre):
@@ -805,7 +805,7 @@ def match_over_line(match: Match, names: Sequence[str], ended_early: bool = Fals
 def totals_line(match: Match, names: Sequence[str]) -> str:
     """"Ann 550, Bo 1300" — the match totals by side."""
     labels = side_labels(names, match.seating)
-    return ", ".join(f"{labels[i]} {t}" for i, t in enumerate(match.totals()))
+    return i18n.join_list(f"{labels[i]} {t}" for i, t in enumerate(match.totals()))
 
 
 def final_line(match: Match, names: Sequence[str], ended_early: bool = False) -> str:
@@ -895,7 +895,7 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
                 text = _("%(name)s played %(card)s on your side: c for a coup fourré, n to "
                          "let it stand (coup / pass).")
             return text % values
-        who = ", ".join(names[s] for s in waiting)
+        who = i18n.join_list(names[s] for s in waiting)
         return _("Waiting for %(names)s to answer the hazard (%(card)s).") % {
             "names": who, "card": hazard}
     actor = view.seat
@@ -1095,14 +1095,28 @@ def leave_question(saved: bool, over: bool) -> str:
              "you leave. y leave · n stay")
 
 
-def left_wait_line(name: str, seconds: float) -> str:
+def left_wait_line(name: str, seconds: float, plain: bool = False, bot: bool = False) -> str:
     """Another player left a network game: it is a pause, not an end, and the wait has
     its limit (``seconds``: the table's step limit; then the table pauses and offers a
-    bot or the end). Who runs ``resume`` is said: a newcomer read it as theirs to run."""
+    bot or the end). Who runs ``resume`` is said: a newcomer read it as theirs to run.
+    ``plain``: the line mode, whose command is ``quit`` ("q leaves too" named the full
+    screen's key there). ``bot``: the seat is a bot whose program stopped ("Bo left" was
+    said of a bot process that had died, as though a person had gone)."""
+    values = {"name": name, "seconds": f"{seconds:g}"}
+    if bot:
+        return (_("%(name)s (a bot) stopped answering; the game is saved. Waiting up to "
+                  "%(seconds)s s for it, then the table pauses; quit leaves too, and you "
+                  "can resume later.") if plain else
+                _("%(name)s (a bot) stopped answering; the game is saved. Waiting up to "
+                  "%(seconds)s s for it, then the table pauses; q leaves too, and you can "
+                  "resume later.")) % values
+    if plain:
+        return _("%(name)s left; the game is saved. Waiting for %(name)s to come back "
+                 "(millebornes resume on their computer) for up to %(seconds)s s, then the "
+                 "table pauses; quit leaves too, and you can resume later.") % values
     return _("%(name)s left; the game is saved. Waiting for %(name)s to come back "
              "(millebornes resume on their computer) for up to %(seconds)s s, then the "
-             "table pauses; q leaves too, and you can resume later.") % {
-                 "name": name, "seconds": f"{seconds:g}"}
+             "table pauses; q leaves too, and you can resume later.") % values
 
 
 def left_short_wait_note(name: str, spent: float, budget: float) -> str:
@@ -1145,14 +1159,17 @@ def move_limit_note(seconds: float) -> str:
         "seconds": f"{seconds:g}"}
 
 
-def silent_move_wait_line(name: str, state: str, seconds: float) -> str:
+def silent_move_wait_line(name: str, state: str, gone: float, seconds: float) -> str:
     """A player whose computer went quiet (``state``: " (slow)") in their own move, which
     is untimed only while their computer answers: "(no time limit)" was said, and the
-    table paused on its own (``seconds``: the transport's time to call it gone plus the
-    table's step limit)."""
-    return _("Waiting for %(name)s%(state)s: if their computer stays silent, the table "
-             "pauses within %(seconds)s s.") % {"name": name, "state": state,
-                                                "seconds": f"{seconds:g}"}
+    table paused on its own. ``gone``: the transport's time to call a silent computer
+    gone; ``seconds``: the table's step limit, the wait after it. Said as two figures, the
+    second the one the next line ("Bo left … for up to 20 s") says: "pauses within 25 s"
+    (their sum) read as disagreeing with it."""
+    return _("Waiting for %(name)s%(state)s: after %(gone)s s of silence their computer "
+             "counts as gone; then the table waits up to %(seconds)s s for them, and "
+             "pauses.") % {"name": name, "state": state, "gone": f"{gone:g}",
+                           "seconds": f"{seconds:g}"}
 
 
 def back_again_line(name: str) -> str:
@@ -1274,7 +1291,7 @@ def silent_seat_plain_line(name: str) -> str:
 
 
 def _names_list(names: Sequence[str]) -> str:
-    return ", ".join(names) if names else _("nobody yet")
+    return i18n.join_list(names) if names else _("nobody yet")
 
 
 def agreement_line(kind: str, name: str, agreed: Sequence[str],
@@ -1320,7 +1337,7 @@ def agreed_end_line(name: str, hand_no: int, signers: Sequence[str]) -> str:
     """An agreed end of the match: who signed it and whom they said had left (their word:
     the seat they name signed nothing, and may be the one reading this)."""
     return _("%(signers)s ended the match in hand %(hand)d, saying %(name)s had left.") % {
-        "signers": ", ".join(signers), "hand": hand_no, "name": name}
+        "signers": i18n.join_list(signers), "hand": hand_no, "name": name}
 
 
 def nothing_to_agree_line() -> str:
@@ -1333,6 +1350,20 @@ def agree_later_line() -> str:
     already chose" was said though the player had not."""
     return _("The others signed at a later point of this hand than this computer has "
              "reached: once it gets there, choose again.")
+
+
+def stopped_bot_seat_line(name: str, plain: bool) -> str:
+    """The table paused on a bot's seat whose program stopped, and a new bot can take it:
+    the choices of :func:`silent_seat_line`, the bot said as a bot ("Bo left … Wait for
+    them (millebornes resume)" was said of a bot process that had died)."""
+    if plain:
+        return _("%(name)s (a bot) stopped answering; the game is saved. Wait for it, or "
+                 "type bot: a new bot takes the seat from the next hand, or end: end the "
+                 "match; either needs everyone here to agree and leaves this hand "
+                 "unscored.") % {"name": name}
+    return _("%(name)s (a bot) stopped answering; the game is saved. Wait for it, or press "
+             "b: a new bot takes the seat from the next hand, or e: end the match; either "
+             "needs everyone here to agree and leaves this hand unscored.") % {"name": name}
 
 
 def no_bot_silent_line(name: str, plain: bool) -> str:
@@ -1369,7 +1400,7 @@ def no_agreement_line(name: str, bot: Sequence[str], end: Sequence[str], plain: 
     and each chooses once a hand. The line offering b and e went on, with "waiting for
     Ann" (who had chosen the other and could not sign) and "You already chose" at b or e:
     nobody was told that the table now waits for the silent seat alone, or how to go."""
-    values = {"name": name, "bot": ", ".join(bot), "end": ", ".join(end)}
+    values = {"name": name, "bot": i18n.join_list(bot), "end": i18n.join_list(end)}
     if bot and end:
         text = _("%(bot)s chose a bot for %(name)s's seat and %(end)s the end; one "
                  "choice each a hand, so nothing can be agreed now: the table waits for "
@@ -1571,7 +1602,7 @@ def _rule_fault_text(why: str, data: Mapping[str, Any], fallback: str) -> str:
     if why == "unknown-options":
         names = [_data(n, 40) for n in data["options"]][:10]
         return ngettext("unknown rule option: %(options)s", "unknown rule options: %(options)s",
-                        len(names)) % {"options": ", ".join(names)}
+                        len(names)) % {"options": i18n.join_list(names)}
     if why == "unknown-preset":
         return _("unknown preset %(value)s; choose classic or modern") % values
     if why == "option-syntax":
@@ -1582,7 +1613,7 @@ def _rule_fault_text(why: str, data: Mapping[str, Any], fallback: str) -> str:
         return _("unknown rule option %(name)s; known: %(known)s (--option help says what "
                  "each does)") % {
             "name": _shown(data["option"]),
-            "known": ", ".join(_data(n, 40) for n in data["known"])} + did_you_mean(
+            "known": i18n.join_list(_data(n, 40) for n in data["known"])} + did_you_mean(
                 str(data["option"]), [str(n) for n in data["known"]][:100])
     if why == "not-yes-no":
         return _("option %(option)s takes yes/no, not %(value)s") % values
@@ -1603,7 +1634,7 @@ def key_change_line(change: KeyChange) -> str:
     return _("warning: %(name)s [%(key)s] has a key we have not seen for this name (known: "
              "%(known)s): a new machine, or someone else using the name") % {
                  "name": safe_text(change.name), "key": fingerprint(change.key),
-                 "known": ", ".join(fingerprint(k) for k in change.known)}
+                 "known": i18n.join_list(fingerprint(k) for k in change.known)}
 
 
 def known_problem_line(known: KnownPlayers) -> str | None:
@@ -1637,7 +1668,7 @@ def lobby_seat_lines(state: LobbyState, me: int | None = None) -> list[str]:
         name = you_label(shown[i]) if i == me else shown[i]
         out.append(_("%(seat)s: %(name)s [%(key)s]") % {
             "seat": seat, "name": safe_text(name), "key": fingerprint(s.key)}
-            + (f" ({', '.join(marks)})" if marks else ""))
+            + (f" ({i18n.join_list(marks)})" if marks else ""))
     return out
 
 
@@ -1848,7 +1879,7 @@ def _stop_reason(why: Mapping[str, Any], names: Sequence[str], fallback: str) ->
                      "left") % {"hand": _number(why["hand"]) + 1, "name": name}
         return _("the match was ended in hand %(hand)d by %(signers)s, saying %(name)s had "
                  "left") % {"hand": _number(why["hand"]) + 1, "name": name,
-                            "signers": ", ".join(signers)}
+                            "signers": i18n.join_list(signers)}
     if kind == "unfounded-complaint":
         return _("%(seat)s complained without evidence") % {"seat": seat()}
     if kind == "valid-share-complaint":
@@ -2056,7 +2087,7 @@ def cheat_demo_lines(o: Any, names: Sequence[str], same: bool) -> list[str]:
     out = [_(CHEAT_WORDS[o.kind]) % {"seat": who(o.cheater)}]
     if not o.caught:
         return out + [_("not caught: the match ended without the cheat taking place")]
-    blamed = ", ".join(who(s) for s in o.blamed)
+    blamed = i18n.join_list(who(s) for s in o.blamed)
     if not o.blamed:
         # "nobody" as a subject: French "personne a été prise" was wrong
         how = _("nobody was blamed: %(check)s") % {"check": check_words(o.check)}
@@ -2077,7 +2108,7 @@ def cheat_demo_lines(o: Any, names: Sequence[str], same: bool) -> list[str]:
         line = (_("caught at once: %(how)s, %(when)s (hand %(hand)d); verdict: %(verdict)s.")
                 if values["when"] else
                 _("caught at once: %(how)s (hand %(hand)d); verdict: %(verdict)s."))
-    seats = ", ".join(who(s) for s in o.detected_by)
+    seats = i18n.join_list(who(s) for s in o.detected_by)
     out += [line % values,
             (_("detected by %(seats)s: %(detail)s") if o.detail else _("detected by %(seats)s"))
             % {"seats": seats, "detail": o.detail},
@@ -2219,7 +2250,7 @@ def verify_lines(report: GameReport, me: int | None = None,
 
     def scores(values: Sequence[int]) -> str:
         # each score on the line of its name ("…; You 125, Bo" / "1300")
-        return ", ".join(f"{side_label(names, sides, i)}{i18n.NO_BREAK}{v}"
+        return i18n.join_list(f"{side_label(names, sides, i)}{i18n.NO_BREAK}{v}"
                          for i, v in enumerate(values))
 
     out: list[str] = []
@@ -2347,7 +2378,7 @@ def verify_lines(report: GameReport, me: int | None = None,
                      "void": t["hand"] + 1, "hand": t["hand"] + 2,
                      "name": _agreement_name(names, t["seat"]),
                      "runner": _agreement_name(names, t["runner"]),
-                     "signers": ", ".join(_agreement_name(names, s)
+                     "signers": i18n.join_list(_agreement_name(names, s)
                                           for s in t["signers"])}
         out += ["  " + w for w in i18n.wrap(text, width - 2)]
     e = report.ended_by_agreement
@@ -2355,7 +2386,7 @@ def verify_lines(report: GameReport, me: int | None = None,
         text = _("the match was ended in hand %(hand)d by %(signers)s, saying %(name)s had "
                  "left") % {
                      "hand": e["hand"] + 1, "name": _agreement_name(names, e["seat"]),
-                     "signers": ", ".join(_agreement_name(names, s)
+                     "signers": i18n.join_list(_agreement_name(names, s)
                                           for s in e["signers"])}
         out += ["  " + w for w in i18n.wrap(text, width - 2)]
     limits = limits_text(report)

@@ -20,6 +20,10 @@ import pytest
 from cli import i18n
 from cli.i18n.rtl import shape, visual
 
+#: `main(["--lang", "ug", ...])` activates Uyghur for the process: the test run's language
+#: is put back (left in Uyghur, ten tests of test_cli_words after it failed in one worker)
+pytestmark = pytest.mark.usefixtures("keep_language")
+
 # ----- 1. Uyghur: a line of several styled fragments reads right to left as a whole ---------
 
 

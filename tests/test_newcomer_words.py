@@ -152,8 +152,9 @@ def test_a_quiet_players_untimed_move_says_when_the_table_pauses() -> None:
         return NetDriver.activity(Driver(state))            # type: ignore[arg-type]
 
     assert said("connected") is None                        # a player thinking: untimed
-    assert said("slow") == ("Waiting for Jo (slow): if their computer stays silent, the "
-                            "table pauses within 25 s."), said("slow")
+    assert said("slow") == ("Waiting for Jo (slow): after 5 s of silence their computer "
+                            "counts as gone; then the table waits up to 20 s for them, and "
+                            "pauses."), said("slow")
     gone = said("gone")
     assert gone is not None and ("Waiting for Jo to come back (millebornes resume on their "
                                  "computer) for up to 20 s, then the table pauses") in gone

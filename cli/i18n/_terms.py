@@ -11,6 +11,7 @@ extraction finds it; a test checks the card names against the engine's. The cont
 from __future__ import annotations
 
 import weakref
+from collections.abc import Iterable
 
 from engine.cards import KIND_OF, NAMES_EN, Family, Kind
 
@@ -208,3 +209,11 @@ def points(n: int, translator: Translator | None = None) -> str:
 def cards_count(n: int, translator: Translator | None = None) -> str:
     """``n`` cards (a hand size, a pile size), plural as this language needs."""
     return _tr(translator).ngettext("%(count)d card", "%(count)d cards", n) % {"count": n}
+
+
+def join_list(items: Iterable[str], translator: Translator | None = None) -> str:
+    """Names or items said one after another ("Ann, Bo, Cy"), with this language's list
+    separator: Uyghur writes the Arabic comma "،", and some forty places joined with a
+    Latin ", " in every language."""
+    # Translators: the separator between the items of a list on the screen ("Ann, Bo").
+    return _tr(translator).pgettext("list separator", ", ").join(items)
