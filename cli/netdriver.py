@@ -593,10 +593,11 @@ class NetDriver:
         stands (None: no seat is silent). ``plain``: the line mode's commands, else the
         full screen's keys. One place for both (the choice of sentence was written twice)."""
         silent = self.silent()
-        if silent is None or not self.peer.paused:
+        if silent is None or (not self.peer.paused and silent not in self.broken):
             # gone on its turn, the seat is still waited for (up to the limit the wait's
             # own line says): its choices come once the table pauses, after "Paused: …"
-            # ("Bo stopped answering … type end" came first, and "Paused" 20 s later)
+            # ("Bo stopped answering … type end" came first, and "Paused" 20 s later).
+            # A damaged bot of this computer is said at once: no wait brings it back
             return None
         name = self.current_names()[silent]
         paused_why = self.peer.stop_why or {}

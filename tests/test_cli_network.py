@@ -273,8 +273,10 @@ def test_a_player_who_leaves_is_waited_for_and_comes_back(tmp_path: Path) -> Non
         wait_into_first_hand(jdir)
         proc.kill()
         proc.wait(10)
-        deadline = time.monotonic() + 20
-        while "Ben left; the game is saved" not in said(host_out) \
+        # the wait for Ben first ("… for up to 20 s, then the table pauses"), then the
+        # pause and its choices
+        deadline = time.monotonic() + 45
+        while "Ben left; the game is saved. Wait for them" not in said(host_out) \
                 and time.monotonic() < deadline:
             time.sleep(0.05)
         assert "Ben left; the game is saved. Wait for them (millebornes resume)" in \
