@@ -52,6 +52,17 @@ if TYPE_CHECKING:
     from p2p.table.session import Peer, SessionOptions
 
 
+def wait_for(condition: Callable[[], object], limit: float, every: float = 0.05) -> bool:
+    """Ask ``condition`` every ``every`` s for at most ``limit`` s (tests of peers that
+    run in threads or processes); whether it came true, asked once more at the end."""
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(every)
+    return bool(condition())
+
+
 @contextlib.contextmanager
 def seeded_entropy(seed: bytes) -> Iterator[None]:
     """Within the block, :func:`p2p.crypto.group.entropy` reads from a deterministic

@@ -7,7 +7,6 @@ It says now who chose what, that the table waits for the silent seat, and how to
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from engine import Seating, preset
@@ -15,17 +14,8 @@ from p2p.net.transport import Node
 from p2p.table.memory import make_table
 from p2p.table.session import Peer, SessionOptions
 from p2p.table.wire import node_id_for
-from p2p.testing import Pumping
+from p2p.testing import Pumping, wait_for
 from p2p.transcript.agreement import END, TAKEOVER, open_kinds
-
-
-def _wait(cond: object, limit: float) -> bool:
-    end = time.monotonic() + limit
-    while time.monotonic() < end:
-        if cond():  # type: ignore[operator]
-            return True
-        time.sleep(0.05)
-    return bool(cond())  # type: ignore[operator]
 
 
 def test_open_kinds_follows_one_record_per_kind_and_never_both_at_one_point() -> None:
@@ -63,12 +53,12 @@ def test_players_who_chose_differently_are_told_the_table_waits_for_the_silent_s
     pumps = Pumping(peers, through_pauses=True)
     drivers = [NetDriver(p, background=True) for p in peers]
     try:
-        assert _wait(lambda: all(p.paused and p.silent_seat() == 2 for p in peers), 30), \
+        assert wait_for(lambda: all(p.paused and p.silent_seat() == 2 for p in peers), 30), \
             [p.stopped for p in peers]
         assert drivers[0].no_agreement(False) is None
         bo = drivers[1].agree("bot")
         assert "agreed by Bo" in bo and "waiting for Ann" in bo, bo
-        assert _wait(lambda: 1 in peers[0].agreement()["side.takeover"], 10)
+        assert wait_for(lambda: 1 in peers[0].agreement()["side.takeover"], 10)
         # one choice made: Ann may still join it, and is told so
         assert peers[0].agreements_open() == {TAKEOVER}
         assert drivers[0].no_agreement(False) is None
@@ -76,7 +66,7 @@ def test_players_who_chose_differently_are_told_the_table_waits_for_the_silent_s
         expected = no_agreement_line("Cy", ["Bo"], ["Ann"], plain=False)
         assert ann == expected, ann
         assert "waits for Cy to come back" in ann and "q to leave" in ann
-        assert _wait(lambda: 0 in peers[1].agreement()["side.end"], 10)
+        assert wait_for(lambda: 0 in peers[1].agreement()["side.end"], 10)
         for d in drivers:
             assert d.silent_words(plain=False) == expected
             assert d.silent_words(plain=True) == no_agreement_line("Cy", ["Bo"], ["Ann"],

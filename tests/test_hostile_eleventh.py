@@ -76,17 +76,8 @@ from p2p.net.transport import Node
 from p2p.table.memory import make_table
 from p2p.table.session import Peer, SessionOptions
 from p2p.table.wire import node_id_for
-from p2p.testing import Pumping
+from p2p.testing import Pumping, wait_for
 from p2p.transcript.agreement import END, TAKEOVER, open_kinds
-
-
-def _wait(cond: Any, limit: float) -> bool:
-    end = time.monotonic() + limit
-    while time.monotonic() < end:
-        if cond():
-            return True
-        time.sleep(0.05)
-    return bool(cond())
 
 
 def test_a_seat_that_signed_both_kinds_at_the_point_closes_neither() -> None:
@@ -118,17 +109,17 @@ def test_a_hostile_seat_signing_both_choices_does_not_tell_the_others_nothing_ca
     pumps = Pumping(peers, through_pauses=True)
     drivers = [NetDriver(p, background=True) for p in peers]
     try:
-        assert _wait(lambda: all(p.paused and p.silent_seat() == 2 for p in peers), 30), \
+        assert wait_for(lambda: all(p.paused and p.silent_seat() == 2 for p in peers), 30), \
             [p.stopped for p in peers]
         assert peers[1].agree_bot(2) and peers[1].agree_end(2)
-        assert _wait(lambda: 1 in peers[0].agreement()[TAKEOVER]
+        assert wait_for(lambda: 1 in peers[0].agreement()[TAKEOVER]
                      and 1 in peers[0].agreement()[END], 10)
         assert peers[0].agreements_open() == {TAKEOVER, END}
         assert drivers[0].no_agreement(False) is None
         words = drivers[0].silent_words(plain=False)
         assert "waits for Cy to come back" not in words, words
         drivers[0].agree("end")
-        assert _wait(lambda: peers[0].agreed_end is not None, 10)
+        assert wait_for(lambda: peers[0].agreed_end is not None, 10)
         assert peers[0].agreed_end.signers == (0, 1) and peers[0].agreed_end.seat == 2
     finally:
         pumps.stop()

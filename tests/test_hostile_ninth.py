@@ -40,7 +40,6 @@ signer's (only remaining seats' records count against it).
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -53,17 +52,8 @@ from p2p.table import wire
 from p2p.table.memory import make_table
 from p2p.table.session import Peer, SessionOptions
 from p2p.table.wire import node_id_for
-from p2p.testing import Pumping
+from p2p.testing import Pumping, wait_for
 from p2p.transcript.envelope import Envelope
-
-
-def _wait(cond: object, limit: float) -> bool:
-    end = time.monotonic() + limit
-    while time.monotonic() < end:
-        if cond():  # type: ignore[operator]
-            return True
-        time.sleep(0.05)
-    return bool(cond())  # type: ignore[operator]
 
 
 @pytest.mark.hostile
@@ -97,11 +87,11 @@ def test_the_silent_seats_own_record_about_another_seat_does_not_stop_a_bot_cosi
 
     pumps = Pumping(peers, through_pauses=True)
     try:
-        assert _wait(sent, 20)
-        assert _wait(lambda: all(p.paused for p in peers), 30), [p.stopped for p in peers]
+        assert wait_for(sent, 20)
+        assert wait_for(lambda: all(p.paused for p in peers), 30), [p.stopped for p in peers]
         assert all(p.silent_seat() == 2 for p in peers)
         assert peers[0].agree_end(2)
-        assert _wait(lambda: all(p.agreed_end is not None for p in peers), 10), \
+        assert wait_for(lambda: all(p.agreed_end is not None for p in peers), 10), \
             [p.agreement() for p in peers]
         for p in peers:
             assert p.agreed_end.seat == 2 and p.agreed_end.signers == (0, 1)
