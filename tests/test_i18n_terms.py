@@ -121,4 +121,8 @@ def test_vietnamese_says_a_game_as_the_match_and_van_only_for_a_hand() -> None:
         if (re.search(r"\bgames?\b", plain) and not re.search(r"\bmatch|\bhand", plain)
                 and any(re.search(r"(?<!\w)ván(?!\w)", s, re.I) for s in strings)):
             wrong.append((english, strings[0]))
+        # "the game is saved" beside a hand ("… leaves this hand unscored") said "ván
+        # được lưu" in the paused seat's lines
+        if "the game is saved" in plain and any("ván được lưu" in s for s in strings):
+            wrong.append((english, strings[0]))
     assert not wrong, "\n".join(map(str, wrong))
