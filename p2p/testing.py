@@ -501,3 +501,23 @@ def craft_dense_transcript(honest: Path, out: Path, ids: list[Identity], total: 
             written += len(raw)
             n += 1
     return n
+
+
+def two_players_and_an_absent_third(name: bytes, names: tuple[str, str, str]
+                                    ) -> list[Peer]:
+    """A three-seat modern table on 127.0.0.1 whose third seat never comes: two players'
+    peers (no bot: they sign only what they are told to), a 1 s step limit. The peers are
+    the caller's to close (their nodes with them)."""
+    from engine import Seating, preset
+    from p2p.net.transport import Node
+    from p2p.table.memory import make_table
+    from p2p.table.session import Peer, SessionOptions
+    from p2p.table.wire import node_id_for
+
+    cfg, ids = make_table(preset("modern", match_target=1), Seating.solo(3), list(names),
+                          name)
+    opts = SessionOptions(response_delay=0.0, stall_after=0.3, step_limit=1.0)
+    nodes = [Node(node_id_for(ids[s].public_key)) for s in range(2)]
+    eps = {0: nodes[0].endpoint, 1: nodes[1].endpoint, 2: "tcp://127.0.0.1:9"}
+    return [Peer(ids[s], cfg, nodes[s], endpoints=eps, options=opts, controller=None)
+            for s in range(2)]

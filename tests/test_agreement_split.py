@@ -9,12 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import Seating, preset
-from p2p.net.transport import Node
-from p2p.table.memory import make_table
-from p2p.table.session import Peer, SessionOptions
-from p2p.table.wire import node_id_for
-from p2p.testing import Pumping, wait_for
+from p2p.testing import Pumping, two_players_and_an_absent_third, wait_for
 from p2p.transcript.agreement import END, TAKEOVER, open_kinds
 
 
@@ -43,13 +38,7 @@ def test_players_who_chose_differently_are_told_the_table_waits_for_the_silent_s
     from cli.netdriver import NetDriver
     from cli.words import cannot_agree_line, no_agreement_line
 
-    cfg, ids = make_table(preset("modern", match_target=1), Seating.solo(3),
-                          ["Ann", "Bo", "Cy"], b"split/choices")
-    opts = SessionOptions(response_delay=0.0, stall_after=0.3, step_limit=1.0)
-    nodes = [Node(node_id_for(ids[s].public_key)) for s in range(2)]
-    eps = {0: nodes[0].endpoint, 1: nodes[1].endpoint, 2: "tcp://127.0.0.1:9"}
-    peers = [Peer(ids[s], cfg, nodes[s], endpoints=eps, options=opts, controller=None)
-             for s in range(2)]
+    peers = two_players_and_an_absent_third(b"split/choices", ("Ann", "Bo", "Cy"))
     pumps = Pumping(peers, through_pauses=True)
     drivers = [NetDriver(p, background=True) for p in peers]
     try:

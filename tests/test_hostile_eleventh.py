@@ -73,10 +73,9 @@ from test_store_damage import played  # noqa: F401 - a fixture
 
 from engine import Seating, preset
 from p2p.net.transport import Node
-from p2p.table.memory import make_table
 from p2p.table.session import Peer, SessionOptions
 from p2p.table.wire import node_id_for
-from p2p.testing import Pumping, wait_for
+from p2p.testing import Pumping, two_players_and_an_absent_third, wait_for
 from p2p.transcript.agreement import END, TAKEOVER, open_kinds
 
 
@@ -98,13 +97,7 @@ def test_a_hostile_seat_signing_both_choices_does_not_tell_the_others_nothing_ca
     the same point. Ann is offered both still, and her end ends the match."""
     from cli.netdriver import NetDriver
 
-    cfg, ids = make_table(preset("modern", match_target=1), Seating.solo(3),
-                          ["Ann", "Hal", "Cy"], b"hostile11/both")
-    opts = SessionOptions(response_delay=0.0, stall_after=0.3, step_limit=1.0)
-    nodes = [Node(node_id_for(ids[s].public_key)) for s in range(2)]
-    eps = {0: nodes[0].endpoint, 1: nodes[1].endpoint, 2: "tcp://127.0.0.1:9"}
-    peers = [Peer(ids[s], cfg, nodes[s], endpoints=eps, options=opts, controller=None)
-             for s in range(2)]
+    peers = two_players_and_an_absent_third(b"hostile11/both", ("Ann", "Hal", "Cy"))
     peers[1].rlog._refusal = lambda kind, seat: None  # type: ignore[method-assign]
     pumps = Pumping(peers, through_pauses=True)
     drivers = [NetDriver(p, background=True) for p in peers]
@@ -265,7 +258,6 @@ def test_an_option_before_the_verb_is_read_as_argparse_reads_it(
 @pytest.fixture(scope="module")
 def played_hands(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A finished two-seat match of more than one hand (``s0.key``, ``s1.key``, ``d0``)."""
-    from engine import Seating, preset
     from engine.bots import make_bot
     from p2p.crypto.identity import Identity
     from p2p.table.config import TableConfig
