@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from p2p.deck.hand import HandResult
-from p2p.deck.messages import CheatDetected, DecryptShare
+from p2p.deck.messages import CheatDetected, DecryptShare, message_from_body
 from p2p.table.config import TableConfig, rules_fault
 from p2p.table.hand_protocol import ProtocolError
 from p2p.table.match import MatchProtocol
@@ -396,7 +396,8 @@ def _check(cfg: TableConfig, rep: GameReport, path: str | os.PathLike[str],
         rep.stopped_hand = auditor.ended_in
         return rep
     if not auditor.done:
-        return _incomplete(rep, auditor)
+        judged = _judge_stop(cfg, rep, auditor, {})
+        return judged if judged is not None else _incomplete(rep, auditor)
     # the match is over, and no agreement ended it: one about a hand it never reached (or
     # at a point past a hand's end) took effect nowhere. A peer keeps the records of the
     # next hand as they come (its hand may be over elsewhere), so every other seat could
@@ -439,72 +440,100 @@ def _check_broken(cfg: TableConfig, rep: GameReport, observer: MatchProtocol) ->
     stops_early = crypto.check in ("reveal-missing", "incomplete") and not observer.done
     if stops_early and (crypto.check == "reveal-missing" or rep.side):
         # (a leave record, a timeout claim or a complaint may explain the early stop)
-        # Before blaming a missing reveal: every private share can be checked in public.
-        hp = observer.hand
-        bad: list[tuple[int, CheatDetected]] = []
-        for rd in hp.deck.rounds:
-            for shares in rd.shares.values():
-                for m in shares.values():
-                    try:
-                        hp.deck.verify_share(m)
-                    except CheatDetected as cheat:
-                        key = (hp.hand_no, m.round, m.pos, m.seat, m.recipient)
-                        bad.append((share_index.get(key, -1), cheat))
-        if bad:
-            index, first = min(bad, key=lambda b: b[0])
-            return _fail_from(rep, index if index >= 0 else None, first.check, first.seat,
-                              str(first))
-        # a bot that took a seat over by agreement signs with its own key: its evidence,
-        # and its complaints, are that seat's (without them verify blamed the honest
-        # seat that complained of the bot, or failed on its own KeyError); but only in
-        # the hands it played (:func:`_seats_in`)
-        upto = observer.hand_no
-        _standing_side(rep, cfg.players, upto)
-        if any(c.body.get("k") == "side.complaint" for c in rep.side):
-            rep.slots = _slots_of(rep)
+        judged = _judge_stop(cfg, rep, observer, share_index)
+        return judged if judged is not None else _incomplete(rep, observer)
+    return _fail_from(rep, crypto.failed_index, crypto.check, crypto.blamed_seat,
+                      crypto.detail)
 
-        def seat_of(c: Envelope) -> dict[bytes, int]:
-            """The seats' keys for the entry the complaint ``c`` carries."""
-            ev = _complained_entry(c)
-            return {} if ev is None else _seats_in(rep, cfg.players, ev.hand, upto)
 
-        def by(c: Envelope) -> int:
-            return _seats_in(rep, cfg.players, c.hand, upto)[c.author]
+def _judge_stop(cfg: TableConfig, rep: GameReport, observer: MatchProtocol,
+                share_index: dict[tuple[int, int, int, int, int], int]) -> GameReport | None:
+    """Why the transcript stops where ``observer`` stands, when its hand's shares or a
+    complaint of ``rep.side`` say (None: neither does). A private share is checked only
+    by its recipient during the hand: before naming the seat whose entry is due, every
+    share of the hand is checked in public (``share_index``: their entries' indexes,
+    where known), then the complaints are judged."""
+    hp = observer.hand
+    bad: list[tuple[int, CheatDetected]] = []
+    for rd in hp.deck.rounds:
+        for shares in rd.shares.values():
+            for m in shares.values():
+                try:
+                    hp.deck.verify_share(m)
+                except CheatDetected as cheat:
+                    key = (hp.hand_no, m.round, m.pos, m.seat, m.recipient)
+                    bad.append((share_index.get(key, -1), cheat))
+    if bad:
+        index, first = min(bad, key=lambda b: b[0])
+        return _fail_from(rep, index if index >= 0 else None, first.check, first.seat,
+                          str(first))
+    return _judge_complaints(cfg, rep, observer)
 
-        for c in rep.side:
-            if c.body.get("k") == "side.complaint" and c.body.get("check") == "equivocation":
-                eq = equivocator(c.body, seat_of(c), cfg.table_id)
-                if eq is not None:
-                    return _fail_from(rep, None, "equivocation", eq,
-                                      f"seat {eq} signed two different entries for one slot "
-                                      f"(both in seat {by(c)}'s complaint)")
-        for c in rep.side:
-            bad_body = _malformed_evidence(c, seat_of(c), cfg.table_id)
-            if bad_body is not None:
-                return _fail_from(rep, None, "malformed-body", bad_body[0],
-                                  f"seat {bad_body[0]} signed a malformed body ({bad_body[1]}; "
-                                  f"in seat {by(c)}'s complaint)")
-        for c in rep.side:
-            # a complaint carrying another version of an entry this transcript holds (the
-            # cheat was sent to the complainer alone): its author signed two
-            eq = _second_version(c, rep.slots, seat_of(c), cfg.table_id)
+
+def _judge_complaints(cfg: TableConfig, rep: GameReport,
+                      observer: MatchProtocol) -> GameReport | None:
+    """The report a complaint of ``rep.side`` decides (its evidence shows a cheat, or it
+    is unfounded), judged as live peers judge it; None when none decides. ``observer``
+    has followed the transcript as far as it goes. Every live peer stops the match on a
+    complaint, so a transcript that stops just after one, even before the next hand's
+    first entry, is judged by it: it went to ``_incomplete`` at once, which named the
+    seat whose entry was due (an honest one, the complainer's victim)."""
+    # a bot that took a seat over by agreement signs with its own key: its evidence,
+    # and its complaints, are that seat's (without them verify blamed the honest
+    # seat that complained of the bot, or failed on its own KeyError); but only in
+    # the hands it played (:func:`_seats_in`)
+    upto = observer.hand_no
+    _standing_side(rep, cfg.players, upto)
+    if any(c.body.get("k") == "side.complaint" for c in rep.side):
+        rep.slots = _slots_of(rep)
+
+    def seat_of(c: Envelope) -> dict[bytes, int]:
+        """The seats' keys for the entry the complaint ``c`` carries."""
+        ev = _complained_entry(c)
+        return {} if ev is None else _seats_in(rep, cfg.players, ev.hand, upto)
+
+    def by(c: Envelope) -> int:
+        return _seats_in(rep, cfg.players, c.hand, upto)[c.author]
+
+    for c in rep.side:
+        if c.body.get("k") == "side.complaint" and c.body.get("check") == "equivocation":
+            eq = equivocator(c.body, seat_of(c), cfg.table_id)
             if eq is not None:
                 return _fail_from(rep, None, "equivocation", eq,
                                   f"seat {eq} signed two different entries for one slot "
-                                  f"(one in this log, one in seat {by(c)}'s "
-                                  "complaint)")
-        for c in rep.side:
-            if c.body.get("k") == "side.complaint" and _judged_here(c, rep.slots):
-                # every share checks out, so a complaint about one is unfounded
-                s = by(c)
-                check = str(c.body.get("check"))[:60]
-                found = ("its evidence shows none" if check == "equivocation"
-                         else "every share in the hand checks out")
-                return _fail_from(rep, None, "unfounded-complaint", s,
-                                  f"seat {s} complained ({check}) but {found}")
-        return _incomplete(rep, observer)
-    return _fail_from(rep, crypto.failed_index, crypto.check, crypto.blamed_seat,
-                      crypto.detail)
+                                  f"(both in seat {by(c)}'s complaint)")
+    for c in rep.side:
+        bad_body = _malformed_evidence(c, seat_of(c), cfg.table_id)
+        if bad_body is not None:
+            return _fail_from(rep, None, "malformed-body", bad_body[0],
+                              f"seat {bad_body[0]} signed a malformed body ({bad_body[1]}; "
+                              f"in seat {by(c)}'s complaint)")
+    for c in rep.side:
+        # a complaint carrying another version of an entry this transcript holds (the
+        # cheat was sent to the complainer alone): its author signed two
+        eq = _second_version(c, rep.slots, seat_of(c), cfg.table_id)
+        if eq is not None:
+            return _fail_from(rep, None, "equivocation", eq,
+                              f"seat {eq} signed two different entries for one slot "
+                              f"(one in this log, one in seat {by(c)}'s "
+                              "complaint)")
+    shares = {id(c): _share_verdict(c, seat_of(c), cfg.table_id, observer) for c in rep.side}
+    for c in rep.side:
+        verdict = shares[id(c)]
+        if isinstance(verdict, CheatDetected):
+            return _fail_from(rep, None, verdict.check, verdict.seat,
+                              f"{verdict} (shown by seat {by(c)}'s complaint)")
+    for c in rep.side:
+        if c.body.get("k") == "side.complaint" and shares[id(c)] is not False \
+                and _judged_here(c, rep.slots):
+            # every share checks out, so a complaint about one is unfounded
+            s = by(c)
+            check = str(c.body.get("check"))[:60]
+            found = ("its evidence shows none" if check == "equivocation"
+                     else "every share in the hand checks out")
+            return _fail_from(rep, None, "unfounded-complaint", s,
+                              f"seat {s} complained ({check}) but {found}")
+    return None
 
 
 def _slots_of(rep: GameReport) -> dict[tuple[int, bytes, int], bytes]:
@@ -521,6 +550,38 @@ def _slots_of(rep: GameReport) -> dict[tuple[int, bytes, int], bytes]:
             if (e.hand, e.author, e.seq) in wanted:
                 slots[(e.hand, e.author, e.seq)] = e.hash()
     return slots
+
+
+def _share_verdict(c: Envelope, seat_of: dict[bytes, int], table: bytes,
+                   observer: MatchProtocol) -> CheatDetected | bool | None:
+    """What the decryption share a complaint ``c`` carries shows, checked as live peers
+    check it (its proof, whoever else got it): the cheat it proves; True when it is valid
+    (the complaint is unfounded); False when it cannot be judged here (a share of another
+    hand than the one the checks stop in, live peers set it aside or drop it; or of a
+    round not shuffled here); None when ``c`` carries no signed share of a seat. Before,
+    a share sent to its recipient alone was never checked: its recipient's complaint was
+    called unfounded in the transcript of a third peer that never got the share, which
+    blamed the honest recipient while every live peer blamed the share's author."""
+    ev = _complained_entry(c)
+    if (ev is None or ev.table != table or ev.body.get("k") != "deck.share"
+            or ev.author not in seat_of or not ev.signature_ok()):
+        return None
+    if ev.hand != observer.hand_no or observer.done:
+        return False
+    try:
+        m = message_from_body(ev.body)
+    except (ValueError, KeyError, TypeError):
+        return None                      # a malformed body: _malformed_evidence's
+    if not isinstance(m, DecryptShare) or m.seat != seat_of[ev.author]:
+        return None
+    deck = observer.hand.deck
+    if not deck.can_judge_share(m):
+        return False
+    try:
+        deck.verify_share(m)
+    except CheatDetected as cheat:
+        return cheat
+    return True
 
 
 def _judged_here(c: Envelope, slots: dict[tuple[int, bytes, int], bytes]) -> bool:

@@ -553,6 +553,59 @@ def test_a_bad_share_seen_by_its_recipient_only_stops_every_peer_blaming_its_aut
     assert [e.body["k"] for e in t.seats[1].rlog.side] == ["side.complaint"]
 
 
+def test_a_bad_share_a_third_peer_never_got_is_judged_by_verify_from_the_complaint(
+        tmp_path: Path) -> None:
+    """Seat 2 sends a bad share to its recipient (seat 0) and nothing more to seat 1.
+    Seat 0 complains; seat 1 checks the share the complaint carries and blames seat 2.
+    ``verify`` of seat 1's transcript (which never held the share) blamed seat 0, the
+    honest recipient: "complained (share-proof) but every share in the hand checks
+    out". It checks the complaint's share as the live peers do."""
+    t = _table(b"rlog/badshare-hidden", n=3)
+    bad_share, done = bad_share_to(0)
+    cut = [False]
+
+    def sent(s: int) -> None:
+        cut[0] = cut[0] or (s == 2 and done[0])
+        if cut[0]:
+            t.wire = [m for m in t.wire if not (m[0] == 2 and m[1] == 1)]
+
+    _play_with(t, 2, bad_share, sent=sent)
+    assert done[0]
+    for s in (0, 1):
+        rl = t.seats[s].rlog
+        assert rl.error is not None and rl.error.seat == 2, (s, rl.error)
+        rep = verify_game(_transcript(tmp_path, t, s))
+        assert (rep.check, rep.blamed_seat) == ("share-proof", 2), rep.summary()
+
+
+@pytest.mark.parametrize("turns", [0, 1])
+def test_a_complaint_before_a_hands_first_entry_is_judged_by_verify(
+        tmp_path: Path, turns: int) -> None:
+    """A complaint with nothing of the hand written yet (the table's first step, or a
+    hand just dealt): every live peer stops on it, and ``verify`` named the seat whose
+    entry was due ("the transcript stops while waiting for seat 0", blamed seat 0) in
+    place of the complainer when the transcript held no entry of the hand (with one
+    entry, it judged the complaint)."""
+    from p2p.crypto.identity import Identity
+    t = _table(b"rlog/complaint-first", n=3)
+    for _ in range(turns):
+        t.write_turns()
+        t.deliver()
+    stranger = Identity.generate()
+    a, b = (Envelope.create(stranger, t.cfg.table_id, 0, 0, bytes(32), {"k": "game.act", "i": i})
+            for i in (0, 1))
+    t.seats[1].rlog.write_side({"k": "side.complaint", "check": "equivocation",
+                                "entry": a.encode(), "other": b.encode()})
+    t.collect(1)
+    t.deliver()
+    for s in (0, 2):
+        rl = t.seats[s].rlog
+        assert rl.error is not None and (rl.error.seat, rl.error.check) == \
+            (1, "unfounded-complaint"), rl.error
+        rep = verify_game(_transcript(tmp_path, t, s))
+        assert (rep.check, rep.blamed_seat) == ("unfounded-complaint", 1), rep.summary()
+
+
 def test_a_false_complaint_is_blamed_on_the_complainer(tmp_path: Path) -> None:
     """A complaint about a valid share: every peer checks it and blames the complainer."""
     t = _table(b"rlog/falsecomplaint", n=3)

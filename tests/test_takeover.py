@@ -901,3 +901,29 @@ def test_replay_numbers_hands_as_the_game_did_and_says_the_takeover(
             "a bot run by p0. * Hand 2: the cards are dealt;") in said, said[:600]
     assert said.count("Agreed: hand 1 is left without a score") == 1
     assert "Hand 2 scores" in said and "Hand 1 scores" not in said
+
+
+def test_a_bots_two_entries_of_a_hand_before_it_played_blame_the_complainer_live(
+        tmp_path: Path) -> None:
+    """The bot's key counts as its seat's only in the hands after its takeover, live as
+    in ``verify``: its runner (seat 0) signs with the bot's key two versions of an entry
+    of hand 1, which the bot never played (the seat was the player's then), and complains
+    of them. The live peers stopped naming seat 2 ("p2 signed two different entries")
+    while ``verify`` of their own transcript blamed the complainer: a seat whose player
+    left, honest, was blamed live for what the bot's runner signed."""
+    t = _stopped(b"takeover/bot-equivocates-early")
+    bot = Identity.from_seed(BOT_SEED)
+    _agree_bot(t, 2, (0, 1), bot)
+    _start_bot(t, runner=0, silent=2, bot=bot)
+    runner = t.seats[0].rlog
+    a = Envelope.create(bot, runner.table_id, 0, 5, bytes(32), {"k": "game.act", "i": 0})
+    b = Envelope.create(bot, runner.table_id, 0, 5, bytes(32), {"k": "game.act", "i": 1})
+    runner.write_side({"k": "side.complaint", "check": "equivocation",
+                       "entry": a.encode(), "other": b.encode()})
+    t.collect(0)
+    t.deliver()
+    rl = t.seats[1].rlog
+    assert rl.error is not None and rl.error.seat == 0, rl.error
+    assert rl.error.check == "unfounded-complaint", rl.error
+    rep = verify_game(_transcript(tmp_path, t, 1))
+    assert (rep.check, rep.blamed_seat) == ("unfounded-complaint", 0), rep.summary()

@@ -115,6 +115,15 @@ def deck_body_fault(body: dict[str, Any]) -> str | None:
     return None
 
 
+def _evidence_hand(complaint: Envelope) -> int:
+    """The hand of the entry an equivocation complaint carries (-1 when it is none: no
+    key then has a seat, and :func:`equivocator` finds nothing either way)."""
+    try:
+        return Envelope.decode(complaint.body["entry"]).hand
+    except (EnvelopeError, KeyError, TypeError):
+        return -1
+
+
 class _LocalDamage(Exception):
     """A stored entry fails a check it passed when it was stored."""
 
@@ -1415,6 +1424,19 @@ class ReplicatedLog:
             return
         self.write_side({"k": "side.complaint", "check": check[:60], "entry": env.encode()})
 
+    def _seat_of_key_in(self, hand: int) -> dict[bytes, int]:
+        """The seat of each key that may sign an entry of ``hand``: the players' (as
+        ``verify``'s ``_seats_in``), and a bot's only from the hand after its takeover's.
+        ``seat_of_key`` holds a bot's key for every hand once its takeover took effect:
+        two entries the bot's runner signed with it for a hand the player still played
+        were taken live as the seat's equivocation (the honest player who left named)
+        while ``verify`` blamed the complainer."""
+        seats = {k: s for s, k in enumerate(self.base_keys)}
+        for t in self.takeovers:
+            if t.hand < hand:
+                seats[t.key] = t.seat
+        return seats
+
     def _on_complaint(self, complainer: int, complaint: Envelope) -> None:
         """Check a complaint's evidence ourselves: a decryption share whose proof fails
         names its author; evidence that holds up names the complainer. Evidence of any
@@ -1424,7 +1446,8 @@ class ReplicatedLog:
         if self.finished or self.error is not None:
             return
         if complaint.body.get("check") == "equivocation":
-            eq = equivocator(complaint.body, self.seat_of_key, self.table_id)
+            eq = equivocator(complaint.body, self._seat_of_key_in(_evidence_hand(complaint)),
+                             self.table_id)
             if eq is None:
                 self.error = ProtocolError(complainer, "unfounded-complaint",
                                            "its evidence shows no equivocation")
