@@ -217,7 +217,28 @@ def reshuffle_action(state: HandState, shuffle: object) -> Reshuffle:
 # move that ends the turn hands its own changes to ``_next_turn``.
 
 def apply_action(state: HandState, action: Action) -> HandState:
-    """The state after ``action``; raises :class:`IllegalAction` and changes nothing if not legal."""
+    """The state after ``action``; raises :class:`IllegalAction` and changes nothing if not legal.
+
+    The move is added to the state's :attr:`~HandState.history` as every seat saw it
+    (:func:`public_action`), so a bot reads who did what this hand from its view alone."""
+    nxt = _apply(state, action)
+    return replace(nxt, history=state.history + (public_action(state, action),))
+
+
+def public_action(state: HandState, action: Action) -> Action:
+    """``action``, made in ``state``, as every seat sees it: a draw from the pile hides its
+    card (``card=None``), a draw from the discard pile names the card taken (it was face
+    up), a reshuffle hides the new order; every other move is public as it is."""
+    if isinstance(action, Draw):
+        if action.source == "discard" and state.discard:
+            return Draw(action.seat, "discard", state.discard[-1])
+        return Draw(action.seat, action.source, None)
+    if isinstance(action, Reshuffle):
+        return Reshuffle(CHANCE, None)
+    return action
+
+
+def _apply(state: HandState, action: Action) -> HandState:
     phase = state.phase
     if phase == OVER:
         raise IllegalAction("R13", "the hand is over", action)

@@ -199,6 +199,12 @@ class HandState(NamedTuple):
     #: Each side's match total before this hand (R15), as the score sheet shows it to
     #: everyone; ``()`` for a hand played on its own. No rule reads it: bots weigh it.
     match_scores: tuple[int, ...] = ()
+    #: Every move of this hand so far, oldest first, as every seat saw it
+    #: (:func:`engine.game.public_action`: a draw from the pile hides its card, a draw from
+    #: the discard pile names it, a reshuffle hides the order). The same in every seat's
+    #: view, kept across a reshuffle: who discarded what, who passed at a coup fourré
+    #: question, who took from the discard pile. No rule reads it: bots weigh it.
+    history: tuple[Action, ...] = ()
 
     # ----- small queries -------------------------------------------------------------
     @property
@@ -243,6 +249,23 @@ class HandState(NamedTuple):
             out.extend(z.cards())
         return tuple(out)
 
+    def unseen(self) -> dict[Kind, int]:
+        """Each kind's cards of :attr:`deck` that the viewer has not seen where they are:
+        not face up (zones, discard pile) and not in its own hand, so in the draw pile or
+        a hidden hand. Counted from this hand's deck, which has fewer hazards than
+        ``engine.cards.COUNTS`` at two or three players (R1a); a card seen earlier and
+        reshuffled into the pile (R4b) is unseen again. Every kind is a key."""
+        out = dict.fromkeys(Kind, 0)
+        for c in self.deck:
+            out[KIND_OF[c]] += 1
+        seen = list(self.public_cards())
+        viewer = self.viewer
+        if viewer is not None and viewer >= 0:
+            seen.extend(self.hand(viewer))
+        for c in seen:
+            out[KIND_OF[c]] -= 1
+        return out
+
     # ----- serialisation ---------------------------------------------------------------
     def to_data(self) -> dict[str, Any]:
         seq = _list_or_count
@@ -268,6 +291,7 @@ class HandState(NamedTuple):
             "end_reason": self.end_reason, "viewer": self.viewer, "deck": list(self.deck),
             # only when kept, so a hand on its own encodes (and digests) as it always has
             **({"match_scores": list(self.match_scores)} if self.match_scores else {}),
+            **({"history": [action_to_data(a) for a in self.history]} if self.history else {}),
         }
 
     @classmethod
@@ -292,11 +316,18 @@ class HandState(NamedTuple):
             completed_after_exhaustion=d["completed_after_exhaustion"],
             end_reason=d["end_reason"], viewer=d["viewer"], deck=tuple(d["deck"]),
             match_scores=tuple(d.get("match_scores", ())),
+            history=tuple(action_from_data(a) for a in d.get("history", ())),
         )
 
     def digest(self) -> str:
-        """SHA-256 of the canonical JSON encoding: identical on every machine and run."""
-        blob = json.dumps(self.to_data(), sort_keys=True, separators=(",", ":"))
+        """SHA-256 of the canonical JSON encoding: identical on every machine and run.
+
+        The :attr:`history` is left out: it records how the position was reached, not the
+        position, so two orders of answers to one attack digest alike, and every digest
+        recorded before the history was kept (golden games, pinned matches) still holds."""
+        data = self.to_data()
+        data.pop("history", None)
+        blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()
 
 
