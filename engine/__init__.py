@@ -44,6 +44,7 @@ from .game import explain as explain
 from .game import legal_actions as legal_actions
 from .game import new_hand as new_hand
 from .game import new_view as new_view
+from .game import public_action as public_action
 from .game import reshuffle_action as reshuffle_action
 from .position import position as position
 from .rules import CLASSIC as CLASSIC

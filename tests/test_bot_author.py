@@ -1,0 +1,166 @@
+"""What an outside bot author needs from the view, and gets (review as a bot author).
+
+A bot that counts cards, reads a refusal of a coup fourré or remembers who discarded what
+had only snapshots at its own decisions: a Pass at a coup fourré question, a partner's
+discard before a reshuffle or a draw from the discard pile were nowhere in its view, and
+``engine.cards.COUNTS`` (the documented deck) is not this hand's deck at two or three
+players (R1a). The view now carries the hand's public history and the unseen counts."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from engine import (
+    CLASSIC,
+    MODERN,
+    Draw,
+    Kind,
+    Pass,
+    Reshuffle,
+    Seating,
+    apply_action,
+    kind,
+    legal_actions,
+    make_bot,
+    new_hand,
+    new_view,
+    public_action,
+    reshuffle_action,
+    view_of,
+)
+from engine.cards import COUNTS
+from engine.testing import install_plugin
+
+TWO = Seating.solo(2)
+TEAMS = Seating(4, 2)
+
+
+def _hand(rules, seating, seed, steps=10_000):
+    """A full-information hand played by heuristics; yields (state, action) per move."""
+    rng = random.Random(seed)
+    order = list(rules.deck(seating))
+    rng.shuffle(order)
+    state = new_hand(rules, seating, order, seed % seating.n_players)
+    bots = [make_bot("heuristic", s) for s in range(seating.n_players)]
+    for _ in range(steps):
+        if state.over:
+            return
+        if state.phase == "reshuffle":
+            action = reshuffle_action(state, rng)
+        else:
+            seat = state.actors()[0]
+            action = bots[seat].choose(view_of(state, seat), legal_actions(state, seat))
+        yield state, action
+        state = apply_action(state, action)
+
+
+@pytest.mark.parametrize("rules,seating", [(CLASSIC, TWO), (MODERN, TEAMS)])
+def test_every_seats_view_holds_the_hands_public_history(rules, seating) -> None:
+    """Every move of the hand so far is in every seat's view, the same for all, a draw
+    from the pile without its card (it was hidden), a reshuffle without its order."""
+    played = []
+    for state, action in _hand(rules, seating, 5):
+        views = [view_of(state, s) for s in range(seating.n_players)]
+        assert all(v.history == tuple(played) for v in views)
+        played.append(public_action(state, action))
+    assert len(played) > 30
+    draws = [a for a in played if isinstance(a, Draw) and a.source == "pile"]
+    assert draws and all(a.card is None for a in draws)
+
+
+def test_a_pass_at_a_coup_fourre_question_and_a_discard_draw_stay_in_the_history() -> None:
+    """A refusal (Pass) tells that seat held no safety then, and a card taken from the
+    discard pile (R4a) is in the taker's hand: both public, both kept, after a
+    reshuffle (R4b) too, which empties the discard pile the bot could read before."""
+    rules = replace(MODERN, draw_discard=True, exhaustion="reshuffle")
+    for seed in range(40):
+        moves = list(_hand(rules, TEAMS, seed))
+        last_state, last = moves[-1]
+        final = apply_action(last_state, last)
+        kinds = {type(a) for a in final.history}
+        if Pass in kinds and Reshuffle in kinds and any(
+                isinstance(a, Draw) and a.source == "discard" for a in final.history):
+            break
+    else:
+        pytest.skip("no hand with a pass, a reshuffle and a discard draw")
+    taken = [(s, a) for s, a in moves if isinstance(a, Draw) and a.source == "discard"]
+    for s, a in taken:   # the discard draw names the card that was on top
+        assert public_action(s, a).card == s.discard[-1]
+    discards = [a.card for a in final.history if type(a).__name__ == "Discard"]
+    assert len(discards) > len(final.discard)     # more than the discard pile still shows
+    assert view_of(final, 1).history == final.history
+
+
+def test_a_seats_own_view_followed_move_by_move_has_the_same_history() -> None:
+    """A networked peer never holds the full state: it applies each move to its own
+    view (another seat's draw without its card). Its history is the same as everyone's."""
+    rules = replace(MODERN, exhaustion="reshuffle")
+    moves = list(_hand(rules, TWO, 11))
+    first, _ = moves[0]
+    view = new_view(rules, TWO, 1, first.hand(1), first.first_seat)
+    for _state, action in moves:
+        if isinstance(action, Draw) and action.seat != 1:
+            action = action._replace(card=None) if action.source == "pile" else action
+        if isinstance(action, Reshuffle):
+            action = Reshuffle(action.seat, None)
+        view = apply_action(view, action)
+    final = apply_action(*moves[-1])
+    assert view.history == final.history
+
+
+@pytest.mark.parametrize("rules,seating", [(CLASSIC, TWO), (CLASSIC, Seating.solo(3)),
+                                           (MODERN, TWO), (MODERN, TEAMS)])
+def test_unseen_counts_this_hands_deck_not_the_full_one(rules, seating) -> None:
+    """R1a: at two or three players in classic rules the deck has fewer hazards than
+    COUNTS; ``unseen()`` counts what is in the pile or a hidden hand, exactly."""
+    for state, _ in _hand(rules, seating, 3, steps=25):
+        view = view_of(state, 0)
+        unseen = view.unseen()
+        hidden = Counter(kind(c) for c in state.pile) if not isinstance(state.pile, int) \
+            else Counter()
+        for s in range(1, seating.n_players):
+            hidden.update(kind(c) for c in state.hand(s))
+        assert unseen == {k: hidden.get(k, 0) for k in Kind}
+    deal = view_of(next(_hand(rules, seating, 3))[0], 0)
+    fewer = sum(deal.unseen().values()) + 6 < sum(COUNTS.values())
+    assert fewer == (rules.remove_hazards and seating.n_players <= 3)
+
+
+RECORDER = '''
+from engine import Pass
+
+class Reader:
+    """Plays legal[...] by the history's length: the view must carry it."""
+    def choose(self, view, legal):
+        if view.turns > 3 and not view.history:
+            raise RuntimeError("no history in the view")
+        return legal[len(view.history) % len(legal)]
+
+def make(seed, **options):
+    return Reader()
+'''
+
+
+def test_a_plugin_in_its_own_process_reads_the_history(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a networked table a plug-in thinks in a child process sent only its view: the
+    history goes with it."""
+    from cli.bot_process import BotProcess
+    install_plugin(tmp_path, "mb_reader", RECORDER, {"histreader": "make"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    moves = list(_hand(CLASSIC, TWO, 2, steps=12))
+    state = apply_action(*moves[-1])
+    seat = state.actors()[0]
+    view, legal = view_of(state, seat), legal_actions(state, seat)
+    bot = BotProcess("histreader", 1, answer_within=20.0)
+    try:
+        assert bot.choose(view, legal) == legal[len(state.history) % len(legal)]
+        assert bot.fault is None
+    finally:
+        bot.close()
