@@ -268,7 +268,8 @@ class RolloutSim:
         self.fast_play = rules.fast_play
 
     def to_state(self) -> HandState:
-        """The engine's state for where the hand is now."""
+        """The engine's state for where the hand is now (its ``history`` is the one of the
+        state the simulator started from: no rule and no rollout reads it)."""
         zones = tuple(
             Zone(tuple(self.battle[s]), tuple(self.speed[s]), tuple(self.distance[s]),
                  tuple(self.safeties[s]), tuple(self.coups[s]), self.started[s], self.km[s],

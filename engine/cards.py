@@ -8,7 +8,9 @@ can be checked as a set equality.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import IntEnum
+from types import MappingProxyType
 from typing import Final
 
 
@@ -42,14 +44,14 @@ class Kind(IntEnum):
 
 
 #: R1: how many of each kind the 106-card deck holds.
-COUNTS: Final[dict[Kind, int]] = {
+_COUNTS: Final[dict[Kind, int]] = {
     Kind.D25: 10, Kind.D50: 10, Kind.D75: 10, Kind.D100: 12, Kind.D200: 4,
     Kind.STOP: 5, Kind.SPEED_LIMIT: 4, Kind.OUT_OF_GAS: 3, Kind.FLAT_TIRE: 3, Kind.ACCIDENT: 3,
     Kind.ROLL: 14, Kind.END_OF_LIMIT: 6, Kind.GASOLINE: 6, Kind.SPARE_TIRE: 6, Kind.REPAIRS: 6,
     Kind.RIGHT_OF_WAY: 1, Kind.EXTRA_TANK: 1, Kind.PUNCTURE_PROOF: 1, Kind.DRIVING_ACE: 1,
 }
 
-FAMILY: Final[dict[Kind, Family]] = {
+_FAMILY: Final[dict[Kind, Family]] = {
     **{k: Family.DISTANCE for k in (Kind.D25, Kind.D50, Kind.D75, Kind.D100, Kind.D200)},
     **{k: Family.HAZARD for k in (Kind.STOP, Kind.SPEED_LIMIT, Kind.OUT_OF_GAS,
                                   Kind.FLAT_TIRE, Kind.ACCIDENT)},
@@ -59,7 +61,7 @@ FAMILY: Final[dict[Kind, Family]] = {
                                   Kind.PUNCTURE_PROOF, Kind.DRIVING_ACE)},
 }
 
-DISTANCE_VALUE: Final[dict[Kind, int]] = {Kind.D25: 25, Kind.D50: 50, Kind.D75: 75, Kind.D100: 100,
+_DISTANCE_VALUE: Final[dict[Kind, int]] = {Kind.D25: 25, Kind.D50: 50, Kind.D75: 75, Kind.D100: 100,
                                    Kind.D200: 200}
 
 HAZARDS: Final[tuple[Kind, ...]] = (Kind.STOP, Kind.SPEED_LIMIT, Kind.OUT_OF_GAS, Kind.FLAT_TIRE,
@@ -72,20 +74,20 @@ SAFETIES: Final[tuple[Kind, ...]] = (Kind.RIGHT_OF_WAY, Kind.EXTRA_TANK, Kind.PU
                               Kind.DRIVING_ACE)
 
 #: R7: the remedy that cures each hazard.
-REMEDY_FOR: Final[dict[Kind, Kind]] = {
+_REMEDY_FOR: Final[dict[Kind, Kind]] = {
     Kind.STOP: Kind.ROLL, Kind.SPEED_LIMIT: Kind.END_OF_LIMIT, Kind.OUT_OF_GAS: Kind.GASOLINE,
     Kind.FLAT_TIRE: Kind.SPARE_TIRE, Kind.ACCIDENT: Kind.REPAIRS,
 }
-HAZARD_FOR_REMEDY: Final[dict[Kind, Kind]] = {v: k for k, v in REMEDY_FOR.items()}
+_HAZARD_FOR_REMEDY: Final[dict[Kind, Kind]] = {v: k for k, v in _REMEDY_FOR.items()}
 
 #: R8: the safety that protects against each hazard (Right of Way covers two).
-SAFETY_FOR: Final[dict[Kind, Kind]] = {
+_SAFETY_FOR: Final[dict[Kind, Kind]] = {
     Kind.STOP: Kind.RIGHT_OF_WAY, Kind.SPEED_LIMIT: Kind.RIGHT_OF_WAY,
     Kind.OUT_OF_GAS: Kind.EXTRA_TANK, Kind.FLAT_TIRE: Kind.PUNCTURE_PROOF,
     Kind.ACCIDENT: Kind.DRIVING_ACE,
 }
 
-NAMES_EN: Final[dict[Kind, str]] = {
+_NAMES_EN: Final[dict[Kind, str]] = {
     Kind.D25: "25", Kind.D50: "50", Kind.D75: "75", Kind.D100: "100", Kind.D200: "200",
     Kind.STOP: "Stop", Kind.SPEED_LIMIT: "Speed Limit", Kind.OUT_OF_GAS: "Out of Gas",
     Kind.FLAT_TIRE: "Flat Tire", Kind.ACCIDENT: "Accident", Kind.ROLL: "Roll",
@@ -93,7 +95,7 @@ NAMES_EN: Final[dict[Kind, str]] = {
     Kind.REPAIRS: "Repairs", Kind.RIGHT_OF_WAY: "Right of Way", Kind.EXTRA_TANK: "Extra Tank",
     Kind.PUNCTURE_PROOF: "Puncture-Proof", Kind.DRIVING_ACE: "Driving Ace",
 }
-NAMES_FR: Final[dict[Kind, str]] = {
+_NAMES_FR: Final[dict[Kind, str]] = {
     Kind.D25: "25", Kind.D50: "50", Kind.D75: "75", Kind.D100: "100", Kind.D200: "200",
     Kind.STOP: "Feu rouge", Kind.SPEED_LIMIT: "Limite de vitesse",
     Kind.OUT_OF_GAS: "Panne d'essence", Kind.FLAT_TIRE: "Crevaison", Kind.ACCIDENT: "Accident",
@@ -107,7 +109,7 @@ NAMES_FR: Final[dict[Kind, str]] = {
 def _build_kind_table() -> tuple[Kind, ...]:
     table: list[Kind] = []
     for kind in Kind:
-        table.extend([kind] * COUNTS[kind])
+        table.extend([kind] * _COUNTS[kind])
     return tuple(table)
 
 
@@ -116,21 +118,38 @@ KIND_OF: Final[tuple[Kind, ...]] = _build_kind_table()
 ALL_CARDS: Final[tuple[int, ...]] = tuple(range(len(KIND_OF)))
 #: Card id -> family, and card id -> distance value (0 for a card that is no distance):
 #: one tuple index instead of two lookups on the engine's hot paths.
-FAMILY_OF: Final[tuple[Family, ...]] = tuple(FAMILY[k] for k in KIND_OF)
-DISTANCE_OF: Final[tuple[int, ...]] = tuple(DISTANCE_VALUE.get(k, 0) for k in KIND_OF)
+FAMILY_OF: Final[tuple[Family, ...]] = tuple(_FAMILY[k] for k in KIND_OF)
+DISTANCE_OF: Final[tuple[int, ...]] = tuple(_DISTANCE_VALUE.get(k, 0) for k in KIND_OF)
 assert len(ALL_CARDS) == 106
 
 #: R8: each safety kind is one card of the deck (R1), so "a zone has Right of Way" is "that
 #: card lies in its safety area": kind -> the card id of that safety.
-SAFETY_CARD: Final[dict[Kind, int]] = {k: KIND_OF.index(k) for k in SAFETIES}
-assert all(COUNTS[k] == 1 for k in SAFETIES)
+_SAFETY_CARD: Final[dict[Kind, int]] = {k: KIND_OF.index(k) for k in SAFETIES}
+assert all(_COUNTS[k] == 1 for k in SAFETIES)
 #: Card id -> the id of the safety card that covers it, for the battle hazards (R6, R8): such
 #: a card on top of a battle pile is "in force" unless that safety card is in the zone.
-BATTLE_HAZARD_GUARD: Final[dict[int, int]] = {c: SAFETY_CARD[SAFETY_FOR[k]]
+_BATTLE_HAZARD_GUARD: Final[dict[int, int]] = {c: _SAFETY_CARD[_SAFETY_FOR[k]]
                                        for c, k in enumerate(KIND_OF) if k in BATTLE_HAZARDS}
 
 #: R1a: the ids removed for the 101-card deck: the first card of each hazard kind.
 REMOVED_FOR_SMALL_TABLE: Final[frozenset[int]] = frozenset(KIND_OF.index(k) for k in HAZARDS)
+
+
+# The tables above are the engine's own; what other code (a plug-in bot above all) gets is
+# a read-only view of each (``MappingProxyType``): a bot that "copies" COUNTS by naming it
+# and counts cards down in it (``left = COUNTS; left[k] -= 1``), or sets a value in
+# DISTANCE_VALUE, changed the rules for every seat of every later match in its process,
+# and the built-in bot it played was named for the fault. It now raises in its own call.
+COUNTS: Final[Mapping[Kind, int]] = MappingProxyType(_COUNTS)
+FAMILY: Final[Mapping[Kind, Family]] = MappingProxyType(_FAMILY)
+DISTANCE_VALUE: Final[Mapping[Kind, int]] = MappingProxyType(_DISTANCE_VALUE)
+REMEDY_FOR: Final[Mapping[Kind, Kind]] = MappingProxyType(_REMEDY_FOR)
+HAZARD_FOR_REMEDY: Final[Mapping[Kind, Kind]] = MappingProxyType(_HAZARD_FOR_REMEDY)
+SAFETY_FOR: Final[Mapping[Kind, Kind]] = MappingProxyType(_SAFETY_FOR)
+NAMES_EN: Final[Mapping[Kind, str]] = MappingProxyType(_NAMES_EN)
+NAMES_FR: Final[Mapping[Kind, str]] = MappingProxyType(_NAMES_FR)
+SAFETY_CARD: Final[Mapping[Kind, int]] = MappingProxyType(_SAFETY_CARD)
+BATTLE_HAZARD_GUARD: Final[Mapping[int, int]] = MappingProxyType(_BATTLE_HAZARD_GUARD)
 
 
 def kind(card: int) -> Kind:
@@ -139,13 +158,13 @@ def kind(card: int) -> Kind:
 
 
 def family(card: int) -> Family:
-    return FAMILY[KIND_OF[card]]
+    return _FAMILY[KIND_OF[card]]
 
 
 def card_name(card: int, lang: str = "en") -> str:
-    names = NAMES_FR if lang == "fr" else NAMES_EN
+    names = _NAMES_FR if lang == "fr" else _NAMES_EN
     return names[KIND_OF[card]]
 
 
 def kind_name(k: Kind, lang: str = "en") -> str:
-    return (NAMES_FR if lang == "fr" else NAMES_EN)[k]
+    return (_NAMES_FR if lang == "fr" else _NAMES_EN)[k]

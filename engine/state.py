@@ -16,7 +16,7 @@ from typing import Any, Final, NamedTuple
 
 from .actions import CHANCE, Action, action_from_data, action_to_data
 from .cards import (
-    BATTLE_HAZARD_GUARD,
+    _BATTLE_HAZARD_GUARD,
     DISTANCE_OF,
     FAMILY_OF,
     KIND_OF,
@@ -98,7 +98,7 @@ class Zone(NamedTuple):
         """The battle hazard showing and not covered by a safety (R6, R8), if any."""
         battle = self.battle
         if battle:
-            guard = BATTLE_HAZARD_GUARD.get(battle[-1])
+            guard = _BATTLE_HAZARD_GUARD.get(battle[-1])  # the dict: a hot path
             if guard is not None and guard not in self.safeties:
                 return KIND_OF[battle[-1]]
         return None

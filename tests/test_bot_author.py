@@ -164,3 +164,58 @@ def test_a_plugin_in_its_own_process_reads_the_history(tmp_path: Path,
         assert bot.fault is None
     finally:
         bot.close()
+
+
+ALIASER = '''
+from engine import Family, Kind, Play, family, kind
+from engine.cards import COUNTS, DISTANCE_VALUE
+
+class Aliaser:
+    """Counts cards down in what it takes for a copy of COUNTS (the engine's own table,
+    named, not copied), and sets the 200s it will not play to 0 km in DISTANCE_VALUE."""
+    def choose(self, view, legal):
+        left = COUNTS
+        for c in view.public_cards():
+            left[kind(c)] = max(0, left[kind(c)] - 1)
+        values = DISTANCE_VALUE
+        values[Kind.D200] = 0
+        plays = [a for a in legal if isinstance(a, Play) and a.target is None
+                 and family(a.card) is Family.DISTANCE]
+        return max(plays, key=lambda a: values[kind(a.card)]) if plays else legal[-1]
+
+def make(seed, **options):
+    return Aliaser()
+'''
+
+
+def _millebornes(tmp_path: Path, *argv: str):
+    import os
+    import subprocess
+    import sys
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(root)]),
+           "XDG_DATA_HOME": str(tmp_path / "data")}
+    return subprocess.run([sys.executable, "-m", "cli.main", *argv], capture_output=True,
+                          text=True, env=env, cwd=str(root), timeout=120)
+
+
+def test_a_bot_that_writes_into_the_engines_card_tables_is_the_one_named(
+        tmp_path: Path) -> None:
+    """The documented tables (COUNTS, DISTANCE_VALUE, ...) were the engine's own dicts: a
+    bot that counted down in ``left = COUNTS`` changed the rules of its process, and
+    ``simulate`` stopped saying the built-in heuristic "raised IndexError". The tables are
+    read-only: the plug-in's own call raises, and it alone is named."""
+    import engine.cards as cards
+    with pytest.raises(TypeError):
+        cards.COUNTS[Kind.D25] = 0  # type: ignore[index]
+    with pytest.raises(TypeError):
+        cards.DISTANCE_VALUE[Kind.D200] = 0  # type: ignore[index]
+    install_plugin(tmp_path, "mb_aliaser", ALIASER, {"aliaser": "make"})
+    done = _millebornes(tmp_path, "simulate", "--bots", "aliaser,heuristic", "--games", "3")
+    assert "bot aliaser at seat 0 failed to move" in done.stderr + done.stdout, done.stderr
+    assert "heuristic at seat 1 failed" not in done.stderr + done.stdout
+    assert "Traceback" not in done.stderr
+    done = _millebornes(tmp_path, "tournament", "--bots", "aliaser,heuristic", "--deals", "2")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "aliaser failed to move and forfeited" in done.stdout, done.stdout
+    assert "heuristic failed" not in done.stdout

@@ -55,6 +55,12 @@ BIG_TABLES = [Seating.solo(5), Seating.solo(6), Seating(6, 2), Seating(6, 3)]
 OPTIONS = ("stack_hazards", "attacker_started", "start_rolling", "extension_official")
 
 
+def _game(state):
+    """The position without its record (``history``): the fast simulator plays the game and
+    keeps the history of the state it started from, which no rule and no rollout reads."""
+    return state._replace(history=())
+
+
 def _mixed(rng: random.Random) -> Rules:
     """A rule set with every supported option drawn at random (and a low turn bound now
     and then, so that hands end at it)."""
@@ -128,7 +134,7 @@ def play_on_both(state: HandState, how: str,
             sim.apply(seat, move_of(action))
         state = apply_action(state, action)
         kinds.add(type(action).__name__)
-        assert sim.to_state() == state, (steps, action)
+        assert _game(sim.to_state()) == _game(state), (steps, action)
         if steps % 7 == 0:  # a simulator started anywhere in the hand agrees too
             assert RolloutSim(state).to_state() == state
         steps += 1
@@ -224,7 +230,7 @@ def test_rollouts_end_where_the_engine_rollout_ends() -> None:
                 a, b = random.Random(horizon), random.Random(horizon)
                 sim = RolloutSim(state)
                 sim.rollout(b, horizon)
-                assert sim.to_state() == play_on(state, a, horizon)
+                assert _game(sim.to_state()) == _game(play_on(state, a, horizon))
                 assert a.getstate() == b.getstate()
                 side = state.seat % seating.n_teams
                 for fitted in (False, True):
@@ -254,7 +260,7 @@ def test_the_benchmark_plays_the_engine_benchmark_hands(rules: Rules, seating: S
     for i in range(8):
         rec = play_hand(rules, seating, bots, dealer, i % seating.n_players)
         final, moves = random_hand(rules, seating, rngs, dealer2, i % seating.n_players)
-        assert final == rec.final and moves == len(rec.actions)
+        assert _game(final) == _game(rec.final) and moves == len(rec.actions)
 
 
 def test_exhausted_piles_play_on_as_the_engine() -> None:
