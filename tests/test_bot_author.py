@@ -219,3 +219,65 @@ def test_a_bot_that_writes_into_the_engines_card_tables_is_the_one_named(
     assert done.returncode == 0, done.stderr[-2000:]
     assert "aliaser failed to move and forfeited" in done.stdout, done.stdout
     assert "heuristic failed" not in done.stdout
+
+
+class _Counter:
+    """A card-counting bot written from docs/bots.md alone: it reads what a seat may know
+    from its view (no memory of its own), checking on every call that the view adds up."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def choose(self, view, legal):
+        from engine import CoupFourre, Discard, Extend, FastDiscard, FastRemedy, Play, family
+        from engine.cards import DISTANCE_VALUE, Family
+        self.calls += 1
+        me = view.viewer
+        side = view.side_of(me)
+        assert me in view.seating.seats_of(side)
+        unseen = view.unseen()
+        hidden = sum(view.hand_size(s) for s in range(view.seating.n_players) if s != me)
+        assert sum(unseen.values()) == view.pile_size() + hidden
+        named = set()
+        for a in view.history:
+            if isinstance(a, (Discard, Play)):
+                named.add(a.card)
+            elif isinstance(a, FastDiscard):
+                named.update(a.cards)
+        assert set(view.discard) <= named       # every face-up discard was seen played
+        if view.phase == "respond":
+            last = [a for a in view.history if isinstance(a, Play)][-1]
+            assert view.attack is not None and view.attack.card == last.card
+            coup = [a for a in legal if isinstance(a, (CoupFourre, FastRemedy))]
+            return coup[0] if coup else legal[0]
+        if view.phase == "extend":
+            pile_rich = view.pile_size() > 15
+            return next(a for a in legal if isinstance(a, Extend) and a.extend == pile_rich)
+        plays = [a for a in legal if isinstance(a, Play)]
+        for a in plays:
+            if a.target is None and family(a.card) is Family.REMEDY:
+                return a
+        attacks = [a for a in plays if a.target is not None]
+        if attacks:
+            return max(attacks, key=lambda a: view.zones[a.target].km)
+        dist = [a for a in plays if a.target is None and family(a.card) is Family.DISTANCE]
+        if dist:
+            return max(dist, key=lambda a: DISTANCE_VALUE[kind(a.card)])
+        discards = [a for a in legal if isinstance(a, Discard)
+                    and family(a.card) is not Family.SAFETY]   # safeties held for a coup
+        return discards[0] if discards else legal[0]
+
+
+@pytest.mark.parametrize("rules,seating", [(CLASSIC, TWO), (CLASSIC, TEAMS), (MODERN, TWO),
+                                           (MODERN, TEAMS)])
+def test_a_card_counting_bot_reads_a_consistent_view_in_every_format(rules, seating) -> None:
+    """Classic and modern, two players and 2x2 teams: the history, the unseen counts, the
+    attack being answered and the partners agree with what the view shows, every call."""
+    from engine.simulate import play_match
+    counters = [_Counter() for _ in range(seating.n_players // 2)]
+    bots = []
+    for s in range(seating.n_players):
+        bots.append(counters[s // 2] if s % 2 == 0 else make_bot("heuristic", s))
+    rules = replace(rules, match_target=min(rules.match_target, 2000))
+    rec = play_match(rules, seating, bots, seed=21, max_hands=3)
+    assert rec.hands and all(c.calls > 20 for c in counters)
