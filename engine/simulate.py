@@ -126,6 +126,33 @@ def index_hint(answer: object, legal: Sequence[Action]) -> str:
                 "with asyncio.run inside if it awaits)")
     if type(answer) is types.GeneratorType:
         return " (its choose yields: it must return a move)"
+    return _look_alike_hint(answer, legal)
+
+
+def _look_alike_hint(answer: object, legal: Sequence[Action]) -> str:
+    """Words for the two look-alikes a stranger's bot returns for a legal move: a plain
+    tuple or list with a legal move's fields (``tuple(a)``, a move kept as data), and a
+    move made for another seat (a bot written and tried at seat 0 that builds
+    ``Play(0, card, None)`` itself). "which is not a legal move now" alone left them
+    wondering, the fields being right. Plain values only are compared (see
+    :func:`legal_choice`)."""
+    kind = type(answer)
+    if isinstance(answer, (tuple, list)) and (kind is tuple or kind is list):
+        fields = tuple(answer)
+        if len(fields) <= 3 and all(_plain_value(v) for v in fields):
+            for action in legal:
+                if tuple(action) == fields:
+                    return (f" (a plain {kind.__name__} with the fields of "
+                            f"{type(action).__name__}: return the move itself, an "
+                            "element of legal)")
+        return ""
+    if kind in ACTION_TYPES and legal:
+        move: Action = answer  # type: ignore[assignment]
+        seat, mine = move.seat, legal[0].seat
+        if all(_plain_value(v) for v in move) and type(seat) is int and seat != mine \
+                and legal_choice(move._replace(seat=mine), legal) is not None:
+            return (f" (the move of seat {seat}: this bot plays seat {mine}, "
+                    "view.viewer; return an element of legal)")
     return ""
 
 

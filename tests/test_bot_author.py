@@ -160,7 +160,9 @@ def test_a_plugin_in_its_own_process_reads_the_history(tmp_path: Path,
     view, legal = view_of(state, seat), legal_actions(state, seat)
     bot = BotProcess("histreader", 1, answer_within=20.0)
     try:
-        assert bot.choose(view, legal) == legal[len(state.history) % len(legal)]
+        got = bot.choose(view, legal)
+        assert bot.fault is None, bot.fault
+        assert got == legal[len(state.history) % len(legal)]
         assert bot.fault is None
     finally:
         bot.close()
@@ -281,3 +283,28 @@ def test_a_card_counting_bot_reads_a_consistent_view_in_every_format(rules, seat
     rules = replace(rules, match_target=min(rules.match_target, 2000))
     rec = play_match(rules, seating, bots, seed=21, max_hands=3)
     assert rec.hands and all(c.calls > 20 for c in counters)
+
+
+def test_a_look_alike_of_a_legal_move_is_told_what_it_is() -> None:
+    """A plain tuple with a legal move's fields (a move kept as data) and a move built for
+    seat 0 by a bot that plays seat 1 were "not a legal move now", the fields looking
+    right: the fault now says what the answer was and what to return."""
+    from engine import BotFailed, Discard, Play
+    from engine.simulate import checked_choice
+    states = [s for s, a in _hand(CLASSIC, TWO, 4) if s.phase == "play" and s.seat == 1]
+    state = states[2]
+    view, legal = view_of(state, 1), legal_actions(state, 1)
+    move = next(a for a in legal if isinstance(a, (Discard, Play)))
+    for answer, words in [
+            (tuple(move), f"a plain tuple with the fields of {type(move).__name__}: "
+                          "return the move itself"),
+            (list(move), f"a plain list with the fields of {type(move).__name__}"),
+            (move._replace(seat=0), "the move of seat 0: this bot plays seat 1, view.viewer")]:
+        with pytest.raises(BotFailed) as caught:
+            checked_choice(lambda v, lg, a=answer: a, view, legal, 1)
+        assert words in str(caught.value), str(caught.value)
+    # a move of another seat that would not be legal for this one either: no such hint
+    with pytest.raises(BotFailed) as caught:
+        checked_choice(lambda v, lg: Play(0, 200, None), view, legal, 1)
+    assert "the move of seat" not in str(caught.value)
+    assert checked_choice(lambda v, lg: move._replace(), view, legal, 1) is move
