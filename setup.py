@@ -25,7 +25,11 @@ ext_modules = [Extension("p2p.crypto._msm", ["p2p/crypto/_msm.c"], optional=True
 if os.environ.get("MILLEBORNES_MYPYC") == "1":
     from mypyc.build import mypycify
 
+    # The group's shared library goes inside the package (engine/engine__mypyc*.so): at
+    # the repository's top (group "engine") it was found only with the top on sys.path,
+    # so with an editable install `millebornes` run from another folder, and every bot
+    # in a process of its own, failed to import the engine.
     ext_modules += mypycify([f"engine/{name}.py" for name in COMPILED], opt_level="3",
-                           group_name="engine")
+                           group_name="engine.engine")
 
 setup(ext_modules=ext_modules)

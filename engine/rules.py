@@ -106,6 +106,14 @@ class Rules:
                                       "range", {"option": name, "value": value, "low": low,
                                                 "high": high})
 
+    def __reduce__(self) -> tuple[type[Rules], tuple[Any, ...]]:
+        """Pickled as a call with the field values: a bot in its own process gets the
+        view through pickle, and the mypyc-compiled class (README, "compiled engine")
+        has no ``__dict__``, so the default restore set each frozen field and failed
+        (FrozenInstanceError): every plug-in in a process of its own ended at its first
+        move with the compiled engine."""
+        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
@@ -220,6 +228,10 @@ class Seating:
                     f"R2a: teams are 4 = 2x2, 6 = 2x3 or 3x2, not {self.n_players} players "
                     f"in {self.n_teams} teams", "teams",
                     {"players": self.n_players, "teams": self.n_teams})
+
+    def __reduce__(self) -> tuple[type[Seating], tuple[int, int]]:
+        """Pickled as a call, as :meth:`Rules.__reduce__` says why."""
+        return (type(self), (self.n_players, self.n_teams))
 
     @property
     def team_size(self) -> int:
