@@ -54,6 +54,7 @@ from .words import (
     silent_move_wait_line,
     silent_seat_line,
     silent_seat_plain_line,
+    slow_bot_move_line,
     slow_note,
     slow_seat_line,
     stopped_bot_seat_line,
@@ -789,6 +790,24 @@ class NetDriver:
                     "name": self.names[t.seat], "runner": self.runner_name(t.runner)}
         return names
 
+    def _bot_name(self, seat: int) -> str:
+        """A bot's seat as a sentence that says who runs it names it: "Bo's bot" for a
+        seat a bot took by agreement (:meth:`current_names` adds its runner)."""
+        for t in self.peer.takeovers:
+            if t.seat == seat and self.hand_no >= t.hand + 2:
+                return _("%(name)s's bot") % {"name": self.names[seat]}
+        return self.names[seat]
+
+    def bot_runner_name(self, seat: int) -> str:
+        """Whose computer runs the bot of ``seat``: the runner agreed for a seat a bot
+        took, else the host's (seat 0 hosts the table and starts its bots; in
+        ``play``, this computer)."""
+        runner = 0
+        for t in self.peer.takeovers:
+            if t.seat == seat and self.hand_no >= t.hand + 2:
+                runner = t.runner
+        return self.runner_name(runner)
+
     def runner_name(self, seat: int) -> str:
         """Who runs a bot that took a seat by agreement: "this computer" when it is this
         seat's ("a bot run by You" read as a name in the middle of a sentence)."""
@@ -889,6 +908,15 @@ class NetDriver:
                     # long, left a newcomer wondering whether the table had hung
                     return bot_thinking_line(who, bot_move_time(self.decision_limit))
                 return None
+            if state == "slow" and w.seat in self.bots and w.seat != self.seat:
+                # a bot's program, not "their computer"; its own time for the move (the
+                # turn line's) beside the table's limit, said as two limits on one wait
+                untimed = self.decision_limit is None
+                return slow_bot_move_line(
+                    self._bot_name(w.seat), self.bot_runner_name(w.seat),
+                    bot_move_time(self.decision_limit),
+                    self.peer.silence_limit() - self.step_limit if untimed else None,
+                    self.step_limit if untimed else float(self.decision_limit or 0.0))
             if self.decision_limit is None and state == "slow":
                 # an untimed move is timed once the computer is gone: said, with its bound
                 return silent_move_wait_line(who, slow,

@@ -1172,6 +1172,27 @@ def silent_move_wait_line(name: str, state: str, gone: float, seconds: float) ->
                            "seconds": f"{seconds:g}"}
 
 
+def slow_bot_move_line(name: str, runner: str, move: float, gone: float | None,
+                       seconds: float) -> str:
+    """A bot's move, its program slow to answer (the transport's " (slow)"): what it is
+    (a bot, and whose computer runs it: "their computer" was said of a bot) and how its
+    own time for a move (``move``, the turn line's "(up to 30 s)") stands beside the
+    table's. ``gone``: an untimed table's time to call a silent program stopped, after
+    which the table waits ``seconds`` (its step limit) and pauses; None: a table that
+    times moves, which pauses ``seconds`` into the move. "up to 30 s" followed by "20 s"
+    read as two figures for one wait."""
+    values = {"name": name, "runner": runner, "move": f"{move:g}",
+              "gone": f"{gone:g}" if gone is not None else "", "seconds": f"{seconds:g}"}
+    if gone is None:
+        return _("Waiting for %(name)s (a bot run by %(runner)s; slow to answer): its "
+                 "%(move)s s for a move hold while its program answers; the table pauses if "
+                 "the move has not come within %(seconds)s s.") % values
+    return _("Waiting for %(name)s (a bot run by %(runner)s; slow to answer): its %(move)s s "
+             "for a move hold while its program answers; after %(gone)s s of silence it "
+             "counts as stopped, and the table waits up to %(seconds)s s more for it, then "
+             "pauses.") % values
+
+
 def back_again_line(name: str) -> str:
     return _("%(name)s is connected again.") % {"name": name}
 

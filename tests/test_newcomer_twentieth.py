@@ -1,0 +1,171 @@
+"""The twentieth first-time-player pass: what the nineteenth left.
+
+At a networked table (``play`` is one: its bots are peers) the line mode said of a bot
+whose program was slow to answer "their computer counts as gone", as of a person, and
+after the turn line's "Waiting for Bot1 to answer the hazard (up to 30 s)" it said the
+table's "20 s": two figures for one wait, neither explained. A Uyghur match line read
+"سىز &" and then "Cy 0 · Bo & Di 0" as one left-to-right run: the teams' names and scores
+out of their reading order.
+"""
+
+from __future__ import annotations
+
+import threading
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from cli import i18n
+
+# ----- 1-2. a bot slow to answer: said as a bot, its runner named, its figures explained ----
+
+
+class _SlowSeat:
+    """A network console's driver whose table waits on seat 1's move while seat 1's
+    program is slow to answer (NetDriver's own methods for its words)."""
+
+    names = ["Ann", "Bot1"]
+    seat, over, hand_no = 0, False, 1
+    broken: set[int] = set()
+    step_limit = 20.0
+
+    def __init__(self, bot: bool, seat: int = 0, decision_limit: float | None = None,
+                 takeovers: tuple[Any, ...] = ()) -> None:
+        from cli.netdriver import NetDriver
+        from p2p.table import TableStep
+
+        self.seat = seat
+        self.decision_limit = decision_limit
+        self.bots = {1} if bot else set()
+        for name in ("silent_words", "_bot_name", "bot_runner_name", "runner_name",
+                     "_waits_on", "current_names"):
+            if hasattr(NetDriver, name):
+                setattr(self, name, getattr(NetDriver, name).__get__(self))
+        self.peer = SimpleNamespace(
+            stopped=None, finished=False, paused=False, silence_limit=lambda: 25.0,
+            peer_state=lambda s: "slow", quit_for_now=lambda s: False,
+            takeovers=list(takeovers), silent_seat=lambda: None,
+            wait_limit=lambda: None, cfg=SimpleNamespace(n=2),
+            waiting_on=lambda: SimpleNamespace(seat=1, step=TableStep.MOVE))
+        self._events: list[str] = []
+        self._silent_said: dict[int, bool] = {1: False}
+        self._watch_lock = threading.Lock()
+
+    def replaced(self) -> None:
+        return None
+
+    def silent(self) -> None:
+        return None
+
+    def activity(self, plain: bool = False) -> str | None:
+        from cli.netdriver import NetDriver
+        return NetDriver.activity(self, plain=plain)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seat, runner", [(0, "this computer"), (2, "Ann")])
+def test_a_slow_bot_is_said_as_a_bot_with_whose_computer_runs_it(seat: int,
+                                                                 runner: str) -> None:
+    """"Waiting for Bot1 (slow): … their computer counts as gone": Bot1 is a bot, run by
+    this computer in `play`, by the host (seat 0) at a table one joined."""
+    d = _SlowSeat(bot=True, seat=seat)
+    if seat == 2:
+        d.names = ["Ann", "Bot1", "Cy"]
+    with i18n.using("en"):
+        said = d.activity(plain=True)
+    assert said is not None, said
+    assert said.startswith(f"Waiting for Bot1 (a bot run by {runner}"), said
+    assert "their computer" not in said and "them" not in said, said
+
+
+def test_a_slow_person_is_still_said_as_a_person() -> None:
+    with i18n.using("en"):
+        said = _SlowSeat(bot=False).activity(plain=True)
+    assert said is not None and "their computer" in said and "a bot" not in said, said
+
+
+def test_a_slow_bots_figures_are_said_together() -> None:
+    """The turn line said "(up to 30 s)", the bot's own time; the slow line said only
+    "5 s" and "20 s": it now says the 30 s too, and what each of them is."""
+    from cli.bot_process import bot_move_time
+
+    with i18n.using("en"):
+        said = _SlowSeat(bot=True).activity(plain=True) or ""
+    move = f"{bot_move_time(None):g}"
+    assert f"its {move} s for a move hold while its program answers" in said, said
+    assert "after 5 s of silence" in said and "up to 20 s more" in said, said
+
+
+def test_a_slow_bot_at_a_timed_table_says_the_tables_limit_beside_its_own() -> None:
+    """At a table that times moves (60 s) the bot has 47 s of its own; the table pauses
+    at 60 s: "Waiting for Bot1 (slow) (up to 60 s)" after "(up to 47 s)"."""
+    from cli.bot_process import bot_move_time
+
+    with i18n.using("en"):
+        said = _SlowSeat(bot=True, decision_limit=60.0).activity(plain=True) or ""
+    assert f"its {bot_move_time(60.0):g} s for a move" in said, said
+    assert "pauses if the move has not come within 60 s" in said, said
+
+
+def test_a_slow_bot_that_took_a_seat_is_named_as_such() -> None:
+    """A bot that took Bo's seat by agreement, run by Ann: "Bot1's bot", run by Ann."""
+    taken = SimpleNamespace(seat=1, hand=-1, runner=0)
+    d = _SlowSeat(bot=True, seat=2, takeovers=(taken,))
+    d.names = ["Ann", "Bo", "Cy"]
+    with i18n.using("en"):
+        said = d.activity(plain=True) or ""
+    assert said.startswith("Waiting for Bo's bot (a bot run by Ann;"), said
+
+
+@pytest.mark.parametrize("lang", ["af", "fr", "sv", "ug", "vi"])
+def test_the_slow_bot_line_is_translated(lang: str) -> None:
+    with i18n.using("en"):
+        english = _SlowSeat(bot=True).activity(plain=True)
+    with i18n.using(lang):
+        said = _SlowSeat(bot=True).activity(plain=True)
+    assert said and said != english and "30" in said and "20" in said, said
+    assert "a bot run by" not in said and "slow to answer" not in said, said
+
+
+# ----- 3. Uyghur: each team's name and score together, in reading order ---------------------
+
+
+def _match_line(names: list[str], teams: str | None) -> str:
+    from cli import render
+    from engine import Seating, preset
+    from engine.scoring import Match
+
+    match = Match(preset("classic"), Seating.parse(len(names), teams), 0)
+    with i18n.using("ug"):
+        line = render.match_line(match, names)
+    return "".join(text for _style, text in line)
+
+
+def test_a_uyghur_match_line_keeps_each_team_with_its_score() -> None:
+    """"سىز &" and then "Cy 0 · Bo & Di 0", one left-to-right run: read from the right,
+    Cy's team came first, Bo & Di's score last. Each item is its own unit: from the
+    right, "سىز & Cy 0", then "Bo & Di 0"."""
+    from cli.i18n.rtl import shape, visual
+
+    shown = visual(_match_line(["You", "Bo", "Cy", "Di"], "2x2"))
+    you = shape("سىز")[::-1]
+    assert shown.startswith(f"Bo & Di 0 · Cy 0 & {you} "), shown
+
+
+def test_a_uyghur_match_line_of_three_reads_from_the_right() -> None:
+    """"سىز 0 · Bo 0 · Cy 0": "0 · Bo 0 · Cy 0" was one run, its first "0" (yours) at the
+    far left, away from "سىز"."""
+    from cli.i18n.rtl import shape, visual
+
+    shown = visual(_match_line(["You", "Bo", "Cy"], None))
+    assert shown.startswith(f"Cy 0 · Bo 0 · 0 {shape('سىز')[::-1]} "), shown
+
+
+def test_a_dot_inside_a_latin_only_run_is_the_sentences() -> None:
+    """The rule in general: a Latin list in a Uyghur sentence keeps its items' order from
+    the right, each item as written."""
+    from cli.i18n.rtl import shape, visual
+
+    shown = visual("تاللاڭ: a b · c d · e")
+    assert shown.startswith("e · c d · a b :"), shown
+    assert shown.endswith(shape("تاللاڭ")[::-1]), shown
