@@ -169,3 +169,50 @@ def test_a_dot_inside_a_latin_only_run_is_the_sentences() -> None:
     shown = visual("تاللاڭ: a b · c d · e")
     assert shown.startswith("e · c d · a b :"), shown
     assert shown.endswith(shape("تاللاڭ")[::-1]), shown
+
+
+# ----- 4. `millebornes rules` and `millebornes help`: what a newcomer types first ----------
+
+
+def test_millebornes_rules_says_how_to_play(capsys: pytest.CaptureFixture[str]) -> None:
+    """"millebornes rules" was "VERB: invalid choice: 'rules'": the rules were in a game's
+    help alone. It says the game in brief and the two rule sets."""
+    from cli.main import main
+
+    assert main(["rules"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("How to play, in brief:"), out
+    assert "Coup fourré" in out and "--rules modern" in out and "--option help" in out, out
+    assert max(len(line) for line in out.splitlines()) <= 80, out
+
+
+def test_millebornes_rules_in_french(capsys: pytest.CaptureFixture[str]) -> None:
+    from cli.main import main
+
+    assert main(["rules", "--lang", "fr"]) == 0
+    out = capsys.readouterr().out
+    assert "How to play" not in out and "Two rule sets" not in out and "--rules modern" in out
+
+
+@pytest.mark.parametrize("argv, start", [
+    (["help"], "usage: millebornes [-h]"),
+    (["help", "play"], "usage: millebornes play"),
+    (["help", "Rules"], "usage: millebornes rules"),
+])
+def test_millebornes_help_shows_the_usage(argv: list[str], start: str,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """"millebornes help" was "VERB: invalid choice: 'help'"."""
+    from cli.main import main
+
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(start), out
+    if argv == ["help"]:
+        assert "    rules " in out and "    help " in out, out
+
+
+def test_millebornes_help_of_a_mistyped_verb_guesses(capsys: pytest.CaptureFixture[str]) -> None:
+    from cli.main import main
+
+    assert main(["help", "plya"]) == 2
+    assert "did you mean 'play'?" in capsys.readouterr().err
