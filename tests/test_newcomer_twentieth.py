@@ -216,3 +216,17 @@ def test_millebornes_help_of_a_mistyped_verb_guesses(capsys: pytest.CaptureFixtu
 
     assert main(["help", "plya"]) == 2
     assert "did you mean 'play'?" in capsys.readouterr().err
+
+
+# ----- 5. a path too long for the line: its full stop does not begin the next line ---------
+
+
+def test_a_full_stop_after_a_path_too_long_stays_with_a_letter() -> None:
+    """At 60 columns the end of a match said "…/transcript.mbt" and then ". Anyone can
+    check it with:": the sentence's full stop began a line of its own."""
+    path = "/tmp/nc20/d5/906cca5544570b1d6a0cdf85c52d6ff3/transcript.mbt"
+    assert len(path) == 60
+    lines = i18n.wrap(f"The game is saved in {path}. Anyone can check it with:", 60)
+    assert not any(line[:1] in ".,;:" for line in lines), lines
+    assert "".join(lines[1:3]).startswith(path + "."), lines
+    assert all(i18n.cells(line) <= 60 for line in lines), lines
