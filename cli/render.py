@@ -522,19 +522,24 @@ def score_lines(scores: Sequence[SideScore], match: Match, names: Sequence[str],
         colw = min(colw, (width - head) // n)
         if colw < 7:        # no room beside the names: each name above its points
             head, colw = width, max(7, min(12, width // n))
-    cols = "".join(i18n.pad(_fit(lab, colw - 1), colw, "right") for lab in labels)
+    # one fragment a column: a language read from the right lays the fragments out from
+    # the right (:func:`cli.i18n.rtl.visual_fragments`), the first side's column next to
+    # the items' names; a row's points as one fragment stayed left to right in Uyghur,
+    # under the names ordered from the right ("400  1000" under "Bo & Di  سىز & Cy")
+    cols: Line = [("class:title", i18n.pad(_fit(lab, colw - 1), colw, "right"))
+                  for lab in labels]
     if head + colw * n <= width:
-        out: list[Line] = [[("class:title", _pad(title, head)), ("class:title", cols)]]
+        out: list[Line] = [[("class:title", _pad(title, head)), *cols]]
         for name, vals, style in rows:
             out.append([(style, _pad(name, head)),
-                        (style, "".join(str(v).rjust(colw) for v in vals))])
+                        *((style, str(v).rjust(colw)) for v in vals)])
         return out
     # too narrow for a name beside its points: each name above them, the sides' columns
     # named once under the title
-    out = [[("class:title", title)], [("class:title", cols)]]
+    out = [[("class:title", title)], cols]
     for name, vals, style in rows:
         out.append([(style, name)])
-        out.append([(style, "".join(str(v).rjust(colw) for v in vals))])
+        out.append([(style, str(v).rjust(colw)) for v in vals])
     return out
 
 

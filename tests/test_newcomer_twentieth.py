@@ -230,3 +230,69 @@ def test_a_full_stop_after_a_path_too_long_stays_with_a_letter() -> None:
     assert not any(line[:1] in ".,;:" for line in lines), lines
     assert "".join(lines[1:3]).startswith(path + "."), lines
     assert all(i18n.cells(line) <= 60 for line in lines), lines
+
+
+# ----- 6. Uyghur: a hand's score table reads from the right, each side's points under it ----
+
+
+def _score_table() -> tuple[list[Any], list[str]]:
+    """A 2×2 hand's score table in Uyghur: its lines (fragments) and as the line mode
+    shows them."""
+    from cli import render
+    from engine import Seating, preset
+    from engine.scoring import Match, SideScore
+
+    seating = Seating.parse(4, "2x2")
+    zero = dict.fromkeys(SideScore._fields, 0)
+    ours = SideScore(**{**zero, "distance": 400})
+    theirs = SideScore(**{**zero, "distance": 1000, "safeties": 200})
+    match = Match(preset("modern"), seating, 0, ((ours, theirs),))
+    with i18n.using("ug"):
+        lines = render.score_lines((ours, theirs), match, ["You", "Bo", "Cy", "Di"], 1)
+        shown = [i18n.display(line) for line in render.plain(lines)]
+    return lines, shown
+
+
+def _columns_agree(rows: list[str]) -> None:
+    """The first side ("سىز & Cy", 400 km) stands next to the items' names, on the
+    right; "Bo & Di" (1000 km) left of it; each side's points under its name."""
+    head, distance = rows[0], rows[1]
+    assert head.startswith("Bo & Di "), rows
+    assert distance.startswith("1000 "), rows
+    assert distance.index("400") == head.index("Cy &"), rows
+
+
+def test_a_uyghur_score_table_in_the_line_mode_reads_from_the_right() -> None:
+    """`play --plain --lang ug --teams 2x2`: the header read "Cy     Bo & Di & سىز" and
+    the points "400        1000", one left-to-right run each: read from the right, the
+    first column under "سىز &" was Bo & Di's 1000."""
+    _lines, shown = _score_table()
+    _columns_agree(shown)
+
+
+def test_a_uyghur_score_table_on_the_full_screen_reads_from_the_right() -> None:
+    """The full screen lays a line's fragments out from the right: a row's points were
+    one fragment, left to right, under names ordered from the right."""
+    from cli.i18n.rtl import visual_fragments
+
+    lines, _shown = _score_table()
+    with i18n.using("ug"):
+        rows = ["".join(t for _s, t in visual_fragments(line)) for line in lines]
+    _columns_agree(rows)
+
+
+def test_the_score_table_in_english_is_as_it_was() -> None:
+    from cli import render
+    from engine import Seating, preset
+    from engine.scoring import Match, SideScore
+
+    seating = Seating.parse(4, "2x2")
+    zero = dict.fromkeys(SideScore._fields, 0)
+    ours = SideScore(**{**zero, "distance": 400})
+    theirs = SideScore(**{**zero, "distance": 1000, "safeties": 200})
+    match = Match(preset("modern"), seating, 0, ((ours, theirs),))
+    with i18n.using("en"):
+        shown = render.plain(render.score_lines((ours, theirs), match,
+                                                ["You", "Bo", "Cy", "Di"], 1))
+    assert shown[:2] == ["Hand 1 scores               You & Cy     Bo & Di",
+                         "Distance                         400        1000"], shown

@@ -105,9 +105,10 @@ def _isolated(m: re.Match[str]) -> str:
 _BARE_EDGES = re.compile(r"^((?:[^\w\s]+[ \t]+)*)(.*?)((?:[ \t]+[^\w\s]+)*)$", re.S)
 
 
-#: The separator of a list's items written with a middle dot ("You 300 · Bo 450"): the
-#: sentence's, as a comma between its items is.
-_LIST_DOT = re.compile(r"([ \t]+[\u00b7\u2022][ \t]+)")
+#: The separator of a list's items written with a middle dot ("You 300 · Bo 450"), or
+#: the gap of two spaces or more between a table's columns ("400        1000"): the
+#: sentence's, as a comma between its items is (columns read from the right too).
+_LIST_DOT = re.compile(r"([ \t]+[\u00b7\u2022][ \t]+|[ \t]{2,})")
 
 
 def _isolate_run(whole: str) -> str:
@@ -128,7 +129,8 @@ def _isolate_run(whole: str) -> str:
         if len(items) > 1:
             # "Cy 0 · Bo & Di 0" of the match line: each item its own unit, in the
             # sentence's order, the dots between them the sentence's (one run read
-            # "سىز &", then "Cy 0 · Bo & Di 0" left to right: teams out of order)
+            # "سىز &", then "Cy 0 · Bo & Di 0" left to right: teams out of order); the
+            # columns of a score table likewise
             todo += [(k % 2 == 0, part) for k, part in reversed(list(enumerate(items)))]
             continue
         edges = _BARE_EDGES.match(run)
