@@ -309,8 +309,12 @@ def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int | Non
         - (i18n.cells(safe) + 1 if safe else 0)
     if i18n.cells(summary) > max(20, room - i18n.cells(used)) and zone.n200:
         used = ""         # "200×2" in the summary says it
-    line2.append(("", " " + _pad(summary, max(20, min(i18n.cells(summary),
-                                                      room - i18n.cells(used))))))
+    if used and max(20, i18n.cells(summary)) + i18n.cells(used) > room:
+        # none of the 200s played, said last: the line ran past the screen's edge (84
+        # cells in Uyghur with two safeties, every line of the board then cut by one)
+        used = ""
+    column = max(20, min(i18n.cells(summary), room - i18n.cells(used)))
+    line2.append(("", " " + _pad(summary, max(1, min(column, room - i18n.cells(used))))))
     if used:
         line2.append(("class:dim", used))
     if safe:

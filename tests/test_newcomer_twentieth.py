@@ -296,3 +296,56 @@ def test_the_score_table_in_english_is_as_it_was() -> None:
                                                 ["You", "Bo", "Cy", "Di"], 1))
     assert shown[:2] == ["Hand 1 scores               You & Cy     Bo & Di",
                          "Distance                         400        1000"], shown
+
+
+# ----- 7. a side's row keeps within the board's 80 cells, safeties and all ------------------
+
+
+def _long_row_view(safeties: int) -> Any:
+    """2×2, modern: our side at 1000 km in fourteen cards (no 200) with ``safeties``."""
+    from engine import Seating, position, preset
+    from engine.cards import Kind, kind
+    from engine.state import Zone
+
+    rules, seating = preset("modern"), Seating.parse(4, "2x2")
+    deck = rules.deck(seating)
+    used: set[int] = set()
+
+    def take(k: Kind, n: int) -> list[int]:
+        out = [c for c in deck if kind(c) is k and c not in used][:n]
+        used.update(out)
+        return out
+
+    dist = take(Kind.D25, 2) + take(Kind.D50, 3) + take(Kind.D75, 4) + take(Kind.D100, 5)
+    safe = [c for k in (Kind.EXTRA_TANK, Kind.DRIVING_ACE, Kind.RIGHT_OF_WAY,
+                        Kind.PUNCTURE_PROOF)[:safeties] for c in take(k, 1)]
+    ours = Zone.from_cards(battle=take(Kind.ROLL, 1), distance=dist, safeties=safe,
+                           coups=safe[:1])
+    hands = [take(k, 2) for k in (Kind.REPAIRS, Kind.GASOLINE, Kind.SPARE_TIRE,
+                                  Kind.END_OF_LIMIT)]
+    return position(rules, seating, hands=hands, zones=[ours, Zone()], seat=0)
+
+
+@pytest.mark.parametrize("lang", ["en", "af", "fr", "sv", "ug", "vi"])
+@pytest.mark.parametrize("safeties", [2, 4])
+def test_a_sides_row_fits_the_board(lang: str, safeties: int) -> None:
+    """Uyghur, two safeties, 1000 km in 25s to 100s: the row was 84 cells, and the board
+    (every line padded to the widest, laid out from the right) lost a letter of each
+    line at the screen's edge ("مۇسابىقە" showed without its first letter). Four safeties
+    did it in every language."""
+    from cli import render
+
+    view = _long_row_view(safeties)
+    with i18n.using(lang):
+        rows = render.zone_lines(view, 0, ["You", "Bo", "Cy", "Di"], 0, lang)
+    widths = [render.width(row) for row in rows]
+    assert max(widths) <= 80, (widths, ["".join(t for _s, t in r) for r in rows])
+    assert "25×2 50×3 75×4 100×5" in "".join(t for _s, t in rows[1])
+
+
+def test_the_200s_note_stays_where_there_is_room() -> None:
+    from cli import render
+
+    with i18n.using("en"):
+        rows = render.zone_lines(_long_row_view(2), 0, ["You", "Bo", "Cy", "Di"], 0, "en")
+    assert "200 km cards 0/2" in "".join(t for _s, t in rows[1])
