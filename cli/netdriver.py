@@ -214,19 +214,27 @@ class NetDriver:
             self._thread.join(5)
 
     # ----- lifecycle ---------------------------------------------------------------------
-    def wait_ready(self, timeout: float = 60.0,
-                   say: Callable[[str], None] | None = None) -> bool:
+    def wait_ready(self, timeout: float = 60.0, say: Callable[[str], None] | None = None,
+                   quiet_for: float = 0.0) -> bool:
         """Pump until the first hand is dealt (the console needs a view to show);
         ``say`` hears what the table waits for each time it changes (the shuffle, a
-        player who left), so the wait is never silent."""
+        player who left), so the wait is never silent; ``quiet_for``: only a wait that
+        lasts that many seconds (a host's screen said fourteen lines, "Publishing hand
+        keys: waiting for Bot1 (up to 20 s)", "Committing to randomness: …", for a
+        shuffle of two seconds: the caller says the set-up in one line)."""
         end = time.monotonic() + timeout
         last: str | None = None
+        shown: str | None = None
+        since = time.monotonic()
         while self.peer.view() is None and time.monotonic() < end:
             if say is not None:
                 busy = self.activity()
-                if busy and busy != last:
+                now = time.monotonic()
+                if busy != last:
+                    last, since = busy, now
+                if busy and busy != shown and now - since >= quiet_for:
                     say(busy)
-                last = busy
+                    shown = busy
             if self._thread is not None:
                 self._news = self.peer.wait_for_news(self._news, 0.05)
                 if self.peer.stopped or self.peer.finished:

@@ -1472,6 +1472,16 @@ def table_setup_line(seconds: float) -> str:
                  "seconds": int(seconds)}
 
 
+def deal_setup_line(quiet: float) -> str:
+    """Said once before a networked table's first deal (``host``, ``join``, ``resume``):
+    what the computers do meanwhile; a step that takes more than ``quiet`` seconds is
+    named on its own line (each step was, at once: fourteen lines of "Publishing hand
+    keys: waiting for Bot1 (up to 20 s)" and the like)."""
+    return _("Setting up the hand: every seat shuffles the deck in turn, then the cards "
+             "are dealt (a few seconds; a seat that takes more than %(seconds)s s is named, "
+             "with how long the table waits for it).") % {"seconds": f"{quiet:g}"}
+
+
 def lobby_wait_line(state: LobbyState, host: bool) -> str | None:
     """A lobby where every seated player is ready but a seat is free: it waits for more
     players, with no time limit, and (to the host) how to fill a seat with a bot. None

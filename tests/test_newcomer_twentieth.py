@@ -349,3 +349,55 @@ def test_the_200s_note_stays_where_there_is_room() -> None:
     with i18n.using("en"):
         rows = render.zone_lines(_long_row_view(2), 0, ["You", "Bo", "Cy", "Di"], 0, "en")
     assert "200 km cards 0/2" in "".join(t for _s, t in rows[1])
+
+
+# ----- 8. a networked table's set-up in one line, a slow step named ---------------------------
+
+
+class _SettingUp:
+    """A driver before its first deal: ``steps`` (activity, pumps it lasts) in turn, then
+    the hand is dealt. NetDriver's own :meth:`wait_ready`."""
+
+    _thread = None
+
+    def __init__(self, steps: list[tuple[str, int]]) -> None:
+        self.plan = [word for word, pumps in steps for _ in range(pumps)]
+        self.peer = SimpleNamespace(view=lambda: None if self.plan else object(),
+                                    pump=self._pump)
+
+    def _pump(self, timeout: float) -> bool:
+        import time
+        time.sleep(0.01)
+        if self.plan:
+            self.plan.pop(0)
+        return True
+
+    def activity(self) -> str | None:
+        return self.plan[0] if self.plan else None
+
+    def _collect(self) -> None:
+        return None
+
+
+def test_the_set_up_names_only_a_step_that_takes_long() -> None:
+    """`host`/`join`: fourteen lines ("Publishing hand keys: waiting for Bot1 (up to 20 s)",
+    "Committing to randomness: …") for a set-up of two seconds. A quick step is not said;
+    one that lasts is, once."""
+    from cli.netdriver import NetDriver
+
+    said: list[str] = []
+    d = _SettingUp([("keys: Bot1", 2), ("keys: Ben", 2), ("shuffle: Ben", 40),
+                    ("deal: Bot1", 2)])
+    assert NetDriver.wait_ready(d, 5.0, say=said.append, quiet_for=0.15)  # type: ignore[arg-type]
+    assert said == ["shuffle: Ben"], said
+
+
+def test_the_set_up_line_says_what_happens_and_the_threshold() -> None:
+    from cli.words import deal_setup_line
+
+    with i18n.using("en"):
+        line = deal_setup_line(2.0)
+    assert "shuffles the deck" in line and "more than 2 s is named" in line, line
+    for lang in ("af", "fr", "sv", "ug", "vi"):
+        with i18n.using(lang):
+            assert deal_setup_line(2.0) != line and "2" in deal_setup_line(2.0), lang
