@@ -127,6 +127,20 @@ def test_the_slow_bot_line_is_translated(lang: str) -> None:
     assert "a bot run by" not in said and "slow to answer" not in said, said
 
 
+
+@pytest.mark.parametrize("lang", ["en", "af", "fr", "sv", "ug", "vi"])
+@pytest.mark.parametrize("gone", [5.0, None])
+def test_the_slow_bot_line_fits_the_full_screens_status(lang: str, gone: float | None) -> None:
+    """The full screen's status has three lines at 80 columns (78 for the text): a
+    longer wait was cut with "… (all of it in the log)"."""
+    from cli.app import MAX_STATUS
+    from cli.words import slow_bot_move_line
+
+    with i18n.using(lang):
+        for name in ("Bot1", i18n._("%(name)s's bot") % {"name": "Bo"}):
+            said = slow_bot_move_line(name, i18n._("this computer"), 30, gone, 20)
+            assert len(i18n.wrap(said, 78)) <= MAX_STATUS, said
+
 # ----- 3. Uyghur: each team's name and score together, in reading order ---------------------
 
 
