@@ -28,6 +28,7 @@ from .words import (
     agreement_line,
     away_line,
     back_again_line,
+    back_at_table_line,
     back_but_paused_line,
     bot_failed_line,
     bot_thinking_line,
@@ -536,7 +537,7 @@ class NetDriver:
             return moved_line(self.current_names()[int(ev.data["seat"])],
                               str(ev.data["endpoint"]).removeprefix("tcp://"))
         if ev.kind == "resumed":
-            return _("You are back at the table; catching up with the others.")
+            return back_at_table_line()
         if ev.kind == "dropped":
             log.info("%s", ev.text)       # for whoever investigates, not for the board
         return ""

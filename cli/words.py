@@ -1056,6 +1056,21 @@ def saved_line(path: str, short_id: str | None, verify_flags: str = "",
             Command(f"millebornes replay {ref}{' --plain' if plain else ''}")]
 
 
+def back_at_table_line() -> str:
+    """Where a resumed console's log turns from the game as this computer had kept it
+    (said again) to what comes from the others."""
+    return _("You are back at the table; catching up with the others.")
+
+
+def resumed_line(short_id: str) -> str:
+    """Said as ``resume`` starts: the log says the game so far again, move by move, before
+    what the others played meanwhile ("catching up with what the others played
+    meanwhile", then a hand's hundred moves the player had seen, read as news)."""
+    return _("Game %(id)s resumed: catching up with what the others played meanwhile. "
+             "First the moves so far are said again, up to the line \"%(back)s\"; the "
+             "moves after it are new.") % {"id": short_id, "back": back_at_table_line()}
+
+
 def paused_line(short_id: str | None, resume_flags: str = "",
                 verify_flags: str = "") -> list[str]:
     """``resume_flags``/``verify_flags``: the options that find this player's copy again

@@ -415,3 +415,21 @@ def test_the_set_up_line_says_what_happens_and_the_threshold() -> None:
     for lang in ("af", "fr", "sv", "ug", "vi"):
         with i18n.using(lang):
             assert deal_setup_line(2.0) != line and "2" in deal_setup_line(2.0), lang
+
+
+# ----- 9. resume: the moves said again are said to be old ---------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "af", "fr", "sv", "ug", "vi"])
+def test_resume_says_the_moves_so_far_are_said_again(lang: str) -> None:
+    """`resume` of a game left after hand 1: "catching up with what the others played
+    meanwhile", then hand 1's 130 moves, which the player had seen, read as news. The
+    line names where the old moves end: the log's own line, in the same words."""
+    from cli.words import back_at_table_line, resumed_line
+
+    with i18n.using(lang):
+        said, back = resumed_line("28be0882"), back_at_table_line()
+    assert "28be0882" in said and back in said, said
+    if lang == "en":
+        assert said.startswith("Game 28be0882 resumed: catching up"), said
+        assert "said again" in said and "after it are new" in said, said
