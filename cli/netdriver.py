@@ -62,6 +62,7 @@ from .words import (
     stopped_line,
     table_paused_line,
     takeover_line,
+    went_silent_bot_line,
     went_silent_line,
     you_names,
 )
@@ -470,6 +471,11 @@ class NetDriver:
                 if gone and self._waits_on(seat):
                     continue
                 name = self.current_names()[seat]
+                if gone and seat in self.bots:
+                    # a bot's program, on the computer that runs it: not "they left"
+                    self._events.append(went_silent_bot_line(
+                        self._bot_name(seat), self.bot_runner_name(seat), self.step_limit))
+                    continue
                 self._events.append(went_silent_line(name, self.step_limit) if gone
                                     else back_again_line(name))
 

@@ -1153,6 +1153,15 @@ def went_silent_line(name: str, seconds: float) -> str:
              "then pauses.") % {"name": name, "seconds": f"{seconds:g}"}
 
 
+def went_silent_bot_line(name: str, runner: str, seconds: float) -> str:
+    """:func:`went_silent_line` of a bot: its program stopped answering, on the computer
+    that runs it ("they left, or lost the connection … waits for them" was said of a
+    bot)."""
+    return _("%(name)s (a bot run by %(runner)s) has stopped answering; the game is saved. "
+             "When the table needs %(name)s, it waits up to %(seconds)s s for it, then "
+             "pauses.") % {"name": name, "runner": runner, "seconds": f"{seconds:g}"}
+
+
 def away_line(name: str) -> str:
     """Another player quit on purpose (their computer said so): said at once, not as
     "has gone silent" some seconds later, which read like a crash."""

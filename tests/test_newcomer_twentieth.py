@@ -433,3 +433,38 @@ def test_resume_says_the_moves_so_far_are_said_again(lang: str) -> None:
     if lang == "en":
         assert said.startswith("Game 28be0882 resumed: catching up"), said
         assert "said again" in said and "after it are new" in said, said
+
+
+# ----- 10. a bot gone silent while the table does not wait for it: said as a bot --------------
+
+
+@pytest.mark.parametrize("bot", [True, False])
+def test_a_bot_gone_silent_is_not_said_to_have_left(bot: bool) -> None:
+    """"Bot1 has gone silent (they left, or lost the connection) … waits up to 20 s for
+    them": a bot's program stopped, on the computer that runs it."""
+    from cli.netdriver import NetDriver
+    from p2p.table import TableStep
+
+    d = _SlowSeat(bot=bot)
+    d.peer.peer_state = lambda s: "gone"
+    d.peer.waiting_on = lambda: SimpleNamespace(seat=0, step=TableStep.MOVE)
+    for name in ("_bot_name", "bot_runner_name", "runner_name"):
+        setattr(d, name, getattr(NetDriver, name).__get__(d))
+    with i18n.using("en"):
+        NetDriver._watch_peers(d)  # type: ignore[arg-type]
+    assert len(d._events) == 1, d._events
+    if bot:
+        assert d._events[0].startswith("Bot1 (a bot run by this computer) has stopped "
+                                       "answering"), d._events
+        assert "they left" not in d._events[0] and "for them" not in d._events[0]
+    else:
+        assert "they left" in d._events[0], d._events
+
+
+@pytest.mark.parametrize("lang", ["af", "fr", "sv", "ug", "vi"])
+def test_the_bot_gone_silent_line_is_translated(lang: str) -> None:
+    from cli.words import went_silent_bot_line
+
+    with i18n.using(lang):
+        said = went_silent_bot_line("Bot1", "Ann", 20)
+    assert "a bot run by" not in said and "Ann" in said and "20" in said, said
