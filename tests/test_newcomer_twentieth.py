@@ -468,3 +468,29 @@ def test_the_bot_gone_silent_line_is_translated(lang: str) -> None:
     with i18n.using(lang):
         said = went_silent_bot_line("Bot1", "Ann", 20)
     assert "a bot run by" not in said and "Ann" in said and "20" in said, said
+
+
+# ----- 11. the line mode's opening line: a player's passing state is no news ------------------
+
+
+@pytest.mark.parametrize("state, shown", [("thinking", "Ann"), ("connected", "Ann"),
+                                          ("left", "Ann (left)")])
+def test_the_opening_line_says_no_passing_state(state: str, shown: str) -> None:
+    """A joiner read "Mille Bornes, classic rules: Ann (thinking), Bot1 (bot), Ben (you)"
+    while Bot1 was to play first: Ann's computer was dealing a card. A player who left
+    is still said."""
+    import io
+
+    from cli.driver import LocalDriver, PeerStatus
+    from cli.plain import run_plain
+    from engine import Seating, preset
+
+    d = LocalDriver(preset("classic"), Seating.solo(3), ["Ben", "Ann", "Bot1"], seed=1)
+    d.peers = lambda: [PeerStatus(0, "Ben", "you", "ready"),  # type: ignore[method-assign]
+                       PeerStatus(1, "Ann", "peer", state),
+                       PeerStatus(2, "Bot1", "bot", "connected")]
+    out = io.StringIO()
+    with i18n.using("en"):
+        run_plain(d, out=out, inp=io.StringIO(""))
+    first = " ".join(out.getvalue().split("\n")[:2])
+    assert f"Ben (you), {shown}, Bot1 (bot)" in first, first
