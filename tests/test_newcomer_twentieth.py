@@ -208,6 +208,19 @@ def test_millebornes_rules_in_french(capsys: pytest.CaptureFixture[str]) -> None
     assert "How to play" not in out and "Two rule sets" not in out and "--rules modern" in out
 
 
+def test_millebornes_rules_at_60_columns_wraps_each_item_whole() -> None:
+    """The page's lines are broken for 80 columns: wrapped one by one at 60, each left a
+    stub of a line ("  200 km, at most" then "  two 200s a hand."). Each item is wrapped
+    as one."""
+    from cli.rules import rules_text
+
+    with i18n.using("en"):
+        page = rules_text(60).splitlines()
+    assert all(i18n.cells(line) <= 60 for line in page), page
+    assert "  two 200s a hand." not in page, page
+    assert "at most two 200s a hand." in " ".join(line.strip() for line in page), page
+
+
 @pytest.mark.parametrize("argv, start", [
     (["help"], "usage: millebornes [-h]"),
     (["help", "play"], "usage: millebornes play"),
