@@ -43,7 +43,7 @@ MOVE_LIMIT = (1.0, 86400.0)
 VERB_MODULES: dict[str, str] = {
     "play": "play", "host": "host", "join": "join", "lobby": "lobby", "resume": "resume",
     "games": "games", "simulate": "simulate", "verify": "verify", "replay": "replay",
-    "bench": "bench", "tournament": "tournament",
+    "bench": "bench", "tournament": "tournament", "rules": "rules", "help": "usage",
 }
 
 
@@ -687,6 +687,12 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
                        help=_("time budget per measurement (engine)"))
     bench.add_argument("--trials", type=count(1, 1000, "--trials"), default=3,
                        help=_("runs of each cheat (trust)"))
+    # what a newcomer types first: "millebornes rules" and "millebornes help" were
+    # "invalid choice" with the list of verbs, and the rules were in a game's help alone
+    verb("rules", _("how to play, in brief, and the two rule sets"))
+    usage = verb("help", _("the usage of millebornes or of one verb"))
+    usage.add_argument("topic", nargs="?", choices=list(sub), type=_lower,
+                       metavar="VERB", help=_("the verb whose usage to show"))
     return parser, sub
 
 

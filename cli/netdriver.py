@@ -28,6 +28,7 @@ from .words import (
     agreement_line,
     away_line,
     back_again_line,
+    back_at_table_line,
     back_but_paused_line,
     bot_failed_line,
     bot_thinking_line,
@@ -54,12 +55,14 @@ from .words import (
     silent_move_wait_line,
     silent_seat_line,
     silent_seat_plain_line,
+    slow_bot_move_line,
     slow_note,
     slow_seat_line,
     stopped_bot_seat_line,
     stopped_line,
     table_paused_line,
     takeover_line,
+    went_silent_bot_line,
     went_silent_line,
     you_names,
 )
@@ -213,19 +216,27 @@ class NetDriver:
             self._thread.join(5)
 
     # ----- lifecycle ---------------------------------------------------------------------
-    def wait_ready(self, timeout: float = 60.0,
-                   say: Callable[[str], None] | None = None) -> bool:
+    def wait_ready(self, timeout: float = 60.0, say: Callable[[str], None] | None = None,
+                   quiet_for: float = 0.0) -> bool:
         """Pump until the first hand is dealt (the console needs a view to show);
         ``say`` hears what the table waits for each time it changes (the shuffle, a
-        player who left), so the wait is never silent."""
+        player who left), so the wait is never silent; ``quiet_for``: only a wait that
+        lasts that many seconds (a host's screen said fourteen lines, "Publishing hand
+        keys: waiting for Bot1 (up to 20 s)", "Committing to randomness: …", for a
+        shuffle of two seconds: the caller says the set-up in one line)."""
         end = time.monotonic() + timeout
         last: str | None = None
+        shown: str | None = None
+        since = time.monotonic()
         while self.peer.view() is None and time.monotonic() < end:
             if say is not None:
                 busy = self.activity()
-                if busy and busy != last:
+                now = time.monotonic()
+                if busy != last:
+                    last, since = busy, now
+                if busy and busy != shown and now - since >= quiet_for:
                     say(busy)
-                last = busy
+                    shown = busy
             if self._thread is not None:
                 self._news = self.peer.wait_for_news(self._news, 0.05)
                 if self.peer.stopped or self.peer.finished:
@@ -460,6 +471,11 @@ class NetDriver:
                 if gone and self._waits_on(seat):
                     continue
                 name = self.current_names()[seat]
+                if gone and seat in self.bots:
+                    # a bot's program, on the computer that runs it: not "they left"
+                    self._events.append(went_silent_bot_line(
+                        self._bot_name(seat), self.bot_runner_name(seat), self.step_limit))
+                    continue
                 self._events.append(went_silent_line(name, self.step_limit) if gone
                                     else back_again_line(name))
 
@@ -527,7 +543,7 @@ class NetDriver:
             return moved_line(self.current_names()[int(ev.data["seat"])],
                               str(ev.data["endpoint"]).removeprefix("tcp://"))
         if ev.kind == "resumed":
-            return _("You are back at the table; catching up with the others.")
+            return back_at_table_line()
         if ev.kind == "dropped":
             log.info("%s", ev.text)       # for whoever investigates, not for the board
         return ""
@@ -789,6 +805,24 @@ class NetDriver:
                     "name": self.names[t.seat], "runner": self.runner_name(t.runner)}
         return names
 
+    def _bot_name(self, seat: int) -> str:
+        """A bot's seat as a sentence that says who runs it names it: "Bo's bot" for a
+        seat a bot took by agreement (:meth:`current_names` adds its runner)."""
+        for t in self.peer.takeovers:
+            if t.seat == seat and self.hand_no >= t.hand + 2:
+                return _("%(name)s's bot") % {"name": self.names[seat]}
+        return self.names[seat]
+
+    def bot_runner_name(self, seat: int) -> str:
+        """Whose computer runs the bot of ``seat``: the runner agreed for a seat a bot
+        took, else the host's (seat 0 hosts the table and starts its bots; in
+        ``play``, this computer)."""
+        runner = 0
+        for t in self.peer.takeovers:
+            if t.seat == seat and self.hand_no >= t.hand + 2:
+                runner = t.runner
+        return self.runner_name(runner)
+
     def runner_name(self, seat: int) -> str:
         """Who runs a bot that took a seat by agreement: "this computer" when it is this
         seat's ("a bot run by You" read as a name in the middle of a sentence)."""
@@ -889,6 +923,15 @@ class NetDriver:
                     # long, left a newcomer wondering whether the table had hung
                     return bot_thinking_line(who, bot_move_time(self.decision_limit))
                 return None
+            if state == "slow" and w.seat in self.bots and w.seat != self.seat:
+                # a bot's program, not "their computer"; its own time for the move (the
+                # turn line's) beside the table's limit, said as two limits on one wait
+                untimed = self.decision_limit is None
+                return slow_bot_move_line(
+                    self._bot_name(w.seat), self.bot_runner_name(w.seat),
+                    bot_move_time(self.decision_limit),
+                    self.peer.silence_limit() - self.step_limit if untimed else None,
+                    self.step_limit if untimed else float(self.decision_limit or 0.0))
             if self.decision_limit is None and state == "slow":
                 # an untimed move is timed once the computer is gone: said, with its bound
                 return silent_move_wait_line(who, slow,

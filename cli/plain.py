@@ -171,6 +171,11 @@ class LineReader:
 LOOK_HELP = N_("  look (or Enter)  say the table and your hand again")
 
 
+#: A player's connection states the line mode's opening line leaves unsaid: there and
+#: answering (the help's list says them as they change)
+ROUTINE_STATES = frozenset({"connected", "thinking", "waiting", "ready"})
+
+
 class PlainSession:
     """The line mode's loop. Input is read without blocking the table: while the others
     play, a line is answered at once (look, help, rules, why; a move is refused, saying
@@ -348,7 +353,10 @@ class PlainSession:
     def _run(self) -> int:
         d = self.driver
         levels = getattr(d, "bot_levels", None) or {}
+        # a player's passing state is no news in the opening line: "Ann (thinking)" was
+        # said to a joiner while Bot1 was to play first (Ann's computer dealt a card)
         seats = i18n.join_list(_("you") if p.kind == "you" and p.name == "You" else
+                          p.name if p.kind == "peer" and p.state in ROUTINE_STATES else
                           peer_label(p.name, p.kind, p.state, levels.get(p.seat))
                           for p in d.peers())
         for line in i18n.wrap(_("Mille Bornes, %(rules)s: %(seats)s. Type help for the "

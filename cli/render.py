@@ -309,8 +309,12 @@ def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int | Non
         - (i18n.cells(safe) + 1 if safe else 0)
     if i18n.cells(summary) > max(20, room - i18n.cells(used)) and zone.n200:
         used = ""         # "200×2" in the summary says it
-    line2.append(("", " " + _pad(summary, max(20, min(i18n.cells(summary),
-                                                      room - i18n.cells(used))))))
+    if used and max(20, i18n.cells(summary)) + i18n.cells(used) > room:
+        # none of the 200s played, said last: the line ran past the screen's edge (84
+        # cells in Uyghur with two safeties, every line of the board then cut by one)
+        used = ""
+    column = max(20, min(i18n.cells(summary), room - i18n.cells(used)))
+    line2.append(("", " " + _pad(summary, max(1, min(column, room - i18n.cells(used))))))
     if used:
         line2.append(("class:dim", used))
     if safe:
@@ -522,19 +526,24 @@ def score_lines(scores: Sequence[SideScore], match: Match, names: Sequence[str],
         colw = min(colw, (width - head) // n)
         if colw < 7:        # no room beside the names: each name above its points
             head, colw = width, max(7, min(12, width // n))
-    cols = "".join(i18n.pad(_fit(lab, colw - 1), colw, "right") for lab in labels)
+    # one fragment a column: a language read from the right lays the fragments out from
+    # the right (:func:`cli.i18n.rtl.visual_fragments`), the first side's column next to
+    # the items' names; a row's points as one fragment stayed left to right in Uyghur,
+    # under the names ordered from the right ("400  1000" under "Bo & Di  سىز & Cy")
+    cols: Line = [("class:title", i18n.pad(_fit(lab, colw - 1), colw, "right"))
+                  for lab in labels]
     if head + colw * n <= width:
-        out: list[Line] = [[("class:title", _pad(title, head)), ("class:title", cols)]]
+        out: list[Line] = [[("class:title", _pad(title, head)), *cols]]
         for name, vals, style in rows:
             out.append([(style, _pad(name, head)),
-                        (style, "".join(str(v).rjust(colw) for v in vals))])
+                        *((style, str(v).rjust(colw)) for v in vals)])
         return out
     # too narrow for a name beside its points: each name above them, the sides' columns
     # named once under the title
-    out = [[("class:title", title)], [("class:title", cols)]]
+    out = [[("class:title", title)], cols]
     for name, vals, style in rows:
         out.append([(style, name)])
-        out.append([(style, "".join(str(v).rjust(colw) for v in vals))])
+        out.append([(style, str(v).rjust(colw)) for v in vals])
     return out
 
 

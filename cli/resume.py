@@ -31,6 +31,7 @@ from .words import (
     error_line,
     peer_local_damage,
     peer_stopped_line,
+    resumed_line,
     say_paragraph,
 )
 
@@ -104,8 +105,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
               file=say)
         peer.close(flush=0)
         return 0 if peer.finished else 1
-    print(i18n.display(_("Game %(id)s resumed: catching up with what the others played "
-                         "meanwhile.") % {"id": short_id}), file=say)
+    say_paragraph(resumed_line(short_id), say)
     for address in args.peer or ():
         print(i18n.display(reach_line(peer, address, REACH_SECONDS)), file=say)
     runners = resume_bots(peer.table_id, base)

@@ -46,6 +46,7 @@ from .netdriver import NetDriver
 from .plain import MAX_LINE_BYTES as MAX_LINE_BYTES
 from .plain import LineReader as LineReader
 from .words import (
+    deal_setup_line,
     error_line,
     key_change_line,
     known_problem_line,
@@ -513,6 +514,11 @@ def known_lines(args: argparse.Namespace, cfg: TableConfig, me: int,
     return out
 
 
+#: Seconds a step of the set-up before the first deal (a seat's keys, its shuffle) may
+#: take before the wait is named with its seat and its limit
+SETUP_QUIET = 2.0
+
+
 def say_away(peer: Peer, flush: float = 0.5) -> None:
     """This player (or a bot of theirs) leaves a match that is not over: tell the others
     (never raises: the player is leaving, whatever the network does)."""
@@ -536,8 +542,12 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
                        bots=bots, bot_maker=takeover.prepare, broken=broken,
                        bot_faults=bot_faults)
     try:
+        if peer.view() is None:
+            # the set-up in one line; a step that takes longer is named as it waits
+            say_paragraph(deal_setup_line(SETUP_QUIET), say, flush=True)
         if not driver.wait_ready(120, say=lambda line: print(i18n.display(f"* {line}"), file=say,
-                                                                flush=True)):
+                                                                flush=True),
+                                 quiet_for=SETUP_QUIET):
             print(i18n.display(_("the match did not start: %(reason)s")
                   % {"reason": peer_stop_reason(peer) or _("no deal from the others")}),
                   file=say)

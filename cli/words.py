@@ -1056,6 +1056,21 @@ def saved_line(path: str, short_id: str | None, verify_flags: str = "",
             Command(f"millebornes replay {ref}{' --plain' if plain else ''}")]
 
 
+def back_at_table_line() -> str:
+    """Where a resumed console's log turns from the game as this computer had kept it
+    (said again) to what comes from the others."""
+    return _("You are back at the table; catching up with the others.")
+
+
+def resumed_line(short_id: str) -> str:
+    """Said as ``resume`` starts: the log says the game so far again, move by move, before
+    what the others played meanwhile ("catching up with what the others played
+    meanwhile", then a hand's hundred moves the player had seen, read as news)."""
+    return _("Game %(id)s resumed: catching up with what the others played meanwhile. "
+             "First the moves so far are said again, up to the line \"%(back)s\"; the "
+             "moves after it are new.") % {"id": short_id, "back": back_at_table_line()}
+
+
 def paused_line(short_id: str | None, resume_flags: str = "",
                 verify_flags: str = "") -> list[str]:
     """``resume_flags``/``verify_flags``: the options that find this player's copy again
@@ -1138,6 +1153,15 @@ def went_silent_line(name: str, seconds: float) -> str:
              "then pauses.") % {"name": name, "seconds": f"{seconds:g}"}
 
 
+def went_silent_bot_line(name: str, runner: str, seconds: float) -> str:
+    """:func:`went_silent_line` of a bot: its program stopped answering, on the computer
+    that runs it ("they left, or lost the connection … waits for them" was said of a
+    bot)."""
+    return _("%(name)s (a bot run by %(runner)s) has stopped answering; the game is saved. "
+             "When the table needs %(name)s, it waits up to %(seconds)s s for it, then "
+             "pauses.") % {"name": name, "runner": runner, "seconds": f"{seconds:g}"}
+
+
 def away_line(name: str) -> str:
     """Another player quit on purpose (their computer said so): said at once, not as
     "has gone silent" some seconds later, which read like a crash."""
@@ -1170,6 +1194,27 @@ def silent_move_wait_line(name: str, state: str, gone: float, seconds: float) ->
              "counts as gone; then the table waits up to %(seconds)s s for them, and "
              "pauses.") % {"name": name, "state": state, "gone": f"{gone:g}",
                            "seconds": f"{seconds:g}"}
+
+
+def slow_bot_move_line(name: str, runner: str, move: float, gone: float | None,
+                       seconds: float) -> str:
+    """A bot's move, its program slow to answer (the transport's " (slow)"): what it is
+    (a bot, and whose computer runs it: "their computer" was said of a bot) and how its
+    own time for a move (``move``, the turn line's "(up to 30 s)") stands beside the
+    table's. ``gone``: an untimed table's time to call a silent program stopped, after
+    which the table waits ``seconds`` (its step limit) and pauses; None: a table that
+    times moves, which pauses ``seconds`` into the move. "up to 30 s" followed by "20 s"
+    read as two figures for one wait."""
+    values = {"name": name, "runner": runner, "move": f"{move:g}",
+              "gone": f"{gone:g}" if gone is not None else "", "seconds": f"{seconds:g}"}
+    if gone is None:
+        return _("Waiting for %(name)s (a bot run by %(runner)s; slow to answer): its "
+                 "%(move)s s for a move hold while its program answers; the table pauses if "
+                 "the move has not come within %(seconds)s s.") % values
+    return _("Waiting for %(name)s (a bot run by %(runner)s; slow to answer): its %(move)s s "
+             "for a move hold while its program answers; after %(gone)s s of silence it "
+             "counts as stopped, and the table waits up to %(seconds)s s more for it, then "
+             "pauses.") % values
 
 
 def back_again_line(name: str) -> str:
@@ -1449,6 +1494,16 @@ def table_setup_line(seconds: float) -> str:
     return _("Setting up the table: the bots start, then every seat shuffles and the "
              "cards are dealt (a few seconds, at most %(seconds)d s).") % {
                  "seconds": int(seconds)}
+
+
+def deal_setup_line(quiet: float) -> str:
+    """Said once before a networked table's first deal (``host``, ``join``, ``resume``):
+    what the computers do meanwhile; a step that takes more than ``quiet`` seconds is
+    named on its own line (each step was, at once: fourteen lines of "Publishing hand
+    keys: waiting for Bot1 (up to 20 s)" and the like)."""
+    return _("Setting up the hand: every seat shuffles the deck in turn, then the cards "
+             "are dealt (a few seconds; a seat that takes more than %(seconds)s s is named, "
+             "with how long the table waits for it).") % {"seconds": f"{quiet:g}"}
 
 
 def lobby_wait_line(state: LobbyState, host: bool) -> str | None:

@@ -138,6 +138,10 @@ def _glue_punctuation(words: list[str], width: int) -> list[str]:
     return out
 
 
+#: Punctuation that ends a word and never starts a line on its own
+_ENDS_A_WORD = frozenset(".,;:!?)]}»…'\"،؛؟")
+
+
 def _wrap_paragraph(paragraph: str, width: int) -> list[str]:
     # the line's width is carried along, so a paragraph is measured once (not once per word)
     lines: list[str] = []
@@ -154,6 +158,12 @@ def _wrap_paragraph(paragraph: str, width: int) -> list[str]:
                 lines.append(fit(first, width))
                 word = word[len(first):]
             else:
+                rest = word[len(head):]
+                if rest and len(head) > 1 and all(c in _ENDS_A_WORD for c in rest):
+                    # the sentence's full stop after a path too long for a line began
+                    # the next one (". Anyone can check it with:"): a letter goes with it
+                    last = list(clusters(head))[-1]
+                    head = head[:len(head) - len(last)]
                 lines.append(head)
                 word = word[len(head):]
             w = cells(word)

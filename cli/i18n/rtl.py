@@ -105,6 +105,12 @@ def _isolated(m: re.Match[str]) -> str:
 _BARE_EDGES = re.compile(r"^((?:[^\w\s]+[ \t]+)*)(.*?)((?:[ \t]+[^\w\s]+)*)$", re.S)
 
 
+#: The separator of a list's items written with a middle dot ("You 300 · Bo 450"), or
+#: the gap of two spaces or more between a table's columns ("400        1000"): the
+#: sentence's, as a comma between its items is (columns read from the right too).
+_LIST_DOT = re.compile(r"([ \t]+[\u00b7\u2022][ \t]+|[ \t]{2,})")
+
+
 def _isolate_run(whole: str) -> str:
     """:func:`_isolate_one` of ``whole``, split first at each bracket of the sentence in
     it ("'x' ('classic', 'modern'" of "… 'x' (CHOICES دىن تاللاڭ)"): the run is two, the
@@ -118,6 +124,14 @@ def _isolate_run(whole: str) -> str:
         is_run, run = todo.pop()
         if not is_run or not any(c.isalnum() for c in run):
             out.append(run)
+            continue
+        items = _LIST_DOT.split(run)
+        if len(items) > 1:
+            # "Cy 0 · Bo & Di 0" of the match line: each item its own unit, in the
+            # sentence's order, the dots between them the sentence's (one run read
+            # "سىز &", then "Cy 0 · Bo & Di 0" left to right: teams out of order); the
+            # columns of a score table likewise
+            todo += [(k % 2 == 0, part) for k, part in reversed(list(enumerate(items)))]
             continue
         edges = _BARE_EDGES.match(run)
         if edges is not None and (edges.group(1) or edges.group(3)):
