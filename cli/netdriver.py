@@ -79,7 +79,7 @@ STEP_WORDS = {
     TableStep.FIRST_PLAYER: N_("drawing the first player"),
     TableStep.DEAL: N_("dealing"),
     TableStep.RESHUFFLE: N_("reshuffling"),
-    TableStep.REVEAL: N_("revealing secrets"),
+    TableStep.REVEAL: N_("proving the deal was fair"),
 }
 
 

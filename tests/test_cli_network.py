@@ -206,6 +206,24 @@ def test_a_step_of_this_seats_own_is_not_a_wait_for_its_player(
         table.peer.close(flush=0.2)
 
 
+def test_the_end_of_hand_reveal_is_said_as_what_it_is_for(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At each hand's end the table waited with "Revealing secrets: waiting for Bo": a
+    newcomer read it as jargon (newcomer pass 20). The step is said by its purpose."""
+    from p2p.table import TableStep
+    from p2p.table.session import Waiting
+
+    table = LoopbackTable(preset("classic"), Seating.solo(2), ["Ana", "Bo"], seed=3,
+                          base=tmp_path)
+    try:
+        monkeypatch.setattr(table.peer, "waiting_on", lambda: Waiting(1, TableStep.REVEAL))
+        said = table.driver.activity() or ""
+        assert said.startswith("Proving the deal was fair: waiting for Bo"), said
+    finally:
+        table.close()
+        table.peer.close(flush=0.2)
+
+
 def test_two_players_on_one_account_are_told_what_to_do(tmp_path: Path) -> None:
     """Bug 4: a joiner with the host's own key crashed the host (TransportError: cannot
     add ourselves as a peer) and the joiner waited forever."""
