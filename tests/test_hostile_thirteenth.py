@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_replicated_log import _table, _transcript
+from test_replicated_log import Table, _table, _transcript
 from test_takeover import BOT_SEED, _agree_bot, _start_bot, _stopped
 
-from p2p.audit import verify_game
+from p2p.audit import GameReport, verify_game
 from p2p.crypto.identity import Identity
+from p2p.table import wire
 from p2p.transcript.envelope import Envelope
 
 
@@ -31,10 +32,67 @@ def test_a_complaint_signed_by_a_bots_key_for_a_hand_before_its_takeover_blames_
     early = Envelope.create(bot, runner.table_id, 0, 0, runner.verifier.head,
                             {"k": "side.complaint", "check": "equivocation",
                              "entry": junk.encode(), "other": junk.encode()})
-    from p2p.table import wire
     t.wire.append((2, 1, wire.encode_push([early.encode()])[0]))
     t.deliver()
     rl = t.seats[1].rlog
     assert rl.error is None or rl.error.seat != 2, (rl.error, rl.stopped)
     rep = verify_game(_transcript(tmp_path, t, 1))
     assert rep.blamed_seat != 2, rep.summary()
+
+
+def _hand_entries(t: Table, s: int) -> int:
+    return len(t.seats[s].rlog.log.get(0, []))
+
+
+def _verify(tmp_path: Path, t: Table, s: int, name: str) -> GameReport:
+    """``verify`` of seat ``s``'s transcript as it stands now."""
+    d = tmp_path / name
+    d.mkdir()
+    return verify_game(_transcript(d, t, s))
+
+
+def test_a_complaint_about_a_bad_move_sent_to_its_recipient_alone_never_blames_it(
+        tmp_path: Path) -> None:
+    """Seat 2 signs a random commitment of 31 bytes (a malformed body, not a deck one) and
+    sends it to seat 1 alone; seat 0 lags (seat 1's commitment did not reach it). Seat 1
+    stops on it and complains. Seat 0 takes the complaint's entry as seat 2's, to judge
+    when its log gets there; ``verify`` of its transcript meanwhile said the complaint
+    was unfounded (a ``malformed-body`` complaint about an entry it never held) and
+    blamed seat 1, the honest recipient. It now decides nothing from it (the transcript
+    just stops, as any does), and once seat 0 caught up every verdict names seat 2."""
+    t = _table(b"h13/bad-commit-to-one", n=3)
+    for _ in range(40):
+        t.write_turns()
+        if _hand_entries(t, 1) >= 5:        # seat 1 wrote its commitment
+            break
+        t.deliver()
+    t.wire = [m for m in t.wire if not (m[0] == 1 and m[1] == 0)]
+    t.deliver()
+    z = t.seats[2].rlog
+    assert z.match.hand.expected_writer() == 2
+    bad = Envelope.create(z.identity, z.table_id, 0, z.verifier.next_seq(z.identity.public_key),
+                          z.verifier.head, {"k": "game.rcommit", "c": bytes(31)})
+    t.wire.append((2, 1, wire.encode_push([bad.encode()])[0]))
+    t.deliver()
+    a = t.seats[1].rlog
+    assert a.error is not None and a.error.seat == 2 and a.error.check == "malformed-body"
+    assert [e.body["k"] for e in a.side] == ["side.complaint"]
+    t.deliver()
+    b = t.seats[0].rlog
+    assert [e.body["k"] for e in b.side] == ["side.complaint"] and b.error is None
+    rep = _verify(tmp_path, t, 0, "lagging")
+    # (the transcript stops waiting for the entry it lost: named as any transcript that
+    # just stops is, not blamed for a complaint)
+    assert rep.check == "incomplete" and rep.unfinished, rep.summary()
+    for _ in range(40):                     # seat 0 asks for what it missed
+        t.clock.advance(1.0)
+        for s in range(3):
+            t.seats[s].rlog.tick()
+            t.collect(s)
+        t.deliver()
+        if b.error is not None:
+            break
+    assert b.error is not None and (b.error.seat, b.error.check) == (2, "malformed-body")
+    for s in (0, 1):
+        rep = _verify(tmp_path, t, s, f"end{s}")
+        assert (rep.blamed_seat, rep.check) == (2, "malformed-body"), rep.summary()
