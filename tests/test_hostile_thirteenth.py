@@ -4,6 +4,7 @@ failed before its fix."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from test_replicated_log import Table, _table, _transcript
@@ -96,3 +97,47 @@ def test_a_complaint_about_a_bad_move_sent_to_its_recipient_alone_never_blames_i
     for s in (0, 1):
         rep = _verify(tmp_path, t, s, f"end{s}")
         assert (rep.blamed_seat, rep.check) == (2, "malformed-body"), rep.summary()
+
+
+def _run_until(t: Table, done: Callable[[], bool], rounds: int = 400) -> None:
+    """Deliver and move the clock until ``done()`` (or ``rounds`` went by)."""
+    for _ in range(rounds):
+        if done():
+            return
+        t.write_turns()
+        if not t.deliver():
+            t.clock.advance(0.5)
+            for s in range(t.cfg.n):
+                t.seats[s].rlog.tick()
+                t.collect(s)
+
+
+def test_a_complaint_sent_to_one_honest_peer_alone_reaches_every_peer(
+        tmp_path: Path) -> None:
+    """Seat 2 complains about a valid share of seat 0 and sends the complaint to seat 0
+    alone. Seat 0 stops on it, blaming seat 2; seat 1 never heard of it, waited for seat
+    0's next entry and named seat 0 unresponsive: the honest peers' verdicts differed.
+    The peer that stops on a complaint now pushes it to every peer, as it pushes a bad
+    entry it stops on, so every peer judges it alike."""
+    t = _table(b"h13/complaint-to-one", n=3)
+    z = t.seats[2].rlog
+
+    def share_of_0() -> Envelope | None:
+        k0 = t.seats[0].rlog.identity.public_key
+        shares = [e for e in (Envelope.decode(r) for r in z.log.get(z.hand_no, []))
+                  if e.author == k0 and e.body.get("k") == "deck.share"]
+        return shares[-1] if shares else None
+
+    _run_until(t, lambda: share_of_0() is not None)
+    ev = share_of_0()
+    assert ev is not None
+    z.write_side({"k": "side.complaint", "check": "share-proof", "entry": ev.encode()})
+    out = z.take_output()
+    t.wire.extend((2, 0, p) for _, p in out.messages)
+    _run_until(t, lambda: all(t.seats[s].rlog.stopped for s in (0, 1)))
+    for s in (0, 1):
+        rl = t.seats[s].rlog
+        assert rl.error is not None and (rl.error.seat, rl.error.check) == \
+            (2, "unfounded-complaint"), (s, rl.stopped)
+        rep = _verify(tmp_path, t, s, f"seat{s}")
+        assert (rep.blamed_seat, rep.check) == (2, "unfounded-complaint"), rep.summary()

@@ -1445,6 +1445,18 @@ class ReplicatedLog:
         return seats
 
     def _on_complaint(self, complainer: int, complaint: Envelope) -> None:
+        """Judge a complaint (:meth:`_judge_complaint`); one this peer stops on goes to
+        every peer, as a bad entry it stops on does: a complaint its author sent to one
+        honest peer alone stopped that peer, and the others, who never heard of it,
+        waited for it and named it unresponsive (hostile pass 13). A peer that has it
+        already keeps one copy (one of each kind per seat and hand)."""
+        judged = self.error
+        self._judge_complaint(complainer, complaint)
+        if self.error is not None and self.error is not judged and not self._replay_mode:
+            self._out.messages.extend(
+                (None, p) for p in wire.encode_push([complaint.encode()]))
+
+    def _judge_complaint(self, complainer: int, complaint: Envelope) -> None:
         """Check a complaint's evidence ourselves: a decryption share whose proof fails
         names its author; evidence that holds up names the complainer. Evidence of any
         other kind is in every peer's log already and judged there; a broken link alone is
