@@ -141,3 +141,122 @@ def test_a_complaint_sent_to_one_honest_peer_alone_reaches_every_peer(
             (2, "unfounded-complaint"), (s, rl.stopped)
         rep = _verify(tmp_path, t, s, f"seat{s}")
         assert (rep.blamed_seat, rep.check) == (2, "unfounded-complaint"), rep.summary()
+
+
+def _entries_of(t: Table, reader: int, author: int, kind: str) -> list[Envelope]:
+    """``author``'s entries of kind ``kind`` in ``reader``'s log of the current hand."""
+    rl = t.seats[reader].rlog
+    key = t.seats[author].rlog.identity.public_key
+    return [e for e in (Envelope.decode(r) for r in rl.log.get(rl.hand_no, []))
+            if e.author == key and e.body.get("k") == kind]
+
+
+def _verdicts_agree(tmp_path: Path, t: Table, honest: tuple[int, ...],
+                    want: tuple[int | None, str]) -> None:
+    """Every honest peer's live verdict and ``verify`` of its transcript: ``want``
+    (seat blamed, check)."""
+    for s in honest:
+        rl = t.seats[s].rlog
+        live = (None, "unresponsive") if rl.error is None and rl.unresponsive is not None \
+            else (None if rl.error is None else rl.error.seat,
+                  "" if rl.error is None else rl.error.check)
+        assert live == want, (s, rl.stopped)
+        rep = _verify(tmp_path, t, s, f"v{s}-{len(list(tmp_path.iterdir()))}")
+        assert (rep.blamed_seat, rep.check) == want, rep.summary()
+
+
+def _deal_shares(t: Table) -> None:
+    """Play until seat 0 wrote a private share (the deal is under way)."""
+    _run_until(t, lambda: any(e.body.get("to") != "pub"
+                              for e in _entries_of(t, 2, 0, "deck.share")))
+
+
+def test_a_complaint_whose_check_names_no_fault_of_its_entry_decides_nothing(
+        tmp_path: Path) -> None:
+    """Seat 2 complains "share-proof" about seat 0's random commitment (no share: live
+    peers take it as seat 0's entry, which they hold, and go on), then falls silent.
+    The live peers named seat 2 unresponsive; ``verify`` of their transcripts called the
+    complaint unfounded (its check string picked the rule) and blamed seat 2."""
+    t = _table(b"h13/check-mismatch", n=3)
+    _deal_shares(t)
+    ev = _entries_of(t, 2, 0, "game.rcommit")[0]
+    t.seats[2].rlog.write_side({"k": "side.complaint", "check": "share-proof",
+                                "entry": ev.encode()})
+    t.collect(2)
+    t.deliver()
+    assert all(t.seats[s].rlog.error is None for s in (0, 1))
+    for _ in range(200):                 # seat 2 writes nothing more
+        if all(t.seats[s].rlog.stopped for s in (0, 1)):
+            break
+        for s in (0, 1):
+            rl = t.seats[s].rlog
+            while not rl.done and rl.match.hand.expected_writer() == s:
+                hp = rl.match.hand
+                rl.secrets[hp.hand_no] = hp.export_secrets()
+                rl.write(hp.next_body(t.seats[s].bot.choose))  # type: ignore[attr-defined]
+            t.collect(s)
+        t.wire = [m for m in t.wire if m[0] != 2]
+        if not t.deliver():
+            t.clock.advance(0.5)
+            for s in (0, 1):
+                t.seats[s].rlog.tick()
+                t.collect(s)
+    _verdicts_agree(tmp_path, t, (0, 1), (None, "unresponsive"))
+
+
+def test_two_complaints_are_judged_in_the_order_the_peer_took_them(tmp_path: Path) -> None:
+    """Seats 1 and 2 are hostile. Seat 1 complains about a valid share of seat 0 (seat 0
+    stops, blaming seat 1), then seat 2 complains with two versions of one of its own
+    entries. ``verify`` of seat 0's transcript judged every equivocation complaint first
+    and blamed seat 2; it now takes them in the transcript's order, as seat 0 did."""
+    t = _table(b"h13/two-complaints", n=3)
+    _deal_shares(t)
+    share = [e for e in _entries_of(t, 1, 0, "deck.share") if e.body.get("to") != "pub"][-1]
+    t.seats[1].rlog.write_side({"k": "side.complaint", "check": "share-proof",
+                                "entry": share.encode()})
+    t.collect(1)
+    z = t.seats[2].rlog
+    own = _entries_of(t, 2, 2, "game.rcommit")[0]
+    alt = Envelope.create(z.identity, own.table, own.hand, own.seq, own.prev,
+                          {**own.body, "c": bytes(32)})
+    z.write_side({"k": "side.complaint", "check": "equivocation", "entry": own.encode(),
+                  "other": alt.encode()})
+    t.collect(2)
+    t.wire = [m for m in t.wire if m[1] == 0]
+    t.deliver()
+    _verdicts_agree(tmp_path, t, (0,), (1, "unfounded-complaint"))
+
+
+def test_a_share_naming_another_seat_is_its_signers_fault_in_verify_too(
+        tmp_path: Path) -> None:
+    """Seat 2 signs a well-formed share whose body names seat 0; seat 1 (hostile too)
+    complains about it. Live peers blamed seat 2, its signer (a malformed share);
+    ``verify`` blamed seat 1 ("every share in the hand checks out")."""
+    t = _table(b"h13/share-of-another", n=3)
+    _deal_shares(t)
+    share = [e for e in _entries_of(t, 2, 0, "deck.share") if e.body.get("to") != "pub"][-1]
+    z = t.seats[2].rlog
+    forged = Envelope.create(z.identity, z.table_id, z.hand_no, 999, bytes(32), share.body)
+    t.seats[1].rlog.write_side({"k": "side.complaint", "check": "share-proof",
+                                "entry": forged.encode()})
+    t.collect(1)
+    t.wire = [m for m in t.wire if m[1] == 0]
+    t.deliver()
+    _verdicts_agree(tmp_path, t, (0,), (2, "malformed-body"))
+
+
+def test_a_malformed_deck_body_of_the_next_hand_is_judged_at_once(tmp_path: Path) -> None:
+    """Seat 2 signs a malformed key entry for the next hand and complains about it itself.
+    Live peers set it aside until they reached that hand (the match went on), while
+    ``verify`` of their transcripts, which judges a signed malformed body whatever its
+    hand, blamed seat 2 at once: a transcript that stopped there said so and live peers
+    did not. Live peers now judge it at once, as ``verify`` does."""
+    t = _table(b"h13/malformed-next-hand", n=3)
+    _deal_shares(t)
+    z = t.seats[2].rlog
+    bad = Envelope.create(z.identity, z.table_id, z.hand_no + 1, 0, bytes(32),
+                          {"k": "deck.key", "seat": 2, "h": bytes(31), "proof": bytes(64)})
+    z.write_side({"k": "side.complaint", "check": "malformed-body", "entry": bad.encode()})
+    t.collect(2)
+    t.deliver()
+    _verdicts_agree(tmp_path, t, (0, 1), (2, "malformed-body"))
