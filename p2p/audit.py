@@ -449,10 +449,16 @@ def _check_broken(cfg: TableConfig, rep: GameReport, observer: MatchProtocol) ->
 def _judge_stop(cfg: TableConfig, rep: GameReport, observer: MatchProtocol,
                 share_index: dict[tuple[int, int, int, int, int], int]) -> GameReport | None:
     """Why the transcript stops where ``observer`` stands, when its hand's shares or a
-    complaint of ``rep.side`` say (None: neither does). A private share is checked only
-    by its recipient during the hand: before naming the seat whose entry is due, every
-    share of the hand is checked in public (``share_index``: their entries' indexes,
-    where known), then the complaints are judged."""
+    complaint of ``rep.side`` say (None: neither does). The complaints are judged first,
+    as the peer judged them: it stopped on the first that decided, whatever share of the
+    hand it never checked (a peer checks a private share only when it is its recipient;
+    ``verify`` checked every share first and named a bad share's author where the peer
+    had named an unfounded complainer, two hostile seats: hostile pass 13). Then, before
+    naming the seat whose entry is due, every share of the hand is checked in public
+    (``share_index``: their entries' indexes, where known)."""
+    judged = _judge_complaints(cfg, rep, observer)
+    if judged is not None:
+        return judged
     hp = observer.hand
     bad: list[tuple[int, CheatDetected]] = []
     for rd in hp.deck.rounds:
@@ -467,7 +473,7 @@ def _judge_stop(cfg: TableConfig, rep: GameReport, observer: MatchProtocol,
         index, first = min(bad, key=lambda b: b[0])
         return _fail_from(rep, index if index >= 0 else None, first.check, first.seat,
                           str(first))
-    return _judge_complaints(cfg, rep, observer)
+    return None
 
 
 def _judge_complaints(cfg: TableConfig, rep: GameReport,

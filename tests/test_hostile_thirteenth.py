@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from test_replicated_log import Table, _table, _transcript
+from test_replicated_log import Table, _play_with, _table, _transcript, bad_share_to
 from test_takeover import BOT_SEED, _agree_bot, _start_bot, _stopped
 
 from p2p.audit import GameReport, verify_game
@@ -260,3 +260,29 @@ def test_a_malformed_deck_body_of_the_next_hand_is_judged_at_once(tmp_path: Path
     t.collect(2)
     t.deliver()
     _verdicts_agree(tmp_path, t, (0, 1), (2, "malformed-body"))
+
+
+def test_a_complaint_a_peer_stopped_on_is_judged_before_a_share_it_never_checked(
+        tmp_path: Path) -> None:
+    """Seats 1 and 2 are hostile. Seat 2 sends a bad share to seat 1, which keeps quiet
+    about it and complains instead about a valid share of seat 0. Seat 0 (which never
+    checks a share for another seat during the hand) stops on the complaint, blaming seat
+    1; ``verify`` of its transcript checked every share of the hand first and named seat
+    2. A complaint the peer stopped on is judged first, as the peer judged it."""
+    t = _table(b"h13/complaint-before-shares", n=3)
+    bad_share, done = bad_share_to(1)
+
+    def sent(s: int) -> None:
+        if s == 1 and done[0]:
+            t.wire = [m for m in t.wire if m[0] != 1]
+
+    _play_with(t, 2, bad_share, sent=sent, until=lambda: t.seats[1].rlog.error is not None)
+    assert done[0] and t.seats[1].rlog.error is not None
+    a = t.seats[1].rlog
+    share = [e for e in _entries_of(t, 0, 0, "deck.share") if e.body.get("to") != "pub"][-1]
+    lie = Envelope.create(a.identity, a.table_id, a.hand_no, 0, a.verifier.head,
+                          {"k": "side.complaint", "check": "share-proof",
+                           "entry": share.encode()})
+    t.wire = [(1, 0, wire.encode_push([lie.encode()])[0])]
+    t.deliver()
+    _verdicts_agree(tmp_path, t, (0,), (1, "unfounded-complaint"))
