@@ -286,3 +286,43 @@ def test_a_complaint_a_peer_stopped_on_is_judged_before_a_share_it_never_checked
     t.wire = [(1, 0, wire.encode_push([lie.encode()])[0])]
     t.deliver()
     _verdicts_agree(tmp_path, t, (0,), (1, "unfounded-complaint"))
+
+
+def test_a_peer_stopped_on_a_cheat_takes_no_more_entries(tmp_path: Path) -> None:
+    """Seats 1 and 2 are hostile. Seat 1 complains about a valid share of seat 0 to seat 0
+    alone: seat 0 stops, blaming seat 1. The others play on, and seat 0 still applied
+    each entry pushed to it as its log's next one: its log grew past its stop, and a bad
+    entry of seat 2 then replaced its verdict (its error named seat 2 while it said seat
+    1) and ``verify`` of its transcript named seat 2. A peer stopped on a proven cheat
+    now takes no entry more: its verdict stands and its log ends where it stopped."""
+    t = _table(b"h13/stopped-for-good", n=3)
+    _deal_shares(t)
+    share = [e for e in _entries_of(t, 1, 0, "deck.share") if e.body.get("to") != "pub"][-1]
+    t.seats[1].rlog.write_side({"k": "side.complaint", "check": "share-proof",
+                                "entry": share.encode()})
+    out = t.seats[1].rlog.take_output()
+    t.wire.extend((1, 0, p) for _, p in out.messages)
+    t.deliver()
+    b = t.seats[0].rlog
+    assert b.error is not None and b.error.seat == 1
+    at_stop = len(b.log[b.hand_no])
+    z, k2 = t.seats[2].rlog, t.seats[2].rlog.identity.public_key
+    for _ in range(60):                  # seats 1 and 2 play on
+        if b.match.hand.expected_writer() == 2:
+            break
+        for s in (1, 2):
+            rl = t.seats[s].rlog
+            while not rl.done and rl.match.hand.expected_writer() == s:
+                hp = rl.match.hand
+                rl.secrets[hp.hand_no] = hp.export_secrets()
+                rl.write(hp.next_body(t.seats[s].bot.choose))  # type: ignore[attr-defined]
+            t.collect(s)
+        t.wire = [m for m in t.wire if m[0] != 0]
+        t.deliver()
+    wrong = Envelope.create(z.identity, z.table_id, b.hand_no, b.verifier.next_seq(k2),
+                            b.verifier.head, {"k": "game.act", "a": ["discard", 2, 0, None]})
+    t.wire = [(2, 0, wire.encode_push([wrong.encode()])[0])]
+    t.deliver()
+    assert b.error is not None and b.error.seat == 1, (b.error, b.stopped)
+    assert len(b.log[b.hand_no]) == at_stop
+    _verdicts_agree(tmp_path, t, (0,), (1, "unfounded-complaint"))

@@ -939,6 +939,13 @@ class ReplicatedLog:
         if is_side(env.body):
             self._on_side(sender, env)
             return
+        if self.error is not None:
+            # stopped on a proven cheat: the verdict stands and the log ends there. Each
+            # entry pushed as the log's next one was still applied: the log grew past the
+            # stop, and another seat's bad entry then replaced the verdict (``error``
+            # named it while the stop named the first), and ``verify`` of the transcript
+            # named the later one (hostile pass 13)
+            return
         cur = self.match.hand_no
         slot = (env.hand, env.author, env.seq)
         idx = self._slots.get(slot)
