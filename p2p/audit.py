@@ -449,10 +449,16 @@ def _check_broken(cfg: TableConfig, rep: GameReport, observer: MatchProtocol) ->
 def _judge_stop(cfg: TableConfig, rep: GameReport, observer: MatchProtocol,
                 share_index: dict[tuple[int, int, int, int, int], int]) -> GameReport | None:
     """Why the transcript stops where ``observer`` stands, when its hand's shares or a
-    complaint of ``rep.side`` say (None: neither does). A private share is checked only
-    by its recipient during the hand: before naming the seat whose entry is due, every
-    share of the hand is checked in public (``share_index``: their entries' indexes,
-    where known), then the complaints are judged."""
+    complaint of ``rep.side`` say (None: neither does). The complaints are judged first,
+    as the peer judged them: it stopped on the first that decided, whatever share of the
+    hand it never checked (a peer checks a private share only when it is its recipient;
+    ``verify`` checked every share first and named a bad share's author where the peer
+    had named an unfounded complainer, two hostile seats: hostile pass 13). Then, before
+    naming the seat whose entry is due, every share of the hand is checked in public
+    (``share_index``: their entries' indexes, where known)."""
+    judged = _judge_complaints(cfg, rep, observer)
+    if judged is not None:
+        return judged
     hp = observer.hand
     bad: list[tuple[int, CheatDetected]] = []
     for rd in hp.deck.rounds:
@@ -467,7 +473,7 @@ def _judge_stop(cfg: TableConfig, rep: GameReport, observer: MatchProtocol,
         index, first = min(bad, key=lambda b: b[0])
         return _fail_from(rep, index if index >= 0 else None, first.check, first.seat,
                           str(first))
-    return _judge_complaints(cfg, rep, observer)
+    return None
 
 
 def _judge_complaints(cfg: TableConfig, rep: GameReport,
@@ -496,43 +502,67 @@ def _judge_complaints(cfg: TableConfig, rep: GameReport,
         return _seats_in(rep, cfg.players, c.hand, upto)[c.author]
 
     for c in rep.side:
-        if c.body.get("k") == "side.complaint" and c.body.get("check") == "equivocation":
-            eq = equivocator(c.body, seat_of(c), cfg.table_id)
-            if eq is not None:
-                return _fail_from(rep, None, "equivocation", eq,
-                                  f"seat {eq} signed two different entries for one slot "
-                                  f"(both in seat {by(c)}'s complaint)")
-    for c in rep.side:
-        bad_body = _malformed_evidence(c, seat_of(c), cfg.table_id)
-        if bad_body is not None:
-            return _fail_from(rep, None, "malformed-body", bad_body[0],
-                              f"seat {bad_body[0]} signed a malformed body ({bad_body[1]}; "
-                              f"in seat {by(c)}'s complaint)")
-    for c in rep.side:
-        # a complaint carrying another version of an entry this transcript holds (the
-        # cheat was sent to the complainer alone): its author signed two
-        eq = _second_version(c, rep.slots, seat_of(c), cfg.table_id)
+        # in the transcript's order, which is the order its peer took them in: the first
+        # complaint that decides there decided live (a peer stops on it and judges no
+        # other). Before, every equivocation complaint went first, then every malformed
+        # body, ...: with two complaints, verify and the peer named different seats
+        if c.body.get("k") != "side.complaint":
+            continue
+        verdict = _complaint_verdict(c, seat_of(c), by(c), cfg.table_id, observer,
+                                     rep.slots)
+        if verdict is not None:
+            return _fail_from(rep, None, *verdict)
+    return None
+
+
+def _complaint_verdict(c: Envelope, seat_of: dict[bytes, int], by: int, table: bytes,
+                       observer: MatchProtocol,
+                       slots: dict[tuple[int, bytes, int], bytes]
+                       ) -> tuple[str, int, str] | None:
+    """What the complaint ``c`` (by seat ``by``) decides, as
+    ``ReplicatedLog._on_complaint`` decides it: (check, seat blamed, detail), or None
+    when it decides nothing here. An equivocation complaint is judged on its pair alone;
+    evidence that is no entry signed at this table by a key with a seat in its hand is
+    unfounded; a signed body no honest peer writes (a malformed deck body, a share naming
+    another seat) names its author, whatever its hand; another version of a slot the log
+    holds is its author's equivocation; a share of the hand the checks stop in is checked
+    (its author, or the complainer when it holds up). Any other entry is taken live as
+    if its author had sent it: what the log made of it is in the log, and the complaint
+    decides nothing (before, ``verify`` called a complaint about an entry it never held
+    unfounded, whatever its check string: an honest recipient's complaint about a bad
+    entry sent to it alone blamed it in the transcript of a peer that lagged)."""
+    if c.body.get("check") == "equivocation":
+        eq = equivocator(c.body, seat_of, table)
         if eq is not None:
-            return _fail_from(rep, None, "equivocation", eq,
-                              f"seat {eq} signed two different entries for one slot "
-                              f"(one in this log, one in seat {by(c)}'s "
-                              "complaint)")
-    shares = {id(c): _share_verdict(c, seat_of(c), cfg.table_id, observer) for c in rep.side}
-    for c in rep.side:
-        verdict = shares[id(c)]
-        if isinstance(verdict, CheatDetected):
-            return _fail_from(rep, None, verdict.check, verdict.seat,
-                              f"{verdict} (shown by seat {by(c)}'s complaint)")
-    for c in rep.side:
-        if c.body.get("k") == "side.complaint" and shares[id(c)] is not False \
-                and _judged_here(c, rep.slots):
-            # every share checks out, so a complaint about one is unfounded
-            s = by(c)
-            check = str(c.body.get("check"))[:60]
-            found = ("its evidence shows none" if check == "equivocation"
-                     else "every share in the hand checks out")
-            return _fail_from(rep, None, "unfounded-complaint", s,
-                              f"seat {s} complained ({check}) but {found}")
+            return ("equivocation", eq, f"seat {eq} signed two different entries for one "
+                    f"slot (both in seat {by}'s complaint)")
+        return ("unfounded-complaint", by,
+                f"seat {by} complained (equivocation) but its evidence shows none")
+    ev = _complained_entry(c)
+    if ev is None or ev.table != table or ev.author not in seat_of or not ev.signature_ok():
+        return ("unfounded-complaint", by, f"seat {by} complained but its evidence is not "
+                "an entry signed at this table")
+    if is_side(ev.body):
+        return None
+    accused = seat_of[ev.author]
+    bad_body = _malformed_evidence(c, seat_of, table)
+    if bad_body is not None:
+        return ("malformed-body", accused, f"seat {accused} signed a malformed body "
+                f"({bad_body[1]}; in seat {by}'s complaint)")
+    if ev.body.get("k") != "deck.share":
+        eq = _second_version(c, slots, seat_of, table)
+        if eq is None:
+            return None
+        return ("equivocation", eq, f"seat {eq} signed two different entries for one slot "
+                f"(one in this log, one in seat {by}'s complaint)")
+    verdict = _share_verdict(c, seat_of, table, observer)
+    if isinstance(verdict, CheatDetected):
+        seat = accused if verdict.seat is None else verdict.seat
+        return (verdict.check, seat, f"{verdict} (shown by seat {by}'s complaint)")
+    if verdict is True:
+        check = str(c.body.get("check"))[:60]
+        return ("unfounded-complaint", by,
+                f"seat {by} complained ({check}) but every share in the hand checks out")
     return None
 
 
@@ -561,19 +591,22 @@ def _share_verdict(c: Envelope, seat_of: dict[bytes, int], table: bytes,
     round not shuffled here); None when ``c`` carries no signed share of a seat. Before,
     a share sent to its recipient alone was never checked: its recipient's complaint was
     called unfounded in the transcript of a third peer that never got the share, which
-    blamed the honest recipient while every live peer blamed the share's author."""
+    blamed the honest recipient while every live peer blamed the share's author. A share
+    whose body names another seat than its signer's is its signer's malformed body,
+    whatever its hand (live peers blamed its author, ``verify`` the complainer)."""
     ev = _complained_entry(c)
     if (ev is None or ev.table != table or ev.body.get("k") != "deck.share"
             or ev.author not in seat_of or not ev.signature_ok()):
         return None
-    if ev.hand != observer.hand_no or observer.done:
-        return False
     try:
         m = message_from_body(ev.body)
     except (ValueError, KeyError, TypeError):
         return None                      # a malformed body: _malformed_evidence's
     if not isinstance(m, DecryptShare) or m.seat != seat_of[ev.author]:
-        return None
+        return CheatDetected(seat_of[ev.author], "malformed-body", "deck.share",
+                             "a share naming another seat than its signer's")
+    if ev.hand != observer.hand_no or observer.done:
+        return False
     deck = observer.hand.deck
     if not deck.can_judge_share(m):
         return False
@@ -582,19 +615,6 @@ def _share_verdict(c: Envelope, seat_of: dict[bytes, int], table: bytes,
     except CheatDetected as cheat:
         return cheat
     return True
-
-
-def _judged_here(c: Envelope, slots: dict[tuple[int, bytes, int], bytes]) -> bool:
-    """Can this transcript refute the complaint ``c``? One about a share (every share is
-    checked in public above) or an equivocation, yes; one about another entry only when
-    the log holds that very entry, which passed every check. An entry the log never got
-    (the complainer saw further) cannot be judged here: nobody is blamed for it."""
-    if c.body.get("check") in ("equivocation", "share-proof", "malformed-body"):
-        return True
-    ev = _complained_entry(c)
-    if ev is None or ev.body.get("k") == "deck.share":
-        return True            # no entry at all shows nothing; a share was checked above
-    return slots.get((ev.hand, ev.author, ev.seq)) == ev.hash()
 
 
 def _complained_entry(c: Envelope) -> Envelope | None:

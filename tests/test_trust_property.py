@@ -24,7 +24,11 @@ from p2p.transcript.envelope import Envelope
 
 STEP_LIMIT = 20.0
 ATTACKS = ("withhold", "equivocate", "bad-share", "replay", "false-complaint",
-           "false-claim", "out-of-turn", "mutate", "abort", "honest")
+           "false-claim", "out-of-turn", "mutate", "abort", "honest",
+           # hostile pass 13: complaints live peers and verify judged differently
+           "share-to-one", "complaint-to-one", "odd-complaint", "next-hand-complaint")
+#: the check strings an odd complaint carries, whatever its entry shows
+CHECKS = ("share-proof", "malformed-body", "equivocation", "out-of-turn")
 
 
 def _attack(t: Table, bad: set[int], attack: str, at: int) -> None:
@@ -63,6 +67,9 @@ def _attack(t: Table, bad: set[int], attack: str, at: int) -> None:
             return
         if attack == "withhold" and written >= at:
             t.wire = [m for m in t.wire if m[0] not in bad]
+        only = getattr(t, "only_to", None)
+        if only is not None:       # share-to-one: nothing more to the others
+            t.wire = [m for m in t.wire if m[0] != only[0] or m[1] == only[1]]
         old_push.extend(p for src, _, p in t.wire if src in bad)
         if not t.deliver():
             if all(t.seats[s].rlog.deadline() is None for s in honest):
@@ -77,10 +84,16 @@ def _attack(t: Table, bad: set[int], attack: str, at: int) -> None:
 def _cheat(t: Table, s: int, attack: str, body: dict[str, Any],
            old_push: list[bytes]) -> dict[str, Any]:
     rl = t.seats[s].rlog
-    if attack == "bad-share" and body.get("k") == "deck.share" and body.get("to") != "pub":
+    if attack in ("bad-share", "share-to-one") and body.get("k") == "deck.share" \
+            and body.get("to") != "pub":
         pf = bytearray(body["proof"])
         pf[3] ^= 1
+        if attack == "share-to-one":
+            # the bad share to its recipient alone, and nothing more to the others
+            t.only_to = (s, body["to"])  # type: ignore[attr-defined]
         return {**body, "proof": bytes(pf)}
+    if attack in ("complaint-to-one", "odd-complaint", "next-hand-complaint"):
+        _odd_complaint(t, s, attack, old_push)
     if attack == "replay":
         for p in old_push[:20]:
             for d in range(t.cfg.n):
@@ -102,6 +115,29 @@ def _cheat(t: Table, s: int, attack: str, body: dict[str, Any],
                 {"k": "side.timeout", "step": "deck.key", "slot": [e.hand, victim, e.seq]}
             rl.write_side(side)
     return body
+
+
+def _odd_complaint(t: Table, s: int, attack: str, old_push: list[bytes]) -> None:
+    """A complaint live peers and ``verify`` once judged apart: one whose check string
+    does not match its entry (a victim's, its own, one of an earlier hand), one sent to
+    a single peer, one for the next hand (at a hand's boundary)."""
+    rl = t.seats[s].rlog
+    t.collect(s)                     # what it wrote so far goes to everyone
+    n = len(old_push)
+    pool = [Envelope.decode(r) for h in sorted(rl.log) for r in rl.log[h]]
+    if not pool:
+        return
+    entry = pool[n % len(pool)]
+    body: dict[str, Any] = {"k": "side.complaint", "check": CHECKS[n % len(CHECKS)],
+                            "entry": entry.encode()}
+    if body["check"] == "equivocation":
+        body["other"] = pool[(n + 1) % len(pool)].encode()
+    hand = rl.hand_no + (attack == "next-hand-complaint")
+    env = Envelope.create(rl.identity, rl.table_id, hand, 0, rl.verifier.head, body)
+    others = [d for d in range(t.cfg.n) if d != s]
+    to = others[n % len(others):][:1] if attack == "complaint-to-one" else others
+    for d in to:
+        t.wire.append((s, d, wire.encode_push([env.encode()])[0]))
 
 
 def _mutated(body: dict[str, Any]) -> dict[str, Any]:
@@ -165,6 +201,9 @@ def _check(tmp_path: Path, t: Table, bad: set[int]) -> None:
         verdicts.add((rl.finished, blamed))
         rep = verify_game(_transcript(tmp_path, t, s))
         assert rep.blamed_seat is None or rep.blamed_seat in bad, rep.summary()
+        if blamed is not None:
+            # verify of its transcript names the seat the peer named live (hostile pass 13)
+            assert rep.blamed_seat == blamed, (s, rl.stopped, rep.summary())
         stop = t.stop_at.get(s)  # type: ignore[attr-defined]
         if stop is not None and rl.unresponsive is not None:
             assert stop - rl.last_progress <= STEP_LIMIT + 0.5 + 1e-9

@@ -939,6 +939,13 @@ class ReplicatedLog:
         if is_side(env.body):
             self._on_side(sender, env)
             return
+        if self.error is not None:
+            # stopped on a proven cheat: the verdict stands and the log ends there. Each
+            # entry pushed as the log's next one was still applied: the log grew past the
+            # stop, and another seat's bad entry then replaced the verdict (``error``
+            # named it while the stop named the first), and ``verify`` of the transcript
+            # named the later one (hostile pass 13)
+            return
         cur = self.match.hand_no
         slot = (env.hand, env.author, env.seq)
         idx = self._slots.get(slot)
@@ -1025,6 +1032,13 @@ class ReplicatedLog:
             return
         if kind in (TAKEOVER, END):
             self._on_agreement(sender, env, kind)
+            return
+        if env.author not in self._seat_of_key_in(env.hand):
+            # a bot's key signs for its seat only from the hand after its takeover's (as
+            # ``verify``'s ``_standing_side``): its runner's complaint signed with it for
+            # a hand the player still played was taken as the player's, and live peers
+            # blamed the honest player who left for it (hostile pass 13)
+            self._drop(sender, "replaced-key", f"{self._who(env)} {kind} hand {env.hand}")
             return
         bad = _side_problem(env.body, self.cfg.n)
         if bad:
@@ -1438,6 +1452,18 @@ class ReplicatedLog:
         return seats
 
     def _on_complaint(self, complainer: int, complaint: Envelope) -> None:
+        """Judge a complaint (:meth:`_judge_complaint`); one this peer stops on goes to
+        every peer, as a bad entry it stops on does: a complaint its author sent to one
+        honest peer alone stopped that peer, and the others, who never heard of it,
+        waited for it and named it unresponsive (hostile pass 13). A peer that has it
+        already keeps one copy (one of each kind per seat and hand)."""
+        judged = self.error
+        self._judge_complaint(complainer, complaint)
+        if self.error is not None and self.error is not judged and not self._replay_mode:
+            self._out.messages.extend(
+                (None, p) for p in wire.encode_push([complaint.encode()]))
+
+    def _judge_complaint(self, complainer: int, complaint: Envelope) -> None:
         """Check a complaint's evidence ourselves: a decryption share whose proof fails
         names its author; evidence that holds up names the complainer. Evidence of any
         other kind is in every peer's log already and judged there; a broken link alone is
@@ -1462,34 +1488,24 @@ class ReplicatedLog:
             ev = Envelope.decode(complaint.body["entry"])
         except EnvelopeError:
             ev = None
-        if (ev is None or ev.table != self.table_id or ev.author not in self.seat_of_key
+        # the keys with a seat in the evidence's hand (a bot's only after its takeover,
+        # as ``verify``'s): ``seat_of_key`` named the player who left for what the bot's
+        # runner signed with the bot's key in a hand the player still played
+        seats = {} if ev is None else self._seat_of_key_in(ev.hand)
+        if (ev is None or ev.table != self.table_id or ev.author not in seats
                 or not ev.signature_ok()):
             self.error = ProtocolError(complainer, "unfounded-complaint",
                                        "its evidence is not an entry signed at this table")
             self._stop(f"{self.seat_name(complainer)} complained without evidence", complainer,
                        "unfounded-complaint", seat=complainer)
             return
-        accused = self.seat_of_key[ev.author]
+        accused = seats[ev.author]
         if is_side(ev.body):
             return                  # side entries are no link of the log: nothing to judge
         fault = deck_body_fault(ev.body)
-        if ev.body.get("k") != "deck.share" and fault is None:
-            # Evidence judged as the entry itself: taken as if its author had sent it here.
-            # A second version of a slot this log holds proves an equivocation; the next
-            # entry is judged by this peer's own rules (a bad one stops it, naming its
-            # author); a later one waits in the buffer as any early entry does.
-            self._on_entry(None, complaint.body["entry"], solicited=True)
-            self.apply_ready()
-            return
-        if ev.hand > self.match.hand_no:
-            # about a hand this peer has not reached: judged when it gets there (one
-            # complaint per seat and hand is kept, so this stays small)
-            self._pending_complaints.append((complainer, complaint))
-            return
-        if ev.hand != self.match.hand_no:
-            return
         if fault is not None:
-            # a signed body that no honest peer writes: its author is to blame
+            # a signed body that no honest peer writes: its author is to blame, whatever
+            # its hand (as ``verify`` judges it; one of another hand was set aside here)
             self.error = ProtocolError(accused, "malformed-body", fault)
             self._out.evidence.extend((ev, complaint))
             self._stop(f"{self.seat_name(accused)} broke the rules of the protocol "
@@ -1498,15 +1514,27 @@ class ReplicatedLog:
                        by=complainer)
             return
         if ev.body.get("k") != "deck.share":
+            # Evidence judged as the entry itself: taken as if its author had sent it here.
+            # A second version of a slot this log holds proves an equivocation; the next
+            # entry is judged by this peer's own rules (a bad one stops it, naming its
+            # author); a later one waits in the buffer as any early entry does.
+            self._on_entry(None, complaint.body["entry"], solicited=True)
+            self.apply_ready()
             return
-        try:
-            m = message_from_body(ev.body)
-            if not isinstance(m, DecryptShare) or m.seat != accused:
-                raise ValueError("not a decryption share of its author")
-        except (ValueError, KeyError, TypeError):
+        m = message_from_body(ev.body)      # well-formed: deck_body_fault found nothing
+        if not isinstance(m, DecryptShare) or m.seat != accused:
+            # a share naming another seat than its signer's: its signer's malformed body,
+            # whatever its hand (as ``verify`` judges it)
             self.error = ProtocolError(accused, "malformed-body", "the complained-of share")
             self._stop(f"{self.seat_name(accused)} sent a malformed share", accused,
                        "malformed-share", seat=accused)
+            return
+        if ev.hand > self.match.hand_no:
+            # about a hand this peer has not reached: judged when it gets there (one
+            # complaint per seat and hand is kept, so this stays small)
+            self._pending_complaints.append((complainer, complaint))
+            return
+        if ev.hand != self.match.hand_no:
             return
         if not self.match.hand.deck.can_judge_share(m):
             # this peer lags (the share's round is not shuffled here yet): "no such
