@@ -1024,6 +1024,14 @@ def _cut_word(word: str, indent: str, width: int) -> list[str]:
             if used + i18n.cells(ch) > limit:
                 break
             piece, used = piece + ch, used + i18n.cells(ch)
+        if piece == body:
+            # the rest fits the line but not the room after it: cut before its last
+            # character, never after it (an empty last piece left the next option glued
+            # to the word: "…/g\\" then "--plain", a folder "…/g--plain" to a shell)
+            piece = piece[:-1]
+        if not piece:
+            lines.append(prefix + wrap + body + wrap)
+            return lines
         lines.append(prefix + wrap + piece + wrap + "\\")
         body, prefix = body[len(piece):], ""
 

@@ -320,6 +320,23 @@ def test_a_command_said_over_lines_pastes_into_a_shell_as_one(width: int) -> Non
     assert out.stdout.splitlines() == shlex.split(command), (lines, out.stdout)
 
 
+@pytest.mark.parametrize("width", [40, 60, 80])
+def test_a_path_cut_at_its_very_end_keeps_the_space_before_the_next_option(width: int) -> None:
+    """CI's temporary folder was one character longer than usual, and the resume hint's
+    path filled its line exactly: it was cut after its last character with an empty
+    piece left, so the next option followed it with no space ("…/g\\" then
+    "--plain --lang fr": pasted, the shell read the folder "…/g--plain"). Every length
+    around a line's width reads back as the command."""
+    from cli.words import command_lines
+
+    for n in range(width - 12, width + 12):
+        path = "/tmp/" + "p" * n
+        command = f"millebornes resume 5890df33 --data-dir {path} --plain --lang fr"
+        lines = command_lines(command, width)
+        pasted = "\n".join(lines).replace("\\\n", "")
+        assert shlex.split(pasted) == shlex.split(command), (n, lines)
+
+
 def test_the_full_screens_status_names_a_bot_that_took_a_seat_as_the_log_does() -> None:
     """Played over the network: Ben quit, a bot took his seat by agreement, and the log
     said "Ben's bot played Stop on you." while the status line under it said "Ben played
