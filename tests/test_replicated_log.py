@@ -606,6 +606,35 @@ def test_a_complaint_before_a_hands_first_entry_is_judged_by_verify(
         assert (rep.check, rep.blamed_seat) == ("unfounded-complaint", 1), rep.summary()
 
 
+def test_a_cheat_proven_after_a_leave_record_is_what_the_stop_says(tmp_path: Path) -> None:
+    """Cy left (a signed leave record: the table stops, nobody blamed), then Bo made an
+    unfounded complaint: Ann's peer set its error on Bo while its stop, which the screen
+    shows, still said "Cy left"; ``verify`` of her transcript named Bo. A cheat proven
+    later replaces a leave record's stop as it replaces a pause for silence."""
+    from p2p.crypto.identity import Identity
+    t = _table(b"rlog/left-then-complaint", n=3)
+    for _ in range(3):
+        t.write_turns()
+        t.deliver()
+    t.seats[2].rlog.write_side({"k": "side.abandon", "reason": "bye"})
+    t.collect(2)
+    t.deliver()
+    assert t.seats[0].rlog.stop_why is not None \
+        and t.seats[0].rlog.stop_why["id"] == "abandoned"
+    stranger = Identity.generate()
+    a, b = (Envelope.create(stranger, t.cfg.table_id, 0, 0, bytes(32), {"k": "game.act", "i": i})
+            for i in (0, 1))
+    t.seats[1].rlog.write_side({"k": "side.complaint", "check": "equivocation",
+                                "entry": a.encode(), "other": b.encode()})
+    t.collect(1)
+    t.deliver()
+    rl = t.seats[0].rlog
+    assert rl.error is not None and rl.error.seat == 1, rl.error
+    assert rl.stop_why is not None and rl.stop_why.get("seat") == 1, rl.stop_why
+    rep = verify_game(_transcript(tmp_path, t, 0))
+    assert (rep.check, rep.blamed_seat) == ("unfounded-complaint", 1), rep.summary()
+
+
 def test_a_false_complaint_is_blamed_on_the_complainer(tmp_path: Path) -> None:
     """A complaint about a valid share: every peer checks it and blames the complainer."""
     t = _table(b"rlog/falsecomplaint", n=3)

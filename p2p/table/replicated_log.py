@@ -890,9 +890,12 @@ class ReplicatedLog:
         if self.finished:
             return
         if self.stopped:
-            # a pause for a seat's silence blames nobody; proof of a cheat found later
-            # replaces it (the silent seat may be the one the cheat was aimed at)
-            if blamed is None or self.unresponsive is None:
+            # a pause for a seat's silence, or a player's leave record, blames nobody;
+            # proof of a cheat found later replaces it (the silent seat may be the one the
+            # cheat was aimed at). After a leave record the screen kept "Cy left" while
+            # the peer's error and ``verify`` named the cheat (hostile pass 13's note)
+            left = (self.stop_why or {}).get("id") == "abandoned"
+            if blamed is None or (self.unresponsive is None and not left):
                 return
             self.unresponsive = None
         self.stopped = reason
