@@ -15,7 +15,7 @@ import inspect
 import random
 import types
 from collections.abc import Callable, Sequence, Sized
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from . import bot_guard
 from .actions import ACTION_TYPES, Action
@@ -147,10 +147,13 @@ def _look_alike_hint(answer: object, legal: Sequence[Action]) -> str:
                             "element of legal)")
         return ""
     if kind in ACTION_TYPES and legal:
-        move: Action = answer  # type: ignore[assignment]
-        seat, mine = move.seat, legal[0].seat
-        if all(_plain_value(v) for v in move) and type(seat) is int and seat != mine \
-                and legal_choice(move._replace(seat=mine), legal) is not None:
+        # its fields read as plain objects: read as the move's own, the compiled engine
+        # checks each against the field's declared type, and a plug-in's object in a
+        # field raised TypeError out of this hint (CI's compiled stage)
+        values = tuple(cast("tuple[object, ...]", answer))
+        seat, mine = values[0], legal[0].seat
+        if all(_plain_value(v) for v in values) and type(seat) is int and seat != mine \
+                and legal_choice(cast(Action, answer)._replace(seat=mine), legal) is not None:
             return (f" (the move of seat {seat}: this bot plays seat {mine}, "
                     "view.viewer; return an element of legal)")
     return ""
