@@ -578,6 +578,19 @@ def test_a_bad_share_a_third_peer_never_got_is_judged_by_verify_from_the_complai
         assert (rep.check, rep.blamed_seat) == ("share-proof", 2), rep.summary()
 
 
+def _unfounded_complaint_by(t: Table, seat: int) -> None:
+    """``seat`` complains of an equivocation with two entries a stranger signed (no seat
+    signed them: unfounded), and every peer gets it."""
+    from p2p.crypto.identity import Identity
+    stranger = Identity.generate()
+    a, b = (Envelope.create(stranger, t.cfg.table_id, 0, 0, bytes(32), {"k": "game.act", "i": i})
+            for i in (0, 1))
+    t.seats[seat].rlog.write_side({"k": "side.complaint", "check": "equivocation",
+                                   "entry": a.encode(), "other": b.encode()})
+    t.collect(seat)
+    t.deliver()
+
+
 @pytest.mark.parametrize("turns", [0, 1])
 def test_a_complaint_before_a_hands_first_entry_is_judged_by_verify(
         tmp_path: Path, turns: int) -> None:
@@ -586,18 +599,11 @@ def test_a_complaint_before_a_hands_first_entry_is_judged_by_verify(
     entry was due ("the transcript stops while waiting for seat 0", blamed seat 0) in
     place of the complainer when the transcript held no entry of the hand (with one
     entry, it judged the complaint)."""
-    from p2p.crypto.identity import Identity
     t = _table(b"rlog/complaint-first", n=3)
     for _ in range(turns):
         t.write_turns()
         t.deliver()
-    stranger = Identity.generate()
-    a, b = (Envelope.create(stranger, t.cfg.table_id, 0, 0, bytes(32), {"k": "game.act", "i": i})
-            for i in (0, 1))
-    t.seats[1].rlog.write_side({"k": "side.complaint", "check": "equivocation",
-                                "entry": a.encode(), "other": b.encode()})
-    t.collect(1)
-    t.deliver()
+    _unfounded_complaint_by(t, 1)
     for s in (0, 2):
         rl = t.seats[s].rlog
         assert rl.error is not None and (rl.error.seat, rl.error.check) == \
@@ -611,7 +617,6 @@ def test_a_cheat_proven_after_a_leave_record_is_what_the_stop_says(tmp_path: Pat
     unfounded complaint: Ann's peer set its error on Bo while its stop, which the screen
     shows, still said "Cy left"; ``verify`` of her transcript named Bo. A cheat proven
     later replaces a leave record's stop as it replaces a pause for silence."""
-    from p2p.crypto.identity import Identity
     t = _table(b"rlog/left-then-complaint", n=3)
     for _ in range(3):
         t.write_turns()
@@ -621,13 +626,7 @@ def test_a_cheat_proven_after_a_leave_record_is_what_the_stop_says(tmp_path: Pat
     t.deliver()
     assert t.seats[0].rlog.stop_why is not None \
         and t.seats[0].rlog.stop_why["id"] == "abandoned"
-    stranger = Identity.generate()
-    a, b = (Envelope.create(stranger, t.cfg.table_id, 0, 0, bytes(32), {"k": "game.act", "i": i})
-            for i in (0, 1))
-    t.seats[1].rlog.write_side({"k": "side.complaint", "check": "equivocation",
-                                "entry": a.encode(), "other": b.encode()})
-    t.collect(1)
-    t.deliver()
+    _unfounded_complaint_by(t, 1)
     rl = t.seats[0].rlog
     assert rl.error is not None and rl.error.seat == 1, rl.error
     assert rl.stop_why is not None and rl.stop_why.get("seat") == 1, rl.stop_why
