@@ -188,13 +188,7 @@ def test_a_complaint_whose_check_names_no_fault_of_its_entry_decides_nothing(
     for _ in range(200):                 # seat 2 writes nothing more
         if all(t.seats[s].rlog.stopped for s in (0, 1)):
             break
-        for s in (0, 1):
-            rl = t.seats[s].rlog
-            while not rl.done and rl.match.hand.expected_writer() == s:
-                hp = rl.match.hand
-                rl.secrets[hp.hand_no] = hp.export_secrets()
-                rl.write(hp.next_body(t.seats[s].bot.choose))  # type: ignore[attr-defined]
-            t.collect(s)
+        t.write_turns((0, 1))
         t.wire = [m for m in t.wire if m[0] != 2]
         if not t.deliver():
             t.clock.advance(0.5)
@@ -310,13 +304,7 @@ def test_a_peer_stopped_on_a_cheat_takes_no_more_entries(tmp_path: Path) -> None
     for _ in range(60):                  # seats 1 and 2 play on
         if b.match.hand.expected_writer() == 2:
             break
-        for s in (1, 2):
-            rl = t.seats[s].rlog
-            while not rl.done and rl.match.hand.expected_writer() == s:
-                hp = rl.match.hand
-                rl.secrets[hp.hand_no] = hp.export_secrets()
-                rl.write(hp.next_body(t.seats[s].bot.choose))  # type: ignore[attr-defined]
-            t.collect(s)
+        t.write_turns((1, 2))
         t.wire = [m for m in t.wire if m[0] != 0]
         t.deliver()
     wrong = Envelope.create(z.identity, z.table_id, b.hand_no, b.verifier.next_seq(k2),

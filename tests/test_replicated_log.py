@@ -67,8 +67,11 @@ class Table:
     def seats_of(self, node: bytes) -> int:
         return {n: s for s, n in self.node_of.items()}[node]
 
-    def write_turns(self) -> None:
+    def write_turns(self, seats: tuple[int, ...] | None = None) -> None:
+        """Each seat (of ``seats``, by default all) writes what its turn asks."""
         for s, seat in enumerate(self.seats):
+            if seats is not None and s not in seats:
+                continue
             rl = seat.rlog
             while (not rl.done and not rl.catching_up
                    and rl.match.hand.expected_writer() == s):
