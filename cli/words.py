@@ -895,7 +895,7 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
                 text = _("%(name)s played %(card)s on your side: c for a coup fourré, n to "
                          "let it stand (coup / pass).")
             return text % values
-        who = i18n.join_list(names[s] for s in waiting)
+        who = i18n.join_and(names[s] for s in waiting)
         return _("Waiting for %(names)s to answer the hazard (%(card)s).") % {
             "names": who, "card": hazard}
     actor = view.seat
@@ -1344,7 +1344,7 @@ def silent_seat_plain_line(name: str) -> str:
 
 
 def _names_list(names: Sequence[str]) -> str:
-    return i18n.join_list(names) if names else _("nobody yet")
+    return i18n.join_and(names) if names else _("nobody yet")
 
 
 def agreement_line(kind: str, name: str, agreed: Sequence[str],
@@ -1390,7 +1390,7 @@ def agreed_end_line(name: str, hand_no: int, signers: Sequence[str]) -> str:
     """An agreed end of the match: who signed it and whom they said had left (their word:
     the seat they name signed nothing, and may be the one reading this)."""
     return _("%(signers)s ended the match in hand %(hand)d, saying %(name)s had left.") % {
-        "signers": i18n.join_list(signers), "hand": hand_no, "name": name}
+        "signers": i18n.join_and(signers), "hand": hand_no, "name": name}
 
 
 def nothing_to_agree_line() -> str:
@@ -1453,7 +1453,7 @@ def no_agreement_line(name: str, bot: Sequence[str], end: Sequence[str], plain: 
     and each chooses once a hand. The line offering b and e went on, with "waiting for
     Ann" (who had chosen the other and could not sign) and "You already chose" at b or e:
     nobody was told that the table now waits for the silent seat alone, or how to go."""
-    values = {"name": name, "bot": i18n.join_list(bot), "end": i18n.join_list(end)}
+    values = {"name": name, "bot": i18n.join_and(bot), "end": i18n.join_and(end)}
     if bot and end:
         text = _("%(bot)s chose a bot for %(name)s's seat and %(end)s the end; one "
                  "choice each a hand, so nothing can be agreed now: the table waits for "
@@ -1942,7 +1942,7 @@ def _stop_reason(why: Mapping[str, Any], names: Sequence[str], fallback: str) ->
                      "left") % {"hand": _number(why["hand"]) + 1, "name": name}
         return _("the match was ended in hand %(hand)d by %(signers)s, saying %(name)s had "
                  "left") % {"hand": _number(why["hand"]) + 1, "name": name,
-                            "signers": i18n.join_list(signers)}
+                            "signers": i18n.join_and(signers)}
     if kind == "unfounded-complaint":
         return _("%(seat)s complained without evidence") % {"seat": seat()}
     if kind == "valid-share-complaint":
@@ -2150,7 +2150,7 @@ def cheat_demo_lines(o: Any, names: Sequence[str], same: bool) -> list[str]:
     out = [_(CHEAT_WORDS[o.kind]) % {"seat": who(o.cheater)}]
     if not o.caught:
         return out + [_("not caught: the match ended without the cheat taking place")]
-    blamed = i18n.join_list(who(s) for s in o.blamed)
+    blamed = i18n.join_and(who(s) for s in o.blamed)
     if not o.blamed:
         # "nobody" as a subject: French "personne a été prise" was wrong
         how = _("nobody was blamed: %(check)s") % {"check": check_words(o.check)}
@@ -2171,7 +2171,7 @@ def cheat_demo_lines(o: Any, names: Sequence[str], same: bool) -> list[str]:
         line = (_("caught at once: %(how)s, %(when)s (hand %(hand)d); verdict: %(verdict)s.")
                 if values["when"] else
                 _("caught at once: %(how)s (hand %(hand)d); verdict: %(verdict)s."))
-    seats = i18n.join_list(who(s) for s in o.detected_by)
+    seats = i18n.join_and(who(s) for s in o.detected_by)
     out += [line % values,
             (_("detected by %(seats)s: %(detail)s") if o.detail else _("detected by %(seats)s"))
             % {"seats": seats, "detail": o.detail},
@@ -2441,16 +2441,16 @@ def verify_lines(report: GameReport, me: int | None = None,
                      "void": t["hand"] + 1, "hand": t["hand"] + 2,
                      "name": _agreement_name(names, t["seat"]),
                      "runner": _agreement_name(names, t["runner"]),
-                     "signers": i18n.join_list(_agreement_name(names, s)
-                                          for s in t["signers"])}
+                     "signers": i18n.join_and(_agreement_name(names, s)
+                                         for s in t["signers"])}
         out += ["  " + w for w in i18n.wrap(text, width - 2)]
     e = report.ended_by_agreement
     if e is not None:
         text = _("the match was ended in hand %(hand)d by %(signers)s, saying %(name)s had "
                  "left") % {
                      "hand": e["hand"] + 1, "name": _agreement_name(names, e["seat"]),
-                     "signers": i18n.join_list(_agreement_name(names, s)
-                                          for s in e["signers"])}
+                     "signers": i18n.join_and(_agreement_name(names, s)
+                                         for s in e["signers"])}
         out += ["  " + w for w in i18n.wrap(text, width - 2)]
     limits = limits_text(report)
     if limits:

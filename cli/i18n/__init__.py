@@ -51,6 +51,7 @@ from ._terms import SHORT_NAMED as SHORT_NAMED
 from ._terms import card_name as card_name
 from ._terms import cards_count as cards_count
 from ._terms import family_name as family_name
+from ._terms import join_and as join_and
 from ._terms import join_list as join_list
 from ._terms import kind_name as kind_name
 from ._terms import phase_name as phase_name
