@@ -10,11 +10,10 @@ answering" without who runs it, where the slow-bot line names the runner.
 from __future__ import annotations
 
 import pytest
+from test_cli_render import NAMES, base_view, cards_of
 
 from cli import i18n, render
 from engine.state import RESPOND, Attack
-
-from test_cli_render import NAMES, base_view, cards_of
 
 # ----- 1. people named together in a sentence: "Bo and Di" -----
 
