@@ -49,3 +49,47 @@ def test_agreement_line_names_two_with_and() -> None:
     line = agreement_line("end", "Cy", ["Ann", "Bo"], ["Di", "Ed"])
     assert "agreed by Ann and Bo;" in line and "waiting for Di and Ed." in line, line
     assert agreed_end_line("Cy", 2, ["Ann", "Bo"]).startswith("Ann and Bo ended")
+
+
+# ----- 2. modern rules: a safety played as a coup fourré is not "Safeties 0" -----
+
+
+def _modern_sheet(lang: str, width: int = 80) -> list[str]:
+    from engine import Seating, preset
+    from engine.scoring import Match, SideScore
+
+    zero = dict.fromkeys(SideScore._fields, 0)
+    # we played Right of Way as a coup fourré (R14: 200 in its own row, 0 under safeties)
+    ours = SideScore(**{**zero, "distance": 700, "coups_fourres": 200})
+    theirs = SideScore(**{**zero, "distance": 500})
+    match = Match(preset("modern"), Seating.parse(2, None), 0, ((ours, theirs),))
+    with i18n.using(lang):
+        return render.plain(render.score_lines((ours, theirs), match, ["You", "Bo"], 1,
+                                               width=width))
+
+
+@pytest.mark.parametrize("width", [80, 40])
+def test_modern_sheet_says_where_a_coup_fourre_safety_scored(width: int) -> None:
+    shown = _modern_sheet("en", width)
+    joined = " ".join(" ".join(shown).split())
+    assert "Safeties" in joined, shown
+    assert ("a safety played as a coup fourré scores 200 in the Coups fourrés row, "
+            "instead of 100 under Safeties") in joined, shown
+    assert all(i18n.cells(line) <= width for line in shown), shown
+
+
+def test_modern_sheet_note_is_translated() -> None:
+    for lang in ("af", "fr", "sv", "ug", "vi"):
+        joined = " ".join(_modern_sheet(lang))
+        assert "instead of 100" not in joined and "200" in joined, (lang, joined)
+
+
+def test_classic_sheet_has_no_modern_note() -> None:
+    from engine import Seating, preset
+    from engine.scoring import Match, SideScore
+
+    zero = dict.fromkeys(SideScore._fields, 0)
+    ours = SideScore(**{**zero, "distance": 700, "safeties": 100, "coups_fourres": 300})
+    match = Match(preset("classic"), Seating.parse(2, None), 0, ((ours, ours),))
+    shown = " ".join(render.plain(render.score_lines((ours, ours), match, ["You", "Bo"], 1)))
+    assert "Modern rules" not in shown, shown
