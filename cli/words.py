@@ -380,7 +380,7 @@ def paragraph(text: str, width: int = WIDTH) -> str:
     """``text`` wrapped at ``width`` (:data:`WIDTH` unless a caller knows the terminal's:
     ``i18n.terminal_width``) for the terminal, as one string to print (the lines said
     after the console closes: a long path stays readable in 80 columns)."""
-    return "\n".join(i18n.display(line) for line in wrap(text, width))
+    return "\n".join(i18n.display_paragraph(wrap(text, width)))
 
 
 #: What each rule option does, for ``--option help`` (the engine's names and values are

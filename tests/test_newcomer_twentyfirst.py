@@ -93,3 +93,32 @@ def test_classic_sheet_has_no_modern_note() -> None:
     match = Match(preset("classic"), Seating.parse(2, None), 0, ((ours, ours),))
     shown = " ".join(render.plain(render.score_lines((ours, ours), match, ["You", "Bo"], 1)))
     assert "Modern rules" not in shown, shown
+
+
+# ----- 3. the Uyghur rules page: a line of Latin alone is laid out right to left -----
+
+
+@pytest.mark.parametrize("width", [40, 50, 60])
+def test_uyghur_rules_page_lays_out_every_line_right_to_left(width: int) -> None:
+    """`millebornes rules --lang ug` at 40-60 columns: the bracket opened before
+    "millebornes play --rules modern: 1000" in the sentence's direction ended a line, or
+    began one of Latin alone, left as written: "(millebornes play ..." with the bracket
+    at its left, unmirrored, where the line before it has it mirrored on the right."""
+    from cli.rules import rules_text
+
+    with i18n.using("ug"):
+        page = rules_text(width)
+    assert "(millebornes" not in page, page
+    assert "millebornes play --rules" in page
+    # the command's run keeps its order, its bracket on its right (the sentence's side)
+    runs = [line for line in page.split("\n") if "--rules" in line]
+    assert all("--rules)" in line or "1000)" in line for line in runs), runs
+    # the page's last words (a line of Latin alone at 40 and 60) read from the right as
+    # the sentence does: its full stop at the line's left end
+    assert page.split("\n")[-1].strip().startswith(".millebornes play --option help"), page
+
+
+def test_display_paragraph_leaves_other_languages_alone() -> None:
+    lines = ["Two rule sets: classic (the default", "(millebornes play --rules modern"]
+    with i18n.using("fr"):
+        assert i18n.display_paragraph(lines) == lines
