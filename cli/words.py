@@ -1118,21 +1118,23 @@ def leave_question(saved: bool, over: bool) -> str:
              "you leave. y leave · n stay")
 
 
-def left_wait_line(name: str, seconds: float, plain: bool = False, bot: bool = False) -> str:
+def left_wait_line(name: str, seconds: float, plain: bool = False,
+                   bot_runner: str | None = None) -> str:
     """Another player left a network game: it is a pause, not an end, and the wait has
     its limit (``seconds``: the table's step limit; then the table pauses and offers a
     bot or the end). Who runs ``resume`` is said: a newcomer read it as theirs to run.
     ``plain``: the line mode, whose command is ``quit`` ("q leaves too" named the full
-    screen's key there). ``bot``: the seat is a bot whose program stopped ("Bo left" was
-    said of a bot process that had died, as though a person had gone)."""
-    values = {"name": name, "seconds": f"{seconds:g}"}
-    if bot:
-        return (_("%(name)s (a bot) stopped answering; the game is saved. Waiting up to "
-                  "%(seconds)s s for it, then the table pauses; quit leaves too, and you "
-                  "can resume later.") if plain else
-                _("%(name)s (a bot) stopped answering; the game is saved. Waiting up to "
-                  "%(seconds)s s for it, then the table pauses; q leaves too, and you can "
-                  "resume later.")) % values
+    screen's key there). ``bot_runner``: the seat is a bot whose program stopped, run by
+    that computer ("Bo left" was said of a bot process that had died, as though a person
+    had gone; "Bo (a bot)" without whose, where the slow bot's line names its runner)."""
+    values = {"name": name, "seconds": f"{seconds:g}", "runner": bot_runner}
+    if bot_runner is not None:
+        return (_("%(name)s (a bot run by %(runner)s) stopped answering; the game is saved. "
+                  "Waiting up to %(seconds)s s for it, then the table pauses; quit leaves "
+                  "too, and you can resume later.") if plain else
+                _("%(name)s (a bot run by %(runner)s) stopped answering; the game is saved. "
+                  "Waiting up to %(seconds)s s for it, then the table pauses; q leaves too, "
+                  "and you can resume later.")) % values
     if plain:
         return _("%(name)s left; the game is saved. Waiting for %(name)s to come back "
                  "(millebornes resume on their computer) for up to %(seconds)s s, then the "
@@ -1405,18 +1407,21 @@ def agree_later_line() -> str:
              "reached: once it gets there, choose again.")
 
 
-def stopped_bot_seat_line(name: str, plain: bool) -> str:
+def stopped_bot_seat_line(name: str, runner: str, plain: bool) -> str:
     """The table paused on a bot's seat whose program stopped, and a new bot can take it:
-    the choices of :func:`silent_seat_line`, the bot said as a bot ("Bo left … Wait for
-    them (millebornes resume)" was said of a bot process that had died)."""
+    the choices of :func:`silent_seat_line`, the bot said as a bot, with whose computer
+    runs it, as the slow bot's line says ("Bo left … Wait for them (millebornes resume)"
+    was said of a bot process that had died)."""
+    values = {"name": name, "runner": runner}
     if plain:
-        return _("%(name)s (a bot) stopped answering; the game is saved. Wait for it, or "
-                 "type bot: a new bot takes the seat from the next hand, or end: end the "
-                 "match; either needs everyone here to agree and leaves this hand "
-                 "unscored.") % {"name": name}
-    return _("%(name)s (a bot) stopped answering; the game is saved. Wait for it, or press "
-             "b: a new bot takes the seat from the next hand, or e: end the match; either "
-             "needs everyone here to agree and leaves this hand unscored.") % {"name": name}
+        return _("%(name)s (a bot run by %(runner)s) stopped answering; the game is saved. "
+                 "Wait for it, or type bot: a new bot takes the seat from the next hand, or "
+                 "end: end the match; either needs everyone here to agree and leaves this "
+                 "hand unscored.") % values
+    return _("%(name)s (a bot run by %(runner)s) stopped answering; the game is saved. Wait "
+             "for it, or press b: a new bot takes the seat from the next hand, or e: end "
+             "the match; either needs everyone here to agree and leaves this hand "
+             "unscored.") % values
 
 
 def no_bot_silent_line(name: str, plain: bool) -> str:

@@ -122,3 +122,38 @@ def test_display_paragraph_leaves_other_languages_alone() -> None:
     lines = ["Two rule sets: classic (the default", "(millebornes play --rules modern"]
     with i18n.using("fr"):
         assert i18n.display_paragraph(lines) == lines
+
+
+# ----- 4. a bot whose process died: said with who runs it, as a slow bot is -----
+
+
+@pytest.mark.parametrize("plain", [True, False])
+def test_a_bot_that_stopped_names_its_runner(plain: bool) -> None:
+    """Seat 2 (Cy) watches Bo, a bot Ann's computer runs, whose process died: "Bo (a bot)
+    stopped answering" left Cy to wonder whose bot it was and whom to ask; the slow-bot
+    line ("a bot run by Ann") says it."""
+    from test_newcomer_nineteenth import _Waits
+
+    d = _Waits("gone", bot=True)
+    d.names = ["Ann", "Bo", "Cy"]
+    d.seat = 2
+    with i18n.using("en"):
+        said = d.activity(plain=plain)
+    assert said is not None and said.startswith("Bo (a bot run by Ann) stopped answering"), said
+
+
+@pytest.mark.parametrize("plain", [True, False])
+def test_a_pause_on_a_stopped_bot_names_its_runner(plain: bool) -> None:
+    from test_newcomer_words import _PausedOn
+
+    from cli.netdriver import NetDriver
+
+    d = _PausedOn(["Ann", "Bo", "Cy"], "gone", {"id": "unresponsive", "step": "game.act",
+                                                "gone": True}, quit=False)
+    d.seat = 2
+    d.bots = frozenset({1})
+    d.bot_maker = object()  # type: ignore[assignment]
+    with i18n.using("en"):
+        said = NetDriver.silent_words(d, plain) or ""  # type: ignore[arg-type]
+    assert said.startswith("Bo (a bot run by Ann) stopped answering; the game is saved."), said
+    assert ("type bot" if plain else "press b") in said, said
