@@ -477,6 +477,11 @@ LIMITED = N_("that zone is already under a %(card)s")
 TWO_HAZARDS = N_("that zone already shows %(card)s; two battle hazards may not be in force "
                  "together")
 SAME_HAZARD = N_("that zone already shows %(card)s")
+#: The engine's words for R7 under O-roll-after-remedy (classic, the default): "a remedy
+#: is not enough under O-roll-after-remedy" read as jargon to a newcomer whose first
+#: Gasoline did not get them moving; :data:`CLEARER_REASONS` says it in words.
+REMEDY_NOT_ENOUGH = N_("your zone is not moving: play a %(card)s first (a remedy is not "
+                       "enough under O-roll-after-remedy)")
 NOT_MOVING = N_("a battle hazard needs the target zone to be moving (%(card)s is the only "
                 "attack on a zone that is not)")
 
@@ -500,8 +505,7 @@ REASONS = (
     N_("a hazard goes on an opponent's zone, not your own side's"),
     N_("%(card)s goes on your own zone: name no target"),
     N_("your zone shows %(card)s: cure it before driving"),
-    N_("your zone is not moving: play a %(card)s first (a remedy is not enough under "
-       "O-roll-after-remedy)"),
+    REMEDY_NOT_ENOUGH,
     N_("your zone is not moving: play a %(card)s first"),
     N_("you need a %(card)s (or %(card2)s) before your first distance"),
     N_("under a %(card)s only 25 and 50 may be played"),
@@ -559,6 +563,15 @@ NAMED_REASONS: dict[str, tuple[str, str]] = {
 }
 
 
+#: Reasons said in other words than the engine's, in every language (English too): the
+#: rule id stays at the end, for whoever looks it up.
+CLEARER_REASONS: dict[str, str] = {
+    REMEDY_NOT_ENOUGH: N_("your zone is not moving: play a %(card)s first (with these "
+                          "rules, a remedy alone does not get you moving again: option "
+                          "O-roll-after-remedy)"),
+}
+
+
 @functools.cache
 def _reason_patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
     out = []
@@ -574,7 +587,8 @@ def reason_words(text: str, side: str | None = None) -> str:
     """An engine reason in the active language (as it is when no message matches);
     ``side``: the name of the side the move was aimed at, for a reason said with it
     (:data:`NAMED_REASONS`)."""
-    if i18n.active().language == "en" and side is None:
+    if i18n.active().language == "en" and side is None and not any(
+            rx.match(text) for rx, t in _reason_patterns() if t in CLEARER_REASONS):
         return text
     from engine.cards import NAMES_EN
     by_name = {v: k for k, v in NAMES_EN.items()}
@@ -584,6 +598,7 @@ def reason_words(text: str, side: str | None = None) -> str:
             values = {k: (i18n.kind_name(by_name[v]) if v in by_name else v)
                       for k, v in m.groupdict().items()}
             named = NAMED_REASONS.get(template) if side else None
+            template = CLEARER_REASONS.get(template, template)
             if named is not None:
                 template = named[1 if is_plural(str(side)) else 0]
                 values["name"] = str(side)

@@ -157,3 +157,28 @@ def test_a_pause_on_a_stopped_bot_names_its_runner(plain: bool) -> None:
         said = NetDriver.silent_words(d, plain) or ""  # type: ignore[arg-type]
     assert said.startswith("Bo (a bot run by Ann) stopped answering; the game is saved."), said
     assert ("type bot" if plain else "press b") in said, said
+
+
+# ----- 5. (played) classic's Roll after a remedy said in words, not "under O-roll-after-remedy"
+
+
+def test_a_remedy_without_a_roll_is_said_in_words() -> None:
+    """Classic rules, Gasoline played on Out of Gas, then a 25: "a remedy is not enough
+    under O-roll-after-remedy" left a newcomer with an option's id for a reason."""
+    from cli.words import rule_last
+    from engine import Kind, explain
+
+    v = base_view(2)
+    z = v.zones[0]._replace(battle=tuple(cards_of(Kind.ROLL) + cards_of(Kind.OUT_OF_GAS)
+                                         + cards_of(Kind.GASOLINE)), started=True)
+    v = v._replace(zones=(z,) + v.zones[1:])
+    d25 = cards_of(Kind.D25)[0]
+    reason = explain(v, 0, d25)
+    assert reason is not None and "O-roll-after-remedy" in reason, reason
+    with i18n.using("en"):
+        said = rule_last(reason)
+    assert "a remedy alone does not get you moving again" in said, said
+    assert said.startswith("Your zone is not moving: play a Roll first"), said
+    with i18n.using("fr"):
+        said = rule_last(reason)
+    assert "repartir" in said, said
