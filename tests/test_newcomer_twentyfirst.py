@@ -182,3 +182,17 @@ def test_a_remedy_without_a_roll_is_said_in_words() -> None:
     with i18n.using("fr"):
         said = rule_last(reason)
     assert "repartir" in said, said
+
+
+# ----- 6. (played, 60 columns) a path too long for a line is cut after a "/" -----
+
+
+def test_a_long_path_is_cut_after_a_folder_not_inside_a_name() -> None:
+    """`play --plain` at 60 columns ended with ".../95e95/transcript." and "mbt. Anyone
+    can check it with:": the path cut inside its file name, at a dot that read as the
+    sentence's end."""
+    path = "/tmp/nc21/data2/90a74c9032813135a30fa87751345e95/transcript.mbt"
+    lines = i18n.wrap(f"The game is saved in {path}. Anyone can check it with:", 60)
+    assert lines[1] == "/tmp/nc21/data2/90a74c9032813135a30fa87751345e95/", lines
+    assert lines[2].startswith("transcript.mbt. Anyone"), lines
+    assert "".join(lines[1:3]).startswith(path + "."), lines
