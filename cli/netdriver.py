@@ -642,7 +642,8 @@ class NetDriver:
             # pass 10)
             line = no_bot_silent_line(name, plain=plain)
         elif silent in self.bots and silent != self.seat:
-            line = stopped_bot_seat_line(name, plain=plain)
+            line = stopped_bot_seat_line(self._bot_name(silent),
+                                         self.bot_runner_name(silent), plain=plain)
         else:
             line = silent_seat_plain_line(name) if plain else silent_seat_line(name)
         stuck = self.no_agreement(plain)
@@ -910,8 +911,11 @@ class NetDriver:
                 spent, budget = self.peer.auto_time(w.seat)
                 if budget is not None:
                     short = " " + left_short_wait_note(who, spent, budget)
-            bot = w.seat in self.bots and w.seat != self.seat
-            return left_wait_line(who, seconds, plain=plain, bot=bot) + short
+            if w.seat in self.bots and w.seat != self.seat:
+                # who runs it, as the slow bot's line says (:func:`slow_bot_move_line`)
+                return left_wait_line(self._bot_name(w.seat), seconds, plain=plain,
+                                      bot_runner=self.bot_runner_name(w.seat)) + short
+            return left_wait_line(who, seconds, plain=plain) + short
         word = PEER_STATES.get(state)
         slow = f" ({_(word) if word else state})" if state not in ("", "connected") else ""
         limit = limit_note(seconds)

@@ -512,9 +512,13 @@ def score_lines(scores: Sequence[SideScore], match: Match, names: Sequence[str],
     colw = max(8, min(12, room), min(max(i18n.cells(lab) for lab in labels) + 1, room))
     title = _("Hand %(hand)d scores") % {"hand": hand_no}
     rows: list[tuple[str, list[object], str]] = []
+    # R14 (modern): a safety played as a coup fourré scores 200 in the coups fourrés row
+    # and nothing under Safeties; "Safeties 0" (or no Safeties row at all) beside a
+    # safety on the table read as a safety scored nothing: the sheet says where it went
+    cf_modern = match.rules.scoring == "modern" and any(s.coups_fourres for s in scores)
     for item in SideScore._fields:
         vals = [getattr(s, item) for s in scores]
-        if any(vals):
+        if any(vals) or (cf_modern and item == "safeties"):
             rows.append((i18n.score_item_name(item), vals, ""))
     rows.append((_("hand total"), [s.total for s in scores], "class:title"))
     rows.append((_("match total"), list(match.totals()), "class:title"))
@@ -532,19 +536,26 @@ def score_lines(scores: Sequence[SideScore], match: Match, names: Sequence[str],
     # under the names ordered from the right ("400  1000" under "Bo & Di  سىز & Cy")
     cols: Line = [("class:title", i18n.pad(_fit(lab, colw - 1), colw, "right"))
                   for lab in labels]
+    note: list[Line] = []
+    if cf_modern:
+        text = _("Modern rules: a safety played as a coup fourré scores %(points)s in the "
+                 "%(row)s row, instead of 100 under %(safeties)s.") % {
+                     "points": 200, "row": i18n.score_item_name("coups_fourres"),
+                     "safeties": i18n.score_item_name("safeties")}
+        note = [[("class:dim", w)] for w in i18n.wrap(text, width)]
     if head + colw * n <= width:
         out: list[Line] = [[("class:title", _pad(title, head)), *cols]]
         for name, vals, style in rows:
             out.append([(style, _pad(name, head)),
                         *((style, str(v).rjust(colw)) for v in vals)])
-        return out
+        return out + note
     # too narrow for a name beside its points: each name above them, the sides' columns
     # named once under the title
     out = [[("class:title", title)], cols]
     for name, vals, style in rows:
         out.append([(style, name)])
         out.append([(style, str(v).rjust(colw)) for v in vals])
-    return out
+    return out + note
 
 
 BLOCKS = " ▁▂▃▄▅▆▇█"

@@ -34,16 +34,18 @@ def _paragraphs(page: str) -> list[tuple[str, str]]:
 def rules_text(width: int) -> str:
     """The rules page at ``width`` columns: the game in brief, then the two presets and
     where every option is listed (each line wrapped under its own indent)."""
+    # each paragraph displayed as one: a Uyghur paragraph's line of Latin alone
+    # ("(millebornes play --rules modern: 1000") is laid out right to left with the rest
     lines: list[str] = []
     for indent, text in _paragraphs(how_to_play()):
-        lines += wrap(text, width, indent)
+        lines += i18n.display_paragraph(wrap(text, width, indent))
     lines.append("")
-    lines += wrap(_("Two rule sets: classic (the default: a trip of 700 km that may be "
+    lines += i18n.display_paragraph(wrap(_("Two rule sets: classic (the default: a trip of 700 km that may be "
                     "extended to 1000, an exact finish, a match to 5000 points) and modern "
                     "(millebornes play --rules modern: one hand to 1000 km, overshoot "
                     "allowed, draw from the discard pile). Every rule option: millebornes "
-                    "play --option help."), width)
-    return "\n".join(i18n.display(line) for line in lines)
+                    "play --option help."), width))
+    return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> int:

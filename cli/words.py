@@ -380,7 +380,7 @@ def paragraph(text: str, width: int = WIDTH) -> str:
     """``text`` wrapped at ``width`` (:data:`WIDTH` unless a caller knows the terminal's:
     ``i18n.terminal_width``) for the terminal, as one string to print (the lines said
     after the console closes: a long path stays readable in 80 columns)."""
-    return "\n".join(i18n.display(line) for line in wrap(text, width))
+    return "\n".join(i18n.display_paragraph(wrap(text, width)))
 
 
 #: What each rule option does, for ``--option help`` (the engine's names and values are
@@ -477,6 +477,11 @@ LIMITED = N_("that zone is already under a %(card)s")
 TWO_HAZARDS = N_("that zone already shows %(card)s; two battle hazards may not be in force "
                  "together")
 SAME_HAZARD = N_("that zone already shows %(card)s")
+#: The engine's words for R7 under O-roll-after-remedy (classic, the default): "a remedy
+#: is not enough under O-roll-after-remedy" read as jargon to a newcomer whose first
+#: Gasoline did not get them moving; :data:`CLEARER_REASONS` says it in words.
+REMEDY_NOT_ENOUGH = N_("your zone is not moving: play a %(card)s first (a remedy is not "
+                       "enough under O-roll-after-remedy)")
 NOT_MOVING = N_("a battle hazard needs the target zone to be moving (%(card)s is the only "
                 "attack on a zone that is not)")
 
@@ -500,8 +505,7 @@ REASONS = (
     N_("a hazard goes on an opponent's zone, not your own side's"),
     N_("%(card)s goes on your own zone: name no target"),
     N_("your zone shows %(card)s: cure it before driving"),
-    N_("your zone is not moving: play a %(card)s first (a remedy is not enough under "
-       "O-roll-after-remedy)"),
+    REMEDY_NOT_ENOUGH,
     N_("your zone is not moving: play a %(card)s first"),
     N_("you need a %(card)s (or %(card2)s) before your first distance"),
     N_("under a %(card)s only 25 and 50 may be played"),
@@ -559,6 +563,15 @@ NAMED_REASONS: dict[str, tuple[str, str]] = {
 }
 
 
+#: Reasons said in other words than the engine's, in every language (English too): the
+#: rule id stays at the end, for whoever looks it up.
+CLEARER_REASONS: dict[str, str] = {
+    REMEDY_NOT_ENOUGH: N_("your zone is not moving: play a %(card)s first (with these "
+                          "rules, a remedy alone does not get you moving again: option "
+                          "O-roll-after-remedy)"),
+}
+
+
 @functools.cache
 def _reason_patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
     out = []
@@ -574,7 +587,8 @@ def reason_words(text: str, side: str | None = None) -> str:
     """An engine reason in the active language (as it is when no message matches);
     ``side``: the name of the side the move was aimed at, for a reason said with it
     (:data:`NAMED_REASONS`)."""
-    if i18n.active().language == "en" and side is None:
+    if i18n.active().language == "en" and side is None and not any(
+            rx.match(text) for rx, t in _reason_patterns() if t in CLEARER_REASONS):
         return text
     from engine.cards import NAMES_EN
     by_name = {v: k for k, v in NAMES_EN.items()}
@@ -584,6 +598,7 @@ def reason_words(text: str, side: str | None = None) -> str:
             values = {k: (i18n.kind_name(by_name[v]) if v in by_name else v)
                       for k, v in m.groupdict().items()}
             named = NAMED_REASONS.get(template) if side else None
+            template = CLEARER_REASONS.get(template, template)
             if named is not None:
                 template = named[1 if is_plural(str(side)) else 0]
                 values["name"] = str(side)
@@ -895,7 +910,7 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
                 text = _("%(name)s played %(card)s on your side: c for a coup fourré, n to "
                          "let it stand (coup / pass).")
             return text % values
-        who = i18n.join_list(names[s] for s in waiting)
+        who = i18n.join_and(names[s] for s in waiting)
         return _("Waiting for %(names)s to answer the hazard (%(card)s).") % {
             "names": who, "card": hazard}
     actor = view.seat
@@ -1118,21 +1133,23 @@ def leave_question(saved: bool, over: bool) -> str:
              "you leave. y leave · n stay")
 
 
-def left_wait_line(name: str, seconds: float, plain: bool = False, bot: bool = False) -> str:
+def left_wait_line(name: str, seconds: float, plain: bool = False,
+                   bot_runner: str | None = None) -> str:
     """Another player left a network game: it is a pause, not an end, and the wait has
     its limit (``seconds``: the table's step limit; then the table pauses and offers a
     bot or the end). Who runs ``resume`` is said: a newcomer read it as theirs to run.
     ``plain``: the line mode, whose command is ``quit`` ("q leaves too" named the full
-    screen's key there). ``bot``: the seat is a bot whose program stopped ("Bo left" was
-    said of a bot process that had died, as though a person had gone)."""
-    values = {"name": name, "seconds": f"{seconds:g}"}
-    if bot:
-        return (_("%(name)s (a bot) stopped answering; the game is saved. Waiting up to "
-                  "%(seconds)s s for it, then the table pauses; quit leaves too, and you "
-                  "can resume later.") if plain else
-                _("%(name)s (a bot) stopped answering; the game is saved. Waiting up to "
-                  "%(seconds)s s for it, then the table pauses; q leaves too, and you can "
-                  "resume later.")) % values
+    screen's key there). ``bot_runner``: the seat is a bot whose program stopped, run by
+    that computer ("Bo left" was said of a bot process that had died, as though a person
+    had gone; "Bo (a bot)" without whose, where the slow bot's line names its runner)."""
+    values = {"name": name, "seconds": f"{seconds:g}", "runner": bot_runner}
+    if bot_runner is not None:
+        return (_("%(name)s (a bot run by %(runner)s) stopped answering; the game is saved. "
+                  "Waiting up to %(seconds)s s for it, then the table pauses; quit leaves "
+                  "too, and you can resume later.") if plain else
+                _("%(name)s (a bot run by %(runner)s) stopped answering; the game is saved. "
+                  "Waiting up to %(seconds)s s for it, then the table pauses; q leaves too, "
+                  "and you can resume later.")) % values
     if plain:
         return _("%(name)s left; the game is saved. Waiting for %(name)s to come back "
                  "(millebornes resume on their computer) for up to %(seconds)s s, then the "
@@ -1344,7 +1361,7 @@ def silent_seat_plain_line(name: str) -> str:
 
 
 def _names_list(names: Sequence[str]) -> str:
-    return i18n.join_list(names) if names else _("nobody yet")
+    return i18n.join_and(names) if names else _("nobody yet")
 
 
 def agreement_line(kind: str, name: str, agreed: Sequence[str],
@@ -1390,7 +1407,7 @@ def agreed_end_line(name: str, hand_no: int, signers: Sequence[str]) -> str:
     """An agreed end of the match: who signed it and whom they said had left (their word:
     the seat they name signed nothing, and may be the one reading this)."""
     return _("%(signers)s ended the match in hand %(hand)d, saying %(name)s had left.") % {
-        "signers": i18n.join_list(signers), "hand": hand_no, "name": name}
+        "signers": i18n.join_and(signers), "hand": hand_no, "name": name}
 
 
 def nothing_to_agree_line() -> str:
@@ -1405,18 +1422,21 @@ def agree_later_line() -> str:
              "reached: once it gets there, choose again.")
 
 
-def stopped_bot_seat_line(name: str, plain: bool) -> str:
+def stopped_bot_seat_line(name: str, runner: str, plain: bool) -> str:
     """The table paused on a bot's seat whose program stopped, and a new bot can take it:
-    the choices of :func:`silent_seat_line`, the bot said as a bot ("Bo left … Wait for
-    them (millebornes resume)" was said of a bot process that had died)."""
+    the choices of :func:`silent_seat_line`, the bot said as a bot, with whose computer
+    runs it, as the slow bot's line says ("Bo left … Wait for them (millebornes resume)"
+    was said of a bot process that had died)."""
+    values = {"name": name, "runner": runner}
     if plain:
-        return _("%(name)s (a bot) stopped answering; the game is saved. Wait for it, or "
-                 "type bot: a new bot takes the seat from the next hand, or end: end the "
-                 "match; either needs everyone here to agree and leaves this hand "
-                 "unscored.") % {"name": name}
-    return _("%(name)s (a bot) stopped answering; the game is saved. Wait for it, or press "
-             "b: a new bot takes the seat from the next hand, or e: end the match; either "
-             "needs everyone here to agree and leaves this hand unscored.") % {"name": name}
+        return _("%(name)s (a bot run by %(runner)s) stopped answering; the game is saved. "
+                 "Wait for it, or type bot: a new bot takes the seat from the next hand, or "
+                 "end: end the match; either needs everyone here to agree and leaves this "
+                 "hand unscored.") % values
+    return _("%(name)s (a bot run by %(runner)s) stopped answering; the game is saved. Wait "
+             "for it, or press b: a new bot takes the seat from the next hand, or e: end "
+             "the match; either needs everyone here to agree and leaves this hand "
+             "unscored.") % values
 
 
 def no_bot_silent_line(name: str, plain: bool) -> str:
@@ -1453,7 +1473,7 @@ def no_agreement_line(name: str, bot: Sequence[str], end: Sequence[str], plain: 
     and each chooses once a hand. The line offering b and e went on, with "waiting for
     Ann" (who had chosen the other and could not sign) and "You already chose" at b or e:
     nobody was told that the table now waits for the silent seat alone, or how to go."""
-    values = {"name": name, "bot": i18n.join_list(bot), "end": i18n.join_list(end)}
+    values = {"name": name, "bot": i18n.join_and(bot), "end": i18n.join_and(end)}
     if bot and end:
         text = _("%(bot)s chose a bot for %(name)s's seat and %(end)s the end; one "
                  "choice each a hand, so nothing can be agreed now: the table waits for "
@@ -1942,7 +1962,7 @@ def _stop_reason(why: Mapping[str, Any], names: Sequence[str], fallback: str) ->
                      "left") % {"hand": _number(why["hand"]) + 1, "name": name}
         return _("the match was ended in hand %(hand)d by %(signers)s, saying %(name)s had "
                  "left") % {"hand": _number(why["hand"]) + 1, "name": name,
-                            "signers": i18n.join_list(signers)}
+                            "signers": i18n.join_and(signers)}
     if kind == "unfounded-complaint":
         return _("%(seat)s complained without evidence") % {"seat": seat()}
     if kind == "valid-share-complaint":
@@ -2150,7 +2170,7 @@ def cheat_demo_lines(o: Any, names: Sequence[str], same: bool) -> list[str]:
     out = [_(CHEAT_WORDS[o.kind]) % {"seat": who(o.cheater)}]
     if not o.caught:
         return out + [_("not caught: the match ended without the cheat taking place")]
-    blamed = i18n.join_list(who(s) for s in o.blamed)
+    blamed = i18n.join_and(who(s) for s in o.blamed)
     if not o.blamed:
         # "nobody" as a subject: French "personne a été prise" was wrong
         how = _("nobody was blamed: %(check)s") % {"check": check_words(o.check)}
@@ -2171,7 +2191,7 @@ def cheat_demo_lines(o: Any, names: Sequence[str], same: bool) -> list[str]:
         line = (_("caught at once: %(how)s, %(when)s (hand %(hand)d); verdict: %(verdict)s.")
                 if values["when"] else
                 _("caught at once: %(how)s (hand %(hand)d); verdict: %(verdict)s."))
-    seats = i18n.join_list(who(s) for s in o.detected_by)
+    seats = i18n.join_and(who(s) for s in o.detected_by)
     out += [line % values,
             (_("detected by %(seats)s: %(detail)s") if o.detail else _("detected by %(seats)s"))
             % {"seats": seats, "detail": o.detail},
@@ -2441,16 +2461,16 @@ def verify_lines(report: GameReport, me: int | None = None,
                      "void": t["hand"] + 1, "hand": t["hand"] + 2,
                      "name": _agreement_name(names, t["seat"]),
                      "runner": _agreement_name(names, t["runner"]),
-                     "signers": i18n.join_list(_agreement_name(names, s)
-                                          for s in t["signers"])}
+                     "signers": i18n.join_and(_agreement_name(names, s)
+                                         for s in t["signers"])}
         out += ["  " + w for w in i18n.wrap(text, width - 2)]
     e = report.ended_by_agreement
     if e is not None:
         text = _("the match was ended in hand %(hand)d by %(signers)s, saying %(name)s had "
                  "left") % {
                      "hand": e["hand"] + 1, "name": _agreement_name(names, e["seat"]),
-                     "signers": i18n.join_list(_agreement_name(names, s)
-                                          for s in e["signers"])}
+                     "signers": i18n.join_and(_agreement_name(names, s)
+                                         for s in e["signers"])}
         out += ["  " + w for w in i18n.wrap(text, width - 2)]
     limits = limits_text(report)
     if limits:

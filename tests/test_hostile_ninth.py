@@ -132,7 +132,7 @@ def test_the_agreement_line_names_the_seat_the_table_waits_for_and_its_signers()
     # not paused (Cy came back): the seat most signers named
     votes = {2: {"seat": 0}, 0: {"seat": 2}, 1: {"seat": 2}}
     said = status(Driver(votes, None))                       # type: ignore[arg-type]
-    assert said is not None and "agreed by Ann, Bo;" in said, said
+    assert said is not None and "agreed by Ann and Bo;" in said, said
 
 
 def test_a_replaced_players_record_for_the_next_hand_is_not_the_bots_vote(

@@ -490,7 +490,7 @@ def test_a_seat_in_a_french_sentence_has_its_article(
     with i18n.using("fr"):      # a signer out of range (a hostile transcript's) is a seat too
         ended = stop_reason({"id": "agreed-end", "seat": 1, "hand": 0, "signers": [0, 7]},
                             names)
-    assert "par Ana, la place 7," in ended, ended
+    assert "par Ana et la place 7," in ended, ended
     assert said[0] == "la place 1 (Bo) a abandonné la partie", said[0]
     assert said[1] == "la place 1 (Bo) s'est plainte sans preuve", said[1]
     text = "\n".join(said)
@@ -526,9 +526,9 @@ def test_a_cheat_caught_on_nobody_or_on_several_seats_is_said_in_grammar(lang: s
         with i18n.using(lang):
             return cheat_demo_lines(o, ["Ana", "Bo", "Cy"], True)[1]
 
-    expect = {"en": ("nobody was blamed", "(Ana), seat 1 (Bo) were caught"),
+    expect = {"en": ("nobody was blamed", "(Ana) and seat 1 (Bo) were caught"),
               "fr": ("personne n'a été mis en cause",
-                     "(Ana), la place 1 (Bo) ont été prises en faute")}
+                     "(Ana) et la place 1 (Bo) ont été prises en faute")}
     nobody, several = expect[lang]
     assert nobody in report([]), report([])
     assert several in report([0, 1]), report([0, 1])

@@ -177,7 +177,10 @@ class _PausedOn:
         self.names = names
         self.broken: set[int] = set()
         self.peer = SimpleNamespace(peer_state=lambda seat: state, stop_why=stop_why,
-                                    quit_for_now=lambda seat: quit, paused=True)
+                                    quit_for_now=lambda seat: quit, paused=True,
+                                    takeovers=[])
+        for name in ("_bot_name", "bot_runner_name", "runner_name"):
+            setattr(self, name, getattr(NetDriver, name).__get__(self))
         self.silent_is_back = lambda: NetDriver.silent_is_back(self)  # type: ignore[arg-type]
         self.silent_words = lambda plain: NetDriver.silent_words(self, plain)  # type: ignore[arg-type]
 

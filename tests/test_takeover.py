@@ -315,7 +315,7 @@ def test_the_match_ends_by_agreement_and_verify_says_so(
     code = verify_verb.run(argparse.Namespace(transcript=str(_transcript(tmp_path, t, 1))))
     out = capsys.readouterr().out
     assert code == 0, out
-    assert "the match was ended in hand 1 by p0, p1, saying p2 had left" \
+    assert "the match was ended in hand 1 by p0 and p1, saying p2 had left" \
         in " ".join(out.split()), out
 
 

@@ -13,6 +13,8 @@ How the console uses this package (see docs/translating.md for translators):
 - layout in terminal cells: ``cells``, ``fit``, ``pad``, ``wrap``;
 - the last step of every line to the terminal: ``display(line)`` (Uyghur shaping and order),
   ``display_fragments(fragments)`` for a line of styled fragments (ordered as a whole);
+  ``display_paragraph(lines)`` for the lines of one wrapped paragraph (a right-to-left
+  paragraph lays out each of them right to left, a line of Latin alone too);
   ``protect_streams()`` at start-up: a terminal whose encoding lacks a character gets an
   ASCII stand-in for it, never an error; ``terminal_width(stream)``: the width to wrap a
   text said on a stream at (the terminal's, 80 for a file or a pipe).
@@ -30,6 +32,7 @@ from ._catalog import activate as activate
 from ._catalog import active as active
 from ._catalog import display as display
 from ._catalog import display_fragments as display_fragments
+from ._catalog import display_paragraph as display_paragraph
 from ._catalog import load_catalog as load_catalog
 from ._catalog import ngettext as ngettext
 from ._catalog import npgettext as npgettext
@@ -51,6 +54,7 @@ from ._terms import SHORT_NAMED as SHORT_NAMED
 from ._terms import card_name as card_name
 from ._terms import cards_count as cards_count
 from ._terms import family_name as family_name
+from ._terms import join_and as join_and
 from ._terms import join_list as join_list
 from ._terms import kind_name as kind_name
 from ._terms import phase_name as phase_name

@@ -86,6 +86,14 @@ class Translator:
             return rtl.visual(line)
         return line
 
+    def display_paragraph(self, lines: list[str]) -> list[str]:
+        """The lines of one wrapped paragraph as :meth:`display` gives each, except that in
+        Uyghur every line of a right-to-left paragraph is laid out right to left, a line of
+        Latin alone too (see :func:`cli.i18n.rtl.visual_paragraph`)."""
+        if not self.latin and self.language in RTL_LANGUAGES and self.bidi == "shape":
+            return rtl.visual_paragraph(lines)
+        return [self.display(line) for line in lines]
+
     def display_fragments(self, fragments: list[tuple[str, str]]) -> list[tuple[str, str]] | None:
         """One line of styled fragments in visual order as a whole (Uyghur shaped): None
         where each fragment is shown on its own, as :meth:`display` gives it (every language
@@ -161,6 +169,10 @@ def display(line: str) -> str:
 
 def display_fragments(fragments: list[tuple[str, str]]) -> list[tuple[str, str]] | None:
     return _active.display_fragments(fragments)
+
+
+def display_paragraph(lines: list[str]) -> list[str]:
+    return _active.display_paragraph(lines)
 
 
 #: One catalog by name, without the language fallbacks (tests, tools).

@@ -217,3 +217,18 @@ def join_list(items: Iterable[str], translator: Translator | None = None) -> str
     Latin ", " in every language."""
     # Translators: the separator between the items of a list on the screen ("Ann, Bo").
     return _tr(translator).pgettext("list separator", ", ").join(items)
+
+
+def join_and(items: Iterable[str], translator: Translator | None = None) -> str:
+    """People or things named together in a sentence: "Bo and Di", "Ann, Bo and Cy".
+    ``join_list``'s bare "Bo, Di" in "Waiting for Bo, Di to answer" read to a newcomer as
+    an unfinished list (or as one person called "Bo, Di"); a sentence says "and"."""
+    t = _tr(translator)
+    names = list(items)
+    if len(names) < 2:
+        return "".join(names)
+    # Translators: the last two of people or things named together in a sentence
+    # ("Bo and Di"; "Ann, Bo and Cy": %(rest)s is "Ann, Bo", the others joined by the
+    # list separator).
+    return t.pgettext("list with and", "%(rest)s and %(last)s") % {
+        "rest": join_list(names[:-1], t), "last": names[-1]}

@@ -158,6 +158,11 @@ def _wrap_paragraph(paragraph: str, width: int) -> list[str]:
                 lines.append(fit(first, width))
                 word = word[len(first):]
             else:
+                cut = head.rfind("/", 0, len(head) - 1) + 1
+                if cut > width // 2 and cells(head[:cut]) <= width:
+                    # a path too long for a line is cut after a folder's "/", not inside
+                    # a name: ".../transcript." then "mbt." read as a sentence's end
+                    head = head[:cut]
                 rest = word[len(head):]
                 if rest and len(head) > 1 and all(c in _ENDS_A_WORD for c in rest):
                     # the sentence's full stop after a path too long for a line began

@@ -174,16 +174,29 @@ def _isolate_one(run: str) -> str:
     return f"{run[:start]}\u2066{run[start:end]}\u2069{run[end:]}"
 
 
-def visual(text: str) -> str:
+def visual(text: str, right_to_left: bool = False) -> str:
     """One line, shaped and in visual order for a terminal without bidi support, with a
     right-to-left base direction (left-to-right runs kept as written, see
-    :func:`_isolate_ltr`). Newlines split lines, each ordered on its own."""
-    if not has_arabic(text):
+    :func:`_isolate_ltr`). Newlines split lines, each ordered on its own. A line without
+    Arabic letters is left as written, unless ``right_to_left``: it is one line of a
+    paragraph written right to left (see :func:`visual_paragraph`)."""
+    if not right_to_left and not has_arabic(text):
         return text
-    return "\n".join(_visual_line(line) for line in text.split("\n"))
+    return "\n".join(_visual_line(line, right_to_left) for line in text.split("\n"))
 
 
-def _visual_line(line: str) -> str:
+def visual_paragraph(lines: list[str]) -> list[str]:
+    """The lines of one wrapped paragraph in visual order, each laid out right to left
+    when the paragraph is Uyghur, Arabic letters on that line or not. A line of Latin
+    alone ("(millebornes play --rules modern: 1000", the Uyghur rules page at 40
+    columns) was left as written, left to right: its bracket, which the line before
+    opened in the sentence's direction, stood at its left end unmirrored, and the
+    command after the previous line's last word instead of before it."""
+    rtl = any(has_arabic(line) for line in lines)
+    return [_visual_line(line, rtl) if rtl else line for line in lines]
+
+
+def _visual_line(line: str, right_to_left: bool = False) -> str:
     """One line in visual order, the spaces at its edges left where they are: a line's
     indent is what sets it under the line it continues (the games list's and verify's
     continuation lines, the seat lines of ``simulate``), and a terminal shows every line
@@ -192,7 +205,7 @@ def _visual_line(line: str) -> str:
     from bidi import get_display
 
     core = line.strip(" ")
-    if not has_arabic(core):
+    if not core or not (right_to_left or has_arabic(core)):
         return line
     lead = line[:len(line) - len(line.lstrip(" "))]
     trail = line[len(lead) + len(core):]
