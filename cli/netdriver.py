@@ -173,6 +173,9 @@ class NetDriver:
         # middle of hand 2 — showing hand 1's end there was bug 8 of issue 11)
         self._shown_hand = peer.hand_no
         self._held: Any = None                   # final view of a finished hand
+        #: moves the log has said, by hand: a move is said when its entry is applied, and
+        #: the view moves on once its card is opened, a moment later (see behind_log)
+        self._moves_said: dict[int, int] = {}
         self._held_scores: Any = None
         # the hand on screen as last seen: a resumed peer's own, from its saved log (a
         # takeover read before any redraw held the next hand's cards under "Hand 1 over")
@@ -289,6 +292,16 @@ class NetDriver:
         self._last_view = v
         return v
 
+    def behind_log(self) -> bool:
+        """Whether the view is behind the moves the log has said for the hand on screen:
+        a discard or a play is said as its entry comes, and the view takes it once its
+        card is opened. The line mode read the view then and said "Bo's turn" just
+        after "Bo discarded 100", when the turn was already this player's."""
+        v = self.view()
+        history = getattr(v, "history", None)
+        return history is not None and \
+            self._moves_said.get(self._shown_hand, 0) > len(history)
+
     def _current(self) -> bool:
         return self._held is None and self.peer.hand_no == self._shown_hand
 
@@ -402,6 +415,9 @@ class NetDriver:
                 self._held_scores = ev.data.get("scores")
             if ev.kind == "hand-end" and isinstance(ev.data.get("match"), Match):
                 self._match_said = ev.data["match"]
+            if ev.kind == "action":
+                h = int(ev.data.get("hand", self._shown_hand))
+                self._moves_said[h] = self._moves_said.get(h, 0) + 1
             if ev.kind == "action" and ev.data.get("after") is not None:
                 if ev.data.get("hand") == self._shown_hand and self._held is None:
                     self._last_view = ev.data["after"]

@@ -459,8 +459,8 @@ class PlainSession:
         if d.over or d.hand_over or d.my_move() or not hasattr(d, "decision_limit"):
             return None
         view = d.view()
-        if view is None:
-            return None
+        if view is None or getattr(d, "behind_log", lambda: False)():
+            return None      # said once the view has the moves the log said (netdriver)
         if d.seat in view.actors() or view.phase == OVER:
             # this seat's own turn, the table finishing a step of it (the card it draws
             # being unlocked): its wait says that; its board says when it may play. A

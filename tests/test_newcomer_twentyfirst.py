@@ -9,6 +9,8 @@ answering" without who runs it, where the slow-bot line names the runner.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from test_cli_render import NAMES, base_view, cards_of
 
@@ -196,3 +198,27 @@ def test_a_long_path_is_cut_after_a_folder_not_inside_a_name() -> None:
     assert lines[1] == "/tmp/nc21/data2/90a74c9032813135a30fa87751345e95/", lines
     assert lines[2].startswith("transcript.mbt. Anyone"), lines
     assert "".join(lines[1:3]).startswith(path + "."), lines
+
+
+@pytest.mark.slow     # a whole classic match in the line mode, about 6 s
+def test_the_line_mode_never_says_a_players_turn_just_after_their_move_ended_it(
+        tmp_path: Path) -> None:
+    """`play --plain` said "* Bo's turn. (up to 30 s)" right after "* Bo discarded 100."
+    when the turn was already this player's (newcomer pass 21): a move is said as its
+    entry comes, and the view takes it once its card is opened; the turn was read from
+    the view in between. No turn line follows its player's own turn-ending move."""
+    import re as _re
+
+    from test_cli_plain import _cli
+
+    proc = _cli("play", "--plain", "--auto", "--bots", "hard", "--seed", "5",
+                "--data-dir", str(tmp_path / "g"), timeout=240)
+    assert proc.returncode == 0, proc.stderr
+    said = [line for line in proc.stdout.splitlines() if line.startswith("* ")]
+    safeties = ("Right of Way", "Extra Tank", "Puncture-Proof", "Driving Ace")
+    wrong = [(before, line) for before, line in zip(said, said[1:], strict=False)
+             if (m := _re.match(r"\* (\w+)'s turn\.", line))
+             and before.startswith(f"* {m.group(1)} ")
+             and ("played" in before or "discarded" in before)
+             and not any(s in before for s in safeties)]
+    assert not wrong, wrong
