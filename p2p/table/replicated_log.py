@@ -1036,7 +1036,7 @@ class ReplicatedLog:
         if kind in (TAKEOVER, END):
             self._on_agreement(sender, env, kind)
             return
-        if env.author not in self._seat_of_key_in(env.hand):
+        if env.author not in self._seat_of_key_in(env.hand, kind == "side.timeout"):
             # a bot's key signs for its seat only from the hand after its takeover's (as
             # ``verify``'s ``_standing_side``): its runner's complaint signed with it for
             # a hand the player still played was taken as the player's, and live peers
@@ -1441,16 +1441,22 @@ class ReplicatedLog:
             return
         self.write_side({"k": "side.complaint", "check": check[:60], "entry": env.encode()})
 
-    def _seat_of_key_in(self, hand: int) -> dict[bytes, int]:
+    def _seat_of_key_in(self, hand: int, keep_replaced: bool = False) -> dict[bytes, int]:
         """The seat of each key that may sign an entry of ``hand``: the players' (as
         ``verify``'s ``_seats_in``), and a bot's only from the hand after its takeover's.
         ``seat_of_key`` holds a bot's key for every hand once its takeover took effect:
         two entries the bot's runner signed with it for a hand the player still played
         were taken live as the seat's equivocation (the honest player who left named)
-        while ``verify`` blamed the complainer."""
+        while ``verify`` blamed the complainer. From then on the key it replaced signs
+        nothing for the seat (``keep_replaced``: but a timeout claim, which blames
+        nobody, as the player who left, following as a spectator, signs): his complaint
+        was taken as the seat's and blamed "a bot run by" its honest runner, his leave
+        record stopped the table the bot played at (hostile pass 14)."""
         seats = {k: s for s, k in enumerate(self.base_keys)}
-        for t in self.takeovers:
+        for t in sorted(self.takeovers, key=lambda t: t.hand):
             if t.hand < hand:
+                if not keep_replaced:
+                    seats = {k: s for k, s in seats.items() if s != t.seat}
                 seats[t.key] = t.seat
         return seats
 

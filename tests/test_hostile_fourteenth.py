@@ -1,0 +1,100 @@
+"""Hostile pass 14: after a takeover by agreement, the player who left holds no seat
+(docs/protocol.md, "Taking a seat over"); leave records and timeout claims combined with
+complaints. Each test failed before its fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_replicated_log import Table, _transcript
+from test_takeover import BOT_SEED, _agree_bot, _start_bot, _stopped
+
+from p2p.audit import GameReport, verify_game
+from p2p.crypto.identity import Identity
+from p2p.table import wire
+from p2p.transcript.envelope import Envelope
+
+
+def _verify(tmp_path: Path, t: Table, s: int, name: str) -> GameReport:
+    d = tmp_path / name
+    d.mkdir()
+    return verify_game(_transcript(d, t, s))
+
+
+def _taken_over(name: bytes) -> tuple[Table, Identity]:
+    """Seat 2 left; seats 0 and 1 agreed that a bot run by seat 0 plays it from hand 2
+    (index 1), and the bot has played a few rounds. Returns the table and the old key of
+    seat 2 (the player who left)."""
+    t = _stopped(name)
+    away = t.seats[2].rlog.identity
+    bot = Identity.from_seed(BOT_SEED)
+    _agree_bot(t, 2, (0, 1), bot)
+    _start_bot(t, runner=0, silent=2, bot=bot)
+    for _ in range(200):
+        t.run(rounds=1)
+        if _a_valid_share_of(t, 0) is not None:
+            break
+    assert t.seats[0].rlog.hand_no == 1 and t.seats[0].rlog.error is None
+    return t, away
+
+
+def _push_from_away(t: Table, env: Envelope) -> None:
+    for d in (0, 1):
+        t.wire.append((2, d, wire.encode_push([env.encode()])[0]))
+    t.deliver()
+
+
+def _a_valid_share_of(t: Table, seat: int) -> Envelope | None:
+    rl = t.seats[0].rlog
+    key = rl.keys[seat]
+    for raw in rl.log[1]:
+        e = Envelope.decode(raw)
+        if e.author == key and e.body.get("k") == "deck.share":
+            return e
+    return None
+
+
+def test_a_complaint_signed_by_the_player_who_left_after_the_takeover_blames_nobody(
+        tmp_path: Path) -> None:
+    """The player who left still holds his old key: after the takeover he signs, for the
+    bot's hand, a complaint about seat 0's valid share. Live peers and ``verify`` took it
+    as seat 2's and blamed that seat, "from hand 2 a bot run by p0": the honest runner's
+    bot named for what the player who left signed. From the bot's first hand the old key
+    signs nothing for the seat (records as entries): the complaint is set aside."""
+    t, away = _taken_over(b"h14/away-complains")
+    ev = _a_valid_share_of(t, 0)
+    assert ev is not None
+    rl = t.seats[0].rlog
+    c = Envelope.create(away, rl.table_id, 1, 0, rl.verifier.head,
+                        {"k": "side.complaint", "check": "share-proof", "entry": ev.encode()})
+    _push_from_away(t, c)
+    for s in (0, 1):
+        r = t.seats[s].rlog
+        assert r.error is None and r.stopped is None, (s, r.error, r.stopped)
+    t.run()
+    for s in (0, 1):
+        r = t.seats[s].rlog
+        assert r.finished and r.error is None, (s, r.error, r.stopped)
+        rep = _verify(tmp_path, t, s, f"v{s}")
+        assert rep.ok and rep.blamed_seat is None, rep.summary()
+
+
+def test_a_leave_record_signed_by_the_player_who_left_after_the_takeover_stops_nothing(
+        tmp_path: Path) -> None:
+    """The player who left comes back and quits again (or lies): a leave record signed by
+    his old key for the bot's hand stopped every peer ("p2 abandoned the match") though
+    the bot plays the seat and nobody left. It is set aside now, live and by ``verify``."""
+    t, away = _taken_over(b"h14/away-leaves")
+    rl = t.seats[0].rlog
+    a = Envelope.create(away, rl.table_id, 1, 0, rl.verifier.head,
+                        {"k": "side.abandon", "reason": "bye"})
+    _push_from_away(t, a)
+    for s in (0, 1):
+        r = t.seats[s].rlog
+        assert r.stopped is None, (s, r.stopped)
+    t.run()
+    for s in (0, 1):
+        r = t.seats[s].rlog
+        assert r.finished and r.error is None, (s, r.error, r.stopped)
+        rep = _verify(tmp_path, t, s, f"v{s}")
+        assert rep.ok and rep.blamed_seat is None and rep.abandoned_by is None, rep.summary()
