@@ -98,3 +98,34 @@ def test_a_leave_record_signed_by_the_player_who_left_after_the_takeover_stops_n
         assert r.finished and r.error is None, (s, r.error, r.stopped)
         rep = _verify(tmp_path, t, s, f"v{s}")
         assert rep.ok and rep.blamed_seat is None and rep.abandoned_by is None, rep.summary()
+
+
+def test_a_leave_record_sent_to_one_peer_reaches_every_peer(tmp_path: Path) -> None:
+    """Seat 2 signs a leave record and sends it to seat 0 alone, then plays on. Seat 0
+    stops ("p2 left"); seat 1, who never heard of it, waited for seat 0 and named the
+    honest seat 0 unresponsive ("p0 did not write ..."), and ``verify`` of its transcript
+    said so. A peer that stops on a leave record passes it on, as it does a complaint it
+    stops on: every peer says p2 left."""
+    from test_replicated_log import _table
+    t = _table(b"h14/leave-to-one", n=3)
+    for _ in range(5):
+        t.write_turns()
+        t.deliver()
+    z = t.seats[2].rlog
+    env = Envelope.create(z.identity, z.table_id, z.hand_no, 0, z.verifier.head,
+                          {"k": "side.abandon", "reason": "dinner"})
+    t.wire.append((2, 0, wire.encode_push([env.encode()])[0]))
+    for _ in range(400):
+        t.write_turns()
+        if not t.deliver():
+            if all(t.seats[s].rlog.stopped or t.seats[s].rlog.finished for s in (0, 1)):
+                break
+            t.clock.advance(0.5)
+            for s in range(3):
+                t.seats[s].rlog.tick()
+                t.collect(s)
+    for s in (0, 1):
+        r = t.seats[s].rlog
+        assert r.stopped == "seat 2 (p2) abandoned the match: dinner", (s, r.stopped)
+        rep = _verify(tmp_path, t, s, f"v{s}")
+        assert rep.blamed_seat is None and rep.abandoned_by == 2, rep.summary()

@@ -1056,6 +1056,13 @@ class ReplicatedLog:
             self._side_heads[env.author] = env.prev
         if kind == "side.abandon":
             self._abandoned = True
+            if sender is not None and not self._replay_mode:
+                # a leave record this peer stops on goes to every peer, as a complaint it
+                # stops on does: one sent to a single peer stopped it, and the others,
+                # who never heard of it, waited for it and named it unresponsive (hostile
+                # pass 14). One of each kind per seat and hand is kept: no echo
+                self._out.messages.extend(
+                    (None, p) for p in wire.encode_push([env.encode()]))
             reason = safe_text(str(env.body["reason"]), 200, placeholder="")
             self._event("abandoned", f"{self.names[seat]} left the table: {reason}",
                         seat=seat, reason=reason)
