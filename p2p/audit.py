@@ -742,7 +742,12 @@ def _incomplete(rep: GameReport, observer: MatchProtocol) -> GameReport:
     seat_of = {p.key: p.seat for p in _players(rep, observer)}
     seat_of.update({t.key: t.seat for t in rep.crypto.takeovers})
     for side in rep.side:
-        if side.body.get("k") == "side.abandon":
+        # a leave record counts when its signer holds the seat in the hand the transcript
+        # stops in, as live peers take it (the player a bot replaced, dating one back to
+        # the hand he still played, stopped the bot's table: hostile pass 14)
+        if side.body.get("k") == "side.abandon" and side.author in _seats_in(
+                rep, _players(rep, observer), max(side.hand, observer.hand_no),
+                observer.hand_no):
             s = seat_of[side.author]
             rep.abandoned_by = s
             return _fail_from(rep, None, "incomplete", None,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from test_replicated_log import Table, _transcript
 from test_takeover import BOT_SEED, _agree_bot, _start_bot, _stopped
 
@@ -79,14 +80,17 @@ def test_a_complaint_signed_by_the_player_who_left_after_the_takeover_blames_nob
         assert rep.ok and rep.blamed_seat is None, rep.summary()
 
 
+@pytest.mark.parametrize("hand", [1, 0])
 def test_a_leave_record_signed_by_the_player_who_left_after_the_takeover_stops_nothing(
-        tmp_path: Path) -> None:
+        tmp_path: Path, hand: int) -> None:
     """The player who left comes back and quits again (or lies): a leave record signed by
-    his old key for the bot's hand stopped every peer ("p2 abandoned the match") though
-    the bot plays the seat and nobody left. It is set aside now, live and by ``verify``."""
-    t, away = _taken_over(b"h14/away-leaves")
+    his old key for the bot's hand, or dated back to the voided hand he still played,
+    stopped every peer ("p2 abandoned the match") though the bot plays the seat and nobody
+    left. It is set aside now, live and by ``verify``: a leave record counts only when its
+    signer holds the seat in the hand in play."""
+    t, away = _taken_over(b"h14/away-leaves/%d" % hand)
     rl = t.seats[0].rlog
-    a = Envelope.create(away, rl.table_id, 1, 0, rl.verifier.head,
+    a = Envelope.create(away, rl.table_id, hand, 0, rl.verifier.head,
                         {"k": "side.abandon", "reason": "bye"})
     _push_from_away(t, a)
     for s in (0, 1):

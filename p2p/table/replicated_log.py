@@ -1043,6 +1043,13 @@ class ReplicatedLog:
             # blamed the honest player who left for it (hostile pass 13)
             self._drop(sender, "replaced-key", f"{self._who(env)} {kind} hand {env.hand}")
             return
+        if (kind == "side.abandon" and env.author
+                not in self._seat_of_key_in(max(env.hand, self.match.hand_no))):
+            # a leave record counts only when its signer holds the seat in the hand in
+            # play: the player a bot replaced dated one back to the hand he still played,
+            # and it stopped the table the bot played at (hostile pass 14)
+            self._drop(sender, "replaced-key", f"{self._who(env)} {kind} hand {env.hand}")
+            return
         bad = _side_problem(env.body, self.cfg.n)
         if bad:
             self._drop(sender, "malformed", f"{kind}: {bad}")
