@@ -133,3 +133,18 @@ def test_a_leave_record_sent_to_one_peer_reaches_every_peer(tmp_path: Path) -> N
         assert r.stopped == "seat 2 (p2) abandoned the match: dinner", (s, r.stopped)
         rep = _verify(tmp_path, t, s, f"v{s}")
         assert rep.blamed_seat is None and rep.abandoned_by == 2, rep.summary()
+
+
+def test_an_equivocation_after_a_leave_record_is_proven_in_the_transcript(
+        tmp_path: Path) -> None:
+    """Found by the trust property's new attack ``cheat-then-leave``: seat 0 signs a bad
+    version of its entry, sends its leave record, then signs another version. Seat 1
+    stops on the leave record, then sees both versions: its stop and error name seat 0
+    (lead commit 4c34a87: a proven cheat replaces a leave record's stop), but it wrote no
+    complaint with the two versions (only a pause for silence let it), so ``verify`` of
+    its transcript said "p0 left, nobody is blamed". The complaint is written now."""
+    from test_trust_property import _run
+    t = _run(tmp_path, 0, 2, {0}, "cheat-then-leave", 134)
+    r = t.seats[1].rlog
+    assert r.error is not None and r.error.seat == 0
+    assert [e.body["k"] for e in r.side] == ["side.abandon", "side.complaint"]

@@ -1790,7 +1790,12 @@ class ReplicatedLog:
         seat = self.seat_of_key.get(exc.first.author)
         self.error = ProtocolError(seat, "equivocation", exc.detail)
         self._out.evidence.extend((exc.first, exc.second))
-        paused = self.stopped is not None and self.unresponsive is not None
+        # a stop the proof replaces (see _stop): a pause for silence, or a leave record's
+        # (the proof went unwritten after a leave record, and ``verify`` of this peer's
+        # transcript said "Cy left, nobody is blamed" while the peer named the cheat:
+        # hostile pass 14)
+        left = (self.stop_why or {}).get("id") == "abandoned"
+        paused = self.stopped is not None and (self.unresponsive is not None or left)
         if (not self.stopped or paused) and not self.finished:
             # both versions go to every peer and into the transcript: the proof is public
             self.write_side({"k": "side.complaint", "check": "equivocation",
