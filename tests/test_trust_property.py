@@ -173,9 +173,9 @@ def _leave(t: Table, s: int, attack: str, body: dict[str, Any],
         _send_side(t, s, leave, others[len(old_push) % len(others):][:1])
     elif attack == "leave-next-hand":
         _send_side(t, s, leave, hand=rl.hand_no + 1)
-    elif attack == "leave-then-cheat":
+    elif attack == "leave-then-cheat":      # (then the honest body: two versions)
         _send_side(t, s, leave)
-        return _mutated(body)
+        _send_unapplied(t, s, _mutated(body))
     elif attack == "cheat-then-leave":
         _send_unapplied(t, s, _mutated(body))
         _send_side(t, s, leave)
@@ -184,7 +184,7 @@ def _leave(t: Table, s: int, attack: str, body: dict[str, Any],
         _send_side(t, s, {"k": "side.timeout", "step": "deck.key",
                           "slot": [rl.hand_no, victim,
                                    rl.verifier.next_seq(rl.keys[victim])]})
-        return _mutated(body)
+        _send_unapplied(t, s, _mutated(body))
     elif attack == "complaint-then-leave":
         _odd_complaint(t, s, "odd-complaint", old_push)
         _send_side(t, s, leave)
