@@ -672,17 +672,21 @@ def _valid_side(transcript: Transcript, bot_keys: list[bytes] | None = None) -> 
 
 
 def _seats_in(rep: GameReport, players: Sequence[Player], hand: int,
-              upto: int) -> dict[bytes, int]:
+              upto: int, keep_replaced: bool = False) -> dict[bytes, int]:
     """The seat of each key that may sign an entry or record of ``hand``: the players',
     and a bot's only from the hand after the one its takeover was agreed in, and only
     when that takeover took effect in what was checked (agreed in ``upto``, the hand the
     checks stop in, or before). At two seats the other seat alone agrees a takeover: a
     record of the next hand naming a bot of its own (its key) made the bot's signatures
     count as the honest seat's, and verify blamed that seat for the bot's equivocation,
-    in a transcript that stops before the bot ever played (hostile pass 11)."""
+    in a transcript that stops before the bot ever played (hostile pass 11). From then
+    on the key the bot replaced signs nothing for the seat (``keep_replaced``: but a
+    timeout claim, as live peers judge it; hostile pass 14)."""
     seat_of = {p.key: p.seat for p in players}
-    for t in rep.crypto.takeovers:
+    for t in sorted(rep.crypto.takeovers, key=lambda t: t.hand):
         if t.hand < hand and t.hand <= upto:
+            if not keep_replaced:
+                seat_of = {k: s for k, s in seat_of.items() if s != t.seat}
             seat_of[t.key] = t.seat
     return seat_of
 
@@ -691,7 +695,8 @@ def _standing_side(rep: GameReport, players: Sequence[Player], upto: int) -> Non
     """Leave out of ``rep.side`` the records signed by a key with no seat in their hand
     (:func:`_seats_in`): a bot's, before it played or when it never did."""
     rep.side = [c for c in rep.side
-                if c.author in _seats_in(rep, players, c.hand, upto)]
+                if c.author in _seats_in(rep, players, c.hand, upto,
+                                         c.body.get("k") == "side.timeout")]
 
 
 def _leave_out(rep: GameReport, never: set[int]) -> None:
@@ -737,7 +742,12 @@ def _incomplete(rep: GameReport, observer: MatchProtocol) -> GameReport:
     seat_of = {p.key: p.seat for p in _players(rep, observer)}
     seat_of.update({t.key: t.seat for t in rep.crypto.takeovers})
     for side in rep.side:
-        if side.body.get("k") == "side.abandon":
+        # a leave record counts when its signer holds the seat in the hand the transcript
+        # stops in, as live peers take it (the player a bot replaced, dating one back to
+        # the hand he still played, stopped the bot's table: hostile pass 14)
+        if side.body.get("k") == "side.abandon" and side.author in _seats_in(
+                rep, _players(rep, observer), max(side.hand, observer.hand_no),
+                observer.hand_no):
             s = seat_of[side.author]
             rep.abandoned_by = s
             return _fail_from(rep, None, "incomplete", None,

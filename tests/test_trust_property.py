@@ -26,7 +26,11 @@ STEP_LIMIT = 20.0
 ATTACKS = ("withhold", "equivocate", "bad-share", "replay", "false-complaint",
            "false-claim", "out-of-turn", "mutate", "abort", "honest",
            # hostile pass 13: complaints live peers and verify judged differently
-           "share-to-one", "complaint-to-one", "odd-complaint", "next-hand-complaint")
+           "share-to-one", "complaint-to-one", "odd-complaint", "next-hand-complaint",
+           # hostile pass 14: leave records and timeout claims with complaints and bad
+           # entries, in every order
+           "leave-to-one", "leave-then-cheat", "cheat-then-leave", "claim-then-cheat",
+           "complaint-then-leave", "leave-next-hand")
 #: the check strings an odd complaint carries, whatever its entry shows
 CHECKS = ("share-proof", "malformed-body", "equivocation", "out-of-turn")
 
@@ -94,6 +98,8 @@ def _cheat(t: Table, s: int, attack: str, body: dict[str, Any],
         return {**body, "proof": bytes(pf)}
     if attack in ("complaint-to-one", "odd-complaint", "next-hand-complaint"):
         _odd_complaint(t, s, attack, old_push)
+    if attack in LEAVES:
+        body = _leave(t, s, attack, body, old_push)
     if attack == "replay":
         for p in old_push[:20]:
             for d in range(t.cfg.n):
@@ -138,6 +144,51 @@ def _odd_complaint(t: Table, s: int, attack: str, old_push: list[bytes]) -> None
     to = others[n % len(others):][:1] if attack == "complaint-to-one" else others
     for d in to:
         t.wire.append((s, d, wire.encode_push([env.encode()])[0]))
+
+
+LEAVES = ("leave-to-one", "leave-then-cheat", "cheat-then-leave", "claim-then-cheat",
+          "complaint-then-leave", "leave-next-hand")
+
+
+def _send_side(t: Table, s: int, body: dict[str, Any], to: list[int] | None = None,
+               hand: int | None = None) -> None:
+    """Sign a side record as seat ``s`` and send it to ``to`` (every other seat by
+    default) without recording it in ``s``'s own log (a hostile peer plays on)."""
+    rl = t.seats[s].rlog
+    env = Envelope.create(rl.identity, rl.table_id, rl.hand_no if hand is None else hand, 0,
+                          rl.verifier.head, body)
+    for d in (to if to is not None else [d for d in range(t.cfg.n) if d != s]):
+        t.wire.append((s, d, wire.encode_push([env.encode()])[0]))
+
+
+def _leave(t: Table, s: int, attack: str, body: dict[str, Any],
+           old_push: list[bytes]) -> dict[str, Any]:
+    """A leave record or a timeout claim, with a bad entry or a complaint before or after
+    it (hostile pass 14); the adversary plays on. Returns the body it signs in its turn."""
+    rl = t.seats[s].rlog
+    t.collect(s)
+    others = [d for d in range(t.cfg.n) if d != s]
+    leave = {"k": "side.abandon", "reason": "bye"}
+    if attack == "leave-to-one":
+        _send_side(t, s, leave, others[len(old_push) % len(others):][:1])
+    elif attack == "leave-next-hand":
+        _send_side(t, s, leave, hand=rl.hand_no + 1)
+    elif attack == "leave-then-cheat":      # (then the honest body: two versions)
+        _send_side(t, s, leave)
+        _send_unapplied(t, s, _mutated(body))
+    elif attack == "cheat-then-leave":
+        _send_unapplied(t, s, _mutated(body))
+        _send_side(t, s, leave)
+    elif attack == "claim-then-cheat":
+        victim = others[len(old_push) % len(others)]
+        _send_side(t, s, {"k": "side.timeout", "step": "deck.key",
+                          "slot": [rl.hand_no, victim,
+                                   rl.verifier.next_seq(rl.keys[victim])]})
+        _send_unapplied(t, s, _mutated(body))
+    elif attack == "complaint-then-leave":
+        _odd_complaint(t, s, "odd-complaint", old_push)
+        _send_side(t, s, leave)
+    return body
 
 
 def _mutated(body: dict[str, Any]) -> dict[str, Any]:
@@ -294,3 +345,98 @@ def test_an_out_of_turn_write_late_in_a_match_is_judged_alike_by_all(tmp_path: P
     turn came, dropped it as a broken link and applied the second; seat 1 held both and
     stopped on the equivocation. The dropped version is now kept, so both stop alike."""
     _run(tmp_path, 80, 3, {2}, "out-of-turn", 177)
+
+
+#: hostile pass 14: after a takeover by agreement, who acts (the player who left, with
+#: his old key; the bot's key, its runner hostile) and what it signs, for which hand
+TAKEOVER_ACTS = ("complaint", "equivocation-complaint", "abandon", "claim", "entry")
+
+
+def _after_takeover(tmp_path: Path, seed: int, actor: str, act: str, hand: int,
+                    rounds: int) -> None:
+    """Seat 2 fell silent; seats 0 and 1 agreed a bot run by seat 0 plays it from hand 2
+    (index 1). After ``rounds`` rounds of the bot's hand, ``actor`` ("away": the player
+    who left; "bot": the bot's key, its runner hostile) signs ``act`` for ``hand`` and
+    sends it to every seat. Every honest seat's verdict (seats 0 and 1, or 1 alone when
+    the runner is hostile) blames seat 2 or nobody, alike, and ``verify`` agrees."""
+    from test_takeover import BOT_SEED, _agree_bot, _start_bot, _stopped
+
+    from p2p.crypto.identity import Identity
+    with seeded_entropy(repr((seed, actor, act, hand, rounds)).encode()):
+        t = _stopped(b"prop/takeover/%d" % seed)
+    away = t.seats[2].rlog.identity
+    bot = Identity.from_seed(BOT_SEED)
+    _agree_bot(t, 2, (0, 1), bot)
+    _start_bot(t, runner=0, silent=2, bot=bot)
+    t.run(rounds=rounds)
+    key = away if actor == "away" else bot
+    rl = t.seats[0].rlog
+    pool = [Envelope.decode(r) for h in sorted(rl.log) for r in rl.log[h]]
+    victim = pool[(seed + rounds) % len(pool)]
+    mine = [e for e in pool if e.author == key.public_key] or [victim]
+    last = mine[-1]
+    if act == "complaint":
+        body: dict[str, Any] = {"k": "side.complaint", "check": CHECKS[seed % len(CHECKS)],
+                                "entry": victim.encode()}
+    elif act == "equivocation-complaint":
+        a = Envelope.create(key, rl.table_id, hand, last.seq, last.prev, {"k": "game.act"})
+        b = Envelope.create(key, rl.table_id, hand, last.seq, last.prev, {"k": "game.x"})
+        body = {"k": "side.complaint", "check": "equivocation", "entry": a.encode(),
+                "other": b.encode()}
+    elif act == "abandon":
+        body = {"k": "side.abandon", "reason": "bye"}
+    elif act == "claim":
+        body = {"k": "side.timeout", "step": "deck.key",
+                "slot": [hand, 1, rl.verifier.next_seq(rl.keys[1])]}
+    else:
+        body = {}
+    if body:
+        env = Envelope.create(key, rl.table_id, hand, 0, rl.verifier.head, body)
+    else:       # another version of its last entry (the bot's: an equivocation)
+        env = Envelope.create(key, rl.table_id, last.hand, last.seq, last.prev,
+                              {**last.body, "x": 1})
+    for d in (0, 1):
+        t.wire.append((2, d, wire.encode_push([env.encode()])[0]))
+    honest = [0, 1] if actor == "away" else [1]
+    for _ in range(3000):
+        t.write_turns()
+        if t.deliver():
+            continue
+        if all(t.seats[s].rlog.done or t.seats[s].rlog.stopped for s in honest):
+            break
+        t.clock.advance(0.5)
+        for s in range(3):
+            t.seats[s].rlog.tick()
+            t.collect(s)
+    verdicts = set()
+    for s in honest:
+        r = t.seats[s].rlog
+        blamed = r.error.seat if r.error is not None else None
+        assert blamed in (None, 2), (s, r.stopped)
+        verdicts.add((r.finished, blamed))
+        d = Path(tempfile.mkdtemp(dir=tmp_path))
+        rep = verify_game(_transcript(d, t, s))
+        assert rep.blamed_seat in (None, 2), rep.summary()
+        if blamed is not None:
+            assert rep.blamed_seat == blamed, (s, r.stopped, rep.summary())
+    assert len(verdicts) == 1, verdicts
+
+
+@settings(max_examples=3, deadline=None,        # TAKEOVER_EXAMPLES in the slow run
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 3), actor=st.sampled_from(["away", "bot"]),
+       act=st.sampled_from(TAKEOVER_ACTS), hand=st.integers(0, 1), rounds=st.integers(0, 30))
+def test_after_a_takeover_honest_seats_are_never_blamed(
+        tmp_path: Path, seed: int, actor: str, act: str, hand: int, rounds: int) -> None:
+    _after_takeover(tmp_path, seed, actor, act, hand, rounds)
+
+
+@pytest.mark.slow
+@settings(max_examples=max(1, LONG_EXAMPLES // 4), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 1000), actor=st.sampled_from(["away", "bot"]),
+       act=st.sampled_from(TAKEOVER_ACTS), hand=st.integers(0, 2),
+       rounds=st.integers(0, 400))
+def test_after_a_takeover_honest_seats_are_never_blamed_long(
+        tmp_path: Path, seed: int, actor: str, act: str, hand: int, rounds: int) -> None:
+    _after_takeover(tmp_path, seed, actor, act, hand, rounds)

@@ -1036,11 +1036,18 @@ class ReplicatedLog:
         if kind in (TAKEOVER, END):
             self._on_agreement(sender, env, kind)
             return
-        if env.author not in self._seat_of_key_in(env.hand):
+        if env.author not in self._seat_of_key_in(env.hand, kind == "side.timeout"):
             # a bot's key signs for its seat only from the hand after its takeover's (as
             # ``verify``'s ``_standing_side``): its runner's complaint signed with it for
             # a hand the player still played was taken as the player's, and live peers
             # blamed the honest player who left for it (hostile pass 13)
+            self._drop(sender, "replaced-key", f"{self._who(env)} {kind} hand {env.hand}")
+            return
+        if (kind == "side.abandon" and env.author
+                not in self._seat_of_key_in(max(env.hand, self.match.hand_no))):
+            # a leave record counts only when its signer holds the seat in the hand in
+            # play: the player a bot replaced dated one back to the hand he still played,
+            # and it stopped the table the bot played at (hostile pass 14)
             self._drop(sender, "replaced-key", f"{self._who(env)} {kind} hand {env.hand}")
             return
         bad = _side_problem(env.body, self.cfg.n)
@@ -1056,6 +1063,13 @@ class ReplicatedLog:
             self._side_heads[env.author] = env.prev
         if kind == "side.abandon":
             self._abandoned = True
+            if sender is not None and not self._replay_mode:
+                # a leave record this peer stops on goes to every peer, as a complaint it
+                # stops on does: one sent to a single peer stopped it, and the others,
+                # who never heard of it, waited for it and named it unresponsive (hostile
+                # pass 14). One of each kind per seat and hand is kept: no echo
+                self._out.messages.extend(
+                    (None, p) for p in wire.encode_push([env.encode()]))
             reason = safe_text(str(env.body["reason"]), 200, placeholder="")
             self._event("abandoned", f"{self.names[seat]} left the table: {reason}",
                         seat=seat, reason=reason)
@@ -1441,16 +1455,22 @@ class ReplicatedLog:
             return
         self.write_side({"k": "side.complaint", "check": check[:60], "entry": env.encode()})
 
-    def _seat_of_key_in(self, hand: int) -> dict[bytes, int]:
+    def _seat_of_key_in(self, hand: int, keep_replaced: bool = False) -> dict[bytes, int]:
         """The seat of each key that may sign an entry of ``hand``: the players' (as
         ``verify``'s ``_seats_in``), and a bot's only from the hand after its takeover's.
         ``seat_of_key`` holds a bot's key for every hand once its takeover took effect:
         two entries the bot's runner signed with it for a hand the player still played
         were taken live as the seat's equivocation (the honest player who left named)
-        while ``verify`` blamed the complainer."""
+        while ``verify`` blamed the complainer. From then on the key it replaced signs
+        nothing for the seat (``keep_replaced``: but a timeout claim, which blames
+        nobody, as the player who left, following as a spectator, signs): his complaint
+        was taken as the seat's and blamed "a bot run by" its honest runner, his leave
+        record stopped the table the bot played at (hostile pass 14)."""
         seats = {k: s for s, k in enumerate(self.base_keys)}
-        for t in self.takeovers:
+        for t in sorted(self.takeovers, key=lambda t: t.hand):
             if t.hand < hand:
+                if not keep_replaced:
+                    seats = {k: s for k, s in seats.items() if s != t.seat}
                 seats[t.key] = t.seat
         return seats
 
@@ -1770,7 +1790,12 @@ class ReplicatedLog:
         seat = self.seat_of_key.get(exc.first.author)
         self.error = ProtocolError(seat, "equivocation", exc.detail)
         self._out.evidence.extend((exc.first, exc.second))
-        paused = self.stopped is not None and self.unresponsive is not None
+        # a stop the proof replaces (see _stop): a pause for silence, or a leave record's
+        # (the proof went unwritten after a leave record, and ``verify`` of this peer's
+        # transcript said "Cy left, nobody is blamed" while the peer named the cheat:
+        # hostile pass 14)
+        left = (self.stop_why or {}).get("id") == "abandoned"
+        paused = self.stopped is not None and (self.unresponsive is not None or left)
         if (not self.stopped or paused) and not self.finished:
             # both versions go to every peer and into the transcript: the proof is public
             self.write_side({"k": "side.complaint", "check": "equivocation",
