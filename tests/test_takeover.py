@@ -563,7 +563,7 @@ def test_a_wait_for_a_bots_signature_says_when_it_comes() -> None:
     status = NetDriver.agreement_status
     said = status(Driver({1}, {0: {"seat": 2}}))            # type: ignore[arg-type]
     assert said == ("A bot for Cy's seat from the next hand: agreed by Ann; waiting for "
-                    "Bot1, Dee. A bot agrees only once Cy has been silent for 20 s on its "
+                    "Bot1 and Dee. A bot agrees only once Cy has been silent for 20 s on its "
                     "own computer."), said
     said = status(Driver({1}, {0: {"seat": 2}, 1: {"seat": 2}}))  # type: ignore[arg-type]
     assert said is not None and said.endswith("waiting for Dee."), said
