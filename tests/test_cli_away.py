@@ -22,7 +22,7 @@ from cli.netdriver import NetDriver
 from engine import Seating, preset
 from p2p.net.interface import TransportConfig
 from p2p.table.memory import make_table
-from p2p.testing import socket_peers
+from p2p.testing import socket_peers, wait_for
 
 
 def said(out: io.StringIO) -> str:
@@ -222,7 +222,9 @@ def test_a_move_past_the_tables_limit_is_said_late_on_both_sides(tmp_path: Path)
             time.sleep(0.05)
         assert other.silent() == slow.seat
         assert other.silent_words(plain=False) == late_move_line(name, plain=False)
-        assert slow.move_overdue()
+        # the slow seat's own clock starts from when it applied the last entry, a moment
+        # after the other's: it reads the move late a moment later (CI failed once)
+        assert wait_for(slow.move_overdue, 5.0)
         assert overdue_move_line(1.0).startswith("Your move is past the table's 1 s")
         slow.submit(slow.legal()[0])          # the late move lifts the pause
         end = time.monotonic() + 10
