@@ -148,3 +148,33 @@ def test_an_equivocation_after_a_leave_record_is_proven_in_the_transcript(
     r = t.seats[1].rlog
     assert r.error is not None and r.error.seat == 0
     assert [e.body["k"] for e in r.side] == ["side.abandon", "side.complaint"]
+
+
+def test_a_second_version_arriving_after_the_match_ended_names_nobody(
+        tmp_path: Path) -> None:
+    """Hostile pass 14's takeover property failed once in CI: the bot's second version of
+    an entry reached a peer whose match was over; the peer set its error on the bot's seat
+    (nothing more could be written) while ``verify`` of its complete transcript said OK.
+    After the match a second version changes nothing: dropped, nobody named, as verify."""
+    from test_replicated_log import _table, _transcript
+
+    from p2p.audit import verify_game
+    from p2p.table import wire
+    from p2p.table.session import node_id_for
+    from p2p.transcript.envelope import Envelope
+
+    t = _table(b"hostile14/late-second-version", n=2)
+    t.run()
+    rl = t.seats[0].rlog
+    assert rl.finished and rl.error is None
+    first = next(Envelope.decode(r) for r in rl.log[0]
+                 if Envelope.decode(r).author == t.seats[1].rlog.identity.public_key
+                 and Envelope.decode(r).body.get("k") == "game.act")
+    other = Envelope.create(t.seats[1].rlog.identity, first.table, first.hand, first.seq,
+                            first.prev, {**first.body, "x": 1})
+    for payload in wire.encode_push([other.encode()]):
+        rl.on_message(node_id_for(t.seats[1].rlog.identity.public_key), payload)
+    assert rl.error is None, rl.error
+    t.collect(0)
+    rep = verify_game(_transcript(tmp_path, t, 0))
+    assert rep.ok and rep.blamed_seat is None, rep.summary()

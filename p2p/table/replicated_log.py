@@ -1787,6 +1787,13 @@ class ReplicatedLog:
             self._check_agreement(hand)
 
     def _equivocation(self, exc: Equivocation) -> None:
+        if self.finished:
+            # the match is over here and its transcript complete (verify: OK): a second
+            # version arriving now changes nothing, and set as this peer's error it named
+            # a seat that its own transcript, checked, does not (hostile pass 14's
+            # takeover property, flaky in CI: the bot's late second version)
+            self._drop(None, "late-equivocation", self._who(exc.second))
+            return
         seat = self.seat_of_key.get(exc.first.author)
         self.error = ProtocolError(seat, "equivocation", exc.detail)
         self._out.evidence.extend((exc.first, exc.second))
