@@ -24,7 +24,7 @@ from p2p.table.hand_protocol import ProtocolError
 from p2p.table.match import MatchProtocol
 from p2p.table.replicated_log import deck_body_fault, equivocator
 from p2p.text import safe_text
-from p2p.transcript.agreement import MatchEnd, Takeover, agreements_of
+from p2p.transcript.agreement import MatchEnd, Takeover, agreements_of, seat_of_keys
 from p2p.transcript.envelope import Envelope, EnvelopeError
 from p2p.transcript.file import (
     DecodedEntry,
@@ -682,13 +682,9 @@ def _seats_in(rep: GameReport, players: Sequence[Player], hand: int,
     in a transcript that stops before the bot ever played (hostile pass 11). From then
     on the key the bot replaced signs nothing for the seat (``keep_replaced``: but a
     timeout claim, as live peers judge it; hostile pass 14)."""
-    seat_of = {p.key: p.seat for p in players}
-    for t in sorted(rep.crypto.takeovers, key=lambda t: t.hand):
-        if t.hand < hand and t.hand <= upto:
-            if not keep_replaced:
-                seat_of = {k: s for k, s in seat_of.items() if s != t.seat}
-            seat_of[t.key] = t.seat
-    return seat_of
+    base = [p.key for p in sorted(players, key=lambda p: p.seat)]
+    return seat_of_keys(base, [t for t in rep.crypto.takeovers if t.hand <= upto], hand,
+                        keep_replaced)
 
 
 def _standing_side(rep: GameReport, players: Sequence[Player], upto: int) -> None:

@@ -45,6 +45,7 @@ from p2p.transcript.agreement import (
     keys_at,
     point_of,
     runner_for,
+    seat_of_keys,
 )
 from p2p.transcript.envelope import (
     MAX_ENVELOPE_BYTES,
@@ -894,8 +895,7 @@ class ReplicatedLog:
             # proof of a cheat found later replaces it (the silent seat may be the one the
             # cheat was aimed at). After a leave record the screen kept "Cy left" while
             # the peer's error and ``verify`` named the cheat (hostile pass 13's note)
-            left = (self.stop_why or {}).get("id") == "abandoned"
-            if blamed is None or (self.unresponsive is None and not left):
+            if blamed is None or not self._stop_gives_way():
                 return
             self.unresponsive = None
         self.stopped = reason
@@ -903,6 +903,12 @@ class ReplicatedLog:
         self._event("stopped", f"the match stopped: {reason}", reason=reason, seat=blamed,
                     why=self.stop_why)
         log.warning("seat %d: match stopped: %s", self.me, reason)
+
+    def _stop_gives_way(self) -> bool:
+        """Whether the stop in force blames nobody and a proven cheat replaces it: a pause
+        for a seat's silence, or a leave record's."""
+        return (self.unresponsive is not None
+                or (self.stop_why or {}).get("id") == "abandoned")
 
     def seat_name(self, seat: int | None) -> str:
         return "an unknown seat" if seat is None else f"seat {seat} ({self.names[seat]})"
@@ -1456,23 +1462,10 @@ class ReplicatedLog:
         self.write_side({"k": "side.complaint", "check": check[:60], "entry": env.encode()})
 
     def _seat_of_key_in(self, hand: int, keep_replaced: bool = False) -> dict[bytes, int]:
-        """The seat of each key that may sign an entry of ``hand``: the players' (as
-        ``verify``'s ``_seats_in``), and a bot's only from the hand after its takeover's.
-        ``seat_of_key`` holds a bot's key for every hand once its takeover took effect:
-        two entries the bot's runner signed with it for a hand the player still played
-        were taken live as the seat's equivocation (the honest player who left named)
-        while ``verify`` blamed the complainer. From then on the key it replaced signs
-        nothing for the seat (``keep_replaced``: but a timeout claim, which blames
-        nobody, as the player who left, following as a spectator, signs): his complaint
-        was taken as the seat's and blamed "a bot run by" its honest runner, his leave
-        record stopped the table the bot played at (hostile pass 14)."""
-        seats = {k: s for s, k in enumerate(self.base_keys)}
-        for t in sorted(self.takeovers, key=lambda t: t.hand):
-            if t.hand < hand:
-                if not keep_replaced:
-                    seats = {k: s for k, s in seats.items() if s != t.seat}
-                seats[t.key] = t.seat
-        return seats
+        """:func:`~p2p.transcript.agreement.seat_of_keys` of this table in ``hand``
+        (``seat_of_key`` holds a bot's key for every hand once its takeover took
+        effect: evidence and records are judged by this, as ``verify`` judges them)."""
+        return seat_of_keys(self.base_keys, self.takeovers, hand, keep_replaced)
 
     def _on_complaint(self, complainer: int, complaint: Envelope) -> None:
         """Judge a complaint (:meth:`_judge_complaint`); one this peer stops on goes to
@@ -1797,13 +1790,10 @@ class ReplicatedLog:
         seat = self.seat_of_key.get(exc.first.author)
         self.error = ProtocolError(seat, "equivocation", exc.detail)
         self._out.evidence.extend((exc.first, exc.second))
-        # a stop the proof replaces (see _stop): a pause for silence, or a leave record's
-        # (the proof went unwritten after a leave record, and ``verify`` of this peer's
-        # transcript said "Cy left, nobody is blamed" while the peer named the cheat:
-        # hostile pass 14)
-        left = (self.stop_why or {}).get("id") == "abandoned"
-        paused = self.stopped is not None and (self.unresponsive is not None or left)
-        if (not self.stopped or paused) and not self.finished:
+        # a stop the proof replaces (the proof went unwritten after a leave record, and
+        # ``verify`` of this peer's transcript said "Cy left, nobody is blamed" while the
+        # peer named the cheat: hostile pass 14)
+        if (not self.stopped or self._stop_gives_way()) and not self.finished:
             # both versions go to every peer and into the transcript: the proof is public
             self.write_side({"k": "side.complaint", "check": "equivocation",
                              "entry": exc.first.encode(), "other": exc.second.encode()})

@@ -48,7 +48,7 @@ from p2p.transcript.decoding import DecodeError, check_map, is_bytes, is_int, is
 from p2p.transcript.envelope import Envelope
 
 __all__ = ["TAKEOVER", "END", "Takeover", "MatchEnd", "Agreements", "runner_for",
-           "body_problem", "keys_at", "agreements_of", "signed_records", "point_of",
+           "body_problem", "keys_at", "seat_of_keys", "agreements_of", "signed_records", "point_of",
            "MAX_POINT", "open_kinds"]
 
 TAKEOVER = "side.takeover"
@@ -250,6 +250,23 @@ def keys_at(base: Sequence[bytes], takeovers: Iterable[Takeover], hand: int) -> 
         if t.hand < hand:
             keys[t.seat] = t.key
     return tuple(keys)
+
+
+def seat_of_keys(base: Sequence[bytes], takeovers: Iterable[Takeover], hand: int,
+                 keep_replaced: bool = False) -> dict[bytes, int]:
+    """The seat of each key that may sign an entry or record of ``hand``: the table's
+    keys, and a bot's only from the hand after its takeover's; the key a takeover
+    replaced signs nothing more for the seat (``keep_replaced``: it still does, for a
+    timeout claim, which blames nobody and which the player who left, following as a
+    spectator, signs). Live peers and ``verify`` judge evidence and side records by it
+    alike (hostile passes 11, 13, 14: each had written the rule its own way)."""
+    seats = {k: s for s, k in enumerate(base)}
+    for t in sorted(takeovers, key=lambda t: t.hand):
+        if t.hand < hand:
+            if not keep_replaced:
+                seats = {k: s for k, s in seats.items() if s != t.seat}
+            seats[t.key] = t.seat
+    return seats
 
 
 def signed_records(side: Iterable[Envelope], table: bytes) -> list[Envelope]:
