@@ -332,3 +332,52 @@ def in_process_table_in_tmux(plugin_dir: Path, bot: str, env: dict[str, str], ma
     finally:
         subprocess.run([tmux_path, "-L", server, "kill-server"], capture_output=True,
                        timeout=10)
+
+
+class WaitingNetDriver:
+    """A network console's driver whose table waits on seat 1's move, seat 1's transport
+    in ``state`` ("slow", "gone", ...), a bot or not: NetDriver's own methods put the wait
+    into words (newcomer passes 19-21 each wrote this stand-in)."""
+
+    names = ["Ann", "Bo"]
+    seat, over, hand_no = 0, False, 1
+    broken: set[int] = set()
+    step_limit = 20.0
+
+    def __init__(self, state: str = "slow", bot: bool = False, seat: int = 0,
+                 decision_limit: float | None = None, takeovers: tuple[Any, ...] = (),
+                 names: list[str] | None = None) -> None:
+        import threading
+        from types import SimpleNamespace
+
+        from cli.netdriver import NetDriver
+        from p2p.table import TableStep
+
+        if names is not None:
+            self.names = names
+        self.seat = seat
+        self.decision_limit = decision_limit
+        self.bots = {1} if bot else set()
+        for name in ("silent_words", "_bot_name", "bot_runner_name", "runner_name",
+                     "_waits_on", "current_names"):
+            if hasattr(NetDriver, name):
+                setattr(self, name, getattr(NetDriver, name).__get__(self))
+        self.peer = SimpleNamespace(
+            stopped=None, finished=False, paused=False, silence_limit=lambda: 25.0,
+            peer_state=lambda s: state, quit_for_now=lambda s: False,
+            takeovers=list(takeovers), silent_seat=lambda: None,
+            wait_limit=lambda: None, cfg=SimpleNamespace(n=2),
+            waiting_on=lambda: SimpleNamespace(seat=1, step=TableStep.MOVE))
+        self._events: list[str] = []
+        self._silent_said: dict[int, bool] = {1: False}
+        self._watch_lock = threading.Lock()
+
+    def replaced(self) -> None:
+        return None
+
+    def silent(self) -> None:
+        return None
+
+    def activity(self, plain: bool = False) -> str | None:
+        from cli.netdriver import NetDriver
+        return NetDriver.activity(self, plain=plain)  # type: ignore[arg-type]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from cli_helpers import WaitingNetDriver
 
 from cli import i18n
 
@@ -97,51 +98,12 @@ def test_vietnamese_says_the_or_a_card_one_way() -> None:
 # ----- 4. the line mode's wait on a seat that left: once, in its words, with one figure -------
 
 
-class _Waits:
-    """A network console's driver waiting on seat 1's move (NetDriver's own methods for
-    its words): seat 1's transport ``state``, and whether seat 1 is a bot."""
-
-    names = ["Ann", "Bo"]
-    seat, over, hand_no = 0, False, 1
-    broken: set[int] = set()
-    step_limit, decision_limit = 20.0, None
+class _Waits(WaitingNetDriver):
+    """A network console's driver waiting on seat 1's move: seat 1's transport
+    ``state``, and whether seat 1 is a bot."""
 
     def __init__(self, state: str, bot: bool = False) -> None:
-        from types import SimpleNamespace
-
-        from cli.netdriver import NetDriver
-        from p2p.table import TableStep
-
-        self.bots = {1} if bot else set()
-        self.silent_words = NetDriver.silent_words.__get__(self)
-        for name in ("_bot_name", "bot_runner_name", "runner_name"):
-            setattr(self, name, getattr(NetDriver, name).__get__(self))
-        self.peer = SimpleNamespace(
-            stopped=None, finished=False, silence_limit=lambda: 25.0,
-            peer_state=lambda seat: state, quit_for_now=lambda seat: False, takeovers=[],
-            wait_limit=lambda: None, cfg=SimpleNamespace(n=2),
-            waiting_on=lambda: SimpleNamespace(seat=1, step=TableStep.MOVE))
-        self._events: list[str] = []
-        self._silent_said: dict[int, bool] = {1: False}
-        import threading
-        self._watch_lock = threading.Lock()
-
-    def replaced(self) -> None:
-        return None
-
-    def silent(self) -> None:
-        return None
-
-    def current_names(self) -> list[str]:
-        return self.names
-
-    def activity(self, plain: bool = False) -> str | None:
-        from cli.netdriver import NetDriver
-        return NetDriver.activity(self, plain=plain)  # type: ignore[arg-type]
-
-    def _waits_on(self, seat: int) -> bool:
-        from cli.netdriver import NetDriver
-        return NetDriver._waits_on(self, seat)  # type: ignore[arg-type]
+        super().__init__(state, bot)
 
 
 def test_the_line_modes_wait_names_its_command_quit() -> None:

@@ -10,57 +10,26 @@ out of their reading order.
 
 from __future__ import annotations
 
-import threading
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from cli_helpers import WaitingNetDriver
 
 from cli import i18n
 
 # ----- 1-2. a bot slow to answer: said as a bot, its runner named, its figures explained ----
 
 
-class _SlowSeat:
+class _SlowSeat(WaitingNetDriver):
     """A network console's driver whose table waits on seat 1's move while seat 1's
-    program is slow to answer (NetDriver's own methods for its words)."""
+    program is slow to answer."""
 
     names = ["Ann", "Bot1"]
-    seat, over, hand_no = 0, False, 1
-    broken: set[int] = set()
-    step_limit = 20.0
 
     def __init__(self, bot: bool, seat: int = 0, decision_limit: float | None = None,
                  takeovers: tuple[Any, ...] = ()) -> None:
-        from cli.netdriver import NetDriver
-        from p2p.table import TableStep
-
-        self.seat = seat
-        self.decision_limit = decision_limit
-        self.bots = {1} if bot else set()
-        for name in ("silent_words", "_bot_name", "bot_runner_name", "runner_name",
-                     "_waits_on", "current_names"):
-            if hasattr(NetDriver, name):
-                setattr(self, name, getattr(NetDriver, name).__get__(self))
-        self.peer = SimpleNamespace(
-            stopped=None, finished=False, paused=False, silence_limit=lambda: 25.0,
-            peer_state=lambda s: "slow", quit_for_now=lambda s: False,
-            takeovers=list(takeovers), silent_seat=lambda: None,
-            wait_limit=lambda: None, cfg=SimpleNamespace(n=2),
-            waiting_on=lambda: SimpleNamespace(seat=1, step=TableStep.MOVE))
-        self._events: list[str] = []
-        self._silent_said: dict[int, bool] = {1: False}
-        self._watch_lock = threading.Lock()
-
-    def replaced(self) -> None:
-        return None
-
-    def silent(self) -> None:
-        return None
-
-    def activity(self, plain: bool = False) -> str | None:
-        from cli.netdriver import NetDriver
-        return NetDriver.activity(self, plain=plain)  # type: ignore[arg-type]
+        super().__init__("slow", bot, seat, decision_limit, takeovers)
 
 
 @pytest.mark.parametrize("seat, runner", [(0, "this computer"), (2, "Ann")])
