@@ -26,7 +26,7 @@ from engine import (
     kind,
 )
 from engine.cards import DISTANCE_VALUE, SAFETIES
-from engine.scoring import Match, SideScore
+from engine.scoring import MODERN_COUP_FOURRE, MODERN_SAFETY, Match, SideScore
 from engine.state import PLAY
 
 from . import i18n
@@ -539,8 +539,9 @@ def score_lines(scores: Sequence[SideScore], match: Match, names: Sequence[str],
     note: list[Line] = []
     if cf_modern:
         text = _("Modern rules: a safety played as a coup fourré scores %(points)s in the "
-                 "%(row)s row, instead of 100 under %(safeties)s.") % {
-                     "points": 200, "row": i18n.score_item_name("coups_fourres"),
+                 "%(row)s row, instead of %(safety)s under %(safeties)s.") % {
+                     "points": MODERN_COUP_FOURRE, "safety": MODERN_SAFETY,
+                     "row": i18n.score_item_name("coups_fourres"),
                      "safeties": i18n.score_item_name("safeties")}
         note = [[("class:dim", w)] for w in i18n.wrap(text, width)]
     if head + colw * n <= width:

@@ -7,11 +7,16 @@ the next hand (R3: the first player rotates left) and when the match is won.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .cards import KIND_OF, Kind
 from .rules import NO_SIDE, Rules, Seating
 from .state import HandState
+
+#: R14 (modern): a safety scores 100; one played as a coup fourré 200 instead of 100 (the
+#: score sheet says where those points went: ``cli.render.score_lines``).
+MODERN_SAFETY: Final = 100
+MODERN_COUP_FOURRE: Final = 200
 
 
 class SideScore(NamedTuple):
@@ -62,8 +67,8 @@ def score_hand(state: HandState) -> tuple[SideScore, ...]:
 
 def _modern(km: int, n_safeties: int, n_coups: int) -> SideScore:
     # R14: 1 per mile, 100 per safety, 200 (instead of 100) per coup fourre.
-    return SideScore(distance=km, safeties=100 * (n_safeties - n_coups),
-                     coups_fourres=200 * n_coups)
+    return SideScore(distance=km, safeties=MODERN_SAFETY * (n_safeties - n_coups),
+                     coups_fourres=MODERN_COUP_FOURRE * n_coups)
 
 
 def _classic(state: HandState) -> tuple[SideScore, ...]:
