@@ -280,6 +280,53 @@ def test_a_real_slow_loris_seat_is_bounded_and_given_to_a_bot(tmp_path: Path) ->
     assert rep.takeovers == [{"hand": 0, "seat": 1, "runner": 0, "signers": [0]}]
 
 
+def test_the_pause_lifted_by_a_takeover_never_reads_as_the_end(tmp_path: Path) -> None:
+    """Real sockets, short limits: Ann's table pauses on slow Bo and her player gives his
+    seat to a bot. At the instant the agreement lifts the pause, before the drain that
+    says so (the bot is started there), a reader saw ``stopped`` still set while
+    ``paused`` was read live and already False: "over for good". The test pump's thread
+    for Ann ended on that once in CI (Ann never wrote again and the bot's table stopped
+    on her), and a console's ``over`` said the match had ended. Both now come from one
+    look at the log."""
+
+    from cli.netdriver import NetDriver
+
+    peers, bot, bnode, started = _real_table_with_a_loris(1.0, 0.25, 0.6, tmp_path,
+                                                          grace=0.05)
+    ann = peers[0]
+    seen: list[tuple[bool, bool]] = []
+    start = ann.on_takeover
+    assert start is not None
+
+    def look_then_start(data: object) -> None:
+        seen.append((ann.stopped is not None and not ann.paused, NetDriver(ann).over))
+        start(data)
+
+    ann.on_takeover = look_then_start
+    pumps = Pumping(peers)
+    try:
+        end = time.monotonic() + 30
+        while not (ann.paused and (ann.stop_why or {}).get("slow")) \
+                and time.monotonic() < end:
+            time.sleep(0.01)
+        ann.offer_bot(bot.public_key, bnode.endpoint)
+        # Bo's late step may lift the pause for a moment: sign once his step is due again
+        while not ann.agree_bot(1) and time.monotonic() < end:
+            time.sleep(0.01)
+        while not started and time.monotonic() < end:
+            time.sleep(0.01)
+        assert started, ann.agreement_refused
+        pumps.add(started[0])
+        while not (ann.finished and started[0].finished) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert ann.finished and started[0].finished, (ann.stopped, started[0].stopped)
+    finally:
+        pumps.stop()
+        for p in [*peers, *started]:
+            p.close(flush=0.2)
+    assert seen == [(False, False)], seen
+
+
 def test_the_console_says_a_slow_seat_with_its_figures_before_and_at_the_pause(
         tmp_path: Path) -> None:
     """Real sockets, short limits (budget 0.6 s, grace 0.05 s): while Bo is slow the wait

@@ -205,6 +205,7 @@ class Peer:
         self.sent_at: dict[tuple[int, int], float] = {}
         self._stopped: str | None = None
         self._finished = False
+        self._paused = False
         self._synced_at = time.monotonic()
         self._sync_before_send = False      # an entry of ours that is not reproducible
         #: test hook for cheat tests: rewrites this seat's body before it is signed
@@ -274,8 +275,12 @@ class Peer:
     @property
     def paused(self) -> bool:
         """Stopped because a seat fell silent (no cheat): the others may still agree to a
-        bot for it or to end the match (:meth:`agree_bot`, :meth:`agree_end`)."""
-        return self.rlog.resumable
+        bot for it or to end the match (:meth:`agree_bot`, :meth:`agree_end`). Set with
+        :attr:`stopped`, from one look at the log: read live beside it, "stopped and not
+        paused" (over for good) held for the instant between an agreement lifting the
+        pause and the drain that says so (a bot started meanwhile): the test pump's
+        thread for the runner ended there, and the table waited on it for ever."""
+        return self._paused
 
     # ----- agreements --------------------------------------------------------------------
     def silent_seat(self) -> int | None:
@@ -787,6 +792,7 @@ class Peer:
                 if ev.kind == "takeover":
                     self._on_takeover(ev)
             self._stopped = self.rlog.stopped
+            self._paused = self.rlog.resumable
             self._finished = self.rlog.finished
             if self._stopped or self._finished:
                 self._respond_at.clear()
