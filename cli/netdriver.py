@@ -962,14 +962,20 @@ class NetDriver:
         if w.step is TableStep.SHARE:
             if w.seat == self.seat:
                 return None
-            # every computer holds a lock on each card (the fair deck): said as that,
-            # not as the protocol's "decryption share"; a bot's lock is the bot's (in
-            # `play` it runs on this computer: "Bo's computer" puzzled a newcomer)
+            # every player takes part in each draw (the fair deck: a card is seen only
+            # once each has opened their part of it), said in plain words: "to unlock
+            # the next card" asked a newcomer which card, and what lock; not the
+            # protocol's "decryption share" either. A bot's part is the bot's (in `play`
+            # it runs on this computer: "Bo's computer" puzzled a newcomer)
             if w.seat in self.bots:
-                return _("Waiting for %(name)s (a bot) to unlock the next card%(state)s "
-                         "%(limit)s.") % {"name": who, "state": slow, "limit": limit} + note
-            return _("Waiting for %(name)s's computer to unlock the next card%(state)s "
-                     "%(limit)s.") % {"name": who, "state": slow, "limit": limit} + note
+                return _("Waiting for %(name)s (a bot) to help draw the next card%(state)s "
+                         "%(limit)s: every player takes part in each draw, so that nobody "
+                         "can peek at the deck.") % {
+                             "name": who, "state": slow, "limit": limit} + note
+            return _("Waiting for %(name)s's computer to help draw the next card%(state)s "
+                     "%(limit)s: every player's computer takes part in each draw, so that "
+                     "nobody can peek at the deck.") % {
+                         "name": who, "state": slow, "limit": limit} + note
         step = _(STEP_WORDS[w.step]) if w.step in STEP_WORDS else w.step.value
         if w.seat == self.seat:       # "waiting for Ann" on Ann's own screen read as a fault
             return _("%(step)s: this computer is working on it.") % {

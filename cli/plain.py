@@ -196,7 +196,7 @@ class PlainSession:
         self.shown = 0
         self.last_activity: str | None = None
         # the waits said in this hand: each said once, not dozens of times ("Waiting for
-        # Bo to unlock the next card" 37 times in one game); a wait that changes (Bo
+        # Bo to help draw the next card" 37 times in one game); a wait that changes (Bo
         # slow, Bo gone) is another line
         self.waits_said: set[str] = set()
         self.waits_hand = 0

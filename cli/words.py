@@ -484,6 +484,16 @@ REMEDY_NOT_ENOUGH = N_("your zone is not moving: play a %(card)s first (a remedy
                        "enough under O-roll-after-remedy)")
 NOT_MOVING = N_("a battle hazard needs the target zone to be moving (%(card)s is the only "
                 "attack on a zone that is not)")
+#: The engine's reasons that lead with an option's id ("O-attacker-started: you may
+#: attack…"): a newcomer met "O-fast-play" and "O-attacker-started" nowhere else; the
+#: console says each as the option's name and what it does, as ``--option help`` does
+#: (:data:`CLEARER_REASONS`).
+ATTACKER_STARTED = N_("O-attacker-started: you may attack only once your own zone has "
+                      "started")
+NO_FAST_REMEDY = N_("O-fast-play is off: no remedy out of turn")
+NO_FAST_DISCARD = N_("O-fast-play is off: discard one card at a time")
+NO_DISCARD_DRAW = N_("O-draw-discard is off (or this is a replacement draw): draw from the "
+                     "draw pile")
 
 #: The engine's reasons for refusing a move (English, card names filled in), each as a
 #: message whose placeholders stand where the engine put a card name or a number; the
@@ -496,7 +506,7 @@ REASONS = (
     N_("%(card)s only cures %(card2)s, which is not showing"),
     PROTECTED,
     LIMITED,
-    N_("O-attacker-started: you may attack only once your own zone has started"),
+    ATTACKER_STARTED,
     TWO_HAZARDS,
     SAME_HAZARD,
     NOT_MOVING,
@@ -521,11 +531,12 @@ REASONS = (
     N_("the discard pile is empty"),
     N_("the coup fourre round is over"),
     N_("a coup fourre against %(card)s needs %(card2)s"),
-    N_("O-fast-play is off: no remedy out of turn"),
+    NO_FAST_REMEDY,
     N_("first every partner answers the coup fourre round"),
     N_("only %(card)s answers %(card2)s"),
     N_("answer the hazard first: pass, coup fourre or (R10) remedy"),
-    N_("O-fast-play is off: discard one card at a time"),
+    NO_FAST_DISCARD,
+    NO_DISCARD_DRAW,
 )
 
 
@@ -568,7 +579,17 @@ NAMED_REASONS: dict[str, tuple[str, str]] = {
 CLEARER_REASONS: dict[str, str] = {
     REMEDY_NOT_ENOUGH: N_("your zone is not moving: play a %(card)s first (with these "
                           "rules, a remedy alone does not get you moving again: option "
-                          "O-roll-after-remedy)"),
+                          "roll_after_remedy)"),
+    ATTACKER_STARTED: N_("you may attack only once your own zone has started (with these "
+                         "rules, battle hazards come only from a player who has started: "
+                         "option attacker_started)"),
+    NO_FAST_REMEDY: N_("no remedy out of turn (with these rules, a hazard is not answered "
+                       "at once with its remedy: option fast_play is off)"),
+    NO_FAST_DISCARD: N_("discard one card at a time (with these rules, a turn discards a "
+                        "single card: option fast_play is off)"),
+    NO_DISCARD_DRAW: N_("draw from the draw pile (the discard pile's top card may be taken "
+                        "only at the start of a turn, and only where the rules allow it: "
+                        "option draw_discard)"),
 }
 
 
