@@ -177,6 +177,10 @@ class NetDriver:
         #: the view moves on once its card is opened, a moment later (see behind_log)
         self._moves_said: dict[int, int] = {}
         self._held_scores: Any = None
+        #: the hands whose end the log has said, at the move that ended them: the line
+        #: mode said "Proving the deal was fair: waiting for Bo" before "Hand 1 over",
+        #: which waited for that proof (the hand-end event) to be said
+        self._ends_said: set[int] = set()
         # the hand on screen as last seen: a resumed peer's own, from its saved log (a
         # takeover read before any redraw held the next hand's cards under "Hand 1 over")
         self._last_view: Any = peer.view()
@@ -429,8 +433,43 @@ class NetDriver:
                                      ev.data["before"], action)
             if words:
                 self._events.append(words)
+            end = self._end_at_move(ev)
+            if end:
+                self._events.append(end)
         self._announce()
         self._say_draw()
+        self._say_end()
+
+    def _end_at_move(self, ev: SessionEvent) -> str:
+        """How the hand ended, said just after the move that ended it ("" for any other
+        event): the hand's result first, then what the table waits for (the proof that
+        the deal was fair comes after the last move, and its end, the hand-end event,
+        came after the wait for it was said)."""
+        if ev.kind != "action":
+            return ""
+        before, after = ev.data.get("before"), ev.data.get("after")
+        hand = int(ev.data.get("hand", self._shown_hand))
+        if before is None or after is None or before.over or not after.over \
+                or hand in self._ends_said:
+            return ""
+        self._ends_said.add(hand)
+        return end_line(after, self._said_names(hand), hand + 1)
+
+    def _say_end(self) -> None:
+        """How the hand on screen ended, once its view is over and every move of it has
+        been said (the view takes the last move once its card is opened, after the
+        move's event): the table's proof that the deal was fair comes next, and the
+        hand-end event after it."""
+        hand = self._shown_hand
+        if hand in self._ends_said or self._held is not None or self.peer.hand_no != hand:
+            return
+        view = self.peer.view()
+        history = getattr(view, "history", None)
+        if view is None or not view.over or history is None \
+                or self._moves_said.get(hand, 0) < len(history):
+            return
+        self._ends_said.add(hand)
+        self._events.append(end_line(view, self._said_names(hand), hand + 1))
 
     def _announce(self, before: Any = None) -> None:
         """Say the deal of the hand on screen once it is dealt: who plays first, as the
@@ -520,6 +559,8 @@ class NetDriver:
             return dealing_line(int(ev.data.get("hand", 0)) + 1)
         if ev.kind == "hand-end":
             hand = int(ev.data.get("hand", 0))
+            if hand in self._ends_said:
+                return ""       # said at the move that ended it (:meth:`_end_at_move`)
             final = ev.data.get("final") if hand < self._shown_hand else self._held
             if final is not None and final.over:   # (a past hand: a resumed peer's backlog)
                 return end_line(final, self._said_names(hand), hand + 1)

@@ -237,6 +237,13 @@ class PlainSession:
             out += [first + wrapped[0][len(indent):], *wrapped[1:]]
         self.out.write("\n".join(i18n.display(line) for line in out) + "\n")
 
+    def say_table(self, lines: list[str]) -> None:
+        """A table's lines (laid out to fit :meth:`width`) as one block: in Uyghur every
+        row is laid out right to left, a row of Latin alone too. Said line by line, the
+        score sheet's "Coup fourré  300  0" (the French term, kept in Uyghur) read left to
+        right, its name on the left, under rows read from the right, names on the right."""
+        self.out.write("".join(line + "\n" for line in i18n.display_paragraph(lines)))
+
     def flush_events(self) -> None:
         events = self.driver.events
         for line in events[self.shown:]:
@@ -300,9 +307,8 @@ class PlainSession:
         scores = d.last_scores()
         if scores is not None:
             self.say("")
-            for line in render.plain(render.score_lines(scores, d.match, d.names, d.hand_no,
-                                                               width=self.width())):
-                self.say(line)
+            self.say_table(render.plain(render.score_lines(scores, d.match, d.names,
+                                                           d.hand_no, width=self.width())))
         self.say("")
         for line in render.plain(render.match_lines(d.match, d.names, verbose=True)):
             self.say(line)

@@ -8,7 +8,9 @@ table's "Coup fourré" row read left to right; the modern hand-over page at 80×
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from cli_helpers import WaitingNetDriver
@@ -117,3 +119,90 @@ def test_classics_roll_after_a_remedy_names_the_option_as_typed() -> None:
         with i18n.using(lang):
             said = rule_last(reason)
         assert "O-roll" not in said and "roll_after_remedy" in said, (lang, said)
+
+
+# ----- 3. a hand's end: its result first, then what the table waits for -----
+
+
+def test_a_hands_result_is_said_before_the_proof_the_table_waits_for(
+        tmp_path: Path) -> None:
+    """`play --plain` said "* Proving the deal was fair: waiting for Bo (up to 20 s)."
+    and then "* Hand 1 over: Bo completed the trip.": the result waited for the proof's
+    end (the hand-end event). Here the proof is held back (the hand-end events kept from
+    the console) once the last move is applied: the hand's result is said already, right
+    after that move, and said once when the proof comes."""
+    import time
+
+    from cli.play import LoopbackTable
+    from engine import Seating, preset
+    from engine.bots import make_bot
+
+    table = LoopbackTable(preset("modern", match_target=2000), Seating.solo(2),
+                          ["Ana", "Bo"], seed=5, base=tmp_path)
+    try:
+        d, peer = table.driver, table.peer
+        drain = peer.drain_events
+        held: list[Any] = []
+
+        def withheld() -> list[Any]:
+            out = []
+            for ev in drain():
+                (held if ev.kind == "hand-end" else out).append(ev)
+            return out
+
+        peer.drain_events = withheld            # type: ignore[method-assign]
+        me = make_bot("heuristic", 1)
+        deadline = time.monotonic() + 30
+        while peer.hand_no == 0 and time.monotonic() < deadline:
+            if d.my_move():
+                d.submit(me.choose(d.view(), d.legal()))
+            elif not d.step_others(0.01):
+                time.sleep(0.002)
+            if any(line.startswith("Hand 1 over") for line in d.events):
+                break
+        assert not d.hand_over
+        overs = [i for i, line in enumerate(d.events) if line.startswith("Hand 1 over")]
+        assert len(overs) == 1, d.events[-6:]
+        assert overs[0] == len(d.events) - 1, d.events[-6:]   # just after the last move
+        assert d.events[-2].startswith(("Ana ", "You ", "Bo ")), d.events[-6:]
+        peer.drain_events = lambda: held + drain()  # type: ignore[method-assign]
+        while not d.hand_over and time.monotonic() < deadline:
+            d.step_others(0.01)
+        assert d.hand_over
+        assert sum(line.startswith("Hand 1 over") for line in d.events) == 1, d.events[-6:]
+    finally:
+        table.close()
+        table.peer.close(flush=0.2)
+
+
+# ----- 4. Uyghur: the score sheet's "Coup fourré" row read from the right as the others -----
+
+
+@pytest.mark.parametrize("rules", ["classic", "modern"])
+def test_the_uyghur_score_sheet_reads_every_row_from_the_right(rules: str) -> None:
+    """`play --plain --lang ug`: the row "Coup fourré  300  0" (Latin letters alone: the
+    French term is kept) was left as written, left to right, while every other row of the
+    sheet is laid out right to left (its name at the right end, the sides' points to its
+    left, the first side's nearest). Every row now reads from the right."""
+    import io
+
+    from cli.plain import PlainSession
+    from engine import Seating, preset
+    from engine.scoring import Match, SideScore
+
+    zero = dict.fromkeys(SideScore._fields, 0)
+    ours = SideScore(**{**zero, "distance": 700, "safeties": 100, "coups_fourres": 300})
+    theirs = SideScore(**{**zero, "distance": 500})
+    match = Match(preset(rules), Seating.parse(2, None), 0, ((ours, theirs),))
+    driver = SimpleNamespace(last_scores=lambda: (ours, theirs), match=match,
+                             names=["You", "Bo"], hand_no=1)
+    out = io.StringIO()
+    with i18n.using("ug"):
+        PlainSession(driver, out=out, inp=io.StringIO()).show_scores()  # type: ignore[arg-type]
+    rows = out.getvalue().split("\n")
+    coup = next(line for line in rows if "Coup" in line)
+    assert coup.rstrip().endswith("Coup fourré"), rows
+    assert coup.split() == ["0", "300", "Coup", "fourré"], coup
+    distance = next(line for line in rows if "700" in line and "500" in line)
+    assert distance.split()[:2] == ["500", "700"], distance     # the same layout
+    assert len(coup.rstrip()) == len(distance.rstrip()), (coup, distance)
