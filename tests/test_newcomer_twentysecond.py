@@ -206,3 +206,64 @@ def test_the_uyghur_score_sheet_reads_every_row_from_the_right(rules: str) -> No
     distance = next(line for line in rows if "700" in line and "500" in line)
     assert distance.split()[:2] == ["500", "700"], distance     # the same layout
     assert len(coup.rstrip()) == len(distance.rstrip()), (coup, distance)
+
+
+# ----- 5. modern rules: the hand-over page with the coup-fourré note fits 80×24 -----
+
+
+def _modern_hand_over(players: int, teams: str | None, target: int, lang: str) -> Any:
+    """A modern hand played to its end by bots, this seat's too, in which a coup fourré
+    scored (the note's two lines under the score sheet)."""
+    from cli.driver import LocalDriver
+    from engine import Seating, preset
+    from engine.bots import make_bot
+
+    names = ["You", "Bo", "Cy", "Di", "Ed", "Flo"][:players]
+    with i18n.using(lang):
+        for seed in range(1, 40):
+            d = LocalDriver(preset("modern", match_target=target),
+                            Seating.parse(players, teams), names, seed=seed)
+            me = make_bot("heuristic", seed)
+            while not d.hand_over:
+                if d.others_pending():
+                    d.step_others()
+                else:
+                    d.submit(me.choose(d.view(), d.legal()))
+            if any(s.coups_fourres for s in d.last_scores()):
+                return d
+    raise AssertionError("no coup fourré in 40 hands")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "vi"])
+@pytest.mark.parametrize("players, teams, target", [
+    (2, None, 0), (3, None, 0), (4, "2x2", 5000), (6, "3x2", 5000)])
+def test_the_modern_hand_over_page_keeps_the_prompt_and_totals_at_80_by_24(
+        lang: str, players: int, teams: str | None, target: int) -> None:
+    """The score sheet's coup-fourré note adds two lines (three in a wordy language) to
+    the hand-over page: at 80×24 the page keeps everything the player needs, the hand's
+    and the match's totals, the note and the prompt (what to press), every line within
+    80 columns."""
+    from cli_helpers import SizedOutput
+
+    from cli import render
+    from cli.app import TableApp
+
+    d = _modern_hand_over(players, teams, target, lang)
+    with i18n.using(lang):
+        app = TableApp(d, output=SizedOutput(80, 24), delay=0, lang=lang)
+        assert not app.too_small()
+        table, hand, status = app._table_lines(), app._hand_lines(), app.status_lines()
+        shown = render.plain(table + hand)
+        words = {k: i18n._(k) for k in ("hand total", "match total")}
+        prompt = (i18n._("Press q to leave.") if d.over else
+                  i18n._("Hand %(hand)d over. Press Enter for hand %(next)d.")
+                  % {"hand": 1, "next": 2})
+    # the frame's two rules, the log (one line at least), the command line
+    rows = len(table) + 1 + max(3, len(hand)) + 1 + 1 + 1 + len(status)
+    assert rows <= 24, (rows, shown, status)
+    assert all(render.width(line) <= 80 for line in table + hand)
+    assert any(line.startswith(words["hand total"]) for line in shown), shown
+    assert any(line.startswith(words["match total"]) for line in shown), shown
+    joined = " ".join(" ".join(shown).split())
+    assert "200" in joined and ("Coup" in joined or "coup" in joined), joined  # the note
+    assert prompt in " ".join(status), status
