@@ -492,6 +492,9 @@ ATTACKER_STARTED = N_("O-attacker-started: you may attack only once your own zon
                       "started")
 NO_FAST_REMEDY = N_("O-fast-play is off: no remedy out of turn")
 NO_FAST_DISCARD = N_("O-fast-play is off: discard one card at a time")
+#: The engine's refusal of distance under a hazard: "cure it" named no card, and a
+#: newcomer asked with what (:data:`CLEARER_REASONS` names the remedy and the safety).
+HAZARD_IN_FORCE = N_("your zone shows %(card)s: cure it before driving")
 NO_DISCARD_DRAW = N_("O-draw-discard is off (or this is a replacement draw): draw from the "
                      "draw pile")
 
@@ -514,7 +517,7 @@ REASONS = (
     N_("a hazard needs an opposing side as its target"),
     N_("a hazard goes on an opponent's zone, not your own side's"),
     N_("%(card)s goes on your own zone: name no target"),
-    N_("your zone shows %(card)s: cure it before driving"),
+    HAZARD_IN_FORCE,
     REMEDY_NOT_ENOUGH,
     N_("your zone is not moving: play a %(card)s first"),
     N_("you need a %(card)s (or %(card2)s) before your first distance"),
@@ -587,6 +590,8 @@ CLEARER_REASONS: dict[str, str] = {
                        "at once with its remedy: option fast_play is off)"),
     NO_FAST_DISCARD: N_("discard one card at a time (with these rules, a turn discards a "
                         "single card: option fast_play is off)"),
+    HAZARD_IN_FORCE: N_("your zone shows %(card)s: cure it with %(remedy)s (or play "
+                        "%(safety)s) before driving"),
     NO_DISCARD_DRAW: N_("draw from the draw pile (the discard pile's top card may be taken "
                         "only at the start of a turn, and only where the rules allow it: "
                         "option draw_discard)"),
@@ -611,13 +616,18 @@ def reason_words(text: str, side: str | None = None) -> str:
     if i18n.active().language == "en" and side is None and not any(
             rx.match(text) for rx, t in _reason_patterns() if t in CLEARER_REASONS):
         return text
-    from engine.cards import NAMES_EN
+    from engine.cards import NAMES_EN, REMEDY_FOR, SAFETY_FOR
     by_name = {v: k for k, v in NAMES_EN.items()}
     for rx, template in _reason_patterns():
         m = rx.match(text)
         if m:
             values = {k: (i18n.kind_name(by_name[v]) if v in by_name else v)
                       for k, v in m.groupdict().items()}
+            hazard = by_name.get(m.groupdict().get("card", ""))
+            if hazard is not None and hazard in REMEDY_FOR and hazard in SAFETY_FOR:
+                # what cures the hazard a reason names ("cure it": with what?)
+                values["remedy"] = i18n.kind_name(REMEDY_FOR[hazard])
+                values["safety"] = i18n.kind_name(SAFETY_FOR[hazard])
             named = NAMED_REASONS.get(template) if side else None
             template = CLEARER_REASONS.get(template, template)
             if named is not None:

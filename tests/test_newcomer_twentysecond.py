@@ -267,3 +267,37 @@ def test_the_modern_hand_over_page_keeps_the_prompt_and_totals_at_80_by_24(
     joined = " ".join(" ".join(shown).split())
     assert "200" in joined and ("Coup" in joined or "coup" in joined), joined  # the note
     assert prompt in " ".join(status), status
+
+
+# ----- 6. (played) "cure it before driving": with what? -----
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "Your zone shows Accident: cure it with Repairs (or play Driving Ace) before "
+           "driving [R5]"),
+    ("fr", "Votre zone montre Accident : parez avec Réparations (ou jouez As du volant) "
+           "avant de rouler [R5]"),
+    ("af", "genees dit met Herstel (of speel Ry-aas)"),
+    ("sv", "bota den med Reparation (eller spela Mästerförare)"),
+    ("vi", "khắc phục bằng Sửa chữa (hoặc chơi Át lái xe)"),
+])
+def test_a_hazard_in_force_names_its_remedy_and_its_safety(lang: str, said: str) -> None:
+    """Modern rules, under an Accident, ? on a 25: "Your zone shows Accident: cure it
+    before driving" left a newcomer asking with which card."""
+    from test_cli_render import base_view
+
+    from cli.words import rule_last, stuck_reason
+    from engine import Kind, explain
+
+    v = base_view(2, "modern")
+    z = v.zones[0]._replace(battle=tuple(cards_of(Kind.ROLL) + cards_of(Kind.ACCIDENT)),
+                            started=True)
+    hand = list(v.hands[0])
+    hand[0] = cards_of(Kind.D25)[0]
+    v = v._replace(zones=(z,) + v.zones[1:], hands=(tuple(hand),) + v.hands[1:])
+    reason = explain(v, 0, hand[0])
+    assert reason is not None and "cure it before driving" in reason, reason
+    with i18n.using(lang):
+        assert said in rule_last(reason), rule_last(reason)
+        if lang == "en":
+            assert "cure it with Repairs" in (stuck_reason(v, 0, ["You", "Bo"]) or "")
