@@ -71,10 +71,15 @@ log = logging.getLogger("cli.netdriver")
 
 
 #: What the table does between moves, in words (translated where shown).
+#: The table's steps as a newcomer can follow them: the three before the shuffle (each
+#: computer's hand key, its commitments to its random value and to its shuffle) were said
+#: as the protocol names them, "Publishing hand keys", "Committing to randomness", at
+#: each hand's start in the line mode: what keys, what commitment? They are what the
+#: shuffle needs first, said so.
 STEP_WORDS = {
-    TableStep.KEYS: N_("publishing hand keys"),
-    TableStep.RANDOM_COMMIT: N_("committing to randomness"),
-    TableStep.SHUFFLE_COMMIT: N_("committing to shuffles"),
+    TableStep.KEYS: N_("getting ready to shuffle"),
+    TableStep.RANDOM_COMMIT: N_("getting ready to shuffle"),
+    TableStep.SHUFFLE_COMMIT: N_("getting ready to shuffle"),
     TableStep.SHUFFLE: N_("shuffling the deck"),
     TableStep.FIRST_PLAYER: N_("drawing the first player"),
     TableStep.DEAL: N_("dealing"),

@@ -301,3 +301,23 @@ def test_a_hazard_in_force_names_its_remedy_and_its_safety(lang: str, said: str)
         assert said in rule_last(reason), rule_last(reason)
         if lang == "en":
             assert "cure it with Repairs" in (stuck_reason(v, 0, ["You", "Bo"]) or "")
+
+
+# ----- 7. (played) a hand's set-up steps in plain words -----
+
+
+@pytest.mark.parametrize("step", ["KEYS", "RANDOM_COMMIT", "SHUFFLE_COMMIT"])
+def test_the_steps_before_the_shuffle_are_said_in_plain_words(step: str) -> None:
+    """`play --plain --teams 2x2`, each hand: "Publishing hand keys: waiting for Bo",
+    "Committing to shuffles: waiting for Bo": what keys, what commitment? They are what
+    the shuffle needs first, and are said so."""
+    from p2p.table import TableStep
+
+    d = _DrawWait(bot=True)
+    d.peer.waiting_on = lambda: SimpleNamespace(seat=1, step=TableStep[step])
+    with i18n.using("en"):
+        said = d.activity(plain=True)
+    assert said == "Getting ready to shuffle: waiting for Bo (up to 20 s).", said
+    with i18n.using("fr"):
+        said = d.activity(plain=True)
+    assert said is not None and said.startswith("Préparation du mélange"), said
