@@ -88,6 +88,13 @@ STEP_WORDS = {
 }
 
 
+#: The steps of a hand's set-up before its first move, and of a reshuffle of the discard
+#: pile (said by its own event): :meth:`NetDriver.setting_up`.
+SETUP_STEPS = frozenset({TableStep.KEYS, TableStep.RANDOM_COMMIT, TableStep.SHUFFLE_COMMIT,
+                         TableStep.SHUFFLE, TableStep.FIRST_PLAYER, TableStep.DEAL,
+                         TableStep.RESHUFFLE})
+
+
 def event_words(names: Sequence[str], me: int, ev: SessionEvent) -> str:
     """A session event in the console's words (moves as :func:`cli.words.describe` says
     them, from seat ``me``'s view, with the names this seat shows); the peer's own text
@@ -909,6 +916,14 @@ class NetDriver:
             return False
         left = self.peer.time_left()
         return left is not None and left[0] == self.seat and left[1] <= 0.0
+
+    def setting_up(self) -> bool:
+        """Whether the table is at a step of a hand's set-up (the shuffle and the deal,
+        before a card is played) or of a reshuffle: the line mode says such a wait only
+        once it lasts
+        (:data:`cli.plain.SETUP_QUIET`)."""
+        w = self.peer.waiting_on()
+        return w is not None and w.step in SETUP_STEPS
 
     def _waited(self, w: Waiting) -> float:
         """Seconds the table has been in the wait ``w`` (the same seat and step, with no

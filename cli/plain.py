@@ -174,6 +174,12 @@ LOOK_HELP = N_("  look (or Enter)  say the table and your hand again")
 #: A player's connection states the line mode's opening line leaves unsaid: there and
 #: answering (the help's list says them as they change)
 ROUTINE_STATES = frozenset({"connected", "thinking", "waiting", "ready"})
+#: Seconds a wait of a hand's set-up (the shuffle, the deal) lasts before the line mode
+#: says it: each hand's start said ten lines ("Shuffling the deck: waiting for Bo",
+#: "… for Cy", "Dealing: waiting for Bo", …) for steps of a few milliseconds each, under
+#: "Hand 2: the players shuffle and deal the cards." which says what happens; a step
+#: that takes longer is said, with its limit.
+SETUP_QUIET = 1.0
 
 
 class PlainSession:
@@ -200,6 +206,8 @@ class PlainSession:
         # slow, Bo gone) is another line
         self.waits_said: set[str] = set()
         self.waits_hand = 0
+        #: a set-up wait not said yet, and since when it is seen (:data:`SETUP_QUIET`)
+        self.quiet_wait: tuple[str, float] | None = None
         #: that a bot plays this player's seat was said (once, as soon as it is known)
         self.watching_said = False
         self.turn_said: object = None     # whose turn was last said
@@ -575,11 +583,25 @@ class PlainSession:
         # and "Bo stopped answering … type end" came before "Bo has gone silent" and
         # "Paused", the events read just before it had not seen them yet
         self.flush_events()
+        if busy and busy != self.last_activity and busy not in self.waits_said \
+                and self._setting_up_quietly(busy):
+            return
         if busy and busy != self.last_activity and busy not in self.waits_said:
             self.waits_said.add(busy)
             self.say("* " + busy)
             self.out.flush()
         self.last_activity = busy
+
+    def _setting_up_quietly(self, busy: str) -> bool:
+        """Whether ``busy``, a wait of the hand's set-up, is kept unsaid a moment longer
+        (:data:`SETUP_QUIET`): most such steps end in milliseconds."""
+        if not getattr(self.driver, "setting_up", lambda: False)():
+            self.quiet_wait = None
+            return False
+        now = time.monotonic()
+        if self.quiet_wait is None or self.quiet_wait[0] != busy:
+            self.quiet_wait = (busy, now)
+        return now - self.quiet_wait[1] < SETUP_QUIET
 
     def _answer(self, text: str) -> bool:
         """One command line outside this player's move: answered at once; a move is

@@ -321,3 +321,50 @@ def test_the_steps_before_the_shuffle_are_said_in_plain_words(step: str) -> None
     with i18n.using("fr"):
         said = d.activity(plain=True)
     assert said is not None and said.startswith("Préparation du mélange"), said
+
+
+# ----- 8. (played) the line mode: a hand's set-up is not ten lines of waits -----
+
+
+def test_the_line_mode_says_a_set_up_wait_only_once_it_lasts(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`play --plain`, each hand's start: "Publishing hand keys: waiting for Bo", "… for
+    Di", "Shuffling the deck: waiting for Bo", "… for Cy", "… for Di", "Dealing: waiting
+    for Bo" (ten lines, each step a few milliseconds) under "Hand 2: the players shuffle
+    and deal the cards.". A set-up wait is said once it lasts (with its limit); any other
+    wait at once."""
+    import io
+    import time
+
+    from cli import plain
+    from cli.plain import PlainSession
+
+    monkeypatch.setattr(plain, "SETUP_QUIET", 0.2)
+    state = {"busy": "Shuffling the deck: waiting for Bo (up to 20 s).", "setup": True}
+    driver = SimpleNamespace(hand_no=1, events=[], activity=lambda: state["busy"],
+                             setting_up=lambda: state["setup"])
+    out = io.StringIO()
+    session = PlainSession(driver, out=out, inp=io.StringIO())  # type: ignore[arg-type]
+    session.show_activity()
+    state["busy"] = "Shuffling the deck: waiting for Cy (up to 20 s)."
+    session.show_activity()
+    assert out.getvalue() == "", out.getvalue()           # each gone within a moment
+    time.sleep(0.25)
+    session.show_activity()                               # Cy's lasts: said
+    assert out.getvalue() == "* Shuffling the deck: waiting for Cy (up to 20 s).\n"
+    state.update(busy="Proving the deal was fair: waiting for Bo (up to 20 s).",
+                 setup=False)
+    session.show_activity()                               # not a set-up step: at once
+    assert out.getvalue().endswith("* Proving the deal was fair: waiting for Bo (up to "
+                                   "20 s).\n"), out.getvalue()
+
+
+def test_a_network_table_says_which_waits_are_its_set_up() -> None:
+    from cli.netdriver import NetDriver
+    from p2p.table import TableStep
+
+    d = _DrawWait(bot=True)
+    for step in TableStep:
+        d.peer.waiting_on = lambda step=step: SimpleNamespace(seat=1, step=step)
+        setup = NetDriver.setting_up(d)  # type: ignore[arg-type]
+        assert setup is (step not in (TableStep.SHARE, TableStep.MOVE, TableStep.REVEAL)), step
