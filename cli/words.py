@@ -113,8 +113,9 @@ How to play, in brief:
 #: The words the reasons use, said where a newcomer looks (help's rules page, ``rules``):
 #: "your zone shows Accident" and "O-attacker-started" were defined nowhere.
 #: (It cited docs/rules.md, which an installed game does not have: the ids are said for
-#: what they are, and ``?`` says the rule in words.)
-RULE_WORDS = N_("  A zone: a side's row on the board. [R5], [O-name]: rule ids (O: an option).")
+#: what they are, and ``?`` says the rule in words. "[O-name]: rule ids (O: an option)"
+#: explained an id no reason shows: a reason names an option as ``--option help`` does.)
+RULE_WORDS = N_("  A zone: a side's row on the board. [R5] after a reason: the id of its rule.")
 
 
 #: Why every hazard asks for an answer (a newcomer pressed c with no safety in hand, and

@@ -368,3 +368,19 @@ def test_a_network_table_says_which_waits_are_its_set_up() -> None:
         d.peer.waiting_on = lambda step=step: SimpleNamespace(seat=1, step=step)
         setup = NetDriver.setting_up(d)  # type: ignore[arg-type]
         assert setup is (step not in (TableStep.SHARE, TableStep.MOVE, TableStep.REVEAL)), step
+
+
+@pytest.mark.parametrize("lang", ["en", "af", "fr", "sv", "ug", "vi"])
+def test_the_rules_page_explains_no_option_id_a_reason_never_shows(lang: str) -> None:
+    """The rules page said "[R5], [O-name]: rule ids (O: an option)": no reason shows an
+    option's id any more (they name the option as ``--option help`` does), and none showed
+    one in brackets ever; the page says what "[R5]" after a reason is."""
+    from cli.rules import rules_text
+    from cli.words import CLEARER_REASONS
+
+    with i18n.using(lang):
+        page = rules_text(80)
+        clearer = [i18n._(t) for t in CLEARER_REASONS.values()]
+    assert "O-" not in page, page
+    assert "[R5]" in page, page
+    assert not [t for t in clearer if "O-" in t], clearer
