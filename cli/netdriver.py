@@ -70,12 +70,11 @@ from .words import (
 log = logging.getLogger("cli.netdriver")
 
 
-#: What the table does between moves, in words (translated where shown).
-#: The table's steps as a newcomer can follow them: the three before the shuffle (each
-#: computer's hand key, its commitments to its random value and to its shuffle) were said
-#: as the protocol names them, "Publishing hand keys", "Committing to randomness", at
-#: each hand's start in the line mode: what keys, what commitment? They are what the
-#: shuffle needs first, said so.
+#: What the table does between moves, in words (translated where shown), as a newcomer
+#: can follow them: the three steps before the shuffle (each computer's hand key, its
+#: commitments to its random value and to its shuffle) were said as the protocol names
+#: them, "Publishing hand keys", "Committing to randomness", at each hand's start in the
+#: line mode: what keys, what commitment? They are what the shuffle needs first, said so.
 STEP_WORDS = {
     TableStep.KEYS: N_("getting ready to shuffle"),
     TableStep.RANDOM_COMMIT: N_("getting ready to shuffle"),
@@ -920,8 +919,7 @@ class NetDriver:
     def setting_up(self) -> bool:
         """Whether the table is at a step of a hand's set-up (the shuffle and the deal,
         before a card is played) or of a reshuffle: the line mode says such a wait only
-        once it lasts
-        (:data:`cli.plain.SETUP_QUIET`)."""
+        once it lasts (:data:`cli.plain.SETUP_QUIET`)."""
         w = self.peer.waiting_on()
         return w is not None and w.step in SETUP_STEPS
 
