@@ -3,7 +3,11 @@
 "Waiting for Bo (a bot) to unlock the next card" asked a newcomer which card, and what
 lock; option ids ("O-attacker-started") reached the reasons a player reads; the line mode
 said what the table waited for at a hand's end before the hand's result; the Uyghur score
-table's "Coup fourré" row read left to right; the modern hand-over page at 80×24.
+table's "Coup fourré" row read left to right; the modern hand-over page at 80×24. Played
+at 80×24 (modern, 2x2 teams against hard bots, the line mode): "cure it before driving"
+named no card; the set-up's steps said as the protocol names them ("Publishing hand
+keys"), ten lines at each hand's start in the line mode; the line mode's draw choice named
+the full screen's space key; the rules page explained an "[O-name]" id no reason shows.
 """
 
 from __future__ import annotations
