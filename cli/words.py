@@ -951,11 +951,6 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
             if view.rules.draw_discard and view.discard and view.pending \
                     and view.pending[0] == "turn":
                 top = card_name(view.discard[-1], lang)
-                if not keys:
-                    # the line mode has no space key: "(space; draw)" sent a newcomer
-                    # typing a space, and Enter then said the board again
-                    return _("Your turn: draw (type draw) or take %(card)s (type draw "
-                             "discard).") % {"card": top}
                 return _("Your turn: draw (space; draw) or take %(card)s (g; draw "
                          "discard).") % {"card": top}
             if view.pending and view.pending[0] == "replacement":

@@ -6,8 +6,8 @@ said what the table waited for at a hand's end before the hand's result; the Uyg
 table's "Coup fourré" row read left to right; the modern hand-over page at 80×24. Played
 at 80×24 (modern, 2x2 teams against hard bots, the line mode): "cure it before driving"
 named no card; the set-up's steps said as the protocol names them ("Publishing hand
-keys"), ten lines at each hand's start in the line mode; the line mode's draw choice named
-the full screen's space key; the rules page explained an "[O-name]" id no reason shows.
+keys"), ten lines at each hand's start in the line mode; the rules page explained an
+"[O-name]" id no reason shows.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from cli_helpers import WaitingNetDriver
-from test_cli_render import base_view, cards_of
+from test_cli_render import cards_of
 
 from cli import i18n
 
@@ -388,24 +388,3 @@ def test_the_rules_page_explains_no_option_id_a_reason_never_shows(lang: str) ->
     assert "O-" not in page, page
     assert "[R5]" in page, page
     assert not [t for t in clearer if "O-" in t], clearer
-
-
-# ----- 9. (played) the line mode names no key it does not have -----
-
-
-def test_the_line_modes_draw_choice_names_what_to_type() -> None:
-    """`play --plain --rules modern`: "Your turn: draw (space; draw) or take Flat Tire
-    (g; draw discard)." A line of a space is read as Enter (the board again): the line
-    mode says what to type."""
-    from cli import render
-    from engine import Kind
-
-    v = base_view(2, "modern")
-    v = v._replace(phase="draw", pending=("turn",), discard=tuple(cards_of(Kind.FLAT_TIRE)[:1]))
-    with i18n.using("en"):
-        plain_words = " ".join(render.plain(render.screen_lines(v, ["You", "Bo"], 0, [])))
-        screen = render.waiting_text(v, 0, ["You", "Bo"])
-    assert "Your turn: draw (type draw) or take Flat Tire (type draw discard)." in \
-        " ".join(plain_words.split()), plain_words
-    assert "space" not in plain_words, plain_words
-    assert screen == "Your turn: draw (space; draw) or take Flat Tire (g; draw discard)."
