@@ -70,17 +70,28 @@ from .words import (
 log = logging.getLogger("cli.netdriver")
 
 
-#: What the table does between moves, in words (translated where shown).
+#: What the table does between moves, in words (translated where shown), as a newcomer
+#: can follow them: the three steps before the shuffle (each computer's hand key, its
+#: commitments to its random value and to its shuffle) were said as the protocol names
+#: them, "Publishing hand keys", "Committing to randomness", at each hand's start in the
+#: line mode: what keys, what commitment? They are what the shuffle needs first, said so.
 STEP_WORDS = {
-    TableStep.KEYS: N_("publishing hand keys"),
-    TableStep.RANDOM_COMMIT: N_("committing to randomness"),
-    TableStep.SHUFFLE_COMMIT: N_("committing to shuffles"),
+    TableStep.KEYS: N_("getting ready to shuffle"),
+    TableStep.RANDOM_COMMIT: N_("getting ready to shuffle"),
+    TableStep.SHUFFLE_COMMIT: N_("getting ready to shuffle"),
     TableStep.SHUFFLE: N_("shuffling the deck"),
     TableStep.FIRST_PLAYER: N_("drawing the first player"),
     TableStep.DEAL: N_("dealing"),
     TableStep.RESHUFFLE: N_("reshuffling"),
     TableStep.REVEAL: N_("proving the deal was fair"),
 }
+
+
+#: The steps of a hand's set-up before its first move, and of a reshuffle of the discard
+#: pile (said by its own event): :meth:`NetDriver.setting_up`.
+SETUP_STEPS = frozenset({TableStep.KEYS, TableStep.RANDOM_COMMIT, TableStep.SHUFFLE_COMMIT,
+                         TableStep.SHUFFLE, TableStep.FIRST_PLAYER, TableStep.DEAL,
+                         TableStep.RESHUFFLE})
 
 
 def event_words(names: Sequence[str], me: int, ev: SessionEvent) -> str:
@@ -177,6 +188,10 @@ class NetDriver:
         #: the view moves on once its card is opened, a moment later (see behind_log)
         self._moves_said: dict[int, int] = {}
         self._held_scores: Any = None
+        #: the hands whose end the log has said, at the move that ended them: the line
+        #: mode said "Proving the deal was fair: waiting for Bo" before "Hand 1 over",
+        #: which waited for that proof (the hand-end event) to be said
+        self._ends_said: set[int] = set()
         # the hand on screen as last seen: a resumed peer's own, from its saved log (a
         # takeover read before any redraw held the next hand's cards under "Hand 1 over")
         self._last_view: Any = peer.view()
@@ -429,8 +444,43 @@ class NetDriver:
                                      ev.data["before"], action)
             if words:
                 self._events.append(words)
+            end = self._end_at_move(ev)
+            if end:
+                self._events.append(end)
         self._announce()
         self._say_draw()
+        self._say_end()
+
+    def _end_at_move(self, ev: SessionEvent) -> str:
+        """How the hand ended, said just after the move that ended it ("" for any other
+        event): the hand's result first, then what the table waits for (the proof that
+        the deal was fair comes after the last move, and its end, the hand-end event,
+        came after the wait for it was said)."""
+        if ev.kind != "action":
+            return ""
+        before, after = ev.data.get("before"), ev.data.get("after")
+        hand = int(ev.data.get("hand", self._shown_hand))
+        if before is None or after is None or before.over or not after.over \
+                or hand in self._ends_said:
+            return ""
+        self._ends_said.add(hand)
+        return end_line(after, self._said_names(hand), hand + 1)
+
+    def _say_end(self) -> None:
+        """How the hand on screen ended, once its view is over and every move of it has
+        been said (the view takes the last move once its card is opened, after the
+        move's event): the table's proof that the deal was fair comes next, and the
+        hand-end event after it."""
+        hand = self._shown_hand
+        if hand in self._ends_said or self._held is not None or self.peer.hand_no != hand:
+            return
+        view = self.peer.view()
+        history = getattr(view, "history", None)
+        if view is None or not view.over or history is None \
+                or self._moves_said.get(hand, 0) < len(history):
+            return
+        self._ends_said.add(hand)
+        self._events.append(end_line(view, self._said_names(hand), hand + 1))
 
     def _announce(self, before: Any = None) -> None:
         """Say the deal of the hand on screen once it is dealt: who plays first, as the
@@ -520,6 +570,8 @@ class NetDriver:
             return dealing_line(int(ev.data.get("hand", 0)) + 1)
         if ev.kind == "hand-end":
             hand = int(ev.data.get("hand", 0))
+            if hand in self._ends_said:
+                return ""       # said at the move that ended it (:meth:`_end_at_move`)
             final = ev.data.get("final") if hand < self._shown_hand else self._held
             if final is not None and final.over:   # (a past hand: a resumed peer's backlog)
                 return end_line(final, self._said_names(hand), hand + 1)
@@ -864,6 +916,13 @@ class NetDriver:
         left = self.peer.time_left()
         return left is not None and left[0] == self.seat and left[1] <= 0.0
 
+    def setting_up(self) -> bool:
+        """Whether the table is at a step of a hand's set-up (the shuffle and the deal,
+        before a card is played) or of a reshuffle: the line mode says such a wait only
+        once it lasts (:data:`cli.plain.SETUP_QUIET`)."""
+        w = self.peer.waiting_on()
+        return w is not None and w.step in SETUP_STEPS
+
     def _waited(self, w: Waiting) -> float:
         """Seconds the table has been in the wait ``w`` (the same seat and step, with no
         move said meanwhile), as this console has seen it."""
@@ -962,14 +1021,20 @@ class NetDriver:
         if w.step is TableStep.SHARE:
             if w.seat == self.seat:
                 return None
-            # every computer holds a lock on each card (the fair deck): said as that,
-            # not as the protocol's "decryption share"; a bot's lock is the bot's (in
-            # `play` it runs on this computer: "Bo's computer" puzzled a newcomer)
+            # every player takes part in each draw (the fair deck: a card is seen only
+            # once each has opened their part of it), said in plain words: "to unlock
+            # the next card" asked a newcomer which card, and what lock; not the
+            # protocol's "decryption share" either. A bot's part is the bot's (in `play`
+            # it runs on this computer: "Bo's computer" puzzled a newcomer)
             if w.seat in self.bots:
-                return _("Waiting for %(name)s (a bot) to unlock the next card%(state)s "
-                         "%(limit)s.") % {"name": who, "state": slow, "limit": limit} + note
-            return _("Waiting for %(name)s's computer to unlock the next card%(state)s "
-                     "%(limit)s.") % {"name": who, "state": slow, "limit": limit} + note
+                return _("Waiting for %(name)s (a bot) to help draw the next card%(state)s "
+                         "%(limit)s: every player takes part in each draw, so that nobody "
+                         "can peek at the deck.") % {
+                             "name": who, "state": slow, "limit": limit} + note
+            return _("Waiting for %(name)s's computer to help draw the next card%(state)s "
+                     "%(limit)s: every player's computer takes part in each draw, so that "
+                     "nobody can peek at the deck.") % {
+                         "name": who, "state": slow, "limit": limit} + note
         step = _(STEP_WORDS[w.step]) if w.step in STEP_WORDS else w.step.value
         if w.seat == self.seat:       # "waiting for Ann" on Ann's own screen read as a fault
             return _("%(step)s: this computer is working on it.") % {

@@ -174,6 +174,12 @@ LOOK_HELP = N_("  look (or Enter)  say the table and your hand again")
 #: A player's connection states the line mode's opening line leaves unsaid: there and
 #: answering (the help's list says them as they change)
 ROUTINE_STATES = frozenset({"connected", "thinking", "waiting", "ready"})
+#: Seconds a wait of a hand's set-up (the shuffle, the deal) lasts before the line mode
+#: says it: each hand's start said ten lines ("Shuffling the deck: waiting for Bo",
+#: "… for Cy", "Dealing: waiting for Bo", …) for steps of a few milliseconds each, under
+#: "Hand 2: the players shuffle and deal the cards." which says what happens; a step
+#: that takes longer is said, with its limit.
+SETUP_QUIET = 1.0
 
 
 class PlainSession:
@@ -196,10 +202,12 @@ class PlainSession:
         self.shown = 0
         self.last_activity: str | None = None
         # the waits said in this hand: each said once, not dozens of times ("Waiting for
-        # Bo to unlock the next card" 37 times in one game); a wait that changes (Bo
+        # Bo to help draw the next card" 37 times in one game); a wait that changes (Bo
         # slow, Bo gone) is another line
         self.waits_said: set[str] = set()
         self.waits_hand = 0
+        #: a set-up wait not said yet, and since when it is seen (:data:`SETUP_QUIET`)
+        self.quiet_wait: tuple[str, float] | None = None
         #: that a bot plays this player's seat was said (once, as soon as it is known)
         self.watching_said = False
         self.turn_said: object = None     # whose turn was last said
@@ -236,6 +244,13 @@ class PlainSession:
             wrapped = wrap(body, width, indent)
             out += [first + wrapped[0][len(indent):], *wrapped[1:]]
         self.out.write("\n".join(i18n.display(line) for line in out) + "\n")
+
+    def say_table(self, lines: list[str]) -> None:
+        """A table's lines (laid out to fit :meth:`width`) as one block: in Uyghur every
+        row is laid out right to left, a row of Latin alone too. Said line by line, the
+        score sheet's "Coup fourré  300  0" (the French term, kept in Uyghur) read left to
+        right, its name on the left, under rows read from the right, names on the right."""
+        self.out.write("".join(line + "\n" for line in i18n.display_paragraph(lines)))
 
     def flush_events(self) -> None:
         events = self.driver.events
@@ -300,9 +315,8 @@ class PlainSession:
         scores = d.last_scores()
         if scores is not None:
             self.say("")
-            for line in render.plain(render.score_lines(scores, d.match, d.names, d.hand_no,
-                                                               width=self.width())):
-                self.say(line)
+            self.say_table(render.plain(render.score_lines(scores, d.match, d.names,
+                                                           d.hand_no, width=self.width())))
         self.say("")
         for line in render.plain(render.match_lines(d.match, d.names, verbose=True)):
             self.say(line)
@@ -569,11 +583,25 @@ class PlainSession:
         # and "Bo stopped answering … type end" came before "Bo has gone silent" and
         # "Paused", the events read just before it had not seen them yet
         self.flush_events()
+        if busy and busy != self.last_activity and busy not in self.waits_said \
+                and self._setting_up_quietly(busy):
+            return
         if busy and busy != self.last_activity and busy not in self.waits_said:
             self.waits_said.add(busy)
             self.say("* " + busy)
             self.out.flush()
         self.last_activity = busy
+
+    def _setting_up_quietly(self, busy: str) -> bool:
+        """Whether ``busy``, a wait of the hand's set-up, is kept unsaid a moment longer
+        (:data:`SETUP_QUIET`): most such steps end in milliseconds."""
+        if not getattr(self.driver, "setting_up", lambda: False)():
+            self.quiet_wait = None
+            return False
+        now = time.monotonic()
+        if self.quiet_wait is None or self.quiet_wait[0] != busy:
+            self.quiet_wait = (busy, now)
+        return now - self.quiet_wait[1] < SETUP_QUIET
 
     def _answer(self, text: str) -> bool:
         """One command line outside this player's move: answered at once; a move is

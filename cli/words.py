@@ -113,8 +113,9 @@ How to play, in brief:
 #: The words the reasons use, said where a newcomer looks (help's rules page, ``rules``):
 #: "your zone shows Accident" and "O-attacker-started" were defined nowhere.
 #: (It cited docs/rules.md, which an installed game does not have: the ids are said for
-#: what they are, and ``?`` says the rule in words.)
-RULE_WORDS = N_("  A zone: a side's row on the board. [R5], [O-name]: rule ids (O: an option).")
+#: what they are, and ``?`` says the rule in words. "[O-name]: rule ids (O: an option)"
+#: explained an id no reason shows: a reason names an option as ``--option help`` does.)
+RULE_WORDS = N_("  A zone: a side's row on the board. [R5] after a reason: the id of its rule.")
 
 
 #: Why every hazard asks for an answer (a newcomer pressed c with no safety in hand, and
@@ -484,6 +485,19 @@ REMEDY_NOT_ENOUGH = N_("your zone is not moving: play a %(card)s first (a remedy
                        "enough under O-roll-after-remedy)")
 NOT_MOVING = N_("a battle hazard needs the target zone to be moving (%(card)s is the only "
                 "attack on a zone that is not)")
+#: The engine's reasons that lead with an option's id ("O-attacker-started: you may
+#: attack…"): a newcomer met "O-fast-play" and "O-attacker-started" nowhere else; the
+#: console says each as the option's name and what it does, as ``--option help`` does
+#: (:data:`CLEARER_REASONS`).
+ATTACKER_STARTED = N_("O-attacker-started: you may attack only once your own zone has "
+                      "started")
+NO_FAST_REMEDY = N_("O-fast-play is off: no remedy out of turn")
+NO_FAST_DISCARD = N_("O-fast-play is off: discard one card at a time")
+#: The engine's refusal of distance under a hazard: "cure it" named no card, and a
+#: newcomer asked with what (:data:`CLEARER_REASONS` names the remedy and the safety).
+HAZARD_IN_FORCE = N_("your zone shows %(card)s: cure it before driving")
+NO_DISCARD_DRAW = N_("O-draw-discard is off (or this is a replacement draw): draw from the "
+                     "draw pile")
 
 #: The engine's reasons for refusing a move (English, card names filled in), each as a
 #: message whose placeholders stand where the engine put a card name or a number; the
@@ -496,7 +510,7 @@ REASONS = (
     N_("%(card)s only cures %(card2)s, which is not showing"),
     PROTECTED,
     LIMITED,
-    N_("O-attacker-started: you may attack only once your own zone has started"),
+    ATTACKER_STARTED,
     TWO_HAZARDS,
     SAME_HAZARD,
     NOT_MOVING,
@@ -504,7 +518,7 @@ REASONS = (
     N_("a hazard needs an opposing side as its target"),
     N_("a hazard goes on an opponent's zone, not your own side's"),
     N_("%(card)s goes on your own zone: name no target"),
-    N_("your zone shows %(card)s: cure it before driving"),
+    HAZARD_IN_FORCE,
     REMEDY_NOT_ENOUGH,
     N_("your zone is not moving: play a %(card)s first"),
     N_("you need a %(card)s (or %(card2)s) before your first distance"),
@@ -521,11 +535,12 @@ REASONS = (
     N_("the discard pile is empty"),
     N_("the coup fourre round is over"),
     N_("a coup fourre against %(card)s needs %(card2)s"),
-    N_("O-fast-play is off: no remedy out of turn"),
+    NO_FAST_REMEDY,
     N_("first every partner answers the coup fourre round"),
     N_("only %(card)s answers %(card2)s"),
     N_("answer the hazard first: pass, coup fourre or (R10) remedy"),
-    N_("O-fast-play is off: discard one card at a time"),
+    NO_FAST_DISCARD,
+    NO_DISCARD_DRAW,
 )
 
 
@@ -568,7 +583,19 @@ NAMED_REASONS: dict[str, tuple[str, str]] = {
 CLEARER_REASONS: dict[str, str] = {
     REMEDY_NOT_ENOUGH: N_("your zone is not moving: play a %(card)s first (with these "
                           "rules, a remedy alone does not get you moving again: option "
-                          "O-roll-after-remedy)"),
+                          "roll_after_remedy)"),
+    ATTACKER_STARTED: N_("you may attack only once your own zone has started (with these "
+                         "rules, battle hazards come only from a player who has started: "
+                         "option attacker_started)"),
+    NO_FAST_REMEDY: N_("no remedy out of turn (with these rules, a hazard is not answered "
+                       "at once with its remedy: option fast_play is off)"),
+    NO_FAST_DISCARD: N_("discard one card at a time (with these rules, a turn discards a "
+                        "single card: option fast_play is off)"),
+    HAZARD_IN_FORCE: N_("your zone shows %(card)s: cure it with %(remedy)s (or play "
+                        "%(safety)s) before driving"),
+    NO_DISCARD_DRAW: N_("draw from the draw pile (the discard pile's top card may be taken "
+                        "only at the start of a turn, and only where the rules allow it: "
+                        "option draw_discard)"),
 }
 
 
@@ -590,13 +617,18 @@ def reason_words(text: str, side: str | None = None) -> str:
     if i18n.active().language == "en" and side is None and not any(
             rx.match(text) for rx, t in _reason_patterns() if t in CLEARER_REASONS):
         return text
-    from engine.cards import NAMES_EN
+    from engine.cards import NAMES_EN, REMEDY_FOR, SAFETY_FOR
     by_name = {v: k for k, v in NAMES_EN.items()}
     for rx, template in _reason_patterns():
         m = rx.match(text)
         if m:
             values = {k: (i18n.kind_name(by_name[v]) if v in by_name else v)
                       for k, v in m.groupdict().items()}
+            hazard = by_name.get(m.groupdict().get("card", ""))
+            if hazard is not None and hazard in REMEDY_FOR and hazard in SAFETY_FOR:
+                # what cures the hazard a reason names ("cure it": with what?)
+                values["remedy"] = i18n.kind_name(REMEDY_FOR[hazard])
+                values["safety"] = i18n.kind_name(SAFETY_FOR[hazard])
             named = NAMED_REASONS.get(template) if side else None
             template = CLEARER_REASONS.get(template, template)
             if named is not None:

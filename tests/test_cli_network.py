@@ -191,14 +191,14 @@ def test_a_step_of_this_seats_own_is_not_a_wait_for_its_player(
             monkeypatch.setattr(table.peer, "waiting_on",
                                 lambda seat=seat: Waiting(seat, TableStep.FIRST_PLAYER))
             assert (d.activity() or "").startswith(said), d.activity()
-        # a card's unlocking is said as what a player can picture, not "a share of a card"
+        # a card's draw is said as what a player can picture, not "a share of a card"
         # (Bo is a bot on this computer: "Bo's computer" puzzled a newcomer)
         monkeypatch.setattr(table.peer, "waiting_on", lambda: Waiting(1, TableStep.SHARE))
         assert (d.activity() or "").startswith(
-            "Waiting for Bo (a bot) to unlock the next card"), d.activity()
-        d.bots.discard(1)                   # a player's seat: their computer's lock
+            "Waiting for Bo (a bot) to help draw the next card"), d.activity()
+        d.bots.discard(1)                   # a player's seat: their computer's part
         assert (d.activity() or "").startswith(
-            "Waiting for Bo's computer to unlock the next card"), d.activity()
+            "Waiting for Bo's computer to help draw the next card"), d.activity()
         monkeypatch.setattr(table.peer, "waiting_on", lambda: Waiting(0, TableStep.SHARE))
         assert d.activity() is None
     finally:

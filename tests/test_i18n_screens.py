@@ -114,7 +114,11 @@ def test_the_board_fits_80_by_24_in_every_language(language: str) -> None:
         from cli.words import how_to_play
         assert max(i18n.cells(line) for line in how_to_play().splitlines()) <= 78
         # the word the reasons use ("your zone shows Accident") is said there too
-        assert "[O-" in "\n".join(rules_lines), rules_lines
+        # (its line, the page's last of the rules: "[R5] after a reason: the id of its
+        # rule"; it named "[O-name]" ids until newcomer pass 22)
+        from cli.words import RULE_WORDS
+        assert "[R5]" in "\n".join(rules_lines), rules_lines
+        assert i18n._(RULE_WORDS).strip()[:12] in "\n".join(rules_lines), rules_lines
         # and why every hazard asks c or n (a newcomer asked, holding no safety)
         from cli.words import ALWAYS_ASKED
         assert i18n._(ALWAYS_ASKED).strip()[:12] in "\n".join(rules_lines), rules_lines
