@@ -1,0 +1,136 @@
+"""Hostile pass 15: what a peer says, read from another thread, and what ``verify`` of
+its transcript says (docs/protocol.md). Each test failed before its fix."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+from engine import Seating, preset
+from engine.bots import make_bot
+from p2p.table import Peer, RunState, SessionOptions, make_table
+from p2p.table.session import node_id_for
+from p2p.table.store import Store
+from p2p.testing import MemoryNetwork, MemoryNode, Pumping
+
+QUICK = SessionOptions(response_delay=0.0, stall_after=0.05, step_limit=0.3)
+
+
+def _two_seats(tmp_path: Path, name: bytes) -> list[Peer]:
+    cfg, ids = make_table(preset("modern"), Seating.solo(2), ["ann", "bo"], name)
+    net = MemoryNetwork()
+    nodes = [MemoryNode(net, node_id_for(i.public_key)) for i in ids]
+    peers = []
+    for s in range(2):
+        d = tmp_path / f"s{s}"
+        d.mkdir()
+        peers.append(Peer(ids[s], cfg, nodes[s], controller=make_bot("heuristic", s),
+                          endpoints={o: nodes[o].endpoint for o in range(2) if o != s},
+                          options=QUICK, store=Store.create(d, cfg.header(), s, port=0)))
+    return peers
+
+
+class _LiftedAtTheLook(Peer):
+    """A peer whose pause lifts at the instant another thread looks whether it is paused
+    (``lift`` runs there once: the silent seat's late step arrives, as it would from the
+    pump of another thread between two reads)."""
+
+    lift: object = None
+
+    def _lift_once(self) -> None:
+        lift, self.lift = self.lift, None
+        if callable(lift):
+            lift()
+
+    @property
+    def paused(self) -> bool:
+        if self._state.paused and threading.current_thread() is not threading.main_thread():
+            self._lift_once()
+        return super().paused
+
+    @property
+    def state(self) -> RunState:
+        if self._state.paused and threading.current_thread() is not threading.main_thread():
+            self._lift_once()
+        return super().state
+
+
+def test_a_pause_lifted_between_two_looks_does_not_end_the_test_pump(
+        tmp_path: Path) -> None:
+    """Ann's table pauses on Bo (his computer does not pump: unresponsive). Bo's late
+    step lifts the pause at the instant Ann's pump thread looks whether to go on. The
+    thread read ``stopped`` (the pause's), then ``paused`` (False: lifted since):
+    "stopped and not paused", over for good, and the thread ended; Ann never wrote again
+    and the match never finished. The thread now takes one look (``Peer.state``)."""
+    ann, bo = _two_seats(tmp_path, b"h15/lift-between-looks")
+    ann.__class__ = _LiftedAtTheLook
+    assert isinstance(ann, _LiftedAtTheLook)
+    lifted = threading.Event()
+
+    def bo_comes_back() -> None:
+        for _ in range(50):             # Bo catches up and writes his late step
+            bo.pump(0.01)
+            ann.pump(0.01)              # ... and it reaches Ann: the pause lifts
+            if ann.stopped is None:
+                break
+        lifted.set()
+
+    end = time.monotonic() + 10
+    while not (ann.stopped and ann.paused) and time.monotonic() < end:
+        ann.pump(0.02)
+    assert ann.paused and (ann.stop_why or {}).get("id") == "unresponsive", ann.stopped
+    ann.lift = bo_comes_back
+    pumps = Pumping([ann])
+    try:
+        assert lifted.wait(10)
+        assert ann.stopped is None, ann.stopped
+        pumps.add(bo)
+        end = time.monotonic() + 20
+        while not (ann.finished and bo.finished) and time.monotonic() < end:
+            time.sleep(0.02)
+        assert ann.finished and bo.finished, (ann.stopped, bo.stopped)
+    finally:
+        pumps.stop()
+        for p in (ann, bo):
+            p.close(flush=0)
+
+
+def test_run_goes_on_through_a_pause_lifted_between_two_looks(tmp_path: Path) -> None:
+    """``Peer.run`` (a bot's seat) read ``pump()``'s answer, then ``paused``: a pause
+    lifted between the two ended its loop ("stopped", not paused) though the match went
+    on. It now takes one look after each pump."""
+    ann, bo = _two_seats(tmp_path, b"h15/run-lift-between-looks")
+    ann.__class__ = _LiftedAtTheLook
+    assert isinstance(ann, _LiftedAtTheLook)
+    lifted = threading.Event()
+
+    def bo_comes_back() -> None:
+        for _ in range(50):
+            bo.pump(0.01)
+            ann.pump(0.01)
+            if ann.stopped is None:
+                break
+        lifted.set()
+
+    end = time.monotonic() + 10
+    while not (ann.stopped and ann.paused) and time.monotonic() < end:
+        ann.pump(0.02)
+    assert ann.paused, ann.stopped
+    ann.lift = bo_comes_back
+    done: list[bool] = []
+    runner = threading.Thread(target=lambda: done.append(ann.run(timeout=20, pause_wait=5)),
+                              daemon=True)
+    runner.start()
+    pumps: Pumping | None = None
+    try:
+        assert lifted.wait(10)
+        pumps = Pumping([bo])
+        runner.join(25)
+        assert done == [True], (done, ann.stopped, bo.stopped)
+    finally:
+        if pumps is not None:
+            pumps.stop()
+        runner.join(5)
+        for p in (ann, bo):
+            p.close(flush=0)
