@@ -134,3 +134,30 @@ def test_run_goes_on_through_a_pause_lifted_between_two_looks(tmp_path: Path) ->
         runner.join(5)
         for p in (ann, bo):
             p.close(flush=0)
+
+
+def test_a_leave_record_after_a_pause_on_its_seat_is_the_stop_live_and_by_verify(
+        tmp_path: Path) -> None:
+    """Seat 2 falls silent: seats 0 and 1 pause on it (unresponsive, signed claims). Then
+    its player's leave record arrives. ``verify`` of their transcripts says "seat 2 (p2)
+    left the table" (a leave record explains the end before any claim); the live peers
+    kept "seat 2 (p2) is unresponsive" as their stop, over for good now (the record
+    ended the pause) and said in other words than ``verify``'s. The record's stop
+    replaces a pause's, as a proven cheat's does: both say p2 left, nobody blamed."""
+    from test_hostile_fourteenth import _push_from_away, _verify
+    from test_takeover import _stopped
+
+    from p2p.transcript.envelope import Envelope
+
+    t = _stopped(b"h15/leave-after-pause")
+    z = t.seats[2].rlog
+    a = Envelope.create(z.identity, z.table_id, t.seats[0].rlog.hand_no, 0,
+                        z.verifier.head, {"k": "side.abandon", "reason": "bye"})
+    _push_from_away(t, a)
+    for s in (0, 1):
+        r = t.seats[s].rlog
+        assert r.stopped == "seat 2 (p2) abandoned the match: bye", (s, r.stopped)
+        assert (r.stop_why or {}).get("id") == "abandoned" and r.error is None
+        assert not r.resumable and r.unresponsive is None
+        rep = _verify(tmp_path, t, s, f"v{s}")
+        assert rep.blamed_seat is None and rep.abandoned_by == 2, rep.summary()

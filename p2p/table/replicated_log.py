@@ -1068,7 +1068,15 @@ class ReplicatedLog:
             # fork under us (see _chained_elsewhere); one per seat is kept (bounded)
             self._side_heads[env.author] = env.prev
         if kind == "side.abandon":
+            # a pause for a seat's silence gives way to the leave record, as to a proven
+            # cheat: ``verify`` of this transcript says the seat left (a leave record
+            # explains the end before any timeout claim), and the peer kept "is
+            # unresponsive", over for good once the record came (hostile pass 15)
+            paused = self.resumable and self.unresponsive is not None
             self._abandoned = True
+            if paused:
+                self.stopped = None
+                self.unresponsive = None
             if sender is not None and not self._replay_mode:
                 # a leave record this peer stops on goes to every peer, as a complaint it
                 # stops on does: one sent to a single peer stopped it, and the others,
