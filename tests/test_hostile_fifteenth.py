@@ -161,3 +161,61 @@ def test_a_leave_record_after_a_pause_on_its_seat_is_the_stop_live_and_by_verify
         assert not r.resumable and r.unresponsive is None
         rep = _verify(tmp_path, t, s, f"v{s}")
         assert rep.blamed_seat is None and rep.abandoned_by == 2, rep.summary()
+
+
+def _one_finished_hand_0(name: bytes) -> tuple[object, int, int]:
+    """Three seats, a long match; messages delivered one at a time until one honest seat
+    (0 or 1) has finished hand 0 while the other has not. Returns (table, ahead,
+    behind)."""
+    from test_replicated_log import Table
+
+    from p2p.table.memory import make_table as _make
+    from p2p.testing import FakeClock
+
+    cfg, ids = _make(preset("modern", match_target=5000), Seating.solo(3), ["p0", "p1", "p2"], name)
+    t = Table(cfg, ids, FakeClock())
+    for _ in range(100_000):
+        t.write_turns()
+        if not t.wire:
+            break
+        src, dst, payload = t.wire.pop(0)
+        t.seats[dst].rlog.on_message(t.node_of[src], payload)
+        t.collect(dst)
+        hands = [t.seats[s].rlog.hand_no for s in (0, 1)]
+        if sorted(hands) == [0, 1]:
+            ahead = hands.index(1)
+            return t, ahead, 1 - ahead
+        assert hands != [1, 1], "both honest seats finished hand 0 together"
+    raise AssertionError("hand 0 never finished")
+
+
+def test_a_complaint_about_a_share_of_a_hand_one_peer_finished_is_judged_by_both(
+        tmp_path: Path) -> None:
+    """Seat 2 complains (falsely) about seat 0's valid share of hand 0 when one honest
+    peer has finished hand 0 and the other has not. The second judged it (seat 2 blamed,
+    unfounded); the first set it aside (it held no deck of a finished hand), waited for
+    the second, who had stopped, and would name it unresponsive: two honest peers, two
+    verdicts. A peer keeps the deck of the hand it finished last, and judges such a
+    complaint as the second does; ``verify`` of its transcript too."""
+    from test_hostile_fourteenth import _verify
+
+    from p2p.table import wire
+    from p2p.transcript.envelope import Envelope
+
+    t, ahead, behind = _one_finished_hand_0(b"h15/complaint-across-hands")
+    rl = t.seats[behind].rlog
+    share = next(e for e in (Envelope.decode(r) for r in rl.log[0])
+                 if e.body.get("k") == "deck.share" and e.author == rl.keys[0])
+    z = t.seats[2].rlog
+    c = Envelope.create(z.identity, z.table_id, 0, 0, z.verifier.head,
+                        {"k": "side.complaint", "check": "share-proof",
+                         "entry": share.encode()})
+    for d in (ahead, behind):
+        t.seats[d].rlog.on_message(t.node_of[2], wire.encode_push([c.encode()])[0])
+        t.collect(d)
+    for s in (ahead, behind):
+        r = t.seats[s].rlog
+        assert r.error is not None and r.error.seat == 2, (s, r.error, r.stopped)
+        assert (r.stop_why or {}).get("id") == "valid-share-complaint", (s, r.stop_why)
+        rep = _verify(tmp_path, t, s, f"v{s}")
+        assert rep.blamed_seat == 2, (s, rep.summary())
