@@ -814,6 +814,9 @@ class Peer:
         with self._lock:
             out = self.rlog.take_output()
             if not out:
+                # nothing to tell: the look is taken all the same (``pump`` answers from
+                # it), a change of the log's state with no event never goes unseen
+                self._state = self._look()
                 return
             try:
                 self._persist(out)
@@ -837,8 +840,7 @@ class Peer:
                 if ev.kind == "takeover":
                     self._on_takeover(ev)
             # one object, assigned at once: a reader never sees half of this look
-            self._state = RunState(self.rlog.stopped, self.rlog.stop_why,
-                                   self.rlog.resumable, self.rlog.finished)
+            self._state = self._look()
             if self._state.stopped or self._state.finished:
                 self._respond_at.clear()
         for peer, payload in out.messages:
@@ -847,6 +849,11 @@ class Peer:
             else:
                 self._send(peer, payload)
         self._tell_news()
+
+    def _look(self) -> RunState:
+        """Where the log stands now (under the lock): see :class:`RunState`."""
+        return RunState(self.rlog.stopped, self.rlog.stop_why, self.rlog.resumable,
+                        self.rlog.finished)
 
     def _persist(self, out: LogOutput) -> None:
         """Group commit: every entry goes to the OS at once (a kill -9 loses nothing), but
