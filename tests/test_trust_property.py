@@ -270,6 +270,9 @@ def _check(tmp_path: Path, t: Table, bad: set[int]) -> None:
             why = (rl.stop_why or {}) if rl.stopped else {}
             said = why.get("seat") if why.get("id") == "abandoned" else None
             assert said == rep.abandoned_by, (s, rl.stopped, rep.summary())
+            if why.get("id") == "unresponsive":
+                # a pause on a silent seat: verify names the same seat unresponsive
+                assert rep.unresponsive == why.get("seat"), (s, rl.stopped, rep.summary())
         stop = t.stop_at.get(s)  # type: ignore[attr-defined]
         if stop is not None and rl.unresponsive is not None:
             assert stop - rl.last_progress <= STEP_LIMIT + 0.5 + 1e-9
