@@ -373,11 +373,13 @@ class Peer:
     def agreements_open(self) -> frozenset[str] | None:
         """Which agreements about the silent seat (``side.takeover``, ``side.end``) may
         still hold where this peer stands (:func:`p2p.transcript.agreement.open_kinds`);
-        None when no seat is silent."""
-        seat = self.silent_seat()
-        if seat is None:
-            return None
+        None when no seat is silent. One look under the lock: the silent seat taken in
+        one and the hand's point and records in another could belong to two states of
+        the table (a pause lifted, a hand dealt between them)."""
         with self._lock:
+            seat = self.silent_seat()
+            if seat is None:
+                return None
             point = len(self.rlog.log.get(self.rlog.match.hand_no, []))
             return open_kinds(self.rlog.proposals(), seat, point)
 
