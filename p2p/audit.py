@@ -586,8 +586,9 @@ def _share_verdict(c: Envelope, seat_of: dict[bytes, int], table: bytes,
                    observer: MatchProtocol) -> CheatDetected | bool | None:
     """What the decryption share a complaint ``c`` carries shows, checked as live peers
     check it (its proof, whoever else got it): the cheat it proves; True when it is valid
-    (the complaint is unfounded); False when it cannot be judged here (a share of another
-    hand than the one the checks stop in, live peers set it aside or drop it; or of a
+    (the complaint is unfounded); False when it cannot be judged here (a share of a hand
+    other than the one the checks stop in and the one finished just before it, whose
+    deck live peers keep (``MatchProtocol.hand_for_shares``): they drop it; or of a
     round not shuffled here); None when ``c`` carries no signed share of a seat. Before,
     a share sent to its recipient alone was never checked: its recipient's complaint was
     called unfounded in the transcript of a third peer that never got the share, which
@@ -605,9 +606,10 @@ def _share_verdict(c: Envelope, seat_of: dict[bytes, int], table: bytes,
     if not isinstance(m, DecryptShare) or m.seat != seat_of[ev.author]:
         return CheatDetected(seat_of[ev.author], "malformed-body", "deck.share",
                              "a share naming another seat than its signer's")
-    if ev.hand != observer.hand_no or observer.done:
+    hand = observer.hand_for_shares(ev.hand)
+    if hand is None or observer.done:
         return False
-    deck = observer.hand.deck
+    deck = hand.deck
     if not deck.can_judge_share(m):
         return False
     try:

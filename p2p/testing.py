@@ -139,8 +139,13 @@ class Pumping:
         self._threads.append(t)
 
     def _pump(self, p: Peer) -> None:
-        while not self._stopping.is_set() and not p.finished \
-                and not (p.stopped and not (self._through_pauses and p.paused)):
+        while not self._stopping.is_set():
+            # one look at where the match stands: finished, stopped and paused read one
+            # after the other saw the old stop beside the new "not paused" when a pause
+            # lifted between two reads, and this thread ended while the match went on
+            st = p.state
+            if st.finished or (st.stopped and not (self._through_pauses and st.paused)):
+                return
             p.pump(0.02)
 
     def stop(self) -> None:

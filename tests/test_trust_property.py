@@ -30,7 +30,9 @@ ATTACKS = ("withhold", "equivocate", "bad-share", "replay", "false-complaint",
            # hostile pass 14: leave records and timeout claims with complaints and bad
            # entries, in every order
            "leave-to-one", "leave-then-cheat", "cheat-then-leave", "claim-then-cheat",
-           "complaint-then-leave", "leave-next-hand")
+           "complaint-then-leave", "leave-next-hand",
+           # hostile pass 15: a leave record once the table paused on the silent seat
+           "silent-then-leave")
 #: the check strings an odd complaint carries, whatever its entry shows
 CHECKS = ("share-proof", "malformed-body", "equivocation", "out-of-turn")
 
@@ -41,12 +43,14 @@ def _attack(t: Table, bad: set[int], attack: str, at: int) -> None:
     moves. Records, per honest seat, the clock time of its stop."""
     written = 0
     honest = [s for s in range(t.cfg.n) if s not in bad]
+    silent = attack in ("withhold", "silent-then-leave")
+    left = attack != "silent-then-leave"
     old_push: list[bytes] = []
     t.stop_at: dict[int, float] = {}  # type: ignore[attr-defined]
     for _ in range(3000):
         for s, seat in enumerate(t.seats):
             rl = seat.rlog
-            if s in bad and attack == "withhold" and written >= at:
+            if s in bad and silent and written >= at:
                 t.collect(s)
                 continue
             while (not rl.done and not rl.catching_up
@@ -67,10 +71,15 @@ def _attack(t: Table, bad: set[int], attack: str, at: int) -> None:
         for s in honest:
             if t.seats[s].rlog.stopped and s not in t.stop_at:  # type: ignore[attr-defined]
                 t.stop_at[s] = t.clock.now  # type: ignore[attr-defined]
-        if all(t.seats[s].rlog.done for s in honest):
+        stopped = all(t.seats[s].rlog.done for s in honest)
+        if stopped and (left or written < at):
             return
-        if attack == "withhold" and written >= at:
+        if silent and written >= at:
             t.wire = [m for m in t.wire if m[0] not in bad]
+        if stopped and not left:
+            # every honest seat paused on the silence: now the leave record (pass 15)
+            _send_side(t, min(bad), {"k": "side.abandon", "reason": "bye"})
+            left = True
         only = getattr(t, "only_to", None)
         if only is not None:       # share-to-one: nothing more to the others
             t.wire = [m for m in t.wire if m[0] != only[0] or m[1] == only[1]]
@@ -255,6 +264,15 @@ def _check(tmp_path: Path, t: Table, bad: set[int]) -> None:
         if blamed is not None:
             # verify of its transcript names the seat the peer named live (hostile pass 13)
             assert rep.blamed_seat == blamed, (s, rl.stopped, rep.summary())
+        elif not rl.finished:
+            # what the peer's stop says is what verify says: a seat left (a leave record),
+            # or not (hostile pass 15: "unresponsive" live, "p2 left" by verify)
+            why = (rl.stop_why or {}) if rl.stopped else {}
+            said = why.get("seat") if why.get("id") == "abandoned" else None
+            assert said == rep.abandoned_by, (s, rl.stopped, rep.summary())
+            if why.get("id") == "unresponsive":
+                # a pause on a silent seat: verify names the same seat unresponsive
+                assert rep.unresponsive == why.get("seat"), (s, rl.stopped, rep.summary())
         stop = t.stop_at.get(s)  # type: ignore[attr-defined]
         if stop is not None and rl.unresponsive is not None:
             assert stop - rl.last_progress <= STEP_LIMIT + 0.5 + 1e-9

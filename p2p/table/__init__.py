@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from p2p.table.memory import play_fair_match as play_fair_match
     from p2p.table.session import Peer as Peer
     from p2p.table.session import PeerInfo as PeerInfo
+    from p2p.table.session import RunState as RunState
     from p2p.table.session import SessionEvent as SessionEvent
     from p2p.table.session import SessionOptions as SessionOptions
     from p2p.table.session import TableStep as TableStep
@@ -59,6 +60,7 @@ _WHERE = {
     "play_fair_match": "p2p.table.memory",
     "Peer": "p2p.table.session",
     "PeerInfo": "p2p.table.session",
+    "RunState": "p2p.table.session",
     "SessionEvent": "p2p.table.session",
     "SessionOptions": "p2p.table.session",
     "TableStep": "p2p.table.session",

@@ -36,6 +36,10 @@ class MatchProtocol:
         self.voided: list[int] = []
         #: the hand in which the match ended by agreement (None: it did not)
         self.ended_in: int | None = None
+        #: the hand finished last, while the next one is in play (None after a void): a
+        #: complaint about one of its shares may reach a peer that finished it while
+        #: another honest peer has not, and both judge it (hostile pass 15)
+        self.previous: HandProtocol | None = None
         self.hand = self._new_hand(0, None)
 
     def _new_hand(self, hand_no: int, first: int | None) -> HandProtocol:
@@ -55,6 +59,7 @@ class MatchProtocol:
             return False
         self.voided.append(hand_no)
         first = self.scored.next_first_seat() if self.scored is not None else None
+        self.previous = None
         self.hand = self._new_hand(hand_no + 1, first)
         return True
 
@@ -66,6 +71,18 @@ class MatchProtocol:
         self.voided.append(hand_no)
         self.ended_in = hand_no
         return True
+
+    def hand_for_shares(self, hand_no: int) -> HandProtocol | None:
+        """The hand whose deck judges a share of hand ``hand_no``: the hand in play, or
+        the one finished just before it (not a voided one); None for any other. One rule
+        for live peers (``ReplicatedLog``) and ``verify``: a peer that had finished the
+        hand set a complaint about its share aside while another, not there yet, judged
+        it, and the two named different seats."""
+        if hand_no == self.hand.hand_no:
+            return self.hand
+        if self.previous is not None and hand_no == self.previous.hand_no:
+            return self.previous
+        return None
 
     @property
     def hand_no(self) -> int:
@@ -104,4 +121,5 @@ class MatchProtocol:
                               "end": hp.state.end_reason, "digest": hp.state.digest()})
         self.scored = self.scored.record(scores)
         if not self.scored.over and len(self.scored.hands) < MAX_HANDS:
+            self.previous = hp
             self.hand = self._new_hand(hp.hand_no + 1, self.scored.next_first_seat())

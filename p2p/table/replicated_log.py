@@ -1068,7 +1068,15 @@ class ReplicatedLog:
             # fork under us (see _chained_elsewhere); one per seat is kept (bounded)
             self._side_heads[env.author] = env.prev
         if kind == "side.abandon":
+            # a pause for a seat's silence gives way to the leave record, as to a proven
+            # cheat: ``verify`` of this transcript says the seat left (a leave record
+            # explains the end before any timeout claim), and the peer kept "is
+            # unresponsive", over for good once the record came (hostile pass 15)
+            paused = self.resumable and self.unresponsive is not None
             self._abandoned = True
+            if paused:
+                self.stopped = None
+                self.unresponsive = None
             if sender is not None and not self._replay_mode:
                 # a leave record this peer stops on goes to every peer, as a complaint it
                 # stops on does: one sent to a single peer stopped it, and the others,
@@ -1550,15 +1558,18 @@ class ReplicatedLog:
             # complaint per seat and hand is kept, so this stays small)
             self._pending_complaints.append((complainer, complaint))
             return
-        if ev.hand != self.match.hand_no:
-            return
-        if not self.match.hand.deck.can_judge_share(m):
+        hand = self.match.hand_for_shares(ev.hand)
+        if hand is None:
+            return        # an older hand: ``verify`` sets it aside too
+        if not hand.deck.can_judge_share(m):
+            if hand is not self.match.hand:
+                return    # a finished hand has every round it will have: nothing to judge
             # this peer lags (the share's round is not shuffled here yet): "no such
             # position" would blame an honest author; judge once the log gets there
             self._pending_complaints.append((complainer, complaint))
             return
         try:
-            self.match.hand.deck.verify_share(m)
+            hand.deck.verify_share(m)
         except CheatDetected as cheat:
             self.error = ProtocolError(accused, cheat.check, str(cheat))
             self._out.evidence.extend((ev, complaint))
@@ -1576,8 +1587,8 @@ class ReplicatedLog:
     def _judge_pending_complaints(self) -> None:
         """Complaints set aside because this peer lagged: judge those it can now (called
         after each entry applied; a round is shuffled here before its hand can end, so a
-        complaint is judged in its hand; one left about a hand now over is dropped, and
-        the auditor still judges it from the transcript)."""
+        complaint is judged in its hand, or just after it with the deck of the hand
+        finished last, as ``verify`` judges it: see ``MatchProtocol.hand_for_shares``)."""
         waiting, self._pending_complaints = self._pending_complaints, []
         for complainer, complaint in waiting:
             self._on_complaint(complainer, complaint)

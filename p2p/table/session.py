@@ -70,7 +70,7 @@ from p2p.transcript.agreement import open_kinds
 from p2p.transcript.envelope import Envelope, LogVerifier
 from p2p.transcript.file import is_side
 
-__all__ = ["Peer", "PeerInfo", "SessionEvent", "SessionOptions", "Transport", "node_id_for",
+__all__ = ["Peer", "PeerInfo", "RunState", "SessionEvent", "SessionOptions", "Transport", "node_id_for",
            "PUSH", "FETCH", "ENTRIES", "ABANDON"]
 
 log = logging.getLogger("p2p.session")
@@ -155,6 +155,30 @@ _STEP_OF_KIND = {
 
 
 @dataclass(frozen=True)
+class RunState:
+    """Where the match stands, from one look at the log (taken at each drain): why it
+    stopped (None: it did not), that reason as an id and data, whether the stop is a
+    pause (a silent seat: the others may still agree), and whether the match is over.
+
+    Why one object: a reader on another thread (the test pump, a console) that read
+    :attr:`Peer.stopped`, then :attr:`Peer.paused`, saw the old stop and the new
+    "not paused" when an agreement (or the silent seat's late step) lifted the pause
+    between its two reads: "stopped and not paused", over for good, while the match went
+    on (the pump's thread ended there). One read of :attr:`Peer.state` cannot mix two
+    instants."""
+
+    stopped: str | None = None
+    why: dict[str, Any] | None = None
+    paused: bool = False
+    finished: bool = False
+
+    @property
+    def over(self) -> bool:
+        """Over for good: finished, or stopped and not a pause."""
+        return self.finished or (self.stopped is not None and not self.paused)
+
+
+@dataclass(frozen=True)
 class Waiting:
     """The next entry of the log: which seat writes it and what step it is."""
 
@@ -203,9 +227,7 @@ class Peer:
         self._respond_at: dict[tuple[int, int], float] = {}
         self._status: dict[int, str] = {}
         self.sent_at: dict[tuple[int, int], float] = {}
-        self._stopped: str | None = None
-        self._finished = False
-        self._paused = False
+        self._state = RunState()
         self._synced_at = time.monotonic()
         self._sync_before_send = False      # an entry of ours that is not reproducible
         #: test hook for cheat tests: rewrites this seat's body before it is signed
@@ -279,8 +301,21 @@ class Peer:
         :attr:`stopped`, from one look at the log: read live beside it, "stopped and not
         paused" (over for good) held for the instant between an agreement lifting the
         pause and the drain that says so (a bot started meanwhile): the test pump's
-        thread for the runner ended there, and the table waited on it for ever."""
-        return self._paused
+        thread for the runner ended there, and the table waited on it for ever. Two reads
+        still see two instants: a reader that needs both reads :attr:`state` once."""
+        return self._state.paused
+
+    @property
+    def state(self) -> RunState:
+        """:attr:`stopped`, :attr:`stop_why`, :attr:`paused` and :attr:`finished` from one
+        look at the log (see :class:`RunState`): what a thread other than the pump's reads
+        to decide whether the match is over for good (``state.over``)."""
+        return self._state
+
+    @property
+    def over_for_good(self) -> bool:
+        """Finished, or stopped and not paused, from one look (``state.over``)."""
+        return self._state.over
 
     # ----- agreements --------------------------------------------------------------------
     def silent_seat(self) -> int | None:
@@ -338,11 +373,13 @@ class Peer:
     def agreements_open(self) -> frozenset[str] | None:
         """Which agreements about the silent seat (``side.takeover``, ``side.end``) may
         still hold where this peer stands (:func:`p2p.transcript.agreement.open_kinds`);
-        None when no seat is silent."""
-        seat = self.silent_seat()
-        if seat is None:
-            return None
+        None when no seat is silent. One look under the lock: the silent seat taken in
+        one and the hand's point and records in another could belong to two states of
+        the table (a pause lifted, a hand dealt between them)."""
         with self._lock:
+            seat = self.silent_seat()
+            if seat is None:
+                return None
             point = len(self.rlog.log.get(self.rlog.match.hand_no, []))
             return open_kinds(self.rlog.proposals(), seat, point)
 
@@ -374,12 +411,12 @@ class Peer:
     def stopped(self) -> str | None:
         """Why the match stopped (None: it did not). Set once the events that led there are
         in :meth:`drain_events`, so a UI that sees it has the whole story."""
-        return self._stopped
+        return self._state.stopped
 
     @property
     def finished(self) -> bool:
         """The match is over (set, like :attr:`stopped`, after its events)."""
-        return self._finished
+        return self._state.finished
 
     @property
     def drops(self) -> dict[tuple[str, str], int]:
@@ -492,8 +529,10 @@ class Peer:
     @property
     def stop_why(self) -> dict[str, Any] | None:
         """Why the match stopped as a reason id and data (for a console to put in its own
-        words; :attr:`stopped` is the same in English)."""
-        return self.rlog.stop_why
+        words; :attr:`stopped` is the same in English). Taken with :attr:`stopped`, from
+        the same look at the log: read live beside it, a console's line put the words of
+        one stop (or of none) under the reason of another."""
+        return self._state.why
 
     @property
     def unresponsive(self) -> int | None:
@@ -652,8 +691,9 @@ class Peer:
         """Handle what arrived (waiting up to ``timeout``), write if it is our turn.
         Returns False once the match is over or stopped."""
         self._step()
-        paused = self.rlog.resumable
-        if self.rlog.finished or (self.rlog.stopped and not paused):
+        st = self._state      # one look (the console's thread may lift a pause meanwhile)
+        paused = st.paused
+        if st.over:
             return False
         # paused on a silent seat: still listen (the others' agreements), without a deadline
         wait = timeout if paused else \
@@ -667,7 +707,8 @@ class Peer:
                 break
             msg = self.node.recv(0)
         self._step()
-        return not (self.rlog.finished or self.rlog.stopped)
+        st = self._state
+        return not (st.finished or st.stopped)
 
     def run(self, timeout: float | None = None, pause_wait: float = 0.0,
             until: threading.Event | None = None) -> bool:
@@ -677,11 +718,17 @@ class Peer:
         the end)."""
         deadline = None if timeout is None else time.monotonic() + timeout
         paused_since: float | None = None
-        while self.pump(0.05) or self.paused:
+        while True:
+            self.pump(0.05)
+            # one look: "pump() or paused" read two instants, and a pause lifted between
+            # them (the others' agreement, taken on a console's thread) ended the loop
+            st = self.state
+            if st.over:
+                break
             now = time.monotonic()
             if (deadline is not None and now > deadline) or (until is not None and until.is_set()):
                 return False
-            if self.paused:
+            if st.paused:
                 # a bot's seat waits a bounded time for the others to agree (a bot for the
                 # silent seat, or the end), signing what they propose
                 paused_since = now if paused_since is None else paused_since
@@ -769,6 +816,9 @@ class Peer:
         with self._lock:
             out = self.rlog.take_output()
             if not out:
+                # nothing to tell: the look is taken all the same (``pump`` answers from
+                # it), a change of the log's state with no event never goes unseen
+                self._state = self._look()
                 return
             try:
                 self._persist(out)
@@ -791,10 +841,9 @@ class Peer:
             for ev in out.events:
                 if ev.kind == "takeover":
                     self._on_takeover(ev)
-            self._stopped = self.rlog.stopped
-            self._paused = self.rlog.resumable
-            self._finished = self.rlog.finished
-            if self._stopped or self._finished:
+            # one object, assigned at once: a reader never sees half of this look
+            self._state = self._look()
+            if self._state.stopped or self._state.finished:
                 self._respond_at.clear()
         for peer, payload in out.messages:
             if peer is None:
@@ -802,6 +851,11 @@ class Peer:
             else:
                 self._send(peer, payload)
         self._tell_news()
+
+    def _look(self) -> RunState:
+        """Where the log stands now (under the lock): see :class:`RunState`."""
+        return RunState(self.rlog.stopped, self.rlog.stop_why, self.rlog.resumable,
+                        self.rlog.finished)
 
     def _persist(self, out: LogOutput) -> None:
         """Group commit: every entry goes to the OS at once (a kill -9 loses nothing), but
