@@ -216,9 +216,16 @@ class NetDriver:
             self._thread.start()
 
     def _pump_forever(self) -> None:
-        # a table paused on a silent seat goes on pumping: the others' agreements arrive
-        while not self._leaving.is_set() and (self.peer.pump(0.05) or self.peer.paused):
-            if self.peer.paused:
+        # a table paused on a silent seat goes on pumping: the others' agreements arrive.
+        # One look at where the match stands (Peer.state): "pump() or paused" read two
+        # instants, and a pause lifted between them (the player's agreement, taken on
+        # the console's thread) ended this thread while the match went on
+        while not self._leaving.is_set():
+            self.peer.pump(0.05)
+            st = self.peer.state
+            if st.over:
+                break
+            if st.paused:
                 time.sleep(0.02)
             now = time.monotonic()
             if now - self._watched_at >= 0.25:
@@ -640,24 +647,24 @@ class NetDriver:
 
     @property
     def hand_over(self) -> bool:
-        return self._held is not None or (self.peer.stopped is not None
-                                          and not self.peer.paused)
+        st = self.peer.state      # one look: stopped and paused of the same instant
+        return self._held is not None or (st.stopped is not None and not st.paused)
 
     @property
     def over(self) -> bool:
         """The match is over, and the console has come to its end (a watcher behind a
         fast table moves on hand by hand first)."""
-        return (self.peer.finished or (self.peer.stopped is not None and not self.peer.paused)) \
-            and not self._ahead
+        return self.peer.state.over and not self._ahead
 
     @property
     def ended_early(self) -> bool:
-        return self.over and not self.peer.finished
+        st = self.peer.state
+        return st.over and not st.finished and not self._ahead
 
     # ----- a silent seat: wait, a bot by agreement, or the end by agreement ----------------
     def silent(self) -> int | None:
         """The seat the table waits for in vain (it left, or its step timed out)."""
-        if self.peer.finished or (self.peer.stopped is not None and not self.peer.paused):
+        if self.peer.state.over:
             return None
         if self.replaced() is not None:   # no seat of one's own: nothing to agree to
             return None
@@ -964,8 +971,9 @@ class NetDriver:
         if silent_words is not None:
             return silent_words
         names = self.current_names()
-        if self.peer.stopped:
-            return stopped_line(self.peer.stopped, self.peer.stop_why, names)
+        st = self.peer.state      # the stop and its reason from one look
+        if st.stopped:
+            return stopped_line(st.stopped, st.why, names)
         w = self.peer.waiting_on()
         if w is None or self.over:
             return None

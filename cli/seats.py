@@ -577,11 +577,12 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
     short = path.parent.name[:8] if path is not None else None
     # wrapped at the terminal's width (at 80 it broke the resume command of a wide window
     # in two); 80 in a file or a pipe
-    if peer.finished:
+    st = peer.state         # one look: finished, stopped and paused of the same instant
+    if st.finished:
         said = saved_line(str(path), short, resume_flags(args)[1], plain_wanted(args))
         say_paragraphs([_("The match is over.") + " " + said[0], *said[1:]], say)
         return 0
-    if peer.stopped and not peer.paused:
+    if st.over:
         say_paragraph(peer_stopped_line(peer), say)
         return code if code else 1
     # left while the table waited for a silent seat: a pause like any other, resumable

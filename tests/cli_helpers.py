@@ -16,6 +16,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, TypeVar
 
 from prompt_toolkit.data_structures import Size
@@ -334,6 +335,21 @@ def in_process_table_in_tmux(plugin_dir: Path, bot: str, env: dict[str, str], ma
                        timeout=10)
 
 
+class PeerStub(SimpleNamespace):
+    """A stand-in for a console's ``Peer`` (:class:`p2p.table.Peer`): the fields a test
+    gives, and ``state`` (the console reads where the match stands from one look,
+    ``Peer.state``) made from its ``stopped``, ``stop_why``, ``paused`` and ``finished``
+    as they are at the read."""
+
+    @property
+    def state(self) -> Any:
+        from p2p.table import RunState
+
+        return RunState(getattr(self, "stopped", None), getattr(self, "stop_why", None),
+                        bool(getattr(self, "paused", False)),
+                        bool(getattr(self, "finished", False)))
+
+
 class WaitingNetDriver:
     """A network console's driver whose table waits on seat 1's move, seat 1's transport
     in ``state`` ("slow", "gone", ...), a bot or not: NetDriver's own methods put the wait
@@ -362,7 +378,7 @@ class WaitingNetDriver:
                      "_waits_on", "current_names"):
             if hasattr(NetDriver, name):
                 setattr(self, name, getattr(NetDriver, name).__get__(self))
-        self.peer = SimpleNamespace(
+        self.peer = PeerStub(
             stopped=None, finished=False, paused=False, silence_limit=lambda: 25.0,
             peer_state=lambda s: state, quit_for_now=lambda s: False,
             takeovers=list(takeovers), silent_seat=lambda: None,

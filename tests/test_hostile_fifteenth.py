@@ -219,3 +219,48 @@ def test_a_complaint_about_a_share_of_a_hand_one_peer_finished_is_judged_by_both
         assert (r.stop_why or {}).get("id") == "valid-share-complaint", (s, r.stop_why)
         rep = _verify(tmp_path, t, s, f"v{s}")
         assert rep.blamed_seat == 2, (s, rep.summary())
+
+
+def test_a_pause_lifted_between_two_looks_does_not_end_the_consoles_pump(
+        tmp_path: Path) -> None:
+    """The console's pump thread (``NetDriver(background=True)``) went on while
+    ``pump() or paused``: at the instant Bo's late step lifted the pause, ``pump()`` had
+    said "stopped" and ``paused`` then said False: the thread ended (a linger, then
+    nothing), Ann's seat never wrote again and her screen waited for ever. It now takes
+    one look (``Peer.state``), as the test pump does."""
+    from cli.netdriver import NetDriver
+
+    ann, bo = _two_seats(tmp_path, b"h15/lift-console-pump")
+    ann.__class__ = _LiftedAtTheLook
+    assert isinstance(ann, _LiftedAtTheLook)
+    lifted = threading.Event()
+
+    def bo_comes_back() -> None:
+        for _ in range(50):
+            bo.pump(0.01)
+            ann.pump(0.01)
+            if ann.stopped is None:
+                break
+        lifted.set()
+
+    end = time.monotonic() + 10
+    while not (ann.stopped and ann.paused) and time.monotonic() < end:
+        ann.pump(0.02)
+    assert ann.paused and (ann.stop_why or {}).get("id") == "unresponsive", ann.stopped
+    ann.lift = bo_comes_back
+    driver = NetDriver(ann, background=True)
+    pumps = Pumping([])
+    try:
+        assert lifted.wait(10)
+        assert ann.stopped is None, ann.stopped
+        pumps.add(bo)
+        end = time.monotonic() + 20
+        while not (ann.finished and bo.finished) and time.monotonic() < end:
+            time.sleep(0.02)
+        assert ann.finished and bo.finished, (ann.stopped, bo.stopped)
+        assert driver.over and not driver.ended_early
+    finally:
+        driver.close()
+        pumps.stop()
+        for p in (ann, bo):
+            p.close(flush=0)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from cli_helpers import PeerStub
 
 from cli import i18n
 from cli.i18n.rtl import shape, visual
@@ -209,7 +210,7 @@ def _gone_on_its_turn(paused: bool) -> object:
 
     rules, seating = preset("classic"), Seating.solo(2)
     view = view_of(new_hand(rules, seating, list(rules.deck(seating)), 0), 0)
-    peer = SimpleNamespace(
+    peer = PeerStub(
         me=0, names=["Ann", "Bo"], cfg=SimpleNamespace(rules=rules, seating=seating, n=2),
         hand_no=0, view=lambda: view, takeovers=[], finished=False,
         stopped="unresponsive" if paused else None, paused=paused,

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from cli_helpers import PeerStub
 
 from cli.main import main
 
@@ -87,7 +88,7 @@ def _paused_on_a_slow_seat(state: str) -> object:
 
     rules, seating = preset("classic"), Seating.solo(2)
     view = view_of(new_hand(rules, seating, list(rules.deck(seating)), 0), 0)
-    peer = SimpleNamespace(
+    peer = PeerStub(
         me=0, names=["Ann", "Bo"], cfg=SimpleNamespace(rules=rules, seating=seating, n=2),
         hand_no=0, view=lambda: view, takeovers=[], finished=False,
         stopped="unresponsive", paused=True, stop_why={"slow": True, "seat": 1},

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from cli_helpers import PeerStub
 from prompt_toolkit.output import DummyOutput
 
 from cli.driver import LocalDriver
@@ -32,7 +33,7 @@ def _behind_on_a_voided_hand() -> Any:
     live = Match(rules, seating, 0).record((SideScore(distance=700), SideScore()))
     shown = [hand1]
     events: list[SessionEvent] = []
-    peer = SimpleNamespace(
+    peer = PeerStub(
         me=1, names=["Ann", "Ben"], cfg=SimpleNamespace(rules=rules, seating=seating, n=2),
         hand_no=0, view=lambda: shown[0], takeovers=[], finished=False, stopped=None,
         paused=False, agreed_end=None, drain_events=lambda: [events.pop(0) for _ in events[:]],

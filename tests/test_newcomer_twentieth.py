@@ -14,7 +14,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from cli_helpers import WaitingNetDriver
+from cli_helpers import PeerStub, WaitingNetDriver
 
 from cli import i18n
 
@@ -358,7 +358,7 @@ class _SettingUp:
 
     def __init__(self, steps: list[tuple[str, int]]) -> None:
         self.plan = [word for word, pumps in steps for _ in range(pumps)]
-        self.peer = SimpleNamespace(view=lambda: None if self.plan else object(),
+        self.peer = PeerStub(view=lambda: None if self.plan else object(),
                                     pump=self._pump)
 
     def _pump(self, timeout: float) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import shlex
 
 import pytest
+from cli_helpers import PeerStub
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from test_cli_commands import HAND, make, pos, rolling
@@ -88,13 +89,12 @@ def test_taking_the_discard_is_said_so_and_anothers_turn_says_its_limit() -> Non
 def test_a_pause_for_silence_is_said_as_a_pause_even_once_the_table_resumed() -> None:
     """The host's log said "The match stopped: seat 2 (Bea) is unresponsive" when the
     event was read after the agreed bot had resumed the table (no longer paused)."""
-    from types import SimpleNamespace
 
     from cli.netdriver import NetDriver
     from p2p.table import SessionEvent
 
     d = object.__new__(NetDriver)
-    d.peer = SimpleNamespace(agreed_end=None, paused=False, finished=False, takeovers=[])
+    d.peer = PeerStub(agreed_end=None, paused=False, finished=False, takeovers=[])
     d.names = ("Ann", "Bo", "Bea")
     d._shown_hand = 1
     why = {"id": "unresponsive", "seat": 2, "step": "game.act", "gone": True}
@@ -135,7 +135,7 @@ def test_a_quiet_players_untimed_move_says_when_the_table_pauses() -> None:
         silent_words = NetDriver.silent_words
 
         def __init__(self, state: str) -> None:
-            self.peer = SimpleNamespace(
+            self.peer = PeerStub(
                 stopped=None, silence_limit=lambda: 25.0, peer_state=lambda seat: state,
                 waiting_on=lambda: SimpleNamespace(seat=1, step=TableStep.MOVE))
 
@@ -171,12 +171,11 @@ class _PausedOn:
 
     def __init__(self, names: list[str], state: str, stop_why: dict[str, object],
                  quit: bool) -> None:
-        from types import SimpleNamespace
 
         from cli.netdriver import NetDriver
         self.names = names
         self.broken: set[int] = set()
-        self.peer = SimpleNamespace(peer_state=lambda seat: state, stop_why=stop_why,
+        self.peer = PeerStub(peer_state=lambda seat: state, stop_why=stop_why,
                                     quit_for_now=lambda seat: quit, paused=True,
                                     takeovers=[])
         for name in ("_bot_name", "bot_runner_name", "runner_name"):
@@ -279,7 +278,7 @@ def test_a_resumed_players_voided_hand_is_held_with_its_own_cards() -> None:
     hand2 = view_of(new_hand(rules, seating, deck[::-1], 1), 1)
     shown = [hand1]
     events: list[SessionEvent] = []
-    peer = SimpleNamespace(
+    peer = PeerStub(
         me=1, names=["Ann", "Ben"], cfg=SimpleNamespace(rules=rules, seating=seating, n=2),
         hand_no=0, view=lambda: shown[0], takeovers=[], finished=False, stopped=None,
         paused=False, agreed_end=None, drain_events=lambda: [events.pop(0) for _ in events[:]],
