@@ -56,14 +56,10 @@ class _LiftedAtTheLook(Peer):
         return super().state
 
 
-def test_a_pause_lifted_between_two_looks_does_not_end_the_test_pump(
-        tmp_path: Path) -> None:
-    """Ann's table pauses on Bo (his computer does not pump: unresponsive). Bo's late
-    step lifts the pause at the instant Ann's pump thread looks whether to go on. The
-    thread read ``stopped`` (the pause's), then ``paused`` (False: lifted since):
-    "stopped and not paused", over for good, and the thread ended; Ann never wrote again
-    and the match never finished. The thread now takes one look (``Peer.state``)."""
-    ann, bo = _two_seats(tmp_path, b"h15/lift-between-looks")
+def _paused_on_bo_who_comes_back_at_the_look(ann: Peer, bo: Peer) -> threading.Event:
+    """Ann's table pauses on Bo (his computer does not pump: unresponsive); from then on
+    his late step lifts the pause at the instant another thread than this one looks
+    whether Ann is paused (:class:`_LiftedAtTheLook`). The event is set once it has."""
     ann.__class__ = _LiftedAtTheLook
     assert isinstance(ann, _LiftedAtTheLook)
     lifted = threading.Event()
@@ -81,15 +77,34 @@ def test_a_pause_lifted_between_two_looks_does_not_end_the_test_pump(
         ann.pump(0.02)
     assert ann.paused and (ann.stop_why or {}).get("id") == "unresponsive", ann.stopped
     ann.lift = bo_comes_back
+    return lifted
+
+
+def _both_finish_once_lifted(ann: Peer, bo: Peer, lifted: threading.Event,
+                             pumps: Pumping) -> None:
+    """The pause lifted (Ann pumped by another thread than this one), Bo is pumped too:
+    both tables must finish (Ann's pump went on through the lifted pause)."""
+    assert lifted.wait(10)
+    assert ann.stopped is None, ann.stopped
+    pumps.add(bo)
+    end = time.monotonic() + 20
+    while not (ann.finished and bo.finished) and time.monotonic() < end:
+        time.sleep(0.02)
+    assert ann.finished and bo.finished, (ann.stopped, bo.stopped)
+
+
+def test_a_pause_lifted_between_two_looks_does_not_end_the_test_pump(
+        tmp_path: Path) -> None:
+    """Ann's table pauses on Bo (his computer does not pump: unresponsive). Bo's late
+    step lifts the pause at the instant Ann's pump thread looks whether to go on. The
+    thread read ``stopped`` (the pause's), then ``paused`` (False: lifted since):
+    "stopped and not paused", over for good, and the thread ended; Ann never wrote again
+    and the match never finished. The thread now takes one look (``Peer.state``)."""
+    ann, bo = _two_seats(tmp_path, b"h15/lift-between-looks")
+    lifted = _paused_on_bo_who_comes_back_at_the_look(ann, bo)
     pumps = Pumping([ann])
     try:
-        assert lifted.wait(10)
-        assert ann.stopped is None, ann.stopped
-        pumps.add(bo)
-        end = time.monotonic() + 20
-        while not (ann.finished and bo.finished) and time.monotonic() < end:
-            time.sleep(0.02)
-        assert ann.finished and bo.finished, (ann.stopped, bo.stopped)
+        _both_finish_once_lifted(ann, bo, lifted, pumps)
     finally:
         pumps.stop()
         for p in (ann, bo):
@@ -101,23 +116,7 @@ def test_run_goes_on_through_a_pause_lifted_between_two_looks(tmp_path: Path) ->
     lifted between the two ended its loop ("stopped", not paused) though the match went
     on. It now takes one look after each pump."""
     ann, bo = _two_seats(tmp_path, b"h15/run-lift-between-looks")
-    ann.__class__ = _LiftedAtTheLook
-    assert isinstance(ann, _LiftedAtTheLook)
-    lifted = threading.Event()
-
-    def bo_comes_back() -> None:
-        for _ in range(50):
-            bo.pump(0.01)
-            ann.pump(0.01)
-            if ann.stopped is None:
-                break
-        lifted.set()
-
-    end = time.monotonic() + 10
-    while not (ann.stopped and ann.paused) and time.monotonic() < end:
-        ann.pump(0.02)
-    assert ann.paused, ann.stopped
-    ann.lift = bo_comes_back
+    lifted = _paused_on_bo_who_comes_back_at_the_look(ann, bo)
     done: list[bool] = []
     runner = threading.Thread(target=lambda: done.append(ann.run(timeout=20, pause_wait=5)),
                               daemon=True)
@@ -231,33 +230,11 @@ def test_a_pause_lifted_between_two_looks_does_not_end_the_consoles_pump(
     from cli.netdriver import NetDriver
 
     ann, bo = _two_seats(tmp_path, b"h15/lift-console-pump")
-    ann.__class__ = _LiftedAtTheLook
-    assert isinstance(ann, _LiftedAtTheLook)
-    lifted = threading.Event()
-
-    def bo_comes_back() -> None:
-        for _ in range(50):
-            bo.pump(0.01)
-            ann.pump(0.01)
-            if ann.stopped is None:
-                break
-        lifted.set()
-
-    end = time.monotonic() + 10
-    while not (ann.stopped and ann.paused) and time.monotonic() < end:
-        ann.pump(0.02)
-    assert ann.paused and (ann.stop_why or {}).get("id") == "unresponsive", ann.stopped
-    ann.lift = bo_comes_back
+    lifted = _paused_on_bo_who_comes_back_at_the_look(ann, bo)
     driver = NetDriver(ann, background=True)
     pumps = Pumping([])
     try:
-        assert lifted.wait(10)
-        assert ann.stopped is None, ann.stopped
-        pumps.add(bo)
-        end = time.monotonic() + 20
-        while not (ann.finished and bo.finished) and time.monotonic() < end:
-            time.sleep(0.02)
-        assert ann.finished and bo.finished, (ann.stopped, bo.stopped)
+        _both_finish_once_lifted(ann, bo, lifted, pumps)
         assert driver.over and not driver.ended_early
     finally:
         driver.close()

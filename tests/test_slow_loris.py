@@ -219,6 +219,20 @@ def _real_table_with_a_loris(step: float, loris: float, budget: float | None,
     return peers, bot, bnode, started
 
 
+def _the_bot_plays_to_the_end(ann: Any, started: list[Any], pumps: Pumping,
+                              limit: float) -> None:
+    """Once Ann's takeover of Bo's seat holds, the bot she started for it (``started``)
+    is pumped too, and both tables must finish within ``limit`` seconds."""
+    end = time.monotonic() + limit
+    while not started and time.monotonic() < end:
+        time.sleep(0.01)
+    assert started, ann.agreement_refused
+    pumps.add(started[0])
+    while not (ann.finished and started[0].finished) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert ann.finished and started[0].finished, (ann.stopped, started[0].stopped)
+
+
 @pytest.mark.hostile
 def test_a_real_slow_loris_seat_is_bounded_and_given_to_a_bot(tmp_path: Path) -> None:
     """Real sockets: Bo waits 1.7 s before each automatic step under a 2 s step limit
@@ -257,14 +271,7 @@ def test_a_real_slow_loris_seat_is_bounded_and_given_to_a_bot(tmp_path: Path) ->
         ann.offer_bot(bot.public_key, bnode.endpoint)
         assert ann.agree_bot(1)
         voided_at = time.monotonic() - t0
-        while not started and time.monotonic() < end:
-            time.sleep(0.02)
-        assert started
-        pumps.add(started[0])
-        end = time.monotonic() + 60
-        while not (ann.finished and started[0].finished) and time.monotonic() < end:
-            time.sleep(0.05)
-        assert ann.finished and started[0].finished, (ann.stopped, started[0].stopped)
+        _the_bot_plays_to_the_end(ann, started, pumps, 60.0)
     finally:
         pumps.stop()
         for p in [*peers, *started]:
@@ -313,13 +320,7 @@ def test_the_pause_lifted_by_a_takeover_never_reads_as_the_end(tmp_path: Path) -
         # Bo's late step may lift the pause for a moment: sign once his step is due again
         while not ann.agree_bot(1) and time.monotonic() < end:
             time.sleep(0.01)
-        while not started and time.monotonic() < end:
-            time.sleep(0.01)
-        assert started, ann.agreement_refused
-        pumps.add(started[0])
-        while not (ann.finished and started[0].finished) and time.monotonic() < end:
-            time.sleep(0.05)
-        assert ann.finished and started[0].finished, (ann.stopped, started[0].stopped)
+        _the_bot_plays_to_the_end(ann, started, pumps, end - time.monotonic())
     finally:
         pumps.stop()
         for p in [*peers, *started]:
