@@ -272,7 +272,9 @@ class _StateCache:
                 obj = json.loads(self.path.read_text(encoding="utf-8"))
                 if isinstance(obj, dict):
                     self.kept = {k: v for k, v in obj.items() if isinstance(k, str)}
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
+            # RecursionError: arrays nested some thousands deep ("[[[[..."), which json
+            # cannot decode (it was `games`' "unexpected error", hostile pass 16)
             self.kept = {}
 
     @staticmethod

@@ -1,0 +1,39 @@
+"""Hostile pass 16: hostile files in the data folder and given to ``verify`` and
+``resume``, hostile discovery records (docs/protocol.md, docs/network.md). Each test
+failed before its fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cli.main import main
+from engine import Seating, preset
+from p2p.table.memory import make_table
+from p2p.table.store import Store
+
+
+def _saved_game(data: Path) -> Path:
+    """A saved game in the data folder ``data`` (its header, no entry yet): its folder."""
+    cfg, _ids = make_table(preset("classic"), Seating(2, 2), ["Al", "Bo"], b"hostile-16")
+    store = Store.create(data, cfg.header(), 0, port=0)
+    store.close()
+    return store.path
+
+
+def test_games_ignores_a_state_record_nested_too_deep_for_json(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``games-state.json`` (the listing's memory, in the data folder) of 200,000 ``[``:
+    json cannot decode it (RecursionError, not a ValueError), and ``games`` stopped with
+    "unexpected error: RecursionError" (exit 1) instead of ignoring it as it ignores any
+    other record it cannot read; the listing is the one without it."""
+    data = tmp_path / "data"
+    table = _saved_game(data)
+    (data / "games-state.json").write_text("[" * 200_000)
+    assert main(["games", "--data-dir", str(data)]) == 0
+    out = capsys.readouterr()
+    assert "unexpected" not in out.err, out.err
+    row = next(line for line in out.out.splitlines() if line.startswith(table.name[:8]))
+    assert "in progress (hand 1)" in row, out.out
+    assert (data / "games-state.json").read_text().startswith("{")   # written anew
