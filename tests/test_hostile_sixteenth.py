@@ -37,3 +37,27 @@ def test_games_ignores_a_state_record_nested_too_deep_for_json(
     row = next(line for line in out.out.splitlines() if line.startswith(table.name[:8]))
     assert "in progress (hand 1)" in row, out.out
     assert (data / "games-state.json").read_text().startswith("{")   # written anew
+
+
+@pytest.mark.parametrize("nested", ["a = " + "[" * 5000, "a = " + "{b = " * 5000])
+def test_a_config_file_nested_too_deep_is_a_problem_said_not_a_stop(
+        tmp_path: Path, nested: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The player's config file (``config.toml``, 5 KB) of arrays or inline tables nested
+    5000 deep: tomllib recurses, and every command stopped with "millebornes: unexpected
+    error: RecursionError". It is a config file that is not TOML: said, and ignored."""
+    from cli import i18n
+
+    config = tmp_path / "config.toml"
+    config.write_text(nested)
+    settings = i18n.resolve(None, None, environ={}, config=config)
+    assert settings.language == i18n.resolve(None, None, environ={},
+                                             config=tmp_path / "none").language
+    assert any("not a TOML file (nested too deeply)" in p for p in settings.problems)
+    monkeypatch.setenv("MILLEBORNES_CONFIG", str(config))
+    data = tmp_path / "data"
+    table = _saved_game(data)
+    assert main(["games", "--data-dir", str(data)]) == 0
+    out = capsys.readouterr()
+    assert "unexpected" not in out.err, out.err
+    assert table.name[:8] in out.out

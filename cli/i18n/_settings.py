@@ -142,6 +142,10 @@ def read_config(path: Path) -> tuple[dict[str, str], list[str]]:
         data = tomllib.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         return {}, [f"{path}: not a TOML file ({exc})"]
+    except RecursionError:
+        # arrays or tables nested some thousands deep: tomllib recurses (every command
+        # stopped with "unexpected error: RecursionError", hostile pass 16)
+        return {}, [f"{path}: not a TOML file (nested too deeply)"]
     found: dict[str, str] = {}
     problems: list[str] = []
     language = data.get("language")
