@@ -61,3 +61,17 @@ def test_a_config_file_nested_too_deep_is_a_problem_said_not_a_stop(
     out = capsys.readouterr()
     assert "unexpected" not in out.err, out.err
     assert table.name[:8] in out.out
+
+
+def test_verify_of_an_entry_nested_too_deep_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A transcript's header, then one msgpack array nested 3000 deep: msgpack refuses it
+    (StackError, whose message is empty) and the report said "undecodable object:" and
+    nothing more. It names what is wrong; nobody is blamed (file-corrupt, exit 1)."""
+    table = _saved_game(tmp_path / "data")
+    path = tmp_path / "nested.mbt"
+    path.write_bytes((table / "transcript.mbt").read_bytes() + b"\x91" * 3000 + b"\x00")
+    assert main(["verify", str(path)]) == 1
+    out = capsys.readouterr()
+    said = " ".join((out.out + out.err).split())
+    assert "[file-corrupt]" in said and "undecodable object: nested too deeply" in said, said

@@ -447,8 +447,13 @@ def _iter_objects(f: BinaryIO, limit: int) -> Iterator[tuple[int, bytes, object]
             unpacker.feed(chunk)
             buf += chunk
             continue
+        except msgpack.StackError:
+            # (its message is empty: the report said "undecodable object:" and no more)
+            raise TranscriptCorrupt(start, "undecodable object: nested too deeply (no "
+                                    "transcript nests more than a few levels)") from None
         except Exception as e:
-            raise TranscriptCorrupt(start, f"undecodable object: {e}") from None
+            raise TranscriptCorrupt(start, f"undecodable object: {e or type(e).__name__}"
+                                    ) from None
         end = unpacker.tell()
         raw = bytes(buf[:end - start])
         del buf[:end - start]
