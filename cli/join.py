@@ -51,6 +51,9 @@ SHOW_EVERY = 0.5
 #: The most addresses of one announced table that ``join`` tries, each for the
 #: ``--connect-timeout``.
 MAX_TRIED = 4
+#: The most tables announced with the fingerprint ``--table`` names that ``join`` tries
+#: (one is the table; the others copied its public announcement).
+MAX_SAME_KEY = 4
 #: Seconds ``join`` (without ``--table``) goes on listening once a first table answered,
 #: to learn whether it is the only one.
 GATHER_SECONDS = 1.5
@@ -74,7 +77,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     peers = list(args.peer or [])
     fingerprint = None
     user_fp: str | None = None      # a fingerprint the player gave (--table FP, FP@HOST)
-    host_curve_key: bytes | None = None
+    curve_keys: list[bytes | None] = []      # the announced CURVE key of each of peers
     if not peers:
         from p2p.net.discovery import browse_tables, instance_matcher
         want = args.table
@@ -140,9 +143,17 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
                              "command": "millebornes join --identity ~/second.key "
                                         "--data-dir ~/second-games"})
         # every address the host announced, in turn: a host on a LAN and a VPN (or with
-        # a container bridge) announces some this computer cannot reach
-        peers = list(t.endpoints[:MAX_TRIED]) or [t.endpoint]
-        fingerprint, host_curve_key = t.fingerprint, t.curve_key
+        # a container bridge) announces some this computer cannot reach. Named by its
+        # key, every table announced with that fingerprint, in turn: a TXT record is
+        # public, and a copy of it announced at another machine's address (found
+        # first) was the only one asked, the real table never (hostile pass 16); the
+        # host's key (and its CURVE key) decides which one it is
+        same = tables[:MAX_SAME_KEY] if user_fp is not None else [t]
+        announced = [(ep, o.curve_key) for o in same
+                     for ep in (list(o.endpoints[:MAX_TRIED]) or [o.endpoint])]
+        peers = [ep for ep, _key in announced]
+        curve_keys = [key for _ep, key in announced]
+        fingerprint = t.fingerprint
         say_paragraph(_("joining %(table)s at %(address)s") % {"table": repr(t.name),
                                                  "address": peers[0]}, say)
     reader = LineReader(inp)
@@ -155,7 +166,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
             try:
                 client = LobbyClient(ident, player_name(args), node, address,
                                      host_fingerprint=fingerprint, seat=args.seat,
-                                     host_curve_key=host_curve_key)
+                                     host_curve_key=curve_keys[i] if curve_keys else None)
             except LobbyError as exc:  # e.g. two fingerprints for the host: said, no traceback
                 raise OSError(lobby_refusal(exc.why, exc.data, str(exc))) from None
             start = _lobby(client, args, address, say, reader, user_fp is not None)
@@ -275,7 +286,10 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             start = client.pump(0.1)
         except LobbyError as exc:
             line = lobby_error_line(exc.why, exc.data, str(exc))
-            raise (NoAnswer(line) if exc.why == "no-answer" else OSError(line)) from None
+            # another key at the address: a copy of the table's announcement, or a
+            # machine that took its address; the next one announced may be the table
+            raise (NoAnswer(line) if exc.why in ("no-answer", "host-key-mismatch")
+                   else OSError(line)) from None
         except TransportError as exc:
             raise OSError(_(SAME_KEY) + " " + detail_text(exc)) from None
         if start is not None:

@@ -75,3 +75,51 @@ def test_verify_of_an_entry_nested_too_deep_says_so(
     out = capsys.readouterr()
     said = " ".join((out.out + out.err).split())
     assert "[file-corrupt]" in said and "undecodable object: nested too deeply" in said, said
+
+
+def test_join_by_fingerprint_tries_every_table_announced_with_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table's TXT record is public: a machine on the LAN announces a copy of it (the
+    same fingerprint, name, CURVE key) at an address of its own. ``join --table FP`` took
+    the first table announced with that fingerprint and stopped at its refusal (no
+    answer, or "the table at ... has key ..."): the real table, announced too, was never
+    asked. Every table announced with the fingerprint is tried in turn (the host's key
+    decides which is the one); here neither listens, and both are said."""
+    import socket
+
+    import p2p.net.discovery as discovery
+    from p2p.net.discovery import TableInfo
+
+    ports = []
+    for _ in range(2):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            ports.append(s.getsockname()[1])      # closed again: nothing listens there
+    fp = "UN2KD-LVPJF"
+    tables = [TableInfo(f"{name}._millebornes._tcp.local.", "Ann's table", "classic", 1, 1,
+                        fp, port, ("127.0.0.1",))
+              for name, port in (("copy", ports[0]), ("Ann's table", ports[1]))]
+
+    class Browser:
+        ignored = 0
+
+        def __enter__(self) -> Browser:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            pass
+
+        def wait_for(self, pred: object, timeout: float) -> list[TableInfo]:
+            return list(tables)
+
+    monkeypatch.setattr(discovery, "browse_tables", lambda **kw: Browser())
+    code = main(["join", "--table", fp, "--bind", "127.0.0.1", "--auto",
+                 "--connect-timeout", "20", "--data-dir", str(tmp_path / "data"),
+                 "--identity", str(tmp_path / "id.key")])
+    out = capsys.readouterr()
+    said = " ".join((out.out + out.err).split())
+    assert code == 2, said
+    assert f"nothing listens at tcp://127.0.0.1:{ports[0]}" in said, said
+    assert f"trying the table's next address, tcp://127.0.0.1:{ports[1]}" in said, said
+    assert f"nothing listens at tcp://127.0.0.1:{ports[1]}" in said, said
