@@ -123,3 +123,71 @@ def test_join_by_fingerprint_tries_every_table_announced_with_it(
     assert f"nothing listens at tcp://127.0.0.1:{ports[0]}" in said, said
     assert f"trying the table's next address, tcp://127.0.0.1:{ports[1]}" in said, said
     assert f"nothing listens at tcp://127.0.0.1:{ports[1]}" in said, said
+
+
+def test_join_by_fingerprint_passes_a_copy_answering_with_another_key_to_the_table(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Real lobbies on loopback: a machine announces a copy of Ann's table's record (her
+    fingerprint) at its own lobby, found first. ``join --table HER_FP`` asked only it and
+    stopped at "the table at ... has key ..., not the expected ...". It says so, then
+    asks the next table announced with her fingerprint, and is seated at hers."""
+    import threading
+
+    import p2p.net.discovery as discovery
+    from cli.seats import listen
+    from p2p.crypto.identity import Identity
+    from p2p.net.discovery import TableInfo
+    from p2p.table.lobby import LobbyHost
+
+    ann, eve = Identity.generate(), Identity.generate()
+    hosts = [LobbyHost(i, name, listen(i, "127.0.0.1", 0, secure=True), preset("classic"),
+                       Seating.solo(2)) for i, name in ((eve, "Eve"), (ann, "Ann"))]
+    tables = [TableInfo(f"{name}._millebornes._tcp.local.", "Ann's table", "classic", 1, 1,
+                        ann.fingerprint, h.node.port, ("127.0.0.1",))
+              for name, h in zip(("copy", "Ann's table"), hosts, strict=True)]
+
+    class Browser:
+        ignored = 0
+
+        def __enter__(self) -> Browser:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            pass
+
+        def wait_for(self, pred: object, timeout: float) -> list[TableInfo]:
+            return list(tables)
+
+    seated = threading.Event()
+    stop = threading.Event()
+
+    def pump() -> None:
+        while not stop.is_set():
+            for h in hosts:
+                h.pump(0.01)
+            if not seated.is_set() and hosts[1].state.seats[1] is not None:
+                seated.set()
+                hosts[1].close(flush=1.0)       # the joiner hears it and stops
+    pumping = threading.Thread(target=pump, daemon=True)
+    pumping.start()
+    monkeypatch.setattr(discovery, "browse_tables", lambda **kw: Browser())
+    try:
+        code = main(["join", "--table", ann.fingerprint, "--bind", "127.0.0.1", "--auto",
+                     "--connect-timeout", "20", "--data-dir", str(tmp_path / "data"),
+                     "--identity", str(tmp_path / "id.key")])
+    finally:
+        stop.set()
+        pumping.join(10)
+        for h in hosts:
+            h.node.close()
+    out = capsys.readouterr()
+    said = " ".join((out.out + out.err).split())
+    assert seated.is_set(), said
+    assert code != 0, said                      # Ann closed her table
+    assert (f"the table at tcp://127.0.0.1:{hosts[0].node.port} has key {eve.fingerprint}, "
+            f"not the expected {ann.fingerprint}") in said, said
+    assert "the host closed the table before the match started" in said, said
+    assert f"trying the table's next address, tcp://127.0.0.1:{hosts[1].node.port}" in said, \
+        said
+    assert "Traceback" not in said
