@@ -62,6 +62,8 @@ def test_a_config_file_nested_too_deep_is_a_problem_said_not_a_stop(
     out = capsys.readouterr()
     assert "unexpected" not in out.err, out.err
     assert table.name[:8] in out.out
+    assert "config file: " in out.err and "not a TOML file (nested too deeply) (ignored)" \
+        in out.err, out.err
 
 
 def test_verify_of_an_entry_nested_too_deep_says_so(
