@@ -219,10 +219,13 @@ def several_tables_text(tables: list[Any], mdns: str | None = None) -> str:
                                      "seats free, at %(address)s:",
                                      "%(name)s [%(key)s], %(rules)s, %(free)d of %(seats)d "
                                      "seats free, at %(address)s:", t.seats_free) % {
-            "name": repr(safe_text(t.name, 40)), "key": t.fingerprint,
+            "name": repr(safe_text(t.name, 40)), "key": t.fingerprint or "?",
             "rules": safe_text(announced_rules(t.rules), 60), "free": t.seats_free,
             "seats": t.seats_taken + t.seats_free, "address": f"{where}:{t.port}"})
-        lines.append(f"    millebornes join --table {t.fingerprint}{extra}")
+        # a record whose fp is no fingerprint: by its address ("--table" alone, without
+        # one, was a usage error; hostile pass 16)
+        lines.append(f"    millebornes join --table {t.fingerprint}{extra}" if t.fingerprint
+                     else f"    millebornes join --peer {where}:{t.port}")
     if len(tables) > len(shown):
         lines.append(f"  (+{len(tables) - len(shown)})")
     return "\n".join(lines)

@@ -187,12 +187,16 @@ def _values(t: TableInfo) -> dict[str, object]:
     host changed (``classic;match_target=3000``)."""
     return {"name": repr(t.name), "rules": announced_rules(t.rules),
             "taken": t.seats_taken, "seats": t.seats_taken + t.seats_free,
-            "key": t.fingerprint}
+            "key": t.fingerprint or "?"}
 
 
 def _join_command(t: TableInfo) -> Command:
-    """The command that joins ``t`` and checks its host's key."""
-    return Command(f"millebornes join --peer {t.fingerprint}@{_host_port(t.endpoint)}")
+    """The command that joins ``t`` and checks its host's key. A record whose ``fp`` is
+    no fingerprint (not this program's, or altered) is joined by its address alone (the
+    key is shown at the join): "--peer @HOST:PORT" was refused, "not a key fingerprint"
+    (hostile pass 16)."""
+    key = f"{t.fingerprint}@" if t.fingerprint else ""
+    return Command(f"millebornes join --peer {key}{_host_port(t.endpoint)}")
 
 
 def _line(t: TableInfo) -> str:

@@ -254,3 +254,39 @@ def test_resume_says_it_reads_a_large_copy_before_it_does(
     assert len(said) == 2
     assert (f"reading this computer's copy of game {short} (3.1 MB): every entry is "
             "checked again before play goes on") in " ".join(said[1].split()), said[1]
+
+
+def test_a_table_announced_without_a_fingerprint_is_listed_with_a_command_that_works(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A TXT record whose ``fp`` is no fingerprint (a machine that is not this program,
+    or one that altered it) is kept without one. ``lobby`` listed it with "host []" and
+    "millebornes join --peer @HOST:PORT", which join refuses ("not a key fingerprint"),
+    and ``join``'s list of tables with "millebornes join --table" and nothing after it.
+    Each offers the address instead, a command join takes."""
+    import socket
+
+    from cli.join import several_tables_text
+    from cli.lobby import _join_command, _said
+    from p2p.net.discovery import TableInfo
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]                 # closed again: nothing listens there
+    nofp = TableInfo("x._millebornes._tcp.local.", "Eve", "classic", 1, 1, "", port,
+                     ("127.0.0.1",))
+    real = TableInfo("a._millebornes._tcp.local.", "Ann", "classic", 1, 1, "UN2KD-LVPJF",
+                     4322, ("127.0.0.1",))
+    command = str(_join_command(nofp))
+    assert command == f"millebornes join --peer 127.0.0.1:{port}", command
+    assert str(_join_command(real)) == "millebornes join --peer UN2KD-LVPJF@127.0.0.1:4322"
+    listed = " ".join(" ".join(_said("+", nofp, 200)).split())
+    assert "host [?]" in listed and f"--peer 127.0.0.1:{port}" in listed, listed
+    text = several_tables_text([nofp, real])
+    assert f"    millebornes join --peer 127.0.0.1:{port}" in text.splitlines(), text
+    assert "    millebornes join --table UN2KD-LVPJF" in text.splitlines(), text
+    assert "'Eve' [?]" in text, text
+    # the command offered is one join takes: it asks that address
+    code = main(["join", "--peer", f"127.0.0.1:{port}", "--bind", "127.0.0.1", "--auto",
+                 "--connect-timeout", "5", "--data-dir", str(tmp_path / "data"),
+                 "--identity", str(tmp_path / "id.key")])
+    err = capsys.readouterr().err
+    assert code == 2 and "nothing listens at" in err and "fingerprint" not in err, err
