@@ -97,7 +97,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     size = _transcript_bytes(path)
     if size >= SAY_READING_BYTES:
         # every entry is decoded and checked again before anything else is said: 100,000
-        # small ones (17 MB) took 10 s, some 5 minutes at the 512 MiB a transcript may
+        # small ones (17 MB) took 10 s, minutes at the 512 MiB a transcript may
         # have, and the terminal said nothing meanwhile (hostile pass 16)
         print(i18n.display(_("reading this computer's copy of game %(id)s (%(size)s MB): "
                              "every entry is checked again before play goes on")

@@ -229,7 +229,7 @@ def test_resume_says_it_reads_a_large_copy_before_it_does(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     """``resume`` decodes and checks every stored entry before it says anything: 100,000
-    crafted entries (17 MB) kept the terminal blank for 10 s, some 5 minutes at the
+    crafted entries (17 MB) kept the terminal blank for 10 s, minutes at the
     512 MiB limit. A copy of 2 MiB or more is said first, with its size; a small one
     is not."""
     import cli.resume as resume
