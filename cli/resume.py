@@ -99,10 +99,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         # every entry is decoded and checked again before anything else is said: 100,000
         # small ones (17 MB) took 10 s, minutes at the 512 MiB a transcript may
         # have, and the terminal said nothing meanwhile (hostile pass 16)
-        print(i18n.display(_("reading this computer's copy of game %(id)s (%(size)s MB): "
-                             "every entry is checked again before play goes on")
-                           % {"id": short_id, "size": f"{size / 1e6:.1f}"}), file=say,
-              flush=True)
+        say_paragraph(_("reading this computer's copy of game %(id)s (%(size)s MB): "
+                        "every entry is checked again before play goes on")
+                      % {"id": short_id, "size": f"{size / 1e6:.1f}"}, say, flush=True)
     peer = resume_peer(path, ident)
     if peer.local_damage:
         print(i18n.display(_("this computer's copy of game %(id)s is damaged (local damage, not "
