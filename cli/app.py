@@ -803,12 +803,11 @@ class TableApp:
             return self._table_status()
         if d.my_move() and not self.auto:
             return self._waiting()
-        if not self.auto or d.activity():
-            # another's turn: whose (an answer to t or ? pressed meanwhile, "Target:
-            # Bea.", hid it until that player had moved); a spectator's too while a bot
-            # thinks for long ("(auto) play 5" hid "Bo (a bot) is thinking")
-            return self._table_status()
-        return ""
+        # another's turn: whose (an answer to t or ? pressed meanwhile, "Target: Bea.",
+        # hid it until that player had moved); a spectator's too: "(auto) play 7" stood
+        # while Bo attacked and the bot in the watcher's seat decided how to answer, and
+        # said neither what the table waited for nor whose turn it was
+        return self._table_status()
 
     def _status_height(self) -> Dimension:
         rows = len(self.status_lines())

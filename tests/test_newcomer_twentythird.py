@@ -195,3 +195,24 @@ def test_a_known_option_is_named_as_the_rules_field() -> None:
         raw = "O-" + f.name.replace("_", "-")
         with i18n.using("en"):
             assert option_names(f"{raw} is off") == f"option {f.name} is off"
+
+
+def test_a_watcher_sees_what_the_table_waits_for_under_the_bots_last_move() -> None:
+    """"(auto) play 7" stood alone on the status line while Bo attacked and the bot in
+    the watcher's seat decided how to answer: under the bot's last move the status says
+    what the table waits for, as it does for a player."""
+    d = _attacked(True)
+    seen: list[list[str]] = []
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: d.my_move())
+        app.say("(auto) play 7")
+        seen.append(app.status_lines())
+        inp.send_text("q")
+
+    run_headless(lambda inp, out: TableApp(d, input=inp, output=out, delay=5, auto=True),
+                 script)
+    [lines] = seen
+    assert lines[0] == "(auto) play 7", lines
+    assert "Bo played Stop on you: the bot playing your seat decides how to answer." \
+        in " ".join(lines[1:]), lines
