@@ -569,9 +569,12 @@ class TableApp:
 
     def _score_block(self) -> list[render.Line]:
         d = self.driver
+        # wrapped: "… Bo got closest. Bo had extended the trip to 1000 km and nobody got
+        # there: …" ran past the screen's edge
+        width = max(20, self._size()[1] - 1)
         lines: list[render.Line] = [
-            [("class:turn", e)] for e in d.events[-3:]
-            if e.startswith(over_prefixes(d.hand_no))]
+            [("class:turn", w)] for e in d.events[-3:]
+            if e.startswith(over_prefixes(d.hand_no)) for w in wrap(e, width)]
         scores = d.last_scores()
         if scores is not None:
             lines += render.score_lines(scores, d.match, d.names, d.hand_no)

@@ -845,13 +845,38 @@ def end_line(state: HandState, names: Sequence[str], hand_no: int) -> str:
            "turn_limit": _("the turn limit was reached")}
     reason = why.get(state.end_reason, state.end_reason or _("no more moves"))
     if w >= 0 and raw[w] == "You":
-        return _("Hand %(hand)d over (%(reason)s): you got closest.") % {
+        line = _("Hand %(hand)d over (%(reason)s): you got closest.") % {
             "hand": hand_no, "reason": reason}
-    if w >= 0:
-        return _("Hand %(hand)d over (%(reason)s): %(side)s got closest.") % {
+    elif w >= 0:
+        line = _("Hand %(hand)d over (%(reason)s): %(side)s got closest.") % {
             "hand": hand_no, "reason": reason, "side": sides[w]}
-    return _("Hand %(hand)d over (%(reason)s): nobody completed the trip.") % {
-        "hand": hand_no, "reason": reason}
+    else:
+        line = _("Hand %(hand)d over (%(reason)s): nobody completed the trip.") % {
+            "hand": hand_no, "reason": reason}
+    unmet = unmet_extension_line(state, names)
+    return f"{line} {unmet}" if unmet else line
+
+
+def unmet_extension_line(state: HandState, names: Sequence[str]) -> str:
+    """Why no trip was scored when a side had extended the trip and nobody got there
+    (R12): a newcomer at 700 of 1000 km saw the hand end with "Bo got closest" and no
+    trip in the scores, the extension said only once, many moves before."""
+    caller = state.extended_by
+    if state.completed_by >= 0 or not 0 <= caller < state.seating.n_teams:
+        return ""
+    you = side_names(names, state.seating)[caller] == "You"
+    values = {"side": list(side_labels(names, state.seating))[caller], "km": state.target}
+    if state.rules.extension_official:
+        text = (_("You had extended the trip to %(km)d km and did not get there: every "
+                  "other side scores 200.") if you else
+                _("%(side)s had extended the trip to %(km)d km and did not get there: every "
+                  "other side scores 200."))
+    else:
+        text = (_("You had extended the trip to %(km)d km and nobody got there: the trip "
+                  "scores for no one.") if you else
+                _("%(side)s had extended the trip to %(km)d km and nobody got there: the "
+                  "trip scores for no one."))
+    return text % values
 
 
 def over_prefixes(hand_no: int) -> tuple[str, ...]:

@@ -216,3 +216,69 @@ def test_a_watcher_sees_what_the_table_waits_for_under_the_bots_last_move() -> N
     assert lines[0] == "(auto) play 7", lines
     assert "Bo played Stop on you: the bot playing your seat decides how to answer." \
         in " ".join(lines[1:]), lines
+
+
+# ----- 4. a hand's end after an extension nobody completed -----
+
+
+def _extended_and_unmet(official: bool, caller: int) -> object:
+    d = LocalDriver(preset("classic", extension_official=official), Seating.solo(3), NAMES,
+                    seed=3)
+    return d.state._replace(phase="over", target=1000, extended_by=caller, completed_by=-1,
+                            end_reason="exhausted")
+
+
+@pytest.mark.parametrize("official, caller, said", [
+    (False, 1, "Bo had extended the trip to 1000 km and nobody got there: the trip scores "
+               "for no one."),
+    (False, 0, "You had extended the trip to 1000 km and nobody got there: the trip scores "
+               "for no one."),
+    (True, 2, "Cy had extended the trip to 1000 km and did not get there: every other side "
+              "scores 200."),
+])
+def test_a_hand_ended_short_of_an_extension_says_why_no_trip_scored(
+        official: bool, caller: int, said: str) -> None:
+    """3 players, classic: Bo extended to 1000, Ann stood at 700 of 1000 when the cards ran
+    out; "Hand 1 over (every hand is empty): Bo got closest." and a score sheet with no
+    trip in it, the extension said once, 130 moves before. The hand's end says why."""
+    from cli.words import end_line
+
+    names = ["You", "Bo", "Cy"]
+    with i18n.using("en"):
+        line = end_line(_extended_and_unmet(official, caller), names, 1)  # type: ignore[arg-type]
+    assert line.startswith("Hand 1 over (every hand is empty): "), line
+    assert line.endswith(" " + said), line
+
+
+@pytest.mark.parametrize("lang", LANGS[1:])
+def test_the_unmet_extension_is_translated(lang: str) -> None:
+    from cli.words import end_line
+
+    for official in (False, True):
+        for caller in (0, 1):
+            with i18n.using(lang):
+                line = end_line(_extended_and_unmet(official, caller),  # type: ignore[arg-type]
+                                ["You", "Bo", "Cy"], 1)
+            assert "extended" not in line and "1000" in line, (lang, line)
+
+
+
+def test_the_hands_end_is_wrapped_on_the_score_page() -> None:
+    """The hand's end line, with why no trip scored, ran past the 80 columns of the score
+    page (its lines were never wrapped)."""
+    from cli.words import end_line
+
+    d = LocalDriver(preset("classic"), Seating.solo(3), NAMES, seed=3)
+    over = end_line(_extended_and_unmet(False, 1), ["You", "Bo", "Cy"], 1)  # type: ignore[arg-type]
+    assert len(over) > 80
+    seen: list[list[str]] = []
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        d.events.append(over)
+        seen.append(["".join(t for _s, t in line) for line in app._score_block()])
+        inp.send_text("q")
+
+    run_headless(lambda inp, out: TableApp(d, input=inp, output=out, delay=5), script)
+    [lines] = seen
+    assert all(len(line) <= 80 for line in lines), lines
+    assert " ".join(lines[:2]) == over, lines
