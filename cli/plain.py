@@ -462,7 +462,8 @@ class PlainSession:
                                                      self.lang,
                                                      prompt=not self.watching(),
                                                      said=self.driver.said_names(),
-                                                     width=self.width())):
+                                                     width=self.width(),
+                                                     watched=self.auto)):
             self.say(line)
 
     def turn_text(self) -> str | None:

@@ -282,3 +282,21 @@ def test_the_hands_end_is_wrapped_on_the_score_page() -> None:
     [lines] = seen
     assert all(len(line) <= 80 for line in lines), lines
     assert " ".join(lines[:2]) == over, lines
+
+
+def test_the_line_mode_watcher_is_not_offered_keys_either() -> None:
+    """`play --plain --auto`: the board printed before each of the bot's moves ended with
+    "Cy played Speed Limit on you: c for a coup fourré, n to let it stand (coup / pass)."
+    and "Your turn: play or discard a card (play N, discard N).", to a player who only
+    watches; it says what the bot decides."""
+    from cli.plain import PlainSession
+
+    d = LocalDriver(preset("modern"), Seating.solo(3), NAMES, seed=2)
+    out = io.StringIO()
+    with i18n.using("en"):
+        assert PlainSession(d, auto=True, out=out, inp=io.StringIO("")).run() == 0
+    text = out.getvalue()
+    assert d.over
+    assert "Your turn" not in text and "c for a coup fourré" not in text, text[:2000]
+    assert "No card can be played now" not in text
+    assert "The bot playing your seat is choosing a card to play or discard." in text
