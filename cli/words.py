@@ -672,8 +672,9 @@ def refused_line(text: str, names: Sequence[str]) -> str:
     """A move the table refused (``str`` of an ``IllegalAction``: "R0: that move is not
     legal now"), said as every other refusal: in words, in the player's language, the rule
     id last. A network race refuses a move that was legal on screen a moment before; the
-    engine's raw English reached the screen then."""
-    return rule_last(with_names(text, names))
+    engine's raw English reached the screen then. "R0" names no rule (the table's own
+    refusals, not the game's): it is left out, a newcomer found no R0 in the rules."""
+    return rule_last(with_names(re.sub(r"^\s*R0\s*:\s*", "", text), names))
 
 
 def stuck_reason(view: HandState, seat: int, names: Sequence[str]) -> str | None:
@@ -1747,7 +1748,7 @@ def error_line(exc: BaseException) -> str:
     if isinstance(exc, IllegalAction):
         # a move refused (a bot's, by the table, in a network race): in words, as the
         # player's own refusals are
-        return rule_last(str(exc))
+        return refused_line(str(exc), ())
     if isinstance(exc, OSError) and exc.strerror:    # else our own words, already said
         return os_error_text(exc)
     return str(exc)
