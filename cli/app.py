@@ -70,6 +70,7 @@ from .words import (
     over_prefixes,
     overdue_move_line,
     peer_label,
+    refused_line,
     reply,
     rules_name,
     say_paragraph,
@@ -79,7 +80,6 @@ from .words import (
     stuck_reason,
     totals_line,
     unknown_key_line,
-    with_names,
     wrap,
 )
 
@@ -569,9 +569,12 @@ class TableApp:
 
     def _score_block(self) -> list[render.Line]:
         d = self.driver
+        # wrapped: "… Bo got closest. Bo had extended the trip to 1000 km and nobody got
+        # there: …" ran past the screen's edge
+        width = max(20, self._size()[1] - 1)
         lines: list[render.Line] = [
-            [("class:turn", e)] for e in d.events[-3:]
-            if e.startswith(over_prefixes(d.hand_no))]
+            [("class:turn", w)] for e in d.events[-3:]
+            if e.startswith(over_prefixes(d.hand_no)) for w in wrap(e, width)]
         scores = d.last_scores()
         if scores is not None:
             lines += render.score_lines(scores, d.match, d.names, d.hand_no)
@@ -716,8 +719,8 @@ class TableApp:
         played, say so and how to go on."""
         d = self.driver
         view = d.view()
-        if d.my_move() and not d.hand_over and render.nothing_to_play(view, d.seat,
-                                                                      d.legal()):
+        if d.my_move() and not d.hand_over and not self.auto and render.nothing_to_play(
+                view, d.seat, d.legal()):
             text = _("Nothing to play: discard a card (select it, then d).")
             # and why no distance can go down (a Roll first, a hazard to cure), where the
             # status has room for it beside a message
@@ -735,7 +738,7 @@ class TableApp:
         # the names as the log says them: a seat a bot took is "Ben's bot" there, and the
         # status under it said "Ben played Stop on you" of the bot's move
         text = render.waiting_text(view, d.seat, d.said_names(), self.lang, bots=[
-            s for s in others if is_bot is not None and is_bot(s)])
+            s for s in others if is_bot is not None and is_bot(s)], watched=self.auto)
         if others and d.seat not in view.actors() and not d.hand_over \
                 and is_bot is not None and hasattr(d, "decision_limit"):
             # another player's move: how long it may take ("Bea's turn." alone left a
@@ -803,12 +806,11 @@ class TableApp:
             return self._table_status()
         if d.my_move() and not self.auto:
             return self._waiting()
-        if not self.auto or d.activity():
-            # another's turn: whose (an answer to t or ? pressed meanwhile, "Target:
-            # Bea.", hid it until that player had moved); a spectator's too while a bot
-            # thinks for long ("(auto) play 5" hid "Bo (a bot) is thinking")
-            return self._table_status()
-        return ""
+        # another's turn: whose (an answer to t or ? pressed meanwhile, "Target: Bea.",
+        # hid it until that player had moved); a spectator's too: "(auto) play 7" stood
+        # while Bo attacked and the bot in the watcher's seat decided how to answer, and
+        # said neither what the table waited for nor whose turn it was
+        return self._table_status()
 
     def _status_height(self) -> Dimension:
         rows = len(self.status_lines())
@@ -947,7 +949,9 @@ class TableApp:
         try:
             self.driver.submit(out.action)
         except (IllegalAction, ValueError) as exc:
-            self.say(with_names(str(exc), self.driver.names), error=True)
+            # said as every other refusal (a network race: the table refused a move the
+            # screen showed as legal, and its raw English reached the screen)
+            self.say(sentence(refused_line(str(exc), self.driver.names)), error=True)
             return
         if top:
             self._taking = top[0]

@@ -44,12 +44,12 @@ from .words import (
     move_limit_note,
     others_turn_line,
     peer_label,
+    refused_line,
     reply,
     report_width,
     rules_name,
     sorry_line,
     waiting_text,
-    with_names,
     wrap,
 )
 
@@ -462,7 +462,8 @@ class PlainSession:
                                                      self.lang,
                                                      prompt=not self.watching(),
                                                      said=self.driver.said_names(),
-                                                     width=self.width())):
+                                                     width=self.width(),
+                                                     watched=self.auto)):
             self.say(line)
 
     def turn_text(self) -> str | None:
@@ -679,7 +680,9 @@ class PlainSession:
             try:
                 d.submit(out.action)
             except (IllegalAction, ValueError) as exc:
-                self.say(sorry_line(with_names(str(exc), d.names)))
+                # said as every other refusal (a network race: the table refused a move
+                # the board showed as legal, in the engine's raw English)
+                self.say(sorry_line(refused_line(str(exc), d.names)))
                 continue
             return True
 

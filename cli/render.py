@@ -642,19 +642,21 @@ def nothing_to_play(view: HandState, seat: int, legal: Sequence[Action]) -> bool
 def screen_lines(view: HandState, names: Sequence[str], seat: int, legal: Sequence[Action],
                  hand_no: int = 1, lang: str | None = None, verbose: bool = True,
                  prompt: bool = True, said: Sequence[str] | None = None,
-                 width: int = WIDTH) -> list[Line]:
+                 width: int = WIDTH, watched: bool = False) -> list[Line]:
     """The table, the hand and what is expected: what the plain mode prints.
     ``prompt`` False: no line of what the seat is expected to do (a bot plays it: "c for
     a coup fourré" was said to a player who could only watch). ``said``: the names as
     the moves are said (a seat a bot took is "Ben's bot" there: the prompt under "Ben's
     bot played Stop on you" said "Ben played Stop on you"); ``names`` if None.
-    ``width``: the columns its sentences are wrapped at (the terminal's)."""
+    ``width``: the columns its sentences are wrapped at (the terminal's). ``watched``: a
+    bot plays the seat and its player watches (``play --plain --auto``): the prompt says
+    what the bot decides, no keys ("c for a coup fourré" was said to the watcher)."""
     lines = table_lines(view, names, seat, hand_no, lang, verbose, width=width)
     lines += hand_lines(view, seat, legal, lang, color=False, verbose=verbose)
     if prompt:
         text = waiting_text(view, seat, said if said is not None else names, lang,
-                            keys=False)
-        if nothing_to_play(view, seat, legal):
+                            keys=False, watched=watched)
+        if not watched and nothing_to_play(view, seat, legal):
             # the full screen says it on its status line; the line mode said "play or
             # discard a card" when no card could be played
             text += " " + _("No card can be played now: discard one.")

@@ -25,6 +25,7 @@ from engine import (
     FastDiscard,
     FastRemedy,
     HandState,
+    IllegalAction,
     Pass,
     Play,
     Rules,
@@ -498,6 +499,13 @@ NO_FAST_DISCARD = N_("O-fast-play is off: discard one card at a time")
 HAZARD_IN_FORCE = N_("your zone shows %(card)s: cure it before driving")
 NO_DISCARD_DRAW = N_("O-draw-discard is off (or this is a replacement draw): draw from the "
                      "draw pile")
+#: The table's refusals of a move (p2p's session): a network race, the move was legal on
+#: screen a moment before. Said raw ("R0: that move is not legal now", in English in
+#: every language), a newcomer could not tell what had gone wrong.
+NOT_YOUR_MOVE = N_("it is not your move")
+NOT_LEGAL_NOW = N_("that move is not legal now")
+CATCHING_UP = N_("this computer is still getting back the moves its damaged copy lost from "
+                 "the other players; wait")
 
 #: The engine's reasons for refusing a move (English, card names filled in), each as a
 #: message whose placeholders stand where the engine put a card name or a number; the
@@ -541,6 +549,9 @@ REASONS = (
     N_("answer the hazard first: pass, coup fourre or (R10) remedy"),
     NO_FAST_DISCARD,
     NO_DISCARD_DRAW,
+    NOT_YOUR_MOVE,
+    NOT_LEGAL_NOW,
+    CATCHING_UP,
 )
 
 
@@ -596,6 +607,12 @@ CLEARER_REASONS: dict[str, str] = {
     NO_DISCARD_DRAW: N_("draw from the draw pile (the discard pile's top card may be taken "
                         "only at the start of a turn, and only where the rules allow it: "
                         "option draw_discard)"),
+    NOT_YOUR_MOVE: N_("it is not your move any more (the table moved on a moment ago): "
+                      "look at the table and whose turn it is"),
+    NOT_LEGAL_NOW: N_("that move is no longer possible (the table changed a moment ago): "
+                      "look at the table again"),
+    CATCHING_UP: N_("this computer is still getting back, from the other players, moves "
+                    "its damaged copy lost; wait a moment and try again"),
 }
 
 
@@ -616,7 +633,7 @@ def reason_words(text: str, side: str | None = None) -> str:
     (:data:`NAMED_REASONS`)."""
     if i18n.active().language == "en" and side is None and not any(
             rx.match(text) for rx, t in _reason_patterns() if t in CLEARER_REASONS):
-        return text
+        return option_names(text)
     from engine.cards import NAMES_EN, REMEDY_FOR, SAFETY_FOR
     by_name = {v: k for k, v in NAMES_EN.items()}
     for rx, template in _reason_patterns():
@@ -634,8 +651,30 @@ def reason_words(text: str, side: str | None = None) -> str:
             if named is not None:
                 template = named[1 if is_plural(str(side)) else 0]
                 values["name"] = str(side)
-            return _(template) % values
-    return text
+            return option_names(_(template) % values)
+    return option_names(text)
+
+
+#: An option's id as the engine writes it in a reason ("O-fast-play").
+_OPTION_ID = re.compile(r"\bO-([a-z]+(?:-[a-z]+)*)\b")
+
+
+def option_names(text: str) -> str:
+    """``text`` with every option id ("O-fast-play") said as ``--option help`` names the
+    option ("option fast_play"). The reasons known to the console are reworded one by one
+    (:data:`CLEARER_REASONS`); one the console does not know yet (a newer engine's) would
+    have shown the raw id, met nowhere else by a newcomer."""
+    return _OPTION_ID.sub(
+        lambda m: _("option %(name)s") % {"name": m.group(1).replace("-", "_")}, text)
+
+
+def refused_line(text: str, names: Sequence[str]) -> str:
+    """A move the table refused (``str`` of an ``IllegalAction``: "R0: that move is not
+    legal now"), said as every other refusal: in words, in the player's language, the rule
+    id last. A network race refuses a move that was legal on screen a moment before; the
+    engine's raw English reached the screen then. "R0" names no rule (the table's own
+    refusals, not the game's): it is left out, a newcomer found no R0 in the rules."""
+    return rule_last(with_names(re.sub(r"^\s*R0\s*:\s*", "", text), names))
 
 
 def stuck_reason(view: HandState, seat: int, names: Sequence[str]) -> str | None:
@@ -807,13 +846,38 @@ def end_line(state: HandState, names: Sequence[str], hand_no: int) -> str:
            "turn_limit": _("the turn limit was reached")}
     reason = why.get(state.end_reason, state.end_reason or _("no more moves"))
     if w >= 0 and raw[w] == "You":
-        return _("Hand %(hand)d over (%(reason)s): you got closest.") % {
+        line = _("Hand %(hand)d over (%(reason)s): you got closest.") % {
             "hand": hand_no, "reason": reason}
-    if w >= 0:
-        return _("Hand %(hand)d over (%(reason)s): %(side)s got closest.") % {
+    elif w >= 0:
+        line = _("Hand %(hand)d over (%(reason)s): %(side)s got closest.") % {
             "hand": hand_no, "reason": reason, "side": sides[w]}
-    return _("Hand %(hand)d over (%(reason)s): nobody completed the trip.") % {
-        "hand": hand_no, "reason": reason}
+    else:
+        line = _("Hand %(hand)d over (%(reason)s): nobody completed the trip.") % {
+            "hand": hand_no, "reason": reason}
+    unmet = unmet_extension_line(state, names)
+    return f"{line} {unmet}" if unmet else line
+
+
+def unmet_extension_line(state: HandState, names: Sequence[str]) -> str:
+    """Why no trip was scored when a side had extended the trip and nobody got there
+    (R12): a newcomer at 700 of 1000 km saw the hand end with "Bo got closest" and no
+    trip in the scores, the extension said only once, many moves before."""
+    caller = state.extended_by
+    if state.completed_by >= 0 or not 0 <= caller < state.seating.n_teams:
+        return ""
+    you = side_names(names, state.seating)[caller] == "You"
+    values = {"side": list(side_labels(names, state.seating))[caller], "km": state.target}
+    if state.rules.extension_official:
+        text = (_("You had extended the trip to %(km)d km and did not get there: every "
+                  "other side scores 200.") if you else
+                _("%(side)s had extended the trip to %(km)d km and did not get there: every "
+                  "other side scores 200."))
+    else:
+        text = (_("You had extended the trip to %(km)d km and nobody got there: the trip "
+                  "scores for no one.") if you else
+                _("%(side)s had extended the trip to %(km)d km and nobody got there: the "
+                  "trip scores for no one."))
+    return text % values
 
 
 def over_prefixes(hand_no: int) -> tuple[str, ...]:
@@ -905,7 +969,7 @@ def command_for(action: Action, view: HandState, seat: int, names: Sequence[str]
 # ----- what the table waits for ---------------------------------------------------------
 
 def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | None = None,
-                 keys: bool = True, bots: Collection[int] = ()) -> str:
+                 keys: bool = True, bots: Collection[int] = (), watched: bool = False) -> str:
     """One sentence: whose move it is and what is expected, naming the keys.
 
     ``keys``: False in the line mode, which has no "p"/"d" keys (a card is named by
@@ -913,8 +977,14 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
 
     When a hazard hits the human's side the sentence depends only on the attack, never on
     the human's hand (R9): "coup" and "pass" are always offered. ``bots``: the seats bots
-    play (a bot reads no scores before its first draw).
+    play (a bot reads no scores before its first draw). ``watched``: a bot plays ``seat``
+    and its player only watches (``play --auto``): the seat's moves are said as the bot's,
+    with no keys ("Your turn: draw a card (space…)" was shown to a watcher).
     """
+    if watched and seat >= 0:
+        mine = _watched_text(view, seat, names, lang)
+        if mine is not None:
+            return mine
     phase = view.phase
     if phase == OVER:
         return _("The hand is over.")
@@ -994,6 +1064,30 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
     if seat < 0 and names[actor] == _("You"):
         return _("Your turn.")                 # a replay of one's own game: "You's turn"
     return _("%(name)s's turn.") % {"name": names[actor]}
+
+
+def _watched_text(view: HandState, seat: int, names: Sequence[str],
+                  lang: str | None) -> str | None:
+    """What the bot playing ``seat`` is doing, for its player who watches; None when the
+    table waits for someone else (said as ever)."""
+    phase = view.phase
+    if phase == RESPOND:
+        att = view.attack
+        if att is None or seat not in att.waiting_for():
+            return None
+        text = (_("%(name)s played %(card)s on you: the bot playing your seat decides how "
+                  "to answer.") if view.seating.team_size == 1 else
+                _("%(name)s played %(card)s on your side: the bot playing your seat decides "
+                  "how to answer."))
+        return text % {"name": names[att.attacker], "card": card_name(att.card, lang)}
+    if phase not in (DRAW, PLAY, EXTEND) or view.seat != seat:
+        return None
+    if phase == DRAW:
+        return _("The bot playing your seat is drawing.")
+    if phase == EXTEND:
+        return _("%(km)d km! The bot playing your seat decides whether to go on to "
+                 "1000.") % {"km": view.target}
+    return _("The bot playing your seat is choosing a card to play or discard.")
 
 
 # ----- scores ---------------------------------------------------------------------------
@@ -1651,6 +1745,10 @@ def error_line(exc: BaseException) -> str:
         return store_damaged_line(exc)
     if isinstance(exc, RuleOptionError):
         return rule_fault_text(exc.why, exc.data, str(exc))
+    if isinstance(exc, IllegalAction):
+        # a move refused (a bot's, by the table, in a network race): in words, as the
+        # player's own refusals are
+        return refused_line(str(exc), ())
     if isinstance(exc, OSError) and exc.strerror:    # else our own words, already said
         return os_error_text(exc)
     return str(exc)
