@@ -578,7 +578,11 @@ def test_a_peer_with_a_slow_disk_does_not_count_its_own_fsync_against_the_next_s
         for p in peers:
             p.close(flush=0.2)
     assert (applied >= 400 or ann.finished) and ann.stopped is None, (applied, ann.stopped)
-    assert spent == 0.0, (spent, syncs, applied)
+    # None of Ann's fsyncs is Bo's time: one counted would charge him 0.3 s (0.4 s beyond
+    # the 0.1 s grace), and before the fix some forty were (12.5 s). What Bo's own steps
+    # take beyond the grace is his: a step of his once took 0.105 s on CI's quiet
+    # machine (5 ms charged, a scheduler's hiccup, not the disk)
+    assert spent < 0.3 - 0.1, (spent, syncs, applied)
 
 
 def test_a_peer_that_hears_nobody_does_not_count_its_own_outage_against_a_seat() -> None:
