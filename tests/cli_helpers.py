@@ -335,6 +335,25 @@ def in_process_table_in_tmux(plugin_dir: Path, bot: str, env: dict[str, str], ma
                        timeout=10)
 
 
+class AnnouncedTables:
+    """A stand-in for ``p2p.net.discovery.browse_tables``'s browser that has heard
+    ``tables`` announced (the LAN's answers, made up by a test)."""
+
+    ignored = 0
+
+    def __init__(self, tables: list[Any]) -> None:
+        self.tables = tables
+
+    def __enter__(self) -> AnnouncedTables:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+    def wait_for(self, pred: object, timeout: float) -> list[Any]:
+        return list(self.tables)
+
+
 class PeerStub(SimpleNamespace):
     """A stand-in for a console's ``Peer`` (:class:`p2p.table.Peer`): the fields a test
     gives, and ``state`` (the console reads where the match stands from one look,

@@ -7,20 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from cli_helpers import AnnouncedTables
+from test_cli_games import _saved_game
 
 from cli.main import main
 from engine import Seating, preset
-from p2p.table.memory import make_table
-from p2p.table.store import Store
 from p2p.transcript.envelope import Envelope
-
-
-def _saved_game(data: Path) -> Path:
-    """A saved game in the data folder ``data`` (its header, no entry yet): its folder."""
-    cfg, _ids = make_table(preset("classic"), Seating(2, 2), ["Al", "Bo"], b"hostile-16")
-    store = Store.create(data, cfg.header(), 0, port=0)
-    store.close()
-    return store.path
 
 
 def test_games_ignores_a_state_record_nested_too_deep_for_json(
@@ -104,19 +96,7 @@ def test_join_by_fingerprint_tries_every_table_announced_with_it(
                         fp, port, ("127.0.0.1",))
               for name, port in (("copy", ports[0]), ("Ann's table", ports[1]))]
 
-    class Browser:
-        ignored = 0
-
-        def __enter__(self) -> Browser:
-            return self
-
-        def __exit__(self, *exc: object) -> None:
-            pass
-
-        def wait_for(self, pred: object, timeout: float) -> list[TableInfo]:
-            return list(tables)
-
-    monkeypatch.setattr(discovery, "browse_tables", lambda **kw: Browser())
+    monkeypatch.setattr(discovery, "browse_tables", lambda **kw: AnnouncedTables(tables))
     code = main(["join", "--table", fp, "--bind", "127.0.0.1", "--auto",
                  "--connect-timeout", "20", "--data-dir", str(tmp_path / "data"),
                  "--identity", str(tmp_path / "id.key")])
@@ -150,18 +130,6 @@ def test_join_by_fingerprint_passes_a_copy_answering_with_another_key_to_the_tab
                         ann.fingerprint, h.node.port, ("127.0.0.1",))
               for name, h in zip(("copy", "Ann's table"), hosts, strict=True)]
 
-    class Browser:
-        ignored = 0
-
-        def __enter__(self) -> Browser:
-            return self
-
-        def __exit__(self, *exc: object) -> None:
-            pass
-
-        def wait_for(self, pred: object, timeout: float) -> list[TableInfo]:
-            return list(tables)
-
     seated = threading.Event()
     stop = threading.Event()
 
@@ -174,7 +142,7 @@ def test_join_by_fingerprint_passes_a_copy_answering_with_another_key_to_the_tab
                 hosts[1].close(flush=1.0)       # the joiner hears it and stops
     pumping = threading.Thread(target=pump, daemon=True)
     pumping.start()
-    monkeypatch.setattr(discovery, "browse_tables", lambda **kw: Browser())
+    monkeypatch.setattr(discovery, "browse_tables", lambda **kw: AnnouncedTables(tables))
     try:
         code = main(["join", "--table", ann.fingerprint, "--bind", "127.0.0.1", "--auto",
                      "--connect-timeout", "20", "--data-dir", str(tmp_path / "data"),
