@@ -312,11 +312,6 @@ class Peer:
         to decide whether the match is over for good (``state.over``)."""
         return self._state
 
-    @property
-    def over_for_good(self) -> bool:
-        """Finished, or stopped and not paused, from one look (``state.over``)."""
-        return self._state.over
-
     # ----- agreements --------------------------------------------------------------------
     def silent_seat(self) -> int | None:
         """The seat the table waits for in vain: unresponsive (its step passed the time
