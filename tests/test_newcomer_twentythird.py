@@ -243,7 +243,9 @@ def test_a_hand_ended_short_of_an_extension_says_why_no_trip_scored(
         official: bool, caller: int, said: str) -> None:
     """3 players, classic: Bo extended to 1000, Ann stood at 700 of 1000 when the cards ran
     out; "Hand 1 over (every hand is empty): Bo got closest." and a score sheet with no
-    trip in it, the extension said once, 130 moves before. The hand's end says why."""
+    trip in it, the extension said once, 130 moves before. The hand's end says why (R12:
+    an extended trip nobody completes scores for no one; O-extension-official: every
+    other side scores 200)."""
     from cli.words import end_line
 
     names = ["You", "Bo", "Cy"]
