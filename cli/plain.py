@@ -23,7 +23,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from typing import Literal, TextIO
+from typing import Literal, NamedTuple, TextIO
 
 from engine import Action, HandState, IllegalAction, bot_guard
 from engine.bots import make_bot
@@ -182,6 +182,17 @@ ROUTINE_STATES = frozenset({"connected", "thinking", "waiting", "ready"})
 SETUP_QUIET = 1.0
 
 
+class TurnKey(NamedTuple):
+    """Where the table stands for this player's prompt: a prompt is said again when it
+    changes under it (:meth:`PlainSession.read_turn`)."""
+
+    my_move: bool
+    hand_over: bool
+    hand_no: int
+    over: bool
+    watching: str | None
+
+
 class PlainSession:
     """The line mode's loop. Input is read without blocking the table: while the others
     play, a line is answered at once (look, help, rules, why; a move is refused, saying
@@ -211,6 +222,8 @@ class PlainSession:
         #: that a bot plays this player's seat was said (once, as soon as it is known)
         self.watching_said = False
         self.turn_said: object = None     # whose turn was last said
+        #: the table as it stood when the console decided to ask for this player's move
+        self.move_key: TurnKey | None = None
         self.eof = False
         self.asked_bot: set[int] = set()   # silent seats a new bot was asked for (--auto)
         #: Ctrl-C was pressed (read as quit: the question); a second one leaves at once
@@ -291,15 +304,23 @@ class PlainSession:
             if line is None or isinstance(line, str):
                 return line
 
-    def _turn_key(self) -> tuple[object, ...]:
+    def _turn_key(self) -> TurnKey:
         d = self.driver
-        return (d.my_move(), d.hand_over, d.hand_no, d.over, self.watching())
+        return TurnKey(d.my_move(), d.hand_over, d.hand_no, d.over, self.watching())
 
-    def read_turn(self) -> str | None:
+    def read_turn(self, key: TurnKey | None = None) -> str | None:
         """A line typed at this player's prompt, or :data:`CHANGED` when the table moved
         on under it (a bot took the seat, the hand was voided): the prompt is then said
-        again as it now stands, and nothing typed before is played against it."""
-        key = self._turn_key()
+        again as it now stands, and nothing typed before is played against it.
+
+        ``key``: where the table stood when the console decided to ask (see
+        :meth:`_turn_key`). Taken here, after the board was said, it could already be
+        the moved-on table's: a resumed player's prompt for the move he had left was
+        said, a bot took his seat meanwhile, and the key then taken never changed
+        again (nothing is collected while the prompt waits): the console waited at that
+        prompt for ever, never saying he was watching (CI, 2026-12-06)."""
+        if key is None:
+            key = self._turn_key()
         self.out.write("> ")
         self.out.flush()
         while True:
@@ -412,7 +433,8 @@ class PlainSession:
                 if not self._command():
                     return 0
                 continue
-            if not d.my_move():
+            turn = self._turn_key()     # taken before the board: see read_turn
+            if not turn.my_move:
                 # Nothing to wait for in-process; a network driver is waiting on peers.
                 self.show_turn()
                 self.show_activity()
@@ -445,8 +467,12 @@ class PlainSession:
             if limit is not None and not self.watching():
                 # a table that times moves: how long this one may take
                 self.say(move_limit_note(limit))
-            if not self._command():
-                return 0
+            self.move_key = turn
+            try:
+                if not self._command():
+                    return 0
+            finally:
+                self.move_key = None
 
     def _step_others(self) -> bool:
         """One move of the others (:meth:`TableDriver.step_others`), waited for a moment;
@@ -643,7 +669,7 @@ class PlainSession:
         (True) without a move when the table moved on under the prompt."""
         d = self.driver
         while True:
-            text = self.read_turn()
+            text = self.read_turn(self.move_key)
             if text is None:
                 self.say("")
                 self.say(_("End of input: leaving the table."))

@@ -418,6 +418,10 @@ class MemoryNode:
         with self.network.lock:
             return self._core.unacked(peer_id)
 
+    def pending_bytes(self, peer_id: bytes) -> int:
+        with self.network.lock:
+            return self._core.unacked_bytes(peer_id)
+
     def flush(self, timeout: float) -> bool:
         start = time.monotonic()
         with self.network.cond:

@@ -149,6 +149,13 @@ class HostedByAnn:
     def type(self, line: str) -> None:
         os.write(self.keys, line.encode() + b"\n")
 
+    def leave(self, timeout: float = 60.0) -> None:
+        """Ann quits (``quit``, then ``y``) and her console ends: a test whose match must
+        still be on when it looks (a long ``match_target``) need not wait for its end."""
+        self.type("quit")
+        self.type("y")
+        self.join(timeout)
+
     def join(self, timeout: float) -> None:
         self.thread.join(timeout)
 

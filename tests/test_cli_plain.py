@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cli_helpers import unfold
@@ -623,3 +624,57 @@ def test_a_card_that_does_not_answer_a_hazard_is_named_first() -> None:
     from cli.words import reply
     said = reply("answer-first-not-this", card="50")
     assert said.startswith("50 does not answer the hazard: ") and "c for a coup fourré" in said
+
+
+def test_a_prompt_whose_move_vanished_as_it_was_said_is_left_for_the_table() -> None:
+    """A resumed player's prompt for the move he had left was said while the others'
+    agreement gave his seat to a bot: the prompt took its "where the table stands" after
+    the board was said, so it already held the moved-on table, never saw a change, and
+    waited for a line for ever; he never read that he was watching (CI, 2026-12-06,
+    test_newcomer_seventeenth; 60 s at "Your turn", the table 60 hands further on). The
+    prompt now compares with the table as it stood when the console decided to ask."""
+    import threading
+    import time
+
+    from engine.state import PLAY
+
+    class TakenAsShown(LocalDriver):
+        taken = False
+
+        def legal(self) -> list[Any]:
+            said = super().legal()
+            if said and self.state.phase == PLAY:
+                self.taken = True     # the agreement lands while the board is read
+            return said
+
+        def my_move(self) -> bool:
+            return not self.taken and super().my_move()
+
+        def watching(self) -> str | None:
+            return "A bot plays your seat; you are watching." if self.taken else None
+
+    seed = next(s for s in range(50) if LocalDriver(
+        preset("classic"), Seating.solo(2), NAMES[:2], seed=s).state.seat == 0)
+    d = TakenAsShown(preset("classic"), Seating.solo(2), NAMES[:2], seed=seed)
+    out = io.StringIO()
+    read_end, write_end = os.pipe()
+    rc: list[int] = []
+
+    def console() -> None:
+        with os.fdopen(read_end) as inp:
+            rc.append(run_plain(d, out=out, inp=inp))
+
+    thread = threading.Thread(target=console, daemon=True)
+    thread.start()
+    try:
+        end = time.monotonic() + 10
+        while "you are watching" not in out.getvalue() and time.monotonic() < end:
+            time.sleep(0.02)
+        said = out.getvalue()
+    finally:
+        os.write(write_end, b"quit\ny\n")      # leaves, whichever prompt it waits at
+        thread.join(10)
+        os.close(write_end)
+    assert "Your hand:" in said               # the board was said, then left
+    assert "A bot plays your seat; you are watching." in said, said[-1500:]
+    assert rc == [0] and not thread.is_alive()

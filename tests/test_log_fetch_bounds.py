@@ -2,9 +2,9 @@
 that asks and never acknowledges can make an honest one hold, and the answer to a FETCH
 when nothing follows (hostile review of 2026-12-03, findings 2 and 3).
 
-The transport is stood in for by a counter of the payloads each peer has not
-acknowledged (what ``Node.pending`` reports): a reply counts until the test says its
-sender acknowledged it.
+The transport is stood in for by a counter of the bytes each peer has not acknowledged
+(what ``Node.pending_bytes`` reports): a reply counts until the test says its sender
+acknowledged it.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ def _played(name: bytes, options: LogOptions | None = None) -> Table:
 
 
 class Unacked:
-    """Payloads sent to each peer and not acknowledged yet (a transport's ``pending``)."""
+    """Bytes sent to each peer and not acknowledged yet (a transport's
+    ``pending_bytes``)."""
 
     def __init__(self) -> None:
         self.n: dict[bytes, int] = {}
@@ -40,10 +41,14 @@ class Unacked:
 
     def sent(self, rl: ReplicatedLog) -> list[tuple[bytes | None, bytes]]:
         out = rl.take_output().messages
-        for peer, _payload in out:
+        for peer, payload in out:
             if peer is not None:
-                self.n[peer] = self.n.get(peer, 0) + 1
+                self.n[peer] = self.n.get(peer, 0) + len(payload)
         return out
+
+
+#: The most one reply to a FETCH carries: a batch and the entry that overflows it.
+ONE_REPLY = wire.BATCH_BYTES + MAX_ENVELOPE_BYTES
 
 
 def test_a_peer_that_fetches_and_never_acknowledges_gets_two_replies_not_gigabytes() -> None:
@@ -51,7 +56,8 @@ def test_a_peer_that_fetches_and_never_acknowledges_gets_two_replies_not_gigabyt
     grew an honest peer by 4 MB a second, up to 2 GB: the byte budget (finding 7) bounded
     the pace, not what waits for acknowledgement. Now a FETCH is answered only while
     fewer than ``fetch_max_unacked`` payloads to its sender are unacknowledged: over 60 s
-    of asking, two replies wait, whatever the rate budget allows. Once the peer
+    of asking, at most two replies' bytes wait (a reply is answered only while less than
+    one reply's worth is unacknowledged), whatever the rate budget allows. Once the peer
     acknowledges, the FETCH set aside is answered (an honest one is served)."""
     opts = LogOptions(fetch_bytes_per_s=1 << 30, fetch_burst=1 << 30)  # no rate limit
     t = _played(b"fetchbound/noack", opts)
@@ -66,9 +72,10 @@ def test_a_peer_that_fetches_and_never_acknowledges_gets_two_replies_not_gigabyt
         rl.on_message(mallory, wire.encode_fetch(t.cfg.table_id, 0, 0))
         rl.tick()
         replies += [p for _, p in unacked.sent(rl)]
-    assert len(replies) == opts.fetch_max_unacked == 2
+    assert opts.fetch_max_unacked_bytes == ONE_REPLY
     held = sum(len(p) for p in replies)
-    assert held <= 2 * (wire.BATCH_BYTES + MAX_ENVELOPE_BYTES), held
+    assert 0 < held <= 2 * ONE_REPLY, held
+    assert held - len(replies[-1]) < ONE_REPLY       # the last one came under the bound
     assert rl.drops[("seat 1 (p1)", "fetch-unacked")] > 1000
     # it acknowledges: the FETCH it sent last is answered at the next tick, no new asking
     unacked.n[mallory] = 0
@@ -80,10 +87,10 @@ def test_a_peer_that_fetches_and_never_acknowledges_gets_two_replies_not_gigabyt
 
 def test_an_honest_catch_up_goes_on_at_the_pace_of_its_acknowledgements() -> None:
     """A peer fetching the whole log batch by batch gets every entry, though each FETCH
-    overtakes the acknowledgement of the reply before it (one unacknowledged reply at
-    most here): it is set aside and answered once the acknowledgement arrives, never
+    overtakes the acknowledgement of the reply before it (nothing may be unacknowledged
+    here): it is set aside and answered once the acknowledgement arrives, never
     dropped."""
-    t = _played(b"fetchbound/honest", LogOptions(fetch_max_unacked=1))
+    t = _played(b"fetchbound/honest", LogOptions(fetch_max_unacked_bytes=1))
     rl = t.seats[0].rlog
     unacked = Unacked()
     rl.in_flight = unacked
@@ -95,7 +102,7 @@ def test_an_honest_catch_up_goes_on_at_the_pace_of_its_acknowledgements() -> Non
         t.clock.advance(0.05)
         # the FETCH comes first, the acknowledgement of the reply before it second
         rl.on_message(asker, wire.encode_fetch(t.cfg.table_id, hand, index))
-        unacked.n[asker] = max(0, unacked.n.get(asker, 0) - 1)
+        unacked.n[asker] = 0
         rl.tick()
         out = [wire.decode(p) for _, p in unacked.sent(rl)]
         replies = [m for m in out if isinstance(m, wire.Entries)]
@@ -207,5 +214,29 @@ def test_a_session_sets_the_bound_on_unacknowledged_replies() -> None:
     more replies in flight); it was only reachable by building the log's options."""
     from p2p.table.session import SessionOptions
 
-    assert SessionOptions().log_options().fetch_max_unacked == LogOptions().fetch_max_unacked
-    assert SessionOptions(fetch_max_unacked=5).log_options().fetch_max_unacked == 5
+    assert SessionOptions().log_options().fetch_max_unacked_bytes \
+        == LogOptions().fetch_max_unacked_bytes == ONE_REPLY
+    assert SessionOptions(fetch_max_unacked_bytes=5).log_options() \
+        .fetch_max_unacked_bytes == 5
+
+
+def test_a_fetch_is_answered_while_the_live_pushes_to_its_asker_wait_for_acks() -> None:
+    """A player back at a table of bots asks for the hands he missed while the table
+    pushes him each new entry as it is written (a push every few milliseconds). The
+    bound counted payloads: with two of those pushes unacknowledged, which was most of
+    the time, his FETCH was set aside again and again; under load his catch-up starved
+    and his computer stopped naming an honest seat unresponsive (CI, 2026-12-06: "seat 0
+    (Ann) is unresponsive: no deck.key", 10 pushes dropped as too far ahead). Live
+    pushes are small: forty of them waiting leave the FETCH answered at once."""
+    t = _played(b"fetchbound/pushes")
+    rl = t.seats[0].rlog
+    unacked = Unacked()
+    rl.in_flight = unacked
+    rl.take_output()
+    asker = t.node_of[1]
+    pushes = [raw for h in sorted(rl.log) for raw in rl.log[h]][-40:]
+    unacked.n[asker] = sum(len(wire.encode_push([raw])[0]) for raw in pushes)
+    rl.on_message(asker, wire.encode_fetch(t.cfg.table_id, 0, 0))
+    out = [wire.decode(p) for _, p in unacked.sent(rl)]
+    assert [type(m) for m in out] == [wire.Entries], rl.drops
+    assert out[0].entries[0] == rl.log[0][0]

@@ -1,8 +1,8 @@
 """A seated peer that sends FETCH every 20 ms and never acknowledges, over real sockets
 (hostile review of 2026-12-03, finding 2; /tmp/rev_hostile/t/fetch_noack_rss.py): the
 honest peer's transport held every reply, resent for ever, 4 MB more each second up to
-about 2 GB. It now holds at most two replies for that peer (the session hands the
-transport's unacknowledged count to the log)."""
+about 2 GB. It now holds at most two replies' bytes for that peer (the session hands the
+transport's unacknowledged bytes to the log)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from p2p.table import wire
 from p2p.table.memory import make_table
 from p2p.table.session import SessionOptions, node_id_for
 from p2p.testing import socket_peers
+from p2p.transcript.envelope import MAX_ENVELOPE_BYTES
 
 
 @pytest.mark.hostile       # a match part-played, then 5 s of asking
@@ -62,6 +63,7 @@ def test_fetches_never_acknowledged_pile_up_nothing(tmp_path: Path) -> None:
                               session=h.session))
             time.sleep(0.02)
         held = p0.node.pending(mallory)   # type: ignore[attr-defined]
+        held_bytes = p0.node.pending_bytes(mallory)   # type: ignore[attr-defined]
         with p0._lock:
             unanswered = p0.rlog.drops.get(("seat 1 (mallory)", "fetch-unacked"), 0)
     finally:
@@ -69,7 +71,10 @@ def test_fetches_never_acknowledged_pile_up_nothing(tmp_path: Path) -> None:
         stop[0].set()
         th[0].join()
         p0.close(flush=0)
-    # two replies, and this peer's own few stall FETCHes to the seat it waits for (it
-    # held about 150 replies of up to 256 KiB each after 5 s, and more every second)
-    assert held <= 10, held
+    # two replies' bytes at most, and this peer's own few stall FETCHes to the seat it
+    # waits for (it held about 150 replies of up to 256 KiB each after 5 s, and more
+    # every second); a reply here is the whole log so far, well under a batch
+    one_reply = wire.BATCH_BYTES + MAX_ENVELOPE_BYTES
+    assert held_bytes <= 2 * one_reply + 4096, (held, held_bytes)
+    assert held <= 20, (held, held_bytes)
     assert unanswered > fetches // 4, (unanswered, fetches)

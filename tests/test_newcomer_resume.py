@@ -21,7 +21,9 @@ from cli import resume as resume_verb
 def test_resume_plain_after_a_bot_took_the_seat_says_so_and_refuses_moves(
         tmp_path: Path) -> None:
     hport, jport = free_port(), free_port()
-    ann = HostedByAnn(tmp_path, hport, match_target=20000)
+    # a million points: the match is still on whatever Ben's console is slow to say (at
+    # 20,000 the table of bots could end it first under load); Ann leaves at the end
+    ann = HostedByAnn(tmp_path, hport, match_target=1_000_000)
     ann_out = ann.out
     jdir, jkey = tmp_path / "j", tmp_path / "j.key"
     ben = start_joiner(hport, jport, jdir, jkey)
@@ -66,13 +68,15 @@ def test_resume_plain_after_a_bot_took_the_seat_says_so_and_refuses_moves(
         assert "Hand 1," not in board and "Hand " in board, board[-2000:]
         assert "c for a coup fourré" not in board    # no prompt for a seat the bot plays
     finally:
+        os.write(ben_w, b"quit\ny\n")     # a watcher whose input ends watches on
         os.close(ben_w)
-        os.close(ann.keys)
         if ben.poll() is None:
             ben.kill()
         if resumed is not None:
             resumed.join(30)
-        ann.join(60)
+        ann.leave()
+        os.close(ann.keys)
+    assert not ann.thread.is_alive(), ann_out.getvalue()[-2000:]   # she left: it ended
     host_said = said(ann_out)
     # Ann's screen: the pause is a pause, the bot is not Ben coming back, and its moves
     # are the bot's

@@ -101,6 +101,22 @@ def test_two_nodes_in_order_exactly_once(nodes: Callable[..., Node]) -> None:
     assert b.recv(0.1) is None  # nothing extra
 
 
+def test_pending_bytes_count_what_waits_for_an_acknowledgement(
+        nodes: Callable[..., Node]) -> None:
+    """``pending_bytes`` is what the replicated log bounds its FETCH replies by: the
+    payload bytes queued to a peer and not acknowledged, back to 0 once they are."""
+    a, b = nodes(b"A"), nodes(b"B")
+    a.add_peer(b"B", "tcp://127.0.0.1:1")     # nobody listens there: nothing is acked
+    a.send(b"B", b"x" * 1000)
+    a.send(b"B", b"y" * 24)
+    assert (a.pending(b"B"), a.pending_bytes(b"B")) == (2, 1024)
+    a.add_peer(b"B", b.endpoint)
+    b.add_peer(b"A", a.endpoint)
+    assert recv_n(b, 2) == [(b"A", b"x" * 1000), (b"A", b"y" * 24)]
+    assert a.flush(5)
+    assert (a.pending(b"B"), a.pending_bytes(b"B")) == (0, 0)
+
+
 def test_four_nodes_full_mesh(nodes: Callable[..., Node]) -> None:
     ns = [nodes(bytes([65 + i])) for i in range(4)]
     mesh(ns)

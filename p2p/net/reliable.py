@@ -87,6 +87,7 @@ class _Peer:
     next_seq: int = 1
     base: int = 1  # lowest unacknowledged sequence number
     unacked: dict[int, _Out] = field(default_factory=dict)
+    unacked_bytes: int = 0  # the payload bytes of ``unacked``
     next_resend: float = 0.0
     last_hb_sent: float = -1e18
     rto: float = 0.2
@@ -220,6 +221,7 @@ class ReliableCore:
         seq = p.next_seq
         p.next_seq += 1
         p.unacked[seq] = _Out(payload)
+        p.unacked_bytes += len(payload)
         p.next_resend = 0.0
         return seq
 
@@ -227,6 +229,11 @@ class ReliableCore:
         if peer_id is not None:
             return len(self._peer(peer_id).unacked)
         return sum(len(p.unacked) for p in self._peers.values())
+
+    def unacked_bytes(self, peer_id: bytes) -> int:
+        """The bytes of the payloads to ``peer_id`` not acknowledged yet (what this node
+        holds for it, resending)."""
+        return self._peer(peer_id).unacked_bytes
 
     def has_messages(self) -> bool:
         return bool(self._ready)
@@ -596,6 +603,8 @@ class ReliableCore:
             cum = min(cum, p.next_seq - 1)
             for s in range(p.base, cum + 1):
                 o = p.unacked.pop(s, None)
+                if o is not None:
+                    p.unacked_bytes -= len(o.payload)
                 # Karn: only frames sent once and not already selectively acked
                 if o is not None and o.attempts == 1 and not o.sacked:
                     sample = now - o.first_sent

@@ -359,6 +359,11 @@ class Node:
         with self._lock:
             return self._core.unacked(peer_id)
 
+    def pending_bytes(self, peer_id: bytes) -> int:
+        """The bytes of the payloads to ``peer_id`` not acknowledged yet."""
+        with self._lock:
+            return self._core.unacked_bytes(peer_id)
+
     def flush(self, timeout: float) -> bool:
         """Wait until every sent payload is acknowledged; False on timeout."""
         deadline = time.monotonic() + timeout

@@ -159,7 +159,8 @@ class LogOptions:
     fetch_min_interval: float = 0.02  # serve at most one FETCH per peer per this long
     fetch_bytes_per_s: int = 4 << 20  # ... and at most this many bytes of replies per peer
     fetch_burst: int = 8 << 20        # (a token bucket of this size: a whole match fits)
-    fetch_max_unacked: int = 2        # ... and only while fewer payloads to it are unacked
+    #: ... and only while fewer bytes than this to it are unacknowledged (see _serve_fetch)
+    fetch_max_unacked_bytes: int = wire.BATCH_BYTES + MAX_ENVELOPE_BYTES
     max_early: int = 4096             # entries buffered ahead of the log, per author
     max_early_bytes: int = 8 << 20    # ... and their bytes, per author
     record_times: bool = False        # keep apply times per entry (benchmarks)
@@ -207,11 +208,11 @@ class ReplicatedLog:
         """``seat``: a bot taking over that seat by agreement (its identity is not in the
         table header: the agreement, replayed before anything else, names its key).
 
-        ``in_flight``: how many payloads the transport still holds unacknowledged for a
-        peer (``Node.pending``). A FETCH is answered only while fewer than
-        ``fetch_max_unacked`` are (see :meth:`_serve_fetch`): a rate alone let a peer that
-        asks and never acknowledges make this one hold gigabytes of replies. None: no
-        transport to ask (in-memory tests), only the rate limits apply.
+        ``in_flight``: how many bytes of payloads the transport still holds
+        unacknowledged for a peer (``Node.pending_bytes``). A FETCH is answered only while
+        fewer than ``fetch_max_unacked_bytes`` are (see :meth:`_serve_fetch`): a rate alone
+        let a peer that asks and never acknowledges make this one hold gigabytes of
+        replies. None: no transport to ask (in-memory tests), only the rate limits apply.
 
         ``session_of``: the transport session a peer's frames come in now
         (``Node.remote_session``). An AWAY is believed only for that session: a copy
@@ -1867,17 +1868,21 @@ class ReplicatedLog:
         until they are: a peer asking for the whole log every 20 ms and never
         acknowledging made an honest one hold 4 MB more each second, up to 2 GB (hostile
         review 2; a byte rate, finding 7, bounded the pace, not the total). So a FETCH is
-        answered only while fewer than ``fetch_max_unacked`` payloads to its sender wait
-        for an acknowledgement: the bytes this peer holds for it stay under that many
-        replies (a reply is at most BATCH_BYTES plus one entry), whatever it asks. A
-        FETCH set aside is answered by :meth:`tick` once its sender has acknowledged; an
-        honest one acknowledges within a round trip. The byte rate still applies.
+        answered only while fewer than ``fetch_max_unacked_bytes`` (a reply's most: one
+        batch and one entry) wait for an acknowledgement to its sender: what this peer
+        holds for it stays under two replies, whatever it asks. Bytes, not payloads: the
+        live entries pushed to a peer behind the table count too, and at a table of bots
+        (a push every few milliseconds) "fewer than two payloads" was seldom true, so a
+        resumed player's catch-up starved while the table played on, and it stopped
+        naming an honest seat unresponsive (CI, 2026-12-06). A FETCH set aside is
+        answered by :meth:`tick` once its sender has acknowledged; an honest one
+        acknowledges within a round trip. The byte rate still applies.
 
         Every FETCH answered gets ENTRIES, an empty one (``more`` False) included: it is
         how the asker learns that nothing follows (after a torn end of its own transcript,
         its catch-up ends on it; it waited for the step limit and stopped)."""
         now = self.clock()
-        if self._unacked(sender) >= self.opts.fetch_max_unacked:
+        if self._unacked(sender) >= self.opts.fetch_max_unacked_bytes:
             self._fetch_deferred[sender] = (hand, index)
             return "fetch-unacked"
         budget, at = self._fetch_budget.get(sender, (float(self.opts.fetch_burst), now))

@@ -67,7 +67,7 @@ from p2p.table.replicated_log import LogOptions, LogOutput, ReplicatedLog, Sessi
 from p2p.table.wire import ABANDON, ENTRIES, FETCH, PUSH, node_id_for
 from p2p.text import safe_text
 from p2p.transcript.agreement import open_kinds
-from p2p.transcript.envelope import Envelope, LogVerifier
+from p2p.transcript.envelope import MAX_ENVELOPE_BYTES, Envelope, LogVerifier
 from p2p.transcript.file import is_side
 
 __all__ = ["Peer", "PeerInfo", "RunState", "SessionEvent", "SessionOptions", "Transport", "node_id_for",
@@ -86,7 +86,8 @@ class SessionOptions:
     stall_after: float = 0.5        # no progress for this long: ask peers for entries
     stall_max: float = 4.0          # backoff ceiling of those requests
     fetch_min_interval: float = 0.02  # serve at most one FETCH per peer per this long
-    fetch_max_unacked: int = 2      # ... and only while fewer replies to it are unacked
+    #: ... and only while fewer bytes than this to it are unacknowledged
+    fetch_max_unacked_bytes: int = wire.BATCH_BYTES + MAX_ENVELOPE_BYTES
     fetch_bytes_per_s: int = 4 << 20  # ... and at most this many reply bytes per peer
     max_early: int = 4096           # entries buffered ahead of the log, per author
     max_early_bytes: int = 8 << 20  # ... and their bytes, per author
@@ -115,7 +116,7 @@ class SessionOptions:
         return LogOptions(stall_after=self.stall_after, stall_max=self.stall_max,
                           fetch_min_interval=self.fetch_min_interval,
                           fetch_bytes_per_s=self.fetch_bytes_per_s,
-                          fetch_max_unacked=self.fetch_max_unacked,
+                          fetch_max_unacked_bytes=self.fetch_max_unacked_bytes,
                           max_early=self.max_early, max_early_bytes=self.max_early_bytes,
                           record_times=self.record_times, step_limit=step,
                           decision_limit=decision, auto_budget=budget, auto_grace=grace)
@@ -214,7 +215,7 @@ class Peer:
                                   seat_of_node={node_id_for(k): s for s, k in enumerate(keys)},
                                   clock=time.monotonic, options=self.opts.log_options(cfg),
                                   secrets=secrets, seat=seat,
-                                  in_flight=getattr(node, "pending", None),
+                                  in_flight=getattr(node, "pending_bytes", None),
                                   session_of=getattr(node, "remote_session", None))
         self.me = self.rlog.me
         #: called with each agreed takeover this seat runs the bot for (the CLI starts it)
