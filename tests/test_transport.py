@@ -117,6 +117,30 @@ def test_pending_bytes_count_what_waits_for_an_acknowledgement(
     assert (a.pending(b"B"), a.pending_bytes(b"B")) == (0, 0)
 
 
+def test_a_dealer_that_gave_up_is_dialled_again_while_its_peer_is_heard(
+        nodes: Callable[..., Node]) -> None:
+    """A bot started for a player's seat while he was away dialled his port; once he
+    resumed there, the bot heard him but its own connection to him never came up
+    again (libzmq ends a connection for good on some errors): its 8,000 frames to him
+    waited until its queue was full (2026-12-06). Such a connection is the same as a
+    DEALER disconnected from its endpoint; a peer we hear, to whom nothing could be
+    queued for ``reopen_after``, is dialled afresh."""
+    a, b = nodes(b"A"), nodes(b"B")
+    mesh([a, b])
+    a.send(b"B", b"first")
+    assert recv_n(b, 1) == [(b"A", b"first")]
+    a._dealers[b"B"].disconnect(b.endpoint)         # libzmq gives up on it
+    time.sleep(0.5)                                 # ... and it is down: nothing queues
+    for i in range(3):
+        a.send(b"B", b"late %d" % i)
+    got: list[bytes] = []
+    end = time.monotonic() + 3 * a.config.reopen_after
+    while time.monotonic() < end and len(got) < 3:
+        b.send(b"A", b"still here")                 # A hears B all the while
+        got += [p for _, p in recv_n(b, 3 - len(got), timeout=0.2)]
+    assert got == [b"late 0", b"late 1", b"late 2"], got
+
+
 def test_four_nodes_full_mesh(nodes: Callable[..., Node]) -> None:
     ns = [nodes(bytes([65 + i])) for i in range(4)]
     mesh(ns)

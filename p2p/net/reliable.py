@@ -651,16 +651,23 @@ class ReliableCore:
         """Peers whose oldest unacknowledged frame went out more than ``after`` seconds
         ago: their connection may be a zombie (taken over, or refused as a duplicate by
         the remote ROUTER), and the driver re-opens it; and peers to whom no frame could
-        be queued for that long while they advertise another endpoint."""
+        be queued for that long while they advertise another endpoint, or while we hear
+        them (our connection to them is dead, theirs to us is not)."""
         out = []
         for p in self._peers.values():
             o = p.unacked.get(p.base)
             if o is not None and o.attempts and now - o.first_sent > after:
                 out.append(p.peer_id)
             elif p.blocked_since is not None and now - p.blocked_since > after \
-                    and self._other_endpoint(p) is not None:
+                    and (self._other_endpoint(p) is not None
+                         or self._status_of(p, now) is PeerStatus.CONNECTED):
                 # nothing could even be sent to where we dial it, and it told us (proven)
-                # it listens elsewhere: see reach_stalled
+                # it listens elsewhere: see reach_stalled. Or it answers from there and
+                # our connection never came up: a DEALER that dialled a player's port
+                # while he was away (a bot started for his seat) was, once he resumed on
+                # that port, never connected again; the bot's frames to him waited, 8,000
+                # of them, until its queue was full, and he heard the bot only through
+                # the others (2026-12-06). Dialled afresh, it connects at once
                 out.append(p.peer_id)
         return out
 
