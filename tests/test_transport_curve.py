@@ -521,3 +521,33 @@ def test_a_stranger_naming_a_peer_on_its_connections_is_not_spared_as_the_peer()
             s.sock.close(0)
         ctx.term()
         nb.close()
+
+
+def test_a_peer_refused_before_it_was_known_is_reached_once_it_is() -> None:
+    """The bot started for a player's seat while he was away dialled his port; he
+    resumed there, and his ZAP handler refused the bot's key (he learns it from the
+    takeover agreement, fetched a moment later). libzmq never dials again after such a
+    refusal: the bot heard him from then on, but its own frames to him waited, 8,000 of
+    them, until its queue was full (2026-12-06). A peer we hear, to whom nothing could
+    be queued for ``reopen_after``, is dialled afresh: once he knows the key, the bot's
+    frames arrive."""
+    a, b = Identity.generate(), Identity.generate()
+    na, nb = _node(a), _node(b)
+    try:
+        nb.set_admission(False)                    # b: a seated table, a unknown yet
+        na.expect_key(nb.node_id, b.curve_keys().public)
+        na.add_peer(nb.node_id, nb.endpoint)
+        na.send(nb.node_id, b"from the bot")
+        time.sleep(1.0)                            # a's handshake is refused meanwhile
+        assert nb.recv(0.2) is None
+        nb.expect_key(na.node_id, a.curve_keys().public)    # b learns the bot's key
+        nb.add_peer(na.node_id, na.endpoint)
+        got = None
+        end = time.monotonic() + 3 * na.config.reopen_after
+        while got is None and time.monotonic() < end:
+            nb.send(na.node_id, b"b is here")      # a hears b all the while
+            got = nb.recv(0.2)
+        assert got == (na.node_id, b"from the bot")
+    finally:
+        na.close()
+        nb.close()

@@ -663,11 +663,13 @@ class ReliableCore:
                          or self._status_of(p, now) is PeerStatus.CONNECTED):
                 # nothing could even be sent to where we dial it, and it told us (proven)
                 # it listens elsewhere: see reach_stalled. Or it answers from there and
-                # our connection never came up: a DEALER that dialled a player's port
-                # while he was away (a bot started for his seat) was, once he resumed on
-                # that port, never connected again; the bot's frames to him waited, 8,000
-                # of them, until its queue was full, and he heard the bot only through
-                # the others (2026-12-06). Dialled afresh, it connects at once
+                # our connection never came up: libzmq never dials again once the
+                # remote ZAP handler refused our key. A bot started for a player's seat
+                # while he was away dialled his port as he resumed there, before he
+                # knew the bot's key (from the takeover agreement, fetched a moment
+                # later); its frames to him waited, 8,000 of them, until its queue was
+                # full, and he heard the bot only through the others (2026-12-06).
+                # Dialled afresh once he knows the key, it connects at once
                 out.append(p.peer_id)
         return out
 
