@@ -150,11 +150,13 @@ class HostedByAnn:
         os.write(self.keys, line.encode() + b"\n")
 
     def leave(self, timeout: float = 60.0) -> None:
-        """Ann quits (``quit``, then ``y``) and her console ends: a test whose match must
-        still be on when it looks (a long ``match_target``) need not wait for its end."""
+        """Ann quits (``quit``, then ``y``), her console ends and her keyboard is closed:
+        a test whose match must still be on when it looks (a long ``match_target``) need
+        not wait for its end."""
         self.type("quit")
         self.type("y")
         self.join(timeout)
+        os.close(self.keys)
 
     def join(self, timeout: float) -> None:
         self.thread.join(timeout)

@@ -75,7 +75,6 @@ def test_resume_plain_after_a_bot_took_the_seat_says_so_and_refuses_moves(
         if resumed is not None:
             resumed.join(30)
         ann.leave()
-        os.close(ann.keys)
     assert not ann.thread.is_alive(), ann_out.getvalue()[-2000:]   # she left: it ended
     host_said = said(ann_out)
     # Ann's screen: the pause is a pause, the bot is not Ben coming back, and its moves

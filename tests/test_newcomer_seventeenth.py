@@ -413,7 +413,6 @@ def test_a_watcher_who_leaves_is_told_how_to_watch_again_not_to_come_back(
         if resumed is not None:
             resumed.join(30)
         ann.leave()
-        os.close(ann.keys)
     assert not ann.thread.is_alive(), ann_out.getvalue()[-2000:]   # she left: it ended
 
 
