@@ -2056,6 +2056,12 @@ def _stop_reason(why: Mapping[str, Any], names: Sequence[str], fallback: str) ->
         return _("this computer's copy of the game was damaged and no other player sent the "
                  "missing entries within %(seconds)d s (the table's time limit); resume "
                  "again when they are back") % {"seconds": _number(why["seconds"])}
+    if kind == "fell-behind":
+        # the others moved on and their entries did not reach this computer: nobody is
+        # named (the seat it waited for had signed further on, so it was not silent)
+        return _("this computer fell behind the table: the other players moved on, and the "
+                 "entries it missed did not arrive within %(seconds)d s; resume to catch "
+                 "up") % {"seconds": _number(why["seconds"])}
     if kind == "unresponsive":
         if why.get("away"):
             # its player quit on purpose (a signed AWAY): no "unresponsive" about it

@@ -156,6 +156,7 @@ STOPS: list[dict[str, Any]] = [
     {"id": "catch-up-failed"}, {"id": "catch-up-failed", "seconds": "x"},
     {"id": "catch-up-failed", "seconds": float("nan")},
     {"id": "catch-up-failed", "seconds": float("inf")},
+    {"id": "fell-behind"}, {"id": "fell-behind", "seconds": [1]},
     {"id": "agreed-end"}, {"id": "agreed-end", "hand": "x", "seat": 0},
     {"id": "agreed-end", "hand": 10 ** 400, "seat": 0}, {"id": "agreed-end", "hand": None},
     {"id": "abandoned", "seat": 0, "text": EVIL}, {"id": "abandoned", "seat": 1, "text": 7},

@@ -991,3 +991,90 @@ def test_a_move_that_never_came_from_a_gone_computer_is_not_said_as_timed() -> N
                         "its move did not come"), said
         timed = stop_reason({**gone, "gone": False}, names)   # a table with a move limit
         assert "did not come within the table's time limit" in timed
+
+
+def _later_hand_entry(t: Table, author: int, ahead: int = 2, forged: bool = False) -> bytes:
+    """A push of an entry signed by ``author`` for a hand ``ahead`` past the one seat 0
+    is in (what a table that moved on sends a peer that fell behind)."""
+    rl = t.seats[author].rlog
+    env = Envelope.create(rl.identity, rl.table_id, t.seats[0].rlog.hand_no + ahead, 3,
+                          b"\x00" * 32, {"k": "game.act", "a": ["pass", author]})
+    raw = env.encode()
+    if forged:                      # the signature's last byte changed: not the author's
+        raw = raw[:-1] + bytes([raw[-1] ^ 1])
+    return wire.encode_push([raw])[0]
+
+
+def _tick_until(t: Table, seat: int, seconds: float) -> None:
+    start = t.clock.now
+    while t.clock.now - start < seconds and not t.seats[seat].rlog.stopped:
+        t.clock.advance(0.5)
+        t.seats[seat].rlog.tick()
+        t.collect(seat)
+        t.wire.clear()
+
+
+def test_a_seat_that_signed_further_on_is_not_named_unresponsive_by_a_peer_behind() -> None:
+    """Stop 46's note: a peer whose catch-up could not keep up with a fast table timed the
+    awaited seat's step from its own last progress and, past the limit, named that seat
+    unresponsive, while the seat's own entries of later hands kept arriving (dropped as too
+    far ahead). Those entries prove the step was made: the wait is for its delivery to
+    this computer. It now waits one step limit more (fetching), goes on when the entries
+    come, and else stops for itself, naming nobody."""
+    t = _silent_table(b"rlog/behind", silent=1)
+    rl0 = t.seats[0].rlog
+    due = rl0.deadline()
+    assert due is not None and due[0] == 1
+    rl0.on_message(t.node_of[1], _later_hand_entry(t, author=1))
+    t.collect(0)
+    t.wire.clear()
+    _tick_until(t, 0, 25.0)                 # past the step's limit (20 s)
+    assert rl0.stopped is None and rl0.unresponsive is None   # before: seat 1 named
+    assert "behind" in t.seats[0].events
+    due = rl0.deadline()
+    assert due is not None and due[0] == 1 and due[1] > t.clock.now   # said, still timed
+    # the entries it missed come now (seat 1 catches up from the others and writes)
+    before = rl0.position()
+    for _ in range(200):
+        t.clock.advance(0.5)
+        for s in range(3):
+            t.seats[s].rlog.tick()
+            t.collect(s)
+        t.write_turns()
+        t.deliver()
+        if rl0.position() != before and rl0.match.hand.expected_writer() != 1:
+            break
+    assert rl0.stopped is None and rl0.position() > before
+
+
+def test_a_peer_behind_that_never_gets_the_entries_stops_for_itself_naming_nobody() -> None:
+    """The same, and the entries never come: one step limit more, then this computer
+    stops, bounded, its words naming nobody (not resumable: a resume fetches again)."""
+    t = _silent_table(b"rlog/behind-stuck", silent=1)
+    rl0 = t.seats[0].rlog
+    start = t.clock.now
+    rl0.on_message(t.node_of[1], _later_hand_entry(t, author=1, ahead=3))
+    _tick_until(t, 0, 60.0)
+    waited = t.clock.now - start
+    assert rl0.stopped is not None and 40.0 <= waited <= 41.0, (rl0.stopped, waited)
+    assert rl0.unresponsive is None and rl0.error is None and not rl0.resumable
+    assert rl0.stop_why == {"id": "fell-behind", "seconds": 40}
+    assert "fell-behind" in t.seats[0].events
+    _said(rl0, "cet ordinateur a pris du retard", "this computer fell behind the table: the "
+          "other players moved on, and the entries it missed did not arrive within 40 s; "
+          "resume to catch up")
+
+
+@pytest.mark.parametrize("author, forged", [(2, False), (1, True)])
+def test_only_the_awaited_seats_own_signature_far_ahead_delays_its_timeout(
+        author: int, forged: bool) -> None:
+    """Another seat's entry far ahead (its author may have made it up) or one that claims
+    the awaited seat's name with a signature that is not its own proves nothing: the
+    awaited seat is timed out at the step limit, as before."""
+    t = _silent_table(b"rlog/behind-proof", silent=1)
+    rl0 = t.seats[0].rlog
+    start = t.clock.now
+    rl0.on_message(t.node_of[author], _later_hand_entry(t, author=author, forged=forged))
+    _tick_until(t, 0, 60.0)
+    assert rl0.unresponsive == 1 and 20.0 <= t.clock.now - start <= 21.0
+    assert "behind" not in t.seats[0].events

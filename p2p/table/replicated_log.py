@@ -269,7 +269,8 @@ class ReplicatedLog:
         self.error: ProtocolError | None = None
         self.stopped: str | None = None
         #: why, as data for a console's own words (``stopped`` is the English, for logs):
-        #: ``{"id": ..., **values}``; ids: catch-up-failed (seconds), unresponsive (seat,
+        #: ``{"id": ..., **values}``; ids: catch-up-failed (seconds), fell-behind (seconds:
+        #: the whole wait), unresponsive (seat,
         #: step), abandoned (seat, text: the peer's own words), agreed-end (hand, seat),
         #: unfounded-complaint (seat), valid-share-complaint (seat), equivocation (seat),
         #: protocol (seat, check, by: the complainer's seat or None), malformed-share
@@ -313,6 +314,14 @@ class ReplicatedLog:
         self._fetch_answers: set[int] = set()   # seats that answered a catch-up fetch
         self._catch_up_target = 0     # entries the damaged store held (when it knows)
         self._catch_up_failed = False
+        #: each seat key's latest entry of a hand past the next, dropped as too far ahead
+        #: (with when it came, for whoever investigates): that seat has moved on, so a wait for its step here is a
+        #: wait for our own catch-up (see :meth:`_moved_on`; one per key: bounded)
+        self._heard_ahead: dict[bytes, tuple[float, Envelope]] = {}
+        #: ((position, seat), since): the step of ``seat`` awaited at ``position`` passed
+        #: its limit here while that seat had signed further on; its delivery is waited
+        #: for one more step limit from ``since``, then this computer stops, naming nobody
+        self._behind: tuple[tuple[tuple[int, int], int], float] | None = None
         #: the seat whose step timed out (the table stopped; nobody is blamed)
         self.unresponsive: int | None = None
         #: seats the transport reports gone (no heartbeat), with the clock time they went
@@ -547,6 +556,17 @@ class ReplicatedLog:
         self._stop(reason, blamed, why, **data)
 
     def deadline(self) -> tuple[int, float] | None:
+        """(seat, clock time) by which the awaited seat's entry must be here (see
+        :meth:`_step_deadline`); once the step's own limit passed while that seat had
+        signed entries further on, one step limit more from then (:meth:`_moved_on`):
+        the entry is on its way to a computer that fell behind."""
+        due = self._step_deadline()
+        behind = self._behind
+        if due is not None and behind is not None and behind[0] == (self.position(), due[0]):
+            return due[0], max(due[1], behind[1] + self.opts.step_limit)
+        return due
+
+    def _step_deadline(self) -> tuple[int, float] | None:
         """(seat, clock time) by which the seat the log waits for must have written its
         entry, or None when the step is untimed (a player's decision, unless the table set
         ``decision_limit``; once a later entry of the hand has arrived the decision was
@@ -585,6 +605,79 @@ class ReplicatedLog:
             # step's own limit (a seat that waits just under it before every step)
             limit = min(limit, self._auto_left(e.seat))
         return e.seat, self.last_progress + limit
+
+    def _time_out(self, seat: int, now: float) -> None:
+        """``seat``'s step passed its limit here: claim so (signed), stop, name the seat
+        *unresponsive* (not blamed: non-delivery cannot be proven)."""
+        e = self.match.hand.expected()
+        what = e.kind if e is not None else "its entry"
+        slow: dict[str, Any] = {}
+        if (e is not None and e.kind != "game.act" and seat != self.me
+                and self._auto_left(seat) < self.opts.step_limit):
+            # its budget for the hand ran out, not the step's own limit: said so
+            spent, budget = self.auto_time(seat)
+            slow = {"slow": True, "spent": round(spent, 1), "budget": budget}
+        self.unresponsive = seat
+        h = self.match.hand_no
+        mine = self.identity.public_key
+        if (mine, h, "side.timeout") in self._side_seen:
+            # claimed in this hand already (before a restart): that claim is sent
+            # again, never a second one (one of each kind per seat and hand)
+            self._out.messages.extend(
+                (None, p) for env in self.side
+                if (env.author, env.hand, env.body.get("k")) == (mine, h, "side.timeout")
+                for p in wire.encode_push([env.encode()]))
+        else:
+            # A signed claim, not an accusation: a signed entry for that slot refutes it.
+            self.write_side({"k": "side.timeout", "step": what,
+                             "slot": [h, seat, self.verifier.next_seq(self.keys[seat])]})
+        self._event("timeout", f"{self.seat_name(seat)} did not write {what} within "
+                    f"{now - self.last_progress:.0f} s", seat=seat, step=what,
+                    hand=self.match.hand_no, index=self.position()[1], **slow)
+        if slow:
+            self._stop(f"{self.seat_name(seat)} is slow: its automatic steps kept this "
+                       f"computer waiting {slow['spent']:.0f} s in this hand, more than "
+                       f"the table's limit of {slow['budget']:.0f} s; the table pauses "
+                       "at each of them from now on", None, "unresponsive",
+                       seat=seat, step=what, gone=seat in self._gone_since,
+                       away=seat in self._away, **slow)
+            return
+        self._stop(f"{self.seat_name(seat)} is unresponsive: no {what} within the "
+                   "table's time limit", None, "unresponsive", seat=seat, step=what,
+                   gone=seat in self._gone_since, away=seat in self._away)
+
+    def _moved_on(self, seat: int) -> bool:
+        """``seat`` signed an entry of a later hand than the one this log is in (dropped as
+        too far ahead, or buffered for the next hand): an
+        honest seat signs nothing there before the step awaited here, so that step was
+        made and this computer lags (its catch-up did not keep up with a fast table).
+        Only the seat's own signature counts: another seat's entries far ahead may be
+        made up by their author. Checked once, when the step's limit passes."""
+        key = self.keys[seat]
+        hand, tried = self.match.hand_no, 0
+        heard = self._heard_ahead.get(key)
+        if heard is not None and heard[1].hand > hand and heard[1].signature_ok():
+            return True
+        for (h, author, _seq), env in self._early.items():
+            if author == key and h > hand:
+                if env.signature_ok():
+                    return True
+                tried += 1
+                if tried >= 4:       # forgeries under its name: not worth more checks
+                    break
+        return False
+
+    def _fell_behind(self, seat: int) -> None:
+        """The wait for ``seat``'s step, which it made (:meth:`_moved_on`), passed a
+        second step limit: stop here, naming nobody; a resume fetches what was missed."""
+        self._catch_up_failed = True
+        limit = self.opts.step_limit
+        self._event("fell-behind", f"{self.seat_name(seat)} and the table moved on; the "
+                    f"entries this computer missed did not come within {limit:.0f} s",
+                    seat=seat, seconds=limit)
+        self._stop("this computer fell behind the table: the other players moved on, and "
+                   f"the entries it missed did not arrive within {2 * limit:.0f} s; resume "
+                   "to catch up", None, "fell-behind", seconds=round(2 * limit))
 
     def sending_own(self) -> None:
         """This seat's entries just written go out now, after they were persisted (a
@@ -746,43 +839,19 @@ class ReplicatedLog:
             return
         if due is not None and now >= due[1] and (due[0] != self.me or not self.can_write):
             seat = due[0]
-            e = self.match.hand.expected()
-            what = e.kind if e is not None else "its entry"
-            slow: dict[str, Any] = {}
-            if (e is not None and e.kind != "game.act" and seat != self.me
-                    and self._auto_left(seat) < self.opts.step_limit):
-                # its budget for the hand ran out, not the step's own limit: said so
-                spent, budget = self.auto_time(seat)
-                slow = {"slow": True, "spent": round(spent, 1), "budget": budget}
-            self.unresponsive = seat
-            h = self.match.hand_no
-            mine = self.identity.public_key
-            if (mine, h, "side.timeout") in self._side_seen:
-                # claimed in this hand already (before a restart): that claim is sent
-                # again, never a second one (one of each kind per seat and hand)
-                self._out.messages.extend(
-                    (None, p) for env in self.side
-                    if (env.author, env.hand, env.body.get("k")) == (mine, h, "side.timeout")
-                    for p in wire.encode_push([env.encode()]))
-            else:
-                # A signed claim, not an accusation: a signed entry for that slot refutes it.
-                self.write_side({"k": "side.timeout", "step": what,
-                                 "slot": [h, seat, self.verifier.next_seq(self.keys[seat])]})
-            self._event("timeout", f"{self.seat_name(seat)} did not write {what} within "
-                        f"{now - self.last_progress:.0f} s", seat=seat, step=what,
-                        hand=self.match.hand_no, index=self.position()[1], **slow)
-            if slow:
-                self._stop(f"{self.seat_name(seat)} is slow: its automatic steps kept this "
-                           f"computer waiting {slow['spent']:.0f} s in this hand, more than "
-                           f"the table's limit of {slow['budget']:.0f} s; the table pauses "
-                           "at each of them from now on", None, "unresponsive",
-                           seat=seat, step=what, gone=seat in self._gone_since,
-                           away=seat in self._away, **slow)
+            if self._behind is not None and self._behind[0] == (self.position(), seat):
+                self._fell_behind(seat)
                 return
-            self._stop(f"{self.seat_name(seat)} is unresponsive: no {what} within the "
-                       "table's time limit", None, "unresponsive", seat=seat, step=what,
-                       gone=seat in self._gone_since, away=seat in self._away)
-            return
+            if seat != self.me and self._moved_on(seat):
+                self._behind = ((self.position(), seat), now)
+                self._event("behind", f"{self.seat_name(seat)} already signed entries of a "
+                            "later hand: this computer fell behind; waiting up to "
+                            f"{self.opts.step_limit:.0f} s more for what it missed",
+                            seat=seat, seconds=self.opts.step_limit)
+                self.next_fetch = now        # ask every peer for it at once
+            else:
+                self._time_out(seat, now)
+                return
         if now < self.next_fetch:
             return
         if (self.match.hand.expected_writer() == self.me and self.can_write
@@ -972,6 +1041,9 @@ class ReplicatedLog:
                 self._drop(sender, "replayed", f"hand {env.hand} seq {env.seq}")
             return
         if env.hand > cur + 1:
+            # kept (the latest per key, unverified until read): proof that its author
+            # moved on, should this computer time out that seat's step (see _moved_on)
+            self._heard_ahead[env.author] = (self.clock(), env)
             self._drop(sender, "too-far-ahead", f"hand {env.hand} while {cur} runs")
             return
         if env.author not in self.keys:
