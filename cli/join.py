@@ -38,6 +38,7 @@ from .words import (
     lobby_wait_line,
     reply,
     say_paragraph,
+    table_label,
 )
 
 SAME_KEY = N_("this key is already seated at the table; use --identity FILE for a second "
@@ -119,7 +120,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
             raise OSError(_("no table called %(name)s on the LAN after 10 s; the tables "
                             "there: %(names)s") % {
                                 "name": repr(want),
-                                "names": i18n.join_list(map(repr, names[:MAX_NAMES_SAID]))
+                                "names": i18n.join_list(map(table_label, names[:MAX_NAMES_SAID]))
                                 + (", …" if len(names) > MAX_NAMES_SAID else "")}
                           + did_you_mean(want, names))
         if not tables:
@@ -139,7 +140,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
             raise OSError(_("%(table)s is hosted with your own key [%(key)s]: its host "
                             "plays on this account. A second player here needs a key and a "
                             "data folder of their own, both made on first use:\n  %(command)s")
-                          % {"table": repr(safe_text(t.name, 40)), "key": t.fingerprint,
+                          % {"table": table_label(t.name), "key": t.fingerprint,
                              "command": "millebornes join --identity ~/second.key "
                                         "--data-dir ~/second-games"})
         # every address the host announced, in turn: a host on a LAN and a VPN (or with
@@ -154,7 +155,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         peers = [ep for ep, _key in announced]
         curve_keys = [key for _ep, key in announced]
         fingerprint = t.fingerprint
-        say_paragraph(_("joining %(table)s at %(address)s") % {"table": repr(t.name),
+        say_paragraph(_("joining %(table)s at %(address)s") % {"table": table_label(t.name),
                                                  "address": peers[0]}, say)
     reader = LineReader(inp)
     if "@" in peers[0]:
@@ -219,7 +220,7 @@ def several_tables_text(tables: list[Any], mdns: str | None = None) -> str:
                                      "seats free, at %(address)s:",
                                      "%(name)s [%(key)s], %(rules)s, %(free)d of %(seats)d "
                                      "seats free, at %(address)s:", t.seats_free) % {
-            "name": repr(safe_text(t.name, 40)), "key": t.fingerprint or "?",
+            "name": table_label(t.name), "key": t.fingerprint or "?",
             "rules": safe_text(announced_rules(t.rules), 60), "free": t.seats_free,
             "seats": t.seats_taken + t.seats_free, "address": f"{where}:{t.port}"})
         # a record whose fp is no fingerprint: by its address ("--table" alone, without

@@ -21,7 +21,14 @@ from .args import with_defaults
 from .commands import ALIASES, typed_verbs
 from .i18n import _, ngettext
 from .plain import LineReader
-from .words import Command, announced_rules, command_lines, say_paragraph, wrap
+from .words import (
+    Command,
+    announced_rules,
+    command_lines,
+    say_paragraph,
+    table_label,
+    wrap,
+)
 
 #: Seconds between two lines about the same table when only its details changed: a
 #: machine changing its records all the time must not scroll the other tables away.
@@ -185,7 +192,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, inp: TextIO | None 
 def _values(t: TableInfo) -> dict[str, object]:
     """A table's words: the announced rules are the preset's name and the options the
     host changed (``classic;match_target=3000``)."""
-    return {"name": repr(t.name), "rules": announced_rules(t.rules),
+    return {"name": table_label(t.name), "rules": announced_rules(t.rules),
             "taken": t.seats_taken, "seats": t.seats_taken + t.seats_free,
             "key": t.fingerprint or "?"}
 

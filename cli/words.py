@@ -253,6 +253,14 @@ def rules_name(preset: str) -> str:
     return _preset_text(preset)
 
 
+def table_label(name: str) -> str:
+    """A discovered table's announced name as the lists say it: quoted (it is another
+    machine's text), or said to be missing when nothing of it can be shown (a name made
+    only of invisible characters was listed as '', read as a bug)."""
+    shown = safe_text(name, 40, placeholder="")
+    return repr(shown) if shown else _("(a table without a name)")
+
+
 def announced_rules(announced: str) -> str:
     """A table's rules as announced on the LAN (``classic;match_target=3000``) in words:
     the preset's name and the options the host changed ("classic rules (match_target=
