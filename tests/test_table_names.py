@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import socket
 
+from zeroconf import ServiceInfo
+
 from cli import i18n
 from cli.join import several_tables_text
 from cli.lobby import _said
 from p2p.net.discovery import SERVICE_TYPE, TableInfo, parse_service_info
-from zeroconf import ServiceInfo
 
 
 def _record(name: str) -> TableInfo:
