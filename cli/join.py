@@ -47,6 +47,9 @@ SAME_KEY = N_("this key is already seated at the table; use --identity FILE for 
 FINGERPRINT = re.compile(r"[A-Z2-7]{5}-[A-Z2-7]{5}")
 #: Seconds ``join`` without ``--peer`` looks for tables on the LAN (said as it starts).
 LOOK_SECONDS = 10.0
+#: Seconds ``join`` asks the key doors of a table's announced addresses at once before
+#: it tries them in turn, the one answering with the host's key first (answering_first).
+KEY_DOORS_SECONDS = 2.0
 #: Seconds between two prints of the lobby's seats (the latest state is shown).
 SHOW_EVERY = 0.5
 #: The most addresses of one announced table that ``join`` tries, each for the
@@ -152,6 +155,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         same = tables[:MAX_SAME_KEY] if user_fp is not None else [t]
         announced = [(ep, o.curve_key) for o in same
                      for ep in (list(o.endpoints[:MAX_TRIED]) or [o.endpoint])]
+        if len(announced) > 1 and t.fingerprint and any(k for _ep, k in announced):
+            announced = answering_first(announced, t.fingerprint)
         peers = [ep for ep, _key in announced]
         curve_keys = [key for _ep, key in announced]
         fingerprint = t.fingerprint
@@ -203,6 +208,29 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         return play_seat(peer, args, reader, out, bots=bot_seats)
     finally:
         peer.close(flush=1.0)
+
+
+def answering_first(announced: list[tuple[str, bytes | None]],
+                    fingerprint: str) -> list[tuple[str, bytes | None]]:
+    """``announced`` (endpoint, CURVE key) in the order ``join`` tries them: first where
+    the key door answers with the host's key (``fingerprint``), then where it does not
+    answer, last where it answers with another key (kept: its refusal is said if nothing
+    else works). Asked at once, for at most :data:`KEY_DOORS_SECONDS` and no longer than
+    the first right answer. A copy of the table's record announced at an address that
+    takes a connection and never answers was asked first, in turn, and cost the whole
+    connect limit (up to 16 of them) before the real table was asked."""
+    from p2p.net.transport import ask_key_doors
+
+    def is_host(key: bytes) -> bool:
+        return key_fingerprint(key) == fingerprint
+
+    keys = ask_key_doors([ep for ep, _key in announced], KEY_DOORS_SECONDS, is_host)
+
+    def rank(item: tuple[str, bytes | None]) -> int:
+        key = keys.get(item[0])
+        return 1 if key is None else 0 if is_host(key) else 2
+
+    return sorted(announced, key=rank)
 
 
 def several_tables_text(tables: list[Any], mdns: str | None = None) -> str:

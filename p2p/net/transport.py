@@ -43,7 +43,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import msgpack
@@ -979,6 +979,46 @@ def _parse_card(data: bytes) -> tuple[bytes, bytes] | None:
             and verify_curve_certificate(card[0], card[1], card[2])):
         return card[0], card[1]
     return None
+
+
+def ask_key_doors(endpoints: Sequence[str], timeout: float,
+                  wanted: Callable[[bytes], bool] | None = None) -> dict[str, bytes]:
+    """Ask the key doors at every one of ``endpoints`` at once for at most ``timeout``
+    seconds: ``{endpoint: signing key}`` of those that answered with a valid card, as
+    soon as one answers with a key ``wanted`` accepts (or when the time is up).
+
+    A joiner given several addresses for one table (the record's, and copies of the
+    record announced by other machines) asks the one whose door answers with the host's
+    key first: asked in turn, a copy whose address takes a connection and never answers
+    cost the whole connect limit before the real table was asked. An endpoint that
+    cannot be resolved is skipped (its turn comes as before)."""
+    asks: list[KeyDoorAsk] = []
+    for ep in endpoints:
+        try:
+            asks.append(KeyDoorAsk(ep))
+        except (TransportError, ValueError):
+            continue
+    found: dict[str, bytes] = {}
+    end = time.monotonic() + max(0.0, timeout)
+    try:
+        while asks:
+            for ask in list(asks):
+                card = ask.poll(0.0)
+                if card is None:
+                    continue
+                found[ask.endpoint] = card[0]
+                ask.close()
+                asks.remove(ask)
+                if wanted is not None and wanted(card[0]):
+                    return found
+            now = time.monotonic()
+            if now >= end:
+                break
+            time.sleep(min(0.02, end - now))
+    finally:
+        for ask in asks:
+            ask.close()
+    return found
 
 
 def fetch_key_card(endpoint: str, timeout: float = 2.0) -> tuple[bytes, bytes]:

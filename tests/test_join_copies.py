@@ -1,0 +1,100 @@
+"""``join --table``: copies of a table's record announced by other machines (hostile
+discovery records, docs/network.md)."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from cli_helpers import AnnouncedTables
+
+from cli.main import main
+from engine import Seating, preset
+
+
+def test_a_copy_that_takes_the_connection_and_never_answers_does_not_delay_the_join(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop 45's note: a machine announces a copy of Ann's table's record (her
+    fingerprint and CURVE key) at an address where a socket takes every connection and
+    never says a word (no key door either), found first. ``join --table HER_FP`` asked
+    it first and waited the whole connect limit (20 s here; with 16 such copies, 16
+    times) before asking her table. The key doors of every address are asked at once
+    first: hers answers with her key, so her table is asked first."""
+    import p2p.net.discovery as discovery
+    from cli.seats import listen
+    from p2p.crypto.identity import Identity
+    from p2p.net.discovery import TableInfo
+    from p2p.table.lobby import LobbyHost
+
+    ann = Identity.generate()
+    host = LobbyHost(ann, "Ann", listen(ann, "127.0.0.1", 0, secure=True), preset("classic"),
+                     Seating.solo(2))
+    mute = socket.socket()
+    mute.bind(("127.0.0.1", 0))
+    mute.listen(16)                       # the kernel accepts; nothing ever answers
+    ck = host.node.curve_key
+    assert ck is not None
+    tables = [TableInfo(f"{name}._millebornes._tcp.local.", "Ann's table", "classic", 1, 1,
+                        ann.fingerprint, port, ("127.0.0.1",), curve_key=ck)
+              for name, port in (("copy", mute.getsockname()[1]),
+                                 ("Ann's table", host.node.port))]
+    seated = threading.Event()
+    stop = threading.Event()
+
+    def pump() -> None:
+        while not stop.is_set():
+            host.pump(0.01)
+            if not seated.is_set() and host.state.seats[1] is not None:
+                seated.set()
+                host.close(flush=1.0)       # the joiner hears it and stops
+    pumping = threading.Thread(target=pump, daemon=True)
+    pumping.start()
+    monkeypatch.setattr(discovery, "browse_tables", lambda **kw: AnnouncedTables(tables))
+    start = time.monotonic()
+    try:
+        main(["join", "--table", ann.fingerprint, "--bind", "127.0.0.1", "--auto",
+              "--connect-timeout", "20", "--data-dir", str(tmp_path / "data"),
+              "--identity", str(tmp_path / "id.key")])
+        took = time.monotonic() - start
+    finally:
+        stop.set()
+        pumping.join(10)
+        host.node.close()
+        mute.close()
+    out = capsys.readouterr()
+    said = " ".join((out.out + out.err).split())
+    assert seated.is_set(), said
+    assert took < 12.0, (took, said)              # before: 20 s at the copy first
+    assert f"127.0.0.1:{tables[0].port}" not in said, said   # the copy was never asked
+
+
+def test_the_key_doors_are_asked_at_once_and_the_hosts_answer_ends_the_asking() -> None:
+    """``answering_first``: the host's door first, silent ones next, another key's last;
+    the asking stops at the host's answer, well before its limit."""
+    from cli.join import KEY_DOORS_SECONDS, answering_first
+    from cli.seats import listen
+    from p2p.crypto.identity import Identity
+
+    ann, eve = Identity.generate(), Identity.generate()
+    nodes = [listen(i, "127.0.0.1", 0, secure=True) for i in (eve, ann)]
+    mute = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    mute.bind(("127.0.0.1", 0))                  # a UDP port that never answers
+    try:
+        eps = [f"tcp://127.0.0.1:{mute.getsockname()[1]}",
+               f"tcp://127.0.0.1:{nodes[0].port}", f"tcp://127.0.0.1:{nodes[1].port}"]
+        start = time.monotonic()
+        order = answering_first([(ep, None) for ep in eps], ann.fingerprint)
+        took = time.monotonic() - start
+        assert [ep for ep, _ in order][0] == eps[2], order
+        assert took < KEY_DOORS_SECONDS, took
+        # without the host among them: the full limit, then silent before another key
+        order = answering_first([(ep, None) for ep in eps[:2]], ann.fingerprint)
+        assert [ep for ep, _ in order] == [eps[0], eps[1]], order
+    finally:
+        mute.close()
+        for n in nodes:
+            n.close()
