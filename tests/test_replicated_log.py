@@ -1033,11 +1033,13 @@ def test_a_seat_that_signed_further_on_is_not_named_unresponsive_by_a_peer_behin
     assert "behind" in t.seats[0].events
     due = rl0.deadline()
     assert due is not None and due[0] == 1 and due[1] > t.clock.now   # said, still timed
-    # the entries it missed come now (seat 1 catches up from the others and writes)
+    # the entries it missed come now (seat 1 catches up from the others and writes; seat
+    # 2 stands for the table that has them: it answers, it is not ticked into its own
+    # timeout of seat 1, which it would have heard long ago at a real table)
     before = rl0.position()
     for _ in range(200):
         t.clock.advance(0.5)
-        for s in range(3):
+        for s in (0, 1):
             t.seats[s].rlog.tick()
             t.collect(s)
         t.write_turns()
@@ -1078,3 +1080,29 @@ def test_only_the_awaited_seats_own_signature_far_ahead_delays_its_timeout(
     _tick_until(t, 0, 60.0)
     assert rl0.unresponsive == 1 and 20.0 <= t.clock.now - start <= 21.0
     assert "behind" not in t.seats[0].events
+
+
+def test_a_seat_that_shows_one_peer_a_later_entry_and_withholds_its_step_is_paused_on(
+        ) -> None:
+    """The hostile side of the wait above: seat 1 withholds its step from everyone and
+    shows seat 0 alone an entry of a later hand. Seat 2 names it unresponsive at the
+    step limit (its claim goes to every peer); seat 0, waiting one limit more as a peer
+    behind would, takes that claim as the table's word: it pauses on seat 1 too (not a
+    stop of its own that no resume could end), so both may agree a bot for it."""
+    t = _silent_table(b"rlog/behind-hostile", silent=1)
+    rl0, rl2 = t.seats[0].rlog, t.seats[2].rlog
+    start = t.clock.now
+    rl0.on_message(t.node_of[1], _later_hand_entry(t, author=1))
+    t.collect(0)
+    t.wire.clear()
+    while t.clock.now - start < 60 and not (rl0.stopped and rl2.stopped):
+        t.clock.advance(0.5)
+        for s in (0, 2):
+            t.seats[s].rlog.tick()
+            t.collect(s)
+        t.wire = [m for m in t.wire if 1 not in (m[0], m[1])]
+        t.deliver()
+    for rl in (rl0, rl2):
+        assert rl.unresponsive == 1 and rl.resumable and rl.error is None, rl.stopped
+    assert t.clock.now - start <= 21.5, t.clock.now - start      # not the 40 s of a lag
+    assert "behind" in t.seats[0].events and "fell-behind" not in t.seats[0].events

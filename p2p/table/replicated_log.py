@@ -667,6 +667,17 @@ class ReplicatedLog:
                     break
         return False
 
+    def _claimed_silent(self, seat: int) -> bool:
+        """Another seat signed a claim (``side.timeout``) that ``seat``'s entry awaited
+        here did not come: the table waits for it too, so this peer is not the one
+        behind. (A hostile claimer gains nothing over the timeout this peer made before
+        it looked for later entries: a claim is refuted by the signed entry.)"""
+        key = self.keys[seat]
+        slot = [self.match.hand_no, seat, self.verifier.next_seq(key)]
+        mine = self.identity.public_key
+        return any(env.body.get("k") == "side.timeout" and env.author not in (mine, key)
+                   and env.body.get("slot") == slot for env in self.side)
+
     def _fell_behind(self, seat: int) -> None:
         """The wait for ``seat``'s step, which it made (:meth:`_moved_on`), passed a
         second step limit: stop here, naming nobody; a resume fetches what was missed."""
@@ -837,12 +848,22 @@ class ReplicatedLog:
                        "time limit); resume again when they are back", None,
                        "catch-up-failed", seconds=self.opts.step_limit)
             return
+        behind = self._behind
+        if (due is not None and behind is not None and behind[0] == (self.position(), due[0])
+                and self._claimed_silent(due[0])):
+            # waiting one step limit more for a seat that signed further on, while the
+            # others claim it silent at this very step: it showed this peer alone a
+            # later entry and withholds its step from the table; silent here too (a
+            # peer stopped as behind could not co-sign a bot for it, and a resume fell
+            # into the same wait again)
+            self._time_out(due[0], now)
+            return
         if due is not None and now >= due[1] and (due[0] != self.me or not self.can_write):
             seat = due[0]
             if self._behind is not None and self._behind[0] == (self.position(), seat):
                 self._fell_behind(seat)
                 return
-            if seat != self.me and self._moved_on(seat):
+            if seat != self.me and self._moved_on(seat) and not self._claimed_silent(seat):
                 self._behind = ((self.position(), seat), now)
                 self._event("behind", f"{self.seat_name(seat)} already signed entries of a "
                             "later hand: this computer fell behind; waiting up to "
