@@ -1106,3 +1106,15 @@ def test_a_seat_that_shows_one_peer_a_later_entry_and_withholds_its_step_is_paus
         assert rl.unresponsive == 1 and rl.resumable and rl.error is None, rl.stopped
     assert t.clock.now - start <= 21.5, t.clock.now - start      # not the 40 s of a lag
     assert "behind" in t.seats[0].events and "fell-behind" not in t.seats[0].events
+
+
+def test_a_forgery_under_the_seats_name_does_not_wipe_out_the_proof_it_moved_on() -> None:
+    """The proof kept that a seat signed further on is a checked entry: a forgery under
+    its name sent after the real one (the latest was kept unchecked) made the peer behind
+    name the seat unresponsive again at the step limit."""
+    t = _silent_table(b"rlog/behind-forged", silent=1)
+    rl0 = t.seats[0].rlog
+    rl0.on_message(t.node_of[1], _later_hand_entry(t, author=1))
+    rl0.on_message(t.node_of[2], _later_hand_entry(t, author=1, ahead=3, forged=True))
+    _tick_until(t, 0, 25.0)
+    assert rl0.stopped is None and "behind" in t.seats[0].events

@@ -314,9 +314,9 @@ class ReplicatedLog:
         self._fetch_answers: set[int] = set()   # seats that answered a catch-up fetch
         self._catch_up_target = 0     # entries the damaged store held (when it knows)
         self._catch_up_failed = False
-        #: each seat key's latest entry of a hand past the next, dropped as too far ahead
-        #: (with when it came, for whoever investigates): that seat has moved on, so a wait for its step here is a
-        #: wait for our own catch-up (see :meth:`_moved_on`; one per key: bounded)
+        #: per seat key, an entry it signed (checked) of a hand past the next, dropped as
+        #: too far ahead, and when it came: that seat has moved on, so a wait for its
+        #: step here is a wait for our own catch-up (see :meth:`_moved_on`; one per key)
         self._heard_ahead: dict[bytes, tuple[float, Envelope]] = {}
         #: ((position, seat), since): the step of ``seat`` awaited at ``position`` passed
         #: its limit here while that seat had signed further on; its delivery is waited
@@ -648,16 +648,16 @@ class ReplicatedLog:
 
     def _moved_on(self, seat: int) -> bool:
         """``seat`` signed an entry of a later hand than the one this log is in (dropped as
-        too far ahead, or buffered for the next hand): an
-        honest seat signs nothing there before the step awaited here, so that step was
+        too far ahead, or buffered for the next hand): an honest seat signs nothing
+        there before the step awaited here, so that step was
         made and this computer lags (its catch-up did not keep up with a fast table).
         Only the seat's own signature counts: another seat's entries far ahead may be
         made up by their author. Checked once, when the step's limit passes."""
         key = self.keys[seat]
         hand, tried = self.match.hand_no, 0
         heard = self._heard_ahead.get(key)
-        if heard is not None and heard[1].hand > hand and heard[1].signature_ok():
-            return True
+        if heard is not None and heard[1].hand > hand:
+            return True                 # its signature was checked as it was kept
         for (h, author, _seq), env in self._early.items():
             if author == key and h > hand:
                 if env.signature_ok():
@@ -1062,9 +1062,13 @@ class ReplicatedLog:
                 self._drop(sender, "replayed", f"hand {env.hand} seq {env.seq}")
             return
         if env.hand > cur + 1:
-            # kept (the latest per key, unverified until read): proof that its author
-            # moved on, should this computer time out that seat's step (see _moved_on)
-            self._heard_ahead[env.author] = (self.clock(), env)
+            # proof that its author moved on, should this computer time out that seat's
+            # step (see _moved_on): one checked entry per key is kept, and none is
+            # checked while it still proves it (a fast table sends many; a forgery under
+            # the seat's name replaced the real one when the latest was kept unchecked)
+            proof = self._heard_ahead.get(env.author)
+            if (proof is None or proof[1].hand <= cur + 1) and env.signature_ok():
+                self._heard_ahead[env.author] = (self.clock(), env)
             self._drop(sender, "too-far-ahead", f"hand {env.hand} while {cur} runs")
             return
         if env.author not in self.keys:
