@@ -1118,3 +1118,27 @@ def test_a_forgery_under_the_seats_name_does_not_wipe_out_the_proof_it_moved_on(
     rl0.on_message(t.node_of[2], _later_hand_entry(t, author=1, ahead=3, forged=True))
     _tick_until(t, 0, 25.0)
     assert rl0.stopped is None and "behind" in t.seats[0].events
+
+
+def test_at_two_seats_a_later_entry_of_the_other_proves_nothing() -> None:
+    """Two players, this one holding its seat: the other cannot sign a later hand
+    without this seat's entries of the hand between, and is the only one that could
+    deliver its step. Its entry far ahead is its own making: the seat is timed out at
+    the step limit as before (a pause, so a bot may take it or the match end), not
+    waited for a second limit and stopped as behind, which a resume fell into again."""
+    cfg, ids = make_table(preset("modern", match_target=1), Seating.solo(2), ["p0", "p1"],
+                          b"rlog/behind-two")
+    t = Table(cfg, ids, FakeClock(), options=LogOptions(step_limit=20.0))
+    for _ in range(50):                       # seat 1 hears nothing, writes nothing
+        t.write_turns(seats=(0,))
+        t.wire = [m for m in t.wire if m[1] != 1]
+        if not t.deliver():
+            break
+    rl0 = t.seats[0].rlog
+    due = rl0.deadline()
+    assert due is not None and due[0] == 1
+    start = t.clock.now
+    rl0.on_message(t.node_of[1], _later_hand_entry(t, author=1))
+    _tick_until(t, 0, 60.0)
+    assert rl0.unresponsive == 1 and rl0.resumable, rl0.stopped
+    assert t.clock.now - start <= 21.0 and "behind" not in t.seats[0].events

@@ -32,7 +32,10 @@ ATTACKS = ("withhold", "equivocate", "bad-share", "replay", "false-complaint",
            "leave-to-one", "leave-then-cheat", "cheat-then-leave", "claim-then-cheat",
            "complaint-then-leave", "leave-next-hand",
            # hostile pass 15: a leave record once the table paused on the silent seat
-           "silent-then-leave")
+           "silent-then-leave",
+           # stop 47: silent to the table, and one peer shown an entry of a later hand
+           # (the proof a peer behind waits on: it must not keep that peer from pausing)
+           "ahead-to-one")
 #: the check strings an odd complaint carries, whatever its entry shows
 CHECKS = ("share-proof", "malformed-body", "equivocation", "out-of-turn")
 
@@ -43,7 +46,7 @@ def _attack(t: Table, bad: set[int], attack: str, at: int) -> None:
     moves. Records, per honest seat, the clock time of its stop."""
     written = 0
     honest = [s for s in range(t.cfg.n) if s not in bad]
-    silent = attack in ("withhold", "silent-then-leave")
+    silent = attack in ("withhold", "silent-then-leave", "ahead-to-one")
     left = attack != "silent-then-leave"
     old_push: list[bytes] = []
     t.stop_at: dict[int, float] = {}  # type: ignore[attr-defined]
@@ -76,6 +79,10 @@ def _attack(t: Table, bad: set[int], attack: str, at: int) -> None:
             return
         if silent and written >= at:
             t.wire = [m for m in t.wire if m[0] not in bad]
+            ahead = getattr(t, "ahead_push", None)
+            if ahead is not None:      # ahead-to-one: once, past the silence's filter
+                t.wire.append(ahead)
+                t.ahead_push = None  # type: ignore[attr-defined]
         if stopped and not left:
             # every honest seat paused on the silence: now the leave record (pass 15)
             _send_side(t, min(bad), {"k": "side.abandon", "reason": "bye"})
@@ -109,6 +116,12 @@ def _cheat(t: Table, s: int, attack: str, body: dict[str, Any],
         _odd_complaint(t, s, attack, old_push)
     if attack in LEAVES:
         body = _leave(t, s, attack, body, old_push)
+    if attack == "ahead-to-one":
+        others = [d for d in range(t.cfg.n) if d != s]
+        env = Envelope.create(rl.identity, rl.table_id, rl.hand_no + 2, 0,
+                              rl.verifier.head, {"k": "game.act", "a": ["pass", s]})
+        t.ahead_push = (s, others[len(old_push) % len(others)],  # type: ignore[attr-defined]
+                        wire.encode_push([env.encode()])[0])
     if attack == "replay":
         for p in old_push[:20]:
             for d in range(t.cfg.n):

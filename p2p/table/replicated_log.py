@@ -667,6 +667,15 @@ class ReplicatedLog:
                     break
         return False
 
+    def _others_hold(self, seat: int) -> bool:
+        """Could a seat other than ``seat`` and this one have sent what ``seat`` wrote?
+        Only then can this computer be behind a table that moved on: with two players
+        (this one still holding its seat), ``seat`` cannot sign a later hand without this
+        seat's entries of the hand between, so an entry of it there proves nothing but
+        its own making, and ``seat`` alone could have delivered its step."""
+        mine = self.identity.public_key
+        return any(s != seat and self.keys[s] != mine for s in range(len(self.keys)))
+
     def _claimed_silent(self, seat: int) -> bool:
         """Another seat signed a claim (``side.timeout``) that ``seat``'s entry awaited
         here did not come: the table waits for it too, so this peer is not the one
@@ -863,7 +872,8 @@ class ReplicatedLog:
             if self._behind is not None and self._behind[0] == (self.position(), seat):
                 self._fell_behind(seat)
                 return
-            if seat != self.me and self._moved_on(seat) and not self._claimed_silent(seat):
+            if (seat != self.me and self._others_hold(seat) and self._moved_on(seat)
+                    and not self._claimed_silent(seat)):
                 self._behind = ((self.position(), seat), now)
                 self._event("behind", f"{self.seat_name(seat)} already signed entries of a "
                             "later hand: this computer fell behind; waiting up to "
