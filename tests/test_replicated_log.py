@@ -1142,3 +1142,46 @@ def test_at_two_seats_a_later_entry_of_the_other_proves_nothing() -> None:
     _tick_until(t, 0, 60.0)
     assert rl0.unresponsive == 1 and rl0.resumable, rl0.stopped
     assert t.clock.now - start <= 21.0 and "behind" not in t.seats[0].events
+
+
+def test_at_two_seats_a_player_whose_seat_a_bot_may_play_waits_as_one_behind() -> None:
+    """Two players; seat 0 lost seat 1's step, seat 1 paused on it and signed a bot for
+    seat 0 (the record reaches seat 0), and its table plays on: an entry of seat 1 two
+    hands on comes. Seat 0's seat may be the bot's now, so that entry is no forgery by
+    seat 1: seat 0 waits as a peer behind, not naming seat 1 unresponsive at the limit
+    (the player back after leaving, whose catch-up was starved in stop 46's CI run)."""
+    from p2p.crypto.identity import Identity
+
+    cfg, ids = make_table(preset("modern", match_target=1), Seating.solo(2), ["p0", "p1"],
+                          b"rlog/behind-replaced")
+    t = Table(cfg, ids, FakeClock(), options=LogOptions(step_limit=20.0))
+    rl0, rl1 = t.seats[0].rlog, t.seats[1].rlog
+    for _ in range(100):               # play until seat 1 writes and seat 0 is due next
+        t.write_turns(seats=(0,))
+        t.deliver()
+        if rl1.match.hand.expected_writer() == 1 and not t.wire:
+            t.write_turns(seats=(1,))
+            if rl1.match.hand.expected_writer() == 0:
+                break
+        t.write_turns(seats=(1,))
+        t.deliver()
+    t.wire = [m for m in t.wire if m[1] != 0]        # seat 1's step never reaches seat 0
+    assert rl0.match.hand.expected_writer() == 1 and rl1.match.hand.expected_writer() == 0
+    _tick_until(t, 1, 25.0)                           # seat 1 pauses on seat 0
+    assert rl1.unresponsive == 0
+    rl1.bot_offer = (Identity.generate().public_key, "tcp://127.0.0.1:9", None)
+    assert rl1.propose_takeover(0) is not None
+    t.collect(1)
+    takeover = [m for m in t.wire if m[1] == 0]
+    t.wire = []
+    for _src, _dst, payload in takeover:              # the record reaches seat 0
+        rl0.on_message(t.node_of[1], payload)
+    rl0.on_message(t.node_of[1], _later_hand_entry(t, author=1))
+    t.collect(0)
+    t.wire.clear()
+    start = t.clock.now
+    _tick_until(t, 0, 30.0)
+    assert "behind" in t.seats[0].events and rl0.unresponsive is None, rl0.stopped
+    _tick_until(t, 0, 30.0)
+    assert rl0.stop_why == {"id": "fell-behind", "seconds": 40}, rl0.stopped
+    assert t.clock.now - start <= 41.0

@@ -672,9 +672,13 @@ class ReplicatedLog:
         Only then can this computer be behind a table that moved on: with two players
         (this one still holding its seat), ``seat`` cannot sign a later hand without this
         seat's entries of the hand between, so an entry of it there proves nothing but
-        its own making, and ``seat`` alone could have delivered its step."""
+        its own making, and ``seat`` alone could have delivered its step. Unless a bot
+        may have been agreed for this seat (a record of it is here: a player back after
+        leaving, whose seat the bot plays on at a table far ahead of him)."""
         mine = self.identity.public_key
-        return any(s != seat and self.keys[s] != mine for s in range(len(self.keys)))
+        return (any(s != seat and self.keys[s] != mine for s in range(len(self.keys)))
+                or any(env.body.get("k") == TAKEOVER and env.body.get("seat") == self.me
+                       for env in self.side))
 
     def _claimed_silent(self, seat: int) -> bool:
         """Another seat signed a claim (``side.timeout``) that ``seat``'s entry awaited
