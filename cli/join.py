@@ -156,7 +156,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         announced = [(ep, o.curve_key) for o in same
                      for ep in (list(o.endpoints[:MAX_TRIED]) or [o.endpoint])]
         if len(announced) > 1 and t.fingerprint and any(k for _ep, k in announced):
-            announced = answering_first(announced, t.fingerprint)
+            mine = ident.curve_keys()
+            announced = answering_first(announced, t.fingerprint, (mine.public, mine.secret))
         peers = [ep for ep, _key in announced]
         curve_keys = [key for _ep, key in announced]
         fingerprint = t.fingerprint
@@ -210,25 +211,37 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         peer.close(flush=1.0)
 
 
-def answering_first(announced: list[tuple[str, bytes | None]],
-                    fingerprint: str) -> list[tuple[str, bytes | None]]:
-    """``announced`` (endpoint, CURVE key) in the order ``join`` tries them: first where
-    the key door answers with the host's key (``fingerprint``), then where it does not
-    answer, last where it answers with another key (kept: its refusal is said if nothing
-    else works). Asked at once, for at most :data:`KEY_DOORS_SECONDS` and no longer than
-    the first right answer. A copy of the table's record announced at an address that
-    takes a connection and never answers was asked first, in turn, and cost the whole
-    connect limit (up to 16 of them) before the real table was asked."""
-    from p2p.net.transport import ask_key_doors
+def answering_first(announced: list[tuple[str, bytes | None]], fingerprint: str,
+                    client: tuple[bytes, bytes] | None = None
+                    ) -> list[tuple[str, bytes | None]]:
+    """``announced`` (endpoint, CURVE key) in the order ``join`` tries them. A copy of
+    the table's record announced at an address that takes a connection and never
+    answers was asked first, in turn, and cost the whole connect limit (up to 16 of
+    them) before the real table was asked. So, first, every address's key door is asked
+    at once (at most :data:`KEY_DOORS_SECONDS`, ending at the first answer with the
+    host's key, ``fingerprint``); a card is public, so a copy may answer with the
+    host's, but it tells the host's CURVE key (certified by its signing key), and a
+    CURVE handshake with that key, tried at every address at once, succeeds only where
+    its secret is held (``client``: our key pair, as the lobby will see it). The order:
+    the address that proved it, then those whose door answered with the host's key,
+    silent ones, and those answering with another key last (kept: their refusal is
+    said if nothing else works)."""
+    from p2p.net.transport import ask_key_doors, first_curve_handshake
 
-    def is_host(key: bytes) -> bool:
-        return key_fingerprint(key) == fingerprint
+    def is_host(card: tuple[bytes, bytes]) -> bool:
+        return key_fingerprint(card[0]) == fingerprint
 
-    keys = ask_key_doors([ep for ep, _key in announced], KEY_DOORS_SECONDS, is_host)
+    endpoints = [ep for ep, _key in announced]
+    cards = ask_key_doors(endpoints, KEY_DOORS_SECONDS, lambda key: is_host((key, b"")))
+    host_cards = [card for card in cards.values() if is_host(card)]
+    proven = first_curve_handshake(endpoints, host_cards[0][1], KEY_DOORS_SECONDS,
+                                   client) if host_cards else None
 
     def rank(item: tuple[str, bytes | None]) -> int:
-        key = keys.get(item[0])
-        return 1 if key is None else 0 if is_host(key) else 2
+        if item[0] == proven:
+            return 0
+        card = cards.get(item[0])
+        return 2 if card is None else 1 if is_host(card) else 3
 
     return sorted(announced, key=rank)
 

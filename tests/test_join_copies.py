@@ -98,3 +98,55 @@ def test_the_key_doors_are_asked_at_once_and_the_hosts_answer_ends_the_asking() 
         mute.close()
         for n in nodes:
             n.close()
+
+
+def test_a_copy_that_answers_its_key_door_with_the_hosts_card_is_still_asked_last() -> None:
+    """A card is public: a copy's address may answer the key door with the host's own
+    (signing key, CURVE key, certificate) and take connections that never answer. Only
+    the host completes a CURVE handshake with its key: its address is asked first."""
+    import msgpack
+
+    from cli.join import answering_first
+    from cli.seats import listen
+    from p2p.crypto.identity import Identity
+    from p2p.net.transport import KEY_DOOR_ASK, fetch_key_card, first_curve_handshake
+
+    ann = Identity.generate()
+    node = listen(ann, "127.0.0.1", 0, secure=True)
+    host_ep = f"tcp://127.0.0.1:{node.port}"
+    signing, curve = fetch_key_card(host_ep, 5.0)
+    card = msgpack.packb([signing, curve, ann.curve_keys().certificate])
+    mute = socket.socket()
+    mute.bind(("127.0.0.1", 0))
+    mute.listen(16)
+    port = mute.getsockname()[1]
+    door = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    door.bind(("127.0.0.1", port))
+    door.settimeout(0.1)
+    stop = threading.Event()
+
+    def replay() -> None:                         # the copy's door: the host's card
+        while not stop.is_set():
+            try:
+                data, source = door.recvfrom(2048)
+            except OSError:
+                continue
+            if data.startswith(KEY_DOOR_ASK):
+                door.sendto(card, source)
+    answering = threading.Thread(target=replay, daemon=True)
+    answering.start()
+    copy_ep = f"tcp://127.0.0.1:{port}"
+    try:
+        assert fetch_key_card(copy_ep, 5.0) == (signing, curve)    # the door lies well
+        start = time.monotonic()
+        assert first_curve_handshake([copy_ep, host_ep], curve, 5.0) == host_ep
+        assert time.monotonic() - start < 2.0
+        assert first_curve_handshake([copy_ep], curve, 1.0) is None
+        order = answering_first([(copy_ep, curve), (host_ep, curve)], ann.fingerprint)
+        assert [ep for ep, _ in order] == [host_ep, copy_ep], order
+    finally:
+        stop.set()
+        answering.join(5)
+        door.close()
+        mute.close()
+        node.close()

@@ -982,10 +982,13 @@ def _parse_card(data: bytes) -> tuple[bytes, bytes] | None:
 
 
 def ask_key_doors(endpoints: Sequence[str], timeout: float,
-                  wanted: Callable[[bytes], bool] | None = None) -> dict[str, bytes]:
+                  wanted: Callable[[bytes], bool] | None = None
+                  ) -> dict[str, tuple[bytes, bytes]]:
     """Ask the key doors at every one of ``endpoints`` at once for at most ``timeout``
-    seconds: ``{endpoint: signing key}`` of those that answered with a valid card, as
-    soon as one answers with a key ``wanted`` accepts (or when the time is up).
+    seconds: ``{endpoint: (signing key, CURVE key)}`` of those that answered with a valid
+    card, as soon as one answers with a signing key ``wanted`` accepts (or when the time
+    is up). A card is public: any machine may answer with the host's (see
+    :func:`first_curve_handshake` for the proof that an address holds its key).
 
     A joiner given several addresses for one table (the record's, and copies of the
     record announced by other machines) asks the one whose door answers with the host's
@@ -998,7 +1001,7 @@ def ask_key_doors(endpoints: Sequence[str], timeout: float,
             asks.append(KeyDoorAsk(ep))
         except (TransportError, ValueError):
             continue
-    found: dict[str, bytes] = {}
+    found: dict[str, tuple[bytes, bytes]] = {}
     end = time.monotonic() + max(0.0, timeout)
     try:
         while asks:
@@ -1006,7 +1009,7 @@ def ask_key_doors(endpoints: Sequence[str], timeout: float,
                 card = ask.poll(0.0)
                 if card is None:
                     continue
-                found[ask.endpoint] = card[0]
+                found[ask.endpoint] = card
                 ask.close()
                 asks.remove(ask)
                 if wanted is not None and wanted(card[0]):
@@ -1019,6 +1022,58 @@ def ask_key_doors(endpoints: Sequence[str], timeout: float,
         for ask in asks:
             ask.close()
     return found
+
+
+def first_curve_handshake(endpoints: Sequence[str], server_key: bytes, timeout: float,
+                          client: tuple[bytes, bytes] | None = None) -> str | None:
+    """The first of ``endpoints`` where a ZeroMQ CURVE handshake with ``server_key``
+    succeeds, all tried at once for at most ``timeout`` seconds (None: none did).
+
+    Only a server holding that key's secret completes the handshake (its WELCOME is
+    boxed with it; RFC 26, CurveZMQ), so this tells a table from a copy of its record
+    whose address answers the key door with the host's public card. An error the far
+    end sends instead (ZMTP ERROR, "failed auth") proves nothing: anyone may send one.
+    ``client``: the CURVE key pair to offer (public, secret; an ephemeral one by
+    default). The host sees a stranger's connection that closes without a message."""
+    ctx: zmq.Context[zmq.Socket[bytes]] = zmq.Context(io_threads=1)
+    sockets: list[zmq.Socket[bytes]] = []
+    watching: dict[zmq.Socket[bytes], str] = {}
+    poller = zmq.Poller()
+    try:
+        public, secret = client if client is not None else zmq.curve_keypair()
+        for ep in endpoints:
+            try:
+                d = ctx.socket(zmq.DEALER)
+                sockets.append(d)
+                d.setsockopt(zmq.LINGER, 0)
+                d.setsockopt(zmq.MAXMSGSIZE, 1024)
+                d.setsockopt(zmq.CURVE_SERVERKEY, server_key)
+                d.setsockopt(zmq.CURVE_PUBLICKEY, public)
+                d.setsockopt(zmq.CURVE_SECRETKEY, secret)
+                monitor = d.get_monitor_socket(zmq.EVENT_HANDSHAKE_SUCCEEDED)
+                sockets.append(monitor)
+                d.connect(ep)
+            except zmq.ZMQError as exc:
+                log.info("no handshake tried at %s: %s", ep[:80], exc)
+                continue
+            poller.register(monitor, zmq.POLLIN)
+            watching[monitor] = ep
+        end = time.monotonic() + max(0.0, timeout)
+        while watching:
+            left = end - time.monotonic()
+            if left <= 0:
+                return None
+            for sock, _event in poller.poll(max(1, int(left * 1000))):
+                frames = sock.recv_multipart()
+                event = struct.unpack("=hi", frames[0][:6])[0] if frames and \
+                    len(frames[0]) >= 6 else 0
+                if event == zmq.EVENT_HANDSHAKE_SUCCEEDED:
+                    return watching[sock]
+        return None
+    finally:
+        for sock in sockets:
+            sock.close(0)
+        ctx.term()
 
 
 def fetch_key_card(endpoint: str, timeout: float = 2.0) -> tuple[bytes, bytes]:
