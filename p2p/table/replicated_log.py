@@ -322,6 +322,10 @@ class ReplicatedLog:
         #: its limit here while that seat had signed further on; its delivery is waited
         #: for one more step limit from ``since``, then this computer stops, naming nobody
         self._behind: tuple[tuple[tuple[int, int], int], float] | None = None
+        #: each other seat's latest FETCH from its own node: (hand, index, when). Another
+        #: seat asking for the very entry this log waits for lacks it too: the table did
+        #: not move on past it (see :meth:`_others_lack`; one per seat: bounded)
+        self._asked: dict[int, tuple[int, int, float]] = {}
         #: the seat whose step timed out (the table stopped; nobody is blamed)
         self.unresponsive: int | None = None
         #: seats the transport reports gone (no heartbeat), with the clock time they went
@@ -667,6 +671,25 @@ class ReplicatedLog:
                     break
         return False
 
+    def _others_lack(self, seat: int) -> bool:
+        """Does another seat (neither ``seat`` nor this one) lack ``seat``'s step this
+        log waits for? Its signed ``side.timeout`` for that very slot, or a FETCH from its
+        own node of this very position since this log got here. The table cannot have
+        moved a hand on without that seat: its entries of every hand are needed. A
+        ``seat`` that signs a later hand's entry for a peer while withholding its step
+        from everyone is silent, not ahead (hostile pass 17). A hostile seat's word that
+        it lacks the step costs an honest ``seat`` nothing it would not lose anyway:
+        this peer asked every peer, ``seat`` included, for a whole step limit more."""
+        h, i = self.position()
+        slot = [h, seat, self.verifier.next_seq(self.keys[seat])]
+        others = {self.keys[s] for s in range(len(self.keys)) if s not in (self.me, seat)}
+        if any(env.author in others and env.hand == h and env.body.get("k") == "side.timeout"
+               and list(env.body.get("slot", ())) == slot for env in self.side):
+            return True
+        return any(s not in (self.me, seat) and (hand, index) == (h, i)
+                   and when >= self.last_progress
+                   for s, (hand, index, when) in self._asked.items())
+
     def _fell_behind(self, seat: int) -> None:
         """The wait for ``seat``'s step, which it made (:meth:`_moved_on`), passed a
         second step limit: stop here, naming nobody; a resume fetches what was missed."""
@@ -840,7 +863,14 @@ class ReplicatedLog:
         if due is not None and now >= due[1] and (due[0] != self.me or not self.can_write):
             seat = due[0]
             if self._behind is not None and self._behind[0] == (self.position(), seat):
-                self._fell_behind(seat)
+                if self._others_lack(seat):
+                    # another seat waits for that step as well: the seat's later entry
+                    # was made up for this computer, and the seat is as silent here as
+                    # there (before, this peer stopped for itself, naming nobody, and
+                    # could not join the others' agreement to a bot or the end)
+                    self._time_out(seat, now)
+                else:
+                    self._fell_behind(seat)
                 return
             if seat != self.me and self._moved_on(seat):
                 self._behind = ((self.position(), seat), now)
@@ -1043,7 +1073,11 @@ class ReplicatedLog:
         if env.hand > cur + 1:
             # kept (the latest per key, unverified until read): proof that its author
             # moved on, should this computer time out that seat's step (see _moved_on)
-            self._heard_ahead[env.author] = (self.clock(), env)
+            kept = self._heard_ahead.get(env.author)
+            if (kept is None or env.hand > kept[1].hand) and env.signature_ok():
+                # its own signature only: a forgery under its name replaced its genuine
+                # entry, and the seat, alive, was named unresponsive (hostile pass 17)
+                self._heard_ahead[env.author] = (self.clock(), env)
             self._drop(sender, "too-far-ahead", f"hand {env.hand} while {cur} runs")
             return
         if env.author not in self.keys:
@@ -1895,6 +1929,10 @@ class ReplicatedLog:
         if sender not in self.seat_of_node:
             self._drop(sender, "unknown-sender", "fetch")
             return
+        seat_asking = self.seat_of_node[sender]
+        if (seat_asking < len(self.keys)
+                and sender == wire.node_id_for(self.keys[seat_asking])):
+            self._asked[seat_asking] = (hand, index, self.clock())
         held = self.holding()
         if held is not None and hand == self.match.hand_no and index > self.position()[1]:
             # more entries of the hand than our point: a seat that voided the hand there

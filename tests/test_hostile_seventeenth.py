@@ -1,0 +1,103 @@
+"""Hostile pass 17: a seat's signed entry of a later hand, the proof that "this computer
+fell behind" (bbbf666), used by the seat itself to keep honest peers out of the table's
+agreement about it; a forgery under its name replacing its genuine later entry."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_replicated_log import (
+    Table,
+    _later_hand_entry,
+    _silent_table,
+    _tick_until,
+    _transcript,
+)
+
+from p2p.audit import verify_game
+
+
+def _run(t: Table, honest: tuple[int, ...], seconds: float) -> None:
+    """The honest seats tick and hear each other (never the hostile one) for ``seconds``
+    of the fake clock, or until all of them stopped."""
+    start = t.clock.now
+    while (t.clock.now - start < seconds
+           and not all(t.seats[s].rlog.stopped for s in honest)):
+        t.clock.advance(0.5)
+        for s in honest:
+            t.seats[s].rlog.tick()
+            t.collect(s)
+        t.deliver(lose={1})
+    t.deliver(lose={1})
+
+
+def _table_goes_on_without(t: Table, silent: int, honest: tuple[int, ...],
+                           tmp_path: Path) -> None:
+    """Every honest seat is paused on ``silent`` (named unresponsive, resumable), both
+    agree the end, and it holds at each; ``verify`` of each transcript blames nobody."""
+    for s in honest:
+        rl = t.seats[s].rlog
+        assert rl.unresponsive == silent and rl.resumable, (s, rl.stop_why)
+        assert rl.saw_silent(silent)
+    for s in honest:
+        assert t.seats[s].rlog.propose_end(silent) is not None, t.seats[s].rlog.refused
+        t.collect(s)
+    t.deliver(lose={silent})
+    for s in honest:
+        rl = t.seats[s].rlog
+        assert rl.agreed_end is not None, (s, rl.stop_why)
+        rep = verify_game(_transcript(tmp_path, t, s))
+        assert rep.blamed_seat is None, rep.summary()
+
+
+def test_a_later_hand_entry_sent_to_one_peer_does_not_keep_it_out_of_the_agreement(
+        tmp_path: Path) -> None:
+    """Seat 1 withholds its step and signs an entry of a later hand for seat 0 alone.
+    Seat 2 names it unresponsive at the limit; seat 0 took the entry for proof that it fell
+    behind and, a step limit later, stopped for itself ("fell-behind", not resumable): it
+    could not agree a bot or the end with seat 2, and the table could not go on. Seat 2's
+    signed claim for that very slot shows the table did not move on: seat 0 now names
+    seat 1 unresponsive at its second limit, and the two agree."""
+    t = _silent_table(b"h17/one-peer", silent=1)
+    start = t.clock.now
+    t.seats[0].rlog.on_message(t.node_of[1], _later_hand_entry(t, author=1))
+    t.collect(0)
+    _run(t, (0, 2), 60.0)
+    assert "behind" in t.seats[0].events
+    assert 40.0 <= t.clock.now - start <= 41.0
+    assert "fell-behind" not in t.seats[0].events
+    _table_goes_on_without(t, 1, (0, 2), tmp_path)
+
+
+def test_a_later_hand_entry_sent_to_every_peer_does_not_stop_them_all_for_themselves(
+        tmp_path: Path) -> None:
+    """The same entry sent to both honest peers: each thinks it fell behind, and neither
+    signs a claim. Each asks the other for the very entry it waits for (a FETCH of the
+    same position): the other lacks it too, so neither fell behind; both name seat 1
+    unresponsive at their second limit (before: both stopped "fell-behind", for good)."""
+    t = _silent_table(b"h17/every-peer", silent=1)
+    start = t.clock.now
+    for s in (0, 2):
+        t.seats[s].rlog.on_message(t.node_of[1], _later_hand_entry(t, author=1))
+        t.collect(s)
+    _run(t, (0, 2), 60.0)
+    for s in (0, 2):
+        assert "behind" in t.seats[s].events and "fell-behind" not in t.seats[s].events
+    assert 40.0 <= t.clock.now - start <= 41.0
+    _table_goes_on_without(t, 1, (0, 2), tmp_path)
+
+
+def test_a_forgery_under_a_seats_name_does_not_replace_its_own_later_entry() -> None:
+    """The latest entry dropped as too far ahead was kept unverified: another seat's
+    forgery under seat 1's name (a later hand, a broken signature) replaced seat 1's own,
+    and the peer behind named seat 1, whose entries were arriving, unresponsive at the
+    first limit. Only a verified entry is kept now: the peer waits for its catch-up."""
+    t = _silent_table(b"h17/forged-over", silent=1)
+    rl0 = t.seats[0].rlog
+    rl0.on_message(t.node_of[1], _later_hand_entry(t, author=1))
+    rl0.on_message(t.node_of[2], _later_hand_entry(t, author=1, ahead=5, forged=True))
+    t.collect(0)
+    t.wire.clear()
+    _tick_until(t, 0, 25.0)
+    assert rl0.stopped is None and rl0.unresponsive is None, rl0.stopped
+    assert "behind" in t.seats[0].events
