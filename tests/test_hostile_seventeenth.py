@@ -101,3 +101,23 @@ def test_a_forgery_under_a_seats_name_does_not_replace_its_own_later_entry() -> 
     _tick_until(t, 0, 25.0)
     assert rl0.stopped is None and rl0.unresponsive is None, rl0.stopped
     assert "behind" in t.seats[0].events
+
+
+def test_a_seat_that_lacked_the_step_then_moved_on_does_not_make_it_missing() -> None:
+    """A peer truly behind: seat 2 claimed seat 1's step late (signed) and then, the step
+    come, moved on with seat 1 (both their own entries of a later hand are here). Seat 2's
+    old claim shows nothing missing now: the peer still stops for itself, naming nobody."""
+    t = _silent_table(b"h17/claimed-then-moved", silent=1)
+    rl0, rl2 = t.seats[0].rlog, t.seats[2].rlog
+    h = rl2.match.hand_no
+    rl2.write_side({"k": "side.timeout", "step": "deck.key",
+                    "slot": [h, 1, rl2.verifier.next_seq(rl2.keys[1])]})
+    t.collect(2)
+    t.deliver(lose={1})
+    assert any(e.body["k"] == "side.timeout" for e in rl0.side)
+    for author in (1, 2):
+        rl0.on_message(t.node_of[author], _later_hand_entry(t, author=author))
+    t.collect(0)
+    t.wire.clear()
+    _tick_until(t, 0, 60.0)
+    assert rl0.unresponsive is None and rl0.stop_why == {"id": "fell-behind", "seconds": 40}

@@ -679,15 +679,18 @@ class ReplicatedLog:
         ``seat`` that signs a later hand's entry for a peer while withholding its step
         from everyone is silent, not ahead (hostile pass 17). A hostile seat's word that
         it lacks the step costs an honest ``seat`` nothing it would not lose anyway:
-        this peer asked every peer, ``seat`` included, for a whole step limit more."""
+        this peer asked every peer, ``seat`` included, for a whole step limit more. A
+        seat whose own entry of a later hand is here counts not: it lacked the step once
+        (its claim, its FETCH), then got it and moved on with the table."""
         h, i = self.position()
         slot = [h, seat, self.verifier.next_seq(self.keys[seat])]
-        others = {self.keys[s] for s in range(len(self.keys)) if s not in (self.me, seat)}
+        lacking = [s for s in range(len(self.keys))
+                   if s not in (self.me, seat) and not self._moved_on(s)]
+        others = {self.keys[s] for s in lacking}
         if any(env.author in others and env.hand == h and env.body.get("k") == "side.timeout"
                and list(env.body.get("slot", ())) == slot for env in self.side):
             return True
-        return any(s not in (self.me, seat) and (hand, index) == (h, i)
-                   and when >= self.last_progress
+        return any(s in lacking and (hand, index) == (h, i) and when >= self.last_progress
                    for s, (hand, index, when) in self._asked.items())
 
     def _fell_behind(self, seat: int) -> None:
