@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from test_replicated_log import (
     Table,
     _later_hand_entry,
@@ -121,3 +122,37 @@ def test_a_seat_that_lacked_the_step_then_moved_on_does_not_make_it_missing() ->
     t.wire.clear()
     _tick_until(t, 0, 60.0)
     assert rl0.unresponsive is None and rl0.stop_why == {"id": "fell-behind", "seconds": 40}
+
+
+def test_an_address_this_computer_cannot_ask_does_not_stop_the_join(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any machine may add an address to a table's record. One of a family this computer
+    has no sockets for (an IPv6 address where IPv6 is off: EAFNOSUPPORT) raised out of
+    ``answering_first`` (``socket.socket``'s OSError was not caught), and ``join --table``
+    stopped with "[Errno 97] Address family not supported by protocol", the real table
+    never asked. It is skipped now (its turn comes, and says what went wrong there)."""
+    import errno
+    import socket as socket_module
+
+    import p2p.net.transport as transport
+    from cli.join import answering_first
+    from cli.seats import listen
+    from p2p.crypto.identity import Identity
+
+    real_socket = socket_module.socket
+
+    def no_ipv6(family: int = socket_module.AF_INET, *a: object, **kw: object) -> object:
+        if family == socket_module.AF_INET6:
+            raise OSError(errno.EAFNOSUPPORT, "Address family not supported by protocol")
+        return real_socket(family, *a, **kw)  # type: ignore[arg-type]
+
+    ann = Identity.generate()
+    node = listen(ann, "127.0.0.1", 0, secure=True)
+    monkeypatch.setattr(transport.socket, "socket", no_ipv6)
+    try:
+        eps = ["tcp://[fd00::17]:4000", f"tcp://127.0.0.1:{node.port}"]
+        order = answering_first([(ep, None) for ep in eps], ann.fingerprint)
+        assert [ep for ep, _ in order] == [eps[1], eps[0]], order
+    finally:
+        monkeypatch.undo()
+        node.close()
