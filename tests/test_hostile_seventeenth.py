@@ -11,11 +11,13 @@ from test_replicated_log import (
     Table,
     _later_hand_entry,
     _silent_table,
+    _table,
     _tick_until,
     _transcript,
 )
 
 from p2p.audit import verify_game
+from p2p.table.replicated_log import LogOptions
 
 
 def _run(t: Table, honest: tuple[int, ...], seconds: float) -> None:
@@ -156,3 +158,40 @@ def test_an_address_this_computer_cannot_ask_does_not_stop_the_join(
     finally:
         monkeypatch.undo()
         node.close()
+
+
+def _silent_pair(name: bytes) -> Table:
+    """Two seats; seat 1 writes nothing and hears nothing; seat 0 goes on until the log
+    waits for seat 1."""
+    t = _table(name, n=2, options=LogOptions(step_limit=20.0))
+    for _ in range(200):
+        rl = t.seats[0].rlog
+        while not rl.done and rl.match.hand.expected_writer() == 0:
+            hp = rl.match.hand
+            rl.secrets[hp.hand_no] = hp.export_secrets()
+            rl.write(hp.next_body(t.seats[0].bot.choose))  # type: ignore[attr-defined]
+        t.collect(0)
+        t.wire = [m for m in t.wire if m[0] != 1]
+        if not t.deliver(lose={1}):
+            break
+    return t
+
+
+def test_at_a_table_of_two_a_later_hand_entry_does_not_keep_the_other_from_pausing(
+        tmp_path: Path) -> None:
+    """At a table of two nobody else can show the step missing: the seat that withholds
+    its step and signs a later hand for the other stopped it "fell-behind" (not
+    resumable) at every resume, and the table never paused on it (no bot, no end). The
+    other seat signs its own entries, and no hand goes on without them: the later entry
+    was made up. It is named unresponsive at the second limit, and the end agreed."""
+    t = _silent_pair(b"h17/pair")
+    rl0 = t.seats[0].rlog
+    due = rl0.deadline()
+    assert due is not None and due[0] == 1
+    start = t.clock.now
+    rl0.on_message(t.node_of[1], _later_hand_entry(t, author=1))
+    t.collect(0)
+    _run(t, (0,), 60.0)
+    assert "behind" in t.seats[0].events and "fell-behind" not in t.seats[0].events
+    assert 40.0 <= t.clock.now - start <= 41.0
+    _table_goes_on_without(t, 1, (0,), tmp_path)

@@ -693,6 +693,16 @@ class ReplicatedLog:
         return any(s in lacking and (hand, index) == (h, i) and when >= self.last_progress
                    for s, (hand, index, when) in self._asked.items())
 
+    def _alone_with(self, seat: int) -> bool:
+        """A table of two, and this seat signs its own entries: no third seat can show
+        ``seat``'s step missing, and no hand goes on without this seat's entries, so
+        ``seat``'s entry of a later hand is made up (or this seat was replaced by a bot, or
+        lost entries it had fsynced: an honest ``seat`` answering this peer's FETCHes
+        sends the agreement, or the entries, within the step limit just waited). Before
+        (hostile pass 17), such a seat stopped the only other one "fell-behind" at every
+        resume, the table never paused on it: no bot, no end."""
+        return len(self.keys) == 2 and seat != self.me and self.can_write
+
     def _fell_behind(self, seat: int) -> None:
         """The wait for ``seat``'s step, which it made (:meth:`_moved_on`), passed a
         second step limit: stop here, naming nobody; a resume fetches what was missed."""
@@ -866,7 +876,7 @@ class ReplicatedLog:
         if due is not None and now >= due[1] and (due[0] != self.me or not self.can_write):
             seat = due[0]
             if self._behind is not None and self._behind[0] == (self.position(), seat):
-                if self._others_lack(seat):
+                if self._others_lack(seat) or self._alone_with(seat):
                     # another seat waits for that step as well: the seat's later entry
                     # was made up for this computer, and the seat is as silent here as
                     # there (before, this peer stopped for itself, naming nobody, and
