@@ -213,22 +213,29 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
 def answering_first(announced: list[tuple[str, bytes | None]],
                     fingerprint: str) -> list[tuple[str, bytes | None]]:
     """``announced`` (endpoint, CURVE key) in the order ``join`` tries them: first where
-    the key door answers with the host's key (``fingerprint``), then where it does not
-    answer, last where it answers with another key (kept: its refusal is said if nothing
-    else works). Asked at once, for at most :data:`KEY_DOORS_SECONDS` and no longer than
-    the first right answer. A copy of the table's record announced at an address that
-    takes a connection and never answers was asked first, in turn, and cost the whole
-    connect limit (up to 16 of them) before the real table was asked."""
+    the key door answers with the host's key (``fingerprint``) and proves it holds the
+    host's CURVE key there, then where it shows the host's card without that proof (a
+    copy can replay the card, which is public; a door of an earlier release proves
+    nothing), then where it does not answer, last where it answers with another key
+    (kept: its refusal is said if nothing else works). Asked at once, for at most
+    :data:`KEY_DOORS_SECONDS` and no longer than the first proven answer. A copy of the
+    table's record announced at an address that takes a connection and never answers
+    was asked first, in turn, and cost the whole connect limit (up to 16 of them)
+    before the real table was asked."""
     from p2p.net.transport import ask_key_doors
 
     def is_host(key: bytes) -> bool:
         return key_fingerprint(key) == fingerprint
 
-    keys = ask_key_doors([ep for ep, _key in announced], KEY_DOORS_SECONDS, is_host)
+    doors = ask_key_doors([ep for ep, _key in announced], KEY_DOORS_SECONDS, is_host)
 
     def rank(item: tuple[str, bytes | None]) -> int:
-        key = keys.get(item[0])
-        return 1 if key is None else 0 if is_host(key) else 2
+        door = doors.get(item[0])
+        if door is None:
+            return 2
+        if not is_host(door.key):
+            return 3
+        return 0 if door.proven else 1
 
     return sorted(announced, key=rank)
 

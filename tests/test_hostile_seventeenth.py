@@ -195,3 +195,60 @@ def test_at_a_table_of_two_a_later_hand_entry_does_not_keep_the_other_from_pausi
     assert "behind" in t.seats[0].events and "fell-behind" not in t.seats[0].events
     assert 40.0 <= t.clock.now - start <= 41.0
     _table_goes_on_without(t, 1, (0,), tmp_path)
+
+
+def test_a_copy_replaying_and_relaying_the_hosts_key_card_is_not_asked_before_the_host(
+        ) -> None:
+    """A key card is public: a copy of Ann's table's record announced (first) at another
+    machine's address, whose door answers at once with Ann's card (asked from her door
+    once), was ranked with her and, answering first, ended the asking: ``join --table``
+    asked the copy first again, and a copy that takes the connection and never answers
+    cost the connect limit each (what 6fbb6aa meant to end). The joiner now challenges
+    every door; only a door holding Ann's CURVE key, answering at the address asked, can
+    prove it. The copy also relays the challenge to Ann's door and her proof back: made
+    for the copy's address, it proves nothing for the joiner."""
+    import select
+    import socket
+    import threading
+
+    from cli.join import answering_first
+    from cli.seats import listen
+    from p2p.crypto.identity import Identity
+    from p2p.net.transport import KEY_DOOR_ASK, KEY_DOOR_SIZE
+
+    ann = Identity.generate()
+    node = listen(ann, "127.0.0.1", 0, secure=True)
+    host = ("127.0.0.1", node.port)
+    front = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    front.bind(("127.0.0.1", 0))
+    back = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    back.settimeout(2.0)
+    back.sendto(KEY_DOOR_ASK.ljust(KEY_DOOR_SIZE, b"\0"), host)
+    card, _ = back.recvfrom(2048)
+    stop = threading.Event()
+
+    def copy() -> None:
+        joiner = None
+        while not stop.is_set():
+            ready, _, _ = select.select([front, back], [], [], 0.05)
+            for sock in ready:
+                data, addr = sock.recvfrom(2048)
+                if sock is front:
+                    joiner = addr
+                    front.sendto(card, addr)        # Ann's card at once, from here
+                    back.sendto(data, host)         # and her door asked the same
+                elif joiner is not None:
+                    front.sendto(data, joiner)      # her answers, from here
+    relay = threading.Thread(target=copy, daemon=True)
+    relay.start()
+    try:
+        eps = [f"tcp://127.0.0.1:{front.getsockname()[1]}", f"tcp://127.0.0.1:{node.port}"]
+        for asked in (eps, eps[::-1]):
+            order = answering_first([(ep, None) for ep in asked], ann.fingerprint)
+            assert [ep for ep, _ in order] == [eps[1], eps[0]], order
+    finally:
+        stop.set()
+        relay.join(5)
+        front.close()
+        back.close()
+        node.close()

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from p2p.net.discovery import TableInfo as TableInfo
     from p2p.net.discovery import announce_table as announce_table
     from p2p.net.discovery import browse_tables as browse_tables
+    from p2p.net.transport import DoorAnswer as DoorAnswer
     from p2p.net.transport import Node as Node
     from p2p.net.transport import ask_key_doors as ask_key_doors
     from p2p.net.transport import fetch_key_card as fetch_key_card
@@ -43,6 +44,7 @@ _LAZY = {
     "Node": "p2p.net.transport",
     "fetch_key_card": "p2p.net.transport",
     "ask_key_doors": "p2p.net.transport",
+    "DoorAnswer": "p2p.net.transport",
     "TableAnnouncement": "p2p.net.discovery",
     "TableBrowser": "p2p.net.discovery",
     "TableChange": "p2p.net.discovery",

@@ -44,7 +44,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgpack
 import zmq
@@ -768,10 +768,19 @@ class Node:
                     # from the address it was asked at (a joiner takes no answer from
                     # another: see KeyDoorAsk.poll), which a socket bound to every
                     # address does not choose by itself
-                    if ancillary:
-                        self._door.sendmsg([card], _reply_from(ancillary), 0, addr)
-                    else:
-                        self._door.sendto(card, addr)
+                    replies = [card]
+                    at = _CHALLENGE_AT
+                    if data[at:at + len(KEY_DOOR_CHALLENGE)] == KEY_DOOR_CHALLENGE:
+                        at += len(KEY_DOOR_CHALLENGE)
+                        proof = _door_proof(self.curve.secret, data[at:at + 32],
+                                            data[at + 32:at + 32 + _NONCE_BYTES], addr)
+                        if proof is not None:
+                            replies.append(KEY_DOOR_PROOF + proof)
+                    for reply in replies:
+                        if ancillary:
+                            self._door.sendmsg([reply], _reply_from(ancillary), 0, addr)
+                        else:
+                            self._door.sendto(reply, addr)
                 except OSError:
                     pass
 
@@ -824,6 +833,48 @@ DOOR_EXPECTED = 64
 DOOR_EXPECT_SECONDS = 30.0
 KEY_DOOR_ASK = b"millebornes/key?/v1\x00"
 KEY_DOOR_SIZE = 512
+#: A request may carry a challenge after the told key (32 bytes, zeros when none): this
+#: tag, the joiner's one-time X25519 key and a nonce. A door that reads it sends, after
+#: its card, :data:`KEY_DOOR_PROOF` and an HMAC keyed by X25519(its CURVE secret, that
+#: key) over the nonce and the asker's address as the door saw it: the card is public
+#: and replayable, the proof shows the CURVE key's holder answers *at this address, to
+#: this asker* (a copy that relays the challenge to the host gets a proof for its own
+#: address). Doors of earlier releases ignore the tail; their card is not proven.
+KEY_DOOR_CHALLENGE = b"challenge/v1\x00"
+KEY_DOOR_PROOF = b"millebornes/key!/v1\x00"
+_PROOF_TAG = b"millebornes/key-door-proof/v1\x00"
+_CHALLENGE_AT = len(KEY_DOOR_ASK) + 32
+_NONCE_BYTES = 16
+
+
+def _asker_text(addr: tuple[Any, ...]) -> bytes:
+    """An asker's address as both ends write it in a proof: ``IP:PORT``, the IP without
+    a scope and an IPv4-mapped IPv6 address as IPv4 (a dual-stack door sees those)."""
+    ip = ipaddress.ip_address(str(addr[0]).split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return f"{ip}:{int(addr[1])}".encode()
+
+
+def _door_proof(secret: bytes, peer_public: bytes, nonce: bytes,
+                asker: tuple[Any, ...]) -> bytes | None:
+    """HMAC-SHA256 keyed by X25519(``secret``, ``peer_public``) over the nonce and the
+    asker's address; None for a key X25519 refuses (a low-order point) or an address
+    that is no IP address."""
+    import hashlib
+    import hmac
+
+    from cryptography.hazmat.primitives.asymmetric.x25519 import (
+        X25519PrivateKey,
+        X25519PublicKey,
+    )
+    try:
+        shared = X25519PrivateKey.from_private_bytes(secret).exchange(
+            X25519PublicKey.from_public_bytes(peer_public))
+        where = _asker_text(asker)
+    except (ValueError, IndexError, TypeError):
+        return None
+    return hmac.new(shared, _PROOF_TAG + nonce + where, hashlib.sha256).digest()
 
 
 def key_card(curve: CurveKeys) -> bytes:
@@ -898,13 +949,27 @@ class KeyDoorAsk:
     or asked (no socket of its family here) raises TransportError (in :meth:`__init__`)."""
 
     def __init__(self, endpoint: str, every: float = 0.3,
-                 own_key: bytes | None = None) -> None:
+                 own_key: bytes | None = None, challenge: bool = False) -> None:
         """``own_key``: this joiner's CURVE key, told to the door in the padding of the
         request: the host then admits its handshake outside the budget strangers share
-        (a flood of fresh keys spent that budget and kept every joiner out)."""
+        (a flood of fresh keys spent that budget and kept every joiner out).
+        ``challenge``: ask the door to prove it holds the card's CURVE key, at this
+        address, for this asker (:data:`KEY_DOOR_CHALLENGE`; see :meth:`proven`)."""
         ep = parse_endpoint(endpoint)
-        self._request = (KEY_DOOR_ASK + (own_key if own_key is not None and len(own_key) == 32
-                                         else b"")).ljust(KEY_DOOR_SIZE, b"\0")
+        told = own_key if own_key is not None and len(own_key) == 32 else b""
+        self._eph: Any = None
+        self._nonce = b""
+        self._proof: bytes | None = None
+        self._local: str | None = None
+        if challenge:
+            from cryptography.hazmat.primitives import serialization
+            from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+            self._eph = X25519PrivateKey.generate()
+            self._nonce = os.urandom(_NONCE_BYTES)
+            told = told.ljust(32, b"\0") + KEY_DOOR_CHALLENGE + self._eph.public_key(
+            ).public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw) \
+                + self._nonce
+        self._request = (KEY_DOOR_ASK + told).ljust(KEY_DOOR_SIZE, b"\0")
         host, _, port = ep[len("tcp://"):].rpartition(":")
         host = host.strip("[]")
         try:
@@ -926,6 +991,15 @@ class KeyDoorAsk:
         self._sock.setblocking(False)
         self._next = 0.0
         self.asked = 0
+        if challenge:
+            # this computer's address towards the door (what the door sees as the asker,
+            # with the port the first request binds): a connected probe sends nothing
+            try:
+                with socket.socket(family, socket.SOCK_DGRAM) as probe:
+                    probe.connect(self._addr)
+                    self._local = str(probe.getsockname()[0])
+            except OSError:
+                self._local = None        # no route: never proven
 
     def poll(self, timeout: float = 0.0) -> tuple[bytes, bytes] | None:
         """``(signing key, CURVE key)`` once a valid card came back (the certificate is
@@ -955,11 +1029,35 @@ class KeyDoorAsk:
                 # only the address asked answers: any machine could otherwise send its own
                 # card to every port of ours, and be trusted on first use in the host's
                 # place (hostile pass 7)
-                card = _parse_card(data) if _same_address(source, self._addr) else None
+                same = _same_address(source, self._addr)
+                if (same and self._eph is not None and data.startswith(KEY_DOOR_PROOF)
+                        and len(data) == len(KEY_DOOR_PROOF) + 32):
+                    self._proof = data[len(KEY_DOOR_PROOF):]
+                card = _parse_card(data) if same else None
                 if card is not None:
                     return card
             if time.monotonic() >= end:
                 return None
+
+    def proven(self, curve_public: bytes) -> bool:
+        """Did the door prove it holds ``curve_public``'s secret, answering at the
+        address asked, to this asker (asked with ``challenge``; a proof came)? A copy of
+        the host's card, replayed from another address, or a proof the host gave a copy
+        that relayed the challenge (made for the copy's address), is not."""
+        import hmac
+        if self._eph is None or self._proof is None or self._local is None \
+                or self._sock is None:
+            return False
+        try:
+            port = self._sock.getsockname()[1]
+            from cryptography.hazmat.primitives import serialization
+            secret = self._eph.private_bytes(serialization.Encoding.Raw,
+                                             serialization.PrivateFormat.Raw,
+                                             serialization.NoEncryption())
+        except OSError:
+            return False
+        want = _door_proof(secret, curve_public, self._nonce, (self._local, port))
+        return want is not None and hmac.compare_digest(want, self._proof)
 
     def close(self) -> None:
         if self._sock is not None:
@@ -988,36 +1086,51 @@ def _parse_card(data: bytes) -> tuple[bytes, bytes] | None:
     return None
 
 
+class DoorAnswer(NamedTuple):
+    """What one key door said (:func:`ask_key_doors`): its card's signing key and CURVE
+    key, and whether it proved holding that CURVE key at the address asked."""
+    key: bytes
+    curve: bytes
+    proven: bool
+
+
 def ask_key_doors(endpoints: Sequence[str], timeout: float,
-                  wanted: Callable[[bytes], bool] | None = None) -> dict[str, bytes]:
-    """Ask the key doors at every one of ``endpoints`` at once for at most ``timeout``
-    seconds: ``{endpoint: signing key}`` of those that answered with a valid card, as
-    soon as one answers with a key ``wanted`` accepts (or when the time is up).
+                  wanted: Callable[[bytes], bool] | None = None) -> dict[str, DoorAnswer]:
+    """Ask the key doors at every one of ``endpoints`` at once, with a challenge, for at
+    most ``timeout`` seconds: ``{endpoint: DoorAnswer}`` of those that answered with a
+    valid card, as soon as one whose key ``wanted`` accepts has proven it holds that
+    card's CURVE key there (or when the time is up).
 
     A joiner given several addresses for one table (the record's, and copies of the
     record announced by other machines) asks the one whose door answers with the host's
     key first: asked in turn, a copy whose address takes a connection and never answers
-    cost the whole connect limit before the real table was asked. An endpoint that
-    cannot be resolved is skipped (its turn comes as before)."""
+    cost the whole connect limit before the real table was asked. The card alone is
+    public: a copy replayed the host's, from its own address, faster than the host, and
+    was asked first again (hostile pass 17); only the proof tells the host's door. An
+    endpoint that cannot be resolved or asked is skipped (its turn comes as before)."""
     asks: list[KeyDoorAsk] = []
     for ep in endpoints:
         try:
-            asks.append(KeyDoorAsk(ep))
+            asks.append(KeyDoorAsk(ep, challenge=True))
         except (TransportError, ValueError):
             continue
-    found: dict[str, bytes] = {}
+    found: dict[str, DoorAnswer] = {}
     end = time.monotonic() + max(0.0, timeout)
     try:
         while asks:
             for ask in list(asks):
                 card = ask.poll(0.0)
-                if card is None:
+                if card is not None and ask.endpoint not in found:
+                    found[ask.endpoint] = DoorAnswer(card[0], card[1], False)
+                got = found.get(ask.endpoint)
+                if got is None:
                     continue
-                found[ask.endpoint] = card[0]
-                ask.close()
-                asks.remove(ask)
-                if wanted is not None and wanted(card[0]):
-                    return found
+                if ask.proven(got.curve):
+                    found[ask.endpoint] = got._replace(proven=True)
+                    ask.close()
+                    asks.remove(ask)
+                    if wanted is not None and wanted(got.key):
+                        return found
             now = time.monotonic()
             if now >= end:
                 break
