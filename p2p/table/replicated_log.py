@@ -316,8 +316,10 @@ class ReplicatedLog:
         self._catch_up_failed = False
         #: each seat key's latest entry of a hand past the next, dropped as too far ahead
         #: (with when it came, for whoever investigates): that seat has moved on, so a wait for its step here is a
-        #: wait for our own catch-up (see :meth:`_moved_on`; one per key: bounded)
-        self._heard_ahead: dict[bytes, tuple[float, Envelope]] = {}
+        #: wait for our own catch-up (see :meth:`_moved_on`). Kept unverified, one per
+        #: key and per seat that sent it (None: any other sender): bounded, and a forgery
+        #: under a seat's name, sent by another, cannot replace the seat's own
+        self._heard_ahead: dict[tuple[bytes, int | None], tuple[float, Envelope]] = {}
         #: ((position, seat), since): the step of ``seat`` awaited at ``position`` passed
         #: its limit here while that seat had signed further on; its delivery is waited
         #: for one more step limit from ``since``, then this computer stops, naming nobody
@@ -659,9 +661,9 @@ class ReplicatedLog:
         made up by their author. Checked once, when the step's limit passes."""
         key = self.keys[seat]
         hand, tried = self.match.hand_no, 0
-        heard = self._heard_ahead.get(key)
-        if heard is not None and heard[1].hand > hand and heard[1].signature_ok():
-            return True
+        for (author, _by), (_when, env) in self._heard_ahead.items():
+            if author == key and env.hand > hand and env.signature_ok():
+                return True
         for (h, author, _seq), env in self._early.items():
             if author == key and h > hand:
                 if env.signature_ok():
@@ -1084,13 +1086,14 @@ class ReplicatedLog:
                 self._drop(sender, "replayed", f"hand {env.hand} seq {env.seq}")
             return
         if env.hand > cur + 1:
-            # kept (the latest per key, unverified until read): proof that its author
-            # moved on, should this computer time out that seat's step (see _moved_on)
-            kept = self._heard_ahead.get(env.author)
-            if (kept is None or env.hand > kept[1].hand) and env.signature_ok():
-                # its own signature only: a forgery under its name replaced its genuine
-                # entry, and the seat, alive, was named unresponsive (hostile pass 17)
-                self._heard_ahead[env.author] = (self.clock(), env)
+            # kept (the latest per key and sending seat, unverified until read): proof
+            # that its author moved on, should this computer time out that seat's step
+            # (see _moved_on). One per key only, a forgery under its name sent by another
+            # seat replaced its genuine entry, and the seat, alive, was named
+            # unresponsive (hostile pass 17); checked here, each entry sent ever further
+            # ahead would cost a signature check
+            by = self.seat_of_node.get(sender) if sender is not None else None
+            self._heard_ahead[(env.author, by)] = (self.clock(), env)
             self._drop(sender, "too-far-ahead", f"hand {env.hand} while {cur} runs")
             return
         if env.author not in self.keys:
