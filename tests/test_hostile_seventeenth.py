@@ -252,3 +252,49 @@ def test_a_copy_replaying_and_relaying_the_hosts_key_card_is_not_asked_before_th
         front.close()
         back.close()
         node.close()
+
+
+def test_a_peer_of_two_fooled_by_a_later_hand_entry_pauses_and_can_end_the_match(
+        tmp_path: Path) -> None:
+    """The same through a whole Peer (its store, its pump, a memory network): Bo stops
+    answering and sends Ann one entry he signed for a later hand. Ann stopped for herself
+    ("fell-behind", not paused: she could neither agree a bot for Bo nor the end); she
+    is paused on Bo now, and the end she agrees holds."""
+    import time
+
+    from engine import Seating, preset
+    from engine.bots import make_bot
+    from p2p.table import Peer, SessionOptions, make_table, wire
+    from p2p.table.session import node_id_for
+    from p2p.table.store import Store
+    from p2p.testing import MemoryNetwork, MemoryNode
+    from p2p.transcript.envelope import Envelope
+
+    quick = SessionOptions(response_delay=0.0, stall_after=0.05, step_limit=0.3)
+    cfg, ids = make_table(preset("modern"), Seating.solo(2), ["ann", "bo"], b"h17/peer-pair")
+    net = MemoryNetwork()
+    nodes = [MemoryNode(net, node_id_for(i.public_key)) for i in ids]
+    peers = []
+    for s in range(2):
+        d = tmp_path / f"s{s}"
+        d.mkdir()
+        peers.append(Peer(ids[s], cfg, nodes[s], controller=make_bot("heuristic", s),
+                          endpoints={o: nodes[o].endpoint for o in range(2) if o != s},
+                          options=quick, store=Store.create(d, cfg.header(), s, port=0)))
+    ann, bo = peers
+    try:
+        bo.pump(0.01)                            # Bo is there, then silent: Ann awaits
+        rl = ann.rlog                            # his first step (an automatic one)
+        later = Envelope.create(ids[1], rl.table_id, rl.hand_no + 2, 3, b"\0" * 32,
+                                {"k": "game.act", "a": ["pass", 1]})
+        nodes[1].send(nodes[0].node_id, wire.encode_push([later.encode()])[0])
+        end = time.monotonic() + 10
+        while ann.stopped is None and time.monotonic() < end:
+            ann.pump(0.02)                       # Bo pumps no more: silent
+        assert (ann.stop_why or {}).get("id") == "unresponsive", ann.stop_why
+        assert ann.paused and ann.silent_seat() == 1
+        assert ann.agree_end(1), ann.agreement_refused
+        assert ann.rlog.agreed_end is not None
+    finally:
+        for p in peers:
+            p.close()
