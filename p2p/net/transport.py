@@ -895,7 +895,7 @@ class KeyDoorAsk:
     at most its ``timeout`` for a valid card.  A joiner runs it inside its own connect loop,
     with its own limits, answering the player meanwhile.  Silence, an unreachable port and
     junk answers are all just "no answer yet"; only an address that cannot be resolved
-    raises TransportError (in :meth:`__init__`)."""
+    or asked (no socket of its family here) raises TransportError (in :meth:`__init__`)."""
 
     def __init__(self, endpoint: str, every: float = 0.3,
                  own_key: bytes | None = None) -> None:
@@ -915,7 +915,14 @@ class KeyDoorAsk:
         self._addr: tuple[Any, ...] = tuple(addr)
         self.endpoint = endpoint
         self.every = every
-        self._sock: socket.socket | None = socket.socket(family, socket.SOCK_DGRAM)
+        try:
+            self._sock: socket.socket | None = socket.socket(family, socket.SOCK_DGRAM)
+        except OSError as exc:
+            # an address of a family this computer has no sockets for (IPv6 turned off),
+            # or no descriptor left: said like an address that cannot be resolved (any
+            # machine may add an address to a table's record; the OSError stopped
+            # ``join --table`` before the real table was asked: hostile pass 17)
+            raise TransportError(f"cannot ask {host}: {exc.strerror or exc}") from None
         self._sock.setblocking(False)
         self._next = 0.0
         self.asked = 0

@@ -322,6 +322,10 @@ class ReplicatedLog:
         #: its limit here while that seat had signed further on; its delivery is waited
         #: for one more step limit from ``since``, then this computer stops, naming nobody
         self._behind: tuple[tuple[tuple[int, int], int], float] | None = None
+        #: each other seat's latest FETCH from its own node: (hand, index, when). Another
+        #: seat asking for the very entry this log waits for lacks it too: the table did
+        #: not move on past it (see :meth:`_others_lack`; one per seat: bounded)
+        self._asked: dict[int, tuple[int, int, float]] = {}
         #: the seat whose step timed out (the table stopped; nobody is blamed)
         self.unresponsive: int | None = None
         #: seats the transport reports gone (no heartbeat), with the clock time they went
@@ -680,16 +684,26 @@ class ReplicatedLog:
                 or any(env.body.get("k") == TAKEOVER and env.body.get("seat") == self.me
                        for env in self.side))
 
-    def _claimed_silent(self, seat: int) -> bool:
-        """Another seat signed a claim (``side.timeout``) that ``seat``'s entry awaited
-        here did not come: the table waits for it too, so this peer is not the one
-        behind. (A hostile claimer gains nothing over the timeout this peer made before
-        it looked for later entries: a claim is refuted by the signed entry.)"""
-        key = self.keys[seat]
-        slot = [self.match.hand_no, seat, self.verifier.next_seq(key)]
-        mine = self.identity.public_key
-        return any(env.body.get("k") == "side.timeout" and env.author not in (mine, key)
-                   and env.body.get("slot") == slot for env in self.side)
+    def _others_lack(self, seat: int) -> bool:
+        """Does another seat (neither ``seat`` nor this one) lack ``seat``'s step this log
+        waits for? Its signed ``side.timeout`` for that very slot, or a FETCH from its
+        own node of this very position since this log got here. The table cannot have
+        moved a hand on without that seat, so ``seat``'s entry of a later hand was made up
+        for this peer: a seat that withholds its step from everyone is silent, not ahead
+        (hostile pass 17). A seat whose own entry of a later hand is here counts not: it
+        lacked the step once (its claim, its FETCH), then got it and moved on. (A hostile
+        seat's word that it lacks the step costs an honest ``seat`` no more than the
+        timeout this peer made before it looked for later entries.)"""
+        h, i = self.position()
+        slot = [h, seat, self.verifier.next_seq(self.keys[seat])]
+        lacking = [s for s in range(len(self.keys))
+                   if s not in (self.me, seat) and not self._moved_on(s)]
+        others = {self.keys[s] for s in lacking}
+        if any(env.author in others and env.hand == h and env.body.get("k") == "side.timeout"
+               and list(env.body.get("slot", ())) == slot for env in self.side):
+            return True
+        return any(s in lacking and (hand, index) == (h, i) and when >= self.last_progress
+                   for s, (hand, index, when) in self._asked.items())
 
     def _fell_behind(self, seat: int) -> None:
         """The wait for ``seat``'s step, which it made (:meth:`_moved_on`), passed a
@@ -863,12 +877,12 @@ class ReplicatedLog:
             return
         behind = self._behind
         if (due is not None and behind is not None and behind[0] == (self.position(), due[0])
-                and self._claimed_silent(due[0])):
-            # waiting one step limit more for a seat that signed further on, while the
-            # others claim it silent at this very step: it showed this peer alone a
-            # later entry and withholds its step from the table; silent here too (a
-            # peer stopped as behind could not co-sign a bot for it, and a resume fell
-            # into the same wait again)
+                and self._others_lack(due[0])):
+            # waiting one step limit more for a seat that signed further on, while another
+            # seat shows it lacks that very step (its claim, its FETCH): the later entry
+            # was made up for this peer and the seat withholds its step from the table;
+            # silent here too (a peer stopped as behind could not co-sign a bot for it or
+            # the end, and a resume fell into the same wait again)
             self._time_out(due[0], now)
             return
         if due is not None and now >= due[1] and (due[0] != self.me or not self.can_write):
@@ -877,7 +891,7 @@ class ReplicatedLog:
                 self._fell_behind(seat)
                 return
             if (seat != self.me and self._others_hold(seat) and self._moved_on(seat)
-                    and not self._claimed_silent(seat)):
+                    and not self._others_lack(seat)):
                 self._behind = ((self.position(), seat), now)
                 self._event("behind", f"{self.seat_name(seat)} already signed entries of a "
                             "later hand: this computer fell behind; waiting up to "
@@ -1934,6 +1948,9 @@ class ReplicatedLog:
         if sender not in self.seat_of_node:
             self._drop(sender, "unknown-sender", "fetch")
             return
+        asking = self.seat_of_node[sender]
+        if asking < len(self.keys) and sender == wire.node_id_for(self.keys[asking]):
+            self._asked[asking] = (hand, index, self.clock())
         held = self.holding()
         if held is not None and hand == self.match.hand_no and index > self.position()[1]:
             # more entries of the hand than our point: a seat that voided the hand there
