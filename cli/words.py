@@ -44,6 +44,7 @@ from p2p.transcript.file import MAX_TRANSCRIPT_BYTES, TRANSCRIPT_VERSION
 from . import i18n
 from .bot_process import bot_move_time
 from .i18n import N_, _, did_you_mean, ngettext, pgettext
+from .program import as_typed
 
 if TYPE_CHECKING:
     from p2p.crypto.known import KeyChange, KnownPlayers
@@ -1112,7 +1113,11 @@ ITEM_WORDS = {
 class Command(str):
     """A command for the player to type, said whole on a line of its own by
     :func:`say_paragraphs`: wrapped like a sentence, it was cut at a space, and the two
-    lines pasted into a shell as two commands (the first without its ``--data-dir``)."""
+    lines pasted into a shell as two commands (the first without its ``--data-dir``).
+    The program is named as the player's shell will find it (:mod:`cli.program`)."""
+
+    def __new__(cls, command: str) -> Command:
+        return super().__new__(cls, as_typed(command))
 
 
 def command_lines(command: str, width: int) -> list[str]:
@@ -1131,8 +1136,11 @@ def command_lines(command: str, width: int) -> list[str]:
             units.append(w)
     room = width - 2                        # for the " \\" that continues a line
     # an option and its value too long for a line of their own are two units after all
+    # (only such a pair: a quoted word's own space, "'/home/a/my games/…'", was cut there,
+    # a backslash and a newline put inside the quotes, and the path pasted was another)
     units = [part for unit in units
-             for part in ([unit] if i18n.cells("    " + unit) <= room else unit.split(" ", 1))]
+             for part in ([unit] if i18n.cells("    " + unit) <= room
+                          or not unit.startswith("--") else unit.split(" ", 1))]
     lines: list[str] = []
     line = "  "
     for unit in units:
