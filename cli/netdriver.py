@@ -45,6 +45,7 @@ from .words import (
     limit_note,
     local_names,
     match_over_line,
+    match_so_far_line,
     moved_line,
     no_agreement_line,
     no_bot_here_line,
@@ -183,6 +184,10 @@ class NetDriver:
         # protocol hand number on screen: the peer's own (a resumed peer may be in the
         # middle of hand 2 — showing hand 1's end there was bug 8 of issue 11)
         self._shown_hand = peer.hand_no
+        #: the hands a resumed peer had finished before its player left: said by their
+        #: results only, with where the match stood (`resume` said hand 1's 130 moves
+        #: again, move by move, though the player had seen them all)
+        self._finished_before = peer.hand_no
         self._held: Any = None                   # final view of a finished hand
         #: moves the log has said, by hand: a move is said when its entry is applied, and
         #: the view moves on once its card is opened, a moment later (see behind_log)
@@ -414,7 +419,9 @@ class NetDriver:
                                else ev.data.get("final"))
             if ev.kind == "action":
                 hand = int(ev.data.get("hand", self._shown_hand))
-                if self._announced < hand < self._shown_hand \
+                if hand < self._finished_before:
+                    self._announced = max(self._announced, hand)   # (its deal: not said)
+                elif self._announced < hand < self._shown_hand \
                         and ev.data.get("before") is not None:
                     self._announced = hand        # a past hand of the backlog: its deal
                     before = ev.data["before"]
@@ -443,8 +450,10 @@ class NetDriver:
             if ev.kind == "action" and ev.data.get("after") is not None:
                 if ev.data.get("hand") == self._shown_hand and self._held is None:
                     self._last_view = ev.data["after"]
-            words = self._words(ev)
-            action = ev.data.get("action") if ev.kind == "action" else None
+            past = ev.kind == "action" and \
+                int(ev.data.get("hand", self._shown_hand)) < self._finished_before
+            words = "" if past else self._words(ev)
+            action = ev.data.get("action") if ev.kind == "action" and not past else None
             if not words and isinstance(action, Draw) and action.seat == self.seat \
                     and action.source == "pile" and ev.data.get("before") is not None:
                 self._draw_unsaid = (int(ev.data.get("hand", self._shown_hand)),
@@ -454,6 +463,13 @@ class NetDriver:
             end = self._end_at_move(ev)
             if end:
                 self._events.append(end)
+            if ev.kind == "hand-end" and int(ev.data.get("hand", -1)) \
+                    == self._finished_before - 1 and isinstance(ev.data.get("match"), Match) \
+                    and ev.data["match"].rules.match_target:
+                # the last hand finished before the player left: where the match stands,
+                # after that hand's end
+                self._events.append(match_so_far_line(
+                    ev.data["match"], self._said_names(self._finished_before - 1)))
         self._announce()
         self._say_draw()
         self._say_end()

@@ -927,6 +927,18 @@ def totals_line(match: Match, names: Sequence[str]) -> str:
     return i18n.join_list(f"{labels[i]} {t}" for i, t in enumerate(match.totals()))
 
 
+def match_so_far_line(match: Match, names: Sequence[str]) -> str:
+    """Where the match stands after the hands a resumed game had finished before its
+    player left (said by their results only, not move by move)."""
+    n = len(match.hands)
+    return ngettext("The match so far (%(n)d hand played, to %(target)d points): "
+                    "%(totals)s.",
+                    "The match so far (%(n)d hands played, to %(target)d points): "
+                    "%(totals)s.", n) % {
+                        "n": n, "target": match.rules.match_target,
+                        "totals": totals_line(match, names)}
+
+
 def final_line(match: Match, names: Sequence[str], ended_early: bool = False) -> str:
     """The match's last line; ``ended_early``: stopped before its end (a cheat, an agreed
     end), which names no winner (it said "Winner: nobody (a tie)" after a cheat)."""
@@ -1220,12 +1232,16 @@ def back_at_table_line() -> str:
 
 
 def resumed_line(short_id: str) -> str:
-    """Said as ``resume`` starts: the log says the game so far again, move by move, before
-    what the others played meanwhile ("catching up with what the others played
-    meanwhile", then a hand's hundred moves the player had seen, read as news)."""
+    """Said as ``resume`` starts: the log says the game so far again before what the
+    others played meanwhile ("catching up with what the others played meanwhile", then a
+    hand's hundred moves the player had seen, read as news): the hands finished before
+    the player left by their results and the match's totals, the hand left in move by
+    move."""
     return _("Game %(id)s resumed: catching up with what the others played meanwhile. "
-             "First the moves so far are said again, up to the line \"%(back)s\"; the "
-             "moves after it are new.") % {"id": short_id, "back": back_at_table_line()}
+             "First the game so far is said again: each hand already over by its result, "
+             "then the match's totals, then the moves of the hand you left, up to the line "
+             "\"%(back)s\"; the moves after it are new.") % {
+                 "id": short_id, "back": back_at_table_line()}
 
 
 def paused_line(short_id: str | None, resume_flags: str = "",
