@@ -1063,6 +1063,13 @@ class NetDriver:
         if w.seat == self.seat:       # "waiting for Ann" on Ann's own screen read as a fault
             return _("%(step)s: this computer is working on it.") % {
                 "step": step[:1].upper() + step[1:]}
+        if w.seat in self.bots and who == self.names[w.seat]:
+            # a wait on a bot says so, as the draw's does ("waiting for Bo (up to 20 s)"
+            # beside "Waiting for Bo (a bot) to help draw"); its limit after it, not a
+            # second parenthesis
+            return _("%(step)s: waiting for %(name)s (a bot)%(state)s, up to %(seconds)s "
+                     "s.") % {"step": step[:1].upper() + step[1:], "name": who,
+                              "state": slow, "seconds": f"{seconds:g}"} + note
         return _("%(step)s: waiting for %(name)s%(state)s %(limit)s.") % {
             "step": step[:1].upper() + step[1:], "name": who, "state": slow,
             "limit": limit} + note

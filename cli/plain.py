@@ -511,8 +511,10 @@ class PlainSession:
         names = getattr(d, "current_names", lambda: d.names)()
         others = [s for s in view.actors() if s != d.seat]
         is_bot = getattr(d, "is_bot", lambda s: True)
-        text = waiting_text(view, d.seat, names, self.lang, keys=False,
-                            bots=[s for s in others if is_bot(s)])
+        bots = [s for s in others if is_bot(s)]
+        # a wait on a bot says so ("Cy (a bot)"), unless its name does ("Ben's bot")
+        text = waiting_text(view, d.seat, names, self.lang, keys=False, bots=bots,
+                            named_bots=[s for s in bots if names[s] == d.names[s]])
         if not others:
             return text
         return others_turn_line(text, d.decision_limit,  # type: ignore[attr-defined]

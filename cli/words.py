@@ -989,7 +989,8 @@ def command_for(action: Action, view: HandState, seat: int, names: Sequence[str]
 # ----- what the table waits for ---------------------------------------------------------
 
 def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | None = None,
-                 keys: bool = True, bots: Collection[int] = (), watched: bool = False) -> str:
+                 keys: bool = True, bots: Collection[int] = (), watched: bool = False,
+                 named_bots: Collection[int] = ()) -> str:
     """One sentence: whose move it is and what is expected, naming the keys.
 
     ``keys``: False in the line mode, which has no "p"/"d" keys (a card is named by
@@ -1000,6 +1001,9 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
     play (a bot reads no scores before its first draw). ``watched``: a bot plays ``seat``
     and its player only watches (``play --auto``): the seat's moves are said as the bot's,
     with no keys ("Your turn: draw a card (space…)" was shown to a watcher).
+    ``named_bots``: the bots whose name alone does not say so: a wait on one says "Cy (a
+    bot)", as the table's other waits on a bot do ("Waiting for Cy to answer the hazard"
+    said nowhere that Cy was a program).
     """
     if watched and seat >= 0:
         mine = _watched_text(view, seat, names, lang)
@@ -1032,8 +1036,10 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
                 text = _("%(name)s played %(card)s on your side: c for a coup fourré, n to "
                          "let it stand (coup / pass).")
             return text % values
-        who = i18n.join_and(names[s] for s in waiting)
-        return _("Waiting for %(names)s to answer the hazard (%(card)s).") % {
+        who = i18n.join_and(bot_label(names[s]) if s in named_bots else names[s]
+                            for s in waiting)
+        # the card inside the sentence: a limit said after it made "(Stop) (up to 30 s)"
+        return _("Waiting for %(names)s to answer the %(card)s hazard.") % {
             "names": who, "card": hazard}
     actor = view.seat
     if phase == DRAW:
@@ -1076,7 +1082,8 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
                      "to 1000; the first there scores the trip +200; if no one gets there, "
                      "no one scores it.") % {
                 "km": view.target}
-        return _("Waiting for %(name)s to decide on the extension.") % {"name": names[actor]}
+        return _("Waiting for %(name)s to decide on the extension.") % {
+            "name": bot_label(names[actor]) if actor in named_bots else names[actor]}
     if actor == seat:
         if not keys:
             return _("Your turn: play or discard a card (play N, discard N).")
@@ -1645,6 +1652,12 @@ def limit_note(seconds: float | None) -> str:
     return _("(up to %(seconds)s s)") % {"seconds": f"{seconds:g}"}
 
 
+def bot_label(name: str) -> str:
+    """A bot's name in a wait on it: "Cy (a bot)" (the waits said "Cy (a bot)" in one
+    line and "Cy" alone in the next)."""
+    return _("%(name)s (a bot)") % {"name": name}
+
+
 def bot_thinking_line(name: str, seconds: float) -> str:
     """A bot's move that takes a while: it thinks, and moves within ``seconds`` (past
     them a built-in bot moves for it)."""
@@ -1654,7 +1667,11 @@ def bot_thinking_line(name: str, seconds: float) -> str:
 
 def turn_wait_line(text: str, seconds: float | None) -> str:
     """Whose turn it is, as the line mode says it when the turn passes to another player
-    (the full screen's status line), with the table's limit on that player's move."""
+    (the full screen's status line), with the table's limit on that player's move: inside
+    the sentence, before its full stop ("Waiting for Cy to answer. (up to 30 s)" read as
+    a slip)."""
+    if text.endswith("."):
+        return _("%(turn)s %(limit)s.") % {"turn": text[:-1], "limit": limit_note(seconds)}
     return _("%(turn)s %(limit)s") % {"turn": text, "limit": limit_note(seconds)}
 
 

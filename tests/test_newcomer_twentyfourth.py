@@ -5,12 +5,20 @@ before the player left."""
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from prompt_toolkit.output import DummyOutput
+
+from cli import i18n
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -65,3 +73,117 @@ def test_resume_says_a_finished_hand_by_its_result_and_the_match_so_far(
     # the hand left is said as before, up to the line where the new moves start
     assert "Hand 2: the cards are dealt" in past[1]
     assert "You are back at the table" in past[1]
+
+
+# ----- 2. a wait on a bot says so, its limit inside the sentence ---------------------------
+
+
+def _bot_answering_a_hazard(limit: float | None) -> Any:
+    """`millebornes play` (You and the bot Bo) at the moment the table waits for Bo to
+    answer a hazard You played on it."""
+    from cli.driver import LocalDriver
+    from engine import Play, Seating, preset
+    from engine.state import RESPOND
+
+    class _TableOfBots(LocalDriver):
+        """A networked table as the screens see it: its bots' moves are timed."""
+
+        decision_limit: float | None = None
+
+        def is_bot(self, seat: int) -> bool:
+            return seat != self.seat
+
+    for seed in range(40):
+        d = _TableOfBots(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=seed)
+        d.decision_limit = limit
+        for _ in range(400):
+            if d.hand_over:
+                break
+            v = d.view()
+            if v.phase == RESPOND and tuple(v.actors()) == (1,):
+                return d
+            if not d.my_move():
+                d.step_others()
+                continue
+            legal = d.legal()
+            hits = [a for a in legal if isinstance(a, Play) and a.target == 1]
+            d.submit(hits[0] if hits else legal[-1])
+    raise AssertionError("no hazard on Bo in 40 deals")
+
+
+@pytest.mark.parametrize("limit, said", [(None, "(up to 30 s)"), (20.0, "(up to 16 s)")])
+def test_a_wait_on_a_bot_to_answer_a_hazard_says_it_is_a_bot_in_both_screens(
+        limit: float | None, said: str) -> None:
+    """`play --auto`: "Waiting for Bo to answer the hazard (Speed Limit). (up to 30 s)":
+    Bo's being a bot was said nowhere (the draw's wait says "Bo (a bot)"), and the limit
+    came after the full stop. The full screen and the line mode say the same."""
+    from cli.app import TableApp
+    from cli.plain import PlainSession
+
+    d = _bot_answering_a_hazard(limit)
+    status = TableApp(d, output=DummyOutput())._table_status()
+    assert re.fullmatch(rf"Waiting for Bo \(a bot\) to answer the [A-Za-z -]+ hazard "
+                        rf"{re.escape(said)}\.", status), status
+    assert PlainSession(d, out=io.StringIO(), inp=io.StringIO("")).turn_text() == status
+    auto = TableApp(d, output=DummyOutput(), auto=True)._table_status()
+    assert auto.endswith(" " + status), auto          # after its "(spectating)"
+
+
+def test_another_players_turn_says_its_limit_before_the_full_stop() -> None:
+    """"Bo's turn. (up to 30 s)", "Cy is drawing. (up to 30 s)": the limit after the
+    sentence's end; a line with no full stop keeps its limit after it."""
+    from cli.words import turn_wait_line
+
+    with i18n.using("en"):
+        assert turn_wait_line("Bo's turn.", 30) == "Bo's turn (up to 30 s)."
+        assert turn_wait_line("Shuffling…", 20) == "Shuffling… (up to 20 s)"
+        assert turn_wait_line("Bo's turn.", None) == "Bo's turn (no time limit)."
+
+
+def test_a_seat_a_bot_took_is_not_said_twice_to_be_a_bot() -> None:
+    """Ben's seat, played by a bot by the others' agreement, is named "Ben's bot (run by
+    Ann)": no "(a bot)" after that."""
+    from test_cli_render import base_view, cards_of
+
+    from cli.words import waiting_text
+    from engine import Kind
+    from engine.state import RESPOND, Attack
+
+    v = base_view(3)
+    att = Attack(attacker=0, card=cards_of(Kind.STOP)[0], side=1, responders=(1,))
+    v = v._replace(phase=RESPOND, attack=att)
+    with i18n.using("en"):
+        plain = waiting_text(v, 0, ["You", "Bo", "Cy"], bots=[1], named_bots=[1])
+        taken = waiting_text(v, 0, ["You", "Ben's bot (run by Ann)", "Cy"], bots=[1])
+    assert plain == "Waiting for Bo (a bot) to answer the Stop hazard.", plain
+    assert taken == "Waiting for Ben's bot (run by Ann) to answer the Stop hazard.", taken
+
+
+@pytest.mark.parametrize("lang", ["af", "fr", "sv", "ug", "vi"])
+def test_the_waits_on_a_bot_are_translated(lang: str) -> None:
+    from cli.words import bot_label, turn_wait_line
+
+    with i18n.using(lang):
+        label = bot_label("Bo")
+        turn = turn_wait_line("X.", 30)
+    assert label != "Bo (a bot)" and "Bo" in label, label
+    assert "30" in turn and "up to" not in turn, turn
+
+
+@pytest.mark.parametrize("bot", [True, False])
+def test_a_set_up_step_waiting_on_a_bot_says_it_is_a_bot(bot: bool) -> None:
+    """"Shuffling the deck: waiting for Bo (up to 20 s)." beside "Waiting for Bo (a bot)
+    to help draw the next card": the same bot, said two ways."""
+    from test_newcomer_twentysecond import _DrawWait
+
+    from p2p.table import TableStep
+
+    d = _DrawWait(bot=bot)
+    d.peer.waiting_on = lambda: SimpleNamespace(seat=1, step=TableStep.SHUFFLE)
+    with i18n.using("en"):
+        said = d.activity(plain=True)
+    assert said is not None
+    if bot:
+        assert said.endswith(": waiting for Bo (a bot), up to 20 s."), said
+    else:
+        assert said.endswith(": waiting for Bo (up to 20 s)."), said
