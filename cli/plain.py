@@ -508,6 +508,11 @@ class PlainSession:
             # bot's turn in the seat of a player who watches: its moves say it. A hand
             # over: its own line says so ("The hand is over." came twice, once as a turn)
             return None
+        if getattr(d, "silent", lambda: None)() is not None:
+            # the table is paused on a seat that left or fell silent: its pause line says
+            # so ("* Paused: Ben quit for now", then "* Ben is drawing (no time limit)."
+            # read as Ben playing on); the turn is said again once the pause lifts
+            return None
         names = getattr(d, "current_names", lambda: d.names)()
         others = [s for s in view.actors() if s != d.seat]
         is_bot = getattr(d, "is_bot", lambda s: True)

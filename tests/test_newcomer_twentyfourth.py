@@ -187,3 +187,39 @@ def test_a_set_up_step_waiting_on_a_bot_says_it_is_a_bot(bot: bool) -> None:
         assert said.endswith(": waiting for Bo (a bot), up to 20 s."), said
     else:
         assert said.endswith(": waiting for Bo (up to 20 s)."), said
+
+
+# ----- 3. (played) the line mode says no turn of a seat the table is paused on ------------
+
+
+def test_the_line_mode_says_no_turn_while_the_table_is_paused_on_that_seat() -> None:
+    """`host --plain`, Ben quit: "* Paused: seat 1 (Ben) quit for now; the table waits
+    for them to come back", then "* Ben is drawing (no time limit)." as if Ben played on,
+    then "* Ben left; the game is saved. Wait for them … or type bot". No turn line while
+    the table is paused; once it is not, the turn is said."""
+    from cli.driver import LocalDriver
+    from cli.plain import PlainSession
+    from engine import Seating, preset
+
+    class _PausedOnBen(LocalDriver):
+        decision_limit: float | None = None
+        gone: int | None = 1
+
+        def is_bot(self, seat: int) -> bool:
+            return False
+
+        def silent(self) -> int | None:
+            return self.gone
+
+    d = _PausedOnBen(preset("classic"), Seating.solo(2), ["Ann", "Ben"], seed=3)
+    while d.my_move():                                  # to Ben's turn
+        d.submit(d.legal()[0])
+    assert not d.hand_over and tuple(d.view().actors()) == (1,)
+    out = io.StringIO()
+    session = PlainSession(d, out=out, inp=io.StringIO(""))
+    with i18n.using("en"):
+        assert session.turn_text() is None
+        session.show_turn()
+        assert out.getvalue() == "", out.getvalue()
+        d.gone = None                                   # Ben is back: the pause lifted
+        assert session.turn_text() == "Ben is drawing (no time limit).", session.turn_text()
