@@ -1238,12 +1238,18 @@ def back_at_table_line() -> str:
     return _("You are back at the table; catching up with the others.")
 
 
-def resumed_line(short_id: str) -> str:
+def resumed_line(short_id: str, hands_over: int = 1) -> str:
     """Said as ``resume`` starts: the log says the game so far again before what the
     others played meanwhile ("catching up with what the others played meanwhile", then a
     hand's hundred moves the player had seen, read as news): the hands finished before
     the player left by their results and the match's totals, the hand left in move by
-    move."""
+    move. ``hands_over``: how many hands were over when the player left (none: the
+    moves so far are all there is to say again, and "each hand already over" read as a
+    hand missed)."""
+    if not hands_over:
+        return _("Game %(id)s resumed: catching up with what the others played meanwhile. "
+                 "First the moves so far are said again, up to the line \"%(back)s\"; the "
+                 "moves after it are new.") % {"id": short_id, "back": back_at_table_line()}
     return _("Game %(id)s resumed: catching up with what the others played meanwhile. "
              "First the game so far is said again: each hand already over by its result, "
              "then the match's totals, then the moves of the hand you left, up to the line "

@@ -75,6 +75,20 @@ def test_resume_says_a_finished_hand_by_its_result_and_the_match_so_far(
     assert "You are back at the table" in past[1]
 
 
+
+@pytest.mark.parametrize("lang", ["en", "af", "fr", "sv", "ug", "vi"])
+def test_resume_names_finished_hands_only_when_there_are_some(lang: str) -> None:
+    """Left in hand 1, `resume` said "each hand already over by its result, then the
+    match's totals" though no hand was over: a newcomer looked for a hand missed."""
+    from cli.words import back_at_table_line, resumed_line
+
+    with i18n.using(lang):
+        none, some = resumed_line("28be0882", 0), resumed_line("28be0882", 2)
+        back = back_at_table_line()
+    assert none != some and back in none and back in some, (none, some)
+    if lang == "en":
+        assert "already over" not in none and "already over" in some, (none, some)
+
 # ----- 2. a wait on a bot says so, its limit inside the sentence ---------------------------
 
 
