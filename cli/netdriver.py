@@ -205,6 +205,10 @@ class NetDriver:
         # each other seat's transport state as last said ("gone" or not), so that a player
         # who leaves is said when it happens (the pump thread and the console both look)
         self._silent_said: dict[int, bool] = {}
+        #: the seats whose return the table's own event said ("The pause is over: Ben
+        #: plays on"), since they were last seen gone: their transport's return is not
+        #: said again ("Ben is connected again." came just after it)
+        self._back_said: set[int] = set()
         # (hand, seat) of the seats whose slowness (past their budget of automatic steps)
         # was said: the table pauses at each of their steps, said once a hand
         self._slow_said: set[tuple[int, int]] = set()
@@ -550,6 +554,11 @@ class NetDriver:
                 self._silent_said[seat] = gone
                 if before is None or before == gone:
                     continue
+                if gone:
+                    self._back_said.discard(seat)
+                elif seat in self._back_said:
+                    self._back_said.discard(seat)       # "The pause is over" said it
+                    continue
                 if not gone and any(t.seat == seat for t in self.peer.takeovers):
                     # the bot the others agreed on has connected: the takeover's own line
                     # said it ("Bea is connected again" read as Bea coming back)
@@ -629,6 +638,7 @@ class NetDriver:
             if ev.data.get("slow") and (self.peer.hand_no, int(ev.data["seat"])) in \
                     self._slow_said and self._slow_said_back(int(ev.data["seat"])):
                 return ""       # the pause on a slow seat lifted again: said once a hand
+            self._back_said.add(int(ev.data["seat"]))
             return pause_over_line(self.current_names()[int(ev.data["seat"])])
         if ev.kind == "status" and ev.data.get("status") == "moved" and ev.data.get("endpoint"):
             return moved_line(self.current_names()[int(ev.data["seat"])],

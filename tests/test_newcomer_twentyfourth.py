@@ -237,3 +237,34 @@ def test_the_line_mode_says_no_turn_while_the_table_is_paused_on_that_seat() -> 
         assert out.getvalue() == "", out.getvalue()
         d.gone = None                                   # Ben is back: the pause lifted
         assert session.turn_text() == "Ben is drawing (no time limit).", session.turn_text()
+
+
+# ----- 4. (played) a player who comes back is said back once -----------------------------
+
+
+@pytest.mark.parametrize("pause_said", [True, False])
+def test_a_player_back_after_a_pause_is_not_said_connected_again_after_it(
+        pause_said: bool) -> None:
+    """`host --plain`, Ben resumed: "* The pause is over: Ben plays on." and then "* Ben is
+    connected again." (his transport's return, seen a moment later), as if he had left
+    once more. Said once; a return with no pause said is still said."""
+    from cli_helpers import WaitingNetDriver
+
+    from cli.netdriver import NetDriver
+
+    d = WaitingNetDriver(state="connected")
+    d._silent_said = {1: True}                      # Bo was seen gone
+    if pause_said:
+        d._back_said = {1}                          # "The pause is over: Bo plays on."
+    with i18n.using("en"):
+        NetDriver._watch_peers(d)  # type: ignore[arg-type]
+    assert d._events == ([] if pause_said else ["Bo is connected again."]), d._events
+    # gone again later, and back: said again
+    d.peer.peer_state = lambda s: "gone"
+    with i18n.using("en"):
+        NetDriver._watch_peers(d)  # type: ignore[arg-type]
+    d.peer.peer_state = lambda s: "connected"
+    d._events.clear()
+    with i18n.using("en"):
+        NetDriver._watch_peers(d)  # type: ignore[arg-type]
+    assert d._events == ["Bo is connected again."], d._events
