@@ -268,3 +268,17 @@ def test_a_player_back_after_a_pause_is_not_said_connected_again_after_it(
     with i18n.using("en"):
         NetDriver._watch_peers(d)  # type: ignore[arg-type]
     assert d._events == ["Bo is connected again."], d._events
+
+
+def test_the_wait_on_a_bot_deciding_on_the_extension_says_it_is_a_bot() -> None:
+    """`play --plain --auto`: "* Waiting for Bo to decide on the extension. (up to
+    30 s)"."""
+    from test_cli_render import base_view
+
+    from cli.words import others_turn_line, waiting_text
+
+    v = base_view(2)._replace(phase="extend", target=700, seat=1)
+    with i18n.using("en"):
+        said = others_turn_line(waiting_text(v, 0, ["You", "Bo"], bots=[1], named_bots=[1]),
+                                None, True)
+    assert said == "Waiting for Bo (a bot) to decide on the extension (up to 30 s).", said
