@@ -737,8 +737,12 @@ class TableApp:
         is_bot = getattr(d, "is_bot", None)
         # the names as the log says them: a seat a bot took is "Ben's bot" there, and the
         # status under it said "Ben played Stop on you" of the bot's move
-        text = render.waiting_text(view, d.seat, d.said_names(), self.lang, bots=[
-            s for s in others if is_bot is not None and is_bot(s)], watched=self.auto)
+        said = d.said_names()
+        bots = [s for s in others if is_bot is not None and is_bot(s)]
+        # a wait on a bot says so ("Cy (a bot)"), unless its name does ("Ben's bot")
+        text = render.waiting_text(view, d.seat, said, self.lang, bots=bots,
+                                   watched=self.auto,
+                                   named_bots=[s for s in bots if said[s] == d.names[s]])
         if others and d.seat not in view.actors() and not d.hand_over \
                 and is_bot is not None and hasattr(d, "decision_limit"):
             # another player's move: how long it may take ("Bea's turn." alone left a

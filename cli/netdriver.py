@@ -45,6 +45,7 @@ from .words import (
     limit_note,
     local_names,
     match_over_line,
+    match_so_far_line,
     moved_line,
     no_agreement_line,
     no_bot_here_line,
@@ -183,6 +184,10 @@ class NetDriver:
         # protocol hand number on screen: the peer's own (a resumed peer may be in the
         # middle of hand 2 — showing hand 1's end there was bug 8 of issue 11)
         self._shown_hand = peer.hand_no
+        #: the hands a resumed peer had finished before its player left: said by their
+        #: results only, with where the match stood (`resume` said hand 1's 130 moves
+        #: again, move by move, though the player had seen them all)
+        self._finished_before = peer.hand_no
         self._held: Any = None                   # final view of a finished hand
         #: moves the log has said, by hand: a move is said when its entry is applied, and
         #: the view moves on once its card is opened, a moment later (see behind_log)
@@ -200,6 +205,10 @@ class NetDriver:
         # each other seat's transport state as last said ("gone" or not), so that a player
         # who leaves is said when it happens (the pump thread and the console both look)
         self._silent_said: dict[int, bool] = {}
+        #: the seats whose return the table's own event said ("The pause is over: Ben
+        #: plays on"), since they were last seen gone: their transport's return is not
+        #: said again ("Ben is connected again." came just after it)
+        self._back_said: set[int] = set()
         # (hand, seat) of the seats whose slowness (past their budget of automatic steps)
         # was said: the table pauses at each of their steps, said once a hand
         self._slow_said: set[tuple[int, int]] = set()
@@ -414,7 +423,9 @@ class NetDriver:
                                else ev.data.get("final"))
             if ev.kind == "action":
                 hand = int(ev.data.get("hand", self._shown_hand))
-                if self._announced < hand < self._shown_hand \
+                if hand < self._finished_before:
+                    self._announced = max(self._announced, hand)   # (its deal: not said)
+                elif self._announced < hand < self._shown_hand \
                         and ev.data.get("before") is not None:
                     self._announced = hand        # a past hand of the backlog: its deal
                     before = ev.data["before"]
@@ -443,8 +454,10 @@ class NetDriver:
             if ev.kind == "action" and ev.data.get("after") is not None:
                 if ev.data.get("hand") == self._shown_hand and self._held is None:
                     self._last_view = ev.data["after"]
-            words = self._words(ev)
-            action = ev.data.get("action") if ev.kind == "action" else None
+            past = ev.kind == "action" and \
+                int(ev.data.get("hand", self._shown_hand)) < self._finished_before
+            words = "" if past else self._words(ev)
+            action = ev.data.get("action") if ev.kind == "action" and not past else None
             if not words and isinstance(action, Draw) and action.seat == self.seat \
                     and action.source == "pile" and ev.data.get("before") is not None:
                 self._draw_unsaid = (int(ev.data.get("hand", self._shown_hand)),
@@ -454,6 +467,13 @@ class NetDriver:
             end = self._end_at_move(ev)
             if end:
                 self._events.append(end)
+            if ev.kind == "hand-end" and int(ev.data.get("hand", -1)) \
+                    == self._finished_before - 1 and isinstance(ev.data.get("match"), Match) \
+                    and ev.data["match"].rules.match_target:
+                # the last hand finished before the player left: where the match stands,
+                # after that hand's end
+                self._events.append(match_so_far_line(
+                    ev.data["match"], self._said_names(self._finished_before - 1)))
         self._announce()
         self._say_draw()
         self._say_end()
@@ -534,6 +554,11 @@ class NetDriver:
                 self._silent_said[seat] = gone
                 if before is None or before == gone:
                     continue
+                if gone:
+                    self._back_said.discard(seat)
+                elif seat in self._back_said:
+                    self._back_said.discard(seat)       # "The pause is over" said it
+                    continue
                 if not gone and any(t.seat == seat for t in self.peer.takeovers):
                     # the bot the others agreed on has connected: the takeover's own line
                     # said it ("Bea is connected again" read as Bea coming back)
@@ -613,6 +638,7 @@ class NetDriver:
             if ev.data.get("slow") and (self.peer.hand_no, int(ev.data["seat"])) in \
                     self._slow_said and self._slow_said_back(int(ev.data["seat"])):
                 return ""       # the pause on a slow seat lifted again: said once a hand
+            self._back_said.add(int(ev.data["seat"]))
             return pause_over_line(self.current_names()[int(ev.data["seat"])])
         if ev.kind == "status" and ev.data.get("status") == "moved" and ev.data.get("endpoint"):
             return moved_line(self.current_names()[int(ev.data["seat"])],
@@ -1047,6 +1073,13 @@ class NetDriver:
         if w.seat == self.seat:       # "waiting for Ann" on Ann's own screen read as a fault
             return _("%(step)s: this computer is working on it.") % {
                 "step": step[:1].upper() + step[1:]}
+        if w.seat in self.bots and who == self.names[w.seat]:
+            # a wait on a bot says so, as the draw's does ("waiting for Bo (up to 20 s)"
+            # beside "Waiting for Bo (a bot) to help draw"); its limit after it, not a
+            # second parenthesis
+            return _("%(step)s: waiting for %(name)s (a bot)%(state)s, up to %(seconds)s "
+                     "s.") % {"step": step[:1].upper() + step[1:], "name": who,
+                              "state": slow, "seconds": f"{seconds:g}"} + note
         return _("%(step)s: waiting for %(name)s%(state)s %(limit)s.") % {
             "step": step[:1].upper() + step[1:], "name": who, "state": slow,
             "limit": limit} + note

@@ -508,11 +508,18 @@ class PlainSession:
             # bot's turn in the seat of a player who watches: its moves say it. A hand
             # over: its own line says so ("The hand is over." came twice, once as a turn)
             return None
+        if getattr(d, "silent", lambda: None)() is not None:
+            # the table is paused on a seat that left or fell silent: its pause line says
+            # so ("* Paused: Ben quit for now", then "* Ben is drawing (no time limit)."
+            # read as Ben playing on); the turn is said again once the pause lifts
+            return None
         names = getattr(d, "current_names", lambda: d.names)()
         others = [s for s in view.actors() if s != d.seat]
         is_bot = getattr(d, "is_bot", lambda s: True)
-        text = waiting_text(view, d.seat, names, self.lang, keys=False,
-                            bots=[s for s in others if is_bot(s)])
+        bots = [s for s in others if is_bot(s)]
+        # a wait on a bot says so ("Cy (a bot)"), unless its name does ("Ben's bot")
+        text = waiting_text(view, d.seat, names, self.lang, keys=False, bots=bots,
+                            named_bots=[s for s in bots if names[s] == d.names[s]])
         if not others:
             return text
         return others_turn_line(text, d.decision_limit,  # type: ignore[attr-defined]

@@ -117,7 +117,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
               file=say)
         peer.close(flush=0)
         return 0 if peer.finished else 1
-    say_paragraph(resumed_line(short_id), say)
+    say_paragraph(resumed_line(short_id, peer.hand_no), say)
     for address in args.peer or ():
         print(i18n.display(reach_line(peer, address, REACH_SECONDS)), file=say)
     runners = resume_bots(peer.table_id, base)

@@ -928,6 +928,18 @@ def totals_line(match: Match, names: Sequence[str]) -> str:
     return i18n.join_list(f"{labels[i]} {t}" for i, t in enumerate(match.totals()))
 
 
+def match_so_far_line(match: Match, names: Sequence[str]) -> str:
+    """Where the match stands after the hands a resumed game had finished before its
+    player left (said by their results only, not move by move)."""
+    n = len(match.hands)
+    return ngettext("The match so far (%(n)d hand played, to %(target)d points): "
+                    "%(totals)s.",
+                    "The match so far (%(n)d hands played, to %(target)d points): "
+                    "%(totals)s.", n) % {
+                        "n": n, "target": match.rules.match_target,
+                        "totals": totals_line(match, names)}
+
+
 def final_line(match: Match, names: Sequence[str], ended_early: bool = False) -> str:
     """The match's last line; ``ended_early``: stopped before its end (a cheat, an agreed
     end), which names no winner (it said "Winner: nobody (a tie)" after a cheat)."""
@@ -978,7 +990,8 @@ def command_for(action: Action, view: HandState, seat: int, names: Sequence[str]
 # ----- what the table waits for ---------------------------------------------------------
 
 def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | None = None,
-                 keys: bool = True, bots: Collection[int] = (), watched: bool = False) -> str:
+                 keys: bool = True, bots: Collection[int] = (), watched: bool = False,
+                 named_bots: Collection[int] = ()) -> str:
     """One sentence: whose move it is and what is expected, naming the keys.
 
     ``keys``: False in the line mode, which has no "p"/"d" keys (a card is named by
@@ -989,6 +1002,9 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
     play (a bot reads no scores before its first draw). ``watched``: a bot plays ``seat``
     and its player only watches (``play --auto``): the seat's moves are said as the bot's,
     with no keys ("Your turn: draw a card (space…)" was shown to a watcher).
+    ``named_bots``: the bots whose name alone does not say so: a wait on one says "Cy (a
+    bot)", as the table's other waits on a bot do ("Waiting for Cy to answer the hazard"
+    said nowhere that Cy was a program).
     """
     if watched and seat >= 0:
         mine = _watched_text(view, seat, names, lang)
@@ -1021,8 +1037,10 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
                 text = _("%(name)s played %(card)s on your side: c for a coup fourré, n to "
                          "let it stand (coup / pass).")
             return text % values
-        who = i18n.join_and(names[s] for s in waiting)
-        return _("Waiting for %(names)s to answer the hazard (%(card)s).") % {
+        who = i18n.join_and(bot_label(names[s]) if s in named_bots else names[s]
+                            for s in waiting)
+        # the card inside the sentence: a limit said after it made "(Stop) (up to 30 s)"
+        return _("Waiting for %(names)s to answer the %(card)s hazard.") % {
             "names": who, "card": hazard}
     actor = view.seat
     if phase == DRAW:
@@ -1065,7 +1083,8 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
                      "to 1000; the first there scores the trip +200; if no one gets there, "
                      "no one scores it.") % {
                 "km": view.target}
-        return _("Waiting for %(name)s to decide on the extension.") % {"name": names[actor]}
+        return _("Waiting for %(name)s to decide on the extension.") % {
+            "name": bot_label(names[actor]) if actor in named_bots else names[actor]}
     if actor == seat:
         if not keys:
             return _("Your turn: play or discard a card (play N, discard N).")
@@ -1227,13 +1246,23 @@ def back_at_table_line() -> str:
     return _("You are back at the table; catching up with the others.")
 
 
-def resumed_line(short_id: str) -> str:
-    """Said as ``resume`` starts: the log says the game so far again, move by move, before
-    what the others played meanwhile ("catching up with what the others played
-    meanwhile", then a hand's hundred moves the player had seen, read as news)."""
+def resumed_line(short_id: str, hands_over: int = 1) -> str:
+    """Said as ``resume`` starts: the log says the game so far again before what the
+    others played meanwhile ("catching up with what the others played meanwhile", then a
+    hand's hundred moves the player had seen, read as news): the hands finished before
+    the player left by their results and the match's totals, the hand left in move by
+    move. ``hands_over``: how many hands were over when the player left (none: the
+    moves so far are all there is to say again, and "each hand already over" read as a
+    hand missed)."""
+    if not hands_over:
+        return _("Game %(id)s resumed: catching up with what the others played meanwhile. "
+                 "First the moves so far are said again, up to the line \"%(back)s\"; the "
+                 "moves after it are new.") % {"id": short_id, "back": back_at_table_line()}
     return _("Game %(id)s resumed: catching up with what the others played meanwhile. "
-             "First the moves so far are said again, up to the line \"%(back)s\"; the "
-             "moves after it are new.") % {"id": short_id, "back": back_at_table_line()}
+             "First the game so far is said again: each hand already over by its result, "
+             "then the match's totals, then the moves of the hand you left, up to the line "
+             "\"%(back)s\"; the moves after it are new.") % {
+                 "id": short_id, "back": back_at_table_line()}
 
 
 def paused_line(short_id: str | None, resume_flags: str = "",
@@ -1637,6 +1666,12 @@ def limit_note(seconds: float | None) -> str:
     return _("(up to %(seconds)s s)") % {"seconds": f"{seconds:g}"}
 
 
+def bot_label(name: str) -> str:
+    """A bot's name in a wait on it: "Cy (a bot)" (the waits said "Cy (a bot)" in one
+    line and "Cy" alone in the next)."""
+    return _("%(name)s (a bot)") % {"name": name}
+
+
 def bot_thinking_line(name: str, seconds: float) -> str:
     """A bot's move that takes a while: it thinks, and moves within ``seconds`` (past
     them a built-in bot moves for it)."""
@@ -1646,7 +1681,11 @@ def bot_thinking_line(name: str, seconds: float) -> str:
 
 def turn_wait_line(text: str, seconds: float | None) -> str:
     """Whose turn it is, as the line mode says it when the turn passes to another player
-    (the full screen's status line), with the table's limit on that player's move."""
+    (the full screen's status line), with the table's limit on that player's move: inside
+    the sentence, before its full stop ("Waiting for Cy to answer. (up to 30 s)" read as
+    a slip)."""
+    if text.endswith("."):
+        return _("%(turn)s %(limit)s.") % {"turn": text[:-1], "limit": limit_note(seconds)}
     return _("%(turn)s %(limit)s") % {"turn": text, "limit": limit_note(seconds)}
 
 

@@ -414,6 +414,7 @@ class WaitingNetDriver:
             waiting_on=lambda: SimpleNamespace(seat=1, step=TableStep.MOVE))
         self._events: list[str] = []
         self._silent_said: dict[int, bool] = {1: False}
+        self._back_said: set[int] = set()
         self._watch_lock = threading.Lock()
 
     def replaced(self) -> None:

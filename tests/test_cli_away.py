@@ -143,7 +143,7 @@ def test_a_table_that_times_moves_says_so_in_the_lobby_and_on_each_turn(
         said = bea.until(YOUR_TURN + r"( No card can be played now: discard one\.( [^\[]*"
                          r"\[R\w+\]\.)?)? " + note)
         bea.type("discard 1")
-        said = bea.until(r"\* Ann's turn\. \(up to 30 s\)")
+        said = bea.until(r"\* Ann's turn \(up to 30 s\)\.")
         assert "(no time limit)" not in said and "Traceback" not in said
     finally:
         for p in (bea, ann):

@@ -179,7 +179,7 @@ def test_waiting_texts() -> None:
     stop = cards_of(Kind.STOP)[0]
     att = Attack(attacker=0, card=stop, side=2, responders=(2,))
     w = render.waiting_text(v._replace(phase=RESPOND, attack=att), 0, NAMES)
-    assert w == "Waiting for Cy to answer the hazard (Stop)."
+    assert w == "Waiting for Cy to answer the Stop hazard."
 
 
 def test_coup_fourre_prompt_identical_with_or_without_safety() -> None:

@@ -112,7 +112,7 @@ def test_lines_typed_in_anothers_turn_are_answered_at_once_never_kept(tmp_path: 
         bea.type("discard 1")
         bea.until(r"\* You discarded")
         # Ann's turn now (she waits for the test): Bea is told so, with its limit
-        said = bea.until(r"\* Ann's turn\. \(no time limit\)")
+        said = bea.until(r"\* Ann's turn \(no time limit\)\.")
         # typed in Ann's turn: a move refused at once in words, help and look answered
         bea.type("discard 1")
         bea.until(r"Sorry: it is Ann's turn: wait for your turn\.")

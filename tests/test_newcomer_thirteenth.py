@@ -160,7 +160,7 @@ def test_the_full_screen_says_a_bots_limit_as_soon_as_its_turn_comes(
         d.submit(d.legal()[0])
     assert not d.hand_over and tuple(d.view().actors()) == (1,)
     status = TableApp(d, output=DummyOutput())._table_status()
-    assert status == f"Bo is drawing. {said}", status
+    assert status == f"Bo is drawing {said}.", status
     assert PlainSession(d, out=io.StringIO(), inp=io.StringIO("")).turn_text() == status
 
 

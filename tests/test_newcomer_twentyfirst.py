@@ -26,7 +26,7 @@ def test_waiting_for_two_says_and() -> None:
     v = base_view(4)
     att = Attack(attacker=0, card=cards_of(Kind.STOP)[0], side=1, responders=(1, 3))
     w = render.waiting_text(v._replace(phase=RESPOND, attack=att), 0, NAMES)
-    assert w == "Waiting for Bo and Di to answer the hazard (Stop).", w
+    assert w == "Waiting for Bo and Di to answer the Stop hazard.", w
 
 
 @pytest.mark.parametrize("lang, two, three", [
@@ -217,7 +217,7 @@ def test_the_line_mode_never_says_a_players_turn_just_after_their_move_ended_it(
     said = [line for line in proc.stdout.splitlines() if line.startswith("* ")]
     safeties = ("Right of Way", "Extra Tank", "Puncture-Proof", "Driving Ace")
     wrong = [(before, line) for before, line in zip(said, said[1:], strict=False)
-             if (m := _re.match(r"\* (\w+)'s turn\.", line))
+             if (m := _re.match(r"\* (\w+)'s turn\b", line))
              and before.startswith(f"* {m.group(1)} ")
              and ("played" in before or "discarded" in before)
              and not any(s in before for s in safeties)]

@@ -321,7 +321,7 @@ def test_the_steps_before_the_shuffle_are_said_in_plain_words(step: str) -> None
     d.peer.waiting_on = lambda: SimpleNamespace(seat=1, step=TableStep[step])
     with i18n.using("en"):
         said = d.activity(plain=True)
-    assert said == "Getting ready to shuffle: waiting for Bo (up to 20 s).", said
+    assert said == "Getting ready to shuffle: waiting for Bo (a bot), up to 20 s.", said
     with i18n.using("fr"):
         said = d.activity(plain=True)
     assert said is not None and said.startswith("Préparation du mélange"), said

@@ -83,7 +83,7 @@ def test_taking_the_discard_is_said_so_and_anothers_turn_says_its_limit() -> Non
         legal = d.legal()
         d.submit(next((a for a in legal if isinstance(a, Discard)), legal[0]))
         assert not d.my_move()
-        assert app._waiting().endswith("(no time limit)"), app._waiting()
+        assert app._waiting().endswith("(no time limit)."), app._waiting()
 
 
 def test_a_pause_for_silence_is_said_as_a_pause_even_once_the_table_resumed() -> None:
