@@ -38,6 +38,7 @@ from .words import (
     dealing_line,
     describe,
     end_line,
+    fell_behind_line,
     hand_start_line,
     late_move_line,
     left_short_wait_note,
@@ -645,6 +646,8 @@ class NetDriver:
                               str(ev.data["endpoint"]).removeprefix("tcp://"))
         if ev.kind == "resumed":
             return back_at_table_line()
+        if ev.kind == "behind":
+            return fell_behind_line(float(ev.data.get("seconds", 0.0)))
         if ev.kind == "dropped":
             log.info("%s", ev.text)       # for whoever investigates, not for the board
         return ""

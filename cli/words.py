@@ -1240,6 +1240,15 @@ def saved_line(path: str, short_id: str | None, verify_flags: str = "",
             Command(f"millebornes replay {ref}{' --plain' if plain else ''}")]
 
 
+def fell_behind_line(seconds: float) -> str:
+    """This computer's wait for a step the others already made (they signed entries of a
+    later hand): it asks them again, for a while, before it stops for itself. Said when
+    the wait starts (the status line's countdown for the seat ran out and started again,
+    unexplained)."""
+    return _("This computer fell behind the table: asking the others for what it missed "
+             "(up to %(seconds)s s more).") % {"seconds": f"{seconds:g}"}
+
+
 def back_at_table_line() -> str:
     """Where a resumed console's log turns from the game as this computer had kept it
     (said again) to what comes from the others."""

@@ -1187,3 +1187,34 @@ def test_at_two_seats_a_player_whose_seat_a_bot_may_play_waits_as_one_behind() -
     _tick_until(t, 0, 30.0)
     assert rl0.stop_why == {"id": "fell-behind", "seconds": 40}, rl0.stopped
     assert t.clock.now - start <= 41.0
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "sv", "af", "ug", "vi"])
+def test_the_wait_of_a_computer_behind_is_said_with_its_limit(language: str) -> None:
+    """The log's "behind" event (the seat's step passed its limit here, and the seat had
+    signed further on) is said on the console, with how much longer this computer asks:
+    the status line's countdown for the seat ran out and started again, unexplained."""
+    from cli_helpers import PeerStub
+
+    from cli.netdriver import NetDriver
+    from p2p.table import SessionEvent
+
+    t = _silent_table(b"rlog/behind-said", silent=1)
+    rl0 = t.seats[0].rlog
+    rl0.on_message(t.node_of[1], _later_hand_entry(t, author=1))
+    events = []
+    for _ in range(42):                               # 21 s
+        t.clock.advance(0.5)
+        rl0.tick()
+        events += [e for e in rl0.take_output().events if e.kind == "behind"]
+    assert len(events) == 1 and events[0].data["seconds"] == 20.0, events
+    d = object.__new__(NetDriver)
+    d.peer = PeerStub(agreed_end=None, paused=False, finished=False, takeovers=[])
+    d.names = ("p0", "p1", "p2")
+    d._shown_hand = 0
+    with i18n.using(language):
+        said = d._words(SessionEvent("behind", events[0].text, events[0].data))
+    assert "20 s" in said and ("behind the table" not in said) == (language != "en"), said
+    if language == "en":
+        assert said == ("This computer fell behind the table: asking the others for what "
+                        "it missed (up to 20 s more)."), said
