@@ -262,32 +262,19 @@ def test_a_peer_of_two_fooled_by_a_later_hand_entry_pauses_and_can_end_the_match
     is paused on Bo now, and the end she agrees holds."""
     import time
 
-    from engine import Seating, preset
-    from engine.bots import make_bot
-    from p2p.table import Peer, SessionOptions, make_table, wire
-    from p2p.table.session import node_id_for
-    from p2p.table.store import Store
-    from p2p.testing import MemoryNetwork, MemoryNode
+    from test_hostile_fifteenth import _two_seats
+
+    from p2p.table import wire
     from p2p.transcript.envelope import Envelope
 
-    quick = SessionOptions(response_delay=0.0, stall_after=0.05, step_limit=0.3)
-    cfg, ids = make_table(preset("modern"), Seating.solo(2), ["ann", "bo"], b"h17/peer-pair")
-    net = MemoryNetwork()
-    nodes = [MemoryNode(net, node_id_for(i.public_key)) for i in ids]
-    peers = []
-    for s in range(2):
-        d = tmp_path / f"s{s}"
-        d.mkdir()
-        peers.append(Peer(ids[s], cfg, nodes[s], controller=make_bot("heuristic", s),
-                          endpoints={o: nodes[o].endpoint for o in range(2) if o != s},
-                          options=quick, store=Store.create(d, cfg.header(), s, port=0)))
+    peers = _two_seats(tmp_path, b"h17/peer-pair")
     ann, bo = peers
     try:
         bo.pump(0.01)                            # Bo is there, then silent: Ann awaits
         rl = ann.rlog                            # his first step (an automatic one)
-        later = Envelope.create(ids[1], rl.table_id, rl.hand_no + 2, 3, b"\0" * 32,
-                                {"k": "game.act", "a": ["pass", 1]})
-        nodes[1].send(nodes[0].node_id, wire.encode_push([later.encode()])[0])
+        later = Envelope.create(bo.rlog.identity, rl.table_id, rl.hand_no + 2, 3,
+                                b"\0" * 32, {"k": "game.act", "a": ["pass", 1]})
+        bo.node.send(ann.node.node_id, wire.encode_push([later.encode()])[0])
         end = time.monotonic() + 10
         while ann.stopped is None and time.monotonic() < end:
             ann.pump(0.02)                       # Bo pumps no more: silent
