@@ -508,10 +508,17 @@ class PlainSession:
             # bot's turn in the seat of a player who watches: its moves say it. A hand
             # over: its own line says so ("The hand is over." came twice, once as a turn)
             return None
-        if getattr(d, "silent", lambda: None)() is not None:
+        silent = getattr(d, "silent", lambda: None)()
+        peer = getattr(d, "peer", None)
+        paused = bool(getattr(peer, "paused", True)) if peer is not None else True
+        if silent is not None and (paused or silent in getattr(d, "broken", ())):
             # the table is paused on a seat that left or fell silent: its pause line says
             # so ("* Paused: Ben quit for now", then "* Ben is drawing (no time limit)."
-            # read as Ben playing on); the turn is said again once the pause lifts
+            # read as Ben playing on); the turn is said again once the pause lifts. Only
+            # a pause: a seat whose transport is gone a moment while the table still
+            # waits for it (a bot thinking) kept its turn unsaid, and the turn then said
+            # after that seat's own move ended it ("* Bo discarded Spare Tire." "* Bo's
+            # turn (up to 30 s).", newcomer pass 21's test, 1 run in 4)
             return None
         names = getattr(d, "current_names", lambda: d.names)()
         others = [s for s in view.actors() if s != d.seat]

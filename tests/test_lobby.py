@@ -275,11 +275,16 @@ def test_join_by_discovery_and_lobby_lists_the_table(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow    # 10 s: it waits out a dead address's connect limit
+@pytest.mark.parametrize("doors", [False, True])
 def test_join_tries_each_announced_address_in_turn(tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+                                                   monkeypatch: pytest.MonkeyPatch,
+                                                   doors: bool) -> None:
     """A host on a LAN and a VPN (or with a container bridge) announces addresses this
     computer cannot reach; `join` asked the first one only and gave up. It now tries the
-    next address once the first says nothing for --connect-timeout, and says so."""
+    next address once the first says nothing for --connect-timeout, and says so (where
+    no key door tells the addresses apart: ``doors`` False). With the key doors and the
+    CURVE handshake asked first (``cli.join.answering_first``), the address where the
+    host answers is asked first, and the dead one never."""
     from test_discovery import _REASON
 
     if _REASON is not None:
@@ -313,6 +318,8 @@ def test_join_tries_each_announced_address_in_turn(tmp_path: Path,
                 sorted(t.addresses, key=lambda a: a != "127.0.0.2"))) for t in got]
 
     monkeypatch.setattr(discovery, "browse_tables", DeadFirst)
+    if not doors:
+        monkeypatch.setattr(join_verb, "answering_first", lambda announced, *a: announced)
     table = f"a{os.getpid()}{int(time.time() * 1000) % 100000}"
     port = free_port()
     ident = Identity.load_or_create(str(tmp_path / "h.key"))
@@ -340,6 +347,10 @@ def test_join_tries_each_announced_address_in_turn(tmp_path: Path,
         t2.join(60)
     said = outs[1].getvalue()
     assert rc == [0, 0], (outs[0].getvalue()[-800:], said[-800:])
+    if doors:
+        assert f"joining {table!r} at tcp://127.0.0.1:{port}" in said, said
+        assert "127.0.0.2" not in said, said
+        return
     # nothing listens there: said as soon as the connection is refused
     assert f"nothing listens at tcp://127.0.0.2:{port} (the connection was refused)" in \
         " ".join(said.split()), said
