@@ -48,6 +48,7 @@ from typing import Any
 
 import msgpack
 import zmq
+from zmq.utils.monitor import recv_monitor_message
 
 from p2p.crypto.identity import CurveKeys, verify_curve_certificate
 from p2p.net.budget import TokenBucket
@@ -1071,9 +1072,7 @@ def first_curve_handshake(endpoints: Sequence[str], server_key: bytes, timeout: 
             if left <= 0:
                 return None
             for sock, _event in poller.poll(max(1, int(left * 1000))):
-                frames = sock.recv_multipart()
-                event = struct.unpack("=hi", frames[0][:6])[0] if frames and \
-                    len(frames[0]) >= 6 else 0
+                event = recv_monitor_message(sock)["event"]
                 if event == zmq.EVENT_HANDSHAKE_SUCCEEDED:
                     return watching[sock]
         return None

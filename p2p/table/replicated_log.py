@@ -315,9 +315,9 @@ class ReplicatedLog:
         self._catch_up_target = 0     # entries the damaged store held (when it knows)
         self._catch_up_failed = False
         #: per seat key, an entry it signed (checked) of a hand past the next, dropped as
-        #: too far ahead, and when it came: that seat has moved on, so a wait for its
-        #: step here is a wait for our own catch-up (see :meth:`_moved_on`; one per key)
-        self._heard_ahead: dict[bytes, tuple[float, Envelope]] = {}
+        #: too far ahead: that seat has moved on, so a wait for its step here is a wait
+        #: for our own catch-up (see :meth:`_moved_on`; one per key)
+        self._heard_ahead: dict[bytes, Envelope] = {}
         #: ((position, seat), since): the step of ``seat`` awaited at ``position`` passed
         #: its limit here while that seat had signed further on; its delivery is waited
         #: for one more step limit from ``since``, then this computer stops, naming nobody
@@ -657,19 +657,12 @@ class ReplicatedLog:
         made and this computer lags (its catch-up did not keep up with a fast table).
         Only the seat's own signature counts: another seat's entries far ahead may be
         made up by their author. Checked once, when the step's limit passes."""
-        key = self.keys[seat]
-        hand, tried = self.match.hand_no, 0
+        key, hand = self.keys[seat], self.match.hand_no
         heard = self._heard_ahead.get(key)
-        if heard is not None and heard[1].hand > hand:
+        if heard is not None and heard.hand > hand:
             return True                 # its signature was checked as it was kept
-        for (h, author, _seq), env in self._early.items():
-            if author == key and h > hand:
-                if env.signature_ok():
-                    return True
-                tried += 1
-                if tried >= 4:       # forgeries under its name: not worth more checks
-                    break
-        return False
+        # (an early entry's signature was checked as it was buffered)
+        return any(author == key and h > hand for h, author, _seq in self._early)
 
     def _others_hold(self, seat: int) -> bool:
         """Could a seat other than ``seat`` and this one have sent what ``seat`` wrote?
@@ -1095,8 +1088,8 @@ class ReplicatedLog:
             # checked while it still proves it (a fast table sends many; a forgery under
             # the seat's name replaced the real one when the latest was kept unchecked)
             proof = self._heard_ahead.get(env.author)
-            if (proof is None or proof[1].hand <= cur + 1) and env.signature_ok():
-                self._heard_ahead[env.author] = (self.clock(), env)
+            if (proof is None or proof.hand <= cur + 1) and env.signature_ok():
+                self._heard_ahead[env.author] = env
             self._drop(sender, "too-far-ahead", f"hand {env.hand} while {cur} runs")
             return
         if env.author not in self.keys:
