@@ -175,7 +175,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
                                      host_fingerprint=fingerprint, seat=args.seat,
                                      host_curve_key=curve_keys[i] if curve_keys else None)
             except LobbyError as exc:  # e.g. two fingerprints for the host: said, no traceback
-                raise OSError(lobby_refusal(exc.why, exc.data, str(exc))) from None
+                # an address this computer cannot ask is that address's fault: the next
+                # one announced may be the table (two fingerprints is the player's own)
+                raise (OSError if exc.why == "two-fingerprints" else NoAnswer)(
+                    lobby_refusal(exc.why, exc.data, str(exc))) from None
             start = _lobby(client, args, address, say, reader, user_fp is not None)
             break
         except NoAnswer as exc:
@@ -332,9 +335,14 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
         except LobbyError as exc:
             line = lobby_error_line(exc.why, exc.data, str(exc))
             # another key at the address: a copy of the table's announcement, or a
-            # machine that took its address; the next one announced may be the table
+            # machine that took its address; the next one announced may be the table.
+            # So is any refusal heard before this player is seated there: the host's
+            # messages are signed, but not to whom, and at a plain table (no CURVE, an
+            # id is a claim) a copy replayed a refusal the host signed for someone else
+            # ("the table is full") and the join ended there, the table never asked
+            # (hostile pass 18). Said, then the next address; the last one's is final.
             raise (NoAnswer(line) if exc.why in ("no-answer", "host-key-mismatch")
-                   else OSError(line)) from None
+                   or client.seat is None else OSError(line)) from None
         except TransportError as exc:
             raise OSError(_(SAME_KEY) + " " + detail_text(exc)) from None
         if start is not None:
@@ -360,7 +368,9 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
                                  "right? (the host prints them)") % {"address": address})
         if st is None and time.monotonic() - asked > limit:
             if client.key_only:      # the table is there, playing with its own players
-                raise OSError(lobby_error_line("no-answer", {
+                # (or a copy of it replays the host's public key card at another address,
+                # its handshake never done: the next address is asked, as for no answer)
+                raise NoAnswer(lobby_error_line("no-answer", {
                     "endpoint": address, "seconds": limit, "door": True}, ""))
             raise NoAnswer(_("no answer from %(address)s after %(seconds)s s: is the table "
                             "open, is the address and port right? (the host prints them) If "

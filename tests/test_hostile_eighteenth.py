@@ -1,0 +1,108 @@
+"""Hostile pass 18: copies of a table's LAN announcement at a hostile machine's address
+(``join --table FINGERPRINT``). Each test failed before its fix."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+import zmq
+from cli_helpers import AnnouncedTables
+
+from cli.main import main
+from engine import Seating, preset
+
+
+class _Copy:
+    """A hostile machine's stand-in for Ann's lobby at an address of its own: a plain node
+    that says HELLO under Ann's node id (at a plain table an id is only a claim) and
+    answers every message with ``replay``, bytes Ann signed once (her lobby sends the
+    same signed refusal to anyone who knocks at her full table: the hostile machine
+    needed only to be refused once)."""
+
+    def __init__(self, node_id: bytes, replay: bytes) -> None:
+        from p2p.net.transport import Node
+        self.node = Node(node_id, bind="127.0.0.1", port=0)
+        self.replay = replay
+        self.answered = 0
+
+    def pump(self, timeout: float) -> None:
+        from p2p.net.interface import PeerEventKind
+        for ev in self.node.events():
+            if (ev.kind is PeerEventKind.HELLO and ev.endpoint
+                    and ev.peer_id != self.node.node_id):
+                try:
+                    self.node.add_peer(ev.peer_id, ev.endpoint)
+                except Exception:
+                    pass
+        msg = self.node.recv(timeout)
+        while msg is not None:
+            self.node.send(msg[0], self.replay)
+            self.answered += 1
+            msg = self.node.recv(0)
+
+
+def test_join_by_fingerprint_passes_a_copy_replaying_the_hosts_signed_refusal(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plain table (libzmq without CURVE: no key door, a routing id is a claim). A
+    machine on the LAN announces a copy of Ann's record at its own address, found first,
+    and there says HELLO under Ann's id and replays a refusal Ann signed ("the table is
+    full", sent to anyone at her full table). ``join --table ANN_FP`` stopped at it ("the
+    table is full", exit 2) and never asked Ann's real lobby, which had a free seat: a
+    refusal is signed, but not to whom, so one heard before this joiner is seated is the
+    answer of that address only. It is said, the next address is asked, and the joiner
+    is seated at Ann's table."""
+    import p2p.net.discovery as discovery
+    from cli.seats import listen
+    from p2p.crypto.identity import Identity
+    from p2p.net.discovery import TableInfo
+    from p2p.table.lobby import LobbyHost, _sign
+    from p2p.table.wire import node_id_for
+
+    real_has = zmq.has
+    monkeypatch.setattr(zmq, "has", lambda what: what != "curve" and real_has(what))
+    ann = Identity.generate()
+    refusal = _sign(ann, {"k": "refused", "reason": "the table is full",
+                          "key": ann.public_key, "lobby": b"\x01" * 16})
+    copy = _Copy(node_id_for(ann.public_key), refusal)
+    host = LobbyHost(ann, "Ann", listen(ann, "127.0.0.1", 0), preset("classic"),
+                     Seating.solo(2))
+    assert host.node.curve_key is None
+    tables = [TableInfo(f"{name}._millebornes._tcp.local.", "Ann's table", "classic", 1, 1,
+                        ann.fingerprint, port, ("127.0.0.1",))
+              for name, port in (("copy", copy.node.port), ("Ann's table", host.node.port))]
+
+    seated = threading.Event()
+    stop = threading.Event()
+
+    def pump() -> None:
+        while not stop.is_set():
+            copy.pump(0.01)
+            host.pump(0.01)
+            if not seated.is_set() and host.state.seats[1] is not None:
+                seated.set()
+                host.close(flush=1.0)       # the joiner hears it and stops
+    pumping = threading.Thread(target=pump, daemon=True)
+    pumping.start()
+    monkeypatch.setattr(discovery, "browse_tables", lambda **kw: AnnouncedTables(tables))
+    try:
+        code = main(["join", "--table", ann.fingerprint, "--bind", "127.0.0.1", "--auto",
+                     "--connect-timeout", "10", "--data-dir", str(tmp_path / "data"),
+                     "--identity", str(tmp_path / "id.key")])
+    finally:
+        stop.set()
+        pumping.join(10)
+        copy.node.close()
+        host.node.close()
+    out = capsys.readouterr()
+    said = " ".join((out.out + out.err).split())
+    assert copy.answered, said                   # the copy was asked first, and answered
+    assert seated.is_set(), said
+    assert code != 0, said                      # Ann closed her table
+    assert "the table is full" in said, said
+    assert f"trying the table's next address, tcp://127.0.0.1:{host.node.port}" in said, \
+        said
+    assert "the host closed the table before the match started" in said, said
+    assert "Traceback" not in said
