@@ -377,6 +377,18 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
                             "the host plays on this account, a second player needs its own "
                             "key: --identity FILE") % {"address": address,
                                                        "seconds": f"{limit:g}"})
+        if st is not None and not seat_said and client.seat is None \
+                and time.monotonic() - asked > limit:
+            # a table that shows its seats and never seats this player: at a plain table
+            # (an id is only a claim) a copy of the table's announcement replayed the
+            # host's signed lobby state, which the host sends to any machine that knocks,
+            # and the limit ran only until a first state came: the join waited there for
+            # ever, the table never asked (hostile pass 18). An honest host seats a
+            # joiner in its first state after the join, or refuses it.
+            raise NoAnswer(_("the table at %(address)s shows its seats but did not seat "
+                             "you within %(seconds)s s: it may be a copy of the table's "
+                             "announcement, at another machine")
+                           % {"address": address, "seconds": f"{limit:g}"})
         now = time.monotonic()
         if st is not None and now - shown_at >= SHOW_EVERY and st.to_obj() != shown:
             # the latest state, at most every SHOW_EVERY s: a host sending states in a

@@ -43,6 +43,83 @@ class _Copy:
             msg = self.node.recv(0)
 
 
+def _join_past_a_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                      replayed: str) -> tuple[int | None, bool, _Copy, int]:
+    """Ann's plain lobby (a free seat) announced second, a copy of her record first at a
+    hostile node that says HELLO under her id and replays ``replayed`` ("refusal": a
+    refusal she signed, "state": her signed lobby state, which her lobby sends to any
+    machine that knocks); ``join --table ANN_FP --auto`` run (in a thread, at most 40 s).
+    Returns (its exit code, None if it did not end; whether it was seated at Ann's; the
+    copy; Ann's port)."""
+    import p2p.net.discovery as discovery
+    from cli.seats import listen
+    from p2p.crypto.identity import Identity
+    from p2p.net.discovery import TableInfo
+    from p2p.table.lobby import LobbyHost, _sign
+    from p2p.table.wire import node_id_for
+
+    real_has = zmq.has
+    monkeypatch.setattr(zmq, "has", lambda what: what != "curve" and real_has(what))
+    ann = Identity.generate()
+    host = LobbyHost(ann, "Ann", listen(ann, "127.0.0.1", 0), preset("classic"),
+                     Seating.solo(2))
+    assert host.node.curve_key is None
+    obj = ({"k": "refused", "reason": "the table is full"} if replayed == "refusal"
+           else {"k": "state", "state": host.state.to_obj()})
+    copy = _Copy(node_id_for(ann.public_key),
+                 _sign(ann, dict(obj, key=ann.public_key, lobby=host.lobby_id)))
+    tables = [TableInfo(f"{name}._millebornes._tcp.local.", "Ann's table", "classic", 1, 1,
+                        ann.fingerprint, port, ("127.0.0.1",))
+              for name, port in (("copy", copy.node.port), ("Ann's table", host.node.port))]
+    seated = threading.Event()
+    stop = threading.Event()
+
+    def pump() -> None:
+        while not stop.is_set():
+            copy.pump(0.01)
+            host.pump(0.01)
+            if not seated.is_set() and host.state.seats[1] is not None:
+                seated.set()
+                host.close(flush=1.0)       # the joiner hears it and stops
+    monkeypatch.setattr(discovery, "browse_tables", lambda **kw: AnnouncedTables(tables))
+    codes: list[int] = []
+    joining = threading.Thread(target=lambda: codes.append(main([
+        "join", "--table", ann.fingerprint, "--bind", "127.0.0.1", "--auto",
+        "--connect-timeout", "3", "--data-dir", str(tmp_path / "data"),
+        "--identity", str(tmp_path / "id.key")])), daemon=True)
+    pumping = threading.Thread(target=pump, daemon=True)
+    pumping.start()
+    joining.start()
+    try:
+        joining.join(40)
+    finally:
+        stop.set()
+        pumping.join(10)
+        if not joining.is_alive():
+            copy.node.close()
+            host.node.close()
+    return (codes[0] if codes else None), seated.is_set(), copy, host.node.port
+
+
+def test_join_by_fingerprint_passes_a_copy_replaying_the_hosts_lobby_state(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The copy of a plain table's record replays Ann's signed lobby state (her lobby
+    sends it to any machine that knocks) and never seats the joiner. The connect limit
+    ran only until a first state came: ``join --table ANN_FP`` showed Ann's seats and
+    waited there for ever (no limit, Ann's real lobby with a free seat never asked). The
+    limit runs until the joiner is seated: then it says so and asks the next address."""
+    code, seated, copy, port = _join_past_a_copy(tmp_path, monkeypatch, "state")
+    out = capsys.readouterr()
+    said = " ".join((out.out + out.err).split())
+    assert code is not None, "join still waiting at the copy after 40 s: " + said
+    assert copy.answered, said
+    assert "did not seat you within 3 s" in said, said
+    assert f"trying the table's next address, tcp://127.0.0.1:{port}" in said, said
+    assert seated, said
+    assert "the host closed the table before the match started" in said, said
+
+
 def test_join_by_fingerprint_passes_a_copy_replaying_the_hosts_signed_refusal(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
