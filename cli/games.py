@@ -23,6 +23,7 @@ import msgpack
 from p2p.audit import GameReport, verify_game
 from p2p.table import TableConfig
 from p2p.table.store import default_data_dir, find_tables, read_meta
+from p2p.text import safe_text
 from p2p.transcript.file import TranscriptHeader
 
 from . import i18n
@@ -79,6 +80,12 @@ def saved_games(base: Path | None, skipped: list[Path] | None = None) -> list[Sa
             meta = read_meta(path)
             header = TranscriptHeader.from_obj(msgpack.unpackb(meta["header"], raw=False))
             cfg = TableConfig.from_header(header)
+            if safe_text(path.name, len(path.name) + 1) != path.name:
+                # a game's folder is named by its table's id, and the listing shows that
+                # name as the game's id: a folder named with a terminal's control
+                # sequences (a crafted store) wrote them to the player's terminal (and
+                # `verify`'s "your newest saved game") (hostile pass 18)
+                raise ValueError("the folder's name is not printable")
             t = path / "transcript.mbt"
             stamp = t.stat().st_mtime if t.exists() else \
                 (path / "table.msgpack").stat().st_mtime
@@ -334,7 +341,8 @@ def run(args: argparse.Namespace) -> int:
                 "(%(n)d folders in %(path)s are not readable games, left out: %(names)s; "
                 "millebornes verify FOLDER/transcript.mbt says what is wrong with them)",
                 len(skipped)) % {"n": len(skipped), "path": base_dir(args),
-                                 "names": i18n.join_list(p.name[:SHORT] for p in skipped[:5])
+                                 "names": i18n.join_list(safe_text(p.name[:SHORT])
+                                                         for p in skipped[:5])
                                  + (", …" if len(skipped) > 5 else "")}, width):
             print(i18n.display(line))
     if not games:

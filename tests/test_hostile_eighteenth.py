@@ -183,3 +183,24 @@ def test_join_by_fingerprint_passes_a_copy_replaying_the_hosts_signed_refusal(
         said
     assert "the host closed the table before the match started" in said, said
     assert "Traceback" not in said
+
+
+def test_a_saved_games_folder_named_with_control_sequences_reaches_no_terminal(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A crafted store in the data folder, its folder named with a terminal's control
+    sequences (ESC [ 2 J clears the screen, ESC ] 0 ; sets the window's title) and a
+    right-to-left override: ``games`` printed the name as the game's id, raw, and so did
+    ``verify``'s "your newest saved game". Such a folder is said as left out, its name
+    cleaned; no control character reaches the output."""
+    from test_cli_games import _saved_game
+    data = tmp_path / "data"
+    table = _saved_game(data)
+    table.rename(table.parent / ("\x1b[2J\x1b]0;pwned\x07\u202e" + table.name))
+    assert main(["games", "--data-dir", str(data)]) == 0
+    out = capsys.readouterr()
+    assert "\x1b" not in out.out + out.err and "\u202e" not in out.out + out.err, out
+    said = " ".join(out.out.split())
+    assert "1 folder in" in said and "left out: [2J]0;;" in said, said
+    assert main(["verify", "--data-dir", str(data)]) == 2
+    out = capsys.readouterr()
+    assert "\x1b" not in out.out + out.err and "\u202e" not in out.out + out.err, out
