@@ -58,6 +58,10 @@ MAX_TRIED = 4
 #: The most tables announced with the fingerprint ``--table`` names that ``join`` tries
 #: (one is the table; the others copied its public announcement).
 MAX_SAME_KEY = 4
+#: The most tables announced with that fingerprint whose addresses ``join --table FP``
+#: ranks by the key doors' proof before it tries the first ``MAX_SAME_KEY`` tables'
+#: worth of them (the browser lists at most p2p.net.discovery.MAX_WANTED, 16).
+MAX_RANKED = 16
 #: Seconds ``join`` (without ``--table``) goes on listening once a first table answered,
 #: to learn whether it is the only one.
 GATHER_SECONDS = 1.5
@@ -152,12 +156,20 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         # public, and a copy of it announced at another machine's address (found
         # first) was the only one asked, the real table never (hostile pass 16); the
         # host's key (and its CURVE key) decides which one it is
-        same = tables[:MAX_SAME_KEY] if user_fp is not None else [t]
-        announced = [(ep, o.curve_key) for o in same
-                     for ep in (list(o.endpoints[:MAX_TRIED]) or [o.endpoint])]
+        # Every table announced with it is ranked, not only the first MAX_SAME_KEY: the
+        # browser lists tables by name, a copy's name is its announcer's choice, and four
+        # copies named to come first kept the table from ever being asked (hostile pass
+        # 18); each address once (copies share one)
+        same = tables[:MAX_RANKED] if user_fp is not None else [t]
+        announced = list({ep: (ep, o.curve_key) for o in reversed(same)
+                          for ep in reversed(list(o.endpoints[:MAX_TRIED]) or [o.endpoint])
+                          }.values())[::-1]
         if len(announced) > 1 and t.fingerprint and any(k for _ep, k in announced):
             mine = ident.curve_keys()
             announced = answering_first(announced, t.fingerprint, (mine.public, mine.secret))
+        announced = announced[:MAX_SAME_KEY * MAX_TRIED]
+        named = {ep: o for o in reversed(same) for ep in o.endpoints}
+        t = named.get(announced[0][0], t)       # the table asked first, by its own name
         peers = [ep for ep, _key in announced]
         curve_keys = [key for _ep, key in announced]
         fingerprint = t.fingerprint

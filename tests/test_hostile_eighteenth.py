@@ -204,3 +204,67 @@ def test_a_saved_games_folder_named_with_control_sequences_reaches_no_terminal(
     assert main(["verify", "--data-dir", str(data)]) == 2
     out = capsys.readouterr()
     assert "\x1b" not in out.out + out.err and "\u202e" not in out.out + out.err, out
+
+
+def test_join_by_fingerprint_finds_the_table_behind_more_copies_than_it_tries(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A machine on the LAN announces four copies of Ann's record (her fingerprint, her
+    CURVE key), named to be listed before hers (the browser lists tables by name). ``join
+    --table ANN_FP`` kept the first ``MAX_SAME_KEY`` (4) tables with her fingerprint and
+    ranked only their addresses by the key doors' proof: her table, fifth, was never
+    asked, and the join ended at the copies. Every address announced with her fingerprint
+    is ranked (the browser keeps a bounded number of them), each asked once: hers, where
+    the CURVE handshake with her key succeeds, first."""
+    import socket
+
+    import p2p.net.discovery as discovery
+    from cli.join import MAX_SAME_KEY
+    from cli.seats import listen
+    from p2p.crypto.identity import Identity
+    from p2p.net.discovery import TableInfo
+    from p2p.table.lobby import LobbyHost
+
+    ann = Identity.generate()
+    host = LobbyHost(ann, "Ann", listen(ann, "127.0.0.1", 0, secure=True), preset("classic"),
+                     Seating.solo(2))
+    ports = []
+    for _ in range(MAX_SAME_KEY):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            ports.append(s.getsockname()[1])      # closed again: nothing listens there
+    ck = host.node.curve_key
+    tables = [TableInfo(f"!copy {i}._millebornes._tcp.local.", "!", "classic", 1, 1,
+                        ann.fingerprint, port, ("127.0.0.1",), curve_key=ck)
+              for i, port in enumerate(ports)]
+    tables.append(TableInfo("Ann's table._millebornes._tcp.local.", "Ann's table", "classic",
+                            1, 1, ann.fingerprint, host.node.port, ("127.0.0.1",),
+                            curve_key=ck))
+    seated = threading.Event()
+    stop = threading.Event()
+
+    def pump() -> None:
+        while not stop.is_set():
+            host.pump(0.01)
+            if not seated.is_set() and host.state.seats[1] is not None:
+                seated.set()
+                host.close(flush=1.0)       # the joiner hears it and stops
+    pumping = threading.Thread(target=pump, daemon=True)
+    pumping.start()
+    monkeypatch.setattr(discovery, "browse_tables", lambda **kw: AnnouncedTables(tables))
+    try:
+        code = main(["join", "--table", ann.fingerprint, "--bind", "127.0.0.1", "--auto",
+                     "--connect-timeout", "10", "--data-dir", str(tmp_path / "data"),
+                     "--identity", str(tmp_path / "id.key")])
+    finally:
+        stop.set()
+        pumping.join(10)
+        host.node.close()
+    out = capsys.readouterr()
+    said = " ".join((out.out + out.err).split())
+    assert seated.is_set(), said
+    assert code != 0, said                      # Ann closed her table
+    assert f"joining \"Ann's table\" at tcp://127.0.0.1:{host.node.port}" in said, said
+    assert "nothing listens" not in said, said            # hers was asked first
+    assert "the host closed the table before the match started" in said, said
+    assert "Traceback" not in said
