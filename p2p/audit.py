@@ -329,6 +329,8 @@ class _Replay:
         assert self.spectator is not None and self.hooks.report is not None
         for entry in entries:
             _agreed_until(self.spectator, self.rep, entry.hand)
+            if self._left_after_end(self.spectator, entry):
+                continue
             try:
                 self.spectator.receive(entry.hand, entry.seat, entry.body)
             except ProtocolError as exc:
@@ -338,6 +340,21 @@ class _Replay:
                 tail[:] = [e for e in tail if e.index <= entry.index]
                 self.hooks.buffer = False
                 return
+
+    def _left_after_end(self, match: MatchProtocol, entry: DecodedEntry) -> bool:
+        """An entry, after the match ended by agreement, of the seat the end says left:
+        no part of the match, and no fault of its author. The others alone sign an end
+        (at two seats, the other player alone), and may keep it from that seat; it
+        plays on, and its entries of the next hands were "after the end", blamed on it:
+        at two seats, one player's record, written into the file it hands to `verify`,
+        made the other player the cheat (hostile pass 18). A lone signer's own entry
+        there is still its fault: its record alone ended the match, and it wrote on.
+        Where several signed, one of them may have gone on, honestly, once it learnt
+        that the end could not hold at its peer (another chose a bot), before the last
+        record came: no one's fault either."""
+        e = self.rep.ended_by_agreement
+        return match.ended_in is not None and e is not None and (
+            entry.seat == e["seat"] or len(e["signers"]) > 1)
 
     def on_hand(self, hand: int, entries: list[DecodedEntry], result: HandResult | None) -> bool:
         crypto = self.hooks.report
@@ -355,6 +372,8 @@ class _Replay:
             if stop is not None and n >= stop:
                 break           # past the point of the agreement that voided the hand
             _agreed_until(self.auditor, self.rep, entry.hand)
+            if self._left_after_end(self.auditor, entry):
+                continue
             if n == 0 and result is not None:
                 _redeal(self.auditor, hand)
             try:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import zmq
 from cli_helpers import AnnouncedTables
+from test_hostile_eleventh import played_hands  # noqa: F401 - a fixture
 
 from cli.main import main
 from engine import Seating, preset
@@ -268,3 +269,31 @@ def test_join_by_fingerprint_finds_the_table_behind_more_copies_than_it_tries(
     assert "nothing listens" not in said, said            # hers was asked first
     assert "the host closed the table before the match started" in said, said
     assert "Traceback" not in said
+
+
+def test_an_end_one_player_signed_alone_never_makes_the_other_the_cheat(
+        played_hands: Path, tmp_path: Path) -> None:  # noqa: F811
+    """At two seats Hal alone signs "the match ends in hand 1, Ann left" at a point in the
+    middle of it, and keeps the record from Ann: both play on, and he writes it into the
+    transcript he hands to `verify`. `verify` ended the match there and failed the first
+    entry of hand 2, Ann's: "an entry after the end, broken by seat 0 (p0)". Ann's entries
+    after an end saying she left are no part of the match and no fault of hers; Hal's own
+    are his (his record alone ended the match, and he wrote on)."""
+    from p2p.audit import verify_game
+    from p2p.crypto.identity import Identity
+    from p2p.table.store import TRANSCRIPT
+    from p2p.transcript.envelope import Envelope
+    from p2p.transcript.file import read_transcript
+
+    table = next(d for d in (played_hands / "d1").iterdir() if d.is_dir())
+    t = read_transcript(table / TRANSCRIPT)
+    first = sum(1 for e in t.entries if e.hand == 0)
+    assert any(e.hand == 1 for e in t.entries)
+    hal = Identity.load_or_create(played_hands / "s1.key")
+    rec = Envelope.create(hal, t.header.table, 0, 0, bytes(32), {
+        "k": "side.end", "hand": 0, "seat": 0, "at": first // 2})
+    path = tmp_path / "crafted.mbt"
+    path.write_bytes((table / TRANSCRIPT).read_bytes() + rec.encode())
+    rep = verify_game(path)
+    assert rep.blamed_seat != 0, rep.summary()
+    assert not rep.ok and rep.blamed_seat == 1 and rep.check == "after-end", rep.summary()
