@@ -297,3 +297,25 @@ def test_an_end_one_player_signed_alone_never_makes_the_other_the_cheat(
     rep = verify_game(path)
     assert rep.blamed_seat != 0, rep.summary()
     assert not rep.ok and rep.blamed_seat == 1 and rep.check == "after-end", rep.summary()
+
+
+def test_a_saved_games_record_with_a_seat_numbered_in_superscript_is_said_damaged(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A saved game's ``table.msgpack`` whose map of the peers' addresses has the key
+    "²" (a digit to ``str.isdigit``, not to ``int``): ``resume`` stopped with int()'s own
+    words, "invalid literal for int() with base 10: '²'", naming neither the game nor
+    the file. It is that file's damage, said as any other."""
+    import msgpack
+    from test_cli_games import _saved_game
+
+    data = tmp_path / "data"
+    table = _saved_game(data)
+    meta = msgpack.unpackb((table / "table.msgpack").read_bytes(), raw=False,
+                           strict_map_key=False)
+    meta["endpoints"] = {"²": "tcp://127.0.0.1:1"}
+    (table / "table.msgpack").write_bytes(msgpack.packb(meta, use_bin_type=True))
+    assert main(["resume", "--plain", "--data-dir", str(data)]) == 2
+    said = " ".join(capsys.readouterr().err.split())
+    assert "invalid literal" not in said, said
+    assert (f"this computer's copy of game {table.name[:8]} is damaged (table.msgpack: the "
+            "peers' addresses are not a seat → address map)") in said, said

@@ -426,7 +426,7 @@ def read_meta(path: Path) -> dict[str, Any]:
         raise bad("the listening address is not an address")
     eps = meta["endpoints"]
     if len(eps) > MAX_PLAYERS or not all(
-            isinstance(k, str) and k.isdigit() and int(k) < MAX_PLAYERS
+            isinstance(k, str) and k.isascii() and k.isdigit() and int(k) < MAX_PLAYERS
             and isinstance(v, str) and len(v) <= 300 for k, v in eps.items()):
         raise bad("the peers' addresses are not a seat → address map")
     if not all(isinstance(k, str) for k in meta["extra"]):
