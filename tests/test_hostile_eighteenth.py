@@ -1,5 +1,18 @@
-"""Hostile pass 18: copies of a table's LAN announcement at a hostile machine's address
-(``join --table FINGERPRINT``). Each test failed before its fix."""
+"""Hostile pass 18. Each test failed before its fix.
+
+* ``join --table FINGERPRINT`` and copies of a table's LAN announcement at a hostile
+  machine's address: at a plain table (no CURVE: an id is a claim) a copy replaying a
+  refusal the host signed for someone else ended the join; one replaying the host's
+  signed lobby state held it for ever (the connect limit ran until a first state, not
+  until a seat); four copies named to be listed first kept the table from being asked
+  at all (the first four tables with the fingerprint were the only ones ranked).
+* ``verify``: one player's lone "the match ends, the other left" record (at two seats
+  the other seat alone signs it), kept from the other player and written into the file
+  he hands to `verify`, made the other player the cheat ("an entry after the end").
+* Saved games: a game folder named with a terminal's control sequences reached the
+  terminal through ``games``; a seat numbered "²" in ``table.msgpack`` stopped
+  ``resume`` with int()'s words.
+"""
 
 from __future__ import annotations
 
