@@ -209,13 +209,17 @@ class GameFacts:
 
     @classmethod
     def from_plain(cls, obj: object) -> GameFacts | None:
-        """None for anything :meth:`to_plain` did not write (a damaged or edited cache)."""
+        """None for anything :meth:`to_plain` did not write (a damaged or edited cache):
+        a name there with a terminal's control sequences reached the terminal in the
+        state column of a narrow listing, "(ESC[2J... had left)" (hostile pass 18);
+        the names :meth:`of` keeps are the header's, printable text already."""
         if not (isinstance(obj, list) and len(obj) == 6):
             return None
         kind, names, sides, winner, seat, hand = obj
         if kind not in ("finished", "agreed", "progress", "damaged") \
                 or not isinstance(names, list) or len(names) > 64 \
-                or not all(isinstance(n, str) and len(n) <= 200 for n in names) \
+                or not all(isinstance(n, str) and len(n) <= 200 and safe_text(n, 201) == n
+                           for n in names) \
                 or not all(type(v) is int and -1 <= v <= 10_000
                            for v in (sides, winner, seat, hand)) \
                 or sides < 1 or seat >= len(names):

@@ -11,7 +11,8 @@
   he hands to `verify`, made the other player the cheat ("an entry after the end").
 * Saved games: a game folder named with a terminal's control sequences reached the
   terminal through ``games``; a seat numbered "²" in ``table.msgpack`` stopped
-  ``resume`` with int()'s words.
+  ``resume`` with int()'s words; a name with control sequences in ``games-state.json``
+  reached the terminal in a narrow listing.
 """
 
 from __future__ import annotations
@@ -332,3 +333,32 @@ def test_a_saved_games_record_with_a_seat_numbered_in_superscript_is_said_damage
     assert "invalid literal" not in said, said
     assert (f"this computer's copy of game {table.name[:8]} is damaged (table.msgpack: the "
             "peers' addresses are not a seat → address map)") in said, said
+
+
+def test_a_name_with_control_sequences_in_the_listings_memory_reaches_no_terminal(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``games-state.json`` (the listing's memory, in the data folder) edited to say a
+    game "ended by agreement" after a player named with a terminal's control sequences
+    had left: a narrow terminal's listing, which says the state whole, wrote them to the
+    terminal. A kept name that is not printable text is no memory of ``games``': the
+    game is checked afresh."""
+    import json
+
+    import cli.i18n
+    from test_cli_games import _saved_game
+
+    data = tmp_path / "data"
+    _saved_game(data)
+    assert main(["games", "--data-dir", str(data)]) == 0
+    kept = data / "games-state.json"
+    state = json.loads(kept.read_text())
+    for entry in state.values():
+        entry[1] = ["agreed", ["Al", "\x1b[2J\x1b]0;pwned\x07Bo"], 1, -1, 1, 1]
+    kept.write_text(json.dumps(state))
+    capsys.readouterr()
+    monkeypatch.setattr(cli.i18n, "terminal_width", lambda stream: 40)
+    assert main(["games", "--data-dir", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out, out
+    assert "in progress (hand 1)" in out, out
