@@ -341,12 +341,13 @@ def test_a_name_with_control_sequences_in_the_listings_memory_reaches_no_termina
     """``games-state.json`` (the listing's memory, in the data folder) edited to say a
     game "ended by agreement" after a player named with a terminal's control sequences
     had left: a narrow terminal's listing, which says the state whole, wrote them to the
-    terminal. A kept name that is not printable text is no memory of ``games``': the
+    terminal. A kept name that is not printable text is none of ``games``' memory: the
     game is checked afresh."""
     import json
 
-    import cli.i18n
     from test_cli_games import _saved_game
+
+    import cli.i18n
 
     data = tmp_path / "data"
     _saved_game(data)
