@@ -38,6 +38,7 @@ from .i18n import close_match, pgettext
 from .render import hand_cards
 from .words import (
     card_name,
+    every_side_reason,
     help_text,
     how_to_play,
     or_list,
@@ -300,11 +301,20 @@ def _why(ctx: Context, card: int, target: int | None = None) -> str:
         tag = re.search(r" \[R[^\]]*\]$", rule_last(reason))
         return reply("answer-first-not-this-below", card=name) + (tag[0] if tag else "")
     side: str | None = None
+    seating = ctx.view.seating
+    mine = seating.side_of(ctx.seat)
+    others = [s for s in range(seating.n_teams) if s != mine]
+    if family(card) is Family.HAZARD and target is None and len(others) > 1 \
+            and ctx.view.phase == PLAY:
+        # aimed at no one, with several opponents: why it goes on none of them, each
+        # named (the reason about the first alone read as if the others could be hit)
+        labels = side_names(ctx.names, seating)
+        reasons = [(labels[s], with_names(explain(ctx.view, ctx.seat, card, s) or "",
+                                          ctx.names)) for s in others]
+        return reply("cannot-play", card=name, reason=every_side_reason(reasons))
     if family(card) is Family.HAZARD:
         # the side the reason is about, named in it ("Bo has not played a Roll yet"): the
         # one aimed at, else the first opposing side, whose reason explain gives
-        seating = ctx.view.seating
-        mine = seating.side_of(ctx.seat)
         aimed = target if target is not None else next(
             (s for s in range(seating.n_teams) if s != mine), None)
         if aimed is not None and aimed != mine and 0 <= aimed < seating.n_teams:
@@ -395,9 +405,12 @@ def parse(text: str, ctx: Context, extra: Sequence[str] = ()) -> Outcome:
         if isinstance(c, str):
             return _err(c)
         target = None
-        if len(args) >= 3 and (args[1].lower() == "on"
-                               or _typed(args[1]) == "on"):
-            t = resolve_target(ctx, args[2])
+        rest = args[1:]
+        if rest and (rest[0].lower() in ("on", "at", "sur", "to") or _typed(rest[0]) == "on"):
+            rest = rest[1:]
+        if rest:
+            # "why 3 cy", as "play 3 cy" aims at Cy (the name was ignored without "on")
+            t = resolve_target(ctx, rest[0])
             if isinstance(t, str):
                 return _err(t)
             target = t

@@ -478,6 +478,33 @@ def rule_last(text: str, side: str | None = None) -> str:
     return text + (f" [{i18n.join_list(ids)}]" if ids else "")
 
 
+def every_side_reason(reasons: Sequence[tuple[str, str]]) -> str:
+    """Why a hazard aimed at no one goes on none of the opposing sides: ``reasons``, each
+    side's name with the engine's reason about it (names put in), said once per reason
+    with every side it is about ("Ben has not played a Roll yet …; the same goes for Cy"),
+    the rule ids last. With three players, "play 3" (a hazard, no target) was answered
+    with the reason about Ben alone, though Cy could not be attacked either."""
+    groups: dict[str, list[str]] = {}
+    for side, text in reasons:
+        groups.setdefault(text, []).append(side)
+    parts: list[str] = []
+    ids: list[str] = []
+    for text, sides in groups.items():
+        said = rule_last(text, side=sides[0])
+        about_side = len(sides) > 1 and said != rule_last(text, side=sides[1])
+        tag = re.search(r" \[([^\]]*)\]$", said)
+        if tag:
+            said = said[:tag.start()]
+            ids.extend(i for i in re.split(r"\s*[,،]\s*", tag[1]) if i and i not in ids)
+        if about_side:
+            # the others it is about named too (a reason about this player, as "you may
+            # attack only once your own zone has started", is said once)
+            said = _("%(reason)s; the same goes for %(names)s") % {
+                "reason": said, "names": i18n.join_and(sides[1:])}
+        parts.append(said)
+    return "; ".join(parts) + (f" [{i18n.join_list(ids)}]" if ids else "")
+
+
 #: The engine's refusal of a battle hazard on a zone with no Roll yet (R6 after R5a).
 NOT_STARTED = N_("that zone has not started: no %(card)s has been played on it yet, and "
                  "%(card2)s is the only attack on a zone that has not started")

@@ -1,0 +1,85 @@
+"""Newcomer pass 25: with three players "play 3" (a hazard, no one named) was refused
+with the reason about Ben alone, as if Cy could be attacked, and "why 3 cy" answered
+about Ben; `lobby`'s header said "Ctrl-C to stop" though q and Enter and Ctrl-D leave
+too; a seat a bot took was "Ben's bot (run by Ann) (a bot)" in the waits on it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from test_cli_render import base_view, cards_of
+
+from cli import i18n
+from engine import Kind, legal_actions
+
+# ----- 1. a hazard aimed at no one, with several opponents --------------------------------
+
+
+def _ctx(n: int, teams: str | None, hand: list[int], lang: str = "en") -> Any:
+    from cli.commands import Context
+
+    view = base_view(n, teams=teams, hand=hand)
+    names = ["Ann", "Ben", "Cy", "Di"][:n]
+    return Context(view, 0, legal_actions(view, 0), names, lang)
+
+
+@pytest.mark.parametrize("command", ["play 1", "why 1"])
+def test_a_hazard_aimed_at_no_one_says_why_for_every_opponent(command: str) -> None:
+    """Three players, nobody has rolled: "play 1" (Out of Gas) said "Ben has not played
+    a Roll yet" and no word of Cy."""
+    from cli.commands import parse
+
+    ctx = _ctx(3, None, cards_of(Kind.OUT_OF_GAS) + cards_of(Kind.D25))
+    with i18n.using("en"):
+        said = parse(command, ctx).text
+    assert said.startswith("Out of Gas cannot be played now: Ben has not played a Roll "
+                           "yet"), said
+    assert "the same goes for Cy [R6]" in said, said
+    assert said.count("[R6]") == 1, said
+
+
+def test_a_hazard_aimed_at_one_opponent_names_that_one() -> None:
+    """"why 1 cy" (no "on", as "play 1 cy" is typed) answered about Ben."""
+    from cli.commands import parse
+
+    ctx = _ctx(3, None, cards_of(Kind.OUT_OF_GAS) + cards_of(Kind.D25))
+    with i18n.using("en"):
+        for command in ("why 1 cy", "why 1 on cy", "play 1 on cy"):
+            said = parse(command, ctx).text
+            assert "Cy has not played a Roll yet" in said, (command, said)
+            assert "Ben" not in said, (command, said)
+
+
+def test_two_teams_have_one_opponent_and_their_reason_is_said_once() -> None:
+    from cli.commands import parse
+
+    ctx = _ctx(4, "2x2", cards_of(Kind.STOP) + cards_of(Kind.D25))
+    with i18n.using("en"):
+        said = parse("play 1", ctx).text
+    assert said == ("Stop cannot be played now: Ben & Di have not played a Roll yet "
+                    "(Speed Limit is the only attack on a team that has not started) "
+                    "[R6]"), said
+
+
+def test_a_reason_about_the_player_is_said_once() -> None:
+    """A reason about the player's own zone (option attacker_started) is not said again
+    "for Cy"."""
+    from cli.words import every_side_reason
+
+    text = "O-attacker-started: you may attack only once your own zone has started"
+    with i18n.using("en"):
+        said = every_side_reason([("Ben", text), ("Cy", text)])
+    assert "the same goes" not in said, said
+    assert said.count("own zone") == 1, said
+
+
+@pytest.mark.parametrize("lang", ["af", "fr", "sv", "ug", "vi"])
+def test_every_opponents_reason_is_translated(lang: str) -> None:
+    from cli.commands import parse
+
+    ctx = _ctx(3, None, cards_of(Kind.OUT_OF_GAS) + cards_of(Kind.D25), lang)
+    with i18n.using(lang):
+        said = parse("play 1", ctx).text
+    assert "Ben" in said and "Cy" in said, said
+    assert "the same goes" not in said, said
