@@ -812,8 +812,8 @@ def test_an_empty_lobby_and_a_join_that_looks_say_so_and_for_how_long(
     out = io.StringIO()
     assert lobby_verb.run(_ns(seconds=0.6, mdns="loopback"), out=out) == 0
     said = " ".join(out.getvalue().split())
-    assert said == ("tables on the LAN for 0.6 s (+ appeared, ~ changed, - gone; Ctrl-C "
-                    "stops sooner): (no table seen yet: a table hosted on this LAN appears "
+    assert said == ("tables on the LAN for 0.6 s (+ appeared, ~ changed, - gone; q and Enter, "
+                    "Ctrl-D or Ctrl-C leaves sooner): (no table seen yet: a table hosted on this LAN appears "
                     "here as soon as it is announced; millebornes host opens one)"), said
     assert all(len(line) <= 80 for line in out.getvalue().splitlines()), out.getvalue()
     out = io.StringIO()

@@ -5,6 +5,8 @@ too; a seat a bot took was "Ben's bot (run by Ann) (a bot)" in the waits on it."
 
 from __future__ import annotations
 
+import io
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -83,3 +85,35 @@ def test_every_opponents_reason_is_translated(lang: str) -> None:
         said = parse("play 1", ctx).text
     assert "Ben" in said and "Cy" in said, said
     assert "the same goes" not in said, said
+
+
+# ----- 2. lobby names every way out --------------------------------------------------------
+
+
+@pytest.mark.parametrize("seconds", [0.3, 0.0])
+def test_the_lobby_header_names_every_way_to_leave(
+        seconds: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`millebornes lobby` said "Ctrl-C to stop": q and Enter and Ctrl-D leave it too."""
+    import contextlib
+
+    from cli import lobby as lobby_verb
+
+    class Nothing:
+        ignored = 0
+
+    @contextlib.contextmanager
+    def no_table(*_a: object, **_k: object):  # type: ignore[no-untyped-def]
+        yield Nothing()
+
+    monkeypatch.setattr(lobby_verb, "browse_tables", no_table)
+    out = io.StringIO()
+    args = SimpleNamespace(seconds=seconds, mdns="loopback", lang="en", verbose=False)
+    with i18n.using("en"):
+        # (the untimed list is left with q and Enter)
+        assert lobby_verb.run(args, out=out, inp=io.StringIO("q\n" if not seconds else
+                                                             "")) == 0
+    said = " ".join(out.getvalue().split())
+    assert "q and Enter, Ctrl-D or Ctrl-C leaves" in said, said
+    assert "Ctrl-C to stop" not in said and "Ctrl-C stops" not in said, said
+
+
