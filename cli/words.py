@@ -1429,7 +1429,7 @@ def silent_move_wait_line(name: str, state: str, gone: float, seconds: float) ->
 
 
 def slow_bot_move_line(name: str, runner: str, move: float, gone: float | None,
-                       seconds: float) -> str:
+                       seconds: float, named_bot: bool = False) -> str:
     """A bot's move, its program slow to answer (the transport's " (slow)"): what it is
     (a bot, and whose computer runs it: "their computer" was said of a bot) and how its
     own time for a move (``move``, the turn line's "(up to 30 s)") stands beside the
@@ -1439,6 +1439,16 @@ def slow_bot_move_line(name: str, runner: str, move: float, gone: float | None,
     read as two figures for one wait."""
     values = {"name": name, "runner": runner, "move": f"{move:g}",
               "gone": f"{gone:g}" if gone is not None else "", "seconds": f"{seconds:g}"}
+    if named_bot:
+        # a seat a bot took ("Ben's bot"): "Ben's bot (a bot run by Ann…)" said it twice
+        if gone is None:
+            return _("Waiting for %(name)s (run by %(runner)s; slow to answer): its "
+                     "%(move)s s for a move hold while its program answers; the table "
+                     "pauses if the move has not come within %(seconds)s s.") % values
+        return _("Waiting for %(name)s (run by %(runner)s; slow to answer): its %(move)s s "
+                 "for a move hold while its program answers; after %(gone)s s of silence "
+                 "it counts as stopped, and the table waits up to %(seconds)s s more for "
+                 "it, then pauses.") % values
     if gone is None:
         return _("Waiting for %(name)s (a bot run by %(runner)s; slow to answer): its "
                  "%(move)s s for a move hold while its program answers; the table pauses if "
@@ -1708,9 +1718,13 @@ def bot_label(name: str) -> str:
     return _("%(name)s (a bot)") % {"name": name}
 
 
-def bot_thinking_line(name: str, seconds: float) -> str:
+def bot_thinking_line(name: str, seconds: float, named_bot: bool = False) -> str:
     """A bot's move that takes a while: it thinks, and moves within ``seconds`` (past
-    them a built-in bot moves for it)."""
+    them a built-in bot moves for it). ``named_bot``: ``name`` says it is a bot already
+    ("Ben's bot (run by Ann)"), not said twice."""
+    if named_bot:
+        return _("%(name)s is thinking %(limit)s.") % {"name": name,
+                                                      "limit": limit_note(seconds)}
     return _("%(name)s (a bot) is thinking %(limit)s.") % {"name": name,
                                                           "limit": limit_note(seconds)}
 

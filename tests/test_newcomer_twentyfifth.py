@@ -10,6 +10,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from cli_helpers import WaitingNetDriver
 from test_cli_render import base_view, cards_of
 
 from cli import i18n
@@ -117,3 +118,47 @@ def test_the_lobby_header_names_every_way_to_leave(
     assert "Ctrl-C to stop" not in said and "Ctrl-C stops" not in said, said
 
 
+# ----- 3. a bot that took a seat is said to be a bot once ------------------------------------
+
+
+class _TakenSeat(WaitingNetDriver):
+    """Cy's console; Ben's seat was given to a bot run by Ann."""
+
+    def __init__(self, step: Any, state: str = "connected") -> None:
+        super().__init__(state, True, seat=2, names=["Ann", "Ben", "Cy"],
+                         takeovers=(SimpleNamespace(seat=1, hand=-1, runner=0),))
+        self.peer.waiting_on = lambda: SimpleNamespace(seat=1, step=step)
+        self.peer.auto_time = lambda seat: (0.0, None)
+
+    def slow_note(self, seat: int) -> str:
+        return ""
+
+    def _waited(self, w: object) -> float:
+        return 60.0                      # the bot has thought a while: the wait is said
+
+
+@pytest.mark.parametrize("state", ["connected", "slow"])
+@pytest.mark.parametrize("step", ["SHARE", "SHUFFLE", "MOVE"])
+def test_a_bot_that_took_a_seat_is_named_once_as_a_bot(step: str, state: str) -> None:
+    """"Waiting for Ben's bot (run by Ann) (a bot) to help draw the next card"."""
+    from p2p.table import TableStep
+
+    with i18n.using("en"):
+        said = _TakenSeat(getattr(TableStep, step), state).activity(plain=True)
+    assert said is not None and "Ben's bot" in said, said
+    assert said.count("bot") == 1, said
+    assert "Ann) (up to" not in said, said
+
+
+@pytest.mark.parametrize("lang", ["af", "fr", "sv", "ug", "vi"])
+def test_the_waits_on_a_bot_that_took_a_seat_are_translated(lang: str) -> None:
+    from p2p.table import TableStep
+
+    for step in (TableStep.SHARE, TableStep.SHUFFLE, TableStep.MOVE):
+        for state in ("connected", "slow"):
+            with i18n.using("en"):
+                english = _TakenSeat(step, state).activity(plain=True)
+            with i18n.using(lang):
+                said = _TakenSeat(step, state).activity(plain=True)
+            assert said and said != english, (step, state, said)
+            assert "Waiting" not in said and "waiting" not in said, said
