@@ -406,10 +406,14 @@ def parse(text: str, ctx: Context, extra: Sequence[str] = ()) -> Outcome:
             return _err(c)
         target = None
         rest = args[1:]
-        if rest and (rest[0].lower() in ("on", "at", "sur", "to") or _typed(rest[0]) == "on"):
+        on = bool(rest) and (rest[0].lower() in ("on", "at", "sur", "to")
+                             or _typed(rest[0]) == "on")
+        if on:
             rest = rest[1:]
-        if rest:
-            # "why 3 cy", as "play 3 cy" aims at Cy (the name was ignored without "on")
+        if rest and (on or family(c) is Family.HAZARD):
+            # "why 3 cy", as "play 3 cy" aims at Cy (the name was ignored without "on");
+            # a name after a card that is no hazard is not read as a target unless "on"
+            # says so ("why 5 bo" of a remedy was not to be "name no target")
             t = resolve_target(ctx, rest[0])
             if isinstance(t, str):
                 return _err(t)

@@ -54,6 +54,18 @@ def test_a_hazard_aimed_at_one_opponent_names_that_one() -> None:
             assert "Ben" not in said, (command, said)
 
 
+def test_why_with_a_name_after_a_remedy_says_why_the_remedy_cannot_be_played() -> None:
+    """"why 1 bo" of a Repairs (no Accident showing): a name after a card that is no
+    hazard is no target, and the answer is the card's own reason."""
+    from cli.commands import parse
+
+    ctx = _ctx(3, None, cards_of(Kind.REPAIRS) + cards_of(Kind.D25))
+    with i18n.using("en"):
+        said = parse("why 1 ben", ctx).text
+    assert said == parse("why 1", ctx).text, said
+    assert "Accident" in said and "name no target" not in said, said
+
+
 def test_two_teams_have_one_opponent_and_their_reason_is_said_once() -> None:
     from cli.commands import parse
 
