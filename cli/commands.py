@@ -444,6 +444,14 @@ def parse(text: str, ctx: Context, extra: Sequence[str] = ()) -> Outcome:
 LOOK = ("look", "l", "board", "hand", "status")
 
 
+def is_look(text: str) -> bool:
+    """Whether ``text`` asks to see the table (:data:`LOOK`), whatever follows the word:
+    "look at bo" was "unknown command 'look': did you mean 'look'?", "hand 3" an unknown
+    command 'hand'."""
+    words = text.strip().lower().split()
+    return bool(words) and words[0] in LOOK
+
+
 def unknown_command(word: str, known: Sequence[str]) -> str:
     """An unknown command in words: with the known command closest to it when there is
     one ("paly": did you mean 'play'?), else where the list is."""

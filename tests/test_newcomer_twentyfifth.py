@@ -174,3 +174,49 @@ def test_the_waits_on_a_bot_that_took_a_seat_are_translated(lang: str) -> None:
                 said = _TakenSeat(step, state).activity(plain=True)
             assert said and said != english, (step, state, said)
             assert "Waiting" not in said and "waiting" not in said, said
+
+
+# ----- 4. "look at bo", "hand 3": the table said, not an unknown command -------------------
+
+
+@pytest.mark.parametrize("typed", ["look at bo", "hand 3", "board please"])
+def test_the_line_modes_look_with_words_after_it_says_the_table(typed: str) -> None:
+    """`look at bo` in the line mode: "unknown command 'look': did you mean 'look'?";
+    `hand 3`: "unknown command 'hand'" though `hand` alone says the table and the hand."""
+    from cli.driver import LocalDriver
+    from cli.plain import run_plain
+    from engine import Seating, preset
+
+    d = LocalDriver(preset("classic"), Seating.solo(3), ["Ann", "Bo", "Cy"], seed=5)
+    out = io.StringIO()
+    with i18n.using("en"):
+        assert run_plain(d, out=out, inp=io.StringIO(f"{typed}\n")) == 0
+    said = out.getvalue()
+    assert "unknown command" not in said and "did you mean" not in said, said[-1500:]
+    boards = said.count("Your hand:")
+    assert boards >= 2, said[-1500:]                   # the first board, then again
+
+
+@pytest.mark.parametrize("typed", ["look at bo", "hand 3"])
+def test_look_with_words_after_it_on_the_full_screen_says_where_things_are(
+        typed: str) -> None:
+    from cli_helpers import until
+    from prompt_toolkit.input.base import PipeInput
+    from test_cli_app import my_play_phase, run
+
+    from cli.app import TableApp
+    from cli.driver import LocalDriver
+    from engine import Seating, preset
+
+    d = LocalDriver(preset("classic"), Seating.solo(2), ["Ana", "Bo"], seed=3)
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: my_play_phase(d))
+        n = len(d.events)
+        inp.send_text(f":{typed}\r")
+        await until(lambda: "Everything is on the screen" in app.message)
+        assert "class:error" not in app.message_style and len(d.events) == n
+        inp.send_text("q")
+
+    with i18n.using("en"):
+        assert run(d, script) == 0
