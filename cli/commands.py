@@ -378,7 +378,7 @@ def parse(text: str, ctx: Context, extra: Sequence[str] = ()) -> Outcome:
         if ctx.match_over:
             return _err(reply("match-over"))
         if not ctx.hand_over:
-            return _err(reply("hand-in-play"))
+            return _err(reply("hand-in-play", hint=_not_now(ctx) or _phase_hint(ctx)))
         return Outcome("next")
     if verb in ("yes", "no"):
         return _err(reply("nothing-to-confirm"))

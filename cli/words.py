@@ -2789,7 +2789,9 @@ REPLIES: dict[str, str] = {
     "can-play": N_("{card} can be played now."),
     "cannot-play": N_("{card} cannot be played now: {reason}"),
     "match-over": N_("the match is over: type quit to leave"),
-    "hand-in-play": N_("the hand is still in play"),
+    # "next" typed in the hand (a newcomer took it for "end my turn"): what to do now
+    "hand-in-play": N_("the hand is still in play (next deals the next hand once it is "
+                       "over): {hint}"),
     "nothing-to-confirm": N_("there is nothing to confirm"),
     "hand-over": N_("the hand is over: type next (or press Enter) for the next hand"),
     "why-which": N_("why which card? e.g. why 3"),

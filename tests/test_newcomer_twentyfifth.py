@@ -220,3 +220,23 @@ def test_look_with_words_after_it_on_the_full_screen_says_where_things_are(
 
     with i18n.using("en"):
         assert run(d, script) == 0
+
+
+# ----- 5. "next" in the hand says what to do now -------------------------------------------
+
+
+def test_next_typed_in_the_hand_says_what_to_do_now() -> None:
+    """"next" typed mid-hand (taken for "end my turn") said only "the hand is still in
+    play": not what next is for, nor what the player should do now."""
+    from cli.commands import parse
+
+    ctx = _ctx(3, None, cards_of(Kind.OUT_OF_GAS) + cards_of(Kind.D25))
+    with i18n.using("en"):
+        said = parse("next", ctx).text
+        theirs = parse("next", ctx._replace(seat=1)).text
+    assert said == ("the hand is still in play (next deals the next hand once it is "
+                    "over): play or discard a card"), said
+    assert theirs.endswith("it is Ann's turn: wait for your turn"), theirs
+    with i18n.using("fr"):
+        said = parse("next", ctx).text
+    assert "next" in said and "still" not in said and "défauss" in said, said
