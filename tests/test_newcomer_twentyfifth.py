@@ -240,3 +240,20 @@ def test_next_typed_in_the_hand_says_what_to_do_now() -> None:
     with i18n.using("fr"):
         said = parse("next", ctx).text
     assert "next" in said and "still" not in said and "défauss" in said, said
+
+
+# ----- 6. tournament: an unknown bot is named as such ------------------------------------
+
+
+def test_a_tournament_of_one_unknown_bot_says_the_bot_is_unknown(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`tournament --bots foo` said "--bots needs at least two bots for a round robin":
+    foo is no bot at all, and `--bots foo,bar` said so."""
+    from cli.main import main
+
+    with i18n.using("en"):
+        rc = main(["--lang", "en", "tournament", "--bots", "heuristc", "--deals", "1"])
+    err = " ".join(capsys.readouterr().err.split())
+    assert rc != 0
+    assert "there is no bot called 'heuristc'" in err and "did you mean 'heuristic'" in err, err
+    assert "at least two" not in err, err
