@@ -229,7 +229,7 @@ class TableApp:
         # empty" (the line mode's words)
         return Context(d.view(), d.seat, d.legal(), d.names, self.lang, d.hand_over, d.over,
                        self.cards(), watching=getattr(d, "watching", lambda: None)(),
-                       prompt_below=True)
+                       prompt_below=True, paused=getattr(d, "paused_on", lambda below: None)(below=True))
 
     def cards(self) -> tuple[int, ...]:
         """The hand as numbered on screen (see :meth:`sync_hand`)."""

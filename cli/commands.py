@@ -89,6 +89,11 @@ class Context(NamedTuple):
     #: status line): an answer need not say again how to answer a hazard (said twice, it
     #: was cut with "(all of it in the log)" on an 80-column screen, in French)
     prompt_below: bool = False
+    #: why no move can be made now though it is this player's turn: the table is paused on
+    #: another seat (its player left, or did not answer in time); the answer to any move
+    #: ("you cannot draw now" said nothing of why, and "draw first: press space" came to a
+    #: player who had pressed it)
+    paused: str | None = None
 
 
 def numbered(ctx: Context) -> tuple[int, ...]:
@@ -466,6 +471,8 @@ def _not_now(ctx: Context) -> str | None:
     ("it is Ann's turn"), said before anything about the card typed."""
     if ctx.watching:
         return ctx.watching
+    if ctx.paused:
+        return ctx.paused
     actors = ctx.view.actors()
     if ctx.seat in actors:
         return None
@@ -627,7 +634,7 @@ def _answer(ctx: Context, verb: str) -> Outcome:
     without it is refused only after the same prompt."""
     busy = _not_now(ctx)
     if busy:
-        if ctx.watching:
+        if ctx.watching or ctx.paused:
             return _err(busy)
         if ctx.view.phase == RESPOND:
             return _err(reply("answer-in"))

@@ -53,6 +53,7 @@ from .words import (
     no_bot_silent_line,
     nothing_to_agree_line,
     pause_over_line,
+    reply,
     seat_taken_line,
     silent_move_wait_line,
     silent_seat_line,
@@ -698,6 +699,18 @@ class NetDriver:
         if self.replaced() is not None:   # no seat of one's own: nothing to agree to
             return None
         return self.peer.silent_seat()
+
+    def paused_on(self, below: bool = False) -> str | None:
+        """Why no move can be made now, when the table is paused on another seat (its
+        player left, or did not answer in time): the answer to a move typed meanwhile
+        (:attr:`cli.commands.Context.paused`); None while the table is not paused.
+        ``below``: the full screen's status line says under it what may be done (the
+        whole sentence was cut there, "(all of it in the log)")."""
+        silent = self.silent()
+        if silent is None or silent == self.seat or not self.peer.paused:
+            return None
+        return reply("table-paused-below" if below else "table-paused",
+                     name=self.current_names()[silent])
 
     def silent_is_back(self) -> bool:
         """The seat the table paused on is connected again (its move will lift the pause

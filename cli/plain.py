@@ -278,7 +278,8 @@ class PlainSession:
     def context(self) -> Context:
         d = self.driver
         return Context(d.view(), d.seat, d.legal(), d.names, self.lang, d.hand_over, d.over,
-                       watching=self.watching())
+                       watching=self.watching(),
+                       paused=getattr(d, "paused_on", lambda: None)())
 
     def _get(self, timeout: float) -> str | None | Literal[False]:
         """A line, None at the end of input, False when none came within ``timeout``."""

@@ -2832,6 +2832,11 @@ REPLIES: dict[str, str] = {
     "pile-only": N_("this draw must come from the draw pile: type draw"),
     "cannot-draw": N_("you cannot draw now"),
     "answer-in": N_("your side's answer is in: waiting for the others"),
+    # a move typed while the table is paused on another seat (Ctx.paused)
+    "table-paused": N_("the table is paused, waiting for {name}: no move can be made until "
+                       "they are back, or the others agree to a bot for the seat or to end "
+                       "the match"),
+    "table-paused-below": N_("the table is paused, waiting for {name}: no move until then"),
     "no-hazard": N_("there is no hazard to answer now"),
     "no-hazard-hint": N_("there is no hazard to answer now: {hint}"),
     # short: the prompt below it already says "n to let it stand" (a longer line was cut

@@ -6,6 +6,7 @@ too; a seat a bot took was "Ben's bot (run by Ann) (a bot)" in the waits on it."
 from __future__ import annotations
 
 import io
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -257,3 +258,67 @@ def test_a_tournament_of_one_unknown_bot_says_the_bot_is_unknown(
     assert rc != 0
     assert "there is no bot called 'heuristc'" in err and "did you mean 'heuristic'" in err, err
     assert "at least two" not in err, err
+
+
+# ----- 7. a move typed while the table is paused on another seat says why -----------------
+
+
+def test_a_move_typed_while_the_table_is_paused_says_whom_it_waits_for(
+        tmp_path: Path) -> None:
+    """Ben quit; Ann's turn to draw, which needs Ben's computer: space said "You cannot
+    draw now." (why?), then p "Draw first: press space" to a player who had pressed it.
+    Every move is answered with the pause and whom it waits for."""
+    import threading
+    import time
+
+    from test_session import FAST
+
+    from cli.commands import parse
+    from cli.netdriver import NetDriver
+    from cli.plain import PlainSession
+    from engine import Seating, preset
+    from p2p.net.interface import TransportConfig
+    from p2p.table.memory import make_table
+    from p2p.testing import socket_peers
+
+    cfg, ids = make_table(preset("modern"), Seating.solo(2), ["Ann", "Ben"], b"nc25-pause")
+    quick = TransportConfig(slow_after=0.3, gone_after=0.8)
+    peers = socket_peers(tmp_path, cfg, ids, FAST, transport=quick)
+    peers[0].controller = None
+    stop = threading.Event()
+
+    def pump() -> None:
+        while not stop.is_set() and (peers[1].pump(0.05) or peers[1].paused):
+            pass
+    ben = threading.Thread(target=pump)
+    ben.start()
+    d = NetDriver(peers[0], background=True)
+    try:
+        assert d.wait_ready(30)
+        stop.set()                                   # Ben quits
+        ben.join(10)
+        assert peers[1].leave_for_now(flush=1.0)
+        peers[1].close(flush=0.0)
+        end = time.monotonic() + 30
+        while d.paused_on() is None and time.monotonic() < end:
+            if d.my_move() and d.legal():
+                d.submit(d.legal()[0])
+            d.step_others(wait=0.05)
+        assert d.paused_on() is not None, d.events[-5:]
+        session = PlainSession(d, out=io.StringIO(), inp=io.StringIO(""))
+        with i18n.using("en"):
+            ctx = session.context()
+            for typed in ("draw", "play 1", "discard 2", "coup"):
+                said = parse(typed, ctx).text
+                assert said.startswith("the table is paused, waiting for Ben: no move can "
+                                       "be made until they are back"), (typed, said)
+            assert d.paused_on(below=True) == ("the table is paused, waiting for Ben: no "
+                                               "move until then")
+        with i18n.using("fr"):
+            said = parse("draw", session.context()).text
+        assert "Ben" in said and "paused" not in said, said
+    finally:
+        d.close()
+        stop.set()
+        ben.join(10)
+        peers[0].close(flush=0.0)
