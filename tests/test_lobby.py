@@ -754,8 +754,9 @@ def test_the_hosts_lobby_answers_a_typo_and_fits_its_answers_in_80_columns(
     assert host_verb.run(host, out=out, inp=io.StringIO(typed)) == 1
     said = out.getvalue()
     assert "unknown command 'redy': did you mean 'ready'?" in " ".join(said.split()), said
-    assert "unknown command 'sit 99999999999999999999 please now': type 'ready' / " \
-           "'unready', 'quit' to close the table" in " ".join(said.split()), said
+    # the joiner's command, typed by the host: where the host sits (newcomer pass 25)
+    assert "you host this table: you sit at seat 0 ('sit N' is for a player who joins); " \
+           "type 'ready' / 'unready', 'quit' to close the table" in " ".join(said.split()), said
     assert all(i18n.cells(line) <= 80 for line in said.splitlines()), said
 
 

@@ -322,3 +322,26 @@ def test_a_move_typed_while_the_table_is_paused_says_whom_it_waits_for(
         stop.set()
         ben.join(10)
         peers[0].close(flush=0.0)
+
+
+# ----- 8. a table's lobby: the host's "sit 2", and q to leave -------------------------------
+
+
+def test_the_host_typing_sit_is_told_their_seat_and_q_leaves_either_lobby(
+        tmp_path: Path) -> None:
+    """The host typed "sit 2" (the joiner's command): "unknown command 'sit 2'"; q (the
+    game's key to leave) was an unknown command in both lobbies."""
+    from test_newcomer_plain import ann_hosts_and_bea_joins
+
+    with ann_hosts_and_bea_joins(tmp_path, 3) as (ann, bea):
+        ann.until(r"Waiting for 1 more player to join \(no time limit\)")
+        bea.until(r"Waiting for 1 more player to join \(no time limit\)\.")
+        ann.type("sit 2")
+        ann.until(r"you host this table: you sit at seat 0 \('sit N' is for a player who "
+                  r"joins\)")
+        bea.type("q")
+        bea.until(r"left the table")
+        ann.type("q")
+        ann.until(r"table closed")
+        assert "unknown command" not in ann.said() + bea.said()
+        ann.proc.wait(30)                   # the table closed: the host ended
