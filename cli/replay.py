@@ -55,6 +55,7 @@ from .words import (
     unknown_key_line,
     verify_lines,
     wrap,
+    you_label,
 )
 
 REPLAY_HELP = N_("""\
@@ -161,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
 def run_plain_replay(model: ReplayModel, summary: str, out: TextIO | None = None,
                      lang: str | None = None) -> int:
     out = out or sys.stdout
-    names = i18n.join_list(model.names)
+    names = i18n.join_list(you_label(n) for n in model.names)   # "Vous" as on the board
     # "1 hand, 116 steps, every hand shown": "hand" said a deal of the match and then the
     # cards held; "hand" is now only a deal, and each count has its own plural
     # Translators: a hand is one deal of the match (not the cards a player holds)

@@ -1037,6 +1037,10 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
         mine = _watched_text(view, seat, names, lang)
         if mine is not None:
             return mine
+    if seat < 0:
+        # a replay of one's own game: its player's seat is "You" in the language shown, as
+        # the board says it ("You pioche.", "Au tour de You." under "Vous, à jouer")
+        names = [you_label(n) for n in names]
     phase = view.phase
     if phase == OVER:
         return _("The hand is over.")
@@ -1064,6 +1068,8 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
                 text = _("%(name)s played %(card)s on your side: c for a coup fourré, n to "
                          "let it stand (coup / pass).")
             return text % values
+        if seat < 0 and [names[s] for s in waiting] == [_("You")]:
+            return _("Waiting for your answer to the %(card)s hazard.") % {"card": hazard}
         who = i18n.join_and(bot_label(names[s]) if s in named_bots else names[s]
                             for s in waiting)
         # the card inside the sentence: a limit said after it made "(Stop) (up to 30 s)"
@@ -1110,6 +1116,8 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
                      "to 1000; the first there scores the trip +200; if no one gets there, "
                      "no one scores it.") % {
                 "km": view.target}
+        if seat < 0 and names[actor] == _("You"):
+            return _("Waiting for your decision on the extension.")
         return _("Waiting for %(name)s to decide on the extension.") % {
             "name": bot_label(names[actor]) if actor in named_bots else names[actor]}
     if actor == seat:

@@ -345,3 +345,37 @@ def test_the_host_typing_sit_is_told_their_seat_and_q_leaves_either_lobby(
         ann.until(r"table closed")
         assert "unknown command" not in ann.said() + bea.said()
         ann.proc.wait(30)                   # the table closed: the host ended
+
+
+# ----- 9. a replay of one's own game in French: "Vous", not "You" ---------------------------
+
+
+@pytest.mark.parametrize("lang, draws, turn, answer, extend, who", [
+    ("en", "You are drawing.", "Your turn.", "Waiting for your answer to the Stop hazard.",
+     "Waiting for your decision on the extension.", "You, Bo, Cy"),
+    ("fr", "Vous piochez.", "À vous.", "En attente de votre réponse à l'attaque "
+     "Feu rouge.", "En attente de votre décision sur l'allonge.", "Vous, Bo, Cy"),
+])
+def test_a_replay_of_ones_own_game_says_you_in_the_language_shown(
+        lang: str, draws: str, turn: str, answer: str, extend: str, who: str) -> None:
+    """`replay --lang fr` of one's own game: "You pioche.", "Au tour de You.", "En attente
+    de la réponse de You à l'attaque…", and "(You, Bo, Cy" in its first line, under a
+    board that says "Vous"."""
+    import datetime
+
+    from cli.games import SavedGame, newest_line
+    from cli.words import waiting_text
+    from engine.state import DRAW, EXTEND, RESPOND, Attack
+
+    names = ["You", "Bo", "Cy"]
+    v = base_view(3)
+    stop = cards_of(Kind.STOP)[0]
+    with i18n.using(lang):
+        assert waiting_text(v._replace(phase=DRAW, pending=("turn",)), -1, names) == draws
+        assert waiting_text(v, -1, names) == turn
+        hit = v._replace(phase=RESPOND, attack=Attack(1, stop, 0, (0,)))
+        assert waiting_text(hit, -1, names) == answer
+        assert waiting_text(v._replace(phase=EXTEND), -1, names) == extend
+        game = SavedGame(Path("x"), "6a03c9c6", datetime.datetime(2026, 12, 6, 20, 28),
+                         tuple(names), 0, "classic")
+        assert f"({who}, 2026-12-06 20:28)" in newest_line(game)
