@@ -379,3 +379,31 @@ def test_a_replay_of_ones_own_game_says_you_in_the_language_shown(
         game = SavedGame(Path("x"), "6a03c9c6", datetime.datetime(2026, 12, 6, 20, 28),
                          tuple(names), 0, "classic")
         assert f"({who}, 2026-12-06 20:28)" in newest_line(game)
+
+
+# ----- 10. replay of a game with no finished hand: the resume command that finds it --------
+
+
+def test_replay_of_a_game_with_no_finished_hand_names_the_resume_that_finds_it(
+        tmp_path: Path) -> None:
+    """A game kept with --data-dir, left in its first hand: `replay --data-dir DIR` said
+    "(`millebornes resume` plays on)", which looks in the default folder and finds
+    nothing."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(root), MILLEBORNES_DELAY="0", LANGUAGE="en",
+               COLUMNS="200")
+    data = str(tmp_path / "games")
+    left = subprocess.run([sys.executable, "-m", "cli", "play", "--plain", "--data-dir",
+                           data], input="quit\ny\n", capture_output=True, text=True,
+                          env=env, timeout=120)
+    assert "Traceback" not in left.stderr, left.stderr
+    short = left.stdout.split("millebornes resume ", 1)[1].split()[0]
+    said = subprocess.run([sys.executable, "-m", "cli", "replay", "--data-dir", data],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert said.returncode == 1 and "Traceback" not in said.stderr, said.stderr
+    err = " ".join(said.stderr.split())
+    assert f"resume {short} --data-dir {data}` plays on" in err, err
