@@ -1069,8 +1069,11 @@ class NetDriver:
                     self.peer.silence_limit() - self.step_limit if untimed else None,
                     self.step_limit if untimed else float(self.decision_limit or 0.0),
                     named_bot=self._taken(w.seat))
-            if self.decision_limit is None and state == "slow":
+            if self.decision_limit is None and state in ("slow", "connecting", "unknown"):
                 # an untimed move is timed once the computer is gone: said, with its bound
+                # (a computer not heard from yet, as after a resume, is bound alike: "Waiting
+                # for Ann (connecting) (no time limit)." came right before "Ann left …
+                # for up to 20 s")
                 return silent_move_wait_line(who, slow,
                                              self.peer.silence_limit() - self.step_limit,
                                              self.step_limit)

@@ -2517,7 +2517,9 @@ PEER_STATES_BOT = N_("bot")
 PEER_STATES = {"connected": N_("connected"), "offline": N_("offline"), "left": N_("left"),
                "waiting": N_("waiting"), "thinking": N_("thinking"), "ready": N_("ready"),
                # the transport's other states (shown raw in English under sv, fr, …)
-               "connecting": N_("connecting"), "slow": N_("slow"), "unknown": N_("unknown")}
+               # "connecting": added, nothing heard from it yet ("Ann (connecting)" read as
+               # if Ann were doing something)
+               "connecting": N_("not connected yet"), "slow": N_("slow"), "unknown": N_("unknown")}
 
 
 def side_label(names: Sequence[str], n_sides: int, side: int) -> str:

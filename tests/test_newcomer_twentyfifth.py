@@ -407,3 +407,27 @@ def test_replay_of_a_game_with_no_finished_hand_names_the_resume_that_finds_it(
     assert said.returncode == 1 and "Traceback" not in said.stderr, said.stderr
     err = " ".join(said.stderr.split())
     assert f"resume {short} --data-dir {data}` plays on" in err, err
+
+
+# ----- 11. a move of a player whose computer is not connected yet ---------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_move_of_a_player_not_connected_yet_says_its_limit(lang: str) -> None:
+    """`resume`: "Waiting for Ann (connecting) (no time limit)." right before "Ann left;
+    … for up to 20 s, then the table pauses": the untimed move is bound once nothing is
+    heard from that computer, as a slow one's is; and "connecting" read as if Ann did
+    something."""
+    d = WaitingNetDriver("connecting")
+    d.peer.auto_time = lambda seat: (0.0, None)
+    d.slow_note = lambda seat: ""                          # type: ignore[method-assign]
+    with i18n.using("en"):
+        english = d.activity(plain=True)
+    assert english == ("Waiting for Bo (not connected yet): after 5 s of silence their "
+                       "computer counts as gone; then the table waits up to 20 s for them, "
+                       "and pauses."), english
+    with i18n.using(lang):
+        said = d.activity(plain=True)
+    assert said is not None and "20" in said and "connect" in said, said
+    if lang == "fr":
+        assert "pas encore connecté" in said, said
