@@ -47,7 +47,7 @@ from engine.bots import make_bot
 from engine.state import DRAW, EXTEND, PLAY, RESPOND
 
 from . import hand_order, i18n, render
-from .commands import LOOK, Commander, Context
+from .commands import Commander, Context, is_look
 from .completion import CommandCompleter
 from .driver import TableDriver
 from .i18n import N_, _, ngettext
@@ -229,7 +229,7 @@ class TableApp:
         # empty" (the line mode's words)
         return Context(d.view(), d.seat, d.legal(), d.names, self.lang, d.hand_over, d.over,
                        self.cards(), watching=getattr(d, "watching", lambda: None)(),
-                       prompt_below=True)
+                       prompt_below=True, paused=getattr(d, "paused_on", lambda below: None)(below=True))
 
     def cards(self) -> tuple[int, ...]:
         """The hand as numbered on screen (see :meth:`sync_hand`)."""
@@ -917,7 +917,7 @@ class TableApp:
         self.confirm_quit = True
 
     def _execute(self, text: str) -> None:
-        if text.strip().lower() in LOOK and self.commander.pending is None:
+        if is_look(text) and self.commander.pending is None:
             # the line mode's "look" typed here (it was "unknown command 'look'")
             self.say(_("Everything is on the screen: the table at the top, your hand under "
                        "it, the log below ('look' is the line mode's command)."))

@@ -601,7 +601,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     _net_args(lobby)
     lobby.add_argument("--seconds", type=seconds(0, 86400, "--seconds"), default=0.0,
                        help=_("browse this long, in seconds (default 0: until you leave "
-                              "the list, with q and Enter or Ctrl-C)"))
+                              "the list, with q and Enter, Ctrl-D or Ctrl-C)"))
 
     resume = verb("resume", _("resume a saved game"))
     _net_args(resume)

@@ -38,6 +38,7 @@ from .i18n import close_match, pgettext
 from .render import hand_cards
 from .words import (
     card_name,
+    every_side_reason,
     help_text,
     how_to_play,
     or_list,
@@ -88,6 +89,11 @@ class Context(NamedTuple):
     #: status line): an answer need not say again how to answer a hazard (said twice, it
     #: was cut with "(all of it in the log)" on an 80-column screen, in French)
     prompt_below: bool = False
+    #: why no move can be made now though it is this player's turn: the table is paused on
+    #: another seat (its player left, or did not answer in time); the answer to any move
+    #: ("you cannot draw now" said nothing of why, and "draw first: press space" came to a
+    #: player who had pressed it)
+    paused: str | None = None
 
 
 def numbered(ctx: Context) -> tuple[int, ...]:
@@ -300,11 +306,20 @@ def _why(ctx: Context, card: int, target: int | None = None) -> str:
         tag = re.search(r" \[R[^\]]*\]$", rule_last(reason))
         return reply("answer-first-not-this-below", card=name) + (tag[0] if tag else "")
     side: str | None = None
+    seating = ctx.view.seating
+    mine = seating.side_of(ctx.seat)
+    others = [s for s in range(seating.n_teams) if s != mine]
+    if family(card) is Family.HAZARD and target is None and len(others) > 1 \
+            and ctx.view.phase == PLAY:
+        # aimed at no one, with several opponents: why it goes on none of them, each
+        # named (the reason about the first alone read as if the others could be hit)
+        labels = side_names(ctx.names, seating)
+        reasons = [(labels[s], with_names(explain(ctx.view, ctx.seat, card, s) or "",
+                                          ctx.names)) for s in others]
+        return reply("cannot-play", card=name, reason=every_side_reason(reasons))
     if family(card) is Family.HAZARD:
         # the side the reason is about, named in it ("Bo has not played a Roll yet"): the
         # one aimed at, else the first opposing side, whose reason explain gives
-        seating = ctx.view.seating
-        mine = seating.side_of(ctx.seat)
         aimed = target if target is not None else next(
             (s for s in range(seating.n_teams) if s != mine), None)
         if aimed is not None and aimed != mine and 0 <= aimed < seating.n_teams:
@@ -368,7 +383,7 @@ def parse(text: str, ctx: Context, extra: Sequence[str] = ()) -> Outcome:
         if ctx.match_over:
             return _err(reply("match-over"))
         if not ctx.hand_over:
-            return _err(reply("hand-in-play"))
+            return _err(reply("hand-in-play", hint=_not_now(ctx) or _phase_hint(ctx)))
         return Outcome("next")
     if verb in ("yes", "no"):
         return _err(reply("nothing-to-confirm"))
@@ -395,9 +410,16 @@ def parse(text: str, ctx: Context, extra: Sequence[str] = ()) -> Outcome:
         if isinstance(c, str):
             return _err(c)
         target = None
-        if len(args) >= 3 and (args[1].lower() == "on"
-                               or _typed(args[1]) == "on"):
-            t = resolve_target(ctx, args[2])
+        rest = args[1:]
+        on = bool(rest) and (rest[0].lower() in ("on", "at", "sur", "to")
+                             or _typed(rest[0]) == "on")
+        if on:
+            rest = rest[1:]
+        if rest and (on or family(c) is Family.HAZARD):
+            # "why 3 cy", as "play 3 cy" aims at Cy (the name was ignored without "on");
+            # a name after a card that is no hazard is not read as a target unless "on"
+            # says so ("why 5 bo" of a remedy was not to be "name no target")
+            t = resolve_target(ctx, rest[0])
             if isinstance(t, str):
                 return _err(t)
             target = t
@@ -427,6 +449,14 @@ def parse(text: str, ctx: Context, extra: Sequence[str] = ()) -> Outcome:
 LOOK = ("look", "l", "board", "hand", "status")
 
 
+def is_look(text: str) -> bool:
+    """Whether ``text`` asks to see the table (:data:`LOOK`), whatever follows the word:
+    "look at bo" was "unknown command 'look': did you mean 'look'?", "hand 3" an unknown
+    command 'hand'."""
+    words = text.strip().lower().split()
+    return bool(words) and words[0] in LOOK
+
+
 def unknown_command(word: str, known: Sequence[str]) -> str:
     """An unknown command in words: with the known command closest to it when there is
     one ("paly": did you mean 'play'?), else where the list is."""
@@ -441,6 +471,8 @@ def _not_now(ctx: Context) -> str | None:
     ("it is Ann's turn"), said before anything about the card typed."""
     if ctx.watching:
         return ctx.watching
+    if ctx.paused:
+        return ctx.paused
     actors = ctx.view.actors()
     if ctx.seat in actors:
         return None
@@ -602,7 +634,7 @@ def _answer(ctx: Context, verb: str) -> Outcome:
     without it is refused only after the same prompt."""
     busy = _not_now(ctx)
     if busy:
-        if ctx.watching:
+        if ctx.watching or ctx.paused:
             return _err(busy)
         if ctx.view.phase == RESPOND:
             return _err(reply("answer-in"))

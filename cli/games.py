@@ -142,7 +142,10 @@ def newest_game(base: Path | None) -> SavedGame:
 def newest_line(game: SavedGame) -> str:
     """Which game ``verify`` or ``replay`` took when none was named."""
     return _("Your newest saved game: %(id)s (%(players)s, %(when)s).") % {
-        "id": game.short_id, "players": i18n.join_list(game.players),
+        # the names as `games` lists them (this computer's seat "You" in the language
+        # shown: "(You, Bo, Cy" under French words, where `games` said "Vous")
+        "id": game.short_id, "players": i18n.join_list(
+            you_label(n) for n in local_names(game.players, game.seat)),
         "when": f"{game.when:%Y-%m-%d %H:%M}"}
 
 

@@ -42,6 +42,9 @@ from .words import lobby_wait_line, reply, say_paragraph
 
 #: The commands the host's lobby knows, for the "did you mean" of a typo.
 HOST_COMMANDS = ("ready", "unready", "quit", "help")
+#: What closes the table from its lobby: quit, and the game's q, exit and leave (the
+#: joiner's word) as well ("unknown command 'q'")
+QUIT_WORDS = ("quit", "q", "exit", "leave")
 
 log = logging.getLogger("cli.host")
 
@@ -166,7 +169,7 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
             typed = reader.get()
             line = typed.strip() if isinstance(typed, str) else typed
             command = line.lower() if isinstance(line, str) else None   # "Ready" is ready
-            if command == "quit" or (line is None and not args.auto):
+            if command in QUIT_WORDS or (line is None and not args.auto):
                 host.close()                     # the joiners are told, not left waiting
                 print(i18n.display(_("table closed")), file=say)
                 return None
@@ -181,6 +184,11 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
                       file=say)
                 say_paragraph(lobby_wait_line(host.state, host=True) or _(
                     "A bot plays a seat only if the table was hosted with --bots N."), say)
+            elif isinstance(line, str) and line.split()[0].casefold() == "sit":
+                # the joiner's command, typed by the host: "unknown command 'sit 2'"
+                say_paragraph(_("you host this table: you sit at seat 0 ('sit N' is for a "
+                                "player who joins); type 'ready' / 'unready', 'quit' to "
+                                "close the table"), say)
             elif isinstance(line, str) and line:     # said, never ignored in silence
                 # wrapped at the terminal's width (it ran to 96 columns), and a typo close
                 # to a command said with it ("did you mean 'ready'?"), as the joiner's is

@@ -433,7 +433,7 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
         if isinstance(typed, str):
             # in any case: "Ready" was "unknown command 'Ready': did you mean 'ready'?"
             typed = typed.strip().lower()
-        if typed in ("leave", "quit") or (typed is None and not args.auto):
+        if typed in ("leave", "quit", "q", "exit") or (typed is None and not args.auto):
             client.leave()
             print(i18n.display(_("left the table") if typed is not None else
                                _("the input ended (nothing more to read): left the table; "

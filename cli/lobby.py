@@ -159,10 +159,13 @@ def run(args: argparse.Namespace, out: TextIO | None = None, inp: TextIO | None 
 
     # what the signs before each table mean, and how long the list runs (a first-time
     # player read "+ 'Friday night' classic seats 1 taken" with no key to it)
+    # every way out named ("Ctrl-C to stop" alone: a newcomer who typed q and Enter, or
+    # Ctrl-D, did not know it would leave)
     say_paragraph(_("tables on the LAN for %(seconds)s s (+ appeared, ~ changed, - gone; "
-                    "Ctrl-C stops sooner):") % {"seconds": f"{seconds:g}"} if seconds > 0
-                  else _("tables on the LAN (+ appeared, ~ changed, - gone; Ctrl-C to "
-                         "stop):"), say)
+                    "q and Enter, Ctrl-D or Ctrl-C leaves sooner):") % {
+                        "seconds": f"{seconds:g}"} if seconds > 0
+                  else _("tables on the LAN (+ appeared, ~ changed, - gone; q and Enter, "
+                         "Ctrl-D or Ctrl-C leaves the list):"), say)
     with browse_tables(seen, interfaces=args.mdns) as browser:
         started = time.monotonic()
         end = started + seconds if seconds > 0 else None
@@ -174,7 +177,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, inp: TextIO | None 
                     if _leaves(line):
                         return 0
                     say_paragraph(_("This list only shows the tables: to sit at one, "
-                                    "leave it (q and Enter, or Ctrl-C) and type the command "
+                                    "leave it (q and Enter, Ctrl-D or Ctrl-C) and type the command "
                                     "under that table; millebornes join alone sits at the "
                                     "table it finds, or asks which."), say, flush=True)
                 if typed.ended:

@@ -53,6 +53,7 @@ from .words import (
     no_bot_silent_line,
     nothing_to_agree_line,
     pause_over_line,
+    reply,
     seat_taken_line,
     silent_move_wait_line,
     silent_seat_line,
@@ -699,6 +700,18 @@ class NetDriver:
             return None
         return self.peer.silent_seat()
 
+    def paused_on(self, below: bool = False) -> str | None:
+        """Why no move can be made now, when the table is paused on another seat (its
+        player left, or did not answer in time): the answer to a move typed meanwhile
+        (:attr:`cli.commands.Context.paused`); None while the table is not paused.
+        ``below``: the full screen's status line says under it what may be done (the
+        whole sentence was cut there, "(all of it in the log)")."""
+        silent = self.silent()
+        if silent is None or silent == self.seat or not self.peer.paused:
+            return None
+        return reply("table-paused-below" if below else "table-paused",
+                     name=self.current_names()[silent])
+
     def silent_is_back(self) -> bool:
         """The seat the table paused on is connected again (its move will lift the pause
         when it comes). A player who said they quit is not back until they answer again:
@@ -910,6 +923,12 @@ class NetDriver:
                     "name": self.names[t.seat], "runner": self.runner_name(t.runner)}
         return names
 
+    def _taken(self, seat: int) -> bool:
+        """Whether a bot plays ``seat`` by the others' agreement now: its name ("Ben's
+        bot (run by Ann)") says it is a bot, so a wait adds no "(a bot)" to it."""
+        return any(t.seat == seat and self.hand_no >= t.hand + 2
+                   for t in self.peer.takeovers)
+
     def _bot_name(self, seat: int) -> str:
         """A bot's seat as a sentence that says who runs it names it: "Bo's bot" for a
         seat a bot took by agreement (:meth:`current_names` adds its runner)."""
@@ -1037,7 +1056,8 @@ class NetDriver:
                         self._waited(w) >= BOT_THINKING_SAID_AFTER:
                     # a plug-in may think for its 30 s: "Bo's turn." alone, for that
                     # long, left a newcomer wondering whether the table had hung
-                    return bot_thinking_line(who, bot_move_time(self.decision_limit))
+                    return bot_thinking_line(who, bot_move_time(self.decision_limit),
+                                             named_bot=self._taken(w.seat))
                 return None
             if state == "slow" and w.seat in self.bots and w.seat != self.seat:
                 # a bot's program, not "their computer"; its own time for the move (the
@@ -1047,9 +1067,13 @@ class NetDriver:
                     self._bot_name(w.seat), self.bot_runner_name(w.seat),
                     bot_move_time(self.decision_limit),
                     self.peer.silence_limit() - self.step_limit if untimed else None,
-                    self.step_limit if untimed else float(self.decision_limit or 0.0))
-            if self.decision_limit is None and state == "slow":
+                    self.step_limit if untimed else float(self.decision_limit or 0.0),
+                    named_bot=self._taken(w.seat))
+            if self.decision_limit is None and state in ("slow", "connecting", "unknown"):
                 # an untimed move is timed once the computer is gone: said, with its bound
+                # (a computer not heard from yet, as after a resume, is bound alike: "Waiting
+                # for Ann (connecting) (no time limit)." came right before "Ann left …
+                # for up to 20 s")
                 return silent_move_wait_line(who, slow,
                                              self.peer.silence_limit() - self.step_limit,
                                              self.step_limit)
@@ -1063,6 +1087,12 @@ class NetDriver:
             # the next card" asked a newcomer which card, and what lock; not the
             # protocol's "decryption share" either. A bot's part is the bot's (in `play`
             # it runs on this computer: "Bo's computer" puzzled a newcomer)
+            if w.seat in self.bots and self._taken(w.seat):
+                # "Ben's bot (run by Ann)" says it is a bot: "(a bot)" after it said it twice
+                return _("Waiting for %(name)s to help draw the next card%(state)s "
+                         "%(limit)s: every player takes part in each draw, so that nobody "
+                         "can peek at the deck.") % {
+                             "name": who, "state": slow, "limit": limit} + note
             if w.seat in self.bots:
                 return _("Waiting for %(name)s (a bot) to help draw the next card%(state)s "
                          "%(limit)s: every player takes part in each draw, so that nobody "
@@ -1083,6 +1113,12 @@ class NetDriver:
             return _("%(step)s: waiting for %(name)s (a bot)%(state)s, up to %(seconds)s "
                      "s.") % {"step": step[:1].upper() + step[1:], "name": who,
                               "state": slow, "seconds": f"{seconds:g}"} + note
+        if w.seat in self.bots and self._taken(w.seat):
+            # "waiting for Ben's bot (run by Ann) (up to 20 s)": the limit said as the
+            # other bots' is, not in a second parenthesis
+            return _("%(step)s: waiting for %(name)s%(state)s, up to %(seconds)s s.") % {
+                "step": step[:1].upper() + step[1:], "name": who, "state": slow,
+                "seconds": f"{seconds:g}"} + note
         return _("%(step)s: waiting for %(name)s%(state)s %(limit)s.") % {
             "step": step[:1].upper() + step[1:], "name": who, "state": slow,
             "limit": limit} + note

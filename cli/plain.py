@@ -30,7 +30,7 @@ from engine.bots import make_bot
 from engine.state import DRAW, OVER, RESPOND
 
 from . import i18n, render
-from .commands import LOOK, NO, YES, Commander, Context, Outcome
+from .commands import LOOK, NO, YES, Commander, Context, Outcome, is_look
 from .driver import TableDriver
 from .i18n import N_, _
 from .words import (
@@ -278,7 +278,8 @@ class PlainSession:
     def context(self) -> Context:
         d = self.driver
         return Context(d.view(), d.seat, d.legal(), d.names, self.lang, d.hand_over, d.over,
-                       watching=self.watching())
+                       watching=self.watching(),
+                       paused=getattr(d, "paused_on", lambda: None)())
 
     def _get(self, timeout: float) -> str | None | Literal[False]:
         """A line, None at the end of input, False when none came within ``timeout``."""
@@ -576,7 +577,7 @@ class PlainSession:
         if silent is not None and word in ("b", "bot", "e", "end"):
             self.say(d.agree("bot" if word in ("b", "bot") else "end", plain=True))  # type: ignore[attr-defined]
             return True
-        if not word or word in LOOK:
+        if not word or is_look(word):
             view = d.view()
             if view is not None:
                 self._show_board(view, [], d.hand_no)
@@ -693,7 +694,7 @@ class PlainSession:
                 return True
             if text and not text.strip() and d.my_move() and d.view().phase == DRAW:
                 text = "draw"       # the prompt says "draw (space; draw)": space, Enter
-            if text.strip().lower() in LOOK or (not text.strip() and d.my_move()):
+            if is_look(text) or (not text.strip() and d.my_move()):
                 # the table and the hand said again: a screen reader's user cannot scroll
                 # back to them ("board", "hand" were unknown commands; Enter said nothing)
                 self._show_board(d.view(), d.legal(), d.hand_no)

@@ -42,9 +42,10 @@ from p2p.audit import replay_steps
 
 from . import i18n, render
 from .app import _TERMINAL_REPORTS, MIN_COLS, MIN_ROWS, safe_dim
-from .args import plain_wanted, use_color, with_defaults
-from .games import own_seat, transcript_of
+from .args import plain_wanted, resume_flags, use_color, with_defaults
+from .games import _is_path, own_seat, transcript_of
 from .i18n import N_, _, ngettext
+from .program import as_typed
 from .replay_view import ReplayModel, all_hands_lines, step_lines
 from .verify import refused, unreadable_path
 from .words import (
@@ -55,6 +56,7 @@ from .words import (
     unknown_key_line,
     verify_lines,
     wrap,
+    you_label,
 )
 
 REPLAY_HELP = N_("""\
@@ -73,6 +75,14 @@ The status line says where you are: the hand, the step (one move that
 took effect) and the transcript entry that completed it (the entry
 numbers `millebornes verify` names). A card just drawn is shown
 reversed; ▶ marks who moves next.""")
+
+
+def _resume_command(args: argparse.Namespace) -> str:
+    """The command that plays on the game being replayed, with the options that find it
+    ("`millebornes resume` plays on" found nothing in a game kept with --data-dir)."""
+    ref = args.transcript
+    ident = f" {ref[:8]}" if ref and not _is_path(ref) else ""
+    return as_typed(f"millebornes resume{ident}{resume_flags(args)[0]}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -112,11 +122,13 @@ def run(args: argparse.Namespace) -> int:
             say_paragraph(_("millebornes replay: no hand of this match was played to its "
                             "end (it stopped in hand %(hand)d; a hand left without a score "
                             "is not shown): there is no finished hand to show yet "
-                            "(`millebornes resume` plays on)")
-                          % {"hand": (report.stopped_hand or 0) + 1}, sys.stderr)
+                            "(`%(command)s` plays on)")
+                          % {"hand": (report.stopped_hand or 0) + 1,
+                             "command": _resume_command(args)}, sys.stderr)
             return 1
-        say_paragraph(_("millebornes replay: the match stopped during its first hand: there is no "
-               "finished hand to show yet (`millebornes resume` plays on)"), sys.stderr)
+        say_paragraph(_("millebornes replay: the match stopped during its first hand: there "
+                        "is no finished hand to show yet (`%(command)s` plays on)")
+                      % {"command": _resume_command(args)}, sys.stderr)
         return 1
     if report.ok and not steps:     # ended by the players' agreement before a hand ended
         for line in summary.split("\n"):
@@ -161,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
 def run_plain_replay(model: ReplayModel, summary: str, out: TextIO | None = None,
                      lang: str | None = None) -> int:
     out = out or sys.stdout
-    names = i18n.join_list(model.names)
+    names = i18n.join_list(you_label(n) for n in model.names)   # "Vous" as on the board
     # "1 hand, 116 steps, every hand shown": "hand" said a deal of the match and then the
     # cards held; "hand" is now only a deal, and each count has its own plural
     # Translators: a hand is one deal of the match (not the cards a player holds)

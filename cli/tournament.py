@@ -498,12 +498,13 @@ def summarise(specs: Sequence[str], seating: Seating,
 
 def run_tournament(args: argparse.Namespace) -> int:
     specs = [b.strip() for b in args.bots.split(",") if b.strip()]
+    for spec in specs:   # names and options checked before any match starts (and before
+        # their count: "--bots foo" was told it needs two bots, not that foo is none)
+        check_bot_entrant(spec)
     if len(specs) < 2:
         raise ValueError(_("--bots needs at least two bots for a round robin"))
     if len(set(specs)) != len(specs):
         raise ValueError(_("--bots names a bot twice; give each entrant once"))
-    for spec in specs:   # names and options checked before any match starts
-        check_bot_entrant(spec)
     # the parser's bounds, for a Namespace built in code
     for what, value, low, high in (("--deals", args.deals, 1, MAX_MATCHES),
                                    ("--jobs", args.jobs, 0, MAX_JOBS)):

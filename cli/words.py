@@ -478,6 +478,33 @@ def rule_last(text: str, side: str | None = None) -> str:
     return text + (f" [{i18n.join_list(ids)}]" if ids else "")
 
 
+def every_side_reason(reasons: Sequence[tuple[str, str]]) -> str:
+    """Why a hazard aimed at no one goes on none of the opposing sides: ``reasons``, each
+    side's name with the engine's reason about it (names put in), said once per reason
+    with every side it is about ("Ben has not played a Roll yet …; the same goes for Cy"),
+    the rule ids last. With three players, "play 3" (a hazard, no target) was answered
+    with the reason about Ben alone, though Cy could not be attacked either."""
+    groups: dict[str, list[str]] = {}
+    for side, text in reasons:
+        groups.setdefault(text, []).append(side)
+    parts: list[str] = []
+    ids: list[str] = []
+    for text, sides in groups.items():
+        said = rule_last(text, side=sides[0])
+        about_side = len(sides) > 1 and said != rule_last(text, side=sides[1])
+        tag = re.search(r" \[([^\]]*)\]$", said)
+        if tag:
+            said = said[:tag.start()]
+            ids.extend(i for i in re.split(r"\s*[,،]\s*", tag[1]) if i and i not in ids)
+        if about_side:
+            # the others it is about named too (a reason about this player, as "you may
+            # attack only once your own zone has started", is said once)
+            said = _("%(reason)s; the same goes for %(names)s") % {
+                "reason": said, "names": i18n.join_and(sides[1:])}
+        parts.append(said)
+    return "; ".join(parts) + (f" [{i18n.join_list(ids)}]" if ids else "")
+
+
 #: The engine's refusal of a battle hazard on a zone with no Roll yet (R6 after R5a).
 NOT_STARTED = N_("that zone has not started: no %(card)s has been played on it yet, and "
                  "%(card2)s is the only attack on a zone that has not started")
@@ -1010,6 +1037,10 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
         mine = _watched_text(view, seat, names, lang)
         if mine is not None:
             return mine
+    if seat < 0:
+        # a replay of one's own game: its player's seat is "You" in the language shown, as
+        # the board says it ("You pioche.", "Au tour de You." under "Vous, à jouer")
+        names = [you_label(n) for n in names]
     phase = view.phase
     if phase == OVER:
         return _("The hand is over.")
@@ -1037,6 +1068,8 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
                 text = _("%(name)s played %(card)s on your side: c for a coup fourré, n to "
                          "let it stand (coup / pass).")
             return text % values
+        if seat < 0 and [names[s] for s in waiting] == [_("You")]:
+            return _("Waiting for your answer to the %(card)s hazard.") % {"card": hazard}
         who = i18n.join_and(bot_label(names[s]) if s in named_bots else names[s]
                             for s in waiting)
         # the card inside the sentence: a limit said after it made "(Stop) (up to 30 s)"
@@ -1083,6 +1116,8 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
                      "to 1000; the first there scores the trip +200; if no one gets there, "
                      "no one scores it.") % {
                 "km": view.target}
+        if seat < 0 and names[actor] == _("You"):
+            return _("Waiting for your decision on the extension.")
         return _("Waiting for %(name)s to decide on the extension.") % {
             "name": bot_label(names[actor]) if actor in named_bots else names[actor]}
     if actor == seat:
@@ -1402,7 +1437,7 @@ def silent_move_wait_line(name: str, state: str, gone: float, seconds: float) ->
 
 
 def slow_bot_move_line(name: str, runner: str, move: float, gone: float | None,
-                       seconds: float) -> str:
+                       seconds: float, named_bot: bool = False) -> str:
     """A bot's move, its program slow to answer (the transport's " (slow)"): what it is
     (a bot, and whose computer runs it: "their computer" was said of a bot) and how its
     own time for a move (``move``, the turn line's "(up to 30 s)") stands beside the
@@ -1412,6 +1447,16 @@ def slow_bot_move_line(name: str, runner: str, move: float, gone: float | None,
     read as two figures for one wait."""
     values = {"name": name, "runner": runner, "move": f"{move:g}",
               "gone": f"{gone:g}" if gone is not None else "", "seconds": f"{seconds:g}"}
+    if named_bot:
+        # a seat a bot took ("Ben's bot"): "Ben's bot (a bot run by Ann…)" said it twice
+        if gone is None:
+            return _("Waiting for %(name)s (run by %(runner)s; slow to answer): its "
+                     "%(move)s s for a move hold while its program answers; the table "
+                     "pauses if the move has not come within %(seconds)s s.") % values
+        return _("Waiting for %(name)s (run by %(runner)s; slow to answer): its %(move)s s "
+                 "for a move hold while its program answers; after %(gone)s s of silence "
+                 "it counts as stopped, and the table waits up to %(seconds)s s more for "
+                 "it, then pauses.") % values
     if gone is None:
         return _("Waiting for %(name)s (a bot run by %(runner)s; slow to answer): its "
                  "%(move)s s for a move hold while its program answers; the table pauses if "
@@ -1681,9 +1726,13 @@ def bot_label(name: str) -> str:
     return _("%(name)s (a bot)") % {"name": name}
 
 
-def bot_thinking_line(name: str, seconds: float) -> str:
+def bot_thinking_line(name: str, seconds: float, named_bot: bool = False) -> str:
     """A bot's move that takes a while: it thinks, and moves within ``seconds`` (past
-    them a built-in bot moves for it)."""
+    them a built-in bot moves for it). ``named_bot``: ``name`` says it is a bot already
+    ("Ben's bot (run by Ann)"), not said twice."""
+    if named_bot:
+        return _("%(name)s is thinking %(limit)s.") % {"name": name,
+                                                      "limit": limit_note(seconds)}
     return _("%(name)s (a bot) is thinking %(limit)s.") % {"name": name,
                                                           "limit": limit_note(seconds)}
 
@@ -2468,7 +2517,9 @@ PEER_STATES_BOT = N_("bot")
 PEER_STATES = {"connected": N_("connected"), "offline": N_("offline"), "left": N_("left"),
                "waiting": N_("waiting"), "thinking": N_("thinking"), "ready": N_("ready"),
                # the transport's other states (shown raw in English under sv, fr, …)
-               "connecting": N_("connecting"), "slow": N_("slow"), "unknown": N_("unknown")}
+               # "connecting": added, nothing heard from it yet ("Ann (connecting)" read as
+               # if Ann were doing something)
+               "connecting": N_("not connected yet"), "slow": N_("slow"), "unknown": N_("unknown")}
 
 
 def side_label(names: Sequence[str], n_sides: int, side: int) -> str:
@@ -2748,7 +2799,9 @@ REPLIES: dict[str, str] = {
     "can-play": N_("{card} can be played now."),
     "cannot-play": N_("{card} cannot be played now: {reason}"),
     "match-over": N_("the match is over: type quit to leave"),
-    "hand-in-play": N_("the hand is still in play"),
+    # "next" typed in the hand (a newcomer took it for "end my turn"): what to do now
+    "hand-in-play": N_("the hand is still in play (next deals the next hand once it is "
+                       "over): {hint}"),
     "nothing-to-confirm": N_("there is nothing to confirm"),
     "hand-over": N_("the hand is over: type next (or press Enter) for the next hand"),
     "why-which": N_("why which card? e.g. why 3"),
@@ -2789,6 +2842,11 @@ REPLIES: dict[str, str] = {
     "pile-only": N_("this draw must come from the draw pile: type draw"),
     "cannot-draw": N_("you cannot draw now"),
     "answer-in": N_("your side's answer is in: waiting for the others"),
+    # a move typed while the table is paused on another seat (Ctx.paused)
+    "table-paused": N_("the table is paused, waiting for {name}: no move can be made until "
+                       "they are back, or the others agree to a bot for the seat or to end "
+                       "the match"),
+    "table-paused-below": N_("the table is paused, waiting for {name}: no move until then"),
     "no-hazard": N_("there is no hazard to answer now"),
     "no-hazard-hint": N_("there is no hazard to answer now: {hint}"),
     # short: the prompt below it already says "n to let it stand" (a longer line was cut

@@ -273,7 +273,8 @@ def test_why_help_quit_next() -> None:
     assert parse(f"?{pos(ctx, Kind.ROLL)}", ctx).text == "Roll can be played now."
     assert parse("help", ctx).kind == "help" and "play N on NAME" in parse("h", ctx).text
     assert parse("quit", ctx).kind == "quit" and parse("q", ctx).kind == "quit"
-    assert parse("next", ctx).text == "the hand is still in play"
+    assert parse("next", ctx).text == ("the hand is still in play (next deals the next "
+                                       "hand once it is over): play or discard a card")
     over = make(HAND, phase=OVER)._replace(hand_over=True)
     assert parse("", over).kind == "next" and parse("next", over).kind == "next"
     assert "next" in parse("play 1", over).text

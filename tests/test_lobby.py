@@ -754,8 +754,9 @@ def test_the_hosts_lobby_answers_a_typo_and_fits_its_answers_in_80_columns(
     assert host_verb.run(host, out=out, inp=io.StringIO(typed)) == 1
     said = out.getvalue()
     assert "unknown command 'redy': did you mean 'ready'?" in " ".join(said.split()), said
-    assert "unknown command 'sit 99999999999999999999 please now': type 'ready' / " \
-           "'unready', 'quit' to close the table" in " ".join(said.split()), said
+    # the joiner's command, typed by the host: where the host sits (newcomer pass 25)
+    assert "you host this table: you sit at seat 0 ('sit N' is for a player who joins); " \
+           "type 'ready' / 'unready', 'quit' to close the table" in " ".join(said.split()), said
     assert all(i18n.cells(line) <= 80 for line in said.splitlines()), said
 
 
@@ -812,8 +813,8 @@ def test_an_empty_lobby_and_a_join_that_looks_say_so_and_for_how_long(
     out = io.StringIO()
     assert lobby_verb.run(_ns(seconds=0.6, mdns="loopback"), out=out) == 0
     said = " ".join(out.getvalue().split())
-    assert said == ("tables on the LAN for 0.6 s (+ appeared, ~ changed, - gone; Ctrl-C "
-                    "stops sooner): (no table seen yet: a table hosted on this LAN appears "
+    assert said == ("tables on the LAN for 0.6 s (+ appeared, ~ changed, - gone; q and Enter, "
+                    "Ctrl-D or Ctrl-C leaves sooner): (no table seen yet: a table hosted on this LAN appears "
                     "here as soon as it is announced; millebornes host opens one)"), said
     assert all(len(line) <= 80 for line in out.getvalue().splitlines()), out.getvalue()
     out = io.StringIO()

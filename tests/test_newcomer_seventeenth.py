@@ -419,7 +419,7 @@ def test_a_watcher_who_leaves_is_told_how_to_watch_again_not_to_come_back(
 @pytest.mark.parametrize("verb, said", [
     ("join", "--seat SEAT the seat to take, by its number, 1 to 5 (seat 0 is the host's; "
              "default: the first free seat)"),
-    ("lobby", "(default 0: until you leave the list, with q and Enter or Ctrl-C)"),
+    ("lobby", "(default 0: until you leave the list, with q and Enter, Ctrl-D or Ctrl-C)"),
     ("tournament", "deals per pair of bots (default: 50)"),
 ])
 def test_a_verbs_help_says_what_its_options_take_and_their_defaults(

@@ -178,7 +178,7 @@ def test_the_lobby_answers_what_is_typed_and_q_leaves_it(lang: str, leave: str) 
     assert rc == 0
     assert took < 5, (took, said)                  # left at the word, not at the 8 s
     answer = {"en": "This list only shows the tables: to sit at one, leave it (q and "
-                    "Enter, or Ctrl-C)",
+                    "Enter, Ctrl-D or Ctrl-C)",
               "fr": "Cette liste ne fait que montrer les tables"}[lang]
     assert said.count(answer) == 1, said           # once: the empty line is not answered
 
