@@ -363,6 +363,47 @@ class AnnouncedTables:
         return list(self.tables)
 
 
+def join_until_seated(monkeypatch: Any, tmp_path: Any, capsys: Any, tables: list[Any],
+                      fingerprint: str, pumped: list[Any], seating: Any,
+                      connect_timeout: str = "20") -> tuple[int, str, bool, float]:
+    """``join --table FINGERPRINT --auto`` on loopback with the LAN's announcements
+    ``tables`` (:class:`AnnouncedTables`), the lobbies ``pumped`` driven in a thread until
+    ``seating`` (a ``LobbyHost``) has seated the joiner, which that host then closes (the
+    joiner hears it and stops). Returns the exit code, what was said (on one line),
+    whether the joiner was seated and the seconds the join took; the caller closes the
+    lobbies' nodes."""
+    import threading
+    import time
+
+    import p2p.net.discovery as discovery
+    from cli.main import main
+
+    seated = threading.Event()
+    stop = threading.Event()
+
+    def pump() -> None:
+        while not stop.is_set():
+            for lobby in pumped:
+                lobby.pump(0.01)
+            if not seated.is_set() and seating.state.seats[1] is not None:
+                seated.set()
+                seating.close(flush=1.0)       # the joiner hears it and stops
+    pumping = threading.Thread(target=pump, daemon=True)
+    pumping.start()
+    monkeypatch.setattr(discovery, "browse_tables", lambda **kw: AnnouncedTables(tables))
+    start = time.monotonic()
+    try:
+        code = main(["join", "--table", fingerprint, "--bind", "127.0.0.1", "--auto",
+                     "--connect-timeout", connect_timeout, "--data-dir",
+                     str(tmp_path / "data"), "--identity", str(tmp_path / "id.key")])
+        took = time.monotonic() - start
+    finally:
+        stop.set()
+        pumping.join(10)
+    out = capsys.readouterr()
+    return code, " ".join((out.out + out.err).split()), seated.is_set(), took
+
+
 class PeerStub(SimpleNamespace):
     """A stand-in for a console's ``Peer`` (:class:`p2p.table.Peer`): the fields a test
     gives, and ``state`` (the console reads where the match stands from one look,

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 import zmq
-from cli_helpers import AnnouncedTables
+from cli_helpers import AnnouncedTables, join_until_seated
 from test_hostile_eleventh import played_hands  # noqa: F401 - a fixture
 
 from cli.main import main
@@ -146,7 +146,6 @@ def test_join_by_fingerprint_passes_a_copy_replaying_the_hosts_signed_refusal(
     refusal is signed, but not to whom, so one heard before this joiner is seated is the
     answer of that address only. It is said, the next address is asked, and the joiner
     is seated at Ann's table."""
-    import p2p.net.discovery as discovery
     from cli.seats import listen
     from p2p.crypto.identity import Identity
     from p2p.net.discovery import TableInfo
@@ -166,32 +165,14 @@ def test_join_by_fingerprint_passes_a_copy_replaying_the_hosts_signed_refusal(
                         ann.fingerprint, port, ("127.0.0.1",))
               for name, port in (("copy", copy.node.port), ("Ann's table", host.node.port))]
 
-    seated = threading.Event()
-    stop = threading.Event()
-
-    def pump() -> None:
-        while not stop.is_set():
-            copy.pump(0.01)
-            host.pump(0.01)
-            if not seated.is_set() and host.state.seats[1] is not None:
-                seated.set()
-                host.close(flush=1.0)       # the joiner hears it and stops
-    pumping = threading.Thread(target=pump, daemon=True)
-    pumping.start()
-    monkeypatch.setattr(discovery, "browse_tables", lambda **kw: AnnouncedTables(tables))
     try:
-        code = main(["join", "--table", ann.fingerprint, "--bind", "127.0.0.1", "--auto",
-                     "--connect-timeout", "10", "--data-dir", str(tmp_path / "data"),
-                     "--identity", str(tmp_path / "id.key")])
+        code, said, seated, _took = join_until_seated(
+            monkeypatch, tmp_path, capsys, tables, ann.fingerprint, [copy, host], host, "10")
     finally:
-        stop.set()
-        pumping.join(10)
         copy.node.close()
         host.node.close()
-    out = capsys.readouterr()
-    said = " ".join((out.out + out.err).split())
     assert copy.answered, said                   # the copy was asked first, and answered
-    assert seated.is_set(), said
+    assert seated, said
     assert code != 0, said                      # Ann closed her table
     assert "the table is full" in said, said
     assert f"trying the table's next address, tcp://127.0.0.1:{host.node.port}" in said, \
@@ -233,7 +214,6 @@ def test_join_by_fingerprint_finds_the_table_behind_more_copies_than_it_tries(
     the CURVE handshake with her key succeeds, first."""
     import socket
 
-    import p2p.net.discovery as discovery
     from cli.join import MAX_SAME_KEY
     from cli.seats import listen
     from p2p.crypto.identity import Identity
@@ -255,29 +235,12 @@ def test_join_by_fingerprint_finds_the_table_behind_more_copies_than_it_tries(
     tables.append(TableInfo("Ann's table._millebornes._tcp.local.", "Ann's table", "classic",
                             1, 1, ann.fingerprint, host.node.port, ("127.0.0.1",),
                             curve_key=ck))
-    seated = threading.Event()
-    stop = threading.Event()
-
-    def pump() -> None:
-        while not stop.is_set():
-            host.pump(0.01)
-            if not seated.is_set() and host.state.seats[1] is not None:
-                seated.set()
-                host.close(flush=1.0)       # the joiner hears it and stops
-    pumping = threading.Thread(target=pump, daemon=True)
-    pumping.start()
-    monkeypatch.setattr(discovery, "browse_tables", lambda **kw: AnnouncedTables(tables))
     try:
-        code = main(["join", "--table", ann.fingerprint, "--bind", "127.0.0.1", "--auto",
-                     "--connect-timeout", "10", "--data-dir", str(tmp_path / "data"),
-                     "--identity", str(tmp_path / "id.key")])
+        code, said, seated, _took = join_until_seated(
+            monkeypatch, tmp_path, capsys, tables, ann.fingerprint, [host], host, "10")
     finally:
-        stop.set()
-        pumping.join(10)
         host.node.close()
-    out = capsys.readouterr()
-    said = " ".join((out.out + out.err).split())
-    assert seated.is_set(), said
+    assert seated, said
     assert code != 0, said                      # Ann closed her table
     assert f"joining \"Ann's table\" at tcp://127.0.0.1:{host.node.port}" in said, said
     assert "nothing listens" not in said, said            # hers was asked first

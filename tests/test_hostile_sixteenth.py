@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cli_helpers import AnnouncedTables
+from cli_helpers import AnnouncedTables, join_until_seated
 from test_cli_games import _saved_game
 
 from cli.main import main
@@ -115,9 +115,7 @@ def test_join_by_fingerprint_passes_a_copy_answering_with_another_key_to_the_tab
     fingerprint) at its own lobby, found first. ``join --table HER_FP`` asked only it and
     stopped at "the table at ... has key ..., not the expected ...". It says so, then
     asks the next table announced with her fingerprint, and is seated at hers."""
-    import threading
 
-    import p2p.net.discovery as discovery
     from cli.seats import listen
     from p2p.crypto.identity import Identity
     from p2p.net.discovery import TableInfo
@@ -130,31 +128,13 @@ def test_join_by_fingerprint_passes_a_copy_answering_with_another_key_to_the_tab
                         ann.fingerprint, h.node.port, ("127.0.0.1",))
               for name, h in zip(("copy", "Ann's table"), hosts, strict=True)]
 
-    seated = threading.Event()
-    stop = threading.Event()
-
-    def pump() -> None:
-        while not stop.is_set():
-            for h in hosts:
-                h.pump(0.01)
-            if not seated.is_set() and hosts[1].state.seats[1] is not None:
-                seated.set()
-                hosts[1].close(flush=1.0)       # the joiner hears it and stops
-    pumping = threading.Thread(target=pump, daemon=True)
-    pumping.start()
-    monkeypatch.setattr(discovery, "browse_tables", lambda **kw: AnnouncedTables(tables))
     try:
-        code = main(["join", "--table", ann.fingerprint, "--bind", "127.0.0.1", "--auto",
-                     "--connect-timeout", "20", "--data-dir", str(tmp_path / "data"),
-                     "--identity", str(tmp_path / "id.key")])
+        code, said, seated, _took = join_until_seated(
+            monkeypatch, tmp_path, capsys, tables, ann.fingerprint, hosts, hosts[1])
     finally:
-        stop.set()
-        pumping.join(10)
         for h in hosts:
             h.node.close()
-    out = capsys.readouterr()
-    said = " ".join((out.out + out.err).split())
-    assert seated.is_set(), said
+    assert seated, said
     assert code != 0, said                      # Ann closed her table
     assert (f"the table at tcp://127.0.0.1:{hosts[0].node.port} has key {eve.fingerprint}, "
             f"not the expected {ann.fingerprint}") in said, said

@@ -9,9 +9,8 @@ import time
 from pathlib import Path
 
 import pytest
-from cli_helpers import AnnouncedTables
+from cli_helpers import join_until_seated
 
-from cli.main import main
 from engine import Seating, preset
 
 
@@ -24,7 +23,6 @@ def test_a_copy_that_takes_the_connection_and_never_answers_does_not_delay_the_j
     it first and waited the whole connect limit (20 s here; with 16 such copies, 16
     times) before asking her table. The key doors of every address are asked at once
     first: hers answers with her key, so her table is asked first."""
-    import p2p.net.discovery as discovery
     from cli.seats import listen
     from p2p.crypto.identity import Identity
     from p2p.net.discovery import TableInfo
@@ -42,32 +40,13 @@ def test_a_copy_that_takes_the_connection_and_never_answers_does_not_delay_the_j
                         ann.fingerprint, port, ("127.0.0.1",), curve_key=ck)
               for name, port in (("copy", mute.getsockname()[1]),
                                  ("Ann's table", host.node.port))]
-    seated = threading.Event()
-    stop = threading.Event()
-
-    def pump() -> None:
-        while not stop.is_set():
-            host.pump(0.01)
-            if not seated.is_set() and host.state.seats[1] is not None:
-                seated.set()
-                host.close(flush=1.0)       # the joiner hears it and stops
-    pumping = threading.Thread(target=pump, daemon=True)
-    pumping.start()
-    monkeypatch.setattr(discovery, "browse_tables", lambda **kw: AnnouncedTables(tables))
-    start = time.monotonic()
     try:
-        main(["join", "--table", ann.fingerprint, "--bind", "127.0.0.1", "--auto",
-              "--connect-timeout", "20", "--data-dir", str(tmp_path / "data"),
-              "--identity", str(tmp_path / "id.key")])
-        took = time.monotonic() - start
+        _code, said, seated, took = join_until_seated(
+            monkeypatch, tmp_path, capsys, tables, ann.fingerprint, [host], host)
     finally:
-        stop.set()
-        pumping.join(10)
         host.node.close()
         mute.close()
-    out = capsys.readouterr()
-    said = " ".join((out.out + out.err).split())
-    assert seated.is_set(), said
+    assert seated, said
     assert took < 12.0, (took, said)              # before: 20 s at the copy first
     assert f"127.0.0.1:{tables[0].port}" not in said, said   # the copy was never asked
 
