@@ -291,6 +291,10 @@ class Parser(argparse.ArgumentParser):
             # a choice mistyped ("--rules modrn", "--bidi termnal"): the list, and the
             # choice it most likely meant
             extra = did_you_mean(str(value), [str(c) for c in action.choices or ()])
+            if not action.option_strings:
+                # a word in its place ("bench foo"): argparse named it by its dest, an
+                # internal name ("what: invalid choice"); the verb's name says enough
+                raise argparse.ArgumentError(None, exc.message + extra) from None
             if not extra:
                 raise
             raise argparse.ArgumentError(action, exc.message + extra) from None

@@ -726,3 +726,21 @@ def test_games_says_it_checks_many_new_games_before_the_wait(
     assert cap.err == "Checking 5 saved games (signatures, shuffles and moves)…\n", cap.err
     assert main(["games", "--data-dir", str(data)]) == 0        # all known now
     assert capsys.readouterr().err == ""
+
+
+def test_a_word_out_of_its_choices_is_not_named_by_an_internal_name(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Newcomer pass 25: `millebornes bench foo` answered "what: invalid choice: 'foo'",
+    "what" being the argument's name inside the program. A word in its place is named by
+    the verb alone; the choices and the likely one are said as before."""
+    assert main(["bench", "foo"]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert err.startswith("millebornes bench: invalid choice: 'foo' (choose from 'engine', "
+                          "'deck', 'net', 'trust')"), err
+    assert main(["bench", "engin"]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert err.startswith("millebornes bench: invalid choice: 'engin'"), err
+    assert "did you mean 'engine'?" in err, err
+    assert main(["help", "foo"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("millebornes help: invalid choice: 'foo'"), err
