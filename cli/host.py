@@ -184,7 +184,7 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
                       file=say)
                 say_paragraph(lobby_wait_line(host.state, host=True) or _(
                     "A bot plays a seat only if the table was hosted with --bots N."), say)
-            elif isinstance(line, str) and line.split()[0].casefold() == "sit":
+            elif command is not None and command.split()[:1] == ["sit"]:
                 # the joiner's command, typed by the host: "unknown command 'sit 2'"
                 say_paragraph(_("you host this table: you sit at seat 0 ('sit N' is for a "
                                 "player who joins); type 'ready' / 'unready', 'quit' to "

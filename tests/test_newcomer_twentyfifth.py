@@ -431,3 +431,23 @@ def test_a_move_of_a_player_not_connected_yet_says_its_limit(lang: str) -> None:
     assert said is not None and "20" in said and "connect" in said, said
     if lang == "fr":
         assert "pas encore connecté" in said, said
+
+
+def test_the_host_pressing_enter_on_an_empty_line_in_its_lobby_is_no_fault(
+        tmp_path: Path) -> None:
+    """The host's lobby read the first word of every line typed to answer 'sit N' (above):
+    an empty line, or spaces alone, has no first word. Enter alone is nothing typed: the
+    lobby goes on, and 'q' still closes the table."""
+    from test_newcomer_plain import ann_hosts_and_bea_joins
+
+    with ann_hosts_and_bea_joins(tmp_path, 3) as (ann, bea):
+        ann.until(r"Waiting for 1 more player to join \(no time limit\)")
+        ann.type("")
+        ann.type("   ")
+        ann.type("sit 2")
+        ann.until(r"you host this table: you sit at seat 0")
+        ann.type("q")
+        ann.until(r"table closed")
+        assert "Traceback" not in ann.said(), ann.said()
+        assert "IndexError" not in ann.said(), ann.said()
+        ann.proc.wait(30)
