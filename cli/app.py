@@ -685,12 +685,14 @@ class TableApp:
                 # a watcher behind the table: it goes on by itself (each hand waited for
                 # Enter, however far the table had gone), or at once with Enter
                 return _("Hand %(hand)d over; the table is already on hand %(live)d. Hand "
-                         "%(next)d follows in a few seconds (Enter: at once).") % {
-                    "hand": d.hand_no, "next": d.hand_no + 1,
+                         "%(next)d follows in %(seconds)s s (Enter: at once).") % {
+                    "hand": d.hand_no, "next": d.hand_no + 1, "seconds": self._pause_said(),
                     "live": getattr(d, "table_hand", lambda: d.hand_no + 1)()}
             if self.auto:
-                return _("Hand %(hand)d over. Next hand in a few seconds (q to leave).") % {
-                    "hand": d.hand_no}
+                # the pause itself ("in a few seconds" was a wait that did not say its
+                # limit; newcomer pass 25)
+                return _("Hand %(hand)d over. Next hand in %(seconds)s s (q to leave).") % {
+                    "hand": d.hand_no, "seconds": self._pause_said()}
             return _("Hand %(hand)d over. Press Enter for hand %(next)d.") % {
                 "hand": d.hand_no, "next": d.hand_no + 1}
         busy = d.activity()
@@ -702,6 +704,11 @@ class TableApp:
     def _behind(self) -> bool:
         """Has the table gone on past the hand on screen (a network table's console)?"""
         return bool(getattr(self.driver, "behind", lambda: False)())
+
+    def _pause_said(self) -> str:
+        """The pause between two hands that move on by themselves, as said: whole seconds,
+        at least 1 (a test's 0 s pause is over before it is read)."""
+        return f"{max(1, round(self.hand_pause)):d}"
 
     def moves_on_alone(self) -> bool:
         """Does the end of a hand move on by itself? For a spectator (``--auto``), and for

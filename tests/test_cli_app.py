@@ -643,3 +643,23 @@ def test_the_line_modes_look_typed_on_the_full_screen_says_where_things_are(
         inp.send_text("q")
 
     assert run(d, script) == 0
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "Hand 1 over. Next hand in 4 s (q to leave)."),
+    ("fr", "Manche 1 finie. Manche suivante dans 4 s (q pour quitter)."),
+])
+def test_a_watched_table_says_how_long_it_waits_before_the_next_hand(
+        lang: str, said: str) -> None:
+    """Newcomer pass 25: `play --auto` said "Next hand in a few seconds" at the end of a
+    hand: a wait that did not say its limit. It says the pause, 4 s."""
+    from cli import i18n
+
+    d = _first_hand_played(seed=6)
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        with i18n.using(lang):
+            assert app._table_status() == said
+        inp.send_text("q")
+
+    assert run(d, script, auto=True, hand_pause=4.0) == 0
