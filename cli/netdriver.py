@@ -721,16 +721,24 @@ class NetDriver:
         return silent is not None and self.peer.peer_state(silent) == "connected" \
             and not self.peer.quit_for_now(silent)
 
+    def held_by(self) -> int | None:
+        """The silent seat the table is held on: paused on it, or a damaged bot of this
+        computer (no wait brings it back). None while no seat is silent, or while one
+        gone on its turn is still waited for (up to the limit the wait's own line says):
+        its choices come once the table pauses, after "Paused: …" ("Bo stopped answering
+        … type end" came first, and "Paused" 20 s later). One check for the pause's words
+        and for the line mode's turn line, which it holds back."""
+        silent = self.silent()
+        if silent is None or (not self.peer.paused and silent not in self.broken):
+            return None
+        return silent
+
     def silent_words(self, plain: bool) -> str | None:
         """What the table paused on a silent seat says, and where an agreement about it
         stands (None: no seat is silent). ``plain``: the line mode's commands, else the
         full screen's keys. One place for both (the choice of sentence was written twice)."""
-        silent = self.silent()
-        if silent is None or (not self.peer.paused and silent not in self.broken):
-            # gone on its turn, the seat is still waited for (up to the limit the wait's
-            # own line says): its choices come once the table pauses, after "Paused: …"
-            # ("Bo stopped answering … type end" came first, and "Paused" 20 s later).
-            # A damaged bot of this computer is said at once: no wait brings it back
+        silent = self.held_by()
+        if silent is None:
             return None
         name = self.current_names()[silent]
         paused_why = self.peer.stop_why or {}

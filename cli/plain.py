@@ -509,10 +509,7 @@ class PlainSession:
             # bot's turn in the seat of a player who watches: its moves say it. A hand
             # over: its own line says so ("The hand is over." came twice, once as a turn)
             return None
-        silent = getattr(d, "silent", lambda: None)()
-        peer = getattr(d, "peer", None)
-        paused = bool(getattr(peer, "paused", True)) if peer is not None else True
-        if silent is not None and (paused or silent in getattr(d, "broken", ())):
+        if getattr(d, "held_by", lambda: None)() is not None:
             # the table is paused on a seat that left or fell silent: its pause line says
             # so ("* Paused: Ben quit for now", then "* Ben is drawing (no time limit)."
             # read as Ben playing on); the turn is said again once the pause lifts. Only

@@ -443,7 +443,7 @@ class WaitingNetDriver:
         self.seat = seat
         self.decision_limit = decision_limit
         self.bots = {1} if bot else set()
-        for name in ("silent_words", "_bot_name", "bot_runner_name", "runner_name",
+        for name in ("silent_words", "held_by", "_bot_name", "bot_runner_name", "runner_name",
                      "_waits_on", "current_names", "_taken"):
             if hasattr(NetDriver, name):
                 setattr(self, name, getattr(NetDriver, name).__get__(self))

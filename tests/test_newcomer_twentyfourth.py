@@ -245,6 +245,9 @@ def test_the_line_mode_says_no_turn_while_the_table_is_paused_on_that_seat() -> 
         def silent(self) -> int | None:
             return self.gone
 
+        def held_by(self) -> int | None:     # paused on the seat it names silent
+            return self.gone
+
     d = _PausedOnBen(preset("classic"), Seating.solo(2), ["Ann", "Ben"], seed=3)
     while d.my_move():                                  # to Ben's turn
         d.submit(d.legal()[0])

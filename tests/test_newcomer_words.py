@@ -133,6 +133,7 @@ def test_a_quiet_players_untimed_move_says_when_the_table_pauses() -> None:
         bots: set[int] = set()
         step_limit, decision_limit = 20.0, None
         silent_words = NetDriver.silent_words
+        held_by = NetDriver.held_by
 
         def __init__(self, state: str) -> None:
             self.peer = PeerStub(
@@ -182,6 +183,7 @@ class _PausedOn:
             setattr(self, name, getattr(NetDriver, name).__get__(self))
         self.silent_is_back = lambda: NetDriver.silent_is_back(self)  # type: ignore[arg-type]
         self.silent_words = lambda plain: NetDriver.silent_words(self, plain)  # type: ignore[arg-type]
+        self.held_by = lambda: NetDriver.held_by(self)  # type: ignore[arg-type]
 
     def replaced(self) -> None:
         return None
