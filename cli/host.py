@@ -123,7 +123,7 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
                 rules=";".join([host.state.rules.preset, *(args.option or [])]),
                 seats_taken=seating.n_players - len(host.state.free()),
                 seats_free=len(host.state.free()), port=port, interfaces=args.mdns,
-                curve_key=host.node.curve_key)
+                curve_key=host.node.curve_key, signer=ident)
         except Exception as exc:  # no multicast here: --peer still works
             say_paragraph(_("(not announced on the LAN: %(error)s; others can still join with "
                             "--peer)") % {"error": exc}, say)

@@ -14,7 +14,18 @@ taken   seats taken (decimal)
 free    seats free (decimal)
 fp      host key fingerprint (``XXXXX-XXXXX``, as the game prints it)
 id      table id (hex, optional)
+ck      the host's CURVE transport key (hex, optional)
+pk      the host's signing key (hex, Ed25519), whose fingerprint ``fp`` is
+seq     the announcement's number: the host's clock in microseconds when it
+        signed it, larger at each update (decimal)
+sig     Ed25519 signature by ``pk`` of every field above and the port
 ======  ==========================================================
+
+A signed announcement (``pk``, ``seq``, ``sig``) cannot be made by another machine; it
+can be copied, also to another address, and announced again later. A joiner's browser
+that looks for a table (``wanted``) keeps a table whose fingerprint's key signed it over
+copies left unsigned or signed earlier (:data:`MAX_WANTED`): copies announced before the
+table filled the places and kept it out.
 
 The TXT record is updated (:meth:`TableAnnouncement.update_seats`) when seats
 change and the service is unregistered (:meth:`TableAnnouncement.close`) when
@@ -57,7 +68,7 @@ import time
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from zeroconf import (
     InterfaceChoice,
@@ -70,6 +81,8 @@ from zeroconf import (
 )
 from zeroconf.asyncio import AsyncServiceBrowser
 
+from p2p.crypto.identity import fingerprint as key_fingerprint
+from p2p.crypto.identity import verify_signature
 from p2p.net._netutil import is_ipv4, local_ipv4_addresses
 from p2p.net.budget import TokenBucket
 from p2p.text import safe_text
@@ -115,6 +128,10 @@ class TableInfo:
     addresses: tuple[str, ...]
     table_id: str = ""
     curve_key: bytes | None = None   # TXT "ck": the host's CURVE key (a hint, like fp)
+    #: the announcement's number (TXT ``seq``) when the key of :attr:`fingerprint` signed
+    #: it (TXT ``pk``, ``sig``): the table is that key's, or a copy of a record it made;
+    #: None when unsigned or the signature does not hold
+    signed_seq: int | None = None
 
     @property
     def endpoint(self) -> str:
@@ -207,8 +224,75 @@ def _txt(
     return out
 
 
+#: What a table's announcement signature is over, after this tag (domain separation).
+_ANNOUNCE_TAG = b"millebornes/table-announcement/v1\x00"
+#: The TXT fields a signature covers, in this order, then the port.
+_SIGNED_FIELDS = ("v", "name", "rules", "taken", "free", "fp", "id", "ck", "pk", "seq")
+
+
+def _signed_bytes(fields: dict[str, bytes], port: int) -> bytes:
+    """The bytes an announcement's ``sig`` signs: each covered TXT value, as sent, length
+    first (no value can pass for two), then the port."""
+    out = [_ANNOUNCE_TAG]
+    for key in _SIGNED_FIELDS:
+        value = fields.get(key, b"")
+        out.append(len(value).to_bytes(2, "big") + value)
+    out.append(port.to_bytes(2, "big"))
+    return b"".join(out)
+
+
+def _signed_txt(txt: dict[str, str], port: int, public_key: bytes, seq: int,
+                sign: Callable[[bytes], bytes]) -> dict[str, str]:
+    """``txt`` with the host's key, the announcement's number and its signature."""
+    out = {**txt, "pk": public_key.hex(), "seq": str(seq)}
+    fields = {k: v.encode() for k, v in out.items()}
+    out["sig"] = sign(_signed_bytes(fields, port)).hex()
+    return out
+
+
+def _raw_txt(props: dict[Any, Any]) -> dict[str, bytes]:
+    """The TXT values as they came (bytes), by key: what a signature was made over."""
+    out: dict[str, bytes] = {}
+    for k, v in props.items():
+        key = k.decode("utf-8", "replace") if isinstance(k, bytes) else str(k)
+        out[key] = v if isinstance(v, bytes) else b"" if v is None else str(v).encode()
+    return out
+
+
+#: ``seq`` as a host writes it: its clock in microseconds (at most 20 digits)
+_SEQ = re.compile(rb"[0-9]{1,20}")
+_KEY_HEX = re.compile(rb"[0-9a-f]{64}")
+_SIG_HEX = re.compile(rb"[0-9a-f]{128}")
+
+
+def _signed_seq(raw: dict[str, bytes], port: int, fp: str) -> int | None:
+    """The announcement's number if the key whose fingerprint is ``fp`` signed it, else
+    None (no signature, another key's, or one that does not hold)."""
+    pk, seq, sig = raw.get("pk", b""), raw.get("seq", b""), raw.get("sig", b"")
+    if not (fp and _KEY_HEX.fullmatch(pk) and _SEQ.fullmatch(seq)
+            and _SIG_HEX.fullmatch(sig)):
+        return None
+    key = bytes.fromhex(pk.decode())
+    if key_fingerprint(key) != fp:
+        return None
+    if not verify_signature(key, bytes.fromhex(sig.decode()), _signed_bytes(raw, port)):
+        return None
+    return int(seq)
+
+
+class Signer(Protocol):
+    """What signs a table's announcement: the host's identity
+    (:class:`p2p.crypto.identity.Identity`)."""
+
+    public_key: bytes
+
+    def sign(self, data: bytes) -> bytes: ...
+
+
 class TableAnnouncement:
-    """A registered table; keep it while the table is open in the lobby."""
+    """A registered table; keep it while the table is open in the lobby. With a
+    ``signer`` (the host's identity, whose fingerprint ``fingerprint`` is) every record
+    it announces is signed (TXT ``pk``, ``seq``, ``sig``)."""
 
     def __init__(
         self,
@@ -224,9 +308,14 @@ class TableAnnouncement:
         interfaces: Interfaces = "all",
         zeroconf: Zeroconf | None = None,
         curve_key: bytes | None = None,
+        signer: Signer | None = None,
     ) -> None:
         if not 0 < port < 65536:
             raise ValueError("port must be 1..65535")
+        if signer is not None and key_fingerprint(signer.public_key) != fingerprint:
+            raise ValueError("the signer's key is not the one of the fingerprint announced")
+        self._signer = signer
+        self._seq = 0
         self._own_zc = zeroconf is None
         self._zc = zeroconf if zeroconf is not None else make_zeroconf(interfaces)
         self._lock = threading.Lock()
@@ -248,15 +337,20 @@ class TableAnnouncement:
             raise
 
     def _make_info(self) -> ServiceInfo:
+        txt = _txt(self._name, self._rules, self._taken, self._free, self._fp,
+                   self._table_id, self._curve_key)
+        if self._signer is not None:
+            # the clock, not a count: a record this host signed earlier (another table's,
+            # yesterday's) has a smaller number, whatever this process remembers
+            self._seq = max(self._seq + 1, time.time_ns() // 1000)
+            txt = _signed_txt(txt, self._port, self._signer.public_key, self._seq,
+                              self._signer.sign)
         return ServiceInfo(
             SERVICE_TYPE,
             self._instance,
             addresses=[socket.inet_aton(a) for a in self._addresses],
             port=self._port,
-            properties=_txt(
-                self._name, self._rules, self._taken, self._free, self._fp, self._table_id,
-                self._curve_key,
-            ),
+            properties=txt,
             server=self._server,
         )
 
@@ -306,10 +400,13 @@ def announce_table(
     interfaces: Interfaces = "all",
     zeroconf: Zeroconf | None = None,
     curve_key: bytes | None = None,
+    signer: Signer | None = None,
 ) -> TableAnnouncement:
     """Register a table on the LAN; returns the handle to update or withdraw it.
     ``curve_key``: the host's CURVE transport key, published as TXT ``ck`` (hex) so a
-    joiner can open a CURVE connection without asking the key door."""
+    joiner can open a CURVE connection without asking the key door. ``signer``: the
+    host's identity, which signs every record (a joiner's browser keeps the table over
+    copies of it announced before it)."""
     return TableAnnouncement(
         name=name,
         rules=rules,
@@ -322,6 +419,7 @@ def announce_table(
         interfaces=interfaces,
         zeroconf=zeroconf,
         curve_key=curve_key,
+        signer=signer,
     )
 
 
@@ -362,6 +460,7 @@ def parse_service_info(
     if not addrs or not 0 < int(info.port) < 65536:
         return None          # no address we could connect to: not a table we can join
     fp = txt.get("fp", "")
+    fp = fp if _FP.fullmatch(fp) else ""
     table_id = txt.get("id", "")
     ck = txt.get("ck", "")
     return TableInfo(
@@ -370,11 +469,12 @@ def parse_service_info(
         rules=safe_text(txt.get("rules", ""), 120, placeholder=""),
         seats_taken=min(_to_int(txt.get("taken")), 99),
         seats_free=min(_to_int(txt.get("free")), 99),
-        fingerprint=fp if _FP.fullmatch(fp) else "",
+        fingerprint=fp,
         port=int(info.port),
         addresses=addrs,
         table_id=table_id if _HEX_ID.fullmatch(table_id) else "",
         curve_key=bytes.fromhex(ck) if _CURVE_HEX.fullmatch(ck) else None,
+        signed_seq=_signed_seq(_raw_txt(info.properties or {}), int(info.port), fp),
     )
 
 
@@ -944,12 +1044,51 @@ class TableBrowser:
         table = dataclasses.replace(table, addresses=addrs)
         if old == table:
             return
-        if not self._fits(name, table):
-            self._drop(name)
-            self._ignore(name, table)
+        if old is not None and old.signed_seq is not None and (
+                table.signed_seq is None or table.signed_seq < old.signed_seq):
+            # a listed table its key signed is described by a newer record of that key
+            # only: another machine's record for its name (unsigned, or a copy of an
+            # earlier one) would make it one a copy may take the place of
+            log.info("ignoring a record of %s not signed after the one listed",
+                     safe_text(name, 120))
             return
+        if not self._fits(name, table):
+            victim = self._outranked(name, table)
+            if victim is None:
+                self._drop(name)
+                self._ignore(name, table)
+                return
+            # the places of the tables looked for are full of copies announced before
+            # this one, which its key signed later: a copy makes room (listed again
+            # when there is room)
+            left = self._tables[victim]
+            self._drop(victim, relist=False)
+            self._ignore(victim, left)
         self._ignored.pop(name, None)
         self._put(name, table, TableChange.ADDED if old is None else TableChange.UPDATED)
+
+    def _outranked(self, name: str, table: TableInfo) -> str | None:
+        """A listed table looked for that ``table`` (looked for too, and signed by the key
+        of its fingerprint) takes the place of: an unsigned one, else one its key signed
+        earlier (the oldest of them); None if none. Copies of a table's record announced
+        before it (unsigned, or copies of the host's earlier records) filled the
+        :data:`MAX_WANTED` places first come and kept the table itself out."""
+        seq = table.signed_seq
+        if seq is None or self._wanted is None or not self._wanted(table):
+            return None
+        unsigned: str | None = None
+        earlier: tuple[int, str] | None = None
+        for n, t in self._tables.items():
+            if n == name or not self._wanted(t):
+                continue
+            if t.signed_seq is None:
+                unsigned = unsigned or n
+            elif t.fingerprint == table.fingerprint and t.signed_seq < seq and (
+                    earlier is None or t.signed_seq < earlier[0]):
+                earlier = (t.signed_seq, n)
+        if unsigned is not None:
+            return unsigned
+        return earlier[1] if earlier is not None else None
 
     def _source(self, table: TableInfo) -> str | None:
         """The address a table counts against (None: not counted)."""
@@ -996,8 +1135,9 @@ class TableBrowser:
             self._cond.notify_all()
         self._tell(change, table)
 
-    def _drop(self, name: str) -> None:
-        """Unlist ``name`` if listed (REMOVED), then list what now fits of the left out."""
+    def _drop(self, name: str, relist: bool = True) -> None:
+        """Unlist ``name`` if listed (REMOVED), then (``relist``) list what now fits of
+        the left out."""
         with self._cond:
             table = self._tables.pop(name, None)
             if table is None:
@@ -1009,6 +1149,8 @@ class TableBrowser:
                     del self._per_address[src]
             self._cond.notify_all()
         self._tell(TableChange.REMOVED, table)
+        if not relist:
+            return
         for other, t in list(self._ignored.items()):
             if len(self._tables) >= self._max_tables:
                 break
