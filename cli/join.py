@@ -63,7 +63,8 @@ MAX_SAME_KEY = 4
 #: worth of them (the browser lists at most p2p.net.discovery.MAX_WANTED, 16).
 MAX_RANKED = 16
 #: Seconds ``join`` (without ``--table``) goes on listening once a first table answered,
-#: to learn whether it is the only one.
+#: to learn whether it is the only one; with ``--table FINGERPRINT``, at most, for the
+#: host's own signed record when only others answered first (copies of it).
 GATHER_SECONDS = 1.5
 #: The most tables listed when the player must choose.
 MAX_LISTED = 12
@@ -112,8 +113,15 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
                 # that took a friend's table's name)
                 time.sleep(GATHER_SECONDS)
                 tables = b.wait_for(lambda ts: True, 0.0)
+            elif tables and not any(host_signed(t, want) for t in tables):
+                # named by its key, and only records its key did not sign yet: copies
+                # of the host's record (another machine's) can answer first; the host's
+                # own, signed, a moment later (zeroconf answers after 20-120 ms)
+                tables = (b.wait_for(lambda ts: any(host_signed(t, want) for t in ts),
+                                     GATHER_SECONDS) or b.wait_for(lambda ts: True, 0.0))
             left_out = b.ignored
-        tables = [t for t in (tables or []) if wanted(t)]
+        # what the host's key signed first, its latest record first (sorted is stable)
+        tables = sorted((t for t in (tables or []) if wanted(t)), key=signed_first)
         if not tables and left_out:
             # not "is a table hosted?": tables were announced, more than can be listed
             raise OSError(_("no table found on the LAN after 10 s, and %(n)d other "
@@ -314,6 +322,20 @@ def nothing_listens(endpoint: str, timeout: float = 0.5) -> bool:
 
 def is_fingerprint(text: str) -> bool:
     return FINGERPRINT.fullmatch(text.strip().upper()) is not None
+
+
+def host_signed(table: Any, want: str | None) -> bool:
+    """Is ``table`` the record of the host ``--table FINGERPRINT`` names, signed by its key
+    (discovery checked the signature; a copy of it may still be elsewhere)?"""
+    return (want is not None and is_fingerprint(want) and table_matches(table, want)
+            and getattr(table, "signed_seq", None) is not None)
+
+
+def signed_first(table: Any) -> int:
+    """Sort key: the records their host's key signed first, its latest record first, then
+    the others (unsigned: a copy's, or an earlier release's)."""
+    seq = getattr(table, "signed_seq", None)
+    return -1 if seq is None else -2 - int(seq)
 
 
 def table_matches(table: Any, want: str | None) -> bool:

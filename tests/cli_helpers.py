@@ -363,11 +363,11 @@ class AnnouncedTables:
         return list(self.tables)
 
 
-def join_until_seated(monkeypatch: Any, tmp_path: Any, capsys: Any, tables: list[Any],
+def join_until_seated(monkeypatch: Any, tmp_path: Any, capsys: Any, tables: Any,
                       fingerprint: str, pumped: list[Any], seating: Any,
                       connect_timeout: str = "20") -> tuple[int, str, bool, float]:
     """``join --table FINGERPRINT --auto`` on loopback with the LAN's announcements
-    ``tables`` (:class:`AnnouncedTables`), the lobbies ``pumped`` driven in a thread until
+    ``tables`` (:class:`AnnouncedTables`, or a browser stand-in of the test's), the lobbies ``pumped`` driven in a thread until
     ``seating`` (a ``LobbyHost``) has seated the joiner, which that host then closes (the
     joiner hears it and stops). Returns the exit code, what was said (on one line),
     whether the joiner was seated and the seconds the join took; the caller closes the
@@ -390,7 +390,9 @@ def join_until_seated(monkeypatch: Any, tmp_path: Any, capsys: Any, tables: list
                 seating.close(flush=1.0)       # the joiner hears it and stops
     pumping = threading.Thread(target=pump, daemon=True)
     pumping.start()
-    monkeypatch.setattr(discovery, "browse_tables", lambda **kw: AnnouncedTables(tables))
+    # a list of tables, or a stand-in browser of the test's own
+    browser = tables if hasattr(tables, "wait_for") else AnnouncedTables(tables)
+    monkeypatch.setattr(discovery, "browse_tables", lambda **kw: browser)
     start = time.monotonic()
     try:
         code = main(["join", "--table", fingerprint, "--bind", "127.0.0.1", "--auto",

@@ -4,6 +4,9 @@ loopback multicast, real zeroconf)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 import pytest
 from zeroconf import ServiceInfo
 
@@ -132,3 +135,65 @@ def test_copies_announced_before_a_table_do_not_hide_it_from_a_joiner(
                 assert listed and listed[0].signed_seq == real.signed_seq
     finally:
         forger.close()
+
+
+def test_join_by_fingerprint_waits_a_moment_for_the_hosts_signed_record(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``join --table ANN_FP`` took the tables listed at the first answer with Ann's
+    fingerprint: copies of her record (another machine's, unsigned) answering a moment
+    before her table were all it asked, and it ended at them ("nothing listens"). With
+    only unsigned records listed it waits a moment (at most ``GATHER_SECONDS``) for one
+    her key signed, and asks that one first."""
+    import socket
+
+    from cli_helpers import join_until_seated
+
+    from cli.seats import listen
+    from engine import Seating, preset
+    from p2p.net.discovery import TableInfo
+    from p2p.table.lobby import LobbyHost
+
+    ann = Identity.generate()
+    host = LobbyHost(ann, "Ann", listen(ann, "127.0.0.1", 0, secure=True),
+                     preset("classic"), Seating.solo(2))
+    ports = []
+    for _ in range(3):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            ports.append(s.getsockname()[1])      # closed again: nothing listens there
+    copies = [TableInfo(f"copy {i}._millebornes._tcp.local.", "Ann's table", "classic", 1,
+                        1, ann.fingerprint, port, ("127.0.0.1",))
+              for i, port in enumerate(ports)]
+    hers = TableInfo("Ann's table._millebornes._tcp.local.", "Ann's table", "classic", 1, 1,
+                     ann.fingerprint, host.node.port, ("127.0.0.1",),
+                     curve_key=host.node.curve_key, signed_seq=12)
+
+    class HersComesLater:
+        """The LAN's answers: the copies first, Ann's signed record at the next look."""
+
+        ignored = 0
+        looks = 0
+
+        def __enter__(self) -> HersComesLater:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            pass
+
+        def wait_for(self, pred: Callable[[list[TableInfo]], bool],
+                     timeout: float) -> list[TableInfo] | None:
+            self.looks += 1
+            tables = copies if self.looks == 1 else [*copies, hers]
+            return tables if pred(tables) else None
+
+    try:
+        _code, said, seated, _took = join_until_seated(
+            monkeypatch, tmp_path, capsys, HersComesLater(), ann.fingerprint, [host], host,
+            "10")
+    finally:
+        host.node.close()
+    assert seated, said
+    assert f"joining \"Ann's table\" at tcp://127.0.0.1:{host.node.port}" in said, said
+    assert "nothing listens" not in said, said
+    assert "Traceback" not in said
