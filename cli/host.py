@@ -105,7 +105,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
                 endpoints=start.endpoints, options=opts)
     try:
         return play_seat(peer, args, reader, out, bots=bot_seats,
-                         bot_faults=bot_peers.faults)
+                         bot_faults=bot_peers.faults, bot_levels=specs)
     finally:
         bot_peers.finish(10.0 if peer.finished else 0.5)
         peer.close(flush=1.0)

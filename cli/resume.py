@@ -129,7 +129,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     try:
         return play_seat(peer, args, LineReader(inp), out,
                          bots=[*(p.me for p in runners.peers), *broken], broken=broken,
-                         bot_faults=runners.faults)
+                         bot_faults=runners.faults, bot_levels=runners.levels)
     finally:
         runners.finish(10.0 if peer.finished else 0.5)
         peer.close(flush=1.0)

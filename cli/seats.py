@@ -36,6 +36,7 @@ from p2p.table import (
 )
 from p2p.table import node_id_for as node_id_for
 from p2p.table.store import default_data_dir, read_meta, table_dir
+from p2p.text import safe_text
 
 from . import i18n
 from .args import bind_address, data_dir, move_delay, plain_wanted, resume_flags
@@ -227,6 +228,8 @@ class BotRunners:
         self._faults: list[tuple[int, str, str]] = []
         self._faults_lock = threading.Lock()
         self.threads: list[threading.Thread] = []
+        #: the bot (spec) each resumed bot's seat plays, as `play --bots` named it
+        self.levels: dict[int, str] = {}
 
     def start(self) -> None:
         """One daemon thread pumps each bot's peer."""
@@ -297,8 +300,9 @@ def resume_bots(table_id: bytes, base: Path | None) -> BotRunners:
                 continue
             seed = extra.get("seed", 0)
             bot_seat = meta.get("seat")
+            spec = str(extra.get("bot", "heuristic"))
             controller = bot_controller(
-                str(extra.get("bot", "heuristic")), seed if isinstance(seed, int) else 0,
+                spec, seed if isinstance(seed, int) else 0,
                 on_fault=runners.fault_reporter(bot_seat) if isinstance(bot_seat, int)
                 else None)
             try:
@@ -313,6 +317,9 @@ def resume_bots(table_id: bytes, base: Path | None) -> BotRunners:
                 # own 30 s and paused a timed table at its every slow move)
                 controller.answer_within = bot_move_time(peer.cfg.decision_limit)
             out.append(peer)
+            # named as `play` named it ("Bo (bot: expert)"; resume said "Bo (bot)"): a spec
+            # the bot was made from, so one that parses, read from this computer's file
+            runners.levels[peer.me] = safe_text(spec, 40)
         except (ValueError, OSError) as exc:   # a bot's damaged copy: its seat waits
             logging.getLogger("cli.seats").warning("bot at %s not resumed: %s", d, exc)
             try:
@@ -532,15 +539,19 @@ def say_away(peer: Peer, flush: float = 0.5) -> None:
 def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
               out: TextIO | None = None, bots: Collection[int] = (),
               broken: Collection[int] = (),
-              bot_faults: Callable[[], list[tuple[int, str, str]]] | None = None) -> int:
+              bot_faults: Callable[[], list[tuple[int, str, str]]] | None = None,
+              bot_levels: Mapping[int, str] | None = None) -> int:
     """The console for a networked seat until the match ends or the player leaves; then
     where the game is kept. ``out`` given (tests, scripts): the line mode on it.
-    ``bot_faults``: this player's bots that failed (:meth:`NetDriver.__init__`)."""
+    ``bot_faults``: this player's bots that failed (:meth:`NetDriver.__init__`).
+    ``bot_levels``: the bot each of this player's bot seats plays, as `--bots` named it
+    ("Cy (bot: expert)")."""
     say = out or sys.stdout
     takeover = TakeoverBots(peer, args)
     driver = NetDriver(peer, lang=str(getattr(args, "lang", None) or "en"), background=True,
                        bots=bots, bot_maker=takeover.prepare, broken=broken,
                        bot_faults=bot_faults)
+    driver.bot_levels = dict(bot_levels or {})
     try:
         if peer.view() is None:
             # the set-up in one line; a step that takes longer is named as it waits
