@@ -12,6 +12,7 @@ import argparse
 import getpass
 import math
 import os
+import re
 import shlex
 import sys
 from collections.abc import Callable, Sequence
@@ -87,20 +88,47 @@ def port_number(text: str) -> int:
 
 
 def peer_address(text: str) -> str:
-    """``HOST:PORT`` (``[v6]:PORT`` for IPv6) checked for shape; the name is resolved
-    when connecting."""
-    host, sep, port = text.strip().rpartition(":")
-    host = host.strip("[]")
+    """``[FINGERPRINT@]HOST:PORT`` (``[v6]:PORT`` for IPv6) checked in full, in the
+    player's language, before anything starts: a fingerprint of the wrong shape and an
+    IPv6 address without brackets (``fe80::1`` read as host ``fe80:``, port 1) were said
+    later, in English ("not HOST:PORT ('fe80:' is not an IP address or host name)").
+    The name is resolved when connecting."""
+    from p2p.net import parse_endpoint
+
+    t = text.strip()
+    fp, at, rest = t.partition("@")
+    if not at:
+        fp, rest = "", t
+    elif not FINGERPRINT_TEXT.fullmatch(fp.replace("-", "").upper()):
+        raise argparse.ArgumentTypeError(
+            _("--peer %(text)s: %(fp)s is not a key fingerprint (XXXXX-XXXXX, as the "
+              "host's screen shows it)") % {"text": repr(text), "fp": repr(fp[:20])})
+    host, sep, port = rest.rpartition(":")
+    bracketed = len(host) > 1 and host.startswith("[") and host.endswith("]")
+    host = host[1:-1] if bracketed else host
     if not sep or not host or not port:
         raise argparse.ArgumentTypeError(_("--peer takes HOST:PORT, e.g. 192.168.1.7:4770, "
                                            "not %(text)s") % {"text": repr(text)})
+    if ":" in host and not bracketed:
+        raise argparse.ArgumentTypeError(
+            _("--peer %(text)s: an IPv6 address goes in brackets, then the port: "
+              "[%(address)s]:PORT") % {"text": repr(text), "address": rest[:45]})
     if port_number(port) == 0:
         raise argparse.ArgumentTypeError(_("--peer needs the table's port (1-65535), not 0 "
                                            "in %(text)s") % {"text": repr(text)})
-    if any(ch.isspace() for ch in host):
+    shown = f"[{host}]" if ":" in host else host
+    try:
+        if any(ch.isspace() for ch in host):
+            raise ValueError(host)
+        parse_endpoint(f"{shown}:{int(port)}")
+    except ValueError:
         raise argparse.ArgumentTypeError(_("%(host)s is not a host name or address")
-                                         % {"host": repr(host)})
-    return f"{host}:{int(port)}"
+                                         % {"host": repr(host[:60])}) from None
+    return f"{fp}{at}{shown}:{int(port)}"
+
+
+#: A key fingerprint as typed, without its dash (base32, 10 characters).
+FINGERPRINT_TEXT = re.compile(r"[A-Z2-7]{10}")
 
 
 def count(low: int, high: int, what: str, why: str = "") -> Callable[[str], int]:

@@ -159,6 +159,13 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     (["host", "--port", "80000"], "millebornes host: --port: a port is a number from 1 to "
                                   "65535, not 80000"),
     (["join", "--peer", "nowhere"], "millebornes join: --peer takes HOST:PORT"),
+    # said later, in English, after the command had started (an IPv6 address read as
+    # host 'fe80:', port 1)
+    (["join", "--peer", "fe80::1"], "millebornes join: --peer 'fe80::1': an IPv6 address "
+                                    "goes in brackets, then the port: [fe80::1]:PORT"),
+    (["join", "--peer", "ab@1.2.3.4:5"], "'ab' is not a key fingerprint (XXXXX-XXXXX"),
+    (["resume", "--peer", "224.0.0.1:5"], "--peer: '224.0.0.1' is not a host name or "
+                                          "address"),
 ])
 def test_usage_errors_name_the_verb(argv: list[str], needle: str,
                                     capsys: pytest.CaptureFixture[str]) -> None:
