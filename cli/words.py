@@ -35,7 +35,7 @@ from engine.rules import PRESETS, RuleOptionError, preset
 from engine.scoring import Match, hand_winner
 from engine.state import DRAW, EXTEND, OVER, PLAY, RESHUFFLE, RESPOND
 from p2p.audit import GameReport
-from p2p.crypto.identity import fingerprint
+from p2p.crypto.identity import IdentityError, fingerprint
 from p2p.table.config import AUTO_BUDGET_STEPS, AUTO_GRACE_SHARE
 from p2p.table.store import TRANSCRIPT, StoreDamaged
 from p2p.text import safe_text
@@ -1856,6 +1856,8 @@ def error_line(exc: BaseException) -> str:
     other keeps its own message."""
     if isinstance(exc, StoreDamaged):
         return store_damaged_line(exc)
+    if isinstance(exc, IdentityError) and exc.path is not None:
+        return identity_error_text(exc)
     if isinstance(exc, RuleOptionError):
         return rule_fault_text(exc.why, exc.data, str(exc))
     if isinstance(exc, IllegalAction):
@@ -1864,6 +1866,30 @@ def error_line(exc: BaseException) -> str:
         return refused_line(str(exc), ())
     if isinstance(exc, OSError) and exc.strerror:    # else our own words, already said
         return os_error_text(exc)
+    return str(exc)
+
+
+def identity_error_text(exc: IdentityError) -> str:
+    """The player's key file cannot be used, in the player's language (p2p's English was
+    shown under --lang fr), saying what to do."""
+    path = _data(os.fsdecode(exc.path or ""), 200)
+    if exc.why == "mode":
+        return _("%(path)s, your key, can be read by other users (mode %(mode)s); it must be "
+                 "0600: run chmod 600 %(path)s") % {"path": path, "mode": f"{exc.mode:04o}"}
+    if exc.why == "size" and exc.size > 32:
+        return _("%(path)s is not a key file (a key is 32 bytes, this file is longer): "
+                 "restore it from a backup, or move it away and a new key is made (the "
+                 "others then see a new player)") % {"path": path}
+    if exc.why == "size":
+        return _("%(path)s is not a key file (a key is 32 bytes, this file has %(size)d): "
+                 "restore it from a backup, or move it away and a new key is made (the "
+                 "others then see a new player)") % {"path": path, "size": exc.size}
+    if exc.why == "not-a-file":
+        return _("%(path)s is not a file: move it away and a new key is made there, or "
+                 "give another with --identity FILE") % {"path": path}
+    if exc.why == "system":
+        return _('your key %(path)s cannot be used: the system says "%(error)s"') % {
+            "path": path, "error": _data(exc.error, 200)}
     return str(exc)
 
 

@@ -62,7 +62,19 @@ def verify_curve_certificate(signing_key: bytes, curve_public: bytes, certificat
 
 class IdentityError(ValueError):
     """The identity file is unreadable, malformed or has unsafe permissions (a ValueError,
-    so a command reports it as one line)."""
+    so a command reports it as one line). The message is English (logs); ``why`` and
+    ``path`` say the same as data, for a console that words it in its player's language:
+    ``not-a-file``, ``mode`` (``mode``: the file's permission bits), ``size`` (``size``:
+    the bytes read, 33 for longer), ``system`` (``error``: the system's own words)."""
+
+    def __init__(self, message: str, why: str = "", path: Path | None = None,
+                 mode: int = 0, size: int = 0, error: str = "") -> None:
+        super().__init__(message)
+        self.why = why
+        self.path = path
+        self.mode = mode
+        self.size = size
+        self.error = error
 
 
 def default_identity_path() -> Path:
@@ -173,7 +185,8 @@ class Identity:
             raise
         except OSError as exc:
             raise IdentityError(f"cannot use the identity key {p}: "
-                                f"{exc.strerror or exc}") from None
+                                f"{exc.strerror or exc}", "system", p,
+                                error=str(exc.strerror or exc)) from None
 
     @classmethod
     def _create(cls, p: Path) -> Identity:
@@ -204,16 +217,18 @@ class Identity:
     def _load(cls, p: Path) -> Identity:
         if not p.is_file():
             raise IdentityError(f"{p} is not a regular file; move it away to create a new "
-                                f"identity, or pass --identity FILE")
+                                f"identity, or pass --identity FILE", "not-a-file", p)
         mode = p.stat().st_mode & 0o777
         if os.name == "posix" and mode & 0o077:
-            raise IdentityError(f"{p} has mode {mode:04o}; it must be 0600 (run chmod 600 {p})")
+            raise IdentityError(f"{p} has mode {mode:04o}; it must be 0600 (run chmod 600 {p})",
+                                "mode", p, mode=mode)
         with open(p, "rb") as f:
             raw = f.read(33)   # never read more than a key's worth of an unexpected file
         if len(raw) != 32:
             raise IdentityError(f"{p} is not a 32-byte Ed25519 private key "
                                 f"({'longer' if len(raw) > 32 else f'{len(raw)} bytes'}); "
-                                f"restore it from a backup or move it away")
+                                f"restore it from a backup or move it away", "size", p,
+                                size=len(raw))
         return cls(Ed25519PrivateKey.from_private_bytes(raw), p)
 
     @property
