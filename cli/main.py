@@ -150,7 +150,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             pass
         return 0
     except (ValueError, OSError) as exc:
-        say_error(f"{_prog(args)}: {error_line(exc)}")
+        # the colon as the language writes it ("millebornes host : …" in French, as the
+        # usage errors had it; "millebornes host: …" came next to them)
+        say_error(_("%(prog)s: %(error)s") % {"prog": _prog(args), "error": error_line(exc)})
         return 2
     except KeyboardInterrupt:
         say_error(interrupted_line(args))

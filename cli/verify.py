@@ -73,6 +73,8 @@ def refused(report: GameReport, path: str, command: str) -> bool:
     why = file_refusal(report)
     if why is None:
         return False
-    # no words of its own to translate: the program, the verb, the file, then why
-    print(i18n.display(f"millebornes {command}: {path}: {why}"), file=sys.stderr)
+    # the program and the verb, the file, then why, each colon as the language writes it
+    print(i18n.display(_("%(prog)s: %(error)s") % {
+        "prog": f"millebornes {command}", "error": _("%(prog)s: %(error)s") % {
+            "prog": path, "error": why}}), file=sys.stderr)
     return True
