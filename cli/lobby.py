@@ -195,9 +195,13 @@ def run(args: argparse.Namespace, out: TextIO | None = None, inp: TextIO | None 
 def _values(t: TableInfo) -> dict[str, object]:
     """A table's words: the announced rules are the preset's name and the options the
     host changed (``classic;match_target=3000``)."""
+    key = t.fingerprint or "?"
+    if t.fingerprint and getattr(t, "signed_seq", None) is None:
+        # every host signs its record: one its key did not sign is another machine's
+        # (a copy, at an address of its own) or an older release's
+        key = _("%(key)s, not signed by that key") % {"key": key}
     return {"name": table_label(t.name), "rules": announced_rules(t.rules),
-            "taken": t.seats_taken, "seats": t.seats_taken + t.seats_free,
-            "key": t.fingerprint or "?"}
+            "taken": t.seats_taken, "seats": t.seats_taken + t.seats_free, "key": key}
 
 
 def _join_command(t: TableInfo) -> Command:

@@ -709,7 +709,7 @@ def test_lobby_prints_each_table_at_a_bounded_rate_with_its_key_pinned(
     def table(name: str, taken: int) -> TableInfo:
         return TableInfo(f"{name}._millebornes._tcp.local.", name, "classic", taken, 4 - taken,
                          "S4SE5-YZL6Q" if name == "friend" else "27D3Q-R4U7Z", 4321,
-                         ("10.0.0.7",))
+                         ("10.0.0.7",), signed_seq=1)
 
     @contextlib.contextmanager
     def fake_browse(callback: Callable[..., None], interfaces: object = None):  # type: ignore[no-untyped-def]
@@ -770,7 +770,7 @@ def test_the_lobby_says_a_tables_rules_and_seats_in_words() -> None:
 
     def table(rules: str) -> TableInfo:
         return TableInfo("t._millebornes._tcp.local.", "Friday night", rules, 1, 2,
-                         "S4SE5-YZL6Q", 4321, ("10.0.0.7",))
+                         "S4SE5-YZL6Q", 4321, ("10.0.0.7",), signed_seq=1)
 
     # at 80 columns: the words wrapped, the command whole on its own line (newcomer pass
     # 12: on one line of 120 columns the terminal cut it "millebor|nes join")
@@ -784,6 +784,26 @@ def test_the_lobby_says_a_tables_rules_and_seats_in_words() -> None:
     assert _line(table("modern")).startswith("'Friday night': modern rules, 1 of 3 seats")
     with i18n.using("fr"):
         assert "règles classiques" in _line(table("classic")), _line(table("classic"))
+
+
+def test_the_lobby_says_a_record_its_hosts_key_did_not_sign() -> None:
+    """Every host signs its table's record: one with a fingerprint its key did not sign is
+    another machine's (a copy of the table at an address of its own, whose join command
+    fails) or an older release's. It was listed as the table itself, the same words, the
+    same key."""
+    from cli.lobby import _said
+    from p2p.net.discovery import TableInfo
+
+    copy = TableInfo("c._millebornes._tcp.local.", "Friday night", "classic", 1, 1,
+                     "S4SE5-YZL6Q", 4321, ("10.0.0.9",))
+    said = " ".join(" ".join(_said("+", copy, 80)).split())
+    assert "host [S4SE5-YZL6Q, not signed by that key]; join it with:" in said, said
+    signed = TableInfo("t._millebornes._tcp.local.", "Friday night", "classic", 1, 1,
+                       "S4SE5-YZL6Q", 4321, ("10.0.0.7",), signed_seq=5)
+    assert "host [S4SE5-YZL6Q]; join it with:" in " ".join(
+        " ".join(_said("+", signed, 80)).split())
+    with i18n.using("fr"):
+        assert "non signé par cette clé" in " ".join(" ".join(_said("+", copy, 80)).split())
 
 
 def test_an_empty_lobby_and_a_join_that_looks_say_so_and_for_how_long(
