@@ -26,6 +26,7 @@ from .words import (
     agree_later_line,
     agreed_end_line,
     agreement_line,
+    away_bot_line,
     away_line,
     back_again_line,
     back_at_table_line,
@@ -635,7 +636,11 @@ class NetDriver:
             return stopped_line(str(ev.data.get("reason", "")), ev.data.get("why"),
                                 self.current_names())
         if ev.kind == "away":
-            return away_line(self.current_names()[int(ev.data["seat"])])
+            seat = int(ev.data["seat"])
+            if seat in self.bots and seat != self.seat:
+                # a bot left with the computer that runs it: its runner comes back, not it
+                return away_bot_line(self._bot_name(seat), self.bot_runner_name(seat))
+            return away_line(self.current_names()[seat])
         if ev.kind == "back":
             if ev.data.get("slow") and (self.peer.hand_no, int(ev.data["seat"])) in \
                     self._slow_said and self._slow_said_back(int(ev.data["seat"])):

@@ -1410,6 +1410,15 @@ def away_line(name: str) -> str:
                  "name": name}
 
 
+def away_bot_line(name: str, runner: str) -> str:
+    """A bot's seat quit with the computer that runs it (the host's bots leave with the
+    host): "Bot1 quit for now … until they come back (millebornes resume on their
+    computer)" read as a person who would type it."""
+    return _("%(name)s (a bot run by %(runner)s) quit for now with the computer that runs "
+             "it; the game is saved. When the table needs %(name)s, it pauses until "
+             "%(runner)s comes back (millebornes resume).") % {"name": name, "runner": runner}
+
+
 def moved_line(name: str, address: str) -> str:
     """A seat proved it now listens at another address (it resumed from another network):
     the table reaches it there, and so does the next resume here."""

@@ -1,0 +1,96 @@
+"""The twenty-sixth first-time-player pass: what the twenty-fifth left.
+
+A host who quit a table of three (Anna, her bot Bot1, Binh who joined) took Bot1 with
+her: Binh read "Bot1 quit for now … until they come back (millebornes resume on their
+computer)", as though a person would type it; then, paused on Anna, "press b: a bot takes
+the seat"; b answered "agreed by Binh; waiting for Bot1", for good (an agreement needs
+every seat but the silent one, and Bot1 had left with Anna).
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from cli_helpers import PeerStub
+
+from cli import i18n
+
+# ----- a host's bot that left with its host, and the pause no agreement can end --------------
+
+
+class _TableOfThree:
+    """A network console's driver as Binh's (seat 2) at Anna's table: Anna (seat 0) and
+    her bot Bot1 (seat 1), each in ``gone`` ("quit": said they quit; "gone": the transport
+    gave them up); the table paused on ``silent``. NetDriver's own methods say it."""
+
+    names = ["Anna", "Bot1", "Binh"]
+    seat, over, hand_no = 2, False, 1
+    broken: set[int] = set()
+    bots = {1}
+    bot_maker = None
+    step_limit = 20.0
+
+    def __init__(self, gone: dict[int, str], silent: int | None = 0) -> None:
+        from cli.netdriver import NetDriver
+
+        for name in ("_words", "no_agreement", "agree", "_also_gone", "silent_words",
+                     "held_by", "current_names", "_bot_name", "bot_runner_name",
+                     "runner_name", "_taken", "silent", "agreement_status", "is_bot",
+                     "silent_is_back"):
+            if hasattr(NetDriver, name):
+                setattr(self, name, getattr(NetDriver, name).__get__(self))
+        self.signed: list[str] = []
+        self.peer = PeerStub(
+            stopped=None, stop_why={"id": "unresponsive", "away": True}, finished=False,
+            paused=silent is not None, takeovers=[], silent_seat=lambda: silent,
+            peer_state=lambda s: "gone" if gone.get(s) else "connected",
+            quit_for_now=lambda s: gone.get(s) == "quit",
+            agreement=lambda: {}, agreements_open=lambda: frozenset({"side.takeover"}),
+            bot_runner=lambda s: 0, cfg=SimpleNamespace(n=3),
+            agree_bot=lambda s: self.signed.append("bot") or True,
+            agree_end=lambda s: self.signed.append("end") or True)
+
+    def replaced(self) -> None:
+        return None
+
+    def _collect(self) -> None:
+        pass
+
+
+def _away(seat: int) -> Any:
+    from p2p.table.replicated_log import SessionEvent
+
+    return SessionEvent("away", f"seat {seat} quit for now", {"seat": seat})
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "sv", "af", "ug", "vi"])
+def test_a_bot_that_left_with_its_host_is_said_to_come_back_with_the_host(lang: str) -> None:
+    """Bot1 ran on Anna's computer: it comes back when Anna does, and nobody types
+    "millebornes resume" for it. A person who quit is said as before."""
+    from cli import words
+
+    d = _TableOfThree({0: "quit", 1: "quit"}, silent=None)
+    with i18n.using(lang):
+        bot = d._words(_away(1))
+        person = d._words(_away(0))
+        assert bot == words.away_bot_line("Bot1", "Anna"), bot
+        assert person == words.away_line("Anna"), person
+        assert bot != words.away_line("Bot1")
+    if lang == "en":
+        assert bot.startswith("Bot1 (a bot run by Anna) quit for now"), bot
+        assert "until Anna comes back" in bot and "their computer" not in bot, bot
+
+
+def test_the_lines_about_seats_gone_together_are_translated() -> None:
+    from cli import words
+
+    for lang in ("fr", "sv", "af", "ug", "vi"):
+        with i18n.using("en"):
+            en = (words.away_bot_line("Bot1", "Anna"),)
+        with i18n.using(lang):
+            there = (words.away_bot_line("Bot1", "Anna"),)
+        for a, b in zip(en, there, strict=True):
+            assert a.split(";")[0] != b.split(";")[0], (lang, b)
+            assert "Anna" in b and "Bot1" in b, (lang, b)
