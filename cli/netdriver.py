@@ -53,6 +53,7 @@ from .words import (
     no_bot_here_line,
     no_bot_silent_line,
     nothing_to_agree_line,
+    others_gone_line,
     pause_over_line,
     reply,
     seat_taken_line,
@@ -787,8 +788,14 @@ class NetDriver:
         (the others chose differently, one choice each a hand): who chose what, and that
         the table waits for the silent seat alone. None while one still may."""
         silent = self.silent()
-        possible = self.peer.agreements_open() if silent is not None else None
-        if silent is None or possible is None or possible:
+        if silent is None:
+            return None
+        gone = self._also_gone(silent)
+        if gone:
+            return others_gone_line(self.current_names()[silent],
+                                    [self.current_names()[s] for s in gone], plain)
+        possible = self.peer.agreements_open()
+        if possible is None or possible:
             return None
         votes = self.peer.agreement()
         chose = {kind: [self.names[s] for s in sorted(v)
@@ -797,12 +804,26 @@ class NetDriver:
         return no_agreement_line(self.current_names()[silent], chose.get("side.takeover", []),
                                  chose.get("side.end", []), plain)
 
+    def _also_gone(self, silent: int) -> list[int]:
+        """The seats other than ``silent`` and this one whose computers are gone too (they
+        quit, or the transport gave them up): every seat but the silent one signs an
+        agreement, so none can hold while they are away (one that signed before it went
+        counts: its record stands)."""
+        signed = {s for v in self.peer.agreement().values() for s, body in v.items()
+                  if int(body["seat"]) == silent}
+        return [s for s in range(len(self.names)) if s not in (silent, self.seat)
+                and s not in signed
+                and (self.peer.quit_for_now(s) or self.peer.peer_state(s) == "gone")]
+
     def agree(self, choice: str, plain: bool = False) -> str:
         """This player's choice about the silent seat: ``bot`` or ``end``; the answer in
         words (where the agreement stands; ``plain``: in the line mode's commands)."""
         seat = self.silent()
         if seat is None:
             return nothing_to_agree_line()
+        stuck = self.no_agreement(plain)
+        if stuck is not None:
+            return stuck        # nothing signed now could hold (a seat gone too, or split)
         if choice == "bot":
             if self.peer.bot_runner(seat) == self.seat and self.bot_maker is not None:
                 try:

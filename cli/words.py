@@ -1720,6 +1720,19 @@ def no_agreement_line(name: str, bot: Sequence[str], end: Sequence[str], plain: 
     return f"{text} {leave}"
 
 
+def others_gone_line(name: str, gone: Sequence[str], plain: bool) -> str:
+    """The table paused on ``name``'s seat while ``gone`` (other seats, not this one) are
+    gone too: a bot or the end needs every seat but the silent one to sign, so neither
+    can hold until they are back (the host's bots leave with the host). "Press b: a bot
+    takes the seat" was offered, and b answered "waiting for Bot1" for good."""
+    text = _("%(name)s left, and %(gone)s too: a bot or the end needs everyone else at the "
+             "table to agree, so the table waits for them to come back (millebornes "
+             "resume).") % {"name": name, "gone": i18n.join_and(gone)}
+    leave = _("Type quit to leave; the game is saved.") if plain else \
+        _("Press q to leave; the game is saved.")
+    return f"{text} {leave}"
+
+
 def limit_note(seconds: float | None) -> str:
     """How long a wait may last, said with it ("every wait has a limit and says so"):
     the table's own limit, or that a player's move has none (a newcomer waited for a

@@ -83,14 +83,55 @@ def test_a_bot_that_left_with_its_host_is_said_to_come_back_with_the_host(lang: 
         assert "until Anna comes back" in bot and "their computer" not in bot, bot
 
 
+@pytest.mark.parametrize("plain", [False, True])
+def test_a_pause_no_agreement_can_end_while_another_seat_is_gone_says_so(plain: bool) -> None:
+    """Paused on Anna while Bot1 is gone too: the pause says both left and that the table
+    waits for them, never "press b" (nothing Binh signs can hold); b or bot signs nothing
+    and says the same."""
+    d = _TableOfThree({0: "quit", 1: "quit"})
+    with i18n.using("en"):
+        said = d.silent_words(plain)
+        answer = d.agree("bot", plain=plain)
+    assert said is not None and said.startswith("Anna left, and Bot1 too"), said
+    assert "waits for them to come back" in said, said
+    assert "press b" not in said.lower() and "type bot" not in said.lower(), said
+    assert ("Type quit" if plain else "Press q") in said, said
+    assert answer == said and d.signed == [], (answer, d.signed)
+
+
+def test_a_pause_with_everyone_else_here_still_offers_a_bot_or_the_end() -> None:
+    """Only Anna gone (her bot still answering, or a table without one): b and e are
+    offered as before, and b signs."""
+    d = _TableOfThree({0: "quit"})
+    with i18n.using("en"):
+        said = d.silent_words(False)
+        d.agree("bot")
+    assert said is not None and "press b" in said, said
+    assert d.signed == ["bot"], d.signed
+
+
 def test_the_lines_about_seats_gone_together_are_translated() -> None:
     from cli import words
 
     for lang in ("fr", "sv", "af", "ug", "vi"):
         with i18n.using("en"):
-            en = (words.away_bot_line("Bot1", "Anna"),)
+            en = (words.away_bot_line("Bot1", "Anna"),
+                  words.others_gone_line("Anna", ["Bot1"], plain=False))
         with i18n.using(lang):
-            there = (words.away_bot_line("Bot1", "Anna"),)
+            there = (words.away_bot_line("Bot1", "Anna"),
+                     words.others_gone_line("Anna", ["Bot1"], plain=False))
         for a, b in zip(en, there, strict=True):
             assert a.split(";")[0] != b.split(";")[0], (lang, b)
             assert "Anna" in b and "Bot1" in b, (lang, b)
+
+
+def test_a_seat_gone_after_it_signed_does_not_hold_the_agreement_back() -> None:
+    """Bot1 signed "a bot for Anna's seat" before it went: its record stands, so Binh may
+    still sign, and is offered b."""
+    d = _TableOfThree({0: "quit", 1: "quit"})
+    d.peer.agreement = lambda: {"side.takeover": {1: {"seat": 0}}}
+    with i18n.using("en"):
+        said = d.silent_words(False)
+        d.agree("bot")
+    assert said is not None and "Bot1 too" not in said, said
+    assert d.signed == ["bot"], d.signed
