@@ -135,3 +135,23 @@ def test_a_seat_gone_after_it_signed_does_not_hold_the_agreement_back() -> None:
         d.agree("bot")
     assert said is not None and "Bot1 too" not in said, said
     assert d.signed == ["bot"], d.signed
+
+
+# ----- the count of matches: --games in simulate, --deals in tournament ---------------------
+
+
+@pytest.mark.parametrize("argv, meant", [
+    (["tournament", "--bots", "easy,normal", "--games", "4"], "'--deals'"),
+    (["simulate", "--deals", "4"], "'--games'"),
+    (["tournament", "--game=4"], "'--deals'"),
+])
+def test_the_other_verbs_word_for_how_many_matches_says_this_verbs(
+        argv: list[str], meant: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`millebornes simulate --games 500` (the README's), then `tournament --games 4`, was
+    answered "did you mean '--teams'?": a guess by spelling, of an option about something
+    else. Each verb's own count is named for the other's."""
+    from cli.main import main
+
+    assert main(["--lang", "en", *argv]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "unrecognized arguments" in err and f"did you mean {meant}?" in err, err
