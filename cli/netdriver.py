@@ -55,6 +55,7 @@ from .words import (
     nothing_to_agree_line,
     others_gone_line,
     pause_over_line,
+    paused_on_bot_away_line,
     reply,
     seat_taken_line,
     silent_move_wait_line,
@@ -628,6 +629,12 @@ class NetDriver:
             why = ev.data.get("why") or {}
             if isinstance(why, dict) and why.get("slow") and self._said_slow(why):
                 return ""       # paused again on the same slow seat: said once a hand
+            quit_seat = why.get("seat") if isinstance(why, dict) and why.get("away") else None
+            if self.peer.paused and isinstance(quit_seat, int) and quit_seat in self.bots \
+                    and quit_seat != self.seat:
+                # a bot gone with the computer that runs it: that computer comes back
+                return paused_on_bot_away_line(self._bot_name(quit_seat),
+                                               self.bot_runner_name(quit_seat))
             if self.peer.paused or (isinstance(why, dict) and why.get("id") == "unresponsive"
                                     and not self.peer.finished):
                 # a silent seat: the game waits for it, not over (said once the takeover

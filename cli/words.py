@@ -2516,6 +2516,15 @@ def table_paused_line(reason: str, why: Mapping[str, Any] | None = None,
     return (_("Paused: %(reason)s.") % {"reason": reason} if reason else _("Paused."))
 
 
+def paused_on_bot_away_line(name: str, runner: str) -> str:
+    """The table paused on a bot that quit with the computer that runs it: its runner's
+    return ends the pause ("Paused: seat 1 (Bot1) quit for now; the table waits for them
+    to come back (millebornes resume)" read as a person who would type it)."""
+    return _("Paused: %(name)s (a bot run by %(runner)s) quit with the computer that runs "
+             "it; the table waits for %(runner)s to come back (millebornes resume).") % {
+                 "name": name, "runner": runner}
+
+
 def dealing_line(hand_no: int) -> str:
     return _("Hand %(hand)d: the players shuffle and deal the cards.") % {"hand": hand_no}
 

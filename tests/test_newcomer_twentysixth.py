@@ -155,3 +155,31 @@ def test_the_other_verbs_word_for_how_many_matches_says_this_verbs(
     assert main(["--lang", "en", *argv]) == 2
     err = " ".join(capsys.readouterr().err.split())
     assert "unrecognized arguments" in err and f"did you mean {meant}?" in err, err
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "sv", "af", "ug", "vi"])
+def test_a_pause_on_a_bot_gone_with_its_host_says_whom_the_table_waits_for(lang: str) -> None:
+    """"Paused: seat 1 (Bot1) quit for now; the table waits for them to come back
+    (millebornes resume)": the table waits for Anna, whose computer runs Bot1. A person
+    who quit is said as before."""
+    from cli import words
+    from p2p.table.replicated_log import SessionEvent
+
+    d = _TableOfThree({0: "quit", 1: "quit"}, silent=1)
+    d.peer.agreed_end = None
+
+    def stopped(seat: int) -> Any:
+        why = {"id": "unresponsive", "away": True, "seat": seat}
+        return SessionEvent("stopped", "paused", {"reason": "paused", "why": why})
+
+    with i18n.using(lang):
+        bot = d._words(stopped(1))
+        person = d._words(stopped(0))
+        assert bot == words.paused_on_bot_away_line("Bot1", "Anna"), bot
+        assert person == words.table_paused_line(
+            "paused", {"id": "unresponsive", "away": True, "seat": 0}, d.names), person
+    if lang == "en":
+        assert "waits for Anna to come back" in bot and "them" not in bot, bot
+    else:
+        with i18n.using("en"):
+            assert bot != words.paused_on_bot_away_line("Bot1", "Anna"), bot
