@@ -796,7 +796,9 @@ def describe(before: HandState, action: Action, after: HandState, names: Sequenc
         return says(who(action.seat), _("You discarded %(card)s."),
                     _("%(name)s discarded %(card)s."), card=card_name(action.card, lang))
     if isinstance(action, FastDiscard):
-        cards = i18n.join_list(card_name(c, lang) for c in action.cards)
+        # "and", as a sentence names several ("You discarded 25, 50 and drew back to six"
+        # read as two actions)
+        cards = i18n.join_and(card_name(c, lang) for c in action.cards)
         return says(who(action.seat), _("You discarded %(cards)s and drew back to six."),
                     _("%(name)s discarded %(cards)s and drew back to six."), cards=cards)
     if isinstance(action, CoupFourre):

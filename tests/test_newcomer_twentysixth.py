@@ -183,3 +183,22 @@ def test_a_pause_on_a_bot_gone_with_its_host_says_whom_the_table_waits_for(lang:
     else:
         with i18n.using("en"):
             assert bot != words.paused_on_bot_away_line("Bot1", "Anna"), bot
+
+
+# ----- fast play: the cards of a discard of several are named with "and" ---------------------
+
+
+@pytest.mark.parametrize("lang, joined", [("en", " and "), ("fr", " et "), ("sv", " och ")])
+def test_a_discard_of_several_names_its_cards_with_and(lang: str, joined: str) -> None:
+    """"You discarded 25, 50 and drew back to six." read as two actions of 25 and 50: the
+    cards of a sentence are joined with "and", as every list of names in a sentence is."""
+    from cli.driver import LocalDriver
+    from cli.words import describe
+    from engine import FastDiscard, Seating, preset
+
+    state = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=3).view()
+    cards = tuple(state.hands[0][:2])
+    with i18n.using(lang):
+        said = describe(state, FastDiscard(0, cards), state, ["You", "Bo"], 0, you=True)
+        names = [i18n.card_name(c) for c in cards]
+    assert said is not None and f"{names[0]}{joined}{names[1]}" in said, said
