@@ -2856,6 +2856,18 @@ REPLIES: dict[str, str] = {
     # the full screen draws with space ("type draw" named the line mode's way alone)
     "draw-first-below": N_("draw first: press space (or type draw)"),
     "answer-first-not-this-below": N_("{card} does not answer the hazard: answer it first"),
+    # fast play's second round (R10a): the coup fourré's is over, the remedy may answer;
+    # "c for a coup fourré" was said there, and p, as the prompt says, was refused
+    "answer-remedy-first": N_("answer the hazard first: p plays its remedy or n to let it "
+                              "stand (play / pass)"),
+    "answer-remedy-not-this": N_("{card} does not answer the hazard: answer it first, p "
+                                 "plays its remedy or n to let it stand"),
+    "coup-round-over": N_("the coup fourré round is over: p plays the remedy at once or n "
+                          "to let it stand"),
+    "no-remedy": N_("no {remedy} to play now (the remedy for {hazard}): n lets it stand"),
+    # the full screen's, whose status line says under it how to answer (one line)
+    "coup-round-over-below": N_("the coup fourré round is over"),
+    "no-remedy-below": N_("no {remedy} to play now (the remedy for {hazard})"),
     "decide-first": N_("decide first: extend yes or extend no"),
     "play-or-discard": N_("play or discard a card"),
     "play-which": N_("play which card? e.g. play 3"),

@@ -202,3 +202,102 @@ def test_a_discard_of_several_names_its_cards_with_and(lang: str, joined: str) -
         said = describe(state, FastDiscard(0, cards), state, ["You", "Bo"], 0, you=True)
         names = [i18n.card_name(c) for c in cards]
     assert said is not None and f"{names[0]}{joined}{names[1]}" in said, said
+
+
+# ----- fast play's remedy round: p plays the remedy, as its prompt says ----------------------
+
+
+def _remedy_round(remedy: bool = True) -> Any:
+    """Ana's answer to Bo's Out of Gas in fast play's second round (R10a): the coup
+    fourré's round is over, her Gasoline (``remedy``) may answer it."""
+    from cli.commands import Context
+    from engine import KIND_OF, Kind, Seating, legal_actions, new_hand, preset, view_of
+    from engine.state import RESPOND, Attack
+
+    def ids(k: Kind, n: int = 1, skip: int = 0) -> list[int]:
+        return [i for i, kk in enumerate(KIND_OF) if kk is k][skip:skip + n]
+
+    rules = preset("classic").with_options(fast_play=True)
+    seating = Seating.parse(2, None)
+    state = new_hand(rules, seating, list(rules.deck(seating)), 0)
+    oog, rolls = ids(Kind.OUT_OF_GAS)[0], ids(Kind.ROLL, 2, skip=5)
+    zones = (state.zones[0]._replace(battle=(rolls[0], oog), started=True),
+             state.zones[1]._replace(battle=(rolls[1],), started=True))
+    hand = ids(Kind.D25, 5) + (ids(Kind.GASOLINE) if remedy else ids(Kind.D50))
+    state = state._replace(hands=(tuple(sorted(hand)),) + state.hands[1:], phase=RESPOND,
+                           pending=(), zones=zones, seat=1,
+                           attack=Attack(attacker=1, card=oog, side=0, responders=(0,),
+                                         stage=2))
+    view = view_of(state, 0)
+    return Context(view, 0, legal_actions(view, 0), ["Ana", "Bo"])
+
+
+def test_p_in_the_remedy_round_plays_the_remedy_as_the_prompt_says() -> None:
+    """The line mode's prompt: "Bo played Out of Gas on you: p plays its remedy at once
+    (fast play), n to let it stand (pass)". p was answered "answer the hazard first: c for
+    a coup fourré or n to let it stand", and c "no coup fourré: you hold no Extra Tank";
+    the round of the coup fourré was over."""
+    from cli.commands import parse
+    from engine import FastRemedy, Pass
+
+    ctx = _remedy_round()
+    with i18n.using("en"):
+        for typed in ("p", "play"):
+            out = parse(typed, ctx)
+            assert isinstance(out.action, FastRemedy), (typed, out)
+            assert i18n.card_name(out.action.card) == "Gasoline"
+        assert parse("n", ctx).action == Pass(0)
+        said = {typed: parse(typed, ctx).text for typed in ("play 1", "draw", "coup", "c")}
+    for typed, text in said.items():
+        assert "coup fourré or" not in text and "you hold no" not in text, (typed, text)
+        assert "p plays" in text and "n to let it stand" in text, (typed, text)
+    assert said["coup"].startswith("the coup fourré round is over"), said
+    with i18n.using("en"):
+        none = parse("p", _remedy_round(remedy=False))
+    assert none.kind == "error" and none.text == (
+        "no Gasoline to play now (the remedy for Out of Gas): n lets it stand"), none
+
+
+def test_the_full_screens_p_in_the_remedy_round_plays_the_remedy_whatever_is_picked() -> None:
+    """The full screen's status says "p plays its remedy at once": p with a 25 picked was
+    "25 does not answer the hazard: answer it first", each time it was pressed."""
+    from cli_helpers import SizedOutput
+
+    from cli.app import TableApp
+    from cli.driver import LocalDriver
+    from engine import Seating, preset
+
+    ctx = _remedy_round()
+    d = LocalDriver(preset("classic").with_options(fast_play=True), Seating.solo(2),
+                    ["Ana", "Bo"], seed=3)
+    with i18n.using("en"):
+        app: Any = TableApp(d, output=SizedOutput(80, 24), lang="en")
+        d.view = lambda: ctx.view                  # type: ignore[method-assign]
+        d.legal = lambda: list(ctx.legal)          # type: ignore[method-assign]
+        typed: list[str] = []
+        app.execute = typed.append
+        app.selected = 0                           # a 25
+        app.play_selected()
+        app.selected = 5                           # the Gasoline
+        app.play_selected()
+    assert typed == ["play", "play 6"], typed
+
+
+def test_the_remedy_rounds_refusals_fit_the_full_screens_status_in_every_language() -> None:
+    """One line of the 80-column status above its two-line prompt, at the longest names
+    (as "no coup fourré" is): a longer one was cut with "(all of it in the log)"."""
+    from cli.commands import parse
+    from cli.words import card_name, reply, sentence
+    from engine import KIND_OF
+    from engine.cards import REMEDY_FOR
+
+    below = _remedy_round(remedy=False)._replace(prompt_below=True)
+    for lang in i18n.LANGUAGES:
+        with i18n.using(lang):
+            for typed in ("p", "coup"):
+                said = sentence(parse(typed, below).text)
+                assert i18n.cells(said) <= 78, (lang, said)
+            for hazard, remedy in REMEDY_FOR.items():
+                said = sentence(reply("no-remedy-below", remedy=card_name(KIND_OF.index(remedy)),
+                                      hazard=i18n.kind_name(hazard)))
+                assert i18n.cells(said) <= 78, (lang, said)
