@@ -692,7 +692,10 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     _data_args(rep)
 
     bench = verb("bench", _("benchmarks"))
+    # the choices as the usage writes them, for "the following arguments are required":
+    # argparse named the word by its dest there ("requis : what", English in French)
     bench.add_argument("what", choices=["engine", "deck", "net", "trust"],
+                       metavar="{engine,deck,net,trust}",
                        help=_("what to measure: the rules engine, the fair deck, the "
                               "network transport, or the protocol's trust checks"))
     bench.add_argument("--json", action="store_true", help=_("one JSON object on stdout"))

@@ -301,3 +301,18 @@ def test_the_remedy_rounds_refusals_fit_the_full_screens_status_in_every_languag
                 said = sentence(reply("no-remedy-below", remedy=card_name(KIND_OF.index(remedy)),
                                       hazard=i18n.kind_name(hazard)))
                 assert i18n.cells(said) <= 78, (lang, said)
+
+
+# ----- bench with nothing to measure names the choices, not an internal word -----------------
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_bench_alone_says_what_it_can_measure(lang: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`millebornes bench` said "the following arguments are required: what" (French:
+    "les arguments suivants sont requis : what"): the program's own name for the word,
+    English in every language. The choices are named, as the usage names them."""
+    from cli.main import main
+
+    assert main(["--lang", lang, "bench"]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "{engine,deck,net,trust} (" in err and ": what" not in err, err
