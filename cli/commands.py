@@ -222,6 +222,17 @@ def _typed(word: str) -> str | None:
     return typed.get(word.strip().casefold(), typed.get(_folded(word)))
 
 
+def command_of(word: str) -> str:
+    """The English command a first word typed stands for, as :func:`parse` reads it: the
+    word in the active language ("jouer": play), a short form ("p", "?"), else the word
+    itself (lower case). For the full screen's completion, which knew the English alone."""
+    verb = word.lower()
+    local = _typed(verb)
+    if local is not None and local != "on":
+        verb = local
+    return "why" if verb == "?" else ALIASES.get(verb, verb)
+
+
 def card_words(ctx: Context, args: Sequence[str], taken: Sequence[int] = ()) -> tuple[str, int]:
     """The card the words at the start of ``args`` name, as its number in the hand, and how
     many words named it: a newcomer types "play roll", "discard spare tire" or "play 200"

@@ -316,3 +316,35 @@ def test_bench_alone_says_what_it_can_measure(lang: str, capsys: pytest.CaptureF
     assert main(["--lang", lang, "bench"]) == 2
     err = " ".join(capsys.readouterr().err.split())
     assert "{engine,deck,net,trust} (" in err and ": what" not in err, err
+
+
+# ----- the command line completes commands typed in the player's language --------------------
+
+
+def test_tab_completes_a_command_typed_in_the_players_language() -> None:
+    """`:play 7 on ` and Tab listed the opponents; `:jouer 7 sur ` (the French commands the
+    help and the full screen accept) listed nothing, nor `:jouer ` the cards."""
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    from cli.commands import Context
+    from cli.completion import CommandCompleter
+    from cli.driver import LocalDriver
+    from engine import Seating, preset
+
+    d = LocalDriver(preset("classic"), Seating.solo(3), ["Ana", "Bo", "Cy"], seed=3)
+    ctx = Context(d.view(), 0, d.legal(), d.names, lang="fr")
+    done = CommandCompleter(lambda: ctx)
+
+    def completed(text: str) -> list[str]:
+        return [c.text for c in done.get_completions(Document(text), CompleteEvent())]
+
+    with i18n.using("fr"):
+        english = (completed("play "), completed("play 3 "), completed("play 3 on "))
+        french = (completed("jouer "), completed("jouer 3 "), completed("jouer 3 sur "),
+                  completed("JOUER 3 sur B"))
+    assert english[0][:3] == ["1", "2", "3"] and english[1] == ["on"], english
+    assert english[2] == ["Bo", "Cy"], english
+    assert french[0] == english[0], french
+    assert french[1] == ["sur"], french
+    assert french[2] == ["Bo", "Cy"] and french[3] == ["Bo"], french
