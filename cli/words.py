@@ -2465,9 +2465,11 @@ def cheat_demo_lines(o: Any, names: Sequence[str], same: bool) -> list[str]:
                 if values["when"] else
                 _("caught at once: %(how)s (hand %(hand)d); verdict: %(verdict)s."))
     seats = i18n.join_and(who(s) for s in o.detected_by)
+    # the protocol's own note, framed as verify frames its notes: an English sentence
+    # after "détecté par …" read as if the French had stopped halfway
+    detected = _("detected by %(seats)s") % {"seats": seats}
     out += [line % values,
-            (_("detected by %(seats)s: %(detail)s") if o.detail else _("detected by %(seats)s"))
-            % {"seats": seats, "detail": o.detail},
+            f"{detected} {detail_text(o.detail)}" if o.detail else detected,
             _cheat_verify_line(o, who),
             _("verify names the same seat.") if same else
             _("verify does NOT agree with the table!")]

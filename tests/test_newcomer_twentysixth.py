@@ -348,3 +348,27 @@ def test_tab_completes_a_command_typed_in_the_players_language() -> None:
     assert french[0] == english[0], french
     assert french[1] == ["sur"], french
     assert french[2] == ["Bo", "Cy"] and french[3] == ["Bo"], french
+
+
+# ----- the cheat demonstration: the protocol's note framed, a cheat's name guessed ----------
+
+
+def test_the_cheat_demos_technical_note_is_framed_in_the_players_language() -> None:
+    """French read "détecté par la place 0 (heuristic1) : seat 1 did not open card 0 from
+    its hand", an English sentence in a French one: the note is the protocol's own, framed
+    as verify frames its notes, "(détail : …)"."""
+    from pathlib import Path
+
+    from cli import words
+    from p2p.table.memory import CheatOutcome
+
+    o = CheatOutcome(kind="card-not-held", cheater=1, caught=True, blamed=[1],
+                     verdict="cheat", stage="play", detected_by=[0], check="card-not-held",
+                     detail="seat 1 did not open card 0 from its hand", hand=0,
+                     transcript=Path("t.mbt"))
+    with i18n.using("fr"):
+        line = words.cheat_demo_lines(o, ["Ana", "Bo"], True)[2]
+        framed = words.detail_text(o.detail)
+    assert line == f"détecté par la place 0 (Ana) {framed}", line
+    assert "(Ana) : seat 1" not in line and framed.startswith("(détail"), line
+
