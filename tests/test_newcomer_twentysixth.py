@@ -372,3 +372,13 @@ def test_the_cheat_demos_technical_note_is_framed_in_the_players_language() -> N
     assert line == f"détecté par la place 0 (Ana) {framed}", line
     assert "(Ana) : seat 1" not in line and framed.startswith("(détail"), line
 
+
+def test_a_mistyped_cheat_says_the_one_it_likely_meant(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """"unknown cheat 'shuffle-drp'" and the list of nine: a mistyped choice elsewhere is
+    answered with the one it most likely meant."""
+    from cli.main import main
+
+    assert main(["--lang", "en", "simulate", "--fair-deck", "--cheat", "shuffle-drp"]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "unknown cheat 'shuffle-drp'" in err and "did you mean 'shuffle-drop'?" in err, err
