@@ -591,7 +591,8 @@ class TableApp:
             self.selected = max(0, min(self.selected, n - 1))
         lines = render.hand_lines(view, d.seat, d.legal(), self.lang, self.selected,
                                   self.color, cards=self.cards(), fresh=self.fresh,
-                                  width=self._size()[1])
+                                  width=self._size()[1],
+                                  taken=getattr(d, "watching", lambda: None)() is not None)
         card = self._selected_card()
         if len(self.opponents()) > 1 and card is not None and family(card) is Family.HAZARD \
                 and view.phase == PLAY:

@@ -382,3 +382,49 @@ def test_a_mistyped_cheat_says_the_one_it_likely_meant(
     assert main(["--lang", "en", "simulate", "--fair-deck", "--cheat", "shuffle-drp"]) == 2
     err = " ".join(capsys.readouterr().err.split())
     assert "unknown cheat 'shuffle-drp'" in err and "did you mean 'shuffle-drop'?" in err, err
+
+
+# ----- a player whose seat a bot took is not told their hand is empty ------------------------
+
+
+def _taken_seat_driver() -> Any:
+    """A console's driver for Ben, whose seat a bot plays by the others' agreement: his
+    view holds no cards of the seat (the bot's are hidden from him)."""
+    from cli.driver import LocalDriver
+    from engine import Seating, preset
+
+    d = LocalDriver(preset("classic"), Seating.solo(2), ["Ben", "Bo"], seed=3)
+    view = d.view()
+    hidden = view._replace(hands=(len(view.hands[0]),) + tuple(view.hands[1:]))
+    d.view = lambda: hidden                          # type: ignore[method-assign]
+    d.legal = lambda: []                             # type: ignore[method-assign]
+    d.watching = lambda: "A bot plays your seat from hand 2, run by Bo."  # type: ignore[attr-defined]
+    return d
+
+
+def test_the_full_screen_says_a_bot_holds_the_seats_cards_not_that_the_hand_is_empty() -> None:
+    """Ben back after the others gave his seat to a bot read "Your hand is empty." where
+    his hand had been, the bot holding six cards: the board says whose the cards are."""
+    from cli_helpers import SizedOutput
+
+    from cli.app import TableApp
+
+    d = _taken_seat_driver()
+    with i18n.using("en"):
+        app: Any = TableApp(d, output=SizedOutput(80, 24), lang="en")
+        said = "".join(t for line in app._hand_lines() for _s, t in line)
+    assert "empty" not in said and "a bot plays your seat" in said, said
+
+
+def test_the_line_mode_says_a_bot_holds_the_seats_cards_not_that_the_hand_is_empty() -> None:
+    import io
+
+    from cli.plain import PlainSession
+
+    d = _taken_seat_driver()
+    out = io.StringIO()
+    with i18n.using("en"):
+        console = PlainSession(d, out=out, inp=io.StringIO(""), lang="en")
+        console._show_board(d.view(), [], 1)
+    said = " ".join(out.getvalue().split())
+    assert "hand is empty" not in said and "a bot plays your seat" in said, said
