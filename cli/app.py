@@ -42,7 +42,7 @@ from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame, TextArea
 
-from engine import Draw, Family, IllegalAction, Play, family
+from engine import Draw, Family, FastRemedy, IllegalAction, Play, family
 from engine.bots import make_bot
 from engine.state import DRAW, EXTEND, PLAY, RESPOND
 
@@ -591,7 +591,8 @@ class TableApp:
             self.selected = max(0, min(self.selected, n - 1))
         lines = render.hand_lines(view, d.seat, d.legal(), self.lang, self.selected,
                                   self.color, cards=self.cards(), fresh=self.fresh,
-                                  width=self._size()[1])
+                                  width=self._size()[1],
+                                  taken=getattr(d, "watching", lambda: None)() is not None)
         card = self._selected_card()
         if len(self.opponents()) > 1 and card is not None and family(card) is Family.HAZARD \
                 and view.phase == PLAY:
@@ -987,8 +988,15 @@ class TableApp:
             self.say(_("Your hand is empty."), error=True)
             return
         n = self.selected + 1
-        phase = self.driver.view().phase
+        view = self.driver.view()
+        phase = view.phase
         if phase == RESPOND:
+            if view.attack is not None and view.attack.stage == 2 and not any(
+                    isinstance(a, FastRemedy) and a.card == card for a in self.driver.legal()):
+                # fast play's remedy round: "p plays its remedy at once", whichever card is
+                # picked (another was refused with "answer it first", again and again)
+                self.execute("play")
+                return
             self.execute(f"play {n}")
             return
         if family(card) is Family.HAZARD and phase == PLAY and len(self.opponents()) > 1:

@@ -366,11 +366,20 @@ def _option_of(parser: argparse.ArgumentParser, word: str) -> argparse.Action | 
     return found.pop() if len(found) == 1 else None
 
 
+#: Another verb's word for one of a verb's options: how many matches is ``--games`` in
+#: ``simulate`` and ``--deals`` in ``tournament`` ("tournament --games 4", typed after the
+#: README's "simulate --games 500", was answered "did you mean '--teams'?").
+OPTION_SYNONYMS = {"--games": "--deals", "--deals": "--games"}
+
+
 def option_guess(extra: Sequence[str], parser: argparse.ArgumentParser) -> str:
     """What to add to "unrecognized arguments": the option a mistyped one most likely
-    meant ("--bost 2": "; did you mean '--bots'?", as a mistyped choice is answered),
-    else ""."""
-    names = [o for o in _options(parser) if o.startswith("--")]
+    meant ("--bost 2": "; did you mean '--bots'?", as a mistyped choice is answered;
+    another verb's word for one of this verb's options, :data:`OPTION_SYNONYMS`: that
+    option), else ""."""
+    names = {o: o for o in _options(parser) if o.startswith("--")}
+    names.update({word: meant for word, meant in OPTION_SYNONYMS.items()
+                  if meant in names and word not in names})
     for word in extra:
         if word.startswith("-") and len(word) > 2:
             name = word.split("=", 1)[0]
@@ -711,7 +720,10 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     _data_args(rep)
 
     bench = verb("bench", _("benchmarks"))
+    # the choices as the usage writes them, for "the following arguments are required":
+    # argparse named the word by its dest there ("requis : what", English in French)
     bench.add_argument("what", choices=["engine", "deck", "net", "trust"],
+                       metavar="{engine,deck,net,trust}",
                        help=_("what to measure: the rules engine, the fair deck, the "
                               "network transport, or the protocol's trust checks"))
     bench.add_argument("--json", action="store_true", help=_("one JSON object on stdout"))

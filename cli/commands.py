@@ -30,7 +30,7 @@ from engine import (
     family,
     kind,
 )
-from engine.cards import DISTANCE_VALUE, KIND_OF, SAFETY_FOR, Kind
+from engine.cards import DISTANCE_VALUE, KIND_OF, REMEDY_FOR, SAFETY_FOR, Kind
 from engine.state import DRAW, EXTEND, OVER, PLAY, RESPOND
 
 from . import i18n
@@ -220,6 +220,17 @@ def _typed(word: str) -> str | None:
     or None."""
     typed = typed_verbs()
     return typed.get(word.strip().casefold(), typed.get(_folded(word)))
+
+
+def command_of(word: str) -> str:
+    """The English command a first word typed stands for, as :func:`parse` reads it: the
+    word in the active language ("jouer": play), a short form ("p", "?"), else the word
+    itself (lower case). For the full screen's completion, which knew the English alone."""
+    verb = word.lower()
+    local = _typed(verb)
+    if local is not None and local != "on":
+        verb = local
+    return "why" if verb == "?" else ALIASES.get(verb, verb)
 
 
 def card_words(ctx: Context, args: Sequence[str], taken: Sequence[int] = ()) -> tuple[str, int]:
@@ -486,16 +497,41 @@ def _phase_hint(ctx: Context) -> str:
     if phase == DRAW:
         return reply("draw-first-below" if ctx.prompt_below else "draw-first")
     if phase == RESPOND:
-        return reply("answer-first-below" if ctx.prompt_below else "answer-first")
+        if ctx.prompt_below:
+            return reply("answer-first-below")
+        return reply("answer-remedy-first" if _remedy_round(ctx) else "answer-first")
     if phase == EXTEND:
         return reply("decide-first")
     return reply("play-or-discard")
+
+
+def _remedy_round(ctx: Context) -> bool:
+    """Fast play's second round of answers to a hazard (R10a): its remedy may answer it
+    now; the coup fourré's round is over."""
+    att = ctx.view.attack
+    return ctx.view.phase == RESPOND and att is not None and att.stage == 2
+
+
+def _play_remedy(ctx: Context) -> Outcome:
+    """"p" (play alone) in fast play's remedy round, as its prompt says: the remedy held,
+    else why none can be played."""
+    for a in ctx.legal:
+        if isinstance(a, FastRemedy):
+            return Outcome("action", action=a)
+    att = ctx.view.attack
+    assert att is not None
+    hazard = kind(att.card)
+    return _err(reply("no-remedy-below" if ctx.prompt_below else "no-remedy",
+                      remedy=i18n.kind_name(REMEDY_FOR[hazard]),
+                      hazard=i18n.kind_name(hazard)))
 
 
 def _play(ctx: Context, args: list[str]) -> Outcome:
     busy = _not_now(ctx)
     if busy:
         return _err(busy)
+    if not args and _remedy_round(ctx):
+        return _play_remedy(ctx)
     if not args:
         # "play" alone while a card must be drawn (or a hazard answered) asked "which
         # card?", and the card named then was refused with the draw to make first
@@ -512,6 +548,7 @@ def _play(ctx: Context, args: list[str]) -> Outcome:
         if family(c) is Family.SAFETY:
             return _answer(ctx, "coup")
         return _err(reply("answer-first-not-this-below" if ctx.prompt_below
+                          else "answer-remedy-not-this" if _remedy_round(ctx)
                           else "answer-first-not-this", card=name))
     if phase != PLAY:
         return _err(_phase_hint(ctx))
@@ -643,6 +680,8 @@ def _answer(ctx: Context, verb: str) -> Outcome:
         return _err(reply("no-hazard-hint", hint=_phase_hint(ctx)))
     if verb == "pass":
         return Outcome("action", action=Pass(ctx.seat))
+    if _remedy_round(ctx):
+        return _err(reply("coup-round-over-below" if ctx.prompt_below else "coup-round-over"))
     for a in ctx.legal:
         if isinstance(a, CoupFourre):
             return Outcome("action", action=a)

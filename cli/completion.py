@@ -10,7 +10,8 @@ from collections.abc import Callable, Iterable
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
-from .commands import VERBS, Context, numbered
+from .commands import VERBS, Context, command_of, numbered
+from .i18n import pgettext
 from .words import card_name
 
 
@@ -33,16 +34,22 @@ class CommandCompleter(Completer):
                 if v.startswith(current.lower()):
                     yield Completion(v, -len(current))
             return
-        verb = words[0].lower()
+        # the command as typed in the player's language too ("jouer 3 sur bo"), as the
+        # command line takes it: "jouer 3 sur " completed nothing, "play 3 on " the names
+        verb = command_of(words[0])
         cards = numbered(ctx) if ctx else ()
-        if verb in ("play", "discard", "why", "?") and len(words) == 2:
+        if verb in ("play", "discard", "why") and len(words) == 2:
             for i, c in enumerate(cards, 1):
                 if str(i).startswith(current):
                     yield Completion(str(i), -len(current),
                                      display_meta=card_name(c, ctx.lang if ctx else "en"))
             return
-        if verb == "play" and len(words) == 3 and "on".startswith(current.lower()):
-            yield Completion("on", -len(current))
+        if verb == "play" and len(words) == 3:
+            # the word before a name in the language the command was typed in
+            on = "on" if words[0].lower() in VERBS or len(words[0]) == 1 else \
+                pgettext("command", "on").strip() or "on"
+            if on.lower().startswith(current.lower()):
+                yield Completion(on, -len(current))
             return
         if verb == "play" and len(words) == 4 and ctx is not None:
             mine = ctx.view.seating.side_of(ctx.seat)

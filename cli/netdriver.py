@@ -26,6 +26,7 @@ from .words import (
     agree_later_line,
     agreed_end_line,
     agreement_line,
+    away_bot_line,
     away_line,
     back_again_line,
     back_at_table_line,
@@ -52,7 +53,9 @@ from .words import (
     no_bot_here_line,
     no_bot_silent_line,
     nothing_to_agree_line,
+    others_gone_line,
     pause_over_line,
+    paused_on_bot_away_line,
     reply,
     seat_taken_line,
     silent_move_wait_line,
@@ -626,6 +629,12 @@ class NetDriver:
             why = ev.data.get("why") or {}
             if isinstance(why, dict) and why.get("slow") and self._said_slow(why):
                 return ""       # paused again on the same slow seat: said once a hand
+            quit_seat = why.get("seat") if isinstance(why, dict) and why.get("away") else None
+            if self.peer.paused and isinstance(quit_seat, int) and quit_seat in self.bots \
+                    and quit_seat != self.seat:
+                # a bot gone with the computer that runs it: that computer comes back
+                return paused_on_bot_away_line(self._bot_name(quit_seat),
+                                               self.bot_runner_name(quit_seat))
             if self.peer.paused or (isinstance(why, dict) and why.get("id") == "unresponsive"
                                     and not self.peer.finished):
                 # a silent seat: the game waits for it, not over (said once the takeover
@@ -635,7 +644,11 @@ class NetDriver:
             return stopped_line(str(ev.data.get("reason", "")), ev.data.get("why"),
                                 self.current_names())
         if ev.kind == "away":
-            return away_line(self.current_names()[int(ev.data["seat"])])
+            seat = int(ev.data["seat"])
+            if seat in self.bots and seat != self.seat:
+                # a bot left with the computer that runs it: its runner comes back, not it
+                return away_bot_line(self._bot_name(seat), self.bot_runner_name(seat))
+            return away_line(self.current_names()[seat])
         if ev.kind == "back":
             if ev.data.get("slow") and (self.peer.hand_no, int(ev.data["seat"])) in \
                     self._slow_said and self._slow_said_back(int(ev.data["seat"])):
@@ -782,8 +795,14 @@ class NetDriver:
         (the others chose differently, one choice each a hand): who chose what, and that
         the table waits for the silent seat alone. None while one still may."""
         silent = self.silent()
-        possible = self.peer.agreements_open() if silent is not None else None
-        if silent is None or possible is None or possible:
+        if silent is None:
+            return None
+        gone = self._also_gone(silent)
+        if gone:
+            return others_gone_line(self.current_names()[silent],
+                                    [self.current_names()[s] for s in gone], plain)
+        possible = self.peer.agreements_open()
+        if possible is None or possible:
             return None
         votes = self.peer.agreement()
         chose = {kind: [self.names[s] for s in sorted(v)
@@ -792,12 +811,26 @@ class NetDriver:
         return no_agreement_line(self.current_names()[silent], chose.get("side.takeover", []),
                                  chose.get("side.end", []), plain)
 
+    def _also_gone(self, silent: int) -> list[int]:
+        """The seats other than ``silent`` and this one whose computers are gone too (they
+        quit, or the transport gave them up): every seat but the silent one signs an
+        agreement, so none can hold while they are away (one that signed before it went
+        counts: its record stands)."""
+        signed = {s for v in self.peer.agreement().values() for s, body in v.items()
+                  if int(body["seat"]) == silent}
+        return [s for s in range(len(self.names)) if s not in (silent, self.seat)
+                and s not in signed
+                and (self.peer.quit_for_now(s) or self.peer.peer_state(s) == "gone")]
+
     def agree(self, choice: str, plain: bool = False) -> str:
         """This player's choice about the silent seat: ``bot`` or ``end``; the answer in
         words (where the agreement stands; ``plain``: in the line mode's commands)."""
         seat = self.silent()
         if seat is None:
             return nothing_to_agree_line()
+        stuck = self.no_agreement(plain)
+        if stuck is not None:
+            return stuck        # nothing signed now could hold (a seat gone too, or split)
         if choice == "bot":
             if self.peer.bot_runner(seat) == self.seat and self.bot_maker is not None:
                 try:

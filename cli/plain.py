@@ -490,7 +490,8 @@ class PlainSession:
                                                      prompt=not self.watching(),
                                                      said=self.driver.said_names(),
                                                      width=self.width(),
-                                                     watched=self.auto)):
+                                                     watched=self.auto,
+                                                     taken=self.watching() is not None)):
             self.say(line)
 
     def turn_text(self) -> str | None:

@@ -445,7 +445,8 @@ def hand_cards(view: HandState, seat: int) -> tuple[int, ...]:
 def hand_lines(view: HandState, seat: int, legal: Sequence[Action], lang: str | None = None,
                selected: int | None = None, color: bool = True, verbose: bool = False,
                per_row: int = 4, cards: Sequence[int] | None = None,
-               fresh: int | None = None, width: int = WIDTH) -> list[Line]:
+               fresh: int | None = None, width: int = WIDTH,
+               taken: bool = False) -> list[Line]:
     """Numbered cards coloured by family; playable ones marked ``+`` after the name, the
     card just drawn (``fresh``) marked ``★`` after its number. Names get the room a wider
     screen (``width`` columns) gives: 15 cells at 80, the four cards of a row filling it
@@ -454,11 +455,15 @@ def hand_lines(view: HandState, seat: int, legal: Sequence[Action], lang: str | 
 
     ``cards``: the hand in the order the console numbers it (default: the view's order).
     ``verbose`` (plain mode, screen readers) gives one card per line with its family
-    in words.
+    in words. ``taken``: a bot plays the seat by the others' agreement and holds its
+    cards, hidden from this player ("Your hand is empty." was said, the bot holding six).
     """
     cards = tuple(cards) if cards is not None else hand_cards(view, seat)
     can = playable_cards(view, legal)
     if not cards:
+        if taken:
+            return [[("class:dim", _("No cards here: a bot plays your seat and holds its "
+                                     "cards."))]]
         return [[("class:dim", _("Your hand is empty."))]]
     if verbose:
         words = family_words()
@@ -642,7 +647,8 @@ def nothing_to_play(view: HandState, seat: int, legal: Sequence[Action]) -> bool
 def screen_lines(view: HandState, names: Sequence[str], seat: int, legal: Sequence[Action],
                  hand_no: int = 1, lang: str | None = None, verbose: bool = True,
                  prompt: bool = True, said: Sequence[str] | None = None,
-                 width: int = WIDTH, watched: bool = False) -> list[Line]:
+                 width: int = WIDTH, watched: bool = False,
+                 taken: bool = False) -> list[Line]:
     """The table, the hand and what is expected: what the plain mode prints.
     ``prompt`` False: no line of what the seat is expected to do (a bot plays it: "c for
     a coup fourré" was said to a player who could only watch). ``said``: the names as
@@ -650,9 +656,10 @@ def screen_lines(view: HandState, names: Sequence[str], seat: int, legal: Sequen
     bot played Stop on you" said "Ben played Stop on you"); ``names`` if None.
     ``width``: the columns its sentences are wrapped at (the terminal's). ``watched``: a
     bot plays the seat and its player watches (``play --plain --auto``): the prompt says
-    what the bot decides, no keys ("c for a coup fourré" was said to the watcher)."""
+    what the bot decides, no keys ("c for a coup fourré" was said to the watcher).
+    ``taken``: a bot took the seat by the others' agreement (:func:`hand_lines`)."""
     lines = table_lines(view, names, seat, hand_no, lang, verbose, width=width)
-    lines += hand_lines(view, seat, legal, lang, color=False, verbose=verbose)
+    lines += hand_lines(view, seat, legal, lang, color=False, verbose=verbose, taken=taken)
     if prompt:
         text = waiting_text(view, seat, said if said is not None else names, lang,
                             keys=False, watched=watched)

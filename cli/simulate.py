@@ -168,7 +168,8 @@ def run_cheat(args: argparse.Namespace) -> int:
         raise ValueError(_("--cheat needs --fair-deck (the in-memory table)"))
     if args.cheat not in CHEAT_KINDS:
         raise ValueError(_("unknown cheat %(cheat)s; one of: %(kinds)s")
-                         % {"cheat": repr(args.cheat), "kinds": i18n.join_list(CHEAT_KINDS)})
+                         % {"cheat": repr(args.cheat), "kinds": i18n.join_list(CHEAT_KINDS)}
+                         + i18n.did_you_mean(str(args.cheat), list(CHEAT_KINDS)))
     rules, seating, bot_names = table_from_args(args)
     n = seating.n_players
     if not 0 <= args.cheater < n:

@@ -796,7 +796,9 @@ def describe(before: HandState, action: Action, after: HandState, names: Sequenc
         return says(who(action.seat), _("You discarded %(card)s."),
                     _("%(name)s discarded %(card)s."), card=card_name(action.card, lang))
     if isinstance(action, FastDiscard):
-        cards = i18n.join_list(card_name(c, lang) for c in action.cards)
+        # "and", as a sentence names several ("You discarded 25, 50 and drew back to six"
+        # read as two actions)
+        cards = i18n.join_and(card_name(c, lang) for c in action.cards)
         return says(who(action.seat), _("You discarded %(cards)s and drew back to six."),
                     _("%(name)s discarded %(cards)s and drew back to six."), cards=cards)
     if isinstance(action, CoupFourre):
@@ -1410,6 +1412,15 @@ def away_line(name: str) -> str:
                  "name": name}
 
 
+def away_bot_line(name: str, runner: str) -> str:
+    """A bot's seat quit with the computer that runs it (the host's bots leave with the
+    host): "Bot1 quit for now … until they come back (millebornes resume on their
+    computer)" read as a person who would type it."""
+    return _("%(name)s (a bot run by %(runner)s) quit for now with the computer that runs "
+             "it; the game is saved. When the table needs %(name)s, it pauses until "
+             "%(runner)s comes back (millebornes resume).") % {"name": name, "runner": runner}
+
+
 def moved_line(name: str, address: str) -> str:
     """A seat proved it now listens at another address (it resumed from another network):
     the table reaches it there, and so does the next resume here."""
@@ -1706,6 +1717,19 @@ def no_agreement_line(name: str, bot: Sequence[str], end: Sequence[str], plain: 
     else:
         text = _("Nothing about %(name)s's seat can be agreed now (one choice each a "
                  "hand): the table waits for %(name)s to come back.") % values
+    leave = _("Type quit to leave; the game is saved.") if plain else \
+        _("Press q to leave; the game is saved.")
+    return f"{text} {leave}"
+
+
+def others_gone_line(name: str, gone: Sequence[str], plain: bool) -> str:
+    """The table paused on ``name``'s seat while ``gone`` (other seats, not this one) are
+    gone too: a bot or the end needs every seat but the silent one to sign, so neither
+    can hold until they are back (the host's bots leave with the host). "Press b: a bot
+    takes the seat" was offered, and b answered "waiting for Bot1" for good."""
+    text = _("%(name)s left, and %(gone)s too: a bot or the end needs everyone else at the "
+             "table to agree, so the table waits for them to come back (millebornes "
+             "resume).") % {"name": name, "gone": i18n.join_and(gone)}
     leave = _("Type quit to leave; the game is saved.") if plain else \
         _("Press q to leave; the game is saved.")
     return f"{text} {leave}"
@@ -2467,9 +2491,11 @@ def cheat_demo_lines(o: Any, names: Sequence[str], same: bool) -> list[str]:
                 if values["when"] else
                 _("caught at once: %(how)s (hand %(hand)d); verdict: %(verdict)s."))
     seats = i18n.join_and(who(s) for s in o.detected_by)
+    # the protocol's own note, framed as verify frames its notes: an English sentence
+    # after "détecté par …" read as if the French had stopped halfway
+    detected = _("detected by %(seats)s") % {"seats": seats}
     out += [line % values,
-            (_("detected by %(seats)s: %(detail)s") if o.detail else _("detected by %(seats)s"))
-            % {"seats": seats, "detail": o.detail},
+            f"{detected} {detail_text(o.detail)}" if o.detail else detected,
             _cheat_verify_line(o, who),
             _("verify names the same seat.") if same else
             _("verify does NOT agree with the table!")]
@@ -2518,6 +2544,15 @@ def table_paused_line(reason: str, why: Mapping[str, Any] | None = None,
     goes on when the seat comes back, or with a bot, or ends, by agreement)."""
     reason = stop_reason(why, names, reason)
     return (_("Paused: %(reason)s.") % {"reason": reason} if reason else _("Paused."))
+
+
+def paused_on_bot_away_line(name: str, runner: str) -> str:
+    """The table paused on a bot that quit with the computer that runs it: its runner's
+    return ends the pause ("Paused: seat 1 (Bot1) quit for now; the table waits for them
+    to come back (millebornes resume)" read as a person who would type it)."""
+    return _("Paused: %(name)s (a bot run by %(runner)s) quit with the computer that runs "
+             "it; the table waits for %(runner)s to come back (millebornes resume).") % {
+                 "name": name, "runner": runner}
 
 
 def dealing_line(hand_no: int) -> str:
@@ -2849,6 +2884,18 @@ REPLIES: dict[str, str] = {
     # the full screen draws with space ("type draw" named the line mode's way alone)
     "draw-first-below": N_("draw first: press space (or type draw)"),
     "answer-first-not-this-below": N_("{card} does not answer the hazard: answer it first"),
+    # fast play's second round (R10a): the coup fourré's is over, the remedy may answer;
+    # "c for a coup fourré" was said there, and p, as the prompt says, was refused
+    "answer-remedy-first": N_("answer the hazard first: p plays its remedy or n to let it "
+                              "stand (play / pass)"),
+    "answer-remedy-not-this": N_("{card} does not answer the hazard: answer it first, p "
+                                 "plays its remedy or n to let it stand"),
+    "coup-round-over": N_("the coup fourré round is over: p plays the remedy at once or n "
+                          "to let it stand"),
+    "no-remedy": N_("no {remedy} to play now (the remedy for {hazard}): n lets it stand"),
+    # the full screen's, whose status line says under it how to answer (one line)
+    "coup-round-over-below": N_("the coup fourré round is over"),
+    "no-remedy-below": N_("no {remedy} to play now (the remedy for {hazard})"),
     "decide-first": N_("decide first: extend yes or extend no"),
     "play-or-discard": N_("play or discard a card"),
     "play-which": N_("play which card? e.g. play 3"),
