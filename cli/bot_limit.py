@@ -710,7 +710,8 @@ def make_seat_bots(specs: Sequence[str], seed: int,
             if not bot_guard.INTERRUPT_IS_BOT_FAULT:
                 raise            # Ctrl-C (in a tournament's worker: the factory's own)
             raise BotFailed(s, "could not be made (raised KeyboardInterrupt)") from None
-        except BotGuardFault as exc:
+        except (BotGuardFault, PluginFailed) as exc:
+            # in words already: "(PluginFailed: bot plug-in ...)" named a class of ours
             raise BotFailed(s, f"could not be made ({exc})") from None
         except BotTooSlow as exc:
             raise BotFailed(s, str(exc)) from exc

@@ -1,6 +1,7 @@
 """Plug-in bots written from docs/bots.md alone by outside authors (sixth review of the
 plug-ins): a bot that fills its memory bound with small objects kept from match to match
-(``simulate`` and ``tournament`` hung for ever, spinning)."""
+(``simulate`` and ``tournament`` hung for ever, spinning), a factory that fails for a
+match's seed in a run."""
 
 from __future__ import annotations
 
@@ -33,12 +34,23 @@ class Hoard:
 
 def make_hoard(seed):
     return Hoard(seed)
+
+
+class Fine:
+    def choose(self, view, legal):
+        return legal[0]
+
+
+def make_picky(seed):
+    if seed != 0:
+        raise RuntimeError(f"no model for seed {seed}")
+    return Fine()
 '''
 
 
 @pytest.fixture
 def plugins(tmp_path: Path) -> Path:
-    install_plugin(tmp_path, "mb_sixth", PLUGIN, {"hoard": "make_hoard"})
+    install_plugin(tmp_path, "mb_sixth", PLUGIN, {"hoard": "make_hoard", "picky": "make_picky"})
     return tmp_path
 
 
@@ -83,3 +95,18 @@ def test_a_bot_that_fills_its_memory_with_small_objects_is_named_and_the_run_goe
         assert "hoard failed to move and forfeited 4 matches" in done.stdout, done.stdout
         assert "heuristic failed" not in done.stdout
         assert "Traceback" not in done.stderr and "Process ForkProcess" not in done.stderr
+
+
+@pytest.mark.parametrize("verb", [["simulate", "--games", "2"],
+                                  ["tournament", "--deals", "1", "--jobs", "1"]])
+def test_a_bot_that_cannot_be_made_in_a_run_is_said_in_plain_words(
+        plugins: Path, verb: list[str]) -> None:
+    """A factory that fails for a match's seed (the check of --bots makes it with seed
+    0): ``simulate`` and ``tournament`` said "could not be made (PluginFailed: bot
+    plug-in ...)", the name of an exception class of this program in the middle (the
+    fifth review put it right for a bot in a process of its own only)."""
+    done = _cli(plugins, verb[0], "--bots", "picky,heuristic", *verb[1:])
+    said = done.stdout + done.stderr
+    assert ("could not be made (bot plug-in 'picky' (mb_sixth:make_picky) failed to make "
+            "its bot: RuntimeError: no model for seed") in said, said[-2000:]
+    assert "PluginFailed" not in said and "Traceback" not in said
