@@ -236,6 +236,14 @@ class _LazyFactory:
         except Exception as exc:     # third-party code: one clear message naming it
             raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
                              f"make its bot: {_fault_words(exc)}") from None
+        if isinstance(bot, type) and inspect.isfunction(inspect.getattr_static(bot, "choose",
+                                                                               None)):
+            # ``return Greedy``, its ``()`` forgotten: the class has a choose, which failed
+            # at the first move ("Greedy.choose() missing 1 required positional argument")
+            name = str(getattr(bot, "__name__", "?"))[:40]
+            raise PluginFailed(f"bot plug-in {self.ep.name!r} made the class {name} itself, "
+                               f"not a bot: its factory must return an object of it "
+                               f"(return {name}(...))")
         if not callable(getattr(bot, "choose", None)):
             # a factory that returns the bot's function itself, or a callable: say what
             # it made and what a bot is

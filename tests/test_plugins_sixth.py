@@ -1,7 +1,7 @@
 """Plug-in bots written from docs/bots.md alone by outside authors (sixth review of the
 plug-ins): a bot that fills its memory bound with small objects kept from match to match
 (``simulate`` and ``tournament`` hung for ever, spinning), a factory that fails for a
-match's seed in a run."""
+match's seed in a run, a factory that returns its class."""
 
 from __future__ import annotations
 
@@ -41,6 +41,20 @@ class Fine:
         return legal[0]
 
 
+def make_class(seed):
+    return Fine            # its () forgotten
+
+
+class Static:
+    @staticmethod
+    def choose(view, legal):
+        return legal[0]
+
+
+def make_static(seed):
+    return Static          # a class whose choose needs no object: a bot all the same
+
+
 def make_picky(seed):
     if seed != 0:
         raise RuntimeError(f"no model for seed {seed}")
@@ -50,7 +64,8 @@ def make_picky(seed):
 
 @pytest.fixture
 def plugins(tmp_path: Path) -> Path:
-    install_plugin(tmp_path, "mb_sixth", PLUGIN, {"hoard": "make_hoard", "picky": "make_picky"})
+    install_plugin(tmp_path, "mb_sixth", PLUGIN, {"hoard": "make_hoard", "picky": "make_picky",
+                                            "klass": "make_class", "static": "make_static"})
     return tmp_path
 
 
@@ -110,3 +125,16 @@ def test_a_bot_that_cannot_be_made_in_a_run_is_said_in_plain_words(
     assert ("could not be made (bot plug-in 'picky' (mb_sixth:make_picky) failed to make "
             "its bot: RuntimeError: no model for seed") in said, said[-2000:]
     assert "PluginFailed" not in said and "Traceback" not in said
+
+
+def test_a_factory_that_returns_its_class_is_told_to_make_an_object(plugins: Path) -> None:
+    """``return Fine`` where ``return Fine()`` was meant: the class has a ``choose``, so
+    it passed for a bot, and its first move failed with "raised TypeError: Fine.choose()
+    missing 1 required positional argument: 'legal'". It is told at the check of
+    --bots; a class whose ``choose`` is a static method still plays."""
+    done = _cli(plugins, "simulate", "--bots", "klass,heuristic", "--games", "1")
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    assert ("bot plug-in 'klass' made the class Fine itself, not a bot: its factory must "
+            "return an object of it (return Fine(...))") in done.stderr, done.stderr
+    done = _cli(plugins, "simulate", "--bots", "static,heuristic", "--games", "1")
+    assert done.returncode == 0, done.stderr
