@@ -138,3 +138,56 @@ def test_a_factory_that_returns_its_class_is_told_to_make_an_object(plugins: Pat
             "return an object of it (return Fine(...))") in done.stderr, done.stderr
     done = _cli(plugins, "simulate", "--bots", "static,heuristic", "--games", "1")
     assert done.returncode == 0, done.stderr
+
+
+class _CardId(int):
+    """A card of a bot's own type (an int that says its name: an author's convenience)."""
+
+
+def test_a_subclass_of_a_move_or_a_card_of_its_own_type_is_told_what_it_is() -> None:
+    """A bot that answers an object of its own subclass of a move (``class
+    MyDiscard(Discard)``, to hang methods on it) with a legal move's fields was told
+    "chose an object of type MyDiscard, which is not a legal move now"; one whose card is
+    an int of its own type (a numpy integer, an ``int`` subclass) "chose a Discard
+    holding other objects". Each is told what it returned and what to return."""
+    import random
+
+    from engine import (
+        CLASSIC,
+        BotFailed,
+        Discard,
+        Seating,
+        apply_action,
+        legal_actions,
+        new_hand,
+        view_of,
+    )
+    from engine.simulate import checked_choice
+
+    seating = Seating.solo(2)
+    order = list(CLASSIC.deck(seating))
+    random.Random(4).shuffle(order)
+    state = new_hand(CLASSIC, seating, order, 0)
+    state = apply_action(state, legal_actions(state, 0)[0])      # drawn: now a play
+    view, legal = view_of(state, 0), legal_actions(state, 0)
+    move = next(a for a in legal if isinstance(a, Discard))
+
+    class MyDiscard(Discard):
+        def worth(self) -> int:
+            return 0
+
+    for answer, words in [
+            (MyDiscard(*move), "chose an object of type MyDiscard (a subclass of Discard "
+                               "with the fields of a legal move: return the move itself, an "
+                               "element of legal)"),
+            (Discard(0, _CardId(move.card)), "chose a Discard holding other objects (its "
+                                             "card is an object of type _CardId: the moves "
+                                             "of legal hold plain ints, strings and None; "
+                                             "return one of them)")]:
+        with pytest.raises(BotFailed) as caught:
+            checked_choice(lambda v, lg, a=answer: a, view, legal, 0)
+        assert words in str(caught.value), str(caught.value)
+    # a subclass's object that is no legal move: no such hint
+    with pytest.raises(BotFailed) as caught:
+        checked_choice(lambda v, lg: MyDiscard(0, 9999), view, legal, 0)
+    assert "subclass" not in str(caught.value)
