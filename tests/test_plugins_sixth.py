@@ -191,3 +191,49 @@ def test_a_subclass_of_a_move_or_a_card_of_its_own_type_is_told_what_it_is() -> 
     with pytest.raises(BotFailed) as caught:
         checked_choice(lambda v, lg: MyDiscard(0, 9999), view, legal, 0)
     assert "subclass" not in str(caught.value)
+
+
+def test_apply_action_on_a_view_does_what_the_docs_say() -> None:
+    """docs/bots.md said that ``engine.apply_action(view, action)`` shows what a move
+    would do: a bot that tried every legal move this way raised ValueError at every draw
+    (a draw from the pile in the drawer's own view needs its card), a bot fault at its
+    first move. The docs say so, and what to do; every other move of every phase works."""
+    import random
+
+    from engine import (
+        CLASSIC,
+        MODERN,
+        Draw,
+        Seating,
+        apply_action,
+        legal_actions,
+        new_hand,
+        view_of,
+    )
+
+    text = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
+    assert "a draw in the drawer's own view needs the\n  revealed card" in text
+    for rules in (CLASSIC, MODERN):
+        seating = Seating.solo(2)
+        order = list(rules.deck(seating))
+        random.Random(5).shuffle(order)
+        state = new_hand(rules, seating, order, 0)
+        phases = set()
+        for _ in range(60):
+            if state.over or state.phase == "reshuffle":
+                break
+            seat = state.actors()[0]
+            view = view_of(state, seat)
+            legal = legal_actions(view, seat)          # as a bot is given them
+            phases.add(view.phase)
+            for move in legal:
+                if isinstance(move, Draw) and move.source == "pile":
+                    with pytest.raises(ValueError, match="needs the revealed card"):
+                        apply_action(view, move)
+                    seen = {*view.public_cards(), *view.hand(seat)}
+                    guess = next(c for c in view.deck if c not in seen)
+                    assert apply_action(view, move._replace(card=guess)).hand_size(seat) == 7
+                else:
+                    apply_action(view, move)
+            state = apply_action(state, legal_actions(state, seat)[-1])
+        assert {"draw", "play"} <= phases
