@@ -237,3 +237,40 @@ def test_apply_action_on_a_view_does_what_the_docs_say() -> None:
                     apply_action(view, move)
             state = apply_action(state, legal_actions(state, seat)[-1])
         assert {"draw", "play"} <= phases
+
+
+class _Reader:
+    """Notes what the docs' fields hold at each question (as a careful author checks)."""
+
+    def __init__(self) -> None:
+        self.seen: set[tuple[str, object]] = set()
+
+    def choose(self, view, legal):  # type: ignore[no-untyped-def]
+        from engine import Pass, Play
+        self.seen.add(("scores", view.match_scores))
+        if view.phase == "respond":
+            self.seen.add(("respond", (view.seat == view.attack.attacker,
+                                       view.seat == view.viewer)))
+            return next(a for a in legal if isinstance(a, Pass))
+        attacks = [a for a in legal if isinstance(a, Play) and a.target is not None]
+        return attacks[0] if attacks else legal[0]
+
+
+def test_the_views_seat_and_match_scores_are_as_the_docs_say() -> None:
+    """docs/bots.md said that ``view.seat`` is "who must act now": at a ``respond`` it
+    is the attacker's seat, not the seat asked (``view.viewer``); and that
+    ``view.match_scores`` is ``()`` "for a hand played on its own": modern rules' match of
+    one hand shows zeros. The docs now say what the view holds."""
+    from engine import CLASSIC, MODERN, Seating
+    from engine.simulate import play_match
+
+    text = " ".join((ROOT / "docs" / "bots.md").read_text(encoding="utf-8").split())
+    assert ("`view.seat` is still the attacker's seat, not the one asked: the bot's own seat "
+            "is always `view.viewer`") in text
+    assert "zeros in the first hand, and in modern rules' match of one hand" in text
+    for rules in (CLASSIC, MODERN):
+        readers = [_Reader(), _Reader()]
+        play_match(rules, Seating.solo(2), readers, seed=3, max_hands=1)
+        seen = readers[0].seen | readers[1].seen
+        assert ("respond", (True, False)) in seen and ("respond", (False, True)) not in seen
+        assert ("scores", (0, 0)) in seen and ("scores", ()) not in seen
