@@ -97,7 +97,11 @@ def cap_memory(limit: int | None = None) -> None:
             resource.setrlimit(resource.RLIMIT_DATA, (low, want))
         except (ValueError, OSError):
             return
-    _held_back = BOUND_RESERVE
+    if not _held_back:
+        # a bound set before (``ulimit -d``) may leave less room than asked for: a part
+        # of it, so that a plug-in still runs there
+        room = want - held
+        _held_back = BOUND_RESERVE if room >= extra else max(0, room // 4)
 
 
 def within_bound(fn: Callable[..., T], *args: Any) -> T:
@@ -118,8 +122,8 @@ def within_bound(fn: Callable[..., T], *args: Any) -> T:
     try:
         held = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE)
     except OSError:
-        raise MemoryError(f"its process already holds the memory a plug-in may take "
-                          f"({memory_limit() >> 20} MB)") from None
+        raise MemoryError("its process already holds all the memory a plug-in may "
+                          "take") from None
     try:
         return fn(*args)
     finally:
