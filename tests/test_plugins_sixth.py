@@ -274,3 +274,23 @@ def test_the_views_seat_and_match_scores_are_as_the_docs_say() -> None:
         seen = readers[0].seen | readers[1].seen
         assert ("respond", (True, False)) in seen and ("respond", (False, True)) not in seen
         assert ("scores", (0, 0)) in seen and ("scores", ()) not in seen
+
+
+def test_under_a_small_bound_set_before_a_plugin_still_runs() -> None:
+    """The memory the program holds back while a plug-in runs is a part of the room
+    that a bound set before it leaves (``ulimit -d``): holding back its whole 64 MiB
+    there failed every call of every plug-in with ``MemoryError``."""
+    code = """if True:
+        import os, resource
+        from engine.bot_process import cap_memory, within_bound
+        with open("/proc/self/statm") as f:
+            held = int(f.read().split()[5]) * os.sysconf("SC_PAGE_SIZE")
+        room = held + (60 << 20)
+        resource.setrlimit(resource.RLIMIT_DATA, (room, room))
+        cap_memory()
+        size = len(within_bound(bytearray, 30 << 20))
+        print("made", size >> 20)
+    """
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, cwd=str(ROOT), env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.stdout.strip() == "made 30", (done.stdout, done.stderr[-1500:])
