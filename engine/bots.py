@@ -211,6 +211,13 @@ class _LazyFactory:
         PLUGINS_LOADED = True
         try:
             factory = self.ep.load()
+        except SystemExit as exc:
+            # a module that is also its author's try-out script: ``sys.exit(main())``
+            # without its ``__name__`` guard ("could not be made: SystemExit: 0")
+            raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
+                               f"load: its module raised {exception_words(exc)} as it was "
+                               "imported (a sys.exit left outside an if __name__ == "
+                               "'__main__': guard?)") from None
         except Exception as exc:  # any import error of third-party code: one clear message
             raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
                              f"load: {_fault_words(exc)}") from None

@@ -1,7 +1,8 @@
 """Plug-in bots written from docs/bots.md alone by outside authors (sixth review of the
 plug-ins): a bot that fills its memory bound with small objects kept from match to match
 (``simulate`` and ``tournament`` hung for ever, spinning), a factory that fails for a
-match's seed in a run, a factory that returns its class."""
+match's seed in a run, a factory that returns its class, a module that exits as it is
+imported, answers that look like moves, and what the docs said of the view."""
 
 from __future__ import annotations
 
@@ -62,8 +63,31 @@ def make_picky(seed):
 '''
 
 
+SCRIPT = '''
+import sys
+
+
+class Bot:
+    def choose(self, view, legal):
+        return legal[0]
+
+
+def make(seed):
+    return Bot()
+
+
+def main():
+    print("trying my bot out")
+    return 0
+
+
+sys.exit(main())     # its author's try-out, left without its __name__ guard
+'''
+
+
 @pytest.fixture
 def plugins(tmp_path: Path) -> Path:
+    install_plugin(tmp_path, "mb_sixth_script", SCRIPT, {"scripty": "make"})
     install_plugin(tmp_path, "mb_sixth", PLUGIN, {"hoard": "make_hoard", "picky": "make_picky",
                                             "klass": "make_class", "static": "make_static"})
     return tmp_path
@@ -294,3 +318,15 @@ def test_under_a_small_bound_set_before_a_plugin_still_runs() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60, cwd=str(ROOT), env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.stdout.strip() == "made 30", (done.stdout, done.stderr[-1500:])
+
+
+def test_a_plugin_module_that_exits_as_it_is_imported_is_told_where(plugins: Path) -> None:
+    """A bot's module that is its author's try-out script too (``sys.exit(main())``
+    without its ``if __name__ == "__main__":``) was said as "bot 'scripty' could not be
+    made: SystemExit: 0": neither that it failed to load nor which module. It is said as
+    any module that fails as it is imported, with a word of the likely cause."""
+    done = _cli(plugins, "simulate", "--bots", "scripty,heuristic", "--games", "1")
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    assert ("bot plug-in 'scripty' (mb_sixth_script:make) failed to load: its module raised "
+            "SystemExit: 0 as it was imported (a sys.exit left outside an if __name__ == "
+            "'__main__': guard?)") in done.stderr, done.stderr
