@@ -60,7 +60,7 @@ from engine.bot_guard import (
 from engine.bots import BOTS, make_bot, parse_bot_spec
 from engine.simulate import answer_words, legal_choice
 
-from .bot_process import ANSWER_WITHIN, cap_memory
+from .bot_process import ANSWER_WITHIN, cap_memory, within_bound
 from .i18n import _
 from .logs import keep_log
 
@@ -158,7 +158,7 @@ class Bounded:
         view = view._replace(rules=copy.copy(view.rules), seating=copy.copy(view.seating))
         if not self.quiet:
             try:
-                return self._timer.call(lambda: self.bot.choose(view, legal),
+                return self._timer.call(lambda: within_bound(self.bot.choose, view, legal),
                                         f"did not move within {self.seconds:g} s")
             finally:
                 keep_log()
@@ -168,7 +168,7 @@ class Bounded:
         try:
             try:
                 with silenced(stdin=True):
-                    answer = self._timer.call(lambda: self.bot.choose(view, legal),
+                    answer = self._timer.call(lambda: within_bound(self.bot.choose, view, legal),
                                               f"did not move within {self.seconds:g} s")
             finally:
                 keep_log()           # the log says why it failed, whatever the bot did
@@ -208,7 +208,7 @@ def make_bounded_bot(spec: str, seed: int, seconds: float | None = None,
 def make_plugin_bot(spec: str, seed: int) -> SeatController:
     """:func:`engine.make_bot` for a plug-in, made within :data:`MAKE_LIMIT` seconds (a
     factory that never returns was a wait without end, before any match began)."""
-    return _Timer(MAKE_LIMIT, spec).call(lambda: call_bot(make_bot, spec, seed),
+    return _Timer(MAKE_LIMIT, spec).call(lambda: call_bot(within_bound, make_bot, spec, seed),
                                          f"was not made within {MAKE_LIMIT:g} s")
 
 
@@ -383,7 +383,7 @@ def _made_or_why(spec: str, limit: float) -> tuple[str, str] | None:
     name, _ = parse_bot_spec(spec)
     cap_memory()
     try:
-        _Timer(limit, spec).call(lambda: call_bot(make_bot, spec, 0),
+        _Timer(limit, spec).call(lambda: call_bot(within_bound, make_bot, spec, 0),
                                  f"was not made within {limit:g} s")
     except PluginFailed as exc:      # it failed to load, or its factory failed
         return ("made", str(exc))
@@ -710,7 +710,8 @@ def make_seat_bots(specs: Sequence[str], seed: int,
             if not bot_guard.INTERRUPT_IS_BOT_FAULT:
                 raise            # Ctrl-C (in a tournament's worker: the factory's own)
             raise BotFailed(s, "could not be made (raised KeyboardInterrupt)") from None
-        except BotGuardFault as exc:
+        except (BotGuardFault, PluginFailed) as exc:
+            # in words already: "(PluginFailed: bot plug-in ...)" named a class of ours
             raise BotFailed(s, f"could not be made ({exc})") from None
         except BotTooSlow as exc:
             raise BotFailed(s, str(exc)) from exc

@@ -25,6 +25,7 @@ from engine.bot_process import BotProcess as BotProcess
 from engine.bot_process import cap_memory as cap_memory
 from engine.bot_process import log_bot_fault as log_bot_fault
 from engine.bot_process import memory_limit as memory_limit
+from engine.bot_process import within_bound as within_bound
 
 
 def bot_move_time(move_limit: float | None) -> float:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import mmap
 import os
 import random
 import select
@@ -23,7 +24,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from .actions import Action
 from .bot_guard import BotGuardFault, call_bot
@@ -31,6 +32,8 @@ from .bots import SeatController, make_bot
 from .errors import exception_words, one_line
 from .simulate import answer_words, index_hint, legal_choice
 from .state import HandState
+
+T = TypeVar("T")
 
 #: the name the log has always given a networked bot's faults (this code was cli's)
 log = logging.getLogger("cli.bots")
@@ -53,18 +56,31 @@ def memory_limit() -> int:
     return MEMORY_LIMIT
 
 
+#: Bytes of a process's bound (:func:`cap_memory`) that this program keeps for its own
+#: work: held back while a plug-in runs (:func:`within_bound`), so that what follows a
+#: plug-in's ``MemoryError`` (naming it, the next match, the heuristic) has memory left.
+BOUND_RESERVE = 64 << 20
+
+#: Bytes :func:`within_bound` holds back during a plug-in's call (0: no bound is kept
+#: here, nothing is held back).
+_held_back = 0
+
+
 def cap_memory(limit: int | None = None) -> None:
     """Bound the data this process may hold (``RLIMIT_DATA``: heap and private memory) to
-    ``limit`` bytes more than it holds now: a plug-in that allocates without end gets a
-    ``MemoryError`` (a bot fault) instead of taking the machine's memory. A lower bound
-    already set stays; where the limit does not exist (not POSIX) nothing changes. The
-    hard limit is set too: with the soft one alone, a plug-in raised it again (to the
-    hard one, unlimited) with one call (hostile pass 9)."""
+    ``limit`` bytes more than it holds now, and :data:`BOUND_RESERVE` more for this
+    program's own work (held back while plug-in code runs, :func:`within_bound`): a
+    plug-in that allocates without end gets a ``MemoryError`` (a bot fault) instead of
+    taking the machine's memory. A lower bound already set stays; where the limit does
+    not exist (not POSIX) nothing changes. The hard limit is set too: with the soft one
+    alone, a plug-in raised it again (to the hard one, unlimited) with one call (hostile
+    pass 9)."""
+    global _held_back
     try:
         import resource
     except ImportError:          # not POSIX
         return
-    extra = memory_limit() if limit is None else limit
+    extra = (memory_limit() if limit is None else limit) + BOUND_RESERVE
     try:
         with open("/proc/self/statm") as f:
             fields = f.read().split()
@@ -76,12 +92,42 @@ def cap_memory(limit: int | None = None) -> None:
     if hard != resource.RLIM_INFINITY:
         want = min(want, hard)
     low = soft if soft != resource.RLIM_INFINITY and soft <= want else want
-    if (low, want) == (soft, hard):
-        return
+    if (low, want) != (soft, hard):
+        try:
+            resource.setrlimit(resource.RLIMIT_DATA, (low, want))
+        except (ValueError, OSError):
+            return
+    if not _held_back:
+        # a bound set before (``ulimit -d``) may leave less room than asked for: a part
+        # of it, so that a plug-in still runs there
+        room = want - held
+        _held_back = BOUND_RESERVE if room >= extra else max(0, room // 4)
+
+
+def within_bound(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)``, plug-in code, in a process bounded by :func:`cap_memory`, with
+    :data:`BOUND_RESERVE` bytes of the bound held back (a mapping reserved, never
+    touched) and given back as the call ends, however it ends. A plug-in that filled
+    the bound to the last byte (small objects kept from move to move) left the code
+    that named its ``MemoryError`` nothing to allocate either: CPython 3.11 then loops
+    for ever unwinding the exception (it cannot allocate the position it re-raises
+    from), and ``simulate`` or a tournament spun at a full core without end, or ended
+    with "unexpected error: MemoryError"; the heuristic of the next match was short of
+    memory too. A process already within :data:`BOUND_RESERVE` of its bound does not
+    run the plug-in: its call raises ``MemoryError`` (the memory is the plug-in's: it
+    may have kept it from an earlier call)."""
+    size = _held_back
+    if not size:
+        return fn(*args)
     try:
-        resource.setrlimit(resource.RLIMIT_DATA, (low, want))
-    except (ValueError, OSError):
-        pass
+        held = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE)
+    except OSError:
+        raise MemoryError("its process already holds all the memory a plug-in may "
+                          "take") from None
+    try:
+        return fn(*args)
+    finally:
+        held.close()       # first, allocating nothing: the memory is this program's again
 
 
 #: The longest reply a bot's child may send: an index, or words of 500 characters at
@@ -298,7 +344,7 @@ def _serve(conn: Any, spec: str, seed: int, parent: int | None = None,
     bot: SeatController | None = None
     failure = ""
     try:
-        bot = call_bot(make_bot, spec, seed)
+        bot = call_bot(within_bound, make_bot, spec, seed)
     except (BotGuardFault, ValueError) as exc:
         # in words already (a PluginFailed, a ValueError of make_bot's: "unknown bot ...",
         # "bad options ..."); "PluginFailed: bot plug-in ..." said a class of ours too
@@ -324,7 +370,7 @@ def _serve(conn: Any, spec: str, seed: int, parent: int | None = None,
             continue
         try:
             try:
-                answer = call_bot(bot.choose, view, list(legal))
+                answer = call_bot(within_bound, bot.choose, view, list(legal))
             finally:
                 _keep_log(bot_log)
             # Only plain data goes back: the index of the legal move the answer is, or the

@@ -211,6 +211,13 @@ class _LazyFactory:
         PLUGINS_LOADED = True
         try:
             factory = self.ep.load()
+        except SystemExit as exc:
+            # a module that is also its author's try-out script: ``sys.exit(main())``
+            # without its ``__name__`` guard ("could not be made: SystemExit: 0")
+            raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
+                               f"load: its module raised {exception_words(exc)} as it was "
+                               "imported (a sys.exit left outside an if __name__ == "
+                               "'__main__': guard?)") from None
         except Exception as exc:  # any import error of third-party code: one clear message
             raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
                              f"load: {_fault_words(exc)}") from None
@@ -236,6 +243,14 @@ class _LazyFactory:
         except Exception as exc:     # third-party code: one clear message naming it
             raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
                              f"make its bot: {_fault_words(exc)}") from None
+        if isinstance(bot, type) and inspect.isfunction(inspect.getattr_static(bot, "choose",
+                                                                               None)):
+            # ``return Greedy``, its ``()`` forgotten: the class has a choose, which failed
+            # at the first move ("Greedy.choose() missing 1 required positional argument")
+            name = str(getattr(bot, "__name__", "?"))[:40]
+            raise PluginFailed(f"bot plug-in {self.ep.name!r} made the class {name} itself, "
+                               f"not a bot: its factory must return an object of it "
+                               f"(return {name}(...))")
         if not callable(getattr(bot, "choose", None)):
             # a factory that returns the bot's function itself, or a callable: say what
             # it made and what a bot is

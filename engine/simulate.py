@@ -146,7 +146,33 @@ def _look_alike_hint(answer: object, legal: Sequence[Action]) -> str:
                             f"{type(action).__name__}: return the move itself, an "
                             "element of legal)")
         return ""
+    if kind not in ACTION_TYPES and legal:
+        base = next((t for t in ACTION_TYPES if issubclass(kind, t)), None)
+        if base is not None:
+            # a class of its own over a move (``class MyPlay(Play)``): its fields read
+            # with tuple's own methods, never the subclass's (its code)
+            raw = cast("tuple[object, ...]", answer)
+            values = tuple(tuple.__getitem__(raw, i) for i in range(tuple.__len__(raw)))
+            names: tuple[str, ...] = getattr(base, "_fields", ())
+            if len(values) == len(names) and all(_plain_value(v) for v in values):
+                try:
+                    same = legal_choice(base(*values), legal)
+                except Exception:   # noqa: BLE001 - fields the (compiled) move refuses
+                    same = None
+                if same is not None:
+                    return (f" (a subclass of {base.__name__} with the fields of a legal "
+                            "move: return the move itself, an element of legal)")
+        return ""
     if kind in ACTION_TYPES and legal:
+        odd = [(name, v) for name, v in zip(cast(Action, answer)._fields,
+                                            cast("tuple[object, ...]", answer), strict=False)
+               if not _plain_value(v)]
+        if odd:
+            # a card of its own type (a numpy integer, an IntEnum): "a Play holding other
+            # objects" said no more
+            name, value = odd[0]
+            return (f" (its {name} is an object of type {type(value).__name__[:40]}: the "
+                    "moves of legal hold plain ints, strings and None; return one of them)")
         # its fields read as plain objects: read as the move's own, the compiled engine
         # checks each against the field's declared type, and a plug-in's object in a
         # field raised TypeError out of this hint (CI's compiled stage)
