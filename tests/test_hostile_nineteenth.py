@@ -4,11 +4,14 @@ input stops a peer; every wait has a limit), each with the fix's test."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import msgpack
+import pytest
 
 from engine import Seating, preset
 from engine.bots import make_bot
+from p2p.audit import verify_game
 from p2p.table.memory import make_table
 from p2p.table.session import ABANDON, Peer, SessionOptions, node_id_for
 from p2p.table.store import Store
@@ -60,3 +63,64 @@ def test_a_signed_abandon_whose_reason_is_nested_a_thousand_deep_stops_no_peer(
         assert p0.stopped is not None and "abandoned the match: I am off" in p0.stopped
     finally:
         p0.close(flush=0)
+
+
+# ------------------------------------------------- a resumed seat and its stored complaint
+def _stored_and_resumed(tmp_path: Path, t: Any, seat: int) -> Peer:
+    """Seat ``seat``'s persisted entries and secrets written to a real store, then
+    ``resume_peer`` of it (its ZeroMQ node on loopback; no other peer is there)."""
+    from p2p.table.session import resume_peer
+
+    rl = t.seats[seat].rlog
+    store = Store.create(tmp_path / f"seat{seat}", t.cfg.header(), seat, port=0)
+    for hand, rec in sorted(rl.secrets.items()):
+        store.save_secrets(hand, rec)
+    for env in t.seats[seat].persisted:
+        store.append(env)
+    store.close()
+    return resume_peer(store.path, rl.identity, options=FAST)
+
+
+@pytest.mark.parametrize("cheat", ["equivocation", "bad-share-to-another"])
+def test_a_resumed_seat_stops_again_on_the_cheat_its_stored_complaint_proves(
+        tmp_path: Path, cheat: str) -> None:
+    """A seat that stopped on a proven cheat keeps the proof as a signed complaint in its
+    transcript, and ``resume`` replayed the stored log without judging it: the other
+    version of an equivocation (two seats) and a bad share sent to another seat (the
+    third peer never checks a share that is not its own) are in no stored entry, so the
+    resumed seat played on from the cheat, its table then waiting on the cheat's victim
+    (who stays stopped) and naming it unresponsive. The stored complaint is judged again
+    where the stored log stops, as ``verify`` judges it: the same stop, the same seat."""
+    from test_replicated_log import _play_with, _table, bad_share_to
+
+    from p2p.table import wire
+    from p2p.transcript.envelope import Envelope
+
+    if cheat == "equivocation":
+        t = _table(b"h19/resume-equivocation")
+        t.write_turns()                          # seat 0 writes its key share
+        env = Envelope.decode(t.seats[0].rlog.log[0][0])
+        other = Envelope.create(t.seats[0].rlog.identity, env.table, env.hand, env.seq,
+                                env.prev, {**env.body, "x": 1})
+        t.deliver()
+        t.seats[1].rlog.on_message(t.node_of[0], wire.encode_push([other.encode()])[0])
+        t.collect(1)
+        seat, cheater, check = 1, 0, "equivocation"
+    else:
+        t = _table(b"h19/resume-bad-share", n=3)
+        bad_share, done = bad_share_to(0)
+        _play_with(t, 2, bad_share)
+        assert done[0]
+        seat, cheater, check = 1, 2, "share-proof"
+    live = t.seats[seat].rlog
+    assert live.error is not None and (live.error.seat, live.error.check) == (cheater, check)
+    peer = _stored_and_resumed(tmp_path, t, seat)
+    try:
+        back = peer.rlog
+        assert back.error is not None, "the resumed seat forgot the cheat it had proven"
+        assert (back.error.seat, back.error.check) == (cheater, check)
+        assert back.stopped == live.stopped and not back.resumable
+        rep = verify_game(peer.store.transcript_path)   # and verify says the same
+        assert rep.blamed_seat == cheater, rep.summary()
+    finally:
+        peer.close(flush=0)

@@ -418,8 +418,9 @@ class ReplicatedLog:
         announced a second time, and this seat does not sign a second claim of its own
         for a hand it claimed in before the restart (hostile review 6); a leave record
         stops the match again, for good, as it did when it came; agreements take effect
-        again where they did. (A stored complaint is not judged again: the entries it
-        was about are replayed and judged as entries.)
+        again where they did; a stored complaint is judged again once the stored log is
+        replayed, as ``verify`` judges it (its evidence may be in no stored entry: the
+        other version of an equivocation, a share only its recipient checks).
 
         ``entries`` are taken one at a time (a :class:`~p2p.transcript.file.StoredLog`
         decodes each as it is read): the good ones are not held again here, only counted
@@ -479,6 +480,15 @@ class ReplicatedLog:
                 reason = safe_text(str(env.body["reason"]), 200, placeholder="")
                 self._stop(f"{self.seat_name(seat)} abandoned the match: {reason}", None,
                            "abandoned", seat=seat, text=reason)
+            elif kind == "side.complaint":
+                # judged again, where the stored log stops (as ``verify`` judges it): its
+                # evidence is often in no stored entry (the other version of an
+                # equivocation; a share a third peer never checks), and the resumed seat
+                # played on from a cheat it had proven, the table then waiting on the
+                # cheat's victim (hostile pass 19)
+                complainer = self._seat_of_key_in(env.hand).get(env.author)
+                if complainer is not None:
+                    self._on_complaint(complainer, env)
         self._event("resumed", f"resumed from {good} stored entries", entries=good)
 
     def on_message(self, sender: bytes, payload: bytes) -> None:
