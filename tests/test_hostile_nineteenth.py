@@ -124,3 +124,47 @@ def test_a_resumed_seat_stops_again_on_the_cheat_its_stored_complaint_proves(
         assert rep.blamed_seat == cheater, rep.summary()
     finally:
         peer.close(flush=0)
+
+
+# ------------------------------------------------------- complaints about a far-off hand
+def test_a_complaint_about_a_hand_no_log_reaches_is_not_judged_again_at_every_entry(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A complaint whose evidence is a share signed for a later hand waits until the log
+    gets there. A hostile seat may sign one a hand (one complaint per seat and hand is
+    kept) about a hand no log reaches, and each was judged again after every entry
+    applied (decoded, its signature checked: 0.3 ms each), so an honest peer's work per
+    entry grew with every hand of the match. It is looked at again only when the hand or
+    the seats' keys change (which is all its verdict depends on until then), and the
+    verdict stays the same."""
+    from test_replicated_log import _table
+
+    from p2p.table.replicated_log import ReplicatedLog
+    from p2p.transcript.envelope import Envelope
+
+    t = _table(b"h19/far-complaint", n=3)
+    for _ in range(3):
+        t.write_turns()
+        t.deliver()
+    bad = t.seats[2].rlog
+    share = Envelope.create(bad.identity, t.cfg.table_id, 10**6, 0, bytes(32),
+                            {"k": "deck.share", "seat": 2, "round": 0, "pos": 1, "to": 0,
+                             "d": bytes(32), "proof": bytes(64), "card": None})
+    bad.write_side({"k": "side.complaint", "check": "share-proof", "entry": share.encode()})
+    t.collect(2)
+    t.deliver()
+    judged: list[int] = []
+    real = ReplicatedLog._judge_complaint
+
+    def counting(self: ReplicatedLog, complainer: int, complaint: Envelope) -> None:
+        judged.append(self.me)
+        real(self, complainer, complaint)
+
+    monkeypatch.setattr(ReplicatedLog, "_judge_complaint", counting)
+    before = [len(t.seats[s].rlog.log[0]) for s in (0, 1)]
+    t.run()
+    for s in (0, 1):
+        rl = t.seats[s].rlog
+        assert rl.finished and rl.error is None and rl.stopped is None, rl.stopped
+        applied = sum(len(v) for v in rl.log.values()) - before[s]
+        assert applied > 100
+        assert judged.count(s) <= len(rl.log), (judged.count(s), applied)

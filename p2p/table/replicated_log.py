@@ -257,8 +257,9 @@ class ReplicatedLog:
         self.log: dict[int, list[bytes]] = {0: []}
         self._slots: dict[tuple[int, bytes, int], int] = {}
         self._early: dict[tuple[int, bytes, int], Envelope] = {}
-        #: complaints this peer could not judge yet (it lags): (complainer seat, complaint)
-        self._pending_complaints: list[tuple[int, Envelope]] = []
+        #: complaints this peer could not judge yet (it lags): (complainer seat, complaint,
+        #: for one about a later hand the (hand, takeovers) it was set aside at, else None)
+        self._pending_complaints: list[tuple[int, Envelope, tuple[int, int] | None]] = []
         self._early_count: dict[bytes, int] = {}
         self._early_bytes: dict[bytes, int] = {}
         #: per author, the last signed entry dropped as a broken link: a second version of
@@ -1683,9 +1684,13 @@ class ReplicatedLog:
                        "malformed-share", seat=accused)
             return
         if ev.hand > self.match.hand_no:
-            # about a hand this peer has not reached: judged when it gets there (one
-            # complaint per seat and hand is kept, so this stays small)
-            self._pending_complaints.append((complainer, complaint))
+            # about a hand this peer has not reached: judged when it gets there, looked at
+            # again only when the hand or the seats' keys change (one complaint per seat
+            # and hand is kept, but its evidence may name any later hand: a hostile seat's,
+            # one a hand, about a hand no log reaches, were each judged again after every
+            # entry applied, 0.3 ms each)
+            self._pending_complaints.append(
+                (complainer, complaint, (self.match.hand_no, len(self.takeovers))))
             return
         hand = self.match.hand_for_shares(ev.hand)
         if hand is None:
@@ -1695,7 +1700,7 @@ class ReplicatedLog:
                 return    # a finished hand has every round it will have: nothing to judge
             # this peer lags (the share's round is not shuffled here yet): "no such
             # position" would blame an honest author; judge once the log gets there
-            self._pending_complaints.append((complainer, complaint))
+            self._pending_complaints.append((complainer, complaint, None))
             return
         try:
             hand.deck.verify_share(m)
@@ -1718,8 +1723,12 @@ class ReplicatedLog:
         after each entry applied; a round is shuffled here before its hand can end, so a
         complaint is judged in its hand, or just after it with the deck of the hand
         finished last, as ``verify`` judges it: see ``MatchProtocol.hand_for_shares``)."""
-        waiting, self._pending_complaints = self._pending_complaints, []
-        for complainer, complaint in waiting:
+        now = (self.match.hand_no, len(self.takeovers))
+        waiting = [p for p in self._pending_complaints if p[2] != now]
+        if not waiting:
+            return
+        self._pending_complaints = [p for p in self._pending_complaints if p[2] == now]
+        for complainer, complaint, _at in waiting:
             self._on_complaint(complainer, complaint)
 
     def _on_abandon(self, sender: bytes, msg: wire.Abandon) -> None:
