@@ -257,8 +257,9 @@ class ReplicatedLog:
         self.log: dict[int, list[bytes]] = {0: []}
         self._slots: dict[tuple[int, bytes, int], int] = {}
         self._early: dict[tuple[int, bytes, int], Envelope] = {}
-        #: complaints this peer could not judge yet (it lags): (complainer seat, complaint)
-        self._pending_complaints: list[tuple[int, Envelope]] = []
+        #: complaints this peer could not judge yet (it lags): (complainer seat, complaint,
+        #: for one about a later hand the (hand, takeovers) it was set aside at, else None)
+        self._pending_complaints: list[tuple[int, Envelope, tuple[int, int] | None]] = []
         self._early_count: dict[bytes, int] = {}
         self._early_bytes: dict[bytes, int] = {}
         #: per author, the last signed entry dropped as a broken link: a second version of
@@ -418,8 +419,9 @@ class ReplicatedLog:
         announced a second time, and this seat does not sign a second claim of its own
         for a hand it claimed in before the restart (hostile review 6); a leave record
         stops the match again, for good, as it did when it came; agreements take effect
-        again where they did. (A stored complaint is not judged again: the entries it
-        was about are replayed and judged as entries.)
+        again where they did; a stored complaint is judged again once the stored log is
+        replayed, as ``verify`` judges it (its evidence may be in no stored entry: the
+        other version of an equivocation, a share only its recipient checks).
 
         ``entries`` are taken one at a time (a :class:`~p2p.transcript.file.StoredLog`
         decodes each as it is read): the good ones are not held again here, only counted
@@ -479,6 +481,15 @@ class ReplicatedLog:
                 reason = safe_text(str(env.body["reason"]), 200, placeholder="")
                 self._stop(f"{self.seat_name(seat)} abandoned the match: {reason}", None,
                            "abandoned", seat=seat, text=reason)
+            elif kind == "side.complaint":
+                # judged again, where the stored log stops (as ``verify`` judges it): its
+                # evidence is often in no stored entry (the other version of an
+                # equivocation; a share a third peer never checks), and the resumed seat
+                # played on from a cheat it had proven, the table then waiting on the
+                # cheat's victim (hostile pass 19)
+                complainer = self._seat_of_key_in(env.hand).get(env.author)
+                if complainer is not None:
+                    self._on_complaint(complainer, env)
         self._event("resumed", f"resumed from {good} stored entries", entries=good)
 
     def on_message(self, sender: bytes, payload: bytes) -> None:
@@ -1673,9 +1684,13 @@ class ReplicatedLog:
                        "malformed-share", seat=accused)
             return
         if ev.hand > self.match.hand_no:
-            # about a hand this peer has not reached: judged when it gets there (one
-            # complaint per seat and hand is kept, so this stays small)
-            self._pending_complaints.append((complainer, complaint))
+            # about a hand this peer has not reached: judged when it gets there, looked at
+            # again only when the hand or the seats' keys change (one complaint per seat
+            # and hand is kept, but its evidence may name any later hand: a hostile seat's,
+            # one a hand, about a hand no log reaches, were each judged again after every
+            # entry applied, 0.3 ms each)
+            self._pending_complaints.append(
+                (complainer, complaint, (self.match.hand_no, len(self.takeovers))))
             return
         hand = self.match.hand_for_shares(ev.hand)
         if hand is None:
@@ -1685,7 +1700,7 @@ class ReplicatedLog:
                 return    # a finished hand has every round it will have: nothing to judge
             # this peer lags (the share's round is not shuffled here yet): "no such
             # position" would blame an honest author; judge once the log gets there
-            self._pending_complaints.append((complainer, complaint))
+            self._pending_complaints.append((complainer, complaint, None))
             return
         try:
             hand.deck.verify_share(m)
@@ -1708,8 +1723,12 @@ class ReplicatedLog:
         after each entry applied; a round is shuffled here before its hand can end, so a
         complaint is judged in its hand, or just after it with the deck of the hand
         finished last, as ``verify`` judges it: see ``MatchProtocol.hand_for_shares``)."""
-        waiting, self._pending_complaints = self._pending_complaints, []
-        for complainer, complaint in waiting:
+        now = (self.match.hand_no, len(self.takeovers))
+        waiting = [p for p in self._pending_complaints if p[2] != now]
+        if not waiting:
+            return
+        self._pending_complaints = [p for p in self._pending_complaints if p[2] == now]
+        for complainer, complaint, _at in waiting:
             self._on_complaint(complainer, complaint)
 
     def _on_abandon(self, sender: bytes, msg: wire.Abandon) -> None:

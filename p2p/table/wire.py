@@ -197,12 +197,20 @@ def read_abandon(msg: Abandon, key: bytes, table: bytes) -> str:
     if not verify_signature(key, msg.sig, ABANDON_TAG + msg.inner):
         raise WireError("bad-signature", "abandon")
     try:
-        v = msgpack.unpackb(msg.inner, raw=False, max_str_len=512, max_bin_len=64)
+        v = msgpack.unpackb(msg.inner, raw=False, max_str_len=512, max_bin_len=64,
+                            max_array_len=0, max_map_len=8, max_ext_len=0)
     except Exception:
         raise WireError("malformed", "abandon") from None
-    if not isinstance(v, dict) or v.get("table") != table:
+    if not isinstance(v, dict) or v.get("k") != "abandon":
+        raise WireError("malformed", "abandon")
+    if v.get("table") != table:
         raise WireError("foreign-table", "abandon")
-    return str(v.get("reason", ""))[:MAX_REASON]
+    reason = v.get("reason", "")
+    if not isinstance(reason, str):
+        # text, as encode_abandon writes it: a reason nested a thousand deep, signed by a
+        # seat, raised RecursionError out of the receiving peer's pump (str() of it)
+        raise WireError("malformed", "abandon reason")
+    return reason[:MAX_REASON]
 
 
 def encode_away(identity: Identity, table: bytes, session: bytes,
