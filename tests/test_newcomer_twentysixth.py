@@ -5,6 +5,13 @@ her: Binh read "Bot1 quit for now … until they come back (millebornes resume o
 computer)", as though a person would type it; then, paused on Anna, "press b: a bot takes
 the seat"; b answered "agreed by Binh; waiting for Bot1", for good (an agreement needs
 every seat but the silent one, and Bot1 had left with Anna).
+
+Also: `tournament --games 4` (simulate's word) was "did you mean '--teams'?"; fast play's
+"You discarded 25, 50 and drew back to six"; in fast play's remedy round the prompt's "p
+plays its remedy" was refused with "c for a coup fourré", the coup round over; `bench`
+alone said "required: what"; `:jouer 3 sur ` and Tab completed nothing; the cheat
+demonstration put the protocol's English note inside a French sentence, and a mistyped
+--cheat was not guessed; a player whose seat a bot took read "Your hand is empty."
 """
 
 from __future__ import annotations
