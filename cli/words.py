@@ -1901,6 +1901,17 @@ def os_error_text(exc: OSError) -> str:
     return _('the system says "%(error)s"') % {"error": error}
 
 
+def listen_again_line(bind: str, port: int, error: str) -> str:
+    """``resume`` cannot listen again where the other players reach this seat: the port
+    is taken, most often by this game still open in another terminal (p2p's English
+    sentence reached every screen whole, and said only "close the program that uses
+    it")."""
+    return _('cannot listen on %(bind)s port %(port)d again (the other players reach this '
+             'seat there): the system says "%(error)s". Is this game still open in another '
+             'terminal? Close it (or the program that uses that port), then resume '
+             'again.') % {"bind": _data(bind, 60), "port": port, "error": _data(error, 200)}
+
+
 def detail_text(detail: object) -> str:
     """A technical detail (p2p's or the system's own English note), framed in the player's
     language: "(detail: ...)", one clean bounded line."""

@@ -435,3 +435,46 @@ def test_the_line_mode_says_a_bot_holds_the_seats_cards_not_that_the_hand_is_emp
         console._show_board(d.view(), [], 1)
     said = " ".join(out.getvalue().split())
     assert "hand is empty" not in said and "a bot plays your seat" in said, said
+
+
+# ----- resume of a game whose port is taken says it in the player's language -----------------
+
+
+def test_resume_on_a_taken_port_says_why_in_the_players_language(
+        tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same game resumed in a second terminal: p2p's English sentence "cannot listen
+    on 127.0.0.1 port N again … close the program that uses it" reached a French screen
+    whole, and never said the likely cause. A real socket holds the port."""
+    import os
+    import socket
+
+    from cryptography.hazmat.primitives import serialization
+
+    from cli.main import main
+    from engine import Seating, preset
+    from p2p.table.memory import make_table
+    from p2p.table.store import Store
+
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    holder.listen()
+    port = holder.getsockname()[1]
+    try:
+        cfg, ids = make_table(preset("classic"), Seating(2, 2), ["Al", "Bo"], b"n26-port")
+        data = tmp_path / "data"
+        store = Store.create(data, cfg.header(), 0, port=port, bind="127.0.0.1")
+        store.close()
+        key = tmp_path / "al.key"
+        fd = os.open(key, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        os.write(fd, ids[0]._sk.private_bytes(serialization.Encoding.Raw,
+                                               serialization.PrivateFormat.Raw,
+                                               serialization.NoEncryption()))
+        os.close(fd)
+        code = main(["--lang", "fr", "resume", store.path.name[:8], "--plain",
+                     "--data-dir", str(data), "--identity", str(key)])
+    finally:
+        holder.close()
+    err = " ".join(capsys.readouterr().err.split())
+    assert code != 0, err
+    assert f"127.0.0.1 port {port}" in err and "cannot listen" not in err, err
+    assert "autre terminal" in err, err
