@@ -11,7 +11,9 @@ Also: `tournament --games 4` (simulate's word) was "did you mean '--teams'?"; fa
 plays its remedy" was refused with "c for a coup fourré", the coup round over; `bench`
 alone said "required: what"; `:jouer 3 sur ` and Tab completed nothing; the cheat
 demonstration put the protocol's English note inside a French sentence, and a mistyped
---cheat was not guessed; a player whose seat a bot took read "Your hand is empty."
+--cheat was not guessed; a player whose seat a bot took read "Your hand is empty."; a
+resume on a port still taken (the game open in another terminal) said p2p's English
+sentence whole.
 """
 
 from __future__ import annotations
