@@ -1967,6 +1967,15 @@ def _rule_fault_text(why: str, data: Mapping[str, Any], fallback: str) -> str:
     if why == "unknown-preset":
         return _("unknown preset %(value)s; choose classic or modern") % values
     if why == "option-syntax":
+        # a rule's name alone ("--option fast_play", as --option help lists it): the
+        # way to write it, with the value a player most likely meant
+        name = str(data["text"]).strip().lower().replace("-", "_")
+        default = getattr(PRESETS["classic"], name, None) if name != "preset" else None
+        if default is not None:
+            value = "yes" if isinstance(default, bool) else (
+                "700" if name == "target" else str(default))
+            return _("option %(option)s must look like NAME=VALUE, e.g. %(example)s") % {
+                "option": _shown(data["text"]), "example": f"{name}={value}"}
         return _("option %(option)s must look like NAME=VALUE") % {
             "option": _shown(data["text"])}
     if why == "unknown-option":

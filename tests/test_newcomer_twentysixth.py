@@ -480,3 +480,20 @@ def test_resume_on_a_taken_port_says_why_in_the_players_language(
     assert code != 0, err
     assert f"127.0.0.1 port {port}" in err and "cannot listen" not in err, err
     assert "autre terminal" in err, err
+
+
+# ----- an option named without its value says how to write it ------------------------------
+
+
+@pytest.mark.parametrize("typed, example", [("fast_play", "fast_play=yes"),
+                                            ("Target", "target=700"),
+                                            ("exhaustion", "exhaustion=play_out")])
+def test_an_option_named_without_a_value_says_how_to_write_it(
+        typed: str, example: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`play --option fast_play` (the rule's name, as --option help lists it) was answered
+    "option 'fast_play' must look like NAME=VALUE": what to write was left to guess."""
+    from cli.main import main
+
+    assert main(["--lang", "en", "play", "--option", typed]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "must look like NAME=VALUE" in err and f"e.g. {example}" in err, err
