@@ -26,6 +26,10 @@ from cli_helpers import PeerStub
 
 from cli import i18n
 
+# main activates the language it is given (--lang fr): the run's is put back after each
+# test (a French "Partie finie" reached test_cli_words in the same worker)
+pytestmark = pytest.mark.usefixtures("keep_language")
+
 # ----- a host's bot that left with its host, and the pause no agreement can end --------------
 
 
