@@ -13,7 +13,7 @@ from p2p.audit import verify_game
 from p2p.crypto.identity import fingerprint as key_fingerprint
 from p2p.net.interface import TransportError, parse_peer
 from p2p.net.transport import fetch_key_card
-from p2p.table import Peer, resume_peer
+from p2p.table import ListenAgainError, Peer, resume_peer
 
 from . import i18n
 from .args import data_dir, resume_flags, with_defaults
@@ -30,6 +30,7 @@ from .seats import (
 from .words import (
     bot_not_resumed_line,
     error_line,
+    listen_again_line,
     peer_local_damage,
     peer_stopped_line,
     resumed_line,
@@ -102,7 +103,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         say_paragraph(_("reading this computer's copy of game %(id)s (%(size)s MB): "
                         "every entry is checked again before play goes on")
                       % {"id": short_id, "size": f"{size / 1e6:.1f}"}, say, flush=True)
-    peer = resume_peer(path, ident)
+    try:
+        peer = resume_peer(path, ident)
+    except ListenAgainError as exc:
+        raise OSError(listen_again_line(exc.bind, exc.port, exc.reason)) from None
     if peer.local_damage:
         print(i18n.display(_("this computer's copy of game %(id)s is damaged (local damage, not "
                 "cheating): %(damage)s") % {"id": short_id, "damage": peer_local_damage(peer)}),

@@ -1927,6 +1927,17 @@ def os_error_text(exc: OSError) -> str:
     return _('the system says "%(error)s"') % {"error": error}
 
 
+def listen_again_line(bind: str, port: int, error: str) -> str:
+    """``resume`` cannot listen again where the other players reach this seat: the port
+    is taken, most often by this game still open in another terminal (p2p's English
+    sentence reached every screen whole, and said only "close the program that uses
+    it")."""
+    return _('cannot listen on %(bind)s port %(port)d again (the other players reach this '
+             'seat there): the system says "%(error)s". Is this game still open in another '
+             'terminal? Close it (or the program that uses that port), then resume '
+             'again.') % {"bind": _data(bind, 60), "port": port, "error": _data(error, 200)}
+
+
 def detail_text(detail: object) -> str:
     """A technical detail (p2p's or the system's own English note), framed in the player's
     language: "(detail: ...)", one clean bounded line."""
@@ -1982,6 +1993,15 @@ def _rule_fault_text(why: str, data: Mapping[str, Any], fallback: str) -> str:
     if why == "unknown-preset":
         return _("unknown preset %(value)s; choose classic or modern") % values
     if why == "option-syntax":
+        # a rule's name alone ("--option fast_play", as --option help lists it): the
+        # way to write it, with the value a player most likely meant
+        name = str(data["text"]).strip().lower().replace("-", "_")
+        default = getattr(PRESETS["classic"], name, None) if name != "preset" else None
+        if default is not None:
+            value = "yes" if isinstance(default, bool) else (
+                "700" if name == "target" else str(default))
+            return _("option %(option)s must look like NAME=VALUE, e.g. %(example)s") % {
+                "option": _shown(data["text"]), "example": f"{name}={value}"}
         return _("option %(option)s must look like NAME=VALUE") % {
             "option": _shown(data["text"])}
     if why == "unknown-option":

@@ -268,6 +268,9 @@ def test_a_player_who_may_run_no_bot_is_not_told_they_already_chose() -> None:
         def _collect(self) -> None:
             pass
 
+        def no_agreement(self, plain: bool) -> None:
+            return None    # an agreement may still hold (nobody else gone, no split)
+
     said = NetDriver.agree(Driver(), "bot")       # type: ignore[arg-type]
     assert ann.refused == "no-bot"
     assert said != cannot_agree_line(), said

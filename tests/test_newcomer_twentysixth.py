@@ -5,6 +5,15 @@ her: Binh read "Bot1 quit for now … until they come back (millebornes resume o
 computer)", as though a person would type it; then, paused on Anna, "press b: a bot takes
 the seat"; b answered "agreed by Binh; waiting for Bot1", for good (an agreement needs
 every seat but the silent one, and Bot1 had left with Anna).
+
+Also: `tournament --games 4` (simulate's word) was "did you mean '--teams'?"; fast play's
+"You discarded 25, 50 and drew back to six"; in fast play's remedy round the prompt's "p
+plays its remedy" was refused with "c for a coup fourré", the coup round over; `bench`
+alone said "required: what"; `:jouer 3 sur ` and Tab completed nothing; the cheat
+demonstration put the protocol's English note inside a French sentence, and a mistyped
+--cheat was not guessed; a player whose seat a bot took read "Your hand is empty."; a
+resume on a port still taken (the game open in another terminal) said p2p's English
+sentence whole.
 """
 
 from __future__ import annotations
@@ -16,6 +25,10 @@ import pytest
 from cli_helpers import PeerStub
 
 from cli import i18n
+
+# main activates the language it is given (--lang fr): the run's is put back after each
+# test (a French "Partie finie" reached test_cli_words in the same worker)
+pytestmark = pytest.mark.usefixtures("keep_language")
 
 # ----- a host's bot that left with its host, and the pause no agreement can end --------------
 
@@ -428,3 +441,63 @@ def test_the_line_mode_says_a_bot_holds_the_seats_cards_not_that_the_hand_is_emp
         console._show_board(d.view(), [], 1)
     said = " ".join(out.getvalue().split())
     assert "hand is empty" not in said and "a bot plays your seat" in said, said
+
+
+# ----- resume of a game whose port is taken says it in the player's language -----------------
+
+
+def test_resume_on_a_taken_port_says_why_in_the_players_language(
+        tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same game resumed in a second terminal: p2p's English sentence "cannot listen
+    on 127.0.0.1 port N again … close the program that uses it" reached a French screen
+    whole, and never said the likely cause. A real socket holds the port."""
+    import os
+    import socket
+
+    from cryptography.hazmat.primitives import serialization
+
+    from cli.main import main
+    from engine import Seating, preset
+    from p2p.table.memory import make_table
+    from p2p.table.store import Store
+
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    holder.listen()
+    port = holder.getsockname()[1]
+    try:
+        cfg, ids = make_table(preset("classic"), Seating(2, 2), ["Al", "Bo"], b"n26-port")
+        data = tmp_path / "data"
+        store = Store.create(data, cfg.header(), 0, port=port, bind="127.0.0.1")
+        store.close()
+        key = tmp_path / "al.key"
+        fd = os.open(key, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        os.write(fd, ids[0]._sk.private_bytes(serialization.Encoding.Raw,
+                                               serialization.PrivateFormat.Raw,
+                                               serialization.NoEncryption()))
+        os.close(fd)
+        code = main(["--lang", "fr", "resume", store.path.name[:8], "--plain",
+                     "--data-dir", str(data), "--identity", str(key)])
+    finally:
+        holder.close()
+    err = " ".join(capsys.readouterr().err.split())
+    assert code != 0, err
+    assert f"127.0.0.1 port {port}" in err and "cannot listen" not in err, err
+    assert "autre terminal" in err, err
+
+
+# ----- an option named without its value says how to write it ------------------------------
+
+
+@pytest.mark.parametrize("typed, example", [("fast_play", "fast_play=yes"),
+                                            ("Target", "target=700"),
+                                            ("exhaustion", "exhaustion=play_out")])
+def test_an_option_named_without_a_value_says_how_to_write_it(
+        typed: str, example: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`play --option fast_play` (the rule's name, as --option help lists it) was answered
+    "option 'fast_play' must look like NAME=VALUE": what to write was left to guess."""
+    from cli.main import main
+
+    assert main(["--lang", "en", "play", "--option", typed]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "must look like NAME=VALUE" in err and f"e.g. {example}" in err, err

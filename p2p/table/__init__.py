@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from p2p.table.match import MatchProtocol as MatchProtocol
     from p2p.table.memory import make_table as make_table
     from p2p.table.memory import play_fair_match as play_fair_match
+    from p2p.table.session import ListenAgainError as ListenAgainError
     from p2p.table.session import Peer as Peer
     from p2p.table.session import PeerInfo as PeerInfo
     from p2p.table.session import RunState as RunState
@@ -58,6 +59,7 @@ _WHERE = {
     "MatchProtocol": "p2p.table.match",
     "make_table": "p2p.table.memory",
     "play_fair_match": "p2p.table.memory",
+    "ListenAgainError": "p2p.table.session",
     "Peer": "p2p.table.session",
     "PeerInfo": "p2p.table.session",
     "RunState": "p2p.table.session",

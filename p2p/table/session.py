@@ -1060,6 +1060,19 @@ def bot_controller(choose: Callable[[HandState, list[Action]], Action]) -> Choos
     return _C()
 
 
+class ListenAgainError(OSError):
+    """``resume`` cannot listen again where the other players reach this seat (``bind``,
+    ``port``): the port is taken, most often by this very game still open in another
+    terminal. ``reason``: the system's own words. The console says it in the player's
+    language (the English sentence reached a French screen whole)."""
+
+    def __init__(self, bind: str, port: int, reason: str) -> None:
+        super().__init__(f"cannot listen on {bind} port {port} again (the other players "
+                         f"reach this seat there): {reason}; close the program that uses "
+                         "it, then resume again")
+        self.bind, self.port, self.reason = bind, port, reason
+
+
 def admit_table(node: Transport, cfg: TableConfig) -> None:
     """Close a CURVE node to everyone but the seated players: each seat's routing id is
     bound to its transport key from the table header.  A table on plain ZeroMQ (no
@@ -1103,9 +1116,7 @@ def resume_peer(path: Any, identity: Identity, *, controller: Chooser | None = N
                 node: Transport = Node(nid, bind=st.bind, port=st.port,
                                        curve=identity.curve_keys() if cfg.curve else None)
             except Exception as exc:
-                raise OSError(f"cannot listen on {st.bind} port {st.port} again (the other "
-                              f"players reach this seat there): {exc}; close the program "
-                              "that uses it, then resume again") from None
+                raise ListenAgainError(st.bind, st.port, str(exc)) from None
         else:
             node = node_factory(nid, st.bind, st.port)
     except Exception:
