@@ -160,7 +160,10 @@ class NetDriver:
         author learns it on the screen, as at an in-process table, not in the log alone)."""
         self.peer = peer
         self.bot_faults = bot_faults
-        self.bots = set(bots)
+        # the seats bots play: the host's and this player's, and those bots took by the
+        # others' agreement (a resumed seat learns of those from its stored log, whose
+        # events came before this driver)
+        self.bots = set(bots) | {t.seat for t in getattr(peer, "takeovers", ())}
         #: this computer's bots whose copy could not be resumed: silent for good
         self.broken = set(broken)
         #: as the seat that runs a bot for a silent seat: prepares it (a new identity and
@@ -912,8 +915,13 @@ class NetDriver:
         its connection ("left" once the transport gives it up)."""
         out = []
         for p in self.peer.peers():
-            if p.seat == self.seat:
+            if p.seat == self.seat and self.replaced() is None:
                 out.append(PeerStatus(p.seat, p.name, "you", "ready"))
+                continue
+            if p.seat == self.seat:
+                # a bot took this seat by the others' agreement ("Binh (you)" was listed
+                # while the bot played it): it is the bot's, run by another seat
+                out.append(PeerStatus(p.seat, p.name, "bot", "connected"))
                 continue
             state = {"gone": "left"}.get(p.status, p.status)
             if self.peer.finished and state in ("left", "slow"):

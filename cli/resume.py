@@ -26,6 +26,7 @@ from .seats import (
     play_seat,
     remembered_identity,
     resume_bots,
+    stored_bot_seats,
 )
 from .words import (
     bot_not_resumed_line,
@@ -131,8 +132,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         say_paragraph(bot_not_resumed_line(seat, reason), say)
     broken = [seat for seat, _reason in runners.failed if seat is not None]
     try:
+        others = [s for s in stored_bot_seats(path, len(peer.cfg.players)) if s != peer.me]
         return play_seat(peer, args, LineReader(inp), out,
-                         bots=[*(p.me for p in runners.peers), *broken], broken=broken,
+                         bots=[*(p.me for p in runners.peers), *broken, *others],
+                         broken=broken,
                          bot_faults=runners.faults, bot_levels=runners.levels)
     finally:
         runners.finish(10.0 if peer.finished else 0.5)

@@ -165,7 +165,11 @@ def my_store(start: TableStart, node: Node, args: argparse.Namespace) -> Store:
     # the key file this seat plays with, when not the default: resume finds it again (a
     # player whose computer crashed had only `games`' hint, which cannot know it, and
     # resume said "belongs to another identity")
-    extra = {REMEMBERED_IDENTITY: str(Path(chosen).resolve())} if chosen else {}
+    extra: dict[str, object] = {REMEMBERED_IDENTITY: str(Path(chosen).resolve())} \
+        if chosen else {}
+    # the seats bots play (the host's, this player's): resume names them as bots (a
+    # joiner's resume listed the host's bots as "Bot1 (connected)")
+    extra[BOT_SEATS] = sorted({int(s) for s in getattr(start, "bots", ())})
     args.game_saved = True        # from here on, Ctrl-C leaves a game to resume
     return Store.create(data_dir(args), start.cfg.header(), start.seat, port=node.port,
                         bind="0.0.0.0" if bind == "*" else bind, endpoints=start.endpoints,
@@ -174,6 +178,21 @@ def my_store(start: TableStart, node: Node, args: argparse.Namespace) -> Store:
 
 #: The ``extra`` entry of a table's store naming the identity key file it was played with.
 REMEMBERED_IDENTITY = "identity"
+#: The ``extra`` entry of a table's store listing the seats bots played from the start.
+BOT_SEATS = "bot_seats"
+
+
+def stored_bot_seats(table: Path, players: int) -> list[int]:
+    """The seats bots played from the start of a saved table (see :func:`my_store`); none
+    for a store that does not say (an earlier release's) or says it wrongly (a file on
+    this computer: only seats of the table are taken)."""
+    try:
+        seats = read_meta(table)["extra"].get(BOT_SEATS)
+    except (OSError, ValueError):
+        return []
+    if not isinstance(seats, list):
+        return []
+    return sorted({s for s in seats[:64] if type(s) is int and 0 <= s < players})
 
 
 def remembered_identity(table: Path) -> str | None:
