@@ -34,6 +34,7 @@ from .commands import LOOK, NO, YES, Commander, Context, Outcome, is_look
 from .driver import TableDriver
 from .i18n import N_, _
 from .words import (
+    FAST_DISCARD_HELP,
     NOT_SAVED,
     PLAIN_HELP,
     command_for,
@@ -670,7 +671,8 @@ class PlainSession:
         # the note after the commands is one paragraph, wrapped as one (a translation's
         # line break left a short line in its middle on a narrow terminal)
         note = " ".join(line.strip() for line in lines[cut:])
-        lines = [*lines[:cut], _(LOOK_HELP), *([note] if note else [])]
+        fast = [_(FAST_DISCARD_HELP)] if self.driver.rules.fast_play else []
+        lines = [*lines[:cut], *fast, _(LOOK_HELP), *([note] if note else [])]
         width = self.width()
         self.say("\n".join(part for line in lines for part in (
             command_help_lines(line, width) if line.startswith(" ") else [line]))

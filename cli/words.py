@@ -149,6 +149,12 @@ Commands (N = a card's number as listed, or its name: play roll):
 Each card's family is said in brackets; "playable" marks what you can play now.""")
 
 
+#: The line mode's help at a table with fast play (O-fast-play, R10b): several cards go
+#: at once, a command the help listed nowhere.
+FAST_DISCARD_HELP = N_("  discard N M…     fast play: discard several cards at once, then "
+                       "draw back up")
+
+
 #: Said under the help when the game is kept nowhere (``play --in-process``).
 NOT_SAVED = N_("This game is not saved: it runs in this process only (play --in-process), "
                "and leaving ends it.")
