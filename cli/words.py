@@ -290,8 +290,10 @@ def rules_label(rules: Rules) -> str:
 
 
 def _option_value(value: object) -> str:
+    # yes or no, as --option's help and changed_options write them (`games` listed
+    # "start_rolling=true" where the player had typed yes)
     if isinstance(value, bool):
-        return "true" if value else "false"
+        return "yes" if value else "no"
     return safe_text(str(value), 24)
 
 

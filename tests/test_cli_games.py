@@ -572,8 +572,9 @@ def test_games_names_the_options_a_table_changed(tmp_path: Path) -> None:
     out = cli("games", "--data-dir", str(tmp_path / "a")).stdout
     lines = out.splitlines()
     row = next(i for i, line in enumerate(lines) if "in progress" in line)
+    # a yes-or-no option as --option's help writes it (the player typed true)
     assert lines[row + 1].split() == ["classic", "rules", "(match_target=3000,",
-                                      "fast_play=true)"], out
+                                      "fast_play=yes)"], out
     out = cli("games", "--data-dir", str(tmp_path / "b")).stdout
     lines = out.splitlines()
     row = next(i for i, line in enumerate(lines) if "in progress" in line)

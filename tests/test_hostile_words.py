@@ -103,8 +103,8 @@ def test_a_host_cannot_present_other_rules_under_a_presets_name() -> None:
         assert c.state is not None
         with i18n.using("fr"):
             line = lobby_lines(c.state)[0]
-        assert "max_turns=10" in line and "stack_hazards=true" in line, line
-        assert "draw_discard=true" in line and _clean(line)
+        assert "max_turns=10" in line and "stack_hazards=yes" in line, line
+        assert "draw_discard=yes" in line and _clean(line)
         # a truthy "no" is not a rule anyone can agree to: Rules refuses it
         with pytest.raises(ValueError, match="draw_discard must be yes or no"):
             Rules.from_dict({**preset("classic").to_dict(), "draw_discard": "no"})
