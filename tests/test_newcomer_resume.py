@@ -60,7 +60,9 @@ def test_resume_plain_after_a_bot_took_the_seat_says_so_and_refuses_moves(
         # mode gone) before a later "look" is read
         until(ben_out, "Hand 2: the cards are dealt")
         os.write(ben_w, b"look\n")
-        until(ben_out, "Your hand is empty")
+        # the hand the bot holds is not Ben's to see, and not empty (newcomer pass 26:
+        # "Your hand is empty." was said here)
+        until(ben_out, "No cards here: a bot plays your seat and holds its cards.")
         # the bot's moves in Ben's seat are the bot's, never "You …"
         until(ben_out, "* Ben's bot ")
         # the board Ben asked for is the hand the table is on, not the hand he left in
