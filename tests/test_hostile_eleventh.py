@@ -137,7 +137,10 @@ def test_a_resume_that_cuts_local_damage_rewrites_the_good_entries_with_one_fsyn
     path = table / TRANSCRIPT
     before = read_transcript(path)
     n = len(before.entries)
-    assert n > 100
+    # enough entries that one fsync each would break the bound of 20 below: a hand of the
+    # fixture has 80 to 200 of them, by the deal (the mental-poker deck is not seeded:
+    # "> 100" failed on a hand of 81 in CI)
+    assert n > 40
     raw = bytearray(path.read_bytes())
     raw[-1] ^= 0x55                   # the last entry's signature
     path.write_bytes(bytes(raw))
