@@ -12,7 +12,6 @@ import argparse
 import getpass
 import math
 import os
-import re
 import shlex
 import sys
 from collections.abc import Callable, Sequence
@@ -93,13 +92,13 @@ def peer_address(text: str) -> str:
     IPv6 address without brackets (``fe80::1`` read as host ``fe80:``, port 1) were said
     later, in English ("not HOST:PORT ('fe80:' is not an IP address or host name)").
     The name is resolved when connecting."""
-    from p2p.net import parse_endpoint
+    from p2p.net import normal_fingerprint, parse_endpoint
 
     t = text.strip()
     fp, at, rest = t.partition("@")
     if not at:
         fp, rest = "", t
-    elif not FINGERPRINT_TEXT.fullmatch(fp.replace("-", "").upper()):
+    elif normal_fingerprint(fp) is None:
         raise argparse.ArgumentTypeError(
             _("--peer %(text)s: %(fp)s is not a key fingerprint (XXXXX-XXXXX, as the "
               "host's screen shows it)") % {"text": repr(text), "fp": repr(fp[:20])})
@@ -125,10 +124,6 @@ def peer_address(text: str) -> str:
         raise argparse.ArgumentTypeError(_("%(host)s is not a host name or address")
                                          % {"host": repr(host[:60])}) from None
     return f"{fp}{at}{shown}:{int(port)}"
-
-
-#: A key fingerprint as typed, without its dash (base32, 10 characters).
-FINGERPRINT_TEXT = re.compile(r"[A-Z2-7]{10}")
 
 
 def count(low: int, high: int, what: str, why: str = "") -> Callable[[str], int]:

@@ -23,6 +23,7 @@ from p2p.net.interface import TransportConfig as TransportConfig
 from p2p.net.interface import TransportError as TransportError
 from p2p.net.interface import WireFilter as WireFilter
 from p2p.net.interface import literal_host as literal_host
+from p2p.net.interface import normal_fingerprint as normal_fingerprint
 from p2p.net.interface import parse_endpoint as parse_endpoint
 from p2p.net.interface import parse_peer as parse_peer
 from p2p.net.interface import validate_peer_id as validate_peer_id

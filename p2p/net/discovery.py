@@ -424,17 +424,7 @@ def announce_table(
 
 
 def _decode(props: dict[Any, Any]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for k, v in props.items():
-        ks = k.decode("utf-8", "replace") if isinstance(k, bytes) else str(k)
-        if v is None:
-            vs = ""
-        elif isinstance(v, bytes):
-            vs = v.decode("utf-8", "replace")
-        else:
-            vs = str(v)
-        out[ks] = vs
-    return out
+    return {k: v.decode("utf-8", "replace") for k, v in _raw_txt(props).items()}
 
 
 def _to_int(text: str | None) -> int:

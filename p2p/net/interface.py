@@ -193,10 +193,19 @@ def parse_peer(text: str) -> tuple[str | None, str]:
     fp, at, rest = text.strip().partition("@")
     if not at:
         return None, parse_endpoint(text)
-    norm = fp.replace("-", "").upper()
-    if len(norm) != 10 or not all(c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567" for c in norm):
+    norm = normal_fingerprint(fp)
+    if norm is None:
         raise ValueError(f"not a key fingerprint (XXXXX-XXXXX): {fp[:20]!r}")
-    return f"{norm[:5]}-{norm[5:]}", parse_endpoint(rest)
+    return norm, parse_endpoint(rest)
+
+
+def normal_fingerprint(text: str) -> str | None:
+    """A key fingerprint as typed (case and the dash do not matter) in the form the
+    screens show, ``XXXXX-XXXXX``; None if ``text`` is not one."""
+    norm = text.replace("-", "").upper()
+    if len(norm) != 10 or not all(c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567" for c in norm):
+        return None
+    return f"{norm[:5]}-{norm[5:]}"
 
 
 
