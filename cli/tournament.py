@@ -496,6 +496,21 @@ def summarise(specs: Sequence[str], seating: Seating,
     return {"bots": bots, "pairs": pairs}
 
 
+def _one_bot_once(specs: Sequence[str]) -> None:
+    """A bot entered twice under two spellings is refused as one named twice: names are
+    read without case and a level stands for its spec (docs/bots.md), so ``mybot,MyBot``
+    and ``normal,heuristic`` played a bot against itself as two entrants, each rated."""
+    seen: dict[tuple[str, tuple[tuple[str, Any], ...]], str] = {}
+    for spec in specs:
+        name, options = parse_bot_spec(spec)
+        key = (name, tuple(sorted(options.items())))
+        if key in seen:
+            raise ValueError(_("--bots names one bot twice (%(first)s and %(second)s are the "
+                               "same bot); give each entrant once")
+                             % {"first": seen[key], "second": spec})
+        seen[key] = spec
+
+
 def run_tournament(args: argparse.Namespace) -> int:
     specs = [b.strip() for b in args.bots.split(",") if b.strip()]
     for spec in specs:   # names and options checked before any match starts (and before
@@ -505,6 +520,7 @@ def run_tournament(args: argparse.Namespace) -> int:
         raise ValueError(_("--bots needs at least two bots for a round robin"))
     if len(set(specs)) != len(specs):
         raise ValueError(_("--bots names a bot twice; give each entrant once"))
+    _one_bot_once(specs)
     # the parser's bounds, for a Namespace built in code
     for what, value, low, high in (("--deals", args.deals, 1, MAX_MATCHES),
                                    ("--jobs", args.jobs, 0, MAX_JOBS)):

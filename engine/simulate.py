@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence, Sized
 from typing import NamedTuple, cast
 
 from . import bot_guard
-from .actions import ACTION_TYPES, Action
+from .actions import ACTION_TYPES, Action, Discard, FastDiscard
 from .bot_guard import BotGuardFault, call_bot
 from .bots import SeatController
 from .errors import BotFailed, BotTooSlow, exception_words
@@ -61,7 +61,7 @@ def legal_choice(answer: object, legal: Sequence[Action]) -> Action | None:
     try:
         found = legal[legal.index(answer)]    # the usual case, at C speed
     except Exception:   # not there, or someone's object whose == raises: not a legal move
-        return None
+        return _reordered(answer, legal)
     if type(found) is type(answer):
         return found
     for action in legal:                       # equal as tuples, another type: look on
@@ -70,6 +70,22 @@ def legal_choice(answer: object, legal: Sequence[Action]) -> Action | None:
                 return action
         except Exception:   # (as above)
             return None
+    return None
+
+
+def _reordered(answer: object, legal: Sequence[Action]) -> Action | None:
+    """The fast discard of ``legal`` (O-fast-play, R10b) that throws away the cards
+    ``answer``, a ``FastDiscard``, names in another order: the same move (the docs give
+    no order, and a bot that named its worst card first was "not a legal move now")."""
+    if type(answer) is not FastDiscard:
+        return None
+    seat, cards = tuple.__getitem__(answer, 0), tuple.__getitem__(answer, 1)
+    if type(cards) is not tuple or not all(type(c) is int for c in cards):
+        return None
+    key = sorted(cards)
+    for action in legal:
+        if type(action) is FastDiscard and action.seat == seat and sorted(action.cards) == key:
+            return action
     return None
 
 
@@ -126,7 +142,25 @@ def index_hint(answer: object, legal: Sequence[Action]) -> str:
                 "with asyncio.run inside if it awaits)")
     if type(answer) is types.GeneratorType:
         return " (its choose yields: it must return a move)"
-    return _look_alike_hint(answer, legal)
+    return _look_alike_hint(answer, legal) or _decision_hint(legal)
+
+
+#: At a decision of this many legal moves or fewer (a draw, the extension question, a
+#: coup fourré's), a wrong answer is told them all; past it, how many there are.
+LISTED_MOVES = 4
+
+
+def _decision_hint(legal: Sequence[Action]) -> str:
+    """Which decision a wrong answer was given at, and what it could have answered: "chose
+    Extend(seat=0, extend='yes'), which is not a legal move now" said neither (the
+    engine's own moves only are shown: their fields are plain values)."""
+    if not legal:
+        return ""
+    phase = _phase_of(legal)
+    if len(legal) <= LISTED_MOVES:
+        moves = ", ".join(answer_words(a) for a in legal)
+        return f" (view.phase was {phase!r}, and legal was [{moves}])"
+    return f" (view.phase was {phase!r}: return one of the {len(legal)} moves of legal)"
 
 
 def _look_alike_hint(answer: object, legal: Sequence[Action]) -> str:
@@ -171,6 +205,13 @@ def _look_alike_hint(answer: object, legal: Sequence[Action]) -> str:
             # a card of its own type (a numpy integer, an IntEnum): "a Play holding other
             # objects" said no more
             name, value = odd[0]
+            if type(answer) is FastDiscard and name == "cards" and \
+                    type(value) in (list, set, frozenset):
+                # "the moves of legal hold plain ints, strings and None" misled: a fast
+                # discard holds a tuple of cards
+                return (f" (its cards is a {type(value).__name__}: a FastDiscard's cards "
+                        "are a tuple of card ids, FastDiscard(seat, (c1, c2)); return one "
+                        "of legal)")
             return (f" (its {name} is an object of type {type(value).__name__[:40]}: the "
                     "moves of legal hold plain ints, strings and None; return one of them)")
         # its fields read as plain objects: read as the move's own, the compiled engine
@@ -178,6 +219,11 @@ def _look_alike_hint(answer: object, legal: Sequence[Action]) -> str:
         # field raised TypeError out of this hint (CI's compiled stage)
         values = tuple(cast("tuple[object, ...]", answer))
         seat, mine = values[0], legal[0].seat
+        if type(answer) is FastDiscard and type(values[1]) is tuple and \
+                len(values[1]) == 1 and Discard(mine, values[1][0]) in legal:
+            # one card is thrown away by a Discard (R10b's fast discard is of several)
+            return (f" (one card is thrown away with {answer_words(Discard(mine, values[1][0]))}"
+                    ", a move of legal)")
         if all(_plain_value(v) for v in values) and type(seat) is int and seat != mine \
                 and legal_choice(cast(Action, answer)._replace(seat=mine), legal) is not None:
             return (f" (the move of seat {seat}: this bot plays seat {mine}, "

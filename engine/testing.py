@@ -4,6 +4,7 @@ on ``sys.path`` without building a wheel."""
 
 from __future__ import annotations
 
+import os
 import re
 import textwrap
 from collections.abc import Mapping
@@ -14,20 +15,27 @@ from .bots import ENTRY_POINT_GROUP
 __all__ = ["install_plugin"]
 
 
-def install_plugin(directory: Path, module: str, source: str,
+def install_plugin(directory: str | os.PathLike[str], module: str, source: str,
                    factories: Mapping[str, str]) -> Path:
     """Write ``module``.py (``source``, dedented) and a ``.dist-info`` beside it whose
     entry points put each bot name of ``factories`` in the ``millebornes.bots`` group,
     mapped to a factory of that module (``{"mybot": "make"}``) or, with a colon, of
     another (``{"broken": "nowhere:make"}``). Once ``directory`` is on ``sys.path``
     (``monkeypatch.syspath_prepend``, or ``PYTHONPATH`` for a child process) every
-    command offers the bots by name, as after ``pip install``. Returns the dist-info."""
+    command offers the bots by name, as after ``pip install``. ``directory`` is a path or
+    a folder's name; called again for the same module (the bot edited), it writes the
+    new source and entry points over the old, as ``pip install`` of a new version does
+    (a second call raised FileExistsError, and a folder given as a string TypeError).
+    Returns the dist-info."""
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", module):
         raise ValueError(f"not a module name: {module!r}")
+    directory = Path(directory)
     (directory / f"{module}.py").write_text(textwrap.dedent(source), encoding="utf-8")
+    for cached in (directory / "__pycache__").glob(f"{module}.*.pyc"):
+        cached.unlink()    # an edit of the same size within a second read as unchanged
     project = module.replace("_", "-")
     dist = directory / f"{module}-1.0.dist-info"
-    dist.mkdir()
+    dist.mkdir(exist_ok=True)
     (dist / "METADATA").write_text(
         f"Metadata-Version: 2.1\nName: {project}\nVersion: 1.0\n", encoding="utf-8")
     lines = [f"[{ENTRY_POINT_GROUP}]"]
