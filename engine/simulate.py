@@ -142,7 +142,7 @@ def index_hint(answer: object, legal: Sequence[Action]) -> str:
                 "with asyncio.run inside if it awaits)")
     if type(answer) is types.GeneratorType:
         return " (its choose yields: it must return a move)"
-    return _look_alike_hint(answer, legal) or _decision_hint(legal)
+    return _look_alike_hint(answer, legal) or _decision_hint(answer, legal)
 
 
 #: At a decision of this many legal moves or fewer (a draw, the extension question, a
@@ -150,16 +150,23 @@ def index_hint(answer: object, legal: Sequence[Action]) -> str:
 LISTED_MOVES = 4
 
 
-def _decision_hint(legal: Sequence[Action]) -> str:
+def _decision_hint(answer: object, legal: Sequence[Action]) -> str:
     """Which decision a wrong answer was given at, and what it could have answered: "chose
-    Extend(seat=0, extend='yes'), which is not a legal move now" said neither (the
-    engine's own moves only are shown: their fields are plain values)."""
+    Extend(seat=0, extend='yes'), which is not a legal move now" said neither. Past
+    :data:`LISTED_MOVES`, the legal moves with the answer's card (a hazard played on the
+    wrong side, a card played that can only be thrown away). The engine's own moves only
+    are shown: their fields are plain values."""
     if not legal:
         return ""
     phase = _phase_of(legal)
     if len(legal) <= LISTED_MOVES:
         moves = ", ".join(answer_words(a) for a in legal)
         return f" (view.phase was {phase!r}, and legal was [{moves}])"
+    card = getattr(answer, "card", None) if type(answer) in ACTION_TYPES else None
+    same = [a for a in legal if type(card) is int and getattr(a, "card", None) == card]
+    if same and len(same) <= LISTED_MOVES:
+        moves = ", ".join(answer_words(a) for a in same)
+        return f" (view.phase was {phase!r}, and legal's moves with card {card} were [{moves}])"
     return f" (view.phase was {phase!r}: return one of the {len(legal)} moves of legal)"
 
 

@@ -131,6 +131,12 @@ def test_a_wrong_answer_names_the_decision_and_what_was_legal_there() -> None:
     n = len(legal_actions(view_of(play, play.seat), play.seat))
     words = _fault(play, Play(play.seat, 999, None))
     assert "view.phase was 'play'" in words and f"return one of the {n} moves of legal" in words, words
+    # a card of its hand played where it cannot be: the moves of legal with that card
+    view = view_of(play, play.seat)
+    card = view.hand(play.seat)[0]
+    words = _fault(play, Play(play.seat, card, 7))
+    assert f"legal's moves with card {card} were [" in words, words
+    assert f"Discard(seat={play.seat}, card={card})" in words, words
 
 
 def test_a_fast_discard_names_its_cards_in_any_order() -> None:
