@@ -43,10 +43,10 @@ from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame, TextArea
 
 from engine import Draw, Family, FastRemedy, IllegalAction, Play, family
-from engine.bots import make_bot
 from engine.state import DRAW, EXTEND, PLAY, RESPOND
 
 from . import hand_order, i18n, render
+from .bot_process import BotProcess, auto_bot
 from .commands import Commander, Context, is_look
 from .completion import CommandCompleter
 from .driver import TableDriver
@@ -69,6 +69,7 @@ from .words import (
     others_turn_line,
     over_prefixes,
     overdue_move_line,
+    own_bot_failed_line,
     peer_label,
     refused_line,
     reply,
@@ -97,8 +98,8 @@ MAX_STATUS = 3
 
 
 class TableApp:
-    def __init__(self, driver: TableDriver, *, auto: bool = False, lang: str | None = None,
-                 seed: int = 0, color: bool = True, delay: float = 0.4,
+    def __init__(self, driver: TableDriver, *, auto: bool = False, bot: str | None = None,
+                 lang: str | None = None, seed: int = 0, color: bool = True, delay: float = 0.4,
                  hand_pause: float = 4.0, input: Any = None, output: Any = None,
                  hand_file: Path | None = None) -> None:
         self.driver = driver
@@ -113,7 +114,11 @@ class TableApp:
         self.delay = delay
         self.hand_pause = hand_pause
         self.commander = Commander()
-        self.bot = make_bot("heuristic", seed * 7919 + 5) if auto else None
+        #: what the seat's bot (``--auto-bot``, one in a process of its own) failed with
+        self.bot_faults: list[tuple[str, str]] = []
+        self.bot = auto_bot(bot, seed * 7919 + 5, getattr(driver, "decision_limit", None),
+                            lambda spec, words: self.bot_faults.append((spec, words))
+                            ) if auto else None
         self.selected = 0
         self.target_side: int | None = None
         self.message = ""
@@ -1304,9 +1309,19 @@ class TableApp:
                 if self.bot is not None and d.my_move() and not d.hand_over:
                     await asyncio.sleep(self.delay)
                     view = d.view()
-                    action = self.bot.choose(view, d.legal())
+                    if isinstance(self.bot, BotProcess):
+                        # a bot in a process of its own (--auto-bot) thinks up to its
+                        # time: the keys are answered meanwhile (help, the log, q)
+                        action = await asyncio.to_thread(self.bot.choose, view, d.legal())
+                        if not d.my_move() or d.hand_over or d.view() != view:
+                            continue      # the table went on meanwhile (the seat taken)
+                    else:
+                        action = self.bot.choose(view, d.legal())
                     self.say(_("(auto) %(command)s") % {
                         "command": command_for(action, view, d.seat, d.names, self.cards())})
+                    while self.bot_faults:      # said once: the heuristic plays on
+                        spec, words = self.bot_faults.pop(0)
+                        self.say(own_bot_failed_line(words, spec), error=True)
                     d.submit(action)
                     self.moves += 1
                     self.app.invalidate()
@@ -1443,11 +1458,17 @@ def _display_in_place(text: str) -> str:
     return text[:lead] + i18n.display(core) + " " * (len(text) - lead - len(core))
 
 
-def run_app(driver: TableDriver, *, auto: bool = False, lang: str | None = None, seed: int = 0,
-            color: bool = True, delay: float = 0.4, hand_file: Path | None = None) -> int:
-    app = TableApp(driver, auto=auto, lang=lang, seed=seed, color=color, delay=delay,
+def run_app(driver: TableDriver, *, auto: bool = False, bot: str | None = None,
+            lang: str | None = None, seed: int = 0, color: bool = True, delay: float = 0.4,
+            hand_file: Path | None = None) -> int:
+    app = TableApp(driver, auto=auto, bot=bot, lang=lang, seed=seed, color=color, delay=delay,
                    hand_file=hand_file)
-    rc = app.run()
+    try:
+        rc = app.run()
+    finally:
+        close = getattr(app.bot, "close", None)
+        if close is not None:           # a bot in a process of its own (--auto-bot)
+            close()
     d = driver
     # at the terminal's width (80 in a file or a pipe)
     if not d.match.hands:       # left during the first hand: no totals to speak of

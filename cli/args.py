@@ -504,8 +504,22 @@ def _net_args(p: argparse.ArgumentParser) -> None:
                    help=_("interfaces for LAN discovery"))
 
 
+def auto_bot_spec(text: str) -> str:
+    """``--auto-bot SPEC``: the bot that plays the person's own seat, checked as a bot of
+    ``--bots`` is (a plug-in made once in a throwaway child process)."""
+    spec = text.strip()
+    check_bot_spec(spec, "--auto-bot")
+    problem = bot_problem(spec)
+    if problem:
+        raise argparse.ArgumentTypeError(problem.replace("--bots", "--auto-bot", 1))
+    return spec
+
+
 def _console_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--auto", action="store_true", help=_("a bot plays your seat (spectate)"))
+    p.add_argument("--auto-bot", type=auto_bot_spec, default=None, metavar="SPEC",
+                   help=_("as --auto, with this bot playing your seat: a level or a bot "
+                          "spec, a plug-in bot too (default: heuristic)"))
     p.add_argument("--plain", action="store_true",
                    help=_("line mode (screen readers, scripts)"))
 

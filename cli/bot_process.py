@@ -17,6 +17,8 @@ networked table (``play``, ``host``, ``resume``), and a move is always made. Wha
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 # The code lives in the engine, so that ``simulate --network``'s seat processes
 # (p2p.netsim, which may not import cli) isolate a plug-in the same way.
 from engine.bot_process import ANSWER_WITHIN as ANSWER_WITHIN
@@ -26,6 +28,7 @@ from engine.bot_process import cap_memory as cap_memory
 from engine.bot_process import log_bot_fault as log_bot_fault
 from engine.bot_process import memory_limit as memory_limit
 from engine.bot_process import within_bound as within_bound
+from engine.bots import SeatController, make_bot
 
 
 def bot_move_time(move_limit: float | None) -> float:
@@ -38,3 +41,21 @@ def bot_move_time(move_limit: float | None) -> float:
     # a fifth of the limit, and at least a second where the limit allows it: at a 3 s
     # table the heuristic had 0.6 s once a plug-in was cut, and the table paused on it
     return min(ANSWER_WITHIN, max(0.5, round(min(move_limit * 0.8, move_limit - 1.0), 1)))
+
+
+#: Bots quick enough to play a seat in the console's own process (``--auto``'s default).
+QUICK_AUTO_BOTS = frozenset({"random", "heuristic", "heuristic-v1", "easy", "normal"})
+
+
+def auto_bot(spec: str | None, seed: int, move_limit: float | None = None,
+             on_fault: Callable[[str, str], None] | None = None) -> SeatController:
+    """The bot that plays a person's own seat (``--auto``; ``--auto-bot SPEC``): the
+    heuristic by default; a quick built-in one here; any other (a plug-in, the search bot)
+    in a process of its own, within the table's time for a move (:func:`bot_move_time`),
+    the heuristic moving for it once it fails, and ``on_fault`` told (spec, words)."""
+    if spec is None:
+        return make_bot("heuristic", seed)
+    if spec.split(":", 1)[0] in QUICK_AUTO_BOTS:
+        return make_bot(spec, seed)
+    return BotProcess(spec, seed, on_fault=on_fault, answer_within=bot_move_time(move_limit),
+                      make_within=ANSWER_WITHIN)

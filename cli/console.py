@@ -27,16 +27,17 @@ def run_console(driver: TableDriver, args: argparse.Namespace, *, seed: int = 0,
     line mode on ``out``/``inp``. ``table_dir``: the saved game's folder, where the full
     screen keeps the order of the hand for ``resume`` (the line mode numbers the cards
     in the engine's order, which the game itself restores)."""
-    auto = bool(getattr(args, "auto", False))
+    bot = getattr(args, "auto_bot", None)      # --auto-bot SPEC: --auto with that bot
+    auto = bool(getattr(args, "auto", False)) or bot is not None
     lang = str(getattr(args, "lang", None) or "en")
     tty = out is None and inp is None and sys.stdin.isatty() and sys.stdout.isatty()
     if plain_wanted(args) or not tty:
         if not plain_wanted(args) and out is None:
             print(i18n.display(_("millebornes %(verb)s: not a terminal, using --plain line "
                                  "mode") % {"verb": args.verb}), file=sys.stderr)
-        return run_plain(driver, auto=auto, lang=lang, seed=seed, out=out, inp=inp)
+        return run_plain(driver, auto=auto, bot=bot, lang=lang, seed=seed, out=out, inp=inp)
     from .app import run_app  # prompt_toolkit only for the full screen (see test_imports)
 
-    return run_app(driver, auto=auto, lang=lang, seed=seed, color=use_color(args),
+    return run_app(driver, auto=auto, bot=bot, lang=lang, seed=seed, color=use_color(args),
                    delay=move_delay(auto) if delay is None else delay,
                    hand_file=None if table_dir is None else table_dir / HAND_ORDER_FILE)

@@ -128,6 +128,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.lang_chosen = getattr(args, "lang", None) or (
             i18n.active().language if _early_option(words, "--lang") is not None else None)
         args.lang = i18n.active().language
+        if getattr(args, "auto_bot", None) is not None:
+            args.auto = True           # --auto-bot SPEC is --auto with that bot
         if args.verb is None:
             parser.print_help()
             return 0

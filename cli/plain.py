@@ -26,10 +26,10 @@ from collections.abc import Iterator
 from typing import Literal, NamedTuple, TextIO
 
 from engine import Action, HandState, IllegalAction, bot_guard
-from engine.bots import make_bot
 from engine.state import DRAW, OVER, RESPOND
 
 from . import i18n, render
+from .bot_process import auto_bot
 from .commands import LOOK, NO, YES, Commander, Context, Outcome, is_look
 from .driver import TableDriver
 from .i18n import N_, _
@@ -44,6 +44,7 @@ from .words import (
     leave_question,
     move_limit_note,
     others_turn_line,
+    own_bot_failed_line,
     peer_label,
     refused_line,
     reply,
@@ -200,17 +201,23 @@ class PlainSession:
     whose turn it is), never kept to be played later against a hand that has changed
     (``discard 1`` typed early threw away the card drawn next, unseen)."""
 
-    def __init__(self, driver: TableDriver, *, auto: bool = False, lang: str | None = None,
-                 seed: int = 0, out: TextIO | None = None, inp: TextIO | None = None) -> None:
+    def __init__(self, driver: TableDriver, *, auto: bool = False, bot: str | None = None,
+                 lang: str | None = None, seed: int = 0, out: TextIO | None = None,
+                 inp: TextIO | None = None) -> None:
         self.driver = driver
         self.auto = auto
+        #: what the seat's bot (``--auto-bot``, one in a process of its own) failed with,
+        #: said after its move (told from the thread that asked it)
+        self.bot_faults: list[tuple[str, str]] = []
         self.lang = lang
         self.out = out or sys.stdout
         source = inp if inp is not None else sys.stdin
         self.reader: LineReader = source if isinstance(source, LineReader) or hasattr(
             source, "get") else LineReader(source)  # type: ignore[assignment]
         self.commander = Commander(extra=LOOK[:1])    # look: a typo of it is guessed too
-        self.bot = make_bot("heuristic", seed * 7919 + 5) if auto else None
+        self.bot = auto_bot(bot, seed * 7919 + 5, getattr(driver, "decision_limit", None),
+                            lambda spec, words: self.bot_faults.append((spec, words))
+                            ) if auto else None
         self.shown = 0
         self.last_activity: str | None = None
         # the waits said in this hand: each said once, not dozens of times ("Waiting for
@@ -345,11 +352,16 @@ class PlainSession:
             self.say(line)
 
     def run(self) -> int:
-        with self._ctrl_c_asks():
-            if self.lang != i18n.active().language and self.lang in i18n.LANGUAGES:
-                with i18n.using(self.lang, i18n.active().bidi):
-                    return self._run()
-            return self._run()
+        try:
+            with self._ctrl_c_asks():
+                if self.lang != i18n.active().language and self.lang in i18n.LANGUAGES:
+                    with i18n.using(self.lang, i18n.active().bidi):
+                        return self._run()
+                return self._run()
+        finally:
+            close = getattr(self.bot, "close", None)
+            if close is not None:       # a bot in a process of its own (--auto-bot)
+                close()
 
     @contextlib.contextmanager
     def _ctrl_c_asks(self) -> Iterator[None]:
@@ -463,6 +475,9 @@ class PlainSession:
                     self._show_board(view, legal, hand_no)
                     self.say("> " + command_for(action, view, d.seat, d.names) + "   "
                              + _("(auto)"))
+                    while self.bot_faults:       # said once: the heuristic plays on
+                        spec, words = self.bot_faults.pop(0)
+                        self.say("* " + own_bot_failed_line(words, spec))
                 continue
             self._show_board(view, legal, hand_no)
             limit = getattr(d, "decision_limit", None)
@@ -771,6 +786,8 @@ class PlainSession:
             self.say(leave_question(bool(getattr(d, "saves_game", True)), d.over))
 
 
-def run_plain(driver: TableDriver, *, auto: bool = False, lang: str | None = None, seed: int = 0,
-              out: TextIO | None = None, inp: TextIO | None = None) -> int:
-    return PlainSession(driver, auto=auto, lang=lang, seed=seed, out=out, inp=inp).run()
+def run_plain(driver: TableDriver, *, auto: bool = False, bot: str | None = None,
+              lang: str | None = None, seed: int = 0, out: TextIO | None = None,
+              inp: TextIO | None = None) -> int:
+    return PlainSession(driver, auto=auto, bot=bot, lang=lang, seed=seed, out=out,
+                        inp=inp).run()

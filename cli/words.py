@@ -2557,6 +2557,15 @@ def bot_failed_line(name: str, reason: str, bot: str = "") -> str:
         "name": you_label(name), "reason": safe_text(reason, 200)}
 
 
+def own_bot_failed_line(reason: str, bot: str) -> str:
+    """The bot that plays this player's own seat (``--auto-bot``, perhaps their plug-in)
+    did not make a legal move; the heuristic plays the seat from then on ("You's bot"
+    would be :func:`bot_failed_line`'s words)."""
+    return _("Your bot (%(bot)s) failed to move (%(reason)s); a built-in bot plays your "
+             "seat from now on.") % {"bot": safe_text(bot, 60),
+                                     "reason": safe_text(reason, 200)}
+
+
 def stopped_line(reason: str, why: Mapping[str, Any] | None = None,
                  names: Sequence[str] = ()) -> str:
     """The match stopped: ``why`` (the log's reason id and data) in words when given, else

@@ -175,3 +175,89 @@ def test_a_tournament_refuses_one_bot_entered_twice_under_two_spellings(
     first, second = bots.split(",")
     assert "names one bot twice" in done.stderr, done.stderr
     assert f"{first} and {second}" in done.stderr, done.stderr
+
+
+JOINER = '''
+import os
+from engine import Play, make_bot
+
+
+class Joiner:
+    """Plays the joiner's own seat: the heuristic's moves, each call noted in a file; its
+    third play raises (a bug of its author's)."""
+
+    def __init__(self, seed):
+        self.heuristic = make_bot("heuristic", seed)
+        self.plays = 0
+
+    def choose(self, view, legal):
+        with open(os.environ["MB_SEVENTH_CALLS"], "a") as f:
+            f.write(view.phase + "\\n")
+        if view.phase == "play":
+            self.plays += 1
+            if self.plays == 3:
+                raise RuntimeError("my bot broke at its third play")
+        return self.heuristic.choose(view, legal)
+
+
+def make(seed):
+    return Joiner(seed)
+'''
+
+
+def test_a_joiner_has_their_own_plugin_play_their_seat(tmp_path: Path) -> None:
+    """Bot author's review: a plug-in could sit at a networked table only in a seat its
+    host filled (``host --bots mybot``); a player joining someone's table had ``--auto``,
+    always the heuristic, and no way to let their own bot play their seat. ``join
+    --auto-bot mybot`` does (in a process of its own, as every plug-in at a table), and
+    when it fails the heuristic plays on, said once on the joiner's screen."""
+    import socket
+
+    from cli_helpers import Logged
+
+    install_plugin(tmp_path, "mb_seventh_joiner", JOINER, {"tjoiner": "make"})
+    calls = tmp_path / "calls"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]),
+           "XDG_DATA_HOME": str(tmp_path / "data"), "MB_SEVENTH_CALLS": str(calls)}
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    common = ["--plain", "--bind", "127.0.0.1", "--mdns", "loopback"]
+    host = Logged([sys.executable, "-m", "cli.main", "host", *common, "--auto", "--name", "Ann",
+                   "--players", "2", "--port", str(port), "--no-announce", "--option",
+                   "match_target=1", "--data-dir", str(tmp_path / "h"), "--identity",
+                   str(tmp_path / "h.key")], env=env, cwd=str(tmp_path),
+                  stdin=subprocess.DEVNULL)
+    try:
+        join = Logged([sys.executable, "-m", "cli.main", "join", *common, "--auto-bot",
+                       "tjoiner", "--name", "Ben", "--peer", f"127.0.0.1:{port}",
+                       "--data-dir", str(tmp_path / "j"), "--identity",
+                       str(tmp_path / "j.key")], env=env, cwd=str(tmp_path),
+                      stdin=subprocess.DEVNULL)
+        rc, out, err = join.finish(120)
+        assert rc == 0, out[-2000:] + err[-2000:]
+        hrc, hout, herr = host.finish(30)
+        assert hrc == 0, hout[-2000:] + herr[-2000:]
+    finally:
+        host.kill()
+    asked = calls.read_text().split()
+    assert asked.count("play") == 3, asked     # then the heuristic: never asked again
+    said = " ".join(out.split())
+    assert said.count("Your bot (tjoiner) failed to move (raised RuntimeError: my bot broke "
+                      "at its third play); a built-in bot plays your seat from now on.") == 1, \
+        out[-3000:]
+    assert "(auto)" in out and "Match over" in out, out[-2000:]
+    assert "Traceback" not in err + herr, err[-2000:] + herr[-2000:]
+
+
+def test_auto_bot_is_checked_before_the_table_is_joined(tmp_path: Path) -> None:
+    """``--auto-bot`` is checked as ``--bots`` is, its flag named: a bot that is not
+    installed, or options it does not take, end the command before it joins anyone."""
+    install_plugin(tmp_path, "mb_seventh", GREEDY, {"tsev": "make"})
+    done = _cli(tmp_path, "join", "--auto-bot", "tsevv", "--plain")
+    assert done.returncode == 2
+    assert "--auto-bot: there is no bot called 'tsevv'" in done.stderr, done.stderr
+    assert "did you mean" in done.stderr.lower() or "tsev" in done.stderr, done.stderr
+    done = _cli(tmp_path, "join", "--auto-bot", "tsev:depth=3", "--plain")
+    assert done.returncode == 2
+    assert "--auto-bot tsev:depth=3: bad options for bot 'tsev'" in done.stderr, done.stderr
