@@ -1321,7 +1321,9 @@ class TableApp:
                         "command": command_for(action, view, d.seat, d.names, self.cards())})
                     while self.bot_faults:      # said once: the heuristic plays on
                         spec, words = self.bot_faults.pop(0)
-                        self.say(own_bot_failed_line(words, spec), error=True)
+                        line = own_bot_failed_line(words, spec)
+                        d.events.append(line)   # the log keeps it, past the next move
+                        self.say(line, error=True)
                     d.submit(action)
                     self.moves += 1
                     self.app.invalidate()

@@ -57,5 +57,11 @@ def auto_bot(spec: str | None, seed: int, move_limit: float | None = None,
         return make_bot("heuristic", seed)
     if spec.split(":", 1)[0] in QUICK_AUTO_BOTS:
         return make_bot(spec, seed)
-    return BotProcess(spec, seed, on_fault=on_fault, answer_within=bot_move_time(move_limit),
+
+    def failed(spec: str, words: str) -> None:
+        log_bot_fault(spec, words)           # the log keeps the whole reason
+        if on_fault is not None:
+            on_fault(spec, words)
+
+    return BotProcess(spec, seed, on_fault=failed, answer_within=bot_move_time(move_limit),
                       make_within=ANSWER_WITHIN)
