@@ -226,10 +226,12 @@ def _look_alike_hint(answer: object, legal: Sequence[Action]) -> str:
         # field raised TypeError out of this hint (CI's compiled stage)
         values = tuple(cast("tuple[object, ...]", answer))
         seat, mine = values[0], legal[0].seat
-        if type(answer) is FastDiscard and type(values[1]) is tuple and \
-                len(values[1]) == 1 and Discard(mine, values[1][0]) in legal:
-            # one card is thrown away by a Discard (R10b's fast discard is of several)
-            return (f" (one card is thrown away with {answer_words(Discard(mine, values[1][0]))}"
+        single = values[1] if type(answer) is FastDiscard and type(values[1]) is tuple \
+            and len(values[1]) == 1 else ()
+        if single and type(single[0]) is int and Discard(mine, single[0]) in legal:
+            # one card is thrown away by a Discard (R10b's fast discard is of several); a
+            # card checked an int first (the compiled engine's Discard checks its fields)
+            return (f" (one card is thrown away with {answer_words(Discard(mine, single[0]))}"
                     ", a move of legal)")
         if all(_plain_value(v) for v in values) and type(seat) is int and seat != mine \
                 and legal_choice(cast(Action, answer)._replace(seat=mine), legal) is not None:

@@ -157,6 +157,8 @@ def test_a_fast_discard_names_its_cards_in_any_order() -> None:
     # one card is a Discard, not a fast discard: said so
     words = _fault(play, FastDiscard(seat, fast.cards[:1]))
     assert f"Discard(seat={seat}, card={fast.cards[0]})" in words, words
+    for odd in (("x",), (True,), (fast.cards[0], "x")):   # plain values, but no cards
+        assert "not a legal move" in _fault(play, FastDiscard(seat, odd))  # type: ignore[arg-type]
     assert isinstance(checked_choice(lambda v, moves: Discard(seat, fast.cards[0]), view, legal,
                                      seat), Discard)
 
