@@ -634,7 +634,10 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
         ("millebornes join --table \"Ann's table\"", _("that table, by the name millebornes "
                                                       "lobby shows")),
         ("millebornes join --peer 10.0.0.5:47111", _("over a VPN: the address the host's "
-                                                     "screen shows"))]))
+                                                     "screen shows")),
+        ("millebornes join --auto-bot hard", _("the search bot plays your seat while you "
+                                               "watch (your own plug-in bot too, "
+                                               "docs/bots.md: --auto-bot mybot)"))]))
     _seat_args(join)
     _net_args(join)
     join.add_argument("--seat", type=count(1, 5, "--seat",
