@@ -28,7 +28,7 @@ from engine.bot_process import cap_memory as cap_memory
 from engine.bot_process import log_bot_fault as log_bot_fault
 from engine.bot_process import memory_limit as memory_limit
 from engine.bot_process import within_bound as within_bound
-from engine.bots import SeatController, make_bot
+from engine.bots import SeatController, bot_name_key, make_bot
 
 
 def bot_move_time(move_limit: float | None) -> float:
@@ -55,7 +55,7 @@ def auto_bot(spec: str | None, seed: int, move_limit: float | None = None,
     the heuristic moving for it once it fails, and ``on_fault`` told (spec, words)."""
     if spec is None:
         return make_bot("heuristic", seed)
-    if spec.split(":", 1)[0] in QUICK_AUTO_BOTS:
+    if bot_name_key(spec.split(":", 1)[0].strip()) in QUICK_AUTO_BOTS:   # Normal too
         return make_bot(spec, seed)
 
     def failed(spec: str, words: str) -> None:
