@@ -1,8 +1,9 @@
 """Plug-in bots written from docs/bots.md alone by outside authors (seventh review of the
 plug-ins): the documented test helper called as the docs write it (a folder name, and
 again after an edit), a wrong answer at each kind of decision (a draw, the extension
-question, a coup fourré's, a fast-play discard of several cards), and a tournament that
-names one bot twice under two spellings."""
+question, a coup fourré's, a fast-play discard of several cards), a tournament that
+names one bot twice under two spellings, and a player joining someone's table who wants
+their own plug-in to play their seat (``--auto-bot``)."""
 
 from __future__ import annotations
 
