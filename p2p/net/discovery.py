@@ -523,6 +523,21 @@ def _usable(addr: str, *, loopback: bool = False, link_local: bool = False) -> b
     return not (ip.is_multicast or ip.is_unspecified or ip.is_reserved or ip in _THIS_NETWORK)
 
 
+def _signed_over(name: str, old: TableInfo, table: TableInfo) -> bool:
+    """Whether ``table``, a record of the service ``name``, describes it in place of
+    ``old``, which its key signed: a record of that key signed as late or later, or one
+    the key whose fingerprint the name carries signed (announce_table names an instance
+    ``"NAME (FINGERP…)"``) when ``old``'s key is not that one. Numbers are compared with
+    the same key's only: a record another machine's key signed, numbered 10^20 - 1, under
+    a table's own name, had the host's own records (its clock) ignored for good."""
+    if table.signed_seq is None or old.signed_seq is None:
+        return False
+    if table.fingerprint == old.fingerprint:
+        return table.signed_seq >= old.signed_seq
+    return (instance_matcher(fingerprint=table.fingerprint)(name)
+            and not instance_matcher(fingerprint=old.fingerprint)(name))
+
+
 def _first_seen_first(old: tuple[str, ...], new: tuple[str, ...]) -> tuple[str, ...]:
     """The addresses of ``new`` with those of ``old`` first, in their old order."""
     kept = [a for a in old if a in new]
@@ -1034,8 +1049,8 @@ class TableBrowser:
         table = dataclasses.replace(table, addresses=addrs)
         if old == table:
             return
-        if old is not None and old.signed_seq is not None and (
-                table.signed_seq is None or table.signed_seq < old.signed_seq):
+        if old is not None and old.signed_seq is not None \
+                and not _signed_over(name, old, table):
             # a listed table its key signed is described by a newer record of that key
             # only: another machine's record for its name (unsigned, or a copy of an
             # earlier one) would make it one a copy may take the place of

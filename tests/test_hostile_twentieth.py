@@ -1,0 +1,66 @@
+"""Hostile pass 20: inputs that broke a promise (an honest player is never blamed; no
+input stops a peer; every wait has a limit), each with the fix's test."""
+
+from __future__ import annotations
+
+import pytest
+
+from p2p.crypto.identity import Identity
+from p2p.net import discovery
+from p2p.net.discovery import SERVICE_TYPE, TableBrowser, announce_table
+
+
+def _signed(ident: Identity, seq: int, port: int, name: str,
+            taken: int = 1) -> dict[str, str]:
+    txt = discovery._txt(name, "classic", taken, 1, ident.fingerprint, "ab")
+    return discovery._signed_txt(txt, port, ident.public_key, seq, ident.sign)
+
+
+@pytest.mark.hostile    # an attack on the LAN, 2-4 s
+@pytest.mark.parametrize("when", ["after", "before"])
+def test_a_record_another_key_signed_with_a_huge_number_does_not_take_a_tables_name(
+        when: str) -> None:
+    """Another machine announces, under the host's own service name, a record its own
+    key signed, numbered 10^20 - 1 (the largest ``seq`` read). A browser compared that
+    number with the host's whatever key had signed each: the host's own records, its
+    clock in microseconds, were "not signed after the one listed" and ignored for good,
+    and ``join --table HOST_FP`` never found the table. A number is compared with the
+    same key's only; a record another key signed does not describe a table whose name
+    carries the fingerprint of the key that signed the record listed."""
+    from test_discovery import Forger, record, unique
+
+    host, liar = Identity.generate(), Identity.generate()
+    fp = host.fingerprint
+    name = unique("Twentieth")
+    port = 40120 if when == "after" else 40121
+    forger = Forger()
+    try:
+        with TableBrowser(interfaces="loopback",
+                          wanted=lambda t: t.fingerprint == fp) as joiner:
+            instance = f"{name} ({fp[:8]}).{SERVICE_TYPE}"
+            theirs = record(instance, "liar.local.", ["127.0.0.1"], port,
+                            _signed(liar, 10**20 - 1, port, name, taken=0))
+            if when == "before":
+                forger.send(theirs)
+                assert joiner.wait_for(lambda s: any(t.name == name for t in s),
+                                       timeout=8) is not None
+            with announce_table(name=name, rules="classic", seats_taken=1, seats_free=1,
+                                fingerprint=fp, port=port, interfaces="loopback",
+                                signer=host) as ann:
+                assert ann.service_name == instance
+                found = joiner.wait_for(
+                    lambda s: any(t.fingerprint == fp for t in s), timeout=8)
+                assert found is not None, "the liar's record hid the host's table"
+                if when == "after":
+                    forger.send(theirs)
+                    # the liar's record does not replace the host's
+                    assert joiner.wait_for(
+                        lambda s: any(t.fingerprint == liar.fingerprint for t in s),
+                        timeout=1.5) is None
+                # and the host's next record is still taken
+                ann.update_seats(2, 0)
+                assert joiner.wait_for(
+                    lambda s: any(t.fingerprint == fp and t.seats_taken == 2 for t in s),
+                    timeout=8) is not None, "the host's update was ignored"
+    finally:
+        forger.close()
