@@ -3,6 +3,8 @@ input stops a peer; every wait has a limit), each with the fix's test."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from p2p.crypto.identity import Identity
@@ -62,5 +64,50 @@ def test_a_record_another_key_signed_with_a_huge_number_does_not_take_a_tables_n
                 assert joiner.wait_for(
                     lambda s: any(t.fingerprint == fp and t.seats_taken == 2 for t in s),
                     timeout=8) is not None, "the host's update was ignored"
+    finally:
+        forger.close()
+
+
+@pytest.mark.hostile    # an attack on the LAN, 3-6 s
+def test_another_machines_goodbye_does_not_unlist_a_table_whose_host_still_answers(
+        ) -> None:
+    """Another machine sends a goodbye (TTL 0) of a table's PTR record, copied from the
+    host's own: anyone's packet, which the host's signature cannot cover. The browser
+    unlisted the table at once, until zeroconf's next query (3 s, then ever longer
+    apart): sent after each of the host's answers, it kept the table off a lobby, which
+    said it had closed. The host is asked first now; a table whose host closed is still
+    unlisted, once its look-up fails."""
+    from test_discovery import _CLASS_IN, _TYPE_PTR, Forger, unique
+    from zeroconf import DNSPointer
+
+    from p2p.net.discovery import TableChange
+
+    host = Identity.generate()
+    name = unique("Goodbye")
+    removed: list[str] = []
+    forger = Forger()
+    try:
+        with TableBrowser(lambda c, t: removed.append(t.name)
+                          if c is TableChange.REMOVED else None,
+                          interfaces="loopback") as browser:
+            ann = announce_table(name=name, rules="classic", seats_taken=1, seats_free=1,
+                                 fingerprint=host.fingerprint, port=40122,
+                                 interfaces="loopback", signer=host)
+            try:
+                assert browser.wait_for(lambda s: any(t.name == name for t in s),
+                                        timeout=8) is not None
+                goodbye = [DNSPointer(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN, 0,
+                                      ann.service_name)]
+                for _ in range(5):
+                    forger.withdraw(lambda ttl: goodbye)
+                    time.sleep(0.2)
+                time.sleep(0.5)
+                assert name not in removed, "another machine's goodbye unlisted the table"
+                assert any(t.name == name for t in browser.snapshot())
+            finally:
+                ann.close()
+            # the host's own goodbye: unlisted once it no longer answers
+            assert browser.wait_for(lambda s: not any(t.name == name for t in s),
+                                    timeout=8) is not None, "a closed table stayed listed"
     finally:
         forger.close()

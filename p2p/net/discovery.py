@@ -631,7 +631,9 @@ class _NewsSpotter(RecordUpdateListener):
     """Sees every record zeroconf receives, in its event loop and before its cache: a TXT
     record of a listed table (its seats, its name) is handed to the browser as it comes.
     A flood evicted the table's other records from the cache before the browser looked,
-    and kept its look-ups from being answered: the news never reached the list."""
+    and kept its look-ups from being answered: the news never reached the list. Its
+    goodbye (TTL 0) asks the host whether the table is still there
+    (:meth:`TableBrowser._ask_before_unlisting`)."""
 
     def __init__(self, browser: TableBrowser) -> None:
         self._browser = weakref.ref(browser)
@@ -643,9 +645,15 @@ class _NewsSpotter(RecordUpdateListener):
             return
         for update in records:
             r = update.new
-            if r.type != _TXT or r.ttl <= 0:
+            if r.type != _TXT:
                 continue
             name = browser._listed_keys.get(r.key)
+            if name is not None and r.ttl <= 0:
+                # its goodbye: the host is asked whether it still answers (zeroconf reports
+                # no goodbye of a PTR another machine's goodbye already took from its
+                # cache: the table stayed listed after its host closed)
+                browser._queue_change(zc, SERVICE_TYPE, name, ServiceStateChange.Removed)
+                continue
             text = getattr(r, "text", None)
             if name is not None and isinstance(text, bytes):
                 browser._queue_news(name, text)
@@ -792,6 +800,9 @@ class TableBrowser:
             with self._emit:
                 self._unpend(name)
                 self._ignored.pop(name, None)
+                if name in self._tables and self._ask_before_unlisting(
+                        zeroconf, service_type, name):
+                    return
                 self._drop(name)
             return
         try:
@@ -996,8 +1007,25 @@ class TableBrowser:
                 token = self._pending[name] = object()
         resolvers.submit(lambda: self._resolve(zeroconf, service_type, name, token))
 
+    def _ask_before_unlisting(self, zeroconf: Zeroconf, service_type: str,
+                              name: str) -> bool:
+        """A listed table's goodbye (under ``_emit``): its host is asked (the cache, else
+        the network, on a listed resolver thread) before the table is unlisted; False if
+        it cannot be now (closed, or :data:`MAX_WANTED` look-ups of listed tables under
+        way). A goodbye is any machine's packet, and the host's signature cannot cover
+        it: one copied from the host's own PTR record, sent after each of its answers,
+        unlisted a table its key signed until the browser's next query (3 s, then ever
+        later), and a lobby said it closed."""
+        if self._resolvers is None or len(self._pending_listed) >= MAX_WANTED:
+            return False
+        self._pending_listed.add(name)
+        token = self._pending[name] = object()
+        self._listed_resolvers.submit(
+            lambda: self._resolve(zeroconf, service_type, name, token, said_gone=True))
+        return True
+
     def _resolve(self, zeroconf: Zeroconf, service_type: str, name: str,
-                 token: object) -> None:
+                 token: object, said_gone: bool = False) -> None:
         info: ServiceInfo | None = None
         try:
             info = zeroconf.get_service_info(service_type, name, timeout=self._timeout_ms)
@@ -1013,7 +1041,7 @@ class TableBrowser:
             if info is not None:
                 self._apply(name, info)
                 return
-            if wanted or (listed and self._flooded()):
+            if not said_gone and (wanted or (listed and self._flooded())):
                 # a listed table stays listed while a flood may have kept its answer from
                 # us (its records evicted, the host's loop and our socket busy): a flood
                 # of 20,000 names unlisted a table whose seats had just changed
