@@ -111,3 +111,84 @@ def test_another_machines_goodbye_does_not_unlist_a_table_whose_host_still_answe
                                     timeout=8) is not None, "a closed table stayed listed"
     finally:
         forger.close()
+
+
+class _ProbeAnswerer:
+    """A hostile machine on the loopback that claims every name a host probes for: it
+    reads the probes (multicast queries naming the instance in their authority section)
+    and answers each with a PTR record of that name, as the name's owner would."""
+
+    def __init__(self) -> None:
+        import socket
+        import threading
+
+        from test_discovery import Forger
+
+        self.forger = Forger()
+        self.claimed: list[str] = []
+        self._sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM, socket.IPPROTO_UDP)
+        self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        self._sock.bind(("", 5353))
+        self._sock.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
+                              socket.inet_aton("224.0.0.251") + socket.inet_aton("127.0.0.1"))
+        self._sock.settimeout(0.1)
+        self._stop = False
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        from test_discovery import _CLASS_IN, _TYPE_PTR
+        from zeroconf import DNSIncoming, DNSOutgoing, DNSPointer
+        from zeroconf.const import _FLAGS_AA, _FLAGS_QR_RESPONSE
+
+        while not self._stop:
+            try:
+                data, _addr = self._sock.recvfrom(9000)
+            except OSError:
+                continue
+            msg = DNSIncoming(data)
+            if not msg.is_query():
+                continue
+            for r in msg.answers():
+                name = getattr(r, "alias", "")
+                if name.endswith(SERVICE_TYPE) and name not in self.claimed:
+                    self.claimed.append(name)
+                    out = DNSOutgoing(_FLAGS_QR_RESPONSE | _FLAGS_AA)
+                    out.add_answer_at_time(
+                        DNSPointer(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN, 120, name), 0)
+                    self.forger.zc.send(out)
+
+    def close(self) -> None:
+        self._stop = True
+        self._thread.join(2)
+        self._sock.close()
+        self.forger.zc.close()
+
+
+@pytest.mark.hostile    # an attack on the LAN, 2-6 s
+def test_a_machine_claiming_every_name_a_host_probes_for_is_said_in_words_at_once() -> None:
+    """Another machine answers each name a host probes for its table as if it were
+    that name's. zeroconf renamed the table at each answer ("NAME (FP)-2", "-3", ...:
+    7,956 names in one run) until its own limit, and ``announce_table`` raised
+    ``EventLoopBlocked`` after 11.7 s: ``millebornes host`` waited that long before its
+    first line, silent, then said "(not announced on the LAN: ; others can still join
+    with --peer)". The table now tries a few names, and says which ones were taken."""
+    from test_discovery import unique
+
+    host = Identity.generate()
+    name = unique("Claimed")
+    attacker = _ProbeAnswerer()
+    start = time.monotonic()
+    try:
+        with pytest.raises(OSError) as err:
+            announce_table(name=name, rules="classic", seats_taken=1, seats_free=1,
+                           fingerprint=host.fingerprint, port=40123,
+                           interfaces="loopback", signer=host).close()
+    finally:
+        attacker.close()
+    took = time.monotonic() - start
+    said = str(err.value)
+    assert took < 8, f"the host waited {took:.1f} s"
+    assert "another machine" in said and f"{name} ({host.fingerprint[:8]})" in said, said
+    assert len(attacker.claimed) <= discovery.NAME_TRIES

@@ -71,8 +71,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from zeroconf import (
+    EventLoopBlocked,
     InterfaceChoice,
     IPVersion,
+    NonUniqueNameException,
     RecordUpdate,
     RecordUpdateListener,
     ServiceInfo,
@@ -324,17 +326,35 @@ class TableAnnouncement:
         self._curve_key = curve_key
         self._addresses = _announce_addresses(interfaces, addresses)
         fp8 = _label(fingerprint, 16)[:8] or "0"
-        self._instance = f"{_label(name, 40)} ({fp8}).{SERVICE_TYPE}"
+        label = f"{_label(name, 40)} ({fp8})"
         self._server = f"mb-{_label(fingerprint, 12) or 'host'}.local."
         self._port = port
-        self._info = self._make_info()
         self._closed = False
         try:
-            self._zc.register_service(self._info, allow_name_change=True)
+            self._register([label] + [f"{label}-{n}" for n in range(2, NAME_TRIES + 1)])
         except Exception:
             if self._own_zc:
                 self._zc.close()
             raise
+
+    def _register(self, labels: list[str]) -> None:
+        """Register the table under the first of ``labels`` no other machine answers for.
+        zeroconf's own renaming (``allow_name_change``) went on as long as answers came: a
+        machine answering every probe had it try 7,956 names, and the registration ended
+        after 11.7 s in ``EventLoopBlocked``, a silent wait and an error without words."""
+        for label in labels:
+            self._instance = f"{label}.{SERVICE_TYPE}"
+            self._info = self._make_info()
+            try:
+                self._zc.register_service(self._info)
+                return
+            except NonUniqueNameException:
+                continue
+            except EventLoopBlocked:
+                raise OSError(f"zeroconf did not finish announcing the table as "
+                              f"{safe_text(label, 60)!r} in time") from None
+        raise OSError("another machine on the LAN answers for every name tried for the "
+                      "table: " + ", ".join(repr(safe_text(x, 60)) for x in labels))
 
     def _make_info(self) -> ServiceInfo:
         txt = _txt(self._name, self._rules, self._taken, self._free, self._fp,
@@ -470,6 +490,10 @@ def parse_service_info(
 
 #: The fingerprint as p2p.crypto.identity.fingerprint makes it (base32, ``XXXXX-XXXXX``).
 _FP = re.compile(r"[A-Z2-7]{5}-[A-Z2-7]{5}")
+#: Names a table is announced under at most, ``NAME (FINGERP…)`` then ``…-2``, ``…-3``:
+#: the first no other machine on the LAN answers for (a machine answering every probe
+#: kept zeroconf renaming for 11.7 s).
+NAME_TRIES = 3
 #: A browser lists at most this many tables (a flood of announcements stays bounded).
 MAX_TABLES = 256
 #: ... and at most this many with the same (first) address: one machine cannot fill the
@@ -1267,8 +1291,9 @@ def instance_matcher(*, name: str | None = None,
                      fingerprint: str | None = None) -> Callable[[str], bool]:
     """Whether a service name may be that of a table called ``name``, or hosted by the key
     of ``fingerprint`` (``XXXXX-XXXXX``): announce_table names an instance
-    ``"<table name> (<fingerprint's first 8>)"``, and probing may add `` (2)`` to it. Only
-    a hint, to ask for such names first: what the record says is checked as usual."""
+    ``"<table name> (<fingerprint's first 8>)"``, and another table of that name adds
+    ``-2`` or ``-3`` to it (:data:`NAME_TRIES`). Only a hint, to ask for such names
+    first: what the record says is checked as usual."""
     head = f"{_label(name, 40)} (" if name is not None else None
     mark = f" ({_label(fingerprint, 16)[:8]})" if fingerprint is not None else None
 
