@@ -76,9 +76,11 @@ def test_another_machines_goodbye_does_not_unlist_a_table_whose_host_still_answe
     unlisted the table at once, until zeroconf's next query (3 s, then ever longer
     apart): sent after each of the host's answers, it kept the table off a lobby, which
     said it had closed. The host is asked first now; a table whose host closed is still
-    unlisted, once its look-up fails."""
-    from test_discovery import _CLASS_IN, _TYPE_PTR, Forger, unique
-    from zeroconf import DNSPointer
+    unlisted, once its look-up fails; and goodbyes sent as fast as a machine can send
+    them ask one look-up at a time."""
+    from test_discovery import _CLASS_IN, _CLASS_IN_UNIQUE, _TYPE_PTR, Forger, unique
+    from zeroconf import DNSPointer, DNSRecord, DNSText
+    from zeroconf.const import _TYPE_TXT
 
     from p2p.net.discovery import TableChange
 
@@ -96,13 +98,32 @@ def test_another_machines_goodbye_does_not_unlist_a_table_whose_host_still_answe
             try:
                 assert browser.wait_for(lambda s: any(t.name == name for t in s),
                                         timeout=8) is not None
-                goodbye = [DNSPointer(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN, 0,
-                                      ann.service_name)]
+                def ptr(ttl: int) -> list[DNSRecord]:
+                    return [DNSPointer(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN, ttl,
+                                       ann.service_name)]
+
+                def ptr_and_txt(ttl: int) -> list[DNSRecord]:
+                    # the TXT record as the host sent it: its goodbye empties the cache,
+                    # the look-up asks the network
+                    return [*ptr(ttl), DNSText(ann.service_name, _TYPE_TXT,
+                                               _CLASS_IN_UNIQUE, ttl, ann._info.text)]
+                goodbye = ptr(0)
                 for _ in range(5):
                     forger.withdraw(lambda ttl: goodbye)
                     time.sleep(0.2)
                 time.sleep(0.5)
                 assert name not in removed, "another machine's goodbye unlisted the table"
+                # as fast as a machine can send them: one look-up at a time, not a queue
+                for _ in range(300):
+                    forger._send([ptr], 120)           # (a goodbye of a name zeroconf
+                    forger.withdraw(ptr_and_txt)       # holds: the PTR again first)
+                    time.sleep(0.005)
+                time.sleep(0.3)
+                queued = [r._jobs.qsize() for r in (browser._listed_resolvers,
+                                                    browser._gone_resolvers)]
+                assert sum(queued) <= 2, queued
+                time.sleep(0.5)
+                assert name not in removed
                 assert any(t.name == name for t in browser.snapshot())
             finally:
                 ann.close()

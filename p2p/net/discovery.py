@@ -657,7 +657,7 @@ class _NewsSpotter(RecordUpdateListener):
     A flood evicted the table's other records from the cache before the browser looked,
     and kept its look-ups from being answered: the news never reached the list. Its
     goodbye (TTL 0) asks the host whether the table is still there
-    (:meth:`TableBrowser._ask_before_unlisting`)."""
+    (:meth:`TableBrowser._check_gone`)."""
 
     def __init__(self, browser: TableBrowser) -> None:
         self._browser = weakref.ref(browser)
@@ -749,6 +749,9 @@ class TableBrowser:
         self._resolvers = _Resolvers(RESOLVERS)
         self._wanted_resolvers = _Resolvers(RESOLVERS)
         self._listed_resolvers = _Resolvers(RESOLVERS)
+        self._gone_resolvers = _Resolvers(RESOLVERS)
+        #: listed tables whose goodbye came, their host being asked (see _check_gone)
+        self._gone_asked: set[str] = set()
         self._spot_lock = threading.Lock()
         self._spotted: set[str] = set()     # wanted names waiting for a resolver thread
         self._spotter: _WantedSpotter | None = None
@@ -824,8 +827,14 @@ class TableBrowser:
             with self._emit:
                 self._unpend(name)
                 self._ignored.pop(name, None)
-                if name in self._tables and self._ask_before_unlisting(
-                        zeroconf, service_type, name):
+                if name in self._tables and self._resolvers is not None:
+                    # a goodbye is any machine's packet: the host is asked first, once
+                    # at a time (goodbyes sent as fast as a machine can send them queued
+                    # look-ups as fast)
+                    if name not in self._gone_asked:
+                        self._gone_asked.add(name)
+                        self._gone_resolvers.submit(
+                            lambda: self._check_gone(zeroconf, service_type, name))
                     return
                 self._drop(name)
             return
@@ -1031,25 +1040,33 @@ class TableBrowser:
                 token = self._pending[name] = object()
         resolvers.submit(lambda: self._resolve(zeroconf, service_type, name, token))
 
-    def _ask_before_unlisting(self, zeroconf: Zeroconf, service_type: str,
-                              name: str) -> bool:
-        """A listed table's goodbye (under ``_emit``): its host is asked (the cache, else
-        the network, on a listed resolver thread) before the table is unlisted; False if
-        it cannot be now (closed, or :data:`MAX_WANTED` look-ups of listed tables under
-        way). A goodbye is any machine's packet, and the host's signature cannot cover
-        it: one copied from the host's own PTR record, sent after each of its answers,
-        unlisted a table its key signed until the browser's next query (3 s, then ever
-        later), and a lobby said it closed."""
-        if self._resolvers is None or len(self._pending_listed) >= MAX_WANTED:
-            return False
-        self._pending_listed.add(name)
-        token = self._pending[name] = object()
-        self._listed_resolvers.submit(
-            lambda: self._resolve(zeroconf, service_type, name, token, said_gone=True))
-        return True
+    def _check_gone(self, zeroconf: Zeroconf, service_type: str, name: str) -> None:
+        """A listed table's goodbye came (a resolver thread of its own): the table is
+        unlisted only if its host does not answer (the cache, else the network, at most
+        the browser's resolve_timeout). A goodbye is any machine's packet, and the host's
+        signature cannot cover it: one copied from the host's own PTR record, sent after
+        each of its answers, unlisted a table its key signed until the browser's next
+        query (3 s, then ever longer apart), and a lobby said it closed."""
+        info: ServiceInfo | None = None
+        try:
+            info = zeroconf.get_service_info(service_type, name, timeout=self._timeout_ms)
+        except Exception:
+            if not self._closed:
+                log.exception("could not resolve %s", safe_text(name, 120))
+        with self._emit:
+            self._gone_asked.discard(name)
+            if self._closed or name not in self._tables:
+                return
+            if info is not None and _complete(info):
+                self._apply(name, info)
+                return
+            log.info("%s said goodbye and did not answer within %.1f s: removed",
+                     safe_text(name, 120), self._timeout_ms / 1000)
+            self._ignored.pop(name, None)
+            self._drop(name)
 
     def _resolve(self, zeroconf: Zeroconf, service_type: str, name: str,
-                 token: object, said_gone: bool = False) -> None:
+                 token: object) -> None:
         info: ServiceInfo | None = None
         try:
             info = zeroconf.get_service_info(service_type, name, timeout=self._timeout_ms)
@@ -1065,7 +1082,7 @@ class TableBrowser:
             if info is not None:
                 self._apply(name, info)
                 return
-            if not said_gone and (wanted or (listed and self._flooded())):
+            if wanted or (listed and self._flooded()):
                 # a listed table stays listed while a flood may have kept its answer from
                 # us (its records evicted, the host's loop and our socket busy): a flood
                 # of 20,000 names unlisted a table whose seats had just changed
@@ -1252,6 +1269,7 @@ class TableBrowser:
             resolvers.close()
             self._wanted_resolvers.close()
             self._listed_resolvers.close()
+            self._gone_resolvers.close()
         if self._spotter is not None:
             self._zc.remove_listener(self._spotter)
         self._zc.remove_listener(self._news_spotter)
