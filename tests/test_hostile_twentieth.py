@@ -213,3 +213,42 @@ def test_a_machine_claiming_every_name_a_host_probes_for_is_said_in_words_at_onc
     assert took < 8, f"the host waited {took:.1f} s"
     assert "another machine" in said and f"{name} ({host.fingerprint[:8]})" in said, said
     assert len(attacker.claimed) <= discovery.NAME_TRIES
+
+
+@pytest.mark.hostile    # an attack on the LAN, 1-3 s
+def test_copies_of_a_tables_current_record_announced_first_do_not_hide_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another machine copies the host's current signed record, unchanged, and announces
+    it under names of its own at addresses of its own, as many times as a joiner lists
+    tables looked for (MAX_WANTED). A joiner whose browser heard the copies first never
+    listed the table itself (a record signed no later than the copies took no place of
+    theirs), and ``join --table FP`` never asked it. The record under the name its host
+    gives it ("NAME (FINGERP…)") now takes a copy's place."""
+    from test_discovery import Forger, record, unique
+
+    monkeypatch.setattr(discovery, "MAX_WANTED", 2)
+    host = Identity.generate()
+    fp = host.fingerprint
+    name = unique("Current")
+    port = 40124
+    current = _signed(host, 10**15, port, name)
+    tag = unique("copy")
+    copies = [record(f"{tag}-{i} ({fp[:8]}).{SERVICE_TYPE}", f"{tag}-{i}.local.",
+                     [f"10.99.2.{10 + i}"], port, current) for i in range(2)]
+    forger = Forger()
+    try:
+        with TableBrowser(interfaces="loopback",
+                          wanted=lambda t: t.fingerprint == fp) as joiner:
+            forger.send(*copies)
+            assert joiner.wait_for(lambda s: len(s) >= 2, timeout=8) is not None
+            # the host's own announcement of that very record, at its own address
+            forger.send(record(f"{name} ({fp[:8]}).{SERVICE_TYPE}", "mb-host.local.",
+                               ["127.0.0.1"], port, current))
+            found = joiner.wait_for(
+                lambda s: any(t.addresses == ("127.0.0.1",) for t in s), timeout=8)
+            assert found is not None, "copies of the current record hid the table"
+            assert len(found) <= 2
+            real = next(t for t in found if t.addresses == ("127.0.0.1",))
+            assert real.signed_seq == 10**15 and getattr(real, "own_name", False)
+    finally:
+        forger.close()

@@ -134,6 +134,11 @@ class TableInfo:
     #: it (TXT ``pk``, ``sig``): the table is that key's, or a copy of a record it made;
     #: None when unsigned or the signature does not hold
     signed_seq: int | None = None
+    #: whether the record came under the service name its host gives it (announce_table:
+    #: ``"NAME (FINGERP…)"``, from the record's own name and fingerprint): a copy of the
+    #: record announced by another machine comes under another name (see
+    #: TableBrowser._outranked)
+    own_name: bool = False
 
     @property
     def endpoint(self) -> str:
@@ -199,6 +204,12 @@ def _announce_addresses(interfaces: Interfaces, addresses: Sequence[str] | None)
     if not isinstance(interfaces, str):
         return list(interfaces)
     return local_ipv4_addresses() or ["127.0.0.1"]
+
+
+def _instance_name(name: str, fingerprint: str) -> str:
+    """The service name announce_table gives a table called ``name`` hosted by the key of
+    ``fingerprint``, when no other table has it."""
+    return f"{_label(name, 40)} ({_label(fingerprint, 16)[:8] or '0'}).{SERVICE_TYPE}"
 
 
 def _label(text: str, limit: int) -> str:
@@ -325,8 +336,7 @@ class TableAnnouncement:
         self._taken, self._free = seats_taken, seats_free
         self._curve_key = curve_key
         self._addresses = _announce_addresses(interfaces, addresses)
-        fp8 = _label(fingerprint, 16)[:8] or "0"
-        label = f"{_label(name, 40)} ({fp8})"
+        label = _instance_name(name, fingerprint)[:-len(SERVICE_TYPE) - 1]
         self._server = f"mb-{_label(fingerprint, 12) or 'host'}.local."
         self._port = port
         self._closed = False
@@ -485,6 +495,7 @@ def parse_service_info(
         table_id=table_id if _HEX_ID.fullmatch(table_id) else "",
         curve_key=bytes.fromhex(ck) if _CURVE_HEX.fullmatch(ck) else None,
         signed_seq=_signed_seq(_raw_txt(info.properties or {}), int(info.port), fp),
+        own_name=str(info.name) == _instance_name(txt.get("name", ""), fp),
     )
 
 
@@ -1144,9 +1155,11 @@ class TableBrowser:
     def _outranked(self, name: str, table: TableInfo) -> str | None:
         """A listed table looked for that ``table`` (looked for too, and signed by the key
         of its fingerprint) takes the place of: an unsigned one, else one its key signed
-        earlier (the oldest of them); None if none. Copies of a table's record announced
-        before it (unsigned, or copies of the host's earlier records) filled the
-        :data:`MAX_WANTED` places first come and kept the table itself out."""
+        earlier (the oldest of them), else, when ``table`` comes under its own name (see
+        :attr:`TableInfo.own_name`), a copy of the same record under another name; None
+        if none. Copies of a table's record announced before it (unsigned, or copies of
+        the host's earlier records, or of its current one) filled the :data:`MAX_WANTED`
+        places first come and kept the table itself out."""
         seq = table.signed_seq
         if seq is None or self._wanted is None or not self._wanted(table):
             return None
@@ -1157,7 +1170,9 @@ class TableBrowser:
                 continue
             if t.signed_seq is None:
                 unsigned = unsigned or n
-            elif t.fingerprint == table.fingerprint and t.signed_seq < seq and (
+            elif t.fingerprint == table.fingerprint and (
+                    t.signed_seq < seq or (t.signed_seq == seq and table.own_name
+                                           and not t.own_name)) and (
                     earlier is None or t.signed_seq < earlier[0]):
                 earlier = (t.signed_seq, n)
         if unsigned is not None:
