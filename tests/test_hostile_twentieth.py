@@ -1,5 +1,16 @@
-"""Hostile pass 20: inputs that broke a promise (an honest player is never blamed; no
-input stops a peer; every wait has a limit), each with the fix's test."""
+"""Hostile pass 20: a hostile machine on the LAN against the signed table announcements
+(DNS-SD) and the key door. Each test failed before its fix.
+
+* a record another key signed, numbered 10^20 - 1, under the host's own service name:
+  the host's own records were "not signed after the one listed" for good;
+* a goodbye (TTL 0) copied from the host's PTR record unlisted a signed table until
+  zeroconf's next query, and a lobby said it had closed;
+* a machine answering every probe had zeroconf rename the table 7,956 times: the host
+  waited 11.7 s silent, then said "(not announced on the LAN: ; ...)";
+* copies of the host's *current* record under names of their own, heard first, filled a
+  joiner's places for the tables it looks for;
+* a key door flood from many ports of one machine spent the door's budget for all.
+"""
 
 from __future__ import annotations
 
