@@ -71,8 +71,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from zeroconf import (
+    EventLoopBlocked,
     InterfaceChoice,
     IPVersion,
+    NonUniqueNameException,
     RecordUpdate,
     RecordUpdateListener,
     ServiceInfo,
@@ -132,6 +134,11 @@ class TableInfo:
     #: it (TXT ``pk``, ``sig``): the table is that key's, or a copy of a record it made;
     #: None when unsigned or the signature does not hold
     signed_seq: int | None = None
+    #: whether the record came under the service name its host gives it (announce_table:
+    #: ``"NAME (FINGERP…)"``, from the record's own name and fingerprint): a copy of the
+    #: record announced by another machine comes under another name (see
+    #: TableBrowser._outranked)
+    own_name: bool = False
 
     @property
     def endpoint(self) -> str:
@@ -197,6 +204,12 @@ def _announce_addresses(interfaces: Interfaces, addresses: Sequence[str] | None)
     if not isinstance(interfaces, str):
         return list(interfaces)
     return local_ipv4_addresses() or ["127.0.0.1"]
+
+
+def _instance_name(name: str, fingerprint: str) -> str:
+    """The service name announce_table gives a table called ``name`` hosted by the key of
+    ``fingerprint``, when no other table has it."""
+    return f"{_label(name, 40)} ({_label(fingerprint, 16)[:8] or '0'}).{SERVICE_TYPE}"
 
 
 def _label(text: str, limit: int) -> str:
@@ -323,18 +336,35 @@ class TableAnnouncement:
         self._taken, self._free = seats_taken, seats_free
         self._curve_key = curve_key
         self._addresses = _announce_addresses(interfaces, addresses)
-        fp8 = _label(fingerprint, 16)[:8] or "0"
-        self._instance = f"{_label(name, 40)} ({fp8}).{SERVICE_TYPE}"
+        label = _instance_name(name, fingerprint)[:-len(SERVICE_TYPE) - 1]
         self._server = f"mb-{_label(fingerprint, 12) or 'host'}.local."
         self._port = port
-        self._info = self._make_info()
         self._closed = False
         try:
-            self._zc.register_service(self._info, allow_name_change=True)
+            self._register([label] + [f"{label}-{n}" for n in range(2, NAME_TRIES + 1)])
         except Exception:
             if self._own_zc:
                 self._zc.close()
             raise
+
+    def _register(self, labels: list[str]) -> None:
+        """Register the table under the first of ``labels`` no other machine answers for.
+        zeroconf's own renaming (``allow_name_change``) went on as long as answers came: a
+        machine answering every probe had it try 7,956 names, and the registration ended
+        after 11.7 s in ``EventLoopBlocked``, a silent wait and an error without words."""
+        for label in labels:
+            self._instance = f"{label}.{SERVICE_TYPE}"
+            self._info = self._make_info()
+            try:
+                self._zc.register_service(self._info)
+                return
+            except NonUniqueNameException:
+                continue
+            except EventLoopBlocked:
+                raise OSError(f"zeroconf did not finish announcing the table as "
+                              f"{safe_text(label, 60)!r} in time") from None
+        raise OSError("another machine on the LAN answers for every name tried for the "
+                      "table: " + ", ".join(repr(safe_text(x, 60)) for x in labels))
 
     def _make_info(self) -> ServiceInfo:
         txt = _txt(self._name, self._rules, self._taken, self._free, self._fp,
@@ -465,11 +495,16 @@ def parse_service_info(
         table_id=table_id if _HEX_ID.fullmatch(table_id) else "",
         curve_key=bytes.fromhex(ck) if _CURVE_HEX.fullmatch(ck) else None,
         signed_seq=_signed_seq(_raw_txt(info.properties or {}), int(info.port), fp),
+        own_name=str(info.name) == _instance_name(txt.get("name", ""), fp),
     )
 
 
 #: The fingerprint as p2p.crypto.identity.fingerprint makes it (base32, ``XXXXX-XXXXX``).
 _FP = re.compile(r"[A-Z2-7]{5}-[A-Z2-7]{5}")
+#: Names a table is announced under at most, ``NAME (FINGERP…)`` then ``…-2``, ``…-3``:
+#: the first no other machine on the LAN answers for (a machine answering every probe
+#: kept zeroconf renaming for 11.7 s).
+NAME_TRIES = 3
 #: A browser lists at most this many tables (a flood of announcements stays bounded).
 MAX_TABLES = 256
 #: ... and at most this many with the same (first) address: one machine cannot fill the
@@ -521,6 +556,21 @@ def _usable(addr: str, *, loopback: bool = False, link_local: bool = False) -> b
     if ip.is_link_local:
         return link_local
     return not (ip.is_multicast or ip.is_unspecified or ip.is_reserved or ip in _THIS_NETWORK)
+
+
+def _signed_over(name: str, old: TableInfo, table: TableInfo) -> bool:
+    """Whether ``table``, a record of the service ``name``, describes it in place of
+    ``old``, which its key signed: a record of that key signed as late or later, or one
+    the key whose fingerprint the name carries signed (announce_table names an instance
+    ``"NAME (FINGERP…)"``) when ``old``'s key is not that one. Numbers are compared with
+    the same key's only: a record another machine's key signed, numbered 10^20 - 1, under
+    a table's own name, had the host's own records (its clock) ignored for good."""
+    if table.signed_seq is None or old.signed_seq is None:
+        return False
+    if table.fingerprint == old.fingerprint:
+        return table.signed_seq >= old.signed_seq
+    return (instance_matcher(fingerprint=table.fingerprint)(name)
+            and not instance_matcher(fingerprint=old.fingerprint)(name))
 
 
 def _first_seen_first(old: tuple[str, ...], new: tuple[str, ...]) -> tuple[str, ...]:
@@ -616,7 +666,9 @@ class _NewsSpotter(RecordUpdateListener):
     """Sees every record zeroconf receives, in its event loop and before its cache: a TXT
     record of a listed table (its seats, its name) is handed to the browser as it comes.
     A flood evicted the table's other records from the cache before the browser looked,
-    and kept its look-ups from being answered: the news never reached the list."""
+    and kept its look-ups from being answered: the news never reached the list. Its
+    goodbye (TTL 0) asks the host whether the table is still there
+    (:meth:`TableBrowser._check_gone`)."""
 
     def __init__(self, browser: TableBrowser) -> None:
         self._browser = weakref.ref(browser)
@@ -628,9 +680,15 @@ class _NewsSpotter(RecordUpdateListener):
             return
         for update in records:
             r = update.new
-            if r.type != _TXT or r.ttl <= 0:
+            if r.type != _TXT:
                 continue
             name = browser._listed_keys.get(r.key)
+            if name is not None and r.ttl <= 0:
+                # its goodbye: the host is asked whether it still answers (zeroconf reports
+                # no goodbye of a PTR another machine's goodbye already took from its
+                # cache: the table stayed listed after its host closed)
+                browser._queue_change(zc, SERVICE_TYPE, name, ServiceStateChange.Removed)
+                continue
             text = getattr(r, "text", None)
             if name is not None and isinstance(text, bytes):
                 browser._queue_news(name, text)
@@ -702,6 +760,9 @@ class TableBrowser:
         self._resolvers = _Resolvers(RESOLVERS)
         self._wanted_resolvers = _Resolvers(RESOLVERS)
         self._listed_resolvers = _Resolvers(RESOLVERS)
+        self._gone_resolvers = _Resolvers(RESOLVERS)
+        #: listed tables whose goodbye came, their host being asked (see _check_gone)
+        self._gone_asked: set[str] = set()
         self._spot_lock = threading.Lock()
         self._spotted: set[str] = set()     # wanted names waiting for a resolver thread
         self._spotter: _WantedSpotter | None = None
@@ -777,6 +838,15 @@ class TableBrowser:
             with self._emit:
                 self._unpend(name)
                 self._ignored.pop(name, None)
+                if name in self._tables and self._resolvers is not None:
+                    # a goodbye is any machine's packet: the host is asked first, once
+                    # at a time (goodbyes sent as fast as a machine can send them queued
+                    # look-ups as fast)
+                    if name not in self._gone_asked:
+                        self._gone_asked.add(name)
+                        self._gone_resolvers.submit(
+                            lambda: self._check_gone(zeroconf, service_type, name))
+                    return
                 self._drop(name)
             return
         try:
@@ -981,6 +1051,31 @@ class TableBrowser:
                 token = self._pending[name] = object()
         resolvers.submit(lambda: self._resolve(zeroconf, service_type, name, token))
 
+    def _check_gone(self, zeroconf: Zeroconf, service_type: str, name: str) -> None:
+        """A listed table's goodbye came (a resolver thread of its own): the table is
+        unlisted only if its host does not answer (the cache, else the network, at most
+        the browser's resolve_timeout). A goodbye is any machine's packet, and the host's
+        signature cannot cover it: one copied from the host's own PTR record, sent after
+        each of its answers, unlisted a table its key signed until the browser's next
+        query (3 s, then ever longer apart), and a lobby said it closed."""
+        info: ServiceInfo | None = None
+        try:
+            info = zeroconf.get_service_info(service_type, name, timeout=self._timeout_ms)
+        except Exception:
+            if not self._closed:
+                log.exception("could not resolve %s", safe_text(name, 120))
+        with self._emit:
+            self._gone_asked.discard(name)
+            if self._closed or name not in self._tables:
+                return
+            if info is not None and _complete(info):
+                self._apply(name, info)
+                return
+            log.info("%s said goodbye and did not answer within %.1f s: removed",
+                     safe_text(name, 120), self._timeout_ms / 1000)
+            self._ignored.pop(name, None)
+            self._drop(name)
+
     def _resolve(self, zeroconf: Zeroconf, service_type: str, name: str,
                  token: object) -> None:
         info: ServiceInfo | None = None
@@ -1034,8 +1129,8 @@ class TableBrowser:
         table = dataclasses.replace(table, addresses=addrs)
         if old == table:
             return
-        if old is not None and old.signed_seq is not None and (
-                table.signed_seq is None or table.signed_seq < old.signed_seq):
+        if old is not None and old.signed_seq is not None \
+                and not _signed_over(name, old, table):
             # a listed table its key signed is described by a newer record of that key
             # only: another machine's record for its name (unsigned, or a copy of an
             # earlier one) would make it one a copy may take the place of
@@ -1060,9 +1155,11 @@ class TableBrowser:
     def _outranked(self, name: str, table: TableInfo) -> str | None:
         """A listed table looked for that ``table`` (looked for too, and signed by the key
         of its fingerprint) takes the place of: an unsigned one, else one its key signed
-        earlier (the oldest of them); None if none. Copies of a table's record announced
-        before it (unsigned, or copies of the host's earlier records) filled the
-        :data:`MAX_WANTED` places first come and kept the table itself out."""
+        earlier (the oldest of them), else, when ``table`` comes under its own name (see
+        :attr:`TableInfo.own_name`), a copy of the same record under another name; None
+        if none. Copies of a table's record announced before it (unsigned, or copies of
+        the host's earlier records, or of its current one) filled the :data:`MAX_WANTED`
+        places first come and kept the table itself out."""
         seq = table.signed_seq
         if seq is None or self._wanted is None or not self._wanted(table):
             return None
@@ -1073,7 +1170,9 @@ class TableBrowser:
                 continue
             if t.signed_seq is None:
                 unsigned = unsigned or n
-            elif t.fingerprint == table.fingerprint and t.signed_seq < seq and (
+            elif t.fingerprint == table.fingerprint and (
+                    t.signed_seq < seq or (t.signed_seq == seq and table.own_name
+                                           and not t.own_name)) and (
                     earlier is None or t.signed_seq < earlier[0]):
                 earlier = (t.signed_seq, n)
         if unsigned is not None:
@@ -1185,6 +1284,7 @@ class TableBrowser:
             resolvers.close()
             self._wanted_resolvers.close()
             self._listed_resolvers.close()
+            self._gone_resolvers.close()
         if self._spotter is not None:
             self._zc.remove_listener(self._spotter)
         self._zc.remove_listener(self._news_spotter)
@@ -1224,8 +1324,9 @@ def instance_matcher(*, name: str | None = None,
                      fingerprint: str | None = None) -> Callable[[str], bool]:
     """Whether a service name may be that of a table called ``name``, or hosted by the key
     of ``fingerprint`` (``XXXXX-XXXXX``): announce_table names an instance
-    ``"<table name> (<fingerprint's first 8>)"``, and probing may add `` (2)`` to it. Only
-    a hint, to ask for such names first: what the record says is checked as usual."""
+    ``"<table name> (<fingerprint's first 8>)"``, and another table of that name adds
+    ``-2`` or ``-3`` to it (:data:`NAME_TRIES`). Only a hint, to ask for such names
+    first: what the record says is checked as usual."""
     head = f"{_label(name, 40)} (" if name is not None else None
     mark = f" ({_label(fingerprint, 16)[:8]})" if fingerprint is not None else None
 

@@ -124,7 +124,7 @@ class Node:
         # the key door's own budgets (all askers, and each address): it spent the ZAP
         # budget, so 50 cheap datagrams a second kept every joiner's handshake out
         self._door_budget = TokenBucket(KEY_DOOR_PER_S, KEY_DOOR_PER_S)
-        self._door_askers: dict[tuple[Any, ...], TokenBucket] = {}
+        self._door_askers: dict[str, TokenBucket] = {}
         self._ctx = zmq.Context(io_threads=1)
         self._zap: zmq.Socket[bytes] | None = None
         self._door: socket.socket | None = None
@@ -795,9 +795,13 @@ class Node:
         the others their answers). The budgets are the door's own: the ZAP handshake's
         budget for strangers is not spent here."""
         now = time.monotonic()
-        asker = self._door_askers.pop(addr, None) or TokenBucket(KEY_DOOR_PER_ASKER_S,
-                                                                  KEY_DOOR_ASKER_BURST)
-        self._door_askers[addr] = asker       # last heard last: the longest unheard go first
+        # an asker is its address, whatever port it asks from: by address and port, one
+        # machine asking from a new port every few requests had a burst at each, spent
+        # the budget for all, and another machine's joiner asked in vain (hostile pass 20)
+        who = str(addr[0]) if addr else ""
+        asker = self._door_askers.pop(who, None) or TokenBucket(KEY_DOOR_PER_ASKER_S,
+                                                                 KEY_DOOR_ASKER_BURST)
+        self._door_askers[who] = asker        # last heard last: the longest unheard go first
         while len(self._door_askers) > KEY_DOOR_ASKERS:
             del self._door_askers[next(iter(self._door_askers))]
         return asker.take(now) and self._door_budget.take(now)
