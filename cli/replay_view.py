@@ -37,7 +37,8 @@ class ReplayModel:
                  takeovers: Sequence[dict[str, Any]] = ()) -> None:
         if not steps:
             raise ValueError("a replay needs at least one step")
-        self.steps = list(steps)
+        # kept as given: replay_steps' steps hold about one hand's states at a time
+        self.steps = steps
         # a transcript of anyone's has no seat of this screen's: a player who chose the
         # name "You" is "You 1" (never the "You" form, never translated); in one of this
         # player's own games (``me``: their seat) their seat is "You", as at the table

@@ -11,12 +11,14 @@ one hand is held in memory, whatever the file's size. It never raises on a hosti
 
 from __future__ import annotations
 
+import bisect
 import copy
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
+from engine import apply_action
 from p2p.deck.hand import HandResult
 from p2p.deck.messages import CheatDetected, DecryptShare, message_from_body
 from p2p.table.config import TableConfig, rules_fault
@@ -816,16 +818,81 @@ class ReplayStep:
     action: Any           # the engine action applied, or None for a crypto step
 
 
-def replay_steps(path: str | os.PathLike[str]) -> tuple[GameReport, list[ReplayStep]]:
+class ReplaySteps(Sequence[ReplayStep]):
+    """The steps of :func:`replay_steps`, about one hand's states held at a time.
+
+    A state holds the hand's history, so the states of a hand of n moves take memory in
+    n squared, and every step's state kept (3.2 KB a step on a real game) made a valid
+    transcript at the file limit take gigabytes to replay (hostile pass 20). A step is
+    kept as its move; its state is worked out again from the hand's first state with
+    the engine (:func:`engine.apply_action`) when asked for, and the states of the hand
+    last asked for are kept. A state the engine does not give from the one before and
+    the move is kept as it came (never seen in a verified game; the replay shows what
+    the protocol made of the transcript either way)."""
+
+    def __init__(self) -> None:
+        #: (hand, entry index, seat, action, the state if not derived from the one before)
+        self._steps: list[tuple[int, int, int, Any, Any]] = []
+        self._starts: list[int] = []          # index of each hand's first step
+        self._last: Any = None                # the state of the last step added
+        self._cached: tuple[int, list[Any]] = (-1, [])   # hand position, its states
+
+    def add(self, hand: int, index: int, seat: int, state: Any, action: Any) -> None:
+        new_hand = not self._steps or self._steps[-1][0] != hand
+        kept = state
+        if not new_hand and action is not None:
+            try:
+                if apply_action(self._last, action) == state:
+                    kept = None
+            except Exception:   # IllegalAction or a move of another kind: kept as it came
+                pass
+        if new_hand:
+            self._starts.append(len(self._steps))
+        self._steps.append((hand, index, seat, action, kept))
+        self._last = state
+
+    def __len__(self) -> int:
+        return len(self._steps)
+
+    def _hand_states(self, k: int) -> list[Any]:
+        if self._cached[0] != k:
+            start = self._starts[k]
+            end = self._starts[k + 1] if k + 1 < len(self._starts) else len(self._steps)
+            states: list[Any] = []
+            for _hand, _index, _seat, action, kept in self._steps[start:end]:
+                states.append(kept if kept is not None
+                              else apply_action(states[-1], action))
+            self._cached = (k, states)
+        return self._cached[1]
+
+    @overload
+    def __getitem__(self, i: int) -> ReplayStep: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[ReplayStep]: ...
+
+    def __getitem__(self, i: int | slice) -> ReplayStep | list[ReplayStep]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self._steps):
+            raise IndexError("replay step out of range")
+        k = bisect.bisect_right(self._starts, i) - 1
+        hand, index, seat, action, _kept = self._steps[i]
+        return ReplayStep(hand, index, seat, self._hand_states(k)[i - self._starts[k]],
+                          action)
+
+
+def replay_steps(path: str | os.PathLike[str]) -> tuple[GameReport, ReplaySteps]:
     """The game's states after each move, for ``millebornes replay``: every hand of a
     transcript that verifies, every finished hand of one that just stops (``unfinished``);
     nothing when a check fails (the report says why)."""
     rep = verify_game(path)
+    steps = ReplaySteps()
     if not rep.ok and not rep.unfinished:
-        return rep, []
+        return rep, steps
     cfg = TableConfig.from_header(_header_of(path))
     match = MatchProtocol(cfg, None, {h: r.decks for h, r in rep.crypto.hands.items()})
-    steps: list[ReplayStep] = []
     in_hand: dict[int, int] = {}
     for entry in rep.crypto.entries:
         n = in_hand[entry.hand] = in_hand.get(entry.hand, -1) + 1
@@ -844,5 +911,5 @@ def replay_steps(path: str | os.PathLike[str]) -> tuple[GameReport, list[ReplayS
             # The state changes when a move takes effect (a pile draw once its shares are
             # in, a play once its card is opened): the move is then the last one logged.
             action = hp.actions[-1] if hp.actions else None
-            steps.append(ReplayStep(entry.hand, entry.index, entry.seat, hp.state, action))
+            steps.add(entry.hand, entry.index, entry.seat, hp.state, action)
     return rep, steps

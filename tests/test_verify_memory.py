@@ -117,3 +117,58 @@ def test_side_entries_dense_with_tiny_values_are_not_kept(
     rep, peak = _traced_verify(p)
     assert rep.ok and rep.complete, rep.summary()
     assert peak < 10 << 20, peak          # was about 10 times the 1.8 MB
+
+
+@pytest.fixture(scope="module")
+def match(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A classic match of several hands between two heuristic bots, fairly dealt."""
+    with seeded_entropy(b"replay-memory"):
+        cfg, ids = make_table(preset("classic"), Seating(2, 2), ["ann", "mal"],
+                              b"replay-memory")
+        path = tmp_path_factory.mktemp("rm") / "match.mbt"
+        play_fair_match(cfg, ids, [make_bot("heuristic", s).choose for s in range(2)],
+                        transcript=path)
+    return path
+
+
+def test_replay_holds_about_one_hands_states(match: Path) -> None:
+    """``replay`` kept every step's state, and a state holds its hand's history: 1.4 KB a
+    step on this match, growing with the square of a hand's length (a valid transcript at
+    the file limit: gigabytes; hostile pass 20). The steps now keep their moves and work
+    the states out again, a hand at a time, with the engine: the same states, in a
+    fraction of the memory."""
+    import gc
+
+    from cli.replay_view import ReplayModel
+    from engine import apply_action
+
+    rep, steps = replay_steps(match)
+    assert rep.ok and rep.complete, rep.summary()
+    model = ReplayModel(steps, rep.names)
+    assert model.n_hands >= 3 and len(model) > 300
+    # the states the steps give are the engine's, move after move, and each hand ends over
+    for i in range(len(steps)):
+        before = model.before(i)
+        if before is not None:
+            assert apply_action(before, steps[i].action) == steps[i].state
+        if i + 1 == len(steps) or steps[i + 1].hand != steps[i].hand:
+            assert steps[i].state.over
+
+    gc.collect()
+    tracemalloc.start()
+    try:
+        _, steps = replay_steps(match)
+        model = ReplayModel(steps, rep.names)
+        for i in range(len(model)):          # every step looked at, in order and back
+            model.state(i)
+        for i in reversed(range(len(model))):
+            model.before(i)
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0]
+        n = len(steps)
+        del model, steps
+        gc.collect()
+        held -= tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert held < 700 * n, (held, n)          # was 1,390 bytes a step (572 KB)
