@@ -722,18 +722,24 @@ def refused_line(text: str, names: Sequence[str]) -> str:
 
 
 def stuck_reason(view: HandState, seat: int, names: Sequence[str]) -> str | None:
-    """Why none of ``seat``'s distance cards can be played while its side is not moving
-    (not started, or a hazard on it), as a sentence with its rule id; None when it moves
-    or holds no distance. Said after "Nothing to play": a newcomer's first hand opens
+    """Why none of ``seat``'s distance cards can be played (its side not moving: not
+    started, or a hazard on it; or moving, but held back by the exact finish, a Speed
+    Limit or the two 200s), as a sentence with its rule id; None when it holds no
+    distance. Said after "Nothing to play": a newcomer's first hand opens
     with 25s and 100s and no Roll, and "discard a card" said nothing of why."""
     from engine import explain
-    from engine.cards import FAMILY_OF, Family
+    from engine.cards import DISTANCE_OF, FAMILY_OF, Family
 
     zone = view.zones[view.seating.side_of(seat)]
     held = view.hands[seat]
-    if zone.moving(view.rules) or isinstance(held, int):
+    if isinstance(held, int):
         return None
     distance = [c for c in held if FAMILY_OF[c] is Family.DISTANCE]
+    if zone.moving(view.rules):
+        # rolling, and still no distance goes down: the shortest one held says why (the
+        # exact finish, a Speed Limit, the two 200s: what holds it back holds every longer
+        # one back too). A newcomer at 950 of 1000 km with a 75 read only "discard one".
+        distance = sorted(distance, key=lambda c: DISTANCE_OF[c])
     reason = explain(view, seat, distance[0]) if distance else None
     return sentence(rule_last(with_names(reason, names))) if reason else None
 

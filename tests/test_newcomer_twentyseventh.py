@@ -1,0 +1,78 @@
+"""The twenty-seventh first-time-player pass: what the twenty-sixth left, and a whole match
+or two played to the end.
+
+A newcomer rolling at 950 of 1000 km with only a 75 in hand read "No card can be played
+now: discard one." and nothing of why (the reason was said only while the side had not
+started or stood under a hazard): the exact finish, a Speed Limit and the two 200s are
+said as well now, on both screens."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from test_cli_render import NAMES, base_view, cards_of  # noqa: E402
+
+from cli import i18n, render  # noqa: E402
+from engine import Kind, legal_actions  # noqa: E402
+from engine.state import HandState  # noqa: E402
+
+LANGS = ("en", "fr", "sv", "vi", "af", "ug")
+
+
+# ----- 1. why nothing can be played while the side rolls ---------------------------------
+
+def _rolling(hand: list[int], **zone: object) -> HandState:
+    """Ana (seat 0) rolling with ``hand``, her zone changed by ``zone``."""
+    v = base_view(2, hand=sorted(hand))
+    z = v.zones[0]._replace(battle=tuple(cards_of(Kind.ROLL)), started=True, **zone)
+    return v._replace(zones=(z, v.zones[1]))
+
+
+def _said(view: HandState, lang: str) -> str:
+    legal = legal_actions(view, 0)
+    assert render.nothing_to_play(view, 0, legal)
+    with i18n.using(lang):
+        return " ".join(" ".join(render.plain(render.screen_lines(view, NAMES, 0, legal))).split())
+
+
+def _at_the_finish() -> HandState:
+    """At 650 of 700 km with a 75 and a 100: neither finishes exactly."""
+    return _rolling(cards_of(Kind.D75) + cards_of(Kind.D100) + cards_of(Kind.REPAIRS), km=650)
+
+
+def _limited() -> HandState:
+    """Under a Speed Limit with a 75 and a 100."""
+    return _rolling(cards_of(Kind.D100) + cards_of(Kind.D75) + cards_of(Kind.REPAIRS),
+                    speed=tuple(cards_of(Kind.SPEED_LIMIT)))
+
+
+def _two_200s_down() -> HandState:
+    """Both 200s played, a third one held."""
+    return _rolling(cards_of(Kind.D200, 1, 2) + cards_of(Kind.REPAIRS), n200=2, km=400)
+
+
+@pytest.mark.parametrize("view, said", [
+    (_at_the_finish, "No card can be played now: discard one. 75 would take you past 700 "
+                     "(you are at 650; the finish must be exact) [R5d]."),
+    (_limited, "No card can be played now: discard one. Under a Speed Limit only 25 and 50 "
+               "may be played [R5b]."),
+    (_two_200s_down, "No card can be played now: discard one. At most two 200 cards per zone "
+                     "per hand [R5c]."),
+])
+def test_nothing_to_play_while_rolling_says_why(view, said: str) -> None:
+    assert said in _said(view(), "en")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_why_nothing_can_be_played_while_rolling_is_translated(lang: str) -> None:
+    for view in (_at_the_finish(), _limited(), _two_200s_down()):
+        shown = _said(view, lang)
+        assert "R5" in shown, (lang, shown)
+        if lang != "en":
+            assert "Speed Limit only" not in shown and "would take you" not in shown \
+                and "two 200 cards" not in shown, (lang, shown)
