@@ -8,6 +8,7 @@ said as well now, on both screens."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -76,3 +77,22 @@ def test_why_nothing_can_be_played_while_rolling_is_translated(lang: str) -> Non
         if lang != "en":
             assert "Speed Limit only" not in shown and "would take you" not in shown \
                 and "two 200 cards" not in shown, (lang, shown)
+
+
+# ----- 2. French: a player who left, whoever they are -----------------------------------
+
+def test_the_french_lines_about_a_player_who_left_agree_with_anyone() -> None:
+    """Ben's French screen said of Ann, who had quit: "Ann est parti ; la partie est
+    enregistrée", the masculine form, two lines under "Ann a quitté la partie pour
+    l'instant". The names are anyone's: the French lines say "a quitté la table", as the
+    first line does, with no agreement to get wrong."""
+    from cli import words
+
+    with i18n.using("fr"):
+        said = [words.left_wait_line("Ann", 30), words.left_wait_line("Ann", 30, plain=True),
+                words.silent_seat_line("Ann"), words.silent_seat_plain_line("Ann"),
+                words.others_gone_line("Ann", ["Cy"], plain=False),
+                words.others_gone_line("Ann", ["Cy"], plain=True)]
+    for line in said:
+        assert not re.search(r"\best parti\b", line), line
+        assert "Ann a quitté" in line, line
