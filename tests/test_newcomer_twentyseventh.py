@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_cli_render import NAMES, base_view, cards_of  # noqa: E402
 
 from cli import i18n, render  # noqa: E402
+from cli.i18n import _  # noqa: E402
 from engine import Kind, legal_actions  # noqa: E402
 from engine.state import HandState  # noqa: E402
 
@@ -84,15 +85,21 @@ def test_why_nothing_can_be_played_while_rolling_is_translated(lang: str) -> Non
 def test_the_french_lines_about_a_player_who_left_agree_with_anyone() -> None:
     """Ben's French screen said of Ann, who had quit: "Ann est parti ; la partie est
     enregistrée", the masculine form, two lines under "Ann a quitté la partie pour
-    l'instant". The names are anyone's: the French lines say "a quitté la table", as the
-    first line does, with no agreement to get wrong."""
+    l'instant"; then "Ann est de nouveau connecté". The names are anyone's: the French
+    lines say "a quitté la table", "est de retour", with no agreement to get wrong."""
     from cli import words
 
     with i18n.using("fr"):
-        said = [words.left_wait_line("Ann", 30), words.left_wait_line("Ann", 30, plain=True),
+        left = [words.left_wait_line("Ann", 30), words.left_wait_line("Ann", 30, plain=True),
                 words.silent_seat_line("Ann"), words.silent_seat_plain_line("Ann"),
                 words.others_gone_line("Ann", ["Cy"], plain=False),
                 words.others_gone_line("Ann", ["Cy"], plain=True)]
-    for line in said:
-        assert not re.search(r"\best parti\b", line), line
-        assert "Ann a quitté" in line, line
+        back = [words.back_again_line("Ann"), words.back_but_paused_line("Ann", False),
+                words.back_but_paused_line("Ann", True)]
+        more = [_("ended in hand %(hand)d by agreement (%(name)s had left)")
+                % {"hand": 2, "name": "Ann"},
+                _("You left; the game is saved. Come back to it with:")]
+    for line in left + back + more:
+        assert not re.search(r"\b(parti|connecté|lent)\b", line), line
+    assert all(line.startswith("Ann a quitté la table") for line in left), left
+    assert all(line.startswith("Ann est de retour") for line in back), back
