@@ -2411,8 +2411,10 @@ def lobby_refusal(why: str, data: Mapping[str, Any], fallback: str) -> str:
     if why == "host-said":
         return _('"%(text)s" (its own words)') % {"text": _data(data.get("text"))}
     if why == "host-key-mismatch":
+        # and what to do: a key mistyped in --peer said only "not joining"
         return _("the table at %(endpoint)s has key %(key)s, not the expected %(expected)s: "
-                 "not joining") % {"endpoint": _data(data.get("endpoint")),
+                 "not joining (check the key in --peer: the host's screen shows its table's "
+                 "key, and millebornes lobby lists it)") % {"endpoint": _data(data.get("endpoint")),
                                    "key": _data(data.get("key")),
                                    "expected": _data(data.get("expected"))}
     if why == "no-answer":

@@ -103,3 +103,23 @@ def test_the_french_lines_about_a_player_who_left_agree_with_anyone() -> None:
         assert not re.search(r"\b(parti|connecté|lent)\b", line), line
     assert all(line.startswith("Ann a quitté la table") for line in left), left
     assert all(line.startswith("Ann est de retour") for line in back), back
+
+
+# ----- 3. a mistyped key in --peer says where the right one is ------------------------------
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_table_with_another_key_says_where_to_read_the_right_one(lang: str) -> None:
+    """``join --peer FJWDD-PDLQX@127.0.0.1:47321`` (one letter of the host's key mistyped)
+    ended "… has key FJWDD-PDLQD, not the expected key FJWDD-PDLQX: not joining", and
+    nothing of what to do: it names the key in --peer to check, and where the table's key
+    is shown."""
+    from cli.words import lobby_refusal
+
+    with i18n.using(lang):
+        line = lobby_refusal("host-key-mismatch", {"endpoint": "tcp://127.0.0.1:47321",
+                                                   "key": "FJWDD-PDLQD",
+                                                   "expected": "FJWDD-PDLQX"}, "FALLBACK")
+    assert "FJWDD-PDLQD" in line and "FJWDD-PDLQX" in line, line
+    assert "--peer" in line and "millebornes lobby" in line, line
+    if lang != "en":
+        assert "not joining" not in line and "check the key" not in line, line
