@@ -2595,6 +2595,15 @@ def dealing_line(hand_no: int) -> str:
     return _("Hand %(hand)d: the players shuffle and deal the cards.") % {"hand": hand_no}
 
 
+def level_of_bot(spec: str) -> str:
+    """The level (``--bots easy|normal|hard|expert``) that stands for the bot ``spec``, or
+    ``spec`` as typed (a plug-in, a bot with options of its own)."""
+    from engine.bots import LEVELS
+
+    key = spec.strip().lower()
+    return next((level for level, bot in LEVELS.items() if key in (level, bot)), spec)
+
+
 def peer_label(name: str, kind: str, state: str, level: str | None = None) -> str:
     """A seat in the help's list: "Ben (you)", "Bo (bot)", "Ann (left)"; ``level``: the
     level or bot the player chose for that seat ("Cy (bot: expert)": `play --bots
@@ -2604,6 +2613,9 @@ def peer_label(name: str, kind: str, state: str, level: str | None = None) -> st
     if kind == "you" and name == "You":    # "You (you)"; fr "À cette table : You (vous)"
         return you_label(name)
     if kind == "bot" and level:
+        # a bot a level stands for is said by that level, as --bots lists them: the bot no
+        # one chose was "Bo (bot: heuristic)", a word the newcomer had read nowhere
+        level = level_of_bot(level)
         return _("%(name)s (bot: %(level)s)") % {"name": name, "level": level}
     return f"{name} ({_(word) if word else state})"
 

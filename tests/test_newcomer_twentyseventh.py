@@ -123,3 +123,40 @@ def test_a_table_with_another_key_says_where_to_read_the_right_one(lang: str) ->
     assert "--peer" in line and "millebornes lobby" in line, line
     if lang != "en":
         assert "not joining" not in line and "check the key" not in line, line
+
+
+# ----- 4. the default bot is named by its level, as --bots lists them ---------------------
+
+def test_a_bot_nobody_chose_is_named_by_the_level_help_lists() -> None:
+    """`play`, `host --bots 1` and `resume` named the bot nobody chose "Bo (bot: heuristic)";
+    `--bots` lists the levels easy, normal, hard, expert, and "heuristic" nowhere. A bot a
+    level stands for is said by that level; a plug-in's or a bot with options of its own
+    as typed."""
+    from cli.words import peer_label
+
+    assert peer_label("Bo", "bot", "ready", "heuristic") == "Bo (bot: normal)"
+    assert peer_label("Bo", "bot", "ready", "heuristic-v1") == "Bo (bot: easy)"
+    assert peer_label("Bo", "bot", "ready", "search") == "Bo (bot: hard)"
+    assert peer_label("Bo", "bot", "ready", "search:playouts=800") == "Bo (bot: expert)"
+    assert peer_label("Bo", "bot", "ready", "expert") == "Bo (bot: expert)"
+    assert peer_label("Bo", "bot", "ready", "search:playouts=50") == \
+        "Bo (bot: search:playouts=50)"
+    assert peer_label("Bo", "bot", "ready", "random") == "Bo (bot: random)"
+    with i18n.using("fr"):
+        assert peer_label("Bo", "bot", "ready", "heuristic") == "Bo (robot : normal)"
+
+
+def test_play_plain_names_its_bot_by_level(tmp_path: Path) -> None:
+    """What `millebornes play --plain` says first, with no --bots."""
+    import os
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(root), MILLEBORNES_DELAY="0", LANG="C.UTF-8",
+               HOME=str(tmp_path))
+    env.pop("LANGUAGE", None)
+    env.pop("LC_ALL", None)
+    proc = subprocess.run([sys.executable, "-m", "cli.main", "play", "--plain", "--in-process",
+                           "--data-dir", str(tmp_path / "d")], input="quit\ny\n",
+                          capture_output=True, text=True, timeout=60, cwd=root, env=env)
+    assert "you, Bo (bot: normal)." in proc.stdout, proc.stdout[:600]
