@@ -2653,7 +2653,9 @@ def file_refusal(report: GameReport) -> str | None:
     holds and where it breaks."""
     check, crypto = report.check, report.crypto
     if check == "file-corrupt" and crypto.offset == 0:
-        return _("not a Mille Bornes transcript")
+        # and what the verb takes instead: a newcomer gave it README.md
+        return _("not a Mille Bornes transcript: give a game's transcript (a .mbt file) or "
+                 "its short id from `millebornes games`")
     if report.version_unsupported():
         v = crypto.version
         values = {"version": _data(v), "ours": TRANSCRIPT_VERSION}

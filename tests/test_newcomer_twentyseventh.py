@@ -160,3 +160,41 @@ def test_play_plain_names_its_bot_by_level(tmp_path: Path) -> None:
                            "--data-dir", str(tmp_path / "d")], input="quit\ny\n",
                           capture_output=True, text=True, timeout=60, cwd=root, env=env)
     assert "you, Bo (bot: normal)." in proc.stdout, proc.stdout[:600]
+
+
+# ----- 5. verify of a file that is none: what to give it instead --------------------------
+
+def _verb(*argv: str, lang: str = "en") -> "subprocess.CompletedProcess[str]":
+    import os
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(root), MILLEBORNES_DELAY="0")
+    for k in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        env.pop(k, None)
+    return subprocess.run([sys.executable, "-m", "cli.main", "--lang", lang, *argv],
+                          capture_output=True, text=True, timeout=60, cwd=root, env=env)
+
+
+@pytest.mark.parametrize("verb", ["verify", "replay"])
+def test_a_file_that_is_no_transcript_says_what_to_give_instead(tmp_path: Path,
+                                                                verb: str) -> None:
+    """`millebornes verify README.md` said "README.md: not a Mille Bornes transcript", and
+    `verify nothere.mbt` "no such file: nothere.mbt": nothing of what the verb takes."""
+    readme = tmp_path / "README.md"
+    readme.write_text("# notes\n")
+    for path in (readme, tmp_path / "nothere.mbt"):
+        proc = _verb(verb, str(path), "--data-dir", str(tmp_path / "d"))
+        said = " ".join(proc.stderr.split())
+        assert proc.returncode == 2 and str(path) in said, said
+        assert "millebornes games" in said, said
+
+
+def test_what_to_give_verify_is_translated(tmp_path: Path) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_text("# notes\n")
+    for lang in ("fr", "sv", "vi", "af", "ug"):
+        for path in (readme, tmp_path / "nothere.mbt"):
+            said = _verb("verify", str(path), lang=lang).stderr
+            assert "millebornes games" in said and "short id" not in said \
+                and "give a" not in said, (lang, said)
