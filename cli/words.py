@@ -155,6 +155,12 @@ FAST_DISCARD_HELP = N_("  discard N M…     fast play: discard several cards at
                        "draw back up")
 
 
+#: The full screen's help at a table with fast play, after the rules and their options:
+#: the command that discards several cards at once (R10b), beside "fast_play=yes".
+FAST_PLAY_NOTE = N_("(fast play: discard N M… discards several cards at once, then you "
+                    "draw back up)")
+
+
 #: Said under the help when the game is kept nowhere (``play --in-process``).
 NOT_SAVED = N_("This game is not saved: it runs in this process only (play --in-process), "
                "and leaving ends it.")

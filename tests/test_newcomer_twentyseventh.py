@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from test_cli_render import NAMES, base_view, cards_of  # noqa: E402
 
-from cli import i18n, render  # noqa: E402
+from cli import i18n, render, words  # noqa: E402
 from cli.i18n import _  # noqa: E402
 from engine import Kind, legal_actions  # noqa: E402
 from engine.state import HandState  # noqa: E402
@@ -198,3 +198,51 @@ def test_what_to_give_verify_is_translated(tmp_path: Path) -> None:
             said = _verb("verify", str(path), lang=lang).stderr
             assert "millebornes games" in said and "short id" not in said \
                 and "give a" not in said, (lang, said)
+
+
+# ----- 6. the full screen's help at a fast-play table ------------------------------------
+
+def _help_at(lang: str, columns: int, rows: int, fast: bool, teams: str | None,
+             saved: bool = True) -> str:
+    from cli_helpers import SizedOutput, run_headless, until
+
+    from cli.app import TableApp
+    from cli.driver import LocalDriver
+    from engine import Seating, preset
+
+    seating = Seating.parse(4 if teams else 2, teams)
+    names = ["You", "Bo", "Cy", "Di"][:seating.n_players]
+    d = LocalDriver(preset("modern", fast_play=fast), seating, names, seed=3)
+    d.saves_game = saved      # type: ignore[attr-defined]  # as `play`'s game is: kept
+    text: list[str] = []
+
+    async def script(app: TableApp, inp: object) -> None:
+        await until(lambda: app.driver.view() is not None)
+        app.show_help = True
+        text.append("".join(t for _s, t in app._help_fragments()))
+        inp.send_text("\x11")                                      # type: ignore[attr-defined]
+
+    with i18n.using(lang):
+        run_headless(lambda inp, _out: TableApp(d, input=inp,  # type: ignore[arg-type]
+                                                output=SizedOutput(columns, rows), delay=0,
+                                                lang=lang), script)
+    return text[0]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_full_screens_help_at_a_fast_play_table_says_how_to_discard_several(
+        lang: str) -> None:
+    """The French full screen at `play --rules modern --option fast_play=yes --teams 2x2`:
+    its help said "options : fast_play=yes" and listed "discard N" only, nothing of the
+    several cards a fast-play turn may discard (the line mode's help says it since pass 26).
+    The help's rules line says it, at 80×24, the teams and the rules still there."""
+    help_text = _help_at(lang, 80, 24, True, "2x2")
+    assert "discard N M" in help_text, help_text
+    assert "fast_play" in help_text and "Cy" in help_text, help_text
+    assert "discard N M" not in _help_at(lang, 80, 24, False, "2x2")
+    # all of it on one page: no "Lines 1 to 19 of 23: …" (as a help too long says it)
+    with i18n.using(lang):
+        notice = re.split(r"\d", words.help_scroll_line(1, 19, 23))[-1].strip(" :")
+    assert notice and notice not in " ".join(help_text.split()), (notice, help_text)
+    if lang != "en":
+        assert "several cards at once" not in help_text, help_text
