@@ -894,10 +894,14 @@ def end_line(state: HandState, names: Sequence[str], hand_no: int) -> str:
     """How a hand ended, in words."""
     sides = list(side_labels(names, state.seating))
     raw = side_names(names, state.seating)      # "You" untranslated: the verb agrees
+    # a team's verb agrees with its names, as the match's line does: fr "Vous & Cy a
+    # terminé le voyage" stood right above "Partie finie : Vous & Cy gagnent"
+    players = state.seating.team_size
     if state.completed_by >= 0:
         if raw[state.completed_by] == "You":    # fr "Vous a terminé" read as a slip
             return _("Hand %(hand)d over: you completed the trip.") % {"hand": hand_no}
-        return _("Hand %(hand)d over: %(side)s completed the trip.") % {
+        return ngettext("Hand %(hand)d over: %(side)s completed the trip.",
+                        "Hand %(hand)d over: %(side)s completed the trip.", players) % {
             "hand": hand_no, "side": sides[state.completed_by]}
     w = hand_winner(state)
     why = {"exhausted": _("every hand is empty"),
@@ -907,8 +911,9 @@ def end_line(state: HandState, names: Sequence[str], hand_no: int) -> str:
         line = _("Hand %(hand)d over (%(reason)s): you got closest.") % {
             "hand": hand_no, "reason": reason}
     elif w >= 0:
-        line = _("Hand %(hand)d over (%(reason)s): %(side)s got closest.") % {
-            "hand": hand_no, "reason": reason, "side": sides[w]}
+        line = ngettext("Hand %(hand)d over (%(reason)s): %(side)s got closest.",
+                        "Hand %(hand)d over (%(reason)s): %(side)s got closest.",
+                        players) % {"hand": hand_no, "reason": reason, "side": sides[w]}
     else:
         line = _("Hand %(hand)d over (%(reason)s): nobody completed the trip.") % {
             "hand": hand_no, "reason": reason}
@@ -942,9 +947,13 @@ def over_prefixes(hand_no: int) -> tuple[str, ...]:
     """How the lines saying that hand ``hand_no`` or the match is over begin, in the
     active language (the score screen picks them out of the log)."""
     out = []
-    for template in (_("Hand %(hand)d over: %(side)s completed the trip."),
+    for template in (*(ngettext("Hand %(hand)d over: %(side)s completed the trip.",
+                                "Hand %(hand)d over: %(side)s completed the trip.", n)
+                       for n in (1, 2)),
                      _("Hand %(hand)d over: you completed the trip."),
-                     _("Hand %(hand)d over (%(reason)s): %(side)s got closest."),
+                     *(ngettext("Hand %(hand)d over (%(reason)s): %(side)s got closest.",
+                                "Hand %(hand)d over (%(reason)s): %(side)s got closest.", n)
+                       for n in (1, 2)),
                      _("Hand %(hand)d over (%(reason)s): you got closest."),
                      _("Hand %(hand)d over (%(reason)s): nobody completed the trip."),
                      _("Match over: a tie, nobody wins."), _("Match over: you win."),

@@ -246,3 +246,50 @@ def test_the_full_screens_help_at_a_fast_play_table_says_how_to_discard_several(
     assert notice and notice not in " ".join(help_text.split()), (notice, help_text)
     if lang != "en":
         assert "several cards at once" not in help_text, help_text
+
+
+# ----- 7. a team's end of hand: its verb agrees with two names --------------------------
+
+def _ended(completed: bool, teams: str | None) -> tuple[HandState, list[str]]:
+    from engine.state import OVER
+
+    n = 4 if teams else 2
+    v = base_view(n, teams=teams)
+    names = ["You", "Bo", "Cy", "Di"][:n]
+    if completed:
+        return v._replace(phase=OVER, completed_by=1), names
+    zones = list(v.zones)
+    zones[1] = zones[1]._replace(km=600)
+    return v._replace(phase=OVER, completed_by=-1, end_reason="exhausted",
+                      zones=tuple(zones)), names
+
+
+@pytest.mark.parametrize("completed, team_fr, solo_fr", [
+    (True, "Bo & Di ont terminé le voyage.", "Bo a terminé le voyage."),
+    (False, "Bo & Di ont parcouru le plus de kilomètres.",
+     "Bo a parcouru le plus de kilomètres."),
+])
+def test_a_teams_end_of_hand_agrees_with_its_two_names(completed: bool, team_fr: str,
+                                                       solo_fr: str) -> None:
+    """`play --teams 2x2 --rules modern` in French: "Manche 1 finie : Vous & Cy a terminé
+    le voyage." right above "Partie finie : Vous & Cy gagnent." (the match's line agrees,
+    the hand's did not); "Bo & Di est allé le plus loin", singular and masculine."""
+    from cli.words import end_line
+
+    with i18n.using("fr"):
+        team = end_line(*_ended(completed, "2x2"), 1)
+        solo = end_line(*_ended(completed, None), 1)
+    assert team_fr in team, team
+    assert solo_fr in solo, solo
+    with i18n.using("en"):
+        assert "Bo & Di " in end_line(*_ended(completed, "2x2"), 1)
+
+
+def test_the_score_screen_still_finds_a_teams_end_of_hand_line() -> None:
+    from cli.words import end_line, over_prefixes
+
+    for lang in LANGS:
+        with i18n.using(lang):
+            for completed in (True, False):
+                line = end_line(*_ended(completed, "2x2"), 1)
+                assert line.startswith(over_prefixes(1)), (lang, line)
