@@ -272,7 +272,7 @@ def test_a_wrong_peer_is_given_up_in_words(tmp_path: Path) -> None:
     silent.close()
     assert f"no answer from 127.0.0.1:{port} after 1.5 s" in r.stderr
     # the wait said what it waited for and how long, before anything else
-    assert r.stdout.startswith(f"asking the table at 127.0.0.1:{port} (waiting up to 1.5 s)"), \
+    assert r.stdout.startswith(f"Asking the table at 127.0.0.1:{port} (waiting up to 1.5 s)"), \
         r.stdout[:200]
     assert "not connected to the host yet" in r.stdout     # `sit 1` says something
     assert "ready (once the host answers)" in r.stdout     # so does `ready`

@@ -344,8 +344,8 @@ def test_the_lobbies_take_their_commands_in_any_case(tmp_path: Path) -> None:
     assert "ready" in said and "not ready" in said and "commands: 'sit N'" in said, said
     assert "left the table" in said, said
     hosted = " ".join(host_out.getvalue().split())
-    assert "unknown command" not in hosted and "table closed" in hosted, hosted
-    assert "type 'ready' / 'unready', 'quit' to close the table" in hosted
+    assert "unknown command" not in hosted and "Table closed" in hosted, hosted
+    assert "Type 'ready' / 'unready', 'quit' to close the table" in hosted
     assert rc[0] is not None
 
 

@@ -164,7 +164,7 @@ def test_play_plain_names_its_bot_by_level(tmp_path: Path) -> None:
 
 # ----- 5. verify of a file that is none: what to give it instead --------------------------
 
-def _verb(*argv: str, lang: str = "en") -> "subprocess.CompletedProcess[str]":
+def _verb(*argv: str, lang: str = "en", typed: str = "") -> "subprocess.CompletedProcess[str]":
     import os
     import subprocess
 
@@ -173,7 +173,8 @@ def _verb(*argv: str, lang: str = "en") -> "subprocess.CompletedProcess[str]":
     for k in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         env.pop(k, None)
     return subprocess.run([sys.executable, "-m", "cli.main", "--lang", lang, *argv],
-                          capture_output=True, text=True, timeout=60, cwd=root, env=env)
+                          capture_output=True, text=True, timeout=60, cwd=root, env=env,
+                          input=typed)
 
 
 @pytest.mark.parametrize("verb", ["verify", "replay"])
@@ -293,3 +294,54 @@ def test_the_score_screen_still_finds_a_teams_end_of_hand_line() -> None:
             for completed in (True, False):
                 line = end_line(*_ended(completed, "2x2"), 1)
                 assert line.startswith(over_prefixes(1)), (lang, line)
+
+
+# ----- 8. host, join and lobby open with a capital, as every other screen does ---------
+
+def test_the_host_opens_its_lines_with_a_capital(tmp_path: Path) -> None:
+    """`millebornes host` opened "hosting on port 47311 as Ann […]; others join with:",
+    "type 'ready' / 'unready', …", "table "Ann's table": …", and later "the match
+    starts: …": every other screen's sentences begin with a capital."""
+    import time
+
+    from cli_helpers import HostedByAnn, free_port
+
+    ann = HostedByAnn(tmp_path, free_port(), 5000)
+    try:
+        deadline = time.monotonic() + 30
+        while "seat 1" not in ann.out.getvalue() and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        ann.type("quit")
+        ann.join(30)
+    lines = ann.out.getvalue().splitlines()
+    assert lines[0].startswith("Hosting on port "), lines
+    for opening in ("Type 'ready' / 'unready'", "Table \"Ann's table\": classic rules",
+                    "Table closed"):
+        assert any(line.startswith(opening) for line in lines), (opening, lines)
+
+
+def test_the_lobby_opens_with_a_capital(tmp_path: Path) -> None:
+    proc = _verb("lobby", "--seconds", "1", "--data-dir", str(tmp_path / "d"))
+    first = proc.stdout.lstrip()[:1]
+    assert first.isupper(), proc.stdout[:200]
+
+
+OPENINGS = ["Hosting on port %(port)d as %(name)s [%(key)s]; others join with:",
+            "Type 'ready' / 'unready', 'quit' to close the table",
+            "Table %(name)s: %(rules)s, %(n)d seats (%(seating)s)",
+            "The match starts: table %(id)s",
+            "Looking for tables on the LAN (waiting up to %(seconds)s s)",
+            "Asking the table at %(address)s (waiting up to %(seconds)s s)",
+            "Table closed"]
+
+
+@pytest.mark.parametrize("lang", ["fr", "sv", "vi", "af"])
+def test_the_opening_lines_begin_with_a_capital_in_each_language(lang: str) -> None:
+    from cli.i18n import _ as tr
+
+    with i18n.using(lang):
+        for msgid in OPENINGS:
+            said = tr(msgid)
+            assert said != msgid or lang == "en", (lang, msgid)
+            assert said[0].isupper(), (lang, said)
