@@ -345,3 +345,41 @@ def test_the_opening_lines_begin_with_a_capital_in_each_language(lang: str) -> N
             said = tr(msgid)
             assert said != msgid or lang == "en", (lang, msgid)
             assert said[0].isupper(), (lang, said)
+
+
+# ----- 9. the line mode's score sheet says what its bonuses are -------------------------
+
+def _sheet(notes: bool, lang: str = "en", **bonus: int) -> str:
+    from engine import Seating, preset
+    from engine.scoring import Match, SideScore
+
+    rules, seating = preset("classic"), Seating.solo(2)
+    hand = (SideScore(distance=700, trip=400, **bonus), SideScore(distance=0))
+    match = Match(rules, seating, 0).record(hand)
+    with i18n.using(lang):
+        lines = render.score_lines(hand, match, ["You", "Bo"], 1, notes=notes)
+    return " ".join(" ".join(render.plain(lines)).split())
+
+
+def test_the_line_modes_score_sheet_says_what_each_bonus_is_for() -> None:
+    """A first match in the line mode: "Safe trip 300", "Shutout 500", "Extension 200"
+    under "Trip completed", and nowhere a word of what they are for (`rules` says only
+    "bonuses for the trip"). The sheet says what each bonus it shows is for."""
+    said = _sheet(True, safe_trip=300, shut_out=500, extension=200)
+    assert "Safe trip: the trip completed without a 200 km card." in said, said
+    assert "Shutout: the trip completed while an opponent covered no distance." in said
+    assert "Extension: the bonus of a trip extended from 700 to 1000 km [R12]." in said, said
+    assert "Delayed action:" not in said and "All four safeties:" not in said, said
+    # only the bonuses shown; none, no note; the full screen's page has no room for it
+    assert ": the trip" not in _sheet(True)
+    assert ": the trip" not in _sheet(False, safe_trip=300)
+    said = _sheet(True, delayed_action=300, all_safeties=300)
+    assert "Delayed action: the trip completed after the draw pile ran out." in said, said
+    assert "All four safeties: one side played all four safeties." in said, said
+
+
+@pytest.mark.parametrize("lang", ["fr", "sv", "vi", "af", "ug"])
+def test_the_bonus_notes_are_translated(lang: str) -> None:
+    said = _sheet(True, lang, safe_trip=300, shut_out=500, extension=200, delayed_action=300,
+                  all_safeties=300)
+    assert "the trip" not in said and "safeties." not in said and "a trip" not in said, said
