@@ -383,3 +383,11 @@ def test_the_bonus_notes_are_translated(lang: str) -> None:
     said = _sheet(True, lang, safe_trip=300, shut_out=500, extension=200, delayed_action=300,
                   all_safeties=300)
     assert "the trip" not in said and "safeties." not in said and "a trip" not in said, said
+
+
+def test_host_help_names_the_levels_a_bot_seat_is_said_by() -> None:
+    """`host --help` said "--bots: a number, or a level or bot spec per seat" and named no
+    level; the table then said "Bot1 (bot: normal)". It lists them as play's help does."""
+    for lang in ("en", "fr"):
+        said = " ".join(_verb("host", "--help", lang=lang).stdout.split())
+        assert "easy, normal, hard, expert" in said, said
