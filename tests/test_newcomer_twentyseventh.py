@@ -1,14 +1,23 @@
-"""The twenty-seventh first-time-player pass: what the twenty-sixth left, and a whole match
-or two played to the end.
+"""The twenty-seventh first-time-player pass: what the twenty-sixth left, and whole matches
+played to the end (full screen and line mode, English and French, 80×24, 60×20, 120×40,
+host and join on one machine, a host gone and back).
 
-A newcomer rolling at 950 of 1000 km with only a 75 in hand read "No card can be played
-now: discard one." and nothing of why (the reason was said only while the side had not
-started or stood under a hazard): the exact finish, a Speed Limit and the two 200s are
-said as well now, on both screens."""
+1. Rolling at 950 of 1000 km with only a 75: "No card can be played now: discard one." and
+   nothing of why (said only while the side had not started or stood under a hazard).
+2. French said "Ann est parti", "est de nouveau connecté", "est lent" of anyone.
+3. A key mistyped in --peer: "…not the expected key …: not joining", nothing to do.
+4. The bot nobody chose was "Bo (bot: heuristic)", a word `--bots` lists nowhere.
+5. `verify README.md`, `verify nothere.mbt`: nothing of what verify takes.
+6. The full screen's help at a fast-play table listed "discard N" only.
+7. French "Vous & Cy a terminé le voyage" right above "Vous & Cy gagnent".
+8. host, join and lobby opened their lines in lower case (a known nit).
+9. "Safe trip 300", "Shutout 500" on the score sheet, explained nowhere."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -148,9 +157,6 @@ def test_a_bot_nobody_chose_is_named_by_the_level_help_lists() -> None:
 
 def test_play_plain_names_its_bot_by_level(tmp_path: Path) -> None:
     """What `millebornes play --plain` says first, with no --bots."""
-    import os
-    import subprocess
-
     root = Path(__file__).resolve().parent.parent
     env = dict(os.environ, PYTHONPATH=str(root), MILLEBORNES_DELAY="0", LANG="C.UTF-8",
                HOME=str(tmp_path))
@@ -164,10 +170,7 @@ def test_play_plain_names_its_bot_by_level(tmp_path: Path) -> None:
 
 # ----- 5. verify of a file that is none: what to give it instead --------------------------
 
-def _verb(*argv: str, lang: str = "en", typed: str = "") -> "subprocess.CompletedProcess[str]":
-    import os
-    import subprocess
-
+def _verb(*argv: str, lang: str = "en", typed: str = "") -> subprocess.CompletedProcess[str]:
     root = Path(__file__).resolve().parent.parent
     env = dict(os.environ, PYTHONPATH=str(root), MILLEBORNES_DELAY="0")
     for k in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
