@@ -107,7 +107,9 @@ def test_the_french_lines_about_a_player_who_left_agree_with_anyone() -> None:
                 words.back_but_paused_line("Ann", True)]
         more = [_("ended in hand %(hand)d by agreement (%(name)s had left)")
                 % {"hand": 2, "name": "Ann"},
-                _("You left; the game is saved. Come back to it with:")]
+                _("You left; the game is saved. Come back to it with:"),
+                _("the match was ended in hand %(hand)d by %(signers)s, saying %(name)s had "
+                  "left") % {"hand": 2, "signers": "Bo", "name": "Ann"}]
     for line in left + back + more:
         assert not re.search(r"\b(parti|connecté|lent)\b", line), line
     assert all(line.startswith("Ann a quitté la table") for line in left), left
