@@ -817,10 +817,11 @@ def describe(before: HandState, action: Action, after: HandState, names: Sequenc
                     _("%(name)s discarded %(card)s."), card=card_name(action.card, lang))
     if isinstance(action, FastDiscard):
         # "and", as a sentence names several ("You discarded 25, 50 and drew back to six"
-        # read as two actions)
+        # read as two actions); the draw after a comma, "then" (fr "75, 75 et 75 et
+        # repioché" said "and" twice)
         cards = i18n.join_and(card_name(c, lang) for c in action.cards)
-        return says(who(action.seat), _("You discarded %(cards)s and drew back to six."),
-                    _("%(name)s discarded %(cards)s and drew back to six."), cards=cards)
+        return says(who(action.seat), _("You discarded %(cards)s, then drew back to six."),
+                    _("%(name)s discarded %(cards)s, then drew back to six."), cards=cards)
     if isinstance(action, CoupFourre):
         return says(who(action.seat),
                     _("Coup fourré! You answered with %(card)s: you draw a card in its "

@@ -11,7 +11,8 @@ host and join on one machine, a host gone and back).
 6. The full screen's help at a fast-play table listed "discard N" only.
 7. French "Vous & Cy a terminé le voyage" right above "Vous & Cy gagnent".
 8. host, join and lobby opened their lines in lower case (a known nit).
-9. "Safe trip 300", "Shutout 500" on the score sheet, explained nowhere."""
+9. "Safe trip 300", "Shutout 500" on the score sheet, explained nowhere.
+10. "Vous avez défaussé 75, 75 et 75 et repioché jusqu'à six": "and" twice."""
 
 from __future__ import annotations
 
@@ -396,3 +397,24 @@ def test_host_help_names_the_levels_a_bot_seat_is_said_by() -> None:
     for lang in ("en", "fr"):
         said = " ".join(_verb("host", "--help", lang=lang).stdout.split())
         assert "easy, normal, hard, expert" in said, said
+
+
+# ----- 10. a discard of several: one "and" ----------------------------------------------
+
+@pytest.mark.parametrize("lang, word", [("en", " and "), ("fr", " et "), ("sv", " och "),
+                                        ("af", " en "), ("vi", " và ")])
+def test_a_discard_of_several_says_and_once(lang: str, word: str) -> None:
+    """The French fast-play log: "Vous avez défaussé 75, 75 et 75 et repioché jusqu'à
+    six." (English "… 75, 75 and 75 and drew back to six."): the cards' "and", then the
+    draw's. The draw comes after a comma, "then"."""
+    from cli.driver import LocalDriver
+    from cli.words import describe
+    from engine import FastDiscard, Seating, preset
+
+    state = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=3).view()
+    cards = tuple(state.hands[0][:3])
+    with i18n.using(lang):
+        mine = describe(state, FastDiscard(0, cards), state, ["You", "Bo"], 0, you=True)
+        theirs = describe(state, FastDiscard(0, cards), state, ["Ann", "Bo"], 1)
+    for said in (mine, theirs):
+        assert said is not None and said.count(word) == 1, said
