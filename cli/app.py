@@ -52,6 +52,7 @@ from .completion import CommandCompleter
 from .driver import TableDriver
 from .i18n import N_, _, ngettext
 from .words import (
+    FAST_PLAY_NOTE,
     agreement_question,
     card_name,
     changed_options,
@@ -476,6 +477,10 @@ class TableApp:
         if changed:
             # options changed from the preset were shown nowhere in the game (fast play)
             rules_text += _("; options: %(options)s") % {"options": changed}
+        if rules.fast_play:
+            # and what fast play lets one type: "fast_play=yes" beside "discard N", and the
+            # several cards a turn may discard were said nowhere on the full screen
+            rules_text += " " + _(FAST_PLAY_NOTE)
         rows, cols = self._size()
         framed = self._help_framed()
         if framed:

@@ -619,7 +619,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     host.add_argument("--players", type=count(2, 6, "--players"), default=None,
                       help=_("seats at the table (2-6; default: those of --teams, else 2)"))
     host.add_argument("--bots", type=bot_seats(0, 5), default=bot_seats(0, 5)("0"),
-                      help=_("seats filled by bots: a number, or a level or bot spec per seat"))
+                      help=_("seats filled by bots: a number (0-5), or a level per bot seat "
+                             "(easy, normal, hard, expert) or bot specs, comma-separated "
+                             "(default: 0)"))
     host.add_argument("--table-name", default=None, help=_("the name shown in the lobby"))
     host.add_argument("--move-limit", type=seconds(*MOVE_LIMIT, "--move-limit"), default=None,
                       metavar="SECONDS",

@@ -141,14 +141,14 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
 
     host.on_change = changed
     addresses = reachable_addresses(bind_address(args))
-    say_paragraph(_("hosting on port %(port)d as %(name)s [%(key)s]; others join with:")
+    say_paragraph(_("Hosting on port %(port)d as %(name)s [%(key)s]; others join with:")
                   % {"port": port, "key": ident.fingerprint,
                      "name": host.state.seats[0].name}, say)  # type: ignore[union-attr]
     # the command on a line of its own: wrapped inside a sentence, it could not be copied
     print(i18n.display(f"  millebornes join --peer {addresses[0]}:{port}"
                        + "".join(_(" (or --peer %(address)s)") % {"address": f"{a}:{port}"}
                                  for a in addresses[1:3])), file=say)
-    print(i18n.display(_("type 'ready' / 'unready', 'quit' to close the table")), file=say)
+    print(i18n.display(_("Type 'ready' / 'unready', 'quit' to close the table")), file=say)
     host.set_ready(not args.not_ready)
     warned = False
     try:
@@ -171,7 +171,7 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
             command = line.lower() if isinstance(line, str) else None   # "Ready" is ready
             if command in QUIT_WORDS or (line is None and not args.auto):
                 host.close()                     # the joiners are told, not left waiting
-                print(i18n.display(_("table closed")), file=say)
+                print(i18n.display(_("Table closed")), file=say)
                 return None
             if command == "ready":
                 host.set_ready(True)
@@ -180,7 +180,7 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
             elif command in ("help", "h", "?", "bot", "b") or asks_to_start(line):
                 # help in the lobby (it was an unknown command), and what a bot needs;
                 # "start" or "bots 2" too: what the start waits for, and how a bot comes
-                print(i18n.display(_("type 'ready' / 'unready', 'quit' to close the table")),
+                print(i18n.display(_("Type 'ready' / 'unready', 'quit' to close the table")),
                       file=say)
                 say_paragraph(lobby_wait_line(host.state, host=True) or _(
                     "A bot plays a seat only if the table was hosted with --bots N."), say)

@@ -96,7 +96,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         def wanted(t: Any) -> bool:
             return table_matches(t, want)
 
-        print(i18n.display(_("looking for tables on the LAN (waiting up to %(seconds)s s)")
+        print(i18n.display(_("Looking for tables on the LAN (waiting up to %(seconds)s s)")
                            % {"seconds": f"{LOOK_SECONDS:g}"}), file=say)
         # the table named is listed even when a flood of announcements fills the list
         with browse_tables(interfaces=args.mdns,
@@ -357,7 +357,7 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
     shown_key = False
     limit = float(args.connect_timeout)
     # the first wait says what it waits for and for how long, before any lobby line
-    print(i18n.display(_("asking the table at %(address)s (waiting up to %(seconds)s s)")
+    print(i18n.display(_("Asking the table at %(address)s (waiting up to %(seconds)s s)")
                        % {"address": address, "seconds": f"{limit:g}"}), file=say)
     auto_ready = not args.not_ready
     seat_said = False

@@ -161,10 +161,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None, inp: TextIO | None 
     # player read "+ 'Friday night' classic seats 1 taken" with no key to it)
     # every way out named ("Ctrl-C to stop" alone: a newcomer who typed q and Enter, or
     # Ctrl-D, did not know it would leave)
-    say_paragraph(_("tables on the LAN for %(seconds)s s (+ appeared, ~ changed, - gone; "
+    say_paragraph(_("Tables on the LAN for %(seconds)s s (+ appeared, ~ changed, - gone; "
                     "q and Enter, Ctrl-D or Ctrl-C leaves sooner):") % {
                         "seconds": f"{seconds:g}"} if seconds > 0
-                  else _("tables on the LAN (+ appeared, ~ changed, - gone; q and Enter, "
+                  else _("Tables on the LAN (+ appeared, ~ changed, - gone; q and Enter, "
                          "Ctrl-D or Ctrl-C leaves the list):"), say)
     with browse_tables(seen, interfaces=args.mdns) as browser:
         started = time.monotonic()

@@ -346,7 +346,8 @@ class PlainSession:
         if scores is not None:
             self.say("")
             self.say_table(render.plain(render.score_lines(scores, d.match, d.names,
-                                                           d.hand_no, width=self.width())))
+                                                           d.hand_no, width=self.width(),
+                                                           notes=True)))
         self.say("")
         for line in render.plain(render.match_lines(d.match, d.names, verbose=True)):
             self.say(line)

@@ -91,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
     # a message naming a path stays one line (a path is not cut: it is copied, grepped)
     if not os.path.lexists(path):
         print(i18n.display(_("millebornes replay: no such file: %(path)s. Transcripts are "
-                             "written by network games and by `millebornes simulate "
+                             "written by network games (`millebornes games` lists yours, "
+                             "each with its short id) and by `millebornes simulate "
                              "--fair-deck --transcript-dir DIR`.") % {"path": path}),
               file=sys.stderr)
         return 2

@@ -499,7 +499,7 @@ def lobby_lines(st: LobbyState, me: int | None = None) -> list[str]:
     """The table as the lobby shows it: name, rules and seats, and each move's time limit
     when the host set one (a player who sits down agrees to it); ``me``: this screen's
     seat (see lobby_seat_lines)."""
-    head = _("table %(name)s: %(rules)s, %(n)d seats (%(seating)s)") % {
+    head = _("Table %(name)s: %(rules)s, %(n)d seats (%(seating)s)") % {
         "name": repr(table_name_text(st)), "rules": rules_label(st.rules),
         "n": st.seating.n_players, "seating": st.seating.label()}
     if st.move_limit is not None:
@@ -508,7 +508,7 @@ def lobby_lines(st: LobbyState, me: int | None = None) -> list[str]:
 
 
 def players_lines(cfg: TableConfig, me: int) -> list[str]:
-    out = [_("the match starts: table %(id)s") % {"id": cfg.table_id.hex()[:16]}]
+    out = [_("The match starts: table %(id)s") % {"id": cfg.table_id.hex()[:16]}]
     # this seat's default name "You" is said in the player's language, once ("You (you)"
     # in English, "You (vous)" in French); another player so named is "You N"
     names = local_names([p.name for p in cfg.players], me)

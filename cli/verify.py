@@ -25,8 +25,10 @@ def run(args: argparse.Namespace) -> int:
     path = transcript_of(args.transcript, args)
     # a message naming a path stays one line (a path is not cut: it is copied, grepped)
     if not os.path.lexists(path):
-        print(i18n.display(_("millebornes verify: no such file: %(path)s") % {"path": path}),
-              file=sys.stderr)
+        # and what verify takes ("no such file" alone, to a newcomer guessing at a name)
+        print(i18n.display(_("millebornes verify: no such file: %(path)s; give a game's "
+                             "transcript (a .mbt file) or its short id from `millebornes "
+                             "games`") % {"path": path}), file=sys.stderr)
         return 2
     if unreadable_path(path, "verify"):
         return 2

@@ -155,6 +155,12 @@ FAST_DISCARD_HELP = N_("  discard N M…     fast play: discard several cards at
                        "draw back up")
 
 
+#: The full screen's help at a table with fast play, after the rules and their options:
+#: the command that discards several cards at once (R10b), beside "fast_play=yes".
+FAST_PLAY_NOTE = N_("(fast play: discard N M… discards several cards at once, then you "
+                    "draw back up)")
+
+
 #: Said under the help when the game is kept nowhere (``play --in-process``).
 NOT_SAVED = N_("This game is not saved: it runs in this process only (play --in-process), "
                "and leaving ends it.")
@@ -722,18 +728,24 @@ def refused_line(text: str, names: Sequence[str]) -> str:
 
 
 def stuck_reason(view: HandState, seat: int, names: Sequence[str]) -> str | None:
-    """Why none of ``seat``'s distance cards can be played while its side is not moving
-    (not started, or a hazard on it), as a sentence with its rule id; None when it moves
-    or holds no distance. Said after "Nothing to play": a newcomer's first hand opens
+    """Why none of ``seat``'s distance cards can be played (its side not moving: not
+    started, or a hazard on it; or moving, but held back by the exact finish, a Speed
+    Limit or the two 200s), as a sentence with its rule id; None when it holds no
+    distance. Said after "Nothing to play": a newcomer's first hand opens
     with 25s and 100s and no Roll, and "discard a card" said nothing of why."""
     from engine import explain
-    from engine.cards import FAMILY_OF, Family
+    from engine.cards import DISTANCE_OF, FAMILY_OF, Family
 
     zone = view.zones[view.seating.side_of(seat)]
     held = view.hands[seat]
-    if zone.moving(view.rules) or isinstance(held, int):
+    if isinstance(held, int):
         return None
     distance = [c for c in held if FAMILY_OF[c] is Family.DISTANCE]
+    if zone.moving(view.rules):
+        # rolling, and still no distance goes down: the shortest one held says why (the
+        # exact finish, a Speed Limit, the two 200s: what holds it back holds every longer
+        # one back too). A newcomer at 950 of 1000 km with a 75 read only "discard one".
+        distance = sorted(distance, key=lambda c: DISTANCE_OF[c])
     reason = explain(view, seat, distance[0]) if distance else None
     return sentence(rule_last(with_names(reason, names))) if reason else None
 
@@ -805,10 +817,11 @@ def describe(before: HandState, action: Action, after: HandState, names: Sequenc
                     _("%(name)s discarded %(card)s."), card=card_name(action.card, lang))
     if isinstance(action, FastDiscard):
         # "and", as a sentence names several ("You discarded 25, 50 and drew back to six"
-        # read as two actions)
+        # read as two actions); the draw after a comma, "then" (fr "75, 75 et 75 et
+        # repioché" said "and" twice)
         cards = i18n.join_and(card_name(c, lang) for c in action.cards)
-        return says(who(action.seat), _("You discarded %(cards)s and drew back to six."),
-                    _("%(name)s discarded %(cards)s and drew back to six."), cards=cards)
+        return says(who(action.seat), _("You discarded %(cards)s, then drew back to six."),
+                    _("%(name)s discarded %(cards)s, then drew back to six."), cards=cards)
     if isinstance(action, CoupFourre):
         return says(who(action.seat),
                     _("Coup fourré! You answered with %(card)s: you draw a card in its "
@@ -882,10 +895,14 @@ def end_line(state: HandState, names: Sequence[str], hand_no: int) -> str:
     """How a hand ended, in words."""
     sides = list(side_labels(names, state.seating))
     raw = side_names(names, state.seating)      # "You" untranslated: the verb agrees
+    # a team's verb agrees with its names, as the match's line does: fr "Vous & Cy a
+    # terminé le voyage" stood right above "Partie finie : Vous & Cy gagnent"
+    players = state.seating.team_size
     if state.completed_by >= 0:
         if raw[state.completed_by] == "You":    # fr "Vous a terminé" read as a slip
             return _("Hand %(hand)d over: you completed the trip.") % {"hand": hand_no}
-        return _("Hand %(hand)d over: %(side)s completed the trip.") % {
+        return ngettext("Hand %(hand)d over: %(side)s completed the trip.",
+                        "Hand %(hand)d over: %(side)s completed the trip.", players) % {
             "hand": hand_no, "side": sides[state.completed_by]}
     w = hand_winner(state)
     why = {"exhausted": _("every hand is empty"),
@@ -895,8 +912,9 @@ def end_line(state: HandState, names: Sequence[str], hand_no: int) -> str:
         line = _("Hand %(hand)d over (%(reason)s): you got closest.") % {
             "hand": hand_no, "reason": reason}
     elif w >= 0:
-        line = _("Hand %(hand)d over (%(reason)s): %(side)s got closest.") % {
-            "hand": hand_no, "reason": reason, "side": sides[w]}
+        line = ngettext("Hand %(hand)d over (%(reason)s): %(side)s got closest.",
+                        "Hand %(hand)d over (%(reason)s): %(side)s got closest.",
+                        players) % {"hand": hand_no, "reason": reason, "side": sides[w]}
     else:
         line = _("Hand %(hand)d over (%(reason)s): nobody completed the trip.") % {
             "hand": hand_no, "reason": reason}
@@ -930,9 +948,13 @@ def over_prefixes(hand_no: int) -> tuple[str, ...]:
     """How the lines saying that hand ``hand_no`` or the match is over begin, in the
     active language (the score screen picks them out of the log)."""
     out = []
-    for template in (_("Hand %(hand)d over: %(side)s completed the trip."),
+    for template in (*(ngettext("Hand %(hand)d over: %(side)s completed the trip.",
+                                "Hand %(hand)d over: %(side)s completed the trip.", n)
+                       for n in (1, 2)),
                      _("Hand %(hand)d over: you completed the trip."),
-                     _("Hand %(hand)d over (%(reason)s): %(side)s got closest."),
+                     *(ngettext("Hand %(hand)d over (%(reason)s): %(side)s got closest.",
+                                "Hand %(hand)d over (%(reason)s): %(side)s got closest.", n)
+                       for n in (1, 2)),
                      _("Hand %(hand)d over (%(reason)s): you got closest."),
                      _("Hand %(hand)d over (%(reason)s): nobody completed the trip."),
                      _("Match over: a tie, nobody wins."), _("Match over: you win."),
@@ -2405,8 +2427,10 @@ def lobby_refusal(why: str, data: Mapping[str, Any], fallback: str) -> str:
     if why == "host-said":
         return _('"%(text)s" (its own words)') % {"text": _data(data.get("text"))}
     if why == "host-key-mismatch":
+        # and what to do: a key mistyped in --peer said only "not joining"
         return _("the table at %(endpoint)s has key %(key)s, not the expected %(expected)s: "
-                 "not joining") % {"endpoint": _data(data.get("endpoint")),
+                 "not joining (check the key in --peer: the host's screen shows its table's "
+                 "key, and millebornes lobby lists it)") % {"endpoint": _data(data.get("endpoint")),
                                    "key": _data(data.get("key")),
                                    "expected": _data(data.get("expected"))}
     if why == "no-answer":
@@ -2596,6 +2620,15 @@ def dealing_line(hand_no: int) -> str:
     return _("Hand %(hand)d: the players shuffle and deal the cards.") % {"hand": hand_no}
 
 
+def level_of_bot(spec: str) -> str:
+    """The level (``--bots easy|normal|hard|expert``) that stands for the bot ``spec``, or
+    ``spec`` as typed (a plug-in, a bot with options of its own)."""
+    from engine.bots import LEVELS
+
+    key = spec.strip().lower()
+    return next((level for level, bot in LEVELS.items() if key in (level, bot)), spec)
+
+
 def peer_label(name: str, kind: str, state: str, level: str | None = None) -> str:
     """A seat in the help's list: "Ben (you)", "Bo (bot)", "Ann (left)"; ``level``: the
     level or bot the player chose for that seat ("Cy (bot: expert)": `play --bots
@@ -2605,6 +2638,9 @@ def peer_label(name: str, kind: str, state: str, level: str | None = None) -> st
     if kind == "you" and name == "You":    # "You (you)"; fr "À cette table : You (vous)"
         return you_label(name)
     if kind == "bot" and level:
+        # a bot a level stands for is said by that level, as --bots lists them: the bot no
+        # one chose was "Bo (bot: heuristic)", a word the newcomer had read nowhere
+        level = level_of_bot(level)
         return _("%(name)s (bot: %(level)s)") % {"name": name, "level": level}
     return f"{name} ({_(word) if word else state})"
 
@@ -2642,7 +2678,9 @@ def file_refusal(report: GameReport) -> str | None:
     holds and where it breaks."""
     check, crypto = report.check, report.crypto
     if check == "file-corrupt" and crypto.offset == 0:
-        return _("not a Mille Bornes transcript")
+        # and what the verb takes instead: a newcomer gave it README.md
+        return _("not a Mille Bornes transcript: give a game's transcript (a .mbt file) or "
+                 "its short id from `millebornes games`")
     if report.version_unsupported():
         v = crypto.version
         values = {"version": _data(v), "ours": TRANSCRIPT_VERSION}

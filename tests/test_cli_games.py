@@ -134,8 +134,9 @@ def test_resume_by_short_id_and_unknown_ids(quit_game: tuple[Path, str]) -> None
     r = quit_at_first_move("resume", short, "--data-dir", str(data), "--plain")
     assert r.returncode == 0, r.stdout + r.stderr
     assert f"Game {short} resumed: catching up" in r.stdout
-    # its bot named as `play` named it ("Bo (bot)" after "Bo (bot: heuristic)")
-    assert "Bo (bot: heuristic)" in r.stdout, r.stdout
+    # its bot named as `play` named it ("Bo (bot)" after "Bo (bot: normal)", the level the
+    # default bot stands for)
+    assert "Bo (bot: normal)" in r.stdout, r.stdout
     # the deal is random (mental poker; --seed does not fix it): the player's first
     # decision is its turn, or the answer to the bot's first attack
     assert "Your turn" in r.stdout or "c for a coup fourré, n to let it stand" in r.stdout, \
@@ -271,7 +272,7 @@ def test_a_wrong_peer_is_given_up_in_words(tmp_path: Path) -> None:
     silent.close()
     assert f"no answer from 127.0.0.1:{port} after 1.5 s" in r.stderr
     # the wait said what it waited for and how long, before anything else
-    assert r.stdout.startswith(f"asking the table at 127.0.0.1:{port} (waiting up to 1.5 s)"), \
+    assert r.stdout.startswith(f"Asking the table at 127.0.0.1:{port} (waiting up to 1.5 s)"), \
         r.stdout[:200]
     assert "not connected to the host yet" in r.stdout     # `sit 1` says something
     assert "ready (once the host answers)" in r.stdout     # so does `ready`

@@ -265,7 +265,7 @@ def test_two_players_on_one_account_are_told_what_to_do(tmp_path: Path) -> None:
         os.close(join_in_w)
         t.join(20)
     assert rc == [1], (rc, host_out.getvalue())
-    assert "table closed" in host_out.getvalue()
+    assert "Table closed" in host_out.getvalue()
     # the host names its address, not a literal HOST (issue 11)
     assert f"millebornes join --peer 127.0.0.1:{port}" in host_out.getvalue()
     assert "HOST:" not in host_out.getvalue()

@@ -334,7 +334,7 @@ def test_attacks_on_a_real_host_process_then_a_real_joiner_plays(tmp_path: Path)
         try:
             rc, out, err = join.finish(90)
             assert rc == 0, (out[-1500:], err[-1500:])
-            assert "the match starts" in out
+            assert "The match starts" in out
             hrc, hout, herr = host.finish(30)
             assert hrc == 0, (hout[-1500:], herr[-1500:])
             assert "Traceback" not in herr + err

@@ -410,7 +410,7 @@ def test_lobby_lines_are_shaped_for_uyghur(tmp_path: Path) -> None:
     with i18n.using("ug") as tr, pytest.raises(OSError):
         join.run(args, out=out, inp=io.StringIO(""))
     lines = out.getvalue().splitlines()
-    asking = tr.gettext("asking the table at %(address)s (waiting up to %(seconds)s s)") \
+    asking = tr.gettext("Asking the table at %(address)s (waiting up to %(seconds)s s)") \
         % {"address": "127.0.0.1:9", "seconds": "0.3"}
     assert lines[0] == tr.display(asking) != asking      # what the first wait is for
     # the commands come with the seat the joiner got (round 6: "type 'sit N' to take

@@ -226,7 +226,7 @@ def test_host_and_join_verbs_play_a_match(tmp_path: Path) -> None:
     assert not any(c.name == "bot-0" for c in multiprocessing.active_children())
     for o in outs:
         text = o.getvalue()
-        assert "the match starts" in text and "Ben [" in text and "Bot1 [" in text
+        assert "The match starts" in text and "Ben [" in text and "Bot1 [" in text
         assert "The match is over." in text
     paths = sorted(tmp_path.glob("*/*/transcript.mbt")) + sorted(
         tmp_path.glob("h/bot-*/*/transcript.mbt"))
@@ -833,7 +833,7 @@ def test_an_empty_lobby_and_a_join_that_looks_say_so_and_for_how_long(
     out = io.StringIO()
     assert lobby_verb.run(_ns(seconds=0.6, mdns="loopback"), out=out) == 0
     said = " ".join(out.getvalue().split())
-    assert said == ("tables on the LAN for 0.6 s (+ appeared, ~ changed, - gone; q and Enter, "
+    assert said == ("Tables on the LAN for 0.6 s (+ appeared, ~ changed, - gone; q and Enter, "
                     "Ctrl-D or Ctrl-C leaves sooner): (no table seen yet: a table hosted on this LAN appears "
                     "here as soon as it is announced; millebornes host opens one)"), said
     assert all(len(line) <= 80 for line in out.getvalue().splitlines()), out.getvalue()
@@ -841,7 +841,7 @@ def test_an_empty_lobby_and_a_join_that_looks_say_so_and_for_how_long(
     with pytest.raises(OSError, match="no table found on the LAN after 10 s"):
         join_verb.run(_ns(data_dir=str(tmp_path), identity=str(tmp_path / "id.key"),
                           mdns="loopback"), out=out, inp=io.StringIO(""))
-    assert "looking for tables on the LAN (waiting up to 10 s)" in out.getvalue()
+    assert "Looking for tables on the LAN (waiting up to 10 s)" in out.getvalue()
 
 
 def test_joining_a_table_whose_match_started_says_so(tmp_path: Path) -> None:
@@ -866,7 +866,7 @@ def test_joining_a_table_whose_match_started_says_so(tmp_path: Path) -> None:
     t = _run(run_host, rc, 0)
     try:
         deadline = time.monotonic() + 60
-        while "the match starts" not in out.getvalue():
+        while "The match starts" not in out.getvalue():
             assert time.monotonic() < deadline and t.is_alive(), out.getvalue()[-800:]
             time.sleep(0.05)
         join = _ns(name="Ben", peer=[f"127.0.0.1:{port}"], bind="127.0.0.1", port=0,
@@ -970,7 +970,7 @@ def test_the_host_says_a_command_it_does_not_know(tmp_path: Path) -> None:
     text = out.getvalue()
     assert "unknown command 'strat': type 'ready' / 'unready', 'quit' to close the table" \
         in text, text
-    assert "unknown command '  ready" not in text and "table closed" in text
+    assert "unknown command '  ready" not in text and "Table closed" in text
 
 
 def test_a_joiner_whose_seat_was_taken_is_told_where_it_sits(tmp_path: Path) -> None:

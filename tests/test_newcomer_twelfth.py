@@ -344,8 +344,8 @@ def test_the_lobbies_take_their_commands_in_any_case(tmp_path: Path) -> None:
     assert "ready" in said and "not ready" in said and "commands: 'sit N'" in said, said
     assert "left the table" in said, said
     hosted = " ".join(host_out.getvalue().split())
-    assert "unknown command" not in hosted and "table closed" in hosted, hosted
-    assert "type 'ready' / 'unready', 'quit' to close the table" in hosted
+    assert "unknown command" not in hosted and "Table closed" in hosted, hosted
+    assert "Type 'ready' / 'unready', 'quit' to close the table" in hosted
     assert rc[0] is not None
 
 
@@ -474,7 +474,7 @@ def test_lang_before_the_verb_comes_back_with_resume(tmp_path: Path) -> None:
     proc = _cli("--lang", "fr", "play", "--plain", "--data-dir", str(tmp_path / "g"),
                 stdin="quit\ny\n", timeout=120)
     said = unfold(proc.stdout)
-    assert "Vous êtes parti" in said, said[-600:]
+    assert "Vous avez quitté la table" in said, said[-600:]
     found = re.search(r"millebornes resume (\S+) --data-dir (\S+) --plain --lang fr\b", said)
     assert found is not None, said[-600:]
     assert re.search(r"millebornes verify \S+ --data-dir \S+ --lang fr\b", said), said[-600:]

@@ -342,7 +342,7 @@ def test_the_host_typing_sit_is_told_their_seat_and_q_leaves_either_lobby(
         bea.type("q")
         bea.until(r"left the table")
         ann.type("q")
-        ann.until(r"table closed")
+        ann.until(r"Table closed")
         assert "unknown command" not in ann.said() + bea.said()
         ann.proc.wait(30)                   # the table closed: the host ended
 
@@ -447,7 +447,7 @@ def test_the_host_pressing_enter_on_an_empty_line_in_its_lobby_is_no_fault(
         ann.type("sit 2")
         ann.until(r"you host this table: you sit at seat 0")
         ann.type("q")
-        ann.until(r"table closed")
+        ann.until(r"Table closed")
         assert "Traceback" not in ann.said(), ann.said()
         assert "IndexError" not in ann.said(), ann.said()
         ann.proc.wait(30)

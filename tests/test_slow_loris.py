@@ -101,7 +101,7 @@ def test_a_slow_loris_seat_pauses_the_table_once_its_budget_is_spent(
                     "60 s; the table pauses at each of them from now on"), said
     assert said == p0.stopped
     with i18n.using("fr"):
-        assert "est lent" in stop_reason(why, p0.names) and "60 s" in stop_reason(why, p0.names)
+        assert "prend du temps" in stop_reason(why, p0.names) and "60 s" in stop_reason(why, p0.names)
     assert p0.saw_silent(1)              # what a bot's seat needs to sign a bot or the end
     # p1's late entry lifts the pause, as for any silent seat: the two logs stay alike
     _run(t, _loris(1), until=lambda: p0.stopped is None)
