@@ -616,7 +616,7 @@ def match_lines(match: Match, names: Sequence[str], last: int = 12,
     if verbose:
         for side, label in enumerate(labels):
             points = i18n.join_list(str(h[side].total) for h in match.hands) or "—"
-            text = (_("%(side)s: %(total)d points (hands: %(points)s); wins the match.")
+            text = (_("%(side)s: %(total)d points (hands: %(points)s); winner of the match.")
                     if side == winner else
                     _("%(side)s: %(total)d points (hands: %(points)s).")) % {
                 "side": label, "total": totals[side], "points": points}

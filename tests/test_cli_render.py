@@ -243,7 +243,7 @@ def test_score_and_match_tables() -> None:
     said = " ".join(" ".join(words).split())
     assert "…" not in said and all(len(line) <= 80 for line in words), words
     assert "Ana: 12950 points (hands: 1400, 300, " + ", ".join(["1250"] * 9) + \
-        "); wins the match." in said, said
+        "); winner of the match." in said, said
     assert "Bo: 2425 points (hands: 200, 1100, " in said
     # the chart keeps the latest hands when the points do not all fit ("2400, 1500, 425,
     # 475…" had lost the last hand's 1400)
@@ -503,3 +503,25 @@ def test_a_replay_of_ones_own_game_says_you_in_grammar() -> None:
     assert render.waiting_text(v._replace(phase="play", seat=0), -1, names) == "Your turn."
     assert render.waiting_text(v._replace(phase="draw", seat=1), -1, names) == \
         "Bo is drawing."
+
+
+def test_the_match_winner_line_agrees_with_a_team_and_with_you() -> None:
+    """The line mode's totals said of the winning side "…; wins the match", in French
+    "Bo & Di : … ; gagne la partie", the singular under a team of two (and "Vous : … ;
+    gagne"): the side is now named the match's winner, a noun that agrees with anyone."""
+    from cli import i18n
+
+    rules, seating = preset("classic"), Seating(4, 2)
+    m = Match(rules, seating, 0)
+    for _ in range(6):
+        m = m.record((SideScore(distance=100), SideScore(distance=700, trip=400)))
+    assert m.winner() == 1
+    for lang, winner in (("en", "Bo & Di: "), ("fr", "Bo & Di : ")):
+        with i18n.using(lang):
+            said = " ".join(" ".join(render.plain(render.match_lines(
+                m, ["Ana", "Bo", "Cy", "Di"], verbose=True))).split())
+        assert winner in said, said
+        line = said[said.index(winner):]
+        assert "winner of the match" in line if lang == "en" \
+            else "vainqueur de la partie" in line, line
+        assert "gagne" not in said and "wins" not in said, said
