@@ -783,6 +783,12 @@ class PlainSession:
                 return True
             if word in NO or not word:
                 self.say(_("You stay at the table."))
+                view = d.view()
+                if d.my_move() and not d.over and not d.hand_over and view is not None \
+                        and self.watching() is None:
+                    # the move asked for, again: a bare "> " came back after "n" (and
+                    # after a Ctrl-C answered n), and a newcomer wondered what it waited for
+                    self.say(waiting_text(view, d.seat, d.names, self.lang, keys=False))
                 return False
             self.say(leave_question(bool(getattr(d, "saves_game", True)), d.over))
 

@@ -678,3 +678,16 @@ def test_a_prompt_whose_move_vanished_as_it_was_said_is_left_for_the_table() -> 
     assert "Your hand:" in said               # the board was said, then left
     assert "A bot plays your seat; you are watching." in said, said[-1500:]
     assert rc == [0] and not thread.is_alive()
+
+
+def test_staying_at_ones_turn_says_the_move_asked_for_again() -> None:
+    """quit at one's turn, then n: "You stay at the table." and a bare "> " came back, and
+    a newcomer wondered what it waited for (newcomer pass 27's report). The move asked
+    for is said again under it."""
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=1)
+    assert d.my_move()
+    rc, out = play(d, "quit\nn\n")
+    assert rc == 0
+    stay = out.index("You stay at the table.")
+    assert out[stay:].split("\n")[1] == \
+        "Your turn: play or discard a card (play N, discard N).", out[stay:]
