@@ -26,15 +26,19 @@ from p2p.testing import craft_dense_transcript, seeded_entropy
 from p2p.transcript.file import read_transcript
 
 
-@pytest.fixture(scope="module")
-def game(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    with seeded_entropy(b"verify-memory"):
-        cfg, ids = make_table(preset("modern"), Seating(2, 2), ["ann", "mal"],
-                              b"verify-memory")
-        path = tmp_path_factory.mktemp("vm") / "game.mbt"
+def _fair_match(rules: str, seed: bytes, path: Path) -> list[Any]:
+    """A match of two heuristic bots, fairly dealt, written to ``path``; its identities."""
+    with seeded_entropy(seed):
+        cfg, ids = make_table(preset(rules), Seating(2, 2), ["ann", "mal"], seed)
         play_fair_match(cfg, ids, [make_bot("heuristic", s).choose for s in range(2)],
                         transcript=path)
-    return {"ids": list(ids), "path": path}
+    return list(ids)
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    path = tmp_path_factory.mktemp("vm") / "game.mbt"
+    return {"ids": _fair_match("modern", b"verify-memory", path), "path": path}
 
 
 def _traced_verify(path: Path) -> tuple[Any, int]:
@@ -122,12 +126,8 @@ def test_side_entries_dense_with_tiny_values_are_not_kept(
 @pytest.fixture(scope="module")
 def match(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A classic match of several hands between two heuristic bots, fairly dealt."""
-    with seeded_entropy(b"replay-memory"):
-        cfg, ids = make_table(preset("classic"), Seating(2, 2), ["ann", "mal"],
-                              b"replay-memory")
-        path = tmp_path_factory.mktemp("rm") / "match.mbt"
-        play_fair_match(cfg, ids, [make_bot("heuristic", s).choose for s in range(2)],
-                        transcript=path)
+    path = tmp_path_factory.mktemp("rm") / "match.mbt"
+    _fair_match("classic", b"replay-memory", path)
     return path
 
 

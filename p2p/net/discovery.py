@@ -1051,6 +1051,17 @@ class TableBrowser:
                 token = self._pending[name] = object()
         resolvers.submit(lambda: self._resolve(zeroconf, service_type, name, token))
 
+    def _lookup(self, zeroconf: Zeroconf, service_type: str,
+                name: str) -> ServiceInfo | None:
+        """The record of ``name``: zeroconf's cache, else asked on the network for at most
+        the browser's resolve_timeout; None if nobody answered (or zeroconf failed)."""
+        try:
+            return zeroconf.get_service_info(service_type, name, timeout=self._timeout_ms)
+        except Exception:
+            if not self._closed:
+                log.exception("could not resolve %s", safe_text(name, 120))
+            return None
+
     def _check_gone(self, zeroconf: Zeroconf, service_type: str, name: str) -> None:
         """A listed table's goodbye came (a resolver thread of its own): the table is
         unlisted only if its host does not answer (the cache, else the network, at most
@@ -1058,12 +1069,7 @@ class TableBrowser:
         signature cannot cover it: one copied from the host's own PTR record, sent after
         each of its answers, unlisted a table its key signed until the browser's next
         query (3 s, then ever longer apart), and a lobby said it closed."""
-        info: ServiceInfo | None = None
-        try:
-            info = zeroconf.get_service_info(service_type, name, timeout=self._timeout_ms)
-        except Exception:
-            if not self._closed:
-                log.exception("could not resolve %s", safe_text(name, 120))
+        info = self._lookup(zeroconf, service_type, name)
         with self._emit:
             self._gone_asked.discard(name)
             if self._closed or name not in self._tables:
@@ -1078,12 +1084,7 @@ class TableBrowser:
 
     def _resolve(self, zeroconf: Zeroconf, service_type: str, name: str,
                  token: object) -> None:
-        info: ServiceInfo | None = None
-        try:
-            info = zeroconf.get_service_info(service_type, name, timeout=self._timeout_ms)
-        except Exception:
-            if not self._closed:
-                log.exception("could not resolve %s", safe_text(name, 120))
+        info = self._lookup(zeroconf, service_type, name)
         with self._emit:
             if self._closed or self._pending.get(name) is not token:
                 return            # removed, closed, or answered from the cache meanwhile
