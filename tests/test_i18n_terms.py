@@ -78,7 +78,8 @@ def test_every_message_naming_the_term_says_the_glossarys_word(language: str,
 #: French keeps the typed command "bot" ("tapez bot") and the option --bots.
 FR_COMMANDS = re.compile(r"[Tt]apez bot\b|--bots\b|millebornes\.bots")
 NOT_SAID = {
-    "fr": [(r"(?<![\w(])[Bb]ots?\b", "robot"), (r"\bmatchs?\b", "partie (a match)"),
+    # (a file's name or an option is no word: docs/bots.md, --auto-bot)
+    "fr": [(r"(?<![\w(/-])[Bb]ots?\b", "robot"), (r"\bmatchs?\b", "partie (a match)"),
            (r"\bHome\b|\bEnd\b", "the key labels Début, Fin")],
     "af": [(r"rekenaarspeler", "bot"), (r"\b[Rr]obot", "bot"),
            (r"handsleutel", "rondtesleutel (a hand of the match is a rondte)"),
