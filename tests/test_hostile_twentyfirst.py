@@ -1,0 +1,89 @@
+"""Hostile pass 21: a hostile seat of a 2x2 team table hands ``verify`` its copy of an
+honest match with whole hands moved, dropped or repeated across the hand boundaries.
+Every entry in it is genuinely signed where its author wrote it; only the holder of the
+copy edited the order. What must hold: ``verify`` blames no honest seat and never stops
+with a traceback.
+
+Finding (the test failed before its fix): a hand left out or moved before an earlier one
+(hand 1's entries first, or hand 0 dropped, or hand 1 dropped) passed the cryptographic
+checks hand by hand (each hand's links start at its own genesis), and the game replay then
+met an entry "for hand 1 while hand 0 runs": ``wrong-hand``, blamed on the seat that wrote
+the moved hand's first entry (here Ann, seat 0, honest). ``docs/verify.md`` says an entry
+of another hand blames nobody.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cli.main import main
+from engine import Seating, preset
+from engine.bots import make_bot
+from p2p.audit import replay_steps, verify_game
+from p2p.table.memory import make_table, play_fair_match
+from p2p.testing import seeded_entropy
+from p2p.transcript.envelope import Envelope
+from p2p.transcript.file import read_transcript
+
+NAMES = ["ann", "mal", "bo", "cy"]
+MAL = 1
+
+
+@pytest.fixture(scope="module")
+def match(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A real fair match of three hands at a 2x2 team table (modern rules, every secret
+    from a seed); seat 1, "mal", keeps his copy."""
+    with seeded_entropy(b"hostile-21"):
+        cfg, ids = make_table(preset("modern", match_target=2500), Seating(4, 2), NAMES,
+                              b"hostile-21")
+        path = tmp_path_factory.mktemp("twentyfirst") / "match.mbt"
+        play_fair_match(cfg, ids, [make_bot("heuristic", s).choose for s in range(4)],
+                        transcript=path)
+    t = read_transcript(path)
+    hands = [e.hand for e in t.entries]
+    assert sorted(set(hands)) == [0, 1, 2], set(hands)
+    return {"t": t, "ids": ids, "b1": hands.index(1), "b2": hands.index(2)}
+
+
+def _write(path: Path, header: bytes, items: list[Envelope]) -> Path:
+    with open(path, "wb") as f:
+        f.write(header)
+        for e in items:
+            f.write(e.encode())
+    return path
+
+
+def _edits(m: dict[str, Any]) -> dict[str, list[Envelope]]:
+    g, b1, b2 = list(m["t"].entries), m["b1"], m["b2"]
+    return {
+        "hand-0-dropped": g[b1:],
+        "hand-1-dropped": g[:b1] + g[b2:],
+        "hand-1-before-hand-0": g[b1:b2] + g[:b1] + g[b2:],
+        "hand-2-before-hand-1": g[:b1] + g[b2:] + g[b1:b2],
+        "hand-0-twice": g[:b1] + g[:b1] + g[b1:],
+        "hand-1-at-the-end-again": g + g[b1:b2],
+    }
+
+
+def test_a_copy_with_whole_hands_moved_or_dropped_blames_no_honest_seat(
+        tmp_path: Path, match: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
+    t = match["t"]
+    first = {h: t.entries[i].author for h, i in ((1, match["b1"]), (2, match["b2"]))}
+    assert first[1] == first[2] == match["ids"][0].public_key   # Ann opens hands 1 and 2
+    seen = {}
+    for name, items in _edits(match).items():
+        path = _write(tmp_path / f"{name}.mbt", t.header_bytes, items)
+        rep = verify_game(path)
+        seen[name] = (rep.check, rep.blamed_seat)
+        assert not rep.ok and rep.check != "unexpected-error", (name, rep.summary())
+        assert rep.blamed_seat is None, (name, rep.summary())
+        replay_steps(path)                                  # never raises
+        assert main(["verify", str(path)]) == 1, name
+        out = capsys.readouterr()
+        assert "Traceback" not in out.out + out.err, name
+    # the order of the hands is what broke, said so, and nobody is named
+    assert all(check in ("wrong-hand", "hand-order", "duplicate")
+               for check, _seat in seen.values()), seen
