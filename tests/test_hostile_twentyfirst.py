@@ -87,3 +87,20 @@ def test_a_copy_with_whole_hands_moved_or_dropped_blames_no_honest_seat(
     # the order of the hands is what broke, said so, and nobody is named
     assert all(check in ("wrong-hand", "hand-order", "duplicate")
                for check, _seat in seen.values()), seen
+
+
+def test_an_entry_the_cheater_signs_in_a_hand_already_over_still_names_him(
+        tmp_path: Path, match: dict[str, Any]) -> None:
+    """The other side of the fix: Mal signs, after hand 0's last entry, one more entry of
+    hand 0 (the body of his second entry of hand 1, in his next slot of hand 0, linked to
+    its last entry). No edit makes that of an honest seat's entries (its slot is fresh,
+    its link holds): only he could sign it, and ``verify`` names him."""
+    t, mal = match["t"], match["ids"][MAL]
+    g, b1 = list(t.entries), match["b1"]
+    his = [e for e in g[b1:match["b2"]] if e.author == mal.public_key]
+    slot = sum(1 for e in g[:b1] if e.author == mal.public_key)
+    extra = Envelope.create(mal, t.header.table, 0, slot, g[b1 - 1].hash(), his[1].body)
+    path = _write(tmp_path / "extra.mbt", t.header_bytes, [*g[:b1], extra, *g[b1:b1 + 40]])
+    rep = verify_game(path)
+    assert (rep.check, rep.blamed_seat, rep.failed_index) == ("wrong-hand", MAL, b1), \
+        rep.summary()
