@@ -4,6 +4,10 @@ Every entry in it is genuinely signed where its author wrote it; only the holder
 copy edited the order. What must hold: ``verify`` blames no honest seat and never stops
 with a traceback.
 
+Then the same seat live, on real sockets: in hand 1 it signs, at its slots, its own
+deck entries of hand 0 again (well-formed, for the same round and position): every honest
+peer names it, and so does ``verify`` of each honest transcript (no bug found there).
+
 Finding (the test failed before its fix): a hand left out or moved before an earlier one
 (hand 1's entries first, or hand 0 dropped, or hand 1 dropped) passed the cryptographic
 checks hand by hand (each hand's links start at its own genesis), and the game replay then
@@ -14,6 +18,7 @@ of another hand blames nobody.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +29,8 @@ from engine import Seating, preset
 from engine.bots import make_bot
 from p2p.audit import replay_steps, verify_game
 from p2p.table.memory import make_table, play_fair_match
-from p2p.testing import seeded_entropy
+from p2p.table.session import SessionOptions
+from p2p.testing import seeded_entropy, socket_peers
 from p2p.transcript.envelope import Envelope
 from p2p.transcript.file import read_transcript
 
@@ -104,3 +110,52 @@ def test_an_entry_the_cheater_signs_in_a_hand_already_over_still_names_him(
     rep = verify_game(path)
     assert (rep.check, rep.blamed_seat, rep.failed_index) == ("wrong-hand", MAL, b1), \
         rep.summary()
+
+
+@pytest.mark.hostile
+@pytest.mark.parametrize("kind", ["deck.key", "deck.pass", "deck.share", "deck.reveal"])
+def test_a_seat_replaying_its_deck_entries_of_the_last_hand_is_named_by_every_honest_peer(
+        tmp_path: Path, kind: str) -> None:
+    """Four real peers on loopback, 2x2 teams; Mal's software signs, in hand 1, the body
+    of his ``kind`` entries of hand 0 in their place (a hand key, a shuffle pass, a
+    decryption share for the same position and recipient, a reveal): correctly signed,
+    well-formed, for another hand. Every honest peer stops naming seat 1, and ``verify``
+    of its transcript names seat 1 too."""
+    with seeded_entropy(b"live21"):
+        cfg, ids = make_table(preset("modern", match_target=5000), Seating(4, 2), NAMES,
+                              b"live21")
+    peers = socket_peers(tmp_path, cfg, ids,
+                         SessionOptions(response_delay=0.01, stall_after=0.3, step_limit=5.0))
+    old: list[dict[str, Any]] = []
+    replayed = [0]
+
+    def tamper(hand: int, body: dict[str, Any]) -> dict[str, Any]:
+        if body.get("k") != kind:
+            return body
+        if hand == 0:
+            old.append(body)
+        elif hand == 1 and replayed[0] < len(old):
+            replayed[0] += 1
+            return old[replayed[0] - 1]
+        return body
+
+    peers[MAL].tamper = tamper
+    try:
+        runs = [threading.Thread(target=p.run, kwargs={"timeout": 60}) for p in peers]
+        for r in runs:
+            r.start()
+        for r in runs:
+            r.join(90)
+        assert replayed[0] > 0, "the match never reached hand 1"
+        for s in (0, 2, 3):
+            p = peers[s]
+            assert p.unresponsive is None and p.error is not None, (s, p.stopped)
+            assert p.error.seat == MAL, (s, p.error)
+    finally:
+        for p in peers:
+            p.close(flush=0)
+    for s in (0, 2, 3):
+        path = peers[s].transcript_path
+        assert path is not None
+        rep = verify_game(path)
+        assert rep.blamed_seat == MAL and not rep.unfinished, (s, rep.summary())
