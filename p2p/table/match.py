@@ -102,7 +102,13 @@ class MatchProtocol:
         if self.done:
             raise ProtocolError(seat, "after-end", "the match is over")
         if hand_no != self.hand.hand_no:
-            raise ProtocolError(seat, "wrong-hand",
+            # An entry of a later hand is nobody's fault: the hand number is signed, so its
+            # author wrote it in that hand; a peer's log takes an entry only in its own
+            # hand, and only an edit of a file (a hand left out, or moved before an
+            # earlier one) brings it here. Naming its author let whoever holds a copy
+            # frame any seat (hostile pass 21). An entry of a hand that is over, in a
+            # fresh slot linked to that hand's entries, only its author could sign.
+            raise ProtocolError(seat if hand_no < self.hand.hand_no else None, "wrong-hand",
                                 f"entry for hand {hand_no} while hand {self.hand.hand_no} runs")
         self.hand.receive(seat, body)
         if self.hand.done:
