@@ -161,11 +161,20 @@ def run(args: argparse.Namespace, out: TextIO | None = None, inp: TextIO | None 
     # player read "+ 'Friday night' classic seats 1 taken" with no key to it)
     # every way out named ("Ctrl-C to stop" alone: a newcomer who typed q and Enter, or
     # Ctrl-D, did not know it would leave)
-    say_paragraph(_("Tables on the LAN for %(seconds)s s (+ appeared, ~ changed, - gone; "
-                    "q and Enter, Ctrl-D or Ctrl-C leaves sooner):") % {
-                        "seconds": f"{seconds:g}"} if seconds > 0
-                  else _("Tables on the LAN (+ appeared, ~ changed, - gone; q and Enter, "
-                         "Ctrl-D or Ctrl-C leaves the list):"), say)
+    if inp is not None:
+        say_paragraph(_("Tables on the LAN for %(seconds)s s (+ appeared, ~ changed, - gone; "
+                        "q and Enter, Ctrl-D or Ctrl-C leaves sooner):") % {
+                            "seconds": f"{seconds:g}"} if seconds > 0
+                      else _("Tables on the LAN (+ appeared, ~ changed, - gone; q and Enter, "
+                             "Ctrl-D or Ctrl-C leaves the list):"), say)
+    else:
+        # nothing typed is read when the input is no terminal (a pipe, a file): "q and
+        # Enter leaves" was said of `echo q | millebornes lobby`, which then ran on
+        say_paragraph(_("Tables on the LAN for %(seconds)s s (+ appeared, ~ changed, - gone; "
+                        "Ctrl-C leaves sooner):") % {"seconds": f"{seconds:g}"} if seconds > 0
+                      else _("Tables on the LAN (+ appeared, ~ changed, - gone; Ctrl-C "
+                             "leaves the list; the input is not a terminal, so nothing "
+                             "typed is read: --seconds N ends the list by itself):"), say)
     with browse_tables(seen, interfaces=args.mdns) as browser:
         started = time.monotonic()
         end = started + seconds if seconds > 0 else None

@@ -833,8 +833,9 @@ def test_an_empty_lobby_and_a_join_that_looks_say_so_and_for_how_long(
     out = io.StringIO()
     assert lobby_verb.run(_ns(seconds=0.6, mdns="loopback"), out=out) == 0
     said = " ".join(out.getvalue().split())
-    assert said == ("Tables on the LAN for 0.6 s (+ appeared, ~ changed, - gone; q and Enter, "
-                    "Ctrl-D or Ctrl-C leaves sooner): (no table seen yet: a table hosted on this LAN appears "
+    # no input read here (pytest's is no terminal): q and Ctrl-D are not offered
+    assert said == ("Tables on the LAN for 0.6 s (+ appeared, ~ changed, - gone; Ctrl-C "
+                    "leaves sooner): (no table seen yet: a table hosted on this LAN appears "
                     "here as soon as it is announced; millebornes host opens one)"), said
     assert all(len(line) <= 80 for line in out.getvalue().splitlines()), out.getvalue()
     out = io.StringIO()
@@ -1079,3 +1080,23 @@ def test_a_table_with_a_move_time_limit_shows_it_and_writes_it_into_the_header()
     assert LobbyState.from_obj(host.state.to_obj()).move_limit == 90.0
     with pytest.raises(ValueError):
         LobbyState.from_obj(dict(host.state.to_obj(), move_limit=10))   # 10 ms: too short
+
+
+def test_a_lobby_whose_input_is_no_terminal_offers_only_what_leaves_it(tmp_path: Path) -> None:
+    """`echo q | millebornes lobby` ran on until Ctrl-C under a header saying "q and Enter,
+    Ctrl-D or Ctrl-C leaves the list" (newcomer pass 27): a pipe is not read, so the header
+    offers Ctrl-C and --seconds only; with --seconds the list ends by itself."""
+    import subprocess
+    import sys as _sys
+
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "c"),
+           "XDG_DATA_HOME": str(tmp_path / "d"), "LANG": "C.UTF-8", "LANGUAGE": "",
+           "LC_ALL": ""}
+    proc = subprocess.run([_sys.executable, "-m", "cli.main", "lobby", "--seconds", "1",
+                           "--mdns", "loopback"], input="q\n", capture_output=True,
+                          text=True, timeout=60, env=env, cwd=Path(__file__).resolve().parent.parent)
+    said = " ".join(proc.stdout.split())
+    assert proc.returncode == 0, proc.stderr
+    assert "Tables on the LAN for 1 s (+ appeared, ~ changed, - gone; Ctrl-C leaves " \
+           "sooner):" in said, said
+    assert "q and Enter" not in said and "Ctrl-D" not in said, said
