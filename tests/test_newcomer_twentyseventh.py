@@ -418,3 +418,14 @@ def test_a_discard_of_several_says_and_once(lang: str, word: str) -> None:
         theirs = describe(state, FastDiscard(0, cards), state, ["Ann", "Bo"], 1)
     for said in (mine, theirs):
         assert said is not None and said.count(word) == 1, said
+
+
+def test_the_french_seat_states_agree_with_anyone() -> None:
+    """The seat lists said "Ann (parti)", "(connecté)", "(lent)" in French, the masculine
+    of anyone (newcomer pass 27's report; the sentences were mended, the labels not):
+    "a quitté", "en ligne" (as "hors ligne"), "tarde" agree with every name."""
+    from cli.words import PEER_STATES
+
+    with i18n.using("fr"):
+        shown = {k: _(PEER_STATES[k]) for k in ("left", "connected", "slow")}
+    assert shown == {"left": "a quitté", "connected": "en ligne", "slow": "tarde"}, shown
