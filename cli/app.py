@@ -1377,6 +1377,11 @@ class TableApp:
 
     async def _run_async(self) -> int:
         result = await self.app.run_async(pre_run=self._start)
+        if isinstance(self.bot, BotProcess):
+            # a bot in a process of its own (--auto-bot) may be thinking in a thread:
+            # asyncio.run waited for that thread, up to the bot's whole time for a move
+            # (30 s at an untimed table), with the screen already closed
+            self.bot.stop()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(BaseException):

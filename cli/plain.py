@@ -470,15 +470,23 @@ class PlainSession:
                 # printed (a render is a pure function of the view): the peers play on
                 # while this seat writes its lines
                 action = self.bot.choose(view, legal)
+                if self._moved_on(view):
+                    continue     # while the bot thought (--auto-bot: up to 30 s): said next
                 try:
                     d.submit(action)
-                finally:
-                    self._show_board(view, legal, hand_no)
-                    self.say("> " + command_for(action, view, d.seat, d.names) + "   "
-                             + _("(auto)"))
-                    while self.bot_faults:       # said once: the heuristic plays on
-                        spec, words = self.bot_faults.pop(0)
-                        self.say("* " + own_bot_failed_line(words, spec))
+                except IllegalAction:
+                    if not self._moved_on(view):
+                        raise
+                    # the table moved on between that look and the move (a seat left, the
+                    # table stopped): "R0: it is not your move" ended the session, and the
+                    # line saying why the table stopped was never shown (review, stop 50)
+                    continue
+                self._show_board(view, legal, hand_no)
+                self.say("> " + command_for(action, view, d.seat, d.names) + "   "
+                         + _("(auto)"))
+                while self.bot_faults:       # said once: the heuristic plays on
+                    spec, words = self.bot_faults.pop(0)
+                    self.say("* " + own_bot_failed_line(words, spec))
                 continue
             self._show_board(view, legal, hand_no)
             limit = getattr(d, "decision_limit", None)
@@ -498,6 +506,12 @@ class PlainSession:
         between the lines typed meanwhile, each answered at once (the driver says who
         thinks, for how long at most: :meth:`show_activity`)."""
         return self.driver.step_others(wait=0.05)
+
+    def _moved_on(self, view: HandState) -> bool:
+        """Whether the table is no longer at ``view`` with this seat to move (its own bot
+        chose on ``view``: a seat left, the table stopped, the hand ended meanwhile)."""
+        d = self.driver
+        return d.over or d.hand_over or not d.my_move() or d.view() != view
 
     def _show_board(self, view: HandState, legal: list[Action], hand_no: int) -> None:
         self.say("")

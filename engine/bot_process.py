@@ -442,11 +442,14 @@ class BotProcess:
         self.fault: str | None = None
         self._made = False               # the child said its bot is made (see _ask)
         self._said_not_made = False      # logged that the quick bot moves meanwhile
+        self._stopped = False            # stop(): its seat's player left, nothing to say
         self._group = False              # the child was seen leading its process group
 
     def choose(self, view: HandState, legal: list[Action]) -> Action:
         if not self._broken:
             words = self._ask(view, legal)
+            if self._stopped:            # stopped meanwhile (stop()): no fault of the bot's
+                return self._fallback.choose(view, legal)
             if isinstance(words, int):
                 return legal[words]
             if words is _NOT_MADE:
@@ -582,6 +585,15 @@ class BotProcess:
                 os.killpg(pid, signal.SIGKILL)
         except OSError:            # gone already, and its group with it
             pass
+
+    def stop(self) -> None:
+        """Stop the child now, from any thread: a move another thread is waiting for in
+        :meth:`choose` ends at once (the built-in bot answers it, and no fault is said).
+        A player who left while their own bot thought (``--auto-bot``) waited for its
+        thread, up to its whole time for the move, before the full screen let them go.
+        :meth:`close` still follows, from the thread that made the bot."""
+        self._stopped = self._broken = True
+        self._stop_child()
 
     def close(self) -> None:
         """Stop the child (it also dies with its parent: it is a daemon)."""

@@ -691,3 +691,37 @@ def test_staying_at_ones_turn_says_the_move_asked_for_again() -> None:
     stay = out.index("You stay at the table.")
     assert out[stay:].split("\n")[1] == \
         "Your turn: play or discard a card (play N, discard N).", out[stay:]
+
+
+def test_the_table_moving_on_while_ones_own_bot_thinks_ends_nothing() -> None:
+    """--auto-bot: the seat's bot thinks up to 30 s, and the table may stop meanwhile (a
+    seat left). The move it chose was submitted anyway: "R0: it is not your move" ended
+    the session with an error, and the line saying why the table stopped never came
+    (review, stop 50). The move is dropped and the session goes on (here, to quit)."""
+    from engine import IllegalAction
+
+    class Stopping(LocalDriver):
+        stopped = False
+
+        def my_move(self) -> bool:
+            return not self.stopped and super().my_move()
+
+        def submit(self, action: Any) -> None:
+            if self.stopped:      # as a network table's peer says it once it stopped
+                raise IllegalAction("R0", "it is not your move", action)
+            super().submit(action)
+
+    class StopsTheTable:
+        def choose(self, view: Any, legal: list[Any]) -> Any:
+            d.stopped = True
+            return legal[0]
+
+    from cli.plain import PlainSession
+
+    d = Stopping(preset("classic"), Seating.solo(2), NAMES[:2], seed=3)
+    out = io.StringIO()
+    session = PlainSession(d, auto=True, out=out, inp=io.StringIO("quit\ny\n"))
+    session.bot = StopsTheTable()
+    assert session.run() == 0
+    assert "(auto)" not in out.getvalue()            # the dropped move is not said
+    assert out.getvalue().rstrip().endswith("You left the table."), out.getvalue()[-300:]

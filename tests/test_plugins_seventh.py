@@ -264,3 +264,56 @@ def test_auto_bot_is_checked_before_the_table_is_joined(tmp_path: Path) -> None:
     done = _cli(tmp_path, "join", "--auto-bot", "tsev:depth=3", "--plain")
     assert done.returncode == 2
     assert "--auto-bot tsev:depth=3: bad options for bot 'tsev'" in done.stderr, done.stderr
+
+
+SLOW = """
+import time
+from engine import make_bot
+
+
+class Slow:
+    def __init__(self, seed):
+        self.inner = make_bot("heuristic", seed)
+
+    def choose(self, view, legal):
+        time.sleep(20)
+        return self.inner.choose(view, legal)
+
+
+def make(seed, **options):
+    return Slow(seed)
+"""
+
+
+def test_leaving_the_full_screen_while_ones_own_bot_thinks_is_at_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--auto-bot thinks in a thread of the full screen (the keys answered meanwhile):
+    q then y closed the screen, and the program then waited for that thread, up to the
+    bot's whole time for the move (30 s at an untimed table), saying nothing (review,
+    stop 50: 17 s). Leaving stops the bot's process, and the wait with it."""
+    import asyncio
+    import time
+
+    from cli_helpers import run_headless, until
+
+    from cli.app import TableApp
+    from cli.driver import LocalDriver
+
+    install_plugin(tmp_path, "mb_seventh_slow", SLOW, {"tslow": "make"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
+        [str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    d = LocalDriver(CLASSIC, Seating.solo(2), ["Ann", "Bo"], seed=3)
+    asked: list[float] = []
+
+    async def script(app: TableApp, inp: object) -> None:
+        await asyncio.sleep(3)                  # its bot is thinking (for 20 s)
+        asked.append(time.monotonic())
+        inp.send_text("q")                      # type: ignore[attr-defined]
+        await until(lambda: app.confirm_quit)
+        inp.send_text("y")                      # type: ignore[attr-defined]
+
+    run_headless(lambda inp, out: TableApp(d, auto=True, bot="tslow", input=inp,
+                                           output=out, delay=0), script)
+    took = time.monotonic() - asked[0]
+    assert took < 5, took                        # was 17 s
