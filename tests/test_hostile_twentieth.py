@@ -227,14 +227,16 @@ def test_a_machine_claiming_every_name_a_host_probes_for_is_said_in_words_at_onc
 
 
 @pytest.mark.hostile    # an attack on the LAN, 1-3 s
+@pytest.mark.parametrize("renamed", ["", "-2"])
 def test_copies_of_a_tables_current_record_announced_first_do_not_hide_it(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, renamed: str) -> None:
     """Another machine copies the host's current signed record, unchanged, and announces
     it under names of its own at addresses of its own, as many times as a joiner lists
     tables looked for (MAX_WANTED). A joiner whose browser heard the copies first never
     listed the table itself (a record signed no later than the copies took no place of
     theirs), and ``join --table FP`` never asked it. The record under the name its host
-    gives it ("NAME (FINGERP…)") now takes a copy's place."""
+    gives it ("NAME (FINGERP…)", or its "-2" where another machine answered for that
+    name: read as a copy, review of stop 50) now takes a copy's place."""
     from test_discovery import Forger, record, unique
 
     monkeypatch.setattr(discovery, "MAX_WANTED", 2)
@@ -253,7 +255,7 @@ def test_copies_of_a_tables_current_record_announced_first_do_not_hide_it(
             forger.send(*copies)
             assert joiner.wait_for(lambda s: len(s) >= 2, timeout=8) is not None
             # the host's own announcement of that very record, at its own address
-            forger.send(record(f"{name} ({fp[:8]}).{SERVICE_TYPE}", "mb-host.local.",
+            forger.send(record(f"{name} ({fp[:8]}){renamed}.{SERVICE_TYPE}", "mb-host.local.",
                                ["127.0.0.1"], port, current))
             found = joiner.wait_for(
                 lambda s: any(t.addresses == ("127.0.0.1",) for t in s), timeout=8)

@@ -134,10 +134,10 @@ class TableInfo:
     #: it (TXT ``pk``, ``sig``): the table is that key's, or a copy of a record it made;
     #: None when unsigned or the signature does not hold
     signed_seq: int | None = None
-    #: whether the record came under the service name its host gives it (announce_table:
-    #: ``"NAME (FINGERP…)"``, from the record's own name and fingerprint): a copy of the
-    #: record announced by another machine comes under another name (see
-    #: TableBrowser._outranked)
+    #: whether the record came under a service name its host gives it (announce_table:
+    #: ``"NAME (FINGERP…)"`` from the record's own name and fingerprint, or its ``-2``,
+    #: ``-3``): a copy of the record announced by another machine comes under another
+    #: name (see TableBrowser._outranked)
     own_name: bool = False
 
     @property
@@ -210,6 +210,16 @@ def _instance_name(name: str, fingerprint: str) -> str:
     """The service name announce_table gives a table called ``name`` hosted by the key of
     ``fingerprint``, when no other table has it."""
     return f"{_label(name, 40)} ({_label(fingerprint, 16)[:8] or '0'}).{SERVICE_TYPE}"
+
+
+def _own_names(name: str, fingerprint: str) -> tuple[str, ...]:
+    """The service names announce_table may give a table called ``name`` hosted by the key
+    of ``fingerprint``: :func:`_instance_name`, then its ``-2`` and ``-3`` when another
+    machine answered for the first (:data:`NAME_TRIES`). A host pushed to ``-2`` read as a
+    copy under another name, and copies of its record were not outranked by it."""
+    first = _instance_name(name, fingerprint)[:-len(SERVICE_TYPE) - 1]
+    return tuple(f"{label}.{SERVICE_TYPE}" for label in
+                 [first] + [f"{first}-{n}" for n in range(2, NAME_TRIES + 1)])
 
 
 def _label(text: str, limit: int) -> str:
@@ -336,12 +346,11 @@ class TableAnnouncement:
         self._taken, self._free = seats_taken, seats_free
         self._curve_key = curve_key
         self._addresses = _announce_addresses(interfaces, addresses)
-        label = _instance_name(name, fingerprint)[:-len(SERVICE_TYPE) - 1]
         self._server = f"mb-{_label(fingerprint, 12) or 'host'}.local."
         self._port = port
         self._closed = False
         try:
-            self._register([label] + [f"{label}-{n}" for n in range(2, NAME_TRIES + 1)])
+            self._register([n[:-len(SERVICE_TYPE) - 1] for n in _own_names(name, fingerprint)])
         except Exception:
             if self._own_zc:
                 self._zc.close()
@@ -495,7 +504,7 @@ def parse_service_info(
         table_id=table_id if _HEX_ID.fullmatch(table_id) else "",
         curve_key=bytes.fromhex(ck) if _CURVE_HEX.fullmatch(ck) else None,
         signed_seq=_signed_seq(_raw_txt(info.properties or {}), int(info.port), fp),
-        own_name=str(info.name) == _instance_name(txt.get("name", ""), fp),
+        own_name=str(info.name) in _own_names(txt.get("name", ""), fp),
     )
 
 
