@@ -49,7 +49,7 @@ from . import hand_order, i18n, render
 from .bot_process import BotProcess, auto_bot
 from .commands import Commander, Context, is_look
 from .completion import CommandCompleter
-from .driver import TableDriver
+from .driver import TableDriver, moved_on
 from .i18n import N_, _, ngettext
 from .words import (
     FAST_PLAY_NOTE,
@@ -1318,7 +1318,7 @@ class TableApp:
                         # a bot in a process of its own (--auto-bot) thinks up to its
                         # time: the keys are answered meanwhile (help, the log, q)
                         action = await asyncio.to_thread(self.bot.choose, view, d.legal())
-                        if not d.my_move() or d.hand_over or d.view() != view:
+                        if moved_on(d, view):
                             continue      # the table went on meanwhile (the seat taken)
                     else:
                         action = self.bot.choose(view, d.legal())

@@ -28,7 +28,7 @@ from engine.bot_process import cap_memory as cap_memory
 from engine.bot_process import log_bot_fault as log_bot_fault
 from engine.bot_process import memory_limit as memory_limit
 from engine.bot_process import within_bound as within_bound
-from engine.bots import SeatController, bot_name_key, make_bot
+from engine.bots import LEVELS, SeatController, bot_name_key, make_bot
 
 
 def bot_move_time(move_limit: float | None) -> float:
@@ -43,8 +43,10 @@ def bot_move_time(move_limit: float | None) -> float:
     return min(ANSWER_WITHIN, max(0.5, round(min(move_limit * 0.8, move_limit - 1.0), 1)))
 
 
-#: Bots quick enough to play a seat in the console's own process (``--auto``'s default).
-QUICK_AUTO_BOTS = frozenset({"random", "heuristic", "heuristic-v1", "easy", "normal"})
+#: Bots quick enough to play a seat in the console's own process (``--auto``'s default),
+#: and the levels that stand for them.
+_QUICK = ("random", "heuristic", "heuristic-v1")
+QUICK_AUTO_BOTS = frozenset(_QUICK) | {level for level, bot in LEVELS.items() if bot in _QUICK}
 
 
 def auto_bot(spec: str | None, seed: int, move_limit: float | None = None,

@@ -179,6 +179,13 @@ class TableDriver(Protocol):
         ...
 
 
+def moved_on(driver: TableDriver, view: HandState) -> bool:
+    """Whether the table is no longer at ``view`` with this seat to move: a move chosen on
+    ``view`` by the seat's own bot (``--auto-bot``, thinking up to its time) is dropped
+    once a seat left, the table stopped or the hand ended meanwhile."""
+    return driver.over or driver.hand_over or not driver.my_move() or driver.view() != view
+
+
 class LocalDriver:
     """A whole match in this process: one human seat, bots for the others.
 

@@ -31,7 +31,7 @@ from engine.state import DRAW, OVER, RESPOND
 from . import i18n, render
 from .bot_process import auto_bot
 from .commands import LOOK, NO, YES, Commander, Context, Outcome, is_look
-from .driver import TableDriver
+from .driver import TableDriver, moved_on
 from .i18n import N_, _
 from .words import (
     FAST_DISCARD_HELP,
@@ -470,12 +470,12 @@ class PlainSession:
                 # printed (a render is a pure function of the view): the peers play on
                 # while this seat writes its lines
                 action = self.bot.choose(view, legal)
-                if self._moved_on(view):
+                if moved_on(d, view):
                     continue     # while the bot thought (--auto-bot: up to 30 s): said next
                 try:
                     d.submit(action)
                 except IllegalAction:
-                    if not self._moved_on(view):
+                    if not moved_on(d, view):
                         raise
                     # the table moved on between that look and the move (a seat left, the
                     # table stopped): "R0: it is not your move" ended the session, and the
@@ -506,12 +506,6 @@ class PlainSession:
         between the lines typed meanwhile, each answered at once (the driver says who
         thinks, for how long at most: :meth:`show_activity`)."""
         return self.driver.step_others(wait=0.05)
-
-    def _moved_on(self, view: HandState) -> bool:
-        """Whether the table is no longer at ``view`` with this seat to move (its own bot
-        chose on ``view``: a seat left, the table stopped, the hand ended meanwhile)."""
-        d = self.driver
-        return d.over or d.hand_over or not d.my_move() or d.view() != view
 
     def _show_board(self, view: HandState, legal: list[Action], hand_no: int) -> None:
         self.say("")

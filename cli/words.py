@@ -2623,9 +2623,9 @@ def dealing_line(hand_no: int) -> str:
 def level_of_bot(spec: str) -> str:
     """The level (``--bots easy|normal|hard|expert``) that stands for the bot ``spec``, or
     ``spec`` as typed (a plug-in, a bot with options of its own)."""
-    from engine.bots import LEVELS
+    from engine.bots import LEVELS, bot_name_key
 
-    key = spec.strip().lower()
+    key = bot_name_key(spec.strip())
     return next((level for level, bot in LEVELS.items() if key in (level, bot)), spec)
 
 
