@@ -518,7 +518,9 @@ def run_tournament(args: argparse.Namespace) -> int:
         check_bot_entrant(spec)
     if len(specs) < 2:
         raise ValueError(_("--bots needs at least two bots for a round robin"))
-    _one_bot_once(specs)    # the same spec twice too, named in its message
+    if len(set(specs)) != len(specs):
+        raise ValueError(_("--bots names a bot twice; give each entrant once"))
+    _one_bot_once(specs)
     # the parser's bounds, for a Namespace built in code
     for what, value, low, high in (("--deals", args.deals, 1, MAX_MATCHES),
                                    ("--jobs", args.jobs, 0, MAX_JOBS)):
