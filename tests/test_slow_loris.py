@@ -351,8 +351,14 @@ def test_the_console_says_a_slow_seat_with_its_figures_before_and_at_the_pause(
                     lines.add(line)
                 time.sleep(0.01)
             assert peers[0].paused, peers[0].stopped
-            plain = ann.silent_words(plain=True) or ""
-            full = ann.silent_words(plain=False) or ""
+            # read while the pause stands: Bo's late step lifts it, and words read just
+            # after that were "" (CI, stop 50: one run in many)
+            plain = full = ""
+            while not plain and time.monotonic() < end:
+                if peers[0].paused:
+                    plain = ann.silent_words(plain=True) or ""
+                    full = ann.silent_words(plain=False) or ""
+                time.sleep(0.005)
             # Bo's late step lifts the pause, his next one pauses the table again: the
             # log of the console says the pause and its end once in the hand, not at
             # every step (the status line above says where it stands)
