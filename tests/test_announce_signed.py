@@ -114,7 +114,8 @@ def test_copies_announced_before_a_table_do_not_hide_it_from_a_joiner(
         with TableBrowser(interfaces="loopback",
                           wanted=lambda t: t.fingerprint == fp) as joiner:
             forger.send(*copies)
-            assert joiner.wait_for(lambda s: len(s) >= 2, timeout=8) is not None
+            assert joiner.wait_for(lambda s: sum(t.fingerprint == fp for t in s) >= 2,
+                                   timeout=8) is not None
             with announce_table(name=name, rules="classic", seats_taken=1, seats_free=1,
                                 fingerprint=fp, port=40105, interfaces="loopback",
                                 signer=host) as ann:
@@ -123,7 +124,9 @@ def test_copies_announced_before_a_table_do_not_hide_it_from_a_joiner(
                 assert found is not None, "copies announced first hid the host's table"
                 real = next(t for t in found if t.port == 40105)
                 assert real.addresses == ("127.0.0.1",) and real.signed_seq is not None
-                assert len(found) <= 2
+                # the tables looked for are bounded (other tests' tables on the shared
+                # loopback are listed too, under the plain limits)
+                assert len([t for t in found if t.fingerprint == fp]) <= 2
                 # a copy of an earlier record (or an unsigned one) for the host's own
                 # name does not replace what the host signed
                 forger.send(record(ann.service_name, "liar.local.", ["10.99.1.13"],
