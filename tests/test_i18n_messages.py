@@ -245,7 +245,7 @@ def test_a_stop_reason_id_in_french() -> None:
         assert stop_reason(why, ["Ann", "Bo"]) == ("la place 1 (Bo) a enfreint les règles du "
                                                    "protocole (une part de déchiffrement qui "
                                                    "échoue à sa preuve [share-proof], montré "
-                                                   "par la plainte de Ann)")
+                                                   "par la plainte d'Ann)")
         assert stopped_line("English from the log", why, ["Ann", "Bo"]).startswith(
             "La partie s'est arrêtée : la place 1 (Bo) a enfreint")
         # no id (a stop by a caller that gave none): the log's own text, never nothing

@@ -18,6 +18,7 @@ from functools import cache
 from pathlib import Path
 
 from . import rtl
+from ._elision import eliding
 from ._settings import BIDI_MODES, LANGUAGES, Settings, resolve
 
 DOMAIN = "millebornes"
@@ -62,6 +63,8 @@ class Translator:
     def _out(self, text: str, source: str) -> str:
         if self.latin:
             return rtl.to_latin(text, capitalize=source[:1].isupper())
+        if self.language == "fr":
+            return eliding(text)     # "la main d'Ann", "de Bo": see _elision
         return text
 
     def gettext(self, message: str) -> str:
