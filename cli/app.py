@@ -1027,6 +1027,7 @@ class TableApp:
     # ----- keys ----------------------------------------------------------------------
     def _bindings(self) -> KeyBindings:
         kb = KeyBindings()
+        ignore_mouse_reports(kb)
         # while the terminal is too small the board is hidden: no key makes a move blind
         # (a newcomer at 60×16 pressed 3 p and played a 75 he could not see); q still asks
         on_hand = has_focus(self.hand_window) & Condition(
@@ -1409,6 +1410,17 @@ HELP_IS_OPEN = N_("The help is open: Esc, h or F1 closes it; r turns its page.")
 _TERMINAL_REPORTS = frozenset({Keys.Ignore, Keys.SIGINT, Keys.CPRResponse,
                                Keys.Vt100MouseEvent, Keys.WindowsMouseEvent,
                                Keys.BracketedPaste, Keys.ScrollUp, Keys.ScrollDown})
+
+
+def ignore_mouse_reports(kb: KeyBindings) -> None:
+    """Mouse reports go nowhere (the screens ask for none): a terminal left in mouse mode
+    by another program still sends them, and prompt_toolkit's own handler raised on a
+    malformed one ("\\x1b[1M": Esc, [, 1, M typed fast), which left the board behind
+    "Press ENTER to continue..." for good."""
+    @kb.add(Keys.Vt100MouseEvent, eager=True)
+    @kb.add(Keys.WindowsMouseEvent, eager=True)
+    def _mouse(event: KeyPressEvent) -> None:
+        return
 
 
 def _safe(fn: Callable[[], StyleAndTextTuples]) -> Callable[[], StyleAndTextTuples]:

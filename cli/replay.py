@@ -41,7 +41,7 @@ from prompt_toolkit.widgets import Frame
 from p2p.audit import replay_steps
 
 from . import i18n, render
-from .app import _TERMINAL_REPORTS, MIN_COLS, MIN_ROWS, safe_dim
+from .app import _TERMINAL_REPORTS, MIN_COLS, MIN_ROWS, ignore_mouse_reports, safe_dim
 from .args import plain_wanted, resume_flags, use_color, with_defaults
 from .games import _is_path, own_seat, transcript_of
 from .i18n import N_, _, ngettext
@@ -361,6 +361,7 @@ class ReplayApp:
 
     def _bindings(self) -> KeyBindings:
         kb = KeyBindings()
+        ignore_mouse_reports(kb)
         browsing = Condition(lambda: not self.show_help)
 
         @kb.add("c-c")

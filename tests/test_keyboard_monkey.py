@@ -1,0 +1,182 @@
+"""No keyboard input stops the full screen: seeded random typing (every key the board
+binds, and keys it does not: control keys, escape sequences, a paste, mouse reports,
+wide and right-to-left text, combining marks) into a whole match against bots, with the
+terminal resized at random, small to large. The app must still be running and answering
+at the end, with no exception raised in its loop, and the match as far as the keys took
+it (every move legal: the engine refuses any other)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import pytest
+from cli_helpers import until
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from cli.app import TableApp
+from cli.driver import LocalDriver
+from engine import Seating, preset
+
+#: what a player's fingers can send, the app's own keys first (q, Ctrl-C and Ctrl-D ask
+#: to leave: they are always followed by "n", stay)
+_KEYS = (list("0123456789pdtcgnyojbeh?:/ r") + ["\r", "\t", " ", "\x7f", "\x08"]
+         + ["\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D", "\x1b[H", "\x1b[F", "\x1b[5~", "\x1b[6~",
+            "\x1b[3~", "\x1bOP", "\x1b[15~", "\x1b", "\x1bx", "\x1b\r"])
+_TEXT = ["play 1", "discard 2", "play 9 on Bo", "draw", "why", "help", "next", "extend yes",
+         "coup", "pass", "jouer 1", "aide", "玩 牌", "ئويۇن", "\u202eevil\u202c", "e\u0301\u0301",
+         "💥" * 30, "x" * 500, "%s %(name)s {0}", "\x00\x01\x02", "\x1b[31mred\x1b[0m"]
+_REPORTS = ["\x1b[<0;10;5M", "\x1b[<0;10;5m", "\x1b[M !!", "\x1b[12;40R",
+            "\x1b[200~pasted play 1\nq\ny\n\x1b[201~", "\x1b[I", "\x1b[O"]
+_LEAVE_THEN_STAY = ["q", "\x03", "\x04"]
+
+
+class ResizableOutput(DummyOutput):
+    """A screen whose size a test changes (DummyOutput's is fixed at 40×80)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.size = Size(rows=24, columns=80)
+
+    def get_size(self) -> Size:
+        return self.size
+
+
+#: what moves the match on: a card chosen and played or discarded, a draw, an answer
+_MOVES = ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "1d", "2d", "3d", "7d", " ", "\r", "n",
+          "y", "c", "g", "pp", "dd", "\x1b"]
+
+
+def _chunk(rng: random.Random) -> str:
+    r = rng.random()
+    if r < 0.75:
+        return rng.choice(_MOVES)
+    r = rng.random()
+    if r < 0.70:
+        return "".join(rng.choice(_KEYS) for _ in range(rng.randint(1, 6)))
+    if r < 0.85:
+        return rng.choice(_TEXT)
+    if r < 0.95:
+        return rng.choice(_REPORTS)
+    return rng.choice(_LEAVE_THEN_STAY) + "n"
+
+
+@pytest.mark.parametrize(("rules", "seating", "names", "seed"), [
+    ("classic", Seating.solo(2), ["Ann", "Bo"], 1),
+    ("modern", Seating.solo(3), ["Ann", "Bo", "Cy"], 2),
+    ("classic", Seating(4, 2), ["Ann", "Bo", "Cy", "Di"], 3),
+])
+def test_random_typing_never_stops_the_board(rules: str, seating: Seating,
+                                              names: list[str], seed: int) -> None:
+    _type_at_random(rules, seating, names, seed, steps=1500)
+
+
+@pytest.mark.slow     # 12 matches typed into, about 3 minutes (1.5 on 2 workers)
+@pytest.mark.parametrize("seed", range(10, 22))
+def test_random_typing_never_stops_the_board_many_seeds(seed: int) -> None:
+    rules = ("classic", "modern")[seed % 2]
+    seating = (Seating.solo(2), Seating.solo(3), Seating(4, 2))[seed % 3]
+    _type_at_random(rules, seating, ["Ann", "Bo", "Cy", "Di"][:seating.n_players], seed,
+                    steps=3000)
+
+
+def _type_at_random(rules: str, seating: Seating, names: list[str], seed: int,
+                    steps: int) -> None:
+    rng = random.Random(seed)
+    driver = LocalDriver(preset(rules), seating, names, seed=seed)
+    errors: list[dict[str, Any]] = []
+
+    async def go() -> None:
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(lambda _loop, ctx: errors.append(ctx))
+        with create_pipe_input() as inp:
+            out = ResizableOutput()
+            app = TableApp(driver, input=inp, output=out, delay=0)
+            task = asyncio.ensure_future(app.run_async())
+            try:
+                for step in range(steps):
+                    if task.done() or driver.over:
+                        break
+                    if step % 100 == 0:
+                        # now and then too small for the board (it hides, and says so)
+                        small = rng.random() < 0.25
+                        out.size = Size(rows=rng.choice([8, 16] if small else [24, 40, 60]),
+                                        columns=rng.choice([20, 50] if small
+                                                           else [80, 132, 200]))
+                        app.app._on_resize()
+                    inp.send_text(_chunk(rng))
+                    await asyncio.sleep(0.002)
+                if task.done():
+                    # only the q of a match over leaves without asking
+                    assert driver.over, f"the board stopped mid-match: {task.result()!r}"
+                    return
+                # still answering: back to a normal size, q asks to leave (or, the match
+                # over, leaves), y leaves
+                out.size = Size(rows=24, columns=80)
+                app.app._on_resize()
+                inp.send_text("\x1b")           # close whatever the keys opened
+                # a lone Esc waits (ttimeoutlen) for what may follow it: Esc q is Alt-q
+                await asyncio.sleep((app.app.ttimeoutlen or 0.5) + 0.3)
+                inp.send_text("q")
+                try:
+                    await until(lambda: app.confirm_quit or task.done(), timeout=10)
+                except AssertionError:
+                    raise AssertionError(
+                        f"q did not ask to leave: help {app.show_help}, small "
+                        f"{app.too_small()}, pending {app.commander.pending}, "
+                        f"message {app.message!r}") from None
+                if not task.done():
+                    inp.send_text("y")
+                assert await asyncio.wait_for(task, 10) == 0
+            finally:
+                if not task.done():
+                    inp.send_text("\x11")
+                    await asyncio.wait_for(task, 10)
+
+    asyncio.run(go())
+    assert not errors, errors
+    # the match is where the keys took it, and whole (the engine refused any illegal move)
+    view = driver.view()
+    assert view is not None
+
+
+#: mouse reports prompt_toolkit's own handler raised on (Esc [ 1 M typed fast is one)
+MALFORMED_MOUSE = ["\x1b[1M", "\x1b[<5M", "\x1b[1;2M", "\x1b[<0;1m", "\x1b[M\x7f\x7f\x7f"]
+
+
+def test_malformed_mouse_reports_leave_the_replay_viewer_running() -> None:
+    from test_cli_replay import bot_game, run_app
+
+    from cli.replay import ReplayApp
+    from cli.replay_view import ReplayModel
+
+    model = ReplayModel(bot_game(), ["Ana", "Bo", "Cy"])
+
+    async def script(app: ReplayApp, inp: Any) -> None:
+        for report in MALFORMED_MOUSE:
+            inp.send_text(report)
+        inp.send_text("\x1b[C")                 # and the keys still work
+        await until(lambda: app.index == 1, timeout=10)
+        inp.send_text("q")
+
+    assert run_app(model, script) == 0
+
+
+def test_malformed_mouse_reports_leave_the_board_running() -> None:
+    from cli_helpers import leave_by_keys, run_board
+
+    driver = LocalDriver(preset("classic"), Seating.solo(2), ["Ann", "Bo"], seed=1)
+
+    async def script(app: TableApp, inp: Any) -> None:
+        for report in MALFORMED_MOUSE:
+            inp.send_text(report)
+        inp.send_text("h")                      # and the keys still work
+        await until(lambda: app.show_help, timeout=10)
+        inp.send_text("h")
+        await until(lambda: not app.show_help, timeout=10)
+        await leave_by_keys(app, inp)
+
+    assert run_board(driver, script) == 0
