@@ -180,3 +180,50 @@ def test_malformed_mouse_reports_leave_the_board_running() -> None:
         await leave_by_keys(app, inp)
 
     assert run_board(driver, script) == 0
+
+
+_WORDS = ["play", "p", "discard", "d", "draw", "coup", "c", "pass", "why", "help", "h",
+          "next", "extend", "yes", "no", "y", "n", "on", "jouer", "aide",
+          "oui", "sur", "scores", "hand", "look", "1", "2", "7", "9", "0", "-1", "999999999999",
+          "Bo", "Cy", "Di", "Ann", "You", "me", "all", "Ⅻ", "١", "٣", "玩", "\u202e",
+          "\u200b", "e\u0301", "💥", "%s", "%(name)s", "{0}", "\x1b[2J", "\t", "\x00"]
+
+
+def _line(rng: random.Random) -> str:
+    r = rng.random()
+    if r < 0.45:
+        return rng.choice(["play 1", "play 2", "play 3", "discard 1", "discard 7", "draw",
+                           "", "y", "n", "coup", "next", "extend no", "1p", "2d"])
+    if r < 0.95:
+        return " ".join(rng.choice(_WORDS) for _ in range(rng.randint(1, 5)))
+    if r < 0.97:
+        return rng.choice(["quit", "q", "Quit"]) + "\nn"    # asks to leave: stay
+    return rng.choice(["x" * 10_000, "play " + "9" * 5000, "\x1b" * 200, "\r\r\r"])
+
+
+@pytest.mark.parametrize(("rules", "seating", "seed"), [
+    ("classic", Seating.solo(2), 4), ("modern", Seating.solo(3), 5),
+    ("classic", Seating(4, 2), 6)] + [
+    pytest.param(("classic", "modern")[s % 2], (Seating.solo(2), Seating.solo(3),
+                                                 Seating(4, 2), Seating(6, 3))[s % 4], s,
+                 marks=pytest.mark.slow) for s in range(100, 140)])
+def test_random_lines_never_stop_the_line_mode(rules: str, seating: Seating,
+                                               seed: int) -> None:
+    """The line mode (``--plain``, or input from a pipe) read random lines (commands
+    with any words, numbers, wide, right-to-left and control characters, 10,000
+    characters in a line) to their end: it answers each, and at the end of its input
+    it ends, with no traceback."""
+    import io
+
+    from cli.plain import run_plain
+
+    rng = random.Random(seed)
+    names = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"][:seating.n_players]
+    driver = LocalDriver(preset(rules), seating, names, seed=seed)
+    text = "\n".join(_line(rng) for _ in range(1500)) + "\n"
+    out = io.StringIO()
+    assert run_plain(driver, out=out, inp=io.StringIO(text)) == 0
+    said = out.getvalue()
+    assert "Traceback" not in said and said.count("Sorry") > 10, said[-2000:]
+    # the lines took the match a long way: to its end, or 100 events or more into it
+    assert driver.over or len(driver.events) >= 100, said[-2000:]
