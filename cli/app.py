@@ -227,6 +227,7 @@ class TableApp:
             style=Style(render.style_rules(color)),
             color_depth=None if color else ColorDepth.DEPTH_1_BIT,
             input=input, output=output)
+        self.app.ttimeoutlen = ESCAPE_WAIT
 
     # ----- state for the commands ----------------------------------------------------
     def context(self) -> Context:
@@ -1076,7 +1077,8 @@ class TableApp:
         def _nobody_missing(event: KeyPressEvent) -> None:
             self.say(nothing_to_agree_line())
 
-        @kb.add("escape", filter=on_hand & Condition(lambda: self.confirm_agree is not None))
+        @kb.add("escape", eager=True,
+                filter=on_hand & Condition(lambda: self.confirm_agree is not None))
         def _no_agreement(event: KeyPressEvent) -> None:
             self.confirm_agree = self._agreement_said = None
             self.say(_("Nothing agreed: the table still waits."))
@@ -1097,7 +1099,7 @@ class TableApp:
         def _h(event: KeyPressEvent) -> None:
             self.toggle_help()
 
-        @kb.add("escape", filter=Condition(lambda: self.show_help))
+        @kb.add("escape", eager=True, filter=Condition(lambda: self.show_help))
         def _close_help(event: KeyPressEvent) -> None:
             self.toggle_help()
 
@@ -1122,11 +1124,11 @@ class TableApp:
                 return
             self.say(_(HELP_IS_OPEN), error=True)
 
-        @kb.add("escape", filter=on_hand & confirming)
+        @kb.add("escape", eager=True, filter=on_hand & confirming)
         def _cancel(event: KeyPressEvent) -> None:
             self.execute("no")
 
-        @kb.add("escape", filter=in_cmd)
+        @kb.add("escape", eager=True, filter=in_cmd)
         def _leave_cmd(event: KeyPressEvent) -> None:
             self.command.text = ""
             event.app.layout.focus(self.hand_window)
@@ -1272,7 +1274,7 @@ class TableApp:
             event.app.exit(result=0)
 
         @kb.add("n", filter=quitting)
-        @kb.add("escape", filter=quitting)
+        @kb.add("escape", eager=True, filter=quitting)
         def _stay(event: KeyPressEvent) -> None:
             self.confirm_quit = False
             self.say("")
@@ -1410,6 +1412,14 @@ HELP_IS_OPEN = N_("The help is open: Esc, h or F1 closes it; r turns its page.")
 _TERMINAL_REPORTS = frozenset({Keys.Ignore, Keys.SIGINT, Keys.CPRResponse,
                                Keys.Vt100MouseEvent, Keys.WindowsMouseEvent,
                                Keys.BracketedPaste, Keys.ScrollUp, Keys.ScrollDown})
+
+
+#: Seconds a lone Esc waits for the rest of an escape sequence (an arrow key's "\x1b[A"
+#: comes whole in one read, even over ssh): prompt_toolkit's 0.5, and the 1 s it then
+#: waited for an Alt-key (Esc is their prefix), held Esc in the command line 1.5 s before
+#: it closed, and the player pressed it again; Vim's defaults.vim takes 0.1 too. The
+#: screens' Esc bindings are eager (nothing waits for an Alt-key after them).
+ESCAPE_WAIT = 0.1
 
 
 def ignore_mouse_reports(kb: KeyBindings) -> None:

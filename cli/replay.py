@@ -41,7 +41,14 @@ from prompt_toolkit.widgets import Frame
 from p2p.audit import replay_steps
 
 from . import i18n, render
-from .app import _TERMINAL_REPORTS, MIN_COLS, MIN_ROWS, ignore_mouse_reports, safe_dim
+from .app import (
+    _TERMINAL_REPORTS,
+    ESCAPE_WAIT,
+    MIN_COLS,
+    MIN_ROWS,
+    ignore_mouse_reports,
+    safe_dim,
+)
 from .args import plain_wanted, resume_flags, use_color, with_defaults
 from .games import _is_path, own_seat, transcript_of
 from .i18n import N_, _, ngettext
@@ -254,6 +261,7 @@ class ReplayApp:
             mouse_support=False, style=Style(render.style_rules(color)),
             color_depth=None if color else ColorDepth.DEPTH_1_BIT,
             input=input, output=output)
+        self.app.ttimeoutlen = ESCAPE_WAIT
 
     # ----- what is shown ---------------------------------------------------------------
     def status_text(self) -> str:
@@ -380,7 +388,7 @@ class ReplayApp:
             self.notice = ""
             self.show_help = not self.show_help
 
-        @kb.add("escape", filter=Condition(lambda: self.show_help))
+        @kb.add("escape", eager=True, filter=Condition(lambda: self.show_help))
         def _close_help(event: KeyPressEvent) -> None:
             self.show_help = False
 

@@ -227,3 +227,34 @@ def test_random_lines_never_stop_the_line_mode(rules: str, seating: Seating,
     assert "Traceback" not in said and said.count("Sorry") > 10, said[-2000:]
     # the lines took the match a long way: to its end, or 100 events or more into it
     assert driver.over or len(driver.events) >= 100, said[-2000:]
+
+
+def test_esc_closes_the_command_line_and_the_help_at_once() -> None:
+    """Esc closed the command line 1.5 s after it was pressed (prompt_toolkit's 0.5 s
+    for an escape sequence, then 1 s for an Alt-key, Esc being their prefix) and the
+    help 0.5 s after: the player pressed it again. Now about 0.1 s (the bound here is
+    loose for a loaded machine, and far under the 1.5 s it was)."""
+    import time
+
+    from cli_helpers import leave_by_keys, run_board
+
+    driver = LocalDriver(preset("classic"), Seating.solo(2), ["Ann", "Bo"], seed=1)
+    took: dict[str, float] = {}
+
+    async def script(app: TableApp, inp: Any) -> None:
+        inp.send_text(":")
+        await until(lambda: app.app.layout.current_window is not app.hand_window)
+        start = time.monotonic()
+        inp.send_text("\x1b")
+        await until(lambda: app.app.layout.current_window is app.hand_window)
+        took["command line"] = time.monotonic() - start
+        inp.send_text("h")
+        await until(lambda: app.show_help)
+        start = time.monotonic()
+        inp.send_text("\x1b")
+        await until(lambda: not app.show_help)
+        took["help"] = time.monotonic() - start
+        await leave_by_keys(app, inp)
+
+    assert run_board(driver, script) == 0
+    assert took["command line"] < 0.8 and took["help"] < 0.8, took
