@@ -258,3 +258,83 @@ def test_esc_closes_the_command_line_and_the_help_at_once() -> None:
 
     assert run_board(driver, script) == 0
     assert took["command line"] < 0.8 and took["help"] < 0.8, took
+
+
+@pytest.mark.slow     # a 3-seat table on real sockets typed into, 15-30 s
+@pytest.mark.parametrize("seed", [7, 8])
+def test_random_typing_at_a_networked_table_blames_nobody(tmp_path: Any, seed: int) -> None:
+    """The full screen of a networked table (real ZeroMQ peers on 127.0.0.1, two bots),
+    typed into at random while one bot's player quits for now mid-match (the table then
+    pauses, and the pause's keys, b and e, offer a bot or the end): the board keeps
+    running, no exception reaches its loop, and no peer blames anyone (the human's
+    keys only ever make legal moves and proposals)."""
+    import threading
+
+    from test_session import FAST
+
+    from cli.netdriver import NetDriver
+    from p2p.table.memory import make_table
+    from p2p.testing import socket_peers
+
+    rng = random.Random(seed)
+    cfg, ids = make_table(preset("classic"), Seating.solo(3),
+                          ["You", "Bo", "Cy"], b"keyboard-monkey-%d" % seed)
+    peers = socket_peers(tmp_path, cfg, ids, FAST)
+    peers[0].controller = None
+    stop = {1: threading.Event(), 2: threading.Event()}
+
+    def pump(s: int) -> None:
+        while not stop[s].is_set() and (peers[s].pump(0.05) or peers[s].paused):
+            pass
+    threads = {s: threading.Thread(target=pump, args=(s,), daemon=True) for s in (1, 2)}
+    for t in threads.values():
+        t.start()
+    driver = NetDriver(peers[0], background=True)
+    errors: list[dict[str, Any]] = []
+
+    async def go() -> None:
+        asyncio.get_running_loop().set_exception_handler(lambda _l, ctx: errors.append(ctx))
+        with create_pipe_input() as inp:
+            app = TableApp(driver, input=inp, output=ResizableOutput(), delay=0)
+            task = asyncio.ensure_future(app.run_async())
+            try:
+                for step in range(2500):
+                    if task.done() or driver.over:
+                        break
+                    if step == 600:          # Cy quits for now, as the console's quit does
+                        stop[2].set()
+                        await asyncio.to_thread(threads[2].join, 10)
+                        await asyncio.to_thread(peers[2].leave_for_now, 1.0)
+                    inp.send_text(rng.choice(["b", "e", "y", "n"]) if rng.random() < 0.1
+                                  else _chunk(rng))
+                    await asyncio.sleep(0.004)
+                if task.done():
+                    assert driver.over, f"the board stopped mid-match: {task.result()!r}"
+                    return
+                inp.send_text("\x1b")
+                await asyncio.sleep(0.3)
+                inp.send_text("q")
+                await until(lambda: app.confirm_quit or task.done(), timeout=10)
+                if not task.done():
+                    inp.send_text("y")
+                assert await asyncio.wait_for(task, 10) == 0
+            finally:
+                if not task.done():
+                    inp.send_text("\x11")
+                    await asyncio.wait_for(task, 10)
+
+    try:
+        assert driver.wait_ready(30)
+        asyncio.run(go())
+    finally:
+        driver.close()
+        stop[1].set()
+        stop[2].set()
+        for t in threads.values():
+            t.join(10)
+        for p in peers:
+            p.close(flush=0.0)
+    assert not errors, errors
+    for p in peers[:2]:
+        assert p.error is None, p.error
+        assert p.stopped is None or "seat 0" not in p.stopped, p.stopped
