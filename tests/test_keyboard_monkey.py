@@ -74,13 +74,39 @@ def test_random_typing_never_stops_the_board(rules: str, seating: Seating,
     _type_at_random(rules, seating, names, seed, steps=1500)
 
 
-@pytest.mark.slow     # 12 matches typed into, about 3 minutes (1.5 on 2 workers)
-@pytest.mark.parametrize("seed", range(10, 22))
+@pytest.mark.slow     # 8 matches typed into, about 2 minutes (1 on 2 workers)
+@pytest.mark.parametrize("seed", range(10, 18))
 def test_random_typing_never_stops_the_board_many_seeds(seed: int) -> None:
     rules = ("classic", "modern")[seed % 2]
     seating = (Seating.solo(2), Seating.solo(3), Seating(4, 2))[seed % 3]
     _type_at_random(rules, seating, ["Ann", "Bo", "Cy", "Di"][:seating.n_players], seed,
                     steps=3000)
+
+
+async def _leave(app: TableApp, task: asyncio.Future[int], inp: Any, driver: Any) -> None:
+    """After the typing: the board still answers. Only the q of a match over may have
+    left already (it leaves without asking); else, back at a normal size, Esc closes what
+    the keys opened, q asks to leave (or, the match over, leaves) and y leaves."""
+    if task.done():
+        assert driver.over, f"the board stopped mid-match: {task.result()!r}"
+        return
+    out = app.app.output
+    if isinstance(out, ResizableOutput):
+        out.size = Size(rows=24, columns=80)
+        app.app._on_resize()
+    inp.send_text("\x1b")
+    # a lone Esc waits (ttimeoutlen) for what may follow it: Esc q is Alt-q
+    await asyncio.sleep((app.app.ttimeoutlen or 0.5) + 0.3)
+    inp.send_text("q")
+    try:
+        await until(lambda: app.confirm_quit or task.done(), timeout=10)
+    except AssertionError:
+        raise AssertionError(
+            f"q did not ask to leave: help {app.show_help}, small {app.too_small()}, "
+            f"pending {app.commander.pending}, message {app.message!r}") from None
+    if not task.done():
+        inp.send_text("y")
+    assert await asyncio.wait_for(task, 10) == 0
 
 
 def _type_at_random(rules: str, seating: Seating, names: list[str], seed: int,
@@ -109,28 +135,7 @@ def _type_at_random(rules: str, seating: Seating, names: list[str], seed: int,
                         app.app._on_resize()
                     inp.send_text(_chunk(rng))
                     await asyncio.sleep(0.002)
-                if task.done():
-                    # only the q of a match over leaves without asking
-                    assert driver.over, f"the board stopped mid-match: {task.result()!r}"
-                    return
-                # still answering: back to a normal size, q asks to leave (or, the match
-                # over, leaves), y leaves
-                out.size = Size(rows=24, columns=80)
-                app.app._on_resize()
-                inp.send_text("\x1b")           # close whatever the keys opened
-                # a lone Esc waits (ttimeoutlen) for what may follow it: Esc q is Alt-q
-                await asyncio.sleep((app.app.ttimeoutlen or 0.5) + 0.3)
-                inp.send_text("q")
-                try:
-                    await until(lambda: app.confirm_quit or task.done(), timeout=10)
-                except AssertionError:
-                    raise AssertionError(
-                        f"q did not ask to leave: help {app.show_help}, small "
-                        f"{app.too_small()}, pending {app.commander.pending}, "
-                        f"message {app.message!r}") from None
-                if not task.done():
-                    inp.send_text("y")
-                assert await asyncio.wait_for(task, 10) == 0
+                await _leave(app, task, inp, driver)
             finally:
                 if not task.done():
                     inp.send_text("\x11")
@@ -308,16 +313,7 @@ def test_random_typing_at_a_networked_table_blames_nobody(tmp_path: Any, seed: i
                     inp.send_text(rng.choice(["b", "e", "y", "n"]) if rng.random() < 0.1
                                   else _chunk(rng))
                     await asyncio.sleep(0.004)
-                if task.done():
-                    assert driver.over, f"the board stopped mid-match: {task.result()!r}"
-                    return
-                inp.send_text("\x1b")
-                await asyncio.sleep(0.3)
-                inp.send_text("q")
-                await until(lambda: app.confirm_quit or task.done(), timeout=10)
-                if not task.done():
-                    inp.send_text("y")
-                assert await asyncio.wait_for(task, 10) == 0
+                await _leave(app, task, inp, driver)
             finally:
                 if not task.done():
                     inp.send_text("\x11")
