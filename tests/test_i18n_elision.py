@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from cli import i18n, words
-from cli.i18n._elision import ElidingTemplate, eliding
+from cli.i18n import ElidingTemplate, eliding
 
 
 @pytest.mark.parametrize(("name", "said"), [

@@ -39,6 +39,8 @@ from ._catalog import npgettext as npgettext
 from ._catalog import pgettext as pgettext
 from ._catalog import setup as setup
 from ._catalog import using as using
+from ._elision import ElidingTemplate as ElidingTemplate
+from ._elision import eliding as eliding
 from ._settings import LANGUAGES as LANGUAGES
 from ._settings import Settings as Settings
 from ._settings import config_path as config_path
