@@ -345,6 +345,10 @@ YES = ("y", "yes", "o", "oui", "j", "ja")
 NO = ("n", "no", "non", "nej", "nee")
 
 
+#: A card's number then p (play) or d (discard), as the board's keys are pressed.
+_BOARD_KEYS = re.compile(r"(\d{1,2})([pd])")
+
+
 def parse(text: str, ctx: Context, extra: Sequence[str] = ()) -> Outcome:
     """Resolve one command line against the current view and legal actions. ``extra``: the
     console's own commands besides these (the line mode's ``look``), for the "did you
@@ -355,6 +359,10 @@ def parse(text: str, ctx: Context, extra: Sequence[str] = ()) -> Outcome:
             return Outcome("next")
         return Outcome("none")
     verb, args = words[0].lower(), words[1:]
+    if not args and (keys := _BOARD_KEYS.fullmatch(verb)) is not None:
+        # the full screen's keys typed as a line ("3p": card 3, then p): the line mode
+        # said "unknown command '3p'" to a player who had learnt them on the board
+        verb, args = keys.group(2), [keys.group(1)]
     local = _typed(verb)
     if local is not None and local != "on":
         verb = local

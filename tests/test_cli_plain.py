@@ -725,3 +725,18 @@ def test_the_table_moving_on_while_ones_own_bot_thinks_ends_nothing() -> None:
     assert session.run() == 0
     assert "(auto)" not in out.getvalue()            # the dropped move is not said
     assert out.getvalue().rstrip().endswith("You left the table."), out.getvalue()[-300:]
+
+
+def test_the_boards_keys_typed_as_a_line_play_and_discard() -> None:
+    """A player who learnt "3p" and "2d" on the board typed them in the line mode: both
+    were "unknown command". They play and discard the card of that number."""
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=1)
+    rc, out = play(d, "draw\n2d\n")
+    assert rc == 0
+    assert "unknown command" not in out, out
+    assert "You discarded" in out, out
+    d = LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=1)
+    _, typed = play(d, "draw\n9p\n")
+    _, spelt = play(LocalDriver(preset("classic"), Seating.solo(2), NAMES[:2], seed=1),
+                    "draw\nplay 9\n")
+    assert "there is no card 9 in your hand" in typed and typed == spelt
