@@ -334,3 +334,51 @@ def test_random_typing_at_a_networked_table_blames_nobody(tmp_path: Any, seed: i
     for p in peers[:2]:
         assert p.error is None, p.error
         assert p.stopped is None or "seat 0" not in p.stopped, p.stopped
+
+
+def test_random_typing_never_stops_the_replay_viewer() -> None:
+    """The replay viewer typed into at random (its keys, others, escape sequences,
+    resizes): it keeps running, no exception reaches its loop, and q still leaves."""
+    from test_cli_replay import bot_game
+
+    from cli.replay import ReplayApp
+    from cli.replay_view import ReplayModel
+
+    rng = random.Random(21)
+    model = ReplayModel(bot_game(), ["Ana", "Bo", "Cy"])
+    keys = [*_KEYS, "n", "p", "]", "[", "]]", "[[", "h", "r"]      # (q leaves)
+    errors: list[dict[str, Any]] = []
+
+    async def go() -> None:
+        asyncio.get_running_loop().set_exception_handler(lambda _l, ctx: errors.append(ctx))
+        with create_pipe_input() as inp:
+            out = ResizableOutput()
+            app = ReplayApp(model, input=inp, output=out)
+            task = asyncio.ensure_future(app.run_async())
+            try:
+                for step in range(500):
+                    assert not task.done(), f"the viewer stopped: {task.result()!r}"
+                    if step % 100 == 0:
+                        out.size = Size(rows=rng.choice([5, 24, 50]),
+                                        columns=rng.choice([30, 80, 160]))
+                        app.app._on_resize()
+                    r = rng.random()
+                    inp.send_text(rng.choice(keys) if r < 0.8 else
+                                  rng.choice(_TEXT) if r < 0.9 else rng.choice(_REPORTS))
+                    await asyncio.sleep(0.002)
+                assert 0 <= app.index < len(model)
+                inp.send_text("\x1b")
+                await asyncio.sleep(0.4)
+                inp.send_text("h")              # the help, if the keys left it closed
+                await asyncio.sleep(0.2)
+                inp.send_text("\x1b")
+                await asyncio.sleep(0.4)
+                inp.send_text("q")
+                assert await asyncio.wait_for(task, 10) == 0
+            finally:
+                if not task.done():
+                    inp.send_text("\x11")
+                    await asyncio.wait_for(task, 10)
+
+    asyncio.run(go())
+    assert not errors, errors
