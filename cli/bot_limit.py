@@ -60,7 +60,7 @@ from engine.bot_guard import (
 from engine.bots import BOTS, make_bot, parse_bot_spec
 from engine.simulate import answer_words, legal_choice
 
-from .bot_process import ANSWER_WITHIN, cap_memory, within_bound
+from .bot_process import ANSWER_WITHIN, cap_memory, log_where_raised, within_bound
 from .i18n import _
 from .logs import keep_log
 
@@ -160,6 +160,12 @@ class Bounded:
             try:
                 return self._timer.call(lambda: within_bound(self.bot.choose, view, legal),
                                         f"did not move within {self.seconds:g} s")
+            except (BotTooSlow, BotGuardFault, KeyboardInterrupt):
+                raise
+            except BaseException as exc:
+                keep_log()
+                log_where_raised(self.spec, exc, view.phase)
+                raise
             finally:
                 keep_log()
         # on a player's screen (play --in-process), which says a fault in a line: the log
@@ -183,6 +189,7 @@ class Bounded:
         except BaseException as exc:
             log.warning("bot %s raised %s; a built-in bot plays for it from now on",
                         self.spec, exception_words(exc))
+            log_where_raised(self.spec, exc, view.phase)
             raise
         if legal_choice(answer, legal) is None:
             log.warning("bot %s chose %s, which is not a legal move now; a built-in bot "

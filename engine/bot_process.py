@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 from .actions import Action
 from .bot_guard import BotGuardFault, call_bot
 from .bots import SeatController, make_bot
-from .errors import exception_words, one_line
+from .errors import exception_words, one_line, where_raised
 from .simulate import answer_words, index_hint, legal_choice
 from .state import HandState
 
@@ -384,10 +384,21 @@ def _serve(conn: Any, spec: str, seed: int, parent: int | None = None,
         except BotGuardFault as exc:
             _reply(conn, "error", str(exc))
         except BaseException as exc:   # noqa: BLE001 - a plug-in's own bug, named
+            log_where_raised(spec, exc, view.phase)
             try:
                 _reply(conn, "error", f"raised {exception_words(exc)}")
             except Exception:          # noqa: BLE001 - a channel the bot broke
                 return
+
+
+def log_where_raised(spec: str, exc: BaseException, phase: object) -> None:
+    """Where in its own code a bot raised, and at which decision, in the log: the fault's
+    own line says only what it raised ("raised KeyError: 5"), and its author had nothing
+    else to go on (:func:`engine.errors.where_raised`)."""
+    where = where_raised(exc)
+    if where:
+        log.warning("bot %s raised %s at view.phase %r, in its code (innermost last): %s",
+                    spec, exception_words(exc), phase, where)
 
 
 def log_bot_fault(spec: str, words: str) -> None:

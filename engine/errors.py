@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import difflib
+import os
+import traceback
 from collections.abc import Iterable
 
 
@@ -78,6 +80,28 @@ def exception_words(exc: BaseException) -> str:
     if len(text) > 300:
         text = text[:297] + "..."
     return f"{one_line(name)}: {text}" if text else one_line(name)  # MemoryError: no more
+
+
+#: The folders of this program's own packages: the calls that lead into a bot.
+_OWN_CODE = tuple(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), p)
+                  + os.sep for p in ("engine", "cli", "p2p"))
+
+
+def where_raised(exc: BaseException, frames: int = 8) -> str:
+    """Where in a plug-in's own code ``exc`` was raised, as a traceback names the places,
+    innermost last, on one line: ``File "/src/mybot.py", line 17, in choose; File
+    "/src/mybot.py", line 30, in pick``. The calls of this program that led into the bot
+    (the first frames) are left out, and only the innermost ``frames`` kept; "" when no
+    frame is the bot's. Only the interpreter's frames are read: no code of the bot runs."""
+    places = [(f.f_code.co_filename, line, f.f_code.co_name)
+              for f, line in traceback.walk_tb(exc.__traceback__)]
+    while places and places[0][0].startswith(_OWN_CODE):
+        del places[0]
+    if not places:
+        return ""
+    words = [f'File "{one_line(str(file))[:200]}", line {line}, in {one_line(str(name))[:60]}'
+             for file, line, name in places[-frames:]]
+    return ("...; " if len(places) > frames else "") + "; ".join(words)
 
 
 def one_line(text: str) -> str:
