@@ -1,7 +1,8 @@
 """Plug-in bots written from docs/bots.md alone by outside authors (eighth review of the
 plug-ins): a bot whose ``choose`` raises, in every command that runs it (the author
 was told "raised KeyError: 5" and nothing of where in their code, nor at which decision:
-the log, which "has the whole reason", said the same line)."""
+the log, which "has the whole reason", said the same line), and a bot that asks
+``zone.has_safety`` of the hazard it fears."""
 
 from __future__ import annotations
 
@@ -70,3 +71,50 @@ def test_a_bot_that_raises_is_told_where_in_its_code_and_at_which_decision(
     assert re.search(rf'File "{re.escape(module)}", line \d+, in choose; '
                      rf'File "{re.escape(module)}", line {_raising_line()}, in pick$', line), line
     assert "bot_limit" not in line and "bot_guard" not in line and "engine" not in line, line
+
+
+#: A bot that reads ``zone.has_safety(kind)`` as the docs list it, with the kind of the
+#: hazard it fears ("is that side safe from a Stop?").
+SAFE_FROM = '''
+from engine import Kind, Play, family, Family
+
+
+class SafeFrom:
+    def choose(self, view, legal):
+        for a in legal:
+            if isinstance(a, Play) and a.target is not None:
+                if not view.zones[a.target].has_safety(Kind.STOP):
+                    return a
+        return legal[0]
+
+
+def make(seed):
+    return SafeFrom()
+'''
+
+
+def test_has_safety_takes_a_safetys_kind_and_says_so_when_given_a_hazards() -> None:
+    """``Zone.has_safety(kind)``: the docs did not say which kind, and a hazard's (the
+    one a bot fears) raised ``KeyError``, in a fault's words "raised KeyError" and no
+    more. A safety's kind answers; any other kind is told what to write."""
+    from engine import Kind, Zone
+    from engine.cards import SAFETY_CARD
+    zone = Zone.from_cards(safeties=[SAFETY_CARD[Kind.RIGHT_OF_WAY]])
+    assert zone.has_safety(Kind.RIGHT_OF_WAY) and not zone.has_safety(Kind.DRIVING_ACE)
+    with pytest.raises(ValueError) as ei:
+        zone.has_safety(Kind.STOP)
+    assert str(ei.value) == ("has_safety takes a safety's kind (Kind.RIGHT_OF_WAY, "
+                             "Kind.EXTRA_TANK, Kind.PUNCTURE_PROOF, Kind.DRIVING_ACE), not "
+                             "Kind.STOP: the safety against a hazard is "
+                             "engine.cards.SAFETY_FOR[Kind.STOP]")
+    with pytest.raises(ValueError, match="not 5:"):
+        zone.has_safety(5)  # type: ignore[arg-type]
+
+
+def test_a_bot_that_asks_has_safety_of_a_hazard_is_told_what_to_write(tmp_path: Path) -> None:
+    install_plugin(tmp_path, "safefrom", SAFE_FROM, {"safefrom": "make"})
+    done = millebornes_with_plugins(tmp_path, "simulate", "--bots", "safefrom,heuristic",
+                                    "--games", "1")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert ("bot safefrom at seat 0 failed to move in game 1 of 1: raised ValueError: "
+            "has_safety takes a safety's kind") in done.stdout + done.stderr, done.stderr
