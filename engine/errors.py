@@ -7,6 +7,13 @@ import os
 import traceback
 from collections.abc import Iterable
 
+from .cards import Family, Kind
+
+#: The types of an exception's arguments shown in its words: plain values, and the
+#: engine's own enums (``KeyError: <Kind.ROLL: 10>``, a kind looked up where it is not),
+#: whose words run no code of a plug-in's.
+_SHOWN = (int, str, bool, float, type(None), Kind, Family)
+
 
 class IllegalAction(ValueError):
     """An action the rules forbid; ``rule`` is the RULES.md id that forbids it.
@@ -71,7 +78,7 @@ def exception_words(exc: BaseException) -> str:
         if not (type(exc.msg) is str and type(exc.filename) in (str, type(None))
                 and type(exc.lineno) in (int, type(None))):
             return name
-    elif not all(type(a) in (int, str, bool, float, type(None)) for a in exc.args[:8]):
+    elif not all(type(a) in _SHOWN for a in exc.args[:8]):
         return name
     try:
         text = one_line(str(exc)[:1200])

@@ -118,3 +118,21 @@ def test_a_bot_that_asks_has_safety_of_a_hazard_is_told_what_to_write(tmp_path: 
     assert done.returncode == 1, done.stdout + done.stderr
     assert ("bot safefrom at seat 0 failed to move in game 1 of 1: raised ValueError: "
             "has_safety takes a safety's kind") in done.stdout + done.stderr, done.stderr
+
+
+def test_a_key_error_on_a_cards_kind_names_the_kind() -> None:
+    """A bot that looks a kind up where it is not (``REMEDY_FOR[Kind.ROLL]``: a Roll is
+    no hazard) was told "raised KeyError", its key left out as "another object" (the
+    engine's own ``Kind``, whose words run no code of the bot's)."""
+    from engine import CLASSIC, Kind, Seating, legal_actions, new_hand, view_of
+    from engine.cards import REMEDY_FOR
+    from engine.errors import BotFailed
+    from engine.simulate import checked_choice
+
+    def lookup(view: object, legal: object) -> object:
+        return REMEDY_FOR[Kind.ROLL]
+
+    state = new_hand(CLASSIC, Seating.solo(2), list(CLASSIC.deck(Seating.solo(2))), 0)
+    with pytest.raises(BotFailed) as ei:
+        checked_choice(lookup, view_of(state, 0), legal_actions(state, 0), 0)
+    assert ei.value.reason == "raised KeyError: <Kind.ROLL: 10>"
