@@ -1,8 +1,9 @@
 """Plug-in bots written from docs/bots.md alone by outside authors (eighth review of the
 plug-ins): a bot whose ``choose`` raises, in every command that runs it (the author
 was told "raised KeyError: 5" and nothing of where in their code, nor at which decision:
-the log, which "has the whole reason", said the same line), and a bot that asks
-``zone.has_safety`` of the hazard it fears."""
+the log, which "has the whole reason", said the same line), a bot that asks
+``zone.has_safety`` of the hazard it fears, one whose ``KeyError`` is on a card's kind,
+and one that puts ``sys.stderr`` aside."""
 
 from __future__ import annotations
 
@@ -136,3 +137,40 @@ def test_a_key_error_on_a_cards_kind_names_the_kind() -> None:
     with pytest.raises(BotFailed) as ei:
         checked_choice(lookup, view_of(state, 0), legal_actions(state, 0), 0)
     assert ei.value.reason == "raised KeyError: <Kind.ROLL: 10>"
+
+
+#: A bot that quiets what its libraries write by putting ``sys.stderr`` aside (as a
+#: noisy toolkit's users do), then fails at its fifth move.
+MUTED = '''
+import io
+import sys
+
+
+class Muted:
+    def __init__(self, seed):
+        self.moves = 0
+
+    def choose(self, view, legal):
+        sys.stderr = io.StringIO()
+        self.moves += 1
+        if self.moves == 5:
+            raise RuntimeError("broke with stderr muted")
+        return legal[0]
+
+
+def make(seed):
+    return Muted(seed)
+'''
+
+
+def test_a_bot_that_replaces_sys_stderr_does_not_hide_why_simulate_stopped(
+        tmp_path: Path) -> None:
+    """``sys.stderr = io.StringIO()`` in a bot: simulate's "stopped:" line was written
+    into the bot's own object, and the run ended with the empty report, status 1 and not
+    a word of why (closing descriptor 2 was seen to; the object was not)."""
+    install_plugin(tmp_path, "muted", MUTED, {"muted": "make"})
+    done = millebornes_with_plugins(tmp_path, "simulate", "--bots", "muted,heuristic",
+                                    "--games", "2")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert ("stopped: bot muted at seat 0 failed to move in game 1 of 2: raised "
+            "RuntimeError: broke with stderr muted") in done.stderr, done.stderr
