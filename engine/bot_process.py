@@ -238,7 +238,9 @@ def _log_unraisable(unraisable: Any) -> None:
 
 def _keep_log(handler: _BotLog | None) -> None:
     """Put the bot's log back after its code ran (``logging.basicConfig(force=True)``
-    removes the root logger's handlers)."""
+    removes the root logger's handlers, ``logging.disable`` drops every record)."""
+    if logging.root.manager.disable:
+        logging.disable(logging.NOTSET)
     root = logging.getLogger()
     if handler is not None and handler not in root.handlers:
         root.addHandler(handler)

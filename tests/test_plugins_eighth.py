@@ -174,3 +174,39 @@ def test_a_bot_that_replaces_sys_stderr_does_not_hide_why_simulate_stopped(
     assert done.returncode == 1, done.stdout + done.stderr
     assert ("stopped: bot muted at seat 0 failed to move in game 1 of 2: raised "
             "RuntimeError: broke with stderr muted") in done.stderr, done.stderr
+
+
+#: A bot that quiets its libraries' logging (``logging.disable``), then fails.
+HUSHED = '''
+import logging
+
+
+class Hushed:
+    def choose(self, view, legal):
+        logging.disable(logging.CRITICAL)
+        return self.think(legal)
+
+    def think(self, legal):
+        raise RuntimeError("hushed and broke")
+
+
+def make(seed):
+    return Hushed()
+'''
+
+
+@pytest.mark.parametrize("argv", [
+    ("simulate", "--bots", "hushed,heuristic", "--games", "1"),
+    ("play", "--in-process", "--plain", "--auto", "--bots", "hushed", "--seed", "3"),
+], ids=["simulate", "play-in-process"])
+def test_a_bot_that_disables_logging_still_has_its_fault_in_the_log(
+        tmp_path: Path, argv: tuple[str, ...]) -> None:
+    """``logging.disable(logging.CRITICAL)`` in a bot (its libraries quieted) dropped
+    every record of the process from then on, the program's own about the bot's fault
+    too: the program's log is put back after each of its calls, as its handlers are."""
+    install_plugin(tmp_path, "hushed", HUSHED, {"hushed": "make"})
+    millebornes_with_plugins(tmp_path, *argv)
+    log = (tmp_path / "data" / "millebornes" / "millebornes.log").read_text(encoding="utf-8")
+    assert re.search(r"bot hushed raised RuntimeError: hushed and broke at view\.phase "
+                     r"'\w+', in its code \(innermost last\): File .*, in think$", log,
+                     re.M), log[-2000:]
