@@ -393,7 +393,10 @@ def _made_or_why(spec: str, limit: float) -> tuple[str, str] | None:
         _Timer(limit, spec).call(lambda: call_bot(within_bound, make_bot, spec, 0),
                                  f"was not made within {limit:g} s")
     except PluginFailed as exc:      # it failed to load, or its factory failed
-        return ("made", str(exc))
+        # where in its own code, at the check its author meets first ("KeyError:
+        # 'weights'" said nothing of where)
+        where = f" (in its code, innermost last: {exc.where})" if exc.where else ""
+        return ("made", str(exc) + where)
     except ValueError as exc:        # the options' own check
         return ("options", str(exc))
     except BotTooSlow as exc:

@@ -44,7 +44,7 @@ from ._rollout_sim import random_hand as random_hand
 from ._rollout_sim import supported as supported  # which states the fast path plays
 from ._rollout_sim import to_action as to_action
 from .bot_guard import BotGuardFault
-from .errors import BotOptionError, PluginFailed, exception_words, meant
+from .errors import BotOptionError, PluginFailed, exception_words, meant, where_raised
 
 ENTRY_POINT_GROUP = "millebornes.bots"
 log = logging.getLogger("engine.bots")
@@ -242,7 +242,9 @@ class _LazyFactory:
             raise
         except Exception as exc:     # third-party code: one clear message naming it
             raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
-                             f"make its bot: {_fault_words(exc)}") from None
+                               f"make its bot: {_fault_words(exc)}",
+                               "" if isinstance(exc, BotGuardFault) else where_raised(exc)
+                               ) from None
         if isinstance(bot, type) and inspect.isfunction(inspect.getattr_static(bot, "choose",
                                                                                None)):
             # ``return Greedy``, its ``()`` forgotten: the class has a choose, which failed

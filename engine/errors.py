@@ -59,7 +59,12 @@ class BotOptionError(ValueError):
 
 
 class PluginFailed(ValueError):
-    """An installed bot plug-in failed to load, to make its bot, or made no bot."""
+    """An installed bot plug-in failed to load, to make its bot, or made no bot. ``where``
+    is where in its own code its factory raised (:func:`where_raised`), or ""."""
+
+    def __init__(self, message: str, where: str = "") -> None:
+        super().__init__(message)
+        self.where = where
 
 
 def exception_words(exc: BaseException) -> str:

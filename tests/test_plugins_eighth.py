@@ -3,7 +3,8 @@ plug-ins): a bot whose ``choose`` raises, in every command that runs it (the aut
 was told "raised KeyError: 5" and nothing of where in their code, nor at which decision:
 the log, which "has the whole reason", said the same line), a bot that asks
 ``zone.has_safety`` of the hazard it fears, one whose ``KeyError`` is on a card's kind,
-and one that puts ``sys.stderr`` aside."""
+one that puts ``sys.stderr`` aside, one that disables ``logging``, and one whose making
+fails in its own code."""
 
 from __future__ import annotations
 
@@ -210,3 +211,37 @@ def test_a_bot_that_disables_logging_still_has_its_fault_in_the_log(
     assert re.search(r"bot hushed raised RuntimeError: hushed and broke at view\.phase "
                      r"'\w+', in its code \(innermost last\): File .*, in think$", log,
                      re.M), log[-2000:]
+
+
+#: A bot whose making fails deep in its own code (a model file it expects).
+UNMADE = '''
+class Unmade:
+    def __init__(self, seed):
+        self.weights = self.load()
+
+    def load(self):
+        return {}["weights"]  # THE LINE THAT RAISES
+
+    def choose(self, view, legal):
+        return legal[0]
+
+
+def make(seed):
+    return Unmade(seed)
+'''
+
+
+def test_a_bot_that_fails_to_be_made_is_told_where_in_its_code(tmp_path: Path) -> None:
+    """The check of ``--bots`` said "failed to make its bot: KeyError: 'weights'" and
+    nothing of where; it names the file, line and function, innermost last."""
+    install_plugin(tmp_path, "unmade", UNMADE, {"unmade": "make"})
+    done = millebornes_with_plugins(tmp_path, "simulate", "--bots", "unmade,heuristic",
+                                    "--games", "1")
+    assert done.returncode != 0
+    module = str(tmp_path / "unmade.py")
+    line = next(i for i, text in enumerate(UNMADE.splitlines(), start=1)
+                if "THE LINE THAT RAISES" in text)
+    said = " ".join(done.stderr.split())
+    assert (f"failed to make its bot: KeyError: 'weights' (in its code, innermost last: "
+            f'File "{module}", line 14, in make; File "{module}", line 4, in __init__; '
+            f'File "{module}", line {line}, in load)') in said, said
