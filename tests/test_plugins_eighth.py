@@ -245,3 +245,39 @@ def test_a_bot_that_fails_to_be_made_is_told_where_in_its_code(tmp_path: Path) -
     assert (f"failed to make its bot: KeyError: 'weights' (in its code, innermost last: "
             f'File "{module}", line 14, in make; File "{module}", line 4, in __init__; '
             f'File "{module}", line {line}, in load)') in said, said
+
+
+#: A bot that writes down each decision it is asked (its seat and ``view.phase``).
+PHASES = '''
+import os
+
+
+class Phases:
+    def choose(self, view, legal):
+        with open(os.environ["PHASES_FILE"], "a") as f:
+            print(view.viewer, view.phase, file=f)
+        return legal[0]
+
+
+def make(seed):
+    return Phases()
+'''
+
+
+def test_at_your_own_seat_a_bot_is_not_asked_a_draw_it_cannot_choose(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As the docs now say (they listed ``draw`` among the decisions a bot is asked, and
+    the same bot, entered with ``--auto-bot`` and with ``--bots``, was asked at every draw
+    at one seat and at none at the other): in classic rules, where the pile is the only
+    place to draw from, the bot playing the player's own seat is never asked to draw."""
+    install_plugin(tmp_path, "phases", PHASES, {"phases": "make"})
+    record = tmp_path / "phases.txt"
+    monkeypatch.setenv("PHASES_FILE", str(record))
+    done = millebornes_with_plugins(tmp_path, "play", "--in-process", "--plain",
+                                    "--auto-bot", "phases", "--bots", "phases", "--seed", "3")
+    assert done.returncode == 0, done.stderr
+    asked = [tuple(line.split()) for line in record.read_text().splitlines()]
+    assert ("1", "draw") in asked and ("0", "play") in asked, asked
+    assert ("0", "draw") not in asked, asked
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "bots.md").read_text()
+    assert "at your own seat the bot is asked to draw only when it may choose" in docs
