@@ -281,3 +281,38 @@ def test_at_your_own_seat_a_bot_is_not_asked_a_draw_it_cannot_choose(
     assert ("0", "draw") not in asked, asked
     docs = (Path(__file__).resolve().parent.parent / "docs" / "bots.md").read_text()
     assert "at your own seat the bot is asked to draw only when it may choose" in docs
+
+
+def test_the_test_helper_installs_an_edit_that_the_same_process_then_makes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/bots.md: ``install_plugin`` "called again after an edit, it writes the new
+    source over the old" and ``make_bot("mybot", 1)`` finds it; but in the process that
+    had made the bot once (an author's test session) the module stayed imported, and
+    ``make_bot`` made the old bot, silently (the seventh pass's test put it aside by
+    hand)."""
+    import sys
+
+    from engine import make_bot
+    source = '''
+class Marked:
+    mark = "one"
+
+    def choose(self, view, legal):
+        return legal[0]
+
+
+def make(seed):
+    return Marked()
+'''
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "mb_eighth_edited", raising=False)
+    install_plugin(tmp_path, "mb_eighth_edited", source, {"eighthedited": "make"})
+    assert getattr(make_bot("eighthedited", 1), "mark", None) == "one"
+    install_plugin(tmp_path, "mb_eighth_edited", source.replace('"one"', '"two"'),
+                   {"eighthedited": "make"})
+    assert getattr(make_bot("eighthedited", 1), "mark", None) == "two"
+    # a module new in a folder already read is found at once
+    install_plugin(tmp_path, "mb_eighth_added", source.replace('"one"', '"three"'),
+                   {"eighthadded": "make"})
+    assert getattr(make_bot("eighthadded", 1), "mark", None) == "three"
+    sys.modules.pop("mb_eighth_added", None)
