@@ -160,7 +160,12 @@ class Bounded:
             try:
                 return self._timer.call(lambda: within_bound(self.bot.choose, view, legal),
                                         f"did not move within {self.seconds:g} s")
-            except (BotTooSlow, BotGuardFault, KeyboardInterrupt):
+            except BotTooSlow as exc:
+                keep_log()           # where it was when its time ran out (a loop)
+                if exc.__context__ is not None:
+                    log_where_raised(self.spec, exc.__context__, view.phase, str(exc))
+                raise
+            except (BotGuardFault, KeyboardInterrupt):
                 raise
             except BaseException as exc:
                 keep_log()
@@ -185,6 +190,8 @@ class Bounded:
             raise                # else the player's Ctrl-C
         except (BotTooSlow, BotGuardFault) as exc:
             log.warning("bot %s %s; a built-in bot plays for it from now on", self.spec, exc)
+            if isinstance(exc, BotTooSlow) and exc.__context__ is not None:
+                log_where_raised(self.spec, exc.__context__, view.phase, str(exc))
             raise
         except BaseException as exc:
             log.warning("bot %s raised %s; a built-in bot plays for it from now on",

@@ -393,14 +393,16 @@ def _serve(conn: Any, spec: str, seed: int, parent: int | None = None,
                 return
 
 
-def log_where_raised(spec: str, exc: BaseException, phase: object) -> None:
+def log_where_raised(spec: str, exc: BaseException, phase: object,
+                     late: str | None = None) -> None:
     """Where in its own code a bot raised, and at which decision, in the log: the fault's
     own line says only what it raised ("raised KeyError: 5"), and its author had nothing
-    else to go on (:func:`engine.errors.where_raised`)."""
-    where = where_raised(exc)
+    else to go on (:func:`engine.errors.where_raised`). ``late``: the words of a time
+    limit that stopped it (``exc`` the timer's, raised where the bot was)."""
+    where = where_raised(exc, ours=late is None)
     if where:
-        log.warning("bot %s raised %s at view.phase %r, in its code (innermost last): %s",
-                    spec, exception_words(exc), phase, where)
+        log.warning("bot %s %s at view.phase %r, in its code (innermost last): %s", spec,
+                    late or f"raised {exception_words(exc)}", phase, where)
 
 
 def log_bot_fault(spec: str, words: str) -> None:

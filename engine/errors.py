@@ -99,16 +99,20 @@ _OWN_CODE = tuple(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(_
                   + os.sep for p in ("engine", "cli", "p2p"))
 
 
-def where_raised(exc: BaseException, frames: int = 8) -> str:
+def where_raised(exc: BaseException, frames: int = 8, ours: bool = True) -> str:
     """Where in a plug-in's own code ``exc`` was raised, as a traceback names the places,
     innermost last, on one line: ``File "/src/mybot.py", line 17, in choose; File
     "/src/mybot.py", line 30, in pick``. The calls of this program that led into the bot
     (the first frames) are left out, and only the innermost ``frames`` kept; "" when no
-    frame is the bot's. Only the interpreter's frames are read: no code of the bot runs."""
+    frame is the bot's. Without ``ours``, the innermost frames of this program's are left
+    out too (a time limit's, which stopped the bot where it was). Only the interpreter's
+    frames are read: no code of the bot runs."""
     places = [(f.f_code.co_filename, line, f.f_code.co_name)
               for f, line in traceback.walk_tb(exc.__traceback__)]
     while places and places[0][0].startswith(_OWN_CODE):
         del places[0]
+    while not ours and places and places[-1][0].startswith(_OWN_CODE):
+        del places[-1]
     if not places:
         return ""
     words = [f'File "{one_line(str(file))[:200]}", line {line}, in {one_line(str(name))[:60]}'

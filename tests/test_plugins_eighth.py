@@ -1,19 +1,22 @@
 """Plug-in bots written from docs/bots.md alone by outside authors (eighth review of the
-plug-ins): a bot whose ``choose`` raises, in every command that runs it (the author
-was told "raised KeyError: 5" and nothing of where in their code, nor at which decision:
-the log, which "has the whole reason", said the same line), a bot that asks
-``zone.has_safety`` of the hazard it fears, one whose ``KeyError`` is on a card's kind,
-one that puts ``sys.stderr`` aside, one that disables ``logging``, and one whose making
-fails in its own code."""
+plug-ins): a bot whose ``choose`` raises, in every command that runs it (the author was
+told "raised KeyError: 5" and nothing of where in their code, nor at which decision: the
+log, which "has the whole reason", said the same line), one stopped by its time limit in
+a loop, one whose making fails in its own code, one that asks ``zone.has_safety`` of the
+hazard it fears, one whose ``KeyError`` is on a card's kind, one that puts
+``sys.stderr`` aside, one that disables ``logging``, the test helper called again after
+an edit in one process, and the draws a bot is asked at the player's own seat."""
 
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
 from cli_helpers import millebornes_with_plugins
 
+from engine import make_bot
 from engine.testing import install_plugin
 
 #: A bot that fails deep in its own code, at its third play: the line that raises is
@@ -290,9 +293,6 @@ def test_the_test_helper_installs_an_edit_that_the_same_process_then_makes(
     had made the bot once (an author's test session) the module stayed imported, and
     ``make_bot`` made the old bot, silently (the seventh pass's test put it aside by
     hand)."""
-    import sys
-
-    from engine import make_bot
     source = '''
 class Marked:
     mark = "one"
@@ -316,3 +316,47 @@ def make(seed):
                    {"eighthadded": "make"})
     assert getattr(make_bot("eighthadded", 1), "mark", None) == "three"
     sys.modules.pop("mb_eighth_added", None)
+
+
+def test_a_bot_out_of_time_is_told_where_in_its_code_it_was(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """"did not move within 30 s" said neither the decision nor where the bot was stuck
+    (a loop that never ends): the log says both, as for a bot that raised, the timer's
+    own lines left out."""
+    import logging
+
+    from cli import bot_limit
+    from engine import CLASSIC, BotFailed, Seating
+    from engine.simulate import play_match
+    source = '''
+class Stuck:
+    def __init__(self, seed):
+        self.plays = 0
+
+    def choose(self, view, legal):
+        if view.phase == "play":
+            self.plays += 1
+            if self.plays == 2:
+                self.spin()
+        return legal[0]
+
+    def spin(self):
+        while True:
+            pass  # THE LINE IT IS STUCK ON
+'''
+    source += "\n\ndef make(seed):\n    return Stuck(seed)\n"
+    install_plugin(tmp_path, "mb_eighth_stuck", source, {"eighthstuck": "make"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "mb_eighth_stuck", raising=False)
+    bot = bot_limit.make_bounded_bot("eighthstuck", 1, seconds=0.3)
+    with caplog.at_level(logging.WARNING, logger="cli.bots"), pytest.raises(BotFailed) as ei:
+        play_match(CLASSIC, Seating.solo(2), [bot, make_bot("heuristic", 2)], seed=3)
+    assert "did not move within 0.3 s" in ei.value.reason
+    module = str(tmp_path / "mb_eighth_stuck.py")
+    said = [r.getMessage() for r in caplog.records if "in its code" in r.getMessage()]
+    assert len(said) == 1, caplog.text
+    assert re.fullmatch(
+        rf"bot eighthstuck did not move within 0\.3 s at view\.phase 'play', in its code "
+        rf'\(innermost last\): File "{re.escape(module)}", line \d+, in choose; '
+        rf'File "{re.escape(module)}", line 1[45], in spin', said[0]), said[0]
