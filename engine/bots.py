@@ -241,10 +241,11 @@ class _LazyFactory:
             # (``def make(seed, **options): return Bot(seed, **options)``) takes any
             raise
         except Exception as exc:     # third-party code: one clear message naming it
+            # its cause kept: an author's own test of the bot shows the factory's traceback
             raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
                                f"make its bot: {_fault_words(exc)}",
                                "" if isinstance(exc, BotGuardFault) else where_raised(exc)
-                               ) from None
+                               ) from exc
         if isinstance(bot, type) and inspect.isfunction(inspect.getattr_static(bot, "choose",
                                                                                None)):
             # ``return Greedy``, its ``()`` forgotten: the class has a choose, which failed

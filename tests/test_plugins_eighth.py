@@ -5,7 +5,8 @@ log, which "has the whole reason", said the same line), one stopped by its time 
 a loop, one whose making fails in its own code, one that asks ``zone.has_safety`` of the
 hazard it fears, one whose ``KeyError`` is on a card's kind, one that puts
 ``sys.stderr`` aside, one that disables ``logging``, the test helper called again after
-an edit in one process, and the draws a bot is asked at the player's own seat."""
+an edit in one process, an author's own test of a factory that fails, and the draws a
+bot is asked at the player's own seat."""
 
 from __future__ import annotations
 
@@ -360,3 +361,20 @@ class Stuck:
         rf"bot eighthstuck did not move within 0\.3 s at view\.phase 'play', in its code "
         rf'\(innermost last\): File "{re.escape(module)}", line \d+, in choose; '
         rf'File "{re.escape(module)}", line 1[45], in spin', said[0]), said[0]
+
+
+def test_an_authors_own_test_of_a_factory_that_fails_shows_its_traceback(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``make_bot("mybot", 1)`` in an author's test (docs/bots.md: the test helper) raised
+    ``PluginFailed`` "from None": pytest showed "failed to make its bot: KeyError:
+    'weights'" and not one line of the factory's traceback. The factory's error is its
+    cause now, and where it was raised is kept."""
+    from engine import PluginFailed
+    install_plugin(tmp_path, "mb_eighth_unmade", UNMADE, {"eighthunmade": "make"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "mb_eighth_unmade", raising=False)
+    with pytest.raises(PluginFailed) as ei:
+        make_bot("eighthunmade", 1)
+    cause = ei.value.__cause__
+    assert isinstance(cause, KeyError) and cause.args == ("weights",)
+    assert ei.value.where.endswith('mb_eighth_unmade.py", line 7, in load'), ei.value.where
