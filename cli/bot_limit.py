@@ -60,7 +60,7 @@ from engine.bot_guard import (
 from engine.bots import BOTS, make_bot, parse_bot_spec
 from engine.simulate import answer_words, legal_choice
 
-from .bot_process import ANSWER_WITHIN, cap_memory, within_bound
+from .bot_process import ANSWER_WITHIN, cap_memory, log_where_raised, within_bound
 from .i18n import _
 from .logs import keep_log
 
@@ -160,6 +160,17 @@ class Bounded:
             try:
                 return self._timer.call(lambda: within_bound(self.bot.choose, view, legal),
                                         f"did not move within {self.seconds:g} s")
+            except BotTooSlow as exc:
+                keep_log()           # where it was when its time ran out (a loop)
+                if exc.__context__ is not None:
+                    log_where_raised(self.spec, exc.__context__, view.phase, str(exc))
+                raise
+            except (BotGuardFault, KeyboardInterrupt):
+                raise
+            except BaseException as exc:
+                keep_log()
+                log_where_raised(self.spec, exc, view.phase)
+                raise
             finally:
                 keep_log()
         # on a player's screen (play --in-process), which says a fault in a line: the log
@@ -179,10 +190,13 @@ class Bounded:
             raise                # else the player's Ctrl-C
         except (BotTooSlow, BotGuardFault) as exc:
             log.warning("bot %s %s; a built-in bot plays for it from now on", self.spec, exc)
+            if isinstance(exc, BotTooSlow) and exc.__context__ is not None:
+                log_where_raised(self.spec, exc.__context__, view.phase, str(exc))
             raise
         except BaseException as exc:
             log.warning("bot %s raised %s; a built-in bot plays for it from now on",
                         self.spec, exception_words(exc))
+            log_where_raised(self.spec, exc, view.phase)
             raise
         if legal_choice(answer, legal) is None:
             log.warning("bot %s chose %s, which is not a legal move now; a built-in bot "
@@ -386,7 +400,10 @@ def _made_or_why(spec: str, limit: float) -> tuple[str, str] | None:
         _Timer(limit, spec).call(lambda: call_bot(within_bound, make_bot, spec, 0),
                                  f"was not made within {limit:g} s")
     except PluginFailed as exc:      # it failed to load, or its factory failed
-        return ("made", str(exc))
+        # where in its own code, at the check its author meets first ("KeyError:
+        # 'weights'" said nothing of where)
+        where = f" (in its code, innermost last: {exc.where})" if exc.where else ""
+        return ("made", str(exc) + where)
     except ValueError as exc:        # the options' own check
         return ("options", str(exc))
     except BotTooSlow as exc:

@@ -47,7 +47,10 @@ def keep_log() -> None:
     """Put this program's log back as :func:`setup_logging` left it, after a plug-in's
     code ran here: a bot's ``logging.basicConfig(force=True)`` removed (and closed) the
     handlers of the root logger, and a bot's fault, whose whole reason is said in
-    ``millebornes.log``, was never written there. The bot's own handlers stay."""
+    ``millebornes.log``, was never written there; its ``logging.disable(...)`` (its
+    libraries quieted) dropped every record after it. The bot's own handlers stay."""
+    if logging.root.manager.disable:
+        logging.disable(logging.NOTSET)
     root = logging.getLogger()
     for handler in _OURS:
         if handler not in root.handlers:

@@ -206,10 +206,13 @@ def run_cheat(args: argparse.Namespace) -> int:
 
 class _Stderr:
     """The standard error as it was when the run began: a bot that closes descriptor 2
-    (or points it elsewhere) hid why the run stopped. Lines go to ``sys.stderr`` while
-    it is still that descriptor, else to a copy of it saved at the start."""
+    (or points it elsewhere) hid why the run stopped, and so did one that put
+    ``sys.stderr`` aside (``sys.stderr = io.StringIO()``, its libraries quieted). Lines
+    go to the ``sys.stderr`` of the start while descriptor 2 is still the one it was,
+    else to a copy of it saved at the start."""
 
     def __init__(self) -> None:
+        self.stream = sys.stderr
         self.saved: int | None = None
         self.stat: tuple[int, int] | None = None
         try:
@@ -231,9 +234,11 @@ class _Stderr:
                 os.write(self.saved, (text + "\n").encode("utf-8", "replace"))
                 return
         try:
-            print(text, file=sys.stderr)
+            print(text, file=self.stream)
         except (OSError, ValueError, AttributeError):
-            pass
+            if self.saved is not None:       # the bot closed it: its descriptor stays
+                with contextlib.suppress(OSError):
+                    os.write(self.saved, (text + "\n").encode("utf-8", "replace"))
 
     def close(self) -> None:
         if self.saved is not None:

@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 from .actions import Action
 from .bot_guard import BotGuardFault, call_bot
 from .bots import SeatController, make_bot
-from .errors import exception_words, one_line
+from .errors import exception_words, one_line, where_raised
 from .simulate import answer_words, index_hint, legal_choice
 from .state import HandState
 
@@ -238,7 +238,9 @@ def _log_unraisable(unraisable: Any) -> None:
 
 def _keep_log(handler: _BotLog | None) -> None:
     """Put the bot's log back after its code ran (``logging.basicConfig(force=True)``
-    removes the root logger's handlers)."""
+    removes the root logger's handlers, ``logging.disable`` drops every record)."""
+    if logging.root.manager.disable:
+        logging.disable(logging.NOTSET)
     root = logging.getLogger()
     if handler is not None and handler not in root.handlers:
         root.addHandler(handler)
@@ -384,10 +386,23 @@ def _serve(conn: Any, spec: str, seed: int, parent: int | None = None,
         except BotGuardFault as exc:
             _reply(conn, "error", str(exc))
         except BaseException as exc:   # noqa: BLE001 - a plug-in's own bug, named
+            log_where_raised(spec, exc, view.phase)
             try:
                 _reply(conn, "error", f"raised {exception_words(exc)}")
             except Exception:          # noqa: BLE001 - a channel the bot broke
                 return
+
+
+def log_where_raised(spec: str, exc: BaseException, phase: object,
+                     late: str | None = None) -> None:
+    """Where in its own code a bot raised, and at which decision, in the log: the fault's
+    own line says only what it raised ("raised KeyError: 5"), and its author had nothing
+    else to go on (:func:`engine.errors.where_raised`). ``late``: the words of a time
+    limit that stopped it (``exc`` the timer's, raised where the bot was)."""
+    where = where_raised(exc, ours=late is None)
+    if where:
+        log.warning("bot %s %s at view.phase %r, in its code (innermost last): %s", spec,
+                    late or f"raised {exception_words(exc)}", phase, where)
 
 
 def log_bot_fault(spec: str, words: str) -> None:

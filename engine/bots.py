@@ -44,7 +44,7 @@ from ._rollout_sim import random_hand as random_hand
 from ._rollout_sim import supported as supported  # which states the fast path plays
 from ._rollout_sim import to_action as to_action
 from .bot_guard import BotGuardFault
-from .errors import BotOptionError, PluginFailed, exception_words, meant
+from .errors import BotOptionError, PluginFailed, exception_words, meant, where_raised
 
 ENTRY_POINT_GROUP = "millebornes.bots"
 log = logging.getLogger("engine.bots")
@@ -241,8 +241,11 @@ class _LazyFactory:
             # (``def make(seed, **options): return Bot(seed, **options)``) takes any
             raise
         except Exception as exc:     # third-party code: one clear message naming it
+            # its cause kept: an author's own test of the bot shows the factory's traceback
             raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) failed to "
-                             f"make its bot: {_fault_words(exc)}") from None
+                               f"make its bot: {_fault_words(exc)}",
+                               "" if isinstance(exc, BotGuardFault) else where_raised(exc)
+                               ) from exc
         if isinstance(bot, type) and inspect.isfunction(inspect.getattr_static(bot, "choose",
                                                                                None)):
             # ``return Greedy``, its ``()`` forgotten: the class has a choose, which failed

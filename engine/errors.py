@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 import difflib
+import os
+import traceback
 from collections.abc import Iterable
+
+from .cards import Family, Kind
+
+#: The types of an exception's arguments shown in its words: plain values, and the
+#: engine's own enums (``KeyError: <Kind.ROLL: 10>``, a kind looked up where it is not),
+#: whose words run no code of a plug-in's.
+_SHOWN = (int, str, bool, float, type(None), Kind, Family)
 
 
 class IllegalAction(ValueError):
@@ -50,7 +59,12 @@ class BotOptionError(ValueError):
 
 
 class PluginFailed(ValueError):
-    """An installed bot plug-in failed to load, to make its bot, or made no bot."""
+    """An installed bot plug-in failed to load, to make its bot, or made no bot. ``where``
+    is where in its own code its factory raised (:func:`where_raised`), or ""."""
+
+    def __init__(self, message: str, where: str = "") -> None:
+        super().__init__(message)
+        self.where = where
 
 
 def exception_words(exc: BaseException) -> str:
@@ -69,7 +83,7 @@ def exception_words(exc: BaseException) -> str:
         if not (type(exc.msg) is str and type(exc.filename) in (str, type(None))
                 and type(exc.lineno) in (int, type(None))):
             return name
-    elif not all(type(a) in (int, str, bool, float, type(None)) for a in exc.args[:8]):
+    elif not all(type(a) in _SHOWN for a in exc.args[:8]):
         return name
     try:
         text = one_line(str(exc)[:1200])
@@ -78,6 +92,32 @@ def exception_words(exc: BaseException) -> str:
     if len(text) > 300:
         text = text[:297] + "..."
     return f"{one_line(name)}: {text}" if text else one_line(name)  # MemoryError: no more
+
+
+#: The folders of this program's own packages: the calls that lead into a bot.
+_OWN_CODE = tuple(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), p)
+                  + os.sep for p in ("engine", "cli", "p2p"))
+
+
+def where_raised(exc: BaseException, frames: int = 8, ours: bool = True) -> str:
+    """Where in a plug-in's own code ``exc`` was raised, as a traceback names the places,
+    innermost last, on one line: ``File "/src/mybot.py", line 17, in choose; File
+    "/src/mybot.py", line 30, in pick``. The calls of this program that led into the bot
+    (the first frames) are left out, and only the innermost ``frames`` kept; "" when no
+    frame is the bot's. Without ``ours``, the innermost frames of this program's are left
+    out too (a time limit's, which stopped the bot where it was). Only the interpreter's
+    frames are read: no code of the bot runs."""
+    places = [(f.f_code.co_filename, line, f.f_code.co_name)
+              for f, line in traceback.walk_tb(exc.__traceback__)]
+    while places and places[0][0].startswith(_OWN_CODE):
+        del places[0]
+    while not ours and places and places[-1][0].startswith(_OWN_CODE):
+        del places[-1]
+    if not places:
+        return ""
+    words = [f'File "{one_line(str(file))[:200]}", line {line}, in {one_line(str(name))[:60]}'
+             for file, line, name in places[-frames:]]
+    return ("...; " if len(places) > frames else "") + "; ".join(words)
 
 
 def one_line(text: str) -> str:

@@ -20,7 +20,9 @@ from .cards import (
     DISTANCE_OF,
     FAMILY_OF,
     KIND_OF,
+    SAFETIES,
     SAFETY_CARD,
+    SAFETY_FOR,
     Family,
     Kind,
 )
@@ -92,7 +94,13 @@ class Zone(NamedTuple):
                    sum(1 for c in distance if KIND_OF[c] is _D200))
 
     def has_safety(self, k: Kind) -> bool:
-        return SAFETY_CARD[k] in self.safeties
+        """Is the safety of kind ``k`` (``Kind.RIGHT_OF_WAY`` ...) laid here? Any other kind
+        raises ``ValueError`` saying what to write (a bot asking with the hazard it fears
+        was told "raised KeyError" and no more)."""
+        try:
+            return SAFETY_CARD[k] in self.safeties
+        except (KeyError, TypeError):
+            raise ValueError(_not_a_safety(k)) from None
 
     def hazard_in_force(self) -> Kind | None:
         """The battle hazard showing and not covered by a safety (R6, R8), if any."""
@@ -152,6 +160,21 @@ class Zone(NamedTuple):
 
     def cards(self) -> tuple[int, ...]:
         return self.battle + self.speed + self.distance + self.safeties
+
+
+def _not_a_safety(k: object) -> str:
+    """Words for :meth:`Zone.has_safety` asked of ``k``, which is no safety's kind."""
+    if isinstance(k, Kind):
+        what = f"Kind.{k.name}"
+    elif type(k) is int and abs(k) < 10**6:
+        what = str(k)
+    else:
+        what = f"an object of type {type(k).__name__[:60]}"
+    words = (f"has_safety takes a safety's kind "
+             f"({', '.join(f'Kind.{s.name}' for s in SAFETIES)}), not {what}")
+    if isinstance(k, int) and k in SAFETY_FOR:
+        words += f": the safety against a hazard is engine.cards.SAFETY_FOR[{what}]"
+    return words
 
 
 class Attack(NamedTuple):

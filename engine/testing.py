@@ -4,8 +4,10 @@ on ``sys.path`` without building a wheel."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
+import sys
 import textwrap
 from collections.abc import Mapping
 from pathlib import Path
@@ -25,7 +27,8 @@ def install_plugin(directory: str | os.PathLike[str], module: str, source: str,
     command offers the bots by name, as after ``pip install``. ``directory`` is a path or
     a folder's name; called again for the same module (the bot edited), it writes the
     new source and entry points over the old, as ``pip install`` of a new version does
-    (a second call raised FileExistsError, and a folder given as a string TypeError).
+    (a second call raised FileExistsError, and a folder given as a string TypeError);
+    the module is forgotten if it was imported, so that the next bot made is the new one.
     Returns the dist-info."""
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", module):
         raise ValueError(f"not a module name: {module!r}")
@@ -43,4 +46,8 @@ def install_plugin(directory: str | os.PathLike[str], module: str, source: str,
         target = factory if ":" in factory else f"{module}:{factory}"
         lines.append(f"{name} = {target}")
     (dist / "entry_points.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    # the next import reads the new source: a process that had made the bot (a test
+    # session) kept the module imported, and made the old bot after an edit, unsaid
+    sys.modules.pop(module, None)
+    importlib.invalidate_caches()
     return dist
