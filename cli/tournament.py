@@ -24,8 +24,8 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Generator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Generator, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from itertools import combinations
 from typing import Any, NamedTuple, NoReturn
@@ -336,6 +336,12 @@ def run_matches(tasks: Sequence[Task], jobs: int) -> Generator[MatchResult, None
             task, future = pending[0]
             try:
                 result = future.result()
+            except KeyboardInterrupt:
+                # Ctrl-C: what the workers finished before it is the run's, in order (the
+                # signal came as the match waited for was done, its result not yet taken:
+                # "interrupted after 1 of 6" with two played, now and then)
+                yield from _finished(pending)
+                raise
             except BrokenProcessPool:
                 close_pool(pool)
                 suspects = [t for t, _f in pending]
@@ -352,6 +358,24 @@ def run_matches(tasks: Sequence[Task], jobs: int) -> Generator[MatchResult, None
             yield result
     finally:
         close_pool(pool)
+
+
+#: Seconds a match's result may take to come back from its worker after a Ctrl-C, the
+#: match being over (the worker sends it as the signal comes).
+RESULT_GRACE = 0.5
+
+
+def _finished(pending: deque[tuple[Task, Any]]) -> Iterator[MatchResult]:
+    """The results at the head of ``pending`` that their workers finished, in order, up
+    to the first match not over (:data:`RESULT_GRACE` for each to come back)."""
+    for _task, future in pending:
+        try:
+            done, _not_done = wait([future], timeout=RESULT_GRACE)
+            if not done or future.cancelled() or future.exception() is not None:
+                return
+            yield future.result()
+        except KeyboardInterrupt:
+            return                        # a second Ctrl-C: what was taken stands
 
 
 #: Seconds a worker may take to end once its pool is shut down (it ends at once, unless
