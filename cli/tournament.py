@@ -25,7 +25,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Generator, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, wait
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from itertools import combinations
 from typing import Any, NamedTuple, NoReturn
@@ -337,8 +337,8 @@ def run_matches(tasks: Sequence[Task], jobs: int) -> Generator[MatchResult, None
             try:
                 result = future.result()
             except KeyboardInterrupt:
-                # Ctrl-C: what the workers finished before it is the run's, in order (the
-                # signal came as the match waited for was done, its result not yet taken:
+                # Ctrl-C: what the workers had finished is the run's, in order (the signal
+                # came as the match waited for was done, its result not yet taken:
                 # "interrupted after 1 of 6" with two played, now and then)
                 yield from _finished(pending)
                 raise
@@ -360,22 +360,19 @@ def run_matches(tasks: Sequence[Task], jobs: int) -> Generator[MatchResult, None
         close_pool(pool)
 
 
-#: Seconds a match's result may take to come back from its worker after a Ctrl-C, the
-#: match being over (the worker sends it as the signal comes).
-RESULT_GRACE = 0.5
-
-
 def _finished(pending: deque[tuple[Task, Any]]) -> Iterator[MatchResult]:
-    """The results at the head of ``pending`` that their workers finished, in order, up
-    to the first match not over (:data:`RESULT_GRACE` for each to come back)."""
+    """At a Ctrl-C: the results at the head of ``pending`` that had come back, in order,
+    up to the first match not over. Not waited for: a match the workers play on after
+    the Ctrl-C is not the run's, and one a worker forfeited for a KeyboardInterrupt (in a
+    bot's call or out of it) then was the person's Ctrl-C reaching the worker too, no
+    fault of its bot's."""
     for _task, future in pending:
-        try:
-            done, _not_done = wait([future], timeout=RESULT_GRACE)
-            if not done or future.cancelled() or future.exception() is not None:
-                return
-            yield future.result()
-        except KeyboardInterrupt:
-            return                        # a second Ctrl-C: what was taken stands
+        if not future.done() or future.cancelled() or future.exception() is not None:
+            return
+        res: MatchResult = future.result()
+        if res.faulty_bot >= 0 and "KeyboardInterrupt" in res.fault:
+            return
+        yield res
 
 
 #: Seconds a worker may take to end once its pool is shut down (it ends at once, unless
