@@ -306,6 +306,10 @@ class _StateCache:
             return GameFacts.from_plain(entry[1])
         return None
 
+    def known(self, game: SavedGame) -> GameFacts | None:
+        """What is kept of ``game`` while its transcript is unchanged, else None."""
+        return self._kept(game, self._stamp(game))
+
     def unknown(self, games: Sequence[SavedGame]) -> int:
         """How many of ``games`` must be checked afresh."""
         return sum(self._kept(g, self._stamp(g)) is None for g in games)

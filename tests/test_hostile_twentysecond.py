@@ -8,6 +8,10 @@ test failed before its fix.
   with a Hangul filler alone sat as a blank; and a seat named "You" and a combining
   grapheme joiner was "You" on every other player's screen and in their ``verify``
   ("broken by seat 1 (You)", read by the honest player at seat 0).
+* a bare ``resume`` (no game named) checked every finished saved game whole on its way
+  to the newest one not over (a second or more each), in silence, and again at every
+  ``resume``: it says so now, as ``games`` does, and keeps what it found in the
+  listing's memory.
 """
 
 from __future__ import annotations
@@ -74,3 +78,69 @@ def test_a_seat_named_you_with_a_mark_that_shows_nothing_is_not_you_on_screen(
     # an honest table's names stay as they were
     assert local_names(("Al", "Bo", "You"), 2) == ("Al", "Bo", "You")
     assert local_names(("You", "Bo"), 1) == ("You 1", "Bo")
+
+
+def _finished_games(data: Path, copies: int) -> tuple[Path, Path]:
+    """A finished match saved in ``data`` (seat 0's, the newest) and ``copies`` older
+    copies of it under other folders (any finished games: each is checked whole): its
+    folder and seat 0's identity key file."""
+    import os
+    import shutil
+
+    from cryptography.hazmat.primitives import serialization
+
+    from p2p.table.memory import play_fair_match
+    from p2p.table.store import Store
+    cfg, ids = make_table(preset("modern"), Seating.parse(2, None), ["Al", "Bo"],
+                          b"hostile22/finished")
+    done = play_fair_match(cfg, ids, [make_bot("heuristic", s).choose for s in range(2)],
+                           data.parent / "match.mbt")
+    assert done is not None
+    store = Store.create(data, cfg.header(), 0, port=0)
+    store.close()
+    shutil.copyfile(data.parent / "match.mbt", store.path / "transcript.mbt")
+    for i in range(copies):
+        copy = data / f"{i:032x}"
+        shutil.copytree(store.path, copy)
+        os.utime(copy / "transcript.mbt", (1e9 + i, 1e9 + i))
+    key = data.parent / "al.key"
+    key.write_bytes(ids[0]._sk.private_bytes(serialization.Encoding.Raw,
+                                             serialization.PrivateFormat.Raw,
+                                             serialization.NoEncryption()))
+    key.chmod(0o600)
+    return store.path, key
+
+
+def test_a_bare_resume_among_finished_games_says_it_checks_them_and_keeps_what_it_found(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``resume`` with no game named looks for the newest game not over, and checked every
+    finished game whole on the way (2.4 s each for a classic match of two on this
+    machine: five of them kept it silent 12 s), without a word, and again at every
+    ``resume``. It says so now, as ``games`` does, and keeps what it found in the
+    listing's memory (``games-state.json``)."""
+    import cli.games
+    import cli.resume
+    data = tmp_path / "data"
+    table, key = _finished_games(data, 4)
+    checked: list[str] = []
+    real = cli.games.verify_game
+
+    def counted(path: object) -> object:
+        checked.append(str(path))
+        return real(path)         # type: ignore[arg-type]
+    monkeypatch.setattr(cli.games, "verify_game", counted)
+    monkeypatch.setattr(cli.resume, "verify_game", counted, raising=False)  # (before)
+    argv = ["resume", "--data-dir", str(data), "--identity", str(key), "--plain"]
+    # every game is over: the newest is taken, and its store (a transcript copied in,
+    # none of its seat's secrets) is said damaged, naming it
+    assert main(argv) == 2
+    cap = capsys.readouterr()
+    assert "Checking 5 saved games (signatures, shuffles and moves)" in cap.out, cap
+    assert f"copy of game {table.name[:8]} is damaged" in cap.err, cap
+    first = len(checked)
+    assert first == 5, checked
+    assert main(argv) == 2
+    cap = capsys.readouterr()
+    assert "Checking" not in cap.out and table.name[:8] in cap.err, cap
+    assert len(checked) == first, checked                       # before: 5 more
