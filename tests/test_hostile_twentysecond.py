@@ -1,5 +1,5 @@
-"""Hostile pass 22: a hostile seat's name, a hostile file in the data folder, ... Each
-test failed before its fix.
+"""Hostile pass 22: a hostile seat's name, hostile files in the data folder. Each test
+failed before its fix.
 
 * names that differ only by what a screen does not show (a variation selector, a
   combining grapheme joiner, the Hangul fillers: letters and marks to
@@ -12,6 +12,11 @@ test failed before its fix.
   to the newest one not over (a second or more each), in silence, and again at every
   ``resume``: it says so now, as ``games`` does, and keeps what it found in the
   listing's memory.
+* files another program leaves in the data folder under the names this program writes
+  through: a named pipe as ``hand-order.json.tmp`` beside a game being played froze the
+  full screen for ever at its next draw (opened to write, it waits for a reader); as
+  ``games-state.json.tmp`` it held ``games`` for ever, and a symbolic link there made
+  ``games`` overwrite the file it named.
 """
 
 from __future__ import annotations
@@ -144,3 +149,81 @@ def test_a_bare_resume_among_finished_games_says_it_checks_them_and_keeps_what_i
     cap = capsys.readouterr()
     assert "Checking" not in cap.out and table.name[:8] in cap.err, cap
     assert len(checked) == first, checked                       # before: 5 more
+
+
+def _in_a_thread(fn: object, seconds: float) -> bool:
+    """Whether ``fn()`` returned within ``seconds`` (run on a daemon thread: one that
+    hangs is left behind, blocked)."""
+    import threading
+    t = threading.Thread(target=fn, daemon=True)      # type: ignore[arg-type]
+    t.start()
+    t.join(seconds)
+    return not t.is_alive()
+
+
+def _release(fifo: Path) -> None:
+    """Open ``fifo`` for reading a moment, so that a writer blocked on it goes on."""
+    import os
+    try:
+        fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+        time.sleep(0.2)
+        os.close(fd)
+    except OSError:
+        pass
+
+
+def test_a_named_pipe_left_under_the_hand_orders_temporary_name_does_not_stop_the_screen(
+        tmp_path: Path) -> None:
+    """Another program made ``hand-order.json.tmp`` a named pipe beside a game being
+    played: the console, keeping its hand's order at each draw, opened it to write and
+    waited for a reader for ever (the full screen frozen, the table waiting for its
+    moves). The order is written as before now, the pipe put aside."""
+    import os
+
+    from cli import hand_order
+    kept = tmp_path / hand_order.HAND_ORDER_FILE
+    fifo = kept.with_name(kept.name + ".tmp")
+    os.mkfifo(fifo)
+    try:
+        assert _in_a_thread(lambda: hand_order.save(kept, 2, 1, [5, 3, 9], 9), 5.0)
+    finally:
+        _release(fifo)
+    assert hand_order.load(kept, 2, 1) == hand_order.SavedOrder((5, 3, 9), 9)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "symlink"])
+def test_the_listings_memory_is_written_through_no_link_and_into_no_pipe(
+        tmp_path: Path, kind: str) -> None:
+    """``games`` (and a bare ``resume`` now) keep what they found in
+    ``games-state.json``, written as ``games-state.json.tmp`` first: a symbolic link left
+    under that name made them overwrite the file it named (the data folder's log and
+    stores are never written through one: hostile passes 16 and 18), and a named pipe
+    held ``games`` for ever, before it listed anything."""
+    import os
+    import subprocess
+    import sys
+    data = tmp_path / "data"
+    _finished_games(data, 0)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("someone else's file\n")
+    tmp = data / "games-state.json.tmp"
+    if kind == "fifo":
+        os.mkfifo(tmp)
+    else:
+        tmp.symlink_to(victim)
+    root = Path(__file__).resolve().parent.parent
+    try:
+        r = subprocess.run([sys.executable, "-m", "cli", "games", "--data-dir", str(data)],
+                           capture_output=True, text=True, timeout=20, cwd=root,
+                           env=dict(os.environ, PYTHONPATH=str(root)))
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert "finished" in r.stdout, r.stdout
+    except subprocess.TimeoutExpired:
+        pytest.fail("games waited for the named pipe")
+    finally:
+        if kind == "fifo":
+            _release(tmp)
+    assert victim.read_text() == "someone else's file\n"
+    state = data / "games-state.json"
+    assert state.is_file() and not state.is_symlink()
+    assert "finished" in state.read_text()
