@@ -16,7 +16,8 @@ failed before its fix.
   through: a named pipe as ``hand-order.json.tmp`` beside a game being played froze the
   full screen for ever at its next draw (opened to write, it waits for a reader); as
   ``games-state.json.tmp`` it held ``games`` for ever, and a symbolic link there made
-  ``games`` overwrite the file it named.
+  ``games`` overwrite the file it named; a named pipe as ``evidence.bin`` in a game's
+  folder held a peer's thread for ever once it caught a cheat (the evidence appended).
 """
 
 from __future__ import annotations
@@ -227,3 +228,50 @@ def test_the_listings_memory_is_written_through_no_link_and_into_no_pipe(
     state = data / "games-state.json"
     assert state.is_file() and not state.is_symlink()
     assert "finished" in state.read_text()
+
+
+def test_a_named_pipe_left_as_the_evidence_file_does_not_hold_a_peer_that_caught_a_cheat(
+        tmp_path: Path) -> None:
+    """Two real peers on loopback. Another program left a named pipe as
+    ``evidence.bin`` in Ann's game folder; Bo (hostile) complains with an entry he signed
+    that no honest peer writes. Ann's peer names him and keeps the evidence aside:
+    opened to append, the pipe held her peer's thread for ever (waiting for a reader),
+    the table's verdict never said. Now the evidence is kept only in a file of its own
+    (never through a link, never a pipe), said in the log when it cannot be."""
+    import os
+    import threading
+
+    from p2p.table.session import SessionOptions
+    from p2p.testing import socket_peers
+    from p2p.transcript.envelope import Envelope
+    cfg, ids = make_table(preset("modern"), Seating.parse(2, None), ["Ann", "Bo"],
+                          b"hostile22/evidence")
+    peers = socket_peers(tmp_path, cfg, ids, SessionOptions())
+    ann, bo = peers
+    assert ann.store is not None
+    fifo = ann.store.path / "evidence.bin"
+    os.mkfifo(fifo)
+    done = threading.Event()
+
+    def run() -> None:
+        ann.run(20.0)
+        done.set()
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    try:
+        bad = Envelope.create(ids[1], cfg.table_id, 0, 3, bytes(32),
+                              {"k": "deck.key", "seat": 1, "h": b"x", "proof": b"y"})
+        with bo._lock:
+            bo.rlog.write_side({"k": "side.complaint", "check": "malformed-body",
+                                "entry": bad.encode()})
+        end = time.monotonic() + 15
+        while time.monotonic() < end and not done.is_set():
+            bo.pump(0.05)
+        assert done.wait(5.0), "Ann's peer is held by the named pipe"
+        assert ann.rlog.stopped and ann.rlog.error is not None, ann.state
+        assert ann.rlog.error.seat == 1, ann.rlog.error
+    finally:
+        _release(fifo)
+        t.join(5.0)
+        for p in peers:
+            p.close(flush=0.2)
