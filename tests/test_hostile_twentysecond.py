@@ -7,7 +7,9 @@ failed before its fix.
   named "Ann" and a variation selector sat as a second "Ann" at Ann's table, one named
   with a Hangul filler alone sat as a blank; and a seat named "You" and a combining
   grapheme joiner was "You" on every other player's screen and in their ``verify``
-  ("broken by seat 1 (You)", read by the honest player at seat 0).
+  ("broken by seat 1 (You)", read by the honest player at seat 0); and someone else
+  named "Bob" and a variation selector was a name never met to the known-players file,
+  which says when a name met before comes with another key.
 * a bare ``resume`` (no game named) checked every finished saved game whole on its way
   to the newest one not over (a second or more each), in silence, and again at every
   ``resume``: it says so now, as ``games`` does, and keeps what it found in the
@@ -275,3 +277,21 @@ def test_a_named_pipe_left_as_the_evidence_file_does_not_hold_a_peer_that_caught
         t.join(5.0)
         for p in peers:
             p.close(flush=0.2)
+
+
+def test_a_name_known_with_another_key_is_noticed_whatever_invisible_marks_it_carries(
+        tmp_path: Path) -> None:
+    """The known-players file warns when a name met before comes with another key
+    ("a new machine, or someone else using the name"). Someone else taking the name
+    "Bob" and a variation selector, shown "Bob", passed unsaid: a name never met."""
+    from cli.words import key_change_line
+    from p2p.crypto.known import KnownPlayers
+    bob, other = Identity.generate().public_key, Identity.generate().public_key
+    path = tmp_path / "known_players"
+    assert KnownPlayers(path).meet("Bob", bob) is None
+    known = KnownPlayers(path)
+    change = known.meet("Bob\ufe00", other)
+    assert change is not None and change.known == (bob,)       # before: None
+    assert "Bob" in key_change_line(change)
+    assert known.meet("Bob", bob) is None                       # the real Bob: as before
+    assert KnownPlayers(path).meet("Bob\ufe00", other) is None  # met now, remembered

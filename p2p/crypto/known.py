@@ -19,6 +19,7 @@ from pathlib import Path
 import msgpack
 
 from p2p.crypto.identity import default_identity_path, fingerprint
+from p2p.text import shown_key
 
 __all__ = ["KeyChange", "KnownPlayers", "default_known_path"]
 
@@ -117,11 +118,15 @@ class KnownPlayers:
 
     def meet(self, name: str, key: bytes) -> KeyChange | None:
         """Remember that ``name`` came with ``key``; a :class:`KeyChange` when this name was
-        known with other keys only (None: first meeting, or a key we know)."""
-        known = self.keys.get(name)
-        if known is not None and key in known:
+        known with other keys only (None: first meeting, or a key we know). A name is
+        known as a screen shows it (:func:`~p2p.text.shown_key`): someone else named "Bob"
+        and a variation selector, shown "Bob", was a name never met (hostile pass 22)."""
+        same = shown_key(name)
+        seen = [k for n, keys in self.keys.items() if shown_key(n) == same for k in keys]
+        if key in seen:
             return None
-        warning = KeyChange(name, key, tuple(known)) if known else None
+        warning = KeyChange(name, key, tuple(dict.fromkeys(seen))) if seen else None
+        known = self.keys.get(name)
         if len(self.keys) >= _MAX_NAMES and name not in self.keys:
             return warning
         self.keys[name] = ([*known, key] if known else [key])[-_MAX_KEYS_PER_NAME:]
