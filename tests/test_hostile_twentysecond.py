@@ -19,7 +19,8 @@ failed before its fix.
   full screen for ever at its next draw (opened to write, it waits for a reader); as
   ``games-state.json.tmp`` it held ``games`` for ever, and a symbolic link there made
   ``games`` overwrite the file it named; a named pipe as ``evidence.bin`` in a game's
-  folder held a peer's thread for ever once it caught a cheat (the evidence appended).
+  folder held a peer's thread for ever once it caught a cheat (the evidence appended); one
+  as ``known_players.tmpPID`` held a match's start.
 """
 
 from __future__ import annotations
@@ -295,3 +296,29 @@ def test_a_name_known_with_another_key_is_noticed_whatever_invisible_marks_it_ca
     assert "Bob" in key_change_line(change)
     assert known.meet("Bob", bob) is None                       # the real Bob: as before
     assert KnownPlayers(path).meet("Bob\ufe00", other) is None  # met now, remembered
+
+
+def test_a_named_pipe_under_the_known_players_temporary_name_does_not_hold_a_start(
+        tmp_path: Path) -> None:
+    """A match's start remembers the other players' keys (``known_players``, written as
+    ``known_players.tmpPID`` first): a named pipe left under that name held the start for
+    ever, waiting for a reader, and a link there was written through."""
+    import os
+
+    from p2p.crypto.known import KnownPlayers
+    path = tmp_path / "known_players"
+    tmp = path.with_name(f"known_players.tmp{os.getpid()}")
+    os.mkfifo(tmp)
+    key = Identity.generate().public_key
+    try:
+        assert _in_a_thread(lambda: KnownPlayers(path).meet("Bob", key), 5.0)
+    finally:
+        _release(tmp)
+    assert KnownPlayers(path).keys == {"Bob": [key]}
+    victim = tmp_path / "victim.txt"
+    victim.write_text("someone else's file\n")
+    tmp.unlink(missing_ok=True)
+    tmp.symlink_to(victim)
+    assert KnownPlayers(path).meet("Cy", key) is None
+    assert victim.read_text() == "someone else's file\n"
+    assert set(KnownPlayers(path).keys) == {"Bob", "Cy"}

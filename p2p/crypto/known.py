@@ -137,7 +137,11 @@ class KnownPlayers:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             tmp = self.path.with_name(self.path.name + f".tmp{os.getpid()}")
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            # a file of its own: a named pipe left under the name held a match's start
+            # for ever (waiting for a reader), a link was written through (hostile pass 22)
+            tmp.unlink(missing_ok=True)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL
+                         | getattr(os, "O_NOFOLLOW", 0), 0o600)
             with os.fdopen(fd, "wb") as f:
                 f.write(msgpack.packb(self.keys, use_bin_type=True))
             os.replace(tmp, self.path)
