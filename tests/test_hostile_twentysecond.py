@@ -20,7 +20,8 @@ failed before its fix.
   ``games-state.json.tmp`` it held ``games`` for ever, and a symbolic link there made
   ``games`` overwrite the file it named; a named pipe as ``evidence.bin`` in a game's
   folder held a peer's thread for ever once it caught a cheat (the evidence appended); one
-  as ``known_players.tmpPID`` held a match's start.
+  as ``known_players.tmpPID`` held a match's start; a program holding the player's lock
+  file (``player-KEY.lock``) exclusively held every command that seats the player.
 """
 
 from __future__ import annotations
@@ -322,3 +323,27 @@ def test_a_named_pipe_under_the_known_players_temporary_name_does_not_hold_a_sta
     assert KnownPlayers(path).meet("Cy", key) is None
     assert victim.read_text() == "someone else's file\n"
     assert set(KnownPlayers(path).keys) == {"Bob", "Cy"}
+
+
+def test_a_program_holding_the_players_lock_does_not_hold_the_command(tmp_path: Path) -> None:
+    """Each command that seats the player claims the data folder with a lock file of the
+    player's key (shared: the same player may run two commands at once). Another program
+    holding that file locked exclusively held ``play``, ``host``, ``join`` and ``resume``
+    for ever, before a word; the claim is now waited for a moment, then given up (the
+    log says so)."""
+    import fcntl
+    import os
+
+    from cli.seats import _CLAIMS, claim_data_folder
+    from p2p.crypto.identity import fingerprint
+    ident = Identity.generate()
+    data = tmp_path / "data"
+    data.mkdir()
+    lock = data / f"player-{fingerprint(ident.public_key)}.lock"
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        assert _in_a_thread(lambda: claim_data_folder(ident, data), 5.0)
+        assert (data, fingerprint(ident.public_key)) not in _CLAIMS
+    finally:
+        os.close(fd)
