@@ -21,7 +21,9 @@ failed before its fix.
   ``games`` overwrite the file it named; a named pipe as ``evidence.bin`` in a game's
   folder held a peer's thread for ever once it caught a cheat (the evidence appended); one
   as ``known_players.tmpPID`` held a match's start; a program holding the player's lock
-  file (``player-KEY.lock``) exclusively held every command that seats the player.
+  file (``player-KEY.lock``) exclusively held every command that seats the player; a
+  folder named ``millebornes.log.1`` (or a full disk) put a traceback on stderr, over
+  the full screen, for every record logged once the log reached 1 MB.
 """
 
 from __future__ import annotations
@@ -347,3 +349,53 @@ def test_a_program_holding_the_players_lock_does_not_hold_the_command(tmp_path: 
         assert (data, fingerprint(ident.public_key)) not in _CLAIMS
     finally:
         os.close(fd)
+
+
+@pytest.mark.parametrize("kind", ["folder", "full"])
+def test_a_log_that_cannot_be_rotated_or_written_puts_no_traceback_on_the_screen(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str], kind: str) -> None:
+    """``millebornes.log`` is rotated at 1 MB into ``millebornes.log.1``. A folder another
+    program made under that name (or a disk that is full) failed each record's write:
+    Python's logging printed "--- Logging error ---" and a traceback on stderr for every
+    record, over the full screen of a game in play. Now the log starts afresh when it
+    cannot be set aside (it stays bounded), and a record that cannot be written is lost
+    without a word on the screen."""
+    import argparse
+    import contextlib
+    import logging
+    import os
+
+    from cli.logs import LOG_NAME, setup_logging
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / LOG_NAME).write_bytes(b"x" * 1_000_100)
+    (data / (LOG_NAME + ".1")).mkdir()
+    root = logging.getLogger()
+    saved = (root.handlers[:], root.level, logging.lastResort)
+    try:
+        assert setup_logging(argparse.Namespace(data_dir=str(data), verbose=False))
+        if kind == "full":
+            # a disk that is full, as the file's writes see it
+            full = os.open("/dev/full", os.O_WRONLY)
+            handler = next(h for h in root.handlers if getattr(h, "_millebornes", False))
+            assert isinstance(handler, logging.FileHandler) and handler.stream is not None
+            (data / (LOG_NAME + ".1")).rmdir()
+            handler.maxBytes = 0
+            os.dup2(full, handler.stream.fileno())
+            os.close(full)
+        for i in range(3):
+            logging.getLogger("p2p.session").warning("record %d", i)
+        err = capfd.readouterr().err
+        assert "Traceback" not in err and "Logging error" not in err, err
+        if kind == "folder":
+            text = (data / LOG_NAME).read_text()
+            assert "record 2" in text and len(text) < 1_000_000, len(text)
+    finally:
+        for h in root.handlers[:]:
+            if getattr(h, "_millebornes", False):
+                root.removeHandler(h)
+                with contextlib.suppress(OSError):      # the full disk's last flush
+                    h.close()
+        root.handlers[:] = saved[0]
+        root.setLevel(saved[1])
+        logging.lastResort = saved[2]
