@@ -306,6 +306,10 @@ class _StateCache:
             return GameFacts.from_plain(entry[1])
         return None
 
+    def known(self, game: SavedGame) -> GameFacts | None:
+        """What is kept of ``game`` while its transcript is unchanged, else None."""
+        return self._kept(game, self._stamp(game))
+
     def unknown(self, games: Sequence[SavedGame]) -> int:
         """How many of ``games`` must be checked afresh."""
         return sum(self._kept(g, self._stamp(g)) is None for g in games)
@@ -329,7 +333,13 @@ class _StateCache:
         kept = {k: v for k, v in self.kept.items() if k in live}
         tmp = self.path.with_name(self.NAME + ".tmp")
         try:
-            tmp.write_text(json.dumps(kept), encoding="utf-8")
+            # a file of its own: a link left under the name was written through (the
+            # file it named overwritten), a named pipe waited for a reader for ever
+            tmp.unlink(missing_ok=True)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL
+                         | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(json.dumps(kept))
             os.replace(tmp, self.path)
         except OSError:
             with contextlib.suppress(OSError):

@@ -46,7 +46,10 @@ def save(path: Path, hand_no: int, seat: int, order: Sequence[int],
             "order": list(order), "fresh": fresh}
     tmp = path.with_name(path.name + ".tmp")
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0),
+        # a file of its own: whatever was left under the name goes first (a named pipe
+        # another program put there held the screen for ever, waiting for a reader)
+        tmp.unlink(missing_ok=True)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
                      0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump(data, f)

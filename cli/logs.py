@@ -13,6 +13,7 @@ import logging
 import logging.handlers
 import os
 import stat
+import sys
 from pathlib import Path
 
 from p2p.table.store import default_data_dir
@@ -37,6 +38,27 @@ class _LogFile(logging.handlers.RotatingFileHandler):
         except BaseException:
             os.close(fd)
             raise
+
+    def doRollover(self) -> None:
+        """The log set aside as ``millebornes.log.1``, or, when it cannot be (a folder
+        another program made under that name, a file that cannot be removed), started
+        afresh: it stays bounded either way (hostile pass 22)."""
+        try:
+            super().doRollover()
+        except OSError:
+            if self.stream is None:
+                self.stream = self._open()
+            self.stream.truncate(0)
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        """A record this file cannot take (a disk that is full, a log that cannot be
+        opened again) is lost without a word: Python's logging printed "--- Logging
+        error ---" and a traceback on stderr for each one, over a game's full screen
+        (hostile pass 22). Any other fault (a record made badly) is said as Python
+        says it."""
+        if isinstance(sys.exc_info()[1], OSError):
+            return
+        super().handleError(record)
 
 
 #: The handlers :func:`setup_logging` put on the root logger (see :func:`keep_log`).

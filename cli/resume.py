@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from p2p.audit import verify_game
 from p2p.crypto.identity import fingerprint as key_fingerprint
 from p2p.net.interface import TransportError, parse_peer
 from p2p.net.transport import fetch_key_card
@@ -17,8 +16,8 @@ from p2p.table import ListenAgainError, Peer, resume_peer
 
 from . import i18n
 from .args import data_dir, resume_flags, with_defaults
-from .games import SHORT, SavedGame, find_game, saved_games
-from .i18n import _
+from .games import SHORT, SavedGame, _StateCache, find_game, saved_games
+from .i18n import _, ngettext
 from .seats import (
     LineReader,
     base_dir,
@@ -86,7 +85,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
                                    "with `millebornes play`") % {"path": base_dir(args)})
             # the newest game not over: a game watched to its end after one was left
             # hid it ("the match is over; replay shows it"); none: the newest says so
-            path = next((g.path for g in games if not _over(g)), games[0].path)
+            path = _newest_not_over(games, base_dir(args), say)
     short_id = path.name[:SHORT]
     remembered = None if args.identity else remembered_identity(path)
     if remembered is not None:
@@ -151,11 +150,31 @@ def _transcript_bytes(table: Path) -> int:
         return 0
 
 
-def _over(game: SavedGame) -> bool:
-    """Is this saved game's match over (finished, or ended by agreement)? What its
-    transcript proves, as `millebornes games` says it; a damaged one is not."""
-    report = verify_game(game.transcript)
-    return report.ok and (report.complete or report.ended_by_agreement is not None)
+def _newest_not_over(games: list[SavedGame], base: Path, say: TextIO) -> Path:
+    """The newest of ``games`` whose match is not over (finished, or ended by agreement:
+    what its transcript proves, as `millebornes games` says it; a damaged one is not),
+    else the newest. Each is checked whole (a second or more a game): said first when
+    several are, and kept in the listing's memory (`games` keeps it too) for the next
+    time; it checked every finished game again, without a word (hostile pass 22)."""
+    cache = _StateCache(base)
+    fresh = 0
+    for game in games:
+        known = cache.known(game)
+        if known is not None and known.kind not in _OVER:
+            break
+        fresh += known is None
+    if fresh > 1:
+        say_paragraph(ngettext(
+            "Checking %(n)d saved game (signatures, shuffles and moves)…",
+            "Checking %(n)d saved games (signatures, shuffles and moves)…", fresh)
+            % {"n": fresh}, say, flush=True)
+    path = next((g.path for g in games if cache.facts(g).kind not in _OVER), games[0].path)
+    cache.save(games)
+    return path
+
+
+#: the kinds of :class:`GameFacts` whose match is over
+_OVER = ("finished", "agreed")
 
 
 def _damaged(ref: str, base: Path) -> Path | None:

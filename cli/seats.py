@@ -121,12 +121,37 @@ def claim_data_folder(ident: Identity, base: Path) -> None:
                 os.close(fd)
         fd = os.open(base / f"player-{mine}.lock",
                      os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o600)
-        fcntl.flock(fd, fcntl.LOCK_SH)
+        _lock_shared(fd)
     except OSError as exc:
         # a read-only folder, say: what fails with it is said where it is written
         logging.getLogger("cli.seats").info("data folder %s not claimed: %s", base, exc)
         return
     _CLAIMS[(base, mine)] = fd
+
+
+#: Seconds a claim waits for its own lock file: another player's look at it holds it a
+#: moment; a program that holds it longer gets the claim given up (never a wait for ever)
+CLAIM_WAIT = 1.0
+
+
+def _lock_shared(fd: int) -> None:
+    """A shared lock on ``fd`` within :data:`CLAIM_WAIT` s, else ``OSError`` (and ``fd``
+    closed). Another program holding the player's lock file exclusively held every
+    command that seats the player for ever, before a word (hostile pass 22)."""
+    end = time.monotonic() + CLAIM_WAIT
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() >= end:
+                os.close(fd)
+                raise OSError(errno.EWOULDBLOCK, "its lock file is held by another "
+                              "program") from None
+            time.sleep(0.05)
+        except OSError:
+            os.close(fd)
+            raise
 
 
 def listen(ident: Identity, bind: str, port: int, secure: bool = False) -> Node:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["safe_text", "MAX_SAFE_TEXT"]
+__all__ = ["safe_text", "MAX_SAFE_TEXT", "shown_key"]
 
 #: Default length bound: longer strings are cut and end with an ellipsis.
 MAX_SAFE_TEXT = 200
@@ -57,3 +57,22 @@ def safe_text(value: object, max_len: int = MAX_SAFE_TEXT, *, placeholder: str =
     if len(text) > max_len:
         text = text[: max_len - 1] + "…"
     return text or placeholder
+
+
+#: Unicode's default-ignorable code points (DerivedCoreProperties.txt) that
+#: :func:`safe_text` keeps, being letters or combining marks: nothing on a screen (a
+#: combining grapheme joiner, the variation selectors, the Hangul fillers, ...). Names
+#: differing only by them look the same.
+_IGNORABLE = frozenset([0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0,
+                        *range(0x180B, 0x1810), *range(0xFE00, 0xFE10),
+                        *range(0x1D173, 0x1D17B), *range(0xE0100, 0xE01F0)])
+
+
+def shown_key(name: str) -> str:
+    """``name`` as a screen shows it, for telling names apart: compatibility forms folded
+    (NFKC: a full-width "Ｙｏｕ" is "you"), what shows nothing left out (:data:`_IGNORABLE`
+    and what :func:`safe_text` drops), case aside. "Ann" and "Ann" with a variation
+    selector after it are one name to a reader; "" for a name that shows nothing."""
+    folded = unicodedata.normalize("NFKC", name).casefold()   # (U+3164 folds to U+1160)
+    return " ".join("".join(ch for ch in folded if ord(ch) not in _IGNORABLE
+                            and unicodedata.category(ch) not in _DROP).split())

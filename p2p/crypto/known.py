@@ -19,6 +19,7 @@ from pathlib import Path
 import msgpack
 
 from p2p.crypto.identity import default_identity_path, fingerprint
+from p2p.text import shown_key
 
 __all__ = ["KeyChange", "KnownPlayers", "default_known_path"]
 
@@ -117,11 +118,15 @@ class KnownPlayers:
 
     def meet(self, name: str, key: bytes) -> KeyChange | None:
         """Remember that ``name`` came with ``key``; a :class:`KeyChange` when this name was
-        known with other keys only (None: first meeting, or a key we know)."""
-        known = self.keys.get(name)
-        if known is not None and key in known:
+        known with other keys only (None: first meeting, or a key we know). A name is
+        known as a screen shows it (:func:`~p2p.text.shown_key`): someone else named "Bob"
+        and a variation selector, shown "Bob", was a name never met (hostile pass 22)."""
+        same = shown_key(name)
+        seen = [k for n, keys in self.keys.items() if shown_key(n) == same for k in keys]
+        if key in seen:
             return None
-        warning = KeyChange(name, key, tuple(known)) if known else None
+        warning = KeyChange(name, key, tuple(dict.fromkeys(seen))) if seen else None
+        known = self.keys.get(name)
         if len(self.keys) >= _MAX_NAMES and name not in self.keys:
             return warning
         self.keys[name] = ([*known, key] if known else [key])[-_MAX_KEYS_PER_NAME:]
@@ -132,7 +137,11 @@ class KnownPlayers:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             tmp = self.path.with_name(self.path.name + f".tmp{os.getpid()}")
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            # a file of its own: a named pipe left under the name held a match's start
+            # for ever (waiting for a reader), a link was written through (hostile pass 22)
+            tmp.unlink(missing_ok=True)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL
+                         | getattr(os, "O_NOFOLLOW", 0), 0o600)
             with os.fdopen(fd, "wb") as f:
                 f.write(msgpack.packb(self.keys, use_bin_type=True))
             os.replace(tmp, self.path)
