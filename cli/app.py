@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.data_structures import Point
 from prompt_toolkit.filters import Condition, has_focus
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -164,6 +165,7 @@ class TableApp:
                                 completer=CommandCompleter(self.context),
                                 complete_while_typing=True, accept_handler=self._accept,
                                 style="class:command")
+        self.command.buffer.on_text_changed += _bounded
         self.hand_control = FormattedTextControl(_safe(self._hand_fragments), focusable=True,
                                                  show_cursor=False)
         self.hand_window = Window(self.hand_control, height=safe_dim(self._hand_height),
@@ -1420,6 +1422,18 @@ _TERMINAL_REPORTS = frozenset({Keys.Ignore, Keys.SIGINT, Keys.CPRResponse,
 #: it closed, and the player pressed it again; Vim's defaults.vim takes 0.1 too. The
 #: screens' Esc bindings are eager (nothing waits for an Alt-key after them).
 ESCAPE_WAIT = 0.1
+
+
+#: The most characters the command line holds (a command is a few words): a paste of
+#: megabytes there made every key after it take seconds (its completion read it all).
+COMMAND_MAX = 500
+
+
+def _bounded(buffer: Buffer) -> None:
+    """The command line cut to :data:`COMMAND_MAX` as it changes (a paste, a key held)."""
+    if len(buffer.text) > COMMAND_MAX:
+        buffer.text = buffer.text[:COMMAND_MAX]
+        buffer.cursor_position = COMMAND_MAX
 
 
 def ignore_mouse_reports(kb: KeyBindings) -> None:
