@@ -142,6 +142,8 @@ class TableApp:
         self.fresh: int | None = None
         #: the agreement line last said (b / e / :bot / :end), cleared once it is stale
         self._agreement_said: str | None = None
+        #: the automatic move last said (--auto), cleared once its hand is over
+        self._auto_said: str | None = None
         #: "bot" or "end" once b or e was pressed, until pressed again (or Esc): either
         #: leaves the hand in play unscored, and a stray key did it at once
         self.confirm_agree: str | None = None
@@ -1322,8 +1324,9 @@ class TableApp:
                             continue      # the table went on meanwhile (the seat taken)
                     else:
                         action = self.bot.choose(view, d.legal())
-                    self.say(_("(auto) %(command)s") % {
-                        "command": command_for(action, view, d.seat, d.names, self.cards())})
+                    self._auto_said = _("(auto) %(command)s") % {
+                        "command": command_for(action, view, d.seat, d.names, self.cards())}
+                    self.say(self._auto_said)
                     while self.bot_faults:      # said once: the heuristic plays on
                         spec, words = self.bot_faults.pop(0)
                         line = own_bot_failed_line(words, spec)
@@ -1333,8 +1336,10 @@ class TableApp:
                     self.moves += 1
                     self.app.invalidate()
                     continue
-                if d.hand_over and self._hand_over_since is None and self.message.startswith(
-                        "(auto)"):
+                if d.hand_over and self._hand_over_since is None and \
+                        self.message == self._auto_said:
+                    # compared with the line said, in the screen's language: a test of
+                    # "(auto)" left "(automatique) play 3" above the French match's end
                     self.say("")
                     self.app.invalidate()
                 if not d.hand_over:
