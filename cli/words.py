@@ -534,6 +534,9 @@ SAME_HAZARD = N_("that zone already shows %(card)s")
 #: Gasoline did not get them moving; :data:`CLEARER_REASONS` says it in words.
 REMEDY_NOT_ENOUGH = N_("your zone is not moving: play a %(card)s first (a remedy is not "
                        "enough under O-roll-after-remedy)")
+#: The same when the hazard on top is one a safety cured (no remedy was played).
+SAFETY_NOT_ENOUGH = N_("your zone is not moving: play a %(card)s first (a safety is not "
+                       "enough under O-roll-after-remedy)")
 NOT_MOVING = N_("a battle hazard needs the target zone to be moving (%(card)s is the only "
                 "attack on a zone that is not)")
 #: The engine's reasons that lead with an option's id ("O-attacker-started: you may
@@ -578,6 +581,7 @@ REASONS = (
     N_("%(card)s goes on your own zone: name no target"),
     HAZARD_IN_FORCE,
     REMEDY_NOT_ENOUGH,
+    SAFETY_NOT_ENOUGH,
     N_("your zone is not moving: play a %(card)s first"),
     N_("you need a %(card)s (or %(card2)s) before your first distance"),
     N_("under a %(card)s only 25 and 50 may be played"),
@@ -645,6 +649,9 @@ CLEARER_REASONS: dict[str, str] = {
     REMEDY_NOT_ENOUGH: N_("your zone is not moving: play a %(card)s first (with these "
                           "rules, a remedy alone does not get you moving again: option "
                           "roll_after_remedy)"),
+    SAFETY_NOT_ENOUGH: N_("your zone is not moving: play a %(card)s first (with these "
+                          "rules, a safety that cures a hazard does not get you moving "
+                          "again: option roll_after_remedy)"),
     ATTACKER_STARTED: N_("you may attack only once your own zone has started (with these "
                          "rules, battle hazards come only from a player who has started: "
                          "option attacker_started)"),

@@ -6,6 +6,9 @@ the line mode, against bots and between two terminals.
 1. `play --auto --lang fr` (a bot plays the seat, the player watches) ended the match with
    "(automatique) play 3" still above "Partie finie : Cy gagne.": the bot's last move of a
    hand over was cleared by an English test of the status ("(auto)"), in English alone.
+2. Classic rules, Puncture-Proof played on a Flat Tire, then a 25: "Your zone is not moving:
+   play a Roll first (with these rules, a remedy alone does not get you moving again …)"
+   to a player who had played no remedy: the safety's case is said as the safety's.
 """
 
 from __future__ import annotations
@@ -16,10 +19,14 @@ import pytest
 from cli_helpers import run_headless, until
 from prompt_toolkit.input.base import PipeInput
 from test_cli_app import NAMES
+from test_cli_render import base_view, cards_of
 
+from cli import i18n
 from cli.app import TableApp
 from cli.driver import LocalDriver
-from engine import Seating, preset
+from engine import Kind, Seating, explain, preset
+
+LANGS = ["af", "fr", "sv", "ug", "vi"]
 
 # ----- 1. a watcher's last automatic move is not left above the match's end -----
 
@@ -42,3 +49,46 @@ def test_a_watchers_last_move_goes_when_the_match_is_over_in_every_language(
     [lines] = seen
     assert over in lines[0], (lang, lines)
     assert not any("auto" in line for line in lines), (lang, lines)
+
+
+# ----- 2. a safety that cured a hazard still needs a Roll: said as the safety's --------
+
+
+def _cured_by(card: Kind, hazard: Kind = Kind.FLAT_TIRE) -> str:
+    """Why a 25 cannot be played by a zone whose Flat Tire ``card`` cured (classic)."""
+    v = base_view(2)
+    battle = cards_of(Kind.ROLL) + cards_of(hazard)
+    safeties: tuple[int, ...] = ()
+    if card is Kind.PUNCTURE_PROOF:
+        safeties = tuple(cards_of(card))
+    else:
+        battle += cards_of(card)
+    z = v.zones[0]._replace(battle=tuple(battle), safeties=safeties, started=True)
+    reason = explain(v._replace(zones=(z,) + v.zones[1:]), 0, cards_of(Kind.D25)[0])
+    assert reason is not None
+    return reason
+
+
+def test_a_safety_that_cured_a_hazard_is_not_said_to_be_a_remedy() -> None:
+    from cli.words import rule_last
+
+    with i18n.using("en"):
+        said = rule_last(_cured_by(Kind.PUNCTURE_PROOF))
+    assert said.startswith("Your zone is not moving: play a Roll first"), said
+    assert "a remedy" not in said, said
+    assert "a safety that cures a hazard does not get you moving again" in said, said
+    assert "option roll_after_remedy" in said and said.endswith("[R5]"), said
+    with i18n.using("en"):                 # the remedy's case as before
+        said = rule_last(_cured_by(Kind.SPARE_TIRE))
+    assert "a remedy alone does not get you moving again" in said, said
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_safetys_case_is_translated(lang: str) -> None:
+    from cli.words import rule_last
+
+    with i18n.using(lang):
+        safety = rule_last(_cured_by(Kind.PUNCTURE_PROOF))
+        remedy = rule_last(_cured_by(Kind.SPARE_TIRE))
+    assert "safety" not in safety and "O-roll" not in safety, (lang, safety)
+    assert "roll_after_remedy" in safety and safety != remedy, (lang, safety)
