@@ -386,7 +386,20 @@ def key_lines(line: str, width: int) -> list[str]:
     out.append(current)
     return [w for piece in out
             for w in ([piece] if i18n.cells(piece) <= width
-                      else wrap(piece.strip(), width, indent))]
+                      else wrap(_items_whole(piece.strip(), width - i18n.cells(indent)),
+                                width, indent))]
+
+
+def _items_whole(text: str, width: int) -> str:
+    """``text`` with each short item of its comma lists bound (:data:`i18n.NO_BREAK`), so
+    that a line is broken between items only: a 60-column help read "draw, draw" at a
+    line's end and "discard, coup, pass," under it, and "PP" above "Puncture-Proof". An
+    item of more than five words is a clause of a sentence, and one wider than a line
+    would be cut: both are left as they are."""
+    return "".join(
+        item.replace(" ", i18n.NO_BREAK)
+        if item != ", " and item.count(" ") <= 4 and i18n.cells(item) + 1 <= width
+        else item for item in re.split(r"(, )", text))
 
 
 def command_help_lines(line: str, width: int) -> list[str]:

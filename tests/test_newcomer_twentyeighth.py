@@ -9,6 +9,10 @@ the line mode, against bots and between two terminals.
 2. Classic rules, Puncture-Proof played on a Flat Tire, then a 25: "Your zone is not moving:
    play a Roll first (with these rules, a remedy alone does not get you moving again …)"
    to a player who had played no remedy: the safety's case is said as the safety's.
+3. The full screen's help at 60×20 broke its list of commands inside one ("draw, draw" at
+   a line's end, "discard, coup, pass," under it) and its safeties between a letter pair
+   and its card ("PP" and "Puncture-Proof" on two lines): each short item of a list stays
+   whole on a line.
 """
 
 from __future__ import annotations
@@ -92,3 +96,34 @@ def test_the_safetys_case_is_translated(lang: str) -> None:
         remedy = rule_last(_cured_by(Kind.SPARE_TIRE))
     assert "safety" not in safety and "O-roll" not in safety, (lang, safety)
     assert "roll_after_remedy" in safety and safety != remedy, (lang, safety)
+
+
+# ----- 3. a narrow help keeps each item of its lists whole ------------------------------
+
+#: The short items of the help's lists, as a narrow help must keep each on one line.
+WHOLE = {"en": ["draw discard", "play N on NAME", "PP Puncture-Proof", "ET Extra Tank",
+                "DA Driving Ace", "extend yes|no", "why N (? N)"],
+         "fr": ["draw discard", "play N on NOM", "extend yes|no"],
+         "sv": ["draw discard", "play N on NAMN", "PF Punkteringsfri", "MF Mästerförare"]}
+
+
+@pytest.mark.parametrize("lang", sorted(WHOLE))
+@pytest.mark.parametrize("width", [40, 46, 52, 58, 64, 70])
+def test_a_narrow_help_keeps_each_item_of_its_lists_whole(lang: str, width: int) -> None:
+    from cli.words import help_text, key_lines
+
+    with i18n.using(lang):
+        text = help_text(True)
+    lines = [w for line in text.splitlines() for w in key_lines(line, width)]
+    assert all(i18n.cells(line) <= width for line in lines), (width, lines)
+    for item in WHOLE[lang]:
+        assert any(item in line for line in lines), (lang, width, item, lines)
+    # nothing lost or added: the same words in the same order
+    assert " ".join(" ".join(lines).split()) == " ".join(text.split())
+
+
+def test_a_help_line_that_fits_is_as_written() -> None:
+    from cli.words import help_text, key_lines
+
+    for line in help_text(True).splitlines():
+        assert key_lines(line, 78) == [line]
