@@ -1151,6 +1151,15 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
             # has no one reading: the sentence ran 100 cells past its 80 there)
             return _("%(name)s starts the hand: waiting for them to draw (they may still "
                      "be reading the last hand's scores).") % {"name": names[actor]}
+        players = len(view.hands)
+        if seat >= 0 and actor not in bots and any(view.match_scores) \
+                and 1 < view.turns <= players \
+                and (actor - view.first_seat) % players == view.turns - 1:
+            # the first round of a later hand, this player's first turn in it: their
+            # draw waits for them to leave the last hand's scores too ("Ben is drawing."
+            # stood on Ann's screen while Ben read them, Ann having played first)
+            return _("Waiting for %(name)s to draw for the first time this hand (they may "
+                     "still be reading the last hand's scores).") % {"name": names[actor]}
         if seat < 0 and names[actor] == _("You"):
             return _("You are drawing.")       # a replay of one's own game: "You is drawing"
         return _("%(name)s is drawing.") % {"name": names[actor]}

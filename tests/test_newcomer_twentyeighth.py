@@ -13,6 +13,10 @@ the line mode, against bots and between two terminals.
    a line's end, "discard, coup, pass," under it) and its safeties between a letter pair
    and its card ("PP" and "Puncture-Proof" on two lines): each short item of a list stays
    whole on a line.
+4. Host and join, hand 2: Ann pressed Enter and played first; Ben still read hand 1's
+   scores (his draw waits for his Enter), and Ann's screen said "Ben is drawing (no time
+   limit)." for as long as he read: only the hand's first player was said to be "maybe
+   still reading the last hand's scores".
 """
 
 from __future__ import annotations
@@ -127,3 +131,39 @@ def test_a_help_line_that_fits_is_as_written() -> None:
 
     for line in help_text(True).splitlines():
         assert key_lines(line, 78) == [line]
+
+
+# ----- 4. a player's first draw of a later hand, after others moved --------------------
+
+
+def _second_to_draw(turns: int = 2, scores: tuple[int, ...] = (1200, 850)) -> object:
+    from engine.state import DRAW
+
+    v = base_view(2)
+    discard = tuple(cards_of(Kind.D25))
+    return v._replace(phase=DRAW, seat=1, turn_seat=1, first_seat=0, turns=turns,
+                      discard=discard, match_scores=scores)
+
+
+def test_a_players_first_draw_of_a_later_hand_says_they_may_be_reading_the_scores() -> None:
+    from cli.words import waiting_text
+
+    v = _second_to_draw()
+    assert waiting_text(v, 0, NAMES) == ("Waiting for Bo to draw for the first time this "
+                                         "hand (they may still be reading the last hand's "
+                                         "scores)."), waiting_text(v, 0, NAMES)
+    # not a bot, nor in a replay, nor in the match's first hand, nor on a later turn
+    assert waiting_text(v, 0, NAMES, bots=(1,)) == "Bo is drawing."
+    assert waiting_text(v, -1, NAMES) == "Bo is drawing."
+    assert waiting_text(_second_to_draw(scores=(0, 0)), 0, NAMES) == "Bo is drawing."
+    assert waiting_text(_second_to_draw(turns=4), 0, NAMES) == "Bo is drawing."
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_first_draw_after_others_is_translated(lang: str) -> None:
+    from cli.words import waiting_text
+
+    with i18n.using(lang):
+        said = waiting_text(_second_to_draw(), 0, NAMES)
+        plain = waiting_text(_second_to_draw(turns=4), 0, NAMES)
+    assert "first time" not in said and said != plain, (lang, said)
