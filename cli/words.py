@@ -309,6 +309,13 @@ def _preset_text(preset: object) -> str:
     return safe_text(preset, 24)
 
 
+def seating_words(seating: Seating) -> str:
+    """How a table's players form sides: "no teams", or teams as ``--teams`` writes them
+    ("2x2"). The lobby, ``simulate`` and ``tournament`` said the engine's label "solo", a
+    word no option and no help uses, in every language."""
+    return _("no teams") if seating.team_size == 1 else seating.label()
+
+
 def rules_short(preset: str) -> str:
     """A rule preset in one word, for the board's crowded first line."""
     if preset == "classic":

@@ -17,6 +17,10 @@ the line mode, against bots and between two terminals.
    scores (his draw waits for his Enter), and Ann's screen said "Ben is drawing (no time
    limit)." for as long as he read: only the hand's first player was said to be "maybe
    still reading the last hand's scores".
+5. `host` and `join` said "Table "Ann's table": classic rules, 3 seats (solo)" (French
+   "3 places (solo)", Uyghur "(solo)" in Latin letters): the engine's label, a word no
+   option and no help uses. `simulate` and `tournament` said it too. It says "no teams";
+   teams as --teams writes them ("2x2").
 """
 
 from __future__ import annotations
@@ -167,3 +171,40 @@ def test_the_first_draw_after_others_is_translated(lang: str) -> None:
         said = waiting_text(_second_to_draw(), 0, NAMES)
         plain = waiting_text(_second_to_draw(turns=4), 0, NAMES)
     assert "first time" not in said and said != plain, (lang, said)
+
+
+# ----- 5. a table's seating in words ----------------------------------------------------
+
+
+def _lobby_head(seating: Seating, lang: str = "en") -> str:
+    from cli.seats import lobby_lines
+    from p2p.table.lobby import LobbyState, SeatInfo
+
+    seats = [SeatInfo("Ann", b"k" * 32)] + [None] * (seating.n_players - 1)
+    st = LobbyState("t", preset("classic"), seating, seats, b"k" * 32, b"i" * 16)
+    with i18n.using(lang):
+        return lobby_lines(st, 0)[0]
+
+
+def test_a_tables_seating_is_said_in_words() -> None:
+    assert _lobby_head(Seating.solo(3)).endswith(": classic rules, 3 seats (no teams)")
+    assert _lobby_head(Seating(4, 2)).endswith(": classic rules, 4 seats (2x2)")
+    assert _lobby_head(Seating(6, 3)).endswith(": classic rules, 6 seats (3x2)")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_tables_seating_is_translated(lang: str) -> None:
+    solo = _lobby_head(Seating.solo(3), lang)
+    assert "solo" not in solo and "no teams" not in solo, (lang, solo)
+    assert "(2x3)" in _lobby_head(Seating(6, 2), lang)
+
+
+def test_simulate_says_its_seating_in_words(tmp_path: object) -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "cli.main", "simulate", "--games", "1",
+                          "--players", "3"], capture_output=True, text=True, timeout=120,
+                         env={**__import__("os").environ, "LANG": "C.UTF-8"})
+    first = out.stdout.splitlines()[0]
+    assert "(3 players, no teams)" in first and "solo" not in first, out.stdout
