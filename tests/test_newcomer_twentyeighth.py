@@ -21,6 +21,8 @@ the line mode, against bots and between two terminals.
    "3 places (solo)", Uyghur "(solo)" in Latin letters): the engine's label, a word no
    option and no help uses. `simulate` and `tournament` said it too. It says "no teams";
    teams as --teams writes them ("2x2").
+6. `simulate --matches 3` and `tournament --matches 2` (both report "N matches") were
+   answered with the usage alone: each verb's own count is guessed, as for --games.
 """
 
 from __future__ import annotations
@@ -208,3 +210,19 @@ def test_simulate_says_its_seating_in_words(tmp_path: object) -> None:
                          env={**__import__("os").environ, "LANG": "C.UTF-8"})
     first = out.stdout.splitlines()[0]
     assert "(3 players, no teams)" in first and "solo" not in first, out.stdout
+
+
+# ----- 6. --matches, the reports' own word, is guessed as each verb's count ------------
+
+
+@pytest.mark.parametrize("argv, meant", [
+    (["simulate", "--matches", "3"], "did you mean '--games'?"),
+    (["tournament", "--bots", "easy,normal", "--matches", "2"], "did you mean '--deals'?"),
+])
+def test_matches_is_answered_with_the_verbs_own_count(
+        argv: list[str], meant: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from cli.main import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert meant in err, err
