@@ -760,7 +760,11 @@ class TableApp:
         said = d.said_names()
         bots = [s for s in others if is_bot is not None and is_bot(s)]
         # a wait on a bot says so ("Cy (a bot)"), unless its name does ("Ben's bot")
-        text = render.waiting_text(view, d.seat, said, self.lang, bots=bots,
+        # a table in this process (no is_bot: ``play --in-process``) has bots in every
+        # other seat: none reads the last hand's scores ("Bo starts the hand: … (they may
+        # still be reading the last hand's scores)" at each hand's start)
+        text = render.waiting_text(view, d.seat, said, self.lang,
+                                   bots=bots if is_bot is not None else others,
                                    watched=self.auto,
                                    named_bots=[s for s in bots if said[s] == d.names[s]])
         if others and d.seat not in view.actors() and not d.hand_over \

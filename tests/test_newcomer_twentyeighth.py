@@ -16,7 +16,9 @@ the line mode, against bots and between two terminals.
 4. Host and join, hand 2: Ann pressed Enter and played first; Ben still read hand 1's
    scores (his draw waits for his Enter), and Ann's screen said "Ben is drawing (no time
    limit)." for as long as he read: only the hand's first player was said to be "maybe
-   still reading the last hand's scores".
+   still reading the last hand's scores". And `play --in-process`, whose other seats are
+   all bots of this process, said it of a bot ("Bo starts the hand: … (they may still be
+   reading the last hand's scores)") at each later hand's start.
 5. `host` and `join` said "Table "Ann's table": classic rules, 3 seats (solo)" (French
    "3 places (solo)", Uyghur "(solo)" in Latin letters): the engine's label, a word no
    option and no help uses. `simulate` and `tournament` said it too. It says "no teams";
@@ -226,3 +228,30 @@ def test_matches_is_answered_with_the_verbs_own_count(
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert meant in err, err
+
+
+def test_a_bot_of_this_process_is_never_said_to_be_reading_the_scores() -> None:
+    """`play --in-process`, hand 2: "Bo starts the hand: waiting for them to draw (they may
+    still be reading the last hand's scores)." Bo is a bot of this very process."""
+    from engine.state import DRAW
+
+    for first_seat, turns, discard in ((1, 1, ()), (0, 2, tuple(cards_of(Kind.D25)))):
+        d = LocalDriver(preset("classic"), Seating.solo(3), NAMES[:3], seed=3)
+        seen: list[list[str]] = []
+
+        async def script(app: TableApp, inp: PipeInput, d: LocalDriver = d,
+                         first_seat: int = first_seat, turns: int = turns,
+                         discard: tuple[int, ...] = discard,
+                         seen: list[list[str]] = seen) -> None:
+            await asyncio.sleep(0.1)
+            d.state = d.state._replace(match_scores=(100, 200, 0), phase=DRAW, seat=1,
+                                       turn_seat=1, turns=turns, first_seat=first_seat,
+                                       discard=discard)
+            await asyncio.sleep(0.05)
+            seen.append(app.status_lines())
+            inp.send_text("\x11")
+
+        run_headless(lambda inp, out, d=d: TableApp(d, input=inp, output=out, delay=3),
+                     script)
+        [lines] = seen
+        assert lines == ["Bo is drawing."], lines
