@@ -41,6 +41,7 @@ from cli import i18n
 from cli.app import TableApp
 from cli.driver import LocalDriver
 from engine import Kind, Seating, explain, preset
+from engine.state import HandState
 
 LANGS = ["af", "fr", "sv", "ug", "vi"]
 
@@ -144,7 +145,7 @@ def test_a_help_line_that_fits_is_as_written() -> None:
 # ----- 4. a player's first draw of a later hand, after others moved --------------------
 
 
-def _second_to_draw(turns: int = 2, scores: tuple[int, ...] = (1200, 850)) -> object:
+def _second_to_draw(turns: int = 2, scores: tuple[int, ...] = (1200, 850)) -> HandState:
     from engine.state import DRAW
 
     v = base_view(2)
@@ -203,15 +204,14 @@ def test_a_tables_seating_is_translated(lang: str) -> None:
     assert "(2x3)" in _lobby_head(Seating(6, 2), lang)
 
 
-def test_simulate_says_its_seating_in_words(tmp_path: object) -> None:
-    import subprocess
-    import sys
+def test_simulate_says_its_seating_in_words(capsys: pytest.CaptureFixture[str]) -> None:
+    from cli.main import main
 
-    out = subprocess.run([sys.executable, "-m", "cli.main", "simulate", "--games", "1",
-                          "--players", "3"], capture_output=True, text=True, timeout=120,
-                         env={**__import__("os").environ, "LANG": "C.UTF-8"})
-    first = out.stdout.splitlines()[0]
-    assert "(3 players, no teams)" in first and "solo" not in first, out.stdout
+    assert main(["simulate", "--games", "1", "--players", "3", "--seed", "3",
+                 "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    first = out.splitlines()[0]
+    assert "(3 players, no teams)" in first and "solo" not in first, out
 
 
 # ----- 6. --matches, the reports' own word, is guessed as each verb's count ------------
@@ -251,7 +251,9 @@ def test_a_bot_of_this_process_is_never_said_to_be_reading_the_scores() -> None:
             seen.append(app.status_lines())
             inp.send_text("\x11")
 
-        run_headless(lambda inp, out, d=d: TableApp(d, input=inp, output=out, delay=3),
-                     script)
+        def make(inp: PipeInput, out: object, d: LocalDriver = d) -> TableApp:
+            return TableApp(d, input=inp, output=out, delay=3)
+
+        run_headless(make, script)
         [lines] = seen
         assert lines == ["Bo is drawing."], lines
