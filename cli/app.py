@@ -143,6 +143,8 @@ class TableApp:
         self.fresh: int | None = None
         #: the agreement line last said (b / e / :bot / :end), cleared once it is stale
         self._agreement_said: str | None = None
+        #: the automatic move last said (--auto), cleared once its hand is over
+        self._auto_said: str | None = None
         #: "bot" or "end" once b or e was pressed, until pressed again (or Esc): either
         #: leaves the hand in play unscored, and a stray key did it at once
         self.confirm_agree: str | None = None
@@ -761,7 +763,11 @@ class TableApp:
         said = d.said_names()
         bots = [s for s in others if is_bot is not None and is_bot(s)]
         # a wait on a bot says so ("Cy (a bot)"), unless its name does ("Ben's bot")
-        text = render.waiting_text(view, d.seat, said, self.lang, bots=bots,
+        # a table in this process (no is_bot: ``play --in-process``) has bots in every
+        # other seat: none reads the last hand's scores ("Bo starts the hand: … (they may
+        # still be reading the last hand's scores)" at each hand's start)
+        text = render.waiting_text(view, d.seat, said, self.lang,
+                                   bots=bots if is_bot is not None else others,
                                    watched=self.auto,
                                    named_bots=[s for s in bots if said[s] == d.names[s]])
         if others and d.seat not in view.actors() and not d.hand_over \
@@ -1327,8 +1333,9 @@ class TableApp:
                             continue      # the table went on meanwhile (the seat taken)
                     else:
                         action = self.bot.choose(view, d.legal())
-                    self.say(_("(auto) %(command)s") % {
-                        "command": command_for(action, view, d.seat, d.names, self.cards())})
+                    self._auto_said = _("(auto) %(command)s") % {
+                        "command": command_for(action, view, d.seat, d.names, self.cards())}
+                    self.say(self._auto_said)
                     while self.bot_faults:      # said once: the heuristic plays on
                         spec, words = self.bot_faults.pop(0)
                         line = own_bot_failed_line(words, spec)
@@ -1338,8 +1345,10 @@ class TableApp:
                     self.moves += 1
                     self.app.invalidate()
                     continue
-                if d.hand_over and self._hand_over_since is None and self.message.startswith(
-                        "(auto)"):
+                if d.hand_over and self._hand_over_since is None and \
+                        self.message == self._auto_said:
+                    # compared with the line said, in the screen's language: a test of
+                    # "(auto)" left "(automatique) play 3" above the French match's end
                     self.say("")
                     self.app.invalidate()
                 if not d.hand_over:

@@ -363,8 +363,10 @@ def _option_of(parser: argparse.ArgumentParser, word: str) -> argparse.Action | 
 
 #: Another verb's word for one of a verb's options: how many matches is ``--games`` in
 #: ``simulate`` and ``--deals`` in ``tournament`` ("tournament --games 4", typed after the
-#: README's "simulate --games 500", was answered "did you mean '--teams'?").
-OPTION_SYNONYMS = {"--games": "--deals", "--deals": "--games"}
+#: README's "simulate --games 500", was answered "did you mean '--teams'?"); both verbs
+#: report "100 matches", and "--matches 3" was answered with the usage alone.
+OPTION_SYNONYMS = {"--games": ("--deals",), "--deals": ("--games",),
+                   "--matches": ("--games", "--deals")}
 
 
 def option_guess(extra: Sequence[str], parser: argparse.ArgumentParser) -> str:
@@ -373,8 +375,8 @@ def option_guess(extra: Sequence[str], parser: argparse.ArgumentParser) -> str:
     another verb's word for one of this verb's options, :data:`OPTION_SYNONYMS`: that
     option), else ""."""
     names = {o: o for o in _options(parser) if o.startswith("--")}
-    names.update({word: meant for word, meant in OPTION_SYNONYMS.items()
-                  if meant in names and word not in names})
+    names.update({word: meant for word, meants in OPTION_SYNONYMS.items()
+                  for meant in meants if meant in names and word not in names})
     for word in extra:
         if word.startswith("-") and len(word) > 2:
             name = word.split("=", 1)[0]

@@ -61,6 +61,7 @@ from .words import (
     saved_line,
     say_paragraph,
     say_paragraphs,
+    seating_words,
     table_name_text,
     watcher_left_line,
     you_label,
@@ -526,7 +527,7 @@ def lobby_lines(st: LobbyState, me: int | None = None) -> list[str]:
     seat (see lobby_seat_lines)."""
     head = _("Table %(name)s: %(rules)s, %(n)d seats (%(seating)s)") % {
         "name": repr(table_name_text(st)), "rules": rules_label(st.rules),
-        "n": st.seating.n_players, "seating": st.seating.label()}
+        "n": st.seating.n_players, "seating": seating_words(st.seating)}
     if st.move_limit is not None:
         head += " " + move_limit_note(st.move_limit)
     return [head, *("  " + line for line in lobby_seat_lines(st, me))]

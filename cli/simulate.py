@@ -24,7 +24,7 @@ from .args import MAX_MATCHES, check_bot_entrant, rules_from, seating_from
 from .bot_limit import make_seat_bots, report_to_stdout
 from .i18n import _, ngettext
 from .progress import Progress
-from .words import cheat_demo_lines, report_width, rules_name
+from .words import cheat_demo_lines, report_width, rules_name, seating_words
 
 
 def table_from_args(args: argparse.Namespace) -> tuple[Rules, Seating, list[str]]:
@@ -313,7 +313,7 @@ def _run(args: argparse.Namespace, err: _Stderr | None = None) -> int:
     head = (_("%(games)s, %(hands)s, %(rules)s (%(players)d players, %(seating)s)")
             % {"games": games, "hands": hands,
                "rules": rules_name(args.rules), "players": seating.n_players,
-               "seating": seating.label()})
+               "seating": seating_words(seating)})
     if args.network:
         head += _(", one peer process per seat")
     print(i18n.display(head))

@@ -42,7 +42,7 @@ from .args import MAX_JOBS, MAX_MATCHES, check_bot_entrant, rules_from, seating_
 from .bot_limit import make_seat_bots, report_to_stdout, stop_children
 from .i18n import _, ngettext
 from .progress import Progress
-from .words import rules_name
+from .words import rules_name, seating_words
 
 log = logging.getLogger("cli.tournament")
 
@@ -620,7 +620,7 @@ def _report(args: argparse.Namespace, specs: list[str], rules: Rules, seating: S
     print(i18n.display(_("%(n)d matches, %(rules)s, %(players)d players (%(seating)s), "
                          "%(deals)d deals per pair, %(seconds)s s")
                        % {"n": len(results), "rules": rules_name(args.rules),
-                          "players": seating.n_players, "seating": seating.label(),
+                          "players": seating.n_players, "seating": seating_words(seating),
                           "deals": args.deals, "seconds": report["seconds"]}))
     w = max(len(s) for s in specs)
     pad = i18n.pad

@@ -315,6 +315,13 @@ def _preset_text(preset: object) -> str:
     return safe_text(preset, 24)
 
 
+def seating_words(seating: Seating) -> str:
+    """How a table's players form sides: "no teams", or teams as ``--teams`` writes them
+    ("2x2"). The lobby, ``simulate`` and ``tournament`` said the engine's label "solo", a
+    word no option and no help uses, in every language."""
+    return _("no teams") if seating.team_size == 1 else seating.label()
+
+
 def rules_short(preset: str) -> str:
     """A rule preset in one word, for the board's crowded first line."""
     if preset == "classic":
@@ -392,7 +399,20 @@ def key_lines(line: str, width: int) -> list[str]:
     out.append(current)
     return [w for piece in out
             for w in ([piece] if i18n.cells(piece) <= width
-                      else wrap(piece.strip(), width, indent))]
+                      else wrap(_items_whole(piece.strip(), width - i18n.cells(indent)),
+                                width, indent))]
+
+
+def _items_whole(text: str, width: int) -> str:
+    """``text`` with each short item of its comma lists bound (:data:`i18n.NO_BREAK`), so
+    that a line is broken between items only: a 60-column help read "draw, draw" at a
+    line's end and "discard, coup, pass," under it, and "PP" above "Puncture-Proof". An
+    item of more than five words is a clause of a sentence, and one wider than a line
+    would be cut: both are left as they are."""
+    return "".join(
+        item.replace(" ", i18n.NO_BREAK)
+        if item != ", " and item.count(" ") <= 4 and i18n.cells(item) + 1 <= width
+        else item for item in re.split(r"(, )", text))
 
 
 def command_help_lines(line: str, width: int) -> list[str]:
@@ -540,6 +560,9 @@ SAME_HAZARD = N_("that zone already shows %(card)s")
 #: Gasoline did not get them moving; :data:`CLEARER_REASONS` says it in words.
 REMEDY_NOT_ENOUGH = N_("your zone is not moving: play a %(card)s first (a remedy is not "
                        "enough under O-roll-after-remedy)")
+#: The same when the hazard on top is one a safety cured (no remedy was played).
+SAFETY_NOT_ENOUGH = N_("your zone is not moving: play a %(card)s first (a safety is not "
+                       "enough under O-roll-after-remedy)")
 NOT_MOVING = N_("a battle hazard needs the target zone to be moving (%(card)s is the only "
                 "attack on a zone that is not)")
 #: The engine's reasons that lead with an option's id ("O-attacker-started: you may
@@ -584,6 +607,7 @@ REASONS = (
     N_("%(card)s goes on your own zone: name no target"),
     HAZARD_IN_FORCE,
     REMEDY_NOT_ENOUGH,
+    SAFETY_NOT_ENOUGH,
     N_("your zone is not moving: play a %(card)s first"),
     N_("you need a %(card)s (or %(card2)s) before your first distance"),
     N_("under a %(card)s only 25 and 50 may be played"),
@@ -651,6 +675,9 @@ CLEARER_REASONS: dict[str, str] = {
     REMEDY_NOT_ENOUGH: N_("your zone is not moving: play a %(card)s first (with these "
                           "rules, a remedy alone does not get you moving again: option "
                           "roll_after_remedy)"),
+    SAFETY_NOT_ENOUGH: N_("your zone is not moving: play a %(card)s first (with these "
+                          "rules, a safety that cures a hazard does not get you moving "
+                          "again: option roll_after_remedy)"),
     ATTACKER_STARTED: N_("you may attack only once your own zone has started (with these "
                          "rules, battle hazards come only from a player who has started: "
                          "option attacker_started)"),
@@ -1137,6 +1164,15 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
             # has no one reading: the sentence ran 100 cells past its 80 there)
             return _("%(name)s starts the hand: waiting for them to draw (they may still "
                      "be reading the last hand's scores).") % {"name": names[actor]}
+        players = len(view.hands)
+        if seat >= 0 and actor not in bots and any(view.match_scores) \
+                and 1 < view.turns <= players \
+                and (actor - view.first_seat) % players == view.turns - 1:
+            # the first round of a later hand, this player's first turn in it: their
+            # draw waits for them to leave the last hand's scores too ("Ben is drawing."
+            # stood on Ann's screen while Ben read them, Ann having played first)
+            return _("Waiting for %(name)s to draw for the first time this hand (they may "
+                     "still be reading the last hand's scores).") % {"name": names[actor]}
         if seat < 0 and names[actor] == _("You"):
             return _("You are drawing.")       # a replay of one's own game: "You is drawing"
         return _("%(name)s is drawing.") % {"name": names[actor]}

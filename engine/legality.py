@@ -111,9 +111,14 @@ def _distance_reason(state: HandState, zone: Zone, rule: str, value: int) -> str
         in_force = zone.hazard_in_force()
         if in_force is not None:
             return f"your zone shows {NAMES_EN[in_force]}: cure it before driving"
-        return ("your zone is not moving: play a Roll first"
-                + (" (a remedy is not enough under O-roll-after-remedy)"
-                   if state.rules.roll_after_remedy else ""))
+        if not state.rules.roll_after_remedy:
+            return "your zone is not moving: play a Roll first"
+        # a hazard on top is one its safety cured (none is in force): "a remedy is not
+        # enough" to a player who had played a safety, and no remedy
+        cure = "a safety" if zone.battle and FAMILY_OF[zone.battle[-1]] is _HAZARD \
+            else "a remedy"
+        return f"your zone is not moving: play a Roll first ({cure} is not enough under " \
+            "O-roll-after-remedy)"
     if rule == "R5a":
         return "you need a Roll (or Right of Way) before your first distance"
     if rule == "R5b":

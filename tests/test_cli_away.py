@@ -136,7 +136,7 @@ def test_a_table_that_times_moves_says_so_in_the_lobby_and_on_each_turn(
         bea = Player(["join", "--plain", "--name", "Bea", "--peer", f"127.0.0.1:{port}",
                       "--port", str(free_port()), "--data-dir", str(tmp_path / "b"),
                       "--identity", str(tmp_path / "b.key")], tmp_path)
-        bea.until(r"Table \"Ann's table\": classic rules, 2 seats \(solo\) " + note)
+        bea.until(r"Table \"Ann's table\": classic rules, 2 seats \(no teams\) " + note)
         first_turn_to(bea, ann)
         # (a deal with nothing to play says so after the question, and why when no distance
         # can go down, with its rule: the deal is random)
