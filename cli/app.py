@@ -231,7 +231,7 @@ class TableApp:
             style=Style(render.style_rules(color)),
             color_depth=None if color else ColorDepth.DEPTH_1_BIT,
             input=input, output=output)
-        self.app.ttimeoutlen = ESCAPE_WAIT
+        self.app.ttimeoutlen, self.app.timeoutlen = ESCAPE_WAIT, ALT_KEY_WAIT
 
     # ----- state for the commands ----------------------------------------------------
     def context(self) -> Context:
@@ -1085,8 +1085,7 @@ class TableApp:
         def _nobody_missing(event: KeyPressEvent) -> None:
             self.say(nothing_to_agree_line())
 
-        @kb.add("escape", eager=True,
-                filter=on_hand & Condition(lambda: self.confirm_agree is not None))
+        @kb.add("escape", filter=on_hand & Condition(lambda: self.confirm_agree is not None))
         def _no_agreement(event: KeyPressEvent) -> None:
             self.confirm_agree = self._agreement_said = None
             self.say(_("Nothing agreed: the table still waits."))
@@ -1107,7 +1106,7 @@ class TableApp:
         def _h(event: KeyPressEvent) -> None:
             self.toggle_help()
 
-        @kb.add("escape", eager=True, filter=Condition(lambda: self.show_help))
+        @kb.add("escape", filter=Condition(lambda: self.show_help))
         def _close_help(event: KeyPressEvent) -> None:
             self.toggle_help()
 
@@ -1132,11 +1131,11 @@ class TableApp:
                 return
             self.say(_(HELP_IS_OPEN), error=True)
 
-        @kb.add("escape", eager=True, filter=on_hand & confirming)
+        @kb.add("escape", filter=on_hand & confirming)
         def _cancel(event: KeyPressEvent) -> None:
             self.execute("no")
 
-        @kb.add("escape", eager=True, filter=in_cmd)
+        @kb.add("escape", filter=in_cmd)
         def _leave_cmd(event: KeyPressEvent) -> None:
             self.command.text = ""
             event.app.layout.focus(self.hand_window)
@@ -1282,7 +1281,7 @@ class TableApp:
             event.app.exit(result=0)
 
         @kb.add("n", filter=quitting)
-        @kb.add("escape", eager=True, filter=quitting)
+        @kb.add("escape", filter=quitting)
         def _stay(event: KeyPressEvent) -> None:
             self.confirm_quit = False
             self.say("")
@@ -1426,11 +1425,13 @@ _TERMINAL_REPORTS = frozenset({Keys.Ignore, Keys.SIGINT, Keys.CPRResponse,
 
 
 #: Seconds a lone Esc waits for the rest of an escape sequence (an arrow key's "\x1b[A"
-#: comes whole in one read, even over ssh): prompt_toolkit's 0.5, and the 1 s it then
-#: waited for an Alt-key (Esc is their prefix), held Esc in the command line 1.5 s before
-#: it closed, and the player pressed it again; Vim's defaults.vim takes 0.1 too. The
-#: screens' Esc bindings are eager (nothing waits for an Alt-key after them).
+#: comes whole in one read, even over ssh; Vim's defaults.vim takes 0.1 too), and then,
+#: where Esc begins an Alt-key of the command line's (Alt-b, Alt-d: Esc and the key, sent
+#: in one read), for that key: prompt_toolkit's 0.5 and 1 s held Esc 1.5 s before the
+#: command line closed, and the player pressed it again. The Esc bindings are not eager:
+#: an eager one closed the command line at Alt-d's Esc and its d discarded a card.
 ESCAPE_WAIT = 0.1
+ALT_KEY_WAIT = 0.3
 
 
 #: The most characters the command line holds (a command is a few words): a paste of

@@ -43,6 +43,7 @@ from p2p.audit import replay_steps
 from . import i18n, render
 from .app import (
     _TERMINAL_REPORTS,
+    ALT_KEY_WAIT,
     ESCAPE_WAIT,
     MIN_COLS,
     MIN_ROWS,
@@ -261,7 +262,7 @@ class ReplayApp:
             mouse_support=False, style=Style(render.style_rules(color)),
             color_depth=None if color else ColorDepth.DEPTH_1_BIT,
             input=input, output=output)
-        self.app.ttimeoutlen = ESCAPE_WAIT
+        self.app.ttimeoutlen, self.app.timeoutlen = ESCAPE_WAIT, ALT_KEY_WAIT
 
     # ----- what is shown ---------------------------------------------------------------
     def status_text(self) -> str:
@@ -388,7 +389,7 @@ class ReplayApp:
             self.notice = ""
             self.show_help = not self.show_help
 
-        @kb.add("escape", eager=True, filter=Condition(lambda: self.show_help))
+        @kb.add("escape", filter=Condition(lambda: self.show_help))
         def _close_help(event: KeyPressEvent) -> None:
             self.show_help = False
 

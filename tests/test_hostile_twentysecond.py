@@ -54,7 +54,7 @@ def test_names_that_differ_by_what_shows_nothing_are_told_apart_in_the_lobby() -
     nodes = [Node(node_id_for(i.public_key)) for i in ids]
     host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(4))
     try:
-        for i, name in ((1, "ANN\ufe00"), (2, "\u3164"), (3, "An\u034fn")):
+        for i, name in ((1, "ANN\ufe00"), (2, "\u3164"), (3, "An\u034fn\u2800")):
             c = LobbyClient(ids[i], name, nodes[i],
                             f"127.0.0.1:{host.node.endpoint.rsplit(':', 1)[1]}")
             end = time.monotonic() + 8
@@ -399,3 +399,14 @@ def test_a_log_that_cannot_be_rotated_or_written_puts_no_traceback_on_the_screen
         root.handlers[:] = saved[0]
         root.setLevel(saved[1])
         logging.lastResort = saved[2]
+
+
+def test_a_blank_braille_pattern_shows_nothing() -> None:
+    """U+2800, a braille pattern drawn as an empty cell, is no letter a reader sees:
+    "Ann⠀" sat as a second "Ann", "⠀" alone as a blank seat, "You⠀" read as You on the
+    others' screens (review of stop 51)."""
+    from cli.words import local_names
+
+    assert shown_key("Ann\u2800") == shown_key("Ann") and shown_key("\u2800") == ""
+    assert local_names(["Ann", "Ann\u2800", "You\u2800"], 0) == \
+        ("Ann", "Ann\u2800 2", "You\u2800 3")
