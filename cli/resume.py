@@ -17,7 +17,7 @@ from p2p.table import ListenAgainError, Peer, resume_peer
 from . import i18n
 from .args import data_dir, resume_flags, with_defaults
 from .games import SHORT, SavedGame, _StateCache, find_game, saved_games
-from .i18n import _, ngettext
+from .i18n import _
 from .seats import (
     LineReader,
     base_dir,
@@ -164,10 +164,10 @@ def _newest_not_over(games: list[SavedGame], base: Path, say: TextIO) -> Path:
             break
         fresh += known is None
     if fresh > 1:
-        say_paragraph(ngettext(
-            "Checking %(n)d saved game (signatures, shuffles and moves)…",
-            "Checking %(n)d saved games (signatures, shuffles and moves)…", fresh)
-            % {"n": fresh}, say, flush=True)
+        # no count: the first one not over ends the checks, however many are left (it
+        # said "Checking 10 saved games" and checked one, review of stop 51)
+        say_paragraph(_("Looking for the newest saved game not over: checking the games "
+                        "(signatures, shuffles and moves)…"), say, flush=True)
     path = next((g.path for g in games if cache.facts(g).kind not in _OVER), games[0].path)
     cache.save(games)
     return path

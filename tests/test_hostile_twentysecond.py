@@ -148,13 +148,15 @@ def test_a_bare_resume_among_finished_games_says_it_checks_them_and_keeps_what_i
     # none of its seat's secrets) is said damaged, naming it
     assert main(argv) == 2
     cap = capsys.readouterr()
-    assert "Checking 5 saved games (signatures, shuffles and moves)" in cap.out, cap
+    # (no count: the first game not over ends the checks, review of stop 51)
+    assert ("Looking for the newest saved game not over: checking the games (signatures, "
+            "shuffles and moves)") in " ".join(cap.out.split()), cap
     assert f"copy of game {table.name[:8]} is damaged" in cap.err, cap
     first = len(checked)
     assert first == 5, checked
     assert main(argv) == 2
     cap = capsys.readouterr()
-    assert "Checking" not in cap.out and table.name[:8] in cap.err, cap
+    assert "checking the games" not in cap.out and table.name[:8] in cap.err, cap
     assert len(checked) == first, checked                       # before: 5 more
 
 
@@ -410,3 +412,36 @@ def test_a_blank_braille_pattern_shows_nothing() -> None:
     assert shown_key("Ann\u2800") == shown_key("Ann") and shown_key("\u2800") == ""
     assert local_names(["Ann", "Ann\u2800", "You\u2800"], 0) == \
         ("Ann", "Ann\u2800 2", "You\u2800 3")
+
+
+def test_a_bare_resume_says_no_count_of_games_it_may_not_check(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ten saved games unknown to the listing's memory, the newest not over: "Checking 10
+    saved games" was said and one was checked (review of stop 51). It says what it looks
+    for, with no count, and stops at the first game not over."""
+    import io
+    import types
+
+    import cli.resume
+    checked: list[str] = []
+
+    class Memory:
+        def __init__(self, base: Path) -> None:
+            pass
+
+        def known(self, game: object) -> None:
+            return None
+
+        def facts(self, game: types.SimpleNamespace) -> types.SimpleNamespace:
+            checked.append(game.path.name)
+            return types.SimpleNamespace(kind="progress" if game.path.name == "g0"
+                                         else "finished")
+
+        def save(self, games: object) -> None:
+            pass
+
+    monkeypatch.setattr(cli.resume, "_StateCache", Memory)
+    games = [types.SimpleNamespace(path=Path(f"/x/g{i}")) for i in range(10)]
+    said = io.StringIO()
+    assert cli.resume._newest_not_over(games, Path("/x"), said) == Path("/x/g0")  # type: ignore[arg-type]
+    assert checked == ["g0"] and "10" not in said.getvalue(), said.getvalue()
