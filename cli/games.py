@@ -21,6 +21,7 @@ from pathlib import Path
 import msgpack
 
 from p2p.audit import GameReport, verify_game
+from p2p.files import write_own
 from p2p.table import TableConfig
 from p2p.table.store import default_data_dir, find_tables, read_meta
 from p2p.text import safe_text
@@ -331,19 +332,10 @@ class _StateCache:
         if not self.changed and set(self.kept) <= live:
             return
         kept = {k: v for k, v in self.kept.items() if k in live}
-        tmp = self.path.with_name(self.NAME + ".tmp")
-        try:
-            # a file of its own: a link left under the name was written through (the
-            # file it named overwritten), a named pipe waited for a reader for ever
-            tmp.unlink(missing_ok=True)
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL
-                         | getattr(os, "O_NOFOLLOW", 0), 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(json.dumps(kept))
-            os.replace(tmp, self.path)
-        except OSError:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
+        # a file of its own: a link left under the temporary name was written through
+        # (the file it named overwritten), a named pipe waited for a reader for ever
+        with contextlib.suppress(OSError):
+            write_own(self.path, json.dumps(kept).encode("utf-8"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -12,7 +12,6 @@ the hand comes back sorted as before.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
@@ -20,6 +19,8 @@ import stat
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
+
+from p2p.files import write_own
 
 #: The file's name in a table's folder.
 HAND_ORDER_FILE = "hand-order.json"
@@ -44,20 +45,13 @@ def save(path: Path, hand_no: int, seat: int, order: Sequence[int],
     the new one). Never raises: the order is a convenience, the game goes on without it."""
     data = {"format": "millebornes-hand-order", "version": 1, "hand": hand_no, "seat": seat,
             "order": list(order), "fresh": fresh}
-    tmp = path.with_name(path.name + ".tmp")
     try:
-        # a file of its own: whatever was left under the name goes first (a named pipe
-        # another program put there held the screen for ever, waiting for a reader)
-        tmp.unlink(missing_ok=True)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
-                     0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f)
-        os.replace(tmp, path)
+        # a file of its own: whatever was left under the temporary name goes first (a
+        # named pipe another program put there held the screen for ever, waiting for a
+        # reader)
+        write_own(path, json.dumps(data).encode("utf-8"))
     except (OSError, ValueError, TypeError) as exc:
         log.info("could not keep the hand's order in %s: %s", path, exc)
-        with contextlib.suppress(OSError):
-            tmp.unlink()
 
 
 def load(path: Path, hand_no: int, seat: int) -> SavedOrder | None:

@@ -191,7 +191,7 @@ def test_a_named_pipe_left_under_the_hand_orders_temporary_name_does_not_stop_th
 
     from cli import hand_order
     kept = tmp_path / hand_order.HAND_ORDER_FILE
-    fifo = kept.with_name(kept.name + ".tmp")
+    fifo = kept.with_name(f"{kept.name}.tmp{os.getpid()}")   # (this process writes)
     os.mkfifo(fifo)
     try:
         assert _in_a_thread(lambda: hand_order.save(kept, 2, 1, [5, 3, 9], 9), 5.0)
@@ -204,31 +204,26 @@ def test_a_named_pipe_left_under_the_hand_orders_temporary_name_does_not_stop_th
 def test_the_listings_memory_is_written_through_no_link_and_into_no_pipe(
         tmp_path: Path, kind: str) -> None:
     """``games`` (and a bare ``resume`` now) keep what they found in
-    ``games-state.json``, written as ``games-state.json.tmp`` first: a symbolic link left
+    ``games-state.json``, written as ``games-state.json.tmpPID`` first: a symbolic link left
     under that name made them overwrite the file it named (the data folder's log and
     stores are never written through one: hostile passes 16 and 18), and a named pipe
     held ``games`` for ever, before it listed anything."""
     import os
-    import subprocess
-    import sys
     data = tmp_path / "data"
     _finished_games(data, 0)
     victim = tmp_path / "victim.txt"
     victim.write_text("someone else's file\n")
-    tmp = data / "games-state.json.tmp"
+    tmp = data / f"games-state.json.tmp{os.getpid()}"       # (this process writes)
     if kind == "fifo":
         os.mkfifo(tmp)
     else:
         tmp.symlink_to(victim)
-    root = Path(__file__).resolve().parent.parent
+    from cli.main import main
+    done: list[int] = []
     try:
-        r = subprocess.run([sys.executable, "-m", "cli", "games", "--data-dir", str(data)],
-                           capture_output=True, text=True, timeout=20, cwd=root,
-                           env=dict(os.environ, PYTHONPATH=str(root)))
-        assert r.returncode == 0, r.stdout + r.stderr
-        assert "finished" in r.stdout, r.stdout
-    except subprocess.TimeoutExpired:
-        pytest.fail("games waited for the named pipe")
+        assert _in_a_thread(lambda: done.append(main(["games", "--data-dir", str(data)])),
+                            20.0), "games waited for the named pipe"
+        assert done == [0]
     finally:
         if kind == "fifo":
             _release(tmp)

@@ -19,6 +19,7 @@ from pathlib import Path
 import msgpack
 
 from p2p.crypto.identity import default_identity_path, fingerprint
+from p2p.files import write_own
 from p2p.text import shown_key
 
 __all__ = ["KeyChange", "KnownPlayers", "default_known_path"]
@@ -136,14 +137,9 @@ class KnownPlayers:
     def _save(self) -> None:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            tmp = self.path.with_name(self.path.name + f".tmp{os.getpid()}")
-            # a file of its own: a named pipe left under the name held a match's start
-            # for ever (waiting for a reader), a link was written through (hostile pass 22)
-            tmp.unlink(missing_ok=True)
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL
-                         | getattr(os, "O_NOFOLLOW", 0), 0o600)
-            with os.fdopen(fd, "wb") as f:
-                f.write(msgpack.packb(self.keys, use_bin_type=True))
-            os.replace(tmp, self.path)
+            # a file of its own: a named pipe left under the temporary name held a
+            # match's start for ever (waiting for a reader), a link was written through
+            # (hostile pass 22)
+            write_own(self.path, msgpack.packb(self.keys, use_bin_type=True))
         except OSError as exc:
             log.warning("cannot save known players to %s: %s", self.path, exc)

@@ -35,6 +35,7 @@ from typing import Any
 
 import msgpack
 
+from p2p.files import sync_folder, write_own
 from p2p.transcript.decoding import MAX_PLAYERS
 from p2p.transcript.envelope import Envelope, EnvelopeError, canonical_packb
 from p2p.transcript.file import (
@@ -163,33 +164,9 @@ def find_tables(base: str | os.PathLike[str] | None = None) -> list[Path]:
                   if (p / TRANSCRIPT).exists() else 0.0, reverse=True)
 
 
-def _fsync_dir(d: Path) -> None:
-    try:
-        fd = os.open(d, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def _write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
-    """``data`` in ``path``, whole or not at all; the temporary file is a new one of its
-    own (O_EXCL: never written through a link left under its name)."""
-    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
-    tmp.unlink(missing_ok=True)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
-                 mode)
-    try:
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
-    _fsync_dir(path.parent)
+    """``data`` in ``path``, whole or not at all, on disk (see :func:`p2p.files.write_own`)."""
+    write_own(path, data, mode=mode, sync=True)
 
 
 def _pack(v: Any) -> bytes:
@@ -248,7 +225,7 @@ class Store:
                 "extra": dict(extra or {})}
         _write_atomic(path / META, _pack(meta))
         writer = TranscriptWriter(path / TRANSCRIPT, header)
-        _fsync_dir(path)
+        sync_folder(path)
         return cls(path, writer, meta)
 
     @classmethod
@@ -375,7 +352,7 @@ class Store:
         w.close()
         self.writer.close()
         os.replace(tmp, path)
-        _fsync_dir(self.path)
+        sync_folder(self.path)
         self.writer, _t, _cut = TranscriptWriter.resume(path)
         self.entries_written = len(entries)
 
