@@ -37,6 +37,7 @@ from . import i18n
 from .i18n import close_match, pgettext
 from .render import hand_cards
 from .words import (
+    after_colon,
     card_name,
     every_side_reason,
     help_text,
@@ -306,7 +307,7 @@ def _why(ctx: Context, card: int, target: int | None = None) -> str:
     if busy:
         # whose turn it is, in words (the engine's "It is Bo's move, not You's [R4]" was
         # said to "why 1" typed in another's turn, in English in every language)
-        return reply("cannot-play", card=name, reason=busy)
+        return reply("cannot-play", card=name, reason=after_colon(busy, ctx.names))
     reason = explain(ctx.view, ctx.seat, card, target)
     if reason is None:
         return reply("can-play", card=name)
@@ -327,7 +328,8 @@ def _why(ctx: Context, card: int, target: int | None = None) -> str:
         labels = side_names(ctx.names, seating)
         reasons = [(labels[s], with_names(explain(ctx.view, ctx.seat, card, s) or "",
                                           ctx.names)) for s in others]
-        return reply("cannot-play", card=name, reason=every_side_reason(reasons))
+        return reply("cannot-play", card=name,
+                     reason=after_colon(every_side_reason(reasons), ctx.names))
     if family(card) is Family.HAZARD:
         # the side the reason is about, named in it ("Bo has not played a Roll yet"): the
         # one aimed at, else the first opposing side, whose reason explain gives
@@ -335,8 +337,8 @@ def _why(ctx: Context, card: int, target: int | None = None) -> str:
             (s for s in range(seating.n_teams) if s != mine), None)
         if aimed is not None and aimed != mine and 0 <= aimed < seating.n_teams:
             side = side_names(ctx.names, seating)[aimed]
-    return reply("cannot-play", card=name,
-                 reason=rule_last(with_names(reason, ctx.names), side=side))
+    return reply("cannot-play", card=name, reason=after_colon(
+        rule_last(with_names(reason, ctx.names), side=side), ctx.names))
 
 
 #: Answers to a yes/no question, in English and as players of the other languages type

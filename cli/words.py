@@ -26,6 +26,7 @@ from engine import (
     FastRemedy,
     HandState,
     IllegalAction,
+    Kind,
     Pass,
     Play,
     Rules,
@@ -3096,6 +3097,20 @@ def unknown_key_line(key: str, letters: str) -> str:
     if len(key) == 1 and key.isupper() and key.lower() in letters:
         return sentence(reply("caps-lock", name=key))
     return sentence(reply("unknown-key", name=key_name(key)))
+
+
+def after_colon(text: str, names: Sequence[str]) -> str:
+    """``text`` (a sentence of its own) as it goes on after a colon: in French with a
+    small letter, unless it begins with a player's name ("… maintenant : il vous faut un
+    Feu vert", "… : Bo n'a pas …"; it read "… maintenant : Il vous faut …"). Other
+    languages keep it as it is (English writes a whole sentence after a colon with its
+    capital)."""
+    if i18n.active().language != "fr" or not text[:1].isupper():
+        return text
+    # a name is written as it is: a player's, or a card's ("Limite de vitesse est …")
+    if any(n and text.startswith(n) for n in (*names, *(i18n.kind_name(k) for k in Kind))):
+        return text
+    return text[0].lower() + text[1:]
 
 
 def reply(key: str, **values: object) -> str:

@@ -60,10 +60,11 @@ def _private_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
             os.environ[k] = v
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def keep_language() -> Iterator[None]:
-    """``main`` activates the language it is given: put the test run's back afterwards
-    (``pytestmark = pytest.mark.usefixtures("keep_language")`` in a module that needs it)."""
+    """``main`` activates the language it is given: the test run's is put back after
+    every test (it was a module's choice, and a French test leaked its language into the
+    lobby tests after it in one worker: 17 of them read French, a run of a few files)."""
     from cli import i18n
 
     before = i18n.active()

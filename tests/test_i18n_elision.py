@@ -58,3 +58,28 @@ def test_the_french_catalog_elides_and_english_does_not() -> None:
         assert words.table_name_text(state) == "Ann's table"   # type: ignore[arg-type]
     with i18n.using("sv"):
         assert "d'Ann" not in i18n._("%(name)s's turn.") % {"name": "Ann"}
+
+
+def test_a_reason_after_a_colon_goes_on_in_small_letters_in_french() -> None:
+    """"25 ne peut pas être jouée maintenant : Il vous faut un Feu vert": French writes
+    no capital after a colon (newcomer pass 28), but a name keeps its own, a player's or
+    a card's; English keeps its whole sentence."""
+    from test_cli_commands import cards_of, make, pos
+
+    from cli.commands import parse
+    from engine import Kind
+
+    ctx = make(sorted(cards_of(Kind.D25, 2) + cards_of(Kind.D200) + cards_of(Kind.STOP)
+                      + cards_of(Kind.ROLL) + cards_of(Kind.GASOLINE)
+                      + cards_of(Kind.SPARE_TIRE)))
+    with i18n.using("fr"):
+        said = " ".join(parse(f"play {pos(ctx, Kind.D25)}", ctx).text.split())
+        assert said.startswith("25 ne peut pas être jouée maintenant : il vous faut un "
+                               "Feu vert"), said
+        said = " ".join(parse(f"play {pos(ctx, Kind.STOP)} on bo", ctx).text.split())
+        assert " : Bo n'a pas encore joué" in said, said
+        assert words.after_colon("Limite de vitesse est la seule", ["Bo"]) == \
+            "Limite de vitesse est la seule"
+    with i18n.using("en"):
+        said = parse(f"play {pos(ctx, Kind.D25)}", ctx).text
+        assert said.startswith("25 cannot be played now: You need a Roll"), said
