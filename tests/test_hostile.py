@@ -101,8 +101,10 @@ def _lobby(n: int = 2) -> tuple[list[Identity], list[Node], LobbyHost]:
     return ids, nodes, host
 
 
-def _join_one(host: LobbyHost, ident: Identity, node: Node, seconds: float = 8.0) -> int | None:
-    c = LobbyClient(ident, "Ben", node, f"127.0.0.1:{host.node.endpoint.rsplit(':', 1)[1]}")
+def _join_one(host: LobbyHost, ident: Identity, node: Node, seconds: float = 8.0,
+              name: str = "Ben") -> int | None:
+    """Seat ``name`` at ``host``'s table (its seat, or None within ``seconds``)."""
+    c = LobbyClient(ident, name, node, f"127.0.0.1:{host.node.endpoint.rsplit(':', 1)[1]}")
     end = time.monotonic() + seconds
     while time.monotonic() < end and c.seat is None:
         host.pump(0.01)
@@ -679,13 +681,7 @@ def test_a_joiner_taking_a_seated_players_name_is_told_apart() -> None:
     ids, nodes, host = _lobby(3)
     try:
         for i, name in ((1, "ANN"), (2, "Ann")):
-            c = LobbyClient(ids[i], name, nodes[i],
-                            f"127.0.0.1:{host.node.endpoint.rsplit(':', 1)[1]}")
-            end = time.monotonic() + 8
-            while time.monotonic() < end and c.seat is None:
-                host.pump(0.01)
-                c.pump(0.01)
-            assert c.seat is not None
+            assert _join_one(host, ids[i], nodes[i], name=name) is not None
         names = [s.name for s in host.state.seats if s is not None]
         assert names == ["Ann", "ANN 2", "Ann 3"], names
     finally:

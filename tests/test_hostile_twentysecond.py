@@ -38,10 +38,7 @@ from cli.words import local_names, written_names
 from engine import Seating, preset
 from engine.bots import make_bot
 from p2p.crypto.identity import Identity
-from p2p.net.transport import Node
-from p2p.table.lobby import LobbyClient, LobbyHost
 from p2p.table.memory import make_table, stage_cheat
-from p2p.table.session import node_id_for
 from p2p.text import shown_key
 
 pytestmark = pytest.mark.hostile
@@ -50,18 +47,12 @@ pytestmark = pytest.mark.hostile
 def test_names_that_differ_by_what_shows_nothing_are_told_apart_in_the_lobby() -> None:
     """A real host and real joiners on loopback: each joiner's name, as seated, shows
     as no other seat's, and none shows as nothing."""
-    ids = [Identity.generate() for _ in range(4)]
-    nodes = [Node(node_id_for(i.public_key)) for i in ids]
-    host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(4))
+    from test_hostile import _join_one, _lobby
+
+    ids, nodes, host = _lobby(4)
     try:
         for i, name in ((1, "ANN\ufe00"), (2, "\u3164"), (3, "An\u034fn\u2800")):
-            c = LobbyClient(ids[i], name, nodes[i],
-                            f"127.0.0.1:{host.node.endpoint.rsplit(':', 1)[1]}")
-            end = time.monotonic() + 8
-            while time.monotonic() < end and c.seat is None:
-                host.pump(0.01)
-                c.pump(0.01)
-            assert c.seat is not None, name
+            assert _join_one(host, ids[i], nodes[i], name=name) is not None, name
         names = [s.name for s in host.state.seats if s is not None]
         shown = [shown_key(n) for n in names]
         # before: ['ann', 'ann', '', 'ann'] (ANN︀, ㅤ, An͏n as asked)

@@ -82,6 +82,13 @@ def test_random_typing_never_stops_the_board_many_seeds(seed: int) -> None:
                     steps=3000)
 
 
+async def _closed(task: asyncio.Future[int], inp: Any) -> None:
+    """Whatever happened, the screen ends (Ctrl-Q) and its task is awaited (10 s)."""
+    if not task.done():
+        inp.send_text("\x11")
+        await asyncio.wait_for(task, 10)
+
+
 async def _leave(app: TableApp, task: asyncio.Future[int], inp: Any, driver: Any) -> None:
     """After the typing: the board still answers. Only the q of a match over may have
     left already (it leaves without asking); else, back at a normal size, Esc closes what
@@ -136,9 +143,7 @@ def _type_at_random(rules: str, seating: Seating, names: list[str], seed: int,
                     await asyncio.sleep(0.002)
                 await _leave(app, task, inp, driver)
             finally:
-                if not task.done():
-                    inp.send_text("\x11")
-                    await asyncio.wait_for(task, 10)
+                await _closed(task, inp)
 
     asyncio.run(go())
     assert not errors, errors
@@ -311,9 +316,7 @@ def test_random_typing_at_a_networked_table_blames_nobody(tmp_path: Any, seed: i
                     await asyncio.sleep(0.004)
                 await _leave(app, task, inp, driver)
             finally:
-                if not task.done():
-                    inp.send_text("\x11")
-                    await asyncio.wait_for(task, 10)
+                await _closed(task, inp)
 
     try:
         assert driver.wait_ready(30)
@@ -372,9 +375,7 @@ def test_random_typing_never_stops_the_replay_viewer() -> None:
                 inp.send_text("q")
                 assert await asyncio.wait_for(task, 10) == 0
             finally:
-                if not task.done():
-                    inp.send_text("\x11")
-                    await asyncio.wait_for(task, 10)
+                await _closed(task, inp)
 
     asyncio.run(go())
     assert not errors, errors
