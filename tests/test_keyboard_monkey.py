@@ -100,9 +100,15 @@ async def _leave(app: TableApp, task: asyncio.Future[int], inp: Any, driver: Any
     if isinstance(out, ResizableOutput):
         out.size = Size(rows=24, columns=80)
         app.app._on_resize()
-    inp.send_text("\x1b")
-    # a lone Esc waits (ttimeoutlen) for what may follow it: Esc q is Alt-q
-    await asyncio.sleep((app.app.ttimeoutlen or 0.5) + 0.3)
+    # a lone Esc waits (ttimeoutlen, then timeoutlen) for what may follow it: Esc q is
+    # Alt-q, so q waits until the Esc has done its work (under load a fixed 0.4 s read
+    # Esc q as Alt-q with the help open, seed 13 in a CI run)
+    settle = (app.app.ttimeoutlen or 0.5) + (app.app.timeoutlen or 1.0) + 0.3
+    for _ in range(5):
+        inp.send_text("\x1b")
+        await asyncio.sleep(settle)
+        if not app.show_help and app.app.layout.has_focus(app.hand_window):
+            break
     inp.send_text("q")
     try:
         await until(lambda: app.confirm_quit or task.done(), timeout=10)
