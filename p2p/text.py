@@ -10,6 +10,7 @@ every script, and nothing else.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 __all__ = ["safe_text", "MAX_SAFE_TEXT", "shown_key"]
@@ -72,8 +73,21 @@ _IGNORABLE = frozenset([0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0,
 def shown_key(name: str) -> str:
     """``name`` as a screen shows it, for telling names apart: compatibility forms folded
     (NFKC: a full-width "Ｙｏｕ" is "you"), what shows nothing left out (:data:`_IGNORABLE`
-    and what :func:`safe_text` drops), case aside. "Ann" and "Ann" with a variation
-    selector after it are one name to a reader; "" for a name that shows nothing."""
+    and what :func:`safe_text` drops), case aside, and each letter taken for the one it
+    looks like (Unicode's confusables, UTS #39: a Cyrillic "а" in "Аnn" is an "a", a zero a
+    letter o). "Ann" and "Ann" with a variation selector after it, or written with a
+    Cyrillic "А", are one name to a reader; "" for a name that shows nothing."""
     folded = unicodedata.normalize("NFKC", name).casefold()   # (U+3164 folds to U+1160)
-    return " ".join("".join(ch for ch in folded if ord(ch) not in _IGNORABLE
-                            and unicodedata.category(ch) not in _DROP).split())
+    shown = " ".join("".join(ch for ch in folded if ord(ch) not in _IGNORABLE
+                             and unicodedata.category(ch) not in _DROP).split())
+    return shown.translate(_look_alikes())
+
+
+@functools.cache
+def _look_alikes() -> dict[int, int]:
+    """Each folded character a screen shows like another, to that other's code point
+    (``p2p/_look_alikes.py``, written from Unicode's confusables.txt by
+    ``tools/make_look_alikes.py``); read once, when a name is first compared."""
+    from p2p._look_alikes import PAIRS
+    return {int(char, 16): int(proto, 16)
+            for char, proto in (pair.split(":") for pair in "".join(PAIRS).split())}

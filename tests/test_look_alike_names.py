@@ -1,0 +1,80 @@
+"""Names written with letters of other scripts that look like the Latin ones (Unicode's
+confusables, UTS #39) are the names they look like: a joiner who wrote "Ann" with a
+Cyrillic "А" sat as a second "Ann" at Ann's table, someone else taking a known name so
+written passed the known-players file unsaid, and a seat that chose "You" with a Cyrillic
+"о" read as "You" on every screen (stop 51's "known left": look-alike letters)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cli.words import local_names, written_names
+from p2p.crypto.identity import Identity
+from p2p.crypto.known import KnownPlayers
+from p2p.text import shown_key
+
+CYRILLIC_ANN = "\u0410nn"          # А (CYRILLIC CAPITAL LETTER A) n n
+CYRILLIC_YOU = "Y\u043eu"          # Y о (CYRILLIC SMALL LETTER O) u
+GREEK_BOB = "B\u03bfb"             # B ο (GREEK SMALL LETTER OMICRON) b
+
+
+@pytest.mark.parametrize(("name", "looks_like"), [
+    (CYRILLIC_ANN, "Ann"), (CYRILLIC_YOU, "You"), (GREEK_BOB, "Bob"), ("B0b", "Bob"),
+    ("Bi11", "Bill"), ("\u0421\u0443", "Cy"),              # С у: Cyrillic Es, U
+    ("ANN\u034f", "ann"), ("Ｙｏｕ", "you"), ("\u0131van", "Ivan"),   # dotless ı
+])
+def test_a_name_in_look_alike_letters_is_the_name_it_looks_like(name: str,
+                                                                 looks_like: str) -> None:
+    assert name != looks_like
+    assert shown_key(name) == shown_key(looks_like)       # before: Cyrillic, Greek, 0, 1
+
+
+@pytest.mark.parametrize(("one", "other"), [
+    ("Ann", "Anna"), ("Bill", "Bili"), ("Zoë", "Zoe"), ("Ann 2", "Ann 3"), ("李", "季"),
+    ("Иван", "Ivan"), ("Ана", "Ann"),
+])
+def test_names_that_look_different_stay_different(one: str, other: str) -> None:
+    assert shown_key(one) != shown_key(other)
+
+
+def test_a_seat_named_you_in_cyrillic_letters_is_not_you_on_screen() -> None:
+    names = ("Al", CYRILLIC_YOU, "Cy")
+    assert local_names(names, 0)[1] == f"{CYRILLIC_YOU} 2"    # before: "Yоu", read "You"
+    assert written_names(names)[1] == f"{CYRILLIC_YOU} 2"
+    assert local_names(("Al", "Bo", "You"), 2) == ("Al", "Bo", "You")    # as before
+
+
+def test_a_second_player_named_in_look_alike_letters_is_numbered() -> None:
+    names = ("Ann", CYRILLIC_ANN)
+    shown = local_names(names, 0)
+    assert shown[0] == "Ann" and shown[1] == f"{CYRILLIC_ANN} 2"
+
+
+def test_a_known_name_in_look_alike_letters_with_another_key_is_noticed(
+        tmp_path: Path) -> None:
+    bob, other = Identity.generate().public_key, Identity.generate().public_key
+    path = tmp_path / "known_players"
+    assert KnownPlayers(path).meet("Bob", bob) is None
+    change = KnownPlayers(path).meet(GREEK_BOB, other)
+    assert change is not None and change.known == (bob,)     # before: None, never met
+    assert KnownPlayers(path).meet("Bob", bob) is None
+
+
+@pytest.mark.hostile
+def test_a_joiner_named_in_cyrillic_letters_is_seated_as_another_ann() -> None:
+    """A real host and joiners on loopback."""
+    from test_hostile import _join_one, _lobby
+
+    ids, nodes, host = _lobby(3)
+    try:
+        assert _join_one(host, ids[1], nodes[1], name="Ann") is not None
+        assert _join_one(host, ids[2], nodes[2], name=CYRILLIC_ANN) is not None
+        names = [s.name for s in host.state.seats if s is not None]
+        shown = [shown_key(n) for n in names]
+        assert len(set(shown)) == len(shown), (names, shown)   # before: two "ann"
+        assert names[-1].startswith(f"{CYRILLIC_ANN} "), names   # numbered: "Аnn 3"
+    finally:
+        for n in nodes:
+            n.close()

@@ -1,0 +1,94 @@
+"""Writes ``p2p/_look_alikes.py``: which letters a screen shows like others, for telling
+player names apart (:func:`p2p.text.shown_key`).
+
+The source is Unicode's ``confusables.txt`` (Unicode Technical Standard #39, "Unicode
+Security Mechanisms", section 4 "Confusable Detection"), each line of which maps a
+character to its *prototype*, the character it is confused with. Here it is read as
+packaged in confusable-homoglyphs 3.3.1 (``confusables.json``, made from the "latest"
+``confusables.txt`` of January 2024, Unicode 15.1): a JSON object mapping each character
+to the characters it is confusable with, both ways. Usage::
+
+    pip download --no-deps confusable-homoglyphs==3.3.1 && unzip confusable_homoglyphs-*.whl
+    python tools/make_look_alikes.py confusable_homoglyphs/confusables.json
+
+Only single characters are kept (a prototype of two letters, "rn" for "m", is left out),
+and only the characters a name can still hold where ``shown_key`` looks them up: after
+NFKC and case folding. Each maps to its prototype, itself NFKC-normalised and case-folded
+(the digit zero's prototype "O" is written "o"), so that a name's key is found in one pass.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import unicodedata
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parent.parent / "p2p" / "_look_alikes.py"
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def prototypes(data: dict[str, list[dict[str, str]]]) -> dict[str, str]:
+    """Each single character's prototype. The JSON holds each confusables.txt line both
+    ways, so a prototype is a character with several look-alikes, or, where two characters
+    only have each other, the smaller code point (a Latin letter before another script's)."""
+    def clean(s: str) -> str:
+        return s.replace("\u200e", "")
+
+    pairs: dict[str, list[str]] = {}
+    for key, entries in data.items():
+        pairs[clean(key)] = [clean(e["c"]) for e in entries]
+    out: dict[str, str] = {}
+    for char, alikes in pairs.items():
+        if len(char) != 1 or len(alikes) != 1 or len(alikes[0]) != 1:
+            continue                        # a prototype itself, or a sequence
+        other = alikes[0]
+        if len(pairs.get(other, ())) > 1 or other < char:
+            out[char] = other
+    return out
+
+
+def table(protos: dict[str, str]) -> dict[int, int]:
+    """The map ``shown_key`` applies to a folded name: reachable characters only, each to
+    its folded prototype, followed to a fixed point."""
+    out: dict[int, int] = {}
+    for char, proto in protos.items():
+        if _fold(char) != char:
+            continue                        # NFKC or case folding changes it first
+        target = _fold(proto)
+        for _ in range(4):                  # the folded prototype may be a look-alike too
+            nxt = protos.get(target)
+            if nxt is None or len(target) != 1 or _fold(nxt) == target:
+                break
+            target = _fold(nxt)
+        if len(target) == 1 and target != char:
+            out[ord(char)] = ord(target)
+    return out
+
+
+def main(path: str) -> None:
+    mapping = table(prototypes(json.loads(Path(path).read_text(encoding="utf-8"))))
+    words = [f"{c:x}:{t:x}" for c, t in sorted(mapping.items())]
+    lines, line = [], ""
+    for word in words:
+        if len(line) + len(word) + 1 > 88:
+            lines.append(line)
+            line = ""
+        line = f"{line} {word}" if line else word
+    lines.append(line)
+    body = "\n".join(f'    "{ln} "' for ln in lines)
+    OUT.write_text(
+        '"""Letters a screen shows like others (Unicode TR39 confusables), for\n'
+        ":func:`p2p.text.shown_key`: hexadecimal code point pairs, a character and the\n"
+        "prototype it is taken for, both NFKC-normalised and case-folded. Written by\n"
+        '``tools/make_look_alikes.py`` (see there for the source data); do not edit."""\n\n'
+        f"#: {len(mapping)} pairs\n"
+        f"PAIRS = (\n{body}\n)\n", encoding="utf-8")
+    print(f"{len(mapping)} pairs written to {OUT}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
