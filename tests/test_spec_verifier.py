@@ -107,6 +107,43 @@ def test_a_fair_match_is_fair_to_both_and_the_drawn_cards_agree(fair3: tuple[Pat
     assert v.plays_checked > 20 and v.passes_checked >= 3
 
 
+def test_a_log_that_forks_from_its_head_is_no_fair_game(fair3: tuple[Path, Any],
+                                                        tmp_path: Path) -> None:
+    """docs/protocol.md §4.1: a hand's log is linear, every entry extends the head. An
+    entry signed on an earlier entry than the head (a fork its author made) is refused
+    live; ``verify`` said 'OK: a fair game' of such a transcript."""
+    path, ids = fair3
+    forked = tmp_path / "forked.mbt"
+    _relink(path, forked, ids, at=30, back=2)
+    assert independent(forked)[:2] == (False, "broken-link")
+    ok, check, _ = product(forked)
+    assert (ok, check) == (False, "broken-link")
+
+
+def _relink(src: Path, dst: Path, ids: Any, at: int, back: int) -> None:
+    """Copy ``src`` with entry ``at`` chained on the entry ``back`` before it, that entry
+    and every later one signed again by its own author (re-chained)."""
+    import hashlib
+
+    objs = spec._objects(src.read_bytes())
+    by_key = {i.public_key: i for i in ids}
+    out = [objs[0][1]]
+    hashes = [hashlib.sha256(raw).digest() for _, raw, _ in objs[1:]]
+    renamed: dict[bytes, bytes] = {}
+    for i, (_, _, env) in enumerate(objs[1:]):
+        env = list(env)
+        if i == at:
+            env[5] = renamed.get(hashes[at - back], hashes[at - back])
+        else:
+            env[5] = renamed.get(env[5], env[5])
+        if i >= at:
+            env[7] = by_key[env[3]].sign(b"millebornes/envelope/v1\0" + spec.pack(env[:7]))
+        raw = spec.pack(env)
+        renamed[hashes[i]] = hashlib.sha256(raw).digest()
+        out.append(raw)
+    dst.write_bytes(b"".join(out))
+
+
 FAST_CHEATS = ("shuffle-substitute", "bad-share", "card-not-held")
 SLOW_CHEATS = ("shuffle-drop", "shuffle-duplicate", "bad-shuffle-proof", "equivocation",
                "withheld-reveal", "bad-reveal")

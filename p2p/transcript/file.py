@@ -1256,7 +1256,9 @@ def _verify_entries(transcript: Transcript, entries: Iterable[tuple[int, Envelop
                 rep.tail = []
                 index_of.clear()
             hand = env.hand
-            log = LogVerifier(hdr.table, hand, seat_of, hdr.genesis(hand), linear=False)
+            # linear, as live (protocol.md §4.1): an entry chained on an earlier entry than
+            # the head forks the log; live peers drop it, and ``verify`` called it fair
+            log = LogVerifier(hdr.table, hand, seat_of, hdr.genesis(hand), linear=True)
             deck = DeckHand(hdr.table, hand, n, hdr.cards)
             if pool is not None:
                 deck.pass_check = _submitter(pool, cur, hand, deck, hdr)
