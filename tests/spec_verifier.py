@@ -431,7 +431,7 @@ class _Hand:
         self.discard: list[int] = []
         self.last_attack: int | None = None
         self.pile_drawn = [0]
-        self.pending_open: dict[int, int] = {}     # seat → card its move named
+        self.pending_open: dict[int, list[int]] = {}  # seat → cards its move named
         self.reveals: dict[int, tuple[int, list[bytes]]] = {}
         self.reveal_entry: dict[int, int] = {}
         self.drawn_positions: dict[int, list[tuple[int, int]]] = {s: [] for s in range(n)}
@@ -642,7 +642,10 @@ def _apply(hand: _Hand, seat: int, body: dict[str, Any], idx: int, table: bytes,
             found = _decrypt_with_shares(hand, r, pos)
             _need(found is not None and found == card, "wrong-card", seat, idx,
                   f"claimed {card}, decrypts to {found}")
-            named = hand.pending_open.pop(seat, None)
+            queue = hand.pending_open.get(seat) or [None]
+            named = queue.pop(0)
+            if not queue:
+                hand.pending_open.pop(seat, None)
             _need(named == card, "card-not-held", seat, idx,
                   f"the move named {named}, the card opened is {card}")
             hand.held[seat].discard(key)
@@ -715,7 +718,16 @@ def _act(hand: _Hand, seat: int, a: Any, idx: int) -> None:
             hand.faceup[seat].add(a[3])
         else:
             raise Fault("malformed-action", seat, idx, repr(a))
-    elif verb in ("play", "discard", "coup"):
+    elif verb == "fastdiscard":         # R10b: each card opened in turn
+        _need(isinstance(a[2], list) and len(a[2]) >= 2 and all(_int(c) for c in a[2]),
+              "malformed-action", seat, idx)
+        for card in a[2]:
+            hand.discard.append(card)
+            if card in hand.faceup[seat]:
+                hand.faceup[seat].discard(card)
+            else:
+                hand.pending_open.setdefault(seat, []).append(card)
+    elif verb in ("play", "discard", "coup", "remedy"):
         card = a[2]
         _need(_int(card), "malformed-action", seat, idx)
         if verb == "discard":
@@ -729,7 +741,7 @@ def _act(hand: _Hand, seat: int, a: Any, idx: int) -> None:
         if card in hand.faceup[seat]:
             hand.faceup[seat].discard(card)
         else:
-            hand.pending_open[seat] = card
+            hand.pending_open[seat] = [card]
     elif verb in ("pass", "extend"):
         pass
     else:

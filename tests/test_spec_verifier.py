@@ -144,6 +144,36 @@ def _relink(src: Path, dst: Path, ids: Any, at: int, back: int) -> None:
     dst.write_bytes(b"".join(out))
 
 
+def test_a_true_shuffle_not_drawn_from_its_seed_is_blamed_alike(tmp_path: Path) -> None:
+    """Seat 1 publishes a valid pass with its proof, made from another seed than the one
+    it committed: only the end-of-hand recomputation (protocol.md §3.3 step 4) sees it."""
+    from p2p.deck.ciphers import prove_pass
+
+    path = tmp_path / "chosen-pass.mbt"
+    cfg, ids = _table("chosen-pass", "modern", 2)
+    keys: dict[int, bytes] = {}
+    first: list[tuple[bytes, bytes]] = []
+
+    def tamper(hand: int, seat: int, body: dict[str, Any]) -> dict[str, Any]:
+        if body.get("k") == "deck.key":
+            keys[seat] = body["h"]
+        if body.get("k") == "deck.pass" and hand == 0 and body["round"] == 0:
+            if seat == 0:
+                first.extend((c[:32], c[32:]) for c in body["deck"])
+            else:
+                joint = spec.add(keys[0], keys[1])
+                out, proof = prove_pass(first, bytes(range(32)), joint, cfg.table_id, 0, 0, 1)
+                body = dict(body, deck=[a + b for a, b in out], proof=proof)
+        return body
+
+    with pytest.raises(Exception, match="pass-mismatch"):
+        play_fair_match(cfg, ids, _bots(2), path, tamper=tamper)
+    want = product(path)
+    assert want == (False, "pass-mismatch", 1)
+    assert independent(path) == want
+    assert spec.verify_file(str(path)).entry == verify_game(path).failed_index
+
+
 FAST_CHEATS = ("shuffle-substitute", "bad-share", "card-not-held")
 SLOW_CHEATS = ("shuffle-drop", "shuffle-duplicate", "bad-shuffle-proof", "equivocation",
                "withheld-reveal", "bad-reveal")
