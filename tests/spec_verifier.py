@@ -625,7 +625,6 @@ def _apply(hand: _Hand, seat: int, body: dict[str, Any], idx: int, table: bytes,
               "malformed-body", seat, idx)
         _need(to != seat, "recipient", seat, idx)
         c1 = hand.decks[r][pos][0]
-        _need(valid_point(d), "share-point", seat, idx)
         _need(dleq_ok(hand.keys[seat], c1, d, body.get("proof", b""),
                       ctx("share", table, hand.no, r, pos, to)), "share-proof", seat, idx)
         key = (r, pos)

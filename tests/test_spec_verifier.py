@@ -120,9 +120,11 @@ def test_a_log_that_forks_from_its_head_is_no_fair_game(fair3: tuple[Path, Any],
     assert (ok, check) == (False, "broken-link")
 
 
-def _relink(src: Path, dst: Path, ids: Any, at: int, back: int) -> None:
-    """Copy ``src`` with entry ``at`` chained on the entry ``back`` before it, that entry
-    and every later one signed again by its own author (re-chained)."""
+def _relink(src: Path, dst: Path, ids: Any, at: int, back: int = 1,
+            body: Any = None) -> None:
+    """Copy ``src`` with entry ``at`` chained on the entry ``back`` before it (and its body
+    rewritten by ``body``), that entry and every later one signed again by its own author
+    (re-chained)."""
     import hashlib
 
     objs = spec._objects(src.read_bytes())
@@ -134,6 +136,8 @@ def _relink(src: Path, dst: Path, ids: Any, at: int, back: int) -> None:
         env = list(env)
         if i == at:
             env[5] = renamed.get(hashes[at - back], hashes[at - back])
+            if body is not None:
+                env[6] = body(dict(env[6]))
         else:
             env[5] = renamed.get(env[5], env[5])
         if i >= at:
@@ -142,6 +146,36 @@ def _relink(src: Path, dst: Path, ids: Any, at: int, back: int) -> None:
         renamed[hashes[i]] = hashlib.sha256(raw).digest()
         out.append(raw)
     dst.write_bytes(b"".join(out))
+
+
+def _top_bit(body: dict[str, Any]) -> dict[str, Any]:
+    d = bytearray(body["d"])
+    d[31] |= 0x80
+    return dict(body, d=bytes(d))
+
+
+def _z_plus_l(body: dict[str, Any]) -> dict[str, Any]:
+    p = body["proof"]
+    z = int.from_bytes(p[32:], "little") + spec.L
+    return dict(body, proof=p[:32] + z.to_bytes(32, "little"))
+
+
+@pytest.mark.parametrize("change", [_top_bit, _z_plus_l])
+def test_a_share_signed_with_a_second_encoding_is_refused_alike(
+        fair3: tuple[Path, Any], tmp_path: Path, change: Any) -> None:
+    """protocol.md §1: one encoding per point (the top bit set is refused, though the
+    library would decode it) and per scalar (``z + L`` is refused, though it reduces to
+    ``z``): a share so written, signed by its author, is that author's fault."""
+    path, ids = fair3
+    objs = spec._objects(path.read_bytes())
+    at = next(i for i, (_, _, e) in enumerate(objs[1:])
+              if e[6]["k"] == "deck.share" and e[6]["to"] != -1)
+    seat = objs[1 + at][2][6]["seat"]
+    bad = tmp_path / "bad-share.mbt"
+    _relink(path, bad, ids, at, body=change)
+    want = product(bad)
+    assert want == (False, "share-proof", seat)
+    assert independent(bad) == want
 
 
 def test_a_true_shuffle_not_drawn_from_its_seed_is_blamed_alike(tmp_path: Path) -> None:
