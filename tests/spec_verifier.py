@@ -411,9 +411,28 @@ def first_player(seeds: list[bytes], table: bytes, hand: int, n: int) -> int:
     return int.from_bytes(Drbg(h, purpose).block()[:8], "big") % n
 
 
+def distance_of(card: int) -> int:
+    """protocol.md §4's card ids: the distance cards' kilometres (0 for any other card)."""
+    for last, km in ((9, 25), (19, 50), (29, 75), (41, 100), (45, 200)):
+        if card <= last:
+            return km
+    return 0
+
+
 class _Hand:
-    def __init__(self, no: int, n: int, cards: list[int], first: int | None) -> None:
+    def __init__(self, no: int, n: int, cards: list[int], first: int | None,
+                 meta: dict[str, Any] | None = None) -> None:
         self.no, self.n = no, n
+        # the trip (docs/rules.md R5d, R11, R12): enough to tell a hand ended by a trip
+        meta = meta or {}
+        rules = meta.get("rules", {})
+        players, sides = meta.get("seating", [n, n])
+        self.sides = sides
+        self.target = rules.get("target") or (
+            1000 if sides == 2 and players // sides > 1 else 700)
+        self.extension = bool(rules.get("extension")) and self.target < 1000
+        self.km = [0] * sides
+        self.over = False
         self.keys: dict[int, bytes] = {}
         self.rcommit: dict[int, bytes] = {}
         self.rseed: dict[int, bytes] = {}
@@ -532,7 +551,7 @@ def _verify(data: bytes) -> Verdict:
                 hands_done.append(hand)
                 first_of_next = (hand.first + 1) % n  # type: ignore[operator]
             _need(hno == len(hands_done), "wrong-hand", None, idx, f"hand {hno}")
-            hand = _Hand(hno, n, cards, first_of_next)
+            hand = _Hand(hno, n, cards, first_of_next, header["rules"])
             head = genesis(table, hno, header_bytes)
             next_seq = {}
         h = hashlib.sha256(raw).digest()
@@ -729,6 +748,14 @@ def _act(hand: _Hand, seat: int, a: Any, idx: int) -> None:
     elif verb in ("play", "discard", "coup", "remedy"):
         card = a[2]
         _need(_int(card), "malformed-action", seat, idx)
+        if verb == "play" and a[3] is None and distance_of(card):
+            side = seat % hand.sides
+            hand.km[side] += distance_of(card)
+            if hand.km[side] >= hand.target:
+                if hand.extension:
+                    hand.extension = False      # the extend move decides
+                else:
+                    hand.over = True
         if verb == "discard":
             hand.discard.append(card)
         elif verb == "play" and len(a) > 3 and a[3] is not None:
@@ -741,7 +768,12 @@ def _act(hand: _Hand, seat: int, a: Any, idx: int) -> None:
             hand.faceup[seat].discard(card)
         else:
             hand.pending_open[seat] = [card]
-    elif verb in ("pass", "extend"):
+    elif verb == "extend":
+        if a[2] is True:
+            hand.target = 1000
+        else:
+            hand.over = True
+    elif verb == "pass":
         pass
     else:
         raise Fault("malformed-action", seat, idx, repr(a))
@@ -749,7 +781,9 @@ def _act(hand: _Hand, seat: int, a: Any, idx: int) -> None:
 
 def _end_of_hand(hand: _Hand, verdict: Verdict, idx: int | None, last: bool = False) -> None:
     n = hand.n
-    if last and not hand.reveals:
+    if last and not hand.reveals and (not hand.over or hand.pending_open):
+        # stopped in play (a hand ended by exhaustion or the turn limit is not followed:
+        # that needs the whole rules engine)
         verdict.check = "incomplete"
         return
     for s in range(n):
