@@ -602,7 +602,10 @@ def _apply(hand: _Hand, seat: int, body: dict[str, Any], idx: int, table: bytes,
               "key-proof", seat, idx)
         hand.keys[seat] = h
     elif k == "game.rcommit":
-        hand.rcommit[seat] = body["c"]
+        c = body.get("c")
+        _need(isinstance(c, bytes) and len(c) == 32 and seat not in hand.rcommit,
+              "malformed-body", seat, idx, "commitment is 32 bytes")
+        hand.rcommit[seat] = c
     elif k == "game.rreveal":
         sd = body.get("seed")
         _need(isinstance(sd, bytes) and len(sd) == 32
@@ -613,8 +616,9 @@ def _apply(hand: _Hand, seat: int, body: dict[str, Any], idx: int, table: bytes,
             hand.first = first_player([hand.rseed[s] for s in range(n)], table, hand.no, n)
     elif k == "deck.commit":
         r = body.get("round")
-        _need(_int(r) and r == len(hand.commits) - 1 and seat not in hand.commits[r],
-              "malformed-body", seat, idx, "commit")
+        c = body.get("c")
+        _need(_int(r) and r == len(hand.commits) - 1 and seat not in hand.commits[r]
+              and isinstance(c, bytes) and len(c) == 32, "malformed-body", seat, idx, "commit")
         hand.commits[r][seat] = body["c"]
     elif k == "deck.pass":
         r = body.get("round")

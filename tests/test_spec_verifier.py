@@ -254,3 +254,26 @@ def test_a_withheld_first_reveal_is_blamed_alike(tmp_path: Path) -> None:
     want = product(path)
     assert want == (False, "reveal-missing", 0)
     assert independent(path) == want
+
+
+@pytest.mark.slow
+def test_a_game_of_play_against_bots_is_fair_to_both(tmp_path: Path) -> None:
+    """The transcript `millebornes play` keeps (real bot processes, a CURVE table's
+    header), where docs/verify.md says it is."""
+    import subprocess
+    import sys
+
+    data = tmp_path / "d"
+    run = subprocess.run([sys.executable, "-m", "cli", "play", "--auto", "--plain", "--rules",
+                          "modern", "--bots", "2", "--data-dir", str(data)],
+                         capture_output=True, text=True, timeout=240,
+                         cwd=Path(__file__).parent.parent)
+    assert run.returncode == 0, run.stderr[-2000:]
+    found = list(data.glob("*/transcript.mbt"))
+    assert len(found) == 1 and len(found[0].parent.name) == 32
+    assert sorted(p.parent.parent.name for p in data.glob("bot-*/*/transcript.mbt")) == [
+        "bot-1", "bot-2"]
+    assert product(found[0]) == (True, None, None)
+    v = spec.verify_file(str(found[0]))
+    assert v.ok and v.check is None, v
+    assert v.plays_checked > 10
