@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 import hashlib
 import hmac
 import struct
@@ -62,6 +63,7 @@ def read_scalar(b: bytes) -> int | None:
     return k if k < L else None
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def decodes(p: bytes) -> bool:
     """RFC 9496 §4.3.1 decoding, the top bit refused (§1 'One encoding per point')."""
     if len(p) != 32 or p[31] & 0x80:
@@ -318,6 +320,7 @@ def recompute_pass(deck: list[tuple[bytes, bytes]], seed: bytes, joint: bytes
     return out
 
 
+@functools.cache
 def card_point(card: int) -> bytes:
     return hash_to_point(b"millebornes/card/v1", u32(card))
 
