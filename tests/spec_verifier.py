@@ -549,6 +549,10 @@ def _verify(data: bytes) -> Verdict:
         if body["k"].startswith("side."):
             continue            # never a link of the game chain (§6)
         if hand is None or hno != hand.no:
+            # a genuinely signed entry of an earlier hand placed here: the file was edited
+            _need(hand is None or not _int(hno) or hno > hand.no, "hand-order", None, idx)
+            # ... or a new hand's before every seat revealed the last one's secrets
+            _need(hand is None or len(hand.reveals) == n, "hand-order", None, idx)
             if hand is not None:
                 _end_of_hand(hand, verdict, idx)
                 hands_done.append(hand)

@@ -277,3 +277,49 @@ def test_a_game_of_play_against_bots_is_fair_to_both(tmp_path: Path) -> None:
     v = spec.verify_file(str(found[0]))
     assert v.ok and v.check is None, v
     assert v.plays_checked > 10
+
+
+@pytest.fixture(scope="module")
+def classic2(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("spec") / "classic2.mbt"
+    with seeded_entropy(b"specaudit/classic2"):
+        cfg, ids = _table("classic2", "classic", 2)
+        play_fair_match(cfg, ids, _bots(2), path)
+    return path
+
+
+def _hands_cut(path: Path, dst: Path, how: str) -> None:
+    objs = spec._objects(path.read_bytes())
+    by_hand: dict[int, list[bytes]] = {}
+    for _, raw, env in objs[1:]:
+        by_hand.setdefault(env[2], []).append(raw)
+    assert len(by_hand) >= 2
+    if how == "hand-left-out":
+        entries = [r for h, rs in by_hand.items() if h != 1 for r in rs]
+    elif how == "hands-swapped":
+        entries = by_hand[1] + by_hand[0] + [r for h in sorted(by_hand)[2:] for r in by_hand[h]]
+    elif how == "earlier-entry-again":
+        entries = [r for h in sorted(by_hand) for r in by_hand[h]] + [by_hand[0][-1]]
+    else:                                   # the next hand before the last reveal
+        entries = by_hand[0][:-1] + by_hand[1]
+    dst.write_bytes(objs[0][1] + b"".join(entries))
+
+
+@pytest.mark.slow
+def test_a_whole_classic_match_is_fair_to_both(classic2: Path) -> None:
+    assert product(classic2) == (True, None, None)
+    v = spec.verify_file(str(classic2))
+    assert v.ok and v.check is None and v.hands >= 2, v
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", ["hand-left-out", "hands-swapped", "earlier-entry-again",
+                                 "next-hand-early"])
+def test_hands_moved_in_the_file_blame_nobody_alike(classic2: Path, tmp_path: Path,
+                                                    how: str) -> None:
+    edited = tmp_path / f"{how}.mbt"
+    _hands_cut(classic2, edited, how)
+    want = product(edited)
+    assert want[0] is False and want[1] in ("wrong-hand", "hand-order") and want[2] is None
+    assert independent(edited) == want
+    assert spec.verify_file(str(edited)).entry == verify_game(edited).failed_index
