@@ -6,6 +6,18 @@ It imports nothing of ``p2p`` or ``engine``: only msgpack, hashlib/hmac, ``crypt
 through ctypes (the system's libsodium, or the copy the ``rbcl`` wheel bundles). It is an
 auditor's check that the documents are enough to check a game, not a second product: it
 stops at the first fault and names the seat to blame, as ``millebornes verify`` does.
+
+What it checks: the header (canonical, its table id), every envelope (canonical, strict
+Ed25519 key and signature, table, hand order, seq, a linear chain from each hand's
+genesis, equivocation), every deck body (Schnorr key proofs, commitments, each pass's
+proof of shuffle, each share's DLEQ proof in its context, the deal's recipients, the pile
+positions drawn, reshuffles against the discard pile, opens against the move's card and
+the holder), and after each hand the reveals (keys, seed commitments), every pass
+recomputed from its seed, every share against the revealed key and the whole deck
+decrypted: the cards each seat drew (``Verdict.drawn``). What it does not (it would need
+the rules engine, not the protocol): whose turn it was and whether a move is legal, the
+scores and whether the match is over, a hand ended otherwise than by its trip; nor the
+side entries (agreements, complaints, claims), which it skips.
 """
 
 from __future__ import annotations
