@@ -528,8 +528,16 @@ def _verify(data: bytes) -> Verdict:
     if (not isinstance(header, dict) or header.get("format") != "millebornes-transcript"
             or pack(header) != header_bytes):
         raise Fault("file-corrupt", None, None, "no canonical transcript header")
+    if set(header) != {"format", "version", "table", "rules", "players", "cards"} or not all(
+            isinstance(p, dict) and set(p) == {"seat", "name", "key"}
+            for p in header.get("players", [None])):
+        raise Fault("file-corrupt", None, None, "a header field missing or unknown")
     if header.get("version") != 3:
         raise Fault("unsupported-version", None, None, str(header.get("version")))
+    meta = header["rules"]
+    if (not isinstance(meta, dict) or not {"rules", "seating"} <= set(meta)
+            or not set(meta) <= {"rules", "seating", "nonce", "limits", "curve"}):
+        raise Fault("header", None, None, "the rules map's fields")
     table = header["table"]
     if table_id(header) != table:
         raise Fault("header", None, None, "table id does not hash the agreement")

@@ -323,3 +323,44 @@ def test_hands_moved_in_the_file_blame_nobody_alike(classic2: Path, tmp_path: Pa
     assert want[0] is False and want[1] in ("wrong-hand", "hand-order") and want[2] is None
     assert independent(edited) == want
     assert spec.verify_file(str(edited)).entry == verify_game(edited).failed_index
+
+
+def _with_header(path: Path, dst: Path, ids: Any, header: dict[str, Any]) -> None:
+    """Copy ``path`` under another header: every hand's genesis follows it, every entry
+    signed again by its own author (as a writer of that header would have)."""
+    import hashlib
+
+    objs = spec._objects(path.read_bytes())
+    old_hdr, new_hdr = objs[0][1], spec.pack(header)
+    table = objs[0][2]["table"]
+    by_key = {i.public_key: i for i in ids}
+    out, renamed = [new_hdr], {}
+    for _, raw, env in objs[1:21]:         # the header decides: the first entries do
+        env = list(env)
+        if env[5] == spec.genesis(table, env[2], old_hdr):
+            env[5] = spec.genesis(table, env[2], new_hdr)
+        else:
+            env[5] = renamed[env[5]]
+        env[7] = by_key[env[3]].sign(b"millebornes/envelope/v1\0" + spec.pack(env[:7]))
+        new = spec.pack(env)
+        renamed[hashlib.sha256(raw).digest()] = hashlib.sha256(new).digest()
+        out.append(new)
+    dst.write_bytes(b"".join(out))
+
+
+@pytest.mark.parametrize("where", ["top", "rules"])
+def test_a_header_with_a_field_more_is_refused_alike(fair3: tuple[Path, Any], tmp_path: Path,
+                                                     where: str) -> None:
+    """protocol.md §6: the header has exactly its fields (the table id hashes the rules
+    map, so a field more there also changes nothing it binds)."""
+    path, ids = fair3
+    header = dict(spec._objects(path.read_bytes())[0][2])
+    if where == "top":
+        header["extra"] = 1
+    else:
+        header["rules"] = dict(header["rules"], extra=1)
+    edited = tmp_path / "header.mbt"
+    _with_header(path, edited, ids, header)
+    want = product(edited)
+    assert want == (False, "file-corrupt" if where == "top" else "header", None)
+    assert independent(edited) == want
