@@ -411,6 +411,7 @@ def table_id(header: dict[str, Any]) -> bytes:
     meta = header["rules"]
     agreement = dict(meta)
     agreement["players"] = header["players"]
+    agreement.setdefault("nonce", b"")
     return hashlib.sha256(TABLE_TAG + pack(agreement)).digest()[:16]
 
 
