@@ -616,10 +616,24 @@ def _decrypt_with_shares(hand: _Hand, r: int, pos: int) -> int | None:
     return None
 
 
+#: protocol.md §4: every body has exactly its fields
+BODY_FIELDS = {
+    "deck.key": {"k", "seat", "h", "proof"}, "deck.commit": {"k", "seat", "round", "c"},
+    "deck.pass": {"k", "seat", "round", "deck", "proof"},
+    "deck.reshuffle": {"k", "seat", "round", "cards"},
+    "deck.share": {"k", "seat", "round", "pos", "to", "d", "proof", "card"},
+    "deck.reveal": {"k", "seat", "x", "seeds"},
+    "game.rcommit": {"k", "c"}, "game.rreveal": {"k", "seed"}, "game.act": {"k", "a"},
+}
+
+
 def _apply(hand: _Hand, seat: int, body: dict[str, Any], idx: int, table: bytes,
            verdict: Verdict) -> None:
     k = body["k"]
     n = hand.n
+    fields = BODY_FIELDS.get(k)
+    _need(fields is None or set(body) == fields, "malformed-body", seat, idx,
+          f"{k} has the fields {sorted(body)}")
     if k.startswith("deck."):
         _need(body.get("seat") == seat, "seat-mismatch", seat, idx)
         _need(not hand.reveals or k in ("deck.reveal", "deck.share"), "phase", seat, idx)

@@ -367,3 +367,19 @@ def test_a_header_with_a_field_more_is_refused_alike(fair3: tuple[Path, Any], tm
     _with_header(path, edited, ids, header)
     want = agree(edited)
     assert want == (False, "file-corrupt" if where == "top" else "header", None)
+
+
+@pytest.mark.parametrize("kind", ["game.act", "game.rcommit", "game.rreveal"])
+def test_a_game_body_with_a_field_more_is_its_authors_fault(fair3: tuple[Path, Any],
+                                                            tmp_path: Path, kind: str) -> None:
+    """protocol.md §4: every body has exactly its fields (network.md, "Hardened decoding":
+    unknown fields are refused, so an entry cannot smuggle data past a check that ignores
+    it). A game body with one more, signed by its author, was taken as fair."""
+    path, ids = fair3
+    objs = spec._objects(path.read_bytes())
+    at = next(i for i, (_, _, e) in enumerate(objs[1:]) if e[6]["k"] == kind)
+    seat = next(p["seat"] for p in objs[0][2]["players"] if p["key"] == objs[1 + at][2][3])
+    edited = tmp_path / "extra.mbt"
+    _relink(path, edited, ids, at, body=lambda b: dict(b, note=b"\x00" * 100))
+    want = agree(edited)
+    assert want == (False, "malformed-body", seat)

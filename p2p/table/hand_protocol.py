@@ -76,6 +76,22 @@ HAND_SIZE = 6
 REPRODUCIBLE_KINDS = frozenset({"deck.key", "deck.commit", "deck.pass", "deck.reshuffle",
                                 "deck.share", "deck.reveal", "game.rcommit", "game.rreveal"})
 
+#: The game layer's bodies and their fields (docs/protocol.md §4): no other field.
+_GAME_FIELDS: dict[str, frozenset[str]] = {
+    "game.act": frozenset({"k", "a"}), "game.rcommit": frozenset({"k", "c"}),
+    "game.rreveal": frozenset({"k", "seed"})}
+
+
+def _no_other_field(seat: int, body: dict[str, Any]) -> None:
+    """A game body that is right in every field it must have still has no other, as every
+    decoded message (deck bodies: message_from_body; network.md, "Hardened decoding"): a
+    signed move carrying one more field passed live and in `verify`."""
+    kind = body["k"]
+    extra = set(body) - _GAME_FIELDS[kind]
+    if extra:
+        raise ProtocolError(seat, "malformed-body",
+                            f"{kind} has no field {sorted(str(f) for f in extra)[0][:32]!r}")
+
 
 class ProtocolError(Exception):
     """An entry broke the protocol; ``seat`` is the author to blame (None: unknown)."""
@@ -290,6 +306,7 @@ class HandProtocol:
                 c = body.get("c")
                 if not isinstance(c, bytes) or len(c) != 32:
                     raise ProtocolError(seat, "malformed-body", "commitment is 32 bytes")
+                _no_other_field(seat, body)
                 self.rand_commits[seat] = c
             elif kind == "game.rreveal":
                 sd = body.get("seed")
@@ -297,6 +314,7 @@ class HandProtocol:
                         sd, seat, self.cfg.table_id, self._purpose()) != self.rand_commits[seat]:
                     raise ProtocolError(seat, "random-reveal",
                                         "the revealed seed does not match its commitment")
+                _no_other_field(seat, body)
                 self.rand_seeds[seat] = sd
             else:
                 self._on_act(seat, body)
@@ -341,6 +359,7 @@ class HandProtocol:
         if action.seat != seat:
             raise ProtocolError(seat, "wrong-seat", f"seat {seat} wrote a move for seat "
                                                    f"{action.seat}")
+        _no_other_field(seat, body)
         st = self.state
         if isinstance(action, Draw) and action.source == "pile":
             if action.card is not None:
