@@ -383,3 +383,20 @@ def test_a_game_body_with_a_field_more_is_its_authors_fault(fair3: tuple[Path, A
     _relink(path, edited, ids, at, body=lambda b: dict(b, note=b"\x00" * 100))
     want = agree(edited)
     assert want == (False, "malformed-body", seat)
+
+
+def test_live_peers_refuse_a_move_with_a_field_more(tmp_path: Path) -> None:
+    """The same rule at the table: the honest peers stop on the first such move, naming
+    its author (before, every peer applied it)."""
+    from p2p.table import ProtocolError
+
+    def tamper(hand: int, seat: int, body: dict[str, Any]) -> dict[str, Any]:
+        if seat == 1 and body.get("k") == "game.act":
+            return dict(body, note=b"hidden")
+        return body
+
+    with seeded_entropy(b"specaudit/live-extra"):
+        cfg, ids = _table("live-extra", "modern", 2)
+        with pytest.raises(ProtocolError) as caught:
+            play_fair_match(cfg, ids, _bots(2), tmp_path / "t.mbt", tamper=tamper)
+    assert (caught.value.seat, caught.value.check) == (1, "malformed-body")
