@@ -470,6 +470,11 @@ class _Hand:
         self.reveals: dict[int, tuple[int, list[bytes]]] = {}
         self.reveal_entry: dict[int, int] = {}
         self.drawn_positions: dict[int, list[tuple[int, int]]] = {s: [] for s in range(n)}
+        # protocol.md §4.1: the writers of the hand's setup, in order (the deal's are added
+        # once the first player is known)
+        self.setup: list[tuple[int, str]] = [
+            (s, kind) for kind in ("deck.key", "game.rcommit", "deck.commit", "deck.pass",
+                                   "game.rreveal") for s in range(n)]
 
     @property
     def joint(self) -> bytes:
@@ -631,6 +636,12 @@ def _apply(hand: _Hand, seat: int, body: dict[str, Any], idx: int, table: bytes,
            verdict: Verdict) -> None:
     k = body["k"]
     n = hand.n
+    if hand.setup:                      # §4.1: who writes, and what, while the deal is due
+        want_seat, want_kind = hand.setup.pop(0)
+        _need(seat == want_seat, "out-of-turn", seat, idx, f"seat {want_seat} was to write")
+        _need(k == want_kind, "wrong-entry", seat, idx, f"expected {want_kind}, got {k}")
+    elif k == "deck.reveal":            # the reveals, in seat order
+        _need(all(s in hand.reveals for s in range(seat)), "out-of-turn", seat, idx)
     fields = BODY_FIELDS.get(k)
     _need(fields is None or set(body) == fields, "malformed-body", seat, idx,
           f"{k} has the fields {sorted(body)}")
@@ -654,8 +665,12 @@ def _apply(hand: _Hand, seat: int, body: dict[str, Any], idx: int, table: bytes,
               and random_commitment(sd, seat, table, hand.no) == hand.rcommit.get(seat),
               "random-reveal", seat, idx)
         hand.rseed[seat] = sd
-        if len(hand.rseed) == n and hand.first is None:
-            hand.first = first_player([hand.rseed[s] for s in range(n)], table, hand.no, n)
+        if len(hand.rseed) == n:
+            if hand.first is None:
+                hand.first = first_player([hand.rseed[s] for s in range(n)], table, hand.no, n)
+            first = hand.first
+            hand.setup = [(s, "deck.share") for s in range(n)
+                          for p in range(HAND_SIZE * n) if (first + p) % n != s]
     elif k == "deck.commit":
         r = body.get("round")
         c = body.get("c")

@@ -400,3 +400,51 @@ def test_live_peers_refuse_a_move_with_a_field_more(tmp_path: Path) -> None:
         with pytest.raises(ProtocolError) as caught:
             play_fair_match(cfg, ids, _bots(2), tmp_path / "t.mbt", tamper=tamper)
     assert (caught.value.seat, caught.value.check) == (1, "malformed-body")
+
+
+def _rechained(path: Path, dst: Path, ids: Any, change: Any) -> None:
+    """Copy ``path`` with its list of envelopes changed by ``change``, each entry then
+    chained on the one before it in its hand and signed again by its own author."""
+    import hashlib
+
+    objs = spec._objects(path.read_bytes())
+    header, table = objs[0][1], objs[0][2]["table"]
+    by_key = {i.public_key: i for i in ids}
+    out, head = [header], {}
+    for env in change([list(e) for _, _, e in objs[1:]]):
+        env[5] = head.get(env[2], spec.genesis(table, env[2], header))
+        env[7] = by_key[env[3]].sign(b"millebornes/envelope/v1\0" + spec.pack(env[:7]))
+        raw = spec.pack(env)
+        head[env[2]] = hashlib.sha256(raw).digest()
+        out.append(raw)
+    dst.write_bytes(b"".join(out))
+
+
+def _swap(at: Any) -> Any:
+    def change(envs: list[list[Any]]) -> list[list[Any]]:
+        i, j = at(envs)
+        envs[i], envs[j] = envs[j], envs[i]
+        return envs
+    return change
+
+
+WRITER_ORDER = {
+    # protocol.md §4.1: keys, then randomness commitments, ... each in seat order
+    "first-key-left-out": (lambda envs: envs[1:40], 0),
+    "commitments-swapped": (_swap(lambda envs: (3, 4)), 3),
+    "reveals-swapped": (_swap(lambda envs: tuple(
+        i for i, e in enumerate(envs) if e[6]["k"] == "deck.reveal")[:2]), None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(WRITER_ORDER))
+def test_an_entry_out_of_its_writers_turn_is_blamed_alike(fair3: tuple[Path, Any],
+                                                          tmp_path: Path, case: str) -> None:
+    change, at = WRITER_ORDER[case]
+    path, ids = fair3
+    edited = tmp_path / f"{case}.mbt"
+    _rechained(path, edited, ids, change)
+    want = agree(edited)
+    assert want[:2] == (False, "out-of-turn") and want[2] is not None
+    if at is not None:
+        assert verify_game(edited).failed_index == at
