@@ -1,0 +1,117 @@
+"""Plug-in bots written from docs/bots.md alone by outside authors (ninth review of the
+plug-ins): two seats of one plug-in that fails, whose log lines at a networked table (and
+with ``play --in-process``) did not say which seat failed; one bot entered in a
+tournament under two spellings of its options (``heuristic,heuristic:match=1``, the
+default written out, was two entrants, while a plug-in's ``x=1`` and ``x=1.0`` were
+refused as one bot); and an old-style bot whose ``choose(self, state)`` takes one
+argument, which failed at its first move instead of when it was loaded."""
+
+from __future__ import annotations
+
+import logging
+import random
+from pathlib import Path
+
+import pytest
+from cli_helpers import millebornes_with_plugins
+
+from engine import CLASSIC, Seating, apply_action, legal_actions, new_hand, view_of
+from engine.testing import install_plugin
+
+CRASHY = '''
+class Crashy:
+    """Fails at its third play."""
+
+    def __init__(self, seed):
+        self.plays = 0
+
+    def choose(self, view, legal):
+        if view.phase == "play":
+            self.plays += 1
+            if self.plays == 3:
+                raise KeyError("boom")
+        return legal[0]
+
+
+def make(seed):
+    return Crashy(seed)
+'''
+
+
+@pytest.fixture
+def plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    install_plugin(tmp_path, "crashbot", CRASHY, {"crashy": "make"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return tmp_path
+
+
+def _a_play() -> tuple[object, list[object]]:
+    """A seat's view and legal moves at a play (classic, two players)."""
+    order = list(CLASSIC.deck(Seating.solo(2)))
+    random.Random(4).shuffle(order)
+    state = new_hand(CLASSIC, Seating.solo(2), order, 0)
+    state = apply_action(state, legal_actions(state, 0)[0])      # drawn: now a play
+    return view_of(state, 0), list(legal_actions(state, 0))
+
+
+def _fault_lines(log: str) -> list[str]:
+    return [line.split(" WARNING ", 1)[1] for line in log.splitlines()
+            if "KeyError: 'boom'" in line]
+
+
+def test_two_seats_of_one_failing_plugin_are_told_apart_in_the_log(plugins: Path) -> None:
+    """``play --in-process --bots crashy,crashy``: both fail; the log said "bot crashy
+    raised KeyError: 'boom'" twice, and which seat each line was of was nowhere (the
+    screen says "Bo's bot", "Cy's bot"; the log, which has the whole reason, did not)."""
+    done = millebornes_with_plugins(plugins, "play", "--in-process", "--plain", "--auto",
+                                    "--bots", "crashy,crashy", "--seed", "3")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    log = (plugins / "data" / "millebornes" / "millebornes.log").read_text(encoding="utf-8")
+    lines = _fault_lines(log)
+    for seat in (1, 2):
+        own = [line for line in lines if f"crashy at seat {seat}" in line]
+        assert any(line.startswith(f"(bot crashy at seat {seat}, in its own process) bot "
+                                   f"crashy at seat {seat} raised KeyError: 'boom' at "
+                                   "view.phase") for line in own), lines
+        assert f"bot crashy at seat {seat} raised KeyError: 'boom'; a built-in bot plays " \
+               "for it from now on" in own, lines
+    assert len(lines) == 4, lines
+
+
+def test_a_networked_bots_fault_in_the_log_names_its_seat(
+        plugins: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A bot seat of a networked table (``cli.seats.bot_controller``, as a bot's peer and
+    a resumed bot make it): its fault's line in the log names its seat, as simulate's
+    "bot crashy at seat 1 failed to move" does."""
+    from cli.seats import bot_controller
+
+    view, legal = _a_play()
+    bot = bot_controller("crashy", 1, seat=2)
+    try:
+        with caplog.at_level(logging.WARNING):
+            for _ in range(3):
+                assert bot.choose(view, legal) in legal
+    finally:
+        bot.close()      # type: ignore[attr-defined]
+    said = [r.getMessage() for r in caplog.records if "boom" in r.getMessage()]
+    assert said == ["bot crashy at seat 2 raised KeyError: 'boom'; a quick bot moves for it "
+                    "from now on"], caplog.text
+
+
+@pytest.mark.slow
+def test_two_seats_of_one_failing_plugin_at_a_networked_table(plugins: Path) -> None:
+    """The same at a networked ``play`` (each bot in its peer's process): the log had
+    "bot crashy raised KeyError: 'boom'; a quick bot moves for it from now on" twice."""
+    done = millebornes_with_plugins(plugins, "play", "--plain", "--auto",
+                                    "--bots", "crashy,crashy", "--seed", "3")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    log = (plugins / "data" / "millebornes" / "millebornes.log").read_text(encoding="utf-8")
+    lines = _fault_lines(log)
+    for seat in (1, 2):
+        assert f"bot crashy at seat {seat} raised KeyError: 'boom'; a quick bot moves for " \
+               "it from now on" in lines, lines
+        assert any(line.startswith(f"(bot crashy at seat {seat}, in its own process)")
+                   for line in lines), lines
+    said = [line for line in done.stdout.replace("\n  ", " ").splitlines()
+            if "failed to move" in line]
+    assert len(said) == 2 and "Bo's bot (crashy)" in said[0] and "Cy's bot (crashy)" in said[1]
