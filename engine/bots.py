@@ -268,7 +268,46 @@ class _LazyFactory:
             raise PluginFailed(f"bot plug-in {self.ep.name!r} made an object of type "
                                f"{type(bot).__name__[:40]}, which has no choose(view, "
                                f"legal) method")
+        found = _choose_takes(bot.choose)
+        if found is not None:
+            # an old-style bot, choose(self, state): it failed at its first move, in the
+            # middle of a match ("takes 2 positional arguments but 3 were given")
+            raise PluginFailed(f"bot plug-in {self.ep.name!r} made a bot of type "
+                               f"{type(bot).__name__[:40]} whose method is choose{found}; "
+                               f"a bot's is called as choose(view, legal): write it as "
+                               f"def choose(self, view, legal)")
         return bot
+
+
+def _choose_takes(choose: Callable[..., Any]) -> str | None:
+    """The parameters of a bot's ``choose`` in words ("(state)") when it cannot be called
+    as ``choose(view, legal)``, else None (also when they cannot be read: it is called,
+    and tells for itself). Only the parameters' names and kinds are read: a default's or
+    an annotation's ``repr`` would run the plug-in's code."""
+    try:
+        signature = inspect.signature(choose)
+    except (TypeError, ValueError):
+        return None
+    try:
+        signature.bind(None, None)
+    except TypeError:
+        pass
+    else:
+        return None
+    words = []
+    for p in list(signature.parameters.values())[:8]:
+        star = ("*" if p.kind is p.VAR_POSITIONAL else "**" if p.kind is p.VAR_KEYWORD
+                else "")
+        words.append(star + p.name[:30] + ("=..." if p.default is not p.empty else ""))
+    if any(p.kind is p.KEYWORD_ONLY for p in signature.parameters.values()) \
+            and not any(w.startswith("*") for w in words):
+        first = next(i for i, p in enumerate(signature.parameters.values())
+                     if p.kind is p.KEYWORD_ONLY)
+        if first < len(words):
+            words.insert(first, "*")
+    if len(signature.parameters) > 8:
+        words.append("...")
+    return "(" + ", ".join(words) + ")"
 
 
 def _takes(factory: Callable[..., Any], seed: int) -> str | None:

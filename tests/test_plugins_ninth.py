@@ -115,3 +115,91 @@ def test_two_seats_of_one_failing_plugin_at_a_networked_table(plugins: Path) -> 
     said = [line for line in done.stdout.replace("\n  ", " ").splitlines()
             if "failed to move" in line]
     assert len(said) == 2 and "Bo's bot (crashy)" in said[0] and "Cy's bot (crashy)" in said[1]
+
+
+#: Bots whose ``choose`` takes other parameters than ``(view, legal)``, and ones that
+#: are called that way all the same.
+CHOOSERS = '''
+class Old:
+    """An old-style bot: it was handed the whole state."""
+
+    def choose(self, state):
+        return None
+
+
+class Deeper:
+    def choose(self, view, legal, depth):
+        return legal[0]
+
+
+class Named:
+    def choose(self, *, view, legal):
+        return legal[0]
+
+
+class Fine:
+    def choose(self, view, legal, depth=2):
+        return legal[0]
+
+
+class Loose:
+    def choose(self, *args):
+        return args[1][0]
+
+
+class Static:
+    @staticmethod
+    def choose(view, legal):
+        return legal[0]
+
+
+def make(seed, kind="Old"):
+    return globals()[kind]()
+'''
+
+
+@pytest.mark.parametrize("kind, found", [
+    ("Old", "(state)"), ("Deeper", "(view, legal, depth)"), ("Named", "(*, view, legal)"),
+    ("Fine", None), ("Loose", None), ("Static", None)])
+def test_a_bot_whose_choose_takes_other_parameters_is_refused_as_it_is_made(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str, found: str | None) -> None:
+    """An old-style bot, ``def choose(self, state)``, was made, seated, and failed at its
+    first move ("raised TypeError: Old.choose() takes 2 positional arguments but 3 were
+    given"), a match under way; it is refused when it is made, naming the bot, the
+    parameters found and the call expected. One that can be called as ``choose(view,
+    legal)`` (a default, ``*args``, a static method) is made."""
+    from engine import PluginFailed, make_bot
+
+    install_plugin(tmp_path, "choosers", CHOOSERS, {"chooser": "make"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    if found is None:
+        bot = make_bot(f"chooser:kind={kind}", 1)
+        view, legal = _a_play()
+        assert bot.choose(view, legal) is legal[0]   # type: ignore[arg-type]
+        return
+    with pytest.raises(PluginFailed) as caught:
+        make_bot(f"chooser:kind={kind}", 1)
+    assert str(caught.value) == (
+        f"bot plug-in 'chooser' made a bot of type {kind} whose method is choose{found}; a "
+        "bot's is called as choose(view, legal): write it as def choose(self, view, legal)")
+
+
+@pytest.mark.parametrize("argv", [
+    ("simulate", "--bots", "old,heuristic", "--games", "2"),
+    pytest.param(("tournament", "--bots", "old,heuristic", "--deals", "1", "--jobs", "1"),
+                 marks=pytest.mark.slow),
+    pytest.param(("play", "--plain", "--auto", "--bots", "old", "--seed", "3"),
+                 marks=pytest.mark.slow),
+], ids=["simulate", "tournament", "play"])
+def test_an_old_style_bot_is_refused_before_any_match(tmp_path: Path,
+                                                      argv: tuple[str, ...]) -> None:
+    """``simulate`` played on until the old-style bot's first move ("stopped: bot old at
+    seat 0 failed to move in game 1 of 2: raised TypeError: ..."), status 1; every command
+    now refuses it with its arguments, before a match starts (status 2)."""
+    install_plugin(tmp_path, "oldbot", CHOOSERS, {"old": "make"})
+    done = millebornes_with_plugins(tmp_path, *argv)
+    assert done.returncode == 2, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "--bots old: bot plug-in 'old' made a bot of type Old whose method is " \
+        "choose(state); a bot's is called as choose(view, legal): write it as def " \
+        "choose(self, view, legal)" in done.stderr.replace("\n", " "), done.stderr
+    assert "match" not in done.stdout and "failed to move" not in done.stderr, done.stdout
