@@ -29,6 +29,7 @@ import copy
 import io
 import json
 import logging
+import math
 import os
 import random
 import select
@@ -57,7 +58,7 @@ from engine.bot_guard import (
     interrupts,
     own_interrupt,
 )
-from engine.bots import BOTS, make_bot, parse_bot_spec
+from engine.bots import BOTS, declared_options, make_bot, parse_bot_spec, plugin_bots
 from engine.simulate import answer_words, legal_choice
 
 from .bot_process import ANSWER_WITHIN, cap_memory, log_where_raised, within_bound
@@ -294,11 +295,46 @@ def _check_in_child(spec: str) -> tuple[str, str] | None:
         reply = "none"
     if reply is None:
         return None
+    if type(reply) is dict:
+        # made; the options its factory declares (what a spec that leaves them out gets)
+        DECLARED[name] = _plain_options(reply.get("declared"))
+        return None
     if (type(reply) is list and len(reply) == 2 and reply[0] in ("options", "made")
             and type(reply[1]) is str):
         return (reply[0], reply[1][:1000])
     return ("made", f"bot {name!r} ended its process while it was made "
                     f"(exit code {proc.returncode})")
+
+
+#: The options the factories of the plug-ins checked in this process declare (with their
+#: defaults), by bot name: read by their check's child (:func:`try_make`), where the
+#: plug-in runs, never here; a tournament tells its entrants apart by them
+#: (:func:`engine.bots.bot_identity`).
+DECLARED: dict[str, dict[str, int | float | str]] = {}
+
+
+def declared(spec: str) -> dict[str, int | float | str] | None:
+    """The options the factory of ``spec``'s bot declares, as its check found them: a
+    built-in's read here, a plug-in's from its last check (None: not checked)."""
+    name = parse_bot_spec(spec)[0]
+    factory = BOTS.get(name)
+    return declared_options(factory) if factory is not None else DECLARED.get(name)
+
+
+def _plain_options(data: object) -> dict[str, int | float | str]:
+    """What a check's child said its factory declares, kept only as plain options: at
+    most 64, each named as a parameter is, an int, a finite float or a short string (the
+    plug-in can write on that channel too)."""
+    out: dict[str, int | float | str] = {}
+    if type(data) is not dict:
+        return out
+    for key, value in list(data.items())[:64]:
+        if type(key) is not str or not key.isidentifier() or len(key) > 100:
+            continue
+        if type(value) is int or (type(value) is float and math.isfinite(value)) \
+                or (type(value) is str and len(value) <= 200):
+            out[key] = value
+    return out
 
 
 #: Seconds the check of a plug-in may take before the player is told that it runs (a bot
@@ -376,8 +412,8 @@ def _end_session(proc: subprocess.Popen[bytes]) -> None:
 
 def _check_main() -> None:
     """The check's child (``python -c``): make the bot of ``argv[1]`` within ``argv[2]``
-    seconds, write ``null`` or ``[kind, words]`` as JSON on the standard output (kept
-    aside: the plug-in's own prints go to the null device), and end."""
+    seconds, write ``{"declared": options}`` or ``[kind, words]`` as JSON on the standard
+    output (kept aside: the plug-in's own prints go to the null device), and end."""
     spec, limit = sys.argv[1], float(sys.argv[2])
     out = os.dup(1)
     answer = _made_or_why(spec, limit)
@@ -387,9 +423,10 @@ def _check_main() -> None:
         os._exit(0)    # a plug-in's threads and exit handlers do not hold the check
 
 
-def _made_or_why(spec: str, limit: float) -> tuple[str, str] | None:
+def _made_or_why(spec: str, limit: float) -> tuple[str, str] | dict[str, Any]:
     """Make the bot as :func:`make_seat_bots` would (bounded in time and memory, its
-    prints at the null device): None, or ``(kind, words)``."""
+    prints at the null device): ``{"declared": options}`` (the options its factory
+    declares, :func:`engine.bots.declared_options`), or ``(kind, words)``."""
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)        # nothing it prints reaches the screen or a report
@@ -412,7 +449,12 @@ def _made_or_why(spec: str, limit: float) -> tuple[str, str] | None:
         return ("made", f"bot {name!r} could not be made: {exc}")
     except BaseException as exc:  # noqa: BLE001 - whatever a plug-in's factory raises
         return ("made", f"bot {name!r} could not be made: {exception_words(exc)}")
-    return None
+    entry = getattr(plugin_bots().get(name), "ep", None)
+    try:
+        options = declared_options(entry.load()) if entry is not None else {}
+    except Exception:             # noqa: BLE001 - it loaded a moment ago: none said
+        options = {}
+    return {"declared": options}
 
 
 @contextlib.contextmanager

@@ -22,7 +22,7 @@ import math
 import random
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from . import Action, HandState
@@ -433,6 +433,46 @@ def make_bot(spec: str, seed: int = 0) -> SeatController:
         return factory(seed, **options)
     except TypeError as exc:
         raise ValueError(f"bad options for bot {name!r} in {spec!r}: {exc}") from None
+
+
+#: A bot's identity (:func:`bot_identity`): its name, and its options by name.
+BotIdentity = tuple[str, tuple[tuple[str, Any], ...]]
+
+
+def declared_options(factory: Callable[..., Any]) -> dict[str, int | float | str]:
+    """The options ``factory`` declares with a default of a type an option's value may
+    have (an int, a float or a string: ``def make(seed, depth=3, **options)`` declares
+    ``depth=3``), its seed (the first parameter) left out; none when its parameters
+    cannot be read. Only the defaults' types are asked, never their ``repr``."""
+    try:
+        params = list(inspect.signature(factory).parameters.values())
+    except (TypeError, ValueError):
+        return {}
+    out: dict[str, int | float | str] = {}
+    for i, p in enumerate(params):
+        if (i == 0 and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)) \
+                or p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+            continue                 # the seed, *args, **options
+        value = p.default
+        if type(value) in (int, str) or (type(value) is float and math.isfinite(value)):
+            out[p.name] = value
+    return out
+
+
+def bot_identity(spec: str, declared: Mapping[str, Any] | None = None) -> BotIdentity:
+    """Which bot ``spec`` makes, for telling two entrants of a tournament apart: its name
+    (as it is looked up, a level for its spec) and the options its factory is called
+    with, the defaults it declares counted (``declared``; a built-in's are read here):
+    ``heuristic`` and ``heuristic:match=1`` are one bot, and so are ``mybot`` and
+    ``mybot:depth=3`` for ``def make(seed, depth=3, **options)``. Values are compared as
+    Python compares them: ``x=1`` (the int 1) and ``x=1.0`` (the float) are one number,
+    so one bot; ``x=yes`` and ``x=Yes`` are two words, two bots."""
+    name, options = parse_bot_spec(spec)
+    if declared is None:
+        factory = BOTS.get(name)
+        declared = declared_options(factory) if factory is not None else {}
+    full = {**declared, **options}
+    return name, tuple(sorted(full.items()))
 
 
 def _options_of(factory: BotFactory) -> list[str] | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -203,3 +204,83 @@ def test_an_old_style_bot_is_refused_before_any_match(tmp_path: Path,
         "choose(state); a bot's is called as choose(view, legal): write it as def " \
         "choose(self, view, legal)" in done.stderr.replace("\n", " "), done.stderr
     assert "match" not in done.stdout and "failed to move" not in done.stderr, done.stdout
+
+
+#: Two factories: one that declares its option's default, one that hands its options on
+#: (its defaults are its bot's, unseen by the program).
+OPTBOTS = '''
+class Echo:
+    def __init__(self, seed, **options):
+        self.options = options
+
+    def choose(self, view, legal):
+        return legal[0]
+
+
+def declares(seed, x=1, word="yes", **options):
+    return Echo(seed, x=x, word=word, **options)
+
+
+def passes(seed, **options):
+    return Echo(seed, **options)
+'''
+
+
+#: Two entrants of a tournament, and whether they are one bot.
+ENTRANTS = [
+    ("heuristic,heuristic:match=1", True),       # its default, written out
+    ("heuristic,heuristic:match=1.0", True),
+    ("normal,heuristic:Match=1", True),
+    ("search,search:margin=2:playouts=400", True),
+    ("expert,search:playouts=800", True),
+    ("heuristic,heuristic:match=0", False),
+    ("search,search:playouts=401", False),
+    ("optbot:x=1,optbot:x=1.0", True),           # one number, whatever its type
+    ("optbot,optbot:x=1", True),                 # the factory's own default
+    ("optbot,optbot:word=yes:x=01", True),
+    ("optbot,optbot:x=2", False),
+    ("optbot:word=yes,optbot:word=Yes", False),  # two words
+    ("optbot,optbot:y=1", False),
+    ("handson,handson:x=1", False),              # defaults not declared by the factory
+    ("handson:x=1,handson:x=1.0", True),
+]
+
+
+def test_a_tournaments_entrants_are_told_apart_by_the_options_their_bots_get(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``heuristic,heuristic:match=1`` (its default written out) was two entrants, each
+    rated, while a plug-in's ``x=1`` and ``x=1.0`` were refused as one bot. A bot's
+    identity is its name and the options its factory is called with, the defaults the
+    factory declares counted (a plug-in's read where its check makes it, never here),
+    values compared as Python compares them (1 and 1.0 are one number): both pairs are
+    one bot."""
+    from cli.args import check_bot_entrant
+    from cli.bot_limit import declared
+    from engine.bots import bot_identity
+
+    install_plugin(tmp_path, "optbots", OPTBOTS, {"optbot": "declares", "handson": "passes"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert declared("optbot") is None               # not checked yet: nothing known
+    for spec in ("optbot", "handson"):
+        check_bot_entrant(spec)           # a plug-in is made in a child, never here
+    assert "optbots" not in sys.modules
+    assert declared("optbot:x=2") == {"x": 1, "word": "yes"} and declared("handson") == {}
+    wrong = []
+    for bots, same in ENTRANTS:
+        first, second = bots.split(",")
+        if (bot_identity(first, declared(first))
+                == bot_identity(second, declared(second))) is not same:
+            wrong.append(bots)
+    assert not wrong, wrong
+
+
+def test_a_tournament_refuses_a_bot_with_its_default_written_out(tmp_path: Path) -> None:
+    """The command itself: refused before any match, both spellings named."""
+    install_plugin(tmp_path, "optbots", OPTBOTS, {"optbot": "declares"})
+    for bots in ("heuristic,heuristic:match=1", "optbot,optbot:x=1.0"):
+        done = millebornes_with_plugins(tmp_path, "tournament", "--bots", bots, "--deals",
+                                        "1", "--jobs", "1")
+        first, second = bots.split(",")
+        assert done.returncode == 2, done.stdout[-1500:] + done.stderr[-1500:]
+        assert f"--bots names one bot twice ({first} and {second} are the same bot); give " \
+            "each entrant once" in done.stderr, done.stderr
