@@ -603,11 +603,16 @@ def no_stdin() -> Iterator[None]:
         os.dup2(devnull, 0)
         os.close(devnull)
     previous = sys.stdin
-    sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - closed below
+    mine = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - closed below
+    sys.stdin = mine
     try:
         yield
     finally:
-        mine, sys.stdin = sys.stdin, previous
+        # its own null device closed, not what sys.stdin holds now: a bot's (sys.stdin =
+        # None, a library's stand-in) ended the run after its report, "unexpected error:
+        # AttributeError: 'NoneType' object has no attribute 'close'", and its close() is
+        # its code
+        sys.stdin = previous
         mine.close()
         if saved >= 0:
             os.dup2(saved, 0)

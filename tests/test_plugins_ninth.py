@@ -284,3 +284,44 @@ def test_a_tournament_refuses_a_bot_with_its_default_written_out(tmp_path: Path)
         assert done.returncode == 2, done.stdout[-1500:] + done.stderr[-1500:]
         assert f"--bots names one bot twice ({first} and {second} are the same bot); give " \
             "each entrant once" in done.stderr, done.stderr
+
+
+#: A bot that puts its own object in ``sys.stdin`` (a library's stand-in, or None).
+STDIN = '''
+import sys
+from engine import make_bot
+
+
+class Broken:
+    def close(self):
+        raise RuntimeError("NOT MINE TO CLOSE")
+
+
+class Feeder:
+    def __init__(self, seed, what="none"):
+        self.heuristic = make_bot("heuristic", seed)
+        self.what = what
+
+    def choose(self, view, legal):
+        sys.stdin = None if self.what == "none" else Broken()
+        return self.heuristic.choose(view, legal)
+
+
+def make(seed, **options):
+    return Feeder(seed, **options)
+'''
+
+
+@pytest.mark.parametrize("what", ["none", pytest.param("broken", marks=pytest.mark.slow)])
+def test_a_bot_that_replaces_sys_stdin_does_not_end_simulate_in_an_error(
+        tmp_path: Path, what: str) -> None:
+    """A bot's ``sys.stdin = None`` ended ``simulate`` after its report with "unexpected
+    error: AttributeError: 'NoneType' object has no attribute 'close'" (status 1): the
+    program closed whatever ``sys.stdin`` held at the end, the bot's object (and ran
+    its ``close``), instead of its own null device."""
+    install_plugin(tmp_path, "feeder", STDIN, {"feeder": "make"})
+    done = millebornes_with_plugins(tmp_path, "simulate", "--bots",
+                                    f"feeder:what={what},heuristic", "--games", "2")
+    assert done.returncode == 0, done.stdout[-1500:] + done.stderr[-1500:]
+    assert "2 matches" in done.stdout and "error" not in done.stderr, done.stderr
+    assert "NOT MINE" not in done.stdout + done.stderr
