@@ -325,3 +325,25 @@ def test_a_bot_that_replaces_sys_stdin_does_not_end_simulate_in_an_error(
     assert done.returncode == 0, done.stdout[-1500:] + done.stderr[-1500:]
     assert "2 matches" in done.stdout and "error" not in done.stderr, done.stderr
     assert "NOT MINE" not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("spec, guess", [
+    ("./crashy.py", "crashy"), ("bots/crashy", "crashy"), ("mybot.py", ""),
+    ("/home/me/src/heuristic.py", "heuristic")])
+def test_a_bot_named_by_its_file_is_told_how_bots_are_named(
+        plugins: Path, spec: str, guess: str) -> None:
+    """An author's first try, ``--bots ./mybot.py``, was told "there is no bot called
+    './mybot.py'; choose from random, heuristic-v1, ...", nothing of how a bot gets a
+    name; it is told that a bot is named by its package's entry point, and the bot its
+    file's name is, if there is one."""
+    import argparse
+
+    from cli.args import check_bot_spec
+
+    with pytest.raises(argparse.ArgumentTypeError) as caught:
+        check_bot_spec(spec, "--bots")
+    assert str(caught.value) == (
+        f"--bots: there is no bot called {spec!r}: a bot is not named by its file but by "
+        "the name its package declares in the entry-point group millebornes.bots, once it "
+        "is installed (pip install; docs/bots.md, Writing a bot)"
+        + (f"; did you mean {guess!r}?" if guess else ""))
