@@ -347,3 +347,29 @@ def test_a_bot_named_by_its_file_is_told_how_bots_are_named(
         "the name its package declares in the entry-point group millebornes.bots, once it "
         "is installed (pip install; docs/bots.md, Writing a bot)"
         + (f"; did you mean {guess!r}?" if guess else ""))
+
+
+def test_simulate_refuses_more_bots_than_seats(plugins: Path) -> None:
+    """``simulate --bots crashy,heuristic,random`` (a comparison of three, as a
+    tournament's) played two players: the list is cycled over the seats and was cut
+    without a word, ``random`` neither seated nor even checked (``nosuchbot`` there
+    passed too)."""
+    import argparse
+
+    from cli.simulate import table_from_args
+
+    def args(bots: str, players: int = 2) -> argparse.Namespace:
+        return argparse.Namespace(games=1, bots=bots, players=players, teams=None,
+                                  rules="classic", option=[])
+
+    for bots, left in (("crashy,heuristic,random", "random"),
+                       ("heuristic,heuristic,nosuchbot,random", "nosuchbot, random")):
+        with pytest.raises(ValueError) as caught:
+            table_from_args(args(bots))
+        assert str(caught.value) == (
+            f"--bots names {len(bots.split(','))} bots for 2 seats: {left} would never "
+            "play; seat them with --players, or name fewer bots")
+    assert table_from_args(args("heuristic,random,heuristic", 3))[2] == [
+        "heuristic", "random", "heuristic"]
+    assert table_from_args(args("heuristic,random", 3))[2] == [
+        "heuristic", "random", "heuristic"]          # fewer: cycled, as before
