@@ -236,9 +236,31 @@ def _log_unraisable(unraisable: Any) -> None:
     log.warning("%s: %s: %s", unraisable.err_msg or "Exception ignored in", obj, words)
 
 
+#: The packages whose loggers are the program's own (:func:`own_loggers_back`).
+OWN_LOGGERS = frozenset({"cli", "engine", "p2p"})
+
+
+def own_loggers_back() -> None:
+    """The program's own loggers as it left them (every record passed on to the root's
+    handlers), after a plug-in's code ran: a bot that configured its logging with
+    ``logging.config.dictConfig`` or ``fileConfig`` (which disable every logger that
+    exists, by default) or quieted every logger by name (its libraries' noise) silenced
+    the program's words on its own fault: "where in its code" was never written."""
+    for name, logger in list(logging.root.manager.loggerDict.items()):
+        if isinstance(logger, logging.Logger) and name.split(".", 1)[0] in OWN_LOGGERS:
+            if logger.disabled:
+                logger.disabled = False
+            if logger.level != logging.NOTSET:
+                logger.setLevel(logging.NOTSET)
+            if not logger.propagate:
+                logger.propagate = True
+
+
 def _keep_log(handler: _BotLog | None) -> None:
     """Put the bot's log back after its code ran (``logging.basicConfig(force=True)``
-    removes the root logger's handlers, ``logging.disable`` drops every record)."""
+    removes the root logger's handlers, ``logging.disable`` drops every record, and
+    :func:`own_loggers_back`)."""
+    own_loggers_back()
     if logging.root.manager.disable:
         logging.disable(logging.NOTSET)
     root = logging.getLogger()

@@ -373,3 +373,51 @@ def test_simulate_refuses_more_bots_than_seats(plugins: Path) -> None:
         "heuristic", "random", "heuristic"]
     assert table_from_args(args("heuristic,random", 3))[2] == [
         "heuristic", "random", "heuristic"]          # fewer: cycled, as before
+
+
+#: A bot that sets up its logging as many programs do, and fails at its third play.
+CONFIGURED = '''
+import logging
+import logging.config
+
+
+class Configured:
+    def __init__(self, seed, how="dict"):
+        if how == "dict":        # disables every logger that exists, by default
+            logging.config.dictConfig({"version": 1})
+        else:                    # its libraries' noise quieted, every logger by name
+            for name in list(logging.root.manager.loggerDict):
+                logging.getLogger(name).setLevel(logging.CRITICAL)
+        self.plays = 0
+
+    def choose(self, view, legal):
+        if view.phase == "play":
+            self.plays += 1
+            if self.plays == 3:
+                raise KeyError("configured")
+        return legal[0]
+
+
+def make(seed, **options):
+    return Configured(seed, **options)
+'''
+
+
+@pytest.mark.parametrize("argv", [
+    ("simulate", "--bots", "configured,heuristic", "--games", "1"),
+    ("simulate", "--bots", "configured:how=names,heuristic", "--games", "1"),
+    pytest.param(("play", "--in-process", "--plain", "--auto", "--bots", "configured",
+                  "--seed", "3"), marks=pytest.mark.slow),
+], ids=["simulate-dictconfig", "simulate-levels", "play-in-process"])
+def test_a_bot_that_configures_logging_still_has_its_fault_in_the_log(
+        tmp_path: Path, argv: tuple[str, ...]) -> None:
+    """``logging.config.dictConfig({"version": 1})`` in a bot's factory disables every
+    logger that exists (its default), the program's own among them, and a bot that
+    quiets every logger by name does the same to them: its fault's "where in its code"
+    line was never written, the log holding not a word of it."""
+    install_plugin(tmp_path, "configured", CONFIGURED, {"configured": "make"})
+    millebornes_with_plugins(tmp_path, *argv)
+    log = (tmp_path / "data" / "millebornes" / "millebornes.log").read_text(encoding="utf-8")
+    assert [line for line in log.splitlines()
+            if "raised KeyError: 'configured' at view.phase 'play', in its code" in line], \
+        log[-2000:]
