@@ -452,7 +452,7 @@ def _made_or_why(spec: str, limit: float) -> tuple[str, str] | dict[str, Any]:
     entry = getattr(plugin_bots().get(name), "ep", None)
     try:
         options = declared_options(entry.load()) if entry is not None else {}
-    except Exception:             # noqa: BLE001 - it loaded a moment ago: none said
+    except BaseException:         # noqa: BLE001 - it loaded a moment ago: none said
         options = {}
     return {"declared": options}
 

@@ -328,7 +328,7 @@ def test_a_bot_that_replaces_sys_stdin_does_not_end_simulate_in_an_error(
 
 
 @pytest.mark.parametrize("spec, guess", [
-    ("./crashy.py", "crashy"), ("bots/crashy", "crashy"), ("mybot.py", ""),
+    ("./crashy.py", "crashy"), ("bots/crashy", "crashy"), ("their_first_bot.py", ""),
     ("/home/me/src/heuristic.py", "heuristic")])
 def test_a_bot_named_by_its_file_is_told_how_bots_are_named(
         plugins: Path, spec: str, guess: str) -> None:
