@@ -31,7 +31,7 @@ from engine import (
     view_of,
 )
 from engine.bot_process import ANSWER_WITHIN, BotProcess
-from engine.bots import SeatController, make_bot
+from engine.bots import SeatController, bot_name_key, make_bot
 from engine.errors import BotFailed
 from engine.scoring import Match, SideScore, score_hand
 from engine.simulate import choose_checked
@@ -389,7 +389,9 @@ class LocalDriver:
         """A seat's bot from its spec: a quick built-in one here, any other (a plug-in,
         the search bot) in a process of its own (:class:`BotProcess`: its 30 s a move
         hold whatever thread asks it, and its crash, hang or exit is its own)."""
-        if spec.split(":", 1)[0] in QUICK_BOTS:
+        # its name as it is looked up: "Normal" or "HEURISTIC" is the quick bot too (it
+        # was started in a process of its own, as a plug-in is)
+        if bot_name_key(spec.split(":", 1)[0].strip()) in QUICK_BOTS:
             return make_bot(spec, seed)
         return BotProcess(spec, seed, on_fault=lambda bot, words: self._bot_fault(bot, words, seat),
                           answer_within=BOT_MOVE_LIMIT, make_within=ANSWER_WITHIN, seat=seat)

@@ -21,7 +21,7 @@ from typing import TextIO
 
 import zmq
 
-from engine.bots import SeatController, make_bot
+from engine.bots import SeatController, bot_name_key, make_bot
 from p2p.crypto.identity import Identity, fingerprint
 from p2p.net import literal_host, parse_endpoint
 from p2p.net.transport import Node
@@ -257,7 +257,9 @@ def bot_controller(spec: str, seed: int,
     ``on_fault``: told (spec, words) when a bot in its own process fails (default: logged);
     ``move_limit``: the table's time for a move, if it has one (:func:`bot_move_time`);
     ``seat``: the seat it plays, named in the log."""
-    if spec.split(":", 1)[0] in QUICK_BOTS:
+    # its name as it is looked up: "Normal" or "HEURISTIC" is the quick bot too (it was
+    # started in a process of its own, as a plug-in is, its moves written to disk first)
+    if bot_name_key(spec.split(":", 1)[0].strip()) in QUICK_BOTS:
         return make_bot(spec, seed)
     return BotProcess(spec, seed, on_fault=on_fault, answer_within=bot_move_time(move_limit),
                       make_within=ANSWER_WITHIN, seat=seat)

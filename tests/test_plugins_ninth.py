@@ -421,3 +421,27 @@ def test_a_bot_that_configures_logging_still_has_its_fault_in_the_log(
     assert [line for line in log.splitlines()
             if "raised KeyError: 'configured' at view.phase 'play', in its code" in line], \
         log[-2000:]
+
+
+@pytest.mark.parametrize("spec", ["Normal", "HEURISTIC", "Heuristic:match=0", " random"])
+def test_a_quick_bot_spelled_in_capitals_plays_in_the_tables_own_process(spec: str) -> None:
+    """Names are read without case (docs/bots.md), and a quick built-in bot thinks in
+    the table's own process; ``--bots Normal`` (or ``HEURISTIC``) was started in a child
+    process of its own, as a plug-in is, at a networked table and with ``play
+    --in-process``: 0.4 s to start, and its moves written to disk before they were sent
+    (a plug-in's ``pure`` is not taken), where ``normal`` was not."""
+    from cli.driver import LocalDriver
+    from cli.seats import bot_controller
+    from engine.bot_process import BotProcess
+
+    bot = bot_controller(spec, 1)
+    try:
+        assert not isinstance(bot, BotProcess), spec
+    finally:
+        if isinstance(bot, BotProcess):
+            bot.close()
+    driver = LocalDriver(CLASSIC, Seating.solo(2), ["You", "Bo"], bots=[None, spec])
+    try:
+        assert not isinstance(driver.bots[1], BotProcess), spec
+    finally:
+        driver.close()
