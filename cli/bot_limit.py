@@ -61,7 +61,7 @@ from engine.bot_guard import (
 from engine.bots import BOTS, declared_options, make_bot, parse_bot_spec, plugin_bots
 from engine.simulate import answer_words, legal_choice
 
-from .bot_process import ANSWER_WITHIN, cap_memory, log_where_raised, within_bound
+from .bot_process import ANSWER_WITHIN, bot_label, cap_memory, log_where_raised, within_bound
 from .i18n import _
 from .logs import keep_log
 
@@ -138,11 +138,13 @@ class Bounded:
     search bot's ``decision_seconds``)."""
 
     def __init__(self, bot: SeatController, seconds: float, name: str = "",
-                 quiet: bool = False) -> None:
+                 quiet: bool = False, seat: int | None = None) -> None:
         self.bot = bot
         self.seconds = seconds
         #: the bot as named in --bots (a failing plug-in is said by this name)
         self.spec = name
+        #: how the log names it: with its seat, when known (two seats of one plug-in)
+        self._label = bot_label(name, seat)
         #: on a player's screen (``play --in-process``): the bot's prints go nowhere and
         #: its reads of stdin find nothing (they took the player's typed commands)
         self.quiet = quiet
@@ -164,13 +166,13 @@ class Bounded:
             except BotTooSlow as exc:
                 keep_log()           # where it was when its time ran out (a loop)
                 if exc.__context__ is not None:
-                    log_where_raised(self.spec, exc.__context__, view.phase, str(exc))
+                    log_where_raised(self._label, exc.__context__, view.phase, str(exc))
                 raise
             except (BotGuardFault, KeyboardInterrupt):
                 raise
             except BaseException as exc:
                 keep_log()
-                log_where_raised(self.spec, exc, view.phase)
+                log_where_raised(self._label, exc, view.phase)
                 raise
             finally:
                 keep_log()
@@ -187,28 +189,29 @@ class Bounded:
         except KeyboardInterrupt:
             if own_interrupt(sigints):   # no Ctrl-C came: the bot raised it
                 log.warning("bot %s raised KeyboardInterrupt; a built-in bot plays for it "
-                            "from now on", self.spec)
+                            "from now on", self._label)
             raise                # else the player's Ctrl-C
         except (BotTooSlow, BotGuardFault) as exc:
-            log.warning("bot %s %s; a built-in bot plays for it from now on", self.spec, exc)
+            log.warning("bot %s %s; a built-in bot plays for it from now on", self._label, exc)
             if isinstance(exc, BotTooSlow) and exc.__context__ is not None:
-                log_where_raised(self.spec, exc.__context__, view.phase, str(exc))
+                log_where_raised(self._label, exc.__context__, view.phase, str(exc))
             raise
         except BaseException as exc:
             log.warning("bot %s raised %s; a built-in bot plays for it from now on",
-                        self.spec, exception_words(exc))
-            log_where_raised(self.spec, exc, view.phase)
+                        self._label, exception_words(exc))
+            log_where_raised(self._label, exc, view.phase)
             raise
         if legal_choice(answer, legal) is None:
             log.warning("bot %s chose %s, which is not a legal move now; a built-in bot "
-                        "plays for it from now on", self.spec, answer_words(answer))
+                        "plays for it from now on", self._label, answer_words(answer))
         return answer
 
 
 def make_bounded_bot(spec: str, seed: int, seconds: float | None = None,
-                     quiet: bool = False) -> SeatController:
+                     quiet: bool = False, seat: int | None = None) -> SeatController:
     """:func:`engine.make_bot`, with a plug-in bot bounded to ``seconds`` per decision
-    (default :data:`DECISION_LIMIT`); ``quiet``: see :class:`Bounded`."""
+    (default :data:`DECISION_LIMIT`); ``quiet``: see :class:`Bounded`; ``seat``: the seat
+    it plays, named in the log."""
     name, _ = parse_bot_spec(spec)
     if name in BOTS:
         return make_bot(spec, seed)
@@ -217,7 +220,7 @@ def make_bounded_bot(spec: str, seed: int, seconds: float | None = None,
         bot = make_plugin_bot(spec, seed)
     finally:
         keep_log()
-    return Bounded(bot, DECISION_LIMIT if seconds is None else seconds, spec, quiet)
+    return Bounded(bot, DECISION_LIMIT if seconds is None else seconds, spec, quiet, seat)
 
 
 def make_plugin_bot(spec: str, seed: int) -> SeatController:
@@ -767,7 +770,7 @@ def make_seat_bots(specs: Sequence[str], seed: int,
         try:
             if watch is not None:
                 watch(s)
-            bots.append(make_bounded_bot(spec, seed + s))
+            bots.append(make_bounded_bot(spec, seed + s, seat=s))
             if watch is not None:
                 watch(-1)
         except KeyboardInterrupt:
