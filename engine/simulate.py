@@ -126,8 +126,20 @@ def index_hint(answer: object, legal: Sequence[Action]) -> str:
     them wondering why 0 was not), or what an ``async def choose`` or a ``choose`` that
     yields returns. A coroutine never started is closed (no code of its own runs: its
     "coroutine ... was never awaited" warning came after the report)."""
-    if type(answer) is int and 0 <= answer < len(legal):
-        return f", an index (return the move itself, legal[{answer}])"
+    if type(answer) is int:
+        # a card of its hand, picked and returned as it is: "chose 9 (... return one of
+        # the 7 moves of legal)" did not say that 9 was read as no more than a number
+        same = [a for a in legal if type(getattr(a, "card", None)) is int
+                and getattr(a, "card", None) == answer]
+        card = ""
+        if same and len(same) <= LISTED_MOVES:
+            moves = ", ".join(answer_words(a) for a in same)
+            card = f"a card (return one of legal's moves with card {answer}: [{moves}])"
+        if 0 <= answer < len(legal):
+            return (f", an index (return the move itself, legal[{answer}])"
+                    + (f" or {card}" if card else ""))
+        if card:
+            return f", {card}"
     if type(answer) is list and len(answer) == 1 and any(answer[0] is a for a in legal):
         return " (a list holding a legal move: return the move itself)"
     if answer is None:

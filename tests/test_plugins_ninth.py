@@ -445,3 +445,31 @@ def test_a_quick_bot_spelled_in_capitals_plays_in_the_tables_own_process(spec: s
         assert not isinstance(driver.bots[1], BotProcess), spec
     finally:
         driver.close()
+
+
+def test_a_bot_that_answers_a_card_is_told_to_return_the_move_that_plays_it() -> None:
+    """A stranger's first bot picks a card of its hand and returns it: "chose 9 (view.phase
+    was 'play': return one of the 7 moves of legal)" did not say that 9 was taken for
+    nothing but a number, nor which moves hold that card; a small card that is also an
+    index of legal was said an index alone."""
+    from engine import BotFailed
+    from engine.simulate import checked_choice
+
+    view, legal = _a_play()
+    hand = view.hand(0)   # type: ignore[attr-defined]
+    said = {}
+    for card in hand:
+        with pytest.raises(BotFailed) as caught:
+            checked_choice(lambda v, moves, c=card: c, view, legal, 0)   # type: ignore[misc]
+        said[card] = caught.value.reason
+    for card in hand:
+        moves = ", ".join(repr(a) for a in legal if getattr(a, "card", None) == card)
+        card_words = f"a card (return one of legal's moves with card {card}: [{moves}])"
+        if card < len(legal):
+            assert said[card] == (f"chose {card}, an index (return the move itself, "
+                                  f"legal[{card}]) or {card_words}, which is not a legal "
+                                  "move now"), said[card]
+        else:
+            assert said[card] == f"chose {card}, {card_words}, which is not a legal move " \
+                "now", said[card]
+    assert any(card < len(legal) for card in hand) and any(card >= len(legal) for card in hand)
