@@ -21,6 +21,7 @@ from . import bot_guard
 from .actions import ACTION_TYPES, Action, Discard, FastDiscard
 from .bot_guard import BotGuardFault, call_bot
 from .bots import SeatController
+from .cards import Kind, kind
 from .errors import BotFailed, BotTooSlow, exception_words
 from .game import apply_action, legal_actions, new_hand, reshuffle_action
 from .rules import Rules, Seating
@@ -142,6 +143,21 @@ def index_hint(answer: object, legal: Sequence[Action]) -> str:
             return f", {card}"
     if type(answer) is list and len(answer) == 1 and any(answer[0] is a for a in legal):
         return " (a list holding a legal move: return the move itself)"
+    if type(answer) in (list, tuple) and len(answer) > 1 and all(  # type: ignore[arg-type]
+            any(x is a for a in legal) for x in answer):  # type: ignore[attr-defined]
+        # legal itself, or the moves it liked best: "a list holding other objects"
+        return (f" (a {type(answer).__name__} of {len(answer)} moves of legal: "  # type: ignore[arg-type]
+                "return one of them)")
+    if type(answer) is Kind:
+        # the kind of the card it wants to play, not the card: "an object of type Kind"
+        same = [a for a in legal if type(getattr(a, "card", None)) is int
+                and kind(getattr(a, "card", 0)) is answer]
+        if not same:
+            return f" (a card's kind, Kind.{answer.name}, and no move of legal holds one)"
+        moves = (", ".join(answer_words(a) for a in same) if len(same) <= LISTED_MOVES
+                 else f"{len(same)} moves")
+        return (f" (a card's kind, Kind.{answer.name}: return one of legal's moves with a "
+                f"card of that kind: [{moves}])")
     if answer is None:
         # a stranger's first bot handles the plays and forgets the draws (or a coup
         # fourré's question): "chose None" did not say when

@@ -473,3 +473,33 @@ def test_a_bot_that_answers_a_card_is_told_to_return_the_move_that_plays_it() ->
             assert said[card] == f"chose {card}, {card_words}, which is not a legal move " \
                 "now", said[card]
     assert any(card < len(legal) for card in hand) and any(card >= len(legal) for card in hand)
+
+
+def test_a_bot_that_answers_a_kind_or_a_list_of_moves_is_told_what_it_answered() -> None:
+    """Two more first tries: the kind of the card to play (``kind(card)``, "chose an object
+    of type Kind" said no more) and ``legal`` itself or the moves a bot liked best ("chose
+    a list holding other objects")."""
+    from engine import BotFailed, Kind, kind
+    from engine.simulate import checked_choice
+
+    view, legal = _a_play()
+
+    def said(answer: object) -> str:
+        with pytest.raises(BotFailed) as caught:
+            checked_choice(lambda v, moves: answer, view, legal, 0)
+        return caught.value.reason
+
+    card = view.hand(0)[3]   # type: ignore[attr-defined]
+    moves = ", ".join(repr(a) for a in legal if getattr(a, "card", None) is not None
+                      and kind(a.card) is kind(card))   # type: ignore[attr-defined]
+    assert said(kind(card)) == (
+        f"chose an object of type Kind (a card's kind, Kind.{kind(card).name}: return one "
+        f"of legal's moves with a card of that kind: [{moves}]), which is not a legal move "
+        "now")
+    absent = next(k for k in Kind if all(kind(c) is not k for c in view.hand(0)))  # type: ignore[attr-defined]
+    assert said(absent) == (f"chose an object of type Kind (a card's kind, Kind.{absent.name}"
+                            ", and no move of legal holds one), which is not a legal move now")
+    assert said(list(legal)).endswith(f"(a list of {len(legal)} moves of legal: return one of "
+                                      "them), which is not a legal move now")
+    assert said(tuple(legal[:2])).endswith("(a tuple of 2 moves of legal: return one of "
+                                           "them), which is not a legal move now")
