@@ -294,19 +294,17 @@ def _choose_takes(choose: Callable[..., Any]) -> str | None:
         pass
     else:
         return None
-    words = []
-    for p in list(signature.parameters.values())[:8]:
+    words: list[str] = []
+    starred = False                       # a * (or *args) said before keyword-only ones
+    for p in signature.parameters.values():
+        if p.kind is p.KEYWORD_ONLY and not starred:
+            words.append("*")
+        starred = starred or p.kind in (p.KEYWORD_ONLY, p.VAR_POSITIONAL)
         star = ("*" if p.kind is p.VAR_POSITIONAL else "**" if p.kind is p.VAR_KEYWORD
                 else "")
         words.append(star + p.name[:30] + ("=..." if p.default is not p.empty else ""))
-    if any(p.kind is p.KEYWORD_ONLY for p in signature.parameters.values()) \
-            and not any(w.startswith("*") for w in words):
-        first = next(i for i, p in enumerate(signature.parameters.values())
-                     if p.kind is p.KEYWORD_ONLY)
-        if first < len(words):
-            words.insert(first, "*")
-    if len(signature.parameters) > 8:
-        words.append("...")
+    if len(words) > 8:
+        words[8:] = ["..."]
     return "(" + ", ".join(words) + ")"
 
 
