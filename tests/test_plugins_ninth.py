@@ -1,10 +1,14 @@
 """Plug-in bots written from docs/bots.md alone by outside authors (ninth review of the
 plug-ins): two seats of one plug-in that fails, whose log lines at a networked table (and
-with ``play --in-process``) did not say which seat failed; one bot entered in a
-tournament under two spellings of its options (``heuristic,heuristic:match=1``, the
-default written out, was two entrants, while a plug-in's ``x=1`` and ``x=1.0`` were
-refused as one bot); and an old-style bot whose ``choose(self, state)`` takes one
-argument, which failed at its first move instead of when it was loaded."""
+in every other command) did not say which seat failed; one bot entered in a tournament
+under two spellings of its options (``heuristic,heuristic:match=1``, the default written
+out, was two entrants, while a plug-in's ``x=1`` and ``x=1.0`` were refused as one bot);
+an old-style bot whose ``choose(self, state)`` takes one argument, which failed at its
+first move instead of when it was loaded; and first tries and careless bots: a bot named
+by its file, more bots than seats in ``simulate``, a bot that puts its own object (or
+None) in ``sys.stdin``, one that sets its logging up with ``dictConfig`` (every logger
+disabled), a quick built-in spelled in capitals, and answers that are a card, a card's
+kind or a list of moves."""
 
 from __future__ import annotations
 
