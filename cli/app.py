@@ -119,8 +119,8 @@ class TableApp:
         #: what the seat's bot (``--auto-bot``, one in a process of its own) failed with
         self.bot_faults: list[tuple[str, str]] = []
         self.bot = auto_bot(bot, seed * 7919 + 5, getattr(driver, "decision_limit", None),
-                            lambda spec, words: self.bot_faults.append((spec, words))
-                            ) if auto else None
+                            lambda spec, words: self.bot_faults.append((spec, words)),
+                            getattr(driver, "seat", None)) if auto else None
         self.selected = 0
         self.target_side: int | None = None
         self.message = ""

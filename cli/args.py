@@ -12,6 +12,7 @@ import argparse
 import getpass
 import math
 import os
+import re
 import shlex
 import sys
 from collections.abc import Callable, Sequence
@@ -233,6 +234,17 @@ def check_bot_spec(spec: str, flag: str) -> None:
                   "does not read; the group is millebornes.bots") % {
                     "flag": flag, "name": repr(name), "package": repr(misplaced[0]),
                     "group": repr(misplaced[1])})
+        if name.endswith(".py") or "/" in name or "\\" in name:
+            # an author's first try is their bot's file (--bots ./mybot.py): a bot is
+            # found by the name its package declares, never by a path
+            raise argparse.ArgumentTypeError(
+                _("%(flag)s: there is no bot called %(name)s: a bot is not named by its "
+                  "file but by the name its package declares in the entry-point group "
+                  "millebornes.bots, once it is installed (pip install; docs/bots.md, "
+                  "Writing a bot)") % {"flag": flag, "name": repr(name)}
+                + (did_you_mean(stem, [stem])
+                   if is_bot_name(stem := re.split(r"[/\\]", name)[-1].removesuffix(".py"))
+                   else ""))
         raise argparse.ArgumentTypeError(
             _("%(flag)s: there is no bot called %(name)s; choose from %(names)s")
             % {"flag": flag, "name": repr(name), "names": i18n.join_list(bot_names())}

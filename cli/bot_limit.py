@@ -29,6 +29,7 @@ import copy
 import io
 import json
 import logging
+import math
 import os
 import random
 import select
@@ -57,10 +58,10 @@ from engine.bot_guard import (
     interrupts,
     own_interrupt,
 )
-from engine.bots import BOTS, make_bot, parse_bot_spec
+from engine.bots import BOTS, declared_options, make_bot, parse_bot_spec, plugin_bots
 from engine.simulate import answer_words, legal_choice
 
-from .bot_process import ANSWER_WITHIN, cap_memory, log_where_raised, within_bound
+from .bot_process import ANSWER_WITHIN, bot_label, cap_memory, log_where_raised, within_bound
 from .i18n import _
 from .logs import keep_log
 
@@ -137,11 +138,13 @@ class Bounded:
     search bot's ``decision_seconds``)."""
 
     def __init__(self, bot: SeatController, seconds: float, name: str = "",
-                 quiet: bool = False) -> None:
+                 quiet: bool = False, seat: int | None = None) -> None:
         self.bot = bot
         self.seconds = seconds
         #: the bot as named in --bots (a failing plug-in is said by this name)
         self.spec = name
+        #: how the log names it: with its seat, when known (two seats of one plug-in)
+        self._label = bot_label(name, seat)
         #: on a player's screen (``play --in-process``): the bot's prints go nowhere and
         #: its reads of stdin find nothing (they took the player's typed commands)
         self.quiet = quiet
@@ -163,13 +166,13 @@ class Bounded:
             except BotTooSlow as exc:
                 keep_log()           # where it was when its time ran out (a loop)
                 if exc.__context__ is not None:
-                    log_where_raised(self.spec, exc.__context__, view.phase, str(exc))
+                    log_where_raised(self._label, exc.__context__, view.phase, str(exc))
                 raise
             except (BotGuardFault, KeyboardInterrupt):
                 raise
             except BaseException as exc:
                 keep_log()
-                log_where_raised(self.spec, exc, view.phase)
+                log_where_raised(self._label, exc, view.phase)
                 raise
             finally:
                 keep_log()
@@ -186,28 +189,29 @@ class Bounded:
         except KeyboardInterrupt:
             if own_interrupt(sigints):   # no Ctrl-C came: the bot raised it
                 log.warning("bot %s raised KeyboardInterrupt; a built-in bot plays for it "
-                            "from now on", self.spec)
+                            "from now on", self._label)
             raise                # else the player's Ctrl-C
         except (BotTooSlow, BotGuardFault) as exc:
-            log.warning("bot %s %s; a built-in bot plays for it from now on", self.spec, exc)
+            log.warning("bot %s %s; a built-in bot plays for it from now on", self._label, exc)
             if isinstance(exc, BotTooSlow) and exc.__context__ is not None:
-                log_where_raised(self.spec, exc.__context__, view.phase, str(exc))
+                log_where_raised(self._label, exc.__context__, view.phase, str(exc))
             raise
         except BaseException as exc:
             log.warning("bot %s raised %s; a built-in bot plays for it from now on",
-                        self.spec, exception_words(exc))
-            log_where_raised(self.spec, exc, view.phase)
+                        self._label, exception_words(exc))
+            log_where_raised(self._label, exc, view.phase)
             raise
         if legal_choice(answer, legal) is None:
             log.warning("bot %s chose %s, which is not a legal move now; a built-in bot "
-                        "plays for it from now on", self.spec, answer_words(answer))
+                        "plays for it from now on", self._label, answer_words(answer))
         return answer
 
 
 def make_bounded_bot(spec: str, seed: int, seconds: float | None = None,
-                     quiet: bool = False) -> SeatController:
+                     quiet: bool = False, seat: int | None = None) -> SeatController:
     """:func:`engine.make_bot`, with a plug-in bot bounded to ``seconds`` per decision
-    (default :data:`DECISION_LIMIT`); ``quiet``: see :class:`Bounded`."""
+    (default :data:`DECISION_LIMIT`); ``quiet``: see :class:`Bounded`; ``seat``: the seat
+    it plays, named in the log."""
     name, _ = parse_bot_spec(spec)
     if name in BOTS:
         return make_bot(spec, seed)
@@ -216,7 +220,7 @@ def make_bounded_bot(spec: str, seed: int, seconds: float | None = None,
         bot = make_plugin_bot(spec, seed)
     finally:
         keep_log()
-    return Bounded(bot, DECISION_LIMIT if seconds is None else seconds, spec, quiet)
+    return Bounded(bot, DECISION_LIMIT if seconds is None else seconds, spec, quiet, seat)
 
 
 def make_plugin_bot(spec: str, seed: int) -> SeatController:
@@ -294,11 +298,46 @@ def _check_in_child(spec: str) -> tuple[str, str] | None:
         reply = "none"
     if reply is None:
         return None
+    if type(reply) is dict:
+        # made; the options its factory declares (what a spec that leaves them out gets)
+        DECLARED[name] = _plain_options(reply.get("declared"))
+        return None
     if (type(reply) is list and len(reply) == 2 and reply[0] in ("options", "made")
             and type(reply[1]) is str):
         return (reply[0], reply[1][:1000])
     return ("made", f"bot {name!r} ended its process while it was made "
                     f"(exit code {proc.returncode})")
+
+
+#: The options the factories of the plug-ins checked in this process declare (with their
+#: defaults), by bot name: read by their check's child (:func:`try_make`), where the
+#: plug-in runs, never here; a tournament tells its entrants apart by them
+#: (:func:`engine.bots.bot_identity`).
+DECLARED: dict[str, dict[str, int | float | str]] = {}
+
+
+def declared(spec: str) -> dict[str, int | float | str] | None:
+    """The options the factory of ``spec``'s bot declares, as its check found them: a
+    built-in's read here, a plug-in's from its last check (None: not checked)."""
+    name = parse_bot_spec(spec)[0]
+    factory = BOTS.get(name)
+    return declared_options(factory) if factory is not None else DECLARED.get(name)
+
+
+def _plain_options(data: object) -> dict[str, int | float | str]:
+    """What a check's child said its factory declares, kept only as plain options: at
+    most 64, each named as a parameter is, an int, a finite float or a short string (the
+    plug-in can write on that channel too)."""
+    out: dict[str, int | float | str] = {}
+    if type(data) is not dict:
+        return out
+    for key, value in list(data.items())[:64]:
+        if type(key) is not str or not key.isidentifier() or len(key) > 100:
+            continue
+        if type(value) is int or (type(value) is float and math.isfinite(value)) \
+                or (type(value) is str and len(value) <= 200):
+            out[key] = value
+    return out
 
 
 #: Seconds the check of a plug-in may take before the player is told that it runs (a bot
@@ -376,8 +415,8 @@ def _end_session(proc: subprocess.Popen[bytes]) -> None:
 
 def _check_main() -> None:
     """The check's child (``python -c``): make the bot of ``argv[1]`` within ``argv[2]``
-    seconds, write ``null`` or ``[kind, words]`` as JSON on the standard output (kept
-    aside: the plug-in's own prints go to the null device), and end."""
+    seconds, write ``{"declared": options}`` or ``[kind, words]`` as JSON on the standard
+    output (kept aside: the plug-in's own prints go to the null device), and end."""
     spec, limit = sys.argv[1], float(sys.argv[2])
     out = os.dup(1)
     answer = _made_or_why(spec, limit)
@@ -387,9 +426,10 @@ def _check_main() -> None:
         os._exit(0)    # a plug-in's threads and exit handlers do not hold the check
 
 
-def _made_or_why(spec: str, limit: float) -> tuple[str, str] | None:
+def _made_or_why(spec: str, limit: float) -> tuple[str, str] | dict[str, Any]:
     """Make the bot as :func:`make_seat_bots` would (bounded in time and memory, its
-    prints at the null device): None, or ``(kind, words)``."""
+    prints at the null device): ``{"declared": options}`` (the options its factory
+    declares, :func:`engine.bots.declared_options`), or ``(kind, words)``."""
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)        # nothing it prints reaches the screen or a report
@@ -412,7 +452,12 @@ def _made_or_why(spec: str, limit: float) -> tuple[str, str] | None:
         return ("made", f"bot {name!r} could not be made: {exc}")
     except BaseException as exc:  # noqa: BLE001 - whatever a plug-in's factory raises
         return ("made", f"bot {name!r} could not be made: {exception_words(exc)}")
-    return None
+    entry = getattr(plugin_bots().get(name), "ep", None)
+    try:
+        options = declared_options(entry.load()) if entry is not None else {}
+    except BaseException:         # noqa: BLE001 - it loaded a moment ago: none said
+        options = {}
+    return {"declared": options}
 
 
 @contextlib.contextmanager
@@ -561,11 +606,16 @@ def no_stdin() -> Iterator[None]:
         os.dup2(devnull, 0)
         os.close(devnull)
     previous = sys.stdin
-    sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - closed below
+    mine = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - closed below
+    sys.stdin = mine
     try:
         yield
     finally:
-        mine, sys.stdin = sys.stdin, previous
+        # its own null device closed, not what sys.stdin holds now: a bot's (sys.stdin =
+        # None, a library's stand-in) ended the run after its report, "unexpected error:
+        # AttributeError: 'NoneType' object has no attribute 'close'", and its close() is
+        # its code
+        sys.stdin = previous
         mine.close()
         if saved >= 0:
             os.dup2(saved, 0)
@@ -720,7 +770,7 @@ def make_seat_bots(specs: Sequence[str], seed: int,
         try:
             if watch is not None:
                 watch(s)
-            bots.append(make_bounded_bot(spec, seed + s))
+            bots.append(make_bounded_bot(spec, seed + s, seat=s))
             if watch is not None:
                 watch(-1)
         except KeyboardInterrupt:

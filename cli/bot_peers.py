@@ -77,14 +77,14 @@ def _child(conn: multiprocessing.connection.Connection, label: object, id_seed: 
                              endpoints=endpoints,
                              extra={"bot": spec, "seed": seed + mine, "identity_seed": id_seed})
         def fault(bot: str, words: str) -> None:   # logged, and said on its player's screen
-            log_bot_fault(bot, words)
+            log_bot_fault(bot, words, mine)
             try:
                 conn.send(("fault", mine, bot, words))
             except (OSError, ValueError):
                 pass
 
         peer = Peer(ident, start.cfg, node,
-                    controller=bot_controller(spec, seed + mine, on_fault=fault,
+                    controller=bot_controller(spec, seed + mine, on_fault=fault, seat=mine,
                                               move_limit=start.cfg.decision_limit),
                     store=store, endpoints=endpoints, options=opts)
         leave = threading.Event()

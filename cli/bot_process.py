@@ -24,6 +24,7 @@ from collections.abc import Callable
 from engine.bot_process import ANSWER_WITHIN as ANSWER_WITHIN
 from engine.bot_process import MEMORY_LIMIT as MEMORY_LIMIT
 from engine.bot_process import BotProcess as BotProcess
+from engine.bot_process import bot_label as bot_label
 from engine.bot_process import cap_memory as cap_memory
 from engine.bot_process import log_bot_fault as log_bot_fault
 from engine.bot_process import log_where_raised as log_where_raised
@@ -51,20 +52,22 @@ QUICK_AUTO_BOTS = frozenset(_QUICK) | {level for level, bot in LEVELS.items() if
 
 
 def auto_bot(spec: str | None, seed: int, move_limit: float | None = None,
-             on_fault: Callable[[str, str], None] | None = None) -> SeatController:
+             on_fault: Callable[[str, str], None] | None = None,
+             seat: int | None = None) -> SeatController:
     """The bot that plays a person's own seat (``--auto``; ``--auto-bot SPEC``): the
     heuristic by default; a quick built-in one here; any other (a plug-in, the search bot)
     in a process of its own, within the table's time for a move (:func:`bot_move_time`),
-    the heuristic moving for it once it fails, and ``on_fault`` told (spec, words)."""
+    the heuristic moving for it once it fails, and ``on_fault`` told (spec, words);
+    ``seat``: the person's, named in the log."""
     if spec is None:
         return make_bot("heuristic", seed)
     if bot_name_key(spec.split(":", 1)[0].strip()) in QUICK_AUTO_BOTS:   # Normal too
         return make_bot(spec, seed)
 
     def failed(spec: str, words: str) -> None:
-        log_bot_fault(spec, words)           # the log keeps the whole reason
+        log_bot_fault(spec, words, seat)     # the log keeps the whole reason
         if on_fault is not None:
             on_fault(spec, words)
 
     return BotProcess(spec, seed, on_fault=failed, answer_within=bot_move_time(move_limit),
-                      make_within=ANSWER_WITHIN)
+                      make_within=ANSWER_WITHIN, seat=seat)

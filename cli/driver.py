@@ -31,7 +31,7 @@ from engine import (
     view_of,
 )
 from engine.bot_process import ANSWER_WITHIN, BotProcess
-from engine.bots import SeatController, make_bot
+from engine.bots import SeatController, bot_name_key, make_bot
 from engine.errors import BotFailed
 from engine.scoring import Match, SideScore, score_hand
 from engine.simulate import choose_checked
@@ -228,7 +228,7 @@ class LocalDriver:
             # seed each seat's bot has always had
             if len(bots) != n:
                 raise ValueError(f"{n} seats need {n} controllers (None for the human)")
-            self.bots = [self._make(b, seed * 1_000_003 + 17 * s + 1)
+            self.bots = [self._make(b, seed * 1_000_003 + 17 * s + 1, s)
                          if isinstance(b, str) else b for s, b in enumerate(bots)]
         self.events: list[str] = []
         self._fallback: SeatController | None = None   # moves for a bot that failed
@@ -385,20 +385,23 @@ class LocalDriver:
         self.bots[s] = self._fallback
         return self._fallback.choose(view, legal_actions(view, s))
 
-    def _make(self, spec: str, seed: int) -> SeatController:
+    def _make(self, spec: str, seed: int, seat: int) -> SeatController:
         """A seat's bot from its spec: a quick built-in one here, any other (a plug-in,
         the search bot) in a process of its own (:class:`BotProcess`: its 30 s a move
         hold whatever thread asks it, and its crash, hang or exit is its own)."""
-        if spec.split(":", 1)[0] in QUICK_BOTS:
+        # its name as it is looked up: "Normal" or "HEURISTIC" is the quick bot too (it
+        # was started in a process of its own, as a plug-in is)
+        if bot_name_key(spec.split(":", 1)[0].strip()) in QUICK_BOTS:
             return make_bot(spec, seed)
-        return BotProcess(spec, seed, on_fault=self._bot_fault, answer_within=BOT_MOVE_LIMIT,
-                          make_within=ANSWER_WITHIN)
+        return BotProcess(spec, seed, on_fault=lambda bot, words: self._bot_fault(bot, words, seat),
+                          answer_within=BOT_MOVE_LIMIT, make_within=ANSWER_WITHIN, seat=seat)
 
-    def _bot_fault(self, spec: str, words: str) -> None:
+    def _bot_fault(self, spec: str, words: str, seat: int) -> None:
         """A bot in its own process failed: logged (said on the screen by the console's
         thread, :meth:`_moved`); not when this table stopped it (the player left)."""
         if not self._closed:
-            log.warning("bot %s %s; a built-in bot plays for it from now on", spec, words)
+            log.warning("bot %s at seat %d %s; a built-in bot plays for it from now on", spec,
+                        seat, words)
 
     def close(self) -> None:
         """Stop the bots that think in processes of their own (also while one thinks: the

@@ -16,6 +16,7 @@ import stat
 import sys
 from pathlib import Path
 
+from engine.bot_process import own_loggers_back
 from p2p.table.store import default_data_dir
 
 LOG_NAME = "millebornes.log"
@@ -70,13 +71,17 @@ def keep_log() -> None:
     code ran here: a bot's ``logging.basicConfig(force=True)`` removed (and closed) the
     handlers of the root logger, and a bot's fault, whose whole reason is said in
     ``millebornes.log``, was never written there; its ``logging.disable(...)`` (its
-    libraries quieted) dropped every record after it. The bot's own handlers stay."""
+    libraries quieted) dropped every record after it; and the program's own loggers
+    (:func:`engine.bot_process.own_loggers_back`). The bot's own handlers stay."""
+    own_loggers_back()
     if logging.root.manager.disable:
         logging.disable(logging.NOTSET)
     root = logging.getLogger()
     for handler in _OURS:
         if handler not in root.handlers:
             root.addHandler(handler)
+        if handler.level != logging.NOTSET:       # a bot's loop over the root's handlers
+            handler.setLevel(logging.NOTSET)
     if _OURS and root.level != logging.INFO:
         root.setLevel(logging.INFO)
 

@@ -216,8 +216,8 @@ class PlainSession:
             source, "get") else LineReader(source)  # type: ignore[assignment]
         self.commander = Commander(extra=LOOK[:1])    # look: a typo of it is guessed too
         self.bot = auto_bot(bot, seed * 7919 + 5, getattr(driver, "decision_limit", None),
-                            lambda spec, words: self.bot_faults.append((spec, words))
-                            ) if auto else None
+                            lambda spec, words: self.bot_faults.append((spec, words)),
+                            getattr(driver, "seat", None)) if auto else None
         self.shown = 0
         self.last_activity: str | None = None
         # the waits said in this hand: each said once, not dozens of times ("Waiting for

@@ -21,7 +21,7 @@ from typing import TextIO
 
 import zmq
 
-from engine.bots import SeatController, make_bot
+from engine.bots import SeatController, bot_name_key, make_bot
 from p2p.crypto.identity import Identity, fingerprint
 from p2p.net import literal_host, parse_endpoint
 from p2p.net.transport import Node
@@ -251,14 +251,18 @@ QUICK_BOTS = frozenset({"random", "heuristic", "heuristic-v1", "easy", "normal"}
 
 def bot_controller(spec: str, seed: int,
                    on_fault: Callable[[str, str], None] | None = None,
-                   move_limit: float | None = None) -> SeatController:
+                   move_limit: float | None = None,
+                   seat: int | None = None) -> SeatController:
     """The seat controller for a bot spec (``heuristic``, ``expert``, ``search:ms=200``, …);
     ``on_fault``: told (spec, words) when a bot in its own process fails (default: logged);
-    ``move_limit``: the table's time for a move, if it has one (:func:`bot_move_time`)."""
-    if spec.split(":", 1)[0] in QUICK_BOTS:
+    ``move_limit``: the table's time for a move, if it has one (:func:`bot_move_time`);
+    ``seat``: the seat it plays, named in the log."""
+    # its name as it is looked up: "Normal" or "HEURISTIC" is the quick bot too (it was
+    # started in a process of its own, as a plug-in is, its moves written to disk first)
+    if bot_name_key(spec.split(":", 1)[0].strip()) in QUICK_BOTS:
         return make_bot(spec, seed)
     return BotProcess(spec, seed, on_fault=on_fault, answer_within=bot_move_time(move_limit),
-                      make_within=ANSWER_WITHIN)
+                      make_within=ANSWER_WITHIN, seat=seat)
 
 
 class BotRunners:
@@ -287,7 +291,7 @@ class BotRunners:
         """What a bot of ``seat`` in its own process calls when it fails: kept (and logged)
         for :meth:`faults`, so its player's screen says it, as at the table it left."""
         def report(spec: str, words: str) -> None:
-            log_bot_fault(spec, words)
+            log_bot_fault(spec, words, seat)
             with self._faults_lock:
                 if len(self._faults) < 64:
                     self._faults.append((seat, spec, words))
@@ -349,7 +353,7 @@ def resume_bots(table_id: bytes, base: Path | None) -> BotRunners:
             controller = bot_controller(
                 spec, seed if isinstance(seed, int) else 0,
                 on_fault=runners.fault_reporter(bot_seat) if isinstance(bot_seat, int)
-                else None)
+                else None, seat=bot_seat if isinstance(bot_seat, int) else None)
             try:
                 peer = resume_peer(tdir, Identity.from_seed(id_seed), controller=controller)
             except BaseException:

@@ -38,6 +38,13 @@ def table_from_args(args: argparse.Namespace) -> tuple[Rules, Seating, list[str]
     names = [b.strip() for b in args.bots.split(",") if b.strip()]
     if not names:
         raise ValueError(_("--bots needs at least one bot name"))
+    if len(names) > seating.n_players:
+        # cycled over the seats, the list was cut without a word: --bots mybot,heuristic,
+        # random played two players, random neither seated nor checked
+        raise ValueError(_("--bots names %(n)d bots for %(seats)d seats: %(left)s would "
+                           "never play; seat them with --players, or name fewer bots")
+                         % {"n": len(names), "seats": seating.n_players,
+                            "left": i18n.join_list(names[seating.n_players:])})
     bot_names = [names[s % len(names)] for s in range(seating.n_players)]
     for b in bot_names:
         check_bot_entrant(b)

@@ -32,14 +32,14 @@ from typing import Any, NamedTuple, NoReturn
 
 import engine.bot_guard as bot_guard
 from engine import BotFailed, Rules, SeatController, Seating
-from engine.bots import BOTS, parse_bot_spec
+from engine.bots import BOTS, BotIdentity, bot_identity, parse_bot_spec
 from engine.scoring import SideScore
 from engine.simulate import play_match
 from p2p.text import safe_text
 
 from . import i18n
 from .args import MAX_JOBS, MAX_MATCHES, check_bot_entrant, rules_from, seating_from
-from .bot_limit import make_seat_bots, report_to_stdout, stop_children
+from .bot_limit import declared, make_seat_bots, report_to_stdout, stop_children
 from .i18n import _, ngettext
 from .progress import Progress
 from .words import rules_name, seating_words
@@ -520,11 +520,13 @@ def summarise(specs: Sequence[str], seating: Seating,
 def _one_bot_once(specs: Sequence[str]) -> None:
     """A bot entered twice under two spellings is refused as one named twice: names are
     read without case and a level stands for its spec (docs/bots.md), so ``mybot,MyBot``
-    and ``normal,heuristic`` played a bot against itself as two entrants, each rated."""
-    seen: dict[tuple[str, tuple[tuple[str, Any], ...]], str] = {}
+    and ``normal,heuristic`` played a bot against itself as two entrants, each rated; and
+    the options are the ones its factory is called with, the defaults it declares counted
+    (:func:`engine.bots.bot_identity`; a plug-in's found by its check): ``heuristic`` and
+    ``heuristic:match=1`` were two entrants, where ``mybot:x=1,mybot:x=1.0`` was one."""
+    seen: dict[BotIdentity, str] = {}
     for spec in specs:
-        name, options = parse_bot_spec(spec)
-        key = (name, tuple(sorted(options.items())))
+        key = bot_identity(spec, declared(spec))
         if key in seen:
             raise ValueError(_("--bots names one bot twice (%(first)s and %(second)s are the "
                                "same bot); give each entrant once")

@@ -236,9 +236,31 @@ def _log_unraisable(unraisable: Any) -> None:
     log.warning("%s: %s: %s", unraisable.err_msg or "Exception ignored in", obj, words)
 
 
+#: The packages whose loggers are the program's own (:func:`own_loggers_back`).
+OWN_LOGGERS = frozenset({"cli", "engine", "p2p"})
+
+
+def own_loggers_back() -> None:
+    """The program's own loggers as it left them (every record passed on to the root's
+    handlers), after a plug-in's code ran: a bot that configured its logging with
+    ``logging.config.dictConfig`` or ``fileConfig`` (which disable every logger that
+    exists, by default) or quieted every logger by name (its libraries' noise) silenced
+    the program's words on its own fault: "where in its code" was never written."""
+    for name, logger in list(logging.root.manager.loggerDict.items()):
+        if isinstance(logger, logging.Logger) and name.split(".", 1)[0] in OWN_LOGGERS:
+            if logger.disabled:
+                logger.disabled = False
+            if logger.level != logging.NOTSET:
+                logger.setLevel(logging.NOTSET)
+            if not logger.propagate:
+                logger.propagate = True
+
+
 def _keep_log(handler: _BotLog | None) -> None:
     """Put the bot's log back after its code ran (``logging.basicConfig(force=True)``
-    removes the root logger's handlers, ``logging.disable`` drops every record)."""
+    removes the root logger's handlers, ``logging.disable`` drops every record, and
+    :func:`own_loggers_back`)."""
+    own_loggers_back()
     if logging.root.manager.disable:
         logging.disable(logging.NOTSET)
     root = logging.getLogger()
@@ -322,12 +344,13 @@ def _watch_from_a_process(parent: int, child: int) -> None:
 
 
 def _serve(conn: Any, spec: str, seed: int, parent: int | None = None,
-           log_path: str | None = None) -> None:
+           log_path: str | None = None, seat: int | None = None) -> None:
     """The child: build the bot once, then answer each ``(view, legal)`` with
     ``["move", index]``, or ``["error", words]`` when the bot cannot be made or raises
     (``KeyboardInterrupt`` too: this process ignores Ctrl-C, the parent decides), or
     ``["illegal", words]`` (:func:`_reply`). A copy the bot forks ends as it comes back
-    (:func:`call_bot`). What the bot logs goes to ``log_path`` (:func:`_log_to`)."""
+    (:func:`call_bot`). What the bot logs goes to ``log_path`` (:func:`_log_to`), marked
+    with its spec and ``seat`` (two seats of one plug-in were one name in the log)."""
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)            # a bot's prints must not reach the player's screen
     os.dup2(devnull, 2)
@@ -340,7 +363,7 @@ def _serve(conn: Any, spec: str, seed: int, parent: int | None = None,
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if parent is not None:
         _end_with(parent)
-    bot_log = _log_to(log_path, spec)
+    bot_log = _log_to(log_path, bot_label(spec, seat))
     cap_memory()                   # a bot that allocates without end fails here, not the machine
     random.seed(seed)              # a plug-in using the global random repeats for a seed
     bot: SeatController | None = None
@@ -386,7 +409,7 @@ def _serve(conn: Any, spec: str, seed: int, parent: int | None = None,
         except BotGuardFault as exc:
             _reply(conn, "error", str(exc))
         except BaseException as exc:   # noqa: BLE001 - a plug-in's own bug, named
-            log_where_raised(spec, exc, view.phase)
+            log_where_raised(bot_label(spec, seat), exc, view.phase)
             try:
                 _reply(conn, "error", f"raised {exception_words(exc)}")
             except Exception:          # noqa: BLE001 - a channel the bot broke
@@ -405,9 +428,17 @@ def log_where_raised(spec: str, exc: BaseException, phase: object,
                     late or f"raised {exception_words(exc)}", phase, where)
 
 
-def log_bot_fault(spec: str, words: str) -> None:
-    """A bot in its own process failed: said in the log, one line (every runner of one)."""
-    log.warning("bot %s %s; a quick bot moves for it from now on", spec, words)
+def bot_label(spec: str, seat: int | None = None) -> str:
+    """A bot as the log names it: its spec, and its seat when known ("mybot at seat 1":
+    a table of two seats of one plug-in said "bot mybot raised ..." of either)."""
+    return spec if seat is None else f"{spec} at seat {seat}"
+
+
+def log_bot_fault(spec: str, words: str, seat: int | None = None) -> None:
+    """A bot in its own process failed: said in the log, one line (every runner of one),
+    naming its seat when known."""
+    log.warning("bot %s %s; a quick bot moves for it from now on", bot_label(spec, seat),
+                words)
 
 
 #: :meth:`BotProcess._ask`'s answer when the bot is still being made, within its time
@@ -434,12 +465,13 @@ class BotProcess:
     def __init__(self, spec: str, seed: int, *, answer_within: float = ANSWER_WITHIN,
                  make_within: float | None = None, fallback: str = "heuristic",
                  on_fault: Callable[[str, str], None] | None = None,
-                 log_path: str | None = None) -> None:
+                 log_path: str | None = None, seat: int | None = None) -> None:
         import multiprocessing
         ctx = multiprocessing.get_context("spawn")  # never fork a process with ZeroMQ threads
         self._conn, child = ctx.Pipe()
         self._proc = ctx.Process(target=_serve,
-                                 args=(child, spec, seed, os.getpid(), log_path or log_file()),
+                                 args=(child, spec, seed, os.getpid(), log_path or log_file(),
+                                       seat),
                                  daemon=True,
                                  name=f"bot {spec}")
         self._proc.start()
@@ -451,7 +483,9 @@ class BotProcess:
         #: seconds for the child to start and make its bot (default: ``answer_within``)
         self.make_within = answer_within if make_within is None else make_within
         self._fallback = make_bot(fallback, seed)
-        self._on_fault = on_fault or log_bot_fault
+        #: the seat it plays, if known: named in the log with its spec
+        self.seat = seat
+        self._on_fault = on_fault or (lambda spec, words: log_bot_fault(spec, words, seat))
         self._broken = False
         #: what went wrong with the bot, in words, once it has (a quick bot moves since)
         self.fault: str | None = None
@@ -473,7 +507,8 @@ class BotProcess:
                 if not self._said_not_made:
                     self._said_not_made = True
                     log.info("bot %s is not made yet (%.1f s after its start): the "
-                             "built-in bot moves until it is", one_line(self.spec)[:80],
+                             "built-in bot moves until it is",
+                             bot_label(one_line(self.spec)[:80], self.seat),
                              time.monotonic() - self._started)
                 return self._fallback.choose(view, legal)
             # its pipe may hold a late answer, and it may still be busy: never trust it again

@@ -22,7 +22,7 @@ import math
 import random
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from . import Action, HandState
@@ -268,7 +268,44 @@ class _LazyFactory:
             raise PluginFailed(f"bot plug-in {self.ep.name!r} made an object of type "
                                f"{type(bot).__name__[:40]}, which has no choose(view, "
                                f"legal) method")
+        found = _choose_takes(bot.choose)
+        if found is not None:
+            # an old-style bot, choose(self, state): it failed at its first move, in the
+            # middle of a match ("takes 2 positional arguments but 3 were given")
+            raise PluginFailed(f"bot plug-in {self.ep.name!r} made a bot of type "
+                               f"{type(bot).__name__[:40]} whose method is choose{found}; "
+                               f"a bot's is called as choose(view, legal): write it as "
+                               f"def choose(self, view, legal)")
         return bot
+
+
+def _choose_takes(choose: Callable[..., Any]) -> str | None:
+    """The parameters of a bot's ``choose`` in words ("(state)") when it cannot be called
+    as ``choose(view, legal)``, else None (also when they cannot be read: it is called,
+    and tells for itself). Only the parameters' names and kinds are read: a default's or
+    an annotation's ``repr`` would run the plug-in's code."""
+    try:
+        signature = inspect.signature(choose)
+    except (TypeError, ValueError):
+        return None
+    try:
+        signature.bind(None, None)
+    except TypeError:
+        pass
+    else:
+        return None
+    words: list[str] = []
+    starred = False                       # a * (or *args) said before keyword-only ones
+    for p in signature.parameters.values():
+        if p.kind is p.KEYWORD_ONLY and not starred:
+            words.append("*")
+        starred = starred or p.kind in (p.KEYWORD_ONLY, p.VAR_POSITIONAL)
+        star = ("*" if p.kind is p.VAR_POSITIONAL else "**" if p.kind is p.VAR_KEYWORD
+                else "")
+        words.append(star + p.name[:30] + ("=..." if p.default is not p.empty else ""))
+    if len(words) > 8:
+        words[8:] = ["..."]
+    return "(" + ", ".join(words) + ")"
 
 
 def _takes(factory: Callable[..., Any], seed: int) -> str | None:
@@ -394,6 +431,46 @@ def make_bot(spec: str, seed: int = 0) -> SeatController:
         return factory(seed, **options)
     except TypeError as exc:
         raise ValueError(f"bad options for bot {name!r} in {spec!r}: {exc}") from None
+
+
+#: A bot's identity (:func:`bot_identity`): its name, and its options by name.
+BotIdentity = tuple[str, tuple[tuple[str, Any], ...]]
+
+
+def declared_options(factory: Callable[..., Any]) -> dict[str, int | float | str]:
+    """The options ``factory`` declares with a default of a type an option's value may
+    have (an int, a float or a string: ``def make(seed, depth=3, **options)`` declares
+    ``depth=3``), its seed (the first parameter) left out; none when its parameters
+    cannot be read. Only the defaults' types are asked, never their ``repr``."""
+    try:
+        params = list(inspect.signature(factory).parameters.values())
+    except (TypeError, ValueError):
+        return {}
+    out: dict[str, int | float | str] = {}
+    for i, p in enumerate(params):
+        if (i == 0 and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)) \
+                or p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+            continue                 # the seed, *args, **options
+        value = p.default
+        if type(value) in (int, str) or (type(value) is float and math.isfinite(value)):
+            out[p.name] = value
+    return out
+
+
+def bot_identity(spec: str, declared: Mapping[str, Any] | None = None) -> BotIdentity:
+    """Which bot ``spec`` makes, for telling two entrants of a tournament apart: its name
+    (as it is looked up, a level for its spec) and the options its factory is called
+    with, the defaults it declares counted (``declared``; a built-in's are read here):
+    ``heuristic`` and ``heuristic:match=1`` are one bot, and so are ``mybot`` and
+    ``mybot:depth=3`` for ``def make(seed, depth=3, **options)``. Values are compared as
+    Python compares them: ``x=1`` (the int 1) and ``x=1.0`` (the float) are one number,
+    so one bot; ``x=yes`` and ``x=Yes`` are two words, two bots."""
+    name, options = parse_bot_spec(spec)
+    if declared is None:
+        factory = BOTS.get(name)
+        declared = declared_options(factory) if factory is not None else {}
+    full = {**declared, **options}
+    return name, tuple(sorted(full.items()))
 
 
 def _options_of(factory: BotFactory) -> list[str] | None:

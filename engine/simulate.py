@@ -21,6 +21,7 @@ from . import bot_guard
 from .actions import ACTION_TYPES, Action, Discard, FastDiscard
 from .bot_guard import BotGuardFault, call_bot
 from .bots import SeatController
+from .cards import Kind, kind
 from .errors import BotFailed, BotTooSlow, exception_words
 from .game import apply_action, legal_actions, new_hand, reshuffle_action
 from .rules import Rules, Seating
@@ -126,10 +127,37 @@ def index_hint(answer: object, legal: Sequence[Action]) -> str:
     them wondering why 0 was not), or what an ``async def choose`` or a ``choose`` that
     yields returns. A coroutine never started is closed (no code of its own runs: its
     "coroutine ... was never awaited" warning came after the report)."""
-    if type(answer) is int and 0 <= answer < len(legal):
-        return f", an index (return the move itself, legal[{answer}])"
+    if type(answer) is int:
+        # a card of its hand, picked and returned as it is: "chose 9 (... return one of
+        # the 7 moves of legal)" did not say that 9 was read as no more than a number
+        same = [a for a in legal if type(getattr(a, "card", None)) is int
+                and getattr(a, "card", None) == answer]
+        card = ""
+        if same and len(same) <= LISTED_MOVES:
+            moves = ", ".join(answer_words(a) for a in same)
+            card = f"a card (return one of legal's moves with card {answer}: [{moves}])"
+        if 0 <= answer < len(legal):
+            return (f", an index (return the move itself, legal[{answer}])"
+                    + (f" or {card}" if card else ""))
+        if card:
+            return f", {card}"
     if type(answer) is list and len(answer) == 1 and any(answer[0] is a for a in legal):
         return " (a list holding a legal move: return the move itself)"
+    if type(answer) in (list, tuple) and len(answer) > 1 and all(  # type: ignore[arg-type]
+            any(x is a for a in legal) for x in answer):  # type: ignore[attr-defined]
+        # legal itself, or the moves it liked best: "a list holding other objects"
+        return (f" (a {type(answer).__name__} of {len(answer)} moves of legal: "  # type: ignore[arg-type]
+                "return one of them)")
+    if type(answer) is Kind:
+        # the kind of the card it wants to play, not the card: "an object of type Kind"
+        same = [a for a in legal if type(getattr(a, "card", None)) is int
+                and kind(getattr(a, "card", 0)) is answer]
+        if not same:
+            return f" (a card's kind, Kind.{answer.name}, and no move of legal holds one)"
+        moves = (", ".join(answer_words(a) for a in same) if len(same) <= LISTED_MOVES
+                 else f"{len(same)} moves")
+        return (f" (a card's kind, Kind.{answer.name}: return one of legal's moves with a "
+                f"card of that kind: [{moves}])")
     if answer is None:
         # a stranger's first bot handles the plays and forgets the draws (or a coup
         # fourré's question): "chose None" did not say when

@@ -287,5 +287,6 @@ def test_play_in_process_logs_a_bots_fault(plugin_dir: Path, tmp_path: Path) -> 
     assert r.returncode == 0, r.stderr
     assert "tcrash" in r.stdout                      # the screen says it, in a line
     log = (data / "millebornes.log").read_text(encoding="utf-8")
-    assert ("bot tcrash raised KeyError: 'boom'; a built-in bot plays for it from now on"
+    assert ("bot tcrash at seat 1 raised KeyError: 'boom'; a built-in bot plays for it from "
+            "now on"
             in log), log

@@ -231,13 +231,15 @@ def test_what_a_bot_logs_at_a_networked_table_is_in_the_log(plugins: Path) -> No
     assert res.returncode == 0, res.stderr
     assert "LOGGED" not in res.stdout + res.stderr and "FREED" not in res.stdout + res.stderr
     log = (data / "millebornes.log").read_text(encoding="utf-8")
-    assert "(bot vlogs, in its own process) LOGGED made with seed" in log, log
-    assert "mb_fifth.logger INFO (bot vlogs, in its own process) LOGGED chose among" in log
+    assert "(bot vlogs at seat 1, in its own process) LOGGED made with seed" in log, log
+    assert "mb_fifth.logger INFO (bot vlogs at seat 1, in its own process) LOGGED chose " \
+        "among" in log
     # a line of its message is its own, never one of the table's log
     assert "LOGGED two lines\n    (bot) 2026-01-01 00:00:00,000 p2p.table WARNING " \
         "forged?[2J?\n" in log
     assert "\n2026-01-01" not in log and "\x1b" not in log
-    assert "(bot vcycles:raises=1, in its own process) Exception ignored in: <function " \
+    assert "(bot vcycles:raises=1 at seat 2, in its own process) Exception ignored in: " \
+        "<function " \
         "Leftover.__del__ at" in log, log[-2000:]
     assert ">: ValueError: FREED-RAISE" in log
 
@@ -290,7 +292,7 @@ def test_what_a_bot_prints_as_it_is_freed_is_not_on_the_table(plugins: Path) -> 
     log = (data / "millebornes.log").read_text(encoding="utf-8")
     # the bot thinks in a process of its own, as at a networked table: once broken it is
     # stopped there (its __del__ never runs in this process); its fault is in the log
-    assert "bot vgoodbye raised RuntimeError: broke at its third move" in log, log
+    assert "bot vgoodbye at seat 2 raised RuntimeError: broke at its third move" in log, log
 
 
 @pytest.mark.slow

@@ -372,7 +372,8 @@ def test_a_bot_that_sets_up_logging_for_itself_leaves_the_log_whole(plugins: Pat
     assert res.returncode == 0, res.stderr
     assert "failed to move" in res.stdout
     log = (data / "millebornes.log").read_text(encoding="utf-8")
-    assert ("bot ftakeslog raised RuntimeError: broke at its third move; a built-in bot "
+    assert ("bot ftakeslog at seat 1 raised RuntimeError: broke at its third move; a "
+            "built-in bot "
             "plays for it from now on") in log, log
 
 
@@ -443,4 +444,5 @@ def test_a_warning_about_a_bots_leftovers_goes_to_the_log_not_the_screen(
     log = (data / "millebornes.log").read_text(encoding="utf-8")
     # the bot thinks in a process of its own (as at a networked table), stopped once it
     # broke: its leftovers warn nowhere here; its fault is in the log
-    assert "bot fleavescoro raised RuntimeError: broke, _think left pending" in log, log
+    assert "bot fleavescoro at seat 1 raised RuntimeError: broke, _think left pending" \
+        in log, log
