@@ -39,7 +39,7 @@ from p2p.audit import GameReport
 from p2p.crypto.identity import IdentityError, fingerprint
 from p2p.table.config import AUTO_BUDGET_STEPS, AUTO_GRACE_SHARE
 from p2p.table.store import TRANSCRIPT, StoreDamaged
-from p2p.text import safe_text, shown_key
+from p2p.text import safe_text, shown_key, shown_keys
 from p2p.transcript.file import MAX_TRANSCRIPT_BYTES, TRANSCRIPT_VERSION
 
 from . import i18n
@@ -231,14 +231,21 @@ def local_names(names: Sequence[str], me: int) -> tuple[str, ...]:
     keeps it with the seat's number ("You 2"), so that "You" (and its translation) on this
     screen only ever means this seat — "seat 2 (You) broke the rules" must not read as if
     the player at this screen were blamed. Names are compared as the screen shows them
-    (:func:`p2p.text.shown_key`): "You" with a combining grapheme joiner after it read
+    (:func:`p2p.text.shown_keys`): "You" with a combining grapheme joiner after it read
     as "You" ("broken by seat 2 (You)"); a name that shows as another seat's, or shows
     nothing (a crafted header: the lobby numbers them), keeps its seat's number too
     (hostile pass 22)."""
-    keys = [shown_key(n) for n in names]
-    mine = keys[me] if 0 <= me < len(keys) else None
-    return tuple(n if s == me or (k != "you" and k and k != mine and k not in keys[:s])
-                 else f"{n} {s + 1}" for s, (n, k) in enumerate(zip(names, keys, strict=True)))
+    keys = [shown_keys(n) for n in names]
+    mine = keys[me] if 0 <= me < len(keys) else frozenset()
+    you = shown_keys("You")
+
+    def own(s: int, k: frozenset[str]) -> bool:
+        """The name of seat ``s`` shows as no name before it, as no "You" and not as nothing."""
+        return (k.isdisjoint(you) and bool(shown_key(names[s])) and k.isdisjoint(mine)
+                and all(k.isdisjoint(before) for before in keys[:s]))
+
+    return tuple(n if s == me or own(s, k) else f"{n} {s + 1}"
+                 for s, (n, k) in enumerate(zip(names, keys, strict=True)))
 
 
 def written_names(names: Sequence[str]) -> tuple[str, ...]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import unicodedata
 
-__all__ = ["safe_text", "MAX_SAFE_TEXT", "shown_key"]
+__all__ = ["safe_text", "MAX_SAFE_TEXT", "shown_key", "shown_keys", "names_look_alike"]
 
 #: Default length bound: longer strings are cut and end with an ellipsis.
 MAX_SAFE_TEXT = 200
@@ -71,22 +71,42 @@ _IGNORABLE = frozenset([0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0,
 
 
 def shown_key(name: str) -> str:
-    """``name`` as a screen shows it, for telling names apart: compatibility forms folded
-    (NFKC: a full-width "Ｙｏｕ" is "you"), what shows nothing left out (:data:`_IGNORABLE`
-    and what :func:`safe_text` drops), case aside, and each letter taken for the one it
-    looks like (Unicode's confusables, UTS #39: a Cyrillic "а" in "Аnn" is an "a", a zero a
-    letter o). "Ann" and "Ann" with a variation selector after it, or written with a
-    Cyrillic "А", are one name to a reader; "" for a name that shows nothing."""
-    folded = unicodedata.normalize("NFKC", name).casefold()   # (U+3164 folds to U+1160)
-    shown = " ".join("".join(ch for ch in folded if ord(ch) not in _IGNORABLE
-                             and unicodedata.category(ch) not in _DROP).split())
-    return shown.translate(_look_alikes())
+    """``name`` as a screen shows it, case aside: compatibility forms folded (NFKC: a
+    full-width "Ｙｏｕ" is "you"), what shows nothing left out (:data:`_IGNORABLE` and
+    what :func:`safe_text` drops). "Ann" and "Ann" with a variation selector after it are
+    one name to a reader; "" for a name that shows nothing. Names in look-alike letters
+    of other scripts are told apart by :func:`shown_keys`."""
+    return _shown(name).casefold()
+
+
+def shown_keys(name: str) -> frozenset[str]:
+    """The keys by which ``name`` reads as another: :func:`shown_key`, and the same of its
+    *skeleton* (Unicode Technical Standard #39, section 4: each letter taken for the
+    letter it looks like, case kept, so a Cyrillic "М" is an "M" and a capital "I" an
+    "l"). Two names look alike when their keys meet (:func:`names_look_alike`): "Мax"
+    and "Max", "AIice" and "Alice", "ALICE" and "Alice"; not "Νina" (a Greek Ν) and
+    "Vina", which one key made of both rules (case folded, then look-alikes) merged
+    through the small ν that looks like a v."""
+    shown = _shown(name)
+    return frozenset((shown.casefold(), shown.translate(_look_alikes()).casefold()))
+
+
+def names_look_alike(one: str, other: str) -> bool:
+    """Do ``one`` and ``other`` read as the same name on a screen (:func:`shown_keys`)?"""
+    return not shown_keys(one).isdisjoint(shown_keys(other))
+
+
+def _shown(name: str) -> str:
+    """``name`` NFKC-normalised with what shows nothing left out, case kept."""
+    folded = unicodedata.normalize("NFKC", name)
+    return " ".join("".join(ch for ch in folded if ord(ch) not in _IGNORABLE
+                            and unicodedata.category(ch) not in _DROP).split())
 
 
 @functools.cache
 def _look_alikes() -> dict[int, int]:
-    """Each folded character a screen shows like another, to that other's code point
-    (``p2p/_look_alikes.py``, written from Unicode's confusables.txt by
+    """Each character a screen shows like another, to that other's code point: the
+    prototypes of Unicode's confusables.txt (``p2p/_look_alikes.py``, written by
     ``tools/make_look_alikes.py``); read once, when a name is first compared."""
     from p2p._look_alikes import PAIRS
     return {int(char, 16): int(proto, 16)

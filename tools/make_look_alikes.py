@@ -1,5 +1,5 @@
 """Writes ``p2p/_look_alikes.py``: which letters a screen shows like others, for telling
-player names apart (:func:`p2p.text.shown_key`).
+player names apart (:func:`p2p.text.shown_keys`).
 
 The source is Unicode's ``confusables.txt`` (Unicode Technical Standard #39, "Unicode
 Security Mechanisms", section 4 "Confusable Detection"), each line of which maps a
@@ -12,9 +12,10 @@ to the characters it is confusable with, both ways. Usage::
     python tools/make_look_alikes.py confusable_homoglyphs/confusables.json
 
 Only single characters are kept (a prototype of two letters, "rn" for "m", is left out),
-and only the characters a name can still hold where ``shown_key`` looks them up: after
-NFKC and case folding. Each maps to its prototype, itself NFKC-normalised and case-folded
-(the digit zero's prototype "O" is written "o"), so that a name's key is found in one pass.
+and only the characters a name can still hold where ``shown_keys`` looks them up: after
+NFKC. Case is kept, as UTS #39's skeleton keeps it (a capital "I" is taken for an "l", a
+small "i" is not); each character maps to its prototype, NFKC-normalised, so that a
+name's skeleton is found in one pass.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ OUT = Path(__file__).resolve().parent.parent / "p2p" / "_look_alikes.py"
 
 
 def _fold(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).casefold()
+    return unicodedata.normalize("NFKC", text)
 
 
 def prototypes(data: dict[str, list[dict[str, str]]]) -> dict[str, str]:
@@ -52,14 +53,14 @@ def prototypes(data: dict[str, list[dict[str, str]]]) -> dict[str, str]:
 
 
 def table(protos: dict[str, str]) -> dict[int, int]:
-    """The map ``shown_key`` applies to a folded name: reachable characters only, each to
-    its folded prototype, followed to a fixed point."""
+    """The map ``shown_keys`` applies to a normalised name: reachable characters only,
+    each to its normalised prototype, followed to a fixed point."""
     out: dict[int, int] = {}
     for char, proto in protos.items():
         if _fold(char) != char:
-            continue                        # NFKC or case folding changes it first
+            continue                        # NFKC changes it first
         target = _fold(proto)
-        for _ in range(4):                  # the folded prototype may be a look-alike too
+        for _ in range(4):                  # the normalised prototype may be a look-alike
             nxt = protos.get(target)
             if nxt is None or len(target) != 1 or _fold(nxt) == target:
                 break
@@ -82,8 +83,8 @@ def main(path: str) -> None:
     body = "\n".join(f'    "{ln} "' for ln in lines)
     OUT.write_text(
         '"""Letters a screen shows like others (Unicode TR39 confusables), for\n'
-        ":func:`p2p.text.shown_key`: hexadecimal code point pairs, a character and the\n"
-        "prototype it is taken for, both NFKC-normalised and case-folded. Written by\n"
+        ":func:`p2p.text.shown_keys`: hexadecimal code point pairs, a character and the\n"
+        "prototype it is taken for, both NFKC-normalised, case kept. Written by\n"
         '``tools/make_look_alikes.py`` (see there for the source data); do not edit."""\n\n'
         f"#: {len(mapping)} pairs\n"
         f"PAIRS = (\n{body}\n)\n", encoding="utf-8")

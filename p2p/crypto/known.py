@@ -20,7 +20,7 @@ import msgpack
 
 from p2p.crypto.identity import default_identity_path, fingerprint
 from p2p.files import write_own
-from p2p.text import shown_key
+from p2p.text import shown_keys
 
 __all__ = ["KeyChange", "KnownPlayers", "default_known_path"]
 
@@ -120,10 +120,11 @@ class KnownPlayers:
     def meet(self, name: str, key: bytes) -> KeyChange | None:
         """Remember that ``name`` came with ``key``; a :class:`KeyChange` when this name was
         known with other keys only (None: first meeting, or a key we know). A name is
-        known as a screen shows it (:func:`~p2p.text.shown_key`): someone else named "Bob"
+        known as a screen shows it (:func:`~p2p.text.shown_keys`): someone else named "Bob"
         and a variation selector, shown "Bob", was a name never met (hostile pass 22)."""
-        same = shown_key(name)
-        seen = [k for n, keys in self.keys.items() if shown_key(n) == same for k in keys]
+        same = shown_keys(name)
+        seen = [k for n, keys in self.keys.items() if not same.isdisjoint(shown_keys(n))
+                for k in keys]
         if key in seen:
             return None
         warning = KeyChange(name, key, tuple(dict.fromkeys(seen))) if seen else None

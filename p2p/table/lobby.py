@@ -73,7 +73,7 @@ from p2p.table.config import (
 )
 from p2p.table.session import admit_table as admit_table
 from p2p.table.session import node_id_for
-from p2p.text import safe_text, shown_key
+from p2p.text import safe_text, shown_key, shown_keys
 from p2p.transcript.decoding import (
     MAX_PLAYERS,
     Check,
@@ -360,15 +360,16 @@ def _clean_name(name: object) -> str:
 def _unique_name(name: str, taken: list[str]) -> str:
     """``name``, or ``name 2``, ``name 3``… when a seated player has it already (case
     aside): two "Hosty" made "Final scores: Hosty 4300, Hosty 5750. Winner: Hosty." say
-    nothing of who won. Names are compared as a screen shows them (:func:`shown_key`):
-    "Ann" followed by a variation selector sat as a second "Ann" (hostile pass 22)."""
-    used = {shown_key(t) for t in taken}
-    if shown_key(name) not in used:
+    nothing of who won. Names are compared as a screen shows them (:func:`shown_keys`):
+    "Ann" followed by a variation selector sat as a second "Ann" (hostile pass 22), and
+    "Аnn" written with a Cyrillic "А" as another (stop 52)."""
+    used = frozenset().union(*(shown_keys(t) for t in taken))
+    if used.isdisjoint(shown_keys(name)):
         return name
     for n in range(2, 100):
         tail = f" {n}"
         candidate = name[:MAX_NAME - len(tail)].rstrip() + tail
-        if shown_key(candidate) not in used:
+        if used.isdisjoint(shown_keys(candidate)):
             return candidate
     return name     # 98 namesakes: a table seats 16 at most, so never
 
