@@ -70,11 +70,13 @@ def test_a_host_that_gives_two_joiners_wrong_addresses_of_each_other_names_neith
         tmp_path: Path) -> None:
     """The host's ``start`` says where every seat listens (``TableStart.endpoints``) and a
     joiner checks only that each is an IP literal: no seat signed its own. A host that
-    gives Ann and Bo a dead port for each other (and plays on honestly, relaying what it
-    is asked for) had each of them pause on the other, honest one: "seat 2 (bo) is slow"
-    on Ann's screen, "seat 1 (ann) is unresponsive" on Bo's, and each then offered to give
-    that seat to a bot run by the host (measured with 5 s limits: both paused within
-    90 s, some 350 entries in, while the host went on). Here with 2 s limits."""
+    gives Ann and Bo a dead port for each other, and answers no FETCH (it plays its own
+    steps on time), has each of them pause on the other, honest one: "seat 2 (bo) is
+    unresponsive" on Ann's screen, "seat 1 (ann) is unresponsive" on Bo's, and each is
+    then offered to give that seat to a bot run by the host (the lowest other seat), or
+    to end the match. (Answering the FETCHes, the host relays each to the other: with
+    a step limit under 10 s, whose grace of 5 % is under the first FETCH's 0.5 s, each
+    is said "slow" at the third step limit of a hand instead.)"""
     import socket
 
     from p2p.net.transport import Node
@@ -93,9 +95,10 @@ def test_a_host_that_gives_two_joiners_wrong_addresses_of_each_other_names_neith
         if me in (1, 2):
             eps[3 - me] = dead          # what the host's start said of the other joiner
         peers.append(Peer(ids[me], cfg, nodes[me], controller=make_bot("heuristic", me),
-                          endpoints=eps, options=SessionOptions(step_limit=2.0),
+                          endpoints=eps, options=SessionOptions(step_limit=3.0),
                           store=Store.create(tmp_path / f"s{me}", cfg.header(), me,
                                              port=nodes[me].port, endpoints=eps)))
-    run_peers(peers, timeout=60)
+    peers[0].rlog._on_fetch = lambda *a: None   # type: ignore[method-assign]
+    run_peers(peers, timeout=30)
     for p in peers[1:]:
-        assert p.finished and p.stopped is None, (p.me, p.stopped)
+        assert p.stopped is None, (p.me, p.stopped)
