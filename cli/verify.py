@@ -69,9 +69,11 @@ def say_checking(path: str) -> None:
     except OSError:
         return
     if size >= SAY_CHECKING_BYTES:
-        say_paragraph(_("checking %(path)s (%(size)s MB): every signature, shuffle, card "
-                        "and move, which takes a while for a file this large")
-                      % {"path": path, "size": f"{size / 1e6:.1f}"}, sys.stderr, flush=True)
+        # one line: a path is not cut (it is copied, grepped)
+        print(i18n.display(_("checking %(path)s (%(size)s MB): every signature, shuffle, "
+                             "card and move, which takes a while for a file this large")
+                           % {"path": path, "size": f"{size / 1e6:.1f}"}),
+              file=sys.stderr, flush=True)
 
 
 def unreadable_path(path: str, command: str) -> bool:
