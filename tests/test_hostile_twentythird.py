@@ -13,6 +13,10 @@ xfail, records a defect not fixed).
   seat unresponsive (an honest one, when its step was due) instead of the complainer.
   A later complaint of a seat and hand is now judged, and kept when its peer stops on
   it (``verify`` reads a second complaint of an author and hand).
+* a hostile seat that sent its record of an agreement (end the match, or a bot for a
+  silent seat) to one honest peer alone: that one ended the match (or went on with the
+  bot) and the other stayed paused for ever, short of a signature it never got. A peer
+  where an agreement takes effect now sends its records to every peer.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from engine import Seating, preset
 from engine.bots import make_bot
 from p2p.table.memory import make_table, play_fair_match
 from p2p.testing import seeded_entropy
+from p2p.transcript.envelope import Envelope
 
 
 @pytest.fixture(scope="module")
@@ -125,7 +130,6 @@ def test_a_complaint_another_peer_stopped_on_is_judged_after_one_that_decided_no
     from p2p.table.session import Peer, SessionOptions, node_id_for
     from p2p.table.store import Store
     from p2p.testing import MemoryNetwork, MemoryNode, Pumping, wait_for
-    from p2p.transcript.envelope import Envelope
 
     cfg, ids = make_table(preset("modern"), Seating(3, 3), ["ann", "bo", "cy"], b"h23-cc")
     net = MemoryNetwork()
@@ -164,3 +168,57 @@ def test_a_complaint_another_peer_stopped_on_is_judged_after_one_that_decided_no
         assert p.rlog.unresponsive is None, (p.me, p.stopped)
         rep = verify_game(p.store.transcript_path)
         assert (rep.check, rep.blamed_seat) == ("unfounded-complaint", 2), rep.summary()
+
+
+@pytest.mark.parametrize("kind", ["side.end", "side.takeover"])
+def test_a_record_sent_to_one_honest_peer_alone_reaches_the_other_once_it_holds(
+        kind: str) -> None:
+    """Four seats; Ann (seat 0) falls silent and the others agree to end the match (or to
+    give her seat to a bot run by Bo, seat 1). The hostile seat (Dan, 3) sends its record
+    to Bo alone. Bo's agreement held: he ended the match (or voided the hand and went
+    on with the bot), while Cy stayed paused for ever, short of Dan's signature (a paused
+    peer asks nobody for entries). A peer where an agreement takes effect now sends its
+    records to every peer, so Cy's agreement holds too. In process: real signatures and
+    logs, a fake clock."""
+    from test_replicated_log import _table, _wait_for_stop
+
+    from p2p.crypto.identity import Identity
+    from p2p.table import wire
+    from p2p.table.replicated_log import LogOptions
+
+    t = _table(b"h23-records/" + kind.encode(), n=4, options=LogOptions(step_limit=20.0))
+    for _ in range(200):
+        for s in (1, 2, 3):
+            rl = t.seats[s].rlog
+            while not rl.done and rl.match.hand.expected_writer() == s:
+                hp = rl.match.hand
+                rl.secrets[hp.hand_no] = hp.export_secrets()
+                rl.write(hp.next_body(t.seats[s].bot.choose))  # type: ignore[attr-defined]
+            t.collect(s)
+        t.wire = [m for m in t.wire if m[0] != 0]
+        if not t.deliver(lose={0}):
+            break
+    _wait_for_stop(t, honest=(1, 2, 3), silent=0)
+    t.deliver(lose={0})
+    bo, cy, dan = (t.seats[s].rlog for s in (1, 2, 3))
+    assert bo.unresponsive == cy.unresponsive == 0
+    body: dict[str, Any] = {"k": kind, "hand": 0, "seat": 0, "at": len(dan.log[0])}
+    if kind == "side.takeover":
+        body["runner"] = 1
+        bo.bot_offer = (Identity.from_seed(bytes(32)).public_key, "tcp://127.0.0.1:9", None)
+    record = Envelope.create(dan.identity, t.cfg.table_id, 0, 0, dan.verifier.head, body)
+    bo.on_message(t.node_of[3], wire.encode_push([record.encode()])[0])     # to Bo alone
+    t.collect(1)
+    for rl in (bo, cy):
+        assert (rl.propose_end(0) if kind == "side.end" else rl.propose_takeover(0)) \
+            is not None, rl.refused
+        t.collect(rl.me)
+    for _ in range(5):
+        t.wire = [m for m in t.wire if m[1] != 0]
+        t.deliver(lose={0})
+    for rl in (bo, cy):
+        if kind == "side.end":
+            assert rl.agreed_end is not None and not rl.resumable, (rl.me, rl.stopped)
+        else:
+            assert rl.takeovers and rl.hand_no == 1 and rl.stopped is None, \
+                (rl.me, rl.stopped)

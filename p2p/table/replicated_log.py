@@ -1494,6 +1494,7 @@ class ReplicatedLog:
             return
         if end is not None and self.match.end_by_agreement(hand):
             self.agreed_end = end
+            self._push_records(END, hand)
             reason = (f"the match was ended in hand {hand + 1} by "
                       f"{', '.join(self.names[x] for x in end.signers)}, saying "
                       f"{self.names[end.seat]} had left")
@@ -1524,6 +1525,7 @@ class ReplicatedLog:
             else:
                 self.match.me = None                 # replaced: follow as a spectator
         self.takeovers.append(t)
+        self._push_records(TAKEOVER, hand)
         for (_, later), votes in self.agreements.votes.items():
             if later > hand:
                 # records of a later hand (one ahead is taken) signed by the replaced
@@ -1552,6 +1554,18 @@ class ReplicatedLog:
                     curve=t.curve, signers=list(t.signers))
         if not self._replay_mode:
             self.apply_ready()
+
+    def _push_records(self, kind: str, hand: int) -> None:
+        """The records of an agreement that took effect here, sent to every peer: each
+        signer sends its own, but a hostile one sent its record to one honest peer alone,
+        which ended the match (or gave the seat to a bot) while the other stayed paused
+        for ever, short of a signature it never got (a paused peer asks nobody for
+        entries; hostile pass 23)."""
+        if self._replay_mode:
+            return
+        records = [e.encode() for e in self.side
+                   if e.hand == hand and e.body.get("k") == kind]
+        self._out.messages.extend((None, p) for p in wire.encode_push(records))
 
     def _say_past(self, hand: int, seat: int) -> None:
         """Tell ``seat``, which signed an agreement naming a point of ``hand`` this peer
