@@ -1,6 +1,6 @@
 """Hostile pass 23: hostile files handed to ``verify`` and ``replay``, a hostile seat's
-complaints, a hostile host's start. Each test failed before its fix (the last one, marked
-xfail, records a defect not fixed).
+complaints and agreement records, a hostile host's start. Each test failed before its
+fix, but the one marked xfail, which records a defect not fixed.
 
 * ``verify`` and ``replay`` checked a large transcript with nothing on the screen: every
   signature, share proof and shuffle is checked, some 2 s a megabyte (a six-seat classic
@@ -17,6 +17,12 @@ xfail, records a defect not fixed).
   silent seat) to one honest peer alone: that one ended the match (or went on with the
   bot) and the other stayed paused for ever, short of a signature it never got. A peer
   where an agreement takes effect now sends its records to every peer.
+* not fixed: a joiner takes every other seat's address from the host's ``start``
+  unchecked (an IP literal is all it asks), so a host can give two joiners dead
+  addresses of each other and relay nothing: each names the other, honest, unresponsive
+  and is offered to give its seat to a bot run by the host. A fix needs each seat's own
+  signed word on where it listens (its ``join`` signed with its interface addresses,
+  carried in the start and tried beside the host's) and the transport trying them.
 """
 
 from __future__ import annotations
