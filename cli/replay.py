@@ -55,7 +55,7 @@ from .games import _is_path, own_seat, transcript_of
 from .i18n import N_, _, ngettext
 from .program import as_typed
 from .replay_view import ReplayModel, all_hands_lines, step_lines
-from .verify import refused, unreadable_path
+from .verify import refused, say_checking, unreadable_path
 from .words import (
     error_line,
     key_lines,
@@ -111,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
                              "(a .mbt file written by simulate --transcript-dir or a network "
                              "game)") % {"path": path}), file=sys.stderr)
         return 2
+    say_checking(path)
     try:
         report, steps = replay_steps(path)
     except Exception as exc:  # the verifier should not raise; never show a traceback

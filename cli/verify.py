@@ -19,6 +19,12 @@ from .games import own_seat, transcript_of
 from .i18n import _
 from .words import file_refusal, report_width, say_paragraph, verify_lines
 
+#: From this size of a transcript on, ``verify`` and ``replay`` say that they check it
+#: before they do (every signature, share and shuffle is checked: some 2 s a MB, so a
+#: long six-seat match of 8 MB took 19 s, and a file at the 512 MiB a transcript may have
+#: some 20 minutes, with nothing on the screen meanwhile).
+SAY_CHECKING_BYTES = 2 << 20
+
 
 def run(args: argparse.Namespace) -> int:
     args = with_defaults("verify", args)
@@ -37,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
                              "(a .mbt file) or a short id from `millebornes games`")
                            % {"path": path}), file=sys.stderr)
         return 2
+    say_checking(path)
     # the proofs of shuffle are checked in worker processes beside the rest (same verdict)
     report = verify_game(path, workers=min(3, (os.cpu_count() or 1) - 1))
     if refused(report, path, "verify"):
@@ -51,6 +58,22 @@ def run(args: argparse.Namespace) -> int:
     say_paragraph(_("This transcript does not prove a fair game: the entry and the seat named above "
            "are where it breaks (an altered copy blames nobody: ask the players for theirs)."), sys.stderr)
     return 1
+
+
+def say_checking(path: str) -> None:
+    """Say on stderr, before it starts, that a large transcript is being checked, with its
+    size: the check takes some seconds a megabyte (hostile pass 23). A small one is
+    checked in a moment, without a word."""
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        return
+    if size >= SAY_CHECKING_BYTES:
+        # one line: a path is not cut (it is copied, grepped)
+        print(i18n.display(_("checking %(path)s (%(size)s MB): every signature, shuffle, "
+                             "card and move, which takes a while for a file this large")
+                           % {"path": path, "size": f"{size / 1e6:.1f}"}),
+              file=sys.stderr, flush=True)
 
 
 def unreadable_path(path: str, command: str) -> bool:

@@ -467,7 +467,8 @@ class ReplicatedLog:
         for env in side or ():          # after the agreements: a bot's key is known then
             kind = str(env.body.get("k"))
             key = (env.author, env.hand, kind)
-            if (kind in (TAKEOVER, END) or key in self._side_seen
+            if (kind in (TAKEOVER, END)
+                    or (key in self._side_seen and kind != "side.complaint")
                     or env.author not in self.seat_of_key
                     or _side_problem(env.body, self.cfg.n) or not env.signature_ok()):
                 continue        # a damaged one is dropped: it is no link of the log
@@ -1162,6 +1163,8 @@ class ReplicatedLog:
         kind = str(env.body.get("k"))
         key = (env.author, env.hand, kind)
         if key in self._side_seen:
+            if kind == "side.complaint" and sender is not None:
+                self._another_complaint(sender, env)
             return                              # one of each kind per seat per hand
         if not 0 <= env.hand <= self.match.hand_no + 1:
             self._drop(sender, "wrong-hand", f"side entry for hand {env.hand}")
@@ -1491,6 +1494,7 @@ class ReplicatedLog:
             return
         if end is not None and self.match.end_by_agreement(hand):
             self.agreed_end = end
+            self._push_records(END, hand)
             reason = (f"the match was ended in hand {hand + 1} by "
                       f"{', '.join(self.names[x] for x in end.signers)}, saying "
                       f"{self.names[end.seat]} had left")
@@ -1521,6 +1525,7 @@ class ReplicatedLog:
             else:
                 self.match.me = None                 # replaced: follow as a spectator
         self.takeovers.append(t)
+        self._push_records(TAKEOVER, hand)
         for (_, later), votes in self.agreements.votes.items():
             if later > hand:
                 # records of a later hand (one ahead is taken) signed by the replaced
@@ -1549,6 +1554,18 @@ class ReplicatedLog:
                     curve=t.curve, signers=list(t.signers))
         if not self._replay_mode:
             self.apply_ready()
+
+    def _push_records(self, kind: str, hand: int) -> None:
+        """The records of an agreement that took effect here, sent to every peer: each
+        signer sends its own, but a hostile one sent its record to one honest peer alone,
+        which ended the match (or gave the seat to a bot) while the other stayed paused
+        for ever, short of a signature it never got (a paused peer asks nobody for
+        entries; hostile pass 23)."""
+        if self._replay_mode:
+            return
+        records = [e.encode() for e in self.side
+                   if e.hand == hand and e.body.get("k") == kind]
+        self._out.messages.extend((None, p) for p in wire.encode_push(records))
 
     def _say_past(self, hand: int, seat: int) -> None:
         """Tell ``seat``, which signed an agreement naming a point of ``hand`` this peer
@@ -1604,6 +1621,29 @@ class ReplicatedLog:
         (``seat_of_key`` holds a bot's key for every hand once its takeover took
         effect: evidence and records are judged by this, as ``verify`` judges them)."""
         return seat_of_keys(self.base_keys, self.takeovers, hand, keep_replaced)
+
+    def _another_complaint(self, sender: bytes, env: Envelope) -> None:
+        """A seat's complaint for a hand it complained in already: judged, and kept (and
+        sent to every peer) only when this peer stops on it. One complaint per seat and
+        hand was kept, every other dropped unjudged: a hostile seat sent one that decides
+        nothing to one honest peer and an unfounded one to the other, who stopped on it
+        and sent it on; the first peer dropped it, waited for the one that had stopped and
+        named it unresponsive (hostile pass 23). Judged now or never (one that would wait
+        for a later entry is dropped: a seat may send any number), so a transcript holds
+        at most one more complaint of a seat and hand: the one its peer stopped on."""
+        if self.finished or self.error is not None or env in self.side:
+            return
+        if not (0 <= env.hand <= self.match.hand_no + 1 and env.signature_ok()
+                and env.author in self._seat_of_key_in(env.hand)
+                and not _side_problem(env.body, self.cfg.n)):
+            self._drop(sender, "malformed", "another complaint")
+            return
+        pending = len(self._pending_complaints)
+        self._on_complaint(self.seat_of_key[env.author], env)
+        del self._pending_complaints[pending:]
+        if self.error is not None:
+            self.side.append(env)
+            self._persist(env)
 
     def _on_complaint(self, complainer: int, complaint: Envelope) -> None:
         """Judge a complaint (:meth:`_judge_complaint`); one this peer stops on goes to

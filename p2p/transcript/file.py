@@ -639,7 +639,8 @@ def read_transcript(path: str | os.PathLike[str], lean: bool = False) -> Transcr
     """The file's header, game log and side entries. Side entries are kept as live peers
     keep them: the first of each kind per author and hand, for a hand at most two past
     the log so far, from the seated players and at most :data:`MAX_OTHER_SIDE_AUTHORS`
-    other keys. A crafted file of 100,000 copies took 25 s and 171 MB to verify (a file
+    other keys (and a second complaint of an author and hand: the one its peer stopped
+    on). A crafted file of 100,000 copies took 25 s and 171 MB to verify (a file
     at the size limit would have taken minutes and gigabytes); an honest one loses
     nothing. A side entry whose body holds more than :data:`MAX_SIDE_VALUES` values, of
     a hand past the longest match (:data:`p2p.transcript.agreement.MAX_HANDS`), or past
@@ -683,6 +684,10 @@ def _read(path: str | os.PathLike[str], keep: bool,
             players = {p.key for p in item.players}
         elif is_side(item.body):
             key = (item.author, item.hand, item.body.get("k"))
+            if key in seen and key[2] == "side.complaint":
+                # a second one: the complaint its peer stopped on (ReplicatedLog keeps
+                # a seat's later complaint of a hand only then)
+                key = (item.author, item.hand, ("side.complaint", 2))
             if (key in seen or item.hand > last_hand + 2 or item.hand > MAX_AGREED_HANDS
                     or len(side) >= MAX_SIDE_ENTRIES):
                 continue
