@@ -235,3 +235,72 @@ def _one_record_each(kind: str) -> None:
         else:
             assert rl.takeovers and rl.hand_no == 1 and rl.stopped is None, \
                 (rl.me, rl.stopped)
+
+
+def test_a_later_complaint_about_a_hand_not_reached_yet_is_judged_when_it_is(
+        tmp_path: Path) -> None:
+    """The same split, by a timing variant (the review of pass 23's fix): Cy's complaint
+    that decides nothing reaches Ann first; then Bo, a hand ahead of her, stops on Cy's
+    second complaint (about a share of that later hand) and sends it on. Ann, still in
+    the earlier hand, set such a second complaint aside and dropped it ("judged now or
+    never"): nobody sends a complaint twice, so she never judged it, played on and would
+    name honest Bo unresponsive. It is kept now (one a sender, author and hand) and
+    judged when her log reaches that hand: the share's proof fails there, naming Cy."""
+    from p2p.deck.messages import message_from_body
+    from p2p.table import wire
+    from p2p.table.session import Peer, SessionOptions, node_id_for
+    from p2p.table.store import Store
+    from p2p.testing import MemoryNetwork, MemoryNode, Pumping, wait_for
+
+    cfg, ids = make_table(preset("classic"), Seating(3, 3), ["ann", "bo", "cy"], b"h23-later")
+    net = MemoryNetwork()
+    nodes = [MemoryNode(net, node_id_for(i.public_key)) for i in ids]
+    opts = SessionOptions(response_delay=0.0, stall_after=0.05, step_limit=5.0)
+    peers = [Peer(ids[s], cfg, nodes[s], controller=make_bot("heuristic", s),
+                  endpoints={o: nodes[o].endpoint for o in range(3) if o != s}, options=opts,
+                  store=Store.create(tmp_path / f"s{s}", cfg.header(), s, port=0))
+             for s in range(3)]
+    ann = peers[0]
+    pump = Pumping(peers)
+    try:
+        def cys_share() -> Envelope | None:
+            for raw in ann.rlog.log[0]:
+                env = Envelope.decode(raw)
+                if env.author == ids[2].public_key and env.body.get("k") == "deck.share":
+                    return env
+            return None
+
+        assert wait_for(lambda: cys_share() is not None, 30)
+        with ann._lock:
+            share = cys_share()
+            first = Envelope.decode(ann.rlog.log[0][0])
+            head = Envelope.decode(ann.rlog.log[0][-1]).hash()
+            assert ann.rlog.match.hand_no == 0
+        assert share is not None
+        # Cy's share of hand 0 signed as one of hand 1: well formed, its proof false there
+        later = Envelope.create(ids[2], cfg.table_id, 1, 0, head, share.body)
+        assert message_from_body(later.body) is not None
+
+        def complaint(body: dict[str, Any]) -> bytes:
+            env = Envelope.create(ids[2], cfg.table_id, 0, 0, head,
+                                  {"k": "side.complaint", **body})
+            return wire.encode_push([env.encode()])[0]
+
+        # from Cy: a complaint that decides nothing (an entry Ann holds)
+        nodes[2].send(nodes[0].node_id, complaint({"check": "illegal-move",
+                                                   "entry": first.encode()}))
+        assert wait_for(lambda: any(e.author == ids[2].public_key for e in ann.rlog.side), 10)
+        # sent on by Bo: Cy's complaint about the share of hand 1
+        nodes[1].send(nodes[0].node_id, complaint({"check": "bad-share",
+                                                   "entry": later.encode()}))
+        assert wait_for(lambda: ann.state.stopped is not None or ann.rlog.match.hand_no >= 2,
+                        180)
+    finally:
+        pump.stop()
+        for p in peers:
+            p.close(flush=0.1)
+    assert ann.error is not None and ann.error.seat == 2, (ann.state.stopped, ann.error)
+    assert ann.rlog.unresponsive is None
+    from p2p.audit import verify_game
+    rep = verify_game(ann.store.transcript_path)
+    assert rep.blamed_seat == 2, rep.summary()

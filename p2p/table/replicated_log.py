@@ -260,6 +260,10 @@ class ReplicatedLog:
         #: complaints this peer could not judge yet (it lags): (complainer seat, complaint,
         #: for one about a later hand the (hand, takeovers) it was set aside at, else None)
         self._pending_complaints: list[tuple[int, Envelope, tuple[int, int] | None]] = []
+        #: a seat's later complaints of a hand it complained in already, set aside alike,
+        #: one a (sender, author, hand): see :meth:`_another_complaint`
+        self._later_complaints: dict[tuple[bytes, bytes, int],
+                                     tuple[int, Envelope, tuple[int, int] | None]] = {}
         self._early_count: dict[bytes, int] = {}
         self._early_bytes: dict[bytes, int] = {}
         #: per author, the last signed entry dropped as a broken link: a second version of
@@ -1628,9 +1632,12 @@ class ReplicatedLog:
         hand was kept, every other dropped unjudged: a hostile seat sent one that decides
         nothing to one honest peer and an unfounded one to the other, who stopped on it
         and sent it on; the first peer dropped it, waited for the one that had stopped and
-        named it unresponsive (hostile pass 23). Judged now or never (one that would wait
-        for a later entry is dropped: a seat may send any number), so a transcript holds
-        at most one more complaint of a seat and hand: the one its peer stopped on."""
+        named it unresponsive (hostile pass 23). One this peer cannot judge yet (about a
+        later hand, or a round not shuffled here yet) is set aside as a first complaint
+        is, one a sender, author and hand: a seat may send any number, and each peer
+        sends on only the one it stopped on (dropped, it was never judged here, the same
+        split: the review of pass 23). A transcript holds at most one more complaint of a
+        seat and hand: the one its peer stopped on."""
         if self.finished or self.error is not None or env in self.side:
             return
         if not (0 <= env.hand <= self.match.hand_no + 1 and env.signature_ok()
@@ -1638,10 +1645,19 @@ class ReplicatedLog:
                 and not _side_problem(env.body, self.cfg.n)):
             self._drop(sender, "malformed", "another complaint")
             return
+        self._judge_another((sender, env.author, env.hand), self.seat_of_key[env.author], env)
+
+    def _judge_another(self, key: tuple[bytes, bytes, int], complainer: int,
+                       env: Envelope) -> None:
+        """Judge a later complaint (:meth:`_another_complaint`): set aside under ``key``
+        when it cannot be judged yet, recorded when this peer stops on it."""
         pending = len(self._pending_complaints)
-        self._on_complaint(self.seat_of_key[env.author], env)
+        self._on_complaint(complainer, env)
+        set_aside = self._pending_complaints[pending:]
         del self._pending_complaints[pending:]
-        if self.error is not None:
+        if set_aside:
+            self._later_complaints[key] = set_aside[0]
+        if self.error is not None and env not in self.side:
             self.side.append(env)
             self._persist(env)
 
@@ -1765,11 +1781,15 @@ class ReplicatedLog:
         finished last, as ``verify`` judges it: see ``MatchProtocol.hand_for_shares``)."""
         now = (self.match.hand_no, len(self.takeovers))
         waiting = [p for p in self._pending_complaints if p[2] != now]
-        if not waiting:
+        later = [k for k, p in self._later_complaints.items() if p[2] != now]
+        if not waiting and not later:
             return
         self._pending_complaints = [p for p in self._pending_complaints if p[2] == now]
         for complainer, complaint, _at in waiting:
             self._on_complaint(complainer, complaint)
+        for key in later:
+            complainer, complaint, _at = self._later_complaints.pop(key)
+            self._judge_another(key, complainer, complaint)
 
     def _on_abandon(self, sender: bytes, msg: wire.Abandon) -> None:
         seat = self.seat_of_node.get(sender)
@@ -1957,7 +1977,7 @@ class ReplicatedLog:
                             + (f"side {win} wins" if win >= 0 else "no winner"), winner=win)
             else:
                 self._check_hand()
-        if self._pending_complaints:
+        if self._pending_complaints or self._later_complaints:
             self._judge_pending_complaints()
         if self.agreements.votes and not self._replay_mode:
             for kind in (TAKEOVER, END):
