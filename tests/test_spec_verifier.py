@@ -232,15 +232,20 @@ def _staged(kind: str, tmp_path: Path, n: int, cheater: int, rules: str) -> Path
     with seeded_entropy(f"specaudit/{kind}/{n}/{cheater}".encode()):
         cfg, ids = _table(f"cheat/{kind}/{n}", rules, n)
         out = stage_cheat(cfg, ids, _bots(n), kind, cheater, path)
-    assert out.caught
+    assert out.caught and out.check
+    _checks[path] = out.check
     return path
+
+
+#: the check the table caught each staged cheat with, by its transcript
+_checks: dict[Path, str] = {}
 
 
 @pytest.mark.parametrize("kind", FAST_CHEATS)
 def test_a_staged_cheat_is_caught_and_blamed_alike(kind: str, tmp_path: Path) -> None:
     path = _staged(kind, tmp_path, 2, 0, "classic")
     want = agree(path)
-    assert want[0] is False and want[2] == 0
+    assert want == (False, _checks[path], 0)     # the check the table caught it with
 
 
 @pytest.mark.slow
@@ -252,7 +257,7 @@ def test_a_staged_cheat_at_three_seats_is_caught_and_blamed_alike(kind: str, che
     # verifier tells that it was over by its trip (docs/rules.md R11, R12)
     path = _staged(kind, tmp_path, 3, cheater, "modern")
     want = agree(path)
-    assert want[0] is False and want[2] == cheater
+    assert want == (False, _checks[path], cheater)
 
 
 @pytest.mark.slow
@@ -336,13 +341,14 @@ def _with_header(path: Path, dst: Path, ids: Any, header: dict[str, Any]) -> Non
 
     objs = spec._objects(path.read_bytes())
     old_hdr, new_hdr = objs[0][1], spec.pack(header)
-    table = objs[0][2]["table"]
+    table, new_table = objs[0][2]["table"], header["table"]
     by_key = {i.public_key: i for i in ids}
     out, renamed = [new_hdr], {}
     for _, raw, env in objs[1:21]:         # the header decides: the first entries do
         env = list(env)
+        env[1] = new_table
         if env[5] == spec.genesis(table, env[2], old_hdr):
-            env[5] = spec.genesis(table, env[2], new_hdr)
+            env[5] = spec.genesis(new_table, env[2], new_hdr)
         else:
             env[5] = renamed[env[5]]
         env[7] = by_key[env[3]].sign(b"millebornes/envelope/v1\0" + spec.pack(env[:7]))
@@ -355,18 +361,25 @@ def _with_header(path: Path, dst: Path, ids: Any, header: dict[str, Any]) -> Non
 @pytest.mark.parametrize("where", ["top", "rules"])
 def test_a_header_with_a_field_more_is_refused_alike(fair3: tuple[Path, Any], tmp_path: Path,
                                                      where: str) -> None:
-    """protocol.md §6: the header has exactly its fields (the table id hashes the rules
-    map, so a field more there also changes nothing it binds)."""
+    """protocol.md §6: the header has exactly its fields. A field more in the rules map
+    comes with the table id that hashes it (and every entry signed for that id), so that
+    it is refused for itself, not for an id that no longer matches (the review: the old
+    id alone made that case fail at the header)."""
     path, ids = fair3
     header = dict(spec._objects(path.read_bytes())[0][2])
     if where == "top":
         header["extra"] = 1
     else:
         header["rules"] = dict(header["rules"], extra=1)
+        header["table"] = spec.table_id(header)
+        assert header["table"] != spec._objects(path.read_bytes())[0][2]["table"]
     edited = tmp_path / "header.mbt"
     _with_header(path, edited, ids, header)
     want = agree(edited)
     assert want == (False, "file-corrupt" if where == "top" else "header", None)
+    if where == "rules":            # the field refused, not the table id
+        detail = verify_game(edited).summary()
+        assert "extra" in detail and "table id" not in detail, detail
 
 
 @pytest.mark.parametrize("kind", ["game.act", "game.rcommit", "game.rreveal"])
