@@ -675,7 +675,7 @@ class PlainSession:
         if out.kind in ("action", "confirm", "next"):
             # a move the table does not wait for: refused, never kept for later
             self.commander.pending = None
-            self.say(sorry_line(self.watching() or self._not_now()))
+            self.say(sorry_line(self.watching() or self._not_now(), self.driver.names))
             return True
         return out.kind == "none" or self._answer_outcome(out)
 
@@ -747,7 +747,7 @@ class PlainSession:
             except (IllegalAction, ValueError) as exc:
                 # said as every other refusal (a network race: the table refused a move
                 # the board showed as legal, in the engine's raw English)
-                self.say(sorry_line(refused_line(str(exc), d.names)))
+                self.say(sorry_line(refused_line(str(exc), d.names), d.names))
                 continue
             return True
 
@@ -763,7 +763,7 @@ class PlainSession:
         if kind == "help":
             self._help()
         elif kind == "error":
-            self.say(sorry_line(text))
+            self.say(sorry_line(text, self.driver.names))
         else:
             self.say(text)
         return True

@@ -3051,10 +3051,13 @@ REPLIES: dict[str, str] = {
 }
 
 
-def sorry_line(reason: str) -> str:
+def sorry_line(reason: str, names: Sequence[str] | None = None) -> str:
     """A refused command: "Sorry: REASON." with one mark at the end ("play 1 on whom?"
-    was said "…whom?.")."""
+    was said "…whom?."). ``names``: the players', for :func:`after_colon` (French
+    "Désolé : La carte …" had its capital after the colon)."""
     reason = reason.rstrip()
+    if names is not None:
+        reason = after_colon(reason, names)
     text = _("Sorry: %(reason)s.") % {"reason": reason}
     if reason.endswith((".", "!", "?", "…")) and reason + "." in text:
         text = text.replace(reason + ".", reason, 1)
