@@ -55,6 +55,7 @@ from .i18n import N_, _, ngettext
 from .words import (
     FAST_PLAY_NOTE,
     agreement_question,
+    bonus_notes,
     card_name,
     changed_options,
     command_for,
@@ -641,6 +642,14 @@ class TableApp:
             lines = wrap(e, width, "  ")        # the lines after the first are indented
             lines[0] = lines[0][2:]
             out += [[("class:log", line)] for line in lines]
+        scores = self.driver.last_scores() if self.driver.hand_over else None
+        if scores is not None:
+            # what each bonus on the score sheet above is for, under the hand's result
+            # (the line mode says it under its sheet; "Safe trip 300" was unexplained here)
+            for note in bonus_notes(scores):
+                lines = wrap(note, width, "  ")
+                lines[0] = lines[0][2:]
+                out += [[("class:dim", line)] for line in lines]
         if self._status_layout()[1]:
             # the status line cut this message: here it is whole, last, where the log
             # stands unless scrolled back

@@ -31,9 +31,10 @@ from engine.state import PLAY
 
 from . import i18n
 from .driver import PeerStatus
-from .i18n import N_, _, ngettext
+from .i18n import _, ngettext
 from .words import (
     WIDTH,
+    bonus_notes,
     card_name,
     rules_name,
     rules_short,
@@ -503,17 +504,6 @@ def hand_lines(view: HandState, seat: int, legal: Sequence[Action], lang: str | 
 
 # ----- scores ---------------------------------------------------------------------------
 
-#: What each bonus row of the score sheet is for (R13, R12), said under the sheet in the
-#: line mode: "Safe trip 300" and "Shutout 500" were explained nowhere.
-BONUS_NOTES = {
-    "all_safeties": N_("%(row)s: one side played all four safeties."),
-    "delayed_action": N_("%(row)s: the trip completed after the draw pile ran out."),
-    "safe_trip": N_("%(row)s: the trip completed without a 200 km card."),
-    "extension": N_("%(row)s: the bonus of a trip extended from 700 to 1000 km [R12]."),
-    "shut_out": N_("%(row)s: the trip completed while an opponent covered no distance."),
-}
-
-
 def score_lines(scores: Sequence[SideScore], match: Match, names: Sequence[str],
                 hand_no: int, width: int = WIDTH, notes: bool = False) -> list[Line]:
     """The hand's points item by item, per side, with the match totals, within ``width``
@@ -563,10 +553,8 @@ def score_lines(scores: Sequence[SideScore], match: Match, names: Sequence[str],
                      "safeties": i18n.score_item_name("safeties")}
         note = [[("class:dim", w)] for w in i18n.wrap(text, width)]
     if notes:
-        for item, meaning in BONUS_NOTES.items():
-            if any(getattr(s, item) for s in scores):
-                note += [[("class:dim", w)] for w in i18n.wrap(
-                    _(meaning) % {"row": i18n.score_item_name(item)}, width)]
+        for meaning in bonus_notes(scores):
+            note += [[("class:dim", w)] for w in i18n.wrap(meaning, width)]
     if head + colw * n <= width:
         out: list[Line] = [[("class:title", _pad(title, head)), *cols]]
         for name, vals, style in rows:

@@ -33,7 +33,7 @@ from engine import (
     Seating,
 )
 from engine.rules import PRESETS, RuleOptionError, preset
-from engine.scoring import Match, hand_winner
+from engine.scoring import Match, SideScore, hand_winner
 from engine.state import DRAW, EXTEND, OVER, PLAY, RESHUFFLE, RESPOND
 from p2p.audit import GameReport
 from p2p.crypto.identity import IdentityError, fingerprint
@@ -1229,6 +1229,25 @@ def _watched_text(view: HandState, seat: int, names: Sequence[str],
 
 
 # ----- scores ---------------------------------------------------------------------------
+
+#: What each bonus row of the score sheet is for (R13, R12): "Safe trip 300" and "Shutout
+#: 500" were explained nowhere (the line mode says them under its sheet, the full screen
+#: in its log under the hand's result).
+BONUS_NOTES = {
+    "all_safeties": N_("%(row)s: one side played all four safeties."),
+    "delayed_action": N_("%(row)s: the trip completed after the draw pile ran out."),
+    "safe_trip": N_("%(row)s: the trip completed without a 200 km card."),
+    "extension": N_("%(row)s: the bonus of a trip extended from 700 to 1000 km [R12]."),
+    "shut_out": N_("%(row)s: the trip completed while an opponent covered no distance."),
+}
+
+
+def bonus_notes(scores: Sequence[SideScore]) -> list[str]:
+    """What each bonus row a side scored in this hand is for, a sentence each, in the
+    sheet's order (none when no bonus was scored)."""
+    return [_(meaning) % {"row": i18n.score_item_name(item)}
+            for item, meaning in BONUS_NOTES.items() if any(getattr(s, item) for s in scores)]
+
 
 ITEM_WORDS = {
     "distance": "distance", "safeties": "safeties", "all_safeties": "all four safeties",

@@ -5,6 +5,9 @@
    agreed with "carte", which the sentence did not say, or with no card at all. They say
    "la carte …" now, right for every card; and the line mode's "Désolé : La carte …"
    goes on in small letters after its colon.
+2. The full screen's score page between hands showed "Safe trip 300", "Extension 200",
+   "Shut-out 500" with nothing to say what they were for (the line mode says it under its
+   sheet): the log under the page says it now, in the same words (cli.words.bonus_notes).
 """
 
 from __future__ import annotations
@@ -13,9 +16,10 @@ import pytest
 from test_cli_commands import cards_of, make, pos
 from test_cli_render import NAMES, base_view, text
 
-from cli import i18n, render
+from cli import i18n, render, words
 from cli.commands import parse
-from engine import Kind
+from cli.driver import LocalDriver
+from engine import Kind, Seating, preset
 
 # ----- 1. French: "la carte X ne peut pas être jouée", whatever X's gender -----
 
@@ -62,9 +66,7 @@ def test_the_french_line_mode_goes_on_in_small_letters_after_desole() -> None:
     capital after the colon; a name keeps its own ("Désolé : Feu rouge ne répond pas")."""
     import io
 
-    from cli.driver import LocalDriver
     from cli.plain import run_plain
-    from engine import Seating, preset
 
     out = io.StringIO()
     with i18n.using("fr"):
@@ -73,3 +75,57 @@ def test_the_french_line_mode_goes_on_in_small_letters_after_desole() -> None:
     said = " ".join(out.getvalue().split())
     assert "Désolé : la carte 50 ne peut pas être jouée maintenant : il vous faut un Feu " \
            "vert" in said, said
+
+
+# ----- 2. the full screen says what each bonus on its score sheet is for -----
+
+
+def _classic_hand_over(lang: str, item: str) -> LocalDriver:
+    """A classic two-player hand played to its end by bots, this seat's too, in which a
+    side scored the bonus ``item``."""
+    from engine.bots import make_bot
+
+    with i18n.using(lang):
+        for seed in range(1, 60):
+            d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=seed)
+            me = make_bot("heuristic", seed)
+            while not d.hand_over:
+                if d.others_pending():
+                    d.step_others()
+                else:
+                    d.submit(me.choose(d.view(), d.legal()))
+            scores = d.last_scores()
+            if scores is not None and any(getattr(s, item) for s in scores):
+                return d
+    raise AssertionError(f"no {item} in 60 hands")
+
+
+@pytest.mark.parametrize("lang, item, said", [
+    ("en", "safe_trip", "Safe trip: the trip completed without a 200 km card."),
+    ("fr", "safe_trip", "le voyage terminé sans carte 200 km."),
+    ("en", "extension", "the bonus of a trip extended from 700 to 1000 km [R12]."),
+    ("en", "shut_out", "the trip completed while an opponent covered no distance.")])
+def test_the_full_screens_hand_over_page_says_what_each_bonus_is_for(
+        lang: str, item: str, said: str) -> None:
+    """"Safe trip 300", "Extension 200", "Shut-out 500" stood on the full screen's score
+    page with nothing to say what they were for (the line mode says it under its sheet):
+    the log under the page says it, last, where the log shows at 80×24."""
+    from cli_helpers import SizedOutput
+
+    from cli.app import TableApp
+
+    d = _classic_hand_over(lang, item)
+    with i18n.using(lang):
+        app = TableApp(d, output=SizedOutput(80, 24), delay=0, lang=lang)
+        table, hand, status = app._table_lines(), app._hand_lines(), app.status_lines()
+        log = [" ".join(render.plain([line])) for line in app._log_lines()]
+        scores = d.last_scores()
+        assert scores is not None
+        notes = [n for n in (i18n._(m) % {"row": i18n.score_item_name(k)}
+                             for k, m in words.BONUS_NOTES.items()
+                             if any(getattr(s, k) for s in scores))]
+    # the frame's two rules and the command line; the rest is the log's
+    room = 24 - (len(table) + 1 + max(3, len(hand)) + 1 + 1 + len(status))
+    shown = " ".join(" ".join(log[-room:]).split())
+    assert said in shown, (room, log)
+    assert all(n in shown for n in notes), (notes, log)
