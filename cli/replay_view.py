@@ -164,8 +164,9 @@ class ReplayModel:
         if i != self.hand_end(k) - 1 or k not in self.scores:
             return []
         match = self.matches[k]
+        # the line mode says what each bonus is for under the sheet, as at the table
         return (render.score_lines(self.scores[k], match, self.names, self.hand_no(i),
-                                   width=width)
+                                   width=width, notes=verbose)
                 + render.match_lines(match, self.names, verbose=verbose))
 
 

@@ -8,9 +8,15 @@
 2. The full screen's score page between hands showed "Safe trip 300", "Extension 200",
    "Shut-out 500" with nothing to say what they were for (the line mode says it under its
    sheet): the log under the page says it now, in the same words (cli.words.bonus_notes).
+   The line mode's replay says them too.
+3. `replay --plain` poured a whole match at once (5000 lines for four hands): at a
+   terminal it waits after each hand for Enter (q skips to the report); piped, all at once.
 """
 
 from __future__ import annotations
+
+import re
+from pathlib import Path
 
 import pytest
 from test_cli_commands import cards_of, make, pos
@@ -129,3 +135,109 @@ def test_the_full_screens_hand_over_page_says_what_each_bonus_is_for(
     shown = " ".join(" ".join(log[-room:]).split())
     assert said in shown, (room, log)
     assert all(n in shown for n in notes), (notes, log)
+
+
+# ----- 3. replay --plain at a terminal: hand by hand -----
+
+
+def _plain_replay(pager: str | None, lang: str = "en") -> str:
+    import io
+
+    from test_cli_replay import bot_game
+
+    from cli.replay import run_plain_replay
+    from cli.replay_view import ReplayModel
+
+    out = io.StringIO()
+    with i18n.using(lang):
+        model = ReplayModel(bot_game(3), ["Ana", "Bo", "Cy"])
+        assert run_plain_replay(model, "THE REPORT", out=out, lang=lang,
+                                pager=None if pager is None else io.StringIO(pager)) == 0
+    return out.getvalue()
+
+
+def test_the_plain_replay_at_a_terminal_waits_after_each_hand() -> None:
+    """`replay --plain` poured a whole match (5000 lines for four hands) at once: at a
+    terminal the first hands were gone past its memory before one could be read. It waits
+    for Enter after each hand but the last, then says the report."""
+    said = _plain_replay("\n\n")
+    assert said.count("End of hand") == 2, said[-2000:]
+    first, second = said.index("End of hand 1. Press Enter for hand 2"), \
+        said.index("End of hand 2. Press Enter for hand 3")
+    assert said.index("Hand 1 scores") < first < said.index("hand 2/3 · step") < second
+    assert second < said.index("Hand 3 scores") < said.index("THE REPORT")
+
+
+@pytest.mark.parametrize("lang, typed", [("en", "q\n"), ("en", ""), ("fr", "quitter\n")])
+def test_q_or_ctrl_d_at_the_plain_replays_wait_skips_to_the_report(
+        lang: str, typed: str) -> None:
+    said = _plain_replay(typed, lang)
+    assert re.search(r" 1/3[ ·,]", said) and not re.search(r" 2/3[ ·,]", said)
+    assert said.rstrip().endswith("THE REPORT")
+
+
+def test_the_plain_replay_piped_says_it_all_at_once() -> None:
+    said = _plain_replay(None)
+    assert "End of hand" not in said and "hand 3/3" in said
+    assert said.rstrip().endswith("THE REPORT")
+
+
+def test_the_plain_replay_says_what_each_bonus_is_for() -> None:
+    """The replay's score sheet showed "Safe trip 300" as the table's did, unexplained."""
+    from test_cli_replay import bot_game
+
+    from cli.replay_view import ReplayModel, step_lines
+
+    model = ReplayModel(bot_game(3, seed=1), ["Ana", "Bo", "Cy"])     # five bonuses
+    ends = [model.hand_end(k) - 1 for k in range(model.n_hands)]
+    for i in ends:
+        said = " ".join(" ".join(render.plain(step_lines(model, i))).split())
+        for note in words.bonus_notes(model.scores[model.hand_pos(i)]):
+            assert note in said, (note, said[-1500:])
+    assert any(words.bonus_notes(model.scores[k]) for k in range(model.n_hands))
+
+
+@pytest.mark.slow
+def test_replay_plain_in_a_real_terminal_waits_and_q_ends_it(tmp_path: Path) -> None:
+    """Through a pseudo-terminal, as a player runs it: `replay --plain` of a match stops
+    after hand 1, and q shows the check's report."""
+    import os
+    import pty
+    import subprocess
+    import sys
+    import time
+
+    from cli.main import main
+
+    assert main(["simulate", "--rules", "classic", "--players", "2", "--games", "1",
+                 "--bots", "heuristic,heuristic", "--fair-deck", "--transcript-dir",
+                 str(tmp_path)]) == 0       # a match to 5000: two hands at least
+    [mbt] = tmp_path.iterdir()
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "replay", "--plain", str(mbt)],
+                            stdin=follower, stdout=follower, stderr=follower,
+                            env={**os.environ, "LANG": "C.UTF-8", "COLUMNS": "80"})
+    os.close(follower)
+    seen = b""
+
+    def read_until(text: bytes, limit: float = 30) -> None:
+        nonlocal seen
+        deadline = time.monotonic() + limit
+        while text not in seen and time.monotonic() < deadline:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                break
+            seen += chunk
+        assert text in seen, seen[-1500:]
+
+    try:
+        read_until(b"End of hand 1. Press Enter for hand 2")
+        assert b"hand 2/" not in seen
+        os.write(leader, b"q\n")
+        read_until(b"a fair game")
+        assert proc.wait(30) == 0
+    finally:
+        proc.kill()
+        os.close(leader)
+    assert b"hand 2/" not in seen
