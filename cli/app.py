@@ -467,6 +467,7 @@ class TableApp:
         rules = d.rules
         network = hasattr(self.driver, "silent")       # a network table can pause
         pause = self.pause_keys()          # b and e: a network table with people at it
+        extension = rules.extension and d.view().target < 1000     # extend yes|no (R12)
         values = {"rules": rules_name(rules.preset), "target": d.view().target,
                   "match": rules.match_target or 0, "seed": self.seed}
         if network:
@@ -512,7 +513,7 @@ class TableApp:
             # teams line with the seats, and long names (or wide letters) lost it still
             page = (how_to_play() if self.help_page == "rules"
                     else help_text(self.color, self.saved, pause, log_keys,
-                                   self.driver.rules.draw_discard))
+                                   self.driver.rules.draw_discard, extension))
             body: list[tuple[str, str]] = []
             for line in page.splitlines():
                 # the spaces between a key and the next are its columns: kept, a narrow

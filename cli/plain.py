@@ -49,6 +49,7 @@ from .words import (
     refused_line,
     reply,
     report_width,
+    rules_commands,
     rules_name,
     sorry_line,
     waiting_text,
@@ -689,7 +690,11 @@ class PlainSession:
     def _help(self) -> None:
         # "look" among the commands, before the note that ends the list (it came after
         # the note)
-        lines = _(PLAIN_HELP).splitlines()
+        # the commands these rules have: no "draw discard" in classic, no "extend" where
+        # no trip is extended ("at 700 km: play on to 1000" was said at a 1000 km table)
+        rules = self.driver.rules
+        lines = rules_commands(_(PLAIN_HELP), rules.draw_discard, rules.extension
+                               and self.driver.view().target < 1000).splitlines()
         cut = 1 + max((i for i, line in enumerate(lines) if line.startswith(" ")),
                       default=len(lines) - 1)     # after the last command
         # the note after the commands is one paragraph, wrapped as one (a translation's

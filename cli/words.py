@@ -186,13 +186,32 @@ def help_scroll_line(first: int, last: int, count: int) -> str:
              "the rest.") % {"first": first, "last": last, "count": count}
 
 
+def rules_commands(text: str, draw_discard: bool = True, extension: bool = True) -> str:
+    """A help's list of commands as the table's rules have them: "draw discard" left out
+    where the discard pile is never drawn from (classic), "extend yes|no" where no trip
+    is extended (modern rules, two teams): the line mode's help said "at 700 km: play on
+    to 1000" at a table of 1000 km, and both helps offered "draw discard" to a classic
+    player, who typed it and was refused. The commands are English in every language,
+    found as typed (with Uyghur's commas and semicolons too)."""
+    if not draw_discard:
+        text = re.sub(r"[,،]\s*draw discard(?=[,،])", "", text)             # a list's item
+        text = re.sub(r"\s*[;؛]\s+draw discard\b[^\n]*", "", text)         # a line's end
+    if not extension:
+        text = re.sub(r"(?m)^\s*extend yes\|no\s{2,}[^\n]*(\n|$)", "", text)  # its line
+        text = re.sub(r"extend yes\|no[,،]\s*", "", text)
+    return text
+
+
 def help_text(color: bool, saved: bool = True, network: bool = False,
-              log_keys: bool = True, draw_discard: bool = True) -> str:
+              log_keys: bool = True, draw_discard: bool = True,
+              extension: bool = True) -> str:
     """The help, explaining colours or the letters that replace them (and, for a game kept
     nowhere, that leaving ends it: the keys' line says a game is saved; for a network
     game, the keys of a pause; ``log_keys``: the log's scrolling keys; ``draw_discard``:
-    the rules let a player take the discard's top, so its key is listed)."""
-    keys = (_(HELP) % {"leave": _(LEAVE_SAVED if saved else LEAVE_NOT_SAVED)}).split("\n")
+    the rules let a player take the discard's top, so its key and command are listed;
+    ``extension``: a trip may be extended, so ``extend`` is listed)."""
+    keys = rules_commands(_(HELP) % {"leave": _(LEAVE_SAVED if saved else LEAVE_NOT_SAVED)},
+                          draw_discard, extension).split("\n")
     if draw_discard:
         # beside "space  draw…" (the fourth line in every language) where it fits, as the
         # help was laid out before classic rules left it out: a line of its own pushed a

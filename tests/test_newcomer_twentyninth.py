@@ -11,6 +11,9 @@
    The line mode's replay says them too.
 3. `replay --plain` poured a whole match at once (5000 lines for four hands): at a
    terminal it waits after each hand for Enter (q skips to the report); piped, all at once.
+4. Both helps offered "draw discard" in classic rules (typed, it was refused) and
+   "extend yes|no" where no trip is extended; the line mode's said "at 700 km: play on to
+   1000" at a table of 1000 km (modern rules, two teams).
 """
 
 from __future__ import annotations
@@ -241,3 +244,54 @@ def test_replay_plain_in_a_real_terminal_waits_and_q_ends_it(tmp_path: Path) -> 
         proc.kill()
         os.close(leader)
     assert b"hand 2/" not in seen
+
+
+# ----- 4. the helps list the commands the table's rules have -----
+
+
+TABLES = [("classic", None, False, True),       # 700 km, extended to 1000; no discard draw
+          ("modern", None, True, False),        # one hand of 1000 km, the discard drawn
+          ("classic", "2x2", False, False)]     # two teams: 1000 km from the start
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "sv", "vi", "af", "ug"])
+@pytest.mark.parametrize("rules, teams, discard, extend", TABLES)
+def test_the_full_screens_help_lists_only_the_commands_of_these_rules(
+        rules: str, teams: str | None, discard: bool, extend: bool, lang: str) -> None:
+    """The help's commands offered "draw discard" in classic rules (typed, it was
+    refused: "these rules do not allow taking the discard pile") and "extend yes|no"
+    where no trip is extended; its keys already left out g there."""
+    from cli_helpers import SizedOutput
+
+    from cli.app import TableApp
+
+    with i18n.using(lang, bidi="terminal"):
+        d = LocalDriver(preset(rules), Seating.parse(4 if teams else 2, teams),
+                        ["You", "Bo", "Cy", "Di"][:4 if teams else 2], seed=1)
+        app = TableApp(d, output=SizedOutput(100, 40), delay=0, lang=lang)
+        shown = "".join(t for _s, t, *_r in app._help_fragments())
+    assert ("draw discard" in shown) is discard, shown
+    assert ("extend yes|no" in shown) is extend, shown
+    assert "play N on" in shown and "why N (? N)" in shown and "coup" in shown
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ug"])
+@pytest.mark.parametrize("rules, teams, discard, extend", TABLES)
+def test_the_line_modes_help_lists_only_the_commands_of_these_rules(
+        rules: str, teams: str | None, discard: bool, extend: bool, lang: str) -> None:
+    """`help` in the line mode said "extend yes|no    at 700 km: play on to 1000, or end
+    the hand" at a table of 1000 km (modern rules, two teams), and "draw discard: take
+    the discard's top" in classic rules, where it is refused."""
+    import io
+
+    from cli.plain import run_plain
+
+    out = io.StringIO()
+    with i18n.using(lang, bidi="terminal"):
+        d = LocalDriver(preset(rules), Seating.parse(4 if teams else 2, teams),
+                        ["You", "Bo", "Cy", "Di"][:4 if teams else 2], seed=1, lang=lang)
+        run_plain(d, lang=lang, out=out, inp=io.StringIO("help\nquit\ny\n"))
+    said = out.getvalue()
+    assert ("draw discard" in said) is discard, said
+    assert ("extend yes|no" in said) is extend, said
+    assert re.search(r"(?m)^  draw( |$)", said) and re.search(r"(?m)^  why N", said), said
