@@ -14,6 +14,10 @@
 4. Both helps offered "draw discard" in classic rules (typed, it was refused) and
    "extend yes|no" where no trip is extended; the line mode's said "at 700 km: play on to
    1000" at a table of 1000 km (modern rules, two teams).
+5. `join --name Ben --identity ~/ben.key --data-dir ~/ben` found two tables and offered
+   "millebornes join --table FP" alone: typed, it joined with the account's own key (the
+   host's, refused) and the host's data folder; and it named the program as no other
+   command did (`.venv/bin/millebornes` where it is not on the PATH).
 """
 
 from __future__ import annotations
@@ -295,3 +299,45 @@ def test_the_line_modes_help_lists_only_the_commands_of_these_rules(
     assert ("draw discard" in said) is discard, said
     assert ("extend yes|no" in said) is extend, said
     assert re.search(r"(?m)^  draw( |$)", said) and re.search(r"(?m)^  why N", said), said
+
+
+# ----- 5. join's list of tables: commands that keep the player's own options -----
+
+
+def test_joins_list_of_tables_keeps_the_players_options_in_each_command() -> None:
+    """A second player on one account typed `join --name Ben --identity ~/ben.key
+    --data-dir ~/ben --mdns loopback`, found two tables, and was offered `millebornes join
+    --table FP --mdns loopback` alone: typed, it joined with the account's own key (the
+    host's: refused) and kept the game in the host's folder. Each command now keeps them,
+    and breaks into lines that paste as one command."""
+    import shlex
+
+    from cli.args import build_parser
+    from cli.join import own_flags, several_tables_text
+    from p2p.net.discovery import TableInfo
+
+    _parser, sub = build_parser()
+    args = sub["join"].parse_args(["--name", "Ben", "--identity", "/home/ben/keys/ben.key",
+                                   "--data-dir", "/home/ben/Mille Bornes games",
+                                   "--mdns", "loopback", "--plain", "--lang", "fr"])
+    args.lang_chosen = args.lang        # as cli.main marks a language typed
+    tables = [TableInfo("a._millebornes._tcp.local.", "Ann's table", "classic", 1, 2,
+                        "UN2KD-LVPJF", 43603, ("127.0.0.1",)),
+              TableInfo("b._millebornes._tcp.local.", "Friday night", "modern", 1, 1,
+                        "V4UDH-Q25M2", 24233, ("192.168.10.20",))]
+    with i18n.using("en"):
+        text = several_tables_text(tables, args.mdns, own_flags(args), 80)
+    # the commands' lines (the tables' words are wrapped where they are said)
+    assert all(i18n.cells(line) <= 80 for line in text.splitlines()
+               if line.startswith("    ")), text
+    commands = [shlex.split(line) for line in text.replace(" \\\n", " ").splitlines()
+                if line.lstrip().startswith("millebornes ")]
+    assert [c[:4] for c in commands] == [["millebornes", "join", "--table", "UN2KD-LVPJF"],
+                                         ["millebornes", "join", "--table", "V4UDH-Q25M2"]]
+    for typed in commands:
+        pairs = {(a, b) for a, b in zip(typed, typed[1:], strict=False)}
+        assert {("--mdns", "loopback"), ("--name", "Ben"),
+                ("--identity", "/home/ben/keys/ben.key"),
+                ("--data-dir", "/home/ben/Mille Bornes games"), ("--lang", "fr")} <= pairs, \
+            typed
+        assert "--plain" in typed
