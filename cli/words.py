@@ -814,6 +814,13 @@ def with_names(text: str, names: Sequence[str]) -> str:
 
 # ----- moves ---------------------------------------------------------------------------
 
+#: Said with the draw that empties the pile where the hand is played out without one
+#: (R4b, classic: O-exhaustion play_out).
+LAST_CARD = N_("That was the last card of the draw pile: from now on nobody draws; each "
+               "turn, play or discard a card until a side completes the trip or nobody "
+               "has a card left.")
+
+
 def describe(before: HandState, action: Action, after: HandState, names: Sequence[str],
              viewer: int, lang: str | None = None, you: bool = False) -> str | None:
     """A log line for ``action`` as ``viewer`` may see it (others' draws stay hidden).
@@ -835,12 +842,17 @@ def describe(before: HandState, action: Action, after: HandState, names: Sequenc
             return says(who(action.seat), _("You took %(card)s from the discard pile."),
                         _("%(name)s took %(card)s from the discard pile."),
                         card=card_name(before.discard[-1], lang))
+        # the last card of the pile, in rules that play the hand out without it (R4b):
+        # the draws stopped with nothing said, and a newcomer waited for one
+        last = _(LAST_CARD) if before.pile_size() > 0 and after.pile_size() == 0 \
+            and after.rules.exhaustion == "play_out" else None
         if action.seat == viewer:
             card = drawn_card(before, after, viewer)
             if card is not None:
-                return says(who(action.seat), _("You drew %(card)s."),
+                line = says(who(action.seat), _("You drew %(card)s."),
                             _("%(name)s drew %(card)s."), card=card_name(card, lang))
-        return None  # a hidden draw of another seat is not worth a log line
+                return line if last is None else line + " " + last
+        return last  # a hidden draw of another seat is not worth a log line
     if isinstance(action, Play):
         name = card_name(action.card, lang)
         if action.target is not None and side_names(names, before.seating)[action.target] \

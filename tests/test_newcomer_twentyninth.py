@@ -18,6 +18,9 @@
    "millebornes join --table FP" alone: typed, it joined with the account's own key (the
    host's, refused) and the host's data folder; and it named the program as no other
    command did (`.venv/bin/millebornes` where it is not on the PATH).
+6. Classic rules, the draw pile ran out: the draws stopped with nothing said ("pile 0"
+   on the top line the only sign), and a newcomer waited for one. The log says it with
+   the draw that took the last card, and what happens now.
 """
 
 from __future__ import annotations
@@ -341,3 +344,52 @@ def test_joins_list_of_tables_keeps_the_players_options_in_each_command() -> Non
                 ("--data-dir", "/home/ben/Mille Bornes games"), ("--lang", "fr")} <= pairs, \
             typed
         assert "--plain" in typed
+
+
+# ----- 6. the draw pile runs out: said -----
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_last_card_of_the_draw_pile_is_said_with_what_happens_next(lang: str) -> None:
+    """Classic rules, the draw pile ran out: the draws stopped, "pile 0" on the top line
+    the only sign, and a newcomer waited for one. The log says it once, with the draw that
+    took the last card, the player's own or another's (whose card stays hidden)."""
+    from engine.bots import make_bot
+
+    with i18n.using(lang):
+        said = i18n._(words.LAST_CARD)
+        mine = others = 0
+        for seed in range(1, 40):
+            d = LocalDriver(preset("classic"), Seating.solo(3), ["You", "Bo", "Cy"],
+                            seed=seed)
+            me = make_bot("random", seed)
+            while not d.hand_over:
+                if d.others_pending():
+                    d.step_others()
+                else:
+                    d.submit(me.choose(d.view(), d.legal()))
+            lines = [e for e in d.events if said in e]
+            if d.view().pile_size() > 0:
+                assert not lines, d.events
+                continue
+            assert len(lines) == 1, d.events
+            if lines[0] == said:
+                others += 1             # another's draw: the sentence alone
+            else:
+                assert lines[0].startswith(i18n._("You drew %(card)s.").split("%")[0])
+                mine += 1
+            if mine and others:
+                return
+    raise AssertionError(f"{mine} hands ended with the player's draw, {others} another's")
+
+
+@pytest.mark.parametrize("rules, said", [("classic", True), ("modern", False)])
+def test_the_last_card_is_not_said_where_the_discards_are_shuffled_back(
+        rules: str, said: bool) -> None:
+    """Modern rules shuffle the discard pile into a new draw pile (said so): the draws go
+    on, and "nobody draws" would be wrong."""
+    from engine import Draw
+
+    v = base_view(2, rules)
+    line = words.describe(v._replace(pile=1), Draw(1), v._replace(pile=0), NAMES, 0)
+    assert (line == i18n._(words.LAST_CARD)) is said, line
