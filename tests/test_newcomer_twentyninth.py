@@ -8,7 +8,7 @@
 2. The full screen's score page between hands showed "Safe trip 300", "Extension 200",
    "Shut-out 500" with nothing to say what they were for (the line mode says it under its
    sheet): the log under the page says it now, in the same words (cli.words.bonus_notes).
-   The line mode's replay says them too.
+   Both replays say them too (the full screen's zones give way at 80×24).
 3. `replay --plain` poured a whole match at once (5000 lines for four hands): at a
    terminal it waits after each hand for Enter (q skips to the report); piped, all at once.
 4. Both helps offered "draw discard" in classic rules (typed, it was refused) and
@@ -393,3 +393,26 @@ def test_the_last_card_is_not_said_where_the_discards_are_shuffled_back(
     v = base_view(2, rules)
     line = words.describe(v._replace(pile=1), Draw(1), v._replace(pile=0), NAMES, 0)
     assert (line == i18n._(words.LAST_CARD)) is said, line
+
+
+@pytest.mark.parametrize("seed", [1, 3, 10])
+def test_the_full_screen_replay_says_what_each_bonus_is_for_at_80_by_24(seed: int) -> None:
+    """The replay's full screen showed "Safe trip 300" at a hand's end, unexplained: the
+    notes come under the sheet, and at 80×24 the zones give way for them (the hands and
+    the sheet stay)."""
+    from cli_helpers import SizedOutput
+    from test_cli_replay import bot_game
+
+    from cli.replay import ReplayApp
+    from cli.replay_view import ReplayModel
+
+    model = ReplayModel(bot_game(3, seed=seed), ["Ana", "Bo", "Cy"])
+    app = ReplayApp(model, output=SizedOutput(80, 24))
+    for k in range(model.n_hands):
+        app.index = model.hand_end(k) - 1
+        table, hands = app._table_lines(), app._hands_lines()
+        room = 24 - len(table) - len(hands) - 2 - 1     # the two rules, the status line
+        shown = " ".join(" ".join(render.plain(app._log_lines()[:room])).split())
+        for note in words.bonus_notes(model.scores[k]):
+            assert note in shown, (k, note, shown)
+        assert "hand total" in shown and "match total" in shown
