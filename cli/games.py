@@ -12,6 +12,7 @@ import contextlib
 import datetime
 import json
 import os
+import shlex
 import stat
 import sys
 from collections.abc import Sequence
@@ -30,6 +31,7 @@ from p2p.transcript.file import TranscriptHeader
 from . import i18n
 from .args import data_dir, resume_flags
 from .i18n import _, did_you_mean, ngettext
+from .program import as_typed
 from .words import (
     local_names,
     rules_label,
@@ -111,10 +113,14 @@ def find_game(ref: str, base: Path | None) -> SavedGame:
     if len(hits) == 1:
         return hits[0]
     if not hits:
+        # the command that lists this folder's games, as the player types it ("millebornes
+        # games" listed the default folder's to a player who had given --data-dir)
+        command = as_typed("millebornes games") + (
+            f" --data-dir {shlex.quote(str(base))}" if base is not None else "")
         raise ValueError(
-            (_("no saved game has the id %(id)s: `millebornes games` lists them") if games
-             else _("no saved game has the id %(id)s: `millebornes games` lists them (there "
-                    "are none yet)")) % {"id": repr(ref)}
+            (_("no saved game has the id %(id)s: `%(command)s` lists them") if games
+             else _("no saved game has the id %(id)s: `%(command)s` lists them (there "
+                    "are none yet)")) % {"id": repr(ref), "command": command}
             # an id mistyped: the saved game it most likely meant
             + did_you_mean(want, [g.path.name[:max(len(want), len(g.short_id))]
                                   for g in games]))

@@ -18,6 +18,7 @@ from . import i18n
 from .args import data_dir, resume_flags, with_defaults
 from .games import SHORT, SavedGame, _StateCache, find_game, saved_games
 from .i18n import _
+from .program import as_typed
 from .seats import (
     LineReader,
     base_dir,
@@ -113,9 +114,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
               file=say)
     if peer.finished or peer.stopped:
         # with the options that find this copy (a bare "replay ID" found no game)
-        print(i18n.display(_("game %(id)s: %(state)s; millebornes replay %(id)s%(flags)s "
-                             "shows it") % {
-            "id": short_id, "flags": resume_flags(args)[1],
+        print(i18n.display(_("game %(id)s: %(state)s; %(command)s shows it") % {
+            "id": short_id,
+            "command": as_typed(f"millebornes replay {short_id}{resume_flags(args)[1]}"),
             "state": _("the match is over") if peer.finished else
             peer_stopped_line(peer)}),
               file=say)

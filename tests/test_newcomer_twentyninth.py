@@ -21,11 +21,18 @@
 6. Classic rules, the draw pile ran out: the draws stopped with nothing said ("pile 0"
    on the top line the only sign), and a newcomer waited for one. The log says it with
    the draw that took the last card, and what happens now.
+7. `resume nothere --data-dir D` said "`millebornes games` lists them", which listed the
+   default folder's games; `resume` of a match over said "millebornes replay ID --data-dir
+   D shows it": "millebornes" where the program is .venv/bin/millebornes, not on the PATH.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -416,3 +423,48 @@ def test_the_full_screen_replay_says_what_each_bonus_is_for_at_80_by_24(seed: in
         for note in words.bonus_notes(model.scores[k]):
             assert note in shown, (k, note, shown)
         assert "hand total" in shown and "match total" in shown
+
+
+# ----- 7. commands said for a game kept with --data-dir: with it, named as typed -----
+
+
+def _script() -> Path:
+    script = Path(sys.executable).parent / "millebornes"
+    if not script.exists():
+        pytest.skip("no millebornes script beside this Python")
+    return script
+
+
+def _run(script: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    # the program started by its path, which is not on the PATH (the README's quick start)
+    env = dict(os.environ, PATH="/usr/bin:/bin", MILLEBORNES_DELAY="0")
+    return subprocess.run([str(script), *argv], capture_output=True, text=True, env=env,
+                          stdin=subprocess.DEVNULL, timeout=120)
+
+
+def test_an_unknown_id_names_the_command_that_lists_that_folders_games(
+        tmp_path: Path) -> None:
+    """`verify nothere --data-dir D` said "`millebornes games` lists them": typed, that
+    listed the default folder's games (and "millebornes" was not found, the program being
+    .venv/bin/millebornes): the command has the folder, and the program as typed."""
+    script = _script()
+    data = str(tmp_path / "my games")
+    for verb in ("resume",):      # verify and replay share its words (cli.games.find_game)
+        r = _run(script, verb, "nothere", "--data-dir", data)
+        said = " ".join(r.stderr.split())
+        assert f"`{shlex.quote(str(script))} games --data-dir '{data}'` lists them" in said, \
+            (verb, said)
+
+
+@pytest.mark.slow
+def test_resume_of_a_finished_game_names_replay_as_typed(tmp_path: Path) -> None:
+    """`resume` of a match over: "millebornes replay ID --data-dir D shows it", the program
+    as no shell here finds it."""
+    script = _script()
+    data = str(tmp_path / "d")
+    r = _run(script, "play", "--plain", "--auto", "--rules", "modern", "--data-dir", data)
+    assert r.returncode == 0 and "Final scores:" in r.stdout, r.stdout + r.stderr
+    r = _run(script, "resume", "--data-dir", data)
+    said = " ".join(r.stdout.split())
+    assert re.search(rf"the match is over; {re.escape(shlex.quote(str(script)))} replay "
+                     rf"[0-9a-f]{{8}} --data-dir {re.escape(data)} shows it", said), said
