@@ -135,14 +135,23 @@ def _is_path(ref: str) -> bool:
     return os.path.lexists(ref) or os.sep in ref or ref.endswith(".mbt")
 
 
+def play_command(base: Path | None) -> str:
+    """``millebornes play`` as the player types it to keep a game where they look for it:
+    the program as their shell finds it, with their ``--data-dir`` (``base``; None: the
+    default folder). Said where no game is found ("play one with `millebornes play`" kept
+    it in another folder than the one given)."""
+    return as_typed("millebornes play") + (
+        f" --data-dir {shlex.quote(str(base))}" if base is not None else "")
+
+
 def newest_game(base: Path | None) -> SavedGame:
     """The saved game played last (``verify`` and ``replay`` with no game named: a player
     who just finished one should not have to look its id up); ``ValueError`` when there
     is none."""
     games = saved_games(base)
     if not games:
-        raise ValueError(_("there is no saved game yet: play one with `millebornes play`, or "
-                           "name a transcript file"))
+        raise ValueError(_("there is no saved game yet: play one with `%(command)s`, or "
+                           "name a transcript file") % {"command": play_command(base)})
     return games[0]
 
 
@@ -361,8 +370,8 @@ def run(args: argparse.Namespace) -> int:
                                  + (", …" if len(skipped) > 5 else "")}, width):
             print(i18n.display(line))
     if not games:
-        print(i18n.display(_("No saved games in %(path)s. Play one with `millebornes play`.")
-                           % {"path": base_dir(args)}))
+        print(i18n.display(_("No saved games in %(path)s. Play one with `%(command)s`.")
+                           % {"path": base_dir(args), "command": play_command(data_dir(args))}))
         return 0
     pad = i18n.pad
     head = [pad(_("id"), SHORT), pad(_("date"), 16), pad(_("rules"), 9), pad(_("state"), 24),

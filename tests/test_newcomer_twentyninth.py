@@ -22,7 +22,8 @@
    on the top line the only sign), and a newcomer waited for one. The log says it with
    the draw that took the last card, and what happens now.
 7. `resume nothere --data-dir D` said "`millebornes games` lists them", which listed the
-   default folder's games; `resume` of a match over said "millebornes replay ID --data-dir
+   default folder's games ("play one with `millebornes play`" where there were none, kept
+   in the default folder); `resume` of a match over said "millebornes replay ID --data-dir
    D shows it": "millebornes" where the program is .venv/bin/millebornes, not on the PATH.
 """
 
@@ -449,11 +450,14 @@ def test_an_unknown_id_names_the_command_that_lists_that_folders_games(
     .venv/bin/millebornes): the command has the folder, and the program as typed."""
     script = _script()
     data = str(tmp_path / "my games")
+    typed = shlex.quote(str(script))
     for verb in ("resume",):      # verify and replay share its words (cli.games.find_game)
         r = _run(script, verb, "nothere", "--data-dir", data)
         said = " ".join(r.stderr.split())
-        assert f"`{shlex.quote(str(script))} games --data-dir '{data}'` lists them" in said, \
-            (verb, said)
+        assert f"`{typed} games --data-dir '{data}'` lists them" in said, (verb, said)
+    # and no game at all: "play one with `millebornes play`" kept it in the default folder
+    r = _run(script, "resume", "--data-dir", data)
+    assert f"play one with `{typed} play --data-dir '{data}'`" in " ".join(r.stderr.split())
 
 
 @pytest.mark.slow
