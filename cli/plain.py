@@ -517,7 +517,8 @@ class PlainSession:
                                                      said=self.driver.said_names(),
                                                      width=self.width(),
                                                      watched=self.auto,
-                                                     taken=self.watching() is not None)):
+                                                     taken=self.watching() is not None,
+                                                     match=self.driver.match)):
             self.say(line)
 
     def turn_text(self) -> str | None:

@@ -25,6 +25,8 @@
    default folder's games ("play one with `millebornes play`" where there were none, kept
    in the default folder); `resume` of a match over said "millebornes replay ID --data-dir
    D shows it": "millebornes" where the program is .venv/bin/millebornes, not on the PATH.
+8. The line mode's board never said where the match stood (the full screen's second line
+   does): only the last hand's score sheet did, scrolled far away by hand 3.
 """
 
 from __future__ import annotations
@@ -472,3 +474,35 @@ def test_resume_of_a_finished_game_names_replay_as_typed(tmp_path: Path) -> None
     said = " ".join(r.stdout.split())
     assert re.search(rf"the match is over; {re.escape(shlex.quote(str(script)))} replay "
                      rf"[0-9a-f]{{8}} --data-dir {re.escape(data)} shows it", said), said
+
+
+# ----- 8. the line mode says where the match stands during a hand -----
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "The match so far (1 hand played, to 5000 points): You "),
+    ("fr", "La partie jusqu'ici (1 manche jouée, en 5000 points) : Vous ")])
+def test_the_line_modes_board_says_the_match_so_far(lang: str, said: str) -> None:
+    """The full screen's second line is "Match to 5000: You 275 · Bo 1100"; the line
+    mode's board said the hand, the piles and the zones, and the match's totals only under
+    the last hand's scores: in hand 3, scrolled far out of reach. Its header says them
+    once a hand is scored; in hand 1 there is nothing to say."""
+    import io
+
+    from cli.plain import run_plain
+
+    out = io.StringIO()
+    with i18n.using(lang):
+        d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=2, lang=lang)
+        run_plain(d, auto=True, lang=lang, out=out, inp=io.StringIO(""))
+        hands = len(d.match.hands)
+        head = [i18n._("Hand %(hand)d, %(rules)s, trip %(target)d km. Draw pile: "
+                       "%(pile)s. Discard pile: %(top)s.").split("%(hand)d")[0] + f"{n},"
+                for n in (1, 2)]
+    assert hands >= 2, hands
+    boards = [" ".join(b.split()) for b in out.getvalue().split("\n\n")]
+    first = [b for b in boards if b.startswith(head[0])]
+    second = [b for b in boards if b.startswith(head[1])]
+    assert first and second, boards[:3]
+    assert not any(said in b for b in first), first[0]
+    assert all(said in b for b in second), second[0]
