@@ -27,6 +27,7 @@
    D shows it": "millebornes" where the program is .venv/bin/millebornes, not on the PATH.
 8. The line mode's board never said where the match stood (the full screen's second line
    does): only the last hand's score sheet did, scrolled far away by hand 3.
+9. French usage said "options :" but "arguments positionnels:".
 """
 
 from __future__ import annotations
@@ -506,3 +507,20 @@ def test_the_line_modes_board_says_the_match_so_far(lang: str, said: str) -> Non
     assert first and second, boards[:3]
     assert not any(said in b for b in first), first[0]
     assert all(said in b for b in second), second[0]
+
+
+# ----- 9. French usage: a space before every colon -----
+
+
+@pytest.mark.parametrize("verb", ["replay", "verify", "resume", "help"])
+def test_the_french_usage_puts_a_space_before_each_colon(
+        verb: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`millebornes help replay` in French: "options :" but "arguments positionnels:"."""
+    from cli.main import main
+
+    assert main(["--lang", "fr", "help", verb]) == 0
+    said = capsys.readouterr().out
+    heads = [line for line in said.splitlines() if line and not line.startswith(" ")
+             and line.rstrip().endswith(":")]
+    assert heads, said
+    assert all(line.rstrip().endswith(" :") for line in heads), heads
