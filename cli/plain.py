@@ -551,8 +551,10 @@ class PlainSession:
         is_bot = getattr(d, "is_bot", lambda s: True)
         bots = [s for s in others if is_bot(s)]
         # a wait on a bot says so ("Cy (a bot)"), unless its name does ("Ben's bot")
+        # said once a turn: "Ann is drawing" stayed while Ann chose a card to play
         text = waiting_text(view, d.seat, names, self.lang, keys=False, bots=bots,
-                            named_bots=[s for s in bots if names[s] == d.names[s]])
+                            named_bots=[s for s in bots if names[s] == d.names[s]],
+                            whole_turn=True)
         if not others:
             return text
         return others_turn_line(text, d.decision_limit,  # type: ignore[attr-defined]

@@ -1115,7 +1115,7 @@ def command_for(action: Action, view: HandState, seat: int, names: Sequence[str]
 
 def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | None = None,
                  keys: bool = True, bots: Collection[int] = (), watched: bool = False,
-                 named_bots: Collection[int] = ()) -> str:
+                 named_bots: Collection[int] = (), whole_turn: bool = False) -> str:
     """One sentence: whose move it is and what is expected, naming the keys.
 
     ``keys``: False in the line mode, which has no "p"/"d" keys (a card is named by
@@ -1128,7 +1128,10 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
     with no keys ("Your turn: draw a card (space…)" was shown to a watcher).
     ``named_bots``: the bots whose name alone does not say so: a wait on one says "Cy (a
     bot)", as the table's other waits on a bot do ("Waiting for Cy to answer the hazard"
-    said nowhere that Cy was a program).
+    said nowhere that Cy was a program). ``whole_turn``: another's draw is said as their
+    turn ("Ann's turn."), a line that stays true while they then choose a card (the line
+    mode says a turn once: "Ann is drawing" stood there while Ann, her draw made and
+    hidden, chose what to play).
     """
     if watched and seat >= 0:
         mine = _watched_text(view, seat, names, lang)
@@ -1207,6 +1210,8 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
                      "still be reading the last hand's scores).") % {"name": names[actor]}
         if seat < 0 and names[actor] == _("You"):
             return _("You are drawing.")       # a replay of one's own game: "You is drawing"
+        if whole_turn:
+            return _("%(name)s's turn.") % {"name": names[actor]}
         return _("%(name)s is drawing.") % {"name": names[actor]}
     if phase == EXTEND:
         if actor == seat:

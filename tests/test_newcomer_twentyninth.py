@@ -28,6 +28,9 @@
 8. The line mode's board never said where the match stood (the full screen's second line
    does): only the last hand's score sheet did, scrolled far away by hand 3.
 9. French usage said "options :" but "arguments positionnels:".
+10. The line mode says a turn once: at a network table "* Ann is drawing (no time
+    limit)." stood there while Ann, her draw made (hidden), chose a card. It says "Ann's
+    turn", true throughout; the full screen's status, redrawn live, still says the draw.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ import re
 import shlex
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -524,3 +528,61 @@ def test_the_french_usage_puts_a_space_before_each_colon(
              and line.rstrip().endswith(":")]
     assert heads, said
     assert all(line.rstrip().endswith(" :") for line in heads), heads
+
+
+# ----- 10. the line mode says another's turn as a turn, not as a draw -----
+
+
+def test_the_line_mode_says_anothers_turn_once_as_a_turn(tmp_path: Path) -> None:
+    """Host and join in the line mode, modern rules: Bea discarded, and her screen said
+    "* Ann is drawing (no time limit)." Ann drew (from the pile or the discard, hidden to
+    Bea) and then thought about her card for a minute: the line mode says a turn once,
+    and "is drawing" stood there all that time. It says "Ann's turn", true all along."""
+    from cli_helpers import free_port
+    from test_newcomer_plain import YOUR_TURN, Player
+
+    port = free_port()
+    ann = Player(["host", "--plain", "--name", "Ann", "--bind", "127.0.0.1", "--port",
+                  str(port), "--no-announce", "--players", "2", "--rules", "modern",
+                  "--data-dir", str(tmp_path / "a"), "--identity", str(tmp_path / "a.key")],
+                 tmp_path)
+    bea: Player | None = None
+    try:
+        ann.until("others join with")
+        bea = Player(["join", "--plain", "--name", "Bea", "--peer", f"127.0.0.1:{port}",
+                      "--port", str(free_port()), "--data-dir", str(tmp_path / "b"),
+                      "--identity", str(tmp_path / "b.key")], tmp_path)
+
+        def move(p: Player, seen: int) -> None:
+            """``p``'s turn, after ``seen`` characters of what it said: a draw when it is
+            asked for (modern: the pile or the discard), then a discard."""
+            p.until(r"Your turn: (draw|play)", timeout=90)
+            while not re.search(r"Your turn: (draw|play)", p.said()[seen:]):
+                time.sleep(0.05)
+            if re.search(r"Your turn: draw", p.said()[seen:]):
+                p.type("draw")
+                while not re.search(YOUR_TURN, p.said()[seen:]):
+                    time.sleep(0.05)
+            p.type("discard 1")
+
+        end = time.monotonic() + 90
+        while not re.search("Your turn", bea.said() + ann.said()) \
+                and time.monotonic() < end:
+            time.sleep(0.05)
+        if re.search("Your turn", ann.said()):
+            move(ann, 0)                # Ann plays first
+        move(bea, 0)
+        bea.until(r"\* You discarded")
+        after = bea.said().index("* You discarded")
+        # Ann's draw waits for her (the pile or Bea's discard): her turn, said as a turn
+        deadline = time.monotonic() + 60
+        while "* Ann's turn (no time limit)." not in bea.said()[after:] \
+                and time.monotonic() < deadline:
+            time.sleep(0.05)
+        said = bea.said()[after:]
+        assert "* Ann's turn (no time limit)." in said, said[-1500:]
+        assert "Ann is drawing" not in said, said[-1500:]
+    finally:
+        for p in (bea, ann):
+            if p is not None:
+                p.close()
