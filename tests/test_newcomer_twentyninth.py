@@ -31,6 +31,8 @@
 10. The line mode says a turn once: at a network table "* Ann is drawing (no time
     limit)." stood there while Ann, her draw made (hidden), chose a card. It says "Ann's
     turn", true throughout; the full screen's status, redrawn live, still says the draw.
+11. "play3" was answered "did you mean 'play'?", "d3" and French "jouer3" were unknown
+    commands: the command with its space is guessed.
 """
 
 from __future__ import annotations
@@ -586,3 +588,21 @@ def test_the_line_mode_says_anothers_turn_once_as_a_turn(tmp_path: Path) -> None
         for p in (bea, ann):
             if p is not None:
                 p.close()
+
+
+# ----- 11. a card's number glued to its command -----
+
+
+@pytest.mark.parametrize("lang, typed, said", [
+    ("en", "play3", "unknown command 'play3': did you mean 'play 3'?"),
+    ("en", "d3", "unknown command 'd3': did you mean 'd 3'?"),
+    ("en", "play2 on bo", "unknown command 'play2 on bo': did you mean 'play 2 on bo'?"),
+    ("fr", "jouer3", "commande inconnue 'jouer3' : vouliez-vous dire 'jouer 3' ?")])
+def test_a_number_glued_to_its_command_is_answered_with_the_command_spaced(
+        lang: str, typed: str, said: str) -> None:
+    """"play3" was answered "did you mean 'play'?" (typed, "play" asked which card), and
+    "d3" and French "jouer3" were unknown commands: the command with its space."""
+    ctx = make(sorted(cards_of(Kind.D25) + cards_of(Kind.ROLL) + cards_of(Kind.STOP)))
+    with i18n.using(lang):
+        out = parse(typed, ctx)
+    assert out.kind == "error" and out.text == said, out
