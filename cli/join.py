@@ -456,9 +456,14 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             shown, shown_at = st.to_obj(), now
             for line in lobby_lines(st, client.seat):
                 print(i18n.display(line), file=say)
-            waiting = lobby_wait_line(st, host=False)
-            if waiting:      # everyone seated is ready: the table waits for more players
-                print(i18n.display(waiting), file=say)
+            mine = st.seats[client.seat] if client.seat is not None \
+                and 0 <= client.seat < len(st.seats) else None
+            # (this player's own ready comes at once unless --not-ready: "type ready"
+            # was said to them a moment before it)
+            waiting = None if auto_ready and mine is not None and not mine.ready \
+                else lobby_wait_line(st, host=False, mine=client.seat)
+            if waiting:      # what the table waits for: more players, or someone's ready
+                say_paragraph(waiting, say)      # wrapped ("everyone sea" / "ted")
         if st is not None and client.seat is not None and not seat_said:
             seat_said = True
             wanted = getattr(args, "seat", None)
@@ -517,7 +522,8 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             print(i18n.display(_("not ready")), file=say)
         elif line in ("help", "h", "?") or asks_to_start(line):
             print(i18n.display(_(LOBBY_HELP)), file=say)
-            waiting = lobby_wait_line(st, host=False) if st is not None else None
+            waiting = lobby_wait_line(st, host=False, mine=client.seat) \
+                if st is not None else None
             if waiting:
                 say_paragraph(waiting, say)
         else:

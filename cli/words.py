@@ -1925,12 +1925,26 @@ def deal_setup_line(quiet: float) -> str:
              "with how long the table waits for it).") % {"seconds": f"{quiet:g}"}
 
 
-def lobby_wait_line(state: LobbyState, host: bool) -> str | None:
+def lobby_wait_line(state: LobbyState, host: bool, mine: int | None = None) -> str | None:
     """A lobby where every seated player is ready but a seat is free: it waits for more
-    players, with no time limit, and (to the host) how to fill a seat with a bot. None
-    while someone seated is not ready or no seat is free (the seat lines say it)."""
+    players, with no time limit, and (to the host) how to fill a seat with a bot. Every
+    seat taken and someone not ready: who the match waits for (``mine``: this screen's
+    seat), a joiner waited at a full table with no word of why the match did not start
+    (the seat lines only left "(ready)" off the host's). None while someone seated is not
+    ready and a seat is free (the seat lines say it)."""
     free = len(state.free())
-    if not free or not all(s is None or s.ready for s in state.seats):
+    unready = [info.name for info in state.seats if info is not None and not info.ready]
+    me = state.seats[mine] if mine is not None and 0 <= mine < len(state.seats) else None
+    if not free and unready:
+        if me is not None and not me.ready:
+            return _("Every seat is taken: type ready when you are (the match starts once "
+                     "everyone seated is ready).")
+        return ngettext("Every seat is taken: the match starts once %(names)s is ready "
+                        "(no time limit).",
+                        "Every seat is taken: the match starts once %(names)s are ready "
+                        "(no time limit).", len(unready)) % {
+            "names": i18n.join_and(safe_text(name) for name in unready)}
+    if not free or unready:
         return None
     line = ngettext("Waiting for %(n)d more player to join (no time limit).",
                     "Waiting for %(n)d more players to join (no time limit).", free) % {

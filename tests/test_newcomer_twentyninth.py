@@ -33,6 +33,9 @@
     turn", true throughout; the full screen's status, redrawn live, still says the draw.
 11. "play3" was answered "did you mean 'play'?", "d3" and French "jouer3" were unknown
     commands: the command with its space is guessed.
+12. A full table whose host was not ready: the joiner read the seats ("seat 0: Ann",
+    no "(ready)") and nothing else, and the match did not start. The lobby says whom it
+    waits for, and to the one not ready, to type ready.
 """
 
 from __future__ import annotations
@@ -606,3 +609,68 @@ def test_a_number_glued_to_its_command_is_answered_with_the_command_spaced(
     with i18n.using(lang):
         out = parse(typed, ctx)
     assert out.kind == "error" and out.text == said, out
+
+
+# ----- 12. a full table whose match does not start: who it waits for -----
+
+
+def _lobby(*ready: bool) -> object:
+    from engine import preset as rules
+    from p2p.table import LobbyState
+    from p2p.table.lobby import SeatInfo
+
+    names = ["Ann", "Ben", "Cy"]
+    seats: list[SeatInfo | None] = [SeatInfo(names[i], bytes([i]) * 32, r)
+                                    for i, r in enumerate(ready)]
+    return LobbyState("Ann's table", rules("classic"), Seating.solo(3), seats,
+                      bytes(32), bytes(16))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_full_lobby_says_who_the_match_waits_for(lang: str) -> None:
+    """Ann hosted with --not-ready; Ben joined the last seat and read the seats, "seat 0:
+    Ann" without "(ready)", and nothing else: the match did not start and nothing said
+    why. The lobby says who it waits for; to the one not ready, to type ready."""
+    with i18n.using(lang):
+        state = _lobby(False, True, True)
+        to_ben = words.lobby_wait_line(state, host=False, mine=1)
+        to_ann = words.lobby_wait_line(state, host=True, mine=0)
+        both = words.lobby_wait_line(_lobby(False, False, True), host=False, mine=2)
+        ready = words.lobby_wait_line(_lobby(True, True, True), host=False, mine=1)
+    if lang == "en":
+        assert to_ben == "Every seat is taken: the match starts once Ann is ready (no time " \
+            "limit).", to_ben
+        assert both is not None and "once Ann and Ben are ready" in both, both
+        assert to_ann is not None and "type ready when you are" in to_ann, to_ann
+    else:
+        assert to_ben is not None and "dès qu'Ann aura tapé ready" in to_ben, to_ben
+        assert to_ann is not None and "tapez ready" in to_ann, to_ann
+    assert ready is None            # everyone ready: the match starts, nothing to wait for
+
+
+def test_a_joiner_at_a_full_table_reads_who_the_match_waits_for(tmp_path: Path) -> None:
+    """Host and join on loopback, the host not ready: the joiner reads whom the match
+    waits for, and is not told to type ready (their own ready is sent at once)."""
+    from cli_helpers import free_port
+    from test_newcomer_plain import Player
+
+    port = free_port()
+    ann = Player(["host", "--plain", "--not-ready", "--name", "Ann", "--bind", "127.0.0.1",
+                  "--port", str(port), "--no-announce", "--players", "2", "--data-dir",
+                  str(tmp_path / "a"), "--identity", str(tmp_path / "a.key")], tmp_path)
+    bea: Player | None = None
+    try:
+        ann.until("others join with")
+        bea = Player(["join", "--plain", "--name", "Bea", "--peer", f"127.0.0.1:{port}",
+                      "--port", str(free_port()), "--data-dir", str(tmp_path / "b"),
+                      "--identity", str(tmp_path / "b.key")], tmp_path)
+        said = bea.until(r"Every seat is taken: the match starts once Ann is ready \(no "
+                         r"time limit\)\.")
+        assert "type ready when you are" not in said, said
+        ann.until(r"Every seat is taken: type ready when you are")
+        ann.type("ready")
+        bea.until(r"Hand 1: the cards are dealt")
+    finally:
+        for p in (bea, ann):
+            if p is not None:
+                p.close()
