@@ -55,6 +55,7 @@ from .i18n import N_, _, ngettext
 from .words import (
     FAST_PLAY_NOTE,
     agreement_question,
+    bonus_notes,
     card_name,
     changed_options,
     command_for,
@@ -466,6 +467,7 @@ class TableApp:
         rules = d.rules
         network = hasattr(self.driver, "silent")       # a network table can pause
         pause = self.pause_keys()          # b and e: a network table with people at it
+        extension = rules.extension and d.view().target < 1000     # extend yes|no (R12)
         values = {"rules": rules_name(rules.preset), "target": d.view().target,
                   "match": rules.match_target or 0, "seed": self.seed}
         if network:
@@ -511,7 +513,7 @@ class TableApp:
             # teams line with the seats, and long names (or wide letters) lost it still
             page = (how_to_play() if self.help_page == "rules"
                     else help_text(self.color, self.saved, pause, log_keys,
-                                   self.driver.rules.draw_discard))
+                                   self.driver.rules.draw_discard, extension))
             body: list[tuple[str, str]] = []
             for line in page.splitlines():
                 # the spaces between a key and the next are its columns: kept, a narrow
@@ -641,6 +643,14 @@ class TableApp:
             lines = wrap(e, width, "  ")        # the lines after the first are indented
             lines[0] = lines[0][2:]
             out += [[("class:log", line)] for line in lines]
+        scores = self.driver.last_scores() if self.driver.hand_over else None
+        if scores is not None:
+            # what each bonus on the score sheet above is for, under the hand's result
+            # (the line mode says it under its sheet; "Safe trip 300" was unexplained here)
+            for note in bonus_notes(scores):
+                lines = wrap(note, width, "  ")
+                lines[0] = lines[0][2:]
+                out += [[("class:dim", line)] for line in lines]
         if self._status_layout()[1]:
             # the status line cut this message: here it is whole, last, where the log
             # stands unless scrolled back

@@ -744,7 +744,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     rep.add_argument("transcript", nargs="?", default=None,
                      help=_("a transcript file, or a short id from `millebornes games` "
                             "(default: your newest saved game)"))
-    rep.add_argument("--plain", action="store_true", help=_("print every step as text"))
+    rep.add_argument("--plain", action="store_true",
+                     help=_("print every step as text; at a terminal a hand at a time, "
+                            "Enter for the next"))
     _data_args(rep)
 
     bench = verb("bench", _("benchmarks"))

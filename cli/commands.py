@@ -462,6 +462,12 @@ def parse(text: str, ctx: Context, extra: Sequence[str] = ()) -> Outcome:
         # a card alone, as the full screen's digits pick one ("3", "roll"): what to type
         return _err(reply("card-alone", n=number,
                           card=card_name(numbered(ctx)[int(number) - 1], ctx.lang)))
+    glued = re.fullmatch(r"(\D+?)(\d+)", words[0])
+    if glued and command_of(glued[1]) in ("play", "discard", "why"):
+        # the card's number glued to its command ("play3": did you mean 'play'?; "d3":
+        # unknown command): the command as it is typed
+        return _err(reply("did-you-mean", word=" ".join(words),
+                          guess=" ".join([glued[1], glued[2], *words[1:]])))
     return _err(unknown_command(words[0], (*VERBS, *extra)))
 
 

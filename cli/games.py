@@ -12,6 +12,7 @@ import contextlib
 import datetime
 import json
 import os
+import shlex
 import stat
 import sys
 from collections.abc import Sequence
@@ -30,6 +31,7 @@ from p2p.transcript.file import TranscriptHeader
 from . import i18n
 from .args import data_dir, resume_flags
 from .i18n import _, did_you_mean, ngettext
+from .program import as_typed
 from .words import (
     local_names,
     rules_label,
@@ -111,10 +113,14 @@ def find_game(ref: str, base: Path | None) -> SavedGame:
     if len(hits) == 1:
         return hits[0]
     if not hits:
+        # the command that lists this folder's games, as the player types it ("millebornes
+        # games" listed the default folder's to a player who had given --data-dir)
+        command = as_typed("millebornes games") + (
+            f" --data-dir {shlex.quote(str(base))}" if base is not None else "")
         raise ValueError(
-            (_("no saved game has the id %(id)s: `millebornes games` lists them") if games
-             else _("no saved game has the id %(id)s: `millebornes games` lists them (there "
-                    "are none yet)")) % {"id": repr(ref)}
+            (_("no saved game has the id %(id)s: `%(command)s` lists them") if games
+             else _("no saved game has the id %(id)s: `%(command)s` lists them (there "
+                    "are none yet)")) % {"id": repr(ref), "command": command}
             # an id mistyped: the saved game it most likely meant
             + did_you_mean(want, [g.path.name[:max(len(want), len(g.short_id))]
                                   for g in games]))
@@ -129,14 +135,23 @@ def _is_path(ref: str) -> bool:
     return os.path.lexists(ref) or os.sep in ref or ref.endswith(".mbt")
 
 
+def play_command(base: Path | None) -> str:
+    """``millebornes play`` as the player types it to keep a game where they look for it:
+    the program as their shell finds it, with their ``--data-dir`` (``base``; None: the
+    default folder). Said where no game is found ("play one with `millebornes play`" kept
+    it in another folder than the one given)."""
+    return as_typed("millebornes play") + (
+        f" --data-dir {shlex.quote(str(base))}" if base is not None else "")
+
+
 def newest_game(base: Path | None) -> SavedGame:
     """The saved game played last (``verify`` and ``replay`` with no game named: a player
     who just finished one should not have to look its id up); ``ValueError`` when there
     is none."""
     games = saved_games(base)
     if not games:
-        raise ValueError(_("there is no saved game yet: play one with `millebornes play`, or "
-                           "name a transcript file"))
+        raise ValueError(_("there is no saved game yet: play one with `%(command)s`, or "
+                           "name a transcript file") % {"command": play_command(base)})
     return games[0]
 
 
@@ -355,8 +370,8 @@ def run(args: argparse.Namespace) -> int:
                                  + (", …" if len(skipped) > 5 else "")}, width):
             print(i18n.display(line))
     if not games:
-        print(i18n.display(_("No saved games in %(path)s. Play one with `millebornes play`.")
-                           % {"path": base_dir(args)}))
+        print(i18n.display(_("No saved games in %(path)s. Play one with `%(command)s`.")
+                           % {"path": base_dir(args), "command": play_command(data_dir(args))}))
         return 0
     pad = i18n.pad
     head = [pad(_("id"), SHORT), pad(_("date"), 16), pad(_("rules"), 9), pad(_("state"), 24),

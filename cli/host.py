@@ -133,8 +133,8 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
     def changed(st: LobbyState) -> None:
         for line in lobby_lines(st, 0):     # the host sits at seat 0
             print(i18n.display(line), file=say)
-        waiting = lobby_wait_line(st, host=True)
-        if waiting:          # everyone seated is ready: what the table still waits for
+        waiting = lobby_wait_line(st, host=True, mine=0)
+        if waiting:          # what the table still waits for: players, or someone's ready
             say_paragraph(waiting, say)
         if seats_update is not None:
             seats_update.set(seating.n_players - len(st.free()), len(st.free()))
@@ -182,7 +182,7 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
                 # "start" or "bots 2" too: what the start waits for, and how a bot comes
                 print(i18n.display(_("Type 'ready' / 'unready', 'quit' to close the table")),
                       file=say)
-                say_paragraph(lobby_wait_line(host.state, host=True) or _(
+                say_paragraph(lobby_wait_line(host.state, host=True, mine=0) or _(
                     "A bot plays a seat only if the table was hosted with --bots N."), say)
             elif command is not None and command.split()[:1] == ["sit"]:
                 # the joiner's command, typed by the host: "unknown command 'sit 2'"

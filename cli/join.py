@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import shlex
 import socket
 import sys
 import time
@@ -17,8 +18,9 @@ from p2p.table.lobby import namesakes_name
 from p2p.text import safe_text
 
 from . import i18n
-from .args import player_name, with_defaults
+from .args import player_name, resume_flags, with_defaults
 from .i18n import N_, _, close_match, did_you_mean, ngettext
+from .program import as_typed
 from .seats import (
     LineReader,
     asks_to_start,
@@ -32,6 +34,7 @@ from .seats import (
 )
 from .words import (
     announced_rules,
+    command_lines,
     detail_text,
     lobby_error_line,
     lobby_refusal,
@@ -146,7 +149,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
                             "table takes no one new), is multicast allowed here? Or give "
                             "its address with --peer HOST:PORT"))
         if len({t.service_name for t in tables}) > 1 and user_fp is None:
-            raise OSError(several_tables_text(tables, args.mdns))
+            raise OSError(several_tables_text(tables, args.mdns, own_flags(args),
+                                              i18n.terminal_width(sys.stderr)))
         t = tables[0]
         if t.fingerprint == key_fingerprint(ident.public_key):
             # the host plays on this account with this very key: its lobby never answers
@@ -269,13 +273,34 @@ def answering_first(announced: list[tuple[str, bytes | None]], fingerprint: str,
     return sorted(announced, key=rank)
 
 
-def several_tables_text(tables: list[Any], mdns: str | None = None) -> str:
+def own_flags(args: argparse.Namespace) -> str:
+    """The options a player gave ``join`` that a command printed for them to type must
+    keep (each with its leading space): who they are (``--name``, ``--identity``), where
+    their games go (``--data-dir``), how they play (``--plain``, ``--lang``, ``--auto``,
+    ``--auto-bot``, ``--not-ready``, ``--seat``). A second player on one account typed
+    ``join --identity ~/ben.key --data-dir ~/ben`` and was offered ``millebornes join
+    --table FP`` alone: typed, it joined with the host's own key, and was refused."""
+    def flag(name: str, value: object) -> str:
+        return f" {name} {shlex.quote(str(value))}" if value not in (None, "", False) else ""
+
+    auto = " --auto" if getattr(args, "auto", False) and not getattr(args, "auto_bot", None) \
+        else ""
+    return (flag("--name", getattr(args, "name", None)) + resume_flags(args)[0] + auto
+            + flag("--auto-bot", getattr(args, "auto_bot", None))
+            + (" --not-ready" if getattr(args, "not_ready", False) else "")
+            + flag("--seat", getattr(args, "seat", None)))
+
+
+def several_tables_text(tables: list[Any], mdns: str | None = None, flags: str = "",
+                        width: int = 80) -> str:
     """More than one table answers to what the player asked: which one to join is theirs
     to say (by name, or by the host's key when two tables share a name). Each with what
     tells them apart (rules, seats, address) and the command that joins it, with the
-    player's own ``--mdns`` (without it, that command would not find the table)."""
+    player's own ``--mdns`` (without it, that command would not find the table) and their
+    other options (``flags``: :func:`own_flags`), the program named as their shell finds
+    it, broken into lines of ``width`` that paste as one command."""
     shown = tables[:MAX_LISTED]
-    extra = f" --mdns {mdns}" if mdns and mdns != "default" else ""
+    extra = (f" --mdns {mdns}" if mdns and mdns != "default" else "") + flags
     lines = [_("%(n)d tables on the LAN; choose one with --table NAME or --table "
                "FINGERPRINT:") % {"n": len(tables)}]
     for t in shown:
@@ -289,8 +314,9 @@ def several_tables_text(tables: list[Any], mdns: str | None = None) -> str:
             "seats": t.seats_taken + t.seats_free, "address": f"{where}:{t.port}"})
         # a record whose fp is no fingerprint: by its address ("--table" alone, without
         # one, was a usage error; hostile pass 16)
-        lines.append(f"    millebornes join --table {t.fingerprint}{extra}" if t.fingerprint
-                     else f"    millebornes join --peer {where}:{t.port}")
+        command = (f"millebornes join --table {t.fingerprint}{extra}" if t.fingerprint
+                   else f"millebornes join --peer {where}:{t.port}{flags}")
+        lines += ["  " + line for line in command_lines(as_typed(command), width - 2)]
     if len(tables) > len(shown):
         lines.append(f"  (+{len(tables) - len(shown)})")
     return "\n".join(lines)
@@ -430,9 +456,14 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             shown, shown_at = st.to_obj(), now
             for line in lobby_lines(st, client.seat):
                 print(i18n.display(line), file=say)
-            waiting = lobby_wait_line(st, host=False)
-            if waiting:      # everyone seated is ready: the table waits for more players
-                print(i18n.display(waiting), file=say)
+            mine = st.seats[client.seat] if client.seat is not None \
+                and 0 <= client.seat < len(st.seats) else None
+            # (this player's own ready comes at once unless --not-ready: "type ready"
+            # was said to them a moment before it)
+            waiting = None if auto_ready and mine is not None and not mine.ready \
+                else lobby_wait_line(st, host=False, mine=client.seat)
+            if waiting:      # what the table waits for: more players, or someone's ready
+                say_paragraph(waiting, say)      # wrapped ("everyone sea" / "ted")
         if st is not None and client.seat is not None and not seat_said:
             seat_said = True
             wanted = getattr(args, "seat", None)
@@ -491,7 +522,8 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             print(i18n.display(_("not ready")), file=say)
         elif line in ("help", "h", "?") or asks_to_start(line):
             print(i18n.display(_(LOBBY_HELP)), file=say)
-            waiting = lobby_wait_line(st, host=False) if st is not None else None
+            waiting = lobby_wait_line(st, host=False, mine=client.seat) \
+                if st is not None else None
             if waiting:
                 say_paragraph(waiting, say)
         else:

@@ -49,6 +49,7 @@ from .words import (
     refused_line,
     reply,
     report_width,
+    rules_commands,
     rules_name,
     sorry_line,
     waiting_text,
@@ -516,7 +517,8 @@ class PlainSession:
                                                      said=self.driver.said_names(),
                                                      width=self.width(),
                                                      watched=self.auto,
-                                                     taken=self.watching() is not None)):
+                                                     taken=self.watching() is not None,
+                                                     match=self.driver.match)):
             self.say(line)
 
     def turn_text(self) -> str | None:
@@ -549,8 +551,10 @@ class PlainSession:
         is_bot = getattr(d, "is_bot", lambda s: True)
         bots = [s for s in others if is_bot(s)]
         # a wait on a bot says so ("Cy (a bot)"), unless its name does ("Ben's bot")
+        # said once a turn: "Ann is drawing" stayed while Ann chose a card to play
         text = waiting_text(view, d.seat, names, self.lang, keys=False, bots=bots,
-                            named_bots=[s for s in bots if names[s] == d.names[s]])
+                            named_bots=[s for s in bots if names[s] == d.names[s]],
+                            whole_turn=True)
         if not others:
             return text
         return others_turn_line(text, d.decision_limit,  # type: ignore[attr-defined]
@@ -675,7 +679,7 @@ class PlainSession:
         if out.kind in ("action", "confirm", "next"):
             # a move the table does not wait for: refused, never kept for later
             self.commander.pending = None
-            self.say(sorry_line(self.watching() or self._not_now()))
+            self.say(sorry_line(self.watching() or self._not_now(), self.driver.names))
             return True
         return out.kind == "none" or self._answer_outcome(out)
 
@@ -689,7 +693,11 @@ class PlainSession:
     def _help(self) -> None:
         # "look" among the commands, before the note that ends the list (it came after
         # the note)
-        lines = _(PLAIN_HELP).splitlines()
+        # the commands these rules have: no "draw discard" in classic, no "extend" where
+        # no trip is extended ("at 700 km: play on to 1000" was said at a 1000 km table)
+        rules = self.driver.rules
+        lines = rules_commands(_(PLAIN_HELP), rules.draw_discard, rules.extension
+                               and self.driver.view().target < 1000).splitlines()
         cut = 1 + max((i for i, line in enumerate(lines) if line.startswith(" ")),
                       default=len(lines) - 1)     # after the last command
         # the note after the commands is one paragraph, wrapped as one (a translation's
@@ -747,7 +755,7 @@ class PlainSession:
             except (IllegalAction, ValueError) as exc:
                 # said as every other refusal (a network race: the table refused a move
                 # the board showed as legal, in the engine's raw English)
-                self.say(sorry_line(refused_line(str(exc), d.names)))
+                self.say(sorry_line(refused_line(str(exc), d.names), d.names))
                 continue
             return True
 
@@ -763,7 +771,7 @@ class PlainSession:
         if kind == "help":
             self._help()
         elif kind == "error":
-            self.say(sorry_line(text))
+            self.say(sorry_line(text, self.driver.names))
         else:
             self.say(text)
         return True

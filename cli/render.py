@@ -31,10 +31,12 @@ from engine.state import PLAY
 
 from . import i18n
 from .driver import PeerStatus
-from .i18n import N_, _, ngettext
+from .i18n import _, ngettext
 from .words import (
     WIDTH,
+    bonus_notes,
     card_name,
+    match_so_far_line,
     rules_name,
     rules_short,
     side_labels,
@@ -400,10 +402,13 @@ def zone_sentences(view: HandState, side: int, names: Sequence[str], seat: int |
 def table_lines(view: HandState, names: Sequence[str], seat: int | None, hand_no: int = 1,
                 lang: str | None = None, verbose: bool = False,
                 peers: Sequence[PeerStatus] | None = None,
-                target: int | None = None, width: int = WIDTH) -> list[Line]:
+                target: int | None = None, width: int = WIDTH,
+                match: Match | None = None) -> list[Line]:
     """The header, then every side, the human's side first (side 0 first when ``seat``
     is ``None``); ``target``: the side the selected hazard would go on, marked;
-    ``width``: the columns verbose sentences are wrapped at."""
+    ``width``: the columns verbose sentences are wrapped at; ``match`` (verbose): the
+    match so far, said in the header once a hand of a match of several is scored (the
+    full screen's second line says it; the line mode said it at a hand's end only)."""
     if verbose:
         top = card_name(view.discard[-1], lang) if view.discard else _("empty")
         head = (_("Hand %(hand)d, %(rules)s, trip %(target)d km. Draw pile: %(pile)s. "
@@ -411,6 +416,8 @@ def table_lines(view: HandState, names: Sequence[str], seat: int | None, hand_no
                 % {"hand": hand_no, "rules": rules_name(view.rules.preset),
                    "target": view.target, "pile": i18n.cards_count(view.pile_size()),
                    "top": top})
+        if match is not None and match.rules.match_target and match.hands:
+            head += " " + match_so_far_line(match, names)
         lines = [[("class:title", w if i == 0 else "  " + w)]
                  for i, w in enumerate(i18n.wrap(head, max(20, width - 4)))]
     else:
@@ -503,17 +510,6 @@ def hand_lines(view: HandState, seat: int, legal: Sequence[Action], lang: str | 
 
 # ----- scores ---------------------------------------------------------------------------
 
-#: What each bonus row of the score sheet is for (R13, R12), said under the sheet in the
-#: line mode: "Safe trip 300" and "Shutout 500" were explained nowhere.
-BONUS_NOTES = {
-    "all_safeties": N_("%(row)s: one side played all four safeties."),
-    "delayed_action": N_("%(row)s: the trip completed after the draw pile ran out."),
-    "safe_trip": N_("%(row)s: the trip completed without a 200 km card."),
-    "extension": N_("%(row)s: the bonus of a trip extended from 700 to 1000 km [R12]."),
-    "shut_out": N_("%(row)s: the trip completed while an opponent covered no distance."),
-}
-
-
 def score_lines(scores: Sequence[SideScore], match: Match, names: Sequence[str],
                 hand_no: int, width: int = WIDTH, notes: bool = False) -> list[Line]:
     """The hand's points item by item, per side, with the match totals, within ``width``
@@ -563,10 +559,8 @@ def score_lines(scores: Sequence[SideScore], match: Match, names: Sequence[str],
                      "safeties": i18n.score_item_name("safeties")}
         note = [[("class:dim", w)] for w in i18n.wrap(text, width)]
     if notes:
-        for item, meaning in BONUS_NOTES.items():
-            if any(getattr(s, item) for s in scores):
-                note += [[("class:dim", w)] for w in i18n.wrap(
-                    _(meaning) % {"row": i18n.score_item_name(item)}, width)]
+        for meaning in bonus_notes(scores):
+            note += [[("class:dim", w)] for w in i18n.wrap(meaning, width)]
     if head + colw * n <= width:
         out: list[Line] = [[("class:title", _pad(title, head)), *cols]]
         for name, vals, style in rows:
@@ -666,7 +660,7 @@ def screen_lines(view: HandState, names: Sequence[str], seat: int, legal: Sequen
                  hand_no: int = 1, lang: str | None = None, verbose: bool = True,
                  prompt: bool = True, said: Sequence[str] | None = None,
                  width: int = WIDTH, watched: bool = False,
-                 taken: bool = False) -> list[Line]:
+                 taken: bool = False, match: Match | None = None) -> list[Line]:
     """The table, the hand and what is expected: what the plain mode prints.
     ``prompt`` False: no line of what the seat is expected to do (a bot plays it: "c for
     a coup fourré" was said to a player who could only watch). ``said``: the names as
@@ -675,8 +669,9 @@ def screen_lines(view: HandState, names: Sequence[str], seat: int, legal: Sequen
     ``width``: the columns its sentences are wrapped at (the terminal's). ``watched``: a
     bot plays the seat and its player watches (``play --plain --auto``): the prompt says
     what the bot decides, no keys ("c for a coup fourré" was said to the watcher).
-    ``taken``: a bot took the seat by the others' agreement (:func:`hand_lines`)."""
-    lines = table_lines(view, names, seat, hand_no, lang, verbose, width=width)
+    ``taken``: a bot took the seat by the others' agreement (:func:`hand_lines`);
+    ``match``: the match so far (:func:`table_lines`)."""
+    lines = table_lines(view, names, seat, hand_no, lang, verbose, width=width, match=match)
     lines += hand_lines(view, seat, legal, lang, color=False, verbose=verbose, taken=taken)
     if prompt:
         text = waiting_text(view, seat, said if said is not None else names, lang,

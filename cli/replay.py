@@ -51,6 +51,7 @@ from .app import (
     safe_dim,
 )
 from .args import plain_wanted, resume_flags, use_color, with_defaults
+from .commands import command_of
 from .games import _is_path, own_seat, transcript_of
 from .i18n import N_, _, ngettext
 from .program import as_typed
@@ -169,8 +170,12 @@ def run(args: argparse.Namespace) -> int:
         say_paragraph(_("millebornes replay: not a terminal, using --plain line mode"), sys.stderr)
         plain = True
     if plain:
+        # at a terminal, hand by hand (a match of four hands poured 5000 lines at once,
+        # its start far out of the terminal's memory); piped or redirected, all at once
+        pager = sys.stdin if sys.stdin.isatty() and sys.stdout.isatty() else None
         try:
-            return run_plain_replay(model, summary, lang=i18n.active().language)
+            return run_plain_replay(model, summary, lang=i18n.active().language,
+                                    pager=pager)
         except BrokenPipeError:  # `millebornes replay --plain F | head`: the reader left
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
@@ -181,7 +186,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_plain_replay(model: ReplayModel, summary: str, out: TextIO | None = None,
-                     lang: str | None = None) -> int:
+                     lang: str | None = None, pager: TextIO | None = None) -> int:
+    """Every step as text lines, then ``summary`` (the check's report). ``pager``: where
+    the player answers between hands (a terminal's input): after each hand but the last
+    the replay waits for Enter, and q (or Ctrl-D) skips to the report; ``None`` prints
+    everything at once (a pipe, a file)."""
     out = out or sys.stdout
     names = i18n.join_list(you_label(n) for n in model.names)   # "Vous" as on the board
     # "1 hand, 116 steps, every hand shown": "hand" said a deal of the match and then the
@@ -205,6 +214,23 @@ def run_plain_replay(model: ReplayModel, summary: str, out: TextIO | None = None
         out.write("\n")
         for line in render.plain(step_lines(model, i, lang, width)):
             write(line)
+        k = model.hand_pos(i)
+        if pager is not None and i + 1 == model.hand_end(k) and k + 1 < model.n_hands:
+            out.write("\n")
+            for line in i18n.wrap(_("End of hand %(hand)d. Press Enter for hand %(next)d, "
+                                    "or q and Enter to skip to the end.")
+                                  % {"hand": model.hand_no(i),
+                                     "next": model.hand_no(i + 1)}, width):
+                write(line)
+            out.flush()
+            try:
+                answer = pager.readline()
+            except KeyboardInterrupt:
+                answer = ""
+            typed = answer.split()
+            # Ctrl-D, or q, quit, fr "quitter": the report
+            if not answer or (typed and command_of(typed[0]) == "quit"):
+                break
     out.write("\n")
     for line in summary.split("\n"):
         write(line)

@@ -164,8 +164,9 @@ class ReplayModel:
         if i != self.hand_end(k) - 1 or k not in self.scores:
             return []
         match = self.matches[k]
+        # what each bonus is for, under the sheet (on a small screen the zones give way)
         return (render.score_lines(self.scores[k], match, self.names, self.hand_no(i),
-                                   width=width)
+                                   width=width, notes=True)
                 + render.match_lines(match, self.names, verbose=verbose))
 
 

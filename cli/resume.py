@@ -16,8 +16,9 @@ from p2p.table import ListenAgainError, Peer, resume_peer
 
 from . import i18n
 from .args import data_dir, resume_flags, with_defaults
-from .games import SHORT, SavedGame, _StateCache, find_game, saved_games
+from .games import SHORT, SavedGame, _StateCache, find_game, play_command, saved_games
 from .i18n import _
+from .program import as_typed
 from .seats import (
     LineReader,
     base_dir,
@@ -82,7 +83,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
             if not games:
                 # what to do instead, as verify and replay say it
                 raise ValueError(_("there is no saved game to resume in %(path)s: play one "
-                                   "with `millebornes play`") % {"path": base_dir(args)})
+                                   "with `%(command)s`") % {"path": base_dir(args),
+                                                            "command": play_command(base)})
             # the newest game not over: a game watched to its end after one was left
             # hid it ("the match is over; replay shows it"); none: the newest says so
             path = _newest_not_over(games, base_dir(args), say)
@@ -113,9 +115,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
               file=say)
     if peer.finished or peer.stopped:
         # with the options that find this copy (a bare "replay ID" found no game)
-        print(i18n.display(_("game %(id)s: %(state)s; millebornes replay %(id)s%(flags)s "
-                             "shows it") % {
-            "id": short_id, "flags": resume_flags(args)[1],
+        print(i18n.display(_("game %(id)s: %(state)s; %(command)s shows it") % {
+            "id": short_id,
+            "command": as_typed(f"millebornes replay {short_id}{resume_flags(args)[1]}"),
             "state": _("the match is over") if peer.finished else
             peer_stopped_line(peer)}),
               file=say)

@@ -33,7 +33,7 @@ from engine import (
     Seating,
 )
 from engine.rules import PRESETS, RuleOptionError, preset
-from engine.scoring import Match, hand_winner
+from engine.scoring import Match, SideScore, hand_winner
 from engine.state import DRAW, EXTEND, OVER, PLAY, RESHUFFLE, RESPOND
 from p2p.audit import GameReport
 from p2p.crypto.identity import IdentityError, fingerprint
@@ -186,13 +186,32 @@ def help_scroll_line(first: int, last: int, count: int) -> str:
              "the rest.") % {"first": first, "last": last, "count": count}
 
 
+def rules_commands(text: str, draw_discard: bool = True, extension: bool = True) -> str:
+    """A help's list of commands as the table's rules have them: "draw discard" left out
+    where the discard pile is never drawn from (classic), "extend yes|no" where no trip
+    is extended (modern rules, two teams): the line mode's help said "at 700 km: play on
+    to 1000" at a table of 1000 km, and both helps offered "draw discard" to a classic
+    player, who typed it and was refused. The commands are English in every language,
+    found as typed (with Uyghur's commas and semicolons too)."""
+    if not draw_discard:
+        text = re.sub(r"[,،]\s*draw discard(?=[,،])", "", text)             # a list's item
+        text = re.sub(r"\s*[;؛]\s+draw discard\b[^\n]*", "", text)         # a line's end
+    if not extension:
+        text = re.sub(r"(?m)^\s*extend yes\|no\s{2,}[^\n]*(\n|$)", "", text)  # its line
+        text = re.sub(r"extend yes\|no[,،]\s*", "", text)
+    return text
+
+
 def help_text(color: bool, saved: bool = True, network: bool = False,
-              log_keys: bool = True, draw_discard: bool = True) -> str:
+              log_keys: bool = True, draw_discard: bool = True,
+              extension: bool = True) -> str:
     """The help, explaining colours or the letters that replace them (and, for a game kept
     nowhere, that leaving ends it: the keys' line says a game is saved; for a network
     game, the keys of a pause; ``log_keys``: the log's scrolling keys; ``draw_discard``:
-    the rules let a player take the discard's top, so its key is listed)."""
-    keys = (_(HELP) % {"leave": _(LEAVE_SAVED if saved else LEAVE_NOT_SAVED)}).split("\n")
+    the rules let a player take the discard's top, so its key and command are listed;
+    ``extension``: a trip may be extended, so ``extend`` is listed)."""
+    keys = rules_commands(_(HELP) % {"leave": _(LEAVE_SAVED if saved else LEAVE_NOT_SAVED)},
+                          draw_discard, extension).split("\n")
     if draw_discard:
         # beside "space  draw…" (the fourth line in every language) where it fits, as the
         # help was laid out before classic rules left it out: a line of its own pushed a
@@ -802,6 +821,13 @@ def with_names(text: str, names: Sequence[str]) -> str:
 
 # ----- moves ---------------------------------------------------------------------------
 
+#: Said with the draw that empties the pile where the hand is played out without one
+#: (R4b, classic: O-exhaustion play_out).
+LAST_CARD = N_("That was the last card of the draw pile: from now on nobody draws; each "
+               "turn, play or discard a card until a side completes the trip or nobody "
+               "has a card left.")
+
+
 def describe(before: HandState, action: Action, after: HandState, names: Sequence[str],
              viewer: int, lang: str | None = None, you: bool = False) -> str | None:
     """A log line for ``action`` as ``viewer`` may see it (others' draws stay hidden).
@@ -823,12 +849,17 @@ def describe(before: HandState, action: Action, after: HandState, names: Sequenc
             return says(who(action.seat), _("You took %(card)s from the discard pile."),
                         _("%(name)s took %(card)s from the discard pile."),
                         card=card_name(before.discard[-1], lang))
+        # the last card of the pile, in rules that play the hand out without it (R4b):
+        # the draws stopped with nothing said, and a newcomer waited for one
+        last = _(LAST_CARD) if before.pile_size() > 0 and after.pile_size() == 0 \
+            and after.rules.exhaustion == "play_out" else None
         if action.seat == viewer:
             card = drawn_card(before, after, viewer)
             if card is not None:
-                return says(who(action.seat), _("You drew %(card)s."),
+                line = says(who(action.seat), _("You drew %(card)s."),
                             _("%(name)s drew %(card)s."), card=card_name(card, lang))
-        return None  # a hidden draw of another seat is not worth a log line
+                return line if last is None else line + " " + last
+        return last  # a hidden draw of another seat is not worth a log line
     if isinstance(action, Play):
         name = card_name(action.card, lang)
         if action.target is not None and side_names(names, before.seating)[action.target] \
@@ -1091,7 +1122,7 @@ def command_for(action: Action, view: HandState, seat: int, names: Sequence[str]
 
 def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | None = None,
                  keys: bool = True, bots: Collection[int] = (), watched: bool = False,
-                 named_bots: Collection[int] = ()) -> str:
+                 named_bots: Collection[int] = (), whole_turn: bool = False) -> str:
     """One sentence: whose move it is and what is expected, naming the keys.
 
     ``keys``: False in the line mode, which has no "p"/"d" keys (a card is named by
@@ -1104,7 +1135,10 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
     with no keys ("Your turn: draw a card (space…)" was shown to a watcher).
     ``named_bots``: the bots whose name alone does not say so: a wait on one says "Cy (a
     bot)", as the table's other waits on a bot do ("Waiting for Cy to answer the hazard"
-    said nowhere that Cy was a program).
+    said nowhere that Cy was a program). ``whole_turn``: another's draw is said as their
+    turn ("Ann's turn."), a line that stays true while they then choose a card (the line
+    mode says a turn once: "Ann is drawing" stood there while Ann, her draw made and
+    hidden, chose what to play).
     """
     if watched and seat >= 0:
         mine = _watched_text(view, seat, names, lang)
@@ -1183,6 +1217,8 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
                      "still be reading the last hand's scores).") % {"name": names[actor]}
         if seat < 0 and names[actor] == _("You"):
             return _("You are drawing.")       # a replay of one's own game: "You is drawing"
+        if whole_turn:
+            return _("%(name)s's turn.") % {"name": names[actor]}
         return _("%(name)s is drawing.") % {"name": names[actor]}
     if phase == EXTEND:
         if actor == seat:
@@ -1236,6 +1272,25 @@ def _watched_text(view: HandState, seat: int, names: Sequence[str],
 
 
 # ----- scores ---------------------------------------------------------------------------
+
+#: What each bonus row of the score sheet is for (R13, R12): "Safe trip 300" and "Shutout
+#: 500" were explained nowhere (the line mode says them under its sheet, the full screen
+#: in its log under the hand's result).
+BONUS_NOTES = {
+    "all_safeties": N_("%(row)s: one side played all four safeties."),
+    "delayed_action": N_("%(row)s: the trip completed after the draw pile ran out."),
+    "safe_trip": N_("%(row)s: the trip completed without a 200 km card."),
+    "extension": N_("%(row)s: the bonus of a trip extended from 700 to 1000 km [R12]."),
+    "shut_out": N_("%(row)s: the trip completed while an opponent covered no distance."),
+}
+
+
+def bonus_notes(scores: Sequence[SideScore]) -> list[str]:
+    """What each bonus row a side scored in this hand is for, a sentence each, in the
+    sheet's order (none when no bonus was scored)."""
+    return [_(meaning) % {"row": i18n.score_item_name(item)}
+            for item, meaning in BONUS_NOTES.items() if any(getattr(s, item) for s in scores)]
+
 
 ITEM_WORDS = {
     "distance": "distance", "safeties": "safeties", "all_safeties": "all four safeties",
@@ -1877,12 +1932,26 @@ def deal_setup_line(quiet: float) -> str:
              "with how long the table waits for it).") % {"seconds": f"{quiet:g}"}
 
 
-def lobby_wait_line(state: LobbyState, host: bool) -> str | None:
+def lobby_wait_line(state: LobbyState, host: bool, mine: int | None = None) -> str | None:
     """A lobby where every seated player is ready but a seat is free: it waits for more
-    players, with no time limit, and (to the host) how to fill a seat with a bot. None
-    while someone seated is not ready or no seat is free (the seat lines say it)."""
+    players, with no time limit, and (to the host) how to fill a seat with a bot. Every
+    seat taken and someone not ready: who the match waits for (``mine``: this screen's
+    seat), a joiner waited at a full table with no word of why the match did not start
+    (the seat lines only left "(ready)" off the host's). None while someone seated is not
+    ready and a seat is free (the seat lines say it)."""
     free = len(state.free())
-    if not free or not all(s is None or s.ready for s in state.seats):
+    unready = [info.name for info in state.seats if info is not None and not info.ready]
+    me = state.seats[mine] if mine is not None and 0 <= mine < len(state.seats) else None
+    if not free and unready:
+        if me is not None and not me.ready:
+            return _("Every seat is taken: type ready when you are (the match starts once "
+                     "everyone seated is ready).")
+        return ngettext("Every seat is taken: the match starts once %(names)s is ready "
+                        "(no time limit).",
+                        "Every seat is taken: the match starts once %(names)s are ready "
+                        "(no time limit).", len(unready)) % {
+            "names": i18n.join_and(safe_text(name) for name in unready)}
+    if not free or unready:
         return None
     line = ngettext("Waiting for %(n)d more player to join (no time limit).",
                     "Waiting for %(n)d more players to join (no time limit).", free) % {
@@ -3058,10 +3127,13 @@ REPLIES: dict[str, str] = {
 }
 
 
-def sorry_line(reason: str) -> str:
+def sorry_line(reason: str, names: Sequence[str] | None = None) -> str:
     """A refused command: "Sorry: REASON." with one mark at the end ("play 1 on whom?"
-    was said "…whom?.")."""
+    was said "…whom?."). ``names``: the players', for :func:`after_colon` (French
+    "Désolé : La carte …" had its capital after the colon)."""
     reason = reason.rstrip()
+    if names is not None:
+        reason = after_colon(reason, names)
     text = _("Sorry: %(reason)s.") % {"reason": reason}
     if reason.endswith((".", "!", "?", "…")) and reason + "." in text:
         text = text.replace(reason + ".", reason, 1)

@@ -111,8 +111,9 @@ def test_verify_and_replay_with_no_game_named_take_the_newest(quit_game: tuple[P
         " ".join(r.stderr.split()), r.stdout + r.stderr
     r = cli("verify", "--data-dir", str(tmp_path / "none-here"))
     assert r.returncode == 2 and "Traceback" not in r.stderr
-    assert "there is no saved game yet: play one with `millebornes play`, or name a " \
-        "transcript file" in " ".join(r.stderr.split()), r.stderr
+    assert "there is no saved game yet: play one with `millebornes play --data-dir " \
+        f"{tmp_path / 'none-here'}`, or name a transcript file" in " ".join(r.stderr.split()), \
+        r.stderr
 
 
 def test_games_lists_saved_games_with_short_ids(quit_game: tuple[Path, str],

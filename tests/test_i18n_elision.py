@@ -74,8 +74,8 @@ def test_a_reason_after_a_colon_goes_on_in_small_letters_in_french() -> None:
                       + cards_of(Kind.SPARE_TIRE)))
     with i18n.using("fr"):
         said = " ".join(parse(f"play {pos(ctx, Kind.D25)}", ctx).text.split())
-        assert said.startswith("25 ne peut pas être jouée maintenant : il vous faut un "
-                               "Feu vert"), said
+        assert said.startswith("La carte 25 ne peut pas être jouée maintenant : il vous "
+                               "faut un Feu vert"), said
         said = " ".join(parse(f"play {pos(ctx, Kind.STOP)} on bo", ctx).text.split())
         assert " : Bo n'a pas encore joué" in said, said
         assert words.after_colon("Limite de vitesse est la seule", ["Bo"]) == \

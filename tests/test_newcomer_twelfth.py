@@ -85,13 +85,13 @@ def test_names_in_the_players_language_and_without_accents() -> None:
     try:
         ctx = rolling(make(HAND))
         assert parse("jouer", ctx).kind == "error"      # words of commands stay English
-        assert parse("play feu vert", ctx).text.startswith("Feu vert")
+        assert parse("play feu vert", ctx).text.startswith("La carte Feu vert")
         out = parse("discard roue de secours", ctx)
         assert out.action == Discard(0, cards_of(Kind.SPARE_TIRE)[0])
         assert parse("discard ROUE DE SECOURS", ctx).action == out.action
         assert parse("play limite de vitesse on bo", ctx).action == Play(
             0, cards_of(Kind.SPEED_LIMIT)[0], 1)
-        assert parse("play roll", ctx).text.startswith("Feu vert")   # English too
+        assert parse("play roll", ctx).text.startswith("La carte Feu vert")   # English too
         assert parse("play panne d’essence", ctx).text == "vous n'avez pas de Panne d'essence"
     finally:
         i18n.activate(previous)
@@ -154,8 +154,8 @@ def _zone1(ctx: Context, **cards: tuple[int, ...]) -> Context:
                  "from this hazard [R6]"),
     ("2x2", "en", "Flat Tire cannot be played now: Bo & Di have Puncture-Proof, which "
                   "protects them from this hazard [R6]"),
-    (None, "fr", "Crevaison ne peut pas être jouée maintenant : Bo a Increvable, qui le "
-                 "protège de cette attaque [R6]")])
+    (None, "fr", "La carte Crevaison ne peut pas être jouée maintenant : Bo a Increvable, "
+                 "qui le protège de cette attaque [R6]")])
 def test_a_hazard_refused_for_its_targets_safety_names_the_target(
         teams: str | None, lang: str, said: str) -> None:
     """"That zone has Puncture-Proof, which protects it" was said of "play flat tire on
@@ -276,7 +276,7 @@ def test_commands_typed_in_the_players_language_work(lang: str, said: str) -> No
         assert "commande inconnue" not in text
         assert "Commandes (N = numéro d'une carte comme listé, ou son nom : play feu vert)" \
             in text
-        assert "25 ne peut pas être jouée maintenant" in text
+        assert "La carte 25 ne peut pas être jouée maintenant" in text
         assert "It is" not in text and "Vous avez quitté la table." in text
 
 
@@ -464,7 +464,9 @@ def test_resume_with_no_saved_game_says_what_to_do_instead(tmp_path: Path) -> No
     proc = _cli("resume", "--data-dir", str(tmp_path / "none"))
     assert proc.returncode != 0
     assert "there is no saved game to resume in" in proc.stderr
-    assert "play one with `millebornes play`" in " ".join(proc.stderr.split()), proc.stderr
+    # with the folder the player gave, where the game played will be found (pass 29)
+    assert f"play one with `millebornes play --data-dir {tmp_path / 'none'}`" in \
+        " ".join(proc.stderr.split()), proc.stderr
 
 
 def test_lang_before_the_verb_comes_back_with_resume(tmp_path: Path) -> None:

@@ -259,7 +259,7 @@ def test_the_line_mode_says_no_turn_while_the_table_is_paused_on_that_seat() -> 
         session.show_turn()
         assert out.getvalue() == "", out.getvalue()
         d.gone = None                                   # Ben is back: the pause lifted
-        assert session.turn_text() == "Ben is drawing (no time limit).", session.turn_text()
+        assert session.turn_text() == "Ben's turn (no time limit).", session.turn_text()
 
 
 # ----- 4. (played) a player who comes back is said back once -----------------------------
