@@ -277,18 +277,28 @@ def own_flags(args: argparse.Namespace) -> str:
     """The options a player gave ``join`` that a command printed for them to type must
     keep (each with its leading space): who they are (``--name``, ``--identity``), where
     their games go (``--data-dir``), how they play (``--plain``, ``--lang``, ``--auto``,
-    ``--auto-bot``, ``--not-ready``, ``--seat``). A second player on one account typed
-    ``join --identity ~/ben.key --data-dir ~/ben`` and was offered ``millebornes join
-    --table FP`` alone: typed, it joined with the host's own key, and was refused."""
+    ``--auto-bot``, ``--not-ready``, ``--seat``), and how they reach the network
+    (``--interface``, ``--bind``, ``--port``, ``--peer``, ``--connect-timeout``,
+    ``--bidi``: the review of newcomer pass 29, a player who needed ``--interface`` was
+    offered a command without it). A second player on one account typed ``join
+    --identity ~/ben.key --data-dir ~/ben`` and was offered ``millebornes join --table
+    FP`` alone: typed, it joined with the host's own key, and was refused."""
     def flag(name: str, value: object) -> str:
         return f" {name} {shlex.quote(str(value))}" if value not in (None, "", False) else ""
 
     auto = " --auto" if getattr(args, "auto", False) and not getattr(args, "auto_bot", None) \
         else ""
+    timeout = getattr(args, "connect_timeout", None)
     return (flag("--name", getattr(args, "name", None)) + resume_flags(args)[0] + auto
             + flag("--auto-bot", getattr(args, "auto_bot", None))
             + (" --not-ready" if getattr(args, "not_ready", False) else "")
-            + flag("--seat", getattr(args, "seat", None)))
+            + flag("--seat", getattr(args, "seat", None))
+            + flag("--interface", getattr(args, "interface", None))
+            + flag("--bind", getattr(args, "bind", None))
+            + flag("--port", getattr(args, "port", None) or None)
+            + "".join(flag("--peer", p) for p in getattr(args, "peer", None) or ())
+            + flag("--connect-timeout", f"{timeout:g}" if timeout not in (None, 10.0) else None)
+            + flag("--bidi", "terminal" if getattr(args, "bidi", None) == "terminal" else None))
 
 
 def several_tables_text(tables: list[Any], mdns: str | None = None, flags: str = "",

@@ -674,3 +674,23 @@ def test_a_joiner_at_a_full_table_reads_who_the_match_waits_for(tmp_path: Path) 
         for p in (bea, ann):
             if p is not None:
                 p.close()
+
+
+def test_joins_list_of_tables_keeps_how_the_player_reaches_the_network() -> None:
+    """The review of this pass: a player who needed ``--interface`` (or ``--peer``, a
+    port, a longer ``--connect-timeout``) to reach the tables was offered commands
+    without it. Each option typed comes back, and parses to what was typed."""
+    import shlex
+
+    from cli.args import build_parser
+    from cli.join import own_flags
+
+    _parser, sub = build_parser()
+    typed = ["--interface", "eth1", "--port", "47000", "--peer", "10.0.0.5:4000",
+             "--peer", "10.0.0.6:4000", "--connect-timeout", "25", "--name", "Ben"]
+    args = sub["join"].parse_args(typed)
+    again = sub["join"].parse_args(["--table", "UN2KD-LVPJF", *shlex.split(own_flags(args))])
+    for name in ("interface", "port", "peer", "connect_timeout", "name"):
+        assert getattr(again, name) == getattr(args, name), name     # before: interface…
+    bare = sub["join"].parse_args([])
+    assert own_flags(bare) == ""            # the defaults need no option
