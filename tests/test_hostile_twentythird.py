@@ -237,15 +237,19 @@ def _one_record_each(kind: str) -> None:
                 (rl.me, rl.stopped)
 
 
+@pytest.mark.parametrize("another", [False, True])
 def test_a_later_complaint_about_a_hand_not_reached_yet_is_judged_when_it_is(
-        tmp_path: Path) -> None:
+        tmp_path: Path, another: bool) -> None:
     """The same split, by a timing variant (the review of pass 23's fix): Cy's complaint
     that decides nothing reaches Ann first; then Bo, a hand ahead of her, stops on Cy's
     second complaint (about a share of that later hand) and sends it on. Ann, still in
     the earlier hand, set such a second complaint aside and dropped it ("judged now or
     never"): nobody sends a complaint twice, so she never judged it, played on and would
     name honest Bo unresponsive. It is kept now (one a sender, author and hand) and
-    judged when her log reaches that hand: the share's proof fails there, naming Cy."""
+    judged when her log reaches that hand: the share's proof fails there, naming Cy.
+    With ``another``, Cy sends Ann one more such complaint itself: set aside too, judged
+    after the first stopped her, it was written as well (the second review: three
+    complaints of a seat and hand, where a transcript holds two at most)."""
     from p2p.deck.messages import message_from_body
     from p2p.table import wire
     from p2p.table.session import Peer, SessionOptions, node_id_for
@@ -293,6 +297,9 @@ def test_a_later_complaint_about_a_hand_not_reached_yet_is_judged_when_it_is(
         # sent on by Bo: Cy's complaint about the share of hand 1
         nodes[1].send(nodes[0].node_id, complaint({"check": "bad-share",
                                                    "entry": later.encode()}))
+        if another:
+            nodes[2].send(nodes[0].node_id, complaint({"check": "bad-share-again",
+                                                       "entry": later.encode()}))
         assert wait_for(lambda: ann.state.stopped is not None or ann.rlog.match.hand_no >= 2,
                         180)
     finally:
@@ -301,6 +308,9 @@ def test_a_later_complaint_about_a_hand_not_reached_yet_is_judged_when_it_is(
             p.close(flush=0.1)
     assert ann.error is not None and ann.error.seat == 2, (ann.state.stopped, ann.error)
     assert ann.rlog.unresponsive is None
+    cys = [e.body.get("check") for e in ann.rlog.side
+           if e.author == ids[2].public_key and e.hand == 0]
+    assert len(cys) == 2, cys            # the one that decided nothing, the one stopped on
     from p2p.audit import verify_game
     rep = verify_game(ann.store.transcript_path)
     assert rep.blamed_seat == 2, rep.summary()

@@ -1,7 +1,9 @@
 """A whole match as a sequence of :class:`~p2p.hand.HandProtocol` hands.
 
-The first player of hand 0 comes from the players' joint random seeds; after that it
-rotates left (R3). Scores and the end of the match come from the engine (R14, R15).
+The first player of a hand with no scored hand before it (hand 0, and the next ones while
+every hand before was voided by agreement) comes from the players' joint random seeds of
+that hand; after that it rotates left from the last scored hand (R3), a voided hand in
+between passing it on. Scores and the end of the match come from the engine (R14, R15).
 """
 
 from __future__ import annotations

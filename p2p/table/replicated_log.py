@@ -1651,13 +1651,15 @@ class ReplicatedLog:
                        env: Envelope) -> None:
         """Judge a later complaint (:meth:`_another_complaint`): set aside under ``key``
         when it cannot be judged yet, recorded when this peer stops on it."""
-        pending = len(self._pending_complaints)
+        pending, judged = len(self._pending_complaints), self.error
         self._on_complaint(complainer, env)
         set_aside = self._pending_complaints[pending:]
         del self._pending_complaints[pending:]
         if set_aside:
             self._later_complaints[key] = set_aside[0]
-        if self.error is not None and env not in self.side:
+        # only the one this peer stops on: others judged after it (set aside together,
+        # the peer already stopped) were written too, three or more of a seat and hand
+        if self.error is not None and self.error is not judged and env not in self.side:
             self.side.append(env)
             self._persist(env)
 
