@@ -258,7 +258,7 @@ def local_names(names: Sequence[str], me: int) -> tuple[str, ...]:
     mine = keys[me] if 0 <= me < len(keys) else frozenset()
     you = shown_keys("You")
 
-    def own(s: int, k: frozenset[str]) -> bool:
+    def own(s: int, k: frozenset[tuple[str, str]]) -> bool:
         """The name of seat ``s`` shows as no name before it, as no "You" and not as nothing."""
         return (k.isdisjoint(you) and bool(shown_key(names[s])) and k.isdisjoint(mine)
                 and all(k.isdisjoint(before) for before in keys[:s]))

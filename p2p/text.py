@@ -79,16 +79,27 @@ def shown_key(name: str) -> str:
     return _shown(name).casefold()
 
 
-def shown_keys(name: str) -> frozenset[str]:
-    """The keys by which ``name`` reads as another: :func:`shown_key`, and the same of its
-    *skeleton* (Unicode Technical Standard #39, section 4: each letter taken for the
-    letter it looks like, case kept, so a Cyrillic "М" is an "M" and a capital "I" an
-    "l"). Two names look alike when their keys meet (:func:`names_look_alike`): "Мax"
-    and "Max", "AIice" and "Alice", "ALICE" and "Alice"; not "Νina" (a Greek Ν) and
-    "Vina", which one key made of both rules (case folded, then look-alikes) merged
-    through the small ν that looks like a v."""
+def shown_keys(name: str) -> frozenset[tuple[str, str]]:
+    """The keys by which ``name`` reads as another, each tagged with its rule:
+
+    * ``case``: :func:`shown_key` (case aside: "ALICE" is "Alice");
+    * ``look``: its *skeleton* (Unicode Technical Standard #39, section 4: each letter
+      taken for the letter it looks like, case kept, as the standard compares them: a
+      Cyrillic "М" is an "M", a capital "I" an "l": "Мax" is "Max", "AIice" "Alice");
+    * ``folded``: both, the skeleton taken of the case-folded skeleton and folded again,
+      without the look-alikes that take a capital for a small letter ("I" for "l"): a
+      small Cyrillic "а" in "аnn" is Ann's name in small letters, and a Cyrillic "Ԛ",
+      whose look-alike only its small letter has, a "Q".
+
+    Two names look alike when they share a key under one rule (:func:`names_look_alike`).
+    Not "Νina" (a Greek capital Ν) and "Vina", which one key made of case folded first
+    merged through the small ν that looks like a v, nor "Iola" and "Lola", which a
+    skeleton folded after merged through "lola" (the reviews of stop 52)."""
     shown = _shown(name)
-    return frozenset((shown.casefold(), shown.translate(_look_alikes()).casefold()))
+    look, folded = _look_alikes(), _folded_look_alikes()
+    once = shown.translate(folded).casefold()
+    return frozenset((("case", shown.casefold()), ("look", shown.translate(look)),
+                      ("folded", once.translate(folded).casefold())))
 
 
 def names_look_alike(one: str, other: str) -> bool:
@@ -111,3 +122,13 @@ def _look_alikes() -> dict[int, int]:
     from p2p._look_alikes import PAIRS
     return {int(char, 16): int(proto, 16)
             for char, proto in (pair.split(":") for pair in "".join(PAIRS).split())}
+
+
+@functools.cache
+def _folded_look_alikes() -> dict[int, int]:
+    """:func:`_look_alikes` without a capital taken for a small letter (a capital "I" for
+    an "l", a Greek "Ι" too): where case is folded, "Iola" would be "Lola"."""
+    def capital_for_small(char: str, proto: str) -> bool:
+        return char != char.casefold() and proto == proto.casefold() != proto.upper()
+
+    return {c: p for c, p in _look_alikes().items() if not capital_for_small(chr(c), chr(p))}

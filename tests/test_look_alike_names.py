@@ -30,6 +30,10 @@ GREEK_BOB = "B\u03bfb"             # B ο (GREEK SMALL LETTER OMICRON) b
     ("\u041cax", "Max"), ("\u0422om", "Tom"), ("\u041aate", "Kate"), ("\u041dal", "Hal"),
     ("\u0412ob", "Bob"), ("AIice", "Alice"), ("\u03a7avier", "Xavier"),  # Cyrillic, Greek
     ("\u039dina", "Nina"), ("ALICE", "Alice"), ("\u0410NN", "ann"),
+    # the second review: a small Cyrillic а in a name in small letters, a capital whose
+    # look-alike only its small letter has (Cyrillic Ԛ, Һ)
+    ("\u0430nn", "Ann"), ("\u051auinn", "Quinn"), ("\u04baank", "Hank"),
+    ("y\u043eu", "You"), ("\u0399OLA", "Iola"),
 ])
 def test_a_name_in_look_alike_letters_is_the_name_it_looks_like(name: str,
                                                                  looks_like: str) -> None:
@@ -41,7 +45,7 @@ def test_a_name_in_look_alike_letters_is_the_name_it_looks_like(name: str,
 @pytest.mark.parametrize(("one", "other"), [
     ("Ann", "Anna"), ("Bill", "Bili"), ("Zoë", "Zoe"), ("Ann 2", "Ann 3"), ("李", "季"),
     ("Иван", "Ivan"), ("Ана", "Ann"), ("\u039dina", "Vina"), ("\u03a5ves", "Uves"),
-    ("Bili", "BILL"),
+    ("Bili", "BILL"), ("Iola", "Lola"), ("Iona", "Lona"), ("AI", "AL"),   # a capital I
 ])
 def test_names_that_look_different_stay_different(one: str, other: str) -> None:
     assert not names_look_alike(one, other)
@@ -61,6 +65,7 @@ def test_a_second_player_named_in_look_alike_letters_is_numbered(other: str) -> 
     assert shown[0] == "Ann" and shown[1] == f"{other} 2"
     assert local_names(("\u041cax", "Max"), 0) == ("\u041cax", "Max 2")
     assert local_names(("Nina", "\u039dina", "Vina"), 2) == ("Nina", "\u039dina 2", "Vina")
+    assert local_names(("Lola", "Iola"), 0) == ("Lola", "Iola")    # first review's: "Iola 2"
 
 
 def test_a_known_name_in_look_alike_letters_with_another_key_is_noticed(
@@ -75,6 +80,9 @@ def test_a_known_name_in_look_alike_letters_with_another_key_is_noticed(
     assert KnownPlayers(path).meet("Tom", tom) is None
     change = KnownPlayers(path).meet("\u0422om", other)         # a Cyrillic capital Т
     assert change is not None and change.known == (tom,)
+    lola, iola = Identity.generate().public_key, Identity.generate().public_key
+    assert KnownPlayers(path).meet("Lola", lola) is None
+    assert KnownPlayers(path).meet("Iola", iola) is None          # another name: no warning
 
 
 @pytest.mark.hostile
