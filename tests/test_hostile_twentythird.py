@@ -132,19 +132,9 @@ def test_a_complaint_another_peer_stopped_on_is_judged_after_one_that_decided_no
     pass), Cy's here (its own peer stopped on the complaint Ann sent on), where every
     peer must name Cy for the unfounded complaint."""
     from p2p.audit import verify_game
-    from p2p.table import wire
-    from p2p.table.session import Peer, SessionOptions, node_id_for
-    from p2p.table.store import Store
-    from p2p.testing import MemoryNetwork, MemoryNode, Pumping, wait_for
+    from p2p.testing import Pumping, wait_for
 
-    cfg, ids = make_table(preset("modern"), Seating(3, 3), ["ann", "bo", "cy"], b"h23-cc")
-    net = MemoryNetwork()
-    nodes = [MemoryNode(net, node_id_for(i.public_key)) for i in ids]
-    opts = SessionOptions(response_delay=0.0, stall_after=0.05, step_limit=2.0)
-    peers = [Peer(ids[s], cfg, nodes[s], controller=make_bot("heuristic", s),
-                  endpoints={o: nodes[o].endpoint for o in range(3) if o != s}, options=opts,
-                  store=Store.create(tmp_path / f"s{s}", cfg.header(), s, port=0))
-             for s in range(3)]
+    cfg, ids, nodes, peers = _three_peers("modern", b"h23-cc", tmp_path, 2.0)
     ann, bo, cy = peers
     pump = Pumping(peers)
     try:
@@ -153,9 +143,7 @@ def test_a_complaint_another_peer_stopped_on_is_judged_after_one_that_decided_no
             first, last = (Envelope.decode(ann.rlog.log[0][i]) for i in (0, -1))
 
         def complaint(body: dict[str, Any]) -> bytes:
-            env = Envelope.create(ids[2], cfg.table_id, 0, 0, last.hash(),
-                                  {"k": "side.complaint", **body})
-            return wire.encode_push([env.encode()])[0]
+            return _cys_complaint(ids, cfg.table_id, last.hash(), body)
 
         # to Bo: evidence that decides nothing (an entry its log holds)
         nodes[2].send(nodes[1].node_id, complaint({"check": "illegal-move",
@@ -251,19 +239,9 @@ def test_a_later_complaint_about_a_hand_not_reached_yet_is_judged_when_it_is(
     after the first stopped her, it was written as well (the second review: three
     complaints of a seat and hand, where a transcript holds two at most)."""
     from p2p.deck.messages import message_from_body
-    from p2p.table import wire
-    from p2p.table.session import Peer, SessionOptions, node_id_for
-    from p2p.table.store import Store
-    from p2p.testing import MemoryNetwork, MemoryNode, Pumping, wait_for
+    from p2p.testing import Pumping, wait_for
 
-    cfg, ids = make_table(preset("classic"), Seating(3, 3), ["ann", "bo", "cy"], b"h23-later")
-    net = MemoryNetwork()
-    nodes = [MemoryNode(net, node_id_for(i.public_key)) for i in ids]
-    opts = SessionOptions(response_delay=0.0, stall_after=0.05, step_limit=5.0)
-    peers = [Peer(ids[s], cfg, nodes[s], controller=make_bot("heuristic", s),
-                  endpoints={o: nodes[o].endpoint for o in range(3) if o != s}, options=opts,
-                  store=Store.create(tmp_path / f"s{s}", cfg.header(), s, port=0))
-             for s in range(3)]
+    cfg, ids, nodes, peers = _three_peers("classic", b"h23-later", tmp_path, 5.0)
     ann = peers[0]
     pump = Pumping(peers)
     try:
@@ -286,9 +264,7 @@ def test_a_later_complaint_about_a_hand_not_reached_yet_is_judged_when_it_is(
         assert message_from_body(later.body) is not None
 
         def complaint(body: dict[str, Any]) -> bytes:
-            env = Envelope.create(ids[2], cfg.table_id, 0, 0, head,
-                                  {"k": "side.complaint", **body})
-            return wire.encode_push([env.encode()])[0]
+            return _cys_complaint(ids, cfg.table_id, head, body)
 
         # from Cy: a complaint that decides nothing (an entry Ann holds)
         nodes[2].send(nodes[0].node_id, complaint({"check": "illegal-move",
@@ -314,3 +290,30 @@ def test_a_later_complaint_about_a_hand_not_reached_yet_is_judged_when_it_is(
     from p2p.audit import verify_game
     rep = verify_game(ann.store.transcript_path)
     assert rep.blamed_seat == 2, rep.summary()
+
+
+def _three_peers(rules: str, tag: bytes, tmp_path: Path, step_limit: float
+                 ) -> tuple[Any, Any, list[Any], list[Any]]:
+    """Ann, Bo and Cy at a table on the in-memory network, each with a store: the
+    table, the identities, the nodes and the peers (not yet pumped)."""
+    from p2p.table.session import Peer, SessionOptions, node_id_for
+    from p2p.table.store import Store
+    from p2p.testing import MemoryNetwork, MemoryNode
+
+    cfg, ids = make_table(preset(rules), Seating(3, 3), ["ann", "bo", "cy"], tag)
+    net = MemoryNetwork()
+    nodes = [MemoryNode(net, node_id_for(i.public_key)) for i in ids]
+    opts = SessionOptions(response_delay=0.0, stall_after=0.05, step_limit=step_limit)
+    peers = [Peer(ids[s], cfg, nodes[s], controller=make_bot("heuristic", s),
+                  endpoints={o: nodes[o].endpoint for o in range(3) if o != s}, options=opts,
+                  store=Store.create(tmp_path / f"s{s}", cfg.header(), s, port=0))
+             for s in range(3)]
+    return cfg, ids, nodes, peers
+
+
+def _cys_complaint(ids: Any, table: bytes, head: bytes, body: dict[str, Any]) -> bytes:
+    """A complaint of Cy's (seat 2) in hand 0, as a push frame."""
+    from p2p.table import wire
+
+    env = Envelope.create(ids[2], table, 0, 0, head, {"k": "side.complaint", **body})
+    return wire.encode_push([env.encode()])[0]
