@@ -285,9 +285,9 @@ TABLES = [("classic", None, False, True),       # 700 km, extended to 1000; no d
 @pytest.mark.parametrize("rules, teams, discard, extend", TABLES)
 def test_the_full_screens_help_lists_only_the_commands_of_these_rules(
         rules: str, teams: str | None, discard: bool, extend: bool, lang: str) -> None:
-    """The help's commands offered "draw discard" in classic rules (typed, it was
-    refused: "these rules do not allow taking the discard pile") and "extend yes|no"
-    where no trip is extended; its keys already left out g there."""
+    """(R4a, O-draw-discard; R12.) The help's commands offered "draw discard" in classic
+    rules (typed, it was refused: "these rules do not allow taking the discard pile") and
+    "extend yes|no" where no trip is extended; its keys already left out g there."""
     from cli_helpers import SizedOutput
 
     from cli.app import TableApp
@@ -371,9 +371,10 @@ def test_joins_list_of_tables_keeps_the_players_options_in_each_command() -> Non
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_last_card_of_the_draw_pile_is_said_with_what_happens_next(lang: str) -> None:
-    """Classic rules, the draw pile ran out: the draws stopped, "pile 0" on the top line
-    the only sign, and a newcomer waited for one. The log says it once, with the draw that
-    took the last card, the player's own or another's (whose card stays hidden)."""
+    """Classic rules (R4b, O-exhaustion: play out), the draw pile ran out: the draws
+    stopped, "pile 0" on the top line the only sign, and a newcomer waited for one. The log
+    says it once, with the draw that took the last card, the player's own or another's
+    (whose card stays hidden)."""
     from engine.bots import make_bot
 
     with i18n.using(lang):
