@@ -845,7 +845,8 @@ class NetDriver:
             ok = self.peer.agree_end(seat)
         self._collect()
         if ok:
-            return self.no_agreement(plain) or self.agreement_status() or ""
+            return self._agreement_taken(seat) or self.no_agreement(plain) \
+                or self.agreement_status() or ""
         why = getattr(self.peer, "agreement_refused", None)
         if why == "ahead":
             return agree_later_line()
@@ -854,6 +855,21 @@ class NetDriver:
         if why == "no-bot":
             return no_bot_here_line()
         return self.no_agreement(plain) or cannot_agree_line()
+
+    def _agreement_taken(self, seat: int) -> str | None:
+        """The agreement about ``seat`` that took effect already, in words: the last
+        signature came while this player signed (a bot signs at once when the seat has been
+        silent long enough): the status line was left empty, or said "waiting for nobody
+        yet"."""
+        end = self.peer.agreed_end
+        if end is not None and int(end.seat) == seat:
+            return agreed_end_line(self.names[seat], int(end.hand) + 1,
+                                   [self.names[int(x)] for x in end.signers])
+        took = [t for t in self.peer.takeovers if int(t.seat) == seat]
+        if took:
+            return takeover_line(self.names[seat], self.runner_name(int(took[-1].runner)),
+                                 int(took[-1].hand) + 2)
+        return None
 
     def agreement_status(self) -> str | None:
         """Who agreed to what about the silent seat, and whom we wait for."""

@@ -79,3 +79,32 @@ def test_players_who_chose_differently_are_told_the_table_waits_for_the_silent_s
             d.close()
         for p in peers:
             p.close(flush=0.1)
+
+
+def test_the_last_signer_is_told_the_agreement_took_effect() -> None:
+    """Bo chose the end; Ann's e completes it at once, on her own peer: her status line
+    said "agreed by Ann and Bo; waiting for nobody yet." (and nothing at all for a bot's
+    seat, whose agreed records are dropped: CI of 1a90156 met it when Bo, a bot, signed
+    while Ann's key was handled). It says now what was agreed, as the log says it."""
+    from cli.netdriver import NetDriver
+    from cli.words import agreed_end_line
+
+    peers = two_players_and_an_absent_third(b"split/last-signer", ("Ann", "Bo", "Cy"))
+    pumps = Pumping(peers, through_pauses=True)
+    drivers = [NetDriver(p, background=True) for p in peers]
+    try:
+        assert wait_for(lambda: all(p.paused and p.silent_seat() == 2 for p in peers), 30), \
+            [p.stopped for p in peers]
+        bo = drivers[1].agree("end")
+        assert "agreed by Bo" in bo and "waiting for Ann" in bo, bo
+        assert wait_for(lambda: 1 in peers[0].agreement()["side.end"], 10)
+        ann = drivers[0].agree("end")
+        end = peers[0].agreed_end
+        assert end is not None and end.seat == 2
+        assert ann == agreed_end_line("Cy", end.hand + 1, ["Ann", "Bo"]), ann
+    finally:
+        pumps.stop()
+        for d in drivers:
+            d.close()
+        for p in peers:
+            p.close(flush=0.1)
