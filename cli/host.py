@@ -102,7 +102,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     opts = SessionOptions()
     bot_peers.start(start, data_dir(args), opts, seed, specs)
     peer = Peer(ident, start.cfg, node, store=my_store(start, node, args),
-                endpoints=start.endpoints, options=opts)
+                endpoints=start.endpoints, alternatives=start.alternatives, options=opts)
     try:
         return play_seat(peer, args, reader, out, bots=bot_seats,
                          bot_faults=bot_peers.faults, bot_levels=specs)

@@ -231,7 +231,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     for line in known_lines(args, start.cfg, start.seat, bots=bot_seats):
         print(i18n.display(line), file=say)
     peer = Peer(ident, start.cfg, node, store=my_store(start, node, args),
-                endpoints=start.endpoints)
+                endpoints=start.endpoints, alternatives=start.alternatives)
     try:
         return play_seat(peer, args, reader, out, bots=bot_seats)
     finally:

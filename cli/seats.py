@@ -199,7 +199,7 @@ def my_store(start: TableStart, node: Node, args: argparse.Namespace) -> Store:
     args.game_saved = True        # from here on, Ctrl-C leaves a game to resume
     return Store.create(data_dir(args), start.cfg.header(), start.seat, port=node.port,
                         bind="0.0.0.0" if bind == "*" else bind, endpoints=start.endpoints,
-                        extra=extra)
+                        extra=extra, alternatives=start.alternatives)
 
 
 #: The ``extra`` entry of a table's store naming the identity key file it was played with.

@@ -29,7 +29,7 @@ import heapq
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -340,6 +340,13 @@ class MemoryNode:
             self._check_open()
             self._core.add_peer(peer_id, endpoint, self.network.clock())
             self._endpoints[peer_id] = endpoint
+
+    def also_reach(self, peer_id: bytes, endpoints: Sequence[str]) -> None:
+        """As :meth:`p2p.net.transport.Node.also_reach` (a memory network never stalls a
+        peer over to them: one address per node)."""
+        with self.network.lock:
+            self._check_open()
+            self._core.also_reach(peer_id, endpoints)
 
     def remove_peer(self, peer_id: bytes) -> None:
         with self.network.lock:

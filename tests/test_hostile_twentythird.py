@@ -1,6 +1,7 @@
 """Hostile pass 23: hostile files handed to ``verify`` and ``replay``, a hostile seat's
 complaints and agreement records, a hostile host's start. Each test failed before its
-fix, but the one marked xfail, which records a defect not fixed.
+fix (the hostile host's start: a strict xfail until each seat's own signed addresses came
+with the start, tests/test_signed_addresses.py).
 
 * ``verify`` and ``replay`` checked a large transcript with nothing on the screen: every
   signature, share proof and shuffle is checked, some 2 s a megabyte (a six-seat classic
@@ -82,8 +83,6 @@ def test_verify_and_replay_say_they_check_a_large_file_before_they_do(
 
 
 @pytest.mark.hostile
-@pytest.mark.xfail(strict=True, reason="not fixed (hostile pass 23): a joiner takes every "
-                   "other seat's address from the host's start, unchecked")
 def test_a_host_that_gives_two_joiners_wrong_addresses_of_each_other_names_neither(
         tmp_path: Path) -> None:
     """The host's ``start`` says where every seat listens (``TableStart.endpoints``) and a
@@ -94,7 +93,9 @@ def test_a_host_that_gives_two_joiners_wrong_addresses_of_each_other_names_neith
     then offered to give that seat to a bot run by the host (the lowest other seat), or
     to end the match. (Answering the FETCHes, the host relays each to the other: with
     a step limit under 10 s, whose grace of 5 % is under the first FETCH's 0.5 s, each
-    is said "slow" at the third step limit of a hand instead.)"""
+    is said "slow" at the third step limit of a hand instead.) Each joiner now also has the
+    other's own signed addresses (its join, relayed in the start: lobby protocol 3) and
+    tries them when the host's answers nothing: the match is played to its end."""
     import socket
 
     from p2p.net.transport import Node
@@ -112,8 +113,10 @@ def test_a_host_that_gives_two_joiners_wrong_addresses_of_each_other_names_neith
         eps = {o: nodes[o].endpoint for o in range(3)}
         if me in (1, 2):
             eps[3 - me] = dead          # what the host's start said of the other joiner
+        own = {o: (nodes[o].endpoint,) for o in (1, 2) if o != me}   # what each signed
         peers.append(Peer(ids[me], cfg, nodes[me], controller=make_bot("heuristic", me),
-                          endpoints=eps, options=SessionOptions(step_limit=3.0),
+                          endpoints=eps, alternatives=own,
+                          options=SessionOptions(step_limit=10.0),
                           store=Store.create(tmp_path / f"s{me}", cfg.header(), me,
                                              port=nodes[me].port, endpoints=eps)))
     peers[0].rlog._on_fetch = lambda *a: None   # type: ignore[method-assign]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from p2p.net._netutil import local_ipv4_addresses as local_ipv4_addresses
 from p2p.net.interface import PeerEvent as PeerEvent
 from p2p.net.interface import PeerEventKind as PeerEventKind
 from p2p.net.interface import PeerStatus as PeerStatus
@@ -27,6 +28,7 @@ from p2p.net.interface import normal_fingerprint as normal_fingerprint
 from p2p.net.interface import parse_endpoint as parse_endpoint
 from p2p.net.interface import parse_peer as parse_peer
 from p2p.net.interface import validate_peer_id as validate_peer_id
+from p2p.net.reliable import MAX_ALTERNATIVES as MAX_ALTERNATIVES
 from p2p.net.reliable import ReliableCore as ReliableCore
 
 if TYPE_CHECKING:

@@ -26,7 +26,7 @@ import heapq
 import logging
 import os
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,6 +56,8 @@ MOVE_EVERY = 2.0
 #: Signed moves checked per second and peer (plain ZeroMQ): forged HELLOs under a peer's
 #: id with ever new endpoints cost at most this many signature checks.
 MOVE_CHECKS_PER_S = 10.0
+#: Other addresses a peer may be tried at (:meth:`ReliableCore.also_reach`).
+MAX_ALTERNATIVES = 8
 _MOVE_TAG = b"millebornes/endpoint/v1\x00"
 
 
@@ -116,6 +118,15 @@ class _Peer:
     fallback: str | None = None
     #: since when no data frame could even be queued to it (its address refuses us)
     blocked_since: float | None = None
+    #: where we were told to dial it (:meth:`ReliableCore.add_peer`), and the other
+    #: addresses it signed itself (:meth:`ReliableCore.also_reach`): a stall tries each
+    #: in turn, so a wrong address given by a third party costs one stall, not the game
+    home: str = ""
+    alternatives: tuple[str, ...] = ()
+    #: the last of those that acknowledged data (a stall elsewhere comes back to it),
+    #: and where in :meth:`ReliableCore._cycle` a stall last went
+    answered: str | None = None
+    cursor: int = 0
 
 
 
@@ -175,12 +186,30 @@ class ReliableCore:
         if old is not None:
             if old.endpoint == endpoint:
                 return False
-            old.endpoint = endpoint
+            old.endpoint = old.home = endpoint
+            old.answered = None
             old.last_hb_sent = -1e18
             return True
-        self._peers[peer_id] = _Peer(peer_id, endpoint, added_at=now, rto=self.config.rto_initial)
+        self._peers[peer_id] = _Peer(peer_id, endpoint, added_at=now,
+                                     rto=self.config.rto_initial, home=endpoint)
         self._unknown_hello_at.pop(peer_id, None)
         return True
+
+    def also_reach(self, peer_id: bytes, endpoints: Sequence[str]) -> None:
+        """Other addresses where ``peer_id`` said (signed) it listens, besides the one
+        :meth:`add_peer` gave: when it acknowledges nothing where we dial, a stall tries
+        the next (see :meth:`reach_stalled`). At most :data:`MAX_ALTERNATIVES`; each
+        must be an IP literal and port."""
+        p = self._peer(peer_id)
+        out: list[str] = []
+        for ep in endpoints:
+            try:
+                ep = parse_endpoint(ep, literal_only=True)
+            except ValueError:
+                continue
+            if ep not in out and ep != p.home:
+                out.append(ep)
+        p.alternatives = tuple(out[:MAX_ALTERNATIVES])
 
     def remove_peer(self, peer_id: bytes) -> None:
         self._peers.pop(peer_id, None)
@@ -399,6 +428,7 @@ class ReliableCore:
     def _follow(self, p: _Peer, ep: str, now: float) -> None:
         p.moved_at = now
         p.fallback = None
+        p.answered = ep              # where it proved it is: a stall comes back here
         if p.endpoint != ep:
             self._redial(p, ep)
         self._events.append(PeerEvent(PeerEventKind.MOVED, p.peer_id, endpoint=ep))
@@ -414,10 +444,28 @@ class ReliableCore:
     @staticmethod
     def _other_endpoint(p: _Peer) -> str | None:
         """Where a stall of ``p`` sends us next (:meth:`reach_stalled`): its proven
-        advertisement if we dial elsewhere, else back where we dialled before, or None."""
+        advertisement if we dial elsewhere, else back where we dialled before, or None.
+        A peer with addresses of its own (:meth:`also_reach`) is tried at each in turn:
+        where we were told, each it signed, and where it says it listens."""
+        if p.alternatives:
+            if p.answered is not None and p.answered != p.endpoint:
+                return p.answered
+            cycle = ReliableCore._cycle(p)
+            for k in range(1, len(cycle) + 1):
+                c = cycle[(p.cursor + k) % len(cycle)]
+                if c != p.endpoint:
+                    return c
+            return None
         if p.advertised is not None and p.advertised != p.endpoint:
             return p.advertised
         return p.fallback
+
+    @staticmethod
+    def _cycle(p: _Peer) -> list[str]:
+        """Every address ``p`` is tried at, in turn: where we were told, each it signed,
+        where it says it listens."""
+        return list(dict.fromkeys([p.home, *p.alternatives]
+                                  + ([p.advertised] if p.advertised else [])))
 
     def reach_stalled(self, peer_id: bytes) -> str:
         """Where to re-open the connection to a peer that acknowledged nothing for a while.
@@ -436,6 +484,8 @@ class ReliableCore:
         ep = self._other_endpoint(p)
         if ep is None:
             return p.endpoint
+        if p.alternatives and ep != p.answered:
+            p.cursor = self._cycle(p).index(ep)
         if ep == p.advertised:
             log.info("no ack from %s at %s: trying where it says it listens, %s",
                      peer_id.hex()[:16], p.endpoint, ep)
@@ -610,6 +660,7 @@ class ReliableCore:
                     sample = now - o.first_sent
             p.base = cum + 1
             p.next_resend = 0.0
+            p.answered = p.endpoint
             if p.fallback is not None and p.endpoint == p.advertised:
                 # a stall sent us to where it says it listens, and it answers there
                 log.info("peer %s answers at %s: following it", p.peer_id.hex()[:16],

@@ -228,6 +228,15 @@ class Node:
                 self._commands.append(("add", peer_id, endpoint, server_key))
         self._wake()
 
+    def also_reach(self, peer_id: bytes, endpoints: Sequence[str]) -> None:
+        """Other addresses where a known peer said it listens (it signed them, in its
+        join): when it acknowledges nothing where :meth:`add_peer` sent us, each is tried
+        in turn at each stall (``reopen_after``). A table whose host gave a wrong address
+        for a seat then still reaches it (hostile pass 23)."""
+        with self._lock:
+            self._check_open()
+            self._core.also_reach(peer_id, endpoints)
+
     def remove_peer(self, peer_id: bytes) -> None:
         """Forget a peer (and its CURVE key binding: that key is no longer admitted)."""
         with self._lock:

@@ -56,6 +56,7 @@ from p2p.crypto.identity import (
     verify_curve_certificate,
     verify_signature,
 )
+from p2p.net import MAX_ALTERNATIVES, local_ipv4_addresses
 from p2p.net.budget import TokenBucket
 from p2p.net.interface import (
     PeerEventKind,
@@ -108,8 +109,11 @@ _PLACEHOLDER = b"?host"
 MAX_NAME = 24
 #: The lobby protocol spoken; a joiner with another version is refused in words.
 #: 2: the shares of a forced pile draw come before the draw (transcript version 3): peers
-#: of version 1 would find each other's entries out of turn, so they must not sit together
-PROTOCOL_VERSION = 2
+#: of version 1 would find each other's entries out of turn, so they must not sit together.
+#: 3: each ``join`` carries the addresses its sender listens on (``addrs``, signed with
+#: the join) and the ``start`` relays every joiner's last join (``joins``): a member
+#: tries a seat at its own addresses too, not only at the one the host says
+PROTOCOL_VERSION = 3
 #: Random bytes every member adds to the table nonce (see :func:`table_nonce`).
 CONTRIB_BYTES = 16
 #: Joiners the host keeps without a seat, and how long one may stay without joining.
@@ -187,6 +191,8 @@ class SeatInfo:
     endpoint: str = ""
     contrib: bytes = b""
     curve: tuple[bytes, bytes] | None = None   # transport key and its certificate
+    #: the joiner's last ``join`` as it signed it (the start relays it: its addresses)
+    signed_join: bytes = b""
 
     @property
     def fingerprint(self) -> str:
@@ -209,7 +215,8 @@ _KINDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
     "join": ({"name": is_str(MAX_NAME * 4), "v": is_int(0, 1 << 16),
               "contrib": is_bytes(CONTRIB_BYTES)},
              {"seat": is_none_or(is_int(0, MAX_PLAYERS - 1)), "endpoint": is_str(300),
-              "curve": is_list(is_bytes(max_len=64), min_len=2, max_len=2)}),
+              "curve": is_list(is_bytes(max_len=64), min_len=2, max_len=2),
+              "addrs": is_list(is_str(300), max_len=MAX_ALTERNATIVES)}),
     "sit": ({"seat": is_int(0, MAX_PLAYERS - 1)}, {}),
     "ready": ({"ready": is_bool()}, {}),
     "leave": ({}, {}),
@@ -218,7 +225,7 @@ _KINDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
     "start": ({"header": is_bytes(max_len=64 * 1024),
                "endpoints": is_any_map(MAX_PLAYERS),
                "contribs": is_list(is_bytes(CONTRIB_BYTES), min_len=2, max_len=MAX_PLAYERS)},
-              {}),
+              {"joins": is_any_map(MAX_PLAYERS)}),
 }
 
 
@@ -302,6 +309,9 @@ class TableStart:
     seat: int
     endpoints: dict[int, str]
     bots: list[int] = field(default_factory=list)
+    #: other addresses each seat signed itself (its join): tried when the one in
+    #: ``endpoints`` answers nothing (a host cannot cut two joiners off by lying)
+    alternatives: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
 
 def _sign(identity: Identity, obj: dict[str, Any]) -> bytes:
@@ -625,11 +635,12 @@ class LobbyHost:
                                     [x.name for x in self.state.seats if x is not None])
                 self.state.seats[s] = SeatInfo(name, key, False, False,
                                                self.members.get(sender, ""), obj["contrib"],
-                                               curve)
+                                               curve, payload)
                 self._changed(f"{self.state.seats[s].name} sits at seat {s}")  # type: ignore[union-attr]
             else:
                 info = self.state.seats[seat]
                 assert info is not None
+                info.signed_join = payload       # its contribution and addresses with it
                 if info.contrib != obj["contrib"]:
                     info.contrib = obj["contrib"]
                     info.ready = False
@@ -702,16 +713,21 @@ class LobbyHost:
             eps[i] = ep
         header = cfg.header().to_bytes()
         seated = {node_id_for(s.key) for s in seats}
+        joins = {str(i): s.signed_join for i, s in enumerate(seats) if s.signed_join}
         for nid in self._targets():
             if nid in seated:
                 self._send(nid, {"k": "start", "header": header, "contribs": contribs,
-                                 "endpoints": {str(k): v for k, v in eps.items()}})
+                                 "endpoints": {str(k): v for k, v in eps.items()},
+                                 "joins": joins})
             else:
                 self._send(nid, {"k": "refused", "reason": "the table started without you"})
         if self.secure:
             self.node.flush(0.5)          # the start reaches every member first
             admit_table(self.node, cfg)
-        self.started = TableStart(cfg, 0, eps, [i for i, s in enumerate(seats) if s.bot])
+        own = {i: _signed_addresses(s.signed_join, s.key, s.contrib)
+               for i, s in enumerate(seats) if s.signed_join}
+        self.started = TableStart(cfg, 0, eps, [i for i, s in enumerate(seats) if s.bot],
+                                  {i: a for i, a in own.items() if a})
         self.log.append("the match starts")
         return self.started
 
@@ -922,7 +938,8 @@ class LobbyClient:
         """Ask the host for a seat (again: a repeated join keeps the seat)."""
         msg: dict[str, Any] = {"k": "join", "name": self.name, "seat": self.want_seat,
                                "v": self.version, "contrib": self.contrib,
-                               "endpoint": self.node.endpoint}
+                               "endpoint": self.node.endpoint,
+                               "addrs": own_addresses(self.node.endpoint)}
         if self.secure:
             msg["curve"] = list(_curve_of(self.identity))
         self._send(msg)
@@ -1067,9 +1084,68 @@ class LobbyClient:
                 if s != seat:
                     raise LobbyError(f"the host gave seat {s} no usable address") from None
                 eps[s] = self.node.endpoint
+        alternatives = self._relayed_addresses(obj.get("joins") or {}, cfg, seat, contribs)
         if self.secure:
             admit_table(self.node, cfg)
-        return TableStart(cfg, seat, eps)
+        return TableStart(cfg, seat, eps, alternatives=alternatives)
+
+    def _relayed_addresses(self, joins: dict[Any, Any], cfg: TableConfig, seat: int,
+                           contribs: list[bytes]) -> dict[int, tuple[str, ...]]:
+        """Each other joiner's own addresses, from its join as it signed it: the host
+        relays it, and can neither change it (the seat's key signed it) nor pass off an
+        old one (it carries the seat's share of this table's nonce). A seat the lobby
+        showed as a player's must have one: without it, the host alone would say where
+        that player listens, and could cut two joiners off from each other with dead
+        addresses (each then named the other, honest, unresponsive: hostile pass 23)."""
+        st = self.state
+        players = {i for i, s in enumerate(st.seats) if s is not None and not s.bot} \
+            if st is not None else set()
+        out: dict[int, tuple[str, ...]] = {}
+        for s in range(1, cfg.n):
+            if s == seat:
+                continue
+            raw = joins.get(str(s))
+            if raw is None:
+                if s in players:
+                    raise LobbyError(f"the host left out seat {s}'s own signed addresses "
+                                     f"(its join)")
+                continue
+            addrs = _signed_addresses(raw, cfg.players[s].key, contribs[s]) \
+                if isinstance(raw, bytes) else None
+            if addrs is None:
+                raise LobbyError(f"the host relayed a join for seat {s} that its player "
+                                 f"did not sign for this table")
+            if addrs:
+                out[s] = addrs
+        return out
+
+
+def own_addresses(endpoint: str) -> list[str]:
+    """Where a node bound at ``endpoint`` can be reached, as it says so itself in its
+    join: that address, or, bound to every address, each of this computer's IPv4
+    addresses (loopback too: players on one computer) with its port."""
+    addr, _, port = endpoint.removeprefix("tcp://").rpartition(":")
+    if addr not in ("0.0.0.0", "[::]", "*"):
+        try:
+            return [parse_endpoint(endpoint, literal_only=True)]
+        except ValueError:
+            return []
+    out: list[str] = []
+    for ip in local_ipv4_addresses(include_loopback=True):
+        try:
+            out.append(parse_endpoint(f"{ip}:{port}", literal_only=True))
+        except ValueError:
+            continue
+    return out[:MAX_ALTERNATIVES]
+
+
+def _signed_addresses(raw: bytes, key: bytes, contrib: bytes) -> tuple[str, ...] | None:
+    """The addresses in ``raw``, a join signed by ``key`` with the share ``contrib``
+    (None when it is not one: forged, another player's, or of another table)."""
+    obj = parse_lobby(node_id_for(key), raw)
+    if obj is None or obj["k"] != "join" or obj["key"] != key or obj["contrib"] != contrib:
+        return None
+    return tuple(a for a in obj.get("addrs", ()) if isinstance(a, str))[:MAX_ALTERNATIVES]
 
 
 def _terms(st: LobbyState) -> tuple[Any, ...]:

@@ -193,12 +193,15 @@ class Peer:
     def __init__(self, identity: Identity, cfg: TableConfig, node: Transport, *,
                  controller: Chooser | None = None, store: Any = None,
                  endpoints: Mapping[int, str] | None = None,
+                 alternatives: Mapping[int, Sequence[str]] | None = None,
                  options: SessionOptions | None = None,
                  replay: Sequence[Envelope] | None = None,
                  secrets: Mapping[int, Mapping[str, Any]] | None = None,
                  side: list[Envelope] | None = None, seat: int | None = None) -> None:
         """``side``: the stored side entries (agreements are replayed with the log);
-        ``seat``: a bot taking over that seat by agreement (see ReplicatedLog)."""
+        ``seat``: a bot taking over that seat by agreement (see ReplicatedLog);
+        ``alternatives``: other addresses each seat signed itself (its lobby join), tried
+        when the one in ``endpoints`` answers nothing."""
         keys = [p.key for p in cfg.players]
         if identity.public_key not in keys and seat is None:
             raise ValueError("this identity has no seat at the table")
@@ -252,6 +255,12 @@ class Peer:
             # runner, and the bot, dropped his frames as an unknown peer's: he waited in the
             # voided hand for ever)
             node.add_peer(node_id_for(cfg.players[s].key), ep)
+            also = getattr(node, "also_reach", None)
+            if (alternatives or {}).get(s) and callable(also):
+                # where the seat's player said (signed) it listens, tried when the address
+                # the host gave answers nothing: a host giving dead addresses had two
+                # joiners name each other unresponsive (hostile pass 23)
+                also(node_id_for(cfg.players[s].key), list((alternatives or {})[s]))
 
     def reach(self, key: bytes, endpoint: str) -> int:
         """Reach the seat that signs with ``key`` at ``endpoint`` from now on (its player
@@ -1128,7 +1137,8 @@ def resume_peer(path: Any, identity: Identity, *, controller: Chooser | None = N
     try:
         admit_table(node, cfg)
         peer = Peer(identity, cfg, node, controller=controller, store=store,
-                    endpoints=st.endpoints, options=options, replay=st.transcript.entries,
+                    endpoints=st.endpoints, alternatives=st.alternatives, options=options,
+                    replay=st.transcript.entries,
                     secrets=st.secrets, side=st.transcript.side, seat=st.seat)
     except Exception:
         node.close()

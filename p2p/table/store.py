@@ -28,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,7 @@ from typing import Any
 import msgpack
 
 from p2p.files import sync_folder, write_own
+from p2p.net import MAX_ALTERNATIVES
 from p2p.transcript.decoding import MAX_PLAYERS
 from p2p.transcript.envelope import Envelope, EnvelopeError, canonical_packb
 from p2p.transcript.file import (
@@ -189,6 +190,9 @@ class StoredTable:
     secrets: dict[int, dict[str, Any]] = field(default_factory=dict)   # hand -> last record
     extra: dict[str, Any] = field(default_factory=dict)
     torn_bytes: int = 0
+    #: other addresses each seat signed itself at the lobby (tried when ``endpoints``
+    #: answers nothing; see :meth:`p2p.net.transport.Node.also_reach`)
+    alternatives: dict[int, tuple[str, ...]] = field(default_factory=dict)
     #: local damage found in the middle of the transcript (the rest kept aside and cut
     #: off: it is fetched again from the other peers); None: none
     damage: str | None = None
@@ -214,7 +218,8 @@ class Store:
     @classmethod
     def create(cls, base: str | os.PathLike[str] | None, header: TranscriptHeader, seat: int,
                *, port: int, bind: str = "127.0.0.1", endpoints: dict[int, str] | None = None,
-               extra: dict[str, Any] | None = None) -> Store:
+               extra: dict[str, Any] | None = None,
+               alternatives: Mapping[int, Sequence[str]] | None = None) -> Store:
         """A fresh table directory (fails if the table already has one: use :meth:`open`)."""
         path = table_dir(base, header.table)
         path.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -223,6 +228,8 @@ class Store:
         meta = {"header": header.to_bytes(), "seat": seat, "port": port, "bind": bind,
                 "endpoints": {str(k): v for k, v in (endpoints or {}).items()},
                 "extra": dict(extra or {})}
+        if alternatives:
+            meta["alternatives"] = {str(k): list(v) for k, v in alternatives.items()}
         _write_atomic(path / META, _pack(meta))
         writer = TranscriptWriter(path / TRANSCRIPT, header)
         sync_folder(path)
@@ -290,7 +297,9 @@ class Store:
             raise
         st = StoredTable(p, header, seat, meta["port"], meta["bind"],
                          {int(k): v for k, v in meta["endpoints"].items()},
-                         transcript, secrets, dict(meta["extra"]), cut, damage)
+                         transcript, secrets, dict(meta["extra"]), cut,
+                         {int(k): tuple(v) for k, v in meta.get("alternatives", {}).items()},
+                         damage)
         try:
             store = cls(p, writer, meta)
         except NotRegularFile as exc:
@@ -408,6 +417,13 @@ def read_meta(path: Path) -> dict[str, Any]:
         raise bad("the peers' addresses are not a seat → address map")
     if not all(isinstance(k, str) for k in meta["extra"]):
         raise bad("extra is not a map of names")
+    alt = meta.get("alternatives", {})
+    if not isinstance(alt, dict) or len(alt) > MAX_PLAYERS or not all(
+            isinstance(k, str) and k.isascii() and k.isdigit() and int(k) < MAX_PLAYERS
+            and isinstance(v, list) and len(v) <= MAX_ALTERNATIVES
+            and all(isinstance(a, str) and len(a) <= 300 for a in v)
+            for k, v in alt.items()):
+        raise bad("the peers' other addresses are not a seat → addresses map")
     return meta
 
 
