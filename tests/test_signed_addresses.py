@@ -205,3 +205,14 @@ def test_a_stored_table_keeps_the_seats_own_addresses_and_refuses_a_bad_map(
     (st.path / "table.msgpack").write_bytes(msgpack.packb(meta, use_bin_type=True))
     with pytest.raises(StoreDamaged, match="other addresses are not a seat"):
         read_meta(st.path)
+
+
+def test_a_seats_loopback_address_is_tried_only_from_the_same_computer() -> None:
+    """A joiner bound to every address signs 127.0.0.1 among its addresses (players on
+    one computer reach it there); from another computer that address is the dialler's
+    own (every player on one fixed --port: its own node), so it is left out there."""
+    from p2p.table.lobby import addresses_beside
+
+    signed = ("tcp://192.168.1.7:5555", "tcp://127.0.0.1:5555")
+    assert addresses_beside("tcp://192.168.1.2:5555", signed) == ("tcp://192.168.1.7:5555",)
+    assert addresses_beside("tcp://127.0.0.1:4000", signed) == signed

@@ -724,7 +724,7 @@ class LobbyHost:
         if self.secure:
             self.node.flush(0.5)          # the start reaches every member first
             admit_table(self.node, cfg)
-        own = {i: _signed_addresses(s.signed_join, s.key, s.contrib)
+        own = {i: addresses_beside(eps[i], _signed_addresses(s.signed_join, s.key, s.contrib) or ())
                for i, s in enumerate(seats) if s.signed_join}
         self.started = TableStart(cfg, 0, eps, [i for i, s in enumerate(seats) if s.bot],
                                   {i: a for i, a in own.items() if a})
@@ -1115,6 +1115,7 @@ class LobbyClient:
             if addrs is None:
                 raise LobbyError(f"the host relayed a join for seat {s} that its player "
                                  f"did not sign for this table")
+            addrs = addresses_beside(self.host_endpoint, addrs)
             if addrs:
                 out[s] = addrs
         return out
@@ -1137,6 +1138,16 @@ def own_addresses(endpoint: str) -> list[str]:
         except ValueError:
             continue
     return out[:MAX_ALTERNATIVES]
+
+
+def addresses_beside(known: str, addrs: tuple[str, ...]) -> tuple[str, ...]:
+    """Those of a seat's own ``addrs`` worth trying from here: its loopback ones only when
+    ``known`` (where we reach the host, or the seat) is on this computer too. Elsewhere
+    they name the dialler's own computer: with every player on one fixed ``--port``, this
+    computer's own node."""
+    here = known.removeprefix("tcp://").rpartition(":")[0] in _LOCAL_ADDRS
+    return tuple(a for a in addrs
+                 if here or a.removeprefix("tcp://").rpartition(":")[0] not in _LOCAL_ADDRS)
 
 
 def _signed_addresses(raw: bytes, key: bytes, contrib: bytes) -> tuple[str, ...] | None:
