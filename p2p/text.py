@@ -115,20 +115,20 @@ def _shown(name: str) -> str:
 
 
 @functools.cache
-def _look_alikes() -> dict[int, int]:
-    """Each character a screen shows like another, to that other's code point: the
-    prototypes of Unicode's confusables.txt (``p2p/_look_alikes.py``, written by
-    ``tools/make_look_alikes.py``); read once, when a name is first compared."""
+def _look_alikes() -> dict[int, str]:
+    """Each character a screen shows like another, to that other character or sequence
+    (an "m" to "rn"): the prototypes of Unicode's confusables.txt (``p2p/_look_alikes.py``,
+    written by ``tools/make_look_alikes.py``); read once, when a name is first compared."""
     from p2p._look_alikes import PAIRS
-    return {int(char, 16): int(proto, 16)
+    return {int(char, 16): "".join(chr(int(c, 16)) for c in proto.split("+"))
             for char, proto in (pair.split(":") for pair in "".join(PAIRS).split())}
 
 
 @functools.cache
-def _folded_look_alikes() -> dict[int, int]:
+def _folded_look_alikes() -> dict[int, str]:
     """:func:`_look_alikes` without a capital taken for a small letter (a capital "I" for
     an "l", a Greek "Ι" too): where case is folded, "Iola" would be "Lola"."""
     def capital_for_small(char: str, proto: str) -> bool:
         return char != char.casefold() and proto == proto.casefold() != proto.upper()
 
-    return {c: p for c, p in _look_alikes().items() if not capital_for_small(chr(c), chr(p))}
+    return {c: p for c, p in _look_alikes().items() if not capital_for_small(chr(c), p)}

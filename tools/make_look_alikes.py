@@ -11,9 +11,9 @@ to the characters it is confusable with, both ways. Usage::
     pip download --no-deps confusable-homoglyphs==3.3.1 && unzip confusable_homoglyphs-*.whl
     python tools/make_look_alikes.py confusable_homoglyphs/confusables.json
 
-Only single characters are kept (a prototype of two letters, "rn" for "m", is left out),
-and only the characters a name can still hold where ``shown_keys`` looks them up: after
-NFKC. Case is kept, as UTS #39's skeleton keeps it (a capital "I" is taken for an "l", a
+Each single character is kept with its prototype, a character or a sequence (an "m" is
+taken for "rn", as confusables.txt says: "Kim" reads as "Kirn"), and only the characters a
+name can still hold where ``shown_keys`` looks them up: after NFKC. Case is kept, as UTS #39's skeleton keeps it (a capital "I" is taken for an "l", a
 small "i" is not); each character maps to its prototype, NFKC-normalised, so that a
 name's skeleton is found in one pass.
 """
@@ -44,35 +44,41 @@ def prototypes(data: dict[str, list[dict[str, str]]]) -> dict[str, str]:
         pairs[clean(key)] = [clean(e["c"]) for e in entries]
     out: dict[str, str] = {}
     for char, alikes in pairs.items():
-        if len(char) != 1 or len(alikes) != 1 or len(alikes[0]) != 1:
+        if len(char) != 1 or len(alikes) != 1:
             continue                        # a prototype itself, or a sequence
         other = alikes[0]
-        if len(pairs.get(other, ())) > 1 or other < char:
-            out[char] = other
+        if len(other) > 1 or len(pairs.get(other, ())) > 1 or other < char:
+            out[char] = other               # (a sequence is always the prototype)
     return out
 
 
-def table(protos: dict[str, str]) -> dict[int, int]:
+def _settle(target: str, protos: dict[str, str]) -> str:
+    """``target`` with each character taken for its own prototype, to a fixed point."""
+    for _ in range(4):                      # the normalised prototype may be a look-alike
+        nxt = _fold("".join(_fold(protos.get(c, c)) for c in target))
+        if nxt == target:
+            break
+        target = nxt
+    return target
+
+
+def table(protos: dict[str, str]) -> dict[int, str]:
     """The map ``shown_keys`` applies to a normalised name: reachable characters only,
-    each to its normalised prototype, followed to a fixed point."""
-    out: dict[int, int] = {}
+    each to its normalised prototype (a character or a sequence), followed to a fixed
+    point."""
+    out: dict[int, str] = {}
     for char, proto in protos.items():
         if _fold(char) != char:
             continue                        # NFKC changes it first
-        target = _fold(proto)
-        for _ in range(4):                  # the normalised prototype may be a look-alike
-            nxt = protos.get(target)
-            if nxt is None or len(target) != 1 or _fold(nxt) == target:
-                break
-            target = _fold(nxt)
-        if len(target) == 1 and target != char:
-            out[ord(char)] = ord(target)
+        target = _settle(_fold(proto), protos)
+        if target and target != char and char not in target:
+            out[ord(char)] = target
     return out
 
 
 def main(path: str) -> None:
     mapping = table(prototypes(json.loads(Path(path).read_text(encoding="utf-8"))))
-    words = [f"{c:x}:{t:x}" for c, t in sorted(mapping.items())]
+    words = [f"{c:x}:" + "+".join(f"{ord(x):x}" for x in t) for c, t in sorted(mapping.items())]
     lines, line = [], ""
     for word in words:
         if len(line) + len(word) + 1 > 88:
@@ -84,7 +90,8 @@ def main(path: str) -> None:
     OUT.write_text(
         '"""Letters a screen shows like others (Unicode TR39 confusables), for\n'
         ":func:`p2p.text.shown_keys`: hexadecimal code point pairs, a character and the\n"
-        "prototype it is taken for, both NFKC-normalised, case kept. Written by\n"
+        "prototype it is taken for (one code point, or several joined by +), both\n"
+        "NFKC-normalised, case kept. Written by\n"
         '``tools/make_look_alikes.py`` (see there for the source data); do not edit."""\n\n'
         f"#: {len(mapping)} pairs\n"
         f"PAIRS = (\n{body}\n)\n", encoding="utf-8")
