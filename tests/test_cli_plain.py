@@ -464,7 +464,8 @@ def test_ctrl_c_once_a_hosted_or_joined_game_is_stored_says_it_is_saved(
     def stop(args: object) -> int:
         # the match starts: this seat's store is made (here a stand-in), then Ctrl-C
         monkeypatch.setattr(seats.Store, "create", lambda *a, **k: None)
-        start = SimpleNamespace(cfg=SimpleNamespace(header=dict), seat=0, endpoints={})
+        start = SimpleNamespace(cfg=SimpleNamespace(header=dict), seat=0, endpoints={},
+                                alternatives={})
         seats.my_store(start, SimpleNamespace(port=1), args)  # type: ignore[arg-type]
         raise KeyboardInterrupt
     monkeypatch.setattr(importlib.import_module(f"cli.{VERB_MODULES[verb]}"), "run", stop)

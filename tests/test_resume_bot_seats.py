@@ -18,7 +18,7 @@ def _start(bots: list[int]) -> Any:
 
     cfg, _ids = make_table(preset("classic"), Seating.solo(3), ["Anna", "Bot1", "Binh"],
                            b"bot-seats-table")
-    return SimpleNamespace(cfg=cfg, seat=2, endpoints={}, bots=bots)
+    return SimpleNamespace(cfg=cfg, seat=2, endpoints={}, bots=bots, alternatives={})
 
 
 def test_a_seats_store_keeps_which_seats_bots_play_and_resume_reads_them(
