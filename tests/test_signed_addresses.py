@@ -75,8 +75,9 @@ def test_a_node_bound_to_every_address_says_each_of_them() -> None:
 
 def _lobby(n_joiners: int = 2) -> tuple[list[Identity], list[Node], LobbyHost,
                                         list[LobbyClient]]:
+    """A host and ``n_joiners`` seated, under CURVE as ``host`` and ``join`` are."""
     ids = [Identity.generate() for _ in range(n_joiners + 1)]
-    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    nodes = [Node(node_id_for(i.public_key), curve=i.curve_keys()) for i in ids]
     host = LobbyHost(ids[0], "Xav", nodes[0], preset("modern"), Seating.solo(n_joiners + 1),
                      "addresses")
     port = nodes[0].endpoint.rsplit(":", 1)[1]
@@ -134,7 +135,8 @@ def test_joiners_a_host_gives_dead_addresses_of_each_other_play_the_match(
         str(s): list(a) for s, a in seat_of[1].alternatives.items()}
 
 
-@pytest.mark.parametrize("how", ["left-out", "another-key", "old-share", "not-bytes"])
+@pytest.mark.parametrize("how", ["left-out", "another-key", "old-share", "not-bytes",
+                                 "called-a-bot"])
 def test_a_start_without_a_joiners_own_signed_addresses_is_refused_naming_the_host(
         how: str) -> None:
     """The host may not leave a player's join out of its start, sign one for him, or
@@ -149,9 +151,17 @@ def test_a_start_without_a_joiners_own_signed_addresses_is_refused_naming_the_ho
     real_send = host._send
 
     def tamper(nid: bytes, obj: dict[str, Any]) -> None:
+        if how == "called-a-bot" and obj.get("k") == "state" \
+                and nid == node_id_for(ann.identity.public_key):
+            # Ann is told Bo's seat is a bot's (the review of protocol 3: a seat shown as
+            # a bot's needed no join, and the host left Bo's out)
+            state = dict(obj["state"])
+            state["seats"] = [dict(x, bot=True) if x is not None and i == bo_seat else x
+                              for i, x in enumerate(state["seats"])]
+            obj = dict(obj, state=state)
         if obj.get("k") == "start" and nid == node_id_for(ann.identity.public_key):
             joins = dict(obj["joins"])
-            if how == "left-out":
+            if how in ("left-out", "called-a-bot"):
                 joins.pop(str(bo_seat))
             elif how == "not-bytes":
                 joins[str(bo_seat)] = "tcp://127.0.0.1:9"
@@ -179,7 +189,8 @@ def test_a_start_without_a_joiners_own_signed_addresses_is_refused_naming_the_ho
         with pytest.raises(LobbyError) as refused:
             _drive(host, clients)
         assert refused.value.why == "bad-start" and ann.refused == str(refused.value)
-        want = (f"the host left out seat {bo_seat}'s own signed addresses" if how == "left-out"
+        want = (f"the host left out seat {bo_seat}'s own signed addresses"
+                if how in ("left-out", "called-a-bot")
                 else f"the host relayed a join for seat {bo_seat} that its player did not "
                      "sign for this table")
         assert want in ann.refused, ann.refused
@@ -214,5 +225,41 @@ def test_a_seats_loopback_address_is_tried_only_from_the_same_computer() -> None
     from p2p.table.lobby import addresses_beside
 
     signed = ("tcp://192.168.1.7:5555", "tcp://127.0.0.1:5555")
-    assert addresses_beside("tcp://192.168.1.2:5555", signed) == ("tcp://192.168.1.7:5555",)
-    assert addresses_beside("tcp://127.0.0.1:4000", signed) == signed
+    lan = ("tcp://192.168.1.7:5555",)
+    assert addresses_beside("tcp://192.168.1.2:5555", addrs=signed) == lan
+    assert addresses_beside("tcp://127.0.0.1:4000", addrs=signed) == signed
+    # the host here, the seat elsewhere (by the host's word): its 127.0.0.1 is not it
+    assert addresses_beside("tcp://127.0.0.1:4000", "tcp://192.168.1.7:5555",
+                            addrs=signed) == lan
+    assert addresses_beside("tcp://127.0.0.1:4000", "tcp://127.0.0.1:5555",
+                            addrs=signed) == signed
+
+
+def test_a_lobby_message_is_read_only_in_its_one_signed_encoding() -> None:
+    """A join padded with a repeated key decoded as the join (the last value kept) and
+    was signed as sent: the start relaying it grew past what a member reads, and each
+    member dropped the start in silence (the review of protocol 3). Only the canonical
+    encoding of a message is read."""
+    from p2p.table.lobby import parse_lobby
+    from p2p.transcript.envelope import canonical_packb
+
+    ann = Identity.generate()
+    join = {"k": "join", "name": "Ann", "v": 3, "contrib": os.urandom(16),
+            "addrs": ["tcp://127.0.0.1:4000"], "key": ann.public_key, "lobby": None}
+
+    def signed(inner: bytes) -> bytes:
+        out = msgpack.packb([10, inner, ann.sign(b"millebornes/lobby/v1\0" + inner)],
+                            use_bin_type=True)
+        assert isinstance(out, bytes)
+        return out
+
+    nid = node_id_for(ann.public_key)
+    assert parse_lobby(nid, signed(canonical_packb(join))) == join
+    # the same map with "name" 50 times more first, each padded within the lobby's
+    # bounds (a string of 1,000): decodes as the join, 50 kB long
+    items = sorted(join.items())
+    pad = (msgpack.packb("name") + msgpack.packb("x" * 1000)) * 50
+    padded = bytes([0xDE]) + (len(items) + 50).to_bytes(2, "big") + pad \
+        + b"".join(msgpack.packb(k) + msgpack.packb(v) for k, v in items)
+    assert msgpack.unpackb(padded) == join and len(padded) > 50_000
+    assert parse_lobby(nid, signed(padded)) is None

@@ -42,7 +42,7 @@ import os
 import re
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -216,7 +216,8 @@ _KINDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
               "contrib": is_bytes(CONTRIB_BYTES)},
              {"seat": is_none_or(is_int(0, MAX_PLAYERS - 1)), "endpoint": is_str(300),
               "curve": is_list(is_bytes(max_len=64), min_len=2, max_len=2),
-              "addrs": is_list(is_str(300), max_len=MAX_ALTERNATIVES)}),
+              # (an IPv6 literal endpoint has 53 characters at most)
+              "addrs": is_list(is_str(64), max_len=MAX_ALTERNATIVES)}),
     "sit": ({"seat": is_int(0, MAX_PLAYERS - 1)}, {}),
     "ready": ({"ready": is_bool()}, {}),
     "leave": ({}, {}),
@@ -355,10 +356,18 @@ def _parse_lobby(sender: bytes, payload: bytes) -> tuple[dict[str, Any] | None, 
         log.warning("dropped a lobby message from %s: unknown kind", sender.hex()[:16])
         return None, f"unknown message kind {safe_text(kind, 16)!r}"
     try:
-        return check_map(obj, {**_COMMON, **spec[0]}, spec[1]), None
+        checked = check_map(obj, {**_COMMON, **spec[0]}, spec[1])
     except DecodeError as exc:
         log.warning("dropped a lobby %s from %s: %s", kind, sender.hex()[:16], exc)
         return None, f"{kind}: {safe_text(str(exc))}"
+    if canonical_packb(obj) != v[1]:
+        # only its one encoding is signed: a join padded with a repeated key decoded as
+        # the join, but the start that relays it (lobby protocol 3) grew past what a
+        # member reads, and every member dropped the start in silence (the review)
+        log.warning("dropped a lobby %s from %s: not in canonical form", kind,
+                    sender.hex()[:16])
+        return None, f"{kind}: not in canonical form"
+    return checked, None
 
 
 def _clean_name(name: object) -> str:
@@ -454,9 +463,18 @@ class LobbyHost:
         if not free:
             raise LobbyError("no free seat for a bot")
         s = free[0]
+        contrib = os.urandom(CONTRIB_BYTES)
+        # the bot's own join, signed with its key as a joiner's is: every member requires
+        # one for each seat but the host's, whatever the state says of the seat (a host
+        # that told Ann Bo's seat was a bot's, and Bo the same of Ann's, left both joins
+        # out and cut them off again: the review of lobby protocol 3)
+        join = {"k": "join", "name": _clean_name(name), "v": PROTOCOL_VERSION,
+                "contrib": contrib, "endpoint": endpoint, "addrs": own_addresses(endpoint),
+                "key": identity.public_key, "lobby": self.lobby_id}
         self.state.seats[s] = SeatInfo(_clean_name(name), identity.public_key, True, True,
-                                       endpoint, os.urandom(CONTRIB_BYTES),
-                                       _curve_of(identity) if self.secure else None)
+                                       endpoint, contrib,
+                                       _curve_of(identity) if self.secure else None,
+                                       _sign(identity, join))
         self._changed(f"{_clean_name(name)} (bot) sits at seat {s}")
         return s
 
@@ -724,7 +742,8 @@ class LobbyHost:
         if self.secure:
             self.node.flush(0.5)          # the start reaches every member first
             admit_table(self.node, cfg)
-        own = {i: addresses_beside(eps[i], _signed_addresses(s.signed_join, s.key, s.contrib) or ())
+        own = {i: addresses_beside(eps[i], addrs=_signed_addresses(s.signed_join, s.key,
+                                                                   s.contrib) or ())
                for i, s in enumerate(seats) if s.signed_join}
         self.started = TableStart(cfg, 0, eps, [i for i, s in enumerate(seats) if s.bot],
                                   {i: a for i, a in own.items() if a})
@@ -1084,38 +1103,39 @@ class LobbyClient:
                 if s != seat:
                     raise LobbyError(f"the host gave seat {s} no usable address") from None
                 eps[s] = self.node.endpoint
-        alternatives = self._relayed_addresses(obj.get("joins") or {}, cfg, seat, contribs)
+        alternatives = self._relayed_addresses(obj.get("joins") or {}, cfg, seat, contribs,
+                                               {s: str(raw_eps[str(s)]) for s in range(cfg.n)})
         if self.secure:
             admit_table(self.node, cfg)
         return TableStart(cfg, seat, eps, alternatives=alternatives)
 
     def _relayed_addresses(self, joins: dict[Any, Any], cfg: TableConfig, seat: int,
-                           contribs: list[bytes]) -> dict[int, tuple[str, ...]]:
+                           contribs: list[bytes], joins_at: dict[int, str]
+                           ) -> dict[int, tuple[str, ...]]:
         """Each other joiner's own addresses, from its join as it signed it: the host
         relays it, and can neither change it (the seat's key signed it) nor pass off an
         old one (it carries the seat's share of this table's nonce). A seat the lobby
         showed as a player's must have one: without it, the host alone would say where
         that player listens, and could cut two joiners off from each other with dead
-        addresses (each then named the other, honest, unresponsive: hostile pass 23)."""
-        st = self.state
-        players = {i for i, s in enumerate(st.seats) if s is not None and not s.bot} \
-            if st is not None else set()
+        addresses (each then named the other, honest, unresponsive: hostile pass 23).
+        The host signs its bots' joins with their keys: every seat but the host's has
+        one (the lobby state, the host's word, cannot excuse a seat by calling it a bot).
+        A seat's loopback addresses are kept only when both the host and that seat, by
+        the host's word, are on this computer (:func:`addresses_beside`)."""
         out: dict[int, tuple[str, ...]] = {}
         for s in range(1, cfg.n):
             if s == seat:
                 continue
             raw = joins.get(str(s))
             if raw is None:
-                if s in players:
-                    raise LobbyError(f"the host left out seat {s}'s own signed addresses "
-                                     f"(its join)")
-                continue
+                raise LobbyError(f"the host left out seat {s}'s own signed addresses "
+                                 f"(its join)")
             addrs = _signed_addresses(raw, cfg.players[s].key, contribs[s]) \
                 if isinstance(raw, bytes) else None
             if addrs is None:
                 raise LobbyError(f"the host relayed a join for seat {s} that its player "
                                  f"did not sign for this table")
-            addrs = addresses_beside(self.host_endpoint, addrs)
+            addrs = addresses_beside(self.host_endpoint, joins_at.get(s, ""), addrs=addrs)
             if addrs:
                 out[s] = addrs
         return out
@@ -1132,7 +1152,9 @@ def own_addresses(endpoint: str) -> list[str]:
         except ValueError:
             return []
     out: list[str] = []
-    for ip in local_ipv4_addresses(include_loopback=True):
+    # the LAN's first: a computer with many bridges (containers) keeps 8 at most
+    every = local_ipv4_addresses(include_loopback=True)
+    for ip in sorted(every, key=lambda a: (a.startswith("127."), a.startswith("169.254."))):
         try:
             out.append(parse_endpoint(f"{ip}:{port}", literal_only=True))
         except ValueError:
@@ -1140,14 +1162,16 @@ def own_addresses(endpoint: str) -> list[str]:
     return out[:MAX_ALTERNATIVES]
 
 
-def addresses_beside(known: str, addrs: tuple[str, ...]) -> tuple[str, ...]:
+def addresses_beside(*known: str, addrs: Sequence[str]) -> tuple[str, ...]:
     """Those of a seat's own ``addrs`` worth trying from here: its loopback ones only when
-    ``known`` (where we reach the host, or the seat) is on this computer too. Elsewhere
-    they name the dialler's own computer: with every player on one fixed ``--port``, this
-    computer's own node."""
-    here = known.removeprefix("tcp://").rpartition(":")[0] in _LOCAL_ADDRS
-    return tuple(a for a in addrs
-                 if here or a.removeprefix("tcp://").rpartition(":")[0] not in _LOCAL_ADDRS)
+    every one of ``known`` (where we reach the host; where the host says the seat is) is
+    on this computer too. Elsewhere they name the dialler's own computer: with every
+    player on one fixed ``--port``, this computer's own node."""
+    def local(endpoint: str) -> bool:
+        return endpoint.removeprefix("tcp://").rpartition(":")[0] in _LOCAL_ADDRS
+
+    here = all(local(k) for k in known)
+    return tuple(a for a in addrs if here or not local(a))
 
 
 def _signed_addresses(raw: bytes, key: bytes, contrib: bytes) -> tuple[str, ...] | None:

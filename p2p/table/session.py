@@ -256,10 +256,14 @@ class Peer:
             # voided hand for ever)
             node.add_peer(node_id_for(cfg.players[s].key), ep)
             also = getattr(node, "also_reach", None)
-            if (alternatives or {}).get(s) and callable(also):
+            if (alternatives or {}).get(s) and callable(also) \
+                    and getattr(node, "curve_key", None) is not None:
                 # where the seat's player said (signed) it listens, tried when the address
                 # the host gave answers nothing: a host giving dead addresses had two
-                # joiners name each other unresponsive (hostile pass 23)
+                # joiners name each other unresponsive (hostile pass 23). Under CURVE
+                # only: a frame names no receiver, and on plain ZeroMQ a connection that
+                # reached another player's node would mix our frames into his stream
+                # from us (the review); the wrong node's key fails the handshake instead
                 also(node_id_for(cfg.players[s].key), list((alternatives or {})[s]))
 
     def reach(self, key: bytes, endpoint: str) -> int:
