@@ -78,6 +78,7 @@ class _Out:
     first_sent: float = 0.0
     last_sent: float = 0.0
     sacked: bool = False  # receiver holds it out of order: do not resend
+    via: str = ""  # the endpoint it was last sent to
 
 
 @dataclass
@@ -651,17 +652,22 @@ class ReliableCore:
                     p.next_resend = 0.0
         if cum >= p.base:
             cum = min(cum, p.next_seq - 1)
+            here = False          # data last sent where we dial now was acknowledged
             for s in range(p.base, cum + 1):
                 o = p.unacked.pop(s, None)
                 if o is not None:
                     p.unacked_bytes -= len(o.payload)
+                    here = here or o.via == p.endpoint
                 # Karn: only frames sent once and not already selectively acked
                 if o is not None and o.attempts == 1 and not o.sacked:
                     sample = now - o.first_sent
             p.base = cum + 1
             p.next_resend = 0.0
-            p.answered = p.endpoint
-            if p.fallback is not None and p.endpoint == p.advertised:
+            if here:
+                # (an acknowledgement of what went out before a redial, late, says nothing
+                # of the new address: a dead one was taken for where the peer answers)
+                p.answered = p.endpoint
+            if here and p.fallback is not None and p.endpoint == p.advertised:
                 # a stall sent us to where it says it listens, and it answers there
                 log.info("peer %s answers at %s: following it", p.peer_id.hex()[:16],
                          p.endpoint)
@@ -706,6 +712,10 @@ class ReliableCore:
         them (our connection to them is dead, theirs to us is not)."""
         out = []
         for p in self._peers.values():
+            if now - p.moved_at <= after:
+                continue    # it just proved where it is: a full wait there first (the
+                #             review: old unacknowledged data had a stall leave the
+                #             proven address in the very turn of the move)
             o = p.unacked.get(p.base)
             if o is not None and o.attempts and now - o.first_sent > after:
                 out.append(p.peer_id)
@@ -793,6 +803,7 @@ class ReliableCore:
                 p.blocked_since = None
                 o.attempts += 1
                 o.last_sent = now
+                o.via = p.endpoint
                 if o.attempts == 1:
                     o.first_sent = now
                     o.rto = p.rto

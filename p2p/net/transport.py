@@ -581,14 +581,20 @@ class Node:
                             log.exception("frame from %s could not be handled", src.hex()[:16])
                     next_due = self._core.tick(now)
                     self._io_due = min(next_due, now + 0.1)
+                    moves = [(pid, ep, self._keys.get(pid)) for pid, ep in self._core.moves
+                             if pid in self._dealers]
+                    self._core.moves.clear()
+                    for pid, _ep, _key in moves:
+                        # a peer that just proved where it is gets a full wait there before
+                        # a stall sends us elsewhere: its data still unacknowledged from
+                        # before the move had the stall reopen the old address in the same
+                        # turn, replacing the connection the move opened (the review)
+                        self._reopened[pid] = now
                     stalled = [(pid, self._core.reach_stalled(pid), self._keys.get(pid))
                                for pid in self._core.stalled(now, self.config.reopen_after)
                                if now - self._reopened.get(pid, -1e18)
                                > self.config.reopen_after and pid in self._dealers]
                     got_msgs = self._core.has_messages()
-                    moves = [(pid, ep, self._keys.get(pid)) for pid, ep in self._core.moves
-                             if pid in self._dealers]
-                    self._core.moves.clear()
                     self._cond.notify_all()
                 for pid, ep, key in moves:   # a peer proved it listens elsewhere now
                     with self._lock:
