@@ -834,6 +834,8 @@ class NetDriver:
         stuck = self.no_agreement(plain)
         if stuck is not None:
             return stuck        # nothing signed now could hold (a seat gone too, or split)
+        # what was agreed before this signature: only one that takes effect now is said
+        before = (len(self.peer.takeovers), self.peer.agreed_end)
         if choice == "bot":
             if self.peer.bot_runner(seat) == self.seat and self.bot_maker is not None:
                 try:
@@ -845,8 +847,11 @@ class NetDriver:
             ok = self.peer.agree_end(seat)
         self._collect()
         if ok:
-            return self._agreement_taken(seat) or self.no_agreement(plain) \
-                or self.agreement_status() or ""
+            taken = self._agreement_taken(seat, *before)
+            if taken is not None:
+                # the line mode says the agreement's event next: said once, not twice
+                return "" if plain else taken
+            return self.no_agreement(plain) or self.agreement_status() or ""
         why = getattr(self.peer, "agreement_refused", None)
         if why == "ahead":
             return agree_later_line()
@@ -856,16 +861,18 @@ class NetDriver:
             return no_bot_here_line()
         return self.no_agreement(plain) or cannot_agree_line()
 
-    def _agreement_taken(self, seat: int) -> str | None:
-        """The agreement about ``seat`` that took effect already, in words: the last
-        signature came while this player signed (a bot signs at once when the seat has been
+    def _agreement_taken(self, seat: int, takeovers_before: int,
+                         end_before: object) -> str | None:
+        """The agreement about ``seat`` that took effect as this player signed, in words:
+        the last signature came meanwhile (a bot signs at once when the seat has been
         silent long enough): the status line was left empty, or said "waiting for nobody
-        yet"."""
+        yet". Only one newer than what was agreed before (``takeovers_before`` of them,
+        ``end_before``): a seat taken over twice had the first takeover said again."""
         end = self.peer.agreed_end
-        if end is not None and int(end.seat) == seat:
+        if end is not None and end is not end_before and int(end.seat) == seat:
             return agreed_end_line(self.names[seat], int(end.hand) + 1,
                                    [self.names[int(x)] for x in end.signers])
-        took = [t for t in self.peer.takeovers if int(t.seat) == seat]
+        took = [t for t in self.peer.takeovers[takeovers_before:] if int(t.seat) == seat]
         if took:
             return takeover_line(self.names[seat], self.runner_name(int(took[-1].runner)),
                                  int(took[-1].hand) + 2)

@@ -602,7 +602,11 @@ class PlainSession:
         self.flush_events()         # the answer comes after what has happened so far
         word = line.strip().lower()
         if silent is not None and word in ("b", "bot", "e", "end"):
-            self.say(d.agree("bot" if word in ("b", "bot") else "end", plain=True))  # type: ignore[attr-defined]
+            answer = d.agree("bot" if word in ("b", "bot") else "end", plain=True)  # type: ignore[attr-defined]
+            if answer:
+                self.say(answer)
+            else:
+                self.flush_events()     # it took effect: its event says what was agreed
             return True
         if not word or is_look(word):
             view = d.view()

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from p2p.testing import Pumping, two_players_and_an_absent_third, wait_for
 from p2p.transcript.agreement import END, TAKEOVER, open_kinds
 
@@ -81,7 +83,8 @@ def test_players_who_chose_differently_are_told_the_table_waits_for_the_silent_s
             p.close(flush=0.1)
 
 
-def test_the_last_signer_is_told_the_agreement_took_effect() -> None:
+@pytest.mark.parametrize("plain", [False, True])
+def test_the_last_signer_is_told_the_agreement_took_effect(plain: bool) -> None:
     """Bo chose the end; Ann's e completes it at once, on her own peer: her status line
     said "agreed by Ann and Bo; waiting for nobody yet." (and nothing at all for a bot's
     seat, whose agreed records are dropped: CI of 1a90156 met it when Bo, a bot, signed
@@ -98,13 +101,45 @@ def test_the_last_signer_is_told_the_agreement_took_effect() -> None:
         bo = drivers[1].agree("end")
         assert "agreed by Bo" in bo and "waiting for Ann" in bo, bo
         assert wait_for(lambda: 1 in peers[0].agreement()["side.end"], 10)
-        ann = drivers[0].agree("end")
+        ann = drivers[0].agree("end", plain=plain)
         end = peers[0].agreed_end
         assert end is not None and end.seat == 2
-        assert ann == agreed_end_line("Cy", end.hand + 1, ["Ann", "Bo"]), ann
+        said = agreed_end_line("Cy", end.hand + 1, ["Ann", "Bo"])
+        # the line mode says it once, as the event it is (the review: said twice there)
+        assert ann == ("" if plain else said), ann
+        assert drivers[0].events.count(said) == 1, drivers[0].events
     finally:
         pumps.stop()
         for d in drivers:
             d.close()
         for p in peers:
             p.close(flush=0.1)
+
+
+def test_a_seat_taken_over_before_is_not_said_agreed_again() -> None:
+    """A seat a bot took over once, silent again: while the second agreement waits, b
+    was answered with the first takeover's "Agreed: … played by a bot" (the review)."""
+    from types import SimpleNamespace
+
+    from test_newcomer_twentysixth import _TableOfThree
+
+    d = _TableOfThree({0: "quit"})
+    d.peer.takeovers = [SimpleNamespace(seat=0, runner=2, hand=0)]
+    d.peer.agreement = lambda: {"side.takeover": {2: {"seat": 0}}}
+    said = d.agree("bot")
+    assert d.signed == ["bot"]
+    assert not said.startswith("Agreed:") and "waiting for" in said, said
+
+
+def test_an_agreed_end_reads_right_in_french_for_one_signer_or_several() -> None:
+    """"Ann et Bo a mis fin à la partie…": the verb agreed with one signer only (an
+    agreed end has as many signers as seats left, two at three seats; the review)."""
+    from cli import i18n
+    from cli.words import agreed_end_line
+
+    with i18n.using("fr"):
+        one = agreed_end_line("Cy", 2, ["Ann"])
+        two = agreed_end_line("Cy", 2, ["Ann", "Bo"])
+    assert two == "Partie terminée à la manche 2 par Ann et Bo, pour qui Cy avait quitté " \
+        "la table.", two
+    assert one.startswith("Partie terminée à la manche 2 par Ann, pour qui Cy"), one
