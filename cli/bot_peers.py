@@ -74,7 +74,7 @@ def _child(conn: multiprocessing.connection.Connection, label: object, id_seed: 
         bbase = Path(base or default_data_dir()) / f"bot-{mine}"
         store = Store.create(bbase, start.cfg.header(), mine, port=node.port,
                              bind="0.0.0.0" if bind == "*" else bind,
-                             endpoints=endpoints,
+                             endpoints=endpoints, alternatives=start.alternatives,
                              extra={"bot": spec, "seed": seed + mine, "identity_seed": id_seed})
         def fault(bot: str, words: str) -> None:   # logged, and said on its player's screen
             log_bot_fault(bot, words, mine)
@@ -86,7 +86,8 @@ def _child(conn: multiprocessing.connection.Connection, label: object, id_seed: 
         peer = Peer(ident, start.cfg, node,
                     controller=bot_controller(spec, seed + mine, on_fault=fault, seat=mine,
                                               move_limit=start.cfg.decision_limit),
-                    store=store, endpoints=endpoints, options=opts)
+                    store=store, endpoints=endpoints, alternatives=start.alternatives,
+                    options=opts)
         leave = threading.Event()
 
         def watch() -> None:          # the parent says stop, or is gone

@@ -496,12 +496,14 @@ class TakeoverBots:
         store = Store.create(folder, cfg.header(), seat, port=node.port,
                              bind="127.0.0.1" if self.bind == "127.0.0.1" else "0.0.0.0",
                              endpoints=eps, extra={"bot": "heuristic", "seed": seat,
-                                                   "identity_seed": id_seed})
+                                                   "identity_seed": id_seed},
+                             alternatives=self.peer.alternatives)
         for env in chain + side:
             store.append(env, sync=False)
         store.sync()
         p = Peer(ident, cfg, node, controller=bot_controller("heuristic", seat), store=store,
-                 endpoints=eps, options=self.peer.opts, replay=chain, side=side, seat=seat)
+                 endpoints=eps, alternatives=self.peer.alternatives, options=self.peer.opts,
+                 replay=chain, side=side, seat=seat)
         p.fetch()
         runners = BotRunners([p])
         runners.start()

@@ -244,6 +244,16 @@ def test_host_and_join_verbs_play_a_match(tmp_path: Path) -> None:
         host_fp = Identity.load_or_create(tmp_path / "h.key").fingerprint
         assert f"the host's key is {host_fp} (trusted on first use" in outs[1].getvalue()
         assert f"--peer {host_fp}@127.0.0.1:{port}" in outs[1].getvalue()
+    # each seat keeps the others' own signed addresses for resume (lobby protocol 3):
+    # the host's and its bot's stores Ben's, Ben's the bot's (all on this computer)
+    from p2p.table.store import read_meta
+    metas = {p.parent.parent.name: read_meta(p.parent) for p in paths}
+    ben = next(m for k, m in metas.items() if k == "j")
+    assert len(ben["alternatives"]) == 1, ben.get("alternatives")    # the bot's seat
+    assert sorted(metas) == ["bot-1", "h", "j"], sorted(metas)
+    for k in ("h", "bot-1"):
+        assert any(a.startswith("tcp://127.0.0.1:") for v in metas[k]["alternatives"]
+                   .values() for a in v), (k, metas[k].get("alternatives"))
 
 
 def test_join_by_discovery_and_lobby_lists_the_table(tmp_path: Path) -> None:

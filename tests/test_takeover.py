@@ -869,6 +869,7 @@ def test_a_second_takeover_of_a_seat_starts_its_bot_in_a_folder_of_its_own(
     class Runner:                      # the runner's peer, as TakeoverBots sees it
         def __init__(self) -> None:
             self.cfg, self.me, self.takeovers, self.opts = cfg, 0, [], SessionOptions()
+            self.alternatives: dict[int, tuple[str, ...]] = {}
             self.store, self.offered = Store(), []
             self.on_takeover = None
 

@@ -213,6 +213,9 @@ class Peer:
         self.node = node
         self.controller = controller
         self.store = store
+        #: other addresses each seat signed itself (its lobby join), tried when the one in
+        #: ``endpoints`` answers nothing (a bot this seat starts for another is given them)
+        self.alternatives = {int(k): tuple(v) for k, v in (alternatives or {}).items()}
         self.opts = options or SessionOptions()
         self.rlog = ReplicatedLog(cfg, identity,
                                   seat_of_node={node_id_for(k): s for s, k in enumerate(keys)},
