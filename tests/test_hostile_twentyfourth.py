@@ -1,0 +1,56 @@
+"""Hostile pass 24: hostile files in the data folder and hostile records against a seat.
+Each test failed before its fix.
+
+* ``resume`` of a game whose ``table.msgpack`` another program edited: an address kept
+  for a seat the table does not have (seat 5 at a table of two) stopped it with
+  "unexpected error: IndexError: tuple index out of range", and one that is no address
+  with "not HOST:PORT: 'x'", naming neither the file nor the seat (a bot's store so
+  edited stopped ``resume`` of the player's own game the same way). Both are this
+  computer's damaged copy now, said as such.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgpack
+import pytest
+
+from cli.words import error_line
+from engine import Seating, preset
+from p2p.net.transport import Node
+from p2p.table.memory import make_table
+from p2p.table.session import resume_peer
+from p2p.table.store import Store, StoreDamaged
+
+
+def _local_node(nid: bytes, bind: str, port: int) -> Node:
+    return Node(nid, bind="127.0.0.1")
+
+
+@pytest.mark.parametrize("endpoints, said", [
+    ({"5": "tcp://127.0.0.1:9"}, "it holds an address for seat 5, at a table of 2 seats"),
+    ({"1": "x"}, "seat 1's address is not one (not HOST:PORT: 'x')"),
+    ({"1": "ipc:///tmp/elsewhere"}, "seat 1's address is not one"),
+])
+def test_resume_of_a_store_with_an_edited_address_says_its_copy_is_damaged(
+        tmp_path: Path, endpoints: dict[str, str], said: str) -> None:
+    cfg, ids = make_table(preset("classic", match_target=1), Seating.solo(2), ["ann", "bo"],
+                          b"hostile24/endpoints")
+    store = Store.create(tmp_path / "data", cfg.header(), 0, port=0,
+                         endpoints={1: "tcp://127.0.0.1:9"})
+    store.close()
+    meta = store.path / "table.msgpack"
+    m = msgpack.unpackb(meta.read_bytes(), raw=False, strict_map_key=False)
+    m["endpoints"] = endpoints
+    meta.write_bytes(msgpack.packb(m, use_bin_type=True))
+    with pytest.raises(StoreDamaged) as err:       # before: IndexError, ValueError
+        resume_peer(store.path, ids[0], node_factory=_local_node)
+    line = error_line(err.value)
+    assert line.startswith(f"this computer's copy of game {store.path.name[:8]} is damaged "
+                           "(table.msgpack: "), line
+    assert said in line and "nobody cheated" in line and "\n" not in line, line
+    # the same file, its addresses put right, resumes
+    m["endpoints"] = {"1": "tcp://127.0.0.1:9"}
+    meta.write_bytes(msgpack.packb(m, use_bin_type=True))
+    resume_peer(store.path, ids[0], node_factory=_local_node).close(flush=0)
