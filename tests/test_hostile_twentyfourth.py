@@ -7,6 +7,11 @@ Each test failed before its fix.
   with "not HOST:PORT: 'x'", naming neither the file nor the seat (a bot's store so
   edited stopped ``resume`` of the player's own game the same way). Both are this
   computer's damaged copy now, said as such.
+* names that differ from a seated player's by a character every font covering it draws
+  as nothing, though Unicode calls it neither ignorable nor a format character (the
+  Khitan small script filler U+16FE4, a combining mark; the musical null notehead
+  U+1D159, a symbol): "Ann" and the filler sat as a second "Ann" at Ann's table, and
+  came with another key without a word from the known-players file.
 """
 
 from __future__ import annotations
@@ -18,10 +23,13 @@ import pytest
 
 from cli.words import error_line
 from engine import Seating, preset
+from p2p.crypto.identity import Identity
+from p2p.crypto.known import KnownPlayers
 from p2p.net.transport import Node
 from p2p.table.memory import make_table
 from p2p.table.session import resume_peer
 from p2p.table.store import Store, StoreDamaged
+from p2p.text import names_look_alike, safe_text, shown_key
 
 
 def _local_node(nid: bytes, bind: str, port: int) -> Node:
@@ -54,3 +62,28 @@ def test_resume_of_a_store_with_an_edited_address_says_its_copy_is_damaged(
     m["endpoints"] = {"1": "tcp://127.0.0.1:9"}
     meta.write_bytes(msgpack.packb(m, use_bin_type=True))
     resume_peer(store.path, ids[0], node_factory=_local_node).close(flush=0)
+
+
+@pytest.mark.parametrize("blank", ["\U00016fe4", "\U0001d159", "\U00016fe4\U0001d159"])
+def test_a_name_with_a_character_drawn_as_nothing_reads_as_the_name_without_it(
+        tmp_path: Path, blank: str) -> None:
+    from test_hostile import _join_one, _lobby
+
+    name = "Ann" + blank
+    assert safe_text(name) == name            # a name a lobby and a header accept
+    assert names_look_alike(name, "Ann") and shown_key(name) == "ann"
+    # a known player's name: the other key is said
+    known = KnownPlayers(tmp_path / "known_players")
+    ann, eve = (Identity.from_seed(bytes([i]) * 32).public_key for i in (1, 2))
+    assert known.meet("Ann", ann) is None
+    change = known.meet(name, eve)                 # before: None, nothing said
+    assert change is not None and change.known == (ann,)
+    # the lobby seats it as another name than Ann's
+    ids, nodes, host = _lobby(2)
+    try:
+        assert _join_one(host, ids[1], nodes[1], name=name) is not None
+        names = [s.name for s in host.state.seats if s is not None]
+        assert len({shown_key(n) for n in names}) == 2, names    # before: 'ann' twice
+    finally:
+        for n in nodes:
+            n.close()
