@@ -22,6 +22,13 @@ Each test failed before its fix.
   each meeting compare the new name with every known one afresh: 0.5 s a player, 7.7 s
   before a match of 16 (and before its peer was made, so the others waited for this
   seat's keys). Each name's keys are worked out once a file now (after: 0.75 s).
+* ``resume`` checked a stored secrets record against the deck entries the seat had
+  published (its deck key, its shuffle seeds, its reveal), not against its commitment to
+  the hand's public randomness (``game.rcommit``): a record edited to hold another random
+  seed (its checksum made again, as the deck seeds' case of ``test_store_damage``) was
+  used, and the seat, resumed before its ``game.rreveal``, revealed a seed that did not
+  match its commitment: every peer, and ``verify``, named the honest player a cheat
+  (``random-reveal``). It is this computer's damaged copy now, said as such.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ from pathlib import Path
 
 import msgpack
 import pytest
+from test_store_damage import played  # noqa: F401 - a fixture
 
 from cli.words import error_line
 from engine import Seating, preset
@@ -155,3 +163,40 @@ def test_meeting_the_players_of_a_table_works_out_each_known_name_once(
     for seat in range(15):           # the other players of a table of 16
         assert known.meet(f"player{seat}", bytes([seat]) * 31 + b"\xff") is None
     assert len(worked) <= 1000 + 15, len(worked)                   # before: 15,015
+
+
+def test_resume_refuses_a_stored_random_seed_the_seat_did_not_commit_to(
+        played: Path, tmp_path: Path) -> None:  # noqa: F811 - the fixture
+    """A real match's store, cut just after seat 0's ``game.rcommit`` (as a crash leaves
+    it, before its reveal), and its secrets' last record written again with another
+    random seed and a checksum that matches."""
+    import hashlib
+    import shutil
+
+    from p2p.transcript.envelope import canonical_packb
+    from p2p.transcript.file import read_transcript
+
+    shutil.copytree(played, tmp_path / "g")
+    ident = Identity.load_or_create(tmp_path / "g" / "s0.key")
+    table = next(d for d in (tmp_path / "g" / "d0").iterdir() if d.is_dir())
+    transcript = table / "transcript.mbt"
+    t = read_transcript(transcript)
+    mine = next(i for i, e in enumerate(t.entries)
+                if e.author == ident.public_key and e.body.get("k") == "game.rcommit")
+    transcript.write_bytes(transcript.read_bytes()[:t.offsets[mine + 1]])
+    secrets = table / "secrets.log"
+    kept = secrets.read_bytes()
+    up = msgpack.Unpacker(raw=False, strict_map_key=False)
+    up.feed(kept)
+    records = [r for r in up if "hand" in r]
+    last = {k: v for k, v in records[-1].items() if k != "sum"}
+    # the cut store resumes as it is
+    resume_peer(table, ident, node_factory=_local_node).close(flush=0)
+    last["rand_seed"] = bytes(b ^ 1 for b in last["rand_seed"])
+    last["sum"] = hashlib.sha256(b"millebornes/secrets/v2\0" + canonical_packb(last)).digest()[:16]
+    secrets.write_bytes(kept + msgpack.packb(last, use_bin_type=True))
+    with pytest.raises(StoreDamaged) as err:                        # before: resumed
+        resume_peer(table, ident, node_factory=_local_node)
+    line = error_line(err.value)
+    assert ("(secrets.log: hand 1: its random seed is not the one this seat committed "
+            "to): local damage, nobody cheated") in line, line

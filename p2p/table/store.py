@@ -535,11 +535,15 @@ def _check_secrets_cover(path: Path, transcript: Transcript, my_key: bytes,
     are written before any entry that depends on them): every hand with a deck entry of
     ours has a record, its deck key is the one our ``deck.key`` published, it holds the
     seed of every shuffle round we committed to (the very seed: its commitment is
-    checked), and says revealed once we revealed.  So
+    checked), and says revealed once we revealed; its random seed is the one our
+    ``game.rcommit`` committed to (a record edited to hold another one, its checksum made
+    again, was used: the seat revealed a seed that did not match its commitment, and every
+    peer named the honest player a cheat, ``random-reveal``; hostile pass 24).  So
     a record lost or changed on this disk (even one that looks like a torn end) is found
     here, never used to sign wrong shares."""
     from p2p.crypto import group as g
-    from p2p.deck.ciphers import shuffle_commitment
+    from p2p.deck.ciphers import random_commitment, shuffle_commitment
+    from p2p.table.hand_protocol import random_purpose
 
     entries = transcript.entries
     for env in entries.by(my_key) if isinstance(entries, StoredLog) else entries:
@@ -547,7 +551,7 @@ def _check_secrets_cover(path: Path, transcript: Transcript, my_key: bytes,
         if env.author != my_key or not isinstance(body, dict):
             continue
         k = str(body.get("k", ""))
-        if not k.startswith("deck.") or not env.signature_ok():
+        if not (k.startswith("deck.") or k == "game.rcommit") or not env.signature_ok():
             # an entry whose signature fails is damage on this disk, not what this seat
             # published: the resume cuts it and fetches it again from the others
             continue
@@ -579,6 +583,10 @@ def _check_secrets_cover(path: Path, transcript: Transcript, my_key: bytes,
                          "seat committed to")
         elif k == "deck.reveal" and not deck.get("revealed", False):
             wrong = "it does not know that this seat revealed its secrets"
+        elif k == "game.rcommit" and random_commitment(
+                rec["rand_seed"], seat, transcript.header.table,
+                random_purpose(env.hand)) != body.get("c"):
+            wrong = "its random seed is not the one this seat committed to"
         if wrong is not None:
             raise StoreDamaged(path, SECRETS, f"hand {env.hand + 1}: {wrong}",
                                _secrets_todo(path), "secrets-lost")
