@@ -29,6 +29,11 @@ Each test failed before its fix.
   used, and the seat, resumed before its ``game.rreveal``, revealed a seed that did not
   match its commitment: every peer, and ``verify``, named the honest player a cheat
   (``random-reveal``). It is this computer's damaged copy now, said as such.
+* ``resume`` said "(with the identity key this game was played with: FILE)" with the
+  file named in the game's ``table.msgpack`` as it was: another program that wrote a
+  path holding a terminal's control sequences there (and a key file under that name)
+  had them reach the terminal (the window's title set, the screen cleared). Such a path
+  is not taken as the game's identity file.
 """
 
 from __future__ import annotations
@@ -200,3 +205,33 @@ def test_resume_refuses_a_stored_random_seed_the_seat_did_not_commit_to(
     line = error_line(err.value)
     assert ("(secrets.log: hand 1: its random seed is not the one this seat committed "
             "to): local damage, nobody cheated") in line, line
+
+
+def test_resume_takes_no_remembered_identity_file_whose_name_holds_control_sequences(
+        played: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
+    import shutil
+
+    from cli.main import main
+
+    shutil.copytree(played, tmp_path / "g")
+    data = tmp_path / "g" / "d0"
+    table = next(d for d in data.iterdir() if d.is_dir())
+    hostile = tmp_path / "id\x1b]0;pwned\x07\x1b[2J.key"
+    shutil.copyfile(tmp_path / "g" / "s0.key", hostile)
+    hostile.chmod(0o600)
+    meta = table / "table.msgpack"
+    m = msgpack.unpackb(meta.read_bytes(), raw=False, strict_map_key=False)
+    m["extra"]["identity"] = str(hostile)
+    meta.write_bytes(msgpack.packb(m, use_bin_type=True))
+    main(["resume", "--data-dir", str(data), "--plain"])
+    said = capsys.readouterr()
+    assert "\x1b" not in said.out + said.err, said                 # before: the sequences
+    # the same game remembered with a plain name says it, and resumes with it
+    plain = tmp_path / "plain.key"
+    shutil.copyfile(tmp_path / "g" / "s0.key", plain)
+    plain.chmod(0o600)
+    m["extra"]["identity"] = str(plain)
+    meta.write_bytes(msgpack.packb(m, use_bin_type=True))
+    assert main(["resume", "--data-dir", str(data), "--plain"]) == 0
+    assert f"(with the identity key this game was played with: {plain})" in \
+        capsys.readouterr().out
