@@ -34,6 +34,20 @@ Each test failed before its fix.
   path holding a terminal's control sequences there (and a key file under that name)
   had them reach the terminal (the window's title set, the screen cleared). Such a path
   is not taken as the game's identity file.
+
+Probed and found holding (no change): a stored transcript with an entry duplicated,
+two swapped, the last cut, the whole log twice or reversed (``resume`` cuts it as local
+damage from there and fetches the rest; ``verify`` and ``replay`` of such a copy blame
+nobody); a hostile seat sending random signed side entries (complaints that decide
+nothing, timeout claims, takeover and end records at points near the others') to random
+honest peers of a live in-process table, with a seat falling silent and the honest ones
+agreeing a bot or the end: 80 seeds at three and four seats, no honest seat named live
+or by ``verify`` of its transcript; 300 copies of a real two-seat match with one seat's
+signed side entries spliced in at random places: ``verify`` names that seat or nobody
+(at two seats, that seat's lone takeover record of a hand, at a point it reached, has
+``verify`` read the hand as voided and wait for the bot: by design, the other seat
+alone agrees there); 56,622 random zeroconf TXT records through ``parse_service_info``
+(none raised).
 """
 
 from __future__ import annotations
