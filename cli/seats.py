@@ -229,7 +229,11 @@ def remembered_identity(table: Path) -> str | None:
         chosen = read_meta(table)["extra"].get(REMEMBERED_IDENTITY)
     except (OSError, ValueError):
         return None
-    if isinstance(chosen, str) and 0 < len(chosen) < 4096 and Path(chosen).is_file():
+    # printable: a path holding a terminal's control sequences, written there by another
+    # program, reached the terminal in resume's "(with the identity key ...)" (hostile
+    # pass 24); this program stores the path the player typed, or resolved
+    if (isinstance(chosen, str) and 0 < len(chosen) < 4096 and chosen.isprintable()
+            and Path(chosen).is_file()):
         return chosen
     return None
 

@@ -66,6 +66,10 @@ def safe_text(value: object, max_len: int = MAX_SAFE_TEXT, *, placeholder: str =
 #: differing only by them look the same.
 _IGNORABLE = frozenset([0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0,
                         0x2800,      # a braille pattern drawn blank (review of stop 51)
+                        # a mark and a symbol that are neither, but that every font
+                        # covering them draws as nothing: the Khitan small script
+                        # filler, the musical null notehead (hostile pass 24)
+                        0x16FE4, 0x1D159,
                         *range(0x180B, 0x1810), *range(0xFE00, 0xFE10),
                         *range(0x1D173, 0x1D17B), *range(0xE0100, 0xE01F0)])
 

@@ -137,6 +137,12 @@ def _cards_leaving_hand(action: Action) -> tuple[int, ...]:
     return ()
 
 
+def random_purpose(hand_no: int) -> bytes:
+    """What a seat's public randomness of hand ``hand_no`` is for (its ``game.rcommit``
+    commits to its seed for it: :func:`p2p.deck.ciphers.random_commitment`)."""
+    return b"first-player/%d" % hand_no
+
+
 class HandProtocol:
     """The log-driven state of one hand, for one peer or for the auditor."""
 
@@ -199,7 +205,7 @@ class HandProtocol:
         return legal_actions(self.state, self.me)
 
     def _purpose(self) -> bytes:
-        return b"first-player/%d" % self.hand_no
+        return random_purpose(self.hand_no)
 
     # ----- making this peer's entries -------------------------------------------------
     def auto_body(self) -> dict[str, Any]:

@@ -51,6 +51,7 @@ from p2p.net.interface import (
     PeerStatus,
     Transport,
     TransportConfig,
+    TransportError,
     parse_endpoint,
 )
 from p2p.table import wire
@@ -1105,6 +1106,30 @@ def admit_table(node: Transport, cfg: TableConfig) -> None:
     node.set_admission(False)
 
 
+def _reach_stored(node: Transport, cfg: TableConfig, path: Path,
+                  endpoints: Mapping[int, str]) -> None:
+    """The other seats' stored addresses (``table.msgpack``), each given to ``node``: one
+    for a seat the table does not have, or that is no address, is this computer's damaged
+    copy, said as such (:class:`~p2p.table.store.StoreDamaged`, naming the file and the
+    seat). A hand-edited file stopped ``resume`` with "unexpected error: IndexError"
+    (an address for seat 5 at a table of 2), or with "not HOST:PORT: 'x'" naming neither
+    the file nor the seat (hostile pass 24)."""
+    from p2p.table.store import META, StoreDamaged
+
+    for s, ep in endpoints.items():
+        if not 0 <= s < cfg.n:
+            raise StoreDamaged(path, META, f"it holds an address for seat {s}, at a table "
+                               f"of {cfg.n} seats")
+        nid = node_id_for(cfg.players[s].key)
+        if nid == node.node_id:
+            continue          # this player's own seat (see Peer.__init__)
+        try:
+            node.add_peer(nid, ep)
+        except (ValueError, TransportError) as exc:
+            raise StoreDamaged(path, META, f"seat {s}'s address is not one "
+                               f"({safe_text(str(exc), 120)})") from None
+
+
 def resume_peer(path: Any, identity: Identity, *, controller: Chooser | None = None,
                 options: SessionOptions | None = None,
                 node_factory: Callable[[bytes, str, int], Transport] | None = None) -> Peer:
@@ -1143,6 +1168,7 @@ def resume_peer(path: Any, identity: Identity, *, controller: Chooser | None = N
         raise
     try:
         admit_table(node, cfg)
+        _reach_stored(node, cfg, st.path, st.endpoints)
         peer = Peer(identity, cfg, node, controller=controller, store=store,
                     endpoints=st.endpoints, alternatives=st.alternatives, options=options,
                     replay=st.transcript.entries,

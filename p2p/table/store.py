@@ -37,6 +37,7 @@ import msgpack
 
 from p2p.files import sync_folder, write_own
 from p2p.net import MAX_ALTERNATIVES
+from p2p.transcript.agreement import MAX_HANDS as MAX_AGREED_HANDS
 from p2p.transcript.decoding import MAX_PLAYERS
 from p2p.transcript.envelope import Envelope, EnvelopeError, canonical_packb
 from p2p.transcript.file import (
@@ -63,8 +64,14 @@ SECRETS = "secrets.log"
 #: carries ``sum`` (a hash of the rest), so a flipped bit is found, never used.
 _SECRETS_HEAD = {"format": "millebornes-secrets", "version": 2}
 _MAX_META = 256 * 1024
-_MAX_SECRETS = 64 * 1024 * 1024
-_MAX_HANDS = 100_000
+#: The largest secrets.log read. A record is some 200 bytes, written again as a hand's
+#: secrets grow (a few times a hand, a little more with each reshuffle): the longest match
+#: (400 hands, counting those voided) writes some 2 MB. A crafted file of 64 MiB (the
+#: limit before) of well-formed records took a resume from 61 to 314 MB and 0.2 to 6 s,
+#: in silence (hostile pass 24).
+_MAX_SECRETS = 16 * 1024 * 1024
+#: A record's hand is one the longest match can reach (100,000 were taken: each kept).
+_MAX_HANDS = MAX_AGREED_HANDS
 #: The most of a damaged transcript's tail kept aside in ``transcript.mbt.damaged``: the
 #: bytes from the damage on up to this (a whole entry is at most 64 KiB; a tail of 500 MB
 #: of junk, sparse on disk, was copied whole, as 500 MB of real disk).
@@ -544,11 +551,15 @@ def _check_secrets_cover(path: Path, transcript: Transcript, my_key: bytes,
     are written before any entry that depends on them): every hand with a deck entry of
     ours has a record, its deck key is the one our ``deck.key`` published, it holds the
     seed of every shuffle round we committed to (the very seed: its commitment is
-    checked), and says revealed once we revealed.  So
+    checked), and says revealed once we revealed; its random seed is the one our
+    ``game.rcommit`` committed to (a record edited to hold another one, its checksum made
+    again, was used: the seat revealed a seed that did not match its commitment, and every
+    peer named the honest player a cheat, ``random-reveal``; hostile pass 24).  So
     a record lost or changed on this disk (even one that looks like a torn end) is found
     here, never used to sign wrong shares."""
     from p2p.crypto import group as g
-    from p2p.deck.ciphers import shuffle_commitment
+    from p2p.deck.ciphers import random_commitment, shuffle_commitment
+    from p2p.table.hand_protocol import random_purpose
 
     entries = transcript.entries
     for env in entries.by(my_key) if isinstance(entries, StoredLog) else entries:
@@ -556,7 +567,7 @@ def _check_secrets_cover(path: Path, transcript: Transcript, my_key: bytes,
         if env.author != my_key or not isinstance(body, dict):
             continue
         k = str(body.get("k", ""))
-        if not k.startswith("deck.") or not env.signature_ok():
+        if not (k.startswith("deck.") or k == "game.rcommit") or not env.signature_ok():
             # an entry whose signature fails is damage on this disk, not what this seat
             # published: the resume cuts it and fetches it again from the others
             continue
@@ -588,6 +599,10 @@ def _check_secrets_cover(path: Path, transcript: Transcript, my_key: bytes,
                          "seat committed to")
         elif k == "deck.reveal" and not deck.get("revealed", False):
             wrong = "it does not know that this seat revealed its secrets"
+        elif k == "game.rcommit" and random_commitment(
+                rec["rand_seed"], seat, transcript.header.table,
+                random_purpose(env.hand)) != body.get("c"):
+            wrong = "its random seed is not the one this seat committed to"
         if wrong is not None:
             raise StoreDamaged(path, SECRETS, f"hand {env.hand + 1}: {wrong}",
                                _secrets_todo(path), "secrets-lost")
