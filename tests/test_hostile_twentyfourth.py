@@ -249,3 +249,23 @@ def test_resume_takes_no_remembered_identity_file_whose_name_holds_control_seque
     assert main(["resume", "--data-dir", str(data), "--plain"]) == 0
     assert f"(with the identity key this game was played with: {plain})" in \
         capsys.readouterr().out
+
+
+def test_a_full_known_players_file_makes_room_for_a_new_name_by_the_one_met_longest_ago(
+        tmp_path: Path) -> None:
+    """Once the file held 1,000 names no new one was stored: a new friend's changed key
+    went unsaid for good, and a hostile host fills the file in some 67 tables of 16
+    (hostile pass 24's "found, not changed"). The name met longest ago makes room; a
+    friend met again is the most recent."""
+    path = tmp_path / "known_players"
+    names = {f"stranger{i}": [bytes([i % 256]) * 31 + b"\x01"] for i in range(1000)}
+    path.write_bytes(msgpack.packb(names, use_bin_type=True))
+    known = KnownPlayers(path)
+    assert known.meet("stranger0", bytes([0]) * 31 + b"\x01") is None     # met again
+    bob = bytes([7]) * 32
+    assert known.meet("Bob", bob) is None
+    again = KnownPlayers(path)
+    assert len(again.keys) == 1000 and "Bob" in again.keys              # before: left out
+    assert "stranger0" in again.keys and "stranger1" not in again.keys
+    change = again.meet("Bob", bytes([8]) * 32)
+    assert change is not None and change.known == (bob,), change

@@ -126,12 +126,20 @@ class KnownPlayers:
         same = self._shown_keys(name)
         seen = [k for n, keys in self.keys.items() if not same.isdisjoint(self._shown_keys(n))
                 for k in keys]
+        known = self.keys.pop(name, None)
         if key in seen:
+            if known is not None:
+                self.keys[name] = known          # met again: the most recent of the file
+                self._save()
             return None
         warning = KeyChange(name, key, tuple(dict.fromkeys(seen))) if seen else None
-        known = self.keys.get(name)
-        if len(self.keys) >= _MAX_NAMES and name not in self.keys:
-            return warning
+        while len(self.keys) >= _MAX_NAMES:
+            # the name met longest ago makes room: a full file stored no new name at all,
+            # so a new friend's changed key went unsaid for good (a hostile host fills it
+            # in some 67 tables of 16; hostile pass 24); a friend met since stays
+            oldest = next(iter(self.keys))
+            del self.keys[oldest]
+            self._shown.pop(oldest, None)
         self.keys[name] = ([*known, key] if known else [key])[-_MAX_KEYS_PER_NAME:]
         self._save()
         return warning
