@@ -4,7 +4,8 @@ Names are free text anyone can pick, keys are not: when "Bob" shows up with anot
 than the Bob we played with, that is either Bob on a new machine or somebody pretending,
 and only the player can tell, so we say so (with both fingerprints) and never decide
 silently.  The file is ``$XDG_CONFIG_HOME/millebornes/known_players`` (mode 0600), a small
-msgpack map ``{name: [key, ...]}``; a damaged file is set aside, never a traceback.
+msgpack map ``{name: [key, ...]}`` in the order the names were last met (at 1,000 names
+the one met longest ago makes room); a damaged file is set aside, never a traceback.
 """
 
 from __future__ import annotations
