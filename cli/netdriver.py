@@ -835,7 +835,8 @@ class NetDriver:
         if stuck is not None:
             return stuck        # nothing signed now could hold (a seat gone too, or split)
         # what was agreed before this signature: only one that takes effect now is said
-        before = (len(self.peer.takeovers), self.peer.agreed_end)
+        before = (len(getattr(self.peer, "takeovers", ())),
+                  getattr(self.peer, "agreed_end", None))
         if choice == "bot":
             if self.peer.bot_runner(seat) == self.seat and self.bot_maker is not None:
                 try:
@@ -868,11 +869,12 @@ class NetDriver:
         silent long enough): the status line was left empty, or said "waiting for nobody
         yet". Only one newer than what was agreed before (``takeovers_before`` of them,
         ``end_before``): a seat taken over twice had the first takeover said again."""
-        end = self.peer.agreed_end
+        end = getattr(self.peer, "agreed_end", None)
         if end is not None and end is not end_before and int(end.seat) == seat:
             return agreed_end_line(self.names[seat], int(end.hand) + 1,
                                    [self.names[int(x)] for x in end.signers])
-        took = [t for t in self.peer.takeovers[takeovers_before:] if int(t.seat) == seat]
+        took = [t for t in list(getattr(self.peer, "takeovers", ()))[takeovers_before:]
+                if int(t.seat) == seat]
         if took:
             return takeover_line(self.names[seat], self.runner_name(int(took[-1].runner)),
                                  int(took[-1].hand) + 2)
