@@ -56,7 +56,9 @@ from engine.bot_guard import (
     BotGuardFault,
     call_bot,
     interrupts,
+    keep_descriptor,
     own_interrupt,
+    release_descriptor,
 )
 from engine.bots import BOTS, declared_options, make_bot, parse_bot_spec, plugin_bots
 from engine.simulate import answer_words, legal_choice
@@ -537,6 +539,7 @@ class _MainThreadOnly(io.TextIOBase):
     def __init__(self, report: io.TextIOWrapper, other: TextIO) -> None:
         super().__init__()
         self._report = report
+        self._fd = report.fileno()
         self._other = other
         import gc
         if _note_collection not in gc.callbacks:
@@ -544,7 +547,11 @@ class _MainThreadOnly(io.TextIOBase):
 
     def _target(self) -> TextIO:
         main = threading.current_thread() is threading.main_thread()
-        return self._report if main and not _finalizing() else self._other
+        # the report's descriptor gone (a bot closed every descriptor, their copies
+        # too): the report goes to the standard error rather than nowhere ("Bad file
+        # descriptor" ended the run, the bot's fault unsaid)
+        lost = bot_guard.descriptor_lost(self._fd)
+        return self._report if main and not _finalizing() and not lost else self._other
 
     def write(self, text: str) -> int:
         return self._target().write(text)
@@ -608,6 +615,11 @@ def no_stdin() -> Iterator[None]:
     previous = sys.stdin
     mine = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - closed below
     sys.stdin = mine
+    if saved >= 0:
+        keep_descriptor(saved, "the saved standard input")
+    # a bot's sys.stdin.close() is no fault: sys.stdin is there for it to read
+    mine_fd = mine.fileno()
+    keep_descriptor(mine_fd, "the null device in sys.stdin", lambda: not mine.closed)
     try:
         yield
     finally:
@@ -616,10 +628,14 @@ def no_stdin() -> Iterator[None]:
         # AttributeError: 'NoneType' object has no attribute 'close'", and its close() is
         # its code
         sys.stdin = previous
-        mine.close()
+        release_descriptor(mine_fd)
+        with contextlib.suppress(OSError):     # a bot closed it, and its copy too
+            mine.close()
         if saved >= 0:
-            os.dup2(saved, 0)
-            os.close(saved)
+            release_descriptor(saved)
+            with contextlib.suppress(OSError):
+                os.dup2(saved, 0)
+                os.close(saved)
 
 
 @contextlib.contextmanager
@@ -635,6 +651,7 @@ def _report_to_stdout() -> Iterator[None]:
         yield
         return
     report = _text_on(saved, sys.stdout)
+    keep_descriptor(saved, "the report's standard output")
     previous = sys.stdout
     os.dup2(2, 1)
     sys.stdout = _MainThreadOnly(report, previous)
@@ -655,7 +672,9 @@ def _report_to_stdout() -> Iterator[None]:
                 os.dup2(report.fileno(), 1)
             except (OSError, ValueError):
                 pass
-        report.close()
+        release_descriptor(saved)
+        with contextlib.suppress(OSError):     # a bot closed it, and its copy too
+            report.close()
 
 
 def adopt_orphans() -> None:

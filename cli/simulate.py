@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import Action, BotFailed, HandState, Rules, SeatController, Seating
+from engine.bot_guard import keep_descriptor, release_descriptor
 from engine.simulate import MatchTally, checked_choice, play_match
 from p2p.netsim import simulate_network
 from p2p.table.memory import CHEAT_KINDS, make_table, play_fair_match, stage_cheat
@@ -227,6 +228,7 @@ class _Stderr:
                 st = os.fstat(2)
                 self.stat = (st.st_dev, st.st_ino)
                 self.saved = os.dup(2)
+                keep_descriptor(self.saved, "a copy of the standard error")
         except (OSError, ValueError, AttributeError):
             pass     # a test's capture: sys.stderr is used as it is
 
@@ -249,7 +251,9 @@ class _Stderr:
 
     def close(self) -> None:
         if self.saved is not None:
-            os.close(self.saved)
+            release_descriptor(self.saved)
+            with contextlib.suppress(OSError):    # a bot closed it, and its copy too
+                os.close(self.saved)
             self.saved = None
 
 

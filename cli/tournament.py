@@ -281,6 +281,9 @@ def _worker_start() -> None:
     a bot's ``spawn`` pool still starting its processes printed a traceback per
     process after the report (the worker's exit had unlinked the pool's semaphores)."""
     bot_guard.INTERRUPT_IS_BOT_FAULT = True
+    # its pipes to the tournament: a bot that closed them ended the worker, its match
+    # forfeited as "ended its worker process" (they are put back, and it is told)
+    bot_guard.keep_open_descriptors("the worker's")
     # before multiprocessing's own finalizers (priority 0: a semaphore's unlinking)
     multiprocessing.util.Finalize(None, _stop_bot_processes, exitpriority=100)
 

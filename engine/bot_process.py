@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from .actions import Action
-from .bot_guard import BotGuardFault, call_bot
+from .bot_guard import BotGuardFault, call_bot, descriptors_kept
 from .bots import SeatController, make_bot
 from .errors import exception_words, one_line, where_raised
 from .simulate import answer_words, index_hint, legal_choice
@@ -115,7 +115,16 @@ def within_bound(fn: Callable[..., T], *args: Any) -> T:
     with "unexpected error: MemoryError"; the heuristic of the next match was short of
     memory too. A process already within :data:`BOUND_RESERVE` of its bound does not
     run the plug-in: its call raises ``MemoryError`` (the memory is the plug-in's: it
-    may have kept it from an earlier call)."""
+    may have kept it from an earlier call). A descriptor of the program's that the
+    plug-in closed is put back, and the plug-in is at fault
+    (:func:`engine.bot_guard.descriptors_kept`)."""
+    answer: T = descriptors_kept(_held_back_for, fn, *args)
+    return answer
+
+
+def _held_back_for(fn: Callable[..., T], *args: Any) -> T:
+    """:func:`within_bound` but the descriptors' check (:func:`engine.bot_guard.
+    descriptors_kept`, made once the memory held back is given back)."""
     size = _held_back
     if not size:
         return fn(*args)

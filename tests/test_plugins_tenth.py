@@ -1,0 +1,91 @@
+"""Plug-in bots written from docs/bots.md alone by outside authors (tenth review of the
+plug-ins): a bot that closes the program's file descriptors (``simulate`` ended with "Bad
+file descriptor", no report and no word of the bot; a tournament forfeited its matches as
+"ended its worker process")."""
+
+from __future__ import annotations
+
+import resource
+from pathlib import Path
+
+import pytest
+from cli_helpers import millebornes_with_plugins
+
+from engine.testing import install_plugin
+
+CLOSER = '''
+import os
+
+
+class Closer:
+    """Closes every descriptor but the standard three at its third move (a daemon's
+    habit: "close what we do not need"), below 1024, or up to any limit with how=all."""
+
+    def __init__(self, seed, how=1024):
+        self.moves, self.how = 0, how
+
+    def choose(self, view, legal):
+        self.moves += 1
+        if self.moves == 3:
+            os.closerange(3, 2 ** 20 if self.how == "all" else self.how)
+        return legal[0]
+
+
+def make(seed, **options):
+    return Closer(seed, **options)
+'''
+
+
+@pytest.fixture
+def closer(tmp_path: Path) -> Path:
+    install_plugin(tmp_path, "closer", CLOSER, {"closer": "make"})
+    return tmp_path
+
+
+def _copies_fit() -> None:
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    if hard != resource.RLIM_INFINITY and hard < 1024 + 64:
+        pytest.skip("no room above 1024 descriptors for the program's copies")
+
+
+def test_a_bot_that_closes_the_programs_descriptors_is_named_and_the_report_made(
+        closer: Path) -> None:
+    """``simulate`` ended with "millebornes simulate: the system says "Bad file
+    descriptor"" (exit status 2): no report, and no word of the bot or its seat. The
+    descriptors are put back, the bot is at fault by the documented rule (the run stops
+    with the report of the matches before it, exit status 1), and the log still takes
+    records."""
+    _copies_fit()
+    done = millebornes_with_plugins(closer, "simulate", "--bots", "closer,heuristic",
+                                    "--games", "2", "--seed", "5")
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "Bad file descriptor" not in done.stderr
+    assert done.stdout.startswith("0 matches, 0 hands"), done.stdout
+    assert "stopped: bot closer at seat 0 failed to move in game 1 of 2: closed " in done.stderr
+    assert "of the program's file descriptors (the log and " in done.stderr
+    assert "they were put back): a bot closes only the files it opened itself" in done.stderr
+
+
+def test_a_bot_that_closes_every_descriptor_still_leaves_a_report(closer: Path) -> None:
+    """Past any limit, the program's copies too: the report goes to the standard error,
+    whose descriptor is the bot's to leave (it ended with "Bad file descriptor")."""
+    done = millebornes_with_plugins(closer, "simulate", "--bots", "closer:how=all,heuristic",
+                                    "--games", "2", "--seed", "5")
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "Bad file descriptor" not in done.stderr
+    assert "0 matches, 0 hands" in done.stderr
+    assert "bot closer:how=all at seat 0 failed to move in game 1 of 2: closed " in done.stderr
+    assert "they could not all be put back" in done.stderr
+
+
+def test_a_tournament_bot_that_closes_its_workers_descriptors_is_told_what_it_did(
+        closer: Path) -> None:
+    """Its worker's pipes closed, the worker died and the forfeit said "ended its worker
+    process in the middle of the match", which it had not done."""
+    _copies_fit()
+    done = millebornes_with_plugins(closer, "tournament", "--bots", "closer,heuristic",
+                                    "--deals", "1", "--jobs", "1", "--seed", "5")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "closer failed to move and forfeited 2 matches (first: closed " in done.stdout
+    assert "ended its worker process" not in done.stdout
+
