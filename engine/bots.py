@@ -276,7 +276,30 @@ class _LazyFactory:
                                f"{type(bot).__name__[:40]} whose method is choose{found}; "
                                f"a bot's is called as choose(view, legal): write it as "
                                f"def choose(self, view, legal)")
+        how = _choose_kind(bot.choose)
+        if how is not None:
+            # an async def choose (or one that yields): its answer is a coroutine, and it
+            # failed at its first move, in the middle of a match
+            raise PluginFailed(f"bot plug-in {self.ep.name!r} made a bot of type "
+                               f"{type(bot).__name__[:40]} whose choose {how}: write it "
+                               f"as a plain def choose(self, view, legal) that returns "
+                               f"one of legal"
+                               + (" (with asyncio.run inside if it awaits)"
+                                  if "async" in how else ""))
         return bot
+
+
+def _choose_kind(choose: Callable[..., Any]) -> str | None:
+    """What a bot's ``choose`` is, in words, when it returns something other than its
+    answer ("is an async def", "yields"), else None (read from its code's flags: nothing
+    of the plug-in's runs)."""
+    if inspect.iscoroutinefunction(choose):
+        return "is an async def"
+    if inspect.isasyncgenfunction(choose):
+        return "is an async def that yields"
+    if inspect.isgeneratorfunction(choose):
+        return "yields"
+    return None
 
 
 def _choose_takes(choose: Callable[..., Any]) -> str | None:

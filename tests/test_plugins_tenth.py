@@ -1,7 +1,8 @@
 """Plug-in bots written from docs/bots.md alone by outside authors (tenth review of the
 plug-ins): a bot that closes the program's file descriptors (``simulate`` ended with "Bad
 file descriptor", no report and no word of the bot; a tournament forfeited its matches as
-"ended its worker process")."""
+"ended its worker process"); an ``async def choose`` (or one that yields), which failed
+at its first move where it can be refused as it is made."""
 
 from __future__ import annotations
 
@@ -88,4 +89,52 @@ def test_a_tournament_bot_that_closes_its_workers_descriptors_is_told_what_it_di
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "closer failed to move and forfeited 2 matches (first: closed " in done.stdout
     assert "ended its worker process" not in done.stdout
+
+#: A bot whose ``choose`` is an ``async def``, as a stranger used to asyncio writes it,
+#: and one that yields its move.
+ASYNC = '''
+class Waits:
+    async def choose(self, view, legal):
+        return legal[0]
+
+
+class Yields:
+    def choose(self, view, legal):
+        yield legal[0]
+
+
+def make(seed, kind="Waits"):
+    return globals()[kind]()
+'''
+
+
+@pytest.mark.parametrize("kind, said", [
+    ("Waits", "is an async def: write it as a plain def choose(self, view, legal) that "
+              "returns one of legal (with asyncio.run inside if it awaits)"),
+    ("Yields", "yields: write it as a plain def choose(self, view, legal) that returns one "
+               "of legal")])
+def test_an_async_choose_is_refused_as_the_bot_is_made(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str, said: str) -> None:
+    """It was made and seated, and failed at its first move ("chose an object of type
+    coroutine (its choose is an async def: ...)"), a match under way: ``simulate`` played
+    its other seats' games to that point, a tournament forfeited every match of it."""
+    from engine import PluginFailed, make_bot
+
+    install_plugin(tmp_path, "asyncbot", ASYNC, {"asyncbot": "make"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(PluginFailed) as caught:
+        make_bot(f"asyncbot:kind={kind}", 1)
+    assert str(caught.value) == (
+        f"bot plug-in 'asyncbot' made a bot of type {kind} whose choose {said}")
+
+
+def test_an_async_bot_is_refused_before_a_tournament(tmp_path: Path) -> None:
+    """A tournament forfeited every match of the bot, each at its first move."""
+    install_plugin(tmp_path, "asyncbot", ASYNC, {"asyncbot": "make"})
+    done = millebornes_with_plugins(tmp_path, "tournament", "--bots", "asyncbot,heuristic",
+                                    "--deals", "1", "--jobs", "1")
+    assert done.returncode == 2, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "--bots asyncbot: bot plug-in 'asyncbot' made a bot of type Waits whose choose " \
+        "is an async def" in done.stderr.replace("\n", " "), done.stderr
+    assert "forfeited" not in done.stdout
 
