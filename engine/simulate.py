@@ -12,6 +12,7 @@ A bot that thinks in a child process of its own is :class:`engine.bot_process.Bo
 from __future__ import annotations
 
 import inspect
+import math
 import random
 import types
 from collections.abc import Callable, Sequence, Sized
@@ -284,12 +285,13 @@ def answer_words(answer: object) -> str:
     """A bot's answer in a message: its repr, bounded (the repr of someone else's object
     may be huge, raise, or hang: only plain values and the engine's actions are shown)."""
     kind = type(answer)
+    items: list[object] = [answer]
     if kind in (list, tuple, dict) or kind in ACTION_TYPES:
         sized: Sized = answer  # type: ignore[assignment]
         if len(sized) > 16:
             return f"a {kind.__name__} of {len(sized)} items"
-        items: list[object] = ([*answer.keys(), *answer.values()] if isinstance(answer, dict)
-                               else list(answer))  # type: ignore[call-overload]
+        items = ([*answer.keys(), *answer.values()] if isinstance(answer, dict)
+                 else list(answer))  # type: ignore[call-overload]
         if not all(_plain_value(v) for v in items):
             return f"a {kind.__name__} holding other objects"
     elif kind not in (int, str, bool, float, type(None)):
@@ -298,7 +300,14 @@ def answer_words(answer: object) -> str:
     try:
         text = repr(answer)
     except Exception as exc:   # noqa: BLE001 - a huge int's repr raises
-        text = f"<{kind.__name__} whose repr raised {type(exc).__name__}>"
+        # an int past Python's 4300 digits: "<int whose repr raised ValueError>" said
+        # neither what the bot answered nor what to fix
+        huge = [v for v in items if type(v) is int and v.bit_length() > 4000]
+        if huge:
+            digits = f"an int of about {int(huge[0].bit_length() * math.log10(2)) + 1} digits"
+            text = digits if kind is int else f"a {kind.__name__} holding {digits}"
+        else:
+            text = f"<{kind.__name__} whose repr raised {type(exc).__name__}>"
     return text if len(text) <= 200 else text[:197] + "..."
 
 

@@ -2,16 +2,20 @@
 plug-ins): a bot that closes the program's file descriptors (``simulate`` ended with "Bad
 file descriptor", no report and no word of the bot; a tournament forfeited its matches as
 "ended its worker process"); an ``async def choose`` (or one that yields), which failed
-at its first move where it can be refused as it is made."""
+at its first move where it can be refused as it is made; an answer that is an int too
+big for Python to write ("<int whose repr raised ValueError>")."""
 
 from __future__ import annotations
 
+import random
 import resource
 from pathlib import Path
 
 import pytest
 from cli_helpers import millebornes_with_plugins
 
+from engine import CLASSIC, BotFailed, Play, Seating, legal_actions, new_hand, view_of
+from engine.simulate import checked_choice
 from engine.testing import install_plugin
 
 CLOSER = '''
@@ -137,4 +141,31 @@ def test_an_async_bot_is_refused_before_a_tournament(tmp_path: Path) -> None:
     assert "--bots asyncbot: bot plug-in 'asyncbot' made a bot of type Waits whose choose " \
         "is an async def" in done.stderr.replace("\n", " "), done.stderr
     assert "forfeited" not in done.stdout
+
+def _a_draw() -> tuple[object, list[object]]:
+    """Seat 0's view and legal moves at its first draw (classic, two players)."""
+    order = list(CLASSIC.deck(Seating.solo(2)))
+    random.Random(4).shuffle(order)
+    state = new_hand(CLASSIC, Seating.solo(2), order, 0)
+    return view_of(state, 0), list(legal_actions(state, 0))
+
+
+@pytest.mark.parametrize("answer, said", [
+    (10 ** 5000, "chose an int of about 5001 digits (view.phase was 'draw'"),
+    ([10 ** 9000], "chose a list holding an int of about 9001 digits (view.phase"),
+    (Play(0, 10 ** 5000, None), "chose a Play holding an int of about 5001 digits (view")],
+    ids=["int", "list", "move"])
+def test_a_huge_int_answer_is_said_as_its_size(answer: object, said: str) -> None:
+    """An int past Python's 4300 digits (a score, a hash) was said "chose <int whose
+    repr raised ValueError>": neither what the bot answered nor what to fix."""
+    view, legal = _a_draw()
+
+    class Huge:
+        def choose(self, view: object, legal: object) -> object:
+            return answer
+
+    with pytest.raises(BotFailed) as caught:
+        checked_choice(Huge().choose, view, legal, 0)  # type: ignore[arg-type]
+    assert said in str(caught.value), str(caught.value)
+    assert "repr raised" not in str(caught.value)
 
