@@ -482,7 +482,7 @@ class BotProcess:
                                  args=(child, spec, seed, os.getpid(), log_path or log_file(),
                                        seat),
                                  daemon=True,
-                                 name=f"bot {spec}")
+                                 name=f"bot {bot_label(spec, seat)}")
         self._proc.start()
         self._started = time.monotonic()
         child.close()

@@ -3,7 +3,8 @@ plug-ins): a bot that closes the program's file descriptors (``simulate`` ended 
 file descriptor", no report and no word of the bot; a tournament forfeited its matches as
 "ended its worker process"); an ``async def choose`` (or one that yields), which failed
 at its first move where it can be refused as it is made; an answer that is an int too
-big for Python to write ("<int whose repr raised ValueError>")."""
+big for Python to write ("<int whose repr raised ValueError>"); ``simulate --network``,
+which made a seat's plug-in process without its seat."""
 
 from __future__ import annotations
 
@@ -169,3 +170,41 @@ def test_a_huge_int_answer_is_said_as_its_size(answer: object, said: str) -> Non
     assert said in str(caught.value), str(caught.value)
     assert "repr raised" not in str(caught.value)
 
+NAMER = '''
+import multiprocessing
+import os
+
+
+class Namer:
+    """Writes the name of the process it thinks in, once, where it is told to."""
+
+    def __init__(self):
+        self.said = False
+
+    def choose(self, view, legal):
+        if not self.said:
+            self.said = True
+            with open(os.environ["NAMER_OUT"], "a", encoding="utf-8") as out:
+                out.write(multiprocessing.current_process().name + "\\n")
+        return legal[0]
+
+
+def make(seed):
+    return Namer()
+'''
+
+
+@pytest.mark.slow     # about 10 s: a networked match, a process a seat
+def test_a_networked_simulations_bot_process_knows_its_seat(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch
+                                                              ) -> None:
+    """``simulate --network`` made a seat's plug-in process without its seat (pass 9 gave
+    it to every other runner: two seats of one plug-in were one name in its log); its
+    process is named with its spec and seat, as at a table."""
+    install_plugin(tmp_path, "namer", NAMER, {"namer": "make"})
+    out = tmp_path / "names"
+    monkeypatch.setenv("NAMER_OUT", str(out))
+    done = millebornes_with_plugins(tmp_path, "simulate", "--network", "--bots",
+                                    "heuristic,namer", "--games", "1", "--seed", "5")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert out.read_text(encoding="utf-8").splitlines() == ["bot namer at seat 1"]
