@@ -10,6 +10,7 @@ clock (the rules and the simulator stay pure).
 
 from __future__ import annotations
 
+import builtins
 import json
 import logging
 import mmap
@@ -117,9 +118,29 @@ def within_bound(fn: Callable[..., T], *args: Any) -> T:
     run the plug-in: its call raises ``MemoryError`` (the memory is the plug-in's: it
     may have kept it from an earlier call). A descriptor of the program's that the
     plug-in closed is put back, and the plug-in is at fault
-    (:func:`engine.bot_guard.descriptors_kept`)."""
-    answer: T = descriptors_kept(_held_back_for, fn, *args)
+    (:func:`engine.bot_guard.descriptors_kept`); Python's built-in names are put back
+    as they were, however the call ends (:func:`_builtins_back`)."""
+    if not _BUILTINS:
+        _BUILTINS.update(vars(builtins))       # before any plug-in's code has run here
+    try:
+        answer: T = descriptors_kept(_held_back_for, fn, *args)
+    finally:
+        _builtins_back()
     return answer
+
+
+#: Python's built-in names as they were before the first plug-in's call in this process.
+_BUILTINS: dict[str, Any] = {}
+
+
+def _builtins_back() -> None:
+    """The built-in names a plug-in's call replaced or deleted, put back (what it added
+    stays): a bot that silenced every print of its process (``builtins.print = lambda
+    *a, **k: None``) silenced ``simulate``'s report too, status 0 and not a line."""
+    now = vars(builtins)
+    for name, value in _BUILTINS.items():
+        if now.get(name, _BUILTINS) is not value:
+            now[name] = value
 
 
 def _held_back_for(fn: Callable[..., T], *args: Any) -> T:

@@ -208,3 +208,32 @@ def test_a_networked_simulations_bot_process_knows_its_seat(tmp_path: Path,
                                     "heuristic,namer", "--games", "1", "--seed", "5")
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert out.read_text(encoding="utf-8").splitlines() == ["bot namer at seat 1"]
+
+
+QUIET = '''
+import builtins
+
+builtins.print = lambda *args, **kwargs: None     # "my libraries print too much"
+
+
+class Quiet:
+    def choose(self, view, legal):
+        del builtins.len                          # and worse, at its second match
+        return legal[0]
+
+
+def make(seed):
+    return Quiet()
+'''
+
+
+def test_a_bot_that_silences_print_leaves_the_report(tmp_path: Path) -> None:
+    """A plug-in that replaced ``builtins.print`` (its libraries quieted) silenced
+    ``simulate``'s report: status 0 and not a line. Python's built-in names are put back
+    after each of a plug-in's calls (what it adds stays)."""
+    install_plugin(tmp_path, "quiet", QUIET, {"quiet": "make"})
+    done = millebornes_with_plugins(tmp_path, "simulate", "--bots", "quiet,heuristic",
+                                    "--games", "2", "--seed", "5")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert done.stdout.startswith("2 matches, "), done.stdout
+    assert "seat 0 quiet" in done.stdout and "seat 1 heuristic" in done.stdout
