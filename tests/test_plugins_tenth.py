@@ -237,3 +237,44 @@ def test_a_bot_that_silences_print_leaves_the_report(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert done.stdout.startswith("2 matches, "), done.stdout
     assert "seat 0 quiet" in done.stdout and "seat 1 heuristic" in done.stdout
+
+
+def test_a_plugin_named_as_a_level_is_said_not_offered_where_it_is_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+        ) -> None:
+    """An author who named their plug-in ``hard`` ran ``simulate --bots hard`` and the
+    search bot played: their code never ran, and only the log said why. It is said on
+    stderr where the name is used (the built-in still plays)."""
+    from cli.args import check_bot_entrant
+
+    install_plugin(tmp_path, "hardbot", "def make(seed):\n    return None\n",
+                   {"hard": "make", "Heuristic": "make"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    check_bot_entrant("hard:playouts=10")
+    check_bot_entrant("HEURISTIC")
+    check_bot_entrant("hard")              # said once
+    said = capsys.readouterr().err.replace("\n", " ")
+    assert said.count("not offered") == 2, said
+    assert "millebornes: the plug-in bot 'hard' (hardbot:make) is not offered: 'hard' is a " \
+        "built-in bot's name, and the built-in one plays; give the plug-in's entry point " \
+        "another name in the group millebornes.bots" in said
+    assert "the plug-in bot 'Heuristic' (hardbot:make) is not offered: 'heuristic' is" in said
+
+
+@pytest.mark.parametrize("declared", ["my bot", "a" * 30, "007"])
+def test_a_plugin_whose_name_cannot_be_offered_is_told_why_when_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, declared: str) -> None:
+    """``--bots "my bot"`` said "there is no bot called 'my bot'; choose from ...", of the
+    plug-in its author had just installed under that name."""
+    from cli.args import check_bot_entrant
+
+    install_plugin(tmp_path, "oddname", "def make(seed):\n    return None\n",
+                   {declared: "make"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ValueError) as caught:
+        check_bot_entrant(f"{declared}:x=1")
+    assert str(caught.value) == (
+        f"--bots: there is no bot called {declared!r}: the plug-in {declared!r} (oddname:make)"
+        " is not offered under that name (a bot's name holds no space, colon, comma or "
+        "equals sign, is not digits alone and has 24 characters at most); give its entry "
+        "point another name in the group millebornes.bots")
