@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 from .actions import Action
 from .bot_guard import BotGuardFault, call_bot, descriptors_kept
 from .bots import SeatController, make_bot
-from .errors import exception_words, one_line, where_raised
+from .errors import exception_words, one_line, raised_words, where_raised
 from .simulate import answer_words, index_hint, legal_choice
 from .state import HandState
 
@@ -441,7 +441,7 @@ def _serve(conn: Any, spec: str, seed: int, parent: int | None = None,
         except BaseException as exc:   # noqa: BLE001 - a plug-in's own bug, named
             log_where_raised(bot_label(spec, seat), exc, view.phase)
             try:
-                _reply(conn, "error", f"raised {exception_words(exc)}")
+                _reply(conn, "error", raised_words(exc))
             except Exception:          # noqa: BLE001 - a channel the bot broke
                 return
 

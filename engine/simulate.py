@@ -23,7 +23,7 @@ from .actions import ACTION_TYPES, Action, Discard, FastDiscard
 from .bot_guard import BotGuardFault, call_bot
 from .bots import SeatController
 from .cards import Kind, kind
-from .errors import BotFailed, BotTooSlow, exception_words
+from .errors import BotFailed, BotTooSlow, raised_words
 from .game import apply_action, legal_actions, new_hand, reshuffle_action
 from .rules import Rules, Seating
 from .scoring import Match, SideScore, hand_winner, score_hand
@@ -113,7 +113,7 @@ def checked_choice(choose: Callable[[HandState, list[Action]], object], view: Ha
         raise BotFailed(seat, str(exc)) from None
     except BaseException as exc:  # noqa: BLE001 - sys.exit, or any class a plug-in raises
         # a time limit says what happened in its own words (the bot did not raise it)
-        words = str(exc) if isinstance(exc, BotTooSlow) else f"raised {exception_words(exc)}"
+        words = str(exc) if isinstance(exc, BotTooSlow) else raised_words(exc)
         raise BotFailed(seat, words) from exc
     action = legal_choice(answer, legal)
     if action is None:

@@ -278,3 +278,23 @@ def test_a_plugin_whose_name_cannot_be_offered_is_told_why_when_named(
         " is not offered under that name (a bot's name holds no space, colon, comma or "
         "equals sign, is not digits alone and has 24 characters at most); give its entry "
         "point another name in the group millebornes.bots")
+
+
+@pytest.mark.parametrize("raised, said", [
+    (EOFError("EOF when reading a line"), "raised EOFError: EOF when reading a line (a bot "
+     "has no keyboard: its standard input is empty, so input() finds its end at once)"),
+    (SystemExit(0), "raised SystemExit: 0 (sys.exit ends a program, not a move: return one "
+     "of legal)")], ids=["input", "exit"])
+def test_a_bot_that_reads_its_input_or_exits_is_told_why_that_fails(
+        raised: BaseException, said: str) -> None:
+    """A stranger's first bot asks for a move with ``input()``, or gives up the match with
+    ``sys.exit``: "raised EOFError: EOF when reading a line" said nothing of why."""
+    view, legal = _a_draw()
+
+    class Asks:
+        def choose(self, view: object, legal: object) -> object:
+            raise raised
+
+    with pytest.raises(BotFailed) as caught:
+        checked_choice(Asks().choose, view, legal, 0)  # type: ignore[arg-type]
+    assert caught.value.reason == said
