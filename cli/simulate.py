@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import faulthandler
 import json
 import os
 import sys
@@ -260,11 +261,29 @@ class _Stderr:
 def run(args: argparse.Namespace) -> int:
     # bots run here: what they write below sys.stdout must not break the report
     err = _Stderr()
+    crash_words = _say_crashes(err)
     try:
         with report_to_stdout():
             return _run(args, err)
     finally:
+        if crash_words:
+            faulthandler.disable()
         err.close()
+
+
+def _say_crashes(err: _Stderr) -> bool:
+    """Where the interpreter crashes (a plug-in's C extension that reads past its memory,
+    ``os.abort``: SIGSEGV, SIGABRT...), Python's fatal error and the calls it was in, the
+    bot's own file and line among them, on the standard error as it was at the start:
+    ``simulate`` ended with not a word (status 139 in a shell, "Segmentation fault").
+    Whether it is set up."""
+    if err.saved is None:
+        return False
+    try:
+        faulthandler.enable(file=err.saved, all_threads=False)
+    except (OSError, ValueError, RuntimeError):
+        return False
+    return True
 
 
 def _run(args: argparse.Namespace, err: _Stderr | None = None) -> int:

@@ -298,3 +298,38 @@ def test_a_bot_that_reads_its_input_or_exits_is_told_why_that_fails(
     with pytest.raises(BotFailed) as caught:
         checked_choice(Asks().choose, view, legal, 0)  # type: ignore[arg-type]
     assert caught.value.reason == said
+
+
+CRASHER = '''
+import ctypes
+
+
+class Crasher:
+    """Reads memory that is not there at its third move, as a C extension with a bug
+    does: the interpreter cannot go on."""
+
+    def __init__(self):
+        self.moves = 0
+
+    def choose(self, view, legal):
+        self.moves += 1
+        if self.moves == 3:
+            ctypes.string_at(0)
+        return legal[0]
+
+
+def make(seed):
+    return Crasher()
+'''
+
+
+def test_a_bot_that_crashes_the_interpreter_in_simulate_is_shown_where(tmp_path: Path
+                                                                      ) -> None:
+    """``simulate`` ended with not a word (status 139 in a shell: "Segmentation fault"):
+    Python's fatal error is shown, with the bot's own file and line."""
+    install_plugin(tmp_path, "crasher", CRASHER, {"crasher": "make"})
+    done = millebornes_with_plugins(tmp_path, "simulate", "--bots", "crasher,heuristic",
+                                    "--games", "2", "--seed", "5")
+    assert done.returncode != 0
+    assert "Fatal Python error: Segmentation fault" in done.stderr, done.stderr
+    assert f'File "{tmp_path / "crasher.py"}", line 15 in choose' in done.stderr, done.stderr
