@@ -277,19 +277,17 @@ def check_bot_spec(spec: str, flag: str) -> None:
 
 
 #: Built-in names already said to be claimed by a plug-in, in this process.
-_SAID_NOT_OFFERED: set[str] = set()
+_SAID_NOT_OFFERED: set[tuple[str, str]] = set()
 
 
 def _say_plugin_not_offered(name: str) -> None:
     """On stderr, once: an installed plug-in claims the built-in bot's or level's
     ``name``, and the built-in plays where it is named (its author ran ``simulate --bots
     hard`` and the search bot played, their code never run, not a word but the log's)."""
-    if name in _SAID_NOT_OFFERED:
-        return
-    _SAID_NOT_OFFERED.add(name)
     refused = unoffered_plugin(name)
-    if refused is None or refused[2] != "builtin":
+    if refused is None or refused[2] != "builtin" or (name, refused[1]) in _SAID_NOT_OFFERED:
         return
+    _SAID_NOT_OFFERED.add((name, refused[1]))
     line = _("millebornes: the plug-in bot %(plugin)s (%(target)s) is not offered: "
              "%(name)s is a built-in bot's name, and the built-in one plays; give the "
              "plug-in's entry point another name in the group millebornes.bots") % {
