@@ -122,11 +122,40 @@ def within_bound(fn: Callable[..., T], *args: Any) -> T:
     as they were, however the call ends (:func:`_builtins_back`)."""
     if not _BUILTINS:
         _BUILTINS.update(vars(builtins))       # before any plug-in's code has run here
+    handlers = _handlers()
     try:
         answer: T = descriptors_kept(_held_back_for, fn, *args)
     finally:
         _builtins_back()
+        _handlers_back(handlers)
     return answer
+
+
+#: The signals whose handling is the program's: a plug-in's own handler is put back
+#: after its call (:func:`within_bound`).
+PROGRAM_SIGNALS = tuple(getattr(signal, name) for name in
+                        ("SIGINT", "SIGTERM", "SIGHUP", "SIGCHLD", "SIGPIPE")
+                        if hasattr(signal, name))
+
+
+def _handlers() -> dict[int, Any]:
+    """The handlers of :data:`PROGRAM_SIGNALS` now (none off the main thread, where
+    they cannot be set)."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {signum: signal.getsignal(signum) for signum in PROGRAM_SIGNALS}
+
+
+def _handlers_back(handlers: dict[int, Any]) -> None:
+    """The program's signal handlers as they were before a plug-in's call: a bot that
+    ignored SIGINT (``signal.signal(SIGINT, SIG_IGN)``), or caught it for itself (to save
+    its work), made ``simulate`` deaf to Ctrl-C for the rest of the run."""
+    for signum, handler in handlers.items():
+        if handler is not None and signal.getsignal(signum) is not handler:
+            try:
+                signal.signal(signum, handler)
+            except (OSError, ValueError, TypeError):
+                pass
 
 
 #: Python's built-in names as they were before the first plug-in's call in this process.

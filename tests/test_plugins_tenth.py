@@ -333,3 +333,68 @@ def test_a_bot_that_crashes_the_interpreter_in_simulate_is_shown_where(tmp_path:
     assert done.returncode != 0
     assert "Fatal Python error: Segmentation fault" in done.stderr, done.stderr
     assert f'File "{tmp_path / "crasher.py"}", line 15 in choose' in done.stderr, done.stderr
+
+
+DEAF = '''
+import os
+import signal
+
+
+class Deaf:
+    """Takes Ctrl-C for itself (to save its work, say) at its first move, or ignores it;
+    says where it is at its tenth."""
+
+    def __init__(self, how):
+        self.moves, self.how = 0, how
+
+    def choose(self, view, legal):
+        self.moves += 1
+        if self.moves == 1:
+            signal.signal(signal.SIGINT, signal.SIG_IGN if self.how == "ignore"
+                          else lambda signum, frame: None)
+        if self.moves == 10:
+            open(os.environ["DEAF_MARK"], "w").close()
+        return legal[0]
+
+
+def make(seed, how="ignore"):
+    return Deaf(how)
+'''
+
+
+@pytest.mark.parametrize("how", ["ignore", "catch"])
+def test_ctrl_c_stops_simulate_after_a_bot_took_sigint(tmp_path: Path, how: str) -> None:
+    """A bot that ignored SIGINT, or caught it with a handler of its own, made ``simulate``
+    deaf to Ctrl-C for the rest of the run (400 matches: kill it, or wait). The program's
+    handlers are put back after each call of a plug-in; the run stops as at any Ctrl-C."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from cli_helpers import ctrl_c_as_a_terminal_gives_it
+
+    install_plugin(tmp_path, "deaf", DEAF, {"deaf": "make"})
+    mark = tmp_path / "mark"
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(root)]),
+           "XDG_DATA_HOME": str(tmp_path / "data"), "DEAF_MARK": str(mark)}
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "simulate", "--bots",
+                             f"deaf:how={how},heuristic", "--games", "400", "--seed", "5"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, cwd=str(tmp_path), stdin=subprocess.DEVNULL,
+                            preexec_fn=ctrl_c_as_a_terminal_gives_it)
+    try:
+        deadline = time.monotonic() + 60
+        while not mark.exists() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert mark.exists(), proc.stderr.read() if proc.stderr else ""
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, err
+    assert "interrupted" in err, err
