@@ -167,10 +167,12 @@ def index_hint(answer: object, legal: Sequence[Action]) -> str:
     if type(answer) is types.CoroutineType:
         if inspect.getcoroutinestate(answer) == inspect.CORO_CREATED:
             answer.close()
-        return (" (its choose is an async def: make it a plain def that returns a move, "
-                "with asyncio.run inside if it awaits)")
+        # an ``async def choose`` is refused when its bot is made: here a plain def
+        # returned a coroutine (``return self.think(...)``, an ``async def`` forgotten)
+        return (" (a coroutine, what calling an async def gives: return the move itself, "
+                "with asyncio.run(...) to wait for it)")
     if type(answer) is types.GeneratorType:
-        return " (its choose yields: it must return a move)"
+        return " (a generator, what calling a def that yields gives: return the move itself)"
     return _look_alike_hint(answer, legal) or _decision_hint(answer, legal)
 
 

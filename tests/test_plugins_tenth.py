@@ -398,3 +398,22 @@ def test_ctrl_c_stops_simulate_after_a_bot_took_sigint(tmp_path: Path, how: str)
             proc.communicate()
     assert proc.returncode == 130, err
     assert "interrupted" in err, err
+
+
+def test_a_choose_that_returns_a_coroutine_is_told_what_it_returned() -> None:
+    """A plain ``def choose`` that returns a call of an ``async def`` (its ``await``
+    forgotten) was told "its choose is an async def", which it is not."""
+    view, legal = _a_draw()
+
+    class Forgets:
+        async def think(self, view: object, legal: list[object]) -> object:
+            return legal[0]
+
+        def choose(self, view: object, legal: list[object]) -> object:
+            return self.think(view, legal)
+
+    with pytest.raises(BotFailed) as caught:
+        checked_choice(Forgets().choose, view, legal, 0)  # type: ignore[arg-type]
+    assert caught.value.reason.startswith(
+        "chose an object of type coroutine (a coroutine, what calling an async def gives: "
+        "return the move itself, with asyncio.run(...) to wait for it)"), caught.value.reason
