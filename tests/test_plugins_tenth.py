@@ -4,7 +4,13 @@ file descriptor", no report and no word of the bot; a tournament forfeited its m
 "ended its worker process"); an ``async def choose`` (or one that yields), which failed
 at its first move where it can be refused as it is made; an answer that is an int too
 big for Python to write ("<int whose repr raised ValueError>"); ``simulate --network``,
-which made a seat's plug-in process without its seat."""
+which made a seat's plug-in process without its seat; a bot that silences
+``builtins.print`` (the report with it) or deletes a built-in (``simulate`` hung); a
+plug-in named as a level (the built-in played, unsaid) or with a name a spec cannot hold
+("there is no bot called 'my bot'"); a bot that asks for its move with ``input()`` or
+gives up with ``sys.exit``; one that crashes the interpreter (``simulate`` ended without
+a word); one that takes SIGINT for itself (Ctrl-C no longer stopped ``simulate``); and a
+plain ``def choose`` that returns a coroutine (told "its choose is an async def")."""
 
 from __future__ import annotations
 
