@@ -126,13 +126,42 @@ class _Timer:
                 # rings again every second after the limit: a bot that catches the first
                 # stop gets another, and another (see _ring)
                 signal.setitimer(signal.ITIMER_REAL, self.seconds, 1.0)
+                # a bot that holds the interpreter in C code (a regular expression that
+                # backtracks, a huge computation) never lets the ring above run: past
+                # every ring, in CPU time, SIGPROF ends the process (``simulate`` and a
+                # tournament's worker waited for ever), where it was said on stderr
+                # (:func:`say_where_held`)
+                signal.setitimer(signal.ITIMER_PROF, cpu_bound(self.seconds))
                 return fn()
             finally:
                 self._armed = False
+                signal.setitimer(signal.ITIMER_PROF, 0)
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 signal.signal(signal.SIGALRM, before)
         except _Alarm:
             raise BotTooSlow(late) from None
+
+
+def cpu_bound(seconds: float) -> float:
+    """The CPU seconds past which a plug-in's call that holds the interpreter ends its
+    process (SIGPROF): more than it can use, on every core, before the rings of
+    :class:`_Timer` stop it wherever Python runs (its limit and :data:`GRACE_RINGS`)."""
+    return (seconds + GRACE_RINGS + 2) * max(1, os.cpu_count() or 1)
+
+
+def say_where_held(fd: int) -> bool:
+    """Where a plug-in held the interpreter past its :func:`cpu_bound`: Python's stack,
+    the bot's own file and line among them, on descriptor ``fd`` as SIGPROF ends the
+    process (a C-level handler: the interpreter is not free to run a Python one). Whether
+    it is set up (POSIX)."""
+    if not hasattr(signal, "SIGPROF"):
+        return False
+    import faulthandler
+    try:
+        faulthandler.register(signal.SIGPROF, file=fd, all_threads=False, chain=True)
+    except (OSError, ValueError, RuntimeError):
+        return False
+    return True
 
 
 class Bounded:

@@ -7,6 +7,7 @@ import contextlib
 import faulthandler
 import json
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -23,7 +24,7 @@ from p2p.text import safe_text
 
 from . import i18n
 from .args import MAX_MATCHES, check_bot_entrant, rules_from, seating_from
-from .bot_limit import make_seat_bots, report_to_stdout
+from .bot_limit import make_seat_bots, report_to_stdout, say_where_held
 from .i18n import _, ngettext
 from .progress import Progress
 from .words import cheat_demo_lines, report_width, rules_name, seating_words
@@ -268,6 +269,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if crash_words:
             faulthandler.disable()
+            with contextlib.suppress(AttributeError, ValueError):
+                faulthandler.unregister(signal.SIGPROF)
         err.close()
 
 
@@ -283,6 +286,7 @@ def _say_crashes(err: _Stderr) -> bool:
         faulthandler.enable(file=err.saved, all_threads=False)
     except (OSError, ValueError, RuntimeError):
         return False
+    say_where_held(err.saved)     # a bot that holds the interpreter in C past its time
     return True
 
 

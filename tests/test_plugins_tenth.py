@@ -423,3 +423,48 @@ def test_a_choose_that_returns_a_coroutine_is_told_what_it_returned() -> None:
     assert caught.value.reason.startswith(
         "chose an object of type coroutine (a coroutine, what calling an async def gives: "
         "return the move itself, with asyncio.run(...) to wait for it)"), caught.value.reason
+
+
+HOLDER = '''
+class Holder:
+    """Adds up a trillion numbers in one call of C code at its third move: the
+    interpreter is never free to run the ring of its time limit."""
+
+    def __init__(self):
+        self.moves = 0
+
+    def choose(self, view, legal):
+        self.moves += 1
+        if self.moves == 3:
+            sum(range(10 ** 12))
+        return legal[0]
+
+
+def make(seed):
+    return Holder()
+'''
+
+
+@pytest.mark.slow     # some 5 s of CPU on every core, by design
+def test_a_bot_that_holds_the_interpreter_does_not_hold_simulate_for_ever(
+        tmp_path: Path) -> None:
+    """Python's ring of the time limit waits for C code to return: ``simulate`` (and a
+    tournament's worker) waited for ever. Past every ring, in CPU time, the process ends
+    saying where the bot was (its limit and rings shortened here)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    install_plugin(tmp_path, "holder", HOLDER, {"holder": "make"})
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(root)]),
+           "XDG_DATA_HOME": str(tmp_path / "data")}
+    code = ("import sys, cli.bot_limit as b; b.DECISION_LIMIT = 0.5; b.GRACE_RINGS = 0; "
+            "from cli.main import main; sys.exit(main(sys.argv[1:]))")
+    done = subprocess.run([sys.executable, "-c", code, "simulate", "--bots",
+                           "holder,heuristic", "--games", "2"], capture_output=True,
+                          text=True, env=env, cwd=str(tmp_path), timeout=240,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == -signal.SIGPROF, done.stderr[-2000:]
+    assert f'File "{tmp_path / "holder.py"}", line 12 in choose' in done.stderr, done.stderr
