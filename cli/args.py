@@ -9,6 +9,7 @@ traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import getpass
 import math
 import os
@@ -20,7 +21,17 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from engine import BotOptionError, Rules, Seating, parse_option, preset
-from engine.bots import bot_names, is_bot_name, misplaced_plugin, parse_bot_spec
+from engine.bots import (
+    BOTS,
+    LEVELS,
+    bot_name_key,
+    bot_names,
+    is_bot_name,
+    misplaced_plugin,
+    parse_bot_spec,
+    unoffered_plugin,
+)
+from engine.bots import MAX_NAME as MAX_BOT_NAME
 
 from . import i18n
 from .bot_limit import try_make
@@ -225,7 +236,21 @@ def check_bot_spec(spec: str, flag: str) -> None:
         raise argparse.ArgumentTypeError(
             _("%(flag)s %(spec)s: a bot spec is a name, then options as :NAME=VALUE "
               "(e.g. search:ms=200)") % {"flag": flag, "spec": repr(spec)}) from None
+    typed = bot_name_key(spec.split(":", 1)[0].strip())     # a level as typed, "hard"
+    if typed in BOTS or typed in LEVELS:
+        _say_plugin_not_offered(typed)
     if not is_bot_name(name):
+        refused = unoffered_plugin(name)
+        if refused is not None:
+            # "there is no bot called 'my bot'" of the plug-in its author had installed
+            raise argparse.ArgumentTypeError(
+                _("%(flag)s: there is no bot called %(name)s: the plug-in %(plugin)s "
+                  "(%(target)s) is not offered under that name (a bot's name holds no "
+                  "space, colon, comma or equals sign, is not digits alone and has "
+                  "%(most)d characters at most); give its entry point another name in "
+                  "the group millebornes.bots") % {
+                    "flag": flag, "name": repr(name), "plugin": repr(refused[0]),
+                    "target": refused[1], "most": MAX_BOT_NAME})
         misplaced = misplaced_plugin(name)
         if misplaced is not None:
             raise argparse.ArgumentTypeError(
@@ -249,6 +274,26 @@ def check_bot_spec(spec: str, flag: str) -> None:
             _("%(flag)s: there is no bot called %(name)s; choose from %(names)s")
             % {"flag": flag, "name": repr(name), "names": i18n.join_list(bot_names())}
             + did_you_mean(name, bot_names()))
+
+
+#: Built-in names already said to be claimed by a plug-in, in this process.
+_SAID_NOT_OFFERED: set[tuple[str, str]] = set()
+
+
+def _say_plugin_not_offered(name: str) -> None:
+    """On stderr, once: an installed plug-in claims the built-in bot's or level's
+    ``name``, and the built-in plays where it is named (its author ran ``simulate --bots
+    hard`` and the search bot played, their code never run, not a word but the log's)."""
+    refused = unoffered_plugin(name)
+    if refused is None or refused[2] != "builtin" or (name, refused[1]) in _SAID_NOT_OFFERED:
+        return
+    _SAID_NOT_OFFERED.add((name, refused[1]))
+    line = _("millebornes: the plug-in bot %(plugin)s (%(target)s) is not offered: "
+             "%(name)s is a built-in bot's name, and the built-in one plays; give the "
+             "plug-in's entry point another name in the group millebornes.bots") % {
+                 "plugin": repr(refused[0]), "target": refused[1], "name": repr(name)}
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        print(i18n.display(line), file=sys.stderr)
 
 
 def check_bot_entrant(spec: str) -> None:

@@ -56,7 +56,9 @@ from engine.bot_guard import (
     BotGuardFault,
     call_bot,
     interrupts,
+    keep_descriptor,
     own_interrupt,
+    release_descriptor,
 )
 from engine.bots import BOTS, declared_options, make_bot, parse_bot_spec, plugin_bots
 from engine.simulate import answer_words, legal_choice
@@ -124,13 +126,42 @@ class _Timer:
                 # rings again every second after the limit: a bot that catches the first
                 # stop gets another, and another (see _ring)
                 signal.setitimer(signal.ITIMER_REAL, self.seconds, 1.0)
+                # a bot that holds the interpreter in C code (a regular expression that
+                # backtracks, a huge computation) never lets the ring above run: past
+                # every ring, in CPU time, SIGPROF ends the process (``simulate`` and a
+                # tournament's worker waited for ever), where it was said on stderr
+                # (:func:`say_where_held`)
+                signal.setitimer(signal.ITIMER_PROF, cpu_bound(self.seconds))
                 return fn()
             finally:
                 self._armed = False
+                signal.setitimer(signal.ITIMER_PROF, 0)
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 signal.signal(signal.SIGALRM, before)
         except _Alarm:
             raise BotTooSlow(late) from None
+
+
+def cpu_bound(seconds: float) -> float:
+    """The CPU seconds past which a plug-in's call that holds the interpreter ends its
+    process (SIGPROF): more than it can use, on every core, before the rings of
+    :class:`_Timer` stop it wherever Python runs (its limit and :data:`GRACE_RINGS`)."""
+    return (seconds + GRACE_RINGS + 2) * max(1, os.cpu_count() or 1)
+
+
+def say_where_held(fd: int) -> bool:
+    """Where a plug-in held the interpreter past its :func:`cpu_bound`: Python's stack,
+    the bot's own file and line among them, on descriptor ``fd`` as SIGPROF ends the
+    process (a C-level handler: the interpreter is not free to run a Python one). Whether
+    it is set up (POSIX)."""
+    if not hasattr(signal, "SIGPROF"):
+        return False
+    import faulthandler
+    try:
+        faulthandler.register(signal.SIGPROF, file=fd, all_threads=False, chain=True)
+    except (OSError, ValueError, RuntimeError):
+        return False
+    return True
 
 
 class Bounded:
@@ -537,6 +568,7 @@ class _MainThreadOnly(io.TextIOBase):
     def __init__(self, report: io.TextIOWrapper, other: TextIO) -> None:
         super().__init__()
         self._report = report
+        self._fd = report.fileno()
         self._other = other
         import gc
         if _note_collection not in gc.callbacks:
@@ -544,7 +576,11 @@ class _MainThreadOnly(io.TextIOBase):
 
     def _target(self) -> TextIO:
         main = threading.current_thread() is threading.main_thread()
-        return self._report if main and not _finalizing() else self._other
+        # the report's descriptor gone (a bot closed every descriptor, their copies
+        # too): the report goes to the standard error rather than nowhere ("Bad file
+        # descriptor" ended the run, the bot's fault unsaid)
+        lost = bot_guard.descriptor_lost(self._fd)
+        return self._report if main and not _finalizing() and not lost else self._other
 
     def write(self, text: str) -> int:
         return self._target().write(text)
@@ -608,6 +644,11 @@ def no_stdin() -> Iterator[None]:
     previous = sys.stdin
     mine = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - closed below
     sys.stdin = mine
+    if saved >= 0:
+        keep_descriptor(saved, "the saved standard input")
+    # a bot's sys.stdin.close() is no fault: sys.stdin is there for it to read
+    mine_fd = mine.fileno()
+    keep_descriptor(mine_fd, "the null device in sys.stdin", lambda: not mine.closed)
     try:
         yield
     finally:
@@ -616,10 +657,14 @@ def no_stdin() -> Iterator[None]:
         # AttributeError: 'NoneType' object has no attribute 'close'", and its close() is
         # its code
         sys.stdin = previous
-        mine.close()
+        release_descriptor(mine_fd)
+        with contextlib.suppress(OSError):     # a bot closed it, and its copy too
+            mine.close()
         if saved >= 0:
-            os.dup2(saved, 0)
-            os.close(saved)
+            release_descriptor(saved)
+            with contextlib.suppress(OSError):
+                os.dup2(saved, 0)
+                os.close(saved)
 
 
 @contextlib.contextmanager
@@ -635,6 +680,7 @@ def _report_to_stdout() -> Iterator[None]:
         yield
         return
     report = _text_on(saved, sys.stdout)
+    keep_descriptor(saved, "the report's standard output")
     previous = sys.stdout
     os.dup2(2, 1)
     sys.stdout = _MainThreadOnly(report, previous)
@@ -655,7 +701,9 @@ def _report_to_stdout() -> Iterator[None]:
                 os.dup2(report.fileno(), 1)
             except (OSError, ValueError):
                 pass
-        report.close()
+        release_descriptor(saved)
+        with contextlib.suppress(OSError):     # a bot closed it, and its copy too
+            report.close()
 
 
 def adopt_orphans() -> None:

@@ -16,6 +16,7 @@ import stat
 import sys
 from pathlib import Path
 
+from engine.bot_guard import keep_descriptor
 from engine.bot_process import own_loggers_back
 from p2p.table.store import default_data_dir
 
@@ -35,10 +36,19 @@ class _LogFile(logging.handlers.RotatingFileHandler):
                 raise OSError(errno.EINVAL, "not a regular file", self.baseFilename)
             os.set_blocking(fd, True)
             os.fchmod(fd, 0o600)
-            return open(fd, "a", encoding=self.encoding, errors=self.errors)  # noqa: SIM115
+            stream = open(fd, "a", encoding=self.encoding, errors=self.errors)  # noqa: SIM115
         except BaseException:
             os.close(fd)
             raise
+        # a bot that closes it (in simulate, in a tournament's worker) has it put back
+        # (the one kept before, set aside as this one was opened, is let go)
+        keep_descriptor(fd, "the log", lambda: self._holds(stream, fd))
+        return stream
+
+    def _holds(self, stream: io.TextIOWrapper, fd: int) -> bool:
+        """Whether this handler still writes to ``stream`` on ``fd`` (not when a bot
+        closed the handler, ``logging.basicConfig(force=True)``: no fault of its)."""
+        return self.stream is stream and not stream.closed and stream.fileno() == fd
 
     def doRollover(self) -> None:
         """The log set aside as ``millebornes.log.1``, or, when it cannot be (a folder

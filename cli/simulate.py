@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import faulthandler
 import json
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -14,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import Action, BotFailed, HandState, Rules, SeatController, Seating
+from engine.bot_guard import keep_descriptor, release_descriptor
 from engine.simulate import MatchTally, checked_choice, play_match
 from p2p.netsim import simulate_network
 from p2p.table.memory import CHEAT_KINDS, make_table, play_fair_match, stage_cheat
@@ -21,7 +24,7 @@ from p2p.text import safe_text
 
 from . import i18n
 from .args import MAX_MATCHES, check_bot_entrant, rules_from, seating_from
-from .bot_limit import make_seat_bots, report_to_stdout
+from .bot_limit import make_seat_bots, report_to_stdout, say_where_held
 from .i18n import _, ngettext
 from .progress import Progress
 from .words import cheat_demo_lines, report_width, rules_name, seating_words
@@ -227,6 +230,7 @@ class _Stderr:
                 st = os.fstat(2)
                 self.stat = (st.st_dev, st.st_ino)
                 self.saved = os.dup(2)
+                keep_descriptor(self.saved, "a copy of the standard error")
         except (OSError, ValueError, AttributeError):
             pass     # a test's capture: sys.stderr is used as it is
 
@@ -249,18 +253,41 @@ class _Stderr:
 
     def close(self) -> None:
         if self.saved is not None:
-            os.close(self.saved)
+            release_descriptor(self.saved)
+            with contextlib.suppress(OSError):    # a bot closed it, and its copy too
+                os.close(self.saved)
             self.saved = None
 
 
 def run(args: argparse.Namespace) -> int:
     # bots run here: what they write below sys.stdout must not break the report
     err = _Stderr()
+    crash_words = _say_crashes(err)
     try:
         with report_to_stdout():
             return _run(args, err)
     finally:
+        if crash_words:
+            faulthandler.disable()
+            with contextlib.suppress(AttributeError, ValueError):
+                faulthandler.unregister(signal.SIGPROF)
         err.close()
+
+
+def _say_crashes(err: _Stderr) -> bool:
+    """Where the interpreter crashes (a plug-in's C extension that reads past its memory,
+    ``os.abort``: SIGSEGV, SIGABRT...), Python's fatal error and the calls it was in, the
+    bot's own file and line among them, on the standard error as it was at the start:
+    ``simulate`` ended with not a word (status 139 in a shell, "Segmentation fault").
+    Whether it is set up."""
+    if err.saved is None:
+        return False
+    try:
+        faulthandler.enable(file=err.saved, all_threads=False)
+    except (OSError, ValueError, RuntimeError):
+        return False
+    say_where_held(err.saved)     # a bot that holds the interpreter in C past its time
+    return True
 
 
 def _run(args: argparse.Namespace, err: _Stderr | None = None) -> int:

@@ -39,7 +39,7 @@ from p2p.text import safe_text
 
 from . import i18n
 from .args import MAX_JOBS, MAX_MATCHES, check_bot_entrant, rules_from, seating_from
-from .bot_limit import declared, make_seat_bots, report_to_stdout, stop_children
+from .bot_limit import declared, make_seat_bots, report_to_stdout, say_where_held, stop_children
 from .i18n import _, ngettext
 from .progress import Progress
 from .words import rules_name, seating_words
@@ -281,6 +281,12 @@ def _worker_start() -> None:
     a bot's ``spawn`` pool still starting its processes printed a traceback per
     process after the report (the worker's exit had unlinked the pool's semaphores)."""
     bot_guard.INTERRUPT_IS_BOT_FAULT = True
+    # its pipes to the tournament: a bot that closed them ended the worker, its match
+    # forfeited as "ended its worker process" (they are put back, and it is told)
+    bot_guard.keep_open_descriptors("the worker's")
+    # a bot that holds the interpreter in C past its time ends the worker (its match is
+    # forfeited), saying where (the worker waited for ever, and the tournament with it)
+    say_where_held(2)
     # before multiprocessing's own finalizers (priority 0: a semaphore's unlinking)
     multiprocessing.util.Finalize(None, _stop_bot_processes, exitpriority=100)
 

@@ -60,6 +60,25 @@ class BotInterrupted(BotGuardFault):
         super().__init__("raised KeyboardInterrupt")
 
 
+class BotClosedDescriptors(BotGuardFault):
+    """A bot closed (or put something else in place of) file descriptors the program
+    keeps open for itself (:func:`keep_descriptor`): the report's standard output, the
+    log. They were put back where a copy could be; the bot is at fault."""
+
+    def __init__(self, closed: list[tuple[int, str]], lost: bool) -> None:
+        back = ("it could not be put back" if lost and len(closed) == 1 else
+                "they could not all be put back" if lost else
+                "it was put back" if len(closed) == 1 else "they were put back")
+        if len(closed) == 1:
+            (fd, what), = closed
+            said = f"the program's file descriptor {fd} ({what}; {back})"
+        else:
+            whats = " and ".join(w for _fd, w in closed[:2]) + (
+                f" and {len(closed) - 2} more" if len(closed) > 2 else "")
+            said = f"{len(closed)} of the program's file descriptors ({whats}; {back})"
+        super().__init__(f"closed {said}: a bot closes only the files it opened itself")
+
+
 class BotExited(BotGuardFault):
     """A bot called ``os._exit`` in its call, on the thread that called it: that would
     end the whole program (a simulation, a tournament's worker, a player's screen), every
@@ -135,6 +154,157 @@ def own_interrupt(before: int) -> bool:
 INTERRUPT_IS_BOT_FAULT = False
 
 
+#: The program's own file descriptors that a bot's call must leave as they were
+#: (:func:`keep_descriptor`): descriptor -> (what it is, its file's (st_dev, st_ino),
+#: whether it is inherited by the processes started, a copy kept high up, or -1, and
+#: what says whether the program still holds it, or None: always).
+_kept: dict[int, tuple[str, tuple[int, int], bool, int, Callable[[], bool] | None]] = {}
+
+#: Kept descriptors a bot closed that could not be put back (their copies closed too):
+#: the program's code that wrote on them writes elsewhere (:func:`descriptor_lost`).
+_lost: set[int] = set()
+
+#: How high up (at most) the copies of the kept descriptors are made: above the range a
+#: bot that closes "every descriptor" walks (``range(3, 1024)``, or to the soft limit).
+_COPIES_AT = 65536
+
+
+def _copy_high(fd: int) -> int:
+    """A close-on-exec copy of ``fd`` high up among the descriptors, out of the way of a
+    bot's ``os.closerange(3, 1024)`` (or up to its soft limit: the limit is raised for the
+    moment of the copy, within the hard one; a descriptor stays open above the limit).
+    -1 when no copy can be made."""
+    try:
+        import fcntl
+        import resource
+    except ImportError:                       # not POSIX: a copy where it falls
+        try:
+            return os.dup(fd)
+        except OSError:
+            return -1
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    top = _COPIES_AT if hard == resource.RLIM_INFINITY else min(hard, _COPIES_AT)
+    raised = soft != resource.RLIM_INFINITY and soft < top
+    try:
+        if raised:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (top, hard))
+        limit = top if raised or soft == resource.RLIM_INFINITY else min(soft, top)
+        return int(fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, max(3, limit - 64)))
+    except (OSError, ValueError):
+        try:
+            return int(fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3))
+        except OSError:
+            return -1
+    finally:
+        if raised:
+            try:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+            except (OSError, ValueError):
+                pass
+
+
+def keep_descriptor(fd: int, what: str, held: Callable[[], bool] | None = None) -> None:
+    """Keep ``fd``, a descriptor of the program's own that bots' calls in this process
+    must leave alone (``what`` says what it is, "the log"; a descriptor kept before under
+    the same ``what`` is let go). A bot that closes it (a double ``os.close`` of a number
+    the program had taken since, a loop closing every descriptor) ended ``simulate``
+    with "Bad file descriptor" and no word of the bot: after each plug-in's call,
+    :func:`descriptors_kept` puts it back from a copy and names the bot
+    (:class:`BotClosedDescriptors`). Let it
+    go (:func:`release_descriptor`) before the program closes it itself, or give
+    ``held``, asked after a call that closed it whether the program still holds it (the
+    log, whose handler a bot's ``logging.basicConfig(force=True)`` closes: no fault)."""
+    for other in [k for k, v in _kept.items() if v[0] == what or k == fd]:
+        release_descriptor(other)
+    _lost.discard(fd)
+    try:
+        st = os.fstat(fd)
+        inheritable = os.get_inheritable(fd)
+    except OSError:
+        return
+    _kept[fd] = (what, (st.st_dev, st.st_ino), inheritable, _copy_high(fd), held)
+
+
+def keep_open_descriptors(what: str) -> None:
+    """Keep (:func:`keep_descriptor`) every descriptor above the standard three open now
+    and not kept yet, each said as ``what``: in a process that has run no plug-in yet
+    and holds only its own (a tournament's worker, its pipes to the tournament, which a
+    bot that closed them broke: its matches were forfeited as "ended its worker
+    process"). Linux only (where ``/proc/self/fd`` lists them)."""
+    try:
+        fds = [int(name) for name in os.listdir("/proc/self/fd")]
+    except (OSError, ValueError):
+        return
+    copies = {entry[3] for entry in _kept.values()}
+    for fd in sorted(fds):
+        if fd > 2 and fd not in _kept and fd not in copies:
+            keep_descriptor(fd, f"{what} ({fd})")
+
+
+def release_descriptor(fd: int) -> None:
+    """Stop keeping ``fd`` (:func:`keep_descriptor`), its copy closed."""
+    entry = _kept.pop(fd, None)
+    if entry is not None and entry[3] >= 0:
+        try:
+            os.close(entry[3])
+        except OSError:
+            pass
+
+
+def _identity(fd: int) -> tuple[int, int] | None:
+    try:
+        st = os.fstat(fd)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _descriptors_back() -> tuple[list[tuple[int, str]], bool]:
+    """The kept descriptors a call closed or replaced, and what each is, each put back
+    from its copy; and whether any could not be (its copy gone too: it is no longer
+    kept)."""
+    closed: list[tuple[int, str]] = []
+    lost = False
+    for fd, (what, ident, inheritable, copy, held) in sorted(_kept.items()):
+        if _identity(fd) == ident:
+            continue
+        if held is not None and not held():
+            release_descriptor(fd)       # closed by the program's own code, as it should
+            continue
+        closed.append((fd, what))
+        try:
+            if copy < 0 or _identity(copy) != ident:
+                raise OSError("its copy is gone")
+            os.dup2(copy, fd, inheritable=inheritable)
+        except OSError:
+            lost = True
+            release_descriptor(fd)
+            _lost.add(fd)
+    return closed, lost
+
+
+def descriptor_lost(fd: int) -> bool:
+    """Whether ``fd``, kept (:func:`keep_descriptor`), was closed by a bot and could not
+    be put back: what the program wrote there is to go elsewhere (the number may be
+    another file's now)."""
+    return fd in _lost
+
+
+def descriptors_kept(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)``, a plug-in's code: a descriptor the program keeps
+    (:func:`keep_descriptor`) that it closed is put back, however the call ends, and a
+    call that returned is then the bot's fault (:class:`BotClosedDescriptors`; one that
+    raised is at fault already, for what it raised). The built-in bots are not checked
+    (a few microseconds a descriptor, at every move)."""
+    try:
+        answer = fn(*args)
+    finally:
+        closed, lost = _descriptors_back() if _kept else ([], False)
+    if closed:
+        raise BotClosedDescriptors(closed, lost)
+    return answer
+
+
 def call_bot(fn: Callable[..., T], *args: Any) -> T:
     """``fn(*args)``, bot code run in this process. A bot that forks (``os.fork()``)
     and returns in both processes ran the whole program twice (every report printed by
@@ -157,6 +327,8 @@ def call_bot(fn: Callable[..., T], *args: Any) -> T:
         r, w = os.pipe()
         os.set_blocking(r, False)
         _escape_pipe = (r, w)
+        keep_descriptor(r, "the pipe that finds a bot's forked copy")
+        keep_descriptor(w, "the pipe that finds a bot's forked copy, its end to write")
     pid, forks, sigints = os.getpid(), _forks, _sigints
     real_exit, caller = os._exit, threading.get_ident()
     calling = True

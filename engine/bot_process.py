@@ -10,6 +10,7 @@ clock (the rules and the simulator stay pure).
 
 from __future__ import annotations
 
+import builtins
 import json
 import logging
 import mmap
@@ -27,9 +28,9 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from .actions import Action
-from .bot_guard import BotGuardFault, call_bot
+from .bot_guard import BotGuardFault, call_bot, descriptors_kept
 from .bots import SeatController, make_bot
-from .errors import exception_words, one_line, where_raised
+from .errors import exception_words, one_line, raised_words, where_raised
 from .simulate import answer_words, index_hint, legal_choice
 from .state import HandState
 
@@ -115,7 +116,65 @@ def within_bound(fn: Callable[..., T], *args: Any) -> T:
     with "unexpected error: MemoryError"; the heuristic of the next match was short of
     memory too. A process already within :data:`BOUND_RESERVE` of its bound does not
     run the plug-in: its call raises ``MemoryError`` (the memory is the plug-in's: it
-    may have kept it from an earlier call)."""
+    may have kept it from an earlier call). A descriptor of the program's that the
+    plug-in closed is put back, and the plug-in is at fault
+    (:func:`engine.bot_guard.descriptors_kept`); Python's built-in names are put back
+    as they were, however the call ends (:func:`_builtins_back`)."""
+    if not _BUILTINS:
+        _BUILTINS.update(vars(builtins))       # before any plug-in's code has run here
+    handlers = _handlers()
+    try:
+        answer: T = descriptors_kept(_held_back_for, fn, *args)
+    finally:
+        _builtins_back()
+        _handlers_back(handlers)
+    return answer
+
+
+#: The signals whose handling is the program's: a plug-in's own handler is put back
+#: after its call (:func:`within_bound`).
+PROGRAM_SIGNALS = tuple(getattr(signal, name) for name in
+                        ("SIGINT", "SIGTERM", "SIGHUP", "SIGCHLD", "SIGPIPE")
+                        if hasattr(signal, name))
+
+
+def _handlers() -> dict[int, Any]:
+    """The handlers of :data:`PROGRAM_SIGNALS` now (none off the main thread, where
+    they cannot be set)."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {signum: signal.getsignal(signum) for signum in PROGRAM_SIGNALS}
+
+
+def _handlers_back(handlers: dict[int, Any]) -> None:
+    """The program's signal handlers as they were before a plug-in's call: a bot that
+    ignored SIGINT (``signal.signal(SIGINT, SIG_IGN)``), or caught it for itself (to save
+    its work), made ``simulate`` deaf to Ctrl-C for the rest of the run."""
+    for signum, handler in handlers.items():
+        if handler is not None and signal.getsignal(signum) is not handler:
+            try:
+                signal.signal(signum, handler)
+            except (OSError, ValueError, TypeError):
+                pass
+
+
+#: Python's built-in names as they were before the first plug-in's call in this process.
+_BUILTINS: dict[str, Any] = {}
+
+
+def _builtins_back() -> None:
+    """The built-in names a plug-in's call replaced or deleted, put back (what it added
+    stays): a bot that silenced every print of its process (``builtins.print = lambda
+    *a, **k: None``) silenced ``simulate``'s report too, status 0 and not a line."""
+    now = vars(builtins)
+    for name, value in _BUILTINS.items():
+        if now.get(name, _BUILTINS) is not value:
+            now[name] = value
+
+
+def _held_back_for(fn: Callable[..., T], *args: Any) -> T:
+    """:func:`within_bound` but the descriptors' check (:func:`engine.bot_guard.
+    descriptors_kept`, made once the memory held back is given back)."""
     size = _held_back
     if not size:
         return fn(*args)
@@ -411,7 +470,7 @@ def _serve(conn: Any, spec: str, seed: int, parent: int | None = None,
         except BaseException as exc:   # noqa: BLE001 - a plug-in's own bug, named
             log_where_raised(bot_label(spec, seat), exc, view.phase)
             try:
-                _reply(conn, "error", f"raised {exception_words(exc)}")
+                _reply(conn, "error", raised_words(exc))
             except Exception:          # noqa: BLE001 - a channel the bot broke
                 return
 
@@ -473,7 +532,7 @@ class BotProcess:
                                  args=(child, spec, seed, os.getpid(), log_path or log_file(),
                                        seat),
                                  daemon=True,
-                                 name=f"bot {spec}")
+                                 name=f"bot {bot_label(spec, seat)}")
         self._proc.start()
         self._started = time.monotonic()
         child.close()

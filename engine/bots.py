@@ -110,25 +110,19 @@ def plugin_bots() -> dict[str, BotFactory]:
     plug-in cannot shadow a built-in name or a level."""
     out: dict[str, BotFactory] = {}
     for ep in sorted(_bot_entry_points(), key=lambda e: (e.name, e.value)):
-        # names are matched without case (as specs are read); one with a character a spec
-        # cannot hold could never be chosen
         name = bot_name_key(ep.name)
-        # a control or an invisible character cannot be typed, and every list of the
-        # bots wrote it on the player's terminal (it cleared the screen)
-        if not name or any(c in name for c in ":,= \t") or not name.isprintable() \
-                or name in BOTS or name in LEVELS:
+        refused = _refused_name(name)
+        if refused in ("builtin", "unwritable"):
             _warn_once(("unwritable", ep.name, ep.value),
                        "bot plug-in %r (%s) is not offered: its name is a built-in's or "
                        "cannot be written in a bot spec", ep.name, ep.value)
             continue
-        if name.isdigit():
-            # ``play --bots 2`` is two bots: such a name could never be chosen there
+        if refused == "digits":
             _warn_once(("digits", ep.name, ep.value),
                        "bot plug-in %r (%s) is not offered: a name of digits alone reads "
                        "as a number of bots", ep.name, ep.value)
             continue
-        if len(name) > MAX_NAME:
-            # it widened every column of a tournament's table, every list of choices
+        if refused == "long":
             _warn_once(("long", ep.name[:60], ep.value),
                        "bot plug-in %r (%s) is not offered: its name is longer than %d "
                        "characters", ep.name[:60], ep.value, MAX_NAME)
@@ -144,6 +138,41 @@ def plugin_bots() -> dict[str, BotFactory]:
 
 #: The longest plug-in name offered (a name is a column of a tournament's table).
 MAX_NAME = 24
+
+
+def _refused_name(name: str) -> str | None:
+    """Why a plug-in called ``name`` (as it is looked up) is not offered, or None:
+    "builtin" (a built-in's name or a level's: the built-in is the one made),
+    "unwritable" (a spec cannot hold it), "digits" or "long"."""
+    # names are matched without case (as specs are read); one with a character a spec
+    # cannot hold could never be chosen; a control or an invisible character cannot be
+    # typed, and every list of the bots wrote it on the player's terminal (it cleared
+    # the screen)
+    if name in BOTS or name in LEVELS:
+        return "builtin"
+    if not name or any(c in name for c in ":,= \t") or not name.isprintable():
+        return "unwritable"
+    if name.isdigit():
+        return "digits"      # ``play --bots 2`` is two bots: it could never be chosen there
+    if len(name) > MAX_NAME:
+        return "long"        # it widened every column of a tournament's table
+    return None
+
+
+def unoffered_plugin(name: str) -> tuple[str, str, str] | None:
+    """An installed plug-in called ``name`` (as it is looked up) that is not offered:
+    ``(its name as declared, its module:factory, why)``, why one of "builtin", a
+    built-in's or a level's name (the built-in plays where it is named), "unwritable",
+    "digits", "long" (:func:`plugin_bots`); else None. Its author, who named it, was told
+    "there is no bot called ..." of a name with a space, and of a name like "hard" not
+    a word: the built-in played, their code never ran."""
+    key = bot_name_key(name)
+    for ep in sorted(_bot_entry_points(), key=lambda e: (e.name, e.value)):
+        if bot_name_key(ep.name) == key:
+            why = _refused_name(key)
+            if why is not None:
+                return str(ep.name)[:60], str(ep.value)[:120], why
+    return None
 
 
 def bot_name_key(name: str) -> str:
@@ -276,7 +305,30 @@ class _LazyFactory:
                                f"{type(bot).__name__[:40]} whose method is choose{found}; "
                                f"a bot's is called as choose(view, legal): write it as "
                                f"def choose(self, view, legal)")
+        how = _choose_kind(bot.choose)
+        if how is not None:
+            # an async def choose (or one that yields): its answer is a coroutine, and it
+            # failed at its first move, in the middle of a match
+            raise PluginFailed(f"bot plug-in {self.ep.name!r} made a bot of type "
+                               f"{type(bot).__name__[:40]} whose choose {how}: write it "
+                               f"as a plain def choose(self, view, legal) that returns "
+                               f"one of legal"
+                               + (" (with asyncio.run inside if it awaits)"
+                                  if "async" in how else ""))
         return bot
+
+
+def _choose_kind(choose: Callable[..., Any]) -> str | None:
+    """What a bot's ``choose`` is, in words, when it returns something other than its
+    answer ("is an async def", "yields"), else None (read from its code's flags: nothing
+    of the plug-in's runs)."""
+    if inspect.iscoroutinefunction(choose):
+        return "is an async def"
+    if inspect.isasyncgenfunction(choose):
+        return "is an async def that yields"
+    if inspect.isgeneratorfunction(choose):
+        return "yields"
+    return None
 
 
 def _choose_takes(choose: Callable[..., Any]) -> str | None:

@@ -135,3 +135,17 @@ def meant(unknown: Iterable[str], known: Iterable[str]) -> str:
     names = list(known)
     guesses = [g[0] for u in unknown if (g := difflib.get_close_matches(u, names, n=1))]
     return f", did you mean {', '.join(guesses)}?" if guesses else ""
+
+
+def raised_words(exc: BaseException) -> str:
+    """A bot's exception as its fault says it, "raised KeyError: 'boom'", with what to do
+    where a stranger's first bot meets it: ``input()`` (the standard input of a bot is
+    empty everywhere: "raised EOFError: EOF when reading a line" said nothing of why) and
+    ``sys.exit`` (a bot that meant to give up the match)."""
+    words = f"raised {exception_words(exc)}"
+    if isinstance(exc, EOFError):
+        words += " (a bot has no keyboard: its standard input is empty, so input() finds " \
+                 "its end at once)"
+    elif isinstance(exc, SystemExit):
+        words += " (sys.exit ends a program, not a move: return one of legal)"
+    return words

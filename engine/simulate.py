@@ -12,6 +12,7 @@ A bot that thinks in a child process of its own is :class:`engine.bot_process.Bo
 from __future__ import annotations
 
 import inspect
+import math
 import random
 import types
 from collections.abc import Callable, Sequence, Sized
@@ -22,7 +23,7 @@ from .actions import ACTION_TYPES, Action, Discard, FastDiscard
 from .bot_guard import BotGuardFault, call_bot
 from .bots import SeatController
 from .cards import Kind, kind
-from .errors import BotFailed, BotTooSlow, exception_words
+from .errors import BotFailed, BotTooSlow, raised_words
 from .game import apply_action, legal_actions, new_hand, reshuffle_action
 from .rules import Rules, Seating
 from .scoring import Match, SideScore, hand_winner, score_hand
@@ -112,7 +113,7 @@ def checked_choice(choose: Callable[[HandState, list[Action]], object], view: Ha
         raise BotFailed(seat, str(exc)) from None
     except BaseException as exc:  # noqa: BLE001 - sys.exit, or any class a plug-in raises
         # a time limit says what happened in its own words (the bot did not raise it)
-        words = str(exc) if isinstance(exc, BotTooSlow) else f"raised {exception_words(exc)}"
+        words = str(exc) if isinstance(exc, BotTooSlow) else raised_words(exc)
         raise BotFailed(seat, words) from exc
     action = legal_choice(answer, legal)
     if action is None:
@@ -166,10 +167,12 @@ def index_hint(answer: object, legal: Sequence[Action]) -> str:
     if type(answer) is types.CoroutineType:
         if inspect.getcoroutinestate(answer) == inspect.CORO_CREATED:
             answer.close()
-        return (" (its choose is an async def: make it a plain def that returns a move, "
-                "with asyncio.run inside if it awaits)")
+        # an ``async def choose`` is refused when its bot is made: here a plain def
+        # returned a coroutine (``return self.think(...)``, an ``async def`` forgotten)
+        return (" (a coroutine, what calling an async def gives: return the move itself, "
+                "with asyncio.run(...) to wait for it)")
     if type(answer) is types.GeneratorType:
-        return " (its choose yields: it must return a move)"
+        return " (a generator, what calling a def that yields gives: return the move itself)"
     return _look_alike_hint(answer, legal) or _decision_hint(answer, legal)
 
 
@@ -284,12 +287,13 @@ def answer_words(answer: object) -> str:
     """A bot's answer in a message: its repr, bounded (the repr of someone else's object
     may be huge, raise, or hang: only plain values and the engine's actions are shown)."""
     kind = type(answer)
+    items: list[object] = [answer]
     if kind in (list, tuple, dict) or kind in ACTION_TYPES:
         sized: Sized = answer  # type: ignore[assignment]
         if len(sized) > 16:
             return f"a {kind.__name__} of {len(sized)} items"
-        items: list[object] = ([*answer.keys(), *answer.values()] if isinstance(answer, dict)
-                               else list(answer))  # type: ignore[call-overload]
+        items = ([*answer.keys(), *answer.values()] if isinstance(answer, dict)
+                 else list(answer))  # type: ignore[call-overload]
         if not all(_plain_value(v) for v in items):
             return f"a {kind.__name__} holding other objects"
     elif kind not in (int, str, bool, float, type(None)):
@@ -298,7 +302,14 @@ def answer_words(answer: object) -> str:
     try:
         text = repr(answer)
     except Exception as exc:   # noqa: BLE001 - a huge int's repr raises
-        text = f"<{kind.__name__} whose repr raised {type(exc).__name__}>"
+        # an int past Python's 4300 digits: "<int whose repr raised ValueError>" said
+        # neither what the bot answered nor what to fix
+        huge = [v for v in items if type(v) is int and v.bit_length() > 4000]
+        if huge:
+            digits = f"an int of about {int(huge[0].bit_length() * math.log10(2)) + 1} digits"
+            text = digits if kind is int else f"a {kind.__name__} holding {digits}"
+        else:
+            text = f"<{kind.__name__} whose repr raised {type(exc).__name__}>"
     return text if len(text) <= 200 else text[:197] + "..."
 
 

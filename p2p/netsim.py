@@ -115,7 +115,7 @@ class _FaultTolerant:
         try:
             if parse_bot_spec(spec)[0] not in BOTS:
                 self.bot: Any = BotProcess(spec, seed, answer_within=DECISION_LIMIT,
-                                           on_fault=self._failed)
+                                           on_fault=self._failed, seat=seat)
                 self.isolated = True
             else:
                 self.bot = make_bot(spec, seed)
