@@ -1,0 +1,276 @@
+"""The thirtieth first-time-player pass: what the twenty-ninth left, and what a new player
+met after it.
+
+1. The lobby's lines began in small letters, beside the host's and the table's own
+   capitals: "you sit at seat 1 (…)", "the host's key is …", "ready", "not ready",
+   "left the table", "unknown command 'redy': …", "seat 7 …"; and the host's
+   "Type 'ready' / 'unready', 'quit' to close the table" read as three words that close
+   the table. Each is a sentence now.
+2. The notice of a terminal too small for the board said "Please make it larger (the game
+   goes on meanwhile)" at the player's own turn, when nothing goes on without them: it
+   says the game waits for them then, and goes on only while others play.
+3. A team's row on the board shows "7/6 cards": read as a fraction (seven of six?) by a
+   player who had not opened the help, the one place that said it. The log's first line
+   at a team table says it.
+4. "millebornes join: the host refused: the table is full" and the join ended, no next
+   step said: it says every seat is taken, and the commands that find another table or
+   open one's own.
+5. Modern rules shuffle the discards into a new draw pile when it runs out, but not after
+   the idle reshuffles allowed (no distance played since the last one, R4b): the draws
+   then stopped with nothing said, where a newcomer waited for one. The draw that took
+   the last card says it, and what happens now.
+6. `verify` of a game left at a move ended "(The next entry, due from seat 0 (You), is
+   missing: move.)", the protocol's words: "(The file ends before your next move.)", or
+   "… the next move of Bo, at seat 1." when another player's was due.
+7. A player known by another key: "warning: Ben [PVJID-CVLRM] has a key we have not seen
+   for this name (known: GSMM" / "L-G5RIZ): …" — printed as one long line, the terminal
+   cut the known key in two. Wrapped at words now, and a sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_helpers import SizedOutput, free_port
+from prompt_toolkit.input import create_pipe_input
+from test_newcomer_plain import Player
+
+from cli import i18n, words
+from cli.app import TableApp
+from cli.driver import LocalDriver
+from engine import Action, Seating, preset
+from engine.actions import Discard, Draw
+
+# ----- 1. The lobby speaks in sentences -----
+
+
+#: How the lobby's lines began (at a line's start, not wrapped on from one before).
+_SMALL = re.compile(r"^(you |the host's|ready|not ready|left the table|unknown command|"
+                    r"seat \d+ (was|is)|there is no|commands:|the input ended)", re.M)
+
+
+def test_the_lobby_speaks_in_sentences(tmp_path: Path) -> None:
+    """Host and joiner on loopback at a table of three (the match does not start): every
+    line either says, after the joiner types a typo, a seat that is not there, unready,
+    ready, help and leave, begins with a capital."""
+    port = free_port()
+    ann = Player(["host", "--plain", "--name", "Ann", "--bind", "127.0.0.1", "--port",
+                  str(port), "--no-announce", "--players", "3", "--data-dir",
+                  str(tmp_path / "a"), "--identity", str(tmp_path / "a.key")], tmp_path)
+    bea: Player | None = None
+    try:
+        ann.until("others join with")
+        bea = Player(["join", "--plain", "--name", "Bea", "--peer", f"127.0.0.1:{port}",
+                      "--port", str(free_port()), "--data-dir", str(tmp_path / "b"),
+                      "--identity", str(tmp_path / "b.key")], tmp_path)
+        bea.until(r"moves you to free seat N")
+        for typed, answer in (("redy", r"did you mean 'ready'\?"),
+                              ("sit 7", r"There is no seat 7"),
+                              ("sit 1", r"You sit at seat 1 already\."),
+                              ("unready", r"You are not ready\."),
+                              ("ready", r"You are ready\."),
+                              ("xyzzy", r"Unknown command 'xyzzy'"),
+                              ("help", r"Commands: 'sit N'")):
+            bea.type(typed)
+            bea.until(answer)
+        ann.type("sit 1")
+        ann.until(r"You host this table")
+        ann.type("start")
+        ann.until(r"Type 'ready' or 'unready'; 'quit' closes the table\.", count=2)
+        bea.type("leave")
+        bea.until(r"You left the table\.")
+        for who in (ann, bea):
+            assert not _SMALL.search(who.text), (_SMALL.search(who.text), who.text)
+        assert "The host's key is" in bea.said(), bea.text
+    finally:
+        for p in (bea, ann):
+            if p is not None:
+                p.close()
+
+
+# ----- 2. a terminal too small at one's own turn: the game waits -----
+
+
+def _notice(app: TableApp) -> str:
+    return " ".join("".join(t for _s, t in app._too_small_fragments()).split())
+
+
+def test_a_terminal_too_small_at_ones_turn_says_the_game_waits() -> None:
+    """60×20 at the player's turn: "the game goes on meanwhile" was said while the game
+    waited for them; once the bots play (the player's turn done), it does go on."""
+    with create_pipe_input() as inp:
+        d = LocalDriver(preset("modern"), Seating.solo(2), ["You", "Bo"], seed=3)
+        d.run_others()
+        assert d.my_move()
+        app = TableApp(d, input=inp, output=SizedOutput(60, 20), delay=0)
+        notice = _notice(app)
+        assert "goes on meanwhile" not in notice, notice
+        assert "the game waits for you meanwhile" in notice, notice
+        d.submit(d.legal()[0])
+        assert not d.my_move()          # Bo's turn: the game goes on without the player
+        notice = _notice(app)
+        assert "goes on meanwhile" in notice and "waits for you" not in notice, notice
+
+
+# ----- 3. a team's "7/6 cards" said where a newcomer reads first -----
+
+
+def test_a_team_tables_first_log_line_says_what_7_6_cards_is() -> None:
+    with create_pipe_input() as inp:
+        d = LocalDriver(preset("classic"), Seating(4, 2), ["You", "Bo", "Cy", "Di"], seed=3)
+        app = TableApp(d, input=inp, output=SizedOutput(80, 24), delay=0)
+        log = " ".join(" ".join(t for _s, t in line) for line in app._log_lines()).split()
+        assert "A team's cards, as 7/6, are each partner's hand, in the order of the " \
+            "names." in " ".join(log), log
+    with create_pipe_input() as inp:       # a table of one-player sides: nothing to say
+        d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=3)
+        app = TableApp(d, input=inp, output=SizedOutput(80, 24), delay=0)
+        log = " ".join(" ".join(t for _s, t in line) for line in app._log_lines()).split()
+        assert "7/6" not in " ".join(log)
+
+
+# ----- 4. a full table says what next -----
+
+
+def test_a_full_table_says_where_to_go_next(tmp_path: Path) -> None:
+    """Ann hosts two seats, one a bot's, not ready yet: the table is full. Bea's join is
+    refused, and told how to find another table or open her own."""
+    port = free_port()
+    ann = Player(["host", "--plain", "--not-ready", "--name", "Ann", "--bind", "127.0.0.1",
+                  "--port", str(port), "--no-announce", "--players", "2", "--bots", "1",
+                  "--data-dir", str(tmp_path / "a"), "--identity", str(tmp_path / "a.key")],
+                 tmp_path)
+    bea: Player | None = None
+    try:
+        ann.until("others join with")
+        bea = Player(["join", "--plain", "--name", "Bea", "--peer", f"127.0.0.1:{port}",
+                      "--port", str(free_port()), "--data-dir", str(tmp_path / "b"),
+                      "--identity", str(tmp_path / "b.key")], tmp_path)
+        assert bea.proc.wait(30) != 0
+        said = bea.until(r"the host refused: the table is full")
+        assert "the table is full. Every seat is taken: millebornes lobby lists the tables " \
+            "on the LAN; millebornes host opens one of your own." in said, said
+    finally:
+        for p in (bea, ann):
+            if p is not None:
+                p.close()
+
+
+# ----- 5. modern rules: the last reshuffle used up is said -----
+
+
+class _NoDistance:
+    """Discards whatever it can, draws from the pile: no distance is ever played."""
+
+    def choose(self, view: object, legal: list[Action]) -> Action:
+        return ([a for a in legal if isinstance(a, Discard)]
+                or [a for a in legal if isinstance(a, Draw) and a.source != "discard"]
+                or legal)[0]
+
+
+def test_modern_rules_say_when_the_discards_are_not_shuffled_back_any_more() -> None:
+    """Two players who never play distance: the pile is reshuffled twice (the second idle,
+    reshuffle_limit 1), then runs out for good. That draw says so, once; the earlier
+    reshuffles said theirs."""
+    me = _NoDistance()
+    d = LocalDriver(preset("modern"), Seating.solo(2), ["You", "Bo"], seed=1,
+                    bots=[None, _NoDistance()])
+    while not d.hand_over:
+        if d.others_pending():
+            d.step_others()
+        else:
+            d.submit(me.choose(d.view(), d.legal()))
+    said = i18n._(words.LAST_RESHUFFLE_USED)
+    assert d.view().reshuffles == 2 and d.view().pile_size() == 0
+    lines = [e for e in d.events if said in e]
+    assert len(lines) == 1, d.events
+    assert said.startswith("That was the last card of the draw pile, and the discards are "
+                           "not shuffled into a new one")
+    # after the two reshuffles said
+    assert d.events.index(lines[0]) > max(
+        i for i, e in enumerate(d.events) if e == "The discard pile is shuffled into a new "
+        "draw pile.")
+
+
+# ----- 6. verify says a missing move in a player's words -----
+
+
+def test_verify_says_the_move_a_file_ends_before_in_a_players_words(tmp_path: Path) -> None:
+    from test_verify_cli import _rewrite
+
+    from cli.words import verify_lines
+    from engine.bots import make_bot
+    from engine.errors import BotFailed
+    from p2p.audit import verify_game
+    from p2p.table.memory import make_table, play_fair_match
+    from p2p.testing import seeded_entropy
+    from p2p.transcript.file import read_transcript
+
+    class Enough(Exception):
+        pass
+
+    moves = [0]
+
+    def chooser(seat: int) -> Any:
+        bot = make_bot("heuristic", seat)
+
+        def choose(view: Any, legal: list[Action]) -> Action:
+            moves[0] += 1
+            if moves[0] > 12:           # a few moves of each seat are enough
+                raise Enough
+            return bot.choose(view, legal)
+        return choose
+
+    with seeded_entropy(b"newcomer-30-verify"):
+        cfg, ids = make_table(preset("modern"), Seating.solo(2), ["Ann", "Bo"], b"nc30")
+        path = tmp_path / "whole.mbt"
+        with pytest.raises(BotFailed):
+            play_fair_match(cfg, ids, [chooser(s) for s in range(2)], transcript=path)
+    envs = list(read_transcript(path).entries)
+    keys = {p.seat: p.key for p in cfg.players}
+    for seat, mine, said in ((0, 0, "(The file ends before your next move.)"),
+                             (1, 0, "(The file ends before the next move of Bo, at seat 1.)"),
+                             (0, None, "(The file ends before the next move of Ann, at seat "
+                                       "0.)")):
+        k = max(i for i in range(len(envs)) if envs[i].author == keys[seat]
+                and envs[i].body.get("k") == "game.act")
+        cut = _rewrite(path, tmp_path / f"cut{seat}{mine}.mbt", envs[:k])
+        text = " ".join(" ".join(verify_lines(verify_game(cut), me=mine)).split())
+        assert said in text, text
+        assert "is missing" not in text and "due from" not in text, text
+
+
+# ----- 7. a changed key's warning, wrapped at words -----
+
+
+def test_a_changed_keys_warning_is_wrapped_at_words(tmp_path: Path) -> None:
+    """Bea knew an "Ann" by another key: the warning on joining Ann's table ran past 80
+    columns in one line, a fingerprint cut in two by the terminal."""
+    from p2p.crypto.identity import Identity, fingerprint
+    from p2p.crypto.known import KnownPlayers
+
+    (tmp_path / "b").mkdir()
+    old = Identity.generate()
+    KnownPlayers(tmp_path / "b" / "known_players").observe("Ann", old.public_key)
+    port = free_port()
+    ann = Player(["host", "--plain", "--name", "Ann", "--bind", "127.0.0.1", "--port",
+                  str(port), "--no-announce", "--players", "2", "--data-dir",
+                  str(tmp_path / "a"), "--identity", str(tmp_path / "a.key")], tmp_path)
+    bea: Player | None = None
+    try:
+        ann.until("others join with")
+        bea = Player(["join", "--plain", "--name", "Bea", "--peer", f"127.0.0.1:{port}",
+                      "--port", str(free_port()), "--data-dir", str(tmp_path / "b"),
+                      "--identity", str(tmp_path / "b" / "b.key")], tmp_path)
+        bea.until(r"Warning: Ann \[")
+        bea.until(r"a new machine, or someone else using the name\.")
+        lines = bea.text.splitlines()
+        assert all(len(line) <= 80 for line in lines), lines
+        assert any(fingerprint(old.public_key) in line for line in lines), lines
+    finally:
+        for p in (bea, ann):
+            if p is not None:
+                p.close()
