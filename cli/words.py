@@ -2922,6 +2922,17 @@ def verify_lines(report: GameReport, me: int | None = None,
             text += " " + (_("(The file ends before your next move.)") if yours else
                            _("(The file ends before the next move of %(name)s, at seat "
                              "%(seat_no)d.)"))
+        elif report.waiting_step == "game.act" and report.check == "unresponsive" and named:
+            # the others signed that the move did not come ("move [unresponsive]" of a
+            # player who had quit was the protocol's id, unexplained)
+            values["seat_no"] = report.waiting_for
+            text += " " + (_("(The file ends before your next move, which the other players "
+                             "signed did not come: you left, or your computer stopped "
+                             "answering. Nobody is blamed for it.)") if yours else
+                           _("(The file ends before the next move of %(name)s, at seat "
+                             "%(seat_no)d, which the other players signed did not come: "
+                             "%(name)s left, or their computer stopped answering. Nobody is "
+                             "blamed for it.)"))
         else:
             text += " " + _("(The next entry, due from %(seat)s, is missing: %(check)s.)")
         out += wrap_at(text % values)

@@ -21,7 +21,9 @@ met after it.
    the last card says it, and what happens now.
 6. `verify` of a game left at a move ended "(The next entry, due from seat 0 (You), is
    missing: move.)", the protocol's words: "(The file ends before your next move.)", or
-   "… the next move of Bo, at seat 1." when another player's was due.
+   "… the next move of Bo, at seat 1." when another player's was due. A player who quit
+   (the others signed that the move did not come) was "move [unresponsive]": it says
+   what the others signed, and that nobody is blamed.
 7. A player known by another key: "warning: Ben [PVJID-CVLRM] has a key we have not seen
    for this name (known: GSMM" / "L-G5RIZ): …" — printed as one long line, the terminal
    cut the known key in two. Wrapped at words now, and a sentence.
@@ -241,6 +243,41 @@ def test_verify_says_the_move_a_file_ends_before_in_a_players_words(tmp_path: Pa
         text = " ".join(" ".join(verify_lines(verify_game(cut), me=mine)).split())
         assert said in text, text
         assert "is missing" not in text and "due from" not in text, text
+
+
+def test_verify_says_a_move_the_others_signed_did_not_come_in_a_players_words(
+        tmp_path: Path) -> None:
+    """A seat gone at its own move: the other signs that the move did not come (a
+    timeout claim), and verify of its copy said "(The next entry, due from seat 1 (p1), is
+    missing: move [unresponsive].)"."""
+    from test_replicated_log import _table, _transcript
+
+    from cli.words import verify_lines
+    from p2p.audit import verify_game
+    from p2p.table.replicated_log import LogOptions
+
+    t = _table(b"nc30/gone-deciding", options=LogOptions(step_limit=20.0))
+    while not any(s.rlog.match.hand.needs_decision() for s in t.seats):
+        t.write_turns()
+        t.deliver()
+    w = next(i for i, s in enumerate(t.seats) if s.rlog.match.hand.needs_decision())
+    other = t.seats[1 - w].rlog
+    other.seat_reachable(w, False)
+    t.clock.advance(21.0)
+    other.tick()
+    assert other.stopped is not None and other.unresponsive == w
+    t.collect(1 - w)                       # its claim, signed, goes to its copy
+    report = verify_game(_transcript(tmp_path, t, 1 - w))
+    assert report.check == "unresponsive" and report.waiting_step == "game.act"
+    name = report.names[w]
+    text = " ".join(" ".join(verify_lines(report, me=1 - w)).split())
+    assert f"(The file ends before the next move of {name}, at seat {w}, which the other " \
+        f"players signed did not come: {name} left, or their computer stopped answering. " \
+        "Nobody is blamed for it.)" in text, text
+    assert "[unresponsive]" not in text and "is missing" not in text, text
+    mine = " ".join(" ".join(verify_lines(report, me=w)).split())
+    assert "(The file ends before your next move, which the other players signed did not " \
+        "come: you left, or your computer stopped answering." in mine, mine
 
 
 # ----- 7. a changed key's warning, wrapped at words -----
