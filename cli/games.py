@@ -420,9 +420,11 @@ def run(args: argparse.Namespace) -> int:
               _("(* you) Saved in %(path)s. Use an id with: millebornes verify ID, "
                 "millebornes replay ID, millebornes resume ID") % {"path": base_dir(args)})
     # each command with its ID on one line ("millebornes verify" / "ID" read as two)
+    # and the program as the player's shell finds it ("millebornes verify ID" was "command
+    # not found" where it is .venv/bin/millebornes, as every other command here says it)
     for verb in ("verify", "replay", "resume"):
         footer = footer.replace(f"millebornes {verb} ID",
-                                i18n.NO_BREAK.join(("millebornes", verb, "ID")))
+                                i18n.NO_BREAK.join((as_typed("millebornes"), verb, "ID")))
     for line in i18n.wrap(footer, width):
         print(i18n.display(line))
     return 0

@@ -27,6 +27,9 @@ met after it.
 7. A player known by another key: "warning: Ben [PVJID-CVLRM] has a key we have not seen
    for this name (known: GSMM" / "L-G5RIZ): …" — printed as one long line, the terminal
    cut the known key in two. Wrapped at words now, and a sentence.
+8. `games` ended "Use an id with: millebornes verify ID, …" where the program is
+   .venv/bin/millebornes (not on the PATH; every other command names it as typed), and
+   `resume` of a match over said only how to watch it: it says how to play a new one.
 """
 
 from __future__ import annotations
@@ -311,3 +314,31 @@ def test_a_changed_keys_warning_is_wrapped_at_words(tmp_path: Path) -> None:
         for p in (bea, ann):
             if p is not None:
                 p.close()
+
+
+# ----- 8. games names the program as typed; resume of a match over, how to play again ---
+
+
+@pytest.mark.slow        # a whole (one-hand) match through the installed script
+def test_games_and_resume_of_a_match_over_name_the_program_and_a_new_match(
+        tmp_path: Path) -> None:
+    import shlex
+
+    from test_newcomer_twentyninth import _run, _script
+
+    script = _script()
+    typed = shlex.quote(str(script))
+    data = str(tmp_path / "d")
+    r = _run(script, "play", "--plain", "--auto", "--rules", "modern", "--data-dir", data)
+    assert r.returncode == 0 and "Final scores:" in r.stdout, r.stdout + r.stderr
+    r = _run(script, "games", "--data-dir", data)
+    said = " ".join(r.stdout.replace("\u00a0", " ").split())
+    for verb in ("verify", "replay", "resume"):
+        assert f"{typed} {verb} ID" in said, said
+    assert "millebornes verify" not in said.replace(f"{typed} verify", ""), said
+    r = _run(script, "resume", "--data-dir", data)
+    said = " ".join(r.stdout.split())
+    assert re.search(rf"Game [0-9a-f]{{8}}: the match is over; {re.escape(typed)} replay "
+                     rf"[0-9a-f]{{8}} --data-dir {re.escape(data)} shows it, and "
+                     rf"{re.escape(typed)} play --data-dir {re.escape(data)} starts a new "
+                     r"one\.", said), said
