@@ -629,10 +629,14 @@ class TableApp:
                 and view.phase == PLAY:
             labels = side_names(d.names, d.seating)
             can = i18n.join_list(labels[t] for t in self._legal_targets()) or _("nobody now")
+            # in another's turn nothing can be played: "can go on: nobody now" beside a
+            # target read as if the hazard could go on no one at all
+            note = (_("(t changes; can go on: %(names)s)") % {"names": can} if d.my_move()
+                    else _("(t changes; you play it in your turn)"))
             target: render.Line = [
                 ("class:dim", _("target:") + " "),
                 ("class:you", self._target_name(self.current_target())),
-                ("class:dim", " " + _("(t changes; can go on: %(names)s)") % {"names": can})]
+                ("class:dim", " " + note)]
             width = self._size()[1]
             if i18n.cells("".join(frag[1] for frag in lines[0] + target)) + 2 <= width:
                 lines[0] = lines[0] + [("class:dim", "  ")] + target

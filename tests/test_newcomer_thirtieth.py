@@ -30,6 +30,9 @@ met after it.
 8. `games` ended "Use an id with: millebornes verify ID, …" where the program is
    .venv/bin/millebornes (not on the PATH; every other command names it as typed), and
    `resume` of a match over said only how to watch it: it says how to play a new one.
+9. Three players, a hazard picked in another's turn: "target: Ann (t changes; can go on:
+   nobody now)", as if the hazard could go on no one: it says the card is played in the
+   player's turn.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ from test_newcomer_plain import Player
 from cli import i18n, words
 from cli.app import TableApp
 from cli.driver import LocalDriver
-from engine import Action, Seating, preset
+from engine import Action, Family, Seating, family, preset
 from engine.actions import Discard, Draw
 
 # ----- 1. The lobby speaks in sentences -----
@@ -314,6 +317,35 @@ def test_a_changed_keys_warning_is_wrapped_at_words(tmp_path: Path) -> None:
         for p in (bea, ann):
             if p is not None:
                 p.close()
+
+
+# ----- 9. a target in another's turn -----
+
+
+def test_a_hazard_picked_in_anothers_turn_does_not_say_it_goes_on_nobody() -> None:
+    for seed in range(1, 30):
+        with create_pipe_input() as inp:
+            d = LocalDriver(preset("classic"), Seating.solo(3), ["You", "Bo", "Cy"],
+                            seed=seed)
+            d.run_others()
+            if not d.my_move():
+                continue
+            d.submit(next(a for a in d.legal() if isinstance(a, Discard)))
+            while d.others_pending() and d.view().phase != "play":
+                d.step_others()
+            if d.my_move() or d.view().phase != "play":
+                continue
+            app = TableApp(d, input=inp, output=SizedOutput(80, 24), delay=0)
+            hazards = [i for i, c in enumerate(app.cards()) if family(c) is Family.HAZARD]
+            if not hazards:
+                continue
+            app.pick(hazards[0])
+            shown = " ".join(" ".join(t for _s, t in line) for line in app._hand_lines())
+            assert "target:" in shown, shown
+            assert "nobody now" not in shown, shown
+            assert "(t changes; you play it in your turn)" in shown, shown
+            return
+    raise AssertionError("no seed gave a hazard in hand in another's turn")
 
 
 # ----- 8. games names the program as typed; resume of a match over, how to play again ---
