@@ -2934,6 +2934,10 @@ def verify_lines(report: GameReport, me: int | None = None,
                              "%(name)s left, or their computer stopped answering. Nobody is "
                              "blamed for it.)"))
         else:
+            if yours:
+                # "en attente de vous … (… attendue de la place 0 (Vous) …)": the player's
+                # own seat in the "you" form the sentence before it uses
+                values["seat"] = _("you (seat %(seat)d)") % {"seat": report.waiting_for}
             text += " " + _("(The next entry, due from %(seat)s, is missing: %(check)s.)")
         out += wrap_at(text % values)
     else:

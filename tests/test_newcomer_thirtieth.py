@@ -33,6 +33,8 @@ met after it.
 9. Three players, a hazard picked in another's turn: "target: Ann (t changes; can go on:
    nobody now)", as if the hazard could go on no one: it says the card is played in the
    player's turn.
+10. French verify of one's own game stopped at one's own shuffle step: "en attente de
+    vous … (L'entrée suivante, attendue de la place 0 (Vous), …)": "vous (place 0)" now.
 """
 
 from __future__ import annotations
@@ -206,13 +208,11 @@ def test_modern_rules_say_when_the_discards_are_not_shuffled_back_any_more() -> 
 # ----- 6. verify says a missing move in a player's words -----
 
 
-def test_verify_says_the_move_a_file_ends_before_in_a_players_words(tmp_path: Path) -> None:
-    from test_verify_cli import _rewrite
-
-    from cli.words import verify_lines
+def _a_few_moves(tmp_path: Path) -> tuple[Path, list[Any], dict[int, bytes]]:
+    """A real two-seat table's transcript, Ann and Bo, a dozen moves into its first hand:
+    the file, its entries, each seat's key."""
     from engine.bots import make_bot
     from engine.errors import BotFailed
-    from p2p.audit import verify_game
     from p2p.table.memory import make_table, play_fair_match
     from p2p.testing import seeded_entropy
     from p2p.transcript.file import read_transcript
@@ -237,8 +237,16 @@ def test_verify_says_the_move_a_file_ends_before_in_a_players_words(tmp_path: Pa
         path = tmp_path / "whole.mbt"
         with pytest.raises(BotFailed):
             play_fair_match(cfg, ids, [chooser(s) for s in range(2)], transcript=path)
-    envs = list(read_transcript(path).entries)
-    keys = {p.seat: p.key for p in cfg.players}
+    return path, list(read_transcript(path).entries), {p.seat: p.key for p in cfg.players}
+
+
+def test_verify_says_the_move_a_file_ends_before_in_a_players_words(tmp_path: Path) -> None:
+    from test_verify_cli import _rewrite
+
+    from cli.words import verify_lines
+    from p2p.audit import verify_game
+
+    path, envs, keys = _a_few_moves(tmp_path)
     for seat, mine, said in ((0, 0, "(The file ends before your next move.)"),
                              (1, 0, "(The file ends before the next move of Bo, at seat 1.)"),
                              (0, None, "(The file ends before the next move of Ann, at seat "
@@ -249,6 +257,26 @@ def test_verify_says_the_move_a_file_ends_before_in_a_players_words(tmp_path: Pa
         text = " ".join(" ".join(verify_lines(verify_game(cut), me=mine)).split())
         assert said in text, text
         assert "is missing" not in text and "due from" not in text, text
+
+
+def test_verify_says_ones_own_missing_step_in_the_you_form_in_french(tmp_path: Path) -> None:
+    """A file that stops at one's own shuffle step: French said "en attente de vous …
+    (L'entrée suivante, attendue de la place 0 (Vous), manque : …)", "vous" and the name
+    "Vous" in one sentence."""
+    from test_verify_cli import _rewrite
+
+    from cli.words import verify_lines
+    from p2p.audit import verify_game
+
+    path, envs, keys = _a_few_moves(tmp_path)
+    k = next(i for i in range(1, len(envs)) if envs[i].author == keys[0]
+             and str(envs[i].body.get("k", "")).startswith("deck."))
+    report = verify_game(_rewrite(path, tmp_path / "cut.mbt", envs[:k]))
+    assert report.waiting_for == 0 and report.waiting_step.startswith("deck."), report
+    with i18n.using("fr"):
+        text = " ".join(" ".join(verify_lines(report, me=0)).split())
+    assert "en attente de vous" in text and "attendue de vous (place 0)" in text, text
+    assert "(Vous)" not in text and "(Ann)" not in text, text
 
 
 def test_verify_says_a_move_the_others_signed_did_not_come_in_a_players_words(
