@@ -2702,6 +2702,11 @@ def lobby_error_line(why: str, data: Mapping[str, Any], fallback: str) -> str:
         line += ". " + _("Every seat is taken: %(lobby)s lists the tables on the LAN; "
                          "%(host)s opens one of your own.") % {
             "lobby": f"{prog} lobby", "host": f"{prog} host"}
+    elif why == "started-without-you":
+        prog = program_name()
+        line += ". " + _("Another table? %(lobby)s lists the tables on the LAN; %(host)s "
+                         "opens one of your own.") % {
+            "lobby": f"{prog} lobby", "host": f"{prog} host"}
     return line
 
 

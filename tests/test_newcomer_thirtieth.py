@@ -169,6 +169,15 @@ def test_a_full_table_says_where_to_go_next(tmp_path: Path) -> None:
                 p.close()
 
 
+def test_a_table_that_started_without_you_says_where_to_go_next() -> None:
+    from cli.words import lobby_error_line
+
+    line = lobby_error_line("started-without-you", {}, "x")
+    assert line == "the host refused: the table started without you. Another table? " \
+        "millebornes lobby lists the tables on the LAN; millebornes host opens one of " \
+        "your own.", line
+
+
 # ----- 5. modern rules: the last reshuffle used up is said -----
 
 
