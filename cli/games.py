@@ -115,8 +115,7 @@ def find_game(ref: str, base: Path | None) -> SavedGame:
     if not hits:
         # the command that lists this folder's games, as the player types it ("millebornes
         # games" listed the default folder's to a player who had given --data-dir)
-        command = as_typed("millebornes games") + (
-            f" --data-dir {shlex.quote(str(base))}" if base is not None else "")
+        command = games_command(base)
         raise ValueError(
             (_("no saved game has the id %(id)s: `%(command)s` lists them") if games
              else _("no saved game has the id %(id)s: `%(command)s` lists them (there "
@@ -133,6 +132,13 @@ def _is_path(ref: str) -> bool:
     # lexists: a symbolic link that loops or leads nowhere is a file the user named,
     # said as such (never "no saved game has the id")
     return os.path.lexists(ref) or os.sep in ref or ref.endswith(".mbt")
+
+
+def games_command(base: Path | None) -> str:
+    """``millebornes games`` as the player types it to list the games where they keep them
+    (the program as their shell finds it, with their ``--data-dir``)."""
+    return as_typed("millebornes games") + (
+        f" --data-dir {shlex.quote(str(base))}" if base is not None else "")
 
 
 def play_command(base: Path | None) -> str:

@@ -2823,7 +2823,7 @@ def file_refusal(report: GameReport) -> str | None:
     if check == "file-corrupt" and crypto.offset == 0:
         # and what the verb takes instead: a newcomer gave it README.md
         return _("not a Mille Bornes transcript: give a game's transcript (a .mbt file) or "
-                 "its short id from `millebornes games`")
+                 "its short id from `%(games)s`") % {"games": as_typed("millebornes games")}
     if report.version_unsupported():
         v = crypto.version
         values = {"version": _data(v), "ours": TRANSCRIPT_VERSION}

@@ -35,6 +35,9 @@ met after it.
    player's turn.
 10. French verify of one's own game stopped at one's own shuffle step: "en attente de
     vous … (L'entrée suivante, attendue de la place 0 (Vous), …)": "vous (place 0)" now.
+11. `verify` and `replay` of a file that is not there, or not a transcript, said "its
+    short id from `millebornes games`": the program as typed, with the player's
+    --data-dir (the default folder's games were listed, or "command not found").
 """
 
 from __future__ import annotations
@@ -411,3 +414,24 @@ def test_games_and_resume_of_a_match_over_name_the_program_and_a_new_match(
                      rf"[0-9a-f]{{8}} --data-dir {re.escape(data)} shows it, and "
                      rf"{re.escape(typed)} play --data-dir {re.escape(data)} starts a new "
                      r"one\.", said), said
+
+
+# ----- 11. verify and replay of a wrong file name the games command as typed -----
+
+
+def test_verify_and_replay_of_a_wrong_file_name_the_games_command_as_typed(
+        tmp_path: Path) -> None:
+    import shlex
+
+    from test_newcomer_twentyninth import _run, _script
+
+    script = _script()
+    typed = shlex.quote(str(script))
+    data = str(tmp_path / "my games")
+    games = f"`{typed} games --data-dir '{data}'`"
+    missing = str(tmp_path / "nothere.mbt")
+    for argv, said in ((["verify", missing], games), (["replay", missing], games),
+                       (["verify", __file__], f"`{typed} games`")):
+        r = _run(script, *argv, *(["--data-dir", data] if said == games else []))
+        text = " ".join(r.stderr.split())
+        assert r.returncode == 2 and said in text, (argv, text)
