@@ -635,7 +635,8 @@ class TableApp:
                     else _("(t changes; you play it in your turn)"))
             target: render.Line = [
                 ("class:dim", _("target:") + " "),
-                ("class:you", self._target_name(self.current_target())),
+                # the whole side a hazard goes on ("target: Bo" beside "can go on: Bo & Ed")
+                ("class:you", labels[self.current_target()]),
                 ("class:dim", " " + note)]
             width = self._size()[1]
             if i18n.cells("".join(frag[1] for frag in lines[0] + target)) + 2 <= width:

@@ -38,6 +38,8 @@ met after it.
 11. `verify` and `replay` of a file that is not there, or not a transcript, said "its
     short id from `millebornes games`": the program as typed, with the player's
     --data-dir (the default folder's games were listed, or "command not found").
+12. Teams of two, a hazard picked: "target: Bo (t changes; can go on: Bo & Ed, Cy &
+    Flo)": the target is the side, "Bo & Ed", as the list beside it and the log say.
 """
 
 from __future__ import annotations
@@ -386,6 +388,28 @@ def test_a_hazard_picked_in_anothers_turn_does_not_say_it_goes_on_nobody() -> No
             assert "(t changes; you play it in your turn)" in shown, shown
             return
     raise AssertionError("no seed gave a hazard in hand in another's turn")
+
+
+def test_a_teams_target_is_named_as_its_side() -> None:
+    for seed in range(1, 40):
+        with create_pipe_input() as inp:
+            d = LocalDriver(preset("classic"), Seating(6, 3),
+                            ["You", "Bo", "Cy", "Di", "Ed", "Flo"], seed=seed)
+            d.run_others()
+            if not d.my_move() or d.view().phase != "play":
+                continue
+            app = TableApp(d, input=inp, output=SizedOutput(80, 24), delay=0)
+            hazards = [i for i, c in enumerate(app.cards()) if family(c) is Family.HAZARD]
+            if not hazards:
+                continue
+            app.pick(hazards[0])
+            if not app._legal_targets():
+                continue
+            shown = " ".join(" ".join("".join(t for _s, t in line)
+                                      for line in app._hand_lines()).split())
+            assert re.search(r"target: (Bo & Ed|Cy & Flo) \(t changes", shown), shown
+            return
+    raise AssertionError("no seed gave a playable hazard at the player's turn")
 
 
 # ----- 8. games names the program as typed; resume of a match over, how to play again ---
