@@ -51,13 +51,13 @@ class _TableOfThree:
         for name in ("_words", "no_agreement", "agree", "_also_gone", "silent_words",
                      "held_by", "current_names", "_bot_name", "bot_runner_name",
                      "runner_name", "_taken", "silent", "agreement_status", "is_bot",
-                     "silent_is_back"):
+                     "silent_is_back", "_agreement_taken"):
             if hasattr(NetDriver, name):
                 setattr(self, name, getattr(NetDriver, name).__get__(self))
         self.signed: list[str] = []
         self.peer = PeerStub(
             stopped=None, stop_why={"id": "unresponsive", "away": True}, finished=False,
-            paused=silent is not None, takeovers=[], silent_seat=lambda: silent,
+            paused=silent is not None, takeovers=[], agreed_end=None, silent_seat=lambda: silent,
             peer_state=lambda s: "gone" if gone.get(s) else "connected",
             quit_for_now=lambda s: gone.get(s) == "quit",
             agreement=lambda: {}, agreements_open=lambda: frozenset({"side.takeover"}),
