@@ -478,7 +478,13 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
         if st is not None and client.seat is not None and not seat_said:
             seat_said = True
             wanted = getattr(args, "seat", None)
-            if wanted is not None and client.seat != wanted:
+            if wanted is not None and client.seat != wanted and not 0 < wanted < len(st.seats):
+                # --seat 5 at a table of three: "Seat 5 was not free" (there is none)
+                say_paragraph(_("There is no seat %(wanted)d to sit at (seats 1 to %(last)d "
+                                "are the players', seat 0 the host's): you sit at seat "
+                                "%(seat)d (sit N moves you to a free seat)") % {
+                    "wanted": wanted, "last": len(st.seats) - 1, "seat": client.seat}, say)
+            elif wanted is not None and client.seat != wanted:
                 print(i18n.display(_("Seat %(wanted)d was not free: you sit at seat "
                                      "%(seat)d (sit N moves you to a free seat)")
                                    % {"wanted": wanted, "seat": client.seat}), file=say)

@@ -40,6 +40,8 @@ met after it.
     --data-dir (the default folder's games were listed, or "command not found").
 12. Teams of two, a hazard picked: "target: Bo (t changes; can go on: Bo & Ed, Cy &
     Flo)": the target is the side, "Bo & Ed", as the list beside it and the log say.
+13. `join --seat 5` at a table of three: "Seat 5 was not free: you sit at seat 1": there
+    is no seat 5; it says so, and which seats there are.
 """
 
 from __future__ import annotations
@@ -100,6 +102,27 @@ def test_the_lobby_speaks_in_sentences(tmp_path: Path) -> None:
         for who in (ann, bea):
             assert not _SMALL.search(who.text), (_SMALL.search(who.text), who.text)
         assert "The host's key is" in bea.said(), bea.text
+    finally:
+        for p in (bea, ann):
+            if p is not None:
+                p.close()
+
+
+def test_join_with_a_seat_the_table_does_not_have_says_so(tmp_path: Path) -> None:
+    port = free_port()
+    ann = Player(["host", "--plain", "--name", "Ann", "--bind", "127.0.0.1", "--port",
+                  str(port), "--no-announce", "--players", "3", "--data-dir",
+                  str(tmp_path / "a"), "--identity", str(tmp_path / "a.key")], tmp_path)
+    bea: Player | None = None
+    try:
+        ann.until("others join with")
+        bea = Player(["join", "--plain", "--name", "Bea", "--seat", "5", "--peer",
+                      f"127.0.0.1:{port}", "--port", str(free_port()), "--data-dir",
+                      str(tmp_path / "b"), "--identity", str(tmp_path / "b.key")], tmp_path)
+        said = bea.until(r"you sit at seat 1 \(sit N")
+        assert "There is no seat 5 to sit at (seats 1 to 2 are the players', seat 0 the " \
+            "host's): you sit at seat 1" in said, said
+        assert "was not free" not in said, said
     finally:
         for p in (bea, ann):
             if p is not None:
