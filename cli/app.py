@@ -335,13 +335,29 @@ class TableApp:
         rows, cols = self._size()
         # a terminal that cannot grow (a phone's, a split pane) had no way on: line mode
         # fits any width
-        text = (_("The board needs a terminal of at least %(need)s; this one is %(size)s. "
-                  "Please make it larger (the game goes on meanwhile). q leaves; the game "
-                  "is saved, and resume --plain goes on with it in line mode, which fits "
-                  "any terminal.") if self.saved else
-                _("The board needs a terminal of at least %(need)s; this one is %(size)s. "
-                  "Please make it larger (the game goes on meanwhile). q leaves (this game "
-                  "is not saved); play --plain is line mode, which fits any terminal."))
+        d = self.driver
+        # at the player's own turn (or a hand's end that waits for Enter) nothing goes on:
+        # the table waits for them, and "the game goes on meanwhile" said otherwise
+        waits = not self.auto and not d.over and (
+            d.hand_over and not self.moves_on_alone() or not d.hand_over and d.my_move())
+        if waits:
+            text = (_("The board needs a terminal of at least %(need)s; this one is "
+                      "%(size)s. Please make it larger: the game waits for you meanwhile. q "
+                      "leaves; the game is saved, and resume --plain goes on with it in line "
+                      "mode, which fits any terminal.") if self.saved else
+                    _("The board needs a terminal of at least %(need)s; this one is "
+                      "%(size)s. Please make it larger: the game waits for you meanwhile. q "
+                      "leaves (this game is not saved); play --plain is line mode, which "
+                      "fits any terminal."))
+        else:
+            text = (_("The board needs a terminal of at least %(need)s; this one is "
+                      "%(size)s. Please make it larger (the game goes on meanwhile). q "
+                      "leaves; the game is saved, and resume --plain goes on with it in line "
+                      "mode, which fits any terminal.") if self.saved else
+                    _("The board needs a terminal of at least %(need)s; this one is "
+                      "%(size)s. Please make it larger (the game goes on meanwhile). q "
+                      "leaves (this game is not saved); play --plain is line mode, which "
+                      "fits any terminal."))
         if self.driver.over:
             # the match is over: nothing goes on, and resume has nothing to play
             text = _("The board needs a terminal of at least %(need)s; this one is "
@@ -353,9 +369,7 @@ class TableApp:
         under = self._under_message()
         if under:      # and under a message, what the table waits for, as on the board
             text += "\n" + under
-        d = self.driver
-        if not self.auto and not d.over and self.message != _(BOARD_HIDDEN) and (
-                d.hand_over and not self.moves_on_alone() or not d.hand_over and d.my_move()):
+        if waits and self.message != _(BOARD_HIDDEN):
             # the status names the keys of the board ("c for a coup fourré, n to let it
             # stand", "Press Enter"), which do nothing while it is hidden: said so, and
             # which keys do (it read as keys to press, beside "no key plays meanwhile")
@@ -615,10 +629,15 @@ class TableApp:
                 and view.phase == PLAY:
             labels = side_names(d.names, d.seating)
             can = i18n.join_list(labels[t] for t in self._legal_targets()) or _("nobody now")
+            # in another's turn nothing can be played: "can go on: nobody now" beside a
+            # target read as if the hazard could go on no one at all
+            note = (_("(t changes; can go on: %(names)s)") % {"names": can} if d.my_move()
+                    else _("(t changes; you play it in your turn)"))
             target: render.Line = [
                 ("class:dim", _("target:") + " "),
-                ("class:you", self._target_name(self.current_target())),
-                ("class:dim", " " + _("(t changes; can go on: %(names)s)") % {"names": can})]
+                # the whole side a hazard goes on ("target: Bo" beside "can go on: Bo & Ed")
+                ("class:you", labels[self.current_target()]),
+                ("class:dim", " " + note)]
             width = self._size()[1]
             if i18n.cells("".join(frag[1] for frag in lines[0] + target)) + 2 <= width:
                 lines[0] = lines[0] + [("class:dim", "  ")] + target
@@ -636,6 +655,11 @@ class TableApp:
         intro = (_("Spectating: a bot plays your seat. h help, q quit.") if self.auto else
                  _("Welcome! 1-7 or arrows pick a card, p plays it, d discards, ? why not, "
                    "h help."))
+        if self.driver.seating.team_size > 1:
+            # the board's "7/6 cards" on a team's row read as a fraction: said where a
+            # newcomer reads first (the help says it too, unopened)
+            intro += " " + _("A team's cards, as 7/6, are each partner's hand, in the order "
+                             "of the names.")
         # wrapped at spaces here: the window's own wrapping cut words in two ("by a b/ot")
         width = max(20, self._size()[1] - 1)
         out: list[render.Line] = [[("class:dim", line)] for line in wrap(intro, width)]

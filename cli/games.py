@@ -115,8 +115,7 @@ def find_game(ref: str, base: Path | None) -> SavedGame:
     if not hits:
         # the command that lists this folder's games, as the player types it ("millebornes
         # games" listed the default folder's to a player who had given --data-dir)
-        command = as_typed("millebornes games") + (
-            f" --data-dir {shlex.quote(str(base))}" if base is not None else "")
+        command = games_command(base)
         raise ValueError(
             (_("no saved game has the id %(id)s: `%(command)s` lists them") if games
              else _("no saved game has the id %(id)s: `%(command)s` lists them (there "
@@ -133,6 +132,13 @@ def _is_path(ref: str) -> bool:
     # lexists: a symbolic link that loops or leads nowhere is a file the user named,
     # said as such (never "no saved game has the id")
     return os.path.lexists(ref) or os.sep in ref or ref.endswith(".mbt")
+
+
+def games_command(base: Path | None) -> str:
+    """``millebornes games`` as the player types it to list the games where they keep them
+    (the program as their shell finds it, with their ``--data-dir``)."""
+    return as_typed("millebornes games") + (
+        f" --data-dir {shlex.quote(str(base))}" if base is not None else "")
 
 
 def play_command(base: Path | None) -> str:
@@ -420,9 +426,11 @@ def run(args: argparse.Namespace) -> int:
               _("(* you) Saved in %(path)s. Use an id with: millebornes verify ID, "
                 "millebornes replay ID, millebornes resume ID") % {"path": base_dir(args)})
     # each command with its ID on one line ("millebornes verify" / "ID" read as two)
+    # and the program as the player's shell finds it ("millebornes verify ID" was "command
+    # not found" where it is .venv/bin/millebornes, as every other command here says it)
     for verb in ("verify", "replay", "resume"):
         footer = footer.replace(f"millebornes {verb} ID",
-                                i18n.NO_BREAK.join(("millebornes", verb, "ID")))
+                                i18n.NO_BREAK.join((as_typed("millebornes"), verb, "ID")))
     for line in i18n.wrap(footer, width):
         print(i18n.display(line))
     return 0

@@ -38,7 +38,7 @@ from .seats import (
     players_lines,
     seat_node,
 )
-from .words import lobby_wait_line, reply, say_paragraph
+from .words import lobby_wait_line, reply, say_paragraph, sentence
 
 #: The commands the host's lobby knows, for the "did you mean" of a typo.
 HOST_COMMANDS = ("ready", "unready", "quit", "help")
@@ -98,7 +98,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     for line in players_lines(start.cfg, start.seat):
         print(i18n.display(line), file=say)
     for line in known_lines(args, start.cfg, start.seat, bots=start.bots):
-        print(i18n.display(line), file=say)
+        say_paragraph(line, say)    # wrapped at words: a key was cut in two
     opts = SessionOptions()
     bot_peers.start(start, data_dir(args), opts, seed, specs)
     peer = Peer(ident, start.cfg, node, store=my_store(start, node, args),
@@ -148,7 +148,7 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
     print(i18n.display(f"  millebornes join --peer {addresses[0]}:{port}"
                        + "".join(_(" (or --peer %(address)s)") % {"address": f"{a}:{port}"}
                                  for a in addresses[1:3])), file=say)
-    print(i18n.display(_("Type 'ready' / 'unready', 'quit' to close the table")), file=say)
+    print(i18n.display(_("Type 'ready' or 'unready'; 'quit' closes the table.")), file=say)
     host.set_ready(not args.not_ready)
     warned = False
     try:
@@ -180,24 +180,24 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
             elif command in ("help", "h", "?", "bot", "b") or asks_to_start(line):
                 # help in the lobby (it was an unknown command), and what a bot needs;
                 # "start" or "bots 2" too: what the start waits for, and how a bot comes
-                print(i18n.display(_("Type 'ready' / 'unready', 'quit' to close the table")),
+                print(i18n.display(_("Type 'ready' or 'unready'; 'quit' closes the table.")),
                       file=say)
                 say_paragraph(lobby_wait_line(host.state, host=True, mine=0) or _(
                     "A bot plays a seat only if the table was hosted with --bots N."), say)
             elif command is not None and command.split()[:1] == ["sit"]:
                 # the joiner's command, typed by the host: "unknown command 'sit 2'"
-                say_paragraph(_("you host this table: you sit at seat 0 ('sit N' is for a "
-                                "player who joins); type 'ready' / 'unready', 'quit' to "
-                                "close the table"), say)
+                say_paragraph(_("You host this table: you sit at seat 0 ('sit N' is for a "
+                                "player who joins); type 'ready' or 'unready'; 'quit' "
+                                "closes the table."), say)
             elif isinstance(line, str) and line:     # said, never ignored in silence
                 # wrapped at the terminal's width (it ran to 96 columns), and a typo close
                 # to a command said with it ("did you mean 'ready'?"), as the joiner's is
                 guess = close_match(line.split()[0], HOST_COMMANDS)
                 if guess:
-                    say_paragraph(reply("did-you-mean", word=line, guess=guess), say)
+                    say_paragraph(sentence(reply("did-you-mean", word=line, guess=guess)), say)
                 else:
-                    say_paragraph(_("unknown command %(command)s: type 'ready' / 'unready', "
-                                    "'quit' to close the table")
+                    say_paragraph(_("Unknown command %(command)s: type 'ready' or 'unready'; "
+                                    "'quit' closes the table.")
                                   % {"command": repr(safe_text(line, 40))}, say)
     except BaseException:
         host.close(flush=0.5)         # Ctrl-C in the lobby: the joiners are told as well

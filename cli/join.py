@@ -41,6 +41,7 @@ from .words import (
     lobby_wait_line,
     reply,
     say_paragraph,
+    sentence,
     table_label,
 )
 
@@ -185,7 +186,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         peers = [ep for ep, _key in announced]
         curve_keys = [key for _ep, key in announced]
         fingerprint = t.fingerprint
-        say_paragraph(_("joining %(table)s at %(address)s") % {"table": table_label(t.name),
+        say_paragraph(_("Joining %(table)s at %(address)s") % {"table": table_label(t.name),
                                                  "address": peers[0]}, say)
     reader = LineReader(inp)
     if "@" in peers[0]:
@@ -210,7 +211,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
             if i + 1 == len(peers):
                 raise
             print(i18n.display(str(exc)), file=say)
-            say_paragraph(_("trying the table's next address, %(address)s")
+            say_paragraph(_("Trying the table's next address, %(address)s")
                           % {"address": peers[i + 1]}, say)
         except BaseException:
             node.close()
@@ -229,7 +230,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     for line in players_lines(start.cfg, start.seat):
         print(i18n.display(line), file=say)
     for line in known_lines(args, start.cfg, start.seat, bots=bot_seats):
-        print(i18n.display(line), file=say)
+        say_paragraph(line, say)    # wrapped at words: a key was cut in two
     peer = Peer(ident, start.cfg, node, store=my_store(start, node, args),
                 endpoints=start.endpoints, alternatives=start.alternatives)
     try:
@@ -477,19 +478,25 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
         if st is not None and client.seat is not None and not seat_said:
             seat_said = True
             wanted = getattr(args, "seat", None)
-            if wanted is not None and client.seat != wanted:
-                print(i18n.display(_("seat %(wanted)d was not free: you sit at seat "
+            if wanted is not None and client.seat != wanted and not 0 < wanted < len(st.seats):
+                # --seat 5 at a table of three: "Seat 5 was not free" (there is none)
+                say_paragraph(_("There is no seat %(wanted)d to sit at (seats 1 to %(last)d "
+                                "are the players', seat 0 the host's): you sit at seat "
+                                "%(seat)d (sit N moves you to a free seat)") % {
+                    "wanted": wanted, "last": len(st.seats) - 1, "seat": client.seat}, say)
+            elif wanted is not None and client.seat != wanted:
+                print(i18n.display(_("Seat %(wanted)d was not free: you sit at seat "
                                      "%(seat)d (sit N moves you to a free seat)")
                                    % {"wanted": wanted, "seat": client.seat}), file=say)
             else:
                 # the seat it got and how to change it, once it has one (the first line
                 # said "type 'sit N' to take seat N" to a player seated already)
-                say_paragraph(_("you sit at seat %(seat)d ('sit N' moves you to free "
+                say_paragraph(_("You sit at seat %(seat)d ('sit N' moves you to free "
                                 "seat N; also 'ready', 'unready', 'leave')")
                               % {"seat": client.seat}, say)
             renamed = name_at_table(st, client.seat, player_name(args))
             if renamed is not None:
-                say_paragraph(renamed, say)
+                say_paragraph(sentence(renamed), say)
         if st is not None and auto_ready and client.seat is not None and not client.ready:
             client.set_ready(True)
         typed = reader.get()
@@ -498,8 +505,8 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             typed = typed.strip().lower()
         if typed in ("leave", "quit", "q", "exit") or (typed is None and not args.auto):
             client.leave()
-            print(i18n.display(_("left the table") if typed is not None else
-                               _("the input ended (nothing more to read): left the table; "
+            print(i18n.display(_("You left the table.") if typed is not None else
+                               _("The input ended (nothing more to read): you left the table; "
                                  "--auto joins and plays without a keyboard")), file=say)
             return None
         if not isinstance(typed, str) or not typed.strip():
@@ -514,24 +521,24 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
                                  "list") % {"text": safe_text(words[1][:20])}), file=say)
         elif wanted is not None:
             if st is None:
-                print(i18n.display(_("not connected to the host yet: wait a moment")), file=say)
+                print(i18n.display(_("Not connected to the host yet: wait a moment.")), file=say)
                 client.sit(wanted)
                 continue
             refusal = sit_refusal(st, wanted, client.seat)
             if refusal:          # the host would ignore it: said here, nothing sent
-                say_paragraph(refusal, say)     # wrapped (it ran to 81 columns)
+                say_paragraph(sentence(refusal), say)     # wrapped (it ran to 81 columns)
             else:
                 client.sit(wanted)
         elif line == "ready":
             client.set_ready(True)
-            print(i18n.display(_("ready") if st is not None else _("ready (once the host answers)")),
-                  file=say)
+            print(i18n.display(_("You are ready.") if st is not None
+                               else _("You are ready (once the host answers).")), file=say)
         elif line == "unready":
             auto_ready = False
             client.set_ready(False)
-            print(i18n.display(_("not ready")), file=say)
+            print(i18n.display(_("You are not ready.")), file=say)
         elif line in ("help", "h", "?") or asks_to_start(line):
-            print(i18n.display(_(LOBBY_HELP)), file=say)
+            print(i18n.display(sentence(_(LOBBY_HELP))), file=say)
             waiting = lobby_wait_line(st, host=False, mine=client.seat) \
                 if st is not None else None
             if waiting:
@@ -541,9 +548,9 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
             # wrong; one close to a command is said with it ("did you mean 'ready'?")
             guess = close_match(words[0], LOBBY_COMMANDS)
             if guess:
-                say_paragraph(reply("did-you-mean", word=line, guess=guess), say)
+                say_paragraph(sentence(reply("did-you-mean", word=line, guess=guess)), say)
             else:
-                say_paragraph(_("unknown command %(command)s: %(help)s") % {
+                say_paragraph(_("Unknown command %(command)s: %(help)s") % {
                     "command": repr(safe_text(line, 40)), "help": _(LOBBY_HELP)}, say)
 
 
@@ -592,9 +599,9 @@ def host_key_lines(client: LobbyClient, address: str, checked: bool = True) -> l
     announcer's word, not the player's."""
     fp = key_fingerprint(client.host_key or b"")
     if client.host_fp is not None and checked:
-        return [_("the host's key is %(key)s, as expected") % {"key": fp}]
+        return [_("The host's key is %(key)s, as expected.") % {"key": fp}]
     host = address.rpartition("@")[2].removeprefix("tcp://")   # the --peer form
-    return [_("the host's key is %(key)s (trusted on first use: compare it with the host's "
+    return [_("The host's key is %(key)s (trusted on first use: compare it with the host's "
               "screen); next time, this address checks it:") % {"key": fp},
             f"  --peer {fp}@{host}"]
 

@@ -50,9 +50,9 @@ from .app import (
     ignore_mouse_reports,
     safe_dim,
 )
-from .args import plain_wanted, resume_flags, use_color, with_defaults
+from .args import data_dir, plain_wanted, resume_flags, use_color, with_defaults
 from .commands import command_of
-from .games import _is_path, own_seat, transcript_of
+from .games import _is_path, games_command, own_seat, transcript_of
 from .i18n import N_, _, ngettext
 from .program import as_typed
 from .replay_view import ReplayModel, all_hands_lines, step_lines
@@ -100,9 +100,11 @@ def run(args: argparse.Namespace) -> int:
     # a message naming a path stays one line (a path is not cut: it is copied, grepped)
     if not os.path.lexists(path):
         print(i18n.display(_("millebornes replay: no such file: %(path)s. Transcripts are "
-                             "written by network games (`millebornes games` lists yours, "
-                             "each with its short id) and by `millebornes simulate "
-                             "--fair-deck --transcript-dir DIR`.") % {"path": path}),
+                             "written by network games (`%(games)s` lists yours, "
+                             "each with its short id) and by `%(simulate)s "
+                             "--fair-deck --transcript-dir DIR`.") % {
+                                 "path": path, "games": games_command(data_dir(args)),
+                                 "simulate": as_typed("millebornes simulate")}),
               file=sys.stderr)
         return 2
     if unreadable_path(path, "replay"):

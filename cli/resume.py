@@ -115,12 +115,17 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
               file=say)
     if peer.finished or peer.stopped:
         # with the options that find this copy (a bare "replay ID" found no game)
-        print(i18n.display(_("game %(id)s: %(state)s; %(command)s shows it") % {
-            "id": short_id,
-            "command": as_typed(f"millebornes replay {short_id}{resume_flags(args)[1]}"),
-            "state": _("the match is over") if peer.finished else
-            peer_stopped_line(peer)}),
-              file=say)
+        replay = as_typed(f"millebornes replay {short_id}{resume_flags(args)[1]}")
+        if peer.finished:
+            # and how to play again: a player back for a second match read only how to
+            # watch the first
+            say_paragraph(_("Game %(id)s: the match is over; %(command)s shows it, and "
+                            "%(play)s starts a new one.") % {
+                "id": short_id, "command": replay, "play": play_command(base)},
+                say)
+        else:
+            say_paragraph(_("Game %(id)s: %(state)s; %(command)s shows it") % {
+                "id": short_id, "command": replay, "state": peer_stopped_line(peer)}, say)
         peer.close(flush=0)
         return 0 if peer.finished else 1
     say_paragraph(resumed_line(short_id, peer.hand_no), say)

@@ -14,8 +14,8 @@ import sys
 from p2p.audit import GameReport, verify_game
 
 from . import i18n
-from .args import with_defaults
-from .games import own_seat, transcript_of
+from .args import data_dir, with_defaults
+from .games import games_command, own_seat, transcript_of
 from .i18n import _
 from .words import file_refusal, report_width, say_paragraph, verify_lines
 
@@ -33,15 +33,15 @@ def run(args: argparse.Namespace) -> int:
     if not os.path.lexists(path):
         # and what verify takes ("no such file" alone, to a newcomer guessing at a name)
         print(i18n.display(_("millebornes verify: no such file: %(path)s; give a game's "
-                             "transcript (a .mbt file) or its short id from `millebornes "
-                             "games`") % {"path": path}), file=sys.stderr)
+                             "transcript (a .mbt file) or its short id from `%(games)s`")
+                           % {"path": path, "games": games_command(data_dir(args))}), file=sys.stderr)
         return 2
     if unreadable_path(path, "verify"):
         return 2
     if not os.path.isfile(path):
         print(i18n.display(_("millebornes verify: %(path)s is not a file: give one transcript "
-                             "(a .mbt file) or a short id from `millebornes games`")
-                           % {"path": path}), file=sys.stderr)
+                             "(a .mbt file) or a short id from `%(games)s`")
+                           % {"path": path, "games": games_command(data_dir(args))}), file=sys.stderr)
         return 2
     say_checking(path)
     # the proofs of shuffle are checked in worker processes beside the rest (same verdict)

@@ -45,7 +45,7 @@ from p2p.transcript.file import MAX_TRANSCRIPT_BYTES, TRANSCRIPT_VERSION
 from . import i18n
 from .bot_process import bot_move_time
 from .i18n import N_, _, did_you_mean, ngettext, pgettext
-from .program import as_typed
+from .program import as_typed, program_name
 
 if TYPE_CHECKING:
     from p2p.crypto.known import KeyChange, KnownPlayers
@@ -827,6 +827,14 @@ LAST_CARD = N_("That was the last card of the draw pile: from now on nobody draw
                "turn, play or discard a card until a side completes the trip or nobody "
                "has a card left.")
 
+#: Said with the draw that empties the pile where the discards are shuffled back (R4b,
+#: modern) but no more now: no distance was played since the last reshuffle, and the
+#: idle reshuffles allowed are used up.
+LAST_RESHUFFLE_USED = N_("That was the last card of the draw pile, and the discards are "
+                         "not shuffled into a new one: no distance was played since the "
+                         "last reshuffle. Nobody draws until someone plays a distance "
+                         "card; each turn, play or discard a card.")
+
 
 def describe(before: HandState, action: Action, after: HandState, names: Sequence[str],
              viewer: int, lang: str | None = None, you: bool = False) -> str | None:
@@ -851,8 +859,12 @@ def describe(before: HandState, action: Action, after: HandState, names: Sequenc
                         card=card_name(before.discard[-1], lang))
         # the last card of the pile, in rules that play the hand out without it (R4b):
         # the draws stopped with nothing said, and a newcomer waited for one
-        last = _(LAST_CARD) if before.pile_size() > 0 and after.pile_size() == 0 \
-            and after.rules.exhaustion == "play_out" else None
+        emptied = before.pile_size() > 0 and after.pile_size() == 0
+        last = _(LAST_CARD) if emptied and after.rules.exhaustion == "play_out" else None
+        if emptied and after.rules.exhaustion == "reshuffle" and not after.progress \
+                and after.idle_reshuffles >= after.rules.reshuffle_limit:
+            # modern rules, the idle reshuffles used up: the draws stopped unsaid (R4b)
+            last = _(LAST_RESHUFFLE_USED)
         if action.seat == viewer:
             card = drawn_card(before, after, viewer)
             if card is not None:
@@ -2176,8 +2188,8 @@ def _rule_fault_text(why: str, data: Mapping[str, Any], fallback: str) -> str:
 def key_change_line(change: KeyChange) -> str:
     """A known name with a key we have not seen for it: both fingerprints, and the two
     explanations only the player can choose between."""
-    return _("warning: %(name)s [%(key)s] has a key we have not seen for this name (known: "
-             "%(known)s): a new machine, or someone else using the name") % {
+    return _("Warning: %(name)s [%(key)s] has a key we have not seen for this name (known: "
+             "%(known)s): a new machine, or someone else using the name.") % {
                  "name": safe_text(change.name), "key": fingerprint(change.key),
                  "known": i18n.join_list(fingerprint(k) for k in change.known)}
 
@@ -2682,8 +2694,20 @@ HOST_REFUSAL_IDS = frozenset({"table-full", "started-without-you", "asked-to-lea
 def lobby_error_line(why: str, data: Mapping[str, Any], fallback: str) -> str:
     """A lobby error as ``join`` says it: "the host refused: …" only when the host did."""
     text = lobby_refusal(why, data, fallback)
-    return (_("the host refused: %(reason)s") % {"reason": text}
+    line = (_("the host refused: %(reason)s") % {"reason": text}
             if why in HOST_REFUSAL_IDS or not why else text)
+    if why == "table-full":
+        # and what now: the join ended there, no next step said
+        prog = program_name()
+        line += ". " + _("Every seat is taken: %(lobby)s lists the tables on the LAN; "
+                         "%(host)s opens one of your own.") % {
+            "lobby": f"{prog} lobby", "host": f"{prog} host"}
+    elif why == "started-without-you":
+        prog = program_name()
+        line += ". " + _("Another table? %(lobby)s lists the tables on the LAN; %(host)s "
+                         "opens one of your own.") % {
+            "lobby": f"{prog} lobby", "host": f"{prog} host"}
+    return line
 
 
 def bot_failed_line(name: str, reason: str, bot: str = "") -> str:
@@ -2799,7 +2823,7 @@ def file_refusal(report: GameReport) -> str | None:
     if check == "file-corrupt" and crypto.offset == 0:
         # and what the verb takes instead: a newcomer gave it README.md
         return _("not a Mille Bornes transcript: give a game's transcript (a .mbt file) or "
-                 "its short id from `millebornes games`")
+                 "its short id from `%(games)s`") % {"games": as_typed("millebornes games")}
     if report.version_unsupported():
         v = crypto.version
         values = {"version": _data(v), "ours": TRANSCRIPT_VERSION}
@@ -2871,36 +2895,55 @@ def verify_lines(report: GameReport, me: int | None = None,
         if not report.hands and yours:
             text = _("Fair so far; the match stopped in hand %(hand)d, waiting for you, "
                      "before any hand ended. %(entries)d signed entries: every signature, "
-                     "link and move checks out; no shuffle was shown yet. (The next entry, "
-                     "due from %(seat)s, is missing: %(check)s.)")
+                     "link and move checks out; no shuffle was shown yet.")
         elif not report.hands:
             # no hand ended: no shuffle was shown yet ("every finished hand's shuffle"
             # checked out, of none, read as a claim)
             text = (_("Fair so far; the match stopped in hand %(hand)d, waiting for %(name)s, "
                       "before any hand ended. %(entries)d signed entries: every signature, "
-                      "link and move checks out; no shuffle was shown yet. (The next entry, "
-                      "due from %(seat)s, is missing: %(check)s.)") if named else
+                      "link and move checks out; no shuffle was shown yet.") if named else
                     _("Fair so far; the match stopped in hand %(hand)d, before any hand "
                       "ended. %(entries)d signed entries: every signature, link and move "
-                      "checks out; no shuffle was shown yet. (The next entry, due from "
-                      "%(seat)s, is missing: %(check)s.)"))
+                      "checks out; no shuffle was shown yet."))
         elif yours:
             text = _("Fair so far; the match stopped in hand %(hand)d, waiting for you. "
                      "%(entries)d signed entries: every signature, link and move checks out, "
-                     "and every finished hand's shuffle and cards. (The next entry, due from "
-                     "%(seat)s, is missing: %(check)s.)")
+                     "and every finished hand's shuffle and cards.")
         elif named:
             # "waiting for", not "when Ann left": the file shows whose entry is missing,
             # not why (she may have left, or her connection, or another seat, failed)
             text = _("Fair so far; the match stopped in hand %(hand)d, waiting for %(name)s. "
                      "%(entries)d signed entries: every signature, link and move checks out, "
-                     "and every finished hand's shuffle and cards. (The next entry, due from "
-                     "%(seat)s, is missing: %(check)s.)")
+                     "and every finished hand's shuffle and cards.")
         else:
             text = _("Fair so far; the match stopped in hand %(hand)d. %(entries)d signed "
                      "entries: every signature, link and move checks out, and every finished "
-                     "hand's shuffle and cards. (The next entry, due from %(seat)s, is "
-                     "missing: %(check)s.)")
+                     "hand's shuffle and cards.")
+        # what the file lacks, last: a move in a player's words ("The next entry, due from
+        # seat 0 (You), is missing: move." to a player who had left at their turn); any
+        # other step, or a file cut short otherwise, as the protocol names it
+        if report.waiting_step == "game.act" and report.check == "incomplete" and named:
+            values["seat_no"] = report.waiting_for
+            text += " " + (_("(The file ends before your next move.)") if yours else
+                           _("(The file ends before the next move of %(name)s, at seat "
+                             "%(seat_no)d.)"))
+        elif report.waiting_step == "game.act" and report.check == "unresponsive" and named:
+            # the others signed that the move did not come ("move [unresponsive]" of a
+            # player who had quit was the protocol's id, unexplained)
+            values["seat_no"] = report.waiting_for
+            text += " " + (_("(The file ends before your next move, which the other players "
+                             "signed did not come: you left, or your computer stopped "
+                             "answering. Nobody is blamed for it.)") if yours else
+                           _("(The file ends before the next move of %(name)s, at seat "
+                             "%(seat_no)d, which the other players signed did not come: "
+                             "%(name)s left, or their computer stopped answering. Nobody is "
+                             "blamed for it.)"))
+        else:
+            if yours:
+                # "en attente de vous … (… attendue de la place 0 (Vous) …)": the player's
+                # own seat in the "you" form the sentence before it uses
+                values["seat"] = _("you (seat %(seat)d)") % {"seat": report.waiting_for}
+            text += " " + _("(The next entry, due from %(seat)s, is missing: %(check)s.)")
         out += wrap_at(text % values)
     else:
         where = (_("entry %(n)d") % {"n": report.failed_index}

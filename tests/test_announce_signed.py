@@ -197,6 +197,6 @@ def test_join_by_fingerprint_waits_a_moment_for_the_hosts_signed_record(
     finally:
         host.node.close()
     assert seated, said
-    assert f"joining \"Ann's table\" at tcp://127.0.0.1:{host.node.port}" in said, said
+    assert f"Joining \"Ann's table\" at tcp://127.0.0.1:{host.node.port}" in said, said
     assert "nothing listens" not in said, said
     assert "Traceback" not in said

@@ -88,8 +88,8 @@ def test_a_quit_game_is_fair_so_far(quit_game: tuple[Path, str]) -> None:
     assert "FAILED" not in r.stdout
     # the missing move is named without the check's id ("move [incomplete]" read as a
     # fault in a game saved on purpose: newcomer review)
-    assert "[incomplete]" not in said and "(The next entry, due from seat 0 (You), is " \
-        "missing:" in said, said
+    assert "[incomplete]" not in said and "(The file ends before your next move.)" in said, \
+        said
 
 
 def test_verify_and_replay_with_no_game_named_take_the_newest(quit_game: tuple[Path, str],
@@ -275,9 +275,9 @@ def test_a_wrong_peer_is_given_up_in_words(tmp_path: Path) -> None:
     # the wait said what it waited for and how long, before anything else
     assert r.stdout.startswith(f"Asking the table at 127.0.0.1:{port} (waiting up to 1.5 s)"), \
         r.stdout[:200]
-    assert "not connected to the host yet" in r.stdout     # `sit 1` says something
+    assert "Not connected to the host yet" in r.stdout     # `sit 1` says something
     assert "ready (once the host answers)" in r.stdout     # so does `ready`
-    assert "commands: 'sit N' moves you to free seat N" in r.stdout   # so does `help`
+    assert "Commands: 'sit N' moves you to free seat N" in r.stdout   # so does `help`
     assert "Traceback" not in r.stderr
 
 
@@ -309,9 +309,9 @@ def test_end_of_input_leaves_the_lobby(tmp_path: Path) -> None:
         r = cli("join", "--peer", f"127.0.0.1:{silent.getsockname()[1]}", "--bind",
                 "127.0.0.1", "--data-dir", str(tmp_path), "--identity",
                 str(tmp_path / "id.key"), stdin="", timeout=30)
-    assert r.returncode == 1 and "left the table" in r.stdout
+    assert r.returncode == 1 and "you left the table" in r.stdout
     # why, and how to join without a keyboard: it said only "left the table"
-    assert "the input ended (nothing more to read): left the table; --auto joins and " \
+    assert "The input ended (nothing more to read): you left the table; --auto joins and " \
         "plays without a keyboard" in " ".join(r.stdout.split())
 
 
@@ -614,10 +614,10 @@ def test_a_typo_in_the_joiners_lobby_is_said_unknown(tmp_path: Path) -> None:
                 "127.0.0.1", "--data-dir", str(tmp_path), "--identity",
                 str(tmp_path / "id.key"), stdin="redy\nxyzzy\nhelp\nleave\n", timeout=30)
     said = " ".join(r.stdout.split())
-    assert r.returncode == 1 and "left the table" in said, r.stdout + r.stderr
+    assert r.returncode == 1 and "You left the table" in said, r.stdout + r.stderr
     # a typo close to a command is said with it (round 6); another one with the commands
-    assert "unknown command 'redy': did you mean 'ready'?" in said, said
-    assert "unknown command 'xyzzy': commands: 'sit N' moves you to free seat N, 'ready', " \
+    assert "Unknown command 'redy': did you mean 'ready'?" in said, said
+    assert "Unknown command 'xyzzy': commands: 'sit N' moves you to free seat N, 'ready', " \
         "'unready', 'leave'" in said, said
     # typo, help; not at the start: the joiner is seated at once, and no seat is said
     # before the host answers ("type 'sit N' to take seat N" read as if none was taken)

@@ -130,7 +130,7 @@ def test_join_by_fingerprint_passes_a_copy_replaying_the_hosts_lobby_state(
     assert code is not None, "join still waiting at the copy after 40 s: " + said
     assert copy.answered, said
     assert "did not seat you within 3 s" in said, said
-    assert f"trying the table's next address, tcp://127.0.0.1:{port}" in said, said
+    assert f"Trying the table's next address, tcp://127.0.0.1:{port}" in said, said
     assert seated, said
     assert "the host closed the table before the match started" in said, said
 
@@ -175,7 +175,7 @@ def test_join_by_fingerprint_passes_a_copy_replaying_the_hosts_signed_refusal(
     assert seated, said
     assert code != 0, said                      # Ann closed her table
     assert "the table is full" in said, said
-    assert f"trying the table's next address, tcp://127.0.0.1:{host.node.port}" in said, \
+    assert f"Trying the table's next address, tcp://127.0.0.1:{host.node.port}" in said, \
         said
     assert "the host closed the table before the match started" in said, said
     assert "Traceback" not in said
@@ -242,7 +242,7 @@ def test_join_by_fingerprint_finds_the_table_behind_more_copies_than_it_tries(
         host.node.close()
     assert seated, said
     assert code != 0, said                      # Ann closed her table
-    assert f"joining \"Ann's table\" at tcp://127.0.0.1:{host.node.port}" in said, said
+    assert f"Joining \"Ann's table\" at tcp://127.0.0.1:{host.node.port}" in said, said
     assert "nothing listens" not in said, said            # hers was asked first
     assert "the host closed the table before the match started" in said, said
     assert "Traceback" not in said

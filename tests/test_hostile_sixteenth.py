@@ -104,7 +104,7 @@ def test_join_by_fingerprint_tries_every_table_announced_with_it(
     said = " ".join((out.out + out.err).split())
     assert code == 2, said
     assert f"nothing listens at tcp://127.0.0.1:{ports[0]}" in said, said
-    assert f"trying the table's next address, tcp://127.0.0.1:{ports[1]}" in said, said
+    assert f"Trying the table's next address, tcp://127.0.0.1:{ports[1]}" in said, said
     assert f"nothing listens at tcp://127.0.0.1:{ports[1]}" in said, said
 
 
@@ -139,7 +139,7 @@ def test_join_by_fingerprint_passes_a_copy_answering_with_another_key_to_the_tab
     assert (f"the table at tcp://127.0.0.1:{hosts[0].node.port} has key {eve.fingerprint}, "
             f"not the expected {ann.fingerprint}") in said, said
     assert "the host closed the table before the match started" in said, said
-    assert f"trying the table's next address, tcp://127.0.0.1:{hosts[1].node.port}" in said, \
+    assert f"Trying the table's next address, tcp://127.0.0.1:{hosts[1].node.port}" in said, \
         said
     assert "Traceback" not in said
 

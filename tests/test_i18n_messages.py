@@ -152,7 +152,7 @@ def test_the_host_key_line_in_vietnamese() -> None:
     client = SimpleNamespace(host_key=b"\x02" * 32, host_fp=None)
     with i18n.using("vi"):
         sentence, command = host_key_lines(client, "10.0.0.7:4770")  # type: ignore[arg-type]
-    assert sentence.startswith("khóa của chủ bàn là ") and sentence.endswith(":")
+    assert sentence.startswith("Khóa của chủ bàn là ") and sentence.endswith(":")
     assert command.startswith("  --peer ") and command.endswith("@10.0.0.7:4770")
 
 
@@ -167,14 +167,14 @@ def test_a_changed_key_is_data_in_p2p_and_words_in_every_language(tmp_path: Path
     change = KnownPlayers(tmp_path / "known").meet("Bob", mallory.public_key)
     assert change is not None and change.known == (bob.public_key,)
     with i18n.using("en"):
-        assert key_change_line(change) == f"warning: {change.english()}"
+        assert key_change_line(change) == f"Warning: {change.english()}."
     for language in ("fr", "sv", "vi", "af", "ug"):
         with i18n.using(language):
             line = key_change_line(change)
         assert "Bob" in line and fingerprint(mallory.public_key) in line \
-            and fingerprint(bob.public_key) in line and "warning" not in line
+            and fingerprint(bob.public_key) in line and "warning" not in line.lower()
     with i18n.using("sv"):
-        assert key_change_line(change).startswith("varning: Bob [")
+        assert key_change_line(change).startswith("Varning: Bob [")
 
 
 def test_a_damaged_known_players_file_in_french(tmp_path: Path) -> None:
@@ -422,7 +422,9 @@ def test_lobby_lines_are_shaped_for_uyghur(tmp_path: Path) -> None:
 def test_only_the_hosts_own_answers_read_as_a_refusal() -> None:
     from cli.words import lobby_error_line
     with i18n.using("en"):
-        assert lobby_error_line("table-full", {}, "x") == "the host refused: the table is full"
+        assert lobby_error_line("table-full", {}, "x") == "the host refused: the table is " \
+            "full. Every seat is taken: millebornes lobby lists the tables on the LAN; " \
+            "millebornes host opens one of your own."
         assert lobby_error_line("", {}, "odd") == "the host refused: odd"
         line = lobby_error_line("no-answer", {"endpoint": "tcp://10.0.0.7:4770",
                                               "seconds": 10.0, "with_key": False}, "x")

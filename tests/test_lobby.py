@@ -242,7 +242,7 @@ def test_host_and_join_verbs_play_a_match(tmp_path: Path) -> None:
         assert len(cfg.curve) == 3 and cfg.curve[0][0] == keys[0]
         assert keys[1] in [c[0] for c in cfg.curve]
         host_fp = Identity.load_or_create(tmp_path / "h.key").fingerprint
-        assert f"the host's key is {host_fp} (trusted on first use" in outs[1].getvalue()
+        assert f"The host's key is {host_fp} (trusted on first use" in outs[1].getvalue()
         assert f"--peer {host_fp}@127.0.0.1:{port}" in outs[1].getvalue()
     # each seat keeps the others' own signed addresses for resume (lobby protocol 3):
     # the host's and its bot's stores Ben's, Ben's the bot's (all on this computer)
@@ -281,7 +281,7 @@ def test_join_by_discovery_and_lobby_lists_the_table(tmp_path: Path) -> None:
     t1.join(60)
     t2.join(60)
     assert rc == [0, 0, 0], (outs[0].getvalue()[-800:], outs[1].getvalue()[-800:])
-    assert f"joining {table!r}" in outs[1].getvalue()
+    assert f"Joining {table!r}" in outs[1].getvalue()
 
 
 @pytest.mark.slow    # 10 s: it waits out a dead address's connect limit
@@ -358,13 +358,13 @@ def test_join_tries_each_announced_address_in_turn(tmp_path: Path,
     said = outs[1].getvalue()
     assert rc == [0, 0], (outs[0].getvalue()[-800:], said[-800:])
     if doors:
-        assert f"joining {table!r} at tcp://127.0.0.1:{port}" in said, said
+        assert f"Joining {table!r} at tcp://127.0.0.1:{port}" in said, said
         assert "127.0.0.2" not in said, said
         return
     # nothing listens there: said as soon as the connection is refused
     assert f"nothing listens at tcp://127.0.0.2:{port} (the connection was refused)" in \
         " ".join(said.split()), said
-    assert f"trying the table's next address, tcp://127.0.0.1:{port}" in said, said
+    assert f"Trying the table's next address, tcp://127.0.0.1:{port}" in said, said
 
 
 @pytest.mark.slow    # 12 s: two hosts, a joiner that asks, then plays
@@ -483,7 +483,7 @@ def test_host_and_join_across_network_namespaces(tmp_path: Path, how: str) -> No
         hout = _finish(host)
         assert "The match is over." in jout and "The match is over." in hout
         if how == "discovery-same-link":
-            assert f"joining {table!r} at tcp://{ipa}:{port}" in jout
+            assert f"Joining {table!r} at tcp://{ipa}:{port}" in jout
         _same_transcripts(tmp_path)
     finally:
         for child in children:
@@ -763,10 +763,10 @@ def test_the_hosts_lobby_answers_a_typo_and_fits_its_answers_in_80_columns(
     typed = "redy\nsit 99999999999999999999 please now\nquit\n"
     assert host_verb.run(host, out=out, inp=io.StringIO(typed)) == 1
     said = out.getvalue()
-    assert "unknown command 'redy': did you mean 'ready'?" in " ".join(said.split()), said
+    assert "Unknown command 'redy': did you mean 'ready'?" in " ".join(said.split()), said
     # the joiner's command, typed by the host: where the host sits (newcomer pass 25)
-    assert "you host this table: you sit at seat 0 ('sit N' is for a player who joins); " \
-           "type 'ready' / 'unready', 'quit' to close the table" in " ".join(said.split()), said
+    assert "You host this table: you sit at seat 0 ('sit N' is for a player who joins); " \
+           "type 'ready' or 'unready'; 'quit' closes the table." in " ".join(said.split()), said
     assert all(i18n.cells(line) <= 80 for line in said.splitlines()), said
 
 
@@ -966,7 +966,7 @@ def test_sit_with_no_seat_number_is_said_and_the_joiner_stays(tmp_path: Path) ->
     said = out.getvalue()
     assert "\u00b2 is not a seat number: sit N, N a seat from the list" in said, said
     assert "999999 is not a seat number" in said.replace("9" * 21, "999999"), said
-    assert "invalid literal" not in said and "left the table" in said, said
+    assert "invalid literal" not in said and "You left the table" in said, said
     assert not t2.is_alive() and rc[1] == 1, (rc, said[-600:])     # 1: left, no match
 
 
@@ -979,9 +979,9 @@ def test_the_host_says_a_command_it_does_not_know(tmp_path: Path) -> None:
                data_dir=str(tmp_path / "h"), identity=str(tmp_path / "h.key"), peer=[])
     assert host_verb.run(host, out=out, inp=io.StringIO("strat\n  ready  \nquit\n")) == 1
     text = out.getvalue()
-    assert "unknown command 'strat': type 'ready' / 'unready', 'quit' to close the table" \
+    assert "Unknown command 'strat': type 'ready' or 'unready'; 'quit' closes the table." \
         in text, text
-    assert "unknown command '  ready" not in text and "Table closed" in text
+    assert "unknown command '  ready" not in text.lower() and "Table closed" in text
 
 
 def test_a_joiner_whose_seat_was_taken_is_told_where_it_sits(tmp_path: Path) -> None:
@@ -1016,13 +1016,13 @@ def test_a_joiner_whose_seat_was_taken_is_told_where_it_sits(tmp_path: Path) -> 
     for t in threads:
         t.join(120)
     assert rc == [0, 0, 0], [o.getvalue()[-600:] for o in outs]
-    assert "seat 1 was not free: you sit at seat 2 (sit N moves you to a free seat)" in \
+    assert "Seat 1 was not free: you sit at seat 2 (sit N moves you to a free seat)" in \
         outs[2].getvalue()
     assert "was not free" not in outs[1].getvalue()
     # the first lines say which seat the joiner got and how to change it (they said
     # "type 'sit N' to take seat N" to a joiner seated already)
     cy = " ".join(outs[1].getvalue().split())
-    assert "you sit at seat 1 ('sit N' moves you to free seat N; also 'ready', " \
+    assert "You sit at seat 1 ('sit N' moves you to free seat N; also 'ready', " \
         "'unready', 'leave')" in cy, cy[:800]
     assert "take seat" not in cy, cy[:800]
 

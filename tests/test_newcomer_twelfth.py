@@ -340,12 +340,13 @@ def test_the_lobbies_take_their_commands_in_any_case(tmp_path: Path) -> None:
         os.close(write_end)
         hosting_thread.join(30)
     said = " ".join(join_out.getvalue().split())
-    assert "unknown command" not in said, said
-    assert "ready" in said and "not ready" in said and "commands: 'sit N'" in said, said
-    assert "left the table" in said, said
+    assert "Unknown command" not in said, said
+    assert "You are ready" in said and "You are not ready" in said \
+        and "Commands: 'sit N'" in said, said
+    assert "You left the table" in said, said
     hosted = " ".join(host_out.getvalue().split())
-    assert "unknown command" not in hosted and "Table closed" in hosted, hosted
-    assert "Type 'ready' / 'unready', 'quit' to close the table" in hosted
+    assert "unknown command" not in hosted.lower() and "Table closed" in hosted, hosted
+    assert "Type 'ready' or 'unready'; 'quit' closes the table." in hosted
     assert rc[0] is not None
 
 

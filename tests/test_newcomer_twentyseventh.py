@@ -322,7 +322,7 @@ def test_the_host_opens_its_lines_with_a_capital(tmp_path: Path) -> None:
         ann.join(30)
     lines = ann.out.getvalue().splitlines()
     assert lines[0].startswith("Hosting on port "), lines
-    for opening in ("Type 'ready' / 'unready'", "Table \"Ann's table\": classic rules",
+    for opening in ("Type 'ready' or 'unready'", "Table \"Ann's table\": classic rules",
                     "Table closed"):
         assert any(line.startswith(opening) for line in lines), (opening, lines)
 
@@ -334,7 +334,7 @@ def test_the_lobby_opens_with_a_capital(tmp_path: Path) -> None:
 
 
 OPENINGS = ["Hosting on port %(port)d as %(name)s [%(key)s]; others join with:",
-            "Type 'ready' / 'unready', 'quit' to close the table",
+            "Type 'ready' or 'unready'; 'quit' closes the table.",
             "Table %(name)s: %(rules)s, %(n)d seats (%(seating)s)",
             "The match starts: table %(id)s",
             "Looking for tables on the LAN (waiting up to %(seconds)s s)",

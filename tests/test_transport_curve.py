@@ -401,7 +401,7 @@ def test_host_and_join_remember_players_and_warn_about_a_changed_key(tmp_path: P
     assert known_lines(args, again, 0, bots=[2]) == []            # same Bob, a new bot
     fake = table([("Bob", mallory.public_key), ("Me", me.public_key)])
     lines = known_lines(args, fake, 1)
-    assert len(lines) == 1 and lines[0].startswith("warning: Bob [")
+    assert len(lines) == 1 and lines[0].startswith("Warning: Bob [")
     assert fingerprint(mallory.public_key) in lines[0] and fingerprint(bob.public_key) in lines[0]
 
 
