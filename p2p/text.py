@@ -121,8 +121,9 @@ def _shown(name: str) -> str:
 @functools.cache
 def _look_alikes() -> dict[int, str]:
     """Each character a screen shows like another, to that other character or sequence
-    (an "m" to "rn"): the prototypes of Unicode's confusables.txt (``p2p/_look_alikes.py``,
-    written by ``tools/make_look_alikes.py``); read once, when a name is first compared."""
+    of the same width ("Ł" to "L" and a combining stroke): the prototypes of Unicode's
+    confusables.txt (``p2p/_look_alikes.py``, written by ``tools/make_look_alikes.py``);
+    read once, when a name is first compared."""
     from p2p._look_alikes import PAIRS
     return {int(char, 16): "".join(chr(int(c, 16)) for c in proto.split("+"))
             for char, proto in (pair.split(":") for pair in "".join(PAIRS).split())}

@@ -34,8 +34,8 @@ GREEK_BOB = "B\u03bfb"             # B ο (GREEK SMALL LETTER OMICRON) b
     # look-alike only its small letter has (Cyrillic Ԛ, Һ)
     ("\u0430nn", "Ann"), ("\u051auinn", "Quinn"), ("\u04baank", "Hank"),
     ("y\u043eu", "You"), ("\u0399OLA", "Iola"),
-    # letters taken for two (stop 53: left out before): an "m" reads as "rn", "æ" as "ae"
-    ("Kirn", "Kim"), ("Ernrna", "Emma"), ("Jaen", "J\u00e6n"),
+    # a letter taken for a letter and a mark (stop 53: sequences were left out before)
+    ("L\u0337ukasz", "\u0141ukasz"), ("D\u0335ord\u0335e", "\u0110or\u0111e"),
 ])
 def test_a_name_in_look_alike_letters_is_the_name_it_looks_like(name: str,
                                                                  looks_like: str) -> None:
@@ -49,6 +49,9 @@ def test_a_name_in_look_alike_letters_is_the_name_it_looks_like(name: str,
     ("Иван", "Ivan"), ("Ана", "Ann"), ("\u039dina", "Vina"), ("\u03a5ves", "Uves"),
     ("Bili", "BILL"), ("Iola", "Lola"), ("Iona", "Lona"), ("AI", "AL"),   # a capital I
     ("Kim", "Kin"), ("Tom", "Tam"), ("Bj\u00f8rn", "Bjorn"),
+    # confusables.txt takes "m" for "rn" and "æ" for "ae", but a terminal shows them in
+    # one cell and two (the review of stop 53: "Mamie" was numbered beside "Marnie")
+    ("Kim", "Kirn"), ("Mamie", "Marnie"), ("Ema", "Erna"), ("J\u00e6n", "Jaen"),
 ])
 def test_names_that_look_different_stay_different(one: str, other: str) -> None:
     assert not names_look_alike(one, other)
@@ -69,7 +72,8 @@ def test_a_second_player_named_in_look_alike_letters_is_numbered(other: str) -> 
     assert local_names(("\u041cax", "Max"), 0) == ("\u041cax", "Max 2")
     assert local_names(("Nina", "\u039dina", "Vina"), 2) == ("Nina", "\u039dina 2", "Vina")
     assert local_names(("Lola", "Iola"), 0) == ("Lola", "Iola")    # first review's: "Iola 2"
-    assert local_names(("Kim", "Kirn"), 0) == ("Kim", "Kirn 2")     # "m" read as "rn"
+    assert local_names(("\u0141ukasz", "L\u0337ukasz"), 0) == ("\u0141ukasz",
+                                                                  "L\u0337ukasz 2")
 
 
 def test_a_known_name_in_look_alike_letters_with_another_key_is_noticed(

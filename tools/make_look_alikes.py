@@ -11,9 +11,13 @@ to the characters it is confusable with, both ways. Usage::
     pip download --no-deps confusable-homoglyphs==3.3.1 && unzip confusable_homoglyphs-*.whl
     python tools/make_look_alikes.py confusable_homoglyphs/confusables.json
 
-Each single character is kept with its prototype, a character or a sequence (an "m" is
-taken for "rn", as confusables.txt says: "Kim" reads as "Kirn"), and only the characters a
-name can still hold where ``shown_keys`` looks them up: after NFKC. Case is kept, as UTS #39's skeleton keeps it (a capital "I" is taken for an "l", a
+Each single character is kept with its prototype, a character or a sequence of the same
+width on a terminal ("Ł" is taken for "L" with a combining stroke, "L̷"), and only the
+characters a name can still hold where ``shown_keys`` looks them up: after NFKC. A
+sequence a monospace screen shows wider is left out: confusables.txt takes "m" for "rn"
+and "æ" for "ae", but at a terminal "rn" takes two cells where "m" takes one, and "Mamie"
+beside "Marnie", "Ema" beside "Erna", were numbered and warned of as one name (the review
+of stop 53). Case is kept, as UTS #39's skeleton keeps it (a capital "I" is taken for an "l", a
 small "i" is not); each character maps to its prototype, NFKC-normalised, so that a
 name's skeleton is found in one pass.
 """
@@ -52,6 +56,12 @@ def prototypes(data: dict[str, list[dict[str, str]]]) -> dict[str, str]:
     return out
 
 
+def cells(text: str) -> int:
+    """Terminal cells ``text`` takes: marks and format characters none, wide ones two."""
+    return sum(0 if unicodedata.category(c) in ("Mn", "Me", "Cf") else
+               2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
+
+
 def _settle(target: str, protos: dict[str, str]) -> str:
     """``target`` with each character taken for its own prototype, to a fixed point."""
     for _ in range(4):                      # the normalised prototype may be a look-alike
@@ -71,7 +81,8 @@ def table(protos: dict[str, str]) -> dict[int, str]:
         if _fold(char) != char:
             continue                        # NFKC changes it first
         target = _settle(_fold(proto), protos)
-        if target and target != char and char not in target:
+        if target and target != char and char not in target \
+                and (len(target) == 1 or cells(target) == cells(char)):
             out[ord(char)] = target
     return out
 
