@@ -573,6 +573,7 @@ def known_lines(args: argparse.Namespace, cfg: TableConfig, me: int,
             change = known.meet(p.name, p.key)
             if change is not None:
                 out.append(key_change_line(change))
+    known.save_order()
     return out
 
 

@@ -150,9 +150,10 @@ def test_resume_reads_no_secrets_file_bigger_or_further_than_a_match_can_write(
     secrets = store.path / "secrets.log"
     head = secrets.read_bytes()
     # a record of the last hand a match can reach is read; one past it is damage
-    secrets.write_bytes(head + _secret_record(cfg.table_id, 399))
-    Store.open(store.path, ids[0].public_key)[0].close()
+    # (hand 400, the last an agreement may name, was refused: the second review)
     secrets.write_bytes(head + _secret_record(cfg.table_id, 400))
+    Store.open(store.path, ids[0].public_key)[0].close()
+    secrets.write_bytes(head + _secret_record(cfg.table_id, 401))
     with pytest.raises(StoreDamaged, match=r"\(secrets.log: record 2 names no hand\)"):
         Store.open(store.path, ids[0].public_key)                   # before: read
     # a file bigger than any match writes is not read
@@ -262,6 +263,8 @@ def test_a_full_known_players_file_makes_room_for_a_new_name_by_the_one_met_long
     path.write_bytes(msgpack.packb(names, use_bin_type=True))
     known = KnownPlayers(path)
     assert known.meet("stranger0", bytes([0]) * 31 + b"\x01") is None     # met again
+    known.save_order()                          # (the order is written once a table)
+    assert list(KnownPlayers(path).keys)[-1] == "stranger0"
     bob = bytes([7]) * 32
     assert known.meet("Bob", bob) is None
     again = KnownPlayers(path)

@@ -80,6 +80,7 @@ class KnownPlayers:
         self.path = Path(path) if path is not None else default_known_path()
         self.keys: dict[str, list[bytes]] = {}
         self._shown: dict[str, frozenset[tuple[str, str]]] = {}
+        self._reordered = False               # a name met again: the order to write
         self.problem: str | None = None       # why an existing file could not be read
         self.problem_id: str | None = None
         self.problem_detail = ""
@@ -130,8 +131,10 @@ class KnownPlayers:
         known = self.keys.pop(name, None)
         if key in seen:
             if known is not None:
-                self.keys[name] = known          # met again: the most recent of the file
-                self._save()
+                # met again: the most recent of the file, written by :meth:`save_order`
+                # (a whole file written at each of a table's players was 15 writes)
+                self.keys[name] = known
+                self._reordered = True
             return None
         warning = KeyChange(name, key, tuple(dict.fromkeys(seen))) if seen else None
         while len(self.keys) >= _MAX_NAMES:
@@ -156,7 +159,14 @@ class KnownPlayers:
             got = self._shown[name] = shown_keys(name)
         return got
 
+    def save_order(self) -> None:
+        """Write the order names were met in, if a meeting changed only that (once a
+        table, after its players are met)."""
+        if self._reordered:
+            self._save()
+
     def _save(self) -> None:
+        self._reordered = False
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             # a file of its own: a named pipe left under the temporary name held a

@@ -70,7 +70,8 @@ _MAX_META = 256 * 1024
 #: limit before) of well-formed records took a resume from 61 to 314 MB and 0.2 to 6 s,
 #: in silence (hostile pass 24).
 _MAX_SECRETS = 16 * 1024 * 1024
-#: A record's hand is one the longest match can reach (100,000 were taken: each kept).
+#: A record's hand is one the longest match can reach, as agreements bound it (0 to 400
+#: inclusive: 100,000 were taken, each kept; 400 was refused, which an agreement names).
 _MAX_HANDS = MAX_AGREED_HANDS
 #: The most of a damaged transcript's tail kept aside in ``transcript.mbt.damaged``: the
 #: bytes from the damage on up to this (a whole entry is at most 64 KiB; a tail of 500 MB
@@ -489,7 +490,7 @@ def read_secrets(path: Path, header: TranscriptHeader | None = None,
                 raise bad(f"record {n} does not match its checksum")
             rec = {k: v for k, v in rec.items() if k != "sum"}
         hand = rec.get("hand")
-        if not isinstance(hand, int) or isinstance(hand, bool) or not 0 <= hand < _MAX_HANDS:
+        if not isinstance(hand, int) or isinstance(hand, bool) or not 0 <= hand <= _MAX_HANDS:
             raise bad(f"record {n} names no hand")
         why = _secret_problem(rec, header, seat)
         if why is not None:
