@@ -150,7 +150,8 @@ _field_values = st.none() | st.booleans() | st.integers(-3, 2**70) | st.binary(m
     | st.dictionaries(st.sampled_from(["0", "1", "x"]), st.text(max_size=8), max_size=3)
 _fields = st.dictionaries(st.sampled_from(["name", "v", "contrib", "seat", "endpoint", "ready",
                                            "state", "reason", "header", "endpoints",
-                                           "contribs", "curve", "lobby", "zz"]),
+                                           "contribs", "curve", "lobby", "addrs", "joins",
+                                           "zz"]),
                           _field_values, max_size=6)
 
 
@@ -182,11 +183,13 @@ def _valid_fields(kind: str) -> dict[str, object]:
              "host": _IDS[0].public_key, "lobby": b"l" * 16,
              "seats": [{"name": "ann", "key": _IDS[0].public_key, "ready": True, "bot": False},
                        {"name": "bob", "key": _IDS[1].public_key, "ready": True, "bot": False}]}
-    return {"join": {"name": "bob", "v": 1, "contrib": b"b" * 16, "seat": 1},
+    return {"join": {"name": "bob", "v": 1, "contrib": b"b" * 16, "seat": 1,
+                     "addrs": ["tcp://127.0.0.1:2"]},
             "sit": {"seat": 1}, "ready": {"ready": True}, "leave": {}, "welcome": {"v": 1},
             "state": {"state": state}, "refused": {"reason": "no"},
             "start": {"header": cfg.header().to_bytes(), "contribs": [b"a" * 16, b"b" * 16],
-                      "endpoints": {"0": "tcp://127.0.0.1:1", "1": "tcp://127.0.0.1:2"}},
+                      "endpoints": {"0": "tcp://127.0.0.1:1", "1": "tcp://127.0.0.1:2"},
+                      "joins": {"1": b"not a join"}},
             "other": {}}[kind]
 
 
