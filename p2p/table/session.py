@@ -51,7 +51,6 @@ from p2p.net.interface import (
     PeerStatus,
     Transport,
     TransportConfig,
-    TransportError,
     parse_endpoint,
 )
 from p2p.table import wire
@@ -260,7 +259,7 @@ class Peer:
             # voided hand for ever)
             node.add_peer(node_id_for(cfg.players[s].key), ep)
             also = getattr(node, "also_reach", None)
-            if (alternatives or {}).get(s) and callable(also) \
+            if self.alternatives.get(s) and callable(also) \
                     and getattr(node, "curve_key", None) is not None:
                 # where the seat's player said (signed) it listens, tried when the address
                 # the host gave answers nothing: a host giving dead addresses had two
@@ -268,7 +267,7 @@ class Peer:
                 # only: a frame names no receiver, and on plain ZeroMQ a connection that
                 # reached another player's node would mix our frames into his stream
                 # from us (the review); the wrong node's key fails the handshake instead
-                also(node_id_for(cfg.players[s].key), list((alternatives or {})[s]))
+                also(node_id_for(cfg.players[s].key), list(self.alternatives[s]))
 
     def reach(self, key: bytes, endpoint: str) -> int:
         """Reach the seat that signs with ``key`` at ``endpoint`` from now on (its player
@@ -1106,26 +1105,26 @@ def admit_table(node: Transport, cfg: TableConfig) -> None:
     node.set_admission(False)
 
 
-def _reach_stored(node: Transport, cfg: TableConfig, path: Path,
+def _check_stored(node: Transport, cfg: TableConfig, path: Path,
                   endpoints: Mapping[int, str]) -> None:
-    """The other seats' stored addresses (``table.msgpack``), each given to ``node``: one
-    for a seat the table does not have, or that is no address, is this computer's damaged
-    copy, said as such (:class:`~p2p.table.store.StoreDamaged`, naming the file and the
-    seat). A hand-edited file stopped ``resume`` with "unexpected error: IndexError"
-    (an address for seat 5 at a table of 2), or with "not HOST:PORT: 'x'" naming neither
-    the file nor the seat (hostile pass 24)."""
+    """The other seats' stored addresses (``table.msgpack``), checked before
+    :class:`Peer` dials them: one for a seat the table does not have, or that is no
+    address, is this computer's damaged copy, said as such
+    (:class:`~p2p.table.store.StoreDamaged`, naming the file and the seat). A hand-edited
+    file stopped ``resume`` with "unexpected error: IndexError" (an address for seat 5 at
+    a table of 2), or with "not HOST:PORT: 'x'" naming neither the file nor the seat
+    (hostile pass 24)."""
     from p2p.table.store import META, StoreDamaged
 
     for s, ep in endpoints.items():
         if not 0 <= s < cfg.n:
             raise StoreDamaged(path, META, f"it holds an address for seat {s}, at a table "
                                f"of {cfg.n} seats")
-        nid = node_id_for(cfg.players[s].key)
-        if nid == node.node_id:
+        if node_id_for(cfg.players[s].key) == node.node_id:
             continue          # this player's own seat (see Peer.__init__)
         try:
-            node.add_peer(nid, ep)
-        except (ValueError, TransportError) as exc:
+            parse_endpoint(ep)            # what the node's add_peer refuses
+        except ValueError as exc:
             raise StoreDamaged(path, META, f"seat {s}'s address is not one "
                                f"({safe_text(str(exc), 120)})") from None
 
@@ -1168,7 +1167,7 @@ def resume_peer(path: Any, identity: Identity, *, controller: Chooser | None = N
         raise
     try:
         admit_table(node, cfg)
-        _reach_stored(node, cfg, st.path, st.endpoints)
+        _check_stored(node, cfg, st.path, st.endpoints)
         peer = Peer(identity, cfg, node, controller=controller, store=store,
                     endpoints=st.endpoints, alternatives=st.alternatives, options=options,
                     replay=st.transcript.entries,

@@ -28,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -418,19 +418,20 @@ def read_meta(path: Path) -> dict[str, Any]:
     bind = meta["bind"]
     if not bind or len(bind) > 64 or any(c.isspace() or not c.isprintable() for c in bind):
         raise bad("the listening address is not an address")
-    eps = meta["endpoints"]
-    if len(eps) > MAX_PLAYERS or not all(
+    def address(a: object) -> bool:
+        return isinstance(a, str) and len(a) <= 300
+
+    def by_seat(m: object, value_ok: Callable[[object], bool]) -> bool:
+        return isinstance(m, dict) and len(m) <= MAX_PLAYERS and all(
             isinstance(k, str) and k.isascii() and k.isdigit() and int(k) < MAX_PLAYERS
-            and isinstance(v, str) and len(v) <= 300 for k, v in eps.items()):
+            and value_ok(v) for k, v in m.items())
+
+    if not by_seat(meta["endpoints"], address):
         raise bad("the peers' addresses are not a seat → address map")
     if not all(isinstance(k, str) for k in meta["extra"]):
         raise bad("extra is not a map of names")
-    alt = meta.get("alternatives", {})
-    if not isinstance(alt, dict) or len(alt) > MAX_PLAYERS or not all(
-            isinstance(k, str) and k.isascii() and k.isdigit() and int(k) < MAX_PLAYERS
-            and isinstance(v, list) and len(v) <= MAX_ALTERNATIVES
-            and all(isinstance(a, str) and len(a) <= 300 for a in v)
-            for k, v in alt.items()):
+    if not by_seat(meta.get("alternatives", {}), lambda v: isinstance(v, list) and len(
+            v) <= MAX_ALTERNATIVES and all(address(a) for a in v)):
         raise bad("the peers' other addresses are not a seat → addresses map")
     return meta
 
