@@ -2588,6 +2588,22 @@ def lobby_refusal(why: str, data: Mapping[str, Any], fallback: str) -> str:
                                          _data(data.get("wrong")))}
         return _("the host sent an invalid message (%(wrong)s)") % {
             "wrong": _data(data.get("wrong"))}
+    if why == "unreadable-message":
+        try:
+            kib = _number(data.get("kib") or 0)
+        except ValueError:
+            return fallback
+        return _("the host sent a message this program cannot read (not a signed lobby "
+                 "message, or more than %(kib)d KiB)") % {"kib": kib}
+    if why == "no-start":
+        try:
+            seconds = _number(data.get("seconds") or 0)
+        except ValueError:
+            return fallback
+        return _("every seat at the table at %(endpoint)s was taken and every player ready "
+                 "for %(seconds)d s, yet the host did not start the match (its program is "
+                 "stuck, or it holds the table); you left it") % {
+                     "endpoint": _data(data.get("endpoint")), "seconds": seconds}
     if why == "bad-start":
         return _("the host started another table than the one agreed: %(detail)s") % {
             "detail": _data(data.get("detail"))}

@@ -132,6 +132,11 @@ HOST_TIMEOUT = 15.0
 #: left, or its computer is gone) before saying so; waiting for the others to sit and get
 #: ready is the players' own time, but a host that is gone will never start the match.
 HOST_LOST = 30.0
+#: How long a joiner waits for the start once the host's own signed state shows every seat
+#: taken and every player ready: an honest host starts in that very pump (or, when the
+#: seats cannot make a table, says why and asks everyone to get ready again), so a host
+#: that shows a full, ready table and starts nothing is stuck or holding the joiner there.
+START_WAIT = 20.0
 
 _LOBBY_LIMITS = Limits(max_bytes=128 * 1024, max_depth=8, max_str=1024, max_bin=64 * 1024,
                        max_array=64, max_map=64, max_items=4096)
@@ -792,6 +797,13 @@ class LobbyClient:
         self.host_lost = HOST_LOST
         self._since = clock()
         self._host_gone_since: float | None = None   # the host's transport said GONE
+        #: since when the host's last state showed every seat taken and ready (None: not)
+        self._ready_since: float | None = None
+        self.start_wait = START_WAIT
+        #: messages from the host that were no signed lobby message (plain ZeroMQ only:
+        #: there a frame's sender is a claim anyone can make, so they are counted, not held
+        #: against the host)
+        self.unreadable = 0
         self.contrib = os.urandom(CONTRIB_BYTES)   # my share of the table nonce
         self.version = PROTOCOL_VERSION
         #: the host's signing key as its key door told us (CURVE; None: not asked)
@@ -919,6 +931,15 @@ class LobbyClient:
         return self.start
 
     def _check_timeout(self) -> None:
+        ready = self._ready_since
+        if self.start is None and ready is not None \
+                and self.clock() - ready > self.start_wait:
+            self.close()
+            self._refuse(f"every seat at the table at {self.host_endpoint} was taken and "
+                         f"every player ready for {self.start_wait:.0f} s, yet the host did "
+                         "not start the match (its program is stuck, or it holds the table)",
+                         "no-start", endpoint=self.host_endpoint, seconds=self.start_wait)
+            raise self._error()
         gone = self._host_gone_since
         if self.state is not None and gone is not None \
                 and self.clock() - gone > self.host_lost:
@@ -995,6 +1016,20 @@ class LobbyClient:
         if sender != self.host_id:
             return False
         obj, wrong = _parse_lobby(sender, payload)
+        if obj is None and wrong is None:
+            if not self.secure:
+                self.unreadable += 1
+                log.warning("dropped an unreadable lobby message said to be the host's "
+                            "(%d so far)", self.unreadable)
+                return False
+            # under CURVE the frame came over the host's own authenticated connection: a
+            # start too large or mangled to read was dropped in silence, and the joiner
+            # waited for a start that had come (hostile pass 23's leftover)
+            kib = _LOBBY_LIMITS.max_bytes // 1024
+            self._refuse(f"the host sent a message this program cannot read (not a signed "
+                         f"lobby message, or more than {kib} KiB)", "unreadable-message",
+                         kib=kib)
+            return True
         if wrong is not None:
             self._refuse(f"the host sent an invalid message ({wrong})", "invalid-message",
                          wrong=wrong)
@@ -1027,6 +1062,11 @@ class LobbyClient:
                 log.warning("a lobby state names another host key")
                 return False
             self.state = state
+            if state.free() or not all(info is not None and info.ready
+                                       for info in state.seats):
+                self._ready_since = None
+            elif self._ready_since is None:
+                self._ready_since = self.clock()
             if self.ready and self._ready_terms is None:
                 self._ready_terms = _terms(state)
             self.log.append("state")   # (bounded: a host sending states in a loop)
