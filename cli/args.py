@@ -968,6 +968,16 @@ def resume_flags(args: argparse.Namespace) -> tuple[str, str]:
         data + lang
 
 
+def auto_flags(args: argparse.Namespace) -> str:
+    """``--auto`` or ``--auto-bot SPEC`` as the player gave them (with a leading space;
+    empty without): a player whose seat a bot played, shown how to come back, came back to
+    play it by hand."""
+    spec = getattr(args, "auto_bot", None)
+    if spec:
+        return f" --auto-bot {shlex.quote(str(spec))}"
+    return " --auto" if getattr(args, "auto", False) else ""
+
+
 def bind_address(args: argparse.Namespace) -> str:
     """What to listen on: ``--interface``, ``--bind``, or every address."""
     return str(getattr(args, "interface", None) or getattr(args, "bind", None) or "*")

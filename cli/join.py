@@ -18,7 +18,7 @@ from p2p.table.lobby import namesakes_name
 from p2p.text import safe_text
 
 from . import i18n
-from .args import player_name, resume_flags, with_defaults
+from .args import auto_flags, player_name, resume_flags, with_defaults
 from .i18n import N_, _, close_match, did_you_mean, ngettext
 from .program import as_typed
 from .seats import (
@@ -287,11 +287,9 @@ def own_flags(args: argparse.Namespace) -> str:
     def flag(name: str, value: object) -> str:
         return f" {name} {shlex.quote(str(value))}" if value not in (None, "", False) else ""
 
-    auto = " --auto" if getattr(args, "auto", False) and not getattr(args, "auto_bot", None) \
-        else ""
     timeout = getattr(args, "connect_timeout", None)
-    return (flag("--name", getattr(args, "name", None)) + resume_flags(args)[0] + auto
-            + flag("--auto-bot", getattr(args, "auto_bot", None))
+    return (flag("--name", getattr(args, "name", None)) + resume_flags(args)[0]
+            + auto_flags(args)
             + (" --not-ready" if getattr(args, "not_ready", False) else "")
             + flag("--seat", getattr(args, "seat", None))
             + flag("--interface", getattr(args, "interface", None))

@@ -24,6 +24,7 @@ from p2p.transcript.file import Player
 
 from . import i18n
 from .args import (
+    auto_flags,
     data_dir,
     plain_wanted,
     play_bots,
@@ -98,7 +99,8 @@ def run(args: argparse.Namespace) -> int:
         say_paragraphs(saved_line(str(table.transcript), short, resume_flags(args)[1],
                                   plain_wanted(args)), sys.stdout)
     else:
-        say_paragraphs(paused_line(short, *resume_flags(args)), sys.stdout)
+        again, check = resume_flags(args)
+        say_paragraphs(paused_line(short, again + auto_flags(args), check), sys.stdout)
     return code
 
 

@@ -39,7 +39,14 @@ from p2p.table.store import default_data_dir, read_meta, table_dir
 from p2p.text import safe_text
 
 from . import i18n
-from .args import bind_address, data_dir, move_delay, plain_wanted, resume_flags
+from .args import (
+    auto_flags,
+    bind_address,
+    data_dir,
+    move_delay,
+    plain_wanted,
+    resume_flags,
+)
 from .bot_process import ANSWER_WITHIN, BotProcess, bot_move_time, log_bot_fault
 from .console import run_console
 from .i18n import _
@@ -657,5 +664,6 @@ def play_seat(peer: Peer, args: argparse.Namespace, reader: LineReader,
     if any(t.seat == peer.me for t in peer.takeovers):
         say_paragraphs(watcher_left_line(short, *resume_flags(args)), say)
     else:
-        say_paragraphs(paused_line(short, *resume_flags(args)), say)
+        again, check = resume_flags(args)
+        say_paragraphs(paused_line(short, again + auto_flags(args), check), say)
     return code

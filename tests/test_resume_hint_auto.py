@@ -1,0 +1,71 @@
+"""A player whose seat a bot played (``--auto``, ``--auto-bot SPEC``) is shown a resume
+command that brings the bot back: the hint dropped it, and the player who typed it as shown
+came back to a seat to play by hand."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _leave_early(tmp_path: Path, *flags: str) -> str:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), MILLEBORNES_DELAY="0.3")
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "play", "--plain", "--seed", "4",
+                             "--data-dir", str(tmp_path), *flags],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+    assert proc.stdout is not None
+    seen: list[str] = []
+    for line in proc.stdout:
+        seen.append(line)
+        if line.startswith("Hand 1"):
+            break
+    rest, err = proc.communicate("quit\ny\n", timeout=60)
+    text = "".join(seen) + rest
+    assert "Traceback" not in text + err, text + err
+    return text
+
+
+@pytest.mark.parametrize(("flags", "expected"), [
+    (("--auto-bot", "normal"), " --auto-bot normal"),
+    (("--auto",), " --auto"),
+])
+def test_the_resume_hint_keeps_the_bot_that_played_the_seat(
+        tmp_path: Path, flags: tuple[str, ...], expected: str) -> None:
+    text = _leave_early(tmp_path, *flags)
+    lines = text.splitlines()
+    # (after the prompt "> " the answer y got)
+    at = next(i for i, line in enumerate(lines)
+              if line.endswith("You left; the game is saved. Come back to it with:"))
+    command, nxt = _command_at(lines, at + 1)
+    assert command.startswith("millebornes resume ") and command.endswith(
+        f"--data-dir {tmp_path} --plain{expected}"), command
+    # the verify line is not a console: no bot flag there
+    check, _ = _command_at(lines, nxt + 2)     # under "Check it so far with:"
+    assert check.startswith("millebornes verify ") and "--auto" not in check, check
+
+
+def _command_at(lines: list[str], at: int) -> tuple[str, int]:
+    """The command starting at line ``at`` (wrapped with a backslash at a narrow width)
+    and the index of its last line."""
+    parts = [lines[at].strip()]
+    while parts[-1].endswith("\\"):
+        at += 1
+        parts[-1] = parts[-1][:-1].rstrip()
+        parts.append(lines[at].strip())
+    return " ".join(parts), at
+
+
+def test_a_player_who_played_by_hand_gets_no_bot_in_the_hint(tmp_path: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), MILLEBORNES_DELAY="0")
+    r = subprocess.run([sys.executable, "-m", "cli", "play", "--plain", "--seed", "4",
+                        "--data-dir", str(tmp_path)], input="quit\ny\n", text=True,
+                       capture_output=True, cwd=ROOT, env=env, timeout=60)
+    assert "Come back to it with:" in r.stdout, r.stdout[-2000:]
+    assert "--auto" not in r.stdout.split("Come back to it with:")[1], r.stdout[-800:]
