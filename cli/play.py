@@ -38,7 +38,7 @@ from .console import run_console
 from .driver import LocalDriver
 from .i18n import _
 from .netdriver import NetDriver
-from .seats import listen
+from .seats import auto_extra, listen
 from .words import (
     paused_line,
     peer_stop_reason,
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     # wondering whether anything was happening
     say_paragraph(table_setup_line(READY_WAIT + DEAL_WAIT), sys.stdout, flush=True)
     table = LoopbackTable(rules, seating, names, seed, data_dir(args),
-                          bot_specs=getattr(args.bots, "specs", ()))
+                          bot_specs=getattr(args.bots, "specs", ()), extra=auto_extra(args))
     table.driver.bot_levels = chosen_levels(tuple(getattr(args.bots, "specs", ())), players)
     try:
         code = run_console(table.driver, args, seed=seed, table_dir=table.transcript.parent)
@@ -118,7 +118,10 @@ class LoopbackTable:
     :class:`cli.netdriver.NetDriver`."""
 
     def __init__(self, rules: Rules, seating: Seating, names: list[str], seed: int,
-                 base: Path | None = None, bot_specs: Sequence[str] = ()) -> None:
+                 base: Path | None = None, bot_specs: Sequence[str] = (),
+                 extra: dict[str, object] | None = None) -> None:
+        """``extra``: kept in the store for ``resume`` (:func:`cli.seats.auto_extra`)."""
+        self.extra = dict(extra or {})
         bot_seats = range(1, seating.n_players)
         seeds = bot_identities(bot_seats)
         # first, while this process has no other thread: the children may be forked
@@ -149,7 +152,7 @@ class LoopbackTable:
         specs = {seat: spec for seat, spec in zip(bot_seats, bot_specs, strict=False)}
         self.bots.start(start, base, opts, seed, specs)
         store = Store.create(base, cfg.header(), 0, port=node.port, bind="127.0.0.1",
-                             endpoints=endpoints)
+                             endpoints=endpoints, extra=self.extra)
         self.peer = Peer(me, cfg, node, store=store, endpoints=endpoints, options=opts)
         self.driver = NetDriver(self.peer, background=True, bots=bot_seats,
                                 bot_faults=self.bots.faults)

@@ -15,7 +15,7 @@ from p2p.net.transport import fetch_key_card
 from p2p.table import ListenAgainError, Peer, resume_peer
 
 from . import i18n
-from .args import data_dir, resume_flags, with_defaults
+from .args import auto_flags, data_dir, resume_flags, with_defaults
 from .games import SHORT, SavedGame, _StateCache, find_game, play_command, saved_games
 from .i18n import _
 from .program import as_typed
@@ -24,11 +24,14 @@ from .seats import (
     base_dir,
     identity,
     play_seat,
+    remembered_auto_bot,
     remembered_identity,
     resume_bots,
     stored_bot_seats,
 )
 from .words import (
+    Command,
+    auto_bot_left_line,
     bot_not_resumed_line,
     error_line,
     listen_again_line,
@@ -36,6 +39,7 @@ from .words import (
     peer_stopped_line,
     resumed_line,
     say_paragraph,
+    say_paragraphs,
 )
 
 #: How long ``--peer HOST:PORT`` waits for the key door there.
@@ -129,6 +133,13 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         peer.close(flush=0)
         return 0 if peer.finished else 1
     say_paragraph(resumed_line(short_id, peer.hand_no), say)
+    bot = remembered_auto_bot(path)
+    if bot is not None and not args.auto and not args.auto_bot:
+        # a crash of a game a bot played for this player: said, and how to let it play on
+        # (the resume line shown as one leaves carries the flag; `games` cannot know it)
+        again = f"millebornes resume {short_id}{resume_flags(args)[0]}" + auto_flags(
+            argparse.Namespace(auto=True, auto_bot=bot or None))
+        say_paragraphs([auto_bot_left_line(bot), Command(again)], say)
     for address in args.peer or ():
         print(i18n.display(reach_line(peer, address, REACH_SECONDS)), file=say)
     runners = resume_bots(peer.table_id, base)

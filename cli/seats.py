@@ -203,6 +203,7 @@ def my_store(start: TableStart, node: Node, args: argparse.Namespace) -> Store:
     # the seats bots play (the host's, this player's): resume names them as bots (a
     # joiner's resume listed the host's bots as "Bot1 (connected)")
     extra[BOT_SEATS] = sorted({int(s) for s in getattr(start, "bots", ())})
+    extra.update(auto_extra(args))
     args.game_saved = True        # from here on, Ctrl-C leaves a game to resume
     return Store.create(data_dir(args), start.cfg.header(), start.seat, port=node.port,
                         bind="0.0.0.0" if bind == "*" else bind, endpoints=start.endpoints,
@@ -213,6 +214,33 @@ def my_store(start: TableStart, node: Node, args: argparse.Namespace) -> Store:
 REMEMBERED_IDENTITY = "identity"
 #: The ``extra`` entry of a table's store listing the seats bots played from the start.
 BOT_SEATS = "bot_seats"
+
+
+#: The ``extra`` entry of a table's store naming the bot that played the player's own seat
+#: (``--auto-bot SPEC``; "" for ``--auto``'s default); absent when the player played.
+AUTO_BOT = "auto_bot"
+
+
+def auto_extra(args: argparse.Namespace) -> dict[str, object]:
+    """What a table's store keeps of ``--auto``/``--auto-bot``: ``resume`` after a crash
+    tells the player which bot played their seat and how to let it play on (a player
+    who watched a bot play came back to a seat to play by hand, and no word of it)."""
+    if not getattr(args, "auto", False) and not getattr(args, "auto_bot", None):
+        return {}
+    return {AUTO_BOT: str(getattr(args, "auto_bot", None) or "")}
+
+
+def remembered_auto_bot(table: Path) -> str | None:
+    """The bot that played the player's own seat of a saved table ("" for ``--auto``'s
+    default), None when the player played it (or the store does not say, or says it in a
+    way this program would not have written)."""
+    try:
+        spec = read_meta(table)["extra"].get(AUTO_BOT)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(spec, str) or len(spec) > 200 or not spec.isprintable():
+        return None
+    return spec
 
 
 def stored_bot_seats(table: Path, players: int) -> list[int]:

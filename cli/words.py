@@ -1471,6 +1471,18 @@ def paused_line(short_id: str | None, resume_flags: str = "",
             Command(f"millebornes verify{ref}{verify_flags}")]
 
 
+def auto_bot_left_line(bot: str) -> str:
+    """``resume`` of a game whose seat a bot played for this player (``--auto``,
+    ``--auto-bot``), typed without the flag: the player plays it now, and may let the bot
+    play on instead (the command under it)."""
+    if bot:
+        return _("When you left, a bot (%(bot)s) played your seat; now you play it "
+                 "yourself. To let the bot play on instead, leave (q) and come back with:") % {
+            "bot": safe_text(bot, 60)}
+    return _("When you left, a bot played your seat; now you play it yourself. To let the "
+             "bot play on instead, leave (q) and come back with:")
+
+
 def watcher_left_line(short_id: str | None, resume_flags: str = "",
                       verify_flags: str = "") -> list[str]:
     """:func:`paused_line` for a player whose seat a bot took by the others' agreement:

@@ -69,3 +69,37 @@ def test_a_player_who_played_by_hand_gets_no_bot_in_the_hint(tmp_path: Path) -> 
                        capture_output=True, cwd=ROOT, env=env, timeout=60)
     assert "Come back to it with:" in r.stdout, r.stdout[-2000:]
     assert "--auto" not in r.stdout.split("Come back to it with:")[1], r.stdout[-800:]
+
+
+@pytest.mark.parametrize(("flags", "bot"), [(("--auto-bot", "normal"), "normal"),
+                                            (("--auto",), "")])
+def test_resume_without_the_flag_says_a_bot_played_the_seat_and_how_to_let_it_on(
+        tmp_path: Path, flags: tuple[str, ...], bot: str) -> None:
+    """After a crash the player types `millebornes resume` (as `games` says it): the game a
+    bot played for them came back as a seat to play by hand, without a word."""
+    _leave_early(tmp_path, *flags)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), MILLEBORNES_DELAY="0")
+    r = subprocess.run([sys.executable, "-m", "cli", "resume", "--plain", "--data-dir",
+                        str(tmp_path)], input="quit\ny\n", text=True, capture_output=True,
+                       cwd=ROOT, env=env, timeout=90)
+    assert "Traceback" not in r.stdout + r.stderr, r.stdout + r.stderr
+    said = " ".join(r.stdout.split())
+    named = f"a bot ({bot}) played your seat" if bot else "a bot played your seat"
+    assert f"When you left, {named}; now you play it yourself." in said, said[:1500]
+    lines = r.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.endswith("come back with:"))
+    command, _ = _command_at(lines, at + 1)
+    assert command.startswith("millebornes resume ") and command.endswith(
+        f"--data-dir {tmp_path} --plain" + (f" --auto-bot {bot}" if bot else " --auto")), \
+        command
+
+
+def test_resume_with_the_flag_or_of_a_seat_played_by_hand_says_nothing_of_it(
+        tmp_path: Path) -> None:
+    _leave_early(tmp_path, "--auto-bot", "normal")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), MILLEBORNES_DELAY="0")
+    r = subprocess.run([sys.executable, "-m", "cli", "resume", "--plain", "--data-dir",
+                        str(tmp_path), "--auto-bot", "normal"], input="quit\ny\n", text=True,
+                       capture_output=True, cwd=ROOT, env=env, timeout=90)
+    assert "Traceback" not in r.stdout + r.stderr, r.stdout + r.stderr
+    assert "When you left" not in r.stdout, r.stdout[:1500]
