@@ -2534,6 +2534,17 @@ def peer_local_damage(peer: Any) -> str:
                              str(peer.local_damage))
 
 
+#: A seated joiner's waits for the host that ran out (``LobbyError.why``), by the seconds
+#: waited and the table's address.
+_HOST_WAITS = {
+    "host-gone": N_("the table at %(endpoint)s stopped answering: nothing from it for "
+                    "%(seconds)d s (its player left, or its computer is gone)"),
+    "no-start": N_("every seat at the table at %(endpoint)s was taken and every player "
+                   "ready for %(seconds)d s, yet the host did not start the match (its "
+                   "program is stuck, or it holds the table); you left it"),
+}
+
+
 def lobby_refusal(why: str, data: Mapping[str, Any], fallback: str) -> str:
     """Why the lobby turned us away (``LobbyError.why`` and ``data``), in words;
     ``fallback``: the lobby's English, for a reason without an id (or whose data does not
@@ -2552,14 +2563,13 @@ def lobby_refusal(why: str, data: Mapping[str, Any], fallback: str) -> str:
         return _("the host closed the table before the match started")
     if why == "transport-key-mismatch":
         return _("your transport key does not match your connection")
-    if why == "host-gone":
+    if why in _HOST_WAITS:
         try:
             seconds = _number(data.get("seconds") or 0)
         except ValueError:
             return fallback
-        return _("the table at %(endpoint)s stopped answering: nothing from it for "
-                 "%(seconds)d s (its player left, or its computer is gone)") % {
-                     "endpoint": _data(data.get("endpoint")), "seconds": seconds}
+        return _(_HOST_WAITS[why]) % {"endpoint": _data(data.get("endpoint")),
+                                      "seconds": seconds}
     if why == "transport-key-taken":
         return _("your transport key is already another seat's (one computer's key, two "
                  "players?)")
@@ -2607,15 +2617,6 @@ def lobby_refusal(why: str, data: Mapping[str, Any], fallback: str) -> str:
             return fallback
         return _("the host sent a message this program cannot read (not a signed lobby "
                  "message, or more than %(kib)d KiB)") % {"kib": kib}
-    if why == "no-start":
-        try:
-            seconds = _number(data.get("seconds") or 0)
-        except ValueError:
-            return fallback
-        return _("every seat at the table at %(endpoint)s was taken and every player ready "
-                 "for %(seconds)d s, yet the host did not start the match (its program is "
-                 "stuck, or it holds the table); you left it") % {
-                     "endpoint": _data(data.get("endpoint")), "seconds": seconds}
     if why == "bad-start":
         return _("the host started another table than the one agreed: %(detail)s") % {
             "detail": _data(data.get("detail"))}
