@@ -42,6 +42,7 @@ from .words import (
     reply,
     say_paragraph,
     sentence,
+    start_wait_line,
     table_label,
 )
 
@@ -56,6 +57,8 @@ LOOK_SECONDS = 10.0
 KEY_DOORS_SECONDS = 2.0
 #: Seconds between two prints of the lobby's seats (the latest state is shown).
 SHOW_EVERY = 0.5
+#: Seconds at a full, ready table with no start before the wait and its limit are said.
+SAY_START_WAIT = 2.0
 #: The most addresses of one announced table that ``join`` tries, each for the
 #: ``--connect-timeout``.
 MAX_TRIED = 4
@@ -396,6 +399,7 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
                        % {"address": address, "seconds": f"{limit:g}"}), file=say)
     auto_ready = not args.not_ready
     seat_said = False
+    start_said = False
     asked = time.monotonic()
     probe_at = asked + min(PROBE_AFTER, limit)
     while True:
@@ -473,6 +477,13 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
                 else lobby_wait_line(st, host=False, mine=client.seat)
             if waiting:      # what the table waits for: more players, or someone's ready
                 say_paragraph(waiting, say)      # wrapped ("everyone sea" / "ted")
+        left = client.start_wait_left()
+        if left is None:
+            start_said = False
+        elif not start_said and client.start_wait - left >= SAY_START_WAIT:
+            # an honest host starts at once: a wait this long is said, with its limit
+            start_said = True
+            say_paragraph(start_wait_line(left), say)
         if st is not None and client.seat is not None and not seat_said:
             seat_said = True
             wanted = getattr(args, "seat", None)

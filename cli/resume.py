@@ -4,6 +4,7 @@ quit or a lost connection); the others' peers hand over what was played meanwhil
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 from pathlib import Path
@@ -16,11 +17,14 @@ from p2p.table import ListenAgainError, Peer, resume_peer
 
 from . import i18n
 from .args import auto_flags, data_dir, resume_flags, with_defaults
+from .bot_limit import try_make
 from .games import SHORT, SavedGame, _StateCache, find_game, play_command, saved_games
 from .i18n import _
 from .program import as_typed
 from .seats import (
+    AUTO_BOT,
     LineReader,
+    auto_extra,
     base_dir,
     identity,
     play_seat,
@@ -41,6 +45,8 @@ from .words import (
     say_paragraph,
     say_paragraphs,
 )
+
+log = logging.getLogger("cli.resume")
 
 #: How long ``--peer HOST:PORT`` waits for the key door there.
 REACH_SECONDS = 3.0
@@ -133,13 +139,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         peer.close(flush=0)
         return 0 if peer.finished else 1
     say_paragraph(resumed_line(short_id, peer.hand_no), say)
-    bot = remembered_auto_bot(path)
-    if bot is not None and not args.auto and not args.auto_bot:
-        # a crash of a game a bot played for this player: said, and how to let it play on
-        # (the resume line shown as one leaves carries the flag; `games` cannot know it)
-        again = f"millebornes resume {short_id}{resume_flags(args)[0]}" + auto_flags(
-            argparse.Namespace(auto=True, auto_bot=bot or None))
-        say_paragraphs([auto_bot_left_line(bot), Command(again)], say)
+    say_auto_bot(peer, path, args, say)
     for address in args.peer or ():
         print(i18n.display(reach_line(peer, address, REACH_SECONDS)), file=say)
     runners = resume_bots(peer.table_id, base)
@@ -157,6 +157,27 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     finally:
         runners.finish(10.0 if peer.finished else 0.5)
         peer.close(flush=1.0)
+
+
+def say_auto_bot(peer: Peer, path: Path, args: argparse.Namespace, say: TextIO) -> None:
+    """A game a bot played for this player (``--auto``, ``--auto-bot``) resumed without
+    the flag (after a crash, as `games` says it): said, with the command that lets the
+    bot play on (a bot no longer to be had: the built-in one's). The store then keeps
+    how this resume plays, for the next one (it kept how the game began, and a game
+    resumed by hand was said to be a bot's again after a second crash)."""
+    bot = remembered_auto_bot(path)
+    taken = any(t.seat == peer.me for t in peer.takeovers)   # a bot by agreement: watched
+    if bot is not None and not args.auto and not args.auto_bot and not taken:
+        made = try_make(bot) if bot else None      # (a plug-in: in a child process)
+        problem = made[1] if made is not None else ""
+        again = f"millebornes resume {path.name[:SHORT]}{resume_flags(args)[0]}" + (
+            auto_flags(argparse.Namespace(auto=True, auto_bot=None if problem else bot)))
+        say_paragraphs([auto_bot_left_line(bot, problem), Command(again)], say)
+    if peer.store is not None:
+        try:
+            peer.store.set_extra(AUTO_BOT, auto_extra(args).get(AUTO_BOT))
+        except OSError as exc:     # the game goes on; the next resume may say it wrongly
+            log.warning("could not keep --auto-bot in the store: %s", exc)
 
 
 def _transcript_bytes(table: Path) -> int:

@@ -1471,10 +1471,16 @@ def paused_line(short_id: str | None, resume_flags: str = "",
             Command(f"millebornes verify{ref}{verify_flags}")]
 
 
-def auto_bot_left_line(bot: str) -> str:
+def auto_bot_left_line(bot: str, problem: str = "") -> str:
     """``resume`` of a game whose seat a bot played for this player (``--auto``,
     ``--auto-bot``), typed without the flag: the player plays it now, and may let the bot
-    play on instead (the command under it)."""
+    play on instead (the command under it). ``problem``: why that bot cannot be made now
+    (a plug-in uninstalled): the command then names the built-in one."""
+    if problem:
+        return _("When you left, a bot (%(bot)s) played your seat; it cannot play now "
+                 "(%(problem)s), so you play it yourself. To let the built-in bot play it "
+                 "instead, leave (q) and come back with:") % {
+            "bot": safe_text(bot, 60), "problem": safe_text(problem, 200)}
     if bot:
         return _("When you left, a bot (%(bot)s) played your seat; now you play it "
                  "yourself. To let the bot play on instead, leave (q) and come back with:") % {
@@ -1984,6 +1990,13 @@ def lobby_wait_line(state: LobbyState, host: bool, mine: int | None = None) -> s
         line += " " + _("To have a bot play a free seat instead: quit, then host again "
                         "with --bots N (type help for the commands).")
     return line
+
+
+def start_wait_line(seconds: float) -> str:
+    """A joiner at a full, ready table whose start has not come at once (an honest host
+    starts in the same moment): the wait and its limit."""
+    return _("Everyone is seated and ready: waiting for the host to start the match (up "
+             "to %(seconds)d s more).") % {"seconds": max(1, round(seconds))}
 
 
 def table_name_text(state: LobbyState) -> str:
@@ -2540,8 +2553,8 @@ _HOST_WAITS = {
     "host-gone": N_("the table at %(endpoint)s stopped answering: nothing from it for "
                     "%(seconds)d s (its player left, or its computer is gone)"),
     "no-start": N_("every seat at the table at %(endpoint)s was taken and every player "
-                   "ready for %(seconds)d s, yet the host did not start the match (its "
-                   "program is stuck, or it holds the table); you left it"),
+                   "ready for %(seconds)d s, yet no start came from the host (its program "
+                   "may be stuck, or it holds the table); you left it"),
 }
 
 
@@ -2610,6 +2623,12 @@ def lobby_refusal(why: str, data: Mapping[str, Any], fallback: str) -> str:
                                          _data(data.get("wrong")))}
         return _("the host sent an invalid message (%(wrong)s)") % {
             "wrong": _data(data.get("wrong"))}
+    if why == "match-running":
+        prog = program_name()
+        return _("the table at %(endpoint)s is playing a match where you have a seat: take "
+                 "it again with %(resume)s (%(games)s lists your saved games)") % {
+            "endpoint": _data(data.get("endpoint")), "resume": f"{prog} resume",
+            "games": f"{prog} games"}
     if why == "unreadable-message":
         try:
             kib = _number(data.get("kib") or 0)

@@ -94,12 +94,56 @@ def test_resume_without_the_flag_says_a_bot_played_the_seat_and_how_to_let_it_on
         command
 
 
-def test_resume_with_the_flag_or_of_a_seat_played_by_hand_says_nothing_of_it(
-        tmp_path: Path) -> None:
-    _leave_early(tmp_path, "--auto-bot", "normal")
+def _resume(tmp_path: Path, *flags: str) -> str:
     env = dict(os.environ, PYTHONPATH=str(ROOT), MILLEBORNES_DELAY="0")
     r = subprocess.run([sys.executable, "-m", "cli", "resume", "--plain", "--data-dir",
-                        str(tmp_path), "--auto-bot", "normal"], input="quit\ny\n", text=True,
+                        str(tmp_path), *flags], input="quit\ny\n", text=True,
                        capture_output=True, cwd=ROOT, env=env, timeout=90)
     assert "Traceback" not in r.stdout + r.stderr, r.stdout + r.stderr
-    assert "When you left" not in r.stdout, r.stdout[:1500]
+    return r.stdout
+
+
+def test_resume_with_the_flag_says_nothing_of_it(tmp_path: Path) -> None:
+    _leave_early(tmp_path, "--auto-bot", "normal")
+    assert "When you left" not in _resume(tmp_path, "--auto-bot", "normal")
+
+
+def test_a_seat_played_by_hand_is_said_nothing_of(tmp_path: Path) -> None:
+    _leave_early(tmp_path)
+    assert "When you left" not in _resume(tmp_path)
+
+
+def test_the_store_keeps_how_the_last_resume_played(tmp_path: Path) -> None:
+    """A game begun with --auto-bot and resumed by hand was said, after a second crash, to
+    be a bot's again; and one begun by hand and resumed with a bot said nothing (the
+    review)."""
+    _leave_early(tmp_path, "--auto-bot", "normal")
+    assert "When you left, a bot (normal)" in " ".join(_resume(tmp_path).split())
+    assert "When you left" not in _resume(tmp_path)          # by hand, the last time
+    _resume(tmp_path, "--auto")
+    assert "When you left, a bot played your seat" in " ".join(_resume(tmp_path).split())
+
+
+def test_a_bot_no_longer_to_be_had_is_said_and_the_built_in_one_offered(
+        tmp_path: Path) -> None:
+    """The plug-in that played the seat was uninstalled since: the command shown said
+    --auto-bot mybot, which then failed with "there is no bot called 'mybot'" (the
+    review)."""
+    from p2p.table.store import Store
+
+    _leave_early(tmp_path, "--auto-bot", "normal")
+    table = next(p for p in tmp_path.iterdir() if p.is_dir() and len(p.name) == 32)
+    store, _ = Store.open(table)
+    store.set_extra("auto_bot", "nosuchbot")
+    store.close()
+    out = _resume(tmp_path)
+    said = " ".join(out.split())
+    assert "When you left, a bot (nosuchbot) played your seat; it cannot play now" in said, \
+        said[:1500]
+    assert "(unknown bot 'nosuchbot'" in said, said[:1500]
+    lines = out.splitlines()
+    at = next((i for i, line in enumerate(lines) if line.startswith("  millebornes resume")),
+              None)
+    assert at is not None, out[:1500]
+    command, _ = _command_at(lines, at)
+    assert command.endswith(f"--data-dir {tmp_path} --plain --auto"), command

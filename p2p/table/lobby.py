@@ -74,6 +74,7 @@ from p2p.table.config import (
 )
 from p2p.table.session import admit_table as admit_table
 from p2p.table.session import node_id_for
+from p2p.table.wire import decode as wire_decode
 from p2p.text import safe_text, shown_key, shown_keys
 from p2p.transcript.decoding import (
     MAX_PLAYERS,
@@ -890,6 +891,10 @@ class LobbyClient:
                     self._host_gone_since = self.clock()
                 elif not gone and ev.status is PeerStatus.CONNECTED:
                     self._host_gone_since = None
+                    if self._ready_since is not None:
+                        # the wait for the start counts from the host's return: while
+                        # it was gone, that wait said "stopped answering" (HOST_LOST)
+                        self._ready_since = self.clock()
                 continue
             if (self.host_id is None and ev.kind is PeerEventKind.HELLO and ev.endpoint
                     and len(ev.peer_id) == 33 and ev.peer_id[:1] == b"m"
@@ -928,18 +933,41 @@ class LobbyClient:
             msg = self.node.recv(0)
         if self.refused is not None:
             raise self._error()
+        if msg is None:
+            # only with nothing left to read: a joiner stopped for longer than the limit
+            # (a laptop asleep) found the start waiting in its queue (the review)
+            self._check_start_wait()
         return self.start
 
-    def _check_timeout(self) -> None:
+    def start_wait_left(self) -> float | None:
+        """Seconds left of the wait for the start at a full, ready table (None: the table
+        is not full and ready, or the host is away, whose own limit then runs)."""
         ready = self._ready_since
-        if self.start is None and ready is not None \
-                and self.clock() - ready > self.start_wait:
-            self.close()
-            self._refuse(f"every seat at the table at {self.host_endpoint} was taken and "
-                         f"every player ready for {self.start_wait:.0f} s, yet the host did "
-                         "not start the match (its program is stuck, or it holds the table)",
-                         "no-start", endpoint=self.host_endpoint, seconds=self.start_wait)
-            raise self._error()
+        if self.start is not None or ready is None or self._host_gone_since is not None:
+            return None
+        return max(0.0, self.start_wait - (self.clock() - ready))
+
+    def _check_start_wait(self) -> None:
+        left = self.start_wait_left()
+        if left is None or left > 0:
+            return
+        self.close()
+        self._leave_quietly()
+        self._refuse(f"every seat at the table at {self.host_endpoint} was taken and every "
+                     f"player ready for {self.start_wait:.0f} s, yet no start came from the "
+                     "host (its program may be stuck, or it holds the table)",
+                     "no-start", endpoint=self.host_endpoint, seconds=self.start_wait)
+        raise self._error()
+
+    def _leave_quietly(self) -> None:
+        """Tell the host this joiner is gone (best effort): its seat stayed taken and
+        ready, and the next ready started a table with a player who had left."""
+        try:
+            self.leave()
+        except Exception as exc:        # the node may be closing: nothing more to do
+            log.debug("could not say leave: %s", exc)
+
+    def _check_timeout(self) -> None:
         gone = self._host_gone_since
         if self.state is not None and gone is not None \
                 and self.clock() - gone > self.host_lost:
@@ -1017,24 +1045,20 @@ class LobbyClient:
             return False
         obj, wrong = _parse_lobby(sender, payload)
         if obj is None and wrong is None:
-            if not self.secure:
-                self.unreadable += 1
-                log.warning("dropped an unreadable lobby message said to be the host's "
-                            "(%d so far)", self.unreadable)
-                return False
-            # under CURVE the frame came over the host's own authenticated connection: a
-            # start too large or mangled to read was dropped in silence, and the joiner
-            # waited for a start that had come (hostile pass 23's leftover)
-            kib = _LOBBY_LIMITS.max_bytes // 1024
-            self._refuse(f"the host sent a message this program cannot read (not a signed "
-                         f"lobby message, or more than {kib} KiB)", "unreadable-message",
-                         kib=kib)
-            return True
+            return self._on_unreadable(payload)
         if wrong is not None:
             self._refuse(f"the host sent an invalid message ({wrong})", "invalid-message",
                          wrong=wrong)
             return True
         if obj is None:
+            return False
+        if self.state is not None and obj["lobby"] != self.state.lobby_id:
+            # the host signed it at another table of its own (on plain ZeroMQ anyone may
+            # replay one under its id): an old full, ready table's state blamed this host
+            # for a start it never owed, and this joiner's messages then went out under
+            # that table's id, which the host ignores; an old start or refusal ended the
+            # join (the review)
+            log.warning("dropped a lobby %s of another table of the host's", obj["k"])
             return False
         k = obj["k"]
         if k == "welcome":
@@ -1061,6 +1085,9 @@ class LobbyClient:
             if state.host_key != self.host_key:
                 log.warning("a lobby state names another host key")
                 return False
+            if state.lobby_id != obj["lobby"]:
+                log.warning("a lobby state sent as another table's")
+                return False
             self.state = state
             if state.free() or not all(info is not None and info.ready
                                        for info in state.seats):
@@ -1086,6 +1113,36 @@ class LobbyClient:
                 self._refuse(str(exc), "bad-start", detail=str(exc))
             return True
         return False
+
+    def _on_unreadable(self, payload: bytes) -> bool:
+        """A frame from the host that is no signed lobby message. On plain ZeroMQ a
+        frame's sender is a claim anyone can make: counted, nothing more. Under CURVE it
+        came over the host's own authenticated connection: before the host showed a
+        lobby, a message of a running match (this key is one of its seats: the player
+        typed ``join`` for a match of their own), said with the way back; in the lobby, a
+        start too large or mangled to read (it was dropped in silence, and the joiner
+        waited for a start that had come: hostile pass 23's leftover)."""
+        if not self.secure:
+            self.unreadable += 1
+            log.warning("dropped an unreadable lobby message said to be the host's "
+                        "(%d so far)", self.unreadable)
+            return False
+        if self.state is None:
+            try:
+                wire_decode(payload)
+            except ValueError:
+                self.unreadable += 1      # not a lobby yet: its own limit says so
+                return False
+            self._refuse(f"the table at {self.host_endpoint} is playing a match where this "
+                         "key has a seat: take it again with millebornes resume",
+                         "match-running", endpoint=self.host_endpoint)
+            return True
+        kib = _LOBBY_LIMITS.max_bytes // 1024
+        self._leave_quietly()
+        self._refuse(f"the host sent a message this program cannot read (not a signed "
+                     f"lobby message, or more than {kib} KiB)", "unreadable-message",
+                     kib=kib)
+        return True
 
     def _check_start(self, obj: dict[str, Any]) -> TableStart:
         try:

@@ -377,6 +377,19 @@ class Store:
         self.meta["endpoints"] = {str(k): v for k, v in endpoints.items()}
         _write_atomic(self.path / META, _pack(self.meta))
 
+    def set_extra(self, name: str, value: Any) -> None:
+        """Keep ``value`` under ``name`` in the table's ``extra`` (None: forget it), for
+        the program that stores what this player chose (:meth:`create`'s ``extra``)."""
+        extra = dict(self.meta.get("extra") or {})
+        if value is None:
+            extra.pop(name, None)
+        else:
+            extra[name] = value
+        if extra == self.meta.get("extra"):
+            return
+        self.meta["extra"] = extra
+        _write_atomic(self.path / META, _pack(self.meta))
+
     @property
     def transcript_path(self) -> Path:
         return self.path / TRANSCRIPT
