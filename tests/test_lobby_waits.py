@@ -4,6 +4,7 @@ the host's own), stop the join with a reason instead of holding it there in sile
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -312,3 +313,51 @@ def test_join_at_a_table_playing_a_match_of_ones_own_says_resume(tmp_path: Path)
         for n in (an, bn, *later):
             n.close()
 
+
+
+def test_join_says_the_wait_for_the_start_with_its_limit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a full, ready table the joiner saw nothing for the whole wait for the start: an
+    honest host starts at once, so a wait of seconds is said, with its limit, and then
+    how it ended."""
+    import argparse
+    import io
+    import threading
+
+    import p2p.table.lobby as lobby_module
+    from cli import join as join_verb
+
+    monkeypatch.setattr(lobby_module, "START_WAIT", 4.0)
+    ann = Identity.generate()
+    node = Node(node_id_for(ann.public_key), curve=ann.curve_keys() if zmq.has("curve")
+                else None)
+    host = _NeverStartingHost(ann, "Ann", node, preset("classic"), Seating.solo(2))
+    host.set_ready(True)
+    args = argparse.Namespace(name="Ben", peer=[f"127.0.0.1:{node.port}"], bind="127.0.0.1",
+                              port=0, data_dir=str(tmp_path / "j"),
+                              identity=str(tmp_path / "j.key"), auto=True)
+    out = io.StringIO()
+    rc: list[int | None] = [None]
+
+    def go() -> None:
+        try:
+            rc[0] = join_verb.run(args, out=out, inp=io.StringIO(""))
+        except (OSError, SystemExit) as exc:
+            rc[0] = -1
+            out.write(f"\n{exc}\n")
+
+    t = threading.Thread(target=go)
+    t.start()
+    try:
+        end = time.monotonic() + 30
+        while t.is_alive() and time.monotonic() < end:
+            host.pump(0.01)
+        t.join(5)
+        said = " ".join(out.getvalue().split())
+        # said 2 s into the 4 s wait (the joiner's loop turns every 0.1 s: 1 or 2 s left)
+        assert re.search(r"Everyone is seated and ready: waiting for the host to start the "
+                         r"match \(up to [12] s more\)\.", said), said[-1500:]
+        assert "yet no start came from the host" in said, said[-1500:]
+        assert rc[0] != 0
+    finally:
+        node.close()
