@@ -8,6 +8,12 @@ folder, a hostile seat's other addresses. Each test failed before its fix.
   that step timed out; its claim counts for nothing now (the player a bot replaced still
   may: he follows the table as a spectator, as live peers take it). Without another
   seat's claim the transcript stops waiting for that seat, as any other stop.
+* ``resume`` of a store cut where a crash leaves it, just before the seat's ``deck.key``
+  (its secrets record written, the entry not), took the record's deck key unchecked: one
+  edited to zero (its checksum made again) had the seat sign a deck key every peer names
+  a cheat (``key-proof``: the honest player blamed, as for pass 24's random seed), and
+  one past the group's order stopped ``resume`` with "GroupError: non-canonical scalar".
+  A stored deck key must be a key (1 .. order - 1), else the copy is damaged, said so.
 """
 
 from __future__ import annotations
@@ -15,12 +21,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import msgpack
 import pytest
+from test_store_damage import played  # noqa: F401 - a fixture
 
+from cli.words import error_line
 from engine import Seating, preset
 from engine.bots import make_bot
 from p2p.audit import verify_game
+from p2p.crypto.identity import Identity
+from p2p.net.transport import Node
 from p2p.table.memory import make_table, play_fair_match
+from p2p.table.session import resume_peer
+from p2p.table.store import StoreDamaged
 from p2p.testing import seeded_entropy
 from p2p.transcript.envelope import Envelope
 from p2p.transcript.file import read_transcript
@@ -78,3 +91,52 @@ def test_a_seats_claim_that_its_own_step_timed_out_does_not_hide_its_stall(
     else:                     # the other seat's claim stands: nobody blamed, as before
         assert (rep.check, rep.blamed_seat, rep.unresponsive) == ("unresponsive", None, 1)
         assert "seat(s) [0]" in rep.detail, rep.detail
+
+
+def _local_node(nid: bytes, bind: str, port: int) -> Node:
+    return Node(nid, bind="127.0.0.1")
+
+
+@pytest.mark.parametrize("x", [bytes(32), b"\xff" * 32])
+def test_resume_refuses_a_stored_deck_key_that_is_no_key(
+        played: Path, tmp_path: Path, x: bytes) -> None:  # noqa: F811 - the fixture
+    """A real match's store of seat 0, cut before its first entry (its ``deck.key``) and
+    its secrets holding the hand's record as written just before that entry, with the
+    deck key edited and the checksum made again."""
+    import hashlib
+    import shutil
+
+    from p2p.transcript.envelope import canonical_packb
+    from p2p.transcript.file import read_transcript
+
+    shutil.copytree(played, tmp_path / "g")
+    ident = Identity.load_or_create(tmp_path / "g" / "s0.key")
+    table = next(d for d in (tmp_path / "g" / "d0").iterdir() if d.is_dir())
+    transcript = table / "transcript.mbt"
+    t = read_transcript(transcript)
+    assert t.entries[0].author == ident.public_key and t.entries[0].body["k"] == "deck.key"
+    transcript.write_bytes(transcript.read_bytes()[:t.offsets[0]])
+    secrets = table / "secrets.log"
+    up = msgpack.Unpacker(raw=False, strict_map_key=False)
+    up.feed(secrets.read_bytes())
+    head = next(iter(up))
+
+    def written(key: bytes) -> None:
+        rec: dict[str, Any] = {"hand": 0, "rand_seed": bytes(range(32)), "deck": {
+            "seat": 0, "table": t.header.table, "hand": 0, "x": key, "seeds": {},
+            "revealed": False}}
+        rec["sum"] = hashlib.sha256(b"millebornes/secrets/v2\0"
+                                    + canonical_packb(rec)).digest()[:16]
+        secrets.write_bytes(msgpack.packb(head, use_bin_type=True)
+                            + msgpack.packb(rec, use_bin_type=True))
+
+    written(bytes([7]) + bytes(31))          # a key: the cut store resumes as it is
+    resume_peer(table, ident, node_factory=_local_node).close(flush=0)
+    transcript.write_bytes(transcript.read_bytes()[:t.offsets[0]])
+    written(x)
+    # before: resumed, its deck.key named a cheat by every peer (zero); GroupError (past L)
+    with pytest.raises(StoreDamaged) as err:
+        resume_peer(table, ident, node_factory=_local_node).close(flush=0)
+    line = error_line(err.value)
+    assert ("(secrets.log: record 2 (hand 1) has a deck key that is no key): local damage, "
+            "nobody cheated") in line, line

@@ -512,6 +512,12 @@ def _secret_problem(rec: dict[str, Any], header: TranscriptHeader | None,
     x = deck.get("x")
     if x is not None and not (isinstance(x, bytes) and len(x) == 32):
         return "has a deck key of the wrong size"
+    from p2p.crypto.group import L
+    if x is not None and not 0 < int.from_bytes(x, "little") < L:
+        # a zero key (its checksum made again) was used: the seat signed a deck key every
+        # peer names a cheat (key-proof); one past the group's order stopped resume with
+        # "GroupError: non-canonical scalar" (hostile pass 25)
+        return "has a deck key that is no key"
     seeds = deck.get("seeds", {})
     # a round number in ASCII digits (str.isdigit also took '²', and 5,000 digits, which
     # int() then refused: "invalid literal for int()" was all resume said), and the
