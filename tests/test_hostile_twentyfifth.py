@@ -14,6 +14,12 @@ folder, a hostile seat's other addresses. Each test failed before its fix.
   a cheat (``key-proof``: the honest player blamed, as for pass 24's random seed), and
   one past the group's order stopped ``resume`` with "GroupError: non-canonical scalar".
   A stored deck key must be a key (1 .. order - 1), else the copy is damaged, said so.
+* a secrets record edited to say the seat revealed its hand key (checksum made again)
+  while the hand was still being dealt: the resumed seat stopped at its next share,
+  "this computer could not write its own step (no usable hand secret); the game is saved:
+  millebornes resume continues it" (a resume stopped there again, and the others named
+  the seat unresponsive). A share made after a reveal shows no more than the revealed
+  key: the flag no longer stops one.
 """
 
 from __future__ import annotations
@@ -140,3 +146,47 @@ def test_resume_refuses_a_stored_deck_key_that_is_no_key(
     line = error_line(err.value)
     assert ("(secrets.log: record 2 (hand 1) has a deck key that is no key): local damage, "
             "nobody cheated") in line, line
+
+
+def _records(path: Path) -> list[dict[str, Any]]:
+    up = msgpack.Unpacker(raw=False, strict_map_key=False)
+    up.feed(path.read_bytes())
+    return list(up)
+
+
+def test_a_stored_record_that_says_revealed_mid_hand_does_not_stop_the_seat(
+        played: Path, tmp_path: Path) -> None:  # noqa: F811 - the fixture
+    """A real match's store of seat 0, cut after its fourth share (its next entry is a
+    share too), its last secrets record edited to say the hand key was revealed."""
+    import hashlib
+    import shutil
+
+    from p2p.transcript.envelope import canonical_packb
+    from p2p.transcript.file import read_transcript
+
+    shutil.copytree(played, tmp_path / "g")
+    ident = Identity.load_or_create(tmp_path / "g" / "s0.key")
+    table = next(d for d in (tmp_path / "g" / "d0").iterdir() if d.is_dir())
+    transcript = table / "transcript.mbt"
+    t = read_transcript(transcript)
+    shares = [i for i, e in enumerate(t.entries)
+              if e.author == ident.public_key and e.body.get("k") == "deck.share"]
+    cut = shares[3] + 1
+    assert t.entries[cut].author == ident.public_key               # its next step
+    transcript.write_bytes(transcript.read_bytes()[:t.offsets[cut]])
+    secrets = table / "secrets.log"
+    kept = secrets.read_bytes()
+    last = {k: v for k, v in _records(secrets)[-1].items() if k != "sum"}
+    last["deck"] = {**last["deck"], "revealed": True}
+    last["sum"] = hashlib.sha256(b"millebornes/secrets/v2\0"
+                                 + canonical_packb(last)).digest()[:16]
+    secrets.write_bytes(kept + msgpack.packb(last, use_bin_type=True))
+    peer = resume_peer(table, ident, node_factory=_local_node)
+    try:
+        for _ in range(20):
+            peer.pump(0.01)
+        # before: "this computer could not write its own step (no usable hand secret)"
+        assert peer.rlog.stopped is None, peer.rlog.stopped
+        assert len(peer.rlog.log[0]) > cut                          # it wrote its share
+    finally:
+        peer.close(flush=0)
