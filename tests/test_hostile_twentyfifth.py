@@ -20,6 +20,15 @@ folder, a hostile seat's other addresses. Each test failed before its fix.
   millebornes resume continues it" (a resume stopped there again, and the others named
   the seat unresponsive). A share made after a reveal shows no more than the revealed
   key: the flag no longer stops one.
+* ``resume`` checked the stored secrets against this seat's entries still in its stored
+  transcript only: with the transcript damaged at its first entry (cut there, the
+  entries fetched back from the others) and the secrets' shuffle seeds edited (checksums
+  made again), the resumed seat took its own entries back, shuffled on, and revealed
+  seeds that did not match its commitments: both peers named the honest player a cheat
+  (``reveal-commitment``); with its deck key edited, the seat called "an unknown seat" a
+  cheat (``card-not-in-deck``). Each entry of its own that comes back is checked against
+  its secrets as the stored ones are: on a mismatch it stops, naming nobody
+  (``secrets-lost``), as ``resume`` does with its stored entries.
 """
 
 from __future__ import annotations
@@ -30,6 +39,7 @@ from typing import Any
 import msgpack
 import pytest
 from test_store_damage import played  # noqa: F401 - a fixture
+from test_store_torn_resume import waiting  # noqa: F401 - a fixture
 
 from cli.words import error_line
 from engine import Seating, preset
@@ -190,3 +200,56 @@ def test_a_stored_record_that_says_revealed_mid_hand_does_not_stop_the_seat(
         assert len(peer.rlog.log[0]) > cut                          # it wrote its share
     finally:
         peer.close(flush=0)
+
+
+@pytest.mark.parametrize("edit", ["seeds", "x"])
+def test_entries_fetched_back_after_local_damage_are_checked_against_the_secrets(
+        waiting: tuple[Path, Any, list[Identity]], tmp_path: Path,  # noqa: F811
+        edit: str) -> None:
+    """A real two-seat match left at seat 0's move (tests/test_store_torn_resume.py); seat
+    0's transcript damaged at its first entry, its secrets records edited."""
+    import hashlib
+    import os
+    import shutil
+
+    from test_store_torn_resume import FAST, _pump
+
+    from engine.bots import make_bot
+    from p2p.transcript.envelope import canonical_packb
+    from p2p.transcript.file import read_transcript
+
+    base, cfg, ids = waiting
+    tables = []
+    for s in range(2):
+        shutil.copytree(base / f"seat{s}", tmp_path / f"seat{s}")
+        tables.append(tmp_path / f"seat{s}" / cfg.table_id.hex())
+    transcript = tables[0] / "transcript.mbt"
+    t = read_transcript(transcript)
+    transcript.write_bytes(transcript.read_bytes()[:t.offsets[0]] + os.urandom(200))
+    secrets = tables[0] / "secrets.log"
+    records = _records(secrets)
+    for r in records[1:]:
+        r.pop("sum")
+        r["deck"] = dict(r["deck"])
+        if edit == "seeds":
+            r["deck"]["seeds"] = {k: bytes(32) for k in r["deck"].get("seeds", {})}
+        else:
+            r["deck"]["x"] = bytes([5]) + bytes(31)
+        r["sum"] = hashlib.sha256(b"millebornes/secrets/v2\0" + canonical_packb(r)).digest()[:16]
+    secrets.write_bytes(b"".join(msgpack.packb(r, use_bin_type=True) for r in records))
+    peers = [resume_peer(tables[s], ids[s], controller=make_bot("heuristic", 21 + s),
+                         options=FAST) for s in range(2)]
+    try:
+        assert peers[0].rlog.catching_up
+        _pump(peers, lambda: peers[0].stopped is not None or peers[1].stopped is not None
+              or peers[0].rlog.finished, 20)
+        # before: both named seat 0 a cheat (reveal-commitment, the seeds), or seat 0
+        # "an unknown seat" (card-not-in-deck, its deck key)
+        assert peers[0].rlog.error is None and peers[1].rlog.error is None, \
+            (peers[0].stopped, peers[1].stopped)
+        why = peers[0].rlog.stop_why
+        assert why is not None and why["id"] == "secrets-lost", peers[0].stopped
+        assert not peers[0].rlog.resumable
+    finally:
+        for p in peers:
+            p.close(flush=0)
