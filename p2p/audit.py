@@ -776,8 +776,14 @@ def _incomplete(rep: GameReport, observer: MatchProtocol) -> GameReport:
         return _fail_from(rep, None, "incomplete", None, "the transcript stops between hands")
     written = sum(1 for x in rep.crypto.tail
                   if x.hand == observer.hand_no and x.seat == e.seat)
+    # the key that signs the seat's step in this hand never claims it timed out: a
+    # stalling seat's own claim read "unresponsive, nobody blamed" (hostile pass 25). The
+    # player a bot replaced may (he follows the table as a spectator, as live peers do)
+    due = {k for k, s in _seats_in(rep, _players(rep, observer), observer.hand_no,
+                                   observer.hand_no).items() if s == e.seat}
     claims = [seat_of[c.author] for c in rep.side if c.body.get("k") == "side.timeout"
-              and c.body.get("slot") == [observer.hand_no, e.seat, written]]
+              and c.body.get("slot") == [observer.hand_no, e.seat, written]
+              and c.author not in due]
     if claims:
         rep.unresponsive = e.seat
         return _fail_from(rep, None, "unresponsive", None,

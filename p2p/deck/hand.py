@@ -241,7 +241,12 @@ class DeckHand:
     def make_share(self, r: int, pos: int, recipient: int, card: int | None = None) -> DecryptShare:
         """This seat's decryption share of (r, pos) for recipient (PUBLIC to open)."""
         me = self._me()
-        if self._x is None or self._revealed_mine:
+        # (whether this seat revealed its key says nothing here: a share made after the
+        # reveal shows no more than the key itself, and a stored record edited to say
+        # "revealed" mid-hand, its checksum made again, stopped the resumed seat at its
+        # next share, "resume continues it" said of a resume that stopped again: hostile
+        # pass 25)
+        if self._x is None:
             raise ValueError("no usable hand secret")
         if recipient == me:
             raise ValueError("a seat never sends a share to itself")

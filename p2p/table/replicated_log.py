@@ -1851,6 +1851,27 @@ class ReplicatedLog:
     def _persist(self, env: Envelope) -> None:
         self._out.persist.append(env)
 
+    def _secrets_differ(self, env: Envelope) -> bool:
+        """An entry of this seat's that came back from the others (its stored copy was
+        cut as damaged, or torn): do this computer's stored secrets for its hand match it?
+        If not, stop here, naming nobody: the seat would sign shares, passes or a reveal
+        its published entries contradict. A secrets record changed on this disk was
+        checked on resume only against the entries still stored: with the transcript cut
+        at its first entry, a shuffle seed edited (its checksum made again) had every peer
+        name the honest player a cheat at the reveal (``reveal-commitment``), and a deck
+        key edited had this seat call an unknown seat a cheat (hostile pass 25)."""
+        from p2p.table.store import secret_mismatch
+
+        wrong = secret_mismatch(env, self.secrets.get(env.hand), self.me, self.table_id)
+        if wrong is None:
+            return False
+        self._catch_up_failed = True          # not a pause the others' agreements lift
+        self._stop("this computer's stored secrets (secrets.log) do not match what this "
+                   f"seat published ({wrong}); they exist nowhere else, so this seat cannot "
+                   "go on at this table (nothing was sent; the others' time limit stops the "
+                   "match, blaming nobody)", None, "secrets-lost", detail=wrong)
+        return True
+
     def _apply(self, env: Envelope, persist: bool, sender: bytes | None,
                signed_here: bool = False) -> None:
         """Verify and apply the next entry of the log (it must be the expected one);
@@ -1886,6 +1907,9 @@ class ReplicatedLog:
                 self._stop(f"{self.seat_name(seat)} broke the log ({exc.check})", seat,
                            "broken-log", seat=seat, check=exc.check)
                 self.error = ProtocolError(seat, exc.check, exc.detail)
+            return
+        if (env.author == self.identity.public_key and not signed_here
+                and not self._replay_mode and self._secrets_differ(env)):
             return
         hp = self.match.hand
         before = hp.state

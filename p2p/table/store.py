@@ -525,6 +525,12 @@ def _secret_problem(rec: dict[str, Any], header: TranscriptHeader | None,
     x = deck.get("x")
     if x is not None and not (isinstance(x, bytes) and len(x) == 32):
         return "has a deck key of the wrong size"
+    from p2p.crypto.group import L
+    if x is not None and not 0 < int.from_bytes(x, "little") < L:
+        # a zero key (its checksum made again) was used: the seat signed a deck key every
+        # peer names a cheat (key-proof); one past the group's order stopped resume with
+        # "GroupError: non-canonical scalar" (hostile pass 25)
+        return "has a deck key that is no key"
     seeds = deck.get("seeds", {})
     # a round number in ASCII digits (str.isdigit also took '²', and 5,000 digits, which
     # int() then refused: "invalid literal for int()" was all resume said), and the
@@ -571,56 +577,65 @@ def _check_secrets_cover(path: Path, transcript: Transcript, my_key: bytes,
     again, was used: the seat revealed a seed that did not match its commitment, and every
     peer named the honest player a cheat, ``random-reveal``; hostile pass 24).  So
     a record lost or changed on this disk (even one that looks like a torn end) is found
-    here, never used to sign wrong shares."""
-    from p2p.crypto import group as g
-    from p2p.deck.ciphers import random_commitment, shuffle_commitment
-    from p2p.table.hand_protocol import random_purpose
-
+    here, never used to sign wrong shares (:func:`secret_mismatch`; a resumed peer checks
+    the entries of this seat it fetches back after local damage the same way)."""
     entries = transcript.entries
     for env in entries.by(my_key) if isinstance(entries, StoredLog) else entries:
-        body = env.body
-        if env.author != my_key or not isinstance(body, dict):
+        if env.author != my_key or not isinstance(env.body, dict):
             continue
-        k = str(body.get("k", ""))
+        k = str(env.body.get("k", ""))
         if not (k.startswith("deck.") or k == "game.rcommit") or not env.signature_ok():
             # an entry whose signature fails is damage on this disk, not what this seat
             # published: the resume cuts it and fetches it again from the others
             continue
-        rec = secrets.get(env.hand)
-        if rec is None:
-            raise StoreDamaged(path, SECRETS, f"this seat's card keys for hand "
-                               f"{env.hand + 1} are missing", _secrets_todo(path),
-                               "secrets-lost")
-        deck = rec["deck"]
-        wrong = None
-        if k == "deck.key":
-            x = deck.get("x")
-            try:
-                if x is None or g.base(g.scalar_from_bytes(x)) != body.get("h"):
-                    wrong = "its deck key is not the one this seat published"
-            except Exception:
-                wrong = "its deck key is not a key"
-        elif k == "deck.commit":
-            seed = deck.get("seeds", {}).get(str(body.get("round")))
-            if seed is None:
-                wrong = f"the seed of shuffle round {body.get('round')} is missing"
-            elif (type(body.get("round")) is not int or shuffle_commitment(
-                    seed, seat, transcript.header.table, env.hand, body["round"])
-                    != body.get("c")):
-                # a seed changed on this disk (a file of an older version has no sums):
-                # the reveal at the hand's end would not match what this seat committed
-                # to, and the others would name it a cheat
-                wrong = (f"the seed of shuffle round {body.get('round')} is not the one this "
-                         "seat committed to")
-        elif k == "deck.reveal" and not deck.get("revealed", False):
-            wrong = "it does not know that this seat revealed its secrets"
-        elif k == "game.rcommit" and random_commitment(
-                rec["rand_seed"], seat, transcript.header.table,
-                random_purpose(env.hand)) != body.get("c"):
-            wrong = "its random seed is not the one this seat committed to"
+        wrong = secret_mismatch(env, secrets.get(env.hand), seat, transcript.header.table)
         if wrong is not None:
-            raise StoreDamaged(path, SECRETS, f"hand {env.hand + 1}: {wrong}",
-                               _secrets_todo(path), "secrets-lost")
+            raise StoreDamaged(path, SECRETS, wrong, _secrets_todo(path), "secrets-lost")
+
+
+def secret_mismatch(env: Envelope, rec: Mapping[str, Any] | None, seat: int,
+                    table: bytes) -> str | None:
+    """What in ``rec``, this seat's stored secrets record of ``env``'s hand, does not match
+    ``env``, an entry this seat published (None: it matches, or ``env`` depends on no
+    secret). The seat would sign shares, passes or reveals its published entries
+    contradict, and be named a cheat for them."""
+    from p2p.crypto import group as g
+    from p2p.deck.ciphers import random_commitment, shuffle_commitment
+    from p2p.table.hand_protocol import random_purpose
+
+    body = env.body
+    k = str(body.get("k", ""))
+    if not (k.startswith("deck.") or k == "game.rcommit"):
+        return None
+    if rec is None:
+        return f"this seat's card keys for hand {env.hand + 1} are missing"
+    deck = rec["deck"]
+    wrong = None
+    if k == "deck.key":
+        x = deck.get("x")
+        try:
+            if x is None or g.base(g.scalar_from_bytes(x)) != body.get("h"):
+                wrong = "its deck key is not the one this seat published"
+        except Exception:
+            wrong = "its deck key is not a key"
+    elif k == "deck.commit":
+        seed = deck.get("seeds", {}).get(str(body.get("round")))
+        if seed is None:
+            wrong = f"the seed of shuffle round {body.get('round')} is missing"
+        elif (type(body.get("round")) is not int or shuffle_commitment(
+                seed, seat, table, env.hand, body["round"]) != body.get("c")):
+            # a seed changed on this disk (a file of an older version has no sums):
+            # the reveal at the hand's end would not match what this seat committed
+            # to, and the others would name it a cheat
+            wrong = (f"the seed of shuffle round {body.get('round')} is not the one this "
+                     "seat committed to")
+    elif k == "deck.reveal" and not deck.get("revealed", False):
+        wrong = "it does not know that this seat revealed its secrets"
+    elif k == "game.rcommit" and (not isinstance(rec.get("rand_seed"), bytes) or
+                                  random_commitment(rec["rand_seed"], seat, table,
+                                                    random_purpose(env.hand)) != body.get("c")):
+        wrong = "its random seed is not the one this seat committed to"
+    return None if wrong is None else f"hand {env.hand + 1}: {wrong}"
 
 
 def _secrets_todo(path: Path) -> str:
