@@ -2425,6 +2425,13 @@ def _stop_reason(why: Mapping[str, Any], names: Sequence[str], fallback: str) ->
         return _("this computer's copy of the game was damaged and no other player sent the "
                  "missing entries within %(seconds)d s (the table's time limit); resume "
                  "again when they are back") % {"seconds": _number(why["seconds"])}
+    if kind == "secrets-lost":
+        # this seat's own secrets do not match what it published (its stored copy was
+        # damaged or edited): nobody is named, and nothing more is sent
+        return _("this computer's stored secrets (secrets.log) do not match what your seat "
+                 "published (%(detail)s); they exist nowhere else, so your seat cannot go "
+                 "on at this table (nothing was sent; the others' time limit stops the "
+                 "match, blaming nobody)") % {"detail": _data(why.get("detail"))}
     if kind == "fell-behind":
         # the others moved on and their entries did not reach this computer: nobody is
         # named (the seat it waited for had signed further on, so it was not silent)

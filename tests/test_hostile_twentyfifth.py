@@ -250,6 +250,13 @@ def test_entries_fetched_back_after_local_damage_are_checked_against_the_secrets
         why = peers[0].rlog.stop_why
         assert why is not None and why["id"] == "secrets-lost", peers[0].stopped
         assert not peers[0].rlog.resumable
+        # said in the player's words, naming nobody (the console had only the log's
+        # English sentence for this stop)
+        from cli import i18n
+        from cli.words import stop_reason
+        with i18n.using("fr"):
+            said = stop_reason(why, ["Ann", "Bo"], "FALLBACK")
+        assert said != "FALLBACK" and "secrets.log" in said and "Ann" not in said, said
     finally:
         for p in peers:
             p.close(flush=0)
