@@ -37,6 +37,7 @@ its schema before use (p2p.transcript.decoding); names and reasons go through
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import logging
 import os
 import re
@@ -1191,8 +1192,8 @@ class LobbyClient:
             try:
                 if not isinstance(ep, str):
                     raise ValueError("not a string")
-                addr, _, port = ep.removeprefix("tcp://").rpartition(":")
-                if addr in _LOCAL_ADDRS and s != seat:
+                port = ep.rpartition(":")[2]
+                if _on_this_computer(ep) and s != seat:
                     eps[s] = parse_endpoint(f"{host_addr}:{port}")
                 else:
                     eps[s] = parse_endpoint(ep, literal_only=True)
@@ -1264,11 +1265,25 @@ def addresses_beside(*known: str, addrs: Sequence[str]) -> tuple[str, ...]:
     every one of ``known`` (where we reach the host; where the host says the seat is) is
     on this computer too. Elsewhere they name the dialler's own computer: with every
     player on one fixed ``--port``, this computer's own node."""
-    def local(endpoint: str) -> bool:
-        return endpoint.removeprefix("tcp://").rpartition(":")[0] in _LOCAL_ADDRS
+    here = all(_on_this_computer(k) for k in known)
+    return tuple(a for a in addrs if here or not _on_this_computer(a))
 
-    here = all(local(k) for k in known)
-    return tuple(a for a in addrs if here or not local(a))
+
+def _on_this_computer(endpoint: str) -> bool:
+    """Does ``endpoint`` name whatever computer dials it: a loopback address (all of
+    127/8, ``::1``, an IPv4-mapped loopback), an unspecified one, ``*`` or localhost?
+    (Compared as strings, ``127.0.0.2`` and ``[::ffff:127.0.0.1]`` passed for remote:
+    hostile pass 25.)"""
+    addr = endpoint.removeprefix("tcp://").rpartition(":")[0]
+    if addr in _LOCAL_ADDRS:
+        return True
+    try:
+        ip = ipaddress.ip_address(addr.removeprefix("[").removesuffix("]"))
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback or ip.is_unspecified
 
 
 def _signed_addresses(raw: bytes, key: bytes, contrib: bytes) -> tuple[str, ...] | None:
