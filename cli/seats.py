@@ -64,6 +64,7 @@ from .words import (
     seating_words,
     table_name_text,
     watcher_left_line,
+    with_you,
     you_label,
 )
 
@@ -553,7 +554,7 @@ def players_lines(cfg: TableConfig, me: int) -> list[str]:
         out.append("  " + _("seat %(seat)d: %(name)s [%(key)s]")
                    % {"seat": p.seat, "name": you_label(name) if mine else name,
                       "key": fingerprint(p.key)}
-                   + (_(" (you)") if mine and name != "You" else ""))
+                   + (with_you(name)[len(name):] if mine and name != "You" else ""))
     return out
 
 

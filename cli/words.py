@@ -238,6 +238,16 @@ def you_label(name: str) -> str:
     return _("You") if name == "You" else name
 
 
+def with_you(name: str) -> str:
+    """``name`` marked as this player's, " (you)", unless it says so already: the default
+    "You", or a chosen name that is the marker's own word (`play --name you` showed "you
+    (you)" on the board, in the help and in the list of players)."""
+    marker = _(" (you)")
+    if name == "You" or name.casefold() in ("you", marker.strip(" ()").casefold()):
+        return name
+    return name + marker
+
+
 def you_names(names: Sequence[str], me: int) -> tuple[str, ...]:
     """The names as this seat's screen says them in a sentence: its own seat is "You",
     whatever name the player chose, as :func:`describe` says its moves (a network
@@ -2780,6 +2790,8 @@ def peer_label(name: str, kind: str, state: str, level: str | None = None) -> st
         PEER_STATES.get(state)
     if kind == "you" and name == "You":    # "You (you)"; fr "À cette table : You (vous)"
         return you_label(name)
+    if kind == "you":                      # "you (you)"
+        return with_you(name)
     if kind == "bot" and level:
         # a bot a level stands for is said by that level, as --bots lists them: the bot no
         # one chose was "Bo (bot: heuristic)", a word the newcomer had read nowhere
