@@ -376,8 +376,11 @@ def run(args: argparse.Namespace) -> int:
                                  + (", …" if len(skipped) > 5 else "")}, width):
             print(i18n.display(line))
     if not games:
-        print(i18n.display(_("No saved games in %(path)s. Play one with `%(command)s`.")
-                           % {"path": base_dir(args), "command": play_command(data_dir(args))}))
+        # wrapped at spaces, as the lines above (the terminal cut the command mid-word)
+        for line in i18n.wrap(_("No saved games in %(path)s. Play one with `%(command)s`.")
+                              % {"path": base_dir(args),
+                                 "command": play_command(data_dir(args))}, width):
+            print(i18n.display(line))
         return 0
     pad = i18n.pad
     head = [pad(_("id"), SHORT), pad(_("date"), 16), pad(_("rules"), 9), pad(_("state"), 24),

@@ -10,6 +10,7 @@ import errno
 import fcntl
 import ipaddress
 import logging
+import math
 import os
 import socket
 import sys
@@ -325,7 +326,11 @@ def run_bot(p: Peer, until: threading.Event | None = None) -> None:
     """Pump a bot's peer to the end of its match (or until ``until`` is set: its player
     left), then serve late requests a moment and close it."""
     try:
-        p.run(pause_wait=600.0, until=until)  # paused: the bot goes with the others' choice
+        # paused: the bot goes with the others' choice, and waits as long as its player's
+        # console does (it leaves with it: ``until``, or its daemon thread): after 600 s
+        # it left for good, and a player told to wait for one who left, with no time
+        # limit, found the host's bot gone too when they came back
+        p.run(pause_wait=math.inf, until=until)
         if until is None or not until.is_set():
             p.linger(1.0)
         else:

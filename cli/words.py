@@ -1650,10 +1650,12 @@ def silent_seat_line(name: str) -> str:
     """A seat fell silent in a network game (its player left, or its step passed the
     time limit): the choices of the others, by key, and what they cost (one key left the
     hand in play without a score, unannounced). Three status lines at 80 columns: a longer
-    notice was cut off before what the keys cost."""
-    return _("%(name)s left; the game is saved. Wait for them (millebornes resume), or "
-             "press b: a bot takes the seat from the next hand, or e: end the match; either "
-             "needs everyone here to agree and leaves this hand unscored.") % {"name": name}
+    notice was cut off before what the keys cost. How long one may wait is said ("Wait for
+    them (millebornes resume)" left a newcomer watching for a clock that never came)."""
+    return _("%(name)s left; the game is saved. Wait (no time limit) for them to type "
+             "millebornes resume, or press b: a bot takes the seat from the next hand, or e: "
+             "end the match; either needs all here to agree and leaves this hand "
+             "unscored.") % {"name": name}
 
 
 def broken_bot_line(name: str, plain: bool) -> str:
@@ -1747,10 +1749,10 @@ def overdue_move_line(seconds: float) -> str:
 
 def silent_seat_plain_line(name: str) -> str:
     """The same choices in the line mode, by command."""
-    return _("%(name)s left; the game is saved. Wait for them (millebornes resume), or "
-             "type bot: a bot takes the seat from the next hand, or end: end the match; "
-             "either needs everyone here to agree and leaves this hand unscored.") % {
-                 "name": name}
+    return _("%(name)s left; the game is saved. Wait (no time limit) for them to type "
+             "millebornes resume, or type bot: a bot takes the seat from the next hand, or "
+             "end: end the match; either needs everyone here to agree and leaves this hand "
+             "unscored.") % {"name": name}
 
 
 def _names_list(names: Sequence[str]) -> str:

@@ -3,7 +3,10 @@ met after it.
 
 1. "Ben left; the game is saved. Wait for them (millebornes resume), or press b …": how
    long one may wait was said nowhere (a newcomer waited for a clock that never came):
-   it says there is no time limit, and that Ben comes back with millebornes resume.
+   "Wait (no time limit) for them to type millebornes resume". And it was not true at a
+   host's table with bots: after 600 s of pause each of the host's bots left for good;
+   Ben came back, and the table paused again, on the host's own bot (only a new bot,
+   the hand unscored, or the end). A bot waits as long as its player's console now.
 2. The helps' examples and notes said a bare "millebornes play" where the program is
    .venv/bin/millebornes, not on the PATH (every other command it prints names it as
    typed), and so did "(`millebornes play --help` shows the usage)" and the other
@@ -11,16 +14,24 @@ met after it.
 3. `millebornes play --name you`: "you (you)" on the board, in the help and the line mode.
 4. The welcome line said "1-7 or arrows pick a card" beside a hand of six (before one's
    own draw): "7" then answered "there is no card 7". It names the cards held.
+5. `games` with no game saved said "No saved games in D. Play one with `…/millebornes
+   play --data-dir D`." in one line of 150 columns: the terminal cut the command
+   mid-word. Wrapped at spaces, as its other lines.
 """
 
 from __future__ import annotations
 
 import shlex
+import threading
+import time
+from pathlib import Path
+from types import SimpleNamespace
 
+import pytest
 from cli_helpers import SizedOutput
 from prompt_toolkit.input import create_pipe_input
 
-from cli import render
+from cli import i18n, render, words
 from cli.app import TableApp
 from cli.driver import LocalDriver
 from engine import Seating, preset
@@ -29,34 +40,68 @@ from engine.actions import Discard
 # ----- 2. the helps name the program as typed -----
 
 
-def test_the_helps_and_usage_errors_name_the_program_as_typed() -> None:
-    from test_newcomer_twentyninth import _run, _script
+def _said(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    from cli.main import main
 
-    script = _script()
+    try:
+        rc = main(argv)
+    except SystemExit as exc:           # --help
+        rc = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return rc, out, " ".join(err.split())
+
+
+def test_the_helps_and_usage_errors_name_the_program_as_typed(
+        monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The program started by its path, its folder off the PATH (the README's quick
+    start): every command the helps and the usage errors say names it so."""
+    import shutil
+    import sys
+    import tempfile
+
+    from cli import program
+
+    # a short folder: argparse cuts a word longer than its help's column (pytest's
+    # tmp_path is), as it would any
+    home = Path(tempfile.mkdtemp(prefix="nc31 "))
+    script = home / ".venv" / "bin" / "millebornes"
+    script.parent.mkdir(parents=True)
+    script.write_text("#!/bin/sh\n")
+    script.chmod(0o755)
+    monkeypatch.setattr(sys, "argv", [str(script)])
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    program.program_name.cache_clear()
     typed = shlex.quote(str(script))
-    for argv in (["--help"], ["play", "--help"], ["join", "--help"], ["help", "host"]):
-        r = _run(script, *argv)
-        assert r.returncode == 0, r.stderr
-        examples = r.stdout[r.stdout.index("examples:"):]
-        commands = [line.strip() for line in examples.splitlines()
-                    if line.startswith("  ") and not line.startswith("   ")]
-        assert commands and all(c.startswith(f"{typed} ") for c in commands), (argv, commands)
-        flat = " ".join(r.stdout.split())
-        # the notes, as the examples (a friend's own program is theirs: "friends sit at
-        # it with millebornes join" stays)
-        assert "and millebornes resume" not in flat and "name millebornes lobby" not in flat
-    flat = " ".join(_run(script, "play", "--help").stdout.split())
-    assert f"the game is saved, and {typed} resume brings it back." in flat, flat
-    for verb in ("resume", "verify", "replay"):
-        flat = " ".join(_run(script, verb, "--help").stdout.split())
-        assert f"`{typed} games`" in flat, (verb, flat)
-    for argv, said in ((["play", "--bost", "2"], f"(`{typed} play --help` shows the usage)"),
-                       (["--players", "3"], f"as in: {typed} play --players 3"),
-                       (["--rules", "modern", "plya"], f"(`{typed} --help` lists them)"),
-                       (["--seed", "3", "rules"], f"(`{typed} rules --help` lists its")):
-        r = _run(script, *argv)
-        flat = " ".join(r.stderr.split())
-        assert r.returncode == 2 and said in flat, (argv, flat)
+    try:
+        for argv in (["--help"], ["play", "--help"], ["join", "--help"], ["help", "host"]):
+            rc, out, err = _said(argv, capsys)
+            assert rc == 0, err
+            examples = out[out.index("examples:"):]
+            commands = [line.strip() for line in examples.splitlines()
+                        if line.startswith("  ") and not line.startswith("   ")]
+            assert commands and all(c.startswith(f"{typed} ") for c in commands), \
+                (argv, commands)
+            flat = " ".join(out.split())
+            # the notes, as the examples (a friend's own program is theirs: "friends sit
+            # at it with millebornes join" stays)
+            assert "and millebornes resume" not in flat and "name millebornes lobby" \
+                not in flat, flat
+        flat = " ".join(_said(["play", "--help"], capsys)[1].split())
+        assert f"the game is saved, and {typed} resume brings it back." in flat, flat
+        for verb in ("resume", "verify", "replay"):
+            flat = " ".join(_said([verb, "--help"], capsys)[1].split())
+            assert f"`{typed} games`" in flat, (verb, flat)
+        for argv, said in (
+                (["play", "--bost", "2"], f"(`{typed} play --help` shows the usage)"),
+                (["--players", "3"], f"as in: {typed} play --players 3"),
+                (["--rules", "modern", "plya"], f"(`{typed} --help` lists them)"),
+                (["--seed", "3", "rules"], f"(`{typed} rules --help` lists its")):
+            rc, _out, err = _said(argv, capsys)
+            assert rc == 2 and said in err, (argv, err)
+    finally:
+        program.program_name.cache_clear()
+        shutil.rmtree(home)
 
 
 # ----- 3. a player named "you" is not "you (you)" -----
@@ -102,3 +147,72 @@ def test_the_welcome_names_the_cards_held() -> None:
         d.submit(next(a for a in d.legal() if isinstance(a, Discard)))
         assert not d.my_move() and len(app.cards()) == 6
         assert "Welcome! 1-6 or arrows pick a card" in _intro(app), _intro(app)
+
+
+# ----- 1. waiting for one who left: no time limit, and the bots wait too -----
+
+
+def test_a_bot_waits_through_a_pause_as_long_as_its_player(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A host's bot (run_bot) at a table paused on Bo: its peer gave up after 600 s of
+    pause and closed, for good. A player waited for Bo, as told, with no time limit; Bo
+    came back after ten minutes and the table paused again, on the host's own bot. It
+    waits as long as its player's console (which ends it with ``until``). The pause's
+    hour is the bot's clock moved on (an hour of real waiting is no test)."""
+    from test_hostile_fifteenth import _two_seats
+
+    import p2p.table.session as session
+    from cli.seats import run_bot
+
+    bot, bo = _two_seats(tmp_path, b"nc31/the-bot-waits")
+    real = time.monotonic
+    later = [0.0]
+    monkeypatch.setattr(session, "time", SimpleNamespace(monotonic=lambda: real() + later[0]))
+    left = threading.Event()
+    t = threading.Thread(target=run_bot, args=(bot,), kwargs={"until": left}, daemon=True)
+    t.start()
+    try:
+        end = real() + 15
+        while not bot.paused and real() < end:
+            time.sleep(0.05)
+        assert bot.paused and (bot.stop_why or {}).get("id") == "unresponsive", bot.stopped
+        later[0] = 3600.0                 # an hour of pause, on the bot's clock
+        t.join(3)
+        assert t.is_alive(), "the bot left the paused table"
+    finally:
+        left.set()                        # its player leaves: it goes with them
+        t.join(10)
+        bo.close(flush=0)
+    assert not t.is_alive()
+
+
+def test_waiting_for_one_who_left_says_there_is_no_time_limit() -> None:
+    """"Ben left; the game is saved. Wait for them (millebornes resume), or press b …":
+    how long one may wait was said nowhere. Both screens say it, and the full screen's
+    still fits the three status lines at 80 columns."""
+    for plain in (False, True):
+        line = (words.silent_seat_plain_line if plain else words.silent_seat_line)("Ben")
+        assert "Wait (no time limit) for them to type millebornes resume, or" in line, line
+    for name in ("Ben", "Maximilienne"):           # names are 12 letters at most
+        said = words.wrap(words.silent_seat_line(name), 78)
+        assert len(said) <= 3, said
+    with i18n.using("fr"):
+        for plain in (False, True):
+            line = (words.silent_seat_plain_line if plain else words.silent_seat_line)("Ben")
+            assert "Attendez son retour, sans limite de temps (millebornes resume sur son " \
+                "ordinateur), ou" in line, line
+
+
+# ----- 5. games with none saved: wrapped -----
+
+
+def test_games_with_none_saved_is_wrapped_at_words(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """"No saved games in D. Play one with `…/millebornes play --data-dir D`." was one line
+    of 150 columns: the terminal cut the command in the middle of a word."""
+    data = tmp_path / "a folder for my games of mille bornes"
+    rc, out, _err = _said(["games", "--data-dir", str(data)], capsys)
+    assert rc == 0
+    lines = out.splitlines()
+    assert all(len(line) <= 80 for line in lines), lines
+    assert " ".join(out.split()).startswith(f"No saved games in {data}. Play one with `"), out
