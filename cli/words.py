@@ -31,7 +31,9 @@ from engine import (
     Play,
     Rules,
     Seating,
+    kind,
 )
+from engine.cards import SAFETY_FOR
 from engine.rules import PRESETS, RuleOptionError, preset
 from engine.scoring import Match, SideScore, hand_winner
 from engine.state import DRAW, EXTEND, OVER, PLAY, RESHUFFLE, RESPOND
@@ -1190,12 +1192,17 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
                           "play), n to let it stand (pass).") if solo else
                         _("%(name)s played %(card)s on your side: p plays its remedy at once "
                           "(fast play), n to let it stand (pass)."))
-            elif solo:
-                text = _("%(name)s played %(card)s on you: c for a coup fourré, n to let it "
-                         "stand (coup / pass).")
             else:
-                text = _("%(name)s played %(card)s on your side: c for a coup fourré, n to "
-                         "let it stand (coup / pass).")
+                text = (_("%(name)s played %(card)s on you: c for a coup fourré, n to let it "
+                          "stand (coup / pass).") if solo else
+                        _("%(name)s played %(card)s on your side: c for a coup fourré, n to "
+                          "let it stand (coup / pass)."))
+                # which card c needs, said whatever the hand holds (the window looks the
+                # same either way, R9): a newcomer asked "c for a coup fourré" with no
+                # safety pressed c and was refused, or wondered why they were asked at all
+                return text % values + " " + _("c needs the card %(safety)s in your "
+                                               "hand.") % {
+                    "safety": i18n.kind_name(SAFETY_FOR[kind(att.card)])}
             return text % values
         if seat < 0 and [names[s] for s in waiting] == [_("You")]:
             return _("Waiting for your answer to the %(card)s hazard.") % {"card": hazard}

@@ -17,6 +17,10 @@ met after it.
 5. `games` with no game saved said "No saved games in D. Play one with `…/millebornes
    play --data-dir D`." in one line of 150 columns: the terminal cut the command
    mid-word. Wrapped at spaces, as its other lines.
+6. "Bo played Speed Limit on you: c for a coup fourré, n to let it stand": a newcomer
+   with no safety pressed c and was refused ("no coup fourré: you hold no Right of
+   Way"), or wondered why they were asked at all. The question names the card c needs,
+   the same whether it is held or not (R9: the window leaks nothing).
 """
 
 from __future__ import annotations
@@ -216,3 +220,53 @@ def test_games_with_none_saved_is_wrapped_at_words(tmp_path: Path,
     lines = out.splitlines()
     assert all(len(line) <= 80 for line in lines), lines
     assert " ".join(out.split()).startswith(f"No saved games in {data}. Play one with `"), out
+
+
+# ----- 6. a hazard's question names the card a coup fourré needs -----
+
+
+def _attacked(seating: Seating, names: list[str], lang: str = "en") -> LocalDriver:
+    """A table where a bot's hazard is on this seat, the question open."""
+    for seed in range(1, 80):
+        d = LocalDriver(preset("classic"), seating, names, seed=seed, lang=lang)
+        for _ in range(200):
+            if d.hand_over:
+                break
+            if d.others_pending():
+                d.step_others()
+            elif d.view().phase == "respond":
+                return d
+            else:
+                legal = d.legal()
+                d.submit(next((a for a in legal if isinstance(a, Discard)), legal[0]))
+    raise AssertionError("no hazard on this seat in 80 deals")
+
+
+def test_a_hazards_question_names_the_card_a_coup_fourre_needs() -> None:
+    """"Bo played Speed Limit on you: c for a coup fourré, n to let it stand": a newcomer
+    with no safety pressed c ("Sorry: no coup fourré: you hold no Right of Way") or
+    wondered why they were asked at all. The question names the card c needs, the same
+    whether or not it is held (R9: the window leaks nothing); the full screen's status
+    says it whole at 80×24."""
+    from engine import kind
+    from engine.cards import SAFETY_FOR
+
+    for seating, names in ((Seating.solo(2), ["You", "Bo"]),
+                           (Seating(4, 2), ["You", "Bo", "Cy", "Di"])):
+        d = _attacked(seating, names)
+        att = d.view().attack
+        assert att is not None
+        safety = i18n.kind_name(SAFETY_FOR[kind(att.card)])
+        with create_pipe_input() as inp:
+            app = TableApp(d, input=inp, output=SizedOutput(80, 24), delay=0)
+            status = " ".join(" ".join(app.status_lines()).split())
+        assert f"n to let it stand (coup / pass). c needs the card {safety} in your hand." \
+            in status, status
+        assert "all of it in the log" not in status, status
+    d = _attacked(Seating.solo(2), ["You", "Bo"], lang="fr")
+    att = d.view().attack
+    assert att is not None
+    with i18n.using("fr"):
+        said = words.waiting_text(d.view(), 0, d.names)
+        safety = i18n.kind_name(SAFETY_FOR[kind(att.card)])
+    assert said.endswith(f"c demande d'avoir la carte {safety} en main."), said
