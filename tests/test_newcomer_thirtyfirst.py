@@ -21,6 +21,10 @@ met after it.
    with no safety pressed c and was refused ("no coup fourré: you hold no Right of
    Way"), or wondered why they were asked at all. The question names the card c needs,
    the same whether it is held or not (R9: the window leaks nothing).
+7. `verify ~/games` (the data folder) and `verify ~/games/7a6c…` (a game's folder, as
+   "The game is saved in …/7a6c…/transcript.mbt" names it) said "is not a file: give one
+   transcript"; replay too. A game's folder stands for its transcript; a data folder is
+   said to be one, with the commands that take it.
 """
 
 from __future__ import annotations
@@ -270,3 +274,28 @@ def test_a_hazards_question_names_the_card_a_coup_fourre_needs() -> None:
         said = words.waiting_text(d.view(), 0, d.names)
         safety = i18n.kind_name(SAFETY_FOR[kind(att.card)])
     assert said.endswith(f"c demande d'avoir la carte {safety} en main."), said
+
+
+# ----- 7. verify and replay of a folder -----
+
+
+def test_verify_and_replay_of_a_folder_take_its_game_or_say_what_it_is(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`verify ~/games` (the data folder) and `verify ~/games/7a6c…` (a game's folder, as
+    "The game is saved in ~/games/7a6c…/transcript.mbt" names it): "is not a file: give
+    one transcript". A game's folder is its transcript; a data folder is said to be one,
+    with the commands that take it."""
+    from test_cli_games import _saved_game
+
+    data = tmp_path / "my games"
+    table = _saved_game(data)
+    for verb in ("verify", "replay"):
+        rc, _out, err = _said([verb, str(data)], capsys)
+        assert rc == 2, err
+        assert f"{data} is a folder of saved games, not one game: `millebornes {verb} " \
+            f"--data-dir '{data}'` takes its newest, `millebornes games --data-dir " \
+            f"'{data}'` lists them with their ids" in err, err
+    rc, out, err = _said(["verify", str(table)], capsys)
+    assert "is not a file" not in err and "Fair so far" in " ".join(out.split()), (out, err)
+    rc, _out, err = _said(["replay", "--plain", str(tmp_path)], capsys)   # no game in it
+    assert rc == 2 and "is not a file" in err, err
