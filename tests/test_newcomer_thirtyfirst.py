@@ -9,8 +9,8 @@ met after it.
    the hand unscored, or the end). A bot waits as long as its player's console now.
 2. The helps' examples and notes said a bare "millebornes play" where the program is
    .venv/bin/millebornes, not on the PATH (every other command it prints names it as
-   typed), and so did "(`millebornes play --help` shows the usage)" and the other
-   usage errors' commands.
+   typed), and so did "(`millebornes play --help` shows the usage)", the other usage
+   errors' commands and `rules` ("modern (millebornes play --rules modern: …)").
 3. `millebornes play --name you`: "you (you)" on the board, in the help and the line mode.
 4. The welcome line said "1-7 or arrows pick a card" beside a hand of six (before one's
    own draw): "7" then answered "there is no card 7". It names the cards held.
@@ -100,6 +100,9 @@ def test_the_helps_and_usage_errors_name_the_program_as_typed(
         for verb in ("resume", "verify", "replay"):
             flat = " ".join(_said([verb, "--help"], capsys)[1].split())
             assert f"`{typed} games`" in flat, (verb, flat)
+        flat = " ".join(_said(["rules"], capsys)[1].split())      # `rules`, beside the helps
+        assert f"({typed} play --rules modern: one hand" in flat and \
+            f"Every rule option: {typed} play --option help." in flat, flat
         for argv, said in (
                 (["play", "--bost", "2"], f"(`{typed} play --help` shows the usage)"),
                 (["--players", "3"], f"as in: {typed} play --players 3"),
