@@ -25,6 +25,9 @@ met after it.
    "The game is saved in …/7a6c…/transcript.mbt" names it) said "is not a file: give one
    transcript"; replay too. A game's folder stands for its transcript; a data folder is
    said to be one, with the commands that take it.
+8. `tournament` at 80 columns: the progress line read "[###…] 4/40 matches 7 s elapsed,
+   ~61 s left ed" (the "ed" of "the first is being played" drawn before it), and the
+   report's "search decision time: … (144 search" / "ed decisions)" was cut mid-word.
 """
 
 from __future__ import annotations
@@ -302,3 +305,61 @@ def test_verify_and_replay_of_a_folder_take_its_game_or_say_what_it_is(
     assert "is not a file" not in err and "Fair so far" in " ".join(out.split()), (out, err)
     rc, _out, err = _said(["replay", "--plain", str(tmp_path)], capsys)   # no game in it
     assert rc == 2 and "is not a file" in err, err
+
+
+# ----- 8. the progress line leaves nothing of a longer line behind -----
+
+
+class _Terminal:
+    """A terminal's one line, as ``\\r`` redraws it: what is written after a carriage
+    return overwrites the line from its start, the rest of the line stays."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def isatty(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        raise OSError("no terminal size")          # 80 columns, as the tests' default
+
+    def write(self, text: str) -> None:
+        self.text += text
+
+    def flush(self) -> None:
+        pass
+
+    def screen(self) -> str:
+        line = ""
+        for part in self.text.split("\r"):
+            line = part + line[len(part):]
+        return line
+
+
+def test_the_progress_line_leaves_nothing_of_a_longer_line_behind() -> None:
+    """`tournament --deals 20` at 80 columns: "[###……] 4/40 matches 7 s elapsed, ~61 s
+    left ed", the "ed" left by "0/40 matches: the first is being played" drawn first."""
+    from cli.progress import Progress
+
+    term = _Terminal()
+    p = Progress(40, stream=term)
+    first = term.screen()
+    assert "the first is being played" in first, first
+    p.drawn_at = -1.0                       # the next tick is due at once
+    p.tick(4)
+    shown = term.screen().rstrip()
+    assert shown.endswith("s left"), repr(shown)
+    assert "played" not in shown
+
+
+def test_the_tournaments_report_lines_fit_80_columns(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """"  search decision time: p50 42 ms, p95 70 ms, p99 101 ms, max 104 ms (144 search"
+    / "ed decisions)": the terminal cut the report's 84 columns mid-word."""
+    rc, out, err = _said(["tournament", "--bots", "heuristic,search", "--deals", "1",
+                          "--jobs", "1", "--quiet"], capsys)
+    assert rc == 0, err
+    lines = out.splitlines()
+    assert all(len(line) <= 80 for line in lines), [line for line in lines if len(line) > 80]
+    said = " ".join(out.split())
+    assert "search decision time: p50" in said and "searched decisions)" in said, out
