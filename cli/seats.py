@@ -285,11 +285,15 @@ class BotRunners:
         self.threads: list[threading.Thread] = []
         #: the bot (spec) each resumed bot's seat plays, as `play --bots` named it
         self.levels: dict[int, str] = {}
+        #: set when their player leaves: they leave too, and say so (a resumed bot, or one
+        #: that took a silent seat, went silent instead, and the others waited out the
+        #: transport's and the table's limits to hear it had stopped answering)
+        self.leave = threading.Event()
 
     def start(self) -> None:
         """One daemon thread pumps each bot's peer."""
-        self.threads = [threading.Thread(target=run_bot, args=(p,), daemon=True,
-                                         name=f"bot-{p.me}") for p in self.peers]
+        self.threads = [threading.Thread(target=run_bot, args=(p,), kwargs={"until": self.leave},
+                                         daemon=True, name=f"bot-{p.me}") for p in self.peers]
         for t in self.threads:
             t.start()
 
@@ -316,6 +320,9 @@ class BotRunners:
         end = time.monotonic() + timeout
         for t in self.threads:
             t.join(max(0.0, end - time.monotonic()))
+        self.leave.set()               # a match not over: they quit with their player
+        for t in self.threads:
+            t.join(3.0)
         for p in self.peers:
             close = getattr(p.controller, "close", None)
             if close is not None:

@@ -28,6 +28,10 @@ met after it.
 8. `tournament` at 80 columns: the progress line read "[###…] 4/40 matches 7 s elapsed,
    ~61 s left ed" (the "ed" of "the first is being played" drawn before it), and the
    report's "search decision time: … (144 search" / "ed decisions)" was cut mid-word.
+9. The bots run in their player's process (those `resume` restarts, and one that took a
+   silent seat) went silent when their player left, where the host's own bots say they
+   quit with their player: the others waited out the transport's and the table's limits
+   to read "stopped answering". They say they quit too now.
 """
 
 from __future__ import annotations
@@ -363,3 +367,42 @@ def test_the_tournaments_report_lines_fit_80_columns(
     assert all(len(line) <= 80 for line in lines), [line for line in lines if len(line) > 80]
     said = " ".join(out.split())
     assert "search decision time: p50" in said and "searched decisions)" in said, out
+
+
+# ----- 9. a resumed bot (or one that took a seat) quits with its player -----
+
+
+def test_a_bot_run_in_the_players_process_quits_with_its_player(tmp_path: Path) -> None:
+    """The bots `resume` restarts, and a bot that took a silent seat, run in their
+    player's process (BotRunners): when the player left, they went silent, and the others
+    waited out the transport's and the table's limits to read "stopped answering"; the
+    host's bots (their own processes) say they quit with their player, and the table
+    says whom it waits for. These say it too."""
+    from test_session import FAST
+
+    from cli.seats import BotRunners
+    from p2p.net.interface import TransportConfig
+    from p2p.table.memory import make_table
+    from p2p.testing import socket_peers
+
+    cfg, ids = make_table(preset("classic"), Seating.solo(2), ["Ann", "Bot1"],
+                          b"nc31/runners-leave")
+    ann, bot = socket_peers(tmp_path, cfg, ids, FAST,
+                            transport=TransportConfig(slow_after=30.0, gone_after=60.0))
+    ann.controller = None                 # Ann thinks: the bot's peer waits for her
+    runners = BotRunners([bot])
+    runners.start()
+    try:
+        end = time.monotonic() + 20
+        while ann.view() is None and time.monotonic() < end:
+            ann.pump(0.05)
+        assert ann.view() is not None
+        runners.finish(0.5)               # the bot's player leaves the game, not over
+        end = time.monotonic() + 5
+        while not ann.quit_for_now(1) and time.monotonic() < end:
+            ann.pump(0.05)
+        assert ann.quit_for_now(1), "the bot went silent instead of saying it quit"
+        assert not any(t.is_alive() for t in runners.threads)
+    finally:
+        runners.leave.set()
+        ann.close(flush=0)
