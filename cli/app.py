@@ -652,9 +652,12 @@ class TableApp:
         return _join(self._hand_lines())
 
     def _log_lines(self) -> list[render.Line]:
+        held = len(self.cards())
+        # the numbers of the cards held now: "1-7" was said beside a hand of six (the
+        # others' turn, before one's own draw), and "7" answered "no card 7"
         intro = (_("Spectating: a bot plays your seat. h help, q quit.") if self.auto else
-                 _("Welcome! 1-7 or arrows pick a card, p plays it, d discards, ? why not, "
-                   "h help."))
+                 _("Welcome! %(keys)s or arrows pick a card, p plays it, d discards, ? why "
+                   "not, h help.") % {"keys": f"1-{held}" if held > 1 else "1"})
         if self.driver.seating.team_size > 1:
             # the board's "7/6 cards" on a team's row read as a fraction: said where a
             # newcomer reads first (the help says it too, unopened)

@@ -36,6 +36,7 @@ from engine.bots import MAX_NAME as MAX_BOT_NAME
 from . import i18n
 from .bot_limit import try_make
 from .i18n import N_, _, close_match, did_you_mean, ngettext
+from .program import as_typed
 from .words import reply, report_width, rule_options_text, wrap
 
 #: Bot names offered at a local table, in seat order after the human.
@@ -480,10 +481,11 @@ def misplaced_options(words: Sequence[str], parser: argparse.ArgumentParser,
         elif moved:          # a second word, no verb ("--rules modern plya"): argparse
             # took "modern" for the verb, and the verb was guessed with the option moved
             # after the word ("millebornes play --rules modern plya")
-            return (_("%(word)s is not a verb of millebornes%(hint)s (`millebornes --help` "
-                      "lists them); options such as %(option)s go after the verb")
+            return (_("%(word)s is not a verb of millebornes%(hint)s (`%(help)s` lists "
+                      "them); options such as %(option)s go after the verb")
                     % {"word": repr(word), "hint": did_you_mean(word, list(verbs)),
-                       "option": moved[0].split("=", 1)[0]})
+                       "option": moved[0].split("=", 1)[0],
+                       "help": as_typed("millebornes --help")})
         else:
             return None
         i += 1
@@ -499,19 +501,21 @@ def misplaced_options(words: Sequence[str], parser: argparse.ArgumentParser,
         verb = words[i]
         if not takes_all(verb):
             return (_("%(options)s: millebornes %(verb)s has no such option "
-                      "(`millebornes %(verb)s --help` lists its options)")
-                    % {"options": said, "verb": verb})
+                      "(`%(help)s` lists its options)")
+                    % {"options": said, "verb": verb,
+                       "help": as_typed(f"millebornes {verb} --help")})
         return (ngettext("%(options)s goes after the verb: %(command)s",
                          "%(options)s go after the verb: %(command)s", len(options))
-                % {"options": said, "command": "millebornes " + shlex.join(
-                    [*kept, verb, *moved, *words[i + 1:]])})
+                % {"options": said, "command": as_typed("millebornes " + shlex.join(
+                    [*kept, verb, *moved, *words[i + 1:]]))})
     # no verb at all ("millebornes --players 3"): the first verb that takes them
     first = next((v for v in verbs if takes_all(v)), None)
     if first is None:
         return None
     return (ngettext("%(options)s goes after a verb, as in: %(command)s",
                      "%(options)s go after a verb, as in: %(command)s", len(options))
-            % {"options": said, "command": "millebornes " + shlex.join([*kept, first, *moved])})
+            % {"options": said,
+               "command": as_typed("millebornes " + shlex.join([*kept, first, *moved]))})
 
 
 # ----- the parser -----------------------------------------------------------------------
@@ -596,6 +600,11 @@ def _seat_args(p: argparse.ArgumentParser) -> None:
     _console_args(p)
 
 
+def _help_command(command: str) -> str:
+    """``command`` as typed, in an option's help (argparse fills a help's ``%`` in)."""
+    return as_typed(command).replace("%", "%%")
+
+
 def _examples(pairs: Sequence[tuple[str, str]], note: str = "") -> str:
     """A help's examples, under its options: each command on its own line (to copy as it
     is), what it does under it, wrapped at the terminal's width in every language; then
@@ -603,7 +612,9 @@ def _examples(pairs: Sequence[tuple[str, str]], note: str = "") -> str:
     width = report_width(sys.stdout)
     lines = [_("examples:")]
     for command, what in pairs:
-        lines += ["  " + command, *wrap(what, width, "      ")]
+        # the program as the player's shell finds it, as every command it prints says
+        # (a bare "millebornes play" where it is .venv/bin/millebornes, not on the PATH)
+        lines += ["  " + as_typed(command), *wrap(what, width, "      ")]
     if note:
         lines += ["", *wrap(note, width)]
     return "\n".join(lines)
@@ -649,7 +660,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
                                                        "hand to 1000 km")),
         ("millebornes play --teams 2x2", _("you and a bot partner against two bots")),
         ("millebornes play --plain", _("the line mode: type play 3, discard 5, help"))],
-        _("q leaves at any time: the game is saved, and millebornes resume brings it back.")))
+        _("q leaves at any time: the game is saved, and %(resume)s brings it back.") % {
+            "resume": as_typed("millebornes resume")}))
     _rules_args(play)
     play.add_argument("--bots", type=bot_seats(1, 5), default=None,
                       help=_("bot opponents: a number (1-5), or a level per opponent (easy, "
@@ -692,8 +704,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
 
     join = verb("join", _("join a table"), _examples([
         ("millebornes join", _("sit at the table on the LAN (with several, it lists them)")),
-        ("millebornes join --table \"Ann's table\"", _("that table, by the name millebornes "
-                                                      "lobby shows")),
+        ("millebornes join --table \"Ann's table\"", _("that table, by the name %(lobby)s "
+                                                      "shows") % {
+                                                          "lobby": as_typed("millebornes lobby")}),
         ("millebornes join --peer 10.0.0.5:47111", _("over a VPN: the address the host's "
                                                      "screen shows")),
         ("millebornes join --auto-bot hard", _("the search bot plays your seat while you "
@@ -721,8 +734,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     _net_args(resume)
     _console_args(resume)
     resume.add_argument("game", nargs="?", default=None,
-                        help=_("the game's short id from `millebornes games` (default: the "
-                             "latest in progress)"))
+                        help=_("the game's short id from `%(games)s` (default: the latest "
+                               "in progress)") % {"games": _help_command("millebornes games")})
     resume.add_argument("--table", default=None, help=argparse.SUPPRESS)
     resume.add_argument("--peer", action="append", default=[], metavar="HOST:PORT",
                         type=peer_address,
@@ -781,14 +794,16 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
 
     ver = verb("verify", _("check that a saved game was played fairly"))
     ver.add_argument("transcript", nargs="?", default=None,
-                     help=_("a transcript file, or a short id from `millebornes games` "
-                            "(default: your newest saved game)"))
+                     help=_("a transcript file, or a short id from `%(games)s` (default: "
+                            "your newest saved game)") % {
+                                "games": _help_command("millebornes games")})
     _data_args(ver)
 
     rep = verb("replay", _("step through a saved game, every player's cards face up"))
     rep.add_argument("transcript", nargs="?", default=None,
-                     help=_("a transcript file, or a short id from `millebornes games` "
-                            "(default: your newest saved game)"))
+                     help=_("a transcript file, or a short id from `%(games)s` (default: "
+                            "your newest saved game)") % {
+                                "games": _help_command("millebornes games")})
     rep.add_argument("--plain", action="store_true",
                      help=_("print every step as text; at a terminal a hand at a time, "
                             "Enter for the next"))

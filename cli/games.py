@@ -181,8 +181,31 @@ def transcript_of(ref: str | None, args: argparse.Namespace) -> str:
         args.transcript = game.path.name      # its id from now on (own_seat, replay)
         return str(game.transcript)
     if _is_path(ref):
-        return ref
+        return _folders_transcript(ref, str(getattr(args, "verb", None) or "verify"))
     return str(find_game(ref, data_dir(args)).transcript)
+
+
+def _folders_transcript(ref: str, verb: str) -> str:
+    """``ref`` itself, unless it is a folder: a game's folder stands for the transcript in
+    it; a data folder is said to be one, with the commands that take it (`verify
+    ~/games` answered "is not a file: give one transcript", and the player who had read
+    "The game is saved in …/7a6c…/transcript.mbt" typed the folder)."""
+    folder = Path(ref)
+    if not folder.is_dir() or folder.is_symlink():
+        return ref
+    if (folder / "transcript.mbt").is_file():
+        return str(folder / "transcript.mbt")
+    try:
+        games = saved_games(folder)
+    except (OSError, ValueError):
+        return ref
+    if not games:
+        return ref
+    quoted = shlex.quote(ref)
+    raise ValueError(_("%(path)s is a folder of saved games, not one game: `%(newest)s` "
+                       "takes its newest, `%(games)s` lists them with their ids") % {
+        "path": ref, "newest": as_typed(f"millebornes {verb} --data-dir {quoted}"),
+        "games": as_typed(f"millebornes games --data-dir {quoted}")})
 
 
 def own_seat(ref: str, args: argparse.Namespace) -> int | None:
@@ -376,8 +399,11 @@ def run(args: argparse.Namespace) -> int:
                                  + (", …" if len(skipped) > 5 else "")}, width):
             print(i18n.display(line))
     if not games:
-        print(i18n.display(_("No saved games in %(path)s. Play one with `%(command)s`.")
-                           % {"path": base_dir(args), "command": play_command(data_dir(args))}))
+        # wrapped at spaces, as the lines above (the terminal cut the command mid-word)
+        for line in i18n.wrap(_("No saved games in %(path)s. Play one with `%(command)s`.")
+                              % {"path": base_dir(args),
+                                 "command": play_command(data_dir(args))}, width):
+            print(i18n.display(line))
         return 0
     pad = i18n.pad
     head = [pad(_("id"), SHORT), pad(_("date"), 16), pad(_("rules"), 9), pad(_("state"), 24),

@@ -25,6 +25,7 @@ try:
     from .args import VERB_MODULES, UsageError, build_parser, misplaced_options, option_guess
     from .i18n import _
     from .logs import setup_logging
+    from .program import as_typed
     from .words import error_line, wrap
 except KeyboardInterrupt:
     # Ctrl-C while the command loads (up to a second on a busy machine, before main()
@@ -91,7 +92,8 @@ def interrupted_line(args: argparse.Namespace | None) -> str:
         # saved (millebornes resume)" sent a host who never had a guest to an older game)
         return _("interrupted")
     if verb in SAVING_VERBS:
-        return _("interrupted; the game is saved (millebornes resume)")
+        return _("interrupted; the game is saved (%(resume)s)") % {
+            "resume": as_typed("millebornes resume")}
     if verb in ("simulate", "tournament"):
         # both report the matches played when Ctrl-C comes later: here none was (a bare
         # "interrupted" left a newcomer waiting for the report)
@@ -118,8 +120,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 said.error(_("unrecognized arguments: %(args)s") % {"args": " ".join(extra)}
                            + option_guess(extra, said))
         except UsageError as exc:
-            say_error(_("%(prog)s: %(error)s (`%(prog)s --help` shows the usage)")
-                      % {"prog": exc.prog, "error": exc})
+            say_error(_("%(prog)s: %(error)s (`%(help)s` shows the usage)")
+                      % {"prog": exc.prog, "error": exc,
+                         "help": as_typed(f"{exc.prog} --help")})
             return 2
         # the language asked for on the command line (None: the config's or the
         # locale's), carried by the resume hint so a game comes back in it

@@ -33,6 +33,7 @@ class Progress:
         self.started = time.monotonic()
         self.drawn_at = -1.0
         self.drawn = False
+        self.width = 0                   # the cells of the line drawn last
         self.logged = -1                 # the last tenth logged (not a terminal)
         self.tick(0)
 
@@ -69,7 +70,12 @@ class Progress:
         if now - self.drawn_at < self.EVERY and done < self.total:
             return
         self.drawn_at = now
-        self._write("\r" + self.line(done) + " ")
+        line = self.line(done)
+        # spaces over what a longer line before it left: "0/40 matches: the first is
+        # being played" redrawn as "4/40 matches 7 s elapsed, ~61 s left" left its "ed"
+        cells = i18n.cells(line)
+        self._write("\r" + line + " " * (max(0, self.width - cells) + 1))
+        self.width = cells
         self.drawn = True
 
     def close(self) -> None:

@@ -42,6 +42,7 @@ from .words import (
     side_labels,
     stuck_reason,
     waiting_text,
+    with_you,
     wrap,
     you_label,
 )
@@ -267,7 +268,7 @@ def zone_lines(view: HandState, side: int, names: Sequence[str], seat: int | Non
     acting = set(view.actors())
     label = side_labels(names, seating)[side]
     if seat is not None and mine and names[seat] != "You":   # "You" says it already
-        label += _(" (you)") if seating.team_size == 1 else _(" (your side)")
+        label = with_you(label) if seating.team_size == 1 else label + _(" (your side)")
     cards = "/".join(str(view.hand_size(s)) for s in seats)
     marker = "▶ " if acting & set(seats) else "  "
     battle = zone.battle[-1] if zone.battle else None
@@ -346,7 +347,7 @@ def zone_sentences(view: HandState, side: int, names: Sequence[str], seat: int |
     label = side_labels(names, seating)[side]
     mine = seat is not None and view.side_of(seat) == side
     if seat is not None and mine and names[seat] != "You":   # "You" says it already
-        label += _(" (you)") if seating.team_size == 1 else _(" (your side)")
+        label = with_you(label) if seating.team_size == 1 else label + _(" (your side)")
     moving = bool(set(view.actors()) & set(seats))
     parts = [(_("%(side)s, to move:") if moving else _("%(side)s:")) % {"side": label}]
     parts.append(i18n.join_list(i18n.cards_count(view.hand_size(s))

@@ -11,6 +11,7 @@ import sys
 
 from . import i18n
 from .i18n import _
+from .program import as_typed
 from .words import how_to_play, report_width, wrap
 
 
@@ -40,11 +41,13 @@ def rules_text(width: int) -> str:
     for indent, text in _paragraphs(how_to_play()):
         lines += i18n.display_paragraph(wrap(text, width, indent))
     lines.append("")
+    # the commands as the player's shell finds the program, as --help's examples say them
     lines += i18n.display_paragraph(wrap(_("Two rule sets: classic (the default: a trip of 700 km that may be "
                     "extended to 1000, an exact finish, a match to 5000 points) and modern "
-                    "(millebornes play --rules modern: one hand to 1000 km, overshoot "
-                    "allowed, draw from the discard pile). Every rule option: millebornes "
-                    "play --option help."), width))
+                    "(%(modern)s: one hand to 1000 km, overshoot allowed, draw from the "
+                    "discard pile). Every rule option: %(options)s.") % {
+                        "modern": as_typed("millebornes play --rules modern"),
+                        "options": as_typed("millebornes play --option help")}, width))
     return "\n".join(lines)
 
 

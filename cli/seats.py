@@ -10,6 +10,7 @@ import errno
 import fcntl
 import ipaddress
 import logging
+import math
 import os
 import socket
 import sys
@@ -71,6 +72,7 @@ from .words import (
     seating_words,
     table_name_text,
     watcher_left_line,
+    with_you,
     you_label,
 )
 
@@ -318,11 +320,15 @@ class BotRunners:
         self.threads: list[threading.Thread] = []
         #: the bot (spec) each resumed bot's seat plays, as `play --bots` named it
         self.levels: dict[int, str] = {}
+        #: set when their player leaves: they leave too, and say so (a resumed bot, or one
+        #: that took a silent seat, went silent instead, and the others waited out the
+        #: transport's and the table's limits to hear it had stopped answering)
+        self.leave = threading.Event()
 
     def start(self) -> None:
         """One daemon thread pumps each bot's peer."""
-        self.threads = [threading.Thread(target=run_bot, args=(p,), daemon=True,
-                                         name=f"bot-{p.me}") for p in self.peers]
+        self.threads = [threading.Thread(target=run_bot, args=(p,), kwargs={"until": self.leave},
+                                         daemon=True, name=f"bot-{p.me}") for p in self.peers]
         for t in self.threads:
             t.start()
 
@@ -349,6 +355,9 @@ class BotRunners:
         end = time.monotonic() + timeout
         for t in self.threads:
             t.join(max(0.0, end - time.monotonic()))
+        self.leave.set()               # a match not over: they quit with their player
+        for t in self.threads:
+            t.join(3.0)
         for p in self.peers:
             close = getattr(p.controller, "close", None)
             if close is not None:
@@ -359,7 +368,11 @@ def run_bot(p: Peer, until: threading.Event | None = None) -> None:
     """Pump a bot's peer to the end of its match (or until ``until`` is set: its player
     left), then serve late requests a moment and close it."""
     try:
-        p.run(pause_wait=600.0, until=until)  # paused: the bot goes with the others' choice
+        # paused: the bot goes with the others' choice, and waits as long as its player's
+        # console does (it leaves with it: ``until``, or its daemon thread): after 600 s
+        # it left for good, and a player told to wait for one who left, with no time
+        # limit, found the host's bot gone too when they came back
+        p.run(pause_wait=math.inf, until=until)
         if until is None or not until.is_set():
             p.linger(1.0)
         else:
@@ -588,7 +601,7 @@ def players_lines(cfg: TableConfig, me: int) -> list[str]:
         out.append("  " + _("seat %(seat)d: %(name)s [%(key)s]")
                    % {"seat": p.seat, "name": you_label(name) if mine else name,
                       "key": fingerprint(p.key)}
-                   + (_(" (you)") if mine and name != "You" else ""))
+                   + (with_you(name)[len(name):] if mine and name != "You" else ""))
     return out
 
 

@@ -602,6 +602,13 @@ def run_tournament(args: argparse.Namespace) -> int:
     return code
 
 
+def _indented(text: str, width: int = 80) -> list[str]:
+    """A report line under its two-space indent, wrapped at words within ``width`` cells,
+    the lines after the first under it by two more."""
+    lines = i18n.wrap(text, width - 4)
+    return ["  " + lines[0]] + ["    " + line for line in lines[1:]]
+
+
 def source_lines(head: str, items: Sequence[str], width: int = 80) -> list[str]:
     """A bot's points by source: ``head`` then the items, each kept whole on a line of at
     most ``width`` cells, the next lines under the first item (a line of 96 columns was
@@ -666,11 +673,13 @@ def _report(args: argparse.Namespace, specs: list[str], rules: Rules, seating: S
     for b in report["bots"]:
         if "decision_seconds" in b:
             d = b["decision_seconds"]
-            print(i18n.display("  " + _(
-                "%(bot)s decision time: p50 %(p50)d ms, p95 %(p95)d ms, p99 %(p99)d ms, max "
-                "%(max)d ms (%(n)d searched decisions)") % {
-                    "bot": b["bot"], "n": b["decisions"],
-                    **{k: round(1000 * d[k]) for k in ("p50", "p95", "p99", "max")}}))
+            # wrapped at words under its indent: 84 columns, the terminal cut "searched"
+            for line in _indented(_(
+                    "%(bot)s decision time: p50 %(p50)d ms, p95 %(p95)d ms, p99 %(p99)d ms, "
+                    "max %(max)d ms (%(n)d searched decisions)") % {
+                        "bot": b["bot"], "n": b["decisions"],
+                        **{k: round(1000 * d[k]) for k in ("p50", "p95", "p99", "max")}}):
+                print(i18n.display(line))
     for b in report["bots"]:
         if b.get("forfeits"):
             print(i18n.display("  " + ngettext(

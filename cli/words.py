@@ -31,7 +31,9 @@ from engine import (
     Play,
     Rules,
     Seating,
+    kind,
 )
+from engine.cards import SAFETY_FOR
 from engine.rules import PRESETS, RuleOptionError, preset
 from engine.scoring import Match, SideScore, hand_winner
 from engine.state import DRAW, EXTEND, OVER, PLAY, RESHUFFLE, RESPOND
@@ -236,6 +238,16 @@ def or_list(items: Iterable[str]) -> str:
 def you_label(name: str) -> str:
     """The human's default name "You" in the active language; any other name as is."""
     return _("You") if name == "You" else name
+
+
+def with_you(name: str) -> str:
+    """``name`` marked as this player's, " (you)", unless it says so already: the default
+    "You", or a chosen name that is the marker's own word (`play --name you` showed "you
+    (you)" on the board, in the help and in the list of players)."""
+    marker = _(" (you)")
+    if name == "You" or name.casefold() in ("you", marker.strip(" ()").casefold()):
+        return name
+    return name + marker
 
 
 def you_names(names: Sequence[str], me: int) -> tuple[str, ...]:
@@ -1180,12 +1192,17 @@ def waiting_text(view: HandState, seat: int, names: Sequence[str], lang: str | N
                           "play), n to let it stand (pass).") if solo else
                         _("%(name)s played %(card)s on your side: p plays its remedy at once "
                           "(fast play), n to let it stand (pass)."))
-            elif solo:
-                text = _("%(name)s played %(card)s on you: c for a coup fourré, n to let it "
-                         "stand (coup / pass).")
             else:
-                text = _("%(name)s played %(card)s on your side: c for a coup fourré, n to "
-                         "let it stand (coup / pass).")
+                text = (_("%(name)s played %(card)s on you: c for a coup fourré, n to let it "
+                          "stand (coup / pass).") if solo else
+                        _("%(name)s played %(card)s on your side: c for a coup fourré, n to "
+                          "let it stand (coup / pass)."))
+                # which card c needs, said whatever the hand holds (the window looks the
+                # same either way, R9): a newcomer asked "c for a coup fourré" with no
+                # safety pressed c and was refused, or wondered why they were asked at all
+                return text % values + " " + _("c needs the card %(safety)s in your "
+                                               "hand.") % {
+                    "safety": i18n.kind_name(SAFETY_FOR[kind(att.card)])}
             return text % values
         if seat < 0 and [names[s] for s in waiting] == [_("You")]:
             return _("Waiting for your answer to the %(card)s hazard.") % {"card": hazard}
@@ -1658,10 +1675,12 @@ def silent_seat_line(name: str) -> str:
     """A seat fell silent in a network game (its player left, or its step passed the
     time limit): the choices of the others, by key, and what they cost (one key left the
     hand in play without a score, unannounced). Three status lines at 80 columns: a longer
-    notice was cut off before what the keys cost."""
-    return _("%(name)s left; the game is saved. Wait for them (millebornes resume), or "
-             "press b: a bot takes the seat from the next hand, or e: end the match; either "
-             "needs everyone here to agree and leaves this hand unscored.") % {"name": name}
+    notice was cut off before what the keys cost. How long one may wait is said ("Wait for
+    them (millebornes resume)" left a newcomer watching for a clock that never came)."""
+    return _("%(name)s left; the game is saved. Wait (no time limit) for them to type "
+             "millebornes resume, or press b: a bot takes the seat from the next hand, or e: "
+             "end the match; either needs all here to agree and leaves this hand "
+             "unscored.") % {"name": name}
 
 
 def broken_bot_line(name: str, plain: bool) -> str:
@@ -1755,10 +1774,10 @@ def overdue_move_line(seconds: float) -> str:
 
 def silent_seat_plain_line(name: str) -> str:
     """The same choices in the line mode, by command."""
-    return _("%(name)s left; the game is saved. Wait for them (millebornes resume), or "
-             "type bot: a bot takes the seat from the next hand, or end: end the match; "
-             "either needs everyone here to agree and leaves this hand unscored.") % {
-                 "name": name}
+    return _("%(name)s left; the game is saved. Wait (no time limit) for them to type "
+             "millebornes resume, or type bot: a bot takes the seat from the next hand, or "
+             "end: end the match; either needs everyone here to agree and leaves this hand "
+             "unscored.") % {"name": name}
 
 
 def _names_list(names: Sequence[str]) -> str:
@@ -2835,6 +2854,8 @@ def peer_label(name: str, kind: str, state: str, level: str | None = None) -> st
         PEER_STATES.get(state)
     if kind == "you" and name == "You":    # "You (you)"; fr "À cette table : You (vous)"
         return you_label(name)
+    if kind == "you":                      # "you (you)"
+        return with_you(name)
     if kind == "bot" and level:
         # a bot a level stands for is said by that level, as --bots lists them: the bot no
         # one chose was "Bo (bot: heuristic)", a word the newcomer had read nowhere

@@ -216,7 +216,8 @@ def test_coup_fourre_prompt_identical_with_or_without_the_safety() -> None:
 
         assert run(d, script) == 0
     assert statuses[0] == statuses[1]
-    assert statuses[0][0] == "Bo played Stop on you: c for a coup fourré, n to let it stand (coup / pass)."
+    assert statuses[0][0] == "Bo played Stop on you: c for a coup fourré, n to let it stand " \
+        "(coup / pass). c needs the card Right of Way in your hand."
 
 
 def test_auto_spectates_a_whole_match() -> None:

@@ -375,7 +375,8 @@ def test_a_player_who_left_is_replaced_by_a_bot_by_agreement_and_the_match_ends(
         deadline = time.monotonic() + 30
         while "type bot" not in said(ann.out) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert "Ben left; the game is saved. Wait for them (millebornes resume)" in \
+        assert "Ben left; the game is saved. Wait (no time limit) for them to type " \
+            "millebornes resume" in \
             said(ann.out) and "type bot" in said(ann.out), ann.out.getvalue()[-1500:]
         ann.type("bot", 90)
     finally:

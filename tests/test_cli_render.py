@@ -194,7 +194,8 @@ def test_coup_fourre_prompt_identical_with_or_without_safety() -> None:
         v = base_view(2, hand=hand)._replace(phase=RESPOND, attack=att, seat=1)
         legal = legal_actions(v, 0)
         prompt = render.waiting_text(v, 0, NAMES)
-        assert prompt == "Bo played Stop on you: c for a coup fourré, n to let it stand (coup / pass)."
+        assert prompt == "Bo played Stop on you: c for a coup fourré, n to let it stand " \
+            "(coup / pass). c needs the card Right of Way in your hand."
         assert render.playable_cards(v, legal) == set()  # nothing marked in the window
         head = render.plain(render.hand_lines(v, 0, legal))[0]
         screens.append((prompt, head))

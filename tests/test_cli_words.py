@@ -112,8 +112,7 @@ def test_the_help_of_a_network_game_names_the_pause_keys() -> None:
     assert "b asks for a bot" not in " ".join(help_text(True).split())
     # what b or e costs is said before the key is pressed
     line = silent_seat_line("Ben")
-    assert line.endswith("either needs everyone here to agree and leaves this hand "
-                         "unscored.")
+    assert line.endswith("either needs all here to agree and leaves this hand unscored.")
     # whole in the three status lines of an 80-column screen (it was cut off before what
     # the keys cost), with a long name too
     from cli.app import MAX_STATUS

@@ -38,6 +38,6 @@ def test_a_damaged_local_bot_is_said_and_auto_asks_for_a_new_bot(tmp_path: Path)
     assert "The bot at seat 1 could not be resumed on this computer: this computer's copy " \
            f"of game {game} is damaged (secrets.log" in said, out[-3000:]
     assert "Bo, a bot of this computer, cannot come back" in said, out[-3000:]
-    assert "Wait for them (millebornes resume)" not in said
+    assert "for them to type millebornes resume" not in said
     assert "Bo's seat is played by a bot run by" in said, out[-3000:]
     assert "Traceback" not in out

@@ -209,4 +209,4 @@ def test_a_pause_on_a_bot_that_stopped_says_a_bot_stopped(plain: bool) -> None:
     assert said.startswith("Bot1 (a bot run by this computer) stopped answering; the game is "
                            "saved."), said
     assert ("type bot" if plain else "press b") in said, said
-    assert "Wait for them" not in said, said
+    assert "for them to type" not in said, said
