@@ -21,6 +21,7 @@ from .args import with_defaults
 from .commands import ALIASES, typed_verbs
 from .i18n import _, ngettext
 from .plain import LineReader
+from .program import program_name
 from .words import (
     Command,
     announced_rules,
@@ -136,12 +137,12 @@ def run(args: argparse.Namespace, out: TextIO | None = None, inp: TextIO | None 
         shown["\0forgotten"] = ("", now)
         say_paragraph(ngettext(
             "(a flood of announcements: %(n)d change skipped so far, more than this list "
-            "can look at; a table may show late or not at all: millebornes join --peer "
+            "can look at; a table may show late or not at all: %(join)s --peer "
             "HOST:PORT reaches one by its address)",
             "(a flood of announcements: %(n)d changes skipped so far, more than this list "
-            "can look at; a table may show late or not at all: millebornes join --peer "
+            "can look at; a table may show late or not at all: %(join)s --peer "
             "HOST:PORT reaches one by its address)",
-            forgotten) % {"n": forgotten}, say, flush=True)
+            forgotten) % {"n": forgotten, "join": f"{program_name()} join"}, say, flush=True)
 
     said_none = False
 
@@ -153,9 +154,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None, inp: TextIO | None 
                                   and (end is None or now < end)):
             return
         said_none = True
+        # the program as the player's shell finds it (newcomer pass 31: it was bare)
         say_paragraph(_("(no table seen yet: a table hosted on this LAN appears here as "
-                        "soon as it is announced; millebornes host opens one)"), say,
-                      flush=True)
+                        "soon as it is announced; %(host)s opens one)")
+                      % {"host": f"{program_name()} host"}, say, flush=True)
 
     # what the signs before each table mean, and how long the list runs (a first-time
     # player read "+ 'Friday night' classic seats 1 taken" with no key to it)
@@ -187,8 +189,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None, inp: TextIO | None 
                         return 0
                     say_paragraph(_("This list only shows the tables: to sit at one, "
                                     "leave it (q and Enter, Ctrl-D or Ctrl-C) and type the command "
-                                    "under that table; millebornes join alone sits at the "
-                                    "table it finds, or asks which."), say, flush=True)
+                                    "under that table; %(join)s alone sits at the table it "
+                                    "finds, or asks which.") % {"join": f"{program_name()} join"},
+                                  say, flush=True)
                 if typed.ended:
                     return 0         # Ctrl-D, or the terminal is gone: nothing more to read
                 flush(time.monotonic())

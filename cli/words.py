@@ -72,7 +72,7 @@ WIDTH = 80
 
 HELP = N_("""\
 Keys (N = a card's number in your hand):
-  1-9 or arrows  select a card      p  play it      d  discard it
+  1-7 or arrows  select a card      p  play it      d  discard it
   t  choose the opponent a hazard goes on (the target)
   space  draw from the pile
   c  coup fourré    n  let a hazard stand (pass)    y / n  answer a question

@@ -84,3 +84,36 @@ def test_a_game_left_says_the_command_to_come_back_with_the_programs_path(
     said = run.stdout + run.stderr
     assert f"{exe} resume" in said, said[-2000:]
     assert "\n  millebornes resume" not in said, said[-2000:]
+
+
+def test_the_empty_lobby_names_the_program_as_typed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`millebornes lobby` with no table said a bare "millebornes host opens one" where
+    the program is .venv/bin/millebornes (newcomer pass 31's leftover)."""
+    import contextlib
+    import io
+
+    from cli import lobby as lobby_verb
+    from p2p.net import discovery
+
+    class _Nothing:
+        ignored = 0
+
+        def wait_for(self, pred: object, timeout: float) -> list[object]:
+            return []
+
+    @contextlib.contextmanager
+    def no_table(*args: object, **kw: object):  # type: ignore[no-untyped-def]
+        yield _Nothing()
+
+    script = _script(tmp_path / ".venv" / "bin")
+    monkeypatch.setattr(sys, "argv", [str(script), "lobby"])
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    monkeypatch.setattr(lobby_verb, "browse_tables", no_table)
+    monkeypatch.setattr(discovery, "browse_tables", no_table)
+    out = io.StringIO()
+    import argparse
+    assert lobby_verb.run(argparse.Namespace(seconds=0.6, mdns="loopback"), out=out) == 0
+    # (a long path is wrapped at its slashes: compared without the line breaks)
+    said = "".join(out.getvalue().split())
+    assert f"{script}hostopensone" in said, said
