@@ -191,7 +191,7 @@ def _folders_transcript(ref: str, verb: str) -> str:
     ~/games` answered "is not a file: give one transcript", and the player who had read
     "The game is saved in …/7a6c…/transcript.mbt" typed the folder)."""
     folder = Path(ref)
-    if not folder.is_dir() or folder.is_symlink():
+    if not folder.is_dir():        # (a link to a folder is the folder: the second review)
         return ref
     if (folder / "transcript.mbt").is_file():
         return str(folder / "transcript.mbt")

@@ -168,7 +168,10 @@ def say_auto_bot(peer: Peer, path: Path, args: argparse.Namespace, say: TextIO) 
     bot = remembered_auto_bot(path)
     taken = any(t.seat == peer.me for t in peer.takeovers)   # a bot by agreement: watched
     if bot is not None and not args.auto and not args.auto_bot and not taken:
-        made = try_make(bot) if bot else None      # (a plug-in: in a child process)
+        try:
+            made = try_make(bot) if bot else None      # (a plug-in: in a child process)
+        except ValueError as exc:                      # its options refused
+            made = ("options", str(exc))
         problem = made[1] if made is not None else ""
         again = f"millebornes resume {path.name[:SHORT]}{resume_flags(args)[0]}" + (
             auto_flags(argparse.Namespace(auto=True, auto_bot=None if problem else bot)))

@@ -242,6 +242,14 @@ def remembered_auto_bot(table: Path) -> str | None:
         return None
     if not isinstance(spec, str) or len(spec) > 200 or not spec.isprintable():
         return None
+    if spec:
+        from engine.bots import parse_bot_spec
+        try:
+            parse_bot_spec(spec)
+        except ValueError:
+            # not a spec this program writes ("heuristic:oops"): resume stopped with the
+            # bot's option error, every time, naming no file (the second review)
+            return None
     return spec
 
 

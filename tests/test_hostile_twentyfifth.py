@@ -260,3 +260,43 @@ def test_entries_fetched_back_after_local_damage_are_checked_against_the_secrets
     finally:
         for p in peers:
             p.close(flush=0)
+
+
+@pytest.mark.parametrize("by", ["replaced", "bot", "other"])
+def test_a_replaced_players_claim_about_the_bots_step_still_counts(
+        tmp_path: Path, by: str) -> None:
+    """The exception of the own-claim rule (the second review found it untested): the
+    player a bot replaced may claim about the bot's step (no longer their own), and so may
+    another seat; the bot's own claim about itself counts for nothing."""
+    from test_hostile_fourteenth import _taken_over
+    from test_replicated_log import _transcript
+    from test_takeover import BOT_SEED
+
+    t, away = _taken_over(b"hostile-25-replaced-claim")
+    folder = tmp_path / "x"
+    folder.mkdir()
+    tr = read_transcript(_transcript(folder, t, 0))
+    bot = Identity.from_seed(BOT_SEED)
+    entries = list(tr.entries)
+    cut = max(k for k in range(len(entries))
+              if entries[k].author == bot.public_key and entries[k].hand == 1)
+    before = entries[:cut]
+    written = sum(1 for e in before if e.author == bot.public_key and e.hand == 1)
+    who = {"replaced": away, "bot": bot, "other": t.seats[1].rlog.identity}[by]
+    claim = Envelope.create(who, tr.header.table, 1, 0, before[-1].hash(), {
+        "k": "side.timeout", "step": "deck.share", "slot": [1, 2, written]})
+    out = tmp_path / "cut.mbt"
+    with open(out, "wb") as f:
+        f.write(tr.header_bytes)
+        for e in before:
+            f.write(e.encode())
+        for e in tr.side:
+            f.write(e.encode())
+        f.write(claim.encode())
+    report = verify_game(out)
+    assert report.waiting_for == 2, report.summary()
+    if by == "bot":
+        assert (report.check, report.unresponsive) == ("incomplete", None), report.summary()
+    else:
+        assert (report.check, report.blamed_seat, report.unresponsive) \
+            == ("unresponsive", None, 2), report.summary()

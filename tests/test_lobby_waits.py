@@ -376,3 +376,108 @@ def test_every_loopback_address_of_a_remote_seat_is_left_out(loopback: str) -> N
         == ("tcp://192.0.2.11:7002",)
     here = ("tcp://127.0.0.1:7000", "tcp://127.0.0.1:7001")
     assert addresses_beside(*here, addrs=[loopback]) == (loopback,)
+
+
+def _signed_state(ident: Identity, host: LobbyHost) -> bytes:
+    """The host's current state as its own lobby message (the wire format of
+    docs/protocol.md), to send again and again."""
+    import msgpack
+
+    from p2p.transcript.envelope import canonical_packb
+
+    inner = canonical_packb({"k": "state", "state": host.state.to_obj(),
+                             "key": ident.public_key, "lobby": host.lobby_id})
+    out = msgpack.packb([10, inner, ident.sign(_LOBBY_TAG + inner)], use_bin_type=True)
+    assert isinstance(out, bytes)
+    return out
+
+
+def test_a_host_flooding_its_full_ready_state_is_left_all_the_same() -> None:
+    """The start limit was checked only once the queue was read to its end: a host that
+    sent its full, ready state faster than the joiner reads it, and never started, held the
+    joiner for ever after "up to N s more" (the second review)."""
+    ids = [Identity.generate() for _ in range(2)]
+    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    try:
+        host = _NeverStartingHost(ids[0], "Ann", nodes[0], preset("classic"),
+                                  Seating.solo(2))
+        host.set_ready(True)
+        client = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
+        client.start_wait = 1.0
+        _seated_and_ready(host, client)
+        joiner = node_id_for(ids[1].public_key)
+        flood = _signed_state(ids[0], host)
+        started = time.monotonic()
+        with pytest.raises(LobbyError) as left:
+            while time.monotonic() - started < 15:
+                for _ in range(400):
+                    nodes[0].send(joiner, flood)
+                client.pump(0.0)
+        assert left.value.why == "no-start", (left.value.why, str(left.value))
+    finally:
+        for n in nodes:
+            n.close()
+
+
+_PAUSING_HOST = """
+import sys, time
+sys.path[:0] = [sys.argv[1]]
+from test_lobby_waits import _NeverStartingHost
+from engine import Seating, preset
+from p2p.crypto.identity import Identity
+from p2p.net.transport import Node
+from p2p.table.session import node_id_for
+ann = Identity.generate()
+node = Node(node_id_for(ann.public_key))
+host = _NeverStartingHost(ann, "Ann", node, preset("classic"), Seating.solo(2))
+host.set_ready(True)
+print(node.port, flush=True)
+while True:
+    host.pump(0.01)
+"""
+
+
+@pytest.mark.hostile      # a host process stopped and continued for 10 s
+def test_a_host_that_pauses_now_and_then_does_not_restart_the_wait() -> None:
+    """Each return of the host from a slow spell (1.5–5 s of silence, not gone) restarted
+    the wait for the start: a host stopping 2 s in every 2.5 never started and was never
+    left (the second review)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-c", _PAUSING_HOST,
+                             str(Path(__file__).parent)], stdout=subprocess.PIPE, text=True,
+                            cwd=Path(__file__).parent.parent)
+    ben = Identity.generate()
+    node = Node(node_id_for(ben.public_key))
+    try:
+        assert proc.stdout is not None
+        port = int(proc.stdout.readline())
+        client = LobbyClient(ben, "Ben", node, f"127.0.0.1:{port}")
+        client.start_wait = 4.0
+        started = time.monotonic()
+        next_pause: float | None = None
+        with pytest.raises(LobbyError) as left:
+            while time.monotonic() - started < 25:
+                client.pump(0.02)
+                if client.seat is not None and not client.ready:
+                    client.set_ready(True)
+                if next_pause is None and client.start_wait_left() is not None:
+                    next_pause = time.monotonic() + 0.1
+                if next_pause is not None and time.monotonic() >= next_pause:
+                    os.kill(proc.pid, signal.SIGSTOP)
+                    try:
+                        end = time.monotonic() + 2.0
+                        while time.monotonic() < end:
+                            client.pump(0.02)
+                    finally:
+                        os.kill(proc.pid, signal.SIGCONT)
+                    next_pause = time.monotonic() + 0.5
+        assert left.value.why == "no-start", (left.value.why, str(left.value))
+        assert time.monotonic() - started < 12
+    finally:
+        proc.kill()
+        proc.wait()
+        node.close()

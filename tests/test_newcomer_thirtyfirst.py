@@ -309,6 +309,12 @@ def test_verify_and_replay_of_a_folder_take_its_game_or_say_what_it_is(
     assert "is not a file" not in err and "Fair so far" in " ".join(out.split()), (out, err)
     rc, _out, err = _said(["replay", "--plain", str(tmp_path)], capsys)   # no game in it
     assert rc == 2 and "is not a file" in err, err
+    # a link to the game's folder is the folder (it said "is not a file" still: the
+    # session's second review)
+    link = tmp_path / "last game"
+    link.symlink_to(table, target_is_directory=True)
+    rc, out, err = _said(["verify", str(link)], capsys)
+    assert "is not a file" not in err and "Fair so far" in " ".join(out.split()), (out, err)
 
 
 # ----- 8. the progress line leaves nothing of a longer line behind -----

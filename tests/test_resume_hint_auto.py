@@ -147,3 +147,21 @@ def test_a_bot_no_longer_to_be_had_is_said_and_the_built_in_one_offered(
     assert at is not None, out[:1500]
     command, _ = _command_at(lines, at)
     assert command.endswith(f"--data-dir {tmp_path} --plain --auto"), command
+
+
+@pytest.mark.parametrize("stored", ["heuristic:oops", "heuristic:seed=1", " "])
+def test_a_stored_bot_that_is_no_bot_spec_does_not_stop_resume(
+        tmp_path: Path, stored: str) -> None:
+    """An edited or damaged store whose auto bot is no spec this program writes stopped
+    every resume of the game with the bot's option error, naming no file (the second
+    review): it is not offered, and the game resumes."""
+    from p2p.table.store import Store
+
+    _leave_early(tmp_path, "--auto-bot", "normal")
+    table = next(p for p in tmp_path.iterdir() if p.is_dir() and len(p.name) == 32)
+    store, _ = Store.open(table)
+    store.set_extra("auto_bot", stored)
+    store.close()
+    out = _resume(tmp_path)
+    assert "resumed" in out and "You left; the game is saved" in " ".join(out.split()), \
+        out[:1500]

@@ -139,6 +139,9 @@ HOST_LOST = 30.0
 #: seats cannot make a table, says why and asks everyone to get ready again), so a host
 #: that shows a full, ready table and starts nothing is stuck or holding the joiner there.
 START_WAIT = 20.0
+#: At least this long is left of that wait when the host comes back from gone (a start it
+#: sent meanwhile is delivered once the connection is back).
+BACK_GRACE = 5.0
 
 _LOBBY_LIMITS = Limits(max_bytes=128 * 1024, max_depth=8, max_str=1024, max_bin=64 * 1024,
                        max_array=64, max_map=64, max_items=4096)
@@ -801,6 +804,8 @@ class LobbyClient:
         self._host_gone_since: float | None = None   # the host's transport said GONE
         #: since when the host's last state showed every seat taken and ready (None: not)
         self._ready_since: float | None = None
+        self._back_at: float | None = None         # the host's last return from gone
+        self._drained_at = clock()                  # the queue was last read to its end
         self.start_wait = START_WAIT
         #: messages from the host that were no signed lobby message (plain ZeroMQ only:
         #: there a frame's sender is a claim anyone can make, so they are counted, not held
@@ -891,11 +896,12 @@ class LobbyClient:
                 if gone and self._host_gone_since is None:
                     self._host_gone_since = self.clock()
                 elif not gone and ev.status is PeerStatus.CONNECTED:
+                    if self._host_gone_since is not None:
+                        # back from gone: a start sent meanwhile has a moment to arrive
+                        # (a mere slow spell gives none: a host pausing now and then
+                        # restarted the whole wait each time, the second review)
+                        self._back_at = self.clock()
                     self._host_gone_since = None
-                    if self._ready_since is not None:
-                        # the wait for the start counts from the host's return: while
-                        # it was gone, that wait said "stopped answering" (HOST_LOST)
-                        self._ready_since = self.clock()
                 continue
             if (self.host_id is None and ev.kind is PeerEventKind.HELLO and ev.endpoint
                     and len(ev.peer_id) == 33 and ev.peer_id[:1] == b"m"
@@ -935,8 +941,12 @@ class LobbyClient:
         if self.refused is not None:
             raise self._error()
         if msg is None:
-            # only with nothing left to read: a joiner stopped for longer than the limit
-            # (a laptop asleep) found the start waiting in its queue (the review)
+            self._drained_at = self.clock()
+        # with something left to read, the start may be in it: a joiner stopped for
+        # longer than the limit (a laptop asleep) left a host whose start was waiting
+        # (the review); but a host that keeps the queue full for longer than the limit
+        # (its state again and again) is flooding, and waited on for ever (the second)
+        if msg is None or self.clock() - self._drained_at > self.start_wait:
             self._check_start_wait()
         return self.start
 
@@ -946,11 +956,19 @@ class LobbyClient:
         ready = self._ready_since
         if self.start is not None or ready is None or self._host_gone_since is not None:
             return None
-        return max(0.0, self.start_wait - (self.clock() - ready))
+        deadline = ready + self.start_wait
+        if self._back_at is not None:
+            deadline = max(deadline, self._back_at + BACK_GRACE)
+        return max(0.0, deadline - self.clock())
 
     def _check_start_wait(self) -> None:
         left = self.start_wait_left()
-        if left is None or left > 0:
+        ready = self._ready_since
+        # whatever the host's connection does (gone and back, again and again), a full,
+        # ready table is left once the start and the host's own limits are both spent
+        capped = ready is not None and self.start is None \
+            and self.clock() - ready > self.start_wait + self.host_lost
+        if not capped and (left is None or left > 0):
             return
         self.close()
         self._leave_quietly()
@@ -1192,8 +1210,10 @@ class LobbyClient:
             try:
                 if not isinstance(ep, str):
                     raise ValueError("not a string")
-                port = ep.rpartition(":")[2]
-                if _on_this_computer(ep) and s != seat:
+                addr, _, port = ep.removeprefix("tcp://").rpartition(":")
+                # (the literal set, not every loopback: a seat bound to 127.0.0.2 on
+                # this computer is reached there, not at the host's 127.0.0.1)
+                if addr in _LOCAL_ADDRS and s != seat:
                     eps[s] = parse_endpoint(f"{host_addr}:{port}")
                 else:
                     eps[s] = parse_endpoint(ep, literal_only=True)
