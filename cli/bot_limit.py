@@ -63,7 +63,14 @@ from engine.bot_guard import (
 from engine.bots import BOTS, declared_options, make_bot, parse_bot_spec, plugin_bots
 from engine.simulate import answer_words, legal_choice
 
-from .bot_process import ANSWER_WITHIN, bot_label, cap_memory, log_where_raised, within_bound
+from .bot_process import (
+    ANSWER_WITHIN,
+    bot_label,
+    cap_memory,
+    exit_words,
+    log_where_raised,
+    within_bound,
+)
 from .i18n import _
 from .logs import keep_log
 
@@ -337,7 +344,7 @@ def _check_in_child(spec: str) -> tuple[str, str] | None:
             and type(reply[1]) is str):
         return (reply[0], reply[1][:1000])
     return ("made", f"bot {name!r} ended its process while it was made "
-                    f"(exit code {proc.returncode})")
+                    f"({exit_words(proc.returncode)})")
 
 
 #: The options the factories of the plug-ins checked in this process declare (with their

@@ -40,6 +40,7 @@ from p2p.text import safe_text
 from . import i18n
 from .args import MAX_JOBS, MAX_MATCHES, check_bot_entrant, rules_from, seating_from
 from .bot_limit import declared, make_seat_bots, report_to_stdout, say_where_held, stop_children
+from .bot_process import exit_words
 from .i18n import _, ngettext
 from .progress import Progress
 from .words import rules_name, seating_words
@@ -421,16 +422,23 @@ def _alone(task: Task, ctx: Any) -> MatchResult:
     plug-in bot when that worker dies too."""
     plugins = _plugin_entrants(task)
     seen: list[int] = []
+    ended = ""
     for _attempt in range(2):
         marker = ctx.Value("i", -1, lock=False)
         solo = ProcessPoolExecutor(1, mp_context=ctx, initializer=_worker_watched,
                                    initargs=(marker,))
+        procs: list[Any] = []
         try:
-            return solo.submit(play_task, task).result()
+            future = solo.submit(play_task, task)
+            procs = list((getattr(solo, "_processes", None) or {}).values())
+            return future.result()
         except BrokenProcessPool:
             pass
         finally:
             close_pool(solo)
+        # how it ended, said when a signal ended it ("SIGSEGV, a crash: ...")
+        codes = [p.exitcode for p in procs if isinstance(p.exitcode, int) and p.exitcode < 0]
+        ended = ended or (f" ({exit_words(codes[0])})" if codes else "")
         seen.append(int(marker.value))
         if seen[0] not in plugins:
             break
@@ -454,7 +462,7 @@ def _alone(task: Task, ctx: Any) -> MatchResult:
     return MatchResult(task, seating.side_of(other),
                        tuple((0,) * len(SOURCES) for _ in range(seating.n_teams)), 0,
                        tuple(() for _ in task.seat_bots), faulty,
-                       "ended its worker process in the middle of the match")
+                       "ended its worker process in the middle of the match" + ended)
 
 
 # ----- the report ----------------------------------------------------------------------

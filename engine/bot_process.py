@@ -105,6 +105,38 @@ def cap_memory(limit: int | None = None) -> None:
         _held_back = BOUND_RESERVE if room >= extra else max(0, room // 4)
 
 
+#: What a signal that ends a process means, in a player's words (a crash of the
+#: interpreter was said "exit code -11").
+_SIGNAL_WORDS = {
+    "SIGSEGV": "a crash: memory read or written where there is none, a bug in C code, "
+               "an extension's or ctypes'",
+    "SIGBUS": "a crash: memory that cannot be reached, a bug in C code",
+    "SIGILL": "a crash: an instruction the processor cannot run, a bug in C code",
+    "SIGFPE": "a crash: an arithmetic error in C code",
+    "SIGABRT": "aborted: os.abort(), or a check in C code that failed",
+    "SIGKILL": "killed: by the system, short of memory, or by someone",
+    "SIGTERM": "ended from outside (kill)",
+    "SIGPROF": "stopped: it held the interpreter in C code past its time limit",
+    "SIGXCPU": "stopped: past its limit of processor time",
+    "SIGPIPE": "it wrote to a pipe whose reader had gone",
+}
+
+
+def exit_words(code: int) -> str:
+    """How a process ended, from its exit code as ``multiprocessing`` and ``subprocess``
+    give it: "exit code 3", or a signal (a negative code) named and said in words,
+    "SIGSEGV, a crash: memory read or written where there is none, ..." (it was "exit
+    code -11", which a player cannot read)."""
+    if code >= 0:
+        return f"exit code {code}"
+    try:
+        name = signal.Signals(-code).name
+    except ValueError:
+        return f"ended by signal {-code}"
+    what = _SIGNAL_WORDS.get(name)
+    return f"{name}, {what}" if what else f"ended by the signal {name}"
+
+
 def within_bound(fn: Callable[..., T], *args: Any) -> T:
     """``fn(*args)``, plug-in code, in a process bounded by :func:`cap_memory`, with
     :data:`BOUND_RESERVE` bytes of the bound held back (a mapping reserved, never
@@ -638,7 +670,7 @@ class BotProcess:
             code = self._proc.exitcode
             if code is not None:
                 # its process ended ("stopped (EOFError: )" said nothing of why)
-                return f"ended its process (exit code {code})"
+                return f"ended its process ({exit_words(code)})"
             return f"stopped ({type(exc).__name__}: {exc})"
         if isinstance(reply, str):
             return reply

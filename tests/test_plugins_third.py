@@ -268,7 +268,9 @@ def test_of_two_plugins_the_one_that_ends_its_worker_in_its_move_forfeits(
     assert report["matches"] == 12 and "stopped" not in report
     by = {b["bot"]: b for b in report["bots"]}
     assert by["texits"]["forfeits"] == 8
-    assert by["texits"]["first_fault"] == "ended its worker process in the middle of the match"
+    assert by["texits"]["first_fault"] == ("ended its worker process in the middle of the "
+                                           "match (SIGKILL, killed: by the system, short of "
+                                           "memory, or by someone)")
     assert "forfeits" not in by["tplain"] and "forfeits" not in by["heuristic"]
     pairs = {(p["bot"], p["opponent"]): p for p in report["pairs"]}
     assert pairs[("tplain", "texits")]["score"] == 4

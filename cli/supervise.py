@@ -1,0 +1,200 @@
+"""``simulate`` with a plug-in bot entered: its matches are played in a child process of
+the command's own, forked once before the first match, so that a plug-in that crashes
+the interpreter (a C extension that reads memory that is not there, ``os.abort``), holds
+it in C code past its time limit, or ends the process from a thread of its own ends that
+child alone. The command then still makes the report of the matches played and names
+the bot, its seat and the match, as a tournament does (``simulate`` ended with Python's
+fatal error alone: no report, no word of the bot; plugins pass 11).
+
+The child is the run as it was: its report, its faults, its exit status (an exit handler a
+bot registered), Ctrl-C (a terminal's reaches it with this process; one sent to this
+process alone, ``kill -INT``, is passed on). This process only waits, and speaks when the
+child ended without saying its matches were over. Linux (``sigtimedwait``, ``fork``);
+elsewhere the matches are played in the command's own process, as before.
+"""
+
+from __future__ import annotations
+
+import json
+import mmap
+import os
+import select
+import signal
+import struct
+import sys
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import engine.bot_guard as bot_guard
+from engine import SeatController
+
+#: The signals this process passes on to the child when they are sent to it alone.
+PASSED_ON = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+class Watch:
+    """The child's side: each match played, said to the parent (one line of JSON), and
+    the seat whose plug-in is being made or moves now (a word of shared memory)."""
+
+    def __init__(self, fd: int, mark: mmap.mmap) -> None:
+        self.fd = fd
+        self.mark = mark
+
+    def seat(self, seat: int) -> None:
+        """Seat ``seat``'s plug-in is being made, or moves (-1: none)."""
+        struct.pack_into("i", self.mark, 0, seat)
+
+    def watched(self, bots: Sequence[SeatController], plugins: Sequence[bool]
+                ) -> list[SeatController]:
+        """``bots``, the plug-ins' marked while they move."""
+        return [_Marked(bot, seat, self) if plugin else bot
+                for seat, (bot, plugin) in enumerate(zip(bots, plugins, strict=True))]
+
+    def played(self, totals: Sequence[int], winner: int, hands: int, turns: int,
+               entries: int = 0, transcript: str | None = None) -> None:
+        self._say([list(totals), winner, hands, turns, entries, transcript])
+
+    def done(self) -> None:
+        """The matches are over (played, stopped at a fault or by Ctrl-C): the rest, the
+        report, is the child's. Said in the shared memory, which no bot can close."""
+        struct.pack_into("i", self.mark, 4, 1)
+
+    def _say(self, what: object) -> None:
+        if bot_guard.descriptor_lost(self.fd):
+            return       # a bot closed it and its copy: the number may be another file's
+        data = (json.dumps(what) + "\n").encode("utf-8")
+        try:
+            while data:
+                data = data[os.write(self.fd, data):]
+        except OSError:
+            pass          # (the bot that closed it is at fault, and the run stops)
+
+
+class _Marked:
+    """A plug-in's bot whose calls are marked as its seat's (:class:`Watch`)."""
+
+    def __init__(self, bot: SeatController, seat: int, watch: Watch) -> None:
+        self.bot = bot
+        self._seat = seat
+        self._watch = watch
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.bot, name)
+
+    def choose(self, view: Any, legal: Any) -> Any:
+        self._watch.seat(self._seat)
+        try:
+            return self.bot.choose(view, legal)
+        finally:
+            self._watch.seat(-1)
+
+
+class Ended(NamedTuple):
+    """The parent's side, once the child has ended."""
+
+    #: its exit code (a signal's: negative, as ``subprocess`` gives it)
+    code: int
+    #: whether it said its matches were over (:meth:`Watch.done`)
+    done: bool
+    #: each match it played: [totals, winner, hands, turns, entries, transcript]
+    played: list[list[Any]]
+    #: the seat whose plug-in was being made or moving as it ended (-1: none)
+    seat: int
+    #: the signals of :data:`PASSED_ON` this process received meanwhile
+    signals: frozenset[int]
+
+
+def can_fork() -> bool:
+    """Whether the matches can be played in a child process watched from here."""
+    return (sys.platform.startswith("linux") and hasattr(os, "fork")
+            and hasattr(signal, "sigtimedwait"))
+
+
+def fork_matches() -> Watch | Ended:
+    """Fork: in the child, its :class:`Watch` (it goes on to play the matches); here,
+    once the child has ended, what it said (:class:`Ended`)."""
+    mark = mmap.mmap(-1, mmap.PAGESIZE)         # shared with the child
+    struct.pack_into("ii", mark, 0, -1, 0)      # no seat moves; not done
+    r, w = os.pipe()
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, PASSED_ON)
+    try:
+        pid = os.fork()
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        os.close(r)
+        os.close(w)
+        raise
+    if pid == 0:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        os.close(r)
+        # the line to the parent is the program's own: a bot that closes it is told
+        bot_guard.keep_descriptor(w, "the line to the process that reports the matches")
+        return Watch(w, mark)
+    os.close(w)
+    try:
+        return _wait(pid, r, mark)
+    finally:
+        os.close(r)
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def _wait(pid: int, r: int, mark: mmap.mmap) -> Ended:
+    os.set_blocking(r, False)
+    heard = _Heard()
+    got: set[int] = set()
+    while True:
+        if heard.reading:
+            select.select([r], [], [], 0.2)
+        else:
+            signal.sigtimedwait(PASSED_ON, 0.2)   # (one that comes is taken below)
+        heard.read(r)
+        while True:
+            info = signal.sigtimedwait(PASSED_ON, 0)
+            if info is None:
+                break
+            got.add(info.si_signo)
+            # sent to this process alone (kill, a test): passed on; a terminal's Ctrl-C
+            # (the kernel's) reached the child too, and twice would be two Ctrl-C's
+            if info.si_code <= 0 and info.si_pid != pid:
+                try:
+                    os.kill(pid, info.si_signo)
+                except OSError:
+                    pass
+        ended, status = os.waitpid(pid, os.WNOHANG)
+        if ended:
+            heard.read(r)
+            seat, done = struct.unpack_from("ii", mark, 0)
+            return Ended(os.waitstatus_to_exitcode(status), bool(done), heard.played, seat,
+                         frozenset(got))
+
+
+class _Heard:
+    """What the child said so far."""
+
+    def __init__(self) -> None:
+        self.buffer = b""
+        self.played: list[list[Any]] = []
+        self.reading = True
+
+    def read(self, r: int) -> None:
+        """All there is to read now (never waits)."""
+        while self.reading:
+            try:
+                chunk = os.read(r, 1 << 16)
+            except BlockingIOError:
+                break
+            except OSError:
+                chunk = b""
+            if not chunk:
+                # its end closed (the child's, and any a bot's own child held)
+                self.reading = False
+                break
+            self.buffer += chunk
+        *lines, self.buffer = self.buffer.split(b"\n")
+        for line in lines:
+            try:
+                said = json.loads(line)
+            except ValueError:
+                continue
+            if type(said) is list and len(said) == 6:
+                self.played.append(said)

@@ -1,0 +1,119 @@
+"""Plug-in bots written from docs/bots.md alone by outside authors (eleventh review of the
+plug-ins): a bot that crashes the interpreter in ``simulate`` (it ended with Python's
+fatal error alone, no report and no word of the bot, where a tournament forfeits the
+match); a process that a signal ended, said "exit code -11" (the signal is named, in
+words)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+from pathlib import Path
+
+import pytest
+from cli_helpers import millebornes_with_plugins
+
+from engine import CLASSIC, Seating, apply_action, legal_actions, new_hand, view_of
+from engine.testing import install_plugin
+
+CRASHER = '''
+import ctypes
+
+MADE = []
+
+
+class Crasher:
+    """Reads memory that is not there at its third move of its second match (or the
+    match given), as a C extension with a bug does: the interpreter cannot go on."""
+
+    def __init__(self, match):
+        MADE.append(self)
+        self.moves, self.match = 0, match
+
+    def choose(self, view, legal):
+        self.moves += 1
+        if self.moves == 3 and len(MADE) == self.match:
+            ctypes.string_at(0)
+        return legal[0]
+
+
+def make(seed, match=2):
+    return Crasher(match)
+'''
+
+
+@pytest.fixture
+def crasher(tmp_path: Path) -> Path:
+    install_plugin(tmp_path, "crasher", CRASHER, {"crasher": "make"})
+    return tmp_path
+
+
+def test_a_bot_that_crashes_the_interpreter_in_simulate_is_named_and_the_report_made(
+        crasher: Path) -> None:
+    """``simulate`` ended with Python's fatal error alone (status 139 in a shell): no
+    report of the match played before, no word of the bot. The matches are played in a
+    child process; the command reports them and names the bot, its seat, the match and
+    the signal, as a tournament forfeits such a bot's match."""
+    done = millebornes_with_plugins(crasher, "simulate", "--bots", "heuristic,crasher",
+                                    "--games", "3", "--seed", "5")
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    assert done.stdout.startswith("1 match, "), done.stdout
+    assert "seat 1 crasher" in done.stdout
+    assert "Fatal Python error: Segmentation fault" in done.stderr     # still said
+    assert ("stopped: bot crasher at seat 1 failed to move in game 2 of 3: ended the "
+            "process that plays the matches (SIGSEGV, a crash: memory read or written "
+            "where there is none") in done.stderr, done.stderr
+
+
+def test_a_crash_in_the_first_match_gives_the_empty_report_in_json(crasher: Path) -> None:
+    """With ``--json`` (and the fair deck), the report is one object naming the fault,
+    as for any fault in the first match."""
+    done = millebornes_with_plugins(crasher, "simulate", "--bots", "crasher:match=1,random",
+                                    "--games", "2", "--fair-deck", "--json")
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    report = json.loads(done.stdout)
+    assert report["games"] == 0 and report["fair_deck"] is True
+    assert report["stopped"].startswith("bot crasher:match=1 at seat 0 failed to move in "
+                                        "game 1 of 2: ended the process that plays the "
+                                        "matches (SIGSEGV"), report
+
+
+def test_a_tournament_names_the_signal_that_ended_its_worker(crasher: Path) -> None:
+    """The forfeit said "ended its worker process in the middle of the match", not
+    how."""
+    done = millebornes_with_plugins(crasher, "tournament", "--bots", "crasher:match=1,random",
+                                    "--deals", "1", "--jobs", "1", "--seed", "5")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    said = done.stdout.replace("\n", " ")
+    assert "crasher:match=1 failed to move and forfeited 2 matches (first: ended its " \
+        "worker process in the middle of the match (SIGSEGV, a crash: " in said, said
+
+
+def _a_play() -> tuple[object, list[object]]:
+    order = list(CLASSIC.deck(Seating.solo(2)))
+    random.Random(4).shuffle(order)
+    state = new_hand(CLASSIC, Seating.solo(2), order, 0)
+    state = apply_action(state, legal_actions(state, 0)[0])      # drawn: now a play
+    return view_of(state, 0), list(legal_actions(state, 0))
+
+
+def test_a_bot_process_ended_by_a_signal_is_said_by_the_signals_name(
+        crasher: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """At a networked table and with ``play --in-process``: "ended its process (exit
+    code -11)", which a player cannot read."""
+    from cli.bot_process import BotProcess
+
+    monkeypatch.syspath_prepend(str(crasher))
+    view, legal = _a_play()
+    bot = BotProcess("crasher:match=1", 1, answer_within=10.0, seat=1)
+    try:
+        with caplog.at_level(logging.WARNING):
+            for _ in range(3):
+                assert bot.choose(view, legal) in legal    # type: ignore[arg-type]
+    finally:
+        bot.close()
+    assert "bot crasher:match=1 at seat 1 ended its process (SIGSEGV, a crash: memory " \
+        "read or written where there is none" in caplog.text, caplog.text
+    assert "exit code -11" not in caplog.text
