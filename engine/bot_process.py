@@ -24,6 +24,7 @@ import struct
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -151,16 +152,59 @@ def within_bound(fn: Callable[..., T], *args: Any) -> T:
     may have kept it from an earlier call). A descriptor of the program's that the
     plug-in closed is put back, and the plug-in is at fault
     (:func:`engine.bot_guard.descriptors_kept`); Python's built-in names are put back
-    as they were, however the call ends (:func:`_builtins_back`)."""
+    as they were, however the call ends (:func:`_builtins_back`), and so are the
+    interpreter's settings a plug-in may change for its own code (:func:`_settings`)."""
     if not _BUILTINS:
         _BUILTINS.update(vars(builtins))       # before any plug-in's code has run here
     handlers = _handlers()
+    settings = _settings()
     try:
         answer: T = descriptors_kept(_held_back_for, fn, *args)
     finally:
+        _settings_back(settings)
         _builtins_back()
         _handlers_back(handlers)
     return answer
+
+
+def _settings() -> tuple[Any, ...]:
+    """The interpreter's settings that a plug-in's call leaves as it found them: its
+    profiler and tracer (``sys.setprofile``, ``sys.settrace``, and ``threading``'s for the
+    threads started later), its recursion limit, the warnings' filters and how a warning
+    is shown. A bot that lowered the limit for its own search (``sys.setrecursionlimit``)
+    made the honest bots of the next matches in its process fail, "could not be made
+    (RecursionError: ...)", and forfeit them in a tournament; a profiler it left on
+    watched, and slowed, every call of the program and of the other seats' bots."""
+    return (sys.getprofile(), sys.gettrace(), threading.getprofile(), threading.gettrace(),
+            sys.getrecursionlimit(), warnings.filters, list(warnings.filters),
+            warnings.showwarning)
+
+
+def _settings_back(saved: tuple[Any, ...]) -> None:
+    """The settings of :func:`_settings` put back (the profiler and the tracer first:
+    the rest is not theirs to watch)."""
+    profile, trace, thread_profile, thread_trace, limit, filters, kept, show = saved
+    if sys.getprofile() is not profile:
+        sys.setprofile(profile)
+    if sys.gettrace() is not trace:
+        sys.settrace(trace)
+    if threading.getprofile() is not thread_profile:
+        threading.setprofile(thread_profile)
+    if threading.gettrace() is not thread_trace:
+        threading.settrace(thread_trace)
+    if sys.getrecursionlimit() != limit:
+        try:
+            sys.setrecursionlimit(limit)
+        except (RecursionError, ValueError):
+            pass
+    if warnings.filters is not filters or filters != kept:
+        filters[:] = kept
+        warnings.filters = filters
+        mutated = getattr(warnings, "_filters_mutated", None)
+        if callable(mutated):
+            mutated()
+    if warnings.showwarning is not show:
+        warnings.showwarning = show
 
 
 #: The signals whose handling is the program's: a plug-in's own handler is put back

@@ -2,7 +2,8 @@
 plug-ins): a bot that crashes the interpreter in ``simulate`` (it ended with Python's
 fatal error alone, no report and no word of the bot, where a tournament forfeits the
 match); a process that a signal ended, said "exit code -11" (the signal is named, in
-words)."""
+words); a bot that lowers the recursion limit (honest bots of the next matches forfeited
+them), leaves a profiler on, or changes the warnings' filters for the whole process."""
 
 from __future__ import annotations
 
@@ -117,3 +118,102 @@ def test_a_bot_process_ended_by_a_signal_is_said_by_the_signals_name(
     assert "bot crasher:match=1 at seat 1 ended its process (SIGSEGV, a crash: memory " \
         "read or written where there is none" in caplog.text, caplog.text
     assert "exit code -11" not in caplog.text
+
+
+LOWLIMIT = '''
+import inspect
+import sys
+
+
+class Careful:
+    """Keeps its own search from running away: the recursion limit a few frames above
+    where it is called (and never puts it back)."""
+
+    def choose(self, view, legal):
+        sys.setrecursionlimit(len(inspect.stack()) + 5)
+        return legal[0]
+
+
+def make(seed):
+    return Careful()
+'''
+
+
+def test_a_bot_that_lowers_the_recursion_limit_does_not_make_honest_bots_forfeit(
+        tmp_path: Path) -> None:
+    """A tournament's worker plays one match after another: the limit a plug-in lowered
+    for its own code stayed, and the heuristic and random bots of the next matches
+    forfeited them, "could not be made (RecursionError: maximum recursion depth
+    exceeded ...)". The interpreter's settings are put back after each plug-in's call."""
+    install_plugin(tmp_path, "lowlimit", LOWLIMIT, {"lowlimit": "make"})
+    done = millebornes_with_plugins(tmp_path, "tournament", "--bots",
+                                    "lowlimit,heuristic,random", "--deals", "1", "--jobs",
+                                    "1", "--seed", "5", "--json")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    report = json.loads(done.stdout)
+    assert [b.get("first_fault") for b in report["bots"]] == [None, None, None], report
+    assert "Logging error" not in done.stderr and "RecursionError" not in done.stderr
+
+
+PROFILER = '''
+import os
+import sys
+
+
+class Profiled:
+    """Counts the calls of its own thinking with a profiler, turned on at its first move
+    and never off; says, at its tenth, whose code the profiler saw."""
+
+    def __init__(self):
+        self.moves, self.seen = 0, set()
+
+    def _count(self, frame, event, arg):
+        if event == "call":
+            self.seen.add(os.path.basename(frame.f_code.co_filename))
+
+    def choose(self, view, legal):
+        self.moves += 1
+        if self.moves == 1:
+            sys.setprofile(self._count)
+        if self.moves == 10:
+            with open(os.environ["PROFILED_OUT"], "w", encoding="utf-8") as out:
+                out.write("\\n".join(sorted(self.seen)))
+        return legal[0]
+
+
+def make(seed):
+    return Profiled()
+'''
+
+
+def test_a_profiler_a_bot_leaves_on_stops_at_the_end_of_its_call(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A profiler (or a tracer) a plug-in turned on stayed on for the whole process: it
+    watched, and slowed, every call of the program and of the other seat's heuristic
+    (whose time-bounded search would think less for it)."""
+    install_plugin(tmp_path, "profiled", PROFILER, {"profiled": "make"})
+    out = tmp_path / "seen"
+    monkeypatch.setenv("PROFILED_OUT", str(out))
+    done = millebornes_with_plugins(tmp_path, "simulate", "--bots", "profiled,heuristic",
+                                    "--games", "1", "--seed", "5")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    seen = out.read_text(encoding="utf-8").splitlines()
+    assert "_bot_heuristic.py" not in seen and "simulate.py" not in seen, seen
+
+
+def test_a_bots_warnings_filters_are_put_back_after_its_call() -> None:
+    """A plug-in that turned every warning into an error (``warnings.simplefilter(
+    "error")``, its own tests' habit), or silenced them, did so for the whole process."""
+    import warnings
+
+    from cli.bot_process import within_bound
+
+    before = list(warnings.filters)
+    shown = warnings.showwarning
+
+    def quiet() -> None:
+        warnings.simplefilter("error")
+        warnings.showwarning = lambda *args, **kwargs: None
+
+    within_bound(quiet)
+    assert warnings.filters == before and warnings.showwarning is shown
