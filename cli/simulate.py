@@ -327,9 +327,20 @@ def _run(args: argparse.Namespace, err: _Stderr | None = None) -> int:
         # a plug-in: the matches in a child process, so that one that crashes it is
         # named and the matches before it reported (the program ends after the report:
         # a test's main() in its own process is not forked)
-        got = fork_matches()
+        tally = MatchTally(seating)
+        fair: dict[str, Any] = {"fair_deck": True, "entries": 0, "transcripts": []}
+
+        def played(match: list[Any]) -> None:
+            totals, winner, hands, turns, entries, path = match
+            tally.add(totals, winner, hands, turns)
+            fair["entries"] += int(entries)
+            if isinstance(path, str):
+                fair["transcripts"].append(path)
+
+        got = fork_matches(played)
         if isinstance(got, Ended):
-            return _after_child(args, rules, seating, bot_names, got, started, err)
+            return _after_child(args, rules, seating, bot_names, got, started, err, tally,
+                                fair if args.fair_deck else {})
         watch = got
     progress = Progress(args.games)
     try:
@@ -357,7 +368,8 @@ def _run(args: argparse.Namespace, err: _Stderr | None = None) -> int:
 
 
 def _after_child(args: argparse.Namespace, rules: Rules, seating: Seating,
-                 bot_names: list[str], ended: Ended, started: float, err: _Stderr) -> int:
+                 bot_names: list[str], ended: Ended, started: float, err: _Stderr,
+                 tally: MatchTally, fair: dict[str, Any]) -> int:
     """The end of a run whose matches a child process played (:mod:`cli.supervise`): its
     exit status when it said its matches were over (the report is its own); else the
     report of the matches it played, and the bot at fault named with how the process
@@ -370,10 +382,7 @@ def _after_child(args: argparse.Namespace, rules: Rules, seating: Seating,
         signal.signal(-ended.code, signal.SIG_DFL)
         os.kill(os.getpid(), -ended.code)
         return 128 - ended.code
-    tally = MatchTally(seating)
-    for totals, winner, hands, turns, _entries, _path in ended.played:
-        tally.add(totals, winner, hands, turns)
-    g = len(ended.played)
+    g = ended.played
     how = exit_words(ended.code)
     if 0 <= ended.seat < len(bot_names):
         fault = str(_bot_fault(BotFailed(ended.seat, f"ended the process that plays the "
@@ -385,9 +394,6 @@ def _after_child(args: argparse.Namespace, rules: Rules, seating: Seating,
                    "(%(how)s) while no plug-in was moving: a thread of %(bots)s, perhaps")
                  % {"game": g + 1, "games": args.games, "how": how,
                     "bots": i18n.join_list(plugins)})
-    fair = ({"fair_deck": True, "entries": sum(int(m[4]) for m in ended.played),
-             "transcripts": [m[5] for m in ended.played if isinstance(m[5], str)]}
-            if args.fair_deck else {})
     result = {"rules": rules.to_dict(), "seating": seating.label(), "games": g, **fair,
               "stopped": fault,
               **tally.summary(bot_names, time.perf_counter() - started,

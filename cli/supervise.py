@@ -22,7 +22,7 @@ import select
 import signal
 import struct
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import engine.bot_guard as bot_guard
@@ -96,8 +96,8 @@ class Ended(NamedTuple):
     code: int
     #: whether it said its matches were over (:meth:`Watch.done`)
     done: bool
-    #: each match it played: [totals, winner, hands, turns, entries, transcript]
-    played: list[list[Any]]
+    #: the matches it played
+    played: int
     #: the seat whose plug-in was being made or moving as it ended (-1: none)
     seat: int
     #: the signals of :data:`PASSED_ON` this process received meanwhile
@@ -110,9 +110,11 @@ def can_fork() -> bool:
             and hasattr(signal, "sigtimedwait"))
 
 
-def fork_matches() -> Watch | Ended:
+def fork_matches(on_played: Callable[[list[Any]], None]) -> Watch | Ended:
     """Fork: in the child, its :class:`Watch` (it goes on to play the matches); here,
-    once the child has ended, what it said (:class:`Ended`)."""
+    once the child has ended, what it said (:class:`Ended`), ``on_played`` told of each
+    match as it was played, ``[totals, winner, hands, turns, entries, transcript]``
+    (:meth:`Watch.played`)."""
     mark = mmap.mmap(-1, mmap.PAGESIZE)         # shared with the child
     struct.pack_into("ii", mark, 0, -1, 0)      # no seat moves; not done
     r, w = os.pipe()
@@ -132,15 +134,16 @@ def fork_matches() -> Watch | Ended:
         return Watch(w, mark)
     os.close(w)
     try:
-        return _wait(pid, r, mark)
+        return _wait(pid, r, mark, on_played)
     finally:
         os.close(r)
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
-def _wait(pid: int, r: int, mark: mmap.mmap) -> Ended:
+def _wait(pid: int, r: int, mark: mmap.mmap, on_played: Callable[[list[Any]], None]
+          ) -> Ended:
     os.set_blocking(r, False)
-    heard = _Heard()
+    heard = _Heard(on_played)
     got: set[int] = set()
     while True:
         if heard.reading:
@@ -154,8 +157,9 @@ def _wait(pid: int, r: int, mark: mmap.mmap) -> Ended:
                 break
             got.add(info.si_signo)
             # sent to this process alone (kill, a test): passed on; a terminal's Ctrl-C
-            # (the kernel's) reached the child too, and twice would be two Ctrl-C's
-            if info.si_code <= 0 and info.si_pid != pid:
+            # (the kernel's) reached the child too, and twice would be two Ctrl-C's,
+            # unless a bot took the child out of the terminal's group (os.setpgrp)
+            if (info.si_code <= 0 and info.si_pid != pid) or not _in_group(pid):
                 try:
                     os.kill(pid, info.si_signo)
                 except OSError:
@@ -168,12 +172,21 @@ def _wait(pid: int, r: int, mark: mmap.mmap) -> Ended:
                          frozenset(got))
 
 
+def _in_group(pid: int) -> bool:
+    """Whether child ``pid`` is still in this process's group (what a terminal signals)."""
+    try:
+        return os.getpgid(pid) == os.getpgrp()
+    except OSError:
+        return True       # gone: nothing to pass on
+
+
 class _Heard:
     """What the child said so far."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_played: Callable[[list[Any]], None]) -> None:
         self.buffer = b""
-        self.played: list[list[Any]] = []
+        self.played = 0
+        self.on_played = on_played
         self.reading = True
 
     def read(self, r: int) -> None:
@@ -197,4 +210,5 @@ class _Heard:
             except ValueError:
                 continue
             if type(said) is list and len(said) == 6:
-                self.played.append(said)
+                self.played += 1
+                self.on_played(said)

@@ -3,7 +3,9 @@ plug-ins): a bot that crashes the interpreter in ``simulate`` (it ended with Pyt
 fatal error alone, no report and no word of the bot, where a tournament forfeits the
 match); a process that a signal ended, said "exit code -11" (the signal is named, in
 words); a bot that lowers the recursion limit (honest bots of the next matches forfeited
-them), leaves a profiler on, or changes the warnings' filters for the whole process."""
+them), leaves a profiler on, or changes the warnings' filters for the whole process; a
+bot's thread that ends ``simulate``'s process (status 0, no report); and one that takes
+that process out of the terminal's group (the terminal's Ctrl-C is passed on)."""
 
 from __future__ import annotations
 
@@ -148,7 +150,7 @@ def test_a_bot_that_lowers_the_recursion_limit_does_not_make_honest_bots_forfeit
     install_plugin(tmp_path, "lowlimit", LOWLIMIT, {"lowlimit": "make"})
     done = millebornes_with_plugins(tmp_path, "tournament", "--bots",
                                     "lowlimit,heuristic,random", "--deals", "1", "--jobs",
-                                    "1", "--seed", "5", "--json")
+                                    "1", "--seed", "5", "--rules", "modern", "--json")
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     report = json.loads(done.stdout)
     assert [b.get("first_fault") for b in report["bots"]] == [None, None, None], report
@@ -217,3 +219,113 @@ def test_a_bots_warnings_filters_are_put_back_after_its_call() -> None:
 
     within_bound(quiet)
     assert warnings.filters == before and warnings.showwarning is shown
+
+
+THREADEXIT = '''
+import os
+import threading
+import time
+
+
+class Leaves:
+    """Starts a thread of its own at its first move, which ends the process half a
+    second later (a library's watchdog, ``os._exit`` as it gives up)."""
+
+    def __init__(self):
+        self.moves = 0
+
+    def choose(self, view, legal):
+        self.moves += 1
+        if self.moves == 1:
+            threading.Thread(target=lambda: (time.sleep(0.5), os._exit(0))).start()
+        return legal[0]
+
+
+def make(seed):
+    return Leaves()
+'''
+
+
+def test_a_bots_thread_that_ends_simulate_is_named_and_the_report_made(
+        tmp_path: Path) -> None:
+    """``os._exit(0)`` from a plug-in's own thread ended ``simulate`` in the middle of
+    its run with status 0 and not a word: no report, as if it had nothing to say."""
+    install_plugin(tmp_path, "leaves", THREADEXIT, {"leaves": "make"})
+    done = millebornes_with_plugins(tmp_path, "simulate", "--bots", "leaves,heuristic",
+                                    "--games", "400", "--seed", "5")
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    assert " matches, " in done.stdout.splitlines()[0] or done.stdout.startswith("1 match")
+    stopped = [line for line in done.stderr.splitlines() if line.startswith("  stopped: ")]
+    assert len(stopped) == 1 and "leaves" in stopped[0], done.stderr
+    assert "(exit code 0)" in stopped[0], stopped
+
+
+GROUPLEAVER = '''
+import os
+
+
+class Apart:
+    """Takes its process out of the terminal's group at its first move (as a daemon
+    library does)."""
+
+    def __init__(self):
+        self.moves = 0
+
+    def choose(self, view, legal):
+        self.moves += 1
+        if self.moves == 1:
+            os.setpgrp()
+            open(os.environ["APART_MARK"], "w").close()
+        return legal[0]
+
+
+def make(seed):
+    return Apart()
+'''
+
+
+def test_ctrl_c_at_a_terminal_stops_simulate_after_a_bot_left_its_group(
+        tmp_path: Path) -> None:
+    """The matches played in a child process (plugins pass 11): a bot that took that
+    process out of the terminal's group would leave it deaf to the terminal's Ctrl-C,
+    which reaches the command's own process only; it is passed on."""
+    import fcntl
+    import os
+    import subprocess
+    import sys
+    import termios
+    import time
+
+    install_plugin(tmp_path, "apart", GROUPLEAVER, {"apart": "make"})
+    mark = tmp_path / "mark"
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(root)]),
+           "XDG_DATA_HOME": str(tmp_path / "data"), "APART_MARK": str(mark)}
+    master, slave = os.openpty()
+
+    def terminal() -> None:        # its own session, the pseudo-terminal its terminal
+        import signal
+        os.setsid()
+        fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "simulate", "--bots",
+                             "apart,heuristic", "--games", "400", "--seed", "5"],
+                            stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env, cwd=str(tmp_path), preexec_fn=terminal)
+    os.close(slave)
+    try:
+        deadline = time.monotonic() + 60
+        while not mark.exists() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert mark.exists(), proc.stderr.read() if proc.stderr else ""
+        time.sleep(0.3)
+        os.write(master, b"\x03")                    # Ctrl-C, as typed
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+        os.close(master)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err, err
