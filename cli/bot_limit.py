@@ -261,6 +261,58 @@ def make_bounded_bot(spec: str, seed: int, seconds: float | None = None,
     return Bounded(bot, DECISION_LIMIT if seconds is None else seconds, spec, quiet, seat)
 
 
+def free_bots(bots: list[SeatController], specs: Sequence[str]) -> None:
+    """Let go of a match's bots, seat ``s``'s playing ``specs[s]`` (``bots`` holds the
+    caller's last references: it is emptied), each plug-in within its time limit and
+    its bounds: what a plug-in's ``__del__`` does as it is
+    freed is its code too, and one that never ended (a pool joined, statistics saved to
+    a drive that hangs) held ``simulate``, or a tournament's worker and the tournament
+    with it, for ever after the match. One that runs past the limit is stopped there, a
+    fault of its seat's bot (:class:`engine.BotFailed`). (A bot in a cycle of references
+    is freed when Python collects its garbage, anywhere: a collection at each match
+    cost 40 ms.)"""
+    fault: BotFailed | None = None
+    while bots:
+        seat = len(bots) - 1
+        spec = specs[seat] if seat < len(specs) else ""
+        if parse_bot_spec(spec)[0] in BOTS:
+            del bots[-1]
+            continue
+        words = _free_last(bots, spec)
+        if words is not None and fault is None:
+            fault = BotFailed(seat, f"was not freed well after the match ({words})")
+    if fault is not None:
+        raise fault
+
+
+def _free_last(bots: list[SeatController], spec: str) -> str | None:
+    """:func:`free_bots` of the last of ``bots``, a plug-in's: what went wrong, or None."""
+    def drop() -> None:
+        del bots[-1]
+    stopped: list[str] = []
+    before = sys.unraisablehook
+
+    def unraisable(info: Any) -> None:
+        # the timer's ring, raised in the bot's __del__ (where Python can only say it)
+        if isinstance(info.exc_value, _Alarm):
+            stopped.append(f"its __del__ ran past {DECISION_LIMIT:g} s and was stopped")
+        else:
+            before(info)
+    size = len(bots)
+    sys.unraisablehook = unraisable
+    try:
+        _Timer(DECISION_LIMIT, spec).call(lambda: call_bot(within_bound, drop),
+                                          f"its __del__ ran past {DECISION_LIMIT:g} s and "
+                                          "was stopped")
+    except (BotTooSlow, BotGuardFault) as exc:
+        stopped.append(str(exc))
+    finally:
+        sys.unraisablehook = before
+        if len(bots) == size:
+            del bots[-1]            # (it raised before its drop)
+    return stopped[0] if stopped else None
+
+
 def make_plugin_bot(spec: str, seed: int) -> SeatController:
     """:func:`engine.make_bot` for a plug-in, made within :data:`MAKE_LIMIT` seconds (a
     factory that never returns was a wait without end, before any match began)."""
@@ -464,6 +516,10 @@ def _check_main() -> None:
         os._exit(0)    # a plug-in's threads and exit handlers do not hold the check
 
 
+#: The bot the check made (:func:`_made_or_why`), never freed.
+_MADE: list[SeatController] = []
+
+
 def _made_or_why(spec: str, limit: float) -> tuple[str, str] | dict[str, Any]:
     """Make the bot as :func:`make_seat_bots` would (bounded in time and memory, its
     prints at the null device): ``{"declared": options}`` (the options its factory
@@ -475,8 +531,10 @@ def _made_or_why(spec: str, limit: float) -> tuple[str, str] | dict[str, Any]:
     name, _ = parse_bot_spec(spec)
     cap_memory()
     try:
-        _Timer(limit, spec).call(lambda: call_bot(within_bound, make_bot, spec, 0),
-                                 f"was not made within {limit:g} s")
+        # kept until the check's process ends (os._exit): freed here, a bot whose __del__
+        # hangs was said "not made within 30 s"
+        _MADE.append(_Timer(limit, spec).call(lambda: call_bot(within_bound, make_bot, spec, 0),
+                                              f"was not made within {limit:g} s"))
     except PluginFailed as exc:      # it failed to load, or its factory failed
         # where in its own code, at the check its author meets first ("KeyError:
         # 'weights'" said nothing of where)

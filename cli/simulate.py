@@ -25,7 +25,7 @@ from p2p.text import safe_text
 
 from . import bot_limit, i18n
 from .args import MAX_MATCHES, check_bot_entrant, rules_from, seating_from
-from .bot_limit import make_seat_bots, report_to_stdout, say_where_held
+from .bot_limit import free_bots, make_seat_bots, report_to_stdout, say_where_held
 from .bot_process import exit_words
 from .i18n import _, ngettext
 from .progress import Progress
@@ -70,7 +70,9 @@ def simulate(rules: Rules, seating: Seating, bot_names: list[str], games: int,
             with contextlib.redirect_stdout(sys.stderr):   # stdout is the report's
                 bots = _made(bot_names, seed * 1_000_003 + g * 17, watch)
                 rec = play_match(rules, seating, bots, seed * 1_000_003 + g)
-                del bots     # freed here: what a bot prints as it goes is not the report's
+                # freed here (what a bot prints as it goes is not the report's), each
+                # plug-in's __del__ within its time
+                free_bots(bots, bot_names)
         except BotFailed as exc:
             fault = _bot_fault(exc, bot_names, g, games)
             if g == 0:
@@ -154,7 +156,7 @@ def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: i
                 if path is not None:
                     files.append(str(path))
                 res = play_fair_match(cfg, ids, [b.choose for b in bots], path)
-                del bots     # (as in simulate)
+                free_bots(bots, bot_names)     # (as in simulate)
         except BotFailed as exc:
             fault = _bot_fault(exc, bot_names, g, games)
             if g == 0:

@@ -39,7 +39,14 @@ from p2p.text import safe_text
 
 from . import i18n
 from .args import MAX_JOBS, MAX_MATCHES, check_bot_entrant, rules_from, seating_from
-from .bot_limit import declared, make_seat_bots, report_to_stdout, say_where_held, stop_children
+from .bot_limit import (
+    declared,
+    free_bots,
+    make_seat_bots,
+    report_to_stdout,
+    say_where_held,
+    stop_children,
+)
 from .bot_process import exit_words
 from .i18n import _, ngettext
 from .progress import Progress
@@ -188,7 +195,9 @@ def play_task(task: Task) -> MatchResult:
             rec = play_match(rules, seating, bots, task.seed)
             times = tuple(_decision_seconds(task.specs[b], bot)
                           for b, bot in zip(task.seat_bots, bots, strict=True))
-            del bots         # freed here: what a bot prints as it goes is not the report's
+            # freed here (what a bot prints as it goes is not the report's), each
+            # plug-in's __del__ within its time (one that hung held the worker for ever)
+            free_bots(bots, [task.specs[b] for b in task.seat_bots])
     except BotFailed as exc:
         # someone's bot broke: it loses this match (no points counted), the rest goes on
         return _forfeit(task, task.seat_bots[exc.seat], exc.reason)

@@ -4,8 +4,10 @@ fatal error alone, no report and no word of the bot, where a tournament forfeits
 match); a process that a signal ended, said "exit code -11" (the signal is named, in
 words); a bot that lowers the recursion limit (honest bots of the next matches forfeited
 them), leaves a profiler on, or changes the warnings' filters for the whole process; a
-bot's thread that ends ``simulate``'s process (status 0, no report); and one that takes
-that process out of the terminal's group (the terminal's Ctrl-C is passed on)."""
+bot's thread that ends ``simulate``'s process (status 0, no report); one that takes
+that process out of the terminal's group (the terminal's Ctrl-C is passed on); and one
+whose ``__del__`` hangs as it is freed after a match (``simulate`` and a tournament hung
+for ever)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import json
 import logging
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cli_helpers import millebornes_with_plugins
@@ -329,3 +332,63 @@ def test_ctrl_c_at_a_terminal_stops_simulate_after_a_bot_left_its_group(
         os.close(master)
     assert proc.returncode == 130, err
     assert "interrupted" in err, err
+
+
+LINGERER = '''
+import time
+
+
+class Lingers:
+    """Saves its statistics as it is freed, on a network drive that hangs."""
+
+    def choose(self, view, legal):
+        return legal[0]
+
+    def __del__(self):
+        time.sleep(1000)
+
+
+def make(seed):
+    return Lingers()
+'''
+
+
+def _with_a_short_limit(plugin_dir: Path, *argv: str) -> Any:
+    """``millebornes ARGV`` as :func:`millebornes_with_plugins` runs it, a plug-in's
+    time limit 1 s."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(plugin_dir), str(root)]),
+           "XDG_DATA_HOME": str(plugin_dir / "data")}
+    code = ("import cli.bot_limit as b; b.DECISION_LIMIT = 1.0; "
+            "from cli.main import console_script; console_script()")
+    return subprocess.run([sys.executable, "-c", code, *argv], capture_output=True,
+                          text=True, env=env, cwd=str(plugin_dir), timeout=240,
+                          stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.parametrize("verb", ["simulate", "tournament"])
+def test_a_bot_whose_del_hangs_is_stopped_and_named(tmp_path: Path, verb: str) -> None:
+    """A plug-in's ``__del__`` runs as its bot is freed after the match, outside its
+    calls and their time limit: one that never ended held ``simulate`` (and a
+    tournament's worker, the tournament with it) for ever, after its check of ``--bots``
+    had said "the bot was not made within 30 s" a minute later (it was made; its check
+    freed it). It is stopped at its time limit, a fault of its bot."""
+    install_plugin(tmp_path, "lingerer", LINGERER, {"lingerer": "make"})
+    if verb == "simulate":
+        done = _with_a_short_limit(tmp_path, "simulate", "--bots", "lingerer,heuristic",
+                                   "--games", "3", "--seed", "5")
+        assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+        assert "stopped: bot lingerer at seat 0 failed to move in game 1 of 3: was not " \
+            "freed well after the match (its __del__ ran past 1 s and was stopped)" \
+            in done.stderr, done.stderr
+    else:
+        done = _with_a_short_limit(tmp_path, "tournament", "--bots", "lingerer,heuristic",
+                                   "--deals", "1", "--jobs", "1", "--seed", "5")
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        assert "lingerer failed to move and forfeited 2 matches (first: was not freed well " \
+            "after the match (its __del__ ran past 1 s" in done.stdout.replace("\n", " ")
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
