@@ -386,9 +386,13 @@ def _after_child(args: argparse.Namespace, rules: Rules, seating: Seating,
         return 128 - ended.code
     g = ended.played
     how = exit_words(ended.code)
-    if 0 <= ended.seat < len(bot_names):
-        fault = str(_bot_fault(BotFailed(ended.seat, f"ended the process that plays the "
-                                                     f"matches ({how})"),
+    # a crash from a thread a plug-in's call started is that plug-in's, whoever moved
+    seat, thread = ((ended.thread_seat, ", from a thread it started")
+                    if ended.thread_seat is not None and ended.thread_seat >= 0
+                    else (ended.seat, ""))
+    if 0 <= seat < len(bot_names):
+        fault = str(_bot_fault(BotFailed(seat, f"ended the process that plays the "
+                                               f"matches{thread} ({how})"),
                                bot_names, g, args.games))
     else:
         plugins = sorted({b for b in bot_names if parse_bot_spec(b)[0] not in BOTS})

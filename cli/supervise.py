@@ -15,13 +15,16 @@ elsewhere the matches are played in the command's own process, as before.
 
 from __future__ import annotations
 
+import faulthandler
 import json
 import mmap
 import os
+import re
 import select
 import signal
 import struct
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
@@ -39,9 +42,20 @@ class Watch:
     def __init__(self, fd: int, mark: mmap.mmap) -> None:
         self.fd = fd
         self.mark = mark
+        self._before: set[int] = set()
+        self._say(["main", threading.get_ident()])
 
     def seat(self, seat: int) -> None:
-        """Seat ``seat``'s plug-in is being made, or moves (-1: none)."""
+        """Seat ``seat``'s plug-in is being made, or moves (-1: none); the threads its
+        call started are said to be its seat's (a crash from one of them, while another
+        plug-in moved, blamed that one)."""
+        if seat >= 0:
+            self._before = _threads()
+        else:
+            was = struct.unpack_from("i", self.mark, 0)[0]
+            new = _threads() - self._before
+            if new and was >= 0:
+                self._say(["threads", was, sorted(new)])
         struct.pack_into("i", self.mark, 0, seat)
 
     def watched(self, bots: Sequence[SeatController], plugins: Sequence[bool]
@@ -68,6 +82,10 @@ class Watch:
                 data = data[os.write(self.fd, data):]
         except OSError:
             pass          # (the bot that closed it is at fault, and the run stops)
+
+
+def _threads() -> set[int]:
+    return {t.ident for t in threading.enumerate() if t.ident is not None}
 
 
 class _Marked:
@@ -102,6 +120,9 @@ class Ended(NamedTuple):
     seat: int
     #: the signals of :data:`PASSED_ON` this process received meanwhile
     signals: frozenset[int]
+    #: when a thread other than the matches' crashed the interpreter, the seat whose
+    #: plug-in's call started it (-1: none known); None: no such crash
+    thread_seat: int | None = None
 
 
 def can_fork() -> bool:
@@ -118,39 +139,54 @@ def fork_matches(on_played: Callable[[list[Any]], None]) -> Watch | Ended:
     mark = mmap.mmap(-1, mmap.PAGESIZE)         # shared with the child
     struct.pack_into("ii", mark, 0, -1, 0)      # no seat moves; not done
     r, w = os.pipe()
+    cr, cw = os.pipe()
     before = signal.pthread_sigmask(signal.SIG_BLOCK, PASSED_ON)
     try:
         pid = os.fork()
     except BaseException:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
-        os.close(r)
-        os.close(w)
+        for fd in (r, w, cr, cw):
+            os.close(fd)
         raise
     if pid == 0:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
         os.close(r)
-        # the line to the parent is the program's own: a bot that closes it is told
+        os.close(cr)
+        # the lines to the parent are the program's own: a bot that closes them is told
         bot_guard.keep_descriptor(w, "the line to the process that reports the matches")
+        bot_guard.keep_descriptor(cw, "the line that says a crash")
+        # Python's fatal error, every thread's stack, through the parent (which says it
+        # on the standard error, and reads which thread crashed)
+        try:
+            faulthandler.enable(file=cw, all_threads=True)
+        except (OSError, ValueError, RuntimeError):
+            pass
         return Watch(w, mark)
     os.close(w)
+    os.close(cw)
     try:
-        return _wait(pid, r, mark, on_played)
+        return _wait(pid, r, cr, mark, on_played)
     finally:
         os.close(r)
+        os.close(cr)
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
-def _wait(pid: int, r: int, mark: mmap.mmap, on_played: Callable[[list[Any]], None]
-          ) -> Ended:
+def _wait(pid: int, r: int, cr: int, mark: mmap.mmap,
+          on_played: Callable[[list[Any]], None]) -> Ended:
     os.set_blocking(r, False)
+    os.set_blocking(cr, False)
     heard = _Heard(on_played)
+    crash = _Crash()
     got: set[int] = set()
     while True:
-        if heard.reading:
-            select.select([r], [], [], 0.2)
+        open_ = [fd for fd, reading in ((r, heard.reading), (cr, crash.reading)) if reading]
+        if open_:
+            select.select(open_, [], [], 0.2)
         else:
             signal.sigtimedwait(PASSED_ON, 0.2)   # (one that comes is taken below)
         heard.read(r)
+        crash.read(cr)
         while True:
             info = signal.sigtimedwait(PASSED_ON, 0)
             if info is None:
@@ -167,9 +203,46 @@ def _wait(pid: int, r: int, mark: mmap.mmap, on_played: Callable[[list[Any]], No
         ended, status = os.waitpid(pid, os.WNOHANG)
         if ended:
             heard.read(r)
+            crash.read(cr)
             seat, done = struct.unpack_from("ii", mark, 0)
             return Ended(os.waitstatus_to_exitcode(status), bool(done), heard.played, seat,
-                         frozenset(got))
+                         frozenset(got), crash.thread_seat(heard))
+
+
+class _Crash:
+    """Python's fatal error as the child wrote it, said on the standard error as it
+    comes."""
+
+    def __init__(self) -> None:
+        self.text = b""
+        self.reading = True
+
+    def read(self, fd: int) -> None:
+        while self.reading:
+            try:
+                chunk = os.read(fd, 1 << 16)
+            except BlockingIOError:
+                break
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self.reading = False
+                break
+            self.text = (self.text + chunk)[-(1 << 20):]
+            try:
+                os.write(2, chunk)
+            except OSError:
+                pass
+
+    def thread_seat(self, heard: _Heard) -> int | None:
+        """See :attr:`Ended.thread_seat`."""
+        found = re.search(rb"^Current thread 0x([0-9a-f]+)", self.text, re.M)
+        if found is None or heard.main is None:
+            return None
+        ident = int(found.group(1), 16)
+        if ident == heard.main:
+            return None
+        return heard.owners.get(ident, -1)
 
 
 def _in_group(pid: int) -> bool:
@@ -188,6 +261,9 @@ class _Heard:
         self.played = 0
         self.on_played = on_played
         self.reading = True
+        #: the thread that plays the matches, and the seat whose call started each other
+        self.main: int | None = None
+        self.owners: dict[int, int] = {}
 
     def read(self, r: int) -> None:
         """All there is to read now (never waits)."""
@@ -212,3 +288,11 @@ class _Heard:
             if type(said) is list and len(said) == 6:
                 self.played += 1
                 self.on_played(said)
+            elif type(said) is list and len(said) == 2 and said[0] == "main" \
+                    and type(said[1]) is int:
+                self.main = said[1]
+            elif type(said) is list and len(said) == 3 and said[0] == "threads" \
+                    and type(said[1]) is int and type(said[2]) is list:
+                for ident in said[2]:
+                    if type(ident) is int:
+                        self.owners[ident] = said[1]

@@ -20,7 +20,9 @@ import multiprocessing
 import multiprocessing.connection
 import multiprocessing.util
 import os
+import re
 import sys
+import tempfile
 import threading
 import time
 from collections import deque
@@ -234,12 +236,38 @@ def _forfeit(task: Task, faulty: int, reason: str) -> MatchResult:
 _THINKING: Any = None
 
 
+#: In a worker of its own: the descriptor of its record of a crash (Python's fatal error,
+#: every thread's stack), which also says which entrant's call started each thread
+#: (-1: none kept).
+_CRASH_FD = -1
+
+
+def _threads() -> set[int]:
+    return {t.ident for t in threading.enumerate() if t.ident is not None}
+
+
+def _note_threads(entrant: int, before: set[int]) -> None:
+    """The threads started since ``before``, said to be ``entrant``'s (its call's)."""
+    if _CRASH_FD < 0:
+        return
+    new = _threads() - before
+    if new:
+        with contextlib.suppress(OSError):
+            os.write(_CRASH_FD, "".join(f"thread {i} of {entrant}\n" for i in new).encode())
+
+
 def _watch(task: Task) -> Any:
     """For :func:`make_seat_bots`: marks the entrant whose bot is being made."""
     if _THINKING is None:
         return None
+    before: set[int] = set()
 
     def mark(seat: int) -> None:
+        if seat >= 0:
+            before.clear()
+            before.update(_threads())
+        else:
+            _note_threads(_THINKING.value, before)
         _THINKING.value = task.seat_bots[seat] if seat >= 0 else -1
     return mark
 
@@ -256,18 +284,31 @@ class _Watched:
 
     def choose(self, view: Any, legal: Any) -> Any:
         _THINKING.value = self.entrant
+        before = _threads() if _CRASH_FD >= 0 else set()
         try:
             return self.bot.choose(view, legal)
         finally:
             _THINKING.value = -1
+            _note_threads(self.entrant, before)
 
 
-def _worker_watched(marker: Any) -> None:
+def _worker_watched(marker: Any, crash_path: str | None = None) -> None:
     """:func:`_worker_start`, in a worker of its own that says who is thinking; an
-    ``os._exit`` from a thread other than the match's says that nobody can be told."""
-    global _THINKING
+    ``os._exit`` from a thread other than the match's says that nobody can be told. A
+    crash of the interpreter is written to ``crash_path`` with every thread's stack
+    (which thread crashed: one a plug-in started made the other plug-in, which was
+    thinking then, forfeit), and so is the entrant whose call started each thread."""
+    global _THINKING, _CRASH_FD
     _worker_start()
     _THINKING = marker
+    if crash_path is not None:
+        import faulthandler
+        with contextlib.suppress(OSError, ValueError, RuntimeError):
+            fd = os.open(crash_path, os.O_WRONLY | os.O_APPEND)
+            bot_guard.keep_descriptor(fd, "the worker's record of a crash")
+            os.write(fd, f"main {threading.get_ident()}\n".encode())
+            faulthandler.enable(file=fd, all_threads=True)
+            _CRASH_FD = fd
     real_exit = os._exit
 
     def _exit(status: int) -> NoReturn:
@@ -432,10 +473,13 @@ def _alone(task: Task, ctx: Any) -> MatchResult:
     plugins = _plugin_entrants(task)
     seen: list[int] = []
     ended = ""
+    threads: list[bool] = []
     for _attempt in range(2):
         marker = ctx.Value("i", -1, lock=False)
+        handle, crash_path = tempfile.mkstemp(prefix="millebornes-worker-", suffix=".txt")
+        os.close(handle)
         solo = ProcessPoolExecutor(1, mp_context=ctx, initializer=_worker_watched,
-                                   initargs=(marker,))
+                                   initargs=(marker, crash_path))
         procs: list[Any] = []
         try:
             future = solo.submit(play_task, task)
@@ -445,10 +489,19 @@ def _alone(task: Task, ctx: Any) -> MatchResult:
             pass
         finally:
             close_pool(solo)
+            crashed = _crashed_thread(crash_path, task)
+            with contextlib.suppress(OSError):
+                os.unlink(crash_path)
         # how it ended, said when a signal ended it ("SIGSEGV, a crash: ...")
         codes = [p.exitcode for p in procs if isinstance(p.exitcode, int) and p.exitcode < 0]
         ended = ended or (f" ({exit_words(codes[0])})" if codes else "")
-        seen.append(int(marker.value))
+        if crashed is None:
+            seen.append(int(marker.value))
+        else:
+            # a crash from a thread of the process's: the plug-in whose call started it,
+            # whoever was thinking then
+            seen.append(crashed)
+            threads.append(True)
         if seen[0] not in plugins:
             break
     seating = Seating(*task.seating)
@@ -471,7 +524,35 @@ def _alone(task: Task, ctx: Any) -> MatchResult:
     return MatchResult(task, seating.side_of(other),
                        tuple((0,) * len(SOURCES) for _ in range(seating.n_teams)), 0,
                        tuple(() for _ in task.seat_bots), faulty,
-                       "ended its worker process in the middle of the match" + ended)
+                       "ended its worker process in the middle of the match"
+                       + (", from a thread it started" if threads else "") + ended)
+
+
+def _crashed_thread(path: str, task: Task) -> int | None:
+    """From a worker's record of a crash (:func:`_worker_watched`): when a thread other
+    than the match's crashed the interpreter, the entrant whose call started it (-1:
+    none known); None when the match's own thread did, or no crash is told there (an
+    ``os._exit``, a SIGKILL). The fatal error goes to the log (where in its code)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read(1 << 20)
+    except OSError:
+        return None
+    main = re.search(r"^main (\d+)$", text, re.M)
+    current = re.search(r"^Current thread 0x([0-9a-f]+)", text, re.M)
+    if main is None or current is None:
+        return None
+    fatal = text.find("Fatal Python error")
+    log.warning("a worker playing %s ended: %s", " against ".join(
+        task.specs[b] for b in task.pair), text[max(0, fatal):][:4000])
+    ident = int(current.group(1), 16)
+    if ident == int(main.group(1)):
+        return None
+    owner = -1
+    for line in re.finditer(r"^thread (\d+) of (-?\d+)$", text, re.M):
+        if int(line.group(1)) == ident:
+            owner = int(line.group(2))       # (the last: an ident may be used again)
+    return owner
 
 
 # ----- the report ----------------------------------------------------------------------

@@ -7,7 +7,8 @@ them), leaves a profiler on, or changes the warnings' filters for the whole proc
 bot's thread that ends ``simulate``'s process (status 0, no report); one that takes
 that process out of the terminal's group (the terminal's Ctrl-C is passed on); and one
 whose ``__del__`` hangs as it is freed after a match (``simulate`` and a tournament hung
-for ever)."""
+for ever); a plug-in whose thread crashes the interpreter while another plug-in moves
+(the honest one was blamed, in a tournament and in ``simulate``)."""
 
 from __future__ import annotations
 
@@ -392,3 +393,86 @@ def test_a_bot_whose_del_hangs_is_stopped_and_named(tmp_path: Path, verb: str) -
         assert "lingerer failed to move and forfeited 2 matches (first: was not freed well " \
             "after the match (its __del__ ran past 1 s" in done.stdout.replace("\n", " ")
     assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
+
+
+SPOILER = '''
+import ctypes
+import os
+import threading
+import time
+
+
+class Spoiler:
+    """Starts a thread at its first move that crashes the interpreter (a C library's bug)
+    as soon as the other plug-in is thinking."""
+
+    def __init__(self):
+        self.started = False
+
+    def choose(self, view, legal):
+        if not self.started:
+            self.started = True
+            threading.Thread(target=self._later, daemon=True).start()
+        return legal[0]
+
+    def _later(self):
+        while os.environ.get("HONEST_THINKS") != "1":
+            time.sleep(0.001)
+        ctypes.string_at(0)
+
+
+class Honest:
+    """Thinks a little at each move, saying so."""
+
+    def choose(self, view, legal):
+        os.environ["HONEST_THINKS"] = "1"
+        try:
+            time.sleep(0.05)
+        finally:
+            os.environ["HONEST_THINKS"] = "0"
+        return legal[0]
+
+
+def make_spoiler(seed):
+    return Spoiler()
+
+
+def make_honest(seed):
+    return Honest()
+'''
+
+
+def test_a_plugins_thread_that_crashes_a_worker_does_not_make_another_forfeit(
+        tmp_path: Path) -> None:
+    """A tournament replays a match whose worker died, alone, twice, and blames the
+    plug-in in whose move it died both times: here always the honest one's, the crash
+    coming from the other's thread. The thread that crashed is read from Python's fatal
+    error, and its plug-in (the one in whose call it was started) forfeits."""
+    install_plugin(tmp_path, "spoiler", SPOILER,
+                   {"spoiler": "make_spoiler", "honest": "make_honest"})
+    done = millebornes_with_plugins(tmp_path, "tournament", "--bots", "spoiler,honest",
+                                    "--deals", "1", "--jobs", "1", "--seed", "5", "--json",
+                                    "--quiet")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    by = {b["bot"]: b for b in json.loads(done.stdout)["bots"]}
+    assert "forfeits" not in by["honest"], by["honest"]
+    assert by["spoiler"]["forfeits"] == 2, by["spoiler"]
+    assert by["spoiler"]["first_fault"].startswith(
+        "ended its worker process in the middle of the match, from a thread it started "
+        "(SIGSEGV, a crash: "), by["spoiler"]
+
+
+def test_a_plugins_thread_that_crashes_simulate_is_told_apart_from_the_mover(
+        tmp_path: Path) -> None:
+    """The same in ``simulate``'s matches process: the honest plug-in, moving as the
+    other's thread crashed the interpreter, was named."""
+    install_plugin(tmp_path, "spoiler", SPOILER,
+                   {"spoiler": "make_spoiler", "honest": "make_honest"})
+    done = millebornes_with_plugins(tmp_path, "simulate", "--bots", "spoiler,honest",
+                                    "--games", "2", "--seed", "5")
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "stopped: bot spoiler at seat 0 failed to move in game 1 of 2: ended the " \
+        "process that plays the matches, from a thread it started (SIGSEGV" in done.stderr, \
+        done.stderr
+    assert "Fatal Python error: Segmentation fault" in done.stderr
+    assert f'File "{tmp_path / "spoiler.py"}", line 24 in _later' in done.stderr
