@@ -246,14 +246,34 @@ def _threads() -> set[int]:
     return {t.ident for t in threading.enumerate() if t.ident is not None}
 
 
+#: In a worker of its own: the entrant whose call started each thread (by ident), and
+#: the threads there were as the call being made now began (None: no call).
+_OWNERS: dict[int, int] = {}
+_CALL_BEFORE: set[int] | None = None
+
+
 def _note_threads(entrant: int, before: set[int]) -> None:
     """The threads started since ``before``, said to be ``entrant``'s (its call's)."""
-    if _CRASH_FD < 0:
-        return
+    global _CALL_BEFORE
+    _CALL_BEFORE = None
     new = _threads() - before
-    if new:
+    for ident in new:
+        _OWNERS[ident] = entrant
+    if new and _CRASH_FD >= 0:
         with contextlib.suppress(OSError):
             os.write(_CRASH_FD, "".join(f"thread {i} of {entrant}\n" for i in new).encode())
+
+
+def _thread_owner(ident: int) -> int:
+    """The entrant whose call started thread ``ident`` (the one being made or thinking
+    now for a thread started in its call, not yet noted), or -1: not known."""
+    if ident in _OWNERS:
+        return _OWNERS[ident]
+    me = threading.current_thread()
+    if _CALL_BEFORE is not None and ident not in _CALL_BEFORE \
+            and not isinstance(me, threading._DummyThread):   # (a raw _thread's: unknown)
+        return int(_THINKING.value) if _THINKING is not None else -1
+    return -1
 
 
 def _watch(task: Task) -> Any:
@@ -263,9 +283,11 @@ def _watch(task: Task) -> Any:
     before: set[int] = set()
 
     def mark(seat: int) -> None:
+        global _CALL_BEFORE
         if seat >= 0:
             before.clear()
             before.update(_threads())
+            _CALL_BEFORE = before
         else:
             _note_threads(_THINKING.value, before)
         _THINKING.value = task.seat_bots[seat] if seat >= 0 else -1
@@ -283,8 +305,9 @@ class _Watched:
         return getattr(self.bot, name)
 
     def choose(self, view: Any, legal: Any) -> Any:
+        global _CALL_BEFORE
         _THINKING.value = self.entrant
-        before = _threads() if _CRASH_FD >= 0 else set()
+        before = _CALL_BEFORE = _threads()
         try:
             return self.bot.choose(view, legal)
         finally:
@@ -313,7 +336,14 @@ def _worker_watched(marker: Any, crash_path: str | None = None) -> None:
 
     def _exit(status: int) -> NoReturn:
         if threading.current_thread() is not threading.main_thread():
-            marker.value = -1        # a bot's thread, while another bot may think
+            # a bot's thread, while another bot may think: its own plug-in's, the one
+            # whose call started it (-1: not known)
+            ident = threading.get_ident()
+            marker.value = _thread_owner(ident)
+            if marker.value >= 0 and _CRASH_FD >= 0:
+                with contextlib.suppress(OSError):
+                    os.write(_CRASH_FD, f"thread {ident} of {marker.value}\n"
+                                        f"exit from thread {ident}\n".encode())
         real_exit(status)
     os._exit = _exit
 
@@ -540,12 +570,14 @@ def _crashed_thread(path: str, task: Task) -> int | None:
         return None
     main = re.search(r"^main (\d+)$", text, re.M)
     current = re.search(r"^Current thread 0x([0-9a-f]+)", text, re.M)
-    if main is None or current is None:
+    exited = re.search(r"^exit from thread (\d+)$", text, re.M)
+    if main is None or (current is None and exited is None):
         return None
     fatal = text.find("Fatal Python error")
-    log.warning("a worker playing %s ended: %s", " against ".join(
-        task.specs[b] for b in task.pair), text[max(0, fatal):][:4000])
-    ident = int(current.group(1), 16)
+    if fatal >= 0:
+        log.warning("a worker playing %s ended: %s", " against ".join(
+            task.specs[b] for b in task.pair), text[fatal:][:4000])
+    ident = int(current.group(1), 16) if current is not None else int(exited.group(1))  # type: ignore[union-attr]
     if ident == int(main.group(1)):
         return None
     owner = -1

@@ -8,7 +8,8 @@ bot's thread that ends ``simulate``'s process (status 0, no report); one that ta
 that process out of the terminal's group (the terminal's Ctrl-C is passed on); and one
 whose ``__del__`` hangs as it is freed after a match (``simulate`` and a tournament hung
 for ever); a plug-in whose thread crashes the interpreter while another plug-in moves
-(the honest one was blamed, in a tournament and in ``simulate``)."""
+(the honest one was blamed, in a tournament and in ``simulate``), or ends its worker
+with ``os._exit`` (the tournament stopped: "cannot be told")."""
 
 from __future__ import annotations
 
@@ -476,3 +477,48 @@ def test_a_plugins_thread_that_crashes_simulate_is_told_apart_from_the_mover(
         done.stderr
     assert "Fatal Python error: Segmentation fault" in done.stderr
     assert f'File "{tmp_path / "spoiler.py"}", line 24 in _later' in done.stderr
+
+
+THREADQUIT = '''
+import os
+import threading
+
+
+class Quits:
+    """Each move starts a thread that ends the process (a library giving up)."""
+
+    def choose(self, view, legal):
+        threading.Thread(target=os._exit, args=(4,), daemon=True).start()
+        return legal[0]
+
+
+class Plain:
+    def choose(self, view, legal):
+        return legal[0]
+
+
+def make_quits(seed):
+    return Quits()
+
+
+def make_plain(seed):
+    return Plain()
+'''
+
+
+def test_a_plugins_thread_that_exits_a_worker_is_that_plugins_forfeit(
+        tmp_path: Path) -> None:
+    """``os._exit`` from a plug-in's thread in a match of two plug-ins: "which of the two
+    did it cannot be told", and the tournament stopped there; the thread was started
+    in its plug-in's own call, which is told."""
+    install_plugin(tmp_path, "quitter", THREADQUIT,
+                   {"quitter": "make_quits", "plainer": "make_plain"})
+    done = millebornes_with_plugins(tmp_path, "tournament", "--bots", "plainer,quitter",
+                                    "--deals", "1", "--jobs", "1", "--json", "--quiet")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    report = json.loads(done.stdout)
+    assert "stopped" not in report
+    by = {b["bot"]: b for b in report["bots"]}
+    assert "forfeits" not in by["plainer"] and by["quitter"]["forfeits"] == 2
+    assert by["quitter"]["first_fault"] == (
+        "ended its worker process in the middle of the match, from a thread it started")
