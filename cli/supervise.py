@@ -26,7 +26,7 @@ import struct
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 import engine.bot_guard as bot_guard
 from engine import SeatController
@@ -43,7 +43,29 @@ class Watch:
         self.fd = fd
         self.mark = mark
         self._before: set[int] = set()
+        self._calling = False
+        #: the seat whose plug-in's call started each thread (by ident)
+        self.owners: dict[int, int] = {}
         self._say(["main", threading.get_ident()])
+        real_exit = os._exit
+
+        def exit_from_a_thread(status: int) -> NoReturn:
+            # os._exit in a thread of a plug-in's: said, with the seat that started it
+            if threading.current_thread() is not threading.main_thread():
+                self._say(["exit", self._owner(threading.get_ident())])
+            real_exit(status)
+        os._exit = exit_from_a_thread
+
+    def _owner(self, ident: int) -> int:
+        """The seat whose plug-in's call started thread ``ident``: noted, or the call
+        being made now (a thread started in it, not yet noted); -1: not known (a raw
+        ``_thread``'s)."""
+        if ident in self.owners:
+            return self.owners[ident]
+        if self._calling and ident not in self._before \
+                and not isinstance(threading.current_thread(), threading._DummyThread):
+            return int(struct.unpack_from("i", self.mark, 0)[0])
+        return -1
 
     def seat(self, seat: int) -> None:
         """Seat ``seat``'s plug-in is being made, or moves (-1: none); the threads its
@@ -55,8 +77,10 @@ class Watch:
             was = struct.unpack_from("i", self.mark, 0)[0]
             new = _threads() - self._before
             if new and was >= 0:
+                self.owners.update(dict.fromkeys(new, was))
                 self._say(["threads", was, sorted(new)])
         struct.pack_into("i", self.mark, 0, seat)
+        self._calling = seat >= 0
 
     def watched(self, bots: Sequence[SeatController], plugins: Sequence[bool]
                 ) -> list[SeatController]:
@@ -238,7 +262,7 @@ class _Crash:
         """See :attr:`Ended.thread_seat`."""
         found = re.search(rb"^Current thread 0x([0-9a-f]+)", self.text, re.M)
         if found is None or heard.main is None:
-            return None
+            return heard.exit_seat
         ident = int(found.group(1), 16)
         if ident == heard.main:
             return None
@@ -264,6 +288,8 @@ class _Heard:
         #: the thread that plays the matches, and the seat whose call started each other
         self.main: int | None = None
         self.owners: dict[int, int] = {}
+        #: the seat whose thread called os._exit (-1: not known; None: none did)
+        self.exit_seat: int | None = None
 
     def read(self, r: int) -> None:
         """All there is to read now (never waits)."""
@@ -296,3 +322,6 @@ class _Heard:
                 for ident in said[2]:
                     if type(ident) is int:
                         self.owners[ident] = said[1]
+            elif type(said) is list and len(said) == 2 and said[0] == "exit" \
+                    and type(said[1]) is int:
+                self.exit_seat = said[1]

@@ -522,3 +522,17 @@ def test_a_plugins_thread_that_exits_a_worker_is_that_plugins_forfeit(
     assert "forfeits" not in by["plainer"] and by["quitter"]["forfeits"] == 2
     assert by["quitter"]["first_fault"] == (
         "ended its worker process in the middle of the match, from a thread it started")
+
+
+def test_a_plugins_thread_that_exits_simulate_is_told_apart_from_the_mover(
+        tmp_path: Path) -> None:
+    """``os._exit`` from a plug-in's thread while the other plug-in moved: the mover was
+    named in ``simulate``."""
+    install_plugin(tmp_path, "spoiler", SPOILER.replace("ctypes.string_at(0)", "os._exit(5)"),
+                   {"spoiler": "make_spoiler", "honest": "make_honest"})
+    done = millebornes_with_plugins(tmp_path, "simulate", "--bots", "spoiler,honest",
+                                    "--games", "2", "--seed", "5")
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "stopped: bot spoiler at seat 0 failed to move in game 1 of 2: ended the " \
+        "process that plays the matches, from a thread it started (exit code 5)" \
+        in done.stderr, done.stderr
