@@ -164,6 +164,7 @@ def fork_matches(on_played: Callable[[list[Any]], None]) -> Watch | Ended:
     struct.pack_into("ii", mark, 0, -1, 0)      # no seat moves; not done
     r, w = os.pipe()
     cr, cw = os.pipe()
+    parent = os.getpid()
     before = signal.pthread_sigmask(signal.SIG_BLOCK, PASSED_ON)
     try:
         pid = os.fork()
@@ -173,6 +174,7 @@ def fork_matches(on_played: Callable[[list[Any]], None]) -> Watch | Ended:
             os.close(fd)
         raise
     if pid == 0:
+        _end_with(parent)
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
         os.close(r)
         os.close(cr)
@@ -194,6 +196,19 @@ def fork_matches(on_played: Callable[[list[Any]], None]) -> Watch | Ended:
         os.close(r)
         os.close(cr)
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def _end_with(parent: int) -> None:
+    """In the child: it ends when the command's process does, however that ends (a
+    ``kill -9`` of the command left the matches playing on, their report printed on the
+    terminal later): ``PR_SET_PDEATHSIG``."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:         # it ended before the line above: end too
+        os._exit(1)
 
 
 def _wait(pid: int, r: int, cr: int, mark: mmap.mmap,

@@ -9,7 +9,8 @@ that process out of the terminal's group (the terminal's Ctrl-C is passed on); a
 whose ``__del__`` hangs as it is freed after a match (``simulate`` and a tournament hung
 for ever); a plug-in whose thread crashes the interpreter while another plug-in moves
 (the honest one was blamed, in a tournament and in ``simulate``), or ends its worker
-with ``os._exit`` (the tournament stopped: "cannot be told")."""
+with ``os._exit`` (the tournament stopped: "cannot be told"); and the matches' child
+process of ``simulate`` ends with the command (``kill -9``)."""
 
 from __future__ import annotations
 
@@ -536,3 +537,70 @@ def test_a_plugins_thread_that_exits_simulate_is_told_apart_from_the_mover(
     assert "stopped: bot spoiler at seat 0 failed to move in game 1 of 2: ended the " \
         "process that plays the matches, from a thread it started (exit code 5)" \
         in done.stderr, done.stderr
+
+
+PIDBOT = '''
+import os
+
+
+class Says:
+    """Writes the process it plays in, once."""
+
+    def __init__(self):
+        self.said = False
+
+    def choose(self, view, legal):
+        if not self.said:
+            self.said = True
+            with open(os.environ["PIDBOT_OUT"], "w", encoding="utf-8") as out:
+                out.write(str(os.getpid()))
+        return legal[0]
+
+
+def make(seed):
+    return Says()
+'''
+
+
+def test_the_matches_process_ends_with_the_command(tmp_path: Path) -> None:
+    """The matches played in a child process (plugins pass 11): a ``kill -9`` of the
+    command must not leave them playing on, their report printed later."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    install_plugin(tmp_path, "pidbot", PIDBOT, {"pidbot": "make"})
+    out = tmp_path / "pid"
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(root)]),
+           "XDG_DATA_HOME": str(tmp_path / "data"), "PIDBOT_OUT": str(out)}
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "simulate", "--bots",
+                             "pidbot,heuristic", "--games", "400", "--seed", "5"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                            cwd=str(tmp_path), stdin=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not (out.exists() and out.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        child = int(out.read_text())
+        assert child != proc.pid
+        proc.kill()
+        proc.wait()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                with open(f"/proc/{child}/stat", encoding="utf-8") as f:
+                    if f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X"):
+                        break
+            except OSError:
+                break
+            time.sleep(0.05)
+        else:
+            os.kill(child, signal.SIGKILL)
+            pytest.fail("the matches' process played on after the command was killed")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
