@@ -290,6 +290,7 @@ def make(seed):
 '''
 
 
+@pytest.mark.slow     # a few seconds: a run stopped from outside
 def test_ctrl_c_at_a_terminal_stops_simulate_after_a_bot_left_its_group(
         tmp_path: Path) -> None:
     """The matches played in a child process (plugins pass 11): a bot that took that
@@ -562,6 +563,7 @@ def make(seed):
 '''
 
 
+@pytest.mark.slow     # a few seconds: a run stopped from outside
 def test_the_matches_process_ends_with_the_command(tmp_path: Path) -> None:
     """The matches played in a child process (plugins pass 11): a ``kill -9`` of the
     command must not leave them playing on, their report printed later."""
