@@ -168,22 +168,23 @@ def within_bound(fn: Callable[..., T], *args: Any) -> T:
 
 
 def _settings() -> tuple[Any, ...]:
-    """The interpreter's settings that a plug-in's call leaves as it found them: its
-    profiler and tracer (``sys.setprofile``, ``sys.settrace``, and ``threading``'s for the
-    threads started later), its recursion limit, the warnings' filters and how a warning
-    is shown. A bot that lowered the limit for its own search (``sys.setrecursionlimit``)
-    made the honest bots of the next matches in its process fail, "could not be made
-    (RecursionError: ...)", and forfeit them in a tournament; a profiler it left on
-    watched, and slowed, every call of the program and of the other seats' bots."""
+    """The interpreter's settings that a plug-in's call may change for its own code, not
+    for the program's: its profiler and tracer (``sys.setprofile``, ``sys.settrace``, and
+    ``threading``'s for the threads started later), put back; a recursion limit it
+    lowered, put back (one it raised stays: a deep search needs it); a warnings filter it
+    added that makes warnings errors, taken out (its other filters stay: a library's
+    warnings quieted). A bot that lowered the limit for its own search made the honest
+    bots of the next matches in its process fail, "could not be made (RecursionError:
+    ...)", and forfeit them in a tournament; a profiler it left on watched, and slowed,
+    every call of the program and of the other seats' bots."""
     return (sys.getprofile(), sys.gettrace(), threading.getprofile(), threading.gettrace(),
-            sys.getrecursionlimit(), warnings.filters, list(warnings.filters),
-            warnings.showwarning)
+            sys.getrecursionlimit(), warnings.filters, list(warnings.filters))
 
 
 def _settings_back(saved: tuple[Any, ...]) -> None:
     """The settings of :func:`_settings` put back (the profiler and the tracer first:
     the rest is not theirs to watch)."""
-    profile, trace, thread_profile, thread_trace, limit, filters, kept, show = saved
+    profile, trace, thread_profile, thread_trace, limit, filters, kept = saved
     if sys.getprofile() is not profile:
         sys.setprofile(profile)
     if sys.gettrace() is not trace:
@@ -192,19 +193,19 @@ def _settings_back(saved: tuple[Any, ...]) -> None:
         threading.setprofile(thread_profile)
     if threading.gettrace() is not thread_trace:
         threading.settrace(thread_trace)
-    if sys.getrecursionlimit() != limit:
+    if sys.getrecursionlimit() < limit:
         try:
             sys.setrecursionlimit(limit)
         except (RecursionError, ValueError):
             pass
-    if warnings.filters is not filters or filters != kept:
-        filters[:] = kept
+    now = warnings.filters
+    if now is not filters or now != kept:
+        mine = [f for f in now if type(f) is tuple and (f[:1] != ("error",) or f in kept)]
+        filters[:] = mine if now is filters or type(now) is list else kept
         warnings.filters = filters
         mutated = getattr(warnings, "_filters_mutated", None)
         if callable(mutated):
             mutated()
-    if warnings.showwarning is not show:
-        warnings.showwarning = show
 
 
 #: The signals whose handling is the program's: a plug-in's own handler is put back

@@ -209,22 +209,31 @@ def test_a_profiler_a_bot_leaves_on_stops_at_the_end_of_its_call(
     assert "_bot_heuristic.py" not in seen and "simulate.py" not in seen, seen
 
 
-def test_a_bots_warnings_filters_are_put_back_after_its_call() -> None:
+def test_a_bots_warnings_made_errors_are_so_only_in_its_call() -> None:
     """A plug-in that turned every warning into an error (``warnings.simplefilter(
-    "error")``, its own tests' habit), or silenced them, did so for the whole process."""
+    "error")``, its own tests' habit) did so for the whole process: a library's warning
+    in the program's code would end the run. A filter that quiets its libraries stays
+    (and so does a recursion limit it raised for a deep search)."""
+    import sys
     import warnings
 
     from cli.bot_process import within_bound
 
     before = list(warnings.filters)
-    shown = warnings.showwarning
+    limit = sys.getrecursionlimit()
 
-    def quiet() -> None:
+    def strict() -> None:
+        warnings.filterwarnings("ignore", module="noisy_library")
         warnings.simplefilter("error")
-        warnings.showwarning = lambda *args, **kwargs: None
+        sys.setrecursionlimit(limit + 1000)
 
-    within_bound(quiet)
-    assert warnings.filters == before and warnings.showwarning is shown
+    try:
+        within_bound(strict)
+        assert warnings.filters[1:] == before
+        assert warnings.filters[0][0] == "ignore" and sys.getrecursionlimit() == limit + 1000
+    finally:
+        warnings.filters[:] = before
+        sys.setrecursionlimit(limit)
 
 
 THREADEXIT = '''
