@@ -332,12 +332,16 @@ def _run(args: argparse.Namespace, err: _Stderr | None = None) -> int:
         tally = MatchTally(seating)
         fair: dict[str, Any] = {"fair_deck": True, "entries": 0, "transcripts": []}
 
-        def played(match: list[Any]) -> None:
+        def played(match: list[Any]) -> bool:
             totals, winner, hands, turns, entries, path = match
+            if not (type(totals) is list and len(totals) == seating.n_teams
+                    and all(type(v) is int for v in (*totals, winner, hands, turns, entries))):
+                return False     # not the program's line (a bot wrote on its descriptor)
             tally.add(totals, winner, hands, turns)
             fair["entries"] += int(entries)
             if isinstance(path, str):
                 fair["transcripts"].append(path)
+            return True
 
         got = fork_matches(played)
         if isinstance(got, Ended):

@@ -155,11 +155,11 @@ def can_fork() -> bool:
             and hasattr(signal, "sigtimedwait"))
 
 
-def fork_matches(on_played: Callable[[list[Any]], None]) -> Watch | Ended:
+def fork_matches(on_played: Callable[[list[Any]], bool]) -> Watch | Ended:
     """Fork: in the child, its :class:`Watch` (it goes on to play the matches); here,
     once the child has ended, what it said (:class:`Ended`), ``on_played`` told of each
     match as it was played, ``[totals, winner, hands, turns, entries, transcript]``
-    (:meth:`Watch.played`)."""
+    (:meth:`Watch.played`), and saying whether it is one."""
     mark = mmap.mmap(-1, mmap.PAGESIZE)         # shared with the child
     struct.pack_into("ii", mark, 0, -1, 0)      # no seat moves; not done
     r, w = os.pipe()
@@ -212,7 +212,7 @@ def _end_with(parent: int) -> None:
 
 
 def _wait(pid: int, r: int, cr: int, mark: mmap.mmap,
-          on_played: Callable[[list[Any]], None]) -> Ended:
+          on_played: Callable[[list[Any]], bool]) -> Ended:
     os.set_blocking(r, False)
     os.set_blocking(cr, False)
     heard = _Heard(on_played)
@@ -295,7 +295,7 @@ def _in_group(pid: int) -> bool:
 class _Heard:
     """What the child said so far."""
 
-    def __init__(self, on_played: Callable[[list[Any]], None]) -> None:
+    def __init__(self, on_played: Callable[[list[Any]], bool]) -> None:
         self.buffer = b""
         self.played = 0
         self.on_played = on_played
@@ -327,8 +327,8 @@ class _Heard:
             except ValueError:
                 continue
             if type(said) is list and len(said) == 6:
-                self.played += 1
-                self.on_played(said)
+                if self.on_played(said):      # (a line of the program's)
+                    self.played += 1
             elif type(said) is list and len(said) == 2 and said[0] == "main" \
                     and type(said[1]) is int:
                 self.main = said[1]

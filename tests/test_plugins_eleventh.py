@@ -615,3 +615,42 @@ def test_the_matches_process_ends_with_the_command(tmp_path: Path) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+SCRIBBLER = '''
+import ctypes
+import os
+import stat
+
+
+class Scribbles:
+    """Writes a line of its own on every pipe its process holds, then crashes it."""
+
+    def choose(self, view, legal):
+        for fd in range(3, 256):
+            try:
+                if stat.S_ISFIFO(os.fstat(fd).st_mode):
+                    os.write(fd, b'[["x"], 0, 1, 1, 0, null]\\n')
+            except OSError:
+                pass
+        ctypes.string_at(0)
+
+
+def make(seed):
+    return Scribbles()
+'''
+
+
+def test_a_bot_that_writes_on_the_matches_line_does_not_break_the_report(
+        tmp_path: Path) -> None:
+    """What the matches' process says to the command's is read as the program's own
+    lines only: a line a bot wrote there was counted as a match, and broke the report
+    (none was made)."""
+    install_plugin(tmp_path, "scribbler", SCRIBBLER, {"scribbler": "make"})
+    done = millebornes_with_plugins(tmp_path, "simulate", "--bots", "scribbler,heuristic",
+                                    "--games", "2")
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "0 matches, 0 hands" in done.stdout, done.stdout    # (its line is on it too)
+    assert "unexpected error" not in done.stderr
+    assert "stopped: bot scribbler at seat 0 failed to move in game 1 of 2: ended the " \
+        "process" in done.stderr, done.stderr
