@@ -285,10 +285,45 @@ def free_bots(bots: list[SeatController], specs: Sequence[str]) -> None:
         raise fault
 
 
+def let_go(exc: BaseException, bots: list[SeatController], specs: Sequence[str]) -> None:
+    """After a fault that stops a match (``exc``): its bots freed as :func:`free_bots`
+    frees them (a fault of theirs there is not said: the match is the first's), the
+    frames of ``exc``'s tracebacks cleared first, which held them. A plug-in that
+    failed and whose ``__del__`` never ended held ``simulate`` for ever before its
+    report, and a tournament's worker before its forfeit."""
+    import traceback
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if cause.__traceback__ is not None:
+            traceback.clear_frames(cause.__traceback__)
+            cause.__traceback__ = None       # (its frames still held the bot's call's)
+        cause = cause.__cause__ or cause.__context__
+    with contextlib.suppress(BotFailed):
+        free_bots(bots, specs)
+    if any(parse_bot_spec(spec)[0] not in BOTS for spec in specs):
+        # a failed call leaves its frames in cycles with its traceback: collected here,
+        # the plug-ins' __del__ within their time (a collection is 40 ms: faults only)
+        import gc
+        _bounded_free(lambda: None if gc.collect() else None, "")
+
+
 def _free_last(bots: list[SeatController], spec: str) -> str | None:
     """:func:`free_bots` of the last of ``bots``, a plug-in's: what went wrong, or None."""
     def drop() -> None:
         del bots[-1]
+    size = len(bots)
+    try:
+        return _bounded_free(drop, spec)
+    finally:
+        if len(bots) == size:
+            del bots[-1]            # (it raised before its drop)
+
+
+def _bounded_free(drop: Callable[[], None], spec: str) -> str | None:
+    """``drop()``, which frees a plug-in's objects, within the plug-in's time limit and
+    bounds: what went wrong, or None."""
     stopped: list[str] = []
     before = sys.unraisablehook
 
@@ -298,7 +333,6 @@ def _free_last(bots: list[SeatController], spec: str) -> str | None:
             stopped.append(f"its __del__ ran past {DECISION_LIMIT:g} s and was stopped")
         else:
             before(info)
-    size = len(bots)
     sys.unraisablehook = unraisable
     try:
         _Timer(DECISION_LIMIT, spec).call(lambda: call_bot(within_bound, drop),
@@ -308,8 +342,6 @@ def _free_last(bots: list[SeatController], spec: str) -> str | None:
         stopped.append(str(exc))
     finally:
         sys.unraisablehook = before
-        if len(bots) == size:
-            del bots[-1]            # (it raised before its drop)
     return stopped[0] if stopped else None
 
 

@@ -25,7 +25,7 @@ from p2p.text import safe_text
 
 from . import bot_limit, i18n
 from .args import MAX_MATCHES, check_bot_entrant, rules_from, seating_from
-from .bot_limit import free_bots, make_seat_bots, report_to_stdout, say_where_held
+from .bot_limit import free_bots, let_go, make_seat_bots, report_to_stdout, say_where_held
 from .bot_process import exit_words
 from .i18n import _, ngettext
 from .progress import Progress
@@ -65,6 +65,7 @@ def simulate(rules: Rules, seating: Seating, bot_names: list[str], games: int,
     that plays the matches, told of each match and of the plug-in that moves)."""
     tally = MatchTally(seating)
     started = time.perf_counter()
+    bots: list[SeatController] = []
     for g in range(games):
         try:
             with contextlib.redirect_stdout(sys.stderr):   # stdout is the report's
@@ -74,6 +75,8 @@ def simulate(rules: Rules, seating: Seating, bot_names: list[str], games: int,
                 # plug-in's __del__ within its time
                 free_bots(bots, bot_names)
         except BotFailed as exc:
+            with contextlib.redirect_stdout(sys.stderr):
+                let_go(exc, bots, bot_names)
             fault = _bot_fault(exc, bot_names, g, games)
             if g == 0:
                 raise fault from None
@@ -144,6 +147,7 @@ def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: i
         out_dir.mkdir(parents=True, exist_ok=True)
     files: list[str] = []
     started = time.perf_counter()
+    bots: list[SeatController] = []
     for g in range(games):
         names = [f"{bot_names[s]}{s + 1}" for s in range(n)]
         cfg, ids = make_table(rules, seating, names, b"simulate/%d/%d" % (seed, g))
@@ -158,6 +162,8 @@ def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: i
                 res = play_fair_match(cfg, ids, [b.choose for b in bots], path)
                 free_bots(bots, bot_names)     # (as in simulate)
         except BotFailed as exc:
+            with contextlib.redirect_stdout(sys.stderr):
+                let_go(exc, bots, bot_names)
             fault = _bot_fault(exc, bot_names, g, games)
             if g == 0:
                 raise fault from None

@@ -44,6 +44,7 @@ from .args import MAX_JOBS, MAX_MATCHES, check_bot_entrant, rules_from, seating_
 from .bot_limit import (
     declared,
     free_bots,
+    let_go,
     make_seat_bots,
     report_to_stdout,
     say_where_held,
@@ -187,6 +188,7 @@ def play_task(task: Task) -> MatchResult:
     bots print goes to stderr (the report, ``--json`` too, is stdout's alone)."""
     rules = Rules.from_dict(task.rules)
     seating = Seating(*task.seating)
+    bots: list[SeatController] = []
     try:
         with contextlib.redirect_stdout(sys.stderr):
             bots = make_seat_bots([task.specs[b] for b in task.seat_bots],
@@ -202,6 +204,8 @@ def play_task(task: Task) -> MatchResult:
             free_bots(bots, [task.specs[b] for b in task.seat_bots])
     except BotFailed as exc:
         # someone's bot broke: it loses this match (no points counted), the rest goes on
+        with contextlib.redirect_stdout(sys.stderr):
+            let_go(exc, bots, [task.specs[b] for b in task.seat_bots])
         return _forfeit(task, task.seat_bots[exc.seat], exc.reason)
     except KeyboardInterrupt:
         if not bot_guard.INTERRUPT_IS_BOT_FAULT:

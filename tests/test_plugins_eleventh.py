@@ -6,8 +6,8 @@ words); a bot that lowers the recursion limit (honest bots of the next matches f
 them), leaves a profiler on, or changes the warnings' filters for the whole process; a
 bot's thread that ends ``simulate``'s process (status 0, no report); one that takes
 that process out of the terminal's group (the terminal's Ctrl-C is passed on); and one
-whose ``__del__`` hangs as it is freed after a match (``simulate`` and a tournament hung
-for ever); a plug-in whose thread crashes the interpreter while another plug-in moves
+whose ``__del__`` hangs as it is freed after a match, or after its own fault
+(``simulate`` and a tournament hung for ever); a plug-in whose thread crashes the interpreter while another plug-in moves
 (the honest one was blamed, in a tournament and in ``simulate``), or ends its worker
 with ``os._exit`` (the tournament stopped: "cannot be told"); and the matches' child
 process of ``simulate`` ends with the command (``kill -9``)."""
@@ -654,3 +654,26 @@ def test_a_bot_that_writes_on_the_matches_line_does_not_break_the_report(
     assert "unexpected error" not in done.stderr
     assert "stopped: bot scribbler at seat 0 failed to move in game 1 of 2: ended the " \
         "process" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("verb", ["simulate", "tournament"])
+def test_a_failing_bot_whose_del_hangs_leaves_its_fault_said(tmp_path: Path,
+                                                             verb: str) -> None:
+    """The same bot, failing at its first move: freed as the fault's traceback went,
+    after the match, its ``__del__`` held ``simulate`` for ever before its report (and a
+    tournament's worker before its forfeit)."""
+    install_plugin(tmp_path, "lingerer", LINGERER.replace(
+        "        return legal[0]", "        raise KeyError('boom')"), {"lingerer": "make"})
+    if verb == "simulate":
+        done = _with_a_short_limit(tmp_path, "simulate", "--bots", "lingerer,heuristic",
+                                   "--games", "3", "--seed", "5")
+        assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+        assert "stopped: bot lingerer at seat 0 failed to move in game 1 of 3: raised " \
+            "KeyError: 'boom'" in done.stderr, done.stderr
+    else:
+        done = _with_a_short_limit(tmp_path, "tournament", "--bots", "lingerer,heuristic",
+                                   "--deals", "1", "--jobs", "1", "--seed", "5")
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        assert "lingerer failed to move and forfeited 2 matches (first: raised KeyError: " \
+            "'boom'" in done.stdout.replace("\n", " "), done.stdout
+    assert "Exception ignored" not in done.stderr
