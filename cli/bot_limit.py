@@ -311,9 +311,11 @@ def let_go(exc: BaseException, bots: list[SeatController], specs: Sequence[str])
 
 def _free_last(bots: list[SeatController], spec: str) -> str | None:
     """:func:`free_bots` of the last of ``bots``, a plug-in's: what went wrong, or None."""
-    def drop() -> None:
-        del bots[-1]
     size = len(bots)
+
+    def drop() -> None:
+        if len(bots) == size:       # (once, whoever calls it)
+            del bots[-1]
     try:
         return _bounded_free(drop, spec)
     finally:
@@ -333,11 +335,15 @@ def _bounded_free(drop: Callable[[], None], spec: str) -> str | None:
             stopped.append(f"its __del__ ran past {DECISION_LIMIT:g} s and was stopped")
         else:
             before(info)
+    late = f"its __del__ ran past {DECISION_LIMIT:g} s and was stopped"
     sys.unraisablehook = unraisable
     try:
-        _Timer(DECISION_LIMIT, spec).call(lambda: call_bot(within_bound, drop),
-                                          f"its __del__ ran past {DECISION_LIMIT:g} s and "
-                                          "was stopped")
+        try:
+            _Timer(DECISION_LIMIT, spec).call(lambda: call_bot(within_bound, drop), late)
+        except MemoryError:
+            # its process holds all a plug-in may take (within_bound would not run it):
+            # freed all the same, which gives memory back
+            _Timer(DECISION_LIMIT, spec).call(drop, late)
     except (BotTooSlow, BotGuardFault) as exc:
         stopped.append(str(exc))
     finally:
