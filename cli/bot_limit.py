@@ -63,7 +63,14 @@ from engine.bot_guard import (
 from engine.bots import BOTS, declared_options, make_bot, parse_bot_spec, plugin_bots
 from engine.simulate import answer_words, legal_choice
 
-from .bot_process import ANSWER_WITHIN, bot_label, cap_memory, log_where_raised, within_bound
+from .bot_process import (
+    ANSWER_WITHIN,
+    bot_label,
+    cap_memory,
+    exit_words,
+    log_where_raised,
+    within_bound,
+)
 from .i18n import _
 from .logs import keep_log
 
@@ -254,6 +261,96 @@ def make_bounded_bot(spec: str, seed: int, seconds: float | None = None,
     return Bounded(bot, DECISION_LIMIT if seconds is None else seconds, spec, quiet, seat)
 
 
+def free_bots(bots: list[SeatController], specs: Sequence[str]) -> None:
+    """Let go of a match's bots, seat ``s``'s playing ``specs[s]`` (``bots`` holds the
+    caller's last references: it is emptied), each plug-in within its time limit and
+    its bounds: what a plug-in's ``__del__`` does as it is
+    freed is its code too, and one that never ended (a pool joined, statistics saved to
+    a drive that hangs) held ``simulate``, or a tournament's worker and the tournament
+    with it, for ever after the match. One that runs past the limit is stopped there, a
+    fault of its seat's bot (:class:`engine.BotFailed`). (A bot in a cycle of references
+    is freed when Python collects its garbage, anywhere: a collection at each match
+    cost 40 ms.)"""
+    fault: BotFailed | None = None
+    while bots:
+        seat = len(bots) - 1
+        spec = specs[seat] if seat < len(specs) else ""
+        if parse_bot_spec(spec)[0] in BOTS:
+            del bots[-1]
+            continue
+        words = _free_last(bots, spec)
+        if words is not None and fault is None:
+            fault = BotFailed(seat, f"was not freed well after the match ({words})")
+    if fault is not None:
+        raise fault
+
+
+def let_go(exc: BaseException, bots: list[SeatController], specs: Sequence[str]) -> None:
+    """After a fault that stops a match (``exc``): its bots freed as :func:`free_bots`
+    frees them (a fault of theirs there is not said: the match is the first's), the
+    frames of ``exc``'s tracebacks cleared first, which held them. A plug-in that
+    failed and whose ``__del__`` never ended held ``simulate`` for ever before its
+    report, and a tournament's worker before its forfeit."""
+    import traceback
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if cause.__traceback__ is not None:
+            traceback.clear_frames(cause.__traceback__)
+            cause.__traceback__ = None       # (its frames still held the bot's call's)
+        cause = cause.__cause__ or cause.__context__
+    with contextlib.suppress(BotFailed):
+        free_bots(bots, specs)
+    if any(parse_bot_spec(spec)[0] not in BOTS for spec in specs):
+        # a failed call leaves its frames in cycles with its traceback: collected here,
+        # the plug-ins' __del__ within their time (a collection is 40 ms: faults only)
+        import gc
+        _bounded_free(lambda: None if gc.collect() else None, "")
+
+
+def _free_last(bots: list[SeatController], spec: str) -> str | None:
+    """:func:`free_bots` of the last of ``bots``, a plug-in's: what went wrong, or None."""
+    size = len(bots)
+
+    def drop() -> None:
+        if len(bots) == size:       # (once, whoever calls it)
+            del bots[-1]
+    try:
+        return _bounded_free(drop, spec)
+    finally:
+        if len(bots) == size:
+            del bots[-1]            # (it raised before its drop)
+
+
+def _bounded_free(drop: Callable[[], None], spec: str) -> str | None:
+    """``drop()``, which frees a plug-in's objects, within the plug-in's time limit and
+    bounds: what went wrong, or None."""
+    stopped: list[str] = []
+    before = sys.unraisablehook
+
+    def unraisable(info: Any) -> None:
+        # the timer's ring, raised in the bot's __del__ (where Python can only say it)
+        if isinstance(info.exc_value, _Alarm):
+            stopped.append(f"its __del__ ran past {DECISION_LIMIT:g} s and was stopped")
+        else:
+            before(info)
+    late = f"its __del__ ran past {DECISION_LIMIT:g} s and was stopped"
+    sys.unraisablehook = unraisable
+    try:
+        try:
+            _Timer(DECISION_LIMIT, spec).call(lambda: call_bot(within_bound, drop), late)
+        except MemoryError:
+            # its process holds all a plug-in may take (within_bound would not run it):
+            # freed all the same, which gives memory back
+            _Timer(DECISION_LIMIT, spec).call(drop, late)
+    except (BotTooSlow, BotGuardFault) as exc:
+        stopped.append(str(exc))
+    finally:
+        sys.unraisablehook = before
+    return stopped[0] if stopped else None
+
+
 def make_plugin_bot(spec: str, seed: int) -> SeatController:
     """:func:`engine.make_bot` for a plug-in, made within :data:`MAKE_LIMIT` seconds (a
     factory that never returns was a wait without end, before any match began)."""
@@ -337,7 +434,7 @@ def _check_in_child(spec: str) -> tuple[str, str] | None:
             and type(reply[1]) is str):
         return (reply[0], reply[1][:1000])
     return ("made", f"bot {name!r} ended its process while it was made "
-                    f"(exit code {proc.returncode})")
+                    f"({exit_words(proc.returncode)})")
 
 
 #: The options the factories of the plug-ins checked in this process declare (with their
@@ -457,6 +554,10 @@ def _check_main() -> None:
         os._exit(0)    # a plug-in's threads and exit handlers do not hold the check
 
 
+#: The bot the check made (:func:`_made_or_why`), never freed.
+_MADE: list[SeatController] = []
+
+
 def _made_or_why(spec: str, limit: float) -> tuple[str, str] | dict[str, Any]:
     """Make the bot as :func:`make_seat_bots` would (bounded in time and memory, its
     prints at the null device): ``{"declared": options}`` (the options its factory
@@ -468,8 +569,10 @@ def _made_or_why(spec: str, limit: float) -> tuple[str, str] | dict[str, Any]:
     name, _ = parse_bot_spec(spec)
     cap_memory()
     try:
-        _Timer(limit, spec).call(lambda: call_bot(within_bound, make_bot, spec, 0),
-                                 f"was not made within {limit:g} s")
+        # kept until the check's process ends (os._exit): freed here, a bot whose __del__
+        # hangs was said "not made within 30 s"
+        _MADE.append(_Timer(limit, spec).call(lambda: call_bot(within_bound, make_bot, spec, 0),
+                                              f"was not made within {limit:g} s"))
     except PluginFailed as exc:      # it failed to load, or its factory failed
         # where in its own code, at the check its author meets first ("KeyError:
         # 'weights'" said nothing of where)

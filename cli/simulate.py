@@ -17,16 +17,19 @@ from typing import Any
 
 from engine import Action, BotFailed, HandState, Rules, SeatController, Seating
 from engine.bot_guard import keep_descriptor, release_descriptor
+from engine.bots import BOTS, parse_bot_spec
 from engine.simulate import MatchTally, checked_choice, play_match
 from p2p.netsim import simulate_network
 from p2p.table.memory import CHEAT_KINDS, make_table, play_fair_match, stage_cheat
 from p2p.text import safe_text
 
-from . import i18n
+from . import bot_limit, i18n
 from .args import MAX_MATCHES, check_bot_entrant, rules_from, seating_from
-from .bot_limit import make_seat_bots, report_to_stdout, say_where_held
+from .bot_limit import free_bots, let_go, make_seat_bots, report_to_stdout, say_where_held
+from .bot_process import exit_words
 from .i18n import _, ngettext
 from .progress import Progress
+from .supervise import Ended, Watch, can_fork, fork_matches
 from .words import cheat_demo_lines, report_width, rules_name, seating_words
 
 
@@ -55,18 +58,25 @@ def table_from_args(args: argparse.Namespace) -> tuple[Rules, Seating, list[str]
 
 
 def simulate(rules: Rules, seating: Seating, bot_names: list[str], games: int,
-             seed: int, progress: Progress | None = None) -> dict[str, Any]:
+             seed: int, progress: Progress | None = None,
+             watch: Watch | None = None) -> dict[str, Any]:
     """Play ``games`` matches; seat ``s`` gets ``bot_names[s]``. Pure statistics, no printing
-    (but ``progress``'s line, told of each match played)."""
+    (but ``progress``'s line, told of each match played; and ``watch``, in a child process
+    that plays the matches, told of each match and of the plug-in that moves)."""
     tally = MatchTally(seating)
     started = time.perf_counter()
+    bots: list[SeatController] = []
     for g in range(games):
         try:
             with contextlib.redirect_stdout(sys.stderr):   # stdout is the report's
-                bots = make_seat_bots(bot_names, seed * 1_000_003 + g * 17)
+                bots = _made(bot_names, seed * 1_000_003 + g * 17, watch)
                 rec = play_match(rules, seating, bots, seed * 1_000_003 + g)
-                del bots     # freed here: what a bot prints as it goes is not the report's
+                # freed here (what a bot prints as it goes is not the report's), each
+                # plug-in's __del__ within its time
+                free_bots(bots, bot_names)
         except BotFailed as exc:
+            with contextlib.redirect_stdout(sys.stderr):
+                let_go(exc, bots, bot_names)
             fault = _bot_fault(exc, bot_names, g, games)
             if g == 0:
                 raise fault from None
@@ -83,10 +93,22 @@ def simulate(rules: Rules, seating: Seating, bot_names: list[str], games: int,
                     **tally.summary(bot_names, time.perf_counter() - started)}
         tally.add(rec.match.totals(), rec.winner, len(rec.hands),
                   sum(h.final.turns for h in rec.hands))
+        if watch is not None:
+            watch.played(rec.match.totals(), rec.winner, len(rec.hands),
+                         sum(h.final.turns for h in rec.hands))
         if progress is not None:
             progress.tick(g + 1)
     return {"rules": rules.to_dict(), "seating": seating.label(), "games": games,
             **tally.summary(bot_names, time.perf_counter() - started)}
+
+
+def _made(bot_names: list[str], seed: int, watch: Watch | None) -> list[SeatController]:
+    """The bots of a match (:func:`make_seat_bots`); with ``watch``, the plug-ins marked
+    as they are made and as they move."""
+    if watch is None:
+        return make_seat_bots(bot_names, seed)
+    bots = make_seat_bots(bot_names, seed, watch=watch.seat)
+    return watch.watched(bots, [parse_bot_spec(b)[0] not in BOTS for b in bot_names])
 
 
 class BotFault(ValueError):
@@ -110,7 +132,8 @@ def _interrupted(done: int, games: int) -> str:
 
 def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: int,
                   seed: int, transcript_dir: str | None,
-                  progress: Progress | None = None) -> dict[str, Any]:
+                  progress: Progress | None = None,
+                  watch: Watch | None = None) -> dict[str, Any]:
     """Like :func:`simulate`, but every deal goes through the mental-poker protocol, one
     protocol object (with its own secrets and view) per seat, and each game is written
     to a transcript file."""
@@ -124,6 +147,7 @@ def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: i
         out_dir.mkdir(parents=True, exist_ok=True)
     files: list[str] = []
     started = time.perf_counter()
+    bots: list[SeatController] = []
     for g in range(games):
         names = [f"{bot_names[s]}{s + 1}" for s in range(n)]
         cfg, ids = make_table(rules, seating, names, b"simulate/%d/%d" % (seed, g))
@@ -132,12 +156,14 @@ def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: i
             path = out_dir / f"game-{seed}-{g:04d}-{cfg.table_id.hex()[:12]}.mbt"
         try:
             with contextlib.redirect_stdout(sys.stderr):   # a factory's prints too
-                bots = make_seat_bots(bot_names, seed * 1_000_003 + g * 17)
+                bots = _made(bot_names, seed * 1_000_003 + g * 17, watch)
                 if path is not None:
                     files.append(str(path))
                 res = play_fair_match(cfg, ids, [b.choose for b in bots], path)
-                del bots     # (as in simulate)
+                free_bots(bots, bot_names)     # (as in simulate)
         except BotFailed as exc:
+            with contextlib.redirect_stdout(sys.stderr):
+                let_go(exc, bots, bot_names)
             fault = _bot_fault(exc, bot_names, g, games)
             if g == 0:
                 raise fault from None
@@ -157,6 +183,10 @@ def simulate_fair(rules: Rules, seating: Seating, bot_names: list[str], games: i
         tally.add(proto.scored.totals(), res.winner, len(proto.scores),
                   sum(int(h["turns"]) for h in proto.finished))
         entries += res.entries
+        if watch is not None:
+            watch.played(proto.scored.totals(), res.winner, len(proto.scores),
+                         sum(int(h["turns"]) for h in proto.finished), res.entries,
+                         None if path is None else str(path))
         if progress is not None:
             progress.tick(g + 1)
     return {"rules": rules.to_dict(), "seating": seating.label(), "games": games,
@@ -299,6 +329,31 @@ def _run(args: argparse.Namespace, err: _Stderr | None = None) -> int:
     if args.transcript_dir and not (args.network or args.fair_deck):
         raise ValueError(_("--transcript-dir needs --fair-deck or --network "
                            "(plain simulations keep no transcript)"))
+    watch = None
+    if (bot_limit.STDOUT_ENDS_WITH_REPORT and not args.network and can_fork()
+            and any(parse_bot_spec(b)[0] not in BOTS for b in bot_names)):
+        # a plug-in: the matches in a child process, so that one that crashes it is
+        # named and the matches before it reported (the program ends after the report:
+        # a test's main() in its own process is not forked)
+        tally = MatchTally(seating)
+        fair: dict[str, Any] = {"fair_deck": True, "entries": 0, "transcripts": []}
+
+        def played(match: list[Any]) -> bool:
+            totals, winner, hands, turns, entries, path = match
+            if not (type(totals) is list and len(totals) == seating.n_teams
+                    and all(type(v) is int for v in (*totals, winner, hands, turns, entries))):
+                return False     # not the program's line (a bot wrote on its descriptor)
+            tally.add(totals, winner, hands, turns)
+            fair["entries"] += int(entries)
+            if isinstance(path, str):
+                fair["transcripts"].append(path)
+            return True
+
+        got = fork_matches(played)
+        if isinstance(got, Ended):
+            return _after_child(args, rules, seating, bot_names, got, started, err, tally,
+                                fair if args.fair_deck else {})
+        watch = got
     progress = Progress(args.games)
     try:
         if args.network:
@@ -306,9 +361,10 @@ def _run(args: argparse.Namespace, err: _Stderr | None = None) -> int:
                                       args.transcript_dir, progress.tick)
         elif args.fair_deck:
             result = simulate_fair(rules, seating, bot_names, args.games, args.seed,
-                                   args.transcript_dir, progress)
+                                   args.transcript_dir, progress, watch)
         else:
-            result = simulate(rules, seating, bot_names, args.games, args.seed, progress)
+            result = simulate(rules, seating, bot_names, args.games, args.seed, progress,
+                              watch)
     except BotFault as fault:
         # a fault in the first game: the (empty) report and the fault, exit 1 as later
         result = {"rules": rules.to_dict(), "seating": seating.label(), "games": 0,
@@ -318,6 +374,53 @@ def _run(args: argparse.Namespace, err: _Stderr | None = None) -> int:
                   **MatchTally(seating).summary(bot_names, time.perf_counter() - started)}
     finally:
         progress.close()
+        if watch is not None:
+            watch.done()
+    return _report(args, rules, seating, bot_names, result, err)
+
+
+def _after_child(args: argparse.Namespace, rules: Rules, seating: Seating,
+                 bot_names: list[str], ended: Ended, started: float, err: _Stderr,
+                 tally: MatchTally, fair: dict[str, Any]) -> int:
+    """The end of a run whose matches a child process played (:mod:`cli.supervise`): its
+    exit status when it said its matches were over (the report is its own); else the
+    report of the matches it played, and the bot at fault named with how the process
+    ended ("SIGSEGV, a crash: ..."): it ended ``simulate`` with Python's fatal error alone."""
+    if ended.done:
+        return ended.code if ended.code >= 0 else 128 - ended.code
+    if ended.code < 0 and -ended.code in ended.signals:
+        # a signal this process received too (kill, the terminal's hangup): the run
+        # ends as it would have, no bot blamed
+        signal.signal(-ended.code, signal.SIG_DFL)
+        os.kill(os.getpid(), -ended.code)
+        return 128 - ended.code
+    g = ended.played
+    how = exit_words(ended.code)
+    # a crash from a thread a plug-in's call started is that plug-in's, whoever moved
+    seat, thread = ((ended.thread_seat, ", from a thread it started")
+                    if ended.thread_seat is not None and ended.thread_seat >= 0
+                    else (ended.seat, ""))
+    if 0 <= seat < len(bot_names):
+        fault = str(_bot_fault(BotFailed(seat, f"ended the process that plays the "
+                                               f"matches{thread} ({how})"),
+                               bot_names, g, args.games))
+    else:
+        plugins = sorted({b for b in bot_names if parse_bot_spec(b)[0] not in BOTS})
+        fault = (_("the process that plays the matches ended in game %(game)d of %(games)d "
+                   "(%(how)s) while no plug-in was moving: a thread of %(bots)s, perhaps")
+                 % {"game": g + 1, "games": args.games, "how": how,
+                    "bots": i18n.join_list(plugins)})
+    result = {"rules": rules.to_dict(), "seating": seating.label(), "games": g, **fair,
+              "stopped": fault,
+              **tally.summary(bot_names, time.perf_counter() - started,
+                              rate_digits=2 if args.fair_deck else 1)}
+    return _report(args, rules, seating, bot_names, result, err)
+
+
+def _report(args: argparse.Namespace, rules: Rules, seating: Seating, bot_names: list[str],
+            result: dict[str, Any], err: _Stderr) -> int:
+    """The report of ``result`` on stdout, what stopped the run on stderr; the exit
+    status."""
     failures = list(result.get("failures", []))
     if result.get("interrupted") and not result.get("stopped"):   # --network's
         result["stopped"] = _interrupted(result["games"], args.games)

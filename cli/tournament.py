@@ -20,7 +20,9 @@ import multiprocessing
 import multiprocessing.connection
 import multiprocessing.util
 import os
+import re
 import sys
+import tempfile
 import threading
 import time
 from collections import deque
@@ -39,7 +41,16 @@ from p2p.text import safe_text
 
 from . import i18n
 from .args import MAX_JOBS, MAX_MATCHES, check_bot_entrant, rules_from, seating_from
-from .bot_limit import declared, make_seat_bots, report_to_stdout, say_where_held, stop_children
+from .bot_limit import (
+    declared,
+    free_bots,
+    let_go,
+    make_seat_bots,
+    report_to_stdout,
+    say_where_held,
+    stop_children,
+)
+from .bot_process import exit_words
 from .i18n import _, ngettext
 from .progress import Progress
 from .words import rules_name, seating_words
@@ -177,6 +188,7 @@ def play_task(task: Task) -> MatchResult:
     bots print goes to stderr (the report, ``--json`` too, is stdout's alone)."""
     rules = Rules.from_dict(task.rules)
     seating = Seating(*task.seating)
+    bots: list[SeatController] = []
     try:
         with contextlib.redirect_stdout(sys.stderr):
             bots = make_seat_bots([task.specs[b] for b in task.seat_bots],
@@ -187,9 +199,13 @@ def play_task(task: Task) -> MatchResult:
             rec = play_match(rules, seating, bots, task.seed)
             times = tuple(_decision_seconds(task.specs[b], bot)
                           for b, bot in zip(task.seat_bots, bots, strict=True))
-            del bots         # freed here: what a bot prints as it goes is not the report's
+            # freed here (what a bot prints as it goes is not the report's), each
+            # plug-in's __del__ within its time (one that hung held the worker for ever)
+            free_bots(bots, [task.specs[b] for b in task.seat_bots])
     except BotFailed as exc:
         # someone's bot broke: it loses this match (no points counted), the rest goes on
+        with contextlib.redirect_stdout(sys.stderr):
+            let_go(exc, bots, [task.specs[b] for b in task.seat_bots])
         return _forfeit(task, task.seat_bots[exc.seat], exc.reason)
     except KeyboardInterrupt:
         if not bot_guard.INTERRUPT_IS_BOT_FAULT:
@@ -224,12 +240,60 @@ def _forfeit(task: Task, faulty: int, reason: str) -> MatchResult:
 _THINKING: Any = None
 
 
+#: In a worker of its own: the descriptor of its record of a crash (Python's fatal error,
+#: every thread's stack), which also says which entrant's call started each thread
+#: (-1: none kept).
+_CRASH_FD = -1
+
+
+def _threads() -> set[int]:
+    return {t.ident for t in threading.enumerate() if t.ident is not None}
+
+
+#: In a worker of its own: the entrant whose call started each thread (by ident), and
+#: the threads there were as the call being made now began (None: no call).
+_OWNERS: dict[int, int] = {}
+_CALL_BEFORE: set[int] | None = None
+
+
+def _note_threads(entrant: int, before: set[int]) -> None:
+    """The threads started since ``before``, said to be ``entrant``'s (its call's)."""
+    global _CALL_BEFORE
+    _CALL_BEFORE = None
+    new = _threads() - before
+    for ident in new:
+        _OWNERS[ident] = entrant
+    if new and _CRASH_FD >= 0:
+        with contextlib.suppress(OSError):
+            os.write(_CRASH_FD, "".join(f"thread {i} of {entrant}\n" for i in new).encode())
+
+
+def _thread_owner(ident: int) -> int:
+    """The entrant whose call started thread ``ident`` (the one being made or thinking
+    now for a thread started in its call, not yet noted), or -1: not known."""
+    if ident in _OWNERS:
+        return _OWNERS[ident]
+    me = threading.current_thread()
+    if _CALL_BEFORE is not None and ident not in _CALL_BEFORE \
+            and not isinstance(me, threading._DummyThread):   # (a raw _thread's: unknown)
+        return int(_THINKING.value) if _THINKING is not None else -1
+    return -1
+
+
 def _watch(task: Task) -> Any:
     """For :func:`make_seat_bots`: marks the entrant whose bot is being made."""
     if _THINKING is None:
         return None
+    before: set[int] = set()
 
     def mark(seat: int) -> None:
+        global _CALL_BEFORE
+        if seat >= 0:
+            before.clear()
+            before.update(_threads())
+            _CALL_BEFORE = before
+        else:
+            _note_threads(_THINKING.value, before)
         _THINKING.value = task.seat_bots[seat] if seat >= 0 else -1
     return mark
 
@@ -245,24 +309,45 @@ class _Watched:
         return getattr(self.bot, name)
 
     def choose(self, view: Any, legal: Any) -> Any:
+        global _CALL_BEFORE
         _THINKING.value = self.entrant
+        before = _CALL_BEFORE = _threads()
         try:
             return self.bot.choose(view, legal)
         finally:
             _THINKING.value = -1
+            _note_threads(self.entrant, before)
 
 
-def _worker_watched(marker: Any) -> None:
+def _worker_watched(marker: Any, crash_path: str | None = None) -> None:
     """:func:`_worker_start`, in a worker of its own that says who is thinking; an
-    ``os._exit`` from a thread other than the match's says that nobody can be told."""
-    global _THINKING
+    ``os._exit`` from a thread other than the match's says that nobody can be told. A
+    crash of the interpreter is written to ``crash_path`` with every thread's stack
+    (which thread crashed: one a plug-in started made the other plug-in, which was
+    thinking then, forfeit), and so is the entrant whose call started each thread."""
+    global _THINKING, _CRASH_FD
     _worker_start()
     _THINKING = marker
+    if crash_path is not None:
+        import faulthandler
+        with contextlib.suppress(OSError, ValueError, RuntimeError):
+            fd = os.open(crash_path, os.O_WRONLY | os.O_APPEND)
+            bot_guard.keep_descriptor(fd, "the worker's record of a crash")
+            os.write(fd, f"main {threading.get_ident()}\n".encode())
+            faulthandler.enable(file=fd, all_threads=True)
+            _CRASH_FD = fd
     real_exit = os._exit
 
     def _exit(status: int) -> NoReturn:
         if threading.current_thread() is not threading.main_thread():
-            marker.value = -1        # a bot's thread, while another bot may think
+            # a bot's thread, while another bot may think: its own plug-in's, the one
+            # whose call started it (-1: not known)
+            ident = threading.get_ident()
+            marker.value = _thread_owner(ident)
+            if marker.value >= 0 and _CRASH_FD >= 0:
+                with contextlib.suppress(OSError):
+                    os.write(_CRASH_FD, f"thread {ident} of {marker.value}\n"
+                                        f"exit from thread {ident}\n".encode())
         real_exit(status)
     os._exit = _exit
 
@@ -421,17 +506,36 @@ def _alone(task: Task, ctx: Any) -> MatchResult:
     plug-in bot when that worker dies too."""
     plugins = _plugin_entrants(task)
     seen: list[int] = []
+    ended = ""
+    threads: list[bool] = []
     for _attempt in range(2):
         marker = ctx.Value("i", -1, lock=False)
+        handle, crash_path = tempfile.mkstemp(prefix="millebornes-worker-", suffix=".txt")
+        os.close(handle)
         solo = ProcessPoolExecutor(1, mp_context=ctx, initializer=_worker_watched,
-                                   initargs=(marker,))
+                                   initargs=(marker, crash_path))
+        procs: list[Any] = []
         try:
-            return solo.submit(play_task, task).result()
+            future = solo.submit(play_task, task)
+            procs = list((getattr(solo, "_processes", None) or {}).values())
+            return future.result()
         except BrokenProcessPool:
             pass
         finally:
             close_pool(solo)
-        seen.append(int(marker.value))
+            crashed = _crashed_thread(crash_path, task)
+            with contextlib.suppress(OSError):
+                os.unlink(crash_path)
+        # how it ended, said when a signal ended it ("SIGSEGV, a crash: ...")
+        codes = [p.exitcode for p in procs if isinstance(p.exitcode, int) and p.exitcode < 0]
+        ended = ended or (f" ({exit_words(codes[0])})" if codes else "")
+        if crashed is None:
+            seen.append(int(marker.value))
+        else:
+            # a crash from a thread of the process's: the plug-in whose call started it,
+            # whoever was thinking then
+            seen.append(crashed)
+            threads.append(True)
         if seen[0] not in plugins:
             break
     seating = Seating(*task.seating)
@@ -454,7 +558,37 @@ def _alone(task: Task, ctx: Any) -> MatchResult:
     return MatchResult(task, seating.side_of(other),
                        tuple((0,) * len(SOURCES) for _ in range(seating.n_teams)), 0,
                        tuple(() for _ in task.seat_bots), faulty,
-                       "ended its worker process in the middle of the match")
+                       "ended its worker process in the middle of the match"
+                       + (", from a thread it started" if threads else "") + ended)
+
+
+def _crashed_thread(path: str, task: Task) -> int | None:
+    """From a worker's record of a crash (:func:`_worker_watched`): when a thread other
+    than the match's crashed the interpreter, the entrant whose call started it (-1:
+    none known); None when the match's own thread did, or no crash is told there (an
+    ``os._exit``, a SIGKILL). The fatal error goes to the log (where in its code)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read(1 << 20)
+    except OSError:
+        return None
+    main = re.search(r"^main (\d+)$", text, re.M)
+    current = re.search(r"^Current thread 0x([0-9a-f]+)", text, re.M)
+    exited = re.search(r"^exit from thread (\d+)$", text, re.M)
+    if main is None or (current is None and exited is None):
+        return None
+    fatal = text.find("Fatal Python error")
+    if fatal >= 0:
+        log.warning("a worker playing %s ended: %s", " against ".join(
+            task.specs[b] for b in task.pair), text[fatal:][:4000])
+    ident = int(current.group(1), 16) if current is not None else int(exited.group(1))  # type: ignore[union-attr]
+    if ident == int(main.group(1)):
+        return None
+    owner = -1
+    for line in re.finditer(r"^thread (\d+) of (-?\d+)$", text, re.M):
+        if int(line.group(1)) == ident:
+            owner = int(line.group(2))       # (the last: an ident may be used again)
+    return owner
 
 
 # ----- the report ----------------------------------------------------------------------

@@ -24,6 +24,7 @@ import struct
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -105,6 +106,38 @@ def cap_memory(limit: int | None = None) -> None:
         _held_back = BOUND_RESERVE if room >= extra else max(0, room // 4)
 
 
+#: What a signal that ends a process means, in a player's words (a crash of the
+#: interpreter was said "exit code -11").
+_SIGNAL_WORDS = {
+    "SIGSEGV": "a crash: memory read or written where there is none, a bug in C code, "
+               "an extension's or ctypes'",
+    "SIGBUS": "a crash: memory that cannot be reached, a bug in C code",
+    "SIGILL": "a crash: an instruction the processor cannot run, a bug in C code",
+    "SIGFPE": "a crash: an arithmetic error in C code",
+    "SIGABRT": "aborted: os.abort(), or a check in C code that failed",
+    "SIGKILL": "killed: by the system, short of memory, or by someone",
+    "SIGTERM": "ended from outside (kill)",
+    "SIGPROF": "stopped: it held the interpreter in C code past its time limit",
+    "SIGXCPU": "stopped: past its limit of processor time",
+    "SIGPIPE": "it wrote to a pipe whose reader had gone",
+}
+
+
+def exit_words(code: int) -> str:
+    """How a process ended, from its exit code as ``multiprocessing`` and ``subprocess``
+    give it: "exit code 3", or a signal (a negative code) named and said in words,
+    "SIGSEGV, a crash: memory read or written where there is none, ..." (it was "exit
+    code -11", which a player cannot read)."""
+    if code >= 0:
+        return f"exit code {code}"
+    try:
+        name = signal.Signals(-code).name
+    except ValueError:
+        return f"ended by signal {-code}"
+    what = _SIGNAL_WORDS.get(name)
+    return f"{name}, {what}" if what else f"ended by the signal {name}"
+
+
 def within_bound(fn: Callable[..., T], *args: Any) -> T:
     """``fn(*args)``, plug-in code, in a process bounded by :func:`cap_memory`, with
     :data:`BOUND_RESERVE` bytes of the bound held back (a mapping reserved, never
@@ -119,16 +152,60 @@ def within_bound(fn: Callable[..., T], *args: Any) -> T:
     may have kept it from an earlier call). A descriptor of the program's that the
     plug-in closed is put back, and the plug-in is at fault
     (:func:`engine.bot_guard.descriptors_kept`); Python's built-in names are put back
-    as they were, however the call ends (:func:`_builtins_back`)."""
+    as they were, however the call ends (:func:`_builtins_back`), and so are the
+    interpreter's settings a plug-in may change for its own code (:func:`_settings`)."""
     if not _BUILTINS:
         _BUILTINS.update(vars(builtins))       # before any plug-in's code has run here
     handlers = _handlers()
+    settings = _settings()
     try:
         answer: T = descriptors_kept(_held_back_for, fn, *args)
     finally:
+        _settings_back(settings)
         _builtins_back()
         _handlers_back(handlers)
     return answer
+
+
+def _settings() -> tuple[Any, ...]:
+    """The interpreter's settings that a plug-in's call may change for its own code, not
+    for the program's: its profiler and tracer (``sys.setprofile``, ``sys.settrace``, and
+    ``threading``'s for the threads started later), put back; a recursion limit it
+    lowered, put back (one it raised stays: a deep search needs it); a warnings filter it
+    added that makes warnings errors, taken out (its other filters stay: a library's
+    warnings quieted). A bot that lowered the limit for its own search made the honest
+    bots of the next matches in its process fail, "could not be made (RecursionError:
+    ...)", and forfeit them in a tournament; a profiler it left on watched, and slowed,
+    every call of the program and of the other seats' bots."""
+    return (sys.getprofile(), sys.gettrace(), threading.getprofile(), threading.gettrace(),
+            sys.getrecursionlimit(), warnings.filters, list(warnings.filters))
+
+
+def _settings_back(saved: tuple[Any, ...]) -> None:
+    """The settings of :func:`_settings` put back (the profiler and the tracer first:
+    the rest is not theirs to watch)."""
+    profile, trace, thread_profile, thread_trace, limit, filters, kept = saved
+    if sys.getprofile() is not profile:
+        sys.setprofile(profile)
+    if sys.gettrace() is not trace:
+        sys.settrace(trace)
+    if threading.getprofile() is not thread_profile:
+        threading.setprofile(thread_profile)
+    if threading.gettrace() is not thread_trace:
+        threading.settrace(thread_trace)
+    if sys.getrecursionlimit() < limit:
+        try:
+            sys.setrecursionlimit(limit)
+        except (RecursionError, ValueError):
+            pass
+    now = warnings.filters
+    if now is not filters or now != kept:
+        mine = [f for f in now if type(f) is tuple and (f[:1] != ("error",) or f in kept)]
+        filters[:] = mine if now is filters or type(now) is list else kept
+        warnings.filters = filters
+        mutated = getattr(warnings, "_filters_mutated", None)
+        if callable(mutated):
+            mutated()
 
 
 #: The signals whose handling is the program's: a plug-in's own handler is put back
@@ -638,7 +715,7 @@ class BotProcess:
             code = self._proc.exitcode
             if code is not None:
                 # its process ended ("stopped (EOFError: )" said nothing of why)
-                return f"ended its process (exit code {code})"
+                return f"ended its process ({exit_words(code)})"
             return f"stopped ({type(exc).__name__}: {exc})"
         if isinstance(reply, str):
             return reply

@@ -261,7 +261,8 @@ def test_a_plugin_that_hangs_is_stopped_at_its_limit_and_a_built_in_bot_moves(
 
 @pytest.mark.parametrize("bot, words", [
     ("mb15raises", "raised ValueError: no idea what to play"),
-    ("mb15dies", "ended its process (exit code -9)")])
+    ("mb15dies", "ended its process (SIGKILL, killed: by the system, short of memory, or "
+                 "by someone)")])
 def test_a_plugin_that_crashes_or_ends_its_process_is_said_by_name(
         plugins: Path, bot: str, words: str) -> None:
     d = _driver(bot)

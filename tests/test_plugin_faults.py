@@ -815,7 +815,8 @@ def test_of_two_plugins_the_one_whose_move_ends_its_worker_forfeits(
     results = list(run_matches(tasks, 2))
     assert [r.task for r in results] == tasks                # schedule order, none lost
     assert [(r.faulty_bot, r.fault) for r in results] == [
-        (0, "ended its worker process in the middle of the match")] * len(tasks)
+        (0, "ended its worker process in the middle of the match (SIGKILL, killed: by the "
+            "system, short of memory, or by someone)")] * len(tasks)
     by = {b["bot"]: b for b in summarise(["tcrashes", "chatty"], TWO, results)["bots"]}
     assert by["chatty"]["wins"] == by["chatty"]["matches"] == len(tasks)
     assert "forfeits" not in by["chatty"]
