@@ -257,16 +257,10 @@ class _Crash:
         self.reading = True
 
     def read(self, fd: int) -> None:
-        while self.reading:
-            try:
-                chunk = os.read(fd, 1 << 16)
-            except BlockingIOError:
-                break
-            except OSError:
-                chunk = b""
-            if not chunk:
-                self.reading = False
-                break
+        if not self.reading:
+            return
+        chunk, self.reading = _available(fd)
+        if chunk:
             self.text = (self.text + chunk)[-(1 << 20):]
             try:
                 os.write(2, chunk)
@@ -282,6 +276,31 @@ class _Crash:
         if ident == heard.main:
             return None
         return heard.owners.get(ident, -1)
+
+
+#: The longest line of the child's kept while its end is awaited, and the most threads
+#: whose starting seat is kept (a bot may write on the pipe too: bounded).
+_LONGEST_LINE = 1 << 16
+_MOST_THREADS = 100_000
+#: The most bytes one look at a pipe takes (the rest waits for the next look).
+_MOST_AT_ONCE = 1 << 20
+
+
+def _available(fd: int) -> tuple[bytes, bool]:
+    """What non-blocking ``fd`` holds now, and whether it may hold more later (False: its
+    writing end is closed, or it cannot be read)."""
+    out = b""
+    while len(out) < _MOST_AT_ONCE:          # (a writer as fast as this reader: bounded)
+        try:
+            chunk = os.read(fd, 1 << 16)
+        except BlockingIOError:
+            return out, True
+        except OSError:
+            return out, False
+        if not chunk:
+            return out, False
+        out += chunk
+    return out, True
 
 
 def _in_group(pid: int) -> bool:
@@ -308,19 +327,15 @@ class _Heard:
 
     def read(self, r: int) -> None:
         """All there is to read now (never waits)."""
-        while self.reading:
-            try:
-                chunk = os.read(r, 1 << 16)
-            except BlockingIOError:
-                break
-            except OSError:
-                chunk = b""
-            if not chunk:
-                # its end closed (the child's, and any a bot's own child held)
-                self.reading = False
-                break
-            self.buffer += chunk
+        if not self.reading:
+            return
+        # (reading ends when its end closed: the child's, and any a bot's own child held)
+        chunk, self.reading = _available(r)
+        self.buffer += chunk
         *lines, self.buffer = self.buffer.split(b"\n")
+        # the program's lines are short: a bot writing on the pipe without end of line
+        # would grow what is kept without bound
+        self.buffer = self.buffer[-_LONGEST_LINE:]
         for line in lines:
             try:
                 said = json.loads(line)
@@ -335,7 +350,7 @@ class _Heard:
             elif type(said) is list and len(said) == 3 and said[0] == "threads" \
                     and type(said[1]) is int and type(said[2]) is list:
                 for ident in said[2]:
-                    if type(ident) is int:
+                    if type(ident) is int and len(self.owners) < _MOST_THREADS:
                         self.owners[ident] = said[1]
             elif type(said) is list and len(said) == 2 and said[0] == "exit" \
                     and type(said[1]) is int:

@@ -677,3 +677,59 @@ def test_a_failing_bot_whose_del_hangs_leaves_its_fault_said(tmp_path: Path,
         assert "lingerer failed to move and forfeited 2 matches (first: raised KeyError: " \
             "'boom'" in done.stdout.replace("\n", " "), done.stdout
     assert "Exception ignored" not in done.stderr
+
+
+FLOODER = '''
+import ctypes
+import os
+import stat
+
+
+class Floods:
+    """Writes 200 MB with no end of line on every pipe its process holds, then crashes."""
+
+    def choose(self, view, legal):
+        block = b"x" * (1 << 20)
+        for fd in range(3, 256):
+            try:
+                if stat.S_ISFIFO(os.fstat(fd).st_mode):
+                    for _ in range(200):
+                        os.write(fd, block)
+            except OSError:
+                pass
+        ctypes.string_at(0)
+
+
+def make(seed):
+    return Floods()
+'''
+
+#: Started with the command (on its path): notes the command's own peak memory as it
+#: ends (not the matches' child's: forked later, it is another pid).
+_PEAK_NOTE = '''
+import atexit, os, resource
+_pid = os.getpid()
+
+def _note():
+    if os.getpid() == _pid:
+        with open(os.path.join(os.path.dirname(__file__), "peak_kib"), "w") as f:
+            f.write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
+
+atexit.register(_note)
+'''
+
+
+@pytest.mark.slow       # 200 MB through a pipe, 10-30 s
+def test_a_bot_flooding_the_matches_line_does_not_grow_the_command(tmp_path: Path) -> None:
+    """What the matches' process says is read a line at a time: a bot writing on that
+    pipe without an end of line grew what the command kept without bound (200 MB here)
+    before the report."""
+    install_plugin(tmp_path, "flooder", FLOODER, {"flooder": "make"})
+    (tmp_path / "sitecustomize.py").write_text(_PEAK_NOTE)
+    done = millebornes_with_plugins(tmp_path, "simulate", "--bots", "flooder,heuristic",
+                                    "--games", "2")
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "stopped: bot flooder at seat 0 failed to move in game 1 of 2" in done.stderr, \
+        done.stderr[-2000:]
+    peak_mib = int((tmp_path / "peak_kib").read_text()) / 1024
+    assert peak_mib < 120, peak_mib
