@@ -686,14 +686,14 @@ import stat
 
 
 class Floods:
-    """Writes 200 MB with no end of line on every pipe its process holds, then crashes."""
+    """Writes 300 MB with no end of line on every pipe its process holds, then crashes."""
 
     def choose(self, view, legal):
         block = b"x" * (1 << 20)
         for fd in range(3, 256):
             try:
                 if stat.S_ISFIFO(os.fstat(fd).st_mode):
-                    for _ in range(200):
+                    for _ in range(300):
                         os.write(fd, block)
             except OSError:
                 pass
@@ -722,11 +722,11 @@ atexit.register(_note)
 '''
 
 
-@pytest.mark.slow       # 200 MB through a pipe, 10-30 s
+@pytest.mark.slow       # 300 MB through a pipe, 15-45 s
 def test_a_bot_flooding_the_matches_line_does_not_grow_the_command(tmp_path: Path) -> None:
     """What the matches' process says is read a line at a time: a bot writing on that
-    pipe without an end of line grew what the command kept without bound (200 MB here)
-    before the report."""
+    pipe without an end of line grew what the command kept without bound (180 MB for
+    200 MB written) before the report."""
     install_plugin(tmp_path, "flooder", FLOODER, {"flooder": "make"})
     (tmp_path / "sitecustomize.py").write_text(_PEAK_NOTE)
     done = millebornes_with_plugins(tmp_path, "simulate", "--bots", "flooder,heuristic",
@@ -737,4 +737,6 @@ def test_a_bot_flooding_the_matches_line_does_not_grow_the_command(tmp_path: Pat
     notes = [p.read_text().split("\n", 1) for p in tmp_path.glob("peak_kib.*")]
     command = [int(kib) / 1024 for kib, line in notes if " -m cli.main simulate" in line]
     assert len(command) == 1, notes
-    assert command[0] < 120, (command, notes)
+    # kept, it would be 300 MB more; bounded, the command's own size and its allocator's
+    # leftovers (46 MB here, 132 MB once in CI beside the hostile suite): under half of it
+    assert command[0] < 150, (command, notes)
