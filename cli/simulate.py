@@ -7,6 +7,7 @@ import contextlib
 import faulthandler
 import json
 import os
+import shutil
 import signal
 import sys
 import tempfile
@@ -216,6 +217,7 @@ def run_cheat(args: argparse.Namespace) -> int:
         raise ValueError(_("--cheater must be a seat 0..%(last)d") % {"last": n - 1})
     names = [f"{bot_names[s]}{s + 1}" for s in range(n)]
     cfg, ids = make_table(rules, seating, names, b"cheat/%d" % args.seed)
+    made_dir = not args.transcript_dir
     out_dir = Path(args.transcript_dir).absolute() if args.transcript_dir else Path(tempfile.mkdtemp(
         prefix="millebornes-cheat-"))
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -228,7 +230,13 @@ def run_cheat(args: argparse.Namespace) -> int:
             choosers = [_checked(bot, s) for s, bot in enumerate(made)]
             o = stage_cheat(cfg, ids, choosers, args.cheat, args.cheater, path)
     except BotFailed as exc:
+        _drop_made_dir(out_dir, made_dir)
         raise _bot_fault(exc, bot_names, 0, 1) from None
+    except BaseException:
+        # a demonstration that stopped (Ctrl-C, an error) left a folder of its own in the
+        # temporary directory, named nowhere, at every run
+        _drop_made_dir(out_dir, made_dir)
+        raise
     if args.json:
         print(json.dumps(o.as_dict()))
         return 0
@@ -242,6 +250,13 @@ def run_cheat(args: argparse.Namespace) -> int:
         for part in (first, *("  " + r for r in rest)):
             print(i18n.display(part))
     return 0 if same and o.caught else 1
+
+
+def _drop_made_dir(out_dir: Path, made: bool) -> None:
+    """Remove the temporary folder the cheat demonstration made, when it ends without a
+    report that names the transcript in it (a folder the player named stays)."""
+    if made:
+        shutil.rmtree(out_dir, ignore_errors=True)
 
 
 class _Stderr:

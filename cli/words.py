@@ -2725,7 +2725,9 @@ def cheat_demo_lines(o: Any, names: Sequence[str], same: bool) -> list[str]:
 
     out = [_(CHEAT_WORDS[o.kind]) % {"seat": who(o.cheater)}]
     if not o.caught:
-        return out + [_("not caught: the match ended without the cheat taking place")]
+        # the transcript is kept in this case too: say where, as below
+        return out + [_("not caught: the match ended without the cheat taking place"),
+                      _cheat_verify_line(o, who)]
     blamed = i18n.join_and(who(s) for s in o.blamed)
     if not o.blamed:
         # "nobody" as a subject: French "personne a été prise" was wrong

@@ -84,3 +84,18 @@ def test_cli_refuses_bad_cheat_arguments(capsys: pytest.CaptureFixture[str],
                                          argv: list[str]) -> None:
     assert main(["simulate", "--fair-deck", *argv]) == 2
     assert "millebornes simulate" in capsys.readouterr().err
+
+
+def test_a_cheat_not_caught_still_says_where_its_transcript_is(tmp_path: Path) -> None:
+    """A cheat that never took place (the match ended first) kept its transcript in the
+    demonstration's folder and named it nowhere: the report now says where, as when caught."""
+    from cli.words import cheat_demo_lines
+    from p2p.table.memory import CheatOutcome
+
+    path = tmp_path / "cheat-bad-share-seat1.mbt"
+    o = CheatOutcome(kind="bad-share", cheater=1, caught=False, blamed=[], verdict="none",
+                     stage=None, detected_by=[], check=None, detail="", hand=None,
+                     transcript=path, verify_ok=True)
+    lines = cheat_demo_lines(o, ["heuristic1", "random2"], same=False)
+    assert lines[1] == "not caught: the match ended without the cheat taking place"
+    assert lines[2] == f"transcript kept in {path}; verify: OK, a fair game"
