@@ -375,7 +375,7 @@ class Store:
 
     def set_endpoints(self, endpoints: dict[int, str]) -> None:
         self.meta["endpoints"] = {str(k): v for k, v in endpoints.items()}
-        _write_atomic(self.path / META, _pack(self.meta))
+        self._write_meta()
 
     def set_extra(self, name: str, value: Any) -> None:
         """Keep ``value`` under ``name`` in the table's ``extra`` (None: forget it), for
@@ -388,6 +388,11 @@ class Store:
         if extra == self.meta.get("extra"):
             return
         self.meta["extra"] = extra
+        self._write_meta()
+
+    def _write_meta(self) -> None:
+        """``table.msgpack`` replaced by :attr:`meta` at once (a crash leaves the old or
+        the new record, never half of one)."""
         _write_atomic(self.path / META, _pack(self.meta))
 
     @property
