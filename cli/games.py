@@ -18,6 +18,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import msgpack
 
@@ -63,10 +64,55 @@ class SavedGame:
     #: the rule set and its options as the table agreed them ("" when the preset's own):
     #: a match to 5000 or with fast play was listed as plain "classic"
     options: str = ""
+    #: the bot that played the player's seat when they left (:data:`AUTO_BOT`; "": the
+    #: ``--auto`` default), None when they played it themselves
+    auto_bot: str | None = None
 
     @property
     def transcript(self) -> Path:
         return self.path / "transcript.mbt"
+
+
+#: the key of ``table.msgpack``'s ``extra`` that keeps the bot that played the player's
+#: own seat (``--auto``, ``--auto-bot``)
+AUTO_BOT = "auto_bot"
+
+
+def auto_extra(args: argparse.Namespace) -> dict[str, object]:
+    """What a table's store keeps of ``--auto``/``--auto-bot``: ``resume`` after a crash
+    tells the player which bot played their seat and how to let it play on (a player
+    who watched a bot play came back to a seat to play by hand, and no word of it), and
+    ``games`` says it of the game."""
+    if not getattr(args, "auto", False) and not getattr(args, "auto_bot", None):
+        return {}
+    return {AUTO_BOT: str(getattr(args, "auto_bot", None) or "")}
+
+
+def remembered_auto_bot(table: Path) -> str | None:
+    """The bot that played the player's own seat of a saved table ("" for ``--auto``'s
+    default), None when the player played it (or the store does not say, or says it in a
+    way this program would not have written)."""
+    try:
+        return _auto_bot_in(read_meta(table))
+    except (OSError, ValueError):
+        return None
+
+
+def _auto_bot_in(meta: dict[str, Any]) -> str | None:
+    """:func:`remembered_auto_bot` of a table record already read."""
+    extra = meta.get("extra")
+    spec = extra.get(AUTO_BOT) if isinstance(extra, dict) else None
+    if not isinstance(spec, str) or len(spec) > 200 or not spec.isprintable():
+        return None
+    if spec:
+        from engine.bots import parse_bot_spec
+        try:
+            parse_bot_spec(spec)
+        except ValueError:
+            # not a spec this program writes ("heuristic:oops"): resume stopped with the
+            # bot's option error, every time, naming no file (the second review)
+            return None
+    return spec
 
 
 def saved_games(base: Path | None, skipped: list[Path] | None = None) -> list[SavedGame]:
@@ -101,7 +147,7 @@ def saved_games(base: Path | None, skipped: list[Path] | None = None) -> list[Sa
                              tuple(p.name for p in cfg.players), int(meta.get("seat", 0)),
                              cfg.rules.preset,
                              rules_label(cfg.rules) if rules_label(cfg.rules)
-                             != rules_name(cfg.rules.preset) else ""))
+                             != rules_name(cfg.rules.preset) else "", _auto_bot_in(meta)))
     return out
 
 
@@ -307,6 +353,17 @@ def game_state(game: SavedGame, facts: GameFacts | None = None) -> str:
     return _("damaged (see verify)")
 
 
+def auto_bot_note(game: SavedGame) -> str:
+    """The listing's word that a bot played the player's seat when they left (``play
+    --auto``, ``join --auto-bot mybot``): such a game looked like one played by hand, and
+    the player learnt it only from ``resume``. Empty when they played it."""
+    if game.auto_bot is None:
+        return ""
+    if game.auto_bot:
+        return _("a bot (%(bot)s) played your seat") % {"bot": safe_text(game.auto_bot, 60)}
+    return _("a bot played your seat")
+
+
 class _StateCache:
     """What ``games`` found in each saved game, kept in the data folder beside them
     (``games-state.json``) with the size and change time of the transcript it read.
@@ -432,15 +489,16 @@ def run(args: argparse.Namespace) -> int:
         print(i18n.display(table[0]))
         for line, (g, _state, _players) in zip(table[1:], rows, strict=True):
             print(i18n.display(line))
-            if g.options:
-                for w in i18n.wrap(g.options, width - SHORT - 2):
+            for part in (g.options, auto_bot_note(g)):
+                for w in (i18n.wrap(part, width - SHORT - 2) if part else []):
                     print(i18n.display(" " * (SHORT + 2) + w))
     else:
         # a terminal narrower than the table (which it cut mid-word, "s" / "tate"): each
         # game on lines of its own, its id and date first
         for g, state, players in rows:
             print(i18n.display(f"{g.short_id}  {g.when:%Y-%m-%d %H:%M}"))
-            for part in (f"{rules_short(g.rules)}, {state}", players, g.options):
+            for part in (f"{rules_short(g.rules)}, {state}", players, g.options,
+                         auto_bot_note(g)):
                 for w in (wrap(part, width, "  ") if part else []):
                     print(i18n.display(w))
     # with the options that find these games again (a bare "replay ID" looked in the

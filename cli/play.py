@@ -36,9 +36,10 @@ from .args import (
 from .bot_peers import READY_WAIT, BotPeerProcesses, bot_identities
 from .console import run_console
 from .driver import LocalDriver
+from .games import auto_extra
 from .i18n import _
 from .netdriver import NetDriver
-from .seats import auto_extra, listen
+from .seats import listen
 from .words import (
     paused_line,
     peer_stop_reason,
@@ -120,7 +121,7 @@ class LoopbackTable:
     def __init__(self, rules: Rules, seating: Seating, names: list[str], seed: int,
                  base: Path | None = None, bot_specs: Sequence[str] = (),
                  extra: dict[str, object] | None = None) -> None:
-        """``extra``: kept in the store for ``resume`` (:func:`cli.seats.auto_extra`)."""
+        """``extra``: kept in the store for ``resume`` (:func:`cli.games.auto_extra`)."""
         self.extra = dict(extra or {})
         bot_seats = range(1, seating.n_players)
         seeds = bot_identities(bot_seats)

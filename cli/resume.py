@@ -18,17 +18,24 @@ from p2p.table import ListenAgainError, Peer, resume_peer
 from . import i18n
 from .args import auto_flags, data_dir, resume_flags, with_defaults
 from .bot_limit import try_make
-from .games import SHORT, SavedGame, _StateCache, find_game, play_command, saved_games
+from .games import (
+    AUTO_BOT,
+    SHORT,
+    SavedGame,
+    _StateCache,
+    auto_extra,
+    find_game,
+    play_command,
+    remembered_auto_bot,
+    saved_games,
+)
 from .i18n import _
 from .program import as_typed
 from .seats import (
-    AUTO_BOT,
     LineReader,
-    auto_extra,
     base_dir,
     identity,
     play_seat,
-    remembered_auto_bot,
     remembered_identity,
     resume_bots,
     stored_bot_seats,

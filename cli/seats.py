@@ -50,6 +50,7 @@ from .args import (
 )
 from .bot_process import ANSWER_WITHIN, BotProcess, bot_move_time, log_bot_fault
 from .console import run_console
+from .games import auto_extra
 from .i18n import _
 from .netdriver import NetDriver
 from .plain import MAX_LINE_BYTES as MAX_LINE_BYTES
@@ -220,37 +221,6 @@ BOT_SEATS = "bot_seats"
 
 #: The ``extra`` entry of a table's store naming the bot that played the player's own seat
 #: (``--auto-bot SPEC``; "" for ``--auto``'s default); absent when the player played.
-AUTO_BOT = "auto_bot"
-
-
-def auto_extra(args: argparse.Namespace) -> dict[str, object]:
-    """What a table's store keeps of ``--auto``/``--auto-bot``: ``resume`` after a crash
-    tells the player which bot played their seat and how to let it play on (a player
-    who watched a bot play came back to a seat to play by hand, and no word of it)."""
-    if not getattr(args, "auto", False) and not getattr(args, "auto_bot", None):
-        return {}
-    return {AUTO_BOT: str(getattr(args, "auto_bot", None) or "")}
-
-
-def remembered_auto_bot(table: Path) -> str | None:
-    """The bot that played the player's own seat of a saved table ("" for ``--auto``'s
-    default), None when the player played it (or the store does not say, or says it in a
-    way this program would not have written)."""
-    try:
-        spec = read_meta(table)["extra"].get(AUTO_BOT)
-    except (OSError, ValueError):
-        return None
-    if not isinstance(spec, str) or len(spec) > 200 or not spec.isprintable():
-        return None
-    if spec:
-        from engine.bots import parse_bot_spec
-        try:
-            parse_bot_spec(spec)
-        except ValueError:
-            # not a spec this program writes ("heuristic:oops"): resume stopped with the
-            # bot's option error, every time, naming no file (the second review)
-            return None
-    return spec
 
 
 def stored_bot_seats(table: Path, players: int) -> list[int]:

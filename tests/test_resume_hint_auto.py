@@ -165,3 +165,24 @@ def test_a_stored_bot_that_is_no_bot_spec_does_not_stop_resume(
     out = _resume(tmp_path)
     assert "resumed" in out and "You left; the game is saved" in " ".join(out.split()), \
         out[:1500]
+
+
+def _games(tmp_path: Path) -> str:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    r = subprocess.run([sys.executable, "-m", "cli", "games", "--data-dir", str(tmp_path)],
+                       text=True, capture_output=True, cwd=ROOT, env=env, timeout=60)
+    assert r.returncode == 0 and "Traceback" not in r.stdout + r.stderr, r.stdout + r.stderr
+    return " ".join(r.stdout.split())
+
+
+def test_games_says_which_games_a_bot_played_for_the_player(tmp_path: Path) -> None:
+    """`games` listed a game a bot had played for the player (--auto, --auto-bot) as any
+    other: the player learnt it only by resuming it. Said under the game, until the
+    player resumes it by hand."""
+    _leave_early(tmp_path / "bot", "--auto-bot", "normal")
+    _leave_early(tmp_path / "auto", "--auto")
+    assert "a bot (normal) played your seat" in _games(tmp_path / "bot")
+    said = _games(tmp_path / "auto")
+    assert "a bot played your seat" in said and "a bot (" not in said, said
+    _resume(tmp_path / "bot")                                  # by hand this time
+    assert "played your seat" not in _games(tmp_path / "bot")
