@@ -217,10 +217,7 @@ def my_store(start: TableStart, node: Node, args: argparse.Namespace) -> Store:
 REMEMBERED_IDENTITY = "identity"
 #: The ``extra`` entry of a table's store listing the seats bots played from the start.
 BOT_SEATS = "bot_seats"
-
-
-#: The ``extra`` entry of a table's store naming the bot that played the player's own seat
-#: (``--auto-bot SPEC``; "" for ``--auto``'s default); absent when the player played.
+#: (the entry naming the bot that played the player's own seat: ``cli.games.AUTO_BOT``)
 
 
 def stored_bot_seats(table: Path, players: int) -> list[int]:
