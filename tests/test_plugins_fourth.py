@@ -338,6 +338,7 @@ def test_a_bot_with_a_spawn_pool_in_a_tournament_leaves_no_traceback(
 
 
 @pytest.mark.slow
+@pytest.mark.alone   # a quick bot's making is said slow past 2 s: it was so at load 10 (CI)
 def test_a_bot_slow_to_make_is_said_while_the_player_waits(plugins: Path) -> None:
     """The check of ``--bots`` makes the bot once in a child process before anything is
     shown: a factory that warms up (loads a model) left the terminal blank for up to a
