@@ -10,26 +10,34 @@ Each test failed before its fix.
   transport key from the header; on plain ZeroMQ, its HELLO carries its signature of
   that address for this session), and the address is stored again. A HELLO under the
   seat's id that proves nothing reaches nobody.
+* pass 25's other leftover: on a plain node (no CURVE: a routing id is a claim) each
+  claimed peer id could hold ``unfinished_limit`` of empty message parts, some 32 MB of
+  libzmq's memory an id (15 ids: 51 -> 524 MB). Every peer's connections are bounded
+  together there now (15 ids: 51 -> 158 MB at the peak).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
+import socket
 import threading
 import time
 from pathlib import Path
 
 import msgpack
 import pytest
+from test_hostile_eighth import _exchange, _null_dealer
 from test_session import FAST
 
 from engine import Seating, preset
 from engine.bots import make_bot
 from p2p.audit import verify_game
 from p2p.crypto.identity import Identity
-from p2p.hostile import HostileSocket
+from p2p.hostile import HostileSocket, closed_by_peer
+from p2p.net.conn_guard import ConnGuard
 from p2p.net.frames import HELLO, SESSION_LEN, pack_frame
+from p2p.net.interface import TransportConfig
 from p2p.net.transport import Node
 from p2p.table.config import TableConfig
 from p2p.table.memory import make_table
@@ -133,3 +141,43 @@ def test_a_hello_under_an_unlisted_seats_id_that_proves_nothing_reaches_nobody(
         assert 0 not in Store.open(path, ids[1].public_key)[1].endpoints
     finally:
         back.close(flush=0)
+
+
+@pytest.mark.skipif(not ConnGuard.supported(),
+                    reason="the guard needs Linux's TCP_INFO byte counts")
+def test_connections_claiming_many_peers_ids_on_a_plain_node_are_bounded_together() -> None:
+    """On a plain node a routing id is a claim: a connection naming each of a table's
+    peer ids, each finishing one message then holding empty parts just under what one
+    peer may hold, held that much per id (some 32 MB of libzmq's memory an id: 15 ids
+    took a node from 51 to 524 MB). Every claimant together may hold what one peer may
+    now (15 ids: 51 to 158 MB); an honest peer's largest payloads still pass."""
+    cfg = TransportConfig(max_payload=64 * 1024)
+    per = int(cfg.unfinished_limit * 0.6)
+    claimed = 5
+    socks: list[socket.socket] = []
+    with Node(b"victim", config=cfg) as victim, Node(b"honest", config=cfg) as honest:
+        honest.add_peer(b"victim", victim.endpoint)
+        victim.add_peer(b"honest", honest.endpoint)
+        ids = [b"m" + os.urandom(32) for _ in range(claimed)]
+        for nid in ids:
+            victim.add_peer(nid, "tcp://127.0.0.1:9")
+        try:
+            for nid in ids:
+                s = _null_dealer(victim.port, nid)
+                hello = pack_frame([HELLO, os.urandom(SESSION_LEN), 9, "127.0.0.1"])
+                s.sendall(b"\x00" + bytes([len(hello)]) + hello)     # a finished message
+                socks.append(s)
+            time.sleep(0.3)
+            for s in socks:
+                s.sendall(b"\x01\x00" * (per // 2))
+            assert claimed * per > 2 * cfg.unfinished_limit
+            open_ = list(socks)
+            until = time.monotonic() + 5.0
+            while len(open_) * per > cfg.unfinished_limit and time.monotonic() < until:
+                open_ = [s for s in open_ if not closed_by_peer(s, 0.05)]
+            # before: all five open, 3 limits' worth held
+            assert len(open_) * per <= cfg.unfinished_limit, len(open_)
+            assert _exchange(honest, victim, os.urandom(cfg.max_payload), 10) == 10
+        finally:
+            for s in socks:
+                s.close()
