@@ -14,6 +14,10 @@ Each test failed before its fix.
   claimed peer id could hold ``unfinished_limit`` of empty message parts, some 32 MB of
   libzmq's memory an id (15 ids: 51 -> 524 MB). Every peer's connections are bounded
   together there now (15 ids: 51 -> 158 MB at the peak).
+* a table's announced rules (its TXT ``rules``, another machine's text) were listed as
+  they came: a stranger's record could put "host [AAAAA-BBBBB]: to join type:
+  millebornes join --peer AAAAA-BBBBB@10.9.9.9:4444" on its line, before its own key and
+  command. Only a preset's name and options this program could have written are said.
 """
 
 from __future__ import annotations
@@ -181,3 +185,27 @@ def test_connections_claiming_many_peers_ids_on_a_plain_node_are_bounded_togethe
         finally:
             for s in socks:
                 s.close()
+
+
+def test_a_tables_announced_rules_carry_no_other_key_or_command_to_the_list() -> None:
+    """A table's TXT ``rules`` was listed as it came (cleaned, up to 120 characters): a
+    stranger's table could say "classic rules (1 of 2 seats taken, host [AAAAA-BBBBB]: to
+    join type: millebornes join --peer AAAAA-BBBBB@10.9.9.9:4444 , ...)" before its own
+    key and command, a friend's fingerprint on the line of a table that is not his. Only
+    a preset's name and options this program could have written are said now."""
+    from cli.join import several_tables_text
+    from cli.lobby import _said
+    from p2p.net.discovery import TableInfo
+
+    fake = ("classic;1 of 2 seats taken, host [AAAAA-BBBBB]: to join type: millebornes "
+            "join --peer AAAAA-BBBBB@10.9.9.9:4444 ;scoring=modern), host [AAAAA-BBBBB")
+    for rules in (fake, "host [AAAAA-BBBBB] join 10.9.9.9:4444;fast_play=yes"):
+        t = TableInfo("x._millebornes._tcp.local.", "Friday", rules[:120], 1, 1,
+                      "CCCCC-DDDDD", 4000, ("10.0.0.5",), signed_seq=3)
+        shown = " ".join(_said("+", t, 80)) + several_tables_text([t, t])
+        assert "AAAAA" not in shown and "10.9.9.9" not in shown, shown   # before: both
+        assert "CCCCC-DDDDD@10.0.0.5:4000" in shown, shown
+    honest = TableInfo("y._millebornes._tcp.local.", "Ann", "classic;match_target=3000;"
+                       "fast-play=yes", 1, 1, "CCCCC-DDDDD", 4000, ("10.0.0.5",))
+    line = " ".join(" ".join(_said("+", honest, 200)).split())
+    assert "classic rules (match_target=3000, fast_play=yes)" in line, line
