@@ -596,7 +596,8 @@ class Node:
                     stalled = [(pid, self._core.reach_stalled(pid), self._keys.get(pid))
                                for pid in self._core.stalled(now, self.config.reopen_after)
                                if now - self._reopened.get(pid, -1e18)
-                               > self.config.reopen_after and pid in self._dealers]
+                               > self._core.stall_wait(pid, self.config.reopen_after)
+                               and pid in self._dealers]
                     got_msgs = self._core.has_messages()
                     self._cond.notify_all()
                 for pid, ep, key in moves:   # a peer proved it listens elsewhere now
