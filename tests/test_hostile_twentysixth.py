@@ -90,7 +90,7 @@ def _crash_and_forget_seat_0(cfg: TableConfig, crashed: Peer, folder: Path) -> P
 
 @pytest.mark.parametrize("curve", [True, False], ids=["curve", "plain"])
 def test_a_seat_the_stored_copy_holds_no_address_for_is_reached_where_it_proves_it_is(
-        tmp_path: Path, curve: bool) -> None:
+        tmp_path: Path, curve: bool, caplog: pytest.LogCaptureFixture) -> None:
     cfg, ids, peers = _two_seats(tmp_path, curve, b"hostile26/unlisted")
     first: dict[str, object] = {}
 
@@ -118,6 +118,9 @@ def test_a_seat_the_stored_copy_holds_no_address_for_is_reached_where_it_proves_
     assert ok and back.stopped is None and took < 15, (back.stopped, took)
     rep = verify_game(back.store.transcript_path)
     assert rep.ok and rep.complete, rep.summary()
+    # the log says which file lost what, and how to reach the seat by hand
+    assert "table.msgpack holds no address for seat 0 (ann)" in caplog.text
+    assert "resume --peer HOST:PORT" in caplog.text
     # the address is stored again for the next resume
     st: StoredTable = Store.open(path, ids[1].public_key)[1]
     assert st.endpoints.get(0) == peers[0].node.endpoint, st.endpoints

@@ -1157,6 +1157,13 @@ def _check_stored(node: Transport, cfg: TableConfig, path: Path,
         except ValueError as exc:
             raise StoreDamaged(path, META, f"seat {s}'s address is not one "
                                f"({safe_text(str(exc), 120)})") from None
+    for s in range(cfg.n):
+        if s not in endpoints and node_id_for(cfg.players[s].key) != node.node_id:
+            # this computer's copy lost it (another program edited the file): the seat is
+            # reached once it proves where it is (Peer._reach_unlisted), or by --peer
+            log.warning("%s holds no address for seat %d (%s): it is reached only when it "
+                        "reaches this seat, or with resume --peer HOST:PORT", path / META, s,
+                        cfg.players[s].name)
 
 
 def resume_peer(path: Any, identity: Identity, *, controller: Chooser | None = None,
