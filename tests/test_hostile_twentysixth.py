@@ -22,6 +22,12 @@ Each test failed before its fix.
   at the last of its 8 own addresses, was reached after 24.8 s (3 s a stall), beyond a
   table's 20 s step limit. The first round through a seat's own addresses waits half as
   long at each (14.2 s).
+
+Found, not fixed (a strict xfail here): on a plain lobby a joiner's first ``join``, signed
+before it knows the lobby's id, replayed by another machine seats the joiner at a table
+he never joined. Probed and found holding: 300 re-signed mutations of a real match's
+entries (each with up to 4 entries re-chained after it) through ``verify`` and
+``replay``: no traceback, no seat blamed but the mutated entry's author.
 """
 
 from __future__ import annotations
@@ -287,3 +293,37 @@ def test_a_seat_live_at_the_last_of_its_own_addresses_is_reached_within_the_step
     finally:
         a.close()
         b.close()
+
+
+@pytest.mark.xfail(strict=True, reason="found, not fixed: a first join carries no lobby id")
+def test_a_players_join_replayed_at_another_plain_lobby_seats_nobody() -> None:
+    """Found, not fixed (hostile pass 26). A joiner's first ``join`` is signed before it
+    knows the lobby's id (``lobby`` None: it is sent as soon as the host's HELLO is
+    heard), and a host takes a join of no lobby. On plain ZeroMQ (an id is a claim, and
+    frames travel in the clear) another machine that saw Bo's join replays it, under
+    Bo's id, to a table of its choosing: Bo sits there, a table he never joined, and it
+    would start with him and pause on him, naming him unresponsive. (Under CURVE the
+    join's transport key must be the connection's: refused.) A fix: the joiner waits for
+    the host's ``welcome`` and signs its join with that lobby's id; the host refuses a
+    join of no lobby (a new lobby protocol version)."""
+    from p2p.net.frames import DATA
+    from p2p.table.lobby import PROTOCOL_VERSION, LobbyHost, _sign
+
+    eve, bo = Identity.generate(), Identity.generate()
+    node = Node(node_id_for(eve.public_key))
+    host = LobbyHost(eve, "Eve", node, preset("classic"), Seating.solo(2))
+    join = _sign(bo, {"k": "join", "name": "Bo", "seat": None, "v": PROTOCOL_VERSION,
+                      "contrib": os.urandom(16), "endpoint": "tcp://127.0.0.1:9",
+                      "addrs": [], "key": bo.public_key, "lobby": None})
+    session = os.urandom(SESSION_LEN)
+    try:
+        with HostileSocket(node.endpoint, node_id_for(bo.public_key)) as h:
+            assert h.send(pack_frame([HELLO, session, 9, "127.0.0.1"]))
+            for _ in range(40):
+                host.pump(0.02)
+            assert h.send(pack_frame([DATA, session, 1, 1, join]))
+            for _ in range(60):
+                host.pump(0.02)
+        assert all(s is None or s.key != bo.public_key for s in host.state.seats)
+    finally:
+        node.close()
