@@ -34,7 +34,7 @@ from engine import (
     kind,
 )
 from engine.cards import SAFETY_FOR
-from engine.rules import PRESETS, RuleOptionError, preset
+from engine.rules import PRESETS, RuleOptionError, parse_option, preset
 from engine.scoring import Match, SideScore, hand_winner
 from engine.state import DRAW, EXTEND, OVER, PLAY, RESHUFFLE, RESPOND
 from p2p.audit import GameReport
@@ -323,9 +323,26 @@ def announced_rules(announced: str) -> str:
     """A table's rules as announced on the LAN (``classic;match_target=3000``) in words:
     the preset's name and the options the host changed ("classic rules (match_target=
     3000)"); the join's list of tables said them raw and cut, "classic;match_targe…"."""
-    preset, *options = announced.split(";")
-    changed = i18n.join_list(o for o in options if o)
-    return rules_name(preset) + (f" ({changed})" if changed else "")
+    name, *options = announced.split(";")
+    changed: list[str] = []
+    for o in options:
+        # another machine's text: only options this program could have written are said
+        # (the field was shown as it came, and a record's own text could read ", host
+        # [AAAAA-BBBBB]; join it with: millebornes join --peer ..." before the real key and
+        # command: a friend's fingerprint on a stranger's table, hostile pass 26)
+        try:
+            option, value = parse_option(o)
+            PRESETS["classic"].with_options(**{option: value})
+        except (RuleOptionError, TypeError, ValueError):
+            continue
+        changed.append(f"{option}={_option_value(value)}")
+    # (no preset's name, as one with none: "?")
+    shown = rules_name(name if _ANNOUNCED_PRESET.fullmatch(name) else "")
+    return shown + (f" ({i18n.join_list(changed)})" if changed else "")
+
+
+#: A preset's name as a table's record may give it (``Rules``' own rule: a short word).
+_ANNOUNCED_PRESET = re.compile(r"[A-Za-z0-9_-]{1,24}")
 
 
 def rules_label(rules: Rules) -> str:

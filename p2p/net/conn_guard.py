@@ -113,8 +113,9 @@ class Cut:
     node: bytes | None
     unfinished: int                # bytes read since its last complete message
     #: cut for what several connections held together, not for its own: ``"strangers"``
-    #: (every connection that is not a peer's, ``strangers_limit``) or ``"peer"`` (the
-    #: connections of the one peer ``node``, ``limit``); ``""``: for its own
+    #: (every connection that is not a peer's, ``strangers_limit``), ``"peer"`` (the
+    #: connections of the one peer ``node``, ``limit``) or ``"peers"`` (every peer's
+    #: connections on a plain node, ``peers_limit``); ``""``: for its own
     together: str = ""
 
 
@@ -206,13 +207,20 @@ class ConnGuard:
 
     def __init__(self, router: zmq.Socket[bytes], limit: int,
                  known: Callable[[bytes], bool] = lambda node: False,
-                 strangers_limit: int | None = None) -> None:
+                 strangers_limit: int | None = None,
+                 peers_limit: int | None = None) -> None:
         """Call before the ROUTER binds, so that no connection escapes the monitor.
         ``known``: whether a node id is one of our peers (its connection is the last to
         go when its address holds too many). ``strangers_limit``: unfinished bytes all
-        connections that are not our peers' may hold together (default ``limit``)."""
+        connections that are not our peers' may hold together (default ``limit``).
+        ``peers_limit``: unfinished bytes every peer's connections may hold together
+        (None: no such bound, each peer's alone bounded by ``limit``). A plain node sets
+        it: there a peer's id is only what a connection claims, and a machine that
+        claimed each of a table's ids held ``limit`` for each (some 32 MB of libzmq's
+        memory an id, hostile pass 26)."""
         self.limit = limit
         self.strangers_limit = limit if strangers_limit is None else strangers_limit
+        self.peers_limit = peers_limit
         self._known = known
         self.enabled = _kernel_counts_bytes()
         self.monitor: zmq.Socket[bytes] | None = None
@@ -422,6 +430,23 @@ class ConnGuard:
         # bounded together, one peer's and all strangers', the biggest holders first.
         for held_by_one in peers.values():
             self._cut_biggest(held_by_one, self.limit, "peer", cuts)
+        if self.peers_limit is not None:
+            # every claimed peer's connections together: first those that are not the
+            # latest to finish a message of their id (an honest peer's one DEALER is the
+            # latest of its id: it says HELLO twice a second), the biggest first
+            latest: dict[bytes, int] = {}
+            for fd, node in own.items():
+                c = self._conns[fd]
+                if node not in latest or c.last > self._conns[latest[node]].last:
+                    latest[node] = fd
+            left = [x for held_by_one in peers.values() for x in held_by_one if not x[2].cut]
+            total = sum(x[0] for x in left)
+            for unfinished, fd, c in sorted(
+                    left, key=lambda x: (latest.get(own[x[1]]) == x[1], -x[0])):
+                if total <= self.peers_limit:
+                    break
+                total -= unfinished
+                self._cut(fd, c, cuts, "peers")
         self._cut_biggest(strangers, self.strangers_limit, "strangers", cuts)
         return cuts
 

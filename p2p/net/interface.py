@@ -44,6 +44,10 @@ class PeerEvent:
     curve_key: bytes | None = None  # HELLO under CURVE: the key that connection proved
     proof: bytes | None = None  # HELLO: what the sender offers as proof of its id (CURVE:
     # its certificate of ``curve_key``, signed by the key its node id names)
+    #: HELLO on plain ZeroMQ: ``proof`` is the signature, by the key the node id names, of
+    #: where it says it listens now (``endpoint``, this very session: see
+    #: :func:`p2p.net.reliable.endpoint_statement`), checked by the node's move verifier
+    signed_endpoint: bool = False
 
 
 @dataclass(frozen=True)

@@ -136,7 +136,10 @@ class Node:
             r = self._router
             # before bind, so that the guard sees every inbound connection (why: conn_guard)
             self._guard = ConnGuard(r, self.config.unfinished_limit, self._knows,
-                                    self.config.strangers_unfinished_limit)
+                                    self.config.strangers_unfinished_limit,
+                                    # plain: an id is a claim, bound the claimants together
+                                    None if curve is not None else
+                                    self.config.unfinished_limit)
             if curve is not None:
                 if not zmq.has("curve"):
                     raise TransportError("this libzmq has no CURVE support")
@@ -593,7 +596,8 @@ class Node:
                     stalled = [(pid, self._core.reach_stalled(pid), self._keys.get(pid))
                                for pid in self._core.stalled(now, self.config.reopen_after)
                                if now - self._reopened.get(pid, -1e18)
-                               > self.config.reopen_after and pid in self._dealers]
+                               > self._core.stall_wait(pid, self.config.reopen_after)
+                               and pid in self._dealers]
                     got_msgs = self._core.has_messages()
                     self._cond.notify_all()
                 for pid, ep, key in moves:   # a peer proved it listens elsewhere now
@@ -644,6 +648,12 @@ class Node:
                             "not finished, the most of that peer's connections (together "
                             "more than the %d KiB one honest message can take)", cut.address,
                             who, cut.unfinished >> 10, self.config.unfinished_limit >> 10)
+            elif cut.together == "peers":
+                log.warning("connection from %s (%s) closed: it held %d KiB of a message "
+                            "not finished, the most of the connections claiming our "
+                            "peers' ids (together more than %d KiB; without CURVE an id "
+                            "is only a claim)", cut.address, who, cut.unfinished >> 10,
+                            self.config.unfinished_limit >> 10)
             else:
                 log.warning("connection from %s (%s) closed: it sent %d KiB of a message "
                             "that never ended (more than the %d KiB one honest message can "

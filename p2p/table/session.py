@@ -47,6 +47,7 @@ from engine.scoring import Match, SideScore
 from engine.state import EXTEND, RESPOND
 from p2p.crypto.identity import Identity, fingerprint, verify_signature
 from p2p.net.interface import (
+    PeerEvent,
     PeerEventKind,
     PeerStatus,
     Transport,
@@ -300,6 +301,33 @@ class Peer:
         except OSError as exc:     # the game goes on; only the next resume looks elsewhere
             log.warning("seat %d: cannot store %s's new address: %s", self.me,
                         self.names[seat], exc)
+
+    def _reach_unlisted(self, seat: int, ev: PeerEvent) -> None:
+        """A seat this peer holds no address for (its ``table.msgpack`` lost it: another
+        program edited it) says hello: reach it where it proves it listens, and remember
+        that for the next resume. Before, its frames were dropped as an unknown peer's,
+        and each side named the other, honest, unresponsive (hostile pass 26). Proven: under
+        CURVE the connection holds the seat's transport key from the table header; on plain
+        ZeroMQ the HELLO carries the seat's signature of that address, this session."""
+        if seat == self.me or not ev.endpoint or ev.peer_id in self.node.peers():
+            return
+        if self.cfg.curve:
+            proven = ev.curve_key is not None and ev.curve_key == self.cfg.curve[seat][0]
+        else:
+            proven = ev.signed_endpoint
+        if not proven:
+            return
+        try:
+            self.node.add_peer(ev.peer_id, ev.endpoint)
+        except Exception as exc:   # a bound reached (max_peers), or refused: as before
+            log.warning("seat %d: cannot reach %s at %s: %s", self.me, self.names[seat],
+                        ev.endpoint, exc)
+            return
+        log.warning("seat %d: this computer's copy of the game held no address for seat %d "
+                    "(%s); %s reached this seat from %s", self.me, seat, "table.msgpack",
+                    self.names[seat], ev.endpoint)
+        self._remember_endpoint(seat, ev.endpoint)
+        self.rlog.send_fetch(ev.peer_id)
 
     # ===================================================================== the log's state
     @property
@@ -1036,7 +1064,9 @@ class Peer:
                 if ev.kind in (PeerEventKind.RESTARTED, PeerEventKind.GAP):
                     self.rlog.send_fetch(ev.peer_id)
                 continue
-            if ev.kind in (PeerEventKind.RESTARTED, PeerEventKind.GAP):
+            if ev.kind is PeerEventKind.HELLO:
+                self._reach_unlisted(seat, ev)
+            elif ev.kind in (PeerEventKind.RESTARTED, PeerEventKind.GAP):
                 # it may have lost what we sent, or we lost what it sent: compare logs
                 self.rlog.send_fetch(ev.peer_id)
                 if ev.kind is PeerEventKind.RESTARTED:
@@ -1127,6 +1157,13 @@ def _check_stored(node: Transport, cfg: TableConfig, path: Path,
         except ValueError as exc:
             raise StoreDamaged(path, META, f"seat {s}'s address is not one "
                                f"({safe_text(str(exc), 120)})") from None
+    for s in range(cfg.n):
+        if s not in endpoints and node_id_for(cfg.players[s].key) != node.node_id:
+            # this computer's copy lost it (another program edited the file): the seat is
+            # reached once it proves where it is (Peer._reach_unlisted), or by --peer
+            log.warning("%s holds no address for seat %d (%s): it is reached only when it "
+                        "reaches this seat, or with resume --peer HOST:PORT", path / META, s,
+                        cfg.players[s].name)
 
 
 def resume_peer(path: Any, identity: Identity, *, controller: Chooser | None = None,
