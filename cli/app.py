@@ -52,6 +52,7 @@ from .commands import Commander, Context, is_look
 from .completion import CommandCompleter
 from .driver import TableDriver, moved_on
 from .i18n import N_, _, ngettext
+from .program import as_typed
 from .words import (
     FAST_PLAY_NOTE,
     agreement_question,
@@ -343,26 +344,30 @@ class TableApp:
         if waits:
             text = (_("The board needs a terminal of at least %(need)s; this one is "
                       "%(size)s. Please make it larger: the game waits for you meanwhile. q "
-                      "leaves; the game is saved, and resume --plain goes on with it in line "
-                      "mode, which fits any terminal.") if self.saved else
+                      "leaves; the game is saved, and %(resume)s goes on with it in line mode, "
+                      "which fits any terminal.") if self.saved else
                     _("The board needs a terminal of at least %(need)s; this one is "
                       "%(size)s. Please make it larger: the game waits for you meanwhile. q "
-                      "leaves (this game is not saved); play --plain is line mode, which "
-                      "fits any terminal."))
+                      "leaves (this game is not saved); %(play)s is line mode, which fits any "
+                      "terminal."))
         else:
             text = (_("The board needs a terminal of at least %(need)s; this one is "
                       "%(size)s. Please make it larger (the game goes on meanwhile). q "
-                      "leaves; the game is saved, and resume --plain goes on with it in line "
-                      "mode, which fits any terminal.") if self.saved else
+                      "leaves; the game is saved, and %(resume)s goes on with it in line mode, "
+                      "which fits any terminal.") if self.saved else
                     _("The board needs a terminal of at least %(need)s; this one is "
                       "%(size)s. Please make it larger (the game goes on meanwhile). q "
-                      "leaves (this game is not saved); play --plain is line mode, which "
-                      "fits any terminal."))
+                      "leaves (this game is not saved); %(play)s is line mode, which fits any "
+                      "terminal."))
         if self.driver.over:
             # the match is over: nothing goes on, and resume has nothing to play
             text = _("The board needs a terminal of at least %(need)s; this one is "
                      "%(size)s: make it larger to see the final scores.")
-        text %= {"need": f"{MIN_COLS}×{MIN_ROWS}", "size": f"{cols}×{rows}"}
+        # the commands as the player's shell finds the program (a bare "resume --plain"
+        # was "command not found" to a player of the README's quick start)
+        text %= {"need": f"{MIN_COLS}×{MIN_ROWS}", "size": f"{cols}×{rows}",
+                 "resume": as_typed("millebornes resume --plain"),
+                 "play": as_typed("millebornes play --plain")}
         # what the table is at, under it: the board hid whose turn it was, the end of the
         # match and who won (at 60×20 the match ended unseen)
         text += "\n\n" + self.status_text()

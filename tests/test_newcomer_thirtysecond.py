@@ -1,0 +1,135 @@
+"""The thirty-second first-time-player pass: what the thirty-first left, and what a new
+player met after it.
+
+1. `verify` (and `replay`) of a game's folder, as "The game is saved in …/7a6c…" names
+   it, or of the transcript in it, named the player's own seat "You 1" (a stranger's
+   "You"), where the same game by its id said "you": "waiting for You 1 … the next move
+   of You 1, at seat 0".
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_helpers import unfold
+
+# ----- 1. verify of one's own game's folder says "you" -----
+
+
+def _said(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    from cli.main import main
+
+    try:
+        rc = main(argv)
+    except SystemExit as exc:           # --help
+        rc = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return rc, " ".join(out.split()), " ".join(err.split())
+
+
+def _saved_game(data: Path, names: list[str], seat: int = 0) -> Path:
+    """A saved game (its header, no entry yet) in the data folder ``data``: its folder."""
+    from engine import Seating, preset
+    from p2p.table.memory import make_table
+    from p2p.table.store import Store
+    cfg, _ids = make_table(preset("classic"), Seating(2, 2), names, b"newcomer-32")
+    store = Store.create(data, cfg.header(), seat, port=0)
+    store.close()
+    return store.path
+
+
+def test_verify_of_ones_own_games_folder_says_you(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`play` names the player "You": `verify ~/.local/share/millebornes/7ecf…` said
+    "waiting for You 1 … (The file ends before the next move of You 1, at seat 0.)"."""
+    data = tmp_path / "data"
+    table = _saved_game(data, ["You", "Bo"])
+    for ref in (table.name[:8], str(table), str(table / "transcript.mbt")):
+        rc, out, err = _said(["verify", ref, "--data-dir", str(data)], capsys)
+        assert rc == 0, err
+        assert "waiting for you" in out and "You 1" not in out, (ref, out)
+    # without --data-dir: the folder is the game's wherever it is
+    rc, out, err = _said(["verify", str(table)], capsys)
+    assert "waiting for you" in out and "You 1" not in out, out
+    # a bot's folder is the bot's, a copy of a transcript anyone's: no "you" there
+    bots = data / "bot-1"
+    bot_table = _saved_game(bots, ["You", "Bo"], seat=1)
+    rc, out, err = _said(["verify", str(bot_table)], capsys)
+    assert "waiting for You 1" in out, out
+    copy = tmp_path / "friend.mbt"
+    copy.write_bytes((table / "transcript.mbt").read_bytes())
+    rc, out, err = _said(["verify", str(copy)], capsys)
+    assert "waiting for You 1" in out, out
+
+
+# ----- 2. the replay's help, its refusal and the small screen name the program as typed
+
+
+@pytest.fixture
+def typed_program(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The program started by its path, its folder off the PATH (the README's quick
+    start): the command as the player types it. A short folder: a path longer than a
+    line is cut with a continuation, as it would be for anyone."""
+    import shutil
+    import sys
+    import tempfile
+
+    from cli import program
+
+    home = Path(tempfile.mkdtemp(prefix="nc32"))
+    script = home / ".venv" / "bin" / "millebornes"
+    script.parent.mkdir(parents=True)
+    script.write_text("#!/bin/sh\n")
+    script.chmod(0o755)
+    monkeypatch.setattr(sys, "argv", [str(script)])
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    program.program_name.cache_clear()
+    yield shlex.quote(str(script))
+    program.program_name.cache_clear()
+    shutil.rmtree(home)
+
+
+def test_the_replays_help_names_verify_as_typed(typed_program: str) -> None:
+    from cli.replay import replay_help
+
+    said = " ".join(replay_help().split())
+    assert f"{typed_program} verify" in said and "`millebornes verify`" not in said, said
+
+
+def test_a_replay_refused_names_the_verify_command_as_typed(
+        typed_program: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """"run `millebornes verify` on it for the report": "command not found", and which
+    file?"""
+    from cli.main import main
+
+    assert main(["--lang", "en", "simulate", "--fair-deck", "--cheat", "shuffle-drop",
+                 "--cheater", "1", "--transcript-dir", str(tmp_path)]) == 0
+    capsys.readouterr()
+    cheat = next(tmp_path.glob("*.mbt"))
+    assert main(["replay", "--plain", str(cheat)]) == 1
+    err = unfold(capsys.readouterr().err)
+    assert f"The whole report: {typed_program} verify {shlex.quote(str(cheat))}" in err, err
+
+
+def test_the_small_screen_names_resume_and_play_as_typed(typed_program: str) -> None:
+    """At 60 columns: "q leaves; the game is saved, and resume --plain goes on with it":
+    typed, "resume: command not found"."""
+    from cli_helpers import SizedOutput
+    from prompt_toolkit.input import create_pipe_input
+
+    from cli.app import TableApp
+    from cli.driver import LocalDriver
+    from engine import Seating, preset
+
+    for saved, command in ((True, "resume --plain"), (False, "play --plain")):
+        with create_pipe_input() as inp:
+            d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=3)
+            d.saves_game = saved  # type: ignore[misc]
+            d.run_others()
+            app = TableApp(d, input=inp, output=SizedOutput(60, 24), delay=0)
+            assert app.too_small()
+            said = " ".join("".join(t for _s, t in app._too_small_fragments()).split())
+            assert f"{typed_program} {command}" in said, said
