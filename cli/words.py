@@ -2384,6 +2384,31 @@ def step_words(step: object) -> str:
     return _data(step, 60)
 
 
+#: The protocol's steps as a player at the table says them (the pause line's "its next
+#: step (decryption share)" was jargon there): what the seat's computer had to do, as
+#: the subject of "… did not come". ``verify`` names the steps as :data:`STEP_WORDS` does.
+PLAYER_STEP_WORDS = {
+    "deck.key": N_("its computer's part of the shuffle"),
+    "deck.commit": N_("its computer's part of the shuffle"),
+    "deck.pass": N_("its computer's part of the shuffle"),
+    "deck.reshuffle": N_("its computer's part of the reshuffle"),
+    "deck.share": N_("its computer's part in drawing the next card"),
+    "deck.reveal": N_("its computer's part in checking the hand once it is over"),
+    "game.act": N_("its move"),
+    "game.rcommit": N_("its computer's part in choosing who plays first"),
+    "game.rreveal": N_("its computer's part in choosing who plays first"),
+    "open": N_("its computer's part in showing a played card to everyone"),
+}
+
+
+def player_step_words(step: object) -> str:
+    """A protocol step as the subject of a sentence a player reads at the table ("its
+    computer's part in drawing the next card"); an unknown step "its next step (…)"."""
+    if isinstance(step, str) and step in PLAYER_STEP_WORDS:
+        return _(PLAYER_STEP_WORDS[step])
+    return _("its next step (%(step)s)") % {"step": _data(step, 60)}
+
+
 #: How a hand ended (``HandState.end_reason``), as ``verify`` says "ended by ...".
 END_WORDS = {"trip": N_("a completed trip"), "exhausted": N_("empty hands"),
              "turn_limit": N_("the turn limit")}
@@ -2476,8 +2501,10 @@ def _stop_reason(why: Mapping[str, Any], names: Sequence[str], fallback: str) ->
             # moves were timed, which verify says they are not)
             return _("%(seat)s is unresponsive: its computer stopped answering, and its "
                      "move did not come") % {"seat": seat()}
-        return _("%(seat)s is unresponsive: its next step (%(step)s) did not come within the "
-                 "table's time limit") % {"seat": seat(), "step": step_words(why.get("step"))}
+        # the step in a player's words: "its next step (decryption share)" on the pause
+        # line asked a newcomer what a share was (verify keeps the protocol's name)
+        return _("%(seat)s is unresponsive: %(step)s did not come within the table's time "
+                 "limit") % {"seat": seat(), "step": player_step_words(why.get("step"))}
     if kind == "abandoned":
         text = _data(why.get("text")) if why.get("text") else ""
         return (_("%(seat)s abandoned the match: %(text)s") % {"seat": seat(), "text": text}

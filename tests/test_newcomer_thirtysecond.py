@@ -133,3 +133,45 @@ def test_the_small_screen_names_resume_and_play_as_typed(typed_program: str) -> 
             assert app.too_small()
             said = " ".join("".join(t for _s, t in app._too_small_fragments()).split())
             assert f"{typed_program} {command}" in said, said
+
+
+# ----- 3. the pause line says the missing step in a player's words -----
+
+
+def test_the_pause_line_says_the_missing_step_in_a_players_words() -> None:
+    """"Paused: seat 1 (Ben) is unresponsive: its next step (decryption share) did not
+    come within the table's time limit.": what is a decryption share? The table says what
+    Ben's computer had to do; verify keeps the protocol's names, where they belong."""
+    from cli import i18n
+    from cli.words import STEP_WORDS, table_paused_line, verify_lines
+    from p2p.audit import GameReport
+    from p2p.transcript.file import VerifyReport
+
+    names = ["Ann", "Ben"]
+    with i18n.using("en"):
+        jargon = [STEP_WORDS[k] for k in STEP_WORDS if k != "game.act"]
+        for step in STEP_WORDS:
+            said = table_paused_line("", {"id": "unresponsive", "seat": 1, "step": step},
+                                     names)
+            assert said.startswith("Paused: seat 1 (Ben) is unresponsive: its "), said
+            assert not any(j in said for j in jargon) and "next step" not in said, said
+        said = table_paused_line("", {"id": "unresponsive", "seat": 1,
+                                      "step": "deck.share"}, names)
+        assert said == ("Paused: seat 1 (Ben) is unresponsive: its computer's part in "
+                        "drawing the next card did not come within the table's time "
+                        "limit."), said
+        # a step this version does not know: named as it is
+        said = table_paused_line("", {"id": "unresponsive", "seat": 1, "step": "deck.new"},
+                                 names)
+        assert "its next step (deck.new) did not come" in said, said
+    with i18n.using("fr"):
+        said = table_paused_line("", {"id": "unresponsive", "seat": 1,
+                                      "step": "deck.share"}, names)
+        assert "piocher la carte suivante" in said and "part de déchiffrement" not in said, said
+    # verify's report keeps the protocol's name of the missing entry
+    report = GameReport(ok=False, crypto=VerifyReport(entries_checked=40), unfinished=True,
+                        names=tuple(names), waiting_for=1,
+                        waiting_step="deck.share", check="unresponsive")
+    with i18n.using("en"):
+        said = " ".join(verify_lines(report, None, 80))
+    assert "decryption share [unresponsive]" in said, said
