@@ -3192,6 +3192,9 @@ REPLIES: dict[str, str] = {
     "ambiguous": N_("{word} could be {choices}: type more of the name"),
     "hand-empty": N_("your hand is empty"),
     "not-a-number": N_("{word!r} is not a card number: use 1 to {n}"),
+    # a word that names no card held: a card is its number or its name, as printed
+    "names-no-card": N_("{word!r} is not the name of a card in your hand: type the card's "
+                        "number (1 to {n}) or its name"),
     "no-such-card": N_("there is no card {n} in your hand (you hold {held})"),
     # a card typed by its name ("play roll", "play 200") that the hand does not hold
     "not-held": N_("you hold no {card}"),

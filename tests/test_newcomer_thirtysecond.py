@@ -175,3 +175,49 @@ def test_the_pause_line_says_the_missing_step_in_a_players_words() -> None:
     with i18n.using("en"):
         said = " ".join(verify_lines(report, None, 80))
     assert "decryption share [unresponsive]" in said, said
+
+
+# ----- 4. a card named by a later word of its name -----
+
+
+def _context(kinds: list[Any]) -> Any:
+    from cli.commands import Context
+    from engine import KIND_OF, Seating, legal_actions, new_hand, preset, view_of
+    from engine.state import PLAY
+
+    rules = preset("classic")
+    seating = Seating.parse(2, None)
+    hand = tuple(sorted(next(i for i, k in enumerate(KIND_OF) if k is kind and i not in used)
+                        for used in [set()] for kind in kinds))
+    state = new_hand(rules, seating, list(rules.deck(seating)), 0)
+    state = state._replace(hands=(hand,) + state.hands[1:], phase=PLAY, pending=())
+    view = view_of(state, 0)
+    return Context(view, 0, legal_actions(view, 0), ["Ana", "Bo"])
+
+
+def test_a_card_named_by_a_later_word_of_its_name() -> None:
+    """"discard tire" with a Spare Tire held, "play ace" with a Driving Ace: "'tire' is
+    not a card number: use 1 to 7". A word of a card's name names it, when one kind held
+    has it; two kinds held are said, and a word that names no card held is said to be
+    no card's name, not "not a card number"."""
+    from cli.commands import parse
+    from engine import KIND_OF, Discard, Kind, Play
+
+    ctx = _context([Kind.D25, Kind.SPARE_TIRE, Kind.DRIVING_ACE, Kind.SPEED_LIMIT,
+                    Kind.END_OF_LIMIT, Kind.PUNCTURE_PROOF, Kind.STOP])
+    hand = ctx.view.hand(0)
+    for line, kind, cls in (("discard tire", Kind.SPARE_TIRE, Discard),
+                            ("play ace", Kind.DRIVING_ACE, Play),
+                            ("play proof", Kind.PUNCTURE_PROOF, Play),
+                            ("discard of limit", Kind.END_OF_LIMIT, Discard)):
+        out = parse(line, ctx)
+        assert out.kind in ("action", "confirm") and isinstance(out.action, cls), (line, out)
+        assert KIND_OF[out.action.card] is kind, (line, out)
+        assert out.action.card in hand
+    out = parse("discard limit", ctx)
+    assert out.kind == "error" and out.text == \
+        "limit could be Speed Limit or End of Limit: type more of the name", out
+    out = parse("play banana", ctx)
+    assert out.kind == "error" and out.text == "'banana' is not the name of a card in your " \
+        "hand: type the card's number (1 to 7) or its name", out
+    assert parse("play x", ctx).text == "'x' is not a card number: use 1 to 7"
