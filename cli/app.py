@@ -922,7 +922,9 @@ class TableApp:
             self.confirm_agree = None
             self.say_agreement(stuck)
             return
-        if self.confirm_agree != choice:
+        if self.confirm_agree != choice or self.message != self._agreement_said:
+            # asked, or asked again once another key's answer hid the question (b, a
+            # stray key, then b signed at once, with no question on the screen)
             self.confirm_agree = choice
             names = getattr(self.driver, "current_names", lambda: self.driver.names)()
             name = names[silent]
@@ -930,6 +932,11 @@ class TableApp:
             return
         self.confirm_agree = None
         self.say_agreement(self.driver.agree(choice))  # type: ignore[attr-defined]
+
+    def agreement_asked(self) -> bool:
+        """Is the question of b or e on the screen (the next b, e or y signs it)?"""
+        return self.confirm_agree is not None and self.message == self._agreement_said \
+            and getattr(self.driver, "silent", lambda: None)() is not None
 
     def say_agreement(self, text: str) -> None:
         """Where the agreement about a silent seat stands: said until the table stops
@@ -1236,7 +1243,11 @@ class TableApp:
         @kb.add("o", filter=on_hand)     # "oui": French players answer o
         @kb.add("j", filter=on_hand)     # "ja": Swedish and Afrikaans players answer j
         def _yes(event: KeyPressEvent) -> None:
-            if self.commander.pending is not None:
+            if self.agreement_asked():
+                # "b again: a bot plays Bo's seat …": y answered "the key y does nothing
+                # here" (y answers every other question), and the question was gone
+                self.ask_agreement(str(self.confirm_agree))
+            elif self.commander.pending is not None:
                 self.execute("yes")
             elif phase() == EXTEND:
                 self.execute("extend yes")
@@ -1247,7 +1258,10 @@ class TableApp:
 
         @kb.add("n", filter=on_hand)
         def _no(event: KeyPressEvent) -> None:
-            if self.commander.pending is not None:
+            if self.agreement_asked():          # n takes it back, as Esc
+                self.confirm_agree = self._agreement_said = None
+                self.say(_("Nothing agreed: the table still waits."))
+            elif self.commander.pending is not None:
                 self.execute("no")
             elif phase() == EXTEND:
                 self.execute("extend no")

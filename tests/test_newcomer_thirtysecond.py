@@ -221,3 +221,53 @@ def test_a_card_named_by_a_later_word_of_its_name() -> None:
     assert out.kind == "error" and out.text == "'banana' is not the name of a card in your " \
         "hand: type the card's number (1 to 7) or its name", out
     assert parse("play x", ctx).text == "'x' is not a card number: use 1 to 7"
+
+
+# ----- 5. the question of b: y answers it, n takes it back, a hidden one is asked again
+
+
+def test_y_answers_the_question_of_b_and_a_hidden_question_is_asked_again() -> None:
+    """Ben pressed b at the pause ("b again: a bot plays Ann's seat …  Esc: no."), then y
+    as every other question takes: "The key y does nothing here", and the question was
+    gone from the screen, yet the next b signed at once."""
+    from cli_helpers import run_headless, until
+    from prompt_toolkit.input.base import PipeInput
+
+    from cli.app import TableApp
+    from cli.driver import LocalDriver
+    from engine import Seating, preset
+
+    class Silent(LocalDriver):
+        silent_seat: int | None = 1
+        agreed: list[str] = []
+
+        def silent(self) -> int | None:
+            return self.silent_seat
+
+        def agree(self, choice: str) -> str:
+            self.agreed.append(choice)
+            return f"You chose {choice} for Bo; waiting for Cy."
+
+    d = Silent(preset("classic"), Seating.solo(3), ["Ana", "Bo", "Cy"], seed=3)
+
+    async def script(app: TableApp, inp: PipeInput) -> None:
+        await until(lambda: d.my_move() and not d.others_pending())
+        app.cards()
+        inp.send_text("b")
+        await until(lambda: app.message.startswith("b again: a bot plays Bo's seat"))
+        inp.send_text("n")                          # n: no, as Esc
+        await until(lambda: app.message == "Nothing agreed: the table still waits.")
+        inp.send_text("b")
+        await until(lambda: app.message.startswith("b again:"))
+        inp.send_text("x")                          # a stray key hides the question
+        await until(lambda: not app.message.startswith("b again:"))
+        inp.send_text("b")                          # asked again, not signed
+        await until(lambda: app.message.startswith("b again:"))
+        assert d.agreed == []
+        inp.send_text("y")                          # y: yes
+        await until(lambda: app.message == "You chose bot for Bo; waiting for Cy.")
+        assert d.agreed == ["bot"]
+        inp.send_text("q")
+
+    assert run_headless(lambda inp, out: TableApp(d, input=inp, output=out, delay=0),
+                        script) == 0
