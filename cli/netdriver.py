@@ -54,6 +54,8 @@ from .words import (
     no_bot_silent_line,
     nothing_to_agree_line,
     others_gone_line,
+    own_bot_away_line,
+    own_bot_paused_line,
     pause_over_line,
     paused_on_bot_away_line,
     reply,
@@ -633,6 +635,8 @@ class NetDriver:
             if isinstance(why, dict) and why.get("slow") and self._said_slow(why):
                 return ""       # paused again on the same slow seat: said once a hand
             quit_seat = why.get("seat") if isinstance(why, dict) and why.get("away") else None
+            if self.peer.paused and quit_seat == self.seat and self._taken(self.seat):
+                return own_bot_paused_line(self.bot_runner_name(self.seat))
             if self.peer.paused and isinstance(quit_seat, int) and quit_seat in self.bots \
                     and quit_seat != self.seat:
                 # a bot gone with the computer that runs it: that computer comes back
@@ -648,6 +652,11 @@ class NetDriver:
                                 self.current_names())
         if ev.kind == "away":
             seat = int(ev.data["seat"])
+            if seat == self.seat and self._taken(seat):
+                # the bot the others agreed on for this player's seat left with the
+                # computer that runs it: "Ann quit for now … until they come back" was
+                # said on Ann's own screen, of Ann, who was watching
+                return own_bot_away_line(self.bot_runner_name(seat))
             if seat in self.bots and seat != self.seat:
                 # a bot left with the computer that runs it: its runner comes back, not it
                 return away_bot_line(self._bot_name(seat), self.bot_runner_name(seat))

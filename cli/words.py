@@ -1603,6 +1603,22 @@ def away_bot_line(name: str, runner: str) -> str:
              "%(runner)s comes back (millebornes resume).") % {"name": name, "runner": runner}
 
 
+def own_bot_away_line(runner: str) -> str:
+    """The bot the others agreed on for this player's seat quit with the computer that
+    runs it (``runner``'s): said to the player watching it, not of them."""
+    return _("The bot that plays your seat quit with %(runner)s's computer, which runs it; "
+             "the game is saved. When the table needs your seat, it pauses until "
+             "%(runner)s comes back (millebornes resume on their computer).") % {
+                 "runner": runner}
+
+
+def own_bot_paused_line(runner: str) -> str:
+    """The table paused on this player's seat, whose bot left with ``runner``'s computer."""
+    return _("Paused: the bot that plays your seat quit with %(runner)s's computer, which "
+             "runs it; the table waits for %(runner)s to come back (millebornes resume on "
+             "their computer).") % {"runner": runner}
+
+
 def moved_line(name: str, address: str) -> str:
     """A seat proved it now listens at another address (it resumed from another network):
     the table reaches it there, and so does the next resume here."""

@@ -271,3 +271,55 @@ def test_y_answers_the_question_of_b_and_a_hidden_question_is_asked_again() -> N
 
     assert run_headless(lambda inp, out: TableApp(d, input=inp, output=out, delay=0),
                         script) == 0
+
+
+# ----- 6. the bot of one's own seat left with its runner: said to the player, not of them
+
+
+class _AnnWatching:
+    """Ann's console (seat 0) at a table of two where the others agreed a bot, run by
+    Ben's computer, plays her seat from hand 2 (she is watching): NetDriver's own methods
+    say the events."""
+
+    names = ["Ann", "Ben"]
+    seat, over, hand_no, _shown_hand = 0, False, 2, 2
+    broken: set[int] = set()
+    bots = {0}
+    bot_maker = None
+
+    def __init__(self, paused: bool) -> None:
+        from types import SimpleNamespace
+
+        from cli_helpers import PeerStub
+
+        from cli.netdriver import NetDriver
+
+        for name in ("_words", "current_names", "_bot_name", "bot_runner_name",
+                     "runner_name", "_taken", "silent", "is_bot"):
+            if hasattr(NetDriver, name):
+                setattr(self, name, getattr(NetDriver, name).__get__(self))
+        self.peer = PeerStub(
+            stopped="seat 0 quit for now" if paused else None,
+            stop_why={"id": "unresponsive", "seat": 0, "away": True} if paused else None,
+            finished=False, paused=paused, agreed_end=None, step_limit=20.0,
+            takeovers=[SimpleNamespace(seat=0, hand=0, runner=1)])
+
+
+def test_the_bot_of_ones_own_seat_leaving_is_said_to_the_player() -> None:
+    """Ben ran the bot that played Ann's seat, and quit: Ann, watching, read "Ann quit
+    for now; the game is saved. When the table needs Ann, it pauses until they come
+    back (millebornes resume on their computer)" — of herself."""
+    from p2p.table.replicated_log import SessionEvent
+
+    d = _AnnWatching(paused=False)
+    said = d._words(SessionEvent("away", "seat 0 quit for now", {"seat": 0}))
+    assert said == ("The bot that plays your seat quit with Ben's computer, which runs "
+                    "it; the game is saved. When the table needs your seat, it pauses "
+                    "until Ben comes back (millebornes resume on their computer)."), said
+    d = _AnnWatching(paused=True)
+    said = d._words(SessionEvent("stopped", "seat 0 quit for now",
+                                 {"reason": "seat 0 quit for now",
+                                  "why": {"id": "unresponsive", "seat": 0, "away": True}}))
+    assert said.startswith("Paused: the bot that plays your seat quit with Ben's "
+                           "computer"), said
+    assert "Ann" not in said, said
