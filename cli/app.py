@@ -69,6 +69,7 @@ from .words import (
     leave_question,
     match_over_line,
     move_limit_note,
+    no_hand_scored_line,
     nothing_to_agree_line,
     others_turn_line,
     over_prefixes,
@@ -1585,8 +1586,8 @@ def run_app(driver: TableDriver, *, auto: bool = False, bot: str | None = None,
             close()
     d = driver
     # at the terminal's width (80 in a file or a pipe)
-    if not d.match.hands:       # left during the first hand: no totals to speak of
-        say_paragraph(_("No hand was finished yet."), sys.stdout)
+    if not d.match.hands:       # no hand scored: no totals to speak of
+        say_paragraph(no_hand_scored_line(int(getattr(d, "hand_no", 1) or 1)), sys.stdout)
         return rc
     # a match played to its end says who won, as the line mode does (it said the totals
     # alone, and the winner was on the screen just closed)

@@ -1083,6 +1083,18 @@ def totals_line(match: Match, names: Sequence[str]) -> str:
     return i18n.join_list(f"{labels[i]} {t}" for i, t in enumerate(match.totals()))
 
 
+def no_hand_scored_line(hand_no: int) -> str:
+    """Said on leaving a match with no hand scored: in its first hand, "No hand was
+    finished yet."; in a later one (``hand_no``, 1-based), those before it were left
+    without a score by the players' agreement (a bot took a seat): "No hand was finished
+    yet" was said to a player who had played hand 1 to its end."""
+    if hand_no <= 1:
+        return _("No hand was finished yet.")
+    return ngettext("No hand was scored yet: hand %(last)d was left without a score.",
+                    "No hand was scored yet: hands 1 to %(last)d were left without a "
+                    "score.", hand_no - 1) % {"last": hand_no - 1}
+
+
 def match_so_far_line(match: Match, names: Sequence[str]) -> str:
     """Where the match stands after the hands a resumed game had finished before its
     player left (said by their results only, not move by move)."""

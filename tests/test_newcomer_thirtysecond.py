@@ -323,3 +323,22 @@ def test_the_bot_of_ones_own_seat_leaving_is_said_to_the_player() -> None:
     assert said.startswith("Paused: the bot that plays your seat quit with Ben's "
                            "computer"), said
     assert "Ann" not in said, said
+
+
+# ----- 7. leaving with no hand scored after hand 1 was left without a score -----
+
+
+def test_leaving_after_an_unscored_hand_does_not_say_no_hand_was_finished() -> None:
+    """Ben played hand 1 to its end, left without a score when a bot took Ann's seat, and
+    quit in hand 2: "No hand was finished yet."."""
+    from cli import i18n
+    from cli.words import no_hand_scored_line
+
+    with i18n.using("en"):
+        assert no_hand_scored_line(1) == "No hand was finished yet."
+        assert no_hand_scored_line(2) == ("No hand was scored yet: hand 1 was left without "
+                                          "a score.")
+        assert no_hand_scored_line(4) == ("No hand was scored yet: hands 1 to 3 were left "
+                                          "without a score.")
+    with i18n.using("fr"):
+        assert "manche 1" in no_hand_scored_line(2), no_hand_scored_line(2)
