@@ -486,7 +486,12 @@ def parse(text: str, ctx: Context, extra: Sequence[str] = ()) -> Outcome:
         return _extend(ctx, args)
     number, named = card_words(ctx, words)
     if 1 <= (_typed_number(number) or 0) <= len(numbered(ctx)):
-        # a card alone, as the full screen's digits pick one ("3", "roll"): what to type
+        # a card alone, as the full screen's digits pick one ("3", "roll"): what to type,
+        # once a card can be played or discarded at all ("to play Roll, type play 3" was
+        # said with a hazard to answer, and "play 3" then refused)
+        busy = _not_now(ctx) if ctx.view.phase != OVER else None
+        if busy or ctx.view.phase in (DRAW, RESPOND, EXTEND):
+            return _err(busy or _phase_hint(ctx))
         return _err(reply("card-alone", n=number,
                           card=card_name(numbered(ctx)[int(number) - 1], ctx.lang)))
     glued = re.fullmatch(r"(\D+?)(\d+)", words[0])

@@ -342,3 +342,33 @@ def test_leaving_after_an_unscored_hand_does_not_say_no_hand_was_finished() -> N
                                           "without a score.")
     with i18n.using("fr"):
         assert "manche 1" in no_hand_scored_line(2), no_hand_scored_line(2)
+
+
+# ----- 8. a card typed alone while a hazard waits for an answer -----
+
+
+def test_a_card_typed_alone_with_a_hazard_to_answer_says_to_answer_it() -> None:
+    """Line mode, Bo's Accident on the player: "3" said "to play Roll, type play 3; to
+    discard it, discard 3", and "play 3" was then refused ("answer the hazard first")."""
+    from cli.commands import Context, parse
+    from cli.driver import LocalDriver
+    from engine import Discard, Seating, preset
+
+    for seed in range(1, 80):
+        d = LocalDriver(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=seed)
+        for _ in range(200):
+            if d.hand_over or d.view().phase == "respond" and not d.others_pending():
+                break
+            if d.others_pending():
+                d.step_others()
+            else:
+                legal = d.legal()
+                d.submit(next((a for a in legal if isinstance(a, Discard)), legal[0]))
+        if d.view().phase == "respond":
+            break
+    else:
+        raise AssertionError("no hazard on this seat in 80 deals")
+    ctx = Context(d.view(), 0, d.legal(), d.names)
+    out = parse("3", ctx)
+    assert out.kind == "error" and "answer the hazard first" in out.text, out
+    assert "type play 3" not in out.text, out
