@@ -372,3 +372,23 @@ def test_a_card_typed_alone_with_a_hazard_to_answer_says_to_answer_it() -> None:
     out = parse("3", ctx)
     assert out.kind == "error" and "answer the hazard first" in out.text, out
     assert "type play 3" not in out.text, out
+
+
+# ----- 9. the host's join command at 60 columns -----
+
+
+def test_the_hosts_join_command_is_cut_between_addresses_not_inside_one() -> None:
+    """A host at 60 columns read "millebornes join --peer 192.0.2.2:37131 (or --peer
+    127.0.0" / ".1:37131)": the terminal cut the address a friend was to type."""
+    from cli import i18n
+    from cli.host import join_command_lines
+
+    with i18n.using("en"):
+        lines = join_command_lines(["192.0.2.2", "127.0.0.1"], 37131, 60)
+        assert lines == ["  millebornes join --peer 192.0.2.2:37131",
+                         "    (or --peer 127.0.0.1:37131)"], lines
+        wide = join_command_lines(["192.0.2.2", "127.0.0.1"], 37131, 80)
+        assert wide == ["  millebornes join --peer 192.0.2.2:37131 (or --peer "
+                        "127.0.0.1:37131)"], wide
+        assert all(i18n.cells(line) < 60 for line in join_command_lines(
+            ["fd00:1234:5678::1", "192.168.100.200", "10.0.0.5"], 47111, 60))
