@@ -787,7 +787,15 @@ class TableApp:
         view = d.view()
         if d.my_move() and not d.hand_over and not self.auto and render.nothing_to_play(
                 view, d.seat, d.legal()):
+            # on a table that times moves, how long the player has, or that the others'
+            # tables paused on them: with nothing to play neither was said, and the
+            # player read "Nothing to play" while the others were offered their seat
+            limit = getattr(d, "decision_limit", None)
+            if limit is not None and getattr(d, "move_overdue", lambda: False)():
+                return overdue_move_line(limit)
             text = _("Nothing to play: discard a card (select it, then d).")
+            if limit is not None:
+                text = f"{text} {move_limit_note(limit)}"
             # and why no distance can go down (a Roll first, a hazard to cure), where the
             # status has room for it beside a message
             why = stuck_reason(view, d.seat, d.names)

@@ -392,3 +392,43 @@ def test_the_hosts_join_command_is_cut_between_addresses_not_inside_one() -> Non
                         "127.0.0.1:37131)"], wide
         assert all(i18n.cells(line) < 60 for line in join_command_lines(
             ["fd00:1234:5678::1", "192.168.100.200", "10.0.0.5"], 47111, 60))
+
+
+# ----- 10. one's own timed move with nothing to play -----
+
+
+def test_a_timed_move_with_nothing_to_play_says_its_limit_and_when_it_is_late() -> None:
+    """`host --move-limit 15`: Ben, with no Roll, read "Nothing to play: discard a card"
+    and nothing of the 15 s; past them Ann's table paused and offered her Ben's seat,
+    while Ben's screen still said "Nothing to play"."""
+    from prompt_toolkit.input import create_pipe_input
+
+    from cli import render
+    from cli.app import TableApp
+    from cli.driver import LocalDriver
+    from cli_helpers import SizedOutput
+    from engine import Seating, preset
+
+    class Timed(LocalDriver):
+        decision_limit = 15.0
+        late = False
+
+        def move_overdue(self) -> bool:
+            return self.late
+
+    for seed in range(1, 60):
+        d = Timed(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=seed)
+        d.run_others()
+        if d.my_move() and render.nothing_to_play(d.view(), d.seat, d.legal()):
+            break
+    else:
+        raise AssertionError("no deal with nothing to play")
+    with create_pipe_input() as inp:
+        app = TableApp(d, input=inp, output=SizedOutput(80, 24), delay=0)
+        said = " ".join(" ".join(app.status_lines()).split())
+        assert "Nothing to play" in said and "(each move: up to 15 s, then the table " \
+            "pauses)" in said, said
+        d.late = True
+        said = " ".join(" ".join(app.status_lines()).split())
+        assert "Your move is past the table's 15 s: the others may now give your seat " \
+            "to a bot or end the match." in said, said
