@@ -401,12 +401,12 @@ def test_a_timed_move_with_nothing_to_play_says_its_limit_and_when_it_is_late() 
     """`host --move-limit 15`: Ben, with no Roll, read "Nothing to play: discard a card"
     and nothing of the 15 s; past them Ann's table paused and offered her Ben's seat,
     while Ben's screen still said "Nothing to play"."""
+    from cli_helpers import SizedOutput
     from prompt_toolkit.input import create_pipe_input
 
     from cli import render
     from cli.app import TableApp
     from cli.driver import LocalDriver
-    from cli_helpers import SizedOutput
     from engine import Seating, preset
 
     class Timed(LocalDriver):
