@@ -56,6 +56,7 @@ from .words import (
     others_gone_line,
     own_bot_away_line,
     own_bot_paused_line,
+    own_takeover_line,
     pause_over_line,
     paused_on_bot_away_line,
     reply,
@@ -622,6 +623,11 @@ class NetDriver:
             return match_over_line(self.match, self.said_names()) if self.peer.finished \
                 else ""
         if ev.kind == "takeover":
+            if int(ev.data["seat"]) == self.seat:
+                # this player's own seat: "from hand 2, Ben's seat is played by a bot"
+                # was said to Ben, of Ben
+                return own_takeover_line(self.runner_name(int(ev.data["runner"])),
+                                         int(ev.data["hand"]) + 2)
             return takeover_line(self.names[int(ev.data["seat"])],
                                  self.runner_name(int(ev.data["runner"])),
                                  int(ev.data["hand"]) + 2)

@@ -1851,6 +1851,14 @@ def takeover_line(name: str, runner: str, hand_no: int) -> str:
                  "void": hand_no - 1, "hand": hand_no, "name": name, "runner": runner}
 
 
+def own_takeover_line(runner: str, hand_no: int) -> str:
+    """An agreed takeover of this player's own seat, said to them (``hand_no``: 1-based,
+    the first hand the bot plays)."""
+    return _("Agreed: hand %(void)d is left without a score; from hand %(hand)d, your "
+             "seat is played by a bot run by %(runner)s.") % {
+                 "void": hand_no - 1, "hand": hand_no, "runner": runner}
+
+
 def agreed_end_line(name: str, hand_no: int, signers: Sequence[str]) -> str:
     """An agreed end of the match: who signed it and whom they said had left (their word:
     the seat they name signed nothing, and may be the one reading this)."""

@@ -432,3 +432,15 @@ def test_a_timed_move_with_nothing_to_play_says_its_limit_and_when_it_is_late() 
         said = " ".join(" ".join(app.status_lines()).split())
         assert "Your move is past the table's 15 s: the others may now give your seat " \
             "to a bot or end the match." in said, said
+
+
+def test_the_takeover_of_ones_own_seat_is_said_to_the_player() -> None:
+    """Ben, slow past the move limit, read on his own screen "Agreed: hand 1 is left
+    without a score; from hand 2, Ben's seat is played by a bot run by Ann."."""
+    from p2p.table.replicated_log import SessionEvent
+
+    d = _AnnWatching(paused=False)
+    said = d._words(SessionEvent("takeover", "seat 0 taken over",
+                                 {"seat": 0, "runner": 1, "hand": 0}))
+    assert said == ("Agreed: hand 1 is left without a score; from hand 2, your seat is "
+                    "played by a bot run by Ben."), said
