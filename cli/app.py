@@ -752,6 +752,19 @@ class TableApp:
                 # limit; newcomer pass 25)
                 return _("Hand %(hand)d over. Next hand in %(seconds)s s (q to leave).") % {
                     "hand": d.hand_no, "seconds": self._pause_said()}
+            # the table dealt the next hand meanwhile and waits for this player's move,
+            # whose time limit runs while this screen holds the last hand's end
+            move = getattr(d, "next_hand_move", lambda: None)()
+            values = {"hand": d.hand_no, "next": d.hand_no + 1,
+                      "seconds": f"{getattr(d, 'decision_limit', 0) or 0:g}"}
+            if move == "overdue":
+                return _("Hand %(hand)d over. Your move in hand %(next)d is past the "
+                         "table's %(seconds)s s: the others may now give your seat to a bot "
+                         "or end the match. Press Enter to play it.") % values
+            if move == "running":
+                return _("Hand %(hand)d over. Press Enter for hand %(next)d: your move "
+                         "there has begun (each move: up to %(seconds)s s, then the table "
+                         "pauses).") % values
             return _("Hand %(hand)d over. Press Enter for hand %(next)d.") % {
                 "hand": d.hand_no, "next": d.hand_no + 1}
         busy = d.activity()
@@ -1442,7 +1455,8 @@ class TableApp:
         changes nothing else the console watches (the screen looked hung)."""
         d = self.driver
         return (d.my_move(), d.hand_over, d.hand_no, len(d.events), d.activity(), d.view(),
-                getattr(d, "move_overdue", lambda: False)())
+                getattr(d, "move_overdue", lambda: False)(),
+                getattr(d, "next_hand_move", lambda: None)())
 
     def _start(self) -> None:
         self._task = self.app.create_background_task(self._others())

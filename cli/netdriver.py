@@ -1060,6 +1060,21 @@ class NetDriver:
         left = self.peer.time_left()
         return left is not None and left[0] == self.seat and left[1] <= 0.0
 
+    def next_hand_move(self) -> str | None:
+        """This player's own move at the table's next hand while the screen still shows
+        the last hand's end (until Enter): "running" on a table that times moves (its
+        limit runs from the deal, not from Enter), "overdue" past it (the others' tables
+        pause on it, and may give the seat to a bot); None otherwise. The screen said
+        "Hand 1 over. Press Enter for hand 2." while the table paused on the player."""
+        if self.decision_limit is None or self._current() or self.peer.state.over:
+            return None
+        if not self.peer.needs_decision():
+            return None
+        left = self.peer.time_left()
+        if left is None or left[0] != self.seat:
+            return None
+        return "overdue" if left[1] <= 0.0 else "running"
+
     def setting_up(self) -> bool:
         """Whether the table is at a step of a hand's set-up (the shuffle and the deal,
         before a card is played) or of a reshuffle: the line mode says such a wait only

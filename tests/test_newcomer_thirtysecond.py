@@ -444,3 +444,73 @@ def test_the_takeover_of_ones_own_seat_is_said_to_the_player() -> None:
                                  {"seat": 0, "runner": 1, "hand": 0}))
     assert said == ("Agreed: hand 1 is left without a score; from hand 2, your seat is "
                     "played by a bot run by Ben."), said
+
+
+# ----- 11. the next hand's timed move while the last hand's end is on the screen -----
+
+
+def test_the_hands_end_says_the_next_hands_timed_move_has_begun() -> None:
+    """`host --move-limit 15`: Ann read hand 1's scores ("Hand 1 over. Press Enter for
+    hand 2.") while the table had dealt hand 2 and waited for her move; 15 s later Ben's
+    table paused on her and offered him her seat, and her screen still said "Press Enter
+    for hand 2."."""
+    from cli_helpers import SizedOutput
+    from prompt_toolkit.input import create_pipe_input
+
+    from cli.app import TableApp
+    from cli.driver import LocalDriver
+    from engine import Seating, preset
+
+    class Timed(LocalDriver):
+        decision_limit = 15.0
+        move: str | None = None
+
+        def next_hand_move(self) -> str | None:
+            return self.move
+
+    d = Timed(preset("classic"), Seating.solo(2), ["You", "Bo"], seed=5)
+    for _ in range(400):
+        if d.hand_over:
+            break
+        if d.others_pending():
+            d.step_others()
+        else:
+            d.submit(d.legal()[0])
+    assert d.hand_over and not d.over
+    with create_pipe_input() as inp:
+        app = TableApp(d, input=inp, output=SizedOutput(80, 24), delay=0)
+        assert app._table_status() == "Hand 1 over. Press Enter for hand 2."
+        d.move = "running"
+        assert app._table_status() == ("Hand 1 over. Press Enter for hand 2: your move "
+                                       "there has begun (each move: up to 15 s, then the "
+                                       "table pauses).")
+        d.move = "overdue"
+        assert app._table_status().startswith(
+            "Hand 1 over. Your move in hand 2 is past the table's 15 s: the others may now "
+            "give your seat to a bot or end the match."), app._table_status()
+
+
+def test_the_console_knows_the_next_hands_move_is_timed_and_late() -> None:
+    """NetDriver.next_hand_move reads the live table under the last hand's end."""
+    from types import SimpleNamespace
+
+    from cli_helpers import PeerStub
+
+    from cli.netdriver import NetDriver
+
+    class Ann:
+        seat, _held, _shown_hand = 0, None, 0
+        decision_limit = 15.0
+
+        def __init__(self, left: float | None, hand_no: int = 1) -> None:
+            for name in ("next_hand_move", "_current"):
+                setattr(self, name, getattr(NetDriver, name).__get__(self))
+            self.peer = PeerStub(stopped=None, stop_why=None, paused=False, finished=False,
+                                 hand_no=hand_no, needs_decision=lambda: True,
+                                 time_left=lambda: None if left is None else (0, left),
+                                 cfg=SimpleNamespace(decision_limit=15.0))
+
+    assert Ann(7.0).next_hand_move() == "running"      # type: ignore[attr-defined]
+    assert Ann(0.0).next_hand_move() == "overdue"      # type: ignore[attr-defined]
+    assert Ann(None).next_hand_move() is None          # type: ignore[attr-defined]
+    assert Ann(7.0, hand_no=0).next_hand_move() is None  # the hand on screen: its own line
