@@ -1116,8 +1116,16 @@ class NetDriver:
             if gone is not None:         # the table waits, and this player cannot act
                 # this seat's silence is the bot's: its runner's computer is gone
                 who = self.names[taken[1]] if gone == self.seat else self.names[gone]
-                line += " " + _("The table waits for %(name)s to come back (millebornes "
-                                "resume on their computer).") % {"name": who}
+                if gone != self.seat and self.peer.peer_state(gone) != "gone" \
+                        and not self.peer.quit_for_now(gone):
+                    # there, but late past the table's move limit: "to come back
+                    # (millebornes resume …)" was said of a player who never left
+                    line += " " + _("The table waits for %(name)s, who took longer than "
+                                    "the table's time for a move.") % {"name": who}
+                else:
+                    line += " " + _("The table waits for %(name)s to come back "
+                                    "(millebornes resume on their computer).") % {
+                                        "name": who}
             return line
         silent_words = self.silent_words(plain=False)
         if silent_words is not None:

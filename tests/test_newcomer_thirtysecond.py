@@ -514,3 +514,34 @@ def test_the_console_knows_the_next_hands_move_is_timed_and_late() -> None:
     assert Ann(0.0).next_hand_move() == "overdue"      # type: ignore[attr-defined]
     assert Ann(None).next_hand_move() is None          # type: ignore[attr-defined]
     assert Ann(7.0, hand_no=0).next_hand_move() is None  # the hand on screen: its own line
+
+
+def test_a_watcher_is_told_a_late_player_is_there_not_gone() -> None:
+    """Ben, watching the bot that took his seat, read "The table waits for Ann to come
+    back (millebornes resume on their computer)" while Ann sat at her table, late past
+    the move limit."""
+    from types import SimpleNamespace
+
+    from cli_helpers import PeerStub
+
+    from cli.netdriver import NetDriver
+
+    class Ben:
+        names = ["Ann", "Ben"]
+        seat, over, hand_no = 1, False, 2
+
+        def __init__(self, state: str, quit: bool = False) -> None:
+            for name in ("activity", "replaced"):
+                setattr(self, name, getattr(NetDriver, name).__get__(self))
+            self.peer = PeerStub(stopped=None, stop_why=None, paused=True, finished=False,
+                                 takeovers=[SimpleNamespace(seat=1, hand=0, runner=0)],
+                                 silent_seat=lambda: 0, peer_state=lambda s: state,
+                                 quit_for_now=lambda s: quit)
+
+    said = Ben("connected").activity()  # type: ignore[attr-defined]
+    assert said.endswith("The table waits for Ann, who took longer than the table's time "
+                         "for a move."), said
+    for state, quit in (("gone", False), ("connected", True)):
+        said = Ben(state, quit).activity()  # type: ignore[attr-defined]
+        assert said.endswith("The table waits for Ann to come back (millebornes resume on "
+                             "their computer)."), said
