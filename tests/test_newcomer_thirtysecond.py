@@ -3,8 +3,25 @@ player met after it.
 
 1. `verify` (and `replay`) of a game's folder, as "The game is saved in …/7a6c…" names
    it, or of the transcript in it, named the player's own seat "You 1" (a stranger's
-   "You"), where the same game by its id said "you": "waiting for You 1 … the next move
-   of You 1, at seat 0".
+   "You"), where the same game by its id said "you".
+2. The replay's help said a bare "`millebornes verify`", its refusal of a broken
+   transcript "run `millebornes verify` on it", and the board's notice at 60 columns
+   "resume --plain goes on with it": "command not found" after the README's quick start.
+3. The pause line said "its next step (decryption share) did not come": the step in a
+   player's words now ("its computer's part in drawing the next card"); verify keeps the
+   protocol's names.
+4. "discard tire" with a Spare Tire held, "play ace" with a Driving Ace: "'tire' is not a
+   card number"; a later word of a card's name names it.
+5. The question of b at a pause: y answered "the key y does nothing here" and a hidden
+   question was signed by the next b at once.
+6. The bot of one's own seat quit with its runner, and its takeover: said of the player
+   ("Ann quit for now", "Ben's seat is played by a bot") on their own screen.
+7. Leaving after hand 1 was left without a score: "No hand was finished yet."
+8. A card typed alone with a hazard to answer: "to play Roll, type play 3", then refused.
+9. The host's join command at 60 columns was cut mid-address.
+10. A timed move with nothing to play, and the next hand's timed move under the last
+    hand's end, said nothing of the limit, nor that the table had paused on the player;
+    a watcher read that a late player had to "come back (millebornes resume)".
 """
 
 from __future__ import annotations
