@@ -562,3 +562,31 @@ def test_a_watcher_is_told_a_late_player_is_there_not_gone() -> None:
         said = Ben(state, quit).activity()  # type: ignore[attr-defined]
         assert said.endswith("The table waits for Ann to come back (millebornes resume on "
                              "their computer)."), said
+
+
+# ----- 12. resume of a match over: each command on lines of its own -----
+
+
+@pytest.mark.slow        # a whole (one-hand) match through the installed script
+def test_resume_of_a_match_over_says_each_command_on_lines_of_its_own(
+        tmp_path: Path) -> None:
+    """"Game 8dbea451: the match is over; /work/…/.venv/bin/millebornes" / "replay 8dbea451
+    shows it, and …": the terminal cut the command in two, and pasted it ran
+    `.venv/bin/millebornes` alone. Each command is said whole, under its sentence, as
+    `play` says them when a game ends."""
+    import re
+
+    from test_newcomer_twentyninth import _run, _script
+
+    script = _script()
+    typed = shlex.quote(str(script))
+    data = str(tmp_path / "d")
+    r = _run(script, "play", "--plain", "--auto", "--rules", "modern", "--data-dir", data)
+    assert r.returncode == 0 and "Final scores:" in r.stdout, r.stdout + r.stderr
+    r = _run(script, "resume", "--data-dir", data)
+    lines = r.stdout.splitlines()
+    assert not any("the match is over" in line and "replay" in line for line in lines), lines
+    commands = [line for line in lines if line.startswith(f"  {typed} ")]
+    assert [c.split()[1] for c in commands] == ["replay", "play"], lines
+    assert re.search(rf"Start a new one with: {re.escape(typed)} play --data-dir "
+                     rf"{re.escape(data)}$", unfold(r.stdout)), r.stdout
