@@ -226,6 +226,13 @@ def _own_folders_seat(ref: str) -> int | None:
     """This computer's seat when ``ref`` is a saved game's folder, or the transcript in it
     (where the game keeps the seat it plays); a bot's folder (``bot-N…``, the host's
     bots keep theirs there) is the bot's: None, as for a file elsewhere."""
+    game = saved_game_at(ref)
+    return None if game is None else game.seat
+
+
+def saved_game_at(ref: str) -> SavedGame | None:
+    """The saved game whose folder ``ref`` is, or whose transcript (not a bot's: see
+    :func:`_own_folders_seat`); None for any other path."""
     try:
         path = Path(ref).resolve()
         folder = path if path.is_dir() else path.parent
@@ -234,7 +241,7 @@ def _own_folders_seat(ref: str) -> int | None:
             return None
         for game in saved_games(folder.parent):
             if game.path.name == folder.name:
-                return game.seat
+                return game
     except (OSError, ValueError):
         return None
     return None

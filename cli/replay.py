@@ -53,7 +53,14 @@ from .app import (
 )
 from .args import data_dir, plain_wanted, resume_flags, use_color, with_defaults
 from .commands import command_of
-from .games import _is_path, games_command, own_seat, transcript_of
+from .games import (
+    _is_path,
+    base_dir,
+    games_command,
+    own_seat,
+    saved_game_at,
+    transcript_of,
+)
 from .i18n import N_, _, ngettext
 from .program import as_typed
 from .replay_view import ReplayModel, all_hands_lines, step_lines
@@ -102,6 +109,15 @@ def _resume_command(args: argparse.Namespace) -> str:
     ("`millebornes resume` plays on" found nothing in a game kept with --data-dir)."""
     ref = args.transcript
     ident = f" {ref[:8]}" if ref and not _is_path(ref) else ""
+    game = saved_game_at(ref) if ref and _is_path(ref) else None
+    if game is not None:
+        # a game named by its folder (or the transcript in it): resumed by its id, in the
+        # folder that holds it (a bare "resume --plain" took the newest game, another)
+        ident = f" {game.short_id}"
+        folder = game.path.parent
+        default = folder.resolve() == base_dir(argparse.Namespace()).resolve()
+        args = argparse.Namespace(**{**vars(args), "data_dir": None if default
+                                     else str(folder)})
     return as_typed(f"millebornes resume{ident}{resume_flags(args)[0]}")
 
 

@@ -22,6 +22,8 @@ player met after it.
 10. A timed move with nothing to play, and the next hand's timed move under the last
     hand's end, said nothing of the limit, nor that the table had paused on the player;
     a watcher read that a late player had to "come back (millebornes resume)".
+11. `resume` of a match over cut its commands inside a sentence; `replay` of a game's
+    folder said a bare "resume --plain plays on" (the newest game, not that one).
 """
 
 from __future__ import annotations
@@ -590,3 +592,21 @@ def test_resume_of_a_match_over_says_each_command_on_lines_of_its_own(
     assert [c.split()[1] for c in commands] == ["replay", "play"], lines
     assert re.search(rf"Start a new one with: {re.escape(typed)} play --data-dir "
                      rf"{re.escape(data)}$", unfold(r.stdout)), r.stdout
+
+
+# ----- 13. replay of a game's folder names that game in the command that plays on -----
+
+
+def test_replay_of_a_games_folder_names_that_game_to_play_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`replay --plain ~/games/7ecf…` of a game in its first hand: "(`millebornes resume
+    --plain` plays on)", which takes the newest game not over (another, or none in the
+    default folder)."""
+    from cli.main import main
+
+    data = tmp_path / "my games"
+    table = _saved_game(data, ["You", "Bo"])
+    assert main(["replay", "--plain", str(table)]) == 1
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"(`millebornes resume {table.name[:8]} --data-dir '{data}' --plain` plays on)" \
+        in err, err
