@@ -52,6 +52,7 @@ from .commands import Commander, Context, is_look
 from .completion import CommandCompleter
 from .driver import TableDriver, moved_on
 from .i18n import N_, _, ngettext
+from .program import as_typed
 from .words import (
     FAST_PLAY_NOTE,
     agreement_question,
@@ -68,6 +69,7 @@ from .words import (
     leave_question,
     match_over_line,
     move_limit_note,
+    no_hand_scored_line,
     nothing_to_agree_line,
     others_turn_line,
     over_prefixes,
@@ -343,26 +345,30 @@ class TableApp:
         if waits:
             text = (_("The board needs a terminal of at least %(need)s; this one is "
                       "%(size)s. Please make it larger: the game waits for you meanwhile. q "
-                      "leaves; the game is saved, and resume --plain goes on with it in line "
-                      "mode, which fits any terminal.") if self.saved else
+                      "leaves; the game is saved, and %(resume)s goes on with it in line mode, "
+                      "which fits any terminal.") if self.saved else
                     _("The board needs a terminal of at least %(need)s; this one is "
                       "%(size)s. Please make it larger: the game waits for you meanwhile. q "
-                      "leaves (this game is not saved); play --plain is line mode, which "
-                      "fits any terminal."))
+                      "leaves (this game is not saved); %(play)s is line mode, which fits any "
+                      "terminal."))
         else:
             text = (_("The board needs a terminal of at least %(need)s; this one is "
                       "%(size)s. Please make it larger (the game goes on meanwhile). q "
-                      "leaves; the game is saved, and resume --plain goes on with it in line "
-                      "mode, which fits any terminal.") if self.saved else
+                      "leaves; the game is saved, and %(resume)s goes on with it in line mode, "
+                      "which fits any terminal.") if self.saved else
                     _("The board needs a terminal of at least %(need)s; this one is "
                       "%(size)s. Please make it larger (the game goes on meanwhile). q "
-                      "leaves (this game is not saved); play --plain is line mode, which "
-                      "fits any terminal."))
+                      "leaves (this game is not saved); %(play)s is line mode, which fits any "
+                      "terminal."))
         if self.driver.over:
             # the match is over: nothing goes on, and resume has nothing to play
             text = _("The board needs a terminal of at least %(need)s; this one is "
                      "%(size)s: make it larger to see the final scores.")
-        text %= {"need": f"{MIN_COLS}×{MIN_ROWS}", "size": f"{cols}×{rows}"}
+        # the commands as the player's shell finds the program (a bare "resume --plain"
+        # was "command not found" to a player of the README's quick start)
+        text %= {"need": f"{MIN_COLS}×{MIN_ROWS}", "size": f"{cols}×{rows}",
+                 "resume": as_typed("millebornes resume --plain"),
+                 "play": as_typed("millebornes play --plain")}
         # what the table is at, under it: the board hid whose turn it was, the end of the
         # match and who won (at 60×20 the match ended unseen)
         text += "\n\n" + self.status_text()
@@ -746,6 +752,19 @@ class TableApp:
                 # limit; newcomer pass 25)
                 return _("Hand %(hand)d over. Next hand in %(seconds)s s (q to leave).") % {
                     "hand": d.hand_no, "seconds": self._pause_said()}
+            # the table dealt the next hand meanwhile and waits for this player's move,
+            # whose time limit runs while this screen holds the last hand's end
+            move = getattr(d, "next_hand_move", lambda: None)()
+            values = {"hand": d.hand_no, "next": d.hand_no + 1,
+                      "seconds": f"{getattr(d, 'decision_limit', 0) or 0:g}"}
+            if move == "overdue":
+                return _("Hand %(hand)d over. Your move in hand %(next)d is past the "
+                         "table's %(seconds)s s: the others may now give your seat to a bot "
+                         "or end the match. Press Enter to play it.") % values
+            if move == "running":
+                return _("Hand %(hand)d over. Press Enter for hand %(next)d: your move "
+                         "there has begun (each move: up to %(seconds)s s, then the table "
+                         "pauses).") % values
             return _("Hand %(hand)d over. Press Enter for hand %(next)d.") % {
                 "hand": d.hand_no, "next": d.hand_no + 1}
         busy = d.activity()
@@ -781,7 +800,15 @@ class TableApp:
         view = d.view()
         if d.my_move() and not d.hand_over and not self.auto and render.nothing_to_play(
                 view, d.seat, d.legal()):
+            # on a table that times moves, how long the player has, or that the others'
+            # tables paused on them: with nothing to play neither was said, and the
+            # player read "Nothing to play" while the others were offered their seat
+            limit = getattr(d, "decision_limit", None)
+            if limit is not None and getattr(d, "move_overdue", lambda: False)():
+                return overdue_move_line(limit)
             text = _("Nothing to play: discard a card (select it, then d).")
+            if limit is not None:
+                text = f"{text} {move_limit_note(limit)}"
             # and why no distance can go down (a Roll first, a hazard to cure), where the
             # status has room for it beside a message
             why = stuck_reason(view, d.seat, d.names)
@@ -917,7 +944,9 @@ class TableApp:
             self.confirm_agree = None
             self.say_agreement(stuck)
             return
-        if self.confirm_agree != choice:
+        if self.confirm_agree != choice or self.message != self._agreement_said:
+            # asked, or asked again once another key's answer hid the question (b, a
+            # stray key, then b signed at once, with no question on the screen)
             self.confirm_agree = choice
             names = getattr(self.driver, "current_names", lambda: self.driver.names)()
             name = names[silent]
@@ -925,6 +954,11 @@ class TableApp:
             return
         self.confirm_agree = None
         self.say_agreement(self.driver.agree(choice))  # type: ignore[attr-defined]
+
+    def agreement_asked(self) -> bool:
+        """Is the question of b or e on the screen (the next b, e or y signs it)?"""
+        return self.confirm_agree is not None and self.message == self._agreement_said \
+            and getattr(self.driver, "silent", lambda: None)() is not None
 
     def say_agreement(self, text: str) -> None:
         """Where the agreement about a silent seat stands: said until the table stops
@@ -1231,7 +1265,11 @@ class TableApp:
         @kb.add("o", filter=on_hand)     # "oui": French players answer o
         @kb.add("j", filter=on_hand)     # "ja": Swedish and Afrikaans players answer j
         def _yes(event: KeyPressEvent) -> None:
-            if self.commander.pending is not None:
+            if self.agreement_asked():
+                # "b again: a bot plays Bo's seat …": y answered "the key y does nothing
+                # here" (y answers every other question), and the question was gone
+                self.ask_agreement(str(self.confirm_agree))
+            elif self.commander.pending is not None:
                 self.execute("yes")
             elif phase() == EXTEND:
                 self.execute("extend yes")
@@ -1242,7 +1280,10 @@ class TableApp:
 
         @kb.add("n", filter=on_hand)
         def _no(event: KeyPressEvent) -> None:
-            if self.commander.pending is not None:
+            if self.agreement_asked():          # n takes it back, as Esc
+                self.confirm_agree = self._agreement_said = None
+                self.say(_("Nothing agreed: the table still waits."))
+            elif self.commander.pending is not None:
                 self.execute("no")
             elif phase() == EXTEND:
                 self.execute("extend no")
@@ -1414,7 +1455,8 @@ class TableApp:
         changes nothing else the console watches (the screen looked hung)."""
         d = self.driver
         return (d.my_move(), d.hand_over, d.hand_no, len(d.events), d.activity(), d.view(),
-                getattr(d, "move_overdue", lambda: False)())
+                getattr(d, "move_overdue", lambda: False)(),
+                getattr(d, "next_hand_move", lambda: None)())
 
     def _start(self) -> None:
         self._task = self.app.create_background_task(self._others())
@@ -1566,8 +1608,8 @@ def run_app(driver: TableDriver, *, auto: bool = False, bot: str | None = None,
             close()
     d = driver
     # at the terminal's width (80 in a file or a pipe)
-    if not d.match.hands:       # left during the first hand: no totals to speak of
-        say_paragraph(_("No hand was finished yet."), sys.stdout)
+    if not d.match.hands:       # no hand scored: no totals to speak of
+        say_paragraph(no_hand_scored_line(int(getattr(d, "hand_no", 1) or 1)), sys.stdout)
         return rc
     # a match played to its end says who won, as the line mode does (it said the totals
     # alone, and the winner was on the screen just closed)

@@ -148,6 +148,17 @@ def card_number(ctx: Context, word: str) -> int | str:
     try:
         n = int(word)
     except ValueError:
+        if len(_folded(word)) >= 3 and not any(ch.isdigit() for ch in word):
+            # a word, not a slip of the keys: the start of the names of two cards held
+            # ("play limit" with Speed Limit and End of Limit), or a name of no card held
+            # ("play banana": "'banana' is not a card number" said nothing of names)
+            typed = _folded(word)
+            kinds = sorted({KIND_OF[c] for c in cards if _names(KIND_OF[c], typed, False)
+                            or _names_later_word(KIND_OF[c], typed)})
+            if len(kinds) > 1:
+                return reply("ambiguous", word=word,
+                             choices=or_list(i18n.kind_name(k) for k in kinds))
+            return reply("names-no-card", word=word, n=len(cards))
         return reply("not-a-number", word=word, n=len(cards))
     if not 1 <= n <= len(cards):
         return reply("no-such-card", n=n, held=len(cards))
@@ -246,12 +257,16 @@ def card_words(ctx: Context, args: Sequence[str], taken: Sequence[int] = ()) -> 
     if 1 <= (_typed_number(first) or 0) <= len(cards):
         return first, 1
     spans = range(min(len(args), 4), 0, -1)
-    for exact in (True, False):
+    # a name whole, then its start, then the start of a later word of it ("discard tire"
+    # with a Spare Tire held, "play ace": "'tire' is not a card number")
+    for exact in (True, False, None):
         for n in spans:
             typed = _folded(" ".join(args[:n]))
-            if not exact and len(typed) < 3:
+            if exact is not True and len(typed) < 3:
                 continue
-            fits = [i for i, c in enumerate(cards, 1) if _names(KIND_OF[c], typed, exact)]
+            fits = [i for i, c in enumerate(cards, 1) if (
+                _names_later_word(KIND_OF[c], typed) if exact is None
+                else _names(KIND_OF[c], typed, exact))]
             if len({KIND_OF[cards[i - 1]] for i in fits}) != 1:
                 continue
             free = [i for i in fits if i not in taken]
@@ -277,6 +292,18 @@ def _names(k: Kind, typed: str, exact: bool = True) -> bool:
     if km is not None:
         return DISTANCE_VALUE.get(k) == km
     return any(name == typed if exact else name.startswith(typed) for name in _names_of(k))
+
+
+def _names_later_word(k: Kind, typed: str) -> bool:
+    """Whether ``typed`` (folded) is the start of a word after the first of one of card
+    kind ``k``'s names, and of what follows it ("tire", "ace", "of way", "proof")."""
+    if _typed_number(typed) is not None:
+        return False
+    for name in _names_of(k):
+        words = re.split(r"[ \-]", name)
+        if any(" ".join(words[i:]).startswith(typed) for i in range(1, len(words))):
+            return True
+    return False
 
 
 def _numbers(ctx: Context, args: Sequence[str]) -> list[str]:
@@ -459,7 +486,12 @@ def parse(text: str, ctx: Context, extra: Sequence[str] = ()) -> Outcome:
         return _extend(ctx, args)
     number, named = card_words(ctx, words)
     if 1 <= (_typed_number(number) or 0) <= len(numbered(ctx)):
-        # a card alone, as the full screen's digits pick one ("3", "roll"): what to type
+        # a card alone, as the full screen's digits pick one ("3", "roll"): what to type,
+        # once a card can be played or discarded at all ("to play Roll, type play 3" was
+        # said with a hazard to answer, and "play 3" then refused)
+        busy = _not_now(ctx) if ctx.view.phase != OVER else None
+        if busy or ctx.view.phase in (DRAW, RESPOND, EXTEND):
+            return _err(busy or _phase_hint(ctx))
         return _err(reply("card-alone", n=number,
                           card=card_name(numbered(ctx)[int(number) - 1], ctx.lang)))
     glued = re.fullmatch(r"(\D+?)(\d+)", words[0])

@@ -256,13 +256,41 @@ def _folders_transcript(ref: str, verb: str) -> str:
 
 def own_seat(ref: str, args: argparse.Namespace) -> int | None:
     """This player's seat in the game ``ref`` names when it is one of their saved games
-    (by its id), else None (a file: anyone's game)."""
+    (by its id, its folder or the transcript in it), else None (a file elsewhere: anyone's
+    game). `verify` of the folder "The game is saved in …/7a6c…" names, or of the
+    transcript in it, named the player's own seat "You 1" (as a stranger's), where the
+    same game by its id said "you"."""
     if _is_path(ref):
-        return None
+        return _own_folders_seat(ref)
     try:
         return find_game(ref, data_dir(args)).seat
     except ValueError:
         return None
+
+
+def _own_folders_seat(ref: str) -> int | None:
+    """This computer's seat when ``ref`` is a saved game's folder, or the transcript in it
+    (where the game keeps the seat it plays); a bot's folder (``bot-N…``, the host's
+    bots keep theirs there) is the bot's: None, as for a file elsewhere."""
+    game = saved_game_at(ref)
+    return None if game is None else game.seat
+
+
+def saved_game_at(ref: str) -> SavedGame | None:
+    """The saved game whose folder ``ref`` is, or whose transcript (not a bot's: see
+    :func:`_own_folders_seat`); None for any other path."""
+    try:
+        path = Path(ref).resolve()
+        folder = path if path.is_dir() else path.parent
+        if path.is_file() and path.name != "transcript.mbt" \
+                or folder.parent.name.startswith("bot-"):
+            return None
+        for game in saved_games(folder.parent):
+            if game.path.name == folder.name:
+                return game
+    except (OSError, ValueError):
+        return None
+    return None
 
 
 #: ``games`` says that it checks games first when at least this many are new to it

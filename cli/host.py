@@ -7,6 +7,7 @@ import logging
 import socket
 import sys
 import threading
+from collections.abc import Sequence
 from typing import Any, TextIO
 
 from engine import Seating
@@ -47,6 +48,23 @@ HOST_COMMANDS = ("ready", "unready", "quit", "help")
 QUIT_WORDS = ("quit", "q", "exit", "leave")
 
 log = logging.getLogger("cli.host")
+
+
+def join_command_lines(addresses: Sequence[str], port: int, width: int) -> list[str]:
+    """The command friends type to join, on lines of at most ``width`` cells: the command
+    first, then each other address ("(or --peer 127.0.0.1:4770)") whole on the line that
+    has room for it. At 60 columns the terminal cut the line mid-address ("127.0.0" /
+    ".1:37131")."""
+    units = [f"millebornes join --peer {addresses[0]}:{port}"] + [
+        _(" (or --peer %(address)s)").strip() % {"address": f"{a}:{port}"}
+        for a in addresses[1:3]]
+    lines = ["  " + units[0]]
+    for unit in units[1:]:
+        if i18n.cells(lines[-1] + " " + unit) < width:
+            lines[-1] += " " + unit
+        else:
+            lines.append("    " + unit)
+    return lines
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None,
@@ -145,9 +163,8 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
                   % {"port": port, "key": ident.fingerprint,
                      "name": host.state.seats[0].name}, say)  # type: ignore[union-attr]
     # the command on a line of its own: wrapped inside a sentence, it could not be copied
-    print(i18n.display(f"  millebornes join --peer {addresses[0]}:{port}"
-                       + "".join(_(" (or --peer %(address)s)") % {"address": f"{a}:{port}"}
-                                 for a in addresses[1:3])), file=say)
+    for shown in join_command_lines(addresses, port, i18n.terminal_width(say)):
+        print(i18n.display(shown), file=say)
     print(i18n.display(_("Type 'ready' or 'unready'; 'quit' closes the table.")), file=say)
     host.set_ready(not args.not_ready)
     warned = False

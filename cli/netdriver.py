@@ -54,6 +54,9 @@ from .words import (
     no_bot_silent_line,
     nothing_to_agree_line,
     others_gone_line,
+    own_bot_away_line,
+    own_bot_paused_line,
+    own_takeover_line,
     pause_over_line,
     paused_on_bot_away_line,
     reply,
@@ -620,6 +623,11 @@ class NetDriver:
             return match_over_line(self.match, self.said_names()) if self.peer.finished \
                 else ""
         if ev.kind == "takeover":
+            if int(ev.data["seat"]) == self.seat:
+                # this player's own seat: "from hand 2, Ben's seat is played by a bot"
+                # was said to Ben, of Ben
+                return own_takeover_line(self.runner_name(int(ev.data["runner"])),
+                                         int(ev.data["hand"]) + 2)
             return takeover_line(self.names[int(ev.data["seat"])],
                                  self.runner_name(int(ev.data["runner"])),
                                  int(ev.data["hand"]) + 2)
@@ -633,6 +641,8 @@ class NetDriver:
             if isinstance(why, dict) and why.get("slow") and self._said_slow(why):
                 return ""       # paused again on the same slow seat: said once a hand
             quit_seat = why.get("seat") if isinstance(why, dict) and why.get("away") else None
+            if self.peer.paused and quit_seat == self.seat and self._taken(self.seat):
+                return own_bot_paused_line(self.bot_runner_name(self.seat))
             if self.peer.paused and isinstance(quit_seat, int) and quit_seat in self.bots \
                     and quit_seat != self.seat:
                 # a bot gone with the computer that runs it: that computer comes back
@@ -648,6 +658,11 @@ class NetDriver:
                                 self.current_names())
         if ev.kind == "away":
             seat = int(ev.data["seat"])
+            if seat == self.seat and self._taken(seat):
+                # the bot the others agreed on for this player's seat left with the
+                # computer that runs it: "Ann quit for now … until they come back" was
+                # said on Ann's own screen, of Ann, who was watching
+                return own_bot_away_line(self.bot_runner_name(seat))
             if seat in self.bots and seat != self.seat:
                 # a bot left with the computer that runs it: its runner comes back, not it
                 return away_bot_line(self._bot_name(seat), self.bot_runner_name(seat))
@@ -1045,6 +1060,21 @@ class NetDriver:
         left = self.peer.time_left()
         return left is not None and left[0] == self.seat and left[1] <= 0.0
 
+    def next_hand_move(self) -> str | None:
+        """This player's own move at the table's next hand while the screen still shows
+        the last hand's end (until Enter): "running" on a table that times moves (its
+        limit runs from the deal, not from Enter), "overdue" past it (the others' tables
+        pause on it, and may give the seat to a bot); None otherwise. The screen said
+        "Hand 1 over. Press Enter for hand 2." while the table paused on the player."""
+        if self.decision_limit is None or self._current() or self.peer.state.over:
+            return None
+        if not self.peer.needs_decision():
+            return None
+        left = self.peer.time_left()
+        if left is None or left[0] != self.seat:
+            return None
+        return "overdue" if left[1] <= 0.0 else "running"
+
     def setting_up(self) -> bool:
         """Whether the table is at a step of a hand's set-up (the shuffle and the deal,
         before a card is played) or of a reshuffle: the line mode says such a wait only
@@ -1086,8 +1116,16 @@ class NetDriver:
             if gone is not None:         # the table waits, and this player cannot act
                 # this seat's silence is the bot's: its runner's computer is gone
                 who = self.names[taken[1]] if gone == self.seat else self.names[gone]
-                line += " " + _("The table waits for %(name)s to come back (millebornes "
-                                "resume on their computer).") % {"name": who}
+                if gone != self.seat and self.peer.peer_state(gone) != "gone" \
+                        and not self.peer.quit_for_now(gone):
+                    # there, but late past the table's move limit: "to come back
+                    # (millebornes resume …)" was said of a player who never left
+                    line += " " + _("The table waits for %(name)s, who took longer than "
+                                    "the table's time for a move.") % {"name": who}
+                else:
+                    line += " " + _("The table waits for %(name)s to come back "
+                                    "(millebornes resume on their computer).") % {
+                                        "name": who}
             return line
         silent_words = self.silent_words(plain=False)
         if silent_words is not None:

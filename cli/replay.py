@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import shlex
 import sys
 from typing import Any, TextIO
 
@@ -52,16 +53,25 @@ from .app import (
 )
 from .args import data_dir, plain_wanted, resume_flags, use_color, with_defaults
 from .commands import command_of
-from .games import _is_path, games_command, own_seat, transcript_of
+from .games import (
+    _is_path,
+    base_dir,
+    games_command,
+    own_seat,
+    saved_game_at,
+    transcript_of,
+)
 from .i18n import N_, _, ngettext
 from .program import as_typed
 from .replay_view import ReplayModel, all_hands_lines, step_lines
 from .verify import refused, say_checking, unreadable_path
 from .words import (
+    Command,
     error_line,
     key_lines,
     report_width,
     say_paragraph,
+    say_paragraphs,
     unknown_key_line,
     verify_lines,
     wrap,
@@ -81,9 +91,17 @@ cards face up.
   q  Ctrl-C       quit
 
 The status line says where you are: the hand, the step (one move that
-took effect) and the transcript entry that completed it (the entry
-numbers `millebornes verify` names). A card just drawn is shown
-reversed; ▶ marks who moves next.""")
+took effect) and the transcript entry that completed it, numbered as
+the report of this command numbers the entries:
+  %(verify)s
+A card just drawn is shown reversed; ▶ marks who moves next.""")
+
+
+def replay_help() -> str:
+    """The replay's help, the command it names as the player types it (a bare
+    "`millebornes verify`" was "command not found" to a player of the README's quick
+    start, where every other help and message names ``.venv/bin/millebornes``)."""
+    return _(REPLAY_HELP) % {"verify": as_typed("millebornes verify")}
 
 
 def _resume_command(args: argparse.Namespace) -> str:
@@ -91,7 +109,25 @@ def _resume_command(args: argparse.Namespace) -> str:
     ("`millebornes resume` plays on" found nothing in a game kept with --data-dir)."""
     ref = args.transcript
     ident = f" {ref[:8]}" if ref and not _is_path(ref) else ""
+    game = saved_game_at(ref) if ref and _is_path(ref) else None
+    if game is not None:
+        # a game named by its folder (or the transcript in it): resumed by its id, in the
+        # folder that holds it (a bare "resume --plain" took the newest game, another)
+        ident = f" {game.short_id}"
+        folder = game.path.parent
+        default = folder.resolve() == base_dir(argparse.Namespace()).resolve()
+        args = argparse.Namespace(**{**vars(args), "data_dir": None if default
+                                     else str(folder)})
     return as_typed(f"millebornes resume{ident}{resume_flags(args)[0]}")
+
+
+def _verify_command(args: argparse.Namespace, path: str) -> Command:
+    """The command that reports on the game being replayed: by its id with the options
+    that find it, or by its file."""
+    ref = args.transcript
+    if ref and not _is_path(ref):
+        return Command(f"millebornes verify {ref[:8]}{resume_flags(args)[1]}")
+    return Command(f"millebornes verify {shlex.quote(path)}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -159,10 +195,14 @@ def run(args: argparse.Namespace) -> int:
                    "replayed: the file is damaged where said above. Ask the players for an "
                    "intact copy of it."), sys.stderr)
             return 1
-        say_paragraph(_("millebornes replay: this transcript does not verify, so it is not replayed: "
-               "the moves after the failure cannot be trusted. The entry and the seat named "
-               "above are where it breaks; run `millebornes verify` on it for the report, and "
-               "ask the players for an intact copy of the file."), sys.stderr)
+        # the command to type for the report on a line of its own (pasted whole), the
+        # program as the player's shell finds it and the game as they named it (a bare
+        # "run `millebornes verify` on it")
+        say_paragraphs([_("millebornes replay: this transcript does not verify, so it is "
+                          "not replayed: the moves after the failure cannot be trusted. The "
+                          "entry and the seat named above are where it breaks; ask the "
+                          "players for an intact copy of the file. The whole report:"),
+                        _verify_command(args, path)], sys.stderr)
         return 1
     # one of this player's own games: their seat is "You", as it was at the table (it
     # was "You 1" here and "You" in verify's summary)
@@ -257,7 +297,7 @@ class ReplayApp:
         #: next key (a wrong key said nothing: the board's says so)
         self.notice = ""
         help_window = Window(FormattedTextControl(_safe(lambda: [("class:help",
-                                                                  _(REPLAY_HELP))])),
+                                                                  replay_help())])),
                              wrap_lines=True)
         self.log_control = FormattedTextControl(_safe(self._log_fragments), focusable=True,
                                                 show_cursor=False)

@@ -30,7 +30,6 @@ from .games import (
     saved_games,
 )
 from .i18n import _
-from .program import as_typed
 from .seats import (
     LineReader,
     base_dir,
@@ -132,17 +131,21 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
               file=say)
     if peer.finished or peer.stopped:
         # with the options that find this copy (a bare "replay ID" found no game)
-        replay = as_typed(f"millebornes replay {short_id}{resume_flags(args)[1]}")
+        # each command on a line of its own, pasted whole (inside the sentence the
+        # terminal cut "…/.venv/bin/millebornes" / "replay 8dbea451" in two)
+        replay = Command(f"millebornes replay {short_id}{resume_flags(args)[1]}")
         if peer.finished:
             # and how to play again: a player back for a second match read only how to
             # watch the first
-            say_paragraph(_("Game %(id)s: the match is over; %(command)s shows it, and "
-                            "%(play)s starts a new one.") % {
-                "id": short_id, "command": replay, "play": play_command(base)},
-                say)
+            say_paragraphs([_("Game %(id)s: the match is over. Step through it again, "
+                              "every player's cards face up, with:") % {"id": short_id},
+                            replay, _("Start a new one with:"),
+                            Command(play_command(base))], say)
         else:
-            say_paragraph(_("Game %(id)s: %(state)s; %(command)s shows it") % {
-                "id": short_id, "command": replay, "state": peer_stopped_line(peer)}, say)
+            say_paragraphs([_("Game %(id)s: %(state)s. Step through it, every player's "
+                              "cards face up, with:") % {
+                                  "id": short_id, "state": peer_stopped_line(peer)},
+                            replay], say)
         peer.close(flush=0)
         return 0 if peer.finished else 1
     say_paragraph(resumed_line(short_id, peer.hand_no), say)

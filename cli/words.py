@@ -1100,6 +1100,18 @@ def totals_line(match: Match, names: Sequence[str]) -> str:
     return i18n.join_list(f"{labels[i]} {t}" for i, t in enumerate(match.totals()))
 
 
+def no_hand_scored_line(hand_no: int) -> str:
+    """Said on leaving a match with no hand scored: in its first hand, "No hand was
+    finished yet."; in a later one (``hand_no``, 1-based), those before it were left
+    without a score by the players' agreement (a bot took a seat): "No hand was finished
+    yet" was said to a player who had played hand 1 to its end."""
+    if hand_no <= 1:
+        return _("No hand was finished yet.")
+    return ngettext("No hand was scored yet: hand %(last)d was left without a score.",
+                    "No hand was scored yet: hands 1 to %(last)d were left without a "
+                    "score.", hand_no - 1) % {"last": hand_no - 1}
+
+
 def match_so_far_line(match: Match, names: Sequence[str]) -> str:
     """Where the match stands after the hands a resumed game had finished before its
     player left (said by their results only, not move by move)."""
@@ -1620,6 +1632,22 @@ def away_bot_line(name: str, runner: str) -> str:
              "%(runner)s comes back (millebornes resume).") % {"name": name, "runner": runner}
 
 
+def own_bot_away_line(runner: str) -> str:
+    """The bot the others agreed on for this player's seat quit with the computer that
+    runs it (``runner``'s): said to the player watching it, not of them."""
+    return _("The bot that plays your seat quit with %(runner)s's computer, which runs it; "
+             "the game is saved. When the table needs your seat, it pauses until "
+             "%(runner)s comes back (millebornes resume on their computer).") % {
+                 "runner": runner}
+
+
+def own_bot_paused_line(runner: str) -> str:
+    """The table paused on this player's seat, whose bot left with ``runner``'s computer."""
+    return _("Paused: the bot that plays your seat quit with %(runner)s's computer, which "
+             "runs it; the table waits for %(runner)s to come back (millebornes resume on "
+             "their computer).") % {"runner": runner}
+
+
 def moved_line(name: str, address: str) -> str:
     """A seat proved it now listens at another address (it resumed from another network):
     the table reaches it there, and so does the next resume here."""
@@ -1838,6 +1866,14 @@ def takeover_line(name: str, runner: str, hand_no: int) -> str:
     return _("Agreed: hand %(void)d is left without a score; from hand %(hand)d, "
              "%(name)s's seat is played by a bot run by %(runner)s.") % {
                  "void": hand_no - 1, "hand": hand_no, "name": name, "runner": runner}
+
+
+def own_takeover_line(runner: str, hand_no: int) -> str:
+    """An agreed takeover of this player's own seat, said to them (``hand_no``: 1-based,
+    the first hand the bot plays)."""
+    return _("Agreed: hand %(void)d is left without a score; from hand %(hand)d, your "
+             "seat is played by a bot run by %(runner)s.") % {
+                 "void": hand_no - 1, "hand": hand_no, "runner": runner}
 
 
 def agreed_end_line(name: str, hand_no: int, signers: Sequence[str]) -> str:
@@ -2401,6 +2437,31 @@ def step_words(step: object) -> str:
     return _data(step, 60)
 
 
+#: The protocol's steps as a player at the table says them (the pause line's "its next
+#: step (decryption share)" was jargon there): what the seat's computer had to do, as
+#: the subject of "… did not come". ``verify`` names the steps as :data:`STEP_WORDS` does.
+PLAYER_STEP_WORDS = {
+    "deck.key": N_("its computer's part of the shuffle"),
+    "deck.commit": N_("its computer's part of the shuffle"),
+    "deck.pass": N_("its computer's part of the shuffle"),
+    "deck.reshuffle": N_("its computer's part of the reshuffle"),
+    "deck.share": N_("its computer's part in drawing the next card"),
+    "deck.reveal": N_("its computer's part in checking the hand once it is over"),
+    "game.act": N_("its move"),
+    "game.rcommit": N_("its computer's part in choosing who plays first"),
+    "game.rreveal": N_("its computer's part in choosing who plays first"),
+    "open": N_("its computer's part in showing a played card to everyone"),
+}
+
+
+def player_step_words(step: object) -> str:
+    """A protocol step as the subject of a sentence a player reads at the table ("its
+    computer's part in drawing the next card"); an unknown step "its next step (…)"."""
+    if isinstance(step, str) and step in PLAYER_STEP_WORDS:
+        return _(PLAYER_STEP_WORDS[step])
+    return _("its next step (%(step)s)") % {"step": _data(step, 60)}
+
+
 #: How a hand ended (``HandState.end_reason``), as ``verify`` says "ended by ...".
 END_WORDS = {"trip": N_("a completed trip"), "exhausted": N_("empty hands"),
              "turn_limit": N_("the turn limit")}
@@ -2493,8 +2554,10 @@ def _stop_reason(why: Mapping[str, Any], names: Sequence[str], fallback: str) ->
             # moves were timed, which verify says they are not)
             return _("%(seat)s is unresponsive: its computer stopped answering, and its "
                      "move did not come") % {"seat": seat()}
-        return _("%(seat)s is unresponsive: its next step (%(step)s) did not come within the "
-                 "table's time limit") % {"seat": seat(), "step": step_words(why.get("step"))}
+        # the step in a player's words: "its next step (decryption share)" on the pause
+        # line asked a newcomer what a share was (verify keeps the protocol's name)
+        return _("%(seat)s is unresponsive: %(step)s did not come within the table's time "
+                 "limit") % {"seat": seat(), "step": player_step_words(why.get("step"))}
     if kind == "abandoned":
         text = _data(why.get("text")) if why.get("text") else ""
         return (_("%(seat)s abandoned the match: %(text)s") % {"seat": seat(), "text": text}
@@ -3184,6 +3247,9 @@ REPLIES: dict[str, str] = {
     "ambiguous": N_("{word} could be {choices}: type more of the name"),
     "hand-empty": N_("your hand is empty"),
     "not-a-number": N_("{word!r} is not a card number: use 1 to {n}"),
+    # a word that names no card held: a card is its number or its name, as printed
+    "names-no-card": N_("{word!r} is not the name of a card in your hand: type the card's "
+                        "number (1 to {n}) or its name"),
     "no-such-card": N_("there is no card {n} in your hand (you hold {held})"),
     # a card typed by its name ("play roll", "play 200") that the hand does not hold
     "not-held": N_("you hold no {card}"),

@@ -255,7 +255,7 @@ def test_a_stop_reason_id_in_french() -> None:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_stop_reason_names_who_in_every_language(language: str) -> None:
-    from cli.words import step_words, stop_reason
+    from cli.words import player_step_words, stop_reason
     with i18n.using(language):
         for why in STOPS:
             text = stop_reason(why, ["You", "Bo"], "FALLBACK")
@@ -264,8 +264,9 @@ def test_every_stop_reason_names_who_in_every_language(language: str) -> None:
                 assert "Bo" in text, (why, text)
             for key in ("check", "text"):     # a check's id stays, in brackets
                 assert str(why.get(key) or "") in text
-            if "step" in why:                   # a step is said in words (issue 13)
-                assert step_words(why["step"]) in text and why["step"] not in text
+            if "step" in why:                   # a step is said in words (issue 13), a
+                # player's (newcomer pass 32: "its next step (decryption share)")
+                assert player_step_words(why["step"]) in text and why["step"] not in text
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -482,9 +482,10 @@ def test_resume_of_a_finished_game_names_replay_as_typed(tmp_path: Path) -> None
     r = _run(script, "play", "--plain", "--auto", "--rules", "modern", "--data-dir", data)
     assert r.returncode == 0 and "Final scores:" in r.stdout, r.stdout + r.stderr
     r = _run(script, "resume", "--data-dir", data)
-    said = " ".join(r.stdout.split())
-    assert re.search(rf"the match is over; {re.escape(shlex.quote(str(script)))} replay "
-                     rf"[0-9a-f]{{8}} --data-dir {re.escape(data)} shows it", said), said
+    said = " ".join(r.stdout.replace("\\\n", "").split())
+    assert re.search(rf"the match is over\. Step through it again, every player's cards "
+                     rf"face up, with: {re.escape(shlex.quote(str(script)))} replay "
+                     rf"[0-9a-f]{{8}} --data-dir {re.escape(data)} ", said), said
 
 
 # ----- 8. the line mode says where the match stands during a hand -----

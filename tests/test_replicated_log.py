@@ -379,8 +379,8 @@ def test_silence_ends_in_a_bounded_stop_naming_the_seat_unresponsive() -> None:
     for rl in (t.seats[0].rlog, t.seats[2].rlog):
         assert rl.unresponsive == 1 and rl.error is None
         assert rl.stopped is not None and "unresponsive" in rl.stopped
-        _said(rl, "place 1 (p1) ne répond pas : ", "seat 1 (p1) is unresponsive: its next step "
-              "(hand key) did not come within the table's time limit")
+        _said(rl, "place 1 (p1) ne répond pas : ", "seat 1 (p1) is unresponsive: its "
+              "computer's part of the shuffle did not come within the table's time limit")
 
 
 def test_a_players_own_decision_is_not_timed_out_unless_the_table_chose_so() -> None:
