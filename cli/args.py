@@ -794,15 +794,15 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
 
     ver = verb("verify", _("check that a saved game was played fairly"))
     ver.add_argument("transcript", nargs="?", default=None,
-                     help=_("a transcript file, or a short id from `%(games)s` (default: "
-                            "your newest saved game)") % {
+                     help=_("a transcript file, a game's folder, or a short id from "
+                            "`%(games)s` (default: your newest saved game)") % {
                                 "games": _help_command("millebornes games")})
     _data_args(ver)
 
     rep = verb("replay", _("step through a saved game, every player's cards face up"))
     rep.add_argument("transcript", nargs="?", default=None,
-                     help=_("a transcript file, or a short id from `%(games)s` (default: "
-                            "your newest saved game)") % {
+                     help=_("a transcript file, a game's folder, or a short id from "
+                            "`%(games)s` (default: your newest saved game)") % {
                                 "games": _help_command("millebornes games")})
     rep.add_argument("--plain", action="store_true",
                      help=_("print every step as text; at a terminal a hand at a time, "

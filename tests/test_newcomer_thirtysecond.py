@@ -610,3 +610,15 @@ def test_replay_of_a_games_folder_names_that_game_to_play_on(
     err = " ".join(capsys.readouterr().err.split())
     assert f"(`millebornes resume {table.name[:8]} --data-dir '{data}' --plain` plays on)" \
         in err, err
+
+
+@pytest.mark.parametrize("verb", ["verify", "replay"])
+def test_the_help_says_a_games_folder_is_taken(verb: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """`verify` and `replay` take a game's folder (pass 31), and their help said only "a
+    transcript file, or a short id" (pass 32's leftover)."""
+    from cli.main import main
+    with pytest.raises(SystemExit):
+        main(["--lang", "en", verb, "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "a transcript file, a game's folder, or a short id" in said, said
