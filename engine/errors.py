@@ -94,6 +94,65 @@ def exception_words(exc: BaseException) -> str:
     return f"{one_line(name)}: {text}" if text else one_line(name)  # MemoryError: no more
 
 
+#: The interpreter's own readers of a class's and an exception's fields: they run no
+#: code of a plug-in's (``kind.__name__`` runs its metaclass's ``__getattribute__``,
+#: ``exc.args`` its class's, ``isinstance`` reads ``exc.__class__``).
+_TYPE_NAME = type.__dict__["__name__"].__get__
+_TYPE_MRO = type.__dict__["__mro__"].__get__
+_TYPE_DICT = type.__dict__["__dict__"].__get__
+_TYPE_FLAGS = type.__dict__["__flags__"].__get__
+_ARGS = BaseException.__dict__["args"].__get__
+_TRACEBACK = BaseException.__dict__["__traceback__"].__get__
+_HEAPTYPE = 1 << 9          # Py_TPFLAGS_HEAPTYPE: a class made by a class statement
+
+#: What a class of a plug-in's exception may not define for the program to read it as it
+#: reads any exception: the ways an attribute's reading, writing, comparing or freeing
+#: runs the plug-in's code.
+_HOOKS = frozenset({
+    "__getattribute__", "__getattr__", "__setattr__", "__delattr__", "__class__",
+    "__dict__", "args", "__traceback__", "__cause__", "__context__",
+    "__suppress_context__", "__notes__", "__del__", "__eq__", "__ne__", "__hash__",
+    "with_traceback", "msg", "filename", "lineno", "offset", "text", "print_file_and_line"})
+
+
+def tamed(exc: BaseException) -> BaseException | None:
+    """A stand-in for ``exc``, a plug-in's exception, when the program cannot read it
+    without running the plug-in's code: its class has a metaclass of its own or
+    defines one of :data:`_HOOKS` (a metaclass whose ``__getattribute__`` never ends
+    held ``simulate`` for ever as it named the class, after the bot's time limit was
+    over; so did a class's own ``__getattribute__`` as the traceback was read). The
+    stand-in is of a plain class of the same name, under the nearest of the
+    interpreter's exception classes (a ``KeyboardInterrupt`` stays one, a
+    ``MemoryError`` too), with the arguments when they are plain values, and the
+    traceback, so that where the bot raised is still said. None: ``exc`` is plain
+    (nothing is read but through the interpreter's own readers)."""
+    kind = type(exc)
+    mro = _TYPE_MRO(kind)
+    if type(kind) is type and type(mro) is tuple and all(
+            type(k) is type and (not _TYPE_FLAGS(k) & _HEAPTYPE
+                                 or _HOOKS.isdisjoint(_TYPE_DICT(k)))
+            for k in mro):
+        return None
+    name = _TYPE_NAME(kind)
+    name = one_line(name)[:60] if type(name) is str and name.isidentifier() else "Exception"
+    args = _ARGS(exc)
+    args = args if type(args) is tuple and all(type(a) in _SHOWN for a in args[:8]) \
+        and len(args) <= 8 else ()
+    base: type[BaseException] = Exception
+    if type(mro) is tuple:
+        base = next((k for k in mro if type(k) is type and issubclass(k, BaseException)
+                     and not _TYPE_FLAGS(k) & _HEAPTYPE), Exception)
+    for parent in (base, Exception):
+        try:
+            stand_in: BaseException = type(name, (parent,), {"__module__": "plugin"})(*args)
+            break
+        except Exception:  # noqa: BLE001 - a base that wants other arguments
+            args = ()
+    else:
+        stand_in = Exception(name)
+    return stand_in.with_traceback(_TRACEBACK(exc))
+
+
 #: The folders of this program's own packages: the calls that lead into a bot.
 _OWN_CODE = tuple(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), p)
                   + os.sep for p in ("engine", "cli", "p2p"))

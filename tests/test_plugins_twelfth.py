@@ -1,0 +1,108 @@
+"""Plug-in bots written from docs/bots.md alone by outside authors (twelfth review of the
+plug-ins): an exception class whose metaclass (or whose own ``__getattribute__``) never
+ends as the program reads it (``simulate`` and a tournament hung for ever, past the
+bot's time limit); a crash from a raw ``_thread`` thread of one plug-in while another
+moves (the one moving was named)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_helpers import millebornes_with_plugins
+
+from engine.testing import install_plugin
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _millebornes(plugin_dir: Path, *argv: str, timeout: float = 90,
+                 limit: float | None = None, env: dict[str, str] | None = None) -> Any:
+    """``millebornes ARGV`` as :func:`millebornes_with_plugins` runs it, within
+    ``timeout`` seconds (a run that hangs fails the test rather than the suite), a
+    plug-in's time limit ``limit`` seconds when given."""
+    full_env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(plugin_dir), str(ROOT)]),
+                "XDG_DATA_HOME": str(plugin_dir / "data"), **(env or {})}
+    code = ("import cli.bot_limit as b; b.DECISION_LIMIT = b.MAKE_LIMIT = "
+            f"{limit if limit is not None else 'b.DECISION_LIMIT'}; "
+            "from cli.main import console_script; console_script()")
+    return subprocess.run([sys.executable, "-c", code, *argv], capture_output=True,
+                          text=True, env=full_env, cwd=str(plugin_dir), timeout=timeout,
+                          stdin=subprocess.DEVNULL)
+
+
+ODDCLASS = '''
+import random
+
+
+class Endless(type):
+    """A metaclass that computes its classes' names lazily, and never finishes."""
+
+    def __getattribute__(cls, name):
+        if name.startswith("__"):
+            while True:
+                pass
+        return super().__getattribute__(name)
+
+
+class Odd(Exception, metaclass=Endless):
+    pass
+
+
+class Lazy(Exception):
+    """Its fields computed on demand, never."""
+
+    def __getattribute__(self, name):
+        while True:
+            pass
+
+
+class Raiser:
+    def __init__(self, seed, lazy):
+        self.rng, self.moves, self.lazy = random.Random(seed), 0, lazy
+
+    def choose(self, view, legal):
+        self.moves += 1
+        if self.moves == 5:
+            raise Lazy("late") if self.lazy else Odd("odd")
+        return self.rng.choice(legal)
+
+
+def make(seed, lazy=0):
+    return Raiser(seed, lazy)
+'''
+
+
+@pytest.mark.parametrize("lazy", [0, 1])
+def test_an_exception_the_program_cannot_read_does_not_hang_simulate(
+        tmp_path: Path, lazy: int) -> None:
+    """A plug-in raised an exception whose class's metaclass (or whose own
+    ``__getattribute__``) never ends: the program read its name and traceback after
+    the bot's call, outside its time limit, and ``simulate`` hung for ever. It is
+    named as the bot's fault, its class's name and where it raised said."""
+    install_plugin(tmp_path, "oddclass", ODDCLASS, {"oddclass": "make"})
+    done = _millebornes(tmp_path, "simulate", "--bots", f"heuristic,oddclass:lazy={lazy}",
+                        "--games", "2", "--seed", "5", timeout=60)
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    name = "Lazy: late" if lazy else "Odd: odd"
+    assert (f"stopped: bot oddclass:lazy={lazy} at seat 1 failed to move in game 1 of 2: "
+            f"raised {name}") in done.stderr, done.stderr
+    log = (tmp_path / "data" / "millebornes" / "millebornes.log").read_text()
+    assert f'raised {name} at view.phase ' in log and 'oddclass.py", line 3' in log, log
+
+
+def test_an_exception_the_program_cannot_read_is_a_forfeit_in_a_tournament(
+        tmp_path: Path) -> None:
+    install_plugin(tmp_path, "oddclass", ODDCLASS, {"oddclass": "make"})
+    done = _millebornes(tmp_path, "tournament", "--bots", "oddclass,random", "--deals",
+                        "1", "--jobs", "1", "--seed", "5", "--json", "--quiet", timeout=60)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    by = {b["bot"]: b for b in json.loads(done.stdout)["bots"]}
+    assert by["oddclass"]["forfeits"] == 2 and "forfeits" not in by["random"], by
+    assert by["oddclass"]["first_fault"] == "raised Odd: odd", by
+
