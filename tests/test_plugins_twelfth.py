@@ -106,3 +106,66 @@ def test_an_exception_the_program_cannot_read_is_a_forfeit_in_a_tournament(
     assert by["oddclass"]["forfeits"] == 2 and "forfeits" not in by["random"], by
     assert by["oddclass"]["first_fault"] == "raised Odd: odd", by
 
+
+RAWSPOILER = '''
+import _thread
+import ctypes
+import os
+import time
+
+
+class Spoiler:
+    """Starts a raw thread at its first move (as a C library's binding does, below
+    ``threading``) that crashes the interpreter as soon as the other plug-in thinks."""
+
+    def __init__(self):
+        self.started = False
+
+    def choose(self, view, legal):
+        if not self.started:
+            self.started = True
+            _thread.start_new_thread(self._later, ())
+        return legal[0]
+
+    def _later(self):
+        while os.environ.get("HONEST_THINKS") != "1":
+            time.sleep(0.001)
+        ctypes.string_at(0)
+
+
+class Honest:
+    """Thinks a little at each move, saying so."""
+
+    def choose(self, view, legal):
+        os.environ["HONEST_THINKS"] = "1"
+        try:
+            time.sleep(0.05)
+        finally:
+            os.environ["HONEST_THINKS"] = "0"
+        return legal[0]
+
+
+def make_spoiler(seed):
+    return Spoiler()
+
+
+def make_honest(seed):
+    return Honest()
+'''
+
+
+def test_a_raw_threads_crash_in_simulate_is_its_starters_not_the_movers(
+        tmp_path: Path) -> None:
+    """A thread started with ``_thread.start_new_thread``, which ``threading`` never
+    lists, crashed ``simulate``'s matches process while the other plug-in moved: the
+    honest one was named. Every thread says, as it starts, whose call started it."""
+    install_plugin(tmp_path, "rawspoiler", RAWSPOILER,
+                   {"rawspoiler": "make_spoiler", "honest": "make_honest"})
+    done = millebornes_with_plugins(tmp_path, "simulate", "--bots", "rawspoiler,honest",
+                                    "--games", "2", "--seed", "5")
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "stopped: bot rawspoiler at seat 0 failed to move in game 1 of 2: ended the " \
+        "process that plays the matches, from a thread it started (SIGSEGV" in done.stderr, \
+        done.stderr
+    assert "honest at seat 1 failed" not in done.stderr
+
