@@ -39,6 +39,7 @@ import sys
 import threading
 import time
 import types
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TextIO, TypeVar
 
@@ -73,6 +74,7 @@ from .bot_process import (
 )
 from .i18n import _
 from .logs import keep_log
+from .supervise import _Marked
 
 log = logging.getLogger("cli.bots")
 
@@ -309,18 +311,48 @@ def let_go(exc: BaseException, bots: list[SeatController], specs: Sequence[str])
         _bounded_free(lambda: None if gc.collect() else None, "")
 
 
+#: The plug-ins (by spec) whose bot outlived its match and a collection of the garbage
+#: after it (kept by the plug-in, in a list of its own: no cycle): not collected for again.
+_KEPT_BY_PLUGIN: set[str] = set()
+
+
+def _plugin_object(bot: object) -> object:
+    """The plug-in's own object in ``bot`` (under the program's wrappers)."""
+    # (by type alone: isinstance reads a plug-in object's __class__, its own code)
+    while type(bot) is Bounded or type(bot) is _Marked:
+        bot = bot.bot
+    return bot
+
+
 def _free_last(bots: list[SeatController], spec: str) -> str | None:
-    """:func:`free_bots` of the last of ``bots``, a plug-in's: what went wrong, or None."""
+    """:func:`free_bots` of the last of ``bots``, a plug-in's: what went wrong, or None.
+    A bot that outlives its last reference, caught in a cycle of references
+    (``self.me = self``, a tree whose nodes point back at it), is freed as the garbage
+    is collected, here and within its time (it was freed whenever Python collected,
+    anywhere, with no limit: a ``__del__`` that never ended held ``simulate`` for
+    ever); a collection is made only for a bot that outlived its drop (40 ms), and
+    not again for a plug-in that keeps its bots itself."""
     size = len(bots)
+    try:
+        alive: Callable[[], object] | None = weakref.ref(_plugin_object(bots[-1]))
+    except TypeError:                     # (no weak reference to it can be made)
+        alive = None
 
     def drop() -> None:
         if len(bots) == size:       # (once, whoever calls it)
             del bots[-1]
     try:
-        return _bounded_free(drop, spec)
+        words = _bounded_free(drop, spec)
     finally:
         if len(bots) == size:
             del bots[-1]            # (it raised before its drop)
+    if words is None and alive is not None and alive() is not None \
+            and spec not in _KEPT_BY_PLUGIN:
+        import gc
+        words = _bounded_free(lambda: None if gc.collect() else None, spec)
+        if alive() is not None:
+            _KEPT_BY_PLUGIN.add(spec)
+    return words
 
 
 def _bounded_free(drop: Callable[[], None], spec: str) -> str | None:

@@ -169,3 +169,50 @@ def test_a_raw_threads_crash_in_simulate_is_its_starters_not_the_movers(
         done.stderr
     assert "honest at seat 1 failed" not in done.stderr
 
+
+CYCLIC = '''
+import random
+import time
+
+
+class Cyclic:
+    """Keeps a reference to itself (a search tree's root that points back at its bot);
+    saves its statistics as it is freed, to a drive that never answers."""
+
+    def __init__(self, seed):
+        self.rng, self.me = random.Random(seed), self
+
+    def choose(self, view, legal):
+        return self.rng.choice(legal)
+
+    def __del__(self):
+        time.sleep(1000)
+
+
+def make(seed):
+    return Cyclic(seed)
+'''
+
+
+@pytest.mark.parametrize("verb", ["simulate", "tournament"])
+def test_a_bot_in_a_cycle_whose_del_hangs_is_stopped_and_named(tmp_path: Path,
+                                                                verb: str) -> None:
+    """A bot caught in a cycle of references outlives its drop after the match, and was
+    freed whenever Python collected its garbage, anywhere, with no time limit: its
+    ``__del__`` held ``simulate`` (and a tournament) for ever. The garbage is collected
+    after the match, within the plug-in's time, when its bot outlived its drop."""
+    install_plugin(tmp_path, "cyclic", CYCLIC, {"cyclic": "make"})
+    if verb == "simulate":
+        done = _millebornes(tmp_path, "simulate", "--bots", "heuristic,cyclic", "--games",
+                            "3", "--seed", "5", limit=1.0)
+        assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+        assert "stopped: bot cyclic at seat 1 failed to move in game 1 of 3: was not " \
+            "freed well after the match (its __del__ ran past 1 s and was stopped)" \
+            in done.stderr, done.stderr
+    else:
+        done = _millebornes(tmp_path, "tournament", "--bots", "cyclic,heuristic",
+                            "--deals", "1", "--jobs", "1", "--seed", "5", limit=1.0)
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        assert "cyclic failed to move and forfeited 2 matches (first: was not freed well " \
+            "after the match (its __del__ ran past 1 s" in done.stdout.replace("\n", " ")
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
