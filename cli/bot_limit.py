@@ -140,6 +140,7 @@ class _Timer:
                 # every ring, in CPU time, SIGPROF ends the process (``simulate`` and a
                 # tournament's worker waited for ever), where it was said on stderr
                 # (:func:`say_where_held`)
+                _prof_ends_process()
                 signal.setitimer(signal.ITIMER_PROF, cpu_bound(self.seconds))
                 return fn()
             finally:
@@ -158,6 +159,27 @@ def cpu_bound(seconds: float) -> float:
     return (seconds + GRACE_RINGS + 2) * max(1, os.cpu_count() or 1)
 
 
+#: The descriptor :func:`say_where_held` was given (none yet: empty).
+_SAID_ON: list[int] = []
+
+
+def _prof_ends_process() -> None:
+    """SIGPROF ends the process again, saying where (:func:`say_where_held`), if a
+    plug-in's earlier call put a handler of its own in its place (ignored it, or a
+    sampling profiler's): a call that then held the interpreter in C code past its
+    limit was never ended, and ``simulate`` waited for ever."""
+    if signal.getsignal(signal.SIGPROF) == signal.SIG_DFL:
+        return
+    try:
+        signal.signal(signal.SIGPROF, signal.SIG_DFL)
+    except (OSError, ValueError):
+        return
+    if _SAID_ON:
+        import faulthandler
+        faulthandler.unregister(signal.SIGPROF)  # (registered, it would not be put back)
+        say_where_held(_SAID_ON[0])
+
+
 def say_where_held(fd: int) -> bool:
     """Where a plug-in held the interpreter past its :func:`cpu_bound`: Python's stack,
     the bot's own file and line among them, on descriptor ``fd`` as SIGPROF ends the
@@ -170,6 +192,7 @@ def say_where_held(fd: int) -> bool:
         faulthandler.register(signal.SIGPROF, file=fd, all_threads=False, chain=True)
     except (OSError, ValueError, RuntimeError):
         return False
+    _SAID_ON[:] = [fd]
     return True
 
 

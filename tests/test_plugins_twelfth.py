@@ -22,15 +22,18 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _millebornes(plugin_dir: Path, *argv: str, timeout: float = 90,
-                 limit: float | None = None, env: dict[str, str] | None = None) -> Any:
+                 limit: float | None = None, env: dict[str, str] | None = None,
+                 cpu: float | None = None) -> Any:
     """``millebornes ARGV`` as :func:`millebornes_with_plugins` runs it, within
     ``timeout`` seconds (a run that hangs fails the test rather than the suite), a
-    plug-in's time limit ``limit`` seconds when given."""
+    plug-in's time limit ``limit`` seconds when given, and ``cpu`` CPU seconds for a
+    call that holds the interpreter."""
     full_env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(plugin_dir), str(ROOT)]),
                 "XDG_DATA_HOME": str(plugin_dir / "data"), **(env or {})}
     code = ("import cli.bot_limit as b; b.DECISION_LIMIT = b.MAKE_LIMIT = "
             f"{limit if limit is not None else 'b.DECISION_LIMIT'}; "
-            "from cli.main import console_script; console_script()")
+            + (f"b.cpu_bound = lambda seconds: {cpu}; " if cpu is not None else "")
+            + "from cli.main import console_script; console_script()")
     return subprocess.run([sys.executable, "-c", code, *argv], capture_output=True,
                           text=True, env=full_env, cwd=str(plugin_dir), timeout=timeout,
                           stdin=subprocess.DEVNULL)
@@ -216,3 +219,48 @@ def test_a_bot_in_a_cycle_whose_del_hangs_is_stopped_and_named(tmp_path: Path,
         assert "cyclic failed to move and forfeited 2 matches (first: was not freed well " \
             "after the match (its __del__ ran past 1 s" in done.stdout.replace("\n", " ")
     assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
+
+
+PROFILED = '''
+import random
+import signal
+
+
+class Profiled:
+    """Samples its own search with a profiler of its own on SIGPROF (as a sampling
+    profiler's library does), and at its third move sums in C for hours."""
+
+    def __init__(self, seed, how):
+        self.rng, self.moves, self.how = random.Random(seed), 0, how
+
+    def choose(self, view, legal):
+        self.moves += 1
+        if self.moves == 1:
+            signal.signal(signal.SIGPROF, signal.SIG_IGN if self.how == "ignore"
+                          else lambda signum, frame: None)
+        if self.moves == 3:
+            sum(range(10 ** 13))
+        return self.rng.choice(legal)
+
+
+def make(seed, how="ignore"):
+    return Profiled(seed, how)
+'''
+
+
+@pytest.mark.slow     # 8-25 s: a call that sums in C for CPU seconds
+@pytest.mark.parametrize("how", ["ignore", "sample"])
+def test_a_bot_that_takes_sigprof_is_still_ended_in_c_code(tmp_path: Path, how: str) -> None:
+    """A call that holds the interpreter in C code past its limit is ended by SIGPROF
+    (CPU time): a plug-in that had put a handler of its own on SIGPROF in an earlier
+    call (or ignored it) turned that off, and ``simulate`` waited for ever. SIGPROF ends
+    the process again before each call, saying where."""
+    install_plugin(tmp_path, "profiled", PROFILED, {"profiled": "make"})
+    done = _millebornes(tmp_path, "simulate", "--bots", f"profiled:how={how},heuristic",
+                        "--games", "2", "--seed", "5", limit=1.0, cpu=2.0, timeout=60)
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    assert f"stopped: bot profiled:how={how} at seat 0 failed to move in game 1 of 2: " \
+        "ended the process that plays the matches (SIGPROF, stopped: it held the " \
+        "interpreter in C code past its time limit)" in done.stderr, done.stderr
+    assert 'profiled.py", line 19 in choose' in done.stderr, done.stderr
+
