@@ -156,6 +156,9 @@ def within_bound(fn: Callable[..., T], *args: Any) -> T:
     interpreter's settings a plug-in may change for its own code (:func:`_settings`)."""
     if not _BUILTINS:
         _BUILTINS.update(vars(builtins))       # before any plug-in's code has run here
+    if not _UMASK:
+        _UMASK.append(os.umask(0o022))
+        os.umask(_UMASK[0])
     handlers = _handlers()
     settings = _settings()
     stand_in: BaseException | None = None
@@ -174,6 +177,9 @@ def within_bound(fn: Callable[..., T], *args: Any) -> T:
         _settings_back(settings)
         _builtins_back()
         _handlers_back(handlers)
+        # the files the program makes are read by their player: a bot's os.umask(0o777)
+        # made the transcripts of simulate --fair-deck unreadable (mode 000)
+        os.umask(_UMASK[0])
     if stand_in is not None:
         raise stand_in
     return answer
@@ -245,6 +251,10 @@ def _handlers_back(handlers: dict[int, Any]) -> None:
                 signal.signal(signum, handler)
             except (OSError, ValueError, TypeError):
                 pass
+
+
+#: The process's file mode creation mask before the first plug-in's call in it.
+_UMASK: list[int] = []
 
 
 #: Python's built-in names as they were before the first plug-in's call in this process.

@@ -264,3 +264,43 @@ def test_a_bot_that_takes_sigprof_is_still_ended_in_c_code(tmp_path: Path, how: 
         "interpreter in C code past its time limit)" in done.stderr, done.stderr
     assert 'profiled.py", line 19 in choose' in done.stderr, done.stderr
 
+
+MASKED = '''
+import os
+import random
+
+
+class Masked:
+    """Writes its notes where nobody else may read them, with a mask for the whole
+    process (``os.umask(0o777)``), never put back."""
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+
+    def choose(self, view, legal):
+        os.umask(0o777)
+        return self.rng.choice(legal)
+
+
+def make(seed):
+    return Masked(seed)
+'''
+
+
+@pytest.mark.slow     # 3-10 s: two matches on the fair deck
+def test_a_bots_umask_does_not_make_the_transcripts_unreadable(tmp_path: Path) -> None:
+    """A plug-in's ``os.umask(0o777)`` is the whole process's: ``simulate --fair-deck``
+    wrote the transcripts of the matches after its first move with mode 000 (its player
+    could neither verify nor replay them). The mask is put back after each call."""
+    import stat
+
+    install_plugin(tmp_path, "masked", MASKED, {"masked": "make"})
+    done = _millebornes(tmp_path, "simulate", "--bots", "masked,heuristic", "--games", "2",
+                        "--seed", "5", "--rules", "modern", "--fair-deck",
+                        "--transcript-dir", "kept", timeout=120)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    kept = sorted((tmp_path / "kept").iterdir())
+    assert len(kept) == 2, kept
+    modes = [stat.S_IMODE(f.stat().st_mode) for f in kept]
+    assert all(mode & 0o600 == 0o600 for mode in modes), [oct(m) for m in modes]
+
