@@ -304,3 +304,38 @@ def test_a_bots_umask_does_not_make_the_transcripts_unreadable(tmp_path: Path) -
     modes = [stat.S_IMODE(f.stat().st_mode) for f in kept]
     assert all(mode & 0o600 == 0o600 for mode in modes), [oct(m) for m in modes]
 
+
+WEIGHTED = '''
+import random
+
+
+class Weighted:
+    """Reads its weights from its options, written out (base64, which holds neither
+    ',' nor ':'): mybot:w=...."""
+
+    def __init__(self, seed, w):
+        self.rng, self.w = random.Random(seed), w
+
+    def choose(self, view, legal):
+        return self.rng.choice(legal)
+
+
+def make(seed, w=""):
+    return Weighted(seed, w)
+'''
+
+
+def test_a_long_option_keeps_the_tournaments_report_readable(tmp_path: Path) -> None:
+    """Every line of the table, and every item of each bot's points by source (one a
+    line, as the name's width left no room), was padded to the whole spec's width: a
+    spec of 3,000 characters gave a report of about 100 lines of 3,000 columns (120,000
+    characters: 18 MB). Long specs are shown by their start and end (``--json`` keeps
+    them whole)."""
+    install_plugin(tmp_path, "weighted", WEIGHTED, {"weighted": "make"})
+    one, other = "weighted:w=" + "QUJD" * 750, "weighted:w=" + "QUJD" * 749 + "QUJE"
+    done = _millebornes(tmp_path, "tournament", "--bots", f"{one},heuristic,{other}",
+                        "--deals", "1", "--jobs", "1", "--seed", "5", "--quiet")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert max(len(line) for line in lines) < 160 and len(lines) < 30, lines
+    assert "weighted:w=QUJDQUJDQUJDQU...QUJDQUJDQUJE" in done.stdout, lines
