@@ -175,6 +175,19 @@ def unoffered_plugin(name: str) -> tuple[str, str, str] | None:
     return None
 
 
+def twin_plugins(name: str) -> list[str]:
+    """The ``module:factory`` of every installed plug-in called ``name`` (as it is looked
+    up), the one offered first (:func:`plugin_bots`), when there are two or more; else
+    []."""
+    key = bot_name_key(name)
+    if _refused_name(key) is not None:
+        return []
+    found = [str(ep.value)[:120] for ep in sorted(_bot_entry_points(),
+                                                  key=lambda e: (e.name, e.value))
+             if bot_name_key(ep.name) == key]
+    return found if len(found) > 1 else []
+
+
 def bot_name_key(name: str) -> str:
     """A bot's name as it is looked up: NFKC, then case-folded, so that what a keyboard
     types finds it ("ffbot" finds "ﬀbot"; "İstanbul" is found as typed or lowercased)."""

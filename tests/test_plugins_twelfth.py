@@ -339,3 +339,35 @@ def test_a_long_option_keeps_the_tournaments_report_readable(tmp_path: Path) -> 
     lines = done.stdout.splitlines()
     assert max(len(line) for line in lines) < 160 and len(lines) < 30, lines
     assert "weighted:w=QUJDQUJDQUJDQU...QUJDQUJDQUJE" in done.stdout, lines
+
+
+TWIN = '''
+import random
+
+
+class Twin:
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+
+    def choose(self, view, legal):
+        return self.rng.choice(legal)
+
+
+def make(seed):
+    return Twin(seed)
+'''
+
+
+def test_two_plugins_of_one_name_are_said_on_the_terminal(tmp_path: Path) -> None:
+    """Two installed distributions declare the bot ``twin`` (a renamed package whose old
+    version stayed installed): the first sorted played, and only the log said that the
+    other was not offered; its author, running their new version, measured the old."""
+    install_plugin(tmp_path, "twin_new", TWIN, {"twin": "make"})
+    install_plugin(tmp_path, "twin_old", TWIN, {"Twin": "make"})
+    done = _millebornes(tmp_path, "simulate", "--bots", "twin,heuristic,TWIN", "--players",
+                        "3", "--games", "1", "--seed", "5")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    said = [line for line in done.stderr.splitlines() if "installed plug-ins" in line]
+    assert said == ["millebornes: 2 installed plug-ins are called 'twin': twin_old:make "
+                    "plays, not twin_new:make; give the others' entry points another name "
+                    "in the group millebornes.bots, or uninstall them"], done.stderr
