@@ -68,6 +68,7 @@ from .bot_process import (
     ANSWER_WITHIN,
     bot_label,
     cap_memory,
+    descendants,
     exit_words,
     log_where_raised,
     within_bound,
@@ -890,7 +891,7 @@ def stop_children() -> list[int]:
     stopped: list[int] = []
     spared = _multiprocessing_helpers()
     for _round in range(3):          # a process that forked while its tree was stopped
-        found = [pid for pid in _descendants(os.getpid())
+        found = [pid for pid in descendants(os.getpid())
                  if pid not in stopped and pid not in spared]
         if not found:
             break
@@ -922,34 +923,6 @@ def _multiprocessing_helpers() -> set[int]:
         if isinstance(pid, int):
             spared.add(pid)
     return spared
-
-
-def _descendants(root: int) -> list[int]:
-    """Linux: the processes under ``root`` (children, theirs, ...) that still run, read
-    from /proc (none elsewhere)."""
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return []
-    children: dict[int, list[int]] = {}
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-            if fields[0] not in (b"Z", b"X"):
-                children.setdefault(int(fields[1]), []).append(int(entry))
-        except (OSError, ValueError, IndexError):
-            continue
-    found: list[int] = []
-    todo = list(children.get(root, ()))
-    while todo:
-        pid = todo.pop()
-        if pid not in found:
-            found.append(pid)
-            todo.extend(children.get(pid, ()))
-    return found
 
 
 #: Set by the ``millebornes`` command (:func:`cli.main.console_script`): the process ends

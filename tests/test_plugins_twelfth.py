@@ -371,3 +371,80 @@ def test_two_plugins_of_one_name_are_said_on_the_terminal(tmp_path: Path) -> Non
     assert said == ["millebornes: 2 installed plug-ins are called 'twin': twin_old:make "
                     "plays, not twin_new:make; give the others' entry points another name "
                     "in the group millebornes.bots, or uninstall them"], done.stderr
+
+
+DAEMON = '''
+import os
+import subprocess
+import time
+
+
+class Daemon:
+    """Starts its helpers at its first move as daemons do: one in a session of its own,
+    one by a double fork and setsid; writes their process ids to DAEMON_PIDS."""
+
+    def __init__(self):
+        self.started = False
+
+    def choose(self, view, legal):
+        if not self.started:
+            self.started = True
+            helper = subprocess.Popen(["sleep", "300"], start_new_session=True)
+            r, w = os.pipe()
+            if os.fork() == 0:                 # the double fork of a daemon
+                os.setsid()
+                if os.fork() == 0:
+                    os.write(w, str(os.getpid()).encode())
+                    time.sleep(300)
+                os._exit(0)
+            os.close(w)
+            daemon = int(os.read(r, 32))
+            with open(os.environ["DAEMON_PIDS"], "w") as f:
+                f.write(f"{helper.pid} {daemon}")
+        return legal[0]
+
+
+def make(seed):
+    return Daemon()
+'''
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux: /proc")
+def test_a_bots_daemons_end_with_its_process_at_a_table(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a networked table (and ``play --in-process``) a bot thinks in a process of its
+    own, whose group is ended with it: a helper started in a session of its own, or a
+    daemon's double fork, left the group and outlived the table, the player's game over.
+    The bot's process reaps its orphans, and everything under it is ended with it."""
+    import time
+
+    from test_plugins_eleventh import _a_play
+
+    from cli.bot_process import BotProcess
+
+    install_plugin(tmp_path, "daemon", DAEMON, {"daemon": "make"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    pids = tmp_path / "pids"
+    monkeypatch.setenv("DAEMON_PIDS", str(pids))
+    view, legal = _a_play()
+    bot = BotProcess("daemon", 1, answer_within=20.0, seat=1)
+    try:
+        assert bot.choose(view, legal) in legal    # type: ignore[arg-type]
+    finally:
+        bot.close()
+    helpers = [int(p) for p in pids.read_text().split()]
+    deadline = time.monotonic() + 5
+    while any(_running(p) for p in helpers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [p for p in helpers if _running(p)]
+    for pid in left:
+        os.kill(pid, 9)
+    assert not left, "left running: " + ", ".join(map(str, left))
