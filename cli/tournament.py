@@ -21,6 +21,7 @@ import multiprocessing.connection
 import multiprocessing.util
 import os
 import re
+import signal
 import sys
 import tempfile
 import threading
@@ -366,6 +367,7 @@ def _worker_start() -> None:
     a bot's ``spawn`` pool still starting its processes printed a traceback per
     process after the report (the worker's exit had unlinked the pool's semaphores)."""
     bot_guard.INTERRUPT_IS_BOT_FAULT = True
+    _end_with_tournament()
     # its pipes to the tournament: a bot that closed them ended the worker, its match
     # forfeited as "ended its worker process" (they are put back, and it is told)
     bot_guard.keep_open_descriptors("the worker's")
@@ -374,6 +376,24 @@ def _worker_start() -> None:
     say_where_held(2)
     # before multiprocessing's own finalizers (priority 0: a semaphore's unlinking)
     multiprocessing.util.Finalize(None, _stop_bot_processes, exitpriority=100)
+
+
+def _end_with_tournament() -> None:
+    """Linux: the worker ends when the tournament's process does, however that ends
+    (``PR_SET_PDEATHSIG``): after a ``kill -9`` of the tournament its workers played
+    their matches on, a plug-in that took its 30 s at every move keeping one for the
+    best part of an hour (``simulate``'s matches process ends so already)."""
+    known = multiprocessing.parent_process()
+    if not sys.platform.startswith("linux") or known is None or known.pid is None:
+        return
+    parent = known.pid
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:         # it ended before the line above: end too
+        os._exit(1)
 
 
 def _stop_bot_processes() -> None:

@@ -448,3 +448,61 @@ def test_a_bots_daemons_end_with_its_process_at_a_table(
     for pid in left:
         os.kill(pid, 9)
     assert not left, "left running: " + ", ".join(map(str, left))
+
+
+THINKER = '''
+import os
+import random
+import time
+
+
+class Thinker:
+    """Takes its time at every move (within its limit), saying in which process."""
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+
+    def choose(self, view, legal):
+        with open(os.environ["THINKER_PIDS"], "a") as f:
+            f.write(f"{os.getpid()}\\n")
+        time.sleep(0.5)
+        return self.rng.choice(legal)
+
+
+def make(seed):
+    return Thinker(seed)
+'''
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux: /proc")
+def test_a_tournaments_workers_end_with_it(tmp_path: Path) -> None:
+    """``kill -9`` of a tournament left its workers playing their matches on, orphans (a
+    plug-in taking its 30 s at every move kept one for the best part of an hour)."""
+    import signal
+    import time
+
+    install_plugin(tmp_path, "thinker", THINKER, {"thinker": "make"})
+    pids = tmp_path / "pids"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]),
+           "XDG_DATA_HOME": str(tmp_path / "data"), "THINKER_PIDS": str(pids)}
+    run = subprocess.Popen([sys.executable, "-m", "cli.main", "tournament", "--bots",
+                            "thinker,heuristic", "--deals", "2", "--jobs", "1"], env=env,
+                           cwd=str(tmp_path), stdin=subprocess.DEVNULL,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not (pids.exists() and pids.read_text().strip()) \
+                and time.monotonic() < deadline:
+            time.sleep(0.1)
+        worker = int(pids.read_text().split()[0])
+        assert worker != run.pid
+    finally:
+        run.send_signal(signal.SIGKILL)
+        run.wait()
+    deadline = time.monotonic() + 5
+    while _running(worker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = _running(worker)
+    if left:
+        os.kill(worker, signal.SIGKILL)
+    assert not left, "the worker played on"
