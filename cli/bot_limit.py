@@ -62,6 +62,7 @@ from engine.bot_guard import (
     release_descriptor,
 )
 from engine.bots import BOTS, declared_options, make_bot, parse_bot_spec, plugin_bots
+from engine.errors import tamed_answer
 from engine.simulate import answer_words, legal_choice
 
 from .bot_process import (
@@ -225,7 +226,9 @@ class Bounded:
         view = view._replace(rules=copy.copy(view.rules), seating=copy.copy(view.seating))
         if not self.quiet:
             try:
-                return self._timer.call(lambda: within_bound(self.bot.choose, view, legal),
+                # (an answer the program cannot read without the bot's code: a stand-in)
+                return self._timer.call(lambda: tamed_answer(within_bound(self.bot.choose,
+                                                                          view, legal)),
                                         f"did not move within {self.seconds:g} s")
             except BotTooSlow as exc:
                 keep_log()           # where it was when its time ran out (a loop)
@@ -246,8 +249,9 @@ class Bounded:
         try:
             try:
                 with silenced(stdin=True):
-                    answer = self._timer.call(lambda: within_bound(self.bot.choose, view, legal),
-                                              f"did not move within {self.seconds:g} s")
+                    answer = self._timer.call(
+                        lambda: tamed_answer(within_bound(self.bot.choose, view, legal)),
+                        f"did not move within {self.seconds:g} s")
             finally:
                 keep_log()           # the log says why it failed, whatever the bot did
         except KeyboardInterrupt:

@@ -6,6 +6,7 @@ import difflib
 import os
 import traceback
 from collections.abc import Iterable
+from typing import Any, TypeVar, cast
 
 from .cards import Family, Kind
 
@@ -151,6 +152,34 @@ def tamed(exc: BaseException) -> BaseException | None:
     else:
         stand_in = Exception(name)
     return stand_in.with_traceback(_TRACEBACK(exc))
+
+
+_T = TypeVar("_T")
+
+#: What the class of a bot's answer may not define for the program to read it as it
+#: reads any object (``isinstance`` reads its ``__class__``, the words of a fault its
+#: class's name).
+_ANSWER_HOOKS = frozenset({"__getattribute__", "__getattr__", "__class__"})
+
+
+def tamed_answer(answer: _T) -> _T:
+    """``answer``, a bot's, or a plain stand-in of its class's name when the program
+    cannot read it without running the bot's code (a class of its own with a metaclass
+    or a ``__getattribute__`` that never ends: ``simulate`` hung for ever saying what
+    the bot chose, after its time limit). The stand-in is no move: a fault, said as any
+    other object ("chose an object of type Move")."""
+    kind = type(answer)
+    if kind in _SHOWN:            # (the engine's own enums too: "a card's kind")
+        return answer
+    meta = type(kind)
+    if meta is type and all(type(k) is type and (not _TYPE_FLAGS(k) & _HEAPTYPE
+                                                 or _ANSWER_HOOKS.isdisjoint(_TYPE_DICT(k)))
+                            for k in _TYPE_MRO(kind)):
+        return answer
+    name = _TYPE_NAME(kind)
+    name = one_line(name)[:60] if type(name) is str and name.isidentifier() else "object"
+    stand_in: Any = type(name, (), {"__module__": "plugin"})()
+    return cast(_T, stand_in)
 
 
 #: The folders of this program's own packages: the calls that lead into a bot.

@@ -506,3 +506,56 @@ def test_a_tournaments_workers_end_with_it(tmp_path: Path) -> None:
     if left:
         os.kill(worker, signal.SIGKILL)
     assert not left, "the worker played on"
+
+
+ODDANSWER = '''
+import random
+
+
+class Endless(type):
+    def __getattribute__(cls, name):
+        if name.startswith("__"):
+            while True:
+                pass
+        return super().__getattribute__(name)
+
+
+class Move(metaclass=Endless):
+    """A move of its own, whose class computes its fields lazily, never."""
+
+
+class Lazy:
+    def __getattribute__(self, name):
+        while True:
+            pass
+
+
+class Chooser:
+    def __init__(self, seed, lazy):
+        self.rng, self.moves, self.lazy = random.Random(seed), 0, lazy
+
+    def choose(self, view, legal):
+        self.moves += 1
+        if self.moves == 5:
+            return Lazy() if self.lazy else Move()
+        return self.rng.choice(legal)
+
+
+def make(seed, lazy=0):
+    return Chooser(seed, lazy)
+'''
+
+
+@pytest.mark.parametrize("lazy", [0, 1])
+def test_an_answer_the_program_cannot_read_does_not_hang_simulate(
+        tmp_path: Path, lazy: int) -> None:
+    """A bot answered an object whose class's metaclass (or whose own
+    ``__getattribute__``) never ends: the program read its class and name after the
+    bot's call, saying what it chose, and ``simulate`` hung for ever."""
+    install_plugin(tmp_path, "oddanswer", ODDANSWER, {"oddanswer": "make"})
+    done = _millebornes(tmp_path, "simulate", "--bots", f"oddanswer:lazy={lazy},heuristic",
+                        "--games", "2", "--seed", "5", timeout=60)
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    name = "Lazy" if lazy else "Move"
+    assert (f"stopped: bot oddanswer:lazy={lazy} at seat 0 failed to move in game 1 of 2: "
+            f"chose an object of type {name} (view.phase was ") in done.stderr, done.stderr
