@@ -62,7 +62,7 @@ from engine.bot_guard import (
     release_descriptor,
 )
 from engine.bots import BOTS, declared_options, make_bot, parse_bot_spec, plugin_bots
-from engine.errors import tamed_answer
+from engine.errors import frees_with_code, tamed_answer
 from engine.simulate import answer_words, legal_choice
 
 from .bot_process import (
@@ -358,13 +358,18 @@ def _free_last(bots: list[SeatController], spec: str) -> str | None:
     (``self.me = self``, a tree whose nodes point back at it), is freed as the garbage
     is collected, here and within its time (it was freed whenever Python collected,
     anywhere, with no limit: a ``__del__`` that never ended held ``simulate`` for
-    ever); a collection is made only for a bot that outlived its drop (40 ms), and
-    not again for a plug-in that keeps its bots itself."""
+    ever); a collection is made only for a bot whose class has a ``__del__`` and that
+    outlived its drop (25-40 ms), and not again for a plug-in that keeps its bots
+    itself."""
     size = len(bots)
-    try:
-        alive: Callable[[], object] | None = weakref.ref(_plugin_object(bots[-1]))
-    except TypeError:                     # (no weak reference to it can be made)
-        alive = None
+    alive: Callable[[], object] | None = None
+    own = _plugin_object(bots[-1])
+    if frees_with_code(own):        # (a collection at each match cost 25-40 ms)
+        try:
+            alive = weakref.ref(own)
+        except TypeError:                 # (no weak reference to it can be made)
+            pass
+    del own
 
     def drop() -> None:
         if len(bots) == size:       # (once, whoever calls it)

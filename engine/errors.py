@@ -162,6 +162,15 @@ _T = TypeVar("_T")
 _ANSWER_HOOKS = frozenset({"__getattribute__", "__getattr__", "__class__"})
 
 
+def frees_with_code(obj: object) -> bool:
+    """Whether freeing ``obj`` runs code of its class's own (a ``__del__`` in its class
+    or a base), read without running any; a metaclass of its own counts as yes."""
+    kind = type(obj)
+    return type(kind) is not type or any(
+        type(k) is not type or (_TYPE_FLAGS(k) & _HEAPTYPE and "__del__" in _TYPE_DICT(k))
+        for k in _TYPE_MRO(kind))
+
+
 def tamed_answer(answer: _T) -> _T:
     """``answer``, a bot's, or a plain stand-in of its class's name when the program
     cannot read it without running the bot's code (a class of its own with a metaclass
