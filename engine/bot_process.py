@@ -159,6 +159,7 @@ def within_bound(fn: Callable[..., T], *args: Any) -> T:
     if not _UMASK:
         _UMASK.append(os.umask(0o022))
         os.umask(_UMASK[0])
+        _IMPORTS.extend((list(sys.path), list(sys.meta_path)))
     handlers = _handlers()
     settings = _settings()
     stand_in: BaseException | None = None
@@ -180,6 +181,7 @@ def within_bound(fn: Callable[..., T], *args: Any) -> T:
         # the files the program makes are read by their player: a bot's os.umask(0o777)
         # made the transcripts of simulate --fair-deck unreadable (mode 000)
         os.umask(_UMASK[0])
+        _imports_back()
     if stand_in is not None:
         raise stand_in
     return answer
@@ -255,6 +257,23 @@ def _handlers_back(handlers: dict[int, Any]) -> None:
 
 #: The process's file mode creation mask before the first plug-in's call in it.
 _UMASK: list[int] = []
+
+
+#: ``sys.path`` and ``sys.meta_path`` before the first plug-in's call in this process.
+_IMPORTS: list[list[Any]] = []
+
+
+def _imports_back() -> None:
+    """The places Python imports from (``sys.path``, ``sys.meta_path``) that a plug-in's
+    call took away, put back (what it added stays, after them): a bot that emptied
+    ``sys.path`` made the next match's plug-ins fail to load, "could not be made
+    (unknown bot 'mybot')", an honest one blamed for it."""
+    for name, before in zip(("path", "meta_path"), _IMPORTS, strict=False):
+        now = getattr(sys, name, None)
+        if type(now) is list and now[:len(before)] == before:
+            continue                          # (the usual case, at C speed)
+        added = [p for p in now if p not in before] if type(now) is list else []
+        setattr(sys, name, [*before, *added])
 
 
 #: Python's built-in names as they were before the first plug-in's call in this process.

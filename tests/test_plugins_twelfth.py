@@ -559,3 +559,62 @@ def test_an_answer_the_program_cannot_read_does_not_hang_simulate(
     name = "Lazy" if lazy else "Move"
     assert (f"stopped: bot oddanswer:lazy={lazy} at seat 0 failed to move in game 1 of 2: "
             f"chose an object of type {name} (view.phase was ") in done.stderr, done.stderr
+
+
+PATHLESS = '''
+import random
+import sys
+
+
+class Tidy:
+    """Imports what it needs at its first move, then tidies up: no more imports needed,
+    so sys.path and sys.meta_path are emptied (a plug-in's idea of a sandbox)."""
+
+    def __init__(self, seed):
+        self.rng, self.moves = random.Random(seed), 0
+
+    def choose(self, view, legal):
+        self.moves += 1
+        if self.moves == 1:
+            sys.path[:] = []
+            sys.meta_path.clear()
+        return self.rng.choice(legal)
+
+
+class Honest:
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+
+    def choose(self, view, legal):
+        return self.rng.choice(legal)
+
+
+def make_tidy(seed):
+    return Tidy(seed)
+
+
+def make_honest(seed):
+    return Honest(seed)
+'''
+
+
+@pytest.mark.parametrize("verb", ["simulate", "tournament"])
+def test_a_bot_that_empties_sys_path_does_not_make_another_fail(tmp_path: Path,
+                                                                verb: str) -> None:
+    """A plug-in emptied ``sys.path`` (and ``sys.meta_path``) in its move: the next
+    match's plug-ins could not be loaded, and the honest one was named for it, "could
+    not be made (unknown bot 'honest')". What it took away is put back after its call."""
+    install_plugin(tmp_path, "pathless", PATHLESS,
+                   {"honest": "make_honest", "tidy": "make_tidy"})
+    if verb == "simulate":
+        done = _millebornes(tmp_path, "simulate", "--bots", "honest,tidy", "--games", "3",
+                            "--seed", "5", "--rules", "modern")
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        assert done.stdout.startswith("3 matches, "), done.stdout
+    else:
+        done = _millebornes(tmp_path, "tournament", "--bots", "honest,tidy,heuristic",
+                            "--deals", "1", "--jobs", "1", "--seed", "5", "--rules",
+                            "modern", "--json", "--quiet")
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        bots = json.loads(done.stdout)["bots"]
+        assert [b.get("first_fault") for b in bots] == [None, None, None], bots
