@@ -618,3 +618,36 @@ def test_a_bot_that_empties_sys_path_does_not_make_another_fail(tmp_path: Path,
         assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
         bots = json.loads(done.stdout)["bots"]
         assert [b.get("first_fault") for b in bots] == [None, None, None], bots
+
+
+NEEDY = '''
+import random
+
+
+class Deep:
+    def __init__(self, seed, depth):
+        self.rng, self.depth = random.Random(seed), depth
+
+    def choose(self, view, legal):
+        return self.rng.choice(legal)
+
+
+def make(seed, depth, *, width):
+    return Deep(seed, depth)
+'''
+
+
+def test_a_factory_that_needs_an_option_says_which(tmp_path: Path) -> None:
+    """A factory with an option and no default, called with a spec that does not give
+    it, was told "could not be made: TypeError: make() missing 1 required positional
+    argument: 'depth'", as if the bot were broken; now the spec to write."""
+    install_plugin(tmp_path, "needy", NEEDY, {"needy": "make"})
+    done = _millebornes(tmp_path, "simulate", "--bots", "needy:width=2,heuristic",
+                        "--games", "1")
+    assert done.returncode != 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "bot plug-in 'needy' (needy:make) needs the option depth, which its spec " \
+        "does not give: needy:depth=VALUE (or a default in its factory)" in done.stderr, \
+        done.stderr
+    done = _millebornes(tmp_path, "simulate", "--bots", "needy:depth=3:width=2,heuristic",
+                        "--games", "1")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
