@@ -1,8 +1,12 @@
 """Plug-in bots written from docs/bots.md alone by outside authors (twelfth review of the
-plug-ins): an exception class whose metaclass (or whose own ``__getattribute__``) never
-ends as the program reads it (``simulate`` and a tournament hung for ever, past the
-bot's time limit); a crash from a raw ``_thread`` thread of one plug-in while another
-moves (the one moving was named)."""
+plug-ins): an exception class, or an answer, whose metaclass (or whose own
+``__getattribute__``) never ends as the program reads it (``simulate`` and a tournament
+hung for ever, past the bot's time limit); a crash from a raw ``_thread`` thread of one
+plug-in while another moves (the one moving was named); a bot in a cycle of references
+whose ``__del__`` hangs; a SIGPROF handler that turned off the end of a call held in C
+code; ``os.umask``, ``sys.path`` emptied (an honest plug-in was named); a long option in
+a tournament's report; two plug-ins of one name; a factory that needs an option; a bot's
+daemons at a table; a tournament's workers after its ``kill -9``."""
 
 from __future__ import annotations
 
