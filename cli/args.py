@@ -29,6 +29,7 @@ from engine.bots import (
     is_bot_name,
     misplaced_plugin,
     parse_bot_spec,
+    twin_plugins,
     unoffered_plugin,
 )
 from engine.bots import MAX_NAME as MAX_BOT_NAME
@@ -240,6 +241,8 @@ def check_bot_spec(spec: str, flag: str) -> None:
     typed = bot_name_key(spec.split(":", 1)[0].strip())     # a level as typed, "hard"
     if typed in BOTS or typed in LEVELS:
         _say_plugin_not_offered(typed)
+    elif is_bot_name(name):
+        _say_twin_plugins(name)
     if not is_bot_name(name):
         refused = unoffered_plugin(name)
         if refused is not None:
@@ -293,6 +296,27 @@ def _say_plugin_not_offered(name: str) -> None:
              "%(name)s is a built-in bot's name, and the built-in one plays; give the "
              "plug-in's entry point another name in the group millebornes.bots") % {
                  "plugin": repr(refused[0]), "target": refused[1], "name": repr(name)}
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        print(i18n.display(line), file=sys.stderr)
+
+
+def _say_twin_plugins(name: str) -> None:
+    """On stderr, once: two installed plug-ins are called ``name``, and which one plays
+    (two packages that declare one name, an old version under another distribution's
+    name: the first sorted played, and only the log said so)."""
+    twins = twin_plugins(name)
+    if not twins or (name, twins[0]) in _SAID_NOT_OFFERED:
+        return
+    _SAID_NOT_OFFERED.add((name, twins[0]))
+    line = ngettext("millebornes: %(n)d installed plug-in is called %(name)s: %(offered)s "
+                    "plays, not %(others)s; give the others' entry points another name "
+                    "in the group millebornes.bots, or uninstall them",
+                    "millebornes: %(n)d installed plug-ins are called %(name)s: "
+                    "%(offered)s plays, not %(others)s; give the others' entry points "
+                    "another name in the group millebornes.bots, or uninstall them",
+                    len(twins)) % {
+                 "n": len(twins), "name": repr(name), "offered": twins[0],
+                 "others": i18n.join_list(twins[1:])}
     with contextlib.suppress(OSError, ValueError, AttributeError):
         print(i18n.display(line), file=sys.stderr)
 

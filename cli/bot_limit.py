@@ -39,6 +39,7 @@ import sys
 import threading
 import time
 import types
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TextIO, TypeVar
 
@@ -61,18 +62,21 @@ from engine.bot_guard import (
     release_descriptor,
 )
 from engine.bots import BOTS, declared_options, make_bot, parse_bot_spec, plugin_bots
+from engine.errors import frees_with_code, tamed_answer
 from engine.simulate import answer_words, legal_choice
 
 from .bot_process import (
     ANSWER_WITHIN,
     bot_label,
     cap_memory,
+    descendants,
     exit_words,
     log_where_raised,
     within_bound,
 )
 from .i18n import _
 from .logs import keep_log
+from .supervise import _Marked
 
 log = logging.getLogger("cli.bots")
 
@@ -138,6 +142,7 @@ class _Timer:
                 # every ring, in CPU time, SIGPROF ends the process (``simulate`` and a
                 # tournament's worker waited for ever), where it was said on stderr
                 # (:func:`say_where_held`)
+                _prof_ends_process()
                 signal.setitimer(signal.ITIMER_PROF, cpu_bound(self.seconds))
                 return fn()
             finally:
@@ -156,6 +161,27 @@ def cpu_bound(seconds: float) -> float:
     return (seconds + GRACE_RINGS + 2) * max(1, os.cpu_count() or 1)
 
 
+#: The descriptor :func:`say_where_held` was given (none yet: empty).
+_SAID_ON: list[int] = []
+
+
+def _prof_ends_process() -> None:
+    """SIGPROF ends the process again, saying where (:func:`say_where_held`), if a
+    plug-in's earlier call put a handler of its own in its place (ignored it, or a
+    sampling profiler's): a call that then held the interpreter in C code past its
+    limit was never ended, and ``simulate`` waited for ever."""
+    if signal.getsignal(signal.SIGPROF) == signal.SIG_DFL:
+        return
+    try:
+        signal.signal(signal.SIGPROF, signal.SIG_DFL)
+    except (OSError, ValueError):
+        return
+    if _SAID_ON:
+        import faulthandler
+        faulthandler.unregister(signal.SIGPROF)  # (registered, it would not be put back)
+        say_where_held(_SAID_ON[0])
+
+
 def say_where_held(fd: int) -> bool:
     """Where a plug-in held the interpreter past its :func:`cpu_bound`: Python's stack,
     the bot's own file and line among them, on descriptor ``fd`` as SIGPROF ends the
@@ -168,6 +194,7 @@ def say_where_held(fd: int) -> bool:
         faulthandler.register(signal.SIGPROF, file=fd, all_threads=False, chain=True)
     except (OSError, ValueError, RuntimeError):
         return False
+    _SAID_ON[:] = [fd]
     return True
 
 
@@ -199,7 +226,9 @@ class Bounded:
         view = view._replace(rules=copy.copy(view.rules), seating=copy.copy(view.seating))
         if not self.quiet:
             try:
-                return self._timer.call(lambda: within_bound(self.bot.choose, view, legal),
+                # (an answer the program cannot read without the bot's code: a stand-in)
+                return self._timer.call(lambda: tamed_answer(within_bound(self.bot.choose,
+                                                                          view, legal)),
                                         f"did not move within {self.seconds:g} s")
             except BotTooSlow as exc:
                 keep_log()           # where it was when its time ran out (a loop)
@@ -220,8 +249,9 @@ class Bounded:
         try:
             try:
                 with silenced(stdin=True):
-                    answer = self._timer.call(lambda: within_bound(self.bot.choose, view, legal),
-                                              f"did not move within {self.seconds:g} s")
+                    answer = self._timer.call(
+                        lambda: tamed_answer(within_bound(self.bot.choose, view, legal)),
+                        f"did not move within {self.seconds:g} s")
             finally:
                 keep_log()           # the log says why it failed, whatever the bot did
         except KeyboardInterrupt:
@@ -309,18 +339,53 @@ def let_go(exc: BaseException, bots: list[SeatController], specs: Sequence[str])
         _bounded_free(lambda: None if gc.collect() else None, "")
 
 
+#: The plug-ins (by spec) whose bot outlived its match and a collection of the garbage
+#: after it (kept by the plug-in, in a list of its own: no cycle): not collected for again.
+_KEPT_BY_PLUGIN: set[str] = set()
+
+
+def _plugin_object(bot: object) -> object:
+    """The plug-in's own object in ``bot`` (under the program's wrappers)."""
+    # (by type alone: isinstance reads a plug-in object's __class__, its own code)
+    while type(bot) is Bounded or type(bot) is _Marked:
+        bot = bot.bot
+    return bot
+
+
 def _free_last(bots: list[SeatController], spec: str) -> str | None:
-    """:func:`free_bots` of the last of ``bots``, a plug-in's: what went wrong, or None."""
+    """:func:`free_bots` of the last of ``bots``, a plug-in's: what went wrong, or None.
+    A bot that outlives its last reference, caught in a cycle of references
+    (``self.me = self``, a tree whose nodes point back at it), is freed as the garbage
+    is collected, here and within its time (it was freed whenever Python collected,
+    anywhere, with no limit: a ``__del__`` that never ended held ``simulate`` for
+    ever); a collection is made only for a bot whose class has a ``__del__`` and that
+    outlived its drop (25-40 ms), and not again for a plug-in that keeps its bots
+    itself."""
     size = len(bots)
+    alive: Callable[[], object] | None = None
+    own = _plugin_object(bots[-1])
+    if frees_with_code(own):        # (a collection at each match cost 25-40 ms)
+        try:
+            alive = weakref.ref(own)
+        except TypeError:                 # (no weak reference to it can be made)
+            pass
+    del own
 
     def drop() -> None:
         if len(bots) == size:       # (once, whoever calls it)
             del bots[-1]
     try:
-        return _bounded_free(drop, spec)
+        words = _bounded_free(drop, spec)
     finally:
         if len(bots) == size:
             del bots[-1]            # (it raised before its drop)
+    if words is None and alive is not None and alive() is not None \
+            and spec not in _KEPT_BY_PLUGIN:
+        import gc
+        words = _bounded_free(lambda: None if gc.collect() else None, spec)
+        if alive() is not None:
+            _KEPT_BY_PLUGIN.add(spec)
+    return words
 
 
 def _bounded_free(drop: Callable[[], None], spec: str) -> str | None:
@@ -835,7 +900,7 @@ def stop_children() -> list[int]:
     stopped: list[int] = []
     spared = _multiprocessing_helpers()
     for _round in range(3):          # a process that forked while its tree was stopped
-        found = [pid for pid in _descendants(os.getpid())
+        found = [pid for pid in descendants(os.getpid())
                  if pid not in stopped and pid not in spared]
         if not found:
             break
@@ -867,34 +932,6 @@ def _multiprocessing_helpers() -> set[int]:
         if isinstance(pid, int):
             spared.add(pid)
     return spared
-
-
-def _descendants(root: int) -> list[int]:
-    """Linux: the processes under ``root`` (children, theirs, ...) that still run, read
-    from /proc (none elsewhere)."""
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return []
-    children: dict[int, list[int]] = {}
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-            if fields[0] not in (b"Z", b"X"):
-                children.setdefault(int(fields[1]), []).append(int(entry))
-        except (OSError, ValueError, IndexError):
-            continue
-    found: list[int] = []
-    todo = list(children.get(root, ()))
-    while todo:
-        pid = todo.pop()
-        if pid not in found:
-            found.append(pid)
-            todo.extend(children.get(pid, ()))
-    return found
 
 
 #: Set by the ``millebornes`` command (:func:`cli.main.console_script`): the process ends

@@ -26,6 +26,7 @@ from engine.bot_process import MEMORY_LIMIT as MEMORY_LIMIT
 from engine.bot_process import BotProcess as BotProcess
 from engine.bot_process import bot_label as bot_label
 from engine.bot_process import cap_memory as cap_memory
+from engine.bot_process import descendants as descendants
 from engine.bot_process import exit_words as exit_words
 from engine.bot_process import log_bot_fault as log_bot_fault
 from engine.bot_process import log_where_raised as log_where_raised

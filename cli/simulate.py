@@ -412,19 +412,24 @@ def _after_child(args: argparse.Namespace, rules: Rules, seating: Seating,
     g = ended.played
     how = exit_words(ended.code)
     # a crash from a thread a plug-in's call started is that plug-in's, whoever moved
+    # (a thread whose starter is not known, -1, is nobody's: the plug-in moving then
+    # was named for a raw ``_thread`` thread of another's)
     seat, thread = ((ended.thread_seat, ", from a thread it started")
-                    if ended.thread_seat is not None and ended.thread_seat >= 0
-                    else (ended.seat, ""))
+                    if ended.thread_seat is not None else (ended.seat, ""))
     if 0 <= seat < len(bot_names):
         fault = str(_bot_fault(BotFailed(seat, f"ended the process that plays the "
                                                f"matches{thread} ({how})"),
                                bot_names, g, args.games))
     else:
         plugins = sorted({b for b in bot_names if parse_bot_spec(b)[0] not in BOTS})
+        words = {"game": g + 1, "games": args.games, "how": how,
+                 "bots": i18n.join_list(plugins)}
         fault = (_("the process that plays the matches ended in game %(game)d of %(games)d "
                    "(%(how)s) while no plug-in was moving: a thread of %(bots)s, perhaps")
-                 % {"game": g + 1, "games": args.games, "how": how,
-                    "bots": i18n.join_list(plugins)})
+                 % words if ended.seat < 0 or ended.thread_seat is None else
+                 _("the process that plays the matches ended in game %(game)d of %(games)d "
+                   "(%(how)s) from a thread that no plug-in's call is known to have "
+                   "started: a thread of %(bots)s, perhaps") % words)
     result = {"rules": rules.to_dict(), "seating": seating.label(), "games": g, **fair,
               "stopped": fault,
               **tally.summary(bot_names, time.perf_counter() - started,

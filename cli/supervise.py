@@ -55,6 +55,38 @@ class Watch:
                 self._say(["exit", self._owner(threading.get_ident())])
             real_exit(status)
         os._exit = exit_from_a_thread
+        self._own_threads()
+
+    def _own_threads(self) -> None:
+        """Every thread started here from now on says, as it starts, whose plug-in's call
+        started it (or the thread that started it: its owner's): a raw ``_thread``
+        thread, which ``threading`` never lists, and a thread that crashes within the
+        call that started it, were taken for the plug-in moving at the crash."""
+        import _thread
+
+        def owned(start: Callable[..., int]) -> Callable[..., int]:
+            def start_owned(function: Callable[..., Any], args: Any, *kwargs: Any) -> int:
+                ident = threading.get_ident()
+                owner = self.owners.get(ident, -1) if ident != main else (
+                    int(struct.unpack_from("i", self.mark, 0)[0]) if self._calling else -1)
+                if owner < 0:
+                    return start(function, args, *kwargs)
+
+                def run(*a: Any, **k: Any) -> Any:
+                    me = threading.get_ident()
+                    self.owners[me] = owner
+                    self._say(["threads", owner, [me]])
+                    return function(*a, **k)
+                return start(run, args, *kwargs)
+            return start_owned
+
+        main = threading.get_ident()
+        _thread.start_new_thread = owned(_thread.start_new_thread)      # type: ignore[assignment]
+        if hasattr(_thread, "start_new"):                         # (its old name)
+            _thread.start_new = _thread.start_new_thread
+        if hasattr(threading, "_start_new_thread"):
+            threading._start_new_thread = owned(  # type: ignore[attr-defined]
+                threading._start_new_thread)  # type: ignore[attr-defined]
 
     def _owner(self, ident: int) -> int:
         """The seat whose plug-in's call started thread ``ident``: noted, or the call

@@ -21,6 +21,7 @@ import multiprocessing.connection
 import multiprocessing.util
 import os
 import re
+import signal
 import sys
 import tempfile
 import threading
@@ -366,6 +367,7 @@ def _worker_start() -> None:
     a bot's ``spawn`` pool still starting its processes printed a traceback per
     process after the report (the worker's exit had unlinked the pool's semaphores)."""
     bot_guard.INTERRUPT_IS_BOT_FAULT = True
+    _end_with_tournament()
     # its pipes to the tournament: a bot that closed them ended the worker, its match
     # forfeited as "ended its worker process" (they are put back, and it is told)
     bot_guard.keep_open_descriptors("the worker's")
@@ -374,6 +376,24 @@ def _worker_start() -> None:
     say_where_held(2)
     # before multiprocessing's own finalizers (priority 0: a semaphore's unlinking)
     multiprocessing.util.Finalize(None, _stop_bot_processes, exitpriority=100)
+
+
+def _end_with_tournament() -> None:
+    """Linux: the worker ends when the tournament's process does, however that ends
+    (``PR_SET_PDEATHSIG``): after a ``kill -9`` of the tournament its workers played
+    their matches on, a plug-in that took its 30 s at every move keeping one for the
+    best part of an hour (``simulate``'s matches process ends so already)."""
+    known = multiprocessing.parent_process()
+    if not sys.platform.startswith("linux") or known is None or known.pid is None:
+        return
+    parent = known.pid
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:         # it ended before the line above: end too
+        os._exit(1)
 
 
 def _stop_bot_processes() -> None:
@@ -753,6 +773,25 @@ def source_lines(head: str, items: Sequence[str], width: int = 80) -> list[str]:
     return [head + lines[0]] + [" " * indent + line for line in lines[1:]]
 
 
+#: The most characters of a bot's spec the text report shows (the JSON has it whole).
+SHOWN_SPEC = 40
+
+
+def shown_specs(specs: Sequence[str]) -> dict[str, str]:
+    """Each spec as the text report names it: a long one (an option's value of weights
+    written out, ``mybot:w=...``) by its start and its end (each line of the table, and
+    each item of its points by source, one a line, was padded to its whole width: a
+    spec of 120,000 characters made a report of 18 MB); the whole spec where two
+    would read alike."""
+    def short(spec: str) -> str:
+        if len(spec) <= SHOWN_SPEC:
+            return spec
+        return spec[:SHOWN_SPEC - 15] + "..." + spec[-12:]
+    shown = {spec: short(spec) for spec in specs}
+    alike = {v for v in shown.values() if list(shown.values()).count(v) > 1}
+    return {spec: spec if label in alike else label for spec, label in shown.items()}
+
+
 def _report(args: argparse.Namespace, specs: list[str], rules: Rules, seating: Seating,
             results: list[MatchResult], started: float, stopped: str | None = None) -> int:
     """The report of ``results`` on stdout (``--json``: one object, with ``stopped``
@@ -771,7 +810,8 @@ def _report(args: argparse.Namespace, specs: list[str], rules: Rules, seating: S
                        % {"n": len(results), "rules": rules_name(args.rules),
                           "players": seating.n_players, "seating": seating_words(seating),
                           "deals": args.deals, "seconds": report["seconds"]}))
-    w = max(len(s) for s in specs)
+    shown = shown_specs(specs)
+    w = max(len(s) for s in shown.values())
     pad = i18n.pad
     labels = [_("bot"), _("matches"), _("win%"), _("95% CI"), "Elo", _("pts/hand")]
     # each column as wide as its heading in this language ("pts/manche" was cut to
@@ -784,7 +824,7 @@ def _report(args: argparse.Namespace, specs: list[str], rules: Rules, seating: S
     print(i18n.display(" ".join(head)))
     for b in sorted(report["bots"], key=lambda e: -e["elo"]):
         lo, hi = b["ci95"]
-        cells = (b["bot"], str(b["matches"]), f"{100 * b['win_rate']:.1f}%",
+        cells = (shown[b["bot"]], str(b["matches"]), f"{100 * b['win_rate']:.1f}%",
                  f"{100 * lo:.1f}-{100 * hi:.1f}%", f"{b['elo']:.0f}",
                  f"{b['points_per_hand']['total']:.1f}")
         print(" ".join([f"{cells[0]:<{widths[0]}}"] + [f"{c:>{n}}" for c, n in
@@ -794,14 +834,14 @@ def _report(args: argparse.Namespace, specs: list[str], rules: Rules, seating: S
     for b in report["bots"]:
         items = [f"{i18n.score_item_name(src) if src in i18n.SCORE_ITEMS else src} {v}"
                  for src, v in b["points_per_hand"].items() if v and src != "total"]
-        for line in source_lines(f"  {b['bot']:<{w}} ", items):
+        for line in source_lines(f"  {shown[b['bot']]:<{w}} ", items):
             print(i18n.display(line))
     print(i18n.display(_("pairs (first bot's share of match wins):")))
     for p in report["pairs"]:
         lo, hi = p["ci95"]
         print(i18n.display("  " + _("%(bot)s vs %(other)s: %(rate)s (95%% CI %(ci)s, "
                                     "%(n)d matches)")
-                           % {"bot": p["bot"], "other": p["opponent"],
+                           % {"bot": shown[p["bot"]], "other": shown[p["opponent"]],
                               "rate": f"{100 * p['win_rate']:.1f}%",
                               "ci": f"{100 * lo:.1f}-{100 * hi:.1f}%", "n": p["matches"]}))
     for b in report["bots"]:
@@ -811,7 +851,7 @@ def _report(args: argparse.Namespace, specs: list[str], rules: Rules, seating: S
             for line in _indented(_(
                     "%(bot)s decision time: p50 %(p50)d ms, p95 %(p95)d ms, p99 %(p99)d ms, "
                     "max %(max)d ms (%(n)d searched decisions)") % {
-                        "bot": b["bot"], "n": b["decisions"],
+                        "bot": shown[b["bot"]], "n": b["decisions"],
                         **{k: round(1000 * d[k]) for k in ("p50", "p95", "p99", "max")}}):
                 print(i18n.display(line))
     for b in report["bots"]:
@@ -819,7 +859,7 @@ def _report(args: argparse.Namespace, specs: list[str], rules: Rules, seating: S
             print(i18n.display("  " + ngettext(
                 "%(bot)s failed to move and forfeited %(n)d match (first: %(fault)s)",
                 "%(bot)s failed to move and forfeited %(n)d matches (first: %(fault)s)",
-                b["forfeits"]) % {"bot": b["bot"], "n": b["forfeits"],
+                b["forfeits"]) % {"bot": shown[b["bot"]], "n": b["forfeits"],
                                   "fault": safe_text(b["first_fault"], 200)}))
     return 0
 

@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 from .actions import Action
 from .bot_guard import BotGuardFault, call_bot, descriptors_kept
 from .bots import SeatController, make_bot
-from .errors import exception_words, one_line, raised_words, where_raised
+from .errors import exception_words, one_line, raised_words, tamed, where_raised
 from .simulate import answer_words, index_hint, legal_choice
 from .state import HandState
 
@@ -156,14 +156,34 @@ def within_bound(fn: Callable[..., T], *args: Any) -> T:
     interpreter's settings a plug-in may change for its own code (:func:`_settings`)."""
     if not _BUILTINS:
         _BUILTINS.update(vars(builtins))       # before any plug-in's code has run here
+    if not _UMASK:
+        _UMASK.append(os.umask(0o022))
+        os.umask(_UMASK[0])
+        _IMPORTS.extend((list(sys.path), list(sys.meta_path)))
     handlers = _handlers()
     settings = _settings()
+    stand_in: BaseException | None = None
     try:
         answer: T = descriptors_kept(_held_back_for, fn, *args)
+    except BaseException as exc:
+        # a plug-in's exception the program cannot read without running its code (a
+        # metaclass whose __getattribute__ never ends held simulate for ever, outside
+        # the bot's time limit): a plain stand-in goes on, raised out of this block (no
+        # __context__ to lead back to it), the plug-in's freed here, within its time
+        stand_in = tamed(exc)
+        if stand_in is None:
+            raise
+        del exc
     finally:
         _settings_back(settings)
         _builtins_back()
         _handlers_back(handlers)
+        # the files the program makes are read by their player: a bot's os.umask(0o777)
+        # made the transcripts of simulate --fair-deck unreadable (mode 000)
+        os.umask(_UMASK[0])
+        _imports_back()
+    if stand_in is not None:
+        raise stand_in
     return answer
 
 
@@ -233,6 +253,27 @@ def _handlers_back(handlers: dict[int, Any]) -> None:
                 signal.signal(signum, handler)
             except (OSError, ValueError, TypeError):
                 pass
+
+
+#: The process's file mode creation mask before the first plug-in's call in it.
+_UMASK: list[int] = []
+
+
+#: ``sys.path`` and ``sys.meta_path`` before the first plug-in's call in this process.
+_IMPORTS: list[list[Any]] = []
+
+
+def _imports_back() -> None:
+    """The places Python imports from (``sys.path``, ``sys.meta_path``) that a plug-in's
+    call took away, put back (what it added stays, after them): a bot that emptied
+    ``sys.path`` made the next match's plug-ins fail to load, "could not be made
+    (unknown bot 'mybot')", an honest one blamed for it."""
+    for name, before in zip(("path", "meta_path"), _IMPORTS, strict=False):
+        now = getattr(sys, name, None)
+        if type(now) is list and now[:len(before)] == before:
+            continue                          # (the usual case, at C speed)
+        added = [p for p in now if p not in before] if type(now) is list else []
+        setattr(sys, name, [*before, *added])
 
 
 #: Python's built-in names as they were before the first plug-in's call in this process.
@@ -404,6 +445,64 @@ def _keep_log(handler: _BotLog | None) -> None:
         root.addHandler(handler)
 
 
+def descendants(root: int) -> list[int]:
+    """Linux: the processes under ``root`` (children, theirs, ...) that still run, read
+    from /proc (none elsewhere)."""
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    children: dict[int, list[int]] = {}
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            if fields[0] not in (b"Z", b"X"):
+                children.setdefault(int(fields[1]), []).append(int(entry))
+        except (OSError, ValueError, IndexError):
+            continue
+    found: list[int] = []
+    todo = list(children.get(root, ()))
+    while todo:
+        pid = todo.pop()
+        if pid not in found:
+            found.append(pid)
+            todo.extend(children.get(pid, ()))
+    return found
+
+
+def _end_tree(child: int, spared: int | None = None) -> None:
+    """SIGKILL every process under ``child`` (but ``spared``): what its bot started,
+    those that left its group and session too (``start_new_session=True``, a daemon's
+    double fork and ``setsid``: they outlived the table, ``killpg`` reaching only the
+    group). The child is their reaper while it lives (:func:`_reap_own`), so an orphan's
+    is found under it. Linux (elsewhere: none found)."""
+    for _round in range(3):          # one that forked meanwhile
+        found = [pid for pid in descendants(child) if pid != spared]
+        if not found:
+            return
+        for pid in found:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
+def _reap_own() -> None:
+    """Linux: this process becomes the reaper of the orphans among its descendants
+    (``PR_SET_CHILD_SUBREAPER``): a process its bot started with a double fork is found
+    under it, not under init, when it is ended (:func:`_end_tree`)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
 def no_terminal() -> None:
     """Leave the terminal's session (POSIX): this process has no controlling terminal from
     now on, so a plug-in that opens ``/dev/tty`` (below any redirection of its output)
@@ -443,7 +542,9 @@ def _end_with(parent: int) -> None:
 
 def _end_group(child: int) -> None:
     """SIGKILL the bot's child ``child`` and, when it leads its process group
-    (:func:`no_terminal`), every process in that group: its bot's own ones too."""
+    (:func:`no_terminal`), every process in that group: its bot's own ones too, and
+    every process under it (:func:`_end_tree`: this watcher is spared until the end)."""
+    _end_tree(child, spared=os.getpid())
     if hasattr(os, "killpg") and os.getpgid(0) == child:
         os.killpg(child, signal.SIGKILL)
     os.kill(child, signal.SIGKILL)
@@ -491,6 +592,7 @@ def _serve(conn: Any, spec: str, seed: int, parent: int | None = None,
     os.dup2(devnull, 1)            # a bot's prints must not reach the player's screen
     os.dup2(devnull, 2)
     no_terminal()                  # nor what it writes on /dev/tty
+    _reap_own()                    # its bot's daemons are found under it when it ends
     # its bot may think with processes of its own (a multiprocessing pool), as it may in
     # simulate: "daemonic processes are not allowed to have children" failed its making;
     # they are in this process's group, which its parent ends with it (BotProcess)
@@ -552,6 +654,16 @@ def _serve(conn: Any, spec: str, seed: int, parent: int | None = None,
                 return
 
 
+def _serve_and_end(*args: Any, **kwargs: Any) -> None:
+    """:func:`_serve`, and then every process its bot started ended with it
+    (:func:`_end_tree`): asked no more questions, it ends by itself, and its bot's
+    daemons, out of its group, outlived the table."""
+    try:
+        _serve(*args, **kwargs)
+    finally:
+        _end_tree(os.getpid())
+
+
 def log_where_raised(spec: str, exc: BaseException, phase: object,
                      late: str | None = None) -> None:
     """Where in its own code a bot raised, and at which decision, in the log: the fault's
@@ -605,7 +717,7 @@ class BotProcess:
         import multiprocessing
         ctx = multiprocessing.get_context("spawn")  # never fork a process with ZeroMQ threads
         self._conn, child = ctx.Pipe()
-        self._proc = ctx.Process(target=_serve,
+        self._proc = ctx.Process(target=_serve_and_end,
                                  args=(child, spec, seed, os.getpid(), log_path or log_file(),
                                        seat),
                                  daemon=True,
@@ -765,6 +877,8 @@ class BotProcess:
         pid = self._proc.pid
         if not pid or not hasattr(os, "killpg"):
             return
+        if self._proc.is_alive():
+            _end_tree(pid)        # (those that left its group: found while it lives)
         try:
             if self._group or os.getpgid(pid) == pid:
                 self._group = True

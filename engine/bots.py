@@ -175,6 +175,19 @@ def unoffered_plugin(name: str) -> tuple[str, str, str] | None:
     return None
 
 
+def twin_plugins(name: str) -> list[str]:
+    """The ``module:factory`` of every installed plug-in called ``name`` (as it is looked
+    up), the one offered first (:func:`plugin_bots`), when there are two or more; else
+    []."""
+    key = bot_name_key(name)
+    if _refused_name(key) is not None:
+        return []
+    found = [str(ep.value)[:120] for ep in sorted(_bot_entry_points(),
+                                                  key=lambda e: (e.name, e.value))
+             if bot_name_key(ep.name) == key]
+    return found if len(found) > 1 else []
+
+
 def bot_name_key(name: str) -> str:
     """A bot's name as it is looked up: NFKC, then case-folded, so that what a keyboard
     types finds it ("ffbot" finds "ﬀbot"; "İstanbul" is found as typed or lowercased)."""
@@ -263,6 +276,15 @@ class _LazyFactory:
             raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) cannot be "
                                f"called as factory(seed, **options) ({takes_seed}): write "
                                f"it as def make(seed, **options)")
+        missing = _missing_options(factory, options)
+        if missing:
+            # "TypeError: make() missing 1 required positional argument: 'depth'": an
+            # option its factory cannot do without, and the spec did not give it
+            raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) needs the "
+                               f"option{'s' if len(missing) > 1 else ''} "
+                               f"{', '.join(missing)}, which its spec does not give: "
+                               f"{self.ep.name}:" + ":".join(f"{m}=VALUE" for m in missing)
+                               + " (or a default in its factory)")
         try:
             bot: SeatController = factory(seed, **options)
         except TypeError:
@@ -373,6 +395,18 @@ def _takes(factory: Callable[..., Any], seed: int) -> str | None:
         words = str(exc)[:200]
         return "it takes no seed" if words == "too many positional arguments" else words
     return None
+
+
+def _missing_options(factory: Callable[..., Any], options: Mapping[str, Any]) -> list[str]:
+    """The parameters of ``factory`` after its seed that have no default and that
+    ``options`` does not give (none when its parameters cannot be read)."""
+    try:
+        params = list(inspect.signature(factory).parameters.values())
+    except (TypeError, ValueError):
+        return []
+    return [p.name for i, p in enumerate(params)
+            if i > 0 and p.default is p.empty and p.name not in options
+            and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)][:8]
 
 
 def is_bot_name(name: str) -> bool:

@@ -6,6 +6,7 @@ import difflib
 import os
 import traceback
 from collections.abc import Iterable
+from typing import Any, TypeVar, cast
 
 from .cards import Family, Kind
 
@@ -92,6 +93,102 @@ def exception_words(exc: BaseException) -> str:
     if len(text) > 300:
         text = text[:297] + "..."
     return f"{one_line(name)}: {text}" if text else one_line(name)  # MemoryError: no more
+
+
+#: The interpreter's own readers of a class's and an exception's fields: they run no
+#: code of a plug-in's (``kind.__name__`` runs its metaclass's ``__getattribute__``,
+#: ``exc.args`` its class's, ``isinstance`` reads ``exc.__class__``).
+_TYPE_NAME = type.__dict__["__name__"].__get__
+_TYPE_MRO = type.__dict__["__mro__"].__get__
+_TYPE_DICT = type.__dict__["__dict__"].__get__
+_TYPE_FLAGS = type.__dict__["__flags__"].__get__
+_ARGS = BaseException.__dict__["args"].__get__
+_TRACEBACK = BaseException.__dict__["__traceback__"].__get__
+_HEAPTYPE = 1 << 9          # Py_TPFLAGS_HEAPTYPE: a class made by a class statement
+
+#: What a class of a plug-in's exception may not define for the program to read it as it
+#: reads any exception: the ways an attribute's reading, writing, comparing or freeing
+#: runs the plug-in's code.
+_HOOKS = frozenset({
+    "__getattribute__", "__getattr__", "__setattr__", "__delattr__", "__class__",
+    "__dict__", "args", "__traceback__", "__cause__", "__context__",
+    "__suppress_context__", "__notes__", "__del__", "__eq__", "__ne__", "__hash__",
+    "with_traceback", "msg", "filename", "lineno", "offset", "text", "print_file_and_line"})
+
+
+def tamed(exc: BaseException) -> BaseException | None:
+    """A stand-in for ``exc``, a plug-in's exception, when the program cannot read it
+    without running the plug-in's code: its class has a metaclass of its own or
+    defines one of :data:`_HOOKS` (a metaclass whose ``__getattribute__`` never ends
+    held ``simulate`` for ever as it named the class, after the bot's time limit was
+    over; so did a class's own ``__getattribute__`` as the traceback was read). The
+    stand-in is of a plain class of the same name, under the nearest of the
+    interpreter's exception classes (a ``KeyboardInterrupt`` stays one, a
+    ``MemoryError`` too), with the arguments when they are plain values, and the
+    traceback, so that where the bot raised is still said. None: ``exc`` is plain
+    (nothing is read but through the interpreter's own readers)."""
+    kind = type(exc)
+    mro = _TYPE_MRO(kind)
+    if type(kind) is type and type(mro) is tuple and all(
+            type(k) is type and (not _TYPE_FLAGS(k) & _HEAPTYPE
+                                 or _HOOKS.isdisjoint(_TYPE_DICT(k)))
+            for k in mro):
+        return None
+    name = _TYPE_NAME(kind)
+    name = one_line(name)[:60] if type(name) is str and name.isidentifier() else "Exception"
+    args = _ARGS(exc)
+    args = args if type(args) is tuple and all(type(a) in _SHOWN for a in args[:8]) \
+        and len(args) <= 8 else ()
+    base: type[BaseException] = Exception
+    if type(mro) is tuple:
+        base = next((k for k in mro if type(k) is type and issubclass(k, BaseException)
+                     and not _TYPE_FLAGS(k) & _HEAPTYPE), Exception)
+    for parent in (base, Exception):
+        try:
+            stand_in: BaseException = type(name, (parent,), {"__module__": "plugin"})(*args)
+            break
+        except Exception:  # noqa: BLE001 - a base that wants other arguments
+            args = ()
+    else:
+        stand_in = Exception(name)
+    return stand_in.with_traceback(_TRACEBACK(exc))
+
+
+_T = TypeVar("_T")
+
+#: What the class of a bot's answer may not define for the program to read it as it
+#: reads any object (``isinstance`` reads its ``__class__``, the words of a fault its
+#: class's name).
+_ANSWER_HOOKS = frozenset({"__getattribute__", "__getattr__", "__class__"})
+
+
+def frees_with_code(obj: object) -> bool:
+    """Whether freeing ``obj`` runs code of its class's own (a ``__del__`` in its class
+    or a base), read without running any; a metaclass of its own counts as yes."""
+    kind = type(obj)
+    return type(kind) is not type or any(
+        type(k) is not type or (_TYPE_FLAGS(k) & _HEAPTYPE and "__del__" in _TYPE_DICT(k))
+        for k in _TYPE_MRO(kind))
+
+
+def tamed_answer(answer: _T) -> _T:
+    """``answer``, a bot's, or a plain stand-in of its class's name when the program
+    cannot read it without running the bot's code (a class of its own with a metaclass
+    or a ``__getattribute__`` that never ends: ``simulate`` hung for ever saying what
+    the bot chose, after its time limit). The stand-in is no move: a fault, said as any
+    other object ("chose an object of type Move")."""
+    kind = type(answer)
+    if kind in _SHOWN:            # (the engine's own enums too: "a card's kind")
+        return answer
+    meta = type(kind)
+    if meta is type and all(type(k) is type and (not _TYPE_FLAGS(k) & _HEAPTYPE
+                                                 or _ANSWER_HOOKS.isdisjoint(_TYPE_DICT(k)))
+                            for k in _TYPE_MRO(kind)):
+        return answer
+    name = _TYPE_NAME(kind)
+    name = one_line(name)[:60] if type(name) is str and name.isidentifier() else "object"
+    stand_in: Any = type(name, (), {"__module__": "plugin"})()
+    return cast(_T, stand_in)
 
 
 #: The folders of this program's own packages: the calls that lead into a bot.
