@@ -66,7 +66,9 @@ def _chunk(rng: random.Random) -> str:
 @pytest.mark.parametrize(("rules", "seating", "names", "seed"), [
     ("classic", Seating.solo(2), ["Ann", "Bo"], 1),
     ("modern", Seating.solo(3), ["Ann", "Bo", "Cy"], 2),
-    ("classic", Seating(4, 2), ["Ann", "Bo", "Cy", "Di"], 3),
+    # (the default run's slowest test, 30 s: with the slow ones)
+    pytest.param("classic", Seating(4, 2), ["Ann", "Bo", "Cy", "Di"], 3,
+                 marks=pytest.mark.slow),
 ])
 def test_random_typing_never_stops_the_board(rules: str, seating: Seating,
                                               names: list[str], seed: int) -> None:

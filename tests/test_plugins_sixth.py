@@ -108,8 +108,12 @@ def _cli(plugin_dir: Path, *argv: str, timeout: float = 90,
                     f"{(exc.stderr or b'')[-1500:]!r}")
 
 
+# one bound in the default run, the others with the slow tests (23 s together: the
+# default run's second slowest test)
+@pytest.mark.parametrize("mb", ["64", pytest.param("100", marks=pytest.mark.slow),
+                                pytest.param("200", marks=pytest.mark.slow)])
 def test_a_bot_that_fills_its_memory_with_small_objects_is_named_and_the_run_goes_on(
-        plugins: Path) -> None:
+        plugins: Path, mb: str) -> None:
     """A bot that keeps small objects from move to move in a class attribute reaches its
     memory bound (``MILLEBORNES_BOT_MEMORY_MB``) with the process's memory all taken, to
     the last byte: the code that named its ``MemoryError`` could allocate nothing either,
@@ -120,14 +124,13 @@ def test_a_bot_that_fills_its_memory_with_small_objects_is_named_and_the_run_goe
     for the memory the plug-in kept."""
     # where the bound is crossed, and so what fails with it, varies from run to run:
     # a few bounds (each of them hung, or ended with "unexpected error", in some runs)
-    for mb in ("64", "100", "200"):
-        done = _cli(plugins, "simulate", "--bots", "hoard,heuristic", "--games", "2",
-                    timeout=60, MILLEBORNES_BOT_MEMORY_MB=mb)
-        assert done.returncode == 1, (mb, done.returncode, done.stdout, done.stderr[-2000:])
-        assert "bot hoard at seat 0 failed to move" in done.stderr, (mb, done.stderr[-2000:])
-        assert "MemoryError" in done.stderr
-        assert "Traceback" not in done.stderr and "Logging error" not in done.stderr
-    for mb in ("100",):
+    done = _cli(plugins, "simulate", "--bots", "hoard,heuristic", "--games", "2",
+                timeout=60, MILLEBORNES_BOT_MEMORY_MB=mb)
+    assert done.returncode == 1, (mb, done.returncode, done.stdout, done.stderr[-2000:])
+    assert "bot hoard at seat 0 failed to move" in done.stderr, (mb, done.stderr[-2000:])
+    assert "MemoryError" in done.stderr
+    assert "Traceback" not in done.stderr and "Logging error" not in done.stderr
+    if mb == "64":     # (a tournament at the default run's bound)
         done = _cli(plugins, "tournament", "--bots", "hoard,heuristic", "--deals", "2",
                     "--jobs", "1", timeout=60, MILLEBORNES_BOT_MEMORY_MB=mb)
         assert done.returncode == 0, (mb, done.returncode, done.stdout, done.stderr[-2000:])
