@@ -9,21 +9,30 @@
 * A host's state listing the joiner's own key at two seats, or the host's seat free or
   someone else's, was shown as it came (a table no start could match) and waited on
   without limit. Such a state is now the host's invalid message, said in words.
+* A hostile joiner (or a stranger) that sat down and never said ready held the table
+  without limit, and the host's console had no way to send it away (``LobbyHost.kick``
+  existed, nothing called it): the host could only close the table. ``kick N`` does.
 
 Probed and found holding (no change): a seated joiner's sit / ready / leave / join-again
 at the change budget's edge unreadies only itself (the table starts in the pump that
 sees everyone ready, so a ready-unready dance cannot hold it; one who never readies is
-the host's to kick); a joiner cannot make the seats a table the host refuses to start
+the host's to kick, below; a new key can sit again, a known limit); a joiner cannot make the seats a table the host refuses to start
 (which would unready everyone): names are numbered, keys and transport keys checked at
 the join.
 """
 
 from __future__ import annotations
 
+import io
 import os
+import threading
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
+import zmq
+from cli_helpers import free_port
 from test_lobby import _drive
 
 from engine import Seating, preset
@@ -154,3 +163,58 @@ def test_a_hosts_state_seating_a_key_twice_or_not_itself_at_seat_0_is_said(
     finally:
         for n in nodes:
             n.close()
+
+
+def test_the_hosts_console_sends_away_a_joiner_who_sits_and_never_gets_ready(
+        tmp_path: Path) -> None:
+    """A hostile joiner (or a stranger) sits down and never says ready: the table waits
+    for it without limit, and the host's console had no command to send it away (only
+    `LobbyHost.kick`, which nothing called): the host could only close the table. `kick
+    N` now asks that joiner to leave, its key turned away for this lobby."""
+    from test_lobby import _ns
+
+    from cli import host as host_verb
+
+    port = free_port()
+    args = _ns(name="Ann", bots=0, players=2, rules="classic", option=[], teams=None,
+               bind="127.0.0.1", port=port, no_announce=True, data_dir=str(tmp_path / "h"),
+               identity=str(tmp_path / "h.key"), auto=False, peer=[], not_ready=True)
+    r, w = os.pipe()
+    out = io.StringIO()
+    done: list[int] = []
+    thread = threading.Thread(target=lambda: done.append(host_verb.run(
+        args, out=out, inp=os.fdopen(r, "r"))), daemon=True)
+    thread.start()
+    eve = Identity.generate()
+    curve = eve.curve_keys() if zmq.has("curve") else None
+    node = Node(node_id_for(eve.public_key), bind="127.0.0.1", curve=curve)
+    typed = os.fdopen(w, "w")
+    try:
+        c = LobbyClient(eve, "Eve", node, f"127.0.0.1:{port}")
+        end = time.monotonic() + 15
+        while c.seat is None and time.monotonic() < end:
+            c.pump(0.05)
+        assert c.seat == 1
+        typed.write("kick 0\nkick 7\nkick\n")    # the host's own seat, no seat, no number
+        typed.flush()
+        time.sleep(0.5)
+        c.pump(0.05)
+        assert c.refused is None
+        typed.write("kick 1\n")
+        typed.flush()
+        with pytest.raises(LobbyError) as sent:
+            while time.monotonic() < end + 10:
+                c.pump(0.05)
+        assert sent.value.why == "asked-to-leave"
+        typed.write("quit\n")
+        typed.flush()
+        thread.join(10)
+        said = " ".join(out.getvalue().split())
+        assert done == [1], said[-800:]
+        assert said.count("Type 'kick N' with the seat number N of a player who joined") == 3
+        assert "Eve was asked to leave seat 1; their key cannot join this table again." \
+            in said, said[-800:]
+        assert "seat 1: free" in said.rsplit("Eve was asked", 1)[0].rsplit("Eve [", 1)[1]
+    finally:
+        typed.close()
+        node.close()
