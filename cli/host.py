@@ -27,7 +27,7 @@ from .args import (
     with_defaults,
 )
 from .bot_peers import BotPeerProcesses, bot_identities
-from .i18n import _, close_match
+from .i18n import N_, _, close_match
 from .seats import (
     LineReader,
     asks_to_start,
@@ -42,7 +42,10 @@ from .seats import (
 from .words import lobby_wait_line, reply, say_paragraph, sentence
 
 #: The commands the host's lobby knows, for the "did you mean" of a typo.
-HOST_COMMANDS = ("ready", "unready", "quit", "help")
+HOST_COMMANDS = ("ready", "unready", "kick", "quit", "help")
+#: How the host sends a joiner away (one who sits and never gets ready holds the table).
+KICK_HELP = N_("Type 'kick N' to ask the player at seat N to leave (their key cannot join "
+               "this table again).")
 #: What closes the table from its lobby: quit, and the game's q, exit and leave (the
 #: joiner's word) as well ("unknown command 'q'")
 QUIT_WORDS = ("quit", "q", "exit", "leave")
@@ -166,6 +169,7 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
     for shown in join_command_lines(addresses, port, i18n.terminal_width(say)):
         print(i18n.display(shown), file=say)
     print(i18n.display(_("Type 'ready' or 'unready'; 'quit' closes the table.")), file=say)
+    say_paragraph(_(KICK_HELP), say)
     host.set_ready(not args.not_ready)
     warned = False
     try:
@@ -199,8 +203,11 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
                 # "start" or "bots 2" too: what the start waits for, and how a bot comes
                 print(i18n.display(_("Type 'ready' or 'unready'; 'quit' closes the table.")),
                       file=say)
+                say_paragraph(_(KICK_HELP), say)
                 say_paragraph(lobby_wait_line(host.state, host=True, mine=0) or _(
                     "A bot plays a seat only if the table was hosted with --bots N."), say)
+            elif command is not None and command.split()[:1] == ["kick"]:
+                kick(host, command.split()[1:], say)
             elif command is not None and command.split()[:1] == ["sit"]:
                 # the joiner's command, typed by the host: "unknown command 'sit 2'"
                 say_paragraph(_("You host this table: you sit at seat 0 ('sit N' is for a "
@@ -224,6 +231,26 @@ def _gather(host: LobbyHost, args: argparse.Namespace, ident: Identity, port: in
             seats_update.stop()
         if announcement is not None:
             announcement.close()
+
+
+def kick(host: LobbyHost, words: list[str], say: TextIO) -> None:
+    """``kick N``: the player who joined at seat N is asked to leave, and its key turned
+    away for the rest of this lobby (``LobbyHost.kick``). The host's console had no way to
+    do it: a joiner (or a stranger) who sat down and never said ready held the table,
+    which the host could only close and host again (hostile pass 27)."""
+    seats = host.state.seats
+    word = words[0] if len(words) == 1 else ""
+    seat = int(word) if word.isascii() and word.isdigit() and len(word) <= 3 else None
+    info = seats[seat] if seat is not None and 0 < seat < len(seats) else None
+    if seat is None or info is None or info.bot:
+        say_paragraph(_("Type 'kick N' with the seat number N of a player who joined: that "
+                        "player is asked to leave, and their key cannot join this table "
+                        "again."), say)
+        return
+    name = info.name
+    host.kick(seat)
+    say_paragraph(_("%(name)s was asked to leave seat %(seat)d; their key cannot join this "
+                    "table again.") % {"name": safe_text(name), "seat": seat}, say)
 
 
 class _SeatsAnnouncer:

@@ -46,7 +46,7 @@ from p2p.hostile import closed_by_peer, recv_exact, zmtp_greeting, zmtp_property
 from p2p.net.conn_guard import ConnGuard
 from p2p.net.interface import PeerEvent, QueueFull, TransportConfig
 from p2p.net.transport import Node
-from p2p.table.lobby import MAX_PER_PUMP, LobbyClient, LobbyHost, LobbyState, _sign
+from p2p.table.lobby import MAX_PER_PUMP, LobbyClient, LobbyHost, LobbyState, SeatInfo, _sign
 from p2p.table.session import node_id_for
 
 
@@ -83,8 +83,9 @@ class _EndlessHost:
 
 def test_a_joiners_pump_returns_while_its_host_never_stops_sending() -> None:
     host = Identity.generate()
-    state = LobbyState("t", preset("classic"), Seating.solo(2), [None, None],
-                       host.public_key, b"L" * 16)
+    # (the host at seat 0, as every host's state has it: a joiner refuses one without)
+    state = LobbyState("t", preset("classic"), Seating.solo(2),
+                       [SeatInfo("Ann", host.public_key), None], host.public_key, b"L" * 16)
     node = _EndlessHost(host, state)
     client = LobbyClient(Identity.generate(), "Ben", node, "127.0.0.1:1")  # type: ignore[arg-type]
     client.host_id = node.host_id

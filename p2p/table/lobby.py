@@ -303,6 +303,17 @@ class LobbyState:
         for s in v["seats"]:
             seats.append(None if s is None else SeatInfo(_clean_name(s["name"]), s["key"],
                                                          s["ready"], s["bot"]))
+        # the host sits at seat 0 and a key at one seat (its lobby seats nobody twice): a
+        # state listing the joiner's own key at two seats, or the host's seat free, was
+        # shown as it came, a table no start could match, and waited on without limit
+        # (hostile pass 27)
+        if seats[0] is None or seats[0].key != v["host"]:
+            raise ValueError("seat 0 is not the host's")
+        keys = [s.key for s in seats if s is not None]
+        if len(set(keys)) != len(keys):
+            twice = next(i for i, s in enumerate(seats)
+                         if s is not None and keys.count(s.key) > 1)
+            raise ValueError(f"seat {twice}'s key sits at another seat too")
         try:
             rules = Rules.from_dict(dict(v["rules"]))
         except (KeyError, TypeError) as exc:
@@ -1186,6 +1197,15 @@ class LobbyClient:
         if (cfg.rules != st.rules or cfg.seating != st.seating
                 or cfg.nonce != table_nonce(st.lobby_id, contribs)):
             raise LobbyError("the host started with other rules than agreed")
+        shown = [(info.key, info.name) if info is not None and info.ready else None
+                 for info in st.seats]
+        for p in cfg.players:
+            # the players the lobby showed, every one ready: a host that replaced a ready
+            # joiner with a key of its own (told "the table started without you") started
+            # the others with a player the lobby never showed them (hostile pass 27)
+            if p.seat >= len(shown) or shown[p.seat] != (p.key, _clean_name(p.name)):
+                raise LobbyError(f"the host started seat {p.seat} with a player the lobby "
+                                 f"did not show there ready")
         if (not cfg.limits_recorded or cfg.step_limit != DEFAULT_STEP_LIMIT
                 or cfg.decision_limit != st.move_limit):
             raise LobbyError(f"the host started with other time limits than agreed "
