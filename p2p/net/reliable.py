@@ -23,6 +23,7 @@ the same behaviour.  Only the clock passed in by the driver is used.
 from __future__ import annotations
 
 import heapq
+import ipaddress
 import logging
 import os
 from collections import deque
@@ -59,6 +60,21 @@ MOVE_CHECKS_PER_S = 10.0
 #: Other addresses a peer may be tried at (:meth:`ReliableCore.also_reach`).
 MAX_ALTERNATIVES = 8
 _MOVE_TAG = b"millebornes/endpoint/v1\x00"
+
+
+def _same_host(advertised: str, observed: str | None) -> bool:
+    """Whether a connection from ``observed`` (its ``Peer-Address``) comes from the host
+    ``advertised`` (both IP literals; an IPv4-mapped IPv6 address is its IPv4 one)."""
+    if not observed:
+        return False
+    try:
+        a = ipaddress.ip_address(advertised.split("%", 1)[0])
+        o = ipaddress.ip_address(observed.split("%", 1)[0])
+    except ValueError:
+        return False
+    a = a.ipv4_mapped or a if isinstance(a, ipaddress.IPv6Address) else a
+    o = o.ipv4_mapped or o if isinstance(o, ipaddress.IPv6Address) else o
+    return a == o
 
 
 def endpoint_statement(node_id: bytes, session: bytes, port: int, host: str) -> bytes:
@@ -541,10 +557,14 @@ class ReliableCore:
                 self._count(src, "bad_endpoint", repr(host)[:40])
         signed = False
         if endpoint is not None and curve_key is None and parsed[3] and parsed[4] is not None \
-                and self.move_verifier is not None:
+                and self.move_verifier is not None and _same_host(parsed[3], observed_host):
             # plain ZeroMQ: the id's own signature of where it listens in this session
             # (the table reaches a seat its stored copy holds no address for there; the
-            # stranger budget above bounds the checks a flood costs)
+            # stranger budget above bounds the checks a flood costs). Only from that very
+            # host: we know no session of an id we do not know yet, so a HELLO of an
+            # earlier session (plain ZeroMQ is read by anyone on the LAN), replayed from
+            # another machine, had a resumed seat dial and store that old address (the
+            # review of hostile pass 26)
             try:
                 signed = bool(self.move_verifier(
                     src, endpoint_statement(src, parsed[1], port, parsed[3]), parsed[4]))
