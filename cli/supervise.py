@@ -206,7 +206,7 @@ def fork_matches(on_played: Callable[[list[Any]], bool]) -> Watch | Ended:
             os.close(fd)
         raise
     if pid == 0:
-        _end_with(parent)
+        end_with(parent)
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
         os.close(r)
         os.close(cr)
@@ -230,10 +230,11 @@ def fork_matches(on_played: Callable[[list[Any]], bool]) -> Watch | Ended:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
-def _end_with(parent: int) -> None:
-    """In the child: it ends when the command's process does, however that ends (a
-    ``kill -9`` of the command left the matches playing on, their report printed on the
-    terminal later): ``PR_SET_PDEATHSIG``."""
+def end_with(parent: int) -> None:
+    """In a child (Linux): it ends when its parent ``parent`` does, however that ends
+    (``PR_SET_PDEATHSIG``): a ``kill -9`` of the command left simulate's matches playing
+    on, their report printed on the terminal later, and a tournament's workers playing
+    theirs."""
     try:
         import ctypes
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)

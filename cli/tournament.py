@@ -21,7 +21,6 @@ import multiprocessing.connection
 import multiprocessing.util
 import os
 import re
-import signal
 import sys
 import tempfile
 import threading
@@ -54,6 +53,7 @@ from .bot_limit import (
 from .bot_process import exit_words
 from .i18n import _, ngettext
 from .progress import Progress
+from .supervise import end_with
 from .words import rules_name, seating_words
 
 log = logging.getLogger("cli.tournament")
@@ -386,14 +386,7 @@ def _end_with_tournament() -> None:
     known = multiprocessing.parent_process()
     if not sys.platform.startswith("linux") or known is None or known.pid is None:
         return
-    parent = known.pid
-    try:
-        import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
-    except (OSError, AttributeError):
-        return
-    if os.getppid() != parent:         # it ended before the line above: end too
-        os._exit(1)
+    end_with(known.pid)
 
 
 def _stop_bot_processes() -> None:
