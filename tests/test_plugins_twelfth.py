@@ -655,3 +655,72 @@ def test_a_factory_that_needs_an_option_says_which(tmp_path: Path) -> None:
     done = _millebornes(tmp_path, "simulate", "--bots", "needy:depth=3:width=2,heuristic",
                         "--games", "1")
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+
+
+VENDORED = '''
+import importlib.abc
+import importlib.util
+import os
+import random
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class Hook(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """An import hook of the plug-in's own: its mbshadow is made here, before Python's
+    own finders look for one on sys.path."""
+
+    def find_spec(self, name, path, target=None):
+        if name == "mbshadow":
+            return importlib.util.spec_from_loader(name, self)
+        return None
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        module.WHERE = "vendored"
+
+
+# the plug-in's own copy of a module, ahead of the one installed (its folder first on
+# sys.path, or an import hook first on sys.meta_path), as a plug-in ships one
+if os.environ.get("MB_HOW") == "meta_path":
+    sys.meta_path.insert(0, Hook())
+else:
+    sys.path.insert(0, os.path.join(HERE, "vendor"))
+
+
+class Vendored:
+    def __init__(self, seed):
+        self.rng, self.moves = random.Random(seed), 0
+
+    def choose(self, view, legal):
+        self.moves += 1
+        if self.moves == 3:
+            import mbshadow
+            if mbshadow.WHERE != "vendored":
+                raise RuntimeError(f"its own mbshadow was not found first: {mbshadow.WHERE}")
+        return self.rng.choice(legal)
+
+
+def make(seed):
+    return Vendored(seed)
+'''
+
+
+@pytest.mark.parametrize("how", ["path", "meta_path"])
+def test_a_bot_that_puts_its_own_folder_first_on_sys_path_keeps_it_first(
+        tmp_path: Path, how: str) -> None:
+    """A plug-in that put its own folder first on ``sys.path`` (or its import hook first
+    on ``sys.meta_path``), as it was imported, found the installed copy of its module in
+    its later moves, not its own: what it added was moved after what was there before
+    its first call (it raised, and forfeited, for what the program did)."""
+    install_plugin(tmp_path, "vendored", VENDORED, {"vendored": "make"})
+    (tmp_path / "vendor").mkdir()
+    (tmp_path / "vendor" / "mbshadow.py").write_text('WHERE = "vendored"\n', encoding="utf-8")
+    (tmp_path / "mbshadow.py").write_text('WHERE = "installed"\n', encoding="utf-8")
+    done = _millebornes(tmp_path, "simulate", "--bots", "vendored,heuristic", "--games", "2",
+                        "--seed", "5", "--rules", "modern", env={"MB_HOW": how})
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert done.stdout.startswith("2 matches, "), done.stdout
