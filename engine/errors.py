@@ -171,6 +171,44 @@ def frees_with_code(obj: object) -> bool:
         for k in _TYPE_MRO(kind))
 
 
+#: Objects a bot holds that are not its to free, and that lead to the whole program (a
+#: class to its module's globals, a function or a frame to theirs): not looked through.
+_NOT_THE_BOTS = (type, type(os), type(difflib.get_close_matches), type(len),
+                 type(tamed.__code__), type(traceback.extract_stack.__code__))
+
+
+def frees_with_code_held(obj: object, most: int = 2000) -> bool:
+    """Whether freeing ``obj`` may run code of its own, or of an object it holds: a
+    ``__del__`` (:func:`frees_with_code`), or a finalizer of the interpreter's (a
+    generator's ``finally``, a file's ``close``) in the class of one of the objects
+    reached from it through the references the interpreter follows (never through a
+    class, a module, a function or a frame: the program's too), read without running
+    any code of theirs; more than ``most`` objects reached count as yes (a bot in a
+    cycle whose statistics object had a ``__del__`` that never ended was not looked at,
+    and held ``simulate`` for ever where Python collected it)."""
+    import gc
+    import sys
+    seen = {id(obj)}
+    todo = [obj]
+    while todo:
+        held = todo.pop()
+        kind = type(held)
+        if frees_with_code(held) or any(
+                k is not object and "__del__" in _TYPE_DICT(k) for k in _TYPE_MRO(kind)):
+            return True
+        for ref in gc.get_referents(held):
+            if id(ref) in seen:
+                continue
+            seen.add(id(ref))
+            if len(seen) > most:
+                return True
+            # (by identity: a class's == is its metaclass's code)
+            if not any(k is n for k in _TYPE_MRO(type(ref)) for n in _NOT_THE_BOTS) \
+                    and type(ref) is not type(sys._getframe()):
+                todo.append(ref)
+    return False
+
+
 def tamed_answer(answer: _T) -> _T:
     """``answer``, a bot's, or a plain stand-in of its class's name when the program
     cannot read it without running the bot's code (a class of its own with a metaclass

@@ -724,3 +724,45 @@ def test_a_bot_that_puts_its_own_folder_first_on_sys_path_keeps_it_first(
                         "--seed", "5", "--rules", "modern", env={"MB_HOW": how})
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert done.stdout.startswith("2 matches, "), done.stdout
+
+
+CYCLIC_MEMBER = '''
+import random
+import time
+
+
+class Stats:
+    """Saves the statistics as it is freed, to a drive that never answers."""
+
+    def __del__(self):
+        time.sleep(1000)
+
+
+class Cyclic:
+    """Keeps a reference to itself (a search tree's root that points back at its bot),
+    and its statistics in an object of their own (its own class has no __del__)."""
+
+    def __init__(self, seed):
+        self.rng, self.me, self.stats = random.Random(seed), self, Stats()
+
+    def choose(self, view, legal):
+        return self.rng.choice(legal)
+
+
+def make(seed):
+    return Cyclic(seed)
+'''
+
+
+def test_a_bot_in_a_cycle_whose_members_del_hangs_is_stopped_and_named(
+        tmp_path: Path) -> None:
+    """The collection after a match was made only for a bot whose own class has a
+    ``__del__``: a bot in a cycle that holds an object whose ``__del__`` never ends (its
+    statistics saved to a drive that hangs) was freed whenever Python collected its
+    garbage, anywhere, with no time limit, and ``simulate`` hung for ever."""
+    install_plugin(tmp_path, "cyclicmember", CYCLIC_MEMBER, {"cyclicmember": "make"})
+    done = _millebornes(tmp_path, "simulate", "--bots", "heuristic,cyclicmember", "--games",
+                        "3", "--seed", "5", limit=1.0, timeout=60)
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "stopped: bot cyclicmember at seat 1 failed to move in game 1 of 3: was not " \
+        "freed well after the match" in done.stderr, done.stderr
