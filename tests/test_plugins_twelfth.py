@@ -345,6 +345,22 @@ def test_a_long_option_keeps_the_tournaments_report_readable(tmp_path: Path) -> 
     assert "weighted:w=QUJDQUJDQUJDQU...QUJDQUJDQUJE" in done.stdout, lines
 
 
+def test_two_long_options_alike_at_both_ends_keep_the_report_readable(tmp_path: Path) -> None:
+    """Two long specs that differ only in their middle (a weight of many tuned, changed)
+    read alike by their start and end, and were then shown whole: the report's lines
+    were padded to 3,000 columns again. Each is told from the other by a digest of it."""
+    install_plugin(tmp_path, "weighted", WEIGHTED, {"weighted": "make"})
+    one = "weighted:w=" + "QUJD" * 375 + "QUJE" + "QUJD" * 374
+    other = "weighted:w=" + "QUJD" * 750
+    done = _millebornes(tmp_path, "tournament", "--bots", f"{one},heuristic,{other}",
+                        "--deals", "1", "--jobs", "1", "--seed", "5", "--quiet")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert max(len(line) for line in lines) < 160 and len(lines) < 30, lines
+    shown = {line.split()[0] for line in lines if line.startswith("weighted:w=")}
+    assert len(shown) == 2, lines
+
+
 TWIN = '''
 import random
 
