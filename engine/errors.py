@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import os
 import traceback
+import types
 from collections.abc import Iterable
 from typing import Any, TypeVar, cast
 
@@ -173,8 +174,8 @@ def frees_with_code(obj: object) -> bool:
 
 #: Objects a bot holds that are not its to free, and that lead to the whole program (a
 #: class to its module's globals, a function or a frame to theirs): not looked through.
-_NOT_THE_BOTS = (type, type(os), type(difflib.get_close_matches), type(len),
-                 type(tamed.__code__), type(traceback.extract_stack.__code__))
+_NOT_THE_BOTS = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
+                 types.CodeType, types.FrameType)
 
 
 def frees_with_code_held(obj: object, most: int = 2000) -> bool:
@@ -187,7 +188,6 @@ def frees_with_code_held(obj: object, most: int = 2000) -> bool:
     cycle whose statistics object had a ``__del__`` that never ended was not looked at,
     and held ``simulate`` for ever where Python collected it)."""
     import gc
-    import sys
     seen = {id(obj)}
     todo = [obj]
     while todo:
@@ -203,8 +203,7 @@ def frees_with_code_held(obj: object, most: int = 2000) -> bool:
             if len(seen) > most:
                 return True
             # (by identity: a class's == is its metaclass's code)
-            if not any(k is n for k in _TYPE_MRO(type(ref)) for n in _NOT_THE_BOTS) \
-                    and type(ref) is not type(sys._getframe()):
+            if not any(k is n for k in _TYPE_MRO(type(ref)) for n in _NOT_THE_BOTS):
                 todo.append(ref)
     return False
 
