@@ -62,7 +62,7 @@ from engine.bot_guard import (
     release_descriptor,
 )
 from engine.bots import BOTS, declared_options, make_bot, parse_bot_spec, plugin_bots
-from engine.errors import frees_with_code, tamed_answer
+from engine.errors import frees_with_code_held, tamed_answer
 from engine.simulate import answer_words, legal_choice
 
 from .bot_process import (
@@ -364,7 +364,7 @@ def _free_last(bots: list[SeatController], spec: str) -> str | None:
     size = len(bots)
     alive: Callable[[], object] | None = None
     own = _plugin_object(bots[-1])
-    if frees_with_code(own):        # (a collection at each match cost 25-40 ms)
+    if frees_with_code_held(own):   # (a collection at each match cost 25-40 ms)
         try:
             alive = weakref.ref(own)
         except TypeError:                 # (no weak reference to it can be made)

@@ -774,15 +774,21 @@ def shown_specs(specs: Sequence[str]) -> dict[str, str]:
     """Each spec as the text report names it: a long one (an option's value of weights
     written out, ``mybot:w=...``) by its start and its end (each line of the table, and
     each item of its points by source, one a line, was padded to its whole width: a
-    spec of 120,000 characters made a report of 18 MB); the whole spec where two
-    would read alike."""
+    spec of 120,000 characters made a report of 18 MB); where two would read alike
+    (they differ in their middle only: one of many weights changed), each with a digest
+    of it whole, "#" and 8 hexadecimal digits (they were shown whole: the report's lines
+    were padded to their width again)."""
+    import hashlib
+
     def short(spec: str) -> str:
         if len(spec) <= SHOWN_SPEC:
             return spec
         return spec[:SHOWN_SPEC - 15] + "..." + spec[-12:]
     shown = {spec: short(spec) for spec in specs}
     alike = {v for v in shown.values() if list(shown.values()).count(v) > 1}
-    return {spec: spec if label in alike else label for spec, label in shown.items()}
+    return {spec: label + "#" + hashlib.sha256(spec.encode("utf-8", "surrogatepass"))
+            .hexdigest()[:8] if label in alike and label != spec else label
+            for spec, label in shown.items()}
 
 
 def _report(args: argparse.Namespace, specs: list[str], rules: Rules, seating: Seating,

@@ -267,11 +267,15 @@ def _imports_back() -> None:
     """The places Python imports from (``sys.path``, ``sys.meta_path``) that a plug-in's
     call took away, put back (what it added stays, after them): a bot that emptied
     ``sys.path`` made the next match's plug-ins fail to load, "could not be made
-    (unknown bot 'mybot')", an honest one blamed for it."""
+    (unknown bot 'mybot')", an honest one blamed for it. Where nothing was taken away
+    the order is the plug-in's: one that put its own folder (or import hook) first, to
+    import its own copy of a module before the installed one, had it moved last, and
+    found the installed copy."""
     for name, before in zip(("path", "meta_path"), _IMPORTS, strict=False):
         now = getattr(sys, name, None)
-        if type(now) is list and now[:len(before)] == before:
-            continue                          # (the usual case, at C speed)
+        if type(now) is list and (now[:len(before)] == before   # (the usual case, at C speed)
+                                  or all(p in now for p in before)):
+            continue
         added = [p for p in now if p not in before] if type(now) is list else []
         setattr(sys, name, [*before, *added])
 

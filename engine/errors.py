@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import os
 import traceback
+import types
 from collections.abc import Iterable
 from typing import Any, TypeVar, cast
 
@@ -169,6 +170,42 @@ def frees_with_code(obj: object) -> bool:
     return type(kind) is not type or any(
         type(k) is not type or (_TYPE_FLAGS(k) & _HEAPTYPE and "__del__" in _TYPE_DICT(k))
         for k in _TYPE_MRO(kind))
+
+
+#: Objects a bot holds that are not its to free, and that lead to the whole program (a
+#: class to its module's globals, a function or a frame to theirs): not looked through.
+_NOT_THE_BOTS = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
+                 types.CodeType, types.FrameType)
+
+
+def frees_with_code_held(obj: object, most: int = 2000) -> bool:
+    """Whether freeing ``obj`` may run code of its own, or of an object it holds: a
+    ``__del__`` (:func:`frees_with_code`), or a finalizer of the interpreter's (a
+    generator's ``finally``, a file's ``close``) in the class of one of the objects
+    reached from it through the references the interpreter follows (never through a
+    class, a module, a function or a frame: the program's too), read without running
+    any code of theirs; more than ``most`` objects reached count as yes (a bot in a
+    cycle whose statistics object had a ``__del__`` that never ended was not looked at,
+    and held ``simulate`` for ever where Python collected it)."""
+    import gc
+    seen = {id(obj)}
+    todo = [obj]
+    while todo:
+        held = todo.pop()
+        kind = type(held)
+        if frees_with_code(held) or any(
+                k is not object and "__del__" in _TYPE_DICT(k) for k in _TYPE_MRO(kind)):
+            return True
+        for ref in gc.get_referents(held):
+            if id(ref) in seen:
+                continue
+            seen.add(id(ref))
+            if len(seen) > most:
+                return True
+            # (by identity: a class's == is its metaclass's code)
+            if not any(k is n for k in _TYPE_MRO(type(ref)) for n in _NOT_THE_BOTS):
+                todo.append(ref)
+    return False
 
 
 def tamed_answer(answer: _T) -> _T:

@@ -345,6 +345,22 @@ def test_a_long_option_keeps_the_tournaments_report_readable(tmp_path: Path) -> 
     assert "weighted:w=QUJDQUJDQUJDQU...QUJDQUJDQUJE" in done.stdout, lines
 
 
+def test_two_long_options_alike_at_both_ends_keep_the_report_readable(tmp_path: Path) -> None:
+    """Two long specs that differ only in their middle (a weight of many tuned, changed)
+    read alike by their start and end, and were then shown whole: the report's lines
+    were padded to 3,000 columns again. Each is told from the other by a digest of it."""
+    install_plugin(tmp_path, "weighted", WEIGHTED, {"weighted": "make"})
+    one = "weighted:w=" + "QUJD" * 375 + "QUJE" + "QUJD" * 374
+    other = "weighted:w=" + "QUJD" * 750
+    done = _millebornes(tmp_path, "tournament", "--bots", f"{one},heuristic,{other}",
+                        "--deals", "1", "--jobs", "1", "--seed", "5", "--quiet")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert max(len(line) for line in lines) < 160 and len(lines) < 30, lines
+    shown = {line.split()[0] for line in lines if line.startswith("weighted:w=")}
+    assert len(shown) == 2, lines
+
+
 TWIN = '''
 import random
 
@@ -655,3 +671,114 @@ def test_a_factory_that_needs_an_option_says_which(tmp_path: Path) -> None:
     done = _millebornes(tmp_path, "simulate", "--bots", "needy:depth=3:width=2,heuristic",
                         "--games", "1")
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+
+
+VENDORED = '''
+import importlib.abc
+import importlib.util
+import os
+import random
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class Hook(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """An import hook of the plug-in's own: its mbshadow is made here, before Python's
+    own finders look for one on sys.path."""
+
+    def find_spec(self, name, path, target=None):
+        if name == "mbshadow":
+            return importlib.util.spec_from_loader(name, self)
+        return None
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        module.WHERE = "vendored"
+
+
+# the plug-in's own copy of a module, ahead of the one installed (its folder first on
+# sys.path, or an import hook first on sys.meta_path), as a plug-in ships one
+if os.environ.get("MB_HOW") == "meta_path":
+    sys.meta_path.insert(0, Hook())
+else:
+    sys.path.insert(0, os.path.join(HERE, "vendor"))
+
+
+class Vendored:
+    def __init__(self, seed):
+        self.rng, self.moves = random.Random(seed), 0
+
+    def choose(self, view, legal):
+        self.moves += 1
+        if self.moves == 3:
+            import mbshadow
+            if mbshadow.WHERE != "vendored":
+                raise RuntimeError(f"its own mbshadow was not found first: {mbshadow.WHERE}")
+        return self.rng.choice(legal)
+
+
+def make(seed):
+    return Vendored(seed)
+'''
+
+
+@pytest.mark.parametrize("how", ["path", "meta_path"])
+def test_a_bot_that_puts_its_own_folder_first_on_sys_path_keeps_it_first(
+        tmp_path: Path, how: str) -> None:
+    """A plug-in that put its own folder first on ``sys.path`` (or its import hook first
+    on ``sys.meta_path``), as it was imported, found the installed copy of its module in
+    its later moves, not its own: what it added was moved after what was there before
+    its first call (it raised, and forfeited, for what the program did)."""
+    install_plugin(tmp_path, "vendored", VENDORED, {"vendored": "make"})
+    (tmp_path / "vendor").mkdir()
+    (tmp_path / "vendor" / "mbshadow.py").write_text('WHERE = "vendored"\n', encoding="utf-8")
+    (tmp_path / "mbshadow.py").write_text('WHERE = "installed"\n', encoding="utf-8")
+    done = _millebornes(tmp_path, "simulate", "--bots", "vendored,heuristic", "--games", "2",
+                        "--seed", "5", "--rules", "modern", env={"MB_HOW": how})
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert done.stdout.startswith("2 matches, "), done.stdout
+
+
+CYCLIC_MEMBER = '''
+import random
+import time
+
+
+class Stats:
+    """Saves the statistics as it is freed, to a drive that never answers."""
+
+    def __del__(self):
+        time.sleep(1000)
+
+
+class Cyclic:
+    """Keeps a reference to itself (a search tree's root that points back at its bot),
+    and its statistics in an object of their own (its own class has no __del__)."""
+
+    def __init__(self, seed):
+        self.rng, self.me, self.stats = random.Random(seed), self, Stats()
+
+    def choose(self, view, legal):
+        return self.rng.choice(legal)
+
+
+def make(seed):
+    return Cyclic(seed)
+'''
+
+
+def test_a_bot_in_a_cycle_whose_members_del_hangs_is_stopped_and_named(
+        tmp_path: Path) -> None:
+    """The collection after a match was made only for a bot whose own class has a
+    ``__del__``: a bot in a cycle that holds an object whose ``__del__`` never ends (its
+    statistics saved to a drive that hangs) was freed whenever Python collected its
+    garbage, anywhere, with no time limit, and ``simulate`` hung for ever."""
+    install_plugin(tmp_path, "cyclicmember", CYCLIC_MEMBER, {"cyclicmember": "make"})
+    done = _millebornes(tmp_path, "simulate", "--bots", "heuristic,cyclicmember", "--games",
+                        "3", "--seed", "5", limit=1.0, timeout=60)
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "stopped: bot cyclicmember at seat 1 failed to move in game 1 of 3: was not " \
+        "freed well after the match" in done.stderr, done.stderr
