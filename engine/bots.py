@@ -283,7 +283,11 @@ class _LazyFactory:
             raise PluginFailed(f"bot plug-in {self.ep.name!r} ({self.ep.value}) needs the "
                                f"option{'s' if len(missing) > 1 else ''} "
                                f"{', '.join(missing)}, which its spec does not give: "
-                               f"{self.ep.name}:" + ":".join(f"{m}=VALUE" for m in missing)
+                               # with the options the player gave (the spec shown had
+                               # dropped them: needy:width=2 was told needy:depth=VALUE)
+                               + ":".join([self.ep.name,
+                                           *(f"{k}={v}" for k, v in options.items()),
+                                           *(f"{m}=VALUE" for m in missing)])
                                + " (or a default in its factory)")
         try:
             bot: SeatController = factory(seed, **options)

@@ -666,7 +666,8 @@ def test_a_factory_that_needs_an_option_says_which(tmp_path: Path) -> None:
                         "--games", "1")
     assert done.returncode != 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "bot plug-in 'needy' (needy:make) needs the option depth, which its spec " \
-        "does not give: needy:depth=VALUE (or a default in its factory)" in done.stderr, \
+        "does not give: needy:width=2:depth=VALUE (or a default in its factory)" \
+        in done.stderr, \
         done.stderr
     done = _millebornes(tmp_path, "simulate", "--bots", "needy:depth=3:width=2,heuristic",
                         "--games", "1")
