@@ -51,6 +51,8 @@ def base_dir(args: argparse.Namespace) -> Path:
     return data_dir(args) or default_data_dir()
 
 SHORT = 8   # characters of the table id shown and accepted
+#: the fewest cells the list of players gets in ``games``' table (else: a game a block)
+PLAYERS_ROOM = 12
 
 
 @dataclass(frozen=True)
@@ -510,13 +512,23 @@ def run(args: argparse.Namespace) -> int:
                             for s, n in enumerate(local_names(g.players, g.seat)))
         rows.append((g, state, players))
     cache.save(games)
-    table = ["  ".join(head)] + [
-        f"{g.short_id:<{SHORT}}  {g.when:%Y-%m-%d %H:%M}  {pad(rules_short(g.rules), 9)}  "
-        f"{pad(state, 24)}  {players}" for g, state, players in rows]
-    if max(i18n.cells(line) for line in table) <= width:
-        print(i18n.display(table[0]))
-        for line, (g, _state, _players) in zip(table[1:], rows, strict=True):
-            print(i18n.display(line))
+    # the state column as wide as its widest (24 cells left the players 15: a game of
+    # four's were 16)
+    states = max([i18n.cells(_("state"))] + [i18n.cells(state) for _g, state, _p in rows])
+    head[3] = pad(_("state"), states)
+    starts = [f"{g.short_id:<{SHORT}}  {g.when:%Y-%m-%d %H:%M}  {pad(rules_short(g.rules), 9)}  "
+              f"{pad(state, states)}  " for g, state, _players in rows]
+    # the players wrapped in their column when a row is wider than the terminal (a game of
+    # four, "You*, Bo, Cy, Di", made a row of 81 columns, and every game of the list went
+    # to the stacked layout)
+    room = min(width - i18n.cells(start) for start in starts)
+    if i18n.cells("  ".join(head)) <= width and room >= PLAYERS_ROOM:
+        print(i18n.display("  ".join(head)))
+        for start, (g, _state, players) in zip(starts, rows, strict=True):
+            lines = i18n.wrap(players, width - i18n.cells(start))
+            print(i18n.display(start + lines[0]))
+            for w in lines[1:]:
+                print(i18n.display(" " * i18n.cells(start) + w))
             for part in (g.options, auto_bot_note(g)):
                 for w in (i18n.wrap(part, width - SHORT - 2) if part else []):
                     print(i18n.display(" " * (SHORT + 2) + w))
