@@ -3022,10 +3022,13 @@ def verify_lines(report: GameReport, me: int | None = None,
         return wrap(text, width, indent)
 
     def scores(values: Sequence[int]) -> str:
-        # each score on the line of its name ("…; You 125, Bo" / "1300")
-        return i18n.join_list(f"{side_label(names, sides, i)}{i18n.NO_BREAK}{v}"
-                         for i, v in enumerate(values))
+        # each score on the line of its name ("…; You 125, Bo" / "1300"), a team's names
+        # on one line too ("ended by a completed trip; You &" / "Cy 1100, Bo & Di 650")
+        return i18n.join_list(
+            f"{side_label(names, sides, i).replace(' & ', nb + '&' + nb)}{nb}{v}"
+            for i, v in enumerate(values))
 
+    nb = i18n.NO_BREAK
     out: list[str] = []
     refused = file_refusal(report)
     if refused is not None:

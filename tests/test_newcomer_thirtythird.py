@@ -12,7 +12,9 @@ player met after it.
    games lists …)", the board's too-small notice ("…, and …/millebornes resume --plain
    goes on with it", the newest game of the default folder): each command on lines of
    its own, with the game's id and folder where it is known.
-3. `games` with one four-player game: its row was 81 columns, and every game of the list
+3. `verify` of a game of two teams: "ended by a completed trip; You &" / "Cy 1100, Bo &
+   Di 650": a team's names cut at the line's end; they stay on one line.
+4. `games` with one four-player game: its row was 81 columns, and every game of the list
    went to the stacked layout. The state column is as wide as its widest, and players
    wrap in their column.
 """
@@ -168,7 +170,28 @@ def test_join_of_a_running_match_says_each_command_on_a_line_of_its_own() -> Non
     assert "millebornes" not in lines[0], lines
 
 
-# ----- 3. games: a four-player game keeps the table -----
+# ----- 3. verify keeps a team's names on one line -----
+
+
+def test_verify_keeps_a_teams_names_on_one_line() -> None:
+    """`verify` of `play --teams 2x2 --rules modern`: "hand 1: you played first, 51 turns,
+    ended by a completed trip; You &" / "Cy 1100, Bo & Di 650"."""
+    from cli.words import verify_lines
+    from p2p.audit import GameReport
+    from p2p.transcript.file import VerifyReport
+
+    report = GameReport(ok=True, crypto=VerifyReport(entries_checked=430), complete=True,
+                        names=("You", "Bo", "Cy", "Di"), totals=(1100, 650), winner=0,
+                        hands=[{"hand": 0, "scores": (1100, 650), "first_seat": 0,
+                                "turns": 51, "end": "trip"}])
+    with i18n.using("en"):
+        lines = [i18n.display(line) for line in verify_lines(report, me=0)]
+    for line in lines:
+        assert not line.rstrip().endswith("&") and not line.lstrip().startswith("&"), lines
+    assert any("You & Cy 1100" in line for line in lines), lines
+
+
+# ----- 4. games: a four-player game keeps the table -----
 
 
 def test_games_keeps_its_table_with_a_four_player_game(
