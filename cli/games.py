@@ -34,11 +34,14 @@ from .args import data_dir, resume_flags
 from .i18n import _, did_you_mean, ngettext
 from .program import as_typed
 from .words import (
+    Command,
+    command_block,
     local_names,
     rules_label,
     rules_name,
     rules_short,
     say_paragraph,
+    say_paragraphs,
     side_label,
     wrap,
     you_label,
@@ -204,8 +207,8 @@ def newest_game(base: Path | None) -> SavedGame:
     is none."""
     games = saved_games(base)
     if not games:
-        raise ValueError(_("there is no saved game yet: play one with `%(command)s`, or "
-                           "name a transcript file") % {"command": play_command(base)})
+        raise ValueError(_("there is no saved game yet: name a transcript file, or play a "
+                           "game with:") + command_block(play_command(base)))
     return games[0]
 
 
@@ -486,11 +489,11 @@ def run(args: argparse.Namespace) -> int:
                                  + (", …" if len(skipped) > 5 else "")}, width):
             print(i18n.display(line))
     if not games:
-        # wrapped at spaces, as the lines above (the terminal cut the command mid-word)
-        for line in i18n.wrap(_("No saved games in %(path)s. Play one with `%(command)s`.")
-                              % {"path": base_dir(args),
-                                 "command": play_command(data_dir(args))}, width):
-            print(i18n.display(line))
+        # wrapped at spaces, as the lines above (the terminal cut the command mid-word),
+        # the command on lines of its own (in the sentence, cut before its --data-dir)
+        say_paragraphs([_("No saved games in %(path)s. Play one with:")
+                        % {"path": base_dir(args)}, Command(play_command(data_dir(args)))],
+                       sys.stdout)
         return 0
     pad = i18n.pad
     head = [pad(_("id"), SHORT), pad(_("date"), 16), pad(_("rules"), 9), pad(_("state"), 24),

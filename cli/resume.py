@@ -43,6 +43,7 @@ from .words import (
     Command,
     auto_bot_left_line,
     bot_not_resumed_line,
+    command_block,
     error_line,
     listen_again_line,
     peer_local_damage,
@@ -98,9 +99,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
             games = saved_games(base)
             if not games:
                 # what to do instead, as verify and replay say it
-                raise ValueError(_("there is no saved game to resume in %(path)s: play one "
-                                   "with `%(command)s`") % {"path": base_dir(args),
-                                                            "command": play_command(base)})
+                raise ValueError(_("there is no saved game to resume in %(path)s; play one "
+                                   "with:") % {"path": base_dir(args)}
+                                 + command_block(play_command(base)))
             # the newest game not over: a game watched to its end after one was left
             # hid it ("the match is over; replay shows it"); none: the newest says so
             path = _newest_not_over(games, base_dir(args), say)

@@ -12,6 +12,7 @@ import functools
 import os
 import re
 import shlex
+import sys
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any, TextIO
@@ -1440,6 +1441,15 @@ def _cut_word(word: str, indent: str, width: int) -> list[str]:
             return lines
         lines.append(prefix + wrap + piece + wrap + "\\")
         body, prefix = body[len(piece):], ""
+
+
+def command_block(command: str, stream: TextIO | None = None) -> str:
+    """``command`` on lines of its own after a sentence that ends an error (``\n`` and
+    the lines :func:`command_lines` makes at ``stream``'s width, stderr's by default), for
+    :func:`cli.main.say_error`, which keeps each line's indent: inside the sentence, a
+    narrow terminal cut it ("`…/millebornes" / "play --data-dir …`")."""
+    width = i18n.terminal_width(sys.stderr if stream is None else stream)
+    return "\n" + "\n".join(command_lines(as_typed(command), width))
 
 
 def say_paragraphs(parts: Sequence[str], stream: TextIO) -> None:

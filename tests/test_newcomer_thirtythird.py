@@ -11,7 +11,9 @@ player met after it.
    game was made said "the game is saved"), join's "take it again with … resume (…
    games lists …)", the board's too-small notice ("…, and …/millebornes resume --plain
    goes on with it", the newest game of the default folder): each command on lines of
-   its own, with the game's id and folder where it is known.
+   its own, with the game's id and folder where it is known. So is the play command of
+   `games`, `resume`, `verify` and `replay` with no saved game ("Play one with
+   `…/millebornes" / "play --data-dir D`.").
 3. `verify` of a game of two teams: "ended by a completed trip; You &" / "Cy 1100, Bo &
    Di 650": a team's names cut at the line's end; they stay on one line.
 4. `games` with one four-player game: its row was 81 columns, and every game of the list
@@ -260,3 +262,26 @@ def test_ctrl_c_in_a_hosted_match_names_the_game(
 def main_of(argv: list[str]) -> int:
     from cli.main import main
     return main(argv)
+
+
+def test_no_saved_game_says_the_play_command_on_lines_of_its_own(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """At 50 columns: "No saved games in D. Play one" / "with `…/millebornes" / "play
+    --data-dir D`." (and resume's, and verify's and replay's refusal): the command cut
+    inside its sentence, before its --data-dir. It goes on lines of its own."""
+    from cli.main import main
+
+    data = tmp_path / "none"
+    with i18n.using("en"):
+        assert main(["games", "--data-dir", str(data)]) == 0
+        out = capsys.readouterr().out
+        for verb in ("resume", "verify", "replay"):
+            assert main([verb, "--data-dir", str(data)]) == 2
+            err = capsys.readouterr().err
+            lines = err.splitlines()
+            assert lines[0].endswith("with:"), (verb, err)
+            assert _pasted(lines[1:])[1:] == ["play", "--data-dir", str(data)], (verb, err)
+    lines = out.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("  "))
+    assert lines[first - 1].endswith("with:") and "`" not in out, out
+    assert _pasted(lines[first:])[1:] == ["play", "--data-dir", str(data)], out
