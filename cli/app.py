@@ -60,6 +60,7 @@ from .words import (
     card_name,
     changed_options,
     command_for,
+    command_lines,
     error_line,
     final_line,
     help_scroll_line,
@@ -106,8 +107,10 @@ class TableApp:
     def __init__(self, driver: TableDriver, *, auto: bool = False, bot: str | None = None,
                  lang: str | None = None, seed: int = 0, color: bool = True, delay: float = 0.4,
                  hand_pause: float = 4.0, input: Any = None, output: Any = None,
-                 hand_file: Path | None = None) -> None:
+                 hand_file: Path | None = None, resume_command: str | None = None) -> None:
         self.driver = driver
+        #: the command that plays this saved game on in line mode (its id, its folder)
+        self.resume_command = resume_command
         #: where the hand's order is kept for ``resume`` (:mod:`cli.hand_order`; None: a
         #: game kept nowhere)
         self.hand_file = hand_file
@@ -345,33 +348,40 @@ class TableApp:
         if waits:
             text = (_("The board needs a terminal of at least %(need)s; this one is "
                       "%(size)s. Please make it larger: the game waits for you meanwhile. q "
-                      "leaves; the game is saved, and %(resume)s goes on with it in line mode, "
-                      "which fits any terminal.") if self.saved else
+                      "leaves; the game is saved, and this command goes on with it in line "
+                      "mode, which fits any terminal:") if self.saved else
                     _("The board needs a terminal of at least %(need)s; this one is "
                       "%(size)s. Please make it larger: the game waits for you meanwhile. q "
-                      "leaves (this game is not saved); %(play)s is line mode, which fits any "
-                      "terminal."))
+                      "leaves (this game is not saved); this command starts a game in line "
+                      "mode, which fits any terminal:"))
         else:
             text = (_("The board needs a terminal of at least %(need)s; this one is "
                       "%(size)s. Please make it larger (the game goes on meanwhile). q "
-                      "leaves; the game is saved, and %(resume)s goes on with it in line mode, "
-                      "which fits any terminal.") if self.saved else
+                      "leaves; the game is saved, and this command goes on with it in line "
+                      "mode, which fits any terminal:") if self.saved else
                     _("The board needs a terminal of at least %(need)s; this one is "
                       "%(size)s. Please make it larger (the game goes on meanwhile). q "
-                      "leaves (this game is not saved); %(play)s is line mode, which fits any "
-                      "terminal."))
+                      "leaves (this game is not saved); this command starts a game in line "
+                      "mode, which fits any terminal:"))
+        # the command on lines of its own, under its sentence, as the other hints say
+        # them (inside the sentence a narrow terminal cut it in two); the program as the
+        # player's shell finds it (a bare "resume --plain" was "command not found" to a
+        # player of the README's quick start), and the game by its id and folder (the
+        # newest game of the default folder was another)
+        command = (self.resume_command or as_typed("millebornes resume --plain")) \
+            if self.saved else as_typed("millebornes play --plain")
         if self.driver.over:
             # the match is over: nothing goes on, and resume has nothing to play
             text = _("The board needs a terminal of at least %(need)s; this one is "
                      "%(size)s: make it larger to see the final scores.")
-        # the commands as the player's shell finds the program (a bare "resume --plain"
-        # was "command not found" to a player of the README's quick start)
-        text %= {"need": f"{MIN_COLS}×{MIN_ROWS}", "size": f"{cols}×{rows}",
-                 "resume": as_typed("millebornes resume --plain"),
-                 "play": as_typed("millebornes play --plain")}
+            command = ""
+        text %= {"need": f"{MIN_COLS}×{MIN_ROWS}", "size": f"{cols}×{rows}"}
+        # (wrapped at spaces: the window's own wrapping broke words, "q l" / "eaves")
+        head = wrap(text, max(10, cols - 1)) + (
+            command_lines(command, max(10, cols - 1)) if command else [])
         # what the table is at, under it: the board hid whose turn it was, the end of the
         # match and who won (at 60×20 the match ended unseen)
-        text += "\n\n" + self.status_text()
+        text = "\n" + self.status_text()
         under = self._under_message()
         if under:      # and under a message, what the table waits for, as on the board
             text += "\n" + under
@@ -380,10 +390,9 @@ class TableApp:
             # stand", "Press Enter"), which do nothing while it is hidden: said so, and
             # which keys do (it read as keys to press, beside "no key plays meanwhile")
             text += "\n" + _(KEYS_WHEN_LARGER)
+        lines = head + wrap(text, max(10, cols - 1))
         if self.confirm_quit:      # q was pressed: the question, since the board is hidden
-            text = leave_question(self.saved, self.driver.over)
-        # wrapped at spaces: the window's own wrapping broke words ("q l" / "eaves")
-        lines = wrap(text, max(10, cols - 1))
+            lines = wrap(leave_question(self.saved, self.driver.over), max(10, cols - 1))
         if rows >= TITLE_ROWS and not self.confirm_quit:
             return [("class:title", "Mille Bornes\n\n"), ("", "\n".join(lines))]
         # a tiny screen (20×5): no title over the words, and the question before leaving
@@ -1597,9 +1606,9 @@ def _display_in_place(text: str) -> str:
 
 def run_app(driver: TableDriver, *, auto: bool = False, bot: str | None = None,
             lang: str | None = None, seed: int = 0, color: bool = True, delay: float = 0.4,
-            hand_file: Path | None = None) -> int:
+            hand_file: Path | None = None, resume_command: str | None = None) -> int:
     app = TableApp(driver, auto=auto, bot=bot, lang=lang, seed=seed, color=color, delay=delay,
-                   hand_file=hand_file)
+                   hand_file=hand_file, resume_command=resume_command)
     try:
         rc = app.run()
     finally:

@@ -1035,7 +1035,20 @@ def with_defaults(verb: str, args: argparse.Namespace) -> argparse.Namespace:
     for key, value in vars(args).items():
         setattr(full, key, value)
     full.verb = verb
+    full.given_args = args        # what Ctrl-C's words read (:func:`remember_game`)
     return full
+
+
+def remember_game(args: argparse.Namespace, path: object) -> None:
+    """The game this command plays is saved in ``path`` (its folder, or None when not
+    known): Ctrl-C from then on says how to take it up again, by its id. Said on ``args``
+    and on the Namespace :func:`with_defaults` made it from, which is main's: set on the
+    copy alone, a host's Ctrl-C in the match said "interrupted" as if nothing was kept."""
+    given: argparse.Namespace | None = args
+    while given is not None:
+        given.game_saved = True
+        given.game_dir = path
+        given = getattr(given, "given_args", None)
 
 
 def _required_positionals(verb: str, args: argparse.Namespace) -> list[str]:

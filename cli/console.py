@@ -13,11 +13,12 @@ from pathlib import Path
 from typing import TextIO
 
 from . import i18n
-from .args import move_delay, plain_wanted, use_color
+from .args import auto_flags, move_delay, plain_wanted, resume_flags, use_color
 from .driver import TableDriver
 from .hand_order import HAND_ORDER_FILE
 from .i18n import _
 from .plain import run_plain
+from .program import as_typed
 
 
 def run_console(driver: TableDriver, args: argparse.Namespace, *, seed: int = 0,
@@ -40,4 +41,7 @@ def run_console(driver: TableDriver, args: argparse.Namespace, *, seed: int = 0,
 
     return run_app(driver, auto=auto, bot=bot, lang=lang, seed=seed, color=use_color(args),
                    delay=move_delay(auto) if delay is None else delay,
-                   hand_file=None if table_dir is None else table_dir / HAND_ORDER_FILE)
+                   hand_file=None if table_dir is None else table_dir / HAND_ORDER_FILE,
+                   resume_command=None if table_dir is None else as_typed(
+                       f"millebornes resume {table_dir.name[:8]}{resume_flags(args)[0]}"
+                       f" --plain{auto_flags(args)}"))

@@ -34,11 +34,14 @@ from .args import data_dir, resume_flags
 from .i18n import _, did_you_mean, ngettext
 from .program import as_typed
 from .words import (
+    Command,
+    command_block,
     local_names,
     rules_label,
     rules_name,
     rules_short,
     say_paragraph,
+    say_paragraphs,
     side_label,
     wrap,
     you_label,
@@ -51,6 +54,8 @@ def base_dir(args: argparse.Namespace) -> Path:
     return data_dir(args) or default_data_dir()
 
 SHORT = 8   # characters of the table id shown and accepted
+#: the fewest cells the list of players gets in ``games``' table (else: a game a block)
+PLAYERS_ROOM = 12
 
 
 @dataclass(frozen=True)
@@ -202,8 +207,8 @@ def newest_game(base: Path | None) -> SavedGame:
     is none."""
     games = saved_games(base)
     if not games:
-        raise ValueError(_("there is no saved game yet: play one with `%(command)s`, or "
-                           "name a transcript file") % {"command": play_command(base)})
+        raise ValueError(_("there is no saved game yet: name a transcript file, or play a "
+                           "game with:") + command_block(play_command(base)))
     return games[0]
 
 
@@ -484,11 +489,11 @@ def run(args: argparse.Namespace) -> int:
                                  + (", …" if len(skipped) > 5 else "")}, width):
             print(i18n.display(line))
     if not games:
-        # wrapped at spaces, as the lines above (the terminal cut the command mid-word)
-        for line in i18n.wrap(_("No saved games in %(path)s. Play one with `%(command)s`.")
-                              % {"path": base_dir(args),
-                                 "command": play_command(data_dir(args))}, width):
-            print(i18n.display(line))
+        # wrapped at spaces, as the lines above (the terminal cut the command mid-word),
+        # the command on lines of its own (in the sentence, cut before its --data-dir)
+        say_paragraphs([_("No saved games in %(path)s. Play one with:")
+                        % {"path": base_dir(args)}, Command(play_command(data_dir(args)))],
+                       sys.stdout)
         return 0
     pad = i18n.pad
     head = [pad(_("id"), SHORT), pad(_("date"), 16), pad(_("rules"), 9), pad(_("state"), 24),
@@ -510,13 +515,23 @@ def run(args: argparse.Namespace) -> int:
                             for s, n in enumerate(local_names(g.players, g.seat)))
         rows.append((g, state, players))
     cache.save(games)
-    table = ["  ".join(head)] + [
-        f"{g.short_id:<{SHORT}}  {g.when:%Y-%m-%d %H:%M}  {pad(rules_short(g.rules), 9)}  "
-        f"{pad(state, 24)}  {players}" for g, state, players in rows]
-    if max(i18n.cells(line) for line in table) <= width:
-        print(i18n.display(table[0]))
-        for line, (g, _state, _players) in zip(table[1:], rows, strict=True):
-            print(i18n.display(line))
+    # the state column as wide as its widest (24 cells left the players 15: a game of
+    # four's were 16)
+    states = max([i18n.cells(_("state"))] + [i18n.cells(state) for _g, state, _p in rows])
+    head[3] = pad(_("state"), states)
+    starts = [f"{g.short_id:<{SHORT}}  {g.when:%Y-%m-%d %H:%M}  {pad(rules_short(g.rules), 9)}  "
+              f"{pad(state, states)}  " for g, state, _players in rows]
+    # the players wrapped in their column when a row is wider than the terminal (a game of
+    # four, "You*, Bo, Cy, Di", made a row of 81 columns, and every game of the list went
+    # to the stacked layout)
+    room = min(width - i18n.cells(start) for start in starts)
+    if i18n.cells("  ".join(head)) <= width and room >= PLAYERS_ROOM:
+        print(i18n.display("  ".join(head)))
+        for start, (g, _state, players) in zip(starts, rows, strict=True):
+            lines = i18n.wrap(players, width - i18n.cells(start))
+            print(i18n.display(start + lines[0]))
+            for w in lines[1:]:
+                print(i18n.display(" " * i18n.cells(start) + w))
             for part in (g.options, auto_bot_note(g)):
                 for w in (i18n.wrap(part, width - SHORT - 2) if part else []):
                     print(i18n.display(" " * (SHORT + 2) + w))

@@ -17,16 +17,25 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 try:
     from p2p.text import safe_text
 
     from . import bot_limit, i18n
-    from .args import VERB_MODULES, UsageError, build_parser, misplaced_options, option_guess
+    from .args import (
+        VERB_MODULES,
+        UsageError,
+        auto_flags,
+        build_parser,
+        misplaced_options,
+        option_guess,
+        resume_flags,
+    )
     from .i18n import _
     from .logs import setup_logging
     from .program import as_typed
-    from .words import error_line, wrap
+    from .words import Command, error_line, say_paragraphs, wrap
 except KeyboardInterrupt:
     # Ctrl-C while the command loads (up to a second on a busy machine, before main()
     # can say anything): the exit of an interrupted command, not a traceback through
@@ -91,14 +100,31 @@ def interrupted_line(args: argparse.Namespace | None) -> str:
         # still in the lobby (or asking for the table): no game had begun ("the game is
         # saved (millebornes resume)" sent a host who never had a guest to an older game)
         return _("interrupted")
+    if verb == "play" and getattr(args, "game_dir", None) is None:
+        # the bots were starting: no game was made yet (it said "the game is saved")
+        return _("interrupted before the game began; nothing was saved")
     if verb in SAVING_VERBS:
-        return _("interrupted; the game is saved (%(resume)s)") % {
-            "resume": as_typed("millebornes resume")}
+        return _("interrupted; the game is saved. Come back to it with:")
     if verb in ("simulate", "tournament"):
         # both report the matches played when Ctrl-C comes later: here none was (a bare
         # "interrupted" left a newcomer waiting for the report)
         return _("interrupted before the first match ended: no match to report")
     return _("interrupted")
+
+
+def interrupted_parts(args: argparse.Namespace | None) -> list[str]:
+    """:func:`interrupted_line`, and the command that takes the game up again on a line
+    of its own (:func:`cli.words.say_paragraphs`), with the game's id and the options that
+    find the player's copy, as the other resume hints give them: "(…/millebornes resume)"
+    inside the sentence was cut by a narrow terminal, and resumed the newest game of the
+    default data folder, not this one."""
+    line = interrupted_line(args)
+    if args is None or line != _("interrupted; the game is saved. Come back to it with:"):
+        return [line]
+    game = getattr(args, "game_dir", None)
+    ref = f" {Path(game).name[:8]}" if game is not None else ""
+    return [line, Command(f"millebornes resume{ref}{resume_flags(args)[0]}"
+                          + auto_flags(args))]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -160,7 +186,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         say_error(_("%(prog)s: %(error)s") % {"prog": _prog(args), "error": error_line(exc)})
         return 2
     except KeyboardInterrupt:
-        say_error(interrupted_line(args))
+        parts = interrupted_parts(args)
+        if len(parts) == 1:
+            say_error(parts[0])
+        else:
+            say_paragraphs(parts, sys.stderr)
         return 130
     except Exception as exc:   # a bug: one sentence here, the traceback in the log file
         _log_bug(args, logged)

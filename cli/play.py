@@ -14,7 +14,7 @@ import argparse
 import os
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from engine import Rules, SeatController, Seating
@@ -83,7 +83,8 @@ def run(args: argparse.Namespace) -> int:
     # wondering whether anything was happening
     say_paragraph(table_setup_line(READY_WAIT + DEAL_WAIT), sys.stdout, flush=True)
     table = LoopbackTable(rules, seating, names, seed, data_dir(args),
-                          bot_specs=getattr(args.bots, "specs", ()), extra=auto_extra(args))
+                          bot_specs=getattr(args.bots, "specs", ()), extra=auto_extra(args),
+                          on_saved=lambda path: setattr(args, "game_dir", path))
     table.driver.bot_levels = chosen_levels(tuple(getattr(args.bots, "specs", ())), players)
     try:
         code = run_console(table.driver, args, seed=seed, table_dir=table.transcript.parent)
@@ -120,8 +121,12 @@ class LoopbackTable:
 
     def __init__(self, rules: Rules, seating: Seating, names: list[str], seed: int,
                  base: Path | None = None, bot_specs: Sequence[str] = (),
-                 extra: dict[str, object] | None = None) -> None:
-        """``extra``: kept in the store for ``resume`` (:func:`cli.games.auto_extra`)."""
+                 extra: dict[str, object] | None = None,
+                 on_saved: Callable[[Path], object] | None = None) -> None:
+        """``extra``: kept in the store for ``resume`` (:func:`cli.games.auto_extra`);
+        ``on_saved``: told the game's folder once it is made (Ctrl-C while the bots deal
+        names that game)."""
+        self.on_saved = on_saved
         self.extra = dict(extra or {})
         bot_seats = range(1, seating.n_players)
         seeds = bot_identities(bot_seats)
@@ -154,6 +159,8 @@ class LoopbackTable:
         self.bots.start(start, base, opts, seed, specs)
         store = Store.create(base, cfg.header(), 0, port=node.port, bind="127.0.0.1",
                              endpoints=endpoints, extra=self.extra)
+        if self.on_saved is not None:
+            self.on_saved(store.path)
         self.peer = Peer(me, cfg, node, store=store, endpoints=endpoints, options=opts)
         self.driver = NetDriver(self.peer, background=True, bots=bot_seats,
                                 bot_faults=self.bots.faults)

@@ -16,7 +16,7 @@ from p2p.net.transport import fetch_key_card
 from p2p.table import ListenAgainError, Peer, resume_peer
 
 from . import i18n
-from .args import auto_flags, data_dir, resume_flags, with_defaults
+from .args import auto_flags, data_dir, remember_game, resume_flags, with_defaults
 from .bot_limit import try_make
 from .games import (
     AUTO_BOT,
@@ -43,6 +43,7 @@ from .words import (
     Command,
     auto_bot_left_line,
     bot_not_resumed_line,
+    command_block,
     error_line,
     listen_again_line,
     peer_local_damage,
@@ -98,13 +99,14 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
             games = saved_games(base)
             if not games:
                 # what to do instead, as verify and replay say it
-                raise ValueError(_("there is no saved game to resume in %(path)s: play one "
-                                   "with `%(command)s`") % {"path": base_dir(args),
-                                                            "command": play_command(base)})
+                raise ValueError(_("there is no saved game to resume in %(path)s; play one "
+                                   "with:") % {"path": base_dir(args)}
+                                 + command_block(play_command(base)))
             # the newest game not over: a game watched to its end after one was left
             # hid it ("the match is over; replay shows it"); none: the newest says so
             path = _newest_not_over(games, base_dir(args), say)
     short_id = path.name[:SHORT]
+    remember_game(args, path)     # Ctrl-C from here says how to take this game up again
     remembered = None if args.identity else remembered_identity(path)
     if remembered is not None:
         # the key file the game was played with: a bare `resume ID` (as `games` says it)

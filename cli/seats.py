@@ -46,6 +46,7 @@ from .args import (
     data_dir,
     move_delay,
     plain_wanted,
+    remember_game,
     resume_flags,
 )
 from .bot_process import ANSWER_WITHIN, BotProcess, bot_move_time, log_bot_fault
@@ -207,10 +208,12 @@ def my_store(start: TableStart, node: Node, args: argparse.Namespace) -> Store:
     # joiner's resume listed the host's bots as "Bot1 (connected)")
     extra[BOT_SEATS] = sorted({int(s) for s in getattr(start, "bots", ())})
     extra.update(auto_extra(args))
-    args.game_saved = True        # from here on, Ctrl-C leaves a game to resume
-    return Store.create(data_dir(args), start.cfg.header(), start.seat, port=node.port,
-                        bind="0.0.0.0" if bind == "*" else bind, endpoints=start.endpoints,
-                        extra=extra, alternatives=start.alternatives)
+    remember_game(args, None)     # from here on, Ctrl-C leaves a game to resume
+    store = Store.create(data_dir(args), start.cfg.header(), start.seat, port=node.port,
+                         bind="0.0.0.0" if bind == "*" else bind, endpoints=start.endpoints,
+                         extra=extra, alternatives=start.alternatives)
+    remember_game(args, getattr(store, "path", None))  # Ctrl-C's resume command names it
+    return store
 
 
 #: The ``extra`` entry of a table's store naming the identity key file it was played with.

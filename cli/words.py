@@ -12,6 +12,7 @@ import functools
 import os
 import re
 import shlex
+import sys
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any, TextIO
@@ -1442,6 +1443,15 @@ def _cut_word(word: str, indent: str, width: int) -> list[str]:
         body, prefix = body[len(piece):], ""
 
 
+def command_block(command: str, stream: TextIO | None = None) -> str:
+    """``command`` on lines of its own after a sentence that ends an error (``\n`` and
+    the lines :func:`command_lines` makes at ``stream``'s width, stderr's by default), for
+    :func:`cli.main.say_error`, which keeps each line's indent: inside the sentence, a
+    narrow terminal cut it ("`…/millebornes" / "play --data-dir …`")."""
+    width = i18n.terminal_width(sys.stderr if stream is None else stream)
+    return "\n" + "\n".join(command_lines(as_typed(command), width))
+
+
 def say_paragraphs(parts: Sequence[str], stream: TextIO) -> None:
     """Sentences wrapped at the stream's width (:func:`say_paragraph`), each
     :class:`Command` under the sentence that introduces it, in lines that paste as one
@@ -2730,11 +2740,13 @@ def lobby_refusal(why: str, data: Mapping[str, Any], fallback: str) -> str:
         return _("the host sent an invalid message (%(wrong)s)") % {
             "wrong": _data(data.get("wrong"))}
     if why == "match-running":
-        prog = program_name()
-        return _("the table at %(endpoint)s is playing a match where you have a seat: take "
-                 "it again with %(resume)s (%(games)s lists your saved games)") % {
-            "endpoint": _data(data.get("endpoint")), "resume": f"{prog} resume",
-            "games": f"{prog} games"}
+        # each command on a line of its own, under the sentence (:func:`cli.main.say_error`
+        # keeps a line's indent): inside it, a narrow terminal cut "…/millebornes" from
+        # its "resume"
+        return (_("the table at %(endpoint)s is playing a match where you have a seat. "
+                  "Take your seat again with the first command below; the second lists "
+                  "your saved games:") % {"endpoint": _data(data.get("endpoint"))}
+                + f"\n  {as_typed('millebornes resume')}\n  {as_typed('millebornes games')}")
     if why == "unreadable-message":
         try:
             kib = _number(data.get("kib") or 0)
@@ -3020,10 +3032,13 @@ def verify_lines(report: GameReport, me: int | None = None,
         return wrap(text, width, indent)
 
     def scores(values: Sequence[int]) -> str:
-        # each score on the line of its name ("…; You 125, Bo" / "1300")
-        return i18n.join_list(f"{side_label(names, sides, i)}{i18n.NO_BREAK}{v}"
-                         for i, v in enumerate(values))
+        # each score on the line of its name ("…; You 125, Bo" / "1300"), a team's names
+        # on one line too ("ended by a completed trip; You &" / "Cy 1100, Bo & Di 650")
+        return i18n.join_list(
+            f"{side_label(names, sides, i).replace(' & ', nb + '&' + nb)}{nb}{v}"
+            for i, v in enumerate(values))
 
+    nb = i18n.NO_BREAK
     out: list[str] = []
     refused = file_refusal(report)
     if refused is not None:
@@ -3126,7 +3141,10 @@ def verify_lines(report: GameReport, me: int | None = None,
                     + (" " + detail_text(detail) if detail else ""),
                     indent="")
         for t in report.takeovers:
-            if t["seat"] == report.blamed_seat:
+            if t["seat"] == report.blamed_seat and t["runner"] == me:
+                out += wrap_at(_("(from hand %(hand)d, that seat was played by a bot run by "
+                                 "you)") % {"hand": t["hand"] + 2}, indent="")
+            elif t["seat"] == report.blamed_seat:
                 out += wrap_at(_("(from hand %(hand)d, that seat was played by a bot run by "
                               "%(runner)s)") % {"hand": t["hand"] + 2, "runner": (
                                   _agreement_name(names, t["runner"]))}, indent="")
@@ -3162,23 +3180,39 @@ def verify_lines(report: GameReport, me: int | None = None,
         out += ["  " + w for w in i18n.wrap(_("totals: %(scores)s; winner: %(winner)s")
                                             % {"scores": scores(report.totals),
                                                "winner": winner}, width - 2)]
+    def signed(seats: Iterable[int]) -> str:
+        # one's own seat among those who agreed is "you", last, as the report's other
+        # sentences say it ("agreed by Ben" said of Ben's own screen read as another's)
+        seats = list(seats)
+        who = [_agreement_name(names, s) for s in seats if s != me]
+        if me is not None and me in seats:
+            who.append(pgettext("among those who agreed", "you"))
+        return i18n.join_and(who)
+
     for t in report.takeovers:
-        text = _("hand %(void)d was left without a score; from hand %(hand)d, %(name)s's "
-                 "seat was played by a bot run by %(runner)s (agreed by %(signers)s)") % {
-                     "void": t["hand"] + 1, "hand": t["hand"] + 2,
-                     "name": _agreement_name(names, t["seat"]),
-                     "runner": _agreement_name(names, t["runner"]),
-                     "signers": i18n.join_and(_agreement_name(names, s)
-                                         for s in t["signers"])}
-        out += ["  " + w for w in i18n.wrap(text, width - 2)]
+        values = {"void": t["hand"] + 1, "hand": t["hand"] + 2,
+                  "name": _agreement_name(names, t["seat"]),
+                  "runner": _agreement_name(names, t["runner"]),
+                  "signers": signed(t["signers"])}
+        if t["seat"] == me:
+            text = _("hand %(void)d was left without a score; from hand %(hand)d, your seat "
+                     "was played by a bot run by %(runner)s (agreed by %(signers)s)")
+        elif t["runner"] == me:
+            text = _("hand %(void)d was left without a score; from hand %(hand)d, %(name)s's "
+                     "seat was played by a bot run by you (agreed by %(signers)s)")
+        else:
+            text = _("hand %(void)d was left without a score; from hand %(hand)d, %(name)s's "
+                     "seat was played by a bot run by %(runner)s (agreed by %(signers)s)")
+        out += ["  " + w for w in i18n.wrap(text % values, width - 2)]
     e = report.ended_by_agreement
     if e is not None:
-        text = _("the match was ended in hand %(hand)d by %(signers)s, saying %(name)s had "
-                 "left") % {
-                     "hand": e["hand"] + 1, "name": _agreement_name(names, e["seat"]),
-                     "signers": i18n.join_and(_agreement_name(names, s)
-                                         for s in e["signers"])}
-        out += ["  " + w for w in i18n.wrap(text, width - 2)]
+        values = {"hand": e["hand"] + 1, "name": _agreement_name(names, e["seat"]),
+                  "signers": signed(e["signers"])}
+        text = (_("the match was ended in hand %(hand)d by %(signers)s, saying you had "
+                  "left") if e["seat"] == me else
+                _("the match was ended in hand %(hand)d by %(signers)s, saying %(name)s had "
+                  "left"))
+        out += ["  " + w for w in i18n.wrap(text % values, width - 2)]
     limits = limits_text(report)
     if limits:
         out += ["  " + w for w in i18n.wrap(_with_units(limits), width - 2)]

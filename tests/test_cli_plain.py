@@ -426,7 +426,8 @@ def test_an_empty_name_is_refused_not_replaced_by_the_login_name() -> None:
 
 @pytest.mark.parametrize("argv, said", [
     (["play", "--in-process", "--plain"], "interrupted; nothing was saved"),
-    (["play", "--plain"], "interrupted; the game is saved (millebornes resume)"),
+    # the bots were starting: no game was made ("the game is saved" was not true)
+    (["play", "--plain"], "interrupted before the game began; nothing was saved\n"),
     # no game had begun: a host waiting for guests was sent to `resume` (an older game)
     (["join", "--peer", "127.0.0.1:9"], "interrupted\n"),
     (["host", "--no-announce"], "interrupted\n"),
@@ -471,7 +472,7 @@ def test_ctrl_c_once_a_hosted_or_joined_game_is_stored_says_it_is_saved(
     monkeypatch.setattr(importlib.import_module(f"cli.{VERB_MODULES[verb]}"), "run", stop)
     assert main([verb, "--data-dir", str(tmp_path)]) == 130
     assert capsys.readouterr().err.startswith(
-        "interrupted; the game is saved (millebornes resume)")
+        "interrupted; the game is saved. Come back to it with:\n  millebornes resume ")
 
 
 # ----- a terminal that is not UTF-8 --------------------------------------------------------------

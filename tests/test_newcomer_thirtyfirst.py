@@ -233,7 +233,8 @@ def test_games_with_none_saved_is_wrapped_at_words(tmp_path: Path,
     assert rc == 0
     lines = out.splitlines()
     assert all(len(line) <= 80 for line in lines), lines
-    assert " ".join(out.split()).startswith(f"No saved games in {data}. Play one with `"), out
+    # the command on lines of its own (pass 33)
+    assert " ".join(out.split()).startswith(f"No saved games in {data}. Play one with: "), out
 
 
 # ----- 6. a hazard's question names the card a coup fourré needs -----

@@ -466,8 +466,9 @@ def test_resume_with_no_saved_game_says_what_to_do_instead(tmp_path: Path) -> No
     assert proc.returncode != 0
     assert "there is no saved game to resume in" in proc.stderr
     # with the folder the player gave, where the game played will be found (pass 29)
-    assert f"play one with `millebornes play --data-dir {tmp_path / 'none'}`" in \
-        " ".join(proc.stderr.split()), proc.stderr
+    # (its command on lines of its own: pass 33)
+    assert f"play one with: millebornes play --data-dir {tmp_path / 'none'}" in \
+        unfold(proc.stderr), proc.stderr
 
 
 def test_lang_before_the_verb_comes_back_with_resume(tmp_path: Path) -> None:
