@@ -547,6 +547,10 @@ def run(args: argparse.Namespace) -> int:
     # with the options that find these games again (a bare "replay ID" looked in the
     # default folder and found none)
     flags = resume_flags(args)[1].strip()
+    if i18n.cells(flags) <= width:
+        # kept on one line: wrapped inside the sentence, "--data-dir '/home/a/my" / "games'"
+        # was cut inside its quoted folder, which pasted as another folder
+        flags = flags.replace(" ", i18n.NO_BREAK)
     footer = (_("(* you) Use an id with: millebornes verify ID, millebornes replay ID, "
                 "millebornes resume ID, each followed by %(flags)s") % {"flags": flags}
               if flags else

@@ -406,7 +406,11 @@ def _lobby(client: LobbyClient, args: argparse.Namespace, address: str, say: Tex
         try:
             start = client.pump(0.1)
         except LobbyError as exc:
-            line = lobby_error_line(exc.why, exc.data, str(exc))
+            data = dict(exc.data)
+            if exc.why == "match-running":   # its commands find this player's copy
+                again, check = resume_flags(args)
+                data.update(resume_flags=again + auto_flags(args), games_flags=check)
+            line = lobby_error_line(exc.why, data, str(exc))
             # another key at the address: a copy of the table's announcement, or a
             # machine that took its address; the next one announced may be the table.
             # So is any refusal heard before this player is seated there: the host's

@@ -2674,6 +2674,11 @@ _HOST_WAITS = {
 }
 
 
+def _flags(value: object) -> str:
+    """Command-line options this program made (a leading space each), or ""."""
+    return value if isinstance(value, str) else ""
+
+
 def lobby_refusal(why: str, data: Mapping[str, Any], fallback: str) -> str:
     """Why the lobby turned us away (``LobbyError.why`` and ``data``), in words;
     ``fallback``: the lobby's English, for a reason without an id (or whose data does not
@@ -2746,7 +2751,11 @@ def lobby_refusal(why: str, data: Mapping[str, Any], fallback: str) -> str:
         return (_("the table at %(endpoint)s is playing a match where you have a seat. "
                   "Take your seat again with the first command below; the second lists "
                   "your saved games:") % {"endpoint": _data(data.get("endpoint"))}
-                + f"\n  {as_typed('millebornes resume')}\n  {as_typed('millebornes games')}")
+                # with the options that find this player's copy (``resume``, ``games``:
+                # :func:`cli.args.resume_flags`, given by ``join``): a bare "resume" looked
+                # in the default folder, not the --data-dir the player joined with
+                + command_block(f"millebornes resume{_flags(data.get('resume_flags'))}")
+                + command_block(f"millebornes games{_flags(data.get('games_flags'))}"))
     if why == "unreadable-message":
         try:
             kib = _number(data.get("kib") or 0)
