@@ -208,11 +208,13 @@ def my_store(start: TableStart, node: Node, args: argparse.Namespace) -> Store:
     # joiner's resume listed the host's bots as "Bot1 (connected)")
     extra[BOT_SEATS] = sorted({int(s) for s in getattr(start, "bots", ())})
     extra.update(auto_extra(args))
-    remember_game(args, None)     # from here on, Ctrl-C leaves a game to resume
     store = Store.create(data_dir(args), start.cfg.header(), start.seat, port=node.port,
                          bind="0.0.0.0" if bind == "*" else bind, endpoints=start.endpoints,
                          extra=extra, alternatives=start.alternatives)
-    remember_game(args, getattr(store, "path", None))  # Ctrl-C's resume command names it
+    # from here on, Ctrl-C leaves a game to resume, and its resume command names it (said
+    # before the store existed, a Ctrl-C in between named "resume" with no id: the newest
+    # game of the folder, another one)
+    remember_game(args, getattr(store, "path", None))
     return store
 
 
