@@ -218,3 +218,32 @@ def test_the_hosts_console_sends_away_a_joiner_who_sits_and_never_gets_ready(
     finally:
         typed.close()
         node.close()
+
+
+def test_a_player_sent_away_who_joins_again_is_told_at_once() -> None:
+    """A kicked player's key is turned away for the lobby; its join again was ignored in
+    silence, and the player read after 15 s "no table answered ... is the table still
+    open?" (the review of pass 27). The host says again that it asked them to leave."""
+    ids = [Identity.generate() for _ in range(2)]
+    nodes = [Node(node_id_for(i.public_key)) for i in ids]
+    again_node = Node(node_id_for(ids[1].public_key))
+    try:
+        host = LobbyHost(ids[0], "Ann", nodes[0], preset("classic"), Seating.solo(3), "t")
+        ben = LobbyClient(ids[1], "Ben", nodes[1], f"127.0.0.1:{nodes[0].port}")
+        _drive(host, [ben], until="seated")
+        assert ben.seat is not None
+        host.kick(ben.seat)
+        assert isinstance(_outcome([ben])[0], LobbyError)
+        nodes[1].close()
+        again = LobbyClient(ids[1], "Ben", again_node, f"127.0.0.1:{nodes[0].port}")
+        t0 = time.monotonic()
+        got: list[Any] = [None]
+        while got[0] is None and time.monotonic() - t0 < 20:
+            host.pump(0.01)
+            got = _outcome([again], rounds=1)
+        assert isinstance(got[0], LobbyError), got
+        assert "asked you to leave" in str(got[0]), got[0]
+        assert time.monotonic() - t0 < 5
+    finally:
+        for n in (*nodes, again_node):
+            n.close()

@@ -631,6 +631,12 @@ class LobbyHost:
         key: bytes = obj["key"]
         k = obj["k"]
         if key in self.banned:
+            if k == "join" and self._spend(sender):
+                # told again, not ignored: a player sent away who ran join again waited
+                # 15 s for "no table answered ... is the table still open?" (the review
+                # of hostile pass 27)
+                self._send(sender, {"k": "refused", "reason": "the host asked you to leave"})
+                self._drop_member(sender)
             return
         seat = self._seat_of(key)
         # a first join is free (a newcomer always gets a seat's answer); a join from a key
