@@ -131,8 +131,7 @@ def tamed(exc: BaseException) -> BaseException | None:
     kind = type(exc)
     mro = _TYPE_MRO(kind)
     if type(kind) is type and type(mro) is tuple and all(
-            type(k) is type and (not _TYPE_FLAGS(k) & _HEAPTYPE
-                                 or _HOOKS.isdisjoint(_TYPE_DICT(k)))
+            type(k) is type and (not _TYPE_FLAGS(k) & _HEAPTYPE or _plain_fields(k))
             for k in mro):
         return None
     name = _TYPE_NAME(kind)
@@ -153,6 +152,19 @@ def tamed(exc: BaseException) -> BaseException | None:
     else:
         stand_in = Exception(name)
     return stand_in.with_traceback(_TRACEBACK(exc))
+
+
+def _plain_fields(kind: type) -> bool:
+    """Whether class ``kind`` defines none of :data:`_HOOKS` but the interpreter's own
+    field for an instance's ``__dict__`` or ``__weakref__`` (a class compiled by mypyc,
+    as the engine's own exceptions are with ``MILLEBORNES_MYPYC=1``, lists them: its
+    ``PluginFailed`` was taken for a plug-in's hooked class and replaced by a stand-in
+    that the program's ``except PluginFailed`` no longer caught)."""
+    fields = _TYPE_DICT(kind)
+    return all(name in ("__dict__", "__weakref__")
+               and type(fields[name]) in (types.GetSetDescriptorType,
+                                          types.MemberDescriptorType)
+               for name in _HOOKS.intersection(fields))
 
 
 _T = TypeVar("_T")
