@@ -469,3 +469,16 @@ class WaitingNetDriver:
     def activity(self, plain: bool = False) -> str | None:
         from cli.netdriver import NetDriver
         return NetDriver.activity(self, plain=plain)  # type: ignore[arg-type]
+
+
+def run_main(argv: list[str], capsys: Any) -> tuple[int, str, str]:
+    """``millebornes ARGV`` in this process: its exit code (``--help``'s SystemExit too),
+    stdout and stderr as captured by pytest's ``capsys``."""
+    from cli.main import main
+
+    try:
+        rc = main(argv)
+    except SystemExit as exc:           # --help
+        rc = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return rc, out, err

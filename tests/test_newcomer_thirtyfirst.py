@@ -43,7 +43,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from cli_helpers import SizedOutput
+from cli_helpers import SizedOutput, run_main
 from prompt_toolkit.input import create_pipe_input
 
 from cli import i18n, render, words
@@ -56,13 +56,7 @@ from engine.actions import Discard
 
 
 def _said(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    from cli.main import main
-
-    try:
-        rc = main(argv)
-    except SystemExit as exc:           # --help
-        rc = int(exc.code or 0)
-    out, err = capsys.readouterr()
+    rc, out, err = run_main(argv, capsys)
     return rc, out, " ".join(err.split())
 
 

@@ -33,19 +33,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_helpers import unfold
+from cli_helpers import run_main, unfold
 
 # ----- 1. verify of one's own game's folder says "you" -----
 
 
 def _said(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    from cli.main import main
-
-    try:
-        rc = main(argv)
-    except SystemExit as exc:           # --help
-        rc = int(exc.code or 0)
-    out, err = capsys.readouterr()
+    rc, out, err = run_main(argv, capsys)
     return rc, " ".join(out.split()), " ".join(err.split())
 
 
