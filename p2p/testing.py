@@ -537,3 +537,242 @@ def two_players_and_an_absent_third(name: bytes, names: tuple[str, str, str]
     eps = {0: nodes[0].endpoint, 1: nodes[1].endpoint, 2: "tcp://127.0.0.1:9"}
     return [Peer(ids[s], cfg, nodes[s], endpoints=eps, options=opts, controller=None)
             for s in range(2)]
+
+
+class DelayProxy:
+    """A TCP proxy on 127.0.0.1 that carries each connection's bytes to ``target``
+    (``tcp://HOST:PORT``) and back ``one_way`` seconds late in each direction (a round trip
+    of ``2 * one_way`` on top of the loopback's), optionally at most ``rate`` bytes a
+    second each way: a VPN's or a satellite link's latency for real ZeroMQ nodes on one
+    machine, without root or netem. Its :attr:`endpoint` is dialled instead of the
+    target's. Only the TCP connect itself is not delayed (the proxy accepts at once), so a
+    fresh connection's handshake here takes one round trip less than on a real link.
+
+    One thread; at most ``buffer`` bytes held per direction of a connection (then it stops
+    reading: the sender's own buffers fill, as on a slow link). :meth:`close` ends it."""
+
+    def __init__(self, target: str, one_way: float, rate: float | None = None,
+                 buffer: int = 256 << 10, listen: tuple[str, int] = ("127.0.0.1", 0)
+                 ) -> None:
+        """``listen``: where the proxy listens (another loopback address with the target's
+        port models a peer reached only through the slow link, advertising that address)."""
+        import selectors
+        import socket
+
+        host, _, port = target[len("tcp://"):].rpartition(":")
+        self._target = (host.strip("[]"), int(port))
+        self.one_way = one_way
+        self.rate = rate
+        self._buffer = buffer
+        self._sel = selectors.DefaultSelector()
+        self._listen = socket.create_server(listen)
+        self._listen.setblocking(False)
+        self._sel.register(self._listen, selectors.EVENT_READ, None)
+        self.endpoint = f"tcp://{listen[0]}:{self._listen.getsockname()[1]}"
+        self._pipes: list[_Pipe] = []
+        #: bytes carried towards the target, all connections together, and connections
+        self.carried = 0
+        self.connections = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="delay-proxy", daemon=True)
+        self._thread.start()
+
+    def __enter__(self) -> DelayProxy:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        import selectors
+        import socket
+
+        try:
+            while not self._stop.is_set():
+                now = time.monotonic()
+                due = min((p.next_due() for p in self._pipes), default=now + 0.05)
+                for key, _ev in self._sel.select(max(0.0, min(0.05, due - now))):
+                    if key.fileobj is self._listen:
+                        try:
+                            c, _ = self._listen.accept()
+                        except OSError:
+                            continue
+                        u = socket.socket(socket.AF_INET6 if ":" in self._target[0]
+                                          else socket.AF_INET)
+                        c.setblocking(False)
+                        u.setblocking(False)
+                        u.connect_ex(self._target)
+                        for s in (c, u):
+                            s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                        a, b = _Pipe(self, c, u), _Pipe(self, u, c)
+                        a.up = True
+                        self.connections += 1
+                        self._pipes += [a, b]
+                        self._sel.register(c, selectors.EVENT_READ, a)
+                        self._sel.register(u, selectors.EVENT_READ, b)
+                    else:
+                        key.data.read(time.monotonic())
+                now = time.monotonic()
+                for p in list(self._pipes):
+                    if not p.flush(now):
+                        self._drop(p)
+                    elif p.paused != (p.dead or p.held_bytes >= self._buffer):
+                        # a full buffer (or a closed end) stops reading, else the
+                        # selector fires for ever
+                        p.paused = not p.paused
+                        if p.paused:
+                            self._sel.unregister(p.src)
+                        else:
+                            self._sel.register(p.src, selectors.EVENT_READ, p)
+        finally:
+            for p in list(self._pipes):
+                self._drop(p)
+            self._sel.close()
+            self._listen.close()
+
+    def _drop(self, pipe: _Pipe) -> None:
+        for p in [q for q in self._pipes if q.src in (pipe.src, pipe.dst)]:
+            self._pipes.remove(p)
+        for s in (pipe.src, pipe.dst):
+            try:
+                self._sel.unregister(s)  # (a paused one is not registered)
+            except (KeyError, ValueError):
+                pass
+            s.close()
+
+
+class _Pipe:
+    """One direction of a :class:`DelayProxy` connection: bytes read from ``src`` are
+    written to ``dst`` once their time has come."""
+
+    def __init__(self, proxy: DelayProxy, src: object, dst: object) -> None:
+        import socket
+
+        assert isinstance(src, socket.socket) and isinstance(dst, socket.socket)
+        self.proxy = proxy
+        self.src, self.dst = src, dst
+        self.held: list[tuple[float, bytes]] = []   # (when it may go, bytes), in order
+        self.held_bytes = 0
+        self.link_free = 0.0      # when the (rate-limited) link has sent what it holds
+        self.dead = False
+        self.paused = False
+        self.up = False           # towards the target (counted in ``carried``)
+
+    def next_due(self) -> float:
+        return self.held[0][0] if self.held else float("inf")
+
+    def read(self, now: float) -> None:
+        if self.held_bytes >= self.proxy._buffer:
+            return
+        try:
+            data = self.src.recv(min(65536, self.proxy._buffer - self.held_bytes))
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self.dead = True
+            return
+        if self.up:
+            self.proxy.carried += len(data)
+        at = now
+        if self.proxy.rate:
+            self.link_free = max(self.link_free, now) + len(data) / self.proxy.rate
+            at = self.link_free
+        self.held.append((at + self.proxy.one_way, data))
+        self.held_bytes += len(data)
+
+    def flush(self, now: float) -> bool:
+        """Write what is due; False once this connection is over."""
+        while self.held and self.held[0][0] <= now:
+            at, data = self.held[0]
+            try:
+                n = self.dst.send(data)
+            except BlockingIOError:
+                n = 0
+            except OSError:
+                return False
+            if n < len(data):
+                self.held[0] = (at, data[n:])
+                self.held_bytes -= n
+                return True
+            self.held.pop(0)
+            self.held_bytes -= n
+        return not (self.dead and not self.held)
+
+
+class DelayProxyProcess:
+    """A :class:`DelayProxy` run in a child process (same arguments): a node's connection
+    guard looks at every socket of its own process on its port (``ConnGuard.rescan``), and
+    took an in-process proxy's, listening with that port on another loopback address, for
+    an inbound connection of its own. :attr:`carried` and :attr:`connections` ask the
+    child."""
+
+    def __init__(self, target: str, one_way: float, rate: float | None = None,
+                 buffer: int = 256 << 10, listen: tuple[str, int] = ("127.0.0.1", 0)
+                 ) -> None:
+        import json
+        import subprocess
+        import sys
+
+        args = json.dumps([target, one_way, rate, buffer, list(listen)])
+        self._proc = subprocess.Popen(
+            [sys.executable, "-c", "import sys; from p2p.testing import _serve_delay_proxy; "
+             "_serve_delay_proxy(sys.argv[1])", args],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            cwd=str(Path(__file__).resolve().parent.parent))
+        assert self._proc.stdout is not None
+        self.endpoint = self._proc.stdout.readline().strip()
+        if not self.endpoint:
+            self.close()
+            raise OSError("the delay proxy did not start")
+
+    def _ask(self) -> list[int]:
+        import json
+
+        assert self._proc.stdin is not None and self._proc.stdout is not None
+        self._proc.stdin.write("?\n")
+        self._proc.stdin.flush()
+        out: list[int] = json.loads(self._proc.stdout.readline())
+        return out
+
+    @property
+    def carried(self) -> int:
+        return self._ask()[0]
+
+    @property
+    def connections(self) -> int:
+        return self._ask()[1]
+
+    def close(self) -> None:
+        if self._proc.poll() is None:
+            try:
+                assert self._proc.stdin is not None
+                self._proc.stdin.close()
+                self._proc.wait(5)
+            except Exception:
+                self._proc.kill()
+                self._proc.wait()
+
+    def __enter__(self) -> DelayProxyProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _serve_delay_proxy(args: str) -> None:
+    """The child of :class:`DelayProxyProcess`: prints the endpoint, answers each line
+    on stdin with ``[carried, connections]``, ends at its end."""
+    import json
+    import sys
+
+    target, one_way, rate, buffer, listen = json.loads(args)
+    with DelayProxy(target, one_way, rate, buffer, (listen[0], listen[1])) as proxy:
+        print(proxy.endpoint, flush=True)
+        for _line in sys.stdin:
+            print(json.dumps([proxy.carried, proxy.connections]), flush=True)

@@ -147,7 +147,18 @@ class _Peer:
     #: stalls that sent us to another of its addresses since one last answered: the
     #: first round of them waits half as long at each (see :meth:`ReliableCore.stall_wait`)
     trials: int = 0
-
+    #: what the driver told of its connection to it (:meth:`ReliableCore.dialled`,
+    #: :meth:`ReliableCore.link_event`): when the current one was dialled, when its TCP
+    #: connection came up, when its handshake finished, whether it went down since; None
+    #: where the driver tells nothing (``MemoryNode``)
+    dial_at: float | None = None
+    link_tcp_at: float | None = None
+    link_ready_at: float | None = None
+    link_down: bool = False
+    #: re-opens in a row that cut a handshake still going on (each doubles the next wait)
+    cut_handshakes: int = 0
+    #: when acknowledgements last moved on (a backlog still draining is no stall)
+    progress_at: float = -1e18
 
 
 class ReliableCore:
@@ -480,18 +491,83 @@ class ReliableCore:
             return p.advertised
         return p.fallback
 
-    def stall_wait(self, peer_id: bytes, after: float) -> float:
-        """How long an address of ``peer_id`` we re-dialled gets to acknowledge before the
-        next stall: ``after``, but half as long at each of its own addresses on the first
-        round through them (none answered yet). A seat with 8 addresses and a dead one
-        from the host, live at its last, took 24.8 s to reach, beyond a table's 20 s
-        step limit (hostile pass 26); a later round waits the whole ``after`` at each, so
-        a live address on a slow link is not passed over for good."""
+    def dialled(self, peer_id: bytes, now: float) -> None:
+        """The driver opened a new connection to ``peer_id`` (where :meth:`endpoint_of`
+        says) at ``now``: what :meth:`link_event` tells next is of that one, and a stall
+        waits from now (see :meth:`stall_wait`)."""
         p = self._peers.get(peer_id)
-        if p is None or not p.alternatives or p.endpoint in (p.home, p.answered) \
-                or p.trials > len(self._cycle(p)):
+        if p is None:
+            return
+        if self._handshaking(p):
+            p.cut_handshakes += 1       # a handshake still going on was cut short
+        p.dial_at = now
+        p.link_tcp_at = p.link_ready_at = None
+        p.link_down = False
+
+    def link_event(self, peer_id: bytes, event: str, now: float) -> None:
+        """What the driver saw of its current connection to ``peer_id``: ``"connected"``
+        (the TCP connection is up, a handshake begins), ``"ready"`` (the handshake is
+        done: frames go out) or ``"down"`` (closed, or the handshake failed)."""
+        p = self._peers.get(peer_id)
+        if p is None or p.dial_at is None:
+            return
+        if event == "connected":
+            p.link_tcp_at, p.link_ready_at, p.link_down = now, None, False
+        elif event == "ready":
+            if p.link_tcp_at is None:
+                p.link_tcp_at = now
+            p.link_ready_at, p.link_down = now, False
+            p.cut_handshakes = 0
+        elif event == "down":
+            p.link_down = True
+
+    @staticmethod
+    def _handshaking(p: _Peer) -> bool:
+        return p.link_tcp_at is not None and p.link_ready_at is None and not p.link_down
+
+    def stall_wait(self, peer_id: bytes, after: float) -> float:
+        """How long a connection to ``peer_id`` we (re-)dialled gets to acknowledge before
+        the next stall re-opens it: ``after``, but half as long at each of its own
+        addresses on the first round through them (none answered yet) while nothing
+        listens there. A seat with 8 addresses and a dead one from the host, live at its
+        last, took 24.8 s to reach, beyond a table's 20 s step limit (hostile pass 26); a
+        later round waits the whole ``after`` at each.
+
+        On a slow link (a VPN, a satellite or mobile link: round trips of 0.3-2 s) a
+        fresh connection needs 3-5 round trips before its first acknowledgement (TCP,
+        the ZMTP greeting, CURVE's two exchanges, then data): where the driver tells how
+        the connection goes (:meth:`link_event`), an address whose TCP connection came up
+        gets the whole ``after``; one whose handshake finished, as long again as that
+        took (the first acknowledgement is a round trip away); one whose handshake goes
+        on, ``after`` doubled at each such handshake cut short before (or twice the last
+        handshake's time), up to ``handshake_limit`` (a remote ROUTER drops a longer
+        one). Never more than :meth:`stall_ceiling`."""
+        p = self._peers.get(peer_id)
+        if p is None:
             return after
-        return after / 2
+        first_round = bool(p.alternatives) and p.endpoint not in (p.home, p.answered) \
+            and p.trials <= len(self._cycle(p))
+        wait = after / 2 if first_round else after
+        if p.dial_at is None or p.link_tcp_at is None:
+            return wait
+        wait = after                        # something listens there
+        c = self.config
+        if p.link_ready_at is not None:
+            setup = p.link_ready_at - p.dial_at
+            wait = max(wait, setup + max(after / 2, setup))
+        elif not p.link_down:
+            patience = 2 * after * 2 ** min(p.cut_handshakes, 8)
+            if p.srtt is not None:
+                patience = max(patience, 6 * p.srtt)
+            wait = max(wait, p.link_tcp_at - p.dial_at
+                       + min(patience, c.handshake_limit))
+        return min(wait, self.stall_ceiling(after))
+
+    def stall_ceiling(self, after: float) -> float:
+        """The longest :meth:`stall_wait`: a handshake of ``handshake_limit`` and
+        ``after`` for the first acknowledgement (13 s by default: a link whose CURVE
+        handshake needs more than 10 s, round trips over about 2 s, never connects)."""
+        return max(after, self.config.handshake_limit + after)
 
     @staticmethod
     def _cycle(p: _Peer) -> list[str]:
@@ -688,6 +764,7 @@ class ReliableCore:
                         o = p.unacked.get(cum + 1 + 8 * i + bit)
                         if o is not None and not o.sacked:
                             o.sacked = True
+                            p.progress_at = now
                             if o.attempts == 1:
                                 sample = now - o.first_sent
         if sack and p.srtt is not None:
@@ -712,6 +789,7 @@ class ReliableCore:
                     sample = now - o.first_sent
             p.base = cum + 1
             p.next_resend = 0.0
+            p.progress_at = now
             if here:
                 # (an acknowledgement of what went out before a redial, late, says nothing
                 # of the new address: a dead one was taken for where the peer answers)
@@ -764,12 +842,17 @@ class ReliableCore:
         whole = after
         for p in self._peers.values():
             after = self.stall_wait(p.peer_id, whole)
+            if p.dial_at is not None and now - p.dial_at <= after:
+                continue    # the connection the driver opened last gets its wait first
             if now - p.moved_at <= after:
                 continue    # it just proved where it is: a full wait there first (the
                 #             review: old unacknowledged data had a stall leave the
                 #             proven address in the very turn of the move)
             o = p.unacked.get(p.base)
-            if o is not None and o.attempts and now - o.first_sent > after:
+            # from the last acknowledgement that moved on: a backlog longer to drain than
+            # ``after`` was re-opened and sent whole again at each stall (a slow link's
+            # bandwidth spent two to three times over, the review of hostile pass 26)
+            if o is not None and o.attempts and now - max(o.first_sent, p.progress_at) > after:
                 out.append(p.peer_id)
             elif p.blocked_since is not None and now - p.blocked_since > after \
                     and (self._other_endpoint(p) is not None

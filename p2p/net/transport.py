@@ -194,7 +194,11 @@ class Node:
         if curve is not None:
             self._core.hello_proof = curve.certificate
         self._dealers: dict[bytes, zmq.Socket[bytes]] = {}
-        self._reopened: dict[bytes, float] = {}
+        #: each DEALER's monitor (how its connection goes: see ReliableCore.link_event),
+        #: and whose it is; polled by the I/O thread (None until it runs)
+        self._monitors: dict[bytes, zmq.Socket[bytes]] = {}
+        self._monitor_of: dict[zmq.Socket[bytes], bytes] = {}
+        self._poller: zmq.Poller | None = None
         self._commands: deque[tuple[str, bytes, str, bytes | None]] = deque()
         if curve is not None:
             self._door = _open_key_door(bound_host, self.port)
@@ -454,9 +458,7 @@ class Node:
         no file descriptors left) is logged and leaves the peer without a connection; it
         never escapes into the I/O loop, and the socket is closed so ``ctx.term()`` cannot
         block on it."""
-        old = self._dealers.pop(peer_id, None)
-        if old is not None:
-            old.close(0)
+        self._close_dealer(peer_id)
         d: zmq.Socket[bytes] | None = None
         try:
             d = self._ctx.socket(zmq.DEALER)
@@ -474,17 +476,78 @@ class Node:
                 d.setsockopt(zmq.CURVE_SERVERKEY, server_key)
                 d.setsockopt(zmq.CURVE_PUBLICKEY, self.curve.public)
                 d.setsockopt(zmq.CURVE_SECRETKEY, self.curve.secret)
+            monitor = self._watch(peer_id, d)
             d.connect(endpoint)
         except zmq.ZMQError as exc:
+            self._unwatch(peer_id)
             if d is not None:
                 d.close(0)
             log.warning("cannot connect to %s for peer %s: %s", endpoint[:80],
                         peer_id.hex()[:16], exc)
             return
         self._dealers[peer_id] = d
+        self._core.dialled(peer_id, time.monotonic())
+        if monitor is not None and self._poller is not None:
+            self._poller.register(monitor, zmq.POLLIN)
+
+    def _close_dealer(self, peer_id: bytes) -> None:
+        self._unwatch(peer_id)
+        old = self._dealers.pop(peer_id, None)
+        if old is not None:
+            old.close(0)
+
+    def _watch(self, peer_id: bytes, d: zmq.Socket[bytes]) -> zmq.Socket[bytes] | None:
+        """A monitor of ``d``'s connection: on a slow link a stall must not re-open a
+        connection whose handshake goes on (it never connected at round trips of 1.5 s),
+        nor pass over an address that answers (see ReliableCore.stall_wait). None where
+        this libzmq cannot (the stall then waits as it did)."""
+        try:
+            monitor = d.get_monitor_socket(_LINK_EVENTS)
+        except (zmq.ZMQError, AttributeError):
+            return None
+        self._monitors[peer_id] = monitor
+        self._monitor_of[monitor] = peer_id
+        return monitor
+
+    def _unwatch(self, peer_id: bytes) -> None:
+        monitor = self._monitors.pop(peer_id, None)
+        if monitor is None:
+            return
+        self._monitor_of.pop(monitor, None)
+        if self._poller is not None:
+            try:
+                self._poller.unregister(monitor)
+            except KeyError:
+                pass
+        d = self._dealers.get(peer_id)
+        if d is not None:
+            try:
+                d.disable_monitor()
+            except zmq.ZMQError:
+                pass
+        monitor.close(0)
+
+    def _read_monitor(self, monitor: zmq.Socket[bytes], now: float) -> None:
+        """Tell the core what the monitor of a DEALER saw (the lock is held)."""
+        pid = self._monitor_of.get(monitor)
+        for _ in range(64):
+            try:
+                event = recv_monitor_message(monitor, zmq.NOBLOCK)["event"]
+            except zmq.Again:
+                return
+            except zmq.ZMQError:
+                return
+            if pid is None:
+                continue
+            if event == zmq.EVENT_CONNECTED:
+                self._core.link_event(pid, "connected", now)
+            elif event == zmq.EVENT_HANDSHAKE_SUCCEEDED:
+                self._core.link_event(pid, "ready", now)
+            elif event & _LINK_DOWN:
+                self._core.link_event(pid, "down", now)
 
     def _run(self) -> None:
-        poller = zmq.Poller()
+        poller = self._poller = zmq.Poller()
         poller.register(self._router, zmq.POLLIN)
         poller.register(self._wake_r.fileno(), zmq.POLLIN)
         if self._zap is not None:
@@ -521,15 +584,19 @@ class Node:
                     self._serve_zap()
                 if self._door is not None and self._door.fileno() in ready:
                     self._serve_door()
+                watched = [m for m in self._monitor_of if m in ready]
+                if watched:
+                    with self._lock:
+                        now = time.monotonic()
+                        for m in watched:
+                            self._read_monitor(m, now)
                 if cmds:
                     with self._lock:  # senders use the DEALERs under the lock too
                         for cmd, pid, ep, server_key in cmds:
                             if cmd == "add":
                                 self._open_dealer(pid, ep, server_key)
                             else:
-                                d = self._dealers.pop(pid, None)
-                                if d is not None:
-                                    d.close(0)
+                                self._close_dealer(pid)
                 frames: list[tuple[bytes, bytes, str | None, str | None]] = []
                 judging = False
                 if guard is not None:
@@ -587,26 +654,22 @@ class Node:
                     moves = [(pid, ep, self._keys.get(pid)) for pid, ep in self._core.moves
                              if pid in self._dealers]
                     self._core.moves.clear()
-                    for pid, _ep, _key in moves:
-                        # a peer that just proved where it is gets a full wait there before
-                        # a stall sends us elsewhere: its data still unacknowledged from
-                        # before the move had the stall reopen the old address in the same
-                        # turn, replacing the connection the move opened (the review)
-                        self._reopened[pid] = now
-                    stalled = [(pid, self._core.reach_stalled(pid), self._keys.get(pid))
-                               for pid in self._core.stalled(now, self.config.reopen_after)
-                               if now - self._reopened.get(pid, -1e18)
-                               > self._core.stall_wait(pid, self.config.reopen_after)
-                               and pid in self._dealers]
+                    # (a peer that just proved where it is gets a full wait there before
+                    # a stall sends us elsewhere, and each connection opened its wait
+                    # before the next stall: ReliableCore.stalled)
+                    after = self.config.reopen_after
+                    stalled = [(pid, self._core.stall_wait(pid, after),
+                                self._core.reach_stalled(pid), self._keys.get(pid))
+                               for pid in self._core.stalled(now, after)
+                               if pid in self._dealers]
                     got_msgs = self._core.has_messages()
                     self._cond.notify_all()
                 for pid, ep, key in moves:   # a peer proved it listens elsewhere now
                     with self._lock:
                         self._open_dealer(pid, ep, key)
-                for pid, ep, key in stalled:
-                    self._reopened[pid] = now
+                for pid, waited, ep, key in stalled:
                     log.info("no ack from %s for %.1f s: reconnecting", pid.hex()[:16],
-                             self.config.reopen_after)
+                             waited)
                     with self._lock:
                         self._open_dealer(pid, ep, key)
                 cb = self._wakeup_cb
@@ -618,9 +681,10 @@ class Node:
         finally:
             with self._cond:
                 self._closed = True  # no sender touches a DEALER from here on
-                for d in self._dealers.values():
-                    d.close(0)
-                self._dealers.clear()
+                for pid in list(self._dealers):
+                    self._close_dealer(pid)
+                for pid in list(self._monitors):
+                    self._unwatch(pid)
                 self._cond.notify_all()
             if self._guard is not None:
                 self._guard.close()
@@ -831,6 +895,14 @@ class Node:
             del self._door_askers[next(iter(self._door_askers))]
         return asker.take(now) and self._door_budget.take(now)
 
+
+#: What a DEALER's monitor reports (see Node._watch), and which of it means "down".
+_LINK_DOWN = (zmq.EVENT_DISCONNECTED | zmq.EVENT_CLOSED
+              | getattr(zmq, "EVENT_HANDSHAKE_FAILED_NO_DETAIL", 0)
+              | getattr(zmq, "EVENT_HANDSHAKE_FAILED_PROTOCOL", 0)
+              | getattr(zmq, "EVENT_HANDSHAKE_FAILED_AUTH", 0))
+_LINK_EVENTS = (zmq.EVENT_CONNECTED | getattr(zmq, "EVENT_HANDSHAKE_SUCCEEDED", 0)
+                | _LINK_DOWN)
 
 #: How often (seconds) the I/O thread looks at the bytes each inbound connection has sent
 #: without finishing a message (see p2p.net.conn_guard): at most every GUARD_EVERY, and
