@@ -56,13 +56,14 @@ from engine import (
 from engine.bot_guard import (
     BotGuardFault,
     call_bot,
+    frees_with_code_held,
     interrupts,
     keep_descriptor,
     own_interrupt,
     release_descriptor,
+    tamed_answer,
 )
 from engine.bots import BOTS, declared_options, make_bot, parse_bot_spec, plugin_bots
-from engine.errors import frees_with_code_held, tamed_answer
 from engine.simulate import answer_words, legal_choice
 
 from .bot_process import (

@@ -29,9 +29,9 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from .actions import Action
-from .bot_guard import BotGuardFault, call_bot, descriptors_kept
+from .bot_guard import BotGuardFault, call_bot, descriptors_kept, tamed
 from .bots import SeatController, make_bot
-from .errors import exception_words, one_line, raised_words, tamed, where_raised
+from .errors import exception_words, one_line, raised_words, where_raised
 from .simulate import answer_words, index_hint, legal_choice
 from .state import HandState
 
