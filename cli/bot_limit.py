@@ -70,7 +70,7 @@ from .bot_process import (
     ANSWER_WITHIN,
     bot_label,
     cap_memory,
-    descendants,
+    end_descendants,
     exit_words,
     log_where_raised,
     within_bound,
@@ -898,19 +898,9 @@ def stop_children() -> list[int]:
     be gone yet on a loaded machine, and its children, not yet this process's, were left
     to outlive it (twice in about a dozen runs under load). Returns their process ids (each is
     logged)."""
-    stopped: list[int] = []
-    spared = _multiprocessing_helpers()
-    for _round in range(3):          # a process that forked while its tree was stopped
-        found = [pid for pid in descendants(os.getpid())
-                 if pid not in stopped and pid not in spared]
-        if not found:
-            break
-        for pid in found:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                continue
-            stopped.append(pid)
+    # in rounds (a process that forked while its tree was stopped), each only if it is
+    # still the process found (a process id freed and taken by another meanwhile)
+    stopped = end_descendants(os.getpid(), _multiprocessing_helpers())
     if stopped:
         log.warning("processes left running, by a bot perhaps, were stopped at the end: %s",
                     ", ".join(map(str, stopped)))

@@ -1,0 +1,267 @@
+"""Plug-in bots written from docs/bots.md alone by outside authors (thirteenth review of
+the plug-ins): a bot at a networked table that starts a daemon and then crashes the
+interpreter (the daemon, adopted by init, outlived the table); orphans a bot's process
+adopted, left zombies until it ended; a bot that signals its parent (the table's own
+process, which a SIGUSR1 ended); a process id freed and taken by another process between
+the scan that found it under a bot and its kill."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.testing import install_plugin
+
+ROOT = Path(__file__).resolve().parent.parent
+LINUX = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux: /proc")
+
+
+def _state(pid: int) -> str:
+    """Process ``pid``'s state letter in /proc ("" when there is no such process)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0].decode()
+    except OSError:
+        return ""
+
+
+def _running(pid: int) -> bool:
+    return _state(pid) not in ("", "Z", "X")
+
+
+def _wait_until(done: object, within: float) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if done():          # type: ignore[operator]
+            return True
+        time.sleep(0.05)
+    return bool(done())     # type: ignore[operator]
+
+
+CRASHING_DAEMON = '''
+import ctypes
+import os
+import time
+
+
+class Daemon:
+    """Starts a daemon at its first move (a double fork and setsid) and writes its pid to
+    DAEMON_PID; reads memory that is not there at its second, as a C extension with a bug
+    does."""
+
+    def __init__(self):
+        self.moves = 0
+
+    def choose(self, view, legal):
+        self.moves += 1
+        if self.moves == 1:
+            r, w = os.pipe()
+            if os.fork() == 0:
+                os.setsid()
+                if os.fork() == 0:
+                    os.write(w, str(os.getpid()).encode())
+                    time.sleep(300)
+                os._exit(0)
+            os.close(w)
+            daemon = int(os.read(r, 32))
+            with open(os.environ["DAEMON_PID"], "w") as f:
+                f.write(str(daemon))
+        else:
+            ctypes.string_at(0)
+        return legal[0]
+
+
+def make(seed):
+    return Daemon()
+'''
+
+
+@LINUX
+def test_a_bot_that_crashes_at_a_table_leaves_no_daemon_running(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot's process that crashed (a C extension's bad read) left the daemon its bot
+    had started (double fork, setsid: out of its group) to init, running on after the
+    table: the process that reaped it was the one that crashed. Its reaper now ends it,
+    and the crash is still said by its signal."""
+    from test_plugins_eleventh import _a_play
+
+    from cli.bot_process import BotProcess
+
+    install_plugin(tmp_path, "crashd", CRASHING_DAEMON, {"crashd": "make"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    pid_file = tmp_path / "daemon.pid"
+    monkeypatch.setenv("DAEMON_PID", str(pid_file))
+    view, legal = _a_play()
+    faults: list[str] = []
+    bot = BotProcess("crashd", 1, answer_within=20.0, seat=1,
+                     on_fault=lambda spec, words: faults.append(words))
+    daemon = 0
+    try:
+        assert bot.choose(view, legal) is legal[0]      # type: ignore[arg-type]
+        daemon = int(pid_file.read_text())
+        assert _running(daemon)
+        assert bot.choose(view, legal) in legal         # type: ignore[arg-type]
+        assert faults and faults[0].startswith("ended its process (SIGSEGV, a crash"), faults
+        gone = _wait_until(lambda: not _running(daemon), 5.0)
+    finally:
+        bot.close()
+        if daemon and _running(daemon):
+            os.kill(daemon, signal.SIGKILL)
+    assert gone, f"the daemon {daemon} of a crashed bot runs on"
+
+
+ORPHANS = '''
+import os
+import time
+
+
+class Orphans:
+    """At each of its moves starts a helper by a double fork (an orphan at once) that
+    ends a moment later; writes their pids to ORPHAN_PIDS."""
+
+    def choose(self, view, legal):
+        r, w = os.pipe()
+        if os.fork() == 0:
+            if os.fork() == 0:
+                os.write(w, str(os.getpid()).encode())
+                time.sleep(0.2)
+                os._exit(0)
+            os._exit(0)
+        os.close(w)
+        helper = int(os.read(r, 32))
+        os.close(r)
+        os.waitpid(-1, 0)              # the middle one, its own child
+        with open(os.environ["ORPHAN_PIDS"], "a") as f:
+            f.write(f"{helper}\\n")
+        return legal[0]
+
+
+def make(seed):
+    return Orphans()
+'''
+
+
+@LINUX
+def test_the_orphans_a_bots_process_adopts_are_reaped_as_they_end(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot's process adopted the orphans of its bot's double forks (to end them with it)
+    and never reaped them: each stayed a zombie, a process id taken, for as long as the
+    bot played (a bot that starts one at each move, in a long match, fills the machine's
+    table of processes). They are reaped as they end."""
+    from test_plugins_eleventh import _a_play
+
+    from cli.bot_process import BotProcess
+
+    install_plugin(tmp_path, "orphans", ORPHANS, {"orphans": "make"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    pids = tmp_path / "orphans"
+    monkeypatch.setenv("ORPHAN_PIDS", str(pids))
+    view, legal = _a_play()
+    bot = BotProcess("orphans", 1, answer_within=20.0, seat=1)
+    try:
+        for _ in range(3):
+            assert bot.choose(view, legal) is legal[0]      # type: ignore[arg-type]
+        helpers = [int(p) for p in pids.read_text().split()]
+        assert len(helpers) == 3 and bot.fault is None
+        reaped = _wait_until(lambda: all(_state(p) == "" for p in helpers), 5.0)
+        states = {p: _state(p) for p in helpers}
+    finally:
+        bot.close()
+    assert reaped, f"zombies of a bot's orphans while it plays: {states}"
+
+
+def _start_time(pid: int) -> int:
+    with open(f"/proc/{pid}/stat", "rb") as f:
+        return int(f.read().rsplit(b")", 1)[1].split()[19])
+
+
+@LINUX
+@pytest.mark.parametrize("pidfd", [True, False])
+def test_a_process_id_taken_by_another_process_is_not_killed(
+        monkeypatch: pytest.MonkeyPatch, pidfd: bool) -> None:
+    """The processes under a bot are found in /proc, then killed by their ids: one that
+    ended meanwhile, its id taken by another process (anyone's, on a busy machine whose
+    ids wrap), was killed in its place. A process is killed only if it is still the one
+    found (its start time), through a pidfd where there is one (the process checked is
+    the one signalled), else checked just before ``os.kill``."""
+    from engine.bot_process import kill_same
+
+    if not pidfd:
+        monkeypatch.delattr(os, "pidfd_open", raising=False)
+    other = subprocess.Popen(["sleep", "30"])
+    try:
+        started = _start_time(other.pid)
+        assert kill_same(other.pid, started + 1) is False     # another process's id now
+        time.sleep(0.1)
+        assert other.poll() is None
+        assert kill_same(other.pid, started) is True
+        assert other.wait(5) == -signal.SIGKILL
+        assert kill_same(other.pid, started) is False         # gone
+    finally:
+        if other.poll() is None:
+            other.kill()
+            other.wait()
+
+
+SIGPARENT = '''
+import os
+import signal
+
+
+class Notifier:
+    """Written for a launcher of its own: tells its parent it is ready (SIGUSR1) at its
+    first move."""
+
+    def __init__(self):
+        self.told = False
+
+    def choose(self, view, legal):
+        if not self.told:
+            self.told = True
+            os.kill(os.getppid(), signal.SIGUSR1)
+        return legal[0]
+
+
+def make(seed):
+    return Notifier()
+'''
+
+_ASK_TWICE = '''
+import random, sys
+from cli.bot_process import BotProcess
+from engine import CLASSIC, Seating, apply_action, legal_actions, new_hand, view_of
+
+if __name__ == "__main__":
+    two = Seating.solo(2)
+    order = list(CLASSIC.deck(two))
+    random.Random(4).shuffle(order)
+    state = new_hand(CLASSIC, two, order, 0)
+    state = apply_action(state, legal_actions(state, 0)[0])
+    view, legal = view_of(state, 0), legal_actions(state, 0)
+    bot = BotProcess(sys.argv[1], 1, answer_within=20.0)
+    for _ in range(2):
+        bot.choose(view, legal)
+    bot.close()
+    print("still here;", bot.fault, flush=True)
+'''
+
+
+@LINUX
+def test_a_bot_that_signals_its_parent_does_not_end_the_table(tmp_path: Path) -> None:
+    """A bot's process was the child of the table's own: a bot that told "its parent"
+    it was ready (SIGUSR1, whose default is to end a process) ended the player's table,
+    no word of why. Its parent is now its reaper, which ignores such signals."""
+    install_plugin(tmp_path, "sigparent", SIGPARENT, {"sigparent": "make"})
+    script = tmp_path / "ask.py"
+    script.write_text(_ASK_TWICE)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    done = subprocess.run([sys.executable, str(script), "sigparent"], capture_output=True,
+                          text=True, env=env, cwd=str(tmp_path), timeout=60)
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+    assert done.stdout == "still here; None\n", done.stdout
