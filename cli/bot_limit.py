@@ -130,6 +130,8 @@ class _Timer:
         if not hasattr(signal, "setitimer") or \
                 threading.current_thread() is not threading.main_thread():
             return fn()
+        # the process's signals reach it even when a bot blocks them on this thread
+        bot_guard.signals_reach_process()
         before = signal.signal(signal.SIGALRM, self._ring)
         try:
             try:

@@ -309,6 +309,37 @@ def descriptors_kept(fn: Callable[..., T], *args: Any) -> T:
     return answer
 
 
+#: The thread of :func:`signals_reach_process`: this process's id and the thread's.
+_signal_thread: tuple[int, int | None] | None = None
+
+
+def signals_reach_process() -> None:
+    """Start, once in this process (POSIX), a thread of the program's own that blocks no
+    signal and waits for ever. A plug-in that blocked signals on the thread that calls
+    it (``signal.pthread_sigmask(SIG_BLOCK, {SIGALRM, SIGPROF})``, a section it wants
+    left alone) and then went on computing was never stopped: its time limit's SIGALRM
+    and SIGPROF, the person's Ctrl-C, waited on its mask, and ``simulate`` and a
+    tournament hung for ever. The kernel gives a signal sent to the process to a thread
+    that does not block it, this one; Python then runs its handler in the main thread,
+    the bot's, as always (a thread's mask is its own: no bot's code runs here)."""
+    global _signal_thread
+    if not hasattr(signal, "pthread_sigmask"):
+        return
+    if _signal_thread is not None and _signal_thread[0] == os.getpid():
+        return
+    ready = threading.Event()
+
+    def wait() -> None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, ())
+        ready.set()
+        threading.Event().wait()
+
+    thread = threading.Thread(target=wait, daemon=True, name="millebornes-signals")
+    thread.start()
+    ready.wait(5.0)
+    _signal_thread = (os.getpid(), thread.ident)
+
+
 def call_bot(fn: Callable[..., T], *args: Any) -> T:
     """``fn(*args)``, bot code run in this process. A bot that forks (``os.fork()``)
     and returns in both processes ran the whole program twice (every report printed by

@@ -235,18 +235,30 @@ PROGRAM_SIGNALS = tuple(getattr(signal, name) for name in
                         if hasattr(signal, name))
 
 
+#: The key of :func:`_handlers`' answer that holds the calling thread's signal mask.
+_MASK = -1
+
+
 def _handlers() -> dict[int, Any]:
-    """The handlers of :data:`PROGRAM_SIGNALS` now (none off the main thread, where
-    they cannot be set)."""
+    """The handlers of :data:`PROGRAM_SIGNALS` now, and the thread's signal mask (none
+    off the main thread, where they cannot be set)."""
     if threading.current_thread() is not threading.main_thread():
         return {}
-    return {signum: signal.getsignal(signum) for signum in PROGRAM_SIGNALS}
+    handlers: dict[int, Any] = {signum: signal.getsignal(signum) for signum in PROGRAM_SIGNALS}
+    if hasattr(signal, "pthread_sigmask"):
+        handlers[_MASK] = signal.pthread_sigmask(signal.SIG_BLOCK, ())
+    return handlers
 
 
 def _handlers_back(handlers: dict[int, Any]) -> None:
     """The program's signal handlers as they were before a plug-in's call: a bot that
     ignored SIGINT (``signal.signal(SIGINT, SIG_IGN)``), or caught it for itself (to save
-    its work), made ``simulate`` deaf to Ctrl-C for the rest of the run."""
+    its work), made ``simulate`` deaf to Ctrl-C for the rest of the run. So is the
+    thread's signal mask: a bot that blocked SIGINT and SIGALRM for a section of its own
+    and left them blocked made Ctrl-C, and every later bot's time limit, wait on it."""
+    mask = handlers.pop(_MASK, None)
+    if mask is not None and signal.pthread_sigmask(signal.SIG_BLOCK, ()) != mask:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     for signum, handler in handlers.items():
         if handler is not None and signal.getsignal(signum) is not handler:
             try:

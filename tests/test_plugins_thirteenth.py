@@ -265,3 +265,67 @@ def test_a_bot_that_signals_its_parent_does_not_end_the_table(tmp_path: Path) ->
                           text=True, env=env, cwd=str(tmp_path), timeout=60)
     assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
     assert done.stdout == "still here; None\n", done.stdout
+
+
+MASKER = '''
+import os
+import random
+import signal
+
+
+class Masker:
+    """Blocks the signals on its thread for a section of its own: at its first move it
+    leaves them blocked (the mask it sees at its second is written to MASK_SEEN), at its
+    fifth it computes on without end."""
+
+    def __init__(self, seed):
+        self.rng, self.moves = random.Random(seed), 0
+
+    def choose(self, view, legal):
+        self.moves += 1
+        if self.moves == 2 and os.environ.get("MASK_SEEN"):
+            seen = sorted(int(s) for s in signal.pthread_sigmask(signal.SIG_BLOCK, ()))
+            with open(os.environ["MASK_SEEN"], "w") as f:
+                f.write(" ".join(map(str, seen)))
+        if self.moves in (1, 5):
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGPROF,
+                                                      signal.SIGINT, signal.SIGTERM})
+        while self.moves == 5:
+            pass
+        return self.rng.choice(legal)
+
+
+def make(seed):
+    return Masker(seed)
+'''
+
+
+@pytest.mark.parametrize("verb", ["simulate", "tournament"])
+def test_a_bot_that_blocks_signals_on_its_thread_is_still_stopped(
+        tmp_path: Path, verb: str) -> None:
+    """A bot that blocked SIGALRM and SIGPROF (and SIGINT) on its thread and then
+    computed on without end was never stopped: ``simulate`` and a tournament hung for
+    ever (more than 120 s with a limit of 30). The process's signals now reach a thread
+    of the program's that blocks none, and the mask a bot left is put back after its
+    call."""
+    from test_plugins_twelfth import _millebornes
+
+    install_plugin(tmp_path, "masker", MASKER, {"masker": "make"})
+    seen = tmp_path / "mask"
+    env = {"MASK_SEEN": str(seen)}
+    if verb == "simulate":
+        done = _millebornes(tmp_path, "simulate", "--bots", "heuristic,masker", "--games",
+                            "2", "--seed", "5", timeout=60, limit=2, env=env)
+        assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+        assert ("stopped: bot masker at seat 1 failed to move in game 1 of 2: did not move "
+                "within 2 s") in done.stderr, done.stderr
+    else:
+        done = _millebornes(tmp_path, "tournament", "--bots", "masker,random", "--deals",
+                            "1", "--jobs", "1", "--seed", "5", "--json", "--quiet",
+                            timeout=60, limit=2, env=env)
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        import json
+        by = {b["bot"]: b for b in json.loads(done.stdout)["bots"]}
+        assert by["masker"]["forfeits"] == 2, by
+        assert by["masker"]["first_fault"] == "did not move within 2 s", by
+    assert seen.read_text() == "", f"signals still blocked at its next move: {seen.read_text()}"
