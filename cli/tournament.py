@@ -21,6 +21,7 @@ import multiprocessing.connection
 import multiprocessing.util
 import os
 import re
+import signal
 import sys
 import tempfile
 import threading
@@ -367,6 +368,8 @@ def _worker_start() -> None:
     a bot's ``spawn`` pool still starting its processes printed a traceback per
     process after the report (the worker's exit had unlinked the pool's semaphores)."""
     bot_guard.INTERRUPT_IS_BOT_FAULT = True
+    for signum in _WORKERS_SIGNALS:          # (ignored by the tournament's process alone)
+        signal.signal(signum, signal.SIG_DFL)
     _end_with_tournament()
     # its pipes to the tournament: a bot that closed them ended the worker, its match
     # forfeited as "ended its worker process" (they are put back, and it is told)
@@ -416,6 +419,26 @@ def run_matches(tasks: Sequence[Task], jobs: int) -> Generator[MatchResult, None
         yield from map(play_task, tasks)
         return
     jobs = max(1, jobs)
+    # the workers' parent: a bot that tells "its parent" it is ready (SIGUSR1) ended
+    # the tournament, every match played lost, no word of it (the workers put the
+    # default back, _worker_start)
+    deaf = {signum: signal.signal(signum, signal.SIG_IGN) for signum in _WORKERS_SIGNALS} \
+        if threading.current_thread() is threading.main_thread() else {}
+    try:
+        yield from _run_in_workers(tasks, jobs)
+    finally:
+        for signum, handler in deaf.items():
+            signal.signal(signum, handler)
+
+
+#: Signals a tournament's process ignores while its workers play: one that ends a process
+#: by default and that the program does not use there, sent to it by a bot.
+_WORKERS_SIGNALS = tuple(getattr(signal, name) for name in ("SIGUSR1", "SIGUSR2")
+                         if hasattr(signal, name))
+
+
+def _run_in_workers(tasks: Sequence[Task], jobs: int) -> Generator[MatchResult, None, None]:
+    """:func:`run_matches` in worker processes."""
     ctx = multiprocessing.get_context("spawn" if sys.platform == "darwin" else "fork")
     todo = iter(tasks)
     pending: deque[tuple[Task, Any]] = deque()

@@ -329,3 +329,68 @@ def test_a_bot_that_blocks_signals_on_its_thread_is_still_stopped(
         assert by["masker"]["forfeits"] == 2, by
         assert by["masker"]["first_fault"] == "did not move within 2 s", by
     assert seen.read_text() == "", f"signals still blocked at its next move: {seen.read_text()}"
+
+
+SIGNALLER = '''
+import os
+import random
+import signal
+
+
+class Signaller:
+    """At its third move: tells "its parent" it is ready (SIGUSR1), as it did for a
+    launcher of its own, or ends "its helpers" with SIGTERM to its process group."""
+
+    def __init__(self, seed, how):
+        self.rng, self.moves, self.how = random.Random(seed), 0, how
+
+    def choose(self, view, legal):
+        self.moves += 1
+        if self.moves == 3:
+            if self.how == "parent":
+                os.kill(os.getppid(), signal.SIGUSR1)
+            else:
+                os.killpg(0, signal.SIGTERM)
+        return self.rng.choice(legal)
+
+
+def make(seed, how="parent"):
+    return Signaller(seed, how)
+'''
+
+
+@LINUX
+@pytest.mark.parametrize("verb", ["simulate", "tournament"])
+def test_a_bot_that_signals_its_parent_does_not_end_the_run(tmp_path: Path,
+                                                            verb: str) -> None:
+    """SIGUSR1 to "its parent" ended ``simulate`` (the process that watches the matches'
+    one) and a tournament (its workers' parent), with no report and no word of the bot.
+    The run goes on: the signal is the bot's, not the person's."""
+    from test_plugins_twelfth import _millebornes
+
+    install_plugin(tmp_path, "signaller", SIGNALLER, {"signaller": "make"})
+    argv = (["simulate", "--bots", "heuristic,signaller", "--games", "2", "--seed", "5"]
+            if verb == "simulate" else
+            ["tournament", "--bots", "signaller,random", "--deals", "1", "--jobs", "1",
+             "--seed", "5", "--quiet"])
+    done = _millebornes(tmp_path, *argv, timeout=90)
+    assert done.returncode == 0, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
+    assert "2 matches" in done.stdout or "signaller" in done.stdout, done.stdout
+
+
+@LINUX
+def test_a_bot_that_ends_its_process_group_is_named_in_simulate(tmp_path: Path) -> None:
+    """A bot that sent SIGTERM to its process group (to end "its helpers") ended the
+    matches' process, and ``simulate``, which took the signal for a ``kill`` of the
+    command, ended with it: no report, no word of the bot. The bot is named."""
+    install_plugin(tmp_path, "signaller", SIGNALLER, {"signaller": "make"})
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]),
+           "XDG_DATA_HOME": str(tmp_path / "data")}
+    # a session of its own: the group the bot ends is the command's, not the test's
+    done = subprocess.run([sys.executable, "-m", "cli.main", "simulate", "--bots",
+                           "heuristic,signaller:how=group", "--games", "2", "--seed", "5"],
+                          capture_output=True, text=True, env=env, cwd=str(tmp_path),
+                          timeout=90, stdin=subprocess.DEVNULL, start_new_session=True)
+    assert done.returncode == 1, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
+    assert ("stopped: bot signaller:how=group at seat 1 failed to move in game 1 of 2: "
+            "ended the process that plays the matches (SIGTERM") in done.stderr, done.stderr
