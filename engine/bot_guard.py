@@ -93,6 +93,16 @@ class BotExited(BotGuardFault):
                          "stopped")
 
 
+class BotLoweredLimits(BotGuardFault):
+    """A bot lowered resource limits of its process (``resource.setrlimit``) that the
+    program could not put back: they are the whole process's, and a lowered limit of
+    processor time ended it later (SIGXCPU) naming whichever bot moved then."""
+
+    def __init__(self, names: list[str]) -> None:
+        super().__init__(f"lowered its process's {' and '.join(names)} for good "
+                         "(resource.setrlimit): a bot's process is the program's too")
+
+
 #: SIGINTs (Ctrl-C, or ``_thread.interrupt_main()``) this process has received since
 #: :func:`count_interrupts`.
 _sigints = 0

@@ -29,7 +29,7 @@ from collections.abc import Callable, Collection
 from typing import Any, NoReturn, TypeVar
 
 from .actions import Action
-from .bot_guard import BotGuardFault, call_bot, descriptors_kept, tamed
+from .bot_guard import BotGuardFault, BotLoweredLimits, call_bot, descriptors_kept, tamed
 from .bots import SeatController, make_bot
 from .errors import exception_words, one_line, raised_words, where_raised
 from .simulate import answer_words, index_hint, legal_choice
@@ -163,6 +163,7 @@ def within_bound(fn: Callable[..., T], *args: Any) -> T:
     handlers = _handlers()
     settings = _settings()
     stand_in: BaseException | None = None
+    lowered: list[str] = []
     try:
         answer: T = descriptors_kept(_held_back_for, fn, *args)
     except BaseException as exc:
@@ -175,7 +176,7 @@ def within_bound(fn: Callable[..., T], *args: Any) -> T:
             raise
         del exc
     finally:
-        _settings_back(settings)
+        lowered = _settings_back(settings)
         _builtins_back()
         _handlers_back(handlers)
         # the files the program makes are read by their player: a bot's os.umask(0o777)
@@ -184,6 +185,8 @@ def within_bound(fn: Callable[..., T], *args: Any) -> T:
         _imports_back()
     if stand_in is not None:
         raise stand_in
+    if lowered:
+        raise BotLoweredLimits(lowered)
     return answer
 
 
@@ -198,13 +201,84 @@ def _settings() -> tuple[Any, ...]:
     ...)", and forfeit them in a tournament; a profiler it left on watched, and slowed,
     every call of the program and of the other seats' bots."""
     return (sys.getprofile(), sys.gettrace(), threading.getprofile(), threading.gettrace(),
-            sys.getrecursionlimit(), warnings.filters, list(warnings.filters))
+            sys.getrecursionlimit(), warnings.filters, list(warnings.filters), _limits())
 
 
-def _settings_back(saved: tuple[Any, ...]) -> None:
+#: The process's resource limits a plug-in's call may lower for the whole process
+#: (:func:`_limits_back`).
+_LIMITS = ("RLIMIT_CPU", "RLIMIT_NOFILE", "RLIMIT_FSIZE", "RLIMIT_NPROC", "RLIMIT_AS",
+           "RLIMIT_DATA", "RLIMIT_STACK")
+
+
+def _limits() -> dict[int, tuple[int, int]]:
+    """The process's resource limits of :data:`_LIMITS` now (none where there are none)."""
+    try:
+        import resource
+    except ImportError:
+        return {}
+    limits: dict[int, tuple[int, int]] = {}
+    for name in _LIMITS:
+        which = getattr(resource, name, None)
+        if which is not None:
+            try:
+                limits[which] = resource.getrlimit(which)
+            except (OSError, ValueError):
+                pass
+    return limits
+
+
+def _lower(a: int, b: int) -> bool:
+    """Whether limit ``a`` is lower than ``b`` (RLIM_INFINITY, -1, is the highest)."""
+    return a != b and (b < 0 or 0 <= a < b)
+
+
+#: What each limit of :data:`_LIMITS` bounds, in a fault's words.
+_LIMIT_WORDS = {"RLIMIT_CPU": "processor time", "RLIMIT_NOFILE": "open files",
+                "RLIMIT_FSIZE": "file size", "RLIMIT_NPROC": "processes",
+                "RLIMIT_AS": "address space", "RLIMIT_DATA": "data",
+                "RLIMIT_STACK": "stack"}
+
+
+def _limits_back(before: dict[int, tuple[int, int]]) -> list[str]:
+    """The resource limits a plug-in's call lowered, put back (one it raised stays): a
+    bot that bounded "its" processor time (``resource.setrlimit(RLIMIT_CPU, (3, 4))``)
+    bounded the whole process's, and SIGXCPU ended ``simulate`` later, naming the bot
+    moving then, an honest one as often as not; one that lowered the number of files
+    the process may open made the next match's honest plug-in fail to load ("unknown
+    bot"). A hard limit lowered below what was can be raised again only with the
+    rights to (root): where it cannot, it stays lowered, and the limits so lowered are
+    returned, in words ("limit of processor time (RLIMIT_CPU)")."""
+    if not before:
+        return []
+    import resource
+    names = {getattr(resource, n, None): n for n in _LIMITS}
+    lowered: list[str] = []
+    for which, (soft, hard) in before.items():
+        try:
+            now_soft, now_hard = resource.getrlimit(which)
+            if _lower(now_soft, soft) or _lower(now_hard, hard):
+                want_hard = now_hard if not _lower(now_hard, hard) else hard
+                want_soft = soft if _lower(now_soft, soft) else now_soft
+                try:
+                    resource.setrlimit(which, (want_soft, want_hard))
+                except (OSError, ValueError):   # the hard one stays: the soft one, up to it
+                    resource.setrlimit(which, (
+                        now_hard if now_hard >= 0 and (soft < 0 or soft > now_hard) else soft,
+                        now_hard))
+            now_soft, now_hard = resource.getrlimit(which)
+            if _lower(now_soft, soft) or _lower(now_hard, hard):
+                name = names.get(which, "")
+                lowered.append(f"limit of {_LIMIT_WORDS.get(name, 'a resource')} ({name})")
+        except (OSError, ValueError):
+            pass
+    return lowered
+
+
+def _settings_back(saved: tuple[Any, ...]) -> list[str]:
     """The settings of :func:`_settings` put back (the profiler and the tracer first:
-    the rest is not theirs to watch)."""
-    profile, trace, thread_profile, thread_trace, limit, filters, kept = saved
+    the rest is not theirs to watch); the resource limits that could not be, in words
+    (:func:`_limits_back`)."""
+    profile, trace, thread_profile, thread_trace, limit, filters, kept, limits = saved
     if sys.getprofile() is not profile:
         sys.setprofile(profile)
     if sys.gettrace() is not trace:
@@ -226,6 +300,7 @@ def _settings_back(saved: tuple[Any, ...]) -> None:
         mutated = getattr(warnings, "_filters_mutated", None)
         if callable(mutated):
             mutated()
+    return _limits_back(limits)
 
 
 #: The signals whose handling is the program's: a plug-in's own handler is put back

@@ -394,3 +394,63 @@ def test_a_bot_that_ends_its_process_group_is_named_in_simulate(tmp_path: Path) 
     assert done.returncode == 1, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
     assert ("stopped: bot signaller:how=group at seat 1 failed to move in game 1 of 2: "
             "ended the process that plays the matches (SIGTERM") in done.stderr, done.stderr
+
+
+LIMITER = '''
+import math
+import random
+import resource
+
+
+class Limiter:
+    """Bounds "its own" processor time at its first move: to the next whole second of
+    what its process has used, the soft limit alone or the hard one too."""
+
+    def __init__(self, seed, hard):
+        self.rng, self.hard, self.done = random.Random(seed), hard, False
+
+    def choose(self, view, legal):
+        if not self.done:
+            self.done = True
+            used = resource.getrusage(resource.RUSAGE_SELF)
+            soft = math.ceil(used.ru_utime + used.ru_stime + 0.05)
+            hard = soft + 1 if self.hard else resource.getrlimit(resource.RLIMIT_CPU)[1]
+            resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+        return self.rng.choice(legal)
+
+
+def make(seed, hard=0):
+    return Limiter(seed, hard)
+'''
+
+
+def _can_raise_a_hard_limit() -> bool:
+    """Whether this process may raise a hard resource limit again (CAP_SYS_RESOURCE)."""
+    code = ("import resource as r; s, h = r.getrlimit(r.RLIMIT_CPU); "
+            "r.setrlimit(r.RLIMIT_CPU, (100, 100)); r.setrlimit(r.RLIMIT_CPU, (s, h))")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX resource limits")
+def test_a_bot_that_lowers_its_processes_limits_gets_no_other_bot_blamed(
+        tmp_path: Path) -> None:
+    """A bot that bounded "its own" processor time (``resource.setrlimit(RLIMIT_CPU,
+    ...)``) bounded the whole process's: SIGXCPU ended ``simulate`` a few matches later,
+    naming the bot that moved then (an honest one as often as not), or "no plug-in was
+    moving: a thread of limiter, perhaps". A lowered limit is put back after its call; a
+    hard one that cannot be raised again (no CAP_SYS_RESOURCE) is its fault, named at
+    once."""
+    hard = 1
+    from test_plugins_twelfth import _millebornes
+
+    install_plugin(tmp_path, "limiter", LIMITER, {"limiter": "make"})
+    done = _millebornes(tmp_path, "simulate", "--bots", f"heuristic,limiter:hard={hard}",
+                        "--games", "60", "--seed", "5", timeout=120)
+    if hard and not _can_raise_a_hard_limit():
+        assert done.returncode == 1, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
+        assert ("stopped: bot limiter:hard=1 at seat 1 failed to move in game 1 of 60: "
+                "lowered its process's limit of processor time (RLIMIT_CPU) for good"
+                ) in done.stderr, done.stderr
+    else:
+        assert done.returncode == 0, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
+        assert "SIGXCPU" not in done.stderr
