@@ -103,6 +103,17 @@ class BotLoweredLimits(BotGuardFault):
                          "(resource.setrlimit): a bot's process is the program's too")
 
 
+class BotLeakedDescriptors(BotGuardFault):
+    """A bot's call kept file descriptors open until its process had almost none left
+    to open: the program's own files (a transcript, the log) and the next plug-in's
+    loading then failed, blamed on whoever came next."""
+
+    def __init__(self, kept: int, left: int, limit: int) -> None:
+        super().__init__(f"kept {kept} more file descriptors open in this call, leaving "
+                         f"its process {left} of its {limit}: a bot closes the files it "
+                         "opens")
+
+
 #: SIGINTs (Ctrl-C, or ``_thread.interrupt_main()``) this process has received since
 #: :func:`count_interrupts`.
 _sigints = 0

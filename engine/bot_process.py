@@ -11,6 +11,7 @@ clock (the rules and the simulator stay pure).
 from __future__ import annotations
 
 import builtins
+import errno
 import json
 import logging
 import mmap
@@ -29,7 +30,14 @@ from collections.abc import Callable, Collection
 from typing import Any, NoReturn, TypeVar
 
 from .actions import Action
-from .bot_guard import BotGuardFault, BotLoweredLimits, call_bot, descriptors_kept, tamed
+from .bot_guard import (
+    BotGuardFault,
+    BotLeakedDescriptors,
+    BotLoweredLimits,
+    call_bot,
+    descriptors_kept,
+    tamed,
+)
 from .bots import SeatController, make_bot
 from .errors import exception_words, one_line, raised_words, where_raised
 from .simulate import answer_words, index_hint, legal_choice
@@ -162,6 +170,7 @@ def within_bound(fn: Callable[..., T], *args: Any) -> T:
         _IMPORTS.extend((list(sys.path), list(sys.meta_path)))
     handlers = _handlers()
     settings = _settings()
+    open_before = _descriptors_open()
     stand_in: BaseException | None = None
     lowered: list[str] = []
     try:
@@ -187,7 +196,46 @@ def within_bound(fn: Callable[..., T], *args: Any) -> T:
         raise stand_in
     if lowered:
         raise BotLoweredLimits(lowered)
+    if open_before is not None:
+        _check_descriptors(open_before)
     return answer
+
+
+#: Descriptors a process that runs plug-ins keeps free for the program's own files: a
+#: call that leaves fewer (and opened more than it closed) is a fault.
+DESCRIPTORS_KEPT_FREE = 64
+
+
+def _descriptors_open() -> tuple[int, int] | None:
+    """Linux: how many descriptors below the soft limit are open, and the limit (the
+    program's copies kept high up, :func:`engine.bot_guard.keep_descriptor`, are above
+    it); None where this cannot be read."""
+    try:
+        import resource
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (ImportError, OSError):
+        return None
+    if soft < 0:
+        return None
+    try:
+        names = os.listdir("/proc/self/fd")
+    except OSError as exc:      # not one left to list them with: as full as can be
+        return (soft, soft) if exc.errno == errno.EMFILE else None
+    return sum(1 for n in names if n.isdigit() and int(n) < soft), soft
+
+
+def _check_descriptors(before: tuple[int, int]) -> None:
+    """:class:`BotLeakedDescriptors` when the call just made opened more descriptors
+    than it closed and left fewer than :data:`DESCRIPTORS_KEPT_FREE` (or an eighth of
+    the limit) to open: a bot that kept every file it opened made the program's own
+    files, and the next match's honest plug-in, fail to open ("could not be made
+    (unknown bot ...)"), which was then named."""
+    after = _descriptors_open()
+    if after is None:
+        return
+    count, limit = after
+    if count > before[0] and limit - count < min(DESCRIPTORS_KEPT_FREE, limit // 8):
+        raise BotLeakedDescriptors(count - before[0], max(0, limit - count), limit)
 
 
 def _settings() -> tuple[Any, ...]:

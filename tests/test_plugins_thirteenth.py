@@ -454,3 +454,68 @@ def test_a_bot_that_lowers_its_processes_limits_gets_no_other_bot_blamed(
     else:
         assert done.returncode == 0, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
         assert "SIGXCPU" not in done.stderr
+
+
+LEAKER = '''
+import os
+import random
+
+KEPT = []
+
+
+class Leaker:
+    """Opens its notes at every move and never closes them (200 files a move), kept in
+    a list of its module's; an open that fails is not its concern."""
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+
+    def choose(self, view, legal):
+        try:
+            for _ in range(200):
+                KEPT.append(open(os.devnull))
+        except OSError:
+            pass
+        return self.rng.choice(legal)
+
+
+def make(seed):
+    return Leaker(seed)
+'''
+
+HONEST = '''
+import random
+
+
+def make(seed):
+    class Honest:
+        def choose(self, view, legal):
+            return rng.choice(legal)
+    rng = random.Random(seed)
+    return Honest()
+'''
+
+
+def _few_files() -> None:
+    import resource
+    resource.setrlimit(resource.RLIMIT_NOFILE,
+                       (1024, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
+
+@LINUX
+def test_a_bot_that_keeps_every_file_it_opens_is_named_not_the_next(tmp_path: Path) -> None:
+    """A bot that kept every file it opened took the process's last descriptors: the
+    next match's honest plug-in could not be loaded ("could not be made (ValueError:
+    unknown bot 'honest' ...)", its metadata unreadable) and was named in its place.
+    The call that leaves the process almost none is the fault."""
+    install_plugin(tmp_path, "leaker", LEAKER, {"leaker": "make"})
+    install_plugin(tmp_path, "honest", HONEST, {"honest": "make"})
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]),
+           "XDG_DATA_HOME": str(tmp_path / "data")}
+    done = subprocess.run([sys.executable, "-m", "cli.main", "simulate", "--bots",
+                           "honest,leaker", "--games", "5", "--seed", "1"],
+                          capture_output=True, text=True, env=env, cwd=str(tmp_path),
+                          timeout=90, stdin=subprocess.DEVNULL, preexec_fn=_few_files)
+    assert done.returncode == 1, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
+    assert "stopped: bot leaker at seat 1 failed to move in game 1 of 5: kept " in done.stderr
+    assert "a bot closes the files it opens" in done.stderr, done.stderr
