@@ -2,8 +2,11 @@
 the plug-ins): a bot at a networked table that starts a daemon and then crashes the
 interpreter (the daemon, adopted by init, outlived the table); orphans a bot's process
 adopted, left zombies until it ended; a bot that signals its parent (the table's own
-process, which a SIGUSR1 ended); a process id freed and taken by another process between
-the scan that found it under a bot and its kill."""
+process, ``simulate`` and a tournament, which a SIGUSR1 ended) or its process group; a
+process id freed and taken by another process between the scan that found it under a bot
+and its kill; a bot that blocks signals on its thread and computes on (``simulate`` and a
+tournament hung for ever); one that lowers its process's resource limits, or keeps every
+file it opens (an honest bot was named for what followed)."""
 
 from __future__ import annotations
 
