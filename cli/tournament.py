@@ -51,7 +51,7 @@ from .bot_limit import (
     say_where_held,
     stop_children,
 )
-from .bot_process import exit_words
+from .bot_process import exit_words, limits, spoiled
 from .i18n import _, ngettext
 from .progress import Progress
 from .supervise import end_with
@@ -185,9 +185,20 @@ class MatchResult(NamedTuple):
     fault: str = ""
 
 
+#: In a pool's worker: the resource limits it began with (None: not a worker).
+_WORKER_LIMITS: dict[int, tuple[int, int]] | None = None
+
+
 def play_task(task: Task) -> MatchResult:
     """Play one match of the schedule (in a worker process or in this one). Whatever the
-    bots print goes to stderr (the report, ``--json`` too, is stdout's alone)."""
+    bots print goes to stderr (the report, ``--json`` too, is stdout's alone). A worker
+    that an earlier match's plug-in spoiled (:func:`engine.bot_process.spoiled`: the
+    files it kept open, a limit it lowered for good; it forfeited that match) ends
+    before this one, outside any bot's call: its matches are played again, each in a
+    fresh worker (the honest plug-ins of the next matches in it could not be loaded,
+    "unknown bot", and forfeited them)."""
+    if _WORKER_LIMITS is not None and spoiled(_WORKER_LIMITS):
+        os._exit(0)
     rules = Rules.from_dict(task.rules)
     seating = Seating(*task.seating)
     bots: list[SeatController] = []
@@ -367,7 +378,9 @@ def _worker_start() -> None:
     own exit handlers, the processes its bots started and left running are stopped:
     a bot's ``spawn`` pool still starting its processes printed a traceback per
     process after the report (the worker's exit had unlinked the pool's semaphores)."""
+    global _WORKER_LIMITS
     bot_guard.INTERRUPT_IS_BOT_FAULT = True
+    _WORKER_LIMITS = limits()
     for signum in _WORKERS_SIGNALS:          # (ignored by the tournament's process alone)
         signal.signal(signum, signal.SIG_DFL)
     _end_with_tournament()

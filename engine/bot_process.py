@@ -224,6 +224,34 @@ def _descriptors_open() -> tuple[int, int] | None:
     return sum(1 for n in names if n.isdigit() and int(n) < soft), soft
 
 
+def spoiled(limits_before: dict[int, tuple[int, int]]) -> bool:
+    """Whether this process is no longer fit to run the next plug-ins fairly: a bot
+    left it with fewer than :data:`DESCRIPTORS_KEPT_FREE` descriptors to open (files it
+    keeps), or a resource limit lower than ``limits_before`` (:func:`limits`, read as
+    the process began) that could not be put back."""
+    now = _descriptors_open()
+    if now is not None and now[1] - now[0] < min(DESCRIPTORS_KEPT_FREE, now[1] // 8):
+        return True
+    current = _limits()
+    own = _own_limit()            # (the program's own bound, :func:`cap_memory`)
+    return any(_lower(current[w][0], soft) or _lower(current[w][1], hard)
+               for w, (soft, hard) in limits_before.items() if w in current and w != own)
+
+
+def _own_limit() -> int:
+    """The resource limit the program lowers itself (:func:`cap_memory`), -1 if none."""
+    try:
+        import resource
+    except ImportError:
+        return -1
+    return int(resource.RLIMIT_DATA)
+
+
+def limits() -> dict[int, tuple[int, int]]:
+    """The process's resource limits that a plug-in may lower (for :func:`spoiled`)."""
+    return _limits()
+
+
 def _check_descriptors(before: tuple[int, int]) -> None:
     """:class:`BotLeakedDescriptors` when the call just made opened more descriptors
     than it closed and left fewer than :data:`DESCRIPTORS_KEPT_FREE` (or an eighth of

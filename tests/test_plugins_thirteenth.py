@@ -522,3 +522,27 @@ def test_a_bot_that_keeps_every_file_it_opens_is_named_not_the_next(tmp_path: Pa
     assert done.returncode == 1, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
     assert "stopped: bot leaker at seat 1 failed to move in game 1 of 5: kept " in done.stderr
     assert "a bot closes the files it opens" in done.stderr, done.stderr
+
+
+@LINUX
+def test_a_worker_spoiled_by_a_leaking_bot_plays_no_other_match(tmp_path: Path) -> None:
+    """In a tournament the leaking bot forfeited its match, but the files it kept stayed
+    open in its worker: an honest plug-in's matches there after it forfeited too
+    ("could not be made (... unknown bot 'honest' ...)"). The worker ends before its
+    next match, which is played again in a fresh one."""
+    import json
+
+    install_plugin(tmp_path, "leaker", LEAKER, {"leaker": "make"})
+    install_plugin(tmp_path, "honest", HONEST, {"honest": "make"})
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]),
+           "XDG_DATA_HOME": str(tmp_path / "data")}
+    done = subprocess.run([sys.executable, "-m", "cli.main", "tournament", "--bots",
+                           "leaker,honest,random", "--deals", "1", "--jobs", "1", "--seed",
+                           "1", "--json", "--quiet"],
+                          capture_output=True, text=True, env=env, cwd=str(tmp_path),
+                          timeout=120, stdin=subprocess.DEVNULL, preexec_fn=_few_files)
+    assert done.returncode == 0, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
+    by = {b["bot"]: b for b in json.loads(done.stdout)["bots"]}
+    assert "forfeits" not in by["honest"], by["honest"]
+    assert by["leaker"]["forfeits"] == 4, by["leaker"]
+    assert by["leaker"]["first_fault"].endswith("a bot closes the files it opens"), by
