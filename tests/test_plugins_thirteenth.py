@@ -303,7 +303,8 @@ def make(seed):
 '''
 
 
-@pytest.mark.parametrize("verb", ["simulate", "tournament"])
+@pytest.mark.parametrize("verb", ["simulate", pytest.param(
+    "tournament", marks=pytest.mark.slow)])      # (5 s: the simulate case is the same guard)
 def test_a_bot_that_blocks_signals_on_its_thread_is_still_stopped(
         tmp_path: Path, verb: str) -> None:
     """A bot that blocked SIGALRM and SIGPROF (and SIGINT) on its thread and then
